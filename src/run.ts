@@ -30,7 +30,7 @@ import { beginConfig } from "./trust/start.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
-import { lineKind } from "./ui/slash.ts";
+import { lineKind, readsOnly } from "./ui/slash.ts";
 import { outputLost } from "./ui/output-lost.ts";
 import { isTty, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
@@ -54,7 +54,8 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {
-    const resumed = openSession(here, args.resume, args.continue);
+    // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
+    const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(args.message) === "command" && readsOnly(args.message));
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     const ask = oneShot
@@ -213,20 +214,21 @@ class SessionError extends Error {}
 
 /**
  * `--resume ID` (id, or a unique start or end of it) or `-c` (the latest session of this directory,
- * else of its project: sessions/scope.ts), locked for this process (a second writer is refused).
+ * else of its project: sessions/scope.ts), locked for this process (a second writer is refused) —
+ * unless `readOnly` (a command that only reads it), which takes no lock and writes nothing.
  * `-c` mentions session files too damaged to tell their directory when one is newer than the
  * session it picks.
  */
-function openSession(here: Places, resume: string | undefined, latestHere: boolean): LoadedSession | undefined {
+function openSession(here: Places, resume: string | undefined, latestHere: boolean, readOnly: boolean): LoadedSession | undefined {
   try {
-    if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd);
+    if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd, { readOnly });
     if (!latestHere) return undefined;
     const { sessions, unreadable } = scanSessions(here.sessionsDir);
     const latest = sessionsHere(sessions, here, projectOf(here.home)).sessions[0];
     const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
     if (note) warn(note);
     if (!latest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
-    return latest ? resumeSession(latest.path, here.cwd) : undefined;
+    return latest ? resumeSession(latest.path, here.cwd, { readOnly }) : undefined;
   } catch (e) {
     throw new SessionError(errorText(e));
   }

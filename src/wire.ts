@@ -39,6 +39,7 @@ import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
+import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
@@ -139,16 +140,18 @@ export async function assemble(
   const say = (m: string) => start.notice(`hey: ${m}`); // said mid-answer: a line of its own, never inside the streamed text
   const { settings } = start.config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
-  // a run that never got an answer leaves no session (issue 14)
-  const session = createSessionWriter({
-    dir: here.sessionsDir,
-    id: sessionId,
-    cwd,
-    version: VERSION,
-    warn: say,
-    untilAnswer: true,
-    existing: resumed,
-  });
+  // a run that never got an answer leaves no session (issue 14); one that only reads (`hey -c /usage`) writes none: another hey may have it
+  const session = resumed?.readOnly
+    ? unwrittenSession(resumed.path)
+    : createSessionWriter({
+        dir: here.sessionsDir,
+        id: sessionId,
+        cwd,
+        version: VERSION,
+        warn: say,
+        untilAnswer: true,
+        existing: resumed,
+      });
   const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);

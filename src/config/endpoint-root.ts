@@ -3,12 +3,17 @@
 // `…/chat/completions/chat/completions` and the endpoint answered 404. Pure.
 import type { Protocol } from "../kernel/ir.ts";
 
-/** The path each protocol's SDK appends to the API root (Gemini's: the model and its method too). */
+/**
+ * The path each protocol's SDK appends to the API root. Gemini's is the model and its method
+ * (`/models/gemini-3-pro:streamGenerateContent`, Google's `resource:method` form), or, right after a
+ * version segment, the list of models or one model (`/v1beta/models`, `/v1beta/models/gemini-3-pro`):
+ * a gateway's own path that merely has a `models` segment (`/google/models/v1beta`) is its root.
+ */
 const ENDPOINTS: Record<Protocol, RegExp> = {
   openai: /\/chat\/completions\/*$/,
   responses: /\/responses\/*$/,
   anthropic: /\/messages\/*$/,
-  google: /\/models(?:\/[^/]+)?\/*$/,
+  google: /\/models\/[^/:]+:[A-Za-z]+\/*$|(?<=\/v\d+(?:(?:alpha|beta)\d*)?)\/models(?:\/[^/:]+)?\/*$/,
 };
 
 /** The API root of `url` and the endpoint path cut from it; undefined when `url` ends with none (or is no URL). */

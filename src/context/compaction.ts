@@ -10,6 +10,7 @@ import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cac
 import type { Hold } from "./budget.ts";
 import { estimateTokens } from "./passes.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
+import { summaryWorth } from "./summary-worth.ts";
 import {
   buildContext,
   DEFAULT_TOKENS_PER_CHAR,
@@ -137,10 +138,11 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
 
   let usage: Usage | undefined;
   // a summary when the budget forces leaving out more than the previous request did: it replaces
-  // what would be dropped (nothing is dropped first), and what the hold left out stays out
-  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && view.summarizable) {
+  // what would be dropped (nothing is dropped first), and what the hold left out stays out; not one that saves next to nothing
+  const summarizable = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) ? view.summarizable : undefined;
+  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && summarizable) {
     try {
-      const done = await compactRange(view.summarizable, { ...deps, budgetTokens }, signal);
+      const done = await compactRange(summarizable, { ...deps, budgetTokens }, signal);
       usage = done.usage;
       const before = view;
       view = build((upTo = history.length));

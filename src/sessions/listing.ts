@@ -7,13 +7,17 @@ import { errnoCode } from "../kernel/errors.ts";
 import { textOf } from "../kernel/ir.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
-import { closeQuietly, linesForward, onlyNul, openSessionFile } from "./lines.ts";
+import { closeQuietly, linesForward, onlyNul, openSessionFile, type ForwardLine } from "./lines.ts";
 import { openProblem, removeLeftovers } from "./leftovers.ts";
 import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 import { CUT_HEADER_ALONE, cutHeader } from "./damaged-head.ts";
+import { typedSkillLine } from "../skills/catalog.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
 export const LIST_HEAD_BYTES = 4096;
+
+/** The first prompt's line is read whole up to this when it is a skill's message (its text is at most 100 KB), to reach the args after it. */
+const SKILL_LINE_MAX_BYTES = 512 * 1024;
 
 /** A session file whose header is damaged beyond reading its directory: listed nowhere, so reported. */
 export interface UnreadableSession {
@@ -187,14 +191,18 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       return lockedByOther(path) ? undefined : { id, path, modified: stat.mtimeMs, lost: true, cut: true };
     if (!header) return { id, path, modified: stat.mtimeMs, ...(onlyNul(fd, stat.size) ? { lost: true as const } : {}) };
     let prompt = "";
+    let start = first.value.end + 1; // where the line read next begins
     for (const line of lines) {
       if (!line.terminated && line.end < stat.size) {
         prompt = promptOfCutLine(line.text) ?? "";
+        // a skill's text is long and the args come after it: that one line is read whole
+        if (typedSkillLine(prompt)) prompt = userText(linesForward(fd, stat.size, start, SKILL_LINE_MAX_BYTES).next().value) ?? prompt;
         break;
       }
-      const parsed = parseEntry(line.text);
-      if (!parsed.ok || parsed.entry.type !== "message") continue;
-      if (parsed.entry.message.role === "user") prompt = textOf(parsed.entry.message);
+      start = line.end + 1;
+      const text = userText(line);
+      if (text === null) continue;
+      prompt = text;
       break;
     }
     return {
@@ -202,7 +210,7 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
       created: header.created,
       modified: stat.mtimeMs,
       cwd: header.cwd,
-      firstPrompt: oneLine(prompt),
+      firstPrompt: oneLine(typedSkillLine(prompt) ?? prompt), // a `/skill:NAME args` message as it was typed
       size: stat.size,
       path,
       ...(parsed ? {} : { damaged: true as const }),
@@ -213,4 +221,12 @@ function readInfo(path: string): SessionInfo | UnreadableSession | undefined {
   } finally {
     if (fd !== undefined) closeQuietly(fd);
   }
+}
+
+/** The text of the message on `line` when it is a user's, "" for another's; null for a line that is no whole message (cut short, too long, another entry). */
+function userText(line: ForwardLine | undefined): string | null {
+  if (!line?.terminated || line.oversized) return null;
+  const parsed = parseEntry(line.text);
+  if (!parsed.ok || parsed.entry.type !== "message") return null;
+  return parsed.entry.message.role === "user" ? textOf(parsed.entry.message) : "";
 }

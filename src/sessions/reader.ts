@@ -47,9 +47,12 @@ const SCAN_LIMIT = 32 * 1024 * 1024;
  * it. The caller's writer releases the lock when it closes. A lock or a repair the disk will not
  * take (full, read-only, not this user's) does not stop the resume: the session is read as it is
  * (a damaged header not repaired, with a warning), and the writer, failing the same way, says once
- * that it is not saved (SPEC §19). Throws, saying what is wrong, when there is nothing to resume.
+ * that it is not saved (SPEC §19). `readOnly` (a command that only reads it: `hey -c /usage`): no
+ * lock, no repair, and the session is marked so that nothing writes it — another hey may have it
+ * open. Throws, saying what is wrong, when there is nothing to resume.
  */
-export function resumeSession(path: string, cwd: string): LoadedSession {
+export function resumeSession(path: string, cwd: string, opts: { readOnly?: boolean } = {}): LoadedSession {
+  if (opts.readOnly) return { ...loadUnrepaired(path, cwd, "a command that only reads leaves the file as it is"), readOnly: true };
   try {
     lockSession(path);
   } catch (e) {
@@ -130,6 +133,8 @@ export interface LoadedSession {
   cache?: { upTo: number; at: number };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
+  /** loaded without the lock by a command that only reads (resumeSession): nothing may write the file */
+  readOnly?: true;
 }
 
 /**

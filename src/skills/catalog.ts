@@ -45,12 +45,38 @@ export function unknownSkill(name: string, skills: readonly Skill[]): string {
 
 /**
  * The text `/skill:NAME args` sends before the args: the whole file, with its path so the model
- * can resolve files the skill names relative to its folder.
+ * can resolve files the skill names relative to its folder, between `<skill>` lines: where it ends
+ * and the args begin is told apart again when the session is listed (typedSkillLine).
  */
 export function skillMessage(skill: Skill, text: string, truncated: boolean): string {
   const cut = truncated ? `\n[cut here; read ${skill.path} for the rest]` : "";
-  return `Use the skill "${skill.name}" (${skill.path}):\n\n${text
+  return `Use the skill "${skill.name}" (${skill.path}):\n\n${SKILL_OPEN}${text
     .replace(/^\uFEFF/, "")
     .replace(/\r\n/g, "\n")
-    .trimEnd()}${cut}`;
+    .trimEnd()}${cut}${SKILL_CLOSE}`;
+}
+
+const SKILL_OPEN = "<skill>\n";
+const SKILL_CLOSE = "\n</skill>";
+/** The start of a message skillMessage made: the skill's name, its path. */
+const SKILL_HEAD = /^Use the skill "([^"\n]*)" \([^\n]*\):\n\n/;
+
+/**
+ * The line a user message that skillMessage began was typed as, `/skill:NAME args` (the args as
+ * sent, mentions expanded), for the session listings; undefined for any other message. A message
+ * whose skill text does not end in it (cut short, or sent by a hey that did not close it) gives the
+ * name alone: its args cannot be told from the skill's text.
+ */
+export function typedSkillLine(text: string): string | undefined {
+  const head = SKILL_HEAD.exec(text);
+  if (!head) return undefined;
+  const typed = `/skill:${head[1]}`;
+  const body = text.slice(head[0].length);
+  if (!body.startsWith(SKILL_OPEN)) return typed;
+  // the first close that ends the message or that the args' blank line follows
+  for (let at = body.indexOf(SKILL_CLOSE); at >= 0; at = body.indexOf(SKILL_CLOSE, at + 1)) {
+    const after = body.slice(at + SKILL_CLOSE.length);
+    if (after === "" || after.startsWith("\n\n")) return `${typed} ${after.trim()}`.trimEnd();
+  }
+  return typed;
 }

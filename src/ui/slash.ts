@@ -50,3 +50,19 @@ export function unknownCommand(line: string): string {
   const near = started.length === 1 ? started[0] : closest(word, names);
   return `unknown command ${word}${near ? `; did you mean ${near}?` : ""} (/help lists the commands)`;
 }
+
+/** Commands that read and change nothing of the session whatever follows them (words after them are refused). */
+const READING = new Set(["/help", "/usage", "/thinking", "/last", "/quit", "/exit"]);
+/** Commands that only read when nothing follows them (`/model` lists, `/model NAME` switches). */
+const READING_BARE = new Set(["/model", "/effort", "/mcp"]);
+
+/**
+ * Whether the command `line` only reads the session (`/usage`, `/sessions`, `/mcp`…): run on its own
+ * (`hey -c /usage`) it loads the session without taking it from another hey that has it open
+ * (run.ts). `/compact` writes a summary and `/sessions prune` deletes files: those take it.
+ */
+export function readsOnly(line: string): boolean {
+  const [name = "", ...rest] = line.trim().split(/\s+/);
+  if (READING.has(name) || (READING_BARE.has(name) && rest.length === 0)) return true;
+  return name === "/sessions" && (rest.length === 0 || (rest.length === 1 && rest[0] === "all"));
+}

@@ -11,6 +11,7 @@ import { ProviderError } from "../../src/kernel/provider.ts";
 import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
 import { usageReport } from "../../src/ui/usage-report.ts";
 import { estimateTokens } from "../../src/context/view.ts";
+import { summaryWorth } from "../../src/context/summary-worth.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput, type RecordingOutput } from "../helpers/recording-output.ts";
@@ -338,4 +339,44 @@ test("hey -c: the model list's window does not raise the one the session kept (a
     await agent.send("again", new AbortController().signal); // the window is taken before the request after the first answer
     expect(usageReport(agent)).toContain(expected);
   }
+});
+
+test("a newest result bigger than the budget by itself, Esc in its turn: the next message asks for no summary that would save next to nothing; the small work before it is trimmed, the result goes whole", async () => {
+  const huge = "a line of a very long build log\n".repeat(1500); // ~12,000 tokens against the budget of 2,500
+  const esc = new AbortController();
+  const script: Turn[] = [
+    { toolCalls: [{ name: "read_big", arguments: { n: 1 } }] },
+    { toolCalls: [{ name: "read_big", arguments: { n: 2 } }] },
+    () => {
+      esc.abort(); // Esc while the model reads the result
+      return { text: "" };
+    },
+    { text: "It is a build log; the error is at its end." },
+  ];
+  // a summary asked for on the way is where Esc lands (as hey did before): the next message asked for it again
+  const p = provider(script, () => {
+    if (esc.signal.aborted) return "Read file 1.";
+    esc.abort();
+    throw esc.signal.reason;
+  });
+  const output = recordingOutput();
+  const agent = longTask(p, output, "system", (n) => (n === 2 ? huge : `file ${n}: short`));
+  const first = await agent.send("read both files", esc.signal);
+  const next = await agent.send("what is in the second?", new AbortController().signal);
+  expect(p.summaries).toHaveLength(0); // a summary of `file 1: short` would have cost a request and saved ~20 tokens
+  expect([first.stop, next.stop]).toEqual(["interrupted", "end"]);
+  const last = p.work.requests.at(-1)!;
+  expect(sent(last)).toContain(huge.trimEnd()); // the newest turn's result, whole: the model asked for it
+  expect(sent(last)).toContain("earlier messages omitted to fit the context budget");
+  expect(output.of("compaction").map((e) => e.kind)).toEqual(["trim"]);
+});
+
+test("summaryWorth: a summary replaces at least a tenth of the budget in work no earlier summary holds", () => {
+  const m = (id: string, chars: number): Message => ({ id, role: "tool", toolCallId: "c", content: [{ type: "text", text: "x".repeat(chars) }] });
+  const range = (...messages: Message[]) => ({ fromId: messages[0]!.id, toId: messages.at(-1)!.id, messages });
+  // 0.25 tokens a character: 4,000 characters are 1,000 tokens, a tenth of 10,000
+  expect(summaryWorth(range(m("a", 2000), m("b", 2000)), 10_000, 0.25)).toBe(true);
+  expect(summaryWorth(range(m("a", 1000), m("b", 1000)), 10_000, 0.25)).toBe(false);
+  expect(summaryWorth(range(m("summary-a", 20_000), m("b", 1000)), 10_000, 0.25)).toBe(false); // an earlier summary is carried over, not saved
+  expect(summaryWorth(range(m("summary-a", 20_000), m("b", 4000)), 10_000, 0.25)).toBe(true);
 });

@@ -1,7 +1,7 @@
 // A session another hey has open is marked in `hey --sessions` and `/sessions`, as `/resume`
 // marks it, through dist/hey: the user sees which one `hey --resume` would refuse before trying.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
@@ -40,4 +40,37 @@ test("hey --sessions and /sessions mark the session an interactive hey has open;
   expect(listed).toContain("(open in another hey) still working on this");
   expect(listed).toMatch(/  an earlier question\n/);
   expect((await runHey(["-p", "/sessions"], { cwd, env })).stdout).toContain("(open in another hey) still working on this");
+});
+
+test("while an interactive hey has the session open, `hey -c /usage`, `/sessions` and `/mcp` read it (exit 0) and write nothing to it; a prompt with -c is still refused", async () => {
+  const cwd = realpathSync(home.path);
+  model = startModelServer(() => ({ text: "ok" }));
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`,
+  );
+  const env = { HOME: home.path };
+  term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
+  await say(term, "still working on this", "ok"); // this hey holds its session now
+  const dir = join(home.path, ".local", "state", "hey", "sessions");
+  const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+  const before = readFileSync(join(dir, file!), "utf8");
+  const requests = model.requests.length;
+
+  const usage = await runHey(["-c", "-p", "/usage"], { cwd, env });
+  expect(usage.stderr).not.toContain("in use by another hey");
+  expect(usage.code).toBe(0);
+  expect(usage.stdout).toMatch(/^session: .* 1 request$/m); // the open session's own numbers
+  const listed = await runHey(["-c", "-p", "/sessions"], { cwd, env });
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain("(open in another hey) still working on this");
+  expect((await runHey(["-c", "-p", "/mcp", "--output", "json"], { cwd, env })).code).toBe(0);
+
+  const prompt = await runHey(["-c", "-p", "and now?"], { cwd, env });
+  expect(prompt.code).toBe(2);
+  expect(prompt.stderr).toContain("is in use by another hey");
+  expect(model.requests.length).toBe(requests);
+  expect(readFileSync(join(dir, file!), "utf8")).toBe(before);
+  expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([`${file}.lock`]); // the interactive hey's, still there
 });

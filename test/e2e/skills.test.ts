@@ -63,12 +63,27 @@ test("a user skill (~/.agents/skills) loads in any project; /skill:NAME sends it
   expect(run.code).toBe(0);
   const user = textOf(model.requests[0]!.messages.at(-1));
   const file = join(home.path, ".agents", "skills", SKILL_NAME, "SKILL.md");
-  expect(user).toBe(`Use the skill "${SKILL_NAME}" (${file}):\n\n${SKILL_FILE.trimEnd()}\n\nto the crew`);
+  expect(user).toBe(`Use the skill "${SKILL_NAME}" (${file}):\n\n<skill>\n${SKILL_FILE.trimEnd()}\n</skill>\n\nto the crew`);
   expect(systemOf(model.requests[0]!)).toContain(`- ${SKILL_NAME}: How to greet the user.`);
 
   const unknown = await hey(["-p", "/skill:nope"]);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toBe(`hey: no skill named "nope"; skills: ${SKILL_NAME}\n`);
+});
+
+test("a session begun with /skill:NAME args is listed as typed by hey --sessions (JSON too) and /sessions, a skill longer than what the listing reads too", async () => {
+  const long = SKILL_FILE + "\nMore of the same.".repeat(400); // ~7 KB: past the head of the file the listing reads
+  write(join(home.path, ".agents", "skills", SKILL_NAME, "SKILL.md"), long);
+  expect((await hey(["-p", `/skill:${SKILL_NAME}`, "to", "the", "crew"])).code).toBe(0);
+  write(join(home.path, ".agents", "skills", "short", "SKILL.md"), "---\nname: short\ndescription: A short one.\n---\n\nBe brief.\n");
+  expect((await hey(["-p", "/skill:short"])).code).toBe(0);
+  const listed = (await hey(["--sessions"])).stdout;
+  expect(listed).toMatch(new RegExp(`  /skill:${SKILL_NAME} to the crew\n`));
+  expect(listed).toMatch(/  \/skill:short\n/);
+  expect(listed).not.toContain("Use the skill");
+  expect((await hey(["-p", "/sessions"])).stdout).toMatch(new RegExp(`  /skill:${SKILL_NAME} to the crew\n`));
+  const json = jsonEvents((await hey(["--sessions", "--output", "json"])).stdout)[0] as { sessions: { first_prompt: string }[] };
+  expect(json.sessions.map((x) => x.first_prompt)).toEqual(["/skill:short", `/skill:${SKILL_NAME} to the crew`]);
 });
 
 test("--no-skills: no list, no guide, no /skill", async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { lastUserText, startModelServer, type ModelServer } from "../helpers/model-server.ts";
-import { lineKind } from "../../src/ui/slash.ts";
+import { lineKind, readsOnly } from "../../src/ui/slash.ts";
 
 let model: ModelServer;
 let work: ReturnType<typeof tempDir>;
@@ -121,4 +121,21 @@ test("/model with words after it is that command, refused: a model name has no s
   expect(list.code).toBe(0);
   expect(list.stdout).toContain("* cli/m");
   expect(model.requests.length).toBe(before);
+});
+
+test("readsOnly: the commands `hey -c` runs without the session's lock (they change nothing of it); those that write or delete take it", () => {
+  for (const line of ["/usage", "/help", "/mcp", "/sessions", "/sessions all", " /model ", "/effort", "/last", "/thinking"])
+    expect([line, readsOnly(line)]).toEqual([line, true]);
+  for (const line of [
+    "/compact",
+    "/compact keep the paths",
+    "/sessions prune 30d",
+    "/sessions prune keep 2",
+    "/model a/b",
+    "/effort high",
+    "/reload",
+    "/mcp login x",
+    "/clear",
+  ])
+    expect([line, readsOnly(line)]).toEqual([line, false]);
 });

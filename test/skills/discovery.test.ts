@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { byPrecedence, parseSkillCommand, skillChanges, skillMessage, unknownSkill } from "../../src/skills/catalog.ts";
+import { byPrecedence, parseSkillCommand, skillChanges, skillMessage, typedSkillLine, unknownSkill } from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../../src/skills/load.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -157,10 +157,26 @@ describe("catalog", () => {
     expect(unknownSkill("", [s("a")])).toBe("/skill:NAME needs a skill name (a)");
   });
 
-  test("skillMessage: the file with its path, CRLF cleaned, a cut noted", () => {
-    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "\uFEFFline 1\r\nline 2\r\n", false)).toBe('Use the skill "a" (/s/a/SKILL.md):\n\nline 1\nline 2');
-    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe(
-      'Use the skill "a" (/s/a/SKILL.md):\n\npart\n[cut here; read /s/a/SKILL.md for the rest]',
+  test("skillMessage: the file with its path, CRLF cleaned, a cut noted, closed by </skill>", () => {
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "\uFEFFline 1\r\nline 2\r\n", false)).toBe(
+      'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\nline 1\nline 2\n</skill>',
     );
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe(
+      'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\npart\n[cut here; read /s/a/SKILL.md for the rest]\n</skill>',
+    );
+  });
+
+  const sent = (body: string, args = "") => skillMessage(s("pirate", "d", "/s/pirate/SKILL.md"), body, false) + (args ? `\n\n${args}` : "");
+  test.each([
+    ["the skill and its args", sent("---\nname: pirate\n---\n\nTalk like a pirate.", "greet the crew"), "/skill:pirate greet the crew"],
+    ["no args", sent("Talk like a pirate."), "/skill:pirate"],
+    ["args of several lines", sent("body", "first line\n\nsecond"), "/skill:pirate first line\n\nsecond"],
+    ["a skill that shows a </skill> line itself", sent("Write\n</skill>\nat the end.", "go"), "/skill:pirate go"],
+    ["sent by a hey that did not close the skill's text", 'Use the skill "pirate" (/s/pirate/SKILL.md):\n\nTalk like a pirate.\n\ngo', "/skill:pirate"],
+    ["cut short before its args", sent("Talk like a pirate.", "go").slice(0, 60), "/skill:pirate"],
+    ["a prompt", "Use the skill of patience", undefined],
+    ["a prompt that quotes a skill line", 'I typed: Use the skill "pirate" (x):\n\n<skill>', undefined],
+  ])("typedSkillLine: %s", (_, text, want) => {
+    expect(typedSkillLine(text)).toBe(want);
   });
 });
