@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import type { Approvals } from "./approvals.ts";
-import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
+import { guardedOf, sameGuarded, type Guarded, type LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
@@ -213,17 +213,23 @@ export function recordKey(path: string): string {
 }
 
 /**
- * `configs` (approvals by recordKey) with a git worktree's file's also under its main checkout's
- * path while `a` holds no record of that one: a first yes given in a worktree approves the main
- * checkout's file as far as it is the same, as a yes there would. A record the main checkout has is
- * never replaced.
+ * `configs` (approvals by recordKey) as `a` should take them in: a git worktree's file with no
+ * record of its own that holds what its main checkout's record approves gets none — the main
+ * checkout's approvals go on counting there (recordedFor), a later yes in the main checkout too —
+ * and a first yes given in a worktree, with no record of the main checkout's file yet, is recorded
+ * under that file's path instead: it approves the main checkout's file as far as it is the same,
+ * as a yes there would. A record the main checkout has is never replaced.
  */
 export function seedMainCheckout(a: Approvals, configs: Record<string, Guarded>): Record<string, Guarded> {
-  const seeds = Object.entries(configs).flatMap(([key, g]) => {
+  const out: Record<string, Guarded> = {};
+  const own: Record<string, Guarded> = {};
+  for (const [key, g] of Object.entries(configs)) {
     const main = inMainCheckout(key);
-    return main !== key && a.configs[main] === undefined && configs[main] === undefined ? [[main, g] as const] : [];
-  });
-  return { ...Object.fromEntries(seeds), ...configs };
+    const shared = main !== key && a.configs[key] === undefined && configs[main] === undefined;
+    if (shared && a.configs[main] === undefined) out[main] = g;
+    else if (!shared || !sameGuarded(a.configs[main], g)) own[key] = g;
+  }
+  return { ...out, ...own };
 }
 
 /**
