@@ -6,7 +6,7 @@
 import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
-import { recordedFor, seedMainCheckout, type LoadedConfig } from "../config/load.ts";
+import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import type { Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
@@ -87,7 +87,7 @@ export async function recordApprovals(
   const used: Record<string, Guarded> = Object.fromEntries(config.guards.map((g) => [g.key, g.used]));
   const first = state.record === undefined;
   const before = state.record ?? emptyApprovals();
-  const changed = first || config.guards.some((g) => !sameGuarded(recordedFor(before, g.source), g.used)); // a worktree's file: as recordedFor weighs it
+  const changed = first || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
   let trusted: string[] = [];
   if (first) {

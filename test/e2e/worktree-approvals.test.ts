@@ -89,7 +89,7 @@ test("trusting a project first from its worktree approves the main checkout's sa
   expect(inMain.stdout).toStartWith("cafe: todo");
 });
 
-test("a worktree that only ran what the main checkout approved keeps following it: a change approved there later runs in the worktree once it has it", async () => {
+test("a change approved in the main checkout runs in a worktree once it has it, while the server as the worktree ran it before still runs there until then", async () => {
   const home = homes[2]!;
   const hey = (cwd: string) => runHey(["-p", "search my notes"], { cwd, env: { HOME: home.path }, timeoutMs: 40_000 });
   const main = repoWith(join(root, "mill"), { ".mcp.json": notes("mill"), "src/app.ts": "app\n" });
@@ -103,6 +103,9 @@ test("a worktree that only ran what the main checkout approved keeps following i
   writeFileSync(join(main, ".mcp.json"), notes("mill2"));
   await trustProject(places({}, home.path, main, process.platform), true);
   expect((await hey(main)).stdout).toStartWith("mill2: todo");
+  const behind = await hey(fix); // not merged yet: the server as the worktree ran it, approved before
+  expect(behind.stderr).not.toContain("not used");
+  expect(behind.stdout).toStartWith("mill: todo");
   writeFileSync(join(fix, ".mcp.json"), notes("mill2"));
   const inFix = await hey(fix);
   // before: 'hey: not used: ~ [mcp.notes] … ok mill2 search_notes in …/mill-fix/.mcp.json: it gives the agent more than you approved'
