@@ -80,6 +80,8 @@ export interface Start {
   command?: boolean;
   /** the MCP servers of the run `/clear` or `/resume` replaces: they run on in the new one */
   mcp?: Servers;
+  /** the command line's flags, which `/resume` builds on (`config.flags` hold a `/model` choice once `/clear` passed it on) */
+  flags?: ConfigFlags;
 }
 
 /** Where a run's MCP servers send what they report and get what they need: the run's, handed to the next on `/clear` and `/resume`. */
@@ -305,26 +307,20 @@ export async function assemble(
     // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with
     // the configuration as it is now (what /reload and /trust loaded, a deny rule the user added included), not as it was at start
     reopen(next) {
-      if (!next)
-        return assemble(
+      const flags = start.flags ?? start.config.flags; // the command line's: a /model choice /clear passed on was the cleared session's
+      const begin = (config: LoadedConfig, session?: LoadedSession) =>
+        assemble(
           here,
           run,
           oneShot,
-          { ...start, ...trust, mcp: servers, config: live.config, started: startProvider(live.config.settings, run.proxy, env, debug) },
-          undefined,
+          { ...start, ...trust, flags, mcp: servers, config, started: startProvider(config.settings, run.proxy, env, debug) },
+          session,
           debug,
         );
-      const flags = withSession(start.config.flags, next); // the command line's flags: a /model choice gives way to the session's model
-      // a server whose changed table the user turned down keeps the table it runs with, as at /reload
-      const config = keepApproved({ ...live.config, settings: live.config.resolve(flags), flags }, live.config.settings);
-      return assemble(
-        here,
-        run,
-        oneShot,
-        { ...start, ...trust, mcp: servers, config, started: startProvider(config.settings, run.proxy, env, debug) },
-        next,
-        debug,
-      );
+      if (!next) return begin(live.config);
+      // the session's model before the one in use; a server whose changed table the user turned down keeps the table it runs with, as at /reload
+      const resumed = withSession(flags, next);
+      return begin(keepApproved({ ...live.config, settings: live.config.resolve(resumed), flags: resumed }, live.config.settings), next);
     },
   });
   servers.ports = ports;

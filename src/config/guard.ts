@@ -257,3 +257,25 @@ export const hideCredentials = (url: string) => url.replace(/\/\/[^/@]*@/, "//**
 export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boolean {
   return JSON.stringify(a && sortKeys(a as unknown as Table)) === JSON.stringify(b && sortKeys(b as unknown as Table));
 }
+
+/**
+ * What a git worktree's file is approved in: `own`, its own record, with each key the file sets
+ * now (`now`) exactly as `main`, its main checkout's file's record, approves it — a server, a
+ * provider's base_url, a list — taken from `main`: the user approved that value in the same project.
+ * So a worktree that merged what the main checkout approved since is not asked about it, and one
+ * still behind runs what its own record approved.
+ */
+export function withMainApprovals(own: Guarded, main: Guarded, now: Guarded): Guarded {
+  const out: Guarded = { ...own, mcp: { ...own.mcp } };
+  for (const [name, print] of Object.entries(now.mcp)) if (main.mcp[name] === print) out.mcp[name] = print;
+  // a record without endpoints (an older hey's) approves every one already
+  if (own.endpoints && main.endpoints) {
+    const endpoints = { ...own.endpoints };
+    for (const [name, url] of Object.entries(now.endpoints ?? {})) if (main.endpoints[name] === url) endpoints[name] = url;
+    out.endpoints = endpoints;
+  }
+  for (const key of ["allow", "deny", "keep_env"] as const)
+    if (now[key] !== undefined && JSON.stringify(now[key]) === JSON.stringify(main[key])) out[key] = main[key];
+  for (const key of ["bash_filter", "shell", "rg", "proxy"] as const) if (now[key] !== undefined && now[key] === main[key]) out[key] = main[key];
+  return out;
+}

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import type { Approvals } from "./approvals.ts";
-import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
+import { guardedOf, withMainApprovals, type Guarded, type LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
@@ -185,7 +185,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       // what the user approved of the file, by its real path; on the first run all of it, and so of
       // a --config file named for the first time (the user just chose it); a user or project file
       // hey has not seen yet is approved in nothing: the agent may be the one that created it
-      const recorded = opts.approvals && recordedFor(opts.approvals, path);
+      const recorded = opts.approvals && recordedFor(opts.approvals, path, () => guardedOf(checkLayer(path, layer.data, layer.locate ?? layer.text).data));
       const adopted = !opts.approvals || (role === "replacing" && !recorded);
       const shown = project ? opts.projectApproved?.find((f) => f.source === path) : undefined;
       const approved: Guarded | undefined | "current" = adopted ? "current" : shown ? guardedOf(shown.data) : recorded;
@@ -229,11 +229,14 @@ export function seedMainCheckout(a: Approvals, configs: Record<string, Guarded>)
 /**
  * What the user approved of the config file at `path`: its own record, else — in a git worktree
  * with none of its own yet — the main checkout's file's (fs/worktree.ts), so a worktree's
- * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked about.
+ * `.mcp.json` is approved as far as it is the same as the main checkout's, and a change is asked
+ * about. A worktree's file that has both is approved in what either approves of it as it is
+ * `now` (withMainApprovals): what the user approved in the main checkout since counts there too.
  */
-export function recordedFor(approvals: Approvals, path: string): Guarded | undefined {
-  const own = recordKey(path);
-  return approvals.configs[own] ?? approvals.configs[inMainCheckout(own)];
+export function recordedFor(approvals: Approvals, path: string, now?: () => Guarded): Guarded | undefined {
+  const key = recordKey(path);
+  const [own, main] = [approvals.configs[key], approvals.configs[inMainCheckout(key)]];
+  return own && main && own !== main && now ? withMainApprovals(own, main, now()) : (own ?? main);
 }
 
 function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): { config: LoadedConfig; unresolved: string[] } {

@@ -5,6 +5,9 @@
 // Where an answer on a terminal differs from CommonMark, on purpose:
 // - a `*` run between two ASCII letters or digits opens nothing (`2*3*4`, `a**b`, `x*y*z`): in an
 //   answer that is arithmetic or a glob, where CommonMark would italicize `foo*bar*`;
+// - a `*` run between two of `/ \ . _ -` opens and closes nothing (`src/*/index_*.ts`,
+//   `C:\Users\*\file-*.txt`): in an answer that is a path or a glob, where CommonMark italicizes
+//   `/index_` and the path shown loses its asterisks;
 // - `_` emphasizes only as one `_`: `__init__` and `__dirname` are names, not bold (models write
 //   bold as `**`);
 // - a run closes an open style whenever no whitespace precedes it: CommonMark's right-flanking rule
@@ -23,6 +26,8 @@ export interface DelimiterRun {
 const WHITESPACE = /\s/u;
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 const ASCII_ALNUM = /[A-Za-z0-9]/;
+/** what stands around a glob's `*` inside a path */
+const PATH_CHAR = /[/\\._-]/;
 
 /**
  * The run of `text[at]` (a `*` or `_`, the first of its run) with what it may do; the text before
@@ -41,8 +46,9 @@ export function delimiterRun(text: string, at: number): DelimiterRun {
   const length = end - at;
   // a run of 4 or more, or of two `_`, is text
   if (length > (marker === "*" ? 3 : 1)) return { marker, length, canOpen: false, canClose: false };
-  const canOpen = marker === "*" ? left && !(ASCII_ALNUM.test(before) && ASCII_ALNUM.test(after)) : left && (!right || punct(before));
-  const canClose = marker === "*" ? !space(before) : !space(before) && (space(after) || punct(after));
+  const inPath = PATH_CHAR.test(before) && PATH_CHAR.test(after);
+  const canOpen = marker === "*" ? left && !inPath && !(ASCII_ALNUM.test(before) && ASCII_ALNUM.test(after)) : left && (!right || punct(before));
+  const canClose = marker === "*" ? !space(before) && !inPath : !space(before) && (space(after) || punct(after));
   return { marker, length, canOpen, canClose };
 }
 

@@ -3,6 +3,7 @@
 import { SUMMARY_ID } from "../context/passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
+import { typedSkillLine } from "../skills/catalog.ts";
 import { createTextStream } from "./markdown.ts";
 import { toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
@@ -43,7 +44,7 @@ export interface AnswerFormat {
  * The last exchange of a resumed session, dim (issue 14): the user's last question after the
  * prompt (a summary of earlier work is none), and the answer rendered as a live answer is
  * (markdown, word wrap); "" when there is none. A long question shows its first lines and its
- * last; a long answer its last lines.
+ * last; a long answer its last lines; a skill's message, the `/skill:NAME args` line it was typed as.
  */
 export function lastExchange(messages: readonly Message[], prompt: string, format: AnswerFormat): string {
   // a summary that stands for earlier work in a resumed history is no question the user asked
@@ -55,7 +56,9 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
     // a question's start and its last line: after a paste, what the user asked of it is often at the end
     return fromEnd ? [dim("…", format.color), ...lines.slice(-max)] : [...lines.slice(0, max - 1), "…", lines.at(-1)!];
   };
-  const question = cap(visible(textOf(messages[asked]!).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
+  const text = textOf(messages[asked]!);
+  // a `/skill:NAME args` message as it was typed, as the session listings show it: not the skill's text
+  const question = cap(visible((typedSkillLine(text) ?? text).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
     dim((i === 0 ? prompt : "  ") + l, format.color),
   );
   if (!answer) return [...question, ...unanswered(messages.slice(asked + 1), format.color)].join("\n") + "\n";

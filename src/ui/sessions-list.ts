@@ -63,6 +63,7 @@ export function sessionsListing(here: Pick<Places, "sessionsDir" | "cwd" | "root
     modified: new Date(s.modified).toISOString(),
     size: s.size,
     first_prompt: s.firstPrompt,
+    ...(lockedByOther(s.path) ? { in_use: true } : {}), // as the table's "(open in another hey)": hey --resume refuses it
   }));
   return (
     JSON.stringify({ type: "command", name: "--sessions", ok: true, output: list.trimEnd(), scope, sessions: rows }) +

@@ -2,7 +2,7 @@
 // give the agent more than the user approved (left out, the approved value used, named), and which
 // only take away (used at once); a project narrows the user's lists, never widens them.
 import { describe, expect, test } from "bun:test";
-import { guardedOf, guardLayer, NOTHING_APPROVED, type Below, type Guarded } from "../../src/config/guard.ts";
+import { guardedOf, guardLayer, NOTHING_APPROVED, withMainApprovals, type Below, type Guarded } from "../../src/config/guard.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import type { Table } from "../../src/config/table.ts";
@@ -355,4 +355,17 @@ describe("control files", () => {
     expect(check(["write_file"])("read_file", { path: "~/.config/hey/config.toml" })).toContain("matches no allow entry");
     expect(check([])("write_file", { path: "~/.config/hey/config.toml", content: "x" })).toBeUndefined();
   });
+});
+
+test("a worktree's file is approved in what its own record or the main checkout's approves of it as it is, key by key, and in nothing else", () => {
+  const own: Guarded = { mcp: { notes: "v1", db: "d1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"] };
+  const main: Guarded = { mcp: { notes: "v2", db: "d2", web: "w1" }, endpoints: { gw: "https://new.example/v1" }, allow: ["bash: ls", "bash: git *"] };
+  // merged main's notes and base_url; db is its own change (d3), which neither approved; web is not in the file
+  const now: Guarded = { mcp: { notes: "v2", db: "d3" }, endpoints: { gw: "https://new.example/v1" }, allow: ["bash: ls", "bash: git *"] };
+  const approved = withMainApprovals(own, main, now);
+  expect(approved.mcp).toEqual({ notes: "v2", db: "d1" });
+  expect(approved.endpoints).toEqual({ gw: "https://new.example/v1" });
+  expect(approved.allow).toEqual(["bash: ls", "bash: git *"]);
+  // still behind the main checkout: its own record holds
+  expect(withMainApprovals(own, main, { mcp: { notes: "v1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"] })).toEqual(own);
 });

@@ -40,6 +40,11 @@ test("hey --sessions and /sessions mark the session an interactive hey has open;
   expect(listed).toContain("(open in another hey) still working on this");
   expect(listed).toMatch(/  an earlier question\n/);
   expect((await runHey(["-p", "/sessions"], { cwd, env })).stdout).toContain("(open in another hey) still working on this");
+  // for scripts: the listing as data says it too, not only its text
+  const data = JSON.parse((await runHey(["--sessions", "--output", "json"], { cwd, env })).stdout.split("\n")[0]!);
+  const rows = data.sessions as { first_prompt: string; in_use?: boolean }[];
+  expect(rows.find((r) => r.first_prompt === "still working on this")?.in_use).toBe(true);
+  expect(rows.find((r) => r.first_prompt === "an earlier question")?.in_use).toBeUndefined();
 });
 
 test("while an interactive hey has the session open, `hey -c /usage`, `/sessions` and `/mcp` read it (exit 0) and write nothing to it; a prompt with -c is still refused", async () => {

@@ -16,7 +16,7 @@ import { lastLine } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
-const homes = [tempDir("hey-home-"), tempDir("hey-home-")];
+const homes = [tempDir("hey-home-"), tempDir("hey-home-"), tempDir("hey-home-")];
 const projects = tempDir("hey-projects-");
 const model = startModelServer((req) =>
   req.messages.at(-1)!.role === "tool" ? { text: textOf(req.messages.at(-1)) } : { calls: [["search_notes", { text: "todo" }]] },
@@ -87,4 +87,28 @@ test("trusting a project first from its worktree approves the main checkout's sa
   const inMain = await hey(main);
   expect(inMain.stderr).not.toContain("not used");
   expect(inMain.stdout).toStartWith("cafe: todo");
+});
+
+test("a change approved in the main checkout runs in a worktree once it has it, while the server as the worktree ran it before still runs there until then", async () => {
+  const home = homes[2]!;
+  const hey = (cwd: string) => runHey(["-p", "search my notes"], { cwd, env: { HOME: home.path }, timeoutMs: 40_000 });
+  const main = repoWith(join(root, "mill"), { ".mcp.json": notes("mill"), "src/app.ts": "app\n" });
+  const fix = join(root, "mill-fix");
+  git(main, "worktree", "add", "-q", "-b", "fix", fix);
+  await homeWithModel(home.path);
+  await trustProject(places({}, home.path, main, process.platform), true);
+  expect((await hey(fix)).stdout).toStartWith("mill: todo"); // the main checkout's approval, in the worktree
+
+  // the main checkout's server changes and the user approves it there (hey trust), then the worktree merges it
+  writeFileSync(join(main, ".mcp.json"), notes("mill2"));
+  await trustProject(places({}, home.path, main, process.platform), true);
+  expect((await hey(main)).stdout).toStartWith("mill2: todo");
+  const behind = await hey(fix); // not merged yet: the server as the worktree ran it, approved before
+  expect(behind.stderr).not.toContain("not used");
+  expect(behind.stdout).toStartWith("mill: todo");
+  writeFileSync(join(fix, ".mcp.json"), notes("mill2"));
+  const inFix = await hey(fix);
+  // before: 'hey: not used: ~ [mcp.notes] … ok mill2 search_notes in …/mill-fix/.mcp.json: it gives the agent more than you approved'
+  expect(inFix.stderr).not.toContain("not used");
+  expect(inFix.stdout).toStartWith("mill2: todo");
 });

@@ -2,6 +2,8 @@
 // answer rendered as a live answer is (markdown, wrap), a long answer cut to its end without losing its styles.
 import { expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
+import { skillMessage } from "../../src/skills/catalog.ts";
+import type { Skill } from "../../src/skills/frontmatter.ts";
 import { banner, lastExchange, resumeChoices } from "../../src/ui/intro.ts";
 
 const said = (text: string): Message => ({ id: "a", role: "assistant", content: [{ type: "text", text }] });
@@ -68,4 +70,11 @@ test("a question whose turn stopped in its tools (interrupted, hey ended) says h
   const history = [userMessage("fix the test"), called, result("c1", "…"), result("c2", "[interrupted by the user]")];
   expect(lastExchange(history, "› ", format(false))).toBe("› fix the test\n  2 tool calls, no answer yet; the last: $ npm test\n");
   expect(lastExchange([userMessage("hi")], "› ", format(false))).toBe("› hi\n"); // nothing done after it: the question alone
+});
+
+test("a question sent with /skill:NAME shows as it was typed, not as the skill's text and its <skill> lines", () => {
+  const skill = { name: "deploy", path: "/p/.hey/skills/deploy/SKILL.md" } as Skill;
+  const text = `${skillMessage(skill, "---\nname: deploy\n---\nSteps:\n1. build\n2. push\n3. tag", false)}\n\nto staging, quickly`;
+  expect(lastExchange([userMessage(text), said("Deployed.")], "› ", format(false))).toBe("› /skill:deploy to staging, quickly\nDeployed.\n");
+  expect(lastExchange([userMessage(skillMessage(skill, "Steps.", false)), said("Done.")], "› ", format(false))).toBe("› /skill:deploy\nDone.\n");
 });

@@ -89,9 +89,14 @@ test.each([
   ["markers inside words", "foo_bar_ and a**b"],
   ["a run of four", "****"],
   ["dunder names", "__init__ and __dirname__"],
+  ["path globs", "src/*/index_*.ts, ~/.config/*/settings_*.json and C:\\Users\\*\\file_*.txt"],
 ])("%s stay as written", (_, text) => {
   const out = render(text + "\n");
   expect(out).toBe(text + "\n");
+});
+
+test("emphasis around a path still styles it: **/etc/hosts** is bold, *see src/app.ts* italic", () => {
+  expect(render("edit **/etc/hosts** and *see src/app.ts*\n")).toBe(`edit ${BOLD("/etc/hosts")} and ${ITALIC("see src/app.ts")}${END}`);
 });
 
 test("emphasis works inside words where CommonMark allows it, and with CJK text", () => {

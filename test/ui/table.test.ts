@@ -27,6 +27,11 @@ test("cells lose the markers of emphasis as answer text does, and keep what only
   expect(renderTable(rows, 80, width, false)!.slice(2)).toEqual(["timeout      │ none", "max_line_len │ 2**10", "a*b*c        │ all"]);
 });
 
+test("a cell that holds a path glob shows it whole: its asterisks are no emphasis", () => {
+  const rows = ["| files | where |", "|---|---|", "| src/*/index_*.ts | each package |"];
+  expect(renderTable(rows, 80, width, false)!.slice(2)).toEqual(["src/*/index_*.ts │ each package"]);
+});
+
 test("a table wider than the terminal: the widest column narrows, its cells wrap at spaces", () => {
   const rows = ["| name | what it does |", "|---|---|", "| hey | a minimal terminal coding agent that talks to any model endpoint |"];
   const lines = renderTable(rows, 40, width, false)!;
