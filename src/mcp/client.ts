@@ -182,7 +182,9 @@ export const END_SESSION_WAIT_MS = 1_000;
 async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
   const url = new URL(settings.url!);
   const ownAuthorization = Object.keys(settings.headers).some((h) => h.toLowerCase() === "authorization");
-  const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], sleep), MAX_MESSAGE_BYTES) as typeof fetch;
+  // a wait between 503s ends when hey closes the server: no request is out then, so no session to end
+  const wait = (ms: number, s?: AbortSignal | null) => sleep(ms, s ? AbortSignal.any([s, signal]) : signal);
+  const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], wait), MAX_MESSAGE_BYTES) as typeof fetch;
   let challenged = false; // the server answered 401 with a Bearer challenge
   // the endpoint's last answer tells whether it asks for a sign-in — unless the table's own
   // Authorization header is what it refuses (no sign-in could help: that is a plain failure);

@@ -266,3 +266,31 @@ test("a server /reload starts again is waited for by the next request, though it
   // before: the request after /reload went without its tools, as a next run's would (the record is for runs to come)
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
 });
+
+test("a server not ready within startup_wait_ms is not waited for on the next run either (one slower than short runs, one retrying 503s)", async () => {
+  const first = open([fake("mute", ["silent"], { timeoutMs: 30_000 }), fake("good", ["ok", "good", "echo"])], 300);
+  expect((await first.tools()).map((t) => t.name)).toEqual(["echo"]); // waited 0.3 s, then went without it
+  await first.manager.close(); // its record written
+  const next = open([fake("mute", ["silent"], { timeoutMs: 5_000 }), fake("good", ["ok", "good", "echo"])], 20_000);
+  // before: the request waited for it again until it failed (its 5 s here), at every run
+  expect((await next.tools()).map((t) => t.name)).toEqual(["echo"]);
+  expect(next.manager.status().find((s) => s.name === "mute")).toMatchObject({ state: "connecting" });
+});
+
+test("closing a remote server that answers 503 stops its retries at once: no more requests, nothing to wait for", async () => {
+  let requests = 0;
+  const busy = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => (requests++, new Response("busy", { status: 503, headers: { "retry-after": "0.2" } })),
+  });
+  try {
+    const m = open([serverSettings("far", { url: `http://127.0.0.1:${busy.port}/mcp` })]);
+    await until(() => requests >= 1, "the first request");
+    await m.manager.close();
+    // before: closing waited for the 503s to run out (4 attempts, 0.2 s apart), a second at exit for a server that is down
+    expect(requests).toBeLessThan(4);
+  } finally {
+    busy.stop(true);
+  }
+});
