@@ -44,7 +44,8 @@ export function nearMiss(model: string, listed: readonly string[]): string | und
   if (listed.includes(model)) return undefined;
   const near = closest(
     model,
-    listed.filter((m) => digits(m) === digits(model)),
+    // a name that only adds to a listed one is a model of its own (gpt-4o beside gpt-4, …-latest)
+    listed.filter((m) => digits(m) === digits(model) && !model.startsWith(m) && !m.startsWith(model)),
   );
   return near !== undefined && editDistance(near, model) <= 2 ? near : undefined;
 }

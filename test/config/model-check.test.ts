@@ -26,7 +26,7 @@ test("a long list is named in part, with its size", () => {
   );
 });
 
-const LISTED = ["claude-sonnet-4-5", "claude-opus-4-5", "gpt-5.5", "qwen3:8b"];
+const LISTED = ["claude-sonnet-4-5", "claude-opus-4-5", "gpt-5.5", "qwen3:8b", "gpt-4"];
 test.each([
   ["claude-sonnet-4.5", "claude-sonnet-4-5"],
   ["Claude-Opus-4-5", "claude-opus-4-5"],
@@ -38,6 +38,8 @@ test.each([
   ["gpt-5", undefined], // another model, two edits away
   ["claude-haiku-4-5", undefined], // far
   ["claude", undefined], // a prefix is no misspelling
+  ["gpt-4o", undefined], // nor a listed name with more after it: a model of its own
+  ["gpt-4.1", undefined],
 ])("nearMiss(%p) is %p", (model, near) => {
   expect(nearMiss(model, LISTED)).toBe(near);
 });
