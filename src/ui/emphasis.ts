@@ -52,14 +52,18 @@ export function delimiterRun(text: string, at: number): DelimiterRun {
   return { marker, length, canOpen, canClose };
 }
 
+/** How far ahead a closer is looked for: past it, the opener's markers are shown (a cell of thousands of `a *b` stays fast). */
+const MAX_AHEAD = 1000;
+
 /**
  * Whether a run that closes `opener` follows in `text` from `from` on the same line, outside
- * inline code: true, false (the line ends first), or undefined (the text ends first: its line is
- * still arriving).
+ * inline code, within MAX_AHEAD characters: true, false (the line ends first, or MAX_AHEAD
+ * characters came without one), or undefined (the text ends first: its line is still arriving).
  */
 export function closerAhead(text: string, from: number, opener: DelimiterRun): boolean | undefined {
   let code = false;
   for (let i = from; i < text.length; i++) {
+    if (i - from >= MAX_AHEAD) return false;
     const c = text[i];
     if (c === "\n") return false;
     if (c === "`") code = !code;
