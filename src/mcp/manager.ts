@@ -225,8 +225,6 @@ export function createMcpManager(
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
     });
-    // not ready within the wait (a server retrying 503s, one slower than short runs): the next runs do not wait for it either
-    for (const s of waiting) if (s.status().state === "connecting" && !s.status().tools) track(deps.store.markFailed(s.settings));
   }
 
   function toTool(gen: Generation, e: ExposedTool): McpToolEntry {

@@ -30,7 +30,7 @@ export interface ToolStore {
   remember(settings: McpServerSettings, tools: McpTool[], line: string): Promise<void>;
   /** whether this configuration's last start failed before it listed a tool, within FAILURE_HELD_MS, with no list cached (markFailed) */
   failedLast(settings: McpServerSettings): boolean;
-  /** records that this configuration failed to start (or was not ready within startup_wait_ms), unless a list of it is cached (kept: its tools stay offered); never throws */
+  /** records that this configuration failed to start, unless a list of it is cached (kept: its tools stay offered); never throws */
   markFailed(settings: McpServerSettings): Promise<void>;
   /**
    * drops the cached list of this configuration (a server that wants a sign-in offers nothing until

@@ -267,16 +267,6 @@ test("a server /reload starts again is waited for by the next request, though it
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
 });
 
-test("a server not ready within startup_wait_ms is not waited for on the next run either (one slower than short runs, one retrying 503s)", async () => {
-  const first = open([fake("mute", ["silent"], { timeoutMs: 30_000 }), fake("good", ["ok", "good", "echo"])], 300);
-  expect((await first.tools()).map((t) => t.name)).toEqual(["echo"]); // waited 0.3 s, then went without it
-  await first.manager.close(); // its record written
-  const next = open([fake("mute", ["silent"], { timeoutMs: 5_000 }), fake("good", ["ok", "good", "echo"])], 20_000);
-  // before: the request waited for it again until it failed (its 5 s here), at every run
-  expect((await next.tools()).map((t) => t.name)).toEqual(["echo"]);
-  expect(next.manager.status().find((s) => s.name === "mute")).toMatchObject({ state: "connecting" });
-});
-
 test("closing a remote server that answers 503 stops its retries at once: no more requests, nothing to wait for", async () => {
   let requests = 0;
   const busy = Bun.serve({
