@@ -183,7 +183,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
   const url = new URL(settings.url!);
   const ownAuthorization = Object.keys(settings.headers).some((h) => h.toLowerCase() === "authorization");
   // a wait between 503s ends when hey closes the server: no request is out then, so no session to end
-  const wait = (ms: number, s?: AbortSignal | null) => sleep(ms, s ? AbortSignal.any([s, signal]) : signal);
+  const wait = (ms: number, s?: AbortSignal | null) => (hooks.onBusy?.(), sleep(ms, s ? AbortSignal.any([s, signal]) : signal));
   const fetchImpl = boundedBodies(retrying503(ctx.fetch as Parameters<typeof retrying503>[0], wait), MAX_MESSAGE_BYTES) as typeof fetch;
   let challenged = false; // the server answered 401 with a Bearer challenge
   // the endpoint's last answer tells whether it asks for a sign-in — unless the table's own

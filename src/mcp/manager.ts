@@ -225,6 +225,8 @@ export function createMcpManager(
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
     });
+    // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
+    for (const s of waiting) if (s.status().busy) track(deps.store.markFailed(s.settings));
   }
 
   function toTool(gen: Generation, e: ExposedTool): McpToolEntry {

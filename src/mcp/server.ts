@@ -47,6 +47,8 @@ export interface ConnectHooks {
   onClose(why: string, stderr: string, auth?: boolean): void;
   /** the server announced a new tool list, already fetched */
   onTools(tools: McpTool[]): void;
+  /** a remote server answered 503 and is asked again after a wait: busy, or down */
+  onBusy?(): void;
 }
 
 /**
@@ -99,6 +101,8 @@ export interface ServerStatus {
   error?: string;
   /** the tail of its stderr when it failed or stopped */
   stderr?: string;
+  /** still connecting, and its server has answered 503 (failing, not merely slow) */
+  busy?: boolean;
 }
 
 /** What a server reports to the manager; must not throw. */
@@ -143,6 +147,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let error: string | undefined;
   let stderr: string | undefined;
   let restarts = 0;
+  let busy = false; // a 503 answered this start
   const closing = new AbortController();
   const waiters: (() => void)[] = []; // calls waiting for the next change of state
 
@@ -154,6 +159,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     ...(prompts ? { prompts } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(stderr ? { stderr } : {}),
+    ...(busy && state === "connecting" ? { busy } : {}),
   });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
     state = next;
@@ -176,6 +182,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     if (state === "auth_required") restarts = 0; // a new sign-in: a fresh start
     started = true;
     state = "connecting";
+    busy = false;
     let mine: Connection | undefined;
     let early: McpTool[] | undefined; // a list the server announced while it was still connecting: newer than the one connect brings
     const hooks: ConnectHooks = {
@@ -184,6 +191,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         connection = undefined;
         set(auth ? "auth_required" : "stopped", { error: why, stderr: tail });
       },
+      onBusy: () => void (busy = true),
       onTools(list) {
         if (!mine && state === "connecting") early = list;
         if (!mine || connection !== mine || state === "closed") return;

@@ -267,6 +267,22 @@ test("a server /reload starts again is waited for by the next request, though it
   expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
 });
 
+test("a remote server still answering 503 when the start-up wait runs out is not waited for on the next run (failing, not slow)", async () => {
+  const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy", { status: 503, headers: { "retry-after": "4" } }) });
+  try {
+    const far = () => serverSettings("far", { url: `http://127.0.0.1:${busy.port}/mcp` });
+    const first = open([far(), fake("good", ["ok", "good", "echo"])], 300);
+    expect((await first.tools()).map((t) => t.name)).toEqual(["echo"]); // waited 0.3 s, then went without it
+    await first.manager.close();
+    const next = open([far(), fake("good", ["ok", "good", "echo"])], 20_000);
+    expect((await next.tools()).map((t) => t.name)).toEqual(["echo"]);
+    // before: the request waited for its retries to run out (4 attempts, 4 s apart: 12 s), at every run
+    expect(next.manager.status().find((s) => s.name === "far")).toMatchObject({ state: "connecting" });
+  } finally {
+    busy.stop(true);
+  }
+});
+
 test("closing a remote server that answers 503 stops its retries at once: no more requests, nothing to wait for", async () => {
   let requests = 0;
   const busy = Bun.serve({
