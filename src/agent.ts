@@ -214,7 +214,7 @@ export function createAgent(parts: AgentParts): Agent {
           compaction.windowFrom = CONTEXT_ERROR;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
-          const prepared = await prepare(withoutRefused(messages), prepareDeps(counted, request.tools), signal, { deterministic: true });
+          const prepared = await prepare(sendable(), prepareDeps(counted, request.tools), signal, { deterministic: true });
           request = {
             ...request,
             system: prepared.system,
@@ -233,6 +233,9 @@ export function createAgent(parts: AgentParts): Agent {
       }
     },
   });
+
+  /** the history as requests carry it: no refused exchange (kernel/refusal.ts; the loop leaves it out of its own requests) */
+  const sendable = () => withoutRefused(messages);
 
   /** one run of send: the user's message, then the loop */
   function runOne(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult> {
@@ -298,12 +301,12 @@ export function createAgent(parts: AgentParts): Agent {
       return run;
     },
     async preview(signal) {
-      return previewContext(withoutRefused(messages), prepareDeps(counted, await parts.tools(signal))); // what the next request holds: no refused exchange
+      return previewContext(sendable(), prepareDeps(counted, await parts.tools(signal))); // what the next request holds
     },
     async compact(instructions, signal) {
       try {
-        // a refused exchange is not summarized (kernel/refusal.ts): the summary request would carry the words that drew the refusal
-        const done = await compactNow(withoutRefused(messages), prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
+        // a refused exchange is not summarized: the summary request would carry the words that drew the refusal
+        const done = await compactNow(sendable(), prepareDeps(parts.output, await parts.tools(signal)), signal, instructions);
         if (!done) return false;
         spent(done.usage);
       } catch (e) {

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { boundedHead, Hung } from "./bounded-reads.ts";
 import { isDevNull } from "./read-head.ts";
 
-const MAX_BYTES = 1 << 20; // a package.json larger than this is not read (npm's own are a few KB)
+/** A package.json larger than this is not read (npm's own are a few KB). */
+export const MAX_BYTES = 1 << 20;
 
 export function packageScripts(dir: string): Record<string, string> | string | undefined {
   try {

@@ -11,8 +11,9 @@
 // refuse more, never less.
 import { join } from "node:path";
 import { boundedHead, boundedList, boundedLstat, Hung } from "./bounded-reads.ts";
+// package.json read as package-scripts.ts reads it: within one check the same read is answered once (bounded-reads.ts)
+import { MAX_BYTES } from "./package-scripts.ts";
 
-const MAX_BYTES = 1 << 20; // as fs/package-scripts.ts reads package.json
 const MAX_PACKAGES = 500; // directories matched before the checker stops counting
 const MAX_WALKED = 2000; // directories a `**` lists, in all, before the checker stops walking
 

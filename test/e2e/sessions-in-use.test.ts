@@ -1,11 +1,12 @@
 // A session another hey has open is marked in `hey --sessions` and `/sessions`, as `/resume`
 // marks it, through dist/hey: the user sees which one `hey --resume` would refuse before trying.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
+import { writeUserConfig } from "../helpers/fixtures.ts";
 import { say } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
@@ -25,11 +26,7 @@ afterEach(async () => {
 test("hey --sessions and /sessions mark the session an interactive hey has open; the others are listed as before", async () => {
   const cwd = realpathSync(home.path);
   model = startModelServer(() => ({ text: "ok" }));
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`,
-  );
+  writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`);
   const env = { HOME: home.path };
   await runHey(["-p", "an earlier question"], { cwd, env });
 
@@ -50,11 +47,7 @@ test("hey --sessions and /sessions mark the session an interactive hey has open;
 test("while an interactive hey has the session open, `hey -c /usage`, `/sessions` and `/mcp` read it (exit 0) and write nothing to it; a prompt with -c is still refused", async () => {
   const cwd = realpathSync(home.path);
   model = startModelServer(() => ({ text: "ok" }));
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`,
-  );
+  writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`);
   const env = { HOME: home.path };
   term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
   await say(term, "still working on this", "ok"); // this hey holds its session now
