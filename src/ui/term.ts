@@ -2,6 +2,7 @@
 // compiled Bun binary costs ~20 ms of start-up each time (measured: a hello-world that writes
 // through process.stdout starts in 39 ms, through Bun.stdout in 20 ms), which is most of the
 // §22 budget. The REPL, which needs readline, uses the Node streams; one-shot runs use these.
+import { readFileSync } from "node:fs";
 
 type TtyWrap = { isTTY(fd: number): boolean };
 
@@ -18,6 +19,23 @@ export function isTty(fd: 0 | 1 | 2): boolean {
   }
   if (ttyWrap) return ttyWrap.isTTY(fd);
   return fd === 0 ? Boolean(process.stdin.isTTY) : fd === 1 ? Boolean(process.stdout.isTTY) : Boolean(process.stderr.isTTY);
+}
+
+/** O_CLOEXEC as /proc/self/fdinfo shows it (Linux's generic value, x64 and arm64 alike) */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * Whether `fd` was closed when hey started (`hey -p … >&-`). The runtime then opens /dev/null in
+ * its place, close-on-exec — which no descriptor inherited through exec can be — so every write
+ * would succeed into nothing. Read from /proc: false where there is none (macOS).
+ */
+export function wasClosedAtStart(fd: 0 | 1 | 2): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 export interface Writer {
