@@ -52,7 +52,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
   }
   const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
   // `hey -p … >&-`: the answer would vanish into the /dev/null the runtime put there; a run nobody can read is not begun
-  if (oneShot && wasClosedAtStart(1)) {
+  if (oneShot && (await wasClosedAtStart(1))) {
     warn(STDOUT_CLOSED);
     return EXIT.runtime;
   }

@@ -2,7 +2,6 @@
 // compiled Bun binary costs ~20 ms of start-up each time (measured: a hello-world that writes
 // through process.stdout starts in 39 ms, through Bun.stdout in 20 ms), which is most of the
 // §22 budget. The REPL, which needs readline, uses the Node streams; one-shot runs use these.
-import { readFileSync } from "node:fs";
 
 type TtyWrap = { isTTY(fd: number): boolean };
 
@@ -27,11 +26,12 @@ const O_CLOEXEC = 0o2000000;
 /**
  * Whether `fd` was closed when hey started (`hey -p … >&-`). The runtime then opens /dev/null in
  * its place, close-on-exec — which no descriptor inherited through exec can be — so every write
- * would succeed into nothing. Read from /proc: false where there is none (macOS).
+ * would succeed into nothing. Read from /proc: false where there is none (macOS). Bun.file, not
+ * node:fs: this module is on the way of `hey --version`, which loads no file system module.
  */
-export function wasClosedAtStart(fd: 0 | 1 | 2): boolean {
+export async function wasClosedAtStart(fd: 0 | 1 | 2): Promise<boolean> {
   try {
-    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1];
+    const flags = /^flags:\s*([0-7]+)$/m.exec(await Bun.file(`/proc/self/fdinfo/${fd}`).text())?.[1];
     return flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) !== 0;
   } catch {
     return false;
