@@ -232,7 +232,7 @@ keeps running); /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP,
 131 SIGQUIT, 141 the reader of the output went away (| head): the run stops there (stdout
-unwritable otherwise, a full disk: 1, saying why).
+unwritable otherwise, a full disk or closed at start (>&-): 1, saying why).
 `;
 
 /** hey's commands of their own (main.ts): only as the first word; after a flag a word is a prompt. */

@@ -31,8 +31,8 @@ import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly } from "./ui/slash.ts";
-import { outputLost } from "./ui/output-lost.ts";
-import { isTty, whenReaderGone, writer } from "./ui/term.ts";
+import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
+import { isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -51,6 +51,11 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     }
   }
   const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
+  // `hey -p … >&-`: the answer would vanish into the /dev/null the runtime put there; a run nobody can read is not begun
+  if (oneShot && (await wasClosedAtStart(1))) {
+    warn(STDOUT_CLOSED);
+    return EXIT.runtime;
+  }
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {

@@ -43,7 +43,10 @@ export const SECTIONS = {
     },
   },
   network: {
-    ca_file: { kind: "string", doc: "PEM file of extra CAs to trust (several certificates allowed; relative to the config file)" },
+    ca_file: {
+      kind: "string",
+      doc: "PEM file of extra CAs to trust (several certificates allowed; relative to the config file; refused in a project's config)",
+    },
   },
   agent: {
     max_turns: {

@@ -235,17 +235,20 @@ function listsOf(merged: Table): Below {
 }
 
 /**
- * A project's config may not turn certificate checks off: a repository would then decide that hey
- * talks to a model endpoint without verifying who answers (SPEC §24).
+ * A project's config may not turn certificate checks off nor add a CA to trust: a repository
+ * would then decide who may answer for a model endpoint, and read the user's key (SPEC §24).
  */
 function refuseInProject(layer: ConfigLayer, data: Table): string[] {
+  const refused = (path: string[]) => {
+    const line = layer.text === undefined ? undefined : keyLine(layer.text, path);
+    return `${layer.source}${line ? `:${line}` : ""}: ${where(path)} is not accepted in a project's config; set it in your user config or a --config file`;
+  };
   const providers = isTable(data.provider) ? data.provider : {};
-  return Object.entries(providers)
+  const insecure = Object.entries(providers)
     .filter(([, p]) => isTable(p) && p.insecure !== undefined)
-    .map(([name]) => {
-      const line = layer.text === undefined ? undefined : keyLine(layer.text, ["provider", name, "insecure"]);
-      return `${layer.source}${line ? `:${line}` : ""}: ${where(["provider", name])} insecure is not accepted in a project's config; set it in your user config or a --config file`;
-    });
+    .map(([name]) => refused(["provider", name, "insecure"]));
+  const caFile = isTable(data.network) && data.network.ca_file !== undefined ? [refused(["network", "ca_file"])] : [];
+  return [...insecure, ...caFile];
 }
 
 /** A proxy URL hey cannot use is a ConfigError at `at` (`FILE:LINE: [proxy] url`, or `HEY_PROXY`), not only once a request would use it. */

@@ -20,8 +20,6 @@ export function effectLines(files: readonly { source: string; data: Table }[]): 
       if (isTable(p) && typeof p.base_url === "string") out.push(`send [provider.${name}] requests, with its key, to ${masked(p.base_url)}`);
     const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
     if (typeof proxy === "string" && proxy) out.push(`send model requests through the proxy ${masked(proxy)}`);
-    const ca = isTable(data.network) ? data.network.ca_file : undefined;
-    if (typeof ca === "string" && ca) out.push(`trust the certificate authorities in ${ca}`);
     const tools = isTable(data.tools) ? data.tools : {};
     if (typeof tools.bash_filter === "string" && tools.bash_filter !== "builtin" && tools.bash_filter !== "none")
       out.push(`pipe bash output through ${tools.bash_filter}`);

@@ -20,6 +20,24 @@ export function isTty(fd: 0 | 1 | 2): boolean {
   return fd === 0 ? Boolean(process.stdin.isTTY) : fd === 1 ? Boolean(process.stdout.isTTY) : Boolean(process.stderr.isTTY);
 }
 
+/** O_CLOEXEC as /proc/self/fdinfo shows it (Linux's generic value, x64 and arm64 alike) */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * Whether `fd` was closed when hey started (`hey -p … >&-`). The runtime then opens /dev/null in
+ * its place, close-on-exec — which no descriptor inherited through exec can be — so every write
+ * would succeed into nothing. Read from /proc: false where there is none (macOS). Bun.file, not
+ * node:fs: this module is on the way of `hey --version`, which loads no file system module.
+ */
+export async function wasClosedAtStart(fd: 0 | 1 | 2): Promise<boolean> {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(await Bun.file(`/proc/self/fdinfo/${fd}`).text())?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 export interface Writer {
   /** writes now (no buffering across calls: streamed text must appear as it arrives) */
   write(text: string): void;

@@ -239,4 +239,21 @@ describe("CA and insecure settings that cannot be used", () => {
       "[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true",
     );
   });
+
+  withCa("ca_file in a trusted project's config is refused by a run and by hey doctor: the project's CA never vouches for an endpoint", async () => {
+    const project = join(work.path, "ca-project");
+    mkdirSync(join(project, ".hey"), { recursive: true });
+    writeFileSync(join(project, ".hey", "config.toml"), `[agent]\nmax_turns = 5\n[network]\nca_file = "${ca.caFile}"\n`);
+    const refusal = `${join(project, ".hey", "config.toml")}:4: [network] ca_file is not accepted in a project's config; set it in your user config or a --config file`;
+    // the user's own endpoint, answered by a server whose certificate only the project's CA signs
+    const endpoint = ["--base-url", directUrl(good, "openai"), "--api-key", "k-1", "-m", "m"];
+    const before = good.requests.length;
+    const run = await runHey(["--approve", ...endpoint, "-p", "hi"], { cwd: project });
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr).toContain(refusal);
+    const doctor = await runHey(["doctor", "--approve", ...endpoint], { cwd: project });
+    expect(doctor.code).toBe(2);
+    expect(doctor.stderr).toContain(refusal);
+    expect(good.requests.length).toBe(before);
+  });
 });

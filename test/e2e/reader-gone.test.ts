@@ -76,3 +76,39 @@ test.each([["json"], ["text"]])("a one-shot run whose stdout is a full disk (%s)
   expect(stderr).not.toContain("closed pipe");
   expect(code).toBe(1);
 });
+
+// `hey -p … >&-`: the runtime puts /dev/null where the closed stdout was, so the answer vanished
+// without a word and hey exited 0, the request sent and paid for. It is not sent now: one line
+// says why, exit 1. Spawned through sh, since a spawn's ignored stdout is /dev/null, not closed.
+test.each([["text"], ["json"]])(
+  "a one-shot run started with stdout closed (%s) sends nothing and exits 1 saying the answer could not be written; >/dev/null still runs",
+  async (output) => {
+    const bin = await ensureBinary();
+    const work = join(home.path, `closed-${output}`);
+    mkdirSync(work);
+    const heyWith = async (redirect: string) => {
+      const child = Bun.spawn(
+        ["sh", "-c", `exec "$0" "$@" ${redirect}`, bin, "--base-url", `${server.url}/v1`, "-m", "m", "--output", output, "-p", "say it"],
+        {
+          cwd: work,
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, NO_COLOR: "1" },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      const [stderr, code] = await Promise.all([child.stderr.text(), child.exited]);
+      return { stderr, code };
+    };
+    const before = server.requests.length;
+    expect(await heyWith(">&-")).toEqual({
+      stderr: "hey: stdout is closed: the answer could not be written, so nothing was sent (to discard the answer, use >/dev/null)\n",
+      code: 1,
+    });
+    expect(server.requests.length).toBe(before);
+    // discarding the answer on purpose is no closed stdout
+    server.enqueue(sseReply(sseEvents([chatChunk({ content: "the answer" }), chatChunk({ finish: "stop" })])));
+    expect(await heyWith(">/dev/null")).toEqual({ stderr: "", code: 0 });
+    expect(server.requests.length).toBe(before + 1);
+  },
+);

@@ -94,4 +94,18 @@ describe("[network] ca_file, a provider's insecure and compatibility flags in th
     );
     expect(() => resolve("[network]\ninsecure = true")).toThrow("certificate checks can be skipped per provider only");
   });
+
+  test("ca_file in a project's config is an error naming its file and line, reported with an insecure beside it", () => {
+    const project = (toml: string) => () =>
+      resolveConfig([{ source: "/p/.hey/config.toml", data: Bun.TOML.parse(toml) as Record<string, unknown>, text: toml, project: true }], {}, {});
+    expect(project('[agent]\nmax_turns = 3\n[network]\nca_file = "mitm.pem"')).toThrow(
+      "/p/.hey/config.toml:4: [network] ca_file is not accepted in a project's config; set it in your user config or a --config file",
+    );
+    expect(project('[provider.lab]\nbase_url = "https://lab/v1"\nmodels = ["m"]\ninsecure = true\n[network]\nca_file = "mitm.pem"')).toThrow(
+      [
+        "/p/.hey/config.toml:4: [provider.lab] insecure is not accepted in a project's config; set it in your user config or a --config file",
+        "/p/.hey/config.toml:6: [network] ca_file is not accepted in a project's config; set it in your user config or a --config file",
+      ].join("\n"),
+    );
+  });
 });

@@ -292,7 +292,7 @@ describe("what trusting a project would let it do (issue 26)", () => {
   const checked = (toml: string) => [
     { source: "/p/.hey/config.toml", data: checkLayer("/p/.hey/config.toml", Bun.TOML.parse(toml) as Record<string, unknown>).data },
   ];
-  test("each MCP command line and URL, a provider's base_url, the proxy, CAs, bash_filter, shell, rg, keep_env", () => {
+  test("each MCP command line and URL, a provider's base_url, the proxy, bash_filter, shell, rg, keep_env", () => {
     expect(
       effectLines(
         checked(
@@ -309,8 +309,6 @@ describe("what trusting a project would let it do (issue 26)", () => {
             'base_url = "https://elsewhere.example/v1"',
             "[proxy]",
             'url = "http://user:secret@proxy.example:8080"',
-            "[network]",
-            'ca_file = "ca.pem"',
             "[tools]",
             'bash_filter = "rtk"',
             'shell = "zsh"',
@@ -324,7 +322,6 @@ describe("what trusting a project would let it do (issue 26)", () => {
       "connect to MCP server docs: https://***@mcp.example/mcp",
       "send [provider.main] requests, with its key, to https://elsewhere.example/v1",
       "send model requests through the proxy http://user:***@proxy.example:8080",
-      "trust the certificate authorities in ca.pem",
       "pipe bash output through rtk",
       "run the agent's commands with zsh",
       "run ./rg for grep",
