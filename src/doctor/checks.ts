@@ -24,7 +24,7 @@ export interface Probes {
   dns?: Outcome<{ addresses: string[] }> | { ok: true; skipped: string };
   /** the first hop: the server, or the proxy */
   tcp?: Outcome<{ to: string; ms: number }>;
-  /** https only; `insecure` when the provider skips verification */
+  /** https only; `insecure` when the provider skips verification; kind "ca": the CA file set could not be used */
   tls?: Outcome<{ issuer: string; validTo: string; daysLeft: number; insecure: boolean }>;
   /** GET <base>/models; `listed` undefined when the endpoint has no list (404); `window`: the model's context window, when its entry states one */
   models?: Outcome<{ listed?: string[]; window?: number }>;
@@ -116,7 +116,7 @@ function networkChecks(p: Probes): Check[] {
         : fail("tcp", "TCP", p.tcp.message, p.tcp.proxy ? FIX_PROXY : "check the host, the port and any firewall"),
     );
   if (p.tls) {
-    if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message));
+    if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message, p.tls.kind === "ca" ? "fix the CA file it names" : undefined));
     else if (p.tls.insecure)
       out.push(
         quirk(

@@ -119,9 +119,18 @@ async function runProbes(
     if (cliProxy) parseProxyUrl(cliProxy, "--proxy"); // as a run checks it: a mistake even where the model URL is loopback
     route = resolveProxy(target, sources);
     const text = describeRoute(target, sources);
+    const routed = { ...base, route: { ok: true as const, text, proxied: route.kind !== "direct" } };
+    let ca: ReturnType<typeof trustedCas>;
+    try {
+      ca = trustedCas({ ...settings.network, env });
+    } catch (e) {
+      // a CA file that cannot be read is the TLS check's failure (it names the setting), not the proxy's
+      if (!(e instanceof NetConfigError)) throw e;
+      return { ...routed, tls: { ok: false, kind: "ca", message: e.message } };
+    }
     onProbe?.("network");
-    const network = await probeNetwork(target, route, { ca: trustedCas({ ...settings.network, env }), insecure: provider.insecure ?? false });
-    const probes: Probes = { ...base, route: { ok: true, text, proxied: route.kind !== "direct" }, ...network };
+    const network = await probeNetwork(target, route, { ca, insecure: provider.insecure ?? false });
+    const probes: Probes = { ...routed, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
     return {
       ...probes,

@@ -128,6 +128,19 @@ describeNeeding(["openssl"], "through a real proxy to HTTPS with a private CA", 
     expect(mock.requests).toEqual([]);
   });
 
+  test("a ca_file that cannot be read: ✗ TLS naming the file and the setting (the proxy passes), nothing sent, exit 1", async () => {
+    const mock = track(startProtocolMock("openai", "m", { tls: ca.valid }));
+    const config = join(work.path, "missing-ca.toml");
+    writeFileSync(config, '[network]\nca_file = "/nonexistent/ca.pem"\n');
+    const run = await runHey(["doctor", "--config", config, "--base-url", `${mock.url}/v1`, "-m", "m"], { cwd: work.path });
+    expect(run.code).toBe(1);
+    expect(line(run.stdout, "proxy")).toStartWith("✓ proxy");
+    expect(line(run.stdout, "TLS")).toContain(`✗ TLS`);
+    expect(line(run.stdout, "TLS")).toContain(`[network] ca_file in ${config}: cannot read /nonexistent/ca.pem (ENOENT) → fix the CA file it names`);
+    expect(run.stdout).toContain("✗ not usable: TLS failed");
+    expect(mock.requests).toEqual([]);
+  });
+
   test("a proxy that is not running: ✗ TCP naming it", async () => {
     const dead = freePort();
     const run = await runHey(["doctor", "--base-url", `https://${PROXIED_HOST}:9/v1`, "-m", "m", "--proxy", `http://u:secret-1@127.0.0.1:${dead}`], {
