@@ -40,7 +40,7 @@ export function parseApprovals(text: string): Approvals {
     if (!isTable(g) || !isTable(g.mcp) || !Object.values(g.mcp).every((v) => typeof v === "string"))
       throw new ApprovalsError(`configs[${JSON.stringify(file)}] is not a record of approved keys`);
     const entry: Guarded = { mcp: { ...(g.mcp as Record<string, string>) } };
-    for (const key of ["allow", "deny", "keep_env"] as const) {
+    for (const key of ["allow", "deny", "keep_env", "vars"] as const) {
       if (g[key] === undefined) continue;
       if (!strings(g[key])) throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a list of strings`);
       entry[key] = g[key];

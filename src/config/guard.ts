@@ -1,11 +1,12 @@
 // The agent never widens its own rules (issue 24). The keys of a config file that decide what the
 // agent may do, what hey runs or where the keys go — `[permission] allow`/`deny`, `[tools]
 // bash_filter`, `shell`, `rg`, `keep_env`, every `[mcp.NAME]` server, each `[provider.NAME]
-// base_url` and `[proxy] url` — come from the user. hey remembers them as the
+// base_url`, `[proxy] url` and every `${VAR}` the file's values name — come from the user. hey remembers them as the
 // user last approved them (config/approvals.ts); a file whose guarded keys now give the agent more
 // is used with the approved values instead until the user confirms the change. Changes that only
 // take away (a deny entry added, an allow entry or a server removed, an allow list set where none
 // was) need no confirmation. Pure.
+import { varsIn, where, withoutVars } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
@@ -27,6 +28,15 @@ export interface Guarded {
   endpoints?: Record<string, string>;
   /** `[proxy] url` as written */
   proxy?: string;
+  /**
+   * each environment variable the file's values name, where it stands (`[provider.x] api_key
+   * ${OPENAI_API_KEY}`), sorted: its value goes where that key sends it — a request's key, a
+   * header, a model name — and it may be a key hey hides from the agent's commands. Not those in
+   * `[permission]` (never expanded) nor in `[mcp]` (a server's fingerprint holds them). Undefined
+   * in a record an earlier hey wrote: the file's count as approved, as on a first run, and are
+   * recorded from then on.
+   */
+  vars?: string[];
 }
 
 /**
@@ -42,7 +52,7 @@ export type LayerRole = "base" | "narrowing" | "replacing";
 export type Below = Pick<Guarded, "allow" | "deny" | "keep_env">;
 
 /** A file hey has no approval for yet: nothing of what it sets is approved. */
-export const NOTHING_APPROVED: Guarded = { mcp: {}, endpoints: {} };
+export const NOTHING_APPROVED: Guarded = { mcp: {}, endpoints: {}, vars: [] };
 
 const SERVER_RUNS = ["command", "args", "env", "cwd", "url", "headers"] as const;
 
@@ -89,8 +99,18 @@ export function guardedOf(data: Table): Guarded {
     if (isTable(p) && typeof p.base_url === "string") out.endpoints[name] = p.base_url;
   const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
   if (typeof proxy === "string" && proxy) out.proxy = proxy;
+  out.vars = [...new Set(sentVars(data).map((v) => varPlace(v.name, v.path)))].sort();
   return out;
 }
+
+/** The `${NAME}`s of a file whose values hey sends (Guarded.vars), with the key path of each. */
+export function sentVars(data: Table): { name: string; path: string[] }[] {
+  const { permission: _rules, mcp: _servers, ...rest } = data;
+  return varsIn(rest);
+}
+
+/** A variable where it stands, as Guarded.vars records it: `[provider.x] api_key ${OPENAI_API_KEY}`. */
+const varPlace = (name: string, path: readonly string[]) => `${where(path)} \${${name}}`;
 
 /** What guardLayer makes of one file. */
 export interface Guard {
@@ -218,13 +238,28 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   }
   if (typeof proxy.url === "string" && proxy.url) used.proxy = proxy.url;
 
-  const out: Table = { ...data };
+  // a variable named where the user approved none would send its value there (it may be a key hey
+  // hides from the agent's commands): it is left out — its default, or empty — until approved
+  const wasVars = approved !== undefined && approved.vars === undefined ? (now.vars ?? []) : (was.vars ?? []);
+  const unsent = new Set((now.vars ?? []).filter((v) => !wasVars.includes(v)));
+  for (const place of unsent) widenings.push(`+ ${place}: its value would be sent`);
+  used.vars = (now.vars ?? []).filter((v) => !unsent.has(v));
+
+  let out: Table = { ...data };
   if (isTable(data.provider)) out.provider = providers;
   if (isTable(data.proxy)) out.proxy = proxy;
   // a list the file dropped comes back when dropping it widened (`permission` then holds the approved one)
   if (isTable(data.permission) || Object.keys(permission).length) out.permission = permission;
   if (isTable(data.tools) || Object.keys(tools).length) out.tools = tools;
   if (isTable(data.mcp) && isTable(data.mcp.servers)) out.mcp = { ...data.mcp, servers };
+  if (unsent.size) {
+    const { permission: rules, mcp, ...rest } = out;
+    out = {
+      ...(withoutVars(rest, (name, path) => unsent.has(varPlace(name, path))) as Table),
+      ...(rules === undefined ? {} : { permission: rules }),
+      ...(mcp === undefined ? {} : { mcp }),
+    };
+  }
   return { data: out, widenings, used, kept, withheld };
 }
 
@@ -277,5 +312,6 @@ export function withMainApprovals(own: Guarded, main: Guarded, now: Guarded): Gu
   for (const key of ["allow", "deny", "keep_env"] as const)
     if (now[key] !== undefined && JSON.stringify(now[key]) === JSON.stringify(main[key])) out[key] = main[key];
   for (const key of ["bash_filter", "shell", "rg", "proxy"] as const) if (now[key] !== undefined && now[key] === main[key]) out[key] = main[key];
+  if (own.vars && main.vars) out.vars = [...new Set([...own.vars, ...(now.vars ?? []).filter((v) => main.vars!.includes(v))])].sort();
   return out;
 }

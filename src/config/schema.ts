@@ -346,15 +346,36 @@ export interface Miss {
  * copy; each variable without a value becomes "" and is recorded in `misses` with its key path.
  */
 export function expandVars(v: unknown, path: string[], env: Record<string, string | undefined>, misses: Miss[]): unknown {
-  if (typeof v === "string")
-    return v.replace(VAR, (_, name: string, fallback: string | undefined) => {
+  return mapStrings(v, path, (s, at) =>
+    s.replace(VAR, (_, name: string, fallback: string | undefined) => {
       const value = env[name];
       if (value) return value;
       if (fallback !== undefined) return fallback; // the default the file gives is meant: nothing to warn about
-      misses.push({ path, name, unset: value === undefined });
+      misses.push({ path: at, name, unset: value === undefined });
       return value ?? "";
-    });
-  if (Array.isArray(v)) return v.map((x) => expandVars(x, path, env, misses));
-  if (isTable(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expandVars(x, [...path, k], env, misses)]));
+    }),
+  );
+}
+
+/** Each `${NAME}` in the strings of `v`, with the key path of its string, in the file's order. */
+export function varsIn(v: unknown, path: string[] = []): { name: string; path: string[] }[] {
+  const out: { name: string; path: string[] }[] = [];
+  mapStrings(v, path, (s, at) => {
+    for (const m of s.matchAll(VAR)) out.push({ name: m[1]!, path: at });
+    return s;
+  });
+  return out;
+}
+
+/** A copy of `v` in which each `${NAME}` that `drop` picks is its default (`${NAME:-default}`) or "": a variable whose value may not be sent. */
+export function withoutVars(v: unknown, drop: (name: string, path: string[]) => boolean): unknown {
+  return mapStrings(v, [], (s, at) => s.replace(VAR, (whole, name: string, fallback: string | undefined) => (drop(name, at) ? (fallback ?? "") : whole)));
+}
+
+/** A copy of `v` with `f` applied to every string (arrays and nested tables included), given its key path. */
+function mapStrings(v: unknown, path: string[], f: (s: string, path: string[]) => string): unknown {
+  if (typeof v === "string") return f(v, path);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, path, f));
+  if (isTable(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, [...path, k], f)]));
   return v;
 }

@@ -2,7 +2,8 @@
 // `hey trust` list it, so a yes is given knowing each command the project would run and each place
 // it would send requests — not only which files it has. Pure: the files come checked
 // (config/schema.ts checkLayer's data).
-import { describeServer } from "../config/guard.ts";
+import { describeServer, sentVars } from "../config/guard.ts";
+import { where } from "../config/schema.ts";
 import { isTable, type Table } from "../config/table.ts";
 
 /** One line per thing the project's config files would run or redirect, in the files' order. */
@@ -26,6 +27,8 @@ export function effectLines(files: readonly { source: string; data: Table }[]): 
     if (typeof tools.shell === "string" && tools.shell) out.push(`run the agent's commands with ${tools.shell}`);
     if (typeof tools.rg === "string" && tools.rg) out.push(`run ${tools.rg} for grep`);
     if (Array.isArray(tools.keep_env) && tools.keep_env.length) out.push(`show ${tools.keep_env.join(", ")} to the agent's commands`);
+    // a variable's value goes where its key sends it: a key hey hides from the agent's commands may be among them
+    for (const v of sentVars(data)) out.push(`send the value of \${${v.name}} as ${where(v.path)}`);
   }
   return out;
 }

@@ -105,7 +105,7 @@ describe("a run", () => {
     expect(warnings).toEqual([
       `recorded ${files.userConfig} as approved (no earlier record in ${files.approvalsFile}); from now on hey asks before using a change there that gives the agent more`,
     ]);
-    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "read_file"] });
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "read_file"], vars: [] });
     expect(statSync(files.approvalsFile).mode & 0o777).toBe(0o600);
     expect(statSync(join(files.approvalsFile, "..")).mode & 0o777).toBe(0o700);
     await start();
@@ -206,7 +206,7 @@ describe("a run", () => {
     expect(asked).toEqual([
       `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nThe agent can write this file, so hey asks. Use this change? (y/N) `,
     ]);
-    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "bash"] });
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "bash"], vars: [] });
     // with only the server left, --no-mcp asks nothing; a run that starts servers says it left it out
     await start("y", false);
     expect(asked).toHaveLength(1);
@@ -258,7 +258,7 @@ describe("a run", () => {
     expect((await start()).tools.bashFilter).toBe("builtin");
     expect(warnings[0]).toStartWith(`${files.approvalsFile}: not valid JSON`);
     expect(warnings[1]).toContain('+ [tools] bash_filter = "./filter.sh"');
-    expect(parseApprovals(readFileSync(files.approvalsFile, "utf8")).configs[files.userConfig]).toEqual({ mcp: {}, endpoints: {} });
+    expect(parseApprovals(readFileSync(files.approvalsFile, "utf8")).configs[files.userConfig]).toEqual({ mcp: {}, endpoints: {}, vars: [] });
 
     const target = join(tmp.path, "planted.json");
     writeFileSync(target, formatApprovals(withConfigs(emptyApprovals(), { [files.userConfig]: { mcp: {}, bash_filter: "./filter.sh" } })));

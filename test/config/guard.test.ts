@@ -221,12 +221,39 @@ describe("guardLayer", () => {
       { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}" } } },
     ],
     [
-      "a new provider: named, its table kept (withheld, see below)",
+      "a new provider: named, its table kept (withheld, see below), its key variable left out",
       "",
       GATEWAY,
       {},
-      ['+ [provider.gw] base_url = "https://gw.example/v1": its requests and key would go there'],
-      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}" } } },
+      ['+ [provider.gw] base_url = "https://gw.example/v1": its requests and key would go there', "+ [provider.gw] api_key ${GW_KEY}: its value would be sent"],
+      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "" } } },
+    ],
+    [
+      "a variable named where none was approved: its value is not sent (an approved endpoint is no place for another key)",
+      GATEWAY,
+      `${GATEWAY}headers = { X-Debug = "\${ANTHROPIC_API_KEY}" }\n[default]\nmodel = "\${GW_KEY}"\n`,
+      {},
+      ["+ [default] model ${GW_KEY}: its value would be sent", "+ [provider.gw] headers.X-Debug ${ANTHROPIC_API_KEY}: its value would be sent"],
+      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}", headers: { "X-Debug": "" } } }, default: { model: "" } },
+    ],
+    [
+      "a key changed with the endpoint: the approved endpoint gets neither the new place nor the new key",
+      GATEWAY,
+      GATEWAY.replace("gw.example", "new.example").replace("GW_KEY", "NEW_KEY"),
+      {},
+      [
+        '~ [provider.gw] base_url = "https://new.example/v1" (was "https://gw.example/v1"): its requests and key would go there',
+        "+ [provider.gw] api_key ${NEW_KEY}: its value would be sent",
+      ],
+      { provider: { gw: { base_url: "https://gw.example/v1", api_key: "" } } },
+    ],
+    [
+      "a variable left out is its default, where the file gives one",
+      "",
+      '[default]\nmodel = "${HEY_TEST_MODEL:-qwen3}"',
+      {},
+      ["+ [default] model ${HEY_TEST_MODEL}: its value would be sent"],
+      { default: { model: "qwen3" } },
     ],
     [
       "other provider keys are not guarded",
@@ -263,13 +290,15 @@ describe("guardLayer", () => {
     const endpoints = Object.fromEntries(Object.entries(guardedOf(g.data).endpoints!).filter(([name]) => !g.withheld.includes(name)));
     expect(g.used).toEqual({ ...guardedOf(g.data), mcp: { ...guardedOf(g.data).mcp, ...kept }, endpoints });
     expect(g.kept).toEqual(widenings.filter((w) => w.startsWith("~ [mcp.")).map((w) => /\[mcp\.([^\]]+)\]/.exec(w)![1]!));
-    expect(g.withheld).toEqual(widenings.filter((w) => w.startsWith("+ [provider.")).map((w) => /\[provider\.([^\]]+)\]/.exec(w)![1]!));
+    expect(g.withheld).toEqual(
+      widenings.filter((w) => w.startsWith("+ [provider.") && w.includes("base_url")).map((w) => /\[provider\.([^\]]+)\]/.exec(w)![1]!),
+    );
   });
 
-  test("a record of an earlier hey, which kept no endpoints, approves the file's endpoints and proxy as they are", () => {
+  test("a record of an earlier hey, which kept no endpoints nor variables, approves the file's endpoints, proxy and variables as they are", () => {
     const g = guardLayer(data(`${GATEWAY}[proxy]\nurl = "http://p:1"`), { mcp: {} });
     expect(g.widenings).toEqual([]);
-    expect(g.used).toEqual({ mcp: {}, endpoints: { gw: "https://gw.example/v1" }, proxy: "http://p:1" });
+    expect(g.used).toEqual({ mcp: {}, endpoints: { gw: "https://gw.example/v1" }, proxy: "http://p:1", vars: ["[provider.gw] api_key ${GW_KEY}"] });
   });
 
   test("a file with nothing approved yet is compared with nothing", () => {

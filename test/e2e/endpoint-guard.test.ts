@@ -54,6 +54,29 @@ test("a base_url the agent moved is not used by the next one-shot run, which nam
   expect(requestsTo(other)).toBe(0);
 });
 
+test("a variable the agent names where none was approved is not sent, even to the approved endpoint; the next run names it", async () => {
+  const SECRET = "sk-ant-other-vendor-secret-42";
+  mkdirSync(join(userConfig(), ".."), { recursive: true });
+  writeFileSync(userConfig(), `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`);
+  // the agent cannot read ANTHROPIC_API_KEY (hey keeps it from its commands), but it can name it in the config
+  edit = {
+    path: "~/.config/hey/config.toml",
+    old_string: 'api_key = "${LOCAL_KEY}"',
+    new_string: 'api_key = "${LOCAL_KEY}"\nheaders = { X-Debug = "${ANTHROPIC_API_KEY}" }',
+  };
+  const env = { HOME: home.path, LOCAL_KEY: KEY, ANTHROPIC_API_KEY: SECRET };
+  expect((await runHey(["-p", "go"], { cwd: project.path, env })).code).toBe(0);
+
+  edit = undefined;
+  const second = await runHey(["-p", "go"], { cwd: project.path, env });
+  expect(second.stderr).toContain(`hey: not used: + [provider.local] headers.X-Debug \${ANTHROPIC_API_KEY}: its value would be sent in ${userConfig()}`);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain("done");
+  const last = model.headers.at(-1)!;
+  expect(last.authorization).toBe(`Bearer ${KEY}`); // the approved key still goes where it was approved
+  expect(JSON.stringify(model.headers)).not.toContain(SECRET);
+});
+
 test("a provider the agent added is refused, named, and never sent a request", async () => {
   mkdirSync(join(userConfig(), ".."), { recursive: true });
   const approved = `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`;

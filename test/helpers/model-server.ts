@@ -29,6 +29,8 @@ export interface ModelServer {
   times: number[];
   /** the path of each GET (the model list), in order */
   gets: string[];
+  /** the headers of each POST, in order (lower-case names) */
+  headers: Record<string, string>[];
   stop(): void;
 }
 
@@ -43,6 +45,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
   const sizes: number[] = [];
   const times: number[] = [];
   const gets: string[] = [];
+  const headers: Record<string, string>[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -50,6 +53,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
       if (req.method === "GET") gets.push(new URL(req.url).pathname);
       if (req.method !== "POST") return new Response("404 page not found", { status: 404 }); // hey's GET of the model list, after the first answer: no list here
       times.push(performance.now());
+      headers.push(Object.fromEntries(req.headers));
       const text = await req.text();
       sizes.push(new TextEncoder().encode(text).length);
       const body = JSON.parse(text) as ChatRequest;
@@ -73,7 +77,7 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
       return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
     },
   });
-  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, times, gets, stop: () => server.stop(true) };
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, sizes, times, gets, headers, stop: () => server.stop(true) };
 }
 
 /** The text of a message's content. */

@@ -330,6 +330,24 @@ describe("what trusting a project would let it do (issue 26)", () => {
     expect(effectLines(checked('[tools]\nbash_filter = "builtin"\n[agent]\nmax_turns = 3'))).toEqual([]);
   });
 
+  test("each variable whose value a setting would send, where it stands (not in [permission] nor an MCP server's table, listed as the server)", () => {
+    const toml = [
+      "[provider.ollama]",
+      'api_key = "${ANTHROPIC_API_KEY}"',
+      'headers = { X-Team = "${TEAM:-core}" }',
+      "[permission]",
+      'allow = ["bash: echo ${HOME}"]',
+      "[mcp.fs]",
+      'command = "npx"',
+      'env = { TOKEN = "${GH_TOKEN}" }',
+    ].join("\n");
+    expect(effectLines(checked(toml))).toEqual([
+      "run MCP server fs: npx; env TOKEN",
+      "send the value of ${ANTHROPIC_API_KEY} as [provider.ollama] api_key",
+      "send the value of ${TEAM} as [provider.ollama] headers.X-Team",
+    ]);
+  });
+
   test("the question lists them under the files; /trust and /untrust say what the next /reload does", () => {
     expect(trustQuestion("/p", [".hey/config.toml"], ["run MCP server fs: npx x"])).toBe(
       "/p has .hey/config.toml: project settings and skills can send your keys elsewhere and tell the agent what to run. Trusted, it would:\n  run MCP server fs: npx x\nTrust this project? (y/N) ",
