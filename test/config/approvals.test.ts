@@ -105,7 +105,12 @@ describe("a run", () => {
     expect(warnings).toEqual([
       `recorded ${files.userConfig} as approved (no earlier record in ${files.approvalsFile}); from now on hey asks before using a change there that gives the agent more`,
     ]);
-    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "read_file"], vars: [] });
+    expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({
+      mcp: {},
+      endpoints: ENDPOINTS,
+      allow: ["bash: ls", "read_file"],
+      vars: [],
+    });
     expect(statSync(files.approvalsFile).mode & 0o777).toBe(0o600);
     expect(statSync(join(files.approvalsFile, "..")).mode & 0o777).toBe(0o700);
     await start();

@@ -387,14 +387,21 @@ describe("control files", () => {
 });
 
 test("a worktree's file is approved in what its own record or the main checkout's approves of it as it is, key by key, and in nothing else", () => {
-  const own: Guarded = { mcp: { notes: "v1", db: "d1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"] };
-  const main: Guarded = { mcp: { notes: "v2", db: "d2", web: "w1" }, endpoints: { gw: "https://new.example/v1" }, allow: ["bash: ls", "bash: git *"] };
+  const [a, b, c] = ["[provider.gw] api_key ${A}", "[provider.gw] headers.X ${B}", "[default] model ${C}"];
+  const own: Guarded = { mcp: { notes: "v1", db: "d1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"], vars: [a] };
+  const main: Guarded = {
+    mcp: { notes: "v2", db: "d2", web: "w1" },
+    endpoints: { gw: "https://new.example/v1" },
+    allow: ["bash: ls", "bash: git *"],
+    vars: [a, b],
+  };
   // merged main's notes and base_url; db is its own change (d3), which neither approved; web is not in the file
-  const now: Guarded = { mcp: { notes: "v2", db: "d3" }, endpoints: { gw: "https://new.example/v1" }, allow: ["bash: ls", "bash: git *"] };
+  const now: Guarded = { mcp: { notes: "v2", db: "d3" }, endpoints: { gw: "https://new.example/v1" }, allow: ["bash: ls", "bash: git *"], vars: [a, b, c] };
   const approved = withMainApprovals(own, main, now);
+  expect(approved.vars).toEqual([a, b]); // main's b joins; c, which neither approved, does not
   expect(approved.mcp).toEqual({ notes: "v2", db: "d1" });
   expect(approved.endpoints).toEqual({ gw: "https://new.example/v1" });
   expect(approved.allow).toEqual(["bash: ls", "bash: git *"]);
   // still behind the main checkout: its own record holds
-  expect(withMainApprovals(own, main, { mcp: { notes: "v1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"] })).toEqual(own);
+  expect(withMainApprovals(own, main, { mcp: { notes: "v1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"], vars: [a] })).toEqual(own);
 });
