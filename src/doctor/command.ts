@@ -12,6 +12,7 @@ import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
+import { decideWidenings } from "../trust/approve.ts";
 import { beginConfig } from "../trust/start.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
@@ -70,6 +71,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     throw new ConfigError(`unknown provider ${JSON.stringify(named)}${unknownProviderHint(named, known)}; known: ${known.join(", ")}`);
   }
   for (const w of config.warnings) warn(w);
+  await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
   const provider = settings.provider;
   if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
   const project = { root: here.root, trusted: trust.trusted, files: trust.resources };

@@ -51,6 +51,10 @@ test("a base_url the agent moved is not used by the next one-shot run, which nam
   );
   expect(second.code).toBe(0);
   expect(second.stdout).toContain("done");
+  // hey doctor checks the endpoint a run uses, and says which change it leaves out, as a run does
+  const doctor = await runHey(["doctor"], { cwd: project.path, env: { HOME: home.path, LOCAL_KEY: KEY } });
+  expect(doctor.stderr).toContain(`hey doctor: not used: ~ [provider.local] base_url = "${other.baseUrl}" (was "${model.baseUrl}")`);
+  expect(doctor.stdout).toContain(model.baseUrl);
   expect(requestsTo(other)).toBe(0);
 });
 
