@@ -2,6 +2,7 @@
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary; even where
 // hey's files are (here.ts, with node:fs, node:os and node:path) is loaded after the flags.
 import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
+import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { drainAll, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
@@ -15,6 +16,8 @@ async function main(argv: string[]): Promise<number> {
     const { mcpCommand } = await import("./mcp-command.ts");
     return mcpCommand(argv.slice(1), await here());
   }
+  const typo = argv[0] === "mcp" ? mcpTypo(argv.slice(1)) : undefined;
+  if (typo) return fail(typo, EXIT.usage, argv, "usage");
   if (argv[0] === "trust") {
     const [{ isTrustCommand, trustCommand }, where] = await Promise.all([import("./trust/command.ts"), import("./here.ts")]);
     if (isTrustCommand(argv.slice(1), where.rootProbe.isDir)) return trustCommand(argv.slice(1), where.here(), where.rootProbe);
@@ -45,6 +48,16 @@ function isMcpCommand(rest: string[]): boolean {
   if (verb === undefined || verb.startsWith("-")) return true;
   if (verb === "list") return next === undefined || next.startsWith("-");
   return ["login", "logout", "help"].includes(verb);
+}
+
+/**
+ * `hey mcp lst`, `hey mcp logni github`: a word a letter or two from a subcommand, with at most one
+ * word after it, is a typo (an error that says so), not a prompt sent to the model.
+ */
+function mcpTypo(rest: string[]): string | undefined {
+  const [verb, ...more] = rest;
+  const meant = verb === undefined || more.length > 1 ? undefined : closest(verb, ["list", "login", "logout"]);
+  return meant && `unknown command hey mcp ${verb}; did you mean hey mcp ${meant}? (to send it as a prompt: hey -p "mcp ${rest.join(" ")}")`;
 }
 
 /** Where hey's files are and which project it is in (here.ts); after the flags, so `--version` never pays for it. */

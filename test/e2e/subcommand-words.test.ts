@@ -1,7 +1,8 @@
 // hey's own commands with a flag after them: `hey mcp` takes those its usage names (`hey mcp --config
 // FILE`), and `hey trust` refuses one it does not take with its usage — where both used to say the
 // command goes first, before any flag, though it was first. `hey mcp list` — what Claude Code and
-// Codex users type — is `hey mcp`: none of these goes to the model as a prompt.
+// Codex users type — is `hey mcp`: none of these goes to the model as a prompt, nor does a typo of
+// a subcommand (`hey mcp lst`).
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -52,6 +53,22 @@ test("hey mcp list is hey mcp, with or without flags; more words are a prompt; a
   expect(stray.code).toBe(2);
   expect(stray.stderr).toContain('takes flags only, got "alpha"');
   expect(asked()).toHaveLength(1);
+});
+
+test("hey mcp lst, hey mcp logni github: a typo of a subcommand is refused with the one meant (exit 2), not sent as a prompt; -p sends it", async () => {
+  const { asked } = setUp();
+  const lst = await hey(["mcp", "lst"]);
+  expect(lst.code).toBe(2);
+  expect(lst.stderr).toBe('hey: unknown command hey mcp lst; did you mean hey mcp list? (to send it as a prompt: hey -p "mcp lst")\n');
+  const login = await hey(["mcp", "logni", "github"]);
+  expect(login.code).toBe(2);
+  expect(login.stderr).toContain("did you mean hey mcp login?");
+  expect(asked()).toEqual([]);
+  // what is no near miss, or says more, stays a prompt
+  expect((await hey(["mcp", "hello"])).stdout).toContain("answered: mcp hello");
+  expect((await hey(["mcp", "lst", "is", "what", "I", "typed"])).stdout).toContain("answered: mcp lst is what I typed");
+  expect((await hey(["-p", "mcp lst"])).stdout).toContain("answered: mcp lst");
+  expect(asked()).toHaveLength(3);
 });
 
 test("hey trust with a flag it does not take: refused with its usage, not told to go first", async () => {
