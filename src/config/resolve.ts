@@ -126,14 +126,16 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       withheld = guard.withheld.filter((name) => !standing.includes(name));
     }
     endpointSteps.push({ source: layer.source, data, withheld });
+    // each entry of the file's lists that is no rule, with the file's other mistakes (a misspelt key beside it)
+    const written = (checked.data as ConfigFile).permission;
+    const line = (list: string) =>
+      (layer.locate ?? (layer.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p)))?.(["permission", list]);
+    errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => `${layer.source}${line(list) ? `:${line(list)}` : ""}`));
     if (layer.project) {
       // a project narrows the user's lists, never widens them: its allow list is one more a call
       // must match, its deny entries add to the user's (issue 24)
       const { permission, ...rest } = data as ConfigFile & Table;
       const lists = { allow: permission?.allow ?? [], deny: permission?.deny ?? [] };
-      const line = (list: string) =>
-        (layer.locate ?? (layer.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p)))?.(["permission", list]);
-      errors.push(...ruleErrors(lists, (list) => `${layer.source}${line(list) ? `:${line(list)}` : ""}`));
       if (lists.allow.length) narrow.push({ source: layer.source, allow: lists.allow });
       projectDeny.push(...lists.deny);
       data = rest;
@@ -219,8 +221,6 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),
   };
-  const wrong = ruleErrors(settings.permission, (list) => lineOf(["permission", list]));
-  if (wrong.length) throw new ConfigError(wrong.join("\n"));
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
 }

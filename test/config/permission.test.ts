@@ -38,6 +38,11 @@ test.each([
       `${U}: [permission] allow: "write_file:*.env" gives \`write_file\` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool`,
   ],
   ['[permission]\nallow = ["bash: ls &&"]', `${U}: [permission] allow: "bash: ls &&" cannot be parsed: nothing after \`&&\``],
+  // every mistake at once: an unknown key beside it does not hide an entry that is no rule
+  [
+    '[permission]\nask = ["bash"]\nallow = ["Read"]',
+    `${U}: unknown key [permission] ask (known: allow, deny)\n${U}: [permission] allow: "Read" names no tool (tool names are lowercase); write "read_file"`,
+  ],
 ])("%s → %s", (toml, message) => {
   expect(errorOf(toml)).toBe(message);
 });
