@@ -73,7 +73,7 @@ export interface RuntimeParts {
   mcpOff: boolean;
   /** the skills loaded now (`/skill:NAME`, Tab completion) */
   skills(): readonly Skill[];
-  /** the file of a skill named `name` written since the skills were loaded (`/reload` loads it), else undefined */
+  /** why no skill named `name` is loaded though its file is there (prompt/source.ts), else undefined */
   unloadedSkill(name: string): string | undefined;
   /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
   requestTools(signal: AbortSignal): Promise<Tool[]>;

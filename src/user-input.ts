@@ -112,9 +112,8 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
   const skills = runtime.skills();
   const skill = skills.find((s) => s.name === name);
   if (!skill) {
-    // the project's trust first (it says what /trust and /reload do), else a file written since the skills were loaded
-    const written = skillsOn ? runtime.unloadedSkill(name) : undefined;
-    const why = runtime.leftOut() ?? (written ? `${written} was written after the skills were loaded: /reload loads it` : undefined);
+    // the project's trust first (it says what /trust and /reload do), else a file written since the skills were loaded, or left out for a mistake
+    const why = runtime.leftOut() ?? (skillsOn ? runtime.unloadedSkill(name) : undefined);
     throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
   }
   try {

@@ -42,7 +42,11 @@ export interface PromptSource {
   system(): string;
   /** the skills loaded now, sorted by name (none with `--no-skills`) */
   skills(): readonly Skill[];
-  /** the file of a skill named `name` that the next `/reload` would load but is not loaded now (written since), else undefined */
+  /**
+   * why no skill named `name` is loaded, when its file is there: written since the skills were
+   * loaded (the next `/reload` loads it), or left out for a mistake in it (the mistake, with its
+   * line); else undefined
+   */
   unloadedSkill(name: string): string | undefined;
   /** skills and AGENTS.md, for `/reload` */
   reloadables: Reloadable[];
@@ -139,7 +143,12 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
   const unloadedSkill = (name: string) => {
     if (!opts.skills || skills.some((s) => s.name === name)) return undefined;
-    return loadSkills(folders(opts.skills.trusted())).skills.find((s) => s.name === name)?.path;
+    const now = loadSkills(folders(opts.skills.trusted()));
+    const written = now.skills.find((s) => s.name === name)?.path;
+    if (written) return `${written} was written after the skills were loaded: /reload loads it`;
+    // a skill is named by its folder (or file): the mistake that left `NAME/SKILL.md` or `NAME.md` out says why
+    const files = [`${nodePath.sep}${name}${nodePath.sep}SKILL.md:`, `${nodePath.sep}${name}.md:`];
+    return now.problems.find((p) => p.level === "error" && files.some((f) => p.message.includes(f)))?.message;
   };
   return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote };
 }

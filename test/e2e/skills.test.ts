@@ -69,6 +69,13 @@ test("a user skill (~/.agents/skills) loads in any project; /skill:NAME sends it
   const unknown = await hey(["-p", "/skill:nope"]);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toBe(`hey: no skill named "nope"; skills: ${SKILL_NAME}\n`);
+
+  // a skill left out for a mistake in it: /skill:NAME says which, not only that there is none
+  const broken = join(home.path, ".agents", "skills", "broken", "SKILL.md");
+  write(broken, "---\nname: broken\ndescription: Taking notes: always.\n---\nWrite them down.\n");
+  const left = await hey(["-p", "/skill:broken"]);
+  expect(left.code).toBe(2);
+  expect(left.stderr).toEndWith(`hey: no skill named "broken"; skills: ${SKILL_NAME}; ${broken}:3: broken YAML frontmatter: Unexpected token; left out\n`);
 });
 
 test("a session begun with /skill:NAME args is listed as typed by hey --sessions (JSON too) and /sessions, a skill longer than what the listing reads too", async () => {
