@@ -53,3 +53,10 @@ test("Tab completes `@my` to the quoted name, and Enter sends the file's content
   await t.waitFor("Looked.");
   expect(String(asked().at(-1))).toStartWith(`look @"my notes.txt" please${attached}`);
 });
+
+test('hey "@my notes.txt" "what is it" at a terminal: the REPL\'s first message brings the file too', async () => {
+  server.enqueue(answer("Seen it."));
+  const t = await open({ args: ["@my notes.txt", "what is it"] });
+  await t.waitFor("Seen it.");
+  expect(String(asked().at(-1))).toStartWith(`@"my notes.txt" what is it${attached}`);
+});
