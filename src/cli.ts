@@ -49,7 +49,7 @@ export interface CliArgs {
   all: boolean;
   version: boolean;
   help: boolean;
-  /** whole-argument `@path`s, in order, without the `@`: these must exist */
+  /** whole-argument `@path`s, in order, without the `@`: these must exist (one with a space that names nothing is words: spacedArguments) */
   files: string[];
   /** every positional joined by spaces (the `@path`s stay in it as references); "" when none */
   message: string;
@@ -165,7 +165,8 @@ Usage: hey [options] [@file ...] [message ...]
   With no message, hey opens an interactive prompt (/help there lists its commands and
   keys: /last, /clear, !COMMAND, Ctrl-R, Ctrl-Z …). Piped stdin is appended to the
   message in a fenced block and implies -p. @path expands to the file's content (an @word
-  that names no file stays as written). Each is cut at [input] max_bytes (256 KB).
+  that names no file stays as written; a name with spaces is @"my notes.txt", as Tab
+  writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt.
 

@@ -19,7 +19,7 @@ import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
-import { MentionError, readStdin } from "./prompt/input.ts";
+import { MentionError, readStdin, spacedArguments } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
@@ -56,11 +56,12 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     warn(STDOUT_CLOSED);
     return EXIT.runtime;
   }
+  const { message, files } = spacedArguments(args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
-    const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(args.message) === "command" && readsOnly(args.message));
+    const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message));
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     const ask = oneShot
@@ -71,7 +72,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const { trust, approvals } = begun;
     // a prompt would go to a provider that sends nothing: that is the one line, before the rest is told (a command needs no model)
     const { provider } = begun.config.settings;
-    if (oneShot && provider.unapproved && lineKind(args.message) !== "command") throw new ConfigError(unapprovedEndpoint(provider));
+    if (oneShot && provider.unapproved && lineKind(message) !== "command") throw new ConfigError(unapprovedEndpoint(provider));
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, !oneShot);
@@ -82,7 +83,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
     const seen: SeenFiles = new Map(); // the @files the prompt brings whole: the run's file tools start from them
-    prompt = firstPrompt(args.message, args.files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
+    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, !oneShot));
     const start = {
@@ -95,11 +96,11 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       controls: controlFiles(here, args.config),
       warn,
       notice: (line: string) => notices.print(line),
-      command: oneShot && lineKind(args.message) === "command", // no model request: no server starts unless the command uses it
+      command: oneShot && lineKind(message) === "command", // no model request: no server starts unless the command uses it
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
     for (const [file, hash] of seen) runtime.seen.set(file, hash);
-    prompt = withSkillText(args.message, prompt, runtime, args.run.skills);
+    prompt = withSkillText(message, prompt, runtime, args.run.skills);
   } catch (e) {
     return preflightFailure(e, args.run.output);
   }
@@ -112,12 +113,12 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
         aside: (print: (line: string) => void) => (notices.print = print),
         handOff: (r: Runtime, limit: HandOffLimit) => handOff(r, here.root, limit, true),
       };
-      return await repl(runtime, here, args.message, args.run.skills, hooks);
+      return await repl(runtime, here, message, args.run.skills, hooks);
     }
-    if (lineKind(args.message) === "command") return await oneCommand(runtime, here, args.message, args.run.output);
+    if (lineKind(message) === "command") return await oneCommand(runtime, here, message, args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
-    return await oneShotRun(runtime, await mcpInput(runtime, args.message, prompt, warn), here.root);
+    return await oneShotRun(runtime, await mcpInput(runtime, message, prompt, warn), here.root);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;

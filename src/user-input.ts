@@ -9,6 +9,7 @@ import type { ContentBlock } from "./kernel/ir.ts";
 import { promptMessage, withResources } from "./mcp/attach.ts";
 import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank } from "./prompt/input.ts";
+import { writeMention } from "./prompt/mentions.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
@@ -90,7 +91,7 @@ export async function mcpInput(
 }
 
 /** `@SERVER:URI`: a resource of a running MCP server, not a file. */
-const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(`@${word}`, servers).length > 0;
+const resourceWord = (servers: readonly string[]) => (word: string) => resourceMentions(writeMention(word), servers).length > 0;
 
 /**
  * A file the user's message brought whole counts as read by the agent: write_file will not replace

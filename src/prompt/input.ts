@@ -5,7 +5,7 @@ import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
-import { buildPrompt, cutNotice, decodeForPrompt, findMentions, type MentionedFile } from "./mentions.ts";
+import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
@@ -46,21 +46,23 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
   const required = new Set(opts.required ?? []);
   const files: MentionedFile[] = [];
   const images: ImagePart[] = [];
-  for (const { path, looksLikePath } of findMentions(message)) {
+  for (const { path, looksLikePath, written } of findMentions(message)) {
     if (opts.skip?.(path)) continue;
+    const named = writeMention(path); // `@"my notes.txt"` in a message, as it is typed
+    const whole = required.has(written.slice(1));
     const where = resolveUserPath(path, opts.cwd, opts.home);
-    if ("error" in where && required.has(path)) throw new MentionError(`@${where.error}`);
+    if ("error" in where && whole) throw new MentionError(`@${where.error}`);
     const full = "abs" in where ? where.abs : undefined;
     const file = full === undefined ? undefined : readMention(path, full, opts.maxBytes, opts.saw);
     if (file === DIRECTORY) {
-      if (required.has(path)) throw new MentionError(`@${path}: is a directory; mention files, or ask hey to look inside it`);
-      opts.warn(`@${path} is a directory, not a file; it is sent as written`);
+      if (whole) throw new MentionError(`${named}: is a directory; mention files, or ask hey to look inside it`);
+      opts.warn(`${named} is a directory, not a file; it is sent as written`);
     } else if (file && "mediaType" in file) images.push(file);
     else if (file) {
       files.push(file);
-      if (file.cut) opts.warn(cutNotice(`@${path}`, file.cut));
-    } else if (required.has(path)) throw new MentionError(`@${path}: no such file (${full})`);
-    else if (looksLikePath) opts.warn(`@${path} is not a file here; it is sent as written`);
+      if (file.cut) opts.warn(cutNotice(named, file.cut));
+    } else if (whole) throw new MentionError(`${named}: no such file (${full})`);
+    else if (looksLikePath) opts.warn(`${named} is not a file here; it is sent as written`);
   }
   let stdin: { text: string; cut?: { shown: number }; encoding?: string } | undefined;
   if (opts.stdin) {
@@ -70,6 +72,32 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     stdin = decoded;
   }
   return [{ type: "text", text: buildPrompt(message, files, stdin) }, ...images];
+}
+
+/**
+ * The command line's message and whole `@` arguments (CliArgs), with each argument that names an
+ * existing file or directory and has whitespace in it (`hey "@my notes.txt" …`) written as one
+ * mention (`@"my notes.txt"`): then it is attached, or refused as any whole `@path` is, and the
+ * REPL, which reads the message again, sees the same mention. An argument that names nothing stays
+ * words (`hey "@john please look"`: only `@john` is a mention, as in any message).
+ */
+export function spacedArguments(message: string, files: string[], cwd: string, home: string): { message: string; files: string[] } {
+  const named = (path: string) => {
+    const where = resolveUserPath(path, cwd, home);
+    try {
+      return "abs" in where && statSync(where.abs, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // a path through a file (ENOTDIR), one not ours to look at: no file of that name
+    }
+  };
+  let text = message;
+  const out = files.map((raw) => {
+    const one = findMentions(`@${raw}`);
+    if (!/\s/.test(raw) || one[0]?.written === `@${raw}` || !named(raw)) return raw; // `@"a b"` and `@a\ b` are mentions already
+    text = quoteArgument(text, raw);
+    return writeMention(raw).slice(1);
+  });
+  return { message: text, files: out };
 }
 
 /**
@@ -121,25 +149,25 @@ function readMention(path: string, full: string, maxBytes: number, saw: PromptIn
     return undefined;
   }
   if (stat.isDirectory()) return DIRECTORY;
-  if (!stat.isFile()) throw new MentionError(`@${path}: ${special(stat)}, not a regular file; only files can be mentioned`);
+  if (!stat.isFile()) throw new MentionError(`${writeMention(path)}: ${special(stat)}, not a regular file; only files can be mentioned`);
   let head: { bytes: Uint8Array; size: number };
   const readUpTo = (n: number) => {
     try {
       return readHeadBytes(full, n);
     } catch (e) {
-      throw new MentionError(`@${path}: cannot read (${errnoCode(e) ?? String(e)})`);
+      throw new MentionError(`${writeMention(path)}: cannot read (${errnoCode(e) ?? String(e)})`);
     }
   };
   head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);
   const mediaType = sniffImage(head.bytes);
   if (mediaType) {
     if (head.size > IMAGE_MAX_BYTES)
-      throw new MentionError(`@${path}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+      throw new MentionError(`${writeMention(path)}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
     if (head.size > head.bytes.length) head = readUpTo(IMAGE_MAX_BYTES);
     return { type: "image", mediaType, data: toBase64(head.bytes) };
   }
   const decoded = decodeForPrompt(head.bytes, maxBytes, head.size);
-  if ("binary" in decoded) throw new MentionError(`@${path}: binary file, cannot be included as text`);
+  if ("binary" in decoded) throw new MentionError(`${writeMention(path)}: binary file, cannot be included as text`);
   if (!decoded.cut) saw?.(full, head.bytes);
   return { path, ...decoded };
 }

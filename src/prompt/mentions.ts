@@ -8,20 +8,101 @@ const BINARY_SNIFF_BYTES = 8192;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 
 /**
- * The `@path` tokens of a message, in order of first appearance, trailing punctuation removed.
- * `looksLikePath` tells a file reference (`@src/a.ts`, `@README.md`) from a word (`@john`); either
- * is expanded only when it names a file, else it stays literal text.
+ * An `@` after the start or whitespace (never inside a word: `user@host` stays text), then a path
+ * in double quotes (`@"my notes.txt"`, the form Tab writes for a name with spaces), in single
+ * quotes, or bare up to the next whitespace, where a backslash keeps a space (`@my\ notes.txt`).
  */
-export function findMentions(text: string): { path: string; looksLikePath: boolean }[] {
+const MENTION = /(?<=^|\s)@(?:"([^"\n]+)"|'([^'\n]+)'|((?:\\ |\S)+))/g;
+
+/** A mention as found in a message. */
+export interface Mention {
+  /** the file it names, as the user means it: quotes and escapes gone, trailing punctuation removed */
+  path: string;
+  /** a file reference (`@src/a.ts`, `@README.md`) rather than a word (`@john`) */
+  looksLikePath: boolean;
+  /** as it is written in the message (`@"my notes.txt"`), what a whole `@` argument is compared with */
+  written: string;
+}
+
+/**
+ * The `@path` tokens of a message, in order of first appearance (MENTION). `looksLikePath` tells a
+ * file reference from a word; either is expanded only when it names a file, else it stays literal
+ * text.
+ */
+export function findMentions(text: string): Mention[] {
   const seen = new Set<string>();
-  const out: { path: string; looksLikePath: boolean }[] = [];
-  for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) {
-    const path = m[1]!.replace(TRAILING_PUNCTUATION, "");
-    if (path === "" || seen.has(path)) continue;
+  const out: Mention[] = [];
+  for (const m of text.matchAll(MENTION)) {
+    const quoted = m[1] ?? m[2];
+    const written = quoted !== undefined ? m[0] : m[0].replace(TRAILING_PUNCTUATION, "");
+    const path = quoted ?? written.slice(1).replace(/\\ /g, " ");
+    if (path.trim() === "" || seen.has(path)) continue;
     seen.add(path);
-    out.push({ path, looksLikePath: /[/\\.~]/.test(path) });
+    out.push({ path, looksLikePath: /[/\\.~]/.test(path), written });
   }
   return out;
+}
+
+/** How a path is written as a mention that findMentions reads back: `@a.ts`, `@"my notes.txt"` (single quotes when it holds a double one). */
+export function writeMention(path: string): string {
+  if (!/[\s"']/.test(path)) return `@${path}`;
+  const quote = path.includes('"') ? "'" : '"';
+  return `@${quote}${path}${quote}`;
+}
+
+/**
+ * `message` (the command line's words joined by spaces) with the whole argument `@path` written as
+ * a mention (`@my notes.txt` → `@"my notes.txt"`), so that it is one mention and not `@my` and
+ * words. Only a whole argument is rewritten: `@path` with a space or an end of `message` either side.
+ */
+export function quoteArgument(message: string, path: string): string {
+  const token = `@${path}`;
+  for (let at = message.indexOf(token); at >= 0; at = message.indexOf(token, at + 1)) {
+    const end = at + token.length;
+    if ((at === 0 || message[at - 1] === " ") && (end === message.length || message[end] === " "))
+      return message.slice(0, at) + writeMention(path) + message.slice(end);
+  }
+  return message;
+}
+
+/** How a mention being typed is spelled: in double or single quotes, with backslashed spaces, or bare. */
+type Spelling = '"' | "'" | "\\" | "";
+
+/** The mention being typed at the end of `line`: where its `@` is, the path so far and its spelling. */
+function typedMention(line: string): { at: number; partial: string; spelling: Spelling } | undefined {
+  const quoted = /(?<=^|\s)@(["'])((?:(?!\1)[^\n])*)$/.exec(line);
+  if (quoted) return { at: quoted.index, partial: quoted[2]!, spelling: quoted[1] as Spelling };
+  const bare = /(?<=^|\s)@((?:\\ |[^\s"'])*)$/.exec(line);
+  if (!bare) return undefined;
+  return { at: bare.index, partial: bare[1]!.replace(/\\ /g, " "), spelling: bare[1]!.includes("\\ ") ? "\\" : "" };
+}
+
+/** `path` (a directory ends in `/`) spelled as a mention; a quoted directory stays open, so Tab can go on into it. */
+function spell(path: string, spelling: Spelling): string {
+  if (spelling === "\\") return `@${path.replaceAll(" ", "\\ ")}`;
+  if (spelling === "") return `@${path}`;
+  return `@${spelling}${path}${path.endsWith("/") ? "" : spelling}`;
+}
+
+/**
+ * Tab completions of the `@path` being typed at the end of `line`, from `list` (the paths that
+ * start with a partial path, directories ending in `/`). A name with a space or a quote is written
+ * in double quotes (`@"my notes.txt"`), and then all of the candidates are, so they share the part
+ * typed so far; a mention begun in quotes or with `\ ` goes on that way. The line editor replaces
+ * the text after the line's last space or newline, so each candidate is that part of the mention.
+ */
+export function completeMention(line: string, list: (partial: string) => string[]): string[] {
+  const typed = typedMention(line);
+  if (!typed) return [];
+  const paths = list(typed.partial);
+  const quote = paths.some((p) => p.includes('"')) ? "'" : '"';
+  const spelling = typed.spelling || (paths.some((p) => /[\s"']/.test(p)) ? quote : "");
+  const wordAt = Math.max(line.lastIndexOf(" "), line.lastIndexOf("\n")) + 1;
+  const before = line.slice(typed.at, Math.max(typed.at, wordAt)); // the part of the mention the editor keeps
+  return paths
+    .map((p) => spell(p, spelling))
+    .filter((c) => c.startsWith(before))
+    .map((c) => c.slice(before.length));
 }
 
 /** A fenced block labelled with `label`, fenced longer than any backtick run inside `body`. */

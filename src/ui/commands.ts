@@ -10,6 +10,7 @@ import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
+import { completeMention } from "../prompt/mentions.ts";
 import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import type { LoadedSession } from "../sessions/reader.ts";
@@ -254,8 +255,7 @@ export function completions(line: string, from: CompletionSource): string[] {
     return started.length > 0 ? started : [...new Set(full.map((m) => m.slice(m.indexOf("/") + 1)))].filter((m) => m.startsWith(word));
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
-  if (word.startsWith("@")) return pathCompletions(word.slice(1), from.cwd).map((p) => "@" + p);
-  return [];
+  return completeMention(line, (partial) => pathCompletions(partial, from.cwd)); // `@path`, `@"my notes.txt"`
 }
 
 /** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved). */

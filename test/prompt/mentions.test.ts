@@ -33,9 +33,9 @@ test("cut notices name the input, what was kept and the key", () => {
 
 test("mentions: trailing punctuation dropped, path-likeness noted", () => {
   expect(findMentions("see @a.ts, @john and @types/node.")).toEqual([
-    { path: "a.ts", looksLikePath: true },
-    { path: "john", looksLikePath: false },
-    { path: "types/node", looksLikePath: true },
+    { path: "a.ts", looksLikePath: true, written: "@a.ts" },
+    { path: "john", looksLikePath: false, written: "@john" },
+    { path: "types/node", looksLikePath: true, written: "@types/node" },
   ]);
 });
 

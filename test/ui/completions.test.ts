@@ -1,6 +1,9 @@
-// Tab completion in the REPL (SPEC §17): slash commands, skill names after /skill:, model names.
+// Tab completion in the REPL (SPEC §17): slash commands, skill names after /skill:, model names, @paths.
 import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { completions } from "../../src/ui/commands.ts";
+import { tempDir } from "../helpers/e2e.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 
 const from = { cwd: "/nonexistent", providers: defaultSettingsForTest().providers, skills: ["deploy", "docs-style", "release-notes"], remoteServers: [] };
@@ -18,4 +21,22 @@ test.each([
   ["say /skill:d", []],
 ])("completions(%p)", (line, want) => {
   expect(completions(line, from)).toEqual(want);
+});
+
+test("@paths from the files here: a name with a space is quoted, others are as before", () => {
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir.path, "src"));
+    mkdirSync(join(dir.path, "My Documents"));
+    writeFileSync(join(dir.path, "my notes.txt"), "x");
+    writeFileSync(join(dir.path, "My Documents", "plan b.md"), "x");
+    const here = { ...from, cwd: dir.path };
+    expect(completions("see @sr", here)).toEqual(["@src/"]);
+    expect(completions("see @my", here)).toEqual(['@"my notes.txt"']);
+    expect(completions("see @My", here)).toEqual(['@"My Documents/']);
+    expect(completions('see @"My Documents/', here)).toEqual(['Documents/plan b.md"']);
+    expect(completions("mail me@my", here)).toEqual([]);
+  } finally {
+    dir.remove();
+  }
 });
