@@ -24,8 +24,10 @@ export function redefinedReason(text: string, line: number): string | undefined 
   if (header) {
     const name = normal(header[1]!);
     const first = lines.findIndex((l, i) => i < line && normal(HEADER.exec(l)?.[1] ?? "") === name);
-    return first >= 0
-      ? `table [${name}] is defined twice (first at line ${first + 1}): put its keys under that one`
+    if (first >= 0) return `table [${name}] is defined twice (first at line ${first + 1}): put its keys under that one`;
+    const key = keyNaming(lines, line, name);
+    return key
+      ? `table [${name}] is already defined: line ${key.line + 1} sets ${key.path} = … (a key's value cannot be a table of its own as well)${key.path === "provider" ? "; the provider to use is [default] provider" : ""}`
       : `table [${name}] is already defined above (by a key or table that names it)`;
   }
   const key = KEY.exec(at);
@@ -42,4 +44,18 @@ export function redefinedReason(text: string, line: number): string | undefined 
   }
   const where = table ? ` in [${table}]` : "";
   return first >= 0 ? `${name} is set twice${where} (first at line ${first + 1})` : `${name} is already defined${where}`;
+}
+
+/** The key before 0-based `line` whose whole name (its table's and its own) is `name` or starts it: `provider = "x"` for [provider.x]. */
+function keyNaming(lines: readonly string[], line: number, name: string): { line: number; path: string } | undefined {
+  let table = "";
+  for (let i = 0; i < line; i++) {
+    const h = HEADER.exec(lines[i]!);
+    if (h) table = normal(h[1]!);
+    const key = h ? undefined : KEY.exec(lines[i]!);
+    if (!key) continue;
+    const path = table ? `${table}.${normal(key[1]!)}` : normal(key[1]!);
+    if (name === path || name.startsWith(`${path}.`)) return { line: i, path };
+  }
+  return undefined;
 }

@@ -48,7 +48,12 @@ describe("a malformed file names PATH:LINE:COL (1-based)", () => {
     [
       "a table an inline table already made",
       '[mcp]\nfs = { command = "x" }\n[mcp.fs]\nargs = []\n',
-      "3:8: table [mcp.fs] is already defined above (by a key or table that names it)",
+      "3:8: table [mcp.fs] is already defined: line 2 sets mcp.fs = … (a key's value cannot be a table of its own as well)",
+    ],
+    [
+      "a table a top-level key already set (the provider to use written at the top)",
+      'provider = "loc"\n\n[provider.loc]\nbase_url = "http://127.0.0.1:9/v1"\n',
+      "3:10: table [provider.loc] is already defined: line 1 sets provider = … (a key's value cannot be a table of its own as well); the provider to use is [default] provider",
     ],
     ["a stray character, shown as itself", "= 3\n", '1:2: Unknown character "="'],
   ];
