@@ -258,8 +258,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         live.config = decided;
         live.fetch = nextFetch;
         live.configured = parts.configure(s);
-        agent.switchModel(nextProvider, agentSettings(s));
-        if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
+        const next = agentSettings(s);
+        // an /effort choice outlives a reload that leaves effort alone
+        agent.switchModel(nextProvider, s.effort === current.effort ? { ...next, ...(effort === undefined ? {} : { effort }) } : next);
+        if (s.effort === current.effort) agent.setEffort(effort);
         parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot);
       },
     };

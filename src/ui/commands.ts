@@ -148,6 +148,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/effort": {
       if (!arg) return said(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
       if (!(EFFORTS as readonly string[]).includes(arg)) return refused(`/effort takes one of ${EFFORTS.join(", ")}`);
+      // a run that ends here would send nothing with it: -t is the one-run choice, and -c -t keeps it in the session
+      if (ctx.oneShot)
+        return refused(
+          `/effort ${arg} sets the effort of an interactive session only; for one run use -t ${arg} (hey -c -t ${arg} continues the last session with it)`,
+        );
       ctx.agent.setEffort(arg as Effort);
       return said(`effort: ${arg}`);
     }
