@@ -83,7 +83,7 @@ Esc, Ctrl-C                cancel a running turn; text typed meanwhile waits at 
 Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)
 Ctrl-L                     clear the screen
 Ctrl-Z                     suspend (fg resumes)
-Ctrl-Y                     put back what Ctrl-U/K/W cut
+Ctrl-Y                     put back what Ctrl-U/K/W cut, or the line Ctrl-C cleared
 Tab                        complete /commands, /skill: names, /mcp: prompts, @paths and models`;
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
