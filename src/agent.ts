@@ -185,7 +185,7 @@ export function createAgent(parts: AgentParts): Agent {
     if (window === stated.tokens) compaction.windowFrom = stated.from;
     compaction.window = window;
     servedBy = provider;
-    parts.output.emit({ type: "model", ...settings.model, window }); // kept with the session: `hey -c` starts within it
+    parts.output.emit({ type: "model", ...settings.model, window, ...(effort === undefined ? {} : { effort }) }); // kept with the session: `hey -c` starts within it
     parts.output.emit({ type: "debug", message: `the model's window: ${window} tokens, from ${compaction.windowFrom}` });
   };
 
@@ -319,12 +319,14 @@ export function createAgent(parts: AgentParts): Agent {
       const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
       settings = next;
       provider = nextProvider;
-      effort = next.effort;
       if (changed) compaction.window = compaction.windowFrom = undefined; // what the old model's errors taught says nothing about this one
-      if (changed) parts.output.emit({ type: "model", provider: next.model.provider, model: next.model.model });
+      if (changed || next.effort !== effort) parts.output.emit({ type: "model", ...next.model, ...(next.effort === undefined ? {} : { effort: next.effort }) });
+      effort = next.effort;
     },
     setEffort(next) {
+      if (next === effort) return;
       effort = next;
+      parts.output.emit({ type: "model", ...settings.model, ...(next === undefined ? {} : { effort: next }) }); // kept with the session: `hey -c` goes on with it
     },
   };
 }

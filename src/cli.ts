@@ -60,7 +60,8 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-type OptionSpec = { type: "boolean" | "string"; short?: string };
+/** `number`: its value is a number, so a negative one after it (`--max-turns -1`) is its value, refused as such, not a missing one */
+type OptionSpec = { type: "boolean" | "string"; short?: string; number?: true };
 
 export const OPTIONS = {
   print: { type: "boolean", short: "p" },
@@ -72,8 +73,8 @@ export const OPTIONS = {
   "api-key": { type: "string" },
   config: { type: "string" },
   proxy: { type: "string" },
-  "max-turns": { type: "string" },
-  "max-run-tokens": { type: "string" },
+  "max-turns": { type: "string", number: true },
+  "max-run-tokens": { type: "string", number: true },
   "no-mcp": { type: "boolean" },
   "no-skills": { type: "boolean" },
   raw: { type: "boolean" },
@@ -107,7 +108,9 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
       return;
     }
     const value = inline ?? next();
-    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-")) throw new UsageError(`${flagName(name)} needs a value`);
+    const negative = "number" in OPTIONS[name] && value !== undefined && /^-\d/.test(value); // a number, not the next flag
+    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-" && !negative))
+      throw new UsageError(`${flagName(name)} needs a value`);
     (values as Record<string, unknown>)[name] = value;
   };
   for (let i = 0; i < argv.length; i++) {

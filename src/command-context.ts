@@ -39,7 +39,8 @@ export function commandContext(
       await Promise.race([Promise.all(starting), Bun.sleep(runtime.settings.mcp.startupWaitMs)]);
       const tools = await runtime.requestTools(s);
       const own = tools.filter((t) => t.server === undefined).reduce((n, t) => n + specTokens(t), 0);
-      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers);
+      const withheld = runtime.mcpOff ? [] : runtime.withheldServers(); // named in the files, not started: why, and what starts them
+      const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers, withheld);
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
       return untrusted ? `${status}\n${untrusted}` : status;
     },

@@ -30,7 +30,8 @@ import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, setSessionTrust } from "./trust/session.ts";
-import { gatedResources, strayResources } from "./trust/store.ts";
+import { gatedResources, readProjectFiles, strayResources } from "./trust/store.ts";
+import { withheldServers, type Withheld } from "./mcp/withheld.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -167,6 +168,8 @@ export interface Runtime
    * `/untrust`, until `/reload`. Undefined when none.
    */
   leftOut(): string | undefined;
+  /** `/mcp`: the servers the configuration names that were not started (not approved, in a project's file not loaded), and why */
+  withheldServers(): Withheld[];
   /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
   resume(session: LoadedSession): Promise<Runtime>;
   /** `/clear`: the same run around a new session, with the model and settings now; this one is closed */
@@ -258,8 +261,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         live.config = decided;
         live.fetch = nextFetch;
         live.configured = parts.configure(s);
-        agent.switchModel(nextProvider, agentSettings(s));
-        if (s.effort === current.effort) agent.setEffort(effort); // an /effort choice outlives a reload that leaves effort alone
+        const next = agentSettings(s);
+        // an /effort choice outlives a reload that leaves effort alone
+        agent.switchModel(nextProvider, s.effort === current.effort ? { ...next, ...(effort === undefined ? {} : { effort }) } : next);
+        if (s.effort === current.effort) agent.setEffort(effort);
         parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot);
       },
     };
@@ -359,6 +364,12 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       if (trusted) return `${files} yet: it was trusted after they were read (/reload loads them)`;
       const how = parts.oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";
       return `${files}: it is not trusted (${how})`;
+    },
+    withheldServers() {
+      const { trusted, loaded } = parts.trust; // the project's files not loaded: read to name their servers, not used
+      const project = loaded ? undefined : { trusted, files: readProjectFiles(parts.project).files };
+      const running = live.config.settings.mcp.servers.map((s) => s.name);
+      return withheldServers(live.config.guards, running, project, parts.oneShot);
     },
     requestNote(tools) {
       dropDelivered();

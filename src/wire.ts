@@ -98,10 +98,12 @@ interface Servers {
   ports: McpPorts;
 }
 
-/** The flags of a run that continues `session`: its model is one more layer of the choice (ConfigFlags.session). */
+/** The flags of a run that continues `session`: its model and effort are one more layer of the choice (ConfigFlags.session). */
 export function withSession(flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags {
   const { session: _earlier, ...rest } = flags;
-  return session?.model ? { ...rest, session: { provider: session.model.provider, model: session.model.model } } : rest;
+  if (!session?.model) return rest;
+  const { provider, model, effort } = session.model;
+  return { ...rest, session: { provider, model, ...(effort === undefined ? {} : { effort }) } };
 }
 
 /**
@@ -212,7 +214,7 @@ export async function assemble(
   const redaction: Redaction = { secrets, shapes: () => live.configured.shapes, shown: new Set() };
   const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
   debug?.hide(hideSecrets(secrets));
-  session.model(settings.provider.name, settings.model);
+  session.model(settings.provider.name, settings.model, settings.effort);
   output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
   if (resumed) {
     for (const w of resumed.warnings) warn(w);

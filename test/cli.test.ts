@@ -20,6 +20,7 @@ test.each([
   ],
   [["@a.ts", "explain", "@b/c.md"], { files: ["a.ts", "b/c.md"], message: "@a.ts explain @b/c.md" }],
   [["-p", "--", "-v", "is a flag"], { print: true, version: false, message: "-v is a flag" }],
+  [["--max-turns", "3", "-p", "--", "-1 is odd"], { print: true, flags: { maxTurns: 3 }, message: "-1 is odd" }],
   [["-"], { message: "-" }],
   [["--no-mcp", "--no-skills", "--raw", "--approve", "--sessions"], { run: { mcp: false, skills: false, raw: true }, approve: true, sessions: true }],
   [["--resume", "0mx6"], { resume: "0mx6" }],
@@ -47,6 +48,12 @@ test.each([
   [["--protocol", "Claude"], '--protocol must be one of openai, responses, anthropic, google (got "Claude"; did you mean anthropic?)'],
   [["--max-turns", "0"], '--max-turns must be a positive integer (got "0")'],
   [["--max-turns", "2.5"], '--max-turns must be a positive integer (got "2.5")'],
+  // a negative number after a flag that takes a number is its value, refused as one (before: "needs a value")
+  [["--max-turns", "-1"], '--max-turns must be a positive integer (got "-1")'],
+  [["--max-run-tokens", "-5", "-p", "hi"], '--max-run-tokens must be a positive integer (got "-5")'],
+  [["--max-turns", "-p", "hi"], "--max-turns needs a value"],
+  // on a flag whose value is no number, a word after it that starts with - is still the next flag
+  [["-m", "-1"], "-m/--model needs a value"],
   [["--base-url", "localhost:11434"], '--base-url must be an http:// or https:// URL (got "localhost:11434")'],
   [["--base-url", "not a url"], '--base-url must be a URL such as http://127.0.0.1:11434/v1 (got "not a url")'],
   [["--config", " "], "--config needs a non-empty value"],

@@ -209,7 +209,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     provider: choice.provider,
     model: choice.model,
     providers: choice.providers,
-    effort: effort ?? choice.provider.effort,
+    effort: effort ?? flags.session?.effort ?? choice.provider.effort,
     network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),
     proxy: f.proxy?.url || undefined,
     ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${lineOf(["proxy", "url"])}` } : {}),

@@ -57,9 +57,10 @@ export interface ConfigFlags {
    * The model a resumed session last used: one more layer of the choice, above `[default]` and
    * below HEY_PROVIDER / HEY_MODEL / -m; ignored when no provider of that name is configured.
    * `current`: it is the model in use, which `/model NAME` changes (runtime.ts): its provider is
-   * kept over HEY_PROVIDER, which chose only the run's first one.
+   * kept over HEY_PROVIDER, which chose only the run's first one. `effort`: the effort it last
+   * sent, below -t / HEY_EFFORT and above the provider's `effort`.
    */
-  session?: { provider: string; model: string; current?: boolean };
+  session?: { provider: string; model: string; current?: boolean; effort?: Effort };
 }
 
 export interface ProviderSettings {

@@ -1,7 +1,7 @@
 // Agent events and the Output interface (SPEC §18). Renderers, the JSON stream and the session
 // writer are all Outputs: the loop emits, it never prints or persists.
 
-import type { Message } from "./ir.ts";
+import type { Effort, Message } from "./ir.ts";
 import type { ProviderErrorKind } from "./provider.ts";
 
 export interface UsageCounts {
@@ -36,8 +36,11 @@ export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "inter
  */
 export type AgentEvent =
   | { type: "message"; message: Message }
-  /** `window`: the context the model's server says it runs it with (Provider.serverWindow), kept with the session */
-  | { type: "model"; provider: string; model: string; window?: number }
+  /**
+   * `window`: the context the model's server says it runs it with (Provider.serverWindow), kept with the session;
+   * `effort`: the effort sent with its requests (undefined: the provider's default), kept with the session too (`/effort`)
+   */
+  | { type: "model"; provider: string; model: string; window?: number; effort?: Effort }
   | { type: "session"; id: string; provider: string; model: string; cwd: string }
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }

@@ -7,6 +7,7 @@ import { mcpSpec, specTokens, type Offer, type Reason } from "./offer.ts";
 import { promptUsage } from "./prompts.ts";
 import type { ServerStatus } from "./server.ts";
 import { stderrLines } from "./stderr-lines.ts";
+import type { Withheld } from "./withheld.ts";
 
 /** How to sign in to `server`, from the shell and from hey's prompt. */
 export const signInHint = (server: string) => `hey mcp login ${server} (or /mcp login ${server} in hey)`;
@@ -77,7 +78,8 @@ export function conversionLine(s: McpServerSettings): string {
  * `/mcp`: one block per server — name, state (with why when it failed, stopped or needs a sign-in),
  * what it was read as when written in another agent's format, the tools the next request offers as
  * the model sees them with about how many tokens each adds to every request, the tools left out
- * and why, its prompts; then the total. `builtinTokens`: what hey's own tools add, for scale;
+ * and why, its prompts; then the servers the configuration names that were not started and why
+ * (`withheld`); then the total. `builtinTokens`: what hey's own tools add, for scale;
  * `settings`: the servers' settings, for the conversions.
  */
 export function formatStatus(
@@ -86,10 +88,10 @@ export function formatStatus(
   off: boolean,
   builtinTokens?: number,
   settings: readonly McpServerSettings[] = [],
+  withheld: readonly Withheld[] = [],
 ): string {
   if (off) return "MCP is off in this run (--no-mcp)";
-  // "in use", not "configured": a table the user has not approved yet is left out (said apart), yet is there
-  if (servers.length === 0)
+  if (servers.length === 0 && withheld.length === 0)
     return "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt";
   let total = 0;
   let count = 0;
@@ -117,7 +119,8 @@ export function formatStatus(
     return lines.join("\n");
   });
   const own = builtinTokens === undefined ? "" : ` (hey's own tools: ~${n(builtinTokens)})`;
-  return [...blocks, `MCP tools in every request: ${count}, ~${n(total)} tokens${own}`].join("\n");
+  const unstarted = withheld.map((w) => `${w.name}: not started · ${w.why}\n  in ${w.source}`);
+  return [...blocks, ...unstarted, `MCP tools in every request: ${count}, ~${n(total)} tokens${own}`].join("\n");
 }
 
 const n = (x: number) => x.toLocaleString("en-US");

@@ -4,7 +4,7 @@
 // decided here; reader.ts and writer.ts only move bytes.
 import { basename } from "node:path";
 import { SUMMARY_ID, summaryMessage, type Summary } from "../context/passes.ts";
-import type { Message } from "../kernel/ir.ts";
+import { EFFORTS, type Effort, type Message } from "../kernel/ir.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
 import type { TailLine } from "./lines.ts";
@@ -28,8 +28,11 @@ export type SessionEntry =
   | { type: "message"; message: Message }
   /** `tokens_per_char`: the context estimate's ratio after this response (older sessions lack it): `hey -c` starts from it */
   | ({ type: "usage"; id: string; tokens_per_char?: number } & Omit<UsageCounts, "cache_hit_share">)
-  /** `window`: the context window the model's context-length error taught (its own entry, after the error) */
-  | { type: "model"; id: string; provider: string; model: string; window?: number }
+  /**
+   * `window`: the context window the model's context-length error taught (its own entry, after the error);
+   * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default
+   */
+  | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string; newer?: string };
@@ -114,10 +117,13 @@ export function parseEntry(line: string): ParsedLine {
       const ratio = typeof v.tokens_per_char === "number" && v.tokens_per_char > 0 ? { tokens_per_char: v.tokens_per_char } : {};
       return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio } };
     }
-    case "model":
-      return isStr(v.id) && isStr(v.provider) && isStr(v.model) && (v.window === undefined || isWindow(v.window))
-        ? { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...(v.window === undefined ? {} : { window: v.window }) } }
-        : bad("model");
+    case "model": {
+      if (!isStr(v.id) || !isStr(v.provider) || !isStr(v.model) || (v.window !== undefined && !isWindow(v.window))) return bad("model");
+      const window = v.window === undefined ? {} : { window: v.window };
+      // a level this hey does not know (a newer one's) is left out: the provider's default, not a refused request
+      const effort = (EFFORTS as readonly unknown[]).includes(v.effort) ? { effort: v.effort as Effort } : {};
+      return { ok: true, entry: { type: "model", id: v.id, provider: v.provider, model: v.model, ...window, ...effort } };
+    }
     case "compaction":
       return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
         ? { ok: true, entry: { type: "compaction", id: v.id, from_id: v.from_id, to_id: v.to_id, summary: v.summary } }
@@ -130,8 +136,9 @@ export function parseEntry(line: string): ParsedLine {
 }
 
 /** A model entry as a resume reports it (reader.ts LoadedSession.model). */
-export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number } {
-  return { provider: e.provider, model: e.model, ...(e.window === undefined ? {} : { window: e.window }) };
+export function modelOf(e: Extract<SessionEntry, { type: "model" }>): { provider: string; model: string; window?: number; effort?: Effort } {
+  const { type: _type, id: _id, ...model } = e;
+  return model;
 }
 
 /** Characters of an oversized message's text kept in its placeholder. */

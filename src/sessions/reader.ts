@@ -2,7 +2,7 @@
 // earlier runs wrote. Finding one is listing.ts's; the format and the window rules live in format.ts.
 import { closeSync, constants, fstatSync, readSync } from "node:fs";
 import { basename } from "node:path";
-import { newId, type Message } from "../kernel/ir.ts";
+import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import { SUMMARIZED_BELOW } from "../context/view.ts";
 import {
@@ -115,7 +115,7 @@ export interface LoadedSession {
    * `window`: the context window a context-length error taught that model, when one did since
    * (each run writes its model again: an earlier entry of it with no other model's after it counts)
    */
-  model?: { provider: string; model: string; window?: number };
+  model?: { provider: string; model: string; window?: number; effort?: Effort };
   /** skipped lines, each a sentence naming its line or byte offset */
   warnings: string[];
   /** synthetic results for calls a crash left open: in `messages`, not yet in the file */
@@ -191,7 +191,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       usages = [];
       const m = modelOf(e);
       if (!model) model = m;
-      else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model) model = m;
+      // an earlier entry may hold the window; the effort is the latest entry's (an /effort after it)
+      else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model)
+        model = { ...withoutEffort(m), ...(model.effort === undefined ? {} : { effort: model.effort }) };
       else modelRun = false; // before another model: what that run learned says nothing about this one
     };
     let fromEnd = 0;
@@ -380,4 +382,10 @@ function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partia
     end = from + overlap;
   }
   return out;
+}
+
+/** A model entry as read, less its effort. */
+function withoutEffort(m: NonNullable<LoadedSession["model"]>): NonNullable<LoadedSession["model"]> {
+  const { effort: _effort, ...rest } = m;
+  return rest;
 }

@@ -2,7 +2,7 @@
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
 import { constants, fstatSync, fsyncSync, ftruncateSync, readSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { newId, type Message } from "../kernel/ir.ts";
+import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
@@ -19,7 +19,7 @@ import { errorText } from "../kernel/errors.ts";
 /**
  * The session writer: persists `message`, `usage` (with the estimate's ratio when the event has it)
  * and summary `compaction` events, and a `model` entry per `model()` call or `model` event
- * (`/model`) that names a different model than the previous one; a `window` compaction (a context-length error taught the model's window)
+ * (`/model`, `/effort`) that names a different model or effort than the previous one; a `window` compaction (a context-length error taught the model's window)
  * writes the model entry again with that window, so a resume starts from it.
  * Nothing is created until the first `message` event, or with `untilAnswer` until the first
  * assistant message that is more than the marker of an answer cut before its first word: then a
@@ -36,7 +36,8 @@ import { errorText } from "../kernel/errors.ts";
  */
 export interface SessionWriter extends Output {
   readonly path: string;
-  model(provider: string, model: string): void;
+  /** `effort`: the effort the run sends (undefined: the provider's default) */
+  model(provider: string, model: string, effort?: Effort): void;
   /** fsyncs what was written since the last sync */
   sync(): void;
   /** syncs and closes the file; a later `message` event opens it again */
@@ -84,7 +85,7 @@ export function createSessionWriter(opts: {
   let fresh = false; // this writer made the file, and no message is in it yet
   let pendingModel: SessionEntry | undefined;
   let lastModel = "";
-  let current: { provider: string; model: string } | undefined; // the model of the last model() call
+  let current: { provider: string; model: string; effort?: Effort } | undefined; // the model of the last model() call
   let held: SessionEntry[] | undefined = opts.untilAnswer ? [] : undefined; // untilAnswer: the entries before the first answer
   let kept: Kept | undefined; // this run's lines, to write back if the file shrinks under the writer
   // the messages the run resumed with, as lines, for a file emptied under the writer: given back once (then they are kept lines)
@@ -274,12 +275,12 @@ export function createSessionWriter(opts: {
     );
   };
 
-  function model(provider: string, name: string): void {
-    const key = `${provider}\u0000${name}`;
+  function model(provider: string, name: string, effort?: Effort): void {
+    const key = `${provider}\u0000${name}\u0000${effort ?? ""}`;
     if (key === lastModel) return;
     lastModel = key;
-    current = { provider, model: name };
-    pendingModel = { type: "model", id: newId(), provider, model: name };
+    current = { provider, model: name, ...(effort === undefined ? {} : { effort }) };
+    pendingModel = { type: "model", id: newId(), ...current };
     guard(flushModel);
   }
 
@@ -293,7 +294,7 @@ export function createSessionWriter(opts: {
           case "model":
             // a window the model's server stated: recorded as one a context-length error taught, so `hey -c` starts within it
             if (event.window !== undefined && current) return append({ type: "model", id: newId(), ...current, window: event.window });
-            return model(event.provider, event.model);
+            return model(event.provider, event.model, event.effort);
           case "message": {
             const entry: SessionEntry = { type: "message", message: event.message };
             // an answer cut before its first word (the marker alone) is none: held with the question

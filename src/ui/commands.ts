@@ -84,7 +84,7 @@ Esc, Ctrl-C                cancel a running turn; text typed meanwhile waits at 
 Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)
 Ctrl-L                     clear the screen
 Ctrl-Z                     suspend (fg resumes)
-Ctrl-Y                     put back what Ctrl-U/K/W cut
+Ctrl-Y                     put back what Ctrl-U/K/W cut, or the line Ctrl-C cleared
 Tab                        complete /commands, /skill: names, /mcp: prompts, @paths and models`;
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
@@ -149,6 +149,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/effort": {
       if (!arg) return said(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
       if (!(EFFORTS as readonly string[]).includes(arg)) return refused(`/effort takes one of ${EFFORTS.join(", ")}`);
+      // a run that ends here would send nothing with it: -t is the one-run choice, and -c -t keeps it in the session
+      if (ctx.oneShot)
+        return refused(
+          `/effort ${arg} sets the effort of an interactive session only; for one run use -t ${arg} (hey -c -t ${arg} continues the last session with it)`,
+        );
       ctx.agent.setEffort(arg as Effort);
       return said(`effort: ${arg}`);
     }

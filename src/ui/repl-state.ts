@@ -42,7 +42,7 @@ export interface ReplState {
   lastQuery: string;
   /** lines that did not come from a turn (an MCP server connected), kept while a turn runs */
   later: readonly string[];
-  /** what the last Ctrl-U, Ctrl-K, Ctrl-W or Alt-D cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
+  /** what the last Ctrl-U, Ctrl-K, Ctrl-W, Alt-D or Ctrl-C (the whole line) cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
   killed: string;
   /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
   cursorAsked?: boolean;
@@ -246,7 +246,8 @@ function ctrlC(s: ReplState, now: number): Step {
     // the turn ignores its cancel: do not hold the user hostage
     return { state: { ...s, cancelPresses: presses }, effects: presses >= FORCE_QUIT_PRESSES ? [{ type: "exit", code: 130 }] : [] };
   }
-  if (s.editor.text !== "") return { state: { ...s, editor: emptyEditor(s.history), lastCtrlC: 0 }, effects: [{ type: "draw" }] };
+  // the draft is cut, not lost: Ctrl-Y brings it back (a paste's [Pasted text #N] too: its text stays in `pastes`)
+  if (s.editor.text !== "") return { state: { ...s, editor: emptyEditor(s.history), killed: s.editor.text, lastCtrlC: 0 }, effects: [{ type: "draw" }] };
   if (now - s.lastCtrlC < EXIT_CTRL_C_MS) return leave(s, [{ type: "below" }]);
   return {
     state: { ...s, lastCtrlC: now },

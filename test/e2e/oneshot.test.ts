@@ -130,6 +130,8 @@ describe("errors a new user meets", () => {
     [["-t", "loud", "-p", "x"], 'hey: -t/--effort must be one of off, minimal, low, medium, high, xhigh, max (got "loud")\n'],
     [["--output", "xml", "-p", "x"], 'hey: --output must be one of text, json (got "xml")\n'],
     [["--max-turns", "0", "-p", "x"], 'hey: --max-turns must be a positive integer (got "0")\n'],
+    [["--max-turns", "-1", "-p", "x"], 'hey: --max-turns must be a positive integer (got "-1")\n'],
+    [["--max-run-tokens", "-5", "-p", "x"], 'hey: --max-run-tokens must be a positive integer (got "-5")\n'],
     [["--base-url", "http://127.0.0.1:9/v1", "-p", "x"], "hey: --base-url needs -m MODEL\n"],
     [["-m"], "hey: -m/--model needs a value\n"],
     [["-c", "--resume", "abc", "-p", "x"], "hey: -c/--continue and --resume both pick the session to continue: use one"],

@@ -205,6 +205,36 @@ describe("writer", () => {
   });
 });
 
+test("the effort is kept with the model: an /effort change writes the model entry again, and a resume reads the latest effort with the window an earlier entry learned", () => {
+  const dir = tempDir();
+  const w = writer(dir);
+  w.model("p", "m", "low");
+  w.emit({ type: "message", message: userMessage("hi") });
+  w.emit({ type: "message", message: assistant("hello") });
+  w.emit({ type: "compaction", kind: "window", window: 8000 } as unknown as AgentEvent); // a context-length error taught the window
+  w.emit({ type: "model", provider: "p", model: "m", effort: "high" }); // /effort high
+  w.emit({ type: "model", provider: "p", model: "m", effort: "high" }); // the same again: no entry
+  w.close();
+  expect(
+    lines(w.path)
+      .filter((e) => e.type === "model")
+      .map(({ id: _id, ...e }) => e),
+  ).toEqual([
+    { type: "model", provider: "p", model: "m", effort: "low" },
+    { type: "model", provider: "p", model: "m", effort: "low", window: 8000 },
+    { type: "model", provider: "p", model: "m", effort: "high" },
+  ]);
+  expect(loadSession(w.path).model).toEqual({ provider: "p", model: "m", window: 8000, effort: "high" });
+
+  // back to the provider's default: the entry names no effort, and neither does the resume
+  const again = writer(dir);
+  again.model("p", "m", "high");
+  again.emit({ type: "message", message: userMessage("hi") });
+  again.emit({ type: "model", provider: "p", model: "m" });
+  again.close();
+  expect(loadSession(again.path).model).toEqual({ provider: "p", model: "m" });
+});
+
 describe("writer failures warn once and the conversation goes on", () => {
   const asRoot = process.getuid?.() === 0; // root writes into a 0555 directory anyway
 

@@ -58,6 +58,21 @@ test("one word switches at the prompt; on its own (one-shot) it is refused, nami
   expect(switched).toEqual(["other/x"]);
 });
 
+test("/effort LEVEL sets the effort at the prompt; on its own (one-shot) it is refused, naming -t, and nothing is set; /effort alone still shows it", async () => {
+  const { ctx } = context();
+  const set: (string | undefined)[] = [];
+  const agent = { effort: "low", setEffort: (e: string | undefined) => void set.push(e) } as unknown as Agent;
+  const one = await runCommand("/effort high", { ...ctx, agent, oneShot: true });
+  expect(one).toEqual({
+    ok: false,
+    text: "hey: /effort high sets the effort of an interactive session only; for one run use -t high (hey -c -t high continues the last session with it)",
+  });
+  expect(set).toEqual([]);
+  expect(await runCommand("/effort", { ...ctx, agent, oneShot: true })).toEqual({ ok: true, text: "effort: low" });
+  expect(await runCommand("/effort high", { ...ctx, agent })).toEqual({ ok: true, text: "effort: high" });
+  expect(set).toEqual(["high"]);
+});
+
 function compactContext(terminal: TerminalOutput | undefined, compacted: boolean): CommandContext {
   const agent = {
     compact: async () => {

@@ -41,6 +41,26 @@ describe("at the prompt", () => {
     expect(play([key("yank")]).state.editor.text).toBe(""); // nothing cut yet
   });
 
+  test("Ctrl-C clears the line into the kill buffer: Ctrl-Y brings the draft back, a 20-line paste sent in full; Up is still the earlier line", () => {
+    const cleared = play([text("a long message I typed"), key("interrupt", 5)], initialRepl(["earlier"]));
+    expect(cleared.state.editor.text).toBe("");
+    expect(play([key("up")], cleared.state).state.editor.text).toBe("earlier");
+    expect(play([key("yank")], cleared.state).state.editor).toMatchObject({ text: "a long message I typed", cursor: 22 });
+    // kept across a line sent meanwhile, as a Ctrl-U cut is
+    const later = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }, key("yank")], cleared.state).state;
+    expect(later.editor.text).toBe("a long message I typed");
+
+    const paste = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n");
+    const pasted = play([
+      text("look: "),
+      { type: "key", key: { type: "paste", text: paste }, more: false, now: 0 },
+      key("interrupt", 5),
+      key("yank"),
+      key("enter"),
+    ]);
+    expect(pasted.effects).toContainEqual({ type: "run", line: `look: ${paste}` });
+  });
+
   test("Up and Down move a row on the screen where the driver says where that is, else through the lines and history", () => {
     const at = (cursor: number | undefined) => ({ ...key("up"), rowMove: () => cursor }) as ReplEvent;
     const { state } = play([text("a long line that the terminal wraps"), at(5)], initialRepl(["earlier"]));

@@ -1,0 +1,51 @@
+// `hey mcp` names the servers the configuration has but this run did not start, and why, instead of
+// saying there are none: a table added to the user's config after hey recorded what the user
+// approved ("not approved yet: start hey to approve it"), and one in an untrusted project's
+// .hey/config.toml or .mcp.json ("hey trust"). None of them is started. Through dist/hey.
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+
+setDefaultTimeout(120_000); // the first test may build dist/hey
+
+const home = eachTempDir("hey-mcp-withheld-");
+
+test("hey mcp lists an unapproved server and an untrusted project's servers with why, starting none", async () => {
+  const mark = join(home.path, "started");
+  const marking = (name: string) => `command = "/bin/sh"\nargs = ["-c", ${JSON.stringify(`echo ${name} >> ${JSON.stringify(mark)}`)}]\n`;
+  const config = writeUserConfig(home.path, `[default]\nprovider = "mock"\n\n[provider.mock]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m"]\n`);
+  const project = join(home.path, "proj");
+  mkdirSync(join(project, ".hey"), { recursive: true });
+  const hey = (cwd: string) => runHey(["mcp"], { cwd, env: { HOME: home.path } });
+
+  // the first run records the user's file as approved: nothing to list yet
+  const first = await hey(home.path);
+  expect(first).toMatchObject({ code: 0 });
+  expect(first.stdout).toStartWith("no MCP servers in use");
+
+  appendFileSync(config, `\n[mcp.every]\n${marking("every")}`);
+  const unapproved = await hey(home.path);
+  expect(unapproved.code).toBe(0);
+  expect(unapproved.stdout).not.toContain("no MCP servers in use");
+  expect(unapproved.stdout).toStartWith(`every: not started · not approved yet: start hey to approve it\n  in ${config}\n`);
+
+  writeFileSync(join(project, ".hey", "config.toml"), `[mcp.proj]\n${marking("proj")}`);
+  writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { fromjson: { command: "/bin/sh", args: ["-c", `echo fromjson >> ${mark}`] } } }));
+  const untrusted = await hey(project);
+  expect(untrusted.code).toBe(0);
+  expect(untrusted.stdout).toStartWith(
+    [
+      "every: not started · not approved yet: start hey to approve it",
+      `  in ${config}`,
+      "proj: not started · in an untrusted project's config: hey trust (--approve for one run)",
+      `  in ${join(project, ".hey", "config.toml")}`,
+      "fromjson: not started · in an untrusted project's config: hey trust (--approve for one run)",
+      `  in ${join(project, ".mcp.json")}`,
+      "",
+    ].join("\n"),
+  );
+  expect(untrusted.stdout).not.toContain("no MCP servers in use");
+  expect(existsSync(mark)).toBe(false);
+});
