@@ -50,7 +50,7 @@ export function parseApprovals(text: string): Approvals {
         throw new ApprovalsError(`configs[${JSON.stringify(file)}].endpoints must map provider names to URLs`);
       entry.endpoints = { ...(g.endpoints as Record<string, string>) };
     }
-    for (const key of ["bash_filter", "shell", "rg", "proxy"] as const) {
+    for (const key of ["bash_filter", "shell", "rg", "proxy", "ca_file"] as const) {
       if (g[key] === undefined) continue;
       if (typeof g[key] !== "string") throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a string`);
       entry[key] = g[key];

@@ -1,7 +1,8 @@
 // The agent never widens its own rules (issue 24). The keys of a config file that decide what the
 // agent may do, what hey runs or where the keys go — `[permission] allow`/`deny`, `[tools]
 // bash_filter`, `shell`, `rg`, `keep_env`, every `[mcp.NAME]` server, each `[provider.NAME]
-// base_url`, `[proxy] url` and every `${VAR}` the file's values name — come from the user. hey remembers them as the
+// base_url`, `[proxy] url`, `[network] ca_file` and every `${VAR}` the file's values name — come
+// from the user. hey remembers them as the
 // user last approved them (config/approvals.ts); a file whose guarded keys now give the agent more
 // is used with the approved values instead until the user confirms the change. Changes that only
 // take away (a deny entry added, an allow entry or a server removed, an allow list set where none
@@ -28,6 +29,8 @@ export interface Guarded {
   endpoints?: Record<string, string>;
   /** `[proxy] url` as written */
   proxy?: string;
+  /** `[network] ca_file` as written: the CAs hey trusts for model requests (a project's config may not set it) */
+  ca_file?: string;
   /**
    * each environment variable the file's values name, where it stands (`[provider.x] api_key
    * ${OPENAI_API_KEY}`), sorted: its value goes where that key sends it — a request's key, a
@@ -99,6 +102,8 @@ export function guardedOf(data: Table): Guarded {
     if (isTable(p) && typeof p.base_url === "string") out.endpoints[name] = p.base_url;
   const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
   if (typeof proxy === "string" && proxy) out.proxy = proxy;
+  const ca = isTable(data.network) ? data.network.ca_file : undefined;
+  if (typeof ca === "string" && ca) out.ca_file = ca;
   out.vars = [...new Set(sentVars(data).map((v) => varPlace(v.name, v.path)))].sort();
   return out;
 }
@@ -237,10 +242,19 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     setOrDelete(proxy, "url", wasProxy);
   }
   if (typeof proxy.url === "string" && proxy.url) used.proxy = proxy.url;
+  // a CA added to those hey trusts would let whoever holds it answer for any endpoint, and read its key
+  const network: Table = isTable(data.network) ? { ...data.network } : {};
+  const older = approved !== undefined && approved.vars === undefined; // a record an earlier hey wrote kept no CA file, nor variables
+  const wasCa = older ? now.ca_file : was.ca_file;
+  if (now.ca_file !== undefined && now.ca_file !== wasCa) {
+    widenings.push(`${wasCa === undefined ? "+" : "~"} [network] ca_file = ${quote(now.ca_file)}: its CAs would be trusted for model requests`);
+    setOrDelete(network, "ca_file", wasCa);
+  }
+  if (typeof network.ca_file === "string" && network.ca_file) used.ca_file = network.ca_file;
 
   // a variable named where the user approved none would send its value there (it may be a key hey
   // hides from the agent's commands): it is left out — its default, or empty — until approved
-  const wasVars = approved !== undefined && approved.vars === undefined ? (now.vars ?? []) : (was.vars ?? []);
+  const wasVars = older ? (now.vars ?? []) : (was.vars ?? []);
   const unsent = new Set((now.vars ?? []).filter((v) => !wasVars.includes(v)));
   for (const place of unsent) widenings.push(`+ ${place}: its value would be sent`);
   used.vars = (now.vars ?? []).filter((v) => !unsent.has(v));
@@ -248,6 +262,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   let out: Table = { ...data };
   if (isTable(data.provider)) out.provider = providers;
   if (isTable(data.proxy)) out.proxy = proxy;
+  if (isTable(data.network)) out.network = network;
   // a list the file dropped comes back when dropping it widened (`permission` then holds the approved one)
   if (isTable(data.permission) || Object.keys(permission).length) out.permission = permission;
   if (isTable(data.tools) || Object.keys(tools).length) out.tools = tools;
@@ -311,7 +326,7 @@ export function withMainApprovals(own: Guarded, main: Guarded, now: Guarded): Gu
   }
   for (const key of ["allow", "deny", "keep_env"] as const)
     if (now[key] !== undefined && JSON.stringify(now[key]) === JSON.stringify(main[key])) out[key] = main[key];
-  for (const key of ["bash_filter", "shell", "rg", "proxy"] as const) if (now[key] !== undefined && now[key] === main[key]) out[key] = main[key];
+  for (const key of ["bash_filter", "shell", "rg", "proxy", "ca_file"] as const) if (now[key] !== undefined && now[key] === main[key]) out[key] = main[key];
   if (own.vars && main.vars) out.vars = [...new Set([...own.vars, ...(now.vars ?? []).filter((v) => main.vars!.includes(v))])].sort();
   return out;
 }

@@ -272,6 +272,22 @@ describe("guardLayer", () => {
       { proxy: {} },
     ],
     [
+      "a CA file added: its CAs are not trusted until approved",
+      "",
+      '[network]\nca_file = "/tmp/planted.pem"',
+      {},
+      ['+ [network] ca_file = "/tmp/planted.pem": its CAs would be trusted for model requests'],
+      { network: {} },
+    ],
+    [
+      "a CA file changed: the approved one is used",
+      '[network]\nca_file = "certs/corp.pem"',
+      '[network]\nca_file = "/tmp/planted.pem"',
+      {},
+      ['~ [network] ca_file = "/tmp/planted.pem": its CAs would be trusted for model requests'],
+      { network: { ca_file: "certs/corp.pem" } },
+    ],
+    [
       "a proxy changed",
       '[proxy]\nurl = "http://a:3128"',
       '[proxy]\nurl = "http://b:3128"',
@@ -299,6 +315,10 @@ describe("guardLayer", () => {
     const g = guardLayer(data(`${GATEWAY}[proxy]\nurl = "http://p:1"`), { mcp: {} });
     expect(g.widenings).toEqual([]);
     expect(g.used).toEqual({ mcp: {}, endpoints: { gw: "https://gw.example/v1" }, proxy: "http://p:1", vars: ["[provider.gw] api_key ${GW_KEY}"] });
+    // a record that kept endpoints but no variables (the hey before them) approves the CA file and the variables it finds
+    const ca = guardLayer(data(`${GATEWAY}[network]\nca_file = "corp.pem"`), { mcp: {}, endpoints: { gw: "https://gw.example/v1" } });
+    expect(ca.widenings).toEqual([]);
+    expect(ca.used.ca_file).toBe("corp.pem");
   });
 
   test("a file with nothing approved yet is compared with nothing", () => {

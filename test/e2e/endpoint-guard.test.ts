@@ -81,6 +81,20 @@ test("a variable the agent names where none was approved is not sent, even to th
   expect(JSON.stringify(model.headers)).not.toContain(SECRET);
 });
 
+test("a CA file the agent adds to the user's config is not trusted, nor read, until approved; the next run names it", async () => {
+  mkdirSync(join(userConfig(), ".."), { recursive: true });
+  writeFileSync(userConfig(), `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`);
+  const planted = join(project.path, "planted-ca.pem"); // never written: reading it would stop the run (exit 2)
+  edit = { path: "~/.config/hey/config.toml", old_string: "[provider.local]", new_string: `[network]\nca_file = "${planted}"\n\n[provider.local]` };
+  expect((await hey()).code).toBe(0);
+
+  edit = undefined;
+  const second = await hey();
+  expect(second.stderr).toContain(`hey: not used: + [network] ca_file = "${planted}": its CAs would be trusted for model requests in ${userConfig()}`);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain("done");
+});
+
 test("a provider the agent added is refused, named, and never sent a request", async () => {
   mkdirSync(join(userConfig(), ".."), { recursive: true });
   const approved = `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`;
