@@ -38,9 +38,24 @@ export function readEntry(entry: string): Entry | { error: string } {
   if (!e) return { error: "is empty" };
   const bash = /^(bash)\s*:(.*)$/is.exec(e);
   if (bash) return bash[1] === "bash" ? readPattern(e, bash[2]!.trim()) : { error: `names no tool (tool names are lowercase); write "bash:${bash[2]}"` };
+  // `deny = ["rm"]` means the command: as a tool name it would match nothing, and rm would run
+  if (PROGRAMS.has(e) && !BUILTIN_TOOLS.includes(e))
+    return { error: `names a program, not a tool; write "bash: ${e} *" for its commands (an MCP tool of that name: "${e}*")` };
   if (TOOL_GLOB.test(e)) return { tool: e };
   return { error: misspelled(e) };
 }
+
+/**
+ * Programs an entry names by mistake for a tool: those a deny or allow list is written for. An
+ * MCP tool of such a name is written as a glob ("rm*"), which is never taken for the program.
+ */
+const PROGRAMS: ReadonlySet<string> = new Set(
+  (
+    "apt apt-get aws awk az brew bun bunx cargo cat chmod chown cp crontab curl dd deno docker eval exec find gcloud gh git go helm " +
+    "kill kubectl killall ln ls make mkdir mkfs mv mysql nc node npm npx pip pip3 pkill pnpm psql python python3 rm rmdir rsync " +
+    "scp sed sh shred ssh sudo systemctl tar tee terraform truncate wget xargs yarn zsh"
+  ).split(" "),
+);
 
 function readPattern(entry: string, text: string): Entry | { error: string } {
   if (!text) return { error: 'has an empty pattern; "bash" alone covers every command' };

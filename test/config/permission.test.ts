@@ -37,6 +37,16 @@ test.each([
     `${U}: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"\n` +
       `${U}: [permission] allow: "write_file:*.env" gives \`write_file\` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool`,
   ],
+  // a program's name is no tool: as one it would match nothing, and the command would run
+  [
+    '[permission]\ndeny = ["rm"]',
+    `${U}: [permission] deny: "rm" names a program, not a tool; write "bash: rm *" for its commands (an MCP tool of that name: "rm*")`,
+  ],
+  [
+    '[permission]\nallow = ["read_file", "git"]',
+    `${U}: [permission] allow: "git" names a program, not a tool; write "bash: git *" for its commands (an MCP tool of that name: "git*")`,
+  ],
+  ['[permission]\ndeny = ["rm*", "grep", "bash: rm *"]', "no error"],
   ['[permission]\nallow = ["bash: ls &&"]', `${U}: [permission] allow: "bash: ls &&" cannot be parsed: nothing after \`&&\``],
   // every mistake at once: an unknown key beside it does not hide an entry that is no rule
   [
