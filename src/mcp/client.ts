@@ -38,6 +38,8 @@ export interface ClientContext {
 
 /** Status codes with which a server says it does not speak Streamable HTTP (the SDK's fallback advice). */
 const NOT_STREAMABLE = new Set([400, 404, 405]);
+/** How long a local server that wrote a line that is no JSON-RPC has to answer all the same (ms). */
+const NOISE_GRACE_MS = 1_500;
 
 let loading: Promise<Sdk> | undefined;
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
@@ -129,10 +131,12 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
     let noise: (e: Error) => void = () => {};
     const noisy = new Promise<never>((_, reject) => (noise = reject));
     noisy.catch(() => {});
+    // a line that is no JSON-RPC before it answers (a banner): used if it answers soon, as other clients do, else not waited on
+    let grace: Timer | undefined;
     transport.onerror = (e) => {
-      if (e instanceof NoiseError && !live) noise(e); // a server that breaks the protocol before it answers is not waited on
+      if (e instanceof NoiseError && !live && !grace) grace = setTimeout(() => noise(e), NOISE_GRACE_MS);
     };
-    await Promise.race([client.connect(transport, { timeout: settings.timeoutMs, signal }), noisy]);
+    await Promise.race([client.connect(transport, { timeout: settings.timeoutMs, signal }), noisy]).finally(() => clearTimeout(grace));
     live = true;
     const lists = await listBoth(client, settings.timeoutMs, signal);
     client.onclose = () => {

@@ -84,6 +84,13 @@ test("a server that writes garbage on stdout fails at once, naming what it wrote
   ]);
 });
 
+test("a server that writes a log line on stdout before it answers is used all the same, as other clients use it", async () => {
+  const m = open([fake("chatty", ["banner", "chatty"])]);
+  expect((await m.tools()).map((t) => t.name)).toEqual(["echo"]);
+  expect(await m.call("echo", { text: "hi" })).toEqual({ output: "chatty: hi" });
+  expect(m.events.filter((e) => e.state === "failed")).toEqual([]);
+});
+
 test("a server that crashes after a call is restarted once, on the next call; after the second crash calls say to /reload", async () => {
   const m = open([fake("flaky", ["crash-after-call", "flaky"])]);
   expect(await m.call("echo", { text: "one" })).toEqual({ output: "flaky: one" });
