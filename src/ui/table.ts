@@ -1,5 +1,6 @@
 // Markdown tables in an answer (issue 28): the rows of a `| a | b |` table with its `|---|` line,
-// drawn with aligned columns that fit the terminal. Pure.
+// drawn with aligned columns that fit the terminal, or as one block of `header: value` lines per
+// row when its columns cannot fit. No line is wider than the terminal. Pure.
 
 import { withoutMarkers } from "./emphasis.ts";
 
@@ -9,6 +10,9 @@ const RESET = "\x1b[0m";
 /** A column never gets narrower than this when the table is squeezed to the width. */
 const MIN_COLUMN = 6;
 const SEPARATOR = " │ ";
+/** how far a value goes in under its header when the headers leave it too little room beside them */
+const INDENT = 2;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The cells of a table line (`| a | b |`, outer pipes optional; `\|` is a literal pipe), or undefined when it is no table line. */
 export function tableCells(line: string): string[] | undefined {
@@ -36,7 +40,10 @@ export const isDelimiterRow = (cells: string[]) => cells.length > 0 && cells.eve
  * The lines of a table (`lines` as written: a header, a delimiter row, body rows) drawn for a
  * terminal `width` columns wide (0: any width): cells padded to their column, columns separated by
  * ` │ `, the header bold over a rule, and when it does not fit, the widest columns narrowed and
- * their cells wrapped at spaces. Undefined when `lines` are not a table (no delimiter row second).
+ * their cells wrapped at spaces. When even columns of MIN_COLUMN do not fit, each row is drawn as a
+ * block of `header: value` lines (records): a terminal wraps any line wider than itself, which
+ * would break every row of a table in two. Undefined when `lines` are not a table (no delimiter
+ * row second).
  */
 export function renderTable(lines: string[], width: number, stringWidth: (s: string) => number, styled: boolean): string[] | undefined {
   const rows = lines.map(tableCells);
@@ -47,12 +54,14 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
   const grid = [header, ...body].map((r) => Array.from({ length: columns }, (_, i) => withoutMarkers(r[i] ?? "")));
   const widths = Array.from({ length: columns }, (_, i) => Math.max(1, ...grid.map((r) => stringWidth(r[i]!))));
   const room = width > 0 ? width - SEPARATOR.length * (columns - 1) : Number.POSITIVE_INFINITY;
-  // narrow the widest column, one column at a time, until the table fits (or every column is at its minimum)
-  while (widths.reduce((a, b) => a + b, 0) > room) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= MIN_COLUMN) break;
-    widths[widest]!--;
-  }
+  // narrow the widest column, one column at a time, until the table fits: first down to its longest
+  // word (cells wrap at spaces), then words are cut, down to MIN_COLUMN
+  const longestWord = (i: number) => Math.max(MIN_COLUMN, ...grid.flatMap((r) => r[i]!.split(/\s+/).map(stringWidth)));
+  const wordFloors = widths.map((_, i) => longestWord(i));
+  const cutFloors = widths.map(() => MIN_COLUMN);
+  narrow(widths, room, wordFloors);
+  narrow(widths, room, cutFloors);
+  if (widths.reduce((a, b) => a + b, 0) > room) return records(grid[0]!, grid.slice(1), width, stringWidth, styled);
   const out: string[] = [];
   grid.forEach((row, r) => {
     const wrapped = row.map((cell, i) => wrap(cell, widths[i]!, stringWidth));
@@ -72,11 +81,57 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
   return out;
 }
 
+/** Narrows the widest of `widths` above its floor, one column at a time, until they sum to `room` at most (or none is above its floor). */
+function narrow(widths: number[], room: number, floors: number[]): void {
+  while (widths.reduce((a, b) => a + b, 0) > room) {
+    const above = widths.map((w, i) => (w > floors[i]! ? w : 0));
+    const widest = above.indexOf(Math.max(...above));
+    if (above[widest] === 0) return;
+    widths[widest]!--;
+  }
+}
+
+/**
+ * Each row of `body` as its block of `header: value` lines, values aligned and wrapped beside the
+ * headers (or under them, indented, when the longest header leaves less than MIN_COLUMN), the
+ * blocks apart by a rule; every line at most `width` columns.
+ */
+function records(header: string[], body: string[][], width: number, stringWidth: (s: string) => number, styled: boolean): string[] {
+  const bold = (s: string) => (styled && s ? BOLD + s + RESET : s);
+  const labelWidth = Math.max(0, ...header.map((h) => stringWidth(h) + (h ? 1 : 0))); // `name:`
+  const beside = labelWidth + 1 + MIN_COLUMN <= width;
+  const indent = beside ? labelWidth + 1 : width > INDENT + 1 ? INDENT : 0;
+  const blocks = (body.length > 0 ? body : [header.map(() => "")]).map((row) => {
+    const lines: string[] = [];
+    header.forEach((h, i) => {
+      const label = h ? `${h}:` : "";
+      const value = wrap(row[i]!, width - indent, stringWidth);
+      if (beside) {
+        value.forEach((v, k) => {
+          const left = k === 0 ? bold(label) + " ".repeat(indent - stringWidth(label)) : " ".repeat(indent);
+          lines.push(v ? left + v : left.trimEnd());
+        });
+        return;
+      }
+      if (label) lines.push(...wrap(label, width, stringWidth).map(bold));
+      for (const v of value) if (v) lines.push(" ".repeat(indent) + v);
+    });
+    return lines;
+  });
+  const widest = Math.max(1, ...blocks.flat().map((l) => stringWidth(l.replace(/\x1b\[[0-9;]*m/g, ""))));
+  const rule = "─".repeat(Math.min(width, widest));
+  return blocks.flatMap((lines, r) => (r === 0 ? lines : [styled ? DIM + rule + RESET : rule, ...lines]));
+}
+
 function pad(text: string, width: number, stringWidth: (s: string) => number): string {
   return text + " ".repeat(Math.max(0, width - stringWidth(text)));
 }
 
-/** `text` in lines of at most `width` columns, broken at spaces (a longer word is cut). */
+/**
+ * `text` in lines of at most `width` columns, broken at spaces (a longer word is cut between
+ * characters as shown: an emoji or a letter with its accents stays whole; one wider than `width`
+ * gets a line of its own).
+ */
 function wrap(text: string, width: number, stringWidth: (s: string) => number): string[] {
   const lines: string[] = [];
   let line = "";
@@ -85,9 +140,10 @@ function wrap(text: string, width: number, stringWidth: (s: string) => number): 
     while (stringWidth(w) > width) {
       if (line) lines.push(line), (line = "");
       let head = "";
-      for (const ch of w) {
-        if (stringWidth(head + ch) > width) break;
-        head += ch;
+      for (const { segment } of graphemes.segment(w)) {
+        if (head && stringWidth(head + segment) > width) break;
+        head += segment;
+        if (stringWidth(head) >= width) break;
       }
       lines.push(head);
       w = w.slice(head.length);

@@ -1,6 +1,7 @@
 // What a command printed, on screen (issue 28): through dist/hey in tmux against a local mock
 // model, a bash call shows the last lines of its output under its status, a failed one its error
-// lines first, and a command of several lines is shown whole (the model sees what it always saw).
+// lines first, and a command of several lines is shown whole (the model sees what it always saw);
+// a markdown table fits the terminal, as columns or, when they cannot fit, as `header: value` blocks.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
@@ -64,6 +65,36 @@ test(
     const at = lines.indexOf("file       │ lines");
     expect(at).toBeGreaterThanOrEqual(0);
     expect(lines.slice(at + 1, at + 4)).toEqual(["───────────┼──────", "src/cli.ts │ 270", "src/run.ts │ 398"]);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "-p at 40 columns: a table too wide for its columns is drawn as one block of `header: value` lines a row, no line wrapped by the terminal",
+  async () => {
+    const table = "| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| aaaaaa | bbbbbb | cccccc | dddddd | eeeeee | ffffff |\n| 1 | 2 | 3 | 4 | 5 | 6 |";
+    server.enqueue(answer(`The table:\n\n${table}\n\nThat is all.`));
+    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "-p", "show the table"], cols: 40 });
+    // joined: a line the terminal wrapped reads as the one long line it was
+    const lines = (await term.waitFor("That is all.", { joined: true })).split("\n").map((l) => l.trimEnd());
+    for (const l of lines) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(40);
+    const at = lines.indexOf("a: aaaaaa");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(at, at + 13)).toEqual([
+      "a: aaaaaa",
+      "b: bbbbbb",
+      "c: cccccc",
+      "d: dddddd",
+      "e: eeeeee",
+      "f: ffffff",
+      "─────────",
+      "a: 1",
+      "b: 2",
+      "c: 3",
+      "d: 4",
+      "e: 5",
+      "f: 6",
+    ]);
   },
   E2E_TIMEOUT,
 );

@@ -1,5 +1,6 @@
 // Markdown tables drawn for the terminal (issue 28): aligned columns, a rule under the header,
-// squeezed and wrapped to the width; lines that are no table stay as written.
+// squeezed and wrapped to the width, or each row a block of `header: value` lines when the columns
+// cannot fit; no line wider than the width; lines that are no table stay as written.
 import { expect, test } from "bun:test";
 import { createTextStream } from "../../src/ui/markdown.ts";
 import { renderTable, tableCells } from "../../src/ui/table.ts";
@@ -62,4 +63,87 @@ test("streamed: the table is held until its last row, then drawn; text around it
   );
   const asWritten = createTextStream({ width: () => 60, stringWidth: width, markdown: false });
   expect(asWritten.push(`${TABLE[0]}\n`) + asWritten.finish()).toBe(`${TABLE[0]}\n`); // NO_COLOR: as written
+});
+
+// The reporter's table: six columns that fit 80 columns but not 40 even at MIN_COLUMN each.
+const SIX = ["| a | b | c | d | e | f |", "|---|---|---|---|---|---|", "| aaaaaa | bbbbbb | cccccc | dddddd | eeeeee | ffffff |", "| 1 | 2 | 3 | 4 | 5 | 6 |"];
+const display = (s: string) => Bun.stringWidth(s);
+/** every word of every cell of `rows` (a header, a delimiter row, body rows), as written */
+const wordsOf = (rows: string[]) => rows.flatMap((r, i) => (i === 1 ? [] : tableCells(r)!.flatMap((c) => c.split(/\s+/).filter(Boolean))));
+
+test("a table too wide even at its narrowest columns: each row a block of `header: value` lines, none wider than the terminal", () => {
+  const at40 = renderTable(SIX, 40, display, false)!;
+  expect(at40).toEqual([
+    "a: aaaaaa",
+    "b: bbbbbb",
+    "c: cccccc",
+    "d: dddddd",
+    "e: eeeeee",
+    "f: ffffff",
+    "─────────",
+    "a: 1",
+    "b: 2",
+    "c: 3",
+    "d: 4",
+    "e: 5",
+    "f: 6",
+  ]);
+  for (const cols of [10, 40]) {
+    const lines = renderTable(SIX, cols, display, false)!;
+    for (const l of lines) expect(display(l)).toBeLessThanOrEqual(cols);
+    const text = lines.join(" ");
+    for (const word of wordsOf(SIX)) expect(text).toContain(word);
+  }
+  // at 80 it fits: the columns as before
+  expect(renderTable(SIX, 80, display, false)).toEqual([
+    "a      │ b      │ c      │ d      │ e      │ f",
+    "───────┼────────┼────────┼────────┼────────┼───────",
+    "aaaaaa │ bbbbbb │ cccccc │ dddddd │ eeeeee │ ffffff",
+    "1      │ 2      │ 3      │ 4      │ 5      │ 6",
+  ]);
+});
+
+test("ten columns of data at 80 columns never make a line wider than 80, headers bold when styled", () => {
+  const names = Array.from({ length: 10 }, (_, i) => `column${i + 1}`);
+  const rows = [`| ${names.join(" | ")} |`, `|${"---|".repeat(10)}`, `| ${names.map((n) => `value of ${n}`).join(" | ")} |`];
+  const lines = renderTable(rows, 80, display, true)!;
+  for (const l of lines) expect(display(l)).toBeLessThanOrEqual(80);
+  expect(lines[0]).toBe("\x1b[1mcolumn1:\x1b[0m  value of column1");
+  expect(lines.at(-1)).toBe("\x1b[1mcolumn10:\x1b[0m value of column10");
+});
+
+test("a long value wraps beside its header; headers too long for the width put their values under them", () => {
+  const rows = ["| name | what it does | x | y | z |", "|---|---|---|---|---|", "| hey | a minimal terminal coding agent | 1 | 2 | 3 |"];
+  expect(renderTable(rows, 24, display, false)).toEqual([
+    "name:         hey",
+    "what it does: a minimal",
+    "              terminal",
+    "              coding",
+    "              agent",
+    "x:            1",
+    "y:            2",
+    "z:            3",
+  ]);
+  const narrow = renderTable(rows, 12, display, false)!;
+  expect(narrow.slice(0, 4)).toEqual(["name:", "  hey", "what it", "does:"]);
+  for (const l of narrow) expect(display(l)).toBeLessThanOrEqual(12);
+});
+
+test("wide characters count two columns: CJK and emoji cells fit the width, whole, at any width", () => {
+  const rows = ["| 名前 | 説明 | 状態 | 備考 |", "|---|---|---|---|", "| 日本語の名前 | とても長い説明の文章です | 完了 ✅ | 👩‍👩‍👧 家族 |"];
+  for (const cols of [10, 20, 40, 80]) {
+    const lines = renderTable(rows, cols, display, false)!;
+    for (const l of lines) expect(display(l)).toBeLessThanOrEqual(cols);
+    const text = lines.join("").replace(/[\s│─┼:]/g, "");
+    for (const word of wordsOf(rows)) for (const ch of word) expect(text).toContain(ch);
+    expect(text).toContain("👩‍👩‍👧"); // the family emoji is never cut apart
+  }
+  expect(renderTable(rows, 80, display, false)![0]).toBe("名前         │ 説明                     │ 状態    │ 備考");
+});
+
+test("a column narrows to its longest word before any word is cut, while another column can give", () => {
+  const rows = ["| see | then |", "|---|---|", "| the internationalization guide first | a b c d e f g h i j k l m n o p q |"];
+  const lines = renderTable(rows, 40, display, false)!;
+  for (const l of lines) expect(display(l)).toBeLessThanOrEqual(40);
+  expect(lines.slice(2).map((l) => l.split("│")[0]!.trim())).toEqual(["the", "internationalization", "guide first"]);
 });
