@@ -231,12 +231,12 @@ const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
  * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
  * rejected the pattern, failed to start or was killed by an abort), so the caller falls back to
  * the built-in search. ripgrep prints `PATH\0N:TEXT` for a match and `PATH\0N-TEXT` for context,
- * one file's lines together.
+ * one file's lines together; a line without a NUL is a warning or the `--` between context groups.
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
   const argv = [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
   argv.push("--crlf", "--encoding", "auto", "--max-filesize", String(GREP_MAX_FILE_BYTES));
-  argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never", "--no-context-separator");
+  argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
   for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
   if (search.ignoreCase) argv.push("--ignore-case");
