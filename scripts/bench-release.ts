@@ -23,7 +23,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const ms = (t: number) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${t.toFixed(0)} ms`);
 
-/** 400 directories × 100 source-like files (~2 KB each), a .gitignore'd build dir, a few needles. */
+/** 400 directories × 100 source-like files (~2 KB each), a .gitignore'd build dir, a few needles, a minified bundle. */
 function generateTree(root: string): number {
   let bytes = 0;
   mkdirSync(join(root, ".git"), { recursive: true });
@@ -41,7 +41,10 @@ function generateTree(root: string): number {
       writeFileSync(join(dir, `f${f}.ts`), text);
     }
   }
-  return bytes;
+  // a minified bundle: one 4.8 MB line with a match of the query below every 6 characters
+  const bundle = `${'"a":1,'.repeat(800_000)}\n`;
+  writeFileSync(join(root, "src", "bundle.min.js"), bundle);
+  return bytes + bundle.length;
 }
 
 const QUERIES: [string, Record<string, unknown>][] = [
@@ -49,6 +52,7 @@ const QUERIES: [string, Record<string, unknown>][] = [
   ["common word (cap 100)", { pattern: "handler" }],
   ["regex, case-insensitive", { pattern: "RESULT_\\d+ = compute\\(1\\d, ", ignore_case: true }],
   ["no match", { pattern: "zzz_nothing_here" }],
+  ["800k matches on one line", { pattern: '"a"', path: "src/bundle.min.js" }],
 ];
 
 async function grepBench(tree: string, cache: string) {

@@ -22,6 +22,17 @@ export function resolveUserPath(path: string, cwd: string, home: string, p: Plat
   return { abs: p.isAbsolute(path) ? path : p.resolve(cwd, path) };
 }
 
+/**
+ * Why `path` cannot name a file, or undefined: it ends with a separator (`/`; on Windows `\\`
+ * too), which names a directory. The file tools refuse it rather than resolve it away, as a
+ * shell does (`cat file.txt/` is "Not a directory"), so `x/` never writes or edits the file `x`.
+ */
+export function directorySpelling(path: string, p: PlatformPath = nodePath): string | undefined {
+  const last = path.at(-1);
+  if (last !== "/" && !(p.sep === "\\" && last === "\\")) return undefined;
+  return `${path} ends with "${last}", which names a directory; give the file's path`;
+}
+
 /** The file a tool call's `path` names, for running calls on one file in order: resolveUserPath's, or `path` under `cwd` when that names none (the tool itself refuses it). */
 export function callPath(path: string, cwd: string, home: string): string {
   const where = resolveUserPath(path, cwd, home);

@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { realTarget } from "../fs/real-target.ts";
-import { resolveUserPath } from "../fs/user-path.ts";
+import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -54,6 +54,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
 
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`edit: ${where.error}`);
+      const slash = directorySpelling(path);
+      if (slash) return toolError(`edit: ${slash}`);
       const { abs } = where;
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
       if (info instanceof Error)

@@ -7,8 +7,10 @@
 //                             core.excludesFile), which is what walk.ts reads
 //   --crlf --encoding auto    `$` matches before CRLF; a byte-order mark is no text (`^` matches after
 //                             it) and a UTF-16 file with one is searched as text; other bytes as they are
-//   binary files              any other file with a NUL byte is dropped (ripgrep reports binary_offset)
+//   binary files              any other file with a NUL byte is dropped (ripgrep warns when it finds
+//                             one after a match)
 //   context                   taken from ripgrep's context lines, cut to the shown matches here
+//   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
 // Patterns are compiled as JS regexes first (so a bad pattern fails the same way in both); one
 // ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
@@ -196,35 +198,46 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     if (file.size > GREP_MAX_FILE_BYTES) continue;
     const bytes = await file.bytes().catch((e: unknown) => void unreadable(abs, e));
     if (!bytes || isBinary(bytes)) continue;
-    const text = new TextDecoder(utf16Of(bytes) ?? "utf-8").decode(bytes); // the byte-order mark is dropped, as by ripgrep
-    const lines =
-      text === ""
-        ? []
-        : text
-            .replace(/\n$/, "")
-            .split("\n")
-            .map((l) => l.replace(/\r$/, ""));
-    found.add(hitsOf(path, lines, search.regex, search.cap, search.context));
+    found.add(hitsOf(path, linesOf(bytes), search.regex, search.cap, search.context));
   }
   return found;
 }
 
-/** ripgrep's --json records, as far as they are read here. */
-interface RgData {
-  path?: { text?: string; bytes?: string };
-  lines?: { text?: string; bytes?: string };
-  line_number?: number;
-  binary_offset?: number | null;
+/** A text file's lines as ripgrep reads them: UTF-16 when it starts with that byte-order mark (dropped), a CR before "\n" dropped. */
+function linesOf(bytes: Uint8Array): string[] {
+  const text = new TextDecoder(utf16Of(bytes) ?? "utf-8").decode(bytes);
+  if (text === "") return [];
+  return text
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""));
 }
 
 /**
- * The hits ripgrep finds, or undefined when it could not run or did not finish a search (no
- * summary record: it rejected the pattern, failed to start or was killed by an abort), so the
- * caller falls back to the built-in search.
+ * Lines longer than this many bytes ripgrep does not print (`--max-columns`): grep.ts reads them
+ * from the file itself and cuts them around the match (clip). Without it one line of a minified
+ * bundle with a match on every character cost gigabytes: ripgrep's `--json` lists each match, and
+ * ignores --max-columns, so ripgrep's plain output is read instead.
+ */
+const RG_MAX_COLUMNS = 4096;
+/** How ripgrep prints a line over RG_MAX_COLUMNS: `[Omitted long matching line]`, `[Omitted long context line]`. */
+const RG_OMITTED = /^\[Omitted long .*\]$/;
+/** The line ripgrep prints when a file it was searching turns out to hold a NUL byte (the file is dropped). */
+const RG_BINARY = /^(.*): WARNING: stopped searching binary file/;
+/** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
+const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
+
+/**
+ * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
+ * rejected the pattern, failed to start or was killed by an abort), so the caller falls back to
+ * the built-in search. ripgrep prints `PATH\0N:TEXT` for a match and `PATH\0N-TEXT` for context,
+ * one file's lines together; a line without a NUL is a warning or the `--` between context groups.
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
-  const argv = [rg, "--json", "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
+  const argv = [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
   argv.push("--crlf", "--encoding", "auto", "--max-filesize", String(GREP_MAX_FILE_BYTES));
+  argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
+  argv.push("--max-columns", String(RG_MAX_COLUMNS));
   for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context));
@@ -242,46 +255,67 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   const errors = proc.stderr.text();
   const kill = () => proc.kill();
   ctx.signal.addEventListener("abort", kill, { once: true });
-  const decode = (v: { text?: string; bytes?: string } | undefined) => v?.text ?? (v?.bytes ? Buffer.from(v.bytes, "base64").toString("utf8") : "");
 
   const found = createCollector(search.cap);
-  let current: FileHits | undefined;
+  const long = new Map<FileHits, { abs: string; lines: number[] }>(); // lines ripgrep left out, read from the file below
+  let current: { printed: string; abs: string; hits: FileHits | undefined } | undefined;
   let capLine = Infinity; // line of the cap-th match in the current file: later lines are not needed
-  let finished = false;
-  const onRecord = (type: string, data: RgData) => {
-    if (type === "begin") {
-      const path = search.show(resolve(ctx.cwd, decode(data.path)));
-      current = search.keep(path) ? { path, count: 0, lines: new Map() } : undefined;
+  const close = () => {
+    if (current?.hits) found.add(current.hits);
+    current = undefined;
+  };
+  const decoder = new TextDecoder();
+  const onLine = (bytes: Uint8Array) => {
+    const nul = bytes.indexOf(0);
+    if (nul === -1) {
+      const binary = RG_BINARY.exec(decoder.decode(bytes));
+      const file = current;
+      if (file && binary && file.printed === binary[1]) file.hits = undefined;
+      return;
+    }
+    const printed = decoder.decode(bytes.subarray(0, nul));
+    if (current?.printed !== printed) {
+      close();
+      const abs = resolve(ctx.cwd, printed);
+      const path = search.show(abs);
+      current = { printed, abs, hits: search.keep(path) ? { path, count: 0, lines: new Map() } : undefined };
       capLine = Infinity;
-    } else if ((type === "match" || type === "context") && current && data.line_number !== undefined) {
-      const n = data.line_number;
-      if (type === "match" && ++current.count === search.cap) capLine = n;
-      const text = decode(data.lines).replace(/\n$/, "").replace(/\r$/, "");
-      if (n <= capLine + search.context) current.lines.set(n, { text: clip(text, type === "match" ? search.regex : undefined), match: type === "match" });
-    } else if (type === "end" && current) {
-      if (data.binary_offset == null) found.add(current);
-      current = undefined;
-    } else if (type === "summary") finished = true;
+    }
+    const file = current;
+    const hits = file.hits;
+    const line = /^(\d+)([:-])/.exec(decoder.decode(bytes.subarray(nul + 1, nul + 24)));
+    if (!hits || !line) return;
+    const n = Number(line[1]);
+    const match = line[2] === ":";
+    if (match && ++hits.count === search.cap) capLine = n;
+    if (n > capLine + search.context) return;
+    const text = decoder.decode(bytes.subarray(nul + 1 + line[0].length)).replace(/\r$/, "");
+    hits.lines.set(n, { text: clip(text, match ? search.regex : undefined), match });
+    if (!RG_OMITTED.test(text)) return;
+    const left = long.get(hits) ?? { abs: file.abs, lines: [] };
+    left.lines.push(n);
+    long.set(hits, left);
   };
 
-  let buffer = "";
-  const decoder = new TextDecoder();
   try {
+    // Lines are cut at "\n" bytes, which are never inside a UTF-8 character, so each decodes alone.
+    let partial: Uint8Array[] = [];
     for await (const chunk of proc.stdout) {
-      buffer += decoder.decode(chunk, { stream: true });
       let start = 0;
-      for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n", start)) {
-        const line = buffer.slice(start, nl);
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        onLine(partial.length === 0 ? chunk.subarray(start, nl) : Buffer.concat([...partial, chunk.subarray(start, nl)]));
+        partial = [];
         start = nl + 1;
-        if (line === "") continue;
-        const record = JSON.parse(line) as { type: string; data: RgData };
-        onRecord(record.type, record.data);
       }
-      buffer = buffer.slice(start);
+      if (start < chunk.length) partial.push(chunk.slice(start));
     }
-    await proc.exited;
-    // `rg: PATH: Permission denied (os error 13)`: a directory or file it could not read
-    for (const [, path, why] of (await errors).matchAll(/^rg: (.+): (.+?)(?: \(os error \d+\))?$/gm))
+    if (partial.length > 0) onLine(Buffer.concat(partial));
+    close();
+    const code = await proc.exited;
+    const stderr = (await errors).split("\n").filter(Boolean);
+    // 0: matches, 1: none, 2: an error, which is the search's end only when every error is a path it could not read
+    if (ctx.signal.aborted || !(code === 0 || code === 1 || (code === 2 && stderr.length > 0 && stderr.every((l) => RG_UNREADABLE.test(l))))) return undefined;
+    for (const [, path, why] of stderr.map((l) => RG_UNREADABLE.exec(l)!))
       if (resolve(ctx.cwd, path!).startsWith(search.root)) found.unreadable.push({ path: search.show(resolve(ctx.cwd, path!)), why: lower(why!) });
   } catch {
     proc.kill(); // unreadable output: do not leave it blocked on a full pipe
@@ -289,5 +323,16 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   } finally {
     ctx.signal.removeEventListener("abort", kill);
   }
-  return finished ? found : undefined;
+  for (const [hits, { abs, lines }] of long) {
+    if (!found.files.includes(hits)) continue; // cut by the cap: never shown
+    const bytes = await Bun.file(abs)
+      .bytes()
+      .catch(() => undefined);
+    const text = bytes && linesOf(bytes);
+    for (const n of lines) {
+      const line = hits.lines.get(n)!;
+      if (text?.[n - 1] !== undefined) line.text = clip(text[n - 1]!, line.match ? search.regex : undefined);
+    }
+  }
+  return found;
 }

@@ -2,7 +2,7 @@
 import { open, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
-import { resolveUserPath } from "../fs/user-path.ts";
+import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -53,6 +53,8 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
       if (info instanceof Error) return toolError(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
       if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
+      const slash = directorySpelling(path);
+      if (slash) return toolError(`read_file: ${slash}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       if (info.size === 0) {
         seen.set(realTarget(abs), contentHash(new Uint8Array()));

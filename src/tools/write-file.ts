@@ -7,7 +7,7 @@ import { contentHash } from "./read-file.ts";
 import { type SeenFiles, writeRefusal } from "./seen-files.ts";
 import { likeBefore } from "../fs/text-encoding.ts";
 import { realTarget } from "../fs/real-target.ts";
-import { resolveUserPath } from "../fs/user-path.ts";
+import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -37,6 +37,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
+      const slash = directorySpelling(path);
+      if (slash) return toolError(`write_file: ${slash}`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
       const old = before?.isFile()

@@ -1,7 +1,7 @@
 // The file tools through the compiled binary against a mock model that issues the calls: what a
 // real project's files do to them (links, read-only files, binary output) and what the model reads back.
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { resultText, type Turn } from "../helpers/model-server.ts";
@@ -124,4 +124,27 @@ test("a file the user's message brought whole (@file) counts as read: the model'
     .map(resultText);
   expect(result).toStartWith("app.ts has changed since it was last read or written");
   expect(readFileSync(app, "utf8")).toBe(user);
+});
+
+test('a path ending in "/" names a directory: write_file and edit refuse it and leave the file of that name alone', async () => {
+  writeFileSync(join(project.path, "t.txt"), "one\n");
+  const results = await oneTurn([
+    ["write_file", { path: "zz.txt/", content: "x" }],
+    ["edit", { path: "t.txt/", old_string: "one", new_string: "two" }],
+    ["write_file", { path: "t.txt/", content: "x" }],
+  ]);
+  expect(results).toEqual([
+    'write_file: zz.txt/ ends with "/", which names a directory; give the file\'s path',
+    'edit: t.txt/ ends with "/", which names a directory; give the file\'s path',
+    'write_file: t.txt/ ends with "/", which names a directory; give the file\'s path',
+  ]);
+  expect(existsSync(join(project.path, "zz.txt"))).toBe(false);
+  expect(readFileSync(join(project.path, "t.txt"), "utf8")).toBe("one\n");
+});
+
+test("grep over a 3 MB line that matches on every character: one line back, cut at 300 characters", async () => {
+  writeFileSync(join(project.path, "huge.txt"), `${"x".repeat(3_000_000)}\n`);
+  writeFileSync(join(project.path, "small.txt"), "x marks the spot\n");
+  const results = await oneTurn([["grep", { pattern: "x" }]]);
+  expect(results).toEqual([`huge.txt:1: ${"x".repeat(300)}…\nsmall.txt:1: x marks the spot`]);
 });

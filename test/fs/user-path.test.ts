@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { win32 } from "node:path";
-import { callPath, resolveUserPath } from "../../src/fs/user-path.ts";
+import { posix, win32 } from "node:path";
+import { callPath, directorySpelling, resolveUserPath } from "../../src/fs/user-path.ts";
 
 const at = (path: string) => resolveUserPath(path, "/work/project", "/home/me");
 
@@ -43,4 +43,15 @@ test("callPath: the file a call names, for ordering; a ~name path it cannot reso
   expect(callPath("~/notes.md", "/work/p", "/home/ann")).toBe("/home/ann/notes.md");
   expect(callPath("src/a.ts", "/work/p", "/home/ann")).toBe("/work/p/src/a.ts");
   expect(callPath("~bob/x", "/work/p", "/home/ann")).toBe("/work/p/~bob/x");
+});
+
+test.each([
+  ["x.txt/", posix, 'x.txt/ ends with "/", which names a directory; give the file\'s path'],
+  ["src/a.ts", posix, undefined],
+  ["x\\", posix, undefined], // on POSIX a backslash is an ordinary character of a name
+  ["x.txt\\", win32, 'x.txt\\ ends with "\\", which names a directory; give the file\'s path'],
+  ["x.txt/", win32, 'x.txt/ ends with "/", which names a directory; give the file\'s path'],
+  ["C:\\work\\a.ts", win32, undefined],
+] as const)("a path ending in a separator of the platform names a directory: %p", (path, p, message) => {
+  expect(directorySpelling(path, p)).toBe(message);
 });

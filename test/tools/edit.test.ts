@@ -257,3 +257,11 @@ test("a read-only file is left alone, also through a link: the model is told why
   chmodSync(join(dir, "gen.lock"), 0o644);
   expect((await edit({ path: "gen.lock", old_string: "1", new_string: "2" })).isError).toBeUndefined();
 });
+
+test('a path ending in "/" names a directory: the file of that name is not edited', async () => {
+  expect(await edit({ path: "a.txt/", old_string: "line 10", new_string: "ten" })).toEqual({
+    output: 'edit: a.txt/ ends with "/", which names a directory; give the file\'s path',
+    isError: true,
+  });
+  expect(file("a.txt")).toBe(SOURCE);
+});

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createGrepTool, globOf } from "../../src/tools/grep.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { findRg, NO_RG } from "../helpers/find-rg.ts";
 import { testNeeding } from "../helpers/tools.ts";
 
 let root: string;
@@ -193,21 +194,6 @@ describe("grep (built-in walker)", () => {
     expect((await grep({ pattern: "needle", path: "a.ts", context: "0", max_results: "1" })).output).toStartWith("a.ts:2: // needle one\n… 1 more");
   });
 });
-
-// ripgrep: HEY_TEST_RG, else `rg` on PATH, else the devDependency @vscode/ripgrep (its rg ships
-// inside the npm package @vscode/ripgrep-<platform>, no download at install time).
-const NO_RG =
-  "ripgrep not found: add the devDependency @vscode/ripgrep (>= 1.18: rg ships inside its platform package, no download), " +
-  "install rg (apt-get install ripgrep, brew install ripgrep) or set HEY_TEST_RG=/path/to/rg";
-
-async function findRg(): Promise<string | undefined> {
-  if (process.env.HEY_TEST_RG) return process.env.HEY_TEST_RG;
-  const onPath = Bun.which("rg");
-  if (onPath) return onPath;
-  const pkg = "@vscode/ripgrep";
-  const mod = (await import(pkg).catch(() => undefined)) as { rgPath?: string } | undefined;
-  return mod?.rgPath;
-}
 
 describe("grep: ripgrep and the built-in walker give the same text", () => {
   let rgTool: ReturnType<typeof createGrepTool>;

@@ -143,3 +143,11 @@ test.each([
 test("numbers sent as strings are accepted", async () => {
   expect((await read({ path: "twelve.txt", offset: "12", limit: "1" })).output).toBe("12\tline 12");
 });
+
+test('a file\'s path with a "/" after it is refused, as a shell does ("Not a directory")', async () => {
+  writeFileSync(join(dir, "slash.txt"), "text\n");
+  expect(await read({ path: "slash.txt/" })).toEqual({
+    output: 'read_file: slash.txt/ ends with "/", which names a directory; give the file\'s path',
+    isError: true,
+  });
+});

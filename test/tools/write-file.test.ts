@@ -201,3 +201,14 @@ testNeeding(asUser.slice(0, 1))("a directory that is not writable is named, not 
     rmSync(tree, { recursive: true, force: true });
   }
 });
+
+test('a path ending in "/" names a directory: nothing is created or overwritten', async () => {
+  expect(await write({ path: "zz.txt/", content: "x" })).toEqual({
+    output: 'write_file: zz.txt/ ends with "/", which names a directory; give the file\'s path',
+    isError: true,
+  });
+  expect(readdirSync(dir)).not.toContain("zz.txt");
+  writeFileSync(join(dir, "e.txt"), "kept\n");
+  expect((await write({ path: "e.txt/", content: "x" })).isError).toBe(true);
+  expect(readFileSync(join(dir, "e.txt"), "utf8")).toBe("kept\n");
+});

@@ -1,0 +1,61 @@
+// grep over files with lines of megabytes (a minified bundle, a one-line JSON fixture): what the
+// model reads is the line cut around the match, the same from ripgrep as from the built-in walker,
+// and ripgrep is never asked to print such a line (its --json listed every match of it: gigabytes).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createGrepTool } from "../../src/tools/grep.ts";
+import { callTool } from "../helpers/call-tool.ts";
+import { findRg, NO_RG } from "../helpers/find-rg.ts";
+
+let root: string;
+let ctx: ToolContext;
+let rgTool: ReturnType<typeof createGrepTool> | undefined;
+const builtin = createGrepTool({ rg: null });
+const printed = () => readFileSync(join(root, "..", `${root.split("/").pop()}-rg.out`)).length;
+
+const HUGE = `{${'"a":1,'.repeat(500_000)}"end":"needle"}\n`; // 3 MB on one line, a match of `"` every 3 characters
+const PAGE = `<p>${"x".repeat(10_000)}</p>\nneedle\n${"y".repeat(10_000)} needle ${"z".repeat(10_000)}\n`;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "hey-grep-long-"));
+  writeFileSync(join(root, "huge.json"), HUGE);
+  writeFileSync(join(root, "page.html"), PAGE);
+  ctx = { cwd: root, signal: new AbortController().signal };
+  const rg = await findRg();
+  if (!rg) return;
+  // A wrapper keeps what ripgrep printed, to show how much that was.
+  const wrapper = join(root, "..", `${root.split("/").pop()}-rg.sh`);
+  const out = join(root, "..", `${root.split("/").pop()}-rg.out`);
+  writeFileSync(wrapper, `#!/bin/sh\n'${rg}' "$@" > '${out}'\ncode=$?\ncat '${out}'\nexit $code\n`);
+  chmodSync(wrapper, 0o755);
+  rgTool = createGrepTool({ rg: wrapper });
+});
+
+afterAll(() => {
+  for (const end of ["-rg.sh", "-rg.out"]) rmSync(join(root, "..", `${root.split("/").pop()}${end}`), { force: true });
+  rmSync(root, { recursive: true, force: true });
+});
+
+test("a 3 MB line with a million matches: one result line, cut at 300 characters, and ripgrep prints a few bytes", async () => {
+  if (!rgTool) throw new Error(NO_RG);
+  const result = await callTool(rgTool, { pattern: '"', path: "huge.json" }, ctx);
+  expect(result).toEqual({ output: `huge.json:1: ${HUGE.slice(0, 300)}…` });
+  expect(printed()).toBeLessThan(1000);
+  expect(result).toEqual(await callTool(builtin, { pattern: '"', path: "huge.json" }, ctx));
+});
+
+test("a match far into a long line, with long lines around it: each cut, the match's around it", async () => {
+  if (!rgTool) throw new Error(NO_RG);
+  const args = { pattern: "needle", context: 1 };
+  const result = await callTool(rgTool, args, ctx);
+  const lines = result.output.split("\n");
+  expect(lines.map((l) => l.slice(0, 24))).toEqual(['huge.json:1: …:1,"a":1,"', "page.html-1- <p>xxxxxxxx", "page.html:2: needle", "page.html:3: …yyyyyyyyyy"]);
+  expect(lines[0]).toEndWith('"a":1,"end":"needle"}');
+  expect(lines[3]).toContain("y needle z");
+  expect(lines.every((l) => l.length < 320)).toBe(true);
+  expect(printed()).toBeLessThan(1000);
+  expect(result).toEqual(await callTool(builtin, args, ctx));
+});
