@@ -5,21 +5,41 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { HandOffLimit } from "../kernel/hand-off.ts";
+import { cutTaskNote, noteCutLine } from "./budget.ts";
 
 /** Where the note lives, relative to the project root. */
 export const TASK_NOTE_PATH = join(".hey", "task.md");
-/** A note bigger than this is cut when injected: it is resent with every request after a compaction. */
-const TASK_NOTE_MAX_BYTES = 32 * 1024;
+/**
+ * A note bigger than this is cut when read (its end and top kept, budget.ts cutTaskNote): it is
+ * resent with every request after a compaction, and the budget then cuts it to its own share.
+ */
+const TASK_NOTE_MAX_CHARS = 32 * 1024;
+/** Of a longer file only its end and its start are read (the newest hand-offs and the `# Task` heading). */
+const TAIL_BYTES = 2 * TASK_NOTE_MAX_CHARS;
+const HEAD_BYTES = 8 * 1024;
 /** The task as the hand-off's heading quotes it, when the agent kept no note. */
 const TASK_QUOTE_CHARS = 4000;
 
-/** The note when the project has a usable one; undefined when it has none, or it is a link or unreadable. */
+/**
+ * The note when the project has a usable one — over TASK_NOTE_MAX_CHARS, its end (the newest
+ * hand-off) and its top, saying what was left out; undefined when it has none, or it is a link or unreadable.
+ */
 export function readTaskNote(cwd: string): string | undefined {
   try {
-    const read = readOwnFile(join(cwd, TASK_NOTE_PATH), TASK_NOTE_MAX_BYTES);
-    const text = read?.text.trim();
-    if (!text) return undefined;
-    return read!.truncated ? `${text}\n[… cut at ${TASK_NOTE_MAX_BYTES / 1024} KB]` : text;
+    const file = join(cwd, TASK_NOTE_PATH);
+    const read = readOwnFile(file, TAIL_BYTES, { tail: true });
+    if (!read?.text.trim()) return undefined;
+    let text = read.text;
+    if (read.truncated) {
+      // the start of the file, up to the first section, then what was not read, then the end from a line start
+      const top = readOwnFile(file, HEAD_BYTES)?.text ?? "";
+      const sections = top.search(/^## /m);
+      const head = sections > 0 ? top.slice(0, sections) : "";
+      const tail = read.text.slice(read.text.indexOf("\n") + 1);
+      const left = read.size - Buffer.byteLength(head) - Buffer.byteLength(tail);
+      text = `${head}${noteCutLine(Math.max(1, Math.round(left / 1024)))}\n${tail}`;
+    }
+    return cutTaskNote(text.trim(), TASK_NOTE_MAX_CHARS);
   } catch {
     return undefined; // a link, a directory, unreadable: as if there were none
   }

@@ -28,12 +28,25 @@ test("the note is read trimmed; none, or an empty one, is undefined", () => {
   expect(readTaskNote(project.path)).toBe("# Goal\nship it");
 });
 
-test("a note over 32 KB is cut, and says so", () => {
+/** `# Task`, `n` older hand-offs of ~1 KB, then the newest: each hand-off is appended to the end. */
+const handOffs = (n: number) =>
+  "# Task\n\nfix the parser\n\n" +
+  Array.from({ length: n }, (_, i) => `## Stopped at the turn limit (${i})\n\nRemaining: old step ${i} ${"y".repeat(1000)}\n`).join("\n") +
+  "\n## Stopped at the turn limit (last)\n\nNEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42\n";
+
+test("a note over 32 KB keeps its heading and its newest hand-off, and says how much was left out", () => {
   mkdirSync(join(project.path, ".hey"));
-  writeFileSync(join(project.path, ".hey", "task.md"), "x".repeat(40_000));
-  const note = readTaskNote(project.path)!;
-  expect(note.length).toBeLessThan(33_000);
-  expect(note).toEndWith("[… cut at 32 KB]");
+  for (const n of [40, 300]) {
+    // 40 KB: read whole, then cut; 300 KB: only its start and end are read
+    writeFileSync(join(project.path, ".hey", "task.md"), handOffs(n));
+    const note = readTaskNote(project.path)!;
+    expect(note.length).toBeLessThanOrEqual(32 * 1024);
+    expect(note).toStartWith("# Task\n\nfix the parser\n\n[… about ");
+    expect(note).toEndWith("NEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42");
+    expect(note).not.toContain("old step 0 ");
+    const kb = Number(/about (\d+) KB of older notes left out/.exec(note)![1]);
+    expect(Math.abs(kb * 1024 - (handOffs(n).length - note.length))).toBeLessThan(2048);
+  }
 });
 
 test("the hand-off goes after the agent's note, or under the task when there is none", () => {
