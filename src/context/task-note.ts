@@ -55,14 +55,29 @@ const LIMIT_NAMES: Record<HandOffLimit, string> = { max_turns: "the turn limit",
 
 /**
  * The note with the hand-off appended: after what the agent kept, else under the task it was
- * given. A note that does not mention this run's task (an earlier task's) gets the task quoted in
- * the section, so the hand-off is not read as the earlier one's. Pure.
+ * given. The section gets this run's task quoted (`Task: …`) unless the task the note's last
+ * section continues (continuedTask) is this one, so a hand-off is never read as an earlier task's. Pure.
  */
 export function withHandOff(existing: string | undefined, task: string, handOff: string, limit: HandOffLimit, now: Date): string {
   const before = existing !== undefined ? existing.trimEnd() + "\n\n" : `# Task\n\n${task.slice(0, TASK_QUOTE_CHARS)}\n\n`;
-  const line = task.trim().replace(/\s+/g, " ").slice(0, TASK_LINE_CHARS);
-  const quoted = existing !== undefined && line !== "" && !existing.replace(/\s+/g, " ").includes(line) ? `Task: ${line}\n\n` : "";
+  const line = taskLine(task);
+  const quoted = existing !== undefined && line !== "" && continuedTask(existing) !== line ? `Task: ${line}\n\n` : "";
   return `${before}## Stopped at ${LIMIT_NAMES[limit]} (${now.toISOString()})\n\n${quoted}${handOff.trim()}\n`;
+}
+
+/** A task as a hand-off's `Task:` line quotes it, and as two tasks are compared: one line, its start. */
+const taskLine = (task: string) => task.trim().replace(/\s+/g, " ").slice(0, TASK_LINE_CHARS);
+
+/**
+ * The task (as taskLine) a hand-off appended to `note` continues: that of the last hand-off
+ * section quoting one (`## Stopped at …` then `Task: …`), else the task under the `# Task` heading
+ * hey starts a note with; undefined for a note the agent wrote otherwise (it may be about anything). Pure.
+ */
+export function continuedTask(note: string): string | undefined {
+  const quoted = [...note.matchAll(/^## Stopped at [^\n]*\n\nTask: ([^\n]*)$/gm)].at(-1);
+  if (quoted) return quoted[1]!.trim();
+  const top = /^# Task\n\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(note);
+  return top && top.index === 0 ? taskLine(top[1]!) : undefined;
 }
 
 /** The hand-off hey writes when the model gave none: what it knows, the last tool calls made. Pure. */

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fallbackHandOff, readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
+import { continuedTask, fallbackHandOff, readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let project: ReturnType<typeof tempDir>;
@@ -50,8 +50,9 @@ test("a note over 32 KB keeps its heading and its newest hand-off, and says how 
 });
 
 test("the hand-off goes after the agent's note, or under the task when there is none", () => {
+  // the agent's own note may be about anything: the section names its task
   expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", "max_turns", NOW)).toBe(
-    "# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n",
+    "# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: fix the tests\n\nDone so far: a\nRemaining: b\n",
   );
   expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_turns", NOW)).toBe(
     "# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n",
@@ -68,6 +69,26 @@ test("a note about another task (an earlier run's): the hand-off quotes this run
   expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", "max_turns", NOW)).toBe(
     "# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n",
   );
+});
+
+test("a new task whose words the note holds (LOOP in `LOOP forever`) is quoted; the same task again is not", () => {
+  const note = withHandOff(undefined, "LOOP forever", "Remaining: a", "max_turns", NOW);
+  const loop = withHandOff(note, "LOOP", "Remaining: b", "max_turns", NOW);
+  expect(loop).toEndWith("## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: LOOP\n\nRemaining: b\n");
+  expect(continuedTask(loop)).toBe("LOOP");
+  // the same task continues: its sections go on under it, the whitespace aside
+  expect(withHandOff(loop, " LOOP\n", "Remaining: c", "max_turns", NOW)).toEndWith("(2026-12-02T12:00:00.000Z)\n\nRemaining: c\n");
+  expect(withHandOff(note, "LOOP  forever", "Remaining: c", "max_turns", NOW)).toEndWith("(2026-12-02T12:00:00.000Z)\n\nRemaining: c\n");
+  // back to the first task after another: quoted again, as the last section was the other's
+  expect(withHandOff(loop, "LOOP forever", "Remaining: d", "max_turns", NOW)).toEndWith("\n\nTask: LOOP forever\n\nRemaining: d\n");
+});
+
+test("continuedTask: the last quoted task, else the `# Task` heading's; none for the agent's own note", () => {
+  expect(continuedTask("# Task\n\nfix  it\n")).toBe("fix it");
+  expect(continuedTask("# Task\n\nfix it\n\n## Stopped at the turn limit (x)\n\nRemaining: y\n")).toBe("fix it");
+  expect(continuedTask("# Task\n\na\n\n## Stopped at x\n\nTask: b\n\nr\n\n## Stopped at y\n\nr2\n")).toBe("b");
+  expect(continuedTask("# Goal\nfix it\n")).toBeUndefined();
+  expect(continuedTask("notes\n# Task\n\nfix it\n")).toBeUndefined();
 });
 
 test("the fallback hand-off names the last tool calls, their arguments cut", () => {
