@@ -32,7 +32,36 @@ const FIT_MARGIN = 400;
 /** Of a cut result, this share is its head; the rest its tail (errors and summaries end outputs). */
 const HEAD_SHARE = 0.75;
 
+/** The task note takes at most this share of the budget: 8,000 tokens (32 KB) of the default 40,000, 600 of a 3,000-token budget. */
+export const TASK_NOTE_SHARE = 0.2;
+/** Characters kept free for the line that says what was cut from the note. */
+const NOTE_CUT_ROOM = 120;
+/** The line in place of what was cut from the task note; NOTE_CUT finds it again to add up a second cut. */
+export const noteCutLine = (kb: number) => `[… about ${kb} KB of older notes left out to fit the context budget; .hey/task.md has all of it …]`;
+const NOTE_CUT = /^\[… about (\d+) KB of older notes left out[^\n]*$/m;
+
 const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+
+/**
+ * `.hey/task.md` cut to about `maxChars`: its end, from a line start — hand-offs are appended, so
+ * the newest is last — and its top (the `# Task` heading and the task, up to the first `## `
+ * section) when that takes at most half, around noteCutLine saying how much was left out (an
+ * earlier such line in what is left out adds its count). The note itself when it fits. Pure.
+ */
+export function cutTaskNote(note: string, maxChars: number): string {
+  if (note.length <= maxChars) return note;
+  const sections = note.search(/^## |^\[… about \d+ KB of older notes/m);
+  const head = sections > 0 && sections <= maxChars / 2 ? note.slice(0, sections) : "";
+  const room = Math.max(0, maxChars - head.length - NOTE_CUT_ROOM);
+  let start = note.length - room;
+  const nl = note.indexOf("\n", start - 1);
+  if (nl >= 0 && nl + 1 - start < room / 2) start = nl + 1; // a line start, unless the last lines are one long line
+  const left = note.slice(head.length, start);
+  const earlier = NOTE_CUT.exec(left);
+  const chars = left.length - (earlier?.[0].length ?? 0);
+  const kb = Math.max(1, Math.round(chars / 1024)) + Number(earlier?.[1] ?? 0);
+  return `${head}${noteCutLine(kb)}\n${note.slice(start).replace(/^\n+/, "")}`;
+}
 
 /** What trimToBudget fits the messages into. */
 export interface Budget {
@@ -40,7 +69,7 @@ export interface Budget {
   /** system prompt and tool schemas */
   fixedTokens: number;
   tokensPerChar: number;
-  /** .hey/task.md, inserted after the first user message when anything was summarized or dropped */
+  /** .hey/task.md, inserted after the first user message when anything was summarized or dropped, cut to TASK_NOTE_SHARE of the budget (cutTaskNote) */
   taskNote?: string;
   /** what the model takes at most (its window less room for the answer), when known: stage 4 */
   hardTokens?: number;
@@ -73,6 +102,8 @@ export interface Fitted {
   newlyTrimmed: number;
   /** for the next request's Budget.hold */
   hold: Hold;
+  /** tokens of fixedTokens + the messages before anything was left out or cut: the task note included when a summary brings it in anyway */
+  untrimmed: number;
 }
 
 interface Unit {
@@ -108,7 +139,9 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     i = end;
   }
   const summarized = messages.some((m) => m.id.startsWith(SUMMARY_ID));
-  const task = budget.taskNote === undefined ? undefined : textMessage(TASK_NOTE_ID, TASK_NOTE_PREFIX + budget.taskNote);
+  // the note is cut by the budget alone (not the corrected ratio), so each request sends the same bytes for the prompt cache
+  const noteChars = Math.floor((budget.budgetTokens * TASK_NOTE_SHARE) / DEFAULT_TOKENS_PER_CHAR);
+  const task = budget.taskNote === undefined ? undefined : textMessage(TASK_NOTE_ID, TASK_NOTE_PREFIX + cutTaskNote(budget.taskNote, noteChars));
   const out = [...messages];
   const drop = new Set<number>(); // unit indexes
   let kept = chars.reduce((a, b) => a + b, 0);
@@ -121,6 +154,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   };
   const stretches = () => [...drop].filter((u) => !drop.has(u - 1)).length;
   const fits = (limit = budget.budgetTokens) => tokens(kept) <= limit;
+  const untrimmed = tokens(kept);
   const keep = Math.floor((budget.budgetTokens * CUT_SHARE) / DEFAULT_TOKENS_PER_CHAR);
   const dropUnit = (u: number) => {
     drop.add(u);
@@ -168,9 +202,9 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   const next: Hold = { budgetTokens: budget.budgetTokens, dropped: new Set([...drop].map((k) => messages[units[k]!.start]!.id)), cut: cutIds };
 
   const tasked = !(task && (summarized || dropped > 0));
-  if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget, newlyTrimmed: 0, hold: next };
+  if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
   const messagesOut = assemble(out, units, drop, tasked ? undefined : task, facts);
-  return { messages: messagesOut, trimmed: dropped, cut, overBudget, newlyTrimmed: dropped - held, hold: next };
+  return { messages: messagesOut, trimmed: dropped, cut, overBudget, newlyTrimmed: dropped - held, hold: next, untrimmed };
 
   /** Cuts the result at `j` (of the unit starting at `start`) to `size`; `record`: the ids of results cut to the ceiling's size. */
   function cutAt(j: number, size: number, start: number, record?: Set<string>): void {

@@ -5,21 +5,41 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { HandOffLimit } from "../kernel/hand-off.ts";
+import { cutTaskNote, noteCutLine } from "./budget.ts";
 
 /** Where the note lives, relative to the project root. */
 export const TASK_NOTE_PATH = join(".hey", "task.md");
-/** A note bigger than this is cut when injected: it is resent with every request after a compaction. */
-const TASK_NOTE_MAX_BYTES = 32 * 1024;
+/**
+ * A note bigger than this is cut when read (its end and top kept, budget.ts cutTaskNote): it is
+ * resent with every request after a compaction, and the budget then cuts it to its own share.
+ */
+const TASK_NOTE_MAX_CHARS = 32 * 1024;
+/** Of a longer file only its end and its start are read (the newest hand-offs and the `# Task` heading). */
+const TAIL_BYTES = 2 * TASK_NOTE_MAX_CHARS;
+const HEAD_BYTES = 8 * 1024;
 /** The task as the hand-off's heading quotes it, when the agent kept no note. */
 const TASK_QUOTE_CHARS = 4000;
 
-/** The note when the project has a usable one; undefined when it has none, or it is a link or unreadable. */
+/**
+ * The note when the project has a usable one — over TASK_NOTE_MAX_CHARS, its end (the newest
+ * hand-off) and its top, saying what was left out; undefined when it has none, or it is a link or unreadable.
+ */
 export function readTaskNote(cwd: string): string | undefined {
   try {
-    const read = readOwnFile(join(cwd, TASK_NOTE_PATH), TASK_NOTE_MAX_BYTES);
-    const text = read?.text.trim();
-    if (!text) return undefined;
-    return read!.truncated ? `${text}\n[… cut at ${TASK_NOTE_MAX_BYTES / 1024} KB]` : text;
+    const file = join(cwd, TASK_NOTE_PATH);
+    const read = readOwnFile(file, TAIL_BYTES, { tail: true });
+    if (!read?.text.trim()) return undefined;
+    let text = read.text;
+    if (read.truncated) {
+      // the start of the file, up to the first section, then what was not read, then the end from a line start
+      const top = readOwnFile(file, HEAD_BYTES)?.text ?? "";
+      const sections = top.search(/^## /m);
+      const head = sections > 0 ? top.slice(0, sections) : "";
+      const tail = read.text.slice(read.text.indexOf("\n") + 1);
+      const left = read.size - Buffer.byteLength(head) - Buffer.byteLength(tail);
+      text = `${head}${noteCutLine(Math.max(1, Math.round(left / 1024)))}\n${tail}`;
+    }
+    return cutTaskNote(text.trim(), TASK_NOTE_MAX_CHARS);
   } catch {
     return undefined; // a link, a directory, unreadable: as if there were none
   }
@@ -35,14 +55,29 @@ const LIMIT_NAMES: Record<HandOffLimit, string> = { max_turns: "the turn limit",
 
 /**
  * The note with the hand-off appended: after what the agent kept, else under the task it was
- * given. A note that does not mention this run's task (an earlier task's) gets the task quoted in
- * the section, so the hand-off is not read as the earlier one's. Pure.
+ * given. The section gets this run's task quoted (`Task: …`) unless the task the note's last
+ * section continues (continuedTask) is this one, so a hand-off is never read as an earlier task's. Pure.
  */
 export function withHandOff(existing: string | undefined, task: string, handOff: string, limit: HandOffLimit, now: Date): string {
   const before = existing !== undefined ? existing.trimEnd() + "\n\n" : `# Task\n\n${task.slice(0, TASK_QUOTE_CHARS)}\n\n`;
-  const line = task.trim().replace(/\s+/g, " ").slice(0, TASK_LINE_CHARS);
-  const quoted = existing !== undefined && line !== "" && !existing.replace(/\s+/g, " ").includes(line) ? `Task: ${line}\n\n` : "";
+  const line = taskLine(task);
+  const quoted = existing !== undefined && line !== "" && continuedTask(existing) !== line ? `Task: ${line}\n\n` : "";
   return `${before}## Stopped at ${LIMIT_NAMES[limit]} (${now.toISOString()})\n\n${quoted}${handOff.trim()}\n`;
+}
+
+/** A task as a hand-off's `Task:` line quotes it, and as two tasks are compared: one line, its start. */
+const taskLine = (task: string) => task.trim().replace(/\s+/g, " ").slice(0, TASK_LINE_CHARS);
+
+/**
+ * The task (as taskLine) a hand-off appended to `note` continues: that of the last hand-off
+ * section quoting one (`## Stopped at …` then `Task: …`), else the task under the `# Task` heading
+ * hey starts a note with; undefined for a note the agent wrote otherwise (it may be about anything). Pure.
+ */
+export function continuedTask(note: string): string | undefined {
+  const quoted = [...note.matchAll(/^## Stopped at [^\n]*\n\nTask: ([^\n]*)$/gm)].at(-1);
+  if (quoted) return quoted[1]!.trim();
+  const top = /^# Task\n\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(note);
+  return top && top.index === 0 ? taskLine(top[1]!) : undefined;
 }
 
 /** The hand-off hey writes when the model gave none: what it knows, the last tool calls made. Pure. */

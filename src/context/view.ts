@@ -69,7 +69,7 @@ export interface ContextInput {
   fixedTokens: number;
   /** DEFAULT_TOKENS_PER_CHAR, corrected by the caller with the provider's reported input tokens */
   tokensPerChar: number;
-  /** .hey/task.md, re-injected verbatim after the first user message whenever anything was summarized or trimmed */
+  /** .hey/task.md, re-injected after the first user message whenever anything was summarized or trimmed: its end and top within a share of the budget (budget.ts cutTaskNote) */
   taskNote?: string;
   /**
    * dedup and error purge judge the history as its first `rewriteUpTo` messages were (default: all):
@@ -144,7 +144,7 @@ export function buildContext(input: ContextInput): ContextView {
   return {
     messages: trimmed.messages,
     estimate,
-    untrimmedEstimate: changed ? input.fixedTokens + estimateTokens(handled, input.tokensPerChar) : estimate,
+    untrimmedEstimate: changed ? trimmed.untrimmed : estimate,
     overBudget: trimmed.overBudget,
     newlyTrimmed: trimmed.newlyTrimmed,
     hold: trimmed.hold,

@@ -34,14 +34,14 @@ export function checkOwnFile(path: string): void {
 /**
  * The text of `path` read without following a link (O_NOFOLLOW, then a regular-file check on the
  * open descriptor), at most `maxBytes` of it — its start, or its end with `tail` — (`truncated`
- * says whether there was more), as UTF-8 or by `decode`; undefined when the file does not exist.
+ * says whether there was more, `size` is the whole file's bytes), as UTF-8 or by `decode`; undefined when the file does not exist.
  * Throws OwnFileError for a link or a non-regular file, the system error otherwise.
  */
 export function readOwnFile(
   path: string,
   maxBytes: number,
   opts: { tail?: boolean; decode?: (bytes: Uint8Array) => string } = {},
-): { text: string; truncated: boolean } | undefined {
+): { text: string; truncated: boolean; size: number } | undefined {
   checkOwnFile(path);
   let fd: number;
   try {
@@ -64,7 +64,7 @@ export function readOwnFile(
       if (n === 0) break;
       got += n;
     }
-    return { text: opts.decode ? opts.decode(buf.subarray(0, got)) : buf.toString("utf8", 0, got), truncated: st.size > got };
+    return { text: opts.decode ? opts.decode(buf.subarray(0, got)) : buf.toString("utf8", 0, got), truncated: st.size > got, size: st.size };
   } finally {
     closeSync(fd);
   }

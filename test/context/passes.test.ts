@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
 import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, purgeErrors } from "../../src/context/passes.ts";
-import { cutResult, omittedNote, trimToBudget, type Fitted } from "../../src/context/budget.ts";
+import { cutResult, cutTaskNote, omittedNote, trimToBudget, type Fitted } from "../../src/context/budget.ts";
 import { sharedPrefix } from "../../src/context/cache.ts";
 import { testPolicy } from "../helpers/settings.ts";
 
@@ -266,6 +266,37 @@ describe("trimToBudget", () => {
     expect(fit(10_000, history, "goal: X").messages).toBe(history); // nothing dropped or summarized: no note
   });
 
+  // hand-offs are appended to .hey/task.md: the newest is at its end
+  const handOffs = (n: number) =>
+    "# Task\n\nfix the parser\n\n" +
+    Array.from({ length: n }, (_, i) => `## Stopped at the turn limit (${i})\n\nRemaining: old step ${i} ${"y".repeat(900)}\n`).join("\n") +
+    "\n## Stopped at the turn limit (last)\n\nNEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42\n";
+
+  test("a task note over its share of the budget keeps its heading and its newest hand-off, says what was cut, and the request fits", () => {
+    const out = fit(3000, history, handOffs(40)); // a 40 KB note: ~10,000 tokens whole
+    const note = textOf(out.messages.find((m) => m.id === "task-note")) ?? "";
+    expect(note).toStartWith("[task notes from .hey/task.md]\n# Task\n\nfix the parser\n\n[… about ");
+    expect(note).toMatch(/\[… about \d+ KB of older notes left out to fit the context budget; \.hey\/task\.md has all of it …\]\n## Stopped/);
+    expect(note).toEndWith("NEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42\n");
+    expect(note).not.toContain("old step 0 ");
+    expect(note.length).toBeLessThanOrEqual(3000 * 0.2 * 4 + 100); // a fifth of the budget
+    expect(estimateTokens(out.messages, 0.25)).toBeLessThanOrEqual(3000);
+    expect(out.overBudget).toBe(false);
+  });
+
+  test("cutTaskNote: a note that fits is itself; a second cut adds up what both left out; a heading over half the room is not kept", () => {
+    expect(cutTaskNote("# Task\n\nshort", 100)).toBe("# Task\n\nshort");
+    const once = cutTaskNote(handOffs(40), 20_000);
+    const twice = cutTaskNote(once, 4000);
+    const kb = (t: string) => Number(/about (\d+) KB/.exec(t)![1]);
+    expect(kb(twice)).toBeGreaterThan(kb(once));
+    expect(twice.match(/older notes left out/g)).toHaveLength(1);
+    expect(Math.abs(kb(twice) * 1024 - (handOffs(40).length - twice.length))).toBeLessThan(2048);
+    const long = `# Task\n\n${"z".repeat(3000)}\n\n${handOffs(3)}`;
+    expect(cutTaskNote(long, 4000)).toStartWith("[… about ");
+    expect(cutTaskNote(long, 4000)).toEndWith("fix parser.c line 42\n");
+  });
+
   /** Requests made as the history grows by `turns`, each given the previous one's hold: how many do not start with the previous request whole. */
   const rewrites = (budgetTokens: number, turns: Message[][], start = 4) => {
     let h = [user("u1"), ...turns.slice(0, start).flat()];
@@ -339,6 +370,22 @@ describe("buildContext", () => {
     expect(view.stats).toEqual({ deduped: 1, purged: 1, summarized: 2, compressed: 0, trimmed: 0, cut: 0 }); // a summary's messages, no compress ranges
     expect(view.estimate).toBe(1000 + estimateTokens(view.messages, 0.25));
     expect(view.overBudget).toBe(false);
+  });
+
+  test("the context before a trim counts the task note a summary brings in: the trim never reports the context growing", () => {
+    const view = buildContext(
+      input({
+        summaries: [{ fromId: "a3", toId: "r3", text: "looked at f3" }],
+        taskNote: "n".repeat(8000),
+        policy: testPolicy({ purgeErrorsAfter: 2, budgetTokens: 1600 }),
+      }),
+    );
+    expect(view.stats.trimmed).toBeGreaterThan(0);
+    expect(view.estimate).toBeLessThanOrEqual(1600);
+    expect(view.untrimmedEstimate).toBeGreaterThan(view.estimate);
+    const note = estimateTokens([view.messages.find((m) => m.id === "task-note")!], 0.25);
+    expect(note).toBeGreaterThan(300); // cut to a fifth of the budget, ~320 tokens
+    expect(view.untrimmedEstimate).toBe(buildContext(input({ summaries: [{ fromId: "a3", toId: "r3", text: "looked at f3" }] })).estimate + note);
   });
 
   test("summarizable: the largest unprotected stretch in history ids, through summaries (as their text); feeding it back replaces it", () => {

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fallbackHandOff, readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
+import { continuedTask, fallbackHandOff, readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let project: ReturnType<typeof tempDir>;
@@ -28,17 +28,31 @@ test("the note is read trimmed; none, or an empty one, is undefined", () => {
   expect(readTaskNote(project.path)).toBe("# Goal\nship it");
 });
 
-test("a note over 32 KB is cut, and says so", () => {
+/** `# Task`, `n` older hand-offs of ~1 KB, then the newest: each hand-off is appended to the end. */
+const handOffs = (n: number) =>
+  "# Task\n\nfix the parser\n\n" +
+  Array.from({ length: n }, (_, i) => `## Stopped at the turn limit (${i})\n\nRemaining: old step ${i} ${"y".repeat(1000)}\n`).join("\n") +
+  "\n## Stopped at the turn limit (last)\n\nNEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42\n";
+
+test("a note over 32 KB keeps its heading and its newest hand-off, and says how much was left out", () => {
   mkdirSync(join(project.path, ".hey"));
-  writeFileSync(join(project.path, ".hey", "task.md"), "x".repeat(40_000));
-  const note = readTaskNote(project.path)!;
-  expect(note.length).toBeLessThan(33_000);
-  expect(note).toEndWith("[… cut at 32 KB]");
+  for (const n of [40, 300]) {
+    // 40 KB: read whole, then cut; 300 KB: only its start and end are read
+    writeFileSync(join(project.path, ".hey", "task.md"), handOffs(n));
+    const note = readTaskNote(project.path)!;
+    expect(note.length).toBeLessThanOrEqual(32 * 1024);
+    expect(note).toStartWith("# Task\n\nfix the parser\n\n[… about ");
+    expect(note).toEndWith("NEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42");
+    expect(note).not.toContain("old step 0 ");
+    const kb = Number(/about (\d+) KB of older notes left out/.exec(note)![1]);
+    expect(Math.abs(kb * 1024 - (handOffs(n).length - note.length))).toBeLessThan(2048);
+  }
 });
 
 test("the hand-off goes after the agent's note, or under the task when there is none", () => {
+  // the agent's own note may be about anything: the section names its task
   expect(withHandOff("# Goal\nfix the\n  tests\n\n", "fix the tests", "Done so far: a\nRemaining: b", "max_turns", NOW)).toBe(
-    "# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nDone so far: a\nRemaining: b\n",
+    "# Goal\nfix the\n  tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: fix the tests\n\nDone so far: a\nRemaining: b\n",
   );
   expect(withHandOff(undefined, "fix the tests", "Remaining: b", "max_turns", NOW)).toBe(
     "# Task\n\nfix the tests\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nRemaining: b\n",
@@ -55,6 +69,26 @@ test("a note about another task (an earlier run's): the hand-off quotes this run
   expect(withHandOff("# Task\n\nan older task\n", "count\nto ten", "Remaining: b", "max_turns", NOW)).toBe(
     "# Task\n\nan older task\n\n## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: count to ten\n\nRemaining: b\n",
   );
+});
+
+test("a new task whose words the note holds (LOOP in `LOOP forever`) is quoted; the same task again is not", () => {
+  const note = withHandOff(undefined, "LOOP forever", "Remaining: a", "max_turns", NOW);
+  const loop = withHandOff(note, "LOOP", "Remaining: b", "max_turns", NOW);
+  expect(loop).toEndWith("## Stopped at the turn limit (2026-12-02T12:00:00.000Z)\n\nTask: LOOP\n\nRemaining: b\n");
+  expect(continuedTask(loop)).toBe("LOOP");
+  // the same task continues: its sections go on under it, the whitespace aside
+  expect(withHandOff(loop, " LOOP\n", "Remaining: c", "max_turns", NOW)).toEndWith("(2026-12-02T12:00:00.000Z)\n\nRemaining: c\n");
+  expect(withHandOff(note, "LOOP  forever", "Remaining: c", "max_turns", NOW)).toEndWith("(2026-12-02T12:00:00.000Z)\n\nRemaining: c\n");
+  // back to the first task after another: quoted again, as the last section was the other's
+  expect(withHandOff(loop, "LOOP forever", "Remaining: d", "max_turns", NOW)).toEndWith("\n\nTask: LOOP forever\n\nRemaining: d\n");
+});
+
+test("continuedTask: the last quoted task, else the `# Task` heading's; none for the agent's own note", () => {
+  expect(continuedTask("# Task\n\nfix  it\n")).toBe("fix it");
+  expect(continuedTask("# Task\n\nfix it\n\n## Stopped at the turn limit (x)\n\nRemaining: y\n")).toBe("fix it");
+  expect(continuedTask("# Task\n\na\n\n## Stopped at x\n\nTask: b\n\nr\n\n## Stopped at y\n\nr2\n")).toBe("b");
+  expect(continuedTask("# Goal\nfix it\n")).toBeUndefined();
+  expect(continuedTask("notes\n# Task\n\nfix it\n")).toBeUndefined();
 });
 
 test("the fallback hand-off names the last tool calls, their arguments cut", () => {

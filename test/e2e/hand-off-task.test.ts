@@ -1,0 +1,28 @@
+// Each max-turns hand-off in `.hey/task.md` names the task it belongs to, through dist/hey
+// (SPEC §6): a new task whose words the note already holds ("LOOP" after "LOOP forever") gets its
+// own `Task:` line, and a run of the same task again goes on under it.
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
+import type { ChatRequest } from "../helpers/model-server.ts";
+
+const isHandOff = (req: ChatRequest) => (req as ChatRequest & { tool_choice?: string }).tool_choice === "none";
+let handOff = 0;
+// a model that calls tools forever
+const model = fileModelServer((req) => (isHandOff(req) ? { text: `Remaining: step ${++handOff}` } : { calls: [["bash", { command: "echo hi" }]] }));
+const work = eachTempDir();
+const state = eachTempDir();
+
+test("a hand-off of a new task names it, though the note holds its words; the same task again does not", async () => {
+  const run = (task: string) =>
+    runHey(["--base-url", model.baseUrl, "-m", "m", "--output", "json", "--max-turns", "1", "-p", task], {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state.path },
+    });
+  for (const task of ["LOOP forever", "LOOP", "LOOP"]) expect((await run(task)).code).toBe(3);
+  const note = readFileSync(join(work.path, ".hey", "task.md"), "utf8");
+  const sections = note.split(/^## Stopped at the turn limit \([^)]*\)\n\n/m);
+  expect(sections).toEqual(["# Task\n\nLOOP forever\n\n", "Remaining: step 1\n\n", "Task: LOOP\n\nRemaining: step 2\n\n", "Remaining: step 3\n"]);
+});

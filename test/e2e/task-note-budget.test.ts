@@ -1,0 +1,76 @@
+// `.hey/task.md` after a compaction, through dist/hey (SPEC §10): hand-offs are appended, so the
+// newest is at the end of a long note; the note injected keeps that end (and the `# Task` heading)
+// within a share of the budget, and the `compaction` events never report the context growing.
+import { beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { newId, type Message } from "../../src/kernel/ir.ts";
+import { toLine } from "../../src/sessions/format.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
+import { systemOf } from "../helpers/model-server.ts";
+
+const BUDGET = 3000;
+let refuseSummaries = false;
+const model = fileModelServer((req) => {
+  if (!systemOf(req).startsWith("You compress")) return { text: "Continuing." };
+  if (refuseSummaries) throw new Error("no summaries today");
+  return { text: "Summary: read f0 to f7." };
+});
+const work = eachTempDir();
+const state = eachTempDir();
+beforeEach(() => {
+  writeFileSync(join(work.path, "hey.toml"), `[agent]\nbudget_tokens = ${BUDGET}\n`);
+  mkdirSync(join(work.path, ".hey"), { recursive: true });
+  const older = Array.from({ length: 40 }, (_, i) => `## Stopped at the turn limit (${i})\n\nRemaining: old step ${i} ${"y".repeat(1000)}\n`);
+  writeFileSync(
+    join(work.path, ".hey", "task.md"),
+    `# Task\n\nrefactor the parser\n\n${older.join("\n")}\n## Stopped at the turn limit (last)\n\nNEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42\n`,
+  );
+});
+
+/** A session of the work directory, well over BUDGET: eight 3 KB file reads. */
+function session(id: string): void {
+  const dir = join(state.path, "hey", "sessions");
+  mkdirSync(dir, { recursive: true });
+  const lines = [toLine({ type: "header", id, cwd: work.path, created: new Date().toISOString(), version: "0.1.0" })];
+  const add = (m: Message) => lines.push(toLine({ type: "message", message: m }));
+  add({ id: "m-first", role: "user", content: [{ type: "text", text: "refactor the parser" }] });
+  for (let i = 0; i < 8; i++) {
+    const call = { id: `read_${i}`, name: "read_file", arguments: JSON.stringify({ path: `src/f${i}.ts` }) };
+    add({ id: `m-call-${i}`, role: "assistant", content: [{ type: "text", text: `reading f${i}` }], toolCalls: [call] });
+    add({
+      id: `m-result-${i}`,
+      role: "tool",
+      toolCallId: call.id,
+      toolName: "read_file",
+      isError: false,
+      content: [{ type: "text", text: `file ${i}: ${"x".repeat(3000)}` }],
+    });
+  }
+  add({ id: "m-last", role: "assistant", content: [{ type: "text", text: "done reading" }] });
+  writeFileSync(join(dir, `${id}.jsonl`), lines.join(""));
+}
+
+test("after a summary or a trim, the request holds the newest hand-off and fits the budget, and the events say so", async () => {
+  for (const refuse of [false, true]) {
+    refuseSummaries = refuse;
+    model.requests.length = 0;
+    const id = newId();
+    session(id);
+    const run = await runHey(
+      ["--base-url", model.baseUrl, "-m", "m", "--config", join(work.path, "hey.toml"), "--output", "json", "--resume", id, "-p", "go on"],
+      { cwd: work.path, env: { XDG_STATE_HOME: state.path } },
+    );
+    expect(run.code).toBe(0);
+    const sent = JSON.stringify(model.requests.filter((r) => !systemOf(r).startsWith("You compress")).at(-1));
+    expect(sent).toContain("NEWEST-HANDOFF-MARKER Remaining: fix parser.c line 42");
+    expect(sent).toContain("[task notes from .hey/task.md]\\n# Task\\n\\nrefactor the parser\\n\\n[… about ");
+    expect(sent).toContain("KB of older notes left out to fit the context budget; .hey/task.md has all of it …]");
+    expect(sent).not.toContain("old step 0 ");
+    const [compaction] = jsonEvents(run.stdout).filter((e) => e.type === "compaction");
+    expect(compaction).toMatchObject({ kind: refuse ? "trim" : "summary" });
+    expect(Number(compaction!.tokens_after)).toBeLessThanOrEqual(BUDGET);
+    expect(Number(compaction!.tokens_after)).toBeLessThan(Number(compaction!.tokens_before));
+  }
+});
