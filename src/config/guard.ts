@@ -253,7 +253,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   if (typeof network.ca_file === "string" && network.ca_file) used.ca_file = network.ca_file;
 
   // a variable named where the user approved none would send its value there (it may be a key hey
-  // hides from the agent's commands): it is left out — its default, or empty — until approved
+  // hides from the agent's commands): it is left out — empty — until approved
   const wasVars = older ? (now.vars ?? []) : (was.vars ?? []);
   const unsent = new Set((now.vars ?? []).filter((v) => !wasVars.includes(v)));
   for (const place of unsent) widenings.push(`+ ${place}: its value would be sent`);

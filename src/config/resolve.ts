@@ -209,7 +209,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     provider: choice.provider,
     model: choice.model,
     providers: choice.providers,
-    effort: effort ?? flags.session?.effort ?? choice.provider.effort,
+    effort: effort ?? sessionEffort(flags.session, choice) ?? choice.provider.effort,
     network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),
     proxy: f.proxy?.url || undefined,
     ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${lineOf(["proxy", "url"])}` } : {}),
@@ -223,6 +223,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   };
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
+}
+
+/** The effort a resumed session last sent, when this run goes on with its model (`-m` another: that one's own). */
+function sessionEffort(session: ConfigFlags["session"], choice: { provider: { name: string }; model: string }): Effort | undefined {
+  return session && session.provider === choice.provider.name && session.model === choice.model ? session.effort : undefined;
 }
 
 /** A layer with all of it used, whatever was approved of it. */

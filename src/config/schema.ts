@@ -367,9 +367,13 @@ export function varsIn(v: unknown, path: string[] = []): { name: string; path: s
   return out;
 }
 
-/** A copy of `v` in which each `${NAME}` that `drop` picks is its default (`${NAME:-default}`) or "": a variable whose value may not be sent. */
+/**
+ * A copy of `v` in which each `${NAME}` that `drop` picks is "": a variable whose value may not be
+ * sent. Never its default: this text is expanded afterwards, and a default may spell another
+ * variable (`${NOPE:-${KEY}}`, `${NOPE:-$}{KEY}`).
+ */
 export function withoutVars(v: unknown, drop: (name: string, path: string[]) => boolean): unknown {
-  return mapStrings(v, [], (s, at) => s.replace(VAR, (whole, name: string, fallback: string | undefined) => (drop(name, at) ? (fallback ?? "") : whole)));
+  return mapStrings(v, [], (s, at) => s.replace(VAR, (whole, name: string) => (drop(name, at) ? "" : whole)));
 }
 
 /** A copy of `v` with `f` applied to every string (arrays and nested tables included), given its key path. */

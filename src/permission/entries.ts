@@ -32,22 +32,26 @@ const SPELLINGS: Record<string, string> = {
 
 const heyName = (name: string) => (Object.hasOwn(SPELLINGS, name.toLowerCase()) ? SPELLINGS[name.toLowerCase()] : undefined);
 
-/** One entry, or why it is none: a phrase that follows the quoted entry in a message. */
-export function readEntry(entry: string): Entry | { error: string } {
+/**
+ * One entry, or why it is none: a phrase that follows the quoted entry in a message. `list`: the
+ * list it is in, when it matters (a program's name in a deny list).
+ */
+export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { error: string } {
   const e = entry.trim();
   if (!e) return { error: "is empty" };
   const bash = /^(bash)\s*:(.*)$/is.exec(e);
   if (bash) return bash[1] === "bash" ? readPattern(e, bash[2]!.trim()) : { error: `names no tool (tool names are lowercase); write "bash:${bash[2]}"` };
-  // `deny = ["rm"]` means the command: as a tool name it would match nothing, and rm would run
-  if (PROGRAMS.has(e) && !BUILTIN_TOOLS.includes(e))
-    return { error: `names a program, not a tool; write "bash: ${e} *" for its commands (an MCP tool of that name: "${e}*")` };
+  // `deny = ["rm"]` means the command: as a tool name it would match nothing, and rm would run (in
+  // an allow list such a name fails closed — the commands are refused, and an MCP tool may bear it)
+  if (list === "deny" && PROGRAMS.has(e) && !BUILTIN_TOOLS.includes(e))
+    return { error: `names a program, not a tool; write "bash: ${e} *" to refuse its commands (an MCP tool of that name: "${e}*")` };
   if (TOOL_GLOB.test(e)) return { tool: e };
   return { error: misspelled(e) };
 }
 
 /**
- * Programs an entry names by mistake for a tool: those a deny or allow list is written for. An
- * MCP tool of such a name is written as a glob ("rm*"), which is never taken for the program.
+ * Programs a deny entry names by mistake for a tool: those a deny list is written for. An MCP tool
+ * of such a name is denied with a glob ("rm*"), which is never taken for the program.
  */
 const PROGRAMS: ReadonlySet<string> = new Set(
   (

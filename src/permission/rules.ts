@@ -95,7 +95,7 @@ export function compileRules(
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
     const out: RuleList = { tools: [], patterns: [] };
     for (const entry of entries) {
-      const e = readEntry(entry);
+      const e = readEntry(entry, list);
       if ("error" in e) errors.push(errorLine(list, entry, e.error));
       else if ("tool" in e) out.tools.push(e.tool);
       else if (list === "allow") out.patterns.push(e.pattern);
@@ -126,7 +126,7 @@ export function compileRules(
 export function validateRules(lists: PermissionRules): string[] {
   return (["allow", "deny"] as const).flatMap((list) =>
     lists[list].flatMap((entry) => {
-      const e = readEntry(entry);
+      const e = readEntry(entry, list);
       return "error" in e ? [errorLine(list, entry, e.error)] : [];
     }),
   );

@@ -315,7 +315,8 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
     const stderr = (await errors).split("\n").filter(Boolean);
     // 0: matches, 1: none, 2: an error, which is the search's end only when every error is a path it could not read
     if (ctx.signal.aborted || !(code === 0 || code === 1 || (code === 2 && stderr.length > 0 && stderr.every((l) => RG_UNREADABLE.test(l))))) return undefined;
-    for (const [, path, why] of stderr.map((l) => RG_UNREADABLE.exec(l)!))
+    // other lines are warnings (a bad .gitignore glob): the search went on
+    for (const [, path, why] of stderr.map((l) => RG_UNREADABLE.exec(l)).filter((m) => m !== null))
       if (resolve(ctx.cwd, path!).startsWith(search.root)) found.unreadable.push({ path: search.show(resolve(ctx.cwd, path!)), why: lower(why!) });
   } catch {
     proc.kill(); // unreadable output: do not leave it blocked on a full pipe

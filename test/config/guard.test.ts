@@ -248,12 +248,12 @@ describe("guardLayer", () => {
       { provider: { gw: { base_url: "https://gw.example/v1", api_key: "" } } },
     ],
     [
-      "a variable left out is its default, where the file gives one",
+      "a variable left out is empty, its default too (a default may spell another variable)",
       "",
       '[default]\nmodel = "${HEY_TEST_MODEL:-qwen3}"',
       {},
       ["+ [default] model ${HEY_TEST_MODEL}: its value would be sent"],
-      { default: { model: "qwen3" } },
+      { default: { model: "" } },
     ],
     [
       "other provider keys are not guarded",
@@ -319,6 +319,22 @@ describe("guardLayer", () => {
     const ca = guardLayer(data(`${GATEWAY}[network]\nca_file = "corp.pem"`), { mcp: {}, endpoints: { gw: "https://gw.example/v1" } });
     expect(ca.widenings).toEqual([]);
     expect(ca.used.ca_file).toBe("corp.pem");
+  });
+
+  test("a variable left out sends nothing even when its default spells another one: what is left is never expanded again", () => {
+    const approved = guardedOf(data(GATEWAY));
+    const env = { ANTHROPIC_API_KEY: "sk-ant-SECRET-1", GW_KEY: "gw-key-1" };
+    const cases: [value: string, left: string][] = [
+      ["${NOPE:-${ANTHROPIC_API_KEY}}", "}"],
+      ["${NOPE:-$}{ANTHROPIC_API_KEY}", "{ANTHROPIC_API_KEY}"],
+    ];
+    for (const [value, left] of cases) {
+      const toml = `${GATEWAY}models = ["m"]\nheaders = { X-Debug = ${JSON.stringify(value)} }\n`;
+      const layer = { source: "/c.toml", data: Bun.TOML.parse(toml) as Table, guard: { approved, role: "base" as const } };
+      const { settings } = resolveConfig([layer], env, {});
+      expect(settings.provider.apiKey).toBe("gw-key-1");
+      expect(settings.provider.headers).toEqual({ "X-Debug": left }); // the key stays the built-in anthropic provider's
+    }
   });
 
   test("a file with nothing approved yet is compared with nothing", () => {

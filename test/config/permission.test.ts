@@ -40,12 +40,10 @@ test.each([
   // a program's name is no tool: as one it would match nothing, and the command would run
   [
     '[permission]\ndeny = ["rm"]',
-    `${U}: [permission] deny: "rm" names a program, not a tool; write "bash: rm *" for its commands (an MCP tool of that name: "rm*")`,
+    `${U}: [permission] deny: "rm" names a program, not a tool; write "bash: rm *" to refuse its commands (an MCP tool of that name: "rm*")`,
   ],
-  [
-    '[permission]\nallow = ["read_file", "git"]',
-    `${U}: [permission] allow: "git" names a program, not a tool; write "bash: git *" for its commands (an MCP tool of that name: "git*")`,
-  ],
+  // in an allow list it fails closed (git's commands are refused), and an MCP tool may bear the name
+  ['[permission]\nallow = ["read_file", "kubectl"]', "no error"],
   ['[permission]\ndeny = ["rm*", "grep", "bash: rm *"]', "no error"],
   ['[permission]\nallow = ["bash: ls &&"]', `${U}: [permission] allow: "bash: ls &&" cannot be parsed: nothing after \`&&\``],
   // every mistake at once: an unknown key beside it does not hide an entry that is no rule

@@ -651,6 +651,13 @@ describe("a resumed session's model", () => {
   test("needs no word when -m chooses anyway", () => {
     expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);
   });
+  test("brings its effort back with it; -t wins, and another model chosen with -m keeps its own", () => {
+    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]`;
+    const session = { provider: "other", model: "o", effort: "xhigh" as const };
+    expect(resolve(two, {}, { session }).settings.effort).toBe("xhigh");
+    expect(resolve(two, {}, { session, effort: "minimal" }).settings.effort).toBe("minimal");
+    expect(resolve(two, {}, { session, model: "mock/m" }).settings.effort).toBe("low");
+  });
 });
 
 describe("a model named one or two edits from one the provider's models list holds is warned about at start", () => {

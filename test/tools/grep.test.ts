@@ -293,3 +293,17 @@ testNeeding(asUser.slice(0, 1))("what could not be read is named, by ripgrep and
     rmSync(tree, { recursive: true, force: true });
   }
 });
+
+test("a warning ripgrep gives on stderr (a bad .gitignore glob) does not make grep search again without it", async () => {
+  const tree = mkdtempSync(join(tmpdir(), "hey-grep-warned-"));
+  try {
+    // a stand-in for ripgrep: one match in a file the built-in walker cannot find, and a warning
+    const rg = join(tree, "rg.sh");
+    writeFileSync(rg, `#!/bin/sh\nprintf 'only-rg.txt\\000%s\\n' '1:needle'\necho 'rg: ./.gitignore: line 1: error parsing glob' >&2\nexit 0\n`);
+    chmodSync(rg, 0o755);
+    const result = await callTool(createGrepTool({ rg }), { pattern: "needle" }, { cwd: tree, signal: new AbortController().signal });
+    expect(result.output).toBe("only-rg.txt:1: needle");
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+});
