@@ -265,15 +265,19 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
     current = undefined;
   };
   const decoder = new TextDecoder();
+  let before = ""; // a path's start before a newline in its name: the line that ends it follows
   const onLine = (bytes: Uint8Array) => {
     const nul = bytes.indexOf(0);
     if (nul === -1) {
-      const binary = RG_BINARY.exec(decoder.decode(bytes));
+      const said = decoder.decode(bytes);
+      const binary = RG_BINARY.exec(said);
       const file = current;
       if (file && binary && file.printed === binary[1]) file.hits = undefined;
+      else if (!binary && said !== "--") before += `${said}\n`;
       return;
     }
-    const printed = decoder.decode(bytes.subarray(0, nul));
+    const printed = before + decoder.decode(bytes.subarray(0, nul));
+    before = "";
     if (current?.printed !== printed) {
       close();
       const abs = resolve(ctx.cwd, printed);

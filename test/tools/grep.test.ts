@@ -307,3 +307,22 @@ test("a warning ripgrep gives on stderr (a bad .gitignore glob) does not make gr
     rmSync(tree, { recursive: true, force: true });
   }
 });
+
+test("a file whose name holds a newline is named as the built-in walker names it, its lines not given to another file", async () => {
+  const rg = await findRg();
+  if (!rg) throw new Error(NO_RG);
+  const tree = mkdtempSync(join(tmpdir(), "hey-grep-newline-"));
+  try {
+    writeFileSync(join(tree, "nl\nname.txt"), "a\nneedle\nb\n");
+    writeFileSync(join(tree, "name.txt"), "needle\n");
+    const here = { cwd: tree, signal: new AbortController().signal };
+    const args = { pattern: "needle", context: 1 };
+    const withRg = await callTool(createGrepTool({ rg }), args, here);
+    expect(withRg).toEqual(await callTool(createGrepTool({ rg: null }), args, here));
+    expect(withRg.output).toContain("name.txt:1: needle");
+    expect(withRg.output).toContain("needle\n");
+    expect(withRg.output.match(/name\.txt:1: needle/g)).toHaveLength(1);
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+});
