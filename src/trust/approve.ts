@@ -128,7 +128,9 @@ const hasAny = (g: Guarded) =>
       g.keep_env?.length ||
       Object.keys(g.mcp).length ||
       Object.keys(g.endpoints ?? {}).length ||
-      g.proxy,
+      g.proxy ||
+      g.ca_file ||
+      g.vars?.length,
   );
 
 /**
