@@ -225,7 +225,8 @@ export function createAgent(parts: AgentParts): Agent {
             type: "compaction",
             kind: "window",
             window: compaction.window,
-            tokens_before: before,
+            // the size the provider counted, when it said (the estimate before is in other units than the one after, corrected by it)
+            tokens_before: e.overflow?.prompt ?? before,
             tokens_after: compaction.last?.estimate ?? 0,
             error: e.message,
           });

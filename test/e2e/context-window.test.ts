@@ -155,6 +155,9 @@ for (const protocol of ["openai", "anthropic"] as const) {
     const learned = events.find((e) => e.type === "compaction" && e.kind === "window");
     expect(learned).toMatchObject({ window: 16_000 });
     expect(String(learned!.error)).toContain("16000");
+    // before: the size the provider counted for the refused request; after: what was sent again, smaller
+    expect(learned!.tokens_before).toBe(refused[0]!.tokens);
+    expect(Number(learned!.tokens_after)).toBeLessThan(Number(learned!.tokens_before));
     // every file reached the model whole once, in the request right after its read
     const answered = model.log.filter((x) => x.status === 200 && x.tools);
     for (let n = 1; n <= 6; n++) expect(answered.some((x) => x.body.includes(`MARKER file ${n} middle`) && x.body.includes(`f${n}_0 `))).toBe(true);
