@@ -97,10 +97,12 @@ export function trustedNotice(project: string, trusted: boolean, resources: read
 
 /**
  * `/trust` or `hey trust` (`running`: false) not answered yes at its question: nothing recorded;
- * `trusted`: the project was trusted before, and stays so.
+ * `trusted`: the project was trusted before, and stays so ("approved": by --approve for this run
+ * only, trust.json does not trust it).
  */
-export function untouchedTrustNotice(project: string, trusted: boolean, running = true): string {
+export function untouchedTrustNotice(project: string, trusted: boolean | "approved", running = true): string {
   const after = running ? "/reload asks about the rest" : "hey trust --revoke takes it back";
+  if (trusted === "approved") return `nothing recorded: ${visible(project)} is approved for this run (--approve), not trusted (/trust asks again)`;
   if (trusted) return `nothing recorded: ${visible(project)} stays trusted with what you approved before (${after})`;
   return `${visible(project)} is not trusted: nothing recorded (${running ? "/trust" : "hey trust"} asks again)`;
 }
