@@ -74,7 +74,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
   const provider = settings.provider;
   if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
-  const project = { root: here.root, trusted: trust.trusted, files: trust.resources };
+  const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model, project };
 
   let debug: DebugLog | undefined;

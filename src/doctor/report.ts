@@ -8,13 +8,14 @@ export interface Subject {
   protocol: string;
   baseUrl: string;
   model: string;
-  /** the project hey runs in (issue 26): its root, whether its files load, which it has */
-  project?: { root: string; trusted: boolean; files: string[] };
+  /** the project hey runs in (issue 26): its root, whether its files load (`approved`: by --approve, for this run only), which it has */
+  project?: { root: string; trusted: boolean; approved: boolean; files: string[] };
 }
 
 /** The project's line: where it is, whether it is trusted, what of it loads. */
 function projectLine(p: NonNullable<Subject["project"]>): string {
   if (p.files.length === 0) return `project: ${p.root} (no .hey/config.toml, skills or .mcp.json)`;
+  if (p.approved) return `project: ${p.root} (approved for this run (--approve): ${p.files.join(", ")} loaded)`;
   return p.trusted
     ? `project: ${p.root} (trusted: ${p.files.join(", ")} loaded)`
     : `project: ${p.root} (not trusted: ${p.files.join(", ")} left out; hey trust trusts it)`;

@@ -9,9 +9,10 @@ import { EXIT } from "../cli.ts";
 import { places, projectRoot, type Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
-import { effectsBlock, readAnswer, trustedNotice } from "./policy.ts";
+import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
+import { readApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
-import { gatedResources, projectLabel, readProjectFiles, trustProject } from "./store.ts";
+import { gatedResources, isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
 export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
        hey trust --revoke [DIR]   stop trusting it
@@ -63,6 +64,14 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     }
     const { files, problems } = readProjectFiles(at); // read once: what a yes approves is what was shown
     for (const p of problems) err.write(`hey: ${p}\n`);
+    const warn = (message: string) => err.write(`hey: ${message}\n`);
+    let trusted = false;
+    try {
+      trusted = isTrusted(at, readApprovalState(at.approvalsFile, warn).record);
+    } catch (e) {
+      warn(`${at.trustFile}: ${errorText(e)}; projects count as not trusted`);
+    }
+    if (trusted) out.write(`${alreadyTrustedNotice(project)}\n`);
     const effects = effectLines(files);
     if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
     if (!isTty(0)) {
@@ -75,7 +84,7 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     const typed = await askLine("Trust this project? (y/N) ");
     if (typed === undefined) return EXIT.interrupted;
     if (readAnswer(typed) !== "yes") {
-      out.write("not trusted; nothing recorded\n");
+      out.write(`${untouchedTrustNotice(project, trusted, false)}\n`);
       return EXIT.ok;
     }
     await trustProject(at, true, files);

@@ -95,11 +95,20 @@ export function trustedNotice(project: string, trusted: boolean, resources: read
   return `${visible(project)} is trusted now (recorded in ${trustFile})${has}.`;
 }
 
-/** `/trust` not answered yes at its question: nothing recorded; `trusted`: the project was trusted before, and stays so. */
-export function untouchedTrustNotice(project: string, trusted: boolean): string {
-  if (trusted) return `nothing recorded: ${visible(project)} stays trusted with what you approved before (/reload asks about the rest)`;
-  return `${visible(project)} is not trusted: nothing recorded (/trust asks again)`;
+/**
+ * `/trust` or `hey trust` (`running`: false) not answered yes at its question: nothing recorded;
+ * `trusted`: the project was trusted before, and stays so ("approved": by --approve for this run
+ * only, trust.json does not trust it).
+ */
+export function untouchedTrustNotice(project: string, trusted: boolean | "approved", running = true): string {
+  const after = running ? "/reload asks about the rest" : "hey trust --revoke takes it back";
+  if (trusted === "approved") return `nothing recorded: ${visible(project)} is approved for this run (--approve), not trusted (/trust asks again)`;
+  if (trusted) return `nothing recorded: ${visible(project)} stays trusted with what you approved before (${after})`;
+  return `${visible(project)} is not trusted: nothing recorded (${running ? "/trust" : "hey trust"} asks again)`;
 }
+
+/** `hey trust` in a project trusted already, before its question. */
+export const alreadyTrustedNotice = (project: string) => `${visible(project)} is trusted already; trusting it again approves its files as listed`;
 
 /** A project trusted for the session only (nothing to guard at start) whose files a `/reload` loaded: its trust is recorded (trust/session.ts). */
 export function grownTrustNotice(project: string, resources: readonly string[], trustFile: string): string {

@@ -9,7 +9,7 @@ import { errorText } from "../kernel/errors.ts";
 import { rereadApprovals, type ApprovalState } from "./approve.ts";
 import { effectLines } from "./effects.ts";
 import { grownTrustNotice, readAnswer, trustedNotice, trustQuestion, untouchedTrustNotice } from "./policy.ts";
-import { gatedResources, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
+import { gatedResources, isTrusted, projectKey, projectLabel, readProjectFiles, recordTrust, trustProject } from "./store.ts";
 
 /** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
 export interface SessionTrust {
@@ -38,13 +38,23 @@ export async function setSessionTrust(
   if (effects.length > 0) {
     for (const p of problems) parts.warn(p);
     const typed = ask ? await ask(trustQuestion(label, resources, effects)) : undefined;
-    if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, parts.trust.trusted);
+    if (typed === undefined || readAnswer(typed) !== "yes") return untouchedTrustNotice(label, trustedBefore(parts));
   }
   await trustProject(parts.project, trusted, files);
   rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
   parts.trust.trusted = trusted;
   parts.trust.provisional = false;
   return trustedNotice(label, trusted, resources, trustFile, true, trusted && parts.trust.loaded);
+}
+
+/** Whether the project was trusted before `/trust`: "approved" when only --approve made it so (trust.json does not say it). */
+function trustedBefore(parts: SessionTrust): boolean | "approved" {
+  if (!parts.trust.trusted || parts.trust.provisional) return parts.trust.trusted;
+  try {
+    return isTrusted(parts.project, parts.approvals.record) || "approved";
+  } catch {
+    return "approved"; // an unreadable trust.json trusts nothing: only --approve loaded the files
+  }
 }
 
 /**

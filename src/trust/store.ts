@@ -133,6 +133,16 @@ export async function recordTrust(file: string, project: string, trusted: boolea
   await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true, private: true });
 }
 
+/**
+ * Whether the project is trusted as a run without --approve would find it: trust.json's yes counts
+ * only when hey recorded it at its question (the approvals record in `approvals` says so). Throws
+ * as readTrust.
+ */
+export function isTrusted(here: Pick<Places, "root" | "trustFile">, approvals: Approvals | undefined): boolean {
+  const project = projectKey(here.root);
+  return readTrust(here.trustFile).projects[project]?.trusted === true && (!approvals || approvals.trusted.includes(project));
+}
+
 export interface TrustOutcome {
   trusted: boolean;
   /** the project's resources that need trust (empty: nothing to guard) */

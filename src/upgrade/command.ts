@@ -22,7 +22,9 @@ const USAGE =
   "usage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n";
 /** `--check`'s exit code when the release differs from this binary, as `dnf check-update` (0: none, 1: error). */
 export const UPDATE_AVAILABLE = 100;
-const DOWNLOAD_TIMEOUT_MS = 10 * 60_000; // a 50 MB archive over a slow link, not a hung server forever
+// A server that sends nothing this long has stalled; a slow link still sends something, so a
+// 50 MB archive that keeps moving is never cut. HEY_UPGRADE_TIMEOUT_MS changes it (tests, a bad link).
+const IDLE_TIMEOUT_MS = 30_000;
 const VERSION_TIMEOUT_MS = 15_000; // a first run of a 100 MB binary from a cold disk
 const PROGRESS_EVERY_MS = 100; // redraws of the progress line, so a fast link does not flood the terminal
 
@@ -73,11 +75,12 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   if (/[\\/]Cellar[\\/]hey[\\/]/.test(self)) fail(`${self} was installed by Homebrew: run brew upgrade hey`);
   const target = thisTarget() ?? fail(`no release of hey is built for ${process.platform}-${process.arch}`);
   const insecure = env.HEY_INSECURE === "1";
+  const idleMs = idleTimeout(env.HEY_UPGRADE_TIMEOUT_MS);
   const dir = releaseUrl({ releaseUrl: env.HEY_RELEASE_URL, version: env.HEY_VERSION });
   warn(checkTransport(dir, insecure));
 
-  const sumsBytes = (await download(`${dir}/${SUMS_FILE}`, { env, insecure }))!;
-  await checkSignature(dir, sumsBytes, env, insecure);
+  const sumsBytes = (await download(`${dir}/${SUMS_FILE}`, { env, insecure, idleMs }))!;
+  await checkSignature(dir, sumsBytes, env, insecure, idleMs);
   const sums = parseSums(new TextDecoder().decode(sumsBytes));
   const built = builtName(target.id);
   const expectedBinary = sums.get(built) ?? fail(`${dir}/${SUMS_FILE} lists no ${built} (the checksum of the binary itself); nothing was changed`);
@@ -90,7 +93,7 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
 
   const asset = assetName(target.id);
   const expected = sums.get(asset) ?? fail(`${dir}/${SUMS_FILE} lists no ${asset}; nothing was changed`);
-  const archive = (await download(`${dir}/${asset}`, { env, insecure, large: true }))!;
+  const archive = (await download(`${dir}/${asset}`, { env, insecure, idleMs, large: true }))!;
   const actual = sha256(archive);
   if (actual !== expected) fail(`checksum mismatch for ${asset}: ${SUMS_FILE} says ${expected}, the download is ${actual}; nothing was changed`);
   const name = binaryName(target.id);
@@ -116,8 +119,8 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
  * one (404), or with a signature that does not verify, is refused — or, with HEY_INSECURE=1, used
  * with a warning.
  */
-async function checkSignature(dir: string, sums: Uint8Array, env: Record<string, string | undefined>, insecure: boolean): Promise<void> {
-  const sig = await download(`${dir}/${SIGNATURE_FILE}`, { env, insecure, missingOk: true });
+async function checkSignature(dir: string, sums: Uint8Array, env: Record<string, string | undefined>, insecure: boolean, idleMs: number): Promise<void> {
+  const sig = await download(`${dir}/${SIGNATURE_FILE}`, { env, insecure, idleMs, missingOk: true });
   let problem: string;
   if (sig === undefined) problem = `${dir} is not signed (no ${SIGNATURE_FILE}), so the checksums in its ${SUMS_FILE} prove nothing`;
   else {
@@ -140,24 +143,63 @@ function thisTarget(): Target | undefined {
   return hostTarget(process.platform, process.arch, Boolean(report.header?.glibcVersionRuntime));
 }
 
+/** HEY_UPGRADE_TIMEOUT_MS, else IDLE_TIMEOUT_MS; a ReleaseError-like failure when it is not a positive whole number. */
+function idleTimeout(text: string | undefined): number {
+  if (text === undefined || text === "") return IDLE_TIMEOUT_MS;
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms < 1 || ms > 3_600_000)
+    fail(`HEY_UPGRADE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 3600000, got ${JSON.stringify(text)}`);
+  return ms;
+}
+
 interface DownloadOptions {
   env: Record<string, string | undefined>;
   insecure: boolean;
+  /** the download fails when nothing arrives for this long (before the answer, or between two parts of the body) */
+  idleMs: number;
   /** a progress line on a terminal (else one "downloading" line) */
   large?: boolean;
   /** a 404 answers undefined instead of failing */
   missingOk?: boolean;
 }
 
+/** An abort signal that fires once nothing has happened for `ms`; `touch` restarts the wait. */
+function idleSignal(ms: number): { signal: AbortSignal; touch(): void; stop(): void } {
+  const stalled = new AbortController();
+  const timer = setTimeout(() => stalled.abort(), ms);
+  return {
+    signal: stalled.signal,
+    touch: () => timer.refresh(),
+    stop: () => clearTimeout(timer),
+  };
+}
+
 /** The body of `url` (undefined: a 404 with `missingOk`); an UpgradeError on any other failure. */
 async function download(url: string, opts: DownloadOptions): Promise<Uint8Array | undefined> {
-  const err = writer(2);
-  let res: Response;
+  // an idle timeout, not a total one: every part of the body that arrives restarts it
+  const idle = idleSignal(opts.idleMs);
+  const quiet = `no answer in ${opts.idleMs / 1000} s`;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
-  } catch (e) {
-    return fail(`could not download ${url}: ${errorText(e)}; nothing was changed`);
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: idle.signal });
+    } catch (e) {
+      return fail(`could not download ${url}: ${idle.signal.aborted ? quiet : errorText(e)}; nothing was changed`);
+    }
+    return await readBody(url, res, opts, idle, quiet);
+  } finally {
+    idle.stop();
   }
+}
+
+async function readBody(
+  url: string,
+  res: Response,
+  opts: DownloadOptions,
+  idle: ReturnType<typeof idleSignal>,
+  quiet: string,
+): Promise<Uint8Array | undefined> {
+  const err = writer(2);
   // a redirect may lead elsewhere: the same rule for where it ended
   if (res.redirected) warn(checkTransport(res.url, opts.insecure));
   if (res.status === 404 && opts.missingOk) return undefined;
@@ -174,6 +216,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
   let drawn = 0;
   try {
     for await (const chunk of res.body) {
+      idle.touch();
       chunks.push(chunk);
       got += chunk.length;
       if (tty && performance.now() - drawn > PROGRESS_EVERY_MS) {
@@ -183,6 +226,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
     }
   } catch (e) {
     if (tty) err.write("\n");
+    if (idle.signal.aborted) return fail(`the download of ${url} stalled after ${mb(got)}: ${quiet}; nothing was changed`);
     return fail(`the download of ${url} broke off after ${mb(got)}: ${errorText(e)}; nothing was changed`);
   }
   if (total && got !== total) fail(`the download of ${url} ended after ${mb(got)} of ${mb(total)}; nothing was changed`);

@@ -65,6 +65,9 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
 
   const doctor = await hey(["doctor", "--base-url", "http://127.0.0.1:1/v1", "-m", "m"]); // nothing listens there: the report still names the project
   expect(doctor.stdout.split("\n")[1]).toBe(`project: ${repo} (not trusted: .hey/config.toml, .hey/skills/ left out; hey trust trusts it)`);
+  // --approve loads the files for this run, and does not trust the project: the report says which
+  const approved = await hey(["doctor", "--approve", "--base-url", "http://127.0.0.1:1/v1", "-m", "m"]);
+  expect(approved.stdout.split("\n")[1]).toBe(`project: ${repo} (approved for this run (--approve): .hey/config.toml, .hey/skills/ loaded)`);
 });
 
 test("a trusted project's .mcp.json server offers its tools; /mcp shows what it was read as", async () => {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readApprovals } from "../../src/config/approval-store.ts";
 import { keepGrownTrust, setSessionTrust, type SessionTrust } from "../../src/trust/session.ts";
-import { readTrust, settleTrust } from "../../src/trust/store.ts";
+import { readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -80,12 +80,22 @@ describe("/trust", () => {
   });
 
   test("already trusted: a no keeps the trust and approves nothing new", async () => {
+    await recordTrust(parts.project.trustFile, root, true, parts.approvals.file);
     parts.trust.trusted = true;
     writeFileSync(join(root, ".mcp.json"), server("sneaky"));
     expect(await setSessionTrust(parts, true, async () => "n")).toBe(
       `nothing recorded: ${root} stays trusted with what you approved before (/reload asks about the rest)`,
     );
     expect(parts.trust.trusted).toBe(true);
+  });
+
+  test("approved for this run only (--approve, trust.json says nothing): a no says so, not that it stays trusted", async () => {
+    parts.trust = { trusted: true, loaded: true, provisional: false };
+    writeFileSync(join(root, ".mcp.json"), server("sneaky"));
+    expect(await setSessionTrust(parts, true, async () => "n")).toBe(
+      `nothing recorded: ${root} is approved for this run (--approve), not trusted (/trust asks again)`,
+    );
+    expect(trustedIn()).toBeUndefined();
   });
 });
 

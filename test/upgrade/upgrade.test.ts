@@ -73,6 +73,14 @@ beforeAll(async () => {
   const noise = new Uint8Array(4_000_000).map(() => Math.floor(Math.random() * 256));
   await release("cut", new Uint8Array([...script(`echo "${NEW_LINE}"; exit 0`), ...noise]));
   server.cutOff(`/cut/${asset}`);
+  await release("stalled", script(`echo "${NEW_LINE}"`));
+  server.stall("/stalled/SHA256SUMS", "start");
+  await release("stalled-sig", script(`echo "${NEW_LINE}"`));
+  server.stall("/stalled-sig/SHA256SUMS.sig", "start");
+  await release("stalled-half", new Uint8Array([...script(`echo "${NEW_LINE}"; exit 0`), ...noise]));
+  server.stall(`/stalled-half/${asset}`, "half");
+  await release("slow", script(`echo "${NEW_LINE}"`));
+  server.trickle(`/slow/${asset}`, 6, 150);
 }, 240_000);
 afterAll(() => {
   server.stop();
@@ -93,6 +101,7 @@ async function upgrade(releaseUrl: string, args: string[] = [], extra: Record<st
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work.path, HEY_RELEASE_URL: releaseUrl, ...extra },
     stdout: "pipe",
     stderr: "pipe",
+    timeout: 20_000, // a hung upgrade fails its test instead of outliving it
   });
   const [stdout, stderr, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
   return { code, stdout, stderr };
@@ -255,6 +264,32 @@ describe("hey upgrade", () => {
     expectUnchanged();
   });
 
+  test("a server that goes silent fails the upgrade after HEY_UPGRADE_TIMEOUT_MS, naming the URL; nothing is changed", async () => {
+    const quick = { HEY_UPGRADE_TIMEOUT_MS: "500" };
+    expect(await upgrade(`${server.url}/stalled`, ["--check"], quick)).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `hey upgrade: could not download ${server.url}/stalled/SHA256SUMS: no answer in 0.5 s; nothing was changed\n`,
+    });
+    expect(await upgrade(`${server.url}/stalled-sig`, [], quick)).toMatchObject({
+      code: 1,
+      stderr: `hey upgrade: could not download ${server.url}/stalled-sig/SHA256SUMS.sig: no answer in 0.5 s; nothing was changed\n`,
+    });
+    const half = await upgrade(`${server.url}/stalled-half`, [], quick);
+    expect(half.code).toBe(1);
+    expect(half.stderr).toMatch(
+      /hey upgrade: the download of .*\/stalled-half\/hey-[\w-]+\.tar\.gz stalled after [\d.]+ MB: no answer in 0\.5 s; nothing was changed\n$/,
+    );
+    expectUnchanged();
+  });
+
+  test("an archive that keeps arriving is not cut off, however long it takes in all", async () => {
+    // six parts with pauses shorter than the timeout: longer in all than the timeout
+    const run = await upgrade(`${server.url}/slow`, [], { HEY_UPGRADE_TIMEOUT_MS: "600" });
+    expect(run).toMatchObject({ code: 0, stderr: `downloading ${server.url}/slow/${asset}\n` });
+    expect(versionOf(bin)).toBe(NEW_LINE);
+  });
+
   test("does not go back to an older release unless HEY_VERSION asks for it", async () => {
     const refused = await upgrade(`${server.url}/older`);
     expect(refused.code).toBe(1);
@@ -272,6 +307,10 @@ describe("hey upgrade", () => {
       code: 2,
       stderr:
         'hey upgrade: unknown argument "--force"\nusage: hey upgrade [--check]   (--check exits 0 when up to date, 100 when an update is available;\n                               HEY_RELEASE_URL, HEY_VERSION, HEY_INSECURE: see README)\n',
+    });
+    expect(await upgrade(`${server.url}/new`, [], { HEY_UPGRADE_TIMEOUT_MS: "soon" })).toMatchObject({
+      code: 1,
+      stderr: 'hey upgrade: HEY_UPGRADE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 3600000, got "soon"\n',
     });
     expect(await upgrade("ftp://mirror/hey")).toMatchObject({
       code: 1,
