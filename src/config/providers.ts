@@ -8,7 +8,7 @@ import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss } from "./model-check.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { didYouMean, providerWord } from "./suggest.ts";
-import { ConfigError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
+import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -205,8 +205,13 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const { providers, first } = listed;
   const byName = (name: string) => providers.find((p) => p.name === name);
   const names_ = providers.map((p) => p.name);
-  const known = (name: string, label: string): string =>
-    byName(name)?.name ?? fail(`${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}`);
+  const unknown = (name: string, label: string, more = ""): never => {
+    throw new UnknownProviderError(
+      `${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}${more}`,
+      name,
+    );
+  };
+  const known = (name: string, label: string): string => byName(name)?.name ?? unknown(name, label);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
   const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
@@ -219,10 +224,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       const holder = providers.find((p) => p.models.includes(spec));
       if (holder) return { provider: holder.name, model: spec };
       // not a model any provider lists: "PROVIDER/MODEL" with a provider that does not exist
-      fail(
-        `${label}: unknown provider ${JSON.stringify(name)}${unknownProviderHint(name, names_)}; known providers: ${names_.join(", ")}` +
-          ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`,
-      );
+      unknown(name, label, ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`);
     }
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
     if (holder) return { provider: holder.name, model: spec };

@@ -43,7 +43,7 @@ export function resolveConfig(layers: ConfigLayer[], env: Record<string, string 
     return resolveInto(layers, env, flags, warnings);
   } catch (e) {
     // the warnings found before the error travel with it: printed first, one run tells everything
-    if (e instanceof ConfigError) throw new ConfigError(e.message, [...new Set(warnings)]);
+    if (e instanceof ConfigError) throw e.withWarnings([...new Set(warnings)]);
     throw e;
   }
 }

@@ -19,6 +19,29 @@ export class ConfigError extends Error {
   ) {
     super(message);
   }
+
+  /** The same error, with `warnings` (what resolving found before it). */
+  withWarnings(warnings: readonly string[]): ConfigError {
+    return new ConfigError(this.message, warnings);
+  }
+}
+
+/**
+ * A ConfigError for a provider name no loaded file defines (`-m proj/x`, `[defaults] provider`):
+ * `provider` is that name, for a caller that knows of a file left unloaded (trust/start.ts).
+ */
+export class UnknownProviderError extends ConfigError {
+  constructor(
+    message: string,
+    readonly provider: string,
+    warnings: readonly string[] = [],
+  ) {
+    super(message, warnings);
+  }
+
+  override withWarnings(warnings: readonly string[]): UnknownProviderError {
+    return new UnknownProviderError(this.message, this.provider, warnings);
+  }
 }
 
 /** One parsed config file. `source` is its path, used in every message about it. */

@@ -6,14 +6,14 @@ import { readFile, stat } from "node:fs/promises";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { hideSecrets, knownSecrets } from "../config/secrets.ts";
 import { unknownProviderHint } from "../config/providers.ts";
-import { ConfigError, type ProviderSettings, type Settings } from "../config/settings.ts";
+import { ConfigError, UnknownProviderError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { decideWidenings } from "../trust/approve.ts";
-import { beginConfig } from "../trust/start.ts";
+import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
@@ -68,7 +68,11 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const { settings } = config;
   if (named !== undefined && settings.provider.name !== named) {
     const known = settings.providers.map((p) => p.name);
-    throw new ConfigError(`unknown provider ${JSON.stringify(named)}${unknownProviderHint(named, known)}; known: ${known.join(", ")}`);
+    const unknown = new UnknownProviderError(
+      `unknown provider ${JSON.stringify(named)}${unknownProviderHint(named, known)}; known: ${known.join(", ")}`,
+      named,
+    );
+    throw withUnloadedProvider(unknown, here, trust.trusted);
   }
   for (const w of config.warnings) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values

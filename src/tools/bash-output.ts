@@ -20,8 +20,12 @@ export function formatOutput(out: CommandOutput): string {
   return parts.join("\n");
 }
 
-/** Terminal escape sequences: CSI (colours, cursor moves), OSC (titles, hyperlinks), charset selection (tput sgr0's ESC ( B) and two-character ones. */
-export const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]/g;
+/**
+ * Terminal escape sequences: CSI (colours, cursor moves), the string ones — OSC (titles,
+ * hyperlinks), DCS (vim's terminal queries), SOS, PM, APC — and the rest of ESC, any intermediate
+ * bytes, a final byte: charset selection (tput sgr0's ESC ( B), keypad modes (ESC =), cursor save (ESC 7).
+ */
+export const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]/g;
 
 /**
  * `text` as a terminal shows it, which is what the model should read: escape sequences (a forced
@@ -78,7 +82,7 @@ export function isVerbatimCommand(command: string): boolean {
 }
 
 /** True when every program of the command shows files (`cat a.csv | head`, `git show HEAD:a.csv`): its output is their content. */
-function showsFiles(command: string): boolean {
+export function showsFiles(command: string): boolean {
   const programs = splitCommands(command)
     .map(program)
     .filter((p) => p.length > 0);

@@ -120,6 +120,11 @@ export function untrustedReloadNotice(resources: readonly string[], oneShot = fa
   return `not loaded: ${list(resources)} (this project is not trusted: ${oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them"})`;
 }
 
+/** What follows "unknown provider NAME" when `[provider.NAME]` is in the project's config `file` (relative to its root), not loaded for want of trust. */
+export function unloadedProviderHint(name: string, file: string): string {
+  return `; [provider.${name}] is in this project's ${visible(file)}, which is not loaded: the project is not trusted (hey trust, or --approve for one run)`;
+}
+
 /** Project files below the project root (trust/store.ts strayResources): said at /reload, as they are never read. */
 export function strayNotice(paths: readonly string[], root: string): string {
   // a .hey/ below the root makes its folder the project at the next start there, the root's files then unread

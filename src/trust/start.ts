@@ -1,10 +1,13 @@
 // What every command of hey starts from (SPEC §3, §15, issue 24): whether the project is trusted,
 // what the user approved so far, and the configuration read accordingly. A run, `hey doctor` and
 // `hey mcp` take the same steps; only the interactive prompt asks (`ask`).
-import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import type { ConfigFlags } from "../config/settings.ts";
+import { relative } from "node:path";
+import { loadConfig, loadLayer, type LoadedConfig } from "../config/load.ts";
+import { ConfigError, UnknownProviderError, type ConfigFlags } from "../config/settings.ts";
+import { isTable } from "../config/table.ts";
 import type { Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
+import { unloadedProviderHint } from "./policy.ts";
 import { settleTrust, type TrustOutcome } from "./store.ts";
 
 export interface Begun {
@@ -17,7 +20,8 @@ export interface Begun {
  * Settles trust (asking with `ask`, when given, about a project not decided yet), then loads the
  * configuration: the user file, the project's when trusted, `configFile`, resolved with `flags`
  * against what the user approved. `approve`: `--approve` (the project trusted for this run, as
- * written). "cancelled": Ctrl-C at the trust question. Throws ConfigError.
+ * written). "cancelled": Ctrl-C at the trust question. Throws ConfigError (withUnloadedProvider's
+ * words added to an unknown provider's).
  */
 export async function beginConfig(
   here: Places,
@@ -37,16 +41,37 @@ export async function beginConfig(
     approvals,
   });
   if (trust === "cancelled") return trust;
-  const config = loadConfig({
-    env,
-    here,
-    configFile: opts.configFile,
-    trustProject: trust.trusted,
-    flags,
-    approvals: approvals.record,
-    approveProject: opts.approve,
-    // a yes at the question, which listed what the project's files run, approves them as listed
-    projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
-  });
-  return { config, trust, approvals };
+  try {
+    const config = loadConfig({
+      env,
+      here,
+      configFile: opts.configFile,
+      trustProject: trust.trusted,
+      flags,
+      approvals: approvals.record,
+      approveProject: opts.approve,
+      // a yes at the question, which listed what the project's files run, approves them as listed
+      projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
+    });
+    return { config, trust, approvals };
+  } catch (e) {
+    throw e instanceof UnknownProviderError ? withUnloadedProvider(e, here, trust.trusted) : e;
+  }
+}
+
+/**
+ * `e`, and when the provider it names is defined in this project's config file, not loaded as the
+ * project is not trusted, that said with how to load it: the run stops on the error before the
+ * notice of what is not loaded is given. The file is read for that name only, never used.
+ */
+export function withUnloadedProvider(e: UnknownProviderError, here: Places, trusted: boolean): ConfigError {
+  if (trusted) return e;
+  let defined = false;
+  try {
+    const providers = loadLayer(here.projectConfig, { required: false })?.data.provider;
+    defined = isTable(providers) && Object.hasOwn(providers, e.provider);
+  } catch {
+    // unreadable or not TOML: nothing to tell beyond the error
+  }
+  return defined ? new ConfigError(e.message + unloadedProviderHint(e.provider, relative(here.root, here.projectConfig)), e.warnings) : e;
 }

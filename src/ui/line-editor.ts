@@ -92,7 +92,11 @@ function moveLine(s: EditorState, dir: -1 | 1, history: readonly string[]): Edit
   return { text, cursor: text.length, historyIndex: index, draft };
 }
 
-/** Tab completion: replaces the word before the cursor by the candidates' common prefix. */
+/**
+ * Tab completion: replaces the word before the cursor by the candidates' common prefix. A unique
+ * candidate gets a space after it, unless it ends in `/` (a folder) or `:` (`/skill:`, `/mcp:`):
+ * those name a place the next Tab completes inside.
+ */
 export function complete(s: EditorState, candidates: string[]): { state: EditorState; unique: boolean } {
   if (candidates.length === 0) return { state: s, unique: false };
   const before = s.text.slice(0, s.cursor);
@@ -103,7 +107,7 @@ export function complete(s: EditorState, candidates: string[]): { state: EditorS
     return a.slice(0, i);
   });
   const unique = candidates.length === 1;
-  const replacement = unique && !common.endsWith("/") ? common + " " : common;
+  const replacement = unique && !/[/:]$/.test(common) ? common + " " : common;
   if (replacement.length < s.cursor - wordAt) return { state: s, unique };
   const text = s.text.slice(0, wordAt) + replacement + s.text.slice(s.cursor);
   return { state: { ...s, text, cursor: wordAt + replacement.length }, unique };

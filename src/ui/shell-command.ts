@@ -4,7 +4,7 @@
 // with the next message (`shellNote`). The REPL lends the terminal (repl.ts) and checks the
 // permission lists first; this file runs the command.
 import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../tools/bash.ts";
-import { truncateHeadTail } from "../tools/bash-output.ts";
+import { asShown, showsFiles, truncateHeadTail } from "../tools/bash-output.ts";
 import { drained, readPipe } from "../tools/capture.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { killTree, killTreeNow } from "../tools/process-tree.ts";
@@ -101,10 +101,57 @@ export const ending = (run: Pick<ShellRun, "code" | "signal">) => (run.code !== 
  * a bash result is cut) and how it ended. `redact` hides the secrets hey knows.
  */
 export function shellNote(command: string, run: ShellRun, redact: (text: string) => string): string {
-  const output = run.output.replace(/\r\n/g, "\n").replace(/\n+$/, "");
+  const output = shownText(run.output, !showsFiles(command)).replace(/\n+$/, "");
   const cut = truncateHeadTail(output, MAX_RESULT_LINES, MAX_RESULT_BYTES).text + (run.lost > 0 ? `\n… ${run.lost} more bytes not kept …` : "");
   const body = output === "" ? "(no output)" : cut;
   return redact(`The user ran a command in their shell (with \`!\`) before writing this message:\n$ ${command}\n${body}\n[${ending(run)}]`);
+}
+
+/** What stands in the note for a full-screen program's screen. */
+const SCREEN_LEFT_OUT = "(a full-screen program's screen: not given)";
+/**
+ * A full-screen program's time on the alternate screen (vim, less and htop at a terminal): from
+ * ESC[?1049h (or ?1047h, ?47h) to the matching …l, or to the end when it never left.
+ */
+const ALT_SCREEN = /\x1b\[\?(?:1049|1047|47)h[^]*?(?:\x1b\[\?(?:1049|1047|47)l|$)/g;
+/** Output at least this long that is mostly drawing (cursor moves, colours) is a screen too, without the alternate one. */
+const DRAWING_MIN = 1000;
+/** Control characters left after the escapes: all but tab, newline and CR (which asShown has dealt with: kept only in a file's content). */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+
+/**
+ * A `!` command's output as text for the model: escape sequences removed, (`redraws`) a line
+ * redrawn after `\r` (a progress bar) in its last state, backspaces applied, other control
+ * characters dropped (newline and tab kept). The screen a full-screen program drew is no text to
+ * read: it is SCREEN_LEFT_OUT (the user saw it), with what was printed around it kept.
+ */
+export function shownText(output: string, redraws = true): string {
+  // on a line of its own: after a line break unless one is there already
+  const left = (at: number) => `${at === 0 || output[at - 1] === "\n" ? "" : "\n"}${SCREEN_LEFT_OUT}\n`;
+  const text = plain(
+    output.replace(ALT_SCREEN, (_screen, at: number) => left(at)),
+    redraws,
+  );
+  // drawn without the alternate screen (TERM without one, a program that skips it): mostly cursor moves and colours
+  const around = output.replace(ALT_SCREEN, "");
+  const drawing = around.length >= DRAWING_MIN && plain(around, redraws).replace(/\s/g, "").length * 10 < around.length;
+  return drawing ? SCREEN_LEFT_OUT : text;
+}
+
+function plain(text: string, redraws: boolean): string {
+  return backspaced(asShown(text, redraws)).replace(CONTROLS, "");
+}
+
+/** `text` with each backspace taking back the character before it on its line: a manual page's `_\bX` (underline) and `X\bX` (bold) read as X. */
+function backspaced(text: string): string {
+  if (!text.includes("\b")) return text;
+  const kept: string[] = [];
+  for (const c of text) {
+    if (c !== "\b") kept.push(c);
+    else if (kept.length > 0 && kept.at(-1) !== "\n") kept.pop();
+  }
+  return kept.join("");
 }
 
 /**

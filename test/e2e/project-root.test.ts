@@ -171,6 +171,28 @@ test("a subdirectory's AGENTS.md comes with the first result under it, once, wit
   expect(run.stderr).toContain("hey: sub/AGENTS.md: instructions for that directory, given to the model with this read_file result");
 });
 
+test("an untrusted project: a provider only its .hey/config.toml defines is unknown, and the error says why and how to load it", async () => {
+  const m = model(() => ({ text: "ok" }));
+  userConfig(m.baseUrl);
+  write(join(repo, ".hey", "config.toml"), `[provider.proj]\nbase_url = "${m.baseUrl}"\nmodels = ["claude-a"]\n`);
+  const why = "; [provider.proj] is in this project's .hey/config.toml, which is not loaded: the project is not trusted (hey trust, or --approve for one run)";
+  const run = await hey(["-m", "proj/claude-a", "-p", "hi"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(`hey: -m proj/claude-a: unknown provider "proj"; known providers: mock`);
+  expect(run.stderr).toEndWith(`${why}\n`);
+  const doctor = await hey(["doctor", "proj"]);
+  expect(doctor.code).toBe(2);
+  expect(doctor.stderr).toBe(`hey doctor: unknown provider "proj"; known: mock${why}\n`);
+  // a name the project does not define gets no such words
+  const other = await hey(["-m", "elsewhere/x", "-p", "hi"]);
+  expect(other.code).toBe(2);
+  expect(other.stderr).not.toContain("[provider.elsewhere]");
+  expect(m.requests).toHaveLength(0);
+  // trusted for the run, the same command reaches the project's provider
+  expect((await hey(["--approve", "-m", "proj/claude-a", "-p", "hi"])).code).toBe(0);
+  expect(m.requests).toHaveLength(1);
+});
+
 test("an untrusted project: /skill:NAME says why it is missing; hey trust asks only at a terminal; /trust is the REPL's", async () => {
   write(join(repo, ".hey", "skills", "greet", "SKILL.md"), GREET);
   const m = model(() => ({ text: "ok" }));

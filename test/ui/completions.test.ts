@@ -3,6 +3,8 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { completions } from "../../src/ui/commands.ts";
+import { complete, emptyEditor, insert } from "../../src/ui/line-editor.ts";
+import { lineKind } from "../../src/ui/slash.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 
@@ -39,4 +41,14 @@ test("@paths from the files here: a name with a space is quoted, others are as b
   } finally {
     dir.remove();
   }
+});
+
+test("`/sk` Tab, Tab: `/skill:` with no space, then the skill's name, which runs as a skill", () => {
+  const one = { ...from, skills: ["demo-one"] };
+  let s = insert(emptyEditor([]), "/sk");
+  s = complete(s, completions(s.text, one)).state;
+  expect(s.text).toBe("/skill:");
+  s = complete(s, completions(s.text, one)).state;
+  expect(s.text).toBe("/skill:demo-one ");
+  expect(lineKind(s.text)).toBe("skill");
 });

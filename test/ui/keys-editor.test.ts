@@ -121,6 +121,11 @@ test("completion fills the common prefix; a unique one gets a space", () => {
   expect(complete(insert(emptyEditor([]), "see @sr"), ["@src/"]).state.text).toBe("see @src/");
 });
 
+test("a unique completion ending in `:` gets no space: the next Tab completes inside it", () => {
+  expect(complete(insert(emptyEditor([]), "/sk"), ["/skill:"]).state).toMatchObject({ text: "/skill:", cursor: 7 });
+  expect(complete(insert(emptyEditor([]), "/mcp:do"), ["/mcp:docs:"]).state.text).toBe("/mcp:docs:");
+});
+
 test.each([
   ["a letter with a combining accent", "ae\u0301x"],
   ["an emoji with a skin tone", "a👍🏽x"],
