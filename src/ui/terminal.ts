@@ -238,6 +238,9 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     emit(event: AgentEvent) {
       switch (event.type) {
         case "turn_start":
+          // finalOnly: a turn after one that wrote text (a call the provider could not parse, which the
+          // model is asked to make again) makes that text narration, not the final answer
+          if (finalOnly) flushTurn(info);
           batch = 0;
           turnAnswered = false;
           spin("working…");
