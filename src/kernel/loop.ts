@@ -43,11 +43,9 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     const calls = reply.message.toolCalls ?? [];
     if (calls.length === 0 && reply.stop === "malformed_call") {
       // the model's mistake, not the network's: told what went wrong, it tries again (a turn like any other)
-      deps.output.emit({
-        type: "notice",
-        message: `the model's tool call could not be parsed${reply.detail ? ` (${oneLine(reply.detail)})` : ""}; it is asked to make it again`,
-      });
       turns.append(userMessage(malformedCallNote(reply.detail)));
+      const said = reply.detail ? ` (${oneLine(reply.detail)})` : "";
+      deps.output.emit({ type: "notice", message: `the model's tool call could not be parsed${said}; it is asked to make it again` });
       continue;
     }
     if (calls.length === 0 && reply.stop === "refusal") {

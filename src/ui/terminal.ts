@@ -238,9 +238,6 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     emit(event: AgentEvent) {
       switch (event.type) {
         case "turn_start":
-          // finalOnly: a turn after one that wrote text (a call the provider could not parse, which the
-          // model is asked to make again) makes that text narration, not the final answer
-          if (finalOnly) flushTurn(info);
           batch = 0;
           turnAnswered = false;
           spin("working…");
@@ -252,6 +249,11 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           // without colours (NO_COLOR, a pipe) dim is lost: a word tells thinking from the answer and narration
           write(info, thought.push((section !== "thinking" && !info.color ? THINKING_MARK : "") + visible(event.text)), DIM);
           section = "thinking";
+          break;
+        case "message":
+          // finalOnly: a message of hey's to the model after text (a call the provider could not parse,
+          // to be made again) makes that text narration, not the final answer; it goes out before what follows
+          if (finalOnly && event.message.role === "user") flushTurn(info);
           break;
         case "text_delta":
           // finalOnly: the text goes to stdout (a file, a pipe) at the end; the terminal is told it is coming

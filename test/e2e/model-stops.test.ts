@@ -66,7 +66,7 @@ test("Gemini text, then MALFORMED_FUNCTION_CALL: the text stays, the model is sh
   const result = await run("google", "/v1beta");
   // the sentence before the call was narration: stderr, as the text before a tool call is
   expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
-  expect(result.stderr).toContain("I will list the files first.\n");
+  expect(result.stderr).toStartWith(`I will list the files first.\nhey: the model's tool call could not be parsed`);
   const said = `MALFORMED_FUNCTION_CALL: Malformed function call: print(default_api.bash(command='ls -la | grep "src"', timeout=30))`;
   expect(result.stderr).toContain(`the model's tool call could not be parsed (${said}); it is asked to make it again`);
   expect(result.stderr).not.toContain("retrying");
