@@ -76,8 +76,12 @@ export interface Usage {
   reasoning: number;
 }
 
-/** Why a model response ended. Vendor reasons that fit none of these map to "other". */
-export type StopReason = "stop" | "tool_calls" | "length" | "refusal" | "other";
+/**
+ * Why a model response ended. Vendor reasons that fit none of these map to "other".
+ * "malformed_call": the model tried a tool call its provider could not parse, so no call came
+ * (`done.detail` says what the provider said of it); the loop tells the model and lets it try again.
+ */
+export type StopReason = "stop" | "tool_calls" | "length" | "refusal" | "malformed_call" | "other";
 
 /** What the model is offered as a tool: a name, a short contract and a JSON Schema. */
 export interface ToolSpec {

@@ -7,15 +7,24 @@ import { handOff } from "./hand-off.ts";
 import { refused } from "./refusal.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { turnsOf, type LoopDeps, type RunResult } from "./turns.ts";
-import type { Message } from "./ir.ts";
+import { userMessage, type Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
 /** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"); a provider that says why otherwise (`done.detail`: the context window) is quoted instead. */
 export const CUT_OFF = "the answer was cut off: the model reached its output token limit";
 
-/** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking). */
+/** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking), or any reply that was so and stopped for an unlisted reason. */
 export const EMPTY_ANSWER = "the model's answer was empty";
+
+/** How much of the provider's words on a call it could not parse is quoted: enough to show where the call went wrong, not a whole file it tried to write. */
+export const MALFORMED_QUOTE_CHARS = 1000;
+
+/** What the model is told, as the next user message, when its provider could not parse its tool call (stop "malformed_call"). */
+export function malformedCallNote(detail: string | undefined): string {
+  const quote = detail && detail.length > MALFORMED_QUOTE_CHARS ? `${detail.slice(0, MALFORMED_QUOTE_CHARS)}…` : detail;
+  return `[hey: your last tool call could not be parsed, so nothing ran${quote ? `. The provider said: ${quote}` : ""}]\nMake the call again as a proper tool call: a tool that is offered, its arguments as JSON the tool's schema takes (no code around the call).`;
+}
 
 /**
  * Runs the conversation in `messages` (appended to in place, each addition also emitted as a
@@ -32,12 +41,21 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     const reply = await turns.request(false);
     if ("turns" in reply) return reply;
     const calls = reply.message.toolCalls ?? [];
+    if (calls.length === 0 && reply.stop === "malformed_call") {
+      // the model's mistake, not the network's: told what went wrong, it tries again (a turn like any other)
+      turns.append(userMessage(malformedCallNote(reply.detail)));
+      const said = reply.detail ? ` (${oneLine(reply.detail)})` : "";
+      deps.output.emit({ type: "notice", message: `the model's tool call could not be parsed${said}; it is asked to make it again` });
+      continue;
+    }
     if (calls.length === 0 && reply.stop === "refusal") {
       return turns.fail("refusal", refused(reply.detail), "error");
     }
     // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
-    // text after the model worked with tools ends the run normally (its work is the result)
-    if (calls.length === 0 && reply.stop !== "length" && !reply.answered && turns.count() === 1) {
+    // text after the model worked with tools ends the run normally (its work is the result), unless
+    // it stopped for a reason no protocol lists ("other"): that is no answer, and the user hears why
+    const unlisted = reply.stop === "other";
+    if (calls.length === 0 && reply.stop !== "length" && !reply.answered && (turns.count() === 1 || unlisted)) {
       return turns.fail("empty_answer", reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER, "error");
     }
     if (calls.length === 0 && reply.stop === "length") {
@@ -50,3 +68,9 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (deps.signal.aborted) return turns.interrupted();
   }
 }
+
+/** `text` on one line, short enough for a notice. */
+const oneLine = (text: string) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+};

@@ -35,7 +35,7 @@ export type StreamEvent =
   | { type: "notice"; message: string }
   /**
    * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
-   * blocked the prompt); `server`: the server software that answered, when its answer names it
+   * blocked the prompt, the call it could not parse); `server`: the server software that answered, when its answer names it
    * ("ollama", "llama.cpp": providers/served-context.ts); `maxTokens`: the output token limit the
    * request went with, where the adapter chose it rather than the configuration (Anthropic's
    * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a

@@ -25,15 +25,15 @@ export function toUsage(u: GeminiUsage | undefined): Usage {
   };
 }
 
-/** finishReasons of a malformed call (MALFORMED_FUNCTION_CALL: one that "can't be parsed", in the SDK's FinishReason), retried like a broken stream. */
-export const RETRIED_FINISH = new Set(["MALFORMED_FUNCTION_CALL"]);
-
+/** finishReason as a StopReason; UNEXPECTED_TOOL_CALL, and any reason not listed here, is "other" (the loop names it to the user). */
 export function toStop(finish: string, calledTools: boolean): StopReason {
   switch (finish) {
     case "STOP":
       return calledTools ? "tool_calls" : "stop";
     case "MAX_TOKENS":
       return "length";
+    case "MALFORMED_FUNCTION_CALL": // "a function call that is syntactically invalid and can't be parsed" (the SDK's FinishReason)
+      return "malformed_call";
     case "SAFETY":
     case "RECITATION":
     case "PROHIBITED_CONTENT":
@@ -42,5 +42,24 @@ export function toStop(finish: string, calledTools: boolean): StopReason {
       return "refusal";
     default:
       return "other";
+  }
+}
+
+/**
+ * Gemini's finishMessage in one line of the streamed body, if that line is a `data:` event that
+ * carries one. The SDK (3.3.0) drops `finishMessage` when it converts a Gemini API candidate, and
+ * for a MALFORMED_FUNCTION_CALL it is the call the model must be shown to correct it (it holds
+ * "what the model tried to generate", googleapis/python-genai#1789), so the adapter reads it off
+ * the wire. Never throws.
+ */
+export function finishMessageOf(line: string): string | undefined {
+  if (!line.startsWith("data:") || !line.includes('"finishMessage"')) return undefined;
+  try {
+    const event: unknown = JSON.parse(line.slice(5));
+    const candidates = (event as { candidates?: unknown }).candidates;
+    const message = Array.isArray(candidates) ? (candidates[0] as { finishMessage?: unknown } | undefined)?.finishMessage : undefined;
+    return typeof message === "string" && message !== "" ? message : undefined;
+  } catch {
+    return undefined;
   }
 }

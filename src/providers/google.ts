@@ -21,7 +21,7 @@ import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { type GeminiNames, geminiNames } from "./gemini-names.ts";
-import { RETRIED_FINISH, toStop, toUsage } from "./google-finish.ts";
+import { finishMessageOf, toStop, toUsage } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -204,13 +204,17 @@ interface OpenCall {
  * the stream has ended, then `done`. Throws ProviderError("network") when the stream ends with no
  * finishReason and no promptFeedback (a cut connection must not look like a finished answer).
  */
-export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: string; tools?: readonly string[] }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(
+  chunks: AsyncIterable<Chunk>,
+  ctx: { model: string; tools?: readonly string[]; finishMessage?: () => string | undefined },
+): AsyncGenerator<StreamEvent> {
   const parts: Part[] = []; // what the next request sends back (see keepPart)
   const calls: OpenCall[] = [];
   let open: OpenCall | undefined;
   let thinking = "";
   let text = "";
   let finish: string | undefined;
+  let finishMessage: string | undefined;
   let blocked: string | undefined;
   let usage: GenerateContentResponseUsageMetadata | undefined;
 
@@ -233,11 +237,11 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
       yield { type: part.thought ? "thinking" : "text", delta: part.text };
     }
     if (candidate?.finishReason) finish = candidate.finishReason;
+    if (candidate?.finishMessage) finishMessage = candidate.finishMessage;
   }
   if (finish === undefined && blocked === undefined) throw unfinishedError();
+  finishMessage ??= ctx.finishMessage?.(); // the SDK drops it (finishMessageOf): read off the wire
 
-  // A sampling accident, not a verdict on the request: asked again, the model usually gets the call right.
-  if (finish !== undefined && RETRIED_FINISH.has(finish)) throw new ProviderError("network", `the model's function call could not be parsed (${finish})`);
   const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, geminiNames(ctx.tools ?? [])));
   for (const call of toolCalls) yield { type: "tool_call", call };
 
@@ -252,7 +256,9 @@ export async function* mapEvents(chunks: AsyncIterable<Chunk>, ctx: { model: str
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   const stop = blocked ? "refusal" : toStop(finish ?? "", toolCalls.length > 0);
   // A blocked prompt or an unusual finishReason is not the model's answer: it goes to the user, not into the history.
-  const detail = blocked ?? (stop === "refusal" || stop === "other" ? finish : undefined);
+  // A malformed call's finishMessage quotes the call Gemini could not parse: what the model is shown to correct it.
+  const unusual = stop === "refusal" || stop === "other" || stop === "malformed_call";
+  const detail = blocked ?? (unusual && finish ? (finishMessage ? `${finish}: ${finishMessage}` : finish) : undefined);
   yield { type: "done", message, usage: toUsage(usage), stop, ...(detail ? { detail } : {}) };
 }
 
@@ -310,6 +316,26 @@ function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames
 
 type Fetch = NonNullable<HttpOptions["fetch"]>;
 const KEY_HEADER = "x-goog-api-key";
+/** What our fetch saw of one request's response: its headers, and Gemini's finishMessage (finishMessageOf). */
+type Seen = { headers?: Headers; finishMessage?: string };
+
+/** Passes the body on unchanged, noting the finishMessage of any whole `data:` line into `seen` (before the SDK parses that line). */
+function finishMessageTap(seen: Seen): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let rest = "";
+  return new TransformStream({
+    transform(bytes, out) {
+      out.enqueue(bytes);
+      const text = decoder.decode(bytes, { stream: true });
+      const end = text.lastIndexOf("\n"); // only whole lines are read: a long line is joined once, not re-split per chunk
+      if (end < 0) rest += text;
+      else {
+        for (const line of (rest + text.slice(0, end)).split(/\r?\n/)) seen.finishMessage = finishMessageOf(line) ?? seen.finishMessage;
+        rest = text.slice(end + 1);
+      }
+    },
+  });
+}
 
 /**
  * A Provider over the Gemini API. The SDK is configured from these options only: never from
@@ -323,16 +349,18 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
   const target = splitBaseUrl(opts.baseUrl, opts.apiVersion);
   const send = opts.fetch ?? fetch;
 
-  /** Our fetch, recording the response headers into `seen` (ApiError carries none). */
+  /** Our fetch, recording the response headers into `seen` (ApiError carries none) and a streamed finishMessage (finishMessageOf). */
   const wrap =
-    (seen: { headers?: Headers }): Fetch =>
+    (seen: Seen): Fetch =>
     async (input, init) => {
       const headers = new Headers(init?.headers);
       // Without a key the SDK sends an empty one (an undefined key would load google-auth-library).
       if (apiKey === undefined && headers.get(KEY_HEADER) === "") headers.delete(KEY_HEADER);
       const response = await send(input, { ...init, headers });
       seen.headers = response.headers;
-      return response;
+      if (!response.ok || !response.body) return response;
+      const { status, statusText } = response;
+      return new Response(response.body.pipeThrough(finishMessageTap(seen)), { status, statusText, headers: response.headers });
     };
 
   // The constructor warns about a missing key (twice) and about GOOGLE_API_KEY + GEMINI_API_KEY
@@ -357,7 +385,7 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
     protocol: "google",
     model: opts.model,
     stream(request: ModelRequest, signal: AbortSignal) {
-      const seen: { headers?: Headers } = {}; // ApiError carries no headers: the fetch wrapper keeps them
+      const seen: Seen = {}; // ApiError carries no headers: the fetch wrapper keeps them
       return guardedStream(
         signal,
         opts.idleTimeoutMs,
@@ -366,7 +394,7 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
           params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
           return client.models.generateContentStream(params);
         },
-        (chunks) => mapEvents(chunks, { model: opts.model, tools: request.tools.map((t) => t.name) }),
+        (chunks) => mapEvents(chunks, { model: opts.model, tools: request.tools.map((t) => t.name), finishMessage: () => seen.finishMessage }),
         (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
       );
     },

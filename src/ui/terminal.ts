@@ -250,6 +250,11 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           write(info, thought.push((section !== "thinking" && !info.color ? THINKING_MARK : "") + visible(event.text)), DIM);
           section = "thinking";
           break;
+        case "message":
+          // finalOnly: a message of hey's to the model after text (a call the provider could not parse,
+          // to be made again) makes that text narration, not the final answer; it goes out before what follows
+          if (finalOnly && event.message.role === "user") flushTurn(info);
+          break;
         case "text_delta":
           // finalOnly: the text goes to stdout (a file, a pipe) at the end; the terminal is told it is coming
           if (finalOnly && event.text.trim() !== "") spin("writing…");

@@ -1,10 +1,12 @@
 // The less common ways a native protocol ends a turn, as a user of dist/hey meets them: a refusal
 // says so in one line (with the provider's words) and exits 1, and a Gemini function call it could
-// not parse is asked for again instead of ending the task. Streams hand-made from the vendors'
-// documentation (cited per case), replayed from a loopback server.
+// not parse is told to the model, which tries again, instead of ending the task. Streams hand-made
+// from the vendors' documentation (cited per case; test/fixtures/crafted/README.md), replayed from
+// a loopback server.
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { malformedCallNote } from "../../src/kernel/loop.ts";
 import { refused } from "../../src/kernel/refusal.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
@@ -50,14 +52,50 @@ test("Gemini finishReason OTHER with nothing: the empty answer names it", async 
   expect(result.stderr).toBe("error: the model's answer was empty (OTHER)\n");
 });
 
-test("Gemini MALFORMED_FUNCTION_CALL: the request is retried and the task goes on", async () => {
+/** The user texts of a recorded Gemini request, in order. */
+const userTexts = (body: unknown) =>
+  ((body as { contents: { role: string; parts: { text?: string }[] }[] }).contents ?? [])
+    .filter((c) => c.role === "user")
+    .flatMap((c) => c.parts.map((p) => p.text ?? ""));
+
+test("Gemini text, then MALFORMED_FUNCTION_CALL: the text stays, the model is shown Gemini's finishMessage and answers; exit 0", async () => {
+  // crafted (test/fixtures/crafted/README.md): a sentence, then a call Gemini could not parse
+  const crafted = readFileSync(join(import.meta.dir, "..", "fixtures", "crafted", "gemini", "text-then-malformed-function-call.sse"), "utf8");
+  const before = server.requests.length;
+  server.enqueue(sseReply(crafted), textReply("google", "Done."));
+  const result = await run("google", "/v1beta");
+  // the sentence before the call was narration: stderr, as the text before a tool call is
+  expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
+  expect(result.stderr).toStartWith(`I will list the files first.\nhey: the model's tool call could not be parsed`);
+  const said = `MALFORMED_FUNCTION_CALL: Malformed function call: print(default_api.bash(command='ls -la | grep "src"', timeout=30))`;
+  expect(result.stderr).toContain(`the model's tool call could not be parsed (${said}); it is asked to make it again`);
+  expect(result.stderr).not.toContain("retrying");
+  const sent = server.requests.slice(before);
+  expect(sent).toHaveLength(2);
+  expect(userTexts(sent[1]!.body)).toEqual(["go", malformedCallNote(said)]);
+  const second = (sent[1]!.body as { contents: { role: string; parts: { text?: string }[] }[] }).contents;
+  expect(second.find((c) => c.role === "model")?.parts.map((p) => p.text)).toEqual(["I will list the files first."]);
+});
+
+test("Gemini MALFORMED_FUNCTION_CALL with nothing before it: no network back-off; the model is told and answers; exit 0", async () => {
   // The SDK's FinishReason.MALFORMED_FUNCTION_CALL: "a function call that is syntactically invalid and can't be parsed".
   const before = server.requests.length;
   server.enqueue(sseReply(geminiChunk({ content: { parts: [] }, finishReason: "MALFORMED_FUNCTION_CALL" })), textReply("google", "Done."));
   const result = await run("google", "/v1beta");
   expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
-  expect(result.stderr).toContain("the model's function call could not be parsed (MALFORMED_FUNCTION_CALL)");
-  expect(server.requests.length - before).toBe(2);
+  expect(result.stderr).not.toContain("retrying");
+  const sent = server.requests.slice(before);
+  expect(sent).toHaveLength(2);
+  expect(userTexts(sent[1]!.body)).toEqual(["go", malformedCallNote("MALFORMED_FUNCTION_CALL")]);
+});
+
+test("Gemini UNEXPECTED_TOOL_CALL with nothing, after the model worked with tools: an error naming it; exit 1", async () => {
+  // The SDK's FinishReason.UNEXPECTED_TOOL_CALL: "a function call that is semantically invalid".
+  const call = geminiChunk({ content: { role: "model", parts: [{ functionCall: { name: "read_file", args: { path: "nope.txt" } } }] }, finishReason: "STOP" });
+  server.enqueue(sseReply(call), sseReply(geminiChunk({ finishReason: "UNEXPECTED_TOOL_CALL" })));
+  const result = await run("google", "/v1beta");
+  expect(result.code).toBe(1);
+  expect(result.stderr).toEndWith("error: the model's answer was empty (UNEXPECTED_TOOL_CALL)\n");
 });
 
 const anthropicText = (text: string, stop: string) =>

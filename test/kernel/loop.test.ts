@@ -1,7 +1,7 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
-import { runLoop, CUT_OFF, EMPTY_ANSWER } from "../../src/kernel/loop.ts";
+import { runLoop, CUT_OFF, EMPTY_ANSWER, MALFORMED_QUOTE_CHARS, malformedCallNote } from "../../src/kernel/loop.ts";
 import { refused } from "../../src/kernel/refusal.ts";
 import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
@@ -129,6 +129,14 @@ describe("a hand-off or an answer without text", () => {
     const later = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "refusal" }]), { tools: [sleepTool("t", 1)] });
     expect(await runLoop([userMessage("go")], later)).toMatchObject({ stop: "error", turns: 2 });
     expect(later.output.of("error")).toEqual([{ type: "error", kind: "refusal", message: refused(undefined) }]);
+  });
+
+  test("an empty reply after tools that stopped for an unlisted reason: an error naming it, not a silent end", async () => {
+    const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "other", detail: "UNEXPECTED_TOOL_CALL" }]), {
+      tools: [sleepTool("t", 1)],
+    });
+    expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "error", turns: 2 });
+    expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER} (UNEXPECTED_TOOL_CALL)` }]);
   });
 
   test("a final answer without text after the model worked with tools ends the run normally (SPEC §6: it stopped calling tools)", async () => {
@@ -698,5 +706,55 @@ describe("duplicate tool-call ids (issue 13 row 12)", () => {
       ["dup_2", 't done {"n":2}'],
     ]);
     expect(deps.output.of("tool_result").map((e) => e.id)).toEqual(["dup", "dup_2"]);
+  });
+});
+
+describe("a tool call the provider could not parse (stop malformed_call)", () => {
+  test("with text before it: the text is kept, the model is told what its provider said, and the run goes on to its answer", async () => {
+    const said = "MALFORMED_FUNCTION_CALL: print(default_api.t(x=1))";
+    const provider = fakeProvider([{ text: "Let me look.", stop: "malformed_call", detail: said }, { text: "Done." }]);
+    const deps = loopDeps(provider);
+    const messages = [userMessage("go")];
+    expect(await runLoop(messages, deps)).toMatchObject({ stop: "end", turns: 2 });
+    expect(deps.output.of("error")).toEqual([]);
+    expect(deps.output.of("retry")).toEqual([]);
+    expect(deps.output.of("notice")).toEqual([
+      { type: "notice", message: `the model's tool call could not be parsed (${said}); it is asked to make it again` },
+    ]);
+    const second = provider.requests[1]!.messages;
+    expect(second.map((m) => [m.role, textOf(m)])).toEqual([
+      ["user", "go"],
+      ["assistant", "Let me look."],
+      ["user", malformedCallNote(said)],
+    ]);
+    expect(malformedCallNote(said)).toContain(`could not be parsed, so nothing ran. The provider said: ${said}]`);
+    expect(deps.output.text()).toBe("Let me look.Done.");
+  });
+
+  test("with nothing before it, again and again: each try is a turn, and the turn limit ends it with a hand-off", async () => {
+    const bad = { text: "", stop: "malformed_call" as const, detail: "MALFORMED_FUNCTION_CALL" };
+    const provider = fakeProvider([bad, bad, { text: "Done so far: nothing.\nRemaining: the call." }]);
+    const deps = loopDeps(provider, { limits: { maxTurns: 2, parallelTools: true } });
+    const messages = [userMessage("go")];
+    expect(await runLoop(messages, deps)).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(deps.output.of("retry")).toEqual([]);
+    expect(messages.filter((m) => m.role === "user").map(textOf)).toEqual([
+      "go",
+      malformedCallNote("MALFORMED_FUNCTION_CALL"),
+      malformedCallNote("MALFORMED_FUNCTION_CALL"),
+      MAX_TURNS_PROMPT,
+    ]);
+  });
+
+  test("a long quote is cut to MALFORMED_QUOTE_CHARS in the note, and to one short line in the notice", async () => {
+    const said = `MALFORMED_FUNCTION_CALL: write_file(content='${"x\n".repeat(3000)}')`;
+    const note = malformedCallNote(said);
+    expect(note).toContain(`${said.slice(0, MALFORMED_QUOTE_CHARS)}…]`);
+    expect(note.length).toBeLessThan(MALFORMED_QUOTE_CHARS + 400);
+    const deps = loopDeps(fakeProvider([{ text: "", stop: "malformed_call", detail: said }, { text: "ok" }]));
+    await runLoop([userMessage("go")], deps);
+    const [notice] = deps.output.of("notice") as { message: string }[];
+    expect(notice!.message).not.toContain("\n");
+    expect(notice!.message.length).toBeLessThan(300);
   });
 });

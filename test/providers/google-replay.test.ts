@@ -396,14 +396,73 @@ describe("finishReasons no recording shows, through the SDK", () => {
     expect(events).toEqual([{ type: "done", message: expect.objectContaining({ content: [] }), usage: usage(9, 0), stop: "refusal", detail: "SAFETY" }]);
   });
 
-  test("MALFORMED_FUNCTION_CALL fails the try so it is asked again: a retryable error naming it, after one request", async () => {
+  test("MALFORMED_FUNCTION_CALL with nothing before it: a finished answer that stops as malformed_call, not an error to retry", async () => {
     const before = server.requests.length;
     const { events, error } = await replay(sseReply(chunk({ content: { parts: [] }, finishReason: "MALFORMED_FUNCTION_CALL" })));
-    expect(events).toEqual([]);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ kind: "network", message: "the model's function call could not be parsed (MALFORMED_FUNCTION_CALL)" });
-    expect((error as ProviderError).retryable).toBe(true);
+    expect(error).toBeUndefined();
+    expect(events).toEqual([
+      { type: "done", message: expect.objectContaining({ content: [] }), usage: usage(9, 0), stop: "malformed_call", detail: "MALFORMED_FUNCTION_CALL" },
+    ]);
     expect(server.requests.length - before).toBe(1);
+  });
+
+  test("UNEXPECTED_TOOL_CALL: an unlisted stop, 'other', naming the reason and Gemini's finishMessage", async () => {
+    // The SDK's FinishReason.UNEXPECTED_TOOL_CALL: "a function call that is semantically invalid"
+    // (function calling not enabled, or a function not declared).
+    const { events, error } = await replay(sseReply(chunk({ finishReason: "UNEXPECTED_TOOL_CALL", finishMessage: "Unexpected tool call: delete_everything" })));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([
+      {
+        type: "done",
+        message: expect.objectContaining({ content: [] }),
+        usage: usage(9, 0),
+        stop: "other",
+        detail: "UNEXPECTED_TOOL_CALL: Unexpected tool call: delete_everything",
+      },
+    ]);
+  });
+});
+
+describe("a crafted stream: text, then MALFORMED_FUNCTION_CALL (test/fixtures/crafted/gemini)", () => {
+  test("the text streams and stays in the answer; done stops as malformed_call with Gemini's finishMessage, the call it could not parse", async () => {
+    const body = readFileSync(join(import.meta.dir, "..", "fixtures", "crafted", "gemini", "text-then-malformed-function-call.sse"), "utf8");
+    const before = server.requests.length;
+    const { events, error } = await replay(sseReply(body));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([
+      { type: "text", delta: "I will list the files first." },
+      {
+        type: "done",
+        message: expect.objectContaining({ role: "assistant", content: [{ type: "text", text: "I will list the files first." }] }),
+        usage: usage(40, 31),
+        stop: "malformed_call",
+        detail: `MALFORMED_FUNCTION_CALL: Malformed function call: print(default_api.bash(command='ls -la | grep "src"', timeout=30))`,
+      },
+    ]);
+    expect((events.at(-1) as { message: { toolCalls?: unknown } }).message.toolCalls).toBeUndefined();
+    expect(server.requests.length - before).toBe(1);
+  });
+});
+
+describe("Gemini's finishMessage, which the SDK drops, read off the wire", () => {
+  test("split across reads mid-line and mid-character, with the real API's spaced JSON: the whole message, once", async () => {
+    const said = "Malformed function call: print(default_api.edit(path='é.txt'))";
+    const body = `data: {"candidates": [{"content": {}, "finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": ${JSON.stringify(said)}, "index": 0}]}\r\n\r\n`;
+    const bytes = new TextEncoder().encode(body);
+    const at = bytes.indexOf(0xc3) + 1; // inside the two bytes of é
+    const reply = { ...sseReply(""), chunks: [bytes.slice(0, 20), bytes.slice(20, at), bytes.slice(at)], delayMs: 5 };
+    const { events, error } = await replay(reply);
+    expect(error).toBeUndefined();
+    expect(events.at(-1)).toMatchObject({ type: "done", stop: "malformed_call", detail: `MALFORMED_FUNCTION_CALL: ${said}` });
+  });
+
+  test("a stream without one: the reason alone, and no message from an earlier request leaks in", async () => {
+    const first = await replay(
+      sseReply(readFileSync(join(import.meta.dir, "..", "fixtures", "crafted", "gemini", "text-then-malformed-function-call.sse"), "utf8")),
+    );
+    expect(first.events.at(-1)).toMatchObject({ detail: expect.stringContaining("Malformed function call") });
+    const { events } = await replay(sseReply(`data: ${JSON.stringify({ candidates: [{ finishReason: "MALFORMED_FUNCTION_CALL", index: 0 }] })}\r\n\r\n`));
+    expect(events.at(-1)).toMatchObject({ stop: "malformed_call", detail: "MALFORMED_FUNCTION_CALL" });
   });
 });
 
