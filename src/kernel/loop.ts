@@ -53,8 +53,9 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     }
     // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
     // text after the model worked with tools ends the run normally (its work is the result), unless
-    // it stopped for a reason no protocol lists ("other"): that is no answer, and the user hears why
-    const unlisted = reply.stop === "other";
+    // it stopped for a reason no protocol lists ("other") that its provider named: that is no answer,
+    // and the user hears why (a server's odd finish_reason with nothing to say stays a normal end)
+    const unlisted = reply.stop === "other" && reply.detail !== undefined;
     if (calls.length === 0 && reply.stop !== "length" && !reply.answered && (turns.count() === 1 || unlisted)) {
       return turns.fail("empty_answer", reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER, "error");
     }

@@ -143,6 +143,9 @@ describe("a hand-off or an answer without text", () => {
     const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "" }]), { tools: [sleepTool("t", 1)] });
     expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "end", turns: 2 });
     expect(deps.output.of("error")).toEqual([]);
+    // so does one whose server gave an odd finish_reason and nothing to say of it (a local server's "eos")
+    const odd = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "", stop: "other" }]), { tools: [sleepTool("t", 1)] });
+    expect(await runLoop([userMessage("go")], odd)).toMatchObject({ stop: "end", turns: 2 });
   });
 });
 
