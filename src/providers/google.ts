@@ -15,7 +15,7 @@ import type {
   ThinkingLevel,
 } from "@google/genai";
 import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
-import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
+import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";

@@ -4,11 +4,11 @@
 import { beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { newId, type Message } from "../../src/kernel/ir.ts";
-import { toLine } from "../../src/sessions/format.ts";
+import { newId } from "../../src/kernel/ir.ts";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 import { systemOf } from "../helpers/model-server.ts";
+import { writeReadingSession } from "../helpers/reading-session.ts";
 
 const BUDGET = 3000;
 let refuseSummaries = false;
@@ -29,28 +29,8 @@ beforeEach(() => {
   );
 });
 
-/** A session of the work directory, well over BUDGET: eight 3 KB file reads. */
-function session(id: string): void {
-  const dir = join(state.path, "hey", "sessions");
-  mkdirSync(dir, { recursive: true });
-  const lines = [toLine({ type: "header", id, cwd: work.path, created: new Date().toISOString(), version: "0.1.0" })];
-  const add = (m: Message) => lines.push(toLine({ type: "message", message: m }));
-  add({ id: "m-first", role: "user", content: [{ type: "text", text: "refactor the parser" }] });
-  for (let i = 0; i < 8; i++) {
-    const call = { id: `read_${i}`, name: "read_file", arguments: JSON.stringify({ path: `src/f${i}.ts` }) };
-    add({ id: `m-call-${i}`, role: "assistant", content: [{ type: "text", text: `reading f${i}` }], toolCalls: [call] });
-    add({
-      id: `m-result-${i}`,
-      role: "tool",
-      toolCallId: call.id,
-      toolName: "read_file",
-      isError: false,
-      content: [{ type: "text", text: `file ${i}: ${"x".repeat(3000)}` }],
-    });
-  }
-  add({ id: "m-last", role: "assistant", content: [{ type: "text", text: "done reading" }] });
-  writeFileSync(join(dir, `${id}.jsonl`), lines.join(""));
-}
+/** A session of the work directory, well over BUDGET: eight 3 KB file reads. The same history whatever `id`. */
+const session = (id: string) => writeReadingSession(state.path, work.path, id);
 
 test("after a summary or a trim, the request holds the newest hand-off and fits the budget, and the events say so", async () => {
   for (const refuse of [false, true]) {
