@@ -2,11 +2,10 @@
 // agent may do, what hey runs or where the keys go — `[permission] allow`/`deny`, `[tools]
 // bash_filter`, `shell`, `rg`, `keep_env`, every `[mcp.NAME]` server, each `[provider.NAME]
 // base_url`, `[proxy] url`, `[network] ca_file` and every `${VAR}` the file's values name — come
-// from the user. hey remembers them as the
-// user last approved them (config/approvals.ts); a file whose guarded keys now give the agent more
-// is used with the approved values instead until the user confirms the change. Changes that only
-// take away (a deny entry added, an allow entry or a server removed, an allow list set where none
-// was) need no confirmation. Pure.
+// from the user. hey remembers them as the user last approved them (config/approvals.ts); a file
+// whose guarded keys now give the agent more is used with the approved values instead until the
+// user confirms the change. Changes that only take away (a deny entry added, an allow entry or a
+// server removed, an allow list set where none was) need no confirmation. Pure.
 import { varsIn, where, withoutVars } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
 
