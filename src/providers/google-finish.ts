@@ -1,6 +1,7 @@
 // How a Gemini stream ends, for the adapter (google.ts): its finishReason as the IR's stop reason,
-// and its usage metadata as the IR's token counts. Pure; the SDK's types are the adapter's, so the
-// usage is taken by the fields read.
+// its usage metadata as the IR's token counts, and its finishMessage, read off the wire as the body
+// passes (the SDK drops it). No I/O; the SDK's types are the adapter's, so the usage is taken by
+// the fields read.
 import { emptyUsage, type StopReason, type Usage } from "../kernel/ir.ts";
 
 /** The fields of the SDK's GenerateContentResponseUsageMetadata that are counted. */
@@ -62,4 +63,22 @@ export function finishMessageOf(line: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Passes the body on unchanged, noting the finishMessage of any whole `data:` line into `seen` (before the SDK parses that line). */
+export function finishMessageTap(seen: { finishMessage?: string }): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let rest = "";
+  return new TransformStream({
+    transform(bytes, out) {
+      out.enqueue(bytes);
+      const text = decoder.decode(bytes, { stream: true });
+      const end = text.lastIndexOf("\n"); // only whole lines are read: a long line is joined once, not re-split per chunk
+      if (end < 0) rest += text;
+      else {
+        for (const line of (rest + text.slice(0, end)).split(/\r?\n/)) seen.finishMessage = finishMessageOf(line) ?? seen.finishMessage;
+        rest = text.slice(end + 1);
+      }
+    },
+  });
 }

@@ -21,7 +21,7 @@ import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
 import { type GeminiNames, geminiNames } from "./gemini-names.ts";
-import { finishMessageOf, toStop, toUsage } from "./google-finish.ts";
+import { finishMessageTap, toStop, toUsage } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -316,26 +316,8 @@ function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames
 
 type Fetch = NonNullable<HttpOptions["fetch"]>;
 const KEY_HEADER = "x-goog-api-key";
-/** What our fetch saw of one request's response: its headers, and Gemini's finishMessage (finishMessageOf). */
+/** What our fetch saw of one request's response: its headers, and Gemini's finishMessage (finishMessageTap). */
 type Seen = { headers?: Headers; finishMessage?: string };
-
-/** Passes the body on unchanged, noting the finishMessage of any whole `data:` line into `seen` (before the SDK parses that line). */
-function finishMessageTap(seen: Seen): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  let rest = "";
-  return new TransformStream({
-    transform(bytes, out) {
-      out.enqueue(bytes);
-      const text = decoder.decode(bytes, { stream: true });
-      const end = text.lastIndexOf("\n"); // only whole lines are read: a long line is joined once, not re-split per chunk
-      if (end < 0) rest += text;
-      else {
-        for (const line of (rest + text.slice(0, end)).split(/\r?\n/)) seen.finishMessage = finishMessageOf(line) ?? seen.finishMessage;
-        rest = text.slice(end + 1);
-      }
-    },
-  });
-}
 
 /**
  * A Provider over the Gemini API. The SDK is configured from these options only: never from
