@@ -8,15 +8,11 @@ import { newId } from "../../src/kernel/ir.ts";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 import { systemOf } from "../helpers/model-server.ts";
-import { writeReadingSession } from "../helpers/reading-session.ts";
+import { summarizingModel, writeReadingSession } from "../helpers/reading-session.ts";
 
 const BUDGET = 3000;
 let refuseSummaries = false;
-const model = fileModelServer((req) => {
-  if (!systemOf(req).startsWith("You compress")) return { text: "Continuing." };
-  if (refuseSummaries) throw new Error("no summaries today");
-  return { text: "Summary: read f0 to f7." };
-});
+const model = fileModelServer(summarizingModel(() => refuseSummaries));
 const work = eachTempDir();
 const state = eachTempDir();
 beforeEach(() => {

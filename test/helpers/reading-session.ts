@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
+import { systemOf, type ChatRequest, type Turn } from "./model-server.ts";
 
 /** Writes it as `<stateHome>/hey/sessions/<id>.jsonl`, the file `hey --resume ID` opens. */
 export function writeReadingSession(stateHome: string, cwd: string, id: string): void {
@@ -26,4 +27,13 @@ export function writeReadingSession(stateHome: string, cwd: string, id: string):
   }
   add({ id: "m-last", role: "assistant", content: [{ type: "text", text: "done reading" }] });
   writeFileSync(join(dir, `${id}.jsonl`), lines.join(""));
+}
+
+/** The model such a resume talks to: it answers "Continuing.", and summarizes when asked — unless `refuse()`, then the summary request fails. */
+export function summarizingModel(refuse: () => boolean): (req: ChatRequest) => Turn {
+  return (req) => {
+    if (!systemOf(req).startsWith("You compress")) return { text: "Continuing." };
+    if (refuse()) throw new Error("no summaries today");
+    return { text: "Summary: read f0 to f7." };
+  };
 }
