@@ -222,7 +222,8 @@ Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep
 keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs
 use what you approved and say so. A project's lists only narrow yours.
 
-Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md) from the git root down to here.
+Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md, its @imports followed) from the git
+root down to here.
 A deeper directory's AGENTS.md comes with the first file tool result under it.
 Skills: ~/.agents/skills, ~/.config/hey/skills, then the project's .agents/skills and
 .hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,

@@ -2,12 +2,14 @@
 // down to the working directory (no git: the working directory alone); a directory without an
 // AGENTS.md contributes its CLAUDE.md instead. They are plain text, read in every project,
 // trusted or not. They are read at start-up and again at `/reload` (prompt/source.ts): the system
-// prompt stays the same within a run, for the providers' prompt caches.
+// prompt stays the same within a run, for the providers' prompt caches. A CLAUDE.md's `@path`
+// imports are followed inside the project (imports.ts), each imported file listed after its importer.
 import { realpathSync, statSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
+import { IMPORT_DEPTH_MAX, IMPORTS_MAX, importRefs, looksLikeFile } from "./imports.ts";
 
 export type { AgentsFile } from "./system.ts";
 /** What a project directory may hold, in order of preference. */
@@ -55,29 +57,96 @@ export function agentsPlaces(cwd: string, userDir: string): AgentsPlace[] {
   return [user, ...project];
 }
 
-/** Reads what `places` hold now. `read` is readHead; tests count the reads. */
-export function readAgentsFiles(places: AgentsPlace[], read = readHead): AgentsMd {
+/**
+ * Reads what `places` hold now. `read` is readHead; tests count the reads. `shown`: real paths
+ * of files the model has already (the system prompt's, for nested-agents.ts), not imported again.
+ */
+export function readAgentsFiles(places: AgentsPlace[], read = readHead, shown: Iterable<string> = []): AgentsMd {
   const files: AgentsFile[] = [];
   const warnings: string[] = [];
+  const given = new Set(shown); // real paths: a file imported twice, or imported and in the chain, is given once
+  const count = { files: 0 };
   for (const place of places) {
     const path = firstExisting(place);
     if (!path) continue;
     try {
-      if (place.within) {
-        const real = realpathSync(path);
-        if (real !== place.within && !real.startsWith(place.within.endsWith(sep) ? place.within : place.within + sep)) {
-          warnings.push(`${path} is a link to ${real}, outside the project; left out of the prompt`);
-          continue;
-        }
+      const real = realpathSync(path);
+      if (place.within && !isInside(real, place.within)) {
+        warnings.push(`${path} is a link to ${real}, outside the project; left out of the prompt`);
+        continue;
       }
-      const head = read(path, AGENTS_MD_MAX_BYTES);
-      const text = clean(head.text, head.truncated);
-      if (text.trim() !== "") files.push({ path, text, truncated: head.truncated });
+      if (given.has(real)) continue;
+      const file = readText(path, read);
+      given.add(real);
+      if (file.text.trim() !== "") files.push(file);
+      if (place.within && basename(path) === "CLAUDE.md") {
+        followImports(file, { within: place.within, read, given, files, warnings, depth: 1, count });
+      }
     } catch (e) {
       warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
     }
   }
   return { files, warnings };
+}
+
+interface Importing {
+  within: string;
+  read: typeof readHead;
+  given: Set<string>;
+  files: AgentsFile[];
+  warnings: string[];
+  depth: number;
+  /** files imported so far in this reading (shared by every level) */
+  count: { files: number };
+}
+
+/**
+ * Claude Code's `@path` imports of `file`, depth first, each after its importer: relative to the
+ * importing file, inside the project only (a hostile repository's `@~/.ssh/id_rsa` would put a
+ * key in the prompt), at most IMPORT_DEPTH_MAX hops and IMPORTS_MAX files. A word that names no
+ * file (`@alice`, `@types/node`) stays text; one that looks like a file's name is a warning.
+ */
+function followImports(file: AgentsFile, at: Importing): void {
+  for (const ref of importRefs(file.text)) {
+    const where = `${file.path}:${ref.line}: @${ref.path}`;
+    const target = ref.path.startsWith("~") ? undefined : isAbsolute(ref.path) ? ref.path : resolve(dirname(file.path), ref.path);
+    let real: string | undefined;
+    try {
+      real = target && realpathSync(target);
+    } catch {
+      if (looksLikeFile(ref.path)) at.warnings.push(`${where}: no such file; the import is left out`);
+      continue;
+    }
+    if (!real || !isInside(real, at.within)) {
+      at.warnings.push(`${where} is outside the project; left out of the prompt (hey follows imports inside the project only)`);
+      continue;
+    }
+    if (at.given.has(real)) continue;
+    if (at.depth > IMPORT_DEPTH_MAX) {
+      at.warnings.push(`${where}: more than ${IMPORT_DEPTH_MAX} imports deep; left out of the prompt`);
+      continue;
+    }
+    if (at.count.files >= IMPORTS_MAX) {
+      at.warnings.push(`${where}: more than ${IMPORTS_MAX} imported files; left out of the prompt`);
+      continue;
+    }
+    let imported: AgentsFile;
+    try {
+      imported = { ...readText(target as string, at.read), importedBy: file.path };
+    } catch (e) {
+      const code = errnoCode(e);
+      if (code !== "EISDIR") at.warnings.push(`${where}: cannot read (${code ?? errorText(e)}); left out of the prompt`);
+      continue;
+    }
+    at.given.add(real);
+    at.count.files++;
+    if (imported.text.includes("\0")) {
+      at.warnings.push(`${where} is not a text file; left out of the prompt`);
+      continue;
+    }
+    if (imported.text.trim() !== "") at.files.push(imported);
+    followImports(imported, { ...at, depth: at.depth + 1 });
+  }
 }
 
 /** `+ AGENTS.md path`, `- AGENTS.md path`, `~ AGENTS.md path` between two readings. */
@@ -91,6 +160,18 @@ export function agentsChanges(before: readonly AgentsFile[], after: readonly Age
   }
   for (const path of old.keys()) if (!now.has(path)) out.push(`- AGENTS.md ${path}`);
   return out;
+}
+
+/** The real paths of the files `places` hold (those readAgentsFiles would read first), for `shown`. */
+export function placedFiles(places: AgentsPlace[]): string[] {
+  return places.flatMap((place) => {
+    const path = firstExisting(place);
+    try {
+      return path ? [realpathSync(path)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function firstExisting(place: AgentsPlace): string | undefined {
@@ -110,6 +191,16 @@ function exists(path: string): boolean {
     const code = errnoCode(e);
     return code !== "ENOENT" && code !== "ENOTDIR";
   }
+}
+
+/** `path`'s text as the prompt shows it: at most AGENTS_MD_MAX_BYTES. Throws as readHead does. */
+function readText(path: string, read: typeof readHead): AgentsFile {
+  const head = read(path, AGENTS_MD_MAX_BYTES);
+  return { path, text: clean(head.text, head.truncated), truncated: head.truncated };
+}
+
+function isInside(real: string, dir: string): boolean {
+  return real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
 /** Without a byte-order mark and CRs; a cut file ends at its last whole line. */

@@ -9,8 +9,8 @@
 // back: it is given whenever it is not in what the model saw last.
 import { realpathSync, statSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
-import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
-import { AGENTS_MD_MAX_BYTES } from "./system.ts";
+import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
+import { agentsHeading, cutNote } from "./system.ts";
 
 /** What the model saw in its last request: `id` changes with every request (the view object), `has` looks for a text in it. */
 export interface LastRequest {
@@ -30,9 +30,8 @@ export interface NestedAgents {
 
 /** The section a nested file is given as: the system prompt's AGENTS.md header, and what it covers. */
 export function nestedSection(file: AgentsFile): string {
-  const dir = dirname(file.path);
-  const cut = file.truncated ? `\n[${file.path} is cut here, at ${AGENTS_MD_MAX_BYTES / 1024} KB; read the file for the rest]` : "";
-  return `Instructions from ${file.path} (for files under ${dir}${sep}):\n${file.text}${cut}`;
+  const covers = file.importedBy ? "" : ` (for files under ${dirname(file.path)}${sep})`; // an import follows its importer
+  return `${agentsHeading(file)}${covers}:\n${file.text}${cutNote(file)}`;
 }
 
 /**
@@ -44,6 +43,7 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
   const chain = agentsPlaces(opts.cwd, opts.configDir).slice(1); // the user's file is not the project's
   const top = chain[0]?.dir ?? opts.cwd;
   const inChain = new Set(chain.map((p) => p.dir));
+  const inPrompt = placedFiles(chain); // a nested CLAUDE.md's `@../AGENTS.md` is in the system prompt already
   const warned = new Set<string>();
   /** sections given since the request `givenAfter`, which cannot show them yet (parallel calls of one turn) */
   let given = new Set<string>();
@@ -56,7 +56,11 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
       const dirs: string[] = [];
       for (let dir = real; dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir)) dirs.unshift(dir);
       if (dirs.length === 0) return undefined;
-      const read = readAgentsFiles(dirs.map((dir) => ({ dir, names: PROJECT_NAMES, within: top })));
+      const read = readAgentsFiles(
+        dirs.map((dir) => ({ dir, names: PROJECT_NAMES, within: top })),
+        undefined,
+        inPrompt,
+      );
       for (const w of read.warnings) if (!warned.has(w)) warned.add(w), opts.warn(w);
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
       const sections = read.files.map((f) => ({ file: f.path, text: nestedSection(f) })).filter((s) => !given.has(s.text) && !last.has(s.text));

@@ -12,6 +12,8 @@ export interface AgentsFile {
   path: string;
   text: string;
   truncated: boolean;
+  /** the CLAUDE.md (or imported file) whose `@path` brought this file in (prompt/imports.ts) */
+  importedBy?: string;
 }
 
 /** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
@@ -101,6 +103,15 @@ function shown(path: string, cwd: string): string {
 }
 
 function agentsSection(file: AgentsFile): string {
-  const note = file.truncated ? `\n[${file.path} is cut here, at ${AGENTS_MD_MAX_BYTES / 1024} KB; read the file for the rest]` : "";
-  return `Instructions from ${file.path}:\n${file.text}${note}`;
+  return `${agentsHeading(file)}:\n${file.text}${cutNote(file)}`;
+}
+
+/** `Instructions from PATH`, and which file imported it (a CLAUDE.md's `@path`). */
+export function agentsHeading(file: AgentsFile): string {
+  return `Instructions from ${file.path}${file.importedBy ? ` (imported by ${file.importedBy})` : ""}`;
+}
+
+/** What the model is told after a file cut at the cap. */
+export function cutNote(file: AgentsFile): string {
+  return file.truncated ? `\n[${file.path} is cut here, at ${AGENTS_MD_MAX_BYTES / 1024} KB; read the file for the rest]` : "";
 }

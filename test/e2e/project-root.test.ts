@@ -3,7 +3,8 @@
 // project's .mcp.json and Codex's [mcp_servers.NAME] offer their tools, /mcp showing the
 // conversion; the filesystem server's write_file arrives as fs_write_file and hey's own
 // write_file still writes the config; a subdirectory's AGENTS.md comes with the first result under
-// it; an untrusted project says why its skill is missing, and only a terminal can trust it.
+// it; a CLAUDE.md's @imports are followed inside the project; an untrusted project says why its
+// skill is missing, and only a terminal can trust it.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -169,6 +170,25 @@ test("a subdirectory's AGENTS.md comes with the first result under it, once, wit
   expect(second).not.toContain("sub rule");
   expect(systemOf(m.requests[2]!)).toBe(system);
   expect(run.stderr).toContain("hey: sub/AGENTS.md: instructions for that directory, given to the model with this read_file result");
+});
+
+test("a CLAUDE.md's @imports inside the project join the system prompt, in an untrusted project too; one outside is named and left out", async () => {
+  write(join(repo, "CLAUDE.md"), "Rules: @docs/style.md\nMine: @~/.ssh/notes.md\n");
+  write(join(repo, "docs", "style.md"), "indent with tabs\n");
+  write(join(home.path, ".ssh", "notes.md"), "private\n");
+  const m = model(() => ({ text: "ok" }));
+  userConfig(m.baseUrl);
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  const system = systemOf(m.requests[0]!);
+  expect(system).toContain(
+    `Instructions from ${join(repo, "CLAUDE.md")}:\nRules: @docs/style.md\nMine: @~/.ssh/notes.md\n\n` +
+      `Instructions from ${join(repo, "docs", "style.md")} (imported by ${join(repo, "CLAUDE.md")}):\nindent with tabs`,
+  );
+  expect(system).not.toContain("private");
+  expect(run.stderr).toContain(
+    `hey: ${join(repo, "CLAUDE.md")}:2: @~/.ssh/notes.md is outside the project; left out of the prompt (hey follows imports inside the project only)\n`,
+  );
 });
 
 test("an untrusted project: a provider only its .hey/config.toml defines is unknown, and the error says why and how to load it", async () => {

@@ -124,3 +124,60 @@ test("changes between two readings", () => {
   expect(agentsChanges([f("/a", "1"), f("/b", "1")], [f("/b", "2"), f("/c", "1")])).toEqual(["~ AGENTS.md /b", "+ AGENTS.md /c", "- AGENTS.md /a"]);
   expect(agentsChanges([f("/a", "1")], [f("/a", "1")])).toEqual([]);
 });
+
+describe("a CLAUDE.md's @path imports", () => {
+  const repo = () => join(root, "repo");
+  beforeEach(() => mkdirSync(join(root, "repo", ".git"), { recursive: true }));
+
+  test("each imported file follows its importer, relative to it, imports of imports too; the @ words stay", () => {
+    put(join(repo(), "CLAUDE.md"), "Rules: @docs/style.md and @alice");
+    put(join(repo(), "docs", "style.md"), "style\nmore: @../git.md");
+    put(join(repo(), "git.md"), "git rules");
+    const got = read(repo());
+    expect(got.files.map((f) => [f.path.slice(root.length), f.text, f.importedBy?.slice(root.length)])).toEqual([
+      ["/repo/CLAUDE.md", "Rules: @docs/style.md and @alice", undefined],
+      ["/repo/docs/style.md", "style\nmore: @../git.md", "/repo/CLAUDE.md"],
+      ["/repo/git.md", "git rules", "/repo/docs/style.md"],
+    ]);
+    expect(got.warnings).toEqual([]);
+  });
+
+  test("a file outside the project, through ~ or a link, is left out with a warning naming the line", () => {
+    put(join(root, "secret"), "a private key");
+    symlinkSync(join(root, "secret"), join(repo(), "key.md"));
+    put(join(repo(), "CLAUDE.md"), ["@~/.ssh/id_rsa", `@${join(root, "secret")}`, "@key.md"].join("\n"));
+    const got = read(repo());
+    expect(got.files.map((f) => f.text).join("\n")).not.toContain("a private key");
+    const claude = join(repo(), "CLAUDE.md");
+    const outside = "is outside the project; left out of the prompt (hey follows imports inside the project only)";
+    expect(got.warnings).toEqual([
+      `${claude}:1: @~/.ssh/id_rsa ${outside}`,
+      `${claude}:2: @${join(root, "secret")} ${outside}`,
+      `${claude}:3: @key.md ${outside}`,
+    ]);
+  });
+
+  test("a missing file that looks like one is a warning; a file given already is not given twice; a cycle ends", () => {
+    put(join(repo(), "AGENTS.md"), "root rules");
+    put(join(repo(), "web", "CLAUDE.md"), "@../AGENTS.md @styel.md @a.md");
+    put(join(repo(), "web", "a.md"), "a @b.md");
+    put(join(repo(), "web", "b.md"), "b @a.md");
+    const got = read(join(repo(), "web"));
+    expect(got.files.map((f) => f.text)).toEqual(["root rules", "@../AGENTS.md @styel.md @a.md", "a @b.md", "b @a.md"]);
+    expect(got.warnings).toEqual([`${join(repo(), "web", "CLAUDE.md")}:1: @styel.md: no such file; the import is left out`]);
+  });
+
+  test("imports stop five hops deep", () => {
+    put(join(repo(), "CLAUDE.md"), "@1.md");
+    for (let i = 1; i <= 6; i++) put(join(repo(), `${i}.md`), `level ${i} @${i + 1}.md`);
+    const got = read(repo());
+    expect(got.files.map((f) => f.text.split(" @")[0])).toEqual(["@1.md", "level 1", "level 2", "level 3", "level 4", "level 5"]);
+    expect(got.warnings).toEqual([`${join(repo(), "5.md")}:1: @6.md: more than 5 imports deep; left out of the prompt`]);
+  });
+
+  test("an AGENTS.md's @words are text: Codex and the others read it as written", () => {
+    put(join(repo(), "AGENTS.md"), "@docs/style.md");
+    put(join(repo(), "docs", "style.md"), "style");
+    expect(read(repo()).files.map((f) => f.text)).toEqual(["@docs/style.md"]);
+  });
+});

@@ -74,3 +74,15 @@ test("nestedSection notes a file cut at the cap", () => {
     "Instructions from /r/a/AGENTS.md (for files under /r/a/):\nx\n[/r/a/AGENTS.md is cut here, at 32 KB; read the file for the rest]",
   );
 });
+
+test("a nested CLAUDE.md's imports come with it, under their importer; a file the system prompt holds is not given again", () => {
+  writeFileSync(join(repo, "sub", "deep", "CLAUDE.md"), "deep rules: @../../AGENTS.md @style.md");
+  writeFileSync(join(repo, "sub", "deep", "style.md"), "deep style");
+  const found = open(repo).forPath(join(repo, "sub", "deep", "x.ts"), saw());
+  const claude = join(repo, "sub", "deep", "CLAUDE.md");
+  expect(found?.text).toBe(
+    `Instructions from ${join(repo, "sub", "AGENTS.md")} (for files under ${join(repo, "sub")}/):\nsub rules\n\n` +
+      `Instructions from ${claude} (for files under ${join(repo, "sub", "deep")}/):\ndeep rules: @../../AGENTS.md @style.md\n\n` +
+      `Instructions from ${join(repo, "sub", "deep", "style.md")} (imported by ${claude}):\ndeep style`,
+  );
+});

@@ -58,12 +58,14 @@ describe("buildSystemPrompt", () => {
         agentsMd: [
           { path: "/home/u/.config/hey/AGENTS.md", text: "be terse", truncated: false },
           { path: "/p/AGENTS.md", text: "use bun", truncated: true },
+          { path: "/p/docs/style.md", text: "tabs", truncated: false, importedBy: "/p/CLAUDE.md" },
         ],
       }),
     );
     expect(text).toBe(
       "CORE\n\nInstructions from /home/u/.config/hey/AGENTS.md:\nbe terse\n\n" +
         "Instructions from /p/AGENTS.md:\nuse bun\n[/p/AGENTS.md is cut here, at 32 KB; read the file for the rest]\n\n" +
+        "Instructions from /p/docs/style.md (imported by /p/CLAUDE.md):\ntabs\n\n" +
         tail,
     );
   });
