@@ -42,7 +42,7 @@ export function importRefs(text: string): ImportRef[] {
   return refs;
 }
 
-/** Whether `path` looks like a file's name (`docs/style.md`), not a handle or a package scope (`@alice`, `@types/node`). */
+/** Whether `path` looks like a file (an extension, or `./`, `../`, `~/` ahead), not a handle or a package scope (`@alice`, `@types/node`). */
 export function looksLikeFile(path: string): boolean {
   return /\.[A-Za-z0-9]{1,10}$/.test(path) || path.startsWith("./") || path.startsWith("../") || path.startsWith("~/");
 }
