@@ -57,14 +57,25 @@ export function agentsPlaces(cwd: string, userDir: string): AgentsPlace[] {
   return [user, ...project];
 }
 
-/**
- * Reads what `places` hold now. `read` is readHead; tests count the reads. `shown`: real paths
- * of files the model has already (the system prompt's, for nested-agents.ts), not imported again.
- */
-export function readAgentsFiles(places: AgentsPlace[], read = readHead, shown: Iterable<string> = []): AgentsMd {
+/** How readAgentsFiles reads. */
+export interface AgentsReading {
+  /** real paths of files the model has already (the system prompt's, for nested-agents.ts): not imported again */
+  shown?: Iterable<string>;
+  /**
+   * where a CLAUDE.md's imports outside the project resolve (`@~/…`: `home`), when the project is
+   * trusted by the user's own decision; undefined: inside the project only
+   */
+  outside?: { home: string };
+  /** readHead; tests may count the reads */
+  read?: typeof readHead;
+}
+
+/** Reads what `places` hold now. */
+export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}): AgentsMd {
   const files: AgentsFile[] = [];
   const warnings: string[] = [];
-  const given = new Set(shown); // real paths: a file imported twice, or imported and in the chain, is given once
+  const given = new Set(how.shown); // real paths: a file imported twice, or imported and in the chain, is given once
+  const read = how.read ?? readHead;
   const count = { files: 0 };
   for (const place of places) {
     const path = firstExisting(place);
@@ -80,7 +91,7 @@ export function readAgentsFiles(places: AgentsPlace[], read = readHead, shown: I
       given.add(real);
       if (file.text.trim() !== "") files.push(file);
       if (place.within && basename(path) === "CLAUDE.md") {
-        followImports(file, { within: place.within, read, given, files, warnings, depth: 1, count });
+        followImports(file, { within: place.within, outside: how.outside, read, given, files, warnings, depth: 1, count });
       }
     } catch (e) {
       warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
@@ -91,6 +102,7 @@ export function readAgentsFiles(places: AgentsPlace[], read = readHead, shown: I
 
 interface Importing {
   within: string;
+  outside: AgentsReading["outside"];
   read: typeof readHead;
   given: Set<string>;
   files: AgentsFile[];
@@ -102,23 +114,28 @@ interface Importing {
 
 /**
  * Claude Code's `@path` imports of `file`, depth first, each after its importer: relative to the
- * importing file, inside the project only (a hostile repository's `@~/.ssh/id_rsa` would put a
- * key in the prompt), at most IMPORT_DEPTH_MAX hops and IMPORTS_MAX files. A word that names no
- * file (`@alice`, `@types/node`) stays text; one that looks like a file's name is a warning.
+ * importing file, at most IMPORT_DEPTH_MAX hops and IMPORTS_MAX files. Outside the project only
+ * when the user trusted it: a cloned repository's `@~/.ssh/id_rsa` would put a key in the prompt
+ * (Claude Code asks before it follows such an import). A word that names no file (`@alice`,
+ * `@types/node`) stays text; one that looks like a file's name is a warning.
  */
 function followImports(file: AgentsFile, at: Importing): void {
   for (const ref of importRefs(file.text)) {
     const where = `${file.path}:${ref.line}: @${ref.path}`;
-    const target = ref.path.startsWith("~") ? undefined : isAbsolute(ref.path) ? ref.path : resolve(dirname(file.path), ref.path);
-    let real: string | undefined;
+    const target = importTarget(ref.path, file.path, at.outside?.home);
+    if (target === undefined || (!at.outside && !isInside(resolve(target), at.within))) {
+      at.warnings.push(`${where} is outside the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
+      continue;
+    }
+    let real: string;
     try {
-      real = target && realpathSync(target);
+      real = realpathSync(target);
     } catch {
       if (looksLikeFile(ref.path)) at.warnings.push(`${where}: no such file; the import is left out`);
       continue;
     }
-    if (!real || !isInside(real, at.within)) {
-      at.warnings.push(`${where} is outside the project; left out of the prompt (hey follows imports inside the project only)`);
+    if (!at.outside && !isInside(real, at.within)) {
+      at.warnings.push(`${where} is a link out of the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
       continue;
     }
     if (at.given.has(real)) continue;
@@ -132,7 +149,7 @@ function followImports(file: AgentsFile, at: Importing): void {
     }
     let imported: AgentsFile;
     try {
-      imported = { ...readText(target as string, at.read), importedBy: file.path };
+      imported = { ...readText(target, at.read), importedBy: file.path };
     } catch (e) {
       const code = errnoCode(e);
       if (code !== "EISDIR") at.warnings.push(`${where}: cannot read (${code ?? errorText(e)}); left out of the prompt`);
@@ -147,6 +164,12 @@ function followImports(file: AgentsFile, at: Importing): void {
     if (imported.text.trim() !== "") at.files.push(imported);
     followImports(imported, { ...at, depth: at.depth + 1 });
   }
+}
+
+/** The file an import names: relative to its importer, absolute, or under `home` (`@~/…`; undefined without one). */
+function importTarget(ref: string, importer: string, home: string | undefined): string | undefined {
+  if (ref === "~" || ref.startsWith("~/")) return home === undefined ? undefined : join(home, ref.slice(1));
+  return isAbsolute(ref) ? ref : resolve(dirname(importer), ref);
 }
 
 /** `+ AGENTS.md path`, `- AGENTS.md path`, `~ AGENTS.md path` between two readings. */

@@ -11,7 +11,7 @@ import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
 import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
-import { agentsChanges, agentsPlaces, readAgentsFiles } from "./agents-md.ts";
+import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 
@@ -31,6 +31,8 @@ export interface PromptSourceOptions {
    * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between)
    */
   skills: { trusted(): boolean } | undefined;
+  /** where a CLAUDE.md's imports may lead outside the project (agents-md.ts), asked at start-up and at each `/reload` */
+  importsOutside(): AgentsReading["outside"];
   /** whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload` */
   writable(): boolean;
   /** one line per problem found; at start-up every skill problem is only a warning */
@@ -76,7 +78,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
-  let agents = readAgentsFiles(agentsPlaces(cwd, configDir));
+  let agents = readAgentsFiles(agentsPlaces(cwd, configDir), { outside: opts.importsOutside() });
   for (const w of agents.warnings) warn(w);
 
   const date = new Date().toISOString().slice(0, 10);
@@ -128,7 +130,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     name: "AGENTS.md",
     async check(): Promise<Staged> {
       const places = agentsPlaces(cwd, configDir); // a `git init` since the start moves the root
-      const fresh = readAgentsFiles(places);
+      const fresh = readAgentsFiles(places, { outside: opts.importsOutside() });
       const known = new Set(agents.warnings);
       return {
         errors: [],

@@ -172,23 +172,28 @@ test("a subdirectory's AGENTS.md comes with the first result under it, once, wit
   expect(run.stderr).toContain("hey: sub/AGENTS.md: instructions for that directory, given to the model with this read_file result");
 });
 
-test("a CLAUDE.md's @imports inside the project join the system prompt, in an untrusted project too; one outside is named and left out", async () => {
-  write(join(repo, "CLAUDE.md"), "Rules: @docs/style.md\nMine: @~/.ssh/notes.md\n");
+test("a CLAUDE.md's @imports inside the project join the system prompt; one outside it only once the project is trusted", async () => {
+  write(join(repo, "CLAUDE.md"), "Rules: @docs/style.md\nMine: @~/.claude/notes.md\n");
   write(join(repo, "docs", "style.md"), "indent with tabs\n");
-  write(join(home.path, ".ssh", "notes.md"), "private\n");
+  write(join(home.path, ".claude", "notes.md"), "private preferences\n");
   const m = model(() => ({ text: "ok" }));
   userConfig(m.baseUrl);
   const run = await hey(["-p", "hi"]);
   expect(run.code).toBe(0);
   const system = systemOf(m.requests[0]!);
+  const claude = join(repo, "CLAUDE.md");
   expect(system).toContain(
-    `Instructions from ${join(repo, "CLAUDE.md")}:\nRules: @docs/style.md\nMine: @~/.ssh/notes.md\n\n` +
-      `Instructions from ${join(repo, "docs", "style.md")} (imported by ${join(repo, "CLAUDE.md")}):\nindent with tabs`,
+    `Instructions from ${claude}:\nRules: @docs/style.md\nMine: @~/.claude/notes.md\n\n` +
+      `Instructions from ${join(repo, "docs", "style.md")} (imported by ${claude}):\nindent with tabs`,
   );
-  expect(system).not.toContain("private");
+  expect(system).not.toContain("private preferences");
   expect(run.stderr).toContain(
-    `hey: ${join(repo, "CLAUDE.md")}:2: @~/.ssh/notes.md is outside the project; left out of the prompt (hey follows imports inside the project only)\n`,
+    `hey: ${claude}:2: @~/.claude/notes.md is outside the project; left out of the prompt (hey follows it once you trust the project: hey trust)\n`,
   );
+  const approved = await hey(["--approve", "-p", "hi"]);
+  expect(approved.code).toBe(0);
+  expect(systemOf(m.requests[1]!)).toContain(`Instructions from ${join(home.path, ".claude", "notes.md")} (imported by ${claude}):\nprivate preferences`);
+  expect(approved.stderr).not.toContain("outside the project");
 });
 
 test("an untrusted project: a provider only its .hey/config.toml defines is unknown, and the error says why and how to load it", async () => {

@@ -142,19 +142,33 @@ describe("a CLAUDE.md's @path imports", () => {
     expect(got.warnings).toEqual([]);
   });
 
-  test("a file outside the project, through ~ or a link, is left out with a warning naming the line", () => {
+  test("in a project not trusted, a file outside it, through ~ or a link, is left out with a warning naming the line", () => {
     put(join(root, "secret"), "a private key");
     symlinkSync(join(root, "secret"), join(repo(), "key.md"));
     put(join(repo(), "CLAUDE.md"), ["@~/.ssh/id_rsa", `@${join(root, "secret")}`, "@key.md"].join("\n"));
     const got = read(repo());
     expect(got.files.map((f) => f.text).join("\n")).not.toContain("a private key");
     const claude = join(repo(), "CLAUDE.md");
-    const outside = "is outside the project; left out of the prompt (hey follows imports inside the project only)";
+    const trust = "left out of the prompt (hey follows it once you trust the project: hey trust)";
     expect(got.warnings).toEqual([
-      `${claude}:1: @~/.ssh/id_rsa ${outside}`,
-      `${claude}:2: @${join(root, "secret")} ${outside}`,
-      `${claude}:3: @key.md ${outside}`,
+      `${claude}:1: @~/.ssh/id_rsa is outside the project; ${trust}`,
+      `${claude}:2: @${join(root, "secret")} is outside the project; ${trust}`,
+      `${claude}:3: @key.md is a link out of the project; ${trust}`,
     ]);
+  });
+
+  test("in a project the user trusted, imports outside it are followed: ~ is the home directory", () => {
+    const home = join(root, "home");
+    put(join(home, ".claude", "mine.md"), "my own preferences");
+    put(join(root, "shared.md"), "team rules");
+    put(join(repo(), "CLAUDE.md"), `@~/.claude/mine.md\n@../shared.md\n@~/.claude/gone.md`);
+    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home } });
+    expect(got.files.map((f) => [f.path, f.text])).toEqual([
+      [join(repo(), "CLAUDE.md"), "@~/.claude/mine.md\n@../shared.md\n@~/.claude/gone.md"],
+      [join(home, ".claude", "mine.md"), "my own preferences"],
+      [join(repo(), "..", "shared.md"), "team rules"],
+    ]);
+    expect(got.warnings).toEqual([`${join(repo(), "CLAUDE.md")}:3: @~/.claude/gone.md: no such file; the import is left out`]);
   });
 
   test("a missing file that looks like one is a warning; a file given already is not given twice; a cycle ends", () => {

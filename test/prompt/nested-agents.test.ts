@@ -24,7 +24,8 @@ afterEach(() => tmp.remove());
 
 /** What the model saw in its last request: a fresh id per request, holding `texts`. */
 const saw = (texts: string[] = []): LastRequest => ({ id: {}, has: (t) => texts.some((x) => x.includes(t)) });
-const open = (cwd: string) => createNestedAgents({ cwd, configDir: join(tmp.path, "config"), warn: (w) => void warnings.push(w) });
+const open = (cwd: string) =>
+  createNestedAgents({ cwd, configDir: join(tmp.path, "config"), importsOutside: () => undefined, warn: (w) => void warnings.push(w) });
 
 test("from the root: a file under sub/deep brings sub's AGENTS.md and deep's CLAUDE.md, outermost first; the root's own is the system prompt's", () => {
   const nested = open(repo);

@@ -33,6 +33,7 @@ test("a skill still broken after an edit is reported at the next /reload; unedit
     os: "linux",
     shell: () => "bash",
     skills: { trusted: () => true },
+    importsOutside: () => undefined,
     writable: () => true,
     warn: (m) => void warned.push(m),
   });
