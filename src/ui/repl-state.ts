@@ -327,9 +327,11 @@ function ended(s: ReplState, quit: boolean): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
   const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
-  // the line typed meanwhile is shown, its cursor at the end
+  // the line typed meanwhile is shown, its cursor at the end; the Enter that ended it (a newline during a turn) is
+  // dropped, so the next Enter sends what was typed rather than leaving the cursor on an empty line below it
+  const text = s.editor.text.replace(/\n+$/, "");
   return {
-    state: { ...next, mode: "prompt", editor: { ...s.editor, cursor: s.editor.text.length, historyIndex: s.history.length } },
+    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length } },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
 }

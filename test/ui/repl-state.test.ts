@@ -135,6 +135,13 @@ describe("during a turn", () => {
     expect(after.effects).toEqual([{ type: "draw", fresh: true }]);
   });
 
+  test("an Enter that ended what was typed during the turn is dropped: the next Enter sends it, without an empty last line", () => {
+    const typed = play([text("then run the tests"), key("enter"), key("enter")], busy());
+    const after = play([{ type: "ended", line: "go", quit: false }], typed.state);
+    expect(after.state.editor).toMatchObject({ text: "then run the tests", cursor: 18 });
+    expect(play([key("enter")], after.state).effects).toContainEqual({ type: "run", line: "then run the tests" });
+  });
+
   test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it exit 130", () => {
     expect(play([key("escape")], busy()).effects).toEqual([{ type: "abort" }]);
     const pressed = play([key("interrupt"), key("interrupt"), key("interrupt"), key("interrupt")], busy());
