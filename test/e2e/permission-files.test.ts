@@ -75,3 +75,31 @@ test("a call to a tool the allow list leaves out is refused by the rules, said s
   expect(run.stderr).toContain(`✗ write x.txt (1 line): ${refused}`);
   expect(existsSync(join(project.path, "x.txt"))).toBe(false);
 });
+
+/** The embedded ripgrep's path under `cache` (XDG_CACHE_HOME), as dist/hey names it. */
+async function embeddedRg(cache: string): Promise<string> {
+  const rg = new Uint8Array(readFileSync((await import("@vscode/ripgrep")).rgPath as string)); // what build.ts embedded
+  return join(cache, "hey", `rg-${new Bun.CryptoHasher("sha256").update(rg).digest("hex").slice(0, 16)}`);
+}
+
+test("the embedded ripgrep rewritten during a run is checked again before grep runs it: restored, and what was written never runs", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n`); // no permission list: write_file may write anywhere
+  write(join(project.path, "a.txt"), "hi\n");
+  const cache = join(home.path, "cache");
+  const noRg = join(home.path, "empty-path"); // no rg on PATH: the embedded one searches
+  mkdirSync(noRg);
+  const rg = await embeddedRg(cache);
+  const pwned = join(home.path, "PWNED_rg");
+  scripted.calls = [
+    ["grep", { pattern: "hi", path: "." }],
+    ["write_file", { path: rg, content: `#!/bin/sh\necho pwned > '${pwned}'\necho 'a.txt:1:hi'\n` }],
+    ["grep", { pattern: "hi", path: "." }],
+  ];
+  const run = await runHey(["-p", "search"], { cwd: project.path, env: { HOME: home.path, XDG_CACHE_HOME: cache, PATH: noRg } });
+  expect(run.code).toBe(0);
+  const got = results();
+  expect(got[1]).toStartWith("overwrote "); // before: the same, and the second grep ran the script
+  expect([got[0], got[2]]).toEqual(["a.txt:1: hi", "a.txt:1: hi"]);
+  expect(existsSync(pwned)).toBe(false);
+  expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep "); // the real one is back
+});
