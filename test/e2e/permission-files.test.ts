@@ -1,7 +1,9 @@
 // Through dist/hey against a loopback model, under a deny list: a bash command handing hey's
 // approvals record to `cp`, or the project config to `tee`, is refused and the files stay as they
 // were; a plain `git push` in a repository whose .git/config forces pushes is refused by a deny
-// entry naming `git push --force`, the refusal naming the file and the setting.
+// entry naming `git push --force`, the refusal naming the file and the setting. The embedded
+// ripgrep in hey's cache, rewritten by write_file mid-run, is restored before grep runs it, and
+// under an allow list write_file may not rewrite it at all.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,4 +104,26 @@ test("the embedded ripgrep rewritten during a run is checked again before grep r
   expect([got[0], got[2]]).toEqual(["a.txt:1: hi", "a.txt:1: hi"]);
   expect(existsSync(pwned)).toBe(false);
   expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep "); // the real one is back
+});
+
+test("under an allow list without bash, write_file may not replace hey's embedded ripgrep: refused, and grep runs the real one", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["read_file", "write_file", "edit", "grep"]\n`);
+  write(join(project.path, "a.txt"), "hi\n");
+  const cache = join(home.path, "cache");
+  const noRg = join(home.path, "empty-path");
+  mkdirSync(noRg);
+  const rg = await embeddedRg(cache);
+  scripted.calls = [
+    ["grep", { pattern: "hi", path: "." }],
+    ["write_file", { path: rg, content: "#!/bin/sh\necho 'a.txt:1:pwned'\n" }],
+    ["grep", { pattern: "hi", path: "." }],
+  ];
+  const run = await runHey(["-p", "search"], { cwd: project.path, env: { HOME: home.path, XDG_CACHE_HOME: cache, PATH: noRg } });
+  expect(run.code).toBe(0);
+  expect(results()).toEqual([
+    "a.txt:1: hi",
+    `blocked by permission rules: ${rg} is in hey's cache (${join(cache, "hey")}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`,
+    "a.txt:1: hi",
+  ]);
+  expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep ");
 });
