@@ -9,6 +9,7 @@
 // a script or an interpreter can still write the files, which the approvals record
 // (config/guard.ts) then holds back until the user says yes. Pure: `named` does the file system's part.
 import { type ControlFiles, decided, directories, expand, type Flavour, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { gitOutputs } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -41,7 +42,7 @@ export function reads(seg: Segment): boolean {
   if (name === "find") return seg.words.every(decided) && !FIND_ACTS.test(seg.raw);
   if (name !== "git") return READERS.has(name);
   const sub = seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
-  return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--(output|ext-diff)/.test(w.text));
+  return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
 /** The last two names of a path (`hey/config.toml`, `.hey/config.toml`), as a word spelled with variables may still show them. */

@@ -127,3 +127,34 @@ test("under an allow list without bash, write_file may not replace hey's embedde
   ]);
   expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep ");
 });
+
+/** A git repository in the project with one commit, made without the user's git config. */
+function gitRepo(dir: string): void {
+  const git = (...args: string[]) =>
+    expect(
+      Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir } }).exitCode,
+    ).toBe(0);
+  git("init", "-q");
+  write(join(dir, "a.txt"), "hi\n");
+  git("add", "a.txt");
+  git("commit", "-q", "-m", "first");
+}
+
+test("under the narrow git entries the README recommends, git log may not write .git/config with --output, so git status runs no fsmonitor", async () => {
+  scripted.userConfig(`[permission]\nallow = ["bash: git log *", "bash: git status", "bash: git diff *", "read_file", "grep"]\n`);
+  gitRepo(project.path);
+  const config = readFileSync(join(project.path, ".git", "config"), "utf8");
+  const pwned = join(home.path, "PWNED_gitlog");
+  const log = `git log -1 --format='tformat:[core]%n%x09fsmonitor = "touch ${pwned}; false"' --output .git/config`;
+  scripted.calls = [
+    ["bash", { command: log }],
+    ["bash", { command: "git status --short" }],
+  ];
+  const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = results();
+  expect(got[0]).toStartWith("blocked by permission rules: "); // before: it ran, and wrote the fsmonitor line
+  expect(got[0]).toContain("`--output` writes a file, which a pattern must spell out");
+  expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
+  expect(existsSync(pwned)).toBe(false);
+});

@@ -56,6 +56,8 @@ const REFUSED: [string, string][] = [
   ["install -m 644 /etc/hostname sub/../.hey/config.toml", ""],
   ["dd if=/etc/hostname of=.hey/config.toml", ""],
   ["git checkout other -- .hey/config.toml", ""],
+  ["git diff --outp=.hey/config.toml", ""], // an abbreviation of --output a git may take: git diff writes then
+  ["git format-patch -1 -o ~/.config/hey/", ""],
   ["vim -es -c 'normal Ax' -c wq .hey/config.toml", ""],
   ["mv /tmp/x cfglink", " (by another name)"],
   ["cp /etc/hostname dirlink", " (by another name)"],
