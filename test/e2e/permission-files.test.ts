@@ -3,7 +3,9 @@
 // were; a plain `git push` in a repository whose .git/config forces pushes is refused by a deny
 // entry naming `git push --force`, the refusal naming the file and the setting. The embedded
 // ripgrep in hey's cache, rewritten by write_file mid-run, is restored before grep runs it, and
-// under an allow list write_file may not rewrite it at all.
+// under an allow list write_file may not rewrite it at all. Under the narrow git entries the README
+// recommends, `git log --output` may not write .git/config, nor may edit and write_file write it or
+// make a nested repository, so no `git status` runs an fsmonitor the agent wrote.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -148,13 +150,44 @@ test("under the narrow git entries the README recommends, git log may not write 
   const log = `git log -1 --format='tformat:[core]%n%x09fsmonitor = "touch ${pwned}; false"' --output .git/config`;
   scripted.calls = [
     ["bash", { command: log }],
+    ["bash", { command: "git log -1 --output=log.txt" }],
     ["bash", { command: "git status --short" }],
   ];
   const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
   const got = results();
   expect(got[0]).toStartWith("blocked by permission rules: "); // before: it ran, and wrote the fsmonitor line
-  expect(got[0]).toContain("`--output` writes a file, which a pattern must spell out");
+  expect(got[1]).toStartWith("blocked by permission rules: `git log -1 --output=log.txt` matches no allow entry; `--output=log.txt` writes a file");
   expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
+  expect(existsSync(join(project.path, "log.txt"))).toBe(false);
   expect(existsSync(pwned)).toBe(false);
+});
+
+test("with edit and write_file allowed, the agent may not write .git/config or make a nested repository, so `git status` runs no fsmonitor", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["bash: git status", "bash: ls *", "read_file", "write_file", "edit", "grep"]\n`);
+  gitRepo(project.path);
+  const config = readFileSync(join(project.path, ".git", "config"), "utf8");
+  const pwned = (n: number) => join(home.path, `PWNED_${n}`);
+  const fsmonitor = (n: number) => `[core]\n\tfsmonitor = "touch ${pwned(n)}; false"\n`;
+  scripted.calls = [
+    ["edit", { path: ".git/config", old_string: "[core]\n", new_string: fsmonitor(1) }],
+    ["bash", { command: "git status --short" }],
+    ["write_file", { path: "sub/.git/HEAD", content: "ref: refs/heads/main\n" }],
+    ["write_file", { path: "sub/.git/objects/.keep", content: "" }],
+    ["write_file", { path: "sub/.git/refs/.keep", content: "" }],
+    ["write_file", { path: "sub/.git/config", content: fsmonitor(2) }],
+    ["bash", { command: "cd sub && git status" }],
+  ];
+  const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = results();
+  const refused = (path: string) =>
+    `blocked by permission rules: ${path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
+  // before: the edit and the writes went through, and each git status ran its fsmonitor
+  expect([got[0], got[2], got[3], got[4], got[5]]).toEqual(
+    [".git/config", "sub/.git/HEAD", "sub/.git/objects/.keep", "sub/.git/refs/.keep", "sub/.git/config"].map(refused),
+  );
+  expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
+  expect(existsSync(join(project.path, "sub", ".git"))).toBe(false);
+  expect([existsSync(pwned(1)), existsSync(pwned(2))]).toEqual([false, false]);
 });

@@ -80,7 +80,7 @@ test("write_file and edit refuse anything in hey's cache dir (the ripgrep grep r
   const check = permissionCheck({ ...LISTS, narrow: [] }, "sh", { cwd: project, home, controls, cacheDir });
   for (const path of ["~/.cache/hey/rg-193906679498de4d", join(cacheDir, "outputs", "x.txt"), "sub/../cachelink/rg-0", "cachelink"])
     for (const tool of ["write_file", "edit"])
-      expect(check(tool, { path, content: "x", old_text: "a", new_text: "b" })).toBe(
+      expect(check(tool, { path, content: "x", old_string: "a", new_string: "b" })).toBe(
         `blocked by permission rules: ${path} is in hey's cache (${cacheDir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`,
       );
   expect(check("read_file", { path: "~/.cache/hey/outputs/x.txt" })).toBeUndefined();
