@@ -9,14 +9,15 @@ import { oneCheck } from "./fs/bounded-reads.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
 
-type Place = { cwd: string; home: string; controls: readonly string[] };
+/** where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set) */
+type Place = { cwd: string; home: string; controls: readonly string[]; cacheDir?: string };
 
 /**
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
  * segment checked; a refusal is the error result the model sees. (Config resolution has already
  * refused rules that do not compile.) A trusted project's allow list is one more a call must match
  * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
- * file tools and to bash redirections.
+ * file tools and to bash redirections, and so is `place.cacheDir` to the file tools.
  */
 export function permissionCheck(lists: Settings["permission"], shell: string, place: Place): PermissionCheck {
   return permissionRules(lists, shell, place).check;

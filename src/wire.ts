@@ -179,7 +179,7 @@ export async function assemble(
   const configure = (s: Settings): Configured => {
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
-    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls });
+    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir });
     const commandEnv = toolEnvironment(env, s, s.tools.keepEnv);
     const tools = createTools(s, {
       shell,

@@ -13,7 +13,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import type { ControlFiles } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 
-export function controlContext(place: { cwd: string; home: string; controls: readonly string[] }): {
+export function controlContext(place: { cwd: string; home: string; controls: readonly string[]; cacheDir?: string }): {
   target: ControlNames & { abs(path: string): string | undefined };
   control: ControlFiles;
 } {
@@ -25,6 +25,7 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     real: realTargetBounded,
     id: fileId,
     controls: place.controls,
+    ...(place.cacheDir ? { dirs: [place.cacheDir] } : {}),
     fold: process.platform === "darwin" || process.platform === "win32",
   };
   const control: ControlFiles = {

@@ -2,10 +2,13 @@
 // config, a `--config` file, a project's `.hey/config.toml` and `.mcp.json`, trust.json and the approvals record.
 // While a permission list is set, the agent's file tools may not write them (the bash checker is
 // given the same list), so a restricted agent cannot loosen its own rules; config/guard.ts catches
-// what reaches them another way. Pure: the caller resolves links and inodes (fs/real-target.ts).
-import { resolve } from "node:path";
+// what reaches them another way. Nor may they write git's own files in any repository (its config
+// and hooks run commands) or anything in hey's cache (the ripgrep grep runs). Pure: the caller
+// resolves links and inodes (fs/real-target.ts).
+import { resolve, sep } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { inGit } from "../permission/control-files.ts";
 
 /**
  * The control files of a run, as absolute paths (links not resolved): user config, trust.json,
@@ -33,6 +36,8 @@ export interface ControlNames {
   controls: readonly string[];
   /** compare names case-insensitively (macOS, Windows) */
   fold: boolean;
+  /** directories the file tools may not write anything in: hey's cache, which holds the ripgrep grep runs */
+  dirs?: readonly string[];
 }
 
 /**
@@ -48,8 +53,18 @@ export function controlNamed(abs: string, names: ControlNames): string | undefin
   return names.controls.find((c) => norm(c) === norm(abs) || norm(names.real(c)) === real || (id !== undefined && names.id(c) === id));
 }
 
+/** The directory among `names.dirs` that holds the absolute path `abs`, as written or once links and `..` are resolved, or undefined. */
+export function guardedDir(abs: string, names: ControlNames): string | undefined {
+  const norm = (p: string) => (names.fold ? p.toLowerCase() : p);
+  const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  const real = norm(names.real(abs));
+  return names.dirs?.find((d) => inside(norm(abs), norm(d)) || inside(real, norm(names.real(d))));
+}
+
 /**
- * The refusal for a file tool call that would write a control file (controlNamed), or undefined.
+ * The refusal for a file tool call that would write a control file (controlNamed), a file in
+ * hey's cache (guardedDir: the ripgrep grep runs is there) or one of git's own files in any
+ * repository (inGit: `.git/config`, `.git/hooks/…`, a `.git` file), or undefined.
  * The message starts with the permission marker, as any refusal does.
  */
 export function controlRefusal(
@@ -61,12 +76,20 @@ export function controlRefusal(
   const abs = target.abs(args.path);
   if (abs === undefined) return undefined; // the tool reports the bad path itself
   let hit: string | undefined;
+  let dir: string | undefined;
+  let git = false;
   try {
     hit = controlNamed(abs, target);
+    dir = hit ? undefined : guardedDir(abs, target);
+    git = !hit && !dir && (inGit(abs) || inGit(target.real(abs)));
   } catch (e) {
     // a look that did not answer in time (a hung network mount): refused, saying which path
     return `blocked by permission rules: cannot verify that ${args.path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
   }
+  if (dir)
+    return `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`;
+  if (git)
+    return `blocked by permission rules: ${args.path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
   if (!hit) return undefined;
   return `blocked by permission rules: ${args.path} is ${hit === abs ? "" : `${hit} (by another name), `}one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it`;
 }

@@ -7,8 +7,12 @@
 // (`"$HOME/.config/hey/config.toml"`) — is refused, unless its program only reads (`cat`, `grep`,
 // `git diff`). This sees names, not what a program does with them: `cp -r evil/.hey .`, `tar -x`,
 // a script or an interpreter can still write the files, which the approvals record
-// (config/guard.ts) then holds back until the user says yes. Pure: `named` does the file system's part.
-import { type ControlFiles, decided, directories, expand, type Flavour, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+// (config/guard.ts) then holds back until the user says yes. git's own files in any repository
+// (`.git/config`, `.git/hooks/…`, a `.git` file: control-files.ts inGit) are refused the same way,
+// except as the values of git's own options before its subcommand (`git --git-dir=sub/.git log`).
+// Pure: `named` and `realDir` do the file system's part.
+import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, inGit, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -41,7 +45,7 @@ export function reads(seg: Segment): boolean {
   if (name === "find") return seg.words.every(decided) && !FIND_ACTS.test(seg.raw);
   if (name !== "git") return READERS.has(name);
   const sub = seg.words.slice(1).find((w) => !decided(w) || !w.text.startsWith("-"));
-  return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--(output|ext-diff)/.test(w.text));
+  return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
 /** The last two names of a path (`hey/config.toml`, `.hey/config.toml`), as a word spelled with variables may still show them. */
@@ -51,8 +55,7 @@ const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
  * The first word among `segments` naming a control file or the directory that holds one, for a
  * program that may write it, and how ("" as written, "by another name", "by its last names"), or undefined.
  */
-export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string; unknown?: string } | undefined {
-  if (!control.paths.length) return undefined; // none to name
+export function controlArgument(segments: Segment[], control: ControlFiles): { word: string; how: string; unknown?: string; git?: true } | undefined {
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   const controls = control.paths.map(f.normalize);
@@ -68,26 +71,30 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     if (seg.inert === "builtin" || reads(seg)) continue;
     // mkdir(1) makes a directory that is not there and writes nothing in it: naming the one holding a control file (`mkdir -p .hey`) writes no control file
     const makes = decided(seg.words[0]!) && program(seg.words[0]!.text) === "mkdir";
-    for (const w of seg.words.slice(1)) {
+    // git's own options name the repository it works in, not a file it writes
+    const gitOptions = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git" ? (readGit(seg.words)?.sub ?? 0) : 0;
+    for (const [k, w] of seg.words.entries()) {
+      if (k === 0) continue;
       // `of=x`, `--target-directory=x`: the value, then the word
       const values = [
         ...(decided(w) && /^[^=/]+=./.test(w.text) ? [{ ...w, raw: w.raw.slice(w.raw.indexOf("=") + 1), text: w.text.slice(w.text.indexOf("=") + 1) }] : []),
         w,
       ];
       for (const v of values) {
-        const how = naming(v, !makes);
-        if (typeof how === "object") return { word: w.raw, how: "", unknown: how.unknown };
+        const how = naming(v, !makes, k > gitOptions);
+        if (typeof how === "object") return "git" in how ? { word: w.raw, how: how.git, git: true } : { word: w.raw, how: "", unknown: how.unknown };
         if (how !== undefined) return { word: w.raw, how };
       }
     }
   }
   return undefined;
 
-  function naming(w: Word, holding: boolean): string | { unknown: string } | undefined {
+  function naming(w: Word, holding: boolean, git: boolean): string | { unknown: string } | { git: string } | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
-    if (!decided(w)) return ending(spelled) ? "by its last names" : undefined;
+    const gits = (text: string) => (git && inGit(text) ? { git: "by its last names" } : undefined);
+    if (!decided(w)) return ending(spelled) ? "by its last names" : gits(spelled);
     const text = expand(w, control.home);
-    if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : undefined;
+    if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : gits(w.text);
     const abs = f.absolute(text);
     const paths = abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text));
     let unknown: string | undefined; // a path that did not answer in time
@@ -104,6 +111,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     }
     if (unknown !== undefined) return { unknown };
     // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
-    return ending(w.text) ? "by its last names" : undefined;
+    if (ending(w.text)) return "by its last names";
+    const reach = git ? gitReach(paths, control, f) : undefined;
+    if (typeof reach === "string") return { git: reach };
+    return reach ?? (git && inGit(w.text.replace(/^-\w/, "")) ? { git: "" } : undefined);
   }
 }

@@ -3,7 +3,8 @@
 // own rules. The caller names the files (hey's directories are not the checker's to compute) and
 // says whether a path is one of them by another name (a link, a hard link: the file system is the
 // caller's to read). A target decided at run time, or relative to a directory known only at run
-// time, could be a link to one of them, so it is refused. Pure.
+// time, could be a link to one of them, so it is refused. git's own files in any repository count
+// too (inGit): its config and hooks run commands at the next `git status`. Pure.
 import { harmless } from "./match.ts";
 import type { Redirect, Segment, Word } from "./shell-model.ts";
 
@@ -28,7 +29,7 @@ export interface ControlFiles {
   packageScripts?(dir: string): Record<string, string> | string | undefined;
   /** the absolute directories of the packages the workspace rooted at the absolute `dir` declares (fs/workspace-packages.ts), none when it is no workspace's root, or why they are unknown */
   workspacePackages?(dir: string): string[] | { unknown: string };
-  /** the absolute directory `dir` with its links resolved (where pnpm and yarn look above for a workspace's root), or why it did not answer in time */
+  /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }
 
@@ -135,10 +136,39 @@ export function directories(segments: Segment[], control: ControlFiles, f: Flavo
 }
 
 /**
- * Could writing the redirection's target write a control file, from a script standing in one of
- * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined.
+ * A name git reads as `.git` — a repository's directory, or the file a worktree or a submodule
+ * holds instead — in any case (`.GIT` is `.git` on macOS and Windows), with the trailing dots and
+ * spaces Windows drops and its short name `git~1`.
  */
-function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined, f: Flavour): string | { unknown: string } | undefined {
+const GIT_NAME = /^(?:\.git[. ]*|git~1)$/i;
+
+/**
+ * Whether `path` is git's own: anything in a `.git` directory (`config`, `hooks/…`, `info/…`) or a
+ * `.git` file. Its config and hooks run commands (`core.fsmonitor` at the next `git status`), in
+ * any repository, a nested one the agent made too, so while a list is set they are control files.
+ */
+export const inGit = (path: string) => path.split(/[\\/]/).some((part) => GIT_NAME.test(part));
+
+/**
+ * Whether writing one of the absolute `paths` writes git's own files (inGit): "" as written, "by
+ * another name" once links are resolved, why that cannot be told, or undefined.
+ */
+export function gitReach(paths: string[], control: ControlFiles, f: Flavour): string | { unknown: string } | undefined {
+  if (paths.some((p) => inGit(f.normalize(p)))) return "";
+  for (const p of paths) {
+    const real = control.realDir?.(p);
+    if (typeof real === "object") return real;
+    if (real !== undefined && inGit(real)) return "by another name";
+  }
+  return undefined;
+}
+
+/**
+ * Could writing the redirection's target write a control file, from a script standing in one of
+ * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined;
+ * `git`: one of git's own files (inGit).
+ */
+function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined, f: Flavour): string | { unknown: string } | { git: string } | undefined {
   if (!decided(target)) return "its name is known only at run time"; // any name, and any name could be a link to a control file
   const text = expand(target, control.home);
   if (text === undefined) return "`~` names a home the checker does not know"; // another user's, or ours unknown: could be anything
@@ -152,7 +182,9 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
   const named = paths.map((abs) => control.named?.(abs));
   if (named.includes(true)) return "by another name";
   const unknown = named.find((n) => typeof n === "string");
-  return unknown === undefined ? undefined : { unknown };
+  if (unknown !== undefined) return { unknown };
+  const git = gitReach(paths, control, f);
+  return typeof git === "string" ? { git } : git;
 }
 
 /**
@@ -160,15 +192,17 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
  * how (see reaches), or (`unknown`) why hey cannot tell whether it does. In a command run in another
  * directory or root (`env -C`, `find -execdir`, `chroot`), every file a redirection names could be one.
  */
-export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string; unknown?: string } | undefined {
-  if (!control.paths.length) return undefined; // none to write
+export function controlWrite(segments: Segment[], control: ControlFiles): { redirect: string; how: string; unknown?: string; git?: true } | undefined {
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   for (const seg of segments)
     for (const r of seg.redirects) {
       if (!writes(r) || harmless(r)) continue;
       const how = seg.elsewhere ? "its command runs in another directory" : reaches(r.target, control, dirs, f);
-      if (typeof how === "object") return { redirect: `${r.op} ${r.target.raw}`, how: "", unknown: how.unknown };
+      if (typeof how === "object")
+        return "git" in how
+          ? { redirect: `${r.op} ${r.target.raw}`, how: how.git, git: true }
+          : { redirect: `${r.op} ${r.target.raw}`, how: "", unknown: how.unknown };
       if (how !== undefined) return { redirect: `${r.op} ${r.target.raw}`, how };
     }
   return undefined;

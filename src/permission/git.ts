@@ -145,3 +145,39 @@ export function gitDashed(seg: Segment): Segment[] {
   const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
   return [{ ...seg, words: [word("git"), word(sub.toLowerCase()), ...seg.words.slice(1)] }];
 }
+
+/** The long options of git's that name a file or directory it writes (`--output`, format-patch's `--output-directory`), and the abbreviations a git that takes them could read. */
+const OUTPUT_LONG = "--output-directory";
+const MIN_OUTPUT = "--out".length; // `--o`, `--ou` are ambiguous to git (`--oneline`)
+/** Subcommands whose `-o` names a file or directory they write. */
+const SHORT_OUTPUT = new Set(["format-patch", "archive"]);
+
+/**
+ * The indexes among `words` (git first) of git's own options naming a file it writes, with their
+ * values: `--output=FILE`/`--output FILE` (log, diff, show, format-patch, range-diff, archive…),
+ * format-patch's `-o DIR`/`--output-directory DIR`, archive's `-o FILE`. They are file writes, as a
+ * redirection is: a `*` in an allow pattern never matches them (match.ts). None for another program.
+ */
+export function gitOutputs(words: Word[]): number[] {
+  const first = words[0];
+  if (!known(first) || !/^git(\.exe)?$/i.test(first.text.slice(Math.max(first.text.lastIndexOf("/"), first.text.lastIndexOf("\\")) + 1))) return [];
+  const sub = readGit(words)?.sub;
+  if (sub === undefined) return [];
+  const short = SHORT_OUTPUT.has(words[sub]!.text);
+  const out: number[] = [];
+  for (let k = sub + 1; k < words.length; k++) {
+    const t = words[k]!.text;
+    if (!known(words[k]) || !t.startsWith("-")) continue;
+    if (t === "--") break; // paths follow
+    const name = t.split("=")[0]!;
+    if (name.length >= MIN_OUTPUT && OUTPUT_LONG.startsWith(name)) {
+      out.push(k);
+      if (!t.includes("=") && k + 1 < words.length) out.push(++k);
+    } else if (short && /^-[^-]*o/.test(t)) {
+      // `-o DIR`, `-oDIR`, or the last of a cluster (`-ko DIR`)
+      out.push(k);
+      if (t.endsWith("o") && k + 1 < words.length) out.push(++k);
+    }
+  }
+  return out;
+}

@@ -10,9 +10,11 @@
 //   expansion or substitution (`$X`, `$(…)`), a glob in the command name, a leading `VAR=value`
 //   (`PATH=. ls` is not `ls`), and a redirection to or from a file (`bash: make * > build.log`).
 //   Redirections that touch no file pass: fd duplication (`2>&1`), `/dev/null`, heredocs.
+//   git's own options that write a file (`--output FILE`, format-patch's `-o DIR`: git.ts
+//   gitOutputs) are file writes too: a pattern spells them out (`bash: git log --output=log.txt *`).
 // Deny patterns match the same way but err towards refusing (deny.ts). A deny entry's program named
 // in the words of a command that could run it is here too (namedUnseen).
-import { readGit } from "./git.ts";
+import { gitOutputs, readGit } from "./git.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
 
@@ -61,7 +63,8 @@ export function wordMatches(t: Word, w: Word, fixed: boolean): boolean {
 export function allowWords(seg: Segment, p: Pattern): boolean {
   const words = [...seg.assigns, ...seg.words];
   const n = words.length;
-  const fixed = (i: number) => !words[i]!.unknown && !(words[i]!.glob && i === seg.assigns.length);
+  const writes = new Set(gitOutputs(seg.words).map((k) => k + seg.assigns.length));
+  const fixed = (i: number) => !words[i]!.unknown && !(words[i]!.glob && i === seg.assigns.length) && !writes.has(i);
   let next = words.map(() => false).concat(true);
   for (let pi = p.words.length - 1; pi >= 0; pi--) {
     const t = p.words[pi]!;
@@ -122,6 +125,9 @@ export function hint(seg: Segment, allow: Pattern[], show: (text: string) => str
   const cmd = seg.assigns.length;
   const wild = [...seg.assigns, ...seg.words].find((w, i) => w.unknown || (w.glob && i === cmd));
   if (wild) return `; \`${show(wild.raw)}\` is known only at run time`;
+  const output = gitOutputs(seg.words)[0];
+  if (output !== undefined && allow.some((p) => p.words[0]?.text === "git"))
+    return `; \`${show(seg.words[output]!.raw)}\` writes a file, which a pattern must spell out`;
   const file = seg.redirects.find((r) => !harmless(r));
   if (file && allow.some((p) => allowWords(seg, p))) return `; redirection \`${show(file.op + " " + file.target.raw)}\` is not in a pattern`;
   return "";

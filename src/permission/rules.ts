@@ -192,13 +192,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     block(`cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} its own configuration or trust file: ${why}`);
   if (control?.unknown) return unknown(control.redirect, "writes", control.unknown);
   if (control)
-    return block(
-      `\`${show(control.redirect)}\` could write hey's own configuration or trust file${control.how && ` (${control.how})`}, which the agent may not change`,
-    );
+    return block(`\`${show(control.redirect)}\` could write ${owner(control.git)}${control.how && ` (${control.how})`}, which the agent may not change`);
   const named = rules.control && controlArgument(parsed.segments, rules.control);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
-  if (named)
-    return block(`\`${show(named.word)}\` names hey's own configuration or trust file${named.how && ` (${named.how})`}, which the agent may not change`);
+  if (named) return block(`\`${show(named.word)}\` names ${owner(named.git)}${named.how && ` (${named.how})`}, which the agent may not change`);
   for (const seg of parsed.segments) {
     const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
     if (refused) return block(refused);
@@ -275,6 +272,10 @@ function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseles
   }
   return undefined;
 }
+
+/** Whose control file a refusal names: hey's, or git's (control-files.ts inGit). */
+const owner = (git: boolean | undefined) =>
+  git ? "git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name)" : "hey's own configuration or trust file";
 
 function block(what: string): Decision {
   return { allowed: false, reason: `${BLOCKED_PREFIX} ${what}` };

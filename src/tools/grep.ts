@@ -44,8 +44,9 @@ export interface GrepToolOptions {
 }
 
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
-  // looked up on the first search, not at start-up (a PATH scan on every run otherwise)
-  let rg: string | null | undefined = options.rg;
+  // looked up on each search, not at start-up (a PATH scan on every run otherwise): the embedded
+  // ripgrep is checked again before each use (ripgrep.ts), since something may have rewritten it
+  const rg = options.rg;
   const home = options.home ?? homedir();
   return {
     name: TOOL.grep,
@@ -93,8 +94,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
-      if (rg === undefined) rg = await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
-      let found = rg ? await searchWithRg(rg, search, ctx, options.env) : undefined;
+      const bin = rg !== undefined ? rg : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+      let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return toolError("grep interrupted");
       // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold

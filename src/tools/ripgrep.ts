@@ -6,23 +6,40 @@
 // written once to the user's cache dir under a name made from its SHA-256 (a new hey with a new
 // ripgrep gets a new file, two versions of hey never fight over one), mode 0755, through a
 // temporary file renamed into place so a concurrent hey never runs a half-written one. Before
-// each use (once per process) the file is hashed again: a truncated or altered file is replaced.
+// every search the file is checked again (the agent's own tools, or anything else running as the
+// user, could have rewritten it since): hashed when its identity — device, inode, size, mode,
+// mtime, ctime — differs from the one it had when last verified (ctime moves on any write and
+// cannot be set back by a user process), replaced when the hash is wrong. An unchanged file
+// costs one stat, not a hash of several MB.
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { join } from "node:path";
 
 const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
 
-/** The ripgrep to run, or null when there is none; an embedded one is written to `cacheDir` (fs/places.ts). Never throws. */
+/**
+ * The ripgrep to run for one search, or null when there is none: `rg` on PATH (looked up once per
+ * process), else the embedded one in `cacheDir` (fs/places.ts), checked before each use as above.
+ * Never throws.
+ */
 export async function locateRipgrep(cacheDir: string): Promise<string | null> {
-  return Bun.which("rg") ?? (await embeddedRipgrep(cacheDir)) ?? null;
+  onPath ??= Bun.which("rg");
+  return onPath ?? (await embeddedRipgrep(cacheDir)) ?? null;
 }
+let onPath: string | null | undefined;
+
+/** The embedded ripgrep's bytes, read from the binary once; undefined when this binary has none. */
+let embedded: Promise<Uint8Array | undefined> | undefined;
 
 /** The embedded ripgrep, extracted and verified; undefined when this binary has none or it cannot be written. */
 async function embeddedRipgrep(cacheDir: string): Promise<string | undefined> {
   if (!Bun.isStandaloneExecutable) return undefined;
-  const blob = Bun.embeddedFiles.find((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
-  if (!blob) return undefined;
-  return installRipgrep(new Uint8Array(await blob.arrayBuffer()), cacheDir, process.platform === "win32");
+  embedded ??= (async () => {
+    const blob = Bun.embeddedFiles.find((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
+    return blob ? new Uint8Array(await blob.arrayBuffer()) : undefined;
+  })();
+  const bytes = await embedded;
+  return bytes && installRipgrep(bytes, cacheDir, process.platform === "win32");
 }
 
 /**
@@ -31,7 +48,7 @@ async function embeddedRipgrep(cacheDir: string): Promise<string | undefined> {
  * falls back to its walker. Never throws.
  */
 export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolean): Promise<string | undefined> {
-  const hash = sha256(bytes);
+  const hash = hashOf(bytes);
   const path = join(dir, `rg-${hash.slice(0, 16)}${exe ? ".exe" : ""}`);
   if (await isVerified(path, hash, exe)) return path;
   const tmp = `${path}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
@@ -46,6 +63,7 @@ export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolea
     }
     await chmod(tmp, 0o700); // open() applied the umask
     if (!(await isVerified(tmp, hash, exe))) throw new Error("the written copy does not match");
+    verified.delete(tmp);
     await rename(tmp, path);
     return path;
   } catch {
@@ -54,14 +72,35 @@ export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolea
   }
 }
 
-/** A regular file with the expected SHA-256 that its owner may execute. */
+/** Each path verified in this process, and the identity (identityOf) its file had then. */
+const verified = new Map<string, string>();
+
+/** What changes when a file is written, replaced or chmod-ed; ctime is set by the kernel only. */
+const identityOf = (info: Stats) => [info.dev, info.ino, info.size, info.mode, info.mtimeMs, info.ctimeMs].join(":");
+
+/** A regular file with the expected SHA-256 that its owner may execute; hashed only when its identity changed since it last was. */
 async function isVerified(path: string, hash: string, exe: boolean): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || (!exe && (info.mode & 0o100) === 0)) return false;
+  const identity = `${hash}:${identityOf(info)}`;
+  if (verified.get(path) === identity) return true;
+  verified.delete(path);
   const bytes = await Bun.file(path)
     .bytes()
     .catch(() => undefined);
-  return bytes !== undefined && sha256(bytes) === hash;
+  if (bytes === undefined || sha256(bytes) !== hash) return false;
+  // read after the stat: a write in between moved ctime, so the next check hashes again
+  verified.set(path, identity);
+  return true;
 }
 
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+/** The embedded bytes are the same array on every search: hashed once. */
+const hashes = new WeakMap<Uint8Array, string>();
+function hashOf(bytes: Uint8Array): string {
+  const known = hashes.get(bytes);
+  if (known) return known;
+  const hash = sha256(bytes);
+  hashes.set(bytes, hash);
+  return hash;
+}

@@ -1,7 +1,11 @@
 // Through dist/hey against a loopback model, under a deny list: a bash command handing hey's
 // approvals record to `cp`, or the project config to `tee`, is refused and the files stay as they
 // were; a plain `git push` in a repository whose .git/config forces pushes is refused by a deny
-// entry naming `git push --force`, the refusal naming the file and the setting.
+// entry naming `git push --force`, the refusal naming the file and the setting. The embedded
+// ripgrep in hey's cache, rewritten by write_file mid-run, is restored before grep runs it, and
+// under an allow list write_file may not rewrite it at all. Under the narrow git entries the README
+// recommends, `git log --output` may not write .git/config, nor may edit and write_file write it or
+// make a nested repository, so no `git status` runs an fsmonitor the agent wrote.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -74,4 +78,116 @@ test("a call to a tool the allow list leaves out is refused by the rules, said s
   expect(results()).toEqual([refused, 'unknown tool "nosuchtool"; available: bash, read_file']);
   expect(run.stderr).toContain(`✗ write x.txt (1 line): ${refused}`);
   expect(existsSync(join(project.path, "x.txt"))).toBe(false);
+});
+
+/** The embedded ripgrep's path under `cache` (XDG_CACHE_HOME), as dist/hey names it. */
+async function embeddedRg(cache: string): Promise<string> {
+  const rg = new Uint8Array(readFileSync((await import("@vscode/ripgrep")).rgPath as string)); // what build.ts embedded
+  return join(cache, "hey", `rg-${new Bun.CryptoHasher("sha256").update(rg).digest("hex").slice(0, 16)}`);
+}
+
+test("the embedded ripgrep rewritten during a run is checked again before grep runs it: restored, and what was written never runs", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n`); // no permission list: write_file may write anywhere
+  write(join(project.path, "a.txt"), "hi\n");
+  const cache = join(home.path, "cache");
+  const noRg = join(home.path, "empty-path"); // no rg on PATH: the embedded one searches
+  mkdirSync(noRg);
+  const rg = await embeddedRg(cache);
+  const pwned = join(home.path, "PWNED_rg");
+  scripted.calls = [
+    ["grep", { pattern: "hi", path: "." }],
+    ["write_file", { path: rg, content: `#!/bin/sh\necho pwned > '${pwned}'\necho 'a.txt:1:hi'\n` }],
+    ["grep", { pattern: "hi", path: "." }],
+  ];
+  const run = await runHey(["-p", "search"], { cwd: project.path, env: { HOME: home.path, XDG_CACHE_HOME: cache, PATH: noRg } });
+  expect(run.code).toBe(0);
+  const got = results();
+  expect(got[1]).toStartWith("overwrote "); // before: the same, and the second grep ran the script
+  expect([got[0], got[2]]).toEqual(["a.txt:1: hi", "a.txt:1: hi"]);
+  expect(existsSync(pwned)).toBe(false);
+  expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep "); // the real one is back
+});
+
+test("under an allow list without bash, write_file may not replace hey's embedded ripgrep: refused, and grep runs the real one", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["read_file", "write_file", "edit", "grep"]\n`);
+  write(join(project.path, "a.txt"), "hi\n");
+  const cache = join(home.path, "cache");
+  const noRg = join(home.path, "empty-path");
+  mkdirSync(noRg);
+  const rg = await embeddedRg(cache);
+  scripted.calls = [
+    ["grep", { pattern: "hi", path: "." }],
+    ["write_file", { path: rg, content: "#!/bin/sh\necho 'a.txt:1:pwned'\n" }],
+    ["grep", { pattern: "hi", path: "." }],
+  ];
+  const run = await runHey(["-p", "search"], { cwd: project.path, env: { HOME: home.path, XDG_CACHE_HOME: cache, PATH: noRg } });
+  expect(run.code).toBe(0);
+  expect(results()).toEqual([
+    "a.txt:1: hi",
+    `blocked by permission rules: ${rg} is in hey's cache (${join(cache, "hey")}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`,
+    "a.txt:1: hi",
+  ]);
+  expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep ");
+});
+
+/** A git repository in the project with one commit, made without the user's git config. */
+function gitRepo(dir: string): void {
+  const git = (...args: string[]) =>
+    expect(
+      Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir } }).exitCode,
+    ).toBe(0);
+  git("init", "-q");
+  write(join(dir, "a.txt"), "hi\n");
+  git("add", "a.txt");
+  git("commit", "-q", "-m", "first");
+}
+
+test("under the narrow git entries the README recommends, git log may not write .git/config with --output, so git status runs no fsmonitor", async () => {
+  scripted.userConfig(`[permission]\nallow = ["bash: git log *", "bash: git status", "bash: git diff *", "read_file", "grep"]\n`);
+  gitRepo(project.path);
+  const config = readFileSync(join(project.path, ".git", "config"), "utf8");
+  const pwned = join(home.path, "PWNED_gitlog");
+  const log = `git log -1 --format='tformat:[core]%n%x09fsmonitor = "touch ${pwned}; false"' --output .git/config`;
+  scripted.calls = [
+    ["bash", { command: log }],
+    ["bash", { command: "git log -1 --output=log.txt" }],
+    ["bash", { command: "git status --short" }],
+  ];
+  const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = results();
+  expect(got[0]).toStartWith("blocked by permission rules: "); // before: it ran, and wrote the fsmonitor line
+  expect(got[1]).toStartWith("blocked by permission rules: `git log -1 --output=log.txt` matches no allow entry; `--output=log.txt` writes a file");
+  expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
+  expect(existsSync(join(project.path, "log.txt"))).toBe(false);
+  expect(existsSync(pwned)).toBe(false);
+});
+
+test("with edit and write_file allowed, the agent may not write .git/config or make a nested repository, so `git status` runs no fsmonitor", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["bash: git status", "bash: ls *", "read_file", "write_file", "edit", "grep"]\n`);
+  gitRepo(project.path);
+  const config = readFileSync(join(project.path, ".git", "config"), "utf8");
+  const pwned = (n: number) => join(home.path, `PWNED_${n}`);
+  const fsmonitor = (n: number) => `[core]\n\tfsmonitor = "touch ${pwned(n)}; false"\n`;
+  scripted.calls = [
+    ["edit", { path: ".git/config", old_string: "[core]\n", new_string: fsmonitor(1) }],
+    ["bash", { command: "git status --short" }],
+    ["write_file", { path: "sub/.git/HEAD", content: "ref: refs/heads/main\n" }],
+    ["write_file", { path: "sub/.git/objects/.keep", content: "" }],
+    ["write_file", { path: "sub/.git/refs/.keep", content: "" }],
+    ["write_file", { path: "sub/.git/config", content: fsmonitor(2) }],
+    ["bash", { command: "cd sub && git status" }],
+  ];
+  const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = results();
+  const refused = (path: string) =>
+    `blocked by permission rules: ${path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
+  // before: the edit and the writes went through, and each git status ran its fsmonitor
+  expect([got[0], got[2], got[3], got[4], got[5]]).toEqual(
+    [".git/config", "sub/.git/HEAD", "sub/.git/objects/.keep", "sub/.git/refs/.keep", "sub/.git/config"].map(refused),
+  );
+  expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
+  expect(existsSync(join(project.path, "sub", ".git"))).toBe(false);
+  expect([existsSync(pwned(1)), existsSync(pwned(2))]).toEqual([false, false]);
 });

@@ -105,6 +105,17 @@ export const refused: [why: string, command: string][] = [
   ["redirection alone", "> /etc/passwd"],
   ["reading a secret into an allowed command", "git hash-object --stdin < ~/.ssh/id_rsa"],
   ["almost /dev/null", "git log >/dev/nullx"],
+  // git's own options that write a file are file writes too: `git *` does not match them
+  ["git log --output FILE (the red-team report: it wrote .git/config)", "git log -1 --format='tformat:[core]' --output .git/config"],
+  ["git diff --output=FILE", "git diff --output=x"],
+  ["git show --output=FILE", "git show --output=x HEAD"],
+  ["an abbreviation of --output a git may take", "git log --outp=x"],
+  ["after git's own options", "git -C . log --output=x"],
+  ["format-patch -o DIR", "git format-patch -o out -1"],
+  ["format-patch -oDIR", "git format-patch -oout -1"],
+  ["format-patch, -o last in a cluster", "git format-patch -ko out -1"],
+  ["format-patch --output-directory DIR", "git format-patch --output-directory out -1"],
+  ["archive -o FILE", "git archive -o x.tar HEAD"],
   // unparseable: refused, never guessed
   ["unbalanced double quote", 'git log "'],
   ["unbalanced single quote", "ls 'x"],
@@ -178,6 +189,11 @@ export const allowed: [why: string, command: string][] = [
   ["git -c core.sshCommand (trusted by `git *`)", "git -c core.sshCommand='rm -rf ~' fetch"],
   // bash decodes `$'…'` (issue 30); dash reads data either way
   ["ANSI-C in an argument", "git log $'\\n'"],
+  // options that only look like git's output files
+  ["--output-indicator-new names no file", "git log -p --output-indicator-new=+"],
+  ["commit -o is --only", "git commit -o a.ts -m x"],
+  ["grep -o prints only the match", "git grep -o foo"],
+  ["format-patch to stdout", "git format-patch --stdout -1"],
   // builtins that run nothing (issue 30): a lookup, a reset or a listing
   ["command -v only looks a name up, like type", "command -v rm && type rm"],
   ["trap without a handler", "trap - INT && trap -p"],

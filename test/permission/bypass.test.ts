@@ -28,3 +28,25 @@ test("the corpus is large enough", () => {
   expect(refused.length).toBeGreaterThanOrEqual(60);
   expect(allowed.length).toBeGreaterThanOrEqual(20);
 });
+
+describe("git's output files under the narrow git entries the README recommends", () => {
+  const rules = compileRules({
+    allow: ["bash: git log *", "bash: git status", "bash: git diff *", "bash: git log --output=log.txt *", "read_file", "grep"],
+    deny: [],
+  }).rules;
+  const decideOn = (command: string) => decide("bash", { command }, rules);
+
+  test("`git log *` does not match --output: refused, saying that it writes a file", () => {
+    expect(decideOn(`git log -1 --format='tformat:[core]%n%x09fsmonitor = "touch PWNED; false"' --output .git/config`)).toEqual({
+      allowed: false,
+      reason: `${BLOCKED_PREFIX} \`git log -1 --format='tformat:[core]%n%x09fsmonitor = "touch PWNED; false"' --output .git/config\` matches no allow entry; \`--output\` writes a file, which a pattern must spell out (allowed: bash: git log *, bash: git status, bash: git diff *, bash: git log --output=log.txt *)`,
+    });
+    expect(decideOn("git diff HEAD --output=patch.diff").allowed).toBe(false);
+  });
+
+  test("a pattern that spells the option out allows it, and the rest of git log stays allowed", () => {
+    expect(decideOn("git log --output=log.txt -3")).toEqual({ allowed: true });
+    expect(decideOn("git log --oneline -5 -- src")).toEqual({ allowed: true });
+    expect(decideOn("git diff --stat")).toEqual({ allowed: true });
+  });
+});

@@ -5,7 +5,8 @@
 // Programs that only read keep reading them. Before, all of these ran under a deny list, and under
 // an allow list that lets the program run; the approvals record (`approvals.json`) among them.
 import { afterAll, describe, expect, test } from "bun:test";
-import { realpathSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { controlFixture } from "./control-corpus.ts";
@@ -56,6 +57,8 @@ const REFUSED: [string, string][] = [
   ["install -m 644 /etc/hostname sub/../.hey/config.toml", ""],
   ["dd if=/etc/hostname of=.hey/config.toml", ""],
   ["git checkout other -- .hey/config.toml", ""],
+  ["git diff --outp=.hey/config.toml", ""], // an abbreviation of --output a git may take: git diff writes then
+  ["git format-patch -1 -o ~/.config/hey/", ""],
   ["vim -es -c 'normal Ax' -c wq .hey/config.toml", ""],
   ["mv /tmp/x cfglink", " (by another name)"],
   ["cp /etc/hostname dirlink", " (by another name)"],
@@ -117,4 +120,54 @@ describe.each(Object.entries(checks))("under the %s list, making, listing and lo
     "find .hey -type f",
     "time -p cat .hey/config.toml",
   ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+});
+
+// git's own files in any repository (a red-team report): while a list is set, `.git/config`,
+// `.git/hooks/…` and a `.git` file are control files too — git runs the commands they name
+// (`core.fsmonitor` at the next `git status`), so writing one ran any command under `bash: git status`.
+mkdirSync(join(project, ".git", "hooks"), { recursive: true });
+symlinkSync(join(project, ".git", "config"), join(project, "gitcfg")); // dangling: .git/config is not there yet
+symlinkSync(join(project, ".git"), join(project, "gitdir"));
+describe.each(Object.entries(checks))("under the %s list, git's own files", (_list, check) => {
+  const git = (word: string, how = "") =>
+    `blocked by permission rules: \`${word}\` names git's own files (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name)${how}, which the agent may not change`;
+  const redirect = (target: string, how = "") =>
+    `blocked by permission rules: \`> ${target}\` could write git's own files (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name)${how}, which the agent may not change`;
+  test.each([
+    ["cp /tmp/x .git/config", git(".git/config")],
+    ["cp /tmp/x .git/hooks/pre-commit", git(".git/hooks/pre-commit")],
+    ["sed -i s/a/b/ .git/config", git(".git/config")],
+    ["cd sub && tee .git/config", git(".git/config")],
+    ["mkdir -p sub/.git/refs", git("sub/.git/refs")],
+    ["cp /tmp/x .GIT/config", git(".GIT/config")],
+    ["cp /tmp/x sub/../.git/info/exclude", git("sub/../.git/info/exclude")],
+    ["git log --output=.git/config", git("--output=.git/config")],
+    ["git format-patch -o.git/hooks -1", git("-o.git/hooks")],
+    ["cp /tmp/x gitcfg", git("gitcfg", " (by another name)")],
+    ["cp /tmp/x gitdir/hooks/post-checkout", git("gitdir/hooks/post-checkout", " (by another name)")],
+    ['cp /tmp/x "$D/.git/config"', git('"$D/.git/config"', " (by its last names)")],
+    ["echo x > .git/config", redirect(".git/config")],
+    ["echo 'gitdir: /tmp/evil' > sub/.git", redirect("sub/.git")],
+    ["echo x > gitcfg", redirect("gitcfg", " (by another name)")],
+  ])("%s is refused", (command, reason) => expect(check("bash", { command })).toBe(reason));
+  test.each([
+    "cat .git/config",
+    "git status",
+    "git --git-dir=.git log",
+    "git -C sub/.git log",
+    "echo x | tee .gitignore",
+    "cp /tmp/x .gitignore",
+    "cp /tmp/x backup.git",
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+});
+
+test("write_file and edit refuse git's own files, a nested repository's too, by name and link; reading them stays", () => {
+  const check = permissionCheck({ allow: ["read_file", "write_file", "edit"], deny: [], narrow: [] }, "sh", place);
+  for (const path of [".git/config", "sub/.git/HEAD", "sub/.git/config", ".git", "sub/.git", ".GIT/hooks/pre-commit", "gitcfg", "gitdir/config"])
+    for (const tool of ["write_file", "edit"])
+      expect(check(tool, { path, content: "x", old_string: "a", new_string: "b" })).toBe(
+        `blocked by permission rules: ${path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`,
+      );
+  expect(check("write_file", { path: ".gitignore", content: "x" })).toBeUndefined();
+  expect(check("read_file", { path: ".git/config" })).toBeUndefined();
 });

@@ -2,9 +2,11 @@
 // files through a link in the project (to the file, to its directory, a dangling one to a file not
 // created yet), a hard link, `..` taken after a link, a `cd` first, a name decided at run time or
 // a command run in another directory — under an allow list that lets `echo * > *` write anywhere
-// else, and under a deny list (redirections otherwise free). The file tools refuse the same names.
+// else, and under a deny list (redirections otherwise free). The file tools refuse the same names,
+// and anything in hey's cache dir, where the ripgrep grep runs lives.
 import { afterAll, describe, expect, test } from "bun:test";
-import { realpathSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { controlFixture, TEMPLATES, USABLE } from "./control-corpus.ts";
@@ -69,4 +71,22 @@ test("write_file and edit refuse the same names: a link, a linked directory, a d
       /^blocked by permission rules: \S+ is \S+ \(by another name\), one of hey's control files/,
     );
   expect(checks.allow("write_file", { path: "notes.txt", content: "x" })).toBeUndefined();
+});
+
+test("write_file and edit refuse anything in hey's cache dir (the ripgrep grep runs is there), by name, `..` or a link; reading it stays", () => {
+  const cacheDir = join(home, ".cache", "hey");
+  mkdirSync(join(cacheDir, "outputs"), { recursive: true });
+  symlinkSync(cacheDir, join(project, "cachelink"));
+  const check = permissionCheck({ ...LISTS, narrow: [] }, "sh", { cwd: project, home, controls, cacheDir });
+  for (const path of ["~/.cache/hey/rg-193906679498de4d", join(cacheDir, "outputs", "x.txt"), "sub/../cachelink/rg-0", "cachelink"])
+    for (const tool of ["write_file", "edit"])
+      expect(check(tool, { path, content: "x", old_string: "a", new_string: "b" })).toBe(
+        `blocked by permission rules: ${path} is in hey's cache (${cacheDir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`,
+      );
+  expect(check("read_file", { path: "~/.cache/hey/outputs/x.txt" })).toBeUndefined();
+  expect(check("write_file", { path: "~/.cache/other/x", content: "x" })).toBeUndefined();
+  // no list, no guard
+  expect(
+    permissionCheck({ allow: [], deny: [], narrow: [] }, "sh", { cwd: project, home, controls, cacheDir })("write_file", { path: "cachelink/x" }),
+  ).toBeUndefined();
 });

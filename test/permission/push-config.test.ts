@@ -110,8 +110,8 @@ test("a command that may change git's config before its push is refused; one tha
   }).rules;
   for (const [command, changer] of <[string, string][]>[
     ["git config remote.origin.push +main && git push", "git config remote.origin.push +main"],
-    ["echo '[remote \"origin\"] push = +main' >> .git/config; git push", "echo '[remote \"origin\"] push = +main' >> .git/config"],
-    ["cp /tmp/evil .git/config && git push origin", "cp /tmp/evil .git/config"],
+    ["echo '[remote \"origin\"] push = +main' >> ~/.gitconfig; git push", "echo '[remote \"origin\"] push = +main' >> ~/.gitconfig"],
+    ["cp /tmp/evil ~/.gitconfig && git push origin", "cp /tmp/evil ~/.gitconfig"],
     ["git remote add --mirror=push m /srv/x.git && git push m", "git remote add --mirror=push m /srv/x.git"],
     ["sed -i 's/push = /push = +/' ~/.gitconfig; git push", "sed -i 's/push = /push = +/' ~/.gitconfig"],
   ])
@@ -122,6 +122,9 @@ test("a command that may change git's config before its push is refused; one tha
         reason: `blocked by permission rules: \`${command.split(/\s*(?:&&|;)\s*/).pop()}\` may force the push through git's config (\`${changer}\` may change it first): deny entry \`bash: git push --force *\``,
       },
     ]);
+  // a write in a `.git` directory is refused before the push is looked at: git's own files (control-arguments.ts)
+  for (const command of ["echo '[remote \"origin\"] push = +main' >> .git/config; git push", "cp /tmp/evil .git/config && git push origin"])
+    expect(decide("bash", { command }, rules)).toMatchObject({ allowed: false, reason: expect.stringContaining("git's own files") });
   for (const command of [
     "git config --get remote.origin.url && git push",
     "git remote -v && git push",

@@ -119,10 +119,15 @@ const CEILINGS: Record<string, number> = {
   ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
   // B/bash from 0.074 and D/dash from 0.101: `find src -type d -empty -delete -print` and `git
   // clean -f` delete without running rm, and `rm *` now refuses them (equivalents.ts)
-  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.0741 },
+  // B, D and E by 1 to 3 commands: `gitstats git_repo/.git out` names a path in a `.git`
+  // directory, git's own files, which a program not known to only read may not be handed while a
+  // list is set; and with git's files always control files, a redirection whose target only the
+  // run knows (`> $'a\nb'`, `>&"${name[1]}"`) is refused under these lists with no control files of
+  // hey's too, as it is in every run (a run always has some)
+  ...{ "B/sh": 0.0777, "B/dash": 0.1036, "B/bash": 0.0746 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.077, "D/dash": 0.1015, "D/bash": 0.074 },
-  ...{ "E/sh": 0.081, "E/dash": 0.107, "E/bash": 0.078 },
+  ...{ "D/sh": 0.0773, "D/dash": 0.1021, "D/bash": 0.0743 },
+  ...{ "E/sh": 0.0815, "E/dash": 0.1073, "E/bash": 0.0784 },
 };
 
 // ~66,000 checks (4,409 commands, 5 lists, 3 readings) on one thread: npm test's 30 s was too tight

@@ -1,7 +1,7 @@
 // The embedded ripgrep written to the cache dir: once, content-addressed, executable, verified,
-// replaced when damaged, and no error (grep then walks the tree itself) when it cannot be written.
+// replaced when damaged (also after it was verified: checked again on each call), and no error (grep then walks the tree itself) when it cannot be written.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installRipgrep } from "../../src/tools/ripgrep.ts";
@@ -42,6 +42,18 @@ describe("installRipgrep", () => {
     chmodSync(path, 0o644);
     await installRipgrep(rg, dir, false);
     expect(statSync(path).mode & 0o777).toBe(0o700);
+  });
+
+  test("a verified copy rewritten in place (same size, mode kept, mtime set back) is replaced on the next call", async () => {
+    const dir = join(root, "e");
+    const path = (await installRipgrep(rg, dir, false))!;
+    expect(await installRipgrep(rg, dir, false)).toBe(path); // verified: its identity is remembered
+    const before = statSync(path);
+    const evil = new Uint8Array(rg.length).fill(0x23);
+    writeFileSync(path, evil);
+    utimesSync(path, before.atime, before.mtime); // ctime still moves: no user process sets it
+    expect(await installRipgrep(rg, dir, false)).toBe(path);
+    expect(new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex")).toBe(hash);
   });
 
   test("a Windows copy is named .exe", async () => {
