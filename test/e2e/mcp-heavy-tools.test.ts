@@ -1,0 +1,38 @@
+// An MCP server whose tool schemas fill the context budget (one tool with 2,000 properties: ~70k
+// tokens in every request, against the 40k budget) is named at start with the keys that leave its
+// tools out, instead of only `connected: huge (2 tools)`. Through dist/hey and a loopback model.
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { runHey } from "../helpers/e2e.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+
+setDefaultTimeout(120_000); // the first test may build dist/hey
+
+const home = eachTempDir("hey-mcp-heavy-");
+const model = eachModelServers();
+const config = (baseUrl: string) =>
+  `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n` +
+  `[mcp.huge]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "wide", "2000"]\n`;
+const hey = (args: string[]) => runHey(args, { cwd: home.path, env: { HOME: home.path }, timeoutMs: 60_000 });
+
+test("a server whose tools take more than a quarter of the budget is named once, with how to leave them out", async () => {
+  const m = model(() => ({ text: "hello" }));
+  writeUserConfig(home.path, config(m.baseUrl));
+  const run = await hey(["-p", "hello"]);
+  expect(run.code).toBe(0);
+  const warnings = run.stderr.split("\n").filter((l) => l.includes("MCP server huge's tools take"));
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toMatch(
+    /^hey: MCP server huge's tools take ~[\d,]+ tokens of every request, more than a quarter of the 40k budget \(wide ~[\d,]+\); leave tools out with \[mcp\.huge\] exclude_tools = \["wide"\] \(or tools = \[\.\.\.\], the ones to keep\)$/,
+  );
+
+  // the next run offers the cached list at once: said again, as each run starts anew
+  const again = await hey(["-c", "-p", "hello"]);
+  expect(again.stderr).toContain("MCP server huge's tools take");
+
+  // with the tool left out, nothing is said
+  writeUserConfig(home.path, `${config(m.baseUrl)}exclude_tools = ["wide"]\n`);
+  const lean = await hey(["-p", "hello"]);
+  expect(lean.code).toBe(0);
+  expect(lean.stderr).not.toContain("tools take");
+});
