@@ -36,3 +36,21 @@ test("a server whose tools take more than a quarter of the budget is named once,
   expect(lean.code).toBe(0);
   expect(lean.stderr).not.toContain("tools take");
 });
+
+test("a model that refuses the request as larger than its window, when the tools alone are: hey stops naming the server, sending nothing cut", async () => {
+  const WINDOW = 16_000;
+  const m = model((req) => {
+    const tokens = Math.ceil(JSON.stringify(req).length / 4);
+    if (tokens > WINDOW) throw new Error(`This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in ${tokens} tokens.`);
+    return { text: "hello" };
+  });
+  writeUserConfig(home.path, config(m.baseUrl));
+  const run = await hey(["-p", "hello"]);
+  expect(run.code).toBe(1);
+  expect(m.requests).toHaveLength(1); // not sent again cut by a token
+  expect(run.stderr).not.toContain("the request was cut to fit");
+  const error = run.stderr.split("\n").find((l) => l.startsWith("error:"));
+  expect(error).toMatch(
+    /^error: the tools and system prompt alone take ~[\d,]+ tokens, more than the model's window of ~16,000: MCP server huge's tools take ~[\d,]+ \(wide ~[\d,]+\); leave tools out with \[mcp\.huge\] exclude_tools = \["wide"\]/,
+  );
+});

@@ -3,7 +3,7 @@
 // it are not.
 import { expect, test } from "bun:test";
 import { heavyToolWarnings, serverCosts } from "../../src/mcp/heavy-tools.ts";
-import { offerTools } from "../../src/mcp/offer.ts";
+import { mcpSpec, offerTools, specTokens } from "../../src/mcp/offer.ts";
 import { FAKE_SERVER, BUN, serverSettings, testManager } from "../helpers/mcp.ts";
 import { eachTempDir } from "../helpers/fixtures.ts";
 
@@ -19,9 +19,10 @@ const offer = offerTools(
   ],
   () => false,
 );
+const costs = offer.tools.map((e) => ({ server: e.server, name: e.name, own: e.tool.name, tokens: specTokens(mcpSpec(e)) }));
 
 test("each server's cost is the sum of its tools', largest server and tool first", () => {
-  const [huge, fs] = serverCosts(offer);
+  const [huge, fs] = serverCosts(costs);
   expect(huge!.server).toBe("huge");
   expect(huge!.tools.map((t) => [t.name, t.own])).toEqual([
     ["huge_tool", "huge.tool"],
@@ -32,7 +33,7 @@ test("each server's cost is the sum of its tools', largest server and tool first
 });
 
 test("only a server over a quarter of the budget is named, with its largest tools and the keys that leave them out", () => {
-  const [huge] = serverCosts(offer);
+  const [huge] = serverCosts(costs);
   const n = (x: number) => x.toLocaleString("en-US");
   expect(heavyToolWarnings(offer, 40_000)).toEqual([
     `MCP server huge's tools take ~${n(huge!.tokens)} tokens of every request, more than a quarter of the 40k budget (huge_tool ~${n(huge!.tools[0]!.tokens)}); ` +
