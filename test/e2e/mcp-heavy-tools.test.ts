@@ -1,10 +1,13 @@
-// An MCP server whose tool schemas fill the context budget (one tool with 2,000 properties: ~70k
-// tokens in every request, against the 40k budget) is named at start with the keys that leave its
-// tools out, instead of only `connected: huge (2 tools)`. Through dist/hey and a loopback model.
+// An MCP server whose tool schemas fill much of the context budget (one tool with 2,000
+// properties: ~32k tokens in every request, of the 40k budget) is named at start with the keys
+// that leave its tools out, instead of only `connected: huge (2 tools)`; the model is not told to
+// compress what cannot be compressed; a model whose window the tools alone exceed ends the run
+// naming them. Through dist/hey and a loopback model.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { runHey } from "../helpers/e2e.ts";
 import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+import { textOf } from "../helpers/model-server.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -25,6 +28,11 @@ test("a server whose tools take more than a quarter of the budget is named once,
   expect(warnings[0]).toMatch(
     /^hey: MCP server huge's tools take ~[\d,]+ tokens of every request, more than a quarter of the 40k budget \(wide ~[\d,]+\); leave tools out with \[mcp\.huge\] exclude_tools = \["wide"\] \(or tools = \[\.\.\.\], the ones to keep\)$/,
   );
+
+  // the model hears how full its context is, but not to compress: there is nothing to compress, the tools fill it
+  const note = textOf(m.requests[0]!.messages.at(-1));
+  expect(note).toMatch(/\nContext: [^\n]*budget/);
+  expect(note).not.toContain("Use compress");
 
   // the next run offers the cached list at once: said again, as each run starts anew
   const again = await hey(["-c", "-p", "hello"]);
