@@ -1,6 +1,7 @@
 // The MCP servers the configuration names that this run did not start, and why (`/mcp`, `hey mcp`):
 // a table the user has not approved yet (config/guard.ts leaves it out), or one in a project's file
 // that is not loaded (not trusted, or trusted after it was read). Pure: the caller reads the files.
+import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
 import type { LayerGuard } from "../config/resolve.ts";
 import { isTable, type Table } from "../config/table.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
@@ -71,7 +72,8 @@ function startsIt(w: Withheld, oneShot: boolean): string {
 export function withheldNote(withheld: readonly Withheld[], oneShot: boolean, shown: (path: string) => string): string | undefined {
   if (withheld.length === 0) return undefined;
   const each = withheld.map((w) => `MCP server ${w.name} (${shown(w.source)}) is not started: ${startsIt(w, oneShot)}.`);
-  return `[hey: ${each.join(" ")} Do not change ${withheld.length > 1 ? "their configs" : "its config"} for this.]`;
+  const text = `[hey: ${each.join(" ")} Do not change ${withheld.length > 1 ? "their configs" : "its config"} for this.]`;
+  return text.length > RELOAD_NOTE_MAX_CHARS ? `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]` : text; // a project with dozens of servers
 }
 
 /**

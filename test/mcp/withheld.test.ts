@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import type { Guarded } from "../../src/config/guard.ts";
 import { offerTools } from "../../src/mcp/offer.ts";
 import { formatStatus } from "../../src/mcp/status.ts";
+import { RELOAD_NOTE_MAX_CHARS } from "../../src/config/reload.ts";
 import { withheldNote, withheldServers, withheldTool } from "../../src/mcp/withheld.ts";
 
 const guarded = (mcp: Record<string, string>): Guarded => ({ mcp });
@@ -77,6 +78,14 @@ test.each([
   ],
 ])("the first request's note names each withheld server, where, and what the user does: %s", (_, oneShot, withheld, note) => {
   expect(withheldNote(withheld, oneShot, (p) => p.replace(/^\/h\//, "~/"))).toBe(note);
+});
+
+test("a project with dozens of servers: the note stays within the bound of a /reload's", () => {
+  const many = Array.from({ length: 60 }, (_, i) => ({ name: `server${i}`, source: "/p/.mcp.json", why: "", waits: "trust" as const }));
+  const note = withheldNote(many, true, (p) => p)!;
+  expect(note.length).toBe(RELOAD_NOTE_MAX_CHARS);
+  expect(note).toStartWith("[hey: MCP server server0 (/p/.mcp.json) is not started");
+  expect(note).toEndWith("…]");
 });
 
 test("no server withheld: no note, and an unknown tool stays the kernel's", () => {
