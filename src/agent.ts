@@ -15,6 +15,7 @@ import {
   type PrepareDeps,
 } from "./context/compaction.ts";
 import type { ContextView, Summary } from "./context/view.ts";
+import { fixedOverWindow } from "./context/oversize.ts";
 import { learnWindow } from "./context/window.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
@@ -168,6 +169,8 @@ export function createAgent(parts: AgentParts): Agent {
     now: Date.now,
   });
 
+  /** the tools of the request being made, with the MCP server of each (an oversized request names them) */
+  let offered: readonly Tool[] = [];
   /** the provider whose server-stated window is in use: it is taken once, so a context-length error may still lower it */
   let servedBy: Provider | undefined;
   /**
@@ -210,10 +213,23 @@ export function createAgent(parts: AgentParts): Agent {
         } catch (e) {
           if (started || !(e instanceof ProviderError) || e.kind !== "context_length") throw e;
           const before = compaction.last?.estimate ?? 0;
-          compaction.window = learnWindow(e.overflow ?? {}, before, compaction.window ?? settings.context.window);
+          const known = compaction.window ?? settings.context.window;
+          compaction.window = learnWindow(e.overflow ?? {}, before, known);
           compaction.windowFrom = CONTEXT_ERROR;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
+          // a window the error or the settings state, too small for the tools and system prompt alone: cutting the history cannot help
+          const over =
+            (e.overflow?.window ?? known) !== undefined
+              ? fixedOverWindow(
+                  request.system,
+                  request.tools,
+                  (name) => offered.find((t) => t.name === name)?.server,
+                  compaction.tokensPerChar,
+                  compaction.window,
+                )
+              : undefined;
+          if (over) throw new ProviderError("context_length", over, { ...(e.overflow ? { overflow: e.overflow } : {}), cause: e });
           const prepared = await prepare(sendable(), prepareDeps(counted, request.tools), signal, { deterministic: true });
           request = {
             ...request,
@@ -248,6 +264,7 @@ export function createAgent(parts: AgentParts): Agent {
       output: counted,
       context: async (history, s, handOff) => {
         const tools = await parts.tools(s);
+        offered = tools;
         await useServerWindow();
         // without the message just sent; the session counted the cache's start over the whole history, refused exchanges too
         if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });

@@ -98,6 +98,7 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
       },
       warn,
       refused: refusesOf(opts.permission),
+      budget: () => resolveTable(SECTIONS.agent, undefined).budgetTokens, // hey's default: the program's agent may differ
       now: Date.now,
     },
   );

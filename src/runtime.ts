@@ -29,9 +29,10 @@ import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { strayNotice, untrustedReloadNotice } from "./trust/policy.ts";
-import { keepGrownTrust, setSessionTrust } from "./trust/session.ts";
+import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
 import { gatedResources, readProjectFiles, strayResources } from "./trust/store.ts";
-import { withheldServers, type Withheld } from "./mcp/withheld.ts";
+import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
+import { shownPath } from "./prompt/source.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -100,7 +101,7 @@ export interface RuntimeParts {
   /** what the user approved so far (shared with a run `/resume` builds) */
   approvals: ApprovalState;
   /** the project and hey's records of it: trust.json, the approvals record, the project's config files */
-  project: Pick<Places, "cwd" | "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
+  project: Pick<Places, "home" | "cwd" | "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
   /**
    * `trusted`: whether the next `/reload` loads the project's files (`/trust`, `/untrust` change it;
    * the prompt source reads it too); `loaded`: whether the configuration in use holds them (a
@@ -277,8 +278,20 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     ...live.configured.tools.filter((t) => !live.configured.refused(t.name)).map((t) => t.name),
     ...parts.mcp.offer().tools.map((e) => e.name),
   ];
-  /** start-up's note, until a request that carried it is answered */
-  let startup: { note: string; attached?: number } | undefined = parts.startNote === undefined ? undefined : { note: parts.startNote };
+  const withheld = () => {
+    if (parts.mcpOff) return [];
+    const { trusted, loaded } = parts.trust; // the project's files not loaded: read to name their servers, not used
+    const project = loaded ? undefined : { trusted, files: readProjectFiles(parts.project).files };
+    return withheldServers(
+      live.config.guards,
+      live.config.settings.mcp.servers.map((s) => s.name),
+      project,
+      parts.oneShot,
+    );
+  };
+  /** start-up's note (skills, servers withheld), until a request that carried it is answered */
+  const first = [parts.startNote, withheldNote(withheld(), parts.oneShot, (p) => shownPath(p, "", parts.project.home))].filter(Boolean).join("\n");
+  let startup: { note: string; attached?: number } | undefined = first ? { note: first } : undefined;
   /** forgets a note once a request that carried it was answered (its usage counted since it was attached) */
   const dropDelivered = () => {
     if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
@@ -355,22 +368,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return report;
     },
     setTrust: (trusted, ask) => setSessionTrust(parts, trusted, ask),
-    leftOut() {
-      const { trusted, loaded } = parts.trust;
-      const gated = trusted && loaded ? [] : gatedResources(parts.project.root);
-      if (gated.length === 0) return undefined;
-      if (loaded && !trusted) return `this project is no longer trusted: /reload leaves out its ${gated.join(", ")}, loaded until then`;
-      const files = `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded`;
-      if (trusted) return `${files} yet: it was trusted after they were read (/reload loads them)`;
-      const how = parts.oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";
-      return `${files}: it is not trusted (${how})`;
-    },
-    withheldServers() {
-      const { trusted, loaded } = parts.trust; // the project's files not loaded: read to name their servers, not used
-      const project = loaded ? undefined : { trusted, files: readProjectFiles(parts.project).files };
-      const running = live.config.settings.mcp.servers.map((s) => s.name);
-      return withheldServers(live.config.guards, running, project, parts.oneShot);
-    },
+    leftOut: () => leftOutNotice(parts.trust, parts.project.root, parts.oneShot),
+    withheldServers: withheld,
     requestNote(tools) {
       dropDelivered();
       if (startup) startup.attached = agent.usage.requests;

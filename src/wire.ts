@@ -10,8 +10,9 @@ import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
-import type { ConfigFlags, Settings } from "./config/settings.ts";
+import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
+import { effectiveBudget } from "./context/window.ts";
 import { endpointModels, fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
@@ -19,10 +20,10 @@ import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
-import { TOOL } from "./kernel/tool-names.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool } from "./mcp/late-tool.ts";
+import { withheldTool } from "./mcp/withheld.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -33,7 +34,7 @@ import { refusedOutright } from "./permission/refused.ts";
 import { listsSet } from "./config/control-files.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
-import { createNestedAgents, type NestedAgents } from "./prompt/nested-agents.ts";
+import { createNestedAgents, withNestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
@@ -90,6 +91,8 @@ interface McpPorts {
   emit: Output["emit"];
   credentials: CredentialStore;
   refused(name: string): boolean;
+  /** the tokens a request is built to, as the settings say now */
+  budget(): number;
 }
 
 /** The MCP manager with the ports of the run it serves now. */
@@ -241,7 +244,13 @@ export async function assemble(
     writable: () => !listsSet(live.config.settings.permission),
     warn,
   });
-  const ports: McpPorts = { fetch: () => live.fetch, emit: (e) => output.emit(e), credentials, refused: (name) => live.configured.refused(name) };
+  const ports: McpPorts = {
+    fetch: () => live.fetch,
+    emit: (e) => output.emit(e),
+    credentials,
+    refused: (name) => live.configured.refused(name),
+    budget: () => effectiveBudget(live.config.settings.agent.budgetTokens, configuredWindow(live.config.settings)),
+  };
   // `/clear` and `/resume` keep the servers running, as Claude Code's /clear does: a server's state (a browser's page, a
   // database session) stays, and nothing waits for them to start again; what they report comes here once this run is built
   const servers =
@@ -264,7 +273,8 @@ export async function assemble(
     // server's tool of that name, offered under its prefix)
     unlisted: (name) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
-      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }),
+      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
+      withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
@@ -359,36 +369,9 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       },
       warn: (m) => start.notice(`hey: ${m}`),
       refused: (name) => servers.ports.refused(name),
+      budget: () => servers.ports.budget(),
       now: Date.now,
     },
   );
   return servers;
-}
-
-/** Tools whose `path` argument names the file or directory they read or write: the ones that bring a nested AGENTS.md. */
-const PATH_TOOLS = new Set<string>([TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep]);
-
-/**
- * `tool`, whose result ends with the nested AGENTS.md files (prompt/nested-agents.ts) above the
- * path it touched that the model has not seen, with a line for the user naming them.
- */
-function withNestedAgents(
-  tool: Tool,
-  nested: NestedAgents,
-  pathOf: (path: string) => string,
-  last: () => { id: unknown; has(text: string): boolean },
-  notice: (line: string) => void,
-): Tool {
-  if (!PATH_TOOLS.has(tool.name)) return tool;
-  return {
-    ...tool,
-    async run(args, ctx) {
-      const result = await tool.run(args, ctx);
-      const path = typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined;
-      const found = path === undefined ? undefined : nested.forPath(path, last());
-      if (!found) return result;
-      notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
-      return { ...result, output: `${result.output}\n\n${found.text}` };
-    },
-  };
 }

@@ -8,11 +8,12 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
-import { estimateTokens } from "./passes.ts";
+import { estimateTokens, PROTECT_TURNS } from "./passes.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import {
   buildContext,
+  compressibleIn,
   DEFAULT_TOKENS_PER_CHAR,
   nudgeLine,
   summaryParts,
@@ -165,7 +166,9 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
   state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
-  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
+  // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone
+  const helps = fixed.length * state.tokensPerChar < budgetTokens && compressibleIn(view.messages, policy.protectTurns ?? PROTECT_TURNS);
+  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(usage ? { usage } : {}) };
 }
 

@@ -379,6 +379,18 @@ export function nudgeLine(estimate: number, budget: number, threshold: number): 
   return `${line} Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.`;
 }
 
+/**
+ * Whether `messages` (a request's) hold a stretch the compress tool could replace: a turn's tool
+ * results after the first user message and before the last `protectTurns` turns. Without one (a
+ * first request over budget on its system prompt and tools alone) the nudge toward compress is
+ * not given: it could not help.
+ */
+export function compressibleIn(messages: readonly Message[], protectTurns: number): boolean {
+  const firstUser = messages.findIndex((m) => m.role === "user");
+  const tail = tailStart(messages, Math.max(1, protectTurns), messages.length);
+  return messages.some((m, i) => m.role === "tool" && i > firstUser && i < tail);
+}
+
 function tokens(n: number): string {
   return n < 1000 ? String(Math.round(n)) : `${Number((n / 1000).toFixed(1))}k`;
 }

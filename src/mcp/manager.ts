@@ -14,6 +14,7 @@ import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
+import { heavyToolWarnings } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { cutText, needsCut, shapeResult } from "./results.ts";
@@ -45,6 +46,8 @@ export interface ManagerDeps {
   warn(message: string): void;
   /** whether the permission rules refuse every call of the tool the model would see as `name` (it is then not offered) */
   refused(name: string): boolean;
+  /** the tokens a request is built to now (context/window.ts effectiveBudget): a server whose tools take much of it is warned about */
+  budget(): number;
   now(): number;
 }
 
@@ -99,7 +102,7 @@ export function createMcpManager(
 ): McpManager {
   const warned = new Set<string>();
   const say = (o: Offer) => {
-    for (const m of o.warnings) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
+    for (const m of [...o.warnings, ...heavyToolWarnings(o, deps.budget())]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
     renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];

@@ -1,14 +1,20 @@
 // The MCP servers the configuration names that this run did not start, and why (`/mcp`, `hey mcp`):
 // a table the user has not approved yet (config/guard.ts leaves it out), or one in a project's file
 // that is not loaded (not trusted, or trusted after it was read). Pure: the caller reads the files.
+import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
 import type { LayerGuard } from "../config/resolve.ts";
 import { isTable, type Table } from "../config/table.ts";
+import type { Tool, ToolResult } from "../kernel/tool.ts";
 
-/** A server not started: its name, the file that names it, and why, with what starts it. */
+/**
+ * A server not started: its name, the file that names it, and why, with what starts it (for the
+ * user); `waits`: what it waits on — the user's approval, the project's trust, or a /reload.
+ */
 export interface Withheld {
   name: string;
   source: string;
   why: string;
+  waits: "approval" | "trust" | "reload";
 }
 
 /**
@@ -25,13 +31,13 @@ export function withheldServers(
 ): Withheld[] {
   const out: Withheld[] = [];
   const seen = new Set(running);
-  const add = (name: string, source: string, why: string) => {
+  const add = (name: string, source: string, why: string, waits: Withheld["waits"]) => {
     if (seen.has(name)) return; // a later file's table, or the one that runs
     seen.add(name);
-    out.push({ name, source, why });
+    out.push({ name, source, why, waits });
   };
   const unapproved = oneShot ? "not approved yet: start hey to approve it" : "not approved: hey asks again at the next start or /reload";
-  for (const g of guards) for (const name of Object.keys(g.current.mcp)) if (!(name in g.used.mcp)) add(name, g.source, unapproved);
+  for (const g of guards) for (const name of Object.keys(g.current.mcp)) if (!(name in g.used.mcp)) add(name, g.source, unapproved, "approval");
   if (!project) return out;
   const untrusted = project.trusted
     ? "in the project's config, trusted after it was read: /reload loads it"
@@ -41,7 +47,51 @@ export function withheldServers(
   for (const { source, data } of [...project.files].reverse()) {
     // .hey/config.toml wins a server .mcp.json defines too
     const servers = isTable(data.mcp) && isTable(data.mcp.servers) ? data.mcp.servers : {};
-    for (const [name, s] of Object.entries(servers)) if (isTable(s) && s.enabled !== false) add(name, source, untrusted);
+    for (const [name, s] of Object.entries(servers)) if (isTable(s) && s.enabled !== false) add(name, source, untrusted, project.trusted ? "reload" : "trust");
   }
   return out;
+}
+
+/** What the user does to start a withheld server, as the model is told it. */
+function startsIt(w: Withheld, oneShot: boolean): string {
+  if (w.waits === "reload") return "the project was trusted after its config was read; the user's /reload starts it";
+  if (w.waits === "trust")
+    return oneShot
+      ? "the project is not trusted; the user trusts it with `hey trust` (or `--approve` for one run)"
+      : "the project is not trusted; the user trusts it with /trust, then /reload";
+  return oneShot
+    ? "the user has not approved it yet; they approve it by starting hey at a terminal"
+    : "the user has not approved it; hey asks them again at /reload or the next start";
+}
+
+/**
+ * The note the run's first request carries when servers are withheld (undefined: none): a model
+ * that added a server in an earlier run would otherwise find its tools missing and "fix" a config
+ * that is right. `shown`: a file's path as the model should read it (~/… under home).
+ */
+export function withheldNote(withheld: readonly Withheld[], oneShot: boolean, shown: (path: string) => string): string | undefined {
+  if (withheld.length === 0) return undefined;
+  const each = withheld.map((w) => `MCP server ${w.name} (${shown(w.source)}) is not started: ${startsIt(w, oneShot)}.`);
+  const text = `[hey: ${each.join(" ")} Do not change ${withheld.length > 1 ? "their configs" : "its config"} for this.]`;
+  return text.length > RELOAD_NOTE_MAX_CHARS ? `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]` : text; // a project with dozens of servers
+}
+
+/**
+ * The tool a call to `name` runs when no tool has that name and servers are withheld (undefined
+ * when none are): the kernel's unknown-tool answer, plus a sentence naming them — their tools are
+ * unknown as they never started. `offered`: the tools the request offers.
+ */
+export function withheldTool(name: string, withheld: readonly Withheld[], offered: (signal: AbortSignal) => Promise<readonly Tool[]>): Tool | undefined {
+  if (withheld.length === 0) return undefined;
+  const servers = withheld.map((w) => `${w.name} (${w.why})`).join(", ");
+  const sentence = `MCP server${withheld.length > 1 ? "s" : ""} ${servers} ${withheld.length > 1 ? "are" : "is"} not started, so ${withheld.length > 1 ? "their" : "its"} tools are unknown.`;
+  return {
+    name,
+    description: "a tool no started server offers",
+    parameters: { type: "object" },
+    async run(_args, ctx): Promise<ToolResult> {
+      const available = (await offered(ctx.signal)).map((t) => t.name).join(", ");
+      return { output: `unknown tool "${name}"; available: ${available}. ${sentence}`, isError: true };
+    },
+  };
 }

@@ -11,6 +11,8 @@ import { realpathSync, statSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile, type AgentsReading } from "./agents-md.ts";
 import { agentsHeading, cutNote } from "./system.ts";
+import { TOOL } from "../kernel/tool-names.ts";
+import type { Tool } from "../kernel/tool.ts";
 
 /** What the model saw in its last request: `id` changes with every request (the view object), `has` looks for a text in it. */
 export interface LastRequest {
@@ -86,4 +88,32 @@ function realDir(path: string): string | undefined {
       if (dirname(p) === p) return undefined;
     }
   }
+}
+
+/** Tools whose `path` argument names the file or directory they read or write: the ones that bring a nested AGENTS.md. */
+const PATH_TOOLS = new Set<string>([TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep]);
+
+/**
+ * `tool`, whose result ends with the nested AGENTS.md files above the
+ * path it touched that the model has not seen, with a line for the user naming them.
+ */
+export function withNestedAgents(
+  tool: Tool,
+  nested: NestedAgents,
+  pathOf: (path: string) => string,
+  last: () => LastRequest,
+  notice: (line: string) => void,
+): Tool {
+  if (!PATH_TOOLS.has(tool.name)) return tool;
+  return {
+    ...tool,
+    async run(args, ctx) {
+      const result = await tool.run(args, ctx);
+      const path = typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined;
+      const found = path === undefined ? undefined : nested.forPath(path, last());
+      if (!found) return result;
+      notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
+      return { ...result, output: `${result.output}\n\n${found.text}` };
+    },
+  };
 }

@@ -77,3 +77,18 @@ export async function keepGrownTrust(parts: SessionTrust): Promise<void> {
   rereadApprovals(parts.approvals, parts.warn);
   parts.warn(grownTrustNotice(projectLabel(root), resources, trustFile));
 }
+
+/**
+ * The project's files whose loading waits on trust (`.hey/skills/`, `.mcp.json`…) as runtime.ts's
+ * leftOut says them, with how to load them; undefined when none. `trust`: as SessionTrust's.
+ */
+export function leftOutNotice(trust: SessionTrust["trust"], root: string, oneShot: boolean): string | undefined {
+  const { trusted, loaded } = trust;
+  const gated = trusted && loaded ? [] : gatedResources(root);
+  if (gated.length === 0) return undefined;
+  if (loaded && !trusted) return `this project is no longer trusted: /reload leaves out its ${gated.join(", ")}, loaded until then`;
+  const files = `this project's ${gated.join(", ")} ${gated.length === 1 ? "is" : "are"} not loaded`;
+  if (trusted) return `${files} yet: it was trusted after they were read (/reload loads them)`;
+  const how = oneShot ? "hey trust trusts it, --approve for one run" : "/trust, then /reload, loads them";
+  return `${files}: it is not trusted (${how})`;
+}

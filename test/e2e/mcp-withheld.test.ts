@@ -6,11 +6,14 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
-import { eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+import { resultText, textOf } from "../helpers/model-server.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
 const home = eachTempDir("hey-mcp-withheld-");
+const model = eachModelServers();
 
 test("hey mcp lists an unapproved server and an untrusted project's servers with why, starting none", async () => {
   const mark = join(home.path, "started");
@@ -48,4 +51,31 @@ test("hey mcp lists an unapproved server and an untrusted project's servers with
   );
   expect(untrusted.stdout).not.toContain("no MCP servers in use");
   expect(existsSync(mark)).toBe(false);
+});
+
+test("hey -p tells the model a server it added waits for the user's approval, and a call to its tool says why it is unknown", async () => {
+  const m = model((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "tool") return { text: "done" };
+    return textOf(last).includes("use it") ? { calls: [["say_hi", {}]] } : { text: "hello" };
+  });
+  const config = writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
+  const hey = (args: string[]) => runHey(args, { cwd: home.path, env: { HOME: home.path } });
+  expect((await hey(["-p", "hi"])).code).toBe(0); // records the user's file as approved
+  const before = m.requests.length;
+  // what the model of that run would have written
+  appendFileSync(config, `\n[mcp.newsrv]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "hi", "say_hi"]\n`);
+
+  const run = await hey(["-c", "-p", "now use it"]);
+  expect(run.code).toBe(0);
+  const [first, second] = m.requests.slice(before);
+  const note =
+    "[hey: MCP server newsrv (~/.config/hey/config.toml) is not started: the user has not approved it yet; they approve it by starting hey at a terminal. Do not change its config for this.]";
+  expect(textOf(first!.messages.at(-1))).toContain(note);
+  expect(resultText(second!.messages.at(-1))).toEndWith(
+    "MCP server newsrv (not approved yet: start hey to approve it) is not started, so its tools are unknown.",
+  );
+  expect(resultText(second!.messages.at(-1))).toStartWith('unknown tool "say_hi"; available: bash,');
+  expect(JSON.stringify(second!.messages)).not.toContain(note); // said once, as a /reload's note is
+  expect(second!.messages[0]).toEqual(first!.messages[0]!); // the system prompt is the same: the note rode in the message
 });

@@ -41,6 +41,8 @@ export function testManager(
     env?: Record<string, string | undefined>;
     builtins?: string[];
     refused?: (name: string) => boolean;
+    /** the context budget the manager weighs servers' tools against (default hey's 40,000) */
+    budget?: number;
   },
 ): TestManager {
   const events: McpEvent[] = [];
@@ -55,6 +57,7 @@ export function testManager(
       report: (e) => void events.push(e),
       warn: (m) => void warnings.push(m),
       refused: opts.refused ?? (() => false),
+      budget: () => opts.budget ?? 40_000,
       now: Date.now,
     },
   );

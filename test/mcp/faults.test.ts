@@ -192,6 +192,7 @@ test("/reload with MCP off (--no-mcp) tells of no server: none will start", asyn
       report: () => {},
       warn: () => {},
       refused: () => false,
+      budget: () => 40_000,
       now: Date.now,
     },
   );

@@ -55,6 +55,7 @@ function manager(url: string, headers: Record<string, string> = {}) {
       report: (e) => void events.push(e),
       warn: () => {},
       refused: () => false,
+      budget: () => 40_000,
       now: Date.now,
     },
   );

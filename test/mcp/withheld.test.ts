@@ -4,7 +4,8 @@ import { expect, test } from "bun:test";
 import type { Guarded } from "../../src/config/guard.ts";
 import { offerTools } from "../../src/mcp/offer.ts";
 import { formatStatus } from "../../src/mcp/status.ts";
-import { withheldServers } from "../../src/mcp/withheld.ts";
+import { RELOAD_NOTE_MAX_CHARS } from "../../src/config/reload.ts";
+import { withheldNote, withheldServers, withheldTool } from "../../src/mcp/withheld.ts";
 
 const guarded = (mcp: Record<string, string>): Guarded => ({ mcp });
 const user = { source: "/h/.config/hey/config.toml", current: guarded({ a: "1", b: "2", c: "3" }), used: guarded({ a: "1", c: "0" }) };
@@ -19,9 +20,9 @@ test.each([
     false,
     false,
     [
-      { name: "b", source: user.source, why: "not approved: hey asks again at the next start or /reload" },
-      { name: "both", source: "/p/.hey/config.toml", why: "in an untrusted project's config: /trust, then /reload" },
-      { name: "j", source: "/p/.mcp.json", why: "in an untrusted project's config: /trust, then /reload" },
+      { name: "b", source: user.source, why: "not approved: hey asks again at the next start or /reload", waits: "approval" as const },
+      { name: "both", source: "/p/.hey/config.toml", why: "in an untrusted project's config: /trust, then /reload", waits: "trust" as const },
+      { name: "j", source: "/p/.mcp.json", why: "in an untrusted project's config: /trust, then /reload", waits: "trust" as const },
     ],
   ],
   [
@@ -29,9 +30,9 @@ test.each([
     false,
     true,
     [
-      { name: "b", source: user.source, why: "not approved yet: start hey to approve it" },
-      { name: "both", source: "/p/.hey/config.toml", why: "in an untrusted project's config: hey trust (--approve for one run)" },
-      { name: "j", source: "/p/.mcp.json", why: "in an untrusted project's config: hey trust (--approve for one run)" },
+      { name: "b", source: user.source, why: "not approved yet: start hey to approve it", waits: "approval" as const },
+      { name: "both", source: "/p/.hey/config.toml", why: "in an untrusted project's config: hey trust (--approve for one run)", waits: "trust" as const },
+      { name: "j", source: "/p/.mcp.json", why: "in an untrusted project's config: hey trust (--approve for one run)", waits: "trust" as const },
     ],
   ],
   [
@@ -39,9 +40,9 @@ test.each([
     true,
     false,
     [
-      { name: "b", source: user.source, why: "not approved: hey asks again at the next start or /reload" },
-      { name: "both", source: "/p/.hey/config.toml", why: "in the project's config, trusted after it was read: /reload loads it" },
-      { name: "j", source: "/p/.mcp.json", why: "in the project's config, trusted after it was read: /reload loads it" },
+      { name: "b", source: user.source, why: "not approved: hey asks again at the next start or /reload", waits: "approval" as const },
+      { name: "both", source: "/p/.hey/config.toml", why: "in the project's config, trusted after it was read: /reload loads it", waits: "reload" as const },
+      { name: "j", source: "/p/.mcp.json", why: "in the project's config, trusted after it was read: /reload loads it", waits: "reload" as const },
     ],
   ],
 ])("%s: a runs (approved), c runs as approved before its change, off is disabled", (_, trusted, oneShot, expected) => {
@@ -56,4 +57,48 @@ test("/mcp lists them after the running servers, and says there are none only wh
   );
   expect(formatStatus([], none, false)).toStartWith("no MCP servers in use");
   expect(formatStatus([], none, true, undefined, [], withheld)).toBe("MCP is off in this run (--no-mcp)");
+});
+
+test.each([
+  [
+    "one-shot: a server not approved",
+    true,
+    [{ name: "newsrv", source: "/h/.config/hey/config.toml", why: "not approved yet: start hey to approve it", waits: "approval" as const }],
+    "[hey: MCP server newsrv (~/.config/hey/config.toml) is not started: the user has not approved it yet; they approve it by starting hey at a terminal. Do not change its config for this.]",
+  ],
+  [
+    "REPL: one not approved, one in an untrusted project",
+    false,
+    [
+      { name: "b", source: "/h/.config/hey/config.toml", why: "", waits: "approval" as const },
+      { name: "j", source: "/p/.mcp.json", why: "", waits: "trust" as const },
+    ],
+    "[hey: MCP server b (~/.config/hey/config.toml) is not started: the user has not approved it; hey asks them again at /reload or the next start. " +
+      "MCP server j (/p/.mcp.json) is not started: the project is not trusted; the user trusts it with /trust, then /reload. Do not change their configs for this.]",
+  ],
+])("the first request's note names each withheld server, where, and what the user does: %s", (_, oneShot, withheld, note) => {
+  expect(withheldNote(withheld, oneShot, (p) => p.replace(/^\/h\//, "~/"))).toBe(note);
+});
+
+test("a project with dozens of servers: the note stays within the bound of a /reload's", () => {
+  const many = Array.from({ length: 60 }, (_, i) => ({ name: `server${i}`, source: "/p/.mcp.json", why: "", waits: "trust" as const }));
+  const note = withheldNote(many, true, (p) => p)!;
+  expect(note.length).toBe(RELOAD_NOTE_MAX_CHARS);
+  expect(note).toStartWith("[hey: MCP server server0 (/p/.mcp.json) is not started");
+  expect(note).toEndWith("…]");
+});
+
+test("no server withheld: no note, and an unknown tool stays the kernel's", () => {
+  expect(withheldNote([], true, (p) => p)).toBeUndefined();
+  expect(withheldTool("say_hi", [], async () => [])).toBeUndefined();
+});
+
+test("a call to an unknown tool while a server is withheld names the server and why", async () => {
+  const withheld = withheldServers([user], ["a", "c"], undefined, true);
+  const tool = withheldTool("say_hi", withheld, async () => [{ name: "bash", description: "", parameters: {}, run: async () => ({ output: "" }) }]);
+  const result = await tool!.run({}, { signal: new AbortController().signal, cwd: "/" });
+  expect(result).toEqual({
+    output: 'unknown tool "say_hi"; available: bash. MCP server b (not approved yet: start hey to approve it) is not started, so its tools are unknown.',
+    isError: true,
+  });
 });

@@ -1,0 +1,61 @@
+// The note of a request over the nudge threshold suggests compress only when compressing could
+// help (context/compaction.ts): a stretch of finished work in the request to compress, and a
+// budget the tools and system prompt alone leave room in. A first request over budget on a
+// server's tool schemas is told how full it is, not to compress.
+import { expect, test } from "bun:test";
+import { newCompactionState, prepare, type PrepareDeps } from "../../src/context/compaction.ts";
+import { compressibleIn } from "../../src/context/view.ts";
+import type { Message, ToolSpec } from "../../src/kernel/ir.ts";
+import type { Provider } from "../../src/kernel/provider.ts";
+import { testPolicy } from "../helpers/settings.ts";
+
+const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
+const turn = (n: number, chars = 400): Message[] => [
+  { id: `a${n}`, role: "assistant", content: [], toolCalls: [{ id: `c${n}`, name: "read_file", arguments: `{"path":"f${n}"}` }] },
+  { id: `r${n}`, role: "tool", toolCallId: `c${n}`, toolName: "read_file", isError: false, content: [{ type: "text", text: "x".repeat(chars) }] },
+];
+const provider: Provider = { protocol: "openai", model: "m", stream: async function* () {} }; // no summary is asked: the requests are built deterministically
+const wide: ToolSpec = { name: "wide", description: "d".repeat(8_000), parameters: { type: "object" } };
+const deps = (tools: ToolSpec[]): PrepareDeps => ({
+  state: newCompactionState(),
+  policy: testPolicy({ compressTool: true, budgetTokens: 1_000, nudgeThreshold: 0.7 }),
+  provider,
+  output: { emit: () => {} },
+  tools,
+  system: "system",
+  taskNote: () => undefined,
+  now: () => 0,
+});
+const signal = new AbortController().signal;
+const NUDGE = "Use compress";
+
+test.each([
+  ["no turn yet", [user("u")], false],
+  ["turns all in the last three, kept whole", [user("u"), ...turn(1), ...turn(2), ...turn(3)], false],
+  ["a finished turn before the last three", [user("u"), ...turn(1), ...turn(2), ...turn(3), ...turn(4)], true],
+  [
+    "results before the first user message only",
+    [...turn(1), user("u"), { id: "s", role: "assistant", content: [{ type: "text", text: "ok" }] } as Message],
+    false,
+  ],
+] as const)("compressible: %s", (_, messages, yes) => {
+  expect(compressibleIn(messages, 3)).toBe(yes);
+});
+
+test("over the threshold with work to compress: the nudge", async () => {
+  const history = [user("u"), ...turn(1, 2_000), ...turn(2), ...turn(3), ...turn(4), user("v")];
+  expect((await prepare(history, deps([]), signal, { deterministic: true })).note).toContain(NUDGE);
+});
+
+test("over budget on the tools alone, nothing to compress: how full, no nudge", async () => {
+  const note = (await prepare([user("hello")], deps([wide]), signal, { deterministic: true })).note;
+  expect(note).toStartWith("Context: over the 1k-token budget.");
+  expect(note).not.toContain(NUDGE);
+});
+
+test("work to compress, but the tools alone fill the budget: no nudge either", async () => {
+  const history = [user("u"), ...turn(1, 2_000), ...turn(2), ...turn(3), ...turn(4), user("v")];
+  const note = (await prepare(history, deps([wide]), signal, { deterministic: true })).note;
+  expect(note).toStartWith("Context: over the 1k-token budget.");
+  expect(note).not.toContain(NUDGE);
+});
