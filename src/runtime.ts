@@ -28,9 +28,9 @@ import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
-import { strayNotice, untrustedReloadNotice } from "./trust/policy.ts";
+import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, setSessionTrust } from "./trust/session.ts";
-import { gatedResources, readProjectFiles, strayResources } from "./trust/store.ts";
+import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
 import { withheldServers, type Withheld } from "./mcp/withheld.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
@@ -206,11 +206,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const current = live.config.settings;
     // project files this reload may not load (untrusted) or never reads (below the root) are said, with what to do (issue 26)
     const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
-    const stray = strayResources(parts.project.cwd, parts.project.root);
-    const notLoaded = [
-      ...(gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : []),
-      ...(stray.length ? [strayNotice(stray, parts.project.root)] : []),
-    ];
+    const notLoaded = [...(gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : []), ...strayNotices(parts.project.cwd, parts.project.root)];
     const nothing = { warnings: notLoaded, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, rereadApprovals(parts.approvals, parts.warn), parts.trust.trusted); // another hey's yes counts
     if (next.errors) return { ...nothing, errors: next.errors };

@@ -133,6 +133,15 @@ export function strayNotice(paths: readonly string[], root: string): string {
 }
 
 /**
+ * A `.hey/task.md` in a `.hey/` passed over for the project root (fs/places.ts strayTaskNotes):
+ * the model wrote it relative to a subdirectory; the project's is `rootTask`. `shown`: its path
+ * as the user reads it (relative to the root).
+ */
+export function strayTaskNotice(shown: string, root: string, rootTask: string): string {
+  return `${visible(shown)} is not this project's task.md: the project root is ${visible(root)} (hey keeps ${visible(rootTask)}); move it there or remove it`;
+}
+
+/**
  * trust.json trusts the project, but not at hey's question (the approvals record does not say so):
  * the file was changed behind hey's back — possibly by the agent — so the answer is not used.
  */
