@@ -19,11 +19,13 @@ export interface Skill {
 
 /**
  * `error`: the file cannot be used (broken YAML, an unclosed frontmatter, unreadable): left out
- * at start-up, and `/reload` keeps the previous state. `warning`: used anyway. `message` is one
- * line that starts with the file (and line, when known).
+ * at start-up, and `/reload` keeps the previous state. `warning`: used anyway. `note`: nothing is
+ * wrong — a later folder's skill won a name (skills/catalog.ts), as the README says it does — so
+ * the user is told and the model is not asked to fix it. `message` is one line that starts with
+ * the file (and line, when known).
  */
 export interface SkillProblem {
-  level: "error" | "warning";
+  level: "error" | "warning" | "note";
   message: string;
   /** the file's version when it was read (its mtime and size): an edit that leaves the problem is told from no edit */
   version?: string;

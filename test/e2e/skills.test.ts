@@ -179,3 +179,25 @@ test("a skill of the agent's own that start-up finds broken reaches the model on
   expect(textOf(second!.messages.at(-1))).not.toContain(own); // once: the next request goes without it
   expect(second!.messages.some((m) => textOf(m).includes("broken YAML"))).toBe(false); // nor is it kept in the history
 });
+
+test("a skill of ~/.config/hey/skills that takes a name from ~/.agents/skills on purpose is said on stderr, never handed to the model as a fault; a broken one still is", async () => {
+  const fmt = (how: string) => `---\nname: fmt\ndescription: Format the code ${how}.\n---\nRun the formatter.\n`;
+  const shared = join(home.path, ".agents", "skills", "fmt", "SKILL.md");
+  const mine = join(home.path, ".config", "hey", "skills", "fmt", "SKILL.md");
+  write(shared, fmt("the team's way"));
+  write(mine, fmt("my way"));
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(`hey: ${mine}: skill "fmt" replaces the one in ${shared}\n`);
+  const first = model.requests[0]!;
+  expect(systemOf(first)).toContain("- fmt: Format the code my way.");
+  expect(first.messages.map(textOf).join("\n")).not.toContain("[hey:");
+
+  const broken = join(home.path, ".config", "hey", "skills", "notes", "SKILL.md");
+  write(broken, "---\nname: notes\ndescription: [unclosed\n---\nx\n");
+  expect((await hey(["-p", "hi"])).code).toBe(0);
+  const note = model.requests.at(-1)!.messages.map(textOf).join("\n");
+  expect(note).toContain(`[hey: these skill files in hey's skills folders could not be loaded as written`);
+  expect(note).toContain(broken);
+  expect(note).not.toContain("replaces the one in");
+});
