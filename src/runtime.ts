@@ -19,7 +19,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
-import { startNotes, stillStarting } from "./mcp/start-notes.ts";
+import { startNotes, startingNotes } from "./mcp/start-notes.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -275,6 +275,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
   ];
   /** start-up's note, until a request that carried it is answered */
   let startup: { note: string; attached?: number } | undefined = parts.startNote === undefined ? undefined : { note: parts.startNote };
+  const starting = startingNotes(); // servers with no tool list yet, and those said so that failed since
   /** forgets a note once a request that carried it was answered (its usage counted since it was attached) */
   const dropDelivered = () => {
     if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
@@ -370,7 +371,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     requestNote(tools) {
       dropDelivered();
       if (startup) startup.attached = agent.usage.requests;
-      if (!pending) return [startup?.note, stillStarting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
+      if (!pending) return [startup?.note, starting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
       pending.attached = agent.usage.requests;
       const { report } = pending; // the servers it started, as they are now (one may have failed since), and start-up's still starting
       const reload = reloadNote(
@@ -378,7 +379,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         pending.before,
         tools.map((t) => t.name),
       );
-      return [startup?.note, reload, stillStarting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
+      return [startup?.note, reload, starting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
     },
     resume: (session) => swap(session),
     async fresh() {
