@@ -68,6 +68,22 @@ export function yamlErrorLine(yaml: string, parse: YamlParse): number {
   return Math.min(good + 1, lines.length);
 }
 
+/** A quoted value's shown part: the rest is `…`, the line is named anyway. */
+const HINT_VALUE_MAX = 60;
+
+/**
+ * What to do about a broken frontmatter `line` whose plain value holds `: ` (`description: Use
+ * when: …`, the commonest mistake: YAML reads a second key there): quote it, shown as it would be
+ * written. "" for any other line.
+ */
+export function quoteHint(line: string): string {
+  const m = /^([A-Za-z][\w-]*):[ \t]+(.*?)\s*$/.exec(line);
+  const value = m?.[2];
+  if (!m || !value || /^["'[{|>&*!#]/.test(value) || !/:(\s|$)/.test(value)) return "";
+  const shown = value.length > HINT_VALUE_MAX ? `${value.slice(0, HINT_VALUE_MAX - 1)}…` : value;
+  return `; the value of ${m[1]} holds ": ", so quote it: ${m[1]}: ${JSON.stringify(shown)}`;
+}
+
 /** Where a skill file sits: its folder name for a SKILL.md, undefined for a root `.md` file (then `stem`). */
 export interface SkillPlace {
   path: string;
@@ -102,7 +118,8 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
       parsed = parse(split.yaml);
     } catch (e) {
       const reason = errorText(e).replace(/^YAML Parse error: /, "");
-      return fail(`broken YAML frontmatter: ${reason}`, yamlErrorLine(split.yaml, parse) + 1);
+      const line = yamlErrorLine(split.yaml, parse);
+      return fail(`broken YAML frontmatter: ${reason}${quoteHint(split.yaml.split("\n")[line - 1] ?? "")}`, line + 1);
     }
     if (parsed !== null && parsed !== undefined) {
       if (typeof parsed !== "object" || Array.isArray(parsed)) return fail("the frontmatter must be `key: value` lines", 2);

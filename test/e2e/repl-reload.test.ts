@@ -149,7 +149,9 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   expect(screen).toContain("+ skill good");
   expect(screen).not.toContain("+ skill bad");
   const bad = join(skills, "bad", "SKILL.md");
-  expect(screen).toContain(`hey: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(screen).toContain(
+    `hey: ${bad}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Broken: here"; left out`,
+  );
   expect(screen).toContain("hey: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
   expect(screen).not.toContain("/reload changed nothing");
 
@@ -163,7 +165,9 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   const note = reloadNoteOf(asked) ?? "";
   expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined();
   expect(note).toStartWith("[hey: the user ran /reload:\n+ skill good\n~ mcp server db (not started: the old one keeps serving)\n");
-  expect(note).toContain(`\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(note).toContain(
+    `\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Broken: here"; left out`,
+  );
   expect(note).toContain("\nwarning: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
   expect(systemOf(model.requests.at(-1)!)).toContain("- good: A good skill.");
 

@@ -121,7 +121,10 @@ describe("what a skills folder holds", () => {
     const got = loadSkills([join(tmp.path, "missing"), dir]);
     expect(got.skills.map((s) => s.name)).toEqual(["Odd", "ok"]);
     expect(got.problems.map((p) => [p.level, p.message])).toEqual([
-      ["error", `${join(dir, "broken", "SKILL.md")}:3: broken YAML frontmatter: Unexpected token; left out`],
+      [
+        "error",
+        `${join(dir, "broken", "SKILL.md")}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "a: b"; left out`,
+      ],
       ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" is not 1–64 lowercase letters, digits and single hyphens`],
       ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" differs from its folder "odd"`],
     ]);
