@@ -210,7 +210,8 @@ Options:
 Project: the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
 else the git root, else the nearest holding .hey/, else here. Its .hey/task.md (the hand-off)
 is used from any directory below it, and once you trust it (the REPL asks; /trust, /untrust,
-hey trust) so are .hey/config.toml, .hey/skills, .agents/skills and .mcp.json.
+hey trust) so are .hey/config.toml, .hey/skills, .agents/skills and .mcp.json; such files
+below the root are not read, and hey says so at start.
 Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
 override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (or

@@ -27,7 +27,7 @@ import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
-import { strayTaskLines } from "./trust/store.ts";
+import { strayNotices } from "./trust/store.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
@@ -87,7 +87,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, !oneShot));
-    for (const line of strayTaskLines(here.cwd, here.root)) warn(line); // a task.md no run reads: said before the model writes more in it
+    for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
     const start = {
       env,
       config,

@@ -81,13 +81,14 @@ export function strayResources(cwd: string, root: string): string[] {
 }
 
 /** A `.hey/task.md` in each `.hey/` passed over for the project root (fs/places.ts), one line each: where the project's is. */
-export function strayTaskLines(cwd: string, root: string): string[] {
+function strayTaskLines(cwd: string, root: string): string[] {
   return strayTaskNotes(cwd, root, rootProbe).map((t) => strayTaskNotice(relative(root, t), root, join(root, ".hey", "task.md")));
 }
 
 /**
  * What hey finds written between `cwd` and the project `root` that it never reads, one line each
- * (issue 26): strayTaskLines, then the project files strayResources finds. Empty when nothing.
+ * (issue 26): strayTaskLines, then the project files strayResources finds. Said at start-up (a
+ * run, the REPL, `hey mcp`) and at /reload; empty when nothing.
  */
 export function strayNotices(cwd: string, root: string): string[] {
   const stray = strayResources(cwd, root);

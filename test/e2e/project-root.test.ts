@@ -287,3 +287,36 @@ test("the model writes .hey/task.md from a package's subdirectory: the next runs
   expect(mcp.code).toBe(0);
   expect(mcp.stdout).toContain("notes: connected");
 });
+
+test("a package's own .mcp.json and skills folder below the trusted root are named at start (-p, hey mcp, hey mcp login) as not read, once, with where they go", async () => {
+  write(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: BUN, args: [FAKE_SERVER, "ok", "notes", "search_notes"] } } }));
+  const pkg = join(repo, "packages", "a");
+  const src = join(pkg, "src");
+  mkdirSync(src, { recursive: true });
+  write(join(pkg, ".mcp.json"), JSON.stringify({ mcpServers: { suba: { command: BUN, args: [FAKE_SERVER, "ok", "suba", "sub_tool"] } } }));
+  write(join(pkg, ".agents", "skills", "suba", "SKILL.md"), "---\nname: suba\ndescription: The package's own skill.\n---\nx\n");
+  const m = model(() => ({ text: "ok" }));
+  userConfig(m.baseUrl);
+  const said = `hey: not read: ${join(pkg, ".mcp.json")} and ${join(pkg, ".agents", "skills")}/: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there\n`;
+  const once = (stderr: string) => stderr.split(said).length - 1;
+
+  const run = await hey(["--approve", "-p", "hi"], src);
+  expect(run.code).toBe(0);
+  expect(once(run.stderr)).toBe(1); // before: nothing at start, only /reload said it
+  expect(toolNames(m.requests[0]!)).toContain("search_notes"); // the root's server
+  expect(toolNames(m.requests[0]!)).not.toContain("sub_tool");
+
+  const mcp = await hey(["mcp", "--approve"], src);
+  expect(mcp.code).toBe(0);
+  expect(mcp.stdout).toContain("notes: connected");
+  expect(once(mcp.stderr)).toBe(1);
+  expect(mcp.stdout).not.toContain("not read"); // said on stderr at start, not again in the listing
+
+  const login = await hey(["mcp", "login", "suba", "--approve"], src);
+  expect(login.code).toBe(2);
+  expect(once(login.stderr)).toBe(1); // why suba is unknown here
+  expect(login.stderr).toContain("hey: no [mcp.suba] table");
+
+  // the root itself has nothing below it to name
+  expect((await hey(["--approve", "-p", "hi"], repo)).stderr).toBe("");
+});

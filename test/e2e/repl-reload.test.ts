@@ -262,3 +262,21 @@ test("a skill and an .mcp.json the agent wrote where hey runs, below the project
   expect(reloadNoteOf(model.requests.at(-1)!)).toBe(`[hey: the user ran /reload; nothing changed\nwarning: ${said}]`);
   await say(term, "/quit", "[exit 0]");
 });
+
+test("a package's .mcp.json and skills below the project root at start: the REPL names them before the prompt, and /mcp names the server file", async () => {
+  const repo = join(realpathSync(projects.path), "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  const here = join(repo, "web", "src");
+  mkdirSync(here, { recursive: true });
+  write(join(repo, "web", ".mcp.json"), JSON.stringify({ mcpServers: { web: { command: BUN, args: [FAKE_SERVER, "ok", "web", "web_tool"] } } }));
+  write(join(repo, "web", ".agents", "skills", "w", "SKILL.md"), "---\nname: w\ndescription: The package's skill.\n---\nx\n");
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  userConfig(model.baseUrl);
+  const term = await openRepl(here);
+  await term.waitFor(/^›/m);
+  const where = `hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there`;
+  expect(await flat(term)).toContain(`hey: not read: ${join(repo, "web", ".mcp.json")} and ${join(repo, "web", ".agents", "skills")}/: ${where}`);
+  await say(term, "/mcp", `not read: ${join(repo, "web", ".mcp.json")}: ${where}`);
+  await say(term, "/quit", "[exit 0]");
+});
