@@ -207,10 +207,11 @@ Options:
   -v, --version            print the version
   -h, --help               print this help
 
-Project: the nearest directory up to the git root holding .hey/, else the git root, else
-here. Its .hey/task.md (the hand-off) is used from any directory below it, and once you
-trust it (the REPL asks; /trust, /untrust, hey trust) so are .hey/config.toml, .hey/skills,
-.agents/skills and .mcp.json.
+Project: the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
+else the git root, else the nearest holding .hey/, else here. Its .hey/task.md (the hand-off)
+is used from any directory below it, and once you trust it (the REPL asks; /trust, /untrust,
+hey trust) so are .hey/config.toml, .hey/skills, .agents/skills and .mcp.json; such files
+below the root are not read, and hey says so at start.
 Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL, HEY_API_KEY, HEY_EFFORT, HEY_MAX_TURNS, HEY_PROXY
 override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (or

@@ -1,10 +1,13 @@
 // What slash commands reach (ui/commands.ts's CommandContext) from a run: its agent, its settings
 // and the runtime's swaps. The one-shot command (run.ts) and the REPL (interactive.ts) build it
 // the same way.
+import { sep } from "node:path";
 import type { Places } from "./fs/places.ts";
 import { specTokens } from "./mcp/offer.ts";
 import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
 import type { Runtime } from "./runtime.ts";
+import { strayNotice } from "./trust/policy.ts";
+import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
 
 /**
@@ -42,7 +45,9 @@ export function commandContext(
       const withheld = runtime.mcpOff ? [] : runtime.withheldServers(); // named in the files, not started: why, and what starts them
       const status = formatStatus(runtime.mcp.status(), runtime.mcp.offer(), runtime.mcpOff, own, runtime.settings.mcp.servers, withheld);
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
-      return untrusted ? `${status}\n${untrusted}` : status;
+      // server files below the root, never read: a one-shot run (hey mcp) said them at start, the REPL's start may have scrolled away
+      const stray = runtime.mcpOff || runtime.oneShot ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
+      return [status, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])].filter(Boolean).join("\n");
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       if (name === "") return { ok: false, text: `hey: ${whichServer(`/mcp ${verb}`, runtime.settings.mcp.servers, runtime.mcp.status())}` };

@@ -9,6 +9,7 @@ import { didYouMean } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { NetConfigError } from "./net/proxy.ts";
 import { beginConfig } from "./trust/start.ts";
+import { strayNotices } from "./trust/store.ts";
 import { writer } from "./ui/term.ts";
 import { fetchFor } from "./endpoint.ts";
 import { connectServer } from "./mcp/client.ts";
@@ -67,6 +68,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     if (begun === "cancelled") return EXIT.interrupted; // never asked: not interactive
     const { config, trust } = begun;
     for (const w of config.warnings) warn(w);
+    for (const line of strayNotices(here.cwd, here.root)) warn(line); // a package's own .mcp.json, never read: why its server is unknown
     const { settings } = config;
     if (name === "") {
       err.write(`hey: ${whichServer(`hey mcp ${verb}`, settings.mcp.servers, [])}\n`);

@@ -27,6 +27,7 @@ import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
+import { strayNotices } from "./trust/store.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
@@ -86,6 +87,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, !oneShot));
+    for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
     const start = {
       env,
       config,

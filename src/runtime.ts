@@ -19,7 +19,7 @@ import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
-import { startNotes, stillStarting } from "./mcp/start-notes.ts";
+import { startNotes, startingNotes } from "./mcp/start-notes.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -28,9 +28,9 @@ import type { ShellChoice } from "./tools/shell.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
-import { strayNotice, untrustedReloadNotice } from "./trust/policy.ts";
+import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
-import { gatedResources, readProjectFiles, strayResources } from "./trust/store.ts";
+import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
 import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
 import { shownPath } from "./prompt/source.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
@@ -207,11 +207,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     const current = live.config.settings;
     // project files this reload may not load (untrusted) or never reads (below the root) are said, with what to do (issue 26)
     const gated = parts.trust.trusted ? [] : gatedResources(parts.project.root);
-    const stray = strayResources(parts.project.cwd, parts.project.root);
-    const notLoaded = [
-      ...(gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : []),
-      ...(stray.length ? [strayNotice(stray, parts.project.root)] : []),
-    ];
+    const notLoaded = [...(gated.length ? [untrustedReloadNotice(gated, parts.oneShot)] : []), ...strayNotices(parts.project.cwd, parts.project.root)];
     const nothing = { warnings: notLoaded, changes: [], settings: current, apply() {} };
     const next = live.config.reload(live.config.flags, rereadApprovals(parts.approvals, parts.warn), parts.trust.trusted); // another hey's yes counts
     if (next.errors) return { ...nothing, errors: next.errors };
@@ -292,6 +288,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
   /** start-up's note (skills, servers withheld), until a request that carried it is answered */
   const first = [parts.startNote, withheldNote(withheld(), parts.oneShot, (p) => shownPath(p, "", parts.project.home))].filter(Boolean).join("\n");
   let startup: { note: string; attached?: number } | undefined = first ? { note: first } : undefined;
+  const starting = startingNotes(); // servers with no tool list yet, and those said so that failed since
   /** forgets a note once a request that carried it was answered (its usage counted since it was attached) */
   const dropDelivered = () => {
     if (pending?.attached !== undefined && agent.usage.requests > pending.attached) pending = undefined;
@@ -373,7 +370,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     requestNote(tools) {
       dropDelivered();
       if (startup) startup.attached = agent.usage.requests;
-      if (!pending) return [startup?.note, stillStarting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
+      if (!pending) return [startup?.note, starting(parts.mcp.status())].filter(Boolean).join("\n") || undefined;
       pending.attached = agent.usage.requests;
       const { report } = pending; // the servers it started, as they are now (one may have failed since), and start-up's still starting
       const reload = reloadNote(
@@ -381,7 +378,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         pending.before,
         tools.map((t) => t.name),
       );
-      return [startup?.note, reload, stillStarting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
+      return [startup?.note, reload, starting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
     },
     resume: (session) => swap(session),
     async fresh() {

@@ -104,16 +104,43 @@ export interface RootProbe {
 
 /**
  * The project of a launch directory (issue 26): the nearest ancestor (`cwd` included) holding a
- * `.hey/` directory, else the git root (the nearest holding `.git`), else `cwd` itself. The search
- * stops at the git root — a `.hey/` above the repository is not its project — and below the home
- * directory, which never counts as a project (a stray `~/.hey` would otherwise capture everything
- * under home, and a dotfiles repository in `~` every project without one). Pure: `probe` looks.
+ * `.hey/` directory with the project's own files in it (`config.toml` or `skills/`), else the git
+ * root (the nearest holding `.git`), else the nearest holding a bare `.hey/` (weakHey), else `cwd`
+ * itself. A bare `.hey/` below a stronger marker is passed over: the agent makes one by writing
+ * `.hey/task.md` relative to a subdirectory, and taking it for the project would silently drop the
+ * root's skills, MCP servers and trust. The search stops at the git root — a `.hey/` above the
+ * repository is not its project — and below the home directory, which never counts as a project
+ * (a stray `~/.hey` would otherwise capture everything under home, and a dotfiles repository in
+ * `~` every project without one). Pure: `probe` looks.
  */
 export function projectRoot(cwd: string, home: string, probe: RootProbe): string {
+  let weak: string | undefined;
   for (let dir = cwd; dir !== home; dir = dirname(dir)) {
-    if (probe.isDir(join(dir, ".hey"))) return dir;
+    if (probe.isDir(join(dir, ".hey"))) {
+      if (!weakHey(dir, probe)) return dir;
+      weak ??= dir;
+    }
     if (probe.exists(join(dir, ".git"))) return dir;
     if (dirname(dir) === dir) break;
   }
-  return cwd;
+  return weak ?? cwd;
+}
+
+/** Whether `dir`'s `.hey/` holds none of the project's own files (no `config.toml`, no `skills/`): a task.md at most. */
+function weakHey(dir: string, probe: RootProbe): boolean {
+  return !probe.exists(join(dir, ".hey", "config.toml")) && !probe.isDir(join(dir, ".hey", "skills"));
+}
+
+/**
+ * The `.hey/task.md` files between `cwd` and its project `root` (projectRoot; the root left out):
+ * in a `.hey/` passed over for the root, so never the project's task.md, though the model wrote
+ * it there by following "keep .hey/task.md current" from a subdirectory. Pure: `probe` looks.
+ */
+export function strayTaskNotes(cwd: string, root: string, probe: RootProbe): string[] {
+  const out: string[] = [];
+  for (let dir = cwd; dir !== root && dirname(dir) !== dir; dir = dirname(dir)) {
+    const task = join(dir, ".hey", "task.md");
+    if (probe.exists(task)) out.push(task);
+  }
+  return out;
 }

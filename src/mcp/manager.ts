@@ -114,8 +114,8 @@ export function createMcpManager(
   };
   const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
   const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
-  /** servers with no cached list whose last start failed: a request does not wait for them (a server down for days holds no run up) */
-  const failedLast = new WeakSet<McpServer>();
+  /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
+  const failedLast = new WeakMap<McpServer, string | undefined>();
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -127,7 +127,7 @@ export function createMcpManager(
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = [], reload = false): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
-    for (const s of gen.servers) if (!reload && !s.status().cached && deps.store.failedLast(s.settings)) failedLast.add(s); // /reload is how one comes back
+    for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
@@ -147,7 +147,7 @@ export function createMcpManager(
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
           if (s.state === "auth_required") track(deps.store.forget(settings)); // the next run does not offer tools it cannot call
-          if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings)); // the next run does not wait for it
+          if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, s.error)); // the next run does not wait for it
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
@@ -212,7 +212,9 @@ export function createMcpManager(
   /** Servers the next request waits for: no list yet, still connecting, start-up wait not over, and not failed last run. */
   async function waitForStarting(gen: Generation, signal: AbortSignal): Promise<void> {
     const left = gen.startedAt + gen.waitMs - deps.now();
-    const waiting = gen.servers.filter((s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && !failedLast.has(s));
+    const waiting = gen.servers.filter(
+      (s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && failedLast.get(s) === undefined,
+    );
     if (left <= 0 || waiting.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort = () => {};
@@ -229,7 +231,7 @@ export function createMcpManager(
       signal.removeEventListener("abort", onAbort);
     });
     // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
-    for (const s of waiting) if (s.status().busy) track(deps.store.markFailed(s.settings));
+    for (const s of waiting) if (s.status().busy) track(deps.store.markFailed(s.settings, "it answered HTTP 503 until hey stopped waiting"));
   }
 
   function toTool(gen: Generation, e: ExposedTool): McpToolEntry {
@@ -320,7 +322,7 @@ export function createMcpManager(
       say(exposed);
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
-    status: () => current.servers.map((s) => s.status()),
+    status: () => current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s) }) })),
     offer: () => offered(current),
     async settled(server, signal) {
       const s = current.servers.find((x) => x.settings.name === server);

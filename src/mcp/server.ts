@@ -103,6 +103,8 @@ export interface ServerStatus {
   stderr?: string;
   /** still connecting, and its server has answered 503 (failing, not merely slow) */
   busy?: boolean;
+  /** why its start failed in a recent run (mcp/store.ts failedLast; "" when not recorded): this run did not wait for it (set by the manager) */
+  failedBefore?: string;
 }
 
 /** What a server reports to the manager; must not throw. */

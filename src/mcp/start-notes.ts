@@ -10,15 +10,49 @@ import { stderrLines } from "./stderr-lines.ts";
 /**
  * The line for a request while servers still start with no tool list yet, or undefined: said so,
  * the model neither takes their tools for missing nor is left guessing; a call by name waits
- * for the server (late-tool.ts), and says its tools' names if it guessed wrong. `changes`: those
- * of a /reload whose note goes with it — the servers it names are said there (startNotes), not twice.
+ * for the server (late-tool.ts), and says its tools' names if it guessed wrong. A server whose
+ * start failed in a recent run (`failedBefore`: this run did not wait for it) is said to be tried
+ * again, with why it failed, not promised. `changes`: those of a /reload whose note goes with it —
+ * the servers it names are said there (startNotes), not twice.
  */
 export function stillStarting(statuses: readonly ServerStatus[], changes: readonly string[] = []): string | undefined {
   const told = reloaded(changes);
-  const names = statuses.filter((s) => s.state === "connecting" && s.tools === undefined && !told.has(s.name)).map((s) => s.name);
-  if (names.length === 0) return undefined;
+  const starting = statuses.filter((s) => s.state === "connecting" && s.tools === undefined && !told.has(s.name));
+  const names = starting.filter((s) => s.failedBefore === undefined).map((s) => s.name);
+  const lines = starting.flatMap((s) =>
+    s.failedBefore === undefined
+      ? []
+      : [
+          `[hey: MCP server ${s.name} failed to start in a recent run${s.failedBefore ? ` (${s.failedBefore})` : ""} and is being tried again: do not count on its tools]`,
+        ],
+  );
+  if (names.length === 0) return lines.join("\n") || undefined;
   const which = names.length === 1 ? `MCP server ${names[0]} is` : `MCP servers ${names.join(", ")} are`;
-  return `[hey: ${which} still starting: ${names.length === 1 ? "its" : "their"} tools join the list when ready (a call to one by name waits for it)]`;
+  return [
+    `[hey: ${which} still starting: ${names.length === 1 ? "its" : "their"} tools join the list when ready (a call to one by name waits for it)]`,
+    ...lines,
+  ].join("\n");
+}
+
+/**
+ * stillStarting for each request of a run, remembering the servers it named: one that failed since
+ * — or that this run did not wait for (`failedBefore`) and has failed by the time of the note — is
+ * said once to have failed, with why, so the model does not count on tools that are not coming.
+ */
+export function startingNotes(): (statuses: readonly ServerStatus[], changes?: readonly string[]) => string | undefined {
+  const named = new Set<string>();
+  const done = new Set<string>();
+  return (statuses, changes = []) => {
+    const failed = statuses.filter(
+      (s) =>
+        (s.state === "failed" || s.state === "stopped") && s.tools === undefined && !done.has(s.name) && (named.has(s.name) || s.failedBefore !== undefined),
+    );
+    for (const s of failed) done.add(s.name);
+    const starting = stillStarting(statuses, changes);
+    for (const s of statuses) if (s.state === "connecting" && s.tools === undefined) named.add(s.name);
+    const lines = failed.map((s) => `[hey: MCP server ${s.name} failed to start: ${s.error ?? s.state}; its tools are not coming this run]`);
+    return [...lines, ...(starting ? [starting] : [])].join("\n") || undefined;
+  };
 }
 
 /** Lines for the reload note: one per server `changes` added or changed (`+ mcp server NAME`) that is not connected now. */

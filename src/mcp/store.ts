@@ -28,10 +28,13 @@ export interface ToolStore {
   said(settings: McpServerSettings, tools: readonly McpTool[]): ReadonlySet<string>;
   /** records `line` as said of this list, cached with it; never throws */
   remember(settings: McpServerSettings, tools: McpTool[], line: string): Promise<void>;
-  /** whether this configuration's last start failed before it listed a tool, within FAILURE_HELD_MS, with no list cached (markFailed) */
-  failedLast(settings: McpServerSettings): boolean;
-  /** records that this configuration failed to start, unless a list of it is cached (kept: its tools stay offered); never throws */
-  markFailed(settings: McpServerSettings): Promise<void>;
+  /**
+   * why this configuration's last start failed before it listed a tool, within FAILURE_HELD_MS,
+   * with no list cached (markFailed; "" when no reason was recorded); undefined when it did not
+   */
+  failedLast(settings: McpServerSettings): string | undefined;
+  /** records that this configuration failed to start and `why`, unless a list of it is cached (kept: its tools stay offered); never throws */
+  markFailed(settings: McpServerSettings, why?: string): Promise<void>;
   /**
    * drops the cached list of this configuration (a server that wants a sign-in offers nothing until
    * it has one), after any save of it still under way; never throws
@@ -69,7 +72,7 @@ export function createToolStore(cacheDir: string): ToolStore {
   /** each file's list and the notices said of it, as this store last read or wrote them */
   const known = new Map<string, { names: string; said: Set<string> }>();
   /** the file's JSON object, or undefined (none, unreadable, too large, not JSON) */
-  const json = (file: string): { tools?: unknown; said?: unknown; failed?: unknown } | undefined => {
+  const json = (file: string): { tools?: unknown; said?: unknown; failed?: unknown; error?: unknown } | undefined => {
     try {
       const text = readOwnFile(file, MAX_CACHE_BYTES);
       return text && !text.truncated ? JSON.parse(text.text) : undefined;
@@ -116,16 +119,18 @@ export function createToolStore(cacheDir: string): ToolStore {
     save: write,
     said: (settings, tools) => saidOf(fileOf(settings), tools),
     failedLast(settings) {
-      const failed = json(fileOf(settings))?.failed;
+      const data = json(fileOf(settings));
+      const failed = data?.failed;
       // an old failure is not held against the server: one that failed once, then starts too slowly for short runs to list it, is waited for again
-      return typeof failed === "string" && Date.now() - Date.parse(failed) < FAILURE_HELD_MS && read(fileOf(settings)) === undefined;
+      const held = typeof failed === "string" && Date.now() - Date.parse(failed) < FAILURE_HELD_MS && read(fileOf(settings)) === undefined;
+      return held ? (typeof data?.error === "string" ? data.error : "") : undefined;
     },
-    markFailed(settings) {
+    markFailed(settings, why) {
       const file = fileOf(settings);
       return inOrder(file, async () => {
         try {
-          if (read(file) === undefined)
-            await writeFileAtomic(file, JSON.stringify({ server: settings.name, failed: new Date().toISOString() }) + "\n", { own: true, private: true });
+          const record = { server: settings.name, failed: new Date().toISOString(), ...(why ? { error: why } : {}) };
+          if (read(file) === undefined) await writeFileAtomic(file, JSON.stringify(record) + "\n", { own: true, private: true });
         } catch {} // waited for next time: slower, not wrong
       });
     },

@@ -71,10 +71,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message);
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
-  const startNote = skillStartNote(
-    first.problems.map((p) => p.message),
-    own,
-  );
+  const startNote = skillStartNote(first.problems, own);
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);

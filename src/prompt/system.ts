@@ -2,7 +2,7 @@
 // Layout, most stable first (a prompt cache reuses the longest unchanged prefix): the core prompt
 // (with the task.md guidance), the skill-creation guide, the skills list, the AGENTS.md files,
 // then the facts of this run. The nudge line is added by context/compaction.ts.
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 
 /** Each AGENTS.md is cut here, with a note naming it: it is resent with every request (~8k tokens). */
 export const AGENTS_MD_MAX_BYTES = 32 * 1024;
@@ -85,7 +85,9 @@ export function buildSystemPrompt(f: PromptFacts): string {
     if (f.skills.length > 0) parts.push([SKILLS_HEADER, ...f.skills.map((s) => listLine(s, f.cwd))].join("\n"));
   }
   for (const file of f.agentsMd) parts.push(agentsSection(file));
-  const root = f.root && f.root !== f.cwd ? `\nProject root: ${f.root} (its .hey/ holds task.md, skills and config)` : "";
+  // the task.md path absolute: written relative to a subdirectory, .hey/task.md would be no project's (fs/places.ts)
+  const root =
+    f.root && f.root !== f.cwd ? `\nProject root: ${f.root} (keep task.md at ${join(f.root, ".hey", "task.md")}; its .hey/ holds skills and config)` : "";
   parts.push(`Working directory: ${f.cwd}${root}\nDate: ${f.date}\nOS: ${f.os}; shell: ${f.shell}`);
   return parts.join("\n\n");
 }

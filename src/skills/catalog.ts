@@ -4,14 +4,15 @@ import type { Skill, SkillProblem } from "./frontmatter.ts";
 
 /**
  * Skills in discovery order (the four locations, lowest precedence first): a later skill with the
- * same name replaces the earlier one, with a warning naming both files. Sorted by name.
+ * same name replaces the earlier one, with a note naming both files (an override on purpose is no
+ * problem to fix). Sorted by name.
  */
 export function byPrecedence(found: readonly Skill[]): { skills: Skill[]; problems: SkillProblem[] } {
   const byName = new Map<string, Skill>();
   const problems: SkillProblem[] = [];
   for (const skill of found) {
     const earlier = byName.get(skill.name);
-    if (earlier) problems.push({ level: "warning", message: `${skill.path}: skill "${skill.name}" replaces the one in ${earlier.path}` });
+    if (earlier) problems.push({ level: "note", message: `${skill.path}: skill "${skill.name}" replaces the one in ${earlier.path}` });
     byName.set(skill.name, skill);
   }
   return { skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };

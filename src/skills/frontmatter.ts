@@ -19,11 +19,13 @@ export interface Skill {
 
 /**
  * `error`: the file cannot be used (broken YAML, an unclosed frontmatter, unreadable): left out
- * at start-up, and `/reload` keeps the previous state. `warning`: used anyway. `message` is one
- * line that starts with the file (and line, when known).
+ * at start-up, and `/reload` keeps the previous state. `warning`: used anyway. `note`: nothing is
+ * wrong — a later folder's skill won a name (skills/catalog.ts), as the README says it does — so
+ * the user is told and the model is not asked to fix it. `message` is one line that starts with
+ * the file (and line, when known).
  */
 export interface SkillProblem {
-  level: "error" | "warning";
+  level: "error" | "warning" | "note";
   message: string;
   /** the file's version when it was read (its mtime and size): an edit that leaves the problem is told from no edit */
   version?: string;
@@ -66,6 +68,22 @@ export function yamlErrorLine(yaml: string, parse: YamlParse): number {
   return Math.min(good + 1, lines.length);
 }
 
+/** A quoted value's shown part: the rest is `…`, the line is named anyway. */
+const HINT_VALUE_MAX = 60;
+
+/**
+ * What to do about a broken frontmatter `line` whose plain value holds `: ` (`description: Use
+ * when: …`, the commonest mistake: YAML reads a second key there): quote it, shown as it would be
+ * written. "" for any other line.
+ */
+export function quoteHint(line: string): string {
+  const m = /^([A-Za-z][\w-]*):[ \t]+(.*?)\s*$/.exec(line);
+  const value = m?.[2];
+  if (!m || !value || /^["'[{|>&*!#]/.test(value) || !/:(\s|$)/.test(value)) return "";
+  const shown = value.length > HINT_VALUE_MAX ? `${value.slice(0, HINT_VALUE_MAX - 1)}…` : value;
+  return `; the value of ${m[1]} holds ": ", so quote it: ${m[1]}: ${JSON.stringify(shown)}`;
+}
+
 /** Where a skill file sits: its folder name for a SKILL.md, undefined for a root `.md` file (then `stem`). */
 export interface SkillPlace {
   path: string;
@@ -100,7 +118,8 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
       parsed = parse(split.yaml);
     } catch (e) {
       const reason = errorText(e).replace(/^YAML Parse error: /, "");
-      return fail(`broken YAML frontmatter: ${reason}`, yamlErrorLine(split.yaml, parse) + 1);
+      const line = yamlErrorLine(split.yaml, parse);
+      return fail(`broken YAML frontmatter: ${reason}${quoteHint(split.yaml.split("\n")[line - 1] ?? "")}`, line + 1);
     }
     if (parsed !== null && parsed !== undefined) {
       if (typeof parsed !== "object" || Array.isArray(parsed)) return fail("the frontmatter must be `key: value` lines", 2);

@@ -125,11 +125,24 @@ export function unloadedProviderHint(name: string, file: string): string {
   return `; [provider.${name}] is in this project's ${visible(file)}, which is not loaded: the project is not trusted (hey trust, or --approve for one run)`;
 }
 
-/** Project files below the project root (trust/store.ts strayResources): said at /reload, as they are never read. */
+/**
+ * Project files below the project root (trust/store.ts strayResources), never read: said at
+ * start-up (a run, the REPL, `hey mcp`), in the REPL's /mcp (its server files) and at /reload — a
+ * package's own .mcp.json (Claude Code reads one where it starts) would otherwise just be missing.
+ */
 export function strayNotice(paths: readonly string[], root: string): string {
   // a .hey/ below the root makes its folder the project at the next start there, the root's files then unread
   const moves = paths.some((p) => /[\\/]\.hey[\\/]/.test(p)) ? " (a .hey/ there would make its folder the project at the next start)" : "";
   return `not read: ${list(paths.map(visible))}: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${visible(root)}; move them there${moves}`;
+}
+
+/**
+ * A `.hey/task.md` in a `.hey/` passed over for the project root (fs/places.ts strayTaskNotes):
+ * the model wrote it relative to a subdirectory; the project's is `rootTask`. `shown`: its path
+ * as the user reads it (relative to the root).
+ */
+export function strayTaskNotice(shown: string, root: string, rootTask: string): string {
+  return `${visible(shown)} is not this project's task.md: the project root is ${visible(root)} (hey keeps ${visible(rootTask)}); move it there or remove it`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // trust.json (SPEC §15, §24): read and written by hey alone, atomically, never through a link;
 // plus what in a project needs trust, and the flow that settles it for a run.
 import { readdirSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
@@ -11,11 +11,14 @@ import { loadLayer, loadMcpJson, recordKey, seedMainCheckout } from "../config/l
 import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
-import type { Places } from "../fs/places.ts";
+import { strayTaskNotes, type Places } from "../fs/places.ts";
+import { rootProbe } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
 import {
   declinedNotice,
+  strayNotice,
+  strayTaskNotice,
   decideTrust,
   emptyTrust,
   parseTrust,
@@ -75,6 +78,21 @@ export function strayResources(cwd: string, root: string): string[] {
   const out: string[] = [];
   for (let dir = cwd; dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) out.push(...gatedResources(dir).map((r) => join(dir, r)));
   return out;
+}
+
+/** A `.hey/task.md` in each `.hey/` passed over for the project root (fs/places.ts), one line each: where the project's is. */
+function strayTaskLines(cwd: string, root: string): string[] {
+  return strayTaskNotes(cwd, root, rootProbe).map((t) => strayTaskNotice(relative(root, t), root, join(root, ".hey", "task.md")));
+}
+
+/**
+ * What hey finds written between `cwd` and the project `root` that it never reads, one line each
+ * (issue 26): strayTaskLines, then the project files strayResources finds. Said at start-up (a
+ * run, the REPL, `hey mcp`) and at /reload; empty when nothing.
+ */
+export function strayNotices(cwd: string, root: string): string[] {
+  const stray = strayResources(cwd, root);
+  return [...strayTaskLines(cwd, root), ...(stray.length ? [strayNotice(stray, root)] : [])];
 }
 
 /** The project's config files as they are now, checked: `.mcp.json`, then `.hey/config.toml`; a file that cannot be read or parsed is in `problems`. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { formatApprovals, parseApprovals, withConfigs } from "../../src/config/approvals.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
-import { BUN, FAKE_SERVER, FS_SERVER } from "../helpers/mcp.ts";
+import { BUN, FAKE_SERVER, FS_SERVER, freePort } from "../helpers/mcp.ts";
 import { resultText, textOf, type ChatRequest } from "../helpers/model-server.ts";
 import { configInputs } from "../helpers/places.ts";
 import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
@@ -96,9 +96,33 @@ test("the model calls a tool whose server is still starting (startup_wait_ms 0):
     /\[hey: MCP servers? (slow|slow, broken) (is|are) still starting: (its|their) tools join the list when ready \(a call to one by name waits for it\)\]$/,
   );
   // before: unknown tool "echo"; available: bash, read_file, …
-  expect(run.stdout).toBe(
-    'slow: late | unknown tool "broken_query": MCP server broken failed: it exited with code 3 before it was ready; its tools are left out until it is fixed and the user runs /reload\n',
+  const results =
+    'slow: late | unknown tool "broken_query": MCP server broken failed: it exited with code 3 before it was ready; its tools are left out until it is fixed and the user runs /reload';
+  expect(run.stdout).toStartWith(results);
+  // the note after the results: broken, when the first request named it as starting, is said to have failed, once
+  expect(run.stdout.slice(results.length)).toMatch(
+    /^(\n\[#\w+\]\n\n\[hey: MCP server broken failed to start: it exited with code 3 before it was ready; its tools are not coming this run\])?\n$/,
   );
+});
+
+test("a remote server whose start failed in the last run is not promised to the model as still starting: it is told the server failed, and why", async () => {
+  const m = model(() => ({ text: "ok" }));
+  const port = freePort(); // nothing listens there: connection refused
+  writeConfig(provider(m.baseUrl) + `\n[mcp.dead]\nurl = "http://127.0.0.1:${port}/mcp"\n`);
+  const first = await hey(["-p", "hi"]);
+  expect(first.code).toBe(0);
+  expect(first.stderr).toContain(`hey: MCP server dead failed, its tools are left out: cannot reach 127.0.0.1:${port} (connection refused)`);
+  // the next run does not wait for it: its first request goes while hey tries the server again
+  const second = await hey(["-p", "hi"]);
+  expect(second.code).toBe(0);
+  const note = textOf(m.requests[1]!.messages.at(-1));
+  expect(note).not.toContain("still starting");
+  const why = `cannot reach 127.0.0.1:${port} (connection refused)`;
+  // tried again, it fails again: before or after the note is written
+  expect([
+    `hi\n\n[hey: MCP server dead failed to start in a recent run (${why}) and is being tried again: do not count on its tools]`,
+    `hi\n\n[hey: MCP server dead failed to start: ${why}; its tools are not coming this run]`,
+  ]).toContain(note);
 });
 
 test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so (a denied one is not offered)", async () => {

@@ -56,7 +56,9 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
   expect(run.code).toBe(3); // stopped at the turn limit: the hand-off is saved
   const first = m.requests[0]!;
   expect(systemOf(first)).toContain(`- greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})`);
-  expect(systemOf(first)).toContain(`Working directory: ${join(repo, "sub")}\nProject root: ${repo} (its .hey/ holds task.md, skills and config)`);
+  expect(systemOf(first)).toContain(
+    `Working directory: ${join(repo, "sub")}\nProject root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")}; its .hey/ holds skills and config)`,
+  );
   expect(systemOf(first)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
   expect(toolNames(first)).toContain("find_issue");
   expect(textOf(m.requests[1]!.messages.findLast((x) => x.role === "tool"))).toContain("tracker: bug"); // the root's server answered
@@ -251,4 +253,70 @@ test("an untrusted project: /skill:NAME says why it is missing; hey trust asks o
   const prompt = await hey(["trust", "me", "on", "this", "-p"]);
   expect(prompt.code).toBe(0);
   expect(lastUserText(m.requests.at(-1)!)).toBe("trust me on this");
+});
+
+test("the model writes .hey/task.md from a package's subdirectory: the next runs keep the project root, its servers and trust, and say where task.md belongs", async () => {
+  write(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: BUN, args: [FAKE_SERVER, "ok", "notes", "search_notes"] } } }));
+  const src = join(repo, "packages", "a", "src");
+  mkdirSync(src, { recursive: true });
+  mkdirSync(join(repo, "packages", "b", ".hey"), { recursive: true }); // an empty .hey/ elsewhere changes nothing either
+  const m = model((req) =>
+    lastUserText(req) === "start the task" && !req.messages.some((x) => x.role === "tool")
+      ? { calls: [["write_file", { path: ".hey/task.md", content: "# Task\n\nship it\n" }]] }
+      : { text: "noted" },
+  );
+  userConfig(m.baseUrl);
+  const first = await hey(["--approve", "-p", "start the task"], src);
+  expect(first.code).toBe(0);
+  const taskAt = join(repo, ".hey", "task.md");
+  // the prompt named the root's task.md: this model wrote the relative path all the same
+  expect(systemOf(m.requests[0]!)).toContain(`Project root: ${repo} (keep task.md at ${taskAt}; its .hey/ holds skills and config)`);
+  expect(existsSync(join(src, ".hey", "task.md"))).toBe(true);
+
+  for (const cwd of [src, join(repo, "packages", "b")]) {
+    const next = await hey(["--approve", "-p", "hi"], cwd);
+    expect(next.code).toBe(0);
+    const request = m.requests.at(-1)!;
+    expect(toolNames(request)).toContain("search_notes"); // the root's .mcp.json: still the project's
+    expect(systemOf(request)).toContain(`Project root: ${repo} (keep task.md at ${taskAt};`);
+    const said = `hey: packages/a/src/.hey/task.md is not this project's task.md: the project root is ${repo} (hey keeps ${taskAt}); move it there or remove it`;
+    if (cwd === src) expect(next.stderr).toContain(said);
+    else expect(next.stderr).toBe(""); // not below packages/b: nothing to say there
+  }
+  const mcp = await hey(["mcp", "--approve"], src);
+  expect(mcp.code).toBe(0);
+  expect(mcp.stdout).toContain("notes: connected");
+});
+
+test("a package's own .mcp.json and skills folder below the trusted root are named at start (-p, hey mcp, hey mcp login) as not read, once, with where they go", async () => {
+  write(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: BUN, args: [FAKE_SERVER, "ok", "notes", "search_notes"] } } }));
+  const pkg = join(repo, "packages", "a");
+  const src = join(pkg, "src");
+  mkdirSync(src, { recursive: true });
+  write(join(pkg, ".mcp.json"), JSON.stringify({ mcpServers: { suba: { command: BUN, args: [FAKE_SERVER, "ok", "suba", "sub_tool"] } } }));
+  write(join(pkg, ".agents", "skills", "suba", "SKILL.md"), "---\nname: suba\ndescription: The package's own skill.\n---\nx\n");
+  const m = model(() => ({ text: "ok" }));
+  userConfig(m.baseUrl);
+  const said = `hey: not read: ${join(pkg, ".mcp.json")} and ${join(pkg, ".agents", "skills")}/: hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there\n`;
+  const once = (stderr: string) => stderr.split(said).length - 1;
+
+  const run = await hey(["--approve", "-p", "hi"], src);
+  expect(run.code).toBe(0);
+  expect(once(run.stderr)).toBe(1); // before: nothing at start, only /reload said it
+  expect(toolNames(m.requests[0]!)).toContain("search_notes"); // the root's server
+  expect(toolNames(m.requests[0]!)).not.toContain("sub_tool");
+
+  const mcp = await hey(["mcp", "--approve"], src);
+  expect(mcp.code).toBe(0);
+  expect(mcp.stdout).toContain("notes: connected");
+  expect(once(mcp.stderr)).toBe(1);
+  expect(mcp.stdout).not.toContain("not read"); // said on stderr at start, not again in the listing
+
+  const login = await hey(["mcp", "login", "suba", "--approve"], src);
+  expect(login.code).toBe(2);
+  expect(once(login.stderr)).toBe(1); // why suba is unknown here
+  expect(login.stderr).toContain("hey: no [mcp.suba] table");
+
+  // the root itself has nothing below it to name
+  expect((await hey(["--approve", "-p", "hi"], repo)).stderr).toBe("");
 });

@@ -149,7 +149,9 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   expect(screen).toContain("+ skill good");
   expect(screen).not.toContain("+ skill bad");
   const bad = join(skills, "bad", "SKILL.md");
-  expect(screen).toContain(`hey: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(screen).toContain(
+    `hey: ${bad}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Broken: here"; left out`,
+  );
   expect(screen).toContain("hey: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
   expect(screen).not.toContain("/reload changed nothing");
 
@@ -163,7 +165,9 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   const note = reloadNoteOf(asked) ?? "";
   expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined();
   expect(note).toStartWith("[hey: the user ran /reload:\n+ skill good\n~ mcp server db (not started: the old one keeps serving)\n");
-  expect(note).toContain(`\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(note).toContain(
+    `\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Broken: here"; left out`,
+  );
   expect(note).toContain("\nwarning: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
   expect(systemOf(model.requests.at(-1)!)).toContain("- good: A good skill.");
 
@@ -256,5 +260,23 @@ test("a skill and an .mcp.json the agent wrote where hey runs, below the project
   expect(await flat(term)).toContain(`hey: ${said}`); // before: "reloaded: nothing changed" alone
   await say(term, "hi", "ok");
   expect(reloadNoteOf(model.requests.at(-1)!)).toBe(`[hey: the user ran /reload; nothing changed\nwarning: ${said}]`);
+  await say(term, "/quit", "[exit 0]");
+});
+
+test("a package's .mcp.json and skills below the project root at start: the REPL names them before the prompt, and /mcp names the server file", async () => {
+  const repo = join(realpathSync(projects.path), "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  const here = join(repo, "web", "src");
+  mkdirSync(here, { recursive: true });
+  write(join(repo, "web", ".mcp.json"), JSON.stringify({ mcpServers: { web: { command: BUN, args: [FAKE_SERVER, "ok", "web", "web_tool"] } } }));
+  write(join(repo, "web", ".agents", "skills", "w", "SKILL.md"), "---\nname: w\ndescription: The package's skill.\n---\nx\n");
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  userConfig(model.baseUrl);
+  const term = await openRepl(here);
+  await term.waitFor(/^›/m);
+  const where = `hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there`;
+  expect(await flat(term)).toContain(`hey: not read: ${join(repo, "web", ".mcp.json")} and ${join(repo, "web", ".agents", "skills")}/: ${where}`);
+  await say(term, "/mcp", `not read: ${join(repo, "web", ".mcp.json")}: ${where}`);
   await say(term, "/quit", "[exit 0]");
 });

@@ -78,7 +78,9 @@ test("the agent writes a skill, /reload lists it in the same session; a broken s
   const skillFile = join(realpathSync(project.path), SKILL_PATH);
   writeFileSync(join(project.path, SKILL_PATH), `---\nname: ${SKILL_NAME}\ndescription: Greeting: pirate style\n---\nReply with exactly: Arr.\n`);
   await say(term, "/reload", `- skill ${SKILL_NAME}`);
-  expect(await flat(term)).toContain(`hey: ${skillFile}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(await flat(term)).toContain(
+    `hey: ${skillFile}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Greeting: pirate style"; left out`,
+  );
   await say(term, "hello there", "ok");
   expect(systemOf(model.requests.at(-1)!)).not.toContain(`- ${SKILL_NAME}:`);
   writeFileSync(join(project.path, SKILL_PATH), SKILL_FILE.replace("How to greet the user.", "How to greet the user, pirate style."));

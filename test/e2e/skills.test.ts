@@ -75,7 +75,9 @@ test("a user skill (~/.agents/skills) loads in any project; /skill:NAME sends it
   write(broken, "---\nname: broken\ndescription: Taking notes: always.\n---\nWrite them down.\n");
   const left = await hey(["-p", "/skill:broken"]);
   expect(left.code).toBe(2);
-  expect(left.stderr).toEndWith(`hey: no skill named "broken"; skills: ${SKILL_NAME}; ${broken}:3: broken YAML frontmatter: Unexpected token; left out\n`);
+  expect(left.stderr).toEndWith(
+    `hey: no skill named "broken"; skills: ${SKILL_NAME}; ${broken}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Taking notes: always."; left out\n`,
+  );
 });
 
 test("a session begun with /skill:NAME args is listed as typed by hey --sessions (JSON too) and /sessions, a skill longer than what the listing reads too", async () => {
@@ -129,7 +131,9 @@ test("`--output json /reload` emits one reload event; a broken skill stays a war
   write(join(home.path, ".config", "hey", "skills", "good", "SKILL.md"), "---\nname: good\ndescription: Good.\n---\nx\n");
   const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "--output", "json", "/reload"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
-  expect(run.stderr).toBe(`hey: ${file}:3: broken YAML frontmatter: Unexpected token; left out\n`); // at start-up: a warning
+  expect(run.stderr).toBe(
+    `hey: ${file}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Taking notes: always."; left out\n`,
+  ); // at start-up: a warning
   expect(jsonEvents(run.stdout).filter((e) => e.type === "reload")).toEqual([{ type: "reload", ok: true, changes: [], errors: [], warnings: [] }]);
 });
 
@@ -170,12 +174,48 @@ test("a skill of the agent's own that start-up finds broken reaches the model on
   const before = tool.requests.length;
   const next = await run(["-c", "-p", "go on"]);
   expect(next.code).toBe(0);
-  expect(next.stderr).toContain(`hey: ${own}:3: broken YAML frontmatter: Unexpected token; left out\n`); // the user is told, as before
+  expect(next.stderr).toContain(
+    `hey: ${own}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Taking notes: always."; left out\n`,
+  ); // the user is told, as before
   const [first, second] = tool.requests.slice(before);
   const tail = textOf(first!.messages.at(-1));
-  expect(tail).toContain(`\nwarning: ${own}:3: broken YAML frontmatter: Unexpected token; left out`);
+  expect(tail).toContain(
+    `\nwarning: ${own}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Taking notes: always."; left out`,
+  );
   expect(tail).not.toContain(shared); // not the agent's: another agent's or the user's to fix
   expect(tail).toStartWith("go on");
   expect(textOf(second!.messages.at(-1))).not.toContain(own); // once: the next request goes without it
   expect(second!.messages.some((m) => textOf(m).includes("broken YAML"))).toBe(false); // nor is it kept in the history
+});
+
+test("a skill of ~/.config/hey/skills that takes a name from ~/.agents/skills on purpose is said on stderr, never handed to the model as a fault; a broken one still is", async () => {
+  const fmt = (how: string) => `---\nname: fmt\ndescription: Format the code ${how}.\n---\nRun the formatter.\n`;
+  const shared = join(home.path, ".agents", "skills", "fmt", "SKILL.md");
+  const mine = join(home.path, ".config", "hey", "skills", "fmt", "SKILL.md");
+  write(shared, fmt("the team's way"));
+  write(mine, fmt("my way"));
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(`hey: ${mine}: skill "fmt" replaces the one in ${shared}\n`);
+  const first = model.requests[0]!;
+  expect(systemOf(first)).toContain("- fmt: Format the code my way.");
+  expect(first.messages.map(textOf).join("\n")).not.toContain("[hey:");
+
+  const broken = join(home.path, ".config", "hey", "skills", "notes", "SKILL.md");
+  write(broken, "---\nname: notes\ndescription: [unclosed\n---\nx\n");
+  expect((await hey(["-p", "hi"])).code).toBe(0);
+  const note = model.requests.at(-1)!.messages.map(textOf).join("\n");
+  expect(note).toContain(`[hey: these skill files in hey's skills folders could not be loaded as written`);
+  expect(note).toContain(broken);
+  expect(note).not.toContain("replaces the one in");
+});
+
+test("a description with an unquoted ': ' is named with its line and how to write it", async () => {
+  const file = join(home.path, ".config", "hey", "skills", "deploy", "SKILL.md");
+  write(file, "---\nname: deploy\ndescription: Use when: the user says deploy: now\n---\nShip it.\n");
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(
+    `hey: ${file}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Use when: the user says deploy: now"; left out\n`,
+  );
 });

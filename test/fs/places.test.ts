@@ -1,7 +1,7 @@
 // Every place of hey's comes from one function: the XDG variables when they are absolute paths,
 // else the platform's defaults under the home directory.
 import { describe, expect, test } from "bun:test";
-import { driveUpper, places, projectRoot } from "../../src/fs/places.ts";
+import { driveUpper, places, projectRoot, strayTaskNotes } from "../../src/fs/places.ts";
 
 test.each([
   ["XDG_CACHE_HOME wins", { XDG_CACHE_HOME: "/x/cache" }, "linux", "/x/cache/hey"],
@@ -57,21 +57,49 @@ test("a project root other than the launch directory holds the project's files",
   });
 });
 
-describe("projectRoot: the nearest .hey/ up to the git root, else the git root, else the launch directory", () => {
-  const probe = (dirs: string[], gits: string[]) => ({ isDir: (p: string) => dirs.includes(p), exists: (p: string) => gits.includes(p) || dirs.includes(p) });
+describe("projectRoot: the nearest .hey/ with the project's files up to the git root, else the git root, else the nearest bare .hey/, else the launch directory", () => {
+  // dirs: directories; files: anything else that exists (.git, a .hey/'s config.toml or task.md)
+  const probe = (dirs: string[], files: string[]) => ({ isDir: (p: string) => dirs.includes(p), exists: (p: string) => files.includes(p) || dirs.includes(p) });
+  /** a .hey/ holding the project's files: its skills/ (or config.toml, below) */
+  const hey = (dir: string) => [`${dir}/.hey`, `${dir}/.hey/skills`];
   test.each([
-    ["a .hey/ in the launch directory", "/w/repo/sub", ["/w/repo/sub/.hey", "/w/repo/.hey"], ["/w/repo/.git"], "/w/repo/sub"],
-    ["a .hey/ above it wins over the git root", "/w/repo/a/b", ["/w/repo/a/.hey"], ["/w/repo/.git"], "/w/repo/a"],
+    ["a .hey/ in the launch directory", "/w/repo/sub", [...hey("/w/repo/sub"), ...hey("/w/repo")], ["/w/repo/.git"], "/w/repo/sub"],
+    ["a .hey/ above it wins over the git root", "/w/repo/a/b", hey("/w/repo/a"), ["/w/repo/.git"], "/w/repo/a"],
+    ["a .hey/ holding only config.toml is the project's", "/w/repo/a/b", ["/w/repo/a/.hey"], ["/w/repo/a/.hey/config.toml", "/w/repo/.git"], "/w/repo/a"],
     ["no .hey/: the git root", "/w/repo/a/b", [], ["/w/repo/.git"], "/w/repo"],
-    ["a .hey/ at the git root", "/w/repo/a", ["/w/repo/.hey"], ["/w/repo/.git"], "/w/repo"],
-    ["a .hey/ above the git root is not the repository's", "/w/repo/a", ["/w/.hey"], ["/w/repo/.git"], "/w/repo"],
+    ["a .hey/ at the git root", "/w/repo/a", hey("/w/repo"), ["/w/repo/.git"], "/w/repo"],
+    ["a .hey/ above the git root is not the repository's", "/w/repo/a", hey("/w/.hey"), ["/w/repo/.git"], "/w/repo"],
     ["a .git file (a worktree) counts", "/w/wt/a", [], ["/w/wt/.git"], "/w/wt"],
-    ["no git: the nearest .hey/", "/w/notes/2024", ["/w/notes/.hey"], [], "/w/notes"],
+    ["no git: the nearest .hey/", "/w/notes/2024", hey("/w/notes"), [], "/w/notes"],
     ["nothing: the launch directory", "/w/x/y", [], [], "/w/x/y"],
-    ["home never counts, nor does anything above it", "/h/proj/sub", ["/h/.hey", "/.hey"], ["/h/.git"], "/h/proj/sub"],
-    ["launched at home: home", "/h", ["/h/.hey"], [], "/h"],
-  ])("%s", (_name, cwd, dirs, gits, root) => {
-    expect(projectRoot(cwd, "/h", probe(dirs, gits))).toBe(root);
+    ["home never counts, nor does anything above it", "/h/proj/sub", [...hey("/h"), ...hey("")], ["/h/.git"], "/h/proj/sub"],
+    ["launched at home: home", "/h", hey("/h"), [], "/h"],
+    // a .hey/ with none of the project's files (the model wrote .hey/task.md from a subdirectory) is passed over for a stronger marker
+    [
+      "a .hey/ holding only task.md below the git root: the git root",
+      "/w/repo/a/src",
+      ["/w/repo/a/src/.hey"],
+      ["/w/repo/a/src/.hey/task.md", "/w/repo/.git"],
+      "/w/repo",
+    ],
+    ["an empty .hey/ above the launch directory: the git root", "/w/repo/b/src", ["/w/repo/b/.hey"], ["/w/repo/.git"], "/w/repo"],
+    ["a bare .hey/ below a .hey/ with skills: the latter", "/w/repo/a/src", ["/w/repo/a/src/.hey", ...hey("/w/repo/a")], ["/w/repo/.git"], "/w/repo/a"],
+    ["no git, a bare .hey/ below a .hey/ with skills: the latter", "/w/notes/2024", ["/w/notes/2024/.hey", ...hey("/w/notes")], [], "/w/notes"],
+    ["no git, only a bare .hey/: it is the project, as before", "/w/notes/2024/x", ["/w/notes/2024/.hey"], ["/w/notes/2024/.hey/task.md"], "/w/notes/2024"],
+    ["no git, two bare .hey/: the nearest", "/w/notes/2024/x", ["/w/notes/2024/x/.hey", "/w/notes/.hey"], [], "/w/notes/2024/x"],
+    ["a bare .hey/ below home, a .hey/ in home: home still never counts", "/h/proj/sub", ["/h/proj/.hey", ...hey("/h")], [], "/h/proj"],
+  ])("%s", (_name, cwd, dirs, files, root) => {
+    expect(projectRoot(cwd, "/h", probe(dirs, files))).toBe(root);
+  });
+
+  test("strayTaskNotes: the task.md files of the bare .hey/ folders passed over between the launch directory and the root", () => {
+    const p = probe(
+      ["/w/repo/a/src/.hey", "/w/repo/a/.hey", "/w/repo/b/.hey"],
+      ["/w/repo/a/src/.hey/task.md", "/w/repo/a/.hey/task.md", "/w/repo/.hey/task.md"],
+    );
+    expect(strayTaskNotes("/w/repo/a/src", "/w/repo", p)).toEqual(["/w/repo/a/src/.hey/task.md", "/w/repo/a/.hey/task.md"]);
+    expect(strayTaskNotes("/w/repo", "/w/repo", p)).toEqual([]); // the root's own is the project's
+    expect(strayTaskNotes("/w/repo/b", "/w/repo", p)).toEqual([]); // an empty .hey/ has nothing to move
   });
 });
 

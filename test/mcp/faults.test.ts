@@ -266,7 +266,7 @@ test("a server /reload starts again is waited for by the next request, though it
   const slow = fake("slow", ["slow-start", delay], { timeoutMs: 300 });
   const m = open([slow]);
   expect(await m.tools()).toEqual([]); // waited until it timed out
-  await until(() => createToolStore(join(dir.path, "cache")).failedLast(slow), "its failure recorded");
+  await until(() => createToolStore(join(dir.path, "cache")).failedLast(slow) !== undefined, "its failure recorded");
   writeFileSync(delay, "0"); // what held it up is fixed: /reload is how it comes back
   const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [slow], startupWaitMs: 20_000 } });
   expect(staged.changes).toEqual(["~ mcp server slow (started again: it had failed)"]);

@@ -1,7 +1,7 @@
 // What the model hears of the servers a /reload started, as they are at its next request.
 import { expect, test } from "bun:test";
 import type { ServerStatus } from "../../src/mcp/server.ts";
-import { startNotes, stillStarting } from "../../src/mcp/start-notes.ts";
+import { startingNotes, startNotes, stillStarting } from "../../src/mcp/start-notes.ts";
 
 const status = (name: string, state: ServerStatus["state"], more: Partial<ServerStatus> = {}): ServerStatus => ({
   name,
@@ -44,4 +44,33 @@ test("beside a /reload note, the servers it started are left to that note: only 
     "[hey: MCP server early is still starting: its tools join the list when ready (a call to one by name waits for it)]",
   );
   expect(stillStarting(statuses.slice(1), ["+ mcp server late", "~ mcp server changed (args)"])).toBeUndefined();
+});
+
+test("a server whose start failed in a recent run (the run did not wait for it) is not promised: the note says it failed before, and why", () => {
+  const dead = status("dead", "connecting", { failedBefore: "cannot reach 127.0.0.1:1 (connection refused)" });
+  expect(stillStarting([dead])).toBe(
+    "[hey: MCP server dead failed to start in a recent run (cannot reach 127.0.0.1:1 (connection refused)) and is being tried again: do not count on its tools]",
+  );
+  expect(stillStarting([status("slow", "connecting"), status("old", "connecting", { failedBefore: "" })])).toBe(
+    "[hey: MCP server slow is still starting: its tools join the list when ready (a call to one by name waits for it)]\n" +
+      "[hey: MCP server old failed to start in a recent run and is being tried again: do not count on its tools]",
+  );
+});
+
+test("over a run: a server said to be starting that failed since is said, once, to have failed, with why; one the run did not wait for too", () => {
+  const note = startingNotes();
+  expect(note([status("slow", "connecting"), status("up", "connected", { tools: [] })])).toBe(
+    "[hey: MCP server slow is still starting: its tools join the list when ready (a call to one by name waits for it)]",
+  );
+  const failed = status("slow", "failed", { error: "it exited with code 1 before it was ready" });
+  expect(note([failed])).toBe("[hey: MCP server slow failed to start: it exited with code 1 before it was ready; its tools are not coming this run]");
+  expect(note([failed])).toBeUndefined(); // said once
+  // failed last run, and again by the first note: told it failed, never that its tools are coming
+  const fresh = startingNotes();
+  const refused = { error: "cannot reach 127.0.0.1:1 (connection refused)", failedBefore: "cannot reach 127.0.0.1:1 (connection refused)" };
+  expect(fresh([status("dead", "failed", refused)])).toBe(
+    "[hey: MCP server dead failed to start: cannot reach 127.0.0.1:1 (connection refused); its tools are not coming this run]",
+  );
+  // a server that failed during start-up's wait, never named to the model: as before, nothing
+  expect(startingNotes()([status("gone", "failed", { error: "x" })])).toBeUndefined();
 });

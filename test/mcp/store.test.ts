@@ -43,16 +43,16 @@ test("a list the closing run saves lands before the removal the next run's store
 
 test("a start that failed is remembered until the server lists its tools; it never replaces a cached list", async () => {
   const store = createToolStore(dir.path);
-  expect(store.failedLast(remote)).toBe(false);
-  await store.markFailed(remote);
-  expect(createToolStore(dir.path).failedLast(remote)).toBe(true); // the next run's store reads it
+  expect(store.failedLast(remote)).toBeUndefined();
+  await store.markFailed(remote, "cannot reach 127.0.0.1:9 (connection refused)");
+  expect(createToolStore(dir.path).failedLast(remote)).toBe("cannot reach 127.0.0.1:9 (connection refused)"); // the next run's store reads it, and why
   expect(createToolStore(dir.path).load(remote)).toBeUndefined();
   await store.save(remote, whoami as never); // it came up
-  expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
+  expect(createToolStore(dir.path).failedLast(remote)).toBeUndefined();
   await store.markFailed(remote); // down again, with its list cached: the list stays offered
   expect(createToolStore(dir.path).load(remote)).toEqual(whoami as never);
-  expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
-  expect(store.failedLast({ ...remote, url: "http://127.0.0.1:9/other" })).toBe(false); // another configuration
+  expect(createToolStore(dir.path).failedLast(remote)).toBeUndefined();
+  expect(store.failedLast({ ...remote, url: "http://127.0.0.1:9/other" })).toBeUndefined(); // another configuration
 });
 
 test("a failure older than FAILURE_HELD_MS is not held against the server: the next run waits for it again", async () => {
@@ -62,5 +62,5 @@ test("a failure older than FAILURE_HELD_MS is not held against the server: the n
   const path = join(dir.path, "mcp", file);
   const long = new Date(Date.now() - FAILURE_HELD_MS - 60_000).toISOString();
   writeFileSync(path, readFileSync(path, "utf8").replace(/"failed":"[^"]+"/, `"failed":"${long}"`));
-  expect(createToolStore(dir.path).failedLast(remote)).toBe(false);
+  expect(createToolStore(dir.path).failedLast(remote)).toBeUndefined();
 });

@@ -1,9 +1,14 @@
 // The note start-up's skill problems give the model (prompt/start-note.ts): only the files of the
-// folders the agent writes its skills to, each with its place; cut to the note's limit.
+// folders the agent writes its skills to, each with its place; a name won on purpose is no problem
+// to fix; cut to the note's limit.
 import { expect, test } from "bun:test";
 import { win32 } from "node:path";
 import { RELOAD_NOTE_MAX_CHARS } from "../../src/config/reload.ts";
 import { skillStartNote } from "../../src/prompt/start-note.ts";
+import { byPrecedence } from "../../src/skills/catalog.ts";
+import type { SkillProblem } from "../../src/skills/frontmatter.ts";
+
+const warnings = (messages: string[]): SkillProblem[] => messages.map((message) => ({ level: "warning", message }));
 
 test("names the problems of the agent's own skill folders, not the others'; none: no note", () => {
   const own = ["/h/.config/hey/skills", "/p/.hey/skills"];
@@ -14,17 +19,32 @@ test("names the problems of the agent's own skill folders, not the others'; none
     "/p/.hey/skills-old/a.md: no frontmatter",
     "/p/.hey/skills/b.md: no frontmatter (--- name and description ---), so it is not a skill; left out",
   ];
-  expect(skillStartNote(problems, own, "/")).toBe(
+  expect(skillStartNote(warnings(problems), own, "/")).toBe(
     "[hey: these skill files in hey's skills folders could not be loaded as written (the user was told too); fix them — a fix loads at /reload or in the next run:" +
       `\nwarning: ${problems[0]}\nwarning: ${problems[4]}]`,
   );
-  expect(skillStartNote(problems.slice(1, 4), own, "/")).toBeUndefined();
-  expect(skillStartNote(["C:\\u\\.config\\hey\\skills\\n\\SKILL.md:3: bad"], ["C:\\u\\.config\\hey\\skills"], win32.sep)).toContain("SKILL.md:3: bad");
+  expect(skillStartNote(warnings(problems.slice(1, 4)), own, "/")).toBeUndefined();
+  expect(skillStartNote(warnings(["C:\\u\\.config\\hey\\skills\\n\\SKILL.md:3: bad"]), ["C:\\u\\.config\\hey\\skills"], win32.sep)).toContain(
+    "SKILL.md:3: bad",
+  );
 });
 
 test("a flood of problems is cut to the note's limit", () => {
   const many = Array.from({ length: 200 }, (_, i) => `/s/skill${i}.md: no frontmatter (--- name and description ---), so it is not a skill; left out`);
-  const note = skillStartNote(many, ["/s"], "/")!;
+  const note = skillStartNote(warnings(many), ["/s"], "/")!;
   expect(note.length).toBe(RELOAD_NOTE_MAX_CHARS);
   expect(note.endsWith("…]")).toBe(true);
+});
+
+test("a skill of the user's own folder that wins a name over ~/.agents/skills on purpose is not handed to the model as something to fix", () => {
+  const own = ["/h/.config/hey/skills"];
+  const replaced = byPrecedence([
+    { name: "fmt", description: "Format.", path: "/h/.agents/skills/fmt/SKILL.md" },
+    { name: "fmt", description: "Format my way.", path: "/h/.config/hey/skills/fmt/SKILL.md" },
+  ]).problems;
+  expect(replaced.map((p) => p.message)).toEqual(['/h/.config/hey/skills/fmt/SKILL.md: skill "fmt" replaces the one in /h/.agents/skills/fmt/SKILL.md']);
+  expect(skillStartNote(replaced, own, "/")).toBeUndefined();
+  // a real problem beside it is still named, alone
+  const broken = { level: "error" as const, message: "/h/.config/hey/skills/notes/SKILL.md:3: broken YAML frontmatter; left out" };
+  expect(skillStartNote([...replaced, broken], own, "/")).toEndWith(`:\nwarning: ${broken.message}]`);
 });

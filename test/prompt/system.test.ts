@@ -112,10 +112,10 @@ describe("the guide: where skills and MCP servers go, and that /reload loads the
     expect(guide).not.toContain("add an MCP server");
   });
 
-  test("a project root other than the working directory is named in the facts, with what its .hey/ holds", () => {
+  test("a project root other than the working directory is named in the facts, with the task.md to keep as an absolute path and what its .hey/ holds", () => {
     const text = buildSystemPrompt(facts({ skills: undefined, cwd: "/repo/sub", root: "/repo" }));
     expect(text).toEndWith(
-      "Working directory: /repo/sub\nProject root: /repo (its .hey/ holds task.md, skills and config)\nDate: 2026-01-02\nOS: linux; shell: bash",
+      "Working directory: /repo/sub\nProject root: /repo (keep task.md at /repo/.hey/task.md; its .hey/ holds skills and config)\nDate: 2026-01-02\nOS: linux; shell: bash",
     );
     expect(buildSystemPrompt(facts({ skills: undefined, root: "/p" }))).toEndWith(tail);
   });

@@ -6,10 +6,10 @@ import { projectRoot } from "../../src/fs/places.ts";
 import type { SessionInfo } from "../../src/sessions/format.ts";
 import { sessionsHere } from "../../src/sessions/scope.ts";
 
-/** /w/shop is a git repository; /w/shop/vendor/lib a nested one; /w/shop/docs/site has a .hey/ of its own; /w/notes is no project. */
+/** /w/shop is a git repository; /w/shop/vendor/lib a nested one; /w/shop/docs/site has a .hey/ of its own (with skills); /w/notes is no project. */
 const projectOf = (dir: string) =>
   projectRoot(dir, "/h", {
-    isDir: (p) => p === "/w/shop/docs/site/.hey",
+    isDir: (p) => p === "/w/shop/docs/site/.hey" || p === "/w/shop/docs/site/.hey/skills",
     exists: (p) => ["/w/shop/.git", "/w/shop/vendor/lib/.git", "/w/shop/docs/site/.hey"].includes(p),
   });
 

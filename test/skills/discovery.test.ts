@@ -52,9 +52,9 @@ describe("the four folders", () => {
     ]);
     const file = (dir: string) => join(dir, "tidy", "SKILL.md");
     expect(got.problems).toEqual([
-      { level: "warning", message: `${file(heyUser!)}: skill "tidy" replaces the one in ${file(agentsUser!)}` },
-      { level: "warning", message: `${file(agentsProject!)}: skill "tidy" replaces the one in ${file(heyUser!)}` },
-      { level: "warning", message: `${file(heyProject!)}: skill "tidy" replaces the one in ${file(agentsProject!)}` },
+      { level: "note", message: `${file(heyUser!)}: skill "tidy" replaces the one in ${file(agentsUser!)}` },
+      { level: "note", message: `${file(agentsProject!)}: skill "tidy" replaces the one in ${file(heyUser!)}` },
+      { level: "note", message: `${file(heyProject!)}: skill "tidy" replaces the one in ${file(agentsProject!)}` },
     ]);
     // untrusted: the user's own win, the project's are not even read
     expect(loadSkills(folders(false)).skills.map((s) => [s.name, s.description])).toEqual([
@@ -121,7 +121,10 @@ describe("what a skills folder holds", () => {
     const got = loadSkills([join(tmp.path, "missing"), dir]);
     expect(got.skills.map((s) => s.name)).toEqual(["Odd", "ok"]);
     expect(got.problems.map((p) => [p.level, p.message])).toEqual([
-      ["error", `${join(dir, "broken", "SKILL.md")}:3: broken YAML frontmatter: Unexpected token; left out`],
+      [
+        "error",
+        `${join(dir, "broken", "SKILL.md")}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "a: b"; left out`,
+      ],
       ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" is not 1–64 lowercase letters, digits and single hyphens`],
       ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" differs from its folder "odd"`],
     ]);

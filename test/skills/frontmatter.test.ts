@@ -1,6 +1,6 @@
 // One skill file (SPEC §12, §24; Agent Skills): frontmatter parsing and every validation problem.
 import { describe, expect, test } from "bun:test";
-import { parseSkill, splitFrontmatter, yamlErrorLine, type SkillPlace } from "../../src/skills/frontmatter.ts";
+import { parseSkill, quoteHint, splitFrontmatter, yamlErrorLine, type SkillPlace } from "../../src/skills/frontmatter.ts";
 
 const yaml = (text: string) => Bun.YAML.parse(text);
 const P = "/s/deploy/SKILL.md";
@@ -104,12 +104,31 @@ describe("every problem", () => {
   });
 
   test.each([
-    ["a colon in a plain value, line 3", "---\nname: deploy\ndescription: Ship: fast\n---\n", 3, "Unexpected token"],
+    [
+      "a colon in a plain value, line 3: says to quote it",
+      "---\nname: deploy\ndescription: Use when: the user says deploy: now\n---\n",
+      3,
+      'Unexpected token; the value of description holds ": ", so quote it: description: "Use when: the user says deploy: now"',
+    ],
     ["an unclosed flow list, line 2", "---\nname: [deploy\ndescription: d\n---\n", 2, "Unexpected token"],
     ["an unterminated quote, line 4 (after CRLF and BOM)", "\uFEFF---\r\nname: deploy\r\ndescription: d\r\nlicense: 'MIT\r\n---\r\n", 4, "Unexpected EOF"],
     ["a tab indent, line 2", "---\n\tname: deploy\n---\n", 2, "Tab characters cannot be used as indentation"],
   ])("broken YAML is an error naming the file's line: %s", (_, text, line, reason) => {
     expect(parse(text)).toEqual({ problems: [{ level: "error", message: `${P}:${line}: broken YAML frontmatter: ${reason}; left out` }] });
+  });
+
+  test.each([
+    ["a plain value with ': '", "description: Use when: deploy", '; the value of description holds ": ", so quote it: description: "Use when: deploy"'],
+    ["a value ending in ':'", "when: deploy now:", '; the value of when holds ": ", so quote it: when: "deploy now:"'],
+    ['a value with " in it', 'description: say "hi": then go', '; the value of description holds ": ", so quote it: description: "say \\"hi\\": then go"'],
+    ["a long value, cut", `description: a: ${"b".repeat(80)}`, `; the value of description holds ": ", so quote it: description: "a: ${"b".repeat(56)}…"`],
+  ])("quoteHint: %s", (_, line, hint) => {
+    expect(quoteHint(line)).toBe(hint);
+  });
+
+  test("quoteHint says nothing of a quoted value, a flow list, a URL, no value or a tab indent", () => {
+    const lines = ['description: "a: b', "tags: [a: b]", "homepage: https://example.com", "metadata:", "\tname: deploy"];
+    expect(lines.map(quoteHint)).toEqual(["", "", "", "", ""]);
   });
 
   test("a frontmatter that is never closed is an error", () => {
