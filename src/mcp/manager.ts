@@ -12,16 +12,15 @@
 import { namedChanges, type Applied, type Reloadable } from "../config/reload.ts";
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
-import type { Tool, ToolResult } from "../kernel/tool.ts";
+import type { Tool } from "../kernel/tool.ts";
 import { toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
 import { heavyToolWarnings } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
-import { cutText, needsCut, shapeResult } from "./results.ts";
+import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
-import { errorText } from "../kernel/errors.ts";
 import { withTail } from "./stderr-lines.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
@@ -242,24 +241,8 @@ export function createMcpManager(
       run: async (args, ctx) => {
         const r = await server.call(e.tool.name, args, ctx.signal, ctx.progress);
         if ("error" in r) return { output: r.error, isError: true };
-        return finish(e.server, shapeResult(r.result));
+        return toolResultOf(shapeResult(r.result), (text) => deps.store.saveFull(e.server, text));
       },
-    };
-  }
-
-  async function finish(server: string, shaped: ReturnType<typeof shapeResult>): Promise<ToolResult> {
-    let text = shaped.text;
-    if (needsCut(text)) {
-      const saved = await deps.store.saveFull(server, text).then(
-        (path) => ({ path }),
-        (e: unknown) => ({ error: errorText(e) }),
-      );
-      text = cutText(text, saved);
-    }
-    return {
-      output: text === "" ? "(no output)" : text,
-      ...(shaped.isError ? { isError: true } : {}),
-      ...(shaped.images.length ? { images: shaped.images } : {}),
     };
   }
 

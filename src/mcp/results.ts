@@ -5,7 +5,9 @@
 // request refused — else a line names them; other parts are named by what they are;
 // `structuredContent` is the JSON text when the server sent no text; `isError` makes an error
 // result. Long output is cut, and the caller keeps the full text in a file named in the result.
+import { errorText } from "../kernel/errors.ts";
 import type { ImagePart } from "../kernel/ir.ts";
+import type { ToolResult } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage } from "../prompt/image.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
@@ -110,4 +112,24 @@ export function cutText(text: string, saved: { path: string } | { error: string 
   const where =
     "path" in saved ? `the full text is in ${saved.path} (read it with read_file offset/limit or grep)` : `the full text could not be saved: ${saved.error}`;
   return `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS.toLocaleString("en-US")} of ${total} characters; ${where}]`;
+}
+
+/**
+ * The tool result of a shaped call result: text over MAX_RESULT_CHARS is cut, the whole of it
+ * saved by `saveFull` (which resolves to the file's path) and named in the cut; `(no output)` for none.
+ */
+export async function toolResultOf(shaped: Shaped, saveFull: (text: string) => Promise<string>): Promise<ToolResult> {
+  let text = shaped.text;
+  if (needsCut(text)) {
+    const saved = await saveFull(text).then(
+      (path) => ({ path }),
+      (e: unknown) => ({ error: errorText(e) }),
+    );
+    text = cutText(text, saved);
+  }
+  return {
+    output: text === "" ? "(no output)" : text,
+    ...(shaped.isError ? { isError: true } : {}),
+    ...(shaped.images.length ? { images: shaped.images } : {}),
+  };
 }
