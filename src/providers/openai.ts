@@ -20,7 +20,7 @@ import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
 import { guardedStream } from "./stream-guard.ts";
-import { wireCall } from "./openai-tool-calls.ts";
+import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -189,10 +189,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   let usage: WireUsage | undefined;
   let ours: number | undefined;
   let fingerprint: string | null | undefined;
-  // Keyed by the wire `index`, never by id: only the first fragment carries id and name, and the
-  // Anthropic compat endpoint starts at index 1 (openai-compat/anthropic-compat-tool-index-1.sse).
-  const calls = new Map<number, { id: string; name: string; args: string; extra?: unknown }>();
-  let lastCall = -1;
+  const calls: StreamedCall[] = []; // in arrival order (addFragment)
 
   for await (const chunk of chunks) {
     // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
@@ -223,32 +220,17 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
       text += delta.refusal;
       yield { type: "text", delta: delta.refusal };
     }
-    for (const tc of delta.tool_calls ?? []) {
-      // Ollama and Gemini's compat endpoint send no `index` (ollama/ollama#7881): then a fragment
-      // with an id starts the next call and one without continues the last.
-      const index = typeof tc.index === "number" ? tc.index : tc.id || lastCall < 0 ? Math.max(-1, ...calls.keys()) + 1 : lastCall;
-      lastCall = index;
-      const slot = calls.get(index) ?? { id: "", name: "", args: "" };
-      calls.set(index, slot);
-      slot.id ||= tc.id ?? "";
-      slot.name ||= tc.function?.name ?? "";
-      // Gemini 3 through its OpenAI-compatible endpoint: the call's thought signature, which must come back with it
-      const extra = (tc as { extra_content?: unknown }).extra_content;
-      if (extra !== undefined && extra !== null) slot.extra = extra;
-      const args: unknown = tc.function?.arguments;
-      // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
-      if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
-    }
+    for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
     // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
     if (choice.finish_reason) finish = choice.finish_reason;
   }
 
   if (finish === undefined) throw unfinishedError();
 
-  const toolCalls: ToolCall[] = [...calls.entries()]
-    .sort(([a], [b]) => a - b)
-    .filter(([, c], k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
-    .map(([, c]): ToolCall => {
+  const toolCalls: ToolCall[] = calls
+    .toSorted((a, b) => a.index - b.index) // stable: calls sharing an index keep their order
+    .filter((c, k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
+    .map((c): ToolCall => {
       const call: ToolCall = { id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" };
       if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };
       return call;

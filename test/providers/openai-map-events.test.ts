@@ -60,6 +60,33 @@ describe("tool calls", () => {
     ]);
   });
 
+  test("calls sent whole at a shared index 0 with their own ids (Ollama, LiteLLM's ollama_chat) are separate calls", async () => {
+    const events = await run([
+      chatChunk({ toolCall: { index: 0, id: "call_r1", name: "read_file", arguments: '{"path":"hello.txt"}' } }),
+      chatChunk({ toolCall: { index: 0, id: "call_r2", name: "bash", arguments: '{"command":"echo from-bash"}' } }),
+      chatChunk({ finish: "tool_calls" }),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "call_r1", name: "read_file", arguments: '{"path":"hello.txt"}' },
+      { id: "call_r2", name: "bash", arguments: '{"command":"echo from-bash"}' },
+    ]);
+    expect(done(events).message.toolCalls).toEqual(calls(events));
+  });
+
+  test("a fragment repeating its call's id, or bringing the id before any name, continues that call", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: '{"path":' } }] }),
+      raw({ tool_calls: [{ index: 0, id: "c1", function: { arguments: '"a"}' } }] }),
+      raw({ tool_calls: [{ index: 1, id: "c2" }] }),
+      raw({ tool_calls: [{ index: 1, id: "c2b", function: { name: "ls", arguments: "{}" } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "c1", name: "read", arguments: '{"path":"a"}' },
+      { id: "c2", name: "ls", arguments: "{}" },
+    ]);
+  });
+
   test("a call without an id gets one; empty arguments become {}; a repeated name is not doubled", async () => {
     const events = await run([
       raw({ tool_calls: [{ index: 0, type: "function", function: { name: "now", arguments: "" } }] }),
