@@ -179,9 +179,10 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
  * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
  * yielded as they arrive; tool calls are yielded whole once the stream has ended, then `done`.
  * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
- * connection must not look like a finished answer).
+ * connection must not look like a finished answer). Reading stops once the answer is complete: a
+ * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no stream_options was sent).
  */
-export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string; usageAsked?: boolean }): AsyncGenerator<StreamEvent> {
   let text = "";
   let thinking = "";
   let refused = false;
@@ -195,6 +196,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
     // or after it (openai-compat/openrouter-comment-lines.sse); every other chunk may say null.
     if (chunk.usage) usage = chunk.usage;
+    if (finish !== undefined && chunk.usage) break; // complete: see below
     fingerprint ??= chunk.system_fingerprint;
     // Our choice is the first one named: 0, whose chunks interleave with others' when n > 1
     // (openai-chat/multiple-choices-n3.sse); some gateways number a lone choice 1 (BerriAI/litellm#3678).
@@ -223,6 +225,9 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
     // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
     if (choice.finish_reason) finish = choice.finish_reason;
+    // The answer is complete once the finish and the usage asked for (on that chunk or a later one)
+    // have come: stop reading, for a server may keep the connection open with no [DONE] after them.
+    if (finish !== undefined && (chunk.usage || ctx.usageAsked === false)) break;
   }
 
   if (finish === undefined) throw unfinishedError();
@@ -348,7 +353,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
       signal,
       opts.idleTimeoutMs,
       (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
-      (chunks) => mapEvents(chunks, { model: opts.model }),
+      (chunks) => mapEvents(chunks, { model: opts.model, usageAsked: requestOptions.streamUsage !== false }),
       (e) => toProviderError(e, errorContext),
     );
 

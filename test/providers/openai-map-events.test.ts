@@ -182,6 +182,47 @@ describe("choices, thinking, usage, stop", () => {
   });
 });
 
+describe("a complete answer", () => {
+  /** The chunks, then a read that fails the test: the adapter must not ask for more. */
+  async function* thenNothing(chunks: unknown[]) {
+    yield* chunks;
+    throw new Error("read past the end of the answer");
+  }
+  const read = async (chunks: unknown[], usageAsked?: boolean) => {
+    const events: StreamEvent[] = [];
+    for await (const e of mapEvents(thenNothing(chunks) as never, { model: "m", ...(usageAsked === undefined ? {} : { usageAsked }) })) events.push(e);
+    return done(events);
+  };
+  const usage = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
+
+  test.each([
+    ["usage after the finish chunk", [chatChunk({ content: "ok" }), chatChunk({ finish: "stop" }), chatChunk({ usage })]],
+    ["usage on the finish chunk", [chatChunk({ content: "ok" }), { ...chatChunk({ finish: "stop" }), usage }]],
+    [
+      "usage after a repeated null finish (OpenRouter)",
+      [chatChunk({ content: "ok" }), chatChunk({ finish: "stop" }), { ...chatChunk({ content: "" }), usage }],
+    ],
+  ])("ends at its finish and usage: %s", async (_name, chunks) => {
+    const d = await read(chunks);
+    expect(d.message.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(d.usage).toMatchObject({ input: 7, output: 3 });
+  });
+
+  test("without usage asked for, the finish chunk alone ends it", async () => {
+    expect((await read([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })], false)).stop).toBe("stop");
+  });
+
+  test("with usage asked for, a finish chunk without it is not the end: the usage after it still counts", async () => {
+    async function* chunks() {
+      yield chatChunk({ finish: "stop" });
+      yield chatChunk({ usage });
+    }
+    const events: StreamEvent[] = [];
+    for await (const e of mapEvents(chunks() as never, { model: "m", usageAsked: true })) events.push(e);
+    expect(done(events).usage).toMatchObject({ input: 7, output: 3 });
+  });
+});
+
 describe("an unfinished stream", () => {
   test.each([
     { name: "after deltas", chunks: [chatChunk({ content: "Hel" })], deltas: 1 },
