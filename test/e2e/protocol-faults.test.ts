@@ -140,3 +140,22 @@ test.each([
   expect(await runHey([...base, "-c", "-p", "go on"], { cwd: work.path, env })).toMatchObject({ code: 0, stdout: "Next.\n" });
   expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain("interrupted"); // kept whole, as answered
 });
+
+test("OpenRouter's 200 JSON error body is its upstream's failure: retried, said in the provider's words, then the answer", async () => {
+  const failed = () =>
+    raw(
+      "application/json",
+      JSON.stringify({ error: { message: "Provider returned error", code: 502, metadata: { provider_name: "Venice", raw: "upstream exploded" } } }),
+    );
+  const before = server.requests.length;
+  server.enqueue(failed(), answer("Recovered."));
+  const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "Recovered.\n" });
+  expect(server.requests.length - before).toBe(2);
+  expect(run.stderr).toMatch(/^retrying in .* \(1\/5\): .*Provider returned error \(Venice: upstream exploded\)\n$/);
+});
+
+test("a stream of events labelled application/json is read as the stream", async () => {
+  server.enqueue(raw("application/json; charset=utf-8", sse([chatChunk({ content: "Streamed anyway." }), chatChunk({ finish: "stop" })])));
+  expect(await runHey([...adHoc(), "-p", "hi"], { cwd: work.path })).toMatchObject({ code: 0, stdout: "Streamed anyway.\n", stderr: "" });
+});
