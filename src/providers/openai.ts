@@ -19,6 +19,7 @@ import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
+import { thinkTags, type ThinkSplit } from "./think-tags.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
@@ -177,10 +178,12 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
 /**
  * Maps a chat-completions chunk stream to IR events. Pure apart from iterating `chunks`; errors
  * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
- * yielded as they arrive; tool calls are yielded whole once the stream has ended, then `done`.
+ * yielded as they arrive (content opening with `<think>` is thinking up to `</think>`:
+ * think-tags.ts); tool calls are yielded whole once the stream has ended, then `done`.
  * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
  * connection must not look like a finished answer). Reading stops once the answer is complete: a
- * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no stream_options was sent).
+ * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no
+ * stream_options was sent).
  */
 export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string; usageAsked?: boolean }): AsyncGenerator<StreamEvent> {
   let text = "";
@@ -191,6 +194,14 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   let ours: number | undefined;
   let fingerprint: string | null | undefined;
   const calls: StreamedCall[] = []; // in arrival order (addFragment)
+  const tags = thinkTags();
+  /** Keeps and yields what a chunk adds to the thinking and to the answer. */
+  function* said(part: ThinkSplit): Generator<StreamEvent> {
+    thinking += part.thinking;
+    if (part.thinking) yield { type: "thinking", delta: part.thinking };
+    text += part.text;
+    if (part.text) yield { type: "text", delta: part.text };
+  }
 
   for await (const chunk of chunks) {
     // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
@@ -208,15 +219,8 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
     // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
     const content = deltaContent(delta.content);
-    const reasoning = (delta.reasoning_content || delta.reasoning || "") + content.thinking;
-    if (reasoning) {
-      thinking += reasoning;
-      yield { type: "thinking", delta: reasoning };
-    }
-    if (content.text) {
-      text += content.text;
-      yield { type: "text", delta: content.text };
-    }
+    const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
+    yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
     if (delta.refusal) {
       refused = true;
       text += delta.refusal;
@@ -229,6 +233,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     // have come: stop reading, for a server may keep the connection open with no [DONE] after them.
     if (finish !== undefined && (chunk.usage || ctx.usageAsked === false)) break;
   }
+  yield* said(tags.end());
 
   if (finish === undefined) throw unfinishedError();
 

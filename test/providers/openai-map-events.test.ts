@@ -182,6 +182,47 @@ describe("choices, thinking, usage, stop", () => {
   });
 });
 
+describe("<think> in the content (servers without a reasoning parser)", () => {
+  const message = (events: StreamEvent[]) => done(events).message.content;
+
+  test("is thinking up to </think>, split across chunks; the rest, past its blank lines, is the answer", async () => {
+    const events = await run([
+      chatChunk({ content: "<think>\nI am pondering" }),
+      chatChunk({ content: " hard.</th" }),
+      chatChunk({ content: "ink>\n\nAnswer C." }),
+      chatChunk({ finish: "stop" }),
+    ]);
+    expect(events.filter((e) => e.type !== "done").map((e) => [e.type, "delta" in e ? e.delta : ""])).toEqual([
+      ["thinking", "I am pondering"],
+      ["thinking", " hard."],
+      ["text", "Answer C."],
+    ]);
+    expect(message(events)).toEqual([
+      { type: "thinking", text: "I am pondering hard.", opaque: { protocol: "openai", model: "m" } },
+      { type: "text", text: "Answer C." },
+    ]);
+  });
+
+  test("kept as reasoning_content's thinking is, so it goes back to the endpoint the same way", async () => {
+    const tagged = await run([chatChunk({ content: "<think>Why not.</think>Yes." }), chatChunk({ finish: "stop" })]);
+    const reasoned = await run([chatChunk({ reasoning: "Why not." }), chatChunk({ content: "Yes." }), chatChunk({ finish: "stop" })]);
+    expect(message(tagged)).toEqual(message(reasoned));
+  });
+
+  test("unclosed at the end of the stream: all thinking, and no answer", async () => {
+    const events = await run([chatChunk({ content: "<think>\nStill" }), chatChunk({ content: " thinking" }), chatChunk({ finish: "length" })]);
+    expect(events.some((e) => e.type === "text")).toBe(false);
+    expect(message(events)).toEqual([{ type: "thinking", text: "Still thinking", opaque: { protocol: "openai", model: "m" } }]);
+  });
+
+  test("later in an answer, or closed without opening, it is text", async () => {
+    const later = await run([chatChunk({ content: "Use " }), chatChunk({ content: "<think>x</think> tags." }), chatChunk({ finish: "stop" })]);
+    expect(message(later)).toEqual([{ type: "text", text: "Use <think>x</think> tags." }]);
+    const unopened = await run([chatChunk({ content: "hmm</think>\nAnswer" }), chatChunk({ finish: "stop" })]);
+    expect(message(unopened)).toEqual([{ type: "text", text: "hmm</think>\nAnswer" }]);
+  });
+});
+
 describe("a complete answer", () => {
   /** The chunks, then a read that fails the test: the adapter must not ask for more. */
   async function* thenNothing(chunks: unknown[]) {

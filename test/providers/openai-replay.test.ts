@@ -405,3 +405,11 @@ test("Ollama's parallel calls, each whole at index 0 with its own id, arrive as 
   ]);
   expect(events.at(-1)).toMatchObject({ type: "done", stop: "tool_calls" });
 });
+
+test("<think>…</think> opening the content (vLLM without a reasoning parser) is thinking through the SDK; the rest is the answer", async () => {
+  const pieces = ["<think>\nI am pondering", " hard.</th", "ink>\n\nAnswer C."];
+  const { events, error } = await replay(sseReply(sse([...pieces.map((content) => chatChunk({ content })), chatChunk({ finish: "stop" })])));
+  expect(error).toBeUndefined();
+  const said = (type: string) => events.flatMap((e) => (e.type === type && "delta" in e ? [e.delta] : [])).join("");
+  expect([said("thinking"), said("text")]).toEqual(["I am pondering hard.", "Answer C."]);
+});
