@@ -185,9 +185,9 @@ type Block =
  * `events` (an `event: error`, a cut connection) propagate unchanged for the factory to classify.
  * Text and thinking deltas are yielded as they arrive; tool calls whole once the response is
  * complete, then `done`, whose message keeps one part per content block in block order.
- * Complete means a stop reason arrived: `message_stop` adds nothing, and the SDK drops a final
- * event that lacks its blank line (max-tokens-truncated-tool-input.sse, parallel-tool-use.sse).
- * Throws ProviderError("network") when the stream ends without one. `ctx.maxTokens`: the request's
+ * Complete means a stop reason arrived: `message_stop` adds nothing but ends the reading, and the
+ * SDK drops a final event that lacks its blank line (max-tokens-truncated-tool-input.sse,
+ * parallel-tool-use.sse). Throws ProviderError("network") when the stream ends without one. `ctx.maxTokens`: the request's
  * max_tokens, which `done` carries.
  */
 export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string; maxTokens?: number }): AsyncGenerator<StreamEvent> {
@@ -233,6 +233,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
         usage = mergeUsage(usage, ev.usage);
         break;
     }
+    if (ev.type === "message_stop") break; // the end: a server may keep the connection open after it
   }
 
   if (stop === undefined) throw unfinishedError();

@@ -1,7 +1,7 @@
 // A Provider for one endpoint, by protocol (SPEC §1, §4). Each adapter module — and with it its
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
-import type { ProviderOptions } from "./common.ts";
+import { asObject, type ProviderOptions } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
 import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
@@ -15,7 +15,11 @@ export type { ProviderOptions };
  * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
-  const fetchImpl = streamsOnly(typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.baseUrlSetting ?? "base_url"), opts.baseUrl);
+  const fetchImpl = streamsOnly(
+    typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.baseUrlSetting ?? "base_url"),
+    opts.baseUrl,
+    opts.protocol === "anthropic",
+  );
   return namedFailures(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
 }
 
@@ -49,30 +53,101 @@ function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string): 
 const NOT_A_STREAM = /text\/html|application\/(json|xml)|text\/xml/i;
 /** How much of such a body the error quotes. */
 const QUOTED_CHARS = 160;
+/** How much of a JSON body is read to find an error in it; an error body is far smaller. */
+const ERROR_BODY_CHARS = 64 * 1024;
+/** The start of an event stream: a `data:` or `event:` line, or a `:` comment (OpenRouter's `: OPENROUTER PROCESSING`). */
+const SSE_START = /^(?:data|event)?:/;
+/** Enough of a body's start to tell events from JSON ("event:" is the longest word SSE_START needs). */
+const START_CHARS = 6;
 
 /**
  * `base`, except that a successful answer to a streaming request (`"stream":true` in the body,
  * Gemini's `alt=sse`) that is plainly not an event stream fails as a `protocol` error quoting its
- * start — a captive portal's page or a proxy's JSON is not a network failure to retry. The SDKs
- * wrap what fetch throws; guardedStream finds it again. A real stream's bytes feed the idle
- * watchdog (watchedResponse), keep-alives included.
+ * start — a captive portal's page or a proxy's JSON is not a network failure to retry. Its type
+ * is not the last word: events labelled JSON are read as the stream they are, and a JSON body
+ * holding an `error` (OpenRouter documents a 200 with its error body) reaches the SDK as the error
+ * event a stream carries, classified as such. `namedEvents`: the protocol names its events (an
+ * error is `event: error`). The SDKs wrap what fetch throws; guardedStream finds it again. A real
+ * stream's bytes feed the idle watchdog (watchedResponse), keep-alives included.
  */
-function streamsOnly(base: typeof fetch, baseUrl: string): typeof fetch {
+function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean): typeof fetch {
   const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const response = await base(input, init);
     const type = response.headers.get("content-type") ?? "";
     if (!response.ok || !isStreaming(input, init)) return response;
     if (!NOT_A_STREAM.test(type)) return watchedResponse(response);
-    const reader = response.body?.getReader();
-    const first = reader ? await reader.read().catch(() => undefined) : undefined;
-    await reader?.cancel().catch(() => {});
-    const start = first?.value ? new TextDecoder().decode(first.value).replace(/\s+/g, " ").trim().slice(0, QUOTED_CHARS) : "";
-    throw new ProviderError(
-      "protocol",
-      `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${start ? `: ${JSON.stringify(start)}` : ""}; check base_url and protocol`,
-    );
+    if (!response.body) throw notAStream(baseUrl, type, "");
+    const reader = response.body.getReader();
+    const head: Uint8Array[] = [];
+    const decoder = new TextDecoder();
+    let text = "";
+    let ended = false;
+    const more = async () => {
+      const next = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (next.value) head.push(next.value);
+      text += next.value ? decoder.decode(next.value, { stream: true }) : "";
+      ended = next.done;
+    };
+    while (!ended && text.trimStart().length < START_CHARS) await more();
+    const start = text.trimStart();
+    if (SSE_START.test(start)) return watchedResponse(withBody(response, rejoined(head, reader)));
+    // the whole JSON object, not the end of the body: a server may keep the connection open after it
+    while (start.startsWith("{") && !ended && text.length < ERROR_BODY_CHARS && parsed(text) === undefined) await more();
+    await reader.cancel().catch(() => {});
+    const error = errorBody(parsed(text));
+    if (error !== undefined) return withBody(response, `${namedEvents ? "event: error\n" : ""}data: ${error}\n\n`);
+    throw notAStream(baseUrl, type, text);
   };
   return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
+}
+
+/** The protocol error of an answer of content type `type` that is no event stream, quoting the start of its `text`. */
+function notAStream(baseUrl: string, type: string, text: string): ProviderError {
+  const quoted = text.replace(/\s+/g, " ").trim().slice(0, QUOTED_CHARS);
+  return new ProviderError(
+    "protocol",
+    `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${quoted ? `: ${JSON.stringify(quoted)}` : ""}; check base_url and protocol`,
+  );
+}
+
+/** `text` parsed as JSON; undefined when it is not JSON (yet). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `body` as one line of JSON when it is an object holding an `error`; else undefined. */
+function errorBody(body: unknown): string | undefined {
+  const error = asObject(body)?.error;
+  return error === undefined || error === null ? undefined : JSON.stringify(body);
+}
+
+/** The bytes already read, then the rest of the body as it comes; cancelling it cancels the body. */
+function rejoined(
+  head: Uint8Array[],
+  reader: { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(why?: unknown): Promise<void> },
+): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(out) {
+      const first = head.shift();
+      if (first) return out.enqueue(first);
+      const next = await reader.read();
+      if (next.value) out.enqueue(next.value);
+      if (next.done) out.close();
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+}
+
+/** `response` with `body`, said to be an event stream. */
+function withBody(response: Response, body: string | ReadableStream<Uint8Array>): Response {
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "text/event-stream");
+  headers.delete("content-length");
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function isStreaming(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): boolean {

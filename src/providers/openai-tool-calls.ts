@@ -1,5 +1,6 @@
-// A tool call as chat completions takes it back in an assistant message: the id as the endpoint
-// wants it (tool-call-ids.ts), and what the call came with that its model needs again. Pure.
+// Tool calls on the chat-completions wire: a call as a stream delivers it, in fragments, and as an
+// assistant message takes it back — the id as the endpoint wants it (tool-call-ids.ts), and what
+// the call came with that its model needs again. Pure.
 import type { ToolCall } from "../kernel/ir.ts";
 import { FOREIGN_CALL_SIGNATURE } from "./common.ts";
 
@@ -25,4 +26,53 @@ export function wireCall(c: ToolCall, id: string, model: string, standIn: boolea
   if (extra !== undefined) wire.extra_content = extra;
   else if (standIn) wire.extra_content = SKIP_SIGNATURE;
   return wire;
+}
+
+/** A tool call being streamed, joined from its fragments (addFragment). */
+export interface StreamedCall {
+  /** the wire `index` (or one given in order when the fragments have none) */
+  index: number;
+  id: string;
+  name: string;
+  args: string;
+  /** Gemini 3's `extra_content` (its thought signature), which must come back with the call */
+  extra?: unknown;
+}
+
+/** One `delta.tool_calls[]` fragment, as loosely as servers send it. */
+export interface CallFragment {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: unknown };
+}
+
+/**
+ * Adds fragment `tc` to `calls` (arrival order; each call's fragments joined by `index`). Only a
+ * call's first fragment carries id and name, and the Anthropic compat endpoint starts at index 1
+ * (openai-compat/anthropic-compat-tool-index-1.sse), so a fragment continues the latest call of its
+ * index — unless it brings an id other than that call's, once the call has a name or arguments:
+ * then it is a new call. Ollama, LiteLLM's ollama_chat and some gateways send each of several
+ * calls whole at index 0 (ollama/ollama#15457). Ollama and Gemini's compat endpoint have also sent
+ * no `index` (ollama/ollama#7881): then a fragment with an id starts the next call and one without
+ * continues the last.
+ */
+export function addFragment(calls: StreamedCall[], tc: CallFragment): void {
+  const id = tc.id ?? "";
+  let slot: StreamedCall | undefined;
+  if (typeof tc.index === "number") {
+    const index = tc.index;
+    slot = calls.findLast((c) => c.index === index);
+    if (slot && id && slot.id && id !== slot.id && (slot.name || slot.args)) slot = undefined;
+    if (!slot) calls.push((slot = { index, id: "", name: "", args: "" }));
+  } else {
+    slot = id ? undefined : calls.at(-1);
+    if (!slot) calls.push((slot = { index: Math.max(-1, ...calls.map((c) => c.index)) + 1, id: "", name: "", args: "" }));
+  }
+  slot.id ||= id;
+  slot.name ||= tc.function?.name ?? "";
+  const extra = (tc as { extra_content?: unknown }).extra_content;
+  if (extra !== undefined && extra !== null) slot.extra = extra;
+  const args = tc.function?.arguments;
+  // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
+  if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
 }

@@ -19,8 +19,9 @@ import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
+import { thinkTags, type ThinkSplit } from "./think-tags.ts";
 import { guardedStream } from "./stream-guard.ts";
-import { wireCall } from "./openai-tool-calls.ts";
+import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -177,11 +178,14 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
 /**
  * Maps a chat-completions chunk stream to IR events. Pure apart from iterating `chunks`; errors
  * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
- * yielded as they arrive; tool calls are yielded whole once the stream has ended, then `done`.
+ * yielded as they arrive (content opening with `<think>` is thinking up to `</think>`:
+ * think-tags.ts); tool calls are yielded whole once the stream has ended, then `done`.
  * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
- * connection must not look like a finished answer).
+ * connection must not look like a finished answer). Reading stops once the answer is complete: a
+ * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no
+ * stream_options was sent).
  */
-export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string; usageAsked?: boolean }): AsyncGenerator<StreamEvent> {
   let text = "";
   let thinking = "";
   let refused = false;
@@ -189,15 +193,21 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   let usage: WireUsage | undefined;
   let ours: number | undefined;
   let fingerprint: string | null | undefined;
-  // Keyed by the wire `index`, never by id: only the first fragment carries id and name, and the
-  // Anthropic compat endpoint starts at index 1 (openai-compat/anthropic-compat-tool-index-1.sse).
-  const calls = new Map<number, { id: string; name: string; args: string; extra?: unknown }>();
-  let lastCall = -1;
+  const calls: StreamedCall[] = []; // in arrival order (addFragment)
+  const tags = thinkTags();
+  /** Keeps and yields what a chunk adds to the thinking and to the answer. */
+  function* said(part: ThinkSplit): Generator<StreamEvent> {
+    thinking += part.thinking;
+    if (part.thinking) yield { type: "thinking", delta: part.thinking };
+    text += part.text;
+    if (part.text) yield { type: "text", delta: part.text };
+  }
 
   for await (const chunk of chunks) {
     // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
     // or after it (openai-compat/openrouter-comment-lines.sse); every other chunk may say null.
     if (chunk.usage) usage = chunk.usage;
+    if (finish !== undefined && chunk.usage) break; // complete: see below
     fingerprint ??= chunk.system_fingerprint;
     // Our choice is the first one named: 0, whose chunks interleave with others' when n > 1
     // (openai-chat/multiple-choices-n3.sse); some gateways number a lone choice 1 (BerriAI/litellm#3678).
@@ -209,46 +219,28 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
     // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
     const content = deltaContent(delta.content);
-    const reasoning = (delta.reasoning_content || delta.reasoning || "") + content.thinking;
-    if (reasoning) {
-      thinking += reasoning;
-      yield { type: "thinking", delta: reasoning };
-    }
-    if (content.text) {
-      text += content.text;
-      yield { type: "text", delta: content.text };
-    }
+    const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
+    yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
     if (delta.refusal) {
       refused = true;
       text += delta.refusal;
       yield { type: "text", delta: delta.refusal };
     }
-    for (const tc of delta.tool_calls ?? []) {
-      // Ollama and Gemini's compat endpoint send no `index` (ollama/ollama#7881): then a fragment
-      // with an id starts the next call and one without continues the last.
-      const index = typeof tc.index === "number" ? tc.index : tc.id || lastCall < 0 ? Math.max(-1, ...calls.keys()) + 1 : lastCall;
-      lastCall = index;
-      const slot = calls.get(index) ?? { id: "", name: "", args: "" };
-      calls.set(index, slot);
-      slot.id ||= tc.id ?? "";
-      slot.name ||= tc.function?.name ?? "";
-      // Gemini 3 through its OpenAI-compatible endpoint: the call's thought signature, which must come back with it
-      const extra = (tc as { extra_content?: unknown }).extra_content;
-      if (extra !== undefined && extra !== null) slot.extra = extra;
-      const args: unknown = tc.function?.arguments;
-      // llama-server (ggml-org/llama.cpp#20198) and TGI (huggingface/text-generation-inference#2136) have sent the object itself
-      if (args) slot.args += typeof args === "string" ? args : JSON.stringify(args);
-    }
+    for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
     // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
     if (choice.finish_reason) finish = choice.finish_reason;
+    // The answer is complete once the finish and the usage asked for (on that chunk or a later one)
+    // have come: stop reading, for a server may keep the connection open with no [DONE] after them.
+    if (finish !== undefined && (chunk.usage || ctx.usageAsked === false)) break;
   }
+  yield* said(tags.end());
 
   if (finish === undefined) throw unfinishedError();
 
-  const toolCalls: ToolCall[] = [...calls.entries()]
-    .sort(([a], [b]) => a - b)
-    .filter(([, c], k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
-    .map(([, c]): ToolCall => {
+  const toolCalls: ToolCall[] = calls
+    .toSorted((a, b) => a.index - b.index) // stable: calls sharing an index keep their order
+    .filter((c, k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
+    .map((c): ToolCall => {
       const call: ToolCall = { id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" };
       if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };
       return call;
@@ -366,7 +358,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
       signal,
       opts.idleTimeoutMs,
       (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
-      (chunks) => mapEvents(chunks, { model: opts.model }),
+      (chunks) => mapEvents(chunks, { model: opts.model, usageAsked: requestOptions.streamUsage !== false }),
       (e) => toProviderError(e, errorContext),
     );
 

@@ -189,8 +189,8 @@ interface Slot {
  * as they arrive, with a blank line between reasoning summary parts; function calls are yielded
  * whole after the response has completed, then `done`, whose message keeps the output items'
  * order. A failed response (`response.failed`, or an `error` event the SDK let through) throws
- * its error body in the SDK's APIError shape; a stream that ends without completed/incomplete
- * throws ProviderError("network").
+ * its error body in the SDK's APIError shape; reading ends at completed/incomplete, and a stream
+ * that ends without either throws ProviderError("network").
  */
 export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
   // Keyed by item id, never by call_id: argument deltas name only `item_id`. Insertion order is
@@ -246,6 +246,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       case "error":
         throw streamFailure(e);
     }
+    if (end) break; // the last event: a server may keep the connection open after it
   }
   if (!end) throw unfinishedError();
 

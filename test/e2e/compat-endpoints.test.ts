@@ -235,3 +235,23 @@ test("a session begun on another model continues on Gemini 3 through its compati
   expect(run).toMatchObject({ code: 0, stdout: "second\n" });
   expect(gemini3.violations.slice(before)).toEqual(["Function call is missing a thought_signature in functionCall parts."]);
 });
+
+// vLLM without --reasoning-parser, llama.cpp with --reasoning-format none, LM Studio, R1 distills:
+// the model's thinking comes inside the content, between <think> tags, the closing tag split here.
+test("thinking between <think> tags in the content is shown as thinking, and only the answer is printed", async () => {
+  const server = openrouter;
+  server.enqueue(
+    sseReply(
+      sse([
+        chatChunk({ content: "<think>\nI am pondering" }),
+        chatChunk({ content: " hard.</th" }),
+        chatChunk({ content: "ink>\n\nAnswer C." }),
+        chatChunk({ finish: "stop" }),
+      ]),
+    ),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "deepseek-r1-distill-qwen-7b", "-p", "which one?"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "Answer C.\n" });
+  expect(run.stderr).toContain("I am pondering hard.");
+  expect(run.stderr).not.toContain("think>");
+});

@@ -200,6 +200,7 @@ describe("quirky servers: each quirk is named", () => {
       "parallel calls",
       "! parallel calls               two calls were asked for, one arrived: the endpoint drops parallel calls → parallel_tool_calls = false",
     ],
+    ["streams parallel calls whole at index 0 (Ollama)", { callsAtIndexZero: true }, "parallel calls", "✓ parallel calls               2 calls in one turn"],
     [
       "sends Retry-After on a 429",
       { rateLimitOnce: true },

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { cutAfter, jsonReply, sseReply, type Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sse, sseEvents } from "../helpers/sse.ts";
+import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
 const server = fileReplayServer();
@@ -106,4 +107,55 @@ test("a 500 with a gateway's whole HTML page: each retry and the final error are
   expect(lines).toHaveLength(2);
   expect(lines[0]).toMatch(/^retrying in .* \(1\/1\): the provider is failing \(500\): an HTML page: 500 Internal Server Error$/);
   expect(lines[1]).toContain("the provider is failing (500): an HTML page: 500 Internal Server Error — gave up after 1 retry");
+});
+
+test.each([
+  [
+    "openai",
+    sseReply(
+      sse(
+        [
+          chatChunk({ content: "All done." }),
+          chatChunk({ finish: "stop" }),
+          chatChunk({ usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } }),
+        ],
+        { done: false },
+      ),
+      {
+        hang: true,
+      },
+    ),
+  ],
+  ["anthropic", { ...textReply("anthropic", "All done."), hang: true }],
+] as const)("%s: a complete answer on a connection the server keeps open is the answer (exit 0), not a broken stream", async (protocol, reply) => {
+  const config = join(work.path, "open-connection.toml");
+  writeFileSync(config, "[retry]\nidle_timeout_ms = 3000\n"); // the old wait, short enough to fail the test
+  const env = { XDG_STATE_HOME: join(work.path, `open-${protocol}-state`) };
+  server.enqueue(reply);
+  const base = ["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "m", "--config", config];
+  const run = await runHey([...base, "-p", "hi"], { cwd: work.path, env });
+  expect(run).toMatchObject({ code: 0, stdout: "All done.\n", stderr: "" });
+
+  server.enqueue(protocol === "openai" ? answer("Next.") : textReply(protocol, "Next."));
+  expect(await runHey([...base, "-c", "-p", "go on"], { cwd: work.path, env })).toMatchObject({ code: 0, stdout: "Next.\n" });
+  expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain("interrupted"); // kept whole, as answered
+});
+
+test("OpenRouter's 200 JSON error body is its upstream's failure: retried, said in the provider's words, then the answer", async () => {
+  const failed = () =>
+    raw(
+      "application/json",
+      JSON.stringify({ error: { message: "Provider returned error", code: 502, metadata: { provider_name: "Venice", raw: "upstream exploded" } } }),
+    );
+  const before = server.requests.length;
+  server.enqueue(failed(), answer("Recovered."));
+  const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "Recovered.\n" });
+  expect(server.requests.length - before).toBe(2);
+  expect(run.stderr).toMatch(/^retrying in .* \(1\/5\): .*Provider returned error \(Venice: upstream exploded\)\n$/);
+});
+
+test("a stream of events labelled application/json is read as the stream", async () => {
+  server.enqueue(raw("application/json; charset=utf-8", sse([chatChunk({ content: "Streamed anyway." }), chatChunk({ finish: "stop" })])));
+  expect(await runHey([...adHoc(), "-p", "hi"], { cwd: work.path })).toMatchObject({ code: 0, stdout: "Streamed anyway.\n", stderr: "" });
 });

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol } from "../../src/kernel/ir.ts";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
-import { baseUrlFor, textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
+import { baseUrlFor, callsAtIndexZero, textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
 
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 
@@ -82,4 +82,30 @@ describe.each(["openai", "responses", "anthropic", "google"] as const)("%s", (pr
     expect(second).toContain("from-bash");
     expect(server.violations).toEqual([]);
   });
+});
+
+test("Ollama's parallel calls, each whole at index 0: both run, each with its own arguments, and both results go back", async () => {
+  const start = server.requests.length;
+  server.enqueue(
+    callsAtIndexZero([
+      { id: "call_r1", name: "read_file", args: { path: "notes.txt" } },
+      { id: "call_r2", name: "bash", args: { command: "echo from-bash" } },
+    ]),
+    textReply("openai", "The notes say 42."),
+  );
+  const run = await runHey(["--base-url", baseUrlFor("openai", server.url), "-m", "qwen3", "-p", "what do the notes say?", "--output", "json"], {
+    cwd: work.path,
+  });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const results = jsonEvents(run.stdout).filter((e) => e.type === "tool_result");
+  expect(results.map((r) => [r.name, r.ok])).toEqual([
+    ["read_file", true],
+    ["bash", true],
+  ]);
+  expect(String(results[0]!.output)).toContain("the answer is 42");
+  expect(String(results[1]!.output)).toContain("from-bash");
+  const second = server.requests.slice(start)[1]!.body as { messages: { role: string; tool_call_id?: string }[] };
+  expect(second.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(["call_r1", "call_r2"]);
+  expect(server.violations).toEqual([]);
 });

@@ -144,6 +144,8 @@ export interface Quirks {
   requiresReasoningReplay?: boolean;
   /** of two calls asked for in one turn, sends only the first — unless parallel_tool_calls is false */
   dropsParallelCalls?: boolean;
+  /** streams each call whole at `index: 0`, as Ollama does (ollama/ollama#15457) */
+  callsAtIndexZero?: boolean;
   /** the first chat request gets a 429 with Retry-After: 1 */
   rateLimitOnce?: boolean;
 }
@@ -193,6 +195,8 @@ function quirkyStream(body: Body, quirks: Quirks): string {
   const asked = JSON.stringify(messages).includes("twice") ? 2 : 1;
   const dropped = quirks.dropsParallelCalls && body.parallel_tool_calls !== false;
   const calls = wantedCalls(body, dropped ? 1 : asked);
-  const chunks = calls.map((c, index) => chatChunk({ toolCall: { index, id: c.id, name: c.name, arguments: JSON.stringify(c.args) } }));
+  const chunks = calls.map((c, k) =>
+    chatChunk({ toolCall: { index: quirks.callsAtIndexZero ? 0 : k, id: c.id, name: c.name, arguments: JSON.stringify(c.args) } }),
+  );
   return sse([...reasoning, ...chunks, chatChunk({ finish: "tool_calls" }), usage]);
 }

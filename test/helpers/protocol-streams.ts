@@ -112,6 +112,20 @@ export function toolCallsReply(protocol: Protocol, calls: Call[]): Reply {
   }
 }
 
+/**
+ * Tool calls as Ollama streams them (ollama/ollama#15457; LiteLLM's ollama_chat too): each call
+ * whole in a chunk of its own, every one at `index: 0`, told apart only by its id.
+ */
+export function callsAtIndexZero(calls: Call[]): Reply {
+  return sseReply(
+    sse([
+      ...calls.map((c) => chatChunk({ toolCall: { index: 0, id: c.id, name: c.name, arguments: JSON.stringify(c.args) } })),
+      chatChunk({ finish: "tool_calls" }),
+      chatChunk({ usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 } }),
+    ]),
+  );
+}
+
 export function textReply(protocol: Protocol, text: string): Reply {
   switch (protocol) {
     case "openai":

@@ -60,6 +60,33 @@ describe("tool calls", () => {
     ]);
   });
 
+  test("calls sent whole at a shared index 0 with their own ids (Ollama, LiteLLM's ollama_chat) are separate calls", async () => {
+    const events = await run([
+      chatChunk({ toolCall: { index: 0, id: "call_r1", name: "read_file", arguments: '{"path":"hello.txt"}' } }),
+      chatChunk({ toolCall: { index: 0, id: "call_r2", name: "bash", arguments: '{"command":"echo from-bash"}' } }),
+      chatChunk({ finish: "tool_calls" }),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "call_r1", name: "read_file", arguments: '{"path":"hello.txt"}' },
+      { id: "call_r2", name: "bash", arguments: '{"command":"echo from-bash"}' },
+    ]);
+    expect(done(events).message.toolCalls).toEqual(calls(events));
+  });
+
+  test("a fragment repeating its call's id, or bringing the id before any name, continues that call", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: '{"path":' } }] }),
+      raw({ tool_calls: [{ index: 0, id: "c1", function: { arguments: '"a"}' } }] }),
+      raw({ tool_calls: [{ index: 1, id: "c2" }] }),
+      raw({ tool_calls: [{ index: 1, id: "c2b", function: { name: "ls", arguments: "{}" } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      { id: "c1", name: "read", arguments: '{"path":"a"}' },
+      { id: "c2", name: "ls", arguments: "{}" },
+    ]);
+  });
+
   test("a call without an id gets one; empty arguments become {}; a repeated name is not doubled", async () => {
     const events = await run([
       raw({ tool_calls: [{ index: 0, type: "function", function: { name: "now", arguments: "" } }] }),
@@ -152,6 +179,88 @@ describe("choices, thinking, usage, stop", () => {
     ["eos_token", "other"],
   ])("finish_reason %s is stop %s", async (finish, stop) => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish })])).stop).toBe(stop as never);
+  });
+});
+
+describe("<think> in the content (servers without a reasoning parser)", () => {
+  const message = (events: StreamEvent[]) => done(events).message.content;
+
+  test("is thinking up to </think>, split across chunks; the rest, past its blank lines, is the answer", async () => {
+    const events = await run([
+      chatChunk({ content: "<think>\nI am pondering" }),
+      chatChunk({ content: " hard.</th" }),
+      chatChunk({ content: "ink>\n\nAnswer C." }),
+      chatChunk({ finish: "stop" }),
+    ]);
+    expect(events.filter((e) => e.type !== "done").map((e) => [e.type, "delta" in e ? e.delta : ""])).toEqual([
+      ["thinking", "I am pondering"],
+      ["thinking", " hard."],
+      ["text", "Answer C."],
+    ]);
+    expect(message(events)).toEqual([
+      { type: "thinking", text: "I am pondering hard.", opaque: { protocol: "openai", model: "m" } },
+      { type: "text", text: "Answer C." },
+    ]);
+  });
+
+  test("kept as reasoning_content's thinking is, so it goes back to the endpoint the same way", async () => {
+    const tagged = await run([chatChunk({ content: "<think>Why not.</think>Yes." }), chatChunk({ finish: "stop" })]);
+    const reasoned = await run([chatChunk({ reasoning: "Why not." }), chatChunk({ content: "Yes." }), chatChunk({ finish: "stop" })]);
+    expect(message(tagged)).toEqual(message(reasoned));
+  });
+
+  test("unclosed at the end of the stream: all thinking, and no answer", async () => {
+    const events = await run([chatChunk({ content: "<think>\nStill" }), chatChunk({ content: " thinking" }), chatChunk({ finish: "length" })]);
+    expect(events.some((e) => e.type === "text")).toBe(false);
+    expect(message(events)).toEqual([{ type: "thinking", text: "Still thinking", opaque: { protocol: "openai", model: "m" } }]);
+  });
+
+  test("later in an answer, or closed without opening, it is text", async () => {
+    const later = await run([chatChunk({ content: "Use " }), chatChunk({ content: "<think>x</think> tags." }), chatChunk({ finish: "stop" })]);
+    expect(message(later)).toEqual([{ type: "text", text: "Use <think>x</think> tags." }]);
+    const unopened = await run([chatChunk({ content: "hmm</think>\nAnswer" }), chatChunk({ finish: "stop" })]);
+    expect(message(unopened)).toEqual([{ type: "text", text: "hmm</think>\nAnswer" }]);
+  });
+});
+
+describe("a complete answer", () => {
+  /** The chunks, then a read that fails the test: the adapter must not ask for more. */
+  async function* thenNothing(chunks: unknown[]) {
+    yield* chunks;
+    throw new Error("read past the end of the answer");
+  }
+  const read = async (chunks: unknown[], usageAsked?: boolean) => {
+    const events: StreamEvent[] = [];
+    for await (const e of mapEvents(thenNothing(chunks) as never, { model: "m", ...(usageAsked === undefined ? {} : { usageAsked }) })) events.push(e);
+    return done(events);
+  };
+  const usage = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
+
+  test.each([
+    ["usage after the finish chunk", [chatChunk({ content: "ok" }), chatChunk({ finish: "stop" }), chatChunk({ usage })]],
+    ["usage on the finish chunk", [chatChunk({ content: "ok" }), { ...chatChunk({ finish: "stop" }), usage }]],
+    [
+      "usage after a repeated null finish (OpenRouter)",
+      [chatChunk({ content: "ok" }), chatChunk({ finish: "stop" }), { ...chatChunk({ content: "" }), usage }],
+    ],
+  ])("ends at its finish and usage: %s", async (_name, chunks) => {
+    const d = await read(chunks);
+    expect(d.message.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(d.usage).toMatchObject({ input: 7, output: 3 });
+  });
+
+  test("without usage asked for, the finish chunk alone ends it", async () => {
+    expect((await read([chatChunk({ content: "ok" }), chatChunk({ finish: "stop" })], false)).stop).toBe("stop");
+  });
+
+  test("with usage asked for, a finish chunk without it is not the end: the usage after it still counts", async () => {
+    async function* chunks() {
+      yield chatChunk({ finish: "stop" });
+      yield chatChunk({ usage });
+    }
+    const events: StreamEvent[] = [];
+    for await (const e of mapEvents(chunks() as never, { model: "m", usageAsked: true })) events.push(e);
+    expect(done(events).usage).toMatchObject({ input: 7, output: 3 });
   });
 });
 

@@ -12,6 +12,7 @@ import { createOpenAIProvider } from "../../src/providers/openai.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
+import { callsAtIndexZero } from "../helpers/protocol-streams.ts";
 import { drain } from "../helpers/drain.ts";
 
 const MODEL = "test-model";
@@ -388,4 +389,27 @@ describe("error responses are classified once", () => {
     expect(error.message).toContain(err.message);
     expect(events.map((e) => e.type)).toEqual(["text"]);
   });
+});
+
+test("Ollama's parallel calls, each whole at index 0 with its own id, arrive as two calls through the SDK", async () => {
+  const { events, error } = await replay(
+    callsAtIndexZero([
+      { id: "call_r1", name: "read_file", args: { path: "hello.txt" } },
+      { id: "call_r2", name: "bash", args: { command: "echo from-bash" } },
+    ]),
+  );
+  expect(error).toBeUndefined();
+  expect(events.flatMap((e) => (e.type === "tool_call" ? [e.call] : []))).toEqual([
+    { id: "call_r1", name: "read_file", arguments: '{"path":"hello.txt"}' },
+    { id: "call_r2", name: "bash", arguments: '{"command":"echo from-bash"}' },
+  ]);
+  expect(events.at(-1)).toMatchObject({ type: "done", stop: "tool_calls" });
+});
+
+test("<think>…</think> opening the content (vLLM without a reasoning parser) is thinking through the SDK; the rest is the answer", async () => {
+  const pieces = ["<think>\nI am pondering", " hard.</th", "ink>\n\nAnswer C."];
+  const { events, error } = await replay(sseReply(sse([...pieces.map((content) => chatChunk({ content })), chatChunk({ finish: "stop" })])));
+  expect(error).toBeUndefined();
+  const said = (type: string) => events.flatMap((e) => (e.type === type && "delta" in e ? [e.delta] : [])).join("");
+  expect([said("thinking"), said("text")]).toEqual(["I am pondering hard.", "Answer C."]);
 });
