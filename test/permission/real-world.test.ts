@@ -119,10 +119,12 @@ const CEILINGS: Record<string, number> = {
   ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
   // B/bash from 0.074 and D/dash from 0.101: `find src -type d -empty -delete -print` and `git
   // clean -f` delete without running rm, and `rm *` now refuses them (equivalents.ts)
-  ...{ "B/sh": 0.077, "B/dash": 0.103, "B/bash": 0.0741 },
+  // B, D and E up to +0.0005: a script the command writes and runs is read as the shell reads it, so
+  // mvdan/sh's `echo 'if' >a; chmod +x a; ./a` (a syntax error) and `printf '\0\n' >a; …` (a NUL) cannot be verified
+  ...{ "B/sh": 0.0775, "B/dash": 0.1035, "B/bash": 0.0746 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.077, "D/dash": 0.1015, "D/bash": 0.074 },
-  ...{ "E/sh": 0.081, "E/dash": 0.107, "E/bash": 0.078 },
+  ...{ "D/sh": 0.0775, "D/dash": 0.102, "D/bash": 0.0745 },
+  ...{ "E/sh": 0.0812, "E/dash": 0.1072, "E/bash": 0.0785 },
 };
 
 // ~66,000 checks (4,409 commands, 5 lists, 3 readings) on one thread: npm test's 30 s was too tight
