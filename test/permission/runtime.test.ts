@@ -62,6 +62,11 @@ const rows: Row[] = [
   ["xargs", "xargs -a args", "sh", "xargs", "`echo …` matches no allow entry"],
   ["xargs", "git ls-files | xargs grep -l TODO", "sh", "broad", "allowed"],
   // every way of assigning a variable that decides what runs
+  // hey's mark on the agent's commands: a hey they start asks no question; an allow list lets no command remove it
+  ["assign", "unset HEY_AGENT_SESSION; git status", "sh dash bash", "broad", "assigning `HEY_AGENT_SESSION` changes what later commands run"],
+  ["assign", "export -n HEY_AGENT_SESSION; git status", "bash", "broad", "assigning `HEY_AGENT_SESSION`"],
+  ["assign", "HEY_AGENT_SESSION=; git status", "sh", "broad", "assigning `HEY_AGENT_SESSION`"],
+  ["assign", "read HEY_AGENT_SESSION < /dev/null; git status", "sh", "rm", "assigning `HEY_AGENT_SESSION`"],
   ["assign", "for PATH in .; do ls; done", "sh", "broad", "assigning `PATH` changes what later commands run"],
   ["assign", "for HOME in .; do git status; done", "sh", "broad", "assigning `HOME`"],
   ["assign", "for XDG_CONFIG_HOME in .; do git status; done", "sh", "broad", "assigning `XDG_CONFIG_HOME`"],
