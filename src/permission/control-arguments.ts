@@ -1,8 +1,9 @@
 // hey's control files named as a program's argument (issue 24, beyond redirections): `cp x
 // ~/.config/hey/config.toml`, `tee -a .hey/config.toml`, `sed -i … ~/.local/state/hey/approvals.json`,
 // `ln -sf /tmp/x .hey/config.toml`, `dd of=…`, `git checkout other -- .hey/config.toml`, `cp x
-// ~/.config/hey/` (the directory holding one). While a list is set, a command whose words name a
-// control file or its directory — as written, after `~`, relative to any directory a `cd` may lead
+// ~/.config/hey/` (the directory holding one), `mv ~/.local/state x` or `rm -rf ~/.config` (a
+// directory above one). While a list is set, a command whose words name a
+// control file or its directory (for mv and rm, any directory above it but the root) — as written, after `~`, relative to any directory a `cd` may lead
 // to, through a link, or spelled with a variable around the file's own last two names
 // (`"$HOME/.config/hey/config.toml"`) — is refused, unless its program only reads (`cat`, `grep`,
 // `git diff`). This sees names, not what a program does with them: `cp -r evil/.hey .`, `tar -x`,
@@ -44,6 +45,19 @@ export function reads(seg: Segment): boolean {
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--(output|ext-diff)/.test(w.text));
 }
 
+/** Programs that move or delete the directories they name, and all below them. */
+const MOVERS = new Set(["mv", "rm", "move-item", "remove-item", "mi", "ri", "del", "erase", "rd", "rmdir", "move"]);
+
+/** The directories above `dir` (normalized), the root excluded. */
+function ancestorsOf(dir: string, f: Flavour): string[] {
+  const out: string[] = [];
+  for (let d = parent(dir, f); d !== dir && !/^([\\/]|[A-Za-z]:[\\/]?)$/.test(d); d = parent(d, f)) {
+    out.push(d);
+    dir = d;
+  }
+  return out;
+}
+
 /** The last two names of a path (`hey/config.toml`, `.hey/config.toml`), as a word spelled with variables may still show them. */
 const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
 
@@ -60,6 +74,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   // directories that hold a control file, but not the start directory or one above it (a project's `.mcp.json`: `git add .` stays)
   const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
   const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
+  // and the directories above those but the root, for mv and rm: `mv ~/.local/state x` takes approvals.json away as moving its own directory does
+  const ancestors = holders.flatMap((d) => ancestorsOf(d, f));
   const tails = control.paths.map((p) => tail(p).toLowerCase());
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
@@ -68,6 +84,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     if (seg.inert === "builtin" || reads(seg)) continue;
     // mkdir(1) makes a directory that is not there and writes nothing in it: naming the one holding a control file (`mkdir -p .hey`) writes no control file
     const makes = decided(seg.words[0]!) && program(seg.words[0]!.text) === "mkdir";
+    const removes = decided(seg.words[0]!) && MOVERS.has(program(seg.words[0]!.text));
     for (const w of seg.words.slice(1)) {
       // `of=x`, `--target-directory=x`: the value, then the word
       const values = [
@@ -75,7 +92,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         w,
       ];
       for (const v of values) {
-        const how = naming(v, !makes);
+        const how = naming(v, !makes, removes);
         if (typeof how === "object") return { word: w.raw, how: "", unknown: how.unknown };
         if (how !== undefined) return { word: w.raw, how };
       }
@@ -83,7 +100,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   }
   return undefined;
 
-  function naming(w: Word, holding: boolean): string | { unknown: string } | undefined {
+  function naming(w: Word, holding: boolean, moving = false): string | { unknown: string } | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
     if (!decided(w)) return ending(spelled) ? "by its last names" : undefined;
     const text = expand(w, control.home);
@@ -99,6 +116,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     for (const p of paths) {
       const n = f.normalize(p);
       if (controls.includes(n) || (holding && holders.includes(n))) return "";
+      if (moving && ancestors.includes(n)) return "a directory above it";
       if (another(p)) return "by another name";
       if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && another(f.join(p, name)))) return "by another name";
     }
