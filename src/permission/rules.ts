@@ -283,7 +283,7 @@ function shellText(
   follow: { depth: number; budget: { left: number } },
 ): string | undefined {
   const at = `\`${show(seg.raw)}\``;
-  const texts = shellTexts(seg, script);
+  const texts = shellTexts(seg, script, segments);
   if ("unknown" in texts) return `cannot verify ${at}: it ${texts.unknown}`;
   for (const { text, from, reading } of texts) {
     if (follow.depth >= MAX_SCRIPT_DEPTH) return `cannot verify ${at}: it nests scripts deeper than hey follows (${MAX_SCRIPT_DEPTH})`;

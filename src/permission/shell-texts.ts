@@ -6,6 +6,7 @@
 // hey's own shell reader and judges its commands as it judges `sh -c` text, so quoting that splits a
 // name (`r''m`, `r\m`, `${x}m`) hides nothing. Text whose value is known only when it runs is
 // "unknown". Pure.
+import { NEXT } from "./git.ts";
 import { program } from "./match.ts";
 import type { Reading } from "./shell-commands.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -46,7 +47,7 @@ const GIT_SHELL_VARS = new Set([
 ]);
 
 /** The shell text a segment hands on, or why some of it is known only at run time. `script`: the file it runs that the command wrote (written-scripts.ts). */
-export function shellTexts(seg: Segment, script: WrittenScript | undefined): ShellText[] | { unknown: string } {
+export function shellTexts(seg: Segment, script: WrittenScript | undefined, segments: Segment[]): ShellText[] | { unknown: string } {
   const first = seg.words[0];
   if (!known(first) || seg.inert) return [];
   const name = program(first.text);
@@ -68,7 +69,7 @@ export function shellTexts(seg: Segment, script: WrittenScript | undefined): She
     out.push(...recipes.map((text) => ({ text, from: "gives make a makefile on stdin", reading: "sh" as const })));
   }
   if (name === "git") {
-    const git = gitShellTexts(seg);
+    const git = gitShellTexts(seg, segments);
     if ("unknown" in git) return git;
     out.push(...git);
   }
@@ -116,34 +117,67 @@ export function makeRecipes(text: string): string[] | { unknown: string } {
   return recipes.filter((r) => r.trim());
 }
 
-/** The values of git's `-c KEY=VALUE` and leading GIT_* assignments that git runs with the shell. */
-function gitShellTexts(seg: Segment): ShellText[] | { unknown: string } {
+/** The values of git's `-c KEY=VALUE`, `git config KEY VALUE` and leading GIT_* assignments that git runs with the shell. */
+function gitShellTexts(seg: Segment, segments: Segment[]): ShellText[] | { unknown: string } {
   const out: ShellText[] = [];
   for (const a of seg.assigns) {
     const eq = a.text.indexOf("=");
     if (eq < 0 || !GIT_SHELL_VARS.has(a.text.slice(0, eq))) continue;
-    if (a.unknown || a.glob || a.anyValue) return { unknown: `\`${a.raw}\` names a command known only at run time` };
+    if (a.unknown || a.glob || a.anyValue) return { unknown: `sets a command git runs, known only at run time: \`${a.raw}\`` };
     out.push({ text: a.text.slice(eq + 1), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell`, reading: "sh" });
   }
-  for (let k = 1; k < seg.words.length; k++) {
-    const w = seg.words[k]!;
+  const words = seg.words;
+  let k = 1;
+  for (; k < words.length; k++) {
+    const w = words[k]!;
     if (!known(w) || !w.text.startsWith("-")) break;
-    if (w.text !== "-c") continue;
-    const value = seg.words[++k];
-    if (!value) break;
-    const eq = value.text.indexOf("=");
-    if (value.unknown || value.glob || value.anyValue) {
-      // `-c core.pager=$P`: a command known only at run time; `-c "$CFG"` could be any key
-      const key = /^[A-Za-z0-9.-]+(?==)/.exec(value.raw)?.[0];
-      if (!key || GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key))
-        return { unknown: `\`-c ${value.raw}\` sets a command git runs, known only at run time` };
+    const env = /^--config-env(=|$)/.test(w.text);
+    if (w.text !== "-c" && !env) {
+      if (NEXT.has(w.text)) k++;
       continue;
     }
-    const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
-    const v = eq < 0 ? "" : value.text.slice(eq + 1);
-    const bang = /^(alias\..+|credential(\..+)?\.helper)$/.test(key);
-    if (bang ? v.startsWith("!") : GIT_SHELL_KEYS.test(key))
-      out.push({ text: bang ? v.slice(1) : v, from: `sets git's ${key}, which git runs with the shell`, reading: "sh" });
+    const value = env && w.text.includes("=") ? { ...w, text: w.text.slice(w.text.indexOf("=") + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) } : words[++k];
+    if (!value) break;
+    // `--config-env=KEY=VAR` reads VAR from the environment hey started with, the user's, unless the command sets it
+    const name = env ? /=([A-Za-z_][A-Za-z0-9_]*)$/.exec(value.text)?.[1] : undefined;
+    const set = !name || seg.assigns.some((a) => a.text.startsWith(`${name}=`)) || segments.some((s) => s !== seg && s.raw.includes(name));
+    const setting = env && !set ? undefined : gitSetting(value, env);
+    if (setting && "unknown" in setting) return setting;
+    if (setting) out.push(setting);
+  }
+  // `git config [options] KEY VALUE`: a command the next git runs
+  if (known(words[k]) && words[k]!.text === "config") {
+    const operands: Word[] = [];
+    for (let i = k + 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (known(w) && w.text.startsWith("-")) {
+        if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(w.text)) i++;
+        continue;
+      }
+      operands.push(w);
+    }
+    const [key, value] = operands;
+    if (key && value) {
+      const setting = gitSetting({ ...value, text: `${key.text}=${value.text}`, raw: `${key.raw}=${value.raw}`, unknown: key.unknown || value.unknown }, false);
+      if (setting && "unknown" in setting) return setting;
+      if (setting) out.push(setting);
+    }
   }
   return out;
+}
+
+/** A `KEY=VALUE` git runs with the shell (GIT_SHELL_KEYS, an alias or helper starting with `!`): its command; `env`: VALUE names a variable. */
+function gitSetting(value: Word, env: boolean): ShellText | { unknown: string } | undefined {
+  const eq = value.text.indexOf("=");
+  const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key);
+  if (env || value.unknown || value.glob || value.anyValue) {
+    // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
+    const key = /^[A-Za-z0-9.-]+(?==)/.exec(env ? value.text : value.raw)?.[0];
+    return !key || runs(key) ? { unknown: `sets a command git runs, known only at run time: \`${value.raw}\`` } : undefined;
+  }
+  const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
+  const v = eq < 0 ? "" : value.text.slice(eq + 1);
+  const bang = /^(alias\..+|credential(\..+)?\.helper)$/.test(key);
+  if (bang ? !v.startsWith("!") : !GIT_SHELL_KEYS.test(key)) return undefined;
+  return { text: bang ? v.slice(1) : v, from: `sets git's ${key}, which git runs with the shell`, reading: "sh" };
 }

@@ -221,6 +221,12 @@ const rows: Row[] = [
   ["quoted", "git -c core.fsmonitor=\"r''m v3.txt; false\" status", "sh", "rm", "sets git's core.fsmonitor, which git runs with the shell"],
   ["quoted", "git -c core.sshCommand=\"r''m x\" fetch", "sh", "rm", "sets git's core.sshcommand"],
   ["quoted", "GIT_PAGER=\"r''m x\" git log", "sh", "rm", "assigning `GIT_PAGER`"],
+  ["quoted", "git -C . -c alias.x=\"!r''m x\" x", "sh", "rm", "sets git's alias.x, which git runs with the shell"],
+  ["quoted", "git config alias.x \"!r''m x\" && git x", "sh", "rm", "`git config alias.x \"!r''m x\"` sets git's alias.x, which git runs with the shell"],
+  ["quoted", "git config --global core.pager \"r''m x\"", "sh", "rm", "sets git's core.pager"],
+  ["quoted", "VAR=\"!r''m x\" git --config-env=alias.x=VAR x", "sh", "rm", "it sets a command git runs, known only at run time: `alias.x=VAR`"],
+  ["quoted", "git config user.name 'Ana O' && git config core.pager less && git config --get core.pager", "sh", "rm", "allowed"],
+
   ["quoted", 'git -c core.pager="$P" log', "sh", "rm", "cannot verify"],
   ["quoted", "make -f /dev/stdin <<'X'\nall:\n\tr''m v2.txt\nX", "sh dash bash", "rm", "gives make a makefile on stdin: `r''m v2.txt` matches deny entry"],
   ["quoted", "make -f - <<'X'\nall:\n\t$(CMD) v2.txt\nX", "sh", "rm", "make expands a variable or function in its makefile"],
