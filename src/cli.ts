@@ -220,7 +220,8 @@ in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPD
 Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,
 [mcp], a provider's base_url or [proxy] url that gives the agent more (or sends your
 keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs
-use what you approved and say so. A project's lists only narrow yours.
+use what you approved and say so. A project's lists only narrow yours. A hey run by the
+agent's bash command (HEY_AGENT_SESSION is set) asks none of these questions.
 
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md, its @imports followed) from the git
 root down to here.
