@@ -3,7 +3,7 @@
 // `ln -sf /tmp/x .hey/config.toml`, `dd of=…`, `git checkout other -- .hey/config.toml`, `cp x
 // ~/.config/hey/` (the directory holding one), `mv ~/.local/state x` or `rm -rf ~/.config` (a
 // directory above one). While a list is set, a command whose words name a
-// control file or its directory (for mv and rm, any directory above it but the root) — as written, after `~`, relative to any directory a `cd` may lead
+// control file or its directory (for mv and rm, any directory above it but the root and those above the start directory, the home excepted) — as written, after `~`, relative to any directory a `cd` may lead
 // to, through a link, or spelled with a variable around the file's own last two names
 // (`"$HOME/.config/hey/config.toml"`) — is refused, unless its program only reads (`cat`, `grep`,
 // `git diff`). This sees names, not what a program does with them: `cp -r evil/.hey .`, `tar -x`,
@@ -74,8 +74,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   // directories that hold a control file, but not the start directory or one above it (a project's `.mcp.json`: `git add .` stays)
   const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
   const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
-  // and the directories above those but the root, for mv and rm: `mv ~/.local/state x` takes approvals.json away as moving its own directory does
-  const ancestors = holders.flatMap((d) => ancestorsOf(d, f));
+  // and the directories above those but the root, for mv and rm: `mv ~/.local/state x` takes approvals.json away as moving its own
+  // directory does; not the start directory or one above it but the home (`rm -rf .` in a project is the deny list's to judge)
+  const home = control.home === undefined ? undefined : f.normalize(control.home);
+  const ancestors = holders.flatMap((d) => ancestorsOf(d, f)).filter((a) => !above(a) || a === home);
   const tails = control.paths.map((p) => tail(p).toLowerCase());
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));

@@ -145,3 +145,11 @@ test("under a deny list, rm -r of a directory above a control file is refused; r
   expect(check("bash", { command: `rm -rf ${home}` })).toBe(names(home));
   expect(check("bash", { command: "rm -rf ~/.cache/hey build" })).toBeUndefined();
 });
+
+test("rm -rf . in the project is the deny list's to judge, not a control file's directory: the refusal names the entry", () => {
+  const check = permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "sh", place);
+  expect(check("bash", { command: "rm -rf ." })).toBe("blocked by permission rules: `rm -rf .` matches deny entry `bash: rm *`");
+  expect(check("bash", { command: "rm -rf ~" })).toBe(
+    "blocked by permission rules: `~` names hey's own configuration or trust file (a directory above it), which the agent may not change",
+  );
+});
