@@ -86,3 +86,15 @@ test("a REPL started under the mark, at a terminal, asks no trust question and s
   expect(screen).not.toContain("(y/N)");
   expect(existsSync(log)).toBe(false);
 });
+
+test("under the mark, --approve is ignored and said to be: the project's MCP server does not start", async () => {
+  const log = join(home.path, "sneaky.log");
+  serverProject(log);
+  scripted.userConfig("");
+  const run = await runHey(["--approve", "-p", "hi"], { cwd: project.path, env: { HOME: home.path, HEY_AGENT_SESSION: "outer-session" } });
+  expect(run.code).toBe(0);
+  expect(run.stderr.replace(/\s+/g, " ")).toContain(
+    "hey: running under an agent's command (HEY_AGENT_SESSION): questions are answered in your own terminal; --approve is ignored",
+  );
+  expect(existsSync(log)).toBe(false);
+});
