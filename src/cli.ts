@@ -221,7 +221,8 @@ in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPD
 Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,
 [mcp], a provider's base_url or [proxy] url that gives the agent more (or sends your
 keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs
-use what you approved and say so. A project's lists only narrow yours. While a list is
+use what you approved and say so. A project's lists only narrow yours. A hey run by the
+agent's bash command (HEY_AGENT_SESSION is set) asks none of these questions. While a list is
 set the agent may not write hey's config and trust files, hey's cache, or git's own files
 (anything in a .git directory, a .git file), whose config and hooks run commands.
 

@@ -22,6 +22,7 @@ import { isTty } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent } from "./user-input.ts";
+import { agentCommand } from "./trust/agent-mark.ts";
 
 /** What the REPL needs from the run that opens it. */
 export interface ReplHooks {
@@ -91,7 +92,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         say,
         fit: { columns: answerFormat.columns, width: Bun.stringWidth },
       });
-    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), ask);
+    // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)
+    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), agentCommand(process.env) ? undefined : ask);
     const result = await runCommand(line, { ...context, pickSession, columns: answerFormat.columns, leftSessions: () => left });
     if (result.text) say(wrapped(result.text) + "\n");
     const was = runtime;

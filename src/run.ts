@@ -40,6 +40,7 @@ import type { SeenFiles } from "./tools/seen-files.ts";
 import { firstPrompt, mcpInput, withSkillText } from "./user-input.ts";
 import { assemble, withSession } from "./wire.ts";
 import { commandContext } from "./command-context.ts";
+import { agentCommand } from "./trust/agent-mark.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
@@ -65,10 +66,14 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message));
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
-    const ask = oneShot
-      ? undefined
-      : async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth));
-    const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve, configFile: args.config, ask, warn: warn });
+    // one of the agent's commands (trust/agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal
+    const agent = agentCommand(env);
+    if (agent && (!oneShot || args.approve)) warn(args.approve ? `${agent}; --approve is ignored` : agent);
+    const asks = !oneShot && !agent;
+    const ask = asks
+      ? async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth))
+      : undefined;
+    const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve && !agent, configFile: args.config, ask, warn: warn });
     if (begun === "cancelled") return EXIT.interrupted;
     const { trust, approvals } = begun;
     // a prompt would go to a provider that sends nothing: that is the one line, before the rest is told (a command needs no model)
@@ -76,7 +81,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     if (oneShot && provider.unapproved && lineKind(message) !== "command") throw new ConfigError(unapprovedEndpoint(provider));
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
-    approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, !oneShot);
+    approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, asks);
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read
@@ -86,7 +91,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const seen: SeenFiles = new Map(); // the @files the prompt brings whole: the run's file tools start from them
     prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
     for (const w of config.warnings) warn(w);
-    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, !oneShot));
+    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, asks));
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
     const start = {
       env,

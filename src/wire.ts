@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
+import { AGENT_MARK } from "./trust/agent-mark.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote } from "./context/task-note.ts";
@@ -115,11 +116,12 @@ export function withSession(flags: ConfigFlags, session: LoadedSession | undefin
  */
 export function createTools(
   settings: Settings,
-  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string; seen?: Map<string, string> },
+  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string; seen?: Map<string, string>; session?: string },
 ): Tool[] {
-  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map() } = opts;
+  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session } = opts;
+  const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env }),
+    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked }),
     createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),
@@ -192,6 +194,7 @@ export async function assemble(
       home,
       cacheDir: here.cacheDir,
       seen,
+      session: sessionId,
     }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, toolNotice));
     return {
       shell,

@@ -140,7 +140,7 @@ export const SECTIONS = {
     keep_env: {
       kind: "strings",
       default: [],
-      doc: 'API key variables the model\'s commands may still see, e.g. `["OPENAI_API_KEY"]` (see [Secrets](#secrets))',
+      doc: 'secret variables (API keys, header tokens…) the model\'s commands may still see, e.g. `["OPENAI_API_KEY"]` (see [Secrets](#secrets))',
     },
     redact_secrets: {
       kind: "boolean",

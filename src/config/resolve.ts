@@ -12,6 +12,7 @@ import { guardedOf, guardLayer, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { chooseProvider, envValue } from "./providers.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLine, type Kind, type Miss, where } from "./schema.ts";
+import { secretVariables } from "./secrets.ts";
 import { isTable, type Table } from "./table.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
@@ -220,6 +221,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     tools: resolveTable(SECTIONS.tools, f.tools),
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),
+    secretVars: secretVariables(merged),
   };
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };

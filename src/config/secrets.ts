@@ -1,8 +1,10 @@
 // The values hey knows to be secret (issue 13 rows 9–10), and what follows from knowing them: they
 // are replaced by REDACTED in everything hey prints or saves, and the variables that held the API
-// keys are left out of the environment of the commands the model runs. Pure.
+// keys, headers and other secrets hey consumed are left out of the environment of the commands the
+// model runs. Pure.
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
+import { varsIn } from "./schema.ts";
 import { placeholdersIn, redactShapes } from "./secret-shapes.ts";
 import type { Settings } from "./settings.ts";
 
@@ -23,6 +25,11 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
  * proxy URLs in play (`--proxy`, `[proxy] url`, the proxy variables). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
+  return secretSpellings(secretValues(settings, env, cliProxy));
+}
+
+/** The secret values of knownSecrets as configured, without their other spellings; in no order. */
+function secretValues(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): (string | undefined)[] {
   const found: (string | undefined)[] = [];
   const credentials = (table: Record<string, string>) => {
     for (const [name, value] of Object.entries(table)) if (SECRET_NAME.test(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
@@ -37,8 +44,43 @@ export function knownSecrets(settings: Settings, env: Record<string, string | un
     found.push(s.oauthClient?.secret);
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...proxyPassword(url));
-  return secretSpellings(found);
+  return found;
 }
+
+/**
+ * The variables a configuration (merged, before `${VAR}` expansion) gives hey as secrets, by
+ * name: each `${VAR}` in a provider's `api_key` or credential-named header (`Authorization =
+ * "Bearer ${GW_TOKEN}"`), an MCP server's credential-named `headers` or `env` value or
+ * `client_secret`, and the password of `[proxy] url`: the places knownSecrets reads.
+ */
+export function secretVariables(raw: unknown): string[] {
+  const names = new Set<string>();
+  const add = (v: unknown) => {
+    if (typeof v === "string") for (const { name } of varsIn(v)) names.add(name);
+  };
+  const credentials = (v: unknown) => {
+    for (const [name, value] of entries(v)) if (SECRET_NAME.test(name)) add(value);
+  };
+  const top = Object.fromEntries(entries(raw));
+  for (const [, p] of entries(top.provider)) {
+    const provider = Object.fromEntries(entries(p));
+    add(provider.api_key);
+    credentials(provider.headers);
+  }
+  for (const [, s] of entries(Object.fromEntries(entries(top.mcp)).servers)) {
+    const server = Object.fromEntries(entries(s));
+    credentials(server.headers);
+    credentials(server.env);
+    add(server.client_secret);
+  }
+  const url = Object.fromEntries(entries(top.proxy)).url;
+  // the password of `scheme://user:PASSWORD@host`: what comes before the host's `@`
+  if (typeof url === "string") add(/^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/]*)@/i.exec(url)?.[1]);
+  return [...names];
+}
+
+/** A table's entries; anything else has none. */
+const entries = (v: unknown): [string, unknown][] => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : []);
 
 /** What redaction looks for of `values`: each of MIN_SECRET_CHARS or more, and its base64 spellings; longest first. */
 export function secretSpellings(values: readonly (string | undefined)[]): string[] {
@@ -116,16 +158,17 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 }
 
 /**
- * The environment for the commands the model runs: `env` without the variables whose value is
- * one of the API keys hey uses (`OPENAI_API_KEY`, `HEY_API_KEY`, a `${VAR}` an api_key names…),
- * except those listed in `keep` (`[tools] keep_env`).
+ * The environment for the commands the model runs: `env` without the variables that hold a secret
+ * hey consumed — by name, each `${VAR}` the configuration gives a secret place (secretVariables:
+ * an `api_key`, an `Authorization` header, an MCP server's token…), and by value, any variable
+ * holding an API key hey uses (`OPENAI_API_KEY`, `HEY_API_KEY`) or another secret it knows of 8
+ * characters or more — except those listed in `keep` (`[tools] keep_env`).
  */
 export function toolEnvironment(env: Record<string, string | undefined>, settings: Settings, keep: readonly string[]): Record<string, string | undefined> {
-  return withoutSecrets(
-    env,
-    settings.providers.map((p) => p.apiKey),
-    keep,
-  );
+  const named = new Set(settings.secretVars ?? []);
+  const values = secretValues(settings, env).filter((v) => v !== undefined && v.length >= MIN_SECRET_CHARS);
+  const kept = withoutSecrets(env, [...settings.providers.map((p) => p.apiKey), ...values], keep);
+  return Object.fromEntries(Object.entries(kept).filter(([name]) => !named.has(name) || keep.includes(name)));
 }
 
 /** `env` without the variables whose value is one of `secrets`, but those named in `keep`: the environment of the model's commands (the CLI's, an embedded agent's). */

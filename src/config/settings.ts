@@ -170,6 +170,8 @@ export interface Settings {
   tools: Resolved<typeof SECTIONS.tools>;
   mcp: Resolved<typeof SECTIONS.mcp> & { servers: McpServerSettings[] };
   input: Resolved<typeof SECTIONS.input>;
+  /** the variables the configuration gives hey as secrets (`api_key = "${KEY}"`, `Authorization = "Bearer ${TOKEN}"`…: secrets.ts secretVariables), which the model's commands do not see */
+  secretVars?: string[];
 }
 
 /** The context window the configuration states for the model in use (`[provider.X] context_window`), if any. */

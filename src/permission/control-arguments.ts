@@ -1,8 +1,9 @@
 // hey's control files named as a program's argument (issue 24, beyond redirections): `cp x
 // ~/.config/hey/config.toml`, `tee -a .hey/config.toml`, `sed -i … ~/.local/state/hey/approvals.json`,
 // `ln -sf /tmp/x .hey/config.toml`, `dd of=…`, `git checkout other -- .hey/config.toml`, `cp x
-// ~/.config/hey/` (the directory holding one). While a list is set, a command whose words name a
-// control file or its directory — as written, after `~`, relative to any directory a `cd` may lead
+// ~/.config/hey/` (the directory holding one), `mv ~/.local/state x` or `rm -rf ~/.config` (a
+// directory above one). While a list is set, a command whose words name a
+// control file or its directory (for mv and rm, any directory above it but the root and those above the start directory, the home excepted) — as written, after `~`, relative to any directory a `cd` may lead
 // to, through a link, or spelled with a variable around the file's own last two names
 // (`"$HOME/.config/hey/config.toml"`) — is refused, unless its program only reads (`cat`, `grep`,
 // `git diff`). This sees names, not what a program does with them: `cp -r evil/.hey .`, `tar -x`,
@@ -48,6 +49,19 @@ export function reads(seg: Segment): boolean {
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
+/** Programs that move or delete the directories they name, and all below them. */
+const MOVERS = new Set(["mv", "rm", "move-item", "remove-item", "mi", "ri", "del", "erase", "rd", "rmdir", "move"]);
+
+/** The directories above `dir` (normalized), the root excluded. */
+function ancestorsOf(dir: string, f: Flavour): string[] {
+  const out: string[] = [];
+  for (let d = parent(dir, f); d !== dir && !/^([\\/]|[A-Za-z]:[\\/]?)$/.test(d); d = parent(d, f)) {
+    out.push(d);
+    dir = d;
+  }
+  return out;
+}
+
 /** The last two names of a path (`hey/config.toml`, `.hey/config.toml`), as a word spelled with variables may still show them. */
 const tail = (path: string) => path.split(/[\\/]/).slice(-2).join("/");
 
@@ -63,6 +77,10 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   // directories that hold a control file, but not the start directory or one above it (a project's `.mcp.json`: `git add .` stays)
   const above = (d: string) => !!control.cwd && (f.normalize(control.cwd) + "/").startsWith(d.replace(/[\\/]?$/, "/"));
   const holders = control.paths.map((p) => parent(p, f)).filter((d) => !above(d));
+  // and the directories above those but the root, for mv and rm: `mv ~/.local/state x` takes approvals.json away as moving its own
+  // directory does; not the start directory or one above it but the home (`rm -rf .` in a project is the deny list's to judge)
+  const home = control.home === undefined ? undefined : f.normalize(control.home);
+  const ancestors = holders.flatMap((d) => ancestorsOf(d, f)).filter((a) => !above(a) || a === home);
   const tails = control.paths.map((p) => tail(p).toLowerCase());
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
@@ -73,6 +91,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const makes = decided(seg.words[0]!) && program(seg.words[0]!.text) === "mkdir";
     // git's own options name the repository it works in, not a file it writes
     const gitOptions = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git" ? (readGit(seg.words)?.sub ?? 0) : 0;
+    const removes = decided(seg.words[0]!) && MOVERS.has(program(seg.words[0]!.text));
     for (const [k, w] of seg.words.entries()) {
       if (k === 0) continue;
       // `of=x`, `--target-directory=x`: the value, then the word
@@ -81,7 +100,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         w,
       ];
       for (const v of values) {
-        const how = naming(v, !makes, k > gitOptions);
+        const how = naming(v, !makes, k > gitOptions, removes);
         if (typeof how === "object") return "git" in how ? { word: w.raw, how: how.git, git: true } : { word: w.raw, how: "", unknown: how.unknown };
         if (how !== undefined) return { word: w.raw, how };
       }
@@ -89,7 +108,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   }
   return undefined;
 
-  function naming(w: Word, holding: boolean, git: boolean): string | { unknown: string } | { git: string } | undefined {
+  function naming(w: Word, holding: boolean, git: boolean, moving: boolean): string | { unknown: string } | { git: string } | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
     const gits = (text: string) => (git && inGit(text) ? { git: "by its last names" } : undefined);
     if (!decided(w)) return ending(spelled) ? "by its last names" : gits(spelled);
@@ -106,6 +125,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     for (const p of paths) {
       const n = f.normalize(p);
       if (controls.includes(n) || (holding && holders.includes(n))) return "";
+      if (moving && ancestors.includes(n)) return "a directory above it";
       if (another(p)) return "by another name";
       if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && another(f.join(p, name)))) return "by another name";
     }

@@ -6,7 +6,7 @@ import type { Segment, Word } from "./shell-model.ts";
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 
 /** Options taking the next word as their value. */
-const NEXT = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"]);
+export const NEXT = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"]);
 /** Options taking a value only as `--name=value`. */
 const EQUALS = new Set(["--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--attr-source"]);
 const FLAGS = new Set(

@@ -17,7 +17,8 @@ import { allowMatch, globMatch, harmless, hint, isStar, namedUnseen, type Patter
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
-import { pipedProgram, writtenScript } from "./written-scripts.ts";
+import { pipedProgram, withScript, type WrittenScript, writtenScript } from "./written-scripts.ts";
+import { shellTexts } from "./shell-texts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun } from "./run-scripts.ts";
 import { spared } from "./spares.ts";
@@ -224,7 +225,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
   if (script && "unknown" in script) return `cannot verify ${at}: it ${script.unknown}`;
   const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
   if (piped) return `cannot verify ${at}: ${piped}`;
-  const read = script?.seg ?? seg; // a script the command writes: what it holds counts as the words of what runs it
+  const read = script ? withScript(seg, script) : seg; // a script the command writes: what it holds counts as the words of what runs it
   // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
   for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
     for (const p of rules.deny.patterns) {
@@ -245,8 +246,11 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
       const config = forcedByConfig(spelled, p, rules.control, rules.caseless, segments);
       if (config) return `${at} may force the push through git's config (${config}): deny entry \`${p.entry}\``;
     }
+  if (powershell || !rules.deny.patterns.length) return undefined;
+  const texts = shellText(seg, script, segments, rules, follow);
+  if (texts) return texts;
   // `npm run release`: what package.json's script runs, read as /bin/sh reads it (npm's script-shell)
-  if (powershell || follow.depth >= MAX_SCRIPT_DEPTH || !rules.deny.patterns.length) return undefined;
+  if (follow.depth >= MAX_SCRIPT_DEPTH) return undefined;
   const run = scriptsRun(seg, disk);
   if ("unknown" in run) return `cannot verify ${at}: ${run.unknown}`;
   for (const { name, text, dir, file } of run) {
@@ -258,6 +262,34 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
     for (const inner of parsed.segments) {
       const why = inner.opaque ? undefined : deniedSegment(inner, parsed.segments, there, { ...follow, depth: follow.depth + 1 });
       if (why) return `${at} runs ${file ?? "package.json"}'s script \`${name}\` (\`${show(text)}\`): ${why}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why the deny list refuses the shell text `seg` hands on (shell-texts.ts: a script it wrote and
+ * runs, a git config value, a make recipe), read as the shell reads it, each command judged as
+ * deniedSegment judges a command line's; text hey cannot read, or known only at run time: cannot verify.
+ */
+function shellText(
+  seg: Segment,
+  script: WrittenScript | undefined,
+  segments: Segment[],
+  rules: CompiledRules,
+  follow: { depth: number; budget: { left: number } },
+): string | undefined {
+  const at = `\`${show(seg.raw)}\``;
+  const texts = shellTexts(seg, script, segments);
+  if ("unknown" in texts) return `cannot verify ${at}: it ${texts.unknown}`;
+  for (const { text, from, reading } of texts) {
+    if (follow.depth >= MAX_SCRIPT_DEPTH) return `cannot verify ${at}: it nests scripts deeper than hey follows (${MAX_SCRIPT_DEPTH})`;
+    const parsed = parseCommand(text, reading);
+    if (!parsed.ok) return `cannot verify ${at}: it ${from}: \`${show(text)}\`: ${parsed.reason}`;
+    for (const inner of parsed.segments) {
+      if (inner.opaque) return `cannot verify ${at}: it ${from}: \`${show(inner.raw)}\`: ${inner.opaque}`;
+      const why = deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
+      if (why) return `${at} ${from}: ${why}`;
     }
   }
   return undefined;

@@ -1,15 +1,17 @@
 // A script the command writes and then runs (SPEC §8, deny lists): `cat > s.sh <<EOF … EOF; sh
-// s.sh`, `echo 'rm -rf x' > s.sh && bash s.sh`, `printf … > t.py; python3 t.py`, `… > s && ./s`.
-// What the file holds is seen where the command gives it — a heredoc, a here-string, the words
-// of `echo`/`printf` — and counts as the words of the command that runs it (namedUnseen), as a
-// heredoc given to `python3 -` does. A file the command writes from anything else (`curl … >
-// s.sh`, `tee s.sh`) holds what only the run knows, so running it is refused. Files are compared by
-// name as written (`./s.sh` is `s.sh`); a script written by an earlier call, by write_file, or
-// under another name is not seen. Pure.
+// s.sh`, `echo 'rm -rf x' > s.sh && bash s.sh`, `printf … > t.py; python3 t.py`, `… > s && ./s`,
+// `printf … > Makefile && make`. What the file holds is worked out exactly from what writes it —
+// `echo`, `printf`, `cat` of a heredoc or a here-string (written-text.ts) — and counts as the words
+// of the command that runs it (namedUnseen), as a heredoc given to `python3 -` does; a shell's
+// script is also read as shell (shell-texts.ts). A file the command writes from anything else
+// (`curl … > s.sh`, `tee s.sh`), or with text known only at run time, is refused when run. Files
+// are compared by name as written (`./s.sh` is `s.sh`); a script written by an earlier call, by
+// write_file, or under another name is not seen. Pure.
 import { program } from "./match.ts";
 import { pathForm } from "./path-form.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { echoText, printfText, stdinText, type Written } from "./written-text.ts";
 
 /** Programs that run a file named as their first operand as code. */
 const RUNNERS = new Set(
@@ -17,48 +19,80 @@ const RUNNERS = new Set(
 );
 /** Programs of DATA_PROGRAMS that write the files they name. */
 const WRITERS = new Set(["tee", "cp", "mv", "ln", "install", "dd"]);
-/** Programs whose output is their words (`echo`, `printf`) or what they read from a heredoc (`cat`). */
-const VISIBLE = new Set(["echo", "printf", "cat"]);
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 const FORM = { caseless: false, backslash: false };
+const RUN_TIME: Written = { why: "writes with what only the run knows" };
 
-/** The files the segments write by redirection, by name as written (pathForm), with what they hold when it can be seen (else undefined). */
-function writtenFiles(segments: Segment[]): Map<string, string | undefined> {
-  const files = new Map<string, string | undefined>();
+/** What a segment writes to its stdout, exactly (written-text.ts); a program other than echo, printf or cat: known only at run time. */
+function output(s: Segment, name: string | undefined): Written {
+  const args = s.words.slice(1);
+  if (name === "echo") return echoText(args);
+  if (name === "printf") return printfText(args);
+  if (name !== "cat" || !args.every((w) => known(w) && w.text === "-")) return RUN_TIME;
+  return stdinText(s.redirects) ?? RUN_TIME;
+}
+
+/** The files the segments write by redirection, by name as written (pathForm), with what they hold (written-text.ts). */
+function writtenFiles(segments: Segment[]): Map<string, Written> {
+  const files = new Map<string, Written>();
   for (const s of segments) {
     const name = s.words[0] && known(s.words[0]) ? program(s.words[0].text) : undefined;
-    const input = s.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));
-    const content = name && VISIBLE.has(name) && (name !== "cat" || input.length) ? [...s.words.slice(1).map((w) => w.text), ...input].join("\n") : undefined;
-    const add = (key: string, text: string | undefined) => {
+    const add = (key: string, w: Written, append: boolean) => {
       const before = files.get(key);
-      files.set(key, text === undefined || (files.has(key) && before === undefined) ? undefined : `${before ?? ""}${text}\n`);
+      if (!before) files.set(key, w);
+      else if ("why" in before) return;
+      // a second `>` replaces what the first wrote, unless a condition skipped it: which one runs is known only then
+      else files.set(key, !append ? { why: "writes more than once" } : "why" in w ? w : { text: before.text + w.text });
     };
-    for (const r of s.redirects) if (/^\d*(>|>>|>\||&>|&>>)$/.test(r.op) && known(r.target)) add(pathForm(r.target.text, FORM), content);
+    for (const r of s.redirects)
+      if (/^\d*(>|>>|>\||&>|&>>)$/.test(r.op) && known(r.target)) add(pathForm(r.target.text, FORM), output(s, name), r.op.endsWith(">>"));
     // a file a program names, unless it surely leaves the content alone (`chmod +x s.sh`): `tee s.sh`, `cp x s.sh`, `curl -o s.sh`
     if (!name || WRITERS.has(name) || !DATA_PROGRAMS.has(name))
-      for (const w of s.words.slice(1)) if (known(w)) add(pathForm(w.text.replace(/^-[A-Za-z]|^--[a-z-]+=/, ""), FORM), undefined);
+      for (const w of s.words.slice(1)) if (known(w)) add(pathForm(w.text.replace(/^-[A-Za-z]|^--[a-z-]+=/, ""), FORM), RUN_TIME, false);
   }
   return files;
 }
 
+/** A script the segments before `seg` write and `seg` runs: the file as named, who runs it (a program, or the file itself), and what it holds. */
+export interface WrittenScript {
+  file: Word;
+  runner: string;
+  text: string;
+}
+
 /**
- * For a segment that runs a file the segments before it write: what it holds (a heredoc redirection to add to
- * the segment, so that a deny entry's program named in it is seen), or why it cannot be known.
+ * For a segment that runs a file the segments before it write: what it holds, or why it cannot be
+ * known before the command runs. Undefined: it runs no such file.
  */
-export function writtenScript(seg: Segment, segments: Segment[]): { seg: Segment } | { unknown: string } | undefined {
+export function writtenScript(seg: Segment, segments: Segment[]): WrittenScript | { unknown: string } | undefined {
   const [first, ...args] = seg.words;
   if (!first || !known(first) || seg.inert) return undefined;
   const name = program(first.text);
-  const operand = args.find((w) => !known(w) || !w.text.startsWith("-"));
+  const operand = name === "make" ? makefileOperand(args) : args.find((w) => !known(w) || !w.text.startsWith("-"));
   const file = first.text.includes("/") ? first : RUNNERS.has(name) && known(operand) ? operand : undefined;
   if (!file) return undefined;
   const written = writtenFiles(segments.slice(0, Math.max(0, segments.indexOf(seg)))); // what runs before it
-  const key = pathForm(file.text, FORM);
-  if (!written.has(key)) return undefined;
-  const body = written.get(key);
-  if (body === undefined) return { unknown: `runs \`${file.raw}\`, which this command writes with what only the run knows` };
-  return { seg: { ...seg, redirects: [...seg.redirects, { op: "<<", target: file, body }] } };
+  const body = written.get(pathForm(file.text, FORM));
+  if (!body) return undefined;
+  if ("why" in body) return { unknown: `runs \`${file.raw}\`, which this command ${body.why}` };
+  return { file, runner: file === first ? "" : name, text: body.text };
+}
+
+/** The makefile `make` reads: `-f FILE`, `--file=FILE`, `--makefile FILE`…, else the one of its default names written. */
+function makefileOperand(args: Word[]): Word | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (/^(-f|--file|--makefile)$/.test(t)) return args[i + 1];
+    const joined = /^(?:-f|--file=|--makefile=)(.+)$/.exec(t)?.[1];
+    if (joined) return { ...args[i]!, text: joined, raw: joined };
+  }
+  return { text: "Makefile", raw: "Makefile", unknown: false, glob: false };
+}
+
+/** The segment as the deny list reads a written script's runner: what the file holds given as a heredoc, so that a deny entry's program named in it is seen. */
+export function withScript(seg: Segment, script: WrittenScript): Segment {
+  return { ...seg, redirects: [...seg.redirects, { op: "<<", target: script.file, body: script.text }] };
 }
 
 /** Interpreters that read their program from stdin when given none, and their options that give it inline or name a module. */

@@ -1,7 +1,8 @@
 // `hey trust [--revoke] [DIR]` (issue 26): see and change whether a project's files load — its
 // `.hey/config.toml`, skills and `.mcp.json` — without editing trust.json. It names the project
 // (DIR's project root), what it has and what its files would run or redirect; trusting asks at a
-// terminal, so a command the agent runs (which has none) cannot trust a project by itself.
+// terminal, and never under the mark hey gives the agent's commands (agent-mark.ts), so a command the
+// agent runs (which has no terminal, unless it opens a pseudo-terminal) cannot trust a project by itself.
 // `--revoke` only takes away, so it asks nothing. Exit 0 done, 2 a bad command line or no
 // terminal to ask at, 130 cancelled.
 import { resolve } from "node:path";
@@ -11,6 +12,7 @@ import { errorText } from "../kernel/errors.ts";
 import { isTty, writer } from "../ui/term.ts";
 import { alreadyTrustedNotice, effectsBlock, readAnswer, trustedNotice, untouchedTrustNotice } from "./policy.ts";
 import { readApprovalState } from "./approve.ts";
+import { agentCommand } from "./agent-mark.ts";
 import { effectLines } from "./effects.ts";
 import { gatedResources, isTrusted, projectLabel, readProjectFiles, trustProject } from "./store.ts";
 
@@ -74,6 +76,11 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     if (trusted) out.write(`${alreadyTrustedNotice(project)}\n`);
     const effects = effectLines(files);
     if (effects.length) out.write(`${effectsBlock(effects).trimStart()}\n`);
+    const agent = agentCommand(process.env);
+    if (agent) {
+      err.write(`hey: ${agent}: run hey trust yourself\n`);
+      return EXIT.usage;
+    }
     if (!isTty(0)) {
       err.write(
         "hey: hey trust asks at a terminal, and stdin is not one: run it yourself in a terminal (the agent's commands have none, so it cannot trust a project by itself); --approve trusts a project for one run\n",

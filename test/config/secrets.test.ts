@@ -59,6 +59,47 @@ test("the commands' environment loses the variables that hold an API key, unless
   expect(toolEnvironment(env, settings, ["OPENAI_API_KEY"])).toEqual({ OPENAI_API_KEY: KEY, PATH: "/bin", HOME: "/h", OTHER: "x" });
 });
 
+test("the commands' environment loses every variable the configuration gives hey as a secret, by name: headers, MCP tokens, client secrets, a proxy's password", () => {
+  const env = {
+    GW_TOKEN: "gwtokAbCdEfGh",
+    GW2: "second-gw-token",
+    PART_A: "abc",
+    PART_B: "def",
+    MCP_TOKEN: "mcp-token-123456",
+    MCP_SECRET: "client-secret-1234",
+    PROXY_PW: "proxy-password-1",
+    PROXY_HOST: "proxy.example",
+    TEAM: "core-platform",
+    LOG: "debug",
+    PATH: "/bin",
+  };
+  const settings = settingsWith(
+    {
+      provider: {
+        gw: {
+          base_url: "http://127.0.0.1:9/v1",
+          headers: { Authorization: "Bearer ${GW_TOKEN}", "X-Gateway-Token": "${GW2}", "X-Split-Key": "${PART_A}${PART_B}", "X-Team": "${TEAM}" },
+          models: ["m"],
+        },
+      },
+      mcp: {
+        gh: { command: "gh-mcp", env: { GITHUB_TOKEN: "${MCP_TOKEN}", LOG_LEVEL: "${LOG}" } },
+        web: { url: "http://127.0.0.1:9/mcp", client_id: "app", client_secret: "${MCP_SECRET}" },
+      },
+      proxy: { url: "http://ana:${PROXY_PW}@${PROXY_HOST}:8080" },
+    },
+    env,
+  );
+  expect(toolEnvironment(env, settings, [])).toEqual({ PROXY_HOST: "proxy.example", TEAM: "core-platform", LOG: "debug", PATH: "/bin" });
+  expect(toolEnvironment(env, settings, ["GW2"])).toEqual({
+    GW2: "second-gw-token",
+    PROXY_HOST: "proxy.example",
+    TEAM: "core-platform",
+    LOG: "debug",
+    PATH: "/bin",
+  });
+});
+
 describe("streamed text (SPEC §24: no secret shown in pieces)", () => {
   const SECRETS = [KEY, "Bearer gw-token-99999", "gw-token-99999"];
   const TEXT = `your key ${KEY} looks fine; token gw-token-99999 too`;

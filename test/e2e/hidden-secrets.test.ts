@@ -97,6 +97,20 @@ test("the commands hey runs cannot read its environment from /proc (the API key 
   expect(stderr).not.toContain(KEY);
 });
 
+test("a provider's header variables are not in the commands' environment: the token cannot be printed spaced out past redaction", async () => {
+  writeConfig(`headers = { Authorization = "Bearer \${GW_TOKEN}", X-Gateway-Token = "\${GW2}" }\n`);
+  calls = [["bash", { command: `echo "T1=$GW_TOKEN"; printf '%s\\n' "$GW2" | sed 's/./& /g'; echo "K=$LOCAL_KEY; HOME=$HOME"` }]];
+  const run = await runHey(["-p", "print the tokens"], {
+    cwd: project.path,
+    env: { HOME: home.path, LOCAL_KEY: KEY, GW_TOKEN: "gwtokAbCdEfGh0123", GW2: "gw2-second-token-456" },
+  });
+  expect(run.code).toBe(0);
+  const result = textOf(model.requests.at(-1)!.messages.at(-1));
+  expect(result).toContain(`T1=\n\nK=; HOME=${home.path}`);
+  expect(result).not.toContain("g w");
+  expect(run.stdout + run.stderr + sessions()).not.toContain("g w t o k");
+});
+
 test("hey's state is private: the approvals record and the MCP cache, 0600 files in 0700 folders", async () => {
   writeConfig(`[mcp.fake]\ncommand = "${BUN}"\nargs = ["${FAKE_SERVER}", "results"]\n`);
   calls = [["big", {}]]; // a result cut for the model: its whole text goes to the cache too

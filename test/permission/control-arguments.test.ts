@@ -171,3 +171,38 @@ test("write_file and edit refuse git's own files, a nested repository's too, by 
   expect(check("write_file", { path: ".gitignore", content: "x" })).toBeUndefined();
   expect(check("read_file", { path: ".git/config" })).toBeUndefined();
 });
+
+// Moving or deleting a directory above a control file takes it away as moving its own directory
+// does: the next run would find no approvals record and take every config as it is, like a first
+// run. `mv ~/.local/state elsewhere` ran under any list; only the directory holding the file was guarded.
+describe.each(Object.entries(checks))("under the %s list, a directory above a control file", (_list, check) => {
+  const above = (word: string) =>
+    `blocked by permission rules: \`${word}\` names hey's own configuration or trust file (a directory above it), which the agent may not change`;
+  test.each([
+    ["mv ~/.local/state /tmp/elsewhere", "~/.local/state"],
+    ["mv ~/.local /tmp/elsewhere", "~/.local"],
+    ["mv ~/.config ~/.config.bak", "~/.config"],
+    ["mv /tmp/x ~/.local/state", "~/.local/state"],
+  ])("%s is refused", (command, word) => expect(check("bash", { command })).toBe(above(word)));
+  test.each(["mv ~/.local/share/x /tmp/y", "mv ~/.cache /tmp/cache", "cp -r ~/.local /tmp/backup", "mv build dist"])("%s runs", (command) =>
+    expect(check("bash", { command })).toBeUndefined(),
+  );
+});
+
+test("under a deny list, rm -r of a directory above a control file is refused; rm of another is not", () => {
+  const names = (word: string) =>
+    `blocked by permission rules: \`${word}\` names hey's own configuration or trust file (a directory above it), which the agent may not change`;
+  const check = permissionCheck({ allow: [], deny: ["bash: curl *"], narrow: [] }, "sh", place);
+  expect(check("bash", { command: "rm -rf ~/.local/state" })).toBe(names("~/.local/state"));
+  expect(check("bash", { command: "rm -r ~/.config" })).toBe(names("~/.config"));
+  expect(check("bash", { command: `rm -rf ${home}` })).toBe(names(home));
+  expect(check("bash", { command: "rm -rf ~/.cache/hey build" })).toBeUndefined();
+});
+
+test("rm -rf . in the project is the deny list's to judge, not a control file's directory: the refusal names the entry", () => {
+  const check = permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "sh", place);
+  expect(check("bash", { command: "rm -rf ." })).toBe("blocked by permission rules: `rm -rf .` matches deny entry `bash: rm *`");
+  expect(check("bash", { command: "rm -rf ~" })).toBe(
+    "blocked by permission rules: `~` names hey's own configuration or trust file (a directory above it), which the agent may not change",
+  );
+});
