@@ -33,6 +33,7 @@ import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
 import { listsSet } from "./config/control-files.ts";
+import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
 import { createNestedAgents, withNestedAgents } from "./prompt/nested-agents.ts";
@@ -185,7 +186,9 @@ export async function assemble(
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
     const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir });
-    const commandEnv = toolEnvironment(env, s, s.tools.keepEnv);
+    const plain = toolEnvironment(env, s, s.tools.keepEnv);
+    // under a list git takes no bare repository the agent could have made (permission/git-env.ts)
+    const commandEnv = listsSet(s.permission) ? explicitBareRepositories(plain) : plain;
     const tools = createTools(s, {
       shell,
       raw: run.raw,

@@ -5,7 +5,8 @@
 // ripgrep in hey's cache, rewritten by write_file mid-run, is restored before grep runs it, and
 // under an allow list write_file may not rewrite it at all. Under the narrow git entries the README
 // recommends, `git log --output` may not write .git/config, nor may edit and write_file write it or
-// make a nested repository, so no `git status` runs an fsmonitor the agent wrote.
+// make a nested repository, so no `git status` runs an fsmonitor the agent wrote; nor does git take
+// a bare repository the agent made of plain files (no `.git` in its path) and run its diff.external.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -190,4 +191,22 @@ test("with edit and write_file allowed, the agent may not write .git/config or m
   expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
   expect(existsSync(join(project.path, "sub", ".git"))).toBe(false);
   expect([existsSync(pwned(1)), existsSync(pwned(2))]).toEqual([false, false]);
+});
+
+test("under an allow list, git takes no bare repository the agent made of plain files: `git diff --no-index` runs no diff.external", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["bash: git diff *", "read_file", "write_file"]\n`);
+  const pwned = join(home.path, "PWNED_bare");
+  scripted.calls = [
+    ["write_file", { path: "evil/HEAD", content: "ref: refs/heads/main\n" }],
+    ["write_file", { path: "evil/objects/.keep", content: "" }],
+    ["write_file", { path: "evil/refs/.keep", content: "" }],
+    ["write_file", { path: "evil/config", content: `[core]\n\tbare = true\n[diff]\n\texternal = "touch ${pwned}; true"\n` }],
+    ["write_file", { path: "evil/a", content: "a\n" }],
+    ["write_file", { path: "evil/b", content: "b\n" }],
+    ["bash", { command: "cd evil && git diff --no-index a b" }],
+  ];
+  const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect(results()[6]).toContain("+b"); // the diff is git's own: the directory is no repository to it
+  expect(existsSync(pwned)).toBe(false); // before: git found the bare repository and ran its diff.external
 });
