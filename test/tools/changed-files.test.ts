@@ -96,10 +96,22 @@ test("read through a link, changed, written through its target: one file, refuse
   expect((await write({ path: "real.toml", content: "a = 9\n" })).output).toStartWith(`real.toml ${REFUSED}`);
 });
 
-test("a file never read this run, one saved again unchanged, and one deleted since are written as before", async () => {
+test("a file never read this run (as after hey -c) is not overwritten until read; then, and once it was written, it is", async () => {
   const { read, write } = run();
-  writeFileSync(file("blind.txt"), "old\n");
+  writeFileSync(file("blind.txt"), "old\nthe user's line\n");
+  expect(await write({ path: "blind.txt", content: "new\n" })).toEqual({
+    isError: true,
+    output:
+      "blind.txt exists and has not been read or written in this run; not written, so what it holds is kept: read it with read_file and make your change to what it holds now",
+  });
+  expect(text("blind.txt")).toBe("old\nthe user's line\n");
+  await read({ path: "blind.txt" });
   expect(await write({ path: "blind.txt", content: "new\n" })).toEqual({ output: "overwrote blind.txt (1 line, 4 bytes)" });
+  expect(await write({ path: "blind.txt", content: "newer\n" })).toEqual({ output: "overwrote blind.txt (1 line, 6 bytes)" });
+});
+
+test("a file saved again unchanged since it was read, and one deleted since, are written as before", async () => {
+  const { read, write } = run();
   writeFileSync(file("same.txt"), "same\n");
   await read({ path: "same.txt" });
   writeFileSync(file("same.txt"), "same\n");

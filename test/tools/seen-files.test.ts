@@ -3,19 +3,21 @@
 import { expect, test } from "bun:test";
 import { seenAfterEdit, writeRefusal } from "../../src/tools/seen-files.ts";
 
+const CHANGED =
+  "src/app.ts has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: " +
+  "read it again with read_file and make your change to what it holds now";
+const UNREAD =
+  "src/app.ts exists and has not been read or written in this run; not written, so what it holds is kept: " +
+  "read it with read_file and make your change to what it holds now";
+
 test.each([
-  ["never read or written this run: a blind write stays allowed", undefined, "h1", false],
-  ["never seen and not there: a new file", undefined, undefined, false],
-  ["unchanged since the agent saw it", "h1", "h1", false],
-  ["gone since: writing it back loses no content", "h1", undefined, false],
-  ["changed since the agent saw it (the user saved it, a command rewrote it)", "h1", "h2", true],
-])("write_file over a file %s", (_, seen, now, refused) => {
-  const refusal = writeRefusal("src/app.ts", seen, now);
-  if (!refused) return expect(refusal).toBeUndefined();
-  expect(refusal).toBe(
-    "src/app.ts has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: " +
-      "read it again with read_file and make your change to what it holds now",
-  );
+  ["never read or written this run (a resumed run's copy is from an earlier one)", undefined, "h1", UNREAD],
+  ["never seen and not there: a new file", undefined, undefined, undefined],
+  ["unchanged since the agent saw it", "h1", "h1", undefined],
+  ["gone since: writing it back loses no content", "h1", undefined, undefined],
+  ["changed since the agent saw it (the user saved it, a command rewrote it)", "h1", "h2", CHANGED],
+])("write_file over a file %s", (_, seen, now, refusal) => {
+  expect(writeRefusal("src/app.ts", seen, now)).toBe(refusal);
 });
 
 test.each([
