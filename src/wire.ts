@@ -181,10 +181,11 @@ export async function assemble(
     // the schema diet: a tool every call of which some list refuses is not offered
     const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls });
     const commandEnv = toolEnvironment(env, s, s.tools.keepEnv);
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId) };
     const tools = createTools(s, {
       shell,
-      raw: run.raw,
-      outputDir: join(here.outputsDir, sessionId),
+      raw: keeping.raw,
+      outputDir: keeping.outputDir,
       env: commandEnv,
       home,
       cacheDir: here.cacheDir,
@@ -193,6 +194,7 @@ export async function assemble(
     return {
       shell,
       env: commandEnv,
+      keeping,
       check: permission.check,
       refused: (name) => permission.compiled.some((rules) => refusedOutright(name, rules)),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
