@@ -40,3 +40,13 @@ export function writeRefusal(path: string, seen: string | undefined, now: string
 export function seenAfterEdit(seen: string | undefined, before: string, after: string): string {
   return seen === undefined || seen === before ? after : seen;
 }
+
+/**
+ * What edit says first when old_string is not in `path` and the file's bytes (hashing to `now`)
+ * are not those the agent last saw (`seen`): the likely reason, someone changed it since. Undefined
+ * when the agent never saw it this run, or saw it as it is.
+ */
+export function changedSinceRead(path: string, seen: string | undefined, now: string): string | undefined {
+  if (seen === undefined || seen === now) return undefined;
+  return `${path} has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now`;
+}

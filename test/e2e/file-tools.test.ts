@@ -154,6 +154,25 @@ test("hey -c: the model's write_file of a file it read in the earlier run, which
   expect(readFileSync(calc, "utf8")).toBe("def add(a, b):\n    return a + b\n# the user's line\n\n\ndef mul(a, b):\n    return a * b\n");
 });
 
+test("edit of text the user changed after the model read the file: the error says the file changed since it was read, first", async () => {
+  const calc = join(project.path, "calc.py");
+  writeFileSync(calc, "def add(a, b):\n    return a + b\n");
+  const server = model((req): Turn => {
+    const results = req.messages.filter((m) => m.role === "tool").length;
+    if (results === 0) return { calls: [["read_file", { path: "calc.py" }]] };
+    if (results === 1) {
+      writeFileSync(calc, "def add(a, b):\n    return a+b\n"); // the user's formatter, while the model thinks
+      return { calls: [["edit", { path: "calc.py", old_string: "return a + b", new_string: "return b + a" }]] };
+    }
+    return { text: "done" };
+  });
+  expect((await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "swap them"], { cwd: project.path })).code).toBe(0);
+  expect(toolResults(server)[1]).toStartWith(
+    "calc.py has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now\n" +
+      "old_string not found in calc.py, but it matches when whitespace is ignored, at line 2:",
+  );
+});
+
 test('a path ending in "/" names a directory: write_file and edit refuse it and leave the file of that name alone', async () => {
   writeFileSync(join(project.path, "t.txt"), "one\n");
   const results = await oneTurn([

@@ -79,6 +79,21 @@ test("an edit keeps the change it found, and a whole-file write from memory is s
   expect(text("conf.ts")).toBe("port = 2\nhost = 'user'\n");
 });
 
+test("edit's old_string no longer in a file the user changed since it was read: the error says so first, then what matches loosely", async () => {
+  const { read, edit } = run();
+  writeFileSync(file("calc.py"), "def add(a, b):\n    return a + b\n");
+  await read({ path: "calc.py" });
+  writeFileSync(file("calc.py"), "def add(a, b):\n        return a+b\n"); // the user's formatter
+  expect(await edit({ path: "calc.py", old_string: "    return a + b", new_string: "    return b + a" })).toEqual({
+    isError: true,
+    output:
+      "calc.py has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now\n" +
+      "old_string not found in calc.py, but it matches when whitespace is ignored, at line 2:\n2\t        return a+b\ncopy the exact text (indentation, tabs, line breaks) into old_string",
+  });
+  await read({ path: "calc.py" });
+  expect((await edit({ path: "calc.py", old_string: "return a + b", new_string: "x" })).output).toStartWith("old_string not found in calc.py");
+});
+
 test("an edit of a file seen as it was leaves it known: write_file after it goes through", async () => {
   const { read, write, edit } = run();
   writeFileSync(file("ok.ts"), "x = 1\n");

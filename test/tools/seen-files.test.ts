@@ -1,7 +1,7 @@
 // The decisions that keep write_file from replacing a change the agent has not seen: when a
 // whole-file write is refused, and what the agent knows of a file after an edit.
 import { expect, test } from "bun:test";
-import { seenAfterEdit, writeRefusal } from "../../src/tools/seen-files.ts";
+import { changedSinceRead, seenAfterEdit, writeRefusal } from "../../src/tools/seen-files.ts";
 
 const CHANGED =
   "src/app.ts has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: " +
@@ -26,4 +26,16 @@ test.each([
   ["the file had changed unseen: edit kept that change, which the agent still has not read", "h0", "h1", "h2", "h0"],
 ])("after an edit, when %s", (_, seen, before, after, known) => {
   expect(seenAfterEdit(seen, before, after)).toBe(known);
+});
+
+test.each([
+  ["changed since the agent read it: said first", "h1", "h2", true],
+  ["as the agent read it", "h1", "h1", false],
+  ["never read this run: nothing to compare with", undefined, "h2", false],
+])("edit's old_string not found in a file %s", (_, seen, now, said) => {
+  expect(changedSinceRead("src/calc.py", seen, now)).toBe(
+    said
+      ? "src/calc.py has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now"
+      : undefined,
+  );
 });
