@@ -40,7 +40,7 @@ export interface ShellRun {
 
 /**
  * Runs `command` with `shell` in `cwd`; `show` gets each piece of output as it arrives; output past
- * 1 MB spills to `spill` (capture.ts). Returns when the shell has exited and its pipes have drained:
+ * 1 MB spills to `spill` (tools/capture.ts). Returns when the shell has exited and its pipes have drained:
  * a job it left running (`server &`) runs on, and what that prints later is neither shown nor kept.
  * An abort (Ctrl-C) gives the command INTERRUPT_GRACE_MS to end, then SIGTERM and SIGKILL to its
  * tree; when the run returns after one, nothing of that tree runs. Throws only when the shell
