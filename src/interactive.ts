@@ -17,6 +17,7 @@ import { banner, lastExchange } from "./ui/intro.ts";
 import { runRepl, type ReplIo } from "./ui/repl.ts";
 import { resumeCommand } from "./ui/resume.ts";
 import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
+import { outputFiles } from "./tools/command-result.ts";
 import { lineKind, unknownCommand } from "./ui/slash.ts";
 import { isTty } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -121,10 +122,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     const refusal = user.refusal(command);
     if (refusal) return say(wrapped(`hey: not run: ${refusal}`) + "\n");
     const show = (text: string) => void (text !== "" && say(text));
+    const files = outputFiles(user.keeping.outputDir);
     try {
-      const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show }));
+      const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show, spill: files.spill }));
       say(freshLine(answerFormat.columns)); // after its last output or the terminal's ^C, wherever the cursor stands
-      notes.push(shellNote(command, run, runtime.redact));
+      notes.push(await shellNote(command, run, { ...user, ...user.keeping, cwd: here.cwd, signal, files, redact: runtime.redact }));
       // broken between words to the width, not left to the terminal's wrap mid-word
       const status = wrapped(`${ending(run)} · the command and its output go with your next message`);
       say(status.split("\n").map(dim).join("\n") + "\n");

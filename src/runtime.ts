@@ -25,6 +25,8 @@ import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
+import type { OutputKeeping } from "./tools/command-result.ts";
+import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
 import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
@@ -40,6 +42,8 @@ export interface Configured {
   shell: ShellChoice;
   /** the environment of the commands hey runs (bash, `!`): without the keys hey consumed */
   env: Record<string, string | undefined>;
+  /** how a command's output becomes what the model reads (bash, `!`) */
+  keeping: OutputKeeping;
   /** the permission check of every call */
   check: PermissionCheck;
   /** whether the lists refuse every call of a tool: it is not offered (the schema diet) */
@@ -118,14 +122,6 @@ export interface RuntimeParts {
   reopen(session: LoadedSession | undefined): Promise<Runtime>;
   /** `text` with the secrets hey knows hidden (and values shaped like them, when that is on) */
   redact(text: string): string;
-}
-
-/** How a `!` command runs: the configured shell, the tools' environment, the permission lists' word on it. */
-export interface UserShell {
-  shell: ShellChoice;
-  env: Record<string, string | undefined>;
-  /** why the permission lists refuse `command` as a bash call, or undefined when they allow it */
-  refusal(command: string): string | undefined;
 }
 
 export interface Runtime
@@ -325,6 +321,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     userShell: () => ({
       shell: live.configured.shell,
       env: live.configured.env,
+      keeping: live.configured.keeping,
       refusal: (command) => live.configured.check("bash", { command }),
     }),
     async switchModel(spec, signal) {

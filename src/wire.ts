@@ -189,10 +189,11 @@ export async function assemble(
     const plain = toolEnvironment(env, s, s.tools.keepEnv);
     // under a list git takes no bare repository the agent could have made (permission/git-env.ts)
     const commandEnv = listsSet(s.permission) ? explicitBareRepositories(plain) : plain;
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId) };
     const tools = createTools(s, {
       shell,
-      raw: run.raw,
-      outputDir: join(here.outputsDir, sessionId),
+      raw: keeping.raw,
+      outputDir: keeping.outputDir,
       env: commandEnv,
       home,
       cacheDir: here.cacheDir,
@@ -202,6 +203,7 @@ export async function assemble(
     return {
       shell,
       env: commandEnv,
+      keeping,
       check: permission.check,
       refused: (name) => permission.compiled.some((rules) => refusedOutright(name, rules)),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,

@@ -10,7 +10,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
-import { type SeenFiles, seenAfterEdit } from "./seen-files.ts";
+import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText } from "../fs/text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
@@ -88,7 +88,10 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
       if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
-      if (at.length === 0) return toolError(notFound(text, oldArg, path, eol));
+      if (at.length === 0) {
+        const changed = changedSinceRead(path, seen.get(realTarget(abs)), contentHash(bytes));
+        return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol));
+      }
       if (at.length > 1 && !replaceAll) {
         const lines = lineNumbers(text, at);
         const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");

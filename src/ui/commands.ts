@@ -6,6 +6,7 @@ import { readOwnFile } from "../fs/own-files.ts";
 import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
+import { abortReason } from "../kernel/tool.ts";
 import { isUsable } from "../config/providers.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
@@ -194,7 +195,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       }
     }
     case "/compact": {
-      const done = await ctx.agent.compact(arg || undefined, ctx.signal);
+      // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole
+      const done = await ctx.agent.compact(arg || undefined, ctx.signal).catch((e: unknown) => {
+        if (ctx.signal.aborted) return "cancelled" as const;
+        throw e;
+      });
+      if (done === "cancelled") return { text: `compact: ${abortReason(ctx.signal)}; the conversation is as it was`, ok: false };
       // on a terminal the compaction's own line ("context: summarized older work (~N → ~M tokens)") already said it
       if (done) return said(ctx.terminal ? "" : "older work summarized; the next request sends the summary instead");
       return said("nothing to summarize yet: everything is in the last turns");

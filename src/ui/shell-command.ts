@@ -1,17 +1,26 @@
 // `!COMMAND` at the interactive prompt (issue 28, as Claude Code's `!`): the user's own command, run
 // in the configured shell with the terminal — its stdin is the terminal (a question it asks can be
 // answered; Ctrl-C stops it), its output is shown as it comes and kept — then offered to the model
-// with the next message (`shellNote`). The REPL lends the terminal (repl.ts) and checks the
-// permission lists first; this file runs the command.
-import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../tools/bash.ts";
-import { asShown, showsFiles, truncateHeadTail } from "../tools/bash-output.ts";
-import { drained, readPipe } from "../tools/capture.ts";
+// with the next message (`shellNote`), filtered, cut and saved as a bash result is
+// (tools/command-result.ts). The REPL lends the terminal (repl.ts) and checks the permission lists
+// first; this file runs the command.
+import { constants } from "node:os";
+import { asShown, showsFiles } from "../tools/bash-output.ts";
+import { capture, type Captured, drained, readPipe } from "../tools/capture.ts";
+import { commandResult, type FilterContext, type OutputFiles, type OutputKeeping } from "../tools/command-result.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { killTree, killTreeNow } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 
-/** Output kept in memory for the note; the model gets at most the bash tool's limits of it anyway. */
-const KEEP_BYTES = 1024 * 1024;
+/** How a `!` command runs: the configured shell, the tools' environment, the permission lists' word on it. */
+export interface UserShell {
+  shell: ShellChoice;
+  env: Record<string, string | undefined>;
+  /** how its output becomes the note, as a bash call's becomes its result */
+  keeping: OutputKeeping;
+  /** why the permission lists refuse `command` as a bash call, or undefined when they allow it */
+  refusal(command: string): string | undefined;
+}
 /**
  * After Ctrl-C the command has had the terminal's SIGINT already: it gets this long to end on its
  * own (a program that catches it, cleans up and exits 0) before hey ends it.
@@ -25,22 +34,28 @@ export interface ShellRun {
   code: number | undefined;
   /** the signal that ended it (SIGINT after Ctrl-C) */
   signal?: string;
-  /** what it printed, stdout and stderr as they came, up to KEEP_BYTES */
-  output: string;
-  /** bytes it printed past KEEP_BYTES */
-  lost: number;
+  /** what it printed, stdout and stderr as they came (past 1 MB in a spill file, its head and tail in memory) */
+  output: Captured;
 }
 
 /**
- * Runs `command` with `shell` in `cwd`; `show` gets each piece of output as it arrives. Returns
- * when the shell has exited and its pipes have drained: a job it left running (`server &`) runs
- * on, and what that prints later is neither shown nor kept. An abort (Ctrl-C) gives the command
- * INTERRUPT_GRACE_MS to end, then SIGTERM and SIGKILL to its tree; when the run returns after one,
- * nothing of that tree runs. Throws only when the shell cannot be started.
+ * Runs `command` with `shell` in `cwd`; `show` gets each piece of output as it arrives; output past
+ * 1 MB spills to `spill` (tools/capture.ts). Returns when the shell has exited and its pipes have drained:
+ * a job it left running (`server &`) runs on, and what that prints later is neither shown nor kept.
+ * An abort (Ctrl-C) gives the command INTERRUPT_GRACE_MS to end, then SIGTERM and SIGKILL to its
+ * tree; when the run returns after one, nothing of that tree runs. Throws only when the shell
+ * cannot be started.
  */
 export async function runShellCommand(
   command: string,
-  opts: { shell: ShellChoice; env: Record<string, string | undefined>; cwd: string; signal: AbortSignal; show(text: string): void },
+  opts: {
+    shell: ShellChoice;
+    env: Record<string, string | undefined>;
+    cwd: string;
+    signal: AbortSignal;
+    show(text: string): void;
+    spill?: OutputFiles["spill"];
+  },
 ): Promise<ShellRun> {
   // stdin is the terminal: the command stays in hey's (the foreground) process group to read it,
   // so an abort kills its tree, not a group
@@ -52,18 +67,17 @@ export async function runShellCommand(
     stderr: "pipe",
     windowsVerbatimArguments: opts.shell.verbatim === true,
   });
-  let kept = "";
-  let lost = 0;
+  // both pipes into one stream, kept as it came (as the terminal showed it)
+  let feed: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const kept = capture(new ReadableStream({ start: (c) => void (feed = c) }), opts.spill?.("stdout"));
   let showing = true;
   const decoders = [outputDecoder(), outputDecoder()] as const;
   const take =
     (decoder: ReturnType<typeof outputDecoder>, stream = true) =>
     (chunk: Uint8Array) => {
       if (!showing) return;
-      const text = decoder.decode(chunk, stream);
-      opts.show(text);
-      if (kept.length < KEEP_BYTES) kept += text;
-      else lost += chunk.byteLength;
+      opts.show(decoder.decode(chunk, stream));
+      if (chunk.byteLength > 0) feed?.enqueue(chunk);
     };
   // read to their end even after the run, unshown: closing them would kill a job that writes (EPIPE)
   const pipes = [readPipe(child.stdout, take(decoders[0])), readPipe(child.stderr, take(decoders[1]))];
@@ -85,8 +99,10 @@ export async function runShellCommand(
     await drained(pipes);
     for (const decoder of decoders) take(decoder, false)(new Uint8Array(0)); // a last byte held back as the start of a character
     showing = false;
+    feed?.close();
+    await kept.done;
     const signal = child.signalCode ? String(child.signalCode) : undefined;
-    return { code: signal ? undefined : code, ...(signal ? { signal } : {}), output: kept, lost };
+    return { code: signal ? undefined : code, ...(signal ? { signal } : {}), output: await kept.finish() };
   } finally {
     opts.signal.removeEventListener("abort", stop);
     process.off("exit", onExit);
@@ -97,14 +113,22 @@ export async function runShellCommand(
 export const ending = (run: Pick<ShellRun, "code" | "signal">) => (run.code !== undefined ? `exit ${run.code}` : `killed by ${run.signal}`);
 
 /**
- * What the model gets with the next message for one `!` command: the command, its output (cut as
- * a bash result is cut) and how it ended. `redact` hides the secrets hey knows.
+ * What the model gets with the next message for one `!` command: the command, then its output as
+ * a bash result gives it (filtered unless raw, head and tail, the full output saved to `files` and
+ * named), how it ended. `redact` hides the secrets hey knows. Never throws.
  */
-export function shellNote(command: string, run: ShellRun, redact: (text: string) => string): string {
-  const output = shownText(run.output, !showsFiles(command)).replace(/\n+$/, "");
-  const cut = truncateHeadTail(output, MAX_RESULT_LINES, MAX_RESULT_BYTES).text + (run.lost > 0 ? `\n… ${run.lost} more bytes not kept …` : "");
-  const body = output === "" ? "(no output)" : cut;
-  return redact(`The user ran a command in their shell (with \`!\`) before writing this message:\n$ ${command}\n${body}\n[${ending(run)}]`);
+export async function shellNote(
+  command: string,
+  run: ShellRun,
+  opts: OutputKeeping & FilterContext & { files: OutputFiles; redact: (text: string) => string },
+): Promise<string> {
+  const redraws = !showsFiles(command);
+  const empty: Captured = { head: "", tail: "", hidden: { lines: 0, bytes: 0 }, bytes: 0, foreign: 0 };
+  const exitCode = run.code ?? 128 + (run.signal ? (constants.signals[run.signal as NodeJS.Signals] ?? 0) : 0);
+  const finished = { stdout: run.output, stderr: empty, exitCode, ended: "exit" as const };
+  const notes = run.signal ? [`[${ending(run)}]`] : [];
+  const result = await commandResult(finished, command, exitCode, { ...opts, notes, view: (text) => shownText(text, redraws) });
+  return opts.redact(`The user ran a command in their shell (with \`!\`) before writing this message:\n$ ${command}\n${result}`);
 }
 
 /** What stands in the note for a full-screen program's screen. */

@@ -7,7 +7,7 @@
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { createTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
-import { commandRest, resultStatus, toolLine } from "./tool-lines.ts";
+import { commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { reflowedRow } from "./prompt-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -209,22 +209,20 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const call = calls.get(event.id);
     calls.delete(event.id);
     const status = resultStatus(event.name, event.ok, visible(event.output), call?.args, call?.before);
-    const prefix = batch > 1 && call ? `${call.label}: ` : "";
     const mark = status.ok ? "✓" : "✗";
-    const text = fitted(prefix + status.text, width(`${RESULT_INDENT}${mark} `));
+    const text = fitStatus(batch > 1 && call ? call.label : "", status.text, room(width(`${RESULT_INDENT}${mark} `)), width);
     if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${text}${RESET}\n`);
     else write(info, `${RESULT_INDENT}${mark} ${text}\n`);
-    for (const line of status.diff) write(info, DIFF_INDENT + visible(line) + "\n", diffColor(line)); // a write's diff holds file text
+    for (const line of status.diff) write(info, fitted(DIFF_INDENT + visible(line)) + "\n", diffColor(line)); // a write's diff holds file text; cut, not wrapped away from its +/-
     for (const line of status.preview) write(info, fitted(DIFF_INDENT + line) + "\n", DIM); // event.output was made visible above
   };
   /**
    * `text` cut with "…" to the terminal's width, `lead` columns of its line being taken before it
    * (a status or a preview line must not wrap into the next one); whole where there is no width.
    */
-  const fitted = (text: string, lead = 0) => {
-    const columns = info.columns?.() ?? 0;
-    return columns <= 0 ? text : cutToWidth(text, columns - lead, width);
-  };
+  const fitted = (text: string, lead = 0) => (room(lead) <= 0 ? text : cutToWidth(text, room(lead), width));
+  /** the columns of the terminal's width left after `lead` (at least one); 0 where there is no width */
+  const room = (lead: number) => ((info.columns?.() ?? 0) <= 0 ? 0 : Math.max(1, info.columns!() - lead));
 
   return {
     stopSpinner,

@@ -8,6 +8,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 import { BLOCKED_PREFIX } from "../permission/rules.ts";
+import { cutToWidth } from "./wrap.ts";
 
 /** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
 const LINE_MAX = 160;
@@ -203,6 +204,22 @@ const OMITTED = /^… .* omitted …$/;
 const CUT_SHORT = new RegExp(`^(?:${INTERRUPTED}|[a-z ]+ \\(SIG[A-Z]+\\))$`);
 /** the one stop that is the call's own and not the turn's: its time ran out */
 const TIMED_OUT = /^timed out after /;
+
+/** The least a batch's status keeps of its call's label when the line must be cut: enough to tell the calls apart. */
+const LABEL_MIN = 12;
+
+/**
+ * A status line, `label: text` in a batch (the label repeats the call's line) or `text` alone, cut
+ * to `room` columns (none: whole): what must go is taken from the label first, down to LABEL_MIN,
+ * so the outcome (`exit 3: …`, the error) stays; only then is the text cut too.
+ */
+export function fitStatus(label: string, text: string, room: number, width: (s: string) => number): string {
+  const whole = label === "" ? text : `${label}: ${text}`;
+  if (room <= 0 || width(whole) <= room) return whole;
+  if (label === "") return cutToWidth(text, room, width);
+  const short = cutToWidth(label, Math.max(LABEL_MIN, room - width(`: ${text}`)), width);
+  return cutToWidth(`${short}: ${text}`, room, width);
+}
 
 /** The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made. */
 export function writeDiff(before: string, after: string): string[] {

@@ -4,21 +4,25 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
-import { resultText, type Turn } from "../helpers/model-server.ts";
+import { type ModelServer, resultText, textOf, type Turn } from "../helpers/model-server.ts";
 import { eachModelServers, eachTempDir } from "../helpers/fixtures.ts";
 
 const project = eachTempDir("hey-e2e-files-");
 const model = eachModelServers();
+
+/** The tool results the model read in its last request. */
+const toolResults = (server: ModelServer): string[] =>
+  server.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map(resultText);
 
 /** A model that makes `calls` in one turn, then says done; returns the results it read. */
 async function oneTurn(calls: [string, unknown][]): Promise<string[]> {
   const server = model((req): Turn => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls }));
   const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "go"], { cwd: project.path });
   expect(run.code).toBe(0);
-  return server.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map(resultText);
+  return toolResults(server);
 }
 
 test("two edits of one turn, one through a link and one through its target, both land (one file, edited in call order)", async () => {
@@ -95,10 +99,7 @@ test("the user saves a change between the model's read and its whole-file write:
   });
   const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "set the port to 2"], { cwd: project.path });
   expect(run.code).toBe(0);
-  const results = server.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map(resultText);
+  const results = toolResults(server);
   expect(results[1]).toBe(
     "src/app.ts has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: " +
       "read it again with read_file and make your change to what it holds now",
@@ -118,12 +119,58 @@ test("a file the user's message brought whole (@file) counts as read: the model'
   });
   const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "set the port in @app.ts to 2"], { cwd: project.path });
   expect(run.code).toBe(0);
-  const [result] = server.requests
-    .at(-1)!
-    .messages.filter((m) => m.role === "tool")
-    .map(resultText);
+  const [result] = toolResults(server);
   expect(result).toStartWith("app.ts has changed since it was last read or written");
   expect(readFileSync(app, "utf8")).toBe(user);
+});
+
+test("hey -c: the model's write_file of a file it read in the earlier run, which the user changed since, is refused until it reads the file again", async () => {
+  const state = join(project.path, ".state");
+  mkdirSync(join(project.path, "src"));
+  const calc = join(project.path, "src", "calc2.py");
+  writeFileSync(calc, "def add(a, b):\n    return a + b\n");
+  const stale = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+  const server = model((req): Turn => {
+    const said = textOf(req.messages.findLast((m) => m.role === "user"));
+    const results = req.messages.filter((m) => m.role === "tool").map(resultText);
+    if (said.includes("read calc2")) return results.length === 0 ? { calls: [["read_file", { path: "src/calc2.py" }]] } : { text: "read" };
+    const since = results.slice(1); // this run's, after the first run's read
+    if (since.length === 0) return { calls: [["write_file", { path: "src/calc2.py", content: stale }]] };
+    if (since.length === 1) return { calls: [["read_file", { path: "src/calc2.py" }]] };
+    if (since.length === 2)
+      return { calls: [["write_file", { path: "src/calc2.py", content: `${readFileSync(calc, "utf8")}\n\ndef mul(a, b):\n    return a * b\n` }]] };
+    return { text: "done" };
+  });
+  const hey = (args: string[]) => runHey(["--base-url", server.baseUrl, "-m", "m", ...args], { cwd: project.path, env: { XDG_STATE_HOME: state } });
+  expect((await hey(["-p", "read calc2"])).code).toBe(0);
+  writeFileSync(calc, "def add(a, b):\n    return a + b\n# the user's line\n");
+  const run = await hey(["-c", "-p", "add mul"]);
+  expect(run.code).toBe(0);
+  const results = toolResults(server);
+  expect(results[1]).toBe(
+    "src/calc2.py exists and has not been read or written in this run; not written, so what it holds is kept: read it with read_file and make your change to what it holds now",
+  );
+  expect(results[3]).toStartWith("overwrote src/calc2.py");
+  expect(readFileSync(calc, "utf8")).toBe("def add(a, b):\n    return a + b\n# the user's line\n\n\ndef mul(a, b):\n    return a * b\n");
+});
+
+test("edit of text the user changed after the model read the file: the error says the file changed since it was read, first", async () => {
+  const calc = join(project.path, "calc.py");
+  writeFileSync(calc, "def add(a, b):\n    return a + b\n");
+  const server = model((req): Turn => {
+    const results = req.messages.filter((m) => m.role === "tool").length;
+    if (results === 0) return { calls: [["read_file", { path: "calc.py" }]] };
+    if (results === 1) {
+      writeFileSync(calc, "def add(a, b):\n    return a+b\n"); // the user's formatter, while the model thinks
+      return { calls: [["edit", { path: "calc.py", old_string: "return a + b", new_string: "return b + a" }]] };
+    }
+    return { text: "done" };
+  });
+  expect((await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "swap them"], { cwd: project.path })).code).toBe(0);
+  expect(toolResults(server)[1]).toStartWith(
+    "calc.py has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now\n" +
+      "old_string not found in calc.py, but it matches when whitespace is ignored, at line 2:",
+  );
 });
 
 test('a path ending in "/" names a directory: write_file and edit refuse it and leave the file of that name alone', async () => {

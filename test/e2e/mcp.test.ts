@@ -195,7 +195,13 @@ test("the evolution loop across runs: the model adds [mcp.fs] with write_file; t
     if (tool) return { text: `done: ${resultText(tool)}` };
     if (toolNames(req).includes("list_directory")) return { calls: [["list_directory", { path: root }]] };
     const table = `\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}, ${toml(root)}]\n`;
-    return { calls: [["write_file", { path: configFile(), content: provider(baseUrl) + table }]] };
+    // write_file overwrites only a file read this run
+    return {
+      calls: [
+        ["read_file", { path: configFile() }],
+        ["write_file", { path: configFile(), content: provider(baseUrl) + table }],
+      ],
+    };
   });
   baseUrl = m.baseUrl;
   writeConfig(provider(m.baseUrl));

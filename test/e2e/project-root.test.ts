@@ -132,7 +132,12 @@ test("the filesystem server's write_file arrives as fs_write_file; hey's own wri
     if (results === 0) return { calls: [["fs_write_file", { path: join(notes, "todo.md"), content: "- water the plants\n" }]] };
     // the agent repairs its own config, outside the server's root, with hey's write_file
     if (results === 1)
-      return { calls: [["write_file", { path: configFile, content: readFileSync(configFile, "utf8").replace("[agent]\nmax_turns = 9\n", "") }]] };
+      return {
+        calls: [
+          ["read_file", { path: configFile }], // write_file overwrites only a file read this run
+          ["write_file", { path: configFile, content: readFileSync(configFile, "utf8").replace("[agent]\nmax_turns = 9\n", "") }],
+        ],
+      };
     return { text: "fixed" };
   });
   base = m.baseUrl;

@@ -5,7 +5,7 @@
 // moment, then ends its whole tree), /model checks a name before switching, and /sessions keeps a
 // session to a line.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
@@ -116,12 +116,45 @@ test(
     server.enqueue(answer("Two fruits."));
     await say(t, "what is here?", "Two fruits.");
     expect(lastUserText()).toBe(
-      "The user ran a command in their shell (with `!`) before writing this message:\n$ ls\napple.txt\nbanana.txt\n[exit 0]\nwhat is here?",
+      "The user ran a command in their shell (with `!`) before writing this message:\n$ ls\napple.txt\nbanana.txt\n[exit code 0]\nwhat is here?",
     );
     // only once: the message after it has no note
     server.enqueue(answer("Nothing new."));
     await say(t, "and now?", "Nothing new.");
     expect(lastUserText()).toBe("and now?");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "!COMMAND printing over 1 MB: the model gets it as the bash tool would, the failure and summary at its end among it, and the full output in the file the note names",
+  async () => {
+    const t = await open();
+    const script = join(t.cwd, "noisy_test.sh");
+    writeFileSync(
+      script,
+      'i=0; while [ $i -lt 40000 ]; do echo "PASS tests/unit/module_$i.test.ts (12 ms)"; i=$((i+1)); done\n' +
+        "echo 'FAIL tests/unit/parser.test.ts'; echo 'Expected: 42, Received: 41 at src/parser.ts:88'; echo 'Tests: 1 failed, 40000 passed'; exit 1\n",
+      { mode: 0o755 },
+    );
+    // the visible screen only: reading 40,000 lines of scrollback on every poll (say) slows tmux to a crawl
+    await t.type("!./noisy_test.sh");
+    await t.keys("Enter");
+    const shown = await t.waitFor((s) => lastLine(s) === "›" && s.includes("exit 1 ·"));
+    expect(shown).toContain("FAIL tests/unit/parser.test.ts\nExpected: 42, Received: 41 at src/parser.ts:88\nTests: 1 failed, 40000 passed\nexit 1 ·");
+    server.enqueue(answer("Fixing the parser."));
+    await t.type("fix that");
+    await t.keys("Enter");
+    await t.waitFor("Fixing the parser.");
+    const note = lastUserText();
+    expect(note).toContain(
+      "FAIL tests/unit/parser.test.ts\nExpected: 42, Received: 41 at src/parser.ts:88\nTests: 1 failed, 40000 passed\n[exit code 1]\n[full output: ",
+    );
+    expect(note).toContain("[output filtered: ");
+    expect(note.length).toBeLessThan(5000);
+    const full = readFileSync(note.match(/\[full output: (.+)\]\n/)![1]!, "utf8");
+    expect(full.split("\n").filter((l) => l.startsWith("PASS "))).toHaveLength(40000);
+    expect(full).toEndWith("Tests: 1 failed, 40000 passed\n\n[exit code 1]\n");
   },
   E2E_TIMEOUT,
 );
@@ -167,7 +200,7 @@ test(
     await t.waitFor((s) => lastLine(s) === "›");
     server.enqueue(answer("Seen."));
     await say(t, "ok", "Seen.");
-    expect(lastUserText()).toContain('$ printf "name? "; read name; echo "hello $name"\nname? hello ada\n[exit 0]');
+    expect(lastUserText()).toContain('$ printf "name? "; read name; echo "hello $name"\nname? hello ada\n[exit code 0]');
   },
   E2E_TIMEOUT,
 );

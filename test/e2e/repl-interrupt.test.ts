@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import type { Term } from "../helpers/tmux.ts";
-import { answer, say, lastLine, replTerms } from "./repl-helpers.ts";
+import { until } from "../helpers/wait.ts";
+import { ALL, answer, say, lastLine, replTerms } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -86,6 +87,34 @@ test.each([
     }
     await t.waitFor(/^\[exit \d+\]$/m);
     expect(await t.screen()).toMatch(/^\[exit 0\]$/m);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "/compact cancelled with Esc while the model is asked for the summary: said as other cancels are, and the conversation goes on as it was",
+  async () => {
+    const t = await open();
+    const said = ["one", "two", "three", "four", "five"].flatMap((n) => [`question ${n}`, `Answer ${n}.`]);
+    for (let i = 0; i < said.length; i += 2) {
+      server.enqueue(answer(said[i + 1]!));
+      await say(t, said[i]!, said[i + 1]!);
+    }
+    const before = server.requests.length;
+    server.enqueue(sseReply("", { hang: true })); // the summary never comes
+    await t.type("/compact");
+    await t.keys("Enter");
+    await until(() => server.requests.length > before, "the summary request").catch(async (e: Error) => {
+      throw new Error(`${e.message}: ${await t.screen()}`);
+    });
+    await t.keys("Escape");
+    await t.waitFor(/^compact: interrupted by user; the conversation is as it was$/m);
+    expect(await t.screen(ALL)).not.toContain("aborted");
+    await t.waitFor((s) => lastLine(s) === "›");
+    server.enqueue(answer("Answer six."));
+    await say(t, "question six", "Answer six.");
+    const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== "system");
+    expect(messages.map((m) => m.content)).toEqual([...said, "question six"]);
   },
   E2E_TIMEOUT,
 );

@@ -43,7 +43,13 @@ test(
         return { text: last.content && textOf(last).includes("[FILE]") ? `Your notes: ${textOf(last)}` : "Added the fs server; run /reload." };
       if (toolNames(req).includes("list_directory")) return { calls: [["list_directory", { path: root }]] };
       const table = `\n[mcp.fs]\ncommand = "node"\nargs = [${JSON.stringify(FS_SERVER)}, ${JSON.stringify(root)}]\n`;
-      return { calls: [["write_file", { path: configFile, content: provider() + table }]] };
+      // write_file overwrites only a file read this run
+      return {
+        calls: [
+          ["read_file", { path: configFile }],
+          ["write_file", { path: configFile, content: provider() + table }],
+        ],
+      };
     });
     baseUrl = model.baseUrl;
     mkdirSync(join(home.path, ".config", "hey"), { recursive: true });

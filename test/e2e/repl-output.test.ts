@@ -3,7 +3,9 @@
 // lines first, and a command of several lines is shown whole (the model sees what it always saw);
 // a markdown table fits the terminal, as columns or, when they cannot fit, as `header: value` blocks.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { gate } from "../helpers/wait.ts";
@@ -196,6 +198,35 @@ test(
     }
     expect(banner.join(" ")).toEndWith("· /help for commands");
     expect(error.join(" ")).toBe('hey: no skill named "no-such-skill-with-a-long-name"; none are loaded');
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "at 60 columns: a failed call of a batch keeps its exit code and error on its status line, and a diff line too wide keeps its marker, cut with …",
+  async () => {
+    const command = "echo this is the output line; echo this is an error line >&2; exit 3";
+    const long = `    return ${"a_rather_long_name + ".repeat(4)}b`;
+    server.enqueue(
+      toolCalls([
+        ["read_file", { path: "src/calc.py" }],
+        ["bash", { command }],
+      ]),
+      toolCalls([["edit", { path: "src/calc.py", old_string: "    return a + b", new_string: long }]]),
+      answer("Done."),
+    );
+    term = await startTerm({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], cols: 60 });
+    mkdirSync(join(term.cwd, "src"));
+    writeFileSync(join(term.cwd, "src", "calc.py"), "def add(a, b):\n    return a + b\n");
+    await term.waitFor((s) => s.trimEnd().split("\n").at(-1)?.trimEnd() === "›");
+    await term.type("fix it");
+    await term.keys("Enter");
+    const lines = (await term.waitFor("Done.")).split("\n").map((l) => l.trimEnd());
+    expect(lines).toContain("  ✗ $ echo this is the outpu…: exit 3: this is an error line");
+    expect(lines).toContain("  ✓ read src/calc.py: 2 lines");
+    expect(lines).toContain("    -    return a + b");
+    expect(lines).toContain("    +    return a_rather_long_name + a_rather_long_name + a…");
+    expect(lines.filter((l) => l.startsWith("a_rather_long_name") || l.startsWith("b"))).toEqual([]); // nothing wrapped to column 0
   },
   E2E_TIMEOUT,
 );

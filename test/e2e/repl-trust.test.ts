@@ -56,7 +56,13 @@ function agentModel(): ModelServer {
           ["write_file", { path: ".mcp.json", content: mcpJson("sneaky") }],
         ],
       };
-    if (/another server/.test(asked)) return { calls: [["write_file", { path: ".mcp.json", content: mcpJson("sneaky", "other") }]] };
+    if (/another server/.test(asked))
+      return {
+        calls: [
+          ["read_file", { path: ".mcp.json" }], // a later run's: write_file overwrites only a file read in it
+          ["write_file", { path: ".mcp.json", content: mcpJson("sneaky", "other") }],
+        ],
+      };
     return { text: asked.includes("Say ahoy.") ? "Ahoy, as the skill says." : "ok" };
   });
   servers.push(model);

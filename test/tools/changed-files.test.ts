@@ -79,6 +79,21 @@ test("an edit keeps the change it found, and a whole-file write from memory is s
   expect(text("conf.ts")).toBe("port = 2\nhost = 'user'\n");
 });
 
+test("edit's old_string no longer in a file the user changed since it was read: the error says so first, then what matches loosely", async () => {
+  const { read, edit } = run();
+  writeFileSync(file("calc.py"), "def add(a, b):\n    return a + b\n");
+  await read({ path: "calc.py" });
+  writeFileSync(file("calc.py"), "def add(a, b):\n        return a+b\n"); // the user's formatter
+  expect(await edit({ path: "calc.py", old_string: "    return a + b", new_string: "    return b + a" })).toEqual({
+    isError: true,
+    output:
+      "calc.py has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now\n" +
+      "old_string not found in calc.py, but it matches when whitespace is ignored, at line 2:\n2\t        return a+b\ncopy the exact text (indentation, tabs, line breaks) into old_string",
+  });
+  await read({ path: "calc.py" });
+  expect((await edit({ path: "calc.py", old_string: "return a + b", new_string: "x" })).output).toStartWith("old_string not found in calc.py");
+});
+
 test("an edit of a file seen as it was leaves it known: write_file after it goes through", async () => {
   const { read, write, edit } = run();
   writeFileSync(file("ok.ts"), "x = 1\n");
@@ -96,10 +111,22 @@ test("read through a link, changed, written through its target: one file, refuse
   expect((await write({ path: "real.toml", content: "a = 9\n" })).output).toStartWith(`real.toml ${REFUSED}`);
 });
 
-test("a file never read this run, one saved again unchanged, and one deleted since are written as before", async () => {
+test("a file never read this run (as after hey -c) is not overwritten until read; then, and once it was written, it is", async () => {
   const { read, write } = run();
-  writeFileSync(file("blind.txt"), "old\n");
+  writeFileSync(file("blind.txt"), "old\nthe user's line\n");
+  expect(await write({ path: "blind.txt", content: "new\n" })).toEqual({
+    isError: true,
+    output:
+      "blind.txt exists and has not been read or written in this run; not written, so what it holds is kept: read it with read_file and make your change to what it holds now",
+  });
+  expect(text("blind.txt")).toBe("old\nthe user's line\n");
+  await read({ path: "blind.txt" });
   expect(await write({ path: "blind.txt", content: "new\n" })).toEqual({ output: "overwrote blind.txt (1 line, 4 bytes)" });
+  expect(await write({ path: "blind.txt", content: "newer\n" })).toEqual({ output: "overwrote blind.txt (1 line, 6 bytes)" });
+});
+
+test("a file saved again unchanged since it was read, and one deleted since, are written as before", async () => {
+  const { read, write } = run();
   writeFileSync(file("same.txt"), "same\n");
   await read({ path: "same.txt" });
   writeFileSync(file("same.txt"), "same\n");

@@ -103,6 +103,6 @@ test("`!`: Latin-1 output is shown and kept as text, a last byte too", async () 
     signal: new AbortController().signal,
     show: (t) => void shown.push(t),
   });
-  expect(run.output).toBe("café");
+  expect(run.output.head).toBe("café");
   expect(shown.join("")).toBe("café");
 });

@@ -5,13 +5,16 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { testNeeding } from "../helpers/tools.ts";
 
 let dir: string;
 let ctx: ToolContext;
-const write = (args: Record<string, unknown>) => callTool(createWriteFileTool(), args, ctx);
+const seen = new Map<string, string>(); // one run's: write_file overwrites only a file read or written in it
+const write = (args: Record<string, unknown>) => callTool(createWriteFileTool({ seen }), args, ctx);
+const read = (path: string) => callTool(createReadFileTool({ seen }), { path }, ctx);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hey-write-"));
@@ -28,6 +31,7 @@ test("creates missing parent directories and says what it wrote", async () => {
 
 test("overwriting says so; counts a last line without newline and bytes, not characters", async () => {
   writeFileSync(join(dir, "over.txt"), "old");
+  await read("over.txt");
   expect(await write({ path: "over.txt", content: "é\nlast" })).toEqual({ output: "overwrote over.txt (2 lines, 7 bytes)" });
   expect(await write({ path: "over.txt", content: "" })).toEqual({ output: "overwrote over.txt (0 lines, 0 bytes)" });
   expect(readFileSync(join(dir, "over.txt"), "utf8")).toBe("");
@@ -40,6 +44,7 @@ test("keeps the mode of an existing file (an executable stays executable)", asyn
   await write({ path: "run.sh", content: "#!/bin/sh\necho hi\n" });
   expect(statSync(script).mode & 0o777).toBe(0o755);
   writeFileSync(join(dir, "private"), "x");
+  await read("private");
   chmodSync(join(dir, "private"), 0o600);
   await write({ path: "private", content: "y" });
   expect(statSync(join(dir, "private")).mode & 0o777).toBe(0o600);
@@ -47,23 +52,27 @@ test("keeps the mode of an existing file (an executable stays executable)", asyn
 
 test("overwriting keeps the file's CRLF line ends, byte-order mark and encoding (Windows-1252, UTF-16), and says so", async () => {
   writeFileSync(join(dir, "win.cs"), "\uFEFFclass A\r\n{\r\n}\r\n");
+  await read("win.cs");
   expect(await write({ path: "win.cs", content: "class B\n{\n}\n" })).toEqual({
     output: "overwrote win.cs (3 lines, 18 bytes; kept its CRLF line ends, byte-order mark)",
   });
   expect(readFileSync(join(dir, "win.cs"), "utf8")).toBe("\uFEFFclass B\r\n{\r\n}\r\n");
   writeFileSync(join(dir, "old.properties"), Buffer.from("a=caf\xe9\n", "latin1"));
+  await read("old.properties");
   expect(await write({ path: "old.properties", content: "a=café €\n" })).toEqual({
     output: "overwrote old.properties (1 line, 9 bytes; kept its Windows-1252 (Latin-1) encoding)",
   });
   expect(readFileSync(join(dir, "old.properties"))).toEqual(Buffer.from([...Buffer.from("a=caf\xe9 ", "latin1"), 0x80, 0x0a]));
   const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
   writeFileSync(join(dir, "out.log"), utf16le("a\r\n"));
+  await read("out.log");
   expect(await write({ path: "out.log", content: "b ✓\n" })).toEqual({
     output: "overwrote out.log (1 line, 12 bytes; kept its CRLF line ends, UTF-16 LE encoding)",
   });
   expect(readFileSync(join(dir, "out.log"))).toEqual(utf16le("b ✓\r\n"));
   // what the file did not have, or the content says otherwise, is written as given
   writeFileSync(join(dir, "mixed.txt"), "a\r\nb\n");
+  await read("mixed.txt");
   await write({ path: "mixed.txt", content: "x\ny\n" });
   expect(readFileSync(join(dir, "mixed.txt"), "utf8")).toBe("x\ny\n");
   await write({ path: "win.cs", content: "\uFEFFall\r\nmine\n" });
@@ -77,6 +86,7 @@ test("overwriting keeps the file's CRLF line ends, byte-order mark and encoding 
 test("content carrying U+FFFD where the file is Latin-1 (the model read it with cat) is refused: writing it would lose the bytes", async () => {
   const latin1 = Buffer.from("name=Jos\xe9\ncity=S\xe3o Paulo\n", "latin1");
   writeFileSync(join(dir, "people.properties"), latin1);
+  await read("people.properties");
   expect(await write({ path: "people.properties", content: "name=Jos\uFFFD\ncity=S\uFFFDo Paulo\nage=3\n" })).toEqual({
     output:
       "people.properties is Windows-1252 (Latin-1), and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed",
@@ -97,6 +107,7 @@ test("a read-only file is not overwritten: the model is told why", async () => {
 
 test("writes through a symlink, keeping the link", async () => {
   writeFileSync(join(dir, "real.txt"), "before");
+  await read("real.txt");
   symlinkSync(join(dir, "real.txt"), join(dir, "link.txt"));
   await write({ path: "link.txt", content: "after" });
   expect(lstatSync(join(dir, "link.txt")).isSymbolicLink()).toBe(true);
@@ -138,6 +149,7 @@ test("atomic: a reader in another process never sees a partial file; the temp fi
   const target = join(sub, "data.bin");
   const size = 2 * 1024 * 1024;
   writeFileSync(target, "a".repeat(size));
+  await read("atomic/data.bin");
   const stop = join(dir, "stop");
   // The reader checks every read is one whole version (all "a" or all "b", full length) and
   // records every other name it sees in the directory.

@@ -112,6 +112,20 @@ test("/compact without a terminal (JSON) says it in the command's output; nothin
   expect((await runCommand("/compact", compactContext(undefined, false))).text).toBe("nothing to summarize yet: everything is in the last turns");
 });
 
+test("/compact cancelled (Esc, Ctrl-C) while the summary is asked for says so, as other cancels do, and that nothing changed", async () => {
+  const abort = new AbortController();
+  const agent = {
+    compact: (_: string | undefined, signal: AbortSignal) =>
+      new Promise((_, reject) => signal.addEventListener("abort", () => reject(new DOMException("The operation was aborted.", "AbortError")))),
+  } as unknown as Agent;
+  const running = runCommand("/compact", { ...compactContext(undefined, true), agent, signal: abort.signal });
+  abort.abort();
+  expect(await running).toEqual({ text: "compact: interrupted by user; the conversation is as it was", ok: false });
+  // a failure that is no cancel is still the caller's to report
+  const failing = { compact: () => Promise.reject(new Error("503 Service Unavailable")) } as unknown as Agent;
+  await expect(runCommand("/compact", { ...compactContext(undefined, true), agent: failing })).rejects.toThrow("503 Service Unavailable");
+});
+
 test.each(["/usage extra", "/thinking on", "/help me", "/quit now", "/exit please", "/reload all"])(
   "%p: a command that takes no argument refuses one, in one line",
   async (line) => {

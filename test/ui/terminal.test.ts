@@ -407,3 +407,29 @@ test("commands side by side each show their live lines under their own line, not
   expect(shown()).toEqual(["$ cargo build", "    Finished", "    Running tests"]); // another call still runs: whose they are
   terminal.stopSpinner();
 });
+
+test("at 60 columns: a batch's failed status keeps its exit code and error, the call's label is what is cut; a long diff line is cut with … under its marker", () => {
+  const command = "echo this is the output line; echo this is an error line >&2; exit 3";
+  const { err } = render(
+    [
+      { type: "tool_call", id: "r", name: "read_file", arguments: '{"path":"src/calc.py"}' },
+      { type: "tool_call", id: "b", name: "bash", arguments: JSON.stringify({ command }) },
+      { type: "tool_result", id: "r", name: "read_file", ok: true, output: "1\tdef add(a, b):\n2\t    return a + b" },
+      { type: "tool_result", id: "b", name: "bash", ok: false, output: "this is the output line\n[stderr]\nthis is an error line\n[exit code 3]" },
+      { type: "tool_call", id: "e", name: "edit", arguments: '{"path":"src/calc.py","old_string":"a + b","new_string":"x"}' },
+      {
+        type: "tool_result",
+        id: "e",
+        name: "edit",
+        ok: true,
+        output: `edited src/calc.py: 1 replacement\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return ${"a_rather_long_name + ".repeat(4)}b`,
+      },
+    ],
+    { tty: true, columns: 60 },
+  );
+  const rows = err.split("\n").map((row) => row.split("\x1b[K").at(-1)!); // each row as left after the spinner's line is cleared
+  expect(rows).toContain("  ✗ $ echo this is the outpu…: exit 3: this is an error line");
+  expect(rows).toContain("  ✓ read src/calc.py: 2 lines");
+  expect(rows).toContain("    +    return a_rather_long_name + a_rather_long_name + a…");
+  for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(60);
+});

@@ -1,7 +1,7 @@
 // Tool calls and results as people read them (issue 14): the call in the words of a shell or an
 // editor, a short status, a capped diff.
 import { expect, test } from "bun:test";
-import { capDiff, commandRest, DIFF_SHOWN_LINES, resultStatus, toolLine, writeDiff } from "../../src/ui/tool-lines.ts";
+import { capDiff, commandRest, DIFF_SHOWN_LINES, resultStatus, toolLine, writeDiff, fitStatus } from "../../src/ui/tool-lines.ts";
 
 test.each([
   ["bash", { command: "git status" }, "$ git status"],
@@ -165,4 +165,29 @@ test("a multi-line command: the call line shows its first line, the rest follows
   const long = Array.from({ length: 14 }, (_, i) => `echo ${i}`).join("\n");
   expect(commandRest("bash", args(long))).toEqual([...Array.from({ length: 9 }, (_, i) => `echo ${i + 1}`), "… 4 more lines"]);
   expect(commandRest("read_file", JSON.stringify({ path: "a\nb" }))).toEqual([]);
+});
+
+const columns = (t: string) => [...t].length;
+test.each([
+  ["fits: as it is", "read src/calc.py", "2 lines", 60, "read src/calc.py: 2 lines"],
+  [
+    "too long: the label (the call line again) is cut, the outcome kept",
+    "$ echo this is the output line; echo this is an error line >&2; exit 3",
+    "exit 3: this is an error line",
+    56,
+    "$ echo this is the outpu…: exit 3: this is an error line",
+  ],
+  [
+    "a long outcome: the label keeps 12 columns, then the outcome is cut",
+    "$ make test",
+    "exit 2: " + "x".repeat(60),
+    40,
+    "$ make test: exit 2: xxxxxxxxxxxxxxxxxx…",
+  ],
+  ["no label (one call): the text cut", "", "exit 3: " + "e".repeat(60), 20, "exit 3: eeeeeeeeeee…"],
+  ["no width known: whole", "$ a very long command indeed", "exit 3: failed", 0, "$ a very long command indeed: exit 3: failed"],
+])("fitStatus, %s", (_, label, text, room, shown) => {
+  const fitted = fitStatus(label, text, room, columns);
+  expect(fitted).toBe(shown);
+  if (room > 0) expect(columns(fitted)).toBeLessThanOrEqual(room);
 });

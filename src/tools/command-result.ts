@@ -1,0 +1,227 @@
+// What the model reads of a command that ran (SPEC §13.1), for the bash tool and the user's own
+// `!COMMAND` alike: binary streams named, long output filtered (the built-in filter or an external
+// one, unless raw), cut to its head and tail, and the full output saved in the session's outputs
+// folder (outputs.ts) and named whenever anything was left out.
+import { open, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { newId } from "../kernel/ir.ts";
+import { errorText } from "../kernel/errors.ts";
+import { filterOutput, filterStreams } from "./bash-filter.ts";
+import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
+import type { Captured } from "./capture.ts";
+import { outputDecoder } from "../fs/output-text.ts";
+import { ensurePrivateDir } from "./outputs.ts";
+import { type Finished, runProcess } from "./run-process.ts";
+import type { ShellChoice } from "./shell.ts";
+
+/** What the model sees at most, after filtering; the rest is in the full-output file. */
+export const MAX_RESULT_LINES = 2000;
+export const MAX_RESULT_BYTES = 50 * 1024;
+/** An external filter gets this long before hey falls back to the built-in one. */
+const FILTER_TIMEOUT_MS = 30_000;
+
+/** How a command's output becomes what the model reads. */
+export interface OutputKeeping {
+  /** "builtin", "none", or an external command that reads the output on stdin (e.g. "rtk") */
+  filter: string;
+  /** `--raw`: no filtering at all (truncation still applies) */
+  raw: boolean;
+  /** where full outputs go, created 0700 when first needed */
+  outputDir: string;
+}
+
+/** Where one command's streams spill while it runs, and where its full output is saved after: `<outputDir>/<id>.*`. */
+export interface OutputFiles {
+  spill: (stream: "stdout" | "stderr") => () => string;
+  full: string;
+}
+
+export function outputFiles(outputDir: string): OutputFiles {
+  const id = newId();
+  return {
+    spill: (stream) => () => {
+      ensurePrivateDir(outputDir);
+      return join(outputDir, `${id}.${stream}`);
+    },
+    full: join(outputDir, `${id}.log`),
+  };
+}
+
+/** What the external filter runs with: the command's shell, environment, directory and abort. */
+export interface FilterContext {
+  shell: ShellChoice;
+  env: Record<string, string | undefined> | undefined;
+  cwd: string;
+  signal: AbortSignal;
+}
+
+/** A result body and what its text lacks from the middle (a spilled stream's hidden part). */
+type Body = { text: string; hidden: Hidden };
+
+/**
+ * The text the model reads for `run` of `command`, reported with `exitCode`; `notes` (how it was
+ * stopped) follow the output; `view` turns the text of a stream held in memory into what the model
+ * reads (a terminal's screen left out, for `!`). The spill files of `run` are gone after. Never throws.
+ */
+export async function commandResult(
+  run: Finished,
+  command: string,
+  exitCode: number,
+  opts: OutputKeeping & FilterContext & { files: OutputFiles; notes: string[]; view?: (text: string) => string },
+): Promise<string> {
+  const text = (c: Captured): Captured => {
+    const only = textOnly(c);
+    return only !== c || !opts.view ? only : { ...c, head: opts.view(c.head), tail: opts.view(c.tail) };
+  };
+  const shown = { ...run, stdout: text(run.stdout), stderr: text(run.stderr) }; // what the model reads; `run` is saved whole
+  const binary = [run.stdout, run.stderr].some((c) => textOnly(c) !== c);
+  const out = { stdout: joined(shown.stdout), stderr: joined(shown.stderr), exitCode, command };
+  const plain: Body = { text: formatOutput(out), hidden: sum(shown.stdout.hidden, shown.stderr.hidden) };
+
+  // reading the pipes left tens of MB of chunks for the collector; free them before the filter reads the spill file
+  if (plain.hidden.bytes > 0) Bun.gc(true);
+  let body = plain;
+  let filtered = false;
+  if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
+    // after an abort the filter would be interrupted too: the built-in one is instant
+    const builtin = async (): Promise<Body | undefined> => {
+      const text =
+        plain.hidden.bytes === 0
+          ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined))
+          : await filterStreams({ stdout: chunksOf(shown.stdout), stderr: chunksOf(shown.stderr), exitCode });
+      return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
+    };
+    if (opts.filter === "builtin" || opts.signal.aborted) body = (await builtin()) ?? plain;
+    else {
+      const external = await runFilter(opts, shown, exitCode);
+      if ("text" in external) body = external;
+      else {
+        const fallback = (await builtin()) ?? plain;
+        body = { ...fallback, text: `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used]\n${fallback.text}` };
+      }
+    }
+    filtered = body !== plain;
+  }
+  const cut = truncateHeadTail(body.text, MAX_RESULT_LINES, MAX_RESULT_BYTES, body.hidden);
+  let output = [cut.text, ...opts.notes].join("\n");
+  const foreign = shown.stdout.foreign + shown.stderr.foreign;
+  if (foreign > 0)
+    output += `\n[${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]`;
+  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0) output += `\n${await saveFullOutput(opts.files.full, run, exitCode)}`;
+  return output;
+}
+
+/** The external filter's output, or why it failed. It reads stderr then stdout on stdin. */
+async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exitCode: number): Promise<Body | { failure: string }> {
+  const argv = [opts.shell.program, ...opts.shell.args(opts.filter)];
+  const input = readable(async function* () {
+    for (const c of [run.stderr, run.stdout]) {
+      let last = "";
+      for await (const chunk of chunksOf(c)) if (chunk) yield (last = chunk);
+      if (last && !last.endsWith("\n")) yield "\n";
+    }
+  });
+  const filter = await runProcess(argv, {
+    cwd: opts.cwd,
+    env: opts.env,
+    timeoutMs: FILTER_TIMEOUT_MS,
+    signal: opts.signal,
+    input,
+    verbatim: opts.shell.verbatim,
+  });
+  if ("error" in filter) return { failure: filter.error };
+  if (filter.ended !== "exit") return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted" };
+  if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
+  const text = `[output filtered by \`${opts.filter}\`]\n${joined(filter.stdout).replace(/\n$/, "")}\n[exit code ${exitCode}]`;
+  return { text, hidden: filter.stdout.hidden };
+}
+
+/**
+ * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
+ * there, not copied); says where, or why not. Spill files never outlive the call.
+ */
+async function saveFullOutput(path: string, run: Finished, exitCode: number): Promise<string> {
+  const { stdout, stderr } = run;
+  try {
+    const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
+    if (lost) throw new Error(lost.spillError ?? "not kept");
+    ensurePrivateDir(join(path, ".."));
+    if (stdout.spill) await rename(stdout.spill, path);
+    // 0600 and O_EXCL: output can hold secrets
+    const file = await open(path, stdout.spill ? "a" : "wx", 0o600);
+    try {
+      if (!stdout.spill) await (stdout.raw ? file.write(stdout.raw) : file.write(stdout.head));
+      if (stderr.bytes > 0) {
+        await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
+        if (!stderr.spill) await (stderr.raw ? file.write(stderr.raw) : file.write(stderr.head));
+        else for await (const chunk of Bun.file(stderr.spill).stream()) await file.write(chunk);
+      }
+      await file.write(`\n[exit code ${exitCode}]\n`);
+    } finally {
+      await file.close();
+    }
+    return `[full output: ${path}]`;
+  } catch (e) {
+    return `[could not save the full output: ${errorText(e)}]`;
+  } finally {
+    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
+  }
+}
+
+/** Bytes read for git's test of binary data: a NUL byte among them. */
+const BINARY_PROBE = 8192;
+
+/**
+ * A stream that is binary data (`cat logo.png`, `git show HEAD:app.bin`) as one line saying so:
+ * decoded as text it is kilobytes of noise in the context. Its bytes stay in the full-output file.
+ */
+function textOnly(c: Captured): Captured {
+  if (!c.head.slice(0, BINARY_PROBE).includes("\0")) return c;
+  const text = `[binary output: ${c.bytes} bytes, not shown; pipe it through od -c | head to see its start]`;
+  return { head: text, tail: "", hidden: { lines: 0, bytes: 0 }, bytes: c.bytes, foreign: 0 };
+}
+
+/** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */
+const joined = (c: Captured) => c.head + c.tail;
+
+/** A stream's text as the filter reads it: from its spill file when it has one, else from memory. */
+async function* chunksOf(c: Captured): AsyncGenerator<string> {
+  if (!c.spill) {
+    yield c.head;
+    if (c.hidden.bytes > 0) yield `\n… ${c.hidden.bytes} bytes could not be kept (${c.spillError}) …\n${c.tail}`;
+    return;
+  }
+  // one buffer, reused: reading 50 MB through fresh chunks left ~15 MB more garbage at the peak
+  const file = await open(c.spill, "r");
+  const buffer = new Uint8Array(READ_CHUNK_BYTES);
+  const decoder = outputDecoder();
+  try {
+    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n));
+    yield decoder.decode(new Uint8Array(0), false);
+  } finally {
+    await file.close();
+  }
+}
+
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/** Text from an async generator as a byte stream, pulled as the reader wants it (a filter that stops reading early stops it). */
+function readable(chunks: () => AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const it = chunks();
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await it.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await it.return(undefined);
+    },
+  });
+}
+
+const sum = (a: Hidden, b: Hidden): Hidden => ({ lines: a.lines + b.lines, bytes: a.bytes + b.bytes });
+
+/** Milliseconds as seconds with one decimal, as results say them. */
+export const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
