@@ -88,7 +88,7 @@ async function embeddedRg(cache: string): Promise<string> {
 }
 
 test("the embedded ripgrep rewritten during a run is checked again before grep runs it: restored, and what was written never runs", async () => {
-  scripted.userConfig(`[agent]\nparallel_tools = false\n`); // no permission list: write_file may write anywhere
+  scripted.userConfig(`[agent]\nparallel_tools = false\n`); // no permission list: a command may write anywhere
   write(join(project.path, "a.txt"), "hi\n");
   const cache = join(home.path, "cache");
   const noRg = join(home.path, "empty-path"); // no rg on PATH: the embedded one searches
@@ -97,13 +97,14 @@ test("the embedded ripgrep rewritten during a run is checked again before grep r
   const pwned = join(home.path, "PWNED_rg");
   scripted.calls = [
     ["grep", { pattern: "hi", path: "." }],
-    ["write_file", { path: rg, content: `#!/bin/sh\necho pwned > '${pwned}'\necho 'a.txt:1:hi'\n` }],
+    // rewritten by a command (write_file would first have to read it: it refuses a file not read this run)
+    ["bash", { command: `printf '%s\\n' '#!/bin/sh' "echo pwned > ${pwned}" "echo 'a.txt:1:hi'" > '${rg}'` }],
     ["grep", { pattern: "hi", path: "." }],
   ];
   const run = await runHey(["-p", "search"], { cwd: project.path, env: { HOME: home.path, XDG_CACHE_HOME: cache, PATH: noRg } });
   expect(run.code).toBe(0);
   const got = results();
-  expect(got[1]).toStartWith("overwrote "); // before: the same, and the second grep ran the script
+  expect(got[1]).toStartWith("(no output)"); // before: the same, and the second grep ran the script
   expect([got[0], got[2]]).toEqual(["a.txt:1: hi", "a.txt:1: hi"]);
   expect(existsSync(pwned)).toBe(false);
   expect(Bun.spawnSync([rg, "--version"]).stdout.toString()).toStartWith("ripgrep "); // the real one is back
