@@ -85,7 +85,9 @@ export type ProviderErrorKind =
   /** the server answered, but not in the protocol (an HTML page, JSON instead of a stream, malformed events) */
   | "protocol"
   /** the request is larger than the model's context window (ProviderError.overflow says what the server stated) */
-  | "context_length";
+  | "context_length"
+  /** the stream ended as the server ended it with nothing in it (no text, thinking or tool call): retried at most retry.ts EMPTY_RETRIES times */
+  | "empty_answer";
 
 /** What a context-length error states, each part when it does: the model's window, the prompt's tokens, the answer's share it counted in. */
 export interface ContextOverflow {
@@ -95,7 +97,7 @@ export interface ContextOverflow {
 }
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
-export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network"]);
+export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network", "empty_answer"]);
 
 /**
  * A classified provider failure. `message` is already fit for the user (it names the key

@@ -49,6 +49,14 @@ const MIN_DELAY_MS = 500;
 export const SILENT_TRIES = 2;
 
 /**
+ * Retries of a request whose answer came empty (kind "empty_answer": the stream ended as its server
+ * ended it, with nothing in it), whatever max_retries says: an empty answer is often a transient flake
+ * (Gemini's, after a function response; Gemini CLI retries them too), but one that comes three times
+ * is the endpoint's answer, not a flake.
+ */
+export const EMPTY_RETRIES = 2;
+
+/**
  * Whether to retry after `failure`, which happened on try number `attempt` (1 = the first
  * request), and how long to wait first. `random` returns [0, 1); inject it for tests.
  *
@@ -57,7 +65,7 @@ export const SILENT_TRIES = 2;
  * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
  * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1). SILENT_TRIES silent tries in a row end
- * the retries whatever max_retries says.
+ * the retries whatever max_retries says, and an empty answer is retried EMPTY_RETRIES times at most.
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
@@ -67,7 +75,8 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
       retry: false,
       why: `nothing came on ${failure.silentTries} tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
     };
-  if (attempt > policy.maxRetries) return { retry: false, why: `gave up after ${policy.maxRetries} ${policy.maxRetries === 1 ? "retry" : "retries"}` };
+  const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
+  if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };
   const floor = Math.min(policy.maxDelayMs, MIN_DELAY_MS * 2 ** (attempt - 1));
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
   if (server !== undefined) {

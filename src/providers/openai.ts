@@ -12,7 +12,18 @@ import type { CompletionUsage } from "openai/resources/completions";
 import { emptyUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
-import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
+import {
+  adaptingStream,
+  conversationKey,
+  dataUrl,
+  errorContextOf,
+  joinText,
+  requestBasics,
+  sentSchema,
+  toolText,
+  noContentError,
+  unfinishedError,
+} from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
@@ -178,8 +189,8 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
  * Maps a chat-completions chunk stream to IR events. Pure apart from iterating `chunks`; errors
  * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
  * yielded as they arrive; tool calls are yielded whole once the stream has ended, then `done`.
- * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
- * connection must not look like a finished answer).
+ * Throws ProviderError("network") when the stream ends without any finish_reason after some of an
+ * answer (a cut connection must not look like a finished answer), "empty_answer" when nothing came.
  */
 export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
   let text = "";
@@ -243,7 +254,8 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     if (choice.finish_reason) finish = choice.finish_reason;
   }
 
-  if (finish === undefined) throw unfinishedError();
+  // ended as the server ended it ([DONE], or closed) with nothing at all: an empty answer, not a cut connection
+  if (finish === undefined) throw text || thinking || calls.size > 0 ? unfinishedError() : noContentError();
 
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => a - b)

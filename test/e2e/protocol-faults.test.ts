@@ -52,6 +52,41 @@ test.each([
   expect(run.stderr).not.toContain("retrying");
 });
 
+// a stream that ended as its server ended it, with nothing in it: the endpoint answered with no
+// content — not "the connection closed" and five retries; two retries (an empty answer is often a
+// flake), then an empty_answer error naming the endpoint, exit 1
+test.each([
+  ["a comment, then [DONE]", raw("text/event-stream", ": keep-alive\n\ndata: [DONE]\n\n")],
+  ["an empty body", raw("text/event-stream", "")],
+  ["a role chunk and [DONE]", sseReply(sse([chatChunk({})]))],
+])("%s: 'answered with no content', retried twice, then exit 1", async (_name, reply) => {
+  const config = join(work.path, "fast.toml");
+  writeFileSync(config, "[retry]\nbase_delay_ms = 100\njitter = false\n");
+  const before = server.requests.length;
+  server.enqueue(reply, reply, reply);
+  const run = await runHey([...adHoc(), "--config", config, "--output", "json", "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  const events = jsonEvents(run.stdout);
+  expect(events.filter((e) => e.type === "retry").map((e) => e.error)).toEqual([
+    `${server.url}/v1 answered with no content`,
+    `${server.url}/v1 answered with no content`,
+  ]);
+  expect(events.find((e) => e.type === "error")).toEqual({
+    type: "error",
+    kind: "empty_answer",
+    message: `${server.url}/v1 answered with no content — gave up after 2 retries`,
+  });
+  expect(run.stderr).not.toContain("the connection closed");
+});
+
+test("an empty answer, then a real one: the retry gets it; exit 0", async () => {
+  server.enqueue(raw("text/event-stream", "data: [DONE]\n\n"), answer("there"));
+  const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "there\n" });
+  expect(run.stderr).toContain("answered with no content");
+});
+
 test("headers, then nothing: each try ends after [retry] idle_timeout_ms, and a second silent one in a row ends the retries", async () => {
   const config = join(work.path, "stall.toml");
   writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 5\nbase_delay_ms = 100\njitter = false\n");

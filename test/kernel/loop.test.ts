@@ -1,7 +1,7 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
-import { runLoop, CUT_OFF, EMPTY_ANSWER, MALFORMED_QUOTE_CHARS, malformedCallNote } from "../../src/kernel/loop.ts";
+import { runLoop, CUT_OFF, EMPTY_ANSWER, endedWithoutAnswer, MALFORMED_QUOTE_CHARS, malformedCallNote } from "../../src/kernel/loop.ts";
 import { refused } from "../../src/kernel/refusal.ts";
 import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
@@ -760,4 +760,15 @@ describe("a tool call the provider could not parse (stop malformed_call)", () =>
     expect(notice!.message).not.toContain("\n");
     expect(notice!.message.length).toBeLessThan(300);
   });
+});
+
+test.each([
+  ["text after tool work", [{ role: "assistant", content: [{ type: "text", text: "Done." }] }], false],
+  ["thinking only after tool work", [{ role: "assistant", content: [{ type: "thinking", text: "hm" }] }], true],
+  ["whitespace only", [{ role: "assistant", content: [{ type: "text", text: " \n" }] }], true],
+  ["a tool result last", [{ role: "tool", content: [{ type: "text", text: "ok" }] }], false],
+  ["the user's message last", [], false],
+] as const)("endedWithoutAnswer: %s → %p", (_, tail, expected) => {
+  const messages = tail.map((m, i) => ({ id: `m${i}`, ...m, content: [...m.content] }) as Message);
+  expect(endedWithoutAnswer([userMessage("go"), ...messages])).toBe(expected);
 });
