@@ -114,11 +114,16 @@ export class ProviderError extends Error {
   readonly overflow: ContextOverflow | undefined;
   /** the idle timeout ended the try before a single byte of an answer came (kernel/retry.ts SILENT_TRIES) */
   readonly silent: boolean;
+  /**
+   * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
+   * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
+   */
+  usage: Usage | undefined;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; silent?: boolean; cause?: unknown } = {},
+    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; silent?: boolean; cause?: unknown; usage?: Usage } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "ProviderError";
@@ -128,6 +133,7 @@ export class ProviderError extends Error {
     this.final = opts.final ?? false;
     this.overflow = opts.overflow;
     this.silent = opts.silent ?? false;
+    this.usage = opts.usage;
   }
 
   get retryable(): boolean {

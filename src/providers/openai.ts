@@ -9,7 +9,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { emptyUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import {
@@ -279,7 +279,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
 }
 
 function toUsage(u: WireUsage | undefined): Usage {
-  if (!u) return emptyUsage();
+  if (!u) return unreportedUsage(); // no stream_options, or a server that sends none: hey estimates
   return {
     input: u.prompt_tokens ?? 0,
     output: u.completion_tokens ?? 0,

@@ -342,7 +342,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
             infoLine(`${finalOnly ? "error: " : ""}the model ended without a final answer; its work is above`, finalOnly ? RED : YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") {
-            const used = count(event.usage.input_tokens + event.usage.output_tokens);
+            const used = `${event.usage.estimated ? "~" : ""}${count(event.usage.input_tokens + event.usage.output_tokens)}`;
             infoLine(`stopped at the run's token limit (--max-run-tokens): ${used} tokens used, the hand-off included`, YELLOW);
           }
           endLine(info);

@@ -118,6 +118,12 @@ test("a stream that breaks off after part of the answer: not retried, the part k
   const out = jsonEvents(run.stdout);
   expect(out.find((e) => e.type === "error")).toMatchObject({ kind: "stream_interrupted" });
   expect(out.find((e) => e.type === "result")).toMatchObject({ text: "The bug is in parse\n\n[interrupted: the response broke off]" });
+  // the cut request was billed: counted with hey's estimate, marked so, not as 0 tokens
+  const usage = out.filter((e) => e.type === "usage");
+  expect(usage).toHaveLength(1);
+  expect(usage[0]).toMatchObject({ estimated: true });
+  expect((usage[0]!.input_tokens as number) > 0 && (usage[0]!.output_tokens as number) > 0).toBe(true);
+  expect(out.at(-1)).toMatchObject({ type: "done", usage: { estimated: true, input_tokens: usage[0]!.input_tokens } });
 
   server.enqueue(answer("In parser.ts, line 12."));
   const next = await runHey([...adHoc(), "-c", "-p", "go on"], { cwd: work.path, env });
