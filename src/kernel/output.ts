@@ -56,7 +56,8 @@ export type AgentEvent =
   | { type: "tool_output"; id: string; lines: string[] }
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
-  | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  /** `retries`: how many retries this failure gets in all, when fewer than `[retry] max_retries` (an empty answer) */
+  | { type: "retry"; attempt: number; delay_ms: number; error: string; retries?: number }
   /** how the provider adapted the request to go on, said once (StreamEvent `notice`): an effort level the model refused, replaced */
   | { type: "notice"; message: string }
   /**

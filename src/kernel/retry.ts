@@ -23,7 +23,8 @@ export interface RetryableFailure {
   silentTries?: number;
 }
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
+/** `retries`: how many this failure gets in all, when fewer than the policy's maxRetries (an empty answer's EMPTY_RETRIES) */
+export type RetryDecision = { retry: true; delayMs: number; retries?: number } | { retry: false; why?: string };
 
 /**
  * Jitter added to a server-given delay, at most this fraction of it: the server's wait is
@@ -77,6 +78,7 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
     };
   const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
   if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };
+  const fewer = most < policy.maxRetries ? { retries: most } : {};
   const floor = Math.min(policy.maxDelayMs, MIN_DELAY_MS * 2 ** (attempt - 1));
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
   if (server !== undefined) {
@@ -85,10 +87,10 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
         retry: false,
         why: `the server allows the next try in ${formatWait(server)}, longer than hey waits ([retry] max_delay_ms = ${policy.maxDelayMs})`,
       };
-    return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))) };
+    return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))), ...fewer };
   }
   const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return { retry: true, delayMs: Math.max(floor, Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped)) };
+  return { retry: true, delayMs: Math.max(floor, Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped)), ...fewer };
 }
 
 /** "45 s", "12 min", "3 h 20 min" */

@@ -217,7 +217,8 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
           error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint),
         };
       }
-      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message });
+      const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
+      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
       try {
         await deps.clock.sleep(decision.delayMs, deps.signal);
       } catch {

@@ -310,7 +310,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           infoLine(`hey: ${visible(event.message)}`, DIM);
           break;
         case "retry":
-          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
+          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.retries ?? opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
           spin("retrying in", now(), now() + event.delay_ms);
           break;
         case "compaction":

@@ -111,7 +111,7 @@ test.each([
   expect(result.code).toBe(1);
   expect(server.requests.length - before).toBe(3);
   expect(result.stderr).not.toContain("the connection closed");
-  expect(result.stderr.match(/^retrying .*answered with no content$/gm)).toHaveLength(2);
+  expect(result.stderr.match(/^retrying in .* \([12]\/2\): .*answered with no content$/gm)).toHaveLength(2); // of 2, not of max_retries
   expect(result.stderr).toEndWith(`error: ${server.url}/v1beta answered with no content — gave up after 2 retries\n`);
 });
 

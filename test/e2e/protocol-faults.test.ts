@@ -68,9 +68,9 @@ test.each([
   expect(run.code).toBe(1);
   expect(server.requests.length - before).toBe(3);
   const events = jsonEvents(run.stdout);
-  expect(events.filter((e) => e.type === "retry").map((e) => e.error)).toEqual([
-    `${server.url}/v1 answered with no content`,
-    `${server.url}/v1 answered with no content`,
+  expect(events.filter((e) => e.type === "retry").map((e) => [e.error, e.retries])).toEqual([
+    [`${server.url}/v1 answered with no content`, 2],
+    [`${server.url}/v1 answered with no content`, 2],
   ]);
   expect(events.find((e) => e.type === "error")).toEqual({
     type: "error",
