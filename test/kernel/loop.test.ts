@@ -772,3 +772,24 @@ test.each([
   const messages = tail.map((m, i) => ({ id: `m${i}`, ...m, content: [...m.content] }) as Message);
   expect(endedWithoutAnswer([userMessage("go"), ...messages])).toBe(expected);
 });
+
+test("a stream cut after part of its answer counts what its error says it cost, marked estimated, in a usage event and the run's total", async () => {
+  const cost = { input: 900, output: 40, cacheRead: 0, cacheWrite: 0, reasoning: 0, estimated: true as const };
+  const cut = new ProviderError("network", "reset", { usage: cost });
+  const deps = loopDeps(fakeProvider([{ text: "half an answer", error: cut }]));
+  const result = await runLoop([userMessage("q")], deps);
+  expect(result.stop).toBe("error");
+  expect(result.usage).toEqual(cost);
+  expect(deps.output.of("usage")).toMatchObject([{ input_tokens: 900, output_tokens: 40, estimated: true }]);
+  expect(deps.output.of("done")).toMatchObject([{ usage: { input_tokens: 900, output_tokens: 40, estimated: true } }]);
+});
+
+test("estimated usage counts toward the run's token cap like reported usage", async () => {
+  const call = { name: "nothing", arguments: {} };
+  const turn = { toolCalls: [call], usage: { input: 600, output: 10, estimated: true as const } };
+  const deps = loopDeps(fakeProvider([turn, turn, { text: "handed off" }]), { limits: { maxTurns: 50, parallelTools: false, maxRunTokens: 1000 } });
+  const result = await runLoop([userMessage("q")], deps);
+  expect(result.stop).toBe("max_run_tokens");
+  expect(result.turns).toBe(3); // 610, 1220 > 1000: the hand-off is the third request
+  expect(result.usage.estimated).toBe(true);
+});
