@@ -17,6 +17,8 @@ import {
 import type { ContextView, Summary } from "./context/view.ts";
 import { fixedOverWindow } from "./context/oversize.ts";
 import { learnWindow } from "./context/window.ts";
+import { messageChars } from "./context/passes.ts";
+import { errorText } from "./kernel/errors.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
@@ -141,6 +143,7 @@ export function createAgent(parts: AgentParts): Agent {
           cacheRead: event.cache_read_tokens,
           cacheWrite: event.cache_write_tokens,
           reasoning: event.reasoning_tokens,
+          ...(event.estimated ? { estimated: true as const } : {}),
         };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
         correctEstimate(compaction, requestInput ?? u.input);
@@ -193,9 +196,27 @@ export function createAgent(parts: AgentParts): Agent {
   };
 
   /**
+   * What a request whose provider reported no usage is counted with (Usage.estimated): the request as
+   * the context estimate counted it when it was built, and `outChars` characters of answer at its ratio.
+   */
+  const estimated = (outChars: number): Usage => ({
+    ...emptyUsage(),
+    input: compaction.last?.estimate ?? 0,
+    output: Math.ceil(outChars * compaction.tokensPerChar),
+    estimated: true,
+  });
+  /** `e`, a failure after part of an answer (billed all the same), carrying the estimate of what it cost */
+  const costed = (e: unknown, outChars: number): ProviderError => {
+    const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e), { cause: e });
+    error.usage ??= estimated(outChars);
+    return error;
+  };
+
+  /**
    * The provider of the loop's requests: a request the model answers with a context-length error
    * is built again, deterministically, to the window that error taught (kept for the session), and
-   * sent once more; a second such answer ends the turn like any other error.
+   * sent once more; a second such answer ends the turn like any other error. An answer without
+   * usage, or one cut after it began, is counted with an estimate.
    */
   const windowed = (): Provider => ({
     protocol: provider.protocol,
@@ -203,15 +224,19 @@ export function createAgent(parts: AgentParts): Agent {
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
       for (let attempt = 1; ; attempt++) {
         let started = false;
+        let chars = 0; // of the answer so far: what a cut stream is estimated by
         try {
           for await (const event of provider.stream(request, signal)) {
             started ||= event.type !== "notice"; // a notice is no part of an answer: the request may still be built again
+            if (event.type === "text" || event.type === "thinking") chars += event.delta.length;
             if (event.type === "done") requestInput = event.requestInput;
-            yield event;
+            // no counts reported: the one estimate of a turn without usage
+            yield event.type === "done" && event.usage.estimated ? { ...event, usage: estimated(messageChars(event.message)) } : event;
           }
           return;
         } catch (e) {
-          if (started || !(e instanceof ProviderError) || e.kind !== "context_length") throw e;
+          if (started) throw costed(e, chars);
+          if (!(e instanceof ProviderError) || e.kind !== "context_length") throw e;
           const before = compaction.last?.estimate ?? 0;
           const known = compaction.window ?? settings.context.window;
           compaction.window = learnWindow(e.overflow ?? {}, before, known);

@@ -3,12 +3,11 @@
 // (issue 26: start-up's warnings stay warnings, hard errors keep the last good state) and tells the
 // model what it did on the next request, `/trust` and `/untrust` change whether the next `/reload`
 // loads the project's files, `/resume` builds the same run around another session. wire.ts builds
-// the pieces once and hands them here; this file alone changes what the configuration decided
-// while hey runs.
+// the pieces once and hands them here; this file alone changes what the configuration decided while hey runs.
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig, type Vet } from "./config/reload.ts";
-import { unknownModel } from "./config/model-check.ts";
+import { unknownModel, unreadableList } from "./config/model-check.ts";
 import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
@@ -136,9 +135,9 @@ export interface Runtime
   /**
    * re-resolves the configuration already read with `-m spec` and swaps the provider, once the model
    * is known (the provider's `models`, or the endpoint's list; `signal` ends that wait); throws
-   * ConfigError
+   * ConfigError. Returns a warning when the endpoint's list could not be read (the switch went ahead unchecked)
    */
-  switchModel(spec: string, signal: AbortSignal): Promise<void>;
+  switchModel(spec: string, signal: AbortSignal): Promise<string | undefined>;
   /**
    * `/reload`: re-reads and validates everything, then switches all or nothing when it finds an
    * error; emits a `reload` event. A change that gives the agent more is asked about with `ask` (the
@@ -330,21 +329,23 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       const next = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
       const listedBefore = providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models; // and below, the models this run used
       const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
+      let [listed, warning]: [string[] | undefined, string | undefined] = [undefined, undefined];
       if (!known.includes(next.model)) {
-        let [listed, why]: [string[] | undefined, string | undefined] = [undefined, undefined];
         try {
           listed = await parts.endpointModels(next, live.fetch, signal);
         } catch (e) {
           if (e instanceof ConfigError) throw e; // an endpoint not approved: asked nothing
-          why = errorText(e);
+          if (signal.aborted) throw new ConfigError(`-m ${spec} was interrupted before the model was checked; nothing switched`);
+          warning = unreadableList(next.model, next.provider, errorText(e)); // goes ahead unchecked, as -m does
         }
-        const refused = unknownModel(next.model, { name: next.provider.name, models: [...new Set(known)] }, listed, why);
+        const refused = unknownModel(next.model, { name: next.provider.name, models: [...new Set(known)] }, listed, warning);
         if (refused) throw new ConfigError(refused);
       }
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
       used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too
+      return warning;
     },
     async reload(ask) {
       dropDelivered();

@@ -1,6 +1,7 @@
 // `/model NAME` checks the name before switching (issue 28): a model the provider's `models` list
 // holds, or one the endpoint's model list names, is accepted; anything else is refused at once —
-// not accepted silently to fail on the next message. At start (providers.ts), a model named by -m,
+// not accepted silently to fail on the next message — unless the list could not be read (a warning
+// then, and the switch goes ahead as -m's does). At start (providers.ts), a model named by -m,
 // HEY_MODEL or [default] model that is a near miss of the configured list is warned about. Pure:
 // the caller asks the endpoint.
 import { closest, editDistance } from "./suggest.ts";
@@ -10,7 +11,8 @@ const NAMED = 8;
 
 /**
  * Why `model` is refused for `provider`, or undefined when it is known. `listed`: the endpoint's
- * models, undefined when it has no list or it could not be read (`why`).
+ * models, undefined when it has none. A list that could not be read (`why`) refuses nothing, as
+ * `-m` does: `unreadableList` is the warning then.
  */
 export function unknownModel(
   model: string,
@@ -18,18 +20,20 @@ export function unknownModel(
   listed: readonly string[] | undefined,
   why?: string,
 ): string | undefined {
-  if (provider.models.includes(model) || listed?.includes(model)) return undefined;
+  if (provider.models.includes(model) || listed?.includes(model) || why !== undefined) return undefined;
   const known = [...new Set([...provider.models, ...(listed ?? [])])];
   const near = closest(model, known);
   const configured = provider.models.length > 0 ? `its models are ${provider.models.join(", ")}` : "it lists no models";
   const endpoint =
     listed === undefined
-      ? why
-        ? `; the endpoint's model list could not be read (${why})`
-        : "; the endpoint has no model list"
+      ? "; the endpoint has no model list"
       : `; the endpoint lists ${listed.length === 0 ? "none" : `${listed.slice(0, NAMED).join(", ")}${listed.length > NAMED ? `, … (${listed.length} in all)` : ""}`}`;
   return `provider ${provider.name} has no model "${model}": ${configured}${endpoint}${near ? `; did you mean ${near}?` : ""} (a model missing from both can be added to the provider's models = [...])`;
 }
+
+/** The one-line warning of a switch to `model`, not in `provider`'s models, whose endpoint's model list could not be read (`why`). */
+export const unreadableList = (model: string, provider: { name: string }, why: string) =>
+  `warning: ${provider.name}/${model} is not checked: the endpoint's model list could not be read (${why})`;
 
 /** The digits of a model name in order: its version and size (`claude-opus-4-5`: 45, `qwen3:8b`: 38). */
 const digits = (name: string) => name.replace(/\D/g, "");

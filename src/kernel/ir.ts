@@ -74,6 +74,12 @@ export interface Usage {
   cacheRead: number;
   cacheWrite: number;
   reasoning: number;
+  /**
+   * the provider reported no counts (a stream without usage, or one cut before it came): `input` and
+   * `output` are estimates of the request sent and the answer received, 0 until the caller that holds
+   * the estimator fills them in (`unreportedUsage`); a sum with any estimated part is estimated
+   */
+  estimated?: true;
 }
 
 /**
@@ -97,6 +103,11 @@ export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
 }
 
+/** The usage of a response whose provider reported none: to be estimated (Usage.estimated). */
+export function unreportedUsage(): Usage {
+  return { ...emptyUsage(), estimated: true };
+}
+
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     input: a.input + b.input,
@@ -104,6 +115,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
     reasoning: a.reasoning + b.reasoning,
+    ...(a.estimated || b.estimated ? { estimated: true as const } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // Agent events and the Output interface (SPEC §18). Renderers, the JSON stream and the session
 // writer are all Outputs: the loop emits, it never prints or persists.
 
-import type { Effort, Message } from "./ir.ts";
+import type { Effort, Message, Usage } from "./ir.ts";
 import type { ProviderErrorKind } from "./provider.ts";
 
 export interface UsageCounts {
@@ -12,6 +12,8 @@ export interface UsageCounts {
   reasoning_tokens: number;
   /** cache_read_tokens / input_tokens (0 when nothing was sent), to 3 decimals: what the prompt cache saved */
   cache_hit_share: number;
+  /** present (true) when the provider reported no counts for some of them: those are hey's estimates (Usage.estimated) */
+  estimated?: true;
 }
 
 /**
@@ -54,7 +56,8 @@ export type AgentEvent =
   | { type: "tool_output"; id: string; lines: string[] }
   | { type: "debug"; message: string }
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
-  | { type: "retry"; attempt: number; delay_ms: number; error: string }
+  /** `retries`: how many retries this failure gets in all, when fewer than `[retry] max_retries` (an empty answer) */
+  | { type: "retry"; attempt: number; delay_ms: number; error: string; retries?: number }
   /** how the provider adapted the request to go on, said once (StreamEvent `notice`): an effort level the model refused, replaced */
   | { type: "notice"; message: string }
   /**
@@ -136,7 +139,7 @@ export function fanOut(outputs: Output[]): Output {
   };
 }
 
-export function usageCounts(u: { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }): UsageCounts {
+export function usageCounts(u: Usage): UsageCounts {
   return {
     input_tokens: u.input,
     output_tokens: u.output,
@@ -144,6 +147,7 @@ export function usageCounts(u: { input: number; output: number; cacheRead: numbe
     cache_write_tokens: u.cacheWrite,
     reasoning_tokens: u.reasoning,
     cache_hit_share: cacheHitShare(u),
+    ...(u.estimated ? { estimated: true as const } : {}),
   };
 }
 

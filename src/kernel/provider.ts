@@ -85,7 +85,9 @@ export type ProviderErrorKind =
   /** the server answered, but not in the protocol (an HTML page, JSON instead of a stream, malformed events) */
   | "protocol"
   /** the request is larger than the model's context window (ProviderError.overflow says what the server stated) */
-  | "context_length";
+  | "context_length"
+  /** the stream ended as the server ended it with nothing in it (no text, thinking or tool call): retried at most retry.ts EMPTY_RETRIES times */
+  | "empty_answer";
 
 /** What a context-length error states, each part when it does: the model's window, the prompt's tokens, the answer's share it counted in. */
 export interface ContextOverflow {
@@ -95,7 +97,7 @@ export interface ContextOverflow {
 }
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
-export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network"]);
+export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network", "empty_answer"]);
 
 /**
  * A classified provider failure. `message` is already fit for the user (it names the key
@@ -112,11 +114,16 @@ export class ProviderError extends Error {
   readonly overflow: ContextOverflow | undefined;
   /** the idle timeout ended the try before a single byte of an answer came (kernel/retry.ts SILENT_TRIES) */
   readonly silent: boolean;
+  /**
+   * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
+   * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
+   */
+  usage: Usage | undefined;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; silent?: boolean; cause?: unknown } = {},
+    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; silent?: boolean; cause?: unknown; usage?: Usage } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "ProviderError";
@@ -126,6 +133,7 @@ export class ProviderError extends Error {
     this.final = opts.final ?? false;
     this.overflow = opts.overflow;
     this.silent = opts.silent ?? false;
+    this.usage = opts.usage;
   }
 
   get retryable(): boolean {

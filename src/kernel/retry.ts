@@ -23,7 +23,8 @@ export interface RetryableFailure {
   silentTries?: number;
 }
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; why?: string };
+/** `retries`: how many this failure gets in all, when fewer than the policy's maxRetries (an empty answer's EMPTY_RETRIES) */
+export type RetryDecision = { retry: true; delayMs: number; retries?: number } | { retry: false; why?: string };
 
 /**
  * Jitter added to a server-given delay, at most this fraction of it: the server's wait is
@@ -49,6 +50,14 @@ const MIN_DELAY_MS = 500;
 export const SILENT_TRIES = 2;
 
 /**
+ * Retries of a request whose answer came empty (kind "empty_answer": the stream ended as its server
+ * ended it, with nothing in it), whatever max_retries says: an empty answer is often a transient flake
+ * (Gemini's, after a function response; Gemini CLI retries them too), but one that comes three times
+ * is the endpoint's answer, not a flake.
+ */
+export const EMPTY_RETRIES = 2;
+
+/**
  * Whether to retry after `failure`, which happened on try number `attempt` (1 = the first
  * request), and how long to wait first. `random` returns [0, 1); inject it for tests.
  *
@@ -57,7 +66,7 @@ export const SILENT_TRIES = 2;
  * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
  * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1). SILENT_TRIES silent tries in a row end
- * the retries whatever max_retries says.
+ * the retries whatever max_retries says, and an empty answer is retried EMPTY_RETRIES times at most.
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
@@ -67,7 +76,9 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
       retry: false,
       why: `nothing came on ${failure.silentTries} tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
     };
-  if (attempt > policy.maxRetries) return { retry: false, why: `gave up after ${policy.maxRetries} ${policy.maxRetries === 1 ? "retry" : "retries"}` };
+  const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
+  if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };
+  const fewer = most < policy.maxRetries ? { retries: most } : {};
   const floor = Math.min(policy.maxDelayMs, MIN_DELAY_MS * 2 ** (attempt - 1));
   const server = policy.respectRetryAfter ? failure.retryAfterMs : undefined;
   if (server !== undefined) {
@@ -76,10 +87,10 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
         retry: false,
         why: `the server allows the next try in ${formatWait(server)}, longer than hey waits ([retry] max_delay_ms = ${policy.maxDelayMs})`,
       };
-    return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))) };
+    return { retry: true, delayMs: Math.max(floor, Math.round(server * (1 + (policy.jitter ? random() * SERVER_DELAY_JITTER : 0)))), ...fewer };
   }
   const capped = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return { retry: true, delayMs: Math.max(floor, Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped)) };
+  return { retry: true, delayMs: Math.max(floor, Math.round(policy.jitter ? capped / 2 + (random() * capped) / 2 : capped)), ...fewer };
 }
 
 /** "45 s", "12 min", "3 h 20 min" */

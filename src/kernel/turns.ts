@@ -95,6 +95,11 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   const { output } = deps;
   let turns = 0;
   let usage = emptyUsage();
+  /** one response's tokens, reported or estimated (Usage.estimated): the run's, for its cap and its total */
+  const spend = (u: Usage) => {
+    usage = addUsage(usage, u);
+    output.emit({ type: "usage", ...usageCounts(u) });
+  };
   const self: Turns = {
     limitReached() {
       if (turns >= deps.limits.maxTurns) return "max_turns";
@@ -152,6 +157,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       const unanswered = reply.error && deps.signal.aborted && messages.at(-1)?.role === "user";
       const cut = reply.partial ?? (unanswered ? partialMessage({ text: "" }, true) : undefined);
       if (cut) self.append(interruptedAnswer(cut, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
+      if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
         return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
@@ -162,8 +168,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       // two calls with one id keep both results; a refused answer is kept as its marker alone
       const message = refusal ? refusedAnswer(reply.message, reply.detail) : withUniqueCallIds(reply.message, messages);
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
-      usage = addUsage(usage, reply.usage);
-      output.emit({ type: "usage", ...usageCounts(reply.usage) });
+      spend(reply.usage);
       const { stop, detail, maxTokens } = reply;
       return { message, answered, stop, ...(detail ? { detail } : {}), ...(maxTokens ? { maxTokens } : {}), tools: context.tools };
     },
@@ -195,8 +200,10 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
       const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e));
       const kept = partialMessage(partial);
       if (deps.signal.aborted) return { error, partial: kept };
-      if (partial.text !== "" || partial.thinking !== "")
-        return { error: new ProviderError("stream_interrupted", `the response broke off after partial output: ${error.message}`), partial: kept };
+      if (partial.text !== "" || partial.thinking !== "") {
+        const message = `the response broke off after partial output: ${error.message}`;
+        return { error: new ProviderError("stream_interrupted", message, error.usage ? { usage: error.usage } : {}), partial: kept };
+      }
       silentTries = error.silent ? silentTries + 1 : 0;
       const decision = retryDecision(
         { kind: error.kind, final: error.final, silentTries, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) },
@@ -210,7 +217,8 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
           error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint),
         };
       }
-      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message });
+      const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
+      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
       try {
         await deps.clock.sleep(decision.delayMs, deps.signal);
       } catch {

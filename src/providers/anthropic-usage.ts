@@ -1,6 +1,6 @@
 // An Anthropic Messages response's token counts in IR terms. Pure; no SDK, not even its types
 // (only providers/anthropic.ts names the SDK): the fields read are written out here.
-import { emptyUsage, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, type Usage } from "../kernel/ir.ts";
 
 /** The counts of the SDK's Usage (message_start) and MessageDeltaUsage (message_delta) that hey reads. */
 export interface WireUsage {
@@ -22,7 +22,7 @@ export function mergeUsage(start: WireUsage, delta: WireUsage | undefined): Wire
 export function toUsage(u: WireUsage): Usage {
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const cacheWrite = u.cache_creation_input_tokens ?? 0;
-  if (u.input_tokens === undefined && u.output_tokens === undefined) return emptyUsage();
+  if (u.input_tokens === undefined && u.output_tokens === undefined) return unreportedUsage();
   return {
     input: (u.input_tokens ?? 0) + cacheRead + cacheWrite,
     output: u.output_tokens ?? 0,

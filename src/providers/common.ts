@@ -236,6 +236,16 @@ export function unfinishedError(): ProviderError {
 }
 
 /**
+ * A stream that ended as its server ended it (closed, or its end marker sent) with nothing in it: no
+ * text, no thinking, no tool call. Not a dropped connection: the endpoint answered, with nothing (a
+ * transient flake of some models), retried a few times (kernel/retry.ts EMPTY_RETRIES). create.ts
+ * names the endpoint in place of `endpoint`.
+ */
+export function noContentError(endpoint = "the endpoint"): ProviderError {
+  return new ProviderError("empty_answer", `${endpoint} answered with no content`);
+}
+
+/**
  * The SDK's own message minus the status prefix its HTTP errors start with ("502 Bad Gateway" →
  * "Bad Gateway"); "" for the words the openai and anthropic SDKs put in place of an empty body
  * ("502 status code (no body)"), which oneLine says as such.

@@ -3,9 +3,11 @@
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import { asObject, type ProviderOptions } from "./common.ts";
 import { ProviderError, type Provider } from "../kernel/provider.ts";
+import type { Message } from "../kernel/ir.ts";
 import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
+import { noContentError } from "./common.ts";
 
 export type { ProviderOptions };
 
@@ -182,7 +184,9 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 
 /**
  * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
- * the base URL and the wait; a refused connection to this machine is final.
+ * the base URL and the wait; a refused connection to this machine is final. An answer that ended as
+ * it should with nothing in it (no text, thinking or call), or a stream that ended so before its
+ * finish (common.ts noContentError), is an empty answer of this endpoint, retried as such.
  */
 function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
@@ -191,8 +195,12 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
     model: provider.model,
     async *stream(request, signal) {
       try {
-        yield* provider.stream(request, signal);
+        for await (const event of provider.stream(request, signal)) {
+          if (event.type === "done" && event.stop === "stop" && nothingIn(event.message)) throw noContentError();
+          yield event;
+        }
       } catch (e) {
+        if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl);
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent) throw new ProviderError("network", `no answer from ${baseUrl} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
         if (local && REFUSED.test(e.message))
@@ -202,3 +210,6 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
     },
   };
 }
+
+/** A message with nothing in it: no tool call, no thinking, no text but "". */
+const nothingIn = (m: Message) => !m.toolCalls?.length && m.content.every((p) => p.type === "text" && p.text === "");

@@ -2,7 +2,7 @@
 // its usage metadata as the IR's token counts, and its finishMessage, read off the wire as the body
 // passes (the SDK drops it). No I/O; the SDK's types are the adapter's, so the usage is taken by
 // the fields read.
-import { emptyUsage, type StopReason, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, type StopReason, type Usage } from "../kernel/ir.ts";
 
 /** The fields of the SDK's GenerateContentResponseUsageMetadata that are counted. */
 export interface GeminiUsage {
@@ -15,7 +15,7 @@ export interface GeminiUsage {
 
 /** The stream's last usage (every chunk repeats it, growing) as the IR counts it: thoughts are output, and reasoning. */
 export function toUsage(u: GeminiUsage | undefined): Usage {
-  if (!u) return emptyUsage();
+  if (!u) return unreportedUsage();
   const thoughts = u.thoughtsTokenCount ?? 0;
   return {
     input: (u.promptTokenCount ?? 0) + (u.toolUsePromptTokenCount ?? 0),

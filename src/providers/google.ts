@@ -16,7 +16,7 @@ import type {
 } from "@google/genai";
 import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
+import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
@@ -202,7 +202,8 @@ interface OpenCall {
  * Maps Gemini chunks to IR events. Pure apart from iterating `chunks`; errors from `chunks`
  * propagate unchanged. Text and thought deltas are yielded as they arrive; tool calls whole once
  * the stream has ended, then `done`. Throws ProviderError("network") when the stream ends with no
- * finishReason and no promptFeedback (a cut connection must not look like a finished answer).
+ * finishReason and no promptFeedback after some of an answer (a cut connection must not look like a
+ * finished answer), "empty_answer" when nothing came.
  */
 export async function* mapEvents(
   chunks: AsyncIterable<Chunk>,
@@ -239,7 +240,8 @@ export async function* mapEvents(
     if (candidate?.finishReason) finish = candidate.finishReason;
     if (candidate?.finishMessage) finishMessage = candidate.finishMessage;
   }
-  if (finish === undefined && blocked === undefined) throw unfinishedError();
+  // a response that ended with nothing at all (`candidates: []`, usage alone) is an empty answer, not a cut connection
+  if (finish === undefined && blocked === undefined) throw text || thinking || calls.length > 0 ? unfinishedError() : noContentError();
   finishMessage ??= ctx.finishMessage?.(); // the SDK drops it (finishMessageOf): read off the wire
 
   const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, geminiNames(ctx.tools ?? [])));

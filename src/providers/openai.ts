@@ -9,10 +9,21 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { emptyUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
-import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, toolText, unfinishedError } from "./common.ts";
+import {
+  adaptingStream,
+  conversationKey,
+  dataUrl,
+  errorContextOf,
+  joinText,
+  requestBasics,
+  sentSchema,
+  toolText,
+  noContentError,
+  unfinishedError,
+} from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
@@ -180,10 +191,10 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
  * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
  * yielded as they arrive (content opening with `<think>` is thinking up to `</think>`:
  * think-tags.ts); tool calls are yielded whole once the stream has ended, then `done`.
- * Throws ProviderError("network") when the stream ends without any finish_reason (a cut
- * connection must not look like a finished answer). Reading stops once the answer is complete: a
- * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no
- * stream_options was sent).
+ * Throws ProviderError("network") when the stream ends without any finish_reason after some of an
+ * answer (a cut connection must not look like a finished answer), "empty_answer" when nothing came.
+ * Reading stops once the answer is complete: a finish_reason, and usage with it or after it
+ * unless `ctx.usageAsked` is false (no stream_options was sent).
  */
 export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string; usageAsked?: boolean }): AsyncGenerator<StreamEvent> {
   let text = "";
@@ -235,7 +246,8 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   }
   yield* said(tags.end());
 
-  if (finish === undefined) throw unfinishedError();
+  // ended as the server ended it ([DONE], or closed) with nothing at all: an empty answer, not a cut connection
+  if (finish === undefined) throw text || thinking || calls.length > 0 ? unfinishedError() : noContentError();
 
   const toolCalls: ToolCall[] = calls
     .toSorted((a, b) => a.index - b.index) // stable: calls sharing an index keep their order
@@ -259,7 +271,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
 }
 
 function toUsage(u: WireUsage | undefined): Usage {
-  if (!u) return emptyUsage();
+  if (!u) return unreportedUsage(); // no stream_options, or a server that sends none: hey estimates
   return {
     input: u.prompt_tokens ?? 0,
     output: u.completion_tokens ?? 0,

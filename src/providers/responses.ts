@@ -3,7 +3,7 @@
 // its encrypted_content, messages, function calls). The SDK client comes from openai.ts, the only
 // file that loads the `openai` SDK, and the error classification from openai-errors.ts. Fixture
 // names below are under test/fixtures/wire/openai-responses/.
-import { emptyUsage, newId, parseArguments } from "../kernel/ir.ts";
+import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
@@ -309,7 +309,7 @@ function streamFailure(body: { code?: unknown; message?: unknown }): Error {
 }
 
 function toUsage(u: WireResponse["usage"]): Usage {
-  if (!u) return emptyUsage();
+  if (!u) return unreportedUsage();
   return {
     input: u.input_tokens ?? 0, // cached tokens included
     output: u.output_tokens ?? 0,

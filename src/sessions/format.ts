@@ -115,7 +115,7 @@ export function parseEntry(line: string): ParsedLine {
       const counts = Object.fromEntries(USAGE_FIELDS.map((f) => [f, v[f]])) as unknown as Omit<UsageCounts, "cache_hit_share">;
       // a ratio that is not a positive number is left out, the counts kept
       const ratio = typeof v.tokens_per_char === "number" && v.tokens_per_char > 0 ? { tokens_per_char: v.tokens_per_char } : {};
-      return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio } };
+      return { ok: true, entry: { type: "usage", id: v.id, ...counts, ...ratio, ...(v.estimated === true ? { estimated: true } : {}) } };
     }
     case "model": {
       if (!isStr(v.id) || !isStr(v.provider) || !isStr(v.model) || (v.window !== undefined && !isWindow(v.window))) return bad("model");

@@ -37,6 +37,7 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
             cacheRead: e.cache_read_tokens,
             cacheWrite: e.cache_write_tokens,
             reasoning: e.reasoning_tokens,
+            ...(e.estimated ? { estimated: true as const } : {}),
           });
           requests++;
         }

@@ -308,9 +308,10 @@ export function createSessionWriter(opts: {
             return append(entry);
           }
           case "usage": {
-            const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, tokens_per_char } = event;
+            const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, tokens_per_char, estimated } = event;
             const ratio = tokens_per_char === undefined ? {} : { tokens_per_char: Number(tokens_per_char.toPrecision(4)) };
-            return append({ type: "usage", id: newId(), input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, ...ratio });
+            const counts = { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, ...(estimated ? { estimated } : {}) };
+            return append({ type: "usage", id: newId(), ...counts, ...ratio });
           }
           case "compaction":
             if (event.kind === "window" && current && event.window !== undefined)

@@ -33,7 +33,7 @@ export interface CommandContext {
   /** every provider the run can switch to (`/model`), the one in use included */
   providers(): readonly ProviderSettings[];
   /** re-resolves configuration for `-m spec` and swaps the provider once the model is known (Runtime.switchModel); throws ConfigError */
-  switchModel(spec: string, signal: AbortSignal): Promise<void>;
+  switchModel(spec: string, signal: AbortSignal): Promise<string | undefined>;
   /** re-reads configuration, skills and AGENTS.md, validated first; applies it as a diff, or nothing on an error */
   reload(): Promise<ReloadReport>;
   /** `/trust`, `/untrust`: records whether the project's files load at the next `/reload`; what to tell the user. Throws when it cannot be recorded. */
@@ -139,8 +139,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
           `/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`,
         );
       try {
-        await ctx.switchModel(arg, ctx.signal);
-        return said(`model: ${modelName(ctx.agent)}`);
+        const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
+        return said(`${warning ? `${warning}\n` : ""}model: ${modelName(ctx.agent)}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));

@@ -308,7 +308,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           infoLine(`hey: ${visible(event.message)}`, DIM);
           break;
         case "retry":
-          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
+          infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.retries ?? opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
           spin("retrying in", now(), now() + event.delay_ms);
           break;
         case "compaction":
@@ -335,10 +335,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           stopSpinner();
           closeSection();
           if (finalOnly) flushTurn(answer);
-          if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
+          // -p into a file or pipe: no final answer is a failure (exit 1, run.ts), said as one
+          if (event.stop_reason === "end" && !turnAnswered && event.turns > 0)
+            infoLine(`${finalOnly ? "error: " : ""}the model ended without a final answer; its work is above`, finalOnly ? RED : YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") {
-            const used = count(event.usage.input_tokens + event.usage.output_tokens);
+            const used = `${event.usage.estimated ? "~" : ""}${count(event.usage.input_tokens + event.usage.output_tokens)}`;
             infoLine(`stopped at the run's token limit (--max-run-tokens): ${used} tokens used, the hand-off included`, YELLOW);
           }
           endLine(info);

@@ -29,8 +29,10 @@ export function usageReport(
   const { total, last, requests } = agent.usage;
   /** what the provider's prompt cache served, when it served anything */
   const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
+  /** "~" before counts with hey's estimates in them (a provider that reported no usage) */
+  const est = (u: Usage) => (u.estimated ? "~" : "");
   const tokens = (u: Usage, count: number) =>
-    `${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}`;
+    `${est(u)}${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${est(u)}${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}${u.estimated ? " (~: estimated, the provider reported no usage)" : ""}`;
   const policy = agent.settings.context;
   const window = [agent.context.window, policy.window]
     .filter((w) => w !== undefined)
@@ -63,7 +65,9 @@ export function usageReport(
   const lines = [
     `session: ${session}`,
     ...(run === session ? [] : [`this run: ${run}`]), // a fresh session of a fresh run: said once
-    last ? `last request: ${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${n(last.output)} out` : "last request: none yet",
+    last
+      ? `last request: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${est(last)}${n(last.output)} out`
+      : "last request: none yet",
     view
       ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
       : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,

@@ -1,7 +1,7 @@
 // `/model NAME` is checked before the switch (config/model-check.ts): known from the provider's
 // models or the endpoint's list, else refused with what is there and the nearest name.
 import { expect, test } from "bun:test";
-import { nearMiss, unknownModel } from "../../src/config/model-check.ts";
+import { nearMiss, unknownModel, unreadableList } from "../../src/config/model-check.ts";
 
 const ollama = { name: "ollama", models: ["qwen3:8b"] };
 
@@ -15,7 +15,6 @@ test("a name in neither is refused, saying what there is and the nearest name", 
     'provider ollama has no model "qwen3:8": its models are qwen3:8b; the endpoint lists llama3.2, qwen3:8b; did you mean qwen3:8b? (a model missing from both can be added to the provider\'s models = [...])',
   );
   expect(unknownModel("nosuch", ollama, undefined)).toContain("its models are qwen3:8b; the endpoint has no model list (");
-  expect(unknownModel("nosuch", ollama, undefined, "GET …/models: 401")).toContain("the endpoint's model list could not be read (GET …/models: 401)");
   expect(unknownModel("nosuch", ollama, undefined)).not.toContain("did you mean");
 });
 
@@ -42,4 +41,11 @@ test.each([
   ["gpt-4.1", undefined],
 ])("nearMiss(%p) is %p", (model, near) => {
   expect(nearMiss(model, LISTED)).toBe(near);
+});
+
+test("a list that could not be read refuses nothing: the switch goes ahead with a one-line warning saying why", () => {
+  expect(unknownModel("anything", { name: "html", models: [] }, undefined, "JSON Parse error: Unrecognized token '<'")).toBeUndefined();
+  const warning = unreadableList("anything", { name: "html" }, "JSON Parse error: Unrecognized token '<'");
+  expect(warning).toBe("warning: html/anything is not checked: the endpoint's model list could not be read (JSON Parse error: Unrecognized token '<')");
+  expect(warning).not.toContain("\n");
 });

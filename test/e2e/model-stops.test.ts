@@ -98,6 +98,31 @@ test("Gemini UNEXPECTED_TOOL_CALL with nothing, after the model worked with tool
   expect(result.stderr).toEndWith("error: the model's answer was empty (UNEXPECTED_TOOL_CALL)\n");
 });
 
+// an empty answer is not a dropped connection: the endpoint answered, with nothing. Retried twice (a
+// Gemini flake, as after a function response), then one line naming the endpoint; exit 1
+test.each([
+  ["no candidates", `data: ${JSON.stringify({ candidates: [], usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })}\r\n\r\n`],
+  ["usage alone", `data: ${JSON.stringify({ usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })}\r\n\r\n`],
+  ["finishReason STOP with empty parts", geminiChunk({ content: { role: "model", parts: [] }, finishReason: "STOP" })],
+])("Gemini %s: 'answered with no content', retried twice, then exit 1", async (_, body) => {
+  const before = server.requests.length;
+  server.enqueue(sseReply(body), sseReply(body), sseReply(body));
+  const result = await run("google", "/v1beta");
+  expect(result.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  expect(result.stderr).not.toContain("the connection closed");
+  expect(result.stderr.match(/^retrying in .* \([12]\/2\): .*answered with no content$/gm)).toHaveLength(2); // of 2, not of max_retries
+  expect(result.stderr).toEndWith(`error: ${server.url}/v1beta answered with no content — gave up after 2 retries\n`);
+});
+
+test("Gemini's empty STOP after a function response is retried: the answer that follows is the run's; exit 0", async () => {
+  const call = geminiChunk({ content: { role: "model", parts: [{ functionCall: { name: "read_file", args: { path: "nope.txt" } } }] }, finishReason: "STOP" });
+  server.enqueue(sseReply(call), sseReply(geminiChunk({ content: { role: "model", parts: [] }, finishReason: "STOP" })), textReply("google", "Done."));
+  const result = await run("google", "/v1beta");
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("Done.\n");
+});
+
 const anthropicText = (text: string, stop: string) =>
   sseReply(
     [

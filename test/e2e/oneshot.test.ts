@@ -94,15 +94,14 @@ describe("answers", () => {
   });
 });
 
-test("an empty first reply (no text, or thinking only, no calls) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
-  server.enqueue(answer(""), answer("", "only thinking"));
-  for (const _ of [1, 2]) {
-    const run = await runHey([...adHoc(), "-p", "go"], { cwd: work.path });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("the model's answer was empty");
-  }
-  server.enqueue(answer(""));
+// an answer with nothing at all (not even thinking) is the endpoint's empty answer, retried (protocol-faults.test.ts)
+test("an empty first reply (thinking only, no text, no calls) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
+  server.enqueue(answer("", "only thinking"));
+  const text = await runHey([...adHoc(), "-p", "go"], { cwd: work.path });
+  expect(text.code).toBe(1);
+  expect(text.stdout).toBe("");
+  expect(text.stderr).toContain("the model's answer was empty");
+  server.enqueue(answer("", "only thinking"));
   const run = await runHey([...adHoc(), "-p", "go", "--output", "json"], { cwd: work.path });
   expect(run.code).toBe(1);
   const events = jsonEvents(run.stdout);
@@ -111,17 +110,22 @@ test("an empty first reply (no text, or thinking only, no calls) is not a silent
   expect(events.at(-1)).toMatchObject({ stop_reason: "error" });
 });
 
-test("a final answer without text after the model worked with tools: the run ends normally (exit 0) and says there was no final answer", async () => {
-  const read = sseReply(
-    sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]),
-  );
+// `hey -p … > out` gets the final answer alone: with none, an empty file and exit 0 would read as success.
+// In JSON the events are the output: the run ends normally there, with an empty result.text
+test("a final answer without text after the model worked with tools: -p into a file or pipe exits 1 saying there was no final answer; JSON ends normally", async () => {
+  const read = () =>
+    sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]));
   writeFileSync(join(work.path, "notes.txt"), "hello\n");
-  server.enqueue(read, answer(""));
+  server.enqueue(read(), answer("", "nothing to add"));
   const run = await runHey([...adHoc(), "-p", "read my notes"], { cwd: work.path });
-  expect(run.code).toBe(0);
+  expect(run.code).toBe(1);
   expect(run.stdout).toBe("");
-  expect(run.stderr).toContain("the model ended without a final answer; its work is above");
+  expect(run.stderr).toContain("error: the model ended without a final answer; its work is above");
   expect(run.stderr).not.toContain("the model's answer was empty");
+  server.enqueue(read(), answer("", "nothing to add"));
+  const json = await runHey([...adHoc(), "-p", "read my notes", "--output", "json"], { cwd: work.path });
+  expect(json.code).toBe(0);
+  expect(jsonEvents(json.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "end" });
 });
 
 describe("errors a new user meets", () => {

@@ -53,6 +53,41 @@ test.each([
   expect(run.stderr).not.toContain("retrying");
 });
 
+// a stream that ended as its server ended it, with nothing in it: the endpoint answered with no
+// content — not "the connection closed" and five retries; two retries (an empty answer is often a
+// flake), then an empty_answer error naming the endpoint, exit 1
+test.each([
+  ["a comment, then [DONE]", raw("text/event-stream", ": keep-alive\n\ndata: [DONE]\n\n")],
+  ["an empty body", raw("text/event-stream", "")],
+  ["a role chunk and [DONE]", sseReply(sse([chatChunk({})]))],
+])("%s: 'answered with no content', retried twice, then exit 1", async (_name, reply) => {
+  const config = join(work.path, "fast.toml");
+  writeFileSync(config, "[retry]\nbase_delay_ms = 100\njitter = false\n");
+  const before = server.requests.length;
+  server.enqueue(reply, reply, reply);
+  const run = await runHey([...adHoc(), "--config", config, "--output", "json", "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  const events = jsonEvents(run.stdout);
+  expect(events.filter((e) => e.type === "retry").map((e) => [e.error, e.retries])).toEqual([
+    [`${server.url}/v1 answered with no content`, 2],
+    [`${server.url}/v1 answered with no content`, 2],
+  ]);
+  expect(events.find((e) => e.type === "error")).toEqual({
+    type: "error",
+    kind: "empty_answer",
+    message: `${server.url}/v1 answered with no content — gave up after 2 retries`,
+  });
+  expect(run.stderr).not.toContain("the connection closed");
+});
+
+test("an empty answer, then a real one: the retry gets it; exit 0", async () => {
+  server.enqueue(raw("text/event-stream", "data: [DONE]\n\n"), answer("there"));
+  const run = await runHey([...adHoc(), "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "there\n" });
+  expect(run.stderr).toContain("answered with no content");
+});
+
 test("headers, then nothing: each try ends after [retry] idle_timeout_ms, and a second silent one in a row ends the retries", async () => {
   const config = join(work.path, "stall.toml");
   writeFileSync(config, "[retry]\nidle_timeout_ms = 400\nmax_retries = 5\nbase_delay_ms = 100\njitter = false\n");
@@ -84,6 +119,12 @@ test("a stream that breaks off after part of the answer: not retried, the part k
   const out = jsonEvents(run.stdout);
   expect(out.find((e) => e.type === "error")).toMatchObject({ kind: "stream_interrupted" });
   expect(out.find((e) => e.type === "result")).toMatchObject({ text: "The bug is in parse\n\n[interrupted: the response broke off]" });
+  // the cut request was billed: counted with hey's estimate, marked so, not as 0 tokens
+  const usage = out.filter((e) => e.type === "usage");
+  expect(usage).toHaveLength(1);
+  expect(usage[0]).toMatchObject({ estimated: true });
+  expect((usage[0]!.input_tokens as number) > 0 && (usage[0]!.output_tokens as number) > 0).toBe(true);
+  expect(out.at(-1)).toMatchObject({ type: "done", usage: { estimated: true, input_tokens: usage[0]!.input_tokens } });
 
   server.enqueue(answer("In parser.ts, line 12."));
   const next = await runHey([...adHoc(), "-c", "-p", "go on"], { cwd: work.path, env });

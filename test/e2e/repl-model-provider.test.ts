@@ -57,3 +57,27 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+// an endpoint whose /models is its web page: the list cannot be read, so the name is not checked —
+// `-m html/anything` runs, and `/model html/anything` goes ahead as well, with one line saying why
+const html = fileReplayServer(undefined, { models: "<!doctype html><title>gateway</title>" });
+
+test(
+  "/model NAME on an endpoint whose model list cannot be read switches with a warning, as -m does",
+  async () => {
+    const config = `[default]\\nprovider = "first"\\n\\n[provider.first]\\nbase_url = "${server.url}/v1"\\nmodels = ["m1"]\\n\\n[provider.html]\\nbase_url = "${html.url}/v1"\\n`;
+    const t = await startTerm({ rows: 40, cols: 160, before: `printf '${config}' > hey.toml`, args: ["--config", "hey.toml"] });
+    try {
+      await t.waitFor((s) => lastLine(s) === "›");
+      const screen = await say(t, "/model html/anything", "model: html/anything");
+      expect(screen).toContain("warning: html/anything is not checked: the endpoint's model list could not be read (");
+      expect(screen).not.toContain("has no model");
+      html.enqueue(answer("From the page."));
+      await say(t, "hello", "From the page.");
+      expect((html.requests.at(-1)!.body as { model: string }).model).toBe("anything");
+    } finally {
+      await t.close();
+    }
+  },
+  E2E_TIMEOUT,
+);

@@ -433,14 +433,14 @@ test(
 );
 
 test(
-  "an empty answer is one visible line, and the REPL goes on",
+  "an empty answer, also on its two retries, is one visible error line, and the REPL goes on",
   async () => {
     const t = await open();
-    server.enqueue(answer(""), answer("Now with words."));
+    server.enqueue(answer(""), answer(""), answer(""), answer("Now with words."));
     await t.type("go");
     await t.keys("Enter");
-    const screen = await t.waitFor("the model's answer was empty");
-    expect(screen.split("\n").filter((l) => l.includes("the model's answer was empty"))).toHaveLength(1);
+    const screen = await t.waitFor("answered with no content — gave up");
+    expect(screen.split("\n").filter((l) => l.startsWith("error:") && l.includes("answered with no content"))).toHaveLength(1);
     await prompt(t);
     await t.type("again");
     await t.keys("Enter");

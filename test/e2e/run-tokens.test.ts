@@ -12,7 +12,15 @@ const handOff = (req: ChatRequest) => (req as ChatRequest & { tool_choice?: stri
 const model = startModelServer((req) =>
   handOff(req) ? { text: "Done so far: listed files.\nRemaining: read them." } : { calls: [["bash", { command: "ls" }]] },
 );
-afterAll(() => model.stop());
+// the same model from a server that reports no usage: hey counts its own estimates
+const silentCounts = startModelServer(
+  (req) => (handOff(req) ? { text: "Done so far: listed files.\nRemaining: read them." } : { calls: [["bash", { command: "ls" }]] }),
+  { usage: false },
+);
+afterAll(() => {
+  model.stop();
+  silentCounts.stop();
+});
 let work: ReturnType<typeof tempDir>;
 let state: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -38,6 +46,33 @@ test("--max-run-tokens: past the cap the run hands off without tools, saves .hey
   const note = readFileSync(join(work.path, ".hey", "task.md"), "utf8");
   expect(note).toContain("## Stopped at the run's token limit (");
   expect(note).toContain("Remaining: read them.");
+});
+
+test("a server that reports no usage: --max-run-tokens counts hey's estimates, and the counts say they are estimated", async () => {
+  const run = await runHey(["--base-url", silentCounts.baseUrl, "-m", "m", "--max-run-tokens", "3000", "--output", "json", "-p", "explore"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+  });
+  expect(run.code).toBe(3);
+  const events = jsonEvents(run.stdout);
+  const done = events.at(-1)!;
+  expect(done).toMatchObject({ type: "done", stop_reason: "max_run_tokens", usage: { estimated: true } });
+  const used = done.usage as { input_tokens: number; output_tokens: number };
+  expect(used.input_tokens).toBeGreaterThan(3000 / 2); // each request holds the system prompt and the tools
+  expect(used.output_tokens).toBeGreaterThan(0);
+  const counted = events.filter((e) => e.type === "usage");
+  expect(counted.length).toBe(silentCounts.requests.length);
+  expect(counted.every((e) => e.estimated === true && (e.input_tokens as number) > 0)).toBe(true);
+  expect(events.find((e) => e.type === "result")).toMatchObject({ usage: { estimated: true } });
+  expect(silentCounts.requests.filter((r) => !handOff(r)).length).toBeLessThan(7); // stopped at the cap, not at the model's end
+  // the session keeps them: /usage after hey -c says the session's tokens, marked estimated, and every request
+  const usage = await runHey(["--base-url", silentCounts.baseUrl, "-m", "m", "-c", "-p", "/usage"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(usage.stdout).toMatch(
+    new RegExp(
+      `^session: ~[\\d,]+ in .* · ~[\\d,]+ out .* · ${silentCounts.requests.length} requests \\(~: estimated, the provider reported no usage\\)$`,
+      "m",
+    ),
+  );
 });
 
 test("[agent] max_run_tokens in a config file; JSON says max_run_tokens", async () => {

@@ -38,9 +38,10 @@ let callNo = 0;
 
 /**
  * `promptTokens`: the input tokens each response reports, from the request body's text (a real
- * tokenizer's count grows with what was sent); default a constant 10.
+ * tokenizer's count grows with what was sent); default a constant 10. `usage: false`: no usage at
+ * all, as a server asked without `stream_options` streams it.
  */
-export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { promptTokens?: (body: string) => number } = {}): ModelServer {
+export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { promptTokens?: (body: string) => number; usage?: false } = {}): ModelServer {
   const requests: ChatRequest[] = [];
   const sizes: number[] = [];
   const times: number[] = [];
@@ -65,14 +66,14 @@ export function startModelServer(decide: (req: ChatRequest) => Turn, opts: { pro
         return Response.json({ error: { message: `test model: ${(e as Error).message}` } }, { status: 400 });
       }
       const prompt = opts.promptTokens?.(text) ?? 10;
-      const usage = chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5 } });
+      const usage = opts.usage === false ? [] : [chatChunk({ usage: { prompt_tokens: prompt, completion_tokens: 5, total_tokens: prompt + 5 } })];
       const chunks =
         "text" in turn
-          ? [chatChunk({ content: turn.text }), chatChunk({ finish: "stop" }), usage]
+          ? [chatChunk({ content: turn.text }), chatChunk({ finish: "stop" }), ...usage]
           : [
               ...turn.calls.map(([name, args], index) => chatChunk({ toolCall: { index, id: `call_${++callNo}`, name, arguments: JSON.stringify(args) } })),
               chatChunk({ finish: "tool_calls" }),
-              usage,
+              ...usage,
             ];
       return new Response(sse(chunks), { headers: { "content-type": "text/event-stream" } });
     },

@@ -158,9 +158,13 @@ export function cutAfter(reply: Reply, bytes: number): Reply {
 
 /**
  * With `tls` the server speaks HTTPS: its `url` is https://127.0.0.1:PORT. With `models` a GET of
- * `…/models` answers that list (OpenAI's shape), as a server that lists its models does.
+ * `…/models` answers that list (OpenAI's shape), as a server that lists its models does; `models`
+ * as a string is that page as HTML, as a server whose /models is its web front end answers.
  */
-export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: { tls?: { cert: string; key: string }; models?: string[] } = {}): ReplayServer {
+export function startReplayServer(
+  checks: InvariantCheck[] = INVARIANTS,
+  opts: { tls?: { cert: string; key: string }; models?: string[] | string } = {},
+): ReplayServer {
   const queue: Reply[] = [];
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
@@ -176,9 +180,11 @@ export function startReplayServer(checks: InvariantCheck[] = INVARIANTS, opts: {
       const url = new URL(req.url);
       // hey's GET of the model list (`/model NAME`, and a run's after its first answer) is no model request: not recorded
       if (req.method === "GET" && url.pathname.endsWith("/models"))
-        return opts.models
-          ? Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", owned_by: "replay" })) })
-          : new Response("replay server: only POST is served", { status: 405 });
+        return typeof opts.models === "string"
+          ? new Response(opts.models, { headers: { "content-type": "text/html" } })
+          : opts.models
+            ? Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", owned_by: "replay" })) })
+            : new Response("replay server: only POST is served", { status: 405 });
       const text = await req.text();
       let body: unknown = text;
       try {

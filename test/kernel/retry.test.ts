@@ -36,6 +36,12 @@ test.each([
   ["network", undefined, 1, { baseDelayMs: 0 }, 0, { retry: true, delayMs: 500 }],
   ["network", undefined, 4, { baseDelayMs: 0, jitter: true }, 0.3, { retry: true, delayMs: 4000 }],
   ["network", 0, 3, { maxDelayMs: 700 }, 0, { retry: true, delayMs: 700 }], // never past max_delay_ms
+  // an empty answer (the stream ended with nothing in it) is retried like an overload, twice at most
+  ["empty_answer", undefined, 1, {}, 0, { retry: true, delayMs: 2000, retries: 2 }],
+  ["empty_answer", undefined, 2, {}, 0, { retry: true, delayMs: 4000, retries: 2 }],
+  ["empty_answer", undefined, 1, { maxRetries: 2 }, 0, { retry: true, delayMs: 2000 }], // no fewer than max_retries: not said
+  ["empty_answer", undefined, 3, {}, 0, { retry: false, why: "gave up after 2 retries" }],
+  ["empty_answer", undefined, 2, { maxRetries: 1 }, 0, { retry: false, why: "gave up after 1 retry" }],
   ["auth", undefined, 1, {}, 0, { retry: false }],
   ["bad_request", undefined, 1, {}, 0, { retry: false }],
   ["quota_exhausted", 1000, 1, {}, 0, { retry: false }],

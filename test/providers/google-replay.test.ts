@@ -363,6 +363,16 @@ describe("streams that fail after partial output", () => {
     expect(deltasOf(events)).toEqual(["The", " capital of France"]);
   });
 
+  test.each([
+    ["no candidates", `data: {"candidates": [], "usageMetadata": {"promptTokenCount": 5, "totalTokenCount": 5}}\r\n\r\n`],
+    ["usage alone", `data: {"usageMetadata": {"promptTokenCount": 5, "totalTokenCount": 5}}\r\n\r\n`],
+  ])("a response that ended with %s is an empty answer, not a cut connection", async (_, body) => {
+    const { error, events } = await failure(sseReply(body));
+    expect(error.kind).toBe("empty_answer");
+    expect(error.message).toContain("answered with no content");
+    expect(events).toEqual([]);
+  });
+
   // With automatic continuation on (the SDK's default) this would send a second request with the token.
   test("a stream that stops at a continuationToken is not continued behind our back: one request, a network error", async () => {
     const before = server.requests.length;

@@ -265,15 +265,19 @@ describe("a complete answer", () => {
 });
 
 describe("an unfinished stream", () => {
+  // nothing at all before a clean end (`: comment` + `data: [DONE]`, an empty body) is an empty answer, not a cut connection
   test.each([
-    { name: "after deltas", chunks: [chatChunk({ content: "Hel" })], deltas: 1 },
-    { name: "with nothing at all", chunks: [], deltas: 0 },
+    { name: "after deltas", chunks: [chatChunk({ content: "Hel" })], deltas: 1, kind: "network" },
+    { name: "with nothing at all", chunks: [], deltas: 0, kind: "empty_answer" },
+    { name: "with a role and no content", chunks: [chatChunk({})], deltas: 0, kind: "empty_answer" },
+    { name: "with usage alone", chunks: [chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 0 } })], deltas: 0, kind: "empty_answer" },
     {
       name: "with usage but no finish_reason",
       chunks: [chatChunk({ content: "a" }), chatChunk({ usage: { prompt_tokens: 1, completion_tokens: 1 } })],
       deltas: 1,
+      kind: "network",
     },
-  ])("throws a network error $name; text deltas before it: $deltas", async ({ chunks, deltas }) => {
+  ])("throws a $kind error $name; text deltas before it: $deltas", async ({ chunks, deltas, kind }) => {
     const events: StreamEvent[] = [];
     let thrown: unknown;
     try {
@@ -288,7 +292,7 @@ describe("an unfinished stream", () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(ProviderError);
-    expect(thrown).toMatchObject({ kind: "network" });
+    expect(thrown).toMatchObject({ kind });
     expect(events.map((e) => e.type)).toEqual(Array(deltas).fill("text"));
   });
 });
