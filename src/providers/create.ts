@@ -52,7 +52,7 @@ function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string): 
 }
 
 /** Content types that are certainly not an event stream: a login page, a non-streaming JSON answer. */
-const NOT_A_STREAM = /text\/html|application\/(json|xml)|text\/xml/i;
+const NOT_A_STREAM = /text\/html|application\/(json|xml|x-ndjson)|text\/xml/i;
 /** How much of such a body the error quotes. */
 const QUOTED_CHARS = 160;
 /** How much of a JSON body is read to find an error in it; an error body is far smaller. */

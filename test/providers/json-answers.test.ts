@@ -84,3 +84,10 @@ test("JSON that is no error (a non-streaming answer) is still no stream: a proto
   expect(error.kind).toBe("protocol");
   expect(error.message).toContain('answered with application/json instead of a stream of events: "{\\"id\\":\\"x\\"');
 });
+
+test("newline-delimited JSON (Ollama's own API, not its OpenAI one) is no stream of events: a protocol error naming its type, not an empty answer", async () => {
+  const lines = '{"model":"qwen3","message":{"role":"assistant","content":"Hi"},"done":false}\n{"model":"qwen3","done":true}\n';
+  const error = await failure(sseReply(lines, { headers: { "content-type": "application/x-ndjson" } }));
+  expect(error.kind).toBe("protocol");
+  expect(error.message).toContain("answered with application/x-ndjson instead of a stream of events");
+});
