@@ -60,6 +60,7 @@ function decide(req: ChatRequest): Turn {
         calls: [
           ["write_file", { path: "~\\hey-notes\\win.txt", content: "from hey\n" }],
           ["grep", { pattern: "gamma", glob: "win\\**\\*.txt" }],
+          ["read_file", { path: "win\\rewrite.txt" }], // write_file overwrites only a file read this run
         ],
       },
       {
@@ -245,9 +246,9 @@ for (const platform of PLATFORMS) {
       expect(results[1]).toBe("win/crlf.txt:3: gamma\nwin/sub/g.txt:1: gamma here");
       expect(readFileSync(join(proj, "win", "crlf.txt"), "utf8")).toBe("alpha\r\nBETA\r\nbeta 2\r\ngamma\r\n");
       expect(readFileSync(join(proj, "win", "rewrite.txt"), "utf8")).toBe("x\r\ny\r\n");
-      expect(results[4]).toContain('"a b"');
-      expect(results[4]).not.toContain('\\"');
-      expect(results[4]).toContain("done");
+      expect(results[5]).toContain('"a b"');
+      expect(results[5]).not.toContain('\\"');
+      expect(results[5]).toContain("done");
       expect(textOf(req.messages[0])).toContain("shell: cmd.exe");
       note(platform.id, `✓ ~\\ path written, \\ glob matched, CRLF kept by edit and write_file, cmd.exe got its quotes (${secs(r.ms)})`);
     });
