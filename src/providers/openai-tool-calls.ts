@@ -50,8 +50,9 @@ export interface CallFragment {
  * Adds fragment `tc` to `calls` (arrival order; each call's fragments joined by `index`). Only a
  * call's first fragment carries id and name, and the Anthropic compat endpoint starts at index 1
  * (openai-compat/anthropic-compat-tool-index-1.sse), so a fragment continues the latest call of its
- * index — unless it brings an id other than that call's, once the call has a name or arguments:
- * then it is a new call. Ollama, LiteLLM's ollama_chat and some gateways send each of several
+ * index — unless it brings a name and an id other than that call's, once the call has a name or
+ * arguments: then it is a new call (Poolside's API and mlx-openai-server have sent a new id on every
+ * fragment of one call, the name on the first only). Ollama, LiteLLM's ollama_chat and some gateways send each of several
  * calls whole at index 0 (ollama/ollama#15457). Ollama and Gemini's compat endpoint have also sent
  * no `index` (ollama/ollama#7881): then a fragment with an id starts the next call and one without
  * continues the last.
@@ -62,7 +63,7 @@ export function addFragment(calls: StreamedCall[], tc: CallFragment): void {
   if (typeof tc.index === "number") {
     const index = tc.index;
     slot = calls.findLast((c) => c.index === index);
-    if (slot && id && slot.id && id !== slot.id && (slot.name || slot.args)) slot = undefined;
+    if (slot && id && slot.id && id !== slot.id && tc.function?.name && (slot.name || slot.args)) slot = undefined;
     if (!slot) calls.push((slot = { index, id: "", name: "", args: "" }));
   } else {
     slot = id ? undefined : calls.at(-1);

@@ -73,6 +73,16 @@ describe("tool calls", () => {
     expect(done(events).message.toolCalls).toEqual(calls(events));
   });
 
+  test("fragments of one call each with a new id but no name (Poolside, mlx-openai-server) stay one call", async () => {
+    const events = await run([
+      raw({ tool_calls: [{ index: 0, id: "call_A", type: "function", function: { name: "read_file", arguments: "" } }] }),
+      raw({ tool_calls: [{ index: 0, id: "call_B", function: { arguments: '{"path":' } }] }),
+      raw({ tool_calls: [{ index: 0, id: "call_C", function: { arguments: '"a.txt"}' } }] }),
+      raw({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([{ id: "call_A", name: "read_file", arguments: '{"path":"a.txt"}' }]);
+  });
+
   test("a fragment repeating its call's id, or bringing the id before any name, continues that call", async () => {
     const events = await run([
       raw({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: '{"path":' } }] }),
