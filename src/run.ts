@@ -14,7 +14,7 @@ import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
 import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
-import { endedWithoutAnswer, type RunResult } from "./kernel/loop.ts";
+import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
@@ -219,8 +219,6 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   if (lost && !lost.pipe && result.stop !== "interrupted") warn(lost.reason);
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
-  // stdout gets the final answer alone (a file, a pipe) and there is none: `hey -p … > out` must not succeed with an empty out (the terminal said why)
-  if (result.stop === "end" && runtime.terminal && !isTty(1) && endedWithoutAnswer(runtime.agent.messages)) return EXIT.runtime;
   return exitFor(result.stop);
 }
 

@@ -7,7 +7,7 @@ import { handOff } from "./hand-off.ts";
 import { refused } from "./refusal.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { turnsOf, type LoopDeps, type RunResult } from "./turns.ts";
-import { textOf, userMessage, type Message } from "./ir.ts";
+import { userMessage, type Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
@@ -68,16 +68,6 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     turns.append(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools, cutOff })));
     if (deps.signal.aborted) return turns.interrupted();
   }
-}
-
-/**
- * Whether a run that ended normally ended without a final answer: its last message is the model's,
- * with no text (it worked with tools, then said nothing). A -p run whose output gets the final answer
- * alone fails then (run.ts): an empty file and exit 0 would read as a success.
- */
-export function endedWithoutAnswer(messages: readonly Message[]): boolean {
-  const last = messages.at(-1);
-  return last?.role === "assistant" && !last.toolCalls?.length && textOf(last).trim() === "";
 }
 
 /** `text` on one line, short enough for a notice. */

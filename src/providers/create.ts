@@ -2,7 +2,7 @@
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import { asObject, type ProviderOptions } from "./common.ts";
-import { ProviderError, type Provider } from "../kernel/provider.ts";
+import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import type { Message } from "../kernel/ir.ts";
 import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
@@ -185,8 +185,9 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 /**
  * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
  * the base URL and the wait; a refused connection to this machine is final. An answer that ended as
- * it should with nothing in it (no text, thinking or call), or a stream that ended so before its
- * finish (common.ts noContentError), is an empty answer of this endpoint, retried as such.
+ * it should with nothing in it (no text, thinking or call) where that is a flake (emptyIsFlake), or
+ * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
+ * endpoint, retried as such; an empty end_turn after tool results ends the task (the loop says so).
  */
 function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
@@ -196,7 +197,7 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
     async *stream(request, signal) {
       try {
         for await (const event of provider.stream(request, signal)) {
-          if (event.type === "done" && event.stop === "stop" && nothingIn(event.message)) throw noContentError();
+          if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol)) throw noContentError();
           yield event;
         }
       } catch (e) {
@@ -210,6 +211,14 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
     },
   };
 }
+
+/**
+ * Whether a finished reply with nothing in it is a flake to retry: a reply to the user's own message
+ * is; after tool results, an empty end_turn is how Claude may end a task (Anthropic documents it),
+ * so the task ends there — but Gemini's empty STOP after a function response is a known flake
+ * (Gemini CLI retries it too).
+ */
+const emptyIsFlake = (request: ModelRequest, protocol: string) => request.messages.at(-1)?.role === "user" || protocol === "google";
 
 /** A message with nothing in it: no tool call, no thinking, no text but "". */
 const nothingIn = (m: Message) => !m.toolCalls?.length && m.content.every((p) => p.type === "text" && p.text === "");

@@ -335,9 +335,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           stopSpinner();
           closeSection();
           if (finalOnly) flushTurn(answer);
-          // -p into a file or pipe: no final answer is a failure (exit 1, run.ts), said as one
-          if (event.stop_reason === "end" && !turnAnswered && event.turns > 0)
-            infoLine(`${finalOnly ? "error: " : ""}the model ended without a final answer; its work is above`, finalOnly ? RED : YELLOW);
+          // an empty end_turn after tool results is how Claude (and Gemini) may end a task: the work is done, exit 0
+          if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") {
             const used = `${event.usage.estimated ? "~" : ""}${count(event.usage.input_tokens + event.usage.output_tokens)}`;
