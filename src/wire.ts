@@ -171,11 +171,11 @@ export async function assemble(
   const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
-  // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
   // a CLAUDE.md's imports outside the project only once the user trusted it: a cloned repository's @~/.ssh/id_rsa is not
   // followed on a trust given for having nothing to guard
   const importsOutside = () => (trust.trusted && !trust.provisional ? { home } : undefined);
-  const nested = createNestedAgents({ cwd, configDir: here.configDir, importsOutside, warn: say });
+  // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
+  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say });
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => {

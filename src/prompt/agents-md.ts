@@ -115,7 +115,8 @@ interface Importing {
 /**
  * Claude Code's `@path` imports of `file`, depth first, each after its importer: relative to the
  * importing file, at most IMPORT_DEPTH_MAX hops and IMPORTS_MAX files. Outside the project only
- * when the user trusted it: a cloned repository's `@~/.ssh/id_rsa` would put a key in the prompt
+ * when the user trusted it, and only markdown files outside directories of credentials
+ * (instructionsFile): a cloned repository's `@~/.ssh/id_rsa` would put a key in the prompt
  * (Claude Code asks before it follows such an import). A word that names no file (`@alice`,
  * `@types/node`) stays text; one that looks like a file's name is a warning.
  */
@@ -134,8 +135,13 @@ function followImports(file: AgentsFile, at: Importing): void {
       if (looksLikeFile(ref.path)) at.warnings.push(`${where}: no such file; the import is left out`);
       continue;
     }
-    if (!at.outside && !isInside(real, at.within)) {
+    const outside = !isInside(real, at.within);
+    if (outside && !at.outside) {
       at.warnings.push(`${where} is a link out of the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
+      continue;
+    }
+    if (outside && !instructionsFile(real, at.outside!.home)) {
+      at.warnings.push(`${where} is outside the project and no markdown file of yours (${real}); left out of the prompt`);
       continue;
     }
     if (at.given.has(real)) continue;
@@ -164,6 +170,18 @@ function followImports(file: AgentsFile, at: Importing): void {
     if (imported.text.trim() !== "") at.files.push(imported);
     followImports(imported, { ...at, depth: at.depth + 1 });
   }
+}
+
+/** Directories of home whose files are credentials, never instructions. */
+const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".docker", ".kube", ".azure", ".password-store", join(".config", "gcloud"), join(".config", "gh")];
+
+/**
+ * Whether `real`, outside the project, may be imported: a markdown file (`~/.claude/mine.md`,
+ * Claude Code's advice), not in a directory of credentials — a trusted project's CLAUDE.md may
+ * still change with a pull, and a key must never reach the prompt through it.
+ */
+function instructionsFile(real: string, home: string): boolean {
+  return /\.md$/i.test(real) && !SECRET_DIRS.some((d) => isInside(real, join(home, d)));
 }
 
 /** The file an import names: relative to its importer, absolute, or under `home` (`@~/…`; undefined without one). */

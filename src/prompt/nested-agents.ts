@@ -9,7 +9,7 @@
 // back: it is given whenever it is not in what the model saw last.
 import { realpathSync, statSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
-import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile, type AgentsReading } from "./agents-md.ts";
+import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
 import { agentsHeading, cutNote } from "./system.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import type { Tool } from "../kernel/tool.ts";
@@ -41,13 +41,7 @@ export function nestedSection(file: AgentsFile): string {
  * system prompt's chain (the git root, else `cwd`) that the chain does not hold. `warn`: a file
  * left out (unreadable, a link out of the project), once each.
  */
-export function createNestedAgents(opts: {
-  cwd: string;
-  configDir: string;
-  /** where a CLAUDE.md's imports may lead outside the project, asked at each reading (agents-md.ts AgentsReading) */
-  importsOutside(): AgentsReading["outside"];
-  warn(message: string): void;
-}): NestedAgents {
+export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void }): NestedAgents {
   const chain = agentsPlaces(opts.cwd, opts.configDir).slice(1); // the user's file is not the project's
   const top = chain[0]?.dir ?? opts.cwd;
   const inChain = new Set(chain.map((p) => p.dir));
@@ -66,7 +60,7 @@ export function createNestedAgents(opts: {
       if (dirs.length === 0) return undefined;
       const read = readAgentsFiles(
         dirs.map((dir) => ({ dir, names: PROJECT_NAMES, within: top })),
-        { shown: inPrompt, outside: opts.importsOutside() },
+        { shown: inPrompt }, // never outside the project: a dependency's CLAUDE.md (node_modules/x) is no file of the user's
       );
       for (const w of read.warnings) if (!warned.has(w)) warned.add(w), opts.warn(w);
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);

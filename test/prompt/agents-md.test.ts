@@ -171,6 +171,25 @@ describe("a CLAUDE.md's @path imports", () => {
     expect(got.warnings).toEqual([`${join(repo(), "CLAUDE.md")}:3: @~/.claude/gone.md: no such file; the import is left out`]);
   });
 
+  test("even in a trusted project, an outside import must be a markdown file, and none in a directory of credentials", () => {
+    const home = join(root, "home");
+    put(join(home, ".ssh", "notes.md"), "ssh notes");
+    put(join(home, ".aws", "credentials"), "aws key");
+    put(join(home, "secrets.txt"), "a secret");
+    put(join(home, "mine.md"), "mine");
+    put(join(repo(), "CLAUDE.md"), "@~/.ssh/notes.md @~/.aws/credentials @~/secrets.txt @~/mine.md");
+    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home } });
+    expect(got.files.map((f) => f.text)).toEqual(["@~/.ssh/notes.md @~/.aws/credentials @~/secrets.txt @~/mine.md", "mine"]);
+    const claude = join(repo(), "CLAUDE.md");
+    expect(got.warnings).toEqual(
+      [
+        ["~/.ssh/notes.md", join(home, ".ssh", "notes.md")],
+        ["~/.aws/credentials", join(home, ".aws", "credentials")],
+        ["~/secrets.txt", join(home, "secrets.txt")],
+      ].map(([ref, real]) => `${claude}:1: @${ref} is outside the project and no markdown file of yours (${real}); left out of the prompt`),
+    );
+  });
+
   test("a missing file that looks like one is a warning; a file given already is not given twice; a cycle ends", () => {
     put(join(repo(), "AGENTS.md"), "root rules");
     put(join(repo(), "web", "CLAUDE.md"), "@../AGENTS.md @styel.md @a.md");

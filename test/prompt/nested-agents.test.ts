@@ -24,8 +24,7 @@ afterEach(() => tmp.remove());
 
 /** What the model saw in its last request: a fresh id per request, holding `texts`. */
 const saw = (texts: string[] = []): LastRequest => ({ id: {}, has: (t) => texts.some((x) => x.includes(t)) });
-const open = (cwd: string) =>
-  createNestedAgents({ cwd, configDir: join(tmp.path, "config"), importsOutside: () => undefined, warn: (w) => void warnings.push(w) });
+const open = (cwd: string) => createNestedAgents({ cwd, configDir: join(tmp.path, "config"), warn: (w) => void warnings.push(w) });
 
 test("from the root: a file under sub/deep brings sub's AGENTS.md and deep's CLAUDE.md, outermost first; the root's own is the system prompt's", () => {
   const nested = open(repo);
@@ -86,4 +85,14 @@ test("a nested CLAUDE.md's imports come with it, under their importer; a file th
       `Instructions from ${claude} (for files under ${join(repo, "sub", "deep")}/):\ndeep rules: @../../AGENTS.md @style.md\n\n` +
       `Instructions from ${join(repo, "sub", "deep", "style.md")} (imported by ${claude}):\ndeep style`,
   );
+});
+
+test("a nested CLAUDE.md (a dependency's, node_modules/x) never imports from outside the project", () => {
+  writeFileSync(join(tmp.path, "secret.md"), "outside notes");
+  mkdirSync(join(repo, "node_modules", "dep"), { recursive: true });
+  writeFileSync(join(repo, "node_modules", "dep", "CLAUDE.md"), `dep rules @${join(tmp.path, "secret.md")}`);
+  const found = open(repo).forPath(join(repo, "node_modules", "dep", "index.js"), saw());
+  expect(found?.files).toEqual(["node_modules/dep/CLAUDE.md"]);
+  expect(found?.text).not.toContain("outside notes");
+  expect(warnings[0]).toContain("is outside the project; left out of the prompt");
 });
