@@ -5,8 +5,9 @@
 // prompt stays the same within a run, for the providers' prompt caches. A CLAUDE.md's `@path`
 // imports are followed inside the project (imports.ts), each imported file listed after its importer.
 import { realpathSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { readHead } from "../fs/read-head.ts";
+import { isWithin } from "../fs/within.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { IMPORT_DEPTH_MAX, IMPORTS_MAX, importRefs, looksLikeFile } from "./imports.ts";
@@ -82,7 +83,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
     if (!path) continue;
     try {
       const real = realpathSync(path);
-      if (place.within && !isInside(real, place.within)) {
+      if (place.within && !isWithin(real, place.within)) {
         warnings.push(`${path} is a link to ${real}, outside the project; left out of the prompt`);
         continue;
       }
@@ -124,7 +125,7 @@ function followImports(file: AgentsFile, at: Importing): void {
   for (const ref of importRefs(file.text)) {
     const where = `${file.path}:${ref.line}: @${ref.path}`;
     const target = importTarget(ref.path, file.path, at.outside?.home);
-    if (target === undefined || (!at.outside && !isInside(resolve(target), at.within))) {
+    if (target === undefined || (!at.outside && !isWithin(resolve(target), at.within))) {
       at.warnings.push(`${where} is outside the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
       continue;
     }
@@ -135,7 +136,7 @@ function followImports(file: AgentsFile, at: Importing): void {
       if (looksLikeFile(ref.path)) at.warnings.push(`${where}: no such file; the import is left out`);
       continue;
     }
-    const outside = !isInside(real, at.within);
+    const outside = !isWithin(real, at.within);
     if (outside && !at.outside) {
       at.warnings.push(`${where} is a link out of the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
       continue;
@@ -181,7 +182,7 @@ const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".docker", ".kube", ".azure", ".p
  * still change with a pull, and a key must never reach the prompt through it.
  */
 function instructionsFile(real: string, home: string): boolean {
-  return /\.md$/i.test(real) && !SECRET_DIRS.some((d) => isInside(real, join(home, d)));
+  return /\.md$/i.test(real) && !SECRET_DIRS.some((d) => isWithin(real, join(home, d)));
 }
 
 /** The file an import names: relative to its importer, absolute, or under `home` (`@~/…`; undefined without one). */
@@ -238,10 +239,6 @@ function exists(path: string): boolean {
 function readText(path: string, read: typeof readHead): AgentsFile {
   const head = read(path, AGENTS_MD_MAX_BYTES);
   return { path, text: clean(head.text, head.truncated), truncated: head.truncated };
-}
-
-function isInside(real: string, dir: string): boolean {
-  return real === dir || real.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
 /** Without a byte-order mark and CRs; a cut file ends at its last whole line. */

@@ -4,7 +4,8 @@
 // In each folder a skill is a subfolder with a SKILL.md, or a `.md` file with frontmatter at the
 // folder's root. Parsing and validation are skills/frontmatter.ts's; this file only reads.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { basename, join, sep } from "node:path";
+import { basename, join } from "node:path";
+import { isWithin } from "../fs/within.ts";
 import { readHead } from "../fs/read-head.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
@@ -80,7 +81,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
     try {
       if (within !== undefined) {
         const real = realpathSync(path);
-        if (real !== within && !real.startsWith(within.endsWith(sep) ? within : within + sep)) {
+        if (!isWithin(real, within)) {
           problems.push({ level: "warning", message: `${path} is a link to ${real}, outside the project; left out` });
           return;
         }
