@@ -14,7 +14,9 @@ import { TOOL } from "../kernel/tool-names.ts";
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent last
- * saw of each file (shared by a run's file tools; default: this tool's own): a file changed since
+ * saw of each file — pass the same map to read_file, edit and write_file (createAgent's default
+ * tools share one; default: this tool's own, and then no existing file can be replaced, since
+ * only a file read or written through the same map may be): a file changed since, or never read,
  * is not replaced.
  */
 export function createWriteFileTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
