@@ -214,35 +214,41 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     if (part.text) yield { type: "text", delta: part.text };
   }
 
-  for await (const chunk of chunks) {
-    // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
-    // or after it (openai-compat/openrouter-comment-lines.sse); every other chunk may say null.
-    if (chunk.usage) usage = chunk.usage;
-    if (finish !== undefined && chunk.usage) break; // complete: see below
-    fingerprint ??= chunk.system_fingerprint;
-    // Our choice is the first one named: 0, whose chunks interleave with others' when n > 1
-    // (openai-chat/multiple-choices-n3.sse); some gateways number a lone choice 1 (BerriAI/litellm#3678).
-    if (ours === undefined && chunk.choices?.length) ours = chunk.choices[0]?.index;
-    const choice = chunk.choices?.find((c) => c.index === ours);
-    if (!choice) continue;
-    const delta = (choice.delta ?? {}) as Delta;
+  try {
+    for await (const chunk of chunks) {
+      // Usage arrives in a `choices: []` chunk (OpenAI), on the finish chunk (deepseek/reasoning.sse)
+      // or after it (openai-compat/openrouter-comment-lines.sse); every other chunk may say null.
+      if (chunk.usage) usage = chunk.usage;
+      if (finish !== undefined && chunk.usage) break; // complete: see below
+      fingerprint ??= chunk.system_fingerprint;
+      // Our choice is the first one named: 0, whose chunks interleave with others' when n > 1
+      // (openai-chat/multiple-choices-n3.sse); some gateways number a lone choice 1 (BerriAI/litellm#3678).
+      if (ours === undefined && chunk.choices?.length) ours = chunk.choices[0]?.index;
+      const choice = chunk.choices?.find((c) => c.index === ours);
+      if (!choice) continue;
+      const delta = (choice.delta ?? {}) as Delta;
 
-    // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
-    // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
-    const content = deltaContent(delta.content);
-    const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
-    yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
-    if (delta.refusal) {
-      refused = true;
-      text += delta.refusal;
-      yield { type: "text", delta: delta.refusal };
+      // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
+      // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
+      const content = deltaContent(delta.content);
+      const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
+      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
+      if (delta.refusal) {
+        refused = true;
+        text += delta.refusal;
+        yield { type: "text", delta: delta.refusal };
+      }
+      for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
+      // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
+      if (choice.finish_reason) finish = choice.finish_reason;
+      // The answer is complete once the finish and the usage asked for (on that chunk or a later one)
+      // have come: stop reading, for a server may keep the connection open with no [DONE] after them.
+      if (finish !== undefined && (chunk.usage || ctx.usageAsked === false)) break;
     }
-    for (const tc of delta.tool_calls ?? []) addFragment(calls, tc);
-    // OpenRouter repeats finish_reason: null on its usage chunk after the real one.
-    if (choice.finish_reason) finish = choice.finish_reason;
-    // The answer is complete once the finish and the usage asked for (on that chunk or a later one)
-    // have come: stop reading, for a server may keep the connection open with no [DONE] after them.
-    if (finish !== undefined && (chunk.usage || ctx.usageAsked === false)) break;
+  } catch (e) {
+    // the answer had finished (its finish_reason came) and the connection failed while hey waited for the
+    // usage (a server that ignores stream_options, then resets): the answer stands, its usage estimated
+    if (finish === undefined) throw e;
   }
   yield* said(tags.end());
 

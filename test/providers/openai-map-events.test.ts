@@ -316,3 +316,40 @@ test("an answer whose chunks carry Ollama's fingerprint says it came from Ollama
   expect(done(await run(named(null))).server).toBeUndefined();
   expect(done(await run([chatChunk({ content: "hi" }), chatChunk({ finish: "stop" })])).server).toBeUndefined();
 });
+
+describe("a connection that fails after the answer finished", () => {
+  /** `chunks`, then the error a reset socket gives the SDK's iterator. */
+  async function runThenFail(chunks: unknown[], error: Error): Promise<{ events: StreamEvent[]; thrown?: unknown }> {
+    async function* source() {
+      yield* chunks;
+      throw error;
+    }
+    const events: StreamEvent[] = [];
+    try {
+      for await (const e of mapEvents(source() as never, { model: "m", usageAsked: true })) events.push(e);
+      return { events };
+    } catch (thrown) {
+      return { events, thrown };
+    }
+  }
+  const reset = new Error("ECONNRESET: The socket connection was closed unexpectedly");
+
+  test("after its finish_reason, while hey waits for the usage a server never sends: the answer and its calls stand", async () => {
+    const got = await runThenFail(
+      [
+        chatChunk({ content: "Reading." }),
+        chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"a"}' } }),
+        chatChunk({ finish: "tool_calls" }),
+      ],
+      reset,
+    );
+    expect(got.thrown).toBeUndefined();
+    expect(calls(got.events)).toEqual([{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }]);
+    expect(done(got.events).stop).toBe("tool_calls");
+  });
+
+  test("before its finish_reason: the error is the stream's, as before", async () => {
+    const got = await runThenFail([chatChunk({ content: "Read" })], reset);
+    expect(got.thrown).toBe(reset);
+  });
+});
