@@ -31,7 +31,7 @@ import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
 import { thinkTags, type ThinkSplit } from "./think-tags.ts";
-import { guardedStream } from "./stream-guard.ts";
+import { guardedStream, quietAfter } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
@@ -367,6 +367,9 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
 }
 
 /** A Provider over one OpenAI-compatible chat-completions endpoint (client: `openaiClient`). */
+/** How long the usage chunk is waited for once the finish chunk came (it follows at once where it comes at all). */
+const USAGE_GRACE_MS = 2_000;
+
 export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
   const client = await openaiClient(opts);
   const requestOptions = requestOptionsFor(opts);
@@ -376,7 +379,12 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
       signal,
       opts.idleTimeoutMs,
       (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
-      (chunks) => mapEvents(chunks, { model: opts.model, usageAsked: requestOptions.streamUsage !== false }),
+      // a server that ignores stream_options may hold the connection open after the finish: its usage is not waited for long
+      (chunks) =>
+        mapEvents(
+          quietAfter(chunks, (c) => !!c.choices?.some((x) => x.finish_reason), USAGE_GRACE_MS),
+          { model: opts.model, usageAsked: requestOptions.streamUsage !== false },
+        ),
       (e) => toProviderError(e, errorContext),
     );
 

@@ -32,7 +32,7 @@ export interface IdleWatchdog {
   watch<T>(source: AsyncIterable<T>): AsyncGenerator<T>;
   /** Bytes arrived that the SDK parses away (an SSE comment, Anthropic's `ping`): while waiting, the silence starts again. */
   touch(): void;
-  /** Stop the timer and unlink from the caller's signal; call in `finally`. */
+  /** Stop the timer, unlink from the caller's signal and abort the request (a connection left open is closed); call in `finally`. */
   dispose(): void;
 }
 
@@ -86,6 +86,8 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
     dispose: () => {
       clearTimeout(timer);
       parent.removeEventListener("abort", onParentAbort);
+      // the stream is done with: a connection the server holds open (quietAfter ended it) is closed
+      if (!controller.signal.aborted) controller.abort(new DOMException("the answer is complete", "AbortError"));
     },
   };
 }
@@ -173,4 +175,29 @@ function malformedError(e: SyntaxError): ProviderError {
 async function* endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   yield* source;
   signal.throwIfAborted();
+}
+
+/**
+ * `chunks`, ended `graceMs` after the one `isLast` names if nothing more comes: a server may keep
+ * the connection open after a complete answer without the trailer hey asked for (chat completions'
+ * usage chunk when stream_options is ignored), which would otherwise cost the idle timeout or the
+ * server's own socket timeout on every request. A chunk that does come in time is passed on.
+ */
+export async function* quietAfter<T>(chunks: AsyncIterable<T>, isLast: (chunk: T) => boolean, graceMs: number): AsyncGenerator<T> {
+  const it = chunks[Symbol.asyncIterator]();
+  let last = false;
+  try {
+    for (;;) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const quiet = new Promise<"quiet">((resolve) => (timer = last ? setTimeout(() => resolve("quiet"), graceMs) : undefined));
+      const next = await (last ? Promise.race([it.next(), quiet]) : it.next()).finally(() => clearTimeout(timer));
+      if (next === "quiet" || next.done) return;
+      last ||= isLast(next.value);
+      yield next.value;
+    }
+  } finally {
+    // not awaited: a source still waiting for its next chunk finishes its return only once that
+    // comes; the request's abort (guardedStream's dispose) closes the connection
+    void it.return?.()?.catch(() => {});
+  }
 }

@@ -60,3 +60,14 @@ test("chat completions without stream_options (refused once): the finish chunk a
   expect(done.stop).toBe("stop");
   expect((server.requests.at(-1)!.body as Record<string, unknown>).stream_options).toBeUndefined();
 });
+
+test("chat completions whose server ignores stream_options: the finish chunk, no usage, the connection left open — the answer ends, its usage estimated, without waiting for the idle timeout", async () => {
+  server.enqueue(open(sseReply(sse([chatChunk({ content: "Yes." }), chatChunk({ finish: "stop" })], { done: false }))));
+  // an idle timeout far past the test's own: waiting for it (the usage that never comes) fails the test
+  const provider = await createProvider({ protocol: "openai", model: "m", baseUrl: baseUrlFor("openai", server.url), idleTimeoutMs: 600_000 });
+  const { events, error } = await drain(provider.stream({ system: "", messages: [userMessage("hi")], tools: [] }, new AbortController().signal));
+  expect(error).toBeUndefined();
+  expect(events.flatMap((e) => (e.type === "text" ? [e.delta] : []))).toEqual(["Yes."]);
+  const done = events.at(-1);
+  expect(done?.type === "done" && done.usage.estimated).toBe(true);
+});

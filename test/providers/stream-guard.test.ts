@@ -126,11 +126,12 @@ describe("startIdleWatchdog", () => {
     dog.dispose();
   });
 
-  test("dispose stops the timer", () => {
+  test("dispose stops the timer and closes the request (a connection the server holds open), which is no idle stall", () => {
     const dog = startIdleWatchdog(new AbortController().signal, 20);
     dog.dispose();
     jest.advanceTimersByTime(1000);
     expect(dog.fired).toBe(false);
-    expect(dog.signal.aborted).toBe(false);
+    expect(dog.signal.aborted).toBe(true);
+    expect((dog.signal.reason as Error).name).toBe("AbortError");
   });
 });
