@@ -36,8 +36,12 @@ export interface ControlNames {
   controls: readonly string[];
   /** compare names case-insensitively (macOS, Windows) */
   fold: boolean;
-  /** directories the file tools may not write anything in: hey's cache, which holds the ripgrep grep runs */
+  /** directories the file tools may not write anything in: hey's cache, which holds the ripgrep grep runs, and the PATH directories the user can write */
   dirs?: readonly string[];
+  /** hey's cache, one of `dirs` */
+  cache?: string;
+  /** how many names (hard links) the regular file at `abs` has, undefined when none is there; may throw (did not answer in time) */
+  links?(abs: string): number | undefined;
 }
 
 /**
@@ -78,16 +82,22 @@ export function controlRefusal(
   let hit: string | undefined;
   let dir: string | undefined;
   let git = false;
+  let linked = false;
   try {
     hit = controlNamed(abs, target);
     dir = hit ? undefined : guardedDir(abs, target);
     git = !hit && !dir && (inGit(abs) || inGit(target.real(abs)));
+    linked = !hit && !dir && !git && (target.links?.(abs) ?? 1) > 1;
   } catch (e) {
     // a look that did not answer in time (a hung network mount): refused, saying which path
     return `blocked by permission rules: cannot verify that ${args.path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
   }
   if (dir)
-    return `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`;
+    return dir === target.cache
+      ? `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
+      : `blocked by permission rules: ${args.path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
+  if (linked)
+    return `blocked by permission rules: ${args.path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
   if (git)
     return `blocked by permission rules: ${args.path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
   if (!hit) return undefined;

@@ -16,8 +16,12 @@ import type { Redirect, Segment, Word } from "./shell-model.ts";
  */
 export interface ControlFiles {
   paths: string[];
+  /** directories no write may land in, and why (hey's cache, whose ripgrep the grep tool runs; the tools' PATH directories the user can write) */
+  guarded?: { dir: string; why: string }[];
   home?: string;
   cwd?: string;
+  /** names compare case-insensitively (macOS, Windows) */
+  fold?: boolean;
   named?(abs: string): boolean | string;
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
@@ -138,9 +142,10 @@ export function directories(segments: Segment[], control: ControlFiles, f: Flavo
 /**
  * A name git reads as `.git` — a repository's directory, or the file a worktree or a submodule
  * holds instead — in any case (`.GIT` is `.git` on macOS and Windows), with the trailing dots and
- * spaces Windows drops and its short name `git~1`.
+ * spaces Windows drops, its short name `git~1`, and NTFS's names for the directory's own index stream
+ * (`.git::$INDEX_ALLOCATION`, `.git:$I30:$INDEX_ALLOCATION`: git's CVE-2019-1352).
  */
-const GIT_NAME = /^(?:\.git[. ]*|git~1)$/i;
+const GIT_NAME = /^(?:\.git[. ]*|git~1)(?:::\$INDEX_ALLOCATION|:\$I30:\$INDEX_ALLOCATION)?$/i;
 
 /**
  * Whether `path` is git's own: anything in a `.git` directory (`config`, `hooks/…`, `info/…`) or a
@@ -163,6 +168,19 @@ export function gitReach(paths: string[], control: ControlFiles, f: Flavour): st
   return undefined;
 }
 
+/** Why writing one of the absolute `paths` lands in a directory the guard keeps (`control.guarded`, as written), or undefined; `self`: the directory itself counts too. */
+export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, self = true): string | undefined {
+  const sep = f === WINDOWS ? "\\" : "/";
+  const inside = (p: string, d: string) => (self && p === d) || p.startsWith(d.endsWith(sep) ? d : d + sep);
+  // as written, and once links are resolved (`lk/rg` where lk is hey's cache; a path that did not answer stays as written)
+  const real = (p: string) => {
+    const r = control.realDir?.(p);
+    return typeof r === "string" ? f.normalize(r) : f.normalize(p);
+  };
+  const spelled = paths.flatMap((p) => [f.normalize(p), real(p)]);
+  return control.guarded?.find((g) => spelled.some((p) => inside(p, f.normalize(g.dir)) || inside(p, real(g.dir))))?.why;
+}
+
 /**
  * Could writing the redirection's target write a control file, from a script standing in one of
  * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined;
@@ -179,6 +197,8 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
   if (!paths) return "it is relative to a directory known only at run time";
   const controls = control.paths.map(f.normalize);
   if (paths.some((p) => controls.includes(f.normalize(p)))) return "";
+  const guarded = guardedBy(paths, control, f);
+  if (guarded) return guarded;
   const named = paths.map((abs) => control.named?.(abs));
   if (named.includes(true)) return "by another name";
   const unknown = named.find((n) => typeof n === "string");

@@ -116,6 +116,13 @@ export const refused: [why: string, command: string][] = [
   ["format-patch, -o last in a cluster", "git format-patch -ko out -1"],
   ["format-patch --output-directory DIR", "git format-patch --output-directory out -1"],
   ["archive -o FILE", "git archive -o x.tar HEAD"],
+  // options that write a new repository's config or copy a template (hooks) into it: config writes, spelled out or refused
+  ["clone -c KEY=VALUE (a red-team report: git's config runs commands)", "git clone -c core.fsmonitor=evil https://example.com/r.git"],
+  ["clone --config=KEY=VALUE", "git clone --config=core.hooksPath=/tmp/h https://example.com/r.git"],
+  ["clone -cKEY=VALUE", "git clone -ccore.fsmonitor=evil https://example.com/r.git"],
+  ["init --template=DIR", "git init --template=/tmp/evil r"],
+  ["clone --template DIR", "git clone --template /tmp/evil https://example.com/r.git"],
+  ["git -c init.templateDir=DIR init", "git -c init.templateDir=/tmp/evil init r"],
   // unparseable: refused, never guessed
   ["unbalanced double quote", 'git log "'],
   ["unbalanced single quote", "ls 'x"],
