@@ -33,6 +33,7 @@ import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
 import { listsSet } from "./config/control-files.ts";
+import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
@@ -190,7 +191,8 @@ export async function assemble(
     const commandEnv = listsSet(s.permission) ? explicitBareRepositories(plain) : plain;
     // the directories the tools find programs in (absolute ones: `.` would guard the project): no write may land there while a list is set
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
-    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs });
+    const gitConfigs = globalGitConfigs(home, commandEnv);
+    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
     const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId) };
     const tools = createTools(s, {
       shell,

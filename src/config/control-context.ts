@@ -16,8 +16,16 @@ import { controlNamed, type ControlNames } from "./control-files.ts";
 /** Why a directory is guarded: hey's cache, or a PATH directory the user can write. */
 export const CACHE_WHY = "in hey's cache, whose ripgrep the grep tool runs";
 export const PATH_WHY = "in a directory on the commands' PATH, whose programs the tools run";
+export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
 
-export function controlContext(place: { cwd: string; home: string; controls: readonly string[]; cacheDir?: string; pathDirs?: readonly string[] }): {
+export function controlContext(place: {
+  cwd: string;
+  home: string;
+  controls: readonly string[];
+  cacheDir?: string;
+  pathDirs?: readonly string[];
+  gitConfigs?: readonly string[];
+}): {
   target: ControlNames & { abs(path: string): string | undefined };
   control: ControlFiles;
 } {
@@ -29,14 +37,19 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     real: realTargetBounded,
     id: fileId,
     controls: place.controls,
-    dirs: [...(place.cacheDir ? [place.cacheDir] : []), ...(place.pathDirs ?? [])],
+    dirs: [...(place.cacheDir ? [place.cacheDir] : []), ...(place.pathDirs ?? []), ...(place.gitConfigs ?? [])],
+    gitFiles: place.gitConfigs ?? [],
     fold: process.platform === "darwin" || process.platform === "win32",
     links: fileLinks,
     cache: place.cacheDir,
   };
   const control: ControlFiles = {
     paths: [...place.controls],
-    guarded: [...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []), ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY }))],
+    guarded: [
+      ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
+      ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY })),
+      ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
+    ],
     home: place.home,
     cwd: place.cwd,
     fold: target.fold,

@@ -40,6 +40,8 @@ export interface ControlNames {
   dirs?: readonly string[];
   /** hey's cache, one of `dirs` */
   cache?: string;
+  /** git's global config files, among `dirs` (files, not directories: a write to one is refused) */
+  gitFiles?: readonly string[];
   /** how many names (hard links) the regular file at `abs` has, undefined when none is there; may throw (did not answer in time) */
   links?(abs: string): number | undefined;
 }
@@ -93,9 +95,11 @@ export function controlRefusal(
     return `blocked by permission rules: cannot verify that ${args.path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
   }
   if (dir)
-    return dir === target.cache
-      ? `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
-      : `blocked by permission rules: ${args.path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
+    return target.gitFiles?.includes(dir)
+      ? `blocked by permission rules: ${args.path} is ${dir}, git's global config (git runs commands its settings name: core.fsmonitor, core.hooksPath, aliases); while a permission list is set the agent may not write it`
+      : dir === target.cache
+        ? `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
+        : `blocked by permission rules: ${args.path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
   if (linked)
     return `blocked by permission rules: ${args.path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
   if (git)

@@ -218,7 +218,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         const guarded = guarding
           ? (control.guarded ?? []).find((g) => matchesPath(p, f.normalize(g.dir), true, opts) && !(only && matchesPath(p, f.normalize(g.dir), false, opts)))
           : undefined;
-        if (guarded) return guarded.why;
+        if (guarded) return guarded.git ? { git: guarded.why } : guarded.why;
         if (git && p.split(/[\\/]/).some((c) => c && (f === WINDOWS ? [".git", "git~1"] : [".git"]).some((n) => matchesName(c, n, dotglob))))
           return { git: how };
       }

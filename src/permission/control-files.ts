@@ -17,7 +17,7 @@ import type { Redirect, Segment, Word } from "./shell-model.ts";
 export interface ControlFiles {
   paths: string[];
   /** directories no write may land in, and why (hey's cache, whose ripgrep the grep tool runs; the tools' PATH directories the user can write) */
-  guarded?: { dir: string; why: string }[];
+  guarded?: Guarded[];
   home?: string;
   cwd?: string;
   /** names compare case-insensitively (macOS, Windows) */
@@ -36,6 +36,9 @@ export interface ControlFiles {
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }
+
+/** A directory (or file) no write may land in, why, and whether it is git's (its global config). */
+export type Guarded = { dir: string; why: string; git?: true };
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
 function writes(r: Redirect): boolean {
@@ -168,8 +171,8 @@ export function gitReach(paths: string[], control: ControlFiles, f: Flavour): st
   return undefined;
 }
 
-/** Why writing one of the absolute `paths` lands in a directory the guard keeps (`control.guarded`, as written), or undefined; `self`: the directory itself counts too. */
-export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, self = true): string | undefined {
+/** Why writing one of the absolute `paths` lands in a directory the guard keeps (`control.guarded`, as written or through links), or undefined; `self`: the directory itself counts too. */
+export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, self = true): string | { git: string } | undefined {
   const sep = f === WINDOWS ? "\\" : "/";
   const inside = (p: string, d: string) => (self && p === d) || p.startsWith(d.endsWith(sep) ? d : d + sep);
   // as written, and once links are resolved (`lk/rg` where lk is hey's cache; a path that did not answer stays as written)
@@ -178,7 +181,8 @@ export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, se
     return typeof r === "string" ? f.normalize(r) : f.normalize(p);
   };
   const spelled = paths.flatMap((p) => [f.normalize(p), real(p)]);
-  return control.guarded?.find((g) => spelled.some((p) => inside(p, f.normalize(g.dir)) || inside(p, real(g.dir))))?.why;
+  const hit = control.guarded?.find((g) => spelled.some((p) => inside(p, f.normalize(g.dir)) || inside(p, real(g.dir))));
+  return hit && (hit.git ? { git: hit.why } : hit.why);
 }
 
 /**
@@ -197,12 +201,12 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
   if (!paths) return "it is relative to a directory known only at run time";
   const controls = control.paths.map(f.normalize);
   if (paths.some((p) => controls.includes(f.normalize(p)))) return "";
-  const guarded = guardedBy(paths, control, f);
-  if (guarded) return guarded;
   const named = paths.map((abs) => control.named?.(abs));
   if (named.includes(true)) return "by another name";
   const unknown = named.find((n) => typeof n === "string");
   if (unknown !== undefined) return { unknown };
+  const guarded = guardedBy(paths, control, f);
+  if (guarded) return guarded;
   const git = gitReach(paths, control, f);
   return typeof git === "string" ? { git } : git;
 }
