@@ -53,6 +53,13 @@ export function controlContext(place: {
     home: place.home,
     cwd: place.cwd,
     fold: target.fold,
+    links: (abs: string) => {
+      try {
+        return fileLinks(abs);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
     named: (abs: string) => {
       try {
         return controlNamed(abs, target) !== undefined;

@@ -23,6 +23,8 @@ export interface ControlFiles {
   /** names compare case-insensitively (macOS, Windows) */
   fold?: boolean;
   named?(abs: string): boolean | string;
+  /** how many names the regular file at the absolute `abs` has (hard links), undefined when no regular file is there; `unknown`: it did not answer in time */
+  links?(abs: string): number | undefined | { unknown: string };
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
   /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else; undefined: it did not answer in time */
@@ -41,7 +43,7 @@ export interface ControlFiles {
 export type Guarded = { dir: string; why: string; git?: true };
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
-function writes(r: Redirect): boolean {
+export function writes(r: Redirect): boolean {
   const op = r.op.replace(/^\d+/, "");
   if (op === ">&") return !/^(\d+|-)$/.test(r.target.text) || r.target.unknown;
   return [">", ">>", ">|", "<>", "&>", "&>>"].includes(op);

@@ -1,7 +1,7 @@
 // More of git's files and hey's that the agent reached while a list was set (a red-team report):
 // a hard link to `.git/config` made elsewhere (`find … -exec ln {} /tmp/hl \;`) was written as an
 // ordinary file; git's global config (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`: core.fsmonitor
-// ran at the next `git status`); a program put in a PATH directory (`~/.local/bin/rg`) that the grep
+// ran at the next `git status`); a hard link to `.git/config` written by bash; a program put in a PATH directory (`~/.local/bin/rg`) that the grep
 // tool and every command then ran; a directory above a control file moved through a link;
 // and on Windows `.git::$INDEX_ALLOCATION` (NTFS's name for the `.git` directory's own index, git's CVE-2019-1352).
 import { afterAll, expect, test } from "bun:test";
@@ -81,3 +81,20 @@ test.each([".git::$INDEX_ALLOCATION\\config", ".GIT:$I30:$INDEX_ALLOCATION/hooks
   (path) => expect(inGit(path)).toBe(true),
 );
 test.each([".git::$DATA", ".gitignore", "git::$INDEX_ALLOCATION"])("%s is not", (path) => expect(inGit(path)).toBe(false));
+
+test("bash may not write a file with other hard links either, by a redirection or as the file a program writes; reading it stays", () => {
+  const hl = join(root, "elsewhere", "hl-gitcfg");
+  for (const check of [allow, deny]) {
+    for (const [command, word] of [
+      [`cat evil > ${hl}`, hl],
+      [`cp evil ${hl}`, hl],
+      [`cd ${join(root, "elsewhere")} && cp evil hl-gitcfg`, "hl-gitcfg"],
+    ])
+      expect(check("bash", { command })).toBe(
+        `blocked by permission rules: \`${word}\` is a file with other hard links, which could be git's or hey's own files (no search finds every name of a file); while a list is set the agent may not write it`,
+      );
+    expect(check("bash", { command: `cat ${hl}` })).toBeUndefined();
+  }
+  expect(deny("bash", { command: `sed -i s/a/b/ ${hl}` })).toContain("is a file with other hard links");
+  expect(deny("bash", { command: `cp ${hl} /tmp/copy` })).toBeUndefined(); // read, not written
+});
