@@ -51,6 +51,8 @@ export function reads(seg: Segment): boolean {
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
+const RUNTIME_NAME = "its name is known only at run time";
+
 /** Programs that move or delete the directories they name, and all below them. */
 const MOVERS = new Set(["mv", "rm", "move-item", "remove-item", "mi", "ri", "del", "erase", "rd", "rmdir", "move", "trash", "trash-put"]);
 /** Of those, the ones that only delete: the directory hey's cache is in may go (`rm -rf ~/.cache/hey`), nothing may be put there. */
@@ -164,7 +166,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       // a last name that is all run-time (`$f`, `"$D"`) could be anything, as any word could: only the ones whose written part could be one count
       if (w.unknown) {
         const last = lastComponent(runtimeGlob(w.raw));
-        return gits(spelled) ?? (/[^\0]/.test(last) ? couldName(last, "its name is known only at run time") : undefined);
+        return gits(spelled) ?? (/[^\0]/.test(last) ? couldName(last, RUNTIME_NAME) : undefined);
       }
       if (w.glob) return globNaming(w);
       return gits(spelled);
@@ -199,6 +201,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
 
     /** a name whose directory is unknown: refused when it could be a control file's, its directory's, one git runs commands from, or (moving) a directory above one */
     function couldName(last: string, why: string): string | { git: string } | undefined {
+      // `.` or `..` there is a directory known only at run time: `cd .gi?/hooks && cp /tmp/pre-commit .`
+      if (why !== RUNTIME_NAME && /^\.{0,2}$/.test(last)) return git ? { git: why } : why;
       if (git && GIT_NAMES.some((n) => (f === WINDOWS || n !== "git~1") && matchesName(last, n, dotglob))) return { git: why };
       const danger = [...names, ...holders.map(lastName), ...(moving ? ancestors.map(lastName) : []), ...(control.guarded ?? []).map((g) => lastName(g.dir))];
       return danger.some((n) => matchesName(last, n, dotglob)) ? why : undefined;

@@ -71,7 +71,14 @@ test("under a deny list, a word known only at run time whose written part could 
 
 test("after a cd to a directory known only at run time, a relative operand that could name one is refused; others run", () => {
   for (const check of Object.values(checks)) {
-    for (const command of ["cd $X && cp x pre-commit", "cd $X && cp x config.toml", "cd $X && mv state junk", "cd $X && cp x config"])
+    for (const command of [
+      "cd $X && cp x pre-commit",
+      "cd $X && cp x config.toml",
+      "cd $X && mv state junk",
+      "cd $X && cp x config",
+      "cd .gi?/hooks && cp /tmp/evil/pre-commit .",
+      "cd $X && cp /tmp/evil/config ./",
+    ])
       expect(check("bash", { command })).toContain("it is relative to a directory known only at run time");
     expect(check("bash", { command: "cd $X && cp x notes.txt" })).toBeUndefined();
   }
