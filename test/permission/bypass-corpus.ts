@@ -206,3 +206,31 @@ export const allowed: [why: string, command: string][] = [
   ["trap without a handler", "trap - INT && trap -p"],
   ["kill -l lists signals", "kill -l"],
 ];
+
+/**
+ * Globs that reached git's own files and hey's while a list was set (a red-team report; the
+ * reporters' commands as they sent them): refused under allow entries for each program (`bash: cp
+ * *`, `bash: git status`…) and under a deny list (control-globs.test.ts).
+ */
+export const globbed = [
+  "cp evil .g?t/config",
+  "cp x .gi[t]/config",
+  "cp x .g*/hooks/",
+  "sed -i s/a/b/ .g?t/config",
+  "echo x | tee .g*/hooks/post-checkout",
+  "cp evil ~/.cach?/hey/rg-abc",
+  "cp /tmp/evil.toml ~/.config/hey/conf*",
+  "cp forged.json ~/.local/state/hey/approvals.jso?",
+  "cp x .hey/conf?g.toml",
+  "cp x .mcp.js?n",
+  "rm -f ~/.local/state/he?/approvals.json",
+  "mv ~/.local/stat? /tmp/junk",
+  "rm -rf ~/.local/st*",
+  "dd of=.gi?/config",
+  "ln .gi?/config hl",
+  "mv .gi? junk",
+  "cp evil .g?t/config && git status",
+  "cd .gi?/hooks && cp x pre-commit",
+  "cd ~/.config/he? && cp x config.toml",
+  "cp x .{git,a}/config",
+];

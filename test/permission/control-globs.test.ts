@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { places } from "../../src/fs/places.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { globbed } from "./bypass-corpus.ts";
 import { controlFixture } from "./control-corpus.ts";
 
 const tmp = tempDir("hey-control-globs-");
@@ -23,32 +24,8 @@ const checks = {
   deny: permissionCheck({ allow: [], deny: ["bash: curl *"], narrow: [] }, "sh", place),
 };
 
-/** The reporters' commands, as they sent them. */
-export const GLOBBED = [
-  "cp evil .g?t/config",
-  "cp x .gi[t]/config",
-  "cp x .g*/hooks/",
-  "sed -i s/a/b/ .g?t/config",
-  "echo x | tee .g*/hooks/post-checkout",
-  "cp evil ~/.cach?/hey/rg-abc",
-  "cp /tmp/evil.toml ~/.config/hey/conf*",
-  "cp forged.json ~/.local/state/hey/approvals.jso?",
-  "cp x .hey/conf?g.toml",
-  "cp x .mcp.js?n",
-  "rm -f ~/.local/state/he?/approvals.json",
-  "mv ~/.local/stat? /tmp/junk",
-  "rm -rf ~/.local/st*",
-  "dd of=.gi?/config",
-  "ln .gi?/config hl",
-  "mv .gi? junk",
-  "cp evil .g?t/config && git status",
-  "cd .gi?/hooks && cp x pre-commit",
-  "cd ~/.config/he? && cp x config.toml",
-  "cp x .{git,a}/config",
-];
-
 describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
-  test.each(GLOBBED)("%s is refused", (command) => expect(check("bash", { command })).toMatch(/^blocked by permission rules: `[^`]+` names (hey|git)'s own/));
+  test.each(globbed)("%s is refused", (command) => expect(check("bash", { command })).toMatch(/^blocked by permission rules: `[^`]+` names (hey|git)'s own/));
   test.each([
     "cp *.txt out/",
     "rm -rf build/*",
