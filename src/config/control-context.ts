@@ -39,6 +39,7 @@ export function controlContext(place: {
     controls: place.controls,
     dirs: [...(place.cacheDir ? [place.cacheDir] : []), ...(place.pathDirs ?? []), ...(place.gitConfigs ?? [])],
     gitFiles: place.gitConfigs ?? [],
+    shallow: place.pathDirs ?? [],
     fold: process.platform === "darwin" || process.platform === "win32",
     links: fileLinks,
     cache: place.cacheDir,
@@ -47,7 +48,7 @@ export function controlContext(place: {
     paths: [...place.controls],
     guarded: [
       ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
-      ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY })),
+      ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
       ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
     ],
     home: place.home,

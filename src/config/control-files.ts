@@ -5,7 +5,7 @@
 // what reaches them another way. Nor may they write git's own files in any repository (its config
 // and hooks run commands) or anything in hey's cache (the ripgrep grep runs). Pure: the caller
 // resolves links and inodes (fs/real-target.ts).
-import { resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { inGit } from "../permission/control-files.ts";
@@ -38,6 +38,8 @@ export interface ControlNames {
   fold: boolean;
   /** directories the file tools may not write anything in: hey's cache, which holds the ripgrep grep runs, and the PATH directories the user can write */
   dirs?: readonly string[];
+  /** those of `dirs` in which only a file directly inside counts: the PATH directories (a program is looked up there, not below) */
+  shallow?: readonly string[];
   /** hey's cache, one of `dirs` */
   cache?: string;
   /** git's global config files, among `dirs` (files, not directories: a write to one is refused) */
@@ -62,7 +64,9 @@ export function controlNamed(abs: string, names: ControlNames): string | undefin
 /** The directory among `names.dirs` that holds the absolute path `abs`, as written or once links and `..` are resolved, or undefined. */
 export function guardedDir(abs: string, names: ControlNames): string | undefined {
   const norm = (p: string) => (names.fold ? p.toLowerCase() : p);
-  const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  // a PATH directory (`names.shallow`): only the programs directly in it run
+  const inside = (path: string, dir: string) =>
+    path === dir || (names.shallow?.includes(dir) ? dirname(path) === dir : path.startsWith(dir.endsWith(sep) ? dir : dir + sep));
   const real = norm(names.real(abs));
   return names.dirs?.find((d) => inside(norm(abs), norm(d)) || inside(real, norm(names.real(d))));
 }

@@ -13,7 +13,7 @@
 // except as the values of git's own options before its subcommand (`git --git-dir=sub/.git log`).
 // Pure: `named` and `realDir` do the file system's part.
 import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, guardedBy, inGit, onWindows, POSIX, WINDOWS } from "./control-files.ts";
-import { expandBraces, GIT_NAMES, lastComponent, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
+import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -220,7 +220,11 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         if (controls.some((c) => matchesPath(p, c, false, opts)) || (holding && holders.some((h) => matchesPath(p, h, false, opts)))) return how;
         if (moving && ancestors.some((a) => matchesPath(p, a, false, opts))) return "a directory above it, by a pattern";
         const guarded = guarding
-          ? (control.guarded ?? []).find((g) => matchesPath(p, f.normalize(g.dir), true, opts) && !(only && matchesPath(p, f.normalize(g.dir), false, opts)))
+          ? (control.guarded ?? []).find(
+              (g) =>
+                (g.shallow ? matchesDirectly(p, f.normalize(g.dir), opts) : matchesPath(p, f.normalize(g.dir), true, opts)) &&
+                !(only && matchesPath(p, f.normalize(g.dir), false, opts)),
+            )
           : undefined;
         if (guarded) return guarded.git ? { git: guarded.why } : guarded.why;
         if (git && p.split(/[\\/]/).some((c) => c && (f === WINDOWS ? [".git", "git~1"] : [".git"]).some((n) => matchesName(c, n, dotglob))))

@@ -39,8 +39,8 @@ export interface ControlFiles {
   realDir?(dir: string): string | { unknown: string };
 }
 
-/** A directory (or file) no write may land in, why, and whether it is git's (its global config). */
-export type Guarded = { dir: string; why: string; git?: true };
+/** A directory (or file) no write may land in, why, whether it is git's (its global config), and whether only what is directly in it counts (a PATH directory). */
+export type Guarded = { dir: string; why: string; git?: true; shallow?: true };
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
 export function writes(r: Redirect): boolean {
@@ -176,14 +176,15 @@ export function gitReach(paths: string[], control: ControlFiles, f: Flavour): st
 /** Why writing one of the absolute `paths` lands in a directory the guard keeps (`control.guarded`, as written or through links), or undefined; `self`: the directory itself counts too. */
 export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, self = true): string | { git: string } | undefined {
   const sep = f === WINDOWS ? "\\" : "/";
-  const inside = (p: string, d: string) => (self && p === d) || p.startsWith(d.endsWith(sep) ? d : d + sep);
+  const inside = (p: string, d: string, shallow?: true) =>
+    (self && p === d) || (shallow ? p.slice(0, p.lastIndexOf(sep)) === d.replace(/[\\/]$/, "") : p.startsWith(d.endsWith(sep) ? d : d + sep));
   // as written, and once links are resolved (`lk/rg` where lk is hey's cache; a path that did not answer stays as written)
   const real = (p: string) => {
     const r = control.realDir?.(p);
     return typeof r === "string" ? f.normalize(r) : f.normalize(p);
   };
   const spelled = paths.flatMap((p) => [f.normalize(p), real(p)]);
-  const hit = control.guarded?.find((g) => spelled.some((p) => inside(p, f.normalize(g.dir)) || inside(p, real(g.dir))));
+  const hit = control.guarded?.find((g) => spelled.some((p) => inside(p, f.normalize(g.dir), g.shallow) || inside(p, real(g.dir), g.shallow)));
   return hit && (hit.git ? { git: hit.why } : hit.why);
 }
 

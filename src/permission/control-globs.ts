@@ -76,6 +76,11 @@ export function matchesPath(pattern: string, path: string, under: boolean, opts:
   return t.every((name, k) => componentRegex(p[k]!, opts.dotglob, opts.fold).test(name));
 }
 
+/** Whether the glob path could name `dir` itself or a file directly in it (a PATH directory: programs are looked up there, not below). */
+export const matchesDirectly = (pattern: string, dir: string, opts: { dotglob: boolean; fold: boolean }) =>
+  matchesPath(pattern, dir, false, opts) ||
+  (matchesPath(pattern, dir, true, opts) && pattern.split(/[\\/]/).filter(Boolean).length === dir.split(/[\\/]/).filter(Boolean).length + 1);
+
 /** A word with run-time parts (`$d/config`, `"$(printf .gi)t"`, `` `x` ``) as a glob whose run-time parts are \0; quotes dropped. */
 export function runtimeGlob(raw: string): string {
   return raw.replace(/\$\(.*\)|`[^`]*`|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$[0-9@*#?$!-]|\$'(?:[^'\\]|\\.)*'/g, "\0").replace(/["'\\]/g, "");

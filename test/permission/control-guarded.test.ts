@@ -61,7 +61,10 @@ test("write_file and bash refuse a PATH directory's programs; reading them stays
     for (const command of ["cp /tmp/evil ~/.local/bin/rg", "cp /tmp/evil /usr/bin/git", "cd ~/.local/bin && cp /tmp/evil rg", "echo x > ~/.local/bin/git"])
       expect(check("bash", { command })).toContain("a directory on the commands' PATH");
     expect(check("bash", { command: "cat ~/.local/bin/rg" })).toBeUndefined();
+    // programs are looked up directly in a PATH directory, not below it
+    expect(check("bash", { command: "cp /tmp/x ~/.local/bin/lib/x.txt" })).toBeUndefined();
   }
+  expect(allow("write_file", { path: join(bin, "lib", "x.txt"), content: "x" })).toBeUndefined();
 });
 
 test("a directory above a control file is seen through a link", () => {
