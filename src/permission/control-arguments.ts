@@ -11,6 +11,8 @@
 // (config/guard.ts) then holds back until the user says yes. git's own files in any repository
 // (`.git/config`, `.git/hooks/…`, a `.git` file: control-files.ts inGit) are refused the same way,
 // except as the values of git's own options before its subcommand (`git --git-dir=sub/.git log`).
+// A glob or a word known only at run time is matched against all of these (control-globs.ts), and
+// so are the directories `control.guarded` keeps (hey's cache, PATH's, git's global config files).
 // Pure: `named` and `realDir` do the file system's part.
 import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, guardedBy, inGit, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
