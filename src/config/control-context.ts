@@ -18,6 +18,15 @@ export const CACHE_WHY = "in hey's cache, whose ripgrep the grep tool runs";
 export const PATH_WHY = "in a directory on the commands' PATH, whose programs the tools run";
 export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
 
+/** Where a guarded directory really is, looked up once when the check is built (a link to hey's cache, a PATH entry that is a link); none when it is not there or did not answer. */
+function realOnce(dir: string): { real?: string } {
+  try {
+    return { real: realTargetBounded(dir) };
+  } catch {
+    return {};
+  }
+}
+
 export function controlContext(place: {
   cwd: string;
   home: string;
@@ -50,7 +59,7 @@ export function controlContext(place: {
       ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
       ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
       ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
-    ],
+    ].map((g) => ({ ...g, ...realOnce(g.dir) })),
     home: place.home,
     cwd: place.cwd,
     fold: target.fold,

@@ -39,8 +39,8 @@ export interface ControlFiles {
   realDir?(dir: string): string | { unknown: string };
 }
 
-/** A directory (or file) no write may land in, why, whether it is git's (its global config), and whether only what is directly in it counts (a PATH directory). */
-export type Guarded = { dir: string; why: string; git?: true; shallow?: true };
+/** A directory (or file) no write may land in, why, whether it is git's (its global config), whether only what is directly in it counts (a PATH directory), and where it really is (links resolved once, when the check is built). */
+export type Guarded = { dir: string; why: string; git?: true; shallow?: true; real?: string };
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
 export function writes(r: Redirect): boolean {
@@ -184,7 +184,9 @@ export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, se
     return typeof r === "string" ? f.normalize(r) : f.normalize(p);
   };
   const spelled = paths.flatMap((p) => [f.normalize(p), real(p)]);
-  const hit = control.guarded?.find((g) => spelled.some((p) => inside(p, f.normalize(g.dir), g.shallow) || inside(p, real(g.dir), g.shallow)));
+  const hit = control.guarded?.find((g) =>
+    spelled.some((p) => inside(p, f.normalize(g.dir), g.shallow) || (g.real !== undefined && inside(p, f.normalize(g.real), g.shallow))),
+  );
   return hit && (hit.git ? { git: hit.why } : hit.why);
 }
 
