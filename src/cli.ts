@@ -223,8 +223,10 @@ Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep
 keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs
 use what you approved and say so. A project's lists only narrow yours. A hey run by the
 agent's bash command (HEY_AGENT_SESSION is set) asks none of these questions. While a list is
-set the agent may not write hey's config and trust files, hey's cache, or git's own files
-(anything in a .git directory, a .git file), whose config and hooks run commands.
+set the agent may not write hey's config and trust files, hey's cache, git's own files
+(anything in a .git directory, a .git file; ~/.gitconfig, ~/.config/git/config), whose config
+and hooks run commands, or the PATH directories' programs; a glob or a run-time word that could
+name one counts, and so does a file with other hard links.
 
 Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md, its @imports followed) from the git
 root down to here.

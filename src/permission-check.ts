@@ -10,7 +10,7 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
 
 /** where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set) */
-type Place = { cwd: string; home: string; controls: readonly string[]; cacheDir?: string };
+type Place = { cwd: string; home: string; controls: readonly string[]; cacheDir?: string; pathDirs?: readonly string[]; gitConfigs?: readonly string[] };
 
 /**
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every

@@ -5,7 +5,7 @@
 // `/resume`). It takes resolved values: where hey's files are, what the command line chose for
 // the run, and the configuration run.ts loaded.
 import { platform } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
@@ -33,6 +33,7 @@ import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
 import { listsSet } from "./config/control-files.ts";
+import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
@@ -185,10 +186,13 @@ export async function assemble(
   const configure = (s: Settings): Configured => {
     const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
     // the schema diet: a tool every call of which some list refuses is not offered
-    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir });
     const plain = toolEnvironment(env, s, s.tools.keepEnv);
     // under a list git takes no bare repository the agent could have made (permission/git-env.ts)
     const commandEnv = listsSet(s.permission) ? explicitBareRepositories(plain) : plain;
+    // the directories the tools find programs in (absolute ones: `.` would guard the project): no write may land there while a list is set
+    const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
+    const gitConfigs = globalGitConfigs(home, commandEnv);
+    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
     const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId) };
     const tools = createTools(s, {
       shell,

@@ -8,12 +8,33 @@ import { pushForcing } from "../fs/git-config-files.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
-import { fileId, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
+import { fileId, fileLinks, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ControlFiles } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 
-export function controlContext(place: { cwd: string; home: string; controls: readonly string[]; cacheDir?: string }): {
+/** Why a directory is guarded: hey's cache, or a PATH directory the user can write. */
+export const CACHE_WHY = "in hey's cache, whose ripgrep the grep tool runs";
+export const PATH_WHY = "in a directory on the commands' PATH, whose programs the tools run";
+export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
+
+/** Where a guarded directory really is, looked up once when the check is built (a link to hey's cache, a PATH entry that is a link); none when it is not there or did not answer. */
+function realOnce(dir: string): { real?: string } {
+  try {
+    return { real: realTargetBounded(dir) };
+  } catch {
+    return {};
+  }
+}
+
+export function controlContext(place: {
+  cwd: string;
+  home: string;
+  controls: readonly string[];
+  cacheDir?: string;
+  pathDirs?: readonly string[];
+  gitConfigs?: readonly string[];
+}): {
   target: ControlNames & { abs(path: string): string | undefined };
   control: ControlFiles;
 } {
@@ -25,13 +46,30 @@ export function controlContext(place: { cwd: string; home: string; controls: rea
     real: realTargetBounded,
     id: fileId,
     controls: place.controls,
-    ...(place.cacheDir ? { dirs: [place.cacheDir] } : {}),
+    dirs: [...(place.cacheDir ? [place.cacheDir] : []), ...(place.pathDirs ?? []), ...(place.gitConfigs ?? [])],
+    gitFiles: place.gitConfigs ?? [],
+    shallow: place.pathDirs ?? [],
     fold: process.platform === "darwin" || process.platform === "win32",
+    links: fileLinks,
+    cache: place.cacheDir,
   };
   const control: ControlFiles = {
     paths: [...place.controls],
+    guarded: [
+      ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
+      ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
+      ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
+    ].map((g) => ({ ...g, ...realOnce(g.dir) })),
     home: place.home,
     cwd: place.cwd,
+    fold: target.fold,
+    links: (abs: string) => {
+      try {
+        return fileLinks(abs);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
     named: (abs: string) => {
       try {
         return controlNamed(abs, target) !== undefined;

@@ -5,7 +5,7 @@
 // what reaches them another way. Nor may they write git's own files in any repository (its config
 // and hooks run commands) or anything in hey's cache (the ripgrep grep runs). Pure: the caller
 // resolves links and inodes (fs/real-target.ts).
-import { resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { inGit } from "../permission/control-files.ts";
@@ -36,8 +36,16 @@ export interface ControlNames {
   controls: readonly string[];
   /** compare names case-insensitively (macOS, Windows) */
   fold: boolean;
-  /** directories the file tools may not write anything in: hey's cache, which holds the ripgrep grep runs */
+  /** directories the file tools may not write anything in: hey's cache, which holds the ripgrep grep runs, and the PATH directories the user can write */
   dirs?: readonly string[];
+  /** those of `dirs` in which only a file directly inside counts: the PATH directories (a program is looked up there, not below) */
+  shallow?: readonly string[];
+  /** hey's cache, one of `dirs` */
+  cache?: string;
+  /** git's global config files, among `dirs` (files, not directories: a write to one is refused) */
+  gitFiles?: readonly string[];
+  /** how many names (hard links) the regular file at `abs` has, undefined when none is there; may throw (did not answer in time) */
+  links?(abs: string): number | undefined;
 }
 
 /**
@@ -56,7 +64,9 @@ export function controlNamed(abs: string, names: ControlNames): string | undefin
 /** The directory among `names.dirs` that holds the absolute path `abs`, as written or once links and `..` are resolved, or undefined. */
 export function guardedDir(abs: string, names: ControlNames): string | undefined {
   const norm = (p: string) => (names.fold ? p.toLowerCase() : p);
-  const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  // a PATH directory (`names.shallow`): only the programs directly in it run
+  const inside = (path: string, dir: string) =>
+    path === dir || (names.shallow?.includes(dir) ? dirname(path) === dir : path.startsWith(dir.endsWith(sep) ? dir : dir + sep));
   const real = norm(names.real(abs));
   return names.dirs?.find((d) => inside(norm(abs), norm(d)) || inside(real, norm(names.real(d))));
 }
@@ -78,16 +88,24 @@ export function controlRefusal(
   let hit: string | undefined;
   let dir: string | undefined;
   let git = false;
+  let linked = false;
   try {
     hit = controlNamed(abs, target);
     dir = hit ? undefined : guardedDir(abs, target);
     git = !hit && !dir && (inGit(abs) || inGit(target.real(abs)));
+    linked = !hit && !dir && !git && (target.links?.(abs) ?? 1) > 1;
   } catch (e) {
     // a look that did not answer in time (a hung network mount): refused, saying which path
     return `blocked by permission rules: cannot verify that ${args.path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
   }
   if (dir)
-    return `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`;
+    return target.gitFiles?.includes(dir)
+      ? `blocked by permission rules: ${args.path} is ${dir}, git's global config (git runs commands its settings name: core.fsmonitor, core.hooksPath, aliases); while a permission list is set the agent may not write it`
+      : dir === target.cache
+        ? `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
+        : `blocked by permission rules: ${args.path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
+  if (linked)
+    return `blocked by permission rules: ${args.path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
   if (git)
     return `blocked by permission rules: ${args.path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
   if (!hit) return undefined;

@@ -60,12 +60,15 @@ function gitDirs(cwd: string, env: Record<string, string | undefined>): string[]
   return common ? [dir, resolve(dir, common)] : [dir];
 }
 
+/** git's global config files for `env` (git-config(1) "FILES"): `$GIT_CONFIG_GLOBAL`, or `$XDG_CONFIG_HOME/git/config` and `~/.gitconfig`. */
+export function globalGitConfigs(home: string, env: Record<string, string | undefined>): string[] {
+  return env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
+}
+
 /** The files, in git's order: system, global, the repository's, the worktree's. */
 function files(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
   const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig"];
-  const global = env.GIT_CONFIG_GLOBAL
-    ? [env.GIT_CONFIG_GLOBAL]
-    : [join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
+  const global = globalGitConfigs(home, env);
   const [dir, common] = gitDirs(cwd, env);
   const repo = dir ? [join(common ?? dir, "config"), join(dir, "config.worktree")] : [];
   return [...system, ...global, ...repo];

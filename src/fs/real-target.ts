@@ -46,6 +46,17 @@ export function fileId(abs: string): string | undefined {
   }
 }
 
+/** How many names the regular file at `abs` has (links followed; hard links make more than one), undefined when it is no regular file or not there; throws Hung. */
+export function fileLinks(abs: string): number | undefined {
+  try {
+    const st = boundedStat(abs);
+    return st.kind === "file" ? st.nlink : undefined;
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    return undefined;
+  }
+}
+
 /**
  * Whether the regular file at `abs` (links followed), having other hard links, has one below the
  * directory `dir`: true, false (no other links, another device, or none found in the whole tree),

@@ -11,17 +11,21 @@
 // (config/guard.ts) then holds back until the user says yes. git's own files in any repository
 // (`.git/config`, `.git/hooks/…`, a `.git` file: control-files.ts inGit) are refused the same way,
 // except as the values of git's own options before its subcommand (`git --git-dir=sub/.git log`).
+// A glob or a word known only at run time is matched against all of these (control-globs.ts), and
+// so are the directories `control.guarded` keeps (hey's cache, PATH's, git's global config files).
 // Pure: `named` and `realDir` do the file system's part.
-import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, inGit, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { type ControlFiles, decided, directories, expand, type Flavour, gitReach, guardedBy, inGit, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { expandBraces, GIT_NAMES, lastComponent, matchesDirectly, matchesName, matchesPath, runtimeGlob } from "./control-globs.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** Programs that only read the files they name (none of their options writes one). */
 const READERS = new Set(
+  // not xxd (`xxd -r HEX OUT` writes OUT), sort (`-o`), uniq (`uniq IN OUT`), split, base64 (`-o` on macOS)
   (
-    "cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,diff,cmp,wc,ls,stat,file,md5sum,sha1sum,sha256sum,sha512sum,b2sum,cksum,od,xxd,hexdump,strings,jq," +
-    "readlink,realpath,basename,dirname,test,[,echo,printf,nl,tac,cut,du,type,command," +
+    "cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,diff,cmp,wc,ls,stat,file,md5sum,sha1sum,sha256sum,sha512sum,b2sum,cksum,od,hexdump,strings,jq," +
+    "readlink,realpath,basename,dirname,test,[,[[,echo,printf,nl,tac,cut,du,type,command," +
     // PowerShell's (lowercase, as program() gives them)
     "get-content,gc,select-string,sls,get-childitem,gci,dir,get-item,gi,test-path,resolve-path,get-filehash,write-output"
   ).split(","),
@@ -49,8 +53,30 @@ export function reads(seg: Segment): boolean {
   return !!sub && decided(sub) && GIT_READERS.has(sub.text) && !seg.words.some((w) => /^--ext-diff/.test(w.text)) && !gitOutputs(seg.words).length;
 }
 
+const RUNTIME_NAME = "its name is known only at run time";
+
 /** Programs that move or delete the directories they name, and all below them. */
-const MOVERS = new Set(["mv", "rm", "move-item", "remove-item", "mi", "ri", "del", "erase", "rd", "rmdir", "move"]);
+const MOVERS = new Set(["mv", "rm", "move-item", "remove-item", "mi", "ri", "del", "erase", "rd", "rmdir", "move", "trash", "trash-put"]);
+/** Of those, the ones that only delete: the directory hey's cache is in may go (`rm -rf ~/.cache/hey`), nothing may be put there. */
+const REMOVERS = new Set(["rm", "remove-item", "ri", "del", "erase", "rd", "rmdir", "trash", "trash-put"]);
+
+/**
+ * Whether the segment's program moves or deletes what it names: a mover, find with an action (a
+ * reader otherwise), `rsync --remove-source-files`, `gio trash|remove|move`, `git rm|mv`.
+ */
+function moves(seg: Segment): boolean {
+  const first = seg.words[0];
+  if (!first || !decided(first)) return false;
+  const name = program(first.text);
+  const texts = seg.words.slice(1).map((w) => (decided(w) ? w.text : "*"));
+  if (name === "find") return true;
+  if (name === "rsync") return texts.some((t) => /^--remove-(source|sent)-files$/.test(t) || t === "*");
+  if (name === "gio") return ["trash", "remove", "rm", "move", "mv", "*"].includes(texts[0] ?? "");
+  if (name === "git") return ["rm", "mv", "*"].includes(texts.find((t) => !t.startsWith("-")) ?? "");
+  return MOVERS.has(name);
+}
+
+const lastName = (path: string) => path.split(/[\\/]/).filter(Boolean).pop() ?? "";
 
 /** The directories above `dir` (normalized), the root excluded. */
 function ancestorsOf(dir: string, f: Flavour): string[] {
@@ -82,6 +108,16 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   const home = control.home === undefined ? undefined : f.normalize(control.home);
   const ancestors = holders.flatMap((d) => ancestorsOf(d, f)).filter((a) => !above(a) || a === home);
   const tails = control.paths.map((p) => tail(p).toLowerCase());
+  // macOS and Windows fold case: `~/.LOCAL/state` is `~/.local/state` there
+  const fold = (p: string) => (control.fold ? p.toLowerCase() : p);
+  const foldedAncestors = ancestors.map(fold);
+  /** the path with its links resolved (`lk/state` where lk is ~/.local), as far as the probe answers */
+  const resolved = (p: string) => {
+    const real = control.realDir?.(p);
+    return f.normalize(typeof real === "string" ? real : p);
+  };
+  // bash's dotglob (or GLOBIGNORE, which turns it on) lets `*` and `?` match a leading `.`
+  const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
   for (const seg of segments) {
@@ -91,16 +127,25 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const makes = decided(seg.words[0]!) && program(seg.words[0]!.text) === "mkdir";
     // git's own options name the repository it works in, not a file it writes
     const gitOptions = decided(seg.words[0]!) && program(seg.words[0]!.text) === "git" ? (readGit(seg.words)?.sub ?? 0) : 0;
-    const removes = decided(seg.words[0]!) && MOVERS.has(program(seg.words[0]!.text));
+    const removes = moves(seg);
+    const only = removes && REMOVERS.has(program(seg.words[0]!.text));
+    // sed without -i reads what it names: the model reads a full output in hey's cache with `sed -n 100,200p FILE`
+    const guarding = !(
+      decided(seg.words[0]!) &&
+      program(seg.words[0]!.text) === "sed" &&
+      seg.words.every((w) => decided(w) && !/^-(-in-place|[a-zA-Z]*i)/.test(w.text))
+    );
     for (const [k, w] of seg.words.entries()) {
       if (k === 0) continue;
       // `of=x`, `--target-directory=x`: the value, then the word
       const values = [
-        ...(decided(w) && /^[^=/]+=./.test(w.text) ? [{ ...w, raw: w.raw.slice(w.raw.indexOf("=") + 1), text: w.text.slice(w.text.indexOf("=") + 1) }] : []),
+        ...((decided(w) || (w.glob && !w.unknown && !w.anyValue)) && /^[^=/]+=./.test(w.text)
+          ? [{ ...w, raw: w.raw.slice(w.raw.indexOf("=") + 1), text: w.text.slice(w.text.indexOf("=") + 1) }]
+          : []),
         w,
       ];
       for (const v of values) {
-        const how = naming(v, !makes, k > gitOptions, removes);
+        const how = naming(v, !makes, k > gitOptions, removes, only, guarding);
         if (typeof how === "object") return "git" in how ? { word: w.raw, how: how.git, git: true } : { word: w.raw, how: "", unknown: how.unknown };
         if (how !== undefined) return { word: w.raw, how };
       }
@@ -108,14 +153,32 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   }
   return undefined;
 
-  function naming(w: Word, holding: boolean, git: boolean, moving: boolean): string | { unknown: string } | { git: string } | undefined {
+  function naming(
+    w: Word,
+    holding: boolean,
+    git: boolean,
+    moving: boolean,
+    only: boolean,
+    guarding: boolean,
+  ): string | { unknown: string } | { git: string } | undefined {
     const spelled = w.raw.replace(/["'\\]/g, "");
     const gits = (text: string) => (git && inGit(text) ? { git: "by its last names" } : undefined);
-    if (!decided(w)) return ending(spelled) ? "by its last names" : gits(spelled);
+    if (!decided(w)) {
+      if (ending(spelled)) return "by its last names";
+      // a last name that is all run-time (`$f`, `"$D"`) could be anything, as any word could: only the ones whose written part could be one count
+      if (w.unknown) {
+        const last = lastComponent(runtimeGlob(w.raw));
+        return gits(spelled) ?? (/[^\0]/.test(last) ? couldName(last, RUNTIME_NAME) : undefined);
+      }
+      if (w.glob) return globNaming(w);
+      return gits(spelled);
+    }
     const text = expand(w, control.home);
     if (text === undefined) return tails.some((t) => w.text.includes(t)) ? "by its last names" : gits(w.text);
     const abs = f.absolute(text);
-    const paths = abs !== undefined ? [abs] : (dirs ?? []).map((d) => f.join(d, text));
+    if (abs === undefined && !dirs)
+      return gits(w.text) ?? (control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined);
+    const paths = abs !== undefined ? [abs] : dirs!.map((d) => f.join(d, text));
     let unknown: string | undefined; // a path that did not answer in time
     const another = (p: string) => {
       const n = control.named?.(p);
@@ -125,7 +188,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     for (const p of paths) {
       const n = f.normalize(p);
       if (controls.includes(n) || (holding && holders.includes(n))) return "";
-      if (moving && ancestors.includes(n)) return "a directory above it";
+      if (moving && (foldedAncestors.includes(fold(n)) || foldedAncestors.includes(fold(resolved(p))))) return "a directory above it";
+      const guarded = guarding ? guardedBy([p], control, f, !only) : undefined;
+      if (guarded) return guarded;
       if (another(p)) return "by another name";
       if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && another(f.join(p, name)))) return "by another name";
     }
@@ -135,5 +200,39 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const reach = git ? gitReach(paths, control, f) : undefined;
     if (typeof reach === "string") return { git: reach };
     return reach ?? (git && inGit(w.text.replace(/^-\w/, "")) ? { git: "" } : undefined);
+
+    /** a name whose directory is unknown: refused when it could be a control file's, its directory's, one git runs commands from, or (moving) a directory above one */
+    function couldName(last: string, why: string): string | { git: string } | undefined {
+      // `.` or `..` there is a directory known only at run time: `cd .gi?/hooks && cp /tmp/pre-commit .`
+      if (why !== RUNTIME_NAME && /^\.{0,2}$/.test(last)) return git ? { git: why } : why;
+      if (git && GIT_NAMES.some((n) => (f === WINDOWS || n !== "git~1") && matchesName(last, n, dotglob))) return { git: why };
+      const danger = [...names, ...holders.map(lastName), ...(moving ? ancestors.map(lastName) : []), ...(control.guarded ?? []).map((g) => lastName(g.dir))];
+      return danger.some((n) => matchesName(last, n, dotglob)) ? why : undefined;
+    }
+
+    /** a glob: what it could match, component by component */
+    function globNaming(w: Word): string | { git: string } | undefined {
+      const text = expand(w, control.home) ?? w.text;
+      const abs = f.absolute(text);
+      if (abs === undefined && !dirs) return control.cwd ? couldName(lastComponent(text), "it is relative to a directory known only at run time") : undefined;
+      const opts = { dotglob, fold: f === WINDOWS };
+      const patterns = (abs !== undefined ? [abs] : dirs!.map((d) => f.join(d, text))).flatMap(expandBraces).map(f.normalize);
+      const how = "a pattern that could match it";
+      for (const p of patterns) {
+        if (controls.some((c) => matchesPath(p, c, false, opts)) || (holding && holders.some((h) => matchesPath(p, h, false, opts)))) return how;
+        if (moving && ancestors.some((a) => matchesPath(p, a, false, opts))) return "a directory above it, by a pattern";
+        const guarded = guarding
+          ? (control.guarded ?? []).find(
+              (g) =>
+                (g.shallow ? matchesDirectly(p, f.normalize(g.dir), opts) : matchesPath(p, f.normalize(g.dir), true, opts)) &&
+                !(only && matchesPath(p, f.normalize(g.dir), false, opts)),
+            )
+          : undefined;
+        if (guarded) return guarded.git ? { git: guarded.why } : guarded.why;
+        if (git && p.split(/[\\/]/).some((c) => c && (f === WINDOWS ? [".git", "git~1"] : [".git"]).some((n) => matchesName(c, n, dotglob))))
+          return { git: how };
+      }
+      return undefined;
+    }
   }
 }

@@ -16,9 +16,15 @@ import type { Redirect, Segment, Word } from "./shell-model.ts";
  */
 export interface ControlFiles {
   paths: string[];
+  /** directories no write may land in, and why (hey's cache, whose ripgrep the grep tool runs; the tools' PATH directories the user can write) */
+  guarded?: Guarded[];
   home?: string;
   cwd?: string;
+  /** names compare case-insensitively (macOS, Windows) */
+  fold?: boolean;
   named?(abs: string): boolean | string;
+  /** how many names the regular file at the absolute `abs` has (hard links), undefined when no regular file is there; `unknown`: it did not answer in time */
+  links?(abs: string): number | undefined | { unknown: string };
   /** the git config setting that makes a `git push` from the absolute directory `dir` without refspecs force (fs/git-config-files.ts), or undefined */
   pushForcing?(dir: string): string | undefined;
   /** what is at the absolute path now (fs/real-target.ts fileState): nothing, an empty file, or anything else; undefined: it did not answer in time */
@@ -33,8 +39,11 @@ export interface ControlFiles {
   realDir?(dir: string): string | { unknown: string };
 }
 
+/** A directory (or file) no write may land in, why, whether it is git's (its global config), whether only what is directly in it counts (a PATH directory), and where it really is (links resolved once, when the check is built). */
+export type Guarded = { dir: string; why: string; git?: true; shallow?: true; real?: string };
+
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
-function writes(r: Redirect): boolean {
+export function writes(r: Redirect): boolean {
   const op = r.op.replace(/^\d+/, "");
   if (op === ">&") return !/^(\d+|-)$/.test(r.target.text) || r.target.unknown;
   return [">", ">>", ">|", "<>", "&>", "&>>"].includes(op);
@@ -138,9 +147,10 @@ export function directories(segments: Segment[], control: ControlFiles, f: Flavo
 /**
  * A name git reads as `.git` — a repository's directory, or the file a worktree or a submodule
  * holds instead — in any case (`.GIT` is `.git` on macOS and Windows), with the trailing dots and
- * spaces Windows drops and its short name `git~1`.
+ * spaces Windows drops, its short name `git~1`, and NTFS's names for the directory's own index stream
+ * (`.git::$INDEX_ALLOCATION`, `.git:$I30:$INDEX_ALLOCATION`: git's CVE-2019-1352).
  */
-const GIT_NAME = /^(?:\.git[. ]*|git~1)$/i;
+const GIT_NAME = /^(?:\.git[. ]*|git~1)(?:::\$INDEX_ALLOCATION|:\$I30:\$INDEX_ALLOCATION)?$/i;
 
 /**
  * Whether `path` is git's own: anything in a `.git` directory (`config`, `hooks/…`, `info/…`) or a
@@ -163,6 +173,23 @@ export function gitReach(paths: string[], control: ControlFiles, f: Flavour): st
   return undefined;
 }
 
+/** Why writing one of the absolute `paths` lands in a directory the guard keeps (`control.guarded`, as written or through links), or undefined; `self`: the directory itself counts too. */
+export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, self = true): string | { git: string } | undefined {
+  const sep = f === WINDOWS ? "\\" : "/";
+  const inside = (p: string, d: string, shallow?: true) =>
+    (self && p === d) || (shallow ? p.slice(0, p.lastIndexOf(sep)) === d.replace(/[\\/]$/, "") : p.startsWith(d.endsWith(sep) ? d : d + sep));
+  // as written, and once links are resolved (`lk/rg` where lk is hey's cache; a path that did not answer stays as written)
+  const real = (p: string) => {
+    const r = control.realDir?.(p);
+    return typeof r === "string" ? f.normalize(r) : f.normalize(p);
+  };
+  const spelled = paths.flatMap((p) => [f.normalize(p), real(p)]);
+  const hit = control.guarded?.find((g) =>
+    spelled.some((p) => inside(p, f.normalize(g.dir), g.shallow) || (g.real !== undefined && inside(p, f.normalize(g.real), g.shallow))),
+  );
+  return hit && (hit.git ? { git: hit.why } : hit.why);
+}
+
 /**
  * Could writing the redirection's target write a control file, from a script standing in one of
  * `dirs`? How, as a phrase for the refusal ("" when it names one as written), or undefined;
@@ -183,6 +210,8 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
   if (named.includes(true)) return "by another name";
   const unknown = named.find((n) => typeof n === "string");
   if (unknown !== undefined) return { unknown };
+  const guarded = guardedBy(paths, control, f);
+  if (guarded) return guarded;
   const git = gitReach(paths, control, f);
   return typeof git === "string" ? { git } : git;
 }

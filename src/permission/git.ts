@@ -164,7 +164,7 @@ export function gitOutputs(words: Word[]): number[] {
   const sub = readGit(words)?.sub;
   if (sub === undefined) return [];
   const short = SHORT_OUTPUT.has(words[sub]!.text);
-  const out: number[] = [];
+  const out: number[] = [...gitConfigWrites(words, sub)];
   for (let k = sub + 1; k < words.length; k++) {
     const t = words[k]!.text;
     if (!known(words[k]) || !t.startsWith("-")) continue;
@@ -178,6 +178,34 @@ export function gitOutputs(words: Word[]): number[] {
       out.push(k);
       if (t.endsWith("o") && k + 1 < words.length) out.push(++k);
     }
+  }
+  return out;
+}
+
+/** Subcommands' options that write the new repository's config or copy a template (hooks, config) into it. */
+const CONFIG_WRITES: Record<string, RegExp> = { clone: /^(--config|--template|-c)(=|$)|^-c./, init: /^--template(=|$)/ };
+/** git's own `-c` keys that copy a template directory (its hooks, its config) into a repository it makes. */
+const TEMPLATE_KEY = /^init\.templatedir(=|$)/i;
+
+/**
+ * The indexes among `words` of options that write a repository's config or copy a template into it,
+ * with their values: `git clone -c KEY=VALUE`/`--config`, `--template=DIR` (clone, init), git's own
+ * `-c init.templateDir=DIR`. They count as file writes (gitOutputs): a `*` never matches them.
+ */
+function gitConfigWrites(words: Word[], sub: number): number[] {
+  const out: number[] = [];
+  for (let k = 1; k < sub; k++) {
+    const t = words[k]!.text;
+    if ((t === "-c" || t === "--config-env") && k + 1 < sub && TEMPLATE_KEY.test(words[k + 1]!.text)) out.push(k, k + 1);
+    else if (/^--config-env=/.test(t) && TEMPLATE_KEY.test(t.slice("--config-env=".length))) out.push(k);
+  }
+  const writes = CONFIG_WRITES[words[sub]!.text];
+  for (let k = sub + 1; writes && k < words.length; k++) {
+    const t = words[k]!.text;
+    if (t === "--") break;
+    if (!known(words[k]) || !writes.test(t)) continue;
+    out.push(k);
+    if (!/=|^-c./.test(t) && k + 1 < words.length) out.push(++k);
   }
   return out;
 }

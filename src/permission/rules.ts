@@ -9,6 +9,7 @@
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
 import { controlArgument } from "./control-arguments.ts";
 import { controlWrite, type ControlFiles } from "./control-files.ts";
+import { linkedWrite } from "./control-links.ts";
 import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
@@ -201,6 +202,13 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
     if (refused) return block(refused);
   }
+  // after the deny list: a write to a file with other hard links (one could be git's or hey's own)
+  const linked = rules.control && linkedWrite(parsed.segments, rules.control);
+  if (linked?.unknown) return unknown(linked.word, "writes", linked.unknown);
+  if (linked)
+    return block(
+      `\`${show(linked.word)}\` is a file with other hard links, which could be git's or hey's own files (no search finds every name of a file); while a list is set the agent may not write it`,
+    );
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern

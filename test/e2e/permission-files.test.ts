@@ -7,6 +7,7 @@
 // recommends, `git log --output` may not write .git/config, nor may edit and write_file write it or
 // make a nested repository, so no `git status` runs an fsmonitor the agent wrote; nor does git take
 // a bare repository the agent made of plain files (no `.git` in its path) and run its diff.external.
+// Nor, under `cp *`, may a glob (`.g?t/config`, `approvals.jso?`) reach .git/config or the approvals record.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -210,4 +211,35 @@ test("under an allow list, git takes no bare repository the agent made of plain 
   expect(run.code).toBe(0);
   expect(results()[6]).toContain("+b"); // the diff is git's own: the directory is no repository to it
   expect(existsSync(pwned)).toBe(false); // before: git found the bare repository and ran its diff.external
+});
+
+test("under allow entries for cp and git status, a glob may not reach .git/config or the approvals record: git status runs no fsmonitor, the next run keeps its lists", async () => {
+  scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["bash: cp *", "bash: git status", "read_file"]\n`);
+  gitRepo(project.path);
+  const run0 = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // records the approvals
+  expect(run0.code).toBe(0);
+  const approvals = join(home.path, ".local", "state", "hey", "approvals.json");
+  const recorded = readFileSync(approvals, "utf8");
+  const config = readFileSync(join(project.path, ".git", "config"), "utf8");
+  const pwned = join(home.path, "PWNED_glob");
+  write(join(project.path, "evil"), `[core]\n\tfsmonitor = "touch ${pwned}; false"\n`);
+  write(join(project.path, "forged.json"), "{}\n");
+  scripted.calls = [
+    ["bash", { command: "cp evil .g?t/config && git status" }],
+    ["bash", { command: "cp forged.json ~/.local/state/hey/approvals.jso?" }],
+    ["bash", { command: "git status --short" }],
+  ];
+  const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = results();
+  // before: both ran; git status ran the fsmonitor, and the next run found no approvals record
+  expect(got[0]).toBe(
+    "blocked by permission rules: `.g?t/config` names git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name) (a pattern that could match it), which the agent may not change",
+  );
+  expect(got[1]).toBe(
+    "blocked by permission rules: `~/.local/state/hey/approvals.jso?` names hey's own configuration or trust file (a pattern that could match it), which the agent may not change",
+  );
+  expect(readFileSync(join(project.path, ".git", "config"), "utf8")).toBe(config);
+  expect(readFileSync(approvals, "utf8")).toBe(recorded);
+  expect(existsSync(pwned)).toBe(false);
 });

@@ -116,6 +116,13 @@ export const refused: [why: string, command: string][] = [
   ["format-patch, -o last in a cluster", "git format-patch -ko out -1"],
   ["format-patch --output-directory DIR", "git format-patch --output-directory out -1"],
   ["archive -o FILE", "git archive -o x.tar HEAD"],
+  // options that write a new repository's config or copy a template (hooks) into it: config writes, spelled out or refused
+  ["clone -c KEY=VALUE (a red-team report: git's config runs commands)", "git clone -c core.fsmonitor=evil https://example.com/r.git"],
+  ["clone --config=KEY=VALUE", "git clone --config=core.hooksPath=/tmp/h https://example.com/r.git"],
+  ["clone -cKEY=VALUE", "git clone -ccore.fsmonitor=evil https://example.com/r.git"],
+  ["init --template=DIR", "git init --template=/tmp/evil r"],
+  ["clone --template DIR", "git clone --template /tmp/evil https://example.com/r.git"],
+  ["git -c init.templateDir=DIR init", "git -c init.templateDir=/tmp/evil init r"],
   // unparseable: refused, never guessed
   ["unbalanced double quote", 'git log "'],
   ["unbalanced single quote", "ls 'x"],
@@ -198,4 +205,32 @@ export const allowed: [why: string, command: string][] = [
   ["command -v only looks a name up, like type", "command -v rm && type rm"],
   ["trap without a handler", "trap - INT && trap -p"],
   ["kill -l lists signals", "kill -l"],
+];
+
+/**
+ * Globs that reached git's own files and hey's while a list was set (a red-team report; the
+ * reporters' commands as they sent them): refused under allow entries for each program (`bash: cp
+ * *`, `bash: git status`…) and under a deny list (control-globs.test.ts).
+ */
+export const globbed = [
+  "cp evil .g?t/config",
+  "cp x .gi[t]/config",
+  "cp x .g*/hooks/",
+  "sed -i s/a/b/ .g?t/config",
+  "echo x | tee .g*/hooks/post-checkout",
+  "cp evil ~/.cach?/hey/rg-abc",
+  "cp /tmp/evil.toml ~/.config/hey/conf*",
+  "cp forged.json ~/.local/state/hey/approvals.jso?",
+  "cp x .hey/conf?g.toml",
+  "cp x .mcp.js?n",
+  "rm -f ~/.local/state/he?/approvals.json",
+  "mv ~/.local/stat? /tmp/junk",
+  "rm -rf ~/.local/st*",
+  "dd of=.gi?/config",
+  "ln .gi?/config hl",
+  "mv .gi? junk",
+  "cp evil .g?t/config && git status",
+  "cd .gi?/hooks && cp x pre-commit",
+  "cd ~/.config/he? && cp x config.toml",
+  "cp x .{git,a}/config",
 ];

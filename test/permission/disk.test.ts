@@ -56,8 +56,9 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm *", ": > build/.gitkeep", "allowed"],
   ["rm *", "mkdir -p out && : > out/.gitkeep", "allowed"],
   ["rm *", "cd build && : > new.js", "allowed"],
-  ["rm *", "echo more > notes.txt", "allowed"], // writes it, as any command may
-  ["rm -rf *", ": > notes.txt", "allowed"], // the entry lets `rm -f notes.txt` run
+  // notes.txt has another name (`hard`): while a list is set no command may write it (one could be git's or hey's own)
+  ["rm *", "echo more > notes.txt", "other hard links"],
+  ["rm -rf *", ": > notes.txt", "other hard links"], // the entry lets `rm -f notes.txt` run; its other name does not
   // an entry naming files: an empty one, or none there, is not destroyed
   ["rm -rf build", ": > build/app.js", "it empties `build/app.js` (the entry names `build`)"],
   ["rm -rf build", "truncate -s 0 build/app.js", "it empties `build/app.js`"],
@@ -71,7 +72,7 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm notes.txt", "truncate -s 0 hard", "it empties `hard` (a link to `notes.txt`"],
   ["rm notes.txt", "cp /dev/null lnk", "it empties `lnk` (a link to `notes.txt`"],
   ["rm -rf build", ": > app-link", "it empties `app-link` (a link to `build`, which the entry names)"],
-  ["rm notes.txt", ": > app-link", "allowed"], // a link, but to a file the entry does not name
+  ["rm notes.txt", ": > app-link", "other hard links"], // a link to a file the entry does not name, which has another name (hard-build)
   // a hard link to a file under the directory an entry names
   ["rm -rf build", ": > hard-build", "it empties `hard-build` (a link to `build`, which the entry names)"],
   ["rm -rf build", "truncate -s 0 hard-build", "it empties `hard-build` (a link to `build`"],
@@ -93,8 +94,8 @@ const CASES: [entry: string, command: string, names: string][] = [
   ["rm *", "mv build/app.js . && : > app.js", "it empties `app.js` if it holds anything, which hey cannot see"],
   ["rm -rf build", "cp build/app.js x; : > x", "allowed"], // a copy: emptying it leaves build/app.js
   ["rm -rf build", "ln notes.txt x; : > x", "allowed"], // a link to a file the entry does not name
-  ["rm -rf build", ": > hard", "allowed"], // a hard link, but none of its names is under build
-  ["rm notes.txt", "echo more > lnk", "allowed"],
+  ["rm -rf build", ": > hard", "other hard links"], // none of its names is under build, but it has another
+  ["rm notes.txt", "echo more > lnk", "other hard links"],
   // git checkout NAME: a path where something is there
   ["git reset --hard *", "git checkout notes.txt", "git checkout `notes.txt` overwrites the changes to the file or directory of that name"],
   ["git reset --hard *", "git checkout build", "overwrites the changes to the file or directory of that name"],

@@ -126,10 +126,13 @@ const CEILINGS: Record<string, number> = {
   // hey's too, as it is in every run (a run always has some).
   // B, D and E by 2 more: a script the command writes and runs is read as the shell reads it, so
   // mvdan/sh's `echo 'if' >a; chmod +x a; ./a` (a syntax error) and `printf '\0\n' >a; …` (a NUL) cannot be verified
-  ...{ "B/sh": 0.0782, "B/dash": 0.1042, "B/bash": 0.0751 },
+  // B, D and E read as sh or dash by 1: `[[ foo =~ .* ]]`, which sh and dash run as programs, one handed `.*`
+  // expanded (`.git` among what it matches): a glob a program not known to only read is handed is
+  // matched against git's own files and hey's while a list is set
+  ...{ "B/sh": 0.0784, "B/dash": 0.1044, "B/bash": 0.0751 },
   ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.0778, "D/dash": 0.1026, "D/bash": 0.0748 },
-  ...{ "E/sh": 0.082, "E/dash": 0.1079, "E/bash": 0.0789 },
+  ...{ "D/sh": 0.078, "D/dash": 0.1029, "D/bash": 0.0748 },
+  ...{ "E/sh": 0.0822, "E/dash": 0.1081, "E/bash": 0.0789 },
 };
 
 // ~66,000 checks (4,409 commands, 5 lists, 3 readings) on one thread: npm test's 30 s was too tight

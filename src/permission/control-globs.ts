@@ -1,0 +1,94 @@
+// Words that name a file only once the shell has run (issue 24, a red-team report): a glob
+// (`cp x .g?t/config`, `mv ~/.local/stat? junk`) expands to whatever matches on disk, and a word
+// holding a variable or a substitution (`cp x $d/config`) is anything. Each is compared with the
+// paths the control-file guard keeps (control-arguments.ts), shell glob semantics per path
+// component: `?`, `*`, `[…]`, braces expanded, `**` not special, and a leading `.` matched only
+// by a `.` or a bracket that may hold one (unless the script turns on `dotglob`). Pure.
+
+/** git's hooks (githooks(5)): a file of one of these names in a hooks directory runs at the next git command. */
+const HOOKS =
+  "applypatch-msg,pre-applypatch,post-applypatch,pre-commit,pre-merge-commit,prepare-commit-msg,commit-msg,post-commit,pre-rebase,post-checkout,post-merge,pre-push,pre-receive,update,proc-receive,post-receive,post-update,reference-transaction,push-to-checkout,pre-auto-gc,post-rewrite,sendemail-validate,fsmonitor-watchman,post-index-change,p4-changelist,p4-prepare-changelist,p4-post-changelist,p4-pre-submit";
+
+/** The names in git's own directory that run commands or point git elsewhere, `.git` itself among them. */
+export const GIT_NAMES = [".git", "git~1", "config", "hooks", "commondir", "gitdir", ...HOOKS.split(",")];
+
+const MAX_BRACES = 64; // words a brace expansion may give before the whole braced part counts as `*`
+
+/** `a{b,c}d` as `abd`, `acd` (nested too); a sequence (`{1..9}`) or too many words: that part as `*`. */
+export function expandBraces(text: string): string[] {
+  const open = text.indexOf("{");
+  if (open < 0) return [text];
+  let depth = 0;
+  const commas: number[] = [];
+  let close = -1;
+  for (let i = open; i < text.length && close < 0; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) close = i;
+    else if (text[i] === "," && depth === 1) commas.push(i);
+  }
+  if (close < 0 || (!commas.length && !text.slice(open, close).includes(".."))) return [text]; // `{}`: no expansion
+  const head = text.slice(0, open);
+  const rest = expandBraces(text.slice(close + 1));
+  const cuts = [open, ...commas, close];
+  const parts = commas.length ? cuts.slice(1).flatMap((c, k) => expandBraces(text.slice(cuts[k]! + 1, c))) : ["*"];
+  const out = parts.flatMap((p) => rest.map((r) => head + p + r));
+  return out.length > MAX_BRACES ? [`${head}*${text.slice(close + 1)}`] : out;
+}
+
+/** A regular expression for one path component written as a glob; `any` (a run-time part, shown as \0) matches anything, `/` too. */
+function componentRegex(glob: string, dotglob: boolean, fold: boolean): RegExp {
+  let out = "";
+  let i = 0;
+  for (; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "\0") out += ".*";
+    else if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end < 0) out += "\\[";
+      else {
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^[!^]/, "^")
+          .replace(/[\\\]]/g, "\\$&");
+        out += `[${body}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.+^${}()|\\\]]/g, "\\$&");
+  }
+  // a leading `.` is matched only by a `.`, a run-time part or a bracket that may hold one
+  const lead = glob[0] === "*" || glob[0] === "?" || (glob[0] === "[" && !/^\[[^\]]*\./.test(glob));
+  return new RegExp(`^${lead && !dotglob ? "(?!\\.)" : ""}${out}$`, fold ? "is" : "s");
+}
+
+/** Whether the glob component could match the name. */
+export const matchesName = (glob: string, name: string, dotglob = false) => componentRegex(glob, dotglob, true).test(name);
+
+/**
+ * Whether the glob path `pattern` (absolute, normalized, braces expanded) could name `path` (`under`:
+ * or anything below it), component by component.
+ */
+export function matchesPath(pattern: string, path: string, under: boolean, opts: { dotglob: boolean; fold: boolean }): boolean {
+  const p = pattern.split(/[\\/]/).filter(Boolean);
+  const t = path.split(/[\\/]/).filter(Boolean);
+  if (p.length < t.length || (!under && p.length !== t.length)) return false;
+  return t.every((name, k) => componentRegex(p[k]!, opts.dotglob, opts.fold).test(name));
+}
+
+/** Whether the glob path could name `dir` itself or a file directly in it (a PATH directory: programs are looked up there, not below). */
+export const matchesDirectly = (pattern: string, dir: string, opts: { dotglob: boolean; fold: boolean }) =>
+  matchesPath(pattern, dir, false, opts) ||
+  (matchesPath(pattern, dir, true, opts) && pattern.split(/[\\/]/).filter(Boolean).length === dir.split(/[\\/]/).filter(Boolean).length + 1);
+
+/** A word with run-time parts (`$d/config`, `"$(printf .gi)t"`, `` `x` ``) as a glob whose run-time parts are \0; quotes dropped. */
+export function runtimeGlob(raw: string): string {
+  return raw.replace(/\$\(.*\)|`[^`]*`|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$[0-9@*#?$!-]|\$'(?:[^'\\]|\\.)*'/g, "\0").replace(/["'\\]/g, "");
+}
+
+/** The last path component of a glob (a run-time part may hold `/`: its text after the last literal one). */
+export const lastComponent = (glob: string) =>
+  glob
+    .replace(/[\\/]+$/, "")
+    .split(/[\\/]/)
+    .pop() ?? "";
