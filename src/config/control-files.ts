@@ -5,8 +5,9 @@
 // what reaches them another way. Nor may they write git's own files in any repository (its config
 // and hooks run commands) or anything in hey's cache (the ripgrep grep runs). Pure: the caller
 // resolves links and inodes (fs/real-target.ts).
-import { dirname, resolve, sep } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
+import { isWithin } from "../fs/within.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { inGit } from "../permission/control-files.ts";
 
@@ -65,8 +66,7 @@ export function controlNamed(abs: string, names: ControlNames): string | undefin
 export function guardedDir(abs: string, names: ControlNames): string | undefined {
   const norm = (p: string) => (names.fold ? p.toLowerCase() : p);
   // a PATH directory (`names.shallow`): only the programs directly in it run
-  const inside = (path: string, dir: string) =>
-    path === dir || (names.shallow?.includes(dir) ? dirname(path) === dir : path.startsWith(dir.endsWith(sep) ? dir : dir + sep));
+  const inside = (path: string, dir: string) => (names.shallow?.includes(dir) ? path === dir || dirname(path) === dir : isWithin(path, dir));
   const real = norm(names.real(abs));
   return names.dirs?.find((d) => inside(norm(abs), norm(d)) || inside(real, norm(names.real(d))));
 }
