@@ -24,8 +24,8 @@ export const RUNNERS = new Set(
 );
 /** Shells, whose options are read apart: some take a value, `-c` and `-s` give no script file. */
 const SHELLS = new Set(["sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "fish"]);
-/** Shell options that take the next word as their value (bash(1), dash(1)). */
-const VALUED = /^([-+][oO]|--rcfile|--init-file)$/;
+/** Shell options that take the next word as their value (bash(1), dash(1)), alone or ending a cluster (`-euo pipefail`). */
+const VALUED = /^([-+][A-Za-z]*[oO]|--rcfile|--init-file)$/;
 /** make's default makefiles, in the order GNU make looks for them. */
 export const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
 

@@ -58,8 +58,12 @@ export interface WrittenScript {
   text: string;
 }
 
-/** Runners whose file is read as shell (or as a makefile): one written by anything, or not there yet, is refused unread. */
-const SHELLISH = new Set(["", "sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "fish", "make", "env", "nohup", "timeout", "nice"]);
+/**
+ * Runners whose file is read as shell (or as a makefile): one written by anything, or not there
+ * yet, is refused unread. Not env, nohup, timeout or nice: their first operand may be no file
+ * (`env NODE_ENV=test …`, `timeout 5 …`), and the command they run is a segment of its own.
+ */
+const SHELLISH = new Set(["", "sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "fish", "make"]);
 
 /**
  * For a segment that runs a file the segments before it write: what it holds, or why it cannot be

@@ -443,6 +443,10 @@ describe("a script is found by where it stands: the `cd`s before it, absolute or
       "bash -c 'echo hi'",
       "python3 -m pytest",
       "make test",
+      "npm ci && env NODE_ENV=test node x.js",
+      "python3 gen.py && timeout 5 sh build.sh",
+      "python3 gen.py && nice -n 5 make",
+      "python3 gen.py && sh -euo pipefail build.sh",
     ])
       expect({ command, d: decide("bash", { command }, rules(false)) }).toEqual({ command, d: { allowed: true } });
   });
