@@ -131,7 +131,7 @@ function gitSetting(value: Word, env: boolean, stored = false): GitText | { unkn
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };
 }
 
-/** Options of git subcommands whose value is a command git runs with the shell (git-rebase(1), git-fetch(1)…): long name, short letter. */
+/** Options of git subcommands whose value is a command git runs with the shell (git-rebase(1), git-ls-remote(1), git-push(1)…): long name, short letter. */
 const COMMAND_OPTIONS: Record<string, [long: string, short?: string][]> = {
   rebase: [["--exec", "x"]],
   "ls-remote": [["--upload-pack", "u"]],
