@@ -229,7 +229,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
   const powershell = reading === "powershell";
   const disk = { control: rules.control, segments };
   const at = `\`${show(seg.raw)}\``;
-  const script = rules.deny.patterns.length ? writtenScript(seg, segments) : undefined;
+  const script = rules.deny.patterns.length ? writtenScript(seg, segments, { control: rules.control, caseless: rules.caseless }) : undefined;
   if (script && "unknown" in script) return `cannot verify ${at}: it ${script.unknown}`;
   const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
   if (piped) return `cannot verify ${at}: ${piped}`;

@@ -6,7 +6,7 @@
 // hey's own shell reader and judges its commands as it judges `sh -c` text, so quoting that splits a
 // name (`r''m`, `r\m`, `${x}m`) hides nothing. Text whose value is known only when it runs is
 // "unknown". Pure.
-import { NEXT } from "./git.ts";
+import { gitShellTexts } from "./git-texts.ts";
 import { program } from "./match.ts";
 import type { Reading } from "./shell-commands.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -27,25 +27,6 @@ const SHELLS: Record<string, Reading> = { sh: "sh", bash: "bash", rbash: "bash",
 const EXECUTES = new Set(["", "env", "nohup", "timeout", "nice"]);
 /** Shells the checker does not read: a script run by one cannot be verified. */
 const UNREAD = new Set(["zsh", "ksh", "mksh", "fish"]);
-/**
- * git config keys whose value git runs with the shell (git-config(1)): aliases starting with `!`
- * and credential helpers starting with `!` are handled apart.
- */
-const GIT_SHELL_KEYS =
-  /^(core\.(sshcommand|pager|editor|fsmonitor|askpass|gitproxy)|pager\..+|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|(diff|merge)tool\..+\.cmd|remote\..+\.(uploadpack|receivepack)|uploadpack\.packobjectshook|web\.browser|browser\..+\.cmd|sendemail\.(sendmailcmd|tocmd|cccmd))$/i;
-/** Variables git reads as a command it runs with the shell. */
-const GIT_SHELL_VARS = new Set([
-  "GIT_SSH_COMMAND",
-  "GIT_PAGER",
-  "GIT_EDITOR",
-  "GIT_SEQUENCE_EDITOR",
-  "GIT_EXTERNAL_DIFF",
-  "GIT_ASKPASS",
-  "PAGER",
-  "EDITOR",
-  "VISUAL",
-]);
-
 /** The shell text a segment hands on, or why some of it is known only at run time. `script`: the file it runs that the command wrote (written-scripts.ts). */
 export function shellTexts(seg: Segment, script: WrittenScript | undefined, segments: Segment[]): ShellText[] | { unknown: string } {
   const first = seg.words[0];
@@ -63,6 +44,7 @@ export function shellTexts(seg: Segment, script: WrittenScript | undefined, segm
   }
   if (name === "make" && readsStdin(seg.words)) {
     const input = stdinText(seg.redirects);
+    if (!input && seg.piped) return { unknown: "gives make a makefile from a pipe, which the rules cannot see" };
     if (input && "why" in input) return { unknown: `make reads a makefile that ${input.why.replace(/^writes/, "comes")}` };
     const recipes = input ? makeRecipes(input.text) : [];
     if ("unknown" in recipes) return recipes;
@@ -71,7 +53,7 @@ export function shellTexts(seg: Segment, script: WrittenScript | undefined, segm
   if (name === "git") {
     const git = gitShellTexts(seg, segments);
     if ("unknown" in git) return git;
-    out.push(...git);
+    out.push(...git.map((t) => ({ ...t, reading: "sh" as const })));
   }
   return out;
 }
@@ -106,6 +88,7 @@ function scriptReading({ runner, text }: WrittenScript): Reading | "make" | "unr
 export function makeRecipes(text: string): string[] | { unknown: string } {
   if (/\$[^$]/.test(text.replace(/\$\$/g, ""))) return { unknown: "make expands a variable or function in its makefile, known only at run time" };
   if (/^\s*(export\s+|override\s+)?(SHELL|\.SHELLFLAGS)\s*[:+?!]?=/m.test(text)) return { unknown: "its makefile sets the shell make runs recipes with" };
+  if (/^\s*[-s]?include\s/m.test(text)) return { unknown: "its makefile includes another makefile, which the rules cannot see" };
   const recipes: string[] = [];
   // backslash-newline inside a recipe reaches the shell as written, the next line's leading tab removed
   const lines = text.replace(/\\\n\t/g, "\\\n").split("\n");
@@ -115,69 +98,4 @@ export function makeRecipes(text: string): string[] | { unknown: string } {
     if (recipe !== undefined) recipes.push(recipe.replace(/^[\s@+-]+/, "").replace(/\$\$/g, "$"));
   }
   return recipes.filter((r) => r.trim());
-}
-
-/** The values of git's `-c KEY=VALUE`, `git config KEY VALUE` and leading GIT_* assignments that git runs with the shell. */
-function gitShellTexts(seg: Segment, segments: Segment[]): ShellText[] | { unknown: string } {
-  const out: ShellText[] = [];
-  for (const a of seg.assigns) {
-    const eq = a.text.indexOf("=");
-    if (eq < 0 || !GIT_SHELL_VARS.has(a.text.slice(0, eq))) continue;
-    if (a.unknown || a.glob || a.anyValue) return { unknown: `sets a command git runs, known only at run time: \`${a.raw}\`` };
-    out.push({ text: a.text.slice(eq + 1), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell`, reading: "sh" });
-  }
-  const words = seg.words;
-  let k = 1;
-  for (; k < words.length; k++) {
-    const w = words[k]!;
-    if (!known(w) || !w.text.startsWith("-")) break;
-    const env = /^--config-env(=|$)/.test(w.text);
-    if (w.text !== "-c" && !env) {
-      if (NEXT.has(w.text)) k++;
-      continue;
-    }
-    const value = env && w.text.includes("=") ? { ...w, text: w.text.slice(w.text.indexOf("=") + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) } : words[++k];
-    if (!value) break;
-    // `--config-env=KEY=VAR` reads VAR from the environment hey started with, the user's, unless the command sets it
-    const name = env ? /=([A-Za-z_][A-Za-z0-9_]*)$/.exec(value.text)?.[1] : undefined;
-    const set = !name || seg.assigns.some((a) => a.text.startsWith(`${name}=`)) || segments.some((s) => s !== seg && s.raw.includes(name));
-    const setting = env && !set ? undefined : gitSetting(value, env);
-    if (setting && "unknown" in setting) return setting;
-    if (setting) out.push(setting);
-  }
-  // `git config [options] KEY VALUE`: a command the next git runs
-  if (known(words[k]) && words[k]!.text === "config") {
-    const operands: Word[] = [];
-    for (let i = k + 1; i < words.length; i++) {
-      const w = words[i]!;
-      if (known(w) && w.text.startsWith("-")) {
-        if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(w.text)) i++;
-        continue;
-      }
-      operands.push(w);
-    }
-    const [key, value] = operands;
-    if (key && value) {
-      const setting = gitSetting({ ...value, text: `${key.text}=${value.text}`, raw: `${key.raw}=${value.raw}`, unknown: key.unknown || value.unknown }, false);
-      if (setting && "unknown" in setting) return setting;
-      if (setting) out.push(setting);
-    }
-  }
-  return out;
-}
-
-/** A `KEY=VALUE` git runs with the shell (GIT_SHELL_KEYS, an alias or helper starting with `!`): its command; `env`: VALUE names a variable. */
-function gitSetting(value: Word, env: boolean): ShellText | { unknown: string } | undefined {
-  const eq = value.text.indexOf("=");
-  const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key);
-  if (env || value.unknown || value.glob || value.anyValue) {
-    // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
-    const key = /^[A-Za-z0-9.-]+(?==)/.exec(env ? value.text : value.raw)?.[0];
-    return !key || runs(key) ? { unknown: `sets a command git runs, known only at run time: \`${value.raw}\`` } : undefined;
-  }
-  const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
-  const v = eq < 0 ? "" : value.text.slice(eq + 1);
-  const bang = /^(alias\..+|credential(\..+)?\.helper)$/.test(key);
-  if (bang ? !v.startsWith("!") : !GIT_SHELL_KEYS.test(key)) return undefined;
-  return { text: bang ? v.slice(1) : v, from: `sets git's ${key}, which git runs with the shell`, reading: "sh" };
 }

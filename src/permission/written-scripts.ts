@@ -10,13 +10,10 @@
 import { program } from "./match.ts";
 import { pathForm } from "./path-form.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
+import { absent, namedElsewhere, type RunFile, runFiles, samePlace, type Where } from "./script-files.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { echoText, printfText, stdinText, type Written } from "./written-text.ts";
 
-/** Programs that run a file named as their first operand as code. */
-const RUNNERS = new Set(
-  "sh,bash,dash,zsh,ksh,mksh,fish,python,python2,python3,node,nodejs,bun,deno,perl,ruby,php,lua,tclsh,Rscript,awk,gawk,make,env,nohup,timeout,nice".split(","),
-);
 /** Programs of DATA_PROGRAMS that write the files they name. */
 const WRITERS = new Set(["tee", "cp", "mv", "ln", "install", "dd"]);
 
@@ -62,32 +59,43 @@ export interface WrittenScript {
 }
 
 /**
- * For a segment that runs a file the segments before it write: what it holds, or why it cannot be
- * known before the command runs. Undefined: it runs no such file.
+ * Runners whose file is read as shell (or as a makefile): one written by anything, or not there
+ * yet, is refused unread. Not env, nohup, timeout or nice: their first operand may be no file
+ * (`env NODE_ENV=test …`, `timeout 5 …`), and the command they run is a segment of its own.
  */
-export function writtenScript(seg: Segment, segments: Segment[]): WrittenScript | { unknown: string } | undefined {
-  const [first, ...args] = seg.words;
-  if (!first || !known(first) || seg.inert) return undefined;
-  const name = program(first.text);
-  const operand = name === "make" ? makefileOperand(args) : args.find((w) => !known(w) || !w.text.startsWith("-"));
-  const file = first.text.includes("/") ? first : RUNNERS.has(name) && known(operand) ? operand : undefined;
-  if (!file) return undefined;
+const SHELLISH = new Set(["", "sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "fish", "make"]);
+
+/**
+ * For a segment that runs a file the segments before it write: what it holds, or why it cannot be
+ * known before the command runs. Undefined: it runs no such file. A file run as shell or as a
+ * makefile whose text is not known exactly is refused when another segment names it (and so could
+ * write it: `sed -n 'w s.sh'`, `python3 -c 'open("s.sh","w")…'`) or when it is not there yet.
+ */
+export function writtenScript(seg: Segment, segments: Segment[], where: Where): WrittenScript | { unknown: string } | undefined {
+  const runs = runFiles(seg);
+  if (!runs.length) return undefined;
   const written = writtenFiles(segments.slice(0, Math.max(0, segments.indexOf(seg)))); // what runs before it
-  const body = written.get(pathForm(file.text, FORM));
-  if (!body) return undefined;
-  if ("why" in body) return { unknown: `runs \`${file.raw}\`, which this command ${body.why}` };
-  return { file, runner: file === first ? "" : name, text: body.text };
+  for (const run of runs) {
+    const found = [...written].filter(([name]) => samePlace(name, run.file.text, segments, where)).map(([, w]) => w);
+    const why = found.find((w) => "why" in w);
+    if (why && "why" in why) return { unknown: `runs \`${run.file.raw}\`, which this command ${why.why}` };
+    const body = found[0];
+    if (body && "text" in body) return { file: run.file, runner: run.runner, text: body.text };
+  }
+  return unverified(runs, seg, segments, where);
 }
 
-/** The makefile `make` reads: `-f FILE`, `--file=FILE`, `--makefile FILE`…, else the one of its default names written. */
-function makefileOperand(args: Word[]): Word | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
-    if (/^(-f|--file|--makefile)$/.test(t)) return args[i + 1];
-    const joined = /^(?:-f|--file=|--makefile=)(.+)$/.exec(t)?.[1];
-    if (joined) return { ...args[i]!, text: joined, raw: joined };
+/** A script run as shell or as a makefile that the command could have written without saying what: why, or undefined. */
+function unverified(runs: RunFile[], seg: Segment, segments: Segment[], where: Where): { unknown: string } | undefined {
+  for (const run of runs) {
+    if (!SHELLISH.has(run.runner)) continue;
+    const by = namedElsewhere(run.file.text, seg, segments, where);
+    if (by) return { unknown: `runs \`${run.file.raw}\`, which \`${by}\` names and so could write: what it holds is known only when it runs` };
   }
-  return { text: "Makefile", raw: "Makefile", unknown: false, glob: false };
+  const run = runs[0]!;
+  if (SHELLISH.has(run.runner) && !run.defaults && absent(run.file.text, seg, segments, where))
+    return { unknown: `runs \`${run.file.raw}\`, which is not there yet: what this command writes into it is known only when it runs` };
+  return undefined;
 }
 
 /** The segment as the deny list reads a written script's runner: what the file holds given as a heredoc, so that a deny entry's program named in it is seen. */

@@ -160,6 +160,17 @@ export const refused: [why: string, command: string][] = [
   ["heredoc to a command not allowed", "cat <<EOF\nhello\nEOF"],
   ["heredoc body with a substitution", "git commit -F - <<EOF\n$(rm x)\nEOF"],
   ["heredoc into bash", "bash <<EOF\nls\nEOF"],
+  // text a shell will run that another program writes (refused under a deny list too, with git's forms, which `git *` allows by design: runtime.test.ts)
+  ["a script uniq writes, then sh runs it", "echo \"r''m v4\" | uniq - s.sh; sh s.sh"],
+  ["a script xxd writes from hex", "echo 726d207634 | xxd -r -p - t.sh; sh t.sh"],
+  ["a script sed's w command writes", "echo \"r''m v8\" | sed -n 'w s.sh'; sh s.sh"],
+  ["a script awk prints into", "echo \"r''m v9\" | awk '{print > \"a.sh\"}'; sh a.sh"],
+  ["a script python writes", 'python3 -c \'open("s.sh","w").write(chr(114)+"m x")\'; sh s.sh'],
+  ["a written script run by /bin/sh", "echo \"r''m x\" > s.sh && /bin/sh s.sh"],
+  ["a written script run with an option taking a value", "echo \"r''m x\" > s.sh && bash -O extglob s.sh"],
+  ["a written script run from the directory it was written in", "mkdir d && echo \"r''m x\" > d/s.sh && cd d && sh s.sh"],
+  ["a makefile piped into make", "printf 'all:\\n\\tr%s x\\n' m | make -f -"],
+  ["a GNUmakefile written, then make", "printf 'all:\\n\\tr\"\"m x\\n' > GNUmakefile && make"],
 ];
 
 export const allowed: [why: string, command: string][] = [

@@ -345,3 +345,156 @@ describe("redirections into hey's control files are refused while a list is set"
     );
   });
 });
+
+// Text a shell will run that another program writes (`uniq - s.sh`, `sed -n 'w s.sh'`, python's
+// `open`), a shell named by its path or given options with values, make's default makefiles and a
+// makefile from a pipe, git's `-c` keys that run programs and its options that take a command: under
+// `deny = ["bash: rm *"]` each is refused, naming why, for /bin/sh (`all`: and dash and bash).
+const shellTexts: [command: string, names: string, shells: "sh" | "all"][] = [
+  ["echo \"r''m v4\" | uniq - s.sh; sh s.sh", "runs `s.sh`, which `uniq - s.sh` names and so could write", "all"],
+  ["echo 726d207634 | xxd -r -p - t.sh; sh t.sh", "runs `t.sh`, which `xxd -r -p - t.sh` names", "sh"],
+  ["echo \"r''m v8\" | sed -n 'w s.sh'; sh s.sh", "which `sed -n 'w s.sh'` names", "sh"],
+  ["echo \"r''m v9\" | awk '{print > \"a.sh\"}'; sh a.sh", "runs `a.sh`, which `awk", "sh"],
+  ['python3 -c \'open("s.sh","w").write(chr(114)+"m x")\'; sh s.sh', "runs `s.sh`, which `python3 -c", "sh"],
+  ["echo \"r''m x\" > s.sh && /bin/sh s.sh", "`/bin/sh s.sh` runs `s.sh`, which this command writes: `r''m x` matches deny entry", "all"],
+  ["echo \"r''m x\" > s.sh && /usr/bin/bash s.sh", "`r''m x` matches deny entry", "sh"],
+  ["echo \"r''m x\" > s.sh && bash -O extglob s.sh", "`r''m x` matches deny entry", "sh"],
+  ["echo \"r''m x\" > s.sh && sh -o errexit s.sh", "`r''m x` matches deny entry", "sh"],
+  ["echo \"r''m x\" > s.sh && bash +O extglob --rcfile rc -- s.sh", "`r''m x` matches deny entry", "sh"],
+  ["printf 'all:\\n\\tr%s x\\n' m | make -f -", "gives make a makefile from a pipe", "all"],
+  ["printf 'all:\\n\\tr%s x\\n' m | make -f /dev/stdin", "gives make a makefile from a pipe", "sh"],
+  ["printf 'all:\\n\\tr\"\"m x\\n' > GNUmakefile && make", 'runs the makefile `GNUmakefile`, which this command writes: `r""m x` matches deny entry', "sh"],
+  ["printf 'all:\\n\\tr\"\"m x\\n' > makefile && make all", "runs the makefile `makefile`", "sh"],
+  ["printf 'include e.mk\\nall:\\n\\techo hi\\n' > Makefile && make", "its makefile includes another makefile", "sh"],
+  [
+    "git -c credential.helper=\"/bin/r''m x #\" credential fill",
+    "sets git's credential.helper, which git runs with the shell: `/bin/r''m x #` matches deny entry",
+    "all",
+  ],
+  ["git -c credential.helper=\"store; r''m x #\" credential fill", "`r''m x #` matches deny entry", "sh"],
+  ["git -c protocol.ext.allow=always ls-remote \"ext::sh -c r''m% x\"", "sets git's protocol.ext.allow, which hey does not know to run nothing", "sh"],
+  ["git -c trailer.t.cmd=\"r''m x\" interpret-trailers --trailer t=1 m.txt", "sets git's trailer.t.cmd", "sh"],
+  ["git -c include.path=e.cfg x", "sets git's include.path: git reads commands from files there", "sh"],
+  ["git -c includeIf.onbranch:main.path=e.cfg status", "git reads commands from files there", "sh"],
+  ["mkdir h && echo \"r''m x\" > h/pre-commit && git -c core.hooksPath=h commit -m x", "sets git's core.hookspath", "sh"],
+  ["git -c core.alternateRefsCommand=\"r''m x\" fetch", "sets git's core.alternaterefscommand", "sh"],
+  ["git -c interactive.diffFilter=\"r''m x\" add -p", "sets git's interactive.difffilter", "sh"],
+  ["git -c submodule.a.update=\"!r''m x\" submodule update", "sets git's submodule.a.update", "sh"],
+  ["git -c gpg.program=./g commit -S -m x", "sets git's gpg.program", "sh"],
+  ["git -c gpg.ssh.defaultKeyCommand=\"r''m x\" commit -S -m x", "sets git's gpg.ssh.defaultkeycommand", "sh"],
+  ["git -c diff.tool=x difftool", "sets git's diff.tool", "sh"],
+  ["git clone -c core.hooksPath=h src dst", "sets git's core.hookspath", "sh"],
+  ["git clone --config core.sshCommand=\"r''m x\" a b", "sets git's core.sshcommand, which git runs with the shell: `r''m x` matches", "sh"],
+  ["git clone --config=core.sshCommand=\"r''m x\" a b", "`r''m x` matches deny entry", "sh"],
+  ["git rebase -x \"r''m x\" HEAD~1", "gives git rebase a command it runs with the shell: `r''m x` matches deny entry", "all"],
+  ["git rebase --exec=\"r''m x\" HEAD~1", "`r''m x` matches deny entry", "sh"],
+  ["git rebase -ix \"r''m x\" HEAD~1", "`r''m x` matches deny entry", "sh"],
+  ["git ls-remote --upload-pack=\"r''m x\" .", "gives git ls-remote a command", "sh"],
+  ["git fetch --upload-pack \"r''m x\" .", "gives git fetch a command", "sh"],
+  ["git clone -u \"r''m x\" a b", "gives git clone a command", "sh"],
+  ["git push --receive-pack=\"r''m x\" . HEAD", "gives git push a command", "sh"],
+  ["git submodule foreach \"r''m x\"", "gives git submodule a command it runs with the shell: `r''m x` matches", "sh"],
+  ["git submodule foreach --recursive sh -c \"r''m x\"", "gives git submodule a command", "sh"],
+  ["git difftool -x \"r''m x\" HEAD", "gives git difftool a command", "sh"],
+  ["git difftool --extcmd=\"r''m x\" HEAD", "gives git difftool a command", "sh"],
+  ["git bisect run sh -c \"r''m x\"", "gives git bisect a command", "sh"],
+  ["git grep -Orm -e word", "gives git grep a command it runs with the shell: `rm` matches deny entry", "all"],
+  ["git grep -e word $X", "`$X` is known only at run time where git grep reads an option that runs a command", "sh"],
+  ["git grep --open-files-in-pager=\"r''m x\" -e word", "gives git grep a command", "sh"],
+  ["git config set core.pager \"r''m x\"", "sets git's core.pager, which git runs with the shell: `r''m x` matches", "sh"],
+  ["git config set --global alias.x \"!r''m x\"", "sets git's alias.x", "sh"],
+];
+
+describe("text a shell will run is refused under a deny list", () => {
+  test.each(shellTexts)("%s: %s (%s)", (command, names, shells) => {
+    for (const shell of shells === "all" ? ["sh", "dash", "bash"] : ["sh"]) {
+      const d = decide("bash", { command }, compileRules(LISTS.rm!, shell).rules);
+      expect({ shell, allowed: d.allowed }).toEqual({ shell, allowed: false });
+      if (!d.allowed) expect(d.reason).toContain(names);
+    }
+  });
+});
+
+describe("a script is found by where it stands: the `cd`s before it, absolute or relative, and case where names ignore it", () => {
+  const held = new Set(["/work/p/build.sh", "/work/p/sub/test.sh"]);
+  const control = { paths: [], home: "/home/u", cwd: "/work/p", fileState: (abs: string) => (held.has(abs) ? ("data" as const) : ("none" as const)) };
+  const rules = (caseless: boolean, withControl = true) =>
+    compileRules({ allow: [], deny: ["bash: rm *"] }, "sh", withControl ? control : undefined, caseless).rules;
+  test.each([
+    ["echo \"r''m x\" > s.sh && sh /work/p/s.sh", "`r''m x` matches deny entry"],
+    ["echo \"r''m x\" > /work/p/s.sh && sh s.sh", "`r''m x` matches deny entry"],
+    ["echo \"r''m x\" > /work/p/s.sh && sh ./s.sh", "`r''m x` matches deny entry"],
+    ["mkdir d && echo \"r''m x\" > d/s.sh && cd d && sh s.sh", "`r''m x` matches deny entry"],
+    ["cd /work && echo \"r''m x\" > p/s.sh && cd p && ./s.sh", "`r''m x` matches deny entry"],
+    ["python3 gen.py && sh out.sh", "runs `out.sh`, which is not there yet"],
+    ["python3 gen.py && make -f gen.mk", "runs `gen.mk`, which is not there yet"],
+  ])("%s", (command, names) => {
+    const d = decide("bash", { command }, rules(false));
+    expect(d.allowed).toBe(false);
+    if (!d.allowed) expect(d.reason).toContain(names);
+  });
+  test("scripts that are there and that nothing in the command names keep the rule that rules see the command line; one not there yet is refused", () => {
+    expect(decide("bash", { command: "python3 gen.py && ./out.sh" }, rules(false)).allowed).toBe(false);
+    for (const command of [
+      "sh build.sh",
+      "./build.sh --fast",
+      "cd sub && sh test.sh",
+      "python3 gen.py && ./build.sh",
+      "bash -c 'echo hi'",
+      "python3 -m pytest",
+      "make test",
+      "npm ci && env NODE_ENV=test node x.js",
+      "python3 gen.py && timeout 5 sh build.sh",
+      "python3 gen.py && nice -n 5 make",
+      "python3 gen.py && sh -euo pipefail build.sh",
+    ])
+      expect({ command, d: decide("bash", { command }, rules(false)) }).toEqual({ command, d: { allowed: true } });
+  });
+  test("where names ignore case, `S.sh` written is `s.sh` run", () => {
+    const command = "echo \"r''m x\" > S.sh && sh s.sh";
+    expect(decide("bash", { command }, rules(true, false)).allowed).toBe(false);
+    expect(decide("bash", { command }, rules(true)).allowed).toBe(false);
+    expect(decide("bash", { command }, rules(false, false))).toEqual({ allowed: true });
+  });
+});
+
+describe("git -c keys under a deny list: those known to run nothing pass, any other cannot be verified", () => {
+  const rules = compileRules({ allow: [], deny: ["bash: rm *"] }).rules;
+  // each family known to run nothing, beside a key git runs a program for that is not read as shell text
+  test.each([
+    ["user.name=Ana", "gpg.program=./g"],
+    ["user.email=a@b.c", "gpg.ssh.defaultKeyCommand=./g"],
+    ["color.ui=always", "core.hooksPath=h"],
+    ["color.diff.meta=blue", "core.alternateRefsCommand=./g"],
+    ["core.quotepath=off", "interactive.diffFilter=./g"],
+    ["core.autocrlf=input", "include.path=e.cfg"],
+    ["init.defaultBranch=main", "includeIf.onbranch:main.path=e.cfg"],
+    ["advice.detachedHead=false", "protocol.ext.allow=always"],
+    ["log.showSignature=false", "trailer.t.cmd=./g"],
+    ["diff.renames=copies", "diff.tool=x"],
+    ["diff.noprefix=true", "diff.guitool=x"],
+    ["pull.rebase=true", "merge.tool=x"],
+    ["safe.directory=/work/p", "submodule.a.update=!./g"],
+    ["push.default=current", "core.hooksPath=.githooks"],
+    ["status.short=true", "uploadarchive.allowUnreachable=true"],
+    ["remote.origin.url=https://example.com/r.git", "remote.origin.vcs=x"],
+  ])("git -c %s status: allowed; git -c %s status: cannot verify", (quiet, other) => {
+    expect(decide("bash", { command: `git -c ${quiet} status` }, rules)).toEqual({ allowed: true });
+    const d = decide("bash", { command: `git -c ${other} status` }, rules);
+    expect(d.allowed).toBe(false);
+    if (!d.allowed) expect(d.reason).toContain("cannot verify");
+  });
+  test("ordinary git, make and script commands still pass while their command-running forms are refused", () => {
+    const refused = ["git grep -Orm -e word", "echo \"r''m x\" | sed -n 'w s.sh'; sh s.sh"];
+    for (const command of refused) expect({ command, allowed: decide("bash", { command }, rules).allowed }).toEqual({ command, allowed: false });
+    for (const command of [
+      "python3 gen.py > out.txt && ./run.sh",
+      "chmod +x build.sh && ./build.sh && cat build.sh",
+      "echo x | make -C sub test",
+      "git grep word $(git rev-list --all) && git grep -e word -- -Orm",
+      "git grep -O -e word && git grep -n -e word && git rebase -i HEAD~2 && git submodule update --init",
+      "git config set user.name 'Ana O' && git config set core.hooksPath h",
+    ])
+      expect({ command, d: decide("bash", { command }, rules) }).toEqual({ command, d: { allowed: true } });
+  });
+});

@@ -1,0 +1,203 @@
+// What git runs with the shell from its command line (SPEC §8, deny lists; shell-texts.ts): the
+// values of `-c KEY=VALUE`, `--config-env`, `clone -c`/`--config`, `git config [set] KEY VALUE`
+// and leading GIT_* assignments whose keys git runs (`alias.x='!cmd'`, `core.sshCommand`,
+// `credential.helper`…), and the options that take a command (`rebase -x`, `--upload-pack`,
+// `submodule foreach`, `difftool -x`, `bisect run`, `grep -O`). Under a deny list any other `-c`
+// key is refused unless it is one known to run nothing (QUIET): git has many that run a program
+// (`gpg.program`, `trailer.*.cmd`, `protocol.ext.allow`, `core.hooksPath`, `include.path`…). Pure.
+import { NEXT, readGit } from "./git.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** Shell text to judge and what runs it, for messages. */
+export interface GitText {
+  text: string;
+  from: string;
+}
+
+const known = (w: Word | undefined): w is Word => !!w && fixed(w);
+const fixed = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+/**
+ * git config keys whose value git runs with the shell (git-config(1)); aliases and credential
+ * helpers are read apart (an alias runs with the shell only after `!`; a helper always does).
+ */
+const GIT_SHELL_KEYS =
+  /^(core\.(sshcommand|pager|editor|fsmonitor|askpass|gitproxy)|pager\..+|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|(diff|merge)tool\..+\.cmd|remote\..+\.(uploadpack|receivepack)|uploadpack\.packobjectshook|web\.browser|browser\..+\.cmd|sendemail\.(sendmailcmd|tocmd|cccmd))$/i;
+/**
+ * Keys known to make git run no program whatever their value (git-config(1)): identity, colors,
+ * messages, line endings, how logs, diffs, pulls and pushes read. Two-part `diff.*` keys only: a
+ * driver's (`diff.x.textconv`) and `diff.external`, `diff.tool`, `diff.guitool` name programs.
+ */
+const QUIET =
+  /^(user\.(name|email|signingkey|useconfigonly)|author\.(name|email)|committer\.(name|email)|color\..+|advice\..+|log\.[a-z]+|format\.(pretty|signoff|numbered)|core\.(quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|symlinks|precomposeunicode|longpaths|abbrev|whitespace|commentchar|commentstring|logallrefupdates|bigfilethreshold|compression)|init\.defaultbranch|diff\.(?!external$|tool$|guitool$)[a-z]+|pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags|parallel)|merge\.(ff|conflictstyle|log|renamelimit)|rebase\.(autosquash|autostash|updaterefs)|status\.[a-z]+|branch\.(autosetupmerge|autosetuprebase|sort)|branch\..+\.(remote|merge|rebase|pushremote)|remote\..+\.(url|pushurl|fetch|push|mirror|prune|tagopt)|column\.[a-z]+|blame\.[a-z]+|grep\.(linenumber|patterntype|extendedregexp|column|fullname|fallbacktonoindex)|safe\.directory|protocol\.version|http\.(sslverify|postbuffer|version)|checkout\.defaultremote|tag\.sort|versionsort\.suffix|commit\.(verbose|status|cleanup)|rerere\.(enabled|autoupdate)|gc\.(auto|autodetach)|maintenance\.auto|feature\.[a-z]+|index\.[a-z]+|pack\.[a-z]+|submodule\.recurse|help\.format|i18n\.[a-z]+)$/i;
+/** Keys whose value names a file git reads config or hooks from: what it runs is in a file. */
+const FILES = /^(include\.path|includeif\..+\.path|core\.hookspath)$/i;
+/** Variables git reads as a command it runs with the shell. */
+const GIT_SHELL_VARS = new Set([
+  "GIT_SSH_COMMAND",
+  "GIT_PAGER",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_ASKPASS",
+  "PAGER",
+  "EDITOR",
+  "VISUAL",
+]);
+
+type Texts = GitText[] | { unknown: string };
+const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known only at run time: \`${raw}\`` });
+
+/** The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole command, for `--config-env`'s variable. */
+export function gitShellTexts(seg: Segment, segments: Segment[]): Texts {
+  const out: GitText[] = [];
+  for (const a of seg.assigns) {
+    const eq = a.text.indexOf("=");
+    if (eq < 0 || !GIT_SHELL_VARS.has(a.text.slice(0, eq))) continue;
+    if (a.unknown || a.glob || a.anyValue) return RUNTIME(a.raw);
+    out.push({ text: a.text.slice(eq + 1), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell` });
+  }
+  const words = seg.words;
+  let k = 1;
+  for (; k < words.length; k++) {
+    const w = words[k]!;
+    if (!known(w) || !w.text.startsWith("-")) break;
+    const env = /^--config-env(=|$)/.test(w.text);
+    if (w.text !== "-c" && !env) {
+      if (NEXT.has(w.text)) k++;
+      continue;
+    }
+    const value = env && w.text.includes("=") ? { ...w, text: w.text.slice(w.text.indexOf("=") + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) } : words[++k];
+    if (!value) break;
+    // `--config-env=KEY=VAR` reads VAR from the environment hey started with, the user's, unless the command sets it
+    const name = env ? /=([A-Za-z_][A-Za-z0-9_]*)$/.exec(value.text)?.[1] : undefined;
+    const set = !name || seg.assigns.some((a) => a.text.startsWith(`${name}=`)) || segments.some((s) => s !== seg && s.raw.includes(name));
+    const setting = env && !set ? undefined : gitSetting(value, env);
+    if (setting && "unknown" in setting) return setting;
+    if (setting) out.push(setting);
+  }
+  const sub = readGit(words)?.sub;
+  const rest = sub === undefined ? [] : words.slice(sub + 1);
+  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest);
+  if ("unknown" in more) return more;
+  return [...out, ...more];
+}
+
+/** `git config [options] [set] KEY VALUE`: a command the next git runs. */
+function configSet(args: Word[]): Texts {
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (known(w) && w.text.startsWith("-")) {
+      if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(w.text)) i++;
+      continue;
+    }
+    operands.push(w);
+  }
+  const [key, value] = known(operands[0]) && operands[0].text === "set" ? operands.slice(1) : operands; // git 2.46's `config set`
+  if (!key || !value) return [];
+  const setting = gitSetting(
+    { ...value, text: `${key.text}=${value.text}`, raw: `${key.raw}=${value.raw}`, unknown: key.unknown || value.unknown },
+    false,
+    true,
+  );
+  if (!setting) return [];
+  return "unknown" in setting ? setting : [setting];
+}
+
+/**
+ * A `KEY=VALUE` git runs with the shell: its command; a key that runs nothing: undefined; any other
+ * key (or one known only at run time): why it cannot be verified. `env`: VALUE names a variable
+ * the command sets. `stored`: written by `git config`, where only keys run with the shell count.
+ */
+function gitSetting(value: Word, env: boolean, stored = false): GitText | { unknown: string } | undefined {
+  const eq = value.text.indexOf("=");
+  const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key);
+  if (env || value.unknown || value.glob || value.anyValue) {
+    // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
+    const key = /^[A-Za-z0-9.-]+(?==)/.exec(env ? value.text : value.raw)?.[0];
+    if (key && (QUIET.test(key) || (stored && !runs(key)))) return undefined;
+    return RUNTIME(value.raw);
+  }
+  const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
+  const v = eq < 0 ? "" : value.text.slice(eq + 1);
+  const from = `sets git's ${key}, which git runs with the shell`;
+  if (/^alias\./.test(key)) return v.startsWith("!") ? { text: v.slice(1), from } : undefined;
+  // gitcredentials(7): `!…` is shell text, an absolute path is run as written, anything else is `git credential-…`, all through the shell
+  if (/^credential(\..+)?\.helper$/.test(key))
+    return v ? { text: v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`, from } : undefined;
+  if (GIT_SHELL_KEYS.test(key)) return { text: v, from };
+  if (stored || QUIET.test(key)) return undefined;
+  if (FILES.test(key)) return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
+  return { unknown: `sets git's ${key}, which hey does not know to run nothing` };
+}
+
+/** Options of git subcommands whose value is a command git runs with the shell (git-rebase(1), git-ls-remote(1), git-push(1)…): long name, short letter. */
+const COMMAND_OPTIONS: Record<string, [long: string, short?: string][]> = {
+  rebase: [["--exec", "x"]],
+  "ls-remote": [["--upload-pack", "u"]],
+  fetch: [["--upload-pack"]],
+  pull: [["--upload-pack"]],
+  clone: [["--upload-pack", "u"]],
+  archive: [["--exec"]],
+  push: [["--receive-pack"], ["--exec"]],
+  "send-pack": [["--receive-pack"], ["--exec"]],
+  "fetch-pack": [["--upload-pack"], ["--exec"]],
+  difftool: [["--extcmd", "x"]],
+  grep: [["--open-files-in-pager", "O"]],
+};
+/** git grep reads no option after its first operand (PARSE_OPT_STOP_AT_NON_OPTION); these take the next word as their value. */
+const GREP_VALUED = /^(-[efABCm]|--(max-count|max-depth|threads|context|after-context|before-context))$/;
+/** Options whose value is optional: only `--name=VALUE` or a glued short option gives one. */
+const OPTIONAL = new Set(["--open-files-in-pager"]);
+
+const quote = (w: Word) => `'${w.text.replace(/'/g, "'\\''")}'`;
+
+/** The commands a subcommand's options give it, and clone's `-c`/`--config` settings. */
+function subcommandTexts(sub: string, args: Word[]): Texts {
+  const from = `gives git ${sub} a command it runs with the shell`;
+  // `git submodule foreach CMD`: one word is shell text, more are a program and its arguments; `git bisect run CMD ARGS`: a program and its arguments
+  const at = (name: string) => args.findIndex((w) => known(w) && w.text === name);
+  if (sub === "submodule" && at("foreach") >= 0)
+    return argvText(
+      args.slice(at("foreach") + 1).filter((w, i) => i > 0 || !w.text.startsWith("--")),
+      from,
+    );
+  if (sub === "bisect" && known(args[0]) && args[0].text === "run") return argvText(args.slice(1), from);
+  const out: GitText[] = [];
+  const options = COMMAND_OPTIONS[sub] ?? [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (sub === "grep" && fixed(w) && !w.text.startsWith("-") && !GREP_VALUED.test(args[i - 1]?.text ?? "")) break;
+    if (!fixed(w)) {
+      if (options.length || sub === "clone") return { unknown: `\`${w.raw}\` is known only at run time where git ${sub} reads an option that runs a command` };
+      continue;
+    }
+    const t = w.text;
+    if (t === "--") break;
+    if (sub === "clone" && (t === "-c" || t === "--config" || t.startsWith("--config="))) {
+      const value = t.startsWith("--config=") ? { ...w, text: t.slice(9), raw: w.raw.slice(9) } : args[++i];
+      const setting = value && gitSetting(value, false);
+      if (setting && "unknown" in setting) return setting;
+      if (setting) out.push(setting);
+      continue;
+    }
+    for (const [long, short] of options) {
+      let value: string | undefined;
+      if (t === long && !OPTIONAL.has(long)) value = args[++i]?.text;
+      else if (t.startsWith(`${long}=`)) value = t.slice(long.length + 1);
+      else if (short && new RegExp(`^-[A-Za-z]*${short}`).test(t) && !t.startsWith("--")) {
+        // a cluster whose last letter takes a value: glued (`-Orm`, `-xrm`), or the next word
+        const glued = t.slice(t.indexOf(short, 1) + 1);
+        value = glued || (OPTIONAL.has(long) ? undefined : args[++i]?.text);
+      }
+      if (value !== undefined) out.push({ text: value, from });
+    }
+  }
+  return out;
+}
+
+function argvText(words: Word[], from: string): Texts {
+  if (!words.length) return [];
+  if (!words.every(fixed)) return { unknown: `gives git a command known only at run time: \`${words.map((w) => w.raw).join(" ")}\`` };
+  return [{ text: words.length === 1 ? words[0]!.text : words.map(quote).join(" "), from }];
+}
