@@ -125,13 +125,19 @@ function writers(file: string, seg: Segment, segments: Segment[], where: Where):
 /**
  * Another segment of the command that names `file` in any of its words, redirections or heredocs —
  * `w s.sh` to sed, `print > "a.sh"` to awk, `open("s.sh","w")` to python — and so could write it
- * (writers): its text, or undefined.
+ * (writers, those `counts` keeps): its text, or undefined.
  */
-export function namedElsewhere(file: string, seg: Segment, segments: Segment[], where: Where): string | undefined {
+export function namedElsewhere(
+  file: string,
+  seg: Segment,
+  segments: Segment[],
+  where: Where,
+  counts: (s: Segment) => boolean = () => true,
+): string | undefined {
   const fold = (s: string) => (where.caseless ? s.toLowerCase() : s);
   const name = fold(base(file));
   if (!name) return undefined;
-  for (const s of writers(file, seg, segments, where)) {
+  for (const s of writers(file, seg, segments, where).filter(counts)) {
     const text = [...s.assigns.map((w) => w.raw), ...s.words.map((w) => w.raw), ...s.redirects.map((r) => `${r.target.raw}\n${r.body ?? ""}`)].join("\n");
     if (fold(text).includes(name)) return s.raw;
   }
@@ -140,11 +146,12 @@ export function namedElsewhere(file: string, seg: Segment, segments: Segment[], 
 
 /**
  * Whether no file is at any place `file` may stand for, as the caller's file system answers, while
- * another segment could write it (writers): a command alone, or beside builtins, writes nothing first.
+ * another segment could write it (writers, those `counts` keeps): a command alone, or beside
+ * builtins, writes nothing first.
  */
-export function absent(file: string, seg: Segment, segments: Segment[], where: Where): boolean {
+export function absent(file: string, seg: Segment, segments: Segment[], where: Where, counts: (s: Segment) => boolean = () => true): boolean {
   const control = where.control;
-  if (!control?.fileState || !control.cwd || !writers(file, seg, segments, where).length) return false;
+  if (!control?.fileState || !control.cwd || !writers(file, seg, segments, where).filter(counts).length) return false;
   const f = onWindows(control) ? WINDOWS : POSIX;
   const dirs = directories(segments, control, f);
   const abs = f.absolute(file);

@@ -18,6 +18,7 @@ import { echoText, printfText, stdinText, type Written } from "./written-text.ts
 const WRITERS = new Set(["tee", "cp", "mv", "ln", "install", "dd"]);
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
+const programOf = (s: Segment) => (s.words[0] && known(s.words[0]) ? program(s.words[0].text) : "");
 const FORM = { caseless: false, backslash: false };
 const RUN_TIME: Written = { why: "writes with what only the run knows" };
 
@@ -85,15 +86,27 @@ export function writtenScript(seg: Segment, segments: Segment[], where: Where): 
   return unverified(runs, seg, segments, where);
 }
 
+/**
+ * Programs that build programs: the file a build writes and the command then runs (`cargo build &&
+ * ./target/debug/app`, `make && ./app`) is a program, not text a deny list could have read, so it
+ * counts as written by them only as their own words name it (writtenFiles), as before.
+ */
+const BUILDERS = new Set(
+  "cargo,go,gcc,cc,clang,g++,c++,clang++,rustc,make,cmake,ninja,meson,zig,javac,tsc,swiftc,dotnet,mvn,gradle,npm,pnpm,yarn,bun,deno".split(","),
+);
+
+/** The segments that count as writing `run`'s file: for a file run as itself (`./app`), which a build may have written, not a builder. */
+const textWriters = (run: RunFile) => (run.runner === "" ? (s: Segment) => !BUILDERS.has(programOf(s)) : undefined);
+
 /** A script run as shell or as a makefile that the command could have written without saying what: why, or undefined. */
 function unverified(runs: RunFile[], seg: Segment, segments: Segment[], where: Where): { unknown: string } | undefined {
   for (const run of runs) {
     if (!SHELLISH.has(run.runner)) continue;
-    const by = namedElsewhere(run.file.text, seg, segments, where);
+    const by = namedElsewhere(run.file.text, seg, segments, where, textWriters(run));
     if (by) return { unknown: `runs \`${run.file.raw}\`, which \`${by}\` names and so could write: what it holds is known only when it runs` };
   }
   const run = runs[0]!;
-  if (SHELLISH.has(run.runner) && !run.defaults && absent(run.file.text, seg, segments, where))
+  if (SHELLISH.has(run.runner) && !run.defaults && absent(run.file.text, seg, segments, where, textWriters(run)))
     return { unknown: `runs \`${run.file.raw}\`, which is not there yet: what this command writes into it is known only when it runs` };
   return undefined;
 }

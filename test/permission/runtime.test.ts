@@ -447,6 +447,10 @@ describe("a script is found by where it stands: the `cd`s before it, absolute or
       "python3 gen.py && timeout 5 sh build.sh",
       "python3 gen.py && nice -n 5 make",
       "python3 gen.py && sh -euo pipefail build.sh",
+      // a program a build writes, run as itself: no text a deny list could read (as before today)
+      "cargo build && ./target/debug/app",
+      "cargo build --bin app && ./target/debug/app",
+      "make && ./app",
     ])
       expect({ command, d: decide("bash", { command }, rules(false)) }).toEqual({ command, d: { allowed: true } });
   });
