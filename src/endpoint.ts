@@ -1,6 +1,7 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
 import { hideCredentials } from "./config/guard.ts";
+import { builtInUrl } from "./config/providers.ts";
 import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
@@ -62,7 +63,8 @@ export function providerFor(
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
   const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
-  return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs, baseUrlSetting });
+  const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
+  return createProvider({ ...endpoint, model, effort, fetch, idleTimeoutMs, baseUrlSetting, ...(builtInUrl(settings) ? { builtInUrl: true } : {}) });
 }
 
 /** Where the provider's base_url was set, as an error message names it. */
