@@ -92,6 +92,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         ask: io.ask,
         say,
         fit: { columns: answerFormat.columns, width: Bun.stringWidth },
+        color,
       });
     // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)
     const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), agentCommand(process.env) ? undefined : ask);
