@@ -76,7 +76,7 @@ export function baseUrlSettingOf(p: ProviderSettings): string {
 /** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */
 export function unapprovedEndpoint(p: ProviderSettings): string {
   const url = hideCredentials(p.baseUrl);
-  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (its requests carry the provider's key; the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
+  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (${p.apiKey ? "its requests carry the provider's key; " : ""}the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
 }
 
 /** A provider that sends nothing: each request fails at once (not retried), saying why (unapprovedEndpoint). */
