@@ -229,7 +229,7 @@ export async function assemble(
   const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
   debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model, settings.effort);
-  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
+  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd, ...(resumed ? { resumed: true as const } : {}) });
   if (resumed) {
     for (const w of resumed.warnings) warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
