@@ -1,5 +1,6 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
 import type { ConfigFlags } from "./config/settings.ts";
+import { oneWordCommand } from "./command-words.ts";
 import { closest, protocolHint } from "./config/suggest.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
@@ -93,6 +94,9 @@ type Values = { -readonly [K in OptionName]?: (typeof OPTIONS)[K]["type"] extend
 
 const SHORT = new Map<string, OptionName>(Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])));
 
+/** `hey --resume` alone, and what `hey -r` (no such flag) is told. */
+const RESUME_NEEDS_ID = "--resume needs a session ID: hey --sessions lists them (hey -c continues the last one)";
+
 /**
  * Splits argv into option values and positionals: `--name`, `--name=value`, `--name value`,
  * `-x`, `-xVALUE`, `-x value`, grouped booleans (`-pc`), and `--` before positionals that start
@@ -110,7 +114,7 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
     const value = inline ?? next();
     const negative = "number" in OPTIONS[name] && value !== undefined && /^-\d/.test(value); // a number, not the next flag
     if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-" && !negative))
-      throw new UsageError(`${flagName(name)} needs a value`);
+      throw new UsageError(name === "resume" ? RESUME_NEEDS_ID : `${flagName(name)} needs a value`);
     (values as Record<string, unknown>)[name] = value;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -131,7 +135,10 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const name = SHORT.get(arg[j]!);
-        if (!name) throw new UsageError(`unknown flag -${arg[j]} (see hey --help)`);
+        if (!name)
+          throw new UsageError(
+            `unknown flag -${arg[j]} (see hey --help)${arg[j] === "r" ? "; to resume a session: hey --resume ID (hey --sessions lists them, hey -c continues the last one)" : ""}`,
+          );
         const rest = arg.slice(j + 1);
         if (OPTIONS[name].type === "string") {
           set(name, `-${arg[j]}`, rest === "" ? undefined : rest, next);
@@ -171,7 +178,8 @@ Usage: hey [options] [@file ...] [message ...]
   that names no file stays as written; a name with spaces is @"my notes.txt", as Tab
   writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
-  /word alone exits 2; other text starting with / is a prompt.
+  /word alone exits 2; other text starting with / is a prompt. One word alone that is
+  a slip for a command (hey doctr) exits 2 naming it; hey help is this help.
 
 Options:
   -p, --print              run the message to completion, print the answer, exit
@@ -253,6 +261,9 @@ const SUBCOMMANDS = ["doctor", "upgrade", "mcp", "trust"];
 const goesFirst = (sub: string) => `${sub} is a command of hey's own and goes first, before any flag: hey ${sub} …`;
 
 export function parseCli(argv: string[]): CliArgs {
+  const word = oneWordCommand(argv); // `hey doctr`, `hey sessions`: no prompt anyone means; `hey help`: the help
+  if (word === "help") return parseCli(["--help"]);
+  if (word) throw new UsageError(word.error);
   let parsed: ReturnType<typeof splitArgs>;
   try {
     parsed = splitArgs(argv);

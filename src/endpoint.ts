@@ -1,6 +1,7 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
 import { hideCredentials } from "./config/guard.ts";
+import { builtInUrl } from "./config/providers.ts";
 import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
@@ -62,7 +63,8 @@ export function providerFor(
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
   const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
-  return createProvider({ ...endpoint, model, effort, fetch: insecure ? unverified(fetchImpl) : fetchImpl, idleTimeoutMs, baseUrlSetting });
+  const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
+  return createProvider({ ...endpoint, model, effort, fetch, idleTimeoutMs, baseUrlSetting, ...(builtInUrl(settings) ? { builtInUrl: true } : {}) });
 }
 
 /** Where the provider's base_url was set, as an error message names it. */
@@ -74,7 +76,7 @@ export function baseUrlSettingOf(p: ProviderSettings): string {
 /** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */
 export function unapprovedEndpoint(p: ProviderSettings): string {
   const url = hideCredentials(p.baseUrl);
-  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (its requests carry the provider's key; the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
+  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (${p.apiKey ? "its requests carry the provider's key; " : ""}the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
 }
 
 /** A provider that sends nothing: each request fails at once (not retried), saying why (unapprovedEndpoint). */

@@ -92,10 +92,18 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         ask: io.ask,
         say,
         fit: { columns: answerFormat.columns, width: Bun.stringWidth },
+        color,
       });
     // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)
-    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), agentCommand(process.env) ? undefined : ask);
-    const result = await runCommand(line, { ...context, pickSession, columns: answerFormat.columns, leftSessions: () => left });
+    const answered = agentCommand(process.env) ? undefined : ask;
+    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), answered);
+    const result = await runCommand(line, {
+      ...context,
+      ...(answered ? { ask: answered } : {}),
+      pickSession,
+      columns: answerFormat.columns,
+      leftSessions: () => left,
+    });
     if (result.text) say(wrapped(result.text) + "\n");
     const was = runtime;
     if (result.resume) {

@@ -24,7 +24,7 @@ import type { Runtime } from "./runtime.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 import { sessionsHere } from "./sessions/scope.ts";
-import { decideWidenings, recordApprovals } from "./trust/approve.ts";
+import { decideWidenings, recordApprovals, recordOnAnswer } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { strayNotices } from "./trust/store.ts";
@@ -81,7 +81,8 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     if (oneShot && provider.unapproved && lineKind(message) !== "command") throw new ConfigError(unapprovedEndpoint(provider));
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
-    approvals.record = await recordApprovals(config, approvals, here.trustFile, warn, asks);
+    // the first record is written when the model first answers: a run it never answers creates none
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, warn, asks));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read

@@ -28,7 +28,7 @@ import type { OutputKeeping } from "./tools/command-result.ts";
 import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
-import { decideWidenings, keepApproved, recordApprovals, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
+import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
 import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
@@ -257,7 +257,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         // an /effort choice outlives a reload that leaves effort alone
         agent.switchModel(nextProvider, s.effort === current.effort ? { ...next, ...(effort === undefined ? {} : { effort }) } : next);
         if (s.effort === current.effort) agent.setEffort(effort);
-        parts.approvals.record = await recordApprovals(decided, parts.approvals, parts.project.trustFile, parts.warn, !parts.oneShot);
+        const { approvals, project, warn, oneShot } = parts;
+        await recordOnAnswer(approvals, () => recordApprovals(decided, approvals, project.trustFile, warn, !oneShot));
       },
     };
   };

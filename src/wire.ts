@@ -53,7 +53,7 @@ import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { chooseShell, type ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
-import { keepApproved, type ApprovalState } from "./trust/approve.ts";
+import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { setupHint, type Failure } from "./ui/setup-help.ts";
@@ -233,7 +233,7 @@ export async function assemble(
   const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
   debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model, settings.effort);
-  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd });
+  output.emit({ type: "session", id: sessionId, provider: settings.provider.name, model: settings.model, cwd, ...(resumed ? { resumed: true as const } : {}) });
   if (resumed) {
     for (const w of resumed.warnings) warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
@@ -279,7 +279,8 @@ export async function assemble(
     (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
   const agent = createAgent({
     settings: agentSettings(settings),
-    provider: withServerWindow(await start.started.provider, serverOf(settings, here.cacheDir), live.fetch, say), // a local Ollama's real context
+    // a local Ollama's real context; the approvals record written at the model's first answer
+    provider: recordingOnAnswer(withServerWindow(await start.started.provider, serverOf(settings, here.cacheDir), live.fetch, say), start.approvals),
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
@@ -324,7 +325,10 @@ export async function assemble(
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) =>
-      withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s, here.cacheDir), fetchImpl, say),
+      recordingOnAnswer(
+        withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s, here.cacheDir), fetchImpl, say),
+        start.approvals,
+      ),
     endpointModels,
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
     project: here,

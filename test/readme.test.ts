@@ -154,3 +154,12 @@ test("the README names every flag hey takes (hey --help lists them; a reader of 
     .map(([name]) => `--${name}`);
   expect(missing).toEqual([]);
 });
+
+test("the docs' example Claude models are none the installed Anthropic SDK calls deprecated (it prints a warning of its own for them)", () => {
+  // the SDK's own table (not among its exports): `'claude-opus-4-5': 'January 22nd, 2027',`
+  const table = read("node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js");
+  const deprecated = new Set([...table.matchAll(/'(claude-[^']+)':/g)].map((m) => m[1]!));
+  expect(deprecated.size).toBeGreaterThan(0);
+  const named = DOCS.flatMap((f) => [...read(f).matchAll(/\bclaude-[a-z0-9.-]*[a-z0-9]/g)].map((m) => `${f}: ${m[0]}`));
+  expect(named.filter((n) => deprecated.has(n.split(": ")[1]!))).toEqual([]);
+});

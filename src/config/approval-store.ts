@@ -16,17 +16,22 @@ export function readApprovals(file: string): Approvals | undefined {
 /**
  * Applies `update` to the record as it is on disk now (another hey may have written it since this
  * one read it; a missing or broken record counts as empty) and replaces the file atomically.
- * Returns the record written. Throws OwnFileError (a link) or the system error.
+ * Returns the record written. `existing`: no record yet stays none (undefined returned): the first
+ * record is written by a run the model answered (trust/approve.ts), which takes trust.json's
+ * answers with it. Throws OwnFileError (a link) or the system error.
  */
-export async function updateApprovals(file: string, update: (a: Approvals) => Approvals): Promise<Approvals> {
-  let current: Approvals;
+export async function updateApprovals(file: string, update: (a: Approvals) => Approvals): Promise<Approvals>;
+export async function updateApprovals(file: string, update: (a: Approvals) => Approvals, existing: "existing"): Promise<Approvals | undefined>;
+export async function updateApprovals(file: string, update: (a: Approvals) => Approvals, existing?: "existing"): Promise<Approvals | undefined> {
+  let current: Approvals | undefined;
   try {
-    current = readApprovals(file) ?? emptyApprovals();
+    current = readApprovals(file);
   } catch (e) {
     if ((e as Error).name !== "ApprovalsError") throw e;
     current = emptyApprovals(); // a broken record approves nothing: rewriting it loses no approval
   }
-  const next = update(current);
+  if (!current && existing) return undefined;
+  const next = update(current ?? emptyApprovals());
   await writeFileAtomic(file, formatApprovals(next), { own: true, private: true });
   return next;
 }

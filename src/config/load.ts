@@ -143,6 +143,11 @@ interface LoadOptions {
   /** `--approve`: the project's file is used as it is for this run, and not recorded */
   approveProject?: boolean;
   /**
+   * the run is one of the agent's commands (trust/agent-mark.ts): a `--config` file it names is
+   * not adopted — what it gives beyond its record is left out, as any widening in a one-shot run
+   */
+  agent?: boolean;
+  /**
    * the project's files as the trust question listed what they run, which the user just answered
    * yes (trust/store.ts settleTrust): what they set then is approved, and recorded; a change made
    * since — a server added while the question was up — is weighed as any is
@@ -176,6 +181,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   const files: [string, boolean, LayerRole][] = [[userConfig, false, "base"]];
   if (opts.trustProject) files.push([projectMcpJson, false, "narrowing"], [projectConfig, false, "narrowing"]);
   if (opts.configFile !== undefined) files.push([resolve(cwd, opts.configFile), true, "replacing"]);
+  const guardedFiles = new Set([userConfig, projectConfig, projectMcpJson].map(recordKey));
   const layers: ConfigLayer[] = [];
   for (const [path, required, role] of files) {
     try {
@@ -183,10 +189,11 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       if (!layer) continue;
       const project = path === projectConfig || path === projectMcpJson;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
-      // a --config file named for the first time (the user just chose it); a user or project file
-      // hey has not seen yet is approved in nothing: the agent may be the one that created it
+      // a --config file named for the first time (the user just chose it) — unless the agent named
+      // it, or it is the user's or a project's file by another name (its own record, or none, counts);
+      // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it
       const recorded = opts.approvals && recordedFor(opts.approvals, path, () => guardedOf(checkLayer(path, layer.data, layer.locate ?? layer.text).data));
-      const adopted = !opts.approvals || (role === "replacing" && !recorded);
+      const adopted = !opts.approvals || (role === "replacing" && !recorded && !opts.agent && !guardedFiles.has(recordKey(path)));
       const shown = project ? opts.projectApproved?.find((f) => f.source === path) : undefined;
       const approved: Guarded | undefined | "current" = adopted ? "current" : shown ? guardedOf(shown.data) : recorded;
       const guard = project && opts.approveProject ? {} : { guard: { approved, role } };

@@ -82,6 +82,9 @@ const fail = (message: string): never => {
 /** Environment values count only when non-empty: `HEY_MODEL=` is the same as no HEY_MODEL. */
 export const envValue = (env: Env, name: string): string | undefined => env[name] || undefined;
 
+/** Whether `p` uses hey's own address for its name (a built-in provider, or its table without a base_url): no one wrote it. */
+export const builtInUrl = (p: Pick<ProviderSettings, "name" | "baseUrl">): boolean => PRESETS.some((x) => x.name === p.name && x.baseUrl === p.baseUrl);
+
 /** Why a built-in provider is not among the known ones (its key is not set); "" for another name. */
 export function presetHint(name: string): string {
   const preset = PRESETS.find((p) => p.name === name);

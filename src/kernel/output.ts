@@ -43,7 +43,8 @@ export type AgentEvent =
    * `effort`: the effort sent with its requests (undefined: the provider's default), kept with the session too (`/effort`)
    */
   | { type: "model"; provider: string; model: string; window?: number; effort?: Effort }
-  | { type: "session"; id: string; provider: string; model: string; cwd: string }
+  /** `resumed`: the run continues a saved session (`-c`, `--resume`), which the id names from the start */
+  | { type: "session"; id: string; provider: string; model: string; cwd: string; resumed?: true }
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }

@@ -18,7 +18,7 @@ export type { ProviderOptions };
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   const fetchImpl = streamsOnly(
-    typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.baseUrlSetting ?? "base_url"),
+    typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.builtInUrl ? undefined : (opts.baseUrlSetting ?? "base_url")),
     opts.baseUrl,
     opts.protocol === "anthropic",
   );
@@ -28,11 +28,12 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
 /**
  * `base`, except that a host name that does not resolve (ENOTFOUND, EAI_NONAME) before any request
  * of this provider got an answer fails at once, not retried: a name that never resolved is almost
- * always a typo in `setting`. Once an answer came, the name is known to exist and the same failure
+ * always a typo in `setting` — or, for hey's built-in address (`setting` undefined), a machine with no
+ * network or DNS, which a retry seconds later does not mend either. Once an answer came, the name is known to exist and the same failure
  * is a flaky resolver, retried like any network error. A resolver that cannot be asked (EAI_AGAIN)
  * is always retried.
  */
-function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string): typeof fetch {
+function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string | undefined): typeof fetch {
   let answered = false;
   const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     try {
@@ -42,7 +43,8 @@ function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string): 
     } catch (e) {
       if (answered || !isUnknownHost(e)) throw e;
       const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : baseUrl;
-      throw new ProviderError("network", `the host ${host} does not resolve (no such host), so hey does not retry: check the host name in ${setting}`, {
+      const fix = setting ? `check the host name in ${setting}` : "this machine cannot resolve it: check its network connection, or this machine's DNS";
+      throw new ProviderError("network", `the host ${host} does not resolve (no such host), so hey does not retry: ${fix}`, {
         final: true,
         cause: e,
       });

@@ -11,12 +11,19 @@ import type { Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
+import type { Provider } from "../kernel/provider.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
   record: Approvals | undefined;
   file: string;
+  /**
+   * the first record, owed until this run's model first answers (recordOnAnswer): no record is
+   * created by a run the agent could not act in — one that failed before the model answered, or
+   * ran only a command — so such a run does not use up "the first run"; "answered" once it did
+   */
+  owed?: { write(): Promise<void> } | "answered";
 }
 
 /** Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten when hey records next. */
@@ -89,14 +96,7 @@ export async function recordApprovals(
   const before = state.record ?? emptyApprovals();
   const changed = first || Object.entries(used).some(([key, g]) => !sameGuarded(before.configs[key], g));
   if (!changed) return before;
-  let trusted: string[] = [];
-  if (first) {
-    try {
-      trusted = Object.entries(readTrust(trustFile).projects)
-        .filter(([, d]) => d.trusted)
-        .map(([p]) => p);
-    } catch {} // a broken trust.json trusts nothing (settleTrust said so)
-  }
+  const trusted = first ? trustedIn(trustFile) : [];
   // a file another session recorded since this one read the record keeps that entry, unless this
   // session approved more of it: its view of the file is stale, and a "no" here must not undo a yes there
   const stale = (a: Approvals, key: string) =>
@@ -115,6 +115,60 @@ export async function recordApprovals(
     // a full disk, a quota, a size limit: what to do, not the system call's words
     warn(`could not record approvals in ${state.file}: ${diskProblem(e) ?? errorText(e)}`);
     return update(before);
+  }
+}
+
+/**
+ * `record` (recordApprovals with this run's configuration) — the first record (none yet: every file
+ * taken as it is) only once this run's model has answered, at its first answer (recordingOnAnswer),
+ * so a run that never reached the model does not use up "the first run"; what a later call owes
+ * replaces what an earlier one did. A record that exists is updated at once, as before: a yes at
+ * the question is the user's, and an update never takes more than the user approved. trust.json is
+ * read when the record is written: at the first answer no tool of this run has run yet.
+ */
+export async function recordOnAnswer(state: ApprovalState, record: () => Promise<Approvals>): Promise<void> {
+  const write = async () => {
+    state.record = await record();
+  };
+  if (state.owed === "answered" || state.record !== undefined) {
+    if (state.owed !== "answered") state.owed = undefined; // what an earlier call owed is replaced
+    return write();
+  }
+  state.owed = { write };
+}
+
+/**
+ * `provider` with what the run owes the approvals record (recordOnAnswer) written when the model's
+ * first answer arrives, before any of it is passed on: before a tool the answer calls runs (a hey
+ * that command starts finds the record), and never in a run the model did not answer.
+ */
+export function recordingOnAnswer(provider: Provider, state: ApprovalState): Provider {
+  return {
+    protocol: provider.protocol,
+    model: provider.model,
+    async *stream(request, signal) {
+      for await (const event of provider.stream(request, signal)) {
+        // a notice is no answer (agent.ts)
+        if (event.type !== "notice" && state.owed !== "answered") {
+          const owed = state.owed;
+          state.owed = "answered";
+          await owed?.write();
+        }
+        yield event;
+      }
+    },
+    ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
+  };
+}
+
+/** The projects trust.json trusts: what the first record takes as trusted at hey's question. */
+function trustedIn(trustFile: string): string[] {
+  try {
+    return Object.entries(readTrust(trustFile).projects)
+      .filter(([, d]) => d.trusted)
+      .map(([p]) => p);
+  } catch {
+    return []; // a broken trust.json trusts nothing (settleTrust said so)
   }
 }
 

@@ -8,6 +8,7 @@ import { isTable } from "../config/table.ts";
 import type { Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
 import { unloadedProviderHint } from "./policy.ts";
+import { agentCommand } from "./agent-mark.ts";
 import { settleTrust, type TrustOutcome } from "./store.ts";
 
 export interface Begun {
@@ -50,6 +51,7 @@ export async function beginConfig(
       flags,
       approvals: approvals.record,
       approveProject: opts.approve,
+      agent: agentCommand(env) !== undefined,
       // a yes at the question, which listed what the project's files run, approves them as listed
       projectApproved: trust.asked && trust.trusted ? trust.shown : undefined,
     });

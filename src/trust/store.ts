@@ -131,7 +131,8 @@ export async function trustProject(
   await recordTrust(here.trustFile, projectKey(here.root), trusted, here.approvalsFile);
   if (!trusted) return;
   const approved = Object.fromEntries(shown.map((f) => [recordKey(f.source), guardedOf(f.data)]));
-  if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, seedMainCheckout(a, approved)));
+  // no record yet: the first one, written when the model first answers, takes the files as they are then
+  if (Object.keys(approved).length) await updateApprovals(here.approvalsFile, (a) => withConfigs(a, seedMainCheckout(a, approved)), "existing");
 }
 
 /** The file's decisions. Throws TrustFileError or OwnFileError (a link), or the system error. */
@@ -147,7 +148,7 @@ export function readTrust(file: string): TrustFile {
  */
 export async function recordTrust(file: string, project: string, trusted: boolean, approvals: string, now = new Date()): Promise<void> {
   const next = withDecision(readTrust(file), project, trusted, now);
-  await updateApprovals(approvals, (a) => withTrusted(a, project, trusted));
+  await updateApprovals(approvals, (a) => withTrusted(a, project, trusted), "existing"); // none yet: the first one takes trust.json's answers
   await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true, private: true });
 }
 

@@ -52,6 +52,8 @@ export interface CommandContext {
   pickSession?(arg: string): Promise<LoadedSession | undefined>;
   /** a command run on its own (`hey -p /usage`): nothing follows it in this run */
   oneShot?: boolean;
+  /** the REPL's question (one of the agent's commands asks none): `/sessions prune all keep 0` asks before it deletes every session */
+  ask?(question: string): Promise<string | undefined>;
   /** the width of the terminal the command's text goes to (a listing's rows are cut to it); 0 or absent: none (a pipe, JSON) */
   columns?: number;
   /** text from outside the conversation (a full-output file) with the secrets hey knows hidden */
@@ -164,6 +166,15 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(`thinking ${shown ? "shown" : "hidden"}`);
     }
     case "/sessions":
+      if (rest.join(" ") === "prune all keep 0") {
+        // every session of every directory, beyond recovery: asked at a terminal, never in a run that cannot ask
+        if (ctx.oneShot || !ctx.ask)
+          return refused(
+            "/sessions prune all keep 0 deletes every session of every directory: it asks first, at the interactive prompt (start hey at a terminal and type it there)",
+          );
+        const typed = await ctx.ask(`delete every session of every directory (${scanSessions(ctx.here.sessionsDir).sessions.length})? (y/N) `);
+        if (!/^\s*y(es)?\s*$/i.test(typed ?? "")) return said("nothing deleted");
+      }
       return sessionsCommand(rest, ctx.oneShot !== true, ctx.here, ctx.columns ?? 0);
     case "/usage": {
       // the context the next request would hold (system prompt and tools counted, the latest answer

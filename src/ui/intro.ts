@@ -17,7 +17,7 @@ const PAST_ANSWER_LINES = 12;
 /** `/resume` offers this many of the directory's latest sessions. */
 export const RESUME_CHOICES = 10;
 
-const dim = (text: string, color: boolean): string => (color ? DIM + text + RESET : text);
+export const dim = (text: string, color: boolean): string => (color ? DIM + text + RESET : text);
 /** A rendered line dim throughout: its styles' ends (`0m`, and `22m` after bold) would end the dim too, so it is set again after each. */
 const dimRendered = (line: string, color: boolean): string =>
   color ? (DIM + line.replace(/\x1b\[(?:0|22)m(?!$)/g, (end) => end + DIM)).replace(/(?:\x1b\[0m)?$/, RESET) : line;

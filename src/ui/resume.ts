@@ -6,7 +6,7 @@ import { findSession, scanSessions, unreadableNote } from "../sessions/listing.t
 import { lockedByOther } from "../sessions/lock.ts";
 import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { sessionsHere } from "../sessions/scope.ts";
-import { RESUME_CHOICES, resumeChoices, shortPath } from "./intro.ts";
+import { dim, RESUME_CHOICES, resumeChoices, shortPath } from "./intro.ts";
 import { visible } from "./visible.ts";
 
 export interface ResumeContext {
@@ -22,7 +22,12 @@ export interface ResumeContext {
   say(text: string): void;
   /** the terminal's width (0: none) and a text's columns on it: each choice is kept to a row */
   fit?: { columns: number; width(text: string): number };
+  /** the line about sessions beyond the list is dim */
+  color?: boolean;
 }
+
+/** How many sessions are not in the list, and how to reach them (the list shows the newest RESUME_CHOICES). */
+const moreThan = (hidden: number) => `… ${hidden} more: /resume ID (hey --sessions lists them all)`;
 
 /**
  * The session to switch to, or undefined when there is none to offer (said so) or the user
@@ -33,6 +38,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
   const { sessions, unreadable } = scanSessions(ctx.dir);
   const scoped = sessionsHere(sessions, ctx, projectOf(ctx.home), ctx.current);
   const here = scoped.sessions.slice(0, RESUME_CHOICES);
+  const hidden = scoped.sessions.length - here.length;
   let choice = arg;
   if (choice === "") {
     const note = unreadableNote(unreadable); // files the list cannot show: not passed over without a word
@@ -43,6 +49,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
     }
     if (scoped.project) ctx.say(`No other sessions in this directory; its project's, ${visible(shortPath(ctx.root, ctx.home))}:\n`);
     ctx.say(resumeChoices(here, scoped.project ? ctx.home : undefined, (s) => lockedByOther(s.path), ctx.fit));
+    if (hidden > 0) ctx.say(dim(moreThan(hidden), ctx.color ?? false) + "\n");
     choice = (await ctx.ask(`resume which? (1-${here.length}, Enter to cancel) `)) ?? "";
     if (choice === "") return undefined;
   }
@@ -52,7 +59,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
     throw new Error(
       here.length === 0
         ? `no session ${choice}: there are no other sessions in this directory${ctx.root === ctx.cwd ? "" : " or its project"}`
-        : `no session ${choice} in the list (1-${here.length})`,
+        : `no session ${choice} in the list (1-${here.length})${hidden > 0 ? `; ${moreThan(hidden).replace(/^… /, "")}` : ""}`,
     );
   return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

@@ -37,6 +37,7 @@ const OPTIONAL: Record<string, string[]> = {
   tool_call: ["arguments_text", "server"],
   mcp: ["tools", "error"],
   command: ["sessions"],
+  session: ["resumed"],
 };
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
@@ -117,6 +118,8 @@ test("every event hey emits has its documented example's fields, and every docum
   server.enqueue(said("Summary: read f0 to f4."), said("Continuing."));
   const resumed = await hey(["--resume", id, "-p", "go on"]);
   expect(resumed.code).toBe(0);
+  expect(jsonEvents(resumed.stdout)[0]).toMatchObject({ type: "session", id, resumed: true }); // a new session's has no `resumed`
+  expect("resumed" in events[0]!).toBe(false);
   seen.push(...jsonEvents(resumed.stdout));
 
   // MCP servers: one that connects (the request waits for it, however loaded the machine), one whose command is not found

@@ -18,15 +18,17 @@ const model = eachModelServers();
 test("hey mcp lists an unapproved server and an untrusted project's servers with why, starting none", async () => {
   const mark = join(home.path, "started");
   const marking = (name: string) => `command = "/bin/sh"\nargs = ["-c", ${JSON.stringify(`echo ${name} >> ${JSON.stringify(mark)}`)}]\n`;
-  const config = writeUserConfig(home.path, `[default]\nprovider = "mock"\n\n[provider.mock]\nbase_url = "http://127.0.0.1:9/v1"\nmodels = ["m"]\n`);
+  const m = model(() => ({ text: "hello" }));
+  const config = writeUserConfig(home.path, `[default]\nprovider = "mock"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
   const project = join(home.path, "proj");
   mkdirSync(join(project, ".hey"), { recursive: true });
   const hey = (cwd: string) => runHey(["mcp"], { cwd, env: { HOME: home.path } });
 
-  // the first run records the user's file as approved: nothing to list yet
+  // nothing to list yet; the first run the model answers records the user's file as approved (hey mcp asks no model)
   const first = await hey(home.path);
   expect(first).toMatchObject({ code: 0 });
   expect(first.stdout).toStartWith("no MCP servers in use");
+  expect((await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } })).code).toBe(0);
 
   appendFileSync(config, `\n[mcp.every]\n${marking("every")}`);
   const unapproved = await hey(home.path);

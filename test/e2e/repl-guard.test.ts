@@ -131,6 +131,7 @@ test("/reload: the agent cannot write the project's config; written another way,
 
 test('a no at /reload: the note the model reads names the change it was not given, not one "above" that only the user saw', async () => {
   write(userConfigFile(), userConfig(["read_file", "bash: ls"]));
+  await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
   const term = await openRepl();
   await term.waitFor(/^›/m);
   write(userConfigFile(), userConfig(["read_file", "bash: ls", "bash: touch *"]));
@@ -171,6 +172,7 @@ test("trust.json written behind hey's back: the trust question comes back, and a
 
 test("/reload: a new MCP server whose command is not found is the reload's error, with file and line, and is never asked about", async () => {
   write(userConfigFile(), userConfig(["read_file"]));
+  await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
   const term = await openRepl();
   await term.waitFor(/^›/m);
   const marker = join(project.path, "server-ran");

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers/e2e.ts";
+import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
@@ -133,6 +133,7 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   await term.waitFor((s) => s.includes("connected: keep") && s.includes("connected: db"));
   const [keepPid] = pids("keep");
   const [oldDb] = pids("db");
+  await say(term, "hi", "ok"); // a session the model answered: the approvals record exists, and /reload weighs changes against it
 
   const skills = join(home.path, ".config", "hey", "skills");
   write(join(skills, "good", "SKILL.md"), "---\nname: good\ndescription: A good skill.\n---\nDo good.\n");
@@ -199,6 +200,7 @@ test("a server /reload added that then fails, or is still starting, is in the no
   const server = (name: string, ...mode: string[]) =>
     `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, ...mode].map((a) => JSON.stringify(a)).join(", ")}]\n`;
   userConfig(model.baseUrl);
+  await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
   const term = await openRepl(home.path);
   await term.waitFor("›");
   writeFileSync(configFile(), readFileSync(configFile(), "utf8") + server("dies", "exit-on-init") + server("slow", "slow-start", "60000"));
@@ -224,6 +226,7 @@ test("a server from start-up still starting is named on the request that carries
   servers.push(model);
   const server = (name: string) => `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "slow-start", "60000"]\n`;
   userConfig(model.baseUrl, "\n[mcp]\nstartup_wait_ms = 0\n" + server("early"));
+  await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
   const term = await openRepl(home.path);
   await term.waitFor("›");
   writeFileSync(configFile(), readFileSync(configFile(), "utf8") + server("late"));

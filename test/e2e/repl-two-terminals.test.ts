@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers/e2e.ts";
+import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
@@ -30,6 +30,7 @@ test("a server approved at /reload in one terminal is started by /reload in the 
   const provider = `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`;
   mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
   writeFileSync(configFile, provider);
+  await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
   const open = async () => {
     const t = await startTerm({ cwd: home.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
     terms.push(t);

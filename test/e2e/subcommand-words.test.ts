@@ -81,3 +81,22 @@ test("hey trust with a flag it does not take: refused with its usage, not told t
   expect((await hey(["trust", "--revoke", "--approve"])).stderr).toStartWith("hey trust: unknown flag --approve\n");
   expect(asked()).toEqual([]);
 });
+
+test("hey doctr, hey upgrdae, hey sesions: one word that is a slip for a command is refused (exit 2), nothing sent or saved; hey help is the help", async () => {
+  const { asked } = setUp();
+  const doctr = await hey(["doctr"]);
+  expect(doctr.code).toBe(2);
+  expect(doctr.stderr).toBe('hey: unknown command hey doctr; did you mean hey doctor? (to send it as a prompt: hey -p "doctr")\n');
+  expect((await hey(["upgrdae"])).stderr).toContain("did you mean hey upgrade?");
+  const sessions = await hey(["sesions"]);
+  expect(sessions.code).toBe(2);
+  expect(sessions.stderr).toContain("hey --sessions lists this directory's sessions");
+  expect(asked()).toEqual([]);
+  expect((await hey(["--sessions"])).stdout).not.toContain("doctr");
+  const help = await hey(["help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toStartWith("hey ");
+  expect(help.stdout).toContain("Usage: hey");
+  expect(asked()).toEqual([]);
+  expect((await hey(["test"])).stdout).toContain("answered: test"); // a word a prompt would be
+});

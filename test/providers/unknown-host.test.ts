@@ -4,7 +4,9 @@
 // name is still sent to this machine's resolver), through the real adapter and the loop with a fake clock.
 import { expect, test } from "bun:test";
 import type { ProviderSettings } from "../../src/config/settings.ts";
-import { baseUrlSettingOf } from "../../src/endpoint.ts";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import type { ConfigLayer } from "../../src/config/settings.ts";
+import { baseUrlSettingOf, providerFor } from "../../src/endpoint.ts";
 import { userMessage } from "../../src/kernel/ir.ts";
 import { runLoop } from "../../src/kernel/loop.ts";
 import { createProvider } from "../../src/providers/create.ts";
@@ -74,4 +76,27 @@ test.each([
   [{ name: "openrouter", preset: true }, "base_url of [provider.openrouter]"],
 ])("the setting of %o is named %p", (p, said) => {
   expect(baseUrlSettingOf(p as ProviderSettings)).toBe(said);
+});
+
+/** The error of a first request that does not resolve, for the provider resolved from `layers` and `env`. */
+async function unresolvedError(layers: ConfigLayer[], env: Record<string, string>) {
+  const { provider, model } = resolveConfig(layers, env, {}).settings;
+  const deps = loopDeps(await providerFor(provider, model, undefined, scripted([lookupFailure("ENOTFOUND")]).fetch));
+  await runLoop([userMessage("hi")], deps);
+  return deps.output.of("error")[0]!.message;
+}
+
+const OFFLINE = "this machine cannot resolve it: check its network connection, or this machine's DNS";
+
+test.each([
+  ["OPENAI_API_KEY alone", [], { OPENAI_API_KEY: "sk-fake" }, "api.openai.com"],
+  ["ANTHROPIC_API_KEY alone", [], { ANTHROPIC_API_KEY: "sk-ant-fake" }, "api.anthropic.com"],
+  [
+    "a [provider.deepseek] table without base_url",
+    [{ source: "/c.toml", data: { provider: { deepseek: { models: ["deepseek-chat"] } } } }],
+    { DEEPSEEK_API_KEY: "k" },
+    "api.deepseek.com",
+  ],
+])("hey's built-in address (%s) that does not resolve: this machine's network or DNS, no setting to check", async (_, layers, env, host) => {
+  expect(await unresolvedError(layers, env)).toBe(`the host ${host} does not resolve (no such host), so hey does not retry: ${OFFLINE}`);
 });

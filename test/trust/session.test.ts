@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readApprovals } from "../../src/config/approval-store.ts";
+import { readApprovals, updateApprovals } from "../../src/config/approval-store.ts";
 import { keepGrownTrust, setSessionTrust, type SessionTrust } from "../../src/trust/session.ts";
 import { readTrust, recordTrust, settleTrust } from "../../src/trust/store.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -56,6 +56,7 @@ describe("/trust", () => {
   });
 
   test("a yes approves the servers as listed: one the file gained while the question was up is not approved with them", async () => {
+    await updateApprovals(parts.approvals.file, (a) => a); // a record exists: a run the model answered wrote it
     writeFileSync(join(root, ".mcp.json"), server("sneaky"));
     const said = await setSessionTrust(parts, true, async () => {
       writeFileSync(join(root, ".mcp.json"), server("sneaky", "later")); // written while the user read the question
@@ -121,6 +122,7 @@ describe("a project that grew in the session", () => {
   });
 
   test("keepGrownTrust records the trust once a /reload loaded files that appeared, and says so once", async () => {
+    await updateApprovals(parts.approvals.file, (a) => a); // a record exists: a run the model answered wrote it
     parts.trust = { trusted: true, loaded: true, provisional: true };
     await keepGrownTrust(parts); // nothing appeared yet
     expect(trustedIn()).toBeUndefined();

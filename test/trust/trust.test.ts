@@ -142,6 +142,7 @@ describe("on disk", () => {
   });
 
   test("trustProject: a yes records the answer and approves the project's config files as they are; a no only records", async () => {
+    await updateApprovals(approvalsFile(), (a) => a); // a record exists: a run the model answered wrote it
     const here = {
       root: project,
       trustFile: join(config, "trust.json"),
@@ -166,6 +167,7 @@ describe("on disk", () => {
   });
 
   test("recordTrust keeps other projects, writes atomically (no temp file left) and keys by real path", async () => {
+    await updateApprovals(approvalsFile(), (a) => a); // a record exists: a run the model answered wrote it
     const file = join(config, "trust.json");
     symlinkSync(project, join(tmp.path, "link"));
     await recordTrust(file, projectKey(join(tmp.path, "link")), true, approvalsFile(), new Date("2026-01-01T00:00:00Z"));
@@ -179,6 +181,23 @@ describe("on disk", () => {
     expect(readApprovals(approvalsFile())?.trusted).toEqual([realpathSync(project)]);
     for (const f of [file, approvalsFile()]) expect(statSync(f).mode & 0o777).toBe(0o600);
     expect(statSync(join(tmp.path, "state", "hey")).mode & 0o777).toBe(0o700);
+  });
+
+  test("with no approvals record yet, an answer goes to trust.json only: the first record, written when the model first answers, takes it", async () => {
+    const file = join(config, "trust.json");
+    await recordTrust(file, realpathSync(project), true, approvalsFile());
+    await trustProject(
+      {
+        root: project,
+        trustFile: file,
+        approvalsFile: approvalsFile(),
+        projectConfig: join(project, ".hey", "config.toml"),
+        projectMcpJson: join(project, ".mcp.json"),
+      },
+      true,
+    );
+    expect(readTrust(file).projects[realpathSync(project)]?.trusted).toBe(true);
+    expect(readApprovals(approvalsFile())).toBeUndefined();
   });
 
   test("a trust.json that is a symbolic link is neither read nor written through", async () => {

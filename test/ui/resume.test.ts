@@ -41,3 +41,29 @@ test("the picker names the files that cannot be opened, once, above the sessions
   expect(shown.match(/cannot be opened/g)).toHaveLength(1);
   expect(shown).toContain("earlier work");
 });
+
+test("sessions beyond the list's ten are named below it, and a number beyond it says how to reach them", async () => {
+  const dir = join(root.path, "sessions");
+  const here = join(root.path, "here");
+  mkdirSync(here);
+  for (let i = 1; i <= 13; i++) {
+    const w = createSessionWriter({ dir, id: newId(), cwd: here, version: "1.2.3", warn: () => {} });
+    w.emit({ type: "message", message: userMessage(`task ${i}`) });
+    w.close();
+  }
+  const said: string[] = [];
+  const ctx = (answer: string) => ({
+    dir,
+    cwd: here,
+    root: here,
+    home: root.path,
+    current: join(dir, "current.jsonl"),
+    ask: async () => answer,
+    say: (text: string) => said.push(text),
+  });
+  expect(await resumeCommand("", ctx(""))).toBeUndefined();
+  const lines = said.join("").trimEnd().split("\n");
+  expect(lines).toHaveLength(11);
+  expect(lines.at(-1)).toBe("… 3 more: /resume ID (hey --sessions lists them all)");
+  await expect(resumeCommand("12", ctx(""))).rejects.toThrow("no session 12 in the list (1-10); 3 more: /resume ID (hey --sessions lists them all)");
+});

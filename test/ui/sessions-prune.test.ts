@@ -126,3 +126,26 @@ test.each([
     "hey: use /sessions [all], /sessions prune [all] 30d (delete those older than 30 days) or /sessions prune [all] keep 20 (all but the newest 20); without all, only this directory's sessions",
   );
 });
+
+test("`prune all keep 0` asks at the prompt (y/N) before it deletes every session; one-shot, or with no one to ask, it is refused", async () => {
+  const all = [session(here, 3), session("/elsewhere", 2)].sort();
+  const refusal = {
+    ok: false,
+    text: "hey: /sessions prune all keep 0 deletes every session of every directory: it asks first, at the interactive prompt (start hey at a terminal and type it there)",
+  };
+  expect(await runCommand("/sessions prune all keep 0", { ...ctx, oneShot: true })).toEqual(refusal);
+  expect(await runCommand("/sessions prune all keep 0", ctx)).toEqual(refusal); // an agent's command: no question
+  const asked: string[] = [];
+  for (const answer of ["", "n", undefined]) {
+    const said = await runCommand("/sessions prune all keep 0", { ...ctx, ask: async (q) => (asked.push(q), answer) });
+    expect(said).toEqual({ ok: true, text: "nothing deleted" });
+  }
+  expect(ids()).toEqual(all);
+  expect(asked[0]).toBe("delete every session of every directory (2)? (y/N) ");
+  expect((await runCommand("/sessions prune all keep 0", { ...ctx, ask: async () => "y" })).text).toBe(
+    "deleted 2 sessions of every directory beyond the newest 0",
+  );
+  expect(ids()).toEqual([]);
+  session(here, 1);
+  expect((await runCommand("/sessions prune keep 0", { ...ctx, oneShot: true })).text).toBe("deleted 1 session of this directory beyond the newest 0"); // this directory's only: as before
+});

@@ -1,0 +1,56 @@
+// A command line of one word that names none of hey's commands but is a slip for one (`hey doctr`,
+// `hey upgrdae`, `hey sesions`): refused with the command meant rather than sent to the model as a
+// prompt and saved as a session. Kept tight — a word a prompt would be (`hey test`, `hey rust`)
+// still goes to the model. Pure.
+
+/** hey's commands of their own (main.ts) that a one-word slip is checked against. */
+const COMMANDS = ["doctor", "upgrade", "trust", "mcp"];
+
+/** Words one or two edits from a command that are words of their own, sent as prompts. */
+const PROMPT_WORDS = new Set([
+  ...["docker", "doctors", "doctoral", "doctored", "donor", "decor", "dolor", "dotcom"],
+  ...["trusts", "trusty", "truss", "thrust", "tryst", "truest"],
+]);
+
+/** Words that ask for sessions, which are flags of hey's (`--sessions`, `-c`, `--resume ID`), not commands. */
+const SESSION_WORDS = ["sessions", "session", "resume"];
+
+/** Edit distance counting a swap of two neighbouring letters as one edit (`upgrdae` is one from `upgrade`). */
+function slips(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * Whether `word` (lower case) is a slip for `command`: the same first letter and at most two edits
+ * for a long command (`doctr`, `upgrdae`), one for `trust`, the same letters in another order for
+ * `mcp` (a three-letter word one edit away is too often a word of its own: `map`).
+ */
+function slipFor(word: string, command: string): boolean {
+  if (command.length <= 3) return word.length === command.length && [...word].sort().join("") === [...command].sort().join("");
+  return word[0] === command[0] && slips(word, command) <= (command.length >= 6 ? 2 : 1);
+}
+
+/**
+ * What a command line of one word means when it is no prompt: "help" (`hey help`, as git does), or
+ * the error that refuses a slip for a command or a word asking for sessions; undefined otherwise.
+ */
+export function oneWordCommand(argv: readonly string[]): "help" | { error: string } | undefined {
+  const [word] = argv;
+  if (argv.length !== 1 || !word || !/^[a-z]+$/i.test(word)) return undefined;
+  const lower = word.toLowerCase();
+  if (lower === "help") return "help";
+  if (PROMPT_WORDS.has(lower)) return undefined;
+  const asPrompt = `(to send it as a prompt: hey -p "${word}")`;
+  if (SESSION_WORDS.some((w) => slips(lower, w) <= 1))
+    return {
+      error: `unknown command hey ${word}: hey --sessions lists this directory's sessions, hey -c continues the last one, hey --resume ID another ${asPrompt}`,
+    };
+  const meant = COMMANDS.find((c) => c !== word && slipFor(lower, c));
+  return meant ? { error: `unknown command hey ${word}; did you mean hey ${meant}? ${asPrompt}` } : undefined;
+}

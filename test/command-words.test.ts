@@ -1,0 +1,86 @@
+// One word on the command line: a slip for one of hey's commands is refused with the one meant, a
+// word asking for sessions points to the flags that handle them, `help` is the help, and a word a
+// prompt would be still goes to the model.
+import { expect, test } from "bun:test";
+import { parseCli, UsageError } from "../src/cli.ts";
+import { oneWordCommand } from "../src/command-words.ts";
+
+test.each([
+  ["doctr", "doctor"],
+  ["docter", "doctor"],
+  ["dcotor", "doctor"],
+  ["Doctor", "doctor"],
+  ["upgrdae", "upgrade"],
+  ["upgade", "upgrade"],
+  ["upgrades", "upgrade"],
+  ["turst", "trust"],
+  ["trst", "trust"],
+  ["mpc", "mcp"],
+  ["MCP", "mcp"],
+])("hey %s is refused: did you mean hey %s?", (word, meant) => {
+  expect(oneWordCommand([word])).toEqual({ error: `unknown command hey ${word}; did you mean hey ${meant}? (to send it as a prompt: hey -p "${word}")` });
+});
+
+test.each(["sessions", "sesions", "session", "resume", "resum", "Resume"])("hey %s points to --sessions, -c and --resume ID", (word) => {
+  expect(oneWordCommand([word])).toEqual({
+    error: `unknown command hey ${word}: hey --sessions lists this directory's sessions, hey -c continues the last one, hey --resume ID another (to send it as a prompt: hey -p "${word}")`,
+  });
+});
+
+test.each([
+  "hi",
+  "hello",
+  "test",
+  "tests",
+  "fix",
+  "docs",
+  "status",
+  "continue",
+  "explain",
+  "review",
+  "refactor",
+  "commit",
+  "lint",
+  "build",
+  "deploy",
+  "rust",
+  "must",
+  "trusty",
+  "docker",
+  "doctors",
+  "factor",
+  "vector",
+  "update",
+  "map",
+  "mvp",
+  "cp",
+  "thanks",
+  "why",
+  "go",
+])("hey %s is a prompt", (word) => {
+  expect(oneWordCommand([word])).toBeUndefined();
+  expect(parseCli([word]).message).toBe(word);
+});
+
+test("more than one word, or a flag, is never checked: hey -p doctr, hey doctr the build", () => {
+  for (const argv of [
+    ["-p", "doctr"],
+    ["doctr", "the", "build"],
+    ["--", "doctr"],
+    ["-c", "sessions"],
+  ])
+    expect(oneWordCommand(argv)).toBeUndefined();
+  expect(parseCli(["-p", "doctr"]).message).toBe("doctr");
+});
+
+test("hey help is hey --help, as git's is", () => {
+  expect(parseCli(["help"]).help).toBe(true);
+});
+
+test.each([
+  [["-r"], "unknown flag -r (see hey --help); to resume a session: hey --resume ID (hey --sessions lists them, hey -c continues the last one)"],
+  [["--resume"], "--resume needs a session ID: hey --sessions lists them (hey -c continues the last one)"],
+  [["--resume", "-p"], "--resume needs a session ID: hey --sessions lists them (hey -c continues the last one)"],
+])("%p says how to find the session to resume", (argv, message) => {
+  expect(() => parseCli(argv)).toThrow(new UsageError(message));
+});
