@@ -18,7 +18,17 @@ export const CACHE_WHY = "in hey's cache, whose ripgrep the grep tool runs";
 export const PATH_WHY = "in a directory on the commands' PATH, whose programs the tools run";
 export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
 
-/** Where a guarded directory really is, looked up once when the check is built (a link to hey's cache, a PATH entry that is a link); none when it is not there or did not answer. */
+/**
+ * `g` with where its directory really is (a link to hey's cache, a PATH entry that is a link),
+ * looked up once, at the first check that asks: not when the check is built, since the bounded
+ * look starts the disk worker (~6 MB), which a run that checks no command never needs.
+ */
+function withReal<G extends { dir: string }>(g: G): G & { readonly real?: string } {
+  let found: { real?: string } | undefined;
+  return Object.defineProperty({ ...g }, "real", { enumerable: true, get: () => (found ??= realOnce(g.dir)).real }) as G & { readonly real?: string };
+}
+
+/** Where a directory really is; none when it is not there or did not answer. */
 function realOnce(dir: string): { real?: string } {
   try {
     return { real: realTargetBounded(dir) };
@@ -59,7 +69,7 @@ export function controlContext(place: {
       ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
       ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
       ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
-    ].map((g) => ({ ...g, ...realOnce(g.dir) })),
+    ].map(withReal),
     home: place.home,
     cwd: place.cwd,
     fold: target.fold,
