@@ -15,7 +15,7 @@ import {
   type PrepareDeps,
 } from "./context/compaction.ts";
 import type { ContextView, Summary } from "./context/view.ts";
-import { fixedOverWindow } from "./context/oversize.ts";
+import { fixedOverWindow } from "./mcp/oversize.ts";
 import { learnWindow } from "./context/window.ts";
 import { messageChars } from "./context/passes.ts";
 import { errorText } from "./kernel/errors.ts";

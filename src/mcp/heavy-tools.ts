@@ -3,7 +3,7 @@
 // leaves little room for the conversation, and no compressing gets it back. The user is told once,
 // with the server's largest tools and the `[mcp.NAME]` keys that leave them out; a request whose
 // tools and system prompt alone exceed the model's window is refused with the same names
-// (context/oversize.ts). Pure.
+// (mcp/oversize.ts). Pure.
 import { mcpSpec, specTokens, type Offer } from "./offer.ts";
 
 /** A server whose tools take more than this share of the context budget is named. */

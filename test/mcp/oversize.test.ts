@@ -1,8 +1,8 @@
 // A request whose tools and system prompt alone exceed the model's window is refused with what
-// fills it (context/oversize.ts): the MCP servers whose tools take more than a quarter of the
+// fills it (mcp/oversize.ts): the MCP servers whose tools take more than a quarter of the
 // window, with the keys that leave them out; else the system prompt and hey's own tools.
 import { expect, test } from "bun:test";
-import { fixedOverWindow } from "../../src/context/oversize.ts";
+import { fixedOverWindow } from "../../src/mcp/oversize.ts";
 import type { ToolSpec } from "../../src/kernel/ir.ts";
 
 const spec = (name: string, chars: number): ToolSpec => ({ name, description: "d".repeat(chars), parameters: { type: "object" } });

@@ -3,7 +3,7 @@
 // token and sent again, but by an error naming what fills it — the MCP servers whose tools take
 // the most, with the keys that leave them out — so the user can act. Pure.
 import type { ToolSpec } from "../kernel/ir.ts";
-import { costOf, count, HEAVY_SHARE, serverCosts } from "../mcp/heavy-tools.ts";
+import { costOf, count, HEAVY_SHARE, serverCosts } from "./heavy-tools.ts";
 
 /**
  * The error for a request of `system` and `tools` whose estimate (at `tokensPerChar`) exceeds
