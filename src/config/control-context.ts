@@ -10,13 +10,10 @@ import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
 import { fileId, fileLinks, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { ControlFiles } from "../permission/control-files.ts";
+import { CACHE_WHY, type ControlFiles, GIT_CONFIG_WHY, PATH_WHY } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 
 /** Why a directory is guarded: hey's cache, or a PATH directory the user can write. */
-export const CACHE_WHY = "in hey's cache, whose ripgrep the grep tool runs";
-export const PATH_WHY = "in a directory on the commands' PATH, whose programs the tools run";
-export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
 
 /**
  * `g` with where its directory really is (a link to hey's cache, a PATH entry that is a link),

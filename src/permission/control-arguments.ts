@@ -145,7 +145,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
         w,
       ];
       for (const v of values) {
-        const how = naming(v, !makes, k > gitOptions, removes, only, guarding);
+        // git's options before its subcommand (`-c core.pager=/usr/bin/less`, `--exec-path`) write nothing in a guarded place
+        const how = naming(v, !makes, k > gitOptions, removes, only, guarding && k > gitOptions);
         if (typeof how === "object") return "git" in how ? { word: w.raw, how: how.git, git: true } : { word: w.raw, how: "", unknown: how.unknown };
         if (how !== undefined) return { word: w.raw, how };
       }

@@ -8,7 +8,7 @@
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
 import { controlArgument } from "./control-arguments.ts";
-import { controlWrite, type ControlFiles } from "./control-files.ts";
+import { CACHE_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
 import { linkedWrite } from "./control-links.ts";
 import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
@@ -194,10 +194,12 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     block(`cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} its own configuration or trust file: ${why}`);
   if (control?.unknown) return unknown(control.redirect, "writes", control.unknown);
   if (control)
-    return block(`\`${show(control.redirect)}\` could write ${owner(control.git)}${control.how && ` (${control.how})`}, which the agent may not change`);
+    return block(
+      `\`${show(control.redirect)}\` could write ${owner(control.git, control.how)}${control.how && ` (${control.how})`}, which the agent may not change`,
+    );
   const named = rules.control && controlArgument(parsed.segments, rules.control);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
-  if (named) return block(`\`${show(named.word)}\` names ${owner(named.git)}${named.how && ` (${named.how})`}, which the agent may not change`);
+  if (named) return block(`\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`);
   for (const seg of parsed.segments) {
     const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
     if (refused) return block(refused);
@@ -313,9 +315,13 @@ function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseles
   return undefined;
 }
 
-/** Whose control file a refusal names: hey's, or git's (control-files.ts inGit). */
-const owner = (git: boolean | undefined) =>
-  git ? "git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name)" : "hey's own configuration or trust file";
+/** Whose control file a refusal names: hey's, git's (control-files.ts inGit), or a file in a place hey guards (its cache, a PATH directory). */
+const owner = (git: boolean | undefined, how: string) =>
+  git
+    ? "git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name)"
+    : how === CACHE_WHY || how === PATH_WHY
+      ? "a file hey guards"
+      : "hey's own configuration or trust file";
 
 function block(what: string): Decision {
   return { allowed: false, reason: `${BLOCKED_PREFIX} ${what}` };

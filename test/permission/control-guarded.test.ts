@@ -67,6 +67,14 @@ test("write_file and bash refuse a PATH directory's programs; reading them stays
   expect(allow("write_file", { path: join(bin, "lib", "x.txt"), content: "x" })).toBeUndefined();
 });
 
+test("a bash write into a PATH directory is refused as a file hey guards; git's options before its subcommand name no file it writes there", () => {
+  expect(deny("bash", { command: "cp /tmp/evil /usr/bin/git" })).toBe(
+    "blocked by permission rules: `/usr/bin/git` names a file hey guards (in a directory on the commands' PATH, whose programs the tools run), which the agent may not change",
+  );
+  for (const command of ["git -c core.pager=/usr/bin/less log", "git --exec-path=/usr/bin status", `git -c core.editor="${join(bin, "vim")}" commit`])
+    expect({ command, d: deny("bash", { command }) }).toEqual({ command, d: undefined });
+});
+
 test("a directory above a control file is seen through a link", () => {
   for (const check of [allow, deny])
     for (const command of ["mv lk/state /tmp/x", "cd lk && mv state /tmp/x"]) expect(check("bash", { command })).toContain("(a directory above it)");
