@@ -100,8 +100,13 @@ export function createMcpManager(
   deps: ManagerDeps,
 ): McpManager {
   const warned = new Set<string>();
+  /** servers whose tools' cost was weighed: once a run, not on every request (it estimates each schema) */
+  const weighed = new Set<string>();
   const say = (o: Offer) => {
-    for (const m of [...o.warnings, ...heavyToolWarnings(o, deps.budget())]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
+    const fresh = o.tools.filter((t) => !weighed.has(t.server));
+    for (const t of fresh) weighed.add(t.server);
+    const heavy = fresh.length ? heavyToolWarnings({ tools: fresh }, deps.budget()) : [];
+    for (const m of [...o.warnings, ...heavy]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
     renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];

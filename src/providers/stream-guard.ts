@@ -188,9 +188,7 @@ export async function* quietAfter<T>(chunks: AsyncIterable<T>, isLast: (chunk: T
   let last = false;
   try {
     for (;;) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const quiet = new Promise<"quiet">((resolve) => (timer = last ? setTimeout(() => resolve("quiet"), graceMs) : undefined));
-      const next = await (last ? Promise.race([it.next(), quiet]) : it.next()).finally(() => clearTimeout(timer));
+      const next = last ? await nextWithin(it, graceMs) : await it.next(); // a timer only once the last chunk came
       if (next === "quiet" || next.done) return;
       last ||= isLast(next.value);
       yield next.value;
@@ -200,4 +198,11 @@ export async function* quietAfter<T>(chunks: AsyncIterable<T>, isLast: (chunk: T
     // comes; the request's abort (guardedStream's dispose) closes the connection
     void it.return?.()?.catch(() => {});
   }
+}
+
+/** `it`'s next chunk, or "quiet" when none comes within `ms`. */
+async function nextWithin<T>(it: AsyncIterator<T>, ms: number): Promise<IteratorResult<T> | "quiet"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const quiet = new Promise<"quiet">((resolve) => (timer = setTimeout(() => resolve("quiet"), ms)));
+  return Promise.race([it.next(), quiet]).finally(() => clearTimeout(timer));
 }
