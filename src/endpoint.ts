@@ -61,7 +61,17 @@ export function providerFor(
 ): Promise<Provider> {
   if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
-  const { name: _name, models: _models, effort: _default, preset: _preset, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
+  const {
+    name: _name,
+    models: _models,
+    effort: _default,
+    preset: _preset,
+    urlVar: _var,
+    insecure,
+    contextWindow: _window,
+    source: _source,
+    ...endpoint
+  } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
   const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
   return createProvider({ ...endpoint, model, effort, fetch, idleTimeoutMs, baseUrlSetting, ...(builtInUrl(settings) ? { builtInUrl: true } : {}) });
@@ -69,6 +79,7 @@ export function providerFor(
 
 /** Where the provider's base_url was set, as an error message names it. */
 export function baseUrlSettingOf(p: ProviderSettings): string {
+  if (p.urlVar) return p.urlVar;
   if (p.name === "cli" && !p.source) return "--base-url (or HEY_BASE_URL)";
   return `base_url of [provider.${p.name}]${p.source ? ` in ${p.source}` : ""}`;
 }

@@ -52,6 +52,44 @@ export const OLLAMA_URL = "http://127.0.0.1:11434/v1";
 export const OLLAMA_MODEL = "qwen3";
 
 /**
+ * The built-in Ollama's API root: `OLLAMA_HOST` read as Ollama's own client reads it (`host`,
+ * `host:port`, `scheme://host[:port][/path]`; port 11434 without a scheme, else the scheme's;
+ * the address a server listens on, 0.0.0.0 or ::, is reached on loopback), else OLLAMA_URL.
+ * Throws ConfigError for a value that names no host.
+ */
+export function ollamaUrl(env: Env): string {
+  const value = envValue(env, "OLLAMA_HOST")?.trim();
+  if (!value) return OLLAMA_URL;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== "http" && scheme !== "https")
+    fail(`OLLAMA_HOST must be host[:port] or an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  let url: URL | undefined;
+  try {
+    url = new URL(scheme ? value : `http://${value}`);
+  } catch {}
+  if (!url?.hostname || url.username || url.search || url.hash)
+    fail(`OLLAMA_HOST must be host[:port] or an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  if (!scheme && !url!.port) url!.port = "11434";
+  if (url!.hostname === "0.0.0.0") url!.hostname = "127.0.0.1";
+  if (url!.hostname === "[::]") url!.hostname = "[::1]";
+  return `${url!.origin}${url!.pathname.replace(/\/+$/, "")}/v1`;
+}
+
+/**
+ * hey's own address of built-in provider `p` (OLLAMA_HOST moves Ollama's), and the variable it
+ * came from. A bad OLLAMA_HOST is kept as written: it is an error only when the run uses Ollama.
+ */
+function builtInAddress(p: Preset, env: Env): { baseUrl: string; urlVar?: string } {
+  const value = p.name === "ollama" ? envValue(env, "OLLAMA_HOST")?.trim() : undefined;
+  if (!value) return { baseUrl: p.baseUrl };
+  try {
+    return { baseUrl: ollamaUrl(env), urlVar: "OLLAMA_HOST" };
+  } catch {
+    return { baseUrl: value, urlVar: "OLLAMA_HOST" };
+  }
+}
+
+/**
  * With no provider in any file, all of these; the first one whose key is set is the default, else
  * ollama. When files define providers, those whose key variable is set stay available too.
  */
@@ -108,8 +146,8 @@ function presets(env: Env): { providers: ProviderSettings[]; first: string } {
   const providers = PRESETS.map((p): ProviderSettings => {
     const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
     const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
-    const { name, protocol, baseUrl } = p;
-    return { name, protocol, baseUrl, apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
+    const { name, protocol } = p;
+    return { name, protocol, ...builtInAddress(p, env), apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
   });
   return { providers, first: providers.find((p) => p.apiKey)?.name ?? "ollama" };
 }
@@ -132,7 +170,8 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     const example = PRESETS.find((x) => x.protocol === (p.protocol ?? "openai"))?.baseUrl ?? "https://api.openai.com/v1";
     fail(`${at(path)}: ${where(path)} base_url is missing (the API root, e.g. "${example}")`);
   }
-  const baseUrl = p.base_url ?? builtIn!.baseUrl;
+  const address = p.base_url === undefined ? builtInAddress(builtIn!, input.env) : { baseUrl: p.base_url };
+  const { baseUrl } = address;
   // a URL built from an unset variable is only an error if this run uses the provider (chooseProvider)
   if (!input.missing([...path, "base_url"]).length) checkUrl(baseUrl, `${at([...path, "base_url"])}: ${where([...path, "base_url"])}`);
   const rawKey = input.raw.provider?.[name]?.api_key;
@@ -146,7 +185,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   return {
     name,
     protocol: p.protocol ?? builtIn?.protocol ?? "openai",
-    baseUrl,
+    ...address,
     apiKey,
     apiKeyVar,
     models: p.models ?? (builtIn ? [builtIn.model] : []),
@@ -268,6 +307,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const model =
     choice.model ?? provider.models[0] ?? fail(`${at(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
 
+  if (provider.urlVar) ollamaUrl(env); // a bad OLLAMA_HOST fails here, where Ollama is the one used
   const urlVars = provider.preset ? [] : input.missing([...path, "base_url"]);
   if (urlVars.length)
     fail(

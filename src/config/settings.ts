@@ -104,6 +104,8 @@ export interface ProviderSettings {
   apiVersion?: string;
   /** true when it came from the zero-config presets (no config file named it) */
   preset?: boolean;
+  /** the environment variable hey's own address of a built-in provider came from (OLLAMA_HOST) */
+  urlVar?: string;
   /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
   insecure?: boolean;
   /** `context_window`: the models' window in tokens, for every model or by model name */

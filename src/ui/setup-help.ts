@@ -11,12 +11,18 @@ import { lengthHint } from "./length-hint.ts";
  * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
  * `~/`-shortened under `home`.
  */
-export function setupText(userFile = "~/.config/hey/config.toml", home?: string): string {
+export function setupText(
+  userFile = "~/.config/hey/config.toml",
+  home?: string,
+  ollama: { baseUrl: string; urlVar?: string } = { baseUrl: OLLAMA_URL },
+): string {
   const windows = /^[A-Za-z]:[\\/]/.test(userFile); // the config is a Windows path: hey runs there
   const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
   const keys = "OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or DEEPSEEK_API_KEY";
   return [
-    `With no configuration hey talks to a local Ollama (${OLLAMA_URL}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
+    ollama.urlVar
+      ? `With no configuration hey talks to the Ollama at ${ollama.urlVar} (${ollama.baseUrl}) with the model ${OLLAMA_MODEL}: start it there with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`
+      : `With no configuration hey talks to a local Ollama (${ollama.baseUrl}) with the model ${OLLAMA_MODEL}: start it with \`ollama serve\` and \`ollama pull ${OLLAMA_MODEL}\`,`,
     // `export` is no command in PowerShell or cmd
     windows
       ? `or set a key for a hosted model: ${keys} (PowerShell: $env:OPENAI_API_KEY = "…"; setx OPENAI_API_KEY "…" keeps it for new terminals),`
@@ -45,7 +51,7 @@ export interface Failure {
  */
 export function setupHint(provider: ProviderSettings, model: string, error: Failure, where: { userFile?: string; home?: string } = {}): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
-  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home);
+  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider);
   if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopbackUrl(provider.baseUrl)) {
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
     if (provider.name === "ollama" || new URL(provider.baseUrl).port === OLLAMA_PORT)

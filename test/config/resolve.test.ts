@@ -469,6 +469,32 @@ describe("zero-config presets", () => {
     expect(warnings).toEqual([]);
   });
 
+  // Ollama's own client reads OLLAMA_HOST so (envconfig.Host): a user who moved it expects hey to follow
+  test.each([
+    ["127.0.0.1:11500", "http://127.0.0.1:11500/v1"],
+    ["gpu-box", "http://gpu-box:11434/v1"],
+    ["0.0.0.0", "http://127.0.0.1:11434/v1"],
+    ["[::]:11434", "http://[::1]:11434/v1"],
+    ["http://gpu-box", "http://gpu-box/v1"],
+    ["https://ollama.example.com:8443/", "https://ollama.example.com:8443/v1"],
+    ["http://proxy.lan/ollama", "http://proxy.lan/ollama/v1"],
+  ])("OLLAMA_HOST=%s: the built-in Ollama is at %s", (host, url) => {
+    const { settings } = resolve([], { OLLAMA_HOST: host });
+    expect(settings.provider).toMatchObject({ name: "ollama", baseUrl: url, urlVar: "OLLAMA_HOST", preset: true });
+    // a [provider.ollama] table without base_url is the built-in one too
+    expect(resolve('[provider.ollama]\nmodels = ["llama3"]', { OLLAMA_HOST: host }).settings.provider).toMatchObject({ baseUrl: url, urlVar: "OLLAMA_HOST" });
+    // a base_url written in the table wins
+    const written = resolve('[provider.ollama]\nbase_url = "http://10.0.0.9:11434/v1"\nmodels = ["llama3"]', { OLLAMA_HOST: host }).settings.provider;
+    expect(written.baseUrl).toBe("http://10.0.0.9:11434/v1");
+    expect(written.urlVar).toBeUndefined();
+  });
+
+  test("a bad OLLAMA_HOST is an error naming it when Ollama is used, and nothing when another provider is", () => {
+    expect(() => resolve([], { OLLAMA_HOST: "ftp://box" })).toThrow('OLLAMA_HOST must be host[:port] or an http:// or https:// URL, got "ftp://box"');
+    expect(() => resolve([], { OLLAMA_HOST: "http://" })).toThrow("OLLAMA_HOST must be");
+    expect(resolve([], { OLLAMA_HOST: "ftp://box", OPENAI_API_KEY: "k" }).settings.provider.name).toBe("openai");
+  });
+
   test("-m picks a preset by name, key or not", () => {
     const { settings } = resolve([], {}, { model: "anthropic/claude-opus-4-6" });
     expect(settings.provider).toMatchObject({ name: "anthropic", apiKeyVar: "ANTHROPIC_API_KEY", preset: true });

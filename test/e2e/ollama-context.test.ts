@@ -64,6 +64,22 @@ test("a 4,096-token Ollama context: no request is cut by the server, and the use
   expect(run.stderr.match(new RegExp(NOTICE.source, "gm"))?.length).toBe(1);
 }, 90_000);
 
+test("no configuration, OLLAMA_HOST naming where Ollama listens: hey talks to that Ollama, as Ollama's own client does", async () => {
+  ollama = startOllama({ model: "qwen3", context: 32_768, reads: 2 });
+  work = tempDir("hey-ollama-");
+  mkdirSync(join(work.path, "src"));
+  for (let n = 1; n <= 2; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), source(n));
+  const host = new URL(ollama.baseUrl).host; // 127.0.0.1:PORT, as `OLLAMA_HOST=127.0.0.1:PORT ollama serve` is told
+  const run = await runHey(["--output", "json", "-p", "read the files in src/ one by one"], {
+    cwd: work.path,
+    env: { OLLAMA_HOST: host, XDG_STATE_HOME: join(work.path, "state") },
+  });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 2 files." });
+  expect(ollama.log.length).toBe(3);
+}, 90_000);
+
 test("a 32,768-token Ollama context: asked once, nothing said, the run as before", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 3 });
   const run = await session(ollama);

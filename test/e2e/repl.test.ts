@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../helpers/mcp.ts";
 import { jsonReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
 import { gate } from "../helpers/wait.ts";
@@ -371,14 +372,16 @@ test(
 test(
   "first run: with no configuration and no Ollama the REPL shows the setup hint naming Ollama and qwen3",
   async () => {
-    term = await startTerm({ env: { HEY_MAX_RETRIES: "0" } });
+    // where Ollama would listen, free: this machine may run one on 11434
+    const ollamaHost = `127.0.0.1:${freePort()}`;
+    term = await startTerm({ env: { HEY_MAX_RETRIES: "0", OLLAMA_HOST: ollamaHost } });
     const t = term;
     await t.waitFor("ollama/qwen3");
     await prompt(t);
     await t.type("hi");
     await t.keys("Enter");
     const screen = await t.waitFor("--base-url", { joined: true });
-    expect(screen).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
+    expect(screen).toContain(`the Ollama at OLLAMA_HOST (http://${ollamaHost}/v1) with the model qwen3`);
     expect(screen).toContain("ollama pull qwen3");
     expect(screen).toContain("OPENAI_API_KEY");
   },

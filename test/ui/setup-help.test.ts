@@ -23,6 +23,14 @@ describe("setup help", () => {
     expect(lines[3]).toContain("--base-url");
   });
 
+  test("with OLLAMA_HOST the hint names that Ollama and the variable, not the local default", () => {
+    const moved = resolve("", { OLLAMA_HOST: "gpu-box:11500" }).settings;
+    const hint = setupHint(moved.provider, moved.model, { kind: "network", message: "x" })!;
+    expect(hint.split("\n")[0]).toBe(
+      "With no configuration hey talks to the Ollama at OLLAMA_HOST (http://gpu-box:11500/v1) with the model qwen3: start it there with `ollama serve` and `ollama pull qwen3`,",
+    );
+  });
+
   test("on Windows the hint says how PowerShell sets a key: export is no command there", () => {
     const line = setupText("C:\\Users\\ann\\.config\\hey\\config.toml", "C:\\Users\\ann").split("\n")[1]!;
     expect(line).not.toContain("export");
