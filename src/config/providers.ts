@@ -354,6 +354,9 @@ export function isUsable(p: ProviderSettings): boolean {
 
 /** Model names each vendor's built-in provider serves, by how they start. */
 const FAMILIES: [RegExp, string][] = [
+  // Ollama's names: NAME:TAG (`qwen3:14b`, `deepseek-r1:7b`; OpenAI's fine-tunes are `ft:…`) and the
+  // open-weight gpt-oss, which OpenAI's API does not serve; checked first
+  [/^(?!ft:)[\w.-]+:[\w.-]+$|^gpt-oss(?![\w.])/, "ollama"],
   [/^claude-/, "anthropic"],
   [/^gemini-/, "google"],
   [/^(gpt-|chatgpt-|codex-|o\d)/, "openai"],
@@ -369,7 +372,7 @@ function vendorOf(model: string, providers: ProviderSettings[], fallback: Provid
   // a local model server (Ollama: no key) is chosen for being local: its models are never sent to a cloud vendor
   if (!fallback?.preset || fallback.apiKeyVar === undefined) return undefined;
   const name = FAMILIES.find(([re]) => re.test(model))?.[1];
-  const vendor = providers.find((p) => p.name === name && p.preset && p.apiKey);
+  const vendor = providers.find((p) => p.name === name && p.preset && (p.apiKey || p.apiKeyVar === undefined)); // keyless: the local Ollama
   return vendor?.name;
 }
 

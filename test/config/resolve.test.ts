@@ -525,6 +525,22 @@ describe("zero-config presets", () => {
     expect(resolve([], env, { model: "deepseek-r1:7b" }).settings.provider.name).toBe("ollama");
   });
 
+  test.each(["gpt-oss:20b", "gpt-oss", "deepseek-r1:7b", "qwen3:14b", "llama3.2:3b-instruct-q4_K_M"])(
+    "with keys of cloud vendors and no config, -m %s (Ollama's NAME:TAG, or the open-weight gpt-oss) goes to the local Ollama, not a vendor that serves no such model",
+    (model) => {
+      const env = { OPENAI_API_KEY: "k", DEEPSEEK_API_KEY: "k" };
+      expect(resolve([], env, { model }).settings).toMatchObject({ provider: { name: "ollama" }, model });
+    },
+  );
+
+  test("an OpenAI fine-tune (ft:gpt-…:org::id) and gpt-5 stay with OpenAI; a gateway of one's own keeps NAME:TAG", () => {
+    const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" };
+    expect(resolve([], env, { model: "ft:gpt-4o-mini-2024-07-18:acme::9abc" }).settings.provider.name).toBe("openai");
+    expect(resolve([], { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, { model: "gpt-5.5" }).settings.provider.name).toBe("openai");
+    const gateway = '[provider.gw]\nbase_url = "https://gw.example/v1"\nmodels = ["m"]';
+    expect(resolve(gateway, { OPENAI_API_KEY: "k" }, { model: "qwen3:14b" }).settings.provider.name).toBe("gw");
+  });
+
   test("[default] applies to presets when no file defines a provider", () => {
     expect(resolve('[default]\nprovider = "deepseek"').settings.provider.name).toBe("deepseek");
   });
