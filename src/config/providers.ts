@@ -6,6 +6,7 @@ import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss } from "./model-check.ts";
+import { OLLAMA_MODEL, OLLAMA_URL, ollamaUrl } from "./ollama-host.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { didYouMean, providerWord } from "./suggest.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
@@ -45,34 +46,6 @@ interface Preset {
   model: string;
   /** the variables that hold its key, first found wins */
   keyVars: string[];
-}
-
-/** The zero-config default: a local Ollama and this model. */
-export const OLLAMA_URL = "http://127.0.0.1:11434/v1";
-export const OLLAMA_MODEL = "qwen3";
-
-/**
- * The built-in Ollama's API root: `OLLAMA_HOST` read as Ollama's own client reads it (`host`,
- * `host:port`, `scheme://host[:port][/path]`; port 11434 without a scheme, else the scheme's;
- * the address a server listens on, 0.0.0.0 or ::, is reached on loopback), else OLLAMA_URL.
- * Throws ConfigError for a value that names no host.
- */
-export function ollamaUrl(env: Env): string {
-  const value = envValue(env, "OLLAMA_HOST")?.trim();
-  if (!value) return OLLAMA_URL;
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
-  if (scheme !== undefined && scheme !== "http" && scheme !== "https")
-    fail(`OLLAMA_HOST must be host[:port] or an http:// or https:// URL, got ${JSON.stringify(value)}`);
-  let url: URL | undefined;
-  try {
-    url = new URL(scheme ? value : `http://${value}`);
-  } catch {}
-  if (!url?.hostname || url.username || url.search || url.hash)
-    fail(`OLLAMA_HOST must be host[:port] or an http:// or https:// URL, got ${JSON.stringify(value)}`);
-  if (!scheme && !url!.port) url!.port = "11434";
-  if (url!.hostname === "0.0.0.0") url!.hostname = "127.0.0.1";
-  if (url!.hostname === "[::]") url!.hostname = "[::1]";
-  return `${url!.origin}${url!.pathname.replace(/\/+$/, "")}/v1`;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Help for a new user (issue 14): what to do when the default local Ollama does not answer, or
 // a local server lacks the model. Messages only, shown by the display after a failed request. Pure.
-import { OLLAMA_MODEL, OLLAMA_URL } from "../config/providers.ts";
+import { OLLAMA_MODEL, OLLAMA_URL } from "../config/ollama-host.ts";
 import type { ProviderSettings } from "../config/settings.ts";
 import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
