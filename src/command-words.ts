@@ -2,6 +2,7 @@
 // `hey upgrdae`, `hey sesions`): refused with the command meant rather than sent to the model as a
 // prompt and saved as a session. Kept tight — a word a prompt would be (`hey test`, `hey rust`)
 // still goes to the model. Pure.
+import { editDistance } from "./spelling.ts";
 
 /** hey's commands of their own (main.ts) that a one-word slip is checked against. */
 const COMMANDS = ["doctor", "upgrade", "trust", "mcp"];
@@ -15,17 +16,6 @@ const PROMPT_WORDS = new Set([
 /** Words that ask for sessions, which are flags of hey's (`--sessions`, `-c`, `--resume ID`), not commands. */
 const SESSION_WORDS = ["sessions", "session", "resume"];
 
-/** Edit distance counting a swap of two neighbouring letters as one edit (`upgrdae` is one from `upgrade`). */
-function slips(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  return d[a.length]![b.length]!;
-}
-
 /**
  * Whether `word` (lower case) is a slip for `command`: the same first letter and at most two edits
  * for a long command (`doctr`, `upgrdae`), one for `trust`, the same letters in another order for
@@ -33,7 +23,7 @@ function slips(a: string, b: string): number {
  */
 function slipFor(word: string, command: string): boolean {
   if (command.length <= 3) return word.length === command.length && [...word].sort().join("") === [...command].sort().join("");
-  return word[0] === command[0] && slips(word, command) <= (command.length >= 6 ? 2 : 1);
+  return word[0] === command[0] && editDistance(word, command, true) <= (command.length >= 6 ? 2 : 1);
 }
 
 /**
@@ -47,7 +37,7 @@ export function oneWordCommand(argv: readonly string[]): "help" | { error: strin
   if (lower === "help") return "help";
   if (PROMPT_WORDS.has(lower)) return undefined;
   const asPrompt = `(to send it as a prompt: hey -p "${word}")`;
-  if (SESSION_WORDS.some((w) => slips(lower, w) <= 1))
+  if (SESSION_WORDS.some((w) => editDistance(lower, w, true) <= 1))
     return {
       error: `unknown command hey ${word}: hey --sessions lists this directory's sessions, hey -c continues the last one, hey --resume ID another ${asPrompt}`,
     };

@@ -4,7 +4,8 @@
 // then, and the switch goes ahead as -m's does). At start (providers.ts), a model named by -m,
 // HEY_MODEL or [default] model that is a near miss of the configured list is warned about. Pure:
 // the caller asks the endpoint.
-import { closest, editDistance } from "./suggest.ts";
+import { editDistance } from "../spelling.ts";
+import { closest } from "./suggest.ts";
 
 /** How many of the endpoint's models a refusal names. */
 const NAMED = 8;

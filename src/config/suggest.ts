@@ -1,17 +1,6 @@
 // "Did you mean …?" for a name that is not known: a key of a config file, a provider, a protocol. Pure.
 import { PROTOCOLS, type Protocol } from "../kernel/ir.ts";
-
-/** Edit distance between `a` and `b` (insertions, deletions, substitutions), ignoring case. */
-export function editDistance(a: string, b: string): number {
-  [a, b] = [a.toLowerCase(), b.toLowerCase()];
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
+import { editDistance } from "../spelling.ts";
 
 /**
  * The known name `name` is probably a misspelling of: the closest one at most two edits away (one

@@ -1,6 +1,7 @@
 // The "did you mean" of unknown names: a pure guess from edit distance (and a cut-off suffix).
 import { describe, expect, test } from "bun:test";
-import { closest, didYouMean, editDistance } from "../../src/config/suggest.ts";
+import { closest, didYouMean } from "../../src/config/suggest.ts";
+import { editDistance } from "../../src/spelling.ts";
 
 describe("closest: the known name a typo probably meant", () => {
   test.each([
@@ -22,6 +23,9 @@ describe("closest: the known name a typo probably meant", () => {
   test("the nearest wins", () => {
     expect(closest("max_turnz", ["max_tokens", "max_turns"])).toBe("max_turns");
     expect(editDistance("kitten", "sitting")).toBe(3);
+    // a swap of neighbours is two edits, or one when swaps count as one (a typed slip)
+    expect(editDistance("upgrdae", "upgrade")).toBe(2);
+    expect(editDistance("upgrdae", "upgrade", true)).toBe(1);
   });
 
   test("didYouMean is the phrase, or nothing", () => {
