@@ -6,6 +6,7 @@ import { harmless, type Pattern } from "./match.ts";
 import { parseSyntax } from "./shell-syntax.ts";
 import type { Word } from "./shell-model.ts";
 import { BUILTIN_TOOLS } from "../kernel/tool-names.ts";
+import { editDistance } from "../spelling.ts";
 
 export type Entry = { tool: string } | { pattern: Pattern };
 
@@ -30,6 +31,16 @@ const SPELLINGS: Record<string, string> = {
   search_file_content: "grep",
 };
 
+/**
+ * The built-in tool a name without a glob is a slip for: another agent's word for it (`write`,
+ * `shell`) or one or two edits from its name (`writ_file`, `write_files`, `bsah`); undefined for a
+ * built-in's own name and for a name near none.
+ */
+function slipFor(name: string): string | undefined {
+  if (name.includes("*") || BUILTIN_TOOLS.includes(name)) return undefined;
+  return heyName(name) ?? BUILTIN_TOOLS.find((t) => editDistance(name, t, true) <= (t.length <= 4 ? 1 : 2));
+}
+
 const heyName = (name: string) => (Object.hasOwn(SPELLINGS, name.toLowerCase()) ? SPELLINGS[name.toLowerCase()] : undefined);
 
 /**
@@ -45,6 +56,10 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   // an allow list such a name fails closed — the commands are refused, and an MCP tool may bear it)
   if (list === "deny" && PROGRAMS.has(e) && !BUILTIN_TOOLS.includes(e))
     return { error: `names a program, not a tool; write "bash: ${e} *" to refuse its commands (an MCP tool of that name: "${e}*")` };
+  // a slip for a built-in's name (`write`, `writ_file`) would deny nothing and fail open; in an
+  // allow list it fails closed, the tool refused, and may be an MCP tool's name
+  const meant = list === "deny" && TOOL_GLOB.test(e) ? slipFor(e) : undefined;
+  if (meant) return { error: `names no tool, so it would refuse nothing; write "${meant}" (an MCP tool of that name: "${e}*")` };
   if (TOOL_GLOB.test(e)) return { tool: e };
   return { error: misspelled(e) };
 }
