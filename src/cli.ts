@@ -285,6 +285,9 @@ export function parseCli(argv: string[]): CliArgs {
   if (v.sessions && words.length > 0) throw new UsageError("--sessions lists sessions and runs no prompt: run the prompt without --sessions");
   // `hey -m mock doctor`: one word that is a command of hey's own is not a prompt anyone means
   if (words.length === 1 && SUBCOMMANDS.includes(words[0]!)) throw new UsageError(`${goesFirst(words[0]!)} (a prompt of that one word: add more words)`);
+  // `hey --config f.toml mcp list`: its subcommand's very words (`mcp list`, `mcp login NAME`)
+  if (words[0] === "mcp" && (words[1] === "list" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
+    throw new UsageError(`${goesFirst(`mcp ${words[1]}`)} (as a prompt: add more words)`);
   const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
   return {
     print: v.print ?? false,

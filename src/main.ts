@@ -56,8 +56,34 @@ function isMcpCommand(rest: string[]): boolean {
  */
 function mcpTypo(rest: string[]): string | undefined {
   const [verb, ...more] = rest;
+  const asPrompt = `(to send it as a prompt: hey -p "mcp ${rest.join(" ")}")`;
+  const instead = verb === undefined ? undefined : PEER_VERBS[verb];
+  const table = verb === "add" ? tableFor(more) : "";
+  if (instead) return `hey has no command hey mcp ${verb}: ${instead} ${asPrompt}${table && `; this one:\n${table}`}`;
   const meant = verb === undefined || more.length > 1 ? undefined : closest(verb, ["list", "login", "logout"]);
-  return meant && `unknown command hey mcp ${verb}; did you mean hey mcp ${meant}? (to send it as a prompt: hey -p "mcp ${rest.join(" ")}")`;
+  return meant && `unknown command hey mcp ${verb}; did you mean hey mcp ${meant}? ${asPrompt}`;
+}
+
+/** Claude Code's and Codex's `mcp` subcommands, and what does it in hey: its config, not a command. */
+const ADD =
+  'add an [mcp.NAME] table (command = "npx" and args = [...], or url = "https://...") to ~/.config/hey/config.toml, or the server to the project\'s .mcp.json; a running hey takes it at /reload';
+const PEER_VERBS: Record<string, string> = {
+  add: ADD,
+  "add-json": ADD,
+  "add-from-claude-desktop": ADD,
+  remove: "delete the server's [mcp.NAME] table from ~/.config/hey/config.toml (or set enabled = false in it); a running hey takes it at /reload",
+  get: "hey mcp lists each server with its state and tools",
+};
+
+/** `hey mcp add NAME -- COMMAND ARGS…` or `… NAME URL` (Codex's and Claude Code's forms): the table to write, or "". */
+function tableFor(words: string[]): string {
+  const [name, ...after] = words;
+  if (!name || !/^[\w-]+$/.test(name)) return "";
+  const q = (w: string) => JSON.stringify(w);
+  if (after.length === 1 && /^https?:\/\//.test(after[0]!)) return `[mcp.${name}]\nurl = ${q(after[0]!)}`;
+  if (after[0] !== "--" || after.length < 2) return "";
+  const [command, ...args] = after.slice(1);
+  return `[mcp.${name}]\ncommand = ${q(command!)}${args.length ? `\nargs = [${args.map(q).join(", ")}]` : ""}`;
 }
 
 /** Where hey's files are and which project it is in (here.ts); after the flags, so `--version` never pays for it. */

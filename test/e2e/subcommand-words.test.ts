@@ -71,6 +71,25 @@ test("hey mcp lst, hey mcp logni github: a typo of a subcommand is refused with 
   expect(asked()).toHaveLength(3);
 });
 
+test("hey mcp add / remove / get (Claude Code's and Codex's commands): refused with what does it in hey, the table to write for an add; never a prompt", async () => {
+  const { asked, extra } = setUp();
+  const add = await hey(["mcp", "add", "github", "--", "npx", "-y", "mcp-server-github"]);
+  expect(add.code).toBe(2);
+  expect(add.stderr).toStartWith("hey: hey has no command hey mcp add: add an [mcp.NAME] table");
+  expect(add.stderr).toEndWith('; this one:\n[mcp.github]\ncommand = "npx"\nargs = ["-y", "mcp-server-github"]\n');
+  const url = await hey(["mcp", "add", "docs", "https://mcp.example.com/mcp"]);
+  expect(url.stderr).toEndWith('; this one:\n[mcp.docs]\nurl = "https://mcp.example.com/mcp"\n');
+  const remove = await hey(["mcp", "remove", "github"]);
+  expect(remove.code).toBe(2);
+  expect(remove.stderr).toContain("delete the server's [mcp.NAME] table");
+  expect((await hey(["mcp", "get", "alpha"])).stderr).toContain("hey mcp lists each server with its state and tools");
+  // flags first, then the subcommand's words: the subcommand goes first
+  const late = await hey(["--config", extra, "mcp", "list"]);
+  expect(late.code).toBe(2);
+  expect(late.stderr).toBe("hey: mcp list is a command of hey's own and goes first, before any flag: hey mcp list … (as a prompt: add more words)\n");
+  expect(asked()).toEqual([]);
+});
+
 test("hey trust with a flag it does not take: refused with its usage, not told to go first", async () => {
   const { asked } = setUp();
   for (const flag of ["--approve", "-p"]) {
