@@ -86,6 +86,8 @@ export interface Hold {
   budgetTokens: number;
   dropped: ReadonlySet<string>;
   cut: ReadonlySet<string>;
+  /** the characters of the first prompt kept (trimFirstPrompt), when it was cut */
+  firstKeep?: number;
 }
 
 const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set() };

@@ -157,21 +157,34 @@ export const cutNote = (n: number) => `[… ${n} characters of this message left
 /**
  * A first prompt far over the budget (a 40 MB paste) is sent whole once; in every request after
  * an answer to it, its text keeps only its start (¾) and end (¼) — FIRST_PROMPT_SHARE of the
- * budget in all — around a note. Its images and every other message are left alone.
+ * budget in all — around a note. Its images and every other message are left alone. `held`: the
+ * characters an earlier request kept, kept again while they stay near that share (the estimate's
+ * ratio moves with every answer; a cut that moved with it would break the cached prefix at the
+ * first message, every request). Returns the messages and the characters kept, when cut.
  */
-export function trimFirstPrompt(messages: readonly Message[], budgetTokens: number, tokensPerChar: number): readonly Message[] {
+export function trimFirstPrompt(
+  messages: readonly Message[],
+  budgetTokens: number,
+  tokensPerChar: number,
+  held?: number,
+): { messages: readonly Message[]; keep?: number } {
   const i = messages.findIndex((m) => m.role === "user");
-  if (i < 0 || messages.findIndex((m) => m.role === "assistant") < i) return messages;
+  if (i < 0 || messages.findIndex((m) => m.role === "assistant") < i) return { messages };
   const first = messages[i]!;
   const text = textOf(first);
-  const keep = Math.floor((budgetTokens * FIRST_PROMPT_SHARE) / tokensPerChar);
-  if (text.length <= keep) return messages;
+  const share = budgetTokens * FIRST_PROMPT_SHARE;
+  const near = held !== undefined && held * tokensPerChar <= share * HELD_DRIFT && held * tokensPerChar >= share / HELD_DRIFT;
+  const keep = near ? held : Math.floor(share / tokensPerChar);
+  if (text.length <= keep) return { messages };
   const head = Math.floor(keep * 0.75);
   const cut = `${text.slice(0, head)}\n${cutNote(text.length - keep)}\n${text.slice(text.length - (keep - head))}`;
   const out = [...messages];
   out[i] = { ...first, content: [{ type: "text", text: cut }, ...first.content.filter((p) => p.type !== "text")] };
-  return out;
+  return { messages: out, keep };
 }
+
+/** How far (a factor either way) a held cut of the first prompt may stray from its share before it is made afresh. */
+const HELD_DRIFT = 1.25;
 
 /** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */
 export function canonicalArguments(text: string): string {
