@@ -17,6 +17,7 @@ import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kern
 import { toProviderError } from "./anthropic-errors.ts";
 import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError, type AdapterOptions, type RequestBasics } from "./common.ts";
+import { bindingBeta, boundElsewhere, dropMismatched } from "./anthropic-binding.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
@@ -32,6 +33,8 @@ export interface RequestOptions extends RequestBasics {
   noDisabledThinking?: boolean;
   /** effort levels the model refused → the nearest it takes (effort.ts learnEffort) */
   effortFor?: Record<string, string>;
+  /** The API refused thinking whose prefix changed: it drops such blocks from now on (anthropic-binding.ts). */
+  dropMismatched?: boolean;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -106,6 +109,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
   const effort = output_config && (opts.effortFor?.[output_config.effort] ?? output_config.effort);
   if (effort) body.output_config = { effort } as MessageCreateParamsStreaming["output_config"];
+  if (opts.dropMismatched) dropMismatched(body);
   return body;
 }
 
@@ -342,7 +346,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
             sentMax = body.max_tokens;
             if (paused.content.length > 0) body.messages.push({ role: "assistant", content: paused.content as unknown as ContentBlockParam[] });
             if (paused.container) body.container = paused.container;
-            return client.messages.create(body, { signal: s });
+            return client.messages.create(body, { signal: s, ...(requestOptions.dropMismatched ? { headers: bindingBeta(opts.headers) } : {}) });
           },
           (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sentMax }),
           (e) => toProviderError(e, errorContext),
@@ -355,10 +359,12 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
       //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
       // - thinking off is `disabled`, which Claude Fable 5, Mythos 5 and Mythos Preview (always
       //   thinking) and Sonnet 5.5 ("between_tools" instead) refuse: off goes as the model's default;
-      // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode.
+      // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode;
+      // - thinking sent back whose prefix a summary or a trim changed is dropped by the API (anthropic-binding.ts).
       // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
       // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
       function adapt(e: ProviderError): boolean | string {
+        if (!requestOptions.dropMismatched && boundElsewhere(e.message)) return (requestOptions.dropMismatched = true);
         const learned = learnEffort(requestOptions.effortFor!, e.message);
         if (learned) return effortNotice(learned);
         const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;

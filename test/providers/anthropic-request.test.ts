@@ -54,6 +54,9 @@ const READ: ToolSpec = {
   parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
 
+/** A 400 in the API's error shape, with these words. */
+const invalidRequest = (message: string) => jsonReply(400, { type: "error", error: { type: "invalid_request_error", message } });
+
 describe("request body", () => {
   test("a plain prompt: top-level system, one user turn, stream, the default max_tokens, no thinking keys", async () => {
     const req = await send({ system: "You are terse.", messages: [user("hi")] });
@@ -448,6 +451,63 @@ describe("thinking off on a model that refuses `disabled`", () => {
   });
 });
 
+describe("thinking bound to a conversation whose prefix changed (preserved thinking)", () => {
+  // The error's words are quoted from platform.claude.com/docs/en/build-with-claude/preserved-thinking/
+  // fix-bound-to-a-different-conversation (not recorded): a model with preserved thinking refuses a block
+  // sent back once anything before it changed, as a summary or a trim within a turn does.
+  const bound = () =>
+    invalidRequest(
+      'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".',
+    );
+  const turn = [
+    user("fix it"),
+    {
+      id: "a1",
+      role: "assistant" as const,
+      content: [{ type: "thinking" as const, text: "look first", opaque: { protocol: "anthropic" as const, model: MODEL, data: { signature: "sig" } } }],
+      toolCalls: [{ id: "toolu_1", name: "bash", arguments: '{"command":"ls"}' }],
+    },
+    { id: "r1", role: "tool" as const, toolCallId: "toolu_1", toolName: "bash", content: [{ type: "text" as const, text: "a.ts" }] },
+  ];
+
+  test("is sent again at once asking the API to drop such blocks, with its beta header beside the configured one; every later request too", async () => {
+    const headers = { "anthropic-beta": "context-1m-2025-08-07" };
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high", headers });
+    const before = server.requests.length;
+    server.enqueue(bound(), fixture("anthropic/text"), fixture("anthropic/text"));
+    const first = await drain(provider.stream({ system: "", messages: turn, tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    expect(first.events.at(-1)).toMatchObject({ type: "done" });
+    await drain(provider.stream({ system: "", messages: [user("again")], tools: [] }, new AbortController().signal));
+    const sent = server.requests.slice(before);
+    expect(sent.map((r) => (r.body as Record<string, unknown>).thinking)).toEqual([
+      { type: "adaptive" },
+      { type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } },
+      { type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } },
+    ]);
+    expect(sent.map((r) => r.headers["anthropic-beta"])).toEqual([
+      "context-1m-2025-08-07",
+      "context-1m-2025-08-07,thinking-binding-controls-2026-08-01",
+      "context-1m-2025-08-07,thinking-binding-controls-2026-08-01",
+    ]);
+    // the block itself still goes: the API judges it
+    expect(JSON.stringify(sent[1]!.body)).toContain('"signature":"sig"');
+  });
+
+  test("with thinking off the blocks themselves are left out (the setting needs thinking on); a second such refusal is shown", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "off" });
+    const before = server.requests.length;
+    server.enqueue(bound(), fixture("anthropic/text"), bound());
+    expect((await drain(provider.stream({ system: "", messages: turn, tools: [] }, new AbortController().signal))).error).toBeUndefined();
+    const again = server.requests.slice(before)[1]!.body as { thinking?: unknown; messages: { content: { type: string }[] }[] };
+    expect(again.thinking).toEqual({ type: "disabled" });
+    expect(again.messages[1]!.content.map((b) => b.type)).toEqual(["tool_use"]);
+    const { error } = await drain(provider.stream({ system: "", messages: turn, tools: [] }, new AbortController().signal));
+    expect(error).toMatchObject({ kind: "bad_request" });
+    expect(server.requests.length - before).toBe(3);
+  });
+});
+
 describe("a thinking mode the model refuses", () => {
   // Constructed from platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting (Claude 4.5
   // and earlier reject "adaptive", Claude 4.7 and later reject "enabled", each with a 400); the words
@@ -503,14 +563,7 @@ describe("a thinking mode the model refuses", () => {
 describe("an endpoint that allows less output than hey's default max_tokens", () => {
   // The wording of Anthropic's 400 for a model with a smaller output limit, as users report it (no
   // recording here): "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for …".
-  const tooMany = () =>
-    jsonReply(400, {
-      type: "error",
-      error: {
-        type: "invalid_request_error",
-        message: "max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022",
-      },
-    });
+  const tooMany = () => invalidRequest("max_tokens: 32000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022");
 
   test("the request is sent again at once with the stated limit, and so are the provider's later ones", async () => {
     const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test" });
