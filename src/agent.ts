@@ -61,8 +61,8 @@ export interface AgentParts {
   /** the system prompt without the per-request context line, asked before every request */
   system(): string;
   permission: PermissionCheck;
-  /** `.hey/task.md` as it is now, re-read before every request (context/task-note.ts) */
-  taskNote(): string | undefined;
+  /** `.hey/task.md` as it is now when it is this conversation's (`history`), re-read before every request (context/task-note.ts) */
+  taskNote(history: readonly Message[]): string | undefined;
   /**
    * a line for the next request only, sent after the last message with the context line
    * (ModelRequest.note): what `/reload` did (runtime.ts); asked with the request's tools

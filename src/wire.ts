@@ -12,7 +12,7 @@ import type { LoadedConfig } from "./config/load.ts";
 import { AGENT_MARK } from "./trust/agent-mark.ts";
 import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
-import { readTaskNote } from "./context/task-note.ts";
+import { readTaskNote, sessionNote } from "./context/task-note.ts";
 import { effectiveBudget } from "./context/window.ts";
 import { endpointModels, fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
@@ -293,7 +293,7 @@ export async function assemble(
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a),
-    taskNote: () => readTaskNote(here.root),
+    taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => runtime.requestNote(tools),
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
   });

@@ -80,8 +80,8 @@ export interface PrepareDeps {
   tools: ToolSpec[];
   /** the system prompt */
   system: string;
-  /** `.hey/task.md` as it is now (context/task-note.ts), or undefined when there is none */
-  taskNote(): string | undefined;
+  /** `.hey/task.md` as it is now when it is `history`'s (context/task-note.ts sessionNote), or undefined */
+  taskNote(history: readonly Message[]): string | undefined;
   /** milliseconds since the epoch: a prefix older than the cache lifetime is gone anyway */
   now(): number;
 }
@@ -103,7 +103,7 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const budgetTokens = effectiveBudget(policy.budgetTokens, window);
   const hard = hardTokens(window);
   const fixed = `${deps.system}\u0000${JSON.stringify(deps.tools)}`;
-  const taskNote = deps.taskNote();
+  const taskNote = deps.taskNote(history);
   const build = (rewriteUpTo: number) =>
     buildContext({
       history,
@@ -230,7 +230,7 @@ export async function compactNow(
  */
 export function replayCache(history: readonly Message[], deps: PrepareDeps, from: { upTo: number; at: number }): void {
   const { state } = deps;
-  const note = deps.taskNote(); // read once, not per request
+  const note = deps.taskNote(history); // read once, not per request
   const replayed = { ...deps, taskNote: () => note };
   state.rewriteUpTo = undefined;
   state.sent = undefined;

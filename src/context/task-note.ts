@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { HandOffLimit } from "../kernel/hand-off.ts";
+import { textOf, type Message } from "../kernel/ir.ts";
 import { cutTaskNote, noteCutLine } from "./budget.ts";
 
 /** Where the note lives, relative to the project root. */
@@ -44,6 +45,23 @@ export function readTaskNote(cwd: string): string | undefined {
     return undefined; // a link, a directory, unreadable: as if there were none
   }
 }
+
+/**
+ * `note` when it is this conversation's (`history`): the agent read or wrote it here (a tool call
+ * naming task.md), or the task its last hand-off continues (continuedTask) was asked here — what
+ * `hey -c` after a hand-off goes on with. A note left by another, finished task is not re-injected
+ * into an unrelated conversation (the agent is still told where it is, and reads it when it goes
+ * on with that task). Pure.
+ */
+export function sessionNote(note: string | undefined, history: readonly Message[]): string | undefined {
+  if (note === undefined) return undefined;
+  if (history.some((m) => m.toolCalls?.some((c) => c.arguments.includes("task.md")))) return note;
+  const task = continuedTask(note);
+  return task !== undefined && history.some((m) => m.role === "user" && sameTask(taskLine(textOf(m)), task)) ? note : undefined;
+}
+
+/** Two tasks as taskLine quotes them are one when one begins the other (a quote is cut at TASK_LINE_CHARS). */
+const sameTask = (a: string, b: string) => a !== "" && b !== "" && (a.startsWith(b) || b.startsWith(a));
 
 /** How much of the task a hand-off appended to a note about another task quotes. */
 const TASK_LINE_CHARS = 300;

@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { continuedTask, fallbackHandOff, readTaskNote, saveHandOff, withHandOff } from "../../src/context/task-note.ts";
+import { continuedTask, fallbackHandOff, readTaskNote, saveHandOff, sessionNote, withHandOff } from "../../src/context/task-note.ts";
+import type { Message } from "../../src/kernel/ir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let project: ReturnType<typeof tempDir>;
@@ -139,4 +140,19 @@ test("a task.md that is a directory or a FIFO is refused, not read (a FIFO would
   expect(Bun.spawnSync(["mkfifo", join(fifoProject, ".hey", "task.md")]).exitCode).toBe(0);
   expect(readTaskNote(fifoProject)).toBeUndefined();
   await expect(saveHandOff(fifoProject, "task", "Remaining: x", "max_turns", NOW)).rejects.toThrow("is not a regular file");
+});
+
+test("a note is this conversation's when the agent read or wrote it here, or its hand-off continues a task asked here; another task's is not", () => {
+  const asked = (text: string): Message => ({ id: `u-${text}`, role: "user", content: [{ type: "text", text }] });
+  const handOff = withHandOff(undefined, "refactor the parser", "Remaining: fix line 42", "max_turns", NOW);
+  expect(sessionNote(handOff, [asked("refactor the parser")])).toBe(handOff); // hey -c after the hand-off
+  expect(sessionNote(handOff, [asked("write the release notes")])).toBeUndefined(); // a new task
+  const again = withHandOff(handOff, "write the release notes", "Remaining: the changelog", "max_turns", NOW);
+  expect(sessionNote(again, [asked("write the release notes")])).toBe(again); // the newest hand-off's task
+  // the agent's own note, of any form: its once the agent reads or writes it in this conversation
+  const own = "GOAL: port the CLI\nDONE: flags";
+  expect(sessionNote(own, [asked("port the CLI")])).toBeUndefined();
+  const read: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":".hey/task.md"}' }] };
+  expect(sessionNote(own, [asked("go on with the task"), read])).toBe(own);
+  expect(sessionNote(undefined, [asked("x"), read])).toBeUndefined();
 });

@@ -50,3 +50,17 @@ test("after a summary or a trim, the request holds the newest hand-off and fits 
     expect(Number(compaction!.tokens_after)).toBeLessThan(Number(compaction!.tokens_before));
   }
 });
+
+test("a note whose hand-off is another task's is not re-injected into this conversation (a resumed session of another task)", async () => {
+  refuseSummaries = false;
+  model.requests.length = 0;
+  const id = newId();
+  writeReadingSession(state.path, work.path, id, "write the release notes");
+  const args = ["--base-url", model.baseUrl, "-m", "m", "--config", join(work.path, "hey.toml"), "--output", "json", "--resume", id, "-p"];
+  const run = await runHey([...args, "go on"], { cwd: work.path, env: { XDG_STATE_HOME: state.path } });
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).some((e) => e.type === "compaction")).toBe(true);
+  const agentRequests = () => model.requests.filter((r) => !systemOf(r).startsWith("You compress"));
+  // the parser's hand-off would cost a fifth of the budget and send the model back to an old task
+  expect(JSON.stringify(agentRequests())).not.toContain("NEWEST-HANDOFF-MARKER");
+});

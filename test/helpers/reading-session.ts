@@ -6,13 +6,13 @@ import type { Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
 import { systemOf, type ChatRequest, type Turn } from "./model-server.ts";
 
-/** Writes it as `<stateHome>/hey/sessions/<id>.jsonl`, the file `hey --resume ID` opens. */
-export function writeReadingSession(stateHome: string, cwd: string, id: string): void {
+/** Writes it as `<stateHome>/hey/sessions/<id>.jsonl`, the file `hey --resume ID` opens; `task`: its first prompt. */
+export function writeReadingSession(stateHome: string, cwd: string, id: string, task = "refactor the parser"): void {
   const dir = join(stateHome, "hey", "sessions");
   mkdirSync(dir, { recursive: true });
   const lines = [toLine({ type: "header", id, cwd, created: new Date().toISOString(), version: "0.1.0" })];
   const add = (m: Message) => lines.push(toLine({ type: "message", message: m }));
-  add({ id: "m-first", role: "user", content: [{ type: "text", text: "refactor the parser" }] });
+  add({ id: "m-first", role: "user", content: [{ type: "text", text: task }] });
   for (let i = 0; i < 8; i++) {
     const call = { id: `read_${i}`, name: "read_file", arguments: JSON.stringify({ path: `src/f${i}.ts` }) };
     add({ id: `m-call-${i}`, role: "assistant", content: [{ type: "text", text: `reading f${i}` }], toolCalls: [call] });
