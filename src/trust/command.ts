@@ -18,7 +18,8 @@ import { gatedResources, isTrusted, projectLabel, readProjectFiles, trustProject
 
 export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project DIR is in (default: here), after showing what it would run
        hey trust --revoke [DIR]   stop trusting it
-  The project is the nearest directory holding .hey/, else the git root. Trusted, its .hey/config.toml,
+  The project is the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
+  else the git root, else the nearest holding .hey/, else DIR (as hey --help says). Trusted, its .hey/config.toml,
   .hey/skills, .agents/skills and .mcp.json load (changes to its MCP servers are still asked about).
 `;
 
