@@ -81,7 +81,7 @@ async function runBash(
     guard: true,
     listen: live?.take,
   }).finally(() => live?.stop());
-  if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error}`, isError: true };
+  if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error} (the shell is [tools] shell, or HEY_SHELL)`, isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
   if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);

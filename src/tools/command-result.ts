@@ -97,7 +97,10 @@ export async function commandResult(
       if ("text" in external) body = external;
       else {
         const fallback = (await builtin()) ?? plain;
-        body = { ...fallback, text: `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used]\n${fallback.text}` };
+        body = {
+          ...fallback,
+          text: `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used; the filter is [tools] bash_filter]\n${fallback.text}`,
+        };
       }
     }
     filtered = body !== plain;

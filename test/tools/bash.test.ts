@@ -87,6 +87,7 @@ describe("bash tool", () => {
     const r = await broken.run({ command: "echo hi" }, ctx());
     expect(r.isError).toBe(true);
     expect(r.output).toContain("could not start /nonexistent/sh");
+    expect(r.output).toEndWith("(the shell is [tools] shell, or HEY_SHELL)"); // where to mend it
   });
 
   test(
@@ -306,7 +307,9 @@ describe("bash tool", () => {
 
   test("a failing external filter falls back to the built-in one and says so", async () => {
     const r = await tool({ filter: "echo broken >&2; exit 7" }).run({ command: noisy }, ctx());
-    expect(r.output).toStartWith("[external filter `echo broken >&2; exit 7` failed (exit code 7: broken); built-in filter used]\n[output filtered: ");
+    expect(r.output).toStartWith(
+      "[external filter `echo broken >&2; exit 7` failed (exit code 7: broken); built-in filter used; the filter is [tools] bash_filter]\n[output filtered: ",
+    );
     expect(r.output).toContain("FAILED tests/x.py::test_y");
   });
 
