@@ -6,7 +6,12 @@
 // changes what came before (a summary, a trim, a cut) within a turn whose thinking it sends back:
 // on that 400 the request goes again, and every request after it, with the blocks dropped by the
 // API (the documented remedy, behind its beta header). Pure.
-import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
+
+/** What of a request body this changes (the SDK's type stays in anthropic.ts, the one file that imports it). */
+interface Body {
+  thinking?: { type: string };
+  messages: { role: string; content: string | { type: string }[] }[];
+}
 
 /** The beta header that lets a request set `block_binding`. */
 export const BINDING_BETA = "thinking-binding-controls-2026-08-01";
@@ -19,14 +24,14 @@ export const boundElsewhere = (message: string): boolean => /bound to a differen
  * on its thinking (adaptive when it sets none: a model with preserved thinking thinks adaptively by
  * default). With thinking off, the blocks themselves go: the setting needs thinking on.
  */
-export function dropMismatched(body: MessageCreateParamsStreaming): void {
+export function dropMismatched(body: Body): void {
   if (body.thinking?.type === "disabled") {
     for (const m of body.messages)
       if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
     return;
   }
   const thinking = body.thinking ?? { type: "adaptive" };
-  body.thinking = { ...thinking, block_binding: { prefix_mismatch_behavior: "drop_block" } } as unknown as MessageCreateParamsStreaming["thinking"];
+  body.thinking = { ...thinking, block_binding: { prefix_mismatch_behavior: "drop_block" } } as Body["thinking"];
 }
 
 /** The `anthropic-beta` header with BINDING_BETA added to what the configuration sends. */
