@@ -11,7 +11,7 @@ import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
-import type { Provider } from "../kernel/provider.ts";
+import { ProviderError, type Provider } from "../kernel/provider.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 
@@ -156,7 +156,8 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
         if (event.type !== "notice" && state.owed !== "answered") {
           const owed = state.owed;
           state.owed = "answered";
-          await owed?.write();
+          // the one failure that reaches here (recordApprovals: the record kept locked) ends the run before the answer is used, unretried
+          await owed?.write().catch((e: unknown) => Promise.reject(new ProviderError("network", errorText(e), { final: true, cause: e })));
         }
         yield event;
       }
