@@ -47,21 +47,35 @@ export function tryLock(lock: string): string | undefined {
 
 /**
  * Creates `lock` whole: written beside it, then linked in place (link fails with EEXIST when it
- * exists), so no other hey ever reads it empty and takes it for one torn by a crash.
+ * exists), so no other hey ever reads it empty and takes it for one torn by a crash. Where the file
+ * system has no hard links (FAT, exFAT, some network mounts) it is created exclusively and written.
  */
 function makeLock(lock: string): void {
   const made = `${lock}.${process.pid}.new`;
-  const fd = openSync(made, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
   try {
-    try {
-      writeSync(fd, lockText());
-    } finally {
-      closeSync(fd);
-    }
+    writeLock(made, constants.O_TRUNC);
     linkSync(made, lock);
+  } catch (e) {
+    if (!NO_LINKS.has(errnoCode(e) ?? "")) throw e;
+    writeLock(lock, constants.O_EXCL);
   } finally {
     removeQuietly(made); // a full disk, a lock already there: nothing left behind
   }
+}
+
+/** What link says on a file system without hard links. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+function writeLock(path: string, flag: number): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | flag | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, lockText());
+  } catch (e) {
+    closeSync(fd);
+    removeQuietly(path); // a full disk: no empty lock left behind
+    throw e;
+  }
+  closeSync(fd);
 }
 
 /**

@@ -131,3 +131,20 @@ test("a missing directory is made for the lock (the record's first write makes i
   await withFileLock(file, async () => writeFileSync(file, "x"), { private: true });
   expect(readdirSync(join(dir.path, "new", "state"))).toEqual(["record.json"]);
 });
+
+test("a file system without hard links (FAT, some network mounts): the lock is made in place, and works", async () => {
+  const fs = await import("node:fs");
+  const noLinks = spyOn(fs, "linkSync").mockImplementation(() => {
+    throw Object.assign(new Error("operation not supported"), { code: "ENOTSUP" });
+  });
+  try {
+    await Promise.all([append("a"), append("b")]);
+    const pid = liveProcess();
+    writeFileSync(`${file}.lock`, `${pid}\n`);
+    await expect(withFileLock(file, async () => {}, { waitMs: 20 })).rejects.toThrow(FileLockedError);
+  } finally {
+    noLinks.mockRestore();
+  }
+  expect(readFileSync(file, "utf8").split("").sort()).toEqual(["a", "b"]);
+  expect(readdirSync(dir.path).sort()).toEqual(["record.json", "record.json.lock"]);
+});
