@@ -42,6 +42,7 @@ const EDGES = new Set([
   "fs/disk-walks.ts",
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",
+  "fs/file-lock.ts",
   "fs/git-config-files.ts",
   "fs/listed-windows.ts",
   "fs/worktree.ts",

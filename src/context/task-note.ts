@@ -3,6 +3,7 @@
 // It is a project file hey writes into, so it is never followed through a link (SPEC §24).
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { HandOffLimit } from "../kernel/hand-off.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
@@ -109,12 +110,15 @@ export function fallbackHandOff(lastCalls: readonly { name: string; arguments: s
 }
 
 /**
- * Appends the max-turns (or max-run-tokens) hand-off to the project's note, atomically, never through a link.
+ * Appends the max-turns (or max-run-tokens) hand-off to the project's note, atomically, never through a link,
+ * holding the note's lock from the read to the write (fs/file-lock.ts), so parallel runs' hand-offs all land.
  * Returns the file's path; throws (with a message naming it) when it cannot be written.
  */
 export async function saveHandOff(cwd: string, task: string, handOff: string, limit: HandOffLimit, now = new Date()): Promise<string> {
   const file = join(cwd, TASK_NOTE_PATH);
-  const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER)?.text;
-  await writeFileAtomic(file, withHandOff(existing, task, handOff, limit, now), { own: true });
+  await withFileLock(file, async () => {
+    const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER)?.text;
+    await writeFileAtomic(file, withHandOff(existing, task, handOff, limit, now), { own: true });
+  });
   return file;
 }

@@ -1,13 +1,11 @@
-// One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file holds the
-// writing hey's pid, host and, on Linux, the boot's id (a lock from before a reboot is stale,
-// whatever process has its pid now). A second hey that wants to write the same session (two `hey -c` in
+// One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file (fs/file-lock.ts:
+// the writing hey's pid, host and, on Linux, the boot's id). A second hey that wants to write the same session (two `hey -c` in
 // one directory) is refused with a message instead of interleaving lines. A lock whose process is
 // gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
 // and, at the latest, when the process exits.
-import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { errnoCode } from "../kernel/errors.ts";
+import { lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
 
 /** The session is being written by another hey that is still running. */
 export class SessionLockedError extends Error {
@@ -24,69 +22,16 @@ let hooked = false;
 export function lockSession(sessionPath: string): void {
   const lock = `${sessionPath}.lock`;
   if (held.has(lock)) return;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-      try {
-        writeSync(fd, `${process.pid} ${hostname()}${bootId() ? ` ${bootId()}` : ""}\n`);
-      } catch (e) {
-        removeQuietly(lock); // a full disk: no empty lock left behind
-        throw e;
-      } finally {
-        closeSync(fd);
-      }
-      held.add(lock);
-      if (!hooked) process.on("exit", () => held.forEach(removeQuietly));
-      hooked = true;
-      return;
-    } catch (e) {
-      if (errnoCode(e) !== "EEXIST" || attempt > TAKEOVER_TRIES) throw e;
-      const seen = readLock(lock);
-      const owner = seen === null ? `its lock ${lock} cannot be read` : seen === undefined ? undefined : lockOwner(lock, seen);
-      if (owner) {
-        const id = basename(sessionPath, ".jsonl");
-        throw new SessionLockedError(
-          `session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`,
-        );
-      }
-      if (seen !== null) removeStale(lock, seen);
-    }
+  const owner = tryLock(lock);
+  if (owner) {
+    const id = basename(sessionPath, ".jsonl");
+    throw new SessionLockedError(
+      `session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`,
+    );
   }
-}
-
-/** How many times a stale lock is taken over before giving up: each try lost means another hey took it first. */
-const TAKEOVER_TRIES = 3;
-
-/**
- * Removes the stale lock whose text was `seen` (undefined: a link to nothing), and only that one:
- * another hey that judged it stale too may have replaced it with its own since (two `hey -c`
- * started at once after a crash). It is moved aside first, which one process alone can do, and
- * put back when it is not the one judged.
- */
-function removeStale(lock: string, seen: string | undefined): void {
-  const aside = `${lock}.stale-${process.pid}`;
-  try {
-    renameSync(lock, aside);
-  } catch {
-    return; // gone already: the next try makes it
-  }
-  if (readLock(aside) !== seen) {
-    try {
-      linkSync(aside, lock); // never over a lock made meanwhile
-    } catch {
-      // one was: that hey holds the session, and the next try says so
-    }
-  }
-  removeQuietly(aside);
-}
-
-/** The lock's text; undefined when there is none, null when it cannot be read (held, as lockOwner counts it). */
-function readLock(lock: string): string | undefined | null {
-  try {
-    return readFileSync(lock, "utf8");
-  } catch (e) {
-    return errnoCode(e) === "ENOENT" ? undefined : null;
-  }
+  held.add(lock);
+  if (!hooked) process.on("exit", () => held.forEach(removeQuietly));
+  hooked = true;
 }
 
 /**
@@ -138,57 +83,4 @@ export function releaseIfUnheld(sessionPath: string): boolean {
   if (held.has(lock) || lockOwner(lock) !== undefined) return true;
   removeQuietly(lock);
   return false;
-}
-
-/**
- * "pid N" when the lock's process is alive (or on another host, where it cannot be checked);
- * undefined for no lock or a stale one. An unreadable lock counts as held: better refused than
- * interleaved.
- */
-function lockOwner(lock: string, known?: string): string | undefined {
-  let text: string;
-  try {
-    text = known ?? readFileSync(lock, "utf8");
-  } catch (e) {
-    return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
-  }
-  const [pidText = "", host = "", bootText = ""] = text.trim().split(/\s+/);
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
-  if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
-  // made before this machine last started (a crash, then a reboot): its pid may be another process's now
-  if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
-  if (pid === process.pid) return undefined; // an earlier process had our pid
-  try {
-    process.kill(pid, 0);
-    return `pid ${pid}`;
-  } catch (e) {
-    return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
-  }
-}
-
-let boot: string | null | undefined;
-
-/**
- * This boot's id (Linux's boot_id; a lock written by an older hey has none), undefined elsewhere:
- * a start time computed from the uptime moves with the clock, and with sleep where the uptime
- * leaves it out, so a live lock could be taken for a stale one.
- */
-function bootId(): string | undefined {
-  if (boot === undefined) {
-    try {
-      boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
-    } catch {
-      boot = null;
-    }
-  }
-  return boot ?? undefined;
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
-  }
 }

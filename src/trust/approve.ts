@@ -7,12 +7,13 @@ import { readApprovals, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
 import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
 import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
-import type { Settings } from "../config/settings.ts";
+import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
-import type { Provider } from "../kernel/provider.ts";
+import { ProviderError, type Provider } from "../kernel/provider.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
+import { FileLockedError } from "../fs/file-lock.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
 export interface ApprovalState {
@@ -112,6 +113,9 @@ export async function recordApprovals(
     if (first && announce && adopted.length > 0) warn(adoptedNotice(adopted, state.file));
     return next;
   } catch (e) {
+    // another hey that keeps the record locked (stopped, hung): a run whose record is lost would let
+    // the next run take these files as new, widened or not, so this one does not go on (exit 2)
+    if (e instanceof FileLockedError) throw new ConfigError(`could not record approvals: ${e.message}`);
     // a full disk, a quota, a size limit: what to do, not the system call's words
     warn(`could not record approvals in ${state.file}: ${diskProblem(e) ?? errorText(e)}`);
     return update(before);
@@ -152,7 +156,8 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
         if (event.type !== "notice" && state.owed !== "answered") {
           const owed = state.owed;
           state.owed = "answered";
-          await owed?.write();
+          // the one failure that reaches here (recordApprovals: the record kept locked) ends the run before the answer is used, unretried
+          await owed?.write().catch((e: unknown) => Promise.reject(new ProviderError("network", errorText(e), { final: true, cause: e })));
         }
         yield event;
       }

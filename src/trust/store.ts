@@ -3,6 +3,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
 import { withConfigs, withTrusted, type Approvals } from "../config/approvals.ts";
@@ -143,13 +144,21 @@ export function readTrust(file: string): TrustFile {
 
 /**
  * Records one answer: re-reads the file (another hey may have written it) and replaces it
- * atomically; the approvals record at `approvals` keeps the same answer, so a trust.json changed
- * behind hey's back is told apart from one hey wrote (issue 24).
+ * atomically, holding its lock from the read to the write (fs/file-lock.ts), so answers given at
+ * once in other projects are kept; the approvals record at `approvals` keeps the same answer,
+ * first, so a trust.json changed behind hey's back is told apart from one hey wrote (issue 24).
+ * Throws as updateApprovals (trust.json then unchanged) or writeFileAtomic.
  */
 export async function recordTrust(file: string, project: string, trusted: boolean, approvals: string, now = new Date()): Promise<void> {
-  const next = withDecision(readTrust(file), project, trusted, now);
-  await updateApprovals(approvals, (a) => withTrusted(a, project, trusted), "existing"); // none yet: the first one takes trust.json's answers
-  await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true, private: true });
+  await withFileLock(
+    file,
+    async () => {
+      const next = withDecision(readTrust(file), project, trusted, now);
+      await updateApprovals(approvals, (a) => withTrusted(a, project, trusted), "existing"); // none yet: the first one takes trust.json's answers
+      await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true, private: true });
+    },
+    { private: true },
+  );
 }
 
 /**

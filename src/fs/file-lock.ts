@@ -1,0 +1,227 @@
+// Locks between hey processes: `<file>.lock`, created exclusively (a link, which fails when it
+// exists, on Windows too), holds the holder's pid, host and, on Linux, the boot's id (a lock from before a
+// reboot is stale, whatever process has its pid now). A lock whose process is gone (a crash, a
+// kill -9) is stale and taken over. sessions/lock.ts holds a session's for a whole run;
+// withFileLock holds one around a read-modify-write of a record several heys share (the approvals
+// record, trust.json, `.hey/task.md`), so no hey's update is written over by another's.
+import { closeSync, constants, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import { errnoCode } from "../kernel/errors.ts";
+import { checkOwnFile } from "./own-files.ts";
+
+/** A shared file stayed locked by another live hey for longer than the wait allows. */
+export class FileLockedError extends Error {
+  override name = "FileLockedError";
+}
+
+/**
+ * How long withFileLock waits for another hey's lock: a read-modify-write takes milliseconds, so a
+ * lock held this long belongs to a hey that is stopped (Ctrl-Z) or hung, and waiting on gains nothing.
+ */
+export const LOCK_WAIT_MS = 5000;
+/** Between two tries: short, as a holder is done in milliseconds; varied, so waiters do not wake together. */
+const POLL_MS = [5, 25] as const;
+/** How many times a stale lock is taken over before giving up: each try lost means another hey took it first. */
+const TAKEOVER_TRIES = 3;
+
+/**
+ * Makes `lock` this process's. Returns undefined when it did; else who holds it ("pid N", "pid N
+ * on HOST", or that it cannot be read: held, better refused than interleaved). A stale lock is
+ * taken over. Throws the system error (ENOENT when its directory is missing) when it cannot be made.
+ */
+export function tryLock(lock: string): string | undefined {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      makeLock(lock);
+      return undefined;
+    } catch (e) {
+      if (errnoCode(e) !== "EEXIST" || attempt > TAKEOVER_TRIES) throw e;
+      const seen = readLock(lock);
+      const owner = seen === null ? `its lock ${lock} cannot be read` : seen === undefined ? undefined : lockOwner(lock, seen);
+      if (owner) return owner;
+      if (seen !== null) removeStale(lock, seen);
+    }
+  }
+}
+
+/**
+ * Creates `lock` whole: written beside it, then linked in place (link fails with EEXIST when it
+ * exists), so no other hey ever reads it empty and takes it for one torn by a crash. Where the file
+ * system has no hard links (FAT, exFAT, some network mounts) it is created exclusively and written.
+ */
+function makeLock(lock: string): void {
+  const made = `${lock}.${process.pid}.new`;
+  try {
+    writeLock(made, constants.O_TRUNC);
+    linkSync(made, lock);
+  } catch (e) {
+    if (!NO_LINKS.has(errnoCode(e) ?? "")) throw e;
+    writeLock(lock, constants.O_EXCL);
+  } finally {
+    removeQuietly(made); // a full disk, a lock already there: nothing left behind
+  }
+}
+
+/** What link says on a file system without hard links. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+function writeLock(path: string, flag: number): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | flag | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, lockText());
+  } catch (e) {
+    closeSync(fd);
+    removeQuietly(path); // a full disk: no empty lock left behind
+    throw e;
+  }
+  closeSync(fd);
+}
+
+/**
+ * Runs `update` holding `<file>.lock` (made beside `file`, its directory created — 0700 with
+ * `private` — never through a link), so that what it reads of `file` is still there when it
+ * writes it. Waits for another hey's lock up to `waitMs`, then throws FileLockedError naming the
+ * file and the holder; throws OwnFileError for a link, the system error when no lock can be made.
+ * The lock is removed when `update` settles, whatever it throws, and at the latest at exit.
+ */
+export async function withFileLock<T>(file: string, update: () => Promise<T>, opts: { private?: boolean; waitMs?: number } = {}): Promise<T> {
+  const lock = `${file}.lock`;
+  checkOwnFile(lock);
+  // this process's own updates of the file take turns (the lock file cannot tell them apart)
+  const before = turns.get(lock) ?? Promise.resolve();
+  let done = () => {};
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const turn = before.then(() => mine);
+  turns.set(lock, turn);
+  await before;
+  try {
+    return await locked(file, lock, update, opts);
+  } finally {
+    done();
+    if (turns.get(lock) === turn) turns.delete(lock);
+  }
+}
+
+/** The updates waiting for, or holding, each lock in this process: the last one's turn. */
+const turns = new Map<string, Promise<void>>();
+
+async function locked<T>(file: string, lock: string, update: () => Promise<T>, opts: { private?: boolean; waitMs?: number }): Promise<T> {
+  const until = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
+  for (;;) {
+    let owner: string | undefined;
+    try {
+      owner = tryLock(lock);
+    } catch (e) {
+      if (errnoCode(e) !== "ENOENT") throw e;
+      mkdirSync(dirname(lock), { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
+      continue;
+    }
+    if (owner === undefined) break;
+    if (Date.now() >= until)
+      throw new FileLockedError(
+        `${file} is being written by another hey (${owner}) that has not finished in ${Math.ceil((opts.waitMs ?? LOCK_WAIT_MS) / 1000)} s; try again once it has — if no other hey is running, delete ${lock}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS[0] + Math.random() * (POLL_MS[1] - POLL_MS[0])));
+  }
+  const mine = lockText();
+  held.add(lock);
+  if (!hooked) process.on("exit", () => held.forEach(removeQuietly));
+  hooked = true;
+  try {
+    return await update();
+  } finally {
+    held.delete(lock);
+    if (readLock(lock) === mine) removeQuietly(lock); // never another's, made after this one's was deleted by hand
+  }
+}
+
+const held = new Set<string>();
+let hooked = false;
+
+const lockText = () => `${process.pid} ${hostname()}${bootId() ? ` ${bootId()}` : ""}\n`;
+
+/**
+ * Removes the stale lock whose text was `seen` (undefined: a link to nothing), and only that one:
+ * another hey that judged it stale too may have replaced it with its own since (two heys started
+ * at once after a crash). It is moved aside first, which one process alone can do, and put back
+ * when it is not the one judged.
+ */
+function removeStale(lock: string, seen: string | undefined): void {
+  const aside = `${lock}.stale-${process.pid}`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return; // gone already: the next try makes it
+  }
+  if (readLock(aside) !== seen) {
+    try {
+      linkSync(aside, lock); // never over a lock made meanwhile
+    } catch {
+      // one was: that hey holds the lock, and the next try says so
+    }
+  }
+  removeQuietly(aside);
+}
+
+/** The lock's text; undefined when there is none, null when it cannot be read (held, as lockOwner counts it). */
+function readLock(lock: string): string | undefined | null {
+  try {
+    return readFileSync(lock, "utf8");
+  } catch (e) {
+    return errnoCode(e) === "ENOENT" ? undefined : null;
+  }
+}
+
+/**
+ * "pid N" when the lock's process is alive (or "pid N on HOST", where it cannot be checked);
+ * undefined for no lock or a stale one. An unreadable lock counts as held: better refused than
+ * interleaved. `known`: its text, already read.
+ */
+export function lockOwner(lock: string, known?: string): string | undefined {
+  let text: string;
+  try {
+    text = known ?? readFileSync(lock, "utf8");
+  } catch (e) {
+    return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
+  }
+  const [pidText = "", host = "", bootText = ""] = text.trim().split(/\s+/);
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
+  if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
+  // made before this machine last started (a crash, then a reboot): its pid may be another process's now
+  if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
+  if (pid === process.pid) return undefined; // an earlier process had our pid
+  try {
+    process.kill(pid, 0);
+    return `pid ${pid}`;
+  } catch (e) {
+    return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
+  }
+}
+
+let boot: string | null | undefined;
+
+/**
+ * This boot's id (Linux's boot_id; a lock written by an older hey has none), undefined elsewhere:
+ * a start time computed from the uptime moves with the clock, and with sleep where the uptime
+ * leaves it out, so a live lock could be taken for a stale one.
+ */
+function bootId(): string | undefined {
+  if (boot === undefined) {
+    try {
+      boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
+    } catch {
+      boot = null;
+    }
+  }
+  return boot ?? undefined;
+}
+
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
