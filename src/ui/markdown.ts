@@ -1,13 +1,15 @@
 // Streamed answer text for a terminal (issue 14): light markdown (headings, bold and italics:
 // emphasis.ts, inline code, fenced code, lists, quotes, tables: table.ts) and word wrap at the
 // terminal's width, applied as the text arrives (a table once its last row has).
-// A word is written once it is complete (the next space or newline arrives); a line that may open
+// A word is written once it is complete (the next space or newline arrives), CJK text a character
+// or two at a time (once a line may break after it: line-breaks.ts); a line that may open
 // or close a code fence is held until its end; a word that opens a style is held until its closer
 // arrives on the same line (or the line ends, or EMPHASIS_LOOKAHEAD characters came without one:
 // then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). Pure: the
 // width comes from the caller, read at each word, so a resize applies from the next word on.
 
 import { emphasisAt, type Marker } from "./emphasis.ts";
+import { firstBreak } from "./line-breaks.ts";
 import { renderTable } from "./table.ts";
 
 export interface TextFormat {
@@ -197,7 +199,9 @@ export function createTextStream(fmt: TextFormat): TextStream {
         } else space += c === "\t" ? TAB : c;
         continue;
       }
-      const end = held.search(/[ \t\n]/);
+      const blank = held.search(/[ \t\n]/);
+      // up to the next space, or up to where a line may break inside CJK text
+      const end = firstBreak(blank < 0 ? held : held.slice(0, blank)) || blank;
       if (end < 0 && !flush) break;
       const w = end < 0 ? held : held.slice(0, end);
       const rest = end < 0 ? "" : held.slice(end);
