@@ -1,13 +1,16 @@
-// Where a line may break in an answer (markdown.ts): at spaces, and inside a run without spaces
-// where CJK text allows it, as Unicode's line breaking does (UAX #14,
-// https://www.unicode.org/reports/tr14/, the part CJK needs): between ideographs, kana and Hangul
-// syllables and after full-width punctuation, never before closing punctuation, small kana or ー
-// (，。」 do not start a line) nor after opening punctuation (「（ do not end one). Letters, digits
-// and ASCII punctuation stay whole, so an English word is never split; nor is anything next to
-// `*`, `_`, a backtick or an ASCII quote (emphasis.ts reads the characters on both sides of its
-// markers). Pure.
+// Where a line may break, for answers (markdown.ts), table cells (table.ts) and hey's own notices
+// (wrap.ts): at spaces, and inside a run without spaces where CJK text allows it, as Unicode's line
+// breaking does (UAX #14, https://www.unicode.org/reports/tr14/, the part CJK needs): between
+// ideographs, kana and Hangul syllables and after full-width punctuation, never before closing
+// punctuation, small kana or ー (，。」 do not start a line) nor after opening punctuation (「（ do
+// not end one). Letters, digits and ASCII punctuation stay whole, so an English word is never
+// split; nor is anything next to `*`, `_`, a backtick or an ASCII quote (emphasis.ts reads the
+// characters on both sides of its markers). Pure.
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** `text` as the terminal shows it, one character (a letter with its accents, a whole emoji) at a time */
+export const graphemes = (text: string): string[] => Array.from(segmenter.segment(text), (s) => s.segment);
 
 /** a line may break before and after these: CJK ideographs, kana, Hangul, CJK and full-width punctuation and forms */
 const CJK =
@@ -26,6 +29,23 @@ function breaksBetween(a: string, b: string): boolean {
 }
 
 /**
+ * `word` (text without whitespace) in the pieces a line may break between, each kept whole:
+ * "中文，abc" → ["中", "文，", "abc"]; an English word is one piece.
+ */
+export function breakUnits(word: string): string[] {
+  const units: string[] = [];
+  let unit = "";
+  let last = "";
+  for (const g of graphemes(word)) {
+    if (unit !== "" && breaksBetween(last, g)) units.push(unit), (unit = "");
+    unit += g;
+    last = g;
+  }
+  if (unit !== "") units.push(unit);
+  return units;
+}
+
+/**
  * The length of `text`'s first piece (text without whitespace, more of which may still be on its
  * way) when a line may break after it inside `text`, both its sides known; 0 when no break is known yet.
  */
@@ -38,4 +58,39 @@ export function firstBreak(text: string): number {
     last = segment;
   }
   return 0;
+}
+
+/**
+ * `text` in lines of at most `width` columns, broken at spaces and where CJK text allows (pieces
+ * that follow one another with no space between stay so). A piece wider than `width` is cut between
+ * characters as shown (an emoji or a letter with its accents stays whole; one wider than `width`
+ * gets a line of its own), or with `cut` false left whole on a line of its own (the terminal breaks
+ * it where it must, and a long path or address is not split by an indent).
+ */
+export function wrapText(text: string, width: number, stringWidth: (s: string) => number, cut = true): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/[ \t]+/).filter(Boolean)) {
+    breakUnits(word).forEach((unit, k) => {
+      const gap = k === 0 && line !== "" ? " " : "";
+      let w = unit;
+      while (cut && stringWidth(w) > width) {
+        if (line) lines.push(line), (line = "");
+        let head = "";
+        for (const g of graphemes(w)) {
+          if (head && stringWidth(head + g) > width) break;
+          head += g;
+          if (stringWidth(head) >= width) break;
+        }
+        lines.push(head);
+        w = w.slice(head.length);
+      }
+      if (w === "") return;
+      if (line === "") line = w;
+      else if (stringWidth(line + gap + w) <= width) line += gap + w;
+      else lines.push(line), (line = w);
+    });
+  }
+  if (line || lines.length === 0) lines.push(line);
+  return lines;
 }

@@ -5,11 +5,12 @@
 // or two at a time (once a line may break after it: line-breaks.ts); a line that may open
 // or close a code fence is held until its end; a word that opens a style is held until its closer
 // arrives on the same line (or the line ends, or EMPHASIS_LOOKAHEAD characters came without one:
-// then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). Pure: the
-// width comes from the caller, read at each word, so a resize applies from the next word on.
+// then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). A list
+// item's rows keep its hanging indent and a quote's its `│`. Pure. The width comes from the caller,
+// read at each word, so a resize applies from the next word on.
 
 import { emphasisAt, type Marker } from "./emphasis.ts";
-import { firstBreak } from "./line-breaks.ts";
+import { firstBreak, graphemes } from "./line-breaks.ts";
 import { renderTable } from "./table.ts";
 
 export interface TextFormat {
@@ -52,6 +53,7 @@ export function createTextStream(fmt: TextFormat): TextStream {
   let space = ""; // whitespace after the last word, written only if the next word fits on the line
   let col = 0;
   let indent = 0; // continuation indent of the current line (a list item's text)
+  let hang = ""; // what its continuation rows start with: `indent` columns (a quote's marker, spaces)
   let lineStart = true; // no word yet on this line
   let fence: string | undefined; // the open fence's marker
   let strong: Marker | undefined; // the marker that opened bold
@@ -64,6 +66,7 @@ export function createTextStream(fmt: TextFormat): TextStream {
     const out = (styled ? RESET : "") + "\n";
     col = 0;
     indent = 0;
+    hang = "";
     space = "";
     lineStart = true;
     code = styled = false;
@@ -104,21 +107,21 @@ export function createTextStream(fmt: TextFormat): TextStream {
   };
   const plainWidth = (styledText: string) => fmt.stringWidth(styledText.replace(/\x1b\[[0-9;]*m/g, ""));
 
-  /** a word, styled, placed on the line (or the next one when it does not fit) */
-  const word = (text: string): string => {
+  /** a word, styled, placed on the line (or the next one when it does not fit); `bold`: bold was open before it */
+  const word = (text: string, bold: boolean): string => {
     const width = fmt.width();
     const wordWidth = plainWidth(text);
     let gap = space;
     space = "";
     let out = "";
     if (width > 0 && col > indent && col + fmt.stringWidth(gap) + wordWidth > width) {
-      out += "\n" + " ".repeat(indent);
+      out += "\n" + hang + (bold && hang.includes(NORMAL) ? BOLD : ""); // a quote's marker ends bold
       col = indent;
       gap = "";
     }
     out += gap + text;
-    col += fmt.stringWidth(gap) + wordWidth;
-    if (width > 0 && col > width) col %= width; // the terminal wrapped a word wider than the line
+    if (width <= 0) col += fmt.stringWidth(gap) + wordWidth;
+    else for (const g of graphemes(gap + text.replace(/\x1b\[[0-9;]*m/g, ""))) col = wrapped(col, fmt.stringWidth(g), width);
     return out;
   };
 
@@ -132,10 +135,11 @@ export function createTextStream(fmt: TextFormat): TextStream {
     }
     if (/^[-*+]$/.test(w)) shown = "• ";
     else if (/^\d{1,9}[.)]$/.test(w)) shown = w + " ";
-    else if (w === ">") shown = DIM + "│" + RESET + " ";
+    else if (w === ">") shown = DIM + "│" + NORMAL + " ";
     else return undefined;
     col += plainWidth(shown);
     indent = col;
+    hang += w === ">" ? shown : " ".repeat(plainWidth(shown));
     return shown;
   };
 
@@ -194,6 +198,7 @@ export function createTextStream(fmt: TextFormat): TextStream {
         if (lineStart && col === indent) {
           // leading indentation is kept (nested lists, indented text)
           out += c === "\t" ? TAB : c;
+          hang += c === "\t" ? TAB : c;
           col += c === "\t" ? TAB.length : 1;
           indent = col;
         } else space += c === "\t" ? TAB : c;
@@ -212,11 +217,12 @@ export function createTextStream(fmt: TextFormat): TextStream {
         held = rest.slice(1); // the one space after the marker is part of it
         continue;
       }
+      const bold = strong !== undefined;
       const text = inline(w, rest, flush);
       if (text === undefined) break; // an opened style's closer may be on its way
       lineStart = false;
       held = rest;
-      out += word(text);
+      out += word(text, bold);
     }
     return out;
   };
@@ -238,3 +244,9 @@ export function createTextStream(fmt: TextFormat): TextStream {
     atLineStart: () => held === "" && col === 0 && table.length === 0,
   };
 }
+
+/**
+ * The column after a character `w` columns wide is written at `col` on a row `width` wide: the
+ * terminal moves one that does not fit to the next row, leaving a blank where a wide one did not fit.
+ */
+const wrapped = (col: number, w: number, width: number) => (col + w > width ? w : col + w);

@@ -1,5 +1,5 @@
 // CJK answers on a terminal: text without spaces streams as it arrives and wraps between characters
-// (never before closing punctuation).
+// (never before closing punctuation), keeping a list item's indent and a quote's marker on every row.
 import { expect, test } from "bun:test";
 import { createTextStream } from "../../src/ui/markdown.ts";
 
@@ -67,11 +67,37 @@ test.each([1, 3, 1000])("a CJK paragraph fills each row to the width, no row sta
   for (const row of rows) expect(row).not.toMatch(/^[，。]/);
 });
 
+test("a CJK list item keeps its hanging indent on every row, a quote its marker", () => {
+  const item = "- 第一点：这是一个很长的列表项，内容全部是中文，没有任何空格，所以每一行都要在字符之间断开。\n";
+  const rows = screen(render(item, 40), 40);
+  expect(rows.length).toBeGreaterThan(2);
+  expect(rows[0]).toStartWith("• 第一点：");
+  for (const row of rows.slice(1)) expect(row).toMatch(/^ {2}\S/);
+  for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+
+  const quote = screen(render(`> ${PARAGRAPH.repeat(3)}\n`, 40), 40);
+  expect(quote.length).toBeGreaterThan(2);
+  for (const row of quote) expect(row).toMatch(/^│ \S/);
+  expect(quote.map((r) => r.slice(2)).join("")).toBe(PARAGRAPH.repeat(3));
+});
+
+test("bold text in a wrapped quote stays bold on the next row", () => {
+  const out = render(`> **${"重要".repeat(30)}**\n`, 40);
+  const second = out.split("\n")[1]!;
+  expect(second).toMatch(/^\x1b\[2m│\x1b\[22m \x1b\[1m[重要]/);
+});
+
 test("English words beside CJK text stay whole", () => {
   const rows = screen(render("请先运行 npm install 然后再执行 internationalization 检查，最后提交。\n", 20, 1), 20);
   const words = rows.join(" ").split(/\s+/);
   expect(words).toContain("install");
   expect(words).toContain("internationalization");
+});
+
+test("after a run of wide characters the terminal wrapped, the column counts the blank it left", () => {
+  // 30 emoji make one run (no break inside) of 60 columns: at 41 the terminal shows 20 on a row, a blank at its end
+  const rows = screen(render(`${"🎉".repeat(30)} abcdefghijklmnopqrstu next words\n`, 41), 41);
+  expect(rows).toEqual(["🎉".repeat(20), "🎉".repeat(10), "abcdefghijklmnopqrstu next words"]);
 });
 
 test("on a terminal, CJK deltas show as they arrive, and the spinner goes on while a first word is still incomplete", async () => {
