@@ -15,6 +15,8 @@ export const graphemes = (text: string): string[] => Array.from(segmenter.segmen
 /** a line may break before and after these: CJK ideographs, kana, Hangul, CJK and full-width punctuation and forms */
 const CJK =
   /^[\u2E80-\u2FFF\u3000-\u30FF\u3100-\u31FF\u3200-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF\u{20000}-\u{3FFFD}]/u;
+/** text with none of these has no break inside (checked first: a long word streamed in small pieces is looked at again with each) */
+const ANY_CJK = new RegExp(CJK.source.slice(1), "u");
 /** may not start a line: closing punctuation, small kana, the prolonged sound and iteration marks */
 const CLOSING = /^[)\]},.;:!?%…‥、。，．：；！？）］｝〉》」』】〕〗〙〛”’〞〟ゝゞ々〻ーぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿ・゠｠｡｣､･ｧ-ｯｰ]/u;
 /** may not end a line: opening punctuation */
@@ -33,6 +35,7 @@ function breaksBetween(a: string, b: string): boolean {
  * "中文，abc" → ["中", "文，", "abc"]; an English word is one piece.
  */
 export function breakUnits(word: string): string[] {
+  if (!ANY_CJK.test(word)) return [word];
   const units: string[] = [];
   let unit = "";
   let last = "";
@@ -50,6 +53,7 @@ export function breakUnits(word: string): string[] {
  * way) when a line may break after it inside `text`, both its sides known; 0 when no break is known yet.
  */
 export function firstBreak(text: string): number {
+  if (!ANY_CJK.test(text)) return 0;
   let at = 0;
   let last = "";
   for (const { segment } of segmenter.segment(text)) {

@@ -43,6 +43,8 @@ const RESET = "\x1b[0m";
 const TAB = "    ";
 /** how far ahead on its line a style's closer is waited for: the words after an opener stream this much later at most */
 const EMPHASIS_LOOKAHEAD = 240;
+/** how far into the held text a break inside CJK text is looked for: a long run arriving at once is not scanned whole for each character */
+const BREAK_LOOKAHEAD = 256;
 
 const FENCE = /^ {0,3}(```|~~~)/;
 /** text at a line start that may still turn into a fence */
@@ -204,9 +206,10 @@ export function createTextStream(fmt: TextFormat): TextStream {
         } else space += c === "\t" ? TAB : c;
         continue;
       }
-      const blank = held.search(/[ \t\n]/);
-      // up to the next space, or up to where a line may break inside CJK text
-      const end = firstBreak(blank < 0 ? held : held.slice(0, blank)) || blank;
+      // up to where a line may break inside CJK text, or else up to the next space
+      const near = held.slice(0, BREAK_LOOKAHEAD);
+      const nearBlank = near.search(/[ \t\n]/);
+      const end = firstBreak(nearBlank < 0 ? near : near.slice(0, nearBlank)) || held.search(/[ \t\n]/);
       if (end < 0 && !flush) break;
       const w = end < 0 ? held : held.slice(0, end);
       const rest = end < 0 ? "" : held.slice(end);
