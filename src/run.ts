@@ -33,7 +33,7 @@ import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { DUMB_TERMINAL, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -53,6 +53,10 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     }
   }
   const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
+  if (!oneShot && isDumb(env)) {
+    warn(DUMB_TERMINAL);
+    return EXIT.usage;
+  }
   // `hey -p … >&-`: the answer would vanish into the /dev/null the runtime put there; a run nobody can read is not begun
   if (oneShot && (await wasClosedAtStart(1))) {
     warn(STDOUT_CLOSED);

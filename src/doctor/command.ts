@@ -14,7 +14,7 @@ import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { decideWidenings } from "../trust/approve.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
-import { isTty, writer } from "../ui/term.ts";
+import { canDraw, writer } from "../ui/term.ts";
 import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
@@ -90,7 +90,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     warn(`debug log: ${debug.path}`);
   }
   // the report comes whole at the end; a terminal is shown what is being waited for meanwhile
-  const progress = isTty(2) ? progressLine(writer(2)) : undefined;
+  const progress = canDraw(2, env) ? progressLine(writer(2)) : undefined;
   if (progress)
     warn(`probing ${provider.baseUrl} (${settings.model}): the network, then a few requests, each given up on after ${PROBE_TIMEOUT_MS / 1000} s at most`);
   let probes: Probes;

@@ -5,14 +5,22 @@ import { ENCODING_NAME, utf16Of } from "../fs/text-encoding.ts";
 /** Binary data is told by a NUL byte in its first this many bytes; nothing further is looked at. */
 const BINARY_SNIFF_BYTES = 8192;
 
-const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"”’…]+$/;
+
+/** CJK text: Chinese, Japanese and Korean write no space before a mention, or after one */
+const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303F\uFF00-\uFFEF`;
+/** where an `@` starts a mention: the start, whitespace, CJK text, an opening bracket or quote (never a letter or digit: `a@b.com`) */
+const BEFORE = String.raw`(?<=^|[\s(“‘${CJK}])`;
+/** where a bare path ends, as at a space: CJK closing punctuation (`@a.txt，然后`), CJK text after a `.ext` (`@a.txt和`), an `@` after CJK text */
+const PATH_END = String.raw`[，。、；：！？）」』】》〉〕］｝〗〙〛]|(?<=\.[A-Za-z0-9]+)[${CJK}]|(?<=[${CJK}])@`;
 
 /**
- * An `@` after the start or whitespace (never inside a word: `user@host` stays text), then a path
- * in double quotes (`@"my notes.txt"`, the form Tab writes for a name with spaces), in single
- * quotes, or bare up to the next whitespace, where a backslash keeps a space (`@my\ notes.txt`).
+ * An `@` after the start, whitespace, CJK text or an opening bracket (never inside a word:
+ * `user@host` stays text), then a path in double quotes (`@"my notes.txt"`, the form Tab writes
+ * for a name with spaces), in single quotes, or bare up to the next whitespace or PATH_END,
+ * where a backslash keeps a space (`@my\ notes.txt`).
  */
-const MENTION = /(?<=^|\s)@(?:"([^"\n]+)"|'([^'\n]+)'|((?:\\ |\S)+))/g;
+const MENTION = new RegExp(String.raw`${BEFORE}@(?:"([^"\n]+)"|'([^'\n]+)'|((?:\\ |(?!${PATH_END})\S)+))`, "gu");
 
 /** A mention as found in a message. */
 export interface Mention {
@@ -45,7 +53,7 @@ export function findMentions(text: string): Mention[] {
 
 /** How a path is written as a mention that findMentions reads back: `@a.ts`, `@"my notes.txt"` (single quotes when it holds a double one). */
 export function writeMention(path: string): string {
-  if (!/[\s"']/.test(path)) return `@${path}`;
+  if (!needsQuotes(path)) return `@${path}`;
   const quote = path.includes('"') ? "'" : '"';
   return `@${quote}${path}${quote}`;
 }
@@ -65,14 +73,17 @@ export function quoteArgument(message: string, path: string): string {
   return message;
 }
 
+/** A name with a space or a quote, or one a bare mention would end early (`报告，最终版.docx`) or trim (`notes.`). */
+const needsQuotes = (path: string) => /[\s"']/.test(path) || findMentions(`@${path}`)[0]?.path !== path;
+
 /** How a mention being typed is spelled: in double or single quotes, with backslashed spaces, or bare. */
 type Spelling = '"' | "'" | "\\" | "";
 
 /** The mention being typed at the end of `line`: where its `@` is, the path so far and its spelling. */
 function typedMention(line: string): { at: number; partial: string; spelling: Spelling } | undefined {
-  const quoted = /(?<=^|\s)@(["'])((?:(?!\1)[^\n])*)$/.exec(line);
+  const quoted = new RegExp(String.raw`${BEFORE}@(["'])((?:(?!\1)[^\n])*)$`, "u").exec(line);
   if (quoted) return { at: quoted.index, partial: quoted[2]!, spelling: quoted[1] as Spelling };
-  const bare = /(?<=^|\s)@((?:\\ |[^\s"'])*)$/.exec(line);
+  const bare = new RegExp(String.raw`${BEFORE}@((?:\\ |[^\s"'])*)$`, "u").exec(line);
   if (!bare) return undefined;
   return { at: bare.index, partial: bare[1]!.replace(/\\ /g, " "), spelling: bare[1]!.includes("\\ ") ? "\\" : "" };
 }
@@ -96,13 +107,14 @@ export function completeMention(line: string, list: (partial: string) => string[
   if (!typed) return [];
   const paths = list(typed.partial);
   const quote = paths.some((p) => p.includes('"')) ? "'" : '"';
-  const spelling = typed.spelling || (paths.some((p) => /[\s"']/.test(p)) ? quote : "");
+  const spelling = typed.spelling || (paths.some((p) => needsQuotes(p.replace(/\/$/, ""))) ? quote : "");
   const wordAt = Math.max(line.lastIndexOf(" "), line.lastIndexOf("\n")) + 1;
   const before = line.slice(typed.at, Math.max(typed.at, wordAt)); // the part of the mention the editor keeps
+  const lead = line.slice(wordAt, typed.at); // CJK text before the `@` in the word the editor replaces (`请看@中`)
   return paths
     .map((p) => spell(p, spelling))
     .filter((c) => c.startsWith(before))
-    .map((c) => c.slice(before.length));
+    .map((c) => lead + c.slice(before.length));
 }
 
 /** A fenced block labelled with `label`, fenced longer than any backtick run inside `body`. */

@@ -1,7 +1,10 @@
 // The last lines of a running command's output as it comes (SPEC §17), for the terminal: the bash
 // tool hands every chunk of stdout and stderr to `take`; at most every LIVE_TAIL_MS, when something
 // new came, `show` gets the last LIVE_LINES lines. A chunk costs a copy of at most TAIL_BYTES, so a
-// command that prints fast is not slowed. Display only: the model's result is made as before.
+// command that prints fast is not slowed. Display only: the model's result is made as before. The
+// bytes are decoded as that result is (decodeOutput: a byte that is not UTF-8 as its Windows-1252
+// character), a character split between chunks shown once all of it came.
+import { decodeOutput } from "../fs/output-text.ts";
 import { ESCAPES } from "./bash-output.ts";
 
 /** lines shown under a running command */
@@ -23,11 +26,10 @@ export function liveTail(show: (lines: string[]) => void, everyMs = LIVE_TAIL_MS
   let cut = false; // the buffer's start is not the output's start: its first line is partial
   let changed = false;
   let shown = "";
-  const decoder = new TextDecoder();
   const tick = () => {
     if (!changed) return;
     changed = false;
-    const lines = lastLines(decoder.decode(buffer.subarray(0, length)), LIVE_LINES, cut);
+    const lines = lastLines(decodeOutput(buffer.subarray(0, length), true).text, LIVE_LINES, cut); // a cut first line is left out
     const key = lines.join("\n");
     if (key === shown) return;
     shown = key;

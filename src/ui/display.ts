@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Output } from "../kernel/output.ts";
-import { isTty, writer, type Writer } from "./term.ts";
+import { canDraw, isDumb, isTty, writer, type Writer } from "./term.ts";
 import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
 import { holdNoticesInText } from "./held-notices.ts";
 
@@ -19,7 +19,7 @@ export function terminalOutput(
   env: Env,
   opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] },
 ): TerminalOutput {
-  const noColor = Boolean(env.NO_COLOR);
+  const noColor = Boolean(env.NO_COLOR) || isDumb(env);
   const options: TerminalOptions = {
     maxRetries: opts.maxRetries,
     stringWidth: Bun.stringWidth,
@@ -33,7 +33,8 @@ export function terminalOutput(
     const out = { write: (t: string) => void process.stdout.write(t), color: tty && !noColor, tty, columns: columns(1) };
     return createTerminalOutput(out, out, options);
   }
-  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: isTty(fd), columns: columns(fd) });
+  // TERM=dumb: the answer still streams, wrapped, as plain text; no spinner or live lines are drawn on stderr
+  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: fd === 1 ? isTty(fd) : canDraw(fd, env), columns: columns(fd) });
   // the REPL holds its own notices while a turn runs; a -p run's would cut into the streamed answer
   return holdNoticesInText(createTerminalOutput(stream(1), stream(2), options));
 }

@@ -1,13 +1,16 @@
 // Streamed answer text for a terminal (issue 14): light markdown (headings, bold and italics:
 // emphasis.ts, inline code, fenced code, lists, quotes, tables: table.ts) and word wrap at the
 // terminal's width, applied as the text arrives (a table once its last row has).
-// A word is written once it is complete (the next space or newline arrives); a line that may open
+// A word is written once it is complete (the next space or newline arrives), CJK text a character
+// or two at a time (once a line may break after it: line-breaks.ts); a line that may open
 // or close a code fence is held until its end; a word that opens a style is held until its closer
 // arrives on the same line (or the line ends, or EMPHASIS_LOOKAHEAD characters came without one:
-// then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). Pure: the
-// width comes from the caller, read at each word, so a resize applies from the next word on.
+// then its markers are shown as written, as CommonMark does with `*.py` or `**kwargs`). A list
+// item's rows keep its hanging indent and a quote's its `│`. Pure. The width comes from the caller,
+// read at each word, so a resize applies from the next word on.
 
 import { emphasisAt, type Marker } from "./emphasis.ts";
+import { firstBreak, graphemes } from "./line-breaks.ts";
 import { renderTable } from "./table.ts";
 
 export interface TextFormat {
@@ -40,6 +43,8 @@ const RESET = "\x1b[0m";
 const TAB = "    ";
 /** how far ahead on its line a style's closer is waited for: the words after an opener stream this much later at most */
 const EMPHASIS_LOOKAHEAD = 240;
+/** how far into the held text a break inside CJK text is looked for: a long run arriving at once is not scanned whole for each character */
+const BREAK_LOOKAHEAD = 256;
 
 const FENCE = /^ {0,3}(```|~~~)/;
 /** text at a line start that may still turn into a fence */
@@ -50,6 +55,7 @@ export function createTextStream(fmt: TextFormat): TextStream {
   let space = ""; // whitespace after the last word, written only if the next word fits on the line
   let col = 0;
   let indent = 0; // continuation indent of the current line (a list item's text)
+  let hang = ""; // what its continuation rows start with: `indent` columns (a quote's marker, spaces)
   let lineStart = true; // no word yet on this line
   let fence: string | undefined; // the open fence's marker
   let strong: Marker | undefined; // the marker that opened bold
@@ -62,6 +68,7 @@ export function createTextStream(fmt: TextFormat): TextStream {
     const out = (styled ? RESET : "") + "\n";
     col = 0;
     indent = 0;
+    hang = "";
     space = "";
     lineStart = true;
     code = styled = false;
@@ -102,21 +109,21 @@ export function createTextStream(fmt: TextFormat): TextStream {
   };
   const plainWidth = (styledText: string) => fmt.stringWidth(styledText.replace(/\x1b\[[0-9;]*m/g, ""));
 
-  /** a word, styled, placed on the line (or the next one when it does not fit) */
-  const word = (text: string): string => {
+  /** a word, styled, placed on the line (or the next one when it does not fit); `bold`: bold was open before it */
+  const word = (text: string, bold: boolean): string => {
     const width = fmt.width();
     const wordWidth = plainWidth(text);
     let gap = space;
     space = "";
     let out = "";
     if (width > 0 && col > indent && col + fmt.stringWidth(gap) + wordWidth > width) {
-      out += "\n" + " ".repeat(indent);
+      out += "\n" + hang + (bold && hang.includes(NORMAL) ? BOLD : ""); // a quote's marker ends bold
       col = indent;
       gap = "";
     }
     out += gap + text;
-    col += fmt.stringWidth(gap) + wordWidth;
-    if (width > 0 && col > width) col %= width; // the terminal wrapped a word wider than the line
+    if (width <= 0) col += fmt.stringWidth(gap) + wordWidth;
+    else for (const g of graphemes(gap + text.replace(/\x1b\[[0-9;]*m/g, ""))) col = wrapped(col, fmt.stringWidth(g), width);
     return out;
   };
 
@@ -130,10 +137,11 @@ export function createTextStream(fmt: TextFormat): TextStream {
     }
     if (/^[-*+]$/.test(w)) shown = "• ";
     else if (/^\d{1,9}[.)]$/.test(w)) shown = w + " ";
-    else if (w === ">") shown = DIM + "│" + RESET + " ";
+    else if (w === ">") shown = DIM + "│" + NORMAL + " ";
     else return undefined;
     col += plainWidth(shown);
     indent = col;
+    hang += w === ">" ? shown : " ".repeat(plainWidth(shown));
     return shown;
   };
 
@@ -192,12 +200,16 @@ export function createTextStream(fmt: TextFormat): TextStream {
         if (lineStart && col === indent) {
           // leading indentation is kept (nested lists, indented text)
           out += c === "\t" ? TAB : c;
+          hang += c === "\t" ? TAB : c;
           col += c === "\t" ? TAB.length : 1;
           indent = col;
         } else space += c === "\t" ? TAB : c;
         continue;
       }
-      const end = held.search(/[ \t\n]/);
+      // up to where a line may break inside CJK text, or else up to the next space
+      const near = held.slice(0, BREAK_LOOKAHEAD);
+      const nearBlank = near.search(/[ \t\n]/);
+      const end = firstBreak(nearBlank < 0 ? near : near.slice(0, nearBlank)) || held.search(/[ \t\n]/);
       if (end < 0 && !flush) break;
       const w = end < 0 ? held : held.slice(0, end);
       const rest = end < 0 ? "" : held.slice(end);
@@ -208,11 +220,12 @@ export function createTextStream(fmt: TextFormat): TextStream {
         held = rest.slice(1); // the one space after the marker is part of it
         continue;
       }
+      const bold = strong !== undefined;
       const text = inline(w, rest, flush);
       if (text === undefined) break; // an opened style's closer may be on its way
       lineStart = false;
       held = rest;
-      out += word(text);
+      out += word(text, bold);
     }
     return out;
   };
@@ -234,3 +247,9 @@ export function createTextStream(fmt: TextFormat): TextStream {
     atLineStart: () => held === "" && col === 0 && table.length === 0,
   };
 }
+
+/**
+ * The column after a character `w` columns wide is written at `col` on a row `width` wide: the
+ * terminal moves one that does not fit to the next row, leaving a blank where a wide one did not fit.
+ */
+const wrapped = (col: number, w: number, width: number) => (col + w > width ? w : col + w);

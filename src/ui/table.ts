@@ -3,6 +3,7 @@
 // row when its columns cannot fit. No line is wider than the terminal. Pure.
 
 import { withoutMarkers } from "./emphasis.ts";
+import { breakUnits, wrapText as wrap } from "./line-breaks.ts";
 
 const BOLD = "\x1b[1m";
 const DIM = "\x1b[2m";
@@ -12,7 +13,6 @@ const MIN_COLUMN = 6;
 const SEPARATOR = " │ ";
 /** how far a value goes in under its header when the headers leave it too little room beside them */
 const INDENT = 2;
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The cells of a table line (`| a | b |`, outer pipes optional; `\|` is a literal pipe), or undefined when it is no table line. */
 export function tableCells(line: string): string[] | undefined {
@@ -55,8 +55,8 @@ export function renderTable(lines: string[], width: number, stringWidth: (s: str
   const widths = Array.from({ length: columns }, (_, i) => Math.max(1, ...grid.map((r) => stringWidth(r[i]!))));
   const room = width > 0 ? width - SEPARATOR.length * (columns - 1) : Number.POSITIVE_INFINITY;
   // narrow the widest column, one column at a time, until the table fits: first down to its longest
-  // word (cells wrap at spaces), then words are cut, down to MIN_COLUMN
-  const longestWord = (i: number) => Math.max(MIN_COLUMN, ...grid.flatMap((r) => r[i]!.split(/\s+/).map(stringWidth)));
+  // word (cells wrap at spaces, and between CJK characters), then words are cut, down to MIN_COLUMN
+  const longestWord = (i: number) => Math.max(MIN_COLUMN, ...grid.flatMap((r) => r[i]!.split(/\s+/).flatMap(breakUnits).map(stringWidth)));
   const wordFloors = widths.map((_, i) => longestWord(i));
   const cutFloors = widths.map(() => MIN_COLUMN);
   narrow(widths, room, wordFloors);
@@ -125,34 +125,4 @@ function records(header: string[], body: string[][], width: number, stringWidth:
 
 function pad(text: string, width: number, stringWidth: (s: string) => number): string {
   return text + " ".repeat(Math.max(0, width - stringWidth(text)));
-}
-
-/**
- * `text` in lines of at most `width` columns, broken at spaces (a longer word is cut between
- * characters as shown: an emoji or a letter with its accents stays whole; one wider than `width`
- * gets a line of its own).
- */
-function wrap(text: string, width: number, stringWidth: (s: string) => number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    let w = word;
-    while (stringWidth(w) > width) {
-      if (line) lines.push(line), (line = "");
-      let head = "";
-      for (const { segment } of graphemes.segment(w)) {
-        if (head && stringWidth(head + segment) > width) break;
-        head += segment;
-        if (stringWidth(head) >= width) break;
-      }
-      lines.push(head);
-      w = w.slice(head.length);
-    }
-    if (w === "") continue;
-    if (line === "") line = w;
-    else if (stringWidth(line + " " + w) <= width) line += " " + w;
-    else lines.push(line), (line = w);
-  }
-  if (line || lines.length === 0) lines.push(line);
-  return lines;
 }

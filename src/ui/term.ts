@@ -20,6 +20,19 @@ export function isTty(fd: 0 | 1 | 2): boolean {
   return fd === 0 ? Boolean(process.stdin.isTTY) : fd === 1 ? Boolean(process.stdout.isTTY) : Boolean(process.stderr.isTTY);
 }
 
+/**
+ * TERM=dumb: a terminal that shows text as it comes and takes no escape sequences (Emacs' M-x
+ * shell, some editors' and CI's output panes), where colours and cursor moves would show as `^[[…`.
+ */
+export const isDumb = (env: Record<string, string | undefined>) => env.TERM === "dumb";
+
+/** Why the REPL does not start under TERM=dumb, and what works there. */
+export const DUMB_TERMINAL =
+  'this terminal (TERM=dumb) cannot show hey\'s prompt, which redraws its line and moves the cursor: ask with hey -p "…" (the answer streams here as plain text), or run hey in a terminal emulator (in Emacs: M-x vterm or M-x ansi-term)';
+
+/** Whether `fd` is a terminal hey may draw on: colours, a spinner, a line redrawn in place (not TERM=dumb). */
+export const canDraw = (fd: 1 | 2, env: Record<string, string | undefined>) => isTty(fd) && !isDumb(env);
+
 /** O_CLOEXEC as /proc/self/fdinfo shows it (Linux's generic value, x64 and arm64 alike) */
 const O_CLOEXEC = 0o2000000;
 

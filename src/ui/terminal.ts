@@ -240,32 +240,36 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           turnAnswered = false;
           spin("working…");
           break;
-        case "thinking_delta":
+        case "thinking_delta": {
           if (!showThinking) break;
-          stopSpinner();
-          if (section === "text") closeSection();
           // without colours (NO_COLOR, a pipe) dim is lost: a word tells thinking from the answer and narration
-          write(info, thought.push((section !== "thinking" && !info.color ? THINKING_MARK : "") + visible(event.text)), DIM);
+          const shown = thought.push((section !== "thinking" && !info.color ? THINKING_MARK : "") + visible(event.text));
+          if (shown !== "" || section === "text") stopSpinner(); // while all of it is held, the spinner goes on
+          if (section === "text") closeSection();
+          write(info, shown, DIM);
           section = "thinking";
           break;
+        }
         case "message":
           // finalOnly: a message of hey's to the model after text (a call the provider could not parse,
           // to be made again) makes that text narration, not the final answer; it goes out before what follows
           if (finalOnly && event.message.role === "user") flushTurn(info);
           break;
-        case "text_delta":
+        case "text_delta": {
           // finalOnly: the text goes to stdout (a file, a pipe) at the end; the terminal is told it is coming
           if (finalOnly && event.text.trim() !== "") spin("writing…");
-          else if (!finalOnly) stopSpinner();
+          const shown = finalOnly ? "" : text.push(visible(event.text));
+          if (shown !== "" || section === "thinking") stopSpinner(); // while all of it is held, the spinner goes on
           if (section === "thinking") {
             closeSection();
             if (info === answer) write(info, "\n"); // a blank line between thinking and answer
           }
           section = "text";
           if (event.text.trim() !== "") turnAnswered = true;
-          if (!finalOnly) write(answer, text.push(visible(event.text)));
+          if (!finalOnly) write(answer, shown);
           else turnText += visible(event.text);
           break;
+        }
         case "tool_call": {
           if (finalOnly) {
             stopSpinner(); // the turn's text was narration: it goes where the spinner was

@@ -1,11 +1,13 @@
 // Command output at the interactive prompt (/help, /sessions, /mcp, /usage…) word-wrapped to the
 // terminal, so a narrow window does not break words and lose the columns. Pure.
 
+import { wrapText } from "./line-breaks.ts";
+
 /** A line's last column is used as the hanging indent only when at least this much room is left. */
 const MIN_ROOM = 24;
 
 /**
- * `text` with every line wider than `columns` broken at spaces. The continuation lines start
+ * `text` with every line wider than `columns` broken at spaces (and between CJK characters: line-breaks.ts). The continuation lines start
  * under the line's last column (after its last run of two or more spaces, as in `/help` and the
  * session table); when that column leaves too little room it goes under the columns before it,
  * indented two more than the line, so each entry of a table reads the same way (a narrow
@@ -46,27 +48,8 @@ function wrapLine(line: string, columns: number, width: (s: string) => number): 
     cut = lead;
   }
   const indent = " ".repeat(width(line.slice(0, cut)));
-  const out: string[] = [];
-  let current = line.slice(0, cut);
-  let used = indent.length;
-  let first = true; // no word on `current` yet
-  for (const word of line
-    .slice(cut)
-    .split(" ")
-    .filter((w) => w !== "")) {
-    const w = width(word);
-    if (!first && used + 1 + w > columns) {
-      out.push(current);
-      current = indent + word;
-      used = indent.length + w;
-      continue;
-    }
-    current += (first ? "" : " ") + word;
-    used += (first ? 0 : 1) + w;
-    first = false;
-  }
-  out.push(current);
-  return out.join("\n");
+  const rows = wrapText(line.slice(cut), columns - indent.length, width, false);
+  return [line.slice(0, cut) + rows[0], ...rows.slice(1).map((r) => indent + r)].join("\n");
 }
 
 /**

@@ -9,7 +9,7 @@
 // atomic: on any failure the old hey is still there and works.
 import { chmod, open, realpath, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { isTty, writer } from "../ui/term.ts";
+import { canDraw, writer } from "../ui/term.ts";
 import { ArchiveError, readTarGz, readZip } from "./archive.ts";
 import { BUILD, parseVersionLine, versionLine } from "./build-info.ts";
 import { RELEASE_KEY } from "./release-key.ts";
@@ -208,7 +208,7 @@ async function readBody(
     return fail(`could not download ${url}: HTTP ${res.status}${hint}; nothing was changed`);
   }
   const total = Number(res.headers.get("content-length")) || 0;
-  const tty = opts.large && isTty(2);
+  const tty = opts.large && canDraw(2, opts.env);
   const file = url.slice(url.lastIndexOf("/") + 1);
   if (opts.large && !tty) err.write(`downloading ${url}\n`);
   const chunks: Uint8Array[] = [];

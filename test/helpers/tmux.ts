@@ -2,7 +2,7 @@
 // clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
 // it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
 // a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "./e2e.ts";
 import { until } from "./wait.ts";
@@ -34,6 +34,8 @@ export interface Term {
   cursor(): Promise<{ col: number; row: number }>;
   /** hey's process id (the child of the pane's shell) */
   heyPid(): Promise<number>;
+  /** with `record`: what the pane's programs wrote so far, escape sequences and all */
+  recorded(): string;
   /** closes the terminal as closing its window does (tmux kill-session); the temp HOME stays until close() */
   kill(): Promise<void>;
   /** kills the tmux server and removes the temp directories */
@@ -64,6 +66,8 @@ export interface TermOptions {
    * does not find it (a shell script stands between).
    */
   jobControl?: boolean;
+  /** what the programs write to the pane is kept, bytes as sent (recorded()): the script waits until the recording runs */
+  record?: boolean;
 }
 
 /**
@@ -78,7 +82,9 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, LANG: "C.UTF-8", TERM: "xterm-256color", ...opts.env };
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const hey = [bin, ...(opts.args ?? [])].map(quote).join(" ");
-  const script = `${opts.before ?? ""}\n${hey}\ncode=$?\n${opts.after ?? ""}\necho "[exit $code]"\nexec sleep 3600`;
+  const recording = join(home.path, ".hey-recorded");
+  const wait = opts.record ? `while [ ! -e ${quote(recording)} ]; do sleep 0.05; done\n` : "";
+  const script = `${wait}${opts.before ?? ""}\n${hey}\ncode=$?\n${opts.after ?? ""}\necho "[exit $code]"\nexec sleep 3600`;
   // with job control the script is a file an interactive shell runs: the job (the script and hey)
   // stops at Ctrl-Z and goes on at `fg`, and the script goes on after hey as it does without
   if (opts.jobControl) {
@@ -103,6 +109,10 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     throw e;
   }
   const target = ["-t", "t:0.0"];
+  if (opts.record) {
+    await tmux("pipe-pane", "-o", ...target, `cat >> ${quote(recording)}`);
+    await until(() => existsSync(recording), "the recording to start"); // the pane's script starts once the file is there
+  }
 
   const screen = async (o: ScreenOptions = {}) =>
     (
@@ -161,6 +171,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
         await Bun.sleep(POLL_MS);
       }
     },
+    recorded: () => (existsSync(recording) ? readFileSync(recording, "utf8") : ""),
     kill: async () => void (await tmux("kill-session", "-t", "t")),
     async close() {
       // hey, hung up on, saves its session and history before it exits: its home goes after it

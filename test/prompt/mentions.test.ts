@@ -1,6 +1,6 @@
 // The pure half of @files and stdin: where a cut falls, how it is told, what counts as binary.
 import { describe, expect, test } from "bun:test";
-import { buildPrompt, cutNotice, decodeForPrompt, findMentions } from "../../src/prompt/mentions.ts";
+import { buildPrompt, cutNotice, decodeForPrompt, findMentions, writeMention } from "../../src/prompt/mentions.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -37,6 +37,25 @@ test("mentions: trailing punctuation dropped, path-likeness noted", () => {
     { path: "john", looksLikePath: false, written: "@john" },
     { path: "types/node", looksLikePath: true, written: "@types/node" },
   ]);
+});
+
+test.each([
+  ["full-width punctuation after the path", "请看 @中文.txt，然后总结", ["中文.txt"]],
+  ["a full stop at the end", "请看 @中文.txt。", ["中文.txt"]],
+  ["CJK text after a file's extension, and an @ right after CJK text", "看看 @目录/文件.txt和@中文.txt", ["目录/文件.txt", "中文.txt"]],
+  ["an @ right after CJK text", "请看@中文.txt 然后总结", ["中文.txt"]],
+  ["in brackets", "(@x.md) 与「@y.md」和（@z.md）", ["x.md", "y.md", "z.md"]],
+  ["in CJK quotes", "“@文件.txt”", ["文件.txt"]],
+  ["a scoped package's path", "@node_modules/@types/node/index.d.ts", ["node_modules/@types/node/index.d.ts"]],
+  ["an email is no mention", "mail a@b.com or 写信给 a@b.com", []],
+  ["a quoted name keeps its full-width comma", '@"报告，最终版.docx"', ["报告，最终版.docx"]],
+])("mentions in CJK text: %s", (_, text, paths) => {
+  expect(findMentions(text).map((m) => m.path)).toEqual(paths);
+});
+
+test("a name a bare mention would cut is written in quotes", () => {
+  expect(writeMention("报告，最终版.docx")).toBe('@"报告，最终版.docx"');
+  expect(writeMention("中文.txt")).toBe("@中文.txt");
 });
 
 test("input that is not UTF-8 (a Latin-1 log piped or @-mentioned) reads as its Windows-1252 characters, with a note, as read_file and bash read it", () => {

@@ -36,6 +36,21 @@ test.each([
   expect(lastLines(text, n, partial)).toEqual(want);
 });
 
+test("a character split between chunks shows once whole, and a byte that is not UTF-8 as in the result (café), never as �", async () => {
+  const shown: string[][] = [];
+  const tail = liveTail((lines) => shown.push(lines), 5);
+  try {
+    const zhong = new TextEncoder().encode("中"); // 3 bytes
+    tail.take(Uint8Array.from([...new TextEncoder().encode("进度 "), ...zhong.subarray(0, 2)]));
+    await until(() => shown.length === 1, "the first line");
+    tail.take(Uint8Array.from([...zhong.subarray(2), 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a])); // then `caf\xe9` in Latin-1
+    await until(() => shown.length === 2, "the rest");
+    expect(shown).toEqual([["进度"], ["进度 中", "café"]]);
+  } finally {
+    tail.stop();
+  }
+});
+
 test("only the end of a long output is kept, and what is shown changes only when the output did", async () => {
   const shown: string[][] = [];
   const tail = liveTail((lines) => shown.push(lines), 5);

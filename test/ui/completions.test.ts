@@ -43,6 +43,22 @@ test("@paths from the files here: a name with a space is quoted, others are as b
   }
 });
 
+test("@paths in CJK text: Tab completes an @ typed right after CJK text, and quotes a name a bare mention would cut", () => {
+  const dir = tempDir();
+  try {
+    writeFileSync(join(dir.path, "中文.txt"), "x");
+    writeFileSync(join(dir.path, "报告，最终版.docx"), "x");
+    const here = { ...from, cwd: dir.path };
+    let s = insert(emptyEditor([]), "请看@中");
+    s = complete(s, completions(s.text, here)).state;
+    expect(s.text).toBe("请看@中文.txt ");
+    expect(completions("请看 @报", here)).toEqual(['@"报告，最终版.docx"']);
+    expect(completions("mail me@中", here)).toEqual([]);
+  } finally {
+    dir.remove();
+  }
+});
+
 test("`/sk` Tab, Tab: `/skill:` with no space, then the skill's name, which runs as a skill", () => {
   const one = { ...from, skills: ["demo-one"] };
   let s = insert(emptyEditor([]), "/sk");

@@ -147,3 +147,10 @@ test("a column narrows to its longest word before any word is cut, while another
   for (const l of lines) expect(display(l)).toBeLessThanOrEqual(40);
   expect(lines.slice(2).map((l) => l.split("│")[0]!.trim())).toEqual(["the", "internationalization", "guide first"]);
 });
+
+test("a CJK cell wraps between characters, never starting a row with a full-width comma", () => {
+  const rows = ["| 项目 | 说明 |", "|---|---|", "| 解析器 | 这是一个很长的说明文字没有，任何空格需要在字符之间断开。 |"];
+  const lines = renderTable(rows, 36, display, false)!;
+  expect(lines.slice(2).map((l) => l.split("│")[1]!.trim())).toEqual(["这是一个很长的说明文字没", "有，任何空格需要在字符之间", "断开。"]);
+  for (const l of lines) expect(display(l)).toBeLessThanOrEqual(36);
+});

@@ -79,6 +79,15 @@ test("a word wider than the room is left whole; width 0 (not a terminal) changes
   expect(wrapColumns(url, 0, width)).toBe(url);
 });
 
-test("wide characters count by their display width", () => {
-  expect(wrapColumns("修复 解析器 的 测试", 10, width)).toBe("修复\n解析器 的\n测试"); // 4 + 1 + 6 columns would be 11;
+test("wide characters count by their display width; CJK breaks between characters, not before closing punctuation", () => {
+  expect(wrapColumns("修复 解析器 的 测试", 10, width)).toBe("修复 解析\n器 的 测试"); // 解析器 would end at column 11
+  expect(wrapColumns("提示：配置文件里的服务器，已经全部连接成功。", 20, width)).toBe("提示：配置文件里的服\n务器，已经全部连接成\n功。");
+  expect(wrapColumns("提示：配置文件里的服，务已经全部连接成功。", 20, width)).toBe("提示：配置文件里的\n服，务已经全部连接成\n功。"); // ， never starts a row
+});
+
+test("a notice's CJK text goes on under its column, and English words stay whole beside it", () => {
+  const line = "  fs: connected · 14 tools  已连接的服务器提供了这些工具，可以使用 read_file write_file";
+  const wrapped = wrapColumns(line, 60, width);
+  expect(wrapped).toBe(["  fs: connected · 14 tools  已连接的服务器提供了这些工具，可", "                            以使用 read_file write_file"].join("\n"));
+  for (const l of wrapped.split("\n")) expect(width(l)).toBeLessThanOrEqual(60);
 });

@@ -1,0 +1,30 @@
+// Where a line may break inside text without spaces (line-breaks.ts): between CJK characters, never
+// before closing punctuation or after opening punctuation, never inside an English word.
+import { expect, test } from "bun:test";
+import { breakUnits, firstBreak, wrapText } from "../../src/ui/line-breaks.ts";
+
+test.each([
+  ["an English word stays whole", "internationalization", ["internationalization"]],
+  ["between ideographs; a comma goes with what it follows", "中文，abc", ["中", "文，", "abc"]],
+  ["corner brackets: none after an opening one, none before a closing one", "他说「好的」。", ["他", "说", "「好", "的」。"]],
+  ["katakana: the prolonged sound mark never starts a line", "コーヒー", ["コー", "ヒー"]],
+  ["small kana never start a line", "ちょっと", ["ちょっ", "と"]],
+  ["Hangul syllables", "한국어", ["한", "국", "어"]],
+  ["a file name in Chinese text: its ASCII part whole", "文件.txt和", ["文", "件.txt", "和"]],
+  ["a percentage before CJK text", "100%中", ["100%", "中"]],
+  ["nothing next to emphasis markers (emphasis reads both sides)", "这是**重点：**内容", ["这", "是**重", "点：**内", "容"]],
+])("breakUnits: %s", (_, word, units) => {
+  expect(breakUnits(word)).toEqual(units);
+});
+
+test("firstBreak: only where both sides are known; 0 while the next character may still forbid the break", () => {
+  expect(firstBreak("中文")).toBe(1);
+  expect(firstBreak("中")).toBe(0); // a ， may follow
+  expect(firstBreak("hello")).toBe(0);
+});
+
+test("wrapText: CJK fills each line; a piece wider than the width is cut, or left whole when told not to cut", () => {
+  expect(wrapText("这是一个没有空格的句子。", 8, Bun.stringWidth)).toEqual(["这是一个", "没有空格", "的句子。"]);
+  expect(wrapText("see https://example.com/long", 10, Bun.stringWidth, false)).toEqual(["see", "https://example.com/long"]);
+  expect(wrapText("abcdefghij", 4, Bun.stringWidth)).toEqual(["abcd", "efgh", "ij"]);
+});
