@@ -57,7 +57,7 @@ function isMcpCommand(rest: string[]): boolean {
 function mcpTypo(rest: string[]): string | undefined {
   const [verb, ...more] = rest;
   const asPrompt = `(to send it as a prompt: hey -p "mcp ${rest.join(" ")}")`;
-  const instead = verb === undefined ? undefined : PEER_VERBS[verb];
+  const instead = verb !== undefined && Object.hasOwn(PEER_VERBS, verb) ? PEER_VERBS[verb] : undefined;
   const table = verb === "add" ? tableFor(more) : "";
   if (instead) return `hey has no command hey mcp ${verb}: ${instead} ${asPrompt}${table && `; this one:\n${table}`}`;
   const meant = verb === undefined || more.length > 1 ? undefined : closest(verb, ["list", "login", "logout"]);

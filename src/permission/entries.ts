@@ -29,6 +29,23 @@ const SPELLINGS: Record<string, string> = {
   replace: "edit",
   grep: "grep",
   search_file_content: "grep",
+  // Codex's, Cursor's, Zed's, Cline's and Anthropic's text editor's names
+  apply_patch: "edit",
+  edit_file: "edit",
+  str_replace: "edit",
+  str_replace_editor: "edit",
+  str_replace_based_edit_tool: "edit",
+  multi_edit: "edit",
+  search_replace: "edit",
+  replace_in_file: "edit",
+  write_to_file: "write_file",
+  create_file: "write_file",
+  execute_command: "bash",
+  run_terminal_cmd: "bash",
+  run_command: "bash",
+  local_shell: "bash",
+  terminal: "bash",
+  shell_command: "bash",
 };
 
 /**
@@ -59,7 +76,8 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   // a slip for a built-in's name (`write`, `writ_file`) would deny nothing and fail open; in an
   // allow list it fails closed, the tool refused, and may be an MCP tool's name
   const meant = list === "deny" && TOOL_GLOB.test(e) ? slipFor(e) : undefined;
-  if (meant) return { error: `names no tool, so it would refuse nothing; write "${meant}" (an MCP tool of that name: "${e}*")` };
+  if (meant)
+    return { error: `is no built-in tool's name, so it would refuse an MCP tool so named only; write "${meant}" for hey's (for such an MCP tool: "${e}*")` };
   if (TOOL_GLOB.test(e)) return { tool: e };
   return { error: misspelled(e) };
 }

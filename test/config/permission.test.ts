@@ -43,15 +43,33 @@ test.each([
     `${U}: [permission] deny: "rm" names a program, not a tool; write "bash: rm *" to refuse its commands (an MCP tool of that name: "rm*")`,
   ],
   // a slip for a built-in's name would deny nothing: another agent's word, a letter off, a plural
-  ...["write", "writefile", "write-file", "write_files", "wirte_file", "writ_file", "shell", "bsah", "edits", "read_fle"].map((slip) => {
-    const meant = { write: "write_file", writefile: "write_file", shell: "bash", bsah: "bash", edits: "edit", read_fle: "read_file" }[slip] ?? "write_file";
+  ...[
+    ...["write", "writefile", "write-file", "write_files", "wirte_file", "writ_file", "shell", "bsah", "edits", "read_fle"],
+    // other agents' names for the same tools (Codex, Cursor, Zed, Cline, Anthropic's text editor)
+    ...["apply_patch", "edit_file", "str_replace_editor", "write_to_file", "create_file", "execute_command", "run_terminal_cmd", "local_shell"],
+  ].map((slip) => {
+    const meant =
+      {
+        write: "write_file",
+        writefile: "write_file",
+        shell: "bash",
+        bsah: "bash",
+        edits: "edit",
+        read_fle: "read_file",
+        apply_patch: "edit",
+        edit_file: "edit",
+        str_replace_editor: "edit",
+        execute_command: "bash",
+        run_terminal_cmd: "bash",
+        local_shell: "bash",
+      }[slip] ?? "write_file";
     return [
       `[permission]\ndeny = ["${slip}"]`,
-      `${U}: [permission] deny: "${slip}" names no tool, so it would refuse nothing; write "${meant}" (an MCP tool of that name: "${slip}*")`,
+      `${U}: [permission] deny: "${slip}" is no built-in tool's name, so it would refuse an MCP tool so named only; write "${meant}" for hey's (for such an MCP tool: "${slip}*")`,
     ];
   }),
   // an MCP tool's own name, a glob, or a built-in's is no slip; in an allow list a slip fails closed
-  ['[permission]\ndeny = ["write*", "edit_file", "list_directory", "echo", "edit", "github_*"]', "no error"],
+  ['[permission]\ndeny = ["write*", "edit_file*", "list_directory", "echo", "edit", "github_*"]', "no error"],
   ['[permission]\nallow = ["read_file", "writ_file"]', "no error"],
   // in an allow list it fails closed (git's commands are refused), and an MCP tool may bear the name
   ['[permission]\nallow = ["read_file", "kubectl"]', "no error"],

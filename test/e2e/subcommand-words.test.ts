@@ -119,3 +119,11 @@ test("hey doctr, hey upgrdae, hey sesions: one word that is a slip for a command
   expect(asked()).toEqual([]);
   expect((await hey(["test"])).stdout).toContain("answered: test"); // a word a prompt would be
 });
+
+test("hey mcp WORD where WORD is a name every object has (constructor, toString): a prompt, as before", async () => {
+  const { asked } = setUp();
+  const r = await hey(["mcp", "constructor", "of", "the", "parser", "is", "slow"]);
+  expect(r.stderr).not.toContain("has no command");
+  expect(r.stdout).toContain("answered: mcp constructor of the parser is slow");
+  expect(asked()).toHaveLength(1);
+});
