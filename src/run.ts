@@ -212,6 +212,7 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   let result: RunResult;
   try {
     result = await runtime.agent.send(prompt, abort.signal);
+    await writer(1).drain(); // a long answer fails in its flush, after the run: still heard while the handler is on
   } finally {
     off();
     offGone();
