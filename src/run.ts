@@ -19,7 +19,7 @@ import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
-import { MentionError, readStdin, spacedArguments } from "./prompt/input.ts";
+import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
@@ -43,6 +43,14 @@ import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
+  try {
+    return await runOnce(args, here);
+  } finally {
+    await stdinDrained(); // `git diff | hey -p …` past the cap: its writer ends, not on SIGPIPE (prompt/input.ts)
+  }
+}
+
+async function runOnce(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
   if (args.sessions) {
@@ -90,7 +98,12 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
     const seen: SeenFiles = new Map(); // the @files the prompt brings whole: the run's file tools start from them
-    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
+    const told: string[] = []; // what was cut of the input, an @word sent as written: in JSON also `notice` events, after `session`
+    const tell = (line: string) => {
+      warn(line);
+      told.push(line);
+    };
+    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, asks));
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
@@ -107,6 +120,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       command: oneShot && lineKind(message) === "command", // no model request: no server starts unless the command uses it
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
+    if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
     for (const [file, hash] of seen) runtime.seen.set(file, hash);
     prompt = withSkillText(message, prompt, runtime, args.run.skills);
   } catch (e) {
