@@ -60,7 +60,10 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       return preflightFailure(new SessionError(errorText(e)), args.run.output);
     }
   }
-  const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
+  // JSON never opens the REPL; nor does a stdout that is no terminal (`hey "msg" > out.txt`): the prompt would be drawn into the file
+  const oneShot = args.print || !isTty(0) || !isTty(1) || args.run.output === "json";
+  const replElsewhere = isTty(0) && !isTty(1) && !args.print && args.run.output !== "json"; // at a terminal, stdout sent elsewhere
+  if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(NO_TERMINAL), args.run.output);
   // `hey -p … >&-`: the answer would vanish into the /dev/null the runtime put there; a run nobody can read is not begun
   if (oneShot && (await wasClosedAtStart(1))) {
     warn(STDOUT_CLOSED);
@@ -237,6 +240,9 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
 }
+
+/** `hey > out.txt` at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
+const NO_TERMINAL = 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}
