@@ -14,6 +14,7 @@ import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
 import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
+import { INTERRUPTED } from "./kernel/tool.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
@@ -33,7 +34,7 @@ import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { drainAll, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -98,7 +99,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read
     const { maxBytes } = config.settings.input;
-    const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
+    const stdin = isTty(0) ? undefined : await heedingSignals(() => readStdin(maxBytes, warn), args.run.output);
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
     const seen: SeenFiles = new Map(); // the @files the prompt brings whole: the run's file tools start from them
     const told: string[] = []; // what was cut of the input, an @word sent as written: in JSON also `notice` events, after `session`
@@ -243,6 +244,27 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
 
 /** `hey > out.txt` at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
 const NO_TERMINAL = 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
+
+/**
+ * `wait` (for stdin, before the run is assembled) with the signals that end a run heard: hey ends
+ * as a run they stop does — its `error` and `done` (JSON), its line on stderr, exit 128 + the signal.
+ */
+async function heedingSignals<T>(wait: () => Promise<T>, output: RunFlags["output"]): Promise<T> {
+  let stopping = false;
+  const stop = (code: number, reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (output === "json") writer(1).write(failureLines("interrupted", reason));
+    writer(2).write(`${output === "json" ? "hey: " : ""}${reason}\n`); // as the run says it: errorsTo in JSON, the terminal's line in text
+    void drainAll().then(() => process.exit(code));
+  };
+  const off = onSignals({ interrupt: () => stop(EXIT.interrupted, INTERRUPTED), end: (name) => stop(SIGNAL_EXIT[name], SIGNAL_REASON[name]) });
+  try {
+    return await wait();
+  } finally {
+    off();
+  }
+}
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
 class SessionError extends Error {}
