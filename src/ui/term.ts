@@ -105,6 +105,11 @@ export function whenReaderGone(fd: 1 | 2, then: (error: unknown) => void): () =>
   };
 }
 
+/** The error a write to `fd` failed with (EPIPE, ENOSPC…), if one did. */
+export function writeFailure(fd: 1 | 2): unknown {
+  return gone.get(fd);
+}
+
 /** Waits until every writer created so far has drained (before process.exit). */
 export async function drainAll(): Promise<void> {
   await Promise.all([...sinks.values()].map((w) => w.drain()));
