@@ -173,10 +173,11 @@ Usage: hey [options] [@file ...] [message ...]
                                it would run; asks at a terminal. --revoke: stop trusting it
 
   With no message, hey opens an interactive prompt (/help there lists its commands and
-  keys: /last, /clear, !COMMAND, Ctrl-R, Ctrl-Z …). Piped stdin is appended to the
-  message in a fenced block and implies -p. @path expands to the file's content (an @word
-  that names no file stays as written; a name with spaces is @"my notes.txt", as Tab
-  writes it). Each is cut at [input] max_bytes (256 KB).
+  keys: /last, /clear, !COMMAND, Ctrl-R, Ctrl-Z …); it needs a terminal on stdout, so
+  with stdout a file or a pipe a message runs as with -p (no message exits 2). Piped
+  stdin is appended to the message in a fenced block and implies -p. @path expands to
+  the file's content (an @word that names no file stays as written; a name with spaces
+  is @"my notes.txt", as Tab writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt. One word alone that is
   a slip for a command (hey doctr) exits 2 naming it; hey help is this help.

@@ -4,7 +4,8 @@
 import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
 import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
-import { drainAll, writer } from "./ui/term.ts";
+import { outputLost } from "./ui/output-lost.ts";
+import { drainAll, writeFailure, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -106,10 +107,17 @@ async function fail(message: string, code: number, argv: string[], kind: "usage"
   return code;
 }
 
-/** Exits once stdout and stderr have drained, so piped output is never cut short. */
+/**
+ * Exits once stdout and stderr have drained, so piped output is never cut short. A command whose
+ * output could not be written (`hey --help > /dev/full`, `hey -p /usage | true`) did not succeed:
+ * it exits as a one-shot run does then (ui/output-lost.ts), 1 saying why, or 141.
+ */
 async function exit(code: number): Promise<never> {
   await drainAll();
-  process.exit(code);
+  const error = code === EXIT.ok ? writeFailure(1) : undefined;
+  const failed = error === undefined ? undefined : outputLost(error, "the output");
+  if (failed && !failed.pipe) writer(2).write(`hey: ${failed.reason}\n`);
+  process.exit(failed?.code ?? code);
 }
 
 const argv = process.argv.slice(2);

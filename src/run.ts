@@ -14,12 +14,13 @@ import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
 import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
+import { INTERRUPTED } from "./kernel/tool.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
-import { MentionError, readStdin, spacedArguments } from "./prompt/input.ts";
+import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
@@ -33,7 +34,7 @@ import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { DUMB_TERMINAL, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { DUMB_TERMINAL, drainAll, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -43,6 +44,14 @@ import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
+  try {
+    return await runOnce(args, here);
+  } finally {
+    await stdinDrained(); // `git diff | hey -p …` past the cap: its writer ends, not on SIGPIPE (prompt/input.ts)
+  }
+}
+
+async function runOnce(args: CliArgs, here: Places): Promise<number> {
   await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
   const env = process.env;
   if (args.sessions) {
@@ -52,7 +61,10 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       return preflightFailure(new SessionError(errorText(e)), args.run.output);
     }
   }
-  const oneShot = args.print || !isTty(0) || args.run.output === "json"; // JSON never opens the REPL
+  // JSON never opens the REPL; nor does a stdout that is no terminal (`hey "msg" > out.txt`): the prompt would be drawn into the file
+  const oneShot = args.print || !isTty(0) || !isTty(1) || args.run.output === "json";
+  const replElsewhere = isTty(0) && !isTty(1) && !args.print && args.run.output !== "json"; // at a terminal, stdout sent elsewhere
+  if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(NO_TERMINAL), args.run.output);
   if (!oneShot && isDumb(env)) {
     warn(DUMB_TERMINAL);
     return EXIT.usage;
@@ -91,10 +103,15 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read
     const { maxBytes } = config.settings.input;
-    const stdin = isTty(0) ? undefined : await readStdin(maxBytes, warn);
+    const stdin = isTty(0) ? undefined : await heedingSignals(() => readStdin(maxBytes, warn), args.run.output);
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];
     const seen: SeenFiles = new Map(); // the @files the prompt brings whole: the run's file tools start from them
-    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn, seen });
+    const told: string[] = []; // what was cut of the input, an @word sent as written: in JSON also `notice` events, after `session`
+    const tell = (line: string) => {
+      warn(line);
+      told.push(line);
+    };
+    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen });
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, asks));
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
@@ -111,6 +128,7 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
       command: oneShot && lineKind(message) === "command", // no model request: no server starts unless the command uses it
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
+    if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
     for (const [file, hash] of seen) runtime.seen.set(file, hash);
     prompt = withSkillText(message, prompt, runtime, args.run.skills);
   } catch (e) {
@@ -216,6 +234,7 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   let result: RunResult;
   try {
     result = await runtime.agent.send(prompt, abort.signal);
+    await writer(1).drain(); // a long answer fails in its flush, after the run: still heard while the handler is on
   } finally {
     off();
     offGone();
@@ -225,6 +244,30 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   if (signalled !== undefined) return signalled;
   if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
+}
+
+/** `hey > out.txt` at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
+const NO_TERMINAL = 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
+
+/**
+ * `wait` (for stdin, before the run is assembled) with the signals that end a run heard: hey ends
+ * as a run they stop does — its `error` and `done` (JSON), its line on stderr, exit 128 + the signal.
+ */
+async function heedingSignals<T>(wait: () => Promise<T>, output: RunFlags["output"]): Promise<T> {
+  let stopping = false;
+  const stop = (code: number, reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (output === "json") writer(1).write(failureLines("interrupted", reason));
+    writer(2).write(`${output === "json" ? "hey: " : ""}${reason}\n`); // as the run says it: errorsTo in JSON, the terminal's line in text
+    void drainAll().then(() => process.exit(code));
+  };
+  const off = onSignals({ interrupt: () => stop(EXIT.interrupted, INTERRUPTED), end: (name) => stop(SIGNAL_EXIT[name], SIGNAL_REASON[name]) });
+  try {
+    return await wait();
+  } finally {
+    off();
+  }
 }
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */

@@ -2,8 +2,8 @@
 // after parsing — merging, checking, precedence, messages — is config/resolve.ts's.
 import type TOMLModule from "@iarna/toml";
 import { redefinedReason } from "./toml-reason.ts";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import type { Approvals } from "./approvals.ts";
@@ -200,10 +200,24 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       layers.push({ ...layer, ...(project ? { project: true } : {}), ...guard });
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
-      onError(e);
+      // the user's file behind a directory this user cannot enter (HOME another user's, or under a file): what to do
+      onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
   return layers;
+}
+
+/** What to do when the user's config directory cannot be entered. */
+const UNREACHABLE_HOME = "set HOME or XDG_CONFIG_HOME to a directory this user can read";
+
+/** Whether `dir` can be entered, every directory above it too: false when one is not ours to enter (EACCES) or is a file (ENOTDIR). */
+function reachable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // Reads the files a message mentions and builds the user prompt (SPEC §2). The rules live in
 // prompt/mentions.ts; this file only does the reading.
-import { read, statSync, type Stats } from "node:fs";
+import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
@@ -101,11 +101,13 @@ export function spacedArguments(message: string, files: string[], cwd: string, h
 }
 
 /**
- * Reads at most `maxBytes` + 1 bytes of stdin (one more than fits says there is more; the rest
- * is never read, so `< /dev/zero` costs nothing). Throws MentionError when stdin cannot be read
- * (`< somedir`). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe that
- * sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes on:
- * a slow producer's input still counts.
+ * Reads at most `maxBytes` + 1 bytes of stdin into memory (one more than fits says there is more;
+ * `< /dev/zero` costs nothing). Past that, a pipe's rest is read in the background and thrown away
+ * while the run goes on (stdinDrained waits for it), so its writer ends as it would have, not on
+ * SIGPIPE (`set -o pipefail` fails a CI step on that). Throws MentionError when stdin cannot be
+ * read (`< somedir`). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe
+ * that sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes
+ * on: a slow producer's input still counts.
  */
 export async function readStdin(maxBytes: number, warn?: (message: string) => void): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -114,7 +116,7 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
   try {
     while (got <= maxBytes) {
       const buf = new Uint8Array(Math.min(STDIN_CHUNK_BYTES, maxBytes + 1 - got));
-      const n = await new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
+      const n = await readInto(buf);
       clearTimeout(notice);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
@@ -125,7 +127,51 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
   } finally {
     clearTimeout(notice);
   }
+  if (got > maxBytes && isPipe(0)) rest = discardRest(); // a file or a device has no writer to wait for
   return Buffer.concat(chunks);
+}
+
+/** The rest of a piped stdin past the cap being read and thrown away (readStdin); settles at its end or at a read error. */
+let rest: Promise<void> | undefined;
+
+async function discardRest(): Promise<void> {
+  const buf = new Uint8Array(STDIN_CHUNK_BYTES); // one buffer, read into again and again: memory stays flat whatever comes
+  try {
+    while ((await readInto(buf)) > 0);
+  } catch {
+    // a read that fails ends the discarding: its writer is told by its own write
+  }
+}
+
+/**
+ * Waits, before hey exits, for the rest of a piped stdin past the cap to be read to its end, at
+ * most STDIN_DRAIN_WAIT_MS: an endless writer (`yes | hey -p …`) then gets SIGPIPE, as it did
+ * before. Resolves at once when nothing is being discarded.
+ */
+export async function stdinDrained(): Promise<void> {
+  if (!rest) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([rest, new Promise<void>((done) => (timer = setTimeout(done, STDIN_DRAIN_WAIT_MS)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * How long hey waits at its end for the writer of a stdin past the cap to finish, the rest having
+ * been read and thrown away all through the run: a `git diff` or a log is done long before; an
+ * endless one (`yes`) is not waited for any longer.
+ */
+export const STDIN_DRAIN_WAIT_MS = 5000;
+
+const readInto = (buf: Uint8Array) => new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
+
+/** Whether `fd` is a pipe or a socket: one with a writer that a read left unfinished would kill with SIGPIPE. */
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 /** How long stdin may stay silent before hey says it is waiting for it. */

@@ -149,7 +149,7 @@ export function buildPrompt(message: string, files: MentionedFile[], stdin?: { t
     parts.push(fence(f.path, f.text) + note + encodingNote(f.encoding));
   }
   if (stdin !== undefined && stdin.text.trim() !== "") {
-    const note = stdin.cut ? `\n(truncated: showing the first ${stdin.cut.shown} bytes of stdin; the rest was not read)` : "";
+    const note = stdin.cut ? `\n(truncated: showing the first ${stdin.cut.shown} bytes of stdin; the rest was left out)` : "";
     parts.push(fence("stdin", stdin.text) + note + encodingNote(stdin.encoding));
   }
   return parts.join("\n\n");
@@ -157,7 +157,7 @@ export function buildPrompt(message: string, files: MentionedFile[], stdin?: { t
 
 /** The stderr line for a cut input: `@big.log` or `stdin`, what was kept, the key that sets it. */
 export function cutNotice(what: string, cut: Cut): string {
-  if (cut.of === undefined) return `${what}: only the first ${size(cut.shown)} went into the prompt ([input] max_bytes); the rest was not read`;
+  if (cut.of === undefined) return `${what}: only the first ${size(cut.shown)} went into the prompt ([input] max_bytes); the rest was left out`;
   return `${what}: only the first ${size(cut.shown)} of ${size(cut.of)} went into the prompt ([input] max_bytes)`;
 }
 

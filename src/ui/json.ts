@@ -49,15 +49,18 @@ export function createJsonOutput(write: (line: string) => void): Output {
   };
 }
 
-/** The lines of a run that failed before it started (a bad flag, `@missing`, a bad `--resume`): `error`, then `done`. */
+/**
+ * The lines of a run that failed before it started (a bad flag, `@missing`, a bad `--resume`) or
+ * was stopped before it (a signal while stdin is awaited: kind `interrupted`): `error`, then `done`.
+ */
 export function failureLines(kind: ErrorKind, message: string): string {
-  return JSON.stringify({ type: "error", kind, message }) + "\n" + JSON.stringify(doneEvent("error")) + "\n";
+  return JSON.stringify({ type: "error", kind, message }) + "\n" + JSON.stringify(doneEvent(kind === "interrupted" ? kind : "error")) + "\n";
 }
 
 /**
  * The `done` of a run that made no turn (a slash command, a failure before the first); `usage`:
  * what it spent all the same (`/compact`'s summary request).
  */
-export function doneEvent(stop: "end" | "error", usage: UsageCounts = NO_USAGE): Extract<AgentEvent, { type: "done" }> {
+export function doneEvent(stop: "end" | "error" | "interrupted", usage: UsageCounts = NO_USAGE): Extract<AgentEvent, { type: "done" }> {
   return { type: "done", stop_reason: stop, turns: 0, usage: { ...usage } };
 }

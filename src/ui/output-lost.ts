@@ -9,13 +9,16 @@ import { EXIT } from "../cli.ts";
 /** Why a one-shot run stopped when its stdout's reader went away (the session's interrupted answer says it). */
 export const READER_GONE = "the reader of hey's output went away (a closed pipe)";
 
-/** The exit code and the reason of a run whose stdout write failed with `error`; `pipe`: the reader went away. */
-export function outputLost(error: unknown): { code: number; reason: string; pipe: boolean } {
+/**
+ * The exit code and the reason of a run whose stdout write failed with `error`; `pipe`: the reader
+ * went away. `lost`: what the reason says is lost (a command's output, not an answer).
+ */
+export function outputLost(error: unknown, lost = "the answer"): { code: number; reason: string; pipe: boolean } {
   const e = error as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === "string" ? e.code : undefined;
   if (code === undefined || code === "EPIPE") return { code: EXIT.pipe, reason: READER_GONE, pipe: true };
   const message = typeof e?.message === "string" && e.message ? e.message : code;
-  return { code: EXIT.runtime, reason: `stdout cannot be written (${message}): the answer is lost`, pipe: false };
+  return { code: EXIT.runtime, reason: `stdout cannot be written (${message}): ${lost} is lost`, pipe: false };
 }
 
 /** Why a one-shot run whose stdout was closed when it started stopped before sending anything (exit 1). */

@@ -81,9 +81,13 @@ export function writer(fd: 1 | 2): Writer {
     write(text) {
       if (text === "" || closed) return;
       try {
-        sink.write(text);
-        const flushed = sink.flush();
-        if (flushed instanceof Promise) pending = pending.then(() => flushed).catch(close);
+        // a write the pipe cannot take at once returns a promise, and its failure (ENOSPC, EPIPE) comes there, not from flush()
+        const wrote: unknown = sink.write(text);
+        const flushed: unknown = sink.flush();
+        if (wrote instanceof Promise || flushed instanceof Promise) {
+          const settled = Promise.all([wrote, flushed]).then(() => {}, close); // handled at once: no unhandled rejection
+          pending = pending.then(() => settled);
+        }
       } catch (e) {
         close(e);
       }
@@ -112,6 +116,11 @@ export function whenReaderGone(fd: 1 | 2, then: (error: unknown) => void): () =>
   return () => {
     if (goneHandlers.get(fd) === then) goneHandlers.delete(fd);
   };
+}
+
+/** The error a write to `fd` failed with (EPIPE, ENOSPC…), if one did. */
+export function writeFailure(fd: 1 | 2): unknown {
+  return gone.get(fd);
 }
 
 /** Waits until every writer created so far has drained (before process.exit). */

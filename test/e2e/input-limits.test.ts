@@ -48,11 +48,11 @@ describe("stdin", () => {
     const stdin = line.repeat(Math.ceil((40 << 20) / line.length));
     const run = await runHey([...adHoc(), "-p", "summarize"], { cwd: work.path, stdin });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("hey: stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was not read");
+    expect(run.stderr).toContain("hey: stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was left out");
     const prompt = lastPrompt();
     const kept = Math.floor(DEFAULT_MAX / line.length) * line.length;
     expect(prompt).toBe(
-      `summarize\n\n\`\`\`stdin\n${stdin.slice(0, kept)}\`\`\`\n(truncated: showing the first ${kept} bytes of stdin; the rest was not read)`,
+      `summarize\n\n\`\`\`stdin\n${stdin.slice(0, kept)}\`\`\`\n(truncated: showing the first ${kept} bytes of stdin; the rest was left out)`,
     );
     expect(server.sizes.at(-1)!).toBeLessThan(DEFAULT_MAX + 16_000); // + system prompt, tools, JSON escapes
   });

@@ -24,10 +24,10 @@ describe("decodeForPrompt", () => {
 });
 
 test("cut notices name the input, what was kept and the key", () => {
-  expect(cutNotice("stdin", { shown: 262144 })).toBe("stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was not read");
+  expect(cutNotice("stdin", { shown: 262144 })).toBe("stdin: only the first 256 KB went into the prompt ([input] max_bytes); the rest was left out");
   expect(cutNotice("@big.log", { shown: 1000, of: 3 << 20 })).toBe("@big.log: only the first 1000 bytes of 3.0 MB went into the prompt ([input] max_bytes)");
   expect(buildPrompt("hi", [], { text: "abc\n", cut: { shown: 4 } })).toBe(
-    "hi\n\n```stdin\nabc\n```\n(truncated: showing the first 4 bytes of stdin; the rest was not read)",
+    "hi\n\n```stdin\nabc\n```\n(truncated: showing the first 4 bytes of stdin; the rest was left out)",
   );
 });
 

@@ -1,0 +1,71 @@
+// A HOME this user cannot enter — another user's, mode 700 (`sudo -u ci hey …` keeping HOME), or
+// one under a regular file — made hey stop with `…/.config/hey/config.toml: cannot read (EACCES)`
+// and nothing on what to do. It now says: set HOME or XDG_CONFIG_HOME. A config file that is itself
+// unreadable, in a home that is fine, keeps the plain message: changing HOME is no fix for it.
+import { expect, test } from "bun:test";
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
+
+const server = fileModelServer(() => ({ text: "never asked" }));
+const dir = eachTempDir("hey-unreadable-home-");
+const HINT = "; set HOME or XDG_CONFIG_HOME to a directory this user can read";
+/** a user that is not the owner of what the test makes: `nobody` when the tests run as root (root enters every directory) */
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+
+/** dist/hey -p with `home` as HOME, as a user other than root; its exit code and stderr. */
+async function heyWithHome(home: string): Promise<{ code: number; stderr: string }> {
+  const other = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : [];
+  const where = (name: string) => join(dir.path, name);
+  const proc = Bun.spawn([...other, await ensureBinary(), "--base-url", server.baseUrl, "-m", "m", "-p", "hi"], {
+    cwd: dir.path,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_STATE_HOME: where("state"), XDG_CACHE_HOME: where("cache"), NO_COLOR: "1" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 20_000,
+  });
+  const [stderr, code] = await Promise.all([proc.stderr.text(), proc.exited]);
+  return { code, stderr };
+}
+
+/** `path` made this test's other user's (when running as root), so that user can enter it. */
+function ours(path: string): void {
+  if (asRoot) chownSync(path, NOBODY, NOBODY);
+}
+
+test.each([
+  ["another user's, mode 700", "EACCES"],
+  ["under a regular file", "ENOTDIR"],
+])("a HOME %s: exit 2, the config file named, and what to do", async (_kind, code) => {
+  chmodSync(dir.path, 0o755); // the run's directory is open to the other user
+  let home = join(dir.path, "home");
+  if (code === "EACCES") {
+    mkdirSync(join(home, ".config", "hey"), { recursive: true });
+    writeFileSync(join(home, ".config", "hey", "config.toml"), "");
+    chmodSync(home, asRoot ? 0o700 : 0o000); // as root: root's, which the other user cannot enter
+  } else {
+    writeFileSync(join(dir.path, "file"), "");
+    ours(join(dir.path, "file"));
+    home = join(dir.path, "file", "home");
+  }
+  try {
+    expect(await heyWithHome(home)).toEqual({ code: 2, stderr: `hey: ${join(home, ".config", "hey", "config.toml")}: cannot read (${code})${HINT}\n` });
+  } finally {
+    if (code === "EACCES") chmodSync(home, 0o700); // removable again
+  }
+  expect(server.requests).toHaveLength(0);
+});
+
+test("a config file unreadable itself in a home that is fine: the plain message, no word of HOME", async () => {
+  chmodSync(dir.path, 0o755);
+  const home = join(dir.path, "home");
+  const file = join(home, ".config", "hey", "config.toml");
+  mkdirSync(join(home, ".config", "hey"), { recursive: true });
+  writeFileSync(file, "");
+  for (const path of [home, join(home, ".config"), join(home, ".config", "hey")]) ours(path);
+  chmodSync(file, 0o000);
+  expect(await heyWithHome(home)).toEqual({ code: 2, stderr: `hey: ${file}: cannot read (EACCES)\n` });
+});
