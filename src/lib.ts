@@ -35,6 +35,9 @@ import { resolveProxy } from "./net/proxy.ts";
 import { bunFetch, defaultFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
 import { ownOutputDir } from "./embed-dirs.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
+import { checkValue } from "./config/schema.ts";
+import { checkUrl } from "./config/providers.ts";
+import { ConfigError } from "./config/settings.ts";
 
 export {
   EFFORTS,
@@ -165,12 +168,18 @@ const allKeys = new Set<string>();
  * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
  * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
  * byte of an answer says which endpoint was silent. Throws what the adapter's factory throws, and
- * NetConfigError for a proxy in the environment hey cannot use on the way to `baseUrl` (given no `fetch`).
+ * NetConfigError for a proxy in the environment hey cannot use on the way to `baseUrl` (given no `fetch`),
+ * and ConfigError, naming the option, for a protocol hey has no adapter for or a baseUrl that is not an http(s) URL.
  * `apiKey` never reaches the model: see AgentOptions.secrets.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   // its errors name the embedder's options, not the CLI's config keys and flags
   const { fetch: given, ...rest } = opts;
+  // checked as the CLI checks --protocol and base_url: before, a wrong protocol threw a TypeError from deep inside, and a
+  // baseUrl that is no URL was taken and failed only at the first send
+  const badProtocol = checkValue("protocol", opts.protocol, "createProvider's protocol");
+  if (badProtocol) throw new ConfigError(badProtocol);
+  checkUrl(opts.baseUrl, "createProvider's baseUrl");
   // a proxy setting hey cannot use fails here, naming its variable, as the CLI's does at start; at the
   // first request it was a "network error" retried with backoff until the retries ran out
   if (!given && URL.canParse(opts.baseUrl)) resolveProxy(new URL(opts.baseUrl), { env: process.env });
