@@ -10,7 +10,7 @@ import { resolveTable, SECTIONS } from "./config/keys.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
-import { TOOL } from "./kernel/tool-names.ts";
+import { TOOL, toolNameProblem } from "./kernel/tool-names.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
@@ -272,6 +272,9 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   if (Array.isArray(tools)) {
     // two tools of one name: every vendor refuses every request that lists them ("tool names must be unique")
     const twice = tools.flatMap((t, i) => {
+      // a name no vendor takes: every request listing it is refused (400), so no send could ever work
+      const badName = toolNameProblem(t.name);
+      if (badName) return [`createAgent: tools[${i}] has a name no model API accepts: ${badName}`];
       const first = tools.findIndex((o) => o.name === t.name);
       if (first < i) return [`createAgent: tools[${i}] (${t.name}) is named like tools[${first}]; each tool needs a name of its own`];
       if (t.name !== TOOL.compress || !settings.context.compressTool) return [];
