@@ -13,6 +13,7 @@ import type { Message } from "./kernel/ir.ts";
 import { TOOL, toolNameProblem } from "./kernel/tool-names.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
+import { createSessionWriter as writerOf, type SessionWriter, type SessionWriterOptions } from "./sessions/writer.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -85,7 +86,7 @@ export { createGrepTool } from "./tools/grep.ts";
 export { createReadFileTool } from "./tools/read-file.ts";
 export { createWriteFileTool } from "./tools/write-file.ts";
 export { chooseShell, type ShellChoice } from "./tools/shell.ts";
-export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
+export type { SessionWriter, SessionWriterOptions } from "./sessions/writer.ts";
 export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 export { SessionLockedError } from "./sessions/lock.ts";
 
@@ -194,6 +195,17 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     allKeys.add(opts.apiKey);
   }
   return provider;
+}
+
+/**
+ * A session writer (an Output: give it to createAgent's `output`) saving the run as hey's session
+ * files, `dir/id.jsonl`. As the CLI's, it writes nothing until the run's first answer (`untilAnswer`,
+ * default true): a run that got none (the server down, a bad key) leaves no session, and adds nothing
+ * to a resumed one — else the next resume would end in an unanswered message and send two user
+ * messages in a row. Never throws; a failure goes to `warn` once.
+ */
+export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
+  return writerOf({ ...opts, untilAnswer: opts.untilAnswer ?? true });
 }
 
 /** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */

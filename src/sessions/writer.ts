@@ -62,12 +62,14 @@ type CompactionEvent = {
   window?: number;
 };
 
-export function createSessionWriter(opts: {
+/** What a session writer is given: the file is `dir/id.jsonl`; `cwd` and `version` go in its header. */
+export interface SessionWriterOptions {
   dir: string;
   id: string;
   cwd: string;
   version: string;
   warn: (message: string) => void;
+  /** nothing is written before the run's first answer (see above): hey's own runs, and lib.ts's by default */
   untilAnswer?: boolean;
   /**
    * the session is on disk already (a resume: true, or the resumed session): a summary or a usage
@@ -77,7 +79,9 @@ export function createSessionWriter(opts: {
    * back if the file is emptied under the writer
    */
   existing?: boolean | { torn?: readonly string[]; messages?: readonly Message[]; appended?: readonly Message[] };
-}): SessionWriter {
+}
+
+export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
   let failed = false;
