@@ -8,7 +8,7 @@
 //
 // MODEL_BASE_URL, MODEL and MODEL_API_KEY name an OpenAI-compatible endpoint (default: a local
 // Ollama with qwen3). Exits 0 when the model answered.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent, createProvider, createSessionWriter, fanOut, newId, permissionCheck, resumeSession, textOf, type Output } from "hey";
 
@@ -24,13 +24,16 @@ const provider = await createProvider({
 
 // every event of the run is also an entry of a JSONL session file, as hey's own sessions are; -c
 // goes on with the latest one (ids sort by time) as `hey -c` would: its summaries stand in for
-// what they cover, and this process is its one writer until the writer closes
+// what they cover, and this process is its one writer until the writer closes. With none yet, -c
+// starts a new one and says so, as `hey -c` does. A run that gets no answer (the server down)
+// saves nothing, so the next -c does not go on from an unanswered message.
 const latest = again
-  ? readdirSync(".sessions")
+  ? (existsSync(".sessions") ? readdirSync(".sessions") : [])
       .filter((f) => f.endsWith(".jsonl"))
       .sort()
       .at(-1)
   : undefined;
+if (again && !latest) console.error("no earlier session in .sessions/; starting a new one");
 const resume = latest ? resumeSession(join(".sessions", latest), process.cwd()) : undefined;
 const session = createSessionWriter({
   dir: ".sessions",

@@ -5,6 +5,7 @@
 // the model as that tool's error naming the field, without running. Pure: no I/O.
 import { z } from "zod";
 import type { Tool, ToolContext, ToolResult } from "./kernel/tool.ts";
+import { toolNameProblem } from "./kernel/tool-names.ts";
 
 /** What `defineTool` is given: a Tool whose `parameters` are a zod object schema and whose `run` gets what it parses to. */
 export interface TypedToolDefinition<S extends z.ZodObject> {
@@ -15,8 +16,13 @@ export interface TypedToolDefinition<S extends z.ZodObject> {
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult | string> | ToolResult | string;
 }
 
-/** A Tool from a zod schema: see TypedToolDefinition. Throws (naming the tool) when the schema has no JSON Schema form (a transform, a custom check). */
+/**
+ * A Tool from a zod schema: see TypedToolDefinition. Throws (naming the tool) when its name is one no model API
+ * accepts (1 to 64 of [a-zA-Z0-9_-]) or the schema has no JSON Schema form (a transform, a custom check).
+ */
 export function defineTool<S extends z.ZodObject>(definition: TypedToolDefinition<S>): Tool {
+  const badName = toolNameProblem(definition.name);
+  if (badName) throw new Error(`defineTool: ${badName}`);
   let schema: Record<string, unknown>;
   try {
     const { $schema: _, ...rest } = z.toJSONSchema(definition.parameters, { io: "input", override: withoutSafeBounds }) as Record<string, unknown>; // the draft's URL is tokens the model does not need

@@ -5,6 +5,7 @@ import { MCP_SERVER_KEYS, resolveTable, SECTIONS } from "./config/keys.ts";
 import type { McpServerSettings } from "./config/settings.ts";
 import { embeddedDirs } from "./embed-dirs.ts";
 import type { Output } from "./kernel/output.ts";
+import { BUILTIN_TOOLS } from "./kernel/tool-names.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
@@ -56,7 +57,7 @@ export interface McpOptions {
   /** where each server's tool list is cached, and results cut for the model are kept in full; default embeddedDirs().cache, apart from the CLI's */
   cacheDir?: string;
   fetch?: FetchLike;
-  /** a server that failed to start, and warnings about its tools' names */
+  /** a server that failed to start, and warnings about its tools' names (one named like hey's own read_file is offered as fs_read_file) */
   warn?(message: string): void;
   /** the most a request waits for a server with no cached tool list; default 3 s */
   startupWaitMs?: number;
@@ -65,7 +66,11 @@ export interface McpOptions {
    * offered), failed, stopped, with why — what `hey` prints as `connected: fs (14 tools)`
    */
   output?: Output;
-  /** the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it */
+  /**
+   * the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it — by the
+   * name the model sees, which for a tool named like one of hey's (bash, read_file, write_file, edit, grep, compress) is
+   * `<server>_<name>`
+   */
   permission?: PermissionCheck | ListPermission;
 }
 
@@ -87,7 +92,9 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
   // one for every connect of these servers: a SOCKS5 route's loopback bridge is started once, not at each reconnect
   const fetchImpl = opts.fetch ? bunFetch(opts.fetch) : defaultFetch();
   const manager = createMcpManager(
-    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false },
+    // hey's own tools' names, as the CLI's: a server's read_file is offered as fs_read_file, so `offered` counts (and the
+    // rules judge) that name, and the rename is said when the server connects; before, `offered` counted the server's names
+    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false, builtins: BUILTIN_TOOLS },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: fetchImpl }, signal),
       store: createToolStore(cacheDir),

@@ -10,9 +10,10 @@ import { resolveTable, SECTIONS } from "./config/keys.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import type { Message } from "./kernel/ir.ts";
-import { TOOL } from "./kernel/tool-names.ts";
+import { TOOL, toolNameProblem } from "./kernel/tool-names.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
+import { createSessionWriter as writerOf, type SessionWriter, type SessionWriterOptions } from "./sessions/writer.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -35,6 +36,9 @@ import { resolveProxy } from "./net/proxy.ts";
 import { bunFetch, defaultFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
 import { ownOutputDir } from "./embed-dirs.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
+import { checkValue } from "./config/schema.ts";
+import { checkUrl } from "./config/providers.ts";
+import { ConfigError } from "./config/settings.ts";
 
 export {
   EFFORTS,
@@ -82,7 +86,7 @@ export { createGrepTool } from "./tools/grep.ts";
 export { createReadFileTool } from "./tools/read-file.ts";
 export { createWriteFileTool } from "./tools/write-file.ts";
 export { chooseShell, type ShellChoice } from "./tools/shell.ts";
-export { createSessionWriter, type SessionWriter } from "./sessions/writer.ts";
+export type { SessionWriter, SessionWriterOptions } from "./sessions/writer.ts";
 export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 export { SessionLockedError } from "./sessions/lock.ts";
 
@@ -165,12 +169,18 @@ const allKeys = new Set<string>();
  * The adapter for `opts.protocol`. A refused connection to this machine fails at once instead of
  * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
  * byte of an answer says which endpoint was silent. Throws what the adapter's factory throws, and
- * NetConfigError for a proxy in the environment hey cannot use on the way to `baseUrl` (given no `fetch`).
+ * NetConfigError for a proxy in the environment hey cannot use on the way to `baseUrl` (given no `fetch`),
+ * and ConfigError, naming the option, for a protocol hey has no adapter for or a baseUrl that is not an http(s) URL.
  * `apiKey` never reaches the model: see AgentOptions.secrets.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   // its errors name the embedder's options, not the CLI's config keys and flags
   const { fetch: given, ...rest } = opts;
+  // checked as the CLI checks --protocol and base_url: before, a wrong protocol threw a TypeError from deep inside, and a
+  // baseUrl that is no URL was taken and failed only at the first send
+  const badProtocol = checkValue("protocol", opts.protocol, "createProvider's protocol");
+  if (badProtocol) throw new ConfigError(badProtocol);
+  checkUrl(opts.baseUrl, "createProvider's baseUrl");
   // a proxy setting hey cannot use fails here, naming its variable, as the CLI's does at start; at the
   // first request it was a "network error" retried with backoff until the retries ran out
   if (!given && URL.canParse(opts.baseUrl)) resolveProxy(new URL(opts.baseUrl), { env: process.env });
@@ -185,6 +195,17 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     allKeys.add(opts.apiKey);
   }
   return provider;
+}
+
+/**
+ * A session writer (an Output: give it to createAgent's `output`) saving the run as hey's session
+ * files, `dir/id.jsonl`. As the CLI's, it writes nothing until the run's first answer (`untilAnswer`,
+ * default true): a run that got none (the server down, a bad key) leaves no session, and adds nothing
+ * to a resumed one — else the next resume would end in an unanswered message and send two user
+ * messages in a row. Never throws; a failure goes to `warn` once.
+ */
+export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
+  return writerOf({ ...opts, untilAnswer: opts.untilAnswer ?? true });
 }
 
 /** hey's defaults (config/keys.ts) for an agent over `provider`: 20 turns, retries with backoff, a 40k-token context budget with pruning. */
@@ -263,6 +284,9 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   if (Array.isArray(tools)) {
     // two tools of one name: every vendor refuses every request that lists them ("tool names must be unique")
     const twice = tools.flatMap((t, i) => {
+      // a name no vendor takes: every request listing it is refused (400), so no send could ever work
+      const badName = toolNameProblem(t.name);
+      if (badName) return [`createAgent: tools[${i}] has a name no model API accepts: ${badName}`];
       const first = tools.findIndex((o) => o.name === t.name);
       if (first < i) return [`createAgent: tools[${i}] (${t.name}) is named like tools[${first}]; each tool needs a name of its own`];
       if (t.name !== TOOL.compress || !settings.context.compressTool) return [];

@@ -34,6 +34,7 @@ import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.
 import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
 import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
 import { shownPath } from "./prompt/source.ts";
+import { unlockSession } from "./sessions/lock.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
 /** What the settings make (wire.ts's `configure`): rebuilt whenever they change. */
@@ -293,7 +294,10 @@ export function createRuntime(parts: RuntimeParts): Runtime {
 
   /** this run closed, the same one around `session` (undefined: a new session) in its place */
   const swap = async (session: LoadedSession | undefined): Promise<Runtime> => {
-    const next = await parts.reopen(session);
+    const next = await parts.reopen(session).catch((e: unknown) => {
+      if (session) unlockSession(session.path); // the lock its resume made: a /resume of it again is not refused as in use here
+      throw e;
+    });
     parts.session.close();
     if (next.mcp !== parts.mcp) void parts.mcp.close(); // the servers run on in the new run (wire.ts hands them over)
     return next;

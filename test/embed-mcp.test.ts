@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createAgent, createMcp, createProvider, defaultTools, permissionCheck, type AgentEvent } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
-import { BUN, FAKE_SERVER } from "./helpers/mcp.ts";
+import { BUN, FAKE_SERVER, FS_SERVER } from "./helpers/mcp.ts";
 import { startModelServer } from "./helpers/model-server.ts";
 import { until } from "./helpers/wait.ts";
 import { alive } from "./helpers/processes.ts";
@@ -95,5 +95,45 @@ test("given createMcp's servers, an agent's call to a tool whose server is still
   } finally {
     model.stop();
     await mcp.close();
+  }
+});
+
+test("the filesystem server's read_file, offered as fs_read_file beside hey's own: `offered` counts what the requests carry, and the rename is said at connect", async () => {
+  const model = startModelServer(() => ({ text: "ok" }));
+  const run = async (permission?: ReturnType<typeof permissionCheck>) => {
+    const events: AgentEvent[] = [];
+    const warnings: string[] = [];
+    const mcp = createMcp([{ name: "fs", command: "node", args: [FS_SERVER, dir.path] }], {
+      cacheDir: join(dir.path, `cache-fs-${permission ? "allow" : "all"}`),
+      output: { emit: (e) => void events.push(e) },
+      warn: (m) => void warnings.push(m),
+      ...(permission ? { permission } : {}),
+    });
+    try {
+      await until(() => events.length === 1, "the server to connect");
+      const said = [...warnings]; // before any request
+      const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+      await createAgent({ provider, mcp, ...(permission ? { permission } : {}) }).send("hi", new AbortController().signal);
+      const sent = model.requests.at(-1)!.tools!.map((t) => t.function.name);
+      return { event: events[0], said, warnings, sent };
+    } finally {
+      await mcp.close();
+    }
+  };
+  try {
+    const allowed = await run(permissionCheck({ allow: ["read_file", "list_directory", "read_text_file"] }));
+    // the requests carry hey's read_file and two of the server's tools (its read_file is fs_read_file, not allowed)
+    expect(allowed.sent).toEqual(["read_file", "read_text_file", "list_directory"]);
+    // before: "offered": 3, counting the server's read_file under its own name
+    expect(allowed.event).toEqual({ type: "mcp", server: "fs", state: "connected", tools: 14, offered: 2 });
+
+    const all = await run();
+    expect(all.sent).toContain("fs_read_file");
+    expect(all.event).toEqual({ type: "mcp", server: "fs", state: "connected", tools: 14 });
+    const renamed = "MCP server fs's tool read_file is offered as fs_read_file: hey's own read_file keeps its name";
+    expect(all.said).toContain(renamed); // before: said only with the first request
+    expect(all.warnings.filter((w) => w === renamed)).toHaveLength(1);
+  } finally {
+    model.stop();
   }
 });

@@ -118,6 +118,32 @@ test("examples/embed.ts, and a program that brings its own fetch and gives setti
   expect(checked.exitCode).toBe(0);
 }, 60_000);
 
+/** A loopback URL nothing listens on: a model server that is down. */
+function downUrl(): string {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const url = `http://127.0.0.1:${server.port}/v1`;
+  server.stop(true);
+  return url;
+}
+
+/** examples/embed.ts run with `args` in the scratch project against the model at `baseUrl`. */
+async function example(args: string[], baseUrl: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: baseUrl, MODEL: "mock" };
+  // not spawnSync: the mock model answers from this process
+  const child = Bun.spawn([process.execPath, "embed.ts", ...args], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  return { stdout, stderr, exitCode };
+}
+
+test("examples/embed.ts -c with no session yet says so and starts a new one; its server down, it saves nothing", async () => {
+  const ran = await example(["-c", "hello?"], downUrl());
+  // before: a raw ENOENT stack trace for .sessions
+  expect(ran.stderr).toStartWith("no earlier session in .sessions/; starting a new one\n");
+  expect(ran.stderr).not.toContain("ENOENT");
+  expect(ran.exitCode).toBe(1);
+  expect(existsSync(join(scratch.path, ".sessions")) ? readdirSync(join(scratch.path, ".sessions")) : []).toEqual([]);
+}, 60_000);
+
 test("examples/embed.ts runs a task from the scratch project: tools, a refusal, the answer, the session file", async () => {
   writeFileSync(join(scratch.path, "big.txt"), "x".repeat(1_000_000)); // larger than the tarball beside it
   model.enqueue(
@@ -130,11 +156,7 @@ test("examples/embed.ts runs a task from the scratch project: tools, a refusal, 
     ),
     sseReply(sse([chatChunk({ content: "big.txt" }), chatChunk({ finish: "stop", usage: { prompt_tokens: 90, completion_tokens: 3 } })])),
   );
-  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1`, MODEL: "mock" };
-  // not spawnSync: the mock model answers from this process
-  const child = Bun.spawn([process.execPath, "embed.ts", "Which file here is the largest?"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
-  const ran = { stdout, stderr, exitCode };
+  const ran = await example(["Which file here is the largest?"], `${model.url}/v1`);
 
   expect(ran.exitCode).toBe(0);
   expect(ran.stdout).toBe("big.txt\n");
@@ -169,12 +191,20 @@ test("under Node.js, importing the package throws one error that says it needs B
   expect(ran.stderr).toContain("Run your program with bun");
 });
 
+test("examples/embed.ts -c with its server down adds nothing to the session: the next -c does not send two user messages in a row", async () => {
+  const sessions = join(scratch.path, ".sessions");
+  const [file] = readdirSync(sessions).filter((f) => f.endsWith(".jsonl"));
+  const before = readFileSync(join(sessions, file!), "utf8");
+  const ran = await example(["-c", "Is it still there?"], downUrl());
+  expect(ran.exitCode).toBe(1);
+  // before: the unanswered message was saved, and the next -c resumed it
+  expect(readFileSync(join(sessions, file!), "utf8")).toBe(before);
+}, 60_000);
+
 test("examples/embed.ts -c goes on with that session in a new process: the model hears the whole conversation, the file holds both runs", async () => {
   const before = model.requests.length;
   model.enqueue(sseReply(sse([chatChunk({ content: "x.txt is not there" }), chatChunk({ finish: "stop" })])));
-  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1`, MODEL: "mock" };
-  const child = Bun.spawn([process.execPath, "embed.ts", "-c", "And the smallest?"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  const { stdout, stderr, exitCode } = await example(["-c", "And the smallest?"], `${model.url}/v1`);
   expect({ stdout, exitCode }).toEqual({ stdout: "x.txt is not there\n", exitCode: 0 });
   expect(stderr).toContain("1 requests");
 

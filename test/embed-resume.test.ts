@@ -2,7 +2,7 @@
 // another run wrote, createAgent's `resume` goes on with it as `hey -c` does (summaries in place of
 // what they cover, calls a crash left open closed), and a writer appends the new turns to the file.
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent, createProvider, createSessionWriter, resumeSession, textOf as textOfMessage, userMessage, type Message } from "../src/lib.ts";
 import { NO_RESULT } from "../src/kernel/tool-calls.ts";
@@ -117,5 +117,39 @@ test("a context window a context-length error taught is kept with the session: t
     expect(statuses.length).toBeGreaterThan(before);
   } finally {
     server.stop(true);
+  }
+});
+
+test("a run that got no answer (its server down) saves nothing, as hey's own: no session, and a resumed one gains no unanswered message", async () => {
+  const down = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const baseUrl = `http://127.0.0.1:${down.port}/v1`;
+  down.stop(true); // nothing listens there now: the connection is refused
+  const provider = await createProvider({ protocol: "openai", baseUrl, model: "m" });
+  const lost = writer("never-answered");
+  expect((await createAgent({ provider, cwd: dir.path, tools: [], output: lost }).send("hello?", new AbortController().signal)).stop).toBe("error");
+  lost.close();
+  expect(existsSync(lost.path)).toBe(false); // before: a session holding only "hello?"
+
+  const model = startModelServer(() => ({ text: "answered" }));
+  try {
+    const answered = writer("answered-once");
+    await createAgent({
+      provider: await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" }),
+      cwd: dir.path,
+      tools: [],
+      output: answered,
+    }).send("first", new AbortController().signal);
+    answered.close();
+    const before = readFileSync(answered.path, "utf8");
+    const loaded = resumeSession(answered.path, dir.path);
+    const again = writer(loaded.header.id, true);
+    expect((await createAgent({ provider, cwd: dir.path, tools: [], output: again, resume: loaded }).send("lost", new AbortController().signal)).stop).toBe(
+      "error",
+    );
+    again.close();
+    expect(readFileSync(answered.path, "utf8")).toBe(before);
+    expect(resumeSession(answered.path, dir.path).messages.map((m) => m.role)).toEqual(["user", "assistant"]); // not user, assistant, user
+  } finally {
+    model.stop();
   }
 });

@@ -125,7 +125,7 @@ function presets(env: Env): { providers: ProviderSettings[]; first: string } {
   return { providers, first: providers.find((p) => p.apiKey)?.name ?? "ollama" };
 }
 
-function checkUrl(url: string, label: string): void {
+export function checkUrl(url: string, label: string): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);

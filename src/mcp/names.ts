@@ -5,9 +5,10 @@
 // is offered as `<server>_<name>`: a built-in is never shadowed (a filesystem server's write_file
 // once locked an agent out of repairing its own config). Descriptions are cut so one verbose
 // server cannot bloat every request.
+import { MAX_TOOL_NAME_CHARS } from "../kernel/tool-names.ts";
 
-/** What a model accepts as a tool name. */
-export const MAX_NAME_CHARS = 64;
+/** What a model accepts as a tool name (kernel/tool-names.ts, which refuses an embedder's tool named otherwise). */
+export const MAX_NAME_CHARS = MAX_TOOL_NAME_CHARS;
 /** Every request carries every description: a server's essay is cut here (seed §6.2: ~300). */
 export const MAX_DESCRIPTION_CHARS = 300;
 

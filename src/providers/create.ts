@@ -179,6 +179,8 @@ async function adapter(opts: ProviderOptions): Promise<Provider> {
       const { createAnthropicProvider } = await import("./anthropic.ts");
       return createAnthropicProvider(common);
     }
+    default: // the callers check the protocol first (config/schema.ts, lib.ts); this names it rather than failing on undefined later
+      throw new Error(`no adapter for protocol ${JSON.stringify(protocol)}`);
   }
 }
 

@@ -1,27 +1,46 @@
 // One writer per session (issue 13 row 14): `<id>.jsonl.lock` beside the session file (fs/file-lock.ts:
 // the writing hey's pid, host and, on Linux, the boot's id). A second hey that wants to write the same session (two `hey -c` in
-// one directory) is refused with a message instead of interleaving lines. A lock whose process is
-// gone (a crash, a kill -9) is stale and taken over. Locks are removed when the session is closed
-// and, at the latest, when the process exits.
+// one directory) is refused with a message instead of interleaving lines; so is a second writer in
+// this process (two requests of an embedding server continuing one session): each lock held here
+// has one holder, a writer or the resume that will hand it to one. A lock whose process is gone (a
+// crash, a kill -9) is stale and taken over. Locks are removed when their holder closes the
+// session and, at the latest, when the process exits.
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
 
-/** The session is being written by another hey that is still running. */
+/** The session is being written by another hey that is still running, or by another writer in this process. */
 export class SessionLockedError extends Error {
   override name = "SessionLockedError";
 }
 
-const held = new Set<string>();
+/**
+ * Who in this process holds a session: a writer (any object of its own), or RESUMED — a resume
+ * made the lock, and the first writer of the session that asks takes it over.
+ */
+export type Holder = object;
+export const RESUMED: Holder = Object.freeze({ resumed: true });
+
+/** The locks this process holds, and by whom. */
+const held = new Map<string, Holder>();
 let hooked = false;
 
 /**
- * Makes this process the session's one writer; does nothing when it already is. Throws
- * SessionLockedError when another live hey holds it, the system error when the lock cannot be made.
+ * Makes `holder` the session's one writer; does nothing when it already is, and a writer takes over
+ * a resume's lock (RESUMED): the first of the session's writers to write. Throws SessionLockedError
+ * when another live hey holds it, or another holder in this process (a second writer, a second
+ * resume), the system error when the lock cannot be made.
  */
-export function lockSession(sessionPath: string): void {
+export function lockSession(sessionPath: string, holder: Holder = RESUMED): void {
   const lock = `${sessionPath}.lock`;
-  if (held.has(lock)) return;
+  const now = held.get(lock);
+  if (now === holder && holder !== RESUMED) return; // a second resume is a second writer
+  if (now === RESUMED && holder !== RESUMED) return void held.set(lock, holder);
+  if (now !== undefined) {
+    const id = basename(sessionPath, ".jsonl");
+    const by = now === RESUMED ? "was resumed in this process already, for a writer" : "is in use by another writer in this process";
+    throw new SessionLockedError(`session ${id} ${by} (pid ${process.pid}); close that writer first, or start a new session`);
+  }
   const owner = tryLock(lock);
   if (owner) {
     const id = basename(sessionPath, ".jsonl");
@@ -29,8 +48,11 @@ export function lockSession(sessionPath: string): void {
       `session ${id} is in use by another hey (${owner}); wait for it to finish or start a new session — if no other hey is running, delete ${lock}`,
     );
   }
-  held.add(lock);
-  if (!hooked) process.on("exit", () => held.forEach(removeQuietly));
+  held.set(lock, holder);
+  if (!hooked)
+    process.on("exit", () => {
+      for (const path of held.keys()) removeQuietly(path);
+    });
   hooked = true;
 }
 
@@ -39,9 +61,9 @@ export function lockSession(sessionPath: string): void {
  * its directory) is made again; one another hey made meanwhile throws SessionLockedError while
  * that hey lives, else it is taken back.
  */
-export function relockSession(sessionPath: string): void {
+export function relockSession(sessionPath: string, holder: Holder): void {
   const lock = `${sessionPath}.lock`;
-  if (!held.has(lock)) return;
+  if (held.get(lock) !== holder) return;
   let pid: number | undefined;
   try {
     pid = Number(readFileSync(lock, "utf8").trim().split(/\s+/)[0]);
@@ -50,13 +72,15 @@ export function relockSession(sessionPath: string): void {
   }
   if (pid === process.pid) return;
   held.delete(lock);
-  lockSession(sessionPath);
+  lockSession(sessionPath, holder);
 }
 
-/** Gives the session up (its writer closed). */
-export function unlockSession(sessionPath: string): void {
+/** Gives the session up when `holder` holds it (its writer closed); another holder's lock is left alone. */
+export function unlockSession(sessionPath: string, holder: Holder = RESUMED): void {
   const lock = `${sessionPath}.lock`;
-  if (held.delete(lock)) removeQuietly(lock);
+  if (held.get(lock) !== holder) return;
+  held.delete(lock);
+  removeQuietly(lock);
 }
 
 /** Whether another live process holds the session. */

@@ -49,7 +49,8 @@ const SCAN_LIMIT = 32 * 1024 * 1024;
  * (a damaged header not repaired, with a warning), and the writer, failing the same way, says once
  * that it is not saved (SPEC §19). `readOnly` (a command that only reads it: `hey -c /usage`): no
  * lock, no repair, and the session is marked so that nothing writes it — another hey may have it
- * open. Throws, saying what is wrong, when there is nothing to resume.
+ * open. Throws, saying what is wrong, when there is nothing to resume, and SessionLockedError when
+ * a writer of this process holds it (loadRepaired reads that one).
  */
 export function resumeSession(path: string, cwd: string, opts: { readOnly?: boolean } = {}): LoadedSession {
   if (opts.readOnly) return { ...loadUnrepaired(path, cwd, "a command that only reads leaves the file as it is"), readOnly: true };
@@ -61,20 +62,28 @@ export function resumeSession(path: string, cwd: string, opts: { readOnly?: bool
     return loadUnrepaired(path, cwd, why);
   }
   try {
-    let repaired: string | undefined;
-    try {
-      repaired = repairIfDamaged(path, cwd);
-    } catch (e) {
-      const why = e instanceof Error && e.cause ? diskProblem(e.cause) : undefined; // a full disk: resumed as it is
-      if (why === undefined) throw e;
-      return loadUnrepaired(path, cwd, why);
-    }
-    const loaded = loadSession(path);
-    return repaired ? { ...loaded, warnings: [repaired, ...loaded.warnings] } : loaded;
+    return loadRepaired(path, cwd);
   } catch (e) {
     unlockSession(path);
     throw e;
   }
+}
+
+/**
+ * The session at `path`, a damaged header repaired first, no lock made: resumeSession's load, and the REPL's
+ * `/resume` of the session its own writer holds (whose lock goes when it closes; the next writer makes its own).
+ */
+export function loadRepaired(path: string, cwd: string): LoadedSession {
+  let repaired: string | undefined;
+  try {
+    repaired = repairIfDamaged(path, cwd);
+  } catch (e) {
+    const why = e instanceof Error && e.cause ? diskProblem(e.cause) : undefined; // a full disk: resumed as it is
+    if (why === undefined) throw e;
+    return loadUnrepaired(path, cwd, why);
+  }
+  const loaded = loadSession(path);
+  return repaired ? { ...loaded, warnings: [repaired, ...loaded.warnings] } : loaded;
 }
 
 /** Rewrites a damaged header (see resumeSession); the warning that says so, or undefined when the header was fine. */

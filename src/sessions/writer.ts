@@ -62,12 +62,14 @@ type CompactionEvent = {
   window?: number;
 };
 
-export function createSessionWriter(opts: {
+/** What a session writer is given: the file is `dir/id.jsonl`; `cwd` and `version` go in its header. */
+export interface SessionWriterOptions {
   dir: string;
   id: string;
   cwd: string;
   version: string;
   warn: (message: string) => void;
+  /** nothing is written before the run's first answer (see above): hey's own runs, and lib.ts's by default */
   untilAnswer?: boolean;
   /**
    * the session is on disk already (a resume: true, or the resumed session): a summary or a usage
@@ -77,7 +79,9 @@ export function createSessionWriter(opts: {
    * back if the file is emptied under the writer
    */
   existing?: boolean | { torn?: readonly string[]; messages?: readonly Message[]; appended?: readonly Message[] };
-}): SessionWriter {
+}
+
+export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
   let failed = false;
@@ -99,6 +103,8 @@ export function createSessionWriter(opts: {
   let opening = false;
   let heldIn = 0; // held lines written to the file since it was opened
   let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
+  const self = {}; // this writer as the lock's holder: another writer of the session in this process is refused (lock.ts)
+  const resumedHere = saved; // its resume's lock is taken over when it first writes, and given up when it closes without writing
 
   const why = (e: unknown) => {
     const cause = e instanceof SessionDirError ? e.cause : e;
@@ -199,7 +205,7 @@ export function createSessionWriter(opts: {
     heldIn = 0;
     try {
       makeDirDurable(opts.dir, 0o700); // conversations are private
-      lockSession(path); // one writer per session: a second hey is refused, never interleaved
+      lockSession(path, self); // one writer per session: a second hey, or a second writer here, is refused, never interleaved
     } catch (e) {
       if (e instanceof SessionLockedError) throw e;
       throw new SessionDirError(e);
@@ -240,7 +246,7 @@ export function createSessionWriter(opts: {
   const syncFile = () => {
     if (fd !== undefined) shrunk();
     if (fd !== undefined) relocate();
-    if (fd !== undefined) relockSession(path); // a lock deleted by hand: made again, or another hey that took it stops this one
+    if (fd !== undefined) relockSession(path, self); // a lock deleted by hand: made again, or another hey that took it stops this one
     if (fd !== undefined && dirty) fsyncSync(fd);
     dirty = false;
   };
@@ -252,13 +258,13 @@ export function createSessionWriter(opts: {
     const target = id === undefined ? path : join(opts.dir, `${id}.jsonl`);
     makeDirDurable(opts.dir, 0o700); // `rm -r` of the sessions directory
     // a lock removed with the directory is made again: another hey must still be refused
-    if (id === undefined) relockSession(path);
-    else lockSession(target);
+    if (id === undefined) relockSession(path, self);
+    else lockSession(target, self);
     let copy: ReturnType<typeof copySession>;
     try {
       copy = copySession(fd!, target, id);
     } catch (e) {
-      if (id !== undefined) unlockSession(target); // a full disk: the next try takes another name, and this lock is no session's
+      if (id !== undefined) unlockSession(target, self); // a full disk: the next try takes another name, and this lock is no session's
       throw e;
     }
     closeQuietly(fd!);
@@ -269,7 +275,7 @@ export function createSessionWriter(opts: {
     path = target;
     if (id === undefined)
       return opts.warn(`${was} was deleted while hey was writing it; hey wrote the session back (${formatSize(copy.bytes)}) and goes on saving it there`);
-    unlockSession(was); // the file there now is not this hey's
+    unlockSession(was, self); // the file there now is not this hey's
     opts.warn(
       `${was} was replaced by another file while hey was writing it (that file is left as it is); this conversation goes on as session ${id}, ${target} — \`hey --resume ${id}\` continues it`,
     );
@@ -338,7 +344,8 @@ export function createSessionWriter(opts: {
         opts.warn(lostWarning(path, backlog, saved, away === "there" ? undefined : away));
       if (fd !== undefined) closeQuietly(fd);
       fd = undefined;
-      unlockSession(path);
+      unlockSession(path, self);
+      if (resumedHere) unlockSession(path); // the lock a resume made for it, when it wrote nothing (hey -c, no answer, /clear)
     },
   };
 }

@@ -4,7 +4,7 @@
 import { projectOf } from "../fs/root-probe.ts";
 import { findSession, scanSessions, unreadableNote } from "../sessions/listing.ts";
 import { lockedByOther } from "../sessions/lock.ts";
-import { resumeSession, type LoadedSession } from "../sessions/reader.ts";
+import { loadRepaired, resumeSession, type LoadedSession } from "../sessions/reader.ts";
 import { sessionsHere } from "../sessions/scope.ts";
 import { dim, RESUME_CHOICES, resumeChoices, shortPath } from "./intro.ts";
 import { visible } from "./visible.ts";
@@ -61,5 +61,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
         ? `no session ${choice}: there are no other sessions in this directory${ctx.root === ctx.cwd ? "" : " or its project"}`
         : `no session ${choice} in the list (1-${here.length})${hidden > 0 ? `; ${moreThan(hidden).replace(/^… /, "")}` : ""}`,
     );
+  // the session this REPL writes (`/resume ID` of its own): read again, its writer hands the lock on when the swap closes it
+  if (pick.path === ctx.current) return loadRepaired(pick.path, ctx.cwd);
   return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

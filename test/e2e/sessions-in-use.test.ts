@@ -1,13 +1,14 @@
 // A session another hey has open is marked in `hey --sessions` and `/sessions`, as `/resume`
 // marks it, through dist/hey: the user sees which one `hey --resume` would refuse before trying.
+// The session a REPL has open itself is not another's: its `/resume ID` reads it again.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import { startModelServer, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { writeUserConfig } from "../helpers/fixtures.ts";
-import { say } from "./repl-helpers.ts";
+import { ALL, say, writeSession } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -71,4 +72,37 @@ test("while an interactive hey has the session open, `hey -c /usage`, `/sessions
   expect(model.requests.length).toBe(requests);
   expect(readFileSync(join(dir, file!), "utf8")).toBe(before);
   expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([`${file}.lock`]); // the interactive hey's, still there
+});
+
+test("/resume of the session hey -c continues, after an answer was saved to it, reads it again instead of refusing it as in use", async () => {
+  const cwd = realpathSync(home.path);
+  model = startModelServer((req) => ({ text: `heard ${textOf(req.messages.at(-1)!).split("\n")[0]}` }));
+  writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`);
+  const stateHome = join(home.path, ".local", "state");
+  const id = writeSession(stateHome, cwd, "an earlier question", "an earlier answer");
+
+  term = await startTerm({ cwd, cols: 200, rows: 50, args: ["-c"], env: { HOME: home.path, NO_COLOR: "1" } });
+  const t = term;
+  await say(t, "first here", "heard first here");
+  await say(t, `/resume ${id}`, `resumed session ${id}`);
+  await say(t, "second here", "heard second here");
+  await say(t, "/quit", "[exit 0]");
+  const screen = await t.screen(ALL);
+  expect(screen).not.toContain("in use");
+  expect(screen).not.toContain("not saved");
+  // the second request went on from the file: the earlier exchange and the first one here
+  expect(
+    model.requests
+      .at(-1)!
+      .messages.map(textOf)
+      .filter((m) => m.includes("here") || m.includes("earlier")),
+  ).toEqual([
+    expect.stringContaining("an earlier question"),
+    "an earlier answer",
+    expect.stringContaining("first here"),
+    "heard first here",
+    expect.stringContaining("second here"),
+  ]);
+  const saved = readFileSync(join(stateHome, "hey", "sessions", `${id}.jsonl`), "utf8");
+  expect(saved.indexOf("second here")).toBeGreaterThan(saved.indexOf("heard first here"));
 });

@@ -79,12 +79,16 @@ describe("the lock", () => {
     }
   });
 
-  test("a lock held by this process is not a second writer; another host's is respected", () => {
+  test("a lock its holder here takes again is not a second writer, another holder here is one; another host's is respected", () => {
     const path = join(dir(), "s.jsonl");
-    lockSession(path);
-    lockSession(path);
+    const writer = {};
+    lockSession(path, writer);
+    lockSession(path, writer);
     expect(lockedByOther(path)).toBe(false);
-    unlockSession(path);
+    expect(() => lockSession(path, {})).toThrow(`session s is in use by another writer in this process (pid ${process.pid})`);
+    unlockSession(path); // not the writer's: its lock stays
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    unlockSession(path, writer);
     writeFileSync(`${path}.lock`, `${process.pid} build-box-7\n`);
     expect(() => lockSession(path)).toThrow(`(pid ${process.pid} on build-box-7)`);
   });

@@ -1,7 +1,7 @@
 // `/resume`'s list names the session files it cannot show (no read permission, a FIFO, a
 // directory, a link; damaged or lost ones), once above the list, rather than passing them over.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, userMessage } from "../../src/kernel/ir.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
@@ -66,4 +66,26 @@ test("sessions beyond the list's ten are named below it, and a number beyond it 
   expect(lines).toHaveLength(11);
   expect(lines.at(-1)).toBe("… 3 more: /resume ID (hey --sessions lists them all)");
   await expect(resumeCommand("12", ctx(""))).rejects.toThrow("no session 12 in the list (1-10); 3 more: /resume ID (hey --sessions lists them all)");
+});
+
+test("/resume ID of the session this REPL writes reads it again, and the new run's writer goes on with it once the old one closes", async () => {
+  const dir = join(root.path, "sessions");
+  const here = join(root.path, "here");
+  mkdirSync(here);
+  const id = newId();
+  const was = createSessionWriter({ dir, id, cwd: here, version: "1.2.3", warn: () => {} });
+  was.emit({ type: "message", message: userMessage("current work") });
+  const ctx = { dir, cwd: here, root: here, home: root.path, current: was.path, ask: async () => "", say: () => {} };
+  // its writer holds the lock in this process: not refused as another writer's
+  const loaded = (await resumeCommand(id, ctx))!;
+  expect(loaded.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "current work" }]]);
+  const warned: string[] = [];
+  const next = createSessionWriter({ dir, id, cwd: here, version: "1.2.3", warn: (m) => void warned.push(m), existing: loaded });
+  was.close(); // the swap: the new run is made, then the old one closed
+  next.emit({ type: "message", message: userMessage("more work") });
+  expect(existsSync(`${next.path}.lock`)).toBe(true);
+  next.close();
+  expect(warned).toEqual([]);
+  expect(readFileSync(next.path, "utf8")).toContain("more work");
+  expect(existsSync(`${next.path}.lock`)).toBe(false);
 });
