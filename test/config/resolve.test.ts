@@ -478,6 +478,13 @@ describe("zero-config presets", () => {
     ["http://gpu-box", "http://gpu-box/v1"],
     ["https://ollama.example.com:8443/", "https://ollama.example.com:8443/v1"],
     ["http://proxy.lan/ollama", "http://proxy.lan/ollama/v1"],
+    // as Ollama's envconfig.Host reads them: quotes (Windows' set, env files), no host, a bare v6 address, a port that is no number
+    [":11500", "http://127.0.0.1:11500/v1"],
+    ['"127.0.0.1:11500"', "http://127.0.0.1:11500/v1"],
+    ["'0.0.0.0'", "http://127.0.0.1:11434/v1"],
+    ["::", "http://[::1]:11434/v1"],
+    ["[fd00::5]", "http://[fd00::5]:11434/v1"],
+    ["gpu-box:abc", "http://gpu-box:11434/v1"],
   ])("OLLAMA_HOST=%s: the built-in Ollama is at %s", (host, url) => {
     const { settings } = resolve([], { OLLAMA_HOST: host });
     expect(settings.provider).toMatchObject({ name: "ollama", baseUrl: url, urlVar: "OLLAMA_HOST", preset: true });
@@ -491,7 +498,7 @@ describe("zero-config presets", () => {
 
   test("a bad OLLAMA_HOST is an error naming it when Ollama is used, and nothing when another provider is", () => {
     expect(() => resolve([], { OLLAMA_HOST: "ftp://box" })).toThrow('OLLAMA_HOST must be host[:port] or an http:// or https:// URL, got "ftp://box"');
-    expect(() => resolve([], { OLLAMA_HOST: "http://" })).toThrow("OLLAMA_HOST must be");
+    expect(() => resolve([], { OLLAMA_HOST: "http://gpu box" })).toThrow("OLLAMA_HOST must be");
     expect(resolve([], { OLLAMA_HOST: "ftp://box", OPENAI_API_KEY: "k" }).settings.provider.name).toBe("openai");
   });
 
