@@ -5,7 +5,7 @@
 // punctuation, small kana or ー (，。」 do not start a line) nor after opening punctuation (「（ do
 // not end one). Letters, digits and ASCII punctuation stay whole, so an English word is never
 // split; nor is anything next to `*`, `_`, a backtick or an ASCII quote (emphasis.ts reads the
-// characters on both sides of its markers). Pure.
+// characters on both sides of its markers), nor a run holding a path, an address or inline code. Pure.
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -24,6 +24,12 @@ const OPENING = /^[([{“‘（［｛〈《「『【〔〖〘〚〝｟｢]/u;
 /** never a break next to these: emphasis and code markers, ASCII quotes (opening or closing, who knows) */
 const GLUE = /^[*_`'"]/;
 
+/**
+ * A run that is (or holds) a path, an address or inline code is never broken inside: a copied path
+ * or a terminal's link would get a newline in it (`/home/me/项目/文档.md`, `https://例え.jp/路径`).
+ */
+const WHOLE = /[/\\`]/;
+
 /** Whether a line may break between the characters `a` and `b` (graphemes, no whitespace). */
 function breaksBetween(a: string, b: string): boolean {
   if (GLUE.test(a) || GLUE.test(b) || OPENING.test(a) || CLOSING.test(b)) return false;
@@ -35,7 +41,7 @@ function breaksBetween(a: string, b: string): boolean {
  * "中文，abc" → ["中", "文，", "abc"]; an English word is one piece.
  */
 export function breakUnits(word: string): string[] {
-  if (!ANY_CJK.test(word)) return [word];
+  if (!ANY_CJK.test(word) || WHOLE.test(word)) return [word];
   const units: string[] = [];
   let unit = "";
   let last = "";
@@ -53,7 +59,7 @@ export function breakUnits(word: string): string[] {
  * way) when a line may break after it inside `text`, both its sides known; 0 when no break is known yet.
  */
 export function firstBreak(text: string): number {
-  if (!ANY_CJK.test(text)) return 0;
+  if (!ANY_CJK.test(text) || WHOLE.test(text)) return 0;
   let at = 0;
   let last = "";
   for (const { segment } of segmenter.segment(text)) {

@@ -117,3 +117,10 @@ test("on a terminal, CJK deltas show as they arrive, and the spinner goes on whi
     terminal.stopSpinner();
   }
 });
+
+test("an address, a path or inline code with CJK in it is never broken inside: a terminal's link and a copied path stay whole", () => {
+  const rows = screen(render("见 https://example.com/路径/文件 和 src/中文文件名很长很长很长.ts 还有 `中文变量名很长` 好。", 40), 40);
+  expect(rows.some((r) => r.includes("https://example.com/路径/文件"))).toBe(true);
+  expect(rows.some((r) => r.includes("src/中文文件名很长很长很长.ts"))).toBe(true);
+  expect(rows.some((r) => r.includes("中文变量名很长"))).toBe(true);
+});

@@ -13,6 +13,11 @@ test.each([
   ["a file name in Chinese text: its ASCII part whole", "文件.txt和", ["文", "件.txt", "和"]],
   ["a percentage before CJK text", "100%中", ["100%", "中"]],
   ["nothing next to emphasis markers (emphasis reads both sides)", "这是**重点：**内容", ["这", "是**重", "点：**内", "容"]],
+  // a newline inside one would break a copied path and a terminal's link
+  ["a path with CJK names stays whole", "/home/me/项目/设计文档/需求说明书.md", ["/home/me/项目/设计文档/需求说明书.md"]],
+  ["an address with CJK in it stays whole", "https://example.com/路径/文件", ["https://example.com/路径/文件"]],
+  ["a Windows path too", "C:\\用户\\文档.txt", ["C:\\用户\\文档.txt"]],
+  ["inline code stays whole", "`中文变量名`", ["`中文变量名`"]],
 ])("breakUnits: %s", (_, word, units) => {
   expect(breakUnits(word)).toEqual(units);
 });
@@ -21,6 +26,15 @@ test("firstBreak: only where both sides are known; 0 while the next character ma
   expect(firstBreak("中文")).toBe(1);
   expect(firstBreak("中")).toBe(0); // a ， may follow
   expect(firstBreak("hello")).toBe(0);
+  expect(firstBreak("src/中文文件")).toBe(0); // a path: written once it ends
+});
+
+test("wrapText: hey's notice naming a CJK path keeps the path whole on its line", () => {
+  expect(wrapText("hey: could not read /home/me/项目/设计文档/需求说明书.md: permission denied", 40, Bun.stringWidth, false)).toEqual([
+    "hey: could not read",
+    "/home/me/项目/设计文档/需求说明书.md:",
+    "permission denied",
+  ]);
 });
 
 test("wrapText: CJK fills each line; a piece wider than the width is cut, or left whole when told not to cut", () => {
