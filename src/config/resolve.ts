@@ -166,7 +166,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
             ["mcp_servers", ...path.slice(2)],
           ]
         : [path];
-    const line = written.map((p) => locate?.(p)).find((n) => n !== undefined);
+    // a key inside an inline table or array (`headers = { X-Team = "${TEAM}" }`): the line of the key holding it
+    const line = written
+      .flatMap((p) => p.map((_, n) => p.slice(0, p.length - n)))
+      .map((p) => locate?.(p))
+      .find((n) => n !== undefined);
     return line ? `${source}:${line}` : source;
   };
 

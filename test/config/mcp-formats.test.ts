@@ -47,8 +47,9 @@ describe("Codex's [mcp_servers.NAME]", () => {
     });
     expect(docs).toMatchObject({ url: "https://mcp.example/mcp", headers: { Authorization: "Bearer t0ken-value", "X-Team": "core", "X-Key": "" } });
     expect(r.warnings).toEqual([
-      '/c.toml: [mcp.fs] env.HOME_DIR: ${HOME_DIR} is not set (using "")',
-      '/c.toml: [mcp.docs] headers.X-Key: ${KEY_VAR} is not set (using "")',
+      // the nearest key written (Codex's env_vars and env_http_headers become env and headers)
+      '/c.toml:4: [mcp.fs] env.HOME_DIR: ${HOME_DIR} is not set (using "")',
+      '/c.toml:9: [mcp.docs] headers.X-Key: ${KEY_VAR} is not set (using "")',
     ]);
   });
 

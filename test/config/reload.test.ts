@@ -226,10 +226,10 @@ describe("LoadedConfig.reload reads the files again and collects every problem",
   test("a ${VAR} without a value is a warning at /reload, as at start-up (issue 26): the rest loads", () => {
     writeFileSync(user, GOOD + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
     const config = load();
-    // the line of api_key (a key of an inline table has none that can be told)
+    // the line of api_key; for a key of an inline table, the line of the table's key (headers, just above)
     const warned = (line: number) => [
       `${user}:${line}: [provider.a] api_key: \${KEY} has no value, so provider a sends no API key`,
-      `${user}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`,
+      `${user}:${line - 1}: [provider.a] headers.X-Team: \${TEAM} is not set (using "")`,
     ];
     expect(config.warnings).toEqual(warned(8));
     writeFileSync(user, GOOD.replace('provider = "a"', 'provider = "a"\nmodel = "m2"') + 'headers = { "X-Team" = "${TEAM}" }\napi_key = "${KEY}"\n');
