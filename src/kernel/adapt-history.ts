@@ -14,8 +14,11 @@ export interface Target {
  *   model, and only in the current turn (after the last user message) or on the last assistant
  *   message when it called tools — its results are still the lastmost ones, sent in the same
  *   user turn as a message after them (a hand-off request, a line typed after Esc, `-c` after a
- *   crash), and Anthropic with thinking on rejects that turn without its thinking block — and
- *   except on chat completions tool-call turns, which DeepSeek requires in every later request;
+ *   crash), and Anthropic with thinking on rejects that turn without its thinking block — except
+ *   on chat completions tool-call turns, which DeepSeek requires in every later request, and on
+ *   Anthropic, whose models from Opus 4.5 on keep earlier turns' thinking in context (older ones
+ *   drop it themselves): taken out, every new prompt rewrote the cached prefix from the first
+ *   thinking block on, and the model lost its earlier reasoning;
  * - opaque data on tool calls (Gemini thought signatures) survives only for its own model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
@@ -69,7 +72,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
 
 function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Message {
   const mine = (o: { protocol: Protocol; model: string } | undefined) => o !== undefined && o.protocol === target.protocol && o.model === target.model;
-  const keepThinking = currentTurn || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0);
+  const keepThinking = currentTurn || target.protocol === "anthropic" || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0);
   const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
   let calls = m.toolCalls;
   if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)) || sentArguments(c) !== c.arguments)) {

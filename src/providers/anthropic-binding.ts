@@ -39,3 +39,15 @@ export function bindingBeta(headers: Record<string, string> | undefined): Record
   const configured = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === "anthropic-beta")?.[1];
   return { "anthropic-beta": configured ? `${configured},${BINDING_BETA}` : BINDING_BETA };
 }
+
+/**
+ * With thinking off, the thinking of turns before the last prompt is left out, as before earlier
+ * turns' thinking was sent at all (kernel/adapt-history.ts): a model that keeps it in context
+ * thinks, and one that is told not to has no use for it. The turn in progress keeps its own.
+ */
+export function earlierThinkingOff(body: Body): void {
+  if (body.thinking?.type !== "disabled") return;
+  const prompt = body.messages.findLastIndex((m) => m.role === "user" && (typeof m.content === "string" || m.content.some((b) => b.type !== "tool_result")));
+  for (const m of body.messages.slice(0, Math.max(prompt, 0)))
+    if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
+}

@@ -17,7 +17,7 @@ import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kern
 import { toProviderError } from "./anthropic-errors.ts";
 import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError, type AdapterOptions, type RequestBasics } from "./common.ts";
-import { bindingBeta, boundElsewhere, dropMismatched } from "./anthropic-binding.ts";
+import { bindingBeta, boundElsewhere, dropMismatched, earlierThinkingOff } from "./anthropic-binding.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
@@ -109,6 +109,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
   const effort = output_config && (opts.effortFor?.[output_config.effort] ?? output_config.effort);
   if (effort) body.output_config = { effort } as MessageCreateParamsStreaming["output_config"];
+  earlierThinkingOff(body);
   if (opts.dropMismatched) dropMismatched(body);
   return body;
 }

@@ -17,10 +17,14 @@ describe("thinking", () => {
     result("r1", "toolu_1"),
   ];
 
-  test("kept for the model that made it, in the current turn only", () => {
+  test("kept for the model that made it: on Anthropic in every turn (from Opus 4.5 its models keep it in context), elsewhere in the current turn only", () => {
     const out = adaptHistory(history, { protocol: "anthropic", model: "claude" });
-    expect(out[1]!.content).toEqual([{ type: "text", text: "old answer" }]);
+    expect(out[1]!.content).toEqual([think("anthropic", "claude"), { type: "text", text: "old answer" }]);
     expect(out[3]!.content).toEqual([think("anthropic", "claude", "now")]);
+    const responses = history.map((m) => ({ ...m, content: m.content.map((p) => (p.type === "thinking" ? think("responses", "gpt", p.text) : p)) }));
+    const sent = adaptHistory(responses, { protocol: "responses", model: "gpt" });
+    expect(sent[1]!.content).toEqual([{ type: "text", text: "old answer" }]);
+    expect(sent[3]!.content).toEqual([think("responses", "gpt", "now")]);
   });
 
   test.each([
@@ -33,13 +37,14 @@ describe("thinking", () => {
   });
 
   test("the last assistant message's, when it called tools, even with a user message after its results", () => {
-    // a hand-off request, a line typed after Esc stopped a tool, `-c` after a crash: Anthropic sends
-    // that message in the same user turn as the results, and with thinking on wants the block back
-    const after = [...history, user("u3", "never mind")];
-    expect(adaptHistory(after, { protocol: "anthropic", model: "claude" })[3]!.content).toEqual([think("anthropic", "claude", "now")]);
+    // a hand-off request, a line typed after Esc stopped a tool, `-c` after a crash: the message goes
+    // in the same user turn as the results, and a model thinking on wants the block back
+    const responses = history.map((m) => ({ ...m, content: m.content.map((p) => (p.type === "thinking" ? think("responses", "gpt", p.text) : p)) }));
+    const after = [...responses, user("u3", "never mind")];
+    expect(adaptHistory(after, { protocol: "responses", model: "gpt" })[3]!.content).toEqual([think("responses", "gpt", "now")]);
     // once an answer follows, that turn is over: its thinking is old
     const answered = [...after, { id: "a3", role: "assistant" as const, content: [{ type: "text" as const, text: "ok" }] }, user("u4")];
-    expect(adaptHistory(answered, { protocol: "anthropic", model: "claude" })[3]!.content).toEqual([]);
+    expect(adaptHistory(answered, { protocol: "responses", model: "gpt" })[3]!.content).toEqual([]);
   });
 
   test("chat-completions tool-call turns keep their reasoning in every later request (DeepSeek)", () => {

@@ -451,6 +451,24 @@ describe("thinking off on a model that refuses `disabled`", () => {
   });
 });
 
+describe("thinking of earlier turns", () => {
+  const earlier: Message[] = [
+    user("first"),
+    { id: "a1", role: "assistant", content: [signed("Plan it.", "EoQDsig"), { type: "text", text: "Planned." }] },
+    user("second"),
+  ];
+  const blocksOf = async (effort: "high" | "off") =>
+    ((await bodyOf({ messages: earlier }, { effort })).messages as { content: { type: string }[] }[])[1]!.content.map((b) => b.type);
+
+  test("goes back with thinking on (the model keeps it in context: the prefix cached at the first prompt is the one the second repeats)", async () => {
+    expect(await blocksOf("high")).toEqual(["thinking", "text"]);
+  });
+
+  test("is left out with thinking off", async () => {
+    expect(await blocksOf("off")).toEqual(["text"]);
+  });
+});
+
 describe("thinking bound to a conversation whose prefix changed (preserved thinking)", () => {
   // The error's words are quoted from platform.claude.com/docs/en/build-with-claude/preserved-thinking/
   // fix-bound-to-a-different-conversation (not recorded): a model with preserved thinking refuses a block
