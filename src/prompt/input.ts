@@ -102,9 +102,9 @@ export function spacedArguments(message: string, files: string[], cwd: string, h
 
 /**
  * Reads at most `maxBytes` + 1 bytes of stdin into memory (one more than fits says there is more;
- * `< /dev/zero` costs nothing). Past that, a pipe's rest is read and thrown away when the run is
- * over (stdinDrained), so its writer ends as it would have, not on SIGPIPE (`set -o pipefail`
- * fails a CI step on that); during the run the writer waits on the full pipe, costing nothing. Throws MentionError when stdin cannot be
+ * `< /dev/zero` costs nothing). Past that, a pipe's rest is read in the background and thrown away
+ * while the run goes on (stdinDrained waits for it), so its writer ends as it would have, not on
+ * SIGPIPE (`set -o pipefail` fails a CI step on that). Throws MentionError when stdin cannot be
  * read (`< somedir`). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe
  * that sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes
  * on: a slow producer's input still counts.
@@ -127,12 +127,12 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
   } finally {
     clearTimeout(notice);
   }
-  pastCap = got > maxBytes && isPipe(0); // a file or a device has no writer to wait for
+  if (got > maxBytes && isPipe(0)) rest = discardRest(); // a file or a device has no writer to wait for
   return Buffer.concat(chunks);
 }
 
-/** A piped stdin went past the cap: its rest is read and thrown away at the end (stdinDrained). */
-let pastCap = false;
+/** The rest of a piped stdin past the cap being read and thrown away (readStdin); settles at its end or at a read error. */
+let rest: Promise<void> | undefined;
 
 async function discardRest(): Promise<void> {
   const buf = new Uint8Array(STDIN_CHUNK_BYTES); // one buffer, read into again and again: memory stays flat whatever comes
@@ -144,22 +144,21 @@ async function discardRest(): Promise<void> {
 }
 
 /**
- * Before hey exits, reads the rest of a piped stdin past the cap to its end and throws it away, for
- * at most STDIN_DRAIN_WAIT_MS: an endless writer (`yes | hey -p …`) then gets SIGPIPE, as it did
- * before. Resolves at once when stdin stopped within the cap.
+ * Waits, before hey exits, for the rest of a piped stdin past the cap to be read to its end, at
+ * most STDIN_DRAIN_WAIT_MS: an endless writer (`yes | hey -p …`) then gets SIGPIPE, as it did
+ * before. Resolves at once when nothing is being discarded.
  */
 export async function stdinDrained(): Promise<void> {
-  if (!pastCap) return;
-  pastCap = false;
+  if (!rest) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([discardRest(), new Promise<void>((done) => (timer = setTimeout(done, STDIN_DRAIN_WAIT_MS)))]);
+  await Promise.race([rest, new Promise<void>((done) => (timer = setTimeout(done, STDIN_DRAIN_WAIT_MS)))]);
   clearTimeout(timer);
 }
 
 /**
- * How long hey waits at its end for the writer of a stdin past the cap to finish while its rest is
- * read and thrown away: a `git diff` or a log (waiting on the full pipe all through the run) is done
- * at once; an endless one (`yes`) is not waited for any longer.
+ * How long hey waits at its end for the writer of a stdin past the cap to finish, the rest having
+ * been read and thrown away all through the run: a `git diff` or a log is done long before; an
+ * endless one (`yes`) is not waited for any longer.
  */
 export const STDIN_DRAIN_WAIT_MS = 5000;
 
