@@ -137,11 +137,20 @@ let rest: Promise<void> | undefined;
 async function discardRest(): Promise<void> {
   const buf = new Uint8Array(STDIN_CHUNK_BYTES); // one buffer, read into again and again: memory stays flat whatever comes
   try {
-    while ((await readInto(buf)) > 0);
+    // a pause after each buffer's worth: a log or a build goes on at its own pace, an endless writer (`yes`) waits on the pipe instead of a core
+    let since = 0;
+    for (let n = await readInto(buf); n > 0; n = await readInto(buf))
+      if ((since += n) >= buf.length) {
+        since = 0;
+        await Bun.sleep(DISCARD_PAUSE_MS);
+      }
   } catch {
     // a read that fails ends the discarding: its writer is told by its own write
   }
 }
+
+/** The pause after each buffer's worth thrown away: at most 256 KB each 5 ms, ~50 MB/s, far above what a build or a test run writes. */
+const DISCARD_PAUSE_MS = 5;
 
 /**
  * Waits, before hey exits, for the rest of a piped stdin past the cap to be read to its end, at
