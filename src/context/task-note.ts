@@ -49,17 +49,20 @@ export function readTaskNote(cwd: string): string | undefined {
 
 /**
  * `note` when it is this conversation's (`history`): the agent read or wrote it here (a tool call
- * naming task.md), or the task its last hand-off continues (continuedTask) was asked here — what
+ * naming .hey/task.md), or the task its last hand-off continues (continuedTask) was asked here — what
  * `hey -c` after a hand-off goes on with. A note left by another, finished task is not re-injected
  * into an unrelated conversation (the agent is still told where it is, and reads it when it goes
  * on with that task). Pure.
  */
 export function sessionNote(note: string | undefined, history: readonly Message[]): string | undefined {
   if (note === undefined) return undefined;
-  if (history.some((m) => m.toolCalls?.some((c) => c.arguments.includes("task.md")))) return note;
+  if (history.some((m) => m.toolCalls?.some((c) => NOTE_IN_ARGUMENTS.test(c.arguments)))) return note;
   const task = continuedTask(note);
   return task !== undefined && history.some((m) => m.role === "user" && sameTask(taskLine(textOf(m)), task)) ? note : undefined;
 }
+
+/** The note's path in a call's arguments (JSON: a backslash doubled), not any task.md (`notes/task.md`, `docs/task.md`). */
+const NOTE_IN_ARGUMENTS = /\.hey(?:\/|\\\\|\\)task\.md/;
 
 /** Two tasks as taskLine quotes them are one when one begins the other (a quote is cut at TASK_LINE_CHARS). */
 const sameTask = (a: string, b: string) => a !== "" && b !== "" && (a.startsWith(b) || b.startsWith(a));

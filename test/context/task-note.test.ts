@@ -154,5 +154,15 @@ test("a note is this conversation's when the agent read or wrote it here, or its
   expect(sessionNote(own, [asked("port the CLI")])).toBeUndefined();
   const read: Message = { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":".hey/task.md"}' }] };
   expect(sessionNote(own, [asked("go on with the task"), read])).toBe(own);
+  // another task.md is not the note: an ordinary notes/task.md read says nothing of it
+  const other: Message = { id: "a2", role: "assistant", content: [], toolCalls: [{ id: "c2", name: "read_file", arguments: '{"path":"notes/task.md"}' }] };
+  expect(sessionNote(own, [asked("go on"), other])).toBeUndefined();
+  const windows: Message = {
+    id: "a3",
+    role: "assistant",
+    content: [],
+    toolCalls: [{ id: "c3", name: "bash", arguments: '{"command":"type .hey\\\\task.md"}' }],
+  };
+  expect(sessionNote(own, [asked("go on"), windows])).toBe(own);
   expect(sessionNote(undefined, [asked("x"), read])).toBeUndefined();
 });
