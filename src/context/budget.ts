@@ -86,8 +86,6 @@ export interface Hold {
   budgetTokens: number;
   dropped: ReadonlySet<string>;
   cut: ReadonlySet<string>;
-  /** the characters of the first prompt kept (trimFirstPrompt), when it was cut */
-  firstKeep?: number;
 }
 
 const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set() };

@@ -245,10 +245,8 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
   }
   // what the replayed requests left out is not known to have been sent (a summary may have failed,
-  // the budget may differ now): the first request after the resume judges the budget afresh — but
-  // for the first prompt's cut, which every request since the first answer repeated
-  const firstKeep = state.hold?.firstKeep;
-  state.hold = firstKeep === undefined ? undefined : { budgetTokens: state.hold!.budgetTokens, dropped: new Set(), cut: new Set(), firstKeep };
+  // the budget may differ now): the first request after the resume judges the budget afresh
+  state.hold = undefined;
 }
 
 /**

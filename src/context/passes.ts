@@ -157,34 +157,39 @@ export const cutNote = (n: number) => `[… ${n} characters of this message left
 /**
  * A first prompt far over the budget (a 40 MB paste) is sent whole once; in every request after
  * an answer to it, its text keeps only its start (¾) and end (¼) — FIRST_PROMPT_SHARE of the
- * budget in all — around a note. Its images and every other message are left alone. `held`: the
- * characters an earlier request kept, kept again while they stay near that share (the estimate's
- * ratio moves with every answer; a cut that moved with it would break the cached prefix at the
- * first message, every request). Returns the messages and the characters kept, when cut.
+ * budget in all (firstPromptKeep) — around a note. Its images and every other message are left alone.
  */
-export function trimFirstPrompt(
-  messages: readonly Message[],
-  budgetTokens: number,
-  tokensPerChar: number,
-  held?: number,
-): { messages: readonly Message[]; keep?: number } {
+export function trimFirstPrompt(messages: readonly Message[], budgetTokens: number): readonly Message[] {
   const i = messages.findIndex((m) => m.role === "user");
-  if (i < 0 || messages.findIndex((m) => m.role === "assistant") < i) return { messages };
+  if (i < 0 || messages.findIndex((m) => m.role === "assistant") < i) return messages;
   const first = messages[i]!;
   const text = textOf(first);
-  const share = budgetTokens * FIRST_PROMPT_SHARE;
-  const near = held !== undefined && held * tokensPerChar <= share * HELD_DRIFT && held * tokensPerChar >= share / HELD_DRIFT;
-  const keep = near ? held : Math.floor(share / tokensPerChar);
-  if (text.length <= keep) return { messages };
+  const keep = firstPromptKeep(text, budgetTokens);
+  if (text.length <= keep) return messages;
   const head = Math.floor(keep * 0.75);
   const cut = `${text.slice(0, head)}\n${cutNote(text.length - keep)}\n${text.slice(text.length - (keep - head))}`;
   const out = [...messages];
   out[i] = { ...first, content: [{ type: "text", text: cut }, ...first.content.filter((p) => p.type !== "text")] };
-  return { messages: out, keep };
+  return out;
 }
 
-/** How far (a factor either way) a held cut of the first prompt may stray from its share before it is made afresh. */
-const HELD_DRIFT = 1.25;
+/**
+ * The characters of a first prompt `text` kept within FIRST_PROMPT_SHARE of the budget. Reckoned
+ * from the text alone — a character outside ASCII as a token, four ASCII ones as one, over its start
+ * and end (what is kept) — never from the estimate's ratio, which moves with every answer: the cut
+ * is at the same place in every request and in a resumed run's, so the provider's cached prefix
+ * holds past it. Pure.
+ */
+export function firstPromptKeep(text: string, budgetTokens: number): number {
+  const sample = text.length <= 2 * KEEP_SAMPLE ? text : text.slice(0, KEEP_SAMPLE) + text.slice(-KEEP_SAMPLE);
+  let wide = 0;
+  for (let k = 0; k < sample.length; k++) if (sample.charCodeAt(k) > 0x7f) wide++;
+  const perChar = (wide + (sample.length - wide) / 4) / Math.max(1, sample.length);
+  return Math.floor((budgetTokens * FIRST_PROMPT_SHARE) / Math.max(perChar, 0.25));
+}
+
+/** How much of a first prompt's start and of its end firstPromptKeep reads. */
+const KEEP_SAMPLE = 256 * 1024;
 
 /** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */
 export function canonicalArguments(text: string): string {

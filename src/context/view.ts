@@ -126,8 +126,7 @@ export function buildContext(input: ContextInput): ContextView {
   const compressed = compressSummaries(history, turns);
   const summarized = applySummaries(history, [...compressed, ...input.summaries], facts.pinned);
   const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
-  const held = input.hold?.budgetTokens === policy.budgetTokens ? input.hold.firstKeep : undefined;
-  const { messages: fitted, keep: firstKeep } = trimFirstPrompt(summarized.messages, policy.budgetTokens, input.tokensPerChar, held);
+  const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
   const handled = policy.compressTool ? addHandles(purged.messages, facts.handles) : purged.messages;
@@ -148,7 +147,7 @@ export function buildContext(input: ContextInput): ContextView {
     untrimmedEstimate: changed ? trimmed.untrimmed : estimate,
     overBudget: trimmed.overBudget,
     newlyTrimmed: trimmed.newlyTrimmed,
-    hold: firstKeep === undefined ? trimmed.hold : { ...trimmed.hold, firstKeep },
+    hold: trimmed.hold,
     summarizable: summarizableRange(handled, keepFacts(history, facts, turns, policy.budgetTokens, input.tokensPerChar), summarized.applied),
     stats: {
       deduped: deduped.count,

@@ -3,7 +3,7 @@
 // whenever the protected part fits, is deterministic and leaves its input alone.
 import { expect, test } from "bun:test";
 import { textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
-import { cutNote, FIRST_PROMPT_SHARE } from "../../src/context/passes.ts";
+import { cutNote, firstPromptKeep } from "../../src/context/passes.ts";
 import { buildContext, checkCompressRange, compressSummaries, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
 import { testPolicy } from "../helpers/settings.ts";
 
@@ -177,7 +177,7 @@ function check(input: ContextInput): void {
   const byId = new Map(view.messages.map((m) => [m.id, m]));
   // a first prompt over its share of the budget keeps its start and end once answered (issue 13 row 2)
   const first = input.history.find((m) => m.role === "user");
-  const keep = Math.floor((input.policy.budgetTokens * FIRST_PROMPT_SHARE) / input.tokensPerChar);
+  const keep = first ? firstPromptKeep(textOf(first), input.policy.budgetTokens) : 0;
   const answered = first !== undefined && input.history.findIndex((m) => m.role === "assistant") > input.history.indexOf(first);
   const cutFirst = answered && textOf(first).length > keep ? first : undefined;
   // protected messages are sent as they are — unless the budget cannot be met otherwise: then recent
