@@ -12,7 +12,7 @@ const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Sc
 /** where an `@` starts a mention: the start, whitespace, CJK text, an opening bracket or quote (never a letter or digit: `a@b.com`) */
 const BEFORE = String.raw`(?<=^|[\s(“‘${CJK}])`;
 /** where a bare path ends, as at a space: CJK closing punctuation (`@a.txt，然后`), CJK text after a `.ext` (`@a.txt和`), an `@` after CJK text */
-const PATH_END = String.raw`[，。、；：！？）」』】》〉〕］｝〗〙〛]|(?<=\.[A-Za-z0-9]+)[${CJK}]|(?<=[${CJK}])@`;
+const PATH_END = String.raw`[，。、；：！？）」』】》〉〕］｝〗〙〛”’…—]|(?<=\.[A-Za-z0-9]+)[${CJK}]|(?<=[${CJK}])@`;
 
 /**
  * An `@` after the start, whitespace, CJK text or an opening bracket (never inside a word:

@@ -46,6 +46,7 @@ test.each([
   ["an @ right after CJK text", "请看@中文.txt 然后总结", ["中文.txt"]],
   ["in brackets", "(@x.md) 与「@y.md」和（@z.md）", ["x.md", "y.md", "z.md"]],
   ["in CJK quotes", "“@文件.txt”", ["文件.txt"]],
+  ["closing quotes, an ellipsis and a dash with text after them", "请看“@a.md”然后总结，@b.md……然后@c.md——然后", ["a.md", "b.md", "c.md"]],
   ["a scoped package's path", "@node_modules/@types/node/index.d.ts", ["node_modules/@types/node/index.d.ts"]],
   ["an email is no mention", "mail a@b.com or 写信给 a@b.com", []],
   ["a quoted name keeps its full-width comma", '@"报告，最终版.docx"', ["报告，最终版.docx"]],

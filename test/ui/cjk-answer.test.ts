@@ -124,3 +124,13 @@ test("an address, a path or inline code with CJK in it is never broken inside: a
   expect(rows.some((r) => r.includes("src/中文文件名很长很长很长.ts"))).toBe(true);
   expect(rows.some((r) => r.includes("中文变量名很长"))).toBe(true);
 });
+
+test("a paragraph holding a path or inline code still streams: the text after it shows before the paragraph ends", () => {
+  const s = stream(0);
+  const text = `请修改\`config.ts\`里的设置，再看src/a.ts${PARAGRAPH.repeat(3)}`;
+  let out = "";
+  for (const piece of text.match(/.{1,3}/gu)!) out += s.push(piece);
+  expect(plain(out)).toContain("config.ts");
+  expect(plain(out)).toContain("src/a.ts");
+  expect(plain(out)).toContain(PARAGRAPH.repeat(2)); // before the paragraph's end
+});
