@@ -22,6 +22,7 @@ import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
 import { statedOutputLimit } from "./output-limit.ts";
+import { sdkWarnings, withSdkNotices } from "./sdk-warnings.ts";
 import { guardedStream } from "./stream-guard.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -329,6 +330,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     effortFor: {},
   };
   const errorContext = errorContextOf(opts);
+  const warnings = sdkWarnings(); // the SDK's console.warn: a notice, once
   let modeSwitched = false;
 
   return {
@@ -347,13 +349,16 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
             sentMax = body.max_tokens;
             if (paused.content.length > 0) body.messages.push({ role: "assistant", content: paused.content as unknown as ContentBlockParam[] });
             if (paused.container) body.container = paused.container;
-            return client.messages.create(body, { signal: s, ...(requestOptions.dropMismatched ? { headers: bindingBeta(opts.headers) } : {}) });
+            return warnings.around(() =>
+              client.messages.create(body, { signal: s, ...(requestOptions.dropMismatched ? { headers: bindingBeta(opts.headers) } : {}) }),
+            );
           },
           (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sentMax }),
           (e) => toProviderError(e, errorContext),
         );
       // a turn the server paused goes on where it stopped (anthropic-pause.ts)
-      return continuingPaused((paused, into) => adaptingStream(() => attempt(paused, into), adapt));
+      const events = continuingPaused((paused, into) => adaptingStream(() => attempt(paused, into), adapt));
+      return withSdkNotices(events, warnings, (message): StreamEvent => ({ type: "notice", message }));
       // A 400 that one change of the request avoids, made for good (each once, so the retries end):
       // - a level of `output_config.effort` the model does not take goes as the nearest it names (effort.ts), and the user is told;
       // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:

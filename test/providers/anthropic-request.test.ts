@@ -451,6 +451,26 @@ describe("thinking off on a model that refuses `disabled`", () => {
   });
 });
 
+test("the SDK's own warning of a deprecated model is one notice of the run, never console.warn on each request", async () => {
+  const deprecated = "claude-opus-4-5"; // in the SDK's DEPRECATED_MODELS: it console.warns on every create()
+  const provider = await createAnthropicProvider({ model: deprecated, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test" });
+  const warned: unknown[] = [];
+  const warn = console.warn;
+  console.warn = (...parts: unknown[]) => void warned.push(parts);
+  try {
+    server.enqueue(fixture("anthropic/text"), fixture("anthropic/text"));
+    const runs = [];
+    for (const text of ["hi", "again"])
+      runs.push(await drain(provider.stream({ system: "", messages: [user(text)], tools: [] }, new AbortController().signal)));
+    const notices = runs.flatMap((r) => r.events.filter((e) => e.type === "notice"));
+    expect(notices).toEqual([{ type: "notice", message: expect.stringMatching(/^the vendor's SDK says: The model 'claude-opus-4-5' is deprecated/) }]);
+    expect(runs[0]!.events[0]).toMatchObject({ type: "notice" }); // before the answer, not inside it
+  } finally {
+    console.warn = warn;
+  }
+  expect(warned).toEqual([]);
+});
+
 describe("thinking of earlier turns", () => {
   const earlier: Message[] = [
     user("first"),
