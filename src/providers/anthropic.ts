@@ -22,7 +22,7 @@ import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
 import { statedOutputLimit } from "./output-limit.ts";
-import { sdkWarnings, withSdkNotices } from "./sdk-warnings.ts";
+import { envHeaderNulls, sdkWarnings, withSdkNotices } from "./sdk-own.ts";
 import { guardedStream } from "./stream-guard.ts";
 
 export interface RequestOptions extends RequestBasics {
@@ -314,7 +314,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     logLevel: "off",
     openTelemetry: false,
     defaultHeaders: {
-      ...envHeaderNulls(),
+      ...envHeaderNulls(process.env),
       // Without a key, a null removes the header, or the SDK refuses to send the request.
       ...(apiKey === undefined ? { Authorization: null } : { "x-api-key": apiKey }),
       ...opts.headers,
@@ -387,16 +387,3 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
 
 /** A 400's words that may be the refusal of `thinking: {type: "disabled"}` (not any 400 naming thinking: a bad signature is another). */
 const THINKING_REFUSED = /between_tools|disabled/i;
-
-/**
- * The SDK's constructor merges the `Name: value` lines of ANTHROPIC_CUSTOM_HEADERS (a Claude Code
- * setting, often a gateway's secret) into every request; a null per name keeps them off this
- * endpoint. Configured headers of the same name still win, as they come later.
- */
-function envHeaderNulls(): Record<string, null> {
-  const names = (process.env.ANTHROPIC_CUSTOM_HEADERS ?? "").split("\n").flatMap((line) => {
-    const colon = line.indexOf(":");
-    return colon > 0 ? [line.slice(0, colon).trim()] : [];
-  });
-  return Object.fromEntries(names.filter(Boolean).map((n) => [n, null]));
-}
