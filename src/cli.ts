@@ -289,6 +289,11 @@ export function parseCli(argv: string[]): CliArgs {
   // `hey --config f.toml mcp list`: its subcommand's very words (`mcp list`, `mcp login NAME`)
   if (words[0] === "mcp" && (words[1] === "list" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
     throw new UsageError(`${goesFirst(`mcp ${words[1]}`)} (as a prompt: add more words)`);
+  // Claude Code's and Codex's `mcp add|remove|get`, after a flag: no command of hey's, and no prompt anyone means
+  if (words[0] === "mcp" && ["add", "add-json", "remove", "get"].includes(words[1]!))
+    throw new UsageError(
+      `hey has no command mcp ${words[1]}: run hey mcp ${words[1]} alone to see what does it (MCP servers are [mcp.NAME] tables in the config); as a prompt: hey -p "${words.join(" ")}"`,
+    );
   const files = words.filter((w) => w.length > 1 && w.startsWith("@")).map((w) => w.slice(1));
   return {
     print: v.print ?? false,

@@ -87,7 +87,9 @@ export type ProviderErrorKind =
   /** the request is larger than the model's context window (ProviderError.overflow says what the server stated) */
   | "context_length"
   /** the stream ended as the server ended it with nothing in it (no text, thinking or tool call): retried at most retry.ts EMPTY_RETRIES times */
-  | "empty_answer";
+  | "empty_answer"
+  /** hey's own setup failed around the request (the approvals record kept locked by another hey): never retried */
+  | "config";
 
 /** What a context-length error states, each part when it does: the model's window, the prompt's tokens, the answer's share it counted in. */
 export interface ContextOverflow {

@@ -157,7 +157,7 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
           const owed = state.owed;
           state.owed = "answered";
           // the one failure that reaches here (recordApprovals: the record kept locked) ends the run before the answer is used, unretried
-          await owed?.write().catch((e: unknown) => Promise.reject(new ProviderError("network", errorText(e), { final: true, cause: e })));
+          await owed?.write().catch((e: unknown) => Promise.reject(new ProviderError("config", errorText(e), { final: true, cause: e })));
         }
         yield event;
       }

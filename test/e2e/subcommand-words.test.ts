@@ -87,6 +87,9 @@ test("hey mcp add / remove / get (Claude Code's and Codex's commands): refused w
   const late = await hey(["--config", extra, "mcp", "list"]);
   expect(late.code).toBe(2);
   expect(late.stderr).toBe("hey: mcp list is a command of hey's own and goes first, before any flag: hey mcp list … (as a prompt: add more words)\n");
+  const lateAdd = await hey(["--config", extra, "mcp", "add", "fs", "--", "npx", "srv"]);
+  expect(lateAdd.code).toBe(2);
+  expect(lateAdd.stderr).toStartWith("hey: hey has no command mcp add: run hey mcp add alone to see what does it");
   expect(asked()).toEqual([]);
 });
 

@@ -26,6 +26,7 @@ test("the first record kept locked by another hey: the answer's stream fails wit
   expect(err).toBeInstanceOf(ProviderError);
   expect((err as ProviderError).message).toBe(message);
   expect((err as ProviderError).final).toBe(true); // not retried
+  expect((err as ProviderError).kind).toBe("config"); // hey's own setup, not the network a CI script would retry
   expect(passed).toEqual([]);
   expect(requests).toBe(1);
 });
