@@ -4,9 +4,9 @@
 // kill -9) is stale and taken over. sessions/lock.ts holds a session's for a whole run;
 // withFileLock holds one around a read-modify-write of a record several heys share (the approvals
 // record, trust.json, `.hey/task.md`), so no hey's update is written over by another's.
-import { closeSync, constants, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
 import { checkOwnFile } from "./own-files.ts";
 
@@ -51,7 +51,7 @@ export function tryLock(lock: string): string | undefined {
  * system has no hard links (FAT, exFAT, some network mounts) it is created exclusively and written.
  */
 function makeLock(lock: string): void {
-  const made = `${lock}.${process.pid}.new`;
+  const made = `${lock}.new-${process.pid}`; // left by a kill between the write and the link: sessions/leftovers.ts, sweepDeadCopies
   try {
     writeLock(made, constants.O_TRUNC);
     linkSync(made, lock);
@@ -223,5 +223,37 @@ export function removeQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // already gone
+  }
+}
+
+/**
+ * Removes, in `dir`, the copies a killed hey left of `name` (kill -9 between a write and its link or
+ * rename): `.NAME.PID.X.tmp` (atomic.ts) and `NAME.lock.new-PID`, of processes no longer running.
+ * Never throws: what cannot go is tried again next time.
+ */
+export function sweepDeadCopies(dir: string, name: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of names) {
+    const pid = Number(
+      (entry.startsWith(`.${name}.`) && /^\.[^/]+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(entry)?.[1]) ||
+        (entry.startsWith(`${name}.lock.new-`) && entry.slice(`${name}.lock.new-`.length)) ||
+        NaN,
+    );
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) removeQuietly(join(dir, entry));
+  }
+}
+
+/** Whether process `pid` runs (one of another user's counts). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return errnoCode(e) === "EPERM";
   }
 }

@@ -1,17 +1,19 @@
 // What a hey killed mid-copy (kill -9, a crash) leaves beside the sessions: a header repair's copy
 // `ID.jsonl.repair-PID` (writer.ts), as big as the session, or a write-back's `ID.jsonl.restore-PID`
 // (vanished.ts), the session's only copy once its file was deleted, or a stale lock set aside to
-// be removed (`ID.jsonl.lock.stale-PID`, lock.ts). Nothing else would ever tidy them: the listing
+// be removed (`ID.jsonl.lock.stale-PID`, lock.ts), or a lock written but not yet linked in place
+// (`ID.jsonl.lock.new-PID`, fs/file-lock.ts). Nothing else would ever tidy them: the listing
 // and pruning do (listing.ts).
 // And what a listing says of a name in the directory that cannot be opened as a session file.
 import { linkSync, lstatSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { dirSync } from "../fs/dir-sync.ts";
+import { alive } from "../fs/file-lock.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { newId } from "../kernel/ir.ts";
 import { heldByProcess } from "./lock.ts";
 
-const LEFTOVER = /^(.+\.jsonl)\.(repair|restore|lock\.stale)-(\d+)$/;
+const LEFTOVER = /^(.+\.jsonl)\.(repair|restore|lock\.stale|lock\.new)-(\d+)$/;
 
 /**
  * Tidies in `dir` (whose file names are `names`) every copy whose process no longer holds its
@@ -29,7 +31,8 @@ export function removeLeftovers(dir: string, names: readonly string[]): string[]
   const back: string[] = [];
   for (const name of names) {
     const m = LEFTOVER.exec(name);
-    if (!m || heldByProcess(join(dir, m[1]!), Number(m[3]))) continue;
+    // a lock's copy is not the session's yet: its maker is judged by whether it runs
+    if (!m || (m[2] === "lock.new" ? alive(Number(m[3])) : heldByProcess(join(dir, m[1]!), Number(m[3])))) continue;
     const copy = join(dir, name);
     try {
       if (m[2] === "restore") {

@@ -1,7 +1,7 @@
 // .hey/task.md is hey's own file inside a project it may not trust (SPEC §24): it is never read
 // or written through a symbolic link, and the hand-off is appended atomically.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { continuedTask, fallbackHandOff, readTaskNote, saveHandOff, sessionNote, withHandOff } from "../../src/context/task-note.ts";
 import type { Message } from "../../src/kernel/ir.ts";
@@ -165,4 +165,16 @@ test("a note is this conversation's when the agent read or wrote it here, or its
   };
   expect(sessionNote(own, [asked("go on"), windows])).toBe(own);
   expect(sessionNote(undefined, [asked("x"), read])).toBeUndefined();
+});
+
+test("a hand-off tidies what a hey killed mid-write left in .hey/ (its copy before the rename, its lock before the link); a running hey's stays", async () => {
+  const dead = Bun.spawn(["true"]);
+  await dead.exited;
+  const dir = join(project.path, ".hey");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `.task.md.${dead.pid}.9843cd36.tmp`), "half a hand-off");
+  writeFileSync(join(dir, `task.md.lock.new-${dead.pid}`), `${dead.pid} host\n`);
+  writeFileSync(join(dir, `.task.md.${process.pid}.0123abcd.tmp`), "being written");
+  await saveHandOff(project.path, "fix it", "Remaining: tests", "max_turns", NOW);
+  expect(readdirSync(dir).sort()).toEqual([`.task.md.${process.pid}.0123abcd.tmp`, "task.md"]);
 });

@@ -241,6 +241,17 @@ describe("leftovers of a hey killed mid-copy", () => {
     expect(readdirSync(d)).toEqual(["s.jsonl"]);
   });
 
+  test("a lock written but not linked in place by a hey killed between the two is removed when listed; a running hey's is left", async () => {
+    const d = dir();
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    writeFileSync(join(d, "s.jsonl"), sessionText("s", "kept"));
+    writeFileSync(join(d, `s.jsonl.lock.new-${dead.pid}`), `${dead.pid} host\n`);
+    writeFileSync(join(d, `s.jsonl.lock.new-${process.pid}`), `${process.pid} host\n`); // being made, by a hey that runs
+    expect(listSessions(d).map((s) => s.firstPrompt)).toEqual(["kept"]);
+    expect(readdirSync(d).sort()).toEqual(["s.jsonl", `s.jsonl.lock.new-${process.pid}`]);
+  });
+
   test("a write-back's copy whose hey is gone becomes the session again (its file was deleted): nothing lost; one linked already just goes", async () => {
     const d = dir();
     const dead = Bun.spawn(["true"]);
