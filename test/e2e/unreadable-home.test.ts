@@ -2,8 +2,9 @@
 // one under a regular file — made hey stop with `…/.config/hey/config.toml: cannot read (EACCES)`
 // and nothing on what to do. It now says: set HOME or XDG_CONFIG_HOME. A config file that is itself
 // unreadable, in a home that is fine, keeps the plain message: changing HOME is no fix for it.
-import { expect, test } from "bun:test";
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
@@ -15,11 +16,27 @@ const HINT = "; set HOME or XDG_CONFIG_HOME to a directory this user can read";
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
+/** A copy of dist/hey the other user can run: the checkout may sit in a directory only root enters (/root/…). */
+let shared: string | undefined;
+async function binary(): Promise<string> {
+  if (!asRoot) return ensureBinary();
+  if (!shared) {
+    shared = mkdtempSync(join(tmpdir(), "hey-other-user-"));
+    chmodSync(shared, 0o755);
+    copyFileSync(await ensureBinary(), join(shared, "hey"));
+    chmodSync(join(shared, "hey"), 0o755);
+  }
+  return join(shared, "hey");
+}
+afterAll(() => {
+  if (shared) rmSync(shared, { recursive: true, force: true });
+});
+
 /** dist/hey -p with `home` as HOME, as a user other than root; its exit code and stderr. */
 async function heyWithHome(home: string): Promise<{ code: number; stderr: string }> {
   const other = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : [];
   const where = (name: string) => join(dir.path, name);
-  const proc = Bun.spawn([...other, await ensureBinary(), "--base-url", server.baseUrl, "-m", "m", "-p", "hi"], {
+  const proc = Bun.spawn([...other, await binary(), "--base-url", server.baseUrl, "-m", "m", "-p", "hi"], {
     cwd: dir.path,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_STATE_HOME: where("state"), XDG_CACHE_HOME: where("cache"), NO_COLOR: "1" },
     stdin: "ignore",
