@@ -61,7 +61,7 @@ export function sessionNote(note: string | undefined, history: readonly Message[
   return task !== undefined && history.some((m) => m.role === "user" && sameTask(taskLine(textOf(m)), task)) ? note : undefined;
 }
 
-/** The note's path in a call's arguments (JSON: a backslash doubled), not any task.md (`notes/task.md`, `docs/task.md`). */
+/** The note's path in a call's arguments (JSON: a backslash doubled), not any task.md (a `notes/task.md` of the project). */
 const NOTE_IN_ARGUMENTS = /\.hey(?:\/|\\\\|\\)task\.md/;
 
 /** Two tasks as taskLine quotes them are one when one begins the other (a quote is cut at TASK_LINE_CHARS). */

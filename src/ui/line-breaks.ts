@@ -34,7 +34,7 @@ const STOP = "\\s`，。、；：！？）」』】》“”‘’…";
 /**
  * What is never broken inside, though CJK text is around it: inline code (a backtick to the next),
  * a path or an address — from `/`, `\`, `~/`, `C:\`, `scheme://` or the ASCII word before a `/` on,
- * up to whitespace or CJK punctuation (`/home/me/项目/文档.md`, `https://例え.jp/路径`, `src/a.ts`):
+ * up to whitespace or CJK punctuation (`/home/me/项目/文档.md`, `https://例え.jp/路径`, a relative one written after a word):
  * a copied path or a terminal's link would get a newline in it. The CJK text around it breaks as
  * ever, so a paragraph holding one still streams.
  */
