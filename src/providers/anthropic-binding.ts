@@ -47,7 +47,8 @@ export function bindingBeta(headers: Record<string, string> | undefined): Record
  */
 export function earlierThinkingOff(body: Body): void {
   if (body.thinking?.type !== "disabled") return;
-  const prompt = body.messages.findLastIndex((m) => m.role === "user" && (typeof m.content === "string" || m.content.some((b) => b.type !== "tool_result")));
+  // a prompt: a user turn of its own, not tool results (the context line rides on theirs)
+  const prompt = body.messages.findLastIndex((m) => m.role === "user" && (typeof m.content === "string" || !m.content.some((b) => b.type === "tool_result")));
   for (const m of body.messages.slice(0, Math.max(prompt, 0)))
     if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
 }

@@ -487,6 +487,16 @@ describe("thinking of earlier turns", () => {
   test("is left out with thinking off", async () => {
     expect(await blocksOf("off")).toEqual(["text"]);
   });
+
+  test("with thinking off, the turn in progress keeps its own, though the context line rides on its results", async () => {
+    const loop: Message[] = [
+      user("fix it"),
+      { id: "a1", role: "assistant", content: [signed("Look first.", "EoQDsig")], toolCalls: [{ id: "toolu_1", name: "read", arguments: '{"path":"a"}' }] },
+      result("toolu_1", "a.ts"),
+    ];
+    const body = await bodyOf({ messages: loop, note: "Context: 10% of the budget used." }, { effort: "off" });
+    expect((body.messages as { content: { type: string }[] }[])[1]!.content.map((b) => b.type)).toEqual(["thinking", "tool_use"]);
+  });
 });
 
 describe("thinking bound to a conversation whose prefix changed (preserved thinking)", () => {
