@@ -8,7 +8,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
-import { estimateTokens, PROTECT_TURNS } from "./passes.ts";
+import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import {
@@ -92,6 +92,8 @@ export interface Prepared {
   messages: readonly Message[];
   /** the context use (and the compress nudge) for ModelRequest.note */
   note?: string;
+  /** ModelRequest.onceTail: the last message is a first prompt sent whole this once, cut in every request after */
+  onceTail?: true;
   /** what a summary request spent, when one was made */
   usage?: Usage;
 }
@@ -169,8 +171,15 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone
   const helps = fixed.length * state.tokensPerChar < budgetTokens && compressibleIn(view.messages, policy.protectTurns ?? PROTECT_TURNS);
   const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
-  return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(usage ? { usage } : {}) };
+  const once = view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens);
+  return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(once ? { onceTail: true as const } : {}), ...(usage ? { usage } : {}) };
 }
+
+/** Whether a first prompt, answered, is cut in the requests after (passes.ts trimFirstPrompt). */
+const willBeCut = (first: Message, budgetTokens: number) => {
+  const text = textOf(first);
+  return text.length > firstPromptKeep(text, budgetTokens);
+};
 
 /**
  * The view the next request holds before any summary, and the ContextInput.rewriteUpTo it is built

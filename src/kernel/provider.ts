@@ -20,6 +20,11 @@ export interface ModelRequest {
    * keep it out of the prefix a prompt cache reuses: the next request leaves it out again.
    */
   note?: string;
+  /**
+   * The last message goes whole this once (a first prompt over its share, cut in every request
+   * after): adapters that mark cache breakpoints mark none on it, whose cache write nothing would read.
+   */
+  onceTail?: true;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface RequestContext {
   tools: Tool[];
   /** ModelRequest.note: the context use, sent after the last message */
   note?: string;
+  /** ModelRequest.onceTail: the last message goes whole this once */
+  onceTail?: true;
   /** what building it cost (a summary request): part of the run's tokens, for its cap and its total */
   usage?: Usage;
 }
@@ -148,6 +150,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         // tool calls when no tools are defined
         ...(handOff ? { toolChoice: "none" as const } : {}),
         ...(context.note ? { note: context.note } : {}),
+        ...(context.onceTail ? { onceTail: true as const } : {}),
         ...(effort !== undefined ? { effort } : {}),
       };
       const reply = await requestWithRetry(request, deps);

@@ -100,7 +100,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   const cached = req.tools.length > 0;
   if (prompt) body.system = cached ? [{ type: "text", text: prompt, cache_control: EPHEMERAL }] : prompt;
   else if (cached) body.tools!.at(-1)!.cache_control = EPHEMERAL;
-  if (cached) markTail(turns);
+  if (cached && !req.onceTail) markTail(turns); // a first prompt cut from the next request on: no write nothing reads
   if (req.note) {
     const last = turns.at(-1);
     if (last?.role === "user") last.content.push({ type: "text", text: req.note });

@@ -111,3 +111,11 @@ test("a pasted first prompt over its share is cut once: each request after, and 
   history.push(...turn(8, 800));
   expect(JSON.stringify((await prepare(history, resumed, signal)).messages[0])).toBe(firsts[0]!);
 });
+
+test("the first request of a pasted first prompt over its share says it goes whole this once (no cache breakpoint on it); a short one does not", async () => {
+  const deps = depsFor(summarizer("x"), 20_000);
+  const paste = "log line ".repeat(20_000); // ~180 KB: cut in every request after the first answer
+  expect((await prepare([{ id: "u", role: "user", content: [{ type: "text", text: paste }] }], deps, signal)).onceTail).toBe(true);
+  const short = depsFor(summarizer("x"), 20_000);
+  expect((await prepare([{ id: "u", role: "user", content: [{ type: "text", text: "fix the build" }] }], short, signal)).onceTail).toBeUndefined();
+});

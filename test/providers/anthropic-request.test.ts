@@ -471,6 +471,14 @@ test("the SDK's own warning of a deprecated model is one notice of the run, neve
   expect(warned).toEqual([]);
 });
 
+test("a first prompt sent whole this once (onceTail) gets no cache breakpoint: the next request cuts it, so its cache write would be read by none", async () => {
+  const marks = (body: Record<string, unknown>) => (JSON.stringify(body.messages).match(/cache_control/g) ?? []).length;
+  const whole = await bodyOf({ system: "sys", messages: [user("a pasted log")], tools: [READ], onceTail: true });
+  expect(marks(whole)).toBe(0);
+  expect(JSON.stringify(whole.system)).toContain("cache_control"); // the system prompt and tools still are
+  expect(marks(await bodyOf({ system: "sys", messages: [user("a pasted log")], tools: [READ] }))).toBe(1);
+});
+
 describe("thinking of earlier turns", () => {
   const earlier: Message[] = [
     user("first"),
