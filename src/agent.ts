@@ -23,7 +23,7 @@ import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
-import { usageCounts, type Output } from "./kernel/output.ts";
+import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { TOOL } from "./kernel/tool-names.ts";
@@ -89,6 +89,9 @@ export interface AgentUsage {
   requests: number;
 }
 
+/** What one send may add: `keepHandOff` saves a run's hand-off before its `done` (LoopDeps.keepHandOff). */
+export type SendOptions = { keepHandOff?: (limit: HandOffLimit) => Promise<void> };
+
 export interface Agent {
   readonly messages: readonly Message[];
   readonly settings: AgentSettings;
@@ -101,7 +104,7 @@ export interface Agent {
    * appends a user message and runs the loop until it stops; never throws for provider or tool
    * failures. A send made while a run is going waits for it, then runs (sends run in call order)
    */
-  send(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult>;
+  send(content: string | ContentBlock[], signal: AbortSignal, opts?: SendOptions): Promise<RunResult>;
   /**
    * the context the next request would hold were it sent now — system prompt, tools and history,
    * estimated as `send` estimates them (`/usage`); changes nothing. Asks for the
@@ -280,11 +283,12 @@ export function createAgent(parts: AgentParts): Agent {
   const sendable = () => withoutRefused(messages);
 
   /** one run of send: the user's message, then the loop */
-  function runOne(content: string | ContentBlock[], signal: AbortSignal): Promise<RunResult> {
+  function runOne(content: string | ContentBlock[], signal: AbortSignal, opts: SendOptions = {}): Promise<RunResult> {
     const message = userMessage(content);
     messages.push(message);
     parts.output.emit({ type: "message", message });
     return runLoop(messages, {
+      ...(opts.keepHandOff ? { keepHandOff: opts.keepHandOff } : {}),
       provider: windowed(),
       output: counted,
       context: async (history, s, handOff) => {
@@ -332,10 +336,10 @@ export function createAgent(parts: AgentParts): Agent {
       return usage;
     },
     context: compaction,
-    send(content, signal) {
+    send(content, signal, opts) {
       // the history holds one conversation: a second run beside the first would put its message between a call and its result
       // (when none is going it starts at once, the message in `messages` before send returns)
-      const run = busy ? busy.then(() => runOne(content, signal)) : runOne(content, signal);
+      const run = busy ? busy.then(() => runOne(content, signal, opts)) : runOne(content, signal, opts);
       const idle = () => {
         if (busy === settled) busy = undefined;
       };

@@ -161,8 +161,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
-          const result = await runtime.agent.send([...noted, ...content], signal);
-          if (result.stop === "max_turns" || result.stop === "max_run_tokens") await hooks.handOff(runtime, result.stop);
+          // a run at its limit saves its hand-off before it ends
+          await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
         },
       },
       message, // already checked by firstPrompt; onLine expands it again

@@ -233,7 +233,7 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   });
   let result: RunResult;
   try {
-    result = await runtime.agent.send(prompt, abort.signal);
+    result = await runtime.agent.send(prompt, abort.signal, { keepHandOff: (limit) => handOff(runtime, root, limit) }); // saved before `done`
     await writer(1).drain(); // a long answer fails in its flush, after the run: still heard while the handler is on
   } finally {
     off();
@@ -242,7 +242,6 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   // the answer's write failed once the run was over (text goes to a file at the end): no error event said why
   if (lost && !lost.pipe && result.stop !== "interrupted") warn(lost.reason);
   if (signalled !== undefined) return signalled;
-  if (result.stop === "max_turns" || result.stop === "max_run_tokens") await handOff(runtime, root, result.stop);
   return exitFor(result.stop);
 }
 
@@ -314,7 +313,8 @@ async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, inte
     const file = await saveHandOff(root, textOf(task), text, limit);
     warn(`the hand-off is saved in ${file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
   } catch (e) {
-    warn(`could not save the hand-off in .hey/task.md: ${errorText(e)}`);
+    // an error event before the run's `done`, so --output json says the hand-off is not there (stderr too)
+    runtime.output.emit({ type: "error", kind: "config", message: `could not save the hand-off in .hey/task.md: ${errorText(e)}` });
   }
 }
 

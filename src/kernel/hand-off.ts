@@ -18,10 +18,11 @@ export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this
 export const PLAIN_HAND_OFF_PROMPT = `Tool calls cannot run any more and are ignored. Answer in plain text only; ${HAND_OFF_PARTS}`;
 
 /**
- * Asks for the hand-off and ends the run at `limit`. Its requests are not counted against the
- * limit; the run's last message is the hand-off when the model wrote one (else the request for it).
+ * Asks for the hand-off and ends the run at `limit`, `keep` (saving it) done before its `done`.
+ * Its requests are not counted against the limit; the run's last message is the hand-off when the
+ * model wrote one (else the request for it).
  */
-export async function handOff(turns: Turns, limit: HandOffLimit): Promise<RunResult> {
+export async function handOff(turns: Turns, limit: HandOffLimit, keep?: (limit: HandOffLimit) => Promise<void>): Promise<RunResult> {
   turns.append(userMessage(limit === "max_turns" ? MAX_TURNS_PROMPT : MAX_RUN_TOKENS_PROMPT));
   for (const plainly of [false, true]) {
     const reply = await turns.request(true, limit);
@@ -29,6 +30,7 @@ export async function handOff(turns: Turns, limit: HandOffLimit): Promise<RunRes
     if (reply.answered || plainly) break;
     turns.append(userMessage(PLAIN_HAND_OFF_PROMPT));
   }
+  await keep?.(limit); // the caller's .hey/task.md: saved (or said not to be) before `done`
   return turns.finish(limit);
 }
 

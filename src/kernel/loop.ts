@@ -37,7 +37,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
   const turns = turnsOf(messages, deps);
   for (;;) {
     const limit = turns.limitReached();
-    if (limit) return handOff(turns, limit);
+    if (limit) return handOff(turns, limit, deps.keepHandOff);
     const reply = await turns.request(false);
     if ("turns" in reply) return reply;
     const calls = reply.message.toolCalls ?? [];

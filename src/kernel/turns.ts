@@ -38,6 +38,8 @@ export interface LoopDeps {
   effort: Effort | undefined;
   /** waits `ms` or rejects when `signal` aborts; and [0,1) randomness for jitter — injected for tests */
   clock: { sleep(ms: number, signal: AbortSignal): Promise<void>; random(): number };
+  /** keeps the hand-off (the run's last message) before the run's `done`: what saving it said is heard first */
+  keepHandOff?(limit: HandOffLimit): Promise<void>;
 }
 
 /** What one request is built from; its tools are also the ones its calls run against. */

@@ -2,9 +2,10 @@
 // (SPEC §6): a new task whose words the note already holds ("LOOP" after "LOOP forever") gets its
 // own `Task:` line, and a run of the same task again goes on under it.
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { runHey } from "../helpers/e2e.ts";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 import type { ChatRequest } from "../helpers/model-server.ts";
 
@@ -26,3 +27,25 @@ test("a hand-off of a new task names it, though the note holds its words; the sa
   const sections = note.split(/^## Stopped at the turn limit \([^)]*\)\n\n/m);
   expect(sections).toEqual(["# Task\n\nLOOP forever\n\n", "Remaining: step 1\n\n", "Task: LOOP\n\nRemaining: step 2\n\n", "Remaining: step 3\n"]);
 });
+
+test("a hand-off that cannot be saved (another hey keeps task.md locked) is an error event before the run's done, in --output json", async () => {
+  const holder = Bun.spawn(["sleep", "60"]); // a live hey, as far as the lock can tell
+  try {
+    mkdirSync(join(work.path, ".hey"), { recursive: true });
+    writeFileSync(join(work.path, ".hey", "task.md.lock"), `${holder.pid} ${hostname()}\n`);
+    const r = await runHey(["--base-url", model.baseUrl, "-m", "m", "--output", "json", "--max-turns", "1", "-p", "LOOP locked"], {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state.path },
+      timeoutMs: 30_000,
+    });
+    expect(r.code).toBe(3);
+    const events = jsonEvents(r.stdout);
+    const error = events.findIndex((e) => e.type === "error");
+    expect(events[error]).toMatchObject({ kind: "config", message: expect.stringContaining("could not save the hand-off in .hey/task.md") });
+    expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "max_turns" });
+    expect(error).toBeLessThan(events.length - 1); // said before done: a script trusting `done` is not told the hand-off is there
+  } finally {
+    holder.kill();
+    rmSync(join(work.path, ".hey", "task.md.lock"), { force: true });
+  }
+}, 60_000);
