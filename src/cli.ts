@@ -259,6 +259,9 @@ unwritable otherwise, a full disk or closed at start (>&-): 1, saying why).
 /** hey's commands of their own (main.ts): only as the first word; after a flag a word is a prompt. */
 const SUBCOMMANDS = ["doctor", "upgrade", "mcp", "trust"];
 
+/** Claude Code's and Codex's `mcp` subcommands that hey has not (main.ts says what does it instead). */
+export const PEER_MCP_VERBS = ["add", "add-json", "add-from-claude-desktop", "remove", "get"] as const;
+
 /** What to say when a command of hey's own came after flags (`hey -m x doctor`): it goes first. */
 const goesFirst = (sub: string) => `${sub} is a command of hey's own and goes first, before any flag: hey ${sub} …`;
 
@@ -290,7 +293,7 @@ export function parseCli(argv: string[]): CliArgs {
   if (words[0] === "mcp" && (words[1] === "list" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
     throw new UsageError(`${goesFirst(`mcp ${words[1]}`)} (as a prompt: add more words)`);
   // Claude Code's and Codex's `mcp add|remove|get`, after a flag: no command of hey's, and no prompt anyone means
-  if (words[0] === "mcp" && ["add", "add-json", "remove", "get"].includes(words[1]!))
+  if (words[0] === "mcp" && (PEER_MCP_VERBS as readonly string[]).includes(words[1]!))
     throw new UsageError(
       `hey has no command mcp ${words[1]}: run hey mcp ${words[1]} alone to see what does it (MCP servers are [mcp.NAME] tables in the config); as a prompt: hey -p "${words.join(" ")}"`,
     );

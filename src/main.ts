@@ -1,7 +1,7 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary; even where
 // hey's files are (here.ts, with node:fs, node:os and node:path) is loaded after the flags.
-import { EXIT, HELP, parseCli, UsageError, type CliArgs } from "./cli.ts";
+import { EXIT, HELP, parseCli, PEER_MCP_VERBS, UsageError, type CliArgs } from "./cli.ts";
 import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { outputLost } from "./ui/output-lost.ts";
@@ -58,7 +58,7 @@ function isMcpCommand(rest: string[]): boolean {
 function mcpTypo(rest: string[]): string | undefined {
   const [verb, ...more] = rest;
   const asPrompt = `(to send it as a prompt: hey -p "mcp ${rest.join(" ")}")`;
-  const instead = verb !== undefined && Object.hasOwn(PEER_VERBS, verb) ? PEER_VERBS[verb] : undefined;
+  const instead = verb !== undefined && Object.hasOwn(PEER_VERBS, verb) ? PEER_VERBS[verb as keyof typeof PEER_VERBS] : undefined;
   const table = verb === "add" ? tableFor(more) : "";
   if (instead) return `hey has no command hey mcp ${verb}: ${instead} ${asPrompt}${table && `; this one:\n${table}`}`;
   const meant = verb === undefined || more.length > 1 ? undefined : closest(verb, ["list", "login", "logout"]);
@@ -68,7 +68,7 @@ function mcpTypo(rest: string[]): string | undefined {
 /** Claude Code's and Codex's `mcp` subcommands, and what does it in hey: its config, not a command. */
 const ADD =
   'add an [mcp.NAME] table (command = "npx" and args = [...], or url = "https://...") to ~/.config/hey/config.toml, or the server to the project\'s .mcp.json; a running hey takes it at /reload';
-const PEER_VERBS: Record<string, string> = {
+const PEER_VERBS: Record<(typeof PEER_MCP_VERBS)[number], string> = {
   add: ADD,
   "add-json": ADD,
   "add-from-claude-desktop": ADD,

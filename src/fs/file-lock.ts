@@ -192,12 +192,7 @@ export function lockOwner(lock: string, known?: string): string | undefined {
   // made before this machine last started (a crash, then a reboot): its pid may be another process's now
   if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
   if (pid === process.pid) return undefined; // an earlier process had our pid
-  try {
-    process.kill(pid, 0);
-    return `pid ${pid}`;
-  } catch (e) {
-    return errnoCode(e) === "EPERM" ? `pid ${pid}` : undefined;
-  }
+  return alive(pid) ? `pid ${pid}` : undefined;
 }
 
 let boot: string | null | undefined;

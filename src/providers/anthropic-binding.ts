@@ -26,8 +26,7 @@ export const boundElsewhere = (message: string): boolean => /bound to a differen
  */
 export function dropMismatched(body: Body): void {
   if (body.thinking?.type === "disabled") {
-    for (const m of body.messages)
-      if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
+    for (const m of body.messages) dropThinking(m);
     return;
   }
   const thinking = body.thinking ?? { type: "adaptive" };
@@ -49,6 +48,10 @@ export function earlierThinkingOff(body: Body): void {
   if (body.thinking?.type !== "disabled") return;
   // a prompt: a user turn of its own, not tool results (the context line rides on theirs)
   const prompt = body.messages.findLastIndex((m) => m.role === "user" && (typeof m.content === "string" || !m.content.some((b) => b.type === "tool_result")));
-  for (const m of body.messages.slice(0, Math.max(prompt, 0)))
-    if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
+  for (const m of body.messages.slice(0, Math.max(prompt, 0))) dropThinking(m);
+}
+
+/** An assistant turn without its thinking blocks, signed or redacted. */
+function dropThinking(m: Body["messages"][number]): void {
+  if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
 }
