@@ -1,7 +1,8 @@
 // Locks between hey processes: `<file>.lock`, created exclusively (a link, which fails when it
-// exists, on Windows too), holds the holder's pid, host and, on Linux, the boot's id (a lock from before a
-// reboot is stale, whatever process has its pid now). A lock whose process is gone (a crash, a
-// kill -9) is stale and taken over. sessions/lock.ts holds a session's for a whole run;
+// exists, on Windows too), holds the holder's pid, host and, on Linux, the boot's id and the
+// process's start time (a lock from before a reboot, or from a container since restarted, is stale,
+// whatever process has its pid now). A lock whose process is gone (a crash, a kill -9) is stale and
+// taken over. sessions/lock.ts holds a session's for a whole run;
 // withFileLock holds one around a read-modify-write of a record several heys share (the approvals
 // record, trust.json, `.hey/task.md`), so no hey's update is written over by another's.
 import { closeSync, constants, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
@@ -139,7 +140,11 @@ async function locked<T>(file: string, lock: string, update: () => Promise<T>, o
 const held = new Set<string>();
 let hooked = false;
 
-const lockText = () => `${process.pid} ${hostname()}${bootId() ? ` ${bootId()}` : ""}\n`;
+const lockText = () => {
+  const boot = bootId();
+  const start = boot === undefined ? undefined : startTime(process.pid);
+  return `${process.pid} ${hostname()}${boot ? ` ${boot}${start ? ` ${start}` : ""}` : ""}\n`;
+};
 
 /**
  * Removes the stale lock whose text was `seen` (undefined: a link to nothing), and only that one:
@@ -185,14 +190,32 @@ export function lockOwner(lock: string, known?: string): string | undefined {
   } catch (e) {
     return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }
-  const [pidText = "", host = "", bootText = ""] = text.trim().split(/\s+/);
+  const [pidText = "", host = "", bootText = "", startText = ""] = text.trim().split(/\s+/);
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
   if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
   // made before this machine last started (a crash, then a reboot): its pid may be another process's now
   if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
   if (pid === process.pid) return undefined; // an earlier process had our pid
-  return alive(pid) ? `pid ${pid}` : undefined;
+  if (!alive(pid)) return undefined;
+  // started after the lock was made: a process that has the dead hey's pid since (a container restarted, pids reused)
+  const start = startText === "" ? undefined : startTime(pid);
+  return start !== undefined && start !== startText ? undefined : `pid ${pid}`;
+}
+
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of Linux's /proc/PID/stat, read
+ * after the command's name, which may hold spaces and parentheses); undefined elsewhere, or when
+ * it cannot be read (then its lock is respected).
+ */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const field = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return field && /^\d+$/.test(field) ? field : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 let boot: string | null | undefined;

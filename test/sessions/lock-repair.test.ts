@@ -20,9 +20,15 @@ const dir = () => mkdtempSync(join(root, `d${n++}-`));
 /** This boot's id, as locks record it where the system tells it (Linux). */
 const bootId = existsSync("/proc/sys/kernel/random/boot_id") ? readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() : undefined;
 
-/** The lock holds this process's pid, the host and the boot's id. */
+/** When process `pid` started (field 22 of Linux's /proc/PID/stat), as locks record it. */
+function startTime(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+}
+
+/** The lock holds this process's pid, the host, the boot's id and when this process started. */
 function expectOurs(lock: string) {
-  expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${hostname()}${bootId ? ` ${bootId}` : ""}\n`);
+  expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${hostname()}${bootId ? ` ${bootId} ${startTime(process.pid)}` : ""}\n`);
 }
 
 /** A live process that is not this one, for a lock held by "another hey". */
@@ -71,6 +77,24 @@ describe("the lock", () => {
       // where the system tells no boot id (not Linux), such a lock is respected: better refused than interleaved
       expect(lockedByOther(path)).toBe(bootId === undefined);
       if (bootId === undefined) return;
+      lockSession(path);
+      expectOurs(`${path}.lock`);
+      unlockSession(path);
+    } finally {
+      other.stop();
+    }
+  });
+
+  test("a lock whose pid another process has now (a container restarted, pids reused) is stale; the hey that made it still holds it", () => {
+    if (bootId === undefined) return; // no start times to tell them apart: such a lock is respected, as above
+    const path = join(dir(), "s.jsonl");
+    const other = otherProcess();
+    try {
+      const started = startTime(other.pid);
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()} ${bootId} ${started}\n`);
+      expect(lockedByOther(path)).toBe(true); // the process that made it
+      writeFileSync(`${path}.lock`, `${other.pid} ${hostname()} ${bootId} ${Number(started) - 1}\n`);
+      expect(lockedByOther(path)).toBe(false); // made by a process that started before this one
       lockSession(path);
       expectOurs(`${path}.lock`);
       unlockSession(path);
