@@ -32,7 +32,23 @@ export function isTrustCommand(args: readonly string[], isDir: (path: string) =>
   const words = args.filter((a) => !["--revoke", "--help", "-h"].includes(a));
   // `hey trust --approve`: a flag it does not take is refused by the command, with its usage
   if (words.length === 0 || (words.length === 1 && words[0]!.startsWith("-"))) return true;
-  return words.length === 1 && (isDir(words[0]!) || args.includes("--revoke") || /^[.~]|\//.test(words[0]!));
+  return words.length === 1 && (isDir(words[0]!) || args.includes("--revoke") || /^[.~]|\//.test(words[0]!) || verbAdvice(words[0]!) !== undefined);
+}
+
+/**
+ * What `hey trust WORD` (no directory of that name here) was meant as, when WORD is a verb other
+ * tools' trust commands take (`list`, `revoke`, `yes`…): advice, for the command to refuse it with
+ * rather than send "trust list" to the model. Undefined for other words.
+ */
+function verbAdvice(word: string, trustFile = "trust.json"): string | undefined {
+  const verb = word.toLowerCase();
+  if (["list", "ls", "show", "status", "info", "get", "check"].includes(verb))
+    return `hey trust takes a directory, not ${word}: hey trust [DIR] shows whether DIR's project is trusted and what it would run (a no changes nothing); every answer is recorded in ${trustFile}`;
+  if (["revoke", "remove", "rm", "delete", "untrust", "forget", "no", "off", "deny"].includes(verb))
+    return `did you mean hey trust --revoke [DIR]? (it stops trusting DIR's project, default here)`;
+  if (["yes", "y", "add", "on", "allow", "always", "set", "this", "here"].includes(verb))
+    return `hey trust with no word trusts the project here, after showing what it would run; hey trust DIR another's`;
+  return undefined;
 }
 
 export async function trustCommand(args: string[], here: Places, probe: Parameters<typeof projectRoot>[2]): Promise<number> {
@@ -50,6 +66,11 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
   const revoke = args.includes("--revoke");
   const dir = args.find((a) => a !== "--revoke");
   const cwd = dir === undefined ? here.cwd : resolve(here.cwd, dir.replace(/^~(?=\/|$)/, here.home));
+  const verb = dir === undefined || revoke || probe.isDir(cwd) ? undefined : verbAdvice(dir, here.trustFile);
+  if (verb !== undefined) {
+    err.write(`hey trust ${dir}: ${verb}\n`);
+    return EXIT.usage;
+  }
   if (dir !== undefined && !probe.isDir(cwd)) {
     err.write(`hey trust: ${dir} is not a directory (hey trust [--revoke] [DIR]: the project DIR is in)\n`);
     return EXIT.usage;

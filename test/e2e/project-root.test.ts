@@ -254,6 +254,17 @@ test("an untrusted project: /skill:NAME says why it is missing; hey trust asks o
   expect(typo).toMatchObject({ code: 2, stdout: "" });
   expect(typo.stderr).toBe("hey trust: ../no-such-project is not a directory (hey trust [--revoke] [DIR]: the project DIR is in)\n");
   expect((await hey(["trust", "--revoke", "/no/such/dir"])).code).toBe(2);
+  // another tool's verb is refused with what does it, not sent to the model as "trust list"
+  const asked = m.requests.length;
+  const list = await hey(["trust", "list"]);
+  expect(list).toMatchObject({ code: 2, stdout: "" });
+  expect(list.stderr).toBe(
+    `hey trust list: hey trust takes a directory, not list: hey trust [DIR] shows whether DIR's project is trusted and what it would run (a no changes nothing); every answer is recorded in ${join(home.path, ".config", "hey", "trust.json")}\n`,
+  );
+  expect((await hey(["trust", "revoke"])).stderr).toBe(
+    "hey trust revoke: did you mean hey trust --revoke [DIR]? (it stops trusting DIR's project, default here)\n",
+  );
+  expect(m.requests).toHaveLength(asked);
   // an unrelated prompt that starts with "trust" is a prompt
   const prompt = await hey(["trust", "me", "on", "this", "-p"]);
   expect(prompt.code).toBe(0);
