@@ -119,11 +119,18 @@ function hash(text: string): string {
  * thinking of `target` to send back: it came from another model or protocol (`/model`, a session
  * resumed with another model), or was made with thinking off — then the whole loop goes without,
  * and once it ends with an answer the next request thinks again. Later messages of the loop need
- * no thinking of their own (Claude may not think between calls).
+ * no thinking of their own (Claude may not think between calls). A reply with nothing to send
+ * after the loop (another model's thinking alone) does not end it: the request leaves it out.
  */
 export function thinkingBlocked(messages: readonly Message[], target: Target): boolean {
   if (target.protocol !== "anthropic") return false;
-  let first = messages.findLastIndex((m) => m.role === "assistant");
+  const mine = (p: Message["content"][number]) =>
+    p.type === "thinking" && p.opaque?.protocol === target.protocol && p.opaque.model === target.model && p.opaque.data !== undefined;
+  // an assistant message with nothing to send (another model's thinking alone, a blank text: a reply that ended a loop
+  // without an answer) is left out of the request, so the loop before it is still the turn in progress
+  const sent = (m: Message) =>
+    m.role === "assistant" && (m.toolCalls?.length || m.content.some((p) => mine(p) || (p.type === "text" ? p.text.trim() !== "" : p.type !== "thinking")));
+  let first = messages.findLastIndex(sent);
   if (first < 0 || !messages[first]!.toolCalls?.length) return false;
   for (;;) {
     let before = first - 1;
@@ -131,7 +138,5 @@ export function thinkingBlocked(messages: readonly Message[], target: Target): b
     if (before < 0 || before === first - 1 || messages[before]!.role !== "assistant" || !messages[before]!.toolCalls?.length) break;
     first = before;
   }
-  const mine = (p: Message["content"][number]) =>
-    p.type === "thinking" && p.opaque?.protocol === target.protocol && p.opaque.model === target.model && p.opaque.data !== undefined;
   return !messages[first]!.content.some(mine);
 }

@@ -152,6 +152,19 @@ describe("thinkingBlocked: Anthropic's one thinking setting per tool loop", () =
       claude,
       false,
     ],
+    // a reply of another model's thinking alone ended that model's loop without an answer; left out of the request, it ends nothing
+    [
+      "after another model's loop that ended in its thinking alone, a line typed",
+      [user("u"), call([]), result("r", "c1"), { id: "a", role: "assistant", content: [think("google", "gemini"), { type: "text", text: " " }] }, user("u2")],
+      claude,
+      true,
+    ],
+    [
+      "after its own loop that ended in its own thinking alone",
+      [user("u"), call([think("anthropic", "claude")]), result("r", "c1"), { id: "a", role: "assistant", content: [think("anthropic", "claude")] }, user("u2")],
+      claude,
+      false,
+    ],
     ["a loop another model began, continued without thinking", [user("u"), call([]), result("r", "c1"), call([]), result("r", "c1")], claude, true],
     [
       "a new loop after a typed line",
