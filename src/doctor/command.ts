@@ -18,7 +18,7 @@ import { canDraw, writer } from "../ui/term.ts";
 import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
-import { replaysEveryTurn } from "../providers/openai.ts";
+import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";

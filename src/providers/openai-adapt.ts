@@ -3,10 +3,8 @@
 // take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
 // of the run, so each is tried once. Pure apart from changing `options`.
 import { effortNotice, learnEffort } from "./effort.ts";
+import type { ReasoningReplay } from "./reasoning-replay.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
-
-/** Which turns' reasoning goes back as reasoning_content (openai.ts RequestOptions.reasoningReplay). */
-export type ReasoningReplay = "all" | "turn" | "none";
 
 /** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
 export interface Adaptable {

@@ -9,7 +9,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { unreportedUsage, newId, type ContentBlock, type Message, type StopReason, type ThinkingPart, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type Message, type StopReason, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import {
@@ -26,7 +26,8 @@ import {
 } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
-import { adaptToRefusal, type ReasoningReplay } from "./openai-adapt.ts";
+import { adaptToRefusal } from "./openai-adapt.ts";
+import { reasoningToSend, replaysEveryTurn, type ReasoningReplay } from "./reasoning-replay.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
@@ -102,7 +103,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         };
         if (calls.length > 0) out.tool_calls = calls.map((c, k) => wireCall(c, wireId(c.id), opts.model, k === 0 && opts.signatureFallback === true));
         const replay = opts.reasoningReplay ?? "turn";
-        const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || (replay === "all" && calls.length > 0));
+        const everyCall = replay === "all" && calls.length > 0;
+        const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || everyCall, everyCall);
         if (reasoning !== undefined) out.reasoning_content = reasoning;
         messages.push(out);
         break;
@@ -130,30 +132,6 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body[opts.maxTokensField ?? "max_tokens"] = maxTokens;
   return body;
-}
-
-export type { ReasoningReplay };
-
-/**
- * Endpoints whose thinking mode needs every tool-call turn's reasoning back in all later requests,
- * or answers 400 "Missing `reasoning_content` field in the assistant message at message index 2"
- * (deepseek/error-400-*.json; api-docs.deepseek.com/guides/thinking_mode: "must be passed back to the
- * API in all subsequent user interaction rounds"); Moonshot's Kimi thinking models likewise.
- */
-const REPLAY_ALL = /deepseek|moonshot|kimi/i;
-
-/** Whether the endpoint at `host` serving `model` gets every tool-call turn's reasoning back by default. */
-export const replaysEveryTurn = (host: string, model: string) => REPLAY_ALL.test(`${host} ${model}`);
-
-/**
- * The reasoning of `m` when `needed` (see RequestOptions.reasoningReplay): within the current user
- * turn every endpoint takes it; before it only those of REPLAY_ALL need it, and elsewhere it would
- * be paid for in every request. Thinking from another protocol or model is never sent (SPEC §5.6).
- */
-function reasoningToSend(m: Message, model: string, needed: boolean): string | undefined {
-  if (!needed) return undefined;
-  const mine = m.content.filter((p): p is ThinkingPart => p.type === "thinking" && p.opaque?.protocol === "openai" && p.opaque.model === model);
-  return mine.length > 0 ? mine.map((p) => p.text).join("") : undefined;
 }
 
 /**

@@ -147,10 +147,18 @@ describe("request body", () => {
       ["another model", [thought("theirs", "openai", "deepseek-chat")]],
       ["another protocol", [thought("signed elsewhere", "anthropic")]],
       ["no origin at all", [{ type: "thinking" as const, text: "unknown" }]],
-    ])("is never sent when the thinking came from %s", async (_name, thinking) => {
+    ])("is never sent when the thinking came from %s: the field DeepSeek demands on a tool-call turn goes empty", async (_name, thinking) => {
       const [sent] = await assistants([user("q"), ...callTurn("call_x", thinking)]);
       expect(sent).toBeDefined();
-      expect(sent).not.toHaveProperty("reasoning_content");
+      expect(sent!.reasoning_content).toBe("");
+    });
+
+    test("an endpoint that wants every tool-call turn's reasoning gets another model's turn with it empty, never that model's thinking", async () => {
+      const messages = [user("q1"), ...callTurn("call_x", [thought("theirs", "anthropic")]), ...callTurn("call_y", [thought("mine")]), user("q2")];
+      const sent = ((await bodyOf({ messages }, { model: MODEL, compat: { reasoningReplay: true } })).messages as Record<string, unknown>[]).filter(
+        (m) => m.role === "assistant",
+      );
+      expect(sent.map((m) => m.reasoning_content)).toEqual(["", "mine"]);
     });
   });
 
