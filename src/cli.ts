@@ -204,8 +204,8 @@ Options:
       --raw                do not filter bash output
       --approve            trust this project's .hey/config.toml and .mcp.json (as
                            written: their MCP servers too) and skills for this run
-  -c, --continue           continue the latest session of this directory; in one
-                           with none, of its project (started at the root or below)
+  -c, --continue           continue the latest session of this directory (not open in
+                           another hey); in one with none, of its project
       --resume ID          continue the session ID (or a unique start or end of it);
                            not with -c
       --sessions [--all]   list this directory's sessions, its project's when it has

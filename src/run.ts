@@ -22,7 +22,9 @@ import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
 import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
+import { oneLine } from "./sessions/format.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
+import { lockedByOther } from "./sessions/lock.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer } from "./trust/approve.ts";
@@ -284,10 +286,18 @@ function openSession(here: Places, resume: string | undefined, latestHere: boole
     if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd, { readOnly });
     if (!latestHere) return undefined;
     const { sessions, unreadable } = scanSessions(here.sessionsDir);
-    const latest = sessionsHere(sessions, here, projectOf(here.home)).sessions[0];
-    const note = unreadableNote(unreadable.filter((u) => !latest || u.modified > latest.modified));
+    const offered = sessionsHere(sessions, here, projectOf(here.home)).sessions;
+    const newest = offered[0];
+    const note = unreadableNote(unreadable.filter((u) => !newest || u.modified > newest.modified));
     if (note) warn(note);
-    if (!latest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
+    if (!newest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
+    // the newest one open in another hey (a second terminal; a crashed hey's own session is the one before it): the
+    // newest that is not, said; a command that only reads takes no lock, and reads the newest
+    const latest = readOnly ? newest : (offered.find((s) => !lockedByOther(s.path)) ?? newest);
+    if (latest && latest !== newest)
+      warn(
+        `the latest session here, ${newest!.id}, is open in another hey; continuing ${latest.id}, the latest one that is not: “${oneLine(latest.firstPrompt, 50) || "(no prompt)"}”`,
+      );
     return latest ? resumeSession(latest.path, here.cwd, { readOnly }) : undefined;
   } catch (e) {
     throw new SessionError(errorText(e));

@@ -93,11 +93,6 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
 /** What an empty file or one of NUL bytes is, for the messages that name one. */
 const LOST = "nothing — it is empty or NUL bytes only, what a crash can leave of a file not yet on disk — so there is nothing to resume";
 
-/** The most recently used session started in `cwd`, if any. */
-export function latestSession(dir: string, cwd: string): SessionInfo | undefined {
-  return listSessions(dir).find((s) => s.cwd === cwd);
-}
-
 /**
  * The session with id `idOrPart`, or the only one whose id starts or ends with it (ids.ts; its
  * header may be damaged). Throws otherwise, naming `lister`, the command that lists the sessions

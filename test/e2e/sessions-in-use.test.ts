@@ -106,3 +106,21 @@ test("/resume of the session hey -c continues, after an answer was saved to it, 
   const saved = readFileSync(join(stateHome, "hey", "sessions", `${id}.jsonl`), "utf8");
   expect(saved.indexOf("second here")).toBeGreaterThan(saved.indexOf("heard first here"));
 });
+
+test("hey -c while another hey has this directory's latest session open (a second terminal) continues the latest one that is not, and says so", async () => {
+  const cwd = realpathSync(home.path);
+  model = startModelServer(() => ({ text: "ok" }));
+  writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${model.baseUrl}"\nmodels = ["m"]\n`);
+  const env = { HOME: home.path };
+  const stateHome = join(home.path, ".local", "state");
+  const crashed = writeSession(stateHome, cwd, "my crashed session", "half done"); // a hey killed in the first terminal
+  term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
+  await say(term, "the other terminal's work", "ok"); // the newest session now, held by this hey
+
+  const resumed = await runHey(["-c", "-p", "go on"], { cwd, env });
+  expect(resumed.code).toBe(0);
+  expect(resumed.stderr).toContain(`is open in another hey; continuing ${crashed}, the latest one that is not: “my crashed session”`);
+  const sent = model.requests.at(-1)!.messages.map(textOf);
+  expect(sent.some((m) => m.includes("my crashed session"))).toBe(true);
+  expect(sent.some((m) => m.includes("the other terminal's work"))).toBe(false);
+});

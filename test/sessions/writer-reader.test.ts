@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { formatSessionList, TORN_END, type SessionInfo } from "../../src/sessions/format.ts";
-import { findSession, latestSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
+import { findSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
+import { sessionsHere } from "../../src/sessions/scope.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
@@ -301,6 +302,9 @@ describe("listing", () => {
     session(dir, "/a", `explain "this" ${"é".repeat(5000)}`);
     expect(listSessions(dir)[0]!.firstPrompt).toBe(`explain "this" ${"é".repeat(64)}…`);
   });
+
+  /** The session `hey -c` continues in `cwd` (run.ts: the first of sessionsHere). */
+  const latestSession = (dir: string, cwd: string) => sessionsHere(listSessions(dir), { cwd, root: cwd }, (d) => d).sessions[0];
 
   test("no directory yet: no sessions", () => {
     expect(listSessions(join(tempDir(), "missing"))).toEqual([]);
