@@ -90,6 +90,9 @@ export function unreadableNote(files: readonly UnreadableSession[]): string | un
   return notes.length === 0 ? undefined : notes.join("\nhey: ");
 }
 
+/** How many of the sessions an ambiguous id matches are named: hundreds would be a screenful on one line. */
+const NAMED_MATCHES = 10;
+
 /** What an empty file or one of NUL bytes is, for the messages that name one. */
 const LOST = "nothing — it is empty or NUL bytes only, what a crash can leave of a file not yet on disk — so there is nothing to resume";
 
@@ -104,8 +107,9 @@ export function findSession(dir: string, idOrPart: string, lister = "hey --sessi
   if (matches.length === 0) throw new Error(`no session "${idOrPart}" in ${dir} (${lister} lists them)`);
   if (matches.length > 1) {
     const short = shortIds(ids);
-    const named = matches.map((id) => (short.get(id) === id ? id : `${id} (${short.get(id)})`));
-    throw new Error(`"${idOrPart}" matches ${matches.length} sessions: ${named.join(", ")}; give the short form in brackets, or more of the id`);
+    const named = matches.slice(0, NAMED_MATCHES).map((id) => (short.get(id) === id ? id : `${id} (${short.get(id)})`));
+    const more = matches.length > NAMED_MATCHES ? `, and ${matches.length - NAMED_MATCHES} more (${lister} lists them)` : "";
+    throw new Error(`"${idOrPart}" matches ${matches.length} sessions: ${named.join(", ")}${more}; give the short form in brackets, or more of the id`);
   }
   const path = join(dir, `${matches[0]}.jsonl`);
   closeSync(openSessionFile(path, constants.O_RDONLY)); // a link or not a file: says so

@@ -348,6 +348,23 @@ describe("findSession", () => {
     );
   });
 
+  test("a prefix hundreds of sessions share names the first ten and counts the rest, rather than a screenful on one line", () => {
+    const d = dir();
+    for (let i = 0; i < 300; i++) {
+      const id = `zq${String(i).padStart(4, "0")}`;
+      writeFileSync(join(d, `${id}.jsonl`), JSON.stringify({ type: "header", id, cwd: "/", created: new Date().toISOString(), version: "1" }) + "\n");
+    }
+    let message = "";
+    try {
+      findSession(d, "zq", "/sessions");
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toStartWith('"zq" matches 300 sessions: zq0000 (q0000), zq0001 (q0001),');
+    expect(message).toEndWith(", and 290 more (/sessions lists them); give the short form in brackets, or more of the id");
+    expect(message.match(/zq\d{4}/g)).toHaveLength(10);
+  });
+
   test("no match says so", () => {
     expect(() => findSession(dir(), "zz")).toThrow(/no session "zz"/);
     expect(() => findSession(dir(), "")).toThrow(/no session/);
