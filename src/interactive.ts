@@ -150,7 +150,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       {
         prompt: PROMPT,
         color,
-        history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile },
+        history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,
         complete: (line) => completions(line, source()),
         onLine: async (line, signal, io) => {

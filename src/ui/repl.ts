@@ -30,8 +30,11 @@ export interface ReplOptions {
   /** plain text, e.g. "› " */
   prompt: string;
   color: boolean;
-  /** this project's history (read and appended to) and every project's (appended to, read where this one's runs out) */
-  history: { project: string; global: string };
+  /**
+   * this project's history (read and appended to) and every project's (appended to, read where this
+   * one's runs out); `hide`: an entry as written to them (the secrets hey knows replaced)
+   */
+  history: { project: string; global: string; hide(entry: string): string };
   /** completions for the text before the cursor (slash commands, @paths, model names) */
   complete(line: string): string[];
   /**
@@ -176,7 +179,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         // the rows above deleted (the kept one moves up), those below it cleared, the cursor where it was on it
         return out(`\x1b[H${e.row > 1 ? `\x1b[${e.row - 1}M` : ""}\x1b[2;1H\x1b[J\x1b[1;${e.col}H`);
       case "remember":
-        for (const file of [opts.history.project, opts.history.global]) appendHistory(file, e.entry);
+        for (const file of [opts.history.project, opts.history.global]) appendHistory(file, opts.history.hide(e.entry));
         return;
       case "run":
         return void runLine(e.line);

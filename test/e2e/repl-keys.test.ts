@@ -168,3 +168,21 @@ test(
   },
   E2E_TIMEOUT,
 );
+
+const secretState = fileTempDir("hey-history-secret-");
+test(
+  "a key hey knows, typed in a prompt, is not written to the history files: they hold [redacted], as the session does",
+  async () => {
+    const key = "sk-history-0123456789abcdefghij";
+    const t = await open({ env: { XDG_STATE_HOME: secretState.path, HEY_API_KEY: key } });
+    server.enqueue(answer("noted"));
+    await say(t, `use key ${key} for the deploy`, "noted");
+    await t.keys("C-u", "C-d");
+    await t.waitFor("[exit 0]");
+    const global = readFileSync(join(secretState.path, "hey", "history"), "utf8");
+    expect(global).toBe("use key [redacted] for the deploy\n");
+    const [project] = readdirSync(join(secretState.path, "hey", "histories"));
+    expect(readFileSync(join(secretState.path, "hey", "histories", project!), "utf8")).toBe(global);
+  },
+  E2E_TIMEOUT,
+);
