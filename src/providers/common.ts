@@ -39,6 +39,8 @@ export interface Compat {
 export interface ProviderOptions {
   protocol: Protocol;
   model: string;
+  /** The configured provider's name (Provider.name): the opaque data of its answers carries it. */
+  name?: string;
   /** As the user wrote it; each adapter says which forms it accepts. */
   baseUrl: string;
   /** undefined or "" = send no key at all (local servers, keyless gateways). */
