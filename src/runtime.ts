@@ -329,9 +329,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       refusal: (command) => live.configured.check("bash", { command }),
     }),
     async switchModel(spec, signal) {
-      const { provider, model, providers } = live.config.settings; // providers: what each lists (an ad-hoc one: whatever -m says, not a check)
-      const flags = { ...live.config.flags, model: spec, session: { provider: provider.name, model, current: true } };
-      const next = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
+      const { provider, model, providers, effort } = live.config.settings; // providers: what each lists (an ad-hoc one: whatever -m says, not a check)
+      const inForce = agent.effort === undefined ? {} : { effort: agent.effort }; // the effort goes on with the conversation (config/resolve.ts sessionEffort)
+      const flags = { ...live.config.flags, model: spec, session: { provider: provider.name, model, current: true, ...inForce } };
+      const resolved = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
+      const next = agent.effort !== undefined && agent.effort !== effort ? { ...resolved, effort: agent.effort } : resolved; // an /effort since: over -t
       const listedBefore = providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models; // and below, the models this run used
       const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
       let [listed, warning]: [string[] | undefined, string | undefined] = [undefined, undefined];

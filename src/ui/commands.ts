@@ -142,7 +142,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         );
       try {
         const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
-        return said(`${warning ? `${warning}\n` : ""}model: ${modelName(ctx.agent)}`);
+        const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}`; // the one in force, carried over
+        return said(`${warning ? `${warning}\n` : ""}model: ${modelName(ctx.agent)}${effort}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));

@@ -700,12 +700,16 @@ describe("a resumed session's model", () => {
   test("needs no word when -m chooses anyway", () => {
     expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);
   });
-  test("brings its effort back with it; -t wins, and another model chosen with -m keeps its own", () => {
-    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]`;
+  test("brings its effort back with it, to another model chosen with -m too; -t wins", () => {
+    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]\neffort = "high"`;
     const session = { provider: "other", model: "o", effort: "xhigh" as const };
     expect(resolve(two, {}, { session }).settings.effort).toBe("xhigh");
     expect(resolve(two, {}, { session, effort: "minimal" }).settings.effort).toBe("minimal");
-    expect(resolve(two, {}, { session, model: "mock/m" }).settings.effort).toBe("low");
+    expect(resolve(two, {}, { session, model: "mock/m" }).settings.effort).toBe("xhigh");
+  });
+  test("an effort that was only its provider's configured default gives way to the new provider's", () => {
+    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]\neffort = "high"`;
+    expect(resolve(two, {}, { session: { provider: "other", model: "o", effort: "high" }, model: "mock/m" }).settings.effort).toBe("low");
   });
 });
 
