@@ -7,7 +7,7 @@
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig, type Vet } from "./config/reload.ts";
-import { unknownModel, unreadableList } from "./config/model-check.ts";
+import { sharedName, unknownModel, unreadableList } from "./config/model-check.ts";
 import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
@@ -136,7 +136,7 @@ export interface Runtime
   /**
    * re-resolves the configuration already read with `-m spec` and swaps the provider, once the model
    * is known (the provider's `models`, or the endpoint's list; `signal` ends that wait); throws
-   * ConfigError. Returns a warning when the endpoint's list could not be read (the switch went ahead unchecked)
+   * ConfigError. Returns a warning when the endpoint's list could not be read (the switch went ahead unchecked), or which provider a name several list went to
    */
   switchModel(spec: string, signal: AbortSignal): Promise<string | undefined>;
   /**
@@ -352,7 +352,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too
-      return warning;
+      return [sharedName(spec, providers, next.provider.name), warning].filter(Boolean).join("\n") || undefined; // a name several providers list: which one, and how to write the others
     },
     async reload(ask) {
       dropDelivered();

@@ -272,10 +272,13 @@ export function completions(line: string, from: CompletionSource): string[] {
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
-    // each model once: as provider/model, or alone when that is what was started
+    // each model once: as provider/model, or alone when that is what was started — but a name several providers list
+    // is offered as each provider/model, never alone (which would go to one of them unseen)
     const full = usableModels(from.providers);
     const started = full.filter((m) => m.startsWith(word));
-    return started.length > 0 ? started : [...new Set(full.map((m) => m.slice(m.indexOf("/") + 1)))].filter((m) => m.startsWith(word));
+    const bare = (m: string) => m.slice(m.indexOf("/") + 1);
+    const alone = (m: string) => (full.filter((f) => bare(f) === bare(m)).length > 1 ? m : bare(m));
+    return started.length > 0 ? started : [...new Set(full.filter((m) => bare(m).startsWith(word)).map(alone))];
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
   return completeMention(line, (partial) => pathCompletions(partial, from.cwd)); // `@path`, `@"my notes.txt"`

@@ -1,7 +1,7 @@
 // The effort the user chose stays with the conversation when the model changes: `/effort max`, then
 // `/model` to Gemini 3 (thinkingLevel high, its highest) and to Claude (effort max); `/model` says
 // the effort in force. `/effort low`, then `hey -c -m` another provider's model: that run, and the
-// session's model entry, go on with low. dist/hey in tmux against a loopback replay server.
+// session's model entry, go on with low. `/model NAME` that two providers list says which it went to. dist/hey in tmux against a loopback replay server.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +24,8 @@ test("/effort max, then /model gem/… and /model claude/…: each request goes 
     home.path,
     `[default]\nprovider = "local"\nmodel = "m"\n[provider.local]\nbase_url = "${server.url}/v1"\nmodels = ["m"]\n` +
       `[provider.gem]\nprotocol = "google"\nbase_url = "${server.url}/v1beta"\napi_key = "k-g"\nmodels = ["gemini-3-x"]\n` +
-      `[provider.claude]\nprotocol = "anthropic"\nbase_url = "${server.url}"\napi_key = "k-c"\nmodels = ["claude-x"]\neffort = "medium"\n`,
+      `[provider.claude]\nprotocol = "anthropic"\nbase_url = "${server.url}"\napi_key = "k-c"\nmodels = ["claude-x"]\neffort = "medium"\n` +
+      `[provider.spare]\nbase_url = "${server.url}/v1"\nmodels = ["m"]\n`,
   );
   const cwd = realpathSync(home.path);
   const term = await startTerm({ cwd, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
@@ -39,13 +40,15 @@ test("/effort max, then /model gem/… and /model claude/…: each request goes 
     await say(term, "two", "Hello");
     expect(last().output_config?.effort).toBe("max");
     await say(term, "/effort low", "effort: low");
+    // a name two providers list: which one it went to, and how to write the other
+    await say(term, "/model m", "m is listed by local and spare; using local/m (write spare/m for the other)\nmodel: local/m · effort low");
     await say(term, "/quit", "[exit 0]");
   } finally {
     await term.close();
   }
 
   server.enqueue(answer("ok"));
-  const run = await runHey(["-c", "-m", "local/m", "-p", "three"], { cwd, env: { HOME: home.path } });
+  const run = await runHey(["-c", "-m", "spare/m", "-p", "three"], { cwd, env: { HOME: home.path } });
   expect(run.code).toBe(0);
   expect(last().reasoning_effort).toBe("low");
   const dir = join(home.path, ".local", "state", "hey", "sessions");
@@ -53,5 +56,5 @@ test("/effort max, then /model gem/… and /model claude/…: each request goes 
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  expect(entries.filter((e) => e.type === "model").at(-1)).toMatchObject({ provider: "local", model: "m", effort: "low" });
+  expect(entries.filter((e) => e.type === "model").at(-1)).toMatchObject({ provider: "spare", model: "m", effort: "low" });
 });
