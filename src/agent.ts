@@ -24,7 +24,7 @@ import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
-import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
+import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { TOOL } from "./kernel/tool-names.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
@@ -222,8 +222,7 @@ export function createAgent(parts: AgentParts): Agent {
    * usage, or one cut after it began, is counted with an estimate.
    */
   const windowed = (): Provider => ({
-    protocol: provider.protocol,
-    model: provider.model,
+    ...identityOf(provider),
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
       for (let attempt = 1; ; attempt++) {
         let started = false;

@@ -61,20 +61,10 @@ export function providerFor(
 ): Promise<Provider> {
   if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
-  const {
-    name: _name,
-    models: _models,
-    effort: _default,
-    preset: _preset,
-    urlVar: _var,
-    insecure,
-    contextWindow: _window,
-    source: _source,
-    ...endpoint
-  } = settings;
+  const { name, models: _models, effort: _default, preset: _preset, urlVar: _var, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
   const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
-  return createProvider({ ...endpoint, model, effort, fetch, idleTimeoutMs, baseUrlSetting, ...(builtInUrl(settings) ? { builtInUrl: true } : {}) });
+  return createProvider({ ...endpoint, name, model, effort, fetch, idleTimeoutMs, baseUrlSetting, ...(builtInUrl(settings) ? { builtInUrl: true } : {}) });
 }
 
 /** Where the provider's base_url was set, as an error message names it. */
@@ -95,6 +85,7 @@ export function unsentProvider(settings: ProviderSettings, model: string): Provi
   return {
     protocol: settings.protocol,
     model,
+    name: settings.name,
     // biome-ignore lint/correctness/useYield: it ends before its first event
     async *stream() {
       throw new ProviderError("bad_request", unapprovedEndpoint(settings));

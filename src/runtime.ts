@@ -7,7 +7,7 @@
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig, type Vet } from "./config/reload.ts";
-import { unknownModel, unreadableList } from "./config/model-check.ts";
+import { sharedName, unknownModel, unreadableList } from "./config/model-check.ts";
 import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
@@ -136,7 +136,7 @@ export interface Runtime
   /**
    * re-resolves the configuration already read with `-m spec` and swaps the provider, once the model
    * is known (the provider's `models`, or the endpoint's list; `signal` ends that wait); throws
-   * ConfigError. Returns a warning when the endpoint's list could not be read (the switch went ahead unchecked)
+   * ConfigError. Returns a warning when the endpoint's list could not be read (the switch went ahead unchecked), or which provider a name several list went to
    */
   switchModel(spec: string, signal: AbortSignal): Promise<string | undefined>;
   /**
@@ -329,9 +329,11 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       refusal: (command) => live.configured.check("bash", { command }),
     }),
     async switchModel(spec, signal) {
-      const { provider, model, providers } = live.config.settings; // providers: what each lists (an ad-hoc one: whatever -m says, not a check)
-      const flags = { ...live.config.flags, model: spec, session: { provider: provider.name, model, current: true } };
-      const next = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
+      const { provider, model, providers, effort } = live.config.settings; // providers: what each lists (an ad-hoc one: whatever -m says, not a check)
+      const inForce = agent.effort === undefined ? {} : { effort: agent.effort }; // the effort goes on with the conversation (config/resolve.ts sessionEffort)
+      const flags = { ...live.config.flags, model: spec, session: { provider: provider.name, model, current: true, ...inForce } };
+      const resolved = live.config.resolve(flags); // kept by /reload, as -m is; a NAME no list holds is the current provider's, over HEY_PROVIDER
+      const next = agent.effort !== undefined && agent.effort !== effort ? { ...resolved, effort: agent.effort } : resolved; // an /effort since: over -t
       const listedBefore = providers.find((p) => p.name === next.provider.name)?.models ?? next.provider.models; // and below, the models this run used
       const known = [...listedBefore, ...[...used].filter((m) => m.startsWith(`${next.provider.name}/`)).map((m) => m.slice(next.provider.name.length + 1))];
       let [listed, warning]: [string[] | undefined, string | undefined] = [undefined, undefined];
@@ -350,7 +352,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags };
       live.configured = parts.configure(next); // the new provider's key is a secret too
-      return warning;
+      return [sharedName(spec, providers, next.provider.name), warning].filter(Boolean).join("\n") || undefined; // a name several providers list: which one, and how to write the others
     },
     async reload(ask) {
       dropDelivered();

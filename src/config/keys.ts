@@ -174,7 +174,11 @@ export const PROVIDER_KEYS = {
     doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`); left out in a table named after a built-in provider (`openai`, `anthropic`, `google`, `deepseek`, `ollama`), that provider's URL, protocol, key variable and model, which the table's keys change",
   },
   api_key: { kind: "string", doc: 'usually `"${VAR}"`; omitted or unset: no authentication' },
-  models: { kind: "strings", default: [], doc: "model names; `-m NAME` finds its provider here; the first is the default" },
+  models: {
+    kind: "strings",
+    default: [],
+    doc: "model names; `-m NAME` finds its provider here (listed by several: the first, with a line naming the others; listed by none while some provider has a list: a line says so, and it goes as written); the first is the default",
+  },
   effort: { kind: "effort", doc: "default reasoning effort: `off minimal low medium high xhigh max`" },
   max_tokens: {
     kind: "positive",
@@ -201,7 +205,7 @@ export const PROVIDER_KEYS = {
   system_role: { kind: "string", doc: "`system` or `developer`: the role of the system prompt (compatibility flag)" },
   reasoning_replay: {
     kind: "boolean",
-    doc: "`true` sends every tool-call turn's reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn), `false` never",
+    doc: '`true` sends every tool-call turn\'s reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn; a turn another model made goes with `reasoning_content: ""`, as those APIs refuse one without), `false` never',
   },
   parallel_tool_calls: { kind: "boolean", doc: "`false` sends `parallel_tool_calls: false` (one call per turn)" },
   prompt_cache_key: {

@@ -54,3 +54,17 @@ export function nearMiss(model: string, listed: readonly string[]): string | und
   );
   return near !== undefined && editDistance(near, model) <= 2 ? near : undefined;
 }
+
+/** Names as a sentence lists them: "a", "a and b", "a, b and c"; `last` joins the last two. */
+const listed = (names: readonly string[], last = "and") => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} ${last} ${names.at(-1)}`);
+
+/**
+ * What to say when a bare `model` (no provider before it) is listed by several providers and
+ * `chosen` is used: the choice and how to write the others. Undefined when fewer than two list it.
+ */
+export function sharedName(model: string, providers: readonly { name: string; models: readonly string[] }[], chosen: string): string | undefined {
+  const holders = providers.filter((p) => p.models.includes(model)).map((p) => p.name);
+  if (holders.length < 2 || model.includes("/")) return undefined;
+  const others = holders.filter((n) => n !== chosen).map((n) => `${n}/${model}`);
+  return `${model} is listed by ${listed(holders)}; using ${chosen}/${model} (write ${listed(others, "or")} for ${others.length > 1 ? "another" : "the other"})`;
+}

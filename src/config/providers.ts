@@ -5,7 +5,7 @@
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
-import { nearMiss } from "./model-check.ts";
+import { nearMiss, sharedName } from "./model-check.ts";
 import { OLLAMA_MODEL, OLLAMA_URL, ollamaUrl } from "./ollama-host.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { didYouMean, providerWord } from "./suggest.ts";
@@ -229,7 +229,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const known = (name: string, label: string): string => byName(name)?.name ?? unknown(name, label);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
-  const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string } => {
+  const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string; shared?: string | undefined } => {
     const slash = spec.indexOf("/");
     if (slash > 0) {
       const name = spec.slice(0, slash);
@@ -242,13 +242,13 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       unknown(name, label, ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`);
     }
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
-    if (holder) return { provider: holder.name, model: spec };
+    if (holder) return { provider: holder.name, model: spec, shared: sharedName(spec, providers, holder.name) };
     if (byName(spec)) return { provider: spec };
     return { provider: vendorOf(spec, providers, byName(fallback)) ?? fallback, model: spec };
   };
 
   // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model)
-  let choice: { provider: string; model?: string; named?: string } = { provider: first };
+  let choice: { provider: string; model?: string; named?: string; shared?: string | undefined } = { provider: first };
   const d = file.default;
   const defaultLabel = (key: string) => `${(input.lineOf ?? input.sourceOf)(["default", key])}: [default] ${key}`;
   if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, named: defaultLabel("model") };
@@ -314,6 +314,16 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     warnings.push(
       `${choice.named}: ${where(path)} models (${at([...path, "models"])}) has no "${choice.model}"; did you mean ${near}? (a model not listed is sent as written)`,
     );
+  // a name no provider lists where lists are kept: said, not refused (an endpoint serves models its list leaves out)
+  else if (
+    choice.model &&
+    spec &&
+    !spec.includes("/") &&
+    !providers.some((p) => p.models.includes(choice.model!)) &&
+    names.some((n) => file.provider![n]!.models)
+  )
+    warnings.push(`${choice.named}: no provider lists "${model}"; it goes to ${provider.name}, whose models are ${provider.models.join(", ") || "not listed"}`);
+  if (spec && choice.shared) warnings.push(choice.shared); // -m NAME that several providers list
   const rooted = endpointRoot(provider.baseUrl, provider.protocol);
   if (rooted) warnings.push(`${at([...path, "base_url"])}: ${where(path)} base_url ${pasted(rooted)}`);
   const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };

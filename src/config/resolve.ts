@@ -231,9 +231,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
 }
 
-/** The effort a resumed session last sent, when this run goes on with its model (`-m` another: that one's own). */
-function sessionEffort(session: ConfigFlags["session"], choice: { provider: { name: string }; model: string }): Effort | undefined {
-  return session && session.provider === choice.provider.name && session.model === choice.model ? session.effort : undefined;
+/** The effort a resumed session last sent (or the one in force at `/model`), with its model or another (`-c -m`: that model's
+ * adapter maps it to its levels), unless it was only the earlier provider's configured default, which gives way to the new one's. */
+function sessionEffort(session: ConfigFlags["session"], choice: Pick<Settings, "provider" | "providers" | "model">): Effort | undefined {
+  if (!session || (session.provider === choice.provider.name && session.model === choice.model)) return session?.effort;
+  return session.effort === choice.providers.find((p) => p.name === session.provider)?.effort ? undefined : session.effort;
 }
 
 /** A layer with all of it used, whatever was approved of it. */

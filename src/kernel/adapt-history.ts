@@ -1,17 +1,29 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
-import { parseArguments, type Message, type Protocol, type ToolCall } from "./ir.ts";
+import { parseArguments, type Message, type Opaque, type Protocol, type ToolCall } from "./ir.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
   protocol: Protocol;
   model: string;
+  /** the configured provider's name (Provider.name); undefined: a provider without one */
+  name?: string;
+}
+
+/**
+ * Whether `o` goes back to `target`: the same protocol and model, and the same provider — an
+ * encrypted reasoning item or a signature sent to another account is refused ("The encrypted content
+ * for item rs_… could not be verified"). Opaque data that names no provider (a session written before
+ * hey recorded it) goes by protocol and model, as it did then.
+ */
+export function producedBy(o: Opaque | undefined, target: Target): boolean {
+  return o !== undefined && o.protocol === target.protocol && o.model === target.model && (o.provider === undefined || o.provider === target.name);
 }
 
 /**
  * The history adapted for `target`, without changing `messages`:
- * - thinking is kept only where the model that produced it will read it: same protocol and
- *   model, and only in the current turn (after the last user message) or on the last assistant
+ * - thinking is kept only where the model that produced it will read it: same provider, protocol
+ *   and model (producedBy), and only in the current turn (after the last user message) or on the last assistant
  *   message when it called tools — its results are still the lastmost ones, sent in the same
  *   user turn as a message after them (a hand-off request, a line typed after Esc, `-c` after a
  *   crash), and Anthropic with thinking on rejects that turn without its thinking block — except
@@ -19,7 +31,7 @@ export interface Target {
  *   Anthropic, whose models from Opus 4.5 on keep earlier turns' thinking in context (older ones
  *   drop it themselves): taken out, every new prompt rewrote the cached prefix from the first
  *   thinking block on, and the model lost its earlier reasoning;
- * - opaque data on tool calls (Gemini thought signatures) survives only for its own model;
+ * - opaque data on tool calls (Gemini thought signatures) survives only for its own provider and model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
  * - arguments that are not a JSON object (a call the output limit cut off mid-way; its result says
@@ -71,7 +83,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
 }
 
 function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Message {
-  const mine = (o: { protocol: Protocol; model: string } | undefined) => o !== undefined && o.protocol === target.protocol && o.model === target.model;
+  const mine = (o: Opaque | undefined) => producedBy(o, target);
   const keepThinking = currentTurn || target.protocol === "anthropic" || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0);
   const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
   let calls = m.toolCalls;
@@ -116,7 +128,7 @@ function hash(text: string): string {
  * The turn is in progress while the last assistant message called tools; it starts at the first of
  * the tool-calling assistant messages that lead to it, each answered only by tool results (a line the
  * user typed after the results goes with them). It is blocked when that first message holds no
- * thinking of `target` to send back: it came from another model or protocol (`/model`, a session
+ * thinking of `target` to send back: it came from another provider, model or protocol (`/model`, a session
  * resumed with another model), or was made with thinking off — then the whole loop goes without,
  * and once it ends with an answer the next request thinks again. Later messages of the loop need
  * no thinking of their own (Claude may not think between calls). A reply with nothing to send
@@ -124,8 +136,7 @@ function hash(text: string): string {
  */
 export function thinkingBlocked(messages: readonly Message[], target: Target): boolean {
   if (target.protocol !== "anthropic") return false;
-  const mine = (p: Message["content"][number]) =>
-    p.type === "thinking" && p.opaque?.protocol === target.protocol && p.opaque.model === target.model && p.opaque.data !== undefined;
+  const mine = (p: Message["content"][number]) => p.type === "thinking" && producedBy(p.opaque, target) && p.opaque?.data !== undefined;
   // an assistant message with nothing to send (another model's thinking alone, a blank text: a reply that ended a loop
   // without an answer) is left out of the request, so the loop before it is still the turn in progress
   const sent = (m: Message) =>

@@ -7,13 +7,20 @@ export type Protocol = (typeof PROTOCOLS)[number];
 
 /**
  * Vendor state that must travel back to the vendor unchanged (a thinking signature, an
- * encrypted reasoning item, a Gemini thought signature). Only the protocol and model that
- * produced it may receive it again; `kernel/adapt-history.ts` decides that. `data` is opaque outside
- * the adapter of `protocol`.
+ * encrypted reasoning item, a Gemini thought signature). Only the provider, protocol and model
+ * that produced it may receive it again; `kernel/adapt-history.ts` decides that. `data` is opaque
+ * outside the adapter of `protocol`.
  */
 export interface Opaque {
   protocol: Protocol;
   model: string;
+  /**
+   * the name of the provider that produced it (Provider.name): an encrypted reasoning item or a
+   * signature is bound to the account that issued it, so two providers serving one model under
+   * one protocol (OpenAI and Azure) are not one. Absent in sessions written before hey recorded it
+   * and from providers without a name: then protocol and model decide alone.
+   */
+  provider?: string;
   data?: unknown;
 }
 

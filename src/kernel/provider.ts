@@ -60,6 +60,12 @@ export type StreamEvent =
 export interface Provider {
   readonly protocol: Protocol;
   readonly model: string;
+  /**
+   * the configured name of the provider (`[provider.NAME]`): the opaque data of its answers carries
+   * it (Opaque.provider), and only a provider of the same name is sent it back. undefined: an
+   * embedder's provider without one, sent back only opaque data that names none
+   */
+  readonly name?: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
   /**
    * the context (in tokens) the server runs the model with, when it tells (Ollama, llama-server,
@@ -68,6 +74,11 @@ export interface Provider {
    * tell. Never rejects.
    */
   serverWindow?(): Promise<StatedWindow | undefined>;
+}
+
+/** What a wrapper of `p` (a Provider passing its stream through) keeps of it: protocol, model and name. */
+export function identityOf(p: Provider): Pick<Provider, "protocol" | "model" | "name"> {
+  return { protocol: p.protocol, model: p.model, ...(p.name === undefined ? {} : { name: p.name }) };
 }
 
 /** A context window the endpoint stated: its tokens, and where it said so, for the user ("Ollama's GET /api/ps"). */

@@ -39,6 +39,8 @@ export interface Compat {
 export interface ProviderOptions {
   protocol: Protocol;
   model: string;
+  /** The configured provider's name (Provider.name): the opaque data of its answers carries it. */
+  name?: string;
   /** As the user wrote it; each adapter says which forms it accepts. */
   baseUrl: string;
   /** undefined or "" = send no key at all (local servers, keyless gateways). */
@@ -283,9 +285,9 @@ export function joinText(content: ContentBlock[]): string {
   return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
-/** A tool result for a wire whose tool results carry text only: each image is named, not sent. */
-export function toolText(content: ContentBlock[]): string {
-  return content.flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} omitted]`] : [])).join("\n");
+/** Content for a place that carries text only (a tool result on some wires, a text-only model): each image is named, `[image TYPE omitted]` or what `where` says of it. */
+export function toolText(content: ContentBlock[], where = "omitted"): string {
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} ${where}]`] : [])).join("\n");
 }
 
 /** An image as a `data:` URL, the form the OpenAI wires take images in. */

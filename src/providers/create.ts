@@ -2,8 +2,8 @@
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import { asObject, type ProviderOptions } from "./common.ts";
-import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
-import type { Message } from "../kernel/ir.ts";
+import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
+import type { Message, Opaque } from "../kernel/ir.ts";
 import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
@@ -22,7 +22,8 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     opts.baseUrl,
     opts.protocol === "anthropic",
   );
-  return namedFailures(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const provider = await adapter({ ...opts, fetch: fetchImpl });
+  return namedFailures(opts.name === undefined ? provider : { ...provider, name: opts.name }, opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
 }
 
 /**
@@ -192,17 +193,17 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
  * it should with nothing in it (no text, thinking or call) where that is a flake (emptyIsFlake), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
  * endpoint, retried as such; an empty end_turn after tool results ends the task (the loop says so).
+ * The opaque data of its answers names the provider (signed).
  */
 function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   return {
-    protocol: provider.protocol,
-    model: provider.model,
+    ...identityOf(provider),
     async *stream(request, signal) {
       try {
         for await (const event of provider.stream(request, signal)) {
           if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol)) throw noContentError();
-          yield event;
+          yield signed(event, provider.name);
         }
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl);
@@ -223,6 +224,23 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
  * (Gemini CLI retries it too).
  */
 const emptyIsFlake = (request: ModelRequest, protocol: string) => request.messages.at(-1)?.role === "user" || protocol === "google";
+
+/**
+ * `event` with the opaque data it carries (a thinking signature, an encrypted reasoning item, a
+ * thought signature) naming the provider `name` that produced it (Opaque.provider), which
+ * kernel/adapt-history.ts sends it back to alone. The adapters make that data fresh for each answer.
+ */
+function signed(event: StreamEvent, name: string | undefined): StreamEvent {
+  if (name === undefined) return event;
+  const sign = (o: Opaque | undefined) => {
+    if (o && o.provider === undefined) o.provider = name;
+  };
+  if (event.type === "tool_call") sign(event.call.opaque);
+  if (event.type !== "done") return event;
+  for (const p of event.message.content) if (p.type === "thinking") sign(p.opaque);
+  for (const c of event.message.toolCalls ?? []) sign(c.opaque);
+  return event;
+}
 
 /** A message with nothing in it: no tool call, no thinking, no text but "". */
 const nothingIn = (m: Message) => !m.toolCalls?.length && m.content.every((p) => p.type === "text" && p.text === "");

@@ -14,9 +14,9 @@ import type {
   Part,
   ThinkingLevel,
 } from "@google/genai";
-import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
+import { newId, parseArguments, type ContentBlock, type ImagePart, type Message, type ToolCall } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
+import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiEffort, geminiGeneration } from "./effort.ts";
 import { toProviderError } from "./google-errors.ts";
@@ -76,7 +76,10 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     if (results.length === 0) return;
     const order = (r: Message) => calls.findIndex((c) => c.id === r.toolCallId);
     results.sort((a, b) => order(a) - order(b));
-    contents.push({ role: "user", parts: results.map((r) => functionResponse(r, calls, opts.model, names)) });
+    // a tool's images: Gemini 3 takes them inside its function response; older models, as parts after the responses
+    const inside = geminiGeneration(opts.model) >= 3;
+    const after = inside ? [] : results.flatMap((r) => r.content.flatMap((p) => (p.type === "image" ? imagePart(p) : [])));
+    contents.push({ role: "user", parts: [...results.map((r) => functionResponse(r, calls, opts.model, names, inside)), ...after] });
     results = [];
   };
   for (const m of req.messages) {
@@ -125,12 +128,10 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   return { model: opts.model, contents, config };
 }
 
+const imagePart = (p: ImagePart): Part[] => [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
+
 function userParts(content: ContentBlock[]): Part[] {
-  const parts = content.flatMap((p): Part[] => {
-    if (p.type === "text") return [{ text: p.text }];
-    if (p.type === "image") return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
-    return [];
-  });
+  const parts = content.flatMap((p): Part[] => (p.type === "text" ? [{ text: p.text }] : p.type === "image" ? imagePart(p) : []));
   return parts.length > 0 ? parts : [{ text: "" }];
 }
 
@@ -170,15 +171,22 @@ function callData(c: ToolCall | undefined, model: string): CallData {
   };
 }
 
-function functionResponse(r: Message, calls: ToolCall[], model: string, names: GeminiNames): Part {
+/**
+ * A tool result as a function response. Its images go in `parts` with `inside` (Gemini 3's multimodal
+ * function responses, ai.google.dev/gemini-api/docs/function-calling "Multimodal function responses"); else the text names
+ * each, sent as a part after the turn's responses (toRequest).
+ */
+function functionResponse(r: Message, calls: ToolCall[], model: string, names: GeminiNames, inside: boolean): Part {
   const call = calls.find((c) => c.id === r.toolCallId);
-  const text = toolText(r.content);
+  const text = inside ? joinText(r.content) : toolText(r.content, "follows the function responses");
+  const images = inside ? r.content.flatMap((p) => (p.type === "image" ? imagePart(p) : [])) : [];
   const id = callData(call, model).id;
   return {
     functionResponse: {
       ...(id ? { id } : {}),
       name: names.toWire(r.toolName ?? call?.name ?? ""),
       response: r.isError ? { error: text } : { output: text },
+      ...(images.length > 0 ? { parts: images } : {}),
     },
   };
 }

@@ -15,6 +15,7 @@ export interface Adaptable {
   nineCharIds?: boolean;
   reasoningReplay?: ReasoningReplay;
   signatureFallback?: boolean;
+  noImages?: boolean;
 }
 
 /**
@@ -23,6 +24,19 @@ export interface Adaptable {
  * request argument", Google's "Unknown name". DeepSeek's demand for reasoning_content says none of these.
  */
 const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
+
+/**
+ * How a text-only model refuses an image part: DeepSeek's "unknown variant `image_url`, expected
+ * `text`", OpenAI's "Invalid content type. image_url is only supported by certain models." (vllm-project/vllm#11629),
+ * Ollama's "this model does not support image input" (ollama/ollama#17301), "Model do not support
+ * image input" (anomalyco/opencode#47994), OpenRouter's 404 "No endpoints found that support image
+ * input" (nexu-io/nexu#733), and "image input is not supported".
+ */
+export const IMAGES_REFUSED =
+  /unknown variant [`'"]?image_url|image_url is only supported by certain models|support image input|(?:does not|doesn't|do not|not) support (?:image|vision)|image input is not supported|images? (?:are|is) not supported/i;
+
+/** What the user is told, once, when images go as placeholders from then on (IMAGES_REFUSED). */
+export const NO_IMAGES_NOTICE = "this model takes no images: each image of the conversation is sent as a line saying it was left out";
 
 /** Changes `options` as the refusal `said` asks; true when it changed something (send again), or what to tell the user of it. */
 export function adaptToRefusal(options: Adaptable, said: string): boolean | string {
@@ -35,6 +49,8 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean | stri
   // Ollama, which makes it its `think`: "think value "medium" is not supported for this model", ollama/ollama#12561,
   // and "… does not support thinking", taketwo/llm-ollama#54)
   if (options.sendEffort !== false && /reasoning_?effort|think value|does not support thinking/i.test(said)) return !(options.sendEffort = false);
+  // a text-only model given an image (@img.png, read_file of one, before /model or -c -m): a placeholder in its place
+  if (!options.noImages && IMAGES_REFUSED.test(said)) return (options.noImages = true) && NO_IMAGES_NOTICE;
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
   // ("… is missing a `thought_signature`", openai/codex#7519, openai-agents-python#2137)
   if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);

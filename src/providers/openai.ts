@@ -64,6 +64,8 @@ export interface RequestOptions extends RequestBasics {
   sendEffort?: boolean;
   /** a turn's first call without a signature of this model gets Google's stand-in (SKIP_SIGNATURE) */
   signatureFallback?: boolean;
+  /** each image goes as a line saying it was left out (a text-only model refused one: openai-adapt.ts IMAGES_REFUSED) */
+  noImages?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +89,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         messages.push({ role: systemRole, content: joinText(m.content) });
         break;
       case "user":
-        messages.push({ role: "user", content: userContent(m.content) });
+        messages.push({ role: "user", content: userContent(m.content, opts.noImages === true) });
         break;
       case "tool":
         // Text only, and an error result is plain text too: tool messages have no images and no error flag.
@@ -148,7 +150,8 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   else messages.push({ role: "user", content: note });
 }
 
-function userContent(content: ContentBlock[]): string | ChatCompletionContentPart[] {
+function userContent(content: ContentBlock[], noImages: boolean): string | ChatCompletionContentPart[] {
+  if (noImages) return toolText(content, "omitted: this model takes no images");
   if (!content.some((p) => p.type === "image")) return joinText(content);
   return content.flatMap((p): ChatCompletionContentPart[] => {
     if (p.type === "text") return [{ type: "text", text: p.text }];

@@ -29,6 +29,8 @@ export interface RequestOptions extends RequestBasics {
   cacheKey?: boolean;
   /** reasoning efforts the model refused → the nearest it takes (effort.ts learnEffort) */
   effortFor?: Record<string, string>;
+  /** ids of reasoning items the endpoint could not verify (unverifiedItems): never sent again */
+  unverified?: Set<string>;
 }
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
@@ -59,7 +61,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
         input.push({ type: "function_call_output", call_id: m.toolCallId ?? "", output: toolOutput(m.content) });
         break;
       case "assistant":
-        input.push(...assistantItems(m, opts.model));
+        input.push(...assistantItems(m, opts.model, opts.unverified));
         break;
     }
   }
@@ -104,14 +106,14 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
  * encrypted_content: with store:false the server keeps nothing, so an item without it would be
  * answered 404 "Item with id 'rs_…' not found" (vercel/ai#7543).
  */
-function assistantItems(m: Message, model: string): InputItem[] {
+function assistantItems(m: Message, model: string, unverified: ReadonlySet<string> | undefined): InputItem[] {
   const items: InputItem[] = [];
   let reasoning = 0;
   for (const p of m.content) {
     if (p.type === "text" && p.text) items.push(assistantText(p.text));
     else if (p.type === "thinking") {
       const item = replayable(p, model);
-      if (item) {
+      if (item && !unverified?.has(item.id)) {
         items.push(item);
         reasoning++;
       }
@@ -167,6 +169,26 @@ function toolOutput(content: ContentBlock[]): string | OpenAI.Responses.Response
     if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
     return [];
   });
+}
+
+/**
+ * The ids of the encrypted reasoning items `req` sends, added to `unverified`, when the endpoint
+ * answered that it could not verify one ("The encrypted content for item rs_… could not be
+ * verified": issued to another account — a provider renamed, its key changed, or a session written
+ * before hey recorded which provider made them): the request goes again at once without them, and
+ * so do later ones. false when there was none left to leave out (the refusal stands).
+ */
+export function unverifiedItems(req: ModelRequest, said: string, opts: RequestOptions): boolean {
+  if (!/encrypted content .*could not be verified/i.test(said)) return false;
+  const unverified = (opts.unverified ??= new Set());
+  const before = unverified.size;
+  for (const m of req.messages)
+    for (const p of m.content)
+      if (p.type === "thinking") {
+        const id = replayable(p, opts.model)?.id;
+        if (id !== undefined) unverified.add(id);
+      }
+  return unverified.size > before;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +386,7 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
         () => attempt(request, signal),
         (e) => {
           if (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
+          if (unverifiedItems(request, e.message, requestOptions)) return true;
           const learned = learnEffort(requestOptions.effortFor!, e.message);
           return learned ? effortNotice(learned) : false;
         },

@@ -11,7 +11,7 @@
 // Mistral, Together), once a request follows it, one GET of the endpoint's model list instead, which
 // states the model's window in many servers' answers (model-list.ts WINDOW_FIELDS); no
 // request waits for it, and a run that ends with its first answer never sends it.
-import type { ModelRequest, Provider, StatedWindow, StreamEvent } from "../kernel/provider.ts";
+import { identityOf, type ModelRequest, type Provider, type StatedWindow, type StreamEvent } from "../kernel/provider.ts";
 import { cappedContext, type Sample } from "./ollama-context.ts";
 import {
   contextPaths,
@@ -105,8 +105,7 @@ export function withServerWindow(
     });
   };
   return {
-    protocol: provider.protocol,
-    model: provider.model,
+    ...identityOf(provider),
     async *stream(request, signal) {
       for await (const event of provider.stream(request, signal)) {
         if (event.type === "done") answered(request, event);

@@ -72,7 +72,12 @@ function contentPart(p: Record<string, unknown>): ContentBlock | undefined {
 function opaqueOf(v: unknown): { opaque?: NonNullable<ToolCall["opaque"]> } {
   if (!isObject(v) || !isStr(v.protocol) || !isStr(v.model)) return {};
   return {
-    opaque: inOrderOf(v, { protocol: v.protocol as NonNullable<ToolCall["opaque"]>["protocol"], model: v.model, ...("data" in v ? { data: v.data } : {}) }),
+    opaque: inOrderOf(v, {
+      protocol: v.protocol as NonNullable<ToolCall["opaque"]>["protocol"],
+      model: v.model,
+      ...(isStr(v.provider) ? { provider: v.provider } : {}),
+      ...("data" in v ? { data: v.data } : {}),
+    }),
   };
 }
 

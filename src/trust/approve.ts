@@ -11,7 +11,7 @@ import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
 import { errorText } from "../kernel/errors.ts";
-import { ProviderError, type Provider } from "../kernel/provider.ts";
+import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 
@@ -148,8 +148,7 @@ export async function recordOnAnswer(state: ApprovalState, record: () => Promise
  */
 export function recordingOnAnswer(provider: Provider, state: ApprovalState): Provider {
   return {
-    protocol: provider.protocol,
-    model: provider.model,
+    ...identityOf(provider),
     async *stream(request, signal) {
       for await (const event of provider.stream(request, signal)) {
         // a notice is no answer (agent.ts)

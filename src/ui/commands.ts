@@ -142,7 +142,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         );
       try {
         const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
-        return said(`${warning ? `${warning}\n` : ""}model: ${modelName(ctx.agent)}`);
+        const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}`; // the one in force, carried over
+        return said(`${warning ? `${warning}\n` : ""}model: ${modelName(ctx.agent)}${effort}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));
@@ -271,10 +272,13 @@ export function completions(line: string, from: CompletionSource): string[] {
   if (line === word && word.startsWith("/")) return COMMANDS.filter((c) => c.startsWith(word));
   if (line.startsWith("/model ")) {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
-    // each model once: as provider/model, or alone when that is what was started
+    // each model once: as provider/model, or alone when that is what was started — but a name several providers list
+    // is offered as each provider/model, never alone (which would go to one of them unseen)
     const full = usableModels(from.providers);
     const started = full.filter((m) => m.startsWith(word));
-    return started.length > 0 ? started : [...new Set(full.map((m) => m.slice(m.indexOf("/") + 1)))].filter((m) => m.startsWith(word));
+    const bare = (m: string) => m.slice(m.indexOf("/") + 1);
+    const alone = (m: string) => (full.filter((f) => bare(f) === bare(m)).length > 1 ? m : bare(m));
+    return started.length > 0 ? started : [...new Set(full.filter((m) => bare(m).startsWith(word)).map(alone))];
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
   return completeMention(line, (partial) => pathCompletions(partial, from.cwd)); // `@path`, `@"my notes.txt"`

@@ -700,12 +700,16 @@ describe("a resumed session's model", () => {
   test("needs no word when -m chooses anyway", () => {
     expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);
   });
-  test("brings its effort back with it; -t wins, and another model chosen with -m keeps its own", () => {
-    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]`;
+  test("brings its effort back with it, to another model chosen with -m too; -t wins", () => {
+    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]\neffort = "high"`;
     const session = { provider: "other", model: "o", effort: "xhigh" as const };
     expect(resolve(two, {}, { session }).settings.effort).toBe("xhigh");
     expect(resolve(two, {}, { session, effort: "minimal" }).settings.effort).toBe("minimal");
-    expect(resolve(two, {}, { session, model: "mock/m" }).settings.effort).toBe("low");
+    expect(resolve(two, {}, { session, model: "mock/m" }).settings.effort).toBe("xhigh");
+  });
+  test("an effort that was only its provider's configured default gives way to the new provider's", () => {
+    const two = `${P}\neffort = "low"\n[provider.other]\nbase_url = "http://o/v1"\nmodels = ["o"]\neffort = "high"`;
+    expect(resolve(two, {}, { session: { provider: "other", model: "o", effort: "high" }, model: "mock/m" }).settings.effort).toBe("low");
   });
 });
 
@@ -738,5 +742,25 @@ describe("a model named one or two edits from one the provider's models list hol
     ["a built-in provider's own default, no list configured", "", "claude-sonnet-4.5"],
   ])("%s is not warned about", (_, toml, model) => {
     expect(run(toml, { ANTHROPIC_API_KEY: "k" }, { model: `anthropic/${model}` }).warnings).toEqual([]);
+  });
+});
+
+describe("a model name that is not one provider's", () => {
+  const toml =
+    '[provider.ds]\nbase_url = "http://d/v1"\nmodels = ["shared-model", "deepseek-chat"]\n' +
+    '[provider.gpt]\nbase_url = "http://g/v1"\nmodels = ["shared-model", "gpt-x"]\n' +
+    '[provider.claude]\nprotocol = "anthropic"\nbase_url = "http://c"\nmodels = ["claude-x"]\n';
+
+  test("-m NAME that several providers list: the first is used, and a line says so and how to write the other", () => {
+    const { settings, warnings } = resolve(toml, {}, { model: "shared-model" });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("ds/shared-model");
+    expect(warnings).toEqual(["shared-model is listed by ds and gpt; using ds/shared-model (write gpt/shared-model for the other)"]);
+    expect(resolve(toml, {}, { model: "gpt/shared-model" }).warnings).toEqual([]);
+  });
+
+  test("-c -m NAME no provider lists: sent to the session's provider as written, with a line saying it is not in its list", () => {
+    const { settings, warnings } = resolve(toml, {}, { model: "gemini-3-pro", session: { provider: "claude", model: "claude-x" } });
+    expect(`${settings.provider.name}/${settings.model}`).toBe("claude/gemini-3-pro");
+    expect(warnings).toEqual(['-m gemini-3-pro: no provider lists "gemini-3-pro"; it goes to claude, whose models are claude-x']);
   });
 });

@@ -198,3 +198,48 @@ describe("a call whose arguments are not a JSON object (cut off by the output li
     expect(adaptHistory(whole, { protocol: "openai", model: "m" })).toBe(whole);
   });
 });
+
+describe("two providers serving one model under one protocol (OpenAI and Azure, two keys)", () => {
+  const owned = (provider?: string) => ({
+    protocol: "responses" as const,
+    model: "gpt-x",
+    ...(provider ? { provider } : {}),
+    data: { id: "rs_1", encrypted_content: "gAAAA" },
+  });
+  const history = (provider?: string): Message[] => [
+    user("u1"),
+    {
+      id: "a1",
+      role: "assistant",
+      content: [{ type: "thinking", text: "plan", opaque: owned(provider) }],
+      toolCalls: [{ id: "call_1", name: "bash", arguments: "{}", opaque: owned(provider) }],
+    },
+    result("r1", "call_1"),
+  ];
+
+  test("reasoning and call data go back only to the provider that produced them", () => {
+    const toAzure = adaptHistory(history("gpt"), { protocol: "responses", model: "gpt-x", name: "azure" });
+    expect(toAzure[1]!.content).toEqual([]);
+    expect(toAzure[1]!.toolCalls).toEqual([{ id: "call_1", name: "bash", arguments: "{}" }]);
+    expect(adaptHistory(history("gpt"), { protocol: "responses", model: "gpt-x", name: "gpt" })).toEqual(history("gpt"));
+  });
+
+  test("data that names no provider (a session written before hey recorded it) goes by protocol and model, as before", () => {
+    expect(adaptHistory(history(), { protocol: "responses", model: "gpt-x", name: "azure" })).toEqual(history());
+  });
+
+  test("an Anthropic loop another provider's thinking started is sent with thinking off", () => {
+    const claude = (provider: string): Message[] => [
+      user("u1"),
+      {
+        id: "a1",
+        role: "assistant",
+        content: [{ type: "thinking", text: "t", opaque: { protocol: "anthropic", model: "claude-x", provider, data: { signature: "s" } } }],
+        toolCalls: [{ id: "toolu_1", name: "bash", arguments: "{}" }],
+      },
+      result("r1", "toolu_1"),
+    ];
+    expect(thinkingBlocked(claude("work"), { protocol: "anthropic", model: "claude-x", name: "home" })).toBe(true);
+    expect(thinkingBlocked(claude("home"), { protocol: "anthropic", model: "claude-x", name: "home" })).toBe(false);
+  });
+});

@@ -471,3 +471,31 @@ describe("the Gemini tool-call invariant", () => {
     server.violations.length = 0;
   });
 });
+
+describe("a tool result with an image (read_file of a .png)", () => {
+  const call = { id: "call_1", name: "read" };
+  const png = { type: "image" as const, mediaType: "image/png", data: "iVBORw0KGgo=" };
+  const history = (): Message[] => [
+    user("look at the logo"),
+    { id: "a1", role: "assistant", content: [], toolCalls: [{ ...call, arguments: '{"path":"logo.png"}' }] },
+    { ...result(call, "logo.png: 1 image"), content: [{ type: "text", text: "logo.png: 1 image" }, png] },
+  ];
+  type Parts = { parts: Record<string, unknown>[] }[];
+
+  test("Gemini 3: the image goes inside the function response (its multimodal function responses)", async () => {
+    const { body } = await send({ messages: history(), tools: [READ] });
+    expect((body.contents as Parts).at(-1)!.parts).toEqual([
+      {
+        functionResponse: { name: "read", response: { output: "logo.png: 1 image" }, parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] },
+      },
+    ]);
+  });
+
+  test("Gemini 2.5: the image goes as a part after the function responses of the same turn, which names it", async () => {
+    const { body } = await send({ messages: history(), tools: [READ] }, { model: "gemini-2.5-flash" });
+    expect((body.contents as Parts).at(-1)!.parts).toEqual([
+      { functionResponse: { name: "read", response: { output: "logo.png: 1 image\n[image image/png follows the function responses]" } } },
+      { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
+    ]);
+  });
+});

@@ -42,3 +42,17 @@ test("a level the model does not take, where the refusal lists those it does, be
   expect(adaptToRefusal(options, "`reasoning_effort` must be one of `none` or `default`")).toBe(true);
   expect(options.sendEffort).toBe(false);
 });
+
+test.each([
+  "Failed to deserialize the JSON body into the target type: messages[1]: unknown variant `image_url`, expected `text` at line 1 column 2385", // DeepSeek
+  "Invalid content type. image_url is only supported by certain models.", // OpenAI (vllm-project/vllm#11629)
+  "this model does not support image input (ref: b8bd630e-4a39-4b57-82af-9158ee9d5703)", // Ollama cloud (ollama/ollama#17301)
+  "BadRequest: Model do not support image input. Request id: 0217", // anomalyco/opencode#47994
+  "No endpoints found that support image input", // OpenRouter's 404 (nexu-io/nexu#733)
+  "image input is not supported for this model",
+])("a text-only model refusing an image (%s): images go as placeholders from then on, the user told once", (said) => {
+  const options = base();
+  expect(adaptToRefusal(options, said)).toBe("this model takes no images: each image of the conversation is sent as a line saying it was left out");
+  expect(options).toEqual({ ...base(), noImages: true });
+  expect(adaptToRefusal(options, said)).toBe(false);
+});

@@ -413,3 +413,30 @@ test("<think>…</think> opening the content (vLLM without a reasoning parser) i
   const said = (type: string) => events.flatMap((e) => (e.type === type && "delta" in e ? [e.delta] : [])).join("");
   expect([said("thinking"), said("text")]).toEqual(["I am pondering hard.", "Answer C."]);
 });
+
+test("an image in the history refused by a text-only model (DeepSeek's words): sent again at once with a placeholder in its place, and so from then on", async () => {
+  const said = "Failed to deserialize the JSON body into the target type: messages[1]: unknown variant `image_url`, expected `text` at line 1 column 2385";
+  const refusal = { error: { message: said, type: "invalid_request_error", param: null, code: "invalid_request_error" } };
+  const messages = [
+    userMessage([
+      { type: "text", text: "what is in it?" },
+      { type: "image", mediaType: "image/png", data: "iVBORw0KGgo=" },
+    ]),
+    userMessage("now write the code"),
+  ];
+  server.enqueue(jsonReply(400, refusal), fixture("openai-chat/text-usage"), fixture("openai-chat/text-usage"));
+  const start = server.requests.length;
+  const p = await provider();
+  const ask = () => drain(p.stream({ system: "", messages, tools: [] }, new AbortController().signal));
+  const first = await ask();
+  expect(first.error).toBeUndefined();
+  expect(first.events.filter((e) => e.type === "notice")).toEqual([
+    { type: "notice", message: "this model takes no images: each image of the conversation is sent as a line saying it was left out" },
+  ]);
+  const sent = server.requests.slice(start).map((r) => (r.body as { messages: { content: unknown }[] }).messages[0]!.content);
+  expect(sent[1]).toBe("what is in it?\n[image image/png omitted: this model takes no images]");
+  const second = await ask();
+  expect(second.events.some((e) => e.type === "notice")).toBe(false);
+  expect(server.requests.length).toBe(start + 3);
+  expect((server.requests.at(-1)!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(sent[1]!);
+});

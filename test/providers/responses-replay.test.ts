@@ -6,9 +6,10 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { userMessage } from "../../src/kernel/ir.ts";
-import type { Usage } from "../../src/kernel/ir.ts";
+import type { Message, Usage } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
+import { createProvider } from "../../src/providers/create.ts";
 import { createResponsesProvider } from "../../src/providers/responses.ts";
 import { WIRE_DIR, cutAfter, fixture, jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import type { Reply } from "../helpers/replay-server.ts";
@@ -515,5 +516,52 @@ describe("HTTP error responses are classified once", () => {
     const { error } = await failure(undefined, await provider({ baseUrl: `${gone.url}/v1` }));
     expect(error.kind).toBe("network");
     expect(error.message).toContain(gone.url);
+  });
+});
+
+describe("encrypted reasoning and the provider it belongs to", () => {
+  const named = (name: string) => createProvider({ protocol: "responses", name, model: MODEL, baseUrl: `${server.url}/v1` });
+
+  test("the reasoning and calls of an answer name the configured provider that produced them", async () => {
+    const { events } = await replay(fixture(SUMMARY_CALL), await named("azure"));
+    const done = lastDone(events);
+    expect(done.message.content[0]).toMatchObject({ type: "thinking", opaque: { protocol: "responses", model: MODEL, provider: "azure" } });
+    expect(done.message.toolCalls![0]!.opaque).toMatchObject({ provider: "azure", data: { id: doneItem(SUMMARY_CALL, "function_call")!.id } });
+  });
+
+  test("400 'could not be verified' (reasoning issued to another key): sent again at once without its reasoning items, and so from then on", async () => {
+    const item = doneItem(SUMMARY_CALL, "reasoning")!;
+    const history: Message[] = [
+      userMessage("add"),
+      {
+        id: "a1",
+        role: "assistant",
+        content: [{ type: "thinking", text: "plan", opaque: { protocol: "responses", model: MODEL, data: item } }],
+        toolCalls: [{ id: "call_1", name: "calculator", arguments: "{}", opaque: { protocol: "responses", model: MODEL, data: { id: "fc_1" } } }],
+      },
+      { id: "r1", role: "tool", toolCallId: "call_1", toolName: "calculator", content: [{ type: "text", text: "19" }] },
+    ];
+    // OpenAI's words (openai/codex#8145)
+    const refusal = {
+      error: {
+        message: "The encrypted content gAAA...DQ== could not be verified.",
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_encrypted_content",
+      },
+    };
+    server.enqueue(jsonReply(400, refusal), fixture("openai-responses/text-after-function-call"), fixture("openai-responses/text-after-function-call"));
+    const start = server.requests.length;
+    const p = await named("gpt");
+    const ask = () => drain(p.stream({ system: "", messages: history, tools: [] }, new AbortController().signal));
+    const first = await ask();
+    expect(first.error).toBeUndefined();
+    expect(lastDone(first.events).stop).toBe("stop");
+    const inputs = server.requests.slice(start).map((r) => (r.body as { input: Loose[] }).input);
+    expect(inputs[0]!.map((i) => i.type)).toContain("reasoning");
+    expect(inputs[1]!.map((i) => i.type ?? i.role)).toEqual(["user", "function_call", "function_call_output"]);
+    expect(inputs[1]![1]).not.toHaveProperty("id"); // the call's fc_ id goes only beside its reasoning
+    expect((await ask()).error).toBeUndefined();
+    expect(server.requests.length).toBe(start + 3); // the next request leaves it out at once
   });
 });

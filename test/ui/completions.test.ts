@@ -68,3 +68,10 @@ test("`/sk` Tab, Tab: `/skill:` with no space, then the skill's name, which runs
   expect(s.text).toBe("/skill:demo-one ");
   expect(lineKind(s.text)).toBe("skill");
 });
+
+test("/model NAME<Tab> for a name several providers list offers each provider/model, not the bare name that picks one unseen", () => {
+  const listed = (name: string, models: string[]) => ({ ...defaultSettingsForTest().providers[0]!, name, models });
+  const shared = { ...from, providers: [listed("ds", ["shared-model", "deepseek-chat"]), listed("gpt", ["shared-model"])] };
+  expect(completions("/model shared", shared)).toEqual(["ds/shared-model", "gpt/shared-model"]);
+  expect(completions("/model deep", shared)).toEqual(["deepseek-chat"]);
+});
