@@ -22,7 +22,7 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
  * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
- * proxy URLs in play (`--proxy`, `[proxy] url`, the proxy variables). Longest first.
+ * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
   return secretSpellings(secretValues(settings, env, cliProxy));
@@ -35,15 +35,15 @@ function secretValues(settings: Settings, env: Record<string, string | undefined
     for (const [name, value] of Object.entries(table)) if (SECRET_NAME.test(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
   };
   for (const p of settings.providers) {
-    found.push(p.apiKey);
+    found.push(p.apiKey, ...urlPassword(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
     credentials(p.headers);
   }
   for (const s of settings.mcp.servers) {
     credentials(s.headers);
     credentials(s.env);
-    found.push(s.oauthClient?.secret);
+    found.push(s.oauthClient?.secret, ...urlPassword(s.url));
   }
-  for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...proxyPassword(url));
+  for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...urlPassword(url));
   return found;
 }
 
@@ -113,7 +113,8 @@ export function base64Cores(value: string): string[] {
   return out;
 }
 
-function proxyPassword(url: string | undefined): string[] {
+/** The password of a URL with credentials (a proxy, a base_url, an MCP server's url), as written and decoded. */
+function urlPassword(url: string | undefined): string[] {
   if (!url) return [];
   try {
     const password = new URL(url.includes("://") ? url : `http://${url}`).password;

@@ -81,18 +81,19 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model, project };
 
+  // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers
+  const hide = hideSecrets(() => knownSecrets(settings, env, args.run.proxy));
   let debug: DebugLog | undefined;
   if (args.verbose || env.HEY_LOG === "debug") {
-    debug = (await import("../net/debug-log.ts")).openDebugLog(
-      here.logsDir,
-      hideSecrets(() => knownSecrets(settings, env, args.run.proxy)),
-    );
+    debug = (await import("../net/debug-log.ts")).openDebugLog(here.logsDir, hide);
     warn(`debug log: ${debug.path}`);
   }
   // the report comes whole at the end; a terminal is shown what is being waited for meanwhile
   const progress = canDraw(2, env) ? progressLine(writer(2)) : undefined;
   if (progress)
-    warn(`probing ${provider.baseUrl} (${settings.model}): the network, then a few requests, each given up on after ${PROBE_TIMEOUT_MS / 1000} s at most`);
+    warn(
+      `probing ${hide(provider.baseUrl)} (${settings.model}): the network, then a few requests, each given up on after ${PROBE_TIMEOUT_MS / 1000} s at most`,
+    );
   let probes: Probes;
   try {
     probes = await runProbes(settings, args.run.proxy, env, debug, progress?.show);
@@ -103,7 +104,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);
-  out.write(args.run.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name));
+  out.write(hide(args.run.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name)));
   const recorded = Object.keys(missing).length === 0 || (written !== undefined && !("error" in written));
   return verdict.usable && recorded ? EXIT.ok : EXIT.runtime;
 }

@@ -37,6 +37,21 @@ describe("knownSecrets", () => {
     expect(redact("auth: Bearer gw-token-99999.", secrets)).toBe(`auth: ${REDACTED}.`);
   });
 
+  test("the password of a base_url or an MCP server's url with credentials (fetch sends it as Basic auth): the error naming the URL hides it", () => {
+    const s = settingsWith(
+      {
+        provider: { lan: { base_url: "http://user:hunter2secret@127.0.0.1:1/v1", models: ["m"] } },
+        mcp: { remote: { url: "https://bot:mcp-pa%24%24word@mcp.example/mcp" } },
+      },
+      {},
+    );
+    const found = knownSecrets(s, {});
+    expect(found).toEqual(expect.arrayContaining(["hunter2secret", "mcp-pa$$word", "mcp-pa%24%24word"]));
+    expect(redact("cannot connect to http://user:hunter2secret@127.0.0.1:1/v1: connection refused", found)).toBe(
+      `cannot connect to http://user:${REDACTED}@127.0.0.1:1/v1: connection refused`,
+    );
+  });
+
   test("values shorter than 8 characters are not secrets", () => {
     const s = settingsWith({ provider: { x: { base_url: "http://h/v1", api_key: "short", models: ["m"] } } }, {});
     expect(knownSecrets(s, {})).toEqual([]);
