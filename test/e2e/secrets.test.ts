@@ -63,15 +63,15 @@ test("a 401 body that echoes the key: not on stderr, not in the JSON error event
 });
 
 test("a password in the base_url (fetch sends it as Basic auth) is hidden where the URL is named: the run's error, its JSON event, hey doctor", async () => {
-  const url = `http://user:hunter2secret@127.0.0.1:${echoing.port + 1}/v1`; // nothing listens there: the error names the URL
+  const url = "http://user:hunter2secret@127.0.0.1:1/v1"; // nothing listens there: the error names the URL
   for (const output of ["text", "json"]) {
     const run = await runHey(["--base-url", url, "-m", "m", "--output", output, "-p", "hi"], { cwd: root.path });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toContain("hunter2secret");
-    expect(run.stderr).toContain(`http://user:[redacted]@127.0.0.1:${echoing.port + 1}/v1`);
+    expect(run.stderr).toContain("http://user:[redacted]@127.0.0.1:1/v1");
   }
   const doctor = await runHey(["doctor", "--base-url", url, "-m", "m"], { cwd: root.path });
-  expect(doctor.stdout).toStartWith(`hey doctor: cli (openai) http://user:[redacted]@127.0.0.1:${echoing.port + 1}/v1, model m\n`);
+  expect(doctor.stdout).toStartWith("hey doctor: cli (openai) http://user:[redacted]@127.0.0.1:1/v1, model m\n");
   expect(doctor.stdout + doctor.stderr).not.toContain("hunter2secret");
 });
 
