@@ -289,6 +289,9 @@ export function parseCli(argv: string[]): CliArgs {
   if (v.sessions && words.length > 0) throw new UsageError("--sessions lists sessions and runs no prompt: run the prompt without --sessions");
   // `hey -m mock doctor`: one word that is a command of hey's own is not a prompt anyone means
   if (words.length === 1 && SUBCOMMANDS.includes(words[0]!)) throw new UsageError(`${goesFirst(words[0]!)} (a prompt of that one word: add more words)`);
+  // `hey --config lab.toml doctor lab`: the command's very words (a provider's name after it), no prompt anyone means
+  if (words[0] === "doctor" && words.length === 2 && /^[\w.-]+$/.test(words[1]!))
+    throw new UsageError(`${goesFirst(`doctor ${words[1]}`)} (as a prompt: add more words)`);
   // `hey --config f.toml mcp list`: its subcommand's very words (`mcp list`, `mcp login NAME`)
   if (words[0] === "mcp" && (words[1] === "list" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
     throw new UsageError(`${goesFirst(`mcp ${words[1]}`)} (as a prompt: add more words)`);

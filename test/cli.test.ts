@@ -82,6 +82,11 @@ test("a command of hey's own after flags is refused with where it goes; in a sen
     new UsageError("unknown flag --check (see hey --help); upgrade is a command of hey's own and goes first, before any flag: hey upgrade …"),
   );
   expect(() => parseCli(["--bogus"])).toThrow(new UsageError("unknown flag --bogus (see hey --help)"));
+  // its words with a provider's name after a flag: `hey --config lab.toml doctor lab` went to the model as "doctor lab"
+  expect(() => parseCli(["--config", "lab.toml", "doctor", "lab"])).toThrow(
+    new UsageError("doctor lab is a command of hey's own and goes first, before any flag: hey doctor lab … (as a prompt: add more words)"),
+  );
+  expect(parseCli(["-p", "doctor", "the", "tests"]).message).toBe("doctor the tests");
   expect(parseCli(["-p", "upgrade", "the", "deps"]).message).toBe("upgrade the deps");
   expect(parseCli(["-m", "x", "trust me, fix it"]).message).toBe("trust me, fix it");
 });
