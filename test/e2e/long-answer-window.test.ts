@@ -6,7 +6,8 @@
 //   answered; the notices say how much smaller it got (before it went up, as "left out");
 // - `/compact` then summarizes the long answer (it said "nothing to summarize yet"), and the next
 //   `hey -c` sends the summary;
-// - with `context_window` stated, no request is refused at all;
+// - with `context_window` stated, `/usage` counts the answer cut, `/compact` summarizes it (the
+//   newest turn, over the budget by itself) and no request is refused at all;
 // - a latest message that alone is more than the window is refused with an error naming the sizes,
 //   and no request is sent for it.
 import { afterEach, expect, test } from "bun:test";
@@ -135,8 +136,16 @@ test("a 60 KB answer, then hey -c on a 10,000-token window: cut to its start and
   expect(last[0]!.body).not.toContain(ANSWER_TAIL);
 }, 120_000);
 
-test("context_window = 8000 stated: hey -c after the 60 KB answer sends no request the model refuses", async () => {
+test("context_window = 8000 stated: /usage shows the answer cut, /compact summarizes it, and no request is refused", async () => {
   await longAnswer("context_window = 8000\n");
+  const usage = await hey("/usage", true, "context_window = 8000\n");
+  expect(usage.stdout).toMatch(/^context: ~[\d,]+ of 6,400 tokens \(\d\d%\)/m);
+  expect(usage.stdout).toMatch(/^pruned: .*1 long message cut to start and end/m);
+  // the long answer is the newest turn, and over the budget by itself: /compact summarizes it
+  const compact = await hey("/compact", true, "context_window = 8000\n");
+  expect(compact.code).toBe(0);
+  expect(compact.stdout + compact.stderr).not.toContain("nothing to summarize");
+  expect(model!.sent.at(-1)!.summary).toBe(true);
   const from = model!.sent.length;
   const next = await hey("next", true, "context_window = 8000\n");
   expect(next.stderr).not.toContain("error:");
