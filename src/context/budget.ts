@@ -105,7 +105,7 @@ export interface Fitted {
   texts: number;
   /** still over the budget: only what is never dropped is left, its results cut as far as allowed */
   overBudget: boolean;
-  /** messages dropped that the hold kept: the budget was reached again (a summary may replace them instead) */
+  /** messages dropped beyond what the hold left out, and texts stage 5 cut that it had not: the budget was reached again (a summary may replace them instead) */
   newlyTrimmed: number;
   /** for the next request's Budget.hold */
   hold: Hold;
@@ -203,6 +203,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   }
   for (let j = 0; j < out.length; j++) if (hold.texts.has(out[j]!.id) && !drop.has(unitOf[j]!)) cutTextAt(j, hold.texts.get(out[j]!.id)!);
   const held = dropped;
+  const heldTexts = texts.size;
   // 1: unprotected units, oldest first: once something must go, down to the low-water mark
   if (!fits()) for (let k = 0; k < units.length && !fits(budget.budgetTokens * LOW_WATER); k++) if (units[k]!.droppable && !drop.has(k)) dropUnit(k);
   // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
@@ -222,7 +223,16 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   if (dropped === 0 && tasked && cut === 0 && texts.size === 0)
     return { messages, trimmed: 0, cut: 0, texts: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
   const messagesOut = assemble(out, units, drop, tasked ? undefined : task, facts);
-  return { messages: messagesOut, trimmed: dropped, cut, texts: texts.size, overBudget, newlyTrimmed: dropped - held, hold: next, untrimmed };
+  return {
+    messages: messagesOut,
+    trimmed: dropped,
+    cut,
+    texts: texts.size,
+    overBudget,
+    newlyTrimmed: dropped - held + texts.size - heldTexts,
+    hold: next,
+    untrimmed,
+  };
 
   /** Cuts the text of message `j` to `keep` characters, from the message as it came (the same bytes every request). */
   function cutTextAt(j: number, keep: number): void {

@@ -127,7 +127,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   // (nor one for a latest message that alone is over the window: no request can hold it)
   const worth = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) && !doomed(history, fixed, deps);
   const summarizable = worth ? view.summarizable : undefined;
-  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget || view.stats.texts > 0) && summarizable) {
+  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && summarizable) {
     try {
       const done = await compactRange(summarizable, { ...deps, budgetTokens }, signal);
       usage = done.usage;

@@ -87,7 +87,7 @@ export interface ContextView {
   untrimmedEstimate: number;
   /** still over budget with everything but the pinned messages dropped and their texts cut: the caller should summarize (see summarizable) */
   overBudget: boolean;
-  /** messages left out that the hold kept: the budget was reached again, the caller should summarize (see summarizable) */
+  /** messages left out that the hold kept, and texts cut that it did not: the budget was reached again, the caller should summarize (see summarizable) */
   newlyTrimmed: number;
   /** what this view left out and cut, for the next request's ContextInput.hold */
   hold: Hold;
@@ -101,7 +101,7 @@ export interface ContextView {
    * covers them all, so the next is not due a turn or two later for the run left over. When the
    * turns kept are over the budget by themselves (`stats.texts > 0`), the range takes in all but
    * the first and latest user message and the turn in progress (summary-range.ts). When
-   * `newlyTrimmed > 0`, `overBudget` or `stats.texts > 0`, a caller that can summarize should summarize it and call
+   * `newlyTrimmed > 0` or `overBudget`, a caller that can summarize should summarize it and call
    * buildContext again with the new Summaries appended (summaryParts); when summarizing fails it
    * sends this view (the deterministic trim). `/compact` uses it at any time.
    */

@@ -65,6 +65,22 @@ describe("the last turns alone over the budget", () => {
     expect(view.estimate).toBeLessThanOrEqual(8000);
   });
 
+  test("in a tool loop the next request cuts the answer the same way (the hold), keeps it, and asks for no summary", () => {
+    const call = (n: number): Message => ({
+      ...text(`a${n}`, "assistant", n === 3 ? ANSWER : ""),
+      toolCalls: [{ id: `c${n}`, name: "bash", arguments: "{}" }],
+    });
+    const result = (n: number): Message => ({ id: `r${n}`, role: "tool", toolCallId: `c${n}`, toolName: "bash", content: [{ type: "text", text: "done" }] });
+    const first = [text("u1", "user", "hi"), text("u2", "user", "go"), call(3), result(3)];
+    const view = buildContext(input({ history: first }));
+    expect(view.stats.texts).toBe(1);
+    expect(view.newlyTrimmed).toBe(1); // newly cut: a summary may be asked for
+    const next = buildContext(input({ history: [...first, call(4), result(4)], hold: view.hold }));
+    expect(shown(next, "a3")).toBe(shown(view, "a3"));
+    expect(next.newlyTrimmed).toBe(0);
+    expect(next.stats.trimmed).toBe(0);
+  });
+
   test("within the budget nothing is cut", () => {
     const view = buildContext(input({ policy: testPolicy({ budgetTokens: 40_000, compressTool: false }), hardTokens: undefined }));
     expect(view.stats.texts).toBe(0);
