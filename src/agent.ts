@@ -254,7 +254,9 @@ export function createAgent(parts: AgentParts): Agent {
           const over =
             (e.overflow?.window ?? known) !== undefined ? uncuttable(request, sendable(), serverOf, compaction.tokensPerChar, compaction.window) : undefined;
           if (over) throw new ProviderError("context_length", over, { ...(e.overflow ? { overflow: e.overflow } : {}), cause: e });
-          const prepared = await prepare(sendable(), prepareDeps(counted, request.tools), signal, { deterministic: true });
+          // its trim is said by the window event below, with the same sizes: not twice
+          const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };
+          const prepared = await prepare(sendable(), prepareDeps(quiet, request.tools), signal, { deterministic: true });
           request = {
             ...request,
             system: prepared.system,

@@ -117,7 +117,9 @@ test("a 60 KB answer, then hey -c on a 10,000-token window: cut to its start and
   expect(retry).toContain('"next"'); // the latest message whole
   // every notice says the context got smaller, and by how much
   const lines = notices(next.stderr);
-  expect(lines.some((l) => l.includes("the model's window is about 10,000 tokens; the request was cut to fit"))).toBe(true);
+  expect(lines).toHaveLength(1); // the cut is said once, by the window's line
+  expect(lines[0]).toContain("the model's window is about 10,000 tokens; the request was cut to fit");
+  expect(lines[0]).toContain("a long message of the last turns cut to its start and end");
   expect(sizes(lines).length).toBeGreaterThan(0);
   for (const [before, after] of sizes(lines)) expect(after).toBeLessThan(before / 2);
 
