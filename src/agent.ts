@@ -226,7 +226,8 @@ export function createAgent(parts: AgentParts): Agent {
     model: provider.model,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
       // a latest message that alone takes more than a window known before: no request can hold it
-      const doomed = latestOverWindow(sendable(), fixedText(request), compaction.tokensPerChar, compaction.window ?? settings.context.window);
+      const window = Math.min(compaction.window ?? Number.POSITIVE_INFINITY, settings.context.window ?? Number.POSITIVE_INFINITY);
+      const doomed = latestOverWindow(sendable(), fixedText(request), compaction.tokensPerChar, window);
       if (doomed) throw new ProviderError("context_length", doomed);
       for (let attempt = 1; ; attempt++) {
         let started = false;
