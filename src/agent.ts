@@ -14,9 +14,9 @@ import {
   type CompactionState,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import type { ContextView, Summary } from "./context/view.ts";
-import { fixedOverWindow } from "./mcp/oversize.ts";
-import { learnWindow } from "./context/window.ts";
+import { cutCounts, type ContextView, type Summary } from "./context/view.ts";
+import { uncuttable } from "./mcp/oversize.ts";
+import { fixedText, latestOverWindow, learnWindow } from "./context/window.ts";
 import { messageChars } from "./context/passes.ts";
 import { errorText } from "./kernel/errors.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
@@ -224,6 +224,10 @@ export function createAgent(parts: AgentParts): Agent {
   const windowed = (): Provider => ({
     ...identityOf(provider),
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+      // a latest message that alone takes more than a window known before: no request can hold it
+      const window = Math.min(compaction.window ?? Number.POSITIVE_INFINITY, settings.context.window ?? Number.POSITIVE_INFINITY);
+      const doomed = latestOverWindow(sendable(), fixedText(request), compaction.tokensPerChar, window);
+      if (doomed) throw new ProviderError("context_length", doomed);
       for (let attempt = 1; ; attempt++) {
         let started = false;
         let chars = 0; // of the answer so far: what a cut stream is estimated by
@@ -245,19 +249,14 @@ export function createAgent(parts: AgentParts): Agent {
           compaction.windowFrom = CONTEXT_ERROR;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
           if (attempt > 1) throw e;
-          // a window the error or the settings state, too small for the tools and system prompt alone: cutting the history cannot help
+          // a window the error or the settings state, too small for the tools and system prompt alone, or with the latest message: cutting the history cannot help
+          const serverOf = (name: string) => offered.find((t) => t.name === name)?.server;
           const over =
-            (e.overflow?.window ?? known) !== undefined
-              ? fixedOverWindow(
-                  request.system,
-                  request.tools,
-                  (name) => offered.find((t) => t.name === name)?.server,
-                  compaction.tokensPerChar,
-                  compaction.window,
-                )
-              : undefined;
+            (e.overflow?.window ?? known) !== undefined ? uncuttable(request, sendable(), serverOf, compaction.tokensPerChar, compaction.window) : undefined;
           if (over) throw new ProviderError("context_length", over, { ...(e.overflow ? { overflow: e.overflow } : {}), cause: e });
-          const prepared = await prepare(sendable(), prepareDeps(counted, request.tools), signal, { deterministic: true });
+          // its trim is said by the window event below, with the same sizes: not twice
+          const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };
+          const prepared = await prepare(sendable(), prepareDeps(quiet, request.tools), signal, { deterministic: true });
           request = {
             ...request,
             system: prepared.system,
@@ -271,6 +270,7 @@ export function createAgent(parts: AgentParts): Agent {
             // the size the provider counted, when it said (the estimate before is in other units than the one after, corrected by it)
             tokens_before: e.overflow?.prompt ?? before,
             tokens_after: compaction.last?.estimate ?? 0,
+            ...cutCounts(compaction.last),
             error: e.message,
           });
         }

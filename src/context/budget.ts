@@ -8,13 +8,16 @@
 //      tail around a note that says how to get the whole back;
 //   3. recent units are dropped, oldest first;
 //   4. past the model's window (when known), the newest turn's results are cut too, only to what
-//      fits the budget (a file bigger than the window still reaches the model as far as it fits).
+//      fits the budget (a file bigger than the window still reaches the model as far as it fits);
+//   5. still over the budget: the long texts of what is left — the first message, the newest
+//      answer — are cut to their start and end (text-cut.ts), never the latest user message.
 // Never dropped: the first and the last user message, the newest turn and summaries; the newest
 // turn's results are cut only in stage 4. A result the ceiling cut stays cut (the hold), and is
 // measured as it is sent: a big result that leaves the protected turns is not dropped whole while
 // the context as sent fits. Pure; every result keeps its call.
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
+import { cuttable, cutText, TEXT_SHARES, textCutKeep } from "./text-cut.ts";
 
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
@@ -86,9 +89,11 @@ export interface Hold {
   budgetTokens: number;
   dropped: ReadonlySet<string>;
   cut: ReadonlySet<string>;
+  /** messages whose text stage 5 cut, and to how many characters */
+  texts: ReadonlyMap<string, number>;
 }
 
-const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set() };
+const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set(), texts: new Map() };
 
 export interface Fitted {
   messages: readonly Message[];
@@ -96,9 +101,11 @@ export interface Fitted {
   trimmed: number;
   /** tool results cut (stages 2 and 4) */
   cut: number;
+  /** texts of the first message and the newest turns cut to their start and end (stage 5): what is never left out was over the budget */
+  texts: number;
   /** still over the budget: only what is never dropped is left, its results cut as far as allowed */
   overBudget: boolean;
-  /** messages dropped that the hold kept: the budget was reached again (a summary may replace them instead) */
+  /** messages dropped beyond what the hold left out, and texts stage 5 cut that it had not: the budget was reached again (a summary may replace them instead) */
   newlyTrimmed: number;
   /** for the next request's Budget.hold */
   hold: Hold;
@@ -124,6 +131,7 @@ interface Unit {
  */
 export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, budget: Budget): Fitted {
   const units: Unit[] = [];
+  const unitOf: number[] = []; // message index → its unit
   const chars: number[] = messages.map(messageChars);
   for (let i = 0; i < messages.length; ) {
     const end = unitEnd(messages, i);
@@ -135,6 +143,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
       // a summary is all that is left of the work it covers: the next summary takes it in instead
       if (facts.pinned.has(m.id) || m.id.startsWith(SUMMARY_ID)) (pinned = true), (droppable = false);
     }
+    for (let j = i; j < end; j++) unitOf.push(units.length);
     units.push({ start: i, end, droppable, pinned });
     i = end;
   }
@@ -147,6 +156,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   let kept = chars.reduce((a, b) => a + b, 0);
   let dropped = 0;
   let cut = 0;
+  const texts = new Map<string, number>(); // stage 5: message id → characters kept
   const tokens = (c: number) => {
     if (dropped > 0) c += messageChars(textMessage("", omittedNote(dropped))) * stretches();
     if (task && (summarized || dropped > 0)) c += messageChars(task);
@@ -191,20 +201,49 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     }
     for (let j = unit.start; j < unit.end; j++) if (hold.cut.has(out[j]!.id)) cutAt(j, keep, unit.start, cutIds);
   }
+  for (let j = 0; j < out.length; j++) if (hold.texts.has(out[j]!.id) && !drop.has(unitOf[j]!)) cutTextAt(j, hold.texts.get(out[j]!.id)!);
   const held = dropped;
+  const heldTexts = texts.size;
   // 1: unprotected units, oldest first: once something must go, down to the low-water mark
   if (!fits()) for (let k = 0; k < units.length && !fits(budget.budgetTokens * LOW_WATER); k++) if (units[k]!.droppable && !drop.has(k)) dropUnit(k);
   // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
   if (!fits()) cutResults((unit) => !unit.pinned, undefined, false, cutIds);
   for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);
   if (budget.hardTokens !== undefined && !fits(budget.hardTokens)) cutResults((unit) => unit.pinned, budget.hardTokens, true);
+  // 5: the long texts of what is left, oldest first, to the larger share of the budget, then (still over) to the smaller
+  const latest = messages.findLast((m) => m.role === "user" && !m.id.startsWith(SUMMARY_ID));
+  for (const share of TEXT_SHARES)
+    for (let j = 0; j < out.length && !fits(); j++)
+      if (!drop.has(unitOf[j]!) && cuttable(messages[j]!, latest)) cutTextAt(j, textCutKeep(messages[j]!, share, budget.budgetTokens));
   const overBudget = !fits();
-  const next: Hold = { budgetTokens: budget.budgetTokens, dropped: new Set([...drop].map((k) => messages[units[k]!.start]!.id)), cut: cutIds };
+  const dropIds = new Set([...drop].map((k) => messages[units[k]!.start]!.id));
+  const next: Hold = { budgetTokens: budget.budgetTokens, dropped: dropIds, cut: cutIds, texts };
 
   const tasked = !(task && (summarized || dropped > 0));
-  if (dropped === 0 && tasked && cut === 0) return { messages, trimmed: 0, cut: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
+  if (dropped === 0 && tasked && cut === 0 && texts.size === 0)
+    return { messages, trimmed: 0, cut: 0, texts: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
   const messagesOut = assemble(out, units, drop, tasked ? undefined : task, facts);
-  return { messages: messagesOut, trimmed: dropped, cut, overBudget, newlyTrimmed: dropped - held, hold: next, untrimmed };
+  return {
+    messages: messagesOut,
+    trimmed: dropped,
+    cut,
+    texts: texts.size,
+    overBudget,
+    newlyTrimmed: dropped - held + texts.size - heldTexts,
+    hold: next,
+    untrimmed,
+  };
+
+  /** Cuts the text of message `j` to `keep` characters, from the message as it came (the same bytes every request). */
+  function cutTextAt(j: number, keep: number): void {
+    if (keep >= (texts.get(messages[j]!.id) ?? Number.POSITIVE_INFINITY)) return; // cut shorter already (the hold)
+    const shorter = cutText(messages[j]!, keep);
+    if (shorter === messages[j]) return;
+    kept += messageChars(shorter) - chars[j]!;
+    chars[j] = messageChars(shorter);
+    out[j] = shorter;
+    texts.set(messages[j]!.id, keep);
+  }
 
   /** Cuts the result at `j` (of the unit starting at `start`) to `size`; `record`: the ids of results cut to the ceiling's size. */
   function cutAt(j: number, size: number, start: number, record?: Set<string>): void {

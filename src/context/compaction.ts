@@ -3,30 +3,20 @@
 // earlier messages may happen), the token estimate corrected by what the provider reports, the
 // model's window (window.ts), and summary compaction through the provider with a deterministic
 // fallback. The agent calls `prepare` before every model request.
-import { emptyUsage, textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
+import { textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
+import type { Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
-import { summaryTranscript } from "./summary-transcript.ts";
+import { compactRange, SummaryError } from "./summary-request.ts";
 import { summaryWorth } from "./summary-worth.ts";
-import {
-  buildContext,
-  compressibleIn,
-  DEFAULT_TOKENS_PER_CHAR,
-  nudgeLine,
-  summaryParts,
-  type ContextPolicy,
-  type ContextView,
-  type Summary,
-  type SummaryRange,
-} from "./view.ts";
-import { effectiveBudget, hardTokens } from "./window.ts";
+import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
+import { effectiveBudget, hardTokens, latestOverWindow } from "./window.ts";
 import { errorText } from "../kernel/errors.ts";
 
-/** Output budget of a summary request: it must be short to be worth anything. */
-const SUMMARY_MAX_TOKENS = 4096;
+export { compactRange, SummaryError } from "./summary-request.ts";
+
 /** The correction factor moves at most this far per response, so one odd count cannot swing it. */
 const MAX_CORRECTION_STEP = 2;
 /**
@@ -34,14 +24,6 @@ const MAX_CORRECTION_STEP = 2;
  * constant or made-up count must not talk the estimate down until the budget never applies.
  */
 const TOKENS_PER_CHAR_RANGE = [0.1, 1] as const;
-/** A summary request's transcript fills at most this share of the budget (its answer and prompt need the rest). */
-const SUMMARY_INPUT_SHARE = 0.6;
-
-const SUMMARY_SYSTEM =
-  "You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: " +
-  "keep file paths, line numbers, commands, decisions and why, errors and how they were fixed, test results, and what remains to do. " +
-  "Be exact and terse; no preamble. An earlier summary in the history is part of it: carry over what still matters.";
-
 export interface CompactionState {
   /** compactions in this session, oldest first (also in the session file) */
   summaries: Summary[];
@@ -142,7 +124,9 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   let usage: Usage | undefined;
   // a summary when the budget forces leaving out more than the previous request did: it replaces
   // what would be dropped (nothing is dropped first), and what the hold left out stays out; not one that saves next to nothing
-  const summarizable = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) ? view.summarizable : undefined;
+  // (nor one for a latest message that alone is over the window: no request can hold it)
+  const worth = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) && !doomed(history, fixed, deps);
+  const summarizable = worth ? view.summarizable : undefined;
   if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && summarizable) {
     try {
       const done = await compactRange(summarizable, { ...deps, budgetTokens }, signal);
@@ -160,8 +144,8 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
         error: `summary failed, older messages dropped instead: ${errorText(e)}`,
       });
     }
-  } else if (view.stats.trimmed > 0 && view.stats.trimmed !== state.last?.stats.trimmed) {
-    // said when what is left out changes (once the budget is reached again), not on every request
+  } else if ((view.stats.trimmed || view.stats.texts) && (view.stats.trimmed !== state.last?.stats.trimmed || view.stats.texts !== state.last?.stats.texts)) {
+    // said when what is left out or cut changes (once the budget is reached again), not on every request
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
   }
   state.last = asSent(view);
@@ -269,6 +253,11 @@ export function previewContext(history: readonly Message[], deps: PrepareDeps): 
   return chooseView(history, deps, fixed, build, deps.now()).view;
 }
 
+/** Whether the latest user message of `history`, with the system prompt and tools (`fixed`), is alone over a window known now. */
+function doomed(history: readonly Message[], fixed: string, { state, policy }: PrepareDeps): boolean {
+  return latestOverWindow(history, fixed, state.tokensPerChar, minDefined(state.window, policy.window)) !== undefined;
+}
+
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
@@ -298,7 +287,11 @@ const asSent = (view: ContextView): ContextView => ({ ...view, messages: view.me
  * only ever sent cut to the model's window counts as sent, not whole.
  */
 const tokensBefore = (view: ContextView, held: number | undefined) => Math.min(view.untrimmedEstimate, held ?? Number.POSITIVE_INFINITY);
-const trimmedTokens = (view: ContextView, held: number | undefined) => ({ tokens_before: tokensBefore(view, held), tokens_after: view.estimate });
+const trimmedTokens = (view: ContextView, held: number | undefined) => ({
+  tokens_before: tokensBefore(view, held),
+  tokens_after: view.estimate,
+  ...cutCounts(view),
+});
 
 /** The `compaction` event of one summary's `parts` (summaryParts: the summary last): `before` is the context before it (tokensBefore), `after` the view with it. */
 function summaryEvent(parts: readonly Summary[], before: number, after: ContextView): AgentEvent {
@@ -314,68 +307,6 @@ function summaryEvent(parts: readonly Summary[], before: number, after: ContextV
     tokens_before: before,
     tokens_after: after.estimate,
   };
-}
-
-/** A summary request that failed after it cost tokens (the model answered, with nothing). */
-export class SummaryError extends Error {
-  readonly usage: Usage;
-  constructor(message: string, usage: Usage) {
-    super(message);
-    this.name = "SummaryError";
-    this.usage = usage;
-  }
-}
-
-/**
- * Summarizes `range` (its messages as the view shows them: an earlier summary in it is its text, so
- * each summary carries the last one forward instead of reading the whole history again) with the
- * provider (reasoning off, its own output budget), and records the summary; the caller emits its
- * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
- * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
- * budget: past that, the oldest messages of the new stretch are left out (every earlier summary in
- * it is kept whole, wherever it stands). Returns the summary with the tokens the request cost (they
- * count like any request's). Throws when the provider fails, or a SummaryError (with what it cost) when it
- * returns nothing.
- */
-export async function compactRange(
-  range: SummaryRange,
-  deps: Pick<PrepareDeps, "state" | "provider"> & { budgetTokens: number },
-  signal: AbortSignal,
-  instructions?: string,
-): Promise<{ parts: Summary[]; usage: Usage }> {
-  const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar);
-  const transcript = summaryTranscript(range.messages, maxChars);
-  const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
-  const request = (effort?: "off"): ModelRequest => ({
-    system: SUMMARY_SYSTEM,
-    messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text: ask }] }],
-    tools: [],
-    ...(effort ? { effort } : {}),
-    maxTokens: SUMMARY_MAX_TOKENS,
-  });
-  let reply: { text: string; usage: Usage | undefined };
-  try {
-    reply = await collect(deps.provider, request("off"), signal);
-  } catch (e) {
-    // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it;
-    // another refusal would only be paid for twice
-    if (!(e instanceof ProviderError) || e.kind !== "bad_request" || !REASONING_REFUSAL.test(e.message)) throw e;
-    reply = await collect(deps.provider, request(), signal);
-  }
-  const { text } = reply;
-  const usage = reply.usage ?? emptyUsage();
-  if (text === "") throw new SummaryError("the model returned an empty summary", usage);
-  const parts = summaryParts(range, text);
-  deps.state.summaries.push(...parts);
-  return { parts, usage };
-}
-
-/** How a refusal names the reasoning setting: OpenAI's reasoning_effort / reasoning.effort, Anthropic's thinking. */
-const REASONING_REFUSAL = /reasoning|effort|thinking/i;
-
-async function collect(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<{ text: string; usage: Usage | undefined }> {
-  for await (const event of provider.stream(request, signal)) if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage };
-  return { text: "", usage: undefined };
 }
 
 /**

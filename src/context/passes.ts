@@ -166,11 +166,15 @@ export function trimFirstPrompt(messages: readonly Message[], budgetTokens: numb
   const text = textOf(first);
   const keep = firstPromptKeep(text, budgetTokens);
   if (text.length <= keep) return messages;
-  const head = Math.floor(keep * 0.75);
-  const cut = `${text.slice(0, head)}\n${cutNote(text.length - keep)}\n${text.slice(text.length - (keep - head))}`;
   const out = [...messages];
-  out[i] = { ...first, content: [{ type: "text", text: cut }, ...first.content.filter((p) => p.type !== "text")] };
+  out[i] = { ...first, content: [{ type: "text", text: headAndTail(text, keep) }, ...first.content.filter((p) => p.type !== "text")] };
   return out;
+}
+
+/** `text` (longer than `keep`) as its start (¾ of `keep`) and end (¼) around cutNote. */
+export function headAndTail(text: string, keep: number): string {
+  const head = Math.floor(keep * 0.75);
+  return `${text.slice(0, head)}\n${cutNote(text.length - keep)}\n${text.slice(text.length - (keep - head))}`;
 }
 
 /**
@@ -181,11 +185,16 @@ export function trimFirstPrompt(messages: readonly Message[], budgetTokens: numb
  * holds past it. Pure.
  */
 export function firstPromptKeep(text: string, budgetTokens: number): number {
+  return textKeep(text, budgetTokens * FIRST_PROMPT_SHARE);
+}
+
+/** The characters of `text` that make about `tokens` tokens, reckoned from the text alone as firstPromptKeep says. Pure. */
+export function textKeep(text: string, tokens: number): number {
   const sample = text.length <= 2 * KEEP_SAMPLE ? text : text.slice(0, KEEP_SAMPLE) + text.slice(-KEEP_SAMPLE);
   let wide = 0;
   for (let k = 0; k < sample.length; k++) if (sample.charCodeAt(k) > 0x7f) wide++;
   const perChar = (wide + (sample.length - wide) / 4) / Math.max(1, sample.length);
-  return Math.floor((budgetTokens * FIRST_PROMPT_SHARE) / Math.max(perChar, 0.25));
+  return Math.floor(tokens / Math.max(perChar, 0.25));
 }
 
 /** How much of a first prompt's start and of its end firstPromptKeep reads. */

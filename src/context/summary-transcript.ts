@@ -2,7 +2,7 @@
 // messages as short labelled lines, each earlier summary in it whole. Pure.
 import { textOf, type Message } from "../kernel/ir.ts";
 import { SUMMARY_ID, SUMMARY_PREFIX } from "./passes.ts";
-import { SUMMARIZED_BELOW } from "./view.ts";
+import { SUMMARIZED_BELOW } from "./summary-range.ts";
 
 /** Characters of one message shown to the summarizer; long tool output matters little there. */
 const SUMMARY_MESSAGE_CHARS = 2000;
@@ -16,7 +16,7 @@ const LEFT_OUT = "[earlier part of this stretch left out]";
  * `messages` as the summarizer reads them, in at most about `maxChars`: each earlier summary whole
  * (the history before it is nowhere else: a summary carries the last one forward), wherever it
  * stands — after a summary that covered both sides of a user message it follows that message and
- * the line left before it (view.ts SUMMARIZED_BELOW, which says nothing and is not shown); every
+ * the line left before it (summary-range.ts SUMMARIZED_BELOW, which says nothing and is not shown); every
  * other message cut to a share of the room, and past the room the oldest of them left out.
  */
 export function summaryTranscript(messages: readonly Message[], maxChars: number): string {

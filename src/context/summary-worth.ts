@@ -4,7 +4,7 @@
 // Esc in the turn that read it — the summary replaced a few hundred tokens with about as many
 // (~8,942 → ~8,877) and cost a request and its wait. Pure.
 import { estimateTokens, SUMMARY_ID } from "./passes.ts";
-import type { SummaryRange } from "./view.ts";
+import type { SummaryRange } from "./summary-range.ts";
 
 /**
  * A summary replaces at least this share of the budget in work no earlier summary holds, or it is

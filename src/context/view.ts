@@ -28,22 +28,18 @@ import {
   estimateTokens,
   HANDLE_LENGTH,
   historyFacts,
-  messageChars,
   PROTECT_TURNS,
   purgeErrors,
-  summaryMessage,
   tailStart,
   trimFirstPrompt,
   unitEnd,
-  type HistoryFacts,
   type Summary,
 } from "./passes.ts";
 import type { Resolved, SECTIONS } from "../config/keys.ts";
+import { summarizableRange, summaryPins, type SummaryRange } from "./summary-range.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
-
-/** A summary leaves at most this share of the budget verbatim at the end (at least the newest turn), so the next one is turns away. */
-export const KEEP_SHARE = 0.4;
+export { KEEP_SHARE, SUMMARIZED_BELOW, summaryParts, type SummaryRange } from "./summary-range.ts";
 
 /**
  * How requests are built: the `[compaction]` table as configured (config/keys.ts says what each key
@@ -89,9 +85,9 @@ export interface ContextView {
   estimate: number;
   /** the same before the trim to the budget (what `compaction` trim events report as tokens_before) */
   untrimmedEstimate: number;
-  /** still over budget with everything but the pinned messages dropped: the caller should summarize (see summarizable) */
+  /** still over budget with everything but the pinned messages dropped and their texts cut: the caller should summarize (see summarizable) */
   overBudget: boolean;
-  /** messages left out that the hold kept: the budget was reached again, the caller should summarize (see summarizable) */
+  /** messages left out that the hold kept, and texts cut that it did not: the budget was reached again, the caller should summarize (see summarizable) */
   newlyTrimmed: number;
   /** what this view left out and cut, for the next request's ContextInput.hold */
   hold: Hold;
@@ -102,7 +98,9 @@ export interface ContextView {
    * it by a pinned message: in a REPL the latest user message parts the work before it from the
    * work since) are `before`. `messages` are the view's messages from the first run's start to
    * the last run's end, pinned ones included (earlier summaries inside as their text): one summary
-   * covers them all, so the next is not due a turn or two later for the run left over. When
+   * covers them all, so the next is not due a turn or two later for the run left over. When the
+   * turns kept are over the budget by themselves (`stats.texts > 0`), the range takes in all but
+   * the first and latest user message and the turn in progress (summary-range.ts). When
    * `newlyTrimmed > 0` or `overBudget`, a caller that can summarize should summarize it and call
    * buildContext again with the new Summaries appended (summaryParts); when summarizing fails it
    * sends this view (the deterministic trim). `/compact` uses it at any time.
@@ -110,9 +108,10 @@ export interface ContextView {
   summarizable: SummaryRange | undefined;
   /**
    * results pruned as duplicates, calls purged, messages replaced by compaction summaries (`/compact`,
-   * the budget), ranges replaced by the compress tool, messages trimmed, results cut by the ceiling
+   * the budget), ranges replaced by the compress tool, messages trimmed, results cut by the ceiling,
+   * texts of the messages never left out cut to their start and end (budget.ts stage 5)
    */
-  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number };
+  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; texts: number };
 }
 
 /** The request's view of the history. Pure and deterministic; never throws for any history. */
@@ -124,7 +123,7 @@ export function buildContext(input: ContextInput): ContextView {
   const then = upTo === history.length ? facts : historyFacts(history.slice(0, upTo), turns);
   const scope = upTo === history.length ? undefined : new Set(history.slice(0, upTo).map((m) => m.id));
   const compressed = compressSummaries(history, turns);
-  const summarized = applySummaries(history, [...compressed, ...input.summaries], facts.pinned);
+  const summarized = applySummaries(history, [...compressed, ...input.summaries], summaryPins(history, facts));
   const ranges = summarized.applied.filter((s) => compressed.includes(s)).length;
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
@@ -140,7 +139,7 @@ export function buildContext(input: ContextInput): ContextView {
   };
   const trimmed = trimToBudget(handled, facts, budget);
   const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
-  const changed = trimmed.trimmed > 0 || trimmed.cut > 0;
+  const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.texts > 0;
   return {
     messages: trimmed.messages,
     estimate,
@@ -148,7 +147,12 @@ export function buildContext(input: ContextInput): ContextView {
     overBudget: trimmed.overBudget,
     newlyTrimmed: trimmed.newlyTrimmed,
     hold: trimmed.hold,
-    summarizable: summarizableRange(handled, keepFacts(history, facts, turns, policy.budgetTokens, input.tokensPerChar), summarized.applied),
+    summarizable: summarizableRange(handled, history, facts, summarized.applied, {
+      turns,
+      budgetTokens: policy.budgetTokens,
+      tokensPerChar: input.tokensPerChar,
+      crowded: trimmed.texts > 0,
+    }),
     stats: {
       deduped: deduped.count,
       purged: purged.count,
@@ -161,26 +165,9 @@ export function buildContext(input: ContextInput): ContextView {
       compressed: ranges,
       trimmed: trimmed.trimmed,
       cut: trimmed.cut,
+      texts: trimmed.texts,
     },
   };
-}
-
-/**
- * What a summary must leave: the pinned messages and the last turns that fit in KEEP_SHARE of the
- * budget (at least the newest, at most `turns`).
- */
-function keepFacts(history: readonly Message[], facts: HistoryFacts, turns: number, budgetTokens: number, tokensPerChar: number): HistoryFacts {
-  const room = (KEEP_SHARE * budgetTokens) / tokensPerChar;
-  let keep = 1;
-  for (; keep < turns; keep++) {
-    const from = tailStart(history, keep + 1, history.length);
-    let chars = 0;
-    for (let i = from; i < history.length; i++) chars += messageChars(history[i]!);
-    if (chars > room || from === tailStart(history, keep, history.length)) break;
-  }
-  const protect = new Set(facts.pinned);
-  for (let i = tailStart(history, keep, history.length); i < history.length; i++) protect.add(history[i]!.id);
-  return { ...facts, protect };
 }
 
 /** How many messages of `history` these (applied, non-overlapping) summaries replace. */
@@ -188,51 +175,6 @@ function replacedBy(history: readonly Message[], summaries: readonly Summary[]):
   if (summaries.length === 0) return 0;
   const index = new Map(history.map((m, i) => [m.id, i]));
   return summaries.reduce((n, s) => n + index.get(s.toId)! - index.get(s.fromId)! + 1, 0);
-}
-
-/** What one summary request replaces (ContextView.summarizable). */
-export interface SummaryRange {
-  fromId: string;
-  toId: string;
-  messages: readonly Message[];
-  /** earlier runs the same summary covers, each replaced by a line pointing at it */
-  before?: readonly { fromId: string; toId: string }[];
-}
-
-/** The summary's text in place of an earlier run it covers: the summary itself stands after the pinned message, where the work went on. */
-export const SUMMARIZED_BELOW = "(summarized below, after the next user message, together with the work that followed it)";
-
-/** The Summaries one summary `text` of `range` makes: a pointer for each earlier run, then the summary itself. */
-export function summaryParts(range: SummaryRange, text: string): Summary[] {
-  return [...(range.before ?? []).map((b) => ({ ...b, text: SUMMARIZED_BELOW })), { fromId: range.fromId, toId: range.toId, text }];
-}
-
-/** The runs (of two messages or more) of consecutive unprotected units in `view`, as history ranges: one summary covers them all. */
-function summarizableRange(view: readonly Message[], facts: HistoryFacts, applied: Summary[]): ContextView["summarizable"] {
-  const runs: { start: number; end: number; chars: number }[] = [];
-  let run: { start: number; end: number; chars: number } | undefined;
-  for (let i = 0; i < view.length; ) {
-    const end = unitEnd(view, i);
-    const unit = view.slice(i, end);
-    if (unit.some((m) => facts.protect.has(m.id))) run = undefined;
-    else {
-      if (!run) runs.push((run = { start: i, end, chars: 0 }));
-      run.end = end;
-      for (const m of unit) run.chars += messageChars(m);
-    }
-    i = end;
-  }
-  const taken = runs.filter((r) => r.end - r.start >= 2);
-  const last = taken.at(-1);
-  if (!last) return undefined;
-  const bySummary = new Map(applied.map((s) => [summaryMessage(s).id, s]));
-  const ids = (r: (typeof runs)[number]) => {
-    const first = view[r.start]!.id;
-    const end = view[r.end - 1]!.id;
-    return { fromId: bySummary.get(first)?.fromId ?? first, toId: bySummary.get(end)?.toId ?? end };
-  };
-  const before = taken.slice(0, -1).map(ids);
-  return { ...ids(last), messages: view.slice(taken[0]!.start, last.end), ...(before.length ? { before } : {}) };
 }
 
 /**
@@ -356,6 +298,11 @@ function handleAt(history: readonly Message[], length: number, i: number): strin
   const suffix = id.slice(-HANDLE_LENGTH);
   for (let k = 0; k < length; k++) if (k !== i && history[k]!.id.slice(-HANDLE_LENGTH) === suffix) return id;
   return suffix;
+}
+
+/** What a `compaction` event of kind trim or window says the view left out and cut (kernel/output.ts). */
+export function cutCounts(view: ContextView | undefined): { left_out?: number; texts_cut?: number } {
+  return { ...(view?.stats.trimmed ? { left_out: view.stats.trimmed } : {}), ...(view?.stats.texts ? { texts_cut: view.stats.texts } : {}) };
 }
 
 /** The context use is told from this share of the budget on (or from the nudge threshold, when lower). */

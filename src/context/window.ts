@@ -1,7 +1,9 @@
 // The model's context window (issue 23): configured (`context_window`), or learned from a
 // context-length error. The budget a request is built to never exceeds WINDOW_SHARE of it, and no
 // request may exceed HARD_SHARE of it at all (the newest results are cut to fit). Pure.
-import type { ContextOverflow } from "../kernel/provider.ts";
+import type { Message } from "../kernel/ir.ts";
+import type { ContextOverflow, ModelRequest } from "../kernel/provider.ts";
+import { estimateTokens } from "./passes.ts";
 
 /** Requests fill at most this share of the window: the rest is room for the answer and the estimate's error. */
 export const WINDOW_SHARE = 0.8;
@@ -31,4 +33,26 @@ export function learnWindow(overflow: ContextOverflow, sent: number, known: numb
   const stated = window === undefined ? undefined : completion !== undefined && completion < window / 2 ? window - completion : window;
   const guess = stated ?? Math.max(1, Math.floor(UNSTATED_SHRINK * (known === undefined ? sent : Math.min(sent, known))));
   return known === undefined ? guess : Math.min(known, guess);
+}
+
+/** The system prompt and tools of `request` as the context estimate counts them (compaction.ts contextOf). */
+export const fixedText = (request: Pick<ModelRequest, "system" | "tools">) => `${request.system}\u0000${JSON.stringify(request.tools)}`;
+
+/**
+ * The error for a request whose latest user message in `history`, with the system prompt and tools
+ * (`fixed`, their text), is alone more than `window` tokens at `tokensPerChar`, or undefined (also
+ * when the window is not known). No cut of the conversation can make room for it — the latest
+ * message is never cut: the model needs all of it to answer — so no request is sent for it.
+ */
+export function latestOverWindow(history: readonly Message[], fixed: string, tokensPerChar: number, window: number | undefined): string | undefined {
+  const latest = history.findLast((m) => m.role === "user");
+  if (latest === undefined || window === undefined) return undefined;
+  const own = estimateTokens([latest], tokensPerChar);
+  const rest = Math.ceil(fixed.length * tokensPerChar);
+  if (own + rest <= window) return undefined;
+  const n = (x: number) => x.toLocaleString("en-US");
+  return (
+    `your latest message alone takes ~${n(own)} tokens (with the system prompt and tools, ~${n(own + rest)}), more than the model's window of ~${n(window)} tokens; ` +
+    "no cut of the conversation makes room for it: shorten it (or save it to a file and ask the agent to read the parts it needs), or use a model with a larger window"
+  );
 }

@@ -85,6 +85,10 @@ export type AgentEvent =
       before?: { from_id: string; to_id: string; summary: string }[];
       /** kind "window": the window hey now builds requests for, in tokens */
       window?: number;
+      /** kinds "trim" and "window": messages the request leaves out, when any */
+      left_out?: number;
+      /** kinds "trim" and "window": messages never left out (the first, the newest answer) whose text is cut to its start and end, when any */
+      texts_cut?: number;
       /**
        * every kind: the estimated context (system prompt, tools, messages) the request would have
        * held before this step — untrimmed for a trim or summary, the refused request for a window —

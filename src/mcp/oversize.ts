@@ -1,8 +1,11 @@
 // A request whose tools and system prompt alone take more than the model's window: no cutting of
 // the history brings it under, so a context-length error is answered not by a request cut by a
 // token and sent again, but by an error naming what fills it — the MCP servers whose tools take
-// the most, with the keys that leave them out — so the user can act. Pure.
-import type { ToolSpec } from "../kernel/ir.ts";
+// the most, with the keys that leave them out — so the user can act. The same holds for a latest
+// user message that, with them, is alone more than the window (uncuttable). Pure.
+import type { Message, ToolSpec } from "../kernel/ir.ts";
+import type { ModelRequest } from "../kernel/provider.ts";
+import { fixedText, latestOverWindow } from "../context/window.ts";
 import { costOf, count, HEAVY_SHARE, serverCosts } from "./heavy-tools.ts";
 
 /**
@@ -37,4 +40,21 @@ export function fixedOverWindow(
       return `${cost} (${largest}); ${hint}`;
     })
     .join("; ")}`;
+}
+
+/**
+ * Why no cut of the conversation can make `request` fit `window`, or undefined: its tools and
+ * system prompt alone (fixedOverWindow), or those with the latest user message of `history`
+ * (context/window.ts latestOverWindow), take more.
+ */
+export function uncuttable(
+  request: Pick<ModelRequest, "system" | "tools">,
+  history: readonly Message[],
+  serverOf: (name: string) => string | undefined,
+  tokensPerChar: number,
+  window: number,
+): string | undefined {
+  return (
+    fixedOverWindow(request.system, request.tools, serverOf, tokensPerChar, window) ?? latestOverWindow(history, fixedText(request), tokensPerChar, window)
+  );
 }

@@ -9,6 +9,7 @@ import { createTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
 import { commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
+import { compactionLine } from "./compaction-line.ts";
 import { reflowedRow } from "./prompt-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
@@ -316,14 +317,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           spin("retrying in", now(), now() + event.delay_ms);
           break;
         case "compaction":
-          infoLine(
-            event.kind === "summary"
-              ? `context: summarized older work (${shrunk(event)})`
-              : event.kind === "window"
-                ? `context: the model's window is about ${count(event.window ?? 0)} tokens; the request was cut to fit (${shrunk(event)}) and sent again`
-                : `context: older messages left out to fit the budget (${shrunk(event)})${event.error ? `; ${visible(event.error)}` : ""}`,
-            DIM,
-          );
+          infoLine(compactionLine(event), DIM);
           break;
         case "error": {
           // a cut-off answer is not a failure of hey's or the provider's: said as a warning, with what to do
@@ -392,8 +386,6 @@ function diffColor(line: string): string {
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
-/** A compaction's `~4,213 → ~1,690 tokens`. */
-const shrunk = (e: { tokens_before: number; tokens_after: number }) => `~${count(e.tokens_before)} → ~${count(e.tokens_after)} tokens`;
 
 function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;

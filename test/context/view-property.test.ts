@@ -188,11 +188,23 @@ function check(input: ContextInput): void {
   const index = new Map(input.history.map((m, i) => [m.id, i]));
   for (const s of [...compressSummaries(input.history, input.policy.protectTurns ?? 3), ...input.summaries])
     if (byId.has(`summary-${s.fromId}`)) for (let i = index.get(s.fromId)!; i <= index.get(s.toId)!; i++) covered.add(input.history[i]!.id);
+  // past everything else, the texts of pinned messages but the latest user message keep their start and end (budget.ts stage 5)
+  const latest = input.history.findLast((m) => m.role === "user");
+  const textCut = (m: Message) => view.stats.texts > 0 && m.role !== "tool" && m !== latest;
+  const startsAsCut = (m: Message) => {
+    const text = textOf(byId.get(m.id)!);
+    expect(text).toContain("characters of this message left out to fit the context budget");
+    expect(textOf(m).startsWith(text.slice(0, text.indexOf("\n[…")))).toBe(true);
+  };
   let yielded = false;
+  // a summary may take in the newest turn when the latest user message came after it (summary-range.ts summaryPins)
+  const afterLatest = new Set(input.history.slice(input.history.findLastIndex((m) => m.role === "user")).map((m) => m.id));
+  const summaryPinned = (m: Message) => pinned.has(m.id) && (m.role === "user" || afterLatest.has(m.id));
   for (const m of input.history) {
-    if (!protect.has(m.id) || (covered.has(m.id) && !pinned.has(m.id))) continue;
+    if (!protect.has(m.id) || (covered.has(m.id) && !summaryPinned(m))) continue;
     const shown = byId.has(m.id) ? unhandled(byId.get(m.id)!) : `missing ${m.id}`;
-    if (m === cutFirst) {
+    if (byId.has(m.id) && shown !== unhandled(m) && textCut(m)) startsAsCut(m);
+    else if (m === cutFirst) {
       const text = textOf(byId.get(m.id)!);
       expect(text).toStartWith(textOf(m).slice(0, Math.floor(keep * 0.75)));
       expect(text).toContain(cutNote(textOf(m).length - keep));
@@ -228,7 +240,7 @@ function check(input: ContextInput): void {
 }
 
 test(`${RUNS} random histories: paired, protected, within budget, deterministic, input untouched`, () => {
-  const seen = { trimmed: 0, overBudget: 0, compressed: 0, deduped: 0, purged: 0, summarizable: 0, firstPromptCut: 0 };
+  const seen = { trimmed: 0, overBudget: 0, compressed: 0, deduped: 0, purged: 0, summarizable: 0, firstPromptCut: 0, textsCut: 0 };
   for (let run = 0; run < RUNS; run++) {
     const seed = BASE_SEED + run;
     const input = randomInput(seed);
@@ -245,6 +257,7 @@ test(`${RUNS} random histories: paired, protected, within budget, deterministic,
     if (view.stats.deduped > 0) seen.deduped++;
     if (view.stats.purged > 0) seen.purged++;
     if (view.summarizable) seen.summarizable++;
+    if (view.stats.texts > 0) seen.textsCut++;
     if (view.messages.some((m) => m.role === "user" && textOf(m).includes("of this message left out to fit the context budget"))) seen.firstPromptCut++;
   }
   // the generator reaches every branch often enough to mean something

@@ -1,0 +1,28 @@
+// The line a `compaction` event shows (on a terminal, and on stderr in a `-p` run): what was done to
+// the context, with its real size before and after. A step that did not make the context smaller
+// says so, instead of calling a total that went up "left out" or "cut to fit". Pure.
+import type { AgentEvent } from "../kernel/output.ts";
+import { visible } from "./visible.ts";
+
+type Compaction = Extract<AgentEvent, { type: "compaction" }>;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** The line of `e`: `context: older messages left out to fit the budget (~4,213 → ~1,690 tokens)`. */
+export function compactionLine(e: Compaction): string {
+  const sizes = `~${count(e.tokens_before)} → ~${count(e.tokens_after)} tokens`;
+  const smaller = e.tokens_after < e.tokens_before;
+  if (e.kind === "summary")
+    return smaller ? `context: summarized older work (${sizes})` : `context: summarized older work, which did not make the context smaller (${sizes})`;
+  const n = e.texts_cut ?? 0;
+  const texts = n === 0 ? "" : `${n === 1 ? "a long message" : `${n} long messages`} of the last turns cut to ${n === 1 ? "its" : "their"} start and end`;
+  if (e.kind === "window") {
+    const head = `context: the model's window is about ${count(e.window ?? 0)} tokens`;
+    if (!smaller) return `${head}; cutting the request did not make it smaller (${sizes}); sent again`;
+    return `${head}; the request was cut to fit (${sizes}${texts ? `; ${texts}` : ""}) and sent again`;
+  }
+  const failed = e.error ? `; ${visible(e.error)}` : "";
+  const what = [e.left_out || !texts ? "older messages left out" : "", texts].filter(Boolean).join(" and ");
+  if (!smaller) return `context: over the budget; ${what}, which did not make the context smaller (${sizes})${failed}`;
+  return `context: ${what} to fit the budget (${sizes})${failed}`;
+}
