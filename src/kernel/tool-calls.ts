@@ -81,8 +81,11 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
 
 /**
  * Runs one turn's calls and returns their result messages in call order. All `tool_call`
- * events are emitted first, in call order; `tool_result` events follow in call order, each as
- * soon as it and every earlier call are done. With `parallel`, up to MAX_CONCURRENT_CALLS calls
+ * events are emitted first, in call order; each result message is emitted (a `message` event, for
+ * the session writer) as soon as its call is done, whatever the order — a hey killed mid-turn keeps
+ * the results of the calls that finished, and the model is not told they never ran — so the caller
+ * adds the returned messages to the history without emitting them again; `tool_result` events
+ * follow in call order, each as soon as it and every earlier call are done. With `parallel`, up to MAX_CONCURRENT_CALLS calls
  * run at once (started in call order), except that calls naming the same `path` run one after
  * another in call order, an `exclusive` tool runs alone, and calls on files keep their order
  * with the commands around them: a call without a `path` (a command, which may read or change any
@@ -96,7 +99,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const server = found[i]?.server;
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
   }
-  const started: Promise<ToolResult>[] = [];
+  const started: Promise<{ result: ToolResult; message: Message }>[] = [];
   const slot = limitConcurrency(MAX_CONCURRENT_CALLS);
   const lastOnPath = new Map<string, Promise<unknown>>();
   const changes: { path: string; task: Promise<unknown> }[] = []; // the turn's edit and write_file calls so far
@@ -121,7 +124,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       }
       if (after.length > 1) before = Promise.allSettled(after);
     }
-    const task = before.then(() => slot(() => runOne(call, tool, args, deps)));
+    const task = before.then(() => slot(() => runOne(call, tool, args, deps))).then((result) => recorded(call, result, deps.output));
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
     if (changesFile) changes.push({ path, task });
@@ -130,9 +133,9 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   }
   const messages: Message[] = [];
   for (const [i, call] of calls.entries()) {
-    const result = await started[i]!;
+    const { result, message } = await started[i]!;
     deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !result.isError, output: result.output });
-    messages.push(toolMessage(call, result));
+    messages.push(message);
   }
   return messages;
 }
@@ -162,6 +165,13 @@ export function limitConcurrency(n: number): <T>(fn: () => Promise<T>) => Promis
       else running--;
     }
   };
+}
+
+/** `result` as the history keeps it, emitted at once (a `message` event): written to the session the moment its call finished. */
+function recorded(call: ToolCall, result: ToolResult, output: Output): { result: ToolResult; message: Message } {
+  const message = toolMessage(call, result);
+  output.emit({ type: "message", message });
+  return { result, message };
 }
 
 function toolMessage(call: ToolCall, result: ToolResult): Message {
