@@ -256,5 +256,5 @@ test("each result is emitted for the session as soon as its call finishes, while
   slow.open();
   const results = await done;
   expect(results.map((m) => textOf(m))).toEqual(["slow done", "quick done"]);
-  expect(recorded).toEqual(["quick done", "slow done", "shown slow", "shown quick"]); // each result message once; the screen keeps call order
+  expect(recorded).toEqual(["quick done", "shown slow", "shown quick", "slow done"]); // each result message once; the screen keeps call order
 });
