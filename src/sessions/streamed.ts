@@ -1,10 +1,11 @@
 // The words of an answer still streaming, kept in the session as `partial` lines (SPEC §19): a hey
 // killed mid-answer (kill -9, a power cut) keeps what was on the screen, and its resume sends it on
 // marked unfinished (open-ends.ts). A line at most every PARTIAL_EVERY_MS, each with the text since
-// the one before, never one per delta. The answer's message supersedes them: written next, it
-// takes them off the end of the file first; when another line came after them they stay, and a
-// resume passes over them (only partial lines after the last message count), so no reader shows
-// an answer twice. Pure: the session writer (writer.ts) does the I/O.
+// the one before, never one per delta; the first is synced, the others with the turn's end. The
+// answer's message supersedes them: written next, it takes them off the end of the file first;
+// when another line came after them they stay, and a resume passes over them (only partial lines
+// after the last message count), so no reader shows an answer twice. Pure: the session writer
+// (writer.ts) does the I/O.
 import { toLine } from "./format.ts";
 
 /** How often the words of a streaming answer are written at most, in ms: a kill loses at most this much of what was shown. */
@@ -14,8 +15,8 @@ export const PARTIAL_EVERY_MS = 1000;
 export interface StreamedIo {
   /** the file's size, or undefined while no line may be written to it (no file yet, a full disk) */
   size(): number | undefined;
-  /** appends `line` to the file */
-  write(line: string): void;
+  /** appends `line` to the file; `first`: the answer's first line, synced (the question and its first words survive a power cut) */
+  write(line: string, first: boolean): void;
   /** cuts the file back to `size` bytes */
   cut(size: number): void;
 }
@@ -53,8 +54,9 @@ export function streamedAnswer(io: StreamedIo, makeId: () => string, clock: Stre
     cancel = undefined;
     const at = io.size();
     if (at === undefined || pending === "" || (id === undefined && pending.trim() === "")) return; // nothing worth a line yet
+    const first = id === undefined;
     id ??= makeId();
-    io.write(toLine({ type: "partial", id, text: pending }));
+    io.write(toLine({ type: "partial", id, text: pending }), first);
     pending = "";
     last = clock.now();
     from ??= at;

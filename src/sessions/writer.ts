@@ -109,7 +109,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   const streamed = streamedAnswer(
     {
       size: () => (fd === undefined || stalled || failed || held ? undefined : kept!.size),
-      write: (line) => guard(() => spaceSafe(() => write(line, false))),
+      write: (line, first) => guard(() => spaceSafe(() => write(line, false)) && first && sync()),
       cut: (size) => guard(() => ftruncateSync(fd!, (kept!.size = size))),
     },
     newId,

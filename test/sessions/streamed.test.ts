@@ -7,6 +7,7 @@ import { PARTIAL_EVERY_MS, streamedAnswer, type StreamedClock } from "../../src/
 /** A file as a string, a clock the test moves, and the lines written (their texts). */
 function scripted(opts: { writable?: () => boolean } = {}) {
   let file = "";
+  const synced: string[] = []; // the lines written to be synced at once
   let now = 0;
   const timers: { at: number; fn: () => void }[] = [];
   const clock: StreamedClock = {
@@ -19,7 +20,10 @@ function scripted(opts: { writable?: () => boolean } = {}) {
   };
   const io = {
     size: () => (opts.writable?.() === false ? undefined : file.length),
-    write: (line: string) => void (file += line),
+    write: (line: string, first: boolean) => {
+      file += line;
+      if (first) synced.push(line);
+    },
     cut: (size: number) => void (file = file.slice(0, size)),
   };
   let n = 0;
@@ -33,6 +37,7 @@ function scripted(opts: { writable?: () => boolean } = {}) {
         .filter((l) => l.startsWith('{"type":"partial"'))
         .map((l) => (JSON.parse(l) as { text: string }).text),
     file: () => file,
+    synced,
     /** moves the clock on by `ms`, running the timers that come due */
     wait(ms: number) {
       now += ms;
@@ -60,6 +65,7 @@ test("the first words at once, then at most a line a second with the text since 
   s.wait(PARTIAL_EVERY_MS);
   s.answer.delta(" w4");
   expect(s.texts()).toEqual(["\nw0", " w1 w2 w3", " w4"]);
+  expect(s.synced).toHaveLength(1); // the first line, with the question before it: a power cut keeps them
 });
 
 test("the answer's message takes its lines off the file; after another line, or with no message, they stay", () => {
