@@ -239,8 +239,9 @@ export async function assemble(
   if (resumed) {
     for (const w of resumed.warnings) warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
-    for (const note of interruptedNotes(resumed.messages, resumed.appended)) warn(note);
-    for (const path of interruptedWrites(resumed.messages, resumed.appended)) sweepLeftCopies(callPath(path, resumed.header.cwd, home)); // a killed write's temporary copy
+    const cut = resumed.readOnly ? [] : resumed.appended; // read while another hey has it open: what is open there is its own
+    for (const note of interruptedNotes(resumed.messages, cut)) warn(note);
+    for (const path of interruptedWrites(resumed.messages, cut)) sweepLeftCopies(callPath(path, resumed.header.cwd, home)); // a killed write's temporary copy
     if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded)`); // the latest ~500 of a long one
     // tools run here, while the history may speak of the other directory's files
     const started = resumed.header.cwd;
