@@ -19,6 +19,7 @@ import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
+import { sweepLeftCopies } from "./fs/atomic.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Tool } from "./kernel/tool.ts";
@@ -43,6 +44,7 @@ import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
+import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -237,6 +239,9 @@ export async function assemble(
   if (resumed) {
     for (const w of resumed.warnings) warn(w);
     for (const message of resumed.appended) session.emit({ type: "message", message });
+    const cut = resumed.readOnly ? [] : resumed.appended; // read while another hey has it open: what is open there is its own
+    for (const note of interruptedNotes(resumed.messages, cut)) warn(note);
+    for (const path of interruptedWrites(resumed.messages, cut)) sweepLeftCopies(callPath(path, resumed.header.cwd, home)); // a killed write's temporary copy
     if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded)`); // the latest ~500 of a long one
     // tools run here, while the history may speak of the other directory's files
     const started = resumed.header.cwd;

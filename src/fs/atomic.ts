@@ -1,11 +1,13 @@
 // Atomic file replacement (SPEC §0 "never lose user data"): write a temporary file next to the
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
-// never a half-written one, and a crash leaves at worst a stray temporary file.
+// never a half-written one, and a crash leaves at worst a stray temporary file, which the next
+// write of the same file removes (as does a resume of the session whose write was cut: wire.ts).
 import { constants, readFileSync, renameSync } from "node:fs";
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
 import { dirSync } from "./dir-sync.ts";
+import { sweepDeadCopies } from "./file-lock.ts";
 import { checkOwnFile } from "./own-files.ts";
 import { realTarget } from "./real-target.ts";
 
@@ -14,6 +16,7 @@ import { realTarget } from "./real-target.ts";
  * mode; a symlink is followed and its target replaced (created, when the link dangles), so the
  * link survives. The temporary file lives in the target's directory (rename is only atomic within
  * one filesystem) and is removed on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
+ * Temporary copies of it that a killed hey left (sweepLeftCopies) are removed first.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
  * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
  * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
@@ -40,7 +43,8 @@ export async function writeFileAtomic(
   // hey's state is private even when an older hey left the file readable to others
   const mode = opts.mode ?? (opts.private ? 0o600 : (keep ?? 0o666));
 
-  const tmp = join(dir, `.${basename(target).slice(0, 100)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  sweepDeadCopies(dir, copyName(target));
+  const tmp = join(dir, `.${copyName(target)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   const handle = await open(tmp, "wx", mode).catch((e: unknown) => {
     // the file named in the error would be the temporary one, which means nothing to the reader
     const code = errnoCode(e);
@@ -66,6 +70,19 @@ export async function writeFileAtomic(
   }
   dirSync.run(dir); // else a power cut can bring the old file back, or leave none where there was none
 }
+
+/**
+ * Removes the temporary copies of `path` (links followed, as writeFileAtomic follows them) that a hey
+ * killed while writing it left beside it, `.NAME.PID.X.tmp` of processes no longer running; a live
+ * process's copy is never touched. Never throws.
+ */
+export function sweepLeftCopies(path: string): void {
+  const target = realTarget(path);
+  sweepDeadCopies(dirname(target), copyName(target));
+}
+
+/** The name a temporary copy of `target` starts with (after its dot): the file's, cut to 100 characters. */
+const copyName = (target: string) => basename(target).slice(0, 100);
 
 /** The bytes of the file at `path`, null when there is none; any other error is thrown. */
 function current(path: string): Uint8Array | null {

@@ -38,7 +38,9 @@ export function producedBy(o: Opaque | undefined, target: Target): boolean {
  *   so) go as `{}`: chat-completions servers that parse them answer 400 to half a JSON text, and
  *   Anthropic, Gemini and Responses take only an object there;
  * - every tool call gets exactly one result (a synthetic error result when it has none) and
- *   results without a call are dropped, so no request is ever rejected for a broken pair.
+ *   results without a call are dropped, so no request is ever rejected for a broken pair;
+ * - a message's results go in the order of its calls, whatever order they finished (and were
+ *   saved) in: Gemini pairs function responses with calls by position.
  * Returns `messages` itself when nothing had to change (the common case, every turn).
  */
 export function adaptHistory(messages: readonly Message[], target: Target): readonly Message[] {
@@ -46,17 +48,13 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
   let changed = false;
   const out: Message[] = [];
-  const open = new Map<string, ToolCall>(); // calls of the latest assistant message still waiting for a result
+  const open = new Map<string, ToolCall>(); // calls of the latest assistant message, in call order
+  const results = new Map<string, Message>(); // their results so far, in the order they came
   for (const [i, m] of messages.entries()) {
     if (m.role === "tool") {
-      if (!m.toolCallId || !open.has(m.toolCallId)) {
+      if (!m.toolCallId || !open.has(m.toolCallId) || results.has(m.toolCallId))
         changed = true; // an orphaned or duplicate result
-        continue;
-      }
-      open.delete(m.toolCallId);
-      const id = safeId(m.toolCallId);
-      if (id !== m.toolCallId) changed = true;
-      out.push(id === m.toolCallId ? m : { ...m, toolCallId: id });
+      else results.set(m.toolCallId, m);
       continue;
     }
     closeOpen();
@@ -73,12 +71,16 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   return changed ? out : messages;
 
   function closeOpen(): void {
-    for (const call of open.values()) {
-      changed = true;
+    const came = [...results.values()];
+    for (const [k, call] of [...open.values()].entries()) {
       const id = safeId(call.id);
-      out.push(syntheticResult({ id, name: call.name }, `${id}-result`));
+      const result = results.get(call.id);
+      if (!result || result !== came[k] || id !== call.id) changed = true; // missing, out of call order, or an id to make safe
+      if (!result) out.push(syntheticResult({ id, name: call.name }, `${id}-result`));
+      else out.push(id === call.id ? result : { ...result, toolCallId: id });
     }
     open.clear();
+    results.clear();
   }
 }
 

@@ -81,8 +81,12 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
 
 /**
  * Runs one turn's calls and returns their result messages in call order. All `tool_call`
- * events are emitted first, in call order; `tool_result` events follow in call order, each as
- * soon as it and every earlier call are done. With `parallel`, up to MAX_CONCURRENT_CALLS calls
+ * events are emitted first, in call order; each result message is emitted (a `message` event, for
+ * the session writer) as soon as its call is done, whatever the order — a hey killed mid-turn keeps
+ * the results of the calls that finished, and the model is not told they never ran — so the caller
+ * adds the returned messages to the history without emitting them again; `tool_result` events
+ * go out in call order, each as soon as it and every earlier call are done (before the result
+ * message of the call that completed them). With `parallel`, up to MAX_CONCURRENT_CALLS calls
  * run at once (started in call order), except that calls naming the same `path` run one after
  * another in call order, an `exclusive` tool runs alone, and calls on files keep their order
  * with the commands around them: a call without a `path` (a command, which may read or change any
@@ -96,7 +100,20 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const server = found[i]?.server;
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
   }
-  const started: Promise<ToolResult>[] = [];
+  const results: (ToolResult | undefined)[] = calls.map(() => undefined);
+  let shown = 0; // the calls whose tool_result is out
+  /** a call done: the tool_results now in call order go out, then its result message (for the session) */
+  const finished = (i: number, result: ToolResult): Message => {
+    results[i] = result;
+    for (let r = results[shown]; shown < calls.length && r; r = results[++shown]) {
+      const call = calls[shown]!;
+      deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output });
+    }
+    const message = toolMessage(calls[i]!, result);
+    deps.output.emit({ type: "message", message });
+    return message;
+  };
+  const started: Promise<Message>[] = [];
   const slot = limitConcurrency(MAX_CONCURRENT_CALLS);
   const lastOnPath = new Map<string, Promise<unknown>>();
   const changes: { path: string; task: Promise<unknown> }[] = []; // the turn's edit and write_file calls so far
@@ -121,20 +138,14 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       }
       if (after.length > 1) before = Promise.allSettled(after);
     }
-    const task = before.then(() => slot(() => runOne(call, tool, args, deps)));
+    const task = before.then(() => slot(() => runOne(call, tool, args, deps))).then((result) => finished(i, result));
     started.push(task);
     if (path !== undefined) lastOnPath.set(path, task);
     if (changesFile) changes.push({ path, task });
     (path === undefined ? commands : onPaths).push(task);
     if (exclusive) barrier = task.catch(() => {});
   }
-  const messages: Message[] = [];
-  for (const [i, call] of calls.entries()) {
-    const result = await started[i]!;
-    deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !result.isError, output: result.output });
-    messages.push(toolMessage(call, result));
-  }
-  return messages;
+  return Promise.all(started);
 }
 
 /** The built-ins that change the file their `path` names. */

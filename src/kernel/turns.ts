@@ -269,10 +269,20 @@ export function cutBeforeAnswer(m: Message): boolean {
 const BROKE_OFF = "the response broke off";
 
 /**
- * `partial` with a marker after its text: INTERRUPTED_ANSWER, or the reason of another abort
- * (`[interrupted: terminated (SIGTERM)]`) or of a broken stream (`[interrupted: the response broke off]`).
+ * Why a saved question has no answer when its session is resumed, or only the words that had
+ * streamed (MIDWAY): hey was killed (kill -9, a power cut) before it could mark the answer cut, or
+ * the run failed; the resume marks it so (sessions/open-ends.ts), and the next message is not taken
+ * as part of the question.
  */
-function interruptedAnswer(partial: Message, reason: string): Message {
+export const HEY_STOPPED = "hey stopped before it answered";
+export const HEY_STOPPED_MIDWAY = "hey stopped in the middle of this answer";
+
+/**
+ * `partial` with a marker after its text: INTERRUPTED_ANSWER, or the reason of another abort
+ * (`[interrupted: terminated (SIGTERM)]`), of a broken stream (`[interrupted: the response broke off]`)
+ * or of a hey that stopped (HEY_STOPPED). Never throws.
+ */
+export function interruptedAnswer(partial: Message, reason: string): Message {
   const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `${OTHER_MARKER}${reason}]`;
   const marked = (text: string) => (text.trim() === "" ? marker : `${text.trimEnd()}\n\n${marker}`);
   return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: marked(b.text) } : b)) };

@@ -1,11 +1,10 @@
 // The session file format (SPEC §19) as pure functions: one JSON object per line, a header first.
 // Parsing never throws: a bad line is reported so the reader can skip it with a warning. The
-// window a resume starts from, and the synthetic results for calls a crash left open, are
-// decided here; reader.ts and writer.ts only move bytes.
+// window a resume starts from is decided here (what a crash left open: open-ends.ts); reader.ts
+// and writer.ts only move bytes.
 import { basename } from "node:path";
 import { SUMMARY_ID, summaryMessage, type Summary } from "../context/passes.ts";
 import { EFFORTS, type Effort, type Message } from "../kernel/ir.ts";
-import { syntheticResult } from "../kernel/tool-calls.ts";
 import type { UsageCounts } from "../kernel/output.ts";
 import type { TailLine } from "./lines.ts";
 import { messageEntry } from "./message-entry.ts";
@@ -33,7 +32,9 @@ export type SessionEntry =
    * `effort`: the reasoning effort the run sent with it (`/effort` writes the entry again), absent for the provider's default
    */
   | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort }
-  | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string };
+  | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string }
+  /** the words of an answer still streaming since the last such line (streamed.ts); only those after the last message count */
+  | { type: "partial"; id: string; text: string };
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string; newer?: string };
 
@@ -128,6 +129,8 @@ export function parseEntry(line: string): ParsedLine {
       return isStr(v.id) && isStr(v.from_id) && isStr(v.to_id) && isStr(v.summary)
         ? { ok: true, entry: { type: "compaction", id: v.id, from_id: v.from_id, to_id: v.to_id, summary: v.summary } }
         : bad("compaction");
+    case "partial":
+      return isStr(v.id) && isStr(v.text) ? { ok: true, entry: { type: "partial", id: v.id, text: v.text } } : bad("partial");
     case "header":
       return bad("entry: a second header is");
     default:
@@ -199,37 +202,6 @@ export function alignWindow(messages: Message[], window: number): number {
   start = raw;
   while (start > 0 && messages[start]!.role === "tool") start--;
   return messages[start]?.role === "assistant" ? start : messages.length;
-}
-
-/**
- * Puts every tool result right after the assistant message that made its call, in call order;
- * drops results whose call is not in `messages` and repeated message ids; and gives each call
- * without a result a synthetic error result (`NO_RESULT`), returned in `appended` too
- * so the caller can persist it. `makeId` names the synthetic messages.
- */
-export function closeToolCalls(messages: Message[], makeId: () => string): { messages: Message[]; appended: Message[] } {
-  const results = new Map<string, Message>();
-  for (const m of messages) if (m.role === "tool" && m.toolCallId !== undefined && !results.has(m.toolCallId)) results.set(m.toolCallId, m);
-  const out: Message[] = [];
-  const appended: Message[] = [];
-  const seen = new Set<string>();
-  for (const m of messages) {
-    if (m.role === "tool" || seen.has(m.id)) continue;
-    seen.add(m.id);
-    out.push(m);
-    for (const call of m.role === "assistant" ? (m.toolCalls ?? []) : []) {
-      const result = results.get(call.id);
-      if (result && !seen.has(result.id)) {
-        seen.add(result.id);
-        out.push(result);
-      } else if (!result) {
-        const synthetic = syntheticResult(call, makeId());
-        appended.push(synthetic);
-        out.push(synthetic);
-      }
-    }
-  }
-  return { messages: out, appended };
 }
 
 /**

@@ -5,19 +5,7 @@ import { basename } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import { SUMMARIZED_BELOW } from "../context/view.ts";
-import {
-  alignWindow,
-  closeToolCalls,
-  coveredEntry,
-  ENTRY_PREFIX,
-  foldSummary,
-  formatSize,
-  idMarker,
-  modelOf,
-  parseEntry,
-  parseHeader,
-  rangeStart,
-} from "./format.ts";
+import { alignWindow, coveredEntry, ENTRY_PREFIX, foldSummary, formatSize, idMarker, modelOf, parseEntry, parseHeader, rangeStart } from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK, type TailLine } from "./lines.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
@@ -25,7 +13,8 @@ import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
 import { repairHeader } from "./header-repair.ts";
 import { HEAD_MAX_LINES, headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
-import { entryOf } from "./torn.ts";
+import { entryOf, newerNote } from "./torn.ts";
+import { closeOpenEnds } from "./open-ends.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";
 
@@ -127,7 +116,7 @@ export interface LoadedSession {
   model?: { provider: string; model: string; window?: number; effort?: Effort };
   /** skipped lines, each a sentence naming its line or byte offset */
   warnings: string[];
-  /** synthetic results for calls a crash left open: in `messages`, not yet in the file */
+  /** synthetic results for calls a crash left open, and the marker of a question it left unanswered (open-ends.ts): in `messages`, not yet in the file */
   appended: Message[];
   /** torn lines an older hey ended that this resume said first: the writer records them as said (torn.ts) */
   torn: string[];
@@ -186,6 +175,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let epoch: { after: number; answer: boolean } | undefined;
     let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
     let tokensPerChar: number | undefined;
+    let streamed: { id: string; text: string } | undefined; // the partial lines after the last message
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
       const at = idTime(e.id);
@@ -270,6 +260,8 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         found.push(e.message);
       } else if (e.type === "model") modelAt(e);
       else if (e.type === "usage") usageAt(e);
+      // the words of an answer hey stopped in (streamed.ts): only its lines after the last message, which no message superseded
+      else if (e.type === "partial" && found.length === 0 && (streamed ??= { id: e.id, text: "" }).id === e.id) streamed.text = e.text + streamed.text;
       else if (e.type === "compaction") {
         epoch ??= { after: found.length, answer: false };
         summaryAt(e, line);
@@ -288,7 +280,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const chronological = found.reverse();
     const recent = chronological.slice(alignWindow(chronological, window));
     const withFirst = firstUser && !recent.some((m) => m.id === firstUser.id) ? [firstUser, ...recent] : recent;
-    const closed = closeToolCalls(withFirst, () => newId());
+    const closed = closeOpenEnds(withFirst, () => newId(), streamed?.text); // what a hey stopped mid-turn left open
     const { appended } = closed;
     if (firstCut && firstUser) cut.add(firstUser.id);
     const cutNote =
@@ -353,14 +345,6 @@ function readHead(
     };
   }
   return { header, firstModel };
-}
-
-/** Lines a newer hey wrote, of kinds this one does not know (`kinds`: read from the end): said once a resume, since what they meant is left out. */
-function newerNote(path: string, kinds: ReadonlyMap<string, number>): string {
-  const n = [...kinds.values()].reduce((a, b) => a + b, 0);
-  const shown = (kind: string) => kind.replace(/[^\x20-\x7e]/g, "?").slice(0, 40); // the file's words: nothing the terminal acts on
-  const names = [...kinds.keys()].reverse().slice(0, 3).map(shown).join(", ") + (kinds.size > 3 ? ", …" : "");
-  return `${path}: skipped ${n === 1 ? "a line" : `${n} lines`} of kinds this hey does not know (${names}), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them`;
 }
 
 type Marked = keyof typeof ENTRY_PREFIX;

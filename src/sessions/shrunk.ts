@@ -3,7 +3,8 @@
 // the bytes are gone and every later line would follow a hole. The writer keeps the lines it wrote
 // (up to KEPT_MAX_BYTES), notices the shrink before its next write, and writes back what it knows,
 // as this file decides.
-import { formatSize, TORN_END } from "./format.ts";
+import type { Message } from "../kernel/ir.ts";
+import { formatSize, toLine, TORN_END } from "./format.ts";
 
 /**
  * The most of a run's own lines the writer keeps to write back: a run longer than this (days at a
@@ -93,4 +94,10 @@ export function writeBackWarning(path: string, now: number, back: WriteBack): st
   const lost =
     back.lost === 0 ? "nothing of the session is lost" : `${formatSize(back.lost)} written before them is lost (\`hey -c\` goes on from what is left)`;
   return `${path} ${what} while hey was writing it; hey wrote back ${lines}; ${lost}`;
+}
+
+/** The lines of the messages a run resumed with, less the ones it adds itself (the synthetic results it writes): what a file emptied under the writer is given back. */
+export function resumedEntries(resumed: { messages?: readonly Message[]; appended?: readonly Message[] }): string[] {
+  const own = new Set(resumed.appended?.map((m) => m.id));
+  return (resumed.messages ?? []).filter((m) => !own.has(m.id)).map((message) => toLine({ type: "message", message }));
 }

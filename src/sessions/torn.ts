@@ -146,3 +146,11 @@ export function entryOf(text: string, terminated: boolean, oversized: Oversized 
   const seen = lineKey(text);
   return noted.has(seen) ? { ok: false, reason: "" } : { ok: false, reason: parsed.reason, torn: "line", key: seen };
 }
+
+/** Lines a newer hey wrote, of kinds this one does not know (`kinds`: read from the end): said once a resume, since what they meant is left out. */
+export function newerNote(path: string, kinds: ReadonlyMap<string, number>): string {
+  const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+  const shown = (kind: string) => kind.replace(/[^\x20-\x7e]/g, "?").slice(0, 40); // the file's words: nothing the terminal acts on
+  const names = [...kinds.keys()].reverse().slice(0, 3).map(shown).join(", ") + (kinds.size > 3 ? ", …" : "");
+  return `${path}: skipped ${n === 1 ? "a line" : `${n} lines`} of kinds this hey does not know (${names}), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them`;
+}

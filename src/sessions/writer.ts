@@ -1,19 +1,21 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { constants, fstatSync, fsyncSync, ftruncateSync, readSync, unlinkSync } from "node:fs";
+import { constants, fstatSync, fsyncSync, ftruncateSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
 import { oversizedTorn, tornNote } from "./torn.ts";
-import { emptyKept, keep, rebase, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
+import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
 import { copySession, whereabouts, whereaboutsQuietly, writeAll } from "./vanished.ts";
 import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
+import { removeQuietly } from "../fs/file-lock.ts";
+import { streamedAnswer } from "./streamed.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /**
@@ -21,10 +23,10 @@ import { errorText } from "../kernel/errors.ts";
  * and summary `compaction` events, and a `model` entry per `model()` call or `model` event
  * (`/model`, `/effort`) that names a different model or effort than the previous one; a `window` compaction (a context-length error taught the model's window)
  * writes the model entry again with that window, so a resume starts from it.
- * Nothing is created until the first `message` event, or with `untilAnswer` until the first
- * assistant message that is more than the marker of an answer cut before its first word: then a
- * run that never got an answer (no server, a bad key, Ctrl-C or a signal before the first word)
- * leaves no session, and what came before the answer is held in memory and written with it. An existing file is appended to (resume).
+ * Nothing is created until the first `message` event, or with `untilAnswer` until an answer's first words stream in (a
+ * `text_delta` not blank) or the first assistant message that is more than the marker of an answer cut before its first word:
+ * then a run that never got an answer (no server, a bad key, Ctrl-C or a signal before the first word) leaves no session; what
+ * came before is held in memory and written then (a hey killed mid-answer keeps the question: open-ends.ts). An existing file is appended to (resume).
  * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
  * The file found shorter than the writer left it (emptied or cut under it) gets the lines of this
  * run it lost written back first, with a warning that says what is lost (shrunk.ts).
@@ -103,6 +105,15 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   let opening = false;
   let heldIn = 0; // held lines written to the file since it was opened
   let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
+  // the words of an answer still streaming, as `partial` lines (streamed.ts), each written as any line is, to a file that holds the question
+  const streamed = streamedAnswer(
+    {
+      size: () => (fd === undefined || stalled || failed || held ? undefined : kept!.size),
+      write: (line, first) => guard(() => spaceSafe(() => write(line, false)) && first && sync()),
+      cut: (size) => guard(() => ftruncateSync(fd!, (kept!.size = size))),
+    },
+    newId,
+  );
   const self = {}; // this writer as the lock's holder: another writer of the session in this process is refused (lock.ts)
   const resumedHere = saved; // its resume's lock is taken over when it first writes, and given up when it closes without writing
 
@@ -281,6 +292,14 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     );
   };
 
+  /** untilAnswer: what was held before the first answer, written (an answer is coming) */
+  function writeHeldQuestion(): void {
+    const before = held ?? [];
+    held = undefined;
+    if (fd === undefined && !stalled) spaceSafe(open);
+    before.forEach(append);
+  }
+
   function model(provider: string, name: string, effort?: Effort): void {
     const key = `${provider}\u0000${name}\u0000${effort ?? ""}`;
     if (key === lastModel) return;
@@ -302,17 +321,17 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
             if (event.window !== undefined && current) return append({ type: "model", id: newId(), ...current, window: event.window });
             return model(event.provider, event.model, event.effort);
           case "message": {
+            streamed.end(true); // its message supersedes an answer's partial lines
             const entry: SessionEntry = { type: "message", message: event.message };
             // an answer cut before its first word (the marker alone) is none: held with the question
-            if (held && event.message.role === "assistant" && !cutBeforeAnswer(event.message)) {
-              const before = [...held, entry];
-              held = undefined;
-              if (fd === undefined && !stalled) spaceSafe(open);
-              return before.forEach(append);
-            }
+            if (held && event.message.role === "assistant" && !cutBeforeAnswer(event.message)) writeHeldQuestion();
             if (fd === undefined && !held && !stalled) spaceSafe(open);
             return append(entry);
           }
+          case "text_delta":
+            // the answer's first words are on the screen: the question is kept from now on, whatever stops hey (kill -9)
+            if (held && event.text.trim() !== "") writeHeldQuestion();
+            return streamed.delta(event.text);
           case "usage": {
             const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, tokens_per_char, estimated } = event;
             const ratio = tokens_per_char === undefined ? {} : { tokens_per_char: Number(tokens_per_char.toPrecision(4)) };
@@ -338,6 +357,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     model,
     sync: () => guard(sync),
     close() {
+      streamed.end(false);
       guard(sync);
       const away = stalled && !failed && fd !== undefined ? whereaboutsQuietly(fd, path) : "there"; // deleted on a full disk, never written back
       if (stalled && !failed && (away !== "there" || backlog.lines.length > 0))
@@ -348,14 +368,6 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       if (resumedHere) unlockSession(path); // the lock a resume made for it, when it wrote nothing (hey -c, no answer, /clear)
     },
   };
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // gone already, or the directory will not let it go: an empty file is listed nowhere
-  }
 }
 
 /**
@@ -371,12 +383,6 @@ function tornLineEnd(fd: number, size: number): string {
   // a whole entry of a kind a newer hey writes is left whole: that hey reads it after an upgrade
   const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parsed!.ok && parsed!.newer === undefined);
   return torn ? `${TORN_END}\n` : "\n";
-}
-
-/** The lines of the messages a run resumed with, less the ones it adds itself (the synthetic results it writes). */
-function resumedEntries(resumed: { messages?: readonly Message[]; appended?: readonly Message[] }): string[] {
-  const own = new Set(resumed.appended?.map((m) => m.id));
-  return (resumed.messages ?? []).filter((m) => !own.has(m.id)).map((message) => toLine({ type: "message", message }));
 }
 
 /** The first line of the file when it is a session header (a resumed file's), with its newline. */

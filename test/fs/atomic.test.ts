@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../src/fs/atomic.ts";
+import { sweepLeftCopies, writeFileAtomic } from "../../src/fs/atomic.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -56,4 +56,24 @@ test("unchanged: a file that no longer holds what the caller read is kept as it 
   expect(readFileSync(file, "utf8")).toBe("the agent's\n");
   await writeFileAtomic(join(tmp.path, "new.ts"), "x\n", { unchanged: null });
   expect(readFileSync(join(tmp.path, "new.ts"), "utf8")).toBe("x\n");
+});
+
+test("a temporary copy a killed hey left of a file (kill -9 mid-write) goes when the file is written again, or swept; a running process's, and other files', stay", async () => {
+  const dead = Bun.spawn(["true"]);
+  await dead.exited;
+  const live = Bun.spawn(["sleep", "30"]);
+  try {
+    const left = `.target.txt.${dead.pid}.03bc75f3.tmp`;
+    const running = `.target.txt.${live.pid}.0123abcd.tmp`;
+    const other = `.other.txt.${dead.pid}.03bc75f3.tmp`;
+    for (const name of [left, running, other]) writeFileSync(join(tmp.path, name), "half of it");
+    await writeFileAtomic(join(tmp.path, "target.txt"), "whole");
+    expect(readdirSync(tmp.path).sort()).toEqual([other, running, "target.txt"].sort());
+    writeFileSync(join(tmp.path, left), "half of it again");
+    symlinkSync(join(tmp.path, "target.txt"), join(tmp.path, "link.txt"));
+    sweepLeftCopies(join(tmp.path, "link.txt")); // a resume of the session whose write through the link was cut
+    expect(readdirSync(tmp.path).sort()).toEqual([other, running, "link.txt", "target.txt"].sort());
+  } finally {
+    live.kill("SIGKILL");
+  }
 });

@@ -87,6 +87,20 @@ describe("tool calls", () => {
     expect(out[3]).toMatchObject({ isError: true, toolName: "grep", content: [{ type: "text", text: MISSING_RESULT }] });
   });
 
+  test("results saved in the order their calls finished go in call order (Gemini pairs them by position)", () => {
+    const calls = [
+      { id: "c1", name: "bash", arguments: "{}" },
+      { id: "c2", name: "edit", arguments: "{}" },
+      { id: "c3", name: "grep", arguments: "{}" },
+    ];
+    const h: Message[] = [user("u1"), { id: "a1", role: "assistant", content: [], toolCalls: calls }, result("r3", "c3"), result("r1", "c1"), user("u2")];
+    for (const protocol of ["openai", "google"] as const) {
+      const out = adaptHistory(h, { protocol, model: "m" });
+      expect(out.map((m) => `${m.role}:${m.toolCallId ?? ""}`)).toEqual(["user:", "assistant:", "tool:c1", "tool:c2", "tool:c3", "user:"]);
+      expect(out.map((m) => m.id).filter((id) => id.startsWith("r"))).toEqual(["r1", "r3"]);
+    }
+  });
+
   test("orphaned and duplicate results are dropped", () => {
     const h: Message[] = [
       user("u1"),

@@ -225,3 +225,36 @@ test("what a running tool says of its progress reaches the output as tool_progre
     { type: "tool_progress", id: "c1", note: "2/2 writing" },
   ]);
 });
+
+test("each result is emitted for the session as soon as its call finishes, while an earlier call still runs; returned in call order", async () => {
+  const slow = gate();
+  const tool: Tool = {
+    name: "job",
+    description: "",
+    parameters: { type: "object", properties: { slow: { type: "boolean" } } },
+    run: async (args) => {
+      if (args.slow) await slow.passed;
+      return { output: args.slow ? "slow done" : "quick done" };
+    },
+  };
+  const recorded: string[] = [];
+  const calls = [
+    { id: "slow", name: "job", arguments: '{"slow":true}' },
+    { id: "quick", name: "job", arguments: '{"slow":false}' },
+  ];
+  const done = runToolCalls(calls, {
+    tools: [tool],
+    output: { emit: (e) => void (e.type === "message" ? recorded.push(textOf(e.message)) : e.type === "tool_result" ? recorded.push(`shown ${e.id}`) : 0) },
+    permission: () => undefined,
+    signal: new AbortController().signal,
+    cwd: "/",
+    parallel: true,
+  });
+  // a kill -9 now leaves the quick call's result saved: the model is not told it never ran
+  await until(() => recorded.includes("quick done"), "the quick call's result");
+  expect(recorded).toEqual(["quick done"]);
+  slow.open();
+  const results = await done;
+  expect(results.map((m) => textOf(m))).toEqual(["slow done", "quick done"]);
+  expect(recorded).toEqual(["quick done", "shown slow", "shown quick", "slow done"]); // each result message once; the screen keeps call order
+});

@@ -7,6 +7,9 @@ import { newId, userMessage } from "../../src/kernel/ir.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { resumeCommand } from "../../src/ui/resume.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { HEY_STOPPED } from "../../src/kernel/turns.ts";
+
+const UNANSWERED = `[interrupted: ${HEY_STOPPED}]`;
 
 let root: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -78,7 +81,8 @@ test("/resume ID of the session this REPL writes reads it again, and the new run
   const ctx = { dir, cwd: here, root: here, home: root.path, current: was.path, ask: async () => "", say: () => {} };
   // its writer holds the lock in this process: not refused as another writer's
   const loaded = (await resumeCommand(id, ctx))!;
-  expect(loaded.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "current work" }]]);
+  // (its question has no answer yet: the copy read marks it so, as any resume does)
+  expect(loaded.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "current work" }], [{ type: "text", text: UNANSWERED }]]);
   const warned: string[] = [];
   const next = createSessionWriter({ dir, id, cwd: here, version: "1.2.3", warn: (m) => void warned.push(m), existing: loaded });
   was.close(); // the swap: the new run is made, then the old one closed
