@@ -1,0 +1,55 @@
+// What hey's MCP client does with what a server sends it unasked (SPEC §14), set on each SDK
+// client by client.ts:
+// - notifications/tools/list_changed: the new list is read at once, every page of it (the SDK's own
+//   refresh waits 300 ms and reads only the first page). A tool call that the notice came before or
+//   during returns its result only once that read is done (LIST_WAIT_MS at most), so the request
+//   built next offers the new list: "enable X", then a call of X's new tools, works in one go.
+// Pure: the list is read by the `read` it is given.
+import type { McpTool } from "./names.ts";
+import type { CallResult } from "./results.ts";
+
+/** The most a call waits for a changed tool list to be read (a server that never lists must not hold the run up). */
+export const LIST_WAIT_MS = 3_000;
+
+/** A server's tool list as its change notices keep it. */
+export interface ListWatch {
+  /** a notice came: read the list (again, once the read on its way ends) */
+  changed(): void;
+  /** settles when no read is on its way, or after `ms`: false when a list the server changed is not read (a read that failed, or still on its way) */
+  settled(ms: number): Promise<boolean>;
+}
+
+/** `read` reads the whole list (rejects: the old list stays); `onTools` gets each list read after a notice. */
+export function watchList(read: () => Promise<McpTool[]>, onTools: (tools: McpTool[]) => void): ListWatch {
+  let reading: Promise<boolean> | undefined;
+  let again = false;
+  return {
+    changed() {
+      if (reading) return void (again = true);
+      reading = (async () => {
+        let tools: McpTool[] | undefined;
+        do {
+          again = false;
+          tools = await read().catch(() => undefined); // the old list stays; the next notice reads it again
+          if (tools && !again) onTools(tools);
+        } while (again);
+        return tools !== undefined;
+      })().finally(() => (reading = undefined));
+    },
+    async settled(ms) {
+      const p = reading;
+      if (!p) return true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = await Promise.race([p, new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)))]);
+      clearTimeout(timer);
+      return done;
+    },
+  };
+}
+
+/** `result` with a line saying the server's new tool list did not come in time (the next request offers the old one). */
+export function withListNote(result: CallResult, server: string, ms: number): CallResult {
+  const note = `[hey: MCP server ${server} said its tools changed, but did not list them within ${ms / 1000} s: the next request still offers its old tools]`;
+  const content = Array.isArray(result.content) ? result.content : [];
+  return { ...result, content: [...content, { type: "text", text: note }] };
+}
