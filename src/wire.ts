@@ -374,7 +374,13 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
         (await import("./mcp/client.ts")).connectServer(
           s,
           hooks,
-          { version: VERSION, env, fetch: servers.ports.fetch(), auth: (s, refresh) => signedIn(s, servers.ports.credentials, Date.now, refresh) },
+          {
+            version: VERSION,
+            env,
+            fetch: servers.ports.fetch(),
+            roots: [here.root],
+            auth: (s, refresh) => signedIn(s, servers.ports.credentials, Date.now, refresh),
+          },
           signal,
         ),
       store: createToolStore(here.cacheDir),

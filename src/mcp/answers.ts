@@ -3,8 +3,14 @@
 // - notifications/tools/list_changed: the new list is read at once, every page of it (the SDK's own
 //   refresh waits 300 ms and reads only the first page). A tool call that the notice came before or
 //   during returns its result only once that read is done (LIST_WAIT_MS at most), so the request
-//   built next offers the new list: "enable X", then a call of X's new tools, works in one go.
+//   built next offers the new list: "enable X", then a call of X's new tools, works in one go;
+// - roots/list: the project root as a file:// URI (hey's working directory is the root or below
+//   it, so it is inside), so a server that works in its client's roots (server-filesystem started
+//   with no directory, as editors start it) works in the project;
+// - any other request (elicitation/create, sampling/createMessage): hey declares neither and
+//   answers that it does not support them, in words a tool's error can pass on.
 // Pure: the list is read by the `read` it is given.
+import { pathToFileURL } from "node:url";
 import type { McpTool } from "./names.ts";
 import type { CallResult } from "./results.ts";
 
@@ -52,4 +58,20 @@ export function withListNote(result: CallResult, server: string, ms: number): Ca
   const note = `[hey: MCP server ${server} said its tools changed, but did not list them within ${ms / 1000} s: the next request still offers its old tools]`;
   const content = Array.isArray(result.content) ? result.content : [];
   return { ...result, content: [...content, { type: "text", text: note }] };
+}
+
+/** The roots hey names to servers: each directory as a file:// URI, named after its last part. */
+export function rootsOf(dirs: string[]): { roots: { uri: string; name: string }[] } {
+  return { roots: dirs.map((d) => ({ uri: pathToFileURL(d).href, name: d.split(/[\\/]/).filter(Boolean).at(-1) ?? d })) };
+}
+
+/** What hey answers a request it has no handler for: elicitation and sampling are not supported (README, MCP servers). */
+export function unsupported(method: string): string {
+  const what =
+    method === "elicitation/create"
+      ? "elicitation (a server asking the user a question mid-call)"
+      : method === "sampling/createMessage"
+        ? "sampling (a server asking the model for a completion)"
+        : method;
+  return `hey does not support ${what}: it declares no such capability`;
 }

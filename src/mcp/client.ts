@@ -7,12 +7,12 @@
 // `WWW-Authenticate` that no token answers (or an auth layer's error for hey's token, when the
 // server asks for one without it) makes the server "auth required" rather than failed. A remote
 // session the server lost is opened again (connectRemote). SDK errors become ConnectError /
-// CallError here, with the server's stderr tail where there is one. A server's notice that its
-// tools changed is taken as answers.ts says.
+// CallError here, with the server's stderr tail where there is one. What a server sends unasked
+// (tool list changes, roots/list, elicitation, sampling) is answered as answers.ts says.
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
 import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
-import { LIST_WAIT_MS, type ListWatch, watchList, withListNote } from "./answers.ts";
+import { LIST_WAIT_MS, type ListWatch, rootsOf, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
@@ -33,6 +33,8 @@ export interface ClientContext {
   env: Record<string, string | undefined>;
   /** the proxied fetch remote servers are reached through */
   fetch: typeof fetch;
+  /** the directories named to servers as hey's roots (roots/list): the project root */
+  roots?: string[];
   /** the OAuth provider of a remote server hey has a sign-in for (undefined: none, or the server's headers carry its own Authorization) */
   auth?(settings: McpServerSettings, refresh: (p: HeyOAuthProvider) => Promise<unknown>): HeyOAuthProvider | undefined;
 }
@@ -62,6 +64,7 @@ async function loadSdk() {
     SseError: sse.SseError,
     Result: types.ResultSchema, // any result, read by hey (tool-list.ts)
     ToolsChanged: types.ToolListChangedNotificationSchema,
+    ListRoots: types.ListRootsRequestSchema,
     UnauthorizedError: auth.UnauthorizedError,
     auth: auth.auth,
     wwwAuthenticate: auth.extractWWWAuthenticateParams,
@@ -97,17 +100,21 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
 const watches = new WeakMap<object, ListWatch>();
 
 /**
- * The SDK client of hey: a new tool list is given to
+ * The SDK client of hey: it declares roots and answers with `ctx.roots`; a new tool list is given to
  * `hooks` while `inUse` says this client is still the one in use. tools/list is read tool by tool (tool-list.ts).
  */
 function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { timeoutMs: number; signal: AbortSignal }, inUse: (c: SdkClient) => boolean) {
-  const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, {});
+  const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, { capabilities: { roots: {} } });
   const list = watchList(
     () => listTools(client, limits.timeoutMs, limits.signal),
     (tools) => inUse(client) && hooks.onTools(tools),
   );
   watches.set(client, list);
   client.setNotificationHandler(lib.ToolsChanged, () => void (inUse(client) && list.changed()));
+  client.setRequestHandler(lib.ListRoots, () => rootsOf(ctx.roots ?? []));
+  client.fallbackRequestHandler = async (r) => {
+    throw Object.assign(new Error(unsupported(r.method)), { code: lib.ErrorCode.MethodNotFound }); // not McpError: its message would start "MCP error -32601: "
+  };
   client.listTools = async (params, options) => toolPage(await client.request({ method: "tools/list", params }, lib.Result, options), client);
   return client;
 }

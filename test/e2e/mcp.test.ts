@@ -245,3 +245,23 @@ test("a tool call that changes its server's tools (tools/list_changed before its
   expect(r.stdout).toBe("got fake: \n");
   expect(r.stderr).toContain("hey: MCP server sw's tools changed: + after_change, − before_change (2 tools now)");
 });
+
+test("the filesystem server started with no directory works in the project hey runs in (its roots: the project root), from a subdirectory too", async () => {
+  await ensureBinary();
+  const project = join(home.path, "shop");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(project, "src"));
+  writeFileSync(join(project, "todo.md"), "- ship it\n");
+  const root = realpathSync(project);
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (!tool) return { calls: [["list_allowed_directories", {}]] };
+    if (resultText(tool).startsWith("Allowed")) return { calls: [["read_text_file", { path: join(root, "todo.md") }]] };
+    return { text: `read: ${resultText(tool)}` };
+  });
+  writeConfig(provider(m.baseUrl) + `\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}]\n`);
+  const r = await runHey(["-p", "what is on the list?"], { env: { HOME: home.path }, cwd: join(project, "src"), timeoutMs: 60_000 });
+  // before: hey declared no roots: "Allowed directories:" with none, and the read was refused
+  expect(resultText(lastTool(m.requests[1]!)!)).toBe(`Allowed directories:\n${root}`);
+  expect(r.stdout).toBe("read: - ship it\n");
+});

@@ -263,6 +263,19 @@ test("a server that never lists its changed tools: the call returns after a boun
   expect(await m.call("before_change")).toEqual({ output: "fake: " });
 });
 
+test("a server that asks hey a question (elicitation) or for a completion (sampling), which hey does not declare, is told hey does not support it", async () => {
+  const m = open([fake("asks", ["asks"])]);
+  // before: -32601 "Method not found", which named nothing the model or the user could act on
+  const ask = await m.call("ask");
+  expect(ask.isError).toBe(true);
+  expect(ask.output).toContain(
+    '"error":{"code":-32601,"message":"hey does not support elicitation (a server asking the user a question mid-call): it declares no such capability"}',
+  );
+  expect((await m.call("sample")).output).toContain(
+    '"message":"hey does not support sampling (a server asking the model for a completion): it declares no such capability"',
+  );
+});
+
 test("a badly described tool costs that tool, not its server: no input type is read as an object schema, an output schema that does not compile is dropped, a schema a model's API refuses is left out and said", async () => {
   const m = open([fake("bad", ["bad-schemas"])]);
   // before: the server failed with the SDK's validation errors as JSON, every tool lost
