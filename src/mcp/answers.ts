@@ -6,10 +6,12 @@
 //   built next offers the new list: "enable X", then a call of X's new tools, works in one go;
 // - roots/list: the project root as a file:// URI (hey's working directory is the root or below
 //   it, so it is inside), so a server that works in its client's roots (server-filesystem started
-//   with no directory, as editors start it) works in the project;
+//   with no directory, as editors start it) works in the project; a local server whose args name
+//   directories is told those instead (serverRoots);
 // - any other request (elicitation/create, sampling/createMessage): hey declares neither and
 //   answers that it does not support them, in words a tool's error can pass on.
 // Pure: the list is read by the `read` it is given.
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { McpTool } from "./names.ts";
 import type { CallResult } from "./results.ts";
@@ -58,6 +60,24 @@ export function withListNote(result: CallResult, server: string, ms: number): Ca
   const note = `[hey: MCP server ${server} said its tools changed, but did not list them within ${ms / 1000} s: the next request still offers its old tools]`;
   const content = Array.isArray(result.content) ? result.content : [];
   return { ...result, content: [...content, { type: "text", text: note }] };
+}
+
+/**
+ * The directories named to a server as its roots: those its args name, when it is local and they
+ * are directories (`isDir`): the table pointed it at them, and server-filesystem takes roots in
+ * place of its arguments, so the project root would move what the table limited it to. Else the
+ * project's (`project`). Args are read as the server reads them: `~/` from `home`, relative to
+ * its `cwd`, else hey's (`cwd`).
+ */
+export function serverRoots(
+  s: { command?: string; args: string[]; cwd?: string },
+  project: string[],
+  where: { cwd: string; home: string | undefined; isDir(path: string): boolean },
+): string[] {
+  if (s.command === undefined) return project;
+  const paths = s.args.filter((a) => !a.startsWith("-")).map((a) => resolve(s.cwd ?? where.cwd, where.home ? a.replace(/^~(?=$|[\\/])/, where.home) : a));
+  const dirs = paths.filter((p) => where.isDir(p));
+  return dirs.length > 0 ? dirs : project;
 }
 
 /** The roots hey names to servers: each directory as a file:// URI, named after its last part. */

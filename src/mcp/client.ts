@@ -12,7 +12,8 @@
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
 import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
-import { LIST_WAIT_MS, type ListWatch, rootsOf, unsupported, watchList, withListNote } from "./answers.ts";
+import { statSync } from "node:fs";
+import { LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
@@ -123,7 +124,9 @@ function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { 
 async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
   let live = false;
   let closing = false;
-  const client = newClient(lib, ctx, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
+  const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  const roots = serverRoots(settings, ctx.roots ?? [], { cwd: process.cwd(), home: ctx.env.HOME, isDir });
+  const client = newClient(lib, { ...ctx, roots }, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
   const transport = new StdioTransport(
     { command: settings.command!, args: settings.args, env: settings.env, cwd: settings.cwd },
     childEnv(ctx.env, settings.env),

@@ -29,7 +29,8 @@ afterEach(async () => {
 
 const fsServer = () => serverSettings("fs", { command: "node", args: [FS_SERVER, realpathSync(root.path)] });
 function open(startupWaitMs?: number): TestManager {
-  const m = testManager([fsServer()], { cacheDir: cache.path, ...(startupWaitMs !== undefined ? { startupWaitMs } : {}) });
+  // hey runs in another project: the server keeps to the directory its table names
+  const m = testManager([fsServer()], { cacheDir: cache.path, roots: [realpathSync(cache.path)], ...(startupWaitMs !== undefined ? { startupWaitMs } : {}) });
   managers.push(m);
   return m;
 }
@@ -40,6 +41,7 @@ test("the first request waits for the server and offers its tools; list, read an
   expect(names).toEqual(expect.arrayContaining(["list_directory", "read_text_file", "write_file", "edit_file"]));
   expect(m.events).toEqual([{ type: "mcp", server: "fs", state: "connected", tools: names.length }]);
 
+  expect(await m.call("list_allowed_directories")).toEqual({ output: `Allowed directories:\n${realpathSync(root.path)}` });
   const listing = await m.call("list_directory", { path: realpathSync(root.path) });
   expect(listing).toEqual({ output: "[FILE] notes.txt" });
   expect(await m.call("read_text_file", { path: join(realpathSync(root.path), "notes.txt") })).toEqual({ output: "first line\nsecond line\n" });
