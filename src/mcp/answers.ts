@@ -3,7 +3,8 @@
 // - notifications/tools/list_changed: the new list is read at once, every page of it (the SDK's own
 //   refresh waits 300 ms and reads only the first page). A tool call that the notice came before or
 //   during returns its result only once that read is done (LIST_WAIT_MS at most), so the request
-//   built next offers the new list: "enable X", then a call of X's new tools, works in one go;
+//   built next offers the new list: "enable X", then a call of X's new tools, works in one go
+//   (a remote server's notice on its separate event stream may come after the answer: read as it comes);
 // - roots/list: the project root as a file:// URI (hey's working directory is the root or below
 //   it, so it is inside), so a server that works in its client's roots (server-filesystem started
 //   with no directory, as editors start it) works in the project; a local server whose args name
