@@ -86,13 +86,18 @@ export function rootsOf(dirs: string[]): { roots: { uri: string; name: string }[
   return { roots: dirs.map((d) => ({ uri: pathToFileURL(d).href, name: d.split(/[\\/]/).filter(Boolean).at(-1) ?? d })) };
 }
 
+/** The capability a request of a server's needs: `elicitation`, `sampling`, else the method itself. */
+export function capabilityOf(method: string): string {
+  return method === "elicitation/create" ? "elicitation" : method === "sampling/createMessage" ? "sampling" : method;
+}
+
+const WHAT: Record<string, string> = {
+  elicitation: "elicitation (a server asking the user a question mid-call)",
+  sampling: "sampling (a server asking the model for a completion)",
+};
+
 /** What hey answers a request it has no handler for: elicitation and sampling are not supported (README, MCP servers). */
 export function unsupported(method: string): string {
-  const what =
-    method === "elicitation/create"
-      ? "elicitation (a server asking the user a question mid-call)"
-      : method === "sampling/createMessage"
-        ? "sampling (a server asking the model for a completion)"
-        : method;
-  return `hey does not support ${what}: it declares no such capability`;
+  const what = capabilityOf(method);
+  return `hey does not support ${WHAT[what] ?? what}: it declares no such capability`;
 }

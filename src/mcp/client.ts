@@ -13,7 +13,7 @@ import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
 import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
 import { statSync } from "node:fs";
-import { LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
+import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
@@ -114,6 +114,7 @@ function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { 
   client.setNotificationHandler(lib.ToolsChanged, () => void (inUse(client) && list.changed()));
   client.setRequestHandler(lib.ListRoots, () => rootsOf(ctx.roots ?? []));
   client.fallbackRequestHandler = async (r) => {
+    hooks.onUnsupported?.(capabilityOf(r.method));
     throw Object.assign(new Error(unsupported(r.method)), { code: lib.ErrorCode.MethodNotFound }); // not McpError: its message would start "MCP error -32601: "
   };
   client.listTools = async (params, options) => toolPage(await client.request({ method: "tools/list", params }, lib.Result, options), client);

@@ -274,6 +274,10 @@ test("a server that asks hey a question (elicitation) or for a completion (sampl
   expect((await m.call("sample")).output).toContain(
     '"message":"hey does not support sampling (a server asking the model for a completion): it declares no such capability"',
   );
+  // /mcp says so under the server
+  expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toContain(
+    "\n  asked hey for elicitation and sampling, which hey does not support: its tools that need it fail\n",
+  );
 });
 
 test("a badly described tool costs that tool, not its server: no input type is read as an object schema, an output schema that does not compile is dropped, a schema a model's API refuses is left out and said", async () => {
