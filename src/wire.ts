@@ -379,7 +379,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
         (await import("./mcp/client.ts")).connectServer(
           s,
           hooks,
-          { version: VERSION, env, fetch: servers.ports.fetch(), auth: (s, refresh) => signedIn(s, servers.ports.credentials, Date.now, refresh) },
+          { version: VERSION, env, fetch: servers.ports.fetch(), roots: [here.root], auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
           signal,
         ),
       store: createToolStore(here.cacheDir),

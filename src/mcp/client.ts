@@ -7,23 +7,25 @@
 // `WWW-Authenticate` that no token answers (or an auth layer's error for hey's token, when the
 // server asks for one without it) makes the server "auth required" rather than failed. A remote
 // session the server lost is opened again (connectRemote). SDK errors become ConnectError /
-// CallError here, with the server's stderr tail where there is one.
-// The sign-in itself (login.ts) reaches the SDK's auth through `oauthSdk`.
+// CallError here, with the server's stderr tail where there is one. What a server sends unasked
+// (tool list changes, roots/list, elicitation, sampling) is answered as answers.ts says.
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
-import { asksForSignIn, httpText, legacySessionGone, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
+import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
+import { statSync } from "node:fs";
+import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
+import { callError, connectMessage, sessionLost } from "./sdk-failures.ts";
 import { boundedStart } from "./sse-start.ts";
 import { toolPage } from "./tool-list.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
 import { childEnv, CommandNotFound, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
-import { errorText } from "../kernel/errors.ts";
 
 export interface ClientContext {
   /** hey's version, sent in `initialize` */
@@ -32,6 +34,8 @@ export interface ClientContext {
   env: Record<string, string | undefined>;
   /** the proxied fetch remote servers are reached through */
   fetch: typeof fetch;
+  /** the directories named to servers as hey's roots (roots/list): the project root */
+  roots?: string[];
   /** the OAuth provider of a remote server hey has a sign-in for (undefined: none, or the server's headers carry its own Authorization) */
   auth?(settings: McpServerSettings, refresh: (p: HeyOAuthProvider) => Promise<unknown>): HeyOAuthProvider | undefined;
 }
@@ -60,6 +64,8 @@ async function loadSdk() {
     SSE: sse.SSEClientTransport,
     SseError: sse.SseError,
     Result: types.ResultSchema, // any result, read by hey (tool-list.ts)
+    ToolsChanged: types.ToolListChangedNotificationSchema,
+    ListRoots: types.ListRootsRequestSchema,
     UnauthorizedError: auth.UnauthorizedError,
     auth: auth.auth,
     wwwAuthenticate: auth.extractWWWAuthenticateParams,
@@ -91,26 +97,26 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
   return settings.command !== undefined ? connectLocal(settings, hooks, ctx, signal, lib) : connectRemote(settings, hooks, ctx, signal, lib);
 }
 
+/** The tool list of each SDK client, as its server's notices keep it (answers.ts). */
+const watches = new WeakMap<object, ListWatch>();
+
 /**
- * The SDK client of hey. A server's notice that its tools changed is answered by reading every page
- * of the new list (the SDK's own refresh reads only the first), given to `hooks` while `inUse`
- * says this client is still the one in use. tools/list is read tool by tool (tool-list.ts).
+ * The SDK client of hey: it declares roots and answers with `ctx.roots`; a new tool list is given to
+ * `hooks` while `inUse` says this client is still the one in use. tools/list is read tool by tool (tool-list.ts).
  */
-function newClient(
-  lib: Sdk,
-  ctx: ClientContext,
-  hooks: ConnectHooks,
-  limits: { timeoutMs: number; signal: AbortSignal },
-  inUse: (c: SdkClient) => boolean,
-): SdkClient {
-  const refresh = () => {
-    if (inUse(client))
-      listTools(client, limits.timeoutMs, limits.signal).then(
-        (tools) => inUse(client) && hooks.onTools(tools),
-        () => {}, // the old list stays; the next notice or connection reads it again
-      );
+function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { timeoutMs: number; signal: AbortSignal }, inUse: (c: SdkClient) => boolean) {
+  const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, { capabilities: { roots: {} } });
+  const list = watchList(
+    () => listTools(client, limits.timeoutMs, limits.signal),
+    (tools) => inUse(client) && hooks.onTools(tools),
+  );
+  watches.set(client, list);
+  client.setNotificationHandler(lib.ToolsChanged, () => void (inUse(client) && list.changed()));
+  client.setRequestHandler(lib.ListRoots, () => rootsOf(ctx.roots ?? []));
+  client.fallbackRequestHandler = async (r) => {
+    hooks.onUnsupported?.(capabilityOf(r.method));
+    throw Object.assign(new Error(unsupported(r.method)), { code: lib.ErrorCode.MethodNotFound }); // not McpError: its message would start "MCP error -32601: "
   };
-  const client: SdkClient = new lib.Client({ name: "hey", version: ctx.version }, { listChanged: { tools: { autoRefresh: false, onChanged: refresh } } });
   client.listTools = async (params, options) => toolPage(await client.request({ method: "tools/list", params }, lib.Result, options), client);
   return client;
 }
@@ -119,7 +125,9 @@ function newClient(
 async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
   let live = false;
   let closing = false;
-  const client = newClient(lib, ctx, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
+  const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  const roots = serverRoots(settings, ctx.roots ?? [], { cwd: process.cwd(), home: ctx.env.HOME, isDir });
+  const client = newClient(lib, { ...ctx, roots }, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
   const transport = new StdioTransport(
     { command: settings.command!, args: settings.args, env: settings.env, cwd: settings.cwd },
     childEnv(ctx.env, settings.env),
@@ -149,7 +157,7 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
         throw callError(e, lib);
       }
     };
-    return connection(lists, send, async () => {
+    return connection(settings, lists, send, async () => {
       closing = true;
       await client.close().catch(() => {});
     });
@@ -336,7 +344,7 @@ async function connectRemote(settings: McpServerSettings, hooks: ConnectHooks, c
     closing = true;
     throw await refused(e);
   }
-  return connection(current, send, async () => {
+  return connection(settings, current, send, async () => {
     closing = true;
     await renewing?.catch(() => {});
     await endSession(current!);
@@ -353,34 +361,25 @@ async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
   await s.client.close().catch(() => {});
 }
 
-/** Whether a request failed because the server no longer knows the session (http-faults.ts). */
-function sessionLost(e: unknown, lib: Sdk): boolean {
-  return e instanceof lib.StreamableHTTPError ? sessionGone(e.code ?? 0, e.message) : legacySessionGone(e);
-}
-
-/** Any SDK failure of a request as a CallError. */
-function callError(e: unknown, lib: Sdk): CallError {
-  if (e instanceof CallError) return e;
-  if (e instanceof lib.McpError && e.code === lib.ErrorCode.RequestTimeout) return new CallError("timeout", e.message);
-  if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return new CallError("closed", e.message);
-  if (e instanceof lib.UnauthorizedError || (e instanceof lib.StreamableHTTPError && e.code === 401) || (e instanceof lib.SseError && e.code === 401))
-    return new CallError("auth", "the server no longer accepts hey's sign-in, and it could not be refreshed");
-  if (e instanceof Error && /not connected/i.test(e.message)) return new CallError("closed", e.message);
-  if (e instanceof lib.StreamableHTTPError) return new CallError("failed", httpText(e));
-  return new CallError("failed", errorText(e));
-}
-
-/** The calls of a connection, each through `send` (every failure a CallError); a result is read by results.ts, not the SDK's types. */
+/**
+ * The calls of a connection, each through `send` (every failure a CallError); a result is read by
+ * results.ts, not the SDK's types. A call returns once a tool list its server changed meanwhile is read.
+ */
 function connection(
+  settings: McpServerSettings,
   lists: Pick<Connection, "tools" | "prompts">,
   send: <T>(req: (c: SdkClient) => Promise<T>) => Promise<T>,
   close: () => Promise<void>,
 ): Connection {
+  const wait = Math.min(LIST_WAIT_MS, settings.timeoutMs);
   return {
     tools: lists.tools,
     prompts: lists.prompts,
     call: (name, args, opts) =>
-      send(async (c) => (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult),
+      send(async (c) => {
+        const r = (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult;
+        return (await watches.get(c)?.settled(wait)) === false ? withListNote(r, settings.name, wait) : r;
+      }),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>
       send<PromptResult | ResourceResult>((c) =>
         "prompt" in what
@@ -389,12 +388,4 @@ function connection(
       ),
     close,
   };
-}
-
-/** What went wrong while connecting, in the user's terms. */
-function connectMessage(e: unknown, lib: Sdk, exited: string): string {
-  if (e instanceof lib.McpError && e.code === lib.ErrorCode.RequestTimeout) return "it did not answer initialize in time (timeout_ms)";
-  if (e instanceof lib.McpError && e.code === lib.ErrorCode.ConnectionClosed) return `it ${exited.replace(/^the connection /, "")} before it was ready`;
-  if (e instanceof lib.StreamableHTTPError) return httpText(e);
-  return errorText(e);
 }

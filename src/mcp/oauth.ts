@@ -2,7 +2,7 @@
 // drives (discovery, dynamic client registration, PKCE, token exchange and refresh are the SDK's
 // own). It keeps the sign-in in the credential store, one per server URL. Two modes:
 // - background (a run connecting to a server it has tokens for): tokens are attached and refreshed
-//   shortly before they expire; nothing is ever registered, and a flow that would need the user's
+//   shortly before they expire (or after, while the refresh token holds); nothing is ever registered, and a flow that would need the user's
 //   browser only records that a sign-in is needed (the server is then shown as auth required);
 // - sign-in (`hey mcp login`): registers when needed, sends the user to the authorization URL and
 //   has the loopback redirect listener's address as redirect URL.
@@ -33,8 +33,12 @@ export interface ProviderOptions {
   now(): number;
   /** sign-in mode; background when absent */
   signIn?: SignInMode;
-  /** background: refreshes the tokens through the SDK (`auth()` with this provider); errors are the caller's to swallow */
-  refresh?(): Promise<unknown>;
+  /**
+   * background: refreshes the tokens through the SDK (`auth()` with `p`, a view of this provider
+   * whose tokens() hands over the stored tokens as they are, expired ones too: the refresh token is
+   * what the SDK reads them for); errors are the caller's to swallow
+   */
+  refresh?(p: HeyOAuthProvider): Promise<unknown>;
 }
 
 /** The provider the SDK calls (its OAuthClientProvider, structurally), plus where a sign-in got to. */
@@ -105,7 +109,7 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
   let verifier = "";
   let step: Step = "discovery";
   let needsSignIn = false;
-  let refreshing = false;
+  let refreshing: Promise<void> | undefined; // one refresh for every request that finds the token due
   let discovered = false;
   /** A token past its stated expiry is not sent: the server would refuse it (some answer 500, not 401); a sign-in is needed. */
   const usable = (tokens: StoredTokens | undefined) => {
@@ -126,18 +130,16 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
     },
     async tokens() {
       if (signIn) return undefined; // a sign-in is asked for: a new one, not a refresh of the old
-      let tokens = current().tokens;
-      if (refreshing || !dueForRefresh(tokens, opts.now()) || !opts.refresh) return usable(tokens);
-      refreshing = true;
-      try {
-        await opts.refresh();
-      } catch {
-      } finally {
-        // the request goes with the old token while it lasts; a 401 then says what is wrong
-        refreshing = false;
-      }
-      tokens = current().tokens;
-      return usable(tokens);
+      const refresh = opts.refresh;
+      if (refresh && dueForRefresh(current().tokens, opts.now()))
+        // a failed refresh leaves the old token: the request goes with it while it lasts, and a 401 then says what is wrong
+        await (refreshing ??= refresh({ ...provider, tokens: async () => current().tokens })
+          .then(
+            () => {},
+            () => {},
+          )
+          .finally(() => (refreshing = undefined)));
+      return usable(current().tokens);
     },
     async saveTokens(tokens) {
       await update((c) => ({ ...c, tokens: withExpiry(tokens, opts.now()) }));
@@ -198,12 +200,11 @@ export function signedIn(
   refresh: (p: HeyOAuthProvider) => Promise<unknown>,
 ): HeyOAuthProvider | undefined {
   if (!s.url || Object.keys(s.headers).some((h) => h.toLowerCase() === "authorization") || !store.read(s.url)?.tokens) return undefined;
-  const provider: HeyOAuthProvider = createOAuthProvider({
+  return createOAuthProvider({
     url: s.url,
     store,
     ...(s.oauthClient ? { client: s.oauthClient } : {}),
     now,
-    refresh: () => refresh(provider),
+    refresh,
   });
-  return provider;
 }

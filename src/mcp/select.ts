@@ -45,7 +45,7 @@ export function selectionWarnings(server: string, tools: readonly McpTool[], sel
     const offered = tools.map((t) => t.name);
     const known = offered.length > 12 ? [...offered.slice(0, 12), "…"] : offered;
     out.push(
-      `[mcp.${server}] ${key} names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, which the server does not offer (it offers: ${known.join(", ") || "no tools"})`,
+      `[mcp.${server}] ${key} names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, which the server does not offer to hey (it offers: ${known.join(", ") || "no tools"})`,
     );
   };
   check("tools", sel.tools);

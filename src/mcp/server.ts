@@ -49,6 +49,8 @@ export interface ConnectHooks {
   onTools(tools: McpTool[]): void;
   /** a remote server answered 503 and is asked again after a wait: busy, or down */
   onBusy?(): void;
+  /** the server asked hey for something hey does not support (`elicitation`, `sampling`); it was told so */
+  onUnsupported?(capability: string): void;
 }
 
 /**
@@ -103,6 +105,8 @@ export interface ServerStatus {
   stderr?: string;
   /** still connecting, and its server has answered 503 (failing, not merely slow) */
   busy?: boolean;
+  /** what it asked hey for in this run that hey does not support (`elicitation`, `sampling`) */
+  unsupported?: string[];
   /** why its start failed in a recent run (mcp/store.ts failedLast; "" when not recorded): this run did not wait for it (set by the manager) */
   failedBefore?: string;
 }
@@ -152,6 +156,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let busy = false; // a 503 answered this start
   const closing = new AbortController();
   const waiters: (() => void)[] = []; // calls waiting for the next change of state
+  const unsupported = new Set<string>();
 
   const status = (): ServerStatus => ({
     name,
@@ -162,6 +167,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     ...(error !== undefined ? { error } : {}),
     ...(stderr ? { stderr } : {}),
     ...(busy && state === "connecting" ? { busy } : {}),
+    ...(unsupported.size ? { unsupported: [...unsupported] } : {}),
   });
   const set = (next: ServerState, why?: { error: string; stderr: string }) => {
     state = next;
@@ -194,6 +200,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         set(auth ? "auth_required" : "stopped", { error: why, stderr: tail });
       },
       onBusy: () => void (busy = true),
+      onUnsupported: (c) => void unsupported.add(c),
       onTools(list) {
         if (!mine && state === "connecting") early = list;
         if (!mine || connection !== mine || state === "closed") return;

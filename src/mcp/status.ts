@@ -115,6 +115,7 @@ export function formatStatus(
     }
     if (shown && mine.length) lines.push(`  ${mine.map((t) => `${t.name} ~${n(t.tokens)}`).join(", ")}`);
     if (shown && left.length) lines.push(`  not offered: ${byReason(left)}`);
+    if (s.unsupported) lines.push(`  asked hey for ${s.unsupported.join(" and ")}, which hey does not support: its tools that need it fail`);
     if (s.state === "connected" && s.prompts?.length) lines.push(`  prompts: ${s.prompts.map((p) => promptUsage(s.name, p)).join(", ")}`);
     return lines.join("\n");
   });

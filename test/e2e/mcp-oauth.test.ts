@@ -173,6 +173,30 @@ test("a tool that echoes the Authorization header: the token is redacted from th
   expect(readdirSync(join(home.path, ".config", "hey", "mcp-auth"))).toEqual([]);
 });
 
+test("a sign-in whose access token has run out is refreshed at the next start (its refresh token still holds): the run calls the tool, no sign-in asked", async () => {
+  await ensureBinary();
+  const fake: OAuthFake = startOAuthFake({ expiresIn: 20 });
+  stops.push(() => fake.stop());
+  const m = model((req) => (lastTool(req) ? { text: `the tool said: ${resultText(lastTool(req))}` } : { calls: [["whoami", {}]] }));
+  writeConfig(provider(m.baseUrl) + `\n[mcp.remote]\nurl = "${fake.url}"\n`);
+  const login = await hey(["mcp", "login", "remote"], { BROWSER });
+  expect(login.stdout).toContain("it expires in 20 seconds, and hey refreshes it before then.");
+  // 22 seconds later (written so: the stored expiry in the past, and the server's copy run out)
+  const file = signInFile();
+  writeFileSync(file.path, JSON.stringify({ ...file.data, tokens: { ...file.data.tokens, expires_at: Date.now() - 2000 } }));
+  fake.expireAll();
+  const sent = fake.seen.length;
+
+  const run = await hey(["-p", "who am I?", "--output", "json"]);
+  expect(run.code).toBe(0);
+  // before: "MCP server remote needs a sign-in … (hey's sign-in to it has run out and could not be refreshed)", no refresh tried
+  expect(mcpEvents(run.stdout)).toEqual([{ type: "mcp", server: "remote", state: "connected", tools: 1 }]);
+  expect(resultOf(run.stdout)).toBe("the tool said: you sent: Bearer [redacted]");
+  expect(fake.grants).toEqual(["authorization_code", "refresh_token"]);
+  expect(fake.seen.slice(sent)).toEqual(fake.seen.slice(sent).map(() => fake.issued[1]!)); // nor the old token nor none
+  expect(signInFile().data.tokens.access_token).toBe(fake.issued[1]!);
+});
+
 test("hey mcp: usage, an unknown server, a local server, a sign-in that fails names its step", async () => {
   await ensureBinary();
   const fake = startOAuthFake({ registerStatus: 403 });

@@ -228,3 +228,40 @@ test("the evolution loop across runs: the model adds [mcp.fs] with write_file; t
   expect(use.stdout).toBe("done: [FILE] todo.md\n");
   expect(use.stderr).toContain("connected: fs (");
 });
+
+test("a tool call that changes its server's tools (tools/list_changed before its answer): the very next request offers the new list, and the model calls a new tool", async () => {
+  await ensureBinary();
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (!tool) return { calls: [["trigger_change", {}]] };
+    if (resultText(tool) === "changed") return toolNames(req).includes("after_change") ? { calls: [["after_change", {}]] } : { text: "no after_change" };
+    return { text: `got ${resultText(tool)}` };
+  });
+  writeConfig(provider(m.baseUrl) + fake("sw", "switch"));
+  const r = await hey(["-p", "enable the new tool, then use it"]);
+  // before: request 2 still offered before_change, and the model was told: unknown tool "after_change"
+  expect(toolNames(m.requests[1]!)).toEqual(expect.arrayContaining(["trigger_change", "after_change"]));
+  expect(toolNames(m.requests[1]!)).not.toContain("before_change");
+  expect(r.stdout).toBe("got fake: \n");
+  expect(r.stderr).toContain("hey: MCP server sw's tools changed: + after_change, − before_change (2 tools now)");
+});
+
+test("the filesystem server started with no directory works in the project hey runs in (its roots: the project root), from a subdirectory too", async () => {
+  await ensureBinary();
+  const project = join(home.path, "shop");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(project, "src"));
+  writeFileSync(join(project, "todo.md"), "- ship it\n");
+  const root = realpathSync(project);
+  const m = model((req) => {
+    const tool = lastTool(req);
+    if (!tool) return { calls: [["list_allowed_directories", {}]] };
+    if (resultText(tool).startsWith("Allowed")) return { calls: [["read_text_file", { path: join(root, "todo.md") }]] };
+    return { text: `read: ${resultText(tool)}` };
+  });
+  writeConfig(provider(m.baseUrl) + `\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}]\n`);
+  const r = await runHey(["-p", "what is on the list?"], { env: { HOME: home.path }, cwd: join(project, "src"), timeoutMs: 60_000 });
+  // before: hey declared no roots: "Allowed directories:" with none, and the read was refused
+  expect(resultText(lastTool(m.requests[1]!)!)).toBe(`Allowed directories:\n${root}`);
+  expect(r.stdout).toBe("read: - ship it\n");
+});

@@ -43,6 +43,8 @@ export function testManager(
     refused?: (name: string) => boolean;
     /** the context budget the manager weighs servers' tools against (default hey's 40,000) */
     budget?: number;
+    /** the directories named to servers as hey's roots (roots/list); none by default */
+    roots?: string[];
   },
 ): TestManager {
   const events: McpEvent[] = [];
@@ -51,7 +53,7 @@ export function testManager(
   const manager = createMcpManager(
     { servers, startupWaitMs: opts.startupWaitMs ?? 20_000, off: false, ...(opts.builtins ? { builtins: opts.builtins } : {}) },
     {
-      connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch }, signal),
+      connect: (s, hooks, signal) => connectServer(s, hooks, { version: "test", env, fetch: opts.fetch ?? fetch, roots: opts.roots ?? [] }, signal),
       store: createToolStore(opts.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => void events.push(e),

@@ -18,6 +18,8 @@ export interface OAuthFake {
   issued: string[];
   /** forgets every token: MCP answers 401 (or `revokedStatus`), a refresh is invalid_grant */
   revokeAll(): void;
+  /** the access tokens issued so far run out (MCP answers 401); their refresh tokens still hold */
+  expireAll(): void;
   /** forgets every client it registered: authorize refuses them (400 invalid_client) */
   forgetClients(): void;
   stop(): void;
@@ -138,6 +140,9 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     revokeAll() {
       access = new Set();
       refresh = new Set();
+    },
+    expireAll() {
+      access = new Set();
     },
     forgetClients() {
       for (const id of registered) forgotten.add(id);

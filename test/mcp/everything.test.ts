@@ -1,7 +1,9 @@
 // The real "everything" server from npm (@modelcontextprotocol/server-everything) over stdio and
 // over Streamable HTTP: text, image, structured and error results reach the model as they should,
 // and a long-running tool that outlives timeout_ms is an error while the server stays usable.
+// hey declares roots (not elicitation, not sampling): the server offers get-roots-list, which names the project root.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { pathToFileURL } from "node:url";
 import { tempDir } from "../helpers/e2e.ts";
 import { EVERYTHING_SERVER, serverSettings, startEverythingHttp, testManager, type HttpServer, type TestManager } from "../helpers/mcp.ts";
 import { until } from "../helpers/wait.ts";
@@ -11,20 +13,23 @@ setDefaultTimeout(60_000);
 
 describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s", (transport) => {
   let cache: ReturnType<typeof tempDir>;
+  let project: ReturnType<typeof tempDir>;
   let http: HttpServer | undefined;
   let m: TestManager;
   beforeAll(async () => {
     cache = tempDir("hey-mcp-cache-");
+    project = tempDir("hey-mcp-project-");
     if (transport !== "stdio") http = await startEverythingHttp("streamableHttp");
     const where = http ? { url: http.url } : { command: "node", args: [EVERYTHING_SERVER, "stdio"] };
     // timeout_ms bounds the start too: node loading server-everything and its lists took up to 1.2 s
     // of a 1.5 s limit on a loaded 2-CPU machine
-    m = testManager([serverSettings("ev", { ...where, timeoutMs: 4_000 })], { cacheDir: cache.path });
+    m = testManager([serverSettings("ev", { ...where, timeoutMs: 4_000 })], { cacheDir: cache.path, roots: [project.path] });
   });
   afterAll(async () => {
     await m.manager.close();
     await http?.stop();
     cache.remove();
+    project.remove();
   });
 
   test("it connects and its tools are offered under their own names", async () => {
@@ -38,6 +43,16 @@ describe.each(["stdio", "Streamable HTTP"] as const)("server-everything over %s"
     await until(() => m.manager.status()[0]?.tools?.some((t) => t.name === "simulate-research-query") === true, "the task tool to be listed");
     expect((await m.tools()).map((t) => t.name)).not.toContain("simulate-research-query");
     expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toContain("simulate-research-query (runs only as an MCP task, which hey does not run)");
+  });
+
+  test("hey declares roots, so it is offered get-roots-list, which names the project root; the elicitation and sampling tools are not offered to hey", async () => {
+    // before: hey declared no capability, and the server registered none of them
+    await until(() => m.manager.status()[0]?.tools?.some((t) => t.name === "get-roots-list") === true, "get-roots-list to be listed");
+    expect((await m.call("get-roots-list")).output).toContain(
+      `Current MCP Roots (1 total):\n\n1. ${project.path.split("/").at(-1)}\n   URI: ${pathToFileURL(project.path).href}\n`,
+    );
+    const names = (await m.tools()).map((t) => t.name);
+    expect(names.filter((n) => /elicitation|sampling/.test(n))).toEqual([]);
   });
 
   test("text", async () => {

@@ -1,6 +1,7 @@
 // Servers that misbehave, made by us (test/fixtures/mcp/fake-server.ts): none of them blocks the
 // first request past startup_wait_ms or hangs a call; each failure is reported once with why (and
 // the tail of the server's stderr); a crash is restarted once, then calls say to /reload.
+// A call that changes its server's tools returns once the new list is read (a bounded wait).
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -238,6 +239,45 @@ test("a server whose tools change while hey runs (tools/list_changed) is read ag
   expect(await m.call("grow")).toEqual({ output: "grew" });
   await until(() => m.manager.status()[0]!.tools?.some((t) => t.name === "grown") === true, "the new list");
   expect((await m.tools()).map((t) => t.name)).toEqual(["grow", "first", "grown"]);
+});
+
+const names = async (m: TestManager) => (await m.tools()).map((t) => t.name);
+
+// the usual "enable X, then call X's tools": our fake's trigger_change says the list changed before it answers
+test.each(["0", "400"])("the request right after a call that changed the tools offers the new list (the server lists it %s ms later)", async (delay) => {
+  const m = open([fake("sw", ["switch", delay])]);
+  expect(await names(m)).toEqual(["before_change", "trigger_change"]);
+  expect(await m.call("trigger_change")).toEqual({ output: "changed" });
+  // before: still before_change (the SDK's refresh waited 300 ms after the notice), and after_change was an unknown tool
+  expect(await names(m)).toEqual(["trigger_change", "after_change"]);
+  expect(m.warnings).toEqual(["MCP server sw's tools changed: + after_change, − before_change (2 tools now)"]);
+  expect(await m.call("after_change")).toEqual({ output: "fake: " });
+});
+
+test("a server that never lists its changed tools: the call returns after a bounded wait, saying so; the old list stays", async () => {
+  const m = open([fake("sw", ["switch", "never"], { timeoutMs: 1_000 })]);
+  expect(await m.call("trigger_change")).toEqual({
+    output: "changed\n[hey: MCP server sw said its tools changed, but did not list them within 1 s: the next request still offers its old tools]",
+  });
+  expect(await names(m)).toEqual(["before_change", "trigger_change"]);
+  expect(await m.call("before_change")).toEqual({ output: "fake: " });
+});
+
+test("a server that asks hey a question (elicitation) or for a completion (sampling), which hey does not declare, is told hey does not support it", async () => {
+  const m = open([fake("asks", ["asks"])]);
+  // before: -32601 "Method not found", which named nothing the model or the user could act on
+  const ask = await m.call("ask");
+  expect(ask.isError).toBe(true);
+  expect(ask.output).toContain(
+    '"error":{"code":-32601,"message":"hey does not support elicitation (a server asking the user a question mid-call): it declares no such capability"}',
+  );
+  expect((await m.call("sample")).output).toContain(
+    '"message":"hey does not support sampling (a server asking the model for a completion): it declares no such capability"',
+  );
+  // /mcp says so under the server
+  expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toContain(
+    "\n  asked hey for elicitation and sampling, which hey does not support: its tools that need it fail\n",
+  );
 });
 
 test("a badly described tool costs that tool, not its server: no input type is read as an object schema, an output schema that does not compile is dropped, a schema a model's API refuses is left out and said", async () => {

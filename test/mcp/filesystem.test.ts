@@ -1,6 +1,7 @@
 // The real filesystem server from npm (@modelcontextprotocol/server-filesystem) over our stdio
 // transport: its tools are listed and cached, reads and writes inside its root work, a path
 // outside the root is refused by the server and that reaches the model as an error result.
+// Started with no directory (as editors start it), it works in the roots hey names: the project root.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,6 +9,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { FS_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { eventLine } from "../../src/mcp/status.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
+import { until } from "../helpers/wait.ts";
 
 setDefaultTimeout(60_000);
 
@@ -27,7 +29,8 @@ afterEach(async () => {
 
 const fsServer = () => serverSettings("fs", { command: "node", args: [FS_SERVER, realpathSync(root.path)] });
 function open(startupWaitMs?: number): TestManager {
-  const m = testManager([fsServer()], { cacheDir: cache.path, ...(startupWaitMs !== undefined ? { startupWaitMs } : {}) });
+  // hey runs in another project: the server keeps to the directory its table names
+  const m = testManager([fsServer()], { cacheDir: cache.path, roots: [realpathSync(cache.path)], ...(startupWaitMs !== undefined ? { startupWaitMs } : {}) });
   managers.push(m);
   return m;
 }
@@ -38,6 +41,7 @@ test("the first request waits for the server and offers its tools; list, read an
   expect(names).toEqual(expect.arrayContaining(["list_directory", "read_text_file", "write_file", "edit_file"]));
   expect(m.events).toEqual([{ type: "mcp", server: "fs", state: "connected", tools: names.length }]);
 
+  expect(await m.call("list_allowed_directories")).toEqual({ output: `Allowed directories:\n${realpathSync(root.path)}` });
   const listing = await m.call("list_directory", { path: realpathSync(root.path) });
   expect(listing).toEqual({ output: "[FILE] notes.txt" });
   expect(await m.call("read_text_file", { path: join(realpathSync(root.path), "notes.txt") })).toEqual({ output: "first line\nsecond line\n" });
@@ -46,6 +50,18 @@ test("the first request waits for the server and offers its tools; list, read an
   expect(written.isError).toBeUndefined();
   expect(written.output).toContain("Successfully wrote");
   expect(readFileSync(join(root.path, "new.txt"), "utf8")).toBe("made by MCP\n");
+});
+
+test("started with no directory, it works in hey's roots (roots/list: the project root): list, read, and a path outside refused", async () => {
+  const project = realpathSync(root.path);
+  const m = testManager([serverSettings("fs", { command: "node", args: [FS_SERVER] })], { cacheDir: cache.path, roots: [project] });
+  managers.push(m);
+  // before: hey declared no roots, so the server had no directory: "Allowed directories:" and nothing else
+  await until(async () => (await m.call("list_allowed_directories")).output.includes(project), "the server to take hey's roots");
+  expect(await m.call("list_allowed_directories")).toEqual({ output: `Allowed directories:\n${project}` });
+  expect(await m.call("read_text_file", { path: join(project, "notes.txt") })).toEqual({ output: "first line\nsecond line\n" });
+  const outside = await m.call("read_text_file", { path: join(project, "..", "elsewhere.txt") });
+  expect(outside.isError).toBe(true);
 });
 
 test("a server whose tools are narrowed by `tools` says how many of them are offered, not only how many it lists", async () => {

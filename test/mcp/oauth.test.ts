@@ -98,6 +98,31 @@ test("a token that expires within a minute is refreshed before it is used, and t
   expect(store().read(f.url)!.tokens!.access_token).toBe(f.issued.at(-1)!);
 });
 
+/** The stored access token's stated expiry put in the past, and the server's copy of it run out too. */
+async function expire(f: OAuthFake): Promise<void> {
+  const s = store();
+  const c = s.read(f.url)!;
+  await s.write({ ...c, tokens: { ...c.tokens!, expires_at: Date.now() - 1000 } });
+  f.expireAll();
+}
+
+test("a token past its expiry with a refresh token is refreshed, at start and mid-session (one refresh for calls at once): no sign-in asked", async () => {
+  const f = fake({ expiresIn: 3600 });
+  expect((await login(f.url)).ok).toBe(true);
+  await expire(f); // the next day
+  const { m, events, call } = manager(f.url);
+  // before: auth_required, "hey's sign-in to it has run out and could not be refreshed", and no refresh tried
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[1]}`);
+  expect(events).toEqual([{ type: "mcp", server: "remote", state: "connected", tools: 1 }] as never);
+  expect(f.grants).toEqual(["authorization_code", "refresh_token"]);
+  expect(store().read(f.url)!.tokens!.access_token).toBe(f.issued[1]!);
+
+  await expire(f); // a session idle past the token's life
+  expect(await Promise.all([call(), call()])).toEqual([`you sent: Bearer ${f.issued[2]}`, `you sent: Bearer ${f.issued[2]}`]);
+  expect(f.grants).toEqual(["authorization_code", "refresh_token", "refresh_token"]);
+  expect(m.status()[0]).toMatchObject({ state: "connected" });
+});
+
 test("a revoked sign-in whose refresh is refused: auth_required again, and a call says how to sign in", async () => {
   const f = fake();
   expect((await login(f.url)).ok).toBe(true);

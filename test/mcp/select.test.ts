@@ -30,8 +30,8 @@ test("a name matches the server's own name or the one the model sees; the reason
 
 test("names that match no tool are warned about, per key, with what the server offers", () => {
   expect(selectionWarnings("everything", everything, { tools: ["echo", "ecko"], excludeTools: ["zip"] })).toEqual([
-    '[mcp.everything] tools names "ecko", which the server does not offer (it offers: echo, get-sum, get-tiny-image, trigger-long-running-operation, zip-resources)',
-    '[mcp.everything] exclude_tools names "zip", which the server does not offer (it offers: echo, get-sum, get-tiny-image, trigger-long-running-operation, zip-resources)',
+    '[mcp.everything] tools names "ecko", which the server does not offer to hey (it offers: echo, get-sum, get-tiny-image, trigger-long-running-operation, zip-resources)',
+    '[mcp.everything] exclude_tools names "zip", which the server does not offer to hey (it offers: echo, get-sum, get-tiny-image, trigger-long-running-operation, zip-resources)',
   ]);
   expect(selectionWarnings("everything", everything, { tools: ["get-*"] })).toEqual([]);
 });

@@ -1,0 +1,22 @@
+// What hey names to a server as its roots (answers.ts): the directories a local server's args name,
+// else the project root; as file:// URIs.
+import { expect, test } from "bun:test";
+import { rootsOf, serverRoots } from "../../src/mcp/answers.ts";
+
+const dirs = new Set(["/home/me/notes", "/srv/proj", "/srv/proj/sub", "/home/me"]);
+const where = { cwd: "/srv/proj", home: "/home/me", isDir: (p: string) => dirs.has(p) };
+
+test.each([
+  [{ command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"] }, ["/srv/proj"]], // no directory: the project
+  [{ command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"] }, ["/home/me/notes"]], // kept to its own
+  [{ command: "node", args: ["fs.js", "~/notes", "sub"] }, ["/home/me/notes", "/srv/proj/sub"]], // ~ and relative, as it reads them
+  [{ command: "node", args: ["fs.js", "."], cwd: "/home/me" }, ["/home/me"]], // relative to its cwd
+  [{ command: "node", args: ["--root", "/nowhere"] }, ["/srv/proj"]], // no directory there: the project
+  [{ url: "https://mcp.example.com/mcp", args: ["/home/me/notes"] }, ["/srv/proj"]], // a remote server: the project
+] as const)("serverRoots(%j) → %j", (s, want) => {
+  expect(serverRoots({ ...s, args: [...s.args] }, ["/srv/proj"], where)).toEqual([...want]);
+});
+
+test("roots are file:// URIs named after their last part", () => {
+  expect(rootsOf(["/srv/my proj"])).toEqual({ roots: [{ uri: "file:///srv/my%20proj", name: "my proj" }] });
+});
