@@ -1,6 +1,6 @@
 // The agent loop (SPEC §6). It reads like its pseudocode:
 //   loop: completion = provider.stream(context(messages)); append it; stop if no tool calls;
-//         run the tool calls; append their results in call order (each saved as its call finished).
+//         run the tool calls; append their results as they finished (each saved then; sent in call order).
 // At the turn or token limit the run ends with a hand-off (hand-off.ts). Every dependency is
 // passed in; the loop prints nothing and persists nothing (Outputs do).
 import { handOff } from "./hand-off.ts";
@@ -65,7 +65,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     }
     if (calls.length === 0) return turns.finish("end");
     const cutOff = reply.stop === "length"; // the last call may have been cut off mid-arguments: it is not run
-    // each result was emitted (for the session writer) as its call finished: kept in the history in call order
+    // each result was emitted (for the session writer) as its call finished: kept in the history in that order, as in the file
     messages.push(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools, cutOff })));
     if (deps.signal.aborted) return turns.interrupted();
   }

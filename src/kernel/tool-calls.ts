@@ -80,7 +80,9 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
 }
 
 /**
- * Runs one turn's calls and returns their result messages in call order. All `tool_call`
+ * Runs one turn's calls and returns their result messages in the order the calls finished — the
+ * session file's order, so the history and the file agree (a summary's range ends where the file's
+ * does); requests carry them in call order (adapt-history.ts). All `tool_call`
  * events are emitted first, in call order; each result message is emitted (a `message` event, for
  * the session writer) as soon as its call is done, whatever the order — a hey killed mid-turn keeps
  * the results of the calls that finished, and the model is not told they never ran — so the caller
@@ -101,6 +103,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
   }
   const results: (ToolResult | undefined)[] = calls.map(() => undefined);
+  const done: Message[] = []; // the result messages in the order their calls finished: as the session has them
   let shown = 0; // the calls whose tool_result is out
   /** a call done: the tool_results now in call order go out, then its result message (for the session) */
   const finished = (i: number, result: ToolResult): Message => {
@@ -110,6 +113,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output });
     }
     const message = toolMessage(calls[i]!, result);
+    done.push(message);
     deps.output.emit({ type: "message", message });
     return message;
   };
@@ -145,7 +149,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     (path === undefined ? commands : onPaths).push(task);
     if (exclusive) barrier = task.catch(() => {});
   }
-  return Promise.all(started);
+  await Promise.all(started);
+  return done;
 }
 
 /** The built-ins that change the file their `path` names. */

@@ -133,3 +133,23 @@ test("the resume's line names the calls left without a result, and a killed writ
     "1 tool call of the last turn was interrupted (hey stopped before it finished): grep; the model is told so",
   ]);
 });
+
+test("a summary over a turn whose calls finished out of order ends at its last saved result (the history keeps the file's order), and stands for its range on resume", () => {
+  for (const order of ["call order", "finish order"]) {
+    const dir = tempDir();
+    const w = createSessionWriter({ dir, id: newId(), cwd: "/p", version: "1", warn: () => {} });
+    w.model("openai", "gpt");
+    const first = userMessage("first");
+    const earlier = calls(["bash", { command: "ls" }]);
+    const parallel = calls(["bash", { command: "echo a" }], ["bash", { command: "echo b" }]);
+    const [r1, r2] = [result("c1", "a"), result("c2", "b")];
+    const saved = order === "call order" ? [r1, r2] : [r2, r1]; // c2 finished first
+    for (const m of [first, earlier, result("c1", "listed"), parallel, ...saved]) w.emit({ type: "message", message: m });
+    // the summary's range ends at the turn's last result as the history holds it: the last saved (kernel/tool-calls.ts)
+    w.emit({ type: "compaction", kind: "summary", from_id: earlier.id, to_id: saved.at(-1)!.id, summary: "SUM", tokens_before: 1, tokens_after: 1 });
+    for (const m of [said("done"), userMessage("next"), said("ok")]) w.emit({ type: "message", message: m });
+    w.close();
+    const loaded = loadSession(w.path, { window: 4 });
+    expect(loaded.messages.map((m) => (m.id.startsWith(SUMMARY_ID) ? "SUM" : textOf(m)))).toEqual(["first", "SUM", "done", "next", "ok"]);
+  }
+});
