@@ -73,7 +73,8 @@ function callLabel(call: ToolCall): string {
 }
 
 /**
- * Puts every tool result right after the assistant message that made its call, in call order;
+ * Puts every tool result right after the assistant message that made its call, in the order they
+ * were saved (as their calls finished; requests send them in call order, kernel/adapt-history.ts);
  * drops results whose call is not in `messages` and repeated message ids; and gives each call
  * without a result a synthetic error result (`NO_RESULT`), returned in `appended` too
  * so the caller can persist it. `makeId` names the synthetic messages.
@@ -81,6 +82,7 @@ function callLabel(call: ToolCall): string {
 export function closeToolCalls(messages: Message[], makeId: () => string): { messages: Message[]; appended: Message[] } {
   const results = new Map<string, Message>();
   for (const m of messages) if (m.role === "tool" && m.toolCallId !== undefined && !results.has(m.toolCallId)) results.set(m.toolCallId, m);
+  const position = new Map(messages.map((m, i) => [m, i]));
   const out: Message[] = [];
   const appended: Message[] = [];
   const seen = new Set<string>();
@@ -88,16 +90,19 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
     if (m.role === "tool" || seen.has(m.id)) continue;
     seen.add(m.id);
     out.push(m);
-    for (const call of m.role === "assistant" ? (m.toolCalls ?? []) : []) {
-      const result = results.get(call.id);
-      if (result && !seen.has(result.id)) {
-        seen.add(result.id);
-        out.push(result);
-      } else if (!result) {
-        const synthetic = syntheticResult(call, makeId());
-        appended.push(synthetic);
-        out.push(synthetic);
-      }
+    const calls = m.role === "assistant" ? (m.toolCalls ?? []) : [];
+    // the results saved, in the order they were (their calls finished in it: the history's order, which a summary's range follows)
+    const saved = calls.flatMap((call) => results.get(call.id) ?? []).sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
+    for (const result of saved) {
+      if (seen.has(result.id)) continue;
+      seen.add(result.id);
+      out.push(result);
+    }
+    for (const call of calls) {
+      if (results.has(call.id)) continue;
+      const synthetic = syntheticResult(call, makeId());
+      appended.push(synthetic);
+      out.push(synthetic);
     }
   }
   return { messages: out, appended };

@@ -290,11 +290,11 @@ describe("pure rules", () => {
     expect(alignWindow(seq, window)).toBe(start);
   });
 
-  test("results are moved next to their call, orphans and repeats dropped, open calls closed", () => {
+  test("results are moved next to their call, in the order saved, orphans and repeats dropped, open calls closed", () => {
     const messages = [t("orphan", "c0"), a("a1", "c1", "c2"), t("t2", "c2"), u("u2"), a("a1", "c9"), t("t1", "c1"), t("t1", "c1")];
     let k = 0;
     const out = closeToolCalls(messages, () => `synthetic${k++}`);
-    expect(out.messages.map((m) => m.id)).toEqual(["a1", "t1", "t2", "u2"]);
+    expect(out.messages.map((m) => m.id)).toEqual(["a1", "t2", "t1", "u2"]); // in the order saved: c2 finished first
     expect(out.appended).toEqual([]);
     const open = closeToolCalls([u("u"), a("a", "x", "y")], () => `s${k++}`);
     expect(open.messages.map((m) => [m.id, m.toolCallId, m.isError])).toEqual([
@@ -314,7 +314,8 @@ function expectWellFormed(messages: Message[], firstUser: Message): void {
   expect(messages[1]?.role).not.toBe("tool");
   for (const [i, m] of messages.entries()) {
     if (m.role !== "assistant" || !m.toolCalls) continue;
-    expect(messages.slice(i + 1, i + 1 + m.toolCalls.length).map((r) => r.toolCallId)).toEqual(m.toolCalls.map((c) => c.id));
+    const results = messages.slice(i + 1, i + 1 + m.toolCalls.length).map((r) => r.toolCallId ?? "");
+    expect(results.sort()).toEqual(m.toolCalls.map((c) => c.id).sort()); // in the order saved
   }
   const calls = new Set(messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.id));
   expect(messages.filter((m) => m.role === "tool" && !calls.has(m.toolCallId!))).toEqual([]);
