@@ -31,7 +31,7 @@ export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "inter
  * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`,
  * `tool_progress`, `tool_output` and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
  * each message appended to the history (a tool result as soon as its call finishes, so in the order
- * the calls finished: the history keeps call order) and `model` each switch of model (`/model`), for the
+ * the calls finished, as the history keeps them) and `model` each switch of model (`/model`), for the
  * session writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked
  * and permitted), for the terminal's write diff against the file as it was then; `tool_progress`
  * is for the terminal's spinner and `tool_output` for the live lines under it; `debug` is a line
