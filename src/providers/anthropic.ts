@@ -20,7 +20,7 @@ import { adaptingStream, errorContextOf, joinText, requestBasics, sentSchema, un
 import { bindingBeta, boundElsewhere, dropMismatched, earlierThinkingOff } from "./anthropic-binding.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
-import { anthropicEffort, effortNotice, learnEffort } from "./effort.ts";
+import { anthropicEffort, effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
 import { statedOutputLimit } from "./output-limit.ts";
 import { envHeaderNulls, sdkWarnings, withSdkNotices } from "./sdk-own.ts";
 import { guardedStream } from "./stream-guard.ts";
@@ -32,6 +32,8 @@ export interface RequestOptions extends RequestBasics {
   legacyThinking?: boolean;
   /** The model refused `thinking: {type: "disabled"}`: thinking off is sent as no `thinking` field. */
   noDisabledThinking?: boolean;
+  /** The model refused both thinking modes (Claude 3.5 Haiku, given an effort chosen for another model): none is sent. */
+  noThinking?: boolean;
   /** effort levels the model refused → the nearest it takes (effort.ts learnEffort) */
   effortFor?: Record<string, string>;
   /** The API refused thinking whose prefix changed: it drops such blocks from now on (anthropic-binding.ts). */
@@ -86,7 +88,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
     }
   }
 
-  const { thinking, output_config, max_tokens } = anthropicEffort(req.effort ?? opts.effort, {
+  const { thinking, output_config, max_tokens } = anthropicEffort(opts.noThinking ? undefined : (req.effort ?? opts.effort), {
     legacyThinking: opts.legacyThinking ?? false,
     ...((req.maxTokens ?? opts.maxTokens) !== undefined ? { maxTokens: req.maxTokens ?? opts.maxTokens } : {}),
   });
@@ -377,13 +379,20 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
         if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
         if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
         const refusedMode = sentThinking === "adaptive" ? /adaptive/i : sentThinking === "enabled" ? /adaptive|budget_tokens/i : undefined;
-        if (modeSwitched || !refusedMode?.test(e.message) || !/thinking/i.test(e.message)) return false;
+        // neither mode, or no thinking at all (Claude 3.5 Haiku given an effort chosen for another model: /model, -c -m)
+        const named = refusedMode?.test(e.message) && /thinking/i.test(e.message);
+        const none = sentThinking && !requestOptions.noThinking && ((modeSwitched && named) || NO_THINKING.test(e.message));
+        if (none) return (requestOptions.noThinking = true) && NO_EFFORT_NOTICE;
+        if (!named) return false;
         requestOptions.legacyThinking = sentThinking === "adaptive";
         return (modeSwitched = true);
       }
     },
   };
 }
+
+/** A 400's words that refuse thinking as such, not one mode of it ("… does not support thinking"). */
+const NO_THINKING = /does not support (?:extended )?thinking|(?<!adaptive |budget )thinking (?:is )?not supported/i;
 
 /** A 400's words that may be the refusal of `thinking: {type: "disabled"}` (not any 400 naming thinking: a bad signature is another). */
 const THINKING_REFUSED = /between_tools|disabled/i;

@@ -72,8 +72,10 @@ const GEMINI_PRO_MIN_BUDGET = 128;
  * With no effort configured, thoughts are asked for only from models that can think (≥ 2.5).
  */
 export function geminiEffort(model: string, effort: Effort | undefined): GeminiThinking {
-  // Models before 2.5 cannot think and answer 400 to includeThoughts (lobehub/lobehub#7985).
-  if (effort === undefined) return geminiGeneration(model) >= 2.5 ? { includeThoughts: true } : {};
+  // Models before 2.5 cannot think and answer 400 to includeThoughts (lobehub/lobehub#7985), or to a budget: an
+  // effort chosen for another model (/model, -c -m) is not theirs
+  const generation = geminiGeneration(model);
+  if (effort === undefined || (generation > 0 && generation < 2.5)) return generation >= 2.5 ? { includeThoughts: true } : {};
   const row = EFFORT_TABLE[effort];
   if (geminiGeneration(model) >= 3) return { includeThoughts: true, thinkingLevel: row.geminiLevel };
   if (effort !== "off") return { includeThoughts: true, thinkingBudget: row.budget };
@@ -134,6 +136,12 @@ export function learnEffort(map: Record<string, string>, message: string): Learn
   map[refused] = nearest;
   return { refused, nearest };
 }
+
+/** What the user is told, once, when a model refuses any reasoning effort (one chosen for another model: /model, -c -m). */
+export const NO_EFFORT_NOTICE = "this model takes no reasoning effort: none is sent from now on";
+
+/** How a Responses model without reasoning refuses the field: "Unsupported parameter: 'reasoning.effort' is not supported with this model." */
+export const REASONING_REFUSED = /'reasoning(?:\.effort)?'.{0,40}not supported|unsupported parameter:?\s*'reasoning/i;
 
 /** What the user is told, once, of a level the model refused. */
 export function effortNotice({ refused, nearest }: LearnedEffort): string {

@@ -7,7 +7,7 @@ import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
-import { effortNotice, learnEffort, openaiEffort } from "./effort.ts";
+import { effortNotice, learnEffort, NO_EFFORT_NOTICE, openaiEffort, REASONING_REFUSED } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
@@ -29,6 +29,8 @@ export interface RequestOptions extends RequestBasics {
   cacheKey?: boolean;
   /** reasoning efforts the model refused → the nearest it takes (effort.ts learnEffort) */
   effortFor?: Record<string, string>;
+  /** the model refused `reasoning` ("Unsupported parameter: 'reasoning.effort' …"): no effort is sent */
+  noReasoning?: boolean;
   /** ids of reasoning items the endpoint could not verify (unverifiedItems): never sent again */
   unverified?: Set<string>;
 }
@@ -90,7 +92,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   const key = opts.cacheKey ? conversationKey(req) : undefined;
   if (key) body.prompt_cache_key = key;
   const effort = req.effort ?? opts.effort;
-  if (effort !== undefined) {
+  if (effort !== undefined && !opts.noReasoning) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
     const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
     body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
@@ -388,7 +390,9 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
           if (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
           if (unverifiedItems(request, e.message, requestOptions)) return true;
           const learned = learnEffort(requestOptions.effortFor!, e.message);
-          return learned ? effortNotice(learned) : false;
+          if (learned) return effortNotice(learned);
+          // a model without reasoning (gpt-4.1) given an effort chosen for another one (/model, -c -m)
+          return !requestOptions.noReasoning && REASONING_REFUSED.test(e.message) && (requestOptions.noReasoning = true) && NO_EFFORT_NOTICE;
         },
       ),
   };

@@ -571,7 +571,7 @@ describe("a thinking mode the model refuses", () => {
   const refusal = (message: string) => jsonReply(400, { type: "error", error: { type: "invalid_request_error", message } });
   const thinkingOf = (r: RecordedRequest) => (r.body as Record<string, unknown>).thinking;
 
-  test("adaptive refused: the same request again at once with budget thinking, and from then on; never switched back", async () => {
+  test("adaptive refused: the same request again at once with budget thinking, and from then on; never switched back — the other refused too, none is sent", async () => {
     const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
     const before = server.requests.length;
     server.enqueue(refusal("thinking.type: adaptive thinking is not supported on this model"), fixture("anthropic/text"), fixture("anthropic/text"));
@@ -581,9 +581,25 @@ describe("a thinking mode the model refuses", () => {
       { type: "enabled", budget_tokens: 16384 },
       { type: "enabled", budget_tokens: 16384 },
     ]);
-    server.enqueue(refusal("thinking.type.enabled is not supported for this model; use adaptive"));
-    const { error } = await drain(provider.stream({ system: "", messages: [user("third")], tools: [] }, new AbortController().signal));
-    expect(error).toMatchObject({ kind: "bad_request" });
+    // refusing both modes, the model takes no thinking (an effort chosen for another model: /model, -c -m)
+    server.enqueue(refusal("thinking.type.enabled is not supported for this model; use adaptive"), fixture("anthropic/text"));
+    const { error, events } = await drain(provider.stream({ system: "", messages: [user("third")], tools: [] }, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(server.requests.slice(before + 3).map(thinkingOf)).toEqual([{ type: "enabled", budget_tokens: 16384 }, undefined]);
+    expect(events.filter((e) => e.type === "notice")).toEqual([{ type: "notice", message: "this model takes no reasoning effort: none is sent from now on" }]);
+  });
+
+  test("a model that does not think at all (Claude 3.5 Haiku given an effort chosen for another model) gets the request again without thinking or effort", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "max" });
+    const before = server.requests.length;
+    server.enqueue(refusal("'claude-3-5-haiku-20241022' does not support thinking."), fixture("anthropic/text"));
+    const { error } = await drain(provider.stream({ system: "", messages: [user("hi")], tools: [] }, new AbortController().signal));
+    expect(error).toBeUndefined();
+    const sent = server.requests.slice(before).map((r) => r.body as Record<string, unknown>);
+    expect(sent.map((b) => [b.thinking, b.output_config])).toEqual([
+      [{ type: "adaptive" }, { effort: "max" }],
+      [undefined, undefined],
+    ]);
   });
 
   test("legacy_thinking on a model that takes adaptive only: adaptive with the effort instead", async () => {

@@ -61,6 +61,9 @@ const GEMINI: [string, Effort | undefined, GeminiThinking][] = [
   ["gemini-3-pro-preview", undefined, { includeThoughts: true }],
   ["gemini-2.5-flash", undefined, { includeThoughts: true }],
   ["gemini-2.0-flash", undefined, {}],
+  // a model before 2.5 cannot think: an effort chosen for another model (/model, -c -m) is not sent (a budget is a 400)
+  ["gemini-2.0-flash", "high", {}],
+  ["gemini-1.5-pro", "off", {}],
 ];
 test.each(
   GEMINI.map(([model, effort, params]) => ({ model, effort, params, title: `gemini ${model} at ${effort ?? "no effort"} → ${JSON.stringify(params)}` })),

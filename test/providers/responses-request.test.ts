@@ -317,6 +317,31 @@ describe("request body", () => {
     ]);
   });
 
+  test("a model that takes no reasoning (gpt-4.1, given the effort chosen for another model: /model, -c -m) gets the request again without it, and so from then on, told once", async () => {
+    // OpenAI's wording for a model without reasoning (the unsupported_parameter 400); not recorded
+    const refusal = jsonReply(400, {
+      error: {
+        message: "Unsupported parameter: 'reasoning.effort' is not supported with this model.",
+        type: "invalid_request_error",
+        param: "reasoning.effort",
+        code: "unsupported_parameter",
+      },
+    });
+    const provider = await createResponsesProvider({ model: "gpt-4.1", baseUrl: `${server.url}/v1`, effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(refusal, OK, OK);
+    const notices: string[] = [];
+    for (const text of ["hi", "again"])
+      for await (const e of provider.stream({ system: "", messages: [user(text)], tools: [] }, new AbortController().signal))
+        if (e.type === "notice") notices.push(e.message);
+    expect(server.requests.slice(before).map((r) => (r.body as { reasoning?: unknown }).reasoning)).toEqual([
+      { effort: "high", summary: "auto" },
+      undefined,
+      undefined,
+    ]);
+    expect(notices).toEqual(["this model takes no reasoning effort: none is sent from now on"]);
+  });
+
   test("the request's effort wins over the provider's default", async () => {
     expect((await bodyOf({ messages: [user("hi")] }, { effort: "low" })).reasoning).toEqual({ effort: "low", summary: "auto" });
     expect((await bodyOf({ messages: [user("hi")], effort: "off" }, { effort: "low" })).reasoning).toEqual({ effort: "none" });
