@@ -43,7 +43,9 @@ export async function writeFileAtomic(
   // hey's state is private even when an older hey left the file readable to others
   const mode = opts.mode ?? (opts.private ? 0o600 : (keep ?? 0o666));
 
-  sweepDeadCopies(dir, copyName(target));
+  // once a run per file, and only copies a minute old: a directory of many files is not read at every edit
+  if (!swept.has(target)) sweepDeadCopies(dir, copyName(target), LEFT_COPY_AGE_MS);
+  swept.add(target);
   const tmp = join(dir, `.${copyName(target)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   const handle = await open(tmp, "wx", mode).catch((e: unknown) => {
     // the file named in the error would be the temporary one, which means nothing to the reader
@@ -80,6 +82,11 @@ export function sweepLeftCopies(path: string): void {
   const target = realTarget(path);
   sweepDeadCopies(dirname(target), copyName(target));
 }
+
+/** The files whose left copies writeFileAtomic looked for in this process. */
+const swept = new Set<string>();
+/** A left copy younger than this may be a hey's elsewhere (another container on a shared mount), writing now. */
+const LEFT_COPY_AGE_MS = 60_000;
 
 /** The name a temporary copy of `target` starts with (after its dot): the file's, cut to 100 characters. */
 const copyName = (target: string) => basename(target).slice(0, 100);

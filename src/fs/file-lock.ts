@@ -5,7 +5,7 @@
 // taken over. sessions/lock.ts holds a session's for a whole run;
 // withFileLock holds one around a read-modify-write of a record several heys share (the approvals
 // record, trust.json, `.hey/task.md`), so no hey's update is written over by another's.
-import { closeSync, constants, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
@@ -246,10 +246,12 @@ export function removeQuietly(path: string): void {
 
 /**
  * Removes, in `dir`, the copies a killed hey left of `name` (kill -9 between a write and its link or
- * rename): `.NAME.PID.X.tmp` (atomic.ts) and `NAME.lock.new-PID`, of processes no longer running.
- * Never throws: what cannot go is tried again next time.
+ * rename): `.NAME.PID.X.tmp` (atomic.ts) and `NAME.lock.new-PID`, of processes no longer running
+ * here — and, with `minAgeMs`, last written longer ago than that (a copy a hey on another machine or in
+ * another container is writing now has a pid of its own namespace). Never throws: what cannot go is
+ * tried again next time.
  */
-export function sweepDeadCopies(dir: string, name: string): void {
+export function sweepDeadCopies(dir: string, name: string, minAgeMs = 0): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -262,7 +264,9 @@ export function sweepDeadCopies(dir: string, name: string): void {
         (entry.startsWith(`${name}.lock.new-`) && entry.slice(`${name}.lock.new-`.length)) ||
         NaN,
     );
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) removeQuietly(join(dir, entry));
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    if (minAgeMs === 0 || Date.now() - (statSync(join(dir, entry), { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > minAgeMs)
+      removeQuietly(join(dir, entry));
   }
 }
 

@@ -2,7 +2,7 @@
 // files, even over an older file left readable), and a file put next to a user's file without
 // following a link planted at its name; for the file tools, a file that changed since they read it is kept.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sweepLeftCopies, writeFileAtomic } from "../../src/fs/atomic.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -58,7 +58,7 @@ test("unchanged: a file that no longer holds what the caller read is kept as it 
   expect(readFileSync(join(tmp.path, "new.ts"), "utf8")).toBe("x\n");
 });
 
-test("a temporary copy a killed hey left of a file (kill -9 mid-write) goes when the file is written again, or swept; a running process's, and other files', stay", async () => {
+test("a temporary copy a killed hey left of a file (kill -9 mid-write) goes when the file is written again (a minute old), or swept; a running process's, a fresh one's and other files' stay", async () => {
   const dead = Bun.spawn(["true"]);
   await dead.exited;
   const live = Bun.spawn(["sleep", "30"]);
@@ -66,9 +66,13 @@ test("a temporary copy a killed hey left of a file (kill -9 mid-write) goes when
     const left = `.target.txt.${dead.pid}.03bc75f3.tmp`;
     const running = `.target.txt.${live.pid}.0123abcd.tmp`;
     const other = `.other.txt.${dead.pid}.03bc75f3.tmp`;
-    for (const name of [left, running, other]) writeFileSync(join(tmp.path, name), "half of it");
+    const fresh = `.target.txt.${dead.pid + 1_000_000}.9f8e7d6c.tmp`; // a hey elsewhere (another container on this mount) writing now
+    for (const name of [left, running, other, fresh]) writeFileSync(join(tmp.path, name), "half of it");
+    const minutesAgo = new Date(Date.now() - 2 * 60_000);
+    for (const name of [left, running, other]) utimesSync(join(tmp.path, name), minutesAgo, minutesAgo);
     await writeFileAtomic(join(tmp.path, "target.txt"), "whole");
-    expect(readdirSync(tmp.path).sort()).toEqual([other, running, "target.txt"].sort());
+    expect(readdirSync(tmp.path).sort()).toEqual([other, running, fresh, "target.txt"].sort());
+    rmSync(join(tmp.path, fresh));
     writeFileSync(join(tmp.path, left), "half of it again");
     symlinkSync(join(tmp.path, "target.txt"), join(tmp.path, "link.txt"));
     sweepLeftCopies(join(tmp.path, "link.txt")); // a resume of the session whose write through the link was cut
