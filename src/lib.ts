@@ -302,7 +302,9 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const given = typeof tools === "function" ? tools : () => tools;
   const { mcp } = options;
   const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
-  const requestTools = async (signal: AbortSignal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool);
+  // an MCP server's tools were judged by the manager, with their servers' names for them
+  const requestTools = async (signal: AbortSignal) =>
+    [...(await own(signal)), ...compress].filter((t) => (mcp && t.server !== undefined) || !refuses(t.name)).map(guard.tool);
   const tap: StreamTap = { listener: undefined };
   const output = guard.output(fanOut([...(options.output ? [options.output] : []), { emit: (e) => tap.listener?.(e) }]));
   output.emit({ type: "model", ...settings.model });
@@ -319,9 +321,11 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),
-    system: () => system,
-    permission: options.permission ?? (() => undefined),
+    // the servers' instructions: those connected at the first request, the same all run; a later one's in its request's note
+    system: () => (mcp?.instructions() ? `${system}\n\n${mcp.instructions()}` : system),
+    permission: options.permission ? (tool, a) => options.permission!(tool, a, mcp?.origin(tool)) : () => undefined,
     taskNote: () => undefined,
+    ...(mcp ? { note: () => mcp.note() } : {}),
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
   return withStream(agent, tap);

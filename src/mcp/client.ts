@@ -13,13 +13,12 @@ import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
 import { asksForSignIn, httpText, legacySessionGone, sessionGone, signInMessage, Unreachable } from "./http-faults.ts";
 import { listBoth, listTools } from "./lists.ts";
-import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
 import { boundedStart } from "./sse-start.ts";
 import { toolPage } from "./tool-list.ts";
-import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
+import type { PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
 import { childEnv, CommandNotFound, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
@@ -165,11 +164,9 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
 }
 
 /** One session with a remote server: its client, the Streamable HTTP transport (none over legacy SSE), its lists. */
-interface Session {
+interface Session extends Pick<Connection, "tools" | "prompts" | "instructions"> {
   client: SdkClient;
   http: InstanceType<Sdk["StreamableHTTP"]> | undefined;
-  tools: McpTool[];
-  prompts: McpPrompt[];
 }
 
 /** How long closing waits for a remote server to end hey's session (HTTP DELETE) before it goes anyway. */
@@ -372,13 +369,14 @@ function callError(e: unknown, lib: Sdk): CallError {
 
 /** The calls of a connection, each through `send` (every failure a CallError); a result is read by results.ts, not the SDK's types. */
 function connection(
-  lists: Pick<Connection, "tools" | "prompts">,
+  lists: Pick<Connection, "tools" | "prompts" | "instructions">,
   send: <T>(req: (c: SdkClient) => Promise<T>) => Promise<T>,
   close: () => Promise<void>,
 ): Connection {
   return {
     tools: lists.tools,
     prompts: lists.prompts,
+    ...(lists.instructions ? { instructions: lists.instructions } : {}),
     call: (name, args, opts) =>
       send(async (c) => (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult),
     get: (what, { timeoutMs, signal }): Promise<PromptResult | ResourceResult> =>

@@ -6,7 +6,8 @@
 // (schema-check.ts). Pure.
 import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
-import { exposeTools, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
+import { exposeTools, originOf, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
 import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
@@ -38,11 +39,17 @@ export interface Offer {
 }
 
 /**
- * The tools to offer from `lists` (in server order). `refused(name)`: whether the permission rules
- * refuse every call of the tool the model would see as `name`; `builtins`: hey's own tools' names,
- * which a server's tool never takes (names.ts).
+ * The tools to offer from `lists` (in server order). `refused(name, origin)`: whether the permission
+ * rules refuse every call of the tool the model would see as `name` (from `origin`: the rules name it
+ * by its server's names too); `builtins`: hey's own tools' names, which a server's tool never takes;
+ * `held`: the names the run has offered, which their tools keep (names.ts).
  */
-export function offerTools(lists: readonly ServerTools[], refused: (name: string) => boolean, builtins: readonly string[] = []): Offer {
+export function offerTools(
+  lists: readonly ServerTools[],
+  refused: (name: string, origin: ToolOrigin) => boolean,
+  builtins: readonly string[] = [],
+  held?: ReadonlyMap<string, string>,
+): Offer {
   const leftOut: Offer["leftOut"] = [];
   const warnings: string[] = [];
   const selected = lists.map(({ server, tools: listed, selection }) => {
@@ -62,9 +69,9 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
     warnings.push(...selectionWarnings(server, tools, selection));
     return { server, tools: selectTools(tools, selection) };
   });
-  const exposed = exposeTools(selected, builtins);
+  const exposed = exposeTools(selected, builtins, held);
   const tools = exposed.tools.filter((e) => {
-    if (!refused(e.name)) return true;
+    if (!refused(e.name, originOf(e))) return true;
     leftOut.push({ server: e.server, name: e.name, why: "permission" });
     return false;
   });

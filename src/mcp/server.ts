@@ -31,6 +31,8 @@ export interface Connection {
   tools: McpTool[];
   /** its prompts (none when it offers no prompts) */
   prompts: McpPrompt[];
+  /** what its `initialize` result told the model (`instructions`), when it said anything */
+  instructions?: string;
   /** one `tools/call`; rejects with a CallError (never anything else) */
   call(name: string, args: Record<string, unknown>, opts: RequestOpts): Promise<CallResult>;
   /** `prompts/get` or `resources/read`; rejects with a CallError (never anything else) */
@@ -95,6 +97,8 @@ export interface ServerStatus {
   tools: McpTool[] | undefined;
   /** its prompts once connected */
   prompts?: McpPrompt[];
+  /** its `instructions` for the model once connected, when it gave any */
+  instructions?: string;
   /** `tools` comes from the cache (the server has not answered yet in this run) */
   cached: boolean;
   /** why it failed, stopped or needs a sign-in */
@@ -143,6 +147,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
   let started = false;
   let tools = deps.cached;
   let prompts: McpPrompt[] | undefined;
+  let instructions: string | undefined;
   let cached = tools !== undefined;
   let connection: Connection | undefined;
   let attempt: Promise<void> = Promise.resolve();
@@ -159,6 +164,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     tools,
     cached,
     ...(prompts ? { prompts } : {}),
+    ...(instructions ? { instructions } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(stderr ? { stderr } : {}),
     ...(busy && state === "connecting" ? { busy } : {}),
@@ -210,6 +216,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         if (remote) restarts = 0;
         tools = early ?? c.tools;
         prompts = c.prompts;
+        instructions = c.instructions?.trim() || undefined;
         cached = false;
         set("connected");
         deps.events.listed(tools);

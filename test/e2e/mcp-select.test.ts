@@ -99,5 +99,5 @@ test("a server prompt runs as a command (one-shot), and @SERVER:URI attaches a r
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain("hey: @everything:demo://resource/static/document/nope.md: resource demo://resource/static/document/nope.md failed:");
   expect(m.requests).toHaveLength(2);
-  expect(textOf(m.requests[1]!.messages[0])).not.toContain("everything"); // the system prompt says nothing of it
+  expect(textOf(m.requests[1]!.messages[0])).not.toContain(doc); // the system prompt says nothing of it (the server's instructions are there)
 });
