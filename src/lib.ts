@@ -18,7 +18,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { lateTool } from "./mcp/late-tool.ts";
+import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -317,7 +317,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     // server's tool of that name, offered under its prefix)
     unlisted: (name: string) =>
       (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined) ??
-      (mcp ? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) : undefined),
+      (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now })) : undefined),
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),

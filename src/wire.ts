@@ -25,7 +25,7 @@ import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { ToolOrigin } from "./kernel/tool-calls.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
-import { lateTool } from "./mcp/late-tool.ts";
+import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
 import { withToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
@@ -288,6 +288,7 @@ export async function assemble(
     // server's tool of that name, offered under its prefix)
     unlisted: (name) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
+      refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
       lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,

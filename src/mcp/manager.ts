@@ -330,7 +330,7 @@ export function createMcpManager(
     offer: () => offered(current),
     origin(name) {
       const e = lastOffered.find((t) => t.name === name) ?? offered(current).tools.find((t) => t.name === name);
-      return e && originOf(e);
+      return e ? originOf(e) : offered(current).leftOut.find((l) => l.name === name && l.origin)?.origin; // one the rules refuse: so they refuse its call
     },
     instructions: () => guidance.system(statuses()),
     note: () => guidance.note(statuses(), lastOffered),

@@ -25,9 +25,10 @@ export interface Offer {
   tools: ExposedTool[];
   /**
    * the tools left out, under their server's own names; one the permission rules refuse under the
-   * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name
+   * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name,
+   * and with what the rules know of it (`origin`), so a call by that name reads their refusal
    */
-  leftOut: { server: string; name: string; why: Reason }[];
+  leftOut: { server: string; name: string; why: Reason; origin?: ToolOrigin }[];
   /** invalid input schemas, and selection names that match no tool */
   warnings: string[];
   /**
@@ -71,8 +72,9 @@ export function offerTools(
   });
   const exposed = exposeTools(selected, builtins, held);
   const tools = exposed.tools.filter((e) => {
-    if (!refused(e.name, originOf(e))) return true;
-    leftOut.push({ server: e.server, name: e.name, why: "permission" });
+    const origin = originOf(e);
+    if (!refused(e.name, origin)) return true;
+    leftOut.push({ server: e.server, name: e.name, why: "permission", origin });
     return false;
   });
   const own = new Set(builtins);
