@@ -3,9 +3,11 @@
 // system prompt), and that the tools offered changed between two requests (a server connected
 // late, one changed its list). The system prompt stays byte-identical within a run, so the
 // provider's prompt cache holds (issue 23): the servers connected when it is first built put their
-// instructions in it, and it changes again only when `/reload` changes the set of servers; a
-// server that connects later is told of in the request's note instead — its instructions, and the
-// tools that joined, in the words `/reload`'s note uses (`+ tools …`, `- tools …`). Pure.
+// instructions in it — and those offered from their cached list while they start, with the
+// instructions cached beside it (store.ts) — and it changes again only when `/reload` changes the
+// set of servers; a server that connects later is told of in the request's note instead — its
+// instructions, and the tools that joined, in the words `/reload`'s note uses (`+ tools …`,
+// `- tools …`). Pure.
 import type { ServerStatus } from "./server.ts";
 
 /** Each server's instructions are cut here: they ride on every request. */
@@ -14,7 +16,8 @@ export const MAX_INSTRUCTIONS_BYTES = 2048;
 export interface Guidance {
   /**
    * The system prompt's section of the servers' instructions ("" for none): those of the servers
-   * connected when it is first asked for, the same text until a `reset` that changed the servers.
+   * connected (or offered from their cache) when it is first asked for, the same text until a
+   * `reset` that changed the servers.
    */
   system(statuses: readonly ServerStatus[]): string;
   /**
@@ -32,7 +35,9 @@ export function createGuidance(): Guidance {
   let section = "";
   const told = new Set<string>(); // servers whose instructions a note has carried
   let last: readonly string[] | undefined;
-  const given = (statuses: readonly ServerStatus[]) => statuses.filter((s) => s.state === "connected" && s.instructions);
+  // a server whose cached list is offered while it starts: its cached instructions with it
+  const given = (statuses: readonly ServerStatus[]) =>
+    statuses.filter((s) => s.instructions && (s.state === "connected" || (s.state === "connecting" && s.cached)));
   return {
     system(statuses) {
       if (fixed) return section;

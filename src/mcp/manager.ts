@@ -130,7 +130,7 @@ export function createMcpManager(
     const p = write.finally(() => saving.delete(p));
     saving.add(p);
   };
-  const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
+  const save = (settings: McpServerSettings, tools: McpTool[], told?: string) => track(deps.store.save(settings, tools, told));
   const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
   /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
   const failedLast = new WeakMap<McpServer, string | undefined>();
@@ -144,7 +144,7 @@ export function createMcpManager(
   /** A new generation: `reused` servers keep running, the others start (a server with a cached list a moment later). */
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = [], reload = false): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
-    gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
+    gen.servers = servers.map((s) => reused.find((r) => r.settings === s) ?? serverIn(s, deps.store.load(s), deps.store.instructions(s)));
     for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
@@ -154,10 +154,11 @@ export function createMcpManager(
     }
     return gen;
   };
-  const serverIn = (settings: McpServerSettings, cached: McpTool[] | undefined): McpServer => {
+  const serverIn = (settings: McpServerSettings, cached: McpTool[] | undefined, instructions?: string): McpServer => {
     const self: McpServer = createServer(settings, {
       connect: deps.connect,
       cached,
+      instructions,
       events: {
         changed: (s) => {
           if (s.state === "connected") lastListed.set(self, names(s.tools));
@@ -170,7 +171,7 @@ export function createMcpManager(
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
         listed: (tools) => {
-          save(settings, tools);
+          save(settings, tools, self.status().instructions);
           // a list the server changed while connected (tools/list_changed, a new session): said, as a connection is
           const before = lastListed.get(self);
           lastListed.set(self, names(tools));
@@ -351,7 +352,7 @@ export function createMcpManager(
       const i = gen.servers.findIndex((x) => x.settings.name === server);
       if (i < 0) return false;
       const old = gen.servers[i]!;
-      const next = serverIn(old.settings, old.status().tools);
+      const next = serverIn(old.settings, old.status().tools, old.status().instructions);
       gen.servers[i] = next;
       await old.close();
       next.start();

@@ -97,7 +97,7 @@ export interface ServerStatus {
   tools: McpTool[] | undefined;
   /** its prompts once connected */
   prompts?: McpPrompt[];
-  /** its `instructions` for the model once connected, when it gave any */
+  /** its `instructions` for the model, when it gave any: live once connected, else cached with its list */
   instructions?: string;
   /** `tools` comes from the cache (the server has not answered yet in this run) */
   cached: boolean;
@@ -140,14 +140,18 @@ export interface McpServer {
   close(): Promise<void>;
 }
 
-export function createServer(settings: McpServerSettings, deps: { connect: Connect; cached: McpTool[] | undefined; events: ServerEvents }): McpServer {
+/** `cached`: the tool list (and `instructions`) cached of this configuration, offered until the server has answered. */
+export function createServer(
+  settings: McpServerSettings,
+  deps: { connect: Connect; cached: McpTool[] | undefined; instructions?: string | undefined; events: ServerEvents },
+): McpServer {
   const { name } = settings;
   const remote = settings.url !== undefined;
   let state: ServerState = "connecting";
   let started = false;
   let tools = deps.cached;
   let prompts: McpPrompt[] | undefined;
-  let instructions: string | undefined;
+  let instructions = deps.cached ? deps.instructions : undefined;
   let cached = tools !== undefined;
   let connection: Connection | undefined;
   let attempt: Promise<void> = Promise.resolve();

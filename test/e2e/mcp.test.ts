@@ -151,7 +151,8 @@ test("two servers with the same tool name: both reach the model prefixed, with a
   expect(offered).toEqual(expect.arrayContaining(["beta_echo", "beta_only"]));
   expect(offered).not.toContain("alpha_echo"); // the deny rule names the prefixed tool, which the request then leaves out
   expect(offered).not.toContain("echo");
-  expect(run.stdout).toStartWith('unknown tool "alpha_echo"; available: ');
+  // the call by the name it would have reads the rules' refusal
+  expect(run.stdout).toStartWith("blocked by permission rules: tool `alpha_echo` (MCP server alpha's echo) matches deny entry `alpha_*` | ");
   expect(run.stdout).toEndWith(" | beta: b\n");
   expect(run.stderr).toContain("hey: MCP servers alpha and beta both offer a tool named echo; the model sees alpha_echo and beta_echo\n");
   // alpha's echo is denied once beta's makes it alpha_echo: whether that had happened when alpha connected depends on which came first
