@@ -38,4 +38,7 @@ test("over 128 tools: each server's count and the keys that bring it under, at s
   // the error line: the API's words, then hey's
   expect(run.stderr).toContain(`array too long. Expected an array with maximum length 128, but got an array with length ${n} instead.`);
   expect(run.stderr.split("\n").filter((l) => l.includes(why))).toHaveLength(2);
+  // hey mcp says it too, before any request
+  const listed = await runHey(["mcp"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 90_000 });
+  expect(listed.stdout).toContain(`\nhey: ${why} Leave out at least ${n - 128}: `);
 });
