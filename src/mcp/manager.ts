@@ -15,9 +15,9 @@ import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { createGuidance } from "./guidance.ts";
-import { holdNames, originOf, toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
+import { holdNames, toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
 import { heavyToolWarnings } from "./heavy-tools.ts";
-import { mcpSpec, offerTools, type Offer } from "./offer.ts";
+import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
@@ -329,10 +329,8 @@ export function createMcpManager(
     },
     status: () => current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s) }) })),
     offer: () => offered(current),
-    origin(name) {
-      const e = lastOffered.find((t) => t.name === name) ?? offered(current).tools.find((t) => t.name === name);
-      return e ? originOf(e) : offered(current).leftOut.find((l) => l.name === name && l.origin)?.origin; // one the rules refuse: so they refuse its call
-    },
+    // asked at every call: hey's own tools are never an MCP tool's name
+    origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
     instructions: () => guidance.system(statuses()),
     note: () => guidance.note(statuses(), lastOffered),
     async settled(server, signal) {

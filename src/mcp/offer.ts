@@ -84,6 +84,19 @@ export function offerTools(
   return { tools, leftOut, warnings, renamed: [...exposed.clashes, ...renamed] };
 }
 
+/**
+ * What the permission rules know of the MCP tool the model calls `name`: one of `given` (the last
+ * request's tools), else one `now()` offers, or leaves out as the rules refuse it (so they refuse
+ * its call); undefined when no server's tool has that name.
+ */
+export function originFor(name: string, given: readonly ExposedTool[], now: () => Offer): ToolOrigin | undefined {
+  const e = given.find((t) => t.name === name);
+  if (e) return originOf(e);
+  const offer = now();
+  const found = offer.tools.find((t) => t.name === name);
+  return found ? originOf(found) : offer.leftOut.find((l) => l.name === name && l.origin)?.origin;
+}
+
 /** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */
 export function mcpSpec(e: ExposedTool): ToolSpec {
   return { name: e.name, description: shortDescription(e.tool.description) || `${e.tool.name} (MCP server ${e.server})`, parameters: e.tool.inputSchema };
