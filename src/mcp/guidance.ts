@@ -23,9 +23,11 @@ export interface Guidance {
   /**
    * The note for the request about to go, given the MCP tools it offers: the tools that the last
    * request did not offer, and the reverse, and the instructions of servers connected since the
-   * section was fixed (each said once); undefined when nothing is new. The run's first request has none.
+   * section was fixed, with the first request that offers their tools (each said once; a server
+   * none of whose tools is offered is not said); undefined when nothing is new. The run's first
+   * request has none.
    */
-  note(statuses: readonly ServerStatus[], offered: readonly { name: string }[]): string | undefined;
+  note(statuses: readonly ServerStatus[], offered: readonly { name: string; server: string }[]): string | undefined;
   /** `/reload` switched the servers: its own note says which tools changed; `servers`: the set changed, so the section is fixed anew */
   reset(servers: boolean): void;
 }
@@ -62,7 +64,7 @@ export function createGuidance(): Guidance {
       }
       if (parts.length) notes.push(`[hey: the MCP tools offered changed since the last request:\n${parts.join("\n")}]`);
       for (const s of given(statuses))
-        if (fixed && !fixed.has(s.name) && !told.has(s.name)) {
+        if (fixed && !fixed.has(s.name) && !told.has(s.name) && tools.some((t) => t.server === s.name)) {
           told.add(s.name);
           notes.push(`[hey: MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}]`);
         }

@@ -14,7 +14,7 @@ const up = (name: string, instructions?: string): ServerStatus => ({
   ...(instructions ? { instructions } : {}),
 });
 const starting = (name: string): ServerStatus => ({ name, state: "connecting", tools: undefined, cached: false });
-const named = (...names: string[]) => names.map((name) => ({ name }));
+const named = (...names: string[]) => names.map((name) => ({ name, server: name === "ping" ? "late" : "docs" }));
 
 test("the system prompt's section holds the servers connected at its first build, and stays the same when another connects", () => {
   const g = createGuidance();
@@ -22,6 +22,8 @@ test("the system prompt's section holds the servers connected at its first build
   expect(g.note([up("docs", "Search before you fetch."), starting("late")], named("search"))).toBeUndefined();
   const now = [up("docs", "Search before you fetch."), up("late", "Call ping first.")];
   expect(g.system(now)).toBe("Instructions from MCP server docs:\nSearch before you fetch.");
+  // connected, its tools not in this request yet: its instructions wait for them
+  expect(g.note(now, named("search"))).toBeUndefined();
   expect(g.note(now, named("search", "ping"))).toBe(
     "[hey: the MCP tools offered changed since the last request:\n+ tools ping]\n[hey: MCP server late connected; its instructions:\nCall ping first.]",
   );
