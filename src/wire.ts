@@ -35,6 +35,7 @@ import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
+import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
@@ -227,6 +228,7 @@ export async function assemble(
     );
     if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
+  for (const w of unmatchedServers(settings.permission, settings.mcp.servers)) warn(w); // `mcp__fss`: a typo matches nothing
 
   // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows
   // (MCP sign-ins' tokens included), nor, unless turned off, a value shaped like one

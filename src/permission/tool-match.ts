@@ -33,5 +33,21 @@ export function scopedProblem(entry: string): string | undefined {
   return 'names no MCP server: write "mcp__SERVER" for every tool of a server, "mcp__SERVER__TOOL" for one (a glob: "mcp__SERVER__read_*")';
 }
 
+/**
+ * One warning per `mcp__SERVER…` entry of `lists` whose server part matches none of `configured`
+ * (the servers' tables): it would match nothing, as silently as a typo in a tool's name.
+ */
+export function unmatchedServers(lists: { allow: readonly string[]; deny: readonly string[] }, configured: readonly { name: string }[]): string[] {
+  const servers = configured.map((s) => s.name);
+  return (["allow", "deny"] as const).flatMap((list) =>
+    lists[list].flatMap((entry) => {
+      const server = SCOPED.exec(entry.trim())?.[1];
+      if (server === undefined || servers.some((s) => globMatch(server, serverWord(s)))) return [];
+      const known = servers.length ? `its servers: ${servers.join(", ")}` : "it has none";
+      return [`[permission] ${list}: ${JSON.stringify(entry)} names no MCP server of this configuration (${known}), so it matches nothing`];
+    }),
+  );
+}
+
 /** A server's name as an entry spells it: lowercase, other characters than [a-z0-9_-] as `_` (as its tools' prefix is). */
 const serverWord = (server: string) => server.toLowerCase().replace(/[^a-z0-9_-]/g, "_");

@@ -53,3 +53,16 @@ test("deny = [\"move_file\"] refuses fs's move_file after a project's .mcp.json 
   expect(status.stdout).toContain("fs_move_file (refused by [permission])");
   expect(status.stdout).toContain("files_move_file (refused by [permission])");
 });
+
+test("a [permission] entry naming a server in Claude Code's spelling that no table defines is said to match nothing", async () => {
+  await ensureBinary();
+  const m = model(() => ({ text: "hi" }));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[permission]\ndeny = ["mcp__fss", "mcp__fs__move_file"]\n\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}, ${toml(home.path)}]\n`,
+  );
+  const run = await runHey(["--no-mcp", "-p", "hi"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 60_000 });
+  expect(run.stdout).toBe("hi\n");
+  expect(run.stderr).toContain('hey: [permission] deny: "mcp__fss" names no MCP server of this configuration (its servers: fs), so it matches nothing\n');
+  expect(run.stderr).not.toContain("mcp__fs__move_file");
+});

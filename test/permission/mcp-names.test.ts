@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import type { ToolOrigin } from "../../src/kernel/tool-calls.ts";
 import { refusedOutright } from "../../src/permission/refused.ts";
 import { compileRules, decide, validateRules, type PermissionRules } from "../../src/permission/rules.ts";
+import { unmatchedServers } from "../../src/permission/tool-match.ts";
 
 const origin = (server: string, name: string): ToolOrigin => ({ server, name, qualified: `${server}_${name}` });
 const allowed = (lists: PermissionRules, seen: string, from?: ToolOrigin) => decide(seen, {}, compileRules(lists).rules, from).allowed;
@@ -80,4 +81,14 @@ describe("Claude Code's mcp__SERVER spelling", () => {
       '[permission] deny: "mcp__fs__" names no MCP server: write "mcp__SERVER" for every tool of a server, "mcp__SERVER__TOOL" for one (a glob: "mcp__SERVER__read_*")',
     ]);
   });
+});
+
+test("an mcp__SERVER entry that names no configured server is said to match nothing (a typo would be as silent as before)", () => {
+  expect(unmatchedServers({ allow: ["mcp__fs__read_*"], deny: ["mcp__fss", "mcp__*", "move_file"] }, [{ name: "fs" }, { name: "my.files" }])).toEqual([
+    '[permission] deny: "mcp__fss" names no MCP server of this configuration (its servers: fs, my.files), so it matches nothing',
+  ]);
+  expect(unmatchedServers({ allow: [], deny: ["mcp__my_files"] }, [{ name: "my.files" }])).toEqual([]);
+  expect(unmatchedServers({ allow: ["mcp__fs"], deny: [] }, [])).toEqual([
+    '[permission] allow: "mcp__fs" names no MCP server of this configuration (it has none), so it matches nothing',
+  ]);
 });
