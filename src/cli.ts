@@ -249,6 +249,8 @@ servers (command = local, url = remote) in the background; their tools join the 
 (tools = [...], exclude_tools = [...] choose which; a name of hey's own becomes
 SERVER_NAME); /mcp lists them, /reload starts the new and changed ones (an unchanged one
 keeps running); /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches a resource.
+[permission] entries name an MCP tool as the model sees it or as SERVER_NAME (a deny entry by
+its plain name too, on every server); "mcp__SERVER" names all of a server's tools.
 
 Exit codes: 0 done, 1 runtime error, 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP,

@@ -5,6 +5,7 @@ import { sep } from "node:path";
 import type { Places } from "./fs/places.ts";
 import { specTokens } from "./mcp/offer.ts";
 import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
+import { overCap } from "./mcp/tool-cap.ts";
 import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
@@ -47,7 +48,8 @@ export function commandContext(
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
       // server files below the root, never read: a one-shot run (hey mcp) said them at start, the REPL's start may have scrolled away
       const stray = runtime.mcpOff || runtime.oneShot ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
-      return [status, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])].filter(Boolean).join("\n");
+      const capped = overCap(runtime.settings.provider.protocol, tools); // more tools than the model's API takes: which servers to trim
+      return [status, capped && `hey: ${capped}`, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])].filter(Boolean).join("\n");
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       if (name === "") return { ok: false, text: `hey: ${whichServer(`/mcp ${verb}`, runtime.settings.mcp.servers, runtime.mcp.status())}` };

@@ -34,7 +34,7 @@ export const bunFetch = (f: FetchLike): typeof fetch =>
  * and resources, and close(). The CLI's own parts of the manager (`/reload`'s swap, a restart after
  * an OAuth sign-in) are not in it.
  */
-export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "settled" | "prompts" | "get" | "close">;
+export type McpServers = Pick<McpManager, "tools" | "status" | "offer" | "origin" | "instructions" | "note" | "settled" | "prompts" | "get" | "close">;
 
 /** One MCP server for `createMcp`: a local command or a remote URL, as an `[mcp.NAME]` table holds it. */
 export interface McpServer {
@@ -68,8 +68,8 @@ export interface McpOptions {
   output?: Output;
   /**
    * the agent's `permissionCheck`: a tool it refuses outright is not offered, and `offered` counts without it — by the
-   * name the model sees, which for a tool named like one of hey's (bash, read_file, write_file, edit, grep, compress) is
-   * `<server>_<name>`
+   * name the model sees (for a tool named like one of hey's, bash, read_file, write_file, edit, grep, compress, that is
+   * `<server>_<name>`) and by the server's names for it (permission/tool-match.ts)
    */
   permission?: PermissionCheck | ListPermission;
 }

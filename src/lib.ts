@@ -18,7 +18,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import { lateTool } from "./mcp/late-tool.ts";
+import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool } from "./tools/bash.ts";
@@ -302,7 +302,9 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const given = typeof tools === "function" ? tools : () => tools;
   const { mcp } = options;
   const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
-  const requestTools = async (signal: AbortSignal) => [...(await own(signal)), ...compress].filter((t) => !refuses(t.name)).map(guard.tool);
+  // an MCP server's tools were judged by the manager, with their servers' names for them
+  const requestTools = async (signal: AbortSignal) =>
+    [...(await own(signal)), ...compress].filter((t) => (mcp && t.server !== undefined) || !refuses(t.name)).map(guard.tool);
   const tap: StreamTap = { listener: undefined };
   const output = guard.output(fanOut([...(options.output ? [options.output] : []), { emit: (e) => tap.listener?.(e) }]));
   output.emit({ type: "model", ...settings.model });
@@ -315,13 +317,15 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     // server's tool of that name, offered under its prefix)
     unlisted: (name: string) =>
       (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined) ??
-      (mcp ? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now }) : undefined),
+      (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now })) : undefined),
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),
-    system: () => system,
-    permission: options.permission ?? (() => undefined),
+    // the servers' instructions: those connected at the first request, the same all run; a later one's in its request's note
+    system: () => (mcp?.instructions() ? `${system}\n\n${mcp.instructions()}` : system),
+    permission: options.permission ? (tool, a) => options.permission!(tool, a, mcp?.origin(tool)) : () => undefined,
     taskNote: () => undefined,
+    ...(mcp ? { note: () => mcp.note() } : {}),
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
   return withStream(agent, tap);

@@ -28,12 +28,12 @@ export function permissionRules(lists: Settings["permission"], shell: string, pl
   const guarded = listsSet(lists);
   const { target, control } = controlContext(place);
   const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
-  const check: PermissionCheck = (tool, args) =>
+  const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
       const refusal = guarded ? controlRefusal(tool, args, target) : undefined;
       if (refusal) return refusal;
       for (const rules of checks) {
-        const decision = decide(tool, args, rules);
+        const decision = decide(tool, args, rules, origin);
         if (!decision.allowed) return decision.reason;
       }
       return undefined;

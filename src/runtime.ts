@@ -15,7 +15,7 @@ import type { ToolSpec, Usage } from "./kernel/ir.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
-import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import { startNotes, startingNotes } from "./mcp/start-notes.ts";
@@ -47,7 +47,7 @@ export interface Configured {
   /** the permission check of every call */
   check: PermissionCheck;
   /** whether the lists refuse every call of a tool: it is not offered (the schema diet) */
-  refused(name: string): boolean;
+  refused(name: string, origin?: ToolOrigin): boolean;
   /** hey's own tools */
   tools: Tool[];
   /** the secrets the configuration holds (keys, proxy passwords, secret headers) */

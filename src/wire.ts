@@ -22,10 +22,13 @@ import { callPath } from "./fs/user-path.ts";
 import { sweepLeftCopies } from "./fs/atomic.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
+import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
+import type { ToolOrigin } from "./kernel/tool-calls.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
-import { lateTool } from "./mcp/late-tool.ts";
+import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
+import { withToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -33,6 +36,7 @@ import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
+import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
@@ -95,7 +99,7 @@ interface McpPorts {
   fetch(): typeof fetch;
   emit: Output["emit"];
   credentials: CredentialStore;
-  refused(name: string): boolean;
+  refused(name: string, origin?: ToolOrigin): boolean;
   /** the tokens a request is built to, as the settings say now */
   budget(): number;
 }
@@ -211,7 +215,7 @@ export async function assemble(
       env: commandEnv,
       keeping,
       check: permission.check,
-      refused: (name) => permission.compiled.some((rules) => refusedOutright(name, rules)),
+      refused: (name, origin) => permission.compiled.some((rules) => refusedOutright(name, rules, origin)),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
       secrets: knownSecrets(s, env, run.proxy),
       shapes: s.tools.redactSecrets,
@@ -226,6 +230,7 @@ export async function assemble(
     );
     if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
+  for (const w of unmatchedServers(settings.permission, settings.mcp.servers)) warn(w); // `mcp__fss`: a typo matches nothing
 
   // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows
   // (MCP sign-ins' tokens included), nor, unless turned off, a value shaped like one
@@ -260,46 +265,46 @@ export async function assemble(
     importsOutside,
     writable: () => !listsSet(live.config.settings.permission),
     warn,
+    servers: () => mcp.instructions(),
   });
   const ports: McpPorts = {
     fetch: () => live.fetch,
     emit: (e) => output.emit(e),
     credentials,
-    refused: (name) => live.configured.refused(name),
+    refused: (name, origin) => live.configured.refused(name, origin),
     budget: () => effectiveBudget(live.config.settings.agent.budgetTokens, configuredWindow(live.config.settings)),
   };
   // `/clear` and `/resume` keep the servers running, as Claude Code's /clear does: a server's state (a browser's page, a
   // database session) stays, and nothing waits for them to start again; what they report comes here once this run is built
-  const servers =
-    start.mcp ??
-    mcpManager(
-      here,
-      run,
-      start,
-      live.configured.tools.map((t) => t.name),
-      ports,
-    );
+  const own = live.configured.tools.map((t) => t.name);
+  const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
   const mcp = servers.manager;
+  // a local Ollama's real context; a request over its API's count of tools said, with the servers to trim; the approvals record written at the first answer
+  const capPorts = { serverOf: (name: string) => mcp.origin(name)?.server, warn: say };
+  const provided = (p: Provider, s: Settings, f: typeof fetch) =>
+    recordingOnAnswer(withToolCap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), capPorts), start.approvals);
   const requestTools = async (signal: AbortSignal) =>
-    (await mcp.tools(live.configured.tools, signal)).filter((t) => !live.configured.refused(t.name)).map((t) => redactingTool(t, redaction));
+    (await mcp.tools(live.configured.tools, signal))
+      .filter((t) => t.server !== undefined || !live.configured.refused(t.name))
+      .map((t) => redactingTool(t, redaction));
   const agent = createAgent({
     settings: agentSettings(settings),
-    // a local Ollama's real context; the approvals record written at the model's first answer
-    provider: recordingOnAnswer(withServerWindow(await start.started.provider, serverOf(settings, here.cacheDir), live.fetch, say), start.approvals),
+    provider: provided(await start.started.provider, settings, live.fetch),
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
     unlisted: (name) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
+      refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
       lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
-    permission: (tool, a) => live.configured.check(tool, a),
+    permission: (tool, a) => live.configured.check(tool, a, mcp.origin(tool)), // an MCP tool is judged by its server's names for it too
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
-    note: (tools) => runtime.requestNote(tools),
+    note: (tools) => [runtime.requestNote(tools), mcp.note()].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
   });
 
@@ -329,11 +334,7 @@ export async function assemble(
     startNote: prompt.startNote,
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
-    providerFor: async (s, fetchImpl) =>
-      recordingOnAnswer(
-        withServerWindow(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), serverOf(s, here.cacheDir), fetchImpl, say),
-        start.approvals,
-      ),
+    providerFor: async (s, fetchImpl) => provided(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), s, fetchImpl),
     endpointModels,
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
     project: here,
@@ -389,7 +390,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
         if (run.output === "text" || e.state !== "connected") start.notice(eventLine(e)); // JSON mode: failures on stderr too
       },
       warn: (m) => start.notice(`hey: ${m}`),
-      refused: (name) => servers.ports.refused(name),
+      refused: (name, origin) => servers.ports.refused(name, origin),
       budget: () => servers.ports.budget(),
       now: Date.now,
     },

@@ -1,9 +1,9 @@
 // `.hey/task.md` (SPEC §6, §10): the agent's own notes on a long task, re-injected after any
 // compaction, and where the max-turns hand-off is appended. The one file that knows its path.
 // It is a project file hey writes into, so it is never followed through a link (SPEC §24).
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
-import { withFileLock } from "../fs/file-lock.ts";
+import { sweepDeadCopies, withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { HandOffLimit } from "../kernel/hand-off.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
@@ -120,6 +120,8 @@ export function fallbackHandOff(lastCalls: readonly { name: string; arguments: s
 export async function saveHandOff(cwd: string, task: string, handOff: string, limit: HandOffLimit, now = new Date()): Promise<string> {
   const file = join(cwd, TASK_NOTE_PATH);
   await withFileLock(file, async () => {
+    // a killed hey's half-made copy, in the user's project: under the lock no hey writes one now, whatever its age
+    sweepDeadCopies(dirname(file), basename(file));
     const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER)?.text;
     await writeFileAtomic(file, withHandOff(existing, task, handOff, limit, now), { own: true });
   });

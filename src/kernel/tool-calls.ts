@@ -9,8 +9,19 @@ import { checkArguments } from "./tool-args.ts";
 import { TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
 
-/** A refusal reason, or undefined when the call may run. */
-export type PermissionCheck = (tool: string, args: Record<string, unknown>) => string | undefined;
+/**
+ * Where an MCP tool comes from, for the permission rules: its server, the server's own name for it
+ * (as offered: sanitized), and `<server>_<name>`, the name it is offered under after a clash. A rule
+ * naming the tool by either matches it, whichever name the model sees now.
+ */
+export interface ToolOrigin {
+  server: string;
+  name: string;
+  qualified: string;
+}
+
+/** A refusal reason, or undefined when the call may run. `origin`: the MCP tool the model calls as `tool` (none for hey's own). */
+export type PermissionCheck = (tool: string, args: Record<string, unknown>, origin?: ToolOrigin) => string | undefined;
 
 export interface ToolRunDeps {
   tools: Tool[];

@@ -15,14 +15,13 @@ import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
 import { statSync } from "node:fs";
 import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
-import type { McpTool } from "./names.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
 import { requestOptions } from "./progress.ts";
 import { refusedToken } from "./refused-token.ts";
 import { callError, connectMessage, sessionLost } from "./sdk-failures.ts";
 import { boundedStart } from "./sse-start.ts";
 import { toolPage } from "./tool-list.ts";
-import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
+import type { PromptResult, ResourceResult } from "./prompts.ts";
 import type { CallResult } from "./results.ts";
 import { abortable, CallError, ConnectError, type Connection, type ConnectHooks, within } from "./server.ts";
 import { childEnv, CommandNotFound, MAX_MESSAGE_BYTES, NoiseError, StdioTransport } from "./stdio.ts";
@@ -173,11 +172,9 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
 }
 
 /** One session with a remote server: its client, the Streamable HTTP transport (none over legacy SSE), its lists. */
-interface Session {
+interface Session extends Pick<Connection, "tools" | "prompts" | "instructions"> {
   client: SdkClient;
   http: InstanceType<Sdk["StreamableHTTP"]> | undefined;
-  tools: McpTool[];
-  prompts: McpPrompt[];
 }
 
 /** How long closing waits for a remote server to end hey's session (HTTP DELETE) before it goes anyway. */
@@ -367,7 +364,7 @@ async function endSession(s: Pick<Session, "client" | "http">): Promise<void> {
  */
 function connection(
   settings: McpServerSettings,
-  lists: Pick<Connection, "tools" | "prompts">,
+  lists: Pick<Connection, "tools" | "prompts" | "instructions">,
   send: <T>(req: (c: SdkClient) => Promise<T>) => Promise<T>,
   close: () => Promise<void>,
 ): Connection {
@@ -375,6 +372,7 @@ function connection(
   return {
     tools: lists.tools,
     prompts: lists.prompts,
+    ...(lists.instructions ? { instructions: lists.instructions } : {}),
     call: (name, args, opts) =>
       send(async (c) => {
         const r = (await c.callTool({ name, arguments: args }, (await sdk()).Result as never, requestOptions(opts))) as CallResult;

@@ -31,15 +31,21 @@ export function serverCosts(tools: readonly ToolCost[]): { server: string; token
 /**
  * `server`'s cost with its largest tools (until they make up half of it), and the keys that leave
  * them out: `MCP server huge's tools take ~73,819` and `leave tools out with [mcp.huge] exclude_tools = ["wide"] …`.
+ * When its largest NAMED_TOOLS make up less than half of it (many tools alike in size: 120 of ~400
+ * tokens each), leaving them out would save little, so the hint is the list of those to keep.
  */
 export function costOf(s: { server: string; tokens: number; tools: readonly ToolCost[] }): { cost: string; largest: string; hint: string } {
   const named: ToolCost[] = [];
   for (const t of s.tools) if (named.length < NAMED_TOOLS && named.reduce((a, x) => a + x.tokens, 0) < s.tokens / 2) named.push(t);
   const names = named.map((t) => JSON.stringify(t.own)).join(", ");
+  const saved = named.reduce((a, t) => a + t.tokens, 0);
   return {
     cost: `MCP server ${s.server}'s tools take ~${count(s.tokens)}`,
     largest: named.map((t) => `${t.name} ~${count(t.tokens)}`).join(", "),
-    hint: `leave tools out with [mcp.${s.server}] exclude_tools = [${names}] (or tools = [...], the ones to keep)`,
+    hint:
+      saved >= s.tokens / 2
+        ? `leave tools out with [mcp.${s.server}] exclude_tools = [${names}] (or tools = [...], the ones to keep)`
+        : `its ${s.tools.length} tools are alike in size, so leaving out the largest saves little (~${count(saved)}): list the ones to keep in [mcp.${s.server}] tools = [...], or set enabled = false`,
   };
 }
 

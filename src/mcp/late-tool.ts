@@ -13,6 +13,18 @@ import type { McpManager } from "./manager.ts";
 import { sanitizeName, type ExposedTool } from "./names.ts";
 import { signInText, within, type ServerStatus } from "./server.ts";
 
+/**
+ * A call to an MCP tool that is not offered because the permission rules refuse it (offer.ts), by
+ * the name it would have: a stand-in the rules refuse in the call's permission check (the manager
+ * knows its origin), so the model reads their refusal, not "unknown tool"; undefined for any other name.
+ */
+export function refusedTool(name: string, mcp: Pick<McpManager, "offer">): Tool | undefined {
+  const left = mcp.offer().leftOut.find((l) => l.name === name && l.why === "permission");
+  if (!left) return undefined;
+  const output = `${name} (MCP server ${left.server}'s ${left.origin?.name ?? name}) is not offered: the permission rules refuse it`;
+  return { name, description: "", parameters: { type: "object" }, server: left.server, run: async () => ({ output, isError: true }) };
+}
+
 /** How many of a server's names the model is offered instead of one it does not have. */
 export const CLOSEST_NAMES = 3;
 

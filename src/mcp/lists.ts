@@ -22,13 +22,20 @@ export interface Lister {
     nextCursor?: string;
   }>;
   getServerCapabilities(): { prompts?: object } | undefined;
+  /** what the server's `initialize` result said to the model */
+  getInstructions(): string | undefined;
 }
 
-/** Its tools, and its prompts when it offers prompts. */
-export async function listBoth(client: Lister, timeoutMs: number, signal: AbortSignal): Promise<{ tools: McpTool[]; prompts: McpPrompt[] }> {
+/** Its tools, its prompts when it offers prompts, and its instructions when it gave any. */
+export async function listBoth(
+  client: Lister,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ tools: McpTool[]; prompts: McpPrompt[]; instructions?: string }> {
   const tools = await listTools(client, timeoutMs, signal);
   const prompts = client.getServerCapabilities()?.prompts ? await listPrompts(client, timeoutMs, signal) : [];
-  return { tools, prompts };
+  const instructions = client.getInstructions();
+  return { tools, prompts, ...(typeof instructions === "string" && instructions.trim() ? { instructions } : {}) };
 }
 
 /** Every page of tools/list. */

@@ -13,14 +13,17 @@ import { namedChanges, type Applied, type Reloadable } from "../config/reload.ts
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
-import { toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
+import { createGuidance } from "./guidance.ts";
+import { holdNames, toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
 import { heavyToolWarnings } from "./heavy-tools.ts";
-import { mcpSpec, offerTools, type Offer } from "./offer.ts";
+import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
 import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
+import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
@@ -43,8 +46,8 @@ export interface ManagerDeps {
   report(event: McpEvent): void;
   /** a warning about names; each distinct one is passed once */
   warn(message: string): void;
-  /** whether the permission rules refuse every call of the tool the model would see as `name` (it is then not offered) */
-  refused(name: string): boolean;
+  /** whether the permission rules refuse every call of the tool the model would see as `name`, from `origin` (it is then not offered) */
+  refused(name: string, origin: ToolOrigin): boolean;
   /** the tokens a request is built to now (context/window.ts effectiveBudget): a server whose tools take much of it is warned about */
   budget(): number;
   now(): number;
@@ -63,6 +66,12 @@ export interface McpManager {
   status(): ServerStatus[];
   /** what the next request offers of the servers' tools, and what it leaves out and why (`/mcp`) */
   offer(): Offer;
+  /** the MCP tool a request offered as `name`, for the permission rules (they name it by its server's names too); undefined: none */
+  origin(name: string): ToolOrigin | undefined;
+  /** the system prompt's part: the instructions of the servers connected at its first build (guidance.ts) */
+  instructions(): string;
+  /** the next request's note of the servers: the MCP tools changed since the last request, a late server's instructions */
+  note(): string | undefined;
   /** settles once `server` has connected or failed (at once when it is not starting); rejects only when `signal` aborts */
   settled(server: string, signal: AbortSignal): Promise<void>;
   /** the prompts of the connected servers (`/mcp:SERVER:PROMPT`, Tab completion) */
@@ -110,13 +119,18 @@ export function createMcpManager(
     renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];
+  const guidance = createGuidance();
+  /** the names this run's requests offered, by heldKey: a tool keeps its name (names.ts); and the last request's tools */
+  const held = new Map<string, string>();
+  let lastOffered: ExposedTool[] = [];
+  const statuses = () => current.servers.map((s) => s.status());
   const enabled = (servers: McpServerSettings[]) => (config.off ? [] : servers.filter((s) => s.enabled));
   const saving = new Set<Promise<void>>(); // cache writes and removals, awaited by close so a short run still leaves its cache right
   const track = (write: Promise<void>) => {
     const p = write.finally(() => saving.delete(p));
     saving.add(p);
   };
-  const save = (settings: McpServerSettings, tools: McpTool[]) => track(deps.store.save(settings, tools));
+  const save = (settings: McpServerSettings, tools: McpTool[], told?: string) => track(deps.store.save(settings, tools, told));
   const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
   /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
   const failedLast = new WeakMap<McpServer, string | undefined>();
@@ -130,7 +144,7 @@ export function createMcpManager(
   /** A new generation: `reused` servers keep running, the others start (a server with a cached list a moment later). */
   const begin = (servers: McpServerSettings[], waitMs: number, reused: readonly McpServer[] = [], reload = false): Generation => {
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
-    gen.servers = servers.map((settings) => reused.find((r) => r.settings === settings) ?? serverIn(settings, deps.store.load(settings)));
+    gen.servers = servers.map((s) => reused.find((r) => r.settings === s) ?? serverIn(s, deps.store.load(s), deps.store.instructions(s)));
     for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
@@ -140,10 +154,11 @@ export function createMcpManager(
     }
     return gen;
   };
-  const serverIn = (settings: McpServerSettings, cached: McpTool[] | undefined): McpServer => {
+  const serverIn = (settings: McpServerSettings, cached: McpTool[] | undefined, instructions?: string): McpServer => {
     const self: McpServer = createServer(settings, {
       connect: deps.connect,
       cached,
+      instructions,
       events: {
         changed: (s) => {
           if (s.state === "connected") lastListed.set(self, names(s.tools));
@@ -156,7 +171,7 @@ export function createMcpManager(
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
         listed: (tools) => {
-          save(settings, tools);
+          save(settings, tools, self.status().instructions);
           // a list the server changed while connected (tools/list_changed, a new session): said, as a connection is
           const before = lastListed.get(self);
           lastListed.set(self, names(tools));
@@ -207,7 +222,7 @@ export function createMcpManager(
         ? [{ server: st.name, tools: st.tools, selection: s.settings }]
         : [];
     });
-    return offerTools(lists, deps.refused, own.length ? [...new Set([...builtins, ...own])] : builtins);
+    return offerTools(lists, deps.refused, own.length ? [...new Set([...builtins, ...own])] : builtins, held);
   };
   let current = begin(enabled(config.servers), config.startupWaitMs);
   // a cached list is offered at once: a renamed tool is said now (when new), not after an answer; a one-shot command offers nothing
@@ -276,6 +291,7 @@ export function createMcpManager(
       return s;
     });
     current = begin(settings, waitMs, reused, true);
+    guidance.reset(changes.some((c) => / mcp server /.test(c))); // the reload's note says which tools changed
     await Promise.all(old.servers.filter((s) => !reused.includes(s)).map((s) => s.close()));
     if (beside.length === 0) return { changes, warnings: [] };
     for (const s of beside) awaited.add(s), s.start();
@@ -308,10 +324,15 @@ export function createMcpManager(
         builtinTools.map((t) => t.name),
       );
       say(exposed);
+      holdNames(held, (lastOffered = exposed.tools));
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
     status: () => current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s) }) })),
     offer: () => offered(current),
+    // asked at every call: hey's own tools are never an MCP tool's name
+    origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
+    instructions: () => guidance.system(statuses()),
+    note: () => guidance.note(statuses(), lastOffered),
     async settled(server, signal) {
       const s = current.servers.find((x) => x.settings.name === server);
       if (!s) return;
@@ -329,7 +350,7 @@ export function createMcpManager(
       const i = gen.servers.findIndex((x) => x.settings.name === server);
       if (i < 0) return false;
       const old = gen.servers[i]!;
-      const next = serverIn(old.settings, old.status().tools);
+      const next = serverIn(old.settings, old.status().tools, old.status().instructions);
       gen.servers[i] = next;
       await old.close();
       next.start();
@@ -374,17 +395,3 @@ export function createMcpManager(
 }
 
 const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
-
-/** A server `/reload` keeps as it is when its table did not change: one that is up, or on its way up (or waiting to start). */
-const running = (s: McpServer) => s.status().state === "connected" || s.status().state === "connecting";
-
-/** Whether a table is the same server as the one running (where it is written may have moved). */
-function sameServer(a: McpServerSettings, b: McpServerSettings): boolean {
-  const plain = ({ at: _at, origin: _origin, ...rest }: McpServerSettings) => JSON.stringify(Object.entries(rest).sort(([x], [y]) => (x < y ? -1 : 1)));
-  return plain(a) === plain(b);
-}
-
-/** What is said when a changed server did not start and the old one was kept. */
-function keptOld(s: ServerStatus): string {
-  return `MCP server ${s.name}: its changed table did not start (${withTail(s) || s.state}); the old one keeps serving, its tools unchanged`;
-}

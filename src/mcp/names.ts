@@ -5,6 +5,7 @@
 // is offered as `<server>_<name>`: a built-in is never shadowed (a filesystem server's write_file
 // once locked an agent out of repairing its own config). Descriptions are cut so one verbose
 // server cannot bloat every request.
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { MAX_TOOL_NAME_CHARS } from "../kernel/tool-names.ts";
 
 /** What a model accepts as a tool name (kernel/tool-names.ts, which refuses an embedder's tool named otherwise). */
@@ -57,42 +58,75 @@ export interface Exposed {
   renamed: Renaming[];
 }
 
+/** A tool's key among the names a run has given (`held`): its server and its own name. */
+export const heldKey = (server: string, tool: McpTool) => `${server}\u0000${tool.name}`;
+
 /**
  * The names of every server's tools, in server order. A name two servers share becomes
  * `<server>_<name>` for both (with a warning), and so does a name of one of `builtins` (hey's own
  * tools keep theirs); a name still taken after that (two tools of one server that sanitize alike,
- * or a prefixed name that meets a plain one) gets `_2`, `_3`….
+ * or a prefixed name that meets a plain one) gets `_2`, `_3`…. `held`: the names this run has
+ * offered, by heldKey: a tool keeps its name while it is offered (the model has called it so, and
+ * the cached prompt prefix holds it), so a server that connects later with a name already offered
+ * gets its prefix, and the first keeps the plain name.
  */
-export function exposeTools(lists: readonly { server: string; tools: readonly McpTool[] }[], builtins: readonly string[] = []): Exposed {
+export function exposeTools(
+  lists: readonly { server: string; tools: readonly McpTool[] }[],
+  builtins: readonly string[] = [],
+  held: ReadonlyMap<string, string> = new Map(),
+): Exposed {
   const owners = new Map<string, Set<string>>();
   for (const { server, tools } of lists)
     for (const t of tools) {
       const name = sanitizeName(t.name);
       (owners.get(name) ?? owners.set(name, new Set()).get(name)!).add(server);
     }
-  const clashes: Renaming[] = [];
   const renamed: Renaming[] = [];
   const own = new Set(builtins);
-  for (const [name, servers] of owners)
-    if (servers.size > 1 && !own.has(name)) {
-      const both = [...servers];
-      const line = `MCP servers ${both.join(" and ")} both offer a tool named ${name}; the model sees ${both.map((s) => prefixed(s, name)).join(" and ")}`;
-      clashes.push({ servers: both, line });
-    }
   const taken = new Set<string>(builtins);
+  // names the run has given keep their tools (the first of two holders keeps it, should two claim one)
+  const kept = new Map<string, string>();
+  for (const { server, tools } of lists)
+    for (const tool of tools) {
+      const name = held.get(heldKey(server, tool));
+      if (name !== undefined && !taken.has(name)) taken.add(name), kept.set(heldKey(server, tool), name);
+    }
   const tools: ExposedTool[] = [];
   for (const { server, tools: list } of lists)
     for (const tool of list) {
       const plain = sanitizeName(tool.name);
-      const base = owners.get(plain)!.size > 1 || own.has(plain) ? prefixed(server, plain) : plain;
-      let name = base;
-      for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME_CHARS - String(n).length - 1)}_${n}`;
-      taken.add(name);
+      let name = kept.get(heldKey(server, tool));
+      if (name === undefined) {
+        const base = owners.get(plain)!.size > 1 || own.has(plain) ? prefixed(server, plain) : plain;
+        name = base;
+        for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME_CHARS - String(n).length - 1)}_${n}`;
+        taken.add(name);
+      }
       if (own.has(plain)) renamed.push({ servers: [server], line: renamedLine(server, plain, name) });
       tools.push({ server, tool, name });
     }
+  const clashes: Renaming[] = [];
+  for (const [plain, servers] of owners)
+    if (servers.size > 1 && !own.has(plain)) {
+      const both = [...servers];
+      const seen = both.map((s) => tools.find((e) => e.server === s && sanitizeName(e.tool.name) === plain)!.name);
+      clashes.push({ servers: both, line: `MCP servers ${both.join(" and ")} both offer a tool named ${plain}; the model sees ${seen.join(" and ")}` });
+    }
   return { tools, clashes, renamed };
 }
+
+/** Records that a request offered `tools` under their names (exposeTools' `held`): a name now another tool's is that tool's. */
+export function holdNames(held: Map<string, string>, tools: readonly ExposedTool[]): void {
+  const given = new Set(tools.map((e) => e.name));
+  for (const [key, name] of held) if (given.has(name)) held.delete(key);
+  for (const e of tools) held.set(heldKey(e.server, e.tool), e.name);
+}
+
+/** What the permission rules know of an offered MCP tool (kernel/tool-calls.ts ToolOrigin). */
+export const originOf = (e: ExposedTool): ToolOrigin => {
+  const name = sanitizeName(e.tool.name);
+  return { server: e.server, name, qualified: prefixed(e.server, name) };
+};
 
 const prefixed = (server: string, name: string) => sanitizeName(`${server}_${name}`);
 

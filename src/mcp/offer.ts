@@ -6,7 +6,8 @@
 // (schema-check.ts). Pure.
 import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
-import { exposeTools, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
+import { exposeTools, originOf, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
 import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
@@ -24,9 +25,10 @@ export interface Offer {
   tools: ExposedTool[];
   /**
    * the tools left out, under their server's own names; one the permission rules refuse under the
-   * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name
+   * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name,
+   * and with what the rules know of it (`origin`), so a call by that name reads their refusal
    */
-  leftOut: { server: string; name: string; why: Reason }[];
+  leftOut: { server: string; name: string; why: Reason; origin?: ToolOrigin }[];
   /** invalid input schemas, and selection names that match no tool */
   warnings: string[];
   /**
@@ -38,11 +40,17 @@ export interface Offer {
 }
 
 /**
- * The tools to offer from `lists` (in server order). `refused(name)`: whether the permission rules
- * refuse every call of the tool the model would see as `name`; `builtins`: hey's own tools' names,
- * which a server's tool never takes (names.ts).
+ * The tools to offer from `lists` (in server order). `refused(name, origin)`: whether the permission
+ * rules refuse every call of the tool the model would see as `name` (from `origin`: the rules name it
+ * by its server's names too); `builtins`: hey's own tools' names, which a server's tool never takes;
+ * `held`: the names the run has offered, which their tools keep (names.ts).
  */
-export function offerTools(lists: readonly ServerTools[], refused: (name: string) => boolean, builtins: readonly string[] = []): Offer {
+export function offerTools(
+  lists: readonly ServerTools[],
+  refused: (name: string, origin: ToolOrigin) => boolean,
+  builtins: readonly string[] = [],
+  held?: ReadonlyMap<string, string>,
+): Offer {
   const leftOut: Offer["leftOut"] = [];
   const warnings: string[] = [];
   const selected = lists.map(({ server, tools: listed, selection }) => {
@@ -62,10 +70,11 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
     warnings.push(...selectionWarnings(server, tools, selection));
     return { server, tools: selectTools(tools, selection) };
   });
-  const exposed = exposeTools(selected, builtins);
+  const exposed = exposeTools(selected, builtins, held);
   const tools = exposed.tools.filter((e) => {
-    if (!refused(e.name)) return true;
-    leftOut.push({ server: e.server, name: e.name, why: "permission" });
+    const origin = originOf(e);
+    if (!refused(e.name, origin)) return true;
+    leftOut.push({ server: e.server, name: e.name, why: "permission", origin });
     return false;
   });
   const own = new Set(builtins);
@@ -73,6 +82,19 @@ export function offerTools(lists: readonly ServerTools[], refused: (name: string
     .filter((e) => own.has(sanitizeName(e.tool.name)))
     .map((e) => ({ servers: [e.server], line: renamedLine(e.server, sanitizeName(e.tool.name), e.name) }));
   return { tools, leftOut, warnings, renamed: [...exposed.clashes, ...renamed] };
+}
+
+/**
+ * What the permission rules know of the MCP tool the model calls `name`: one of `given` (the last
+ * request's tools), else one `now()` offers, or leaves out as the rules refuse it (so they refuse
+ * its call); undefined when no server's tool has that name.
+ */
+export function originFor(name: string, given: readonly ExposedTool[], now: () => Offer): ToolOrigin | undefined {
+  const e = given.find((t) => t.name === name);
+  if (e) return originOf(e);
+  const offer = now();
+  const found = offer.tools.find((t) => t.name === name);
+  return found ? originOf(found) : offer.leftOut.find((l) => l.name === name && l.origin)?.origin;
 }
 
 /** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */

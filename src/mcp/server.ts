@@ -31,6 +31,8 @@ export interface Connection {
   tools: McpTool[];
   /** its prompts (none when it offers no prompts) */
   prompts: McpPrompt[];
+  /** what its `initialize` result told the model (`instructions`), when it said anything */
+  instructions?: string;
   /** one `tools/call`; rejects with a CallError (never anything else) */
   call(name: string, args: Record<string, unknown>, opts: RequestOpts): Promise<CallResult>;
   /** `prompts/get` or `resources/read`; rejects with a CallError (never anything else) */
@@ -97,6 +99,8 @@ export interface ServerStatus {
   tools: McpTool[] | undefined;
   /** its prompts once connected */
   prompts?: McpPrompt[];
+  /** its `instructions` for the model, when it gave any: live once connected, else cached with its list */
+  instructions?: string;
   /** `tools` comes from the cache (the server has not answered yet in this run) */
   cached: boolean;
   /** why it failed, stopped or needs a sign-in */
@@ -140,13 +144,18 @@ export interface McpServer {
   close(): Promise<void>;
 }
 
-export function createServer(settings: McpServerSettings, deps: { connect: Connect; cached: McpTool[] | undefined; events: ServerEvents }): McpServer {
+/** `cached`: the tool list (and `instructions`) cached of this configuration, offered until the server has answered. */
+export function createServer(
+  settings: McpServerSettings,
+  deps: { connect: Connect; cached: McpTool[] | undefined; instructions?: string | undefined; events: ServerEvents },
+): McpServer {
   const { name } = settings;
   const remote = settings.url !== undefined;
   let state: ServerState = "connecting";
   let started = false;
   let tools = deps.cached;
   let prompts: McpPrompt[] | undefined;
+  let instructions = deps.cached ? deps.instructions : undefined;
   let cached = tools !== undefined;
   let connection: Connection | undefined;
   let attempt: Promise<void> = Promise.resolve();
@@ -164,6 +173,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
     tools,
     cached,
     ...(prompts ? { prompts } : {}),
+    ...(instructions ? { instructions } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(stderr ? { stderr } : {}),
     ...(busy && state === "connecting" ? { busy } : {}),
@@ -217,6 +227,7 @@ export function createServer(settings: McpServerSettings, deps: { connect: Conne
         if (remote) restarts = 0;
         tools = early ?? c.tools;
         prompts = c.prompts;
+        instructions = c.instructions?.trim() || undefined;
         cached = false;
         set("connected");
         deps.events.listed(tools);

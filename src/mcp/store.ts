@@ -1,6 +1,7 @@
 // What hey keeps on disk for MCP, under the user's cache dir (`<cache>/mcp/`): each server's last
 // tool list, keyed by a hash of its configuration, so the first request of a run can offer its
-// tools before the server has started (SPEC §14), with the rename notices said of that list (so a
+// tools before the server has started (SPEC §14), with the server's instructions (so the first
+// request's system prompt holds them: mcp/guidance.ts) and the rename notices said of that list (so a
 // later run does not say them again while it stays the same); and the full text of results cut for
 // the model. Both are hey's own files: written atomically or exclusively, never through a link.
 import { readdirSync, statSync, unlinkSync } from "node:fs";
@@ -22,8 +23,10 @@ const OUTPUT_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 export interface ToolStore {
   /** the list cached for this configuration, or undefined (none, unreadable, another configuration) */
   load(settings: McpServerSettings): McpTool[] | undefined;
-  /** replaces the cached list (and any for an older configuration of the server); never throws */
-  save(settings: McpServerSettings, tools: McpTool[]): Promise<void>;
+  /** replaces the cached list and instructions (and any for an older configuration of the server); never throws */
+  save(settings: McpServerSettings, tools: McpTool[], instructions?: string): Promise<void>;
+  /** the instructions cached with this configuration's list, or undefined */
+  instructions(settings: McpServerSettings): string | undefined;
   /** the rename notices said of this list of this configuration (none when the list is another than the one they were said of) */
   said(settings: McpServerSettings, tools: readonly McpTool[]): ReadonlySet<string>;
   /** records `line` as said of this list, cached with it; never throws */
@@ -71,8 +74,10 @@ export function createToolStore(cacheDir: string): ToolStore {
   let pruned = false;
   /** each file's list and the notices said of it, as this store last read or wrote them */
   const known = new Map<string, { names: string; said: Set<string> }>();
+  /** each file's instructions, as this store last read or was given them */
+  const told = new Map<string, string | undefined>();
   /** the file's JSON object, or undefined (none, unreadable, too large, not JSON) */
-  const json = (file: string): { tools?: unknown; said?: unknown; failed?: unknown; error?: unknown } | undefined => {
+  const json = (file: string): { tools?: unknown; said?: unknown; failed?: unknown; error?: unknown; instructions?: unknown } | undefined => {
     try {
       const text = readOwnFile(file, MAX_CACHE_BYTES);
       return text && !text.truncated ? JSON.parse(text.text) : undefined;
@@ -86,6 +91,7 @@ export function createToolStore(cacheDir: string): ToolStore {
       if (!data || !Array.isArray(data.tools) || !data.tools.every(isTool)) return undefined;
       const said = Array.isArray(data.said) ? data.said.filter((l): l is string => typeof l === "string") : [];
       known.set(file, { names: namesOf(data.tools), said: new Set(said) });
+      told.set(file, typeof data.instructions === "string" ? data.instructions : undefined);
       return data.tools;
     } catch {
       return undefined; // a broken cache is no cache
@@ -103,9 +109,10 @@ export function createToolStore(cacheDir: string): ToolStore {
   const write = (settings: McpServerSettings, tools: McpTool[]) => {
     const file = fileOf(settings);
     const said = saidOf(file, tools);
+    const instructions = told.get(file);
     return inOrder(file, async () => {
       try {
-        const kept = said.size ? { said: [...said] } : {};
+        const kept = { ...(instructions ? { instructions } : {}), ...(said.size ? { said: [...said] } : {}) };
         await writeFileAtomic(file, JSON.stringify({ server: settings.name, tools, ...kept }) + "\n", { own: true, private: true });
         const prefix = `${sanitizeName(settings.name)}-`;
         for (const name of readdirSync(dir))
@@ -116,7 +123,8 @@ export function createToolStore(cacheDir: string): ToolStore {
   };
   return {
     load: (settings) => read(fileOf(settings)),
-    save: write,
+    save: (settings, tools, instructions) => (told.set(fileOf(settings), instructions), write(settings, tools)),
+    instructions: (settings) => (read(fileOf(settings)) ? told.get(fileOf(settings)) : undefined),
     said: (settings, tools) => saidOf(fileOf(settings), tools),
     failedLast(settings) {
       const data = json(fileOf(settings));
@@ -141,6 +149,7 @@ export function createToolStore(cacheDir: string): ToolStore {
     forget(settings) {
       const file = fileOf(settings);
       known.delete(file);
+      told.delete(file);
       return inOrder(file, async () => {
         try {
           unlinkSync(file);

@@ -1,5 +1,6 @@
 // Reading one `[permission]` entry (SPEC §8, §24): "TOOLNAME" — a lowercase glob on tool names,
-// built-in or MCP ("read_file", "github_*", "*") — or "bash: PATTERN". Anything else is a
+// built-in or MCP ("read_file", "github_*", "*"; an MCP server's in Claude Code's spelling too,
+// "mcp__fs", "mcp__fs__move_file": tool-match.ts) — or "bash: PATTERN". Anything else is a
 // configuration error, never a rule that silently matches nothing; where an entry looks like
 // another agent's spelling ("Bash(git:*)", "Write", "write_file:*.env") the message gives hey's. Pure.
 import { harmless, type Pattern } from "./match.ts";
@@ -7,6 +8,7 @@ import { parseSyntax } from "./shell-syntax.ts";
 import type { Word } from "./shell-model.ts";
 import { BUILTIN_TOOLS } from "../kernel/tool-names.ts";
 import { editDistance } from "../spelling.ts";
+import { scopedProblem } from "./tool-match.ts";
 
 export type Entry = { tool: string } | { pattern: Pattern };
 
@@ -78,6 +80,8 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   const meant = list === "deny" && TOOL_GLOB.test(e) ? slipFor(e) : undefined;
   if (meant)
     return { error: `is no built-in tool's name, so it would refuse an MCP tool so named only; write "${meant}" for hey's (for such an MCP tool: "${e}*")` };
+  const scoped = scopedProblem(e);
+  if (scoped) return { error: scoped };
   if (TOOL_GLOB.test(e)) return { tool: e };
   return { error: misspelled(e) };
 }

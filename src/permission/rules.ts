@@ -24,6 +24,8 @@ import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun } from "./run-scripts.ts";
 import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
+import { toolMatch } from "./tool-match.ts";
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
 
 /** The `[permission]` lists as configured. */
 export interface PermissionRules {
@@ -168,13 +170,14 @@ export function blockedWarning(allow: string[], blocked: string[]): string {
  * Decide one tool call. Pure and total: never throws, whatever the arguments. `bash: …` rules
  * judge every tool whose name case-folds to `bash` (an MCP server's `Bash` too).
  */
-export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules): Decision {
+export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules, origin?: ToolOrigin): Decision {
   // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case
   const name = tool.toLowerCase();
-  const deniedBy = rules.deny.tools.find((glob) => globMatch(glob, name));
-  if (deniedBy !== undefined) return block(`tool \`${tool}\` matches deny entry \`${deniedBy}\``);
-  const open = !rules.allow || rules.allow.tools.some((glob) => globMatch(glob, name));
-  if (name !== BASH_TOOL) return open ? ALLOWED : block(`tool \`${tool}\` matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
+  const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
+  if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches deny entry \`${deniedBy}\``);
+  const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow"));
+  if (name !== BASH_TOOL)
+    return open ? ALLOWED : block(`tool \`${tool}\`${from(tool, origin)} matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
   if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
 }
@@ -322,6 +325,9 @@ const owner = (git: boolean | undefined, how: string) =>
     : how === CACHE_WHY || how === PATH_WHY
       ? "a file hey guards"
       : "hey's own configuration or trust file";
+
+/** ` (MCP server fs's move_file)`: which tool a refused MCP call is, when the model calls it by another name than the server's. */
+const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin.name !== tool ? ` (MCP server ${origin.server}'s ${origin.name})` : "");
 
 function block(what: string): Decision {
   return { allowed: false, reason: `${BLOCKED_PREFIX} ${what}` };

@@ -1,5 +1,5 @@
 // The system prompt of every request (SPEC §11): the core prompt, the skills (list and creation
-// guide) and the AGENTS.md files, read at start-up. Within a run it stays byte-identical, so the
+// guide), the AGENTS.md files, read at start-up, and the MCP servers' instructions. Within a run it stays byte-identical, so the
 // provider's prompt cache can reuse it (issue 23): the date is the run's first, and edits to
 // AGENTS.md and skills — and what the guide says, which follows the project's trust and the
 // permission lists — switch in at `/reload` (or the next run), after validation. The two are
@@ -37,6 +37,8 @@ export interface PromptSourceOptions {
   writable(): boolean;
   /** one line per problem found; at start-up every skill problem is only a warning */
   warn(message: string): void;
+  /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
+  servers?(): string;
 }
 
 export interface PromptSource {
@@ -82,7 +84,8 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let built: { key: unknown[]; text: string } | undefined;
   const system = () => {
     const agentsMd = agents.files;
-    const key = [agentsMd, skills, guide, opts.shell()];
+    const mcp = opts.servers?.() ?? "";
+    const key = [agentsMd, skills, guide, opts.shell(), mcp];
     if (built?.key.every((k, i) => k === key[i])) return built.text;
     const text = buildSystemPrompt({
       core: opts.core,
@@ -94,6 +97,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       agentsMd,
       skills: opts.skills ? skills : undefined,
       guide,
+      mcp,
     });
     built = { key, text };
     return text;

@@ -1,7 +1,7 @@
 // The system prompt (SPEC §11), rebuilt for every request. Pure: the caller gathers the facts.
 // Layout, most stable first (a prompt cache reuses the longest unchanged prefix): the core prompt
 // (with the task.md guidance), the skill-creation guide, the skills list, the AGENTS.md files,
-// then the facts of this run. The nudge line is added by context/compaction.ts.
+// the MCP servers' instructions, then the facts of this run. The nudge line is added by context/compaction.ts.
 import { isAbsolute, join, relative, sep } from "node:path";
 
 /** Each AGENTS.md is cut here, with a note naming it: it is resent with every request (~8k tokens). */
@@ -38,6 +38,8 @@ export interface PromptFacts {
   skills: readonly ListedSkill[] | undefined;
   /** where the guide says new skills and servers go; DEFAULT_GUIDE when not given */
   guide?: GuideFacts;
+  /** the MCP servers' instructions, each under its server's name (mcp/guidance.ts); "" or undefined: none */
+  mcp?: string;
 }
 
 /** What the guide needs to know: paths as the model should write them (relative to the working directory, or with `~`). */
@@ -85,6 +87,7 @@ export function buildSystemPrompt(f: PromptFacts): string {
     if (f.skills.length > 0) parts.push([SKILLS_HEADER, ...f.skills.map((s) => listLine(s, f.cwd))].join("\n"));
   }
   for (const file of f.agentsMd) parts.push(agentsSection(file));
+  if (f.mcp) parts.push(f.mcp);
   // the task.md path absolute: written relative to a subdirectory, .hey/task.md would be no project's (fs/places.ts)
   const root =
     f.root && f.root !== f.cwd ? `\nProject root: ${f.root} (keep task.md at ${join(f.root, ".hey", "task.md")}; its .hey/ holds skills and config)` : "";

@@ -54,7 +54,8 @@ test("the renaming is said by the run that first sees the list, not by the next 
   // the server lists one more tool: its renamings are said again, the new one with them
   writeFileSync(list, "write_file,lookup,grep");
   const changed = await hey(["-p", "note milk"]);
-  expect(changed.stdout).toBe("done: notes: milk\n");
+  // the cached list went with the first request; the one the server lists now has grep: the model is told of it
+  expect(changed.stdout).toMatch(/^done: notes: milk\n\[#\w+\]\n\n\[hey: the MCP tools offered changed since the last request:\n\+ tools notes_grep\]\n$/);
   expect(changed.stderr).toContain(`${WRITE}\n`);
   expect(changed.stderr).toContain(`${GREP}\n`);
   const after = await hey(["-p", "note milk"]);

@@ -103,6 +103,9 @@ export const systemOf = (req: ChatRequest): string => (req.messages[0]?.role ===
 export const reloadNoteOf = (req: ChatRequest): string | undefined =>
   /\[hey: the user ran \/reload[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/.exec(textOf(req.messages.at(-1)))?.[0];
 
-/** The last user message's text, without the /reload note a request may end with. */
+/** The last user message's text, without the note of a /reload or of MCP tools that changed (mcp/guidance.ts) a request may end with. */
 export const lastUserText = (req: ChatRequest): string =>
-  textOf(req.messages.findLast((m) => m.role === "user")).replace(/\n\n\[hey: the user ran \/reload[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/, "");
+  textOf(req.messages.findLast((m) => m.role === "user")).replace(
+    /\n\n\[hey: (?:the user ran \/reload|the MCP tools offered changed|MCP server \S+ connected; its instructions)[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/,
+    "",
+  );

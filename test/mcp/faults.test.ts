@@ -188,7 +188,7 @@ test("/reload with MCP off (--no-mcp) tells of no server: none will start", asyn
     { servers: [], startupWaitMs: 0, off: true },
     {
       connect: () => Promise.reject(new Error("never")),
-      store: { load: () => undefined } as never,
+      store: { load: () => undefined, instructions: () => undefined } as never,
       missingCommand: () => "not found",
       report: () => {},
       warn: () => {},

@@ -56,3 +56,11 @@ test("the manager warns once when such a server connects, however many requests 
     await m.manager.close();
   }
 });
+
+test("a server of many tools alike in size: the hint is the list of those to keep, not three names that would save little", () => {
+  const many = offerTools([{ server: "big", tools: Array.from({ length: 120 }, (_, i) => small(`tool_${i}`)), selection: {} }], () => false);
+  const [warning] = heavyToolWarnings(many, 4_000);
+  expect(warning).toMatch(
+    /; its 120 tools are alike in size, so leaving out the largest saves little \(~[\d,]+\): list the ones to keep in \[mcp\.big\] tools = \[\.\.\.\], or set enabled = false$/,
+  );
+});

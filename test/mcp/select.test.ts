@@ -45,13 +45,13 @@ test("the offer: selection before naming (an excluded tool causes no clash), the
   expect(offer.tools.map((e) => `${e.server}:${e.name}`)).toEqual(["a:read", "b:search"]); // no a_search / b_search prefixes
   expect(offer.leftOut).toEqual([
     { server: "a", name: "search", why: "exclude_tools" },
-    { server: "b", name: "delete_all", why: "permission" },
+    { server: "b", name: "delete_all", why: "permission", origin: { server: "b", name: "delete_all", qualified: "b_delete_all" } },
   ]);
   expect(offer.warnings).toEqual([]);
   // without the selection the clash prefixes both, and the rules name the prefixed tool
   const clash = offerTools([{ ...lists[0]!, selection: {} }, lists[1]!], (name) => name === "a_search");
   expect(clash.tools.map((e) => e.name)).toEqual(["read", "b_search", "delete_all"]);
-  expect(clash.leftOut).toEqual([{ server: "a", name: "a_search", why: "permission" }]);
+  expect(clash.leftOut).toEqual([{ server: "a", name: "a_search", why: "permission", origin: { server: "a", name: "search", qualified: "a_search" } }]);
 });
 
 test("a tool renamed for one of hey's own is said to be offered only when it is: the rules judge, and /mcp names, the name the model would see", () => {
@@ -62,5 +62,7 @@ test("a tool renamed for one of hey's own is said to be offered only when it is:
   expect(offer.renamed).toEqual([
     { servers: ["fs"], line: "MCP server fs's tool write_file is offered as fs_write_file: hey's own write_file keeps its name" },
   ]);
-  expect(offer.leftOut).toEqual([{ server: "fs", name: "fs_read_file", why: "permission" }]);
+  expect(offer.leftOut).toEqual([
+    { server: "fs", name: "fs_read_file", why: "permission", origin: { server: "fs", name: "read_file", qualified: "fs_read_file" } },
+  ]);
 });

@@ -64,3 +64,18 @@ test("a failure older than FAILURE_HELD_MS is not held against the server: the n
   writeFileSync(path, readFileSync(path, "utf8").replace(/"failed":"[^"]+"/, `"failed":"${long}"`));
   expect(createToolStore(dir.path).failedLast(remote)).toBeUndefined();
 });
+
+test("a server's instructions are cached with its list: the next run has them before the server starts; a rename notice kept keeps them; a forget drops them", async () => {
+  const store = createToolStore(dir.path);
+  await store.save(remote, whoami as never, "Call whoami first.");
+  const next = createToolStore(dir.path);
+  expect(next.load(remote)).toEqual(whoami as never);
+  expect(next.instructions(remote)).toBe("Call whoami first.");
+  await next.remember(remote, whoami as never, "a notice");
+  expect(createToolStore(dir.path).instructions(remote)).toBe("Call whoami first.");
+  await next.save(remote, whoami as never);
+  expect(createToolStore(dir.path).instructions(remote)).toBeUndefined();
+  await store.save(remote, whoami as never, "again");
+  await store.forget(remote);
+  expect(createToolStore(dir.path).instructions(remote)).toBeUndefined();
+});

@@ -1,0 +1,86 @@
+// What the model is told of the MCP servers beyond their tools' schemas: each server's
+// `instructions` (its `initialize` result's words for the model, as Claude Code puts them in the
+// system prompt), and that the tools offered changed between two requests (a server connected
+// late, one changed its list). The system prompt stays byte-identical within a run, so the
+// provider's prompt cache holds (issue 23): the servers connected when it is first built put their
+// instructions in it — and those offered from their cached list while they start, with the
+// instructions cached beside it (store.ts) — and it changes again only when `/reload` changes the
+// set of servers; a server that connects later is told of in the request's note instead — its
+// instructions, and the tools that joined, in the words `/reload`'s note uses (`+ tools …`,
+// `- tools …`). Pure.
+import type { ServerStatus } from "./server.ts";
+
+/** Each server's instructions are cut here: they ride on every request. */
+export const MAX_INSTRUCTIONS_BYTES = 2048;
+
+export interface Guidance {
+  /**
+   * The system prompt's section of the servers' instructions ("" for none): those of the servers
+   * connected (or offered from their cache) when it is first asked for, the same text until a
+   * `reset` that changed the servers.
+   */
+  system(statuses: readonly ServerStatus[]): string;
+  /**
+   * The note for the request about to go, given the MCP tools it offers: the tools that the last
+   * request did not offer, and the reverse, and the instructions of servers connected since the
+   * section was fixed, with the first request that offers their tools (each said once; a server
+   * none of whose tools is offered is not said); undefined when nothing is new. The run's first
+   * request has none.
+   */
+  note(statuses: readonly ServerStatus[], offered: readonly { name: string; server: string }[]): string | undefined;
+  /** `/reload` switched the servers: its own note says which tools changed; `servers`: the set changed, so the section is fixed anew */
+  reset(servers: boolean): void;
+}
+
+export function createGuidance(): Guidance {
+  let fixed: Set<string> | undefined; // the servers whose instructions the section holds
+  let section = "";
+  const told = new Set<string>(); // servers whose instructions a note has carried
+  let last: readonly string[] | undefined;
+  // a server whose cached list is offered while it starts: its cached instructions with it
+  const given = (statuses: readonly ServerStatus[]) =>
+    statuses.filter((s) => s.instructions && (s.state === "connected" || (s.state === "connecting" && s.cached)));
+  return {
+    system(statuses) {
+      if (fixed) return section;
+      const now = given(statuses);
+      fixed = new Set(now.map((s) => s.name));
+      section = now.map((s) => `Instructions from MCP server ${s.name}:\n${capped(s.instructions!)}`).join("\n\n");
+      return section;
+    },
+    note(statuses, tools) {
+      const before = last;
+      const offered = tools.map((t) => t.name);
+      last = offered;
+      const parts: string[] = [];
+      const notes: string[] = [];
+      if (before) {
+        const old = new Set(before);
+        const now = new Set(offered);
+        const added = offered.filter((t) => !old.has(t));
+        const removed = before.filter((t) => !now.has(t));
+        if (added.length) parts.push(`+ tools ${added.join(", ")}`);
+        if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
+      }
+      if (parts.length) notes.push(`[hey: the MCP tools offered changed since the last request:\n${parts.join("\n")}]`);
+      for (const s of given(statuses))
+        if (fixed && !fixed.has(s.name) && !told.has(s.name) && tools.some((t) => t.server === s.name)) {
+          told.add(s.name);
+          notes.push(`[hey: MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}]`);
+        }
+      return notes.join("\n") || undefined;
+    },
+    reset(servers) {
+      last = undefined;
+      if (servers) (fixed = undefined), told.clear();
+    },
+  };
+}
+
+/** `text` cut at MAX_INSTRUCTIONS_BYTES (UTF-8, on a character boundary), with a line that says so. */
+export function capped(text: string): string {
+  const bytes = new TextEncoder().encode(text.trim());
+  if (bytes.length <= MAX_INSTRUCTIONS_BYTES) return text.trim();
+  const cut = new TextDecoder().decode(bytes.slice(0, MAX_INSTRUCTIONS_BYTES)).replace(/\uFFFD$/, "");
+  return `${cut}\n[cut here: the server's instructions are longer than ${MAX_INSTRUCTIONS_BYTES / 1024} KB]`;
+}

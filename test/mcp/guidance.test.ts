@@ -1,0 +1,50 @@
+// What the model hears of the servers beyond their schemas (mcp/guidance.ts): each connected
+// server's `instructions` in the system prompt, fixed at the run's first request so the prompt
+// cache holds; a server that connects later is told of in that request's note — its instructions,
+// and the tools that joined or went, in /reload's words.
+import { expect, test } from "bun:test";
+import { capped, createGuidance, MAX_INSTRUCTIONS_BYTES } from "../../src/mcp/guidance.ts";
+import type { ServerStatus } from "../../src/mcp/server.ts";
+
+const up = (name: string, instructions?: string): ServerStatus => ({
+  name,
+  state: "connected",
+  tools: [],
+  cached: false,
+  ...(instructions ? { instructions } : {}),
+});
+const starting = (name: string): ServerStatus => ({ name, state: "connecting", tools: undefined, cached: false });
+const named = (...names: string[]) => names.map((name) => ({ name, server: name === "ping" ? "late" : "docs" }));
+
+test("the system prompt's section holds the servers connected at its first build, and stays the same when another connects", () => {
+  const g = createGuidance();
+  expect(g.system([up("docs", "Search before you fetch."), starting("late")])).toBe("Instructions from MCP server docs:\nSearch before you fetch.");
+  expect(g.note([up("docs", "Search before you fetch."), starting("late")], named("search"))).toBeUndefined();
+  const now = [up("docs", "Search before you fetch."), up("late", "Call ping first.")];
+  expect(g.system(now)).toBe("Instructions from MCP server docs:\nSearch before you fetch.");
+  // connected, its tools not in this request yet: its instructions wait for them
+  expect(g.note(now, named("search"))).toBeUndefined();
+  expect(g.note(now, named("search", "ping"))).toBe(
+    "[hey: the MCP tools offered changed since the last request:\n+ tools ping]\n[hey: MCP server late connected; its instructions:\nCall ping first.]",
+  );
+  // said once
+  expect(g.note(now, named("search", "ping"))).toBeUndefined();
+  expect(g.note(now, named("ping"))).toBe("[hey: the MCP tools offered changed since the last request:\n- tools search]");
+});
+
+test("/reload: its own note says which tools changed; a change of servers builds the section anew", () => {
+  const g = createGuidance();
+  g.system([]);
+  g.note([], named("a"));
+  g.reset(true);
+  expect(g.note([up("new", "Be brief.")], named("a", "b"))).toBeUndefined();
+  expect(g.system([up("new", "Be brief.")])).toBe("Instructions from MCP server new:\nBe brief.");
+});
+
+test("instructions longer than the cap are cut, on a character boundary, with a line that says so", () => {
+  const text = capped("é".repeat(MAX_INSTRUCTIONS_BYTES));
+  expect(text.endsWith(`\n[cut here: the server's instructions are longer than 2 KB]`)).toBe(true);
+  expect(new TextEncoder().encode(text.split("\n")[0]!).length).toBeLessThanOrEqual(MAX_INSTRUCTIONS_BYTES);
+  expect(text).not.toContain("\uFFFD");
+  expect(capped("  short  ")).toBe("short");
+});
