@@ -236,7 +236,9 @@ test("a tool call that changes its server's tools (tools/list_changed before its
   const m = model((req) => {
     const tool = lastTool(req);
     if (!tool) return { calls: [["trigger_change", {}]] };
-    if (resultText(tool) === "changed") return toolNames(req).includes("after_change") ? { calls: [["after_change", {}]] } : { text: "no after_change" };
+    // the result, then the note of the tools that changed since the last request
+    if (resultText(tool).startsWith("changed"))
+      return toolNames(req).includes("after_change") ? { calls: [["after_change", {}]] } : { text: "no after_change" };
     return { text: `got ${resultText(tool)}` };
   });
   writeConfig(provider(m.baseUrl) + fake("sw", "switch"));
@@ -244,6 +246,9 @@ test("a tool call that changes its server's tools (tools/list_changed before its
   // before: request 2 still offered before_change, and the model was told: unknown tool "after_change"
   expect(toolNames(m.requests[1]!)).toEqual(expect.arrayContaining(["trigger_change", "after_change"]));
   expect(toolNames(m.requests[1]!)).not.toContain("before_change");
+  expect(resultText(lastTool(m.requests[1]!)!)).toContain(
+    "[hey: the MCP tools offered changed since the last request:\n+ tools after_change\n- tools before_change]",
+  );
   expect(r.stdout).toBe("got fake: \n");
   expect(r.stderr).toContain("hey: MCP server sw's tools changed: + after_change, − before_change (2 tools now)");
 });
