@@ -1,7 +1,17 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (net/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
-import { classifyFetchError, classifyProxyResponse, expectedProtocol, wrongScheme, type NetError } from "./errors.ts";
-import { proxyAddress, redactProxyUrl, resolveProxy, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
+import {
+  classifyFetchError,
+  classifyProxyResponse,
+  expectedProtocol,
+  isCertificateCode,
+  proxyTlsError,
+  tunnelSilent,
+  wrongScheme,
+  type NetError,
+} from "./errors.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import { proxyAddress, redactProxyUrl, resolveProxy, type HttpRoute, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import type { speaksAs } from "./proxy-probe.ts";
 import type { SocksBridge, SocksBridgeOptions } from "./socks-bridge.ts";
 
@@ -67,10 +77,15 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init?.signal);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
     let res: Response;
+    const started = Date.now();
     try {
       const tls = ca ? { tls: { ca, ...init?.tls } } : {};
       res = await base(input, { ...init, ...tls, timeout: init?.timeout ?? false, proxy });
     } catch (e) {
+      if (route.kind === "http") {
+        const ours = await proxysFault(e, route, target, ca, init?.signal, (Date.now() - started) / 1000);
+        if (ours) throw ours;
+      }
       throw classifyFetchError(e, target, route) ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);
@@ -90,6 +105,31 @@ function proxyOption(route: Exclude<ProxyRoute, SocksRoute>): FetchInit["proxy"]
   const headers = route.authorization ? { "Proxy-Authorization": route.authorization } : undefined;
   return { url: route.url, headers, respectNoProxy: false };
 }
+
+/**
+ * For a request an HTTP(S) proxy route failed: the NetError when the fault is the proxy's own, which
+ * Bun's fetch does not tell — a certificate failure whose certificate is the https:// proxy's (not the
+ * server's behind it), or a CONNECT the proxy never answered (a watchdog or timeout gave up, after
+ * `waited` s, on a tunnel that never opened: asked again with a fresh CONNECT given PROBE_WAIT_MS).
+ * Else undefined.
+ */
+async function proxysFault(e: unknown, route: HttpRoute, target: URL, ca: string[] | undefined, signal: AbortSignal | null | undefined, waited: number) {
+  const { host, port } = proxyAddress(route);
+  const overTls = route.url.startsWith("https:");
+  const code = (e as { code?: unknown } | null)?.code;
+  if (overTls && typeof code === "string" && isCertificateCode(code)) {
+    const proxyCode = await (await import("./proxy-probe.ts")).certificateCheck(host, port, ca);
+    return proxyCode ? proxyTlsError(proxyCode, route) : undefined;
+  }
+  if (target.protocol !== "https:" || !stalled(signal)) return undefined;
+  const authority = `${target.hostname}:${target.port || 443}`;
+  const answered = await (await import("./proxy-probe.ts")).answersConnect({ host, port, tls: overTls }, authority, route.authorization);
+  return answered ? undefined : tunnelSilent(route, target, Math.round(waited));
+}
+
+/** Whether `signal` ended a wait (the stream watchdog's idle error, a timeout), not a person (Ctrl-C, whom no probe may delay). */
+const stalled = (signal: AbortSignal | null | undefined): boolean =>
+  signal?.aborted === true && (signal.reason instanceof ProviderError || (signal.reason instanceof Error && signal.reason.name === "TimeoutError"));
 
 /** A connection closed with no answer, as a SOCKS5 or TLS port closes on an HTTP proxy request. */
 const CLOSED = new Set(["ECONNRESET", "ConnectionClosed", "ECONNABORTED", "EPIPE"]);

@@ -6,8 +6,8 @@ import { ProviderError, type ModelRequest, type Provider } from "../kernel/provi
 import type { Message } from "../kernel/ir.ts";
 import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
-import { noContentError } from "./common.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
+import { netFailure, noContentError } from "./common.ts";
 
 export type { ProviderOptions };
 
@@ -76,7 +76,12 @@ const START_CHARS = 6;
  */
 function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean): typeof fetch {
   const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    const response = await base(input, init);
+    const response = await base(input, init).catch((e: unknown) => {
+      const failure = netFailure(e);
+      if (failure) explainStall(failure);
+      throw e;
+    });
+    if (response.redirected && !response.ok) throw redirectedError(input, init, response, baseUrl);
     const type = response.headers.get("content-type") ?? "";
     if (!response.ok || !isStreaming(input, init)) return response;
     if (!NOT_A_STREAM.test(type)) return watchedResponse(response);
@@ -103,6 +108,26 @@ function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean):
     throw notAStream(baseUrl, type, text);
   };
   return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
+}
+
+/**
+ * The error for a request that was redirected and then failed: a 301/302 (an http→https upgrade, a
+ * moved host) turns the POST into a GET, which the new address answers 404 or 405 — read as a
+ * missing model; a 307/308 to another origin arrives without the API key. Either way base_url should
+ * be the address redirected to. Final: the same request is redirected again.
+ */
+function redirectedError(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], response: Response, baseUrl: string): ProviderError {
+  const asked = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+  const base = baseUrl.replace(/\/+$/, "");
+  const path = new URL(asked).pathname.slice(new URL(base).pathname.replace(/\/+$/, "").length);
+  const to = new URL(response.url);
+  const moved = to.pathname.endsWith(path) ? `${to.origin}${to.pathname.slice(0, to.pathname.length - path.length)}` : undefined;
+  return new ProviderError(
+    "bad_request",
+    `the server redirected ${method} ${asked.split("?")[0]} to ${to.origin}${to.pathname}, where it answered ${response.status} — ${moved ? `set base_url to ${moved}` : "set base_url to where the server now serves its API"} (a redirect turns a POST into a GET, and drops the API key for another host)`,
+    { final: true, status: response.status },
+  );
 }
 
 /** The protocol error of an answer of content type `type` that is no event stream, quoting the start of its `text`. */

@@ -84,7 +84,9 @@ describe("a proxy's answer to CONNECT", () => {
   test.each([500, 502, 503, 504])("%d: the proxy could not reach the server — retryable, like a refused direct connection", (status) => {
     const error = classifyFetchError(tunnelError(status, "Unable to connect"), TARGET, HTTP)!;
     expect(error).toMatchObject({ kind: "upstream", permanent: false });
-    expect(error.message).toBe(`the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to llm.corp.example:443 (${status} Unable to connect)`);
+    expect(error.message).toBe(
+      `the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to llm.corp.example:443 (${status} Unable to connect) — if llm.corp.example is reachable from here without the proxy (a LAN or VPN address), list it in NO_PROXY`,
+    );
   });
 
   test("hey's SOCKS bridge names the kind and the words in headers", () => {
@@ -126,7 +128,7 @@ describe("responses a proxy sent in the server's place", () => {
 
   test("a server's own 401/403/407 is left to the adapter: a 401 is the API key's, and direct there is no proxy", () => {
     expect(classifyProxyResponse(response(401), PLAIN, HTTP)).toBeUndefined();
-    expect(classifyProxyResponse(response(403), PLAIN, HTTP)).toBeUndefined();
+    expect(classifyProxyResponse(response(403, { "content-type": "application/json" }), PLAIN, HTTP)).toBeUndefined();
     expect(classifyProxyResponse(response(407), PLAIN, DIRECT)).toBeUndefined();
   });
 
@@ -148,6 +150,41 @@ describe("responses a proxy sent in the server's place", () => {
   test("a proxy's 401 when hey sent no credentials says where to put them", () => {
     const error = classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(TINYPROXY_401) }, PLAIN, HTTP)!;
     expect(error.message).toStartWith("the proxy http://proxy.corp:3128 (from HTTPS_PROXY) wants credentials (401 Unauthorized) — put them in HTTPS_PROXY");
+  });
+
+  // tinyproxy 1.11's own pages for a Filter match and for a host it cannot reach, as captured
+  const TINYPROXY_PAGE = { server: "tinyproxy/1.11.1", "content-type": "text/html", connection: "close" };
+  const LAN = new URL("http://192.168.1.20:11434/v1/chat/completions");
+
+  test("a proxy's Filter 403 to a plain-http endpoint names the proxy and NO_PROXY, not the API key", () => {
+    const error = classifyProxyResponse({ status: 403, statusText: "Filtered", headers: new Headers(TINYPROXY_PAGE) }, LAN, HTTP)!;
+    expect(error).toMatchObject({ kind: "proxy_refused", permanent: true });
+    expect(error.message).toBe(
+      "the proxy http://proxy.corp:3128 (from HTTPS_PROXY) refused to connect to 192.168.1.20:11434 (403 Filtered) — its rules do not allow this host or port: ask its administrator, or list hosts that are reachable directly in NO_PROXY",
+    );
+  });
+
+  test.each<[string, number, Record<string, string>]>([
+    ["tinyproxy's 500 Unable to connect", 500, TINYPROXY_PAGE],
+    ["a bare 502 with no body", 502, { "content-length": "0" }],
+    ["squid's 503, named in X-Squid-Error", 503, { server: "squid/5.7", "x-squid-error": "ERR_DNS_FAIL 0", "content-type": "text/html" }],
+    ["a 504 with Proxy-Agent", 504, { "proxy-agent": "corp-gw/2", "content-type": "text/html" }],
+  ])("%s is the proxy failing to reach the endpoint, and says NO_PROXY", (_name, status, headers) => {
+    const error = classifyProxyResponse({ status, statusText: "Unable to connect", headers: new Headers(headers) }, LAN, HTTP)!;
+    expect(error).toMatchObject({ kind: "upstream", permanent: false });
+    expect(error.message).toStartWith(
+      `the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to 192.168.1.20:11434 (${status} Unable to connect)`,
+    );
+    expect(error.message).toContain("list it in NO_PROXY");
+  });
+
+  test.each<[string, number, Record<string, string>]>([
+    ["a JSON 500 (the model server's own)", 500, { "content-type": "application/json" }],
+    ["a JSON 503 from a server that calls itself a proxy (LiteLLM)", 503, { "content-type": "application/json", server: "litellm-proxy" }],
+    ["an HTML 502 the proxy forwarded (Via)", 502, { "content-type": "text/html", server: "nginx", via: "1.1 tinyproxy (tinyproxy/1.11.1)" }],
+    ["a 404 with no proxy header", 404, { "content-type": "text/plain" }],
+  ])("an error stays the server's: %s", (_name, status, headers) => {
+    expect(classifyProxyResponse({ status, statusText: "", headers: new Headers(headers) }, LAN, HTTP)).toBeUndefined();
   });
 
   test.each<[string, Record<string, string>, ProxyRoute]>([

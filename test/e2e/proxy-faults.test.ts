@@ -1,0 +1,144 @@
+// dist/hey when the proxy (not the endpoint) is at fault, or the URL is: a proxy silent on CONNECT,
+// a plain-http proxy's own 403 or 5xx page, an https:// proxy with a bad certificate, a base_url
+// without /v1, a 301 to https, and `hey upgrade` going by hey's proxy settings. Each message must
+// name what is wrong — the proxy where it is the proxy's — and never send the user after the key
+// or the model.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
+import { fileTempDir } from "../helpers/fixtures.ts";
+import { startHttpProxy, startSilentServer, startTlsFront, type TestProxy, type HttpProxyRequest } from "../helpers/proxies.ts";
+import { PROXIED_HOST, startTinyproxy, type RealProxy } from "../helpers/real-proxies.ts";
+import { makeTestCa, type TestCa } from "../helpers/test-ca.ts";
+import { missingTools, testNeeding } from "../helpers/tools.ts";
+
+const withTinyproxy = testNeeding(["tinyproxy"]);
+const withTinyproxyTls = testNeeding(["tinyproxy", "openssl"]);
+/** the doctor tries the silent proxy's port as each protocol, then waits for its CONNECT reply */
+const DOCTOR_MS = 55_000;
+
+const work = fileTempDir();
+let silent: { port: number; close(): void };
+let filtering: RealProxy | undefined;
+let ca: TestCa | undefined;
+let expiredFront: { port: number; close(): void } | undefined;
+let plain: ReturnType<typeof Bun.serve>;
+
+beforeAll(async () => {
+  await ensureBinary();
+  silent = await startSilentServer();
+  // a model-like server that is at the wrong path, or moved: Ollama's router 404 off /v1, and a 301 to https
+  plain = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      const url = new URL(req.url);
+      if (url.pathname.startsWith("/moved/"))
+        return new Response(null, { status: 301, headers: { location: `http://127.0.0.1:${plain.port}/new${url.pathname.slice(6)}` } });
+      if (url.pathname === "/new/v1/chat/completions" && req.method === "GET") return new Response("no route GET /new/v1/chat/completions", { status: 404 });
+      return new Response("404 page not found", { status: 404, headers: { "content-type": "text/plain" } });
+    },
+  });
+  if (missingTools(["tinyproxy"])) return;
+  filtering = await startTinyproxy({ filtered: "^0\\.0\\.0\\.0$" });
+  if (missingTools(["openssl"])) return;
+  ca = makeTestCa();
+  // an https:// proxy whose TLS front has an expired certificate: tinyproxy behind a TLS terminator
+  expiredFront = await startTlsFront(ca.expired, filtering.port);
+});
+afterAll(() => {
+  silent?.close();
+  plain?.stop(true);
+  expiredFront?.close();
+  filtering?.close();
+  ca?.remove();
+});
+
+const errorOf = (stdout: string) => jsonEvents(stdout).find((e) => e.type === "error") as { message: string } | undefined;
+const run = (args: string[], env: Record<string, string> = {}, timeoutMs = 20_000) =>
+  runHey([...args, "--protocol", "openai", "--api-key", "k-1", "-m", "m"], { cwd: work.path, env, timeoutMs });
+
+test("a run through a proxy that never answers CONNECT names the proxy, not a stuck model", async () => {
+  const config = join(work.path, "idle.toml");
+  writeFileSync(config, "[retry]\nidle_timeout_ms = 500\n");
+  const proxy = `http://127.0.0.1:${silent.port}`;
+  const r = await run(["--config", config, "--base-url", "https://model.invalid:4431/v1", "-p", "hi", "--output", "json"], { HTTPS_PROXY: proxy });
+  expect(r.code).toBe(1);
+  expect(errorOf(r.stdout)?.message).toStartWith(`the proxy ${proxy} (from HTTPS_PROXY) did not answer CONNECT model.invalid:4431 in `);
+  expect(r.stdout).not.toContain("looks stuck");
+  expect(jsonEvents(r.stdout).filter((e) => e.type === "retry")).toEqual([]);
+});
+
+test(
+  "hey doctor through a proxy that never answers CONNECT ends, naming the proxy",
+  async () => {
+    const proxy = `http://127.0.0.1:${silent.port}`;
+    const r = await run(["doctor", "--base-url", "https://model.invalid:4431/v1"], { HTTPS_PROXY: proxy }, DOCTOR_MS);
+    expect(r.code).toBe(1);
+    const tls = r.stdout.split("\n").find((l) => l.startsWith("✗ TLS "));
+    expect(tls).toContain(`the proxy ${proxy} (from HTTPS_PROXY) did not answer CONNECT model.invalid:4431 in 15 s`);
+    expect(tls).toEndWith("→ fix the proxy setting it names");
+  },
+  DOCTOR_MS + 5_000,
+);
+
+withTinyproxy("a plain-http proxy's Filter 403 is the proxy's refusal, with NO_PROXY — not a missing API key", async () => {
+  const endpoint = `http://${PROXIED_HOST}:${plain.port}/v1`;
+  const r = await run(["--base-url", endpoint, "-p", "hi", "--output", "json"], { HTTP_PROXY: filtering!.url });
+  expect(r.code).toBe(1);
+  expect(errorOf(r.stdout)?.message).toBe(
+    `the proxy ${filtering!.url} (from HTTP_PROXY) refused to connect to ${PROXIED_HOST}:${plain.port} (403 Filtered) — its rules do not allow this host or port: ask its administrator, or list hosts that are reachable directly in NO_PROXY`,
+  );
+  expect(r.stdout + r.stderr).not.toContain("api_key");
+  const doctor = await run(["doctor", "--base-url", endpoint], { HTTP_PROXY: filtering!.url });
+  expect(doctor.stdout).not.toContain("check the provider's api_key");
+  expect(doctor.stdout).toContain("(403 Filtered)");
+});
+
+withTinyproxyTls("an https:// proxy with an expired certificate is named, not the endpoint; hey doctor has a TLS line for it", async () => {
+  const port = expiredFront!.port;
+  const proxy = `https://127.0.0.1:${port}`;
+  const env = { HTTPS_PROXY: proxy, NODE_EXTRA_CA_CERTS: ca!.caFile };
+  const r = await run(["--base-url", "https://model.invalid:4431/v1", "-p", "hi", "--output", "json"], env);
+  expect(r.code).toBe(1);
+  const said = `the TLS certificate of the proxy ${proxy} (from HTTPS_PROXY) is expired (CERT_HAS_EXPIRED); the model endpoint was not reached`;
+  expect(errorOf(r.stdout)?.message).toStartWith(said);
+  expect(r.stdout).not.toContain("of model.invalid");
+  const doctor = await run(["doctor", "--base-url", "https://model.invalid:4431/v1"], env);
+  expect(doctor.stdout.split("\n").find((l) => l.startsWith("✗ TLS "))).toContain(said);
+});
+
+test("a base_url without /v1 (a router's 404) is told to add /v1, not to pull the model", async () => {
+  const r = await run(["--base-url", `http://127.0.0.1:${plain.port}`, "-p", "hi"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(`base_url probably lacks /v1 — set it to http://127.0.0.1:${plain.port}/v1`);
+  expect(r.stderr).not.toContain("has no model");
+});
+
+test("a 301 that turns the POST into a GET says where the server moved, not that the model is missing", async () => {
+  const r = await run(["--base-url", `http://127.0.0.1:${plain.port}/moved/v1`, "-p", "hi"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    `the server redirected POST http://127.0.0.1:${plain.port}/moved/v1/chat/completions to http://127.0.0.1:${plain.port}/new/v1/chat/completions, where it answered 404 — set base_url to http://127.0.0.1:${plain.port}/new/v1`,
+  );
+  expect(r.stderr).not.toContain("has no model");
+});
+
+test("hey upgrade downloads through HEY_PROXY and the user config's [proxy] url, as a run does", async () => {
+  const proxy: TestProxy<HttpProxyRequest> = await startHttpProxy({ hosts: { "release.test": `127.0.0.1:${plain.port}` } });
+  try {
+    const xdg = join(work.path, "xdg");
+    const release = `http://release.test:${plain.port}/rel`;
+    for (const env of [{ HEY_PROXY: proxy.url }, { XDG_CONFIG_HOME: xdg }]) {
+      Bun.spawnSync(["mkdir", "-p", join(xdg, "hey")]);
+      writeFileSync(join(xdg, "hey", "config.toml"), `[proxy]\nurl = "${proxy.url}"\n`);
+      const r = await runHey(["upgrade", "--check"], { cwd: work.path, env: { HEY_RELEASE_URL: release, HEY_INSECURE: "1", ...env } });
+      expect(r.stderr).toContain(`could not download ${release}/SHA256SUMS: HTTP 404`);
+      expect(r.stderr).not.toContain("ENOTFOUND");
+    }
+    expect(proxy.log.map((l) => l.target)).toEqual([`${release}/SHA256SUMS`, `${release}/SHA256SUMS`]);
+  } finally {
+    proxy.close();
+  }
+});
