@@ -55,6 +55,8 @@ const UNTRUSTED = new Set([
   "INVALID_PURPOSE",
   "CERT_REVOKED",
 ]);
+/** the server's own certificate signs itself: trusting it means giving that certificate as the CA */
+const SELF_SIGNED = new Set(["DEPTH_ZERO_SELF_SIGNED_CERT"]);
 const EXPIRED = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID"]);
 const MISNAMED = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
 /** Whether `code` is a certificate verification failure (tlsError's codes). */
@@ -220,7 +222,7 @@ export function tlsError(code: string, said: string, target: URL, route: ProxyRo
     );
   return new NetError(
     "tls",
-    `the TLS certificate of ${host} is not signed by a CA hey trusts (${words})${via} — if your network uses its own CA (a TLS-inspecting proxy, a private endpoint), give its PEM file in ${CA_SETTINGS}`,
+    `the TLS certificate of ${host} is not signed by a CA hey trusts (${words})${via} — if your network uses its own CA (a TLS-inspecting proxy, a private endpoint), give its PEM file in ${CA_SETTINGS}${SELF_SIGNED.has(code) ? "; for a self-signed certificate, that file is the certificate itself (as a last resort, insecure = true in the provider's table skips the check)" : ""}`,
   );
 }
 

@@ -8,7 +8,7 @@ import {
   proxyTlsError,
   tunnelSilent,
   wrongScheme,
-  type NetError,
+  NetError,
 } from "./errors.ts";
 import { ProviderError } from "../kernel/provider.ts";
 import { proxyAddress, redactProxyUrl, resolveProxy, type HttpRoute, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
@@ -23,6 +23,8 @@ export interface NetOptions extends SocksBridgeOptions {
   base?: typeof fetch;
   /** trusted CAs for every request (net/ca.ts trustedCas); undefined keeps fetch's default store */
   ca?: string[];
+  /** a `[network] ca_file` set but not approved yet (`[network] ca_file = "…" in FILE`): a certificate error says so */
+  pendingCa?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface NetOptions extends SocksBridgeOptions {
  * its own watchdog. `opts.ca` is the `tls.ca` of every request; a caller's own `init.tls` keys win.
  */
 export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): typeof fetch {
-  const { base = fetch, ca, ...bridgeOptions } = opts;
+  const { base = fetch, ca, pendingCa, ...bridgeOptions } = opts;
   const bridges = new Map<string, Promise<SocksBridge>>();
   const checked = new Map<string, Promise<void>>();
   /**
@@ -86,14 +88,36 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
         const ours = await proxysFault(e, route, target, ca, init?.signal, (Date.now() - started) / 1000);
         if (ours) throw ours;
       }
-      throw classifyFetchError(e, target, route) ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
+      const failure = classifyFetchError(e, target, route);
+      if (failure?.kind === "tls" && pendingCa) throw unapprovedCa(failure, pendingCa);
+      throw failure ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);
     if (!refused) return res;
     await res.body?.cancel();
     throw refused;
   }
-  return Object.assign(routedFetch, { preconnect: base.preconnect });
+  const routed = Object.assign(routedFetch, { preconnect: base.preconnect });
+  proxyNames.set(routed, (url) => {
+    const route = resolveProxy(new URL(url), sources);
+    return route.kind === "direct" ? undefined : `the ${route.kind === "socks5" ? "SOCKS5 proxy" : "proxy"} ${route.shown} (from ${route.source})`;
+  });
+  return routed;
+}
+
+const proxyNames = new WeakMap<typeof fetch, (url: string) => string | undefined>();
+
+/**
+ * The proxy a fetch made by proxiedFetch sends requests to `url` through, in words for messages
+ * ("the proxy http://***@proxy:8080 (from HTTPS_PROXY)"); undefined when they go direct, or for any
+ * other fetch. Never throws.
+ */
+export function proxyNameOf(f: typeof fetch, url: string): string | undefined {
+  try {
+    return proxyNames.get(f)?.(url);
+  } catch {
+    return undefined; // a proxy setting that cannot be used: its own error is said where it is used
+  }
 }
 
 /**
@@ -125,6 +149,14 @@ async function proxysFault(e: unknown, route: HttpRoute, target: URL, ca: string
   const authority = `${target.hostname}:${target.port || 443}`;
   const answered = await (await import("./proxy-probe.ts")).answersConnect({ host, port, tls: overTls }, authority, route.authorization);
   return answered ? undefined : tunnelSilent(route, target, Math.round(waited));
+}
+
+/** A certificate failure while a ca_file waits for approval: the file may hold the CA, but is not used yet. */
+function unapprovedCa(failure: NetError, pendingCa: string): NetError {
+  return new NetError(
+    "tls",
+    `${failure.message} — ${pendingCa} is set but not approved yet, so it is not used: start \`hey\` at a terminal and answer yes to use it`,
+  );
 }
 
 /** Whether `signal` ended a wait (the stream watchdog's idle error, a timeout), not a person (Ctrl-C, whom no probe may delay). */

@@ -22,7 +22,9 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     opts.baseUrl,
     opts.protocol === "anthropic",
   );
-  return namedFailures(await adapter({ ...opts, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const { proxy, ...adapterOptions } = opts;
+  const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
+  return namedFailures(await adapter({ ...adapterOptions, fetch: fetchImpl }), opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, where);
 }
 
 /**
@@ -213,12 +215,13 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 
 /**
  * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
- * the base URL and the wait; a refused connection to this machine is final. An answer that ended as
- * it should with nothing in it (no text, thinking or call) where that is a flake (emptyIsFlake), or
+ * `where` (the base URL, and the proxy when one is used: the silence may be its own) and the wait;
+ * a refused connection to this machine is final. An answer that ended as it should with nothing in
+ * it (no text, thinking or call) where that is a flake (emptyIsFlake), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
  * endpoint, retried as such; an empty end_turn after tool results ends the task (the loop says so).
  */
-function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
+function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where = baseUrl): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   return {
     protocol: provider.protocol,
@@ -232,7 +235,7 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl);
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
-        if (e.silent) throw new ProviderError("network", `no answer from ${baseUrl} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
+        if (e.silent) throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
         if (local && REFUSED.test(e.message))
           throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
         throw e;

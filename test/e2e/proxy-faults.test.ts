@@ -5,11 +5,14 @@
 // or the model.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileTempDir } from "../helpers/fixtures.ts";
 import { startHttpProxy, startSilentServer, startTlsFront, type TestProxy, type HttpProxyRequest } from "../helpers/proxies.ts";
 import { PROXIED_HOST, startTinyproxy, type RealProxy } from "../helpers/real-proxies.ts";
+import { textReply } from "../helpers/protocol-streams.ts";
+import { startReplayServer } from "../helpers/replay-server.ts";
 import { makeTestCa, type TestCa } from "../helpers/test-ca.ts";
 import { missingTools, testNeeding } from "../helpers/tools.ts";
 
@@ -70,6 +73,20 @@ test("a run through a proxy that never answers CONNECT names the proxy, not a st
   expect(jsonEvents(r.stdout).filter((e) => e.type === "retry")).toEqual([]);
 });
 
+test("a silent server behind a plain-http proxy: the message names the proxy too (either may be the silent one)", async () => {
+  const config = join(work.path, "idle.toml");
+  writeFileSync(config, "[retry]\nidle_timeout_ms = 500\n");
+  const proxy = await startHttpProxy({ hosts: { "model.test": `127.0.0.1:${silent.port}` } });
+  try {
+    const endpoint = `http://model.test:${silent.port}/v1`;
+    const r = await run(["--config", config, "--base-url", endpoint, "-p", "hi", "--output", "json"], { HTTP_PROXY: proxy.url });
+    expect(r.code).toBe(1);
+    expect(errorOf(r.stdout)?.message).toStartWith(`no answer from ${endpoint} (through the proxy ${proxy.url} (from HTTP_PROXY)) in 0.5 s, not a byte`);
+  } finally {
+    proxy.close();
+  }
+});
+
 test(
   "hey doctor through a proxy that never answers CONNECT ends, naming the proxy",
   async () => {
@@ -107,6 +124,66 @@ withTinyproxyTls("an https:// proxy with an expired certificate is named, not th
   expect(r.stdout).not.toContain("of model.invalid");
   const doctor = await run(["doctor", "--base-url", "https://model.invalid:4431/v1"], env);
   expect(doctor.stdout.split("\n").find((l) => l.startsWith("✗ TLS "))).toContain(said);
+});
+
+withTinyproxyTls(
+  "hey doctor takes a TLS handshake that a slow hop delays past 5 s (a run does) and goes on",
+  async () => {
+    const model = startReplayServer(undefined, { tls: ca!.valid });
+    // the first connection that sends bytes (the doctor's TLS check: its TCP check sends none) gets
+    // its answer 6.5 s late, as through a slow VPN hop
+    let delayed = false;
+    const forwarder = createServer((client) => {
+      const upstream = connect({ host: "127.0.0.1", port: Number(new URL(model.url).port) });
+      client.once("data", (hello: Buffer) => {
+        client.pause();
+        const delay = delayed ? 0 : 6_500;
+        delayed = true;
+        setTimeout(() => {
+          upstream.write(hello);
+          client.pipe(upstream).pipe(client);
+        }, delay);
+      });
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+    });
+    await new Promise<void>((resolve) => forwarder.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (forwarder.address() as { port: number }).port;
+      const r = await run(["doctor", "--base-url", `https://127.0.0.1:${port}/v1`], { NODE_EXTRA_CA_CERTS: ca!.caFile }, DOCTOR_MS);
+      const tls = r.stdout.split("\n").find((l) => / TLS /.test(l));
+      expect(tls).not.toStartWith("✗");
+      expect(tls).toContain("issued by hey test CA");
+      expect(r.stdout).toContain("streamed answer"); // the model checks ran
+    } finally {
+      forwarder.close();
+      model.stop();
+    }
+  },
+  DOCTOR_MS + 5_000,
+);
+
+withTinyproxyTls("a certificate error while a new [network] ca_file waits for approval says it is there but not used yet", async () => {
+  const model = startReplayServer(undefined, { tls: ca!.valid });
+  try {
+    const xdg = join(work.path, "pending-ca");
+    const env = { XDG_CONFIG_HOME: join(xdg, "config"), XDG_STATE_HOME: join(xdg, "state") };
+    const config = join(xdg, "config", "hey", "config.toml");
+    Bun.spawnSync(["mkdir", "-p", join(xdg, "config", "hey")]);
+    writeFileSync(config, "[agent]\nmax_turns = 5\n");
+    const endpoint = ["--base-url", `${model.url}/v1`, "-p", "hi"];
+    // the first run that gets an answer records the file as approved
+    model.enqueue(textReply("openai", "ok"));
+    expect(await run(endpoint, { ...env, NODE_EXTRA_CA_CERTS: ca!.caFile })).toMatchObject({ code: 0 });
+    writeFileSync(config, `[agent]\nmax_turns = 5\n[network]\nca_file = "${ca!.caFile}"\n`);
+    const r = await run(endpoint, env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `— [network] ca_file = "${ca!.caFile}" in ${config} is set but not approved yet, so it is not used: start \`hey\` at a terminal and answer yes to use it`,
+    );
+  } finally {
+    model.stop();
+  }
 });
 
 test("a base_url without /v1 (a router's 404) is told to add /v1, not to pull the model", async () => {

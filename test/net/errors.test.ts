@@ -1,6 +1,6 @@
 // What fetch threw, told in words that name the host or the proxy and say what to do (SPEC §16, §24).
 import { describe, expect, test } from "bun:test";
-import { classifyFetchError, classifyProxyResponse, NetError, wrongScheme } from "../../src/net/errors.ts";
+import { classifyFetchError, classifyProxyResponse, NetError, proxyTlsError, wrongScheme } from "../../src/net/errors.ts";
 import { parseProxyUrl, type ProxyRoute } from "../../src/net/proxy.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { netFailure } from "../../src/providers/common.ts";
@@ -10,6 +10,7 @@ const DIRECT: ProxyRoute = { kind: "direct" };
 const HTTP = parseProxyUrl("http://proxy.corp:3128", "HTTPS_PROXY");
 const HTTP_WITH_CREDENTIALS = parseProxyUrl("http://alice:hunter2@proxy.corp:3128", "[proxy] url in /home/a/.config/hey/config.toml");
 const SOCKS = parseProxyUrl("socks5h://proxy.corp", "--proxy");
+const HTTPS = parseProxyUrl("https://proxy.corp:3129", "HTTPS_PROXY");
 
 /** What Bun's fetch throws: a TypeError with a `code`, or an ERR_PROXY_TUNNEL error with the proxy's status. */
 const bunError = (code: string, message: string) => Object.assign(new TypeError(message), { code });
@@ -22,6 +23,30 @@ const tunnelError = (status: number, statusText: string, headers: Record<string,
   });
 
 describe("TLS failures are permanent and name the host", () => {
+  test("a self-signed server certificate: give that certificate as the CA, or insecure = true as a last resort", () => {
+    const error = classifyFetchError(bunError("DEPTH_ZERO_SELF_SIGNED_CERT", "self signed certificate"), TARGET, DIRECT)!;
+    expect(error.message).toEndWith(
+      "give its PEM file in [network] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS; for a self-signed certificate, that file is the certificate itself (as a last resort, insecure = true in the provider's table skips the check)",
+    );
+  });
+
+  test.each<[string, string]>([
+    [
+      "CERT_HAS_EXPIRED",
+      "the TLS certificate of the proxy https://proxy.corp:3129 (from HTTPS_PROXY) is expired (CERT_HAS_EXPIRED); the model endpoint was not reached — its operator must renew it",
+    ],
+    [
+      "DEPTH_ZERO_SELF_SIGNED_CERT",
+      "the TLS certificate of the proxy https://proxy.corp:3129 (from HTTPS_PROXY) is not signed by a CA hey trusts (DEPTH_ZERO_SELF_SIGNED_CERT); the model endpoint was not reached — give the CA that signed it in [network] ca_file",
+    ],
+    [
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+      "the TLS certificate of the proxy https://proxy.corp:3129 (from HTTPS_PROXY) is for another host name (ERR_TLS_CERT_ALTNAME_INVALID); the model endpoint was not reached — check the proxy's host in HTTPS_PROXY",
+    ],
+  ])("an https:// proxy's own certificate (%s) names the proxy, not the model host", (code, expected) => {
+    expect(proxyTlsError(code, HTTPS).message).toStartWith(expected);
+  });
+
   test.each([
     [
       "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
