@@ -9,7 +9,7 @@ import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileTempDir } from "../helpers/fixtures.ts";
-import { startHttpProxy, startSilentServer, startTlsFront, type TestProxy, type HttpProxyRequest } from "../helpers/proxies.ts";
+import { startHttpProxy, startSilentServer, startSocks5Server, startTlsFront, type TestProxy, type HttpProxyRequest } from "../helpers/proxies.ts";
 import { PROXIED_HOST, startTinyproxy, type RealProxy } from "../helpers/real-proxies.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { startReplayServer } from "../helpers/replay-server.ts";
@@ -215,7 +215,47 @@ test("hey upgrade downloads through HEY_PROXY and the user config's [proxy] url,
       expect(r.stderr).not.toContain("ENOTFOUND");
     }
     expect(proxy.log.map((l) => l.target)).toEqual([`${release}/SHA256SUMS`, `${release}/SHA256SUMS`]);
+    // a user config that cannot be read is named, and the environment's proxy still applies
+    writeFileSync(join(xdg, "hey", "config.toml"), "[proxy\n");
+    const broken = await runHey(["upgrade", "--check"], {
+      cwd: work.path,
+      env: { HEY_RELEASE_URL: release, HEY_INSECURE: "1", XDG_CONFIG_HOME: xdg, HTTP_PROXY: proxy.url },
+    });
+    expect(broken.stderr).toContain(`hey upgrade: warning: ${join(xdg, "hey", "config.toml")}:`);
+    expect(broken.stderr).toContain(
+      "its [proxy] url and [network] ca_file are not used; the download goes by HEY_PROXY, the proxy variables and SSL_CERT_FILE",
+    );
+    expect(broken.stderr).toContain(`could not download ${release}/SHA256SUMS: HTTP 404`);
   } finally {
     proxy.close();
+  }
+});
+
+test("hey upgrade goes through ALL_PROXY=socks5h://, as a run does", async () => {
+  const socks = await startSocks5Server({ hosts: { "release.test": "127.0.0.1" } });
+  try {
+    const release = `http://release.test:${plain.port}/rel`;
+    const r = await runHey(["upgrade", "--check"], {
+      cwd: work.path,
+      env: { HEY_RELEASE_URL: release, HEY_INSECURE: "1", ALL_PROXY: `socks5h://127.0.0.1:${socks.port}` },
+    });
+    expect(r.stderr).toContain(`could not download ${release}/SHA256SUMS: HTTP 404`);
+    expect(socks.log).toEqual([{ atyp: 3, host: "release.test", port: plain.port! }]);
+  } finally {
+    socks.close();
+  }
+});
+
+withTinyproxyTls("hey upgrade trusts the user config's [network] ca_file, as a run does", async () => {
+  const release = startReplayServer(undefined, { tls: ca!.valid });
+  try {
+    const xdg = join(work.path, "xdg-ca");
+    Bun.spawnSync(["mkdir", "-p", join(xdg, "hey")]);
+    writeFileSync(join(xdg, "hey", "config.toml"), `[network]\nca_file = "${ca!.caFile}"\n`);
+    const r = await runHey(["upgrade", "--check"], { cwd: work.path, env: { HEY_RELEASE_URL: `${release.url}/rel`, XDG_CONFIG_HOME: xdg } });
+    expect(r.stderr).not.toContain("certificate");
+    expect(r.stderr).toContain(`could not download ${release.url}/rel/SHA256SUMS: HTTP 405`); // it answered: the certificate was trusted
+  } finally {
+    release.stop();
   }
 });
