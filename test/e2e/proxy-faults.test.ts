@@ -126,6 +126,24 @@ withTinyproxyTls("an https:// proxy with an expired certificate is named, not th
   expect(doctor.stdout.split("\n").find((l) => l.startsWith("✗ TLS "))).toContain(said);
 });
 
+withTinyproxyTls("through an https:// proxy whose certificate is good, the endpoint's expired one is still the endpoint's", async () => {
+  const open = await startTinyproxy();
+  const front = await startTlsFront(ca!.valid, open.port);
+  const model = startReplayServer(undefined, { tls: ca!.expired });
+  try {
+    const proxy = `https://127.0.0.1:${front.port}`;
+    const endpoint = `https://${PROXIED_HOST}:${new URL(model.url).port}/v1`;
+    const r = await run(["--base-url", endpoint, "-p", "hi", "--output", "json"], { HTTPS_PROXY: proxy, NODE_EXTRA_CA_CERTS: ca!.caFile });
+    expect(r.code).toBe(1);
+    expect(errorOf(r.stdout)?.message).toStartWith(`the TLS certificate of ${PROXIED_HOST} is expired`);
+    expect(errorOf(r.stdout)?.message).toContain(`through the proxy ${proxy} (from HTTPS_PROXY)`);
+  } finally {
+    model.stop();
+    front.close();
+    open.close();
+  }
+});
+
 withTinyproxyTls(
   "hey doctor takes a TLS handshake that a slow hop delays past 5 s (a run does) and goes on",
   async () => {
