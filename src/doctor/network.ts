@@ -144,7 +144,8 @@ async function tunnel(route: ProxyRoute, host: string, port: number): Promise<{ 
     const authority = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
     const auth = route.kind === "http" && route.authorization ? `Proxy-Authorization: ${route.authorization}\r\n` : "";
     socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
-    const head = await readHead(socket).catch((e: unknown) => {
+    // hey's SOCKS bridge answers by itself, its upstream's silence included (net/socks-bridge.ts SOCKS_TIMEOUT_MS)
+    const head = await readHead(socket, route.kind === "http" ? HANDSHAKE_WAIT_MS : undefined).catch((e: unknown) => {
       socket.destroy();
       if ((e as { code?: unknown }).code === "ETIMEDOUT" && route.kind === "http")
         throw tunnelSilent(route, new URL(`https://${authority}`), HANDSHAKE_WAIT_MS / 1000);
@@ -187,7 +188,8 @@ function dial(host: string, port: number): Promise<Socket> {
   });
 }
 
-function readHead(socket: Socket): Promise<string> {
+/** The head of the reply on `socket`; rejects with ETIMEDOUT when none came within `waitMs` (when given). */
+function readHead(socket: Socket, waitMs?: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffered = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
@@ -200,7 +202,7 @@ function readHead(socket: Socket): Promise<string> {
     socket.on("data", onData);
     socket.once("error", reject);
     socket.once("close", () => reject(Object.assign(new Error("the proxy closed the connection"), { code: "ECONNRESET" })));
-    setTimeout(() => reject(Object.assign(new Error("no reply to CONNECT"), { code: "ETIMEDOUT" })), HANDSHAKE_WAIT_MS).unref();
+    if (waitMs !== undefined) setTimeout(() => reject(Object.assign(new Error("no reply to CONNECT"), { code: "ETIMEDOUT" })), waitMs).unref();
   });
 }
 
