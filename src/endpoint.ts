@@ -7,7 +7,7 @@ import type { Effort } from "./kernel/ir.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
-import { proxiedFetch } from "./net/fetch.ts";
+import { proxiedFetch, proxyNameOf } from "./net/fetch.ts";
 import { parseProxyUrl, resolveProxy } from "./net/proxy.ts";
 import { createProvider } from "./providers/create.ts";
 import { isLocalHost } from "./providers/served-context.ts";
@@ -48,7 +48,8 @@ export function fetchFor(settings: Settings, cliProxy: string | undefined, env: 
   const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
   const ca = trustedCas({ ...settings.network, env });
-  return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}) });
+  const pendingCa = settings.network.pendingCa;
+  return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}), ...(pendingCa ? { pendingCa } : {}) });
 }
 
 /** The provider for `settings`, `model` and the stream's idle timeout, through `fetchImpl` (its certificates unchecked when the provider says `insecure`). */
@@ -64,7 +65,18 @@ export function providerFor(
   const { name, models: _models, effort: _default, preset: _preset, urlVar: _var, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
   const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
-  return createProvider({ ...endpoint, name, model, effort, fetch, idleTimeoutMs, baseUrlSetting, ...(builtInUrl(settings) ? { builtInUrl: true } : {}) });
+  const proxy = proxyNameOf(fetchImpl, settings.baseUrl);
+  return createProvider({
+    ...endpoint,
+    name,
+    model,
+    effort,
+    fetch,
+    idleTimeoutMs,
+    baseUrlSetting,
+    ...(builtInUrl(settings) ? { builtInUrl: true } : {}),
+    ...(proxy ? { proxy } : {}),
+  });
 }
 
 /** Where the provider's base_url was set, as an error message names it. */

@@ -27,7 +27,7 @@ import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts
 import { lockedByOther } from "./sessions/lock.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 import { sessionsHere } from "./sessions/scope.ts";
-import { decideWidenings, recordApprovals, recordOnAnswer } from "./trust/approve.ts";
+import { decideWidenings, recordApprovals, recordOnAnswer, withPendingCa } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { strayNotices } from "./trust/store.ts";
@@ -103,7 +103,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, warn, asks));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
-    const started = startProvider(config.settings, args.run.proxy, env, debug); // the SDK loads while stdin is read
+    const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read
     const { maxBytes } = config.settings.input;
     const stdin = isTty(0) ? undefined : await heedingSignals(() => readStdin(maxBytes, warn), args.run.output);
     const servers = args.run.mcp ? config.settings.mcp.servers.filter((s) => s.enabled).map((s) => s.name) : [];

@@ -113,6 +113,7 @@ const EDGES = new Set([
   "ui/shell-command.ts",
   "ui/term.ts",
   "upgrade/command.ts",
+  "upgrade/net.ts",
 ]);
 
 const SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk"];

@@ -157,8 +157,11 @@ export interface Settings {
   proxy?: string;
   /** where `proxy` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH" */
   proxySource?: string;
-  /** `[network] ca_file` as an absolute path, and where it was set (for messages) */
-  network: { caFile?: string; caFileSource?: string };
+  /**
+   * `[network] ca_file` as an absolute path, and where it was set (for messages); `pendingCa`: a
+   * ca_file left out for want of approval (`[network] ca_file = "…" in FILE`), named by a TLS error
+   */
+  network: { caFile?: string; caFileSource?: string; pendingCa?: string };
   // the plain tables, as config/keys.ts declares them (camelCase names; its docs say what each key does)
   agent: Resolved<typeof SECTIONS.agent>;
   retry: Resolved<typeof SECTIONS.retry>;

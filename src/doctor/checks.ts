@@ -25,7 +25,7 @@ export interface Probes {
   /** the first hop: the server, or the proxy */
   tcp?: Outcome<{ to: string; ms: number }>;
   /** https only; `insecure` when the provider skips verification; kind "ca": the CA file set could not be used */
-  tls?: Outcome<{ issuer: string; validTo: string; daysLeft: number; insecure: boolean }>;
+  tls?: Outcome<{ issuer: string; validTo: string; daysLeft: number; insecure: boolean }> | { ok: true; slow: string };
   /** GET <base>/models; `listed` undefined when the endpoint has no list (404); `window`: the model's context window, when its entry states one */
   models?: Outcome<{ listed?: string[]; window?: number }>;
   model: string;
@@ -116,7 +116,8 @@ function networkChecks(p: Probes): Check[] {
         : fail("tcp", "TCP", p.tcp.message, p.tcp.proxy ? FIX_PROXY : "check the host, the port and any firewall"),
     );
   if (p.tls) {
-    if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message, p.tls.kind === "ca" ? "fix the CA file it names" : undefined));
+    if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message, p.tls.kind === "ca" ? "fix the CA file it names" : p.tls.proxy ? FIX_PROXY : undefined));
+    else if ("slow" in p.tls) out.push(quirk("tls", "TLS", p.tls.slow, "a slow first hop costs every request its wait"));
     else if (p.tls.insecure)
       out.push(
         quirk(

@@ -4,14 +4,21 @@
 import { lookup } from "node:dns/promises";
 import { connect, type Socket } from "node:net";
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate } from "node:tls";
-import { classifyFetchError, expectedProtocol, tlsError, wrongScheme } from "../net/errors.ts";
-import { speaksAs } from "../net/proxy-probe.ts";
-import { parseIp, proxyAddress, type ProxyRoute } from "../net/proxy.ts";
+import { classifyFetchError, expectedProtocol, proxyTlsError, tlsError, tunnelSilent, wrongScheme } from "../net/errors.ts";
+import { certificateCheck, speaksAs } from "../net/proxy-probe.ts";
+import { parseIp, proxyAddress, type ProxiedRoute, type ProxyRoute } from "../net/proxy.ts";
 import { startSocksBridge } from "../net/socks-bridge.ts";
 import type { Probes } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 
 const CONNECT_TIMEOUT_MS = 5_000; // a first hop that has not answered in 5 s is the problem being looked for
+/**
+ * How long a TLS handshake, and a proxy's reply to CONNECT, may take. A run waits for its first byte
+ * up to [retry] idle_timeout_ms, so a slow handshake (a distant or inspecting hop) is no failure: past
+ * this the TLS line says "slow" and the model checks go on. A proxy silent on CONNECT this long is
+ * reported, since a run would wait on it in the same silence.
+ */
+const HANDSHAKE_WAIT_MS = 15_000;
 const DAY_MS = 86_400_000;
 
 export interface NetworkOptions {
@@ -42,7 +49,11 @@ export async function probeNetwork(target: URL, route: ProxyRoute, opts: Network
     const wrong = wrongScheme(route, await speaksAs(hop.host, hop.port, expectedProtocol(route)));
     if (wrong) return { ...out, tcp: { ok: false, kind: "network", message: wrong.message, proxy: true } };
   }
-  if (target.protocol === "https:" && !(route.kind === "http" && route.url.startsWith("https:"))) out.tls = await probeTls(target, host, port, route, opts);
+  if (route.kind === "http" && route.url.startsWith("https:")) {
+    // the tunnel's own TLS (to the proxy) is checked here; the server's inside it would need TLS in TLS
+    const failed = await proxyCertificate(route, opts);
+    if (failed) out.tls = failed;
+  } else if (target.protocol === "https:") out.tls = await probeTls(target, host, port, route, opts);
   return out;
 }
 
@@ -72,14 +83,19 @@ async function probeTls(target: URL, host: string, port: number, route: ProxyRou
     ({ socket, release } = await tunnel(route, host, port));
   } catch (e) {
     const failure = classifyFetchError(e, target, route);
-    return { ok: false, kind: "network", message: failure?.message ?? `cannot open a tunnel to ${host}:${port}: ${errorWords(e)}` };
+    return {
+      ok: false,
+      kind: "network",
+      message: failure?.message ?? `cannot open a tunnel to ${host}:${port}: ${errorWords(e)}`,
+      ...(failure ? { proxy: true as const } : {}),
+    };
   }
   const secure = tlsConnect({ socket, rejectUnauthorized: false, ...(parseIp(host) ? {} : { servername: host }), ...(opts.ca ? { ca: opts.ca } : {}) });
   try {
     await new Promise<void>((resolve, reject) => {
       secure.once("secureConnect", resolve);
       secure.once("error", reject);
-      setTimeout(() => reject(new Error("no TLS handshake within 5 s")), CONNECT_TIMEOUT_MS).unref();
+      setTimeout(() => reject(Object.assign(new Error("slow"), { code: "ETIMEDOUT" })), HANDSHAKE_WAIT_MS).unref();
     });
     const cert = secure.getPeerCertificate();
     const code = secure.authorized ? identityError(host, cert) : String(secure.authorizationError ?? "CERT_UNTRUSTED");
@@ -87,11 +103,24 @@ async function probeTls(target: URL, host: string, port: number, route: ProxyRou
     if (code && !opts.insecure) return { ok: false, kind: "network", message: tlsError(code, "", target, route).message };
     return { ok: true, ...details, insecure: opts.insecure };
   } catch (e) {
+    if ((e as { code?: unknown }).code === "ETIMEDOUT")
+      return {
+        ok: true,
+        slow: `no TLS handshake with ${host}:${port} within ${HANDSHAKE_WAIT_MS / 1000} s: slow (a run waits up to [retry] idle_timeout_ms for a first byte) — the model checks below show whether requests get through`,
+      };
     return { ok: false, kind: "network", message: `TLS handshake with ${host}:${port} failed: ${errorWords(e)}` };
   } finally {
     secure.destroy();
     release();
   }
+}
+
+/** The TLS failure of an https:// proxy's own certificate, checked with the run's CAs; undefined when it verifies (or is skipped by `insecure`, or no handshake came: the scheme check has said so). */
+async function proxyCertificate(route: ProxiedRoute, opts: NetworkOptions): Promise<Probes["tls"] | undefined> {
+  if (opts.insecure) return undefined;
+  const { host, port } = proxyAddress(route);
+  const code = await certificateCheck(host, port, opts.ca, HANDSHAKE_WAIT_MS);
+  return code ? { ok: false, kind: "network", message: proxyTlsError(code, route).message, proxy: true } : undefined;
 }
 
 /** "ERR_TLS_CERT_ALTNAME_INVALID" when the certificate is not for `host`, else "". */
@@ -115,7 +144,13 @@ async function tunnel(route: ProxyRoute, host: string, port: number): Promise<{ 
     const authority = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
     const auth = route.kind === "http" && route.authorization ? `Proxy-Authorization: ${route.authorization}\r\n` : "";
     socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
-    const head = await readHead(socket);
+    // hey's SOCKS bridge answers by itself, its upstream's silence included (net/socks-bridge.ts SOCKS_TIMEOUT_MS)
+    const head = await readHead(socket, route.kind === "http" ? HANDSHAKE_WAIT_MS : undefined).catch((e: unknown) => {
+      socket.destroy();
+      if ((e as { code?: unknown }).code === "ETIMEDOUT" && route.kind === "http")
+        throw tunnelSilent(route, new URL(`https://${authority}`), HANDSHAKE_WAIT_MS / 1000);
+      throw e;
+    });
     const [statusLine = "", ...headerLines] = head.split("\r\n");
     const [, status = "0", ...words] = statusLine.split(" ");
     if (status.startsWith("2")) return { socket, release };
@@ -153,7 +188,8 @@ function dial(host: string, port: number): Promise<Socket> {
   });
 }
 
-function readHead(socket: Socket): Promise<string> {
+/** The head of the reply on `socket`; rejects with ETIMEDOUT when none came within `waitMs` (when given). */
+function readHead(socket: Socket, waitMs?: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffered = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
@@ -166,6 +202,7 @@ function readHead(socket: Socket): Promise<string> {
     socket.on("data", onData);
     socket.once("error", reject);
     socket.once("close", () => reject(Object.assign(new Error("the proxy closed the connection"), { code: "ECONNRESET" })));
+    if (waitMs !== undefined) setTimeout(() => reject(Object.assign(new Error("no reply to CONNECT"), { code: "ETIMEDOUT" })), waitMs).unref();
   });
 }
 

@@ -45,7 +45,10 @@ function readPemBundle(path: string, label: string): string[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new NetConfigError(`${label}: cannot read ${path} (${errnoCode(e) ?? errorText(e)})`);
+    const code = errnoCode(e);
+    // a directory of certificates (/etc/ssl/certs) is what SSL_CERT_DIR takes, not a file setting
+    const dir = code === "EISDIR" ? `: it is a directory — give one PEM file (a bundle) here, or point SSL_CERT_DIR at a directory of hashed certificates` : "";
+    throw new NetConfigError(`${label}: cannot read ${path} (${code ?? errorText(e)})${dir}`);
   }
   const certificates = splitPem(text);
   if (certificates.length === 0) throw new NetConfigError(`${label}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- …)`);

@@ -55,8 +55,12 @@ const UNTRUSTED = new Set([
   "INVALID_PURPOSE",
   "CERT_REVOKED",
 ]);
+/** the server's own certificate signs itself: trusting it means giving that certificate as the CA */
+const SELF_SIGNED = new Set(["DEPTH_ZERO_SELF_SIGNED_CERT"]);
 const EXPIRED = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID"]);
 const MISNAMED = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
+/** Whether `code` is a certificate verification failure (tlsError's codes). */
+export const isCertificateCode = (code: string): boolean => UNTRUSTED.has(code) || EXPIRED.has(code) || MISNAMED.has(code);
 /** Connection errors that, through a proxy, can only be about the proxy: the client never dials the server itself. */
 const UNREACHABLE: Record<string, string> = {
   ECONNREFUSED: "connection refused",
@@ -98,8 +102,26 @@ export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): 
  */
 export function classifyProxyResponse(res: { status: number; statusText: string; headers: Headers }, target: URL, route: ProxyRoute): NetError | undefined {
   if (route.kind === "direct") return undefined;
-  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER) && !proxysUnauthorized(res, route)) return undefined;
+  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER) && !proxysUnauthorized(res, route) && !proxysOwnError(res, route)) return undefined;
   return proxyAnswer(res.status, res.statusText, res.headers, target, route);
+}
+
+/** Server names of forward proxies, as their own error pages carry them (tinyproxy/1.11.1, squid/5.7, Privoxy…). */
+const PROXY_SERVERS = /\b(tinyproxy|squid|privoxy|polipo|ziproxy|ccproxy|wingate|bluecoat|proxy)\b/i;
+
+/**
+ * Whether an error to a request an HTTP proxy forwarded is the proxy's own (a Filter's 403, a 500
+ * "Unable to connect", a 502/504 for a host it could not reach), not the server's. The proxy says so
+ * in its headers — a Server naming a proxy, Proxy-Agent, squid's X-Squid-Error — or answers a 403 or
+ * 5xx with no Via header: a proxy adds Via to what it forwards, not to its own pages. Never a JSON
+ * body: model endpoints answer their errors in JSON.
+ */
+function proxysOwnError(res: { status: number; headers: Headers }, route: ProxyRoute): boolean {
+  if (route.kind !== "http" || res.status < 400 || res.status === 401) return false;
+  const h = res.headers;
+  if (/\bjson\b/i.test(h.get("content-type") ?? "")) return false; // a model server's, even one that calls itself a proxy (LiteLLM)
+  if (h.has("proxy-agent") || h.has("x-squid-error") || PROXY_SERVERS.test(h.get("server") ?? "")) return true;
+  return (res.status === 403 || res.status >= 500) && !h.has("via");
 }
 
 /**
@@ -139,13 +161,47 @@ function proxyAnswer(status: number, statusText: string, headers: Headers, targe
     case "proxy_unreachable":
       return new NetError(kind, `cannot reach the proxy ${proxy}: ${detail} — is it running, and is ${route.source} right?`);
     case "upstream":
-      return new NetError(kind, `the proxy ${proxy} could not connect to ${hostPort} (${detail})`);
+      return new NetError(
+        kind,
+        `the proxy ${proxy} could not connect to ${hostPort} (${detail})${bridged ? "" : ` — if ${target.hostname} is reachable from here without the proxy (a LAN or VPN address), list it in NO_PROXY`}`,
+      );
     default:
       return new NetError(
         "proxy_refused",
         `the proxy ${proxy} refused to connect to ${hostPort} (${detail}) — its rules do not allow this host or port: ask its administrator, or list hosts that are reachable directly in NO_PROXY`,
       );
   }
+}
+
+/**
+ * The NetError for an HTTP proxy that took the connection and the CONNECT request for `target` but
+ * sent no reply in `seconds`: the tunnel never opened, so not a byte reached the server.
+ */
+export function tunnelSilent(route: Proxied, target: URL, seconds: number): NetError {
+  return new NetError(
+    "proxy_unreachable",
+    `the proxy ${nameOf(route)} did not answer CONNECT ${target.hostname}:${portOf(target)} in ${seconds} s: the tunnel never opened, so nothing reached the server — check that proxy (is it working, is ${route.source} the right one?), or list hosts that are reachable directly in NO_PROXY`,
+  );
+}
+
+/**
+ * The NetError for the certificate of an https:// proxy itself (its TLS front, before any tunnel)
+ * failing verification: the proxy's operator, or the CA settings, must change — not the server.
+ */
+export function proxyTlsError(code: string, route: Proxied): NetError {
+  const words = EXPIRED.has(code)
+    ? code === "CERT_HAS_EXPIRED"
+      ? "is expired"
+      : "is not valid yet"
+    : MISNAMED.has(code)
+      ? "is for another host name"
+      : "is not signed by a CA hey trusts";
+  const fix = EXPIRED.has(code)
+    ? "its operator must renew it; if it is current, check this machine's clock"
+    : MISNAMED.has(code)
+      ? `check the proxy's host in ${route.source}`
+      : `give the CA that signed it in ${CA_SETTINGS}`;
+  return new NetError("tls", `the TLS certificate of the proxy ${nameOf(route)} ${words} (${code}); the model endpoint was not reached — ${fix}`);
 }
 
 /** The NetError for a failed certificate check (an OpenSSL verify code such as CERT_HAS_EXPIRED); a code that is no verify error is treated as "untrusted". */
@@ -166,7 +222,7 @@ export function tlsError(code: string, said: string, target: URL, route: ProxyRo
     );
   return new NetError(
     "tls",
-    `the TLS certificate of ${host} is not signed by a CA hey trusts (${words})${via} — if your network uses its own CA (a TLS-inspecting proxy, a private endpoint), give its PEM file in ${CA_SETTINGS}`,
+    `the TLS certificate of ${host} is not signed by a CA hey trusts (${words})${via} — if your network uses its own CA (a TLS-inspecting proxy, a private endpoint), give its PEM file in ${CA_SETTINGS}${SELF_SIGNED.has(code) ? "; for a self-signed certificate, that file is the certificate itself (as a last resort, insecure = true in the provider's table skips the check)" : ""}`,
   );
 }
 

@@ -1,7 +1,17 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
 // (net/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
-import { classifyFetchError, classifyProxyResponse, expectedProtocol, wrongScheme, type NetError } from "./errors.ts";
-import { proxyAddress, redactProxyUrl, resolveProxy, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
+import {
+  classifyFetchError,
+  classifyProxyResponse,
+  expectedProtocol,
+  isCertificateCode,
+  proxyTlsError,
+  tunnelSilent,
+  wrongScheme,
+  NetError,
+} from "./errors.ts";
+import { ProviderError } from "../kernel/provider.ts";
+import { proxyAddress, redactProxyUrl, resolveProxy, type HttpRoute, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
 import type { speaksAs } from "./proxy-probe.ts";
 import type { SocksBridge, SocksBridgeOptions } from "./socks-bridge.ts";
 
@@ -13,6 +23,8 @@ export interface NetOptions extends SocksBridgeOptions {
   base?: typeof fetch;
   /** trusted CAs for every request (net/ca.ts trustedCas); undefined keeps fetch's default store */
   ca?: string[];
+  /** a `[network] ca_file` set but not approved yet (`[network] ca_file = "…" in FILE`): a certificate error says so */
+  pendingCa?: string;
 }
 
 /**
@@ -28,7 +40,7 @@ export interface NetOptions extends SocksBridgeOptions {
  * its own watchdog. `opts.ca` is the `tls.ca` of every request; a caller's own `init.tls` keys win.
  */
 export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): typeof fetch {
-  const { base = fetch, ca, ...bridgeOptions } = opts;
+  const { base = fetch, ca, pendingCa, ...bridgeOptions } = opts;
   const bridges = new Map<string, Promise<SocksBridge>>();
   const checked = new Map<string, Promise<void>>();
   /**
@@ -67,18 +79,45 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init?.signal);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
     let res: Response;
+    const started = Date.now();
     try {
       const tls = ca ? { tls: { ca, ...init?.tls } } : {};
       res = await base(input, { ...init, ...tls, timeout: init?.timeout ?? false, proxy });
     } catch (e) {
-      throw classifyFetchError(e, target, route) ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
+      if (route.kind === "http") {
+        const ours = await proxysFault(e, route, target, ca, init?.signal, (Date.now() - started) / 1000);
+        if (ours) throw ours;
+      }
+      const failure = classifyFetchError(e, target, route);
+      if (failure?.kind === "tls" && pendingCa) throw unapprovedCa(failure, pendingCa);
+      throw failure ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);
     if (!refused) return res;
     await res.body?.cancel();
     throw refused;
   }
-  return Object.assign(routedFetch, { preconnect: base.preconnect });
+  const routed = Object.assign(routedFetch, { preconnect: base.preconnect });
+  proxyNames.set(routed, (url) => {
+    const route = resolveProxy(new URL(url), sources);
+    return route.kind === "direct" ? undefined : `the ${route.kind === "socks5" ? "SOCKS5 proxy" : "proxy"} ${route.shown} (from ${route.source})`;
+  });
+  return routed;
+}
+
+const proxyNames = new WeakMap<typeof fetch, (url: string) => string | undefined>();
+
+/**
+ * The proxy a fetch made by proxiedFetch sends requests to `url` through, in words for messages
+ * ("the proxy http://***@proxy:8080 (from HTTPS_PROXY)"); undefined when they go direct, or for any
+ * other fetch. Never throws.
+ */
+export function proxyNameOf(f: typeof fetch, url: string): string | undefined {
+  try {
+    return proxyNames.get(f)?.(url);
+  } catch {
+    return undefined; // a proxy setting that cannot be used: its own error is said where it is used
+  }
 }
 
 /**
@@ -90,6 +129,39 @@ function proxyOption(route: Exclude<ProxyRoute, SocksRoute>): FetchInit["proxy"]
   const headers = route.authorization ? { "Proxy-Authorization": route.authorization } : undefined;
   return { url: route.url, headers, respectNoProxy: false };
 }
+
+/**
+ * For a request an HTTP(S) proxy route failed: the NetError when the fault is the proxy's own, which
+ * Bun's fetch does not tell — a certificate failure whose certificate is the https:// proxy's (not the
+ * server's behind it), or a CONNECT the proxy never answered (a watchdog or timeout gave up, after
+ * `waited` s, on a tunnel that never opened: asked again with a fresh CONNECT given PROBE_WAIT_MS).
+ * Else undefined.
+ */
+async function proxysFault(e: unknown, route: HttpRoute, target: URL, ca: string[] | undefined, signal: AbortSignal | null | undefined, waited: number) {
+  const { host, port } = proxyAddress(route);
+  const overTls = route.url.startsWith("https:");
+  const code = (e as { code?: unknown } | null)?.code;
+  if (overTls && typeof code === "string" && isCertificateCode(code)) {
+    const proxyCode = await (await import("./proxy-probe.ts")).certificateCheck(host, port, ca);
+    return proxyCode ? proxyTlsError(proxyCode, route) : undefined;
+  }
+  if (target.protocol !== "https:" || !stalled(signal)) return undefined;
+  const authority = `${target.hostname}:${target.port || 443}`;
+  const answered = await (await import("./proxy-probe.ts")).answersConnect({ host, port, tls: overTls }, authority, route.authorization);
+  return answered ? undefined : tunnelSilent(route, target, Math.round(waited));
+}
+
+/** A certificate failure while a ca_file waits for approval: the file may hold the CA, but is not used yet. */
+function unapprovedCa(failure: NetError, pendingCa: string): NetError {
+  return new NetError(
+    "tls",
+    `${failure.message} — ${pendingCa} is set but not approved yet, so it is not used: start \`hey\` at a terminal and answer yes to use it`,
+  );
+}
+
+/** Whether `signal` ended a wait (the stream watchdog's idle error, a timeout), not a person (Ctrl-C, whom no probe may delay). */
+const stalled = (signal: AbortSignal | null | undefined): boolean =>
+  signal?.aborted === true && (signal.reason instanceof ProviderError || (signal.reason instanceof Error && signal.reason.name === "TimeoutError"));
 
 /** A connection closed with no answer, as a SOCKS5 or TLS port closes on an HTTP proxy request. */
 const CLOSED = new Set(["ECONNRESET", "ConnectionClosed", "ECONNABORTED", "EPIPE"]);

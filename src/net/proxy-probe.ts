@@ -4,7 +4,7 @@
 // SOCKS5 greeting (socks5://) never sends. Each probe is a new short connection that sends a few
 // bytes and reads the first ones back.
 import { connect } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { checkServerIdentity, connect as tlsConnect } from "node:tls";
 import { parseIp } from "./proxy.ts";
 
 /** What a proxy's port speaks: `http` an HTTP proxy, `socks5` a SOCKS5 server, `tls` TLS (an https:// proxy). */
@@ -84,5 +84,61 @@ function tlsHandshake(host: string, port: number, waitMs: number): Promise<"tls"
     socket.once("secureConnect", done("tls"));
     socket.once("close", done(undefined));
     socket.once("error", done(undefined));
+  });
+}
+
+/**
+ * How the certificate of the TLS port host:port (an https:// proxy's front) fares against `ca` (the
+ * default store when undefined): "" when it verifies for `host`, else the verify code
+ * (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID…); undefined when no
+ * handshake completed within `waitMs`. Never throws.
+ */
+export function certificateCheck(host: string, port: number, ca: string[] | undefined, waitMs = PROBE_WAIT_MS): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host, port, rejectUnauthorized: false, ...(parseIp(host) ? {} : { servername: host }), ...(ca ? { ca } : {}) });
+    const done = (answer: string | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(undefined), waitMs);
+    socket.once("secureConnect", () => {
+      if (!socket.authorized) return done(String(socket.authorizationError ?? "CERT_UNTRUSTED"));
+      done(checkServerIdentity(host, socket.getPeerCertificate()) ? "ERR_TLS_CERT_ALTNAME_INVALID" : "");
+    });
+    socket.once("close", () => done(undefined));
+    socket.once("error", () => done(undefined));
+  });
+}
+
+/**
+ * Whether the HTTP proxy at host:port (over TLS when `tls`: an https:// proxy) answers a CONNECT to
+ * `authority` (host:port) within `waitMs`, with any status: false when it stays silent (or closes).
+ * `authorization` is sent as Proxy-Authorization. Never throws.
+ */
+export function answersConnect(
+  proxy: { host: string; port: number; tls: boolean },
+  authority: string,
+  authorization: string | undefined,
+  waitMs = PROBE_WAIT_MS,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const { host, port } = proxy;
+    const socket = proxy.tls ? tlsConnect({ host, port, rejectUnauthorized: false, ...(parseIp(host) ? {} : { servername: host }) }) : connect({ host, port });
+    const done = (answered: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => done(false), waitMs);
+    const auth = authorization ? `Proxy-Authorization: ${authorization}\r\n` : "";
+    socket.once(proxy.tls ? "secureConnect" : "connect", () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`));
+    let got = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length >= HTTP_VERSION.length) done(readAnswer(got) === "http");
+    });
+    socket.once("close", () => done(false));
+    socket.once("error", () => done(false));
   });
 }

@@ -53,8 +53,15 @@ const SOCKS_REPLY_NAMES = [
   "CommandNotSupported",
   "AddressNotSupported",
 ];
-/** The reply codes that say the server could not be reached (retryable, as a refused direct connection); the others are the proxy's refusal. */
-const SOCKS_UPSTREAM_REPLIES = new Set([3, 4, 5, 6]);
+/**
+ * The reply codes that say the server could not be reached (retryable, as a refused direct
+ * connection); the others are the proxy's refusal (2: its ruleset; 7, 8: what it does not support).
+ * 1 "general failure" is how microsocks and others answer a name they could not resolve or a host
+ * they could not connect to — not a rule.
+ */
+const SOCKS_UPSTREAM_REPLIES = new Set([1, 3, 4, 5, 6]);
+/** What a reply code means for the user, where its RFC name alone misleads. */
+const SOCKS_REPLY_WORDS: Record<number, string> = { 1: "general failure: it could not resolve the host name or connect to it" };
 
 type Lookup = (host: string) => Promise<string>;
 type Destination = { host: string; port: number; path: string };
@@ -207,7 +214,7 @@ function socksFailure(message: string, route: SocksRoute): BridgeError {
     const reply = SOCKS_REPLY_NAMES.indexOf(rejected[1]!);
     return new BridgeError(
       SOCKS_UPSTREAM_REPLIES.has(reply) ? "upstream" : "proxy_refused",
-      `SOCKS5 reply ${reply}: ${SOCKS_REPLIES[reply] ?? "unknown error"}`,
+      `SOCKS5 reply ${reply}: ${SOCKS_REPLY_WORDS[reply] ?? SOCKS_REPLIES[reply] ?? "unknown error"}`,
     );
   }
   if (/invalid socks version|initial handshake response/.test(message))

@@ -55,6 +55,8 @@ export interface ProviderOptions {
   /** The provider's default; `ModelRequest.effort` wins when set. */
   effort?: Effort;
   fetch?: typeof fetch;
+  /** The proxy requests go through, in words (net/fetch.ts proxyNameOf), named when a try got not a byte: it may be the silent one. */
+  proxy?: string;
   /** Where `baseUrl` was set, for the error of a host that does not resolve: `base_url of [provider.NAME] in FILE`, `--base-url`. */
   baseUrlSetting?: string;
   /** `baseUrl` is hey's own built-in address (no one wrote it): a name that does not resolve is this machine's network or DNS, not a typo. */

@@ -6,8 +6,8 @@ import { identityOf, ProviderError, type ModelRequest, type Provider, type Strea
 import type { Message, Opaque } from "../kernel/ir.ts";
 import { isUnknownHost } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, watchedResponse } from "./stream-guard.ts";
-import { noContentError } from "./common.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
+import { netFailure, noContentError } from "./common.ts";
 
 export type { ProviderOptions };
 
@@ -22,8 +22,10 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     opts.baseUrl,
     opts.protocol === "anthropic",
   );
-  const provider = await adapter({ ...opts, fetch: fetchImpl });
-  return namedFailures(opts.name === undefined ? provider : { ...provider, name: opts.name }, opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const { proxy, ...adapterOptions } = opts;
+  const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
+  const provider = await adapter({ ...adapterOptions, fetch: fetchImpl });
+  return namedFailures(opts.name === undefined ? provider : { ...provider, name: opts.name }, opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, where);
 }
 
 /**
@@ -77,7 +79,12 @@ const START_CHARS = 6;
  */
 function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean): typeof fetch {
   const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    const response = await base(input, init);
+    const response = await base(input, init).catch((e: unknown) => {
+      const failure = netFailure(e);
+      if (failure) explainStall(failure);
+      throw e;
+    });
+    if (response.redirected && !response.ok) throw redirectedError(input, init, response, baseUrl);
     const type = response.headers.get("content-type") ?? "";
     if (!response.ok || !isStreaming(input, init)) return response;
     if (!NOT_A_STREAM.test(type)) return watchedResponse(response);
@@ -104,6 +111,26 @@ function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean):
     throw notAStream(baseUrl, type, text);
   };
   return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
+}
+
+/**
+ * The error for a request that was redirected and then failed: a 301/302 (an http→https upgrade, a
+ * moved host) turns the POST into a GET, which the new address answers 404 or 405 — read as a
+ * missing model; a 307/308 to another origin arrives without the API key. Either way base_url should
+ * be the address redirected to. Final: the same request is redirected again.
+ */
+function redirectedError(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], response: Response, baseUrl: string): ProviderError {
+  const asked = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+  const base = baseUrl.replace(/\/+$/, "");
+  const path = new URL(asked).pathname.slice(new URL(base).pathname.replace(/\/+$/, "").length);
+  const to = new URL(response.url);
+  const moved = to.pathname.endsWith(path) ? `${to.origin}${to.pathname.slice(0, to.pathname.length - path.length)}` : undefined;
+  return new ProviderError(
+    "bad_request",
+    `the server redirected ${method} ${asked.split("?")[0]} to ${to.origin}${to.pathname}, where it answered ${response.status} — ${moved ? `set base_url to ${moved}` : "set base_url to where the server now serves its API"} (a redirect turns a POST into a GET, and drops the API key for another host)`,
+    { final: true, status: response.status },
+  );
 }
 
 /** The protocol error of an answer of content type `type` that is no event stream, quoting the start of its `text`. */
@@ -189,13 +216,14 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 
 /**
  * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
- * the base URL and the wait; a refused connection to this machine is final. An answer that ended as
- * it should with nothing in it (no text, thinking or call) where that is a flake (emptyIsFlake), or
+ * `where` (the base URL, and the proxy when one is used: the silence may be its own) and the wait;
+ * a refused connection to this machine is final. An answer that ended as it should with nothing in
+ * it (no text, thinking or call) where that is a flake (emptyIsFlake), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
  * endpoint, retried as such; an empty end_turn after tool results ends the task (the loop says so).
  * The opaque data of its answers names the provider (signed).
  */
-function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Provider {
+function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where = baseUrl): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   return {
     ...identityOf(provider),
@@ -208,7 +236,7 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number): Pro
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl);
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
-        if (e.silent) throw new ProviderError("network", `no answer from ${baseUrl} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
+        if (e.silent) throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
         if (local && REFUSED.test(e.message))
           throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
         throw e;

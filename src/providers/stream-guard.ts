@@ -129,7 +129,7 @@ export async function* guardedStream<E>(
     }
   } catch (e) {
     signal.throwIfAborted();
-    if (watchdog.fired) throw idleError(idleMs, !watchdog.heard);
+    if (watchdog.fired) throw stallCauses.get(watchdog) ?? idleError(idleMs, !watchdog.heard);
     throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
   } finally {
     watchdog.dispose();
@@ -138,6 +138,18 @@ export async function* guardedStream<E>(
 
 /** The watchdog of the stream whose request is being made: the SDKs call fetch inside `open`. */
 const requestsOf = new AsyncLocalStorage<IdleWatchdog>();
+/** What a stalled request's fetch found the stall was (the SDKs report an aborted fetch as an abort, without it). */
+const stallCauses = new WeakMap<IdleWatchdog, ProviderError>();
+
+/**
+ * Records, for the stream whose request is being made, why its fetch failed: when the watchdog had
+ * fired, guardedStream throws this instead of idleError (a proxy that never answered CONNECT is no
+ * silent model). Called by the one fetch every adapter is given (create.ts).
+ */
+export function explainStall(failure: ProviderError): void {
+  const watchdog = requestsOf.getStore();
+  if (watchdog) stallCauses.set(watchdog, failure);
+}
 
 /**
  * `response` with every chunk of its body counting as activity for the watchdog of the stream

@@ -56,6 +56,18 @@ export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
   config.guards.map((g) => ({ file: g.source, lines: servers ? g.widenings : g.widenings.filter((l) => !aboutServer(l)) })).filter((w) => w.lines.length > 0);
 
 /**
+ * `config.settings`, with `network.pendingCa` naming a `[network] ca_file` that is left out for
+ * want of approval, when there is one: a certificate error then says it is there but not used yet.
+ */
+export function withPendingCa(config: LoadedConfig): Settings {
+  for (const w of widenings(config, false)) {
+    const line = w.lines.find((l) => /^[+~] \[network\] ca_file = /.test(l));
+    if (line) return { ...config.settings, network: { ...config.settings.network, pendingCa: `${line.slice(2).replace(/: its CAs.*$/, "")} in ${w.file}` } };
+  }
+  return config.settings;
+}
+
+/**
  * `config` with its widenings approved when the user says yes to the question (`ask` given: the
  * REPL), or as it is — the approved values in their place — with a notice for each (no `ask`: a
  * one-shot run, or the question answered otherwise). `servers` false (--no-mcp): changes to MCP

@@ -43,16 +43,22 @@ export interface Failure {
 /**
  * Help after a failed request, when there is some: for an answer cut at the output token limit,
  * the max_tokens to raise (length-hint.ts); (issue 14) the setup hint when the default
- * local Ollama does not answer; when a local server says the model is not there (a 404, told by
- * the status in the message as a documented last resort), `ollama pull MODEL` for Ollama and the
- * server's model list for any other. `where` is the
+ * local Ollama does not answer; a 404 whose words name no model (a router's "404 page not found"):
+ * the path of base_url, most often a missing /v1; when a local server says the model is not there
+ * (a 404, told by the status and words in the message as a documented last resort), `ollama pull
+ * MODEL` for Ollama and the server's model list for any other. `where` is the
  * user config file and the home directory, for the hint to name the file this run reads (a
  * Windows path also says how a key variable is set there).
  */
 export function setupHint(provider: ProviderSettings, model: string, error: Failure, where: { userFile?: string; home?: string } = {}): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider);
-  if (error.kind === "bad_request" && /\(404\)/.test(error.message) && isLoopbackUrl(provider.baseUrl)) {
+  const notFound = error.kind === "bad_request" && /\(404\)/.test(error.message);
+  // a 404 that names no model is the path's when base_url lacks its /v1, or the words are a router's ("404 page not found": Ollama, Go servers)
+  const said = error.message.replace(/ — check the model name and base URL.*$/s, ""); // the server's words, without hey's own advice
+  if (notFound && !/\bmodel/i.test(said) && URL.canParse(provider.baseUrl) && (!versioned(provider) || ROUTER_404.test(error.message)))
+    return pathHint(provider);
+  if (notFound && isLoopbackUrl(provider.baseUrl)) {
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
     if (provider.name === "ollama" || new URL(provider.baseUrl).port === OLLAMA_PORT)
       return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
@@ -62,4 +68,19 @@ export function setupHint(provider: ProviderSettings, model: string, error: Fail
 }
 
 const OLLAMA_PORT = "11434";
+
+/** A 404 page of a router or web server, which no API's missing-model error reads like. */
+const ROUTER_404 = /404 page not found|cannot (post|get) \/|no route|<html/i;
+
+/** Whether base_url's path has its API version (/v1, /v1beta…), or the protocol's SDK adds it (Anthropic, Gemini). */
+function versioned(provider: ProviderSettings): boolean {
+  return !(provider.protocol === "openai" || provider.protocol === "responses") || /\/v\d[^/]*(\/|$)/.test(new URL(provider.baseUrl).pathname);
+}
+
+/** The hint for a 404 that is no missing model: base_url's path is wrong, most often a missing /v1 (OpenAI-compatible servers serve under it). */
+function pathHint(provider: ProviderSettings): string {
+  const base = provider.baseUrl.replace(/\/+$/, "");
+  if (!versioned(provider)) return `the server has no such path (the model name is not the problem): base_url probably lacks /v1 — set it to ${base}/v1`;
+  return `the server has no such path (the model name is not the problem): check the path of base_url (${base}); the API's paths are appended to it`;
+}
 const isLoopbackUrl = (url: string) => URL.canParse(url) && isLoopback(new URL(url).hostname);

@@ -7,6 +7,8 @@
 // checked, unpacked, its binary checked against its own line, run once with --version and renamed
 // over the running binary. Until that rename nothing the user has is touched, and the rename is
 // atomic: on any failure the old hey is still there and works.
+import { upgradeFetch } from "./net.ts";
+import { NetConfigError } from "../net/proxy.ts";
 import { chmod, open, realpath, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { canDraw, writer } from "../ui/term.ts";
@@ -62,7 +64,7 @@ export async function upgradeCommand(argv: string[]): Promise<number> {
     out.write(text);
     return code;
   } catch (e) {
-    if (!(e instanceof UpgradeError || e instanceof ReleaseError || e instanceof ArchiveError)) throw e;
+    if (!(e instanceof UpgradeError || e instanceof ReleaseError || e instanceof ArchiveError || e instanceof NetConfigError)) throw e;
     err.write(`hey upgrade: ${e.message}\n`);
     return 1;
   }
@@ -79,8 +81,9 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   const dir = releaseUrl({ releaseUrl: env.HEY_RELEASE_URL, version: env.HEY_VERSION });
   warn(checkTransport(dir, insecure));
 
-  const sumsBytes = (await download(`${dir}/${SUMS_FILE}`, { env, insecure, idleMs }))!;
-  await checkSignature(dir, sumsBytes, env, insecure, idleMs);
+  const net = { env, insecure, idleMs, fetch: upgradeFetch(env, warn) };
+  const sumsBytes = (await download(`${dir}/${SUMS_FILE}`, net))!;
+  await checkSignature(dir, sumsBytes, net);
   const sums = parseSums(new TextDecoder().decode(sumsBytes));
   const built = builtName(target.id);
   const expectedBinary = sums.get(built) ?? fail(`${dir}/${SUMS_FILE} lists no ${built} (the checksum of the binary itself); nothing was changed`);
@@ -93,7 +96,7 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
 
   const asset = assetName(target.id);
   const expected = sums.get(asset) ?? fail(`${dir}/${SUMS_FILE} lists no ${asset}; nothing was changed`);
-  const archive = (await download(`${dir}/${asset}`, { env, insecure, idleMs, large: true }))!;
+  const archive = (await download(`${dir}/${asset}`, { ...net, large: true }))!;
   const actual = sha256(archive);
   if (actual !== expected) fail(`checksum mismatch for ${asset}: ${SUMS_FILE} says ${expected}, the download is ${actual}; nothing was changed`);
   const name = binaryName(target.id);
@@ -119,8 +122,9 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
  * one (404), or with a signature that does not verify, is refused — or, with HEY_INSECURE=1, used
  * with a warning.
  */
-async function checkSignature(dir: string, sums: Uint8Array, env: Record<string, string | undefined>, insecure: boolean, idleMs: number): Promise<void> {
-  const sig = await download(`${dir}/${SIGNATURE_FILE}`, { env, insecure, idleMs, missingOk: true });
+async function checkSignature(dir: string, sums: Uint8Array, net: DownloadOptions): Promise<void> {
+  const { env, insecure } = net;
+  const sig = await download(`${dir}/${SIGNATURE_FILE}`, { ...net, missingOk: true });
   let problem: string;
   if (sig === undefined) problem = `${dir} is not signed (no ${SIGNATURE_FILE}), so the checksums in its ${SUMS_FILE} prove nothing`;
   else {
@@ -154,6 +158,8 @@ function idleTimeout(text: string | undefined): number {
 
 interface DownloadOptions {
   env: Record<string, string | undefined>;
+  /** the run's fetch: its proxy and CAs (net.ts upgradeFetch) */
+  fetch: typeof fetch;
   insecure: boolean;
   /** the download fails when nothing arrives for this long (before the answer, or between two parts of the body) */
   idleMs: number;
@@ -182,7 +188,7 @@ async function download(url: string, opts: DownloadOptions): Promise<Uint8Array 
   try {
     let res: Response;
     try {
-      res = await fetch(url, { signal: idle.signal });
+      res = await opts.fetch(url, { signal: idle.signal });
     } catch (e) {
       return fail(`could not download ${url}: ${idle.signal.aborted ? quiet : errorText(e)}; nothing was changed`);
     }

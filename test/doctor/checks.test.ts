@@ -29,6 +29,17 @@ const healthy = (): Probes => ({
 const status = (p: Probes, id: string) => judge(p, "KEY").checks.find((c) => c.id === id);
 
 describe("judge", () => {
+  test("a slow TLS handshake is a note and the endpoint stays usable; a proxy's TLS failure says to fix the proxy setting", () => {
+    const slow = judge({ ...healthy(), tls: { ok: true, slow: "no TLS handshake with llm:443 within 15 s: slow" } }, "KEY");
+    expect(slow.checks.find((c) => c.id === "tls")).toMatchObject({ status: "quirk", detail: "no TLS handshake with llm:443 within 15 s: slow" });
+    expect(slow.usable).toBe(true);
+    const proxied = {
+      ...healthy(),
+      tls: { ok: false as const, kind: "network", message: "the proxy … did not answer CONNECT llm:443 in 15 s", proxy: true as const },
+    };
+    expect(status(proxied, "tls")).toMatchObject({ status: "fail", fix: "fix the proxy setting it names" });
+  });
+
   test("a healthy endpoint: everything passes, no flags, usable", () => {
     const v = judge(healthy(), "OPENAI_API_KEY");
     expect(v.checks.map((c) => [c.id, c.status])).toEqual([

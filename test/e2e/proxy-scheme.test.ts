@@ -3,12 +3,11 @@
 // retries; the one that used to hang, within the probe's wait) naming the proxy, masked, where it
 // was set and the URL to write, never the model URL. A real HTTPS proxy (tinyproxy behind TLS) still works.
 import { afterAll, beforeAll, expect } from "bun:test";
-import { connect } from "node:net";
-import { createServer, type Server } from "node:tls";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, type HeyRun } from "../helpers/e2e.ts";
 import { fileTempDir } from "../helpers/fixtures.ts";
+import { startTlsFront } from "../helpers/proxies.ts";
 import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
 import { PROXIED_HOST, startMicrosocks, startTinyproxy, type RealProxy } from "../helpers/real-proxies.ts";
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
@@ -28,7 +27,7 @@ let ca: TestCa;
 let model: ReplayServer;
 let tinyproxy: RealProxy | undefined;
 let microsocks: RealProxy | undefined;
-let httpsProxy: Server | undefined;
+let httpsProxy: { port: number; close(): void } | undefined;
 
 beforeAll(async () => {
   await ensureBinary(); // a rebuild must not count against a run's time
@@ -39,13 +38,7 @@ beforeAll(async () => {
   if (missingTools(["tinyproxy"])) return;
   tinyproxy = await startTinyproxy();
   // an HTTPS proxy as users have them (squid's https_port): TLS to the proxy, then HTTP — here tinyproxy behind a TLS terminator
-  httpsProxy = createServer({ cert: ca.valid.cert, key: ca.valid.key }, (client) => {
-    const upstream = connect({ host: "127.0.0.1", port: tinyproxy!.port });
-    client.pipe(upstream).pipe(client);
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-  });
-  await new Promise<void>((resolve) => httpsProxy!.listen(0, "127.0.0.1", resolve));
+  httpsProxy = await startTlsFront(ca.valid, tinyproxy.port);
 });
 afterAll(() => {
   httpsProxy?.close();
@@ -131,7 +124,7 @@ withTinyproxy(
 withTinyproxy(
   "a real https:// proxy still answers, and so does the right http:// one",
   async () => {
-    const port = (httpsProxy!.address() as { port: number }).port;
+    const port = httpsProxy!.port;
     for (const proxy of [`https://127.0.0.1:${port}`, tinyproxy!.url]) {
       model.enqueue(textReply("openai", "hello through the proxy"));
       const run = await hey(["--output", "text", "--proxy", proxy]);

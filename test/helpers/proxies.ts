@@ -4,6 +4,7 @@
 // there ({ "studio.lan": "127.0.0.1:41234" }), for a server whose port is its name (LM Studio's 1234). Written with node:net, independently of
 // hey's own bridge, so they can test it.
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
 
 export interface TestProxy<Entry> {
   port: number;
@@ -223,4 +224,34 @@ function splitAuthority(target: string): [string, string] {
 function ipv6Text(bytes: Buffer): string {
   const groups = Array.from({ length: 8 }, (_, i) => bytes.readUInt16BE(i * 2).toString(16));
   return groups.join(":");
+}
+
+/** A TCP server that takes connections and what they send, and never answers (a proxy stuck on CONNECT). */
+export async function startSilentServer(): Promise<{ port: number; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+/** A TLS terminator with `keys` in front of the plain proxy at 127.0.0.1:`upstreamPort`: an https:// proxy as users have them (squid's https_port). */
+export async function startTlsFront(keys: { cert: string; key: string }, upstreamPort: number): Promise<{ port: number; close(): void }> {
+  const server = createTlsServer(keys, (client) => {
+    const upstream = connect({ host: "127.0.0.1", port: upstreamPort });
+    client.pipe(upstream).pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as { port: number }).port, close: () => server.close() };
 }

@@ -34,8 +34,11 @@ export function freePort(): number {
 /**
  * tinyproxy on a free port. `credentials`: BasicAuth (a CONNECT without them gets 407, with wrong
  * ones 401). `onlyPort443`: CONNECT to any other port is refused with 403 ("Access violation").
+ * `filtered`: a host pattern its Filter denies with 403 "Filtered", forwarded requests included.
  */
-export async function startTinyproxy(opts: { credentials?: { user: string; password: string }; onlyPort443?: boolean } = {}): Promise<RealProxy> {
+export async function startTinyproxy(
+  opts: { credentials?: { user: string; password: string }; onlyPort443?: boolean; filtered?: string } = {},
+): Promise<RealProxy> {
   const dir = mkdtempSync(join(tmpdir(), "hey-tinyproxy-"));
   try {
     return await start(
@@ -45,6 +48,10 @@ export async function startTinyproxy(opts: { credentials?: { user: string; passw
         const lines = [`Port ${port}`, "Listen 127.0.0.1", "Timeout 30", "MaxClients 50", "LogLevel Critical"];
         if (opts.credentials) lines.push(`BasicAuth ${opts.credentials.user} ${opts.credentials.password}`);
         if (opts.onlyPort443) lines.push("ConnectPort 443");
+        if (opts.filtered) {
+          writeFileSync(join(dir, "filter"), `${opts.filtered}\n`);
+          lines.push(`Filter "${join(dir, "filter")}"`, "FilterDefaultDeny No");
+        }
         writeFileSync(conf, lines.join("\n") + "\n");
         return ["tinyproxy", "-d", "-c", conf];
       },

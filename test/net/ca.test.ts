@@ -48,6 +48,12 @@ describe("trustedCas", () => {
     writeFileSync(empty, "");
     expect(() => trustedCas({ caFile: empty, env: {} })).toThrow(`[network] ca_file: ${empty} holds no PEM certificate`);
   });
+
+  test("a ca_file that is a directory (/etc/ssl/certs) points at SSL_CERT_DIR", () => {
+    expect(() => trustedCas({ caFile: dir.path, env: {} })).toThrow(
+      `[network] ca_file: cannot read ${dir.path} (EISDIR): it is a directory — give one PEM file (a bundle) here, or point SSL_CERT_DIR at a directory of hashed certificates`,
+    );
+  });
 });
 
 describe("[network] ca_file, a provider's insecure and compatibility flags in the config", () => {

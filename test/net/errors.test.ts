@@ -1,6 +1,6 @@
 // What fetch threw, told in words that name the host or the proxy and say what to do (SPEC §16, §24).
 import { describe, expect, test } from "bun:test";
-import { classifyFetchError, classifyProxyResponse, NetError, wrongScheme } from "../../src/net/errors.ts";
+import { classifyFetchError, classifyProxyResponse, NetError, proxyTlsError, wrongScheme } from "../../src/net/errors.ts";
 import { parseProxyUrl, type ProxyRoute } from "../../src/net/proxy.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
 import { netFailure } from "../../src/providers/common.ts";
@@ -10,6 +10,7 @@ const DIRECT: ProxyRoute = { kind: "direct" };
 const HTTP = parseProxyUrl("http://proxy.corp:3128", "HTTPS_PROXY");
 const HTTP_WITH_CREDENTIALS = parseProxyUrl("http://alice:hunter2@proxy.corp:3128", "[proxy] url in /home/a/.config/hey/config.toml");
 const SOCKS = parseProxyUrl("socks5h://proxy.corp", "--proxy");
+const HTTPS = parseProxyUrl("https://proxy.corp:3129", "HTTPS_PROXY");
 
 /** What Bun's fetch throws: a TypeError with a `code`, or an ERR_PROXY_TUNNEL error with the proxy's status. */
 const bunError = (code: string, message: string) => Object.assign(new TypeError(message), { code });
@@ -22,6 +23,30 @@ const tunnelError = (status: number, statusText: string, headers: Record<string,
   });
 
 describe("TLS failures are permanent and name the host", () => {
+  test("a self-signed server certificate: give that certificate as the CA, or insecure = true as a last resort", () => {
+    const error = classifyFetchError(bunError("DEPTH_ZERO_SELF_SIGNED_CERT", "self signed certificate"), TARGET, DIRECT)!;
+    expect(error.message).toEndWith(
+      "give its PEM file in [network] ca_file, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS; for a self-signed certificate, that file is the certificate itself (as a last resort, insecure = true in the provider's table skips the check)",
+    );
+  });
+
+  test.each<[string, string]>([
+    [
+      "CERT_HAS_EXPIRED",
+      "the TLS certificate of the proxy https://proxy.corp:3129 (from HTTPS_PROXY) is expired (CERT_HAS_EXPIRED); the model endpoint was not reached — its operator must renew it",
+    ],
+    [
+      "DEPTH_ZERO_SELF_SIGNED_CERT",
+      "the TLS certificate of the proxy https://proxy.corp:3129 (from HTTPS_PROXY) is not signed by a CA hey trusts (DEPTH_ZERO_SELF_SIGNED_CERT); the model endpoint was not reached — give the CA that signed it in [network] ca_file",
+    ],
+    [
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+      "the TLS certificate of the proxy https://proxy.corp:3129 (from HTTPS_PROXY) is for another host name (ERR_TLS_CERT_ALTNAME_INVALID); the model endpoint was not reached — check the proxy's host in HTTPS_PROXY",
+    ],
+  ])("an https:// proxy's own certificate (%s) names the proxy, not the model host", (code, expected) => {
+    expect(proxyTlsError(code, HTTPS).message).toStartWith(expected);
+  });
+
   test.each([
     [
       "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
@@ -84,7 +109,9 @@ describe("a proxy's answer to CONNECT", () => {
   test.each([500, 502, 503, 504])("%d: the proxy could not reach the server — retryable, like a refused direct connection", (status) => {
     const error = classifyFetchError(tunnelError(status, "Unable to connect"), TARGET, HTTP)!;
     expect(error).toMatchObject({ kind: "upstream", permanent: false });
-    expect(error.message).toBe(`the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to llm.corp.example:443 (${status} Unable to connect)`);
+    expect(error.message).toBe(
+      `the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to llm.corp.example:443 (${status} Unable to connect) — if llm.corp.example is reachable from here without the proxy (a LAN or VPN address), list it in NO_PROXY`,
+    );
   });
 
   test("hey's SOCKS bridge names the kind and the words in headers", () => {
@@ -126,7 +153,7 @@ describe("responses a proxy sent in the server's place", () => {
 
   test("a server's own 401/403/407 is left to the adapter: a 401 is the API key's, and direct there is no proxy", () => {
     expect(classifyProxyResponse(response(401), PLAIN, HTTP)).toBeUndefined();
-    expect(classifyProxyResponse(response(403), PLAIN, HTTP)).toBeUndefined();
+    expect(classifyProxyResponse(response(403, { "content-type": "application/json" }), PLAIN, HTTP)).toBeUndefined();
     expect(classifyProxyResponse(response(407), PLAIN, DIRECT)).toBeUndefined();
   });
 
@@ -148,6 +175,41 @@ describe("responses a proxy sent in the server's place", () => {
   test("a proxy's 401 when hey sent no credentials says where to put them", () => {
     const error = classifyProxyResponse({ status: 401, statusText: "Unauthorized", headers: new Headers(TINYPROXY_401) }, PLAIN, HTTP)!;
     expect(error.message).toStartWith("the proxy http://proxy.corp:3128 (from HTTPS_PROXY) wants credentials (401 Unauthorized) — put them in HTTPS_PROXY");
+  });
+
+  // tinyproxy 1.11's own pages for a Filter match and for a host it cannot reach, as captured
+  const TINYPROXY_PAGE = { server: "tinyproxy/1.11.1", "content-type": "text/html", connection: "close" };
+  const LAN = new URL("http://192.168.1.20:11434/v1/chat/completions");
+
+  test("a proxy's Filter 403 to a plain-http endpoint names the proxy and NO_PROXY, not the API key", () => {
+    const error = classifyProxyResponse({ status: 403, statusText: "Filtered", headers: new Headers(TINYPROXY_PAGE) }, LAN, HTTP)!;
+    expect(error).toMatchObject({ kind: "proxy_refused", permanent: true });
+    expect(error.message).toBe(
+      "the proxy http://proxy.corp:3128 (from HTTPS_PROXY) refused to connect to 192.168.1.20:11434 (403 Filtered) — its rules do not allow this host or port: ask its administrator, or list hosts that are reachable directly in NO_PROXY",
+    );
+  });
+
+  test.each<[string, number, Record<string, string>]>([
+    ["tinyproxy's 500 Unable to connect", 500, TINYPROXY_PAGE],
+    ["a bare 502 with no body", 502, { "content-length": "0" }],
+    ["squid's 503, named in X-Squid-Error", 503, { server: "squid/5.7", "x-squid-error": "ERR_DNS_FAIL 0", "content-type": "text/html" }],
+    ["a 504 with Proxy-Agent", 504, { "proxy-agent": "corp-gw/2", "content-type": "text/html" }],
+  ])("%s is the proxy failing to reach the endpoint, and says NO_PROXY", (_name, status, headers) => {
+    const error = classifyProxyResponse({ status, statusText: "Unable to connect", headers: new Headers(headers) }, LAN, HTTP)!;
+    expect(error).toMatchObject({ kind: "upstream", permanent: false });
+    expect(error.message).toStartWith(
+      `the proxy http://proxy.corp:3128 (from HTTPS_PROXY) could not connect to 192.168.1.20:11434 (${status} Unable to connect)`,
+    );
+    expect(error.message).toContain("list it in NO_PROXY");
+  });
+
+  test.each<[string, number, Record<string, string>]>([
+    ["a JSON 500 (the model server's own)", 500, { "content-type": "application/json" }],
+    ["a JSON 503 from a server that calls itself a proxy (LiteLLM)", 503, { "content-type": "application/json", server: "litellm-proxy" }],
+    ["an HTML 502 the proxy forwarded (Via)", 502, { "content-type": "text/html", server: "nginx", via: "1.1 tinyproxy (tinyproxy/1.11.1)" }],
+    ["a 404 with no proxy header", 404, { "content-type": "text/plain" }],
+  ])("an error stays the server's: %s", (_name, status, headers) => {
+    expect(classifyProxyResponse({ status, statusText: "", headers: new Headers(headers) }, LAN, HTTP)).toBeUndefined();
   });
 
   test.each<[string, Record<string, string>, ProxyRoute]>([

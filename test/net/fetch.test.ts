@@ -8,7 +8,7 @@ import { NetError } from "../../src/net/errors.ts";
 import { proxiedFetch } from "../../src/net/fetch.ts";
 import { startSocksBridge } from "../../src/net/socks-bridge.ts";
 import type { ProxySources } from "../../src/net/proxy.ts";
-import { startHttpProxy, startSocks5Server, type TestProxy } from "../helpers/proxies.ts";
+import { startHttpProxy, startSilentServer, startSocks5Server, type TestProxy } from "../helpers/proxies.ts";
 
 const LOCAL_ONLY_IP = "10.9.8.7"; // what the injected lookup answers for model.test; only the SOCKS server maps it
 const HOSTS = { "model.test": "127.0.0.1", [LOCAL_ONLY_IP]: "127.0.0.1" };
@@ -248,6 +248,16 @@ describe("through a SOCKS5 server", () => {
     expect(unreachable.message).toContain(`could not connect to unknown.test:${modelPort} (SOCKS5 reply 4: host unreachable)`);
   });
 
+  test("SOCKS reply 1 (microsocks' answer to a name it cannot resolve) is the proxy failing to reach the host, not its rules", async () => {
+    const failing = await track(startSocks5Server({ hosts: HOSTS, reply: 1 }));
+    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(failing, "socks5h"), env: {} })(`https://nowhere.test:${modelPort}/`));
+    expect(error).toMatchObject({ kind: "upstream", permanent: false });
+    expect(error.message).toContain(
+      `could not connect to nowhere.test:${modelPort} (SOCKS5 reply 1: general failure: it could not resolve the host name or connect to it)`,
+    );
+    expect(error.message).not.toContain("rules");
+  });
+
   test("a POST with a JSON body and a streamed SSE response come through intact", async () => {
     const socks = await socksServer();
     await expectPostAndStream(proxiedFetch({ cli: socksUrl(socks, "socks5h"), env: {} }));
@@ -279,6 +289,20 @@ describe("https targets are tunnelled with CONNECT", () => {
     const error = await rejectionOf(proxiedFetch({ env: { HTTPS_PROXY: proxy.url } })(`https://model.test:${modelPort}/`));
     expect(error.message).toContain("TLS handshake failed");
     expect(proxy.log).toEqual([{ method: "CONNECT", target: `model.test:${modelPort}`, proxyAuthorization: undefined }]);
+  });
+
+  test("a proxy that takes CONNECT and never answers: a request given up on names the proxy, not the server", async () => {
+    const silent = await track(startSilentServer());
+    const fetchVia = proxiedFetch({ env: { HTTPS_PROXY: `http://127.0.0.1:${silent.port}` } });
+    const error = await rejectionOf(fetchVia(`https://model.test:${modelPort}/v1/stream`, { signal: AbortSignal.timeout(200) }));
+    expect(error).toMatchObject({ kind: "proxy_unreachable", permanent: true });
+    expect(error.message).toContain(`the proxy http://127.0.0.1:${silent.port} (from HTTPS_PROXY) did not answer CONNECT model.test:${modelPort} in `);
+    expect(error.message).toContain("the tunnel never opened, so nothing reached the server");
+    // a person's abort is theirs: no probe, no proxy message
+    const stopped = new AbortController();
+    const aborted = rejectionOf(fetchVia(`https://model.test:${modelPort}/v1/stream`, { signal: stopped.signal }));
+    setTimeout(() => stopped.abort(), 100);
+    expect((await aborted).name).toBe("AbortError");
   });
 
   const tls = testCertificate();

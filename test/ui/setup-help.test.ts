@@ -65,6 +65,38 @@ describe("setup help", () => {
       "request rejected (404): not found",
       "run `ollama pull m`",
     ],
+    [
+      "Ollama's router 404 off /v1 (base_url without it): the path, not `ollama pull`",
+      '[provider.ollama]\nbase_url = "http://127.0.0.1:40123"\nmodels = ["qwen3"]',
+      {},
+      "bad_request",
+      "request rejected (404): 404 page not found — check the model name and base URL http://127.0.0.1:40123",
+      "base_url probably lacks /v1 — set it to http://127.0.0.1:40123/v1",
+    ],
+    [
+      "a LAN server's bare 404 with base_url lacking /v1",
+      '[provider.lan]\nbase_url = "http://192.168.1.20:8000/"\nmodels = ["m"]',
+      {},
+      "bad_request",
+      "request rejected (404): not found",
+      "base_url probably lacks /v1 — set it to http://192.168.1.20:8000/v1",
+    ],
+    [
+      "a router's 404 under a versioned base_url: check its path",
+      '[provider.local]\nbase_url = "http://localhost:8000/api/v1"\nmodels = ["m"]',
+      {},
+      "bad_request",
+      "request rejected (404): 404 page not found",
+      "check the path of base_url (http://localhost:8000/api/v1)",
+    ],
+    [
+      "Ollama's missing model off /v1 is still a missing model",
+      '[provider.ollama]\nbase_url = "http://127.0.0.1:40123/v1"\nmodels = ["qwen3"]',
+      {},
+      "bad_request",
+      'request rejected (404): model "qwen3" not found, try pulling it first',
+      "run `ollama pull qwen3`",
+    ],
     ["a hosted provider: no hint", "", { OPENAI_API_KEY: "k" }, "network", "connect ECONNREFUSED", undefined],
     ["a hosted provider's 404: no hint", "", { OPENAI_API_KEY: "k" }, "bad_request", "request rejected (404): not found", undefined],
   ])("setup hint: %s", (_name, toml, env, kind, message, hint) => {
@@ -72,7 +104,7 @@ describe("setup help", () => {
     const got = setupHint(settings.provider, settings.model, { kind, message });
     if (hint === undefined) expect(got).toBeUndefined();
     else expect(got).toContain(hint);
-    if (toml.includes(":8000")) expect(got).not.toContain("ollama");
+    if (toml.includes(":8000") || /lacks|path/.test(hint ?? "")) expect(got).not.toContain("ollama");
   });
 });
 
