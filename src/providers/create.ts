@@ -25,7 +25,12 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   const { proxy, ...adapterOptions } = opts;
   const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
   const provider = await adapter({ ...adapterOptions, fetch: fetchImpl });
-  return namedFailures(opts.name === undefined ? provider : { ...provider, name: opts.name }, opts.baseUrl, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, where);
+  return namedFailures(
+    opts.name === undefined ? provider : { ...provider, name: opts.name },
+    opts.baseUrl,
+    opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    where,
+  );
 }
 
 /**
