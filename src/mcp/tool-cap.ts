@@ -5,7 +5,7 @@
 // and the API's 400 says the same. The heavy-tools warning (heavy-tools.ts) weighs tokens, not
 // counts: a server of many small tools passes it. Pure.
 import type { Protocol } from "../kernel/ir.ts";
-import { ProviderError, type Provider } from "../kernel/provider.ts";
+import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 
 /**
  * The caps, by wire protocol. OpenAI's Chat Completions and Responses APIs answer 400 `Invalid
@@ -65,8 +65,7 @@ const tables = (servers: readonly string[]) => servers.map((s) => `[mcp.${s}]`).
 export function withToolCap(provider: Provider, ports: { serverOf(name: string): string | undefined; warn(line: string): void }): Provider {
   let said: string | undefined;
   return {
-    protocol: provider.protocol,
-    model: provider.model,
+    ...identityOf(provider), // its name too: the opaque data of its answers goes back to it alone
     async *stream(request, signal) {
       const why = overCap(
         provider.protocol,

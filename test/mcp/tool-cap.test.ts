@@ -47,3 +47,9 @@ test("a request over the cap is said once, and the API's 400 to it names the ser
   }
   expect(said).toHaveLength(1);
 });
+
+test("the capped provider keeps its provider's name, by which the opaque data of its answers goes back to it (a wrapper without it dropped its encrypted reasoning)", () => {
+  const inner: Provider = { protocol: "responses", model: "gpt-x", name: "gpt", stream: async function* () {} };
+  const capped = withToolCap(inner, { serverOf: () => undefined, warn: () => {} });
+  expect([capped.protocol, capped.model, capped.name]).toEqual(["responses", "gpt-x", "gpt"]);
+});
