@@ -124,7 +124,13 @@ function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { 
 async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
   let live = false;
   let closing = false;
-  const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  const isDir = (p: string) => {
+    try {
+      return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+    } catch {
+      return false; // an argument that is no path at all (ENAMETOOLONG, ENOTDIR, EACCES): no root of the server's
+    }
+  };
   const roots = serverRoots(settings, ctx.roots ?? [], { cwd: process.cwd(), home: ctx.env.HOME, isDir });
   const client = newClient(lib, { ...ctx, roots }, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
   const transport = new StdioTransport(
