@@ -24,13 +24,15 @@ import { locateRipgrep } from "./ripgrep.ts";
 import { utf16Of } from "../fs/text-encoding.ts";
 import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
-import { clip, type Collector, createCollector, type FileHits, format, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import { clip, type Collector, createCollector, type FileHits, format, GREP_MAX_CHARS, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
 const GREP_MAX_CONTEXT = 10; // context lines either side, at most
-const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024; // bigger files are skipped: logs, dumps, datasets
+// the built-in search reads a file whole, so it leaves bigger ones out (logs, dumps, datasets) and
+// names them; ripgrep streams a file in bounded memory and searches every size
+const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
@@ -53,7 +55,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     description:
       // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
       `Regex search (JS syntax, per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
-      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}).`,
+      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) and ${GREP_MAX_CHARS} characters.`,
     parameters: {
       type: "object",
       properties: {
@@ -89,8 +91,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       const info = await stat(root).catch(() => undefined);
       if (!info) return toolError(`path not found: ${where}`);
       if (info.isFile()) {
-        if (info.size > GREP_MAX_FILE_BYTES) return toolError(`${where} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB; search it with bash`);
-        if (isBinary(await Bun.file(root).bytes())) return toolError(`${where} is a binary file`);
+        if (info.size <= GREP_MAX_FILE_BYTES && isBinary(await Bun.file(root).bytes())) return toolError(`${where} is a binary file`);
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
@@ -103,7 +104,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
         : "";
       const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
-      const note = unreadableNote(found);
+      const note = unreadableNote(found, GREP_MAX_FILE_BYTES);
       return { output: note ? `${text}\n${note}` : text };
     },
   };
@@ -196,7 +197,10 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     const path = search.show(abs);
     if (!search.keep(path)) continue;
     const file = Bun.file(abs);
-    if (file.size > GREP_MAX_FILE_BYTES) continue;
+    if (file.size > GREP_MAX_FILE_BYTES) {
+      found.tooBig.push({ path, bytes: file.size });
+      continue;
+    }
     const bytes = await file.bytes().catch((e: unknown) => void unreadable(abs, e));
     if (!bytes || isBinary(bytes)) continue;
     found.add(hitsOf(path, linesOf(bytes), search.regex, search.cap, search.context));
@@ -236,7 +240,7 @@ const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
   const argv = [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
-  argv.push("--crlf", "--encoding", "auto", "--max-filesize", String(GREP_MAX_FILE_BYTES));
+  argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
   for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
@@ -331,6 +335,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   }
   for (const [hits, { abs, lines }] of long) {
     if (!found.files.includes(hits)) continue; // cut by the cap: never shown
+    if (Bun.file(abs).size > GREP_MAX_FILE_BYTES) continue; // too big to read whole: ripgrep's `[Omitted long … line]` stays
     const bytes = await Bun.file(abs)
       .bytes()
       .catch(() => undefined);

@@ -113,7 +113,8 @@ describe("grep (built-in walker)", () => {
       "crlf.txt:1: needle",
       "crlf.txt:2: foo needle",
       `long.txt:1: …${"x".repeat(293)} needle`,
-      "… 154 more matches not shown (163 in all); narrow with path, glob or a more specific pattern, or raise max_results",
+      "… 154 more matches not shown (163 in all, in 12 files); left out: many.txt 150, ps-out.txt 1, sub/deep/d.ts 1 and 2 more files; " +
+        "narrow with path, glob or a more specific pattern, or raise max_results",
     ]);
   });
 
