@@ -155,6 +155,15 @@ describe("grep (built-in walker)", () => {
     expect((await grep({ pattern: "needle$", path: "crlf.txt" })).output).toBe("crlf.txt:1: needle\ncrlf.txt:2: foo needle");
   });
 
+  test("another agent's argument names: include is glob, -i is ignore_case; one grep does not take is an error naming it", async () => {
+    expect(paths((await grep({ pattern: "needle", include: "*.js" })).output)).toEqual(["b.js", "sub/dist/y.js"]);
+    expect((await grep({ pattern: "^needle upper", "-i": true, path: "sub" })).output).toBe("sub/deep/d.ts:1: NEEDLE upper");
+    expect(await grep({ pattern: "needle", output_mode: "files_with_matches" })).toEqual({
+      output: "grep: unknown argument `output_mode`; grep takes pattern, path, glob, ignore_case, context, max_results",
+      isError: true,
+    });
+  });
+
   test("glob filters by file name, or by path when it has a slash", async () => {
     expect(paths((await grep({ pattern: "needle", glob: "*.js" })).output)).toEqual(["b.js", "sub/dist/y.js"]);
     expect(paths((await grep({ pattern: "needle", glob: "sub/**/*.ts" })).output)).toEqual(["sub/deep/d.ts", "sub/important.gen.ts"]);
