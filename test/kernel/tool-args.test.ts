@@ -62,19 +62,15 @@ test("a required key with no declared type is named as required", () => {
 
 // hey's own tools (strict): an argument they do not take is an error naming it, unless it is
 // another agent's name for one of theirs; the schema sent to the model is not changed for that
-const grepSchema = {
+const schemaOf = (types: Record<string, string>, required: string[]) => ({
   type: "object",
-  properties: {
-    pattern: { type: "string" },
-    path: { type: "string" },
-    glob: { type: "string" },
-    ignore_case: { type: "boolean" },
-    context: { type: "integer" },
-    max_results: { type: "integer" },
-  },
-  required: ["pattern"],
-};
-const readSchema = { type: "object", properties: { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer" } }, required: ["path"] };
+  properties: Object.fromEntries(Object.entries(types).map(([k, type]) => [k, { type }])),
+  required,
+});
+const grepSchema = schemaOf({ pattern: "string", path: "string", glob: "string", ignore_case: "boolean", context: "integer", max_results: "integer" }, [
+  "pattern",
+]);
+const readSchema = schemaOf({ path: "string", offset: "integer", limit: "integer" }, ["path"]);
 
 test.each([
   ["opencode's include", "grep", grepSchema, { pattern: "x", include: "*.yml" }, { pattern: "x", glob: "*.yml" }],
