@@ -11,8 +11,8 @@
 //                             one after a match)
 //   context                   taken from ripgrep's context lines, cut to the shown matches here
 //   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
-// Patterns are compiled as JS regexes first (so a bad pattern fails the same way in both); one
-// ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
+// Patterns are compiled as JS regexes first (grep-regex.ts: so a bad pattern fails the same way in
+// both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
@@ -26,6 +26,7 @@ import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
 import { clip, type Collector, createCollector, type FileHits, format, GREP_MAX_CHARS, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { compilePattern } from "./grep-regex.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
@@ -54,7 +55,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     name: TOOL.grep,
     description:
       // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
-      `Regex search (JS syntax, per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
+      `Regex search (JS syntax, Unicode \\w, (?i) ok; per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
       `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) and ${GREP_MAX_CHARS} characters.`,
     parameters: {
       type: "object",
@@ -76,7 +77,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
 
       let regex: RegExp;
       try {
-        regex = compile(pattern, ignoreCase);
+        regex = compilePattern(pattern, ignoreCase);
       } catch (e) {
         return toolError(`grep: invalid regex ${JSON.stringify(pattern)}: ${errorText(e)}`);
       }
@@ -152,16 +153,6 @@ function count(value: unknown, name: string, fallback: number, min: number, max:
   const n = value;
   if (n < min) return `grep: \`${name}\` must be an integer ≥ ${min}, got ${n}`;
   return Math.min(n, max);
-}
-
-/** JS regex with Unicode semantics when the pattern allows it (`\p{L}`), else legacy syntax (`\-`). */
-function compile(pattern: string, ignoreCase: boolean): RegExp {
-  const flags = ignoreCase ? "i" : "";
-  try {
-    return new RegExp(pattern, flags + "u");
-  } catch {
-    return new RegExp(pattern, flags);
-  }
 }
 
 /** Paths in results: relative to the project root when inside it, `/`-separated. */

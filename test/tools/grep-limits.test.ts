@@ -5,16 +5,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, openSync, closeSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Tool, ToolContext } from "../../src/kernel/tool.ts";
-import { createGrepTool } from "../../src/tools/grep.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 import { GREP_MAX_CHARS } from "../../src/tools/grep-results.ts";
 import { callTool } from "../helpers/call-tool.ts";
-import { findRg } from "../helpers/find-rg.ts";
+import { bothGreps } from "../helpers/find-rg.ts";
 
 let root: string;
 let ctx: ToolContext;
-const rg = await findRg();
-const tools: [string, Tool][] = [["built-in", createGrepTool({ rg: null })], ...(rg ? [["ripgrep", createGrepTool({ rg })] as [string, Tool]] : [])];
+const tools = await bothGreps();
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "hey-grep-limits-"));
