@@ -15,14 +15,14 @@
 // both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
-import { globToRegExp } from "./gitignore.ts";
+import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { utf16Of } from "../fs/text-encoding.ts";
-import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
+import { scopeOf, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
 import { clip, type Collector, createCollector, type FileHits, format, GREP_MAX_CHARS, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -62,7 +62,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       properties: {
         pattern: { type: "string" },
         path: { type: "string", description: "file or dir, default ." },
-        glob: { type: "string", description: "e.g. *.ts or src/**/*.ts" },
+        glob: { type: "string", description: "e.g. *.ts, src/**/*.ts (from path), !*.test.ts" },
         ignore_case: { type: "boolean" },
         context: { type: "integer", description: "lines around each match" },
         max_results: { type: "integer" },
@@ -81,21 +81,21 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       } catch (e) {
         return toolError(`grep: invalid regex ${JSON.stringify(pattern)}: ${errorText(e)}`);
       }
-      const globRe = glob === undefined ? undefined : globToRegExp(glob);
-      if (glob !== undefined && !globRe) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
       const show = (abs: string) => display(abs, ctx.cwd);
-      const keep = (path: string) => !globRe || globRe.test(glob!.includes("/") ? path : basename(path));
 
       const at = resolveUserPath(where, ctx.cwd, home);
       if ("error" in at) return toolError(`grep: ${at.error}`);
       const root = at.abs;
       const info = await stat(root).catch(() => undefined);
       if (!info) return toolError(`path not found: ${where}`);
+      const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
+      if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
+      const keep = (abs: string) => !filter || filter.keep(abs);
       if (info.isFile()) {
         if (info.size <= GREP_MAX_FILE_BYTES && isBinary(await Bun.file(root).bytes())) return toolError(`${where} is a binary file`);
       }
 
-      const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
+      const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, rgGlob: filter ?? { rgArgs: [], rgPaths: [root] }, cap, keep, show };
       const bin = rg !== undefined ? rg : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
       let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
@@ -155,6 +155,8 @@ function count(value: unknown, name: string, fallback: number, min: number, max:
   return Math.min(n, max);
 }
 
+const isDir = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() === true;
+
 /** Paths in results: relative to the project root when inside it, `/`-separated. */
 function display(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
@@ -169,10 +171,11 @@ interface Search {
   pattern: string;
   ignoreCase: boolean;
   context: number;
-  glob: string | undefined;
+  /** how ripgrep applies the glob (grep-glob.ts) */
+  rgGlob: Pick<GlobFilter, "rgArgs" | "rgPaths">;
   cap: number;
-  /** whether a file (by its shown path) passes the glob */
-  keep: (path: string) => boolean;
+  /** whether a file (by its absolute path) passes the glob */
+  keep: (abs: string) => boolean;
   show: (abs: string) => string;
 }
 
@@ -182,11 +185,11 @@ const isBinary = (bytes: Uint8Array) => utf16Of(bytes) === undefined && bytes.in
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
-  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable);
+  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, scopeOf(search.root));
   for await (const abs of files) {
     if (signal.aborted) break;
     const path = search.show(abs);
-    if (!search.keep(path)) continue;
+    if (!search.keep(abs)) continue;
     const file = Bun.file(abs);
     if (file.size > GREP_MAX_FILE_BYTES) {
       found.tooBig.push({ path, bytes: file.size });
@@ -234,13 +237,12 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
-  for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
+  const scope = scopeOf(search.root);
+  for (const name of scope.skip) argv.push("--glob", `!${name}`);
+  if (!scope.gitignore) argv.push("--no-ignore-vcs");
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context));
-  // A plain file-name glob narrows ripgrep's walk as a file type (types, unlike --glob, still
-  // respect .gitignore); every glob is applied to the results again below in any case.
-  if (search.glob && /^[\w.*-]*(?:\{[\w.*,-]*\}[\w.*-]*)?$/.test(search.glob)) argv.push("--type-add", `hey:${search.glob}`, "--type", "hey");
-  argv.push("--regexp", search.pattern, "--", search.root);
+  argv.push(...search.rgGlob.rgArgs, "--regexp", search.pattern, "--", ...search.rgGlob.rgPaths);
 
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
@@ -278,7 +280,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
       close();
       const abs = resolve(ctx.cwd, printed);
       const path = search.show(abs);
-      current = { printed, abs, hits: search.keep(path) ? { path, count: 0, lines: new Map() } : undefined };
+      current = { printed, abs, hits: search.keep(abs) ? { path, count: 0, lines: new Map() } : undefined };
       capLine = Infinity;
     }
     const file = current;
