@@ -36,8 +36,6 @@ export interface Collector {
   unreadable: { path: string; why: string }[];
   /** every file with a match and its count of matching lines, kept or not */
   counts: { path: string; count: number }[];
-  /** paths (as shown) left out for their size, and their sizes in bytes */
-  tooBig: { path: string; bytes: number }[];
 }
 
 /**
@@ -51,7 +49,6 @@ export function createCollector(cap: number): Collector {
     total: 0,
     unreadable: [],
     counts: [],
-    tooBig: [],
     add(hits) {
       if (hits.count === 0) return;
       collector.total += hits.count;
@@ -76,20 +73,30 @@ export function comparePaths(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** Hits of one file from its lines: all matches counted, the first `cap` kept with context. */
-export function hitsOf(path: string, lines: string[], regex: RegExp, cap: number, context: number): FileHits {
+/**
+ * Hits of one file built as its lines are read, in order (`line`): every match counted, the first
+ * `cap` kept with `context` lines either side. Holds the kept lines and the last `context` lines only.
+ */
+export function createHits(path: string, regex: RegExp, cap: number, context: number): { hits: FileHits; line(text: string, n: number): void } {
   const hits: FileHits = { path, count: 0, lines: new Map() };
-  for (let i = 0; i < lines.length; i++) {
-    if (!regex.test(lines[i]!)) continue;
-    hits.count++;
-    if (hits.count > cap) continue;
-    for (let n = Math.max(1, i + 1 - context); n <= Math.min(lines.length, i + 1 + context); n++) {
-      if (hits.lines.has(n)) continue;
-      const match = n === i + 1 || regex.test(lines[n - 1]!);
-      hits.lines.set(n, { text: clip(lines[n - 1]!, match ? regex : undefined), match });
-    }
-  }
-  return hits;
+  const before: { text: string; n: number }[] = []; // the lines before this one, for a match's context
+  let after = 0; // lines up to this one are context after a kept match
+  return {
+    hits,
+    line(text, n) {
+      const match = regex.test(text);
+      if (match) hits.count++;
+      if (match && hits.count <= cap) {
+        // a line before that matched is kept already: those left are context
+        for (const b of before) if (!hits.lines.has(b.n)) hits.lines.set(b.n, { text: clip(b.text), match: false });
+        hits.lines.set(n, { text: clip(text, regex), match: true });
+        after = n + context;
+      } else if (n <= after) hits.lines.set(n, { text: clip(text, match ? regex : undefined), match });
+      if (context === 0) return;
+      before.push({ text, n });
+      if (before.length > context) before.shift();
+    },
+  };
 }
 
 /** Why a file or directory could not be read, in ripgrep's words (`permission denied`). */
@@ -100,24 +107,13 @@ export function reasonOf(e: unknown): string {
 
 export const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
-/** The lines naming what could not be searched (at most 3 paths each, in path order), or "". */
-export function unreadableNote(found: Collector, maxBytes: number): string {
-  const notes: string[] = [];
-  const named = <T extends { path: string }>(all: T[], show: (u: T) => string) => {
-    const sorted = all.sort((a, b) => comparePaths(a.path, b.path));
-    return `${sorted.slice(0, 3).map(show).join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}`;
-  };
-  if (found.unreadable.length > 0) notes.push(`[not searched, could not be read: ${named(found.unreadable, (u) => `${u.path} (${u.why})`)}]`);
-  if (found.tooBig.length > 0) {
-    const one = found.tooBig.length === 1;
-    notes.push(
-      `[not searched, over ${mb(maxBytes)}: ${named(found.tooBig, (u) => `${u.path} (${mb(u.bytes)})`)}; search ${one ? "it" : "them"} with bash (rg, grep)]`,
-    );
-  }
-  return notes.join("\n");
+/** The line naming what could not be searched (at most 3 paths, in path order), or "". */
+export function unreadableNote(found: Collector): string {
+  const all = found.unreadable.sort((a, b) => comparePaths(a.path, b.path));
+  if (all.length === 0) return "";
+  const named = all.slice(0, 3).map((u) => `${u.path} (${u.why})`);
+  return `[not searched, could not be read: ${named.join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}]`;
 }
-
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /**
  * The most characters of matching lines a result holds, as bash's 50 KB and read_file's 100,000

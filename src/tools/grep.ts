@@ -21,19 +21,16 @@ import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
-import { utf16Of } from "../fs/text-encoding.ts";
 import { scopeOf, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
-import { clip, type Collector, createCollector, type FileHits, format, GREP_MAX_CHARS, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import { clip, type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import { isBinaryFile, readLines } from "./file-lines.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { compilePattern } from "./grep-regex.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
 const GREP_MAX_CONTEXT = 10; // context lines either side, at most
-// the built-in search reads a file whole, so it leaves bigger ones out (logs, dumps, datasets) and
-// names them; ripgrep streams a file in bounded memory and searches every size
-const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
@@ -92,7 +89,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
       const keep = (abs: string) => !filter || filter.keep(abs);
       if (info.isFile()) {
-        if (info.size <= GREP_MAX_FILE_BYTES && isBinary(await Bun.file(root).bytes())) return toolError(`${where} is a binary file`);
+        if (await isBinaryFile(root).catch(() => false)) return toolError(`${where} is a binary file`);
       }
 
       const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, rgGlob: filter ?? { rgArgs: [], rgPaths: [root] }, cap, keep, show };
@@ -105,7 +102,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
         : "";
       const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
-      const note = unreadableNote(found, GREP_MAX_FILE_BYTES);
+      const note = unreadableNote(found);
       return { output: note ? `${text}\n${note}` : text };
     },
   };
@@ -179,9 +176,6 @@ interface Search {
   show: (abs: string) => string;
 }
 
-/** A NUL byte anywhere, as ripgrep finds it, in a file that is not UTF-16 (whose text is half NULs). */
-const isBinary = (bytes: Uint8Array) => utf16Of(bytes) === undefined && bytes.includes(0);
-
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
@@ -190,26 +184,12 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     if (signal.aborted) break;
     const path = search.show(abs);
     if (!search.keep(abs)) continue;
-    const file = Bun.file(abs);
-    if (file.size > GREP_MAX_FILE_BYTES) {
-      found.tooBig.push({ path, bytes: file.size });
-      continue;
-    }
-    const bytes = await file.bytes().catch((e: unknown) => void unreadable(abs, e));
-    if (!bytes || isBinary(bytes)) continue;
-    found.add(hitsOf(path, linesOf(bytes), search.regex, search.cap, search.context));
+    // read a chunk at a time, so a file of any size costs little memory (logs, dumps, datasets)
+    const file = createHits(path, search.regex, search.cap, search.context);
+    const read = await readLines(abs, file.line).catch((e: unknown) => void unreadable(abs, e));
+    if (read === "text") found.add(file.hits);
   }
   return found;
-}
-
-/** A text file's lines as ripgrep reads them: UTF-16 when it starts with that byte-order mark (dropped), a CR before "\n" dropped. */
-function linesOf(bytes: Uint8Array): string[] {
-  const text = new TextDecoder(utf16Of(bytes) ?? "utf-8").decode(bytes);
-  if (text === "") return [];
-  return text
-    .replace(/\n$/, "")
-    .split("\n")
-    .map((l) => l.replace(/\r$/, ""));
 }
 
 /**
@@ -328,15 +308,11 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   }
   for (const [hits, { abs, lines }] of long) {
     if (!found.files.includes(hits)) continue; // cut by the cap: never shown
-    if (Bun.file(abs).size > GREP_MAX_FILE_BYTES) continue; // too big to read whole: ripgrep's `[Omitted long … line]` stays
-    const bytes = await Bun.file(abs)
-      .bytes()
-      .catch(() => undefined);
-    const text = bytes && linesOf(bytes);
-    for (const n of lines) {
-      const line = hits.lines.get(n)!;
-      if (text?.[n - 1] !== undefined) line.text = clip(text[n - 1]!, line.match ? search.regex : undefined);
-    }
+    const wanted = new Set(lines);
+    await readLines(abs, (text, n) => {
+      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
+      if (line) line.text = clip(text, line.match ? search.regex : undefined);
+    }).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
   }
   return found;
 }
