@@ -52,14 +52,14 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     name: TOOL.grep,
     description:
       // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
-      `Regex search (JS syntax, Unicode \\w, (?i) ok; per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
-      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}) and ${GREP_MAX_CHARS} characters.`,
+      `JS regex per line in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
+      `Returns path:line: text by path, at most max_results (default ${GREP_MAX_RESULTS}) and ${GREP_MAX_CHARS} chars.`,
     parameters: {
       type: "object",
       properties: {
         pattern: { type: "string" },
         path: { type: "string", description: "file or dir, default ." },
-        glob: { type: "string", description: "e.g. *.ts, src/**/*.ts (from path), !*.test.ts" },
+        glob: { type: "string", description: "*.ts, !*.test.ts, src/**/*.ts (under path)" },
         ignore_case: { type: "boolean" },
         context: { type: "integer", description: "lines around each match" },
         max_results: { type: "integer" },
