@@ -45,7 +45,11 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
     }
     return new RegExp(body, flags);
   }
-  return new RegExp(asRipgrep(body), flags + "u");
+  try {
+    return new RegExp(asRipgrep(body), flags + "u");
+  } catch {
+    return new RegExp(body, flags + "u"); // a spelling this reading did not foresee: JavaScript's own classes
+  }
 }
 
 /** The first letter escaped in `pattern` that legacy JavaScript would read as the letter itself, or undefined. */
