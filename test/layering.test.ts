@@ -89,6 +89,7 @@ const EDGES = new Set([
   "tools/command-result.ts",
   "tools/group-guard.ts",
   "tools/edit.ts",
+  "tools/file-lines.ts",
   "tools/grep.ts",
   "tools/outputs.ts",
   "tools/process-tree.ts",

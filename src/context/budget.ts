@@ -292,7 +292,8 @@ const cuts = new WeakMap<Message, { keep: number; out: Message }>();
 /**
  * `result` cut to about `keep` characters of text: its head and tail at line boundaries around a
  * note saying what was left out and how to see it again — read_file with the offset and limit of
- * the lines left out, the full-output file a bash result names, else running the call again.
+ * the lines left out, the full-output file a bash result names, a narrower grep, else running the
+ * call again.
  * Images are kept. `result` itself when it is short enough. Memoized: the same object comes back
  * for the same result and size, so unchanged requests compare cheaply.
  */
@@ -336,6 +337,8 @@ function cutPointer(amount: string, left: string[], text: string, call?: { name:
   }
   const saved = /\[full output: (.+)\]\s*$/m.exec(text)?.[1];
   if (saved) return `${head}; the full output is in ${saved} …]`;
+  // the same grep again returns the same lines: a narrower one fits
+  if (call?.name === "grep") return `${head}; narrow the grep (path, glob, a smaller context or max_results) to see them …]`;
   return `${head}; call the tool again to see them …]`;
 }
 

@@ -16,21 +16,54 @@ const PHRASE: Record<string, string> = {
 };
 
 /**
+ * Other agents' names for the arguments of hey's built-in tools (Claude Code's `file_path`,
+ * opencode's `filePath` and `include`, ripgrep's `-i` and `-C`, Claude Code's grep `head_limit`…):
+ * taken as hey's own name when the tool has that argument and it was not given too. The schema the
+ * model is sent stays as it is; this saves a turn when a model writes from another agent's habits.
+ */
+const ALIASES: Record<string, string> = {
+  file_path: "path",
+  filePath: "path",
+  absolute_path: "path",
+  dir_path: "path",
+  include: "glob",
+  "-i": "ignore_case",
+  case_insensitive: "ignore_case",
+  "-C": "context",
+  head_limit: "max_results",
+  oldString: "old_string",
+  newString: "new_string",
+  replaceAll: "replace_all",
+  timeout: "timeout_ms",
+};
+/** Names close to an argument but not the same thing: named in the error (`-A` is context after only). */
+const NEAR: Record<string, string> = { "-A": "context", "-B": "context", type: "glob", limit: "max_results", cmd: "command" };
+/** What other agents' tools take that changes nothing here: Claude Code's and opencode's bash `description` of the command. */
+const IGNORED = new Set(["description"]);
+
+/**
  * `args` checked against `schema`: an absent or null optional key is dropped; a boolean or number
  * the model sent as a string ("true", "12" — models do) is converted when the schema says so.
  * Returns the arguments to run with, or an error naming the tool, the key, what it must be and
- * what was sent. Unknown keys pass untouched (the tool decides); a schema this does not
- * understand checks nothing. Never throws.
+ * what was sent. With `strict` (hey's own tools) an argument the schema does not name is taken
+ * under its ALIASES name, dropped when IGNORED, else an error naming it and the arguments the
+ * tool takes; without (an MCP server's tools, whose schemas are theirs) unknown keys pass
+ * untouched. A schema this does not understand, or that names no argument, checks nothing. Never throws.
  */
 export function checkArguments(
   tool: string,
   args: Record<string, unknown>,
   schema: Record<string, unknown>,
+  strict = false,
 ): { args: Record<string, unknown> } | { error: string } {
   const { properties = {}, required } = schema as Schema;
   const needed = new Set(Array.isArray(required) ? required.filter((k): k is string => typeof k === "string") : []);
   const out: Record<string, unknown> = { ...args };
   for (const [key, value] of Object.entries(args)) if (value === null && !needed.has(key) && !accepts(properties[key]?.type, null)) delete out[key];
+  if (strict && Object.keys(properties).length > 0) {
+    const unknown = renameAliases(tool, out, properties);
+    if (unknown) return { error: unknown };
+  }
   for (const key of needed) {
     if (out[key] !== undefined) continue;
     const type = properties[key]?.type;
@@ -43,6 +76,24 @@ export function checkArguments(
     out[key] = value;
   }
   return { args: out };
+}
+
+/** `args` with other agents' names renamed to hey's (in place); the error for a key the tool does not take, if any. */
+function renameAliases(tool: string, args: Record<string, unknown>, properties: NonNullable<Schema["properties"]>): string | undefined {
+  const has = (key: string | undefined): key is string => key !== undefined && Object.hasOwn(properties, key);
+  for (const key of Object.keys(args)) {
+    if (has(key)) continue;
+    const to = ALIASES[key];
+    if (has(to) && !(to in args)) {
+      args[to] = args[key];
+      delete args[key];
+    } else if (IGNORED.has(key)) delete args[key];
+    else {
+      const near = has(to) ? to : has(NEAR[key]) ? NEAR[key] : undefined;
+      return `${tool}: unknown argument \`${key}\`${near ? ` (did you mean ${near}?)` : ""}; ${tool} takes ${Object.keys(properties).join(", ")}`;
+    }
+  }
+  return undefined;
 }
 
 function types(type: unknown): string[] {

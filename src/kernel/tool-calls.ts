@@ -6,7 +6,7 @@ import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { checkArguments } from "./tool-args.ts";
-import { TOOL } from "./tool-names.ts";
+import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
 
 /**
@@ -208,7 +208,8 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
   if (!args)
     return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
-  const checked = checkArguments(call.name, args, tool.parameters);
+  // hey's own tools refuse arguments they do not take (a misnamed one was silently ignored); an MCP server's schema is its own
+  const checked = checkArguments(call.name, args, tool.parameters, tool.server === undefined && BUILTIN_TOOLS.includes(tool.name));
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);
   if (refusal !== undefined) return { output: refusal, isError: true };

@@ -34,6 +34,8 @@ export interface Collector {
   add(hits: FileHits): void;
   /** paths (as shown) the search could not read, and why */
   unreadable: { path: string; why: string }[];
+  /** every file with a match and its count of matching lines, kept or not */
+  counts: { path: string; count: number }[];
 }
 
 /**
@@ -46,9 +48,11 @@ export function createCollector(cap: number): Collector {
     files,
     total: 0,
     unreadable: [],
+    counts: [],
     add(hits) {
       if (hits.count === 0) return;
       collector.total += hits.count;
+      collector.counts.push({ path: hits.path, count: hits.count });
       let at = files.findIndex((f) => comparePaths(hits.path, f.path) < 0);
       if (at === -1) at = files.length;
       files.splice(at, 0, hits);
@@ -69,20 +73,30 @@ export function comparePaths(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** Hits of one file from its lines: all matches counted, the first `cap` kept with context. */
-export function hitsOf(path: string, lines: string[], regex: RegExp, cap: number, context: number): FileHits {
+/**
+ * Hits of one file built as its lines are read, in order (`line`): every match counted, the first
+ * `cap` kept with `context` lines either side. Holds the kept lines and the last `context` lines only.
+ */
+export function createHits(path: string, regex: RegExp, cap: number, context: number): { hits: FileHits; line(text: string, n: number): void } {
   const hits: FileHits = { path, count: 0, lines: new Map() };
-  for (let i = 0; i < lines.length; i++) {
-    if (!regex.test(lines[i]!)) continue;
-    hits.count++;
-    if (hits.count > cap) continue;
-    for (let n = Math.max(1, i + 1 - context); n <= Math.min(lines.length, i + 1 + context); n++) {
-      if (hits.lines.has(n)) continue;
-      const match = n === i + 1 || regex.test(lines[n - 1]!);
-      hits.lines.set(n, { text: clip(lines[n - 1]!, match ? regex : undefined), match });
-    }
-  }
-  return hits;
+  const before: { text: string; n: number }[] = []; // the lines before this one, for a match's context
+  let after = 0; // lines up to this one are context after a kept match
+  return {
+    hits,
+    line(text, n) {
+      const match = regex.test(text);
+      if (match) hits.count++;
+      if (match && hits.count <= cap) {
+        // a line before that matched is kept already: those left are context
+        for (const b of before) if (!hits.lines.has(b.n)) hits.lines.set(b.n, { text: clip(b.text), match: false });
+        hits.lines.set(n, { text: clip(text, regex), match: true });
+        after = n + context;
+      } else if (n <= after) hits.lines.set(n, { text: clip(text, match ? regex : undefined), match });
+      if (context === 0) return;
+      before.push({ text, n });
+      if (before.length > context) before.shift();
+    },
+  };
 }
 
 /** Why a file or directory could not be read, in ripgrep's words (`permission denied`). */
@@ -101,35 +115,93 @@ export function unreadableNote(found: Collector): string {
   return `[not searched, could not be read: ${named.join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}]`;
 }
 
-/** The result text: matches as `path:line: text`, context as `path-line- text`, and the cap note. */
-export function format(found: Collector, cap: number, context: number): string {
+/**
+ * The most characters of matching lines a result holds, as bash's 50 KB and read_file's 100,000
+ * characters: a search with long lines and wide context (a CSV, context 10, max_results 1000)
+ * otherwise returned megabytes in one call.
+ */
+export const GREP_MAX_CHARS = 50_000;
+
+/**
+ * The result text: matches as `path:line: text`, context as `path-line- text`, and a note saying
+ * what was left out and how to narrow. The text stops before the first match (with its context)
+ * that would take it past `maxChars`.
+ */
+export function format(found: Collector, cap: number, context: number, maxChars = GREP_MAX_CHARS): string {
   const out: string[] = [];
   let budget = cap;
-  let shown = 0;
+  let size = 0;
+  let full = false;
+  const shownIn = new Map<string, number>();
   for (const file of found.files) {
-    if (budget <= 0) break;
+    if (budget <= 0 || full) break;
     const matches = [...file.lines]
       .filter(([, line]) => line.match)
       .map(([n]) => n)
-      .sort((a, b) => a - b);
+      .sort((a, b) => a - b)
+      .slice(0, budget);
     const print = new Set<number>();
-    for (const m of matches.slice(0, budget)) {
-      for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);
-    }
-    for (const n of [...print].sort((a, b) => a - b)) {
-      const line = file.lines.get(n)!;
-      const mark = line.match ? ":" : "-";
-      out.push(`${file.path}${mark}${n}${mark} ${line.text}`);
-      if (line.match) {
-        shown++;
-        budget--;
+    for (const m of matches) for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);
+    for (const unit of unitsOf(
+      [...print].sort((a, b) => a - b),
+      file,
+      context,
+    )) {
+      const text = unit.map((n) => {
+        const line = file.lines.get(n)!;
+        const mark = line.match ? ":" : "-";
+        return `${file.path}${mark}${n}${mark} ${line.text}`;
+      });
+      const chars = text.reduce((sum, l) => sum + l.length + 1, 0);
+      if (size + chars > maxChars) {
+        full = true;
+        break;
       }
+      size += chars;
+      out.push(...text);
+      shownIn.set(file.path, (shownIn.get(file.path) ?? 0) + 1);
+      budget--;
     }
   }
+  const shown = [...shownIn.values()].reduce((a, b) => a + b, 0);
   const more = found.total - shown;
-  if (more > 0)
-    out.push(
-      `… ${more} more ${more === 1 ? "match" : "matches"} not shown (${found.total} in all); narrow with path, glob or a more specific pattern, or raise max_results`,
-    );
+  if (more > 0) out.push(leftOutNote(found, shownIn, more, full ? maxChars : undefined));
   return out.join("\n");
+}
+
+/**
+ * The lines to print cut into units of one match each: its line, the context before it not yet
+ * printed, and the context after it up to the next match's.
+ */
+function unitsOf(lines: number[], file: FileHits, context: number): number[][] {
+  const units: number[][] = [];
+  let ahead: number[] = [];
+  let last = -Infinity;
+  for (const n of lines) {
+    if (file.lines.get(n)!.match) {
+      units.push([...ahead, n]);
+      ahead = [];
+      last = n;
+    } else if (units.length > 0 && n <= last + context) units.at(-1)!.push(n);
+    else ahead.push(n);
+  }
+  return units;
+}
+
+/** `… N more matches not shown (T in all, in F files); left out: a.csv 1300, …; narrow with …`. */
+function leftOutNote(found: Collector, shownIn: Map<string, number>, more: number, maxChars: number | undefined): string {
+  const files = found.counts.length;
+  const where = files > 1 ? `, in ${files} files` : "";
+  const stop = maxChars === undefined ? "" : `; the result stops at ${maxChars} characters`;
+  const left = found.counts
+    .map((f) => ({ path: f.path, n: f.count - (shownIn.get(f.path) ?? 0) }))
+    .filter((f) => f.n > 0)
+    .sort((a, b) => b.n - a.n || comparePaths(a.path, b.path));
+  const named = left.slice(0, 3).map((f) => `${f.path} ${f.n}`);
+  const most = files > 1 ? `; left out: ${named.join(", ")}${left.length > 3 ? ` and ${left.length - 3} more files` : ""}` : "";
+  const narrow =
+    maxChars === undefined
+      ? "narrow with path, glob or a more specific pattern, or raise max_results"
+      : "narrow with path, glob, a smaller context or max_results, or a more specific pattern";
+  return `… ${more} more ${more === 1 ? "match" : "matches"} not shown (${found.total} in all${where}${stop})${most}; ${narrow}`;
 }

@@ -11,26 +11,26 @@
 //                             one after a match)
 //   context                   taken from ripgrep's context lines, cut to the shown matches here
 //   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
-// Patterns are compiled as JS regexes first (so a bad pattern fails the same way in both); one
-// ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
+// Patterns are compiled as JS regexes first (grep-regex.ts: so a bad pattern fails the same way in
+// both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
-import { globToRegExp } from "./gitignore.ts";
+import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
-import { utf16Of } from "../fs/text-encoding.ts";
-import { ALWAYS_SKIP, walkFiles } from "./walk.ts";
+import { scopeOf, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
-import { clip, type Collector, createCollector, type FileHits, format, hitsOf, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import { clip, type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import { isBinaryFile, readLines } from "./file-lines.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { compilePattern } from "./grep-regex.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
 const GREP_MAX_CONTEXT = 10; // context lines either side, at most
-const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024; // bigger files are skipped: logs, dumps, datasets
 
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
@@ -52,14 +52,14 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     name: TOOL.grep,
     description:
       // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
-      `Regex search (JS syntax, per line) in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
-      `Returns path:line: text sorted by path, at most max_results (default ${GREP_MAX_RESULTS}).`,
+      `JS regex per line in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
+      `Returns path:line: text by path, at most max_results (default ${GREP_MAX_RESULTS}) and ${GREP_MAX_CHARS} chars.`,
     parameters: {
       type: "object",
       properties: {
         pattern: { type: "string" },
         path: { type: "string", description: "file or dir, default ." },
-        glob: { type: "string", description: "e.g. *.ts or src/**/*.ts" },
+        glob: { type: "string", description: "*.ts, !*.test.ts, src/**/*.ts (under path)" },
         ignore_case: { type: "boolean" },
         context: { type: "integer", description: "lines around each match" },
         max_results: { type: "integer" },
@@ -74,26 +74,25 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
 
       let regex: RegExp;
       try {
-        regex = compile(pattern, ignoreCase);
+        regex = compilePattern(pattern, ignoreCase);
       } catch (e) {
         return toolError(`grep: invalid regex ${JSON.stringify(pattern)}: ${errorText(e)}`);
       }
-      const globRe = glob === undefined ? undefined : globToRegExp(glob);
-      if (glob !== undefined && !globRe) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
       const show = (abs: string) => display(abs, ctx.cwd);
-      const keep = (path: string) => !globRe || globRe.test(glob!.includes("/") ? path : basename(path));
 
       const at = resolveUserPath(where, ctx.cwd, home);
       if ("error" in at) return toolError(`grep: ${at.error}`);
       const root = at.abs;
       const info = await stat(root).catch(() => undefined);
       if (!info) return toolError(`path not found: ${where}`);
+      const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
+      if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
+      const keep = (abs: string) => !filter || filter.keep(abs);
       if (info.isFile()) {
-        if (info.size > GREP_MAX_FILE_BYTES) return toolError(`${where} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB; search it with bash`);
-        if (isBinary(await Bun.file(root).bytes())) return toolError(`${where} is a binary file`);
+        if (await isBinaryFile(root).catch(() => false)) return toolError(`${where} is a binary file`);
       }
 
-      const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, glob, cap, keep, show };
+      const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, rgGlob: filter ?? { rgArgs: [], rgPaths: [root] }, cap, keep, show };
       const bin = rg !== undefined ? rg : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
       let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
@@ -153,15 +152,7 @@ function count(value: unknown, name: string, fallback: number, min: number, max:
   return Math.min(n, max);
 }
 
-/** JS regex with Unicode semantics when the pattern allows it (`\p{L}`), else legacy syntax (`\-`). */
-function compile(pattern: string, ignoreCase: boolean): RegExp {
-  const flags = ignoreCase ? "i" : "";
-  try {
-    return new RegExp(pattern, flags + "u");
-  } catch {
-    return new RegExp(pattern, flags);
-  }
-}
+const isDir = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() === true;
 
 /** Paths in results: relative to the project root when inside it, `/`-separated. */
 function display(abs: string, cwd: string): string {
@@ -177,41 +168,28 @@ interface Search {
   pattern: string;
   ignoreCase: boolean;
   context: number;
-  glob: string | undefined;
+  /** how ripgrep applies the glob (grep-glob.ts) */
+  rgGlob: Pick<GlobFilter, "rgArgs" | "rgPaths">;
   cap: number;
-  /** whether a file (by its shown path) passes the glob */
-  keep: (path: string) => boolean;
+  /** whether a file (by its absolute path) passes the glob */
+  keep: (abs: string) => boolean;
   show: (abs: string) => string;
 }
-
-/** A NUL byte anywhere, as ripgrep finds it, in a file that is not UTF-16 (whose text is half NULs). */
-const isBinary = (bytes: Uint8Array) => utf16Of(bytes) === undefined && bytes.includes(0);
 
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
-  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable);
+  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, scopeOf(search.root));
   for await (const abs of files) {
     if (signal.aborted) break;
     const path = search.show(abs);
-    if (!search.keep(path)) continue;
-    const file = Bun.file(abs);
-    if (file.size > GREP_MAX_FILE_BYTES) continue;
-    const bytes = await file.bytes().catch((e: unknown) => void unreadable(abs, e));
-    if (!bytes || isBinary(bytes)) continue;
-    found.add(hitsOf(path, linesOf(bytes), search.regex, search.cap, search.context));
+    if (!search.keep(abs)) continue;
+    // read a chunk at a time, so a file of any size costs little memory (logs, dumps, datasets)
+    const file = createHits(path, search.regex, search.cap, search.context);
+    const read = await readLines(abs, file.line).catch((e: unknown) => void unreadable(abs, e));
+    if (read === "text") found.add(file.hits);
   }
   return found;
-}
-
-/** A text file's lines as ripgrep reads them: UTF-16 when it starts with that byte-order mark (dropped), a CR before "\n" dropped. */
-function linesOf(bytes: Uint8Array): string[] {
-  const text = new TextDecoder(utf16Of(bytes) ?? "utf-8").decode(bytes);
-  if (text === "") return [];
-  return text
-    .replace(/\n$/, "")
-    .split("\n")
-    .map((l) => l.replace(/\r$/, ""));
 }
 
 /**
@@ -236,16 +214,15 @@ const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
   const argv = [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
-  argv.push("--crlf", "--encoding", "auto", "--max-filesize", String(GREP_MAX_FILE_BYTES));
+  argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
-  for (const name of ALWAYS_SKIP) argv.push("--glob", `!${name}`);
+  const scope = scopeOf(search.root);
+  for (const name of scope.skip) argv.push("--glob", `!${name}`);
+  if (!scope.gitignore) argv.push("--no-ignore-vcs");
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context));
-  // A plain file-name glob narrows ripgrep's walk as a file type (types, unlike --glob, still
-  // respect .gitignore); every glob is applied to the results again below in any case.
-  if (search.glob && /^[\w.*-]*(?:\{[\w.*,-]*\}[\w.*-]*)?$/.test(search.glob)) argv.push("--type-add", `hey:${search.glob}`, "--type", "hey");
-  argv.push("--regexp", search.pattern, "--", search.root);
+  argv.push(...search.rgGlob.rgArgs, "--regexp", search.pattern, "--", ...search.rgGlob.rgPaths);
 
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
@@ -283,7 +260,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
       close();
       const abs = resolve(ctx.cwd, printed);
       const path = search.show(abs);
-      current = { printed, abs, hits: search.keep(path) ? { path, count: 0, lines: new Map() } : undefined };
+      current = { printed, abs, hits: search.keep(abs) ? { path, count: 0, lines: new Map() } : undefined };
       capLine = Infinity;
     }
     const file = current;
@@ -331,14 +308,11 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   }
   for (const [hits, { abs, lines }] of long) {
     if (!found.files.includes(hits)) continue; // cut by the cap: never shown
-    const bytes = await Bun.file(abs)
-      .bytes()
-      .catch(() => undefined);
-    const text = bytes && linesOf(bytes);
-    for (const n of lines) {
-      const line = hits.lines.get(n)!;
-      if (text?.[n - 1] !== undefined) line.text = clip(text[n - 1]!, line.match ? search.regex : undefined);
-    }
+    const wanted = new Set(lines);
+    await readLines(abs, (text, n) => {
+      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
+      if (line) line.text = clip(text, line.match ? search.regex : undefined);
+    }).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
   }
   return found;
 }

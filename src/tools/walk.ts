@@ -39,17 +39,38 @@ const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"
  * passed to `unreadable` with its error. Stops
  * when `signal` aborts. Never throws.
  */
-export async function* walkFiles(root: string, signal: AbortSignal, unreadable: (dir: string, error: unknown) => void = () => {}): AsyncGenerator<string> {
+export async function* walkFiles(
+  root: string,
+  signal: AbortSignal,
+  unreadable: (dir: string, error: unknown) => void = () => {},
+  scope: Scope = { skip: ALWAYS_SKIP, gitignore: true },
+): AsyncGenerator<string> {
   // Ancestors are found from the real path (as ripgrep does); entries are matched in the same
   // coordinates but reported under `root` as given.
   const realRoot = await realpath(root).catch(() => root);
   const above: IgnoreLevel[] = [];
-  for (let dir = dirname(realRoot); ; dir = dirname(dir)) {
+  for (let dir = dirname(realRoot); scope.gitignore; dir = dirname(dir)) {
     const hasGit = (await exists(join(dir, ".git"))) || (await exists(join(dir, ".jj")));
     above.push(await levelOf(dir, hasGit, true));
     if (dirname(dir) === dir) break;
   }
-  yield* visit(root, toSlash(realRoot), above, signal, unreadable);
+  yield* visit(root, toSlash(realRoot), above, signal, unreadable, scope);
+}
+
+/** What a walk leaves out: names skipped wherever they are, and whether .gitignore files count. */
+export interface Scope {
+  skip: readonly string[];
+  gitignore: boolean;
+}
+
+/**
+ * The walk's scope for a search of `root`: inside a dependency tree (`node_modules/.pnpm/…`) the
+ * node_modules below are searched too (pnpm keeps every package in one), and the project's
+ * .gitignore, which leaves the whole tree out, does not count there.
+ */
+export function scopeOf(root: string): Scope {
+  if (!root.split(/[\\/]/).includes("node_modules")) return { skip: ALWAYS_SKIP, gitignore: true };
+  return { skip: ALWAYS_SKIP.filter((n) => n !== "node_modules"), gitignore: false };
 }
 
 /** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
@@ -68,6 +89,7 @@ async function* visit(
   above: IgnoreLevel[],
   signal: AbortSignal,
   unreadable: (dir: string, error: unknown) => void,
+  scope: Scope,
 ): AsyncGenerator<string> {
   if (signal.aborted) return;
   const entries = await readdir(dir, { withFileTypes: true }).catch((e: unknown) => {
@@ -75,16 +97,16 @@ async function* visit(
     return [];
   });
   const names = new Set(entries.map((e) => e.name));
-  const levels = [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above];
+  const levels = scope.gitignore ? [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above] : [];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (signal.aborted) return;
-    if (ALWAYS_SKIP.includes(entry.name) || entry.isSymbolicLink()) continue;
+    if (scope.skip.includes(entry.name) || entry.isSymbolicLink()) continue;
     const isDir = entry.isDirectory();
     if (!isDir && !entry.isFile()) continue;
     const matchPath = (matchDir.endsWith("/") ? matchDir : matchDir + "/") + entry.name;
     if (isIgnored(levels, matchPath, isDir)) continue;
-    if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal, unreadable);
+    if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal, unreadable, scope);
     else yield join(dir, entry.name);
   }
 }

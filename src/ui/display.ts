@@ -1,12 +1,13 @@
 // What the user sees of a run: the terminal display (-p: the answer on stdout, the rest on
 // stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. wire.ts
 // builds it.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Output } from "../kernel/output.ts";
 import { canDraw, isDumb, isTty, writer, type Writer } from "./term.ts";
 import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
 import { holdNoticesInText } from "./held-notices.ts";
+import type { Before } from "./tool-lines.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -39,19 +40,39 @@ export function terminalOutput(
   return holdNoticesInText(createTerminalOutput(stream(1), stream(2), options));
 }
 
-/** Files larger than this get no diff when write_file replaces them. */
+/** Files larger than this get no diff when write_file replaces them: their size and line count are shown instead. */
 const DIFF_READ_MAX_BYTES = 512 * 1024;
+/** Files larger than this are not read to count their lines either: only their size is shown. */
+const COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 
-/** A file's text before write_file replaces it (for the diff on the terminal); undefined when new, big or unreadable. */
-function readBefore(cwd: string, home: string, path: string): string | undefined {
+/** A file's text before write_file replaces it (for the diff on the terminal); its size when big; undefined when new or unreadable. */
+function readBefore(cwd: string, home: string, path: string): Before | undefined {
   const where = resolveUserPath(path, cwd, home);
   if ("error" in where) return undefined;
   try {
     const abs = where.abs;
-    if (statSync(abs).size > DIFF_READ_MAX_BYTES) return undefined;
-    return readFileSync(abs, "utf8");
+    const bytes = statSync(abs).size;
+    if (bytes <= DIFF_READ_MAX_BYTES) return readFileSync(abs, "utf8");
+    return { bytes, maxBytes: DIFF_READ_MAX_BYTES, ...(bytes <= COUNT_LINES_MAX_BYTES ? { lines: countLines(abs) } : {}) };
   } catch {
     return undefined;
+  }
+}
+
+/** The lines of a file as read_file counts them (a last line without "\n" counts), read 1 MB at a time. */
+function countLines(abs: string): number {
+  const fd = openSync(abs, "r");
+  try {
+    const buffer = Buffer.alloc(1024 * 1024);
+    let lines = 0;
+    let last = 10;
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
+      for (let at = buffer.indexOf(10); at !== -1 && at < n; at = buffer.indexOf(10, at + 1)) lines++;
+      last = buffer[n - 1]!;
+    }
+    return lines + (last === 10 ? 0 : 1);
+  } finally {
+    closeSync(fd);
   }
 }
 

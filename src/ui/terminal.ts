@@ -7,7 +7,7 @@
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { createTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
-import { commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
+import { type Before, commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
 import { reflowedRow } from "./prompt-rows.ts";
@@ -27,8 +27,8 @@ export interface TerminalOptions {
   maxRetries?: number;
   /** display columns of a string (wide characters take two); default: one per code point */
   stringWidth?(text: string): number;
-  /** the text of a file before a write_file call replaces it, for the diff; undefined = none */
-  readBefore?(path: string): string | undefined;
+  /** the text of a file before a write_file call replaces it, for the diff (or its size when too big to read); undefined = none */
+  readBefore?(path: string): Before | undefined;
   /** what to tell the user after an error (a setup hint), if anything */
   hint?(error: { kind: string; message: string; max_tokens?: number }): string | undefined;
   /** ms clock for the spinner's elapsed seconds */
@@ -101,7 +101,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let showThinking = true;
   let turnText = ""; // finalOnly: this turn's text, until it turns out to be narration or the answer
   let turnAnswered = false; // this turn has written text
-  const calls = new Map<string, { name: string; args: string; before?: string; label: string }>();
+  const calls = new Map<string, { name: string; args: string; before?: Before; label: string }>();
   let batch = 0; // calls announced in the current turn
 
   /** ends the streamed text or thinking, so other lines start on a line of their own */
@@ -351,7 +351,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     },
   };
 
-  function before(argsJson: string): string | undefined {
+  function before(argsJson: string): Before | undefined {
     try {
       const path: unknown = (JSON.parse(argsJson) as { path?: unknown }).path;
       return typeof path === "string" && path !== "" ? opts.readBefore?.(path) : undefined;

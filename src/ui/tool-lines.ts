@@ -103,7 +103,7 @@ export function commandRest(name: string, argsJson: string): string[] {
  * The status of one result. `argsJson` are the call's arguments; `before` is the file's text
  * before a write_file call (undefined: a new file or unknown) for the write's diff.
  */
-export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: string): ResultStatus {
+export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: Before): ResultStatus {
   const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [], preview: [] });
   const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
   // the kernel's result for a call the turn's interrupt cut short or never ran (a batch's later calls): why is the turn's own line, next
@@ -121,10 +121,13 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
     }
     case TOOL.grep: {
       if (output.startsWith("no matches")) return good("no matches");
-      const all = /\((\d+) in all\)/.exec(output);
+      // the note under a cut result: `(42 in all)`, `(32544 in all, in 218 files…)`
+      const all = /\((\d+) in all(?:, in (\d+) files)?/.exec(output);
       const matches = all ? Number(all[1]) : output.split("\n").filter((l) => /^.+?:\d+: /.test(l)).length;
-      const files = new Set(output.split("\n").flatMap((l) => /^(.+?):\d+: /.exec(l)?.[1] ?? []));
-      return good(`${plural(matches, "match", "matches")}${files.size > 1 ? ` in ${files.size} files` : ""}`);
+      const shown = new Set(output.split("\n").flatMap((l) => /^(.+?):\d+: /.exec(l)?.[1] ?? [])).size;
+      const files = all?.[2] ? Number(all[2]) : shown;
+      const where = files > 1 ? ` in ${files} files${files > shown ? ` (${shown} shown)` : ""}` : "";
+      return good(`${plural(matches, "match", "matches")}${where}`);
     }
     case TOOL.edit: {
       const [head = "", ...rest] = output.split("\n");
@@ -134,7 +137,8 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
       const args = parseArgs(argsJson);
       const content = typeof args?.content === "string" ? args.content : undefined;
       const what = /^(created|overwrote)\b/.exec(output)?.[1] ?? firstLine(output);
-      return good(what, content === undefined ? [] : writeDiff(before ?? "", content));
+      if (content === undefined) return good(what);
+      return good(what, typeof before === "object" ? [replaced(before, content)] : writeDiff(before ?? "", content));
     }
     default:
       return good(firstLine(output) || "done");
@@ -220,6 +224,21 @@ export function fitStatus(label: string, text: string, room: number, width: (s: 
   const short = cutToWidth(label, Math.max(LABEL_MIN, room - width(`: ${text}`)), width);
   return cutToWidth(`${short}: ${text}`, room, width);
 }
+
+/**
+ * A file's text before write_file replaced it, or, for a file too big to read for a diff, its size
+ * in bytes, its line count (undefined when too big to count) and the size over which no diff is made.
+ */
+export type Before = string | { bytes: number; lines?: number; maxBytes: number };
+
+/** What a write replaced when the old text was not read: `replaced 8.4 MB, 200,000 lines, with 1 line (no diff: …)`. */
+function replaced(before: Exclude<Before, string>, content: string): string {
+  const lines = (n: number) => `${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"}`;
+  const old = before.lines === undefined ? "" : `, ${lines(before.lines)}`;
+  return `replaced ${size(before.bytes)}${old}, with ${lines(countLines(content))} (no diff: the old file is over ${size(before.maxBytes)})`;
+}
+
+const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB` : `${Math.round(bytes / 1024)} KB`);
 
 /** The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made. */
 export function writeDiff(before: string, after: string): string[] {

@@ -258,6 +258,14 @@ describe("trimToBudget", () => {
     expect(cutResult(short, 1000, bash)).toBe(short);
   });
 
+  test("a cut grep result advises a narrower grep, not the same call again (which returns the same lines)", () => {
+    const grep = call("c3", "grep", '{"pattern":",ERR,","context":5}');
+    const lines = Array.from({ length: 400 }, (_, i) => `data/big.csv-${i + 1}- row ${i},OK,${"x".repeat(40)}`).join("\n");
+    const text = textOf(cutResult(result("r4", grep, lines), 1000, grep));
+    expect(text).toContain("lines left out to fit the context budget; narrow the grep (path, glob, a smaller context or max_results) to see them …]");
+    expect(text).not.toContain("call the tool again");
+  });
+
   test("the task note follows the first user message when anything is dropped, and is counted", () => {
     const out = fit(2200, history, "goal: X");
     expect(ids(out.messages).slice(0, 3)).toEqual(["u1", "task-note", "omitted-a1"]);

@@ -59,3 +59,62 @@ test("a schema without properties or required checks nothing", () => {
 test("a required key with no declared type is named as required", () => {
   expect(checkArguments("t", {}, { required: ["q"] })).toEqual({ error: "t: `q` is required, got nothing" });
 });
+
+// hey's own tools (strict): an argument they do not take is an error naming it, unless it is
+// another agent's name for one of theirs; the schema sent to the model is not changed for that
+const schemaOf = (types: Record<string, string>, required: string[]) => ({
+  type: "object",
+  properties: Object.fromEntries(Object.entries(types).map(([k, type]) => [k, { type }])),
+  required,
+});
+const grepSchema = schemaOf({ pattern: "string", path: "string", glob: "string", ignore_case: "boolean", context: "integer", max_results: "integer" }, [
+  "pattern",
+]);
+const readSchema = schemaOf({ path: "string", offset: "integer", limit: "integer" }, ["path"]);
+
+test.each([
+  ["opencode's include", "grep", grepSchema, { pattern: "x", include: "*.yml" }, { pattern: "x", glob: "*.yml" }],
+  [
+    "ripgrep's -i and -C, Claude Code's head_limit",
+    "grep",
+    grepSchema,
+    { pattern: "x", "-i": true, "-C": "2", head_limit: 5 },
+    { pattern: "x", ignore_case: true, context: 2, max_results: 5 },
+  ],
+  ["Claude Code's file_path", "read_file", readSchema, { file_path: "a.ts", limit: 5 }, { path: "a.ts", limit: 5 }],
+  ["opencode's filePath", "read_file", readSchema, { filePath: "a.ts" }, { path: "a.ts" }],
+  ["a bash description", "read_file", readSchema, { path: "a.ts", description: "read it" }, { path: "a.ts" }],
+])("strict, taken: %s", (_name, tool, schema, args, want) => {
+  expect(checkArguments(tool, args, schema, true)).toEqual({ args: want });
+});
+
+test.each([
+  [
+    "Claude Code's output_mode",
+    "grep",
+    grepSchema,
+    { pattern: "x", output_mode: "files_with_matches" },
+    "grep: unknown argument `output_mode`; grep takes pattern, path, glob, ignore_case, context, max_results",
+  ],
+  [
+    "-A is context after only",
+    "grep",
+    grepSchema,
+    { pattern: "x", "-A": 3 },
+    "grep: unknown argument `-A` (did you mean context?); grep takes pattern, path, glob, ignore_case, context, max_results",
+  ],
+  [
+    "an alias given beside the name",
+    "grep",
+    grepSchema,
+    { pattern: "x", glob: "*.ts", include: "*.yml" },
+    "grep: unknown argument `include` (did you mean glob?); grep takes pattern, path, glob, ignore_case, context, max_results",
+  ],
+  ["a typo", "read_file", readSchema, { path: "a", ofset: 3 }, "read_file: unknown argument `ofset`; read_file takes path, offset, limit"],
+])("strict, refused: %s", (_name, tool, schema, args, error) => {
+  expect(checkArguments(tool, args, schema, true)).toEqual({ error });
+});
+
+test("not strict (an MCP server's tool): other names pass untouched", () => {
+  expect(checkArguments("t", { path: "a", include: "*.yml" }, schema)).toEqual({ args: { path: "a", include: "*.yml" } });
+});

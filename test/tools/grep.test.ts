@@ -113,7 +113,8 @@ describe("grep (built-in walker)", () => {
       "crlf.txt:1: needle",
       "crlf.txt:2: foo needle",
       `long.txt:1: …${"x".repeat(293)} needle`,
-      "… 154 more matches not shown (163 in all); narrow with path, glob or a more specific pattern, or raise max_results",
+      "… 154 more matches not shown (163 in all, in 12 files); left out: many.txt 150, ps-out.txt 1, sub/deep/d.ts 1 and 2 more files; " +
+        "narrow with path, glob or a more specific pattern, or raise max_results",
     ]);
   });
 
@@ -152,6 +153,15 @@ describe("grep (built-in walker)", () => {
       "sub/deep/d.ts:1: NEEDLE upper\nsub/deep/d.ts:2: needle lower",
     );
     expect((await grep({ pattern: "needle$", path: "crlf.txt" })).output).toBe("crlf.txt:1: needle\ncrlf.txt:2: foo needle");
+  });
+
+  test("another agent's argument names: include is glob, -i is ignore_case; one grep does not take is an error naming it", async () => {
+    expect(paths((await grep({ pattern: "needle", include: "*.js" })).output)).toEqual(["b.js", "sub/dist/y.js"]);
+    expect((await grep({ pattern: "^needle upper", "-i": true, path: "sub" })).output).toBe("sub/deep/d.ts:1: NEEDLE upper");
+    expect(await grep({ pattern: "needle", output_mode: "files_with_matches" })).toEqual({
+      output: "grep: unknown argument `output_mode`; grep takes pattern, path, glob, ignore_case, context, max_results",
+      isError: true,
+    });
   });
 
   test("glob filters by file name, or by path when it has a slash", async () => {

@@ -82,6 +82,13 @@ test.each([
   ["read_file all but one", "read_file", true, "1\ta\n2\tb\n… 1 more line; use offset=3", "✓ 2 lines (1 more)"],
   ["grep", "grep", true, "a.ts:1: TODO x\na.ts:9: TODO y\nb.ts:3: TODO z", "✓ 3 matches in 2 files"],
   ["grep capped", "grep", true, "a.ts:1: x\n… 41 more matches not shown (42 in all); narrow …", "✓ 42 matches"],
+  [
+    "grep capped, matches in files not shown",
+    "grep",
+    true,
+    "a.csv:1: x\na.csv:2: y\n… 32542 more matches not shown (32544 in all, in 218 files); left out: …",
+    "✓ 32544 matches in 218 files (1 shown)",
+  ],
   ["grep none", "grep", true, 'no matches for "x" in .', "✓ no matches"],
   ["edit", "edit", true, "edited a.ts: 1 replacement\n@@ -1,1 +1,1 @@\n-a\n+b", "✓ 1 replacement"],
   ["an error", "edit", false, "old_string not found in a.ts\nmore", "✗ old_string not found in a.ts …"],
@@ -89,6 +96,14 @@ test.each([
 ])("%s → %s", (_label, name, ok, output, shown) => {
   const s = resultStatus(name, ok, output);
   expect(`${s.ok ? "✓" : "✗"} ${s.text}`).toBe(shown);
+});
+
+test("a write over a file too big to diff says what it replaced, not a diff against nothing", () => {
+  const big = { bytes: 9_227_468, lines: 200_000, maxBytes: 512 * 1024 };
+  const s = resultStatus("write_file", true, "overwrote big.ts (1 line, 21 bytes)", '{"path":"big.ts","content":"export const v1 = 1;\\n"}', big);
+  expect(s).toMatchObject({ ok: true, text: "overwrote", diff: ["replaced 8.8 MB, 200,000 lines, with 1 line (no diff: the old file is over 512 KB)"] });
+  const huge = resultStatus("write_file", true, "overwrote", '{"path":"x","content":""}', { bytes: 100 * 1024 * 1024, maxBytes: 512 * 1024 });
+  expect(huge.diff).toEqual(["replaced 100 MB, with 0 lines (no diff: the old file is over 512 KB)"]);
 });
 
 test("an edit's diff comes from the tool's result; a write's is made from the file before and the content", () => {
