@@ -270,12 +270,21 @@ export function sweepDeadCopies(dir: string, name: string, minAgeMs = 0): void {
   }
 }
 
-/** Whether process `pid` runs (one of another user's counts). */
+/**
+ * Whether process `pid` runs (one of another user's counts). A zombie does not (Linux: state Z in
+ * /proc/PID/stat): a hey killed with kill -9 stays one until its parent reaps it — for good in a
+ * container whose first process reaps nothing — and its lock would be held by nothing that can let go.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return errnoCode(e) === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return true; // no /proc (macOS, Windows) or gone meanwhile: as kill said
   }
 }

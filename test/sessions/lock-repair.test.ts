@@ -12,6 +12,7 @@ import { findSession, listSessions, pruneSessions, scanSessions, unreadableNote 
 import { loadSession, resumeSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { HEY_STOPPED } from "../../src/kernel/turns.ts";
+import { until } from "../helpers/wait.ts";
 
 /** A question a resume found without an answer is followed by this marker (sessions/open-ends.ts). */
 const UNANSWERED = `[interrupted: ${HEY_STOPPED}]`;
@@ -297,4 +298,21 @@ describe("leftovers of a hey killed mid-copy", () => {
     expect(back.id).not.toBe("taken"); // a new id: the file with its name is left as it is
     expect(loadSession(join(d, "gone.jsonl")).messages.map((m) => textOf(m))).toEqual(["the only copy", UNANSWERED]);
   });
+});
+
+test("a lock whose hey is a zombie (killed with kill -9, not yet reaped: in a container whose first process reaps nothing, never) is stale", async () => {
+  if (bootId === undefined) return; // no /proc to tell a zombie by: such a lock is respected
+  const d = dir();
+  const path = join(d, "s.jsonl");
+  // a child that exits at once and that no one reaps: its parent becomes a sleep (exec replaces the shell)
+  const parent = Bun.spawn(["sh", "-c", `sleep 0 & echo $! > ${join(d, "pid")}; exec sleep 30`]);
+  try {
+    await until(() => existsSync(join(d, "pid")) && readFileSync(join(d, "pid"), "utf8").endsWith("\n"), "the child's pid");
+    const zombie = Number(readFileSync(join(d, "pid"), "utf8").trim());
+    await until(() => /^Z/.test(readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1] ?? ""), "the child to be a zombie");
+    writeFileSync(`${path}.lock`, `${zombie} ${hostname()} ${bootId}\n`);
+    expect(lockedByOther(path)).toBe(false);
+  } finally {
+    parent.kill();
+  }
 });
