@@ -36,6 +36,17 @@ const ALIASES: Record<string, string> = {
   replaceAll: "replace_all",
   timeout: "timeout_ms",
 };
+/**
+ * The file a built-in call names: its `path`, or the same given under another agent's name
+ * (`file_path`…, ALIASES) — what the call's ordering among others, a diff before a write and a
+ * resume's tidying of a killed write go by, before the call is checked. Pure.
+ */
+export function callPath(args: Record<string, unknown> | undefined): string | undefined {
+  if (!args) return undefined;
+  const path = args.path ?? Object.entries(args).find(([key, v]) => ALIASES[key] === "path" && typeof v === "string")?.[1];
+  return typeof path === "string" && path !== "" ? path : undefined;
+}
+
 /** Names close to an argument but not the same thing: named in the error (`-A` is context after only). */
 const NEAR: Record<string, string> = { "-A": "context", "-B": "context", type: "glob", limit: "max_results", cmd: "command" };
 /** What other agents' tools take that changes nothing here: Claude Code's and opencode's bash `description` of the command. */

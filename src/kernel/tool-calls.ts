@@ -5,7 +5,7 @@ import { resolve as resolvePath } from "node:path";
 import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
 import { abortReason, type Tool, type ToolResult } from "./tool.ts";
-import { checkArguments } from "./tool-args.ts";
+import { callPath, checkArguments } from "./tool-args.ts";
 import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
 
@@ -139,7 +139,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const tool = found[i];
     const args = parseArguments(call.arguments);
     // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
-    const path = typeof args?.path === "string" ? (deps.pathOf ? deps.pathOf(args.path) : resolvePath(deps.cwd, args.path)) : undefined;
+    const named = callPath(args); // `file_path` too: it becomes `path` only when the call is checked
+    const path = named !== undefined ? (deps.pathOf ? deps.pathOf(named) : resolvePath(deps.cwd, named)) : undefined;
     const exclusive = tool?.exclusive === true;
     const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;

@@ -4,6 +4,7 @@
 // first word, and the user is told in one line what the model is told. Pure.
 import { SUMMARY_ID } from "../context/passes.ts";
 import { parseArguments, type Message, type ToolCall } from "../kernel/ir.ts";
+import { callPath } from "../kernel/tool-args.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { cutBeforeAnswer, HEY_STOPPED, HEY_STOPPED_MIDWAY, interruptedAnswer } from "../kernel/turns.ts";
 import { syntheticResult } from "../kernel/tool-calls.ts";
@@ -51,7 +52,7 @@ export function interruptedNotes(messages: readonly Message[], appended: readonl
 /** The paths the write_file and edit calls left without a result name (as the model gave them): a killed write may have left its temporary copy beside them. */
 export function interruptedWrites(messages: readonly Message[], appended: readonly Message[]): string[] {
   const writes = openCalls(messages, appended).filter((c) => c.name === TOOL.writeFile || c.name === TOOL.edit);
-  return writes.map((c) => parseArguments(c.arguments)?.path).filter((p): p is string => typeof p === "string" && p !== "");
+  return writes.map((c) => callPath(parseArguments(c.arguments))).filter((p): p is string => p !== undefined);
 }
 
 /** Calls named in one note; more are "…". */

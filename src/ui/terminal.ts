@@ -12,6 +12,8 @@ import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
 import { reflowedRow } from "./prompt-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { parseArguments } from "../kernel/ir.ts";
+import { callPath } from "../kernel/tool-args.ts";
 
 export interface Stream {
   write(text: string): void;
@@ -352,12 +354,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   };
 
   function before(argsJson: string): Before | undefined {
-    try {
-      const path: unknown = (JSON.parse(argsJson) as { path?: unknown }).path;
-      return typeof path === "string" && path !== "" ? opts.readBefore?.(path) : undefined;
-    } catch {
-      return undefined;
-    }
+    const path = callPath(parseArguments(argsJson)); // `file_path` too, as the call will take it
+    return path ? opts.readBefore?.(path) : undefined;
   }
 }
 

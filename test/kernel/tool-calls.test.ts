@@ -260,3 +260,34 @@ test("each result is emitted for the session as soon as its call finishes, while
   expect(results.map((m) => textOf(m))).toEqual(["quick done", "slow done"]);
   expect(recorded).toEqual(["quick done", "shown slow", "shown quick", "slow done"]); // each result message once; the screen keeps call order
 });
+
+test("a file named by another agent's argument name (file_path) is ordered as by path: two edits of one file never run at once", async () => {
+  let running = 0;
+  let peak = 0;
+  const edit: Tool = {
+    name: "edit",
+    description: "",
+    parameters: { type: "object", properties: { path: { type: "string" }, n: { type: "number" } }, required: ["path"] },
+    run: async () => {
+      peak = Math.max(peak, ++running);
+      await Bun.sleep(5);
+      running--;
+      return { output: "edited" };
+    },
+  };
+  const calls = [
+    { id: "a", name: "edit", arguments: '{"file_path":"src/a.ts","n":1}' },
+    { id: "b", name: "edit", arguments: '{"filePath":"./src/a.ts","n":2}' },
+    { id: "c", name: "edit", arguments: '{"path":"src/a.ts","n":3}' },
+  ];
+  const results = await runToolCalls(calls, {
+    tools: [edit],
+    output: { emit: () => {} },
+    permission: () => undefined,
+    signal: new AbortController().signal,
+    cwd: "/p",
+    parallel: true,
+  });
+  expect(results.map((m) => textOf(m))).toEqual(["edited", "edited", "edited"]);
+  expect(peak).toBe(1);
+});
