@@ -102,7 +102,7 @@ export function classifyFetchError(e: unknown, target: URL, route: ProxyRoute): 
  */
 export function classifyProxyResponse(res: { status: number; statusText: string; headers: Headers }, target: URL, route: ProxyRoute): NetError | undefined {
   if (route.kind === "direct") return undefined;
-  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER) && !proxysUnauthorized(res, route) && !proxysOwnError(res, route)) return undefined;
+  if (res.status !== 407 && !res.headers.has(BRIDGE_KIND_HEADER) && !proxysUnauthorized(res, route) && !proxysOwnError(res, route, target)) return undefined;
   return proxyAnswer(res.status, res.statusText, res.headers, target, route);
 }
 
@@ -114,10 +114,12 @@ const PROXY_SERVERS = /\b(tinyproxy|squid|privoxy|polipo|ziproxy|ccproxy|wingate
  * "Unable to connect", a 502/504 for a host it could not reach), not the server's. The proxy says so
  * in its headers — a Server naming a proxy, Proxy-Agent, squid's X-Squid-Error — or answers a 403 or
  * 5xx with no Via header: a proxy adds Via to what it forwards, not to its own pages. Never a JSON
- * body: model endpoints answer their errors in JSON.
+ * body: model endpoints answer their errors in JSON. Never for an https:// target: the proxy only
+ * tunnels to it (a CONNECT it refuses is an error of the fetch, not a response), so every response
+ * is the server's own — a CDN's HTML 403 or 502 page included.
  */
-function proxysOwnError(res: { status: number; headers: Headers }, route: ProxyRoute): boolean {
-  if (route.kind !== "http" || res.status < 400 || res.status === 401) return false;
+function proxysOwnError(res: { status: number; headers: Headers }, route: ProxyRoute, target: URL): boolean {
+  if (route.kind !== "http" || target.protocol !== "http:" || res.status < 400 || res.status === 401) return false;
   const h = res.headers;
   if (/\bjson\b/i.test(h.get("content-type") ?? "")) return false; // a model server's, even one that calls itself a proxy (LiteLLM)
   if (h.has("proxy-agent") || h.has("x-squid-error") || PROXY_SERVERS.test(h.get("server") ?? "")) return true;

@@ -212,6 +212,14 @@ describe("responses a proxy sent in the server's place", () => {
     expect(classifyProxyResponse({ status, statusText: "", headers: new Headers(headers) }, LAN, HTTP)).toBeUndefined();
   });
 
+  test.each<[string, number, Record<string, string>]>([
+    ["a CDN's HTML 403 (a WAF's challenge page)", 403, { "content-type": "text/html", server: "cloudflare" }],
+    ["a CDN's HTML 502", 502, { "content-type": "text/html" }],
+    ["a page naming a proxy (the server's own reverse proxy)", 503, { "content-type": "text/html", server: "squid/5.7" }],
+  ])("through an HTTP proxy to an https:// endpoint, which it only tunnels to, every response is the server's: %s", (_name, status, headers) => {
+    expect(classifyProxyResponse({ status, statusText: "", headers: new Headers(headers) }, TARGET, HTTP)).toBeUndefined();
+  });
+
   test.each<[string, Record<string, string>, ProxyRoute]>([
     ["a JSON error body (OpenAI, Anthropic, Gemini, vLLM, Ollama…)", { "content-type": "application/json; charset=utf-8" }, HTTP_WITH_CREDENTIALS],
     [
