@@ -147,7 +147,7 @@ async function proxysFault(e: unknown, route: HttpRoute, target: URL, ca: string
   }
   if (target.protocol !== "https:" || !stalled(signal)) return undefined;
   const authority = `${target.hostname}:${target.port || 443}`;
-  const answered = await (await import("./proxy-probe.ts")).answersConnect({ host, port, tls: overTls }, authority, route.authorization);
+  const answered = await (await import("./proxy-probe.ts")).answersConnect({ host, port, tls: overTls }, authority);
   return answered ? undefined : tunnelSilent(route, target, Math.round(waited));
 }
 

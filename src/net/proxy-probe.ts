@@ -114,14 +114,10 @@ export function certificateCheck(host: string, port: number, ca: string[] | unde
 /**
  * Whether the HTTP proxy at host:port (over TLS when `tls`: an https:// proxy) answers a CONNECT to
  * `authority` (host:port) within `waitMs`, with any status: false when it stays silent (or closes).
- * `authorization` is sent as Proxy-Authorization. Never throws.
+ * No credentials go with it — a 407 is an answer too — so the proxy's password never crosses this
+ * connection, whose certificate is not checked. Never throws.
  */
-export function answersConnect(
-  proxy: { host: string; port: number; tls: boolean },
-  authority: string,
-  authorization: string | undefined,
-  waitMs = PROBE_WAIT_MS,
-): Promise<boolean> {
+export function answersConnect(proxy: { host: string; port: number; tls: boolean }, authority: string, waitMs = PROBE_WAIT_MS): Promise<boolean> {
   return new Promise((resolve) => {
     const { host, port } = proxy;
     const socket = proxy.tls ? tlsConnect({ host, port, rejectUnauthorized: false, ...(parseIp(host) ? {} : { servername: host }) }) : connect({ host, port });
@@ -131,8 +127,7 @@ export function answersConnect(
       resolve(answered);
     };
     const timer = setTimeout(() => done(false), waitMs);
-    const auth = authorization ? `Proxy-Authorization: ${authorization}\r\n` : "";
-    socket.once(proxy.tls ? "secureConnect" : "connect", () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`));
+    socket.once(proxy.tls ? "secureConnect" : "connect", () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
     let got = Buffer.alloc(0);
     socket.on("data", (chunk: Buffer) => {
       got = Buffer.concat([got, chunk]);

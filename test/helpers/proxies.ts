@@ -227,15 +227,18 @@ function ipv6Text(bytes: Buffer): string {
 }
 
 /** A TCP server that takes connections and what they send, and never answers (a proxy stuck on CONNECT). */
-export async function startSilentServer(): Promise<{ port: number; close(): void }> {
+export async function startSilentServer(): Promise<{ port: number; close(): void; received(): string[] }> {
   const sockets = new Set<Socket>();
+  const received: string[] = []; // what each connection sent, as text
   const server = createServer((socket) => {
     sockets.add(socket);
+    const at = received.push("") - 1;
     socket.on("error", () => {});
-    socket.resume();
+    socket.on("data", (chunk: Buffer) => void (received[at] += chunk.toString("latin1")));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
+    received: () => [...received],
     port: (server.address() as { port: number }).port,
     close: () => {
       for (const socket of sockets) socket.destroy();

@@ -305,6 +305,15 @@ describe("https targets are tunnelled with CONNECT", () => {
     expect((await aborted).name).toBe("AbortError");
   });
 
+  test("hey's own CONNECT to a silent proxy carries no credentials: the proxy's password never crosses that probe's connection", async () => {
+    const silent = await track(startSilentServer());
+    const fetchVia = proxiedFetch({ env: { HTTPS_PROXY: `http://ana:s3cret-pass@127.0.0.1:${silent.port}` } });
+    await rejectionOf(fetchVia(`https://model.test:${modelPort}/v1/stream`, { signal: AbortSignal.timeout(200) }));
+    const probes = silent.received().filter((r) => r.startsWith(`CONNECT model.test:${modelPort}`));
+    expect(probes.length).toBeGreaterThanOrEqual(2); // the request's own, then hey's probe
+    expect(probes.at(-1)).not.toContain("Proxy-Authorization");
+  });
+
   const tls = testCertificate();
   describe("with a self-signed certificate for model.test", () => {
     let secure: ReturnType<typeof Bun.serve>;
