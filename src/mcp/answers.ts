@@ -68,7 +68,8 @@ export function withListNote(result: CallResult, server: string, ms: number): Ca
  * are directories (`isDir`): the table pointed it at them, and server-filesystem takes roots in
  * place of its arguments, so the project root would move what the table limited it to. Else the
  * project's (`project`). Args are read as the server reads them: `~/` from `home`, relative to
- * its `cwd`, else hey's (`cwd`).
+ * its `cwd`, else hey's (`cwd`). A directory that is an option's value (`uv --directory DIR run
+ * server.py`, `npx --prefix DIR`, `-C DIR`) is where the server's program lives, not one it works in.
  */
 export function serverRoots(
   s: { command?: string; args: string[]; cwd?: string },
@@ -76,10 +77,15 @@ export function serverRoots(
   where: { cwd: string; home: string | undefined; isDir(path: string): boolean },
 ): string[] {
   if (s.command === undefined) return project;
-  const paths = s.args.filter((a) => !a.startsWith("-")).map((a) => resolve(s.cwd ?? where.cwd, where.home ? a.replace(/^~(?=$|[\\/])/, where.home) : a));
+  const paths = s.args
+    .filter((a, i) => !a.startsWith("-") && !OPTION_WITH_DIR.test(s.args[i - 1] ?? ""))
+    .map((a) => resolve(s.cwd ?? where.cwd, where.home ? a.replace(/^~(?=$|[\\/])/, where.home) : a));
   const dirs = paths.filter((p) => where.isDir(p));
   return dirs.length > 0 ? dirs : project;
 }
+
+/** Options whose value is a directory a launcher runs the server from (uv, npm/npx, pnpm, git, make, cargo). */
+const OPTION_WITH_DIR = /^(?:--directory|--project|--prefix|--cwd|--dir|--manifest-path|-C|-d)$/;
 
 /** The roots hey names to servers: each directory as a file:// URI, named after its last part. */
 export function rootsOf(dirs: string[]): { roots: { uri: string; name: string }[] } {

@@ -13,6 +13,9 @@ test.each([
   [{ command: "node", args: ["fs.js", "."], cwd: "/home/me" }, ["/home/me"]], // relative to its cwd
   [{ command: "node", args: ["--root", "/nowhere"] }, ["/srv/proj"]], // no directory there: the project
   [{ url: "https://mcp.example.com/mcp", args: ["/home/me/notes"] }, ["/srv/proj"]], // a remote server: the project
+  // where the launcher runs the server from is no root of its (the MCP quickstart's uv form): the project
+  [{ command: "uv", args: ["--directory", "/home/me/notes", "run", "weather.py"] }, ["/srv/proj"]],
+  [{ command: "npx", args: ["--prefix", "/home/me", "server-filesystem", "/home/me/notes"] }, ["/home/me/notes"]],
 ] as const)("serverRoots(%j) → %j", (s, want) => {
   expect(serverRoots({ ...s, args: [...s.args] }, ["/srv/proj"], where)).toEqual([...want]);
 });
