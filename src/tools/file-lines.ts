@@ -46,7 +46,18 @@ export async function readLines(abs: string, onLine: (text: string, n: number) =
   }
 }
 
-/** Whether the file holds a NUL byte and is not UTF-16 (ripgrep's binary file); read until the first NUL. */
+/**
+ * Whether the file's first chunk holds a NUL byte and it is not UTF-16 (ripgrep's binary file, by the
+ * part it looks at first): a multi-gigabyte log is not read whole, and with no way to stop, before its
+ * search begins; a NUL further on ends the search there, as ripgrep's does.
+ */
 export async function isBinaryFile(abs: string): Promise<boolean> {
-  return (await readLines(abs, () => {})) === "binary";
+  const handle = await open(abs, "r");
+  try {
+    const buffer = new Uint8Array(CHUNK_BYTES);
+    const bytes = buffer.subarray(0, (await handle.read(buffer, 0, CHUNK_BYTES)).bytesRead);
+    return !utf16Of(bytes) && bytes.includes(0);
+  } finally {
+    await handle.close();
+  }
 }

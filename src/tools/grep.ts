@@ -21,7 +21,7 @@ import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
-import { scopeOf, walkFiles } from "./walk.ts";
+import { type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
 import { clip, type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { isBinaryFile, readLines } from "./file-lines.ts";
@@ -92,7 +92,20 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         if (await isBinaryFile(root).catch(() => false)) return toolError(`${where} is a binary file`);
       }
 
-      const search = { root, isFile: info.isFile(), regex, pattern, ignoreCase, context, rgGlob: filter ?? { rgArgs: [], rgPaths: [root] }, cap, keep, show };
+      const scope = scopeOf(root, ctx.cwd);
+      const search = {
+        root,
+        scope,
+        isFile: info.isFile(),
+        regex,
+        pattern,
+        ignoreCase,
+        context,
+        rgGlob: filter ?? { rgArgs: [], rgPaths: [root] },
+        cap,
+        keep,
+        show,
+      };
       const bin = rg !== undefined ? rg : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
       let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
@@ -163,6 +176,8 @@ function display(abs: string, cwd: string): string {
 
 interface Search {
   root: string;
+  /** what the walk leaves out there (walk.ts scopeOf) */
+  scope: Scope;
   isFile: boolean;
   regex: RegExp;
   pattern: string;
@@ -179,7 +194,7 @@ interface Search {
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
-  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, scopeOf(search.root));
+  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, search.scope);
   for await (const abs of files) {
     if (signal.aborted) break;
     const path = search.show(abs);
@@ -217,7 +232,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
-  const scope = scopeOf(search.root);
+  const { scope } = search;
   for (const name of scope.skip) argv.push("--glob", `!${name}`);
   if (!scope.gitignore) argv.push("--no-ignore-vcs");
   if (search.ignoreCase) argv.push("--ignore-case");

@@ -2,7 +2,7 @@
 // files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
 // flags that make the two agree); the .gitignore semantics live in tools/gitignore.ts.
 import { readdir, realpath, stat } from "node:fs/promises";
-import { dirname, join, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
 
 /**
@@ -66,10 +66,14 @@ export interface Scope {
 /**
  * The walk's scope for a search of `root`: inside a dependency tree (`node_modules/.pnpm/…`) the
  * node_modules below are searched too (pnpm keeps every package in one), and the project's
- * .gitignore, which leaves the whole tree out, does not count there.
+ * .gitignore, which leaves the whole tree out, does not count there. Only the part of `root` below
+ * `base` (hey's working directory) counts: a project that itself lives in a node_modules (a package
+ * developed where it is installed) is searched as any project is.
  */
-export function scopeOf(root: string): Scope {
-  if (!root.split(/[\\/]/).includes("node_modules")) return { skip: ALWAYS_SKIP, gitignore: true };
+export function scopeOf(root: string, base: string): Scope {
+  const below = relative(base, root);
+  const named = below.startsWith("..") || isAbsolute(below) ? root : below;
+  if (!named.split(/[\\/]/).includes("node_modules")) return { skip: ALWAYS_SKIP, gitignore: true };
   return { skip: ALWAYS_SKIP.filter((n) => n !== "node_modules"), gitignore: false };
 }
 

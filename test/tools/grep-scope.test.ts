@@ -66,4 +66,15 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
     expect((await grep({ pattern: "safeParse", path: "node_modules/zod" })).output).toBe("node_modules/zod/index.js:1: export function safeParse() {}");
     expect((await grep({ pattern: "safeParse" })).output).toStartWith("no matches"); // the project's own files only
   });
+
+  test("a project that itself lives in a node_modules (a package developed where it is installed) is searched as any project: its .gitignore counts", async () => {
+    const inside = join(root, "node_modules", "@me", "tool");
+    for (const [path, text] of Object.entries({ ".gitignore": "dist/\n", "src/a.ts": "needle\n", "dist/a.js": "needle\n" })) {
+      mkdirSync(dirname(join(inside, path)), { recursive: true });
+      writeFileSync(join(inside, path), text);
+    }
+    mkdirSync(join(inside, ".git"), { recursive: true });
+    const there = { cwd: inside, signal: new AbortController().signal };
+    expect(files((await callTool(tool, { pattern: "needle" }, there)).output)).toEqual(["src/a.ts"]);
+  });
 });
