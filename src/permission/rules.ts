@@ -168,7 +168,8 @@ export function blockedWarning(allow: string[], blocked: string[]): string {
 
 /**
  * Decide one tool call. Pure and total: never throws, whatever the arguments. `bash: …` rules
- * judge every tool whose name case-folds to `bash` (an MCP server's `Bash` too).
+ * judge every tool whose name case-folds to `bash` (an MCP server's `Bash` too, and its `bash`
+ * offered as `SERVER_bash` after a clash with hey's own).
  */
 export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules, origin?: ToolOrigin): Decision {
   // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case
@@ -176,7 +177,8 @@ export function decide(tool: string, args: Record<string, unknown>, rules: Compi
   const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
   if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches deny entry \`${deniedBy}\``);
   const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow"));
-  if (name !== BASH_TOOL)
+  // an MCP server's `bash` offered under its prefix (`d_bash`, beside hey's own) is judged as a bash too
+  if (name !== BASH_TOOL && origin?.name.toLowerCase() !== BASH_TOOL)
     return open ? ALLOWED : block(`tool \`${tool}\`${from(tool, origin)} matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
   if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);

@@ -22,6 +22,14 @@ describe("deny", () => {
     expect(allowed(deny, "fs_read_file", origin("fs", "read_file"))).toBe(true);
   });
 
+  test("`bash: …` rules judge an MCP server's `bash` offered as SERVER_bash beside hey's own, as its `Bash` and `BASH`", () => {
+    const rules = compileRules({ allow: [], deny: ["bash: rm *"] }).rules;
+    const run = (seen: string, name: string, command: string) => decide(seen, { command }, rules, origin("d", name)).allowed;
+    expect(run("d_bash", "bash", "rm -rf /tmp/x")).toBe(false);
+    expect(run("Bash", "Bash", "rm -rf /tmp/x")).toBe(false);
+    expect(run("d_bash", "bash", "ls")).toBe(true);
+  });
+
   test("the refusal names the server's tool when the model calls it by its prefixed name", () => {
     const d = decide("fs_move_file", {}, compileRules(deny).rules, origin("fs", "move_file"));
     expect(d).toEqual({
