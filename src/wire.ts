@@ -25,6 +25,7 @@ import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { ToolOrigin } from "./kernel/tool-calls.ts";
+import { projectRoots } from "./mcp/answers.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
@@ -178,8 +179,7 @@ export async function assemble(
   const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
-  // a CLAUDE.md's imports outside the project only once the user trusted it: a cloned repository's @~/.ssh/id_rsa is not
-  // followed on a trust given for having nothing to guard
+  // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/.ssh/id_rsa is not followed on an empty trust
   const importsOutside = () => (trust.trusted && !trust.provisional ? { home } : undefined);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say });
@@ -232,8 +232,7 @@ export async function assemble(
   }
   for (const w of unmatchedServers(settings.permission, settings.mcp.servers)) warn(w); // `mcp__fss`: a typo matches nothing
 
-  // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows
-  // (MCP sign-ins' tokens included), nor, unless turned off, a value shaped like one
+  // nothing hey prints, saves or logs, nor a tool result the model reads, holds a secret it knows (MCP sign-ins' too) or a shaped one
   const credentials = createCredentialStore(here.configDir);
   const secrets = () => [...live.configured.secrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
   const redaction: Redaction = { secrets, shapes: () => live.configured.shapes, shown: new Set() };
@@ -372,6 +371,7 @@ export async function assemble(
 function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts): Servers {
   const { env } = start;
   const { settings } = start.config;
+  const roots = projectRoots(here); // none where the project root holds hey's own files (answers.ts)
   const servers = { ports } as Servers; // each call reads `servers.ports`: the run's now
   servers.manager = createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins, onDemand: start.command },
@@ -380,7 +380,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
         (await import("./mcp/client.ts")).connectServer(
           s,
           hooks,
-          { version: VERSION, env, fetch: servers.ports.fetch(), roots: [here.root], auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
+          { version: VERSION, env, fetch: servers.ports.fetch(), roots, auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
           signal,
         ),
       store: createToolStore(here.cacheDir),

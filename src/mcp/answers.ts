@@ -12,7 +12,7 @@
 // - any other request (elicitation/create, sampling/createMessage): hey declares neither and
 //   answers that it does not support them, in words a tool's error can pass on.
 // Pure: the list is read by the `read` it is given.
-import { resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { McpTool } from "./names.ts";
 import type { CallResult } from "./results.ts";
@@ -82,6 +82,20 @@ export function serverRoots(
     .map((a) => resolve(s.cwd ?? where.cwd, where.home ? a.replace(/^~(?=$|[\\/])/, where.home) : a));
   const dirs = paths.filter((p) => where.isDir(p));
   return dirs.length > 0 ? dirs : project;
+}
+
+/**
+ * The project root as the root hey names to servers, unless it holds hey's own configuration or
+ * state (`configDir`, `stateDir`: hey started in the home directory, or at /): a server working in
+ * its client's roots (the filesystem server without arguments) could then rewrite hey's config and
+ * approvals record, which the agent may not change. Then none: such a server works nowhere.
+ */
+export function projectRoots(here: { root: string; configDir: string; stateDir: string }): string[] {
+  const holds = (dir: string) => {
+    const below = relative(here.root, dir);
+    return below === "" || (!below.startsWith("..") && !isAbsolute(below));
+  };
+  return holds(here.configDir) || holds(here.stateDir) ? [] : [here.root];
 }
 
 /** Options whose value is a directory a launcher runs the server from (uv, npm/npx, pnpm, git, make, cargo). */

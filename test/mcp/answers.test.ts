@@ -1,7 +1,7 @@
 // What hey names to a server as its roots (answers.ts): the directories a local server's args name,
 // else the project root; as file:// URIs.
 import { expect, test } from "bun:test";
-import { rootsOf, serverRoots } from "../../src/mcp/answers.ts";
+import { projectRoots, rootsOf, serverRoots } from "../../src/mcp/answers.ts";
 
 const dirs = new Set(["/home/me/notes", "/srv/proj", "/srv/proj/sub", "/home/me"]);
 const where = { cwd: "/srv/proj", home: "/home/me", isDir: (p: string) => dirs.has(p) };
@@ -22,4 +22,13 @@ test.each([
 
 test("roots are file:// URIs named after their last part", () => {
   expect(rootsOf(["/srv/my proj"])).toEqual({ roots: [{ uri: "file:///srv/my%20proj", name: "my proj" }] });
+});
+
+test("the project root is the root named to servers, unless it holds hey's own config or state (hey started in the home directory, or at /): then none", () => {
+  const at = (root: string) => projectRoots({ root, configDir: "/home/me/.config/hey", stateDir: "/home/me/.local/state/hey" });
+  expect(at("/home/me/src/shop")).toEqual(["/home/me/src/shop"]);
+  expect(at("/home/me")).toEqual([]);
+  expect(at("/")).toEqual([]);
+  expect(at("/home/me/.config")).toEqual([]);
+  expect(at("/home/me/.configs")).toEqual(["/home/me/.configs"]);
 });
