@@ -2,7 +2,7 @@
 // refused one (common.ts adaptingStream): an optional field it does not know, a value it does not
 // take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
 // of the run, so each is tried once. Pure apart from changing `options`.
-import { effortNotice, learnEffort } from "./effort.ts";
+import { effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
 import type { ReasoningReplay } from "./reasoning-replay.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
 
@@ -48,7 +48,8 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean | stri
   // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort";
   // Ollama, which makes it its `think`: "think value "medium" is not supported for this model", ollama/ollama#12561,
   // and "… does not support thinking", taketwo/llm-ollama#54)
-  if (options.sendEffort !== false && /reasoning_?effort|think value|does not support thinking/i.test(said)) return !(options.sendEffort = false);
+  if (options.sendEffort !== false && /reasoning_?effort|think value|does not support thinking/i.test(said))
+    return (options.sendEffort = false) || NO_EFFORT_NOTICE;
   // a text-only model given an image (@img.png, read_file of one, before /model or -c -m): a placeholder in its place
   if (!options.noImages && IMAGES_REFUSED.test(said)) return (options.noImages = true) && NO_IMAGES_NOTICE;
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature

@@ -5,11 +5,20 @@ import { type Adaptable, adaptToRefusal } from "../../src/providers/openai-adapt
 const base = (): Adaptable => ({ cacheKey: true, reasoningReplay: "turn" });
 
 test.each([
-  // Groq (iamsrikanthnani/pluely#219), xAI (BerriAI/litellm#16265), Ollama (ollama/ollama#12561, taketwo/llm-ollama#54)
-  ["`reasoning_effort` must be one of `none` or `default`", { sendEffort: false }],
-  ["Model grok-4-latest does not support parameter reasoningEffort.", { sendEffort: false }],
-  ['think value "medium" is not supported for this model', { sendEffort: false }],
-  ['"registry.ollama.ai/library/llama3.2:latest" does not support thinking', { sendEffort: false }],
+  // Groq (iamsrikanthnani/pluely#219), xAI (BerriAI/litellm#16265), Ollama (ollama/ollama#12561, taketwo/llm-ollama#54), OpenAI
+  "`reasoning_effort` must be one of `none` or `default`",
+  "Model grok-4-latest does not support parameter reasoningEffort.",
+  'think value "medium" is not supported for this model',
+  '"registry.ollama.ai/library/llama3.2:latest" does not support thinking',
+  "Unsupported parameter: 'reasoning_effort' is not supported with this model.",
+])("a model without the dial (%s): no effort is sent from then on, and the user is told once", (said) => {
+  const options = base();
+  expect(adaptToRefusal(options, said)).toBe("this model takes no reasoning effort: none is sent from now on");
+  expect(options).toEqual({ ...base(), sendEffort: false });
+  expect(adaptToRefusal(options, said)).toBe(false);
+});
+
+test.each([
   ["Unrecognized request argument supplied: stream_options", { streamUsage: false }],
   ["Unrecognized request argument supplied: prompt_cache_key", { cacheKey: false }],
   ["Tool call id was call_1 but must be a-z, A-Z, 0-9, with a length of 9.", { nineCharIds: true }],
@@ -39,7 +48,9 @@ test("a level the model does not take, where the refusal lists those it does, be
   expect(adaptToRefusal(options, said)).toBe("this model does not take effort none: minimal is sent instead"); // told the user
   expect(options).toEqual({ ...base(), effortFor: { none: "minimal" } });
   // a model with no such dial at all still gets none
-  expect(adaptToRefusal(options, "`reasoning_effort` must be one of `none` or `default`")).toBe(true);
+  expect(adaptToRefusal(options, "`reasoning_effort` must be one of `none` or `default`")).toBe(
+    "this model takes no reasoning effort: none is sent from now on",
+  );
   expect(options.sendEffort).toBe(false);
 });
 
