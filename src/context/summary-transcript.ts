@@ -43,10 +43,17 @@ export function summaryTranscript(messages: readonly Message[], maxChars: number
     .join("\n\n");
 }
 
-/** `m` for the summarizer, each text cut to `chars` (a summary whole). */
+/**
+ * `m` for the summarizer, each text cut to `chars` (a summary whole): its start and its end, where a
+ * long answer's marker (`[interrupted: …]`) and a pasted log's question are.
+ */
 function describe(m: Message, chars: number): string {
   if (m.id.startsWith(SUMMARY_ID)) return textOf(m);
-  const cut = (s: string) => (s.length > chars ? `${s.slice(0, chars)} …(${s.length - chars} more characters)` : s);
+  const cut = (s: string) => {
+    if (s.length <= chars) return s;
+    const head = Math.ceil(chars * 0.75);
+    return `${s.slice(0, head)} …(${s.length - chars} more characters)… ${s.slice(s.length - (chars - head))}`;
+  };
   if (m.role === "tool") return `[${m.toolName ?? "tool"} result${m.isError ? ", failed" : ""}] ${cut(textOf(m))}`;
   const calls = (m.toolCalls ?? []).map((c) => `[calls ${c.name} ${cut(c.arguments)}]`).join("\n");
   return `[${m.role}] ${cut(textOf(m))}${calls ? `\n${calls}` : ""}`;
