@@ -322,16 +322,16 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
             return model(event.provider, event.model, event.effort);
           case "message": {
             streamed.end(true); // its message supersedes an answer's partial lines
-            const entry: SessionEntry = { type: "message", message: event.message };
             // an answer cut before its first word (the marker alone) is none: held with the question
             if (held && event.message.role === "assistant" && !cutBeforeAnswer(event.message)) writeHeldQuestion();
             if (fd === undefined && !held && !stalled) spaceSafe(open);
-            return append(entry);
+            return append({ type: "message", message: event.message });
           }
           case "text_delta":
-            // the answer's first words are on the screen: the question is kept from now on, whatever stops hey (kill -9)
+          case "thinking_delta":
+            // the answer's first words, or its thinking, are on the screen: the question is kept from now on, whatever stops hey (kill -9)
             if (held && event.text.trim() !== "") writeHeldQuestion();
-            return streamed.delta(event.text);
+            return event.type === "text_delta" ? streamed.delta(event.text) : undefined;
           case "usage": {
             const { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, tokens_per_char, estimated } = event;
             const ratio = tokens_per_char === undefined ? {} : { tokens_per_char: Number(tokens_per_char.toPrecision(4)) };

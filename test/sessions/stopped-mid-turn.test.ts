@@ -62,6 +62,16 @@ test("a first answer's words on the screen write the held question and themselve
   expect(loadSession(w.path).messages.map(textOf)).toEqual(["tell me a long story", "Once upon a time."]);
 });
 
+test("the model's thinking on the screen writes the held question too: a kill while it thinks keeps the question, resumed unanswered", () => {
+  const dir = tempDir();
+  const w = createSessionWriter({ dir, id: newId(), cwd: "/p", version: "1", warn: () => {}, untilAnswer: true });
+  w.model("deepseek", "deepseek-reasoner");
+  w.emit({ type: "message", message: userMessage("a deep question") });
+  w.emit({ type: "thinking_delta", text: "Let me think about this" });
+  // a kill -9 here, after minutes of visible thinking
+  expect(loadSession(w.path).messages.map(textOf)).toEqual(["a deep question", UNANSWERED]);
+});
+
 test("a resumed session's question is written with the first words too (hey --resume ID, ask, kill)", () => {
   const dir = tempDir();
   const id = newId();
