@@ -350,7 +350,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       }
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
       used.add(`${next.provider.name}/${next.model}`);
-      live.config = { ...live.config, settings: next, flags };
+      live.config = { ...live.config, settings: next, flags: next.effort !== resolved.effort ? { ...flags, effort: next.effort } : flags }; // /effort's over -t from now on
       live.configured = parts.configure(next); // the new provider's key is a secret too
       return [sharedName(spec, providers, next.provider.name), warning].filter(Boolean).join("\n") || undefined; // a name several providers list: which one, and how to write the others
     },

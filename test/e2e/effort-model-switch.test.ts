@@ -58,3 +58,25 @@ test("/effort max, then /model gem/… and /model claude/…: each request goes 
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(entries.filter((e) => e.type === "model").at(-1)).toMatchObject({ provider: "spare", model: "m", effort: "low" });
 });
+
+test("started with -t high, /effort max stays max through a second /model and a /reload (-t held it at high again)", async () => {
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "local"\nmodel = "m"\n[provider.local]\nbase_url = "${server.url}/v1"\nmodels = ["m"]\n` +
+      `[provider.spare]\nbase_url = "${server.url}/v1"\nmodels = ["n"]\n`,
+  );
+  const cwd = realpathSync(home.path);
+  const term = await startTerm({ cwd, cols: 200, rows: 50, args: ["-t", "high"], env: { HOME: home.path, NO_COLOR: "1" } });
+  try {
+    await say(term, "/effort max", "effort: max");
+    await say(term, "/model spare/n", "model: spare/n · effort max");
+    await say(term, "/model local/m", "model: local/m · effort max");
+    await say(term, "/reload", "reloaded");
+    server.enqueue(answer("ok"));
+    await say(term, "go", "ok");
+    expect(last().reasoning_effort).toBe("max");
+    await say(term, "/quit", "[exit 0]");
+  } finally {
+    await term.close();
+  }
+});
