@@ -246,7 +246,8 @@ export async function assemble(
     const cut = resumed.readOnly ? [] : resumed.appended; // read while another hey has it open: what is open there is its own
     for (const note of interruptedNotes(resumed.messages, cut)) warn(note);
     for (const path of interruptedWrites(resumed.messages, cut)) sweepLeftCopies(callPath(path, resumed.header.cwd, home)); // a killed write's temporary copy
-    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded)`); // the latest ~500 of a long one
+    const on = `${settings.provider.name}/${settings.model}${settings.effort ? ` · effort ${settings.effort}` : ""}`; // what it goes on with: the session's model, said
+    if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded) · ${on}`); // the latest ~500 of a long one
     // tools run here, while the history may speak of the other directory's files
     const started = resumed.header.cwd;
     if (started !== cwd) warn(`this session was started in ${started}; hey works in ${cwd} now (paths in it may be relative to ${started})`);

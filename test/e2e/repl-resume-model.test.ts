@@ -44,7 +44,8 @@ test("a session /resume picks after /model and /clear goes on with its own model
   // the answer's last word is drawn when the stream ends (the renderer holds a word that may go on): wait for it
   const answered = /answered by m\d/;
   expect(await say(t, "hello", answered)).toContain("answered by m2"); // the cleared session keeps the choice
-  await say(t, `/resume ${earlier}`, `resumed session ${earlier}`);
+  // the model it goes on with is said, not only shown by the next answer
+  await say(t, `/resume ${earlier}`, `resumed session ${earlier} (2 messages loaded) · mock/m3`);
   expect(await say(t, "go on", answered)).toContain("answered by m3");
   expect(model.requests.at(-1)!.model).toBe("m3");
   await say(t, "/quit", "[exit 0]");
