@@ -187,7 +187,7 @@ export function checkLayer(source: string, data: Table, text?: string | Locate):
       const kind = Object.hasOwn(keys, key) ? keys[key]!.kind : undefined;
       if (!kind) {
         // a misspelled permission key would leave the rules silently out (SPEC §24)
-        if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}`, [...path, key]);
+        if (path[0] === "permission") fail(`unknown key ${where([...path, key])}${suggest(key, Object.keys(keys))}${key === "ask" ? ASK : ""}`, [...path, key]);
         // skipping certificate checks for every endpoint at once is not offered (SPEC §24)
         else if (path[0] === "network" && key === "insecure")
           fail("[network] insecure is not a setting: certificate checks can be skipped per provider only, with [provider.NAME] insecure = true", [
@@ -307,6 +307,9 @@ const OTHER_AGENTS: Record<string, string> = {
   approval_policy: "; hey asks nothing: [permission] allow and deny lists say what runs",
   sandbox_mode: "; hey asks nothing: [permission] allow and deny lists say what runs",
 };
+
+/** Claude Code's `ask` list: what hey does with what it would ask about. */
+const ASK = "; hey asks about no call: leave those out of allow (refused) or put them in deny";
 
 /** `; did you mean [agent] max_turns?` for a key written outside its table (`max_turns = 5` at the top), or another agent's spelling. */
 function placeOf(key: string): string {

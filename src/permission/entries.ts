@@ -80,8 +80,10 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   const meant = list === "deny" && TOOL_GLOB.test(e) ? slipFor(e) : undefined;
   if (meant)
     return { error: `is no built-in tool's name, so it would refuse an MCP tool so named only; write "${meant}" for hey's (for such an MCP tool: "${e}*")` };
-  const scoped = scopedProblem(e);
+  // Claude Code's `mcp__SERVER__TOOL` keeps its servers' and tools' case (`mcp__c__getTinyImage`): names match whatever their case
+  const scoped = scopedProblem(e.toLowerCase());
   if (scoped) return { error: scoped };
+  if (/^mcp__/i.test(e)) return { tool: e.toLowerCase() };
   if (TOOL_GLOB.test(e)) return { tool: e };
   return { error: misspelled(e) };
 }

@@ -41,7 +41,7 @@ export function unmatchedServers(lists: { allow: readonly string[]; deny: readon
   const servers = configured.map((s) => s.name);
   return (["allow", "deny"] as const).flatMap((list) =>
     lists[list].flatMap((entry) => {
-      const server = SCOPED.exec(entry.trim())?.[1];
+      const server = SCOPED.exec(entry.trim().toLowerCase())?.[1];
       if (server === undefined || servers.some((s) => globMatch(server, serverWord(s)))) return [];
       const known = servers.length ? `its servers: ${servers.join(", ")}` : "it has none";
       return [`[permission] ${list}: ${JSON.stringify(entry)} names no MCP server of this configuration (${known}), so it matches nothing`];

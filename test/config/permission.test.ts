@@ -28,7 +28,10 @@ test.each([
   ['[Permission]\ndeny = ["bash: rm *"]', `${U}: unknown table [Permission]; permission rules belong in [permission]`],
   ['[permission]\ndenny = ["bash: rm *"]', `${U}: unknown key [permission] denny; did you mean deny?`],
   ['[permission]\nallowed = ["bash: ls"]', `${U}: unknown key [permission] allowed; did you mean allow?`],
-  ['[permission]\nask = ["bash"]', `${U}: unknown key [permission] ask (known: allow, deny)`],
+  [
+    '[permission]\nask = ["bash"]',
+    `${U}: unknown key [permission] ask (known: allow, deny); hey asks about no call: leave those out of allow (refused) or put them in deny`,
+  ],
   ['deny = ["bash: rm *"]', `${U}: deny must be inside [permission]`],
   ['[permission]\nallow = ["Bash"]', `${U}: [permission] allow: "Bash" names no tool (tool names are lowercase); write "bash"`],
   ['[permission]\ndeny = ["Write"]', `${U}: [permission] deny: "Write" names no tool (tool names are lowercase); write "write_file"`],
@@ -78,7 +81,7 @@ test.each([
   // every mistake at once: an unknown key beside it does not hide an entry that is no rule
   [
     '[permission]\nask = ["bash"]\nallow = ["Read"]',
-    `${U}: unknown key [permission] ask (known: allow, deny)\n${U}: [permission] allow: "Read" names no tool (tool names are lowercase); write "read_file"`,
+    `${U}: unknown key [permission] ask (known: allow, deny); hey asks about no call: leave those out of allow (refused) or put them in deny\n${U}: [permission] allow: "Read" names no tool (tool names are lowercase); write "read_file"`,
   ],
 ])("%s → %s", (toml, message) => {
   expect(errorOf(toml)).toBe(message);

@@ -83,6 +83,15 @@ describe("Claude Code's mcp__SERVER spelling", () => {
     expect(allowed({ allow: [], deny: ["mcp__my_server__tool"] }, "tool", origin("my.server", "tool"))).toBe(false);
   });
 
+  test("an entry in Claude Code's spelling keeps its servers' and tools' case (mcp__c__getTinyImage, mcp__B): it matches whatever their case", () => {
+    expect(validateRules({ allow: [], deny: ["mcp__c__getTinyImage", "mcp__B"] })).toEqual([]);
+    const lists = { allow: [], deny: ["mcp__c__getTinyImage", "mcp__B"] };
+    expect(allowed(lists, "getTinyImage", origin("c", "getTinyImage"))).toBe(false);
+    expect(allowed(lists, "echo", origin("B", "echo"))).toBe(false);
+    expect(allowed(lists, "echo", origin("c", "echo"))).toBe(true);
+    expect(unmatchedServers(lists, [{ name: "c" }, { name: "B" }])).toEqual([]);
+  });
+
   test("an mcp__ entry that names no server is a configuration error that gives the spelling", () => {
     expect(validateRules({ allow: ["mcp__"], deny: ["mcp__fs__"] })).toEqual([
       '[permission] allow: "mcp__" names no MCP server: write "mcp__SERVER" for every tool of a server, "mcp__SERVER__TOOL" for one (a glob: "mcp__SERVER__read_*")',
