@@ -372,7 +372,7 @@ export async function assemble(
 function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[], ports: McpPorts): Servers {
   const { env } = start;
   const { settings } = start.config;
-  const roots = projectRoots(here); // none where the project root holds hey's own files (answers.ts)
+  const roots = projectRoots(here); // none where the project root holds hey's own files (mcp/answers.ts)
   const servers = { ports } as Servers; // each call reads `servers.ports`: the run's now
   servers.manager = createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins, onDemand: start.command },
