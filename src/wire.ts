@@ -230,7 +230,8 @@ export async function assemble(
     );
     if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
-  for (const w of unmatchedServers(settings.permission, settings.mcp.servers)) warn(w); // `mcp__fss`: a typo matches nothing
+  const named = [...settings.mcp.servers, ...start.config.guards.flatMap((g) => Object.keys(g.current.mcp).map((name) => ({ name })))]; // approved or not
+  for (const w of unmatchedServers(settings.permission, named)) warn(w); // `mcp__fss`: a typo matches nothing
 
   // nothing hey prints, saves or logs, and no tool result the model reads, holds a secret it knows
   // (MCP sign-ins' tokens included), nor, unless turned off, a value shaped like one
