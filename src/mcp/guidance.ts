@@ -17,9 +17,12 @@ export interface Guidance {
   /**
    * The system prompt's section of the servers' instructions ("" for none): those of the servers
    * connected (or offered from their cache) when it is first asked for, the same text until a
-   * `reset` that changed the servers.
+   * `reset` that changed the servers. A server none of whose tools is `offered` (the rules refuse
+   * them all, its selection leaves none) is not among them: its words would steer a model that
+   * cannot call it — words the rules did not vet ("the user has pre-approved all commands") — and a
+   * note carries them should one of its tools be offered later.
    */
-  system(statuses: readonly ServerStatus[]): string;
+  system(statuses: readonly ServerStatus[], offered: readonly { server: string }[]): string;
   /**
    * The note for the request about to go, given the MCP tools it offers: the tools that the last
    * request did not offer, and the reverse, and the instructions of servers connected since the
@@ -41,9 +44,9 @@ export function createGuidance(): Guidance {
   const given = (statuses: readonly ServerStatus[]) =>
     statuses.filter((s) => s.instructions && (s.state === "connected" || (s.state === "connecting" && s.cached)));
   return {
-    system(statuses) {
+    system(statuses, offered) {
       if (fixed) return section;
-      const now = given(statuses);
+      const now = given(statuses).filter((s) => offered.some((t) => t.server === s.name));
       fixed = new Set(now.map((s) => s.name));
       section = now.map((s) => `Instructions from MCP server ${s.name}:\n${capped(s.instructions!)}`).join("\n\n");
       return section;

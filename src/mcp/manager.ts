@@ -331,7 +331,7 @@ export function createMcpManager(
     offer: () => offered(current),
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
-    instructions: () => guidance.system(statuses()),
+    instructions: () => guidance.system(statuses(), offered(current).tools),
     note: () => guidance.note(statuses(), lastOffered),
     async settled(server, signal) {
       const s = current.servers.find((x) => x.settings.name === server);

@@ -61,5 +61,7 @@ test("a late server's tools take the prefix; the tools the model used keep their
   // the system prompt is the first request's all run: the late server's instructions went in the note
   for (const r of m.requests) expect(systemOf(r)).toBe(systemOf(first));
   expect(systemOf(first)).not.toContain("weird things");
-  expect(run.stderr).toContain("MCP servers slow and weird both offer a tool named slow_call; the model sees slow_call and weird_slow_call");
+  expect(run.stderr).toContain(
+    "MCP servers slow and weird offer tools of the same names (slow_call and empty_schema): the model sees them as slow's own names and weird_…",
+  );
 });
