@@ -305,7 +305,7 @@ export async function assemble(
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a, mcp.origin(tool)), // an MCP tool is judged by its server's names for it too
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
-    note: (tools) => [runtime.requestNote(tools), mcp.note()].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
+    note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
   });
 

@@ -70,8 +70,8 @@ export interface McpManager {
   origin(name: string): ToolOrigin | undefined;
   /** the system prompt's part: the instructions of the servers connected at its first build (guidance.ts) */
   instructions(): string;
-  /** the next request's note of the servers: the MCP tools changed since the last request, a late server's instructions */
-  note(): string | undefined;
+  /** the next request's note of the servers: the MCP tools changed since the last request answered, a late server's instructions (`answered`: the run's requests answered so far) */
+  note(answered: number): string | undefined;
   /** settles once `server` has connected or failed (at once when it is not starting); rejects only when `signal` aborts */
   settled(server: string, signal: AbortSignal): Promise<void>;
   /** the prompts of the connected servers (`/mcp:SERVER:PROMPT`, Tab completion) */
@@ -332,7 +332,7 @@ export function createMcpManager(
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
     instructions: () => guidance.system(statuses(), offered(current).tools),
-    note: () => guidance.note(statuses(), lastOffered),
+    note: (answered) => guidance.note(statuses(), lastOffered, answered),
     async settled(server, signal) {
       const s = current.servers.find((x) => x.settings.name === server);
       if (!s) return;
