@@ -15,7 +15,8 @@ import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { createGuidance } from "./guidance.ts";
-import { holdNames, toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
+import { changeNotices } from "./list-changes.ts";
+import { holdNames, type ExposedTool, type McpTool } from "./names.ts";
 import { heavyToolWarnings } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
@@ -120,6 +121,7 @@ export function createMcpManager(
   };
   const builtins = config.builtins ?? [];
   const guidance = createGuidance();
+  const listChanged = changeNotices({ now: deps.now, later: (fn, ms) => (setTimeout(fn, ms) as { unref?: () => void }).unref?.(), warn: deps.warn });
   /** the names this run's requests offered, by heldKey: a tool keeps its name (names.ts); and the last request's tools */
   const held = new Map<string, string>();
   let lastOffered: ExposedTool[] = [];
@@ -176,8 +178,7 @@ export function createMcpManager(
           const before = lastListed.get(self);
           lastListed.set(self, names(tools));
           if (before !== undefined && self.status().state === "connected" && current.servers.includes(self)) {
-            const line = toolsChanged(settings.name, before, names(tools));
-            if (line) deps.warn(line);
+            listChanged(settings.name, before, names(tools)); // folded: a server that flaps its list is said at most every few seconds
           }
         },
       },
