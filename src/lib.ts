@@ -325,7 +325,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     system: () => (mcp?.instructions() ? `${system}\n\n${mcp.instructions()}` : system),
     permission: options.permission ? (tool, a) => options.permission!(tool, a, mcp?.origin(tool)) : () => undefined,
     taskNote: () => undefined,
-    ...(mcp ? { note: () => mcp.note() } : {}),
+    ...(mcp ? { note: () => mcp.note(agent.usage.requests) } : {}),
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
   return withStream(agent, tap);

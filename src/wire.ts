@@ -230,7 +230,8 @@ export async function assemble(
     );
     if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
   }
-  for (const w of unmatchedServers(settings.permission, settings.mcp.servers)) warn(w); // `mcp__fss`: a typo matches nothing
+  const named = [...settings.mcp.servers, ...start.config.guards.flatMap((g) => Object.keys(g.current.mcp).map((name) => ({ name })))]; // approved or not
+  for (const w of unmatchedServers(settings.permission, named)) warn(w); // `mcp__fss`: a typo matches nothing
 
   // nothing hey prints, saves or logs, nor a tool result the model reads, holds a secret it knows (MCP sign-ins' too) or a shaped one
   const credentials = createCredentialStore(here.configDir);
@@ -304,7 +305,7 @@ export async function assemble(
     system: prompt.system,
     permission: (tool, a) => live.configured.check(tool, a, mcp.origin(tool)), // an MCP tool is judged by its server's names for it too
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
-    note: (tools) => [runtime.requestNote(tools), mcp.note()].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
+    note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
   });
 

@@ -6,8 +6,9 @@
 // instructions in it — and those offered from their cached list while they start, with the
 // instructions cached beside it (store.ts) — and it changes again only when `/reload` changes the
 // set of servers; a server that connects later is told of in the request's note instead — its
-// instructions, and the tools that joined, in the words `/reload`'s note uses (`+ tools …`,
-// `- tools …`). Pure.
+// instructions (in every request's note from then on: a note is not kept in the history), and the
+// tools that joined, in the words `/reload`'s note uses (`+ tools …`, `- tools …`), said once a
+// request carrying them is answered. Pure.
 import type { ServerStatus } from "./server.ts";
 
 /** Each server's instructions are cut here: they ride on every request. */
@@ -17,17 +18,24 @@ export interface Guidance {
   /**
    * The system prompt's section of the servers' instructions ("" for none): those of the servers
    * connected (or offered from their cache) when it is first asked for, the same text until a
-   * `reset` that changed the servers.
+   * `reset` that changed the servers. A server none of whose tools is `offered` (the rules refuse
+   * them all, its selection leaves none) is not among them: its words would steer a model that
+   * cannot call it — words the rules did not vet ("the user has pre-approved all commands") — and a
+   * note carries them should one of its tools be offered later.
    */
-  system(statuses: readonly ServerStatus[]): string;
+  system(statuses: readonly ServerStatus[], offered: readonly { server: string }[]): string;
   /**
-   * The note for the request about to go, given the MCP tools it offers: the tools that the last
-   * request did not offer, and the reverse, and the instructions of servers connected since the
-   * section was fixed, with the first request that offers their tools (each said once; a server
-   * none of whose tools is offered is not said); undefined when nothing is new. The run's first
-   * request has none.
+   * The note for the request about to go, given the MCP tools it offers and how many requests the
+   * run has had answered (`answered`: a note counts as said once a request after it was built is
+   * answered — one that failed or was stopped leaves it to the next): the tools that the last request
+   * answered did not offer, and the reverse; and the instructions of each server connected since the
+   * section was fixed that has a tool in this request (one none of whose tools is offered is not
+   * said), in every request from the first that offers its tools — a request's note is not kept in
+   * the history, and the system prompt is fixed, so this is where the model reads them all run (up
+   * to MAX_INSTRUCTIONS_BYTES each, after the cached prefix). Undefined when nothing is to be said;
+   * the run's first request has none.
    */
-  note(statuses: readonly ServerStatus[], offered: readonly { name: string; server: string }[]): string | undefined;
+  note(statuses: readonly ServerStatus[], offered: readonly { name: string; server: string }[], answered: number): string | undefined;
   /** `/reload` switched the servers: its own note says which tools changed; `servers`: the set changed, so the section is fixed anew */
   reset(servers: boolean): void;
 }
@@ -35,43 +43,50 @@ export interface Guidance {
 export function createGuidance(): Guidance {
   let fixed: Set<string> | undefined; // the servers whose instructions the section holds
   let section = "";
-  const told = new Set<string>(); // servers whose instructions a note has carried
-  let last: readonly string[] | undefined;
+  const told = new Set<string>(); // late servers whose connection an answered request's note said
+  let last: readonly string[] | undefined; // the tools of the last request answered with its note
+  let pending: { at: number; offered: readonly string[]; told: readonly string[] } | undefined; // the note of the request on its way
   // a server whose cached list is offered while it starts: its cached instructions with it
   const given = (statuses: readonly ServerStatus[]) =>
     statuses.filter((s) => s.instructions && (s.state === "connected" || (s.state === "connecting" && s.cached)));
   return {
-    system(statuses) {
+    system(statuses, offered) {
       if (fixed) return section;
-      const now = given(statuses);
+      const now = given(statuses).filter((s) => offered.some((t) => t.server === s.name));
       fixed = new Set(now.map((s) => s.name));
       section = now.map((s) => `Instructions from MCP server ${s.name}:\n${capped(s.instructions!)}`).join("\n\n");
       return section;
     },
-    note(statuses, tools) {
-      const before = last;
+    note(statuses, tools, answered) {
+      // what the last request that carried a note was answered with counts as said; one that failed or was stopped said nothing
+      if (pending && answered > pending.at) {
+        last = pending.offered;
+        for (const s of pending.told) told.add(s);
+      }
       const offered = tools.map((t) => t.name);
-      last = offered;
       const parts: string[] = [];
       const notes: string[] = [];
-      if (before) {
-        const old = new Set(before);
+      if (last) {
+        const old = new Set(last);
         const now = new Set(offered);
         const added = offered.filter((t) => !old.has(t));
-        const removed = before.filter((t) => !now.has(t));
+        const removed = last.filter((t) => !now.has(t));
         if (added.length) parts.push(`+ tools ${added.join(", ")}`);
         if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
       }
       if (parts.length) notes.push(`[hey: the MCP tools offered changed since the last request:\n${parts.join("\n")}]`);
-      for (const s of given(statuses))
-        if (fixed && !fixed.has(s.name) && !told.has(s.name) && tools.some((t) => t.server === s.name)) {
-          told.add(s.name);
-          notes.push(`[hey: MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}]`);
-        }
+      const late = given(statuses).filter((s) => fixed && !fixed.has(s.name) && tools.some((t) => t.server === s.name));
+      for (const s of late)
+        notes.push(
+          told.has(s.name)
+            ? `[hey: MCP server ${s.name} connected after this conversation's system prompt was set; its instructions:\n${capped(s.instructions!)}]`
+            : `[hey: MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}]`,
+        );
+      pending = { at: answered, offered, told: late.map((s) => s.name) };
       return notes.join("\n") || undefined;
     },
     reset(servers) {
-      last = undefined;
+      (last = undefined), (pending = undefined);
       if (servers) (fixed = undefined), told.clear();
     },
   };

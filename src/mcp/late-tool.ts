@@ -15,11 +15,14 @@ import { signInText, within, type ServerStatus } from "./server.ts";
 
 /**
  * A call to an MCP tool that is not offered because the permission rules refuse it (offer.ts), by
- * the name it would have: a stand-in the rules refuse in the call's permission check (the manager
+ * the name it would have, its server's own, or `<server>_<name>`: a stand-in the rules refuse in the call's permission check (the manager
  * knows its origin), so the model reads their refusal, not "unknown tool"; undefined for any other name.
  */
 export function refusedTool(name: string, mcp: Pick<McpManager, "offer">): Tool | undefined {
-  const left = mcp.offer().leftOut.find((l) => l.name === name && l.why === "permission");
+  const offer = mcp.offer();
+  // by the name it is listed under, or `<server>_<name>`; by its server's own name when no offered tool has that name (renamedTo says where it went)
+  const plain = !offer.tools.some((e) => sanitizeName(e.tool.name) === name);
+  const left = offer.leftOut.find((l) => l.why === "permission" && (l.name === name || l.origin?.qualified === name || (plain && l.origin?.name === name)));
   if (!left) return undefined;
   const output = `${name} (MCP server ${left.server}'s ${left.origin?.name ?? name}) is not offered: the permission rules refuse it`;
   return { name, description: "", parameters: { type: "object" }, server: left.server, run: async () => ({ output, isError: true }) };

@@ -15,7 +15,8 @@ import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { createGuidance } from "./guidance.ts";
-import { holdNames, toolsChanged, type ExposedTool, type McpTool } from "./names.ts";
+import { changeNotices } from "./list-changes.ts";
+import { holdNames, type ExposedTool, type McpTool } from "./names.ts";
 import { heavyToolWarnings } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
@@ -70,8 +71,8 @@ export interface McpManager {
   origin(name: string): ToolOrigin | undefined;
   /** the system prompt's part: the instructions of the servers connected at its first build (guidance.ts) */
   instructions(): string;
-  /** the next request's note of the servers: the MCP tools changed since the last request, a late server's instructions */
-  note(): string | undefined;
+  /** the next request's note of the servers: the MCP tools changed since the last request answered, a late server's instructions (`answered`: the run's requests answered so far) */
+  note(answered: number): string | undefined;
   /** settles once `server` has connected or failed (at once when it is not starting); rejects only when `signal` aborts */
   settled(server: string, signal: AbortSignal): Promise<void>;
   /** the prompts of the connected servers (`/mcp:SERVER:PROMPT`, Tab completion) */
@@ -120,6 +121,7 @@ export function createMcpManager(
   };
   const builtins = config.builtins ?? [];
   const guidance = createGuidance();
+  const listChanged = changeNotices({ now: deps.now, later: (fn, ms) => (setTimeout(fn, ms) as { unref?: () => void }).unref?.(), warn: deps.warn });
   /** the names this run's requests offered, by heldKey: a tool keeps its name (names.ts); and the last request's tools */
   const held = new Map<string, string>();
   let lastOffered: ExposedTool[] = [];
@@ -176,8 +178,7 @@ export function createMcpManager(
           const before = lastListed.get(self);
           lastListed.set(self, names(tools));
           if (before !== undefined && self.status().state === "connected" && current.servers.includes(self)) {
-            const line = toolsChanged(settings.name, before, names(tools));
-            if (line) deps.warn(line);
+            listChanged(settings.name, before, names(tools)); // folded: a server that flaps its list is said at most every few seconds
           }
         },
       },
@@ -331,8 +332,8 @@ export function createMcpManager(
     offer: () => offered(current),
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
-    instructions: () => guidance.system(statuses()),
-    note: () => guidance.note(statuses(), lastOffered),
+    instructions: () => guidance.system(statuses(), offered(current).tools),
+    note: (answered) => guidance.note(statuses(), lastOffered, answered),
     async settled(server, signal) {
       const s = current.servers.find((x) => x.settings.name === server);
       if (!s) return;

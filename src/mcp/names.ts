@@ -105,15 +105,51 @@ export function exposeTools(
       if (own.has(plain)) renamed.push({ servers: [server], line: renamedLine(server, plain, name) });
       tools.push({ server, tool, name });
     }
-  const clashes: Renaming[] = [];
-  for (const [plain, servers] of owners)
-    if (servers.size > 1 && !own.has(plain)) {
-      const both = [...servers];
-      const seen = both.map((s) => tools.find((e) => e.server === s && sanitizeName(e.tool.name) === plain)!.name);
-      clashes.push({ servers: both, line: `MCP servers ${both.join(" and ")} both offer a tool named ${plain}; the model sees ${seen.join(" and ")}` });
-    }
-  return { tools, clashes, renamed };
+  return { tools, clashes: clashLines(tools, builtins), renamed };
 }
+
+/** How many shared names a clash line shows before it says how many there are in all. */
+export const CLASH_NAMES_SHOWN = 3;
+
+/**
+ * One line per set of servers that offer tools of the same names among `tools` (hey's `builtins`
+ * aside: renamedLine says those): two filesystem servers share 14 names, and 14 lines would bury
+ * the rest of what hey says. A single name says what the model sees of it; more say how many, show
+ * a few, and each server's prefix (or that a server keeps its names: names.ts held).
+ */
+export function clashLines(tools: readonly ExposedTool[], builtins: readonly string[] = []): Renaming[] {
+  const own = new Set(builtins);
+  const byName = new Map<string, ExposedTool[]>();
+  for (const e of tools) {
+    const plain = sanitizeName(e.tool.name);
+    if (!own.has(plain)) (byName.get(plain) ?? byName.set(plain, []).get(plain)!).push(e);
+  }
+  const groups = new Map<string, { servers: string[]; names: string[]; seen: ExposedTool[] }>();
+  for (const [plain, holders] of byName) {
+    const servers = [...new Set(holders.map((e) => e.server))];
+    if (servers.length < 2) continue;
+    const key = servers.join("\u0000");
+    const g = groups.get(key) ?? groups.set(key, { servers, names: [], seen: [] }).get(key)!;
+    g.names.push(plain), g.seen.push(...holders);
+  }
+  return [...groups.values()].map(({ servers, names, seen }) => {
+    const who = listed(servers);
+    if (names.length === 1)
+      return {
+        servers,
+        line: `MCP servers ${who} ${servers.length > 2 ? "all" : "both"} offer a tool named ${names[0]}; the model sees ${listed(seen.map((e) => e.name))}`,
+      };
+    const shown = names.length > CLASH_NAMES_SHOWN ? `${names.slice(0, CLASH_NAMES_SHOWN).join(", ")}, …; ${names.length} in all` : listed(names);
+    const as = servers.map((server) => {
+      const mine = seen.filter((e) => e.server === server);
+      return mine.every((e) => e.name === sanitizeName(e.tool.name)) ? `${server}'s own names` : `${prefixed(server, "")}…`;
+    });
+    return { servers, line: `MCP servers ${who} offer tools of the same names (${shown}): the model sees them as ${listed(as)}` };
+  });
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (items: readonly string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
 /** Records that a request offered `tools` under their names (exposeTools' `held`): a name now another tool's is that tool's. */
 export function holdNames(held: Map<string, string>, tools: readonly ExposedTool[]): void {

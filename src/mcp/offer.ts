@@ -1,13 +1,14 @@
 // Which MCP tools a request offers, and what each costs (issue 27). Per server, the tool
-// selection (`tools` / `exclude_tools`) goes first; the names the model sees are given to what is
-// left (so an excluded tool causes no prefix clash); then a tool the permission rules refuse
-// whatever its arguments is left out too: its schema would be paid on every request for a call
+// selection (`tools` / `exclude_tools`) goes first, then a tool the permission rules refuse
+// whatever its arguments and whatever it is called (its own name, `<server>_<name>`); the names the
+// model sees are given to what is left (so neither causes a prefix clash); then a tool the rules
+// refuse under the name it got is left out too: its schema would be paid on every request for a call
 // that can only fail; before all, a tool whose input schema a model's API would refuse
 // (schema-check.ts). Pure.
 import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
-import { exposeTools, originOf, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
+import { clashLines, exposeTools, originOf, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
 import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
 
@@ -70,18 +71,33 @@ export function offerTools(
     warnings.push(...selectionWarnings(server, tools, selection));
     return { server, tools: selectTools(tools, selection) };
   });
-  const exposed = exposeTools(selected, builtins, held);
+  // a tool the rules refuse whatever name it is given takes no part in the naming: refused, it is
+  // never offered, and a clash with it would rename another server's tool out of its allow entry
+  // (said under the name it would have: prefixed where another server lists that name too)
+  const own = new Set(builtins);
+  const listers = new Map<string, number>();
+  for (const { tools: list } of selected) for (const t of list) listers.set(sanitizeName(t.name), (listers.get(sanitizeName(t.name)) ?? 0) + 1);
+  const open = selected.map(({ server, tools: list }) => ({
+    server,
+    tools: list.filter((tool) => {
+      const origin = originOf({ server, tool, name: "" });
+      const alone = own.has(origin.name) ? origin.qualified : origin.name;
+      if (!refused(alone, origin) || !refused(origin.qualified, origin)) return true;
+      leftOut.push({ server, name: listers.get(origin.name)! > 1 ? origin.qualified : alone, why: "permission", origin });
+      return false;
+    }),
+  }));
+  const exposed = exposeTools(open, builtins, held);
   const tools = exposed.tools.filter((e) => {
     const origin = originOf(e);
     if (!refused(e.name, origin)) return true;
     leftOut.push({ server: e.server, name: e.name, why: "permission", origin });
     return false;
   });
-  const own = new Set(builtins);
   const renamed = tools
     .filter((e) => own.has(sanitizeName(e.tool.name)))
     .map((e) => ({ servers: [e.server], line: renamedLine(e.server, sanitizeName(e.tool.name), e.name) }));
-  return { tools, leftOut, warnings, renamed: [...exposed.clashes, ...renamed] };
+  return { tools, leftOut, warnings, renamed: [...clashLines(tools, builtins), ...renamed] }; // a name the rules refuse is not said
 }
 
 /**
@@ -94,7 +110,7 @@ export function originFor(name: string, given: readonly ExposedTool[], now: () =
   if (e) return originOf(e);
   const offer = now();
   const found = offer.tools.find((t) => t.name === name);
-  return found ? originOf(found) : offer.leftOut.find((l) => l.name === name && l.origin)?.origin;
+  return found ? originOf(found) : offer.leftOut.find((l) => l.origin && (l.name === name || l.origin.qualified === name))?.origin;
 }
 
 /** The spec a request carries for an MCP tool (the description cut, a placeholder when it has none). */

@@ -1,5 +1,7 @@
 // The MCP servers the configuration names that this run did not start, and why (`/mcp`, `hey mcp`):
-// a table the user has not approved yet (config/guard.ts leaves it out), or one in a project's file
+// a table the user has not approved yet (config/guard.ts leaves it out) — a changed one too: the
+// approvals record holds only the approved table's fingerprint, so at start-up neither table runs
+// (a /reload keeps the old one running, and then it is among those running) — or one in a project's file
 // that is not loaded (not trusted, or trusted after it was read). Pure: the caller reads the files.
 import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
 import type { LayerGuard } from "../config/resolve.ts";
@@ -24,7 +26,7 @@ export interface Withheld {
  * `oneShot`: `hey mcp` or `hey -p /mcp` (nothing is asked there: the way to a yes is another command).
  */
 export function withheldServers(
-  guards: readonly Pick<LayerGuard, "source" | "current" | "used">[],
+  guards: readonly Pick<LayerGuard, "source" | "current" | "used" | "kept">[],
   running: readonly string[],
   project: { trusted: boolean; files: readonly { source: string; data: Table }[] } | undefined,
   oneShot: boolean,
@@ -37,7 +39,14 @@ export function withheldServers(
     out.push({ name, source, why, waits });
   };
   const unapproved = oneShot ? "not approved yet: start hey to approve it" : "not approved: hey asks again at the next start or /reload";
-  for (const g of guards) for (const name of Object.keys(g.current.mcp)) if (!(name in g.used.mcp)) add(name, g.source, unapproved, "approval");
+  const changed = oneShot
+    ? "changed, not approved yet: start hey to approve it (hey keeps only a fingerprint of the approved table)"
+    : "changed, not approved: hey asks again at the next start or /reload (hey keeps only a fingerprint of the approved table)";
+  for (const g of guards)
+    for (const name of Object.keys(g.current.mcp)) {
+      if (g.kept.includes(name)) add(name, g.source, changed, "approval");
+      else if (!(name in g.used.mcp)) add(name, g.source, unapproved, "approval");
+    }
   if (!project) return out;
   const untrusted = project.trusted
     ? "in the project's config, trusted after it was read: /reload loads it"

@@ -35,10 +35,10 @@ export function scopedProblem(entry: string): string | undefined {
 
 /**
  * One warning per `mcp__SERVER…` entry of `lists` whose server part matches none of `configured`
- * (the servers' tables): it would match nothing, as silently as a typo in a tool's name.
+ * (the servers' tables, approved or not: one waiting for approval is named all the same): it would match nothing, as silently as a typo in a tool's name.
  */
 export function unmatchedServers(lists: { allow: readonly string[]; deny: readonly string[] }, configured: readonly { name: string }[]): string[] {
-  const servers = configured.map((s) => s.name);
+  const servers = [...new Set(configured.map((s) => s.name))];
   return (["allow", "deny"] as const).flatMap((list) =>
     lists[list].flatMap((entry) => {
       const server = SCOPED.exec(entry.trim().toLowerCase())?.[1];

@@ -28,7 +28,7 @@ test("a late server's tools take the prefix; the tools the model used keep their
     const names = toolNames(req);
     const last = req.messages.at(-1)!;
     if (!opened) writeFileSync(join(gate, "open"), ""), (opened = true);
-    if (last.role === "tool" && resultText(last).startsWith("slow: schema")) return { text: `done: ${resultText(last)}` };
+    if (last.role === "tool" && resultText(last).startsWith("slow: schema")) return { text: `done: ${resultText(last).split("\n")[0]}` }; // the late server's instructions ride after it
     if (!names.includes("weird_slow_call")) {
       if (existsSync(join(gate, "listed"))) Bun.sleepSync(100); // hey reads the list it was sent
       return { calls: [["slow_call", { text: "one" }]] };
@@ -58,8 +58,13 @@ test("a late server's tools take the prefix; the tools the model used keep their
     JSON.stringify("[hey: the MCP tools offered changed since the last request:\n+ tools weird_slow_call, weird_empty_schema]").slice(1, -1),
   );
   expect(said).toContain("MCP server weird connected; its instructions:\\nCall weird_slow_call only for weird things.");
+  // and in every request after it: a request's note is not kept in the history, the system prompt is fixed
+  for (const r of m.requests.slice(joined + 1)) expect(JSON.stringify(r.messages)).toContain("its instructions:\\nCall weird_slow_call only for weird things.");
+  expect(m.requests.length).toBeGreaterThan(joined + 1);
   // the system prompt is the first request's all run: the late server's instructions went in the note
   for (const r of m.requests) expect(systemOf(r)).toBe(systemOf(first));
   expect(systemOf(first)).not.toContain("weird things");
-  expect(run.stderr).toContain("MCP servers slow and weird both offer a tool named slow_call; the model sees slow_call and weird_slow_call");
+  expect(run.stderr).toContain(
+    "MCP servers slow and weird offer tools of the same names (slow_call and empty_schema): the model sees them as slow's own names and weird_…",
+  );
 });

@@ -38,7 +38,11 @@ test("deny = [\"move_file\"] refuses fs's move_file after a project's .mcp.json 
       `[permission]\ndeny = ["move_file"]\n\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}, ${toml(root)}]\n`,
   );
   const run = await runHey(["--approve", "-p", "tidy up"], { env: { HOME: home.path }, cwd: root, timeoutMs: 90_000 });
-  expect(run.stderr).toContain("both offer a tool named move_file");
+  // one line for the names both servers share, the refused move_file not among them
+  expect(run.stderr).toMatch(
+    /^hey: MCP servers fs and files offer tools of the same names \(read_text_file, [^)]*; 11 in all\): the model sees them as fs_… and files_…$/m,
+  );
+  expect(run.stderr).not.toMatch(/same names.*move_file/);
   expect(existsSync(join(root, "a.txt"))).toBe(true);
   expect(existsSync(join(root, "b.txt"))).toBe(false);
   const offered = toolNames(m.requests[0]!);

@@ -81,3 +81,30 @@ test("hey -p tells the model a server it added waits for the user's approval, an
   expect(JSON.stringify(second!.messages)).not.toContain(note); // said once, as a /reload's note is
   expect(second!.messages[0]).toEqual(first!.messages[0]!); // the system prompt is the same: the note rode in the message
 });
+
+test("a server whose approved table was changed, not approved yet, is named as not started: by hey mcp, to the model, to its mcp__ entries", async () => {
+  const m = model((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "tool") return { text: "done" };
+    return textOf(last).includes("use it") ? { calls: [["only_a", {}]] } : { text: "hello" };
+  });
+  const base = `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[permission]\nallow = ["mcp__a", "only_a", "read_file"]\n`;
+  const server = (env: string) =>
+    `\n[mcp.a]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "a", "only_a"]\nenv = { X = "${env}" }\n`;
+  const config = writeUserConfig(home.path, base + server("1"));
+  const hey = (args: string[]) => runHey(args, { cwd: home.path, env: { HOME: home.path } });
+  expect((await hey(["-p", "hi"])).code).toBe(0); // records the user's file, server a included, as approved
+  writeFileSync(config, base + server("2")); // only its env changed
+
+  const listed = await hey(["mcp"]);
+  expect(listed.stdout).toStartWith(
+    `a: not started · changed, not approved yet: start hey to approve it (hey keeps only a fingerprint of the approved table)\n  in ${config}\n`,
+  );
+  const before = m.requests.length;
+  const run = await hey(["-c", "-p", "now use it"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).not.toContain("names no MCP server"); // mcp__a names a server of this configuration
+  expect(run.stderr).toContain("the approved values are used; a changed MCP server does not start until its change is approved");
+  const [, second] = m.requests.slice(before);
+  expect(resultText(second!.messages.at(-1))).toContain("MCP server a (changed, not approved yet: start hey to approve it");
+});

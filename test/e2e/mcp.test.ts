@@ -126,7 +126,7 @@ test("a remote server whose start failed in the last run is not promised to the 
   ]).toContain(note);
 });
 
-test("two servers with the same tool name: both reach the model prefixed, with a warning; permission rules name them so (a denied one is not offered)", async () => {
+test("two servers with the same tool name, one's denied by its prefixed name: the denied one is not offered and renames no other; its call reads the refusal", async () => {
   const m = model((req) => {
     if (lastTool(req))
       return {
@@ -138,7 +138,7 @@ test("two servers with the same tool name: both reach the model prefixed, with a
     return {
       calls: [
         ["alpha_echo", { text: "a" }],
-        ["beta_echo", { text: "b" }],
+        ["echo", { text: "b" }],
       ],
     };
   });
@@ -148,15 +148,14 @@ test("two servers with the same tool name: both reach the model prefixed, with a
   const run = await hey(["-p", "echo twice"]);
   expect(run.code).toBe(0);
   const offered = toolNames(m.requests[0]!);
-  expect(offered).toEqual(expect.arrayContaining(["beta_echo", "beta_only"]));
-  expect(offered).not.toContain("alpha_echo"); // the deny rule names the prefixed tool, which the request then leaves out
-  expect(offered).not.toContain("echo");
+  expect(offered).toEqual(expect.arrayContaining(["echo", "beta_only"])); // alpha's echo, refused whatever it is called, takes no part in the naming
+  expect(offered).not.toContain("alpha_echo");
+  expect(offered).not.toContain("beta_echo");
   // the call by the name it would have reads the rules' refusal
   expect(run.stdout).toStartWith("blocked by permission rules: tool `alpha_echo` (MCP server alpha's echo) matches deny entry `alpha_*` | ");
   expect(run.stdout).toEndWith(" | beta: b\n");
-  expect(run.stderr).toContain("hey: MCP servers alpha and beta both offer a tool named echo; the model sees alpha_echo and beta_echo\n");
-  // alpha's echo is denied once beta's makes it alpha_echo: whether that had happened when alpha connected depends on which came first
-  expect(run.stderr).toMatch(/^connected: alpha \((1 tool|0 of its 1 tool offered; \/mcp lists them)\)$/m);
+  expect(run.stderr).not.toContain("offer a tool named");
+  expect(run.stderr).toContain("connected: alpha (0 of its 1 tool offered; /mcp lists them)\n");
   expect(run.stderr).toContain("connected: beta (2 tools)\n");
 });
 

@@ -19,8 +19,7 @@ test("a server that joins with a name another's tool was offered under gets its 
     "weird:own",
   ]);
   expect(r.clashes.map((c) => c.line)).toEqual([
-    "MCP servers slow and weird both offer a tool named slow_call; the model sees slow_call and weird_slow_call",
-    "MCP servers slow and weird both offer a tool named empty_schema; the model sees empty_schema and weird_empty_schema",
+    "MCP servers slow and weird offer tools of the same names (slow_call and empty_schema): the model sees them as slow's own names and weird_…",
   ]);
 });
 

@@ -86,3 +86,30 @@ test("a changed tool list is said by what came and went, with the count; the sam
   expect(toolsChanged("gh", ["a", "b"], ["a"])).toBe("MCP server gh's tools changed: − b (1 tool now)");
   expect(toolsChanged("gh", ["a", "b"], ["b", "a"])).toBeUndefined();
 });
+
+test("servers sharing many names: one line per set of servers, counting the names and showing a few", () => {
+  const shared = ["read_file", "write_file", "edit_file", "list_directory", "search_files", "move_file"];
+  const r = exposeTools([
+    { server: "fs", tools: shared.map((n) => tool(n)) },
+    { server: "work", tools: [...shared.map((n) => tool(n)), tool("own")] },
+  ]);
+  expect(r.clashes).toEqual([
+    {
+      servers: ["fs", "work"],
+      line: "MCP servers fs and work offer tools of the same names (read_file, write_file, edit_file, …; 6 in all): the model sees them as fs_… and work_…",
+    },
+  ]);
+});
+
+test("three servers sharing a name: one line, each named once", () => {
+  const r = exposeTools([
+    { server: "a", tools: [tool("search")] },
+    { server: "b", tools: [tool("search")] },
+    { server: "c", tools: [tool("search"), tool("fetch")] },
+    { server: "d", tools: [tool("fetch")] },
+  ]);
+  expect(r.clashes.map((c) => c.line)).toEqual([
+    "MCP servers a, b and c all offer a tool named search; the model sees a_search, b_search and c_search",
+    "MCP servers c and d both offer a tool named fetch; the model sees c_fetch and d_fetch",
+  ]);
+});

@@ -8,7 +8,7 @@ import { RELOAD_NOTE_MAX_CHARS } from "../../src/config/reload.ts";
 import { withheldNote, withheldServers, withheldTool } from "../../src/mcp/withheld.ts";
 
 const guarded = (mcp: Record<string, string>): Guarded => ({ mcp });
-const user = { source: "/h/.config/hey/config.toml", current: guarded({ a: "1", b: "2", c: "3" }), used: guarded({ a: "1", c: "0" }) };
+const user = { source: "/h/.config/hey/config.toml", current: guarded({ a: "1", b: "2", c: "3" }), used: guarded({ a: "1", c: "0" }), kept: [] };
 const files = [
   { source: "/p/.mcp.json", data: { mcp: { servers: { both: { command: "x" }, j: { command: "x" } } } } },
   { source: "/p/.hey/config.toml", data: { mcp: { servers: { both: { command: "y" }, off: { command: "z", enabled: false }, a: { command: "x" } } } } },
@@ -47,6 +47,20 @@ test.each([
   ],
 ])("%s: a runs (approved), c runs as approved before its change, off is disabled", (_, trusted, oneShot, expected) => {
   expect(withheldServers([user], ["a", "c"], { trusted, files }, oneShot)).toEqual(expected);
+});
+
+test("a changed table left out is not started at start-up (only its fingerprint was approved), and is not named once /reload keeps the old one running", () => {
+  const changed = { ...user, kept: ["c"] };
+  expect(withheldServers([changed], ["a"], undefined, true)).toEqual([
+    { name: "b", source: user.source, why: "not approved yet: start hey to approve it", waits: "approval" },
+    {
+      name: "c",
+      source: user.source,
+      why: "changed, not approved yet: start hey to approve it (hey keeps only a fingerprint of the approved table)",
+      waits: "approval",
+    },
+  ]);
+  expect(withheldServers([changed], ["a", "c"], undefined, false).map((w) => w.name)).toEqual(["b"]);
 });
 
 test("/mcp lists them after the running servers, and says there are none only when there are none", () => {

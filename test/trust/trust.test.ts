@@ -59,6 +59,11 @@ test("a one-shot run's notice of a base_url never approved does not say its appr
   expect(moved[0]).toContain("the approved values are used (the interactive prompt asks about it: start `hey` at a terminal)");
 });
 
+test("a one-shot run's notice of a changed MCP server says it does not start until the change is approved (only the approved table's fingerprint is kept)", () => {
+  const notice = approvalNotice([{ file: "/h/.config/hey/config.toml", lines: ["~ [mcp.a] bun server.ts"] }], false);
+  expect(notice[0]).toContain("the approved values are used; a changed MCP server does not start until its change is approved (the interactive prompt");
+});
+
 describe("readAnswer", () => {
   test.each([
     ["y", "yes"],
