@@ -275,8 +275,7 @@ export async function assemble(
     refused: (name, origin) => live.configured.refused(name, origin),
     budget: () => effectiveBudget(live.config.settings.agent.budgetTokens, configuredWindow(live.config.settings)),
   };
-  // `/clear` and `/resume` keep the servers running, as Claude Code's /clear does: a server's state (a browser's page, a
-  // database session) stays, and nothing waits for them to start again; what they report comes here once this run is built
+  // `/clear` and `/resume` keep the servers running (a browser's page, a database session stay): what they report comes here once built
   const own = live.configured.tools.map((t) => t.name);
   const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
   const mcp = servers.manager;

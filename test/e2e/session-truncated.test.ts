@@ -32,7 +32,7 @@ test("a session file emptied between two turns of a run is written back whole: `
   server.enqueue(textReply("openai", "second answer"));
   const next = await hey(["-c", "-p", "second"]);
   expect(next.code).toBe(0);
-  expect(next.stderr).toMatch(/^hey: resumed session \S+ \(6 messages loaded\)\n$/);
+  expect(next.stderr).toMatch(/^hey: resumed session \S+ \(6 messages loaded\) · cli\/m\n$/);
   expect(contents()).toEqual([expect.any(String), "first", null, expect.stringMatching(/^one\n/), null, expect.stringMatching(/^emptied\n/), "done", "second"]);
   const lines = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8").trimEnd().split("\n");
   expect(JSON.parse(lines[0]!).type).toBe("header");
@@ -54,6 +54,6 @@ test("a resumed session emptied mid-run: the messages it resumed with and this r
   server.enqueue(textReply("openai", "third answer"));
   const next = await hey(["-c", "-p", "third"]);
   expect(next.code).toBe(0);
-  expect(next.stderr).toMatch(/^hey: resumed session \S+ \(6 messages loaded\)\n$/);
+  expect(next.stderr).toMatch(/^hey: resumed session \S+ \(6 messages loaded\) · cli\/m\n$/);
   expect(contents()).toEqual([expect.any(String), "first", "first answer", "second", null, expect.stringMatching(/^emptied\n/), "done", "third"]);
 });
