@@ -1,7 +1,7 @@
 // Entry point: argv → config → wire → one-shot run (or the REPL). Only the flag parser is loaded
 // eagerly, so `hey --version` and `hey --help` start as fast as a hello-world binary; even where
 // hey's files are (here.ts, with node:fs, node:os and node:path) is loaded after the flags.
-import { EXIT, HELP, parseCli, PEER_MCP_VERBS, UsageError, type CliArgs } from "./cli.ts";
+import { EXIT, HELP, parseCli, type PEER_MCP_VERBS, UsageError, type CliArgs } from "./cli.ts";
 import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { outputLost } from "./ui/output-lost.ts";

@@ -123,7 +123,7 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
  * with a warning.
  */
 async function checkSignature(dir: string, sums: Uint8Array, net: DownloadOptions): Promise<void> {
-  const { env, insecure } = net;
+  const { insecure } = net;
   const sig = await download(`${dir}/${SIGNATURE_FILE}`, { ...net, missingOk: true });
   let problem: string;
   if (sig === undefined) problem = `${dir} is not signed (no ${SIGNATURE_FILE}), so the checksums in its ${SUMS_FILE} prove nothing`;
