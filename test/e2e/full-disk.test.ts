@@ -70,7 +70,7 @@ test("the disk fills mid-run and frees: said once each way, and `hey -c` sends e
     cwd: work.path,
     env: { XDG_STATE_HOME: state.path },
   });
-  expect([continued.code, continued.stderr]).toEqual([0, expect.stringMatching(/^hey: resumed session \S+ \(8 messages loaded\)\n$/)]); // no line skipped
+  expect([continued.code, continued.stderr]).toEqual([0, expect.stringMatching(/^hey: resumed session \S+ \(8 messages loaded\) · cli\/m\n$/)]); // no line skipped
   const sent = server.requests.at(-1)!.messages.slice(1);
   expect(sent.map((m) => [m.role, m.role === "assistant" ? (m.tool_calls?.map((c) => c.function.arguments).join() ?? textOf(m)) : textOf(m).trim()])).toEqual([
     ["user", "run one, two and three"],
