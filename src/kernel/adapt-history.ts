@@ -71,6 +71,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   return changed ? out : messages;
 
   function closeOpen(): void {
+    if (open.size === 0) return; // most messages: no call waits (nothing to allocate, every request)
     const came = [...results.values()];
     for (const [k, call] of [...open.values()].entries()) {
       const id = safeId(call.id);
