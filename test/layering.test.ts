@@ -43,6 +43,7 @@ const EDGES = new Set([
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",
   "fs/file-lock.ts",
+  "fs/proc-stat.ts",
   "fs/git-config-files.ts",
   "fs/listed-windows.ts",
   "fs/worktree.ts",

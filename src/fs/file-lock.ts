@@ -10,6 +10,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
 import { checkOwnFile } from "./own-files.ts";
+import { procStat } from "./proc-stat.ts";
 
 /** A shared file stayed locked by another live hey for longer than the wait allows. */
 export class FileLockedError extends Error {
@@ -209,13 +210,8 @@ export function lockOwner(lock: string, known?: string): string | undefined {
  * it cannot be read (then its lock is respected).
  */
 function startTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const field = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-    return field && /^\d+$/.test(field) ? field : undefined;
-  } catch {
-    return undefined;
-  }
+  const field = procStat(pid)?.[19];
+  return field && /^\d+$/.test(field) ? field : undefined;
 }
 
 let boot: string | null | undefined;
@@ -281,10 +277,6 @@ export function alive(pid: number): boolean {
   } catch (e) {
     return errnoCode(e) === "EPERM";
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return true; // no /proc (macOS, Windows) or gone meanwhile: as kill said
-  }
+  const state = procStat(pid)?.[0];
+  return state === undefined || !/^[ZX]/.test(state); // no /proc (macOS, Windows) or gone meanwhile: as kill said
 }

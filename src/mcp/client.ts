@@ -12,7 +12,7 @@
 import type { McpServerSettings } from "../config/settings.ts";
 import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
 import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
-import { statSync } from "node:fs";
+import { rootProbe } from "../fs/root-probe.ts";
 import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";
 import { listBoth, listTools } from "./lists.ts";
 import type { HeyOAuthProvider } from "./oauth.ts";
@@ -124,14 +124,8 @@ function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { 
 async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ctx: ClientContext, signal: AbortSignal, lib: Sdk): Promise<Connection> {
   let live = false;
   let closing = false;
-  const isDir = (p: string) => {
-    try {
-      return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
-    } catch {
-      return false; // an argument that is no path at all (ENAMETOOLONG, ENOTDIR, EACCES): no root of the server's
-    }
-  };
-  const roots = serverRoots(settings, ctx.roots ?? [], { cwd: process.cwd(), home: ctx.env.HOME, isDir });
+  // an argument that is no path at all (ENAMETOOLONG, ENOTDIR, EACCES) is no directory: no root of the server's
+  const roots = serverRoots(settings, ctx.roots ?? [], { cwd: process.cwd(), home: ctx.env.HOME, isDir: rootProbe.isDir });
   const client = newClient(lib, { ...ctx, roots }, hooks, { timeoutMs: settings.timeoutMs, signal }, () => true);
   const transport = new StdioTransport(
     { command: settings.command!, args: settings.args, env: settings.env, cwd: settings.cwd },

@@ -45,7 +45,8 @@ export function changeNotices(deps: ChangeDeps): (server: string, before: string
     );
   };
   return (server, before, after) => {
-    if (!toolsChanged(server, before, after)) return;
+    const line = toolsChanged(server, before, after);
+    if (!line) return;
     const s = servers.get(server);
     if (s?.muted) return;
     if (s?.fold) {
@@ -56,7 +57,7 @@ export function changeNotices(deps: ChangeDeps): (server: string, before: string
     const t = deps.now();
     if (!s || t - s.said >= CHANGE_QUIET_MS) {
       servers.set(server, { said: t });
-      deps.warn(toolsChanged(server, before, after)!);
+      deps.warn(line);
       return;
     }
     s.fold = { before, after, count: 1 };

@@ -3,7 +3,8 @@
 // the terminal), so stopping it cannot signal a group: it signals the command's tree, read from
 // /proc on Linux and from ps(1) on other POSIX systems. The bash tool's commands have a group of
 // their own; it reads the list only to tell a zombie from a running process.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { procStat } from "../fs/proc-stat.ts";
 
 export interface Proc {
   pid: number;
@@ -32,14 +33,8 @@ function fromProc(): Proc[] {
   }
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "latin1");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) state ppid pgrp … starttime(22nd) …"; comm may hold spaces and parentheses
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = procStat(name);
+    if (!fields) continue; // gone meanwhile
     all.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), running: !/^[ZX]/.test(fields[0]!), start: fields[19] ?? "" });
   }
   return all;
