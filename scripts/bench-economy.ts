@@ -364,7 +364,7 @@ export async function session(dir: string, m: Mechanisms, seen?: (request: Model
   };
   const shell = chooseShell({ platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
   const count: Count = { requests: 0, summaries: 0, wire: 0, estimate: 0, maxWire: 0 };
-  const tools = createTools(settings, { shell, raw: !m.filter });
+  const tools = createTools(settings, { shell, raw: !m.filter, outputDir: `${dir}-outputs` });
   const agent: Agent = createAgent({
     settings: agentSettings(settings),
     provider: scriptedProvider(count, seen, protocol),
@@ -402,7 +402,8 @@ export async function session(dir: string, m: Mechanisms, seen?: (request: Model
 
 /**
  * The sessions: all mechanisms off, filter only, dedup + error purge only, all on (defaults).
- * The bash tool keeps full outputs in os.tmpdir(), so TMPDIR points into `dir` meanwhile.
+ * TMPDIR points into `dir` meanwhile (the commands' temporary files); bash keeps the full outputs it cut
+ * beside each session's folder (`off-outputs`…), not in the user's cache.
  */
 export async function economyBench(dir: string) {
   const saved = process.env.TMPDIR;
