@@ -80,21 +80,24 @@ export const SHORT_TASK = [
   textSse("Fixed math.mjs:2; the test passes."),
 ];
 
-/** The 5-turn read → run → edit → run → answer task of test/e2e-task.test.ts, `runs` times. */
-export async function shortTask(hey: string, dir: string, env: Record<string, string>, runs: number) {
+/** The same fix found by a search first (grep, the embedded ripgrep when none is on PATH): search → edit → run → answer. */
+export const SEARCH_TASK = [toolCallSse([{ id: "c1", name: "grep", args: { pattern: "a - b" } }]), SHORT_TASK[2]!, SHORT_TASK[3]!, SHORT_TASK[4]!];
+
+/** The 5-turn read → run → edit → run → answer task of test/e2e-task.test.ts (or another `script` of it), `runs` times. */
+export async function shortTask(hey: string, dir: string, env: Record<string, string>, runs: number, script = SHORT_TASK) {
   let next = 0;
-  const server = startMock(() => SHORT_TASK[next++] ?? textSse("(script exhausted)"));
+  const server = startMock(() => script[next++] ?? textSse("(script exhausted)"));
   const results: Awaited<ReturnType<typeof runMeasured>>[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       next = 0;
-      const work = join(dir, `task-${i}`);
+      const work = join(dir, `task-${script.length}-${i}`);
       mkdirSync(work);
       makeRepo(work);
       const cmd = [hey, "--base-url", server.url, "-m", "m", "--output", "json", "-p", "the test fails, fix it"];
       const run = await runMeasured(cmd, { cwd: work, env: { ...env, XDG_STATE_HOME: join(dir, "task-state") }, timeoutMs: 30_000 });
       const done = jsonEvents(run.stdout).at(-1);
-      if (run.code !== 0 || done?.turns !== 5 || readFileSync(join(work, "math.mjs"), "utf8") !== FIXED)
+      if (run.code !== 0 || done?.turns !== script.length || readFileSync(join(work, "math.mjs"), "utf8") !== FIXED)
         throw new Error(`short task failed (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
       results.push(run);
     }

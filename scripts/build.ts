@@ -8,7 +8,8 @@
 // --no-compile-autoload flags stop a repository's .env/bunfig.toml from reaching the binary
 // (a .env with OPENAI_BASE_URL could otherwise redirect the user's key). See notes/sdk-facts.md §5.
 // --asset puts the target's ripgrep in the binary (src/tools/ripgrep.ts extracts it); --define
-// gives `hey --version` its commit, date and target (src/upgrade/build-info.ts).
+// gives `hey --version` its commit, date and target (src/upgrade/build-info.ts), and ripgrep.ts the
+// embedded ripgrep's SHA-256 (HEY_RG_SHA256).
 // --compile-jit-policy=16 makes JavaScriptCore 16 times more reluctant to JIT-compile
 // (Bun.unsafe.setJITPolicy): a run is mostly code that runs once, and compiling it was ~4.5 MB of the
 // short task's peak RSS (SPEC §22), while hot code still compiles (a 500-turn session took no longer).
@@ -86,6 +87,7 @@ async function compile(job: CompileJob): Promise<void> {
       HEY_BUILD_DATE: job.info.date.toISOString().slice(0, 10),
       ...(job.targetId ? { HEY_TARGET: job.targetId } : {}),
       ...(job.releaseKey ? { HEY_RELEASE_KEY: job.releaseKey } : {}),
+      ...(job.rg ? { HEY_RG_SHA256: new Bun.CryptoHasher("sha256").update(job.rg.bytes).digest("hex") } : {}),
     };
     const cmd = [process.execPath, "build", ...FLAGS, ...(job.bunTarget ? [`--target=${job.bunTarget}`] : [])];
     if (existsSync(BYTECODE_ORDER)) cmd.push(`--bytecode-order=${BYTECODE_ORDER}`);

@@ -12,7 +12,7 @@
 // cannot be set back by a user process), replaced when the hash is wrong. An unchanged file
 // costs one stat, not a hash of several MB.
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import type { Stats } from "node:fs";
+import { closeSync, openSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 
 const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
@@ -28,27 +28,26 @@ export async function locateRipgrep(cacheDir: string): Promise<string | null> {
 }
 let onPath: string | null | undefined;
 
-/** The embedded ripgrep's bytes, read from the binary once; undefined when this binary has none. */
-let embedded: Promise<Uint8Array | undefined> | undefined;
+// The embedded ripgrep's SHA-256, put in by scripts/build.ts with `--define`: its bytes, mapped from
+// the binary, are read only to write the copy (hashing them in every process cost +13 MB of memory).
+declare const HEY_RG_SHA256: string | undefined;
 
 /** The embedded ripgrep, extracted and verified; undefined when this binary has none or it cannot be written. */
 async function embeddedRipgrep(cacheDir: string): Promise<string | undefined> {
   if (!Bun.isStandaloneExecutable) return undefined;
-  embedded ??= (async () => {
-    const blob = Bun.embeddedFiles.find((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
-    return blob ? new Uint8Array(await blob.arrayBuffer()) : undefined;
-  })();
-  const bytes = await embedded;
-  return bytes && installRipgrep(bytes, cacheDir, process.platform === "win32");
+  const blob = Bun.embeddedFiles.find((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
+  const hash = typeof HEY_RG_SHA256 === "string" ? HEY_RG_SHA256 : undefined;
+  return blob && installRipgrep(blob, cacheDir, process.platform === "win32", hash);
 }
 
 /**
- * Puts `bytes` at `<dir>/rg-<sha256 prefix>[.exe]` unless a verified copy is already there, and
- * returns that path; undefined when it cannot be written (read-only home, full disk), so grep
- * falls back to its walker. Never throws.
+ * Puts the bytes of `rg` at `<dir>/rg-<sha256 prefix>[.exe]` unless a verified copy is already there,
+ * and returns that path; undefined when it cannot be written (read-only home, full disk), so grep
+ * falls back to its walker. `hash`: the SHA-256 of `rg` when known (a copy that does not match it is
+ * not used). Never throws. Files are hashed through one small buffer, never read whole.
  */
-export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolean): Promise<string | undefined> {
-  const hash = hashOf(bytes);
+export async function installRipgrep(rg: Blob, dir: string, exe: boolean, hash?: string): Promise<string | undefined> {
+  hash ??= await hashOf(rg);
   const path = join(dir, `rg-${hash.slice(0, 16)}${exe ? ".exe" : ""}`);
   if (await isVerified(path, hash, exe)) return path;
   const tmp = `${path}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
@@ -56,7 +55,7 @@ export async function installRipgrep(bytes: Uint8Array, dir: string, exe: boolea
     await mkdir(dir, { recursive: true, mode: 0o700 }); // hey's cache is private, as the rest of its state
     const handle = await open(tmp, "wx", 0o700);
     try {
-      await handle.writeFile(bytes);
+      for await (const chunk of rg.stream()) await handle.write(chunk);
       await handle.sync();
     } finally {
       await handle.close();
@@ -85,22 +84,38 @@ async function isVerified(path: string, hash: string, exe: boolean): Promise<boo
   const identity = `${hash}:${identityOf(info)}`;
   if (verified.get(path) === identity) return true;
   verified.delete(path);
-  const bytes = await Bun.file(path)
-    .bytes()
-    .catch(() => undefined);
-  if (bytes === undefined || sha256(bytes) !== hash) return false;
+  if (fileHash(path) !== hash) return false;
   // read after the stat: a write in between moved ctime, so the next check hashes again
   verified.set(path, identity);
   return true;
 }
 
-const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-/** The embedded bytes are the same array on every search: hashed once. */
-const hashes = new WeakMap<Uint8Array, string>();
-function hashOf(bytes: Uint8Array): string {
-  const known = hashes.get(bytes);
-  if (known) return known;
-  const hash = sha256(bytes);
-  hashes.set(bytes, hash);
-  return hash;
+/** The SHA-256 of the file at `path`, read 64 KB at a time; undefined when it cannot be read. */
+function fileHash(path: string): string | undefined {
+  const hasher = new Bun.CryptoHasher("sha256");
+  const buf = Buffer.alloc(64 * 1024);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hasher.update(buf.subarray(0, n));
+    return hasher.digest("hex");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A Blob without a known hash (tests, the release bench) is the same object on every call: hashed once. */
+const hashes = new WeakMap<Blob, Promise<string>>();
+function hashOf(rg: Blob): Promise<string> {
+  const known =
+    hashes.get(rg) ??
+    (async () => {
+      const hasher = new Bun.CryptoHasher("sha256");
+      for await (const chunk of rg.stream()) hasher.update(chunk);
+      return hasher.digest("hex");
+    })();
+  hashes.set(rg, known);
+  return known;
 }

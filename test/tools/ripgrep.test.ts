@@ -11,8 +11,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 // a real ripgrep, so "verified and usable" means it runs (the devDependency's, as in grep.test.ts)
 const rgPath = (await import("@vscode/ripgrep")).rgPath as string;
-const rg = new Uint8Array(readFileSync(rgPath));
-const hash = new Bun.CryptoHasher("sha256").update(rg).digest("hex");
+const bytes = new Uint8Array(readFileSync(rgPath));
+const rg = new Blob([bytes]);
+const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 describe("installRipgrep", () => {
   test("writes rg-<sha256 prefix>, mode 0700 in a 0700 folder (hey's state is private), that runs; leaves no temporary file", async () => {
@@ -36,7 +37,7 @@ describe("installRipgrep", () => {
   test("a damaged or non-executable copy is replaced", async () => {
     const dir = join(root, "c");
     const path = (await installRipgrep(rg, dir, false))!;
-    writeFileSync(path, rg.subarray(0, 1000));
+    writeFileSync(path, bytes.subarray(0, 1000));
     expect(await installRipgrep(rg, dir, false)).toBe(path);
     expect(new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex")).toBe(hash);
     chmodSync(path, 0o644);
@@ -49,7 +50,7 @@ describe("installRipgrep", () => {
     const path = (await installRipgrep(rg, dir, false))!;
     expect(await installRipgrep(rg, dir, false)).toBe(path); // verified: its identity is remembered
     const before = statSync(path);
-    const evil = new Uint8Array(rg.length).fill(0x23);
+    const evil = new Uint8Array(bytes.length).fill(0x23);
     writeFileSync(path, evil);
     utimesSync(path, before.atime, before.mtime); // ctime still moves: no user process sets it
     expect(await installRipgrep(rg, dir, false)).toBe(path);
