@@ -227,3 +227,9 @@ export function closeQuietly(fd: number): void {
     // already closed or the disk went away: nothing left to save
   }
 }
+
+/** Whether the file's byte at `size - 1` is a newline. */
+export function endsWithNewline(fd: number, size: number): boolean {
+  const b = Buffer.alloc(1);
+  return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
+}

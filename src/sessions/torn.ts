@@ -6,7 +6,7 @@
 // MAX_LINE_BYTES is judged by its last bytes (lines.ts never reads it whole).
 import { newId } from "../kernel/ir.ts";
 import { CUT_LINE, oversizedEntry, parseEntry, TORN_END, type ParsedLine } from "./format.ts";
-import type { Oversized } from "./lines.ts";
+import { linesBackward, type Oversized } from "./lines.ts";
 
 /** The line prefix of the entry that records a torn line as seen. */
 const NOTE_PREFIX = '{"type":"torn"';
@@ -153,4 +153,19 @@ export function newerNote(path: string, kinds: ReadonlyMap<string, number>): str
   const shown = (kind: string) => kind.replace(/[^\x20-\x7e]/g, "?").slice(0, 40); // the file's words: nothing the terminal acts on
   const names = [...kinds.keys()].reverse().slice(0, 3).map(shown).join(", ") + (kinds.size > 3 ? ", …" : "");
   return `${path}: skipped ${n === 1 ? "a line" : `${n} lines`} of kinds this hey does not know (${names}), written by a newer hey; the rest is loaded — \`hey upgrade\` reads them`;
+}
+
+/**
+ * What ends the file's last line, which has no newline: a line the resume just warned of as torn
+ * is marked so (format.ts TORN_END) and no resume warns of it again — one too long to read when
+ * its end is not an entry's (oversizedTorn above); a whole entry that only lacks its newline gets
+ * the newline alone.
+ */
+export function tornLineEnd(fd: number, size: number): string {
+  const last = linesBackward(fd, size).next();
+  const line = last.done ? undefined : last.value;
+  const parsed = line && !line.oversized ? parseEntry(line.buf.toString("utf8", line.start, line.end)) : undefined;
+  // a whole entry of a kind a newer hey writes is left whole: that hey reads it after an upgrade
+  const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parsed!.ok && parsed!.newer === undefined);
+  return torn ? `${TORN_END}\n` : "\n";
 }

@@ -1,15 +1,15 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
-import { constants, fstatSync, fsyncSync, ftruncateSync, readSync } from "node:fs";
+import { constants, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
-import { formatSize, parseEntry, parseHeader, toLine, TORN_END, type SessionEntry } from "./format.ts";
-import { oversizedTorn, tornNote } from "./torn.ts";
+import { formatSize, parseHeader, toLine, type SessionEntry } from "./format.ts";
+import { tornLineEnd, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
 import { copySession, whereabouts, whereaboutsQuietly, writeAll } from "./vanished.ts";
-import { closeQuietly, linesBackward, linesForward, openSessionFile } from "./lines.ts";
+import { closeQuietly, endsWithNewline, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
@@ -370,21 +370,6 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   };
 }
 
-/**
- * What ends the file's last line, which has no newline: a line the resume just warned of as torn
- * is marked so (format.ts TORN_END) and no resume warns of it again — one too long to read when
- * its end is not an entry's (torn.ts oversizedTorn); a whole entry that only lacks its newline gets
- * the newline alone.
- */
-function tornLineEnd(fd: number, size: number): string {
-  const last = linesBackward(fd, size).next();
-  const line = last.done ? undefined : last.value;
-  const parsed = line && !line.oversized ? parseEntry(line.buf.toString("utf8", line.start, line.end)) : undefined;
-  // a whole entry of a kind a newer hey writes is left whole: that hey reads it after an upgrade
-  const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parsed!.ok && parsed!.newer === undefined);
-  return torn ? `${TORN_END}\n` : "\n";
-}
-
 /** The first line of the file when it is a session header (a resumed file's), with its newline. */
 function headerLine(fd: number, size: number): string | undefined {
   const first = linesForward(fd, Math.min(size, HEADER_MAX_BYTES)).next();
@@ -393,8 +378,3 @@ function headerLine(fd: number, size: number): string | undefined {
 
 /** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
 const HEADER_MAX_BYTES = 64 * 1024;
-
-function endsWithNewline(fd: number, size: number): boolean {
-  const b = Buffer.alloc(1);
-  return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
-}
