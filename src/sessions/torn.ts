@@ -6,7 +6,7 @@
 // MAX_LINE_BYTES is judged by its last bytes (lines.ts never reads it whole).
 import { newId } from "../kernel/ir.ts";
 import { CUT_LINE, oversizedEntry, parseEntry, TORN_END, type ParsedLine } from "./format.ts";
-import { linesBackward, type Oversized } from "./lines.ts";
+import type { Oversized, TailLine } from "./lines.ts";
 
 /** The line prefix of the entry that records a torn line as seen. */
 const NOTE_PREFIX = '{"type":"torn"';
@@ -156,14 +156,12 @@ export function newerNote(path: string, kinds: ReadonlyMap<string, number>): str
 }
 
 /**
- * What ends the file's last line, which has no newline: a line the resume just warned of as torn
+ * What ends the file's last line (`line`, read from the end), which has no newline: a line the resume just warned of as torn
  * is marked so (format.ts TORN_END) and no resume warns of it again — one too long to read when
  * its end is not an entry's (oversizedTorn above); a whole entry that only lacks its newline gets
  * the newline alone.
  */
-export function tornLineEnd(fd: number, size: number): string {
-  const last = linesBackward(fd, size).next();
-  const line = last.done ? undefined : last.value;
+export function tornLineEnd(line: TailLine | undefined): string {
   const parsed = line && !line.oversized ? parseEntry(line.buf.toString("utf8", line.start, line.end)) : undefined;
   // a whole entry of a kind a newer hey writes is left whole: that hey reads it after an upgrade
   const torn = line !== undefined && (line.oversized ? oversizedTorn(line.oversized) : !parsed!.ok && parsed!.newer === undefined);

@@ -9,7 +9,7 @@ import { formatSize, parseHeader, toLine, type SessionEntry } from "./format.ts"
 import { tornLineEnd, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
 import { copySession, whereabouts, whereaboutsQuietly, writeAll } from "./vanished.ts";
-import { closeQuietly, endsWithNewline, linesForward, openSessionFile } from "./lines.ts";
+import { closeQuietly, endsWithNewline, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
@@ -230,7 +230,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     if (size === 0) write(header!, false);
     if (size === 0)
       dirSync.run(opts.dir); // the new file's name: its bytes are synced at the turn's end
-    else if (!endsWithNewline(fd, size)) write(tornLineEnd(fd, size), false); // a torn last line stays alone on its line
+    else if (!endsWithNewline(fd, size)) write(tornLineEnd(linesBackward(fd, size).next().value), false); // a torn last line stays alone on its line
     for (; noted.length > 0; noted = noted.slice(1)) write(tornNote(noted[0]!));
     opening = false;
   };
