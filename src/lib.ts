@@ -302,9 +302,14 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const given = typeof tools === "function" ? tools : () => tools;
   const { mcp } = options;
   const own = mcp ? async (signal: AbortSignal) => mcp.tools(await given(signal), signal) : given;
-  // an MCP server's tools were judged by the manager, with their servers' names for them
-  const requestTools = async (signal: AbortSignal) =>
-    [...(await own(signal)), ...compress].filter((t) => (mcp && t.server !== undefined) || !refuses(t.name)).map(guard.tool);
+  // an MCP server's tool is judged with its server's names for it, by this list as by the manager's own
+  const refusedHere = (t: Tool) => refuses(t.name, t.server === undefined ? undefined : mcp?.origin(t.name));
+  let refusedLast: Tool[] = []; // the tools the last request left out so: a call to one reads the list's refusal
+  const requestTools = async (signal: AbortSignal) => {
+    const all = [...(await own(signal)), ...compress];
+    refusedLast = all.filter(refusedHere);
+    return all.filter((t) => !refusedHere(t)).map(guard.tool);
+  };
   const tap: StreamTap = { listener: undefined };
   const output = guard.output(fanOut([...(options.output ? [options.output] : []), { emit: (e) => tap.listener?.(e) }]));
   output.emit({ type: "model", ...settings.model });
@@ -316,7 +321,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     // a tool the list refuses outright is not offered; a call to it reads the list's refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
     unlisted: (name: string) =>
-      (refuses(name) && Array.isArray(tools) ? tools.find((t) => t.name === name) : undefined) ??
+      refusedLast.find((t) => t.name === name) ??
       (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now })) : undefined),
     output,
     cwd,

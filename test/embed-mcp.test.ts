@@ -1,6 +1,7 @@
 // MCP servers in an embedded agent (src/lib.ts createMcp): what a program hears of its servers
 // (the `mcp` events hey prints as `connected: fs (14 tools)`) and which of their tools it offers.
 import { afterAll, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent, createMcp, createProvider, defaultTools, permissionCheck, type AgentEvent } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
@@ -135,5 +136,31 @@ test("the filesystem server's read_file, offered as fs_read_file beside hey's ow
     expect(all.warnings.filter((w) => w === renamed)).toHaveLength(1);
   } finally {
     model.stop();
+  }
+});
+
+test("createAgent's own permission list leaves the MCP tools it refuses out of the requests, as createMcp's does; a call to one reads the list's refusal", async () => {
+  let turn = 0;
+  const model = startModelServer(() => (turn++ === 0 ? { calls: [["fs_write_file", { path: join(dir.path, "x.txt"), content: "x" }]] } : { text: "ok" }));
+  const mcp = createMcp([{ name: "fs", command: "node", args: [FS_SERVER, dir.path] }], { cacheDir: join(dir.path, "cache-agent-list") });
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    const permission = permissionCheck({ deny: ["fs_write_file", "mcp__fs__move_file", "edit_file*"] });
+    await createAgent({ provider, mcp, permission }).send("hi", new AbortController().signal);
+    const sent = model.requests.at(-1)!.tools!.map((t) => t.function.name);
+    expect(sent).toContain("read_text_file");
+    const result = model.requests.at(-1)!.messages.at(-1) as { role: string; content: string };
+    expect(result.role).toBe("tool");
+    expect(result.content).toStartWith("blocked by permission rules:"); // not "unknown tool", and the file is not written
+    expect(existsSync(join(dir.path, "x.txt"))).toBe(false);
+    // before: the server's write_file, edit_file and move_file were sent, every call of them refused
+    expect(sent).not.toContain("fs_write_file");
+    expect(sent).not.toContain("move_file");
+    expect(sent).not.toContain("edit_file");
+    expect(sent).not.toContain("fs_edit_file");
+    expect(sent).toContain("write_file"); // hey's own, which no entry names
+  } finally {
+    model.stop();
+    await mcp.close();
   }
 });
