@@ -43,6 +43,8 @@ export interface CliArgs {
   approve: boolean;
   continue: boolean;
   resume?: string;
+  /** `--resume` with no ID: at a terminal the REPL opens with `/resume`'s list to pick from */
+  pickSession: boolean;
   sessions: boolean;
   /** log every HTTP request and response to a file (HEY_LOG=debug does the same) */
   verbose: boolean;
@@ -94,8 +96,9 @@ type Values = { -readonly [K in OptionName]?: (typeof OPTIONS)[K]["type"] extend
 
 const SHORT = new Map<string, OptionName>(Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])));
 
-/** `hey --resume` alone, and what `hey -r` (no such flag) is told. */
-const RESUME_NEEDS_ID = "--resume needs a session ID: hey --sessions lists them (hey -c continues the last one)";
+/** `hey --resume` with a prompt, -p or JSON (nothing to pick with), and what `hey -r` (no such flag) is told. */
+export const RESUME_NEEDS_ID =
+  "--resume needs a session ID here: hey --sessions lists them (hey -c continues the last one); at a terminal, hey --resume alone picks from a list";
 
 /**
  * Splits argv into option values and positionals: `--name`, `--name=value`, `--name value`,
@@ -114,7 +117,7 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
     const value = inline ?? next();
     const negative = "number" in OPTIONS[name] && value !== undefined && /^-\d/.test(value); // a number, not the next flag
     if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-" && !negative))
-      throw new UsageError(name === "resume" ? RESUME_NEEDS_ID : `${flagName(name)} needs a value`);
+      throw new UsageError(`${flagName(name)} needs a value`);
     (values as Record<string, unknown>)[name] = value;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -131,13 +134,19 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
         const near = closest(name, Object.keys(OPTIONS));
         throw new UsageError(`unknown flag --${name}${near ? `; did you mean --${near}?` : ""} (see hey --help)`);
       }
+      const following = argv[i + 1];
+      // `hey --resume` with no ID (the end, or a flag next): the session is picked from a list (run.ts)
+      if (name === "resume" && (eq < 0 ? following === undefined || (following.startsWith("-") && following !== "-") : eq === arg.length - 1)) {
+        values.resume = "";
+        continue;
+      }
       set(name as OptionName, `--${name}`, eq < 0 ? undefined : arg.slice(eq + 1), next);
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const name = SHORT.get(arg[j]!);
         if (!name)
           throw new UsageError(
-            `unknown flag -${arg[j]} (see hey --help)${arg[j] === "r" ? "; to resume a session: hey --resume ID (hey --sessions lists them, hey -c continues the last one)" : ""}`,
+            `unknown flag -${arg[j]} (see hey --help)${arg[j] === "r" ? "; to resume a session: hey --resume (picks from a list) or hey --resume ID (hey -c continues the last one)" : ""}`,
           );
         const rest = arg.slice(j + 1);
         if (OPTIONS[name].type === "string") {
@@ -206,8 +215,8 @@ Options:
                            written: their MCP servers too) and skills for this run
   -c, --continue           continue the latest session of this directory (not open in
                            another hey); in one with none, of its project
-      --resume ID          continue the session ID (or a unique start or end of it);
-                           not with -c
+      --resume [ID]        continue the session ID (or a unique start or end of it);
+                           without one, pick it from a list (at a terminal); not with -c
       --sessions [--all]   list this directory's sessions, its project's when it has
                            none (--all: every directory's) and exit; takes no message,
                            -c or --resume
@@ -289,6 +298,7 @@ export function parseCli(argv: string[]): CliArgs {
   if (v.sessions && (v.continue || v.resume !== undefined))
     throw new UsageError(`--sessions lists sessions and opens none: drop ${v.continue ? "-c/--continue" : "--resume"}, or run it without --sessions`);
   if (v.sessions && words.length > 0) throw new UsageError("--sessions lists sessions and runs no prompt: run the prompt without --sessions");
+  if (v.resume === "" && (v.print || words.length > 0 || v.output === "json")) throw new UsageError(RESUME_NEEDS_ID);
   // `hey -m mock doctor`: one word that is a command of hey's own is not a prompt anyone means
   if (words.length === 1 && SUBCOMMANDS.includes(words[0]!)) throw new UsageError(`${goesFirst(words[0]!)} (a prompt of that one word: add more words)`);
   // `hey --config lab.toml doctor lab`: the command's very words (a provider's name after it), no prompt anyone means
@@ -324,7 +334,8 @@ export function parseCli(argv: string[]): CliArgs {
     config: nonEmpty("--config", v.config),
     approve: v.approve ?? false,
     continue: v.continue ?? false,
-    resume: nonEmpty("--resume", v.resume),
+    resume: v.resume === "" ? undefined : nonEmpty("--resume", v.resume),
+    pickSession: v.resume === "",
     sessions: v.sessions ?? false,
     all: v.all ?? false,
     verbose: v.verbose ?? false,

@@ -2,7 +2,7 @@
 // is built (user-input.ts), wire.ts assembles the run, then the loop runs once (`-p`), a slash
 // command runs, or the REPL starts; the result becomes the exit code. The flags stop here: what
 // lies below gets the values they resolve to.
-import { EXIT, exitFor, UsageError, type CliArgs, type RunFlags } from "./cli.ts";
+import { EXIT, exitFor, RESUME_NEEDS_ID, UsageError, type CliArgs, type RunFlags } from "./cli.ts";
 import { controlFiles } from "./config/control-files.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
@@ -76,7 +76,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     warn(STDOUT_CLOSED);
     return EXIT.runtime;
   }
-  const { message, files } = spacedArguments(args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
+  // `hey --resume` with no ID: the REPL opens on /resume's list; with no terminal there is nothing to pick with
+  if (args.pickSession && oneShot) return preflightFailure(new UsageError(RESUME_NEEDS_ID), args.run.output);
+  const { message, files } = spacedArguments(args.pickSession ? "/resume" : args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {

@@ -2,7 +2,7 @@
 // word asking for sessions points to the flags that handle them, `help` is the help, and a word a
 // prompt would be still goes to the model.
 import { expect, test } from "bun:test";
-import { parseCli, UsageError } from "../src/cli.ts";
+import { parseCli, RESUME_NEEDS_ID, UsageError } from "../src/cli.ts";
 import { oneWordCommand } from "../src/command-words.ts";
 
 test.each([
@@ -78,9 +78,16 @@ test("hey help is hey --help, as git's is", () => {
 });
 
 test.each([
-  [["-r"], "unknown flag -r (see hey --help); to resume a session: hey --resume ID (hey --sessions lists them, hey -c continues the last one)"],
-  [["--resume"], "--resume needs a session ID: hey --sessions lists them (hey -c continues the last one)"],
-  [["--resume", "-p"], "--resume needs a session ID: hey --sessions lists them (hey -c continues the last one)"],
+  [["-r"], "unknown flag -r (see hey --help); to resume a session: hey --resume (picks from a list) or hey --resume ID (hey -c continues the last one)"],
+  [["--resume", "-p", "hi"], RESUME_NEEDS_ID],
+  [["--resume=", "hi"], RESUME_NEEDS_ID],
+  [["--resume", "--output", "json"], RESUME_NEEDS_ID],
 ])("%p says how to find the session to resume", (argv, message) => {
   expect(() => parseCli(argv)).toThrow(new UsageError(message));
+});
+
+test("--resume with no ID, at the end or before a flag, picks from a list", () => {
+  expect(parseCli(["--resume"])).toMatchObject({ pickSession: true, resume: undefined });
+  expect(parseCli(["--resume", "-m", "m"])).toMatchObject({ pickSession: true, resume: undefined, flags: { model: "m" } });
+  expect(parseCli(["--resume", "0mx64"])).toMatchObject({ pickSession: false, resume: "0mx64" });
 });
