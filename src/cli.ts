@@ -247,8 +247,9 @@ set the agent may not write hey's config and trust files, hey's cache, git's own
 and hooks run commands, or the PATH directories' programs; a glob or a run-time word that could
 name one counts, and so does a file with other hard links.
 
-Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md, its @imports followed) from the git
-root down to here.
+Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md, its @imports followed: never a
+file git ignores or one that holds secrets, such as .env) from the git root down to here; secrets
+in them are redacted as in tool results.
 A deeper directory's AGENTS.md comes with the first file tool result under it.
 Skills: ~/.agents/skills, ~/.config/hey/skills, then the project's .agents/skills and
 .hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,

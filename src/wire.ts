@@ -179,8 +179,6 @@ export async function assemble(
   const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
-  // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/.ssh/id_rsa is not followed on an empty trust
-  const importsOutside = () => (trust.trusted && !trust.provisional ? { home } : undefined);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say });
   // said among the tool's own lines on a terminal; on stderr with --output json
@@ -263,7 +261,9 @@ export async function assemble(
     os: platform(),
     shell: () => live.configured.shell.label ?? live.configured.shell.name,
     skills: run.skills ? { trusted: () => trust.trusted } : undefined,
-    importsOutside,
+    // a CLAUDE.md's imports outside the project only once trusted: a clone's @~/notes.md is not followed on an empty trust
+    importsOutside: () => ({ home, trusted: trust.trusted && !trust.provisional }),
+    redact: (text) => redactText(text, redaction), // what reaches the prompt from files, as tool results
     writable: () => !listsSet(live.config.settings.permission),
     warn,
     servers: () => mcp.instructions(),

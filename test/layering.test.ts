@@ -65,6 +65,7 @@ const EDGES = new Set([
   "net/proxy-probe.ts",
   "net/socks-bridge.ts",
   "prompt/agents-md.ts",
+  "prompt/git-ignored.ts",
   "prompt/input.ts",
   "prompt/nested-agents.ts",
   "prompt/source.ts",

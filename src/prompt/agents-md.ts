@@ -3,14 +3,16 @@
 // AGENTS.md contributes its CLAUDE.md instead. They are plain text, read in every project,
 // trusted or not. They are read at start-up and again at `/reload` (prompt/source.ts): the system
 // prompt stays the same within a run, for the providers' prompt caches. A CLAUDE.md's `@path`
-// imports are followed inside the project (imports.ts), each imported file listed after its importer.
+// imports are followed inside the project (imports.ts), each imported file listed after its
+// importer — but never a file that holds secrets or that git ignores (importRefusal).
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { isWithin } from "../fs/within.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
-import { IMPORT_DEPTH_MAX, IMPORTS_MAX, importRefs, looksLikeFile } from "./imports.ts";
+import { IMPORT_DEPTH_MAX, IMPORTS_MAX, importRefs, looksLikeFile, secretStore } from "./imports.ts";
+import { ignoredByGit } from "./git-ignored.ts";
 
 export type { AgentsFile } from "./system.ts";
 /** What a project directory may hold, in order of preference. */
@@ -63,12 +65,19 @@ export interface AgentsReading {
   /** real paths of files the model has already (the system prompt's, for nested-agents.ts): not imported again */
   shown?: Iterable<string>;
   /**
-   * where a CLAUDE.md's imports outside the project resolve (`@~/…`: `home`), when the project is
-   * trusted by the user's own decision; undefined: inside the project only
+   * a CLAUDE.md's imports outside the project (the system prompt's): `@~/…` is under `home`;
+   * followed when the user `trusted` the project by their own decision, else left out with a word
+   * that trusting would let them in. undefined: never followed (a deeper directory's CLAUDE.md)
    */
-  outside?: { home: string };
+  outside?: OutsideImports;
   /** readHead; tests may count the reads */
   read?: typeof readHead;
+}
+
+/** Where a CLAUDE.md's imports may lead outside the project (AgentsReading). */
+export interface OutsideImports {
+  home: string;
+  trusted: boolean;
 }
 
 /** Reads what `places` hold now. */
@@ -85,6 +94,11 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
       const real = realpathSync(path);
       if (place.within && !isWithin(real, place.within)) {
         warnings.push(`${path} is a link to ${real}, outside the project; left out of the prompt`);
+        continue;
+      }
+      const linked = place.within && real !== path ? linkRefusal(path, real, place.within) : undefined;
+      if (linked) {
+        warnings.push(`${path} is a link to ${real}, ${linked}; left out of the prompt`);
         continue;
       }
       if (given.has(real)) continue;
@@ -115,18 +129,16 @@ interface Importing {
 
 /**
  * Claude Code's `@path` imports of `file`, depth first, each after its importer: relative to the
- * importing file, at most IMPORT_DEPTH_MAX hops and IMPORTS_MAX files. Outside the project only
- * when the user trusted it, and only markdown files outside directories of credentials
- * (instructionsFile): a cloned repository's `@~/.ssh/id_rsa` would put a key in the prompt
- * (Claude Code asks before it follows such an import). A word that names no file (`@alice`,
- * `@types/node`) stays text; one that looks like a file's name is a warning.
+ * importing file, at most IMPORT_DEPTH_MAX hops and IMPORTS_MAX files, and only files that may
+ * hold instructions (importRefusal). A word that names no file (`@alice`, `@types/node`) stays
+ * text; one that looks like a file's name is a warning.
  */
 function followImports(file: AgentsFile, at: Importing): void {
   for (const ref of importRefs(file.text)) {
     const where = `${file.path}:${ref.line}: @${ref.path}`;
     const target = importTarget(ref.path, file.path, at.outside?.home);
-    if (target === undefined || (!at.outside && !isWithin(resolve(target), at.within))) {
-      at.warnings.push(`${where} is outside the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
+    if (target === undefined) {
+      at.warnings.push(`${where} is outside the project; ${NESTED_OUTSIDE}`); // `~` where no home is given: a deeper directory's
       continue;
     }
     let real: string;
@@ -136,13 +148,9 @@ function followImports(file: AgentsFile, at: Importing): void {
       if (looksLikeFile(ref.path)) at.warnings.push(`${where}: no such file; the import is left out`);
       continue;
     }
-    const outside = !isWithin(real, at.within);
-    if (outside && !at.outside) {
-      at.warnings.push(`${where} is a link out of the project; left out of the prompt (hey follows it once you trust the project: hey trust)`);
-      continue;
-    }
-    if (outside && !instructionsFile(real, at.outside!.home)) {
-      at.warnings.push(`${where} is outside the project and no markdown file of yours (${real}); left out of the prompt`);
+    const refused = importRefusal(real, target, at);
+    if (refused) {
+      at.warnings.push(`${where} ${refused}`);
       continue;
     }
     if (at.given.has(real)) continue;
@@ -173,16 +181,33 @@ function followImports(file: AgentsFile, at: Importing): void {
   }
 }
 
-/** Directories of home whose files are credentials, never instructions. */
-const SECRET_DIRS = [".ssh", ".aws", ".gnupg", ".docker", ".kube", ".azure", ".password-store", join(".config", "gcloud"), join(".config", "gh")];
+const NESTED_OUTSIDE = "left out of the prompt (a deeper directory's CLAUDE.md imports from the project only)";
 
 /**
- * Whether `real`, outside the project, may be imported: a markdown file (`~/.claude/mine.md`,
- * Claude Code's advice), not in a directory of credentials — a trusted project's CLAUDE.md may
- * still change with a pull, and a key must never reach the prompt through it.
+ * Why the file an import names (`target`, `real` once links are resolved) is not imported, as the
+ * rest of the warning; undefined when it is. The rule: inside the project, a file git does not
+ * ignore; outside it, a markdown file, once the user trusted the project; nowhere a file that
+ * holds secrets by its name (imports.ts secretStore). Its text would go to the model's provider
+ * with every request, and a repository's CLAUDE.md knows the name of your `.env` as well as that
+ * of your `~/.ssh/id_rsa` (Claude Code asks before it follows an import from outside the project).
  */
-function instructionsFile(real: string, home: string): boolean {
-  return /\.md$/i.test(real) && !SECRET_DIRS.some((d) => isWithin(real, join(home, d)));
+function importRefusal(real: string, target: string, at: Importing): string | undefined {
+  const secrets = secretStore(real);
+  if (secrets) return `holds secrets (${secrets}): never imported`;
+  if (isWithin(real, at.within))
+    return ignoredByGit(real, at.within) ? "is ignored by git (your checkout's own file, not the project's): never imported" : undefined;
+  const how = isWithin(resolve(target), at.within) ? "is a link out of the project" : "is outside the project";
+  if (!at.outside) return `${how}; ${NESTED_OUTSIDE}`;
+  if (!/\.md$/i.test(real)) return `${how} and no markdown file (${real}): never imported`;
+  if (!at.outside.trusted) return `${how}; left out of the prompt (hey follows it once you trust the project: hey trust)`;
+  return undefined;
+}
+
+/** Why a project's AGENTS.md or CLAUDE.md that is a link to `real` (inside the project) is left out, in importRefusal's words. */
+function linkRefusal(path: string, real: string, within: string): string | undefined {
+  const secrets = secretStore(real);
+  if (secrets) return `which holds secrets (${secrets})`;
+  return ignoredByGit(real, within) && !ignoredByGit(path, within) ? "which git ignores (your checkout's own file)" : undefined;
 }
 
 /** The file an import names: relative to its importer, absolute, or under `home` (`@~/…`; undefined without one). */

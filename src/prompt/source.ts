@@ -1,5 +1,6 @@
 // The system prompt of every request (SPEC §11): the core prompt, the skills (list and creation
-// guide), the AGENTS.md files, read at start-up, and the MCP servers' instructions. Within a run it stays byte-identical, so the
+// guide), the AGENTS.md files, read at start-up, and the MCP servers' instructions — what comes
+// from files and servers redacted as tool results are. Within a run it stays byte-identical, so the
 // provider's prompt cache can reuse it (issue 23): the date is the run's first, and edits to
 // AGENTS.md and skills — and what the guide says, which follows the project's trust and the
 // permission lists — switch in at `/reload` (or the next run), after validation. The two are
@@ -11,7 +12,7 @@ import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
 import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
-import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsReading } from "./agents-md.ts";
+import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 
@@ -33,6 +34,12 @@ export interface PromptSourceOptions {
   skills: { trusted(): boolean } | undefined;
   /** where a CLAUDE.md's imports may lead outside the project (agents-md.ts), asked at start-up and at each `/reload` */
   importsOutside(): AgentsReading["outside"];
+  /**
+   * `text` (an AGENTS.md, a skill's description, a server's instructions) as the model may see it:
+   * the secrets hey knows and, when on, values shaped like credentials hidden, as in tool results
+   * (config/secrets.ts redactText); the same text for the same input, so the prompt cache holds
+   */
+  redact(text: string): string;
   /** whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload` */
   writable(): boolean;
   /** one line per problem found; at start-up every skill problem is only a warning */
@@ -77,7 +84,11 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
-  let agents = readAgentsFiles(agentsPlaces(cwd, configDir), { outside: opts.importsOutside() });
+  const readAgents = (): AgentsMd => {
+    const read = readAgentsFiles(agentsPlaces(cwd, configDir), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
+    return { ...read, files: read.files.map((f) => ({ ...f, text: opts.redact(f.text) })) };
+  };
+  let agents = readAgents();
   for (const w of agents.warnings) warn(w);
 
   const date = new Date().toISOString().slice(0, 10);
@@ -95,9 +106,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       os: opts.os,
       shell: opts.shell(),
       agentsMd,
-      skills: opts.skills ? skills : undefined,
+      skills: opts.skills ? skills.map((s) => ({ ...s, description: opts.redact(s.description) })) : undefined,
       guide,
-      mcp,
+      mcp: opts.redact(mcp),
     });
     built = { key, text };
     return text;
@@ -130,8 +141,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const agentsPart: Reloadable = {
     name: "AGENTS.md",
     async check(): Promise<Staged> {
-      const places = agentsPlaces(cwd, configDir); // a `git init` since the start moves the root
-      const fresh = readAgentsFiles(places, { outside: opts.importsOutside() });
+      const fresh = readAgents();
       const known = new Set(agents.warnings);
       return {
         errors: [],

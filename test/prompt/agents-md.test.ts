@@ -142,18 +142,93 @@ describe("a CLAUDE.md's @path imports", () => {
     expect(got.warnings).toEqual([]);
   });
 
-  test("in a project not trusted, a file outside it, through ~ or a link, is left out with a warning naming the line", () => {
-    put(join(root, "secret"), "a private key");
-    symlinkSync(join(root, "secret"), join(repo(), "key.md"));
-    put(join(repo(), "CLAUDE.md"), ["@~/.ssh/id_rsa", `@${join(root, "secret")}`, "@key.md"].join("\n"));
-    const got = read(repo());
-    expect(got.files.map((f) => f.text).join("\n")).not.toContain("a private key");
+  test("in a project not trusted, a markdown file outside it, through ~ or a link, is left out with a warning naming the line and that trust lets it in", () => {
+    const home = join(root, "home");
+    put(join(home, ".claude", "mine.md"), "my preferences");
+    put(join(root, "notes.md"), "outside notes");
+    symlinkSync(join(root, "notes.md"), join(repo(), "key.md"));
+    put(join(repo(), "CLAUDE.md"), ["@~/.claude/mine.md", `@${join(root, "notes.md")}`, "@key.md"].join("\n"));
+    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home, trusted: false } });
+    expect(got.files.map((f) => f.text)).toEqual([["@~/.claude/mine.md", `@${join(root, "notes.md")}`, "@key.md"].join("\n")]);
     const claude = join(repo(), "CLAUDE.md");
     const trust = "left out of the prompt (hey follows it once you trust the project: hey trust)";
     expect(got.warnings).toEqual([
-      `${claude}:1: @~/.ssh/id_rsa is outside the project; ${trust}`,
-      `${claude}:2: @${join(root, "secret")} is outside the project; ${trust}`,
+      `${claude}:1: @~/.claude/mine.md is outside the project; ${trust}`,
+      `${claude}:2: @${join(root, "notes.md")} is outside the project; ${trust}`,
       `${claude}:3: @key.md is a link out of the project; ${trust}`,
+    ]);
+  });
+
+  test("trusting is suggested only for a file trust would let in: a key or a file that is no markdown is never imported, trusted or not", () => {
+    const home = join(root, "home");
+    put(join(home, ".ssh", "id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----");
+    put(join(home, "todo.txt"), "a list");
+    put(join(repo(), "CLAUDE.md"), "@~/.ssh/id_rsa @~/todo.txt");
+    const claude = join(repo(), "CLAUDE.md");
+    for (const trusted of [false, true]) {
+      const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home, trusted } });
+      expect(got.files.map((f) => f.text)).toEqual(["@~/.ssh/id_rsa @~/todo.txt"]);
+      expect(got.warnings).toEqual([
+        `${claude}:1: @~/.ssh/id_rsa holds secrets (under .ssh): never imported`,
+        `${claude}:1: @~/todo.txt is outside the project and no markdown file (${join(home, "todo.txt")}): never imported`,
+      ]);
+    }
+  });
+
+  test("a deeper directory's CLAUDE.md (read with no outside imports) never imports from outside the project, and does not suggest trusting", () => {
+    put(join(root, "notes.md"), "outside notes");
+    put(join(repo(), "web", "CLAUDE.md"), `@~/.claude/mine.md @${join(root, "notes.md")}`);
+    const got = readAgentsFiles([{ dir: join(repo(), "web"), names: ["CLAUDE.md"], within: repo() }]);
+    expect(got.files.map((f) => f.text).join("\n")).not.toContain("outside notes");
+    const claude = join(repo(), "web", "CLAUDE.md");
+    const never = "left out of the prompt (a deeper directory's CLAUDE.md imports from the project only)";
+    expect(got.warnings).toEqual([
+      `${claude}:1: @~/.claude/mine.md is outside the project; ${never}`,
+      `${claude}:1: @${join(root, "notes.md")} is outside the project; ${never}`,
+    ]);
+  });
+
+  test("inside the project, a file that holds secrets or that git ignores is never imported, trusted or not; committed files are", () => {
+    const home = join(root, "home");
+    put(join(repo(), ".gitignore"), "secrets.txt\nconfig/local.json\nlocal/\n!docs/keep.md\n");
+    put(join(repo(), ".env"), "STRIPE_KEY=sk_live_51Habcdefghijklmnopqrstuv\nDB_PASSWORD=hunter2\n");
+    put(join(repo(), "secrets.txt"), "vault password: correcthorse");
+    put(join(repo(), "config", "local.json"), '{"token":"abc"}');
+    put(join(repo(), "local", "notes.md"), "local notes");
+    put(join(repo(), "deploy", "server.pem"), "-----BEGIN PRIVATE KEY-----");
+    put(join(repo(), "package.json"), '{"scripts":{"test":"bun test"}}');
+    put(join(repo(), "docs", "secrets.md"), "how we keep secrets: in the vault");
+    put(
+      join(repo(), "CLAUDE.md"),
+      "See @.env for config and @secrets.txt and @config/local.json\n@local/notes.md @deploy/server.pem\n@package.json @docs/secrets.md",
+    );
+    for (const trusted of [false, true]) {
+      const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home, trusted } });
+      expect(got.files.map((f) => f.path.slice(repo().length))).toEqual(["/CLAUDE.md", "/package.json", "/docs/secrets.md"]);
+      const claude = join(repo(), "CLAUDE.md");
+      const ignored = "is ignored by git (your checkout's own file, not the project's): never imported";
+      expect(got.warnings).toEqual([
+        `${claude}:1: @.env holds secrets (a .env file): never imported`,
+        `${claude}:1: @secrets.txt holds secrets (a credentials file): never imported`,
+        `${claude}:1: @config/local.json ${ignored}`,
+        `${claude}:2: @local/notes.md ${ignored}`,
+        `${claude}:2: @deploy/server.pem holds secrets (a key file): never imported`,
+      ]);
+    }
+  });
+
+  test("a project's AGENTS.md or CLAUDE.md that is a link to a file holding secrets, or to one git ignores, is left out", () => {
+    put(join(repo(), ".gitignore"), "local.json\n");
+    put(join(repo(), ".env"), "TOKEN=abcdefgh12345678");
+    put(join(repo(), "local.json"), '{"password":"hunter22"}');
+    symlinkSync(join(repo(), ".env"), join(repo(), "AGENTS.md"));
+    mkdirSync(join(repo(), "sub"));
+    symlinkSync(join(repo(), "local.json"), join(repo(), "sub", "CLAUDE.md"));
+    const got = read(join(repo(), "sub"));
+    expect(got.files).toEqual([]);
+    expect(got.warnings).toEqual([
+      `${join(repo(), "AGENTS.md")} is a link to ${join(repo(), ".env")}, which holds secrets (a .env file); left out of the prompt`,
+      `${join(repo(), "sub", "CLAUDE.md")} is a link to ${join(repo(), "local.json")}, which git ignores (your checkout's own file); left out of the prompt`,
     ]);
   });
 
@@ -162,7 +237,7 @@ describe("a CLAUDE.md's @path imports", () => {
     put(join(home, ".claude", "mine.md"), "my own preferences");
     put(join(root, "shared.md"), "team rules");
     put(join(repo(), "CLAUDE.md"), `@~/.claude/mine.md\n@../shared.md\n@~/.claude/gone.md`);
-    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home } });
+    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home, trusted: true } });
     expect(got.files.map((f) => [f.path, f.text])).toEqual([
       [join(repo(), "CLAUDE.md"), "@~/.claude/mine.md\n@../shared.md\n@~/.claude/gone.md"],
       [join(home, ".claude", "mine.md"), "my own preferences"],
@@ -175,19 +250,17 @@ describe("a CLAUDE.md's @path imports", () => {
     const home = join(root, "home");
     put(join(home, ".ssh", "notes.md"), "ssh notes");
     put(join(home, ".aws", "credentials"), "aws key");
-    put(join(home, "secrets.txt"), "a secret");
+    put(join(home, "todo.txt"), "a list");
     put(join(home, "mine.md"), "mine");
-    put(join(repo(), "CLAUDE.md"), "@~/.ssh/notes.md @~/.aws/credentials @~/secrets.txt @~/mine.md");
-    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home } });
-    expect(got.files.map((f) => f.text)).toEqual(["@~/.ssh/notes.md @~/.aws/credentials @~/secrets.txt @~/mine.md", "mine"]);
+    put(join(repo(), "CLAUDE.md"), "@~/.ssh/notes.md @~/.aws/credentials @~/todo.txt @~/mine.md");
+    const got = readAgentsFiles(agentsPlaces(repo(), user), { outside: { home, trusted: true } });
+    expect(got.files.map((f) => f.text)).toEqual(["@~/.ssh/notes.md @~/.aws/credentials @~/todo.txt @~/mine.md", "mine"]);
     const claude = join(repo(), "CLAUDE.md");
-    expect(got.warnings).toEqual(
-      [
-        ["~/.ssh/notes.md", join(home, ".ssh", "notes.md")],
-        ["~/.aws/credentials", join(home, ".aws", "credentials")],
-        ["~/secrets.txt", join(home, "secrets.txt")],
-      ].map(([ref, real]) => `${claude}:1: @${ref} is outside the project and no markdown file of yours (${real}); left out of the prompt`),
-    );
+    expect(got.warnings).toEqual([
+      `${claude}:1: @~/.ssh/notes.md holds secrets (under .ssh): never imported`,
+      `${claude}:1: @~/.aws/credentials holds secrets (under .aws): never imported`,
+      `${claude}:1: @~/todo.txt is outside the project and no markdown file (${join(home, "todo.txt")}): never imported`,
+    ]);
   });
 
   test("a missing file that looks like one is a warning; a file given already is not given twice; a cycle ends", () => {

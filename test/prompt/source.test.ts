@@ -34,6 +34,7 @@ test("a skill still broken after an edit is reported at the next /reload; unedit
     shell: () => "bash",
     skills: { trusted: () => true },
     importsOutside: () => undefined,
+    redact: (text) => text,
     writable: () => true,
     warn: (m) => void warned.push(m),
   });

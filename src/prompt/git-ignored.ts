@@ -1,0 +1,37 @@
+// Whether git ignores a file of the project (a CLAUDE.md import's target, agents-md.ts): what git
+// ignores is this checkout's own state — `.env`, `config/local.json` — which a repository's
+// CLAUDE.md must not put in the prompt. Read as git reads it, without running git (a cloned
+// repository's config can make git run its programs): the .gitignore files from the repository
+// root down, then `.git/info/exclude`, with tools/gitignore.ts's rules; a file below an ignored
+// directory is ignored too. Outside any repository nothing is.
+import { join, relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { compileIgnore, isIgnored, type IgnoreLevel, type IgnoreRules } from "../tools/gitignore.ts";
+import { readHead } from "../fs/read-head.ts";
+
+/** A .gitignore is read up to here: an endless one (a link to a device) cannot stall start-up. */
+const IGNORE_FILE_MAX_BYTES = 256 * 1024;
+
+/** Whether git ignores `real` (a real path below `root`, the directory the search starts from). Never throws. */
+export function ignoredByGit(real: string, root: string): boolean {
+  const names = relative(root, real).split(sep);
+  const levels: IgnoreLevel[] = []; // nearest first, `/`-separated paths relative to root
+  for (let i = 0; i < names.length; i++) {
+    const dir = names.slice(0, i).join("/");
+    const abs = join(root, ...names.slice(0, i));
+    const hasGit = existsSync(join(abs, ".git"));
+    const exclude = hasGit ? rulesOf(join(abs, ".git", "info", "exclude")) : undefined;
+    if (exclude) levels.unshift({ dir, rules: exclude, hasGit }); // below this directory's .gitignore: that one wins
+    levels.unshift({ dir, rules: rulesOf(join(abs, ".gitignore")), hasGit: hasGit && !exclude });
+    if (isIgnored(levels, names.slice(0, i + 1).join("/"), i < names.length - 1)) return true;
+  }
+  return false;
+}
+
+function rulesOf(path: string): IgnoreRules | undefined {
+  try {
+    return compileIgnore(readHead(path, IGNORE_FILE_MAX_BYTES).text.split("\n"));
+  } catch {
+    return undefined; // none, or unreadable: ignores nothing
+  }
+}
