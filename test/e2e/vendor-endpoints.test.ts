@@ -101,5 +101,5 @@ test("a 401 from --base-url with no key names HEY_API_KEY beside --api-key", asy
   server.enqueue(jsonReply(401, { error: { message: "missing key", type: "invalid_request_error" } }));
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "hi"], { cwd: home.path });
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain("--api-key or HEY_API_KEY");
+  expect(run.stderr).toContain(`no API key was sent to ${server.url}/v1; set one (--api-key or HEY_API_KEY)`);
 });
