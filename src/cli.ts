@@ -232,9 +232,11 @@ hey trust) so are .hey/config.toml, .hey/skills, .agents/skills and .mcp.json; s
 below the root are not read, and hey says so at start.
 Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL (with HEY_PROTOCOL), HEY_API_KEY, HEY_EFFORT,
-HEY_MAX_TURNS, HEY_PROXY override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY,
-GEMINI_API_KEY (or GOOGLE_API_KEY) or DEEPSEEK_API_KEY select a provider; otherwise a local
-Ollama is used (127.0.0.1:11434, or where OLLAMA_HOST says it listens).
+HEY_MAX_TURNS, HEY_PROXY override files. With no config, OPENAI_API_KEY, ANTHROPIC_API_KEY
+(or ANTHROPIC_AUTH_TOKEN), GEMINI_API_KEY (or GOOGLE_API_KEY) or DEEPSEEK_API_KEY select a
+provider; otherwise a local Ollama is used (127.0.0.1:11434, or where OLLAMA_HOST says it
+listens). OPENAI_BASE_URL, ANTHROPIC_BASE_URL and GOOGLE_GEMINI_BASE_URL move those providers,
+as their SDKs do (a table's base_url, HEY_BASE_URL and --base-url win).
 On Windows ~ is %USERPROFILE%: the config is in ~\\.config\\hey, sessions, history and logs
 in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPDATA%\\hey\\cache.
 Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,

@@ -1,7 +1,7 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
 import { hideCredentials } from "./config/guard.ts";
-import { builtInUrl } from "./config/providers.ts";
+import { builtInUrl } from "./config/presets.ts";
 import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
@@ -74,6 +74,7 @@ export function providerFor(
     fetch,
     idleTimeoutMs,
     baseUrlSetting,
+    ...keySettingOf(settings),
     ...(builtInUrl(settings) ? { builtInUrl: true } : {}),
     ...(proxy ? { proxy } : {}),
   });
@@ -84,6 +85,13 @@ export function baseUrlSettingOf(p: ProviderSettings): string {
   if (p.urlVar) return p.urlVar;
   if (p.name === "cli" && !p.source) return "--base-url (or HEY_BASE_URL)";
   return `base_url of [provider.${p.name}]${p.source ? ` in ${p.source}` : ""}`;
+}
+
+/** Where a provider with no config file of its own takes a key, for the auth error when none was sent; else the adapter's default. */
+function keySettingOf(p: ProviderSettings): { apiKeySetting?: string } {
+  if (p.source) return {};
+  if (p.name === "cli") return { apiKeySetting: "--api-key or HEY_API_KEY" };
+  return p.preset ? { apiKeySetting: `api_key in a [provider.${p.name}] table, --api-key or HEY_API_KEY` } : {};
 }
 
 /** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { VERSION } from "./cli.ts";
 import { commandContext } from "./command-context.ts";
+import { hideCredentials } from "./config/guard.ts";
 import type { Places } from "./fs/places.ts";
 import { projectHistoryFile } from "./fs/history-file.ts";
 import { errorText } from "./kernel/errors.ts";
@@ -60,7 +61,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   const wrapped = (text: string) => wrapColumns(text, answerFormat.columns, Bun.stringWidth);
   const { model } = runtime.agent.settings;
-  say(wrapped(banner({ version: VERSION, provider: model.provider, model: model.model, cwd: here.cwd, root: here.root, home: here.home, color })));
+  const { urlVar, baseUrl } = runtime.settings.provider; // a variable moved the address its key goes to: said before the first prompt
+  const via = urlVar ? { via: { urlVar, baseUrl: hideCredentials(baseUrl) } } : {};
+  say(wrapped(banner({ version: VERSION, provider: model.provider, model: model.model, ...via, cwd: here.cwd, root: here.root, home: here.home, color })));
   say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
   const source = () => ({
     cwd: here.cwd,

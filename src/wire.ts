@@ -170,7 +170,7 @@ export async function assemble(
         untilAnswer: true,
         existing: resumed,
       });
-  const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home });
+  const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home, env });
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
 

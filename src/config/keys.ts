@@ -171,9 +171,12 @@ export const PROVIDER_KEYS = {
   protocol: { kind: "protocol", default: "openai", doc: "`openai` (chat completions), `responses`, `anthropic`, `google`" },
   base_url: {
     kind: "string",
-    doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`); left out in a table named after a built-in provider (`openai`, `anthropic`, `google`, `deepseek`, `ollama`), that provider's URL, protocol, key variable and model, which the table's keys change",
+    doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`); in a table named after a built-in provider (`openai`, `anthropic`, `google`, `deepseek`, `ollama`) it moves only that provider's address: its protocol, key variable and model stay unless the table's keys change them; left out there, the built-in address (or `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`, `OLLAMA_HOST`)",
   },
-  api_key: { kind: "string", doc: 'usually `"${VAR}"`; omitted or unset: no authentication' },
+  api_key: {
+    kind: "string",
+    doc: 'usually `"${VAR}"`; omitted: the key variable of the built-in provider the table is named after, else no authentication; unset: no authentication',
+  },
   models: {
     kind: "strings",
     default: [],

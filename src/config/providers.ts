@@ -1,14 +1,13 @@
 // Which providers exist and which one, with which model, this run uses (SPEC §2, §3): the
-// `[provider.NAME]` tables or else the zero-config presets, the ad-hoc provider of `--base-url` /
+// `[provider.NAME]` tables or else the built-in ones of presets.ts, the ad-hoc provider of `--base-url` /
 // `HEY_BASE_URL`, and the choice -m > HEY_MODEL/HEY_PROVIDER > a resumed session's model > [default] >
 // first provider. Pure.
 import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss, sharedName } from "./model-check.ts";
-import { OLLAMA_MODEL, OLLAMA_URL, ollamaUrl } from "./ollama-host.ts";
+import { builtInAddress, checkAddress, envValue, familyOf, PRESETS, presets, unknownProviderHint } from "./presets.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
-import { didYouMean, providerWord } from "./suggest.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -39,91 +38,9 @@ export interface ProviderChoice {
   notice?: string;
 }
 
-interface Preset {
-  name: string;
-  protocol: Protocol;
-  baseUrl: string;
-  model: string;
-  /** the variables that hold its key, first found wins */
-  keyVars: string[];
-}
-
-/**
- * hey's own address of built-in provider `p` (OLLAMA_HOST moves Ollama's), and the variable it
- * came from. A bad OLLAMA_HOST is kept as written: it is an error only when the run uses Ollama.
- */
-function builtInAddress(p: Preset, env: Env): { baseUrl: string; urlVar?: string } {
-  const value = p.name === "ollama" ? envValue(env, "OLLAMA_HOST")?.trim() : undefined;
-  if (!value) return { baseUrl: p.baseUrl };
-  try {
-    return { baseUrl: ollamaUrl(env), urlVar: "OLLAMA_HOST" };
-  } catch {
-    return { baseUrl: value, urlVar: "OLLAMA_HOST" };
-  }
-}
-
-/**
- * With no provider in any file, all of these; the first one whose key is set is the default, else
- * ollama. When files define providers, those whose key variable is set stay available too.
- */
-const PRESETS: Preset[] = [
-  { name: "openai", protocol: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-5.5", keyVars: ["OPENAI_API_KEY"] },
-  {
-    name: "anthropic",
-    protocol: "anthropic",
-    baseUrl: "https://api.anthropic.com/v1",
-    model: "claude-sonnet-4-5",
-    keyVars: ["ANTHROPIC_API_KEY"],
-  },
-  {
-    name: "google",
-    protocol: "google",
-    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
-    model: "gemini-3-flash-preview",
-    keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-  },
-  { name: "deepseek", protocol: "openai", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", keyVars: ["DEEPSEEK_API_KEY"] },
-  { name: "ollama", protocol: "openai", baseUrl: OLLAMA_URL, model: OLLAMA_MODEL, keyVars: [] },
-];
-
 const fail = (message: string): never => {
   throw new ConfigError(message);
 };
-
-/** Environment values count only when non-empty: `HEY_MODEL=` is the same as no HEY_MODEL. */
-export const envValue = (env: Env, name: string): string | undefined => env[name] || undefined;
-
-/** Whether `p` uses hey's own address for its name (a built-in provider, or its table without a base_url): no one wrote it. */
-export const builtInUrl = (p: Pick<ProviderSettings, "name" | "baseUrl">): boolean => PRESETS.some((x) => x.name === p.name && x.baseUrl === p.baseUrl);
-
-/** Why a built-in provider is not among the known ones (its key is not set); "" for another name. */
-export function presetHint(name: string): string {
-  const preset = PRESETS.find((p) => p.name === name);
-  if (!preset) return "";
-  if (preset.keyVars.length === 0) return ` (${name} is built in, but a config with providers lists only its own: add [provider.${name}])`;
-  return ` (${name} is built in and offered when ${preset.keyVars.join(" or ")} is set)`;
-}
-
-/**
- * What follows "unknown provider NAME": the provider meant when NAME is a vendor's product
- * (`gemini`: google, `claude`: anthropic), with when a built-in one is offered if `known` lacks
- * it; else why a built-in NAME is missing, else a known name close to NAME; "" when none is.
- */
-export function unknownProviderHint(name: string, known: readonly string[]): string {
-  const meant = providerWord(name);
-  if (meant) return `; did you mean ${meant}?${known.includes(meant) ? "" : presetHint(meant)}`;
-  return presetHint(name) || didYouMean(name, known);
-}
-
-function presets(env: Env): { providers: ProviderSettings[]; first: string } {
-  const providers = PRESETS.map((p): ProviderSettings => {
-    const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
-    const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
-    const { name, protocol } = p;
-    return { name, protocol, ...builtInAddress(p, env), apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
-  });
-  return { providers, first: providers.find((p) => p.apiKey)?.name ?? "ollama" };
-}
 
 export function checkUrl(url: string, label: string): void {
   let parsed: URL | undefined;
@@ -137,8 +54,9 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   const path = ["provider", name];
   const keyPath = [...path, "api_key"];
   const at = input.lineOf ?? input.sourceOf; // FILE:LINE where it can be told
-  // `[provider.anthropic]` without base_url: the built-in provider, changed by what the table sets (models, effort…)
-  const builtIn = p.base_url === undefined ? PRESETS.find((x) => x.name === name) : undefined;
+  // `[provider.anthropic]`: the built-in provider, changed by what the table sets (base_url moves only its address;
+  // its protocol and key variable stay, as the approval of that base_url says: "its requests and key would go there")
+  const builtIn = PRESETS.find((x) => x.name === name);
   if (p.base_url === undefined && !builtIn) {
     const example = PRESETS.find((x) => x.protocol === (p.protocol ?? "openai"))?.baseUrl ?? "https://api.openai.com/v1";
     fail(`${at(path)}: ${where(path)} base_url is missing (the API root, e.g. "${example}")`);
@@ -244,9 +162,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
     if (holder) return { provider: holder.name, model: spec, shared: sharedName(spec, providers, holder.name) };
     if (byName(spec)) return { provider: spec };
-    return { provider: vendorOf(spec, providers, byName(fallback)) ?? fallback, model: spec };
+    const vendor = vendorOf(spec, providers, byName(fallback));
+    if (!vendor && !familyOf(spec) && hosted(byName(fallback))) unrouted = spec;
+    return { provider: vendor ?? fallback, model: spec };
   };
 
+  let unrouted: string | undefined; // a bare name of no vendor's family that went to the default vendor
   // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model)
   let choice: { provider: string; model?: string; named?: string; shared?: string | undefined } = { provider: first };
   const d = file.default;
@@ -280,7 +201,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const model =
     choice.model ?? provider.models[0] ?? fail(`${at(path)}: ${where(path)} lists no models; pass -m ${provider.name}/MODEL or add models = ["MODEL"]`);
 
-  if (provider.urlVar) ollamaUrl(env); // a bad OLLAMA_HOST fails here, where Ollama is the one used
+  checkAddress(provider, env, checkUrl); // a bad OLLAMA_HOST or OPENAI_BASE_URL fails here, where its provider is the one used
   const urlVars = provider.preset ? [] : input.missing([...path, "base_url"]);
   if (urlVars.length)
     fail(
@@ -324,8 +245,14 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   )
     warnings.push(`${choice.named}: no provider lists "${model}"; it goes to ${provider.name}, whose models are ${provider.models.join(", ") || "not listed"}`);
   if (spec && choice.shared) warnings.push(choice.shared); // -m NAME that several providers list
+  // a local model's name hey does not know the family of would leave the machine unsaid
+  if (spec && unrouted === choice.model && choice.named && provider.preset)
+    warnings.push(
+      `${choice.named}: "${unrouted}" is no model hey knows the vendor of, so it goes to ${provider.name} (${provider.baseUrl}); ` +
+        `-m ollama/${unrouted} keeps it on the local Ollama, -m ${provider.name}/${unrouted} says it is ${provider.name}'s`,
+    );
   const rooted = endpointRoot(provider.baseUrl, provider.protocol);
-  if (rooted) warnings.push(`${at([...path, "base_url"])}: ${where(path)} base_url ${pasted(rooted)}`);
+  if (rooted) warnings.push(`${provider.urlVar ?? `${at([...path, "base_url"])}: ${where(path)} base_url`} ${pasted(rooted)}`);
   const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
@@ -335,17 +262,6 @@ export function isUsable(p: ProviderSettings): boolean {
   return p.apiKey !== undefined || p.apiKeyVar === undefined;
 }
 
-/** Model names each vendor's built-in provider serves, by how they start. */
-const FAMILIES: [RegExp, string][] = [
-  // Ollama's names: NAME:TAG (`qwen3:14b`, `deepseek-r1:7b`; OpenAI's fine-tunes are `ft:…`) and the
-  // open-weight gpt-oss, which OpenAI's API does not serve; checked first
-  [/^(?!ft:)[\w.-]+:[\w.-]+$|^gpt-oss(?![\w.])/, "ollama"],
-  [/^claude-/, "anthropic"],
-  [/^gemini-/, "google"],
-  [/^(gpt-|chatgpt-|codex-|o\d)/, "openai"],
-  [/^deepseek-/, "deepseek"],
-];
-
 /**
  * With only built-in vendors' providers (keys in the environment, no provider of one's own nor a
  * local one in use), the one whose vendor names models like `model` (`claude-opus-4-5`:
@@ -354,10 +270,15 @@ const FAMILIES: [RegExp, string][] = [
 function vendorOf(model: string, providers: ProviderSettings[], fallback: ProviderSettings | undefined): string | undefined {
   // a local model server (Ollama: no key) is chosen for being local: its models are never sent to a cloud vendor
   if (!fallback?.preset || fallback.apiKeyVar === undefined) return undefined;
-  const name = FAMILIES.find(([re]) => re.test(model))?.[1];
+  const name = familyOf(model);
+  // a vendor's address moved by its variable (OPENAI_BASE_URL: a gateway) serves the open models itself (Groq's llama-3.3-70b-versatile)
+  if (name === "ollama" && fallback.urlVar) return undefined;
   const vendor = providers.find((p) => p.name === name && p.preset && (p.apiKey || p.apiKeyVar === undefined)); // keyless: the local Ollama
   return vendor?.name;
 }
+
+/** Whether `p` is a cloud vendor's built-in provider at the vendor's own address. */
+const hosted = (p: ProviderSettings | undefined): boolean => Boolean(p?.preset && p.apiKeyVar !== undefined && !p.urlVar);
 
 /** What to say of a base URL given with its endpoint path (endpoint-root.ts). */
 const pasted = ({ root, cut }: { root: string; cut: string }) => `ends with ${cut}, a path the API client adds itself: hey uses ${root}, the API root`;

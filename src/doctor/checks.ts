@@ -16,7 +16,7 @@ export interface Streamed {
 /** Everything the probes found; an undefined field was not probed (an earlier failure, or not this protocol). */
 export interface Probes {
   protocol: Protocol;
-  /** where base_url was set (endpoint.ts baseUrlSettingOf), named in the DNS failure's fix */
+  /** where base_url was set (endpoint.ts baseUrlSettingOf), named in the DNS failure's fix; undefined: hey's own address of a built-in provider */
   setting?: string;
   /** `direct: …` or `through the proxy …` (net/proxy.ts describeRoute), or the proxy setting's error */
   route: Outcome<{ text: string; proxied: boolean }>;
@@ -106,7 +106,9 @@ function networkChecks(p: Probes): Check[] {
   const out: Check[] = [];
   out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, FIX_PROXY));
   if (p.dns) {
-    if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, `check the host name in ${p.setting ?? "base_url"}, or this machine's DNS`));
+    // hey's own address of a built-in provider is no typo: this machine's network or DNS is what fails
+    const fix = p.setting ? `check the host name in ${p.setting}, or this machine's DNS` : "check this machine's network connection, or its DNS";
+    if (!p.dns.ok) out.push(fail("dns", "DNS", p.dns.message, fix));
     else out.push("skipped" in p.dns ? skip("dns", "DNS", p.dns.skipped) : pass("dns", "DNS", `resolves to ${p.dns.addresses.join(", ")}`));
   }
   if (p.tcp)

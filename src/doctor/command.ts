@@ -5,7 +5,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
 import { hideSecrets, knownSecrets } from "../config/secrets.ts";
-import { unknownProviderHint } from "../config/providers.ts";
+import { builtInUrl, unknownProviderHint } from "../config/presets.ts";
 import { ConfigError, UnknownProviderError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Places } from "../fs/places.ts";
@@ -79,7 +79,8 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const provider = settings.provider;
   if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
-  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, model: settings.model, project };
+  const from = provider.urlVar ? { from: provider.urlVar } : {};
+  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, ...from, model: settings.model, project };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers
   const hide = hideSecrets(() => knownSecrets(settings, env, args.run.proxy));
@@ -120,7 +121,7 @@ async function runProbes(
   const provider = settings.provider;
   const target = new URL(provider.baseUrl);
   const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
-  const base = { protocol: provider.protocol, model: settings.model, rateLimits: [], setting: baseUrlSettingOf(provider) };
+  const base = { protocol: provider.protocol, model: settings.model, rateLimits: [], setting: builtInUrl(provider) ? undefined : baseUrlSettingOf(provider) };
   let route: ReturnType<typeof resolveProxy>;
   try {
     if (cliProxy) parseProxyUrl(cliProxy, "--proxy"); // as a run checks it: a mistake even where the model URL is loopback

@@ -7,6 +7,8 @@ export interface Subject {
   provider: string;
   protocol: string;
   baseUrl: string;
+  /** the variable that set baseUrl, when one did (OPENAI_BASE_URL, OLLAMA_HOST) */
+  from?: string;
   model: string;
   /** the project hey runs in (issue 26): its root, whether its files load (`approved`: by --approve, for this run only), which it has */
   project?: { root: string; trusted: boolean; approved: boolean; files: string[] };
@@ -32,7 +34,8 @@ const MARKS: Record<Status, string> = { pass: "✓", quirk: "!", fail: "✗", sk
  */
 export function renderText(subject: Subject, verdict: Verdict, missing: Flags, written: Written | undefined, command: string): string {
   const width = Math.max(...verdict.checks.map((c) => c.title.length));
-  const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}, model ${subject.model}`];
+  const from = subject.from ? ` (from ${subject.from})` : "";
+  const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}${from}, model ${subject.model}`];
   if (subject.project) lines.push(projectLine(subject.project));
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
@@ -63,6 +66,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     provider: subject.provider,
     protocol: subject.protocol,
     base_url: subject.baseUrl,
+    ...(subject.from ? { base_url_from: subject.from } : {}),
     model: subject.model,
     ...(subject.project ? { project: subject.project } : {}),
     usable,

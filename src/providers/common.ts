@@ -47,7 +47,7 @@ export interface ProviderOptions {
   apiKey?: string;
   /** The variable the key came from, for auth error messages. */
   apiKeyVar?: string;
-  /** Where the key is given, for auth error messages; default `api_key in the provider's config, or --api-key` (the CLI's). */
+  /** Where the key is given, for auth error messages; default `api_key in the provider's config, --api-key or HEY_API_KEY` (the CLI's). */
   apiKeySetting?: string;
   /** Sent on every request; they win over the adapter's own. */
   headers?: Record<string, string>;
@@ -206,7 +206,7 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 export function authMessage(where: string, said: string, ctx: ErrorContext): string {
   const head = `authentication failed ${where}: ${said}`;
   if (ctx.hasKey === false)
-    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (${ctx.keySetting ?? "api_key in the provider's config, or --api-key"})`;
+    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (${ctx.keySetting ?? "api_key in the provider's config, --api-key or HEY_API_KEY"})`;
   return `${head} — check ${ctx.keyVar ?? ctx.keySetting ?? "the provider's api_key"}`;
 }
 

@@ -141,9 +141,11 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
           `/model ${visible(arg)} switches the model of an interactive session only; for one run use -m ${visible(arg)} (hey -c -m ${visible(arg)} continues the last session with it)`,
         );
       try {
+        const was = modelName(ctx.agent);
         const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
         const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}`; // the one in force, carried over
-        return said(`${warning ? `${warning}\n` : ""}model: ${modelName(ctx.agent)}${effort}`);
+        const keyless = noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was);
+        return said(`${[warning, keyless].filter(Boolean).join("\n")}${warning || keyless ? "\n" : ""}model: ${modelName(ctx.agent)}${effort}`);
       } catch (e) {
         // the model is resolved as -m would resolve it: say it in this command's words
         if (e instanceof ConfigError) return refused(e.message.replaceAll(`-m ${arg}`, `/model ${arg}`).replace(/ -m ([^\s)]+)\)/g, " /model $1)"));
@@ -287,6 +289,14 @@ export function completions(line: string, from: CompletionSource): string[] {
 /** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved). */
 function usableModels(providers: readonly ProviderSettings[]): string[] {
   return providers.filter((p) => isUsable(p) && !p.unapproved).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+}
+
+/** What `/model` says of a provider switched to without a key (its first request would be refused), with how to go back to `was`. */
+function noKeyWarning(providers: readonly ProviderSettings[], name: string, was: string): string | undefined {
+  const p = providers.find((x) => x.name === name);
+  if (!p || isUsable(p)) return undefined;
+  const where = /^[A-Z_][A-Z0-9_]*$/.test(p.apiKeyVar ?? "") ? `${p.apiKeyVar} is not set` : `${p.apiKeyVar} has no value`;
+  return `warning: ${name} has no API key (${where}), so its requests will be refused — set it and start hey again, or /model ${was} to go back`;
 }
 
 /** The model in use, as `-m` names it. */

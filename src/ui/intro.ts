@@ -27,10 +27,24 @@ export function shortPath(path: string, home: string | undefined): string {
   return home && (path === home || path.startsWith(home + "/") || path.startsWith(home + "\\")) ? "~" + path.slice(home.length) : path;
 }
 
-/** One dim line: version, provider/model, directory (and its project root when that is another), and where help is. */
-export function banner(o: { version: string; provider: string; model: string; cwd: string; root?: string; home?: string; color: boolean }): string {
+/**
+ * One dim line: version, provider/model (and its address when a variable moved a built-in provider's,
+ * `via`: OPENAI_BASE_URL, OLLAMA_HOST — the key goes there), directory (and its project root when that is
+ * another), and where help is.
+ */
+export function banner(o: {
+  version: string;
+  provider: string;
+  model: string;
+  via?: { urlVar: string; baseUrl: string };
+  cwd: string;
+  root?: string;
+  home?: string;
+  color: boolean;
+}): string {
   const project = o.root && o.root !== o.cwd ? ` (project ${visible(shortPath(o.root, o.home))})` : "";
-  return dim(`hey ${o.version} · ${o.provider}/${o.model} · ${visible(shortPath(o.cwd, o.home))}${project} · /help for commands`, o.color) + "\n";
+  const via = o.via ? ` at ${visible(o.via.baseUrl)} (${o.via.urlVar})` : "";
+  return dim(`hey ${o.version} · ${o.provider}/${o.model}${via} · ${visible(shortPath(o.cwd, o.home))}${project} · /help for commands`, o.color) + "\n";
 }
 
 /** How the terminal shows an answer: its width (0 = no wrapping), display widths, and whether it takes styles. */

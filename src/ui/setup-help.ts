@@ -15,6 +15,7 @@ export function setupText(
   userFile = "~/.config/hey/config.toml",
   home?: string,
   ollama: { baseUrl: string; urlVar?: string } = { baseUrl: OLLAMA_URL },
+  env: Record<string, string | undefined> = {},
 ): string {
   const windows = /^[A-Za-z]:[\\/]/.test(userFile); // the config is a Windows path: hey runs there
   const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
@@ -30,7 +31,30 @@ export function setupText(
     // this run has written the approvals record: a config written from now on waits for a yes, which only the REPL asks
     `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"], then run hey once to approve it,`,
     "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
+    ...gatewayKeys(env, shown),
   ].join("\n");
+}
+
+/** Services whose key variable other agents read but hey has no built-in provider for: with one set, the provider table that uses it. */
+const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string }[] = [
+  { keyVar: "OPENROUTER_API_KEY", name: "openrouter", baseUrl: "https://openrouter.ai/api/v1", model: "anthropic/claude-sonnet-4.5" },
+  { keyVar: "GROQ_API_KEY", name: "groq", baseUrl: "https://api.groq.com/openai/v1", model: "openai/gpt-oss-120b" },
+  { keyVar: "XAI_API_KEY", name: "xai", baseUrl: "https://api.x.ai/v1", model: "grok-4" },
+  { keyVar: "MISTRAL_API_KEY", name: "mistral", baseUrl: "https://api.mistral.ai/v1", model: "devstral-medium-latest" },
+  { keyVar: "MOONSHOT_API_KEY", name: "moonshot", baseUrl: "https://api.moonshot.ai/v1", model: "kimi-k2-0905-preview" },
+  { keyVar: "TOGETHER_API_KEY", name: "together", baseUrl: "https://api.together.xyz/v1", model: "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8" },
+  { keyVar: "FIREWORKS_API_KEY", name: "fireworks", baseUrl: "https://api.fireworks.ai/inference/v1", model: "accounts/fireworks/models/kimi-k2-instruct" },
+];
+
+/** For each key of GATEWAYS set in `env`: that hey does not read it, and the table of `file` that would. */
+function gatewayKeys(env: Record<string, string | undefined>, file: string): string[] {
+  return GATEWAYS.filter((g) => env[g.keyVar]).flatMap((g) => [
+    `${g.keyVar} is set, but hey has no built-in provider that reads it: to use it, add to ${file} (then run hey once to approve it)`,
+    `  [provider.${g.name}]`,
+    `  base_url = "${g.baseUrl}"`,
+    `  api_key = "\${${g.keyVar}}"`,
+    `  models = ["${g.model}"]`,
+  ]);
 }
 
 /** A failed request as the `error` event tells it: `max_tokens` of a `length` error (kernel/output.ts). */
@@ -50,9 +74,14 @@ export interface Failure {
  * user config file and the home directory, for the hint to name the file this run reads (a
  * Windows path also says how a key variable is set there).
  */
-export function setupHint(provider: ProviderSettings, model: string, error: Failure, where: { userFile?: string; home?: string } = {}): string | undefined {
+export function setupHint(
+  provider: ProviderSettings,
+  model: string,
+  error: Failure,
+  where: { userFile?: string; home?: string; env?: Record<string, string | undefined> } = {},
+): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
-  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider);
+  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider, where.env);
   const notFound = error.kind === "bad_request" && /\(404\)/.test(error.message);
   // a 404 that names no model is the path's when base_url lacks its /v1, or the words are a router's ("404 page not found": Ollama, Go servers)
   const said = error.message.replace(/ — check the model name and base URL.*$/s, ""); // the server's words, without hey's own advice

@@ -312,7 +312,7 @@ describe("providers, MCP servers and the choice of model", () => {
       P,
       {},
       { model: "anthropic/claude-x" },
-      '-m anthropic/claude-x: unknown provider "anthropic" (anthropic is built in and offered when ANTHROPIC_API_KEY is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/anthropic/claude-x)',
+      '-m anthropic/claude-x: unknown provider "anthropic" (anthropic is built in and offered when ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN is set); known providers: openai (a model whose name has a slash goes after its provider: -m openai/anthropic/claude-x)',
     ],
     [
       "-m with a built-in provider whose key is not set",

@@ -502,6 +502,43 @@ describe("zero-config presets", () => {
     expect(resolve([], { OLLAMA_HOST: "ftp://box", OPENAI_API_KEY: "k" }).settings.provider.name).toBe("openai");
   });
 
+  // the vendors' SDKs, Codex and Claude Code read these: a user's own environment, not a repository's .env (never loaded)
+  test.each([
+    ["OPENAI_BASE_URL", "http://127.0.0.1:18080/v1", { OPENAI_API_KEY: "k" }, "openai"],
+    ["ANTHROPIC_BASE_URL", "https://api.deepseek.com/anthropic", { ANTHROPIC_API_KEY: "k" }, "anthropic"],
+    ["ANTHROPIC_BASE_URL", "https://api.moonshot.ai/anthropic", { ANTHROPIC_AUTH_TOKEN: "k" }, "anthropic"],
+    ["GOOGLE_GEMINI_BASE_URL", "https://gemini-proxy.example", { GEMINI_API_KEY: "k" }, "google"],
+  ] as [string, string, Env, string][])("%s=%s moves the built-in provider's address, its key going there", (urlVar, url, env, name) => {
+    const { settings } = resolve([], { ...env, [urlVar]: url });
+    expect(settings.provider).toMatchObject({ name, baseUrl: url, urlVar, apiKey: "k", preset: true });
+    // a table of that name without base_url follows it too, as it follows OLLAMA_HOST
+    expect(resolve(`[provider.${name}]\nmodels = ["m"]`, { ...env, [urlVar]: url }).settings.provider).toMatchObject({ baseUrl: url, urlVar });
+  });
+
+  test("OPENAI_BASE_URL gives way to a table's base_url and to HEY_BASE_URL; a bad one is an error naming it when openai is used", () => {
+    const env = { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:18080/v1" };
+    expect(resolve('[provider.openai]\nbase_url = "https://gw.example/v1"', env).settings.provider).toMatchObject({ baseUrl: "https://gw.example/v1" });
+    expect(resolve('[provider.openai]\nbase_url = "https://gw.example/v1"', env).settings.provider.urlVar).toBeUndefined();
+    expect(resolve([], { ...env, HEY_BASE_URL: "http://127.0.0.1:9/v1", HEY_MODEL: "m" }).settings.provider).toMatchObject({
+      name: "cli",
+      baseUrl: "http://127.0.0.1:9/v1",
+    });
+    expect(() => resolve([], { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "api.example/v1" })).toThrow(
+      'OPENAI_BASE_URL must be an http:// or https:// URL, got "api.example/v1"',
+    );
+    expect(resolve([], { ANTHROPIC_API_KEY: "k", OPENAI_BASE_URL: "api.example/v1" }).settings.provider.name).toBe("anthropic");
+  });
+
+  test("behind OPENAI_BASE_URL (a gateway) open models and unknown names go there, unsaid; a keyed vendor's own names still go to it", () => {
+    const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k", OPENAI_BASE_URL: "https://gw.example/v1" };
+    for (const model of ["llama-3.3-70b-versatile", "mistral-small-latest", "acme-coder-2"]) {
+      const { settings, warnings } = resolve([], env, { model });
+      expect(settings.provider.name).toBe("openai");
+      expect(warnings).toEqual([]);
+    }
+    expect(resolve([], env, { model: "claude-opus-4-5" }).settings.provider.name).toBe("anthropic");
+  });
+
   test("-m picks a preset by name, key or not", () => {
     const { settings } = resolve([], {}, { model: "anthropic/claude-opus-4-6" });
     expect(settings.provider).toMatchObject({ name: "anthropic", apiKeyVar: "ANTHROPIC_API_KEY", preset: true });
@@ -522,7 +559,7 @@ describe("zero-config presets", () => {
 
   test("a model of a vendor whose key is not set, or one of no known vendor, stays with the default; so does any model when a provider of one's own is in use", () => {
     expect(resolve([], { OPENAI_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("openai");
-    expect(resolve([], { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, { model: "llama-4" }).settings.provider.name).toBe("openai");
+    expect(resolve([], { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, { model: "acme-coder-2" }).settings.provider.name).toBe("openai");
     const gateway = '[provider.gw]\nbase_url = "https://gw.example/v1"\nmodels = ["gpt-5.5"]';
     expect(resolve(gateway, { ANTHROPIC_API_KEY: "k" }, { model: "claude-opus-4-5" }).settings.provider.name).toBe("gw");
   });
@@ -539,6 +576,48 @@ describe("zero-config presets", () => {
       expect(resolve([], env, { model }).settings).toMatchObject({ provider: { name: "ollama" }, model });
     },
   );
+
+  // Ollama's library names its models untagged too (`ollama run llama3.2`): a local prompt must not leave the machine for want of a tag
+  test.each([
+    "llama3.2",
+    "llama3.3",
+    "codellama",
+    "mistral",
+    "mistral-nemo",
+    "mixtral",
+    "devstral",
+    "gemma3",
+    "gemma",
+    "phi4",
+    "phi4-mini",
+    "qwen2.5-coder",
+    "qwq",
+    "deepseek-r1",
+    "deepseek-coder-v2",
+    "granite3.3",
+  ])("with OPENAI_API_KEY and DEEPSEEK_API_KEY set, -m %s (an open-weight family Ollama serves untagged) goes to the local Ollama", (model) => {
+    const env = { OPENAI_API_KEY: "k", DEEPSEEK_API_KEY: "k" };
+    expect(resolve([], env, { model }).settings).toMatchObject({ provider: { name: "ollama", apiKey: undefined }, model });
+    expect(resolve([], env, { model }).warnings).toEqual([]);
+  });
+
+  test("the vendors' own names of open models stay with the vendor: Gemma on Gemini's API, DeepSeek's two", () => {
+    const env = { OPENAI_API_KEY: "k", GEMINI_API_KEY: "k", DEEPSEEK_API_KEY: "k" };
+    expect(resolve([], env, { model: "gemma-3-27b-it" }).settings.provider.name).toBe("google");
+    expect(resolve([], env, { model: "deepseek-chat" }).settings.provider.name).toBe("deepseek");
+  });
+
+  test("a name of no family hey knows goes to the default vendor, and a line says where (and how to keep it local)", () => {
+    const { settings, warnings } = resolve([], { OPENAI_API_KEY: "k" }, { model: "acme-coder-2" });
+    expect(settings.provider.name).toBe("openai");
+    expect(warnings).toEqual([
+      '-m acme-coder-2: "acme-coder-2" is no model hey knows the vendor of, so it goes to openai (https://api.openai.com/v1); -m ollama/acme-coder-2 keeps it on the local Ollama, -m openai/acme-coder-2 says it is openai\'s',
+    ]);
+    // said so, nothing more is said
+    expect(resolve([], { OPENAI_API_KEY: "k" }, { model: "openai/acme-coder-2" }).warnings).toEqual([]);
+    // the local default says nothing: the prompt stays on the machine
+    expect(resolve([], {}, { model: "acme-coder-2" }).warnings).toEqual([]);
+  });
 
   test("an OpenAI fine-tune (ft:gpt-…:org::id) and gpt-5 stay with OpenAI; a gateway of one's own keeps NAME:TAG", () => {
     const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" };
@@ -603,8 +682,12 @@ describe("a table named after a built-in provider, without base_url, changes tha
   const lined = (toml: string, env: Env = {}, flags: ConfigFlags = {}) =>
     resolveConfig([{ source: "/u.toml", data: TOML.parse(toml), text: toml }], env, flags).warnings;
   test.each([
-    ["anthropic", {}, "/u.toml:3: [provider.anthropic] has no api_key and ANTHROPIC_API_KEY has no value"],
-    ["anthropic", { ANTHROPIC_API_KEY: "" }, "/u.toml:3: [provider.anthropic] has no api_key and ANTHROPIC_API_KEY has no value"],
+    ["anthropic", {}, "/u.toml:3: [provider.anthropic] has no api_key and neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN has a value"],
+    [
+      "anthropic",
+      { ANTHROPIC_API_KEY: "" },
+      "/u.toml:3: [provider.anthropic] has no api_key and neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN has a value",
+    ],
     ["google", {}, "/u.toml:3: [provider.google] has no api_key and neither GEMINI_API_KEY nor GOOGLE_API_KEY has a value"],
   ] as [string, Env, string][])("[provider.%s] in use without api_key while its key variable is unset (%o) warns at start", (name, env, warning) => {
     const warnings = lined(`[default]\nprovider = "${name}"\n[provider.${name}]\neffort = "high"`, env);
@@ -622,9 +705,26 @@ describe("a table named after a built-in provider, without base_url, changes tha
     expect(lined(`[provider.local]\nbase_url = "http://127.0.0.1:8000/v1"\nmodels = ["m"]\n${table}`)).toEqual([]);
   });
 
-  test("with base_url it is a provider of its own, as before: protocol openai unless it says", () => {
-    const { settings } = resolve('[provider.anthropic]\nbase_url = "https://gw.example/v1"\nmodels = ["m"]', { ANTHROPIC_API_KEY: "k" });
-    expect(settings.provider).toMatchObject({ protocol: "openai", baseUrl: "https://gw.example/v1", apiKey: undefined });
+  // the approval of that base_url says "its requests and key would go there": they do, in the vendor's protocol
+  test.each([
+    ["anthropic", "https://gw.example/v1", { ANTHROPIC_API_KEY: "k" }, "ANTHROPIC_API_KEY"],
+    ["google", "https://gw.example/v1beta", { GEMINI_API_KEY: "k" }, "GEMINI_API_KEY"],
+    ["openai", "https://gw.example/v1", { OPENAI_API_KEY: "k" }, "OPENAI_API_KEY"],
+    ["deepseek", "https://gw.example/v1", { DEEPSEEK_API_KEY: "k" }, "DEEPSEEK_API_KEY"],
+  ] as [string, string, Env, string][])(
+    "[provider.%s] with base_url %s moves only the address: its protocol and key variable stay",
+    (name, url, env, keyVar) => {
+      const { settings } = resolve(`[provider.${name}]\nbase_url = "${url}"\nmodels = ["m"]`, env);
+      const protocol = name === "deepseek" ? "openai" : name;
+      expect(settings.provider).toMatchObject({ name, protocol, baseUrl: url, apiKey: "k", apiKeyVar: keyVar });
+    },
+  );
+
+  test("[provider.anthropic] with base_url and protocol: the table's protocol, the built-in key; api_key of its own wins", () => {
+    const table = '[provider.anthropic]\nbase_url = "https://gw.example/v1"\nprotocol = "openai"\nmodels = ["m"]';
+    expect(resolve(table, { ANTHROPIC_API_KEY: "k" }).settings.provider).toMatchObject({ protocol: "openai", apiKey: "k", apiKeyVar: "ANTHROPIC_API_KEY" });
+    const own = `${table}\napi_key = "\${GW_KEY}"`;
+    expect(resolve(own, { ANTHROPIC_API_KEY: "k", GW_KEY: "g" }).settings.provider).toMatchObject({ apiKey: "g", apiKeyVar: "GW_KEY" });
   });
 });
 

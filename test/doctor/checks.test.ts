@@ -166,6 +166,12 @@ describe("judge", () => {
     expect(status(p, "dns")).toMatchObject({ status: "fail", fix: "check the host name in --base-url (or HEY_BASE_URL), or this machine's DNS" });
   });
 
+  // a key alone: no one wrote api.openai.com, and there is no [provider.openai] table to check
+  test("hey's own address of a built-in provider that does not resolve: the fix is this machine's network, no table", () => {
+    const p: Probes = { ...healthy(), dns: { ok: false, kind: "network", message: "cannot resolve api.openai.com (getaddrinfo ENOTFOUND)" } };
+    expect(status(p, "dns")).toMatchObject({ status: "fail", fix: "check this machine's network connection, or its DNS" });
+  });
+
   test("a server that took the request and answered nothing: the fix says what a run does and names [retry] idle_timeout_ms", () => {
     const silent: Outcome<Streamed> = { ok: false, kind: "network", message: "no answer from http://llm/v1 in 120 s, not a byte", silent: true };
     const { developer: _, ...rest } = healthy();

@@ -95,7 +95,7 @@ test.each([
     name: "no key",
     context: { ...ctx, hasKey: false },
     message:
-      "authentication failed (401): invalid x-api-key — no API key was sent to https://api.anthropic.com/v1; set ANTHROPIC_API_KEY (api_key in the provider's config, or --api-key)",
+      "authentication failed (401): invalid x-api-key — no API key was sent to https://api.anthropic.com/v1; set ANTHROPIC_API_KEY (api_key in the provider's config, --api-key or HEY_API_KEY)",
   },
 ])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, "authentication_error", "invalid x-api-key"), context).message).toBe(message);

@@ -70,7 +70,7 @@ test.each([
     name: "no key",
     context: { ...ctx, hasKey: false },
     message:
-      "authentication failed (401): bad key — no API key was sent to https://api.example.test/v1; set EXAMPLE_API_KEY (api_key in the provider's config, or --api-key)",
+      "authentication failed (401): bad key — no API key was sent to https://api.example.test/v1; set EXAMPLE_API_KEY (api_key in the provider's config, --api-key or HEY_API_KEY)",
   },
 ])("auth messages say what to fix: $name → $message", ({ context, message }) => {
   expect(toProviderError(apiError(401, { message: "bad key" }), context).message).toBe(message);

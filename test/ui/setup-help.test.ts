@@ -31,6 +31,26 @@ describe("setup help", () => {
     );
   });
 
+  // a key other agents read, for a service hey has no preset of: the fallback to Ollama is no place to leave it unsaid
+  test("with OPENROUTER_API_KEY (or GROQ_API_KEY, XAI_API_KEY) set, the hint names it and the table that uses it", () => {
+    const ollama = resolve("", { OPENROUTER_API_KEY: "sk-or" }).settings;
+    expect(ollama.provider.name).toBe("ollama");
+    const where = { userFile: "/home/u/.config/hey/config.toml", home: "/home/u", env: { OPENROUTER_API_KEY: "sk-or", GROQ_API_KEY: "g" } };
+    const hint = setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where)!;
+    expect(hint).toContain(
+      [
+        "OPENROUTER_API_KEY is set, but hey has no built-in provider that reads it: to use it, add to ~/.config/hey/config.toml (then run hey once to approve it)",
+        "  [provider.openrouter]",
+        '  base_url = "https://openrouter.ai/api/v1"',
+        '  api_key = "${OPENROUTER_API_KEY}"',
+      ].join("\n"),
+    );
+    expect(hint).toContain("GROQ_API_KEY is set, but hey has no built-in provider that reads it");
+    expect(hint).toContain('  base_url = "https://api.groq.com/openai/v1"');
+    // the four lines of the plain hint are unchanged, first
+    expect(hint.split("\n").slice(0, 4)).toEqual(setupText(where.userFile, where.home).split("\n"));
+  });
+
   test("on Windows the hint says how PowerShell sets a key: export is no command there", () => {
     const line = setupText("C:\\Users\\ann\\.config\\hey\\config.toml", "C:\\Users\\ann").split("\n")[1]!;
     expect(line).not.toContain("export");

@@ -1,0 +1,135 @@
+// The built-in providers (SPEC §3): each vendor's address, model and key variables, the variable
+// that moves its address as the vendor's own SDK reads it (OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
+// GOOGLE_GEMINI_BASE_URL, OLLAMA_HOST), and which of them serves a model by its name. Pure.
+import type { Protocol } from "../kernel/ir.ts";
+import { OLLAMA_MODEL, OLLAMA_URL, ollamaUrl } from "./ollama-host.ts";
+import type { ProviderSettings } from "./settings.ts";
+import { didYouMean, providerWord } from "./suggest.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface Preset {
+  name: string;
+  protocol: Protocol;
+  baseUrl: string;
+  model: string;
+  /** the variables that hold its key, first found wins */
+  keyVars: string[];
+  /** the variable the vendor's SDK reads its address from, which moves hey's too */
+  urlVar?: string;
+}
+
+/**
+ * With no provider in any file, all of these; the first one whose key is set is the default, else
+ * ollama. When files define providers, those whose key variable is set stay available too.
+ */
+export const PRESETS: Preset[] = [
+  {
+    name: "openai",
+    protocol: "openai",
+    baseUrl: "https://api.openai.com/v1",
+    model: "gpt-5.5",
+    keyVars: ["OPENAI_API_KEY"],
+    urlVar: "OPENAI_BASE_URL",
+  },
+  {
+    name: "anthropic",
+    protocol: "anthropic",
+    baseUrl: "https://api.anthropic.com/v1",
+    model: "claude-sonnet-4-5",
+    // Claude Code's ANTHROPIC_AUTH_TOKEN (a gateway's token, sent as a Bearer: the adapter sends both headers), second as in the SDK
+    keyVars: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    urlVar: "ANTHROPIC_BASE_URL",
+  },
+  {
+    name: "google",
+    protocol: "google",
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    model: "gemini-3-flash-preview",
+    keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+    urlVar: "GOOGLE_GEMINI_BASE_URL",
+  },
+  { name: "deepseek", protocol: "openai", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", keyVars: ["DEEPSEEK_API_KEY"] },
+  { name: "ollama", protocol: "openai", baseUrl: OLLAMA_URL, model: OLLAMA_MODEL, keyVars: [], urlVar: "OLLAMA_HOST" },
+];
+
+/** Environment values count only when non-empty: `HEY_MODEL=` is the same as no HEY_MODEL. */
+export const envValue = (env: Env, name: string): string | undefined => env[name] || undefined;
+
+/**
+ * hey's address of built-in provider `p`, and the variable it came from when one moved it: the
+ * vendor's SDK variable (OPENAI_BASE_URL…) taken as its SDK takes it, OLLAMA_HOST as Ollama's client
+ * reads it. A bad value is kept as written: it is an error only when the run uses that provider (checkAddress).
+ */
+export function builtInAddress(p: Preset, env: Env): { baseUrl: string; urlVar?: string } {
+  const value = p.urlVar ? envValue(env, p.urlVar)?.trim() : undefined;
+  if (!value || !p.urlVar) return { baseUrl: p.baseUrl };
+  if (p.name !== "ollama") return { baseUrl: value, urlVar: p.urlVar };
+  try {
+    return { baseUrl: ollamaUrl(env), urlVar: p.urlVar };
+  } catch {
+    return { baseUrl: value, urlVar: p.urlVar };
+  }
+}
+
+/** Throws the ConfigError of a bad address that a variable gave the provider this run uses (`check` is checkUrl). */
+export function checkAddress(p: ProviderSettings, env: Env, check: (url: string, label: string) => void): void {
+  if (p.urlVar === "OLLAMA_HOST") ollamaUrl(env);
+  else if (p.urlVar) check(p.baseUrl, p.urlVar);
+}
+
+/** All the built-in providers, with the keys and addresses `env` gives them; `first`: the first with a key, else ollama. */
+export function presets(env: Env): { providers: ProviderSettings[]; first: string } {
+  const providers = PRESETS.map((p): ProviderSettings => {
+    const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
+    const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
+    const { name, protocol } = p;
+    return { name, protocol, ...builtInAddress(p, env), apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
+  });
+  return { providers, first: providers.find((p) => p.apiKey)?.name ?? "ollama" };
+}
+
+/** Whether `p` uses hey's own address for its name (a built-in provider, or its table without a base_url): no one wrote it. */
+export const builtInUrl = (p: Pick<ProviderSettings, "name" | "baseUrl">): boolean => PRESETS.some((x) => x.name === p.name && x.baseUrl === p.baseUrl);
+
+/** Why a built-in provider is not among the known ones (its key is not set); "" for another name. */
+export function presetHint(name: string): string {
+  const preset = PRESETS.find((p) => p.name === name);
+  if (!preset) return "";
+  if (preset.keyVars.length === 0) return ` (${name} is built in, but a config with providers lists only its own: add [provider.${name}])`;
+  return ` (${name} is built in and offered when ${preset.keyVars.join(" or ")} is set)`;
+}
+
+/**
+ * What follows "unknown provider NAME": the provider meant when NAME is a vendor's product
+ * (`gemini`: google, `claude`: anthropic), with when a built-in one is offered if `known` lacks
+ * it; else why a built-in NAME is missing, else a known name close to NAME; "" when none is.
+ */
+export function unknownProviderHint(name: string, known: readonly string[]): string {
+  const meant = providerWord(name);
+  if (meant) return `; did you mean ${meant}?${known.includes(meant) ? "" : presetHint(meant)}`;
+  return presetHint(name) || didYouMean(name, known);
+}
+
+/**
+ * Model names each built-in provider serves, by how they start. Ollama's: NAME:TAG (`qwen3:14b`;
+ * OpenAI's fine-tunes are `ft:…`), and the untagged names of the open-weight families Ollama's
+ * library holds (`llama3.2`, `mistral`, `gemma3`, `phi4`, `qwen2.5-coder`, `deepseek-r1`, `gpt-oss`…),
+ * which no built-in vendor's API serves under those names: checked first, so a local model never
+ * goes to a cloud vendor for want of a tag. Google serves Gemma as `gemma-3-27b-it`, DeepSeek its
+ * models as `deepseek-chat` and `deepseek-reasoner`.
+ */
+const FAMILIES: [RegExp, string][] = [
+  [/^(?!ft:)[\w.-]+:[\w.-]+$/, "ollama"],
+  [
+    /^(gpt-oss|(code|tiny)?llama|llava|mistral|mixtral|codestral|devstral|magistral|(code)?gemma(\d|$)|phi|qwen|qwq|deepseek-(r1|coder|llm|v\d)|starcoder|granite|olmo|smollm|nomic-embed|mxbai-embed)/,
+    "ollama",
+  ],
+  [/^claude-/, "anthropic"],
+  [/^(gemini-|gemma-)/, "google"],
+  [/^(gpt-|chatgpt-|codex-|o\d)/, "openai"],
+  [/^deepseek-/, "deepseek"],
+];
+
+/** The built-in provider whose vendor names models like `model` (`claude-opus-4-5`: anthropic, `llama3.2`: ollama); undefined for none. */
+export const familyOf = (model: string): string | undefined => FAMILIES.find(([re]) => re.test(model))?.[1];
