@@ -4,7 +4,7 @@
 // (before: the code fence was closed at the notice, and the rest of the answer came out as a new,
 // unclosed code block).
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
@@ -41,10 +41,14 @@ test(
     const usage = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
     const first = chatChunk({ content: "Here it is:\n\n```ts\nconst x = 1;\n" });
     const rest = [chatChunk({ content: "```\n\nThat sets **x**.\n" }), chatChunk({ finish: "stop" }), usage];
-    // the server lists its tools (and hey says it connected) after the answer's first half, before its second
+    // the server lists its tools (and hey says it connected) after the answer's first half is shown, before its
+    // second: hey has taken the list once its tool cache holds it (on a loaded machine either could come first)
+    const cache = join(home.path, ".cache", "hey", "mcp");
     const connected = async () => {
+      await term!.waitFor("const x = 1;"); // the answer is on the screen: a notice now comes mid-answer
       writeFileSync(join(gate, "open"), "");
       await until(() => existsSync(join(gate, "listed")), "the MCP server to list its tools");
+      await until(() => existsSync(cache) && readdirSync(cache).some((f) => f.startsWith("gate-")), "hey to take the server's tools");
     };
     server.enqueue({ ...sseReply(sseEvents([first, ...rest])), hold: { at: 1, until: connected } });
 
