@@ -18,7 +18,7 @@ import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 export interface PromptSourceOptions {
   core: string;
   cwd: string;
-  /** the project root (fs/places.ts): its `.hey/skills` and `.agents/skills`; named in the prompt when it is not `cwd` */
+  /** the project root (fs/places.ts): its `.hey/skills`, `.agents/skills` and `.claude/skills`; named in the prompt when it is not `cwd` */
   root: string;
   home: string;
   /** ~/.config/hey (or $XDG_CONFIG_HOME/hey): the user's AGENTS.md and skills */
@@ -77,7 +77,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let skills: readonly Skill[] = first.skills;
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
-  let agents = readAgentsFiles(agentsPlaces(cwd, configDir), { outside: opts.importsOutside() });
+  let agents = readAgentsFiles(agentsPlaces(cwd, configDir, opts.home), { outside: opts.importsOutside() });
   for (const w of agents.warnings) warn(w);
 
   const date = new Date().toISOString().slice(0, 10);
@@ -130,7 +130,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const agentsPart: Reloadable = {
     name: "AGENTS.md",
     async check(): Promise<Staged> {
-      const places = agentsPlaces(cwd, configDir); // a `git init` since the start moves the root
+      const places = agentsPlaces(cwd, configDir, opts.home); // a `git init` since the start moves the root
       const fresh = readAgentsFiles(places, { outside: opts.importsOutside() });
       const known = new Set(agents.warnings);
       return {
