@@ -121,7 +121,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, asks));
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    for (const line of await unsaid(here.peerNoticesFile, projectKey(here.root), peerNotices(here, hasLists(config.settings.permission)))) warn(line); // other agents' files: once
+    // other agents' files, once per project; a hey the agent runs says them without taking the user's once
+    const peers = peerNotices(here, hasLists(config.settings.permission));
+    for (const line of agent ? peers : await unsaid(here.peerNoticesFile, projectKey(here.root), peers)) warn(line);
     const start = {
       env,
       config,

@@ -4,7 +4,7 @@
 // CLAUDE.md, a trusted project's .claude/skills; names what it leaves out; and takes other
 // agents' commands and flags as what hey has instead, never sending `/cost` or `/review x` to the model.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
@@ -36,6 +36,9 @@ const CLAUDE_RULES = JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Read(
 
 test("Claude Code's deny rules: the first run says they are not applied and the entries to write; the next one does not", async () => {
   lay(project, ".claude/settings.json", CLAUDE_RULES);
+  // a hey the agent runs says them too, and leaves the user's first run its notice
+  const agents = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: project.path, env: { HOME: home.path, HEY_AGENT_SESSION: "x" } });
+  expect(agents.stderr).toContain('deny = ["bash: rm *", "bash: curl *"]');
   const first = await hey(["-p", "hi"]);
   expect(first.code).toBe(0);
   expect(first.stderr).toContain(
@@ -126,4 +129,16 @@ test("instruction files hey does not read are named once, with why", async () =>
   expect(first.stderr).toContain("hey: not read: CLAUDE.local.md (Claude Code's personal file; hey reads AGENTS.md, else CLAUDE.md)");
   expect(systemOf(model.requests[0]!)).not.toContain("codex rules");
   expect((await hey(["-p", "hi"])).stderr).not.toContain("not read");
+});
+
+test("outside git, a CLAUDE.md above where hey starts is named with where to start instead", async () => {
+  rmSync(join(project.path, ".git"), { recursive: true });
+  lay(project, "CLAUDE.md", "root rules\n");
+  lay(project, "sub/notes.txt", "x\n");
+  const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: join(project.path, "sub"), env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(
+    `hey: not read: ${join(project.path, "CLAUDE.md")} (above where hey runs, and there is no git repository: hey reads instructions from the git root down to here): start hey in ${project.path}, or git init there`,
+  );
+  expect(systemOf(model.requests[0]!)).not.toContain("root rules");
 });
