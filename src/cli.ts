@@ -247,7 +247,8 @@ agent's bash command (HEY_AGENT_SESSION is set) asks none of these questions. Wh
 set the agent may not write hey's config and trust files, hey's cache, git's own files
 (anything in a .git directory, a .git file; ~/.gitconfig, ~/.config/git/config), whose config
 and hooks run commands, or the PATH directories' programs; a glob or a run-time word that could
-name one counts, and so does a file with other hard links.
+name one counts, and so does a file with other hard links. Claude Code's .claude/settings.json
+rules are not applied: hey says so once (and in hey doctor), with the [permission] entries to write.
 
 Prompt: ~/.config/hey/AGENTS.md (else ~/.codex/AGENTS.md or ~/.claude/CLAUDE.md), then AGENTS.md
 (or CLAUDE.md, its @imports followed, or .claude/CLAUDE.md) from the git root down to here.
