@@ -2,6 +2,7 @@
 import type { ConfigFlags } from "./config/settings.ts";
 import { oneWordCommand } from "./command-words.ts";
 import { closest, protocolHint } from "./config/suggest.ts";
+import { peerFlag } from "./peer-names.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 
@@ -132,7 +133,8 @@ function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
       const name = arg.slice(2, eq < 0 ? undefined : eq);
       if (!(name in OPTIONS)) {
         const near = closest(name, Object.keys(OPTIONS));
-        throw new UsageError(`unknown flag --${name}${near ? `; did you mean --${near}?` : ""} (see hey --help)`);
+        const peer = peerFlag(name); // another agent's flag: what hey has instead, before any spelling near it
+        throw new UsageError(`unknown flag --${name}${peer ? `; ${peer}` : near ? `; did you mean --${near}?` : ""} (see hey --help)`);
       }
       const following = argv[i + 1];
       // `hey --resume` with no ID (the end, or a flag next): the session is picked from a list (run.ts)
@@ -228,7 +230,7 @@ Options:
 Project: the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
 else the git root, else the nearest holding .hey/, else here. Its .hey/task.md (the hand-off)
 is used from any directory below it, and once you trust it (the REPL asks; /trust, /untrust,
-hey trust) so are .hey/config.toml, .hey/skills, .agents/skills and .mcp.json; such files
+hey trust) so are .hey/config.toml, .hey/skills, .agents/skills, .claude/skills and .mcp.json; such files
 below the root are not read, and hey says so at start.
 Config: ~/.config/hey/config.toml, then the project's .mcp.json and .hey/config.toml, then --config;
 HEY_MODEL, HEY_PROVIDER, HEY_BASE_URL (with HEY_PROTOCOL), HEY_API_KEY, HEY_EFFORT,
@@ -247,14 +249,16 @@ agent's bash command (HEY_AGENT_SESSION is set) asks none of these questions. Wh
 set the agent may not write hey's config and trust files, hey's cache, git's own files
 (anything in a .git directory, a .git file; ~/.gitconfig, ~/.config/git/config), whose config
 and hooks run commands, or the PATH directories' programs; a glob or a run-time word that could
-name one counts, and so does a file with other hard links.
+name one counts, and so does a file with other hard links. Claude Code's .claude/settings.json
+rules are not applied: hey says so once (and in hey doctor), with the [permission] entries to write.
 
-Prompt: ~/.config/hey/AGENTS.md, then AGENTS.md (or CLAUDE.md, its @imports followed: never a
-file git ignores or one that holds secrets, such as .env) from the git root down to here; secrets
-in them are redacted as in tool results.
+Prompt: ~/.config/hey/AGENTS.md (else ~/.codex/AGENTS.md or ~/.claude/CLAUDE.md), then AGENTS.md
+(or CLAUDE.md, its @imports followed: never a file git ignores or one that holds secrets, such as
+.env; or .claude/CLAUDE.md) from the git root down to here; secrets in them are redacted as in
+tool results.
 A deeper directory's AGENTS.md comes with the first file tool result under it.
-Skills: ~/.agents/skills, ~/.config/hey/skills, then the project's .agents/skills and
-.hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,
+Skills: ~/.claude/skills, ~/.agents/skills, ~/.config/hey/skills, then the project's
+.claude/skills, .agents/skills and .hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,
 keeps what start-up only warns about a warning, and tells the model what it did.
 MCP: [mcp.NAME] tables (also Codex's [mcp_servers.NAME] and .mcp.json's mcpServers) start
 servers (command = local, url = remote) in the background; their tools join the model's

@@ -19,11 +19,11 @@ import { runRepl, type ReplIo } from "./ui/repl.ts";
 import { resumeCommand } from "./ui/resume.ts";
 import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
-import { lineKind, unknownCommand } from "./ui/slash.ts";
+import { lineKind, slashMistake } from "./ui/slash.ts";
 import { isTty } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
-import { lineContent } from "./user-input.ts";
+import { lineContent, slashNames } from "./user-input.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 
 /** What the REPL needs from the run that opens it. */
@@ -159,8 +159,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         onLine: async (line, signal, io) => {
           if (line.trimStart().startsWith("!")) return shell(line.trimStart().slice(1).trim(), signal, io);
           const kind = lineKind(line);
-          if (kind === "unknown") return void say(`hey: ${unknownCommand(line)}\n`);
           if (kind === "command") return command(line, signal, io);
+          const mistake = slashMistake(line, slashNames(runtime, here)); // `/cost`, a skill's name: not sent
+          if (mistake) return void say(`hey: ${mistake}\n`);
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));

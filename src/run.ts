@@ -30,17 +30,19 @@ import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer, withPendingCa } from "./trust/approve.ts";
 import { untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
-import { strayNotices } from "./trust/store.ts";
+import { projectKey, strayNotices } from "./trust/store.ts";
+import { hasLists, peerNotices } from "./peers/found.ts";
+import { unsaid } from "./peers/said.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
-import { lineKind, readsOnly } from "./ui/slash.ts";
+import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
 import { DUMB_TERMINAL, drainAll, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
-import { firstPrompt, mcpInput, withSkillText } from "./user-input.ts";
+import { firstPrompt, mcpInput, slashNames, withSkillText } from "./user-input.ts";
 import { assemble, withSession } from "./wire.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
@@ -98,7 +100,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const { trust, approvals } = begun;
     // a prompt would go to a provider that sends nothing: that is the one line, before the rest is told (a command needs no model)
     const { provider } = begun.config.settings;
-    if (oneShot && provider.unapproved && lineKind(message) !== "command") throw new ConfigError(unapprovedEndpoint(provider));
+    if (oneShot && provider.unapproved && lineKind(message) === "prompt") throw new ConfigError(unapprovedEndpoint(provider));
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     // the first record is written when the model first answers: a run it never answers creates none
@@ -119,6 +121,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const w of config.warnings) warn(w);
     if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, asks));
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
+    // other agents' files, once per project; a hey the agent runs says them without taking the user's once
+    const peers = peerNotices(here, hasLists(config.settings.permission));
+    for (const line of agent ? peers : await unsaid(here.peerNoticesFile, projectKey(here.root), peers)) warn(line);
     const start = {
       env,
       config,
@@ -129,7 +134,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       controls: controlFiles(here, args.config),
       warn,
       notice: (line: string) => notices.print(line),
-      command: oneShot && lineKind(message) === "command", // no model request: no server starts unless the command uses it
+      command: oneShot && ["command", "unknown"].includes(lineKind(message)), // no model request: no server starts unless the command uses it
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
     if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
@@ -150,6 +155,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       return await repl(runtime, here, message, args.run.skills, hooks);
     }
     if (lineKind(message) === "command") return await oneCommand(runtime, here, message, args.run.output);
+    // `/cost`, `/review src/main.ts` naming a skill: not a message for the model (the REPL says it at its prompt)
+    const mistake = slashMistake(message, slashNames(runtime, here));
+    if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
     return await oneShotRun(runtime, await mcpInput(runtime, message, prompt, warn), here.root);

@@ -16,7 +16,8 @@ import { readSkillText } from "./skills/load.ts";
 import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { realTarget } from "./fs/real-target.ts";
-import { lineKind, unknownCommand } from "./ui/slash.ts";
+import { lineKind, type SlashNames } from "./ui/slash.ts";
+import { claudeCommands, projectSkillFile } from "./peers/found.ts";
 
 type Warn = (message: string) => void;
 
@@ -35,8 +36,8 @@ export function firstPrompt(
 ): ContentBlock[] {
   if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(message);
-  if (kind === "command" || kind === "mcp-prompt") return []; // a prompt command's message comes from its server
-  if (kind === "unknown") throw new UsageError(unknownCommand(message));
+  // a prompt command's message comes from its server; an unknown `/word` is said once the skills it may name are loaded (slashMistake)
+  if (kind === "command" || kind === "mcp-prompt" || kind === "unknown") return [];
   const input = {
     cwd: here.cwd,
     home: here.home,
@@ -53,6 +54,21 @@ export function firstPrompt(
 /** The first prompt with the skill's text before it, for a `/skill:NAME` message (else unchanged). */
 export function withSkillText(message: string, prompt: ContentBlock[], runtime: Runtime, skillsOn: boolean): ContentBlock[] {
   return isSkillLine(message) ? withSkill(skillText(message, runtime, skillsOn), prompt) : prompt;
+}
+
+/** What a `/word` that is no command may name (ui/slash.ts slashMistake): the skills loaded now, Claude Code's command files, a project's skill not loaded. */
+export function slashNames(runtime: Runtime, here: Places): SlashNames {
+  return {
+    skills: runtime.skills().map((s) => s.name),
+    other(name) {
+      const command = claudeCommands(here).get(name);
+      if (command)
+        return `/${name} is Claude Code's command in ${command}, which hey does not run; as a skill it would be: move it to .hey/skills/${name}.md, with name and description front matter, then /skill:${name}`;
+      const file = projectSkillFile(here.root, name);
+      const why = file && (runtime.leftOut() ?? runtime.unloadedSkill(name));
+      return why ? `/${name} is no command; /skill:${name} would run ${file}, but ${why}` : undefined;
+    },
+  };
 }
 
 /** A REPL line that is a message (not a command): what is sent for it. */

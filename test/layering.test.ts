@@ -64,6 +64,8 @@ const EDGES = new Set([
   "net/fetch.ts",
   "net/proxy-probe.ts",
   "net/socks-bridge.ts",
+  "peers/found.ts",
+  "peers/said.ts",
   "prompt/agents-md.ts",
   "prompt/git-ignored.ts",
   "prompt/input.ts",

@@ -147,7 +147,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const known = (name: string, label: string): string => byName(name)?.name ?? unknown(name, label);
 
   /** `-m` syntax: "provider/model", else a model some `models` list holds, else a provider name, else a model of `fallback`. */
-  const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string; shared?: string | undefined } => {
+  const parse = (spec: string, label: string, fallback: string): { provider: string; model?: string; note?: string | undefined } => {
     const slash = spec.indexOf("/");
     if (slash > 0) {
       const name = spec.slice(0, slash);
@@ -159,8 +159,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       // not a model any provider lists: "PROVIDER/MODEL" with a provider that does not exist
       unknown(name, label, ` (a model whose name has a slash goes after its provider: -m ${fallback}/${spec})`);
     }
+    // another agent's PROVIDER:MODEL (opencode's, LiteLLM's `openai:gpt-5`); an Ollama NAME:TAG names no provider before its colon
+    const colon = /^([\w.-]+):(.+)$/.exec(spec);
+    if (colon && byName(colon[1]!) && !providers.some((p) => p.models.includes(spec)))
+      return { provider: colon[1]!, model: colon[2]!, note: `${label}: hey writes PROVIDER/MODEL; using ${colon[1]}/${colon[2]}` };
     const holder = [byName(fallback), ...providers].find((p) => p?.models.includes(spec));
-    if (holder) return { provider: holder.name, model: spec, shared: sharedName(spec, providers, holder.name) };
+    if (holder) return { provider: holder.name, model: spec, note: sharedName(spec, providers, holder.name) };
     if (byName(spec)) return { provider: spec };
     const vendor = vendorOf(spec, providers, byName(fallback));
     if (!vendor && !familyOf(spec) && hosted(byName(fallback))) unrouted = spec;
@@ -169,7 +173,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   let unrouted: string | undefined; // a bare name of no vendor's family that went to the default vendor
   // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model)
-  let choice: { provider: string; model?: string; named?: string; shared?: string | undefined } = { provider: first };
+  let choice: { provider: string; model?: string; named?: string; note?: string | undefined } = { provider: first };
   const d = file.default;
   const defaultLabel = (key: string) => `${(input.lineOf ?? input.sourceOf)(["default", key])}: [default] ${key}`;
   if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, named: defaultLabel("model") };
@@ -238,13 +242,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   // a name no provider lists where lists are kept: said, not refused (an endpoint serves models its list leaves out)
   else if (
     choice.model &&
-    spec &&
-    !spec.includes("/") &&
+    spec === choice.model && // not PROVIDER/MODEL nor PROVIDER:MODEL
     !providers.some((p) => p.models.includes(choice.model!)) &&
     names.some((n) => file.provider![n]!.models)
   )
     warnings.push(`${choice.named}: no provider lists "${model}"; it goes to ${provider.name}, whose models are ${provider.models.join(", ") || "not listed"}`);
-  if (spec && choice.shared) warnings.push(choice.shared); // -m NAME that several providers list
+  if (spec && choice.note) warnings.push(choice.note); // -m NAME that several providers list, or written PROVIDER:MODEL
   // a local model's name hey does not know the family of would leave the machine unsaid
   if (spec && unrouted === choice.model && choice.named && provider.preset)
     warnings.push(

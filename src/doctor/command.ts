@@ -20,6 +20,7 @@ import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
+import { peerNotices } from "../peers/found.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -80,7 +81,9 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = provider.urlVar ? { from: provider.urlVar } : {};
-  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, ...from, model: settings.model, project };
+  // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
+  const peers = peerNotices(here, false);
+  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, ...from, model: settings.model, project, peers };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers
   const hide = hideSecrets(() => knownSecrets(settings, env, args.run.proxy));

@@ -12,6 +12,8 @@ export interface Subject {
   model: string;
   /** the project hey runs in (issue 26): its root, whether its files load (`approved`: by --approve, for this run only), which it has */
   project?: { root: string; trusted: boolean; approved: boolean; files: string[] };
+  /** other agents' files hey does not use, with what to write instead (peers/found.ts) */
+  peers?: string[];
 }
 
 /** The project's line: where it is, whether it is trusted, what of it loads. */
@@ -37,6 +39,7 @@ export function renderText(subject: Subject, verdict: Verdict, missing: Flags, w
   const from = subject.from ? ` (from ${subject.from})` : "";
   const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}${from}, model ${subject.model}`];
   if (subject.project) lines.push(projectLine(subject.project));
+  for (const p of subject.peers ?? []) lines.push(`! ${p}`);
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
   if (written && "error" in written) lines.push(written.error);
@@ -69,6 +72,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     ...(subject.from ? { base_url_from: subject.from } : {}),
     model: subject.model,
     ...(subject.project ? { project: subject.project } : {}),
+    ...(subject.peers?.length ? { other_agents: subject.peers } : {}),
     usable,
     checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
     flags: verdict.flags,

@@ -31,6 +31,8 @@ export interface Places {
   projectMcpJson: string;
   trustFile: string;
   approvalsFile: string;
+  /** what was said once per project of other agents' files (peers/said.ts) */
+  peerNoticesFile: string;
   sessionsDir: string;
   /** the REPL history of every project: read where a project's own history runs out */
   historyFile: string;
@@ -64,6 +66,7 @@ export function places(env: Env, home: string, cwd: string, platform: string, ro
     projectMcpJson: join(root, ".mcp.json"),
     trustFile: join(configDir, "trust.json"),
     approvalsFile: join(stateDir, "approvals.json"),
+    peerNoticesFile: join(stateDir, "peer-notices.json"),
     sessionsDir: join(stateDir, "sessions"),
     historyFile: join(stateDir, "history"),
     historiesDir: join(stateDir, "histories"),

@@ -57,10 +57,11 @@ const SPELLINGS: Record<string, string> = {
  */
 function slipFor(name: string): string | undefined {
   if (name.includes("*") || BUILTIN_TOOLS.includes(name)) return undefined;
-  return heyName(name) ?? BUILTIN_TOOLS.find((t) => editDistance(name, t, true) <= (t.length <= 4 ? 1 : 2));
+  return heyToolName(name) ?? BUILTIN_TOOLS.find((t) => editDistance(name, t, true) <= (t.length <= 4 ? 1 : 2));
 }
 
-const heyName = (name: string) => (Object.hasOwn(SPELLINGS, name.toLowerCase()) ? SPELLINGS[name.toLowerCase()] : undefined);
+/** The built-in tool another agent's name for it means (`Read`, `apply_patch`, `shell`), undefined for a name hey has no word for. */
+export const heyToolName = (name: string): string | undefined => (Object.hasOwn(SPELLINGS, name.toLowerCase()) ? SPELLINGS[name.toLowerCase()] : undefined);
 
 /**
  * One entry, or why it is none: a phrase that follows the quoted entry in a message. `list`: the
@@ -120,7 +121,7 @@ function readPattern(entry: string, text: string): Entry | { error: string } {
 function misspelled(e: string): string {
   const call = /^([A-Za-z_][\w-]*)\s*\((.*)\)$/s.exec(e); // Claude Code's Bash(git:*), Gemini CLI's run_shell_command(git)
   if (call) {
-    const tool = heyName(call[1]!);
+    const tool = heyToolName(call[1]!);
     if (tool === "bash") return `is another agent's syntax; write "bash: ${call[2]!.trim().replace(/:\*$/, " *")}"`;
     if (tool) return `is another agent's syntax; hey's rules name whole tools: write "${tool}"`;
     return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
@@ -130,7 +131,7 @@ function misspelled(e: string): string {
   const spaced = /^bash\s+(\S.*)$/is.exec(e);
   if (spaced) return `misses the colon; write "bash: ${spaced[1]}"`;
   if (/^[A-Za-z0-9_*-]+$/.test(e)) {
-    const tool = heyName(e);
+    const tool = heyToolName(e);
     return tool
       ? `names no tool (tool names are lowercase); write "${tool}"`
       : `names no tool (tool names are lowercase: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name)`;

@@ -15,8 +15,14 @@ import { IMPORT_DEPTH_MAX, IMPORTS_MAX, importRefs, looksLikeFile, secretStore }
 import { ignoredByGit } from "./git-ignored.ts";
 
 export type { AgentsFile } from "./system.ts";
-/** What a project directory may hold, in order of preference. */
-export const PROJECT_NAMES = ["AGENTS.md", "CLAUDE.md"];
+/** What a project directory may hold, in order of preference (Claude Code reads `.claude/CLAUDE.md` as a directory's CLAUDE.md). */
+export const PROJECT_NAMES = ["AGENTS.md", "CLAUDE.md", join(".claude", "CLAUDE.md")];
+
+/**
+ * The user's own rules for other agents, read when hey has none of its own (`~/.config/hey/AGENTS.md`):
+ * the first that exists, as opencode reads them. They are the user's, written in their home.
+ */
+export const userPeerFiles = (home: string): string[] => [join(home, ".codex", "AGENTS.md"), join(home, ".claude", "CLAUDE.md")];
 
 export interface AgentsMd {
   /** outermost first: the user's file, then the git root down to the working directory */
@@ -28,18 +34,19 @@ export interface AgentsMd {
 /** A directory that may hold instructions. */
 export interface AgentsPlace {
   dir: string;
-  /** file names tried in order; the first that exists is used */
+  /** file names tried in order (relative to `dir`, or absolute); the first that exists is used */
   names: string[];
   /** a link there must resolve inside this directory (the project); undefined: followed anywhere */
   within?: string;
 }
 
 /**
- * Where instructions for `cwd` live: `userDir`'s AGENTS.md, then each directory from the git
- * root (the nearest ancestor holding `.git`) down to `cwd`, as real paths: a working directory
- * reached through a symbolic link still finds the repository it really is in.
+ * Where instructions for `cwd` live: `userDir`'s AGENTS.md (else, given `home`, userPeerFiles'),
+ * then each directory from the git root (the nearest ancestor holding `.git`) down to `cwd`, as
+ * real paths: a working directory reached through a symbolic link still finds the repository it
+ * really is in.
  */
-export function agentsPlaces(cwd: string, userDir: string): AgentsPlace[] {
+export function agentsPlaces(cwd: string, userDir: string, home?: string): AgentsPlace[] {
   let real = cwd;
   try {
     real = realpathSync(cwd);
@@ -55,7 +62,7 @@ export function agentsPlaces(cwd: string, userDir: string): AgentsPlace[] {
       break;
     }
   }
-  const user: AgentsPlace = { dir: userDir, names: ["AGENTS.md"] };
+  const user: AgentsPlace = { dir: userDir, names: ["AGENTS.md", ...(home === undefined ? [] : userPeerFiles(home))] };
   const project = dirs.filter((d) => d !== userDir).map((dir) => ({ dir, names: PROJECT_NAMES, within: dirs[0] }));
   return [user, ...project];
 }
@@ -243,7 +250,7 @@ export function placedFiles(places: AgentsPlace[]): string[] {
 
 function firstExisting(place: AgentsPlace): string | undefined {
   for (const name of place.names) {
-    const path = join(place.dir, name);
+    const path = isAbsolute(name) ? name : join(place.dir, name);
     if (exists(path)) return path;
   }
   return undefined;

@@ -19,7 +19,7 @@ import { buildSystemPrompt, type GuideFacts } from "./system.ts";
 export interface PromptSourceOptions {
   core: string;
   cwd: string;
-  /** the project root (fs/places.ts): its `.hey/skills` and `.agents/skills`; named in the prompt when it is not `cwd` */
+  /** the project root (fs/places.ts): its `.hey/skills`, `.agents/skills` and `.claude/skills`; named in the prompt when it is not `cwd` */
   root: string;
   home: string;
   /** ~/.config/hey (or $XDG_CONFIG_HOME/hey): the user's AGENTS.md and skills */
@@ -85,7 +85,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
   const readAgents = (): AgentsMd => {
-    const read = readAgentsFiles(agentsPlaces(cwd, configDir), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
+    const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts.home), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
     return { ...read, files: read.files.map((f) => ({ ...f, text: opts.redact(f.text) })) };
   };
   let agents = readAgents();

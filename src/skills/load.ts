@@ -1,6 +1,6 @@
-// Finding and reading skills (SPEC §12, §24). Four folders, later winning by name:
-// `~/.agents/skills/`, `~/.config/hey/skills/`, then — trusted projects only — `.agents/skills/`
-// and `.hey/skills/` of the project root, so skills written for other agents work unchanged.
+// Finding and reading skills (SPEC §12, §24). Six folders, later winning by name: `~/.claude/skills/`,
+// `~/.agents/skills/`, `~/.config/hey/skills/`, then — trusted projects only — `.claude/skills/`,
+// `.agents/skills/` and `.hey/skills/` of the project root, so skills written for other agents work unchanged.
 // In each folder a skill is a subfolder with a SKILL.md, or a `.md` file with frontmatter at the
 // folder's root. Parsing and validation are skills/frontmatter.ts's; this file only reads.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
@@ -23,16 +23,18 @@ export interface SkillFolder {
 }
 
 /**
- * The skill folders in precedence order, lowest first; the project's two only when `project`.
+ * The skill folders in precedence order, lowest first; the project's three only when `project`.
  * A project's skill that is a link to a file outside the project is left out (as a project's
  * AGENTS.md is): a repository must not put `~/.aws/credentials` into every prompt (issue 24). The
  * user's own folders may link anywhere (a skills folder kept with the dotfiles).
  */
 export function skillFolders(opts: { home: string; configDir: string; root: string; project: boolean }): SkillFolder[] {
-  const user = [{ dir: join(opts.home, ".agents", "skills") }, { dir: join(opts.configDir, "skills") }];
+  // Claude Code's folders first: the same Agent Skills format, and a name hey's own folders give too is theirs
+  const user = [{ dir: join(opts.home, ".claude", "skills") }, { dir: join(opts.home, ".agents", "skills") }, { dir: join(opts.configDir, "skills") }];
   if (!opts.project) return user;
   const within = realOr(opts.root);
-  return [...user, { dir: join(opts.root, ".agents", "skills"), within }, { dir: join(opts.root, ".hey", "skills"), within }];
+  const project = [".claude", ".agents", ".hey"].map((d) => ({ dir: join(opts.root, d, "skills"), within }));
+  return [...user, ...project];
 }
 
 function realOr(path: string): string {
@@ -73,7 +75,9 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined, within);
     }
   }
-  const merged = byPrecedence(found);
+  // one file reached from two folders (`.hey/skills/x` a link to `.claude/skills/x`, kept for two agents): one skill, no note
+  const real = found.map((s) => realOr(s.path));
+  const merged = byPrecedence(found.filter((s, i) => !found.some((t, j) => j > i && t.name === s.name && real[j] === real[i])));
   return { skills: merged.skills, problems: [...problems, ...merged.problems] };
 
   function read(path: string, folder: string | undefined, within: string | undefined): void {

@@ -20,7 +20,7 @@ export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project 
        hey trust --revoke [DIR]   stop trusting it
   The project is the nearest directory up to the git root whose .hey/ holds config.toml or skills/,
   else the git root, else the nearest holding .hey/, else DIR (as hey --help says). Trusted, its .hey/config.toml,
-  .hey/skills, .agents/skills and .mcp.json load (changes to its MCP servers are still asked about).
+  .hey/skills, .agents/skills, .claude/skills and .mcp.json load (changes to its MCP servers are still asked about).
 `;
 
 /**

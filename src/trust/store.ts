@@ -62,7 +62,7 @@ export function gatedResources(root: string): string[] {
       if (statSync(join(root, file)).isFile()) out.push(file);
     } catch {}
   }
-  for (const dir of [".agents/skills", ".hey/skills"]) {
+  for (const dir of [".claude/skills", ".agents/skills", ".hey/skills"]) {
     try {
       if (readdirSync(join(root, dir)).some((n) => !n.startsWith("."))) out.push(`${dir}/`);
     } catch {}

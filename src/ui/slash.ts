@@ -1,10 +1,11 @@
 // What a line that starts with `/` is (SPEC §24): a slash command only when its first word is a
 // known command name; `/skill:NAME …` a skill message; `/mcp:SERVER:PROMPT …` an MCP server's
 // prompt (a message too); an unknown `/word` alone a mistake (exit 2
-// in one-shot; "did you mean" names a command two edits away); anything else — `/etc/hosts is
-// weird, why?` — a prompt. Pure, and small enough to load on the way to a one-shot run's first
+// in one-shot; "did you mean" names a command two edits away), and so is `/word …` naming a skill
+// or another agent's command (slashMistake); anything else — `/etc/hosts is weird, why?` — a prompt. Pure, and small enough to load on the way to a one-shot run's first
 // request (ui/commands.ts is not).
 import { closest } from "../config/suggest.ts";
+import { peerCommand } from "../peer-names.ts";
 
 /** The slash commands (Tab completes these; `/skill:` is followed by a skill name). */
 export const COMMANDS = [
@@ -49,6 +50,40 @@ export function unknownCommand(line: string): string {
   const started = names.filter((c) => c.startsWith(word.toLowerCase()));
   const near = started.length === 1 ? started[0] : closest(word, names);
   return `unknown command ${word}${near ? `; did you mean ${near}?` : ""} (/help lists the commands)`;
+}
+
+/** The `/NAME`s a line may mean that are no command of hey's. */
+export interface SlashNames {
+  /** the skills loaded */
+  skills: readonly string[];
+  /** what else `/NAME` is, said whole: a Claude Code command file, a skill that is not loaded; undefined: nothing */
+  other(name: string): string | undefined;
+}
+
+/**
+ * Why a line that starts with `/` is not sent to the model, or undefined when it is a command, a
+ * skill or MCP prompt line, or a prompt. An unknown `/word` alone is a mistake; so is `/word …`
+ * whose word is a skill's name (`/review src/main.ts` is `/skill:review src/main.ts`), another
+ * agent's command file or command (`/cost`: hey's is /usage), or `/skill NAME`. Any other line —
+ * `/etc/hosts is weird, why?`, `/api returns 500` — is a prompt.
+ */
+export function slashMistake(line: string, names: SlashNames): string | undefined {
+  const kind = lineKind(line);
+  if (kind !== "unknown" && kind !== "prompt") return undefined;
+  const trimmed = line.trim();
+  const first = trimmed.split(/\s/, 1)[0]!;
+  if (!/^\/[A-Za-z][\w-]*$/.test(first)) return undefined;
+  const word = first.slice(1);
+  const args = trimmed.slice(first.length).trim();
+  const rest = args ? ` ${args}` : "";
+  const skill = names.skills.find((s) => s.toLowerCase() === word.toLowerCase());
+  if (skill) return `${first} is no command; the skill ${skill} is /skill:${skill}${rest}`;
+  const other = names.other(word);
+  if (other) return other;
+  if (word === "skill" && args) return `a skill is /skill:NAME (no space): /skill:${args}`;
+  const peer = peerCommand(word);
+  if (peer) return peer;
+  return kind === "unknown" ? unknownCommand(line) : undefined;
 }
 
 /** Commands that read and change nothing of the session whatever follows them (words after them are refused). */

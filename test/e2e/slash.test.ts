@@ -32,7 +32,9 @@ test("an unknown /word alone exits 2 with 'unknown command' and sends nothing", 
   expect(run.stderr).toBe("hey: unknown command /frobnicate (/help lists the commands)\n");
   const json = await hey(["--output", "json", "/frobnicate"]);
   expect(json.code).toBe(2);
+  // judged once the skills it may name are loaded, as `/skill:NAME` is: after `session`, whose id names no session
   expect(jsonEvents(json.stdout).map((e) => [e.type, e.kind ?? e.stop_reason])).toEqual([
+    ["session", undefined],
     ["error", "usage"],
     ["done", "error"],
   ]);

@@ -39,6 +39,7 @@ test("the files in them, the project's config under the working directory", () =
     projectMcpJson: "/p/.mcp.json",
     trustFile: "/h/.config/hey/trust.json",
     approvalsFile: "/h/.local/state/hey/approvals.json",
+    peerNoticesFile: "/h/.local/state/hey/peer-notices.json",
     sessionsDir: "/h/.local/state/hey/sessions",
     historyFile: "/h/.local/state/hey/history",
     historiesDir: "/h/.local/state/hey/histories",

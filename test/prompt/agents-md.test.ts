@@ -1,5 +1,6 @@
 // AGENTS.md discovery (SPEC §11, §24) against real directories: the git root above the working
-// directory, nested files in order, no git, a symlinked directory, the CLAUDE.md fallback, the
+// directory, nested files in order, no git, a symlinked directory, the CLAUDE.md fallback (and
+// .claude/CLAUDE.md; the user's rules for Codex or Claude Code when hey has none), the
 // size cap, unreadable files, and re-reading only what changed.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
@@ -86,9 +87,23 @@ describe("discovery", () => {
     ["CLAUDE.md only", ["CLAUDE.md"], "CLAUDE.md"],
     ["both: AGENTS.md wins", ["AGENTS.md", "CLAUDE.md"], "AGENTS.md"],
     ["AGENTS.md only", ["AGENTS.md"], "AGENTS.md"],
+    ["Claude Code's .claude/CLAUDE.md only", [".claude/CLAUDE.md"], ".claude/CLAUDE.md"],
+    ["CLAUDE.md and .claude/CLAUDE.md: CLAUDE.md wins", ["CLAUDE.md", ".claude/CLAUDE.md"], "CLAUDE.md"],
   ])("a directory with %s", (_, names, used) => {
     for (const name of names) put(join(root, "p", name), name);
     expect(summary(join(root, "p"))).toEqual([[`/p/${used}`, used]]);
+  });
+
+  test("with no AGENTS.md of hey's, the user's rules for Codex, else for Claude Code, are the user's file", () => {
+    const home = join(root, "home");
+    const mine = (cwd: string) => readAgentsFiles(agentsPlaces(cwd, user, home)).files.map((f) => [f.path.slice(root.length), f.text]);
+    mkdirSync(join(root, "p"));
+    put(join(home, ".claude", "CLAUDE.md"), "claude rules");
+    expect(mine(join(root, "p"))).toEqual([["/home/.claude/CLAUDE.md", "claude rules"]]);
+    put(join(home, ".codex", "AGENTS.md"), "codex rules");
+    expect(mine(join(root, "p"))).toEqual([["/home/.codex/AGENTS.md", "codex rules"]]);
+    put(join(user, "AGENTS.md"), "mine");
+    expect(mine(join(root, "p"))).toEqual([["/home/.config/hey/AGENTS.md", "mine"]]);
   });
 
   test("the user's directory holds AGENTS.md only (its CLAUDE.md belongs to another tool)", () => {

@@ -1,4 +1,4 @@
-// Finding skills on disk (SPEC §12, §24): the four folders and their precedence, project folders
+// Finding skills on disk (SPEC §12, §24): the six folders (Claude Code's too) and their precedence, project folders
 // only when trusted, folder skills and root .md files, what is not a skill, problems collected.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
@@ -28,16 +28,24 @@ function put(path: string, text: string): void {
 const folders = (project: boolean) => skillFolders({ home, configDir: configDir(), root: cwd, project });
 const dirs = (project: boolean) => folders(project).map((f) => f.dir);
 
-describe("the four folders", () => {
-  test("in precedence order, the project's two only when trusted", () => {
-    expect(dirs(true)).toEqual([join(home, ".agents", "skills"), join(configDir(), "skills"), join(cwd, ".agents", "skills"), join(cwd, ".hey", "skills")]);
-    expect(folders(false)).toEqual(folders(true).slice(0, 2));
+describe("the six folders", () => {
+  test("in precedence order, the project's three only when trusted", () => {
+    expect(dirs(true)).toEqual([
+      join(home, ".claude", "skills"),
+      join(home, ".agents", "skills"),
+      join(configDir(), "skills"),
+      join(cwd, ".claude", "skills"),
+      join(cwd, ".agents", "skills"),
+      join(cwd, ".hey", "skills"),
+    ]);
+    expect(folders(false)).toEqual(folders(true).slice(0, 3));
     // a project's skills must really be in the project; the user's own may be links anywhere
-    expect(folders(true).map((f) => f.within)).toEqual([undefined, undefined, realpathSync(cwd), realpathSync(cwd)]);
+    const within = realpathSync(cwd);
+    expect(folders(true).map((f) => f.within)).toEqual([undefined, undefined, undefined, within, within, within]);
   });
 
   test("a later folder wins a name, with a warning naming both files; other skills from every folder stay", () => {
-    const [agentsUser, heyUser, agentsProject, heyProject] = dirs(true);
+    const [, agentsUser, heyUser, , agentsProject, heyProject] = dirs(true);
     put(join(agentsUser!, "tidy", "SKILL.md"), skill("tidy", "from ~/.agents"));
     put(join(heyUser!, "tidy", "SKILL.md"), skill("tidy", "from ~/.config/hey"));
     put(join(agentsProject!, "tidy", "SKILL.md"), skill("tidy", "from .agents"));

@@ -1,0 +1,59 @@
+// Other agents' slash commands and flags (Claude Code, Codex, opencode, Gemini CLI) and what hey has
+// instead: a user who types one from habit is told hey's, not the nearest spelling ("/cost: did you
+// mean /last?") nor nothing. Pure.
+
+/** `/NAME` of another agent → what hey says of it (after "hey has no /NAME; "). */
+const COMMANDS: Record<string, string> = {
+  init: "ask the agent to write AGENTS.md (hey reads it, or CLAUDE.md, from the git root down to where it runs)",
+  cost: "/usage shows the tokens and context of the session",
+  stats: "/usage shows the tokens and context of the session",
+  tokens: "/usage shows the tokens and context of the session",
+  context: "/usage shows the tokens and context of the session",
+  status: "/usage shows the tokens and context of the session; hey doctor (in a shell) checks the provider and model",
+  export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
+  share: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
+  memory: "edit AGENTS.md (the project's, or ~/.config/hey/AGENTS.md for every project), then /reload",
+  skills: "type /skill: and Tab to list the skills",
+  permissions: "hey runs every tool unless [permission] allow/deny lists in config.toml say otherwise (hey doctor shows them)",
+  approvals: "hey runs every tool unless [permission] allow/deny lists in config.toml say otherwise (hey doctor shows them)",
+  doctor: "run hey doctor in a shell",
+  config: "its settings are in ~/.config/hey/config.toml and the project's .hey/config.toml (/reload reads them again)",
+  settings: "its settings are in ~/.config/hey/config.toml and the project's .hey/config.toml (/reload reads them again)",
+  models: "/model lists the providers; /model PROVIDER/MODEL switches",
+  login: "set the provider's API key variable (hey doctor says which), or /mcp login NAME for an MCP server",
+  logout: "unset the provider's API key variable, or /mcp logout NAME for an MCP server",
+  diff: "!git diff runs it in your shell",
+  review: "ask for a review in words, or write a skill (/skill:NAME)",
+  agents: "hey runs one agent; a skill (/skill:NAME) gives it a role",
+  hooks: "hey has no hooks",
+  undo: "!git diff shows the agent's edits and !git restore FILE undoes one, in your shell",
+  rewind: "/resume continues a session; !git restore FILE undoes the agent's edits to a file",
+};
+
+/** What hey says of another agent's `/NAME`, or undefined when it is not one . */
+export function peerCommand(name: string): string | undefined {
+  const n = name.replace(/^\//, "").toLowerCase();
+  const said = Object.hasOwn(COMMANDS, n) ? COMMANDS[n] : undefined;
+  return said ? `hey has no /${n}; ${said}` : undefined;
+}
+
+/** `--NAME` of another agent → hey's flag, or what to do. */
+const FLAGS: Record<string, string> = {
+  "output-format": "hey's is --output json (or --output text)",
+  "dangerously-skip-permissions": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
+  yolo: "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
+  "full-auto": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
+  "allowed-tools": "write [permission] allow = [...] in config.toml",
+  allowedTools: "write [permission] allow = [...] in config.toml",
+  "disallowed-tools": "write [permission] deny = [...] in config.toml",
+  disallowedTools: "write [permission] deny = [...] in config.toml",
+  "system-prompt": "hey's instructions go in AGENTS.md (the project's, or ~/.config/hey/AGENTS.md)",
+  "append-system-prompt": "hey's instructions go in AGENTS.md (the project's, or ~/.config/hey/AGENTS.md)",
+  "mcp-config": "--config FILE takes a TOML file with [mcp.NAME] tables; a project's .mcp.json is read when it is trusted",
+  prompt: 'hey\'s is -p "…" (or the message as arguments)',
+};
+
+/** What hey says of another agent's `--NAME` (after "unknown flag --NAME; "), or undefined. */
+export function peerFlag(name: string): string | undefined {
+  return Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
+}

@@ -1,0 +1,143 @@
+// Other agents' files that hey finds and does not use (README "Coming from another agent"): Claude
+// Code's permission rules, instruction files hey does not read, Claude Code's command files. hey
+// never takes them as its own configuration — a cloned repository's would then decide what hey
+// may run — it says what is there and what to write instead: at start-up once (peers/said.ts) and
+// in `hey doctor` every time. What hey does read of theirs (their skills folders, CLAUDE.md,
+// `.claude/CLAUDE.md`, the user's `~/.claude/CLAUDE.md`) is not said.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { readHead } from "../fs/read-head.ts";
+import { agentsPlaces, PROJECT_NAMES, userPeerFiles } from "../prompt/agents-md.ts";
+import { claudeRules, peerRulesNotice } from "../permission/peer-rules.ts";
+import { shortPath } from "../ui/intro.ts";
+
+/** A settings file is a few KB; one bigger is not read for this. */
+const SETTINGS_MAX_BYTES = 1024 * 1024;
+
+export interface PeerPlaces {
+  home: string;
+  cwd: string;
+  root: string;
+  /** ~/.config/hey: the user's AGENTS.md and config.toml */
+  configDir: string;
+}
+
+/**
+ * One line (or block) per file of another agent's that hey does not use, with why and what to do.
+ * `listed`: hey has a `[permission]` list of its own — the user has written hey's rules, so
+ * another agent's are not brought up (`hey doctor` passes false: it always shows them).
+ */
+export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
+  const out: string[] = [];
+  if (!listed) out.push(...permissionNotices(at));
+  out.push(...instructionNotices(at));
+  const commands = claudeCommands(at);
+  if (commands.size > 0) {
+    const dirs = [...new Set([...commands.values()].map((f) => dirname(f)))].map((d) => `${d}/`);
+    out.push(
+      `not used: Claude Code's commands in ${dirs.join(" and ")} (${[...commands.keys()].join(", ")}): hey runs skills — move one to .hey/skills/NAME.md with name and description front matter, then /skill:NAME runs it`,
+    );
+  }
+  return out;
+}
+
+/** Claude Code's settings files with deny or ask rules: the notice of each (permission/peer-rules.ts). */
+function permissionNotices(at: PeerPlaces): string[] {
+  const user = join(at.configDir, "config.toml");
+  const files = [
+    { path: join(at.root, ".claude", "settings.json"), where: `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}` },
+    { path: join(at.root, ".claude", "settings.local.json"), where: `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}` },
+    { path: join(at.home, ".claude", "settings.json"), where: shortPath(user, at.home) },
+  ];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.path)) continue; // hey started in the home directory: its .claude is the user's
+    seen.add(f.path);
+    let data: unknown;
+    try {
+      data = JSON.parse(readHead(f.path, SETTINGS_MAX_BYTES).text);
+    } catch {
+      continue; // none, unreadable or not JSON: nothing hey could point at
+    }
+    const notice = peerRulesNotice(label(f.path, at), claudeRules(data), f.where);
+    if (notice) out.push(notice);
+  }
+  return out;
+}
+
+/**
+ * Instruction files of other agents hey leaves out: the user's second one (hey reads one file of
+ * the user's rules), `CLAUDE.local.md` files, and the instructions of directories above where hey
+ * runs when there is no git repository (hey reads those from the git root down).
+ */
+function instructionNotices(at: PeerPlaces): string[] {
+  const out: string[] = [];
+  const own = join(at.configDir, "AGENTS.md");
+  const peers = userPeerFiles(at.home).filter(isFile);
+  const read = isFile(own) ? own : peers[0];
+  for (const file of peers.filter((f) => f !== read))
+    out.push(`not read: ${label(file, at)} (another agent's; hey reads one file of your rules, ${label(read!, at)}): copy what hey should follow there`);
+  const places = agentsPlaces(at.cwd, at.configDir).slice(1);
+  for (const place of places) {
+    const local = join(place.dir, "CLAUDE.local.md");
+    if (isFile(local))
+      out.push(
+        `not read: ${label(local, at)} (Claude Code's personal file; hey reads AGENTS.md, else CLAUDE.md): put its rules in one of those or in ${label(own, at)}`,
+      );
+  }
+  const top = places[0]?.dir;
+  if (top !== undefined && !existsSync(join(top, ".git"))) {
+    // no repository: hey reads the working directory's file alone; Claude Code reads every directory's above it
+    for (let dir = dirname(top); dir !== at.home && dirname(dir) !== dir; dir = dirname(dir)) {
+      const file = PROJECT_NAMES.map((n) => join(dir, n)).find(isFile);
+      if (file)
+        out.push(
+          `not read: ${label(file, at)} (above where hey runs, and there is no git repository: hey reads instructions from the git root down to here): start hey in ${shortPath(dir, at.home)}, or git init there`,
+        );
+    }
+  }
+  return out;
+}
+
+/** Claude Code's commands (`.claude/commands/NAME.md` of the project, then the user's): name → file, as the user would name it. */
+export function claudeCommands(at: Pick<PeerPlaces, "home" | "root" | "cwd">): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const dir of [join(at.root, ".claude", "commands"), join(at.home, ".claude", "commands")]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.sort())
+      if (name.endsWith(".md") && !out.has(name.slice(0, -3)) && isFile(join(dir, name))) out.set(basename(name, ".md"), label(join(dir, name), at));
+  }
+  return out;
+}
+
+/** `path` as the user would write it: relative to where hey runs when below it, else with `~`. */
+function label(path: string, at: Pick<PeerPlaces, "home" | "cwd">): string {
+  const rel = relative(at.cwd, path);
+  return rel && !rel.startsWith("..") && !rel.startsWith("/") ? rel : shortPath(path, at.home);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether hey has `[permission]` lists of its own (the user's, or a trusted project's). */
+export function hasLists(p: { allow: readonly string[]; deny: readonly string[]; narrow: readonly unknown[] }): boolean {
+  return p.allow.length > 0 || p.deny.length > 0 || p.narrow.length > 0;
+}
+
+/** The project's skill file named `name` in a skills folder (`.claude/skills/deploy/SKILL.md`), as the user would name it; undefined when none. */
+export function projectSkillFile(root: string, name: string): string | undefined {
+  for (const dir of [".hey", ".agents", ".claude"])
+    for (const file of [join(dir, "skills", name, "SKILL.md"), join(dir, "skills", `${name}.md`)]) if (isFile(join(root, file))) return file;
+  return undefined;
+}

@@ -1,0 +1,40 @@
+// What hey said once per project of other agents' files (peers/found.ts): a notice is given at the
+// first start that finds it, and again only when it changes (a rule added to the deny list), so a
+// user who read it is not told on every run. Kept in the state directory, one hash per notice.
+import { createHash } from "node:crypto";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { readOwnFile } from "../fs/own-files.ts";
+
+/** The record is a few hashes per project; anything bigger is not hey's. */
+const SAID_MAX_BYTES = 1024 * 1024;
+
+type Said = Record<string, string[]>;
+
+const hashOf = (notice: string) => createHash("sha256").update(notice).digest("hex").slice(0, 16);
+
+/**
+ * The notices of `notices` not said before in `project` (its key, trust/store.ts projectKey), which
+ * are recorded in `file` as said now. A record that cannot be read or written costs only a notice
+ * said again: never an error.
+ */
+export async function unsaid(file: string, project: string, notices: readonly string[]): Promise<string[]> {
+  if (notices.length === 0) return [];
+  let said: Said = {};
+  try {
+    const read = readOwnFile(file, SAID_MAX_BYTES);
+    const data: unknown = read ? JSON.parse(read.text) : {};
+    if (typeof data === "object" && data !== null && !Array.isArray(data)) said = data as Said;
+  } catch {
+    // unreadable or not JSON: started again
+  }
+  const before = new Set(Array.isArray(said[project]) ? said[project] : []);
+  const fresh = notices.filter((n) => !before.has(hashOf(n)));
+  if (fresh.length === 0) return [];
+  said[project] = notices.map(hashOf); // what is there now: a notice gone and back is said again
+  try {
+    await writeFileAtomic(file, JSON.stringify(said) + "\n", { own: true, private: true });
+  } catch {
+    // a read-only state directory: said again next time
+  }
+  return fresh;
+}

@@ -1,0 +1,144 @@
+// A user coming from Claude Code, Codex or opencode (README "Coming from another agent"): hey never
+// applies another agent's permission rules, but says once what is there and the [permission]
+// entries to write (and in `hey doctor` every time); reads the user's own ~/.claude skills and
+// CLAUDE.md, a trusted project's .claude/skills; names what it leaves out; and takes other
+// agents' commands and flags as what hey has instead, never sending `/cost` or `/review x` to the model.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  mkdirSync(join(project.path, ".git"));
+  model = startModelServer(() => ({ text: "ok" }));
+});
+afterEach(() => {
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+const hey = (args: string[]) => runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: project.path, env: { HOME: home.path } });
+/** Writes `text` to `dir`/`path`, making its folders. */
+function lay(dir: ReturnType<typeof tempDir>, path: string, text: string): void {
+  mkdirSync(dirname(join(dir.path, path)), { recursive: true });
+  writeFileSync(join(dir.path, path), text);
+}
+const CLAUDE_RULES = JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Read(./.env)", "Bash(curl:*)"], allow: ["Bash(git:*)"] } });
+
+test("Claude Code's deny rules: the first run says they are not applied and the entries to write; the next one does not", async () => {
+  lay(project, ".claude/settings.json", CLAUDE_RULES);
+  // a hey the agent runs says them too, and leaves the user's first run its notice
+  const agents = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: project.path, env: { HOME: home.path, HEY_AGENT_SESSION: "x" } });
+  expect(agents.stderr).toContain('deny = ["bash: rm *", "bash: curl *"]');
+  const first = await hey(["-p", "hi"]);
+  expect(first.code).toBe(0);
+  expect(first.stderr).toContain(
+    "hey: warning: .claude/settings.json has Claude Code permission rules (3 deny) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
+  );
+  expect(first.stderr).toContain('  [permission]\n  deny = ["bash: rm *", "bash: curl *"]\n');
+  expect(first.stderr).toContain("No hey entry for: Read(./.env) (names files; hey's rules name whole tools)");
+  const second = await hey(["-p", "hi"]);
+  expect(second.stderr).not.toContain("settings.json");
+  // a rule added: said again
+  lay(project, ".claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Bash(sudo:*)"] } }));
+  expect((await hey(["-p", "hi"])).stderr).toContain('deny = ["bash: rm *", "bash: sudo *"]');
+});
+
+test("with a [permission] list of hey's own nothing is said at start; hey doctor says it every time", async () => {
+  lay(home, ".claude/settings.json", CLAUDE_RULES);
+  lay(home, ".config/hey/config.toml", '[permission]\ndeny = ["bash: rm *"]\n');
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).not.toContain("settings.json");
+  for (let i = 0; i < 2; i++) {
+    const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
+    expect(doctor.stdout).toContain("! warning: ~/.claude/settings.json has Claude Code permission rules (3 deny) that hey does not apply");
+    expect(doctor.stdout).toContain("To refuse the same, write in ~/.config/hey/config.toml:");
+  }
+});
+
+test("other agents' slash commands name hey's and send nothing; a path still goes to the model", async () => {
+  lay(home, ".claude/skills/review/SKILL.md", "---\nname: review\ndescription: Review code.\n---\nReview carefully.\n");
+  lay(project, ".claude/commands/review-pr.md", "Review PR $ARGUMENTS\n");
+  const cases: [string, string][] = [
+    ["/cost", "hey: hey has no /cost; /usage shows the tokens and context of the session"],
+    ["/init", "hey: hey has no /init; ask the agent to write AGENTS.md"],
+    ["/status", "hey: hey has no /status; /usage shows"],
+    ["/review src/main.ts", "hey: /review is no command; the skill review is /skill:review src/main.ts"],
+    ["/skill review", "hey: a skill is /skill:NAME (no space): /skill:review"],
+    ["/review-pr 12", "hey: /review-pr is Claude Code's command in .claude/commands/review-pr.md, which hey does not run"],
+  ];
+  for (const [line, said] of cases) {
+    const run = await hey(["-p", line]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(said);
+  }
+  expect(model.requests).toHaveLength(0);
+  const path = await hey(["-p", "/etc/hosts is broken"]);
+  expect(path.code).toBe(0);
+  expect(textOf(model.requests[0]!.messages.at(-1))).toBe("/etc/hosts is broken");
+});
+
+test("another agent's flag names hey's; PROVIDER:MODEL is taken as PROVIDER/MODEL", async () => {
+  const flag = await hey(["--output-format", "json", "-p", "hi"]);
+  expect(flag).toMatchObject({ code: 2 });
+  expect(flag.stderr).toContain("unknown flag --output-format; hey's is --output json (or --output text)");
+  lay(home, ".config/hey/config.toml", `[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["small"]\n`);
+  const run = await runHey(["-m", "local:big", "-p", "hi"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("-m local:big: hey writes PROVIDER/MODEL; using local/big");
+  expect(model.requests[0]!.model).toBe("big");
+});
+
+test("the user's ~/.claude skills and CLAUDE.md are read; a trusted project's .claude/skills loads, an untrusted one's is pointed at", async () => {
+  lay(home, ".claude/CLAUDE.md", "Always answer in French.\n");
+  lay(home, ".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy the app.\n---\nRun make deploy.\n");
+  lay(project, ".claude/skills/lint/SKILL.md", "---\nname: lint\ndescription: Lint the code.\n---\nRun make lint.\n");
+  const run = await hey(["-p", "/skill:deploy now"]);
+  expect(run.code).toBe(0);
+  const system = systemOf(model.requests[0]!);
+  expect(system).toContain("Always answer in French.");
+  expect(system).toContain("- deploy: Deploy the app.");
+  expect(textOf(model.requests[0]!.messages.at(-1))).toContain("Run make deploy.");
+  expect(run.stderr).toContain("not loaded: .claude/skills/ (this project is not trusted");
+  const untrusted = await hey(["-p", "/lint src"]);
+  expect(untrusted.code).toBe(2);
+  expect(untrusted.stderr).toContain(
+    "hey: /lint is no command; /skill:lint would run .claude/skills/lint/SKILL.md, but this project's .claude/skills/ is not loaded",
+  );
+  const trusted = await hey(["--approve", "-p", "/skill:lint src"]);
+  expect(trusted.code).toBe(0);
+  expect(textOf(model.requests.at(-1)!.messages.at(-1))).toContain("Run make lint.");
+});
+
+test("instruction files hey does not read are named once, with why", async () => {
+  lay(home, ".config/hey/AGENTS.md", "mine\n");
+  lay(home, ".codex/AGENTS.md", "codex rules\n");
+  lay(project, "CLAUDE.local.md", "local rules\n");
+  const first = await hey(["-p", "hi"]);
+  expect(first.stderr).toContain("hey: not read: ~/.codex/AGENTS.md (another agent's; hey reads one file of your rules, ~/.config/hey/AGENTS.md)");
+  expect(first.stderr).toContain("hey: not read: CLAUDE.local.md (Claude Code's personal file; hey reads AGENTS.md, else CLAUDE.md)");
+  expect(systemOf(model.requests[0]!)).not.toContain("codex rules");
+  expect((await hey(["-p", "hi"])).stderr).not.toContain("not read");
+});
+
+test("outside git, a CLAUDE.md above where hey starts is named with where to start instead", async () => {
+  rmSync(join(project.path, ".git"), { recursive: true });
+  lay(project, "CLAUDE.md", "root rules\n");
+  lay(project, "sub/notes.txt", "x\n");
+  const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: join(project.path, "sub"), env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(
+    `hey: not read: ${join(project.path, "CLAUDE.md")} (above where hey runs, and there is no git repository: hey reads instructions from the git root down to here): start hey in ${project.path}, or git init there`,
+  );
+  expect(systemOf(model.requests[0]!)).not.toContain("root rules");
+});

@@ -1,0 +1,27 @@
+// Another agent's `/command` from habit (README "Coming from another agent"): hey names its own
+// instead of the nearest spelling, points a skill's name at `/skill:NAME`, and leaves a path — or
+// any `/word …` that names nothing — to the model.
+import { expect, test } from "bun:test";
+import { slashMistake } from "../../src/ui/slash.ts";
+
+const names = { skills: ["review"], other: (n: string) => (n === "review-pr" ? "/review-pr is Claude Code's command" : undefined) };
+
+test.each([
+  ["/cost", "hey has no /cost; /usage shows the tokens and context of the session"],
+  ["/export", "hey has no /export; the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one"],
+  ["/context", "hey has no /context; /usage shows the tokens and context of the session"],
+  ["/skills", "hey has no /skills; type /skill: and Tab to list the skills"],
+  ["/doctor", "hey has no /doctor; run hey doctor in a shell"],
+  ["/init", "hey has no /init; ask the agent to write AGENTS.md (hey reads it, or CLAUDE.md, from the git root down to where it runs)"],
+  ["/review", "/review is no command; the skill review is /skill:review"],
+  ["/review src/main.ts", "/review is no command; the skill review is /skill:review src/main.ts"],
+  ["/skill review", "a skill is /skill:NAME (no space): /skill:review"],
+  ["/review-pr 12", "/review-pr is Claude Code's command"],
+  ["/modle", "unknown command /modle; did you mean /model? (/help lists the commands)"],
+])("%s: %s", (line, said) => {
+  expect(slashMistake(line, names)).toBe(said);
+});
+
+test.each([["/etc/hosts is broken, why?"], ["/api returns 500"], ["/usage"], ["/skill:review x"], ["fix /cost"]])("%s is no mistake", (line) => {
+  expect(slashMistake(line, names)).toBeUndefined();
+});
