@@ -5,7 +5,7 @@
 // or another agent's command (slashMistake); anything else — `/etc/hosts is weird, why?` — a prompt. Pure, and small enough to load on the way to a one-shot run's first
 // request (ui/commands.ts is not).
 import { closest } from "../config/suggest.ts";
-import { peerCommand } from "../peer-names.ts";
+import { peerCommand } from "../peers/names.ts";
 
 /** The slash commands (Tab completes these; `/skill:` is followed by a skill name). */
 export const COMMANDS = [
