@@ -312,7 +312,12 @@ export function createLineFilter(budget: number): {
       // the tail as it is, but for warnings past the first few above its last lines (160 npm WARN lines end stderr)
       for (const [k, line] of window.entries()) {
         const counted =
-          k < window.length - LAST_LINES && rendered + k >= HEAD_LINES && isWarning(line.text) && !seen.has(line.text) && warningsShown >= MAX_WARNINGS;
+          k < window.length - LAST_LINES &&
+          rendered + k >= HEAD_LINES &&
+          isSignal(line.text) &&
+          isWarning(line.text) &&
+          !seen.has(line.text) &&
+          warningsShown >= MAX_WARNINGS;
         if (counted) warningsDropped++;
         render({ ...line, keep: 1 }, !counted, true);
       }

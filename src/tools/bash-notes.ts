@@ -46,8 +46,11 @@ const DASH_REJECTS =
 /** Builtins whose effect ends with the call: the next one starts in the project root with hey's environment. */
 const LOST = new Set(["cd", "pushd", "popd", "export", "unset", "alias", "source", "."]);
 
-/** One-line notes for a finished command: bash syntax dash rejected (`stderr` is where it says so), a last `cd`/`export` lost. */
-export function commandNotes(command: string, stderr: string, shell: ShellChoice): string[] {
+/**
+ * One-line notes for a finished command: bash syntax dash rejected (`stderr` is where it says so),
+ * and, when it succeeded (`exitCode` 0), a last `cd`/`export` the next call will not see.
+ */
+export function commandNotes(command: string, stderr: string, shell: ShellChoice, exitCode = 0): string[] {
   const notes: string[] = [];
   if (shell.lacks && DASH_REJECTS.test(stderr)) {
     const bash = shell.lacks.bash ? "run it with bash -c '…' or write" : "write";
@@ -55,9 +58,12 @@ export function commandNotes(command: string, stderr: string, shell: ShellChoice
       `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
     );
   }
-  const last = segmentsOf(command, shell)
-    ?.filter((s) => !s.nested)
-    .at(-1);
+  const last =
+    exitCode === 0
+      ? segmentsOf(command, shell)
+          ?.filter((s) => !s.nested)
+          .at(-1)
+      : undefined;
   const name = last && (last.words.length === 0 && last.assigns.length > 0 ? "=" : programName(last));
   if (notes.length === 0 && last && name !== undefined && (LOST.has(name) || name === "=")) {
     const what = last.raw.trim().slice(0, 80);

@@ -111,7 +111,7 @@ async function runBash(
   if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);
   if (run.ended === "abort") notes.push(`[${abortReason(ctx.signal)}; the process group was killed]`);
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
-  notes.push(...commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell));
+  notes.push(...commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };

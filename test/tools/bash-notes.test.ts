@@ -64,6 +64,7 @@ test("a call that ends with a `cd` or an `export` is told the next call will not
   );
   expect((await run("cd web && pwd")).output).toBe(`${join(dir, "web")}\n[exit code 0]`);
   expect((await run("(cd web; ls)")).output).toBe("(no output)\n[exit code 0]");
+  expect((await run("cd nowhere")).output).not.toContain("lasts for this call only"); // it did nothing to lose
 });
 
 test("bash syntax dash rejected gets one line saying the shell is dash and how to run bash, even at exit code 0", () => {
