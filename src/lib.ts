@@ -21,12 +21,12 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
-import { createBashTool } from "./tools/bash.ts";
+import { createBashTool, systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
-import { chooseShell, type ShellChoice } from "./tools/shell.ts";
+import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
 import { secretGuard } from "./embed-secrets.ts";
@@ -221,7 +221,7 @@ export function defaultAgentSettings(provider: Provider): AgentSettings {
 
 /** The shell hey's bash tool runs on this machine: `sh` (Windows: `sh` or `bash` on PATH, else Git Bash next to `git`, else PowerShell). */
 export function defaultShell(): ShellChoice {
-  return chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
+  return systemShell();
 }
 
 /** What `defaultTools` may be given; every part may be left out. */

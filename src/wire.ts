@@ -52,13 +52,13 @@ import { resumedParts } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
-import { createBashTool } from "./tools/bash.ts";
+import { createBashTool, systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
-import { chooseShell, type ShellChoice } from "./tools/shell.ts";
+import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, terminalOutput } from "./ui/display.ts";
@@ -188,7 +188,7 @@ export async function assemble(
     return { id: view, has: (text: string) => view?.messages.some((m) => m.content.some((p) => p.type === "text" && p.text.includes(text))) === true };
   };
   const configure = (s: Settings): Configured => {
-    const shell = chooseShell({ configured: s.tools.shell, platform: process.platform, findOnPath: (n) => Bun.which(n) ?? undefined });
+    const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
     const plain = toolEnvironment(env, s, s.tools.keepEnv);
     // under a list git takes no bare repository the agent could have made (permission/git-env.ts)

@@ -51,6 +51,14 @@ export function callPath(args: Record<string, unknown> | undefined): string | un
 const NEAR: Record<string, string> = { "-A": "context", "-B": "context", type: "glob", limit: "max_results", cmd: "command" };
 /** What other agents' tools take that changes nothing here: Claude Code's and opencode's bash `description` of the command. */
 const IGNORED = new Set(["description"]);
+/**
+ * Other agents' directory for a command (Codex's `workdir`, others' `cwd`): hey's bash runs each
+ * command in the project root, so the directory becomes part of the command — `cd "DIR" && COMMAND`,
+ * which sh, bash, cmd and PowerShell 7 all read alike — and that is what the permission check judges and the shell runs.
+ */
+const DIRECTORIES = new Set(["workdir", "cwd", "working_directory"]);
+/** What a directory folded into a command may not hold: what double quotes would expand or end in some shell, or an option's dash. */
+const UNQUOTABLE = /["$`\\\n\r%]|^-/;
 
 /**
  * `args` checked against `schema`: an absent or null optional key is dropped; a boolean or number
@@ -94,6 +102,13 @@ function renameAliases(tool: string, args: Record<string, unknown>, properties: 
   const has = (key: string | undefined): key is string => key !== undefined && Object.hasOwn(properties, key);
   for (const key of Object.keys(args)) {
     if (has(key)) continue;
+    const dir = args[key];
+    if (DIRECTORIES.has(key) && has("command") && typeof dir === "string") {
+      if (UNQUOTABLE.test(dir)) return `${tool}: \`${key}\` ${JSON.stringify(dir)} cannot be put in front of the command; start the command with cd instead`;
+      if (dir !== "" && typeof args.command === "string") args.command = `cd "${dir}" && ${args.command}`;
+      delete args[key];
+      continue;
+    }
     const to = ALIASES[key];
     if (has(to) && !(to in args)) {
       args[to] = args[key];

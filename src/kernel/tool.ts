@@ -43,6 +43,12 @@ export interface Tool extends ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
   /** the tool must not run beside any other call of its turn (it rewrites the context, as compress does) */
   exclusive?: boolean;
+  /**
+   * Whether a call with `args` (parsed, not yet checked) surely changes nothing (bash's `git status`,
+   * `ls`); when it may, the call runs after every earlier call of its turn and before every later one.
+   * Absent: the tool's calls without a `path` run beside each other (MCP tools). Never throws.
+   */
+  readOnly?(args: Record<string, unknown>): boolean;
   /** the MCP server that supplies the tool; undefined for hey's own */
   server?: string;
 }

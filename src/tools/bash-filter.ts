@@ -17,6 +17,16 @@ const CONTEXT_AFTER = 3;
 const LOOKAHEAD = CONTEXT_BEFORE + 2;
 /** Lines a filtered result may show (tails included); a flood of errors is shown from its start. */
 const MAX_KEPT_LINES = 150;
+/**
+ * Distinct warnings a stream may show; later ones are counted, not shown (their exact repeats
+ * still fold into `(×N)`). 160 `npm WARN deprecated` lines on stderr filled the whole budget and the
+ * test failures on stdout after them were lost: errors, failures and summaries outrank warnings.
+ */
+const MAX_WARNINGS = 8;
+/** Summary lines (`40 passing`, `3 failing`, `1 failed, 29 passed`) are shown past the budget, up to this many a stream. */
+const MAX_SUMMARIES = 40;
+/** The last lines of a stream shown whatever they are; above them a warning past MAX_WARNINGS in the tail is counted too. */
+const LAST_LINES = 3;
 /** A kept line longer than this is cut: minified code and base64 blobs cost tokens and say little. */
 const MAX_LINE_CHARS = 300;
 /** Of a longer line only this much is read for signals and kept (its length is still counted): a 50 MB line is not held. */
@@ -37,6 +47,15 @@ const SIGNALS = [
   /(?<![\d.])\d+ (passed|passing|failed|failing|pass|fail|errors?|warnings?|skipped|pending|todo|tests?|suites?)\b/i,
   /^\s*(Tests?|Test Suites|Snapshots|Time|Duration|test result)\s*:|^\s*Ran \d+ tests?|^=+ .+ =+$|^\s*(OK|FAILED|BUILD \w+)\b/,
 ];
+/** A signal that is only a warning (a deprecation, a lint warning), unless it also says error or failure. */
+const WARNING = /warn|deprecat/i;
+const NOT_WARNING = /error|exception|traceback|panic|fatal|fail|abort|assert|denied|\bERR!|[✗✘×✕●]|^\s*E\s{2,}\S|^\s*not ok\b/i;
+/** Test runners' counts and verdicts: kept past the budget. */
+const SUMMARY =
+  /(?<![\d.])\d+ (passed|passing|failed|failing|errors?|tests?|suites?)\b|^\s*(Tests?|Test Suites)\s*:|^\s*Ran \d+ tests?|^\s*(test result|OK|FAILED|BUILD \w+)\b/i;
+/** mocha's numbered failures (`  1) Cart`), listed before the counts and again above each failure's assertion. */
+const NUMBERED_FAILURE = /^\s+\d+\) \S/;
+
 /** Lines that match a signal by accident: a passing test named "handles errors", framework frames. */
 const NOISE = /^\s*(✓|✔|√|PASS\b|ok\b|\(pass\)|--- PASS|=== (RUN|PAUSE|CONT))|\bPASSED\b|^\s*at .*(node_modules|node:internal)/;
 /**
@@ -49,7 +68,8 @@ const CONSOLE_FRAME_WINDOW = 6;
 const FRAME = /^\s*at\s/;
 
 /** Whether `line` reads as an error, a warning, a failure, a position or a summary (the terminal's preview uses it too). */
-export const isSignal = (line: string) => !NOISE.test(line) && SIGNALS.some((re) => re.test(line));
+export const isSignal = (line: string) => !NOISE.test(line) && (SIGNALS.some((re) => re.test(line)) || NUMBERED_FAILURE.test(line));
+const isWarning = (line: string) => WARNING.test(line) && !NOT_WARNING.test(line) && !SUMMARY.test(line);
 
 /** A stream's text in order, in pieces of any size (one string, or a file decoded as it is read). */
 export type Chunks = Iterable<string> | AsyncIterable<string>;
@@ -80,6 +100,7 @@ export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitC
   let total = 0;
   let shown = 0;
   let hadStderr = false;
+  let warnings = 0;
   for (const [label, chunks] of [
     ["[stderr]", out.stderr],
     ["[stdout]", out.stdout],
@@ -94,11 +115,13 @@ export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitC
     if (hadStderr) body.push(label);
     body.push(...kept.lines);
     budget -= kept.shown;
+    warnings += kept.warnings;
     total += kept.total;
     shown += kept.shown;
   }
   if (shown >= total) return undefined;
-  const header = `[output filtered: ${total - shown} of ${total} lines dropped; errors, warnings, summaries, the first ${HEAD_LINES} and the last ${TAIL_LINES} lines kept]`;
+  const among = warnings > 0 ? ` (${warnings} warning${warnings === 1 ? "" : "s"} among them)` : "";
+  const header = `[output filtered: ${total - shown} of ${total} lines dropped${among}; errors, failures, summaries, the first warnings, the first ${HEAD_LINES} and the last ${TAIL_LINES} lines kept]`;
   return [header, ...body, `[exit code ${out.exitCode}]`].join("\n");
 }
 
@@ -159,6 +182,10 @@ interface Line {
   signal: boolean;
   /** on the first occurrence of a remembered signal: how often it occurs */
   occurrences?: { n: number };
+  /** a summary line: shown past the budget */
+  summary?: boolean;
+  /** a warning past MAX_WARNINGS: counted, never shown */
+  dropped?: boolean;
 }
 
 interface Shown {
@@ -184,7 +211,10 @@ const displayed = (it: Item) => ("omitted" in it ? 0 : !it.similar ? 1 : it.coun
  * how many distinct lines are shown and how many lines the stream had. Memory: the last
  * TAIL_LINES + LOOKAHEAD lines, the kept ones and the remembered signals.
  */
-export function createLineFilter(budget: number): { push(text: string, length: number): void; end(): { lines: string[]; shown: number; total: number } } {
+export function createLineFilter(budget: number): {
+  push(text: string, length: number): void;
+  end(): { lines: string[]; shown: number; total: number; warnings: number };
+} {
   const window: Line[] = []; // lines rendered..n-1
   let n = 0; // lines pushed
   let detected = 0; // lines known not to be in the tail, and scanned for signals
@@ -194,6 +224,9 @@ export function createLineFilter(budget: number): { push(text: string, length: n
   const seen = new Map<string, { n: number }>();
   const items: Item[] = [];
   let shown = 0;
+  let warningsShown = 0; // distinct warnings taken as signals
+  let warningsDropped = 0; // warnings past MAX_WARNINGS, counted
+  let summaries = 0;
   const at = (i: number) => window[i - rendered];
 
   const detect = (i: number) => {
@@ -206,11 +239,24 @@ export function createLineFilter(budget: number): { push(text: string, length: n
       line.keep = 2; // a repeat: counted on its first occurrence, never shown
       return;
     }
+    // a warning shows only itself and the line below (where it is, the code it names); past the first few it is counted
+    const warning = isWarning(line.text);
+    if (warning && i >= HEAD_LINES && warningsShown >= MAX_WARNINGS) {
+      // the line below a shown warning stays shown, as its context
+      if (line.keep === 0) {
+        line.dropped = true;
+        warningsDropped++;
+      }
+      return;
+    }
+    if (warning) warningsShown++;
     if (!seen.has(line.text) && seen.size < MAX_REMEMBERED) seen.set(line.text, (line.occurrences = { n: 1 }));
     line.signal = true;
-    for (let j = Math.max(rendered, i - CONTEXT_BEFORE); j <= i + CONTEXT_AFTER; j++) {
+    line.summary = SUMMARY.test(line.text) && summaries++ < MAX_SUMMARIES;
+    const [before, after] = warning ? [0, 1] : [CONTEXT_BEFORE, CONTEXT_AFTER];
+    for (let j = Math.max(rendered, i - before); j <= i + after; j++) {
       const near = at(j)!;
-      if (near.keep !== 2 && !NOISE.test(near.text)) near.keep = 1;
+      if (near.keep !== 2 && !near.dropped && !NOISE.test(near.text)) near.keep = 1;
     }
   };
 
@@ -247,9 +293,9 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     const line = window.shift()!;
     const next = window[0];
     // a one-line gap costs as much as its "omitted" marker: show the line instead
-    if (rendered > 0 && line.keep === 0 && previousKeep === 1 && next?.keep === 1 && !NOISE.test(line.text)) line.keep = 1;
+    if (rendered > 0 && line.keep === 0 && previousKeep === 1 && next?.keep === 1 && !NOISE.test(line.text) && !line.dropped) line.keep = 1;
     if (rendered < HEAD_LINES) render(line, true, true);
-    else render(line, line.keep === 1 && shown < budget - TAIL_LINES);
+    else render(line, line.keep === 1 && (shown < budget - TAIL_LINES || line.summary === true));
     previousKeep = line.keep;
     rendered++;
   };
@@ -263,7 +309,18 @@ export function createLineFilter(budget: number): { push(text: string, length: n
     },
     end() {
       while (rendered < detected) renderNext();
-      for (const line of window) render({ ...line, keep: 1 }, true, true);
+      // the tail as it is, but for warnings past the first few above its last lines (160 npm WARN lines end stderr)
+      for (const [k, line] of window.entries()) {
+        const counted =
+          k < window.length - LAST_LINES &&
+          rendered + k >= HEAD_LINES &&
+          isSignal(line.text) &&
+          isWarning(line.text) &&
+          !seen.has(line.text) &&
+          warningsShown >= MAX_WARNINGS;
+        if (counted) warningsDropped++;
+        render({ ...line, keep: 1 }, !counted, true);
+      }
       const lines = items.flatMap((it) => {
         if ("omitted" in it) return `… ${it.omitted} line${it.omitted === 1 ? "" : "s"} omitted …`;
         // near-identical lines (an epoch counter, a progress count): the first and the last, so the values stay visible
@@ -272,7 +329,7 @@ export function createLineFilter(budget: number): { push(text: string, length: n
         const count = it.count + (it.occurrences ? it.occurrences.n - 1 : 0);
         return cut(it.text, it.length) + (count > 1 ? ` (×${count})` : "");
       });
-      return { lines, shown, total: n };
+      return { lines, shown, total: n, warnings: warningsDropped };
     },
   };
 }

@@ -1,6 +1,7 @@
 // The bash tool (SPEC §7, §13.1): one shell command in a fresh process group (run-process.ts), its
 // output captured, filtered and truncated, the full output kept in the user's cache when anything
 // was cut (command-result.ts, which `!COMMAND`'s note shares).
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
@@ -8,9 +9,11 @@ import { abortReason, type Tool, type ToolContext, type ToolResult } from "../ke
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
 import { places } from "../fs/places.ts";
 import { runProcess } from "./run-process.ts";
-import type { ShellChoice } from "./shell.ts";
+import { chooseShell, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
+import { readsOnly } from "../permission/read-only.ts";
+import { commandNotes, NON_INTERACTIVE, needsTerminal } from "./bash-notes.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -35,17 +38,31 @@ export interface BashToolOptions {
 
 type Env = Record<string, string | undefined>;
 
+/** The shell the bash tool runs on this machine (SPEC §7.1): `[tools] shell` when `configured`, looked up on PATH, its links followed (is `sh` dash?). */
+export function systemShell(configured?: string): ShellChoice {
+  const realPath = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  return chooseShell({ configured, platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined, realPath });
+}
+
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
   const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
-  const cut = `cut to ${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB; the full output is saved to a file named in the result.`;
+  const cut = `${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB, all saved to a file named in the result.`;
+  const { label, lacks, name } = opts.shell;
+  const shell = label ? `a command with ${label}` : lacks ? `a command in dash (${lacks.syntax})` : "a shell command";
   const description =
-    `Run a ${opts.shell.label ? "command in the working directory with " + opts.shell.label : "shell command in the working directory"}, stdin closed. ` +
+    `Run ${shell}, stdin closed; each call starts in the project root (${name === "powershell" ? "cd DIR; …" : "cd DIR && …"}). ` +
     `timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
     (opts.raw || opts.filter === "none"
-      ? `Long output is ${cut}`
-      : `Long output (never git diff/status/log/show) is filtered to errors, warnings, summaries, first and last lines, then ${cut}`);
+      ? `Long output is cut to ${cut}`
+      : `Long output (never git diff/status/log/show) is cut to its errors, failures, summaries and ends, then to ${cut}`);
   return {
     name: TOOL.bash,
     description,
@@ -54,7 +71,12 @@ export function createBashTool(opts: BashToolOptions): Tool {
       properties: { command: { type: "string" }, timeout_ms: { type: "integer" } },
       required: ["command"],
     },
-    run: (args, ctx) => runBash({ ...opts, outputDir, env: typeof opts.env === "function" ? opts.env() : opts.env }, maxTimeoutMs, args, ctx),
+    // calls that change nothing run beside each other; any other runs alone, in call order (kernel/tool-calls.ts)
+    readOnly: (args) => typeof args.command === "string" && readsOnly(args.command, opts.shell.name),
+    run: (args, ctx) => {
+      const env = { ...((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env), ...NON_INTERACTIVE };
+      return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
+    },
   };
 }
 
@@ -68,6 +90,8 @@ async function runBash(
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
   if (ctx.signal.aborted) return { output: `[${abortReason(ctx.signal)} before the command started]`, isError: true };
+  const refusal = needsTerminal(command, opts.shell);
+  if (refusal) return { output: refusal, isError: true };
   const files = outputFiles(opts.outputDir);
 
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
@@ -87,6 +111,7 @@ async function runBash(
   if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);
   if (run.ended === "abort") notes.push(`[${abortReason(ctx.signal)}; the process group was killed]`);
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
+  notes.push(...commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };

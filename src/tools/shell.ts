@@ -12,6 +12,13 @@ export interface ShellChoice {
    */
   label?: string;
   /**
+   * The bash syntax this shell lacks (`syntax`, for the bash tool's description) when it is dash
+   * (Debian's and Ubuntu's sh): models write bash, and dash fails it quietly (`[[` "not found", the
+   * `if` taken as false, exit code 0); `bash`: bash is on PATH, to run such a command with.
+   * Undefined for a shell that has it (bash, macOS's sh) or that `label` describes.
+   */
+  lacks?: { syntax: string; bash: boolean };
+  /**
    * Spawn with `windowsVerbatimArguments`: `args` is already the command line's text (cmd.exe
    * reads its own command line, not the C runtime's argv, so the usual `\"` quoting breaks it).
    */
@@ -25,6 +32,8 @@ export interface ShellOptions {
   platform: string;
   /** absolute path of an executable on PATH, or undefined; given an absolute path (Git Bash next to git), that path when it exists, as `which` does */
   findOnPath: (name: string) => string | undefined;
+  /** the file a path leads to through its links (`/usr/bin/sh` → `/usr/bin/dash`), or undefined; default: the path itself */
+  realPath?: (path: string) => string | undefined;
 }
 
 // Windows "App execution alias" stubs (bash.exe of a removed WSL, python.exe opening the Store)
@@ -40,8 +49,8 @@ const GIT_EXE = /^(.*?[\\/])(cmd|bin|mingw64[\\/]bin)[\\/]git\.exe$/i;
 /** Never throws; an unknown configured program is run with `-c`, as POSIX shells take it. */
 export function chooseShell(opts: ShellOptions): ShellChoice {
   const configured = opts.configured?.trim();
-  if (configured) return shellFor(configured);
-  if (opts.platform !== "win32") return posix(opts.findOnPath("sh") ?? "/bin/sh", "sh");
+  if (configured) return withLacks(shellFor(configured), opts);
+  if (opts.platform !== "win32") return withLacks(posix(opts.findOnPath("sh") ?? "/bin/sh", "sh"), opts);
   for (const name of ["sh", "bash"]) {
     const found = opts.findOnPath(name);
     if (found && !WINDOWS_APPS.test(found) && !WSL_LAUNCHER.test(found)) return posix(found, name);
@@ -51,6 +60,18 @@ export function chooseShell(opts: ShellOptions): ShellChoice {
   if (gitBash) return posix(gitBash, "bash");
   const pwsh = opts.findOnPath("pwsh");
   return pwsh ? powershell(pwsh, false) : powershell("powershell.exe", true);
+}
+
+/** What dash lacks of bash that models write most: said once, in the bash tool's description. */
+const DASH_LACKS = "no [[ ]], arrays, {a..b}, pipefail";
+
+/** `shell` told what it lacks when it is dash, named so or reached through a link (`sh` → `dash`). */
+function withLacks(shell: ShellChoice, opts: ShellOptions): ShellChoice {
+  if (shell.label || !["sh", "dash"].includes(shell.name)) return shell;
+  const path = shell.program.includes("/") ? shell.program : opts.findOnPath(shell.program);
+  const real = path && (opts.realPath?.(path) ?? path);
+  if (!real || real.slice(real.lastIndexOf("/") + 1) !== "dash") return shell;
+  return { ...shell, lacks: { syntax: DASH_LACKS, bash: opts.findOnPath("bash") !== undefined } };
 }
 
 function shellFor(program: string): ShellChoice {

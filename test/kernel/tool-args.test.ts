@@ -70,6 +70,7 @@ const schemaOf = (types: Record<string, string>, required: string[]) => ({
 const grepSchema = schemaOf({ pattern: "string", path: "string", glob: "string", ignore_case: "boolean", context: "integer", max_results: "integer" }, [
   "pattern",
 ]);
+const bashSchema = schemaOf({ command: "string", timeout_ms: "integer" }, ["command"]);
 const readSchema = schemaOf({ path: "string", offset: "integer", limit: "integer" }, ["path"]);
 
 test.each([
@@ -84,6 +85,10 @@ test.each([
   ["Claude Code's file_path", "read_file", readSchema, { file_path: "a.ts", limit: 5 }, { path: "a.ts", limit: 5 }],
   ["opencode's filePath", "read_file", readSchema, { filePath: "a.ts" }, { path: "a.ts" }],
   ["a bash description", "read_file", readSchema, { path: "a.ts", description: "read it" }, { path: "a.ts" }],
+  // the directory becomes part of the command: what the permission check judges is what the shell runs
+  ["Codex's workdir", "bash", bashSchema, { command: "npm test", workdir: "web" }, { command: 'cd "web" && npm test' }],
+  ["a cwd with spaces", "bash", bashSchema, { command: "ls", cwd: "my app/src", timeout: 5000 }, { command: 'cd "my app/src" && ls', timeout_ms: 5000 }],
+  ["an empty workdir", "bash", bashSchema, { command: "ls", workdir: "" }, { command: "ls" }],
 ])("strict, taken: %s", (_name, tool, schema, args, want) => {
   expect(checkArguments(tool, args, schema, true)).toEqual({ args: want });
 });
@@ -111,6 +116,20 @@ test.each([
     "grep: unknown argument `include` (did you mean glob?); grep takes pattern, path, glob, ignore_case, context, max_results",
   ],
   ["a typo", "read_file", readSchema, { path: "a", ofset: 3 }, "read_file: unknown argument `ofset`; read_file takes path, offset, limit"],
+  [
+    "a workdir the shell would expand",
+    "bash",
+    bashSchema,
+    { command: "ls", workdir: "$(rm -rf ~)" },
+    'bash: `workdir` "$(rm -rf ~)" cannot be put in front of the command; start the command with cd instead',
+  ],
+  [
+    "a workdir like an option",
+    "bash",
+    bashSchema,
+    { command: "ls", cwd: "-P" },
+    'bash: `cwd` "-P" cannot be put in front of the command; start the command with cd instead',
+  ],
 ])("strict, refused: %s", (_name, tool, schema, args, error) => {
   expect(checkArguments(tool, args, schema, true)).toEqual({ error });
 });

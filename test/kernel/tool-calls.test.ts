@@ -5,6 +5,7 @@ import { limitConcurrency, MAX_CONCURRENT_CALLS, runToolCalls } from "../../src/
 import type { Tool } from "../../src/kernel/tool.ts";
 import { textOf } from "../../src/kernel/ir.ts";
 import { gate, until } from "../helpers/wait.ts";
+import { readsOnly } from "../../src/permission/read-only.ts";
 
 test("limitConcurrency runs at most n at once, in the order given, and passes results and errors through", async () => {
   const gate = limitConcurrency(3);
@@ -122,13 +123,14 @@ test("the tool_call event names the MCP server of a server's tool, and nothing f
  * hey's file tools and bash as stand-ins that record when each call starts and hold it until the
  * test opens its gate; `run` starts a turn of `[tool, args]` calls, each named by its `tag`.
  */
-function heldTurn(calls: [string, Record<string, unknown>][]) {
+function heldTurn(calls: [string, Record<string, unknown>][], readOnly?: (command: string) => boolean) {
   const started: string[] = [];
   const gates = new Map(calls.map(([, a]) => [String(a.tag), gate()]));
   const tools: Tool[] = ["edit", "write_file", "read_file", "grep", "bash"].map((name) => ({
     name,
     description: "",
     parameters: { type: "object", properties: {} },
+    ...(name === "bash" && readOnly ? { readOnly: (args: Record<string, unknown>) => readOnly(String(args.command)) } : {}),
     run: async (args) => {
       started.push(String(args.tag));
       await gates.get(String(args.tag))!.passed;
@@ -290,4 +292,40 @@ test("a file named by another agent's argument name (file_path) is ordered as by
   });
   expect(results.map((m) => textOf(m))).toEqual(["edited", "edited", "edited"]);
   expect(peak).toBe(1);
+});
+
+test("commands that may change anything run one at a time in call order (git add, git add, git commit: git's index.lock); read-only ones side by side", async () => {
+  const turn = heldTurn(
+    [
+      ["bash", { tag: "status", command: "git status" }],
+      ["bash", { tag: "diff", command: "git diff --stat | tail -1" }],
+      ["bash", { tag: "add 1", command: "git add g1 g2 g3" }],
+      ["bash", { tag: "add 2", command: "git add g4 g5 g6" }],
+      ["bash", { tag: "commit", command: "git commit -m 'add g files'" }],
+      ["bash", { tag: "log", command: "git log --oneline -3" }],
+      ["bash", { tag: "ls", command: "ls -la && cat README.md" }],
+      ["read_file", { tag: "read", path: "README.md" }],
+    ],
+    (command) => readsOnly(command, "sh"),
+  );
+  await turn.startedAll("status", "diff"); // reads side by side
+  expect(turn.started).toEqual(["status", "diff"]);
+  turn.open("status", "diff");
+  for (const [tag, next] of [
+    ["add 1", "add 2"],
+    ["add 2", "commit"],
+  ]) {
+    await turn.startedAll(tag!);
+    expect(turn.started.at(-1)).toBe(tag!);
+    turn.open(tag!);
+    await turn.startedAll(next!);
+  }
+  expect(turn.started.slice(2)).toEqual(["add 1", "add 2", "commit"]);
+  turn.open("commit");
+  await turn.startedAll("log", "ls");
+  expect(turn.started.slice(5)).toEqual(["log", "ls"]);
+  turn.open("log", "ls");
+  await turn.startedAll("read");
+  turn.open("read");
+  expect(await turn.done).toHaveLength(8);
 });

@@ -131,7 +131,7 @@ describe("filterOutput", () => {
   test("lines that differ only in numbers are not folded away at the ends: `seq 1 100000`, an epoch loop, a CSV", async () => {
     const numbers = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
     const seq = await filterOutput({ stdout: numbers(100_000).join("\n") + "\n", stderr: "", exitCode: 0, command: "seq 1 100000" });
-    const header = `[output filtered: 99975 of 100000 lines dropped; errors, warnings, summaries, the first ${HEAD_LINES} and the last ${TAIL_LINES} lines kept]`;
+    const header = `[output filtered: 99975 of 100000 lines dropped; errors, failures, summaries, the first warnings, the first ${HEAD_LINES} and the last ${TAIL_LINES} lines kept]`;
     expect(seq.text).toBe([header, "1", "2", "3", "4", "5", "… 99975 lines omitted …", ...numbers(100_000).slice(-TAIL_LINES), "[exit code 0]"].join("\n"));
 
     const epochs = Array.from({ length: 150 }, (_, i) => `epoch ${i + 1} loss ${(1 - i / 1000).toFixed(3)}`);
@@ -330,4 +330,97 @@ test("stack frames under jest's console.log blocks do not crowd out the failure"
   expect(text).toContain("(src/parser.test.ts:41:19)");
   expect(text).toContain("Received: [1, [2]]");
   expect(text).not.toContain("test/noisy.test.mjs:7:11");
+});
+
+describe("warnings never crowd out failures (SPEC §13.1)", () => {
+  const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i));
+  const names = ["glob", "inflight", "rimraf", "uuid", "request", "har-validator", "querystring", "sourcemap-codec"];
+
+  test("160 npm WARN lines on stderr, then a mocha run with 3 failures: every failure with its position, and the counts, are shown; the warnings are counted", async () => {
+    const stderr = lines(160, (i) => `npm WARN deprecated ${names[i % 8]}-${i}@${i % 9}.0.${i}: ${names[(i + 3) % 8]} is no longer supported`).join("\n");
+    const failure = (n: number) => [
+      `  ${n}) Cart`,
+      `       totals case ${n}:`,
+      "",
+      `      AssertionError [ERR_ASSERTION]: ${n * 10} !== ${n * 10 + 5}`,
+      "      + expected - actual",
+      "",
+      `      -${n * 10}`,
+      `      +${n * 10 + 5}`,
+      "",
+      `      at Context.<anonymous> (test/cart.test.js:${n * 7}:14)`,
+      "      at process.processImmediate (node:internal/timers:478:21)",
+      "",
+    ];
+    const stdout = [
+      "",
+      "  Cart",
+      ...lines(40, (i) => `    ✓ handles item ${i}`),
+      "    1) totals",
+      "    2) totals",
+      "    3) totals",
+      "",
+      "  40 passing (45ms)",
+      "  3 failing",
+      "",
+      ...failure(1),
+      ...failure(2),
+      ...failure(3),
+    ].join("\n");
+    const { text } = await filterOutput({ stdout, stderr, exitCode: 3, command: "sh fakenpm.sh" });
+    for (const n of [1, 2, 3]) {
+      expect(text).toContain(`AssertionError [ERR_ASSERTION]: ${n * 10} !== ${n * 10 + 5}`);
+      expect(text).toContain(`(test/cart.test.js:${n * 7}:14)`);
+      expect(text).toContain(`      +${n * 10 + 5}`);
+    }
+    expect(text).toContain("  40 passing (45ms)\n  3 failing");
+    expect(text.match(/npm WARN/g)!.length).toBeLessThanOrEqual(15);
+    expect(text.split("\n")[0]).toMatch(/^\[output filtered: \d+ of 244 lines dropped \(1[34]\d warnings among them\)/);
+  });
+
+  test("200 DeprecationWarning lines on stderr, then a pytest failure: FAILED, the E lines and the position are shown", async () => {
+    const stderr = lines(
+      200,
+      (i) => `/usr/lib/python3/dist-packages/pkg${i % 13}/mod.py:${i + 10}: DeprecationWarning: pkg_resources is deprecated as an API`,
+    ).join("\n");
+    const stdout = [
+      "============================= test session starts ==============================",
+      "collected 30 items",
+      "",
+      "tests/test_mod.py ..............F...............                          [100%]",
+      "",
+      "=================================== FAILURES ===================================",
+      "_________________________________ test_sum ____________________________________",
+      "",
+      "    def test_sum():",
+      ">       assert add(2, 2) == 5",
+      "E       assert 4 == 5",
+      "E        +  where 4 = add(2, 2)",
+      "",
+      "tests/test_mod.py:42: AssertionError",
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_mod.py::test_sum - assert 4 == 5",
+      "========================= 1 failed, 29 passed in 0.12s =========================",
+    ].join("\n");
+    const { text } = await filterOutput({ stdout, stderr, exitCode: 1, command: "pytest" });
+    for (const line of [
+      "E       assert 4 == 5",
+      "tests/test_mod.py:42: AssertionError",
+      "FAILED tests/test_mod.py::test_sum - assert 4 == 5",
+      "1 failed, 29 passed in 0.12s",
+    ])
+      expect(text).toContain(line);
+    expect(text.match(/DeprecationWarning/g)!.length).toBeLessThanOrEqual(15);
+  });
+
+  test("the counts are kept past the budget: a flood of errors before them does not hide `N passed, M failed`", async () => {
+    const stdout = [
+      ...lines(400, (i) => `src/f${i}.ts(1,1): error TS1005: ';' expected.`),
+      "Tests: 3 failed, 97 passed, 100 total",
+      ...lines(30, (i) => `cleanup ${i}`),
+    ].join("\n");
+    const { text } = await filterOutput({ stdout, stderr: "", exitCode: 2, command: "make check" });
+    expect(text).toContain("Tests: 3 failed, 97 passed, 100 total");
+    expect(text.split("\n").length).toBeLessThan(200);
+  });
 });

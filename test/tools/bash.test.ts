@@ -318,14 +318,15 @@ describe("bash tool", () => {
     expect(t.description).toContain("timeout_ms defaults to 120000, max 600000");
     expect(t.description).toContain(`${MAX_RESULT_LINES} lines/50 KB`);
     expect(t.description.length).toBeLessThan(300);
-    expect(tool({ raw: true }).description).not.toContain("filtered");
+    expect(tool({ raw: true }).description).not.toContain("errors, failures");
   });
 
   test("on Windows the description names the shell the command goes to: the tool is called bash, PowerShell 5.1 has no &&", () => {
     const powershell = chooseShell({ platform: "win32", findOnPath: () => undefined });
     expect(tool({ shell: powershell }).description).toStartWith(
-      "Run a command in the working directory with Windows PowerShell 5.1 (it has no && or ||: separate commands with ;), stdin closed.",
+      "Run a command with Windows PowerShell 5.1 (it has no && or ||: separate commands with ;), stdin closed; each call starts in the project root (cd DIR; …).",
     );
-    expect(tool().description).toStartWith("Run a shell command in the working directory, stdin closed.");
+    const bash = chooseShell({ configured: "bash", platform: "linux", findOnPath: () => undefined });
+    expect(tool({ shell: bash }).description).toStartWith("Run a shell command, stdin closed; each call starts in the project root (cd DIR && …).");
   });
 });

@@ -1,0 +1,87 @@
+// What the bash tool tells the model beyond a command's output (SPEC §7): a command that needs a
+// terminal is not started (it would wait until the timeout), and a result gets one line when the
+// command did something other than it looks: dash rejected bash syntax, or it ended with a `cd` or an
+// `export` that the next call will not see. Pure: commands are read with the permission checker's
+// shell reader.
+import { readingOf } from "../permission/rules.ts";
+import { parseCommand } from "../permission/shell-commands.ts";
+import type { Segment } from "../permission/shell-model.ts";
+import type { ShellChoice } from "./shell.ts";
+
+/**
+ * What the tool's commands get instead of the user's editor and pager settings: an editor fails at
+ * once saying why (git runs it through sh with the file after it; a program that splits it into
+ * words fails at once too), pagers print, git asks no password on a terminal. `!COMMAND` keeps the user's.
+ */
+export const NON_INTERACTIVE: Record<string, string> = {
+  ...Object.fromEntries(
+    ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL"].map((name) => [
+      name,
+      `sh -c 'echo "hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)" >&2; exit 1' editor`,
+    ]),
+  ),
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
+/** Full-screen editors that wait for keys on a terminal whatever their input is. */
+const EDITORS = new Set(["vi", "vim", "nvim", "view", "vimdiff", "nano", "pico", "micro", "joe", "jed", "ne", "mcedit", "hx", "helix", "kak"]);
+/** vi's forms that run without a terminal: Ex mode, silent mode, headless, commands given (`-c wq`, `+%s/a/b/|wq`). */
+const BATCH = /^(-[eEs]|-[eE]s|--headless|-c|--cmd|\+\D.*)$/;
+
+/** Why `command` is not run (it starts a full-screen editor, which would wait for keys until the timeout), or undefined. */
+export function needsTerminal(command: string, shell: ShellChoice): string | undefined {
+  const editor = segmentsOf(command, shell)?.find((seg) => {
+    const name = programName(seg);
+    return name !== undefined && EDITORS.has(name) && !(/^(vi|vim|nvim|view|vimdiff)$/.test(name) && seg.words.some((w) => BATCH.test(w.text)));
+  });
+  if (!editor) return undefined;
+  return `not run: ${programName(editor)} is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es)`;
+}
+
+/** What dash prints for bash syntax: `[[`, arrays, `${x:1}`/`${x//a/b}`, pipefail, `<<<`, bash's builtins. */
+const DASH_REJECTS =
+  /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|\b(source|declare|shopt|pushd|popd|mapfile|readarray): not found/;
+/** Builtins whose effect ends with the call: the next one starts in the project root with hey's environment. */
+const LOST = new Set(["cd", "pushd", "popd", "export", "unset", "alias", "source", "."]);
+
+/**
+ * One-line notes for a finished command: bash syntax dash rejected (`stderr` is where it says so),
+ * and, when it succeeded (`exitCode` 0), a last `cd`/`export` the next call will not see.
+ */
+export function commandNotes(command: string, stderr: string, shell: ShellChoice, exitCode = 0): string[] {
+  const notes: string[] = [];
+  if (shell.lacks && DASH_REJECTS.test(stderr)) {
+    const bash = shell.lacks.bash ? "run it with bash -c '…' or write" : "write";
+    notes.push(
+      `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
+    );
+  }
+  const last =
+    exitCode === 0
+      ? segmentsOf(command, shell)
+          ?.filter((s) => !s.nested)
+          .at(-1)
+      : undefined;
+  const name = last && (last.words.length === 0 && last.assigns.length > 0 ? "=" : programName(last));
+  if (notes.length === 0 && last && name !== undefined && (LOST.has(name) || name === "=")) {
+    const what = last.raw.trim().slice(0, 80);
+    notes.push(`[\`${what}\` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: ${what} && …]`);
+  }
+  return notes;
+}
+
+function segmentsOf(command: string, shell: ShellChoice): Segment[] | undefined {
+  const reading = readingOf(shell.name);
+  if (reading === undefined || reading === "powershell") return undefined;
+  const parsed = parseCommand(command, reading);
+  return parsed.ok ? parsed.segments : undefined;
+}
+
+/** The program a segment runs, by its base name, when its first word is known. */
+function programName(seg: Segment): string | undefined {
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob) return undefined;
+  return first.text.slice(first.text.lastIndexOf("/") + 1);
+}

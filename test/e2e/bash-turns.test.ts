@@ -1,0 +1,96 @@
+// The bash tool as a demanding user's model meets it, through dist/hey against a loopback model:
+// commands of one turn that change the repository run in call order, an editor or a pager cannot
+// hang a call, dash's rejection of bash syntax and a lost `cd` are said, and Codex's `workdir` runs
+// the command there — judged by the permission list as the `cd` it becomes.
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey } from "../helpers/e2e.ts";
+import { eachScriptedRun } from "../helpers/scripted-run.ts";
+
+setDefaultTimeout(60_000); // the first test may build dist/hey
+
+const scripted = eachScriptedRun();
+const { home, project } = scripted;
+const git = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_CONFIG_NOSYSTEM: "1" };
+
+test("git add, git add, git commit and git status in one turn: all six files committed, nothing left staged (they ran in call order)", async () => {
+  scripted.userConfig("");
+  for (let i = 1; i <= 6; i++) writeFileSync(join(project.path, `g${i}`), `${i}\n`);
+  scripted.calls = [
+    ["bash", { command: "git init -q ." }],
+    ["bash", { command: "git add g1 g2 g3" }],
+    ["bash", { command: "git add g4 g5 g6" }],
+    ["bash", { command: "git commit -q -m 'add g files' && git show --stat --format= HEAD | tail -1" }],
+    ["bash", { command: "git status --short" }],
+  ];
+  const run = await runHey(["-p", "commit the g files"], { cwd: project.path, env: { HOME: home.path, ...git } });
+  expect(run.code).toBe(0);
+  expect(scripted.results().slice(1)).toEqual([
+    "(no output)\n[exit code 0]",
+    "(no output)\n[exit code 0]",
+    " 6 files changed, 6 insertions(+)\n[exit code 0]",
+    "(no output)\n[exit code 0]",
+  ]);
+});
+
+test("with EDITOR=vim, `git commit` without -m fails at once saying what to do, and `vim f.txt` is not started: neither waits for the timeout", async () => {
+  scripted.userConfig("");
+  writeFileSync(join(project.path, "f.txt"), "a\n");
+  scripted.calls = [
+    ["bash", { command: "git init -q . && git add f.txt && git commit", timeout_ms: 120_000 }],
+    ["bash", { command: "vim f.txt", timeout_ms: 120_000 }],
+    ["bash", { command: "git log", timeout_ms: 120_000 }],
+  ];
+  const env = { HOME: home.path, ...git, EDITOR: "vim", VISUAL: "vim", TERM: "xterm-256color", GIT_PAGER: "less", PAGER: "less" };
+  const run = await runHey(["-p", "commit it"], { cwd: project.path, env, timeoutMs: 30_000 });
+  expect(run.code).toBe(0);
+  const [commit, vim, log] = scripted.results();
+  expect(commit).toContain("hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)");
+  expect(commit).toContain("[exit code 1]");
+  expect(vim).toStartWith("not run: vim is a full-screen editor and bash commands have no terminal");
+  expect(log).toContain("fatal: your current branch");
+});
+
+test("a lone `cd` is said to be lost, the next call runs in the project root; `workdir` runs the command in that directory, allowed by `bash: pwd` as the cd it becomes", async () => {
+  scripted.userConfig(`[permission]\nallow = ["bash: pwd"]\n`);
+  mkdirSync(join(project.path, "web"));
+  scripted.calls = [
+    ["bash", { command: "cd web" }],
+    ["bash", { command: "pwd" }],
+    ["bash", { command: "pwd", workdir: "web" }],
+    ["bash", { command: "pwd", cwd: "$(touch pwned)" }],
+  ];
+  const run = await runHey(["-p", "where am I"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const root = realpathSync(project.path);
+  expect(scripted.results()).toEqual([
+    "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: cd web && …]",
+    `${root}\n[exit code 0]`,
+    `${join(root, "web")}\n[exit code 0]`,
+    'bash: `cwd` "$(touch pwned)" cannot be put in front of the command; start the command with cd instead',
+  ]);
+  expect(existsSync(join(project.path, "pwned"))).toBe(false);
+});
+
+test("bash syntax under sh: where sh is dash, `[[` (exit code 0) gets a line saying so; the description names dash", async () => {
+  scripted.userConfig("");
+  scripted.calls = [["bash", { command: "if [[ -f f.txt ]]; then echo yes; else echo no; fi" }]];
+  const run = await runHey(["-p", "check"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const dash = realpathSync(Bun.which("sh")!).endsWith("/dash");
+  const [result] = scripted.results();
+  const description = (scripted.model.requests[0]!.tools as unknown as { function: { name: string; description: string } }[]).find(
+    (t) => t.function.name === "bash",
+  )!.function.description;
+  if (dash) {
+    expect(result).toContain("[[: not found\n[exit code 0]");
+    expect(result).toEndWith(
+      `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${Bun.which("bash") ? "run it with bash -c '…' or write" : "write"} POSIX sh]`,
+    );
+    expect(description).toStartWith("Run a command in dash (no [[ ]], arrays, {a..b}, pipefail), stdin closed;");
+  } else {
+    expect(result).not.toContain("the shell is dash");
+    expect(description).toStartWith("Run a shell command, stdin closed;");
+  }
+});

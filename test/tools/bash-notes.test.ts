@@ -1,0 +1,98 @@
+// What the bash tool tells the model beyond a command's output, and what its commands cannot wait
+// for: an editor or a pager (they have no terminal), bash syntax under dash, a `cd` or `export` that
+// the next call will not see. Real commands in a temp directory.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
+import { commandNotes, needsTerminal } from "../../src/tools/bash-notes.ts";
+import { chooseShell } from "../../src/tools/shell.ts";
+
+const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
+/** sh as Debian and Ubuntu have it: a link to dash, with bash on PATH */
+const dash = chooseShell({ platform: "linux", findOnPath: (name) => `/usr/bin/${name}`, realPath: (p) => (p === "/usr/bin/sh" ? "/usr/bin/dash" : p) });
+let dir: string;
+beforeAll(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "hey-bash-notes-")));
+  mkdirSync(join(dir, "web"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (command: string, opts: Partial<BashToolOptions> = {}) =>
+  createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: join(dir, ".out"), ...opts }).run(
+    { command },
+    { signal: new AbortController().signal, cwd: dir },
+  );
+
+test("an editor the user set (EDITOR=vim) is not what the tool's commands get: `git commit` without -m fails at once saying what to do", async () => {
+  const repo = join(dir, "repo");
+  mkdirSync(repo);
+  writeFileSync(join(repo, "f.txt"), "a\n");
+  const git = "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false";
+  const env = { ...process.env, EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", TERM: "xterm-256color", PAGER: "less", GIT_PAGER: "less" };
+  const r = await run(`cd repo && git init -q . && git add f.txt && ${git} commit`, { env });
+  expect(r.isError).toBe(true);
+  expect(r.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)");
+  expect(r.output).toContain("[exit code 1]");
+  expect(r.output).not.toContain("timed out");
+  const pagers = await run('echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT"', { env });
+  expect(pagers.output).toBe("cat cat 0\n[exit code 0]");
+});
+
+test("a full-screen editor is not started (it would wait for keys until the timeout); its batch forms are", async () => {
+  const r = await run("vim f.txt");
+  expect(r).toEqual({
+    output:
+      "not run: vim is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es)",
+    isError: true,
+  });
+  expect(needsTerminal("git add . && nano notes.md", shell)).toStartWith("not run: nano is a full-screen editor");
+  expect(needsTerminal("timeout 5 /usr/bin/vi x", shell)).toStartWith("not run: vi is a full-screen editor");
+  for (const batch of ["vim -es -c '%s/a/b/g' -c wq f.txt", "nvim --headless +q", "vim +%s/a/b/g +wq f.txt", "git config core.editor vim", "echo vim"])
+    expect(needsTerminal(batch, shell)).toBeUndefined();
+});
+
+test("a call that ends with a `cd` or an `export` is told the next call will not see it; one that uses them is not", async () => {
+  const cd = await run("cd web");
+  expect(cd.output).toBe(
+    "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: cd web && …]",
+  );
+  const exported = await run("npm config get prefix >/dev/null 2>&1; export NODE_ENV=test");
+  expect(exported.output).toEndWith(
+    "[`export NODE_ENV=test` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: export NODE_ENV=test && …]",
+  );
+  expect((await run("cd web && pwd")).output).toBe(`${join(dir, "web")}\n[exit code 0]`);
+  expect((await run("(cd web; ls)")).output).toBe("(no output)\n[exit code 0]");
+  expect((await run("cd nowhere")).output).not.toContain("lasts for this call only"); // it did nothing to lose
+});
+
+test("bash syntax dash rejected gets one line saying the shell is dash and how to run bash, even at exit code 0", () => {
+  for (const stderr of [
+    "/usr/bin/sh: 1: [[: not found\n",
+    '/usr/bin/sh: 1: Syntax error: "(" unexpected\n',
+    "/usr/bin/sh: 1: set: Illegal option -o pipefail\n",
+    "/usr/bin/sh: 1: Bad substitution\n",
+    "/usr/bin/sh: 1: source: not found\n",
+  ])
+    expect(commandNotes("if [[ -f f ]]; then echo y; fi", stderr, dash)).toEqual([
+      "[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; run it with bash -c '…' or write POSIX sh]",
+    ]);
+  expect(commandNotes("make", "make: *** [all] Error 1\n", dash)).toEqual([]);
+  const bash = chooseShell({ configured: "bash", platform: "linux", findOnPath: () => undefined });
+  expect(commandNotes("x", "sh: 1: [[: not found\n", bash)).toEqual([]); // bash has [[: that is something else
+});
+
+test("the description says which shell runs the commands when it is dash, what it lacks, and that each call starts in the project root", () => {
+  const description = createBashTool({ shell: dash, timeoutMs: 120_000, filter: "builtin", raw: false }).description;
+  expect(description).toStartWith(
+    "Run a command in dash (no [[ ]], arrays, {a..b}, pipefail), stdin closed; each call starts in the project root (cd DIR && …).",
+  );
+  const noBash = chooseShell({ platform: "linux", findOnPath: (n) => (n === "sh" ? "/bin/sh" : undefined), realPath: () => "/bin/dash" });
+  expect(noBash.lacks).toEqual({ syntax: "no [[ ]], arrays, {a..b}, pipefail", bash: false });
+  expect(commandNotes("arr=(a b)", '/bin/sh: 1: Syntax error: "(" unexpected\n', noBash)).toEqual([
+    "[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; write POSIX sh]",
+  ]);
+  // macOS' sh is bash: it lacks nothing of this
+  expect(chooseShell({ platform: "darwin", findOnPath: (n) => `/bin/${n}`, realPath: (p) => p }).lacks).toBeUndefined();
+});
