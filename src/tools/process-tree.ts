@@ -18,6 +18,13 @@ export interface Proc {
 
 const POLL_MS = 20;
 
+/**
+ * How long a command asked to stop gets to clean up before SIGKILL: a trap removing its temp files,
+ * a test runner closing the browser it started. `!COMMAND` gets it from Ctrl-C (the terminal's
+ * SIGINT, then SIGTERM), a bash call from the SIGTERM its timeout or Ctrl-C sends.
+ */
+export const STOP_GRACE_MS = 1500;
+
 /** Every process on the machine; [] when they cannot be listed. Never throws. */
 export function listProcesses(): Proc[] {
   return process.platform === "linux" ? fromProc() : fromPs();
@@ -91,7 +98,7 @@ export function killTreeNow(pid: number): void {
 }
 
 /** Those of `procs` that still run, the same processes (not a reused pid). */
-function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
+export function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
   const now = new Map(all.map((p) => [p.pid, p]));
   return procs.filter((p) => {
     const seen = now.get(p.pid);
@@ -99,7 +106,8 @@ function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
   });
 }
 
-function send(procs: Proc[], signal: NodeJS.Signals): void {
+/** `signal` to each of `procs` still there. */
+export function send(procs: Proc[], signal: NodeJS.Signals): void {
   for (const p of procs)
     try {
       process.kill(p.pid, signal);
