@@ -102,7 +102,7 @@ async function runBash(
 
 /** Why the shell could not start: the command's size when the system refused its arguments (E2BIG), else the shell setting. */
 function startError(program: string, command: string, error: string): string {
-  if (/E2BIG|argument list too long/i.test(error))
+  if (/E2BIG|ENAMETOOLONG|argument list too long|command line is too long/i.test(error))
     return `bash: the command (${Buffer.byteLength(command) >> 10} KB) is longer than the system lets a program's arguments be (${error}); write long content with write_file and run a short command`;
   return `bash: could not start ${program}: ${error} (the shell is [tools] shell, or HEY_SHELL)`;
 }

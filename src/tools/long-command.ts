@@ -6,8 +6,11 @@ import { rmSync, writeFileSync } from "node:fs";
 import { errorText } from "../kernel/errors.ts";
 import type { ShellChoice } from "./shell.ts";
 
-/** Past this a command goes through a file: under Linux's 128 KB for one argument, with room for the guard's. */
-export const LONG_COMMAND_BYTES = 100_000;
+/**
+ * Past this a command goes through a file: under Linux's 128 KB for one argument, with room for the
+ * guard's; Windows takes 32,767 characters for a whole command line.
+ */
+export const LONG_COMMAND_BYTES = process.platform === "win32" ? 16_000 : 100_000;
 
 /**
  * What to spawn for `command`: the shell with it as its argument, or (long, for a POSIX shell) with

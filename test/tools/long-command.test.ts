@@ -17,3 +17,11 @@ test("a 169 KB heredoc command runs as the shell would run it, and leaves no scr
   expect(readFileSync(join(dir, "big_fixture.txt"), "utf8")).toBe(`${body}\n`);
   expect(readdirSync(out)).toEqual([]);
 });
+
+test("where the command cannot go through a file (PowerShell, cmd) and the system refuses it, the message says it is too long, not that the shell is wrong", async () => {
+  const powershellLike = { program: shell.program, name: "powershell", args: (command: string) => ["-c", command] };
+  const r = await tool({ shell: powershellLike }).run({ command: `echo ${"x".repeat(200_000)}` }, ctx());
+  expect(r.isError).toBe(true);
+  expect(r.output).toStartWith("bash: the command (195 KB) is longer than the system lets a program's arguments be (");
+  expect(r.output).toEndWith("); write long content with write_file and run a short command");
+});
