@@ -94,8 +94,8 @@ export async function commandResult(
           : await filterStreams({ stdout: chunksOf(shown.stdout, opts.signal), stderr: chunksOf(shown.stderr, opts.signal), exitCode });
       return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
     };
-    // after an abort nothing is filtered: the user is waiting (50 MB take the built-in filter a second)
-    if (opts.signal.aborted) body = plain;
+    // after an abort the user is waiting: output in memory is filtered in milliseconds, a spill file's could take seconds
+    if (opts.signal.aborted) body = plain.hidden.bytes === 0 ? ((await builtin()) ?? plain) : plain;
     else if (opts.filter === "builtin") body = (await builtin().catch(() => undefined)) ?? plain;
     else {
       const external = await runFilter(opts, shown, exitCode);
