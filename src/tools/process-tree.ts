@@ -2,7 +2,8 @@
 // command stays in hey's own process group (the terminal's foreground group: it must be, to read
 // the terminal), so stopping it cannot signal a group: it signals the command's tree, read from
 // /proc on Linux and from ps(1) on other POSIX systems. The bash tool's commands have a group of
-// their own; it reads the list only to tell a zombie from a running process.
+// their own; it reads the list to tell a zombie from a running process, and on a timeout or an
+// abort to find what the command started outside its group (a `detached` child).
 import { readdirSync } from "node:fs";
 import { procStat } from "../fs/proc-stat.ts";
 
