@@ -92,6 +92,8 @@ const EDGES = new Set([
   "tools/capture.ts",
   "tools/command-result.ts",
   "tools/group-guard.ts",
+  "tools/job-log.ts",
+  "tools/long-command.ts",
   "tools/edit.ts",
   "tools/file-lines.ts",
   "tools/grep.ts",

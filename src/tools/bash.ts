@@ -14,6 +14,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { readsOnly } from "../permission/read-only.ts";
 import { commandNotes, NON_INTERACTIVE, needsTerminal } from "./bash-notes.ts";
+import { shellArgv } from "./long-command.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -94,8 +95,11 @@ async function runBash(
   if (refusal) return { output: refusal, isError: true };
   const files = outputFiles(opts.outputDir);
 
+  const script = shellArgv(opts.shell, command, files.script);
+  if (script.error)
+    return { output: `bash: could not write the ${Buffer.byteLength(command) >> 10} KB command to a script file: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
-  const run = await runProcess([opts.shell.program, ...opts.shell.args(command)], {
+  const run = await runProcess(script.argv, {
     cwd: ctx.cwd,
     env: opts.env,
     timeoutMs,
@@ -104,8 +108,12 @@ async function runBash(
     verbatim: opts.shell.verbatim,
     guard: true,
     listen: live?.take,
-  }).finally(() => live?.stop());
-  if ("error" in run) return { output: `bash: could not start ${opts.shell.program}: ${run.error} (the shell is [tools] shell, or HEY_SHELL)`, isError: true };
+    jobLog: files.job,
+  }).finally(() => {
+    live?.stop();
+    script.done();
+  });
+  if ("error" in run) return { output: startError(opts.shell.program, command, run.error), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
   if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);
@@ -115,4 +123,11 @@ async function runBash(
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
+}
+
+/** Why the shell could not start: the command's size when the system refused its arguments (E2BIG), else the shell setting. */
+function startError(program: string, command: string, error: string): string {
+  if (/E2BIG|ENAMETOOLONG|argument list too long|command line is too long/i.test(error))
+    return `bash: the command (${Buffer.byteLength(command) >> 10} KB) is longer than the system lets a program's arguments be (${error}); write long content with write_file and run a short command`;
+  return `bash: could not start ${program}: ${error} (the shell is [tools] shell, or HEY_SHELL)`;
 }

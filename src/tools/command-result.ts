@@ -8,7 +8,8 @@ import { newId } from "../kernel/ir.ts";
 import { errorText } from "../kernel/errors.ts";
 import { filterOutput, filterStreams } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
-import type { Captured } from "./capture.ts";
+import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
+import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import { type Finished, runProcess } from "./run-process.ts";
@@ -30,21 +31,24 @@ export interface OutputKeeping {
   outputDir: string;
 }
 
-/** Where one command's streams spill while it runs, and where its full output is saved after: `<outputDir>/<id>.*`. */
+/**
+ * Where one command's streams spill while it runs, where its full output is saved after, where
+ * what a job it left running prints later goes, and a command too long for an argument (long-command.ts): `<outputDir>/<id>.*`.
+ */
 export interface OutputFiles {
   spill: (stream: "stdout" | "stderr") => () => string;
   full: string;
+  job: () => string;
+  script: () => string;
 }
 
 export function outputFiles(outputDir: string): OutputFiles {
   const id = newId();
-  return {
-    spill: (stream) => () => {
-      ensurePrivateDir(outputDir);
-      return join(outputDir, `${id}.${stream}`);
-    },
-    full: join(outputDir, `${id}.log`),
+  const file = (name: string) => () => {
+    ensurePrivateDir(outputDir);
+    return join(outputDir, `${id}.${name}`);
   };
+  return { spill: file, full: join(outputDir, `${id}.log`), job: file("job.log"), script: file("sh") };
 }
 
 /** What the external filter runs with: the command's shell, environment, directory and abort. */
@@ -69,12 +73,12 @@ export async function commandResult(
   exitCode: number,
   opts: OutputKeeping & FilterContext & { files: OutputFiles; notes: string[]; view?: (text: string) => string },
 ): Promise<string> {
-  const text = (c: Captured): Captured => {
-    const only = textOnly(c);
-    return only !== c || !opts.view ? only : { ...c, head: opts.view(c.head), tail: opts.view(c.tail) };
+  const text = (c: Captured): Captured & { nul?: true } => {
+    if (c.binary) return binaryLine(c);
+    return nulsShown(opts.view ? { ...c, head: opts.view(c.head), tail: opts.view(c.tail) } : c);
   };
   const shown = { ...run, stdout: text(run.stdout), stderr: text(run.stderr) }; // what the model reads; `run` is saved whole
-  const binary = [run.stdout, run.stderr].some((c) => textOnly(c) !== c);
+  const binary = [run.stdout, run.stderr].some((c) => c.binary);
   const out = { stdout: joined(shown.stdout), stderr: joined(shown.stderr), exitCode, command };
   const plain: Body = { text: formatOutput(out), hidden: sum(shown.stdout.hidden, shown.stderr.hidden) };
 
@@ -83,20 +87,21 @@ export async function commandResult(
   let body = plain;
   let filtered = false;
   if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
-    // after an abort the filter would be interrupted too: the built-in one is instant
     const builtin = async (): Promise<Body | undefined> => {
       const text =
         plain.hidden.bytes === 0
           ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined))
-          : await filterStreams({ stdout: chunksOf(shown.stdout), stderr: chunksOf(shown.stderr), exitCode });
+          : await filterStreams({ stdout: chunksOf(shown.stdout, opts.signal), stderr: chunksOf(shown.stderr, opts.signal), exitCode });
       return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
     };
-    if (opts.filter === "builtin" || opts.signal.aborted) body = (await builtin()) ?? plain;
+    // after an abort the user is waiting: output in memory is filtered in milliseconds, a spill file's could take seconds
+    if (opts.signal.aborted) body = plain.hidden.bytes === 0 ? ((await builtin()) ?? plain) : plain;
+    else if (opts.filter === "builtin") body = (await builtin().catch(() => undefined)) ?? plain;
     else {
       const external = await runFilter(opts, shown, exitCode);
       if ("text" in external) body = external;
       else {
-        const fallback = (await builtin()) ?? plain;
+        const fallback = (opts.signal.aborted ? undefined : await builtin().catch(() => undefined)) ?? plain;
         body = {
           ...fallback,
           text: `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used; the filter is [tools] bash_filter]\n${fallback.text}`,
@@ -106,12 +111,36 @@ export async function commandResult(
     filtered = body !== plain;
   }
   const cut = truncateHeadTail(body.text, MAX_RESULT_LINES, MAX_RESULT_BYTES, body.hidden);
-  let output = [cut.text, ...opts.notes].join("\n");
+  let output = [cut.text, ...opts.notes, ...keptNotes(run)].join("\n");
   const foreign = shown.stdout.foreign + shown.stderr.foreign;
   if (foreign > 0)
     output += `\n[${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]`;
-  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0) output += `\n${await saveFullOutput(opts.files.full, run, exitCode)}`;
+  const nul = shown.stdout.nul || shown.stderr.nul;
+  if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
+  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0 || nul)
+    output += `\n${await saveFullOutput(opts.files.full, run, exitCode)}`;
   return output;
+}
+
+/** What the full output lacks of a runaway stream, and where a job left running goes on printing. */
+function keptNotes(run: Finished): string[] {
+  const notes: string[] = [];
+  for (const [name, c] of [
+    ["stdout", run.stdout],
+    ["stderr", run.stderr],
+  ] as const)
+    if (c.dropped)
+      notes.push(
+        `[${name} was ${sizeText(c.bytes)}: the full output keeps its first and last ${sizeText((CAPTURE_LIMITS.fileBytes / 2) | 0)}; ${c.dropped.lines} lines between were dropped]`,
+      );
+  const job = run.jobLog;
+  if (job)
+    notes.push(
+      job.error
+        ? `[a job the command left running holds its output open; what it prints from now on is dropped (could not create ${job.path}: ${job.error})]`
+        : `[a job the command left running holds its output open: what it prints from now on goes to ${job.path} (its last ${sizeText(JOB_LOG_BYTES)} kept; read it with read_file or tail)]`,
+    );
+  return notes;
 }
 
 /** The external filter's output, or why it failed. It reads stderr then stdout on stdin. */
@@ -120,7 +149,7 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
   const input = readable(async function* () {
     for (const c of [run.stderr, run.stdout]) {
       let last = "";
-      for await (const chunk of chunksOf(c)) if (chunk) yield (last = chunk);
+      for await (const chunk of chunksOf(c, opts.signal)) if (chunk) yield (last = chunk);
       if (last && !last.endsWith("\n")) yield "\n";
     }
   });
@@ -171,24 +200,26 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
   }
 }
 
-/** Bytes read for git's test of binary data: a NUL byte among them. */
-const BINARY_PROBE = 8192;
-
 /**
  * A stream that is binary data (`cat logo.png`, `git show HEAD:app.bin`) as one line saying so:
  * decoded as text it is kilobytes of noise in the context. Its bytes stay in the full-output file.
  */
-function textOnly(c: Captured): Captured {
-  if (!c.head.slice(0, BINARY_PROBE).includes("\0")) return c;
+function binaryLine(c: Captured): Captured {
   const text = `[binary output: ${c.bytes} bytes, not shown; pipe it through od -c | head to see its start]`;
   return { head: text, tail: "", hidden: { lines: 0, bytes: 0 }, bytes: c.bytes, foreign: 0 };
+}
+
+/** Text with a few NUL bytes in it (`cat /proc/self/environ`, a log with a stray one): each reads `\0`. */
+function nulsShown(c: Captured): Captured & { nul?: true } {
+  if (!c.head.includes("\0") && !c.tail.includes("\0")) return c;
+  return { ...c, head: c.head.replaceAll("\0", "\\0"), tail: c.tail.replaceAll("\0", "\\0"), nul: true };
 }
 
 /** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */
 const joined = (c: Captured) => c.head + c.tail;
 
-/** A stream's text as the filter reads it: from its spill file when it has one, else from memory. */
-async function* chunksOf(c: Captured): AsyncGenerator<string> {
+/** A stream's text as the filter reads it: from its spill file when it has one, else from memory. Throws once `signal` is aborted. */
+async function* chunksOf(c: Captured, signal: AbortSignal): AsyncGenerator<string> {
   if (!c.spill) {
     yield c.head;
     if (c.hidden.bytes > 0) yield `\n… ${c.hidden.bytes} bytes could not be kept (${c.spillError}) …\n${c.tail}`;
@@ -199,7 +230,10 @@ async function* chunksOf(c: Captured): AsyncGenerator<string> {
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
   const decoder = outputDecoder();
   try {
-    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) yield decoder.decode(buffer.subarray(0, n));
+    for (let n: number; (n = (await file.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) {
+      signal.throwIfAborted();
+      yield decoder.decode(buffer.subarray(0, n)).replaceAll("\0", "\\0");
+    }
     yield decoder.decode(new Uint8Array(0), false);
   } finally {
     await file.close();

@@ -2,7 +2,8 @@
 // command stays in hey's own process group (the terminal's foreground group: it must be, to read
 // the terminal), so stopping it cannot signal a group: it signals the command's tree, read from
 // /proc on Linux and from ps(1) on other POSIX systems. The bash tool's commands have a group of
-// their own; it reads the list only to tell a zombie from a running process.
+// their own; it reads the list to tell a zombie from a running process, and on a timeout or an
+// abort to find what the command started outside its group (a `detached` child).
 import { readdirSync } from "node:fs";
 import { procStat } from "../fs/proc-stat.ts";
 
@@ -17,6 +18,13 @@ export interface Proc {
 }
 
 const POLL_MS = 20;
+
+/**
+ * How long a command asked to stop gets to clean up before SIGKILL: a trap removing its temp files,
+ * a test runner closing the browser it started. `!COMMAND` gets it from Ctrl-C (the terminal's
+ * SIGINT, then SIGTERM), a bash call from the SIGTERM its timeout or Ctrl-C sends.
+ */
+export const STOP_GRACE_MS = 1500;
 
 /** Every process on the machine; [] when they cannot be listed. Never throws. */
 export function listProcesses(): Proc[] {
@@ -91,7 +99,7 @@ export function killTreeNow(pid: number): void {
 }
 
 /** Those of `procs` that still run, the same processes (not a reused pid). */
-function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
+export function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
   const now = new Map(all.map((p) => [p.pid, p]));
   return procs.filter((p) => {
     const seen = now.get(p.pid);
@@ -99,7 +107,8 @@ function stillRunning(procs: Proc[], all: Proc[] = listProcesses()): Proc[] {
   });
 }
 
-function send(procs: Proc[], signal: NodeJS.Signals): void {
+/** `signal` to each of `procs` still there. */
+export function send(procs: Proc[], signal: NodeJS.Signals): void {
   for (const p of procs)
     try {
       process.kill(p.pid, signal);

@@ -1,13 +1,14 @@
 // Running one command for the bash tool and its external output filter (SPEC §7): a fresh process
 // group, stdin closed or fed, stdout and stderr captured in bounded memory (capture.ts); a timeout
-// or an abort kills the whole group.
+// or an abort kills the whole group, and what of the command's process tree left it. A job the
+// command leaves in the background keeps its output pipes: what it prints later goes to a file
+// (job-log.ts).
 import { capture, drained, type Captured } from "./capture.ts";
 import { guarded, release } from "./group-guard.ts";
-import { listProcesses } from "./process-tree.ts";
+import { openJobLog, type JobLog } from "./job-log.ts";
+import { listProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
 import { errorText } from "../kernel/errors.ts";
 
-/** SIGTERM first so test runners can clean up; the group gets SIGKILL after this. */
-const KILL_GRACE_MS = 200;
 const KILL_POLL_MS = 20;
 /**
  * After SIGKILL the group's processes take a moment to be gone (a 1-in-20 test run still saw a
@@ -23,6 +24,8 @@ export interface Finished {
   /** the signal that ended the shell, if one did */
   signal?: string;
   ended: "exit" | "timeout" | "abort";
+  /** where what a job left running prints from now on goes, when one holds the output open */
+  jobLog?: JobLog;
 }
 
 export interface RunOptions {
@@ -39,6 +42,8 @@ export interface RunOptions {
   spill?: (stream: "stdout" | "stderr") => () => string;
   /** told of each chunk of stdout and stderr as it arrives */
   listen?: (chunk: Uint8Array) => void;
+  /** the file for what a job the command left running prints after it exited; without it, the pipes are closed then */
+  jobLog?: () => string;
 }
 
 /**
@@ -87,11 +92,18 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   await stopping;
   if (opts.guard && !stopping) release(proc.pid);
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
-  const [out, err] = await Promise.all([stdout.finish(), stderr.finish()]);
-  return { stdout: out, stderr: err, exitCode, signal: typeof proc.signalCode === "string" ? proc.signalCode : undefined, ended };
+  let log: JobLog | undefined;
+  const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!())).writer());
+  const [out, err] = await Promise.all([stdout.finish(later), stderr.finish(later)]);
+  const signal = typeof proc.signalCode === "string" ? proc.signalCode : undefined;
+  return { stdout: out, stderr: err, exitCode, signal, ended, ...(log ? { jobLog: log } : {}) };
 }
 
-/** SIGTERM to the whole group, then SIGKILL to it once it is empty or KILL_GRACE_MS have passed; returns once it is gone (or KILL_WAIT_MS). */
+/**
+ * SIGTERM to the whole group and to what the command started outside it (a test runner's
+ * `detached` browser), then SIGKILL to what of them still runs after STOP_GRACE_MS (at once when
+ * nothing does); returns once they are gone (or KILL_WAIT_MS).
+ */
 async function killGroup(proc: Bun.Subprocess): Promise<void> {
   const signal = (sig: NodeJS.Signals | 0): boolean => {
     try {
@@ -105,10 +117,21 @@ async function killGroup(proc: Bun.Subprocess): Promise<void> {
       return false; // ESRCH: no process left in the group
     }
   };
-  signal("SIGTERM");
-  for (let waited = 0; waited < KILL_GRACE_MS && signal(0); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
-  if (!signal("SIGKILL")) return;
+  // read before the first signal: once its parent is gone, a process is no longer below the shell
+  let outside: Proc[] = process.platform === "win32" ? [] : treeOf(proc.pid).filter((p) => p.pgid !== proc.pid);
   const running = () => signal(0) && (process.platform !== "linux" || runsOnLinux(proc.pid));
+  const left = () => (outside = outside.length > 0 ? stillRunning(outside) : outside).length > 0 || running();
+  signal("SIGTERM");
+  send(outside, "SIGTERM");
+  for (let waited = 0; waited < STOP_GRACE_MS && left(); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
+  if (outside.length > 0) {
+    const all = listProcesses();
+    send(
+      stillRunning(outside, all).flatMap((p) => treeOf(p.pid, all)),
+      "SIGKILL",
+    );
+  }
+  if (!signal("SIGKILL")) return;
   for (let waited = 0; waited < KILL_WAIT_MS && running(); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
 }
 

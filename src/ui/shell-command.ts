@@ -9,7 +9,7 @@ import { asShown, showsFiles } from "../tools/bash-output.ts";
 import { capture, type Captured, drained, readPipe } from "../tools/capture.ts";
 import { commandResult, type FilterContext, type OutputFiles, type OutputKeeping } from "../tools/command-result.ts";
 import { outputDecoder } from "../fs/output-text.ts";
-import { killTree, killTreeNow } from "../tools/process-tree.ts";
+import { killTree, killTreeNow, STOP_GRACE_MS } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 
 /** How a `!` command runs: the configured shell, the tools' environment, the permission lists' word on it. */
@@ -23,11 +23,10 @@ export interface UserShell {
 }
 /**
  * After Ctrl-C the command has had the terminal's SIGINT already: it gets this long to end on its
- * own (a program that catches it, cleans up and exits 0) before hey ends it.
+ * own (a program that catches it, cleans up and exits 0) before hey ends it: SIGTERM to its tree,
+ * and SIGKILL what of it still runs at the end of STOP_GRACE_MS.
  */
 const INTERRUPT_GRACE_MS = 1000;
-/** Then the command's tree gets SIGTERM, and SIGKILL what of it still runs after this. */
-const KILL_GRACE_MS = 500;
 
 export interface ShellRun {
   /** the exit code; undefined when a signal ended it */
@@ -84,7 +83,9 @@ export async function runShellCommand(
   const runs = () => child.exitCode === null && child.signalCode === null; // not reaped: its pid is still its own
   let stopping: Promise<void> | undefined;
   const stop = () => {
-    stopping ??= Promise.race([child.exited, Bun.sleep(INTERRUPT_GRACE_MS)]).then(() => (runs() ? killTree(child.pid, KILL_GRACE_MS) : undefined));
+    stopping ??= Promise.race([child.exited, Bun.sleep(INTERRUPT_GRACE_MS)]).then(() =>
+      runs() ? killTree(child.pid, STOP_GRACE_MS - INTERRUPT_GRACE_MS) : undefined,
+    );
   };
   // hey leaving at once (Ctrl-C pressed again and again) leaves no command reading the terminal
   const onExit = () => {

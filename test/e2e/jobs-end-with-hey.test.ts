@@ -1,7 +1,8 @@
 // What the bash tool starts ends with hey, however hey ends: `kill -9` of hey, which runs no code
 // of its own then, leaves no job behind (tools/group-guard.ts), neither a command still running
 // nor a job an earlier command left in the background; nor does hey's normal exit. While hey runs,
-// a background job runs on, and a call that left nothing running leaves no guard behind either.
+// a background job runs on, printing into the file its call's result named, and a call that left
+// nothing running leaves no guard behind either.
 // Through the compiled binary against a local mock model.
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -64,6 +65,35 @@ test("a job the model left in the background ends when hey exits normally", asyn
   try {
     const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: root.path, env: env("normal") });
     expect(run.code).toBe(0);
+    await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
+  } finally {
+    model.stop();
+  }
+}, 40_000);
+
+test("a job the model left in the background goes on printing after its call; the next call reads what it printed from the file the result named", async () => {
+  const job = marker();
+  leftovers.push(job);
+  // a server of sorts: it logs each request on stdout (before: its first line after the call killed it, SIGPIPE)
+  const serve = `(: ${job}; while [ ! -e go ]; do sleep 0.02; done; echo "request 1 served"; echo ok > alive; exec sleep ${job}) &\necho launched`;
+  const named = (result: string) => result.match(/what it prints from now on goes to (\S+) /)?.[1];
+  const model = startModelServer((req) => {
+    const [first, second] = results(req);
+    if (first === undefined) return { calls: [["bash", { command: serve }]] };
+    if (second === undefined)
+      return {
+        calls: [
+          ["bash", { command: `touch go; for i in $(seq 200); do grep -q served '${named(first)}' && break; sleep 0.05; done; cat alive '${named(first)}'` }],
+        ],
+      };
+    return { text: "checked" };
+  });
+  try {
+    const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start the server and test it"], { cwd: root.path, env: env("later") });
+    expect(run.code).toBe(0);
+    const [first, second] = results(model.requests.at(-1)!);
+    expect(first).toContain("launched\n[exit code 0]\n[a job the command left running holds its output open: what it prints from now on goes to ");
+    expect(second).toStartWith("ok\nrequest 1 served\n[exit code 0]");
     await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
   } finally {
     model.stop();

@@ -153,8 +153,9 @@ describe("bash tool", () => {
       const m = marker();
       leftovers.push(m);
       const r = await tool().run({ command: `(sleep ${m} &) ; echo done` }, ctx());
-      expect(r).toEqual({ output: "done\n[exit code 0]" }); // back while the grandchild (minutes long) still holds the pipe
-      // the background process is the command's business: it was not killed, only no longer read
+      // back while the grandchild (minutes long) still holds the pipe; what it prints later goes to a file (background-jobs.test.ts)
+      expect(r.output).toStartWith("done\n[exit code 0]\n[a job the command left running holds its output open: what it prints from now on goes to ");
+      // the background process is the command's business: it was not killed
       expect(withMarker(m).length).toBe(1);
     },
     HANG,
@@ -225,6 +226,15 @@ describe("bash tool", () => {
     expect(big.output).toStartWith("[binary output: 3000005 bytes, not shown; pipe it through od -c | head to see its start]\n[exit code 0]\n[full output: ");
     expect(Bun.file(fullOutputPath(big.output)!).size).toBe(3_000_005 + "\n[exit code 0]\n".length);
   }, 20_000);
+
+  test("text with a few NUL bytes in it is shown, each NUL as \\0, and so is what follows it; the full output keeps the bytes", async () => {
+    const command = "printf 'PATH=/usr/bin\\0HOME=/root\\0'; echo; echo 'FAIL: worker exited with code 1' >&2";
+    const r = await tool().run({ command }, ctx());
+    expect(r.output).toStartWith(
+      "PATH=/usr/bin\\0HOME=/root\\0\n[stderr]\nFAIL: worker exited with code 1\n[exit code 0]\n[NUL bytes are shown as \\0; the full output keeps the bytes]\n[full output: ",
+    );
+    expect(readFileSync(fullOutputPath(r.output)!, "latin1")).toStartWith("PATH=/usr/bin\0HOME=/root\0\n");
+  });
 
   test("colours and progress redraws are not passed on, raw or not; the full output keeps them", async () => {
     const command = "printf '\\033[1;31merror\\033[0m: x\\n'; for i in 1 2 3; do printf '\\r%d%%' $i; sleep 0.01; done; echo; yes line | head -150";

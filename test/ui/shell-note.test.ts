@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_RESULT_BYTES, MAX_RESULT_LINES } from "../../src/tools/bash.ts";
+import { capture } from "../../src/tools/capture.ts";
 import { outputFiles } from "../../src/tools/command-result.ts";
 import { ending, runShellCommand, type ShellRun, shellNote } from "../../src/ui/shell-command.ts";
 import { eachTempDir } from "../helpers/fixtures.ts";
@@ -17,9 +18,15 @@ const SCREEN_LEFT_OUT = "(a full-screen program's screen: not given)";
 type Keeping = { raw?: boolean; filter?: string; redact?: (text: string) => string };
 
 /** The note for a run that printed `output` (held in memory, as output under 1 MB is). */
-function noteOf(command: string, output: string, ended: Pick<ShellRun, "code" | "signal"> = { code: 0 }, keeping: Keeping = {}): Promise<string> {
-  const captured = { head: output, tail: "", hidden: { lines: 0, bytes: 0 }, bytes: Buffer.byteLength(output), foreign: 0 };
-  return note(command, { ...ended, output: captured }, outputFiles(join(dir.path, "out")), keeping);
+async function noteOf(
+  command: string,
+  output: string | Uint8Array,
+  ended: Pick<ShellRun, "code" | "signal"> = { code: 0 },
+  keeping: Keeping = {},
+): Promise<string> {
+  const captured = capture(new Response(output).body!, undefined);
+  await captured.done;
+  return note(command, { ...ended, output: await captured.finish() }, outputFiles(join(dir.path, "out")), keeping);
 }
 
 const note = (command: string, run: ShellRun, files: ReturnType<typeof outputFiles>, keeping: Keeping = {}) =>
@@ -130,9 +137,10 @@ test("colours, titles, links and other escapes are removed; a progress line is i
     "10%\r50%\r100% done\n" +
     "N\bNA\bAM\bME\bE _\bx\x07\x01\n";
   expect(await noteOf("make", output)).toBe(`${intro}\n$ make\n✓ passed link\nsaved keypad\n100% done\nNAME x\n[exit code 0]`);
-  // a NUL byte is binary data, as in a bash result: named, not shown
-  expect(await noteOf("cat logo.png", "\x89PNG\r\n\x1a\n\0\0\0\rIHDR")).toMatch(
-    /^.+\n\$ cat logo\.png\n\[binary output: 17 bytes, not shown; [^\n]+\]\n\[exit code 0\]\n\[full output: .+\]$/,
+  // binary data is named, not shown, as in a bash result
+  const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "latin1"), Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 37) % 256))]);
+  expect(await noteOf("cat logo.png", png)).toMatch(
+    /^.+\n\$ cat logo\.png\n\[binary output: 216 bytes, not shown; [^\n]+\]\n\[exit code 0\]\n\[full output: .+\]$/,
   );
 });
 
