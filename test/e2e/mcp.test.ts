@@ -259,15 +259,23 @@ test("the filesystem server started with no directory works in the project hey r
   mkdirSync(join(project, "src"));
   writeFileSync(join(project, "todo.md"), "- ship it\n");
   const root = realpathSync(project);
+  // the server asks hey for its roots once connected and takes them in as it answers the first calls: a call
+  // that comes at once (a loaded machine) may still see none, so the model asks again, as a model would
+  let asked = 0;
   const m = model((req) => {
     const tool = lastTool(req);
-    if (!tool) return { calls: [["list_allowed_directories", {}]] };
+    const none = tool && resultText(tool).trimEnd() === "Allowed directories:";
+    if (!tool || (none && asked < 5)) {
+      asked++;
+      return { calls: [["list_allowed_directories", {}]] };
+    }
     if (resultText(tool).startsWith("Allowed")) return { calls: [["read_text_file", { path: join(root, "todo.md") }]] };
     return { text: `read: ${resultText(tool)}` };
   });
   writeConfig(provider(m.baseUrl) + `\n[mcp.fs]\ncommand = "node"\nargs = [${toml(FS_SERVER)}]\n`);
   const r = await runHey(["-p", "what is on the list?"], { env: { HOME: home.path }, cwd: join(project, "src"), timeoutMs: 60_000 });
-  // before: hey declared no roots: "Allowed directories:" with none, and the read was refused
-  expect(resultText(lastTool(m.requests[1]!)!)).toBe(`Allowed directories:\n${root}`);
+  // before: hey declared no roots: "Allowed directories:" with none every time, and the read was refused
+  const listed = m.requests.map((q) => lastTool(q)).filter((t) => t && resultText(t).startsWith("Allowed"));
+  expect(resultText(listed.at(-1)!)).toBe(`Allowed directories:\n${root}`);
   expect(r.stdout).toBe("read: - ship it\n");
 });
