@@ -12,11 +12,13 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText } from "../fs/text-encoding.ts";
+import { findMatches, firstLines, lineNumbers, replaceMatches, type Span } from "./edit-matches.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
+const MATCH_LINES_SHOWN = 20; // lines named when old_string matches more than once
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent
@@ -67,25 +69,12 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
       const { text, encoding } = decodeText(bytes);
 
-      // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
-      const eol = text.includes("\r\n") ? "\r\n" : "\n";
-      let oldString = oldArg.replace(/\r?\n/g, eol);
-      let newString = newArg.replace(/\r?\n/g, eol);
-      let at = indexesOf(text, oldString);
-      if (at.length === 0 && oldString !== oldArg) {
-        [oldString, newString] = [oldArg, newArg];
-        at = indexesOf(text, oldString);
-      }
-      // A file mixing CRLF and LF: read_file shows neither, so a line break in old_string matches
-      // either, and new_string's take the kind most of the match's have (CRLF on a tie).
-      const mixed = at.length === 0 && eol === "\r\n" && oldArg.includes("\n") ? mixedMatches(text, oldArg) : undefined;
-      if (mixed) {
-        oldString = mixed.text;
-        const crlf = oldString.split("\r\n").length - 1;
-        newString = newArg.replace(/\r?\n/g, 2 * crlf >= oldString.split("\n").length - 1 ? "\r\n" : "\n");
-        at = mixed.at;
-      }
-      if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
+      if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
+        return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      const at = await findMatches(text, oldArg, ctx.signal);
+      if (!at) return toolError(`edit interrupted: ${path} not changed`);
+      const eol = text.split("\r\n").length - 1 > (text.split("\n").length - 1) / 2 ? "\r\n" : "\n"; // most of its lines'
       if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (at.length === 0) {
@@ -93,23 +82,23 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
         return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol));
       }
       if (at.length > 1 && !replaceAll) {
-        const lines = lineNumbers(text, at);
-        const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
+        const lines = firstLines(
+          text,
+          at.map(([start]) => start),
+          MATCH_LINES_SHOWN + 1,
+        );
+        const list =
+          lines.length === 1
+            ? `all on line ${lines[0]}`
+            : `lines ${lines.slice(0, MATCH_LINES_SHOWN).join(", ")}${lines.length > MATCH_LINES_SHOWN ? ", …" : ""}`;
         return toolError(
-          `old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
+          `old_string matches ${at.length} times in ${path} (${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
         );
       }
 
-      let updated = "";
-      let from = 0;
-      const spans: Span[] = [];
-      for (const index of at) {
-        updated += text.slice(from, index);
-        spans.push({ old: index, new: updated.length });
-        updated += newString;
-        from = index + oldString.length;
-      }
-      updated += text.slice(from);
+      const replaced = await replaceMatches(text, at, newArg, ctx.signal);
+      if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
+      const { updated, spans } = replaced;
       const encoded = encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
@@ -122,7 +111,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       seen.set(real, seenAfterEdit(seen.get(real), contentHash(bytes), contentHash(encoded)));
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
       return {
-        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
+        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans)}`,
       };
     },
   };
@@ -131,37 +120,6 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
 /** A read-only file is left alone: it may be kept so on purpose. */
 export const readOnlyError = (path: string, mode: string) =>
   `${path} is read-only (mode ${mode}); not changed. If it really should change, make it writable first (chmod u+w)`;
-
-/** Where `oldArg` occurs with each of its line breaks read as CRLF or LF, when every occurrence is the same text. */
-function mixedMatches(text: string, oldArg: string): { text: string; at: number[] } | undefined {
-  const pattern = oldArg
-    .replace(/\r\n/g, "\n")
-    .split("\n")
-    .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"))
-    .join("\\r?\\n");
-  const found = [...text.matchAll(new RegExp(pattern, "g"))];
-  if (found.length === 0 || found.some((m) => m[0] !== found[0]![0])) return undefined;
-  return { text: found[0]![0], at: found.map((m) => m.index) };
-}
-
-function indexesOf(text: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
-}
-
-/** 1-based line numbers of ascending character offsets. */
-function lineNumbers(text: string, offsets: number[]): number[] {
-  const out: number[] = [];
-  let line = 1;
-  let pos = 0;
-  for (const offset of offsets) {
-    for (let nl = text.indexOf("\n", pos); nl !== -1 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++;
-    pos = offset;
-    out.push(line);
-  }
-  return out;
-}
 
 /** read_file's line prefix (`  12\t`), which a model sometimes copies into old_string */
 const LINE_NUMBER = /^ *\d+\t/;
@@ -194,12 +152,6 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
 
 const cut = (line: string) => (line.length > DIFF_LINE_CHARS ? line.slice(0, DIFF_LINE_CHARS) + "…" : line);
 
-/** Where one replacement starts in the old and in the new text. */
-interface Span {
-  old: number;
-  new: number;
-}
-
 /** A changed block: old lines [a, b) became new lines [a2, b2) (0-based). */
 interface Change {
   a: number;
@@ -213,7 +165,7 @@ interface Change {
  * EDIT_DIFF_LINES lines. Each replacement touches the lines from its start to the character just
  * after it, in both texts; everything outside those lines is unchanged and aligned.
  */
-function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
+function diff(before: string, after: string, spans: Span[]): string {
   const lines = (text: string) =>
     text
       .replace(/^\uFEFF/, "") // read_file does not show a byte-order mark either
@@ -224,11 +176,11 @@ function diff(before: string, after: string, spans: Span[], oldLength: number, n
   const newLines = lines(after);
   const oldAt = lineNumbers(
     before,
-    spans.flatMap((s) => [s.old, s.old + oldLength]),
+    spans.flatMap((s) => [s.old, s.oldEnd]),
   );
   const newAt = lineNumbers(
     after,
-    spans.flatMap((s) => [s.new, s.new + newLength]),
+    spans.flatMap((s) => [s.new, s.newEnd]),
   );
 
   const changes: Change[] = [];
