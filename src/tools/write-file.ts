@@ -39,6 +39,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
+      // a FIFO would wait for a reader, and a device or socket is not a file to replace with one
+      if (before && !before.isFile()) return toolError(`${path} is not a regular file (a named pipe, device or socket); not changed`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`write_file: ${slash}`);
       const locked = await readOnlyMode(abs);
