@@ -6,12 +6,18 @@
 // matches it holds (a minified bundle), and it gives the event loop a turn now and then so Esc,
 // Ctrl-C and SIGTERM are heard: undefined when `signal` aborted. Pure.
 
-/** Where one replacement starts and ends in the old and in the new text. */
-export interface Span {
-  old: number;
-  oldEnd: number;
-  new: number;
-  newEnd: number;
+/** Where each replacement starts and ends in the old text and in the new, in order (arrays, not objects: there may be millions). */
+export interface Spans {
+  oldAt: number[];
+  oldEnd: number[];
+  newAt: number[];
+  newEnd: number[];
+}
+
+/** Where each occurrence starts and ends, in order. */
+export interface Matches {
+  at: number[];
+  end: number[];
 }
 
 /** Matches handled between looks at the clock. */
@@ -19,8 +25,11 @@ const CHECK_EVERY = 4096;
 /** The longest the tool works without letting the event loop run (a key, a signal). */
 const SLICE_MS = 50;
 
-/** A function to call at each step of a long loop: resolves true when the work must stop. */
-function pacer(signal: AbortSignal): (step: number) => Promise<boolean> | boolean {
+/**
+ * A function to call at each step of a long loop: true when the loop must stop. Now and then it
+ * is a promise, awaited so the event loop runs (only then: awaiting each step costs a microtask).
+ */
+function pacer(signal: AbortSignal): (step: number) => boolean | Promise<boolean> {
   let last = performance.now();
   return (step) => {
     if (step % CHECK_EVERY !== 0 || performance.now() - last < SLICE_MS) return signal.aborted;
@@ -33,24 +42,29 @@ function pacer(signal: AbortSignal): (step: number) => Promise<boolean> | boolea
   };
 }
 
-/** The [start, end) of each occurrence of `oldArg` in `text`, left to right, not overlapping; line breaks match CRLF or LF. */
-export async function findMatches(text: string, oldArg: string, signal: AbortSignal): Promise<[number, number][] | undefined> {
-  const out: [number, number][] = [];
+/** Each occurrence of `oldArg` in `text`, left to right, not overlapping; its line breaks match CRLF or LF. */
+export async function findMatches(text: string, oldArg: string, signal: AbortSignal): Promise<Matches | undefined> {
+  const found: Matches = { at: [], end: [] };
   const stop = pacer(signal);
+  const add = (at: number, end: number) => {
+    found.at.push(at);
+    found.end.push(end);
+    return stop(found.at.length);
+  };
   const parts = oldArg.split(/\r?\n/);
   if (parts.length === 1) {
     for (let i = text.indexOf(oldArg); i !== -1; i = text.indexOf(oldArg, i + oldArg.length)) {
-      out.push([i, i + oldArg.length]);
-      if (await stop(out.length)) return undefined;
+      const done = add(i, i + oldArg.length);
+      if (done === true || (done !== false && (await done))) return undefined;
     }
-    return out;
+    return found;
   }
   const pattern = new RegExp(parts.map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\r?\\n"), "g");
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    out.push([m.index, m.index + m[0].length]);
-    if (await stop(out.length)) return undefined;
+    const done = add(m.index, m.index + m[0].length);
+    if (done === true || (done !== false && (await done))) return undefined;
   }
-  return out;
+  return found;
 }
 
 /**
@@ -59,36 +73,40 @@ export async function findMatches(text: string, oldArg: string, signal: AbortSig
  */
 export async function replaceMatches(
   text: string,
-  matches: [number, number][],
+  matches: Matches,
   newArg: string,
   signal: AbortSignal,
-): Promise<{ updated: string; spans: Span[] } | undefined> {
+): Promise<{ updated: string; spans: Spans } | undefined> {
   const newLines = newArg.split(/\r?\n/);
   const fileEol = majorityEol(text);
   const stop = pacer(signal);
-  const made = new Map<string, string>();
-  const spans: Span[] = [];
-  let updated = "";
+  const spans: Spans = { oldAt: matches.at, oldEnd: matches.end, newAt: [], newEnd: [] };
+  const pieces: string[] = [];
+  let length = 0;
   let from = 0;
   let next = text.indexOf("\n"); // the first line break at or after the current match's end
   let last = -1; // the last one before it
-  for (const [at, end] of matches) {
+  let made = { old: "", around: "", replacement: "" }; // the last replacement made: most matches are alike
+  for (let i = 0; i < matches.at.length; i++) {
+    const [at, end] = [matches.at[i]!, matches.end[i]!];
     while (next !== -1 && next < end) [last, next] = [next, text.indexOf("\n", next + 1)];
     const around = next !== -1 ? eolAt(text, next) : last !== -1 ? eolAt(text, last) : fileEol;
     const old = text.slice(at, end);
-    const key = `${around}${old}`;
-    let replacement = made.get(key);
-    if (replacement === undefined) {
-      replacement = withLineEnds(old, newLines, around);
-      made.set(key, replacement);
-    }
-    updated += text.slice(from, at);
-    spans.push({ old: at, oldEnd: end, new: updated.length, newEnd: updated.length + replacement.length });
-    updated += replacement;
+    if (old !== made.old || around !== made.around) made = { old, around, replacement: withLineEnds(old, newLines, around) };
+    pieces.push(text.slice(from, at), made.replacement);
+    length += at - from;
+    spans.newAt.push(length);
+    length += made.replacement.length;
+    spans.newEnd.push(length);
     from = end;
-    if (await stop(spans.length)) return undefined;
+    const done = stop(i + 1);
+    if (done === true || (done !== false && (await done))) return undefined;
   }
-  return { updated: updated + text.slice(from), spans };
+  pieces.push(text.slice(from));
+  const updated = pieces.join("");
+  // a last turn for the event loop: an interrupt now still leaves the file as it was
+  if (await new Promise<boolean>((resolve) => setTimeout(() => resolve(signal.aborted), 0))) return undefined;
+  return { updated, spans };
 }
 
 /** The line end of the line break whose "\n" is at `nl`. */
