@@ -75,11 +75,11 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       const matches = await findMatches(text, oldArg, ctx.signal);
       if (!matches) return toolError(`edit interrupted: ${path} not changed`);
       const found = matches.at.length;
-      const eol = text.split("\r\n").length - 1 > (text.split("\n").length - 1) / 2 ? "\r\n" : "\n"; // most of its lines'
       if (found === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (found === 0) {
         const changed = changedSinceRead(path, seen.get(realTarget(abs)), contentHash(bytes));
+        const eol = text.split("\r\n").length - 1 > (text.split("\n").length - 1) / 2 ? "\r\n" : "\n"; // most of its lines'
         return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol));
       }
       if (found > 1 && !replaceAll) {
