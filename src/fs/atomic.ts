@@ -2,10 +2,12 @@
 // target, flush it, then rename it over the target. A reader sees the old file or the new one,
 // never a half-written one, and a crash leaves at worst a stray temporary file, which the next
 // write of the same file removes (as does a resume of the session whose write was cut: wire.ts).
-import { constants, readFileSync, renameSync } from "node:fs";
+// A rename makes a new file, though: where that would change what the file is — its owner, its
+// other hard links — or cannot be done, a user's file is written in place instead (writeInPlace).
+import { closeSync, constants, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { errnoCode } from "../kernel/errors.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 import { dirSync } from "./dir-sync.ts";
 import { sweepDeadCopies } from "./file-lock.ts";
 import { checkOwnFile } from "./own-files.ts";
@@ -26,6 +28,10 @@ import { realTarget } from "./real-target.ts";
  * anything else just before the rename — the user saved it while the new file was written and
  * flushed — it is left as it is and this throws. Compared and renamed in one synchronous step, so
  * nothing of this process runs between them.
+ * A user's file (none of `own`, `private`, `follow: false` and `mode`) keeps what it is: the new
+ * file gets the old one's owner and group when this process may give them (root), and the file is
+ * written in place instead — same inode, not atomic for a reader — when it has other hard links,
+ * when its owner cannot be kept, or when its directory is not writable but the file is.
  */
 export async function writeFileAtomic(
   path: string,
@@ -39,7 +45,11 @@ export async function writeFileAtomic(
   await mkdir(dir, { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
   const existing = follow || opts.own ? await stat(target).catch(() => undefined) : await lstat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
+  // a FIFO or a device is not a file to replace (and reading a FIFO to compare it would wait for a writer)
+  if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
   const keep = existing?.isFile() ? existing.mode & 0o7777 : undefined; // a link replaced has no mode to keep
+  const userFile = existing?.isFile() && follow && !opts.private && opts.mode === undefined ? existing : undefined; // whose identity to keep
+  if (userFile && userFile.nlink > 1) return writeInPlace(target, data, opts.unchanged);
   // hey's state is private even when an older hey left the file readable to others
   const mode = opts.mode ?? (opts.private ? 0o600 : (keep ?? 0o666));
 
@@ -51,8 +61,22 @@ export async function writeFileAtomic(
     // the file named in the error would be the temporary one, which means nothing to the reader
     const code = errnoCode(e);
     if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw e;
-    throw Object.assign(new Error(`its directory ${dir} is not writable (${code === "EROFS" ? "read-only file system" : "permission denied"})`), { code });
+    return Object.assign(new Error(`its directory ${dir} is not writable (${code === "EROFS" ? "read-only file system" : "permission denied"})`), { code });
   });
+  if (handle instanceof Error) {
+    // as `echo > file` does: a file the user may write, in a directory they may not
+    if (userFile && handle.code !== "EROFS" && (await writable(target))) return writeInPlace(target, data, opts.unchanged);
+    throw handle;
+  }
+  if (userFile) {
+    const made = await handle.stat();
+    const owned = made.uid === userFile.uid && made.gid === userFile.gid;
+    if (!owned && !(await handle.chown(userFile.uid, userFile.gid).then(...TRUE_FALSE))) {
+      await handle.close();
+      await unlink(tmp).catch(() => {});
+      return writeInPlace(target, data, opts.unchanged); // a rename would give the file this user's name
+    }
+  }
   try {
     try {
       await handle.writeFile(data);
@@ -64,14 +88,54 @@ export async function writeFileAtomic(
     if (keep !== undefined || opts.mode !== undefined || opts.private) await chmod(tmp, mode);
     if (opts.unchanged === undefined) await rename(tmp, target);
     else if (sameBytes(current(target), opts.unchanged)) renameSync(tmp, target);
-    else
-      throw new Error("it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again");
+    else throw new Error(CHANGED_MEANWHILE);
   } catch (error) {
     await unlink(tmp).catch(() => {});
     throw error;
   }
   dirSync.run(dir); // else a power cut can bring the old file back, or leave none where there was none
 }
+
+/**
+ * Writes `data` over the file at `target` through the file itself, so it stays the same inode:
+ * its owner, group, mode and other hard links are kept. Its old content is read first — compared
+ * with `unchanged` as writeFileAtomic does — and written back when the write fails (a full disk),
+ * so a failure leaves the file as it was. All synchronous: nothing of this process runs between
+ * the comparison and the write.
+ */
+function writeInPlace(target: string, data: string | Uint8Array, unchanged: Uint8Array | null | undefined): void {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  const fd = openSync(target, "r+");
+  try {
+    const old = readFileSync(fd);
+    if (unchanged !== undefined && !sameBytes(old, unchanged)) throw new Error(CHANGED_MEANWHILE);
+    try {
+      writeAll(fd, bytes);
+    } catch (error) {
+      try {
+        writeAll(fd, old);
+      } catch (again) {
+        throw new Error(`${errorText(error)}; putting its old content back failed too (${errorText(again)}): it may be cut short`);
+      }
+      throw error;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `bytes` as the whole content of the open file `fd`: written from its start, cut after them, flushed. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+  ftruncateSync(fd, bytes.length); // written before cut: a shorter file is never empty on the way
+  fsyncSync(fd);
+}
+
+const TRUE_FALSE = [() => true, () => false] as const;
+const writable = (path: string) => access(path, constants.W_OK).then(...TRUE_FALSE);
+
+const CHANGED_MEANWHILE =
+  "it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again";
 
 /**
  * Removes the temporary copies of `path` (links followed, as writeFileAtomic follows them) that a hey

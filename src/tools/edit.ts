@@ -12,11 +12,13 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText } from "../fs/text-encoding.ts";
+import { findMatches, firstLines, lineNumbers, replaceMatches, type Spans } from "./edit-matches.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
+const MATCH_LINES_SHOWN = 20; // lines named when old_string matches more than once
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent
@@ -67,49 +69,33 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
       const { text, encoding } = decodeText(bytes);
 
-      // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
-      const eol = text.includes("\r\n") ? "\r\n" : "\n";
-      let oldString = oldArg.replace(/\r?\n/g, eol);
-      let newString = newArg.replace(/\r?\n/g, eol);
-      let at = indexesOf(text, oldString);
-      if (at.length === 0 && oldString !== oldArg) {
-        [oldString, newString] = [oldArg, newArg];
-        at = indexesOf(text, oldString);
-      }
-      // A file mixing CRLF and LF: read_file shows neither, so a line break in old_string matches
-      // either, and new_string's take the kind most of the match's have (CRLF on a tie).
-      const mixed = at.length === 0 && eol === "\r\n" && oldArg.includes("\n") ? mixedMatches(text, oldArg) : undefined;
-      if (mixed) {
-        oldString = mixed.text;
-        const crlf = oldString.split("\r\n").length - 1;
-        newString = newArg.replace(/\r?\n/g, 2 * crlf >= oldString.split("\n").length - 1 ? "\r\n" : "\n");
-        at = mixed.at;
-      }
-      if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
-      if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
+      // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
+      if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
+        return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      const matches = await findMatches(text, oldArg, ctx.signal);
+      if (!matches) return toolError(`edit interrupted: ${path} not changed`);
+      const found = matches.at.length;
+      if (found === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
-      if (at.length === 0) {
+      if (found === 0) {
         const changed = changedSinceRead(path, seen.get(realTarget(abs)), contentHash(bytes));
+        const eol = text.split("\r\n").length - 1 > (text.split("\n").length - 1) / 2 ? "\r\n" : "\n"; // most of its lines'
         return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol));
       }
-      if (at.length > 1 && !replaceAll) {
-        const lines = lineNumbers(text, at);
-        const list = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
+      if (found > 1 && !replaceAll) {
+        const lines = firstLines(text, matches.at, MATCH_LINES_SHOWN + 1);
+        const list =
+          lines.length === 1
+            ? `all on line ${lines[0]}`
+            : `lines ${lines.slice(0, MATCH_LINES_SHOWN).join(", ")}${lines.length > MATCH_LINES_SHOWN ? ", …" : ""}`;
         return toolError(
-          `old_string matches ${at.length} times in ${path} (lines ${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
+          `old_string matches ${found} times in ${path} (${list}); include more surrounding lines to pick one, or set replace_all to change every one`,
         );
       }
 
-      let updated = "";
-      let from = 0;
-      const spans: Span[] = [];
-      for (const index of at) {
-        updated += text.slice(from, index);
-        spans.push({ old: index, new: updated.length });
-        updated += newString;
-        from = index + oldString.length;
-      }
-      updated += text.slice(from);
+      const replaced = await replaceMatches(text, matches, newArg, ctx.signal);
+      if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
+      const { updated, spans } = replaced;
       const encoded = encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
@@ -120,9 +106,9 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       }
       const real = realTarget(abs);
       seen.set(real, seenAfterEdit(seen.get(real), contentHash(bytes), contentHash(encoded)));
-      const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
+      const count = found === 1 ? "1 replacement" : `${found} replacements`;
       return {
-        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
+        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans)}`,
       };
     },
   };
@@ -131,37 +117,6 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
 /** A read-only file is left alone: it may be kept so on purpose. */
 export const readOnlyError = (path: string, mode: string) =>
   `${path} is read-only (mode ${mode}); not changed. If it really should change, make it writable first (chmod u+w)`;
-
-/** Where `oldArg` occurs with each of its line breaks read as CRLF or LF, when every occurrence is the same text. */
-function mixedMatches(text: string, oldArg: string): { text: string; at: number[] } | undefined {
-  const pattern = oldArg
-    .replace(/\r\n/g, "\n")
-    .split("\n")
-    .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"))
-    .join("\\r?\\n");
-  const found = [...text.matchAll(new RegExp(pattern, "g"))];
-  if (found.length === 0 || found.some((m) => m[0] !== found[0]![0])) return undefined;
-  return { text: found[0]![0], at: found.map((m) => m.index) };
-}
-
-function indexesOf(text: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
-}
-
-/** 1-based line numbers of ascending character offsets. */
-function lineNumbers(text: string, offsets: number[]): number[] {
-  const out: number[] = [];
-  let line = 1;
-  let pos = 0;
-  for (const offset of offsets) {
-    for (let nl = text.indexOf("\n", pos); nl !== -1 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++;
-    pos = offset;
-    out.push(line);
-  }
-  return out;
-}
 
 /** read_file's line prefix (`  12\t`), which a model sometimes copies into old_string */
 const LINE_NUMBER = /^ *\d+\t/;
@@ -194,12 +149,6 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
 
 const cut = (line: string) => (line.length > DIFF_LINE_CHARS ? line.slice(0, DIFF_LINE_CHARS) + "…" : line);
 
-/** Where one replacement starts in the old and in the new text. */
-interface Span {
-  old: number;
-  new: number;
-}
-
 /** A changed block: old lines [a, b) became new lines [a2, b2) (0-based). */
 interface Change {
   a: number;
@@ -211,65 +160,92 @@ interface Change {
 /**
  * A unified diff of the replacements, with DIFF_CONTEXT lines of context, capped at
  * EDIT_DIFF_LINES lines. Each replacement touches the lines from its start to the character just
- * after it, in both texts; everything outside those lines is unchanged and aligned.
+ * after it, in both texts; everything outside those lines is unchanged and aligned. A line is
+ * read from the texts only to be shown or compared: millions of replaced lines cost a count.
  */
-function diff(before: string, after: string, spans: Span[], oldLength: number, newLength: number): string {
-  const lines = (text: string) =>
-    text
-      .replace(/^\uFEFF/, "") // read_file does not show a byte-order mark either
-      .replace(/\n$/, "")
-      .split("\n")
-      .map((l) => l.replace(/\r$/, ""));
-  const oldLines = lines(before);
-  const newLines = lines(after);
-  const oldAt = lineNumbers(
-    before,
-    spans.flatMap((s) => [s.old, s.old + oldLength]),
-  );
-  const newAt = lineNumbers(
-    after,
-    spans.flatMap((s) => [s.new, s.new + newLength]),
-  );
+function diff(before: string, after: string, spans: Spans): string {
+  const oldLines = lineTable(before);
+  const newLines = lineTable(after);
+  const oldLine = oldLines.lineOf();
+  const newLine = newLines.lineOf();
 
   const changes: Change[] = [];
-  spans.forEach((_, i) => {
+  for (let i = 0; i < spans.oldAt.length; i++) {
+    const [a, a2] = [oldLine(spans.oldAt[i]!) - 1, newLine(spans.newAt[i]!) - 1];
     // the end of a replacement that removes a final newline lies past the last line
-    const b = Math.min(oldAt[2 * i + 1]!, oldLines.length);
-    const b2 = Math.min(newAt[2 * i + 1]!, newLines.length);
-    const c = { a: oldAt[2 * i]! - 1, b, a2: newAt[2 * i]! - 1, b2 };
+    const b = Math.min(oldLine(spans.oldEnd[i]!), oldLines.count);
+    const b2 = Math.min(newLine(spans.newEnd[i]!), newLines.count);
     const prev = changes[changes.length - 1];
-    if (prev && c.a <= prev.b)
-      [prev.b, prev.b2] = [c.b, c.b2]; // on the same or the next line: one block
-    else changes.push(c);
-  });
+    if (prev && a <= prev.b)
+      [prev.b, prev.b2] = [b, b2]; // on the same or the next line: one block
+    else changes.push({ a, b, a2, b2 });
+  }
   for (const c of changes) {
-    while (c.a < c.b && c.a2 < c.b2 && oldLines[c.a] === newLines[c.a2]) [c.a, c.a2] = [c.a + 1, c.a2 + 1];
-    while (c.a < c.b && c.a2 < c.b2 && oldLines[c.b - 1] === newLines[c.b2 - 1]) [c.b, c.b2] = [c.b - 1, c.b2 - 1];
+    while (c.a < c.b && c.a2 < c.b2 && oldLines.line(c.a) === newLines.line(c.a2)) [c.a, c.a2] = [c.a + 1, c.a2 + 1];
+    while (c.a < c.b && c.a2 < c.b2 && oldLines.line(c.b - 1) === newLines.line(c.b2 - 1)) [c.b, c.b2] = [c.b - 1, c.b2 - 1];
   }
 
   const out: string[] = [];
+  let total = 0; // lines of the whole diff, shown or not
+  const put = (table: LineTable, from: number, to: number, mark: string) => {
+    for (let l = from; l < to && out.length < EDIT_DIFF_LINES; l++) out.push(cut(mark + table.line(l)));
+    total += Math.max(0, to - from);
+  };
   for (let i = 0; i < changes.length; ) {
     let j = i;
     while (j + 1 < changes.length && changes[j + 1]!.a - changes[j]!.b <= 2 * DIFF_CONTEXT) j++;
     const first = changes[i]!;
     const last = changes[j]!;
     const start = Math.max(0, first.a - DIFF_CONTEXT);
-    const end = Math.min(oldLines.length, last.b + DIFF_CONTEXT);
+    const end = Math.min(oldLines.count, last.b + DIFF_CONTEXT);
     const start2 = first.a2 - (first.a - start);
     const end2 = last.b2 + (end - last.b);
-    out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
+    if (out.length < EDIT_DIFF_LINES) out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
+    total++;
     let pos = start;
-    for (const c of changes.slice(i, j + 1)) {
-      for (; pos < c.a; pos++) out.push(" " + oldLines[pos]);
-      for (let l = c.a; l < c.b; l++) out.push("-" + oldLines[l]);
-      for (let l = c.a2; l < c.b2; l++) out.push("+" + newLines[l]);
+    for (let k = i; k <= j; k++) {
+      const c = changes[k]!;
+      put(oldLines, pos, c.a, " ");
+      put(oldLines, c.a, c.b, "-");
+      put(newLines, c.a2, c.b2, "+");
       pos = c.b;
     }
-    for (; pos < end; pos++) out.push(" " + oldLines[pos]);
+    put(oldLines, pos, end, " ");
     i = j + 1;
   }
-  const shown = out.slice(0, EDIT_DIFF_LINES).map(cut);
-  const more = out.length - EDIT_DIFF_LINES;
-  if (more > 0) shown.push(`… ${more} more diff line${more === 1 ? "" : "s"}`);
-  return shown.join("\n");
+  const more = total - out.length;
+  if (more > 0) out.push(`… ${more} more diff line${more === 1 ? "" : "s"}`);
+  return out.join("\n");
+}
+
+/** A text's lines as read_file shows them (no byte-order mark, no line ends), found in one pass and read on demand. */
+interface LineTable {
+  count: number;
+  /** line `i` (0-based) */
+  line(i: number): string;
+  /** a function from a character offset to its 1-based line number; offsets must come in ascending order */
+  lineOf(): (offset: number) => number;
+}
+
+function lineTable(text: string): LineTable {
+  let breaks = 0;
+  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1)) breaks++;
+  const count = breaks + (text.endsWith("\n") ? 0 : 1);
+  // starts[i]: where line i starts; starts[count]: one past the line break that ends the last line (virtual when it has none)
+  const starts = new Float64Array(breaks + 2);
+  starts[0] = text.startsWith("\uFEFF") ? 1 : 0;
+  let k = 0;
+  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1)) starts[++k] = nl + 1;
+  starts[breaks + 1] = text.length + 1;
+  return {
+    count,
+    line: (i) => text.slice(starts[i], starts[i + 1]! - 1).replace(/\r$/, ""),
+    lineOf: () => {
+      let at = 0;
+      return (offset) => {
+        while (at < breaks && starts[at + 1]! <= offset) at++;
+        return at + 1;
+      };
+    },
+  };
 }

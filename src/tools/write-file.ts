@@ -1,4 +1,4 @@
-// The write_file tool (SPEC §7): create or replace a whole file, atomically.
+// The write_file tool (SPEC §7): create or replace a whole file (fs/atomic.ts: atomically, unless that would change what the file is).
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
@@ -24,7 +24,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
   const seen = options.seen ?? new Map();
   return {
     name: TOOL.writeFile,
-    description: "Create or overwrite a file. Creates parent directories; atomic; keeps an existing file's mode. To change part of a file, use edit.",
+    description:
+      "Create or overwrite a file. Creates parent directories; keeps an existing file's mode, owner and hard links. To change part of a file, use edit.",
     parameters: {
       type: "object",
       properties: { path: { type: "string" }, content: { type: "string" } },
@@ -39,6 +40,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const { abs } = where;
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
+      // a FIFO would wait for a reader, and a device or socket is not a file to replace with one
+      if (before && !before.isFile()) return toolError(`${path} is not a regular file (a named pipe, device or socket); not changed`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`write_file: ${slash}`);
       const locked = await readOnlyMode(abs);

@@ -1,7 +1,9 @@
 // What the user sees of a run: the terminal display (-p: the answer on stdout, the rest on
 // stderr; the REPL: everything on stdout) and, in JSON mode, errors on stderr too. wire.ts
 // builds it.
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
+import { readHeadBytes } from "../fs/read-head.ts";
+import { decodeText } from "../fs/text-encoding.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Output } from "../kernel/output.ts";
 import { canDraw, isDumb, isTty, writer, type Writer } from "./term.ts";
@@ -51,8 +53,9 @@ function readBefore(cwd: string, home: string, path: string): Before | undefined
   if ("error" in where) return undefined;
   try {
     const abs = where.abs;
-    const bytes = statSync(abs).size;
-    if (bytes <= DIFF_READ_MAX_BYTES) return readFileSync(abs, "utf8");
+    // opened without waiting: a FIFO (refused by write_file) must not hang the display
+    const { bytes: head, size: bytes } = readHeadBytes(abs, DIFF_READ_MAX_BYTES);
+    if (bytes <= DIFF_READ_MAX_BYTES) return decodeText(head).text; // as edit and write_file decode it
     return { bytes, maxBytes: DIFF_READ_MAX_BYTES, ...(bytes <= COUNT_LINES_MAX_BYTES ? { lines: countLines(abs) } : {}) };
   } catch {
     return undefined;

@@ -136,7 +136,9 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
     case TOOL.writeFile: {
       const args = parseArgs(argsJson);
       const content = typeof args?.content === "string" ? args.content : undefined;
-      const what = /^(created|overwrote)\b/.exec(output)?.[1] ?? firstLine(output);
+      // a file whose encoding could not hold the content is now UTF-8: every byte of its other characters changed too
+      const converted = /; (now UTF-8: .*)\)$/.exec(output.split("\n")[0]!)?.[1];
+      const what = (/^(created|overwrote)\b/.exec(output)?.[1] ?? firstLine(output)) + (converted ? `, ${converted}` : "");
       if (content === undefined) return good(what);
       return good(what, typeof before === "object" ? [replaced(before, content)] : writeDiff(before ?? "", content));
     }
@@ -240,10 +242,19 @@ function replaced(before: Exclude<Before, string>, content: string): string {
 
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB` : `${Math.round(bytes / 1024)} KB`);
 
-/** The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made. */
+/**
+ * The unified diff of a write (`@@` hunks, no file headers), capped; [] when it cannot be made.
+ * `before` is the old file decoded as write_file decodes it; a byte-order mark and CR line ends
+ * are the file's form, which write_file keeps, not lines that changed.
+ */
 export function writeDiff(before: string, after: string): string[] {
   if (before.length + after.length > DIFF_MAX_CHARS) return [];
-  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: DIFF_CONTEXT, timeout: DIFF_TIMEOUT_MS, stripTrailingCr: true });
+  const bare = (text: string) => text.replace(/^\uFEFF/, "");
+  const patch = structuredPatch("a", "b", bare(before), bare(after), undefined, undefined, {
+    context: DIFF_CONTEXT,
+    timeout: DIFF_TIMEOUT_MS,
+    stripTrailingCr: true,
+  });
   if (!patch) return []; // timed out
   const lines = patch.hunks.flatMap((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines.filter((l) => !l.startsWith("\\"))]);
   return capDiff(lines);

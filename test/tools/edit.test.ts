@@ -147,13 +147,13 @@ test("a CRLF file stays CRLF when the model sends \\n", async () => {
   expect(file("win.txt")).toBe("uno\r\ndos\r\ndos bis\r\nthree\r\n");
 });
 
-test("a file mixing CRLF and LF lines: old_string's line breaks match either kind, new_string's take the kind most of the match has", async () => {
+test("a file mixing CRLF and LF lines: old_string's line breaks match either kind; new_string's keep the line ends the lines had, one for one", async () => {
   writeFileSync(join(dir, "mixed.cs"), "class A\r\n{\r\n  int x;\n  int y;\r\n}\r\n");
   expect((await edit({ path: "mixed.cs", old_string: "{\n  int x;\n  int y;", new_string: "{\n  long x;\n  long y;" })).output).toBe(
     ["edited mixed.cs: 1 replacement", "@@ -1,5 +1,5 @@", " class A", " {", "-  int x;", "-  int y;", "+  long x;", "+  long y;", " }"].join("\n"),
   );
-  expect(file("mixed.cs")).toBe("class A\r\n{\r\n  long x;\r\n  long y;\r\n}\r\n");
-  // mostly LF inside the match: new_string's line breaks are LF
+  expect(file("mixed.cs")).toBe("class A\r\n{\r\n  long x;\n  long y;\r\n}\r\n");
+  // fewer lines than the match had, mostly LF: new_string's line breaks are LF
   writeFileSync(join(dir, "mixed2.txt"), "a\r\nb\nc\n(d)\r\n");
   await edit({ path: "mixed2.txt", old_string: "a\nb\nc\n(d)", new_string: "A\nB\nC" });
   expect(file("mixed2.txt")).toBe("A\nB\nC\r\n");
