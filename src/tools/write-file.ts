@@ -24,8 +24,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
   const seen = options.seen ?? new Map();
   return {
     name: TOOL.writeFile,
-    description:
-      "Create or overwrite a file. Creates parent directories; keeps an existing file's mode, owner and hard links. To change part of a file, use edit.",
+    description: "Create or overwrite a file, and its parent directories; keeps a file's mode, owner and hard links. To change part of a file, use edit.",
     parameters: {
       type: "object",
       properties: { path: { type: "string" }, content: { type: "string" } },
