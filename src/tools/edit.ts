@@ -119,7 +119,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const real = realTarget(abs);
-      seen.set(real, seenAfterEdit(seen.get(real), contentHash(bytes), contentHash(encoded)));
+      const hashes = { before: contentHash(bytes), after: contentHash(encoded) };
+      seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at, oldLength: oldString.length, newString }));
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
       return {
         output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,

@@ -6,7 +6,7 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import type { SeenFiles } from "./seen-files.ts";
+import { sawWindow, type SeenFiles } from "./seen-files.ts";
 import { ENCODING_NAME, type Encoding, utf16Of } from "../fs/text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
@@ -57,7 +57,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       if (slash) return toolError(`read_file: ${slash}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       if (info.size === 0) {
-        seen.set(realTarget(abs), contentHash(new Uint8Array()));
+        seen.set(realTarget(abs), { hash: contentHash(new Uint8Array()) });
         return { output: `${path} is empty` };
       }
       const image = await readImage(abs, info.size);
@@ -91,8 +91,9 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       });
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
-      seen.set(realTarget(abs), hasher.digest("hex"));
       const last = offset + window.lines.length - 1;
+      const real = realTarget(abs);
+      seen.set(real, sawWindow(seen.get(real), hasher.digest("hex"), { first: offset, last, total: window.total, cut: window.cut }));
       const width = String(last).length;
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
