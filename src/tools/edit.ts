@@ -11,7 +11,7 @@ import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
-import { decodeText, ENCODING_NAME, encodeText, isText } from "../fs/text-encoding.ts";
+import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -65,7 +65,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
       if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
-      const { text, encoding } = decodeText(bytes);
+      // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
+      const { text, encoding, raw = text } = decodeText(bytes);
 
       // The model writes "\n"; a CRLF file must stay CRLF. Mixed files fall back to the raw text.
       const eol = text.includes("\r\n") ? "\r\n" : "\n";
@@ -104,12 +105,12 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       let from = 0;
       const spans: Span[] = [];
       for (const index of at) {
-        updated += text.slice(from, index);
+        updated += raw.slice(from, index);
         spans.push({ old: index, new: updated.length });
         updated += newString;
         from = index + oldString.length;
       }
-      updated += text.slice(from);
+      updated += raw.slice(from);
       const encoded = encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
@@ -122,8 +123,10 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       const hashes = { before: contentHash(bytes), after: contentHash(encoded) };
       seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at, oldLength: oldString.length, newString }));
       const count = at.length === 1 ? "1 replacement" : `${at.length} replacements`;
+      const strays = keptStrays(updated);
+      const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
       return {
-        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans, oldString.length, newString.length)}`,
+        output: `edited ${path}: ${count}${kept}\n${diff(text, shownText(updated), spans, oldString.length, newString.length)}`,
       };
     },
   };
