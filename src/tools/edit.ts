@@ -1,7 +1,6 @@
 // The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
-import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { realTarget } from "../fs/real-target.ts";
@@ -10,6 +9,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
+import { fileNotFound, statNamed } from "./missing-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
 
@@ -56,10 +56,11 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if ("error" in where) return toolError(`edit: ${where.error}`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`edit: ${slash}`);
-      const { abs } = where;
-      const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
+      const { abs, info } = await statNamed(where.abs);
       if (info instanceof Error)
-        return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
+        return toolError(
+          info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home, "; to create it, use write_file") : `cannot read ${path}: ${info.message}`,
+        );
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));

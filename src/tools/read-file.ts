@@ -1,11 +1,12 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
-import { open, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { sawWindow, type SeenFiles } from "./seen-files.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
 
@@ -49,9 +50,9 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
 
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`read_file: ${where.error}`);
-      const { abs } = where;
-      const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
-      if (info instanceof Error) return toolError(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
+      const { abs, info } = await statNamed(where.abs);
+      if (info instanceof Error)
+        return toolError(info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home) : `cannot read ${path}: ${info.message}`);
       if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`read_file: ${slash}`);
@@ -102,7 +103,9 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
-      if (window.cut.length > 0) output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") ? abs : path, window.cut[0]!)}]`;
+      if (window.cut.length > 0)
+        output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") || abs !== where.abs ? abs : path, window.cut[0]!)}]`;
+      if (abs !== where.abs) output = `${otherForm(path, abs)}\n${output}`;
       if (encoding !== "utf-8") return { output: `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
       if (scan.strays === 0) return { output };
       const which = scan.strays === 1 ? `that is not (line ${scan.strayLine})` : `that are not (the first on line ${scan.strayLine})`;
