@@ -9,6 +9,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
+import { INVISIBLE, lookAlike, oddCharacters } from "./look-alike.ts";
 import { fileNotFound, statNamed } from "./missing-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
@@ -87,6 +88,9 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
         newString = newArg.replace(/\r?\n/g, 2 * crlf >= oldString.split("\n").length - 1 ? "\r\n" : "\n");
         at = mixed.at;
       }
+      // curly quotes, dashes, a no-break space; accents stored decomposed; line breaks escaped twice
+      const alike = at.length === 0 ? lookAlike(text, oldArg, newArg, eol) : undefined;
+      if (alike) [oldString, newString, at] = [alike.oldString, alike.newString, alike.at];
       if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
       if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
@@ -127,7 +131,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       const strays = keptStrays(updated);
       const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
       return {
-        output: `edited ${path}: ${count}${kept}\n${diff(text, shownText(updated), spans, oldString.length, newString.length)}`,
+        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${diff(text, shownText(updated), spans, oldString.length, newString.length)}`,
       };
     },
   };
@@ -182,9 +186,12 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
   const unended = oldString.replace(/\r?\n$/, "").replace(/\r?\n/g, eol);
   if (/\n$/.test(oldString) && !text.endsWith("\n") && text.endsWith(unended))
     return `old_string not found in ${path}: it ends with a line break, but the file's last line has none; leave it out`;
+  const marker = /… \[cut: \d+ of \d+ chars\]/.exec(oldString);
+  if (marker)
+    return `old_string not found in ${path}: it has "${marker[0]}", read_file's mark where it cut a long line, which the file does not hold; end old_string before the mark (the start of the line is enough to match), or see the rest of the line with the command read_file gave`;
   const chars = [...oldString.replace(/\s+/g, "")];
   if (chars.length === 0 || chars.length > HINT_MAX_CHARS) return plain;
-  const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\s*"), "u");
+  const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join(`[\\s${INVISIBLE}]*`), "u");
   const match = loose.exec(text);
   if (!match) return plain;
   const first = lineNumbers(text, [match.index])[0]!;
@@ -194,7 +201,8 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
     .split("\n")
     .slice(0, 10);
   const numbered = shown.map((line, i) => `${first + i}\t${cut(line.replace(/\r$/, ""))}`).join("\n");
-  return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\ncopy the exact text (indentation, tabs, line breaks) into old_string`;
+  const odd = oddCharacters(match[0], oldString);
+  return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\n${odd ? `${odd}; ` : ""}copy the exact text (indentation, tabs, line breaks) into old_string`;
 }
 
 const cut = (line: string) => (line.length > DIFF_LINE_CHARS ? line.slice(0, DIFF_LINE_CHARS) + "…" : line);
