@@ -50,3 +50,25 @@ test("after hey -c, an edit then a write_file of the file as remembered is refus
     state.remove();
   }
 });
+
+test("read_file's first 2000 lines of a 3000-line file, then write_file of those lines: refused, the last 1000 kept, the model told which to read", async () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `row ${i + 1}`);
+  const file = join(project.path, "long.txt");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  const server = scripted([
+    [["read_file", { path: "long.txt" }]],
+    [["write_file", { path: "long.txt", content: `${lines.slice(0, 2000).join("\n")}\nrow 2001 (new)\n` }]],
+  ]);
+  const run = await runHey(["--base-url", server.baseUrl, "-m", "m", "-p", "append a row"], { cwd: project.path });
+  expect(run.code).toBe(0);
+  const results = server.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map(resultText);
+  expect(results[0]).toEndWith("\n… 1000 more lines; use offset=2001");
+  expect(results[1]).toBe(
+    "long.txt has 3000 lines, and content drops or changes lines 2001-3000, which you have not seen whole in this run (you have seen lines 1-2000); " +
+      "not written, so they are kept: read them with read_file (offset=2001) first, or change the file with edit",
+  );
+  expect(readFileSync(file, "utf8")).toBe(`${lines.join("\n")}\n`);
+});
