@@ -91,7 +91,12 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       // curly quotes, dashes, a no-break space; accents stored decomposed; line breaks escaped twice
       const alike = at.length === 0 ? lookAlike(text, oldArg, newArg, eol) : undefined;
       if (alike) [oldString, newString, at] = [alike.oldString, alike.newString, alike.at];
-      if (oldString === newString) return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      if (oldString === newString)
+        return toolError(
+          alike
+            ? `edit: ${path} already holds new_string (old_string matched it with look-alike characters); nothing to change`
+            : "edit: old_string and new_string differ only in line endings; nothing to change",
+        );
       if (at.length === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (at.length === 0) {

@@ -63,6 +63,14 @@ test("a change between curly quotes keeps them curly, apostrophe too", async () 
   expect(file("m.py")).toBe("msg = “it’s fine, ‘really’”\n");
 });
 
+test("new_string that only turns old_string's plain quotes into the curly ones the file already has: nothing to change, said so", async () => {
+  writeFileSync(join(dir.path, "c.txt"), "a “b”\n");
+  expect(await edit({ path: "c.txt", old_string: 'a "b"', new_string: "a “b”" })).toEqual({
+    isError: true,
+    output: "edit: c.txt already holds new_string (old_string matched it with look-alike characters); nothing to change",
+  });
+});
+
 test("look-alikes keep a CRLF file's line ends", async () => {
   writeFileSync(join(dir.path, "w.txt"), "it’s\r\nhere\r\n");
   expect((await edit({ path: "w.txt", old_string: "it's\nhere", new_string: "it's\nthere" })).isError).toBeUndefined();
