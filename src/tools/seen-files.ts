@@ -82,9 +82,16 @@ export function writeRefusal(
     );
   if (!seen.lines) return undefined;
   const old = linesOf(decodeText(now.bytes).text);
-  const written = `\n${linesOf(content).join("\n")}\n`;
-  const lost = unseen(seen.lines, old.length).filter(([a, b]) => !written.includes(`\n${old.slice(a - 1, b).join("\n")}\n`));
-  if (lost.length === 0) return undefined;
+  const lines = linesOf(content);
+  const written = `\n${lines.join("\n")}\n`;
+  const changed = unseen(seen.lines, old.length).filter(([a, b]) => !written.includes(`\n${old.slice(a - 1, b).join("\n")}\n`));
+  if (changed.length === 0) return undefined;
+  // named: the lines of those runs that content has nowhere, or, when it has each somewhere, the runs
+  const kept = new Set(lines);
+  const lost = changed.flatMap(([a, b]) => {
+    const gone = merged(old.flatMap((line, i) => (i + 1 >= a && i + 1 <= b && !kept.has(line) ? [[i + 1, i + 1] as LineRange] : [])));
+    return gone.length ? gone : [[a, b] as LineRange];
+  });
   const saw = seen.lines.length ? `you have seen ${spans(seen.lines)}` : "you have seen none of it whole";
   return (
     `${path} has ${old.length} lines, and content drops or changes ${spans(lost)}, which you have not seen whole in this run (${saw}); ` +

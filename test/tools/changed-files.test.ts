@@ -176,8 +176,8 @@ test("a file only edited, never read (as after hey -c): write_file that drops a 
   expect(await write({ path: "m.py", content: `${remembered.replace("return 0", "return 100")}\ndef g():\n    return 1\n` })).toEqual({
     isError: true,
     output:
-      "m.py has 7 lines, and content drops or changes lines 3-7, which you have not seen whole in this run (you have seen line 2); " +
-      "not written, so they are kept: read them with read_file (offset=3) first, or change the file with edit",
+      "m.py has 7 lines, and content drops or changes line 7, which you have not seen whole in this run (you have seen line 2); " +
+      "not written, so they are kept: read them with read_file (offset=7) first, or change the file with edit",
   });
   expect(text("m.py")).toEndWith('def user_fn(): return "USER WORK"\n');
   // content that keeps every line it has not seen, as they are, loses nothing

@@ -25,7 +25,7 @@ const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "
 test.each([
   ["drops lines past the window read", [[1, 6]], "line 1\nline 2\n", "lines 7-10"],
   ["keeps the lines past the window as they are, changing those read", [[1, 6]], TEN.replace("line 2\n", "LINE 2\n"), undefined],
-  ["keeps the unseen lines but not as they are (one changed in memory)", [[1, 6]], TEN.replace("line 9\n", "line 9 (from memory)\n"), "lines 7-10"],
+  ["keeps the unseen lines but not as they are (one changed in memory)", [[1, 6]], TEN.replace("line 9\n", "line 9 (from memory)\n"), "line 9"],
   [
     "keeps every line but one read_file cut short",
     [
@@ -36,7 +36,7 @@ test.each([
     "line 4",
   ],
   ["only edited: keeps all it did not see", [[2, 2]], TEN.replace("line 2\n", "line two\n").replace("line 10\n", "line 10\nline 11\n"), undefined],
-  ["only edited: drops a line it never saw", [[2, 2]], TEN.replace("line 2\n", "line two\n").replace("line 7\n", ""), "lines 3-10"],
+  ["only edited: drops a line it never saw", [[2, 2]], TEN.replace("line 2\n", "line two\n").replace("line 7\n", ""), "line 7"],
 ])("write_file over a file of which the agent has seen some lines, whose content %s", (_, lines, content, lost) => {
   const refusal = writeRefusal("long.txt", { hash: "h1", lines: lines as [number, number][] }, file("h1", TEN), content);
   if (lost === undefined) expect(refusal).toBeUndefined();
