@@ -24,7 +24,7 @@ const exists = (path: string) =>
  * Unicode normalization (NFC or NFD) of its names, as macOS makes them alike; undefined when none.
  * Reads only the directories along the path.
  */
-export async function sameNameOnDisk(abs: string): Promise<string | undefined> {
+async function sameNameOnDisk(abs: string): Promise<string | undefined> {
   const { root } = parse(abs);
   let found = root;
   for (const name of abs
