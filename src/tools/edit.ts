@@ -9,7 +9,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
-import { INVISIBLE, lookAlike, oddCharacters } from "./look-alike.ts";
+import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
 import { fileNotFound, statNamed } from "./missing-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
@@ -191,6 +191,9 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
   const unended = oldString.replace(/\r?\n$/, "").replace(/\r?\n/g, eol);
   if (/\n$/.test(oldString) && !text.endsWith("\n") && text.endsWith(unended))
     return `old_string not found in ${path}: it ends with a line break, but the file's last line has none; leave it out`;
+  const alike = plainMatches(text, oldString.replace(/\r?\n/g, eol)); // lookAlike found none it could edit: written differently
+  if (alike.length > 1)
+    return `old_string not found in ${path}; it matches at lines ${lineNumbers(text, alike).join(", ")} when look-alike quotes, dashes and spaces are read as plain ones, but each place writes them differently: copy the exact text of the one to change`;
   const marker = /… \[cut: \d+ of \d+ chars\]/.exec(oldString);
   if (marker)
     return `old_string not found in ${path}: it has "${marker[0]}", read_file's mark where it cut a long line, which the file does not hold; end old_string before the mark (the start of the line is enough to match), or see the rest of the line with the command read_file gave`;

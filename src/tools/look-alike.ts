@@ -89,6 +89,9 @@ export function charName(c: string): string {
 
 const plain = (text: string) => text.replace(LOOK_ALIKE, (c) => PLAIN[c]!);
 
+/** Where `oldString` is in `text` when look-alikes are read as the plain characters. */
+export const plainMatches = (text: string, oldString: string): number[] => indexesOf(plain(text), plain(oldString));
+
 function indexesOf(text: string, needle: string): number[] {
   const out: number[] = [];
   for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) out.push(i);
@@ -112,7 +115,7 @@ export interface LookAlikeMatch {
 export function lookAlike(text: string, oldArg: string, newArg: string, eol: string): LookAlikeMatch | undefined {
   const lines = (s: string) => s.replace(/\r?\n/g, eol);
   const [oldString, newString] = [lines(oldArg), lines(newArg)];
-  const at = indexesOf(plain(text), plain(oldString));
+  const at = plainMatches(text, oldString);
   const found = new Set(at.map((i) => text.slice(i, i + oldString.length)));
   if (at.length > 0 && found.size === 1) {
     const file = [...found][0]!;

@@ -71,6 +71,18 @@ test("new_string that only turns old_string's plain quotes into the curly ones t
   });
 });
 
+test("with replace_all, every place written alike is edited; places written differently are named by line, not guessed between", async () => {
+  writeFileSync(join(dir.path, "r.txt"), "a “x”\nb “x”\n");
+  expect((await edit({ path: "r.txt", old_string: '"x"', new_string: '"y"', replace_all: true })).output).toStartWith("edited r.txt: 2 replacements\n");
+  expect(file("r.txt")).toBe("a “y”\nb “y”\n");
+  writeFileSync(join(dir.path, "d.txt"), "a “x”\nb „x“\n");
+  expect(await edit({ path: "d.txt", old_string: '"x"', new_string: '"y"', replace_all: true })).toEqual({
+    isError: true,
+    output:
+      "old_string not found in d.txt; it matches at lines 1, 2 when look-alike quotes, dashes and spaces are read as plain ones, but each place writes them differently: copy the exact text of the one to change",
+  });
+});
+
 test("look-alikes keep a CRLF file's line ends", async () => {
   writeFileSync(join(dir.path, "w.txt"), "it’s\r\nhere\r\n");
   expect((await edit({ path: "w.txt", old_string: "it's\nhere", new_string: "it's\nthere" })).isError).toBeUndefined();
