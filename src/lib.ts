@@ -26,6 +26,7 @@ import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
@@ -244,7 +245,7 @@ export interface DefaultToolsOptions {
 export function defaultTools(options: DefaultToolsOptions | ShellChoice = {}): Tool[] {
   const { shell = defaultShell(), secrets = [], outputDir } = "program" in options ? { shell: options } : options;
   const tools = resolveTable(SECTIONS.tools, undefined);
-  const seen = new Map<string, string>();
+  const seen: SeenFiles = new Map();
   const env = () => withoutSecrets(process.env, [...allKeys, ...secrets]);
   const outputs = outputDir ?? ownOutputDir();
   return [

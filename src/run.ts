@@ -138,7 +138,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
     if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
-    for (const [file, hash] of seen) runtime.seen.set(file, hash);
+    for (const [file, saw] of seen) runtime.seen.set(file, saw);
     prompt = withSkillText(message, prompt, runtime, args.run.skills);
   } catch (e) {
     return preflightFailure(e, args.run.output);

@@ -113,7 +113,7 @@ const resourceWord = (servers: readonly string[]) => (word: string) => resourceM
  * A file the user's message brought whole counts as read by the agent: write_file will not replace
  * it from memory once it has changed (an edit the user saves while the agent works is kept).
  */
-const sawInto = (seen: SeenFiles) => (full: string, bytes: Uint8Array) => seen.set(realTarget(full), contentHash(bytes));
+const sawInto = (seen: SeenFiles) => (full: string, bytes: Uint8Array) => seen.set(realTarget(full), { hash: contentHash(bytes) });
 
 /** The message's blocks, none for an empty message (a `/skill:NAME` without args). */
 function userContent(message: string, opts: Parameters<typeof expandPrompt>[1]): ContentBlock[] {

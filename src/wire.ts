@@ -125,7 +125,7 @@ export function withSession(flags: ConfigFlags, session: LoadedSession | undefin
  */
 export function createTools(
   settings: Settings,
-  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string; seen?: Map<string, string>; session?: string },
+  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string; seen?: Runtime["seen"]; session?: string },
 ): Tool[] {
   const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session } = opts;
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
@@ -176,7 +176,7 @@ export async function assemble(
 
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
-  const seen = new Map<string, string>(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
+  const seen: Runtime["seen"] = new Map(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)

@@ -94,6 +94,7 @@ const EDGES = new Set([
   "tools/group-guard.ts",
   "tools/job-log.ts",
   "tools/long-command.ts",
+  "tools/missing-file.ts",
   "tools/edit.ts",
   "tools/file-lines.ts",
   "tools/grep.ts",

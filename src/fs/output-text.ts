@@ -18,7 +18,7 @@ const HIGH_UTF8 = HIGH.map((c) => new TextEncoder().encode(c));
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The length of the valid UTF-8 sequence starting at `at`; 0 when it is invalid, -1 when `bytes` end before it is complete. */
-function sequenceAt(bytes: Uint8Array, at: number): number {
+export function sequenceAt(bytes: Uint8Array, at: number): number {
   const b = bytes[at]!;
   if (b < 0x80) return 1;
   let length: number;

@@ -1,9 +1,13 @@
 // How the file tools read and write text that is not UTF-8 (SPEC §7). A file that starts with a
-// UTF-16 byte-order mark (Windows PowerShell 5's `>`, a .reg export) is UTF-16; any other file
-// that is not valid UTF-8 is read as Windows-1252, the superset of Latin-1 that every byte decodes
-// in (vim's `fileencodings=ucs-bom,utf-8,latin1`). read_file shows such a file with a note, edit
-// and write_file keep its encoding, and every byte an edit does not touch is written back as it
-// was. Pure.
+// UTF-16 byte-order mark (Windows PowerShell 5's `>`, a .reg export) is UTF-16. Any other file is
+// UTF-8 when it is, and when it is but for a few bytes (a Latin-1 line pasted into a UTF-8 file:
+// at least as many valid multi-byte characters as such bytes), UTF-8 with those bytes kept as
+// they are; else it is Windows-1252, the superset of Latin-1 that every byte decodes in (vim's
+// `fileencodings=ucs-bom,utf-8,latin1`). One decision for the whole file, the same in read_file
+// and edit, whichever line the odd byte is on. read_file shows such a file with a note, edit and
+// write_file keep its encoding, and every byte an edit does not touch is written back as it was.
+// Pure.
+import { sequenceAt } from "./output-text.ts";
 
 export type Encoding = "utf-8" | "windows-1252" | "utf-16le" | "utf-16be";
 
@@ -26,20 +30,103 @@ export function utf16Of(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined 
   return undefined;
 }
 
-/** `bytes` as text and the encoding they were read in. A byte-order mark is kept, as U+FEFF. */
-export function decodeText(bytes: Uint8Array): { text: string; encoding: Encoding } {
+/**
+ * `bytes` as text and the encoding they were read in. A byte-order mark is kept, as U+FEFF. In a
+ * UTF-8 file with `strays` (bytes that are not UTF-8), `text` shows each as its Windows-1252
+ * character, as read_file does, and `raw` (the same length) holds it as a character encodeText
+ * writes back as the byte.
+ */
+export function decodeText(bytes: Uint8Array): { text: string; encoding: Encoding; raw?: string; strays?: number } {
   const utf16 = utf16Of(bytes);
   if (utf16) return { text: new TextDecoder(utf16, { ignoreBOM: true }).decode(bytes), encoding: utf16 };
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), encoding: "utf-8" };
-  } catch {
-    return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
-  }
+  const decoder = utf8Decoder("kept");
+  const raw = decoder.decode(bytes, false);
+  const { strays } = decoder.scan;
+  if (strays === 0) return { text: raw, encoding: "utf-8" };
+  if (keepsStrays(decoder.scan)) return { text: shownText(raw), encoding: "utf-8", raw, strays };
+  return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+}
+
+/** What decides how a file that is not all UTF-8 is read: its valid multi-byte characters, its bytes that are not UTF-8 (strays), the line of the first stray (0: none). */
+export interface Utf8Scan {
+  multibyte: number;
+  strays: number;
+  strayLine: number;
+}
+
+/** Whether a file scanned so is UTF-8 with its strays kept as they are (not Windows-1252 throughout): it has as many UTF-8 characters as strays. */
+export const keepsStrays = (scan: Utf8Scan): boolean => scan.strays > 0 && scan.multibyte >= scan.strays;
+
+/** A stray byte inside `raw` text: a lone low surrogate, which no UTF-8 decodes to (Python's surrogateescape). */
+const STRAY_BASE = 0xdc00;
+const STRAY = /[\uDC80-\uDCFF]/gu;
+
+/** What an edit of `raw` text says of the stray bytes it wrote back as they were; undefined when none. */
+export function keptStrays(raw: string): string | undefined {
+  const n = raw.match(STRAY)?.length ?? 0;
+  if (n === 0) return undefined;
+  return n === 1 ? "kept its 1 byte that is not UTF-8 as it was" : `kept its ${n} bytes that are not UTF-8 as they were`;
+}
+
+/** `raw` text with each stray byte shown as its Windows-1252 character. */
+export const shownText = (raw: string): string => raw.replace(STRAY, (c) => CHARS[c.charCodeAt(0) - STRAY_BASE]!);
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A decoder of UTF-8 given a chunk at a time that never fails: each byte that is not part of valid
+ * UTF-8 becomes its Windows-1252 character (`shown`) or a stand-in encodeText writes back as the
+ * byte (`kept`), and is counted in `scan`. A byte-order mark is kept, as U+FEFF.
+ */
+export function utf8Decoder(strays: "shown" | "kept"): { decode(chunk: Uint8Array, stream?: boolean): string; scan: Utf8Scan } {
+  let pending = new Uint8Array(0);
+  let line = 1;
+  const scan: Utf8Scan = { multibyte: 0, strays: 0, strayLine: 0 };
+  const decode = (chunk: Uint8Array, stream = true): string => {
+    let bytes = chunk;
+    if (pending.length) {
+      bytes = new Uint8Array(pending.length + chunk.length);
+      bytes.set(pending);
+      bytes.set(chunk, pending.length);
+    }
+    let end = bytes.length;
+    // an incomplete character is at most 3 bytes from the end: hold it back for the next chunk
+    if (stream) for (let at = Math.max(0, end - 3); at < end; at++) if (bytes[at]! >= 0xc0 && sequenceAt(bytes, at) === -1) end = at;
+    pending = bytes.slice(end);
+    const whole = bytes.subarray(0, end);
+    let text: string | undefined;
+    try {
+      text = strict.decode(whole);
+    } catch {} // not all UTF-8: read byte by byte below (only such a chunk pays)
+    if (text !== undefined) {
+      if (text.length < whole.length) for (let i = 0; i < whole.length; i++) if (whole[i]! >= 0xc0) scan.multibyte++;
+      if (scan.strays === 0) for (let nl = whole.indexOf(10); nl !== -1; nl = whole.indexOf(10, nl + 1)) line++;
+      return text;
+    }
+    const parts: string[] = [];
+    let run = 0; // start of the valid bytes not yet decoded
+    for (let at = 0; at < whole.length; ) {
+      const b = whole[at]!;
+      const length = b < 0x80 ? 1 : Math.max(0, sequenceAt(whole, at));
+      if (b === 10 && scan.strays === 0) line++;
+      if (length > 0) {
+        if (length > 1) scan.multibyte++;
+        at += length;
+        continue;
+      }
+      parts.push(strict.decode(whole.subarray(run, at)), strays === "kept" ? String.fromCharCode(STRAY_BASE + b) : CHARS[b]!);
+      if (scan.strays++ === 0) scan.strayLine = line;
+      run = ++at;
+    }
+    parts.push(strict.decode(whole.subarray(run)));
+    return parts.join("");
+  };
+  return { decode, scan };
 }
 
 /** `text` in `encoding`, or the characters Windows-1252 cannot hold (at most 5, each once). */
 export function encodeText(text: string, encoding: Encoding): Uint8Array | { missing: string[] } {
-  if (encoding === "utf-8") return new TextEncoder().encode(text);
+  if (encoding === "utf-8") return utf8Of(text);
   if (encoding !== "windows-1252") {
     const out = new Uint8Array(text.length * 2);
     const view = new DataView(out.buffer);
@@ -55,6 +142,22 @@ export function encodeText(text: string, encoding: Encoding): Uint8Array | { mis
     else out[n++] = byte;
   }
   return missing.size ? { missing: [...missing].slice(0, 5) } : out;
+}
+
+/** `text` as UTF-8, each stray byte decodeText kept in it (in `raw`) written back as that byte. */
+function utf8Of(text: string): Uint8Array {
+  const encoder = new TextEncoder();
+  if (text.search(STRAY) === -1) return encoder.encode(text);
+  const parts = text.split(STRAY).map((part) => encoder.encode(part));
+  const strays = text.match(STRAY)!;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, strays.length));
+  let o = 0;
+  parts.forEach((part, i) => {
+    out.set(part, o);
+    o += part.length;
+    if (i < strays.length) out[o++] = strays[i]!.charCodeAt(0) - STRAY_BASE;
+  });
+  return out;
 }
 
 /**

@@ -69,13 +69,16 @@ export async function findMatches(text: string, oldArg: string, signal: AbortSig
 
 /**
  * `text` with every match replaced by `newArg`, whose line breaks are given the line ends described
- * in this file's header, and where each replacement lies in both texts.
+ * in this file's header, and where each replacement lies in both texts. `source`: `text` as it is
+ * written back (the same length: fs/text-encoding.ts's `raw`, its stray bytes kept as they were),
+ * from which the unchanged parts are taken.
  */
 export async function replaceMatches(
   text: string,
   matches: Matches,
   newArg: string,
   signal: AbortSignal,
+  source = text,
 ): Promise<{ updated: string; spans: Spans } | undefined> {
   const newLines = newArg.split(/\r?\n/);
   const fileEol = majorityEol(text);
@@ -93,7 +96,7 @@ export async function replaceMatches(
     const around = next !== -1 ? eolAt(text, next) : last !== -1 ? eolAt(text, last) : fileEol;
     const old = text.slice(at, end);
     if (old !== made.old || around !== made.around) made = { old, around, replacement: withLineEnds(old, newLines, around) };
-    pieces.push(text.slice(from, at), made.replacement);
+    pieces.push(source.slice(from, at), made.replacement);
     length += at - from;
     spans.newAt.push(length);
     length += made.replacement.length;
@@ -102,7 +105,7 @@ export async function replaceMatches(
     const done = stop(i + 1);
     if (done === true || (done !== false && (await done))) return undefined;
   }
-  pieces.push(text.slice(from));
+  pieces.push(source.slice(from));
   const updated = pieces.join("");
   // a last turn for the event loop: an interrupt now still leaves the file as it was
   if (await new Promise<boolean>((resolve) => setTimeout(() => resolve(signal.aborted), 0))) return undefined;
@@ -113,7 +116,7 @@ export async function replaceMatches(
 const eolAt = (text: string, nl: number) => (text[nl - 1] === "\r" ? "\r\n" : "\n");
 
 /** The line end most of `text`'s line breaks are (LF on a tie, or when there is none). */
-function majorityEol(text: string): string {
+export function majorityEol(text: string): string {
   let lf = 0;
   let crlf = 0;
   for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1)) text[nl - 1] === "\r" ? crlf++ : lf++;

@@ -1,7 +1,6 @@
 // The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
-import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { realTarget } from "../fs/real-target.ts";
@@ -10,9 +9,11 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
+import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
+import { fileNotFound, statNamed } from "./missing-file.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
-import { decodeText, ENCODING_NAME, encodeText, isText } from "../fs/text-encoding.ts";
-import { findMatches, firstLines, lineNumbers, replaceMatches, type Spans } from "./edit-matches.ts";
+import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
+import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
@@ -58,29 +59,40 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if ("error" in where) return toolError(`edit: ${where.error}`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`edit: ${slash}`);
-      const { abs } = where;
-      const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
+      const { abs, info } = await statNamed(where.abs);
       if (info instanceof Error)
-        return toolError(info.code === "ENOENT" ? `file not found: ${path}; use write_file to create it` : `cannot read ${path}: ${info.message}`);
+        return toolError(
+          info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home, "; to create it, use write_file") : `cannot read ${path}: ${info.message}`,
+        );
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
       const bytes = await Bun.file(abs).bytes();
       if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
-      const { text, encoding } = decodeText(bytes);
+      // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
+      const { text, encoding, raw = text } = decodeText(bytes);
 
       // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
       if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
         return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
-      const matches = await findMatches(text, oldArg, ctx.signal);
+      let matches = await findMatches(text, oldArg, ctx.signal);
       if (!matches) return toolError(`edit interrupted: ${path} not changed`);
+      let replacement = newArg;
+      // curly quotes, dashes, a no-break space; accents stored decomposed; line breaks escaped twice
+      const eol = () => majorityEol(text); // most of its lines' (asked only when nothing matched as written)
+      const alike = matches.at.length === 0 ? lookAlike(text, oldArg, newArg, eol()) : undefined;
+      if (alike && alike.oldString === alike.newString)
+        return toolError(`edit: ${path} already holds new_string (old_string matched it with look-alike characters); nothing to change`);
+      if (alike) {
+        matches = { at: alike.at, end: alike.at.map((a) => a + alike.oldString.length) } satisfies Matches;
+        replacement = alike.newString;
+      }
       const found = matches.at.length;
       if (found === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (found === 0) {
         const changed = changedSinceRead(path, seen.get(realTarget(abs)), contentHash(bytes));
-        const eol = text.split("\r\n").length - 1 > (text.split("\n").length - 1) / 2 ? "\r\n" : "\n"; // most of its lines'
-        return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol));
+        return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol()));
       }
       if (found > 1 && !replaceAll) {
         const lines = firstLines(text, matches.at, MATCH_LINES_SHOWN + 1);
@@ -93,7 +105,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
         );
       }
 
-      const replaced = await replaceMatches(text, matches, newArg, ctx.signal);
+      const replaced = await replaceMatches(text, matches, replacement, ctx.signal, raw);
       if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
       const { updated, spans } = replaced;
       const encoded = encodeText(updated, encoding);
@@ -105,10 +117,13 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
       const real = realTarget(abs);
-      seen.set(real, seenAfterEdit(seen.get(real), contentHash(bytes), contentHash(encoded)));
+      const hashes = { before: contentHash(bytes), after: contentHash(encoded) };
+      seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at: matches.at, end: matches.end, newString: replacement }));
       const count = found === 1 ? "1 replacement" : `${found} replacements`;
+      const strays = keptStrays(updated);
+      const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
       return {
-        output: `edited ${path}: ${count}${encoding === "utf-8" ? "" : ` (kept in ${ENCODING_NAME[encoding]})`}\n${diff(text, updated, spans)}`,
+        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${diff(text, shownText(updated), spans)}`,
       };
     },
   };
@@ -132,9 +147,15 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
   const unended = oldString.replace(/\r?\n$/, "").replace(/\r?\n/g, eol);
   if (/\n$/.test(oldString) && !text.endsWith("\n") && text.endsWith(unended))
     return `old_string not found in ${path}: it ends with a line break, but the file's last line has none; leave it out`;
+  const alike = plainMatches(text, oldString.replace(/\r?\n/g, eol)); // lookAlike found none it could edit: written differently
+  if (alike.length > 1)
+    return `old_string not found in ${path}; it matches at lines ${lineNumbers(text, alike).join(", ")} when look-alike quotes, dashes and spaces are read as plain ones, but each place writes them differently: copy the exact text of the one to change`;
+  const marker = /… \[cut: \d+ of \d+ chars\]/.exec(oldString);
+  if (marker)
+    return `old_string not found in ${path}: it has "${marker[0]}", read_file's mark where it cut a long line, which the file does not hold; end old_string before the mark (the start of the line is enough to match), or see the rest of the line with the command read_file gave`;
   const chars = [...oldString.replace(/\s+/g, "")];
   if (chars.length === 0 || chars.length > HINT_MAX_CHARS) return plain;
-  const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\s*"), "u");
+  const loose = new RegExp(chars.map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join(`[\\s${INVISIBLE}]*`), "u");
   const match = loose.exec(text);
   if (!match) return plain;
   const first = lineNumbers(text, [match.index])[0]!;
@@ -144,7 +165,8 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
     .split("\n")
     .slice(0, 10);
   const numbered = shown.map((line, i) => `${first + i}\t${cut(line.replace(/\r$/, ""))}`).join("\n");
-  return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\ncopy the exact text (indentation, tabs, line breaks) into old_string`;
+  const odd = oddCharacters(match[0], oldString);
+  return `old_string not found in ${path}, but it matches when whitespace is ignored, at line ${first}:\n${numbered}\n${odd ? `${odd}; ` : ""}copy the exact text (indentation, tabs, line breaks) into old_string`;
 }
 
 const cut = (line: string) => (line.length > DIFF_LINE_CHARS ? line.slice(0, DIFF_LINE_CHARS) + "…" : line);

@@ -1,13 +1,14 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
-import { open, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import type { SeenFiles } from "./seen-files.ts";
-import { ENCODING_NAME, type Encoding, utf16Of } from "../fs/text-encoding.ts";
+import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
+import { sawWindow, type SeenFiles } from "./seen-files.ts";
+import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
@@ -49,15 +50,15 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
 
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`read_file: ${where.error}`);
-      const { abs } = where;
-      const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
-      if (info instanceof Error) return toolError(info.code === "ENOENT" ? `file not found: ${path}` : `cannot read ${path}: ${info.message}`);
+      const { abs, info } = await statNamed(where.abs);
+      if (info instanceof Error)
+        return toolError(info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home) : `cannot read ${path}: ${info.message}`);
       if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`read_file: ${slash}`);
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       if (info.size === 0) {
-        seen.set(realTarget(abs), contentHash(new Uint8Array()));
+        seen.set(realTarget(abs), { hash: contentHash(new Uint8Array()) });
         return { output: `${path} is empty` };
       }
       const image = await readImage(abs, info.size);
@@ -75,30 +76,44 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
           `${path} is UTF-16 text of ${(info.size / 1048576).toFixed(1)} MB, over the ${UTF16_MAX_BYTES / 1048576} MB read_file decodes; convert it with iconv -f UTF-16 -t UTF-8`,
         );
 
-      // UTF-8 unless the lines read are not: then Windows-1252 (Latin-1's superset), as edit reads it too;
+      // one decision for the whole file, the one edit makes (fs/text-encoding.ts): the first pass reads
+      // it all as UTF-8, counting the bytes that are not; a file that is Windows-1252 is read again so.
       // UTF-16 is decoded whole (its newline bytes cannot be counted on their own) and read as UTF-8
-      let encoding: Encoding = utf16 ?? "utf-8";
       // the bytes shown are hashed as they stream by: the file as the model saw it, read once
       let hasher = new Bun.CryptoHasher("sha256");
       const stream = () => {
         hasher = new Bun.CryptoHasher("sha256");
         return utf16 ? utf8Of(abs, utf16, hasher) : hashed(Bun.file(abs).stream(), hasher);
       };
-      const window = await readWindow(stream(), offset, limit, ctx.signal, "utf-8").catch(async (e) => {
-        if (!(e instanceof TypeError) || utf16) throw e;
+      const utf8 = utf8Decoder("shown");
+      let window = await readWindow(stream(), offset, limit, ctx.signal, utf8.decode, utf8.decode);
+      const { scan } = utf8;
+      let encoding: Encoding = utf16 ?? "utf-8";
+      if (scan.strays > 0 && !keepsStrays(scan)) {
         encoding = "windows-1252";
-        return readWindow(stream(), offset, limit, ctx.signal, encoding);
-      });
+        const latin = new TextDecoder(encoding);
+        window = await readWindow(stream(), offset, limit, ctx.signal, (chunk, more = true) => latin.decode(chunk, { stream: more }));
+      }
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
-      seen.set(realTarget(abs), hasher.digest("hex"));
       const last = offset + window.lines.length - 1;
+      const real = realTarget(abs);
+      seen.set(real, sawWindow(seen.get(real), hasher.digest("hex"), { first: offset, last, total: window.total, cut: window.cut }));
       const width = String(last).length;
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
-      if (window.cut.length > 0) output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") ? abs : path, window.cut[0]!)}]`;
-      return { output: encoding === "utf-8" ? output : `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
+      if (window.cut.length > 0)
+        output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") || abs !== where.abs ? abs : path, window.cut[0]!)}]`;
+      if (abs !== where.abs) output = `${otherForm(path, abs)}\n${output}`;
+      if (encoding !== "utf-8") return { output: `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
+      if (scan.strays === 0) return { output };
+      const which = scan.strays === 1 ? `that is not (line ${scan.strayLine})` : `that are not (the first on line ${scan.strayLine})`;
+      const kept =
+        scan.strays === 1
+          ? "its Windows-1252 character, which edit keeps as the byte it is"
+          : "their Windows-1252 characters, which edit keeps as the bytes they are";
+      return { output: `[${path} is UTF-8 but for ${scan.strays} byte${scan.strays === 1 ? "" : "s"} ${which}: shown as ${kept}]\n${output}` };
     },
   };
 }
@@ -160,14 +175,17 @@ async function isBinary(path: string): Promise<boolean> {
   }
 }
 
+/** Decodes the next chunk of a file; `more` false: the last, so an unfinished character ends there. */
+type Decode = (chunk: Uint8Array, more?: boolean) => string;
+
 /**
  * Lines `first`.. of a byte stream (at most `limit` lines and READ_OUTPUT_MAX characters, each
  * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
- * bounded by the window however large the file is; past the window only newlines are counted.
+ * bounded by the window however large the file is; past the window only newlines are counted,
+ * and the bytes given to `rest` (the first pass's UTF-8 scan, which decides the encoding).
  */
-async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, encoding: "utf-8" | "windows-1252") {
-  // UTF-8 throws (a TypeError) on bytes that are not UTF-8; Windows-1252 takes every byte
-  const decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
+async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, decode: Decode, rest?: Decode) {
+  let start = true; // a UTF-8 byte-order mark is not shown
   const lines: string[] = [];
   let size = 0; // characters in `lines`
   let lineNo = 0; // lines completed so far
@@ -207,21 +225,25 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     if (chunk.length === 0) continue;
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
     lastByte = chunk[chunk.length - 1]!;
-    if (full) continue;
-    const text = decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1 && !full; nl = text.indexOf("\n", start)) {
-      take(text, start, nl);
-      start = nl + 1;
+    if (full) {
+      rest?.(chunk);
+      continue;
+    }
+    let text = decode(chunk);
+    if (start && text !== "") [text, start] = [text.replace(/^\uFEFF/, ""), false];
+    let from = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1 && !full; nl = text.indexOf("\n", from)) {
+      take(text, from, nl);
+      from = nl + 1;
       finishLine();
     }
-    if (!full) take(text, start, text.length);
+    if (!full) take(text, from, text.length);
   }
   if (!full) {
-    const rest = decoder.decode();
-    take(rest, 0, rest.length);
+    const end = decode(new Uint8Array(0), false);
+    take(end, 0, end.length);
     if (lastByte !== 10) finishLine();
-  }
+  } else rest?.(new Uint8Array(0), false);
   const total = newlines + (lastByte !== 10 ? 1 : 0);
   return { lines, total, cut };
 }

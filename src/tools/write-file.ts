@@ -51,7 +51,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
             .catch(() => undefined)
         : undefined;
       const real = realTarget(abs);
-      const stale = writeRefusal(path, seen.get(real), old && contentHash(old));
+      const stale = writeRefusal(path, seen.get(real), old && { hash: contentHash(old), bytes: old }, content);
       if (stale) return toolError(stale);
       const { bytes, kept, unfit } = likeBefore(old, content);
       // U+FFFD is what a byte that is not UTF-8 became on its way to the model (cat in bash): writing it back loses the byte
@@ -64,7 +64,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       } catch (e) {
         return toolError(`cannot write ${path}: ${errorText(e)}`);
       }
-      seen.set(real, contentHash(bytes));
+      seen.set(real, { hash: contentHash(bytes) });
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
       const form =
         (kept.length ? `; kept its ${kept.join(", ")}` : "") + (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");

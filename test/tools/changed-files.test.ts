@@ -52,7 +52,7 @@ test("a change of the same size with the same modification time is still seen: t
   expect(text("flag.ts")).toBe("on = 1\n");
 });
 
-test("a window of the file counts as seeing all of it as it was: a change outside the lines read is kept too", async () => {
+test("a window of the file, then a change outside the lines read: the change is kept too", async () => {
   const { read, write } = run();
   writeFileSync(file("long.txt"), "a\nb\nc\nd\n");
   expect((await read({ path: "long.txt", offset: 1, limit: 2 })).output).toBe("1\ta\n2\tb\n… 2 more lines; use offset=3");
@@ -141,7 +141,7 @@ test("a file read as Windows-1252 (after its first pass as UTF-8 failed) or as U
   const { read, write } = run();
   writeFileSync(file("latin.txt"), Buffer.concat([Buffer.from("a\n".repeat(5000)), Buffer.from("caf\xe9\n", "latin1")]));
   expect((await read({ path: "latin.txt", offset: 5001 })).output).toEndWith("5001\tcafé");
-  expect((await write({ path: "latin.txt", content: "café\n" })).output).toStartWith("overwrote latin.txt");
+  expect((await write({ path: "latin.txt", content: `${"a\n".repeat(5000)}café!\n` })).output).toStartWith("overwrote latin.txt"); // keeping the lines not read
   writeFileSync(file("wide.txt"), Buffer.from("\ufeffhi\r\n", "utf16le"));
   expect((await read({ path: "wide.txt" })).output).toEndWith("1\thi");
   expect((await write({ path: "wide.txt", content: "ho\n" })).output).toStartWith("overwrote wide.txt");
@@ -166,4 +166,51 @@ test("a save that lands while edit writes the file (its new copy written and flu
     "cannot write big.ts: it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again",
     "a = 2\n",
   ]).toContain(outcome);
+});
+
+test("a file only edited, never read (as after hey -c): write_file that drops a line the agent never saw is refused; one that keeps them goes through", async () => {
+  const { read, write, edit } = run();
+  const remembered = "def f0():\n    return 0\n\ndef f1():\n    return 1\n";
+  writeFileSync(file("m.py"), `${remembered}\ndef user_fn(): return "USER WORK"\n`); // the user's function, added since the earlier run
+  expect((await edit({ path: "m.py", old_string: "return 0", new_string: "return 100" })).output).toStartWith("edited m.py: 1 replacement");
+  expect(await write({ path: "m.py", content: `${remembered.replace("return 0", "return 100")}\ndef g():\n    return 1\n` })).toEqual({
+    isError: true,
+    output:
+      "m.py has 7 lines, and content drops or changes line 7, which you have not seen whole in this run (you have seen line 2); " +
+      "not written, so they are kept: read them with read_file (offset=7) first, or change the file with edit",
+  });
+  expect(text("m.py")).toEndWith('def user_fn(): return "USER WORK"\n');
+  // content that keeps every line it has not seen, as they are, loses nothing
+  const kept = `${text("m.py")}\ndef g():\n    return 1\n`;
+  expect((await write({ path: "m.py", content: kept })).output).toBe("overwrote m.py (10 lines, 107 bytes)");
+  await read({ path: "m.py" });
+  expect((await write({ path: "m.py", content: "def g():\n    return 1\n" })).output).toBe("overwrote m.py (2 lines, 22 bytes)");
+});
+
+test("read_file's first window of a long file, then write_file of only the lines read: refused, naming the lines lost; after reading the rest, it goes through", async () => {
+  const { read, write } = run();
+  const lines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`);
+  writeFileSync(file("long.txt"), `${lines.join("\n")}\n`);
+  expect((await read({ path: "long.txt" })).output).toEndWith("2000\tline 2000\n… 1000 more lines; use offset=2001");
+  const firstPart = `${lines.slice(0, 2000).join("\n").replace("line 5\n", "LINE 5\n")}\n`;
+  expect(await write({ path: "long.txt", content: firstPart })).toEqual({
+    isError: true,
+    output:
+      "long.txt has 3000 lines, and content drops or changes lines 2001-3000, which you have not seen whole in this run (you have seen lines 1-2000); " +
+      "not written, so they are kept: read them with read_file (offset=2001) first, or change the file with edit",
+  });
+  expect(text("long.txt").split("\n")).toHaveLength(3001);
+  await read({ path: "long.txt", offset: 2001 });
+  expect((await write({ path: "long.txt", content: firstPart })).output).toStartWith("overwrote long.txt (2000 lines");
+});
+
+test("a line read_file showed cut short is not seen whole: writing it back as shown is refused", async () => {
+  const { read, write } = run();
+  const long = "x".repeat(2500);
+  writeFileSync(file("min.js"), `a\n${long}\nb\n`);
+  expect((await read({ path: "min.js" })).output).toContain("… [cut: 2000 of 2500 chars]");
+  expect((await write({ path: "min.js", content: `A\n${"x".repeat(2000)}\nb\n` })).output).toStartWith(
+    "min.js has 3 lines, and content drops or changes line 2, which you have not seen whole in this run (you have seen lines 1, 3)",
+  );
+  expect((await write({ path: "min.js", content: `A\n${long}\nb\n` })).output).toStartWith("overwrote min.js");
 });

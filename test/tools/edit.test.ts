@@ -189,7 +189,6 @@ test("long diffs are capped", async () => {
 test.each([
   ["empty old_string", { path: "a.txt", old_string: "", new_string: "x" }, "edit: `old_string` is empty; use write_file to create a file or replace all of it"],
   ["identical strings", { path: "a.txt", old_string: "line 1", new_string: "line 1" }, "edit: old_string and new_string are identical; nothing to change"],
-  ["missing file", { path: "new.txt", old_string: "a", new_string: "b" }, "file not found: new.txt; use write_file to create it"],
   ["missing old_string", { path: "a.txt", new_string: "b" }, "edit: `old_string` must be a string, got nothing"],
   ["new_string not a string", { path: "a.txt", old_string: "a", new_string: 3 }, "edit: `new_string` must be a string, got 3"],
   ["bad replace_all", { path: "a.txt", old_string: "a", new_string: "b", replace_all: "yes" }, 'edit: `replace_all` must be true or false, got "yes"'],

@@ -126,7 +126,6 @@ test("absolute paths work", async () => {
 
 test.each([
   ["binary file", { path: "data.bin" }, "data.bin is a binary file (NUL byte in the first 8 KB); not shown"],
-  ["missing file", { path: "nope/missing.txt" }, "file not found: nope/missing.txt"],
   ["directory", { path: "sub" }, "sub is a directory; list it with bash (ls) or search it with grep"],
   ["offset past the end", { path: "twelve.txt", offset: 13 }, "twelve.txt has 12 lines; offset 13 is past the end"],
   ["offset past the end of one line", { path: "one.txt", offset: 2 }, "one.txt has 1 line; offset 2 is past the end"],

@@ -6,13 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
+import type { SeenFiles } from "../../src/tools/seen-files.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { testNeeding } from "../helpers/tools.ts";
 
 let dir: string;
 let ctx: ToolContext;
-const seen = new Map<string, string>(); // one run's: write_file overwrites only a file read or written in it
+const seen: SeenFiles = new Map(); // one run's: write_file overwrites only a file read or written in it
 const write = (args: Record<string, unknown>) => callTool(createWriteFileTool({ seen }), args, ctx);
 const read = (path: string) => callTool(createReadFileTool({ seen }), { path }, ctx);
 

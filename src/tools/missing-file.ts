@@ -1,0 +1,110 @@
+// What read_file and edit do with a path that names no file: find the file when only the Unicode
+// form of its name differs (a macOS-made `résumé.md` is stored decomposed, NFD; a model writes it
+// composed, NFC), else say where hey looked and which files the model may have meant — the path
+// taken from the project root instead of the working directory, a name that differs only in
+// case, the same name elsewhere in the project — before suggesting to create one.
+import type { Stats } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
+import { projectOf } from "../fs/root-probe.ts";
+import { walkFiles } from "./walk.ts";
+
+const WALK_FILES = 20_000; // files looked at for the same name elsewhere in the project: a look costs little
+const WALK_MS = 500; // and for no longer than this (a home directory holding no project may be vast)
+const MEANT_MAX = 3; // files named as what the model may have meant
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * The file `abs` names when it is not there as written but one is whose path differs only in the
+ * Unicode normalization (NFC or NFD) of its names, as macOS makes them alike; undefined when none.
+ * Reads only the directories along the path.
+ */
+async function sameNameOnDisk(abs: string): Promise<string | undefined> {
+  const { root } = parse(abs);
+  let found = root;
+  for (const name of abs
+    .slice(root.length)
+    .split(sep)
+    .filter((n) => n !== "")) {
+    const next = join(found, name);
+    if (await exists(next)) {
+      found = next;
+      continue;
+    }
+    const entries = await readdir(found).catch(() => [] as string[]);
+    const same = entries.find((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+    if (same === undefined) return undefined;
+    found = join(found, same);
+  }
+  return found === abs ? undefined : found;
+}
+
+/** What stat says of `abs`, or, when it is not there, of the file sameNameOnDisk finds (then named by `abs`). */
+export async function statNamed(abs: string): Promise<{ abs: string; info: Stats | NodeJS.ErrnoException }> {
+  const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
+  const named = info instanceof Error && info.code === "ENOENT" ? await sameNameOnDisk(abs) : undefined;
+  return named ? { abs: named, info: await stat(named).catch((e: NodeJS.ErrnoException) => e) } : { abs, info };
+}
+
+/** What read_file says of `path` found at `abs` by sameNameOnDisk: the form its name has on disk, which a command must use. */
+export const otherForm = (path: string, abs: string) =>
+  `[${path} is not there as written: this is ${abs}, whose name is the same in another Unicode form (${abs.normalize("NFD") === abs ? "NFD, decomposed, as macOS writes names" : "NFC, composed"}); a command must name it so]`;
+
+/**
+ * The tool error for `path` (as the model gave it) naming no file at `abs`, relative paths being
+ * under `cwd`: `file not found`, where hey looked, and up to MEANT_MAX files it may have meant,
+ * as paths the model can give; then `hint` (edit: how to create the file) when there are none.
+ */
+export async function fileNotFound(path: string, abs: string, cwd: string, home: string, hint = ""): Promise<string> {
+  const project = projectOf(home)(cwd);
+  const meant = await meantFiles(path, abs, cwd, project);
+  const looked = `file not found: ${path} (looked for ${abs})`;
+  if (meant.length === 0) return looked + hint;
+  const shown = (file: string) => {
+    const rel = relative(cwd, file);
+    return isAbsolute(rel) || relative(project, file).startsWith("..") ? file : rel; // in the project: as the model would write it
+  };
+  const first = shown(meant[0]!);
+  if (meant.length === 1) return `${looked}; did you mean ${first}${first === meant[0] ? "" : ` (${meant[0]})`}?`;
+  return `${looked}; did you mean one of: ${meant.map(shown).join(", ")}?`;
+}
+
+/** Files the model may have meant by `path`: nearest first, none twice. */
+async function meantFiles(path: string, abs: string, cwd: string, project: string): Promise<string[]> {
+  const out: string[] = [];
+  const add = (file: string) => {
+    if (out.length < MEANT_MAX && !out.includes(file)) out.push(file);
+  };
+  // a path relative to the project root (or a directory between it and the working directory)
+  if (!isAbsolute(path) && !path.startsWith("~"))
+    for (let dir = cwd; dir !== project && dirname(dir) !== dir; ) {
+      dir = dirname(dir);
+      if (await isFile(join(dir, path))) add(join(dir, path));
+    }
+  // the name in another case in the same directory
+  const name = basename(abs);
+  const key = (n: string) => n.normalize("NFC").toLowerCase();
+  for (const entry of await readdir(dirname(abs)).catch(() => [] as string[]))
+    if (key(entry) === key(name) && (await isFile(join(dirname(abs), entry)))) add(join(dirname(abs), entry));
+  // the name anywhere in the project, as far as a short walk reaches
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), WALK_MS);
+  let looked = 0;
+  for await (const file of walkFiles(project, stop.signal)) {
+    if (key(basename(file)) === key(name)) add(file);
+    if (++looked >= WALK_FILES || out.length >= MEANT_MAX) stop.abort();
+  }
+  clearTimeout(timer);
+  return out;
+}
+
+const isFile = (path: string) =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );

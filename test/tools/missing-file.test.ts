@@ -1,0 +1,82 @@
+// read_file and edit given a path that names no file: they say where they looked and which files
+// the model may have meant, and find a file whose name differs only in its Unicode form.
+import { expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createEditTool } from "../../src/tools/edit.ts";
+import { createReadFileTool } from "../../src/tools/read-file.ts";
+import { callTool } from "../helpers/call-tool.ts";
+import { eachTempDir } from "../helpers/fixtures.ts";
+
+const project = eachTempDir("hey-missing-");
+
+/** The file tools of a hey started in `cwd` (below the project). */
+function tools(cwd: string) {
+  const ctx: ToolContext = { cwd, signal: new AbortController().signal };
+  return {
+    read: (args: Record<string, unknown>) => callTool(createReadFileTool({ home: "/nonexistent-home" }), args, ctx),
+    edit: (args: Record<string, unknown>) => callTool(createEditTool({ home: "/nonexistent-home" }), args, ctx),
+  };
+}
+
+/** A git project with `real.txt` at its root and `sub/s.txt`; hey started in `sub`. */
+function layout() {
+  const root = project.path;
+  mkdirSync(join(root, ".git"));
+  mkdirSync(join(root, "sub"));
+  writeFileSync(join(root, "real.txt"), "hello\n");
+  writeFileSync(join(root, "sub", "s.txt"), "s\n");
+  return { root, sub: join(root, "sub") };
+}
+
+test("started in a subdirectory, a path meant from the project root: the error says where hey looked and names the file, not write_file", async () => {
+  const { root, sub } = layout();
+  const { read, edit } = tools(sub);
+  expect(await edit({ path: "real.txt", old_string: "hello", new_string: "bye" })).toEqual({
+    isError: true,
+    output: `file not found: real.txt (looked for ${join(sub, "real.txt")}); did you mean ../real.txt (${join(root, "real.txt")})?`,
+  });
+  expect(await read({ path: "sub/s.txt" })).toEqual({
+    isError: true,
+    output: `file not found: sub/s.txt (looked for ${join(sub, "sub", "s.txt")}); did you mean s.txt (${join(sub, "s.txt")})?`,
+  });
+  expect(readFileSync(join(root, "real.txt"), "utf8")).toBe("hello\n");
+});
+
+test("no such file anywhere: edit says where it looked and how to create one; read_file where it looked", async () => {
+  const { sub } = layout();
+  const { read, edit } = tools(sub);
+  expect(await edit({ path: "new.txt", old_string: "a", new_string: "b" })).toEqual({
+    isError: true,
+    output: `file not found: new.txt (looked for ${join(sub, "new.txt")}); to create it, use write_file`,
+  });
+  expect(await read({ path: "nope/missing.txt" })).toEqual({
+    isError: true,
+    output: `file not found: nope/missing.txt (looked for ${join(sub, "nope", "missing.txt")})`,
+  });
+});
+
+test("a name in another case, and the same name in another directory of the project, are offered", async () => {
+  const { root } = layout();
+  writeFileSync(join(root, "README.md"), "# r\n");
+  mkdirSync(join(root, "src", "util"), { recursive: true });
+  writeFileSync(join(root, "src", "util", "dates.ts"), "export {};\n");
+  const { read } = tools(root);
+  expect((await read({ path: "README.MD" })).output).toBe(
+    `file not found: README.MD (looked for ${join(root, "README.MD")}); did you mean README.md (${join(root, "README.md")})?`,
+  );
+  expect((await read({ path: "src/utils/dates.ts" })).output).toEndWith(`; did you mean src/util/dates.ts (${join(root, "src", "util", "dates.ts")})?`);
+});
+
+test("a file whose name is stored decomposed (NFD, as macOS writes it) is found from the composed name a model writes, and edited in place", async () => {
+  const root = project.path;
+  const stored = "re\u0301sume\u0301.md"; // NFD
+  writeFileSync(join(root, stored), "cv\n");
+  const { read, edit } = tools(root);
+  expect((await read({ path: "résumé.md" })).output).toBe(
+    `[résumé.md is not there as written: this is ${join(root, stored)}, whose name is the same in another Unicode form (NFD, decomposed, as macOS writes names); a command must name it so]\n1\tcv`,
+  );
+  expect((await edit({ path: "résumé.md", old_string: "cv", new_string: "CV" })).output).toStartWith("edited résumé.md: 1 replacement");
+  expect(readFileSync(join(root, stored), "utf8")).toBe("CV\n");
+});
