@@ -208,7 +208,8 @@ test("hey mcp: usage, an unknown server, a local server, a sign-in that fails na
   expect(listed.stdout).toContain(
     "\nclosed: auth required · sign in with hey mcp login closed (or /mcp login closed in hey)\n  it answers HTTP 401 without one\n",
   );
-  expect(listed.stdout).toEndWith("MCP tools in every request: 0, ~0 tokens (hey's own tools: ~672)\n");
+  // hey's own tools' count moves with their descriptions (and with the machine's sh: dash is said): its form is checked
+  expect(listed.stdout).toMatch(/\nMCP tools in every request: 0, ~0 tokens \(hey's own tools: ~\d{3}\)\n$/);
   expect(await hey(["mcp", "--help"])).toMatchObject({
     code: 0,
     stdout: expect.stringContaining("usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME"),
