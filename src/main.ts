@@ -5,6 +5,7 @@ import { EXIT, HELP, parseCli, type PEER_MCP_VERBS, UsageError, type CliArgs } f
 import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { outputLost } from "./ui/output-lost.ts";
+import { guardUnfinishedExit } from "./ui/signals.ts";
 import { drainAll, writeFailure, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -113,6 +114,7 @@ async function fail(message: string, code: number, argv: string[], kind: "usage"
  * it exits as a one-shot run does then (ui/output-lost.ts), 1 saying why, or 141.
  */
 async function exit(code: number): Promise<never> {
+  ending();
   await drainAll();
   const error = code === EXIT.ok ? writeFailure(1) : undefined;
   const failed = error === undefined ? undefined : outputLost(error, "the output");
@@ -120,6 +122,9 @@ async function exit(code: number): Promise<never> {
   process.exit(failed?.code ?? code);
 }
 
+const ending = guardUnfinishedExit(
+  "internal error: the run stopped before it had finished (hey's runtime let go of work still pending); the rest of it was not done",
+);
 const argv = process.argv.slice(2);
 main(argv).then(exit, async (e: unknown) => {
   await exit(await fail(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, EXIT.runtime, argv, "internal"));

@@ -53,6 +53,7 @@ function decide(req: ChatRequest): Turn {
   if (first.startsWith("break")) throw new Error("this model is broken on purpose");
   if (first.startsWith("loop")) return { calls: [["read_file", { path: "notes.txt" }]] };
   if (first.startsWith("summarize")) return { text: "summarized" };
+  if (first.startsWith("look behind")) return results === 0 ? { calls: [["grep", { pattern: "(?<=a)&b" }]] } : { text: "searched" };
   if (first.startsWith("git bash")) return results === 0 ? { calls: [["bash", { command: "echo from bash" }]] } : { text: "ran it" };
   if (first.startsWith("windows")) {
     const windows: Turn[] = [
@@ -251,6 +252,19 @@ for (const platform of PLATFORMS) {
       expect(results[5]).toContain("done");
       expect(textOf(req.messages[0])).toContain("shell: cmd.exe");
       note(platform.id, `✓ ~\\ path written, \\ glob matched, CRLF kept by edit and write_file, cmd.exe got its quotes (${secs(r.ms)})`);
+    });
+
+    // a pattern ripgrep rejects (look-behind) is searched by grep's built-in walker, which reads the
+    // .gitignore of every folder above the project: Z:\ has none, and a failed Bun.file() read let
+    // Bun end the process there, exit 0, with no result and no answer (oven-sh/bun#39787)
+    windowsTest("grep's built-in search (a look-behind pattern) finishes the run, with its match and the answer", async () => {
+      writeFileSync(join(proj, "lookbehind.txt"), "a&b\n");
+      const r = await hey(["-p", "look behind"]);
+      expectOk(r);
+      expect(r.stdout).toBe("searched\n");
+      expect(r.stderr).toContain("✓ 1 match");
+      expect(resultText(server.requests.at(-1)!.messages.findLast((m) => m.role === "tool")!)).toBe("lookbehind.txt:1: a&b");
+      note(platform.id, `✓ grep's built-in search (look-behind) found its match, with Z:\\.gitignore missing, and the run went on (${secs(r.ms)})`);
     });
 
     // cmd's `cd /d z:\…` (and VS Code's terminal) start hey in a directory whose drive letter is
