@@ -90,6 +90,7 @@ const EDGES = new Set([
   "tools/capture.ts",
   "tools/command-result.ts",
   "tools/group-guard.ts",
+  "tools/job-object.ts",
   "tools/edit.ts",
   "tools/file-lines.ts",
   "tools/grep.ts",

@@ -3,6 +3,7 @@
 // or an abort kills the whole group.
 import { capture, drained, type Captured } from "./capture.ts";
 import { guarded, release } from "./group-guard.ts";
+import { hostJob } from "./job-object.ts";
 import { listProcesses } from "./process-tree.ts";
 import { errorText } from "../kernel/errors.ts";
 
@@ -50,6 +51,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   try {
     const env = opts.env ?? process.env;
     const run = opts.guard ? guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
+    const joinJob = opts.guard ? await hostJob() : undefined; // Windows: job-object.ts
     proc = Bun.spawn(run.argv, {
       cwd: opts.cwd,
       env,
@@ -63,6 +65,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
       windowsHide: true,
       windowsVerbatimArguments: opts.verbatim === true,
     });
+    joinJob?.(proc.pid);
   } catch (e) {
     return { error: errorText(e) };
   }

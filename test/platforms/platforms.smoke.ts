@@ -82,6 +82,10 @@ function decide(req: ChatRequest): Turn {
     const lines = "echo one\nif exist win-cafe (\n  dir /b win-cafe\n  echo héllo wörld\n)\nexit /b 4";
     return results === 0 ? { calls: [["bash", { command: lines }]] } : { text: "cmd done" };
   }
+  if (first.startsWith("background job")) {
+    if (results === 1) jobSeen.push(...processesWith(JOB_MARK)); // the job runs while hey does
+    return results === 0 ? { calls: [["bash", { command: `start /b cmd /c ping ${JOB_MARK} >nul 2>&1 & echo started` }]] } : { text: "left it running" };
+  }
   if (first.startsWith("look behind")) return results === 0 ? { calls: [["grep", { pattern: "(?<=a)&b" }]] } : { text: "searched" };
   if (first.startsWith("git bash")) return results === 0 ? { calls: [["bash", { command: "echo from bash" }]] } : { text: "ran it" };
   if (first.startsWith("windows")) {
@@ -114,6 +118,24 @@ function decide(req: ChatRequest): Turn {
     { text: "done: read, wrote, edited and searched" },
   ];
   return script[Math.min(results, script.length - 1)]!;
+}
+
+/** The background job's ping, as its command line shows it on this machine (Wine's processes are Linux processes) */
+const JOB_MARK = "-n 171 127.0.0.1";
+const jobSeen: number[] = [];
+/** This machine's processes whose command line holds `text` (and starts with `start`), by pid. */
+function processesWith(text: string, start = ""): number[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        const line = readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\0", " ");
+        return line.startsWith(start) && line.includes(text);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 }
 
 interface Platform {
@@ -308,6 +330,28 @@ for (const platform of PLATFORMS) {
       expect(result).toStartWith("one\ncafé.txt\nhéllo wörld\n[exit code 4]");
       expect(result).not.toContain("not UTF-8");
       note(platform.id, `✓ cmd.exe: café.txt and héllo wörld read as written, 3 lines and a ( … ) block run, exit code 4 (${secs(r.ms)})`);
+    });
+
+    // A job a command leaves running ends with hey, however hey ends (README): on Windows through a
+    // job object (tools/job-object.ts). Before, `start /b` left it running after hey had exited.
+    windowsTest("a job a cmd command leaves in the background (start /b) ends when hey does", async () => {
+      writeFileSync(join(proj, "cmd.toml"), '[tools]\nshell = "cmd"\n');
+      const run = hey(["-p", "background job", "--config", "cmd.toml"]);
+      // hey.exe's own process (Wine's, here), gone: the run's output may stay open while the job holds it
+      const heyRuns = () => processesWith("-p background job", "/work/hey.exe").length > 0;
+      for (let tries = 0; (jobSeen.length === 0 || heyRuns()) && tries < 600; tries++) await Bun.sleep(100);
+      expect(jobSeen.length).toBeGreaterThan(0); // it ran while hey did
+      expect(heyRuns()).toBe(false);
+      let left = processesWith(JOB_MARK);
+      for (let tries = 0; left.length > 0 && tries < 50; tries++) {
+        await Bun.sleep(100); // Windows ends the job's processes as hey's handle to it closes, with hey's exit
+        left = processesWith(JOB_MARK);
+      }
+      expect(left).toEqual([]);
+      const r = await run;
+      expectOk(r);
+      expect(r.stdout).toBe("left it running\n");
+      note(platform.id, `✓ start /b cmd /c ping …: running while hey ran (${jobSeen.length} processes), gone once it exited (${secs(r.ms)})`);
     });
 
     // Windows' file systems ignore case, and models copy VS Code's `c:\…` paths: a file read as
