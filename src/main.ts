@@ -101,7 +101,7 @@ function print(text: string, code: number): number {
 /** The message on stderr; with `--output json` also an `error` and a `done` event on stdout. */
 async function fail(message: string, code: number, argv: string[], kind: "usage" | "internal"): Promise<number> {
   writer(2).write(`hey: ${message}\n`);
-  if (argv.some((a, i) => a === "--output=json" || (a === "--output" && argv[i + 1] === "json"))) {
+  if (jsonOutput(argv)) {
     const { failureLines } = await import("./ui/json.ts"); // not on the way of a normal start
     writer(1).write(failureLines(kind, message));
   }
@@ -122,10 +122,18 @@ async function exit(code: number): Promise<never> {
   process.exit(failed?.code ?? code);
 }
 
+function jsonOutput(argv: string[]): boolean {
+  return argv.some((a, i) => a === "--output=json" || (a === "--output" && argv[i + 1] === "json"));
+}
+
+const argv = process.argv.slice(2);
+// a JSON reader is told too, with an `error` and a `done` event: loaded now, as the exit that needs them can wait for nothing
+let jsonLines: ((message: string) => string) | undefined;
+if (jsonOutput(argv)) void import("./ui/json.ts").then((json) => (jsonLines = (message) => json.failureLines("internal", message)));
 const ending = guardUnfinishedExit(
   "internal error: the run stopped before it had finished (hey's runtime let go of work still pending); the rest of it was not done",
+  (message) => jsonLines?.(message),
 );
-const argv = process.argv.slice(2);
 main(argv).then(exit, async (e: unknown) => {
   await exit(await fail(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, EXIT.runtime, argv, "internal"));
 });

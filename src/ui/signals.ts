@@ -46,16 +46,18 @@ export function exitAfterGrace(code: number, before: () => void = () => {}): voi
 }
 
 /**
- * Makes an exit 0 that hey did not choose a failure: exit 1, `hey: ` + `why` on stderr. Bun on
+ * Makes an exit 0 that hey did not choose a failure: exit 1, `hey: ` + `why` on stderr, and on
+ * stdout what `stdout` makes of `why` (with `--output json`, an `error` and a `done` event). Bun on
  * Windows can let its event loop die while hey still awaits something, and the process then
  * exits 0 mid-run, silently (oven-sh/bun#39787: a failed Bun.file() read), which a script or CI job
  * would take for success. Every way hey ends on purpose calls the returned function first.
  */
-export function guardUnfinishedExit(why: string): () => void {
+export function guardUnfinishedExit(why: string, stdout: (why: string) => string | undefined = () => undefined): () => void {
   let chosen = false;
   process.on("exit", (code) => {
     if (chosen || code !== EXIT.ok) return;
     process.exitCode = EXIT.runtime;
+    writer(1).write(stdout(why) ?? "");
     writer(2).write(`hey: ${why}\n`);
   });
   return () => {

@@ -4,7 +4,9 @@
 // On each: --version; a one-shot task that uses read_file, write_file, edit and grep (the embedded
 // rg, seen to start); that session resumed with -c; @file arguments in the platform's own path
 // spelling; exit codes 2 (usage), 1 (a model error) and 3 (turn limit, with its hand-off); on
-// Windows also its own spellings (a `~\` path, a `\` glob, CRLF files, cmd.exe's quoting). The
+// Windows also its own spellings (a `~\` path, a `\` glob, CRLF files, cmd.exe's quoting, names in
+// another case, a HOME set elsewhere), grep's built-in search, cmd's UTF-8 output and multi-line
+// commands, and a background job ending with hey (its job object). The
 // summary at the end says what ran where. Not in `npm test` (its name does not end in .test.ts):
 // the builds, qemu and the Wine chroot take minutes on a fresh machine.
 //
@@ -15,7 +17,7 @@
 // - a connection refused: Wine reports a connect to a closed loopback port as made, and the
 //   request then waits out [retry] idle_timeout_ms (Windows refuses it within seconds);
 // - the environment an MCP server gets: Wine's cmd.exe puts TEMP and the like back itself;
-// - PowerShell's -EncodedCommand decoding, WindowsApps alias stubs, `.cmd` shims (npx/uvx MCP
+// - PowerShell's -EncodedCommand decoding and its UTF-8 output ([Console]::OutputEncoding), WindowsApps alias stubs, `.cmd` shims (npx/uvx MCP
 //   servers), console behaviour (ConPTY, Ctrl-C, colours, bracketed paste in the REPL);
 // - Windows' refusal to replace a running .exe (Wine lets it happen), so `hey upgrade`'s
 //   move-aside path is not proven here, nor are file locking, ACLs, long paths, Defender or
