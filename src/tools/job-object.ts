@@ -6,8 +6,6 @@
 // (it follows parent ids) no longer finds once its shell has exited. A program the shell starts
 // before it joins (hey puts it there as soon as it is spawned) stays out. Where a call fails (no
 // FFI, a job that allows no nesting: Windows 7), commands run unguarded, as before.
-import { errorText } from "../kernel/errors.ts";
-
 /** From <winnt.h>: the limit flag, JobObjectExtendedLimitInformation, and the process rights AssignProcessToJobObject needs. */
 const KILL_ON_JOB_CLOSE = 0x2000;
 const EXTENDED_LIMIT_INFORMATION = 9;
@@ -23,14 +21,11 @@ let made: Promise<JoinJob | undefined> | undefined;
 
 /**
  * The function that puts a process (by id) in hey's job, made at the first call: undefined off
- * Windows, or when the job could not be made (`whyNot` is told why, once). Never throws.
+ * Windows, or when the job could not be made. Never throws.
  */
-export function hostJob(whyNot: (reason: string) => void = () => {}, platform: string = process.platform): Promise<JoinJob | undefined> {
+export function hostJob(platform: string = process.platform): Promise<JoinJob | undefined> {
   if (platform !== "win32") return Promise.resolve(undefined);
-  made ??= makeJob().catch((e: unknown) => {
-    whyNot(errorText(e));
-    return undefined;
-  });
+  made ??= makeJob().catch(() => undefined);
   return made;
 }
 
