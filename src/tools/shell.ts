@@ -74,6 +74,8 @@ function shellFor(program: string): ShellChoice {
 // command runs in: hey's own when hey has one (UTF-8, as hey writes), else one no one sees.
 const CMD_UTF8 = "chcp 65001>nul 2>&1& ";
 const POWERSHELL_UTF8 = "[Console]::OutputEncoding=[Text.Encoding]::UTF8;";
+/** What must come first in a PowerShell script (`using`, `param(…)`, `#requires`): no line goes before it. */
+const FIRST_STATEMENTS = /^\s*(using\s|param\s*\(|#requires\s)/i;
 
 /**
  * A command of several lines as one line of cmd.exe, which runs only the first line of `/c`: each
@@ -106,7 +108,12 @@ function powershell(program: string, windows: boolean): ShellChoice {
     program,
     name: "powershell",
     label: windows ? "Windows PowerShell 5.1 (it has no && or ||: separate commands with ;)" : "PowerShell 7 (pwsh)",
-    args: (command) => ["-NoProfile", "-NonInteractive", "-EncodedCommand", encodePowerShell(`${POWERSHELL_UTF8}\n${command}`)],
+    args: (command) => [
+      "-NoProfile",
+      "-NonInteractive",
+      "-EncodedCommand",
+      encodePowerShell(FIRST_STATEMENTS.test(command) ? command : `${POWERSHELL_UTF8}\n${command}`),
+    ],
   };
 }
 

@@ -110,6 +110,14 @@ describe("chooseShell", () => {
     }
   });
 
+  test.each([["using namespace System.IO\n[File]::ReadAllText('a')"], ["param($x = 1)\necho $x"], ["#Requires -Version 7\necho hi"]])(
+    "a script that must begin with its own statement is left as written: %p",
+    (command) => {
+      const args = chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).args(command);
+      expect(decode(args[3]!)).toBe(command);
+    },
+  );
+
   test('configured cmd gets /d /s /c and the command in quotes, spawned verbatim (cmd reads \\" as text)', () => {
     const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
     expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"chcp 65001>nul 2>&1& echo "a b" & dir"']);
