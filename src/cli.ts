@@ -239,8 +239,9 @@ HEY_MAX_TURNS, HEY_PROXY override files. With no config, OPENAI_API_KEY, ANTHROP
 provider; otherwise a local Ollama is used (127.0.0.1:11434, or where OLLAMA_HOST says it
 listens). OPENAI_BASE_URL, ANTHROPIC_BASE_URL and GOOGLE_GEMINI_BASE_URL move those providers,
 as their SDKs do (a table's base_url, HEY_BASE_URL and --base-url win).
-On Windows ~ is %USERPROFILE%: the config is in ~\\.config\\hey, sessions, history and logs
-in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in %LOCALAPPDATA%\\hey\\cache.
+On Windows ~ is %USERPROFILE%, whatever HOME says: the config is in ~\\.config\\hey, sessions,
+history and logs in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in
+%LOCALAPPDATA%\\hey\\cache.
 Rules come from you: a change to [permission], [tools] bash_filter/shell/rg/keep_env,
 [mcp], a provider's base_url or [proxy] url that gives the agent more (or sends your
 keys elsewhere) is asked about at the interactive prompt (start-up and /reload); -p runs

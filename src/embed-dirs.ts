@@ -7,13 +7,13 @@
 // pruned by the same rules, among themselves, once per process. Nothing is written until needed.
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { places } from "./fs/places.ts";
+import { homeOf, places } from "./fs/places.ts";
 import { newId } from "./kernel/ir.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 
 /** Where a program's agents keep files by default: `cache` (createMcp's tool lists, MCP results in full) and `outputs` (bash's full outputs, a folder per agent). */
 export function embeddedDirs(env: NodeJS.ProcessEnv = process.env): { cache: string; outputs: string } {
-  const cache = join(places(env, env.HOME || homedir(), process.cwd(), process.platform).cacheDir, "embed");
+  const cache = join(places(env, homeOf(env, process.platform, homedir), process.cwd(), process.platform).cacheDir, "embed");
   return { cache, outputs: join(cache, "outputs") };
 }
 

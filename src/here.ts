@@ -2,14 +2,14 @@
 // directory and the file system (fs/root-probe.ts). main.ts imports this file only after the
 // flags, so `hey --version` and `hey --help` load none of node:fs, node:os and node:path (~3 MB of RSS).
 import { homedir } from "node:os";
-import { driveUpper, places, projectRoot, type Places } from "./fs/places.ts";
-import { rootProbe } from "./fs/root-probe.ts";
+import { driveUpper, homeOf, places, projectRoot, type Places } from "./fs/places.ts";
+import { rootProbe, storedCase } from "./fs/root-probe.ts";
 
 export { rootProbe };
 
 /** Where hey's files are and which project it is in, computed once per command. */
 export function here(): Places {
-  const home = driveUpper(process.env.HOME || homedir(), process.platform);
-  const cwd = driveUpper(process.cwd(), process.platform);
+  const home = storedCase(driveUpper(homeOf(process.env, process.platform, homedir), process.platform));
+  const cwd = storedCase(driveUpper(process.cwd(), process.platform));
   return places(process.env, home, cwd, process.platform, projectRoot(cwd, home, rootProbe));
 }

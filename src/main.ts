@@ -5,6 +5,7 @@ import { EXIT, HELP, parseCli, type PEER_MCP_VERBS, UsageError, type CliArgs } f
 import { closest } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
 import { outputLost } from "./ui/output-lost.ts";
+import { guardUnfinishedExit } from "./ui/signals.ts";
 import { drainAll, writeFailure, writer } from "./ui/term.ts";
 import { versionLine } from "./upgrade/build-info.ts";
 
@@ -100,7 +101,7 @@ function print(text: string, code: number): number {
 /** The message on stderr; with `--output json` also an `error` and a `done` event on stdout. */
 async function fail(message: string, code: number, argv: string[], kind: "usage" | "internal"): Promise<number> {
   writer(2).write(`hey: ${message}\n`);
-  if (argv.some((a, i) => a === "--output=json" || (a === "--output" && argv[i + 1] === "json"))) {
+  if (jsonOutput(argv)) {
     const { failureLines } = await import("./ui/json.ts"); // not on the way of a normal start
     writer(1).write(failureLines(kind, message));
   }
@@ -113,6 +114,7 @@ async function fail(message: string, code: number, argv: string[], kind: "usage"
  * it exits as a one-shot run does then (ui/output-lost.ts), 1 saying why, or 141.
  */
 async function exit(code: number): Promise<never> {
+  ending();
   await drainAll();
   const error = code === EXIT.ok ? writeFailure(1) : undefined;
   const failed = error === undefined ? undefined : outputLost(error, "the output");
@@ -120,7 +122,18 @@ async function exit(code: number): Promise<never> {
   process.exit(failed?.code ?? code);
 }
 
+function jsonOutput(argv: string[]): boolean {
+  return argv.some((a, i) => a === "--output=json" || (a === "--output" && argv[i + 1] === "json"));
+}
+
 const argv = process.argv.slice(2);
+// a JSON reader is told too, with an `error` and a `done` event: loaded now, as the exit that needs them can wait for nothing
+let jsonLines: ((message: string) => string) | undefined;
+if (jsonOutput(argv)) void import("./ui/json.ts").then((json) => (jsonLines = (message) => json.failureLines("internal", message)));
+const ending = guardUnfinishedExit(
+  "internal error: the run stopped before it had finished (hey's runtime let go of work still pending); the rest of it was not done",
+  (message) => jsonLines?.(message),
+);
 main(argv).then(exit, async (e: unknown) => {
   await exit(await fail(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, EXIT.runtime, argv, "internal"));
 });

@@ -93,6 +93,7 @@ const EDGES = new Set([
   "tools/command-result.ts",
   "tools/group-guard.ts",
   "tools/job-log.ts",
+  "tools/job-object.ts",
   "tools/long-command.ts",
   "tools/missing-file.ts",
   "tools/edit.ts",

@@ -8,9 +8,9 @@ type Path = typeof import("node:path");
 
 /**
  * `abs` with every link on the way resolved and `..` taken after the link before it, as the
- * kernel does when it opens the path. A name that does not exist yet is kept as written — also a
- * link whose target does not exist yet: it is followed, since opening it for writing creates its
- * target. Never throws.
+ * kernel does when it opens the path, spelled as the file system keeps it (on Windows and macOS
+ * also its case). A name that does not exist yet is kept as written — also a link whose target
+ * does not exist yet: it is followed, since opening it for writing creates its target. Never throws.
  */
 export function resolveTarget(fs: Fs, path: Path, abs: string): string {
   const MAX_LINKS = 40; // the kernel's own limit on links followed in one lookup (Linux's MAXSYMLINKS; ELOOP past it)
@@ -40,12 +40,25 @@ export function resolveTarget(fs: Fs, path: Path, abs: string): string {
     }
     return at;
   };
+  // The spelling the file system keeps: realpathSync.native, as Windows' and macOS's file systems
+  // ignore case (`b.txt` and `B.txt`, `c:\` and `C:\` name one file), where realpathSync keeps the
+  // case as typed. A name not there yet keeps its own spelling after the longest part that is.
+  const kept = (p: string): string => {
+    const rest: string[] = [];
+    for (let at = p; ; at = path.dirname(at)) {
+      try {
+        return rest.length ? path.join(fs.realpathSync.native(at), ...rest) : fs.realpathSync.native(at);
+      } catch {}
+      if (path.dirname(at) === at) return p;
+      rest.unshift(path.basename(at));
+    }
+  };
   // realpathSync takes `..` before the links (it normalizes the path first); the walk takes it after, as the kernel does
   const whole = parts(abs).includes("..") ? walk(abs) : abs;
   try {
-    return fs.realpathSync(whole);
+    return fs.realpathSync.native(whole);
   } catch {
-    return walk(whole);
+    return kept(walk(whole));
   }
 }
 

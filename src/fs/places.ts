@@ -86,6 +86,16 @@ export function driveUpper(path: string, platform: string): string {
   return platform === "win32" && /^[a-z]:/.test(path) ? path[0]!.toUpperCase() + path.slice(1) : path;
 }
 
+/**
+ * The home directory `~` means, for `env` on `platform`; `fallback` asks the system. On Windows the
+ * user folder, %USERPROFILE%, whatever HOME says: Git Bash, MSYS2 and Cygwin set HOME to their own
+ * home (`C:\msys64\home\ann`), and hey's config, sessions and trust would change with the terminal
+ * that started it (Claude Code and Codex take the user folder too). Elsewhere HOME, as a shell's `~`.
+ */
+export function homeOf(env: Env, platform: string, fallback: () => string): string {
+  return (platform === "win32" ? env.USERPROFILE : env.HOME) || fallback();
+}
+
 /** The value when it is an absolute path (a Windows drive path counts on every host), else undefined. */
 function absolute(value: string | undefined): string | undefined {
   return value && (isAbsolute(value) || /^[A-Za-z]:[\\/]/.test(value)) ? value : undefined;

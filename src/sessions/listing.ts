@@ -12,6 +12,7 @@ import { openProblem, removeLeftovers } from "./leftovers.ts";
 import { lockedByOther, releaseIfUnheld } from "./lock.ts";
 import { CUT_HEADER_ALONE, cutHeader } from "./damaged-head.ts";
 import { typedSkillLine } from "../skills/catalog.ts";
+import { sameDir } from "./scope.ts";
 
 /** `--sessions` reads this much of each file: the header and the start of the first prompt. */
 export const LIST_HEAD_BYTES = 4096;
@@ -140,7 +141,7 @@ export function pruneSessions(
   const deleted: string[] = [];
   const held: string[] = [];
   const scan = scanSessions(dir);
-  const sessions = scan.sessions.filter((s) => opts.cwd === undefined || s.cwd === opts.cwd);
+  const sessions = scan.sessions.filter((s) => opts.cwd === undefined || sameDir(s.cwd, opts.cwd));
   const remove = (path: string) => {
     if (releaseIfUnheld(path)) return false;
     try {

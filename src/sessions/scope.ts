@@ -25,7 +25,7 @@ export function sessionsHere(
   skip?: string,
 ): SessionsHere {
   const offered = sessions.filter((s) => s.path !== skip);
-  const own = offered.filter((s) => s.cwd === here.cwd);
+  const own = offered.filter((s) => sameDir(s.cwd, here.cwd));
   if (own.length > 0) return { sessions: own, project: false };
   const known = new Map<string, boolean>();
   const inProject = (dir: string) => {
@@ -35,6 +35,12 @@ export function sessionsHere(
   };
   return { sessions: offered.filter((s) => inProject(s.cwd)), project: true };
 }
+
+/**
+ * Whether two spellings of a directory name the same one, as the file system compares names: on
+ * Windows whatever their case (a session recorded from `cd c:\PROJ` is C:\proj's).
+ */
+export const sameDir = (a: string, b: string, windows = sep === "\\"): boolean => a === b || (windows && a.toLowerCase() === b.toLowerCase());
 
 /** Whether `dir` is `root` or below it. */
 function within(root: string, dir: string): boolean {

@@ -1,6 +1,7 @@
 // The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { realTarget } from "../fs/real-target.ts";
@@ -67,7 +68,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const bytes = await Bun.file(abs).bytes();
+      const bytes = await readFile(abs);
       if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
       // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
       const { text, encoding, raw = text } = decodeText(bytes);

@@ -9,7 +9,7 @@
 // the group's number from being reused while it waits, so its kill never reaches another group.
 // Once a call's command has exited and only the guard is left in its group, hey ends the guard:
 // no idle guard per call; a job left running (`server &`) keeps its guard until it ends or hey
-// does. POSIX only; where the FIFO cannot be made (or on Windows) commands run unguarded.
+// does. POSIX only (Windows: job-object.ts); where the FIFO cannot be made, commands run unguarded.
 import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,6 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
-import { open } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { open, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
@@ -69,7 +70,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
           : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-      const utf16 = utf16Of(new Uint8Array(await Bun.file(abs).slice(0, 2).arrayBuffer()));
+      const utf16 = utf16Of(await headOf(abs, 2));
       if (!utf16 && (await isBinary(abs))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
       if (utf16 && info.size > UTF16_MAX_BYTES)
         return toolError(
@@ -83,7 +84,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       let hasher = new Bun.CryptoHasher("sha256");
       const stream = () => {
         hasher = new Bun.CryptoHasher("sha256");
-        return utf16 ? utf8Of(abs, utf16, hasher) : hashed(Bun.file(abs).stream(), hasher);
+        return utf16 ? utf8Of(abs, utf16, hasher) : hashed(createReadStream(abs), hasher);
       };
       const utf8 = utf8Decoder("shown");
       let window = await readWindow(stream(), offset, limit, ctx.signal, utf8.decode, utf8.decode);
@@ -142,16 +143,16 @@ function lineCount(value: unknown, name: string, fallback: number): number | str
 
 /** An image file's media type, and its base64 data when it is small enough to send. */
 async function readImage(path: string, size: number): Promise<{ mediaType: string; data?: string } | undefined> {
-  const head = new Uint8Array(await Bun.file(path).slice(0, 16).arrayBuffer());
+  const head = await headOf(path, 16);
   const mediaType = sniffImage(head);
   if (!mediaType) return undefined;
   if (size > IMAGE_MAX_BYTES) return { mediaType };
-  return { mediaType, data: toBase64(new Uint8Array(await Bun.file(path).arrayBuffer())) };
+  return { mediaType, data: toBase64(await readFile(path)) };
 }
 
 /** A UTF-16 file as UTF-8 bytes; its own bytes go to `hasher`. */
 async function* utf8Of(path: string, encoding: "utf-16le" | "utf-16be", hasher: Bun.CryptoHasher): AsyncGenerator<Uint8Array> {
-  const bytes = await Bun.file(path).bytes();
+  const bytes = await readFile(path);
   hasher.update(bytes);
   yield new TextEncoder().encode(new TextDecoder(encoding).decode(bytes));
 }
@@ -164,12 +165,15 @@ async function* hashed(chunks: AsyncIterable<Uint8Array>, hasher: Bun.CryptoHash
   }
 }
 
-async function isBinary(path: string): Promise<boolean> {
+const isBinary = async (path: string): Promise<boolean> => (await headOf(path, BINARY_PROBE)).includes(0);
+
+/** The first `size` bytes of the file at `path` (fewer when it is shorter). */
+async function headOf(path: string, size: number): Promise<Uint8Array> {
   const handle = await open(path, "r");
   try {
-    const probe = new Uint8Array(BINARY_PROBE);
-    const { bytesRead } = await handle.read(probe, 0, BINARY_PROBE, 0);
-    return probe.subarray(0, bytesRead).includes(0);
+    const head = new Uint8Array(size);
+    const { bytesRead } = await handle.read(head, 0, size, 0);
+    return head.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

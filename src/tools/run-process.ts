@@ -5,6 +5,7 @@
 // (job-log.ts).
 import { capture, drained, type Captured } from "./capture.ts";
 import { guarded, release } from "./group-guard.ts";
+import { hostJob } from "./job-object.ts";
 import { openJobLog, type JobLog } from "./job-log.ts";
 import { listProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -55,6 +56,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   try {
     const env = opts.env ?? process.env;
     const run = opts.guard ? guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
+    const joinJob = opts.guard ? await hostJob() : undefined; // Windows: job-object.ts
     proc = Bun.spawn(run.argv, {
       cwd: opts.cwd,
       env,
@@ -68,6 +70,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
       windowsHide: true,
       windowsVerbatimArguments: opts.verbatim === true,
     });
+    joinJob?.(proc.pid);
   } catch (e) {
     return { error: errorText(e) };
   }

@@ -82,8 +82,38 @@ function shellFor(program: string): ShellChoice {
     .replace(/\.exe$/, "");
   if (base === "pwsh" || base === "powershell") return powershell(program, base === "powershell");
   // cmd.exe strips the outer quotes /s promises and reads the rest as typed
-  if (base === "cmd") return { program, name: "cmd", label: "cmd.exe", args: (command) => ["/d", "/s", "/c", `"${command}"`], verbatim: true };
+  if (base === "cmd")
+    return { program, name: "cmd", label: "cmd.exe", args: (command) => ["/d", "/s", "/c", `"${CMD_UTF8}${cmdLine(command)}"`], verbatim: true };
   return posix(program, base);
+}
+
+// Console programs write to a pipe in the console's code page, the OEM one (437, 850…) unless told
+// otherwise: `dir` listed café.txt as `caf‚.txt`, and hey reads output as UTF-8. cmd's chcp and
+// PowerShell's [Console]::OutputEncoding make the console UTF-8 first, for cmd's own output, the
+// programs it starts, and PowerShell's (which also decodes what the programs it starts print by
+// it). Each costs a few milliseconds (chcp is a program). It sets the code page of the console the
+// command runs in: hey's own when hey has one (UTF-8, as hey writes), else one no one sees.
+const CMD_UTF8 = "chcp 65001>nul 2>&1& ";
+const POWERSHELL_UTF8 = "[Console]::OutputEncoding=[Text.Encoding]::UTF8;";
+/** What must come first in a PowerShell script (`using`, `param(…)`, `#requires`): no line goes before it. */
+const FIRST_STATEMENTS = /^\s*(using\s|param\s*\(|#requires\s)/i;
+
+/**
+ * A command of several lines as one line of cmd.exe, which runs only the first line of `/c`: each
+ * line after the one before (`&`, as a script's lines run, whatever the one before returned), the
+ * lines of a `( … )` block inside it, a `^` at a line's end joining it to the next as in a batch
+ * file. Blank lines and comment lines (`rem`, `::`) are left out: on one line they would hide the rest.
+ */
+export function cmdLine(command: string): string {
+  let out = "";
+  for (const raw of command.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === "" || /^(rem(\s|$)|::)/i.test(line)) continue;
+    if (out === "" || out.endsWith("^")) out = out.slice(0, out.endsWith("^") ? -1 : undefined) + line;
+    else if (out.endsWith("(") || /[&|]$/.test(out) || line.startsWith(")")) out += line.startsWith(")") ? line : ` ${line}`;
+    else out += `& ${line}`;
+  }
+  return out;
 }
 
 function posix(program: string, name: string): ShellChoice {
@@ -99,7 +129,12 @@ function powershell(program: string, windows: boolean): ShellChoice {
     program,
     name: "powershell",
     label: windows ? "Windows PowerShell 5.1 (it has no && or ||: separate commands with ;)" : "PowerShell 7 (pwsh)",
-    args: (command) => ["-NoProfile", "-NonInteractive", "-EncodedCommand", encodePowerShell(command)],
+    args: (command) => [
+      "-NoProfile",
+      "-NonInteractive",
+      "-EncodedCommand",
+      encodePowerShell(FIRST_STATEMENTS.test(command) ? command : `${POWERSHELL_UTF8}\n${command}`),
+    ],
   };
 }
 

@@ -1,7 +1,7 @@
 // The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
 // files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
 // flags that make the two agree); the .gitignore semantics live in tools/gitignore.ts.
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
 
@@ -79,11 +79,7 @@ export function scopeOf(root: string, base: string): Scope {
 
 /** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
 async function levelOf(dir: string, hasGit: boolean, hasIgnoreFile: boolean): Promise<IgnoreLevel> {
-  const text = hasIgnoreFile
-    ? await Bun.file(join(dir, ".gitignore"))
-        .text()
-        .catch(() => undefined)
-    : undefined;
+  const text = hasIgnoreFile ? await readFile(join(dir, ".gitignore"), "utf8").catch(() => undefined) : undefined;
   return { dir: toSlash(dir), hasGit, ...(text === undefined ? {} : { rules: compileIgnore(text.split("\n")) }) };
 }
 

@@ -1,5 +1,5 @@
 // The write_file tool (SPEC §7): create or replace a whole file (fs/atomic.ts: atomically, unless that would change what the file is).
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { readOnlyError } from "./edit.ts";
@@ -45,11 +45,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       if (slash) return toolError(`write_file: ${slash}`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const old = before?.isFile()
-        ? await Bun.file(abs)
-            .bytes()
-            .catch(() => undefined)
-        : undefined;
+      const old = before?.isFile() ? await readFile(abs).catch(() => undefined) : undefined;
       const real = realTarget(abs);
       const stale = writeRefusal(path, seen.get(real), old && { hash: contentHash(old), bytes: old }, content);
       if (stale) return toolError(stale);

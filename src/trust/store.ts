@@ -13,7 +13,7 @@ import { checkLayer } from "../config/schema.ts";
 import type { Table } from "../config/table.ts";
 import { ConfigError } from "../config/settings.ts";
 import { strayTaskNotes, type Places } from "../fs/places.ts";
-import { rootProbe } from "../fs/root-probe.ts";
+import { rootProbe, storedCase } from "../fs/root-probe.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
 import { effectLines } from "./effects.ts";
 import {
@@ -48,7 +48,7 @@ export function projectLabel(root: string): string {
 
 function realPath(path: string): string {
   try {
-    return realpathSync(path);
+    return storedCase(realpathSync(path));
   } catch {
     return path;
   }

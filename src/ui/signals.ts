@@ -3,6 +3,7 @@
 // cancelled saying why, the tools' process groups are killed, the session is flushed — then hey
 // exits 128 + the signal's number. A turn that ignores its cancel is left behind after a grace.
 import { EXIT } from "../cli.ts";
+import { writer } from "./term.ts";
 
 /** The signals that end a run, and its exit code after each. */
 export const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup, SIGQUIT: EXIT.quit } as const;
@@ -42,4 +43,24 @@ export function exitAfterGrace(code: number, before: () => void = () => {}): voi
     before();
     process.exit(code);
   }, SIGNAL_GRACE_MS).unref();
+}
+
+/**
+ * Makes an exit 0 that hey did not choose a failure: exit 1, `hey: ` + `why` on stderr, and on
+ * stdout what `stdout` makes of `why` (with `--output json`, an `error` and a `done` event). Bun on
+ * Windows can let its event loop die while hey still awaits something, and the process then
+ * exits 0 mid-run, silently (oven-sh/bun#39787: a failed Bun.file() read), which a script or CI job
+ * would take for success. Every way hey ends on purpose calls the returned function first.
+ */
+export function guardUnfinishedExit(why: string, stdout: (why: string) => string | undefined = () => undefined): () => void {
+  let chosen = false;
+  process.on("exit", (code) => {
+    if (chosen || code !== EXIT.ok) return;
+    process.exitCode = EXIT.runtime;
+    writer(1).write(stdout(why) ?? "");
+    writer(2).write(`hey: ${why}\n`);
+  });
+  return () => {
+    chosen = true;
+  };
 }

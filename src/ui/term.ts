@@ -39,10 +39,12 @@ const O_CLOEXEC = 0o2000000;
 /**
  * Whether `fd` was closed when hey started (`hey -p … >&-`). The runtime then opens /dev/null in
  * its place, close-on-exec — which no descriptor inherited through exec can be — so every write
- * would succeed into nothing. Read from /proc: false where there is none (macOS). Bun.file, not
+ * would succeed into nothing. Read from /proc: Linux only (macOS has none; on Windows a Bun.file
+ * read that fails ends the process, test/no-rejecting-bun-file.test.ts says why). Bun.file, not
  * node:fs: this module is on the way of `hey --version`, which loads no file system module.
  */
 export async function wasClosedAtStart(fd: 0 | 1 | 2): Promise<boolean> {
+  if (process.platform !== "linux") return false;
   try {
     const flags = /^flags:\s*([0-7]+)$/m.exec(await Bun.file(`/proc/self/fdinfo/${fd}`).text())?.[1];
     return flags !== undefined && (Number.parseInt(flags, 8) & O_CLOEXEC) !== 0;

@@ -9,7 +9,7 @@
 // atomic: on any failure the old hey is still there and works.
 import { upgradeFetch } from "./net.ts";
 import { NetConfigError } from "../net/proxy.ts";
-import { chmod, open, realpath, rename, unlink } from "node:fs/promises";
+import { chmod, open, readFile, realpath, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { canDraw, writer } from "../ui/term.ts";
 import { ArchiveError, readTarGz, readZip } from "./archive.ts";
@@ -87,7 +87,7 @@ async function upgrade(check: boolean, env: Record<string, string | undefined>):
   const sums = parseSums(new TextDecoder().decode(sumsBytes));
   const built = builtName(target.id);
   const expectedBinary = sums.get(built) ?? fail(`${dir}/${SUMS_FILE} lists no ${built} (the checksum of the binary itself); nothing was changed`);
-  if (expectedBinary === sha256(await Bun.file(self).bytes())) return { text: `${versionLine()} is up to date (${dir})\n`, code: 0 };
+  if (expectedBinary === sha256(await readFile(self))) return { text: `${versionLine()} is up to date (${dir})\n`, code: 0 };
   if (check)
     return {
       text: `an update is available: ${dir} has another build of hey for ${target.id} than this ${versionLine()}; run hey upgrade\n`,

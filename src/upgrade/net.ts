@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { loadLayer } from "../config/load.ts";
 import { resolveConfig } from "../config/resolve.ts";
-import { places } from "../fs/places.ts";
+import { homeOf, places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { trustedCas } from "../net/ca.ts";
 import { proxiedFetch } from "../net/fetch.ts";
@@ -18,7 +18,7 @@ type Env = Record<string, string | undefined>;
  * NetConfigError for a CA file or proxy value that cannot be used, naming where it was set.
  */
 export function upgradeFetch(env: Env, warn: (message: string) => void): typeof fetch {
-  const file = places(env, env.HOME || homedir(), process.cwd(), process.platform).userConfig;
+  const file = places(env, homeOf(env, process.platform, homedir), process.cwd(), process.platform).userConfig;
   let user: { proxy?: string; proxySource?: string; network: { caFile?: string; caFileSource?: string } } = { network: {} };
   try {
     const layer = loadLayer(file, { required: false });

@@ -1,7 +1,7 @@
 // Every place of hey's comes from one function: the XDG variables when they are absolute paths,
 // else the platform's defaults under the home directory.
 import { describe, expect, test } from "bun:test";
-import { driveUpper, places, projectRoot, strayTaskNotes } from "../../src/fs/places.ts";
+import { driveUpper, homeOf, places, projectRoot, strayTaskNotes } from "../../src/fs/places.ts";
 
 test.each([
   ["XDG_CACHE_HOME wins", { XDG_CACHE_HOME: "/x/cache" }, "linux", "/x/cache/hey"],
@@ -114,4 +114,15 @@ test.each([
   ["/home/ann", "linux", "/home/ann"],
 ])("driveUpper(%s, %s) is %s: one spelling of a Windows launch directory, whichever terminal started hey", (path, platform, want) => {
   expect(driveUpper(path, platform)).toBe(want);
+});
+
+// `~` on Windows is the user folder whatever HOME says: Git Bash, MSYS2 and Cygwin set HOME to their
+// own home, and hey's config, sessions and trust must not change with the terminal that started it.
+test.each([
+  ["Windows: the user folder, not the HOME Git Bash or MSYS2 set", { HOME: "C:\\msys64\\home\\ann", USERPROFILE: "C:\\Users\\ann" }, "win32", "C:\\Users\\ann"],
+  ["Windows without USERPROFILE: the system's answer", { HOME: "C:\\otherhome" }, "win32", "C:\\from-system"],
+  ["Linux: HOME, as a shell's ~", { HOME: "/home/ann", USERPROFILE: "C:\\Users\\ann" }, "linux", "/home/ann"],
+  ["macOS without HOME: the system's answer", {}, "darwin", "C:\\from-system"],
+])("homeOf: %s", (_why, env, platform, want) => {
+  expect(homeOf(env, platform, () => "C:\\from-system")).toBe(want);
 });

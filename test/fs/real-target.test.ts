@@ -4,7 +4,8 @@
 // (realTargetBounded) runs the same walk on fs/bounded-reads.ts's worker.
 import { afterAll, expect, test } from "bun:test";
 import { linkSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, win32 } from "node:path";
+import { resolveTarget } from "../../src/fs/disk-walks.ts";
 import { boundedLstat, readerStarted, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { callTarget, fileId, realTarget, realTargetBounded } from "../../src/fs/real-target.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -87,4 +88,24 @@ test("without a permission list no thread for reads is started for the order of 
   setWorkerSource(undefined); // as at start-up: none started
   expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml"));
   expect(readerStarted()).toBe(false);
+});
+
+// Windows' and macOS's file systems ignore case: `b.txt` names the file `B.txt`. A model that copies
+// VS Code's `c:\…` paths, or types a name in another case, must reach the key the file is known by
+// (write_file refused a file read as `b.txt` and written as `B.txt`). Modelled here: a file system
+// that finds names whatever their case, whose realpathSync keeps the case typed (as Bun's does on
+// Windows) and realpathSync.native gives the stored one.
+test("a file system that ignores case: every spelling of a file, or of a new file's folder, resolves to the stored one", () => {
+  const stored = ["Z:\\", "Z:\\work", "Z:\\work\\Proj", "Z:\\work\\Proj\\B.txt"];
+  const find = (p: string) => {
+    const hit = stored.find((s) => s.toLowerCase() === win32.resolve(p).toLowerCase());
+    if (!hit) throw Object.assign(new Error(`ENOENT: ${p}`), { code: "ENOENT" });
+    return hit;
+  };
+  const realpathSync = Object.assign((p: string) => (find(p), p), { native: find });
+  const fs = { realpathSync, lstatSync: (p: string) => (find(p), { isSymbolicLink: () => false }), readlinkSync: () => "" };
+  const resolve = (p: string) => resolveTarget(fs as never, win32, p);
+  for (const spelling of ["Z:\\work\\Proj\\B.txt", "z:\\work\\proj\\b.txt", "Z:\\WORK\\PROJ\\b.TXT", "z:/work/proj/B.txt"])
+    expect(resolve(spelling)).toBe("Z:\\work\\Proj\\B.txt");
+  expect(resolve("z:\\WORK\\proj\\new\\c.txt")).toBe("Z:\\work\\Proj\\new\\c.txt");
 });

@@ -4,7 +4,9 @@
 // On each: --version; a one-shot task that uses read_file, write_file, edit and grep (the embedded
 // rg, seen to start); that session resumed with -c; @file arguments in the platform's own path
 // spelling; exit codes 2 (usage), 1 (a model error) and 3 (turn limit, with its hand-off); on
-// Windows also its own spellings (a `~\` path, a `\` glob, CRLF files, cmd.exe's quoting). The
+// Windows also its own spellings (a `~\` path, a `\` glob, CRLF files, cmd.exe's quoting, names in
+// another case, a HOME set elsewhere), grep's built-in search, cmd's UTF-8 output and multi-line
+// commands, and a background job ending with hey (its job object). The
 // summary at the end says what ran where. Not in `npm test` (its name does not end in .test.ts):
 // the builds, qemu and the Wine chroot take minutes on a fresh machine.
 //
@@ -15,7 +17,7 @@
 // - a connection refused: Wine reports a connect to a closed loopback port as made, and the
 //   request then waits out [retry] idle_timeout_ms (Windows refuses it within seconds);
 // - the environment an MCP server gets: Wine's cmd.exe puts TEMP and the like back itself;
-// - PowerShell's -EncodedCommand decoding, WindowsApps alias stubs, `.cmd` shims (npx/uvx MCP
+// - PowerShell's -EncodedCommand decoding and its UTF-8 output ([Console]::OutputEncoding), WindowsApps alias stubs, `.cmd` shims (npx/uvx MCP
 //   servers), console behaviour (ConPTY, Ctrl-C, colours, bracketed paste in the REPL);
 // - Windows' refusal to replace a running .exe (Wine lets it happen), so `hey upgrade`'s
 //   move-aside path is not proven here, nor are file locking, ACLs, long paths, Defender or
@@ -53,6 +55,40 @@ function decide(req: ChatRequest): Turn {
   if (first.startsWith("break")) throw new Error("this model is broken on purpose");
   if (first.startsWith("loop")) return { calls: [["read_file", { path: "notes.txt" }]] };
   if (first.startsWith("summarize")) return { text: "summarized" };
+  const turns = req.messages.filter((m) => m.role === "assistant").length; // two calls in a turn: count turns, not results
+  if (first.startsWith("cased")) {
+    const cased: Turn[] = [
+      {
+        calls: [
+          ["read_file", { path: "cased\\b.txt" }],
+          ["read_file", { path: "z:\\work\\proj\\cased\\d.txt" }],
+          ["read_file", { path: "cased\\f.txt" }],
+        ],
+      },
+      {
+        calls: [
+          ["write_file", { path: "cased\\B.txt", content: "B\n" }],
+          ["write_file", { path: "Z:\\work\\proj\\cased\\d.txt", content: "D\n" }],
+          ["write_file", { path: "z:/work/proj/cased/F.TXT", content: "F\n" }],
+        ],
+      },
+      { text: "cased done" },
+    ];
+    return cased[Math.min(turns, cased.length - 1)]!;
+  }
+  if (first.startsWith("case one")) {
+    if (!textOf(req.messages.findLast((m) => m.role === "user")).startsWith("case two")) return { text: "one" };
+    return results === 0 ? { calls: [["write_file", { path: "~\\home-check.txt", content: "home\n" }]] } : { text: "two" };
+  }
+  if (first.startsWith("cmd output")) {
+    const lines = "echo one\nif exist win-cafe (\n  dir /b win-cafe\n  echo héllo wörld\n)\nexit /b 4";
+    return results === 0 ? { calls: [["bash", { command: lines }]] } : { text: "cmd done" };
+  }
+  if (first.startsWith("background job")) {
+    if (results === 1) jobSeen.push(...processesWith(JOB_MARK)); // the job runs while hey does
+    return results === 0 ? { calls: [["bash", { command: `start /b cmd /c ping ${JOB_MARK} >nul 2>&1 & echo started` }]] } : { text: "left it running" };
+  }
+  if (first.startsWith("look behind")) return results === 0 ? { calls: [["grep", { pattern: "(?<=a)&b" }]] } : { text: "searched" };
   if (first.startsWith("git bash")) return results === 0 ? { calls: [["bash", { command: "echo from bash" }]] } : { text: "ran it" };
   if (first.startsWith("windows")) {
     const windows: Turn[] = [
@@ -72,7 +108,6 @@ function decide(req: ChatRequest): Turn {
       { calls: [["bash", { command: 'echo "a b" & echo done' }]] },
       { text: "windows done" },
     ];
-    const turns = req.messages.filter((m) => m.role === "assistant").length; // two calls in a turn: count turns, not results
     return windows[Math.min(turns, windows.length - 1)]!;
   }
   const last = textOf(req.messages.findLast((m) => m.role === "user"));
@@ -85,6 +120,24 @@ function decide(req: ChatRequest): Turn {
     { text: "done: read, wrote, edited and searched" },
   ];
   return script[Math.min(results, script.length - 1)]!;
+}
+
+/** The background job's ping, as its command line shows it on this machine (Wine's processes are Linux processes) */
+const JOB_MARK = "-n 171 127.0.0.1";
+const jobSeen: number[] = [];
+/** This machine's processes whose command line holds `text` (and starts with `start`), by pid. */
+function processesWith(text: string, start = ""): number[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        const line = readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\0", " ");
+        return line.startsWith(start) && line.includes(text);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 }
 
 interface Platform {
@@ -252,6 +305,120 @@ for (const platform of PLATFORMS) {
       expect(textOf(req.messages[0])).toContain("shell: cmd.exe");
       note(platform.id, `✓ ~\\ path written, \\ glob matched, CRLF kept by edit and write_file, cmd.exe got its quotes (${secs(r.ms)})`);
     });
+
+    // a pattern ripgrep rejects (look-behind) is searched by grep's built-in walker, which reads the
+    // .gitignore of every folder above the project: Z:\ has none, and a failed Bun.file() read let
+    // Bun end the process there, exit 0, with no result and no answer (oven-sh/bun#39787)
+    windowsTest("grep's built-in search (a look-behind pattern) finishes the run, with its match and the answer", async () => {
+      writeFileSync(join(proj, "lookbehind.txt"), "a&b\n");
+      const r = await hey(["-p", "look behind"]);
+      expectOk(r);
+      expect(r.stdout).toBe("searched\n");
+      expect(r.stderr).toContain("✓ 1 match");
+      expect(resultText(server.requests.at(-1)!.messages.findLast((m) => m.role === "tool")!)).toBe("lookbehind.txt:1: a&b");
+      note(platform.id, `✓ grep's built-in search (look-behind) found its match, with Z:\\.gitignore missing, and the run went on (${secs(r.ms)})`);
+    });
+
+    // cmd.exe writes to a pipe in the OEM code page (café.txt read `caf‚.txt`), and `cmd /c` ran
+    // only the first line of a command of several
+    windowsTest("cmd.exe: non-ASCII names and text read as typed, every line of a multi-line command run, the last one's exit code", async () => {
+      mkdirSync(join(proj, "win-cafe"), { recursive: true });
+      writeFileSync(join(proj, "win-cafe", "café.txt"), "");
+      writeFileSync(join(proj, "cmd.toml"), '[tools]\nshell = "cmd"\n');
+      const r = await hey(["-p", "cmd output", "--config", "cmd.toml"]);
+      expectOk(r);
+      expect(r.stdout).toBe("cmd done\n");
+      const result = resultText(server.requests.at(-1)!.messages.findLast((m) => m.role === "tool")!);
+      expect(result).toStartWith("one\ncafé.txt\nhéllo wörld\n[exit code 4]");
+      expect(result).not.toContain("not UTF-8");
+      note(platform.id, `✓ cmd.exe: café.txt and héllo wörld read as written, 3 lines and a ( … ) block run, exit code 4 (${secs(r.ms)})`);
+    });
+
+    // A job a command leaves running ends with hey, however hey ends (README): on Windows through a
+    // job object (tools/job-object.ts). Before, `start /b` left it running after hey had exited.
+    windowsTest("a job a cmd command leaves in the background (start /b) ends when hey does", async () => {
+      writeFileSync(join(proj, "cmd.toml"), '[tools]\nshell = "cmd"\n');
+      const run = hey(["-p", "background job", "--config", "cmd.toml"]);
+      // hey.exe's own process (Wine's, here), gone: the run's output may stay open while the job holds it
+      const heyRuns = () => processesWith("-p background job", "/work/hey.exe").length > 0;
+      for (let tries = 0; (jobSeen.length === 0 || heyRuns()) && tries < 600; tries++) await Bun.sleep(100);
+      expect(jobSeen.length).toBeGreaterThan(0); // it ran while hey did
+      expect(heyRuns()).toBe(false);
+      let left = processesWith(JOB_MARK);
+      for (let tries = 0; left.length > 0 && tries < 50; tries++) {
+        await Bun.sleep(100); // Windows ends the job's processes as hey's handle to it closes, with hey's exit
+        left = processesWith(JOB_MARK);
+      }
+      expect(left).toEqual([]);
+      const r = await run;
+      expectOk(r);
+      expect(r.stdout).toBe("left it running\n");
+      note(platform.id, `✓ start /b cmd /c ping …: running while hey ran (${jobSeen.length} processes), gone once it exited (${secs(r.ms)})`);
+    });
+
+    // Windows' file systems ignore case, and models copy VS Code's `c:\…` paths: a file read as
+    // `b.txt` may be written as `B.txt`, and write_file took it for a file never read
+    windowsTest("write_file takes a file read under another case of its name as read (b.txt → B.txt, z:\ → Z:\)", async () => {
+      mkdirSync(join(proj, "cased"), { recursive: true });
+      for (const name of ["b", "d", "f"]) writeFileSync(join(proj, "cased", `${name}.txt`), `${name}\n`);
+      const r = await hey(["-p", "cased names"]);
+      expectOk(r);
+      expect(r.stdout).toBe("cased done\n");
+      const results = server.requests
+        .at(-1)!
+        .messages.filter((m) => m.role === "tool")
+        .map(resultText);
+      expect(results.slice(3).filter((t) => t.includes("not written"))).toEqual([]);
+      expect(["b", "d", "f"].map((name) => readFileSync(join(proj, "cased", `${name}.txt`), "utf8"))).toEqual(["B\n", "D\n", "F\n"]);
+      expect(readdirSync(join(proj, "cased")).sort()).toEqual(["b.txt", "d.txt", "f.txt"]); // each file kept its own name
+      note(platform.id, `✓ write_file wrote B.txt, Z:\\…\\d.txt and z:/…/F.TXT, read as b.txt, z:\\…\\d.txt and f.txt (${secs(r.ms)})`);
+    });
+
+    // PowerShell's and cmd's `cd` keep the case typed (`cd \WORK\CASE`), and Git Bash or MSYS2 set
+    // HOME to their own home: hey is still in the same project — trusted, its session continued —
+    // and ~ is still the user folder, where hey's config and sessions are
+    windowsTest(
+      "a launch directory typed in another case, with HOME set elsewhere: the same project, trusted, its session continued, ~ the user folder",
+      async () => {
+        const dir = join(work.path, "Case");
+        mkdirSync(join(dir, ".hey"), { recursive: true });
+        writeFileSync(join(dir, ".hey", "config.toml"), "[agent]\nmax_turns = 7\n");
+        const users = join(work.path, "prefix", "drive_c", "users");
+        const user = readdirSync(users).filter((u) => u !== "Public"); // Wine's user folder, named after the Unix user
+        expect(user).toHaveLength(1);
+        const home = join(users, user[0]!);
+        // trusted as `hey trust` records it when run in Z:\work\Case: in trust.json and approvals.json
+        const record = (file: string, empty: object, add: (json: any) => void) => {
+          mkdirSync(join(file, ".."), { recursive: true });
+          const json = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : empty;
+          add(json);
+          writeFileSync(file, JSON.stringify(json));
+        };
+        record(join(home, ".config", "hey", "trust.json"), { version: 1, projects: {} }, (j) => {
+          j.projects["Z:\\work\\Case"] = { trusted: true, decided: "2026-01-01T00:00:00.000Z" };
+        });
+        record(join(home, ".local", "state", "hey", "approvals.json"), { version: 1, configs: {}, trusted: [] }, (j) => j.trusted.push("Z:\\work\\Case"));
+        const first = await hey(["-p", "case one"], dir);
+        expectOk(first);
+        expect(first.stderr).not.toContain("not loaded");
+        const args = ["--base-url", server.baseUrl, "-m", "mock-model", "-c", "-p", "case", "two"];
+        const r = await runner.run(args, { cwd: dir, viaCmd: ['set "HOME=C:\\otherhome"', "cd /d Z:\\WORK\\CASE"] });
+        expectOk(r);
+        expect(r.stderr).not.toContain("not loaded");
+        expect(r.stdout).toBe("two\n");
+        const users0 = server.requests
+          .at(-1)!
+          .messages.filter((m) => m.role === "user")
+          .map(textOf);
+        expect(users0[0]).toContain("case one");
+        expect(readFileSync(join(home, "home-check.txt"), "utf8")).toBe("home\n");
+        expect(existsSync(join(work.path, "prefix", "drive_c", "otherhome"))).toBe(false);
+        note(
+          platform.id,
+          `✓ from cd /d Z:\\WORK\\CASE with HOME=C:\\otherhome: Z:\\work\\Case trusted, its session continued, ~\\ the user folder (${secs(r.ms)})`,
+        );
+      },
+    );
 
     // cmd's `cd /d z:\…` (and VS Code's terminal) start hey in a directory whose drive letter is
     // lower case; the sessions begun in Z:\… are this directory's all the same

@@ -34,6 +34,11 @@ export interface RunOptions {
    * drive letter, as VS Code's terminal gives one (`args` must then be plain words)
    */
   lowerDrive?: boolean;
+  /**
+   * Wine only: start hey from cmd.exe after these commands, joined by `&&` (`cd /d Z:\\WORK\\PROJ`,
+   * `set HOME=C:\\elsewhere`: how a user's terminal may have left things); `args` must then be plain words
+   */
+  viaCmd?: string[];
 }
 
 export interface Runner {
@@ -156,8 +161,9 @@ export async function wineRunner(root: string, binary: string, work: string): Pr
     describe: `${version} in a Debian trixie chroot`,
     path: (p) => `Z:${inside(p).replaceAll("/", "\\")}`,
     async run(args, opts) {
-      const program = opts.lowerDrive
-        ? ["/usr/lib/wine/wine64", "cmd", "/c", `cd /d z:${inside(opts.cwd).replaceAll("/", "\\")} && Z:\\work\\hey.exe ${args.join(" ")}`]
+      const before = opts.viaCmd ?? (opts.lowerDrive ? [`cd /d z:${inside(opts.cwd).replaceAll("/", "\\")}`] : undefined);
+      const program = before
+        ? ["/usr/lib/wine/wine64", "cmd", "/c", [...before, `Z:\\work\\hey.exe ${args.join(" ")}`].join(" && ")]
         : ["/usr/lib/wine/wine64", "/work/hey.exe", ...args];
       const r = await inChroot(program, opts.cwd, opts.timeoutMs ?? TIMEOUT_MS, "-all,+process", opts.winePath);
       const lines = r.stderr.split("\n");

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { projectRoot } from "../../src/fs/places.ts";
 import type { SessionInfo } from "../../src/sessions/format.ts";
-import { sessionsHere } from "../../src/sessions/scope.ts";
+import { sameDir, sessionsHere } from "../../src/sessions/scope.ts";
 
 /** /w/shop is a git repository; /w/shop/vendor/lib a nested one; /w/shop/docs/site has a .hey/ of its own (with skills); /w/notes is no project. */
 const projectOf = (dir: string) =>
@@ -67,4 +67,15 @@ describe("sessionsHere", () => {
     });
     expect(asked).toEqual(["/w/shop/web", "/w/shop"]); // /elsewhere is not below the root: not looked up
   });
+});
+
+// Windows' file systems ignore case, and `cd \WORK\PROJ` keeps the case typed: a session recorded
+// from that launch (before hey spelled the directory as stored) is the directory's all the same
+test.each([
+  ["Windows: another case is the same directory", "Z:\\WORK\\proj", "Z:\\work\\proj", true, true],
+  ["Windows: another directory is not", "Z:\\work\\proj2", "Z:\\work\\proj", true, false],
+  ["elsewhere case counts", "/w/Shop", "/w/shop", false, false],
+  ["elsewhere the same spelling", "/w/shop", "/w/shop", false, true],
+])("sameDir: %s", (_why, a, b, windows, same) => {
+  expect(sameDir(a, b, windows)).toBe(same);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chooseShell, encodePowerShell } from "../../src/tools/shell.ts";
+import { chooseShell, cmdLine, encodePowerShell } from "../../src/tools/shell.ts";
 
 const decode = (b64: string) => Buffer.from(b64, "base64").toString("utf16le");
 const path = (entries: Record<string, string>) => (name: string) => entries[name];
@@ -97,16 +97,60 @@ describe("chooseShell", () => {
       expect(shell.name).toBe("powershell");
       const args = shell.args("echo hi");
       expect(args.slice(0, 3)).toEqual(["-NoProfile", "-NonInteractive", "-EncodedCommand"]);
-      expect(decode(args[3]!)).toBe("echo hi");
+      expect(decode(args[3]!)).toBe("[Console]::OutputEncoding=[Text.Encoding]::UTF8;\necho hi");
+    },
+  );
+
+  // PowerShell writes to a pipe, and decodes what the programs it runs print, in the console's code
+  // page (OEM: 437, 850) unless told UTF-8; a script of several lines runs whole (-EncodedCommand)
+  test("PowerShell (5.1 and 7) is told to write UTF-8 first, and gets a command of several lines whole", () => {
+    for (const configured of ["powershell", "pwsh"]) {
+      const args = chooseShell({ configured, platform: "win32", findOnPath: path({}) }).args("echo one\necho café");
+      expect(decode(args[3]!).split("\n")).toEqual(["[Console]::OutputEncoding=[Text.Encoding]::UTF8;", "echo one", "echo café"]);
+    }
+  });
+
+  test.each([["using namespace System.IO\n[File]::ReadAllText('a')"], ["param($x = 1)\necho $x"], ["#Requires -Version 7\necho hi"]])(
+    "a script that must begin with its own statement is left as written: %p",
+    (command) => {
+      const args = chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).args(command);
+      expect(decode(args[3]!)).toBe(command);
     },
   );
 
   test('configured cmd gets /d /s /c and the command in quotes, spawned verbatim (cmd reads \\" as text)', () => {
     const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
-    expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"echo "a b" & dir"']);
+    expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"chcp 65001>nul 2>&1& echo "a b" & dir"']);
     expect(cmd.verbatim).toBe(true);
     expect(cmd.label).toBe("cmd.exe");
     expect(chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).verbatim).toBeUndefined();
+  });
+});
+
+// cmd.exe writes to a pipe in the OEM code page (café.txt listed as `caf‚.txt`): chcp 65001 first.
+// And `cmd /c` runs only the first line of what it is given: the lines are joined as a batch
+// file would run them, each after the one before.
+describe("cmd.exe", () => {
+  const cmd = chooseShell({ configured: "cmd", platform: "win32", findOnPath: path({}) });
+  test("the console is made UTF-8 before the command runs", () => {
+    expect(cmd.args("dir /b *.txt")[3]).toBe('"chcp 65001>nul 2>&1& dir /b *.txt"');
+  });
+
+  test.each([
+    ["each line runs, whatever the one before returned", "echo one\necho two\r\necho three", "echo one& echo two& echo three"],
+    ["blank lines and indentation are dropped", "\n  cd sub\n\n  dir\n", "cd sub& dir"],
+    [
+      "a ( … ) block keeps its lines inside it",
+      "if exist a.txt (\n  echo yes\n  type a.txt\n) else (\n  echo no\n)",
+      "if exist a.txt ( echo yes& type a.txt) else ( echo no)",
+    ],
+    ["a line ending in ^ goes on on the next", "echo a ^\nb", "echo a b"],
+    ["a line ending in an operator is not joined again", "build &&\necho built", "build && echo built"],
+    ["comment lines would hide the rest: left out", "rem first\necho one\n:: second\necho two", "echo one& echo two"],
+    ["one line is as written", 'echo "a b" & dir', 'echo "a b" & dir'],
+  ])("%s", (_why, command, line) => {
+    expect(cmdLine(command)).toBe(line);
+    expect(cmd.args(command)[3]).toBe(`"chcp 65001>nul 2>&1& ${line}"`);
   });
 });
 
