@@ -130,14 +130,14 @@ test("a continued turn corrects the context estimate by the request hey built, n
     });
   };
   const contextLine = (stdout: string) => /^context: .*$/m.exec(stdout)?.[0];
-  // the same words in one answer, read as 100 tokens
+  // the same words in one answer, read as 100 tokens (in a directory named as long as the other's: the path is in the prompt)
   server.enqueue(answerReply(["Searching 1. ", "Bun 2 is out."], 100));
-  expect((await hey("whole", ["-p", "what is new in bun"])).code).toBe(0);
+  expect((await hey("single", ["-p", "what is new in bun"])).code).toBe(0);
   // paused after reading the same 100 tokens, then continued: the continuation reads the search results too
   server.enqueue(pausedReply(1), answerReply(["Bun 2 is out."], 6000));
   expect((await hey("paused", ["-p", "what is new in bun"])).code).toBe(0);
 
-  const whole = contextLine((await hey("whole", ["-c", "-p", "/usage"])).stdout);
+  const whole = contextLine((await hey("single", ["-c", "-p", "/usage"])).stdout);
   const paused = contextLine((await hey("paused", ["-c", "-p", "/usage"])).stdout);
   expect(whole).toMatch(/^context: ~\d+/);
   expect(paused).toBe(whole!);
