@@ -238,7 +238,8 @@ HEY_MAX_TURNS, HEY_PROXY override files. With no config, OPENAI_API_KEY, ANTHROP
 (or ANTHROPIC_AUTH_TOKEN), GEMINI_API_KEY (or GOOGLE_API_KEY) or DEEPSEEK_API_KEY select a
 provider; otherwise a local Ollama is used (127.0.0.1:11434, or where OLLAMA_HOST says it
 listens). OPENAI_BASE_URL, ANTHROPIC_BASE_URL and GOOGLE_GEMINI_BASE_URL move those providers,
-as their SDKs do (a table's base_url, HEY_BASE_URL and --base-url win).
+as their SDKs do (a table's base_url, HEY_BASE_URL and --base-url win); one set alone, with no
+key, picks its provider, sending no key (a local vLLM, LM Studio or llama.cpp server).
 On Windows ~ is %USERPROFILE%, whatever HOME says: the config is in ~\\.config\\hey, sessions,
 history and logs in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in
 %LOCALAPPDATA%\\hey\\cache.

@@ -7,7 +7,7 @@
 import type { Agent, AgentSettings } from "./agent.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { reloadAll, reloadNote, settingsChanges, type Reloadable, type ReloadReport, type StagedConfig, type Vet } from "./config/reload.ts";
-import { sharedName, unknownModel, unreadableList } from "./config/model-check.ts";
+import { checkModel, sharedName } from "./config/model-check.ts";
 import { ConfigError, type Settings } from "./config/settings.ts";
 import { contextPolicy } from "./context/policy.ts";
 import { errorText } from "./kernel/errors.ts";
@@ -343,10 +343,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         } catch (e) {
           if (e instanceof ConfigError) throw e; // an endpoint not approved: asked nothing
           if (signal.aborted) throw new ConfigError(`-m ${spec} was interrupted before the model was checked; nothing switched`);
-          warning = unreadableList(next.model, next.provider, errorText(e)); // goes ahead unchecked, as -m does
+          warning = errorText(e); // goes ahead unchecked, as -m does
         }
-        const refused = unknownModel(next.model, { name: next.provider.name, models: [...new Set(known)] }, listed, warning);
-        if (refused) throw new ConfigError(refused);
+        warning = checkModel(next.model, { ...next.provider, models: [...new Set(known)] }, listed, warning); // throws ConfigError when refused
       }
       agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
       used.add(`${next.provider.name}/${next.model}`);

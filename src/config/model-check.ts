@@ -1,30 +1,47 @@
 // `/model NAME` checks the name before switching (issue 28): a model the provider's `models` list
 // holds, or one the endpoint's model list names, is accepted; anything else is refused at once —
-// not accepted silently to fail on the next message — unless the list could not be read (a warning
-// then, and the switch goes ahead as -m's does). At start (providers.ts), a model named by -m,
+// not accepted silently to fail on the next message — unless the list could not be read, or a
+// variable moved a built-in provider (OPENAI_BASE_URL) to an endpoint with no list (a warning then,
+// and the switch goes ahead as -m's does). At start (providers.ts), a model named by -m,
 // HEY_MODEL or [default] model that is a near miss of the configured list is warned about. Pure:
 // the caller asks the endpoint.
 import { editDistance } from "../spelling.ts";
+import { isGateway } from "./presets.ts";
+import { ConfigError, type ProviderSettings } from "./settings.ts";
 import { closest } from "./suggest.ts";
 
 /** How many of the endpoint's models a refusal names. */
 const NAMED = 8;
 
+/** What `/model` checks a name against: the provider (a gateway's one built-in model is no list of what is served there) and the models it is known to serve. */
+export type Checked = { name: string; models: readonly string[] } & Partial<Pick<ProviderSettings, "preset" | "urlVar" | "apiKeyVar">>;
+
 /**
- * Why `model` is refused for `provider`, or undefined when it is known. `listed`: the endpoint's
+ * The warning of a switch to `model` (not among those this run used) that goes ahead unchecked,
+ * or undefined when it is known; throws ConfigError when it is refused. `listed`: the endpoint's
  * models, undefined when it has none. A list that could not be read (`why`) refuses nothing, as
- * `-m` does: `unreadableList` is the warning then.
+ * `-m` does; nor does a gateway's (OPENAI_BASE_URL…) missing list: hey knows no model served there.
  */
-export function unknownModel(
-  model: string,
-  provider: { name: string; models: readonly string[] },
-  listed: readonly string[] | undefined,
-  why?: string,
-): string | undefined {
-  if (provider.models.includes(model) || listed?.includes(model) || why !== undefined) return undefined;
-  const known = [...new Set([...provider.models, ...(listed ?? [])])];
+export function checkModel(model: string, provider: Checked, listed: readonly string[] | undefined, why?: string): string | undefined {
+  if (why !== undefined) return unreadableList(model, provider, why);
+  if (listed === undefined && isGateway(provider))
+    return `warning: ${provider.name}/${model} is not checked: ${provider.urlVar} points ${provider.name} at an endpoint with no model list`;
+  const refused = unknownModel(model, provider, listed);
+  if (refused) throw new ConfigError(refused);
+  return undefined;
+}
+
+/** Why `model` is refused for `provider`, or undefined when it is known. `listed`: the endpoint's models, undefined when it has none. */
+export function unknownModel(model: string, provider: Checked, listed: readonly string[] | undefined): string | undefined {
+  const own = isGateway(provider) ? [] : provider.models; // a gateway's: only what its list says
+  if (provider.models.includes(model) || listed?.includes(model)) return undefined;
+  const known = [...new Set([...own, ...(listed ?? [])])];
   const near = closest(model, known);
-  const configured = provider.models.length > 0 ? `its models are ${provider.models.join(", ")}` : "it lists no models";
+  const configured = isGateway(provider)
+    ? `${provider.urlVar} points it at another endpoint`
+    : provider.models.length > 0
+      ? `its models are ${provider.models.join(", ")}`
+      : "it lists no models";
   const endpoint =
     listed === undefined
       ? "; the endpoint has no model list"
@@ -33,7 +50,7 @@ export function unknownModel(
 }
 
 /** The one-line warning of a switch to `model`, not in `provider`'s models, whose endpoint's model list could not be read (`why`). */
-export const unreadableList = (model: string, provider: { name: string }, why: string) =>
+const unreadableList = (model: string, provider: { name: string }, why: string) =>
   `warning: ${provider.name}/${model} is not checked: the endpoint's model list could not be read (${why})`;
 
 /** The digits of a model name in order: its version and size (`claude-opus-4-5`: 45, `qwen3:8b`: 38). */

@@ -21,7 +21,8 @@ export interface Preset {
 
 /**
  * With no provider in any file, all of these; the first one whose key is set is the default, else
- * ollama. When files define providers, those whose key variable is set stay available too.
+ * the first its address variable moved (isGateway), else ollama. When files define providers,
+ * those whose key variable is set, or whose address variable moved them, stay available too.
  */
 export const PRESETS: Preset[] = [
   {
@@ -63,7 +64,7 @@ export const envValue = (env: Env, name: string): string | undefined => env[name
  */
 export function builtInAddress(p: Preset, env: Env): { baseUrl: string; urlVar?: string } {
   const value = p.urlVar ? envValue(env, p.urlVar)?.trim() : undefined;
-  if (!value || !p.urlVar) return { baseUrl: p.baseUrl };
+  if (!value || !p.urlVar || vendorsOwn(p, value)) return { baseUrl: p.baseUrl };
   if (p.name !== "ollama") return { baseUrl: value, urlVar: p.urlVar };
   try {
     return { baseUrl: ollamaUrl(env), urlVar: p.urlVar };
@@ -72,13 +73,39 @@ export function builtInAddress(p: Preset, env: Env): { baseUrl: string; urlVar?:
   }
 }
 
+/**
+ * Whether `url` is the vendor's own address of `p` (`OPENAI_BASE_URL=https://api.openai.com/v1`, common
+ * in dotfiles; ANTHROPIC_BASE_URL's `https://api.anthropic.com`, without the version its SDK adds):
+ * the same as no variable, so no gateway — its model names go to their vendors as they would without it.
+ */
+function vendorsOwn(p: Preset, url: string): boolean {
+  if (p.name === "ollama" || !URL.canParse(url)) return false;
+  const at = (u: string) => {
+    const { protocol, host, pathname } = new URL(u);
+    return `${protocol}//${host}${pathname.replace(/\/+$/, "")}`;
+  };
+  const own = at(p.baseUrl);
+  return [own, own.replace(/\/v\d\w*$/, "")].includes(at(url));
+}
+
+/**
+ * Whether `p` is a vendor's built-in provider whose variable moved its address (OPENAI_BASE_URL at
+ * a gateway, or a local vLLM, LM Studio or llama.cpp server, which need no key): used with its key
+ * or without one, it is offered as one that needs none (OLLAMA_HOST moves Ollama, no vendor's).
+ */
+export const isGateway = (p: Pick<ProviderSettings, "preset" | "urlVar" | "apiKeyVar">): boolean => Boolean(p.preset && p.urlVar && p.apiKeyVar !== undefined);
+
 /** Throws the ConfigError of a bad address that a variable gave the provider this run uses (`check` is checkUrl). */
 export function checkAddress(p: ProviderSettings, env: Env, check: (url: string, label: string) => void): void {
   if (p.urlVar === "OLLAMA_HOST") ollamaUrl(env);
   else if (p.urlVar) check(p.baseUrl, p.urlVar);
 }
 
-/** All the built-in providers, with the keys and addresses `env` gives them; `first`: the first with a key, else ollama. */
+/**
+ * All the built-in providers, with the keys and addresses `env` gives them; `first`: the first with
+ * a key, else the first a variable moved (a keyless local server: OPENAI_BASE_URL set is what the
+ * user asked for, over an Ollama nobody named), else ollama.
+ */
 export function presets(env: Env): { providers: ProviderSettings[]; first: string } {
   const providers = PRESETS.map((p): ProviderSettings => {
     const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
@@ -86,7 +113,7 @@ export function presets(env: Env): { providers: ProviderSettings[]; first: strin
     const { name, protocol } = p;
     return { name, protocol, ...builtInAddress(p, env), apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
   });
-  return { providers, first: providers.find((p) => p.apiKey)?.name ?? "ollama" };
+  return { providers, first: (providers.find((p) => p.apiKey) ?? providers.find(isGateway))?.name ?? "ollama" };
 }
 
 /** Whether `p` uses hey's own address for its name (a built-in provider, or its table without a base_url): no one wrote it. */

@@ -6,7 +6,7 @@ import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss, sharedName } from "./model-check.ts";
-import { builtInAddress, checkAddress, envValue, familyOf, PRESETS, presets, unknownProviderHint } from "./presets.ts";
+import { builtInAddress, checkAddress, envValue, familyOf, isGateway, PRESETS, presets, unknownProviderHint } from "./presets.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -118,7 +118,7 @@ function compatOf(p: FileProvider, label: (key: string) => string): { compat?: C
 export function chooseProvider(input: ProviderInput): ProviderChoice {
   const { file, env, flags } = input;
   const names = Object.keys(file.provider ?? {});
-  const keyed = presets(env).providers.filter((p) => p.apiKey && !names.includes(p.name));
+  const keyed = presets(env).providers.filter((p) => (p.apiKey || isGateway(p)) && !names.includes(p.name));
   const listed = names.length ? { providers: [...names.map((n) => fromFile(n, file.provider![n]!, input)), ...keyed], first: names[0]! } : presets(env);
 
   const heyProtocol = envValue(env, "HEY_PROTOCOL");
@@ -260,9 +260,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
 
-/** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server). */
+/** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server, a vendor's variable moved). */
 export function isUsable(p: ProviderSettings): boolean {
-  return p.apiKey !== undefined || p.apiKeyVar === undefined;
+  return p.apiKey !== undefined || p.apiKeyVar === undefined || isGateway(p);
 }
 
 /**
@@ -276,7 +276,7 @@ function vendorOf(model: string, providers: ProviderSettings[], fallback: Provid
   const name = familyOf(model);
   // a vendor's address moved by its variable (OPENAI_BASE_URL: a gateway) serves the open models itself (Groq's llama-3.3-70b-versatile)
   if (name === "ollama" && fallback.urlVar) return undefined;
-  const vendor = providers.find((p) => p.name === name && p.preset && (p.apiKey || p.apiKeyVar === undefined)); // keyless: the local Ollama
+  const vendor = providers.find((p) => p.name === name && p.preset && isUsable(p)); // keyless: the local Ollama, or a vendor's variable moved
   return vendor?.name;
 }
 

@@ -89,10 +89,10 @@ const skip = (id: string, title: string, detail: string): Check => ({ id, title,
 const fail = (id: string, title: string, detail: string, fix?: string): Check => ({ id, title, status: "fail", detail, ...(fix ? { fix } : {}) });
 const quirk = (id: string, title: string, detail: string, fix: string): Check => ({ id, title, status: "quirk", detail, fix });
 
-/** The checks and flags of `p`. `keyVar` names the key for auth advice. */
-export function judge(p: Probes, keyVar: string | undefined): Verdict {
+/** The checks and flags of `p`. `keyVar` names the key for auth advice; `sent`: false when it has no value, so none was sent. */
+export function judge(p: Probes, keyVar: string | undefined, sent = true): Verdict {
   const flags: Flags = {};
-  const checks: Check[] = [...networkChecks(p), ...endpointChecks(p, keyVar)];
+  const checks: Check[] = [...networkChecks(p), ...endpointChecks(p, keyVar, sent)];
   const role = judgeRole(p, flags);
   if (role) checks.push(role);
   const limit = judgeMaxTokens(p, flags);
@@ -143,14 +143,14 @@ function networkChecks(p: Probes): Check[] {
   return out;
 }
 
-function endpointChecks(p: Probes, keyVar: string | undefined): Check[] {
+function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean): Check[] {
   const out: Check[] = [];
   // the proxy's refusal is no verdict on the key: the endpoint never saw it
-  const authFix = (o: Outcome) => (!o.ok && o.proxy ? FIX_PROXY : `check ${keyVar ?? "the provider's api_key"}`);
+  const authFix = (o: Outcome) => (!o.ok && o.proxy ? FIX_PROXY : `${sent ? "check" : "set"} ${keyVar ?? "the provider's api_key"}`);
   const answerAuthFailed = p.answer && !p.answer.ok && p.answer.kind === "auth";
   if (p.models && !p.models.ok && p.models.kind === "auth") out.push(fail("auth", "auth", p.models.message, authFix(p.models)));
   else if (answerAuthFailed) out.push(fail("auth", "auth", (p.answer as { message: string }).message, authFix(p.answer!)));
-  else if (p.answer?.ok || p.models?.ok) out.push(pass("auth", "auth", keyVar ? `${keyVar} is accepted` : "no key needed"));
+  else if (p.answer?.ok || p.models?.ok) out.push(pass("auth", "auth", keyVar && sent ? `${keyVar} is accepted` : "no key needed"));
 
   if (p.models?.ok && p.models.listed === undefined) out.push(skip("model", "model listed", "the endpoint has no model list"));
   else if (p.models?.ok && p.models.listed!.includes(p.model)) out.push(pass("model", "model listed", `${p.model} is in the endpoint's list`));

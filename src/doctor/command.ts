@@ -104,7 +104,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   } finally {
     progress?.stop();
   }
-  const verdict = judge(probes, provider.apiKeyVar);
+  const verdict = judge(probes, provider.apiKeyVar, provider.apiKey !== undefined); // a keyless server (OPENAI_BASE_URL alone) accepted no key
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);

@@ -1,7 +1,8 @@
 // `/model NAME` is checked before the switch (config/model-check.ts): known from the provider's
 // models or the endpoint's list, else refused with what is there and the nearest name.
 import { expect, test } from "bun:test";
-import { nearMiss, unknownModel, unreadableList } from "../../src/config/model-check.ts";
+import { checkModel, nearMiss, unknownModel } from "../../src/config/model-check.ts";
+import { ConfigError } from "../../src/config/settings.ts";
 
 const ollama = { name: "ollama", models: ["qwen3:8b"] };
 
@@ -44,8 +45,30 @@ test.each([
 });
 
 test("a list that could not be read refuses nothing: the switch goes ahead with a one-line warning saying why", () => {
-  expect(unknownModel("anything", { name: "html", models: [] }, undefined, "JSON Parse error: Unrecognized token '<'")).toBeUndefined();
-  const warning = unreadableList("anything", { name: "html" }, "JSON Parse error: Unrecognized token '<'");
+  const warning = checkModel("anything", { name: "html", models: [] }, undefined, "JSON Parse error: Unrecognized token '<'");
   expect(warning).toBe("warning: html/anything is not checked: the endpoint's model list could not be read (JSON Parse error: Unrecognized token '<')");
   expect(warning).not.toContain("\n");
+});
+
+test("a model known or listed switches with no warning; one in neither is refused (ConfigError)", () => {
+  expect(checkModel("qwen3:8b", ollama, undefined)).toBeUndefined();
+  expect(checkModel("llama3.2", ollama, ["llama3.2"])).toBeUndefined();
+  expect(() => checkModel("nosuch", ollama, undefined)).toThrow(ConfigError);
+});
+
+// OPENAI_BASE_URL moved openai to a gateway: gpt-5.5, the built-in model, says nothing of what it serves
+const gateway = { name: "openai", models: ["gpt-5.5"], preset: true, urlVar: "OPENAI_BASE_URL", apiKeyVar: "OPENAI_API_KEY" };
+
+test("a gateway with no model list: any name switches, said as unchecked, not refused for want of gpt-5.5", () => {
+  expect(checkModel("gpt-4.1", gateway, undefined)).toBe(
+    "warning: openai/gpt-4.1 is not checked: OPENAI_BASE_URL points openai at an endpoint with no model list",
+  );
+  expect(checkModel("gpt-5", gateway, undefined)).toContain("is not checked");
+});
+
+test("a gateway that lists its models is checked against that list only, with no built-in model offered", () => {
+  expect(checkModel("llama-3.3-70b", gateway, ["llama-3.3-70b"])).toBeUndefined();
+  expect(unknownModel("gpt-5", gateway, ["llama-3.3-70b"])).toBe(
+    'provider openai has no model "gpt-5": OPENAI_BASE_URL points it at another endpoint; the endpoint lists llama-3.3-70b (a model missing from both can be added to the provider\'s models = [...])',
+  );
 });

@@ -76,6 +76,12 @@ describe("judge", () => {
     expect(v.usable).toBe(true);
   });
 
+  test("a key variable with no value (OPENAI_BASE_URL alone: a keyless local server): no key is claimed accepted; a 401 says to set it", () => {
+    expect(judge(healthy(), "OPENAI_API_KEY", false).checks.find((c) => c.id === "auth")).toMatchObject({ status: "pass", detail: "no key needed" });
+    const refused = judge({ ...healthy(), models: { ok: false, kind: "auth", status: 401, message: "GET /models: 401" } }, "OPENAI_API_KEY", false);
+    expect(refused.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "set OPENAI_API_KEY" });
+  });
+
   test("failures that make it unusable: auth, no tool call, the network", () => {
     const auth = judge({ ...healthy(), models: { ok: false, kind: "auth", status: 401, message: "GET /models: 401 bad key" } }, "OPENAI_API_KEY");
     expect(auth.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "check OPENAI_API_KEY" });

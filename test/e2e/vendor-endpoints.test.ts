@@ -103,3 +103,24 @@ test("a 401 from --base-url with no key names HEY_API_KEY beside --api-key", asy
   expect(run.code).toBe(1);
   expect(run.stderr).toContain(`no API key was sent to ${server.url}/v1; set one (--api-key or HEY_API_KEY)`);
 });
+
+test("OPENAI_BASE_URL with no key anywhere (a local vLLM, LM Studio, llama.cpp): the request goes there, with no key, not to Ollama", async () => {
+  server.enqueue(textReply("openai", "Hello from vLLM."));
+  const run = await runHey(["-m", "qwen-coder", "-p", "hi"], { cwd: home.path, env: { OPENAI_BASE_URL: `${server.url}/v1`, OLLAMA_HOST: "127.0.0.1:9" } });
+  expect(run.stdout).toBe("Hello from vLLM.\n");
+  const sent = server.requests.at(-1)!;
+  expect(sent.path).toBe("/v1/chat/completions");
+  expect((sent.body as { model: string }).model).toBe("qwen-coder");
+  expect(sent.headers.authorization).toBeUndefined();
+  // hey doctor says the same: that provider, that address, from that variable
+  const doctor = await runHey(["doctor", "--output", "json"], { cwd: home.path, env: { OPENAI_BASE_URL: `${NOWHERE}/v1`, OLLAMA_HOST: "127.0.0.1:9" } });
+  expect(JSON.parse(doctor.stdout)).toMatchObject({ provider: "openai", base_url: `${NOWHERE}/v1`, base_url_from: "OPENAI_BASE_URL" });
+});
+
+test("OPENAI_BASE_URL set to OpenAI's own address (as dotfiles often have it) is no gateway: -m llama3.2 still goes to the local Ollama", async () => {
+  server.enqueue(textReply("openai", "Hello from Ollama."));
+  const env = { OPENAI_API_KEY: "sk-o", OPENAI_BASE_URL: "https://api.openai.com/v1", OLLAMA_HOST: server.url.replace("http://", "") };
+  const run = await runHey(["-m", "llama3.2", "-p", "hi"], { cwd: home.path, env });
+  expect(run.stdout).toBe("Hello from Ollama.\n");
+  expect(server.requests.at(-1)!.headers.authorization).toBeUndefined();
+});
