@@ -264,3 +264,14 @@ test('a path ending in "/" names a directory: the file of that name is not edite
   });
   expect(file("a.txt")).toBe(SOURCE);
 });
+
+test("a change far into a long line (a minified bundle) is shown on both sides of the diff, with the text around it", async () => {
+  const text = `${"var a=1;".repeat(5000)}export default a;`;
+  writeFileSync(join(dir, "min.js"), `${text}\n`);
+  const result = await edit({ path: "min.js", old_string: "export default a;", new_string: "export default b;" });
+  const [, , minus, plus] = result.output.split("\n");
+  const before = text.slice(-102, -2); // the 100 characters before the change
+  expect(before).toEndWith("var a=1;export default ");
+  expect(minus).toBe(`-…${before}a;`);
+  expect(plus).toBe(`+…${before}b;`);
+});
