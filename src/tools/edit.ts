@@ -197,7 +197,8 @@ interface Change {
 /**
  * A unified diff of the replacements, with DIFF_CONTEXT lines of context, capped at
  * EDIT_DIFF_LINES lines. Each replacement touches the lines from its start to the character just
- * after it, in both texts; everything outside those lines is unchanged and aligned. A line is
+ * after it, in both texts (not the line after a line break both end with); everything outside
+ * those lines is unchanged and aligned. A line is
  * read from the texts only to be shown or compared: millions of replaced lines cost a count.
  */
 function diff(before: string, after: string, spans: Spans): string {
@@ -209,9 +210,11 @@ function diff(before: string, after: string, spans: Spans): string {
   const changes: Change[] = [];
   for (let i = 0; i < spans.oldAt.length; i++) {
     const [a, a2] = [oldLine(spans.oldAt[i]!) - 1, newLine(spans.newAt[i]!) - 1];
+    // when both end at a line start (old_string ended in a line break, and new_string too), the line there is untouched
+    const whole = atLineStart(before, spans.oldEnd[i]!) && atLineStart(after, spans.newEnd[i]!) ? 1 : 0;
     // the end of a replacement that removes a final newline lies past the last line
-    const b = Math.min(oldLine(spans.oldEnd[i]!), oldLines.count);
-    const b2 = Math.min(newLine(spans.newEnd[i]!), newLines.count);
+    const b = Math.min(oldLine(spans.oldEnd[i]!) - whole, oldLines.count);
+    const b2 = Math.min(newLine(spans.newEnd[i]!) - whole, newLines.count);
     const prev = changes[changes.length - 1];
     if (prev && a <= prev.b)
       [prev.b, prev.b2] = [b, b2]; // on the same or the next line: one block
@@ -259,6 +262,8 @@ function diff(before: string, after: string, spans: Spans): string {
   if (more > 0) out.push(`… ${more} more diff line${more === 1 ? "" : "s"}`);
   return out.join("\n");
 }
+
+const atLineStart = (text: string, offset: number) => offset === 0 || text[offset - 1] === "\n";
 
 /** A text's lines as read_file shows them (no byte-order mark, no line ends), found in one pass and read on demand. */
 interface LineTable {
