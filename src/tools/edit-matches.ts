@@ -51,21 +51,30 @@ export async function findMatches(text: string, oldArg: string, signal: AbortSig
     found.end.push(end);
     return stop(found.at.length);
   };
-  const parts = oldArg.split(/\r?\n/);
-  if (parts.length === 1) {
+  if (!oldArg.includes("\n")) {
     for (let i = text.indexOf(oldArg); i !== -1; i = text.indexOf(oldArg, i + oldArg.length)) {
       const done = add(i, i + oldArg.length);
       if (done === true || (done !== false && (await done))) return undefined;
     }
     return found;
   }
-  const pattern = new RegExp(parts.map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\r?\\n"), "g");
+  const pattern = anyLineEnds(oldArg);
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
     const done = add(m.index, m.index + m[0].length);
     if (done === true || (done !== false && (await done))) return undefined;
   }
   return found;
 }
+
+/** A global pattern for `oldArg` whose every line break matches CRLF or LF. */
+export const anyLineEnds = (oldArg: string) =>
+  new RegExp(
+    oldArg
+      .split(/\r?\n/)
+      .map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"))
+      .join("\\r?\\n"),
+    "g",
+  );
 
 /**
  * `text` with every match replaced by `newArg`, whose line breaks are given the line ends described
@@ -155,25 +164,25 @@ function mostOf(breaks: string[]): string | undefined {
   return 2 * crlf > breaks.length ? "\r\n" : 2 * crlf < breaks.length ? "\n" : undefined;
 }
 
-/** 1-based line numbers of ascending character offsets, in one pass over `text`. */
-export function lineNumbers(text: string, offsets: number[]): number[] {
-  const out: number[] = [];
+/** A function from ascending character offsets in `text` to their 1-based line numbers: one pass over `text` in all. */
+export function lineCounter(text: string): (offset: number) => number {
   let line = 1;
   let nl = text.indexOf("\n");
-  for (const offset of offsets) {
+  return (offset) => {
     for (; nl !== -1 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++;
-    out.push(line);
-  }
-  return out;
+    return line;
+  };
 }
+
+/** 1-based line numbers of ascending character offsets, in one pass over `text`. */
+export const lineNumbers = (text: string, offsets: number[]): number[] => offsets.map(lineCounter(text));
 
 /** The distinct line numbers of ascending character offsets, at most `max` of them: the line scan stops there. */
 export function firstLines(text: string, offsets: number[], max: number): number[] {
   const out: number[] = [];
-  let line = 1;
-  let nl = text.indexOf("\n");
+  const lineOf = lineCounter(text);
   for (const offset of offsets) {
-    for (; nl !== -1 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++;
+    const line = lineOf(offset);
     if (out.at(-1) === line) continue;
     if (out.length === max) break;
     out.push(line);

@@ -19,6 +19,7 @@ import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
+const DIFF_LEAD = 100; // characters shown before a change far into a long line
 const HINT_MAX_CHARS = 5000; // longer old_strings get no whitespace-insensitive search
 const MATCH_LINES_SHOWN = 20; // lines named when old_string matches more than once
 
@@ -81,11 +82,11 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       let replacement = newArg;
       // curly quotes, dashes, a no-break space; accents stored decomposed; line breaks escaped twice
       const eol = () => majorityEol(text); // most of its lines' (asked only when nothing matched as written)
-      const alike = matches.at.length === 0 ? lookAlike(text, oldArg, newArg, eol()) : undefined;
+      const alike = matches.at.length === 0 ? lookAlike(text, oldArg, newArg) : undefined;
       if (alike && alike.oldString === alike.newString)
         return toolError(`edit: ${path} already holds new_string (old_string matched it with look-alike characters); nothing to change`);
       if (alike) {
-        matches = { at: alike.at, end: alike.at.map((a) => a + alike.oldString.length) } satisfies Matches;
+        matches = { at: alike.at, end: alike.end } satisfies Matches;
         replacement = alike.newString;
       }
       const found = matches.at.length;
@@ -148,7 +149,7 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
   const unended = oldString.replace(/\r?\n$/, "").replace(/\r?\n/g, eol);
   if (/\n$/.test(oldString) && !text.endsWith("\n") && text.endsWith(unended))
     return `old_string not found in ${path}: it ends with a line break, but the file's last line has none; leave it out`;
-  const alike = plainMatches(text, oldString.replace(/\r?\n/g, eol)); // lookAlike found none it could edit: written differently
+  const alike = plainMatches(text, oldString).at; // lookAlike found none it could edit: written differently
   if (alike.length > 1)
     return `old_string not found in ${path}; it matches at lines ${lineNumbers(text, alike).join(", ")} when look-alike quotes, dashes and spaces are read as plain ones, but each place writes them differently: copy the exact text of the one to change`;
   const marker = /… \[cut: \d+ of \d+ chars\]/.exec(oldString);
@@ -172,6 +173,19 @@ function notFound(text: string, oldString: string, path: string, eol: string): s
 
 const cut = (line: string) => (line.length > DIFF_LINE_CHARS ? line.slice(0, DIFF_LINE_CHARS) + "…" : line);
 
+/**
+ * A changed line as the diff shows it, beside `other`, its line on the other side: from its start,
+ * or, when they first differ past what a cut line shows (a minified bundle), from DIFF_LEAD
+ * characters before that, so both sides show the change.
+ */
+function around(line: string, other: string): string {
+  if (line.length <= DIFF_LINE_CHARS && other.length <= DIFF_LINE_CHARS) return line;
+  let same = 0;
+  while (same < line.length && line[same] === other[same]) same++;
+  if (same <= DIFF_LINE_CHARS - DIFF_LEAD) return cut(line);
+  return `…${cut(line.slice(same - DIFF_LEAD))}`;
+}
+
 /** A changed block: old lines [a, b) became new lines [a2, b2) (0-based). */
 interface Change {
   a: number;
@@ -183,7 +197,8 @@ interface Change {
 /**
  * A unified diff of the replacements, with DIFF_CONTEXT lines of context, capped at
  * EDIT_DIFF_LINES lines. Each replacement touches the lines from its start to the character just
- * after it, in both texts; everything outside those lines is unchanged and aligned. A line is
+ * after it, in both texts (not the line after a line break both end with); everything outside
+ * those lines is unchanged and aligned. A line is
  * read from the texts only to be shown or compared: millions of replaced lines cost a count.
  */
 function diff(before: string, after: string, spans: Spans): string {
@@ -195,9 +210,11 @@ function diff(before: string, after: string, spans: Spans): string {
   const changes: Change[] = [];
   for (let i = 0; i < spans.oldAt.length; i++) {
     const [a, a2] = [oldLine(spans.oldAt[i]!) - 1, newLine(spans.newAt[i]!) - 1];
+    // when both end at a line start (old_string ended in a line break, and new_string too), the line there is untouched
+    const whole = atLineStart(before, spans.oldEnd[i]!) && atLineStart(after, spans.newEnd[i]!) ? 1 : 0;
     // the end of a replacement that removes a final newline lies past the last line
-    const b = Math.min(oldLine(spans.oldEnd[i]!), oldLines.count);
-    const b2 = Math.min(newLine(spans.newEnd[i]!), newLines.count);
+    const b = Math.min(oldLine(spans.oldEnd[i]!) - whole, oldLines.count);
+    const b2 = Math.min(newLine(spans.newEnd[i]!) - whole, newLines.count);
     const prev = changes[changes.length - 1];
     if (prev && a <= prev.b)
       [prev.b, prev.b2] = [b, b2]; // on the same or the next line: one block
@@ -210,8 +227,13 @@ function diff(before: string, after: string, spans: Spans): string {
 
   const out: string[] = [];
   let total = 0; // lines of the whole diff, shown or not
-  const put = (table: LineTable, from: number, to: number, mark: string) => {
-    for (let l = from; l < to && out.length < EDIT_DIFF_LINES; l++) out.push(cut(mark + table.line(l)));
+  // `pair`: the lines on the other side of a change, its k-th shown from where the k-th of these first differs from it
+  const put = (table: LineTable, from: number, to: number, mark: string, pair?: { table: LineTable; from: number; to: number }) => {
+    for (let l = from; l < to && out.length < EDIT_DIFF_LINES; l++) {
+      const line = table.line(l);
+      const other = pair && pair.from + (l - from) < pair.to ? pair.table.line(pair.from + (l - from)) : undefined;
+      out.push(mark + (other === undefined ? cut(line) : around(line, other)));
+    }
     total += Math.max(0, to - from);
   };
   for (let i = 0; i < changes.length; ) {
@@ -229,8 +251,8 @@ function diff(before: string, after: string, spans: Spans): string {
     for (let k = i; k <= j; k++) {
       const c = changes[k]!;
       put(oldLines, pos, c.a, " ");
-      put(oldLines, c.a, c.b, "-");
-      put(newLines, c.a2, c.b2, "+");
+      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 });
+      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
       pos = c.b;
     }
     put(oldLines, pos, end, " ");
@@ -240,6 +262,8 @@ function diff(before: string, after: string, spans: Spans): string {
   if (more > 0) out.push(`… ${more} more diff line${more === 1 ? "" : "s"}`);
   return out.join("\n");
 }
+
+const atLineStart = (text: string, offset: number) => offset === 0 || text[offset - 1] === "\n";
 
 /** A text's lines as read_file shows them (no byte-order mark, no line ends), found in one pass and read on demand. */
 interface LineTable {

@@ -3,6 +3,7 @@
 // escaped twice (`\\n`). edit finds old_string through them when only they differ, keeps the
 // file's characters in the text new_string leaves unchanged, and says what it matched; when they
 // still do not match, edit's error names the character. Pure.
+import { anyLineEnds, type Matches } from "./edit-matches.ts";
 
 /** Each look-alike and the ASCII character a model writes for it: one UTF-16 unit each, so offsets stay. */
 const PLAIN: Record<string, string> = {
@@ -89,64 +90,70 @@ export function charName(c: string): string {
 
 const plain = (text: string) => text.replace(LOOK_ALIKE, (c) => PLAIN[c]!);
 
-/** Where `oldString` is in `text` when look-alikes are read as the plain characters. */
-export const plainMatches = (text: string, oldString: string): number[] => indexesOf(plain(text), plain(oldString));
+/** Where `oldString` is in `text` when look-alikes are read as the plain characters; its line breaks match CRLF or LF. */
+export const plainMatches = (text: string, oldString: string): Matches => matchesOf(plain(text), plain(oldString));
 
-function indexesOf(text: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
+/** Each occurrence of `needle` in `text`, its line breaks matching CRLF or LF, as edit's exact match does. */
+function matchesOf(text: string, needle: string): Matches {
+  const found: Matches = { at: [], end: [] };
+  const pattern = anyLineEnds(needle);
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    found.at.push(m.index);
+    found.end.push(m.index + m[0].length);
+  }
+  return found;
 }
 
 /** What edit replaces instead of old_string and new_string as given, where, and the line its result says it with. */
-export interface LookAlikeMatch {
+export interface LookAlikeMatch extends Matches {
+  /** the file's text where old_string matched, and new_string to replace it with: line breaks as "\n" (edit gives each place its own line ends) */
   oldString: string;
   newString: string;
-  at: number[];
   note: string;
 }
 
+const lf = (s: string) => s.replace(/\r\n/g, "\n");
+
 /**
- * old_string found in `text` when only look-alikes differ, with `eol` the file's line break: the
- * file's own text and new_string carrying the file's characters where it keeps old_string's text
- * (before and after what it changes). Undefined when there is no such match, or the places it
- * matches are written differently (no one text to replace).
+ * old_string found in `text` when only look-alikes differ: the file's own text and new_string
+ * carrying the file's characters where it keeps old_string's text (before and after what it
+ * changes). Undefined when there is no such match, or the places it matches are written
+ * differently (no one text to replace).
  */
-export function lookAlike(text: string, oldArg: string, newArg: string, eol: string): LookAlikeMatch | undefined {
-  const lines = (s: string) => s.replace(/\r?\n/g, eol);
-  const [oldString, newString] = [lines(oldArg), lines(newArg)];
-  const at = plainMatches(text, oldString);
-  const found = new Set(at.map((i) => text.slice(i, i + oldString.length)));
-  if (at.length > 0 && found.size === 1) {
+export function lookAlike(text: string, oldArg: string, newArg: string): LookAlikeMatch | undefined {
+  const [oldString, newString] = [lf(oldArg), lf(newArg)];
+  const where = plainMatches(text, oldString);
+  const found = new Set(where.at.map((a, i) => lf(text.slice(a, where.end[i]))));
+  if (where.at.length > 0 && found.size === 1) {
     const file = [...found][0]!;
     if (file === oldString) return undefined;
     return {
+      ...where,
       oldString: file,
       newString: keepFile(file, oldString, newString),
-      at,
       note: `[${differences(file, oldString)}; new_string keeps the file's characters where it keeps old_string's text]`,
     };
   }
   for (const form of ["NFD", "NFC"] as const) {
     const normal = oldString.normalize(form);
-    const where = normal === oldString ? [] : indexesOf(text, normal);
-    if (where.length > 0)
+    const at = normal === oldString ? undefined : matchesOf(text, normal);
+    if (at && at.at.length > 0)
       return {
+        ...at,
         oldString: normal,
         newString: newString.normalize(form),
-        at: where,
         note: `[matched the file's accented letters, which it writes ${form === "NFD" ? "decomposed (NFD: a letter, then a combining accent)" : "composed (NFC)"}; new_string is written so too]`,
       };
   }
   // a weak model's line breaks escaped twice: `\\n` in the JSON, a backslash and an n in old_string
   if (/\\[nt]/.test(oldArg) && !oldArg.includes("\n")) {
-    const unescaped = (s: string) => lines(s.replace(/\\(["'\\nt])/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c)));
-    const where = indexesOf(text, unescaped(oldArg));
-    if (where.length > 0)
+    const unescaped = (s: string) => s.replace(/\\(["'\\nt])/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
+    const at = matchesOf(text, unescaped(oldArg));
+    if (at.at.length > 0)
       return {
+        ...at,
         oldString: unescaped(oldArg),
         newString: newArg.includes("\n") ? newString : unescaped(newArg),
-        at: where,
         note: "[old_string had \\n (a backslash and an n) where the file has line breaks, as text escaped twice; read as line breaks and tabs, in new_string too]",
       };
   }

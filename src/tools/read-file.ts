@@ -8,7 +8,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
-import { sawWindow, type SeenFiles } from "./seen-files.ts";
+import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
@@ -214,7 +214,7 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     const chars = length - (endsInCr ? 1 : 0);
     [carry, length, endsInCr] = ["", 0, false];
     if (lineNo < first || full) return;
-    const shown = chars > READ_LINE_MAX ? `${line.slice(0, READ_LINE_MAX)}… [cut: ${READ_LINE_MAX} of ${chars} chars]` : line.replace(/\r$/, "");
+    const shown = chars > READ_LINE_MAX ? line.slice(0, READ_LINE_MAX) + cutMark(READ_LINE_MAX, chars) : line.replace(/\r$/, "");
     if (chars > READ_LINE_MAX) cut.push(lineNo);
     if (lines.length > 0 && size + shown.length > READ_OUTPUT_MAX) full = true;
     else {

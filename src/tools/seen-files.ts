@@ -4,6 +4,7 @@
 // bytes (read-file.ts contentHash), as does an `@file` the user's message brought whole
 // (user-input.ts).
 import { decodeText } from "../fs/text-encoding.ts";
+import { lineCounter } from "./edit-matches.ts";
 
 /** 1-based first and last line, inclusive. */
 export type LineRange = [number, number];
@@ -132,6 +133,9 @@ const spans = (ranges: LineRange[]) =>
  * lines where they now are, and the lines edit wrote, which it sent; when it had never seen the
  * file, only those (edit shows a few lines of diff, not the file); else still `seen`, as the file
  * had changed unseen and edit kept that change, which a whole-file write from its memory would undo.
+ * A line edit only partly wrote (the match starts or ends inside it) is seen only if it was before:
+ * the rest of it, a line read_file showed cut or one past old_string's final line break, is the
+ * file's, not the model's. Linear in the file's length however many matches (a minified bundle).
  */
 export function seenAfterEdit(
   seen: SeenFile | undefined,
@@ -140,35 +144,88 @@ export function seenAfterEdit(
 ): SeenFile {
   if (seen !== undefined && seen.hash !== hashes.before) return seen;
   if (seen !== undefined && !seen.lines) return { hash: hashes.after };
-  const { before, at, newString } = edit;
+  const { before, at, end, newString } = edit;
+  const known = seen?.lines ?? [];
   const added = newString.split("\n").length - 1;
+  const lineOf = lineCounter(before);
   const kept: LineRange[] = [];
   const wrote: LineRange[] = [];
-  let line = 1; // line of `pos` in `before`
-  let pos = 0;
+  const partly: number[] = []; // new lines that keep text of an old line the agent had not seen whole
+  let range = 0; // the first of `known` that may hold the lines asked about next (they ascend)
+  const sawLine = (line: number) => {
+    while (range < known.length && known[range]![1] < line) range++;
+    return range < known.length && known[range]![0] <= line;
+  };
   let shift = 0; // lines added (or, below 0, removed) by the replacements so far
   let next = 1; // first old line not yet placed
-  const lineAt = (offset: number) => {
-    for (let nl = before.indexOf("\n", pos); nl !== -1 && nl < offset; nl = before.indexOf("\n", nl + 1)) line++;
-    pos = offset;
-    return line;
-  };
+  let placed = 0; // the first of `known` not wholly placed yet
   const place = (to: number) => {
-    for (const [a, b] of seen?.lines ?? []) {
+    for (; placed < known.length && known[placed]![0] < to; placed++) {
+      const [a, b] = known[placed]!;
       const [from, until] = [Math.max(a, next), Math.min(b, to - 1)];
       if (from <= until) kept.push([from + shift, until + shift]);
+      if (b >= to) break; // it goes on past the match: the rest is placed after it
     }
   };
+  const bom = before.startsWith("\uFEFF") ? 1 : 0;
   for (let i = 0; i < at.length; i++) {
-    const start = lineAt(at[i]!);
-    const end = lineAt(edit.end[i]!);
-    place(start);
-    wrote.push([start + shift, end + shift + added - (end - start)]);
-    shift += added - (end - start);
-    next = end + 1;
+    const [from, to] = [at[i]!, end[i]!];
+    const [first, last] = [lineOf(from), lineOf(to)];
+    place(first);
+    const [newFirst, newLast] = [first + shift, first + shift + added];
+    // the file's own text left on the match's first line (before it) and last line (after it), unless another match takes it
+    const head = from > bom && before[from - 1] !== "\n" && from !== end[i - 1];
+    // a match ending in a line break ends before the line `to` is on, which keeps all its text
+    const tail = to < before.length && (before[to - 1] === "\n" || !lineEndsAt(before, to)) && to !== at[i + 1];
+    if (head && !sawLine(first)) partly.push(newFirst);
+    if (tail && !sawLine(last)) partly.push(newLast);
+    const prev = wrote.at(-1);
+    if (prev && prev[1] >= newFirst - 1) prev[1] = Math.max(prev[1], newLast);
+    else wrote.push([newFirst, newLast]); // apart: millions of matches on one line are one range
+    shift += added - (last - first);
+    next = last + 1;
   }
   place(Number.MAX_SAFE_INTEGER);
-  return { hash: hashes.after, lines: merged([...kept, ...wrote]) };
+  return { hash: hashes.after, lines: without(merged([...kept, ...wrote]), partly) };
+}
+
+/** Whether a line break (LF or CRLF) starts at `offset` in `text`. */
+const lineEndsAt = (text: string, offset: number) => text[offset] === "\n" || (text[offset] === "\r" && text[offset + 1] === "\n");
+
+/** Sorted ranges less the lines of `lines` (ascending). */
+function without(ranges: LineRange[], lines: number[]): LineRange[] {
+  const out: LineRange[] = [];
+  let k = 0;
+  for (const [a, b] of ranges) {
+    let from = a;
+    for (; k < lines.length && lines[k]! <= b; k++) {
+      if (lines[k]! < from) continue;
+      if (lines[k]! > from) out.push([from, lines[k]! - 1]);
+      from = lines[k]! + 1;
+    }
+    if (from <= b) out.push([from, b]);
+  }
+  return out;
+}
+
+/** read_file's mark after the start of a line it cut: `… [cut: 2000 of 8704 chars]`. */
+export const cutMark = (kept: number, chars: number) => `… [cut: ${kept} of ${chars} chars]`;
+/** That mark where read_file puts it, ending a line. */
+const CUT_MARK_AT_END = /… \[cut: (\d+) of (\d+) chars\]\r?$/m;
+
+/**
+ * Why write_file must not write `content` to `path`: a line of it ends in read_file's mark of a
+ * line it cut, so it is a copy of the line's start, and the rest of that line would be lost.
+ * Undefined when none does.
+ */
+export function cutLineRefusal(path: string, content: string): string | undefined {
+  const mark = CUT_MARK_AT_END.exec(content);
+  if (!mark || Number(mark[1]) >= Number(mark[2])) return undefined;
+  const line = content.slice(0, mark.index).split("\n").length;
+  return (
+    `content line ${line} ends with "${mark[0].replace(/\r$/, "")}", read_file's mark of a line it cut: the ${Number(mark[2]) - Number(mark[1])} characters after the cut are not in content; ` +
+    `${path} not written, so they are not lost: change that line with edit (old_string can be a part of it), or see the whole line first`
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { readOnlyError } from "./edit.ts";
 import { contentHash } from "./read-file.ts";
-import { type SeenFiles, writeRefusal } from "./seen-files.ts";
+import { cutLineRefusal, type SeenFiles, writeRefusal } from "./seen-files.ts";
 import { likeBefore } from "../fs/text-encoding.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
@@ -47,6 +47,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       if (locked) return toolError(readOnlyError(path, locked));
       const old = before?.isFile() ? await readFile(abs).catch(() => undefined) : undefined;
       const real = realTarget(abs);
+      const cut = cutLineRefusal(path, content);
+      if (cut) return toolError(cut);
       const stale = writeRefusal(path, seen.get(real), old && { hash: contentHash(old), bytes: old }, content);
       if (stale) return toolError(stale);
       const { bytes, kept, unfit } = likeBefore(old, content);

@@ -42,7 +42,7 @@ test("after hey -c, an edit then a write_file of the file as remembered is refus
       .messages.filter((m) => m.role === "tool")
       .map(resultText);
     expect(results.at(-1)).toBe(
-      "m.py has 31 lines, and content drops or changes line 31, which you have not seen whole in this run (you have seen line 2); " +
+      "m.py has 31 lines, and content drops or changes line 31, which you have not seen whole in this run (you have seen none of it whole); " + // the edit left line 2's indentation, unseen
         "not written, so they are kept: read them with read_file (offset=31) first, or change the file with edit",
     );
     expect(readFileSync(file, "utf8")).toBe(`${FUNCTIONS.replace("return 0", "return 100")}\ndef user_fn(): return "USER WORK between runs"\n`);

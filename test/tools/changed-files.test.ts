@@ -172,7 +172,8 @@ test("a file only edited, never read (as after hey -c): write_file that drops a 
   const { read, write, edit } = run();
   const remembered = "def f0():\n    return 0\n\ndef f1():\n    return 1\n";
   writeFileSync(file("m.py"), `${remembered}\ndef user_fn(): return "USER WORK"\n`); // the user's function, added since the earlier run
-  expect((await edit({ path: "m.py", old_string: "return 0", new_string: "return 100" })).output).toStartWith("edited m.py: 1 replacement");
+  // line 2 written whole, its indentation too: seen (an old_string after the indentation would leave it unseen)
+  expect((await edit({ path: "m.py", old_string: "    return 0", new_string: "    return 100" })).output).toStartWith("edited m.py: 1 replacement");
   expect(await write({ path: "m.py", content: `${remembered.replace("return 0", "return 100")}\ndef g():\n    return 1\n` })).toEqual({
     isError: true,
     output:

@@ -264,3 +264,37 @@ test('a path ending in "/" names a directory: the file of that name is not edite
   });
   expect(file("a.txt")).toBe(SOURCE);
 });
+
+test("a change far into a long line (a minified bundle) is shown on both sides of the diff, with the text around it", async () => {
+  const text = `${"var a=1;".repeat(5000)}export default a;`;
+  writeFileSync(join(dir, "min.js"), `${text}\n`);
+  const result = await edit({ path: "min.js", old_string: "export default a;", new_string: "export default b;" });
+  const [, , minus, plus] = result.output.split("\n");
+  const before = text.slice(-102, -2); // the 100 characters before the change
+  expect(before).toEndWith("var a=1;export default ");
+  expect(minus).toBe(`-…${before}a;`);
+  expect(plus).toBe(`+…${before}b;`);
+});
+
+test("replace_all of whole lines (old_string and new_string ending in a line break): the lines between them are context, not changed", async () => {
+  writeFileSync(join(dir, "pairs.txt"), Array.from({ length: 3 }, (_, i) => `x=1\nuser data ${i}\n`).join(""));
+  expect((await edit({ path: "pairs.txt", old_string: "x=1\n", new_string: "x=2\n", replace_all: true })).output).toBe(
+    [
+      "edited pairs.txt: 3 replacements",
+      "@@ -1,6 +1,6 @@",
+      "-x=1",
+      "+x=2",
+      " user data 0",
+      "-x=1",
+      "+x=2",
+      " user data 1",
+      "-x=1",
+      "+x=2",
+      " user data 2",
+    ].join("\n"),
+  );
+  // deleting whole lines at the start of the file: only they are shown removed
+  expect((await edit({ path: "pairs.txt", old_string: "x=2\nuser data 0\n", new_string: "" })).output).toBe(
+    ["edited pairs.txt: 1 replacement", "@@ -1,5 +1,3 @@", "-x=2", "-user data 0", " x=2", " user data 1", " x=2"].join("\n"),
+  );
+});

@@ -106,3 +106,15 @@ test("old_string holding read_file's mark of a cut line is told why it cannot ma
       "end old_string before the mark (the start of the line is enough to match), or see the rest of the line with the command read_file gave",
   );
 });
+
+test("in a file of mixed line ends, a look-alike old_string matches across either kind, as an exact one does, and each line keeps its own", async () => {
+  writeFileSync(join(dir.path, "mix.txt"), "a\nb\nc\nd\n“hello”\r\nworld\r\ne\n");
+  const result = await edit({ path: "mix.txt", old_string: '"hello"\nworld', new_string: '"bye"\nworld' });
+  expect(result.output.split("\n")[0]).toBe("edited mix.txt: 1 replacement");
+  expect(file("mix.txt")).toBe("a\nb\nc\nd\n“bye”\r\nworld\r\ne\n");
+  // two places written differently, one of CRLF lines, one of LF: both named
+  writeFileSync(join(dir.path, "two.txt"), "a\nb\nc\n“x”\r\ny\r\n„x“\ny\n");
+  expect((await edit({ path: "two.txt", old_string: '"x"\ny', new_string: '"z"\ny' })).output).toBe(
+    "old_string not found in two.txt; it matches at lines 4, 6 when look-alike quotes, dashes and spaces are read as plain ones, but each place writes them differently: copy the exact text of the one to change",
+  );
+});

@@ -78,7 +78,9 @@ test.each([
 });
 
 const before = "a\nb\nc\nd\ne\n";
-const edit = (old: string, now: string) => ({ before, at: [before.indexOf(old)], end: [before.indexOf(old) + old.length], newString: now });
+const editIn = (text: string, old: string, now: string) => ({ before: text, at: [text.indexOf(old)], end: [text.indexOf(old) + old.length], newString: now });
+const edit = (old: string, now: string) => editIn(before, old, now);
+const LONG = "a\nb\nconst data = [1, 2, 3];\nd\ne\n"; // line 3 as if longer than read_file shows
 test.each([
   ["it had seen the file as edit found it: it knows the result", { hash: "h1" }, edit("b", "B"), { hash: "h2" }],
   ["it never saw the file: only the lines edit wrote", undefined, edit("b", "B"), { hash: "h2", lines: [[2, 2]] }],
@@ -97,6 +99,42 @@ test.each([
   ],
   ["it had read lines 1-3, and the edit joined lines 4 and 5", { hash: "h1", lines: [[1, 3]] }, edit("d\ne", "de"), { hash: "h2", lines: [[1, 4]] }],
   ["the file had changed unseen: edit kept that change, which the agent still has not read", { hash: "h0" }, edit("b", "B"), { hash: "h0" }],
+  [
+    "read_file had shown line 3 cut, and the edit rewrote only its start: the rest is still unseen",
+    {
+      hash: "h1",
+      lines: [
+        [1, 2],
+        [4, 5],
+      ],
+    },
+    editIn(LONG, "const data", "const items"),
+    {
+      hash: "h2",
+      lines: [
+        [1, 2],
+        [4, 5],
+      ],
+    },
+  ],
+  [
+    "it never saw the file, and the edit rewrote the end of line 2 and the start of line 3: neither is whole",
+    undefined,
+    editIn("a\nbb\ncc\nd\n", "b\nc", "B\nC"),
+    { hash: "h2", lines: [] },
+  ],
+  [
+    "it never saw the file, and old_string ended in a line break: the line after it is not the edit's",
+    undefined,
+    edit("b\n", "B\n"),
+    { hash: "h2", lines: [[2, 2]] },
+  ],
+  [
+    "it never saw the file, and every line but the last was replaced whole, with replace_all",
+    undefined,
+    { before: "a\nb\nc\nd\n", at: [0, 2, 4], end: [2, 4, 6], newString: "x\n" },
+    { hash: "h2", lines: [[1, 3]] },
+  ],
 ])("after an edit, when %s", (_, seen, change, known) => {
   expect(seenAfterEdit(seen as SeenFile | undefined, { before: "h1", after: "h2" }, change)).toEqual(known as SeenFile);
 });

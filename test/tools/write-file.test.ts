@@ -5,6 +5,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createEditTool } from "../../src/tools/edit.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import type { SeenFiles } from "../../src/tools/seen-files.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
@@ -16,6 +17,7 @@ let ctx: ToolContext;
 const seen: SeenFiles = new Map(); // one run's: write_file overwrites only a file read or written in it
 const write = (args: Record<string, unknown>) => callTool(createWriteFileTool({ seen }), args, ctx);
 const read = (path: string) => callTool(createReadFileTool({ seen }), { path }, ctx);
+const edit = (args: Record<string, unknown>) => callTool(createEditTool({ seen }), args, ctx);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hey-write-"));
@@ -225,4 +227,41 @@ test('a path ending in "/" names a directory: nothing is created or overwritten'
   writeFileSync(join(dir, "e.txt"), "kept\n");
   expect((await write({ path: "e.txt/", content: "x" })).isError).toBe(true);
   expect(readFileSync(join(dir, "e.txt"), "utf8")).toBe("kept\n");
+});
+
+test("after an edit of the start of a line read_file showed cut, write_file of that line as shown is refused: the rest of it is kept", async () => {
+  const long = `const data = [${"1,".repeat(4344)}];`; // 8,704 characters: read_file shows 2,000
+  writeFileSync(join(dir, "b.js"), `head\n${long}\ntail\n`);
+  const shown = (await read("b.js")).output.split("\n")[1]!.replace(/^ *2\t/, "");
+  expect(shown).toEndWith("… [cut: 2000 of 8704 chars]");
+  expect((await edit({ path: "b.js", old_string: "const data = [", new_string: "const items = [" })).output).toStartWith("edited b.js: 1 replacement");
+  const cut = shown.replace("const data", "const items");
+  expect(await write({ path: "b.js", content: `head\n${cut}\ntail\n` })).toEqual({
+    isError: true,
+    output:
+      'content line 2 ends with "… [cut: 2000 of 8704 chars]", read_file\'s mark of a line it cut: the 6704 characters after the cut are not in content; ' +
+      "b.js not written, so they are not lost: change that line with edit (old_string can be a part of it), or see the whole line first",
+  });
+  // the mark left out, the line's start alone would still drop what the model never saw of it
+  expect((await write({ path: "b.js", content: `head\n${cut.replace(/… \[cut.*/, "")}\ntail\n` })).output).toStartWith(
+    "b.js has 3 lines, and content drops or changes line 2, which you have not seen whole in this run (you have seen lines 1, 3)",
+  );
+  expect(readFileSync(join(dir, "b.js"), "utf8")).toBe(`head\n${long.replace("const data", "const items")}\ntail\n`);
+  // a copy of the cut line into a new file is refused alike
+  expect((await write({ path: "copy.js", content: `${shown}\n` })).output).toStartWith('content line 1 ends with "… [cut: 2000 of 8704 chars]"');
+});
+
+test("after replace_all of whole lines ending in a line break, in a file not read in this run, the lines between them are still unseen", async () => {
+  const text = Array.from({ length: 100 }, (_, i) => `x=1\nuser data ${i}\n`).join("");
+  writeFileSync(join(dir, "ra.txt"), text);
+  expect((await edit({ path: "ra.txt", old_string: "x=1\n", new_string: "x=2\n", replace_all: true })).output).toStartWith("edited ra.txt: 100 replacements");
+  expect(await write({ path: "ra.txt", content: "x=2\n".repeat(100) })).toEqual({
+    isError: true,
+    output:
+      "ra.txt has 200 lines, and content drops or changes lines 2, 4, 6, 8, 10, …, which you have not seen whole in this run (you have seen lines 1, 3, 5, 7, 9, …); " +
+      "not written, so they are kept: read them with read_file (offset=2) first, or change the file with edit",
+  });
+  expect(readFileSync(join(dir, "ra.txt"), "utf8")).toBe(text.replaceAll("x=1", "x=2"));
+  // content that keeps them goes through
+  expect((await write({ path: "ra.txt", content: text.replaceAll("x=1", "x=3") })).output).toBe("overwrote ra.txt (200 lines, 1690 bytes)");
 });
