@@ -88,6 +88,26 @@ test("other agents' slash commands name hey's and send nothing; a path still goe
   expect(textOf(model.requests[0]!.messages.at(-1))).toBe("/etc/hosts is broken");
 });
 
+test("another agent's command that takes no arguments is prose with words after it; one that takes them is answered with hey's", async () => {
+  const prose = ["/status endpoint returns 500", "/login page is blank", "/memory leak in the worker", "/cost calculation in billing.py is off"];
+  for (const line of prose) {
+    const run = await hey(["-p", line]);
+    expect(run.code).toBe(0);
+    expect(textOf(model.requests.at(-1)!.messages.at(-1))).toBe(line);
+  }
+  const sent = model.requests.length;
+  for (const [line, said] of [
+    ["/add-dir ../x", "hey: hey has no /add-dir; its tools reach any path"],
+    ["/bug it crashes", "hey: hey has no /bug;"],
+    ["/upgrade", "hey: hey has no /upgrade; run hey upgrade in a shell"],
+  ]) {
+    const run = await hey(["-p", line!]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(said!);
+  }
+  expect(model.requests).toHaveLength(sent);
+});
+
 test("another agent's flag names hey's; PROVIDER:MODEL is taken as PROVIDER/MODEL", async () => {
   const flag = await hey(["--output-format", "json", "-p", "hi"]);
   expect(flag).toMatchObject({ code: 2 });
