@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { readHead } from "../fs/read-head.ts";
-import { agentsPlaces, PROJECT_NAMES, userPeerFiles } from "../prompt/agents-md.ts";
+import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../prompt/agents-md.ts";
+import { loadSkills, skillFolders } from "../skills/load.ts";
 import { claudeRules, peerRulesNotice } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 
@@ -39,6 +40,17 @@ export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
     );
   }
   return out;
+}
+
+/**
+ * The project's lines a run says once until they change (run.ts, peers/said.ts) and `hey doctor`
+ * every time: the imports its CLAUDE.md files leave out, the skills that replace others by name.
+ * `trusted`: the project's skills load and its imports from outside it are followed.
+ */
+export function projectNotes(at: PeerPlaces, trusted: boolean): string[] {
+  const agents = readAgentsFiles(agentsPlaces(at.cwd, at.configDir, at.home), { outside: { home: at.home, trusted } });
+  const skills = loadSkills(skillFolders({ home: at.home, configDir: at.configDir, root: at.root, project: trusted }));
+  return [...agents.imports, ...skills.problems.filter((p) => p.level === "note").map((p) => p.message)];
 }
 
 /** Claude Code's settings files with deny or ask rules: the notice of each (permission/peer-rules.ts). */

@@ -162,3 +162,34 @@ test("outside git, a CLAUDE.md above where hey starts is named with where to sta
   );
   expect(systemOf(model.requests[0]!)).not.toContain("root rules");
 });
+
+test("a project's lines that are no fault of the run — a recorded no, imports left out, a skill replaced — are said once until they change; hey doctor still shows them", async () => {
+  lay(project, ".claude/skills/lint/SKILL.md", "---\nname: lint\ndescription: Lint the code.\n---\nRun make lint.\n");
+  lay(project, "CLAUDE.md", "Rules.\nSee @docs/missing.md and @docs/gone.md.\n");
+  lay(home, ".claude/skills/review/SKILL.md", "---\nname: review\ndescription: Review code.\n---\nReview.\n");
+  lay(home, ".config/hey/skills/review/SKILL.md", "---\nname: review\ndescription: Review code, mine.\n---\nReview mine.\n");
+  const revoke = await runHey(["trust", "--revoke"], { cwd: project.path, env: { HOME: home.path } });
+  expect(revoke.code).toBe(0);
+  const said = [
+    "not loaded: .claude/skills/ (you said no in",
+    "CLAUDE.md:2: @docs/missing.md: no such file",
+    "CLAUDE.md:2: @docs/gone.md: no such file",
+    'skill "review" replaces the one in',
+  ];
+  const first = await hey(["-p", "hi"]);
+  expect(first.code).toBe(0);
+  for (const line of said) expect(first.stderr).toContain(line);
+  const second = await hey(["-p", "hi"]);
+  expect(second.code).toBe(0);
+  for (const line of said) expect(second.stderr).not.toContain(line);
+  // an import changed: that one is said again, the others not
+  lay(project, "CLAUDE.md", "Rules.\nSee @docs/missing.md and @docs/other.md.\n");
+  const third = await hey(["-p", "hi"]);
+  expect(third.stderr).toContain("CLAUDE.md:2: @docs/other.md: no such file");
+  expect(third.stderr).not.toContain("@docs/missing.md");
+  expect(third.stderr).not.toContain("you said no");
+  const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
+  expect(doctor.stdout).toContain("CLAUDE.md:2: @docs/missing.md: no such file");
+  expect(doctor.stdout).toContain('skill "review" replaces the one in');
+  expect(doctor.stdout).toContain("not trusted: .claude/skills/ left out");
+});
