@@ -151,6 +151,15 @@ test("instruction files hey does not read are named once, with why", async () =>
   expect((await hey(["-p", "hi"])).stderr).not.toContain("not read");
 });
 
+test("with Codex's and Claude's rules and none of hey's, the one not read points to hey's own file, not the other agent's", async () => {
+  lay(home, ".codex/AGENTS.md", "codex rules\n");
+  lay(home, ".claude/CLAUDE.md", "claude rules\n");
+  const run = await hey(["-p", "hi"]);
+  expect(run.stderr).toContain(
+    "hey: not read: ~/.claude/CLAUDE.md (another agent's; hey reads one file of your rules, ~/.codex/AGENTS.md): copy what hey should follow of both into ~/.config/hey/AGENTS.md, which hey then reads instead",
+  );
+});
+
 test("outside git, a CLAUDE.md above where hey starts is named with where to start instead", async () => {
   rmSync(join(project.path, ".git"), { recursive: true });
   lay(project, "CLAUDE.md", "root rules\n");
@@ -192,4 +201,16 @@ test("a project's lines that are no fault of the run — a recorded no, imports 
   expect(doctor.stdout).toContain("CLAUDE.md:2: @docs/missing.md: no such file");
   expect(doctor.stdout).toContain('skill "review" replaces the one in');
   expect(doctor.stdout).toContain("not trusted: .claude/skills/ left out");
+});
+
+test("the project's settings.json and settings.local.json give one [permission] table to paste, not two", async () => {
+  lay(project, ".claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Edit"] } }));
+  lay(project, ".claude/settings.local.json", JSON.stringify({ permissions: { ask: ["Bash(git push:*)", "Bash(rm:*)"] } }));
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(
+    "hey: warning: .claude/settings.json and .claude/settings.local.json have Claude Code permission rules (2 deny, 2 ask) that hey does not apply",
+  );
+  expect(run.stderr.split("  [permission]\n")).toHaveLength(2); // one table
+  expect(run.stderr).toContain('  deny = ["bash: rm *", "edit", "write_file", "bash: git push *"]\n');
 });
