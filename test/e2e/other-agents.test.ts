@@ -109,6 +109,10 @@ test("another agent's command that takes no arguments is prose with words after 
 });
 
 test("another agent's flag names hey's; PROVIDER:MODEL is taken as PROVIDER/MODEL", async () => {
+  const exec = await runHey(["exec", "fix the tests"], { cwd: project.path, env: { HOME: home.path } });
+  expect(exec.code).toBe(2);
+  expect(exec.stderr).toContain('hey has no exec command (Codex\'s); a one-shot run is hey -p "fix the tests"');
+  expect(model.requests).toHaveLength(0);
   const flag = await hey(["--output-format", "json", "-p", "hi"]);
   expect(flag).toMatchObject({ code: 2 });
   expect(flag.stderr).toContain("unknown flag --output-format; hey's is --output json (or --output text)");
