@@ -1,6 +1,6 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
 import type { ConfigFlags } from "./config/settings.ts";
-import { oneWordCommand } from "./command-words.ts";
+import { codexExec, oneWordCommand } from "./command-words.ts";
 import { closest, protocolHint } from "./config/suggest.ts";
 import { peerFlag } from "./peers/names.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
@@ -191,7 +191,8 @@ Usage: hey [options] [@file ...] [message ...]
   is @"my notes.txt", as Tab writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt. One word alone that is
-  a slip for a command (hey doctr) exits 2 naming it; hey help is this help.
+  a slip for a command (hey doctr), or Codex's hey exec "…", exits 2 naming hey's way;
+  hey help is this help.
 
 Options:
   -p, --print              run the message to completion, print the answer, exit
@@ -289,6 +290,8 @@ export function parseCli(argv: string[]): CliArgs {
   const word = oneWordCommand(argv); // `hey doctr`, `hey sessions`: no prompt anyone means; `hey help`: the help
   if (word === "help") return parseCli(["--help"]);
   if (word) throw new UsageError(word.error);
+  const exec = codexExec(argv); // `hey exec "…"`, as Codex runs one prompt
+  if (exec) throw new UsageError(exec);
   let parsed: ReturnType<typeof splitArgs>;
   try {
     parsed = splitArgs(argv);

@@ -44,3 +44,15 @@ export function oneWordCommand(argv: readonly string[]): "help" | { error: strin
   const meant = COMMANDS.find((c) => c !== word && slipFor(lower, c));
   return meant ? { error: `unknown command hey ${word}; did you mean hey ${meant}? ${asPrompt}` } : undefined;
 }
+
+/**
+ * The error for Codex's one-shot form typed to hey (`hey exec "fix the tests"`): hey's is `hey -p`.
+ * Only `exec` first and alone, or with one word (the quoted prompt) or a flag after it: `hey exec
+ * into the pod and tail the logs` stays a prompt. Undefined for any other command line.
+ */
+export function codexExec(argv: readonly string[]): string | undefined {
+  const [first, next] = argv;
+  if (first !== "exec" || (argv.length > 2 && !next!.startsWith("-"))) return undefined;
+  const prompt = argv.length === 2 && !next!.startsWith("-") ? next! : "…";
+  return `hey has no exec command (Codex's); a one-shot run is hey -p ${JSON.stringify(prompt)}`;
+}

@@ -119,11 +119,15 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     };
     prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen });
     for (const w of config.warnings) warn(w);
-    if (!trust.trusted && trust.resources.length > 0 && !trust.asked) warn(untrustedNotice(trust.resources, trust.stored, trust.file, asks));
+    // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
+    const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
+    const untrusted = !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks) : "";
+    // a no the user recorded is recalled once; a project not decided on is said every run (README "Trust")
+    for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
+    if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    // other agents' files, once per project; a hey the agent runs says them without taking the user's once
-    const peers = peerNotices(here, hasLists(config.settings.permission));
-    for (const line of agent ? peers : await unsaid(here.peerNoticesFile, projectKey(here.root), peers)) warn(line);
+    for (const line of await once("", peerNotices(here, hasLists(config.settings.permission)))) warn(line); // other agents' files
+    const held: string[] = []; // the project's lines of start-up to say once (a CLAUDE.md's imports left out, a skill replacing another)
     const start = {
       env,
       config,
@@ -132,11 +136,12 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       provisional: trust.provisional,
       approvals,
       controls: controlFiles(here, args.config),
-      warn,
+      warn: (line: string, onlyOnce?: boolean) => void (onlyOnce ? held.push(line) : warn(line)), // after /clear: said at start already
       notice: (line: string) => notices.print(line),
       command: oneShot && ["command", "unknown"].includes(lineKind(message)), // no model request: no server starts unless the command uses it
     };
     runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
+    for (const line of await once("start", held.splice(0))) warn(line);
     if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
     for (const [file, saw] of seen) runtime.seen.set(file, saw);
     prompt = withSkillText(message, prompt, runtime, args.run.skills);

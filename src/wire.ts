@@ -84,7 +84,7 @@ export interface Start {
   approvals: ApprovalState;
   /** hey's control files (config/control-files.ts): refused to the file tools while a permission list is set */
   controls: readonly string[];
-  warn(message: string): void;
+  warn(message: string, once?: boolean): void; // once: a project's line said once until it changes (prompt/source.ts)
   /** a line about something that happened in the background (an MCP server connected or failed) */
   notice(line: string): void;
   /** a one-shot command (`hey -p /help`): an MCP server starts only if the command uses it (`/mcp`) */

@@ -91,3 +91,15 @@ test("--resume with no ID, at the end or before a flag, picks from a list", () =
   expect(parseCli(["--resume", "-m", "m"])).toMatchObject({ pickSession: true, resume: undefined, flags: { model: "m" } });
   expect(parseCli(["--resume", "0mx64"])).toMatchObject({ pickSession: false, resume: "0mx64" });
 });
+
+test.each([
+  [["exec", "fix the tests"], 'hey has no exec command (Codex\'s); a one-shot run is hey -p "fix the tests"'],
+  [["exec", "--full-auto", "fix it"], 'hey has no exec command (Codex\'s); a one-shot run is hey -p "…"'],
+  [["exec"], 'hey has no exec command (Codex\'s); a one-shot run is hey -p "…"'],
+])("Codex's hey %p is refused with hey -p", (argv, said) => {
+  expect(() => parseCli(argv)).toThrow(new UsageError(said));
+});
+
+test("exec as the first word of a prompt of several words is a prompt", () => {
+  expect(parseCli(["exec", "into", "the", "pod"]).message).toBe("exec into the pod");
+});

@@ -7,8 +7,9 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { readHead } from "../fs/read-head.ts";
-import { agentsPlaces, PROJECT_NAMES, userPeerFiles } from "../prompt/agents-md.ts";
-import { claudeRules, peerRulesNotice } from "../permission/peer-rules.ts";
+import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../prompt/agents-md.ts";
+import { loadSkills, skillFolders } from "../skills/load.ts";
+import { claudeRules, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 
 /** A settings file is a few KB; one bigger is not read for this. */
@@ -41,15 +42,30 @@ export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
   return out;
 }
 
-/** Claude Code's settings files with deny or ask rules: the notice of each (permission/peer-rules.ts). */
+/**
+ * The project's lines a run says once until they change (run.ts, peers/said.ts) and `hey doctor`
+ * every time: the imports its CLAUDE.md files leave out, the skills that replace others by name.
+ * `trusted`: the project's skills load and its imports from outside it are followed.
+ */
+export function projectNotes(at: PeerPlaces, trusted: boolean): string[] {
+  const agents = readAgentsFiles(agentsPlaces(at.cwd, at.configDir, at.home), { outside: { home: at.home, trusted } });
+  const skills = loadSkills(skillFolders({ home: at.home, configDir: at.configDir, root: at.root, project: trusted }));
+  return [...agents.imports, ...skills.problems.filter((p) => p.level === "note").map((p) => p.message)];
+}
+
+/**
+ * Claude Code's settings files with deny or ask rules: one notice for the files whose entries go in
+ * the same place (the project's two: one [permission] table to paste), permission/peer-rules.ts.
+ */
 function permissionNotices(at: PeerPlaces): string[] {
   const user = join(at.configDir, "config.toml");
+  const project = `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}`;
   const files = [
-    { path: join(at.root, ".claude", "settings.json"), where: `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}` },
-    { path: join(at.root, ".claude", "settings.local.json"), where: `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}` },
+    { path: join(at.root, ".claude", "settings.json"), where: project },
+    { path: join(at.root, ".claude", "settings.local.json"), where: project },
     { path: join(at.home, ".claude", "settings.json"), where: shortPath(user, at.home) },
   ];
-  const out: string[] = [];
+  const places = new Map<string, { files: string[]; rules: PeerRules }>();
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) continue; // hey started in the home directory: its .claude is the user's
@@ -60,10 +76,14 @@ function permissionNotices(at: PeerPlaces): string[] {
     } catch {
       continue; // none, unreadable or not JSON: nothing hey could point at
     }
-    const notice = peerRulesNotice(label(f.path, at), claudeRules(data), f.where);
-    if (notice) out.push(notice);
+    const rules = claudeRules(data);
+    if (rules.deny.length === 0 && rules.ask.length === 0) continue;
+    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] } };
+    place.files.push(label(f.path, at));
+    place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
+    places.set(f.where, place);
   }
-  return out;
+  return [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where) ?? []);
 }
 
 /**
@@ -76,8 +96,10 @@ function instructionNotices(at: PeerPlaces): string[] {
   const own = join(at.configDir, "AGENTS.md");
   const peers = userPeerFiles(at.home).filter(isFile);
   const read = isFile(own) ? own : peers[0];
+  // the advice names hey's own file: copied into another agent's, the rules would change that agent too
+  const into = read === own ? "copy what hey should follow there" : `copy what hey should follow of both into ${label(own, at)}, which hey then reads instead`;
   for (const file of peers.filter((f) => f !== read))
-    out.push(`not read: ${label(file, at)} (another agent's; hey reads one file of your rules, ${label(read!, at)}): copy what hey should follow there`);
+    out.push(`not read: ${label(file, at)} (another agent's; hey reads one file of your rules, ${label(read!, at)}): ${into}`);
   const places = agentsPlaces(at.cwd, at.configDir).slice(1);
   for (const place of places) {
     const local = join(place.dir, "CLAUDE.local.md");

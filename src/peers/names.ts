@@ -2,7 +2,10 @@
 // instead: a user who types one from habit is told hey's, not the nearest spelling ("/cost: did you
 // mean /last?") nor nothing. Pure.
 
-/** `/NAME` of another agent → what hey says of it (after "hey has no /NAME; "). */
+/**
+ * `/NAME` of another agent that takes no arguments → what hey says of it (after "hey has no /NAME; ").
+ * Said only of the word alone: words after it are prose (`/status endpoint returns 500`), a prompt.
+ */
 const COMMANDS: Record<string, string> = {
   init: "ask the agent to write AGENTS.md (hey reads it, or CLAUDE.md, from the git root down to where it runs)",
   cost: "/usage shows the tokens and context of the session",
@@ -28,12 +31,23 @@ const COMMANDS: Record<string, string> = {
   hooks: "hey has no hooks",
   undo: "!git diff shows the agent's edits and !git restore FILE undoes one, in your shell",
   rewind: "/resume continues a session; !git restore FILE undoes the agent's edits to a file",
+  upgrade: "run hey upgrade in a shell",
 };
 
-/** What hey says of another agent's `/NAME`, or undefined when it is not one . */
-export function peerCommand(name: string): string | undefined {
+/** `/NAME ARGS` of another agent (its command takes arguments) → what hey says of it, with or without them. */
+const WITH_ARGS: Record<string, string> = {
+  "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
+  mention: "@FILE in your message brings the file (Tab completes it)",
+  bug: "hey sends no reports; write it in your issue tracker",
+};
+
+/**
+ * What hey says of another agent's `/NAME`, with `args` after it or not; undefined when it is not
+ * one, or is one that takes no arguments and has words after it (those are the user's prose).
+ */
+export function peerCommand(name: string, args = false): string | undefined {
   const n = name.replace(/^\//, "").toLowerCase();
-  const said = Object.hasOwn(COMMANDS, n) ? COMMANDS[n] : undefined;
+  const said = Object.hasOwn(WITH_ARGS, n) ? WITH_ARGS[n] : !args && Object.hasOwn(COMMANDS, n) ? COMMANDS[n] : undefined;
   return said ? `hey has no /${n}; ${said}` : undefined;
 }
 

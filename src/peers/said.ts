@@ -14,11 +14,12 @@ const hashOf = (notice: string) => createHash("sha256").update(notice).digest("h
 
 /**
  * The notices of `notices` not said before in `project` (its key, trust/store.ts projectKey), which
- * are recorded in `file` as said now. A record that cannot be read or written costs only a notice
- * said again: never an error.
+ * are recorded in `file` as said now; `topic` keeps a kind of notice apart (each call records what
+ * its kind says now: none, and one that comes back is said again). A record that cannot be read or
+ * written costs only a notice said again: never an error.
  */
-export async function unsaid(file: string, project: string, notices: readonly string[]): Promise<string[]> {
-  if (notices.length === 0) return [];
+export async function unsaid(file: string, project: string, notices: readonly string[], topic = ""): Promise<string[]> {
+  const key = topic ? `${project}#${topic}` : project;
   let said: Said = {};
   try {
     const read = readOwnFile(file, SAID_MAX_BYTES);
@@ -27,10 +28,13 @@ export async function unsaid(file: string, project: string, notices: readonly st
   } catch {
     // unreadable or not JSON: started again
   }
-  const before = new Set(Array.isArray(said[project]) ? said[project] : []);
-  const fresh = notices.filter((n) => !before.has(hashOf(n)));
-  if (fresh.length === 0) return [];
-  said[project] = notices.map(hashOf); // what is there now: a notice gone and back is said again
+  const before = Array.isArray(said[key]) ? said[key] : [];
+  const now = notices.map(hashOf);
+  const fresh = notices.filter((_, i) => !before.includes(now[i]!));
+  if (fresh.length === 0 && now.length === before.length) return []; // nothing new, nothing gone
+  if (now.length > 0)
+    said[key] = now; // what is there now: a notice gone and back is said again
+  else delete said[key];
   try {
     await writeFileAtomic(file, JSON.stringify(said) + "\n", { own: true, private: true });
   } catch {

@@ -29,6 +29,8 @@ export interface AgentsMd {
   files: AgentsFile[];
   /** one line per file left out (unreadable, a link leaving the project); never fatal */
   warnings: string[];
+  /** those of `warnings` that are a CLAUDE.md's imports left out: the project's, said once until they change (peers/said.ts) */
+  imports: string[];
 }
 
 /** A directory that may hold instructions. */
@@ -91,6 +93,7 @@ export interface OutsideImports {
 export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}): AgentsMd {
   const files: AgentsFile[] = [];
   const warnings: string[] = [];
+  const imports: string[] = [];
   const given = new Set(how.shown); // real paths: a file imported twice, or imported and in the chain, is given once
   const read = how.read ?? readHead;
   const count = { files: 0 };
@@ -113,13 +116,13 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
       given.add(real);
       if (file.text.trim() !== "") files.push(file);
       if (place.within && basename(path) === "CLAUDE.md") {
-        followImports(file, { within: place.within, outside: how.outside, read, given, files, warnings, depth: 1, count });
+        followImports(file, { within: place.within, outside: how.outside, read, given, files, warnings, imports, depth: 1, count });
       }
     } catch (e) {
       warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
     }
   }
-  return { files, warnings };
+  return { files, warnings, imports };
 }
 
 interface Importing {
@@ -129,6 +132,8 @@ interface Importing {
   given: Set<string>;
   files: AgentsFile[];
   warnings: string[];
+  /** the import lines of `warnings` */
+  imports: string[];
   depth: number;
   /** files imported so far in this reading (shared by every level) */
   count: { files: number };
@@ -145,28 +150,28 @@ function followImports(file: AgentsFile, at: Importing): void {
     const where = `${file.path}:${ref.line}: @${ref.path}`;
     const target = importTarget(ref.path, file.path, at.outside?.home);
     if (target === undefined) {
-      at.warnings.push(`${where} is outside the project; ${NESTED_OUTSIDE}`); // `~` where no home is given: a deeper directory's
+      leftOut(at, `${where} is outside the project; ${NESTED_OUTSIDE}`); // `~` where no home is given: a deeper directory's
       continue;
     }
     let real: string;
     try {
       real = realpathSync(target);
     } catch {
-      if (looksLikeFile(ref.path)) at.warnings.push(`${where}: no such file; the import is left out`);
+      if (looksLikeFile(ref.path)) leftOut(at, `${where}: no such file; the import is left out`);
       continue;
     }
     const refused = importRefusal(real, target, at);
     if (refused) {
-      at.warnings.push(`${where} ${refused}`);
+      leftOut(at, `${where} ${refused}`);
       continue;
     }
     if (at.given.has(real)) continue;
     if (at.depth > IMPORT_DEPTH_MAX) {
-      at.warnings.push(`${where}: more than ${IMPORT_DEPTH_MAX} imports deep; left out of the prompt`);
+      leftOut(at, `${where}: more than ${IMPORT_DEPTH_MAX} imports deep; left out of the prompt`);
       continue;
     }
     if (at.count.files >= IMPORTS_MAX) {
-      at.warnings.push(`${where}: more than ${IMPORTS_MAX} imported files; left out of the prompt`);
+      leftOut(at, `${where}: more than ${IMPORTS_MAX} imported files; left out of the prompt`);
       continue;
     }
     let imported: AgentsFile;
@@ -174,18 +179,24 @@ function followImports(file: AgentsFile, at: Importing): void {
       imported = { ...readText(target, at.read), importedBy: file.path };
     } catch (e) {
       const code = errnoCode(e);
-      if (code !== "EISDIR") at.warnings.push(`${where}: cannot read (${code ?? errorText(e)}); left out of the prompt`);
+      if (code !== "EISDIR") leftOut(at, `${where}: cannot read (${code ?? errorText(e)}); left out of the prompt`);
       continue;
     }
     at.given.add(real);
     at.count.files++;
     if (imported.text.includes("\0")) {
-      at.warnings.push(`${where} is not a text file; left out of the prompt`);
+      leftOut(at, `${where} is not a text file; left out of the prompt`);
       continue;
     }
     if (imported.text.trim() !== "") at.files.push(imported);
     followImports(imported, { ...at, depth: at.depth + 1 });
   }
+}
+
+/** An import left out: a warning, and one of the imports' (AgentsMd.imports). */
+function leftOut(at: Importing, line: string): void {
+  at.warnings.push(line);
+  at.imports.push(line);
 }
 
 const NESTED_OUTSIDE = "left out of the prompt (a deeper directory's CLAUDE.md imports from the project only)";

@@ -42,8 +42,12 @@ export interface PromptSourceOptions {
   redact(text: string): string;
   /** whether the agent may write the config files (no permission list is set), asked at start-up and at each `/reload` */
   writable(): boolean;
-  /** one line per problem found; at start-up every skill problem is only a warning */
-  warn(message: string): void;
+  /**
+   * one line per problem found; at start-up every skill problem is only a warning. `once`: a line
+   * of the project's that is no fault of this run (an import a CLAUDE.md leaves out, a skill that
+   * replaces another), to say once until it changes (peers/said.ts)
+   */
+  warn(message: string, once?: boolean): void;
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
 }
@@ -78,7 +82,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   });
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
-  for (const p of first.problems) warn(p.message);
+  for (const p of first.problems) warn(p.message, p.level === "note");
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
   const startNote = skillStartNote(first.problems, own);
   let skills: readonly Skill[] = first.skills;
@@ -89,7 +93,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     return { ...read, files: read.files.map((f) => ({ ...f, text: opts.redact(f.text) })) };
   };
   let agents = readAgents();
-  for (const w of agents.warnings) warn(w);
+  for (const w of agents.warnings) warn(w, agents.imports.includes(w));
 
   const date = new Date().toISOString().slice(0, 10);
   let built: { key: unknown[]; text: string } | undefined;

@@ -2,8 +2,9 @@
 // known command name; `/skill:NAME …` a skill message; `/mcp:SERVER:PROMPT …` an MCP server's
 // prompt (a message too); an unknown `/word` alone a mistake (exit 2
 // in one-shot; "did you mean" names a command two edits away), and so is `/word …` naming a skill
-// or another agent's command (slashMistake); anything else — `/etc/hosts is weird, why?` — a prompt. Pure, and small enough to load on the way to a one-shot run's first
-// request (ui/commands.ts is not).
+// or a command of another agent's that takes arguments (slashMistake); anything else —
+// `/etc/hosts is weird, why?`, `/status endpoint returns 500` — a prompt. Pure, and small enough to
+// load on the way to a one-shot run's first request (ui/commands.ts is not).
 import { closest } from "../config/suggest.ts";
 import { peerCommand } from "../peers/names.ts";
 
@@ -63,9 +64,10 @@ export interface SlashNames {
 /**
  * Why a line that starts with `/` is not sent to the model, or undefined when it is a command, a
  * skill or MCP prompt line, or a prompt. An unknown `/word` alone is a mistake; so is `/word …`
- * whose word is a skill's name (`/review src/main.ts` is `/skill:review src/main.ts`), another
- * agent's command file or command (`/cost`: hey's is /usage), or `/skill NAME`. Any other line —
- * `/etc/hosts is weird, why?`, `/api returns 500` — is a prompt.
+ * whose word is a skill's name (`/review src/main.ts` is `/skill:review src/main.ts`), a Claude
+ * Code command file's, another agent's command that takes arguments (`/add-dir ../x`), or `/skill
+ * NAME`; another agent's command that takes none (`/cost`: hey's is /usage) only alone. Any other
+ * line — `/etc/hosts is weird, why?`, `/status endpoint returns 500` — is a prompt.
  */
 export function slashMistake(line: string, names: SlashNames): string | undefined {
   const kind = lineKind(line);
@@ -81,7 +83,7 @@ export function slashMistake(line: string, names: SlashNames): string | undefine
   const other = names.other(word);
   if (other) return other;
   if (word === "skill" && args) return `a skill is /skill:NAME (no space): /skill:${args}`;
-  const peer = peerCommand(word);
+  const peer = peerCommand(word, args !== "");
   if (peer) return peer;
   return kind === "unknown" ? unknownCommand(line) : undefined;
 }

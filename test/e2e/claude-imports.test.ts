@@ -61,11 +61,16 @@ test("a cloned repository's CLAUDE.md cannot import your .env or a file git igno
     expect(system).not.toContain(`Instructions from ${join(repo, ".env")}`);
     expect(system).toContain(`Instructions from ${join(repo, "package.json")} (imported by ${claude}):\n{"scripts":{"test":"bun test"}}`);
     expect(system).toContain(`Instructions from ${join(repo, "docs", "deploy.md")} (imported by ${claude}):\nDeploy with GITHUB_TOKEN=[secret: github-token]`);
-    expect(lines(run.stderr, "never imported")).toEqual([
-      `hey: ${claude}:1: @.env holds secrets (a .env file): never imported`,
-      `hey: ${claude}:1: @secrets.txt holds secrets (a credentials file): never imported`,
-      `hey: ${claude}:1: @config/local.json is ignored by git (your checkout's own file, not the project's): never imported`,
-    ]);
+    // said at the first run; the next one (the same imports left out) says nothing of them again
+    expect(lines(run.stderr, "never imported")).toEqual(
+      args[0] === "-p"
+        ? [
+            `hey: ${claude}:1: @.env holds secrets (a .env file): never imported`,
+            `hey: ${claude}:1: @secrets.txt holds secrets (a credentials file): never imported`,
+            `hey: ${claude}:1: @config/local.json is ignored by git (your checkout's own file, not the project's): never imported`,
+          ]
+        : [],
+    );
   }
 });
 
@@ -91,7 +96,8 @@ test("an import trust would not let in is named without suggesting to trust; a d
 
   const approved = await hey(["--approve", "-p", "read the page"]);
   expect(approved.code).toBe(0);
-  expect(lines(approved.stderr, "@~/")).toEqual([key, nested]);
+  // the project's refusal was said at the first run, and is not again; a deeper directory's is said as hey reaches it
+  expect(lines(approved.stderr, "@~/")).toEqual([nested]);
   expect(approved.stderr).not.toContain("hey trust");
   const requests = m.requests.slice(-2);
   expect(systemOf(requests[0]!)).toContain(`Instructions from ${join(home.path, ".claude", "notes.md")} (imported by ${claude}):\nmy own preferences`);

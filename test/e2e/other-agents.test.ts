@@ -88,7 +88,31 @@ test("other agents' slash commands name hey's and send nothing; a path still goe
   expect(textOf(model.requests[0]!.messages.at(-1))).toBe("/etc/hosts is broken");
 });
 
+test("another agent's command that takes no arguments is prose with words after it; one that takes them is answered with hey's", async () => {
+  const prose = ["/status endpoint returns 500", "/login page is blank", "/memory leak in the worker", "/cost calculation in billing.py is off"];
+  for (const line of prose) {
+    const run = await hey(["-p", line]);
+    expect(run.code).toBe(0);
+    expect(textOf(model.requests.at(-1)!.messages.at(-1))).toBe(line);
+  }
+  const sent = model.requests.length;
+  for (const [line, said] of [
+    ["/add-dir ../x", "hey: hey has no /add-dir; its tools reach any path"],
+    ["/bug it crashes", "hey: hey has no /bug;"],
+    ["/upgrade", "hey: hey has no /upgrade; run hey upgrade in a shell"],
+  ]) {
+    const run = await hey(["-p", line!]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(said!);
+  }
+  expect(model.requests).toHaveLength(sent);
+});
+
 test("another agent's flag names hey's; PROVIDER:MODEL is taken as PROVIDER/MODEL", async () => {
+  const exec = await runHey(["exec", "fix the tests"], { cwd: project.path, env: { HOME: home.path } });
+  expect(exec.code).toBe(2);
+  expect(exec.stderr).toContain('hey has no exec command (Codex\'s); a one-shot run is hey -p "fix the tests"');
+  expect(model.requests).toHaveLength(0);
   const flag = await hey(["--output-format", "json", "-p", "hi"]);
   expect(flag).toMatchObject({ code: 2 });
   expect(flag.stderr).toContain("unknown flag --output-format; hey's is --output json (or --output text)");
@@ -131,6 +155,15 @@ test("instruction files hey does not read are named once, with why", async () =>
   expect((await hey(["-p", "hi"])).stderr).not.toContain("not read");
 });
 
+test("with Codex's and Claude's rules and none of hey's, the one not read points to hey's own file, not the other agent's", async () => {
+  lay(home, ".codex/AGENTS.md", "codex rules\n");
+  lay(home, ".claude/CLAUDE.md", "claude rules\n");
+  const run = await hey(["-p", "hi"]);
+  expect(run.stderr).toContain(
+    "hey: not read: ~/.claude/CLAUDE.md (another agent's; hey reads one file of your rules, ~/.codex/AGENTS.md): copy what hey should follow of both into ~/.config/hey/AGENTS.md, which hey then reads instead",
+  );
+});
+
 test("outside git, a CLAUDE.md above where hey starts is named with where to start instead", async () => {
   rmSync(join(project.path, ".git"), { recursive: true });
   lay(project, "CLAUDE.md", "root rules\n");
@@ -141,4 +174,47 @@ test("outside git, a CLAUDE.md above where hey starts is named with where to sta
     `hey: not read: ${join(project.path, "CLAUDE.md")} (above where hey runs, and there is no git repository: hey reads instructions from the git root down to here): start hey in ${project.path}, or git init there`,
   );
   expect(systemOf(model.requests[0]!)).not.toContain("root rules");
+});
+
+test("a project's lines that are no fault of the run — a recorded no, imports left out, a skill replaced — are said once until they change; hey doctor still shows them", async () => {
+  lay(project, ".claude/skills/lint/SKILL.md", "---\nname: lint\ndescription: Lint the code.\n---\nRun make lint.\n");
+  lay(project, "CLAUDE.md", "Rules.\nSee @docs/missing.md and @docs/gone.md.\n");
+  lay(home, ".claude/skills/review/SKILL.md", "---\nname: review\ndescription: Review code.\n---\nReview.\n");
+  lay(home, ".config/hey/skills/review/SKILL.md", "---\nname: review\ndescription: Review code, mine.\n---\nReview mine.\n");
+  const revoke = await runHey(["trust", "--revoke"], { cwd: project.path, env: { HOME: home.path } });
+  expect(revoke.code).toBe(0);
+  const said = [
+    "not loaded: .claude/skills/ (you said no in",
+    "CLAUDE.md:2: @docs/missing.md: no such file",
+    "CLAUDE.md:2: @docs/gone.md: no such file",
+    'skill "review" replaces the one in',
+  ];
+  const first = await hey(["-p", "hi"]);
+  expect(first.code).toBe(0);
+  for (const line of said) expect(first.stderr).toContain(line);
+  const second = await hey(["-p", "hi"]);
+  expect(second.code).toBe(0);
+  for (const line of said) expect(second.stderr).not.toContain(line);
+  // an import changed: that one is said again, the others not
+  lay(project, "CLAUDE.md", "Rules.\nSee @docs/missing.md and @docs/other.md.\n");
+  const third = await hey(["-p", "hi"]);
+  expect(third.stderr).toContain("CLAUDE.md:2: @docs/other.md: no such file");
+  expect(third.stderr).not.toContain("@docs/missing.md");
+  expect(third.stderr).not.toContain("you said no");
+  const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
+  expect(doctor.stdout).toContain("CLAUDE.md:2: @docs/missing.md: no such file");
+  expect(doctor.stdout).toContain('skill "review" replaces the one in');
+  expect(doctor.stdout).toContain("not trusted: .claude/skills/ left out");
+});
+
+test("the project's settings.json and settings.local.json give one [permission] table to paste, not two", async () => {
+  lay(project, ".claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Edit"] } }));
+  lay(project, ".claude/settings.local.json", JSON.stringify({ permissions: { ask: ["Bash(git push:*)", "Bash(rm:*)"] } }));
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(
+    "hey: warning: .claude/settings.json and .claude/settings.local.json have Claude Code permission rules (2 deny, 2 ask) that hey does not apply",
+  );
+  expect(run.stderr.split("  [permission]\n")).toHaveLength(2); // one table
+  expect(run.stderr).toContain('  deny = ["bash: rm *", "edit", "write_file", "bash: git push *"]\n');
 });

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { fileReplayServer } from "../helpers/fixtures.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
-import { flat, lastLine, say } from "./repl-helpers.ts";
+import { answer, flat, lastLine, say } from "./repl-helpers.ts";
 
 const server = fileReplayServer(undefined, { models: ["mock-model"] });
 const dirs = [tempDir("hey-home-"), tempDir("hey-project-")];
@@ -39,4 +39,12 @@ test("the deny rules are said at start; /cost and /review src/main.ts name hey's
   const review = (await say(t, "/review src/main.ts", "/skill:review")).replace(/\s+/g, " ");
   expect(review).toContain("hey: /review is no command; the skill review is /skill:review src/main.ts");
   expect(server.requests.length).toBe(sent);
+  // a refused line is not lost: Up brings it back to the prompt
+  await t.keys("Up");
+  await t.waitFor((s) => lastLine(s) === "› /review src/main.ts");
+  await t.keys("C-u");
+  // Claude Code's /status takes no arguments: with words after it the line is the user's, for the model
+  server.enqueue(answer("Looking at the handler."));
+  await say(t, "/status endpoint returns 500", "Looking at the handler.");
+  expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("/status endpoint returns 500");
 }, 90_000);

@@ -17,11 +17,28 @@ test.each([
   ["/review src/main.ts", "/review is no command; the skill review is /skill:review src/main.ts"],
   ["/skill review", "a skill is /skill:NAME (no space): /skill:review"],
   ["/review-pr 12", "/review-pr is Claude Code's command"],
+  ["/add-dir ../x", "hey has no /add-dir; its tools reach any path: name the directory in your message (@PATH brings a file of it)"],
+  ["/bug it crashes", "hey has no /bug; hey sends no reports; write it in your issue tracker"],
+  ["/mention foo.ts", "hey has no /mention; @FILE in your message brings the file (Tab completes it)"],
+  ["/upgrade", "hey has no /upgrade; run hey upgrade in a shell"],
   ["/modle", "unknown command /modle; did you mean /model? (/help lists the commands)"],
 ])("%s: %s", (line, said) => {
   expect(slashMistake(line, names)).toBe(said);
 });
 
 test.each([["/etc/hosts is broken, why?"], ["/api returns 500"], ["/usage"], ["/skill:review x"], ["fix /cost"]])("%s is no mistake", (line) => {
+  expect(slashMistake(line, names)).toBeUndefined();
+});
+
+// Claude Code's /status, /login, /memory… take no arguments: with words after them the line is prose for the model
+test.each([
+  ["/status endpoint returns 500"],
+  ["/login page is blank"],
+  ["/memory leak in the worker"],
+  ["/export button does nothing"],
+  ["/cost calculation in billing.py is off"],
+  ["/init script fails on boot"],
+  ["/doctor appointments table is empty"],
+])("%s goes to the model", (line) => {
   expect(slashMistake(line, names)).toBeUndefined();
 });
