@@ -35,11 +35,12 @@ test("a late server's tools take the prefix; the tools the model used keep their
     }
     return { calls: [["empty_schema", { text: "schema" }]] };
   });
+  // slow connects within the first request's wait (3 s: a loaded machine starts a server slowly), weird only once the model is asked
   const server = (name: string, args: string[], env = "") =>
     `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, ...args])}\n${env}`;
   writeUserConfig(
     home.path,
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 100\n` +
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 3000\n` +
       server("slow", ["ok", "slow", "slow_call,empty_schema"]) +
       server("weird", ["gated", gate, "slow_call,empty_schema"], `env = { FAKE_INSTRUCTIONS = "Call weird_slow_call only for weird things." }\n`),
   );
