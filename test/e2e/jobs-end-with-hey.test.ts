@@ -56,7 +56,7 @@ test("kill -9 of hey: the running command and a job an earlier command left in t
   }
 }, 40_000);
 
-test("a job the model left in the background ends when hey exits normally", async () => {
+test("a job the model left in the background ends when hey exits normally, and hey says so on stderr", async () => {
   const job = marker();
   leftovers.push(job);
   const model = startModelServer((req) =>
@@ -65,6 +65,7 @@ test("a job the model left in the background ends when hey exits normally", asyn
   try {
     const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: root.path, env: env("normal") });
     expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`hey: ended 1 job the agent left running: sleep ${job}\n`);
     await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
   } finally {
     model.stop();
