@@ -168,6 +168,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   } finally {
     const jobs = jobsLeft(); // they end with hey: said, not left for the user to find the server gone
     if (jobs.length > 0) warn(`ended ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.join("; ")}`);
+    if (jobs.length > 0) runtime.session.jobsEnded(jobs); // `hey -c` tells the model
     await runtime.close();
   }
 }

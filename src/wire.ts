@@ -48,7 +48,7 @@ import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
-import { resumedParts } from "./sessions/resumed.ts";
+import { endedJobsNote, resumedParts } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
@@ -331,7 +331,7 @@ export async function assemble(
       }
     },
     reloadables: [...prompt.reloadables, mcp.reloadable],
-    startNote: prompt.startNote,
+    startNote: [prompt.startNote, resumed && endedJobsNote(resumed)].filter(Boolean).join("\n") || undefined, // told once, with the first request
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) => provided(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), s, fetchImpl),
