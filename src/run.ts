@@ -42,6 +42,7 @@ import { DUMB_TERMINAL, drainAll, isDumb, isTty, wasClosedAtStart, whenReaderGon
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
+import { jobsLeft } from "./tools/group-guard.ts";
 import { firstPrompt, mcpInput, slashNames, withSkillText } from "./user-input.ts";
 import { assemble, withSession } from "./wire.ts";
 import { commandContext } from "./command-context.ts";
@@ -170,6 +171,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;
   } finally {
+    const jobs = jobsLeft(); // they end with hey: said, not left for the user to find the server gone
+    if (jobs.length > 0) warn(`ended ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.join("; ")}`);
+    if (jobs.length > 0) runtime.session.jobsEnded(jobs); // `hey -c` tells the model
     await runtime.close();
   }
 }

@@ -48,7 +48,7 @@ import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
-import { resumedParts } from "./sessions/resumed.ts";
+import { endedJobsNote, resumedParts } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
@@ -130,7 +130,7 @@ export function createTools(
   const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session } = opts;
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked }),
+    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home }),
     createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),
@@ -331,7 +331,7 @@ export async function assemble(
       }
     },
     reloadables: [...prompt.reloadables, mcp.reloadable],
-    startNote: prompt.startNote,
+    startNote: [prompt.startNote, resumed && endedJobsNote(resumed)].filter(Boolean).join("\n") || undefined, // told once, with the first request
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
     providerFor: async (s, fetchImpl) => provided(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), s, fetchImpl),

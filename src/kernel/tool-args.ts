@@ -53,12 +53,13 @@ const NEAR: Record<string, string> = { "-A": "context", "-B": "context", type: "
 const IGNORED = new Set(["description"]);
 /**
  * Other agents' directory for a command (Codex's `workdir`, others' `cwd`): hey's bash runs each
- * command in the project root, so the directory becomes part of the command — `cd "DIR" && COMMAND`,
- * which sh, bash, cmd and PowerShell 7 all read alike — and that is what the permission check judges and the shell runs.
+ * command in the project root, so the directory becomes part of the command, in the syntax of the
+ * tool's shell (Tool.inDirectory) — and that is what the permission check judges and the shell runs.
  */
 const DIRECTORIES = new Set(["workdir", "cwd", "working_directory"]);
-/** What a directory folded into a command may not hold: what double quotes would expand or end in some shell, or an option's dash. */
-const UNQUOTABLE = /["$`\\\n\r%]|^-/;
+
+/** A tool's way to run `command` in `dir` (Tool.inDirectory): the command that does, or why it cannot. */
+export type InDirectory = (command: string, dir: string) => { command: string } | { error: string };
 
 /**
  * `args` checked against `schema`: an absent or null optional key is dropped; a boolean or number
@@ -67,20 +68,22 @@ const UNQUOTABLE = /["$`\\\n\r%]|^-/;
  * what was sent. With `strict` (hey's own tools) an argument the schema does not name is taken
  * under its ALIASES name, dropped when IGNORED, else an error naming it and the arguments the
  * tool takes; without (an MCP server's tools, whose schemas are theirs) unknown keys pass
- * untouched. A schema this does not understand, or that names no argument, checks nothing. Never throws.
+ * untouched. A schema this does not understand, or that names no argument, checks nothing.
+ * `inDirectory`: how a strict tool's `command` is run in another directory (DIRECTORIES). Never throws.
  */
 export function checkArguments(
   tool: string,
   args: Record<string, unknown>,
   schema: Record<string, unknown>,
   strict = false,
+  inDirectory?: InDirectory,
 ): { args: Record<string, unknown> } | { error: string } {
   const { properties = {}, required } = schema as Schema;
   const needed = new Set(Array.isArray(required) ? required.filter((k): k is string => typeof k === "string") : []);
   const out: Record<string, unknown> = { ...args };
   for (const [key, value] of Object.entries(args)) if (value === null && !needed.has(key) && !accepts(properties[key]?.type, null)) delete out[key];
   if (strict && Object.keys(properties).length > 0) {
-    const unknown = renameAliases(tool, out, properties);
+    const unknown = renameAliases(tool, out, properties, inDirectory);
     if (unknown) return { error: unknown };
   }
   for (const key of needed) {
@@ -98,14 +101,22 @@ export function checkArguments(
 }
 
 /** `args` with other agents' names renamed to hey's (in place); the error for a key the tool does not take, if any. */
-function renameAliases(tool: string, args: Record<string, unknown>, properties: NonNullable<Schema["properties"]>): string | undefined {
+function renameAliases(
+  tool: string,
+  args: Record<string, unknown>,
+  properties: NonNullable<Schema["properties"]>,
+  inDirectory: InDirectory | undefined,
+): string | undefined {
   const has = (key: string | undefined): key is string => key !== undefined && Object.hasOwn(properties, key);
   for (const key of Object.keys(args)) {
     if (has(key)) continue;
     const dir = args[key];
-    if (DIRECTORIES.has(key) && has("command") && typeof dir === "string") {
-      if (UNQUOTABLE.test(dir)) return `${tool}: \`${key}\` ${JSON.stringify(dir)} cannot be put in front of the command; start the command with cd instead`;
-      if (dir !== "" && typeof args.command === "string") args.command = `cd "${dir}" && ${args.command}`;
+    if (DIRECTORIES.has(key) && has("command") && inDirectory && typeof dir === "string") {
+      if (dir !== "" && typeof args.command === "string") {
+        const folded = inDirectory(args.command, dir);
+        if ("error" in folded) return `${tool}: \`${key}\` ${JSON.stringify(dir)} ${folded.error}`;
+        args.command = folded.command;
+      }
       delete args[key];
       continue;
     }

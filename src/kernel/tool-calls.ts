@@ -212,7 +212,8 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
   if (!args)
     return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
   // hey's own tools refuse arguments they do not take (a misnamed one was silently ignored); an MCP server's schema is its own
-  const checked = checkArguments(call.name, args, tool.parameters, tool.server === undefined && BUILTIN_TOOLS.includes(tool.name));
+  const builtin = tool.server === undefined && BUILTIN_TOOLS.includes(tool.name);
+  const checked = checkArguments(call.name, args, tool.parameters, builtin, tool.inDirectory?.bind(tool));
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);
   if (refusal !== undefined) return { output: refusal, isError: true };

@@ -51,4 +51,10 @@ export interface Tool extends ToolSpec {
   readOnly?(args: Record<string, unknown>): boolean;
   /** the MCP server that supplies the tool; undefined for hey's own */
   server?: string;
+  /**
+   * `command` run in `dir` rather than the project root, in the syntax of the shell that runs it
+   * (a `workdir` or `cwd` argument, kernel/tool-args.ts), or why `dir` cannot be put in front of it.
+   * Only for a tool that takes a `command`. Pure; never throws.
+   */
+  inDirectory?(command: string, dir: string): { command: string } | { error: string };
 }

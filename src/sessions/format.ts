@@ -34,7 +34,9 @@ export type SessionEntry =
   | { type: "model"; id: string; provider: string; model: string; window?: number; effort?: Effort }
   | { type: "compaction"; id: string; from_id: string; to_id: string; summary: string }
   /** the words of an answer still streaming since the last such line (streamed.ts); only those after the last message count */
-  | { type: "partial"; id: string; text: string };
+  | { type: "partial"; id: string; text: string }
+  /** the jobs the run's commands left running, which ended with it (their command lines): the next run's model is told */
+  | { type: "jobs"; id: string; ended: string[] };
 
 export type ParsedLine = { ok: true; entry: SessionEntry } | { ok: false; reason: string; newer?: string };
 
@@ -131,6 +133,8 @@ export function parseEntry(line: string): ParsedLine {
         : bad("compaction");
     case "partial":
       return isStr(v.id) && isStr(v.text) ? { ok: true, entry: { type: "partial", id: v.id, text: v.text } } : bad("partial");
+    case "jobs":
+      return isStr(v.id) && Array.isArray(v.ended) && v.ended.every(isStr) ? { ok: true, entry: { type: "jobs", id: v.id, ended: v.ended } } : bad("jobs");
     case "header":
       return bad("entry: a second header is");
     default:

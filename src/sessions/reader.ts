@@ -131,6 +131,8 @@ export interface LoadedSession {
   cache?: { upTo: number; at: number };
   /** the context estimate's ratio after the last response, from the newest usage entry read that has it */
   tokensPerChar?: number;
+  /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
+  endedJobs?: string[];
   /** loaded without the lock by a command that only reads (resumeSession): nothing may write the file */
   readOnly?: true;
 }
@@ -176,6 +178,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let usages: { after: number; at: number }[] = []; // the usage entries read since the newest model entry, newest first
     let tokensPerChar: number | undefined;
     let streamed: { id: string; text: string } | undefined; // the partial lines after the last message
+    let endedJobs: string[] | undefined; // the newest jobs line after the last message
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
       const at = idTime(e.id);
@@ -262,6 +265,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       else if (e.type === "usage") usageAt(e);
       // the words of an answer hey stopped in (streamed.ts): only its lines after the last message, which no message superseded
       else if (e.type === "partial" && found.length === 0 && (streamed ??= { id: e.id, text: "" }).id === e.id) streamed.text = e.text + streamed.text;
+      else if (e.type === "jobs" && found.length === 0) endedJobs ??= e.ended;
       else if (e.type === "compaction") {
         epoch ??= { after: found.length, answer: false };
         summaryAt(e, line);
@@ -315,6 +319,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       bytes: size,
       ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
+      ...(endedJobs ? { endedJobs } : {}),
     };
   } finally {
     closeSync(fd);

@@ -23,3 +23,15 @@ export function learnedWindow(session: LoadedSession, provider: string, model: s
   const last = session.model;
   return last && last.provider === provider && last.model === model ? last.window : undefined;
 }
+
+/**
+ * The note a resumed run tells the model once, with its first request, when the run before it
+ * ended jobs its commands had left running (`python3 -m http.server 8000 &`): the history still
+ * says they run. Undefined when there were none: the first request is then as it would be. Pure.
+ */
+export function endedJobsNote(session: LoadedSession): string | undefined {
+  const jobs = session.endedJobs;
+  if (!jobs?.length) return undefined;
+  const named = jobs.map((j) => `\`${j.length > 80 ? `${j.slice(0, 79)}…` : j}\``).join(", ");
+  return `[hey: this is a new run of hey; the job${jobs.length === 1 ? "" : "s"} the last run left running ended with it: ${named}; start again what is still needed]`;
+}

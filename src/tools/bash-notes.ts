@@ -29,12 +29,18 @@ export const NON_INTERACTIVE: Record<string, string> = {
 const EDITORS = new Set(["vi", "vim", "nvim", "view", "vimdiff", "nano", "pico", "micro", "joe", "jed", "ne", "mcedit", "hx", "helix", "kak"]);
 /** vi's forms that run without a terminal: Ex mode, silent mode, headless, commands given (`-c wq`, `+%s/a/b/|wq`). */
 const BATCH = /^(-[eEs]|-[eE]s|--headless|-c|--cmd|\+\D.*)$/;
+/** What any of them prints and exits on, the editor never opened: `vim --version | head -1`, `nano -V`, `hx --health`. */
+const PRINTS = /^(--version|--help|-h|--health)$/;
+/** The editors whose -V is --version (vim's is verbose: it opens the editor). */
+const DASH_V_VERSION = new Set(["nano", "pico", "hx", "helix"]);
 
 /** Why `command` is not run (it starts a full-screen editor, which would wait for keys until the timeout), or undefined. */
 export function needsTerminal(command: string, shell: ShellChoice): string | undefined {
   const editor = segmentsOf(command, shell)?.find((seg) => {
     const name = programName(seg);
-    return name !== undefined && EDITORS.has(name) && !(/^(vi|vim|nvim|view|vimdiff)$/.test(name) && seg.words.some((w) => BATCH.test(w.text)));
+    if (name === undefined || !EDITORS.has(name)) return false;
+    const vi = /^(vi|vim|nvim|view|vimdiff)$/.test(name);
+    return !seg.words.slice(1).some((w) => PRINTS.test(w.text) || (vi && BATCH.test(w.text)) || (w.text === "-V" && DASH_V_VERSION.has(name)));
   });
   if (!editor) return undefined;
   return `not run: ${programName(editor)} is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es)`;
@@ -45,6 +51,8 @@ const DASH_REJECTS =
   /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|\b(source|declare|shopt|pushd|popd|mapfile|readarray): not found/;
 /** Builtins whose effect ends with the call: the next one starts in the project root with hey's environment. */
 const LOST = new Set(["cd", "pushd", "popd", "export", "unset", "alias", "source", "."]);
+/** The builtins of LOST that change the directory. */
+const MOVES = new Set(["cd", "pushd", "popd"]);
 
 /**
  * One-line notes for a finished command: bash syntax dash rejected (`stderr` is where it says so),
@@ -58,14 +66,13 @@ export function commandNotes(command: string, stderr: string, shell: ShellChoice
       `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
     );
   }
-  const last =
-    exitCode === 0
-      ? segmentsOf(command, shell)
-          ?.filter((s) => !s.nested)
-          .at(-1)
-      : undefined;
+  const top = exitCode === 0 ? segmentsOf(command, shell)?.filter((s) => !s.nested) : undefined;
+  const last = top?.at(-1);
   const name = last && (last.words.length === 0 && last.assigns.length > 0 ? "=" : programName(last));
-  if (notes.length === 0 && last && name !== undefined && (LOST.has(name) || name === "=")) {
+  // `cd sub; make; cd ..` went back itself: a last cd is said to be lost only when it is the command's one move
+  const moved = (seg: Segment) => MOVES.has(programName(seg) ?? "");
+  const wentBack = last !== undefined && moved(last) && top!.slice(0, -1).some(moved);
+  if (notes.length === 0 && last && name !== undefined && (LOST.has(name) || name === "=") && !wentBack) {
     const what = last.raw.trim().slice(0, 80);
     notes.push(`[\`${what}\` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: ${what} && …]`);
   }

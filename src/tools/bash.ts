@@ -9,7 +9,7 @@ import { abortReason, type Tool, type ToolContext, type ToolResult } from "../ke
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
 import { places } from "../fs/places.ts";
 import { runProcess } from "./run-process.ts";
-import { chooseShell, type ShellChoice } from "./shell.ts";
+import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { readsOnly } from "../permission/read-only.ts";
@@ -35,6 +35,8 @@ export interface BashToolOptions {
   outputDir?: string;
   /** the commands' environment, or what makes it before each command; process.env by default */
   env?: Env | (() => Env);
+  /** what a leading `~` in a `workdir` means, as in the file tools' paths; the user's home by default */
+  home?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -74,6 +76,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
     },
     // calls that change nothing run beside each other; any other runs alone, in call order (kernel/tool-calls.ts)
     readOnly: (args) => typeof args.command === "string" && readsOnly(args.command, opts.shell.name),
+    inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: (args, ctx) => {
       const env = { ...((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env), ...NON_INTERACTIVE };
       return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);

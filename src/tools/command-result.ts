@@ -112,7 +112,7 @@ export async function commandResult(
     filtered = body !== plain;
   }
   const cut = truncateHeadTail(body.text, MAX_RESULT_LINES, MAX_RESULT_BYTES, body.hidden);
-  let output = [cut.text, ...opts.notes, ...keptNotes(run)].join("\n");
+  let output = [cut.text, ...opts.notes, ...keptNotes(run, filtered)].join("\n");
   const foreign = shown.stdout.foreign + shown.stderr.foreign;
   if (foreign > 0)
     output += `\n[${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]`;
@@ -123,17 +123,26 @@ export async function commandResult(
   return output;
 }
 
-/** What the full output lacks of a runaway stream, and where a job left running goes on printing. */
-function keptNotes(run: Finished): string[] {
+/**
+ * What the full output lacks of a runaway stream, counted over the whole stream (the filter's own
+ * count, when `filtered`, is of the ends it read: chunksOf), and where a job left running goes on printing.
+ */
+function keptNotes(run: Finished, filtered: boolean): string[] {
   const notes: string[] = [];
   for (const [name, c] of [
     ["stdout", run.stdout],
     ["stderr", run.stderr],
   ] as const)
-    if (c.dropped)
+    if (c.dropped) {
+      const ends = endsOf(c);
+      const lines = ends.split("\n").length - (ends.endsWith("\n") ? 1 : 0); // as the filter counts them
+      const read = filtered
+        ? `; the filter read only its first ${sizeText(Buffer.byteLength(c.head))} and last ${sizeText(Buffer.byteLength(c.tail))} (${lines} lines)`
+        : "";
       notes.push(
-        `[${name} was ${sizeText(c.bytes)}: the full output keeps its first and last ${sizeText((CAPTURE_LIMITS.fileBytes / 2) | 0)}; ${c.dropped.lines} lines between were dropped]`,
+        `[${name} was ${sizeText(c.bytes)}, ${newlines(c.head) + c.hidden.lines + newlines(c.tail)} lines${read}; the full output keeps its first and last ${sizeText((CAPTURE_LIMITS.fileBytes / 2) | 0)}, the ${c.dropped.lines} lines between them dropped]`,
       );
+    }
   const job = run.jobLog;
   if (job)
     notes.push(
@@ -219,8 +228,16 @@ function nulsShown(c: Captured): Captured & { nul?: true } {
 /** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */
 const joined = (c: Captured) => c.head + c.tail;
 
-/** A stream's text as the filter reads it: from its spill file when it has one, else from memory. Throws once `signal` is aborted. */
+/**
+ * A stream's text as the filter reads it: from its spill file when it has one, else from memory;
+ * of a runaway stream (its file capped, `dropped`), only the ends memory kept: `yes` filled the
+ * file with 32 million lines whose filtering held the call 7 s past its timeout. Throws once `signal` is aborted.
+ */
 async function* chunksOf(c: Captured, signal: AbortSignal): AsyncGenerator<string> {
+  if (c.dropped) {
+    yield endsOf(c);
+    return;
+  }
   if (!c.spill) {
     yield c.head;
     if (c.hidden.bytes > 0) yield `\n… ${c.hidden.bytes} bytes could not be kept (${c.spillError}) …\n${c.tail}`;
@@ -258,6 +275,11 @@ function readable(chunks: () => AsyncGenerator<string>): ReadableStream<Uint8Arr
     },
   });
 }
+
+const newlines = (text: string) => text.split("\n").length - 1;
+
+/** The ends memory kept of a runaway stream, as the filter reads them: the head's last line, cut short, ended before the tail. */
+const endsOf = (c: Captured) => (c.head === "" || c.head.endsWith("\n") ? c.head : `${c.head}\n`) + c.tail;
 
 const sum = (a: Hidden, b: Hidden): Hidden => ({ lines: a.lines + b.lines, bytes: a.bytes + b.bytes });
 

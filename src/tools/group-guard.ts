@@ -13,7 +13,7 @@
 import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listProcesses, type Proc } from "./process-tree.ts";
+import { commandLine, listProcesses, type Proc } from "./process-tree.ts";
 
 /**
  * `sh -c GUARD hey PROGRAM ARGS…`: the pipe (stdin) moves to fd 3 and the command's stdin is
@@ -96,4 +96,25 @@ function schedule(ms: number): void {
     if (held.size > 0) schedule(RESWEEP_MS);
   }, ms);
   sweep.unref(); // hey exits without waiting for it: the guards then end what is left
+}
+
+/**
+ * The jobs the commands left running (`server &`) that still run: what ends with hey, for hey to
+ * say so as it ends. One command line per job, its group's first process (the guard left out).
+ * POSIX only (Windows' job object ends them unlisted); never throws.
+ */
+export function jobsLeft(): string[] {
+  if (reader === null || reader === undefined || held.size === 0) return [];
+  const running = listProcesses().filter((p) => p.running && held.has(p.pgid));
+  const jobs: string[] = [];
+  for (const pgid of held) {
+    const members = running.filter((p) => p.pgid === pgid);
+    const inGroup = new Set(members.map((p) => p.pid));
+    const job = members
+      .filter((p) => !inGroup.has(p.ppid))
+      .map((p) => commandLine(p.pid))
+      .find((line) => line !== undefined && !line.endsWith(" hey-guard"));
+    if (job) jobs.push(job);
+  }
+  return jobs;
 }

@@ -4,7 +4,7 @@
 // /proc on Linux and from ps(1) on other POSIX systems. The bash tool's commands have a group of
 // their own; it reads the list to tell a zombie from a running process, and on a timeout or an
 // abort to find what the command started outside its group (a `detached` child).
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { procStat } from "../fs/proc-stat.ts";
 
 export interface Proc {
@@ -56,6 +56,21 @@ function fromPs(): Proc[] {
     return [];
   }
   return parsePs(out);
+}
+
+/** The command line `pid` runs (`python3 -u -m http.server 8000`), its words joined by spaces; undefined when it cannot be read. Never throws. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    const line =
+      process.platform === "linux"
+        ? readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0+$/, "").replaceAll("\0", " ")
+        : Bun.spawnSync(["ps", "-o", "args=", "-p", String(pid)])
+            .stdout.toString()
+            .trim();
+    return line === "" ? undefined : line;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `ps -A -o pid=,ppid=,pgid=,stat=,lstart=` as processes (lstart, last, holds spaces). */

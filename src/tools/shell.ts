@@ -138,6 +138,33 @@ function powershell(program: string, windows: boolean): ShellChoice {
   };
 }
 
+/**
+ * `command` run in `dir` (a `workdir`/`cwd` argument, Tool.inDirectory) in `shell`'s syntax, a
+ * leading `~` being `home` as in the file tools' paths: sh and bash `cd "DIR" && COMMAND`, cmd
+ * `cd /d "DIR" && COMMAND` (/d: another drive too), PowerShell `Set-Location -LiteralPath 'DIR'
+ * -ErrorAction Stop; COMMAND` (5.1 has no &&; Stop ends the script when the directory is not there,
+ * -LiteralPath reads `[` as a name). Or why `dir` cannot be put there: what the quotes would not
+ * keep as written in that shell. Pure; never throws.
+ */
+export function inDirectory(shell: ShellChoice, command: string, dir: string, home: string): { command: string } | { error: string } {
+  const windows = shell.name === "cmd" || shell.name === "powershell";
+  const separator = windows ? /[\\/]/ : /\//;
+  if (dir.length > 1 && dir.startsWith("~") && !separator.test(dir[1]!))
+    return { error: `names another user's home (${dir.split(separator, 1)[0]}), which is not supported; give the full path` };
+  const path = dir.startsWith("~") ? home + dir.slice(1) : dir;
+  const refused = (what: string) => ({ error: `cannot be put in front of the command (${what}); start the command with cd instead` });
+  if (/[\n\r]/.test(path)) return refused("it holds a line break");
+  if (shell.name === "powershell") return { command: `Set-Location -LiteralPath '${path.replace(/['‘’‚‛]/g, "$&$&")}' -ErrorAction Stop; ${command}` };
+  if (shell.name === "cmd") {
+    if (/["%]/.test(path)) return refused(`cmd would read its ${path.includes('"') ? '"' : "%"}`);
+    return { command: `cd /d "${path}" && ${command}` };
+  }
+  const special = /["$`]/.exec(path)?.[0];
+  if (special) return refused(`the shell would read its ${special}`);
+  if (path.startsWith("-")) return refused("cd would read it as an option");
+  return { command: `cd "${path.replace(/\\/g, "\\\\")}" && ${command}` };
+}
+
 /** Base64 of the UTF-16LE bytes of `command`, the form `powershell -EncodedCommand` takes. */
 export function encodePowerShell(command: string): string {
   let binary = "";

@@ -52,13 +52,15 @@ test("with EDITOR=vim, `git commit` without -m fails at once saying what to do, 
   expect(log).toContain("fatal: your current branch");
 });
 
-test("a lone `cd` is said to be lost, the next call runs in the project root; `workdir` runs the command in that directory, allowed by `bash: pwd` as the cd it becomes", async () => {
+test("a lone `cd` is said to be lost, the next call runs in the project root; `workdir` runs the command in that directory (`~/` the home), allowed by `bash: pwd` as the cd it becomes", async () => {
   scripted.userConfig(`[permission]\nallow = ["bash: pwd"]\n`);
   mkdirSync(join(project.path, "web"));
+  mkdirSync(join(home.path, "notes"));
   scripted.calls = [
     ["bash", { command: "cd web" }],
     ["bash", { command: "pwd" }],
     ["bash", { command: "pwd", workdir: "web" }],
+    ["bash", { command: "pwd", workdir: "~/notes" }],
     ["bash", { command: "pwd", cwd: "$(touch pwned)" }],
   ];
   const run = await runHey(["-p", "where am I"], { cwd: project.path, env: { HOME: home.path } });
@@ -68,7 +70,8 @@ test("a lone `cd` is said to be lost, the next call runs in the project root; `w
     "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: cd web && …]",
     `${root}\n[exit code 0]`,
     `${join(root, "web")}\n[exit code 0]`,
-    'bash: `cwd` "$(touch pwned)" cannot be put in front of the command; start the command with cd instead',
+    `${join(realpathSync(home.path), "notes")}\n[exit code 0]`,
+    'bash: `cwd` "$(touch pwned)" cannot be put in front of the command (the shell would read its $); start the command with cd instead',
   ]);
   expect(existsSync(join(project.path, "pwned"))).toBe(false);
 });

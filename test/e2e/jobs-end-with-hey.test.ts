@@ -56,16 +56,30 @@ test("kill -9 of hey: the running command and a job an earlier command left in t
   }
 }, 40_000);
 
-test("a job the model left in the background ends when hey exits normally", async () => {
+test("a job the model left in the background ends when hey exits normally, hey says so on stderr, and `hey -c` tells the model once", async () => {
   const job = marker();
   leftovers.push(job);
-  const model = startModelServer((req) =>
-    results(req).length === 0 ? { calls: [["bash", { command: `sleep ${job} >/dev/null 2>&1 & echo started` }]] } : { text: "started it" },
-  );
+  const command = `sleep ${job} >/dev/null 2>&1 & echo started`;
+  const model = startModelServer((req) => (results(req).length === 0 ? { calls: [["bash", { command }]] } : { text: "ok" }));
   try {
     const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: root.path, env: env("normal") });
     expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`hey: ended 1 job the agent left running: sleep ${job}\n`);
     await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
+    expect(model.requests.map((r) => JSON.stringify(r)).filter((r) => r.includes("this is a new run of hey"))).toEqual([]);
+
+    const before = model.requests.length;
+    const again = await runHey(["--base-url", model.baseUrl, "-m", "m", "-c", "-p", "is it up?"], { cwd: root.path, env: env("normal") });
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain("hey: ended"); // nothing left running this time
+    const resumed = JSON.stringify(model.requests[before]);
+    expect(resumed).toContain(
+      `[hey: this is a new run of hey; the job the last run left running ended with it: \`sleep ${job}\`; start again what is still needed]`,
+    );
+    // told once: the run after that one, which left nothing running, is told nothing
+    const third = model.requests.length;
+    expect((await runHey(["--base-url", model.baseUrl, "-m", "m", "-c", "-p", "and now?"], { cwd: root.path, env: env("normal") })).code).toBe(0);
+    expect(JSON.stringify(model.requests[third])).not.toContain("this is a new run of hey");
   } finally {
     model.stop();
   }

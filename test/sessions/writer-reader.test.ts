@@ -591,3 +591,19 @@ describe("a run that never got an answer leaves no session (untilAnswer)", () =>
     ]);
   });
 });
+
+test("the jobs a run ended are read by the next resume while no message follows them; once the resumed run talks, they are not", () => {
+  const dir = tempDir();
+  const w = writer(dir);
+  w.emit({ type: "message", message: userMessage("start the server") });
+  w.emit({ type: "message", message: assistant("it is up on 8000") });
+  w.jobsEnded(["python3 -m http.server 8000"]);
+  w.close();
+  expect(loadSession(w.path).endedJobs).toEqual(["python3 -m http.server 8000"]);
+  expect(loadSession(w.path).messages.map(textOf)).toEqual(["start the server", "it is up on 8000"]);
+
+  const next = createSessionWriter({ dir: join(dir, "sessions"), id: loadSession(w.path).header.id, cwd: "/p", version: "t", warn: () => {}, existing: true });
+  next.emit({ type: "message", message: userMessage("is it up?") });
+  next.close();
+  expect(loadSession(w.path).endedJobs).toBeUndefined();
+});

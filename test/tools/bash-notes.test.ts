@@ -67,6 +67,23 @@ test("a call that ends with a `cd` or an `export` is told the next call will not
   expect((await run("cd nowhere")).output).not.toContain("lasts for this call only"); // it did nothing to lose
 });
 
+test("a command whose cds go somewhere and back (`cd web; pwd; cd ..`) gets no note that its last cd is lost", async () => {
+  expect((await run("cd web; pwd; cd ..")).output).toBe(`${join(dir, "web")}\n[exit code 0]`);
+  expect(
+    (await run("pushd web >/dev/null; pwd; popd >/dev/null", { shell: chooseShell({ configured: "bash", platform: "linux", findOnPath: () => undefined }) }))
+      .output,
+  ).toBe(`${join(dir, "web")}\n[exit code 0]`);
+  expect((await run("export A=1; cd web")).output).toEndWith("chain it: cd web && …]"); // one move, at the end: lost
+});
+
+test("an editor asked only for its version or help runs: `vim --version | head -1`, `nano --help`", async () => {
+  const version = await run("vim --version | head -1");
+  expect(version.output).not.toContain("full-screen editor");
+  for (const info of ["vim --version | head -1", "nvim -h", "nano --help", "nano -V", "hx --health", "vim -es +q"])
+    expect(needsTerminal(info, shell)).toBeUndefined();
+  for (const opens of ["vim -V f.txt", "vim f.txt --", "nano f.txt"]) expect(needsTerminal(opens, shell)).toStartWith("not run:");
+});
+
 test("bash syntax dash rejected gets one line saying the shell is dash and how to run bash, even at exit code 0", () => {
   for (const stderr of [
     "/usr/bin/sh: 1: [[: not found\n",

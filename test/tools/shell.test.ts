@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { chooseShell, cmdLine, encodePowerShell } from "../../src/tools/shell.ts";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chooseShell, cmdLine, encodePowerShell, inDirectory } from "../../src/tools/shell.ts";
 
 const decode = (b64: string) => Buffer.from(b64, "base64").toString("utf16le");
 const path = (entries: Record<string, string>) => (name: string) => entries[name];
@@ -166,5 +169,46 @@ describe("encodePowerShell", () => {
     const encoded = encodePowerShell(command);
     expect(decode(encoded)).toBe(command);
     expect(encoded).toBe(Buffer.from(command, "utf16le").toString("base64"));
+  });
+});
+
+describe("inDirectory: a workdir folded into the command as its shell writes it", () => {
+  const sh = chooseShell({ platform: "linux", findOnPath: path({ sh: "/bin/sh" }) });
+  const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
+  const ps51 = chooseShell({ platform: "win32", findOnPath: path({}) });
+  test.each([
+    ["sh", sh, "web", "/home/u", 'cd "web" && npm test'],
+    ["sh, ~ is the home", sh, "~/x y", "/home/u", 'cd "/home/u/x y" && npm test'],
+    ["sh, ~ alone", sh, "~", "/home/u", 'cd "/home/u" && npm test'],
+    ["sh, a backslash kept", sh, "C:\\proj\\", "/home/u", 'cd "C:\\\\proj\\\\" && npm test'],
+    ["cmd, another drive", cmd, "D:\\proj\\sub", "C:\\Users\\u", 'cd /d "D:\\proj\\sub" && npm test'],
+    ["cmd, ~\\ is the home", cmd, "~\\src", "C:\\Users\\u", 'cd /d "C:\\Users\\u\\src" && npm test'],
+    ["Windows PowerShell 5.1: no &&", ps51, "C:\\proj\\sub", "C:\\Users\\u", "Set-Location -LiteralPath 'C:\\proj\\sub' -ErrorAction Stop; npm test"],
+    ["PowerShell, a quote doubled", ps51, "~/it's", "C:\\Users\\u", "Set-Location -LiteralPath 'C:\\Users\\u/it''s' -ErrorAction Stop; npm test"],
+  ])("%s", (_name, shell, dir, home, want) => {
+    expect(inDirectory(shell, "npm test", dir, home)).toEqual({ command: want });
+  });
+
+  test.each([
+    ["$(rm -rf ~)", sh, "cannot be put in front of the command (the shell would read its $); start the command with cd instead"],
+    ["-P", sh, "cannot be put in front of the command (cd would read it as an option); start the command with cd instead"],
+    ["%TEMP%\\x", cmd, "cannot be put in front of the command (cmd would read its %); start the command with cd instead"],
+    ["a\nb", ps51, "cannot be put in front of the command (it holds a line break); start the command with cd instead"],
+    ["~bob/src", sh, "names another user's home (~bob), which is not supported; give the full path"],
+  ])("refused: %j", (dir, shell, error) => {
+    expect(inDirectory(shell, "ls", dir, "/home/u")).toEqual({ error });
+  });
+
+  test("sh runs the folded command in the directory: ~ expanded, a backslash in a name kept", () => {
+    const home = mkdtempSync(join(tmpdir(), "hey-indir-"));
+    try {
+      mkdirSync(join(home, "a\\b"), { recursive: true });
+      const folded = inDirectory(sh, "pwd", "~/a\\b", home);
+      if (!("command" in folded)) throw new Error(folded.error);
+      const run = Bun.spawnSync(["sh", "-c", folded.command]);
+      expect(run.stdout.toString().trim()).toBe(join(realpathSync(home), "a\\b"));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
