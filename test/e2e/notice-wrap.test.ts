@@ -50,7 +50,8 @@ test(
 
     // first run: no cached tool list, so the server connects after the prompt is drawn
     const first = await open();
-    const above = await first.waitFor((s) => s.includes("connected: fs") && s.includes("keeps its name") && atPrompt(s));
+    // read_file's notice and write_file's come one after the other: the one checked here is awaited, not only the first
+    const above = await first.waitFor((s) => s.includes("connected: fs") && words(s).includes(RENAMED) && atPrompt(s));
     expect(words(above)).toContain(RENAMED);
     for (const row of above.split("\n")) expect(Bun.stringWidth(row.trimEnd())).toBeLessThanOrEqual(COLS);
     await first.type("/quit");
