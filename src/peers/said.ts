@@ -1,7 +1,6 @@
 // What hey said once per project of other agents' files (peers/found.ts): a notice is given at the
 // first start that finds it, and again only when it changes (a rule added to the deny list), so a
 // user who read it is not told on every run. Kept in the state directory, one hash per notice.
-import { createHash } from "node:crypto";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 
@@ -10,7 +9,8 @@ const SAID_MAX_BYTES = 1024 * 1024;
 
 type Said = Record<string, string[]>;
 
-const hashOf = (notice: string) => createHash("sha256").update(notice).digest("hex").slice(0, 16);
+// Bun's hasher, not node:crypto's: importing that module costs every run ~3 MB of memory
+const hashOf = (notice: string) => new Bun.CryptoHasher("sha256").update(notice).digest("hex").slice(0, 16);
 
 /**
  * The notices of `notices` not said before in `project` (its key, trust/store.ts projectKey), which
