@@ -143,7 +143,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const named = callPath(args); // `file_path` too: it becomes `path` only when the call is checked
     const path = named !== undefined ? (deps.pathOf ? deps.pathOf(named) : resolvePath(deps.cwd, named)) : undefined;
     // a command that may change anything (`git add` beside `git commit`: index.lock) runs alone, in call order
-    const exclusive = tool?.exclusive === true || (path === undefined && args !== undefined && tool?.readOnly?.(args) === false);
+    // asked only when the turn has other calls: a lone call runs alone anyway, and the question costs bash a parse
+    const exclusive = tool?.exclusive === true || (calls.length > 1 && path === undefined && args !== undefined && tool?.readOnly?.(args) === false);
     const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);

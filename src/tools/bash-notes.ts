@@ -27,6 +27,8 @@ export const NON_INTERACTIVE: Record<string, string> = {
 
 /** Full-screen editors that wait for keys on a terminal whatever their input is. */
 const EDITORS = new Set(["vi", "vim", "nvim", "view", "vimdiff", "nano", "pico", "micro", "joe", "jed", "ne", "mcedit", "hx", "helix", "kak"]);
+/** A command that may run one of EDITORS: an editor's name as a word of its own (a path's last part too). */
+const NAMES_AN_EDITOR = new RegExp(`(^|[^\\w.-])(${[...EDITORS].join("|")})($|[^\\w.-])`);
 /** vi's forms that run without a terminal: Ex mode, silent mode, headless, commands given (`-c wq`, `+%s/a/b/|wq`). */
 const BATCH = /^(-[eEs]|-[eE]s|--headless|-c|--cmd|\+\D.*)$/;
 /** What any of them prints and exits on, the editor never opened: `vim --version | head -1`, `nano -V`, `hx --health`. */
@@ -36,6 +38,7 @@ const DASH_V_VERSION = new Set(["nano", "pico", "hx", "helix"]);
 
 /** Why `command` is not run (it starts a full-screen editor, which would wait for keys until the timeout), or undefined. */
 export function needsTerminal(command: string, shell: ShellChoice): string | undefined {
+  if (!NAMES_AN_EDITOR.test(command)) return undefined; // most commands: no parse (the first costs ~14 ms)
   const editor = segmentsOf(command, shell)?.find((seg) => {
     const name = programName(seg);
     if (name === undefined || !EDITORS.has(name)) return false;
@@ -51,6 +54,9 @@ const DASH_REJECTS =
   /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|\b(source|declare|shopt|pushd|popd|mapfile|readarray): not found/;
 /** Builtins whose effect ends with the call: the next one starts in the project root with hey's environment. */
 const LOST = new Set(["cd", "pushd", "popd", "export", "unset", "alias", "source", "."]);
+/** A word of LOST in a command, and an assignment at the start of one of its commands: the cheap look before a parse. */
+const LOST_WORD = /(^|[\s;&|(`])(cd|pushd|popd|export|unset|alias|source|\.)($|[\s;&|)`])/;
+const ASSIGNS = /(^|[;&|(\n]\s*)[A-Za-z_]\w*=/;
 /** The builtins of LOST that change the directory. */
 const MOVES = new Set(["cd", "pushd", "popd"]);
 
@@ -66,7 +72,9 @@ export function commandNotes(command: string, stderr: string, shell: ShellChoice
       `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
     );
   }
-  const top = exitCode === 0 ? segmentsOf(command, shell)?.filter((s) => !s.nested) : undefined;
+  // parsed only when a builtin of LOST or an assignment may end it: most commands need no parse
+  const mayLose = exitCode === 0 && (LOST_WORD.test(command) || ASSIGNS.test(command));
+  const top = mayLose ? segmentsOf(command, shell)?.filter((s) => !s.nested) : undefined;
   const last = top?.at(-1);
   const name = last && (last.words.length === 0 && last.assigns.length > 0 ? "=" : programName(last));
   // `cd sub; make; cd ..` went back itself: a last cd is said to be lost only when it is the command's one move
