@@ -8,23 +8,6 @@ import { parseCommand } from "../permission/shell-commands.ts";
 import type { Segment } from "../permission/shell-model.ts";
 import type { ShellChoice } from "./shell.ts";
 
-/**
- * What the tool's commands get instead of the user's editor and pager settings: an editor fails at
- * once saying why (git runs it through sh with the file after it; a program that splits it into
- * words fails at once too), pagers print, git asks no password on a terminal. `!COMMAND` keeps the user's.
- */
-export const NON_INTERACTIVE: Record<string, string> = {
-  ...Object.fromEntries(
-    ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL"].map((name) => [
-      name,
-      `sh -c 'echo "hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)" >&2; exit 1' editor`,
-    ]),
-  ),
-  GIT_PAGER: "cat",
-  PAGER: "cat",
-  GIT_TERMINAL_PROMPT: "0",
-};
-
 /** Full-screen editors that wait for keys on a terminal whatever their input is. */
 const EDITORS = new Set(["vi", "vim", "nvim", "view", "vimdiff", "nano", "pico", "micro", "joe", "jed", "ne", "mcedit", "hx", "helix", "kak"]);
 /** A command that may run one of EDITORS: an editor's name as a word of its own (a path's last part too). */

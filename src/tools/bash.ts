@@ -12,8 +12,6 @@ import { runProcess } from "./run-process.ts";
 import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
-import { readsOnly } from "../permission/read-only.ts";
-import { commandNotes, NON_INTERACTIVE, needsTerminal } from "./bash-notes.ts";
 import { shellArgv } from "./long-command.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
@@ -53,6 +51,23 @@ export function systemShell(configured?: string): ShellChoice {
   return chooseShell({ configured, platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined, realPath });
 }
 
+/**
+ * What the tool's commands get instead of the user's editor and pager settings: an editor fails at
+ * once saying why (git runs it through sh with the file after it; a program that splits it into
+ * words fails at once too), pagers print, git asks no password on a terminal. `!COMMAND` keeps the user's.
+ */
+const NON_INTERACTIVE: Record<string, string> = {
+  ...Object.fromEntries(
+    ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL"].map((name) => [
+      name,
+      `sh -c 'echo "hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)" >&2; exit 1' editor`,
+    ]),
+  ),
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
@@ -75,7 +90,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
       required: ["command"],
     },
     // calls that change nothing run beside each other; any other runs alone, in call order (kernel/tool-calls.ts)
-    readOnly: (args) => typeof args.command === "string" && readsOnly(args.command, opts.shell.name),
+    readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: (args, ctx) => {
       const env = { ...((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env), ...NON_INTERACTIVE };
@@ -94,7 +109,7 @@ async function runBash(
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
   const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
   if (ctx.signal.aborted) return { output: `[${abortReason(ctx.signal)} before the command started]`, isError: true };
-  const refusal = needsTerminal(command, opts.shell);
+  const refusal = reader().needsTerminal(command, opts.shell);
   if (refusal) return { output: refusal, isError: true };
   const files = outputFiles(opts.outputDir);
 
@@ -122,7 +137,7 @@ async function runBash(
   if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);
   if (run.ended === "abort") notes.push(`[${abortReason(ctx.signal)}; the process group was killed]`);
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
-  notes.push(...commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
+  notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
@@ -134,3 +149,18 @@ function startError(program: string, command: string, error: string): string {
     return `bash: the command (${Buffer.byteLength(command) >> 10} KB) is longer than the system lets a program's arguments be (${error}); write long content with write_file and run a short command`;
   return `bash: could not start ${program}: ${error} (the shell is [tools] shell, or HEY_SHELL)`;
 }
+
+type Reader = typeof import("./bash-notes.ts") & typeof import("../permission/read-only.ts");
+/**
+ * What reads commands with the permission checker's shell parser (bash-notes.ts, permission/read-only.ts),
+ * loaded at the first call that needs it: its tables cost every run at start-up ~1 MB, and a lone
+ * bash call of a plain command never parses it.
+ */
+function reader(): Reader {
+  loaded ??= {
+    ...(require("./bash-notes.ts") as typeof import("./bash-notes.ts")),
+    ...(require("../permission/read-only.ts") as typeof import("../permission/read-only.ts")),
+  };
+  return loaded;
+}
+let loaded: Reader | undefined;
