@@ -51,6 +51,7 @@ const EDGES = new Set([
   "fs/package-scripts.ts",
   "fs/workspace-packages.ts",
   "fs/read-head.ts",
+  "fs/file-chunks.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",
   "mcp/child.ts",

@@ -2,8 +2,8 @@
 // `!COMMAND` alike: binary streams named, long output filtered (the built-in filter or an external
 // one, unless raw), cut to its head and tail, and the full output saved in the session's outputs
 // folder (outputs.ts) and named whenever anything was left out.
-import { createReadStream } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
+import { fileChunks } from "../fs/file-chunks.ts";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -196,7 +196,7 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
       if (stderr.bytes > 0) {
         await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
         if (!stderr.spill) await (stderr.raw ? file.write(stderr.raw) : file.write(stderr.head));
-        else for await (const chunk of createReadStream(stderr.spill)) await file.write(chunk);
+        else for await (const chunk of fileChunks(stderr.spill)) await file.write(chunk);
       }
       await file.write(`\n[exit code ${exitCode}]\n`);
     } finally {

@@ -1,6 +1,6 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
-import { createReadStream } from "node:fs";
 import { open, readFile } from "node:fs/promises";
+import { fileChunks } from "../fs/file-chunks.ts";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
@@ -84,7 +84,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       let hasher = new Bun.CryptoHasher("sha256");
       const stream = () => {
         hasher = new Bun.CryptoHasher("sha256");
-        return utf16 ? utf8Of(abs, utf16, hasher) : hashed(createReadStream(abs), hasher);
+        return utf16 ? utf8Of(abs, utf16, hasher) : hashed(fileChunks(abs), hasher);
       };
       const utf8 = utf8Decoder("shown");
       let window = await readWindow(stream(), offset, limit, ctx.signal, utf8.decode, utf8.decode);

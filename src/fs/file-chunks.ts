@@ -1,0 +1,22 @@
+// A file's bytes as they are read, a chunk at a time, through one file handle. Not node:fs's
+// createReadStream, whose stream machinery costs a run ~1.5 MB of memory the first time it is
+// used (the short task's read_file), nor Bun's own file stream, whose failed read ends the process
+// on Windows (test/no-rejecting-bun-file.test.ts says why).
+import { open } from "node:fs/promises";
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** The bytes of the file at `path`, in chunks of up to 64 KB; the file is closed when the reader stops or is done. */
+export async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    for (;;) {
+      const chunk = new Uint8Array(CHUNK_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) return;
+      yield chunk.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
