@@ -2,7 +2,7 @@
 import type { ConfigFlags } from "./config/settings.ts";
 import { codexExec, oneWordCommand } from "./command-words.ts";
 import { closest, protocolHint } from "./config/suggest.ts";
-import { peerFlag } from "./peers/names.ts";
+import { peerFlag } from "./peer-names.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
 

@@ -2,11 +2,11 @@
 // ignores is this checkout's own state — `.env`, `config/local.json` — which a repository's
 // CLAUDE.md must not put in the prompt. Read as git reads it, without running git (a cloned
 // repository's config can make git run its programs): the .gitignore files from the repository
-// root down, then `.git/info/exclude`, with tools/gitignore.ts's rules; a file below an ignored
+// root down, then `.git/info/exclude`, with fs/gitignore.ts's rules; a file below an ignored
 // directory is ignored too. Outside any repository nothing is.
 import { join, relative, sep } from "node:path";
 import { existsSync } from "node:fs";
-import { compileIgnore, isIgnored, type IgnoreLevel, type IgnoreRules } from "../tools/gitignore.ts";
+import { compileIgnore, isIgnored, type IgnoreLevel, type IgnoreRules } from "../fs/gitignore.ts";
 import { readHead } from "../fs/read-head.ts";
 
 /** A .gitignore is read up to here: an endless one (a link to a device) cannot stall start-up. */

@@ -6,7 +6,7 @@
 //                     to the project root
 //   !*.test.ts        negation: every file but those (or those under a directory it names)
 import { basename, join, relative, sep } from "node:path";
-import { globToRegExp } from "./gitignore.ts";
+import { globToRegExp } from "../fs/gitignore.ts";
 
 export interface GlobFilter {
   /** whether the file at this absolute path is searched */

@@ -1,9 +1,9 @@
 // The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
 // files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
-// flags that make the two agree); the .gitignore semantics live in tools/gitignore.ts.
+// flags that make the two agree); the .gitignore semantics live in fs/gitignore.ts.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import { compileIgnore, isIgnored, type IgnoreLevel } from "./gitignore.ts";
+import { compileIgnore, isIgnored, type IgnoreLevel } from "../fs/gitignore.ts";
 
 /**
  * Names never searched, even without a .gitignore: version-control data and dependency or cache
@@ -35,7 +35,7 @@ const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"
  * The files below directory `root` that a search should read, in path order (a directory's
  * entries sorted by name, depth first). Skips ALWAYS_SKIP names, symlinks, special files and what
  * the .gitignore files of the walked directories and of root's ancestors ignore, up to the
- * repository root (tools/gitignore.ts `isIgnored`). Unreadable directories are skipped, each
+ * repository root (fs/gitignore.ts `isIgnored`). Unreadable directories are skipped, each
  * passed to `unreadable` with its error. Stops
  * when `signal` aborts. Never throws.
  */

@@ -6,7 +6,7 @@
 // `/etc/hosts is weird, why?`, `/status endpoint returns 500` — a prompt. Pure, and small enough to
 // load on the way to a one-shot run's first request (ui/commands.ts is not).
 import { closest } from "../config/suggest.ts";
-import { peerCommand } from "../peers/names.ts";
+import { peerCommand } from "../peer-names.ts";
 
 /** The slash commands (Tab completes these; `/skill:` is followed by a skill name). */
 export const COMMANDS = [

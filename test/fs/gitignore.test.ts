@@ -1,7 +1,7 @@
 // .gitignore rules, table-tested. Most rows mirror the tests of ripgrep's `ignore` crate, whose
 // semantics the built-in grep walker must reproduce.
 import { describe, expect, test } from "bun:test";
-import { compileIgnore, globToRegExp, isIgnored, type IgnoreLevel } from "../../src/tools/gitignore.ts";
+import { compileIgnore, globToRegExp, isIgnored, type IgnoreLevel } from "../../src/fs/gitignore.ts";
 
 const verdict = (gitignore: string, path: string, isDir = false) => compileIgnore(gitignore.split("\n"))(path, isDir);
 
