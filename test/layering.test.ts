@@ -52,6 +52,7 @@ const EDGES = new Set([
   "fs/workspace-packages.ts",
   "fs/read-head.ts",
   "fs/file-chunks.ts",
+  "fs/fd-bytes.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",
   "mcp/child.ts",

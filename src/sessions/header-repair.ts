@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, fsyncSync, readSync, renameSync, unlin
 import { dirname } from "node:path";
 import type { SessionHeader } from "./format.ts";
 import { closeQuietly, openSessionFile } from "./lines.ts";
-import { copyBytes, writeAll } from "./vanished.ts";
+import { copyBytes, writeAll } from "../fs/fd-bytes.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { dirSync } from "../fs/dir-sync.ts";
 import { errorText } from "../kernel/errors.ts";

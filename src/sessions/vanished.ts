@@ -5,6 +5,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { dirSync } from "../fs/dir-sync.ts";
+import { copyBytes, writeAll } from "../fs/fd-bytes.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { parseHeader, toLine } from "./format.ts";
 import { closeQuietly, linesForward, openSessionFile } from "./lines.ts";
@@ -62,17 +63,4 @@ export function copySession(fd: number, target: string, id?: string): { fd: numb
   unlinkSync(tmp);
   dirSync.run(dirname(target)); // the copy's name, made by the link
   return { fd: openSessionFile(target, constants.O_RDWR | constants.O_APPEND), bytes: head.length + size - from };
-}
-
-const COPY_CHUNK = 1024 * 1024;
-
-/** Appends the bytes [from, to) of `src` to `out`, a chunk at a time. */
-export function copyBytes(src: number, out: number, from: number, to: number): void {
-  const buf = Buffer.allocUnsafe(COPY_CHUNK);
-  for (let at = from, n: number; at < to && (n = readSync(src, buf, 0, Math.min(COPY_CHUNK, to - at), at)) > 0; at += n) writeAll(out, buf.subarray(0, n));
-}
-
-/** Writes all of `bytes` at the file's end (its position), however many writes it takes. */
-export function writeAll(fd: number, bytes: Buffer): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }

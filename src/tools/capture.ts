@@ -8,6 +8,7 @@ import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import type { Hidden } from "./bash-output.ts";
 import { errorText } from "../kernel/errors.ts";
 import { cutEdges, decodeOutput } from "../fs/output-text.ts";
+import { copyBytes } from "../fs/fd-bytes.ts";
 
 export interface CaptureLimits {
   /** beyond this many bytes the stream spills to a file */
@@ -261,7 +262,7 @@ function spillFile(path: (() => string) | undefined, cap: number) {
               ),
             );
           }
-          for (const [from, to] of parts) copyRange(ring, fd, from, to);
+          for (const [from, to] of parts) copyBytes(ring, fd, from, to);
         }
       } catch (e) {
         fail(e);
@@ -281,16 +282,6 @@ function spillFile(path: (() => string) | undefined, cap: number) {
 }
 
 const COPY_BYTES = 1 << 20;
-
-function copyRange(from: number, to: number, start: number, end: number): void {
-  const buffer = new Uint8Array(COPY_BYTES);
-  for (let at = start; at < end; ) {
-    const n = readSync(from, buffer, 0, Math.min(COPY_BYTES, end - at), at);
-    if (n === 0) break;
-    for (let w = 0; w < n; ) w += writeSync(to, buffer, w, n - w);
-    at += n;
-  }
-}
 
 function countRange(fd: number, start: number, end: number): number {
   const buffer = new Uint8Array(COPY_BYTES);

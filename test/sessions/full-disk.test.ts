@@ -10,13 +10,13 @@ import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { BACKLOG_MAX_BYTES, emptyBacklog, hold } from "../../src/sessions/backlog.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
-import * as vanished from "../../src/sessions/vanished.ts";
+import * as fdBytes from "../../src/fs/fd-bytes.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
-const realWriteAll = vanished.writeAll;
+const realWriteAll = fdBytes.writeAll;
 /** bytes the disk still takes (Infinity: not full) */
 let free = Number.POSITIVE_INFINITY;
-const disk = spyOn(vanished, "writeAll").mockImplementation((fd: number, bytes: Buffer) => {
+const disk = spyOn(fdBytes, "writeAll").mockImplementation((fd: number, bytes: Uint8Array) => {
   const take = Math.min(free, bytes.length);
   realWriteAll(fd, bytes.subarray(0, take));
   free -= take;
