@@ -1,7 +1,7 @@
 // What the bash tool tells the model beyond a command's output (SPEC §7): a command that needs a
 // terminal is not started (it would wait until the timeout), and a result gets one line when the
-// command did something other than it looks: dash rejected bash syntax, or it ended with a `cd` or an
-// `export` that the next call will not see. Pure: commands are read with the permission checker's
+// command did something other than it looks: dash rejected bash syntax or read it otherwise (a brace
+// expansion left as written), or it ended with a `cd` or an `export` that the next call will not see. Pure: commands are read with the permission checker's
 // shell reader.
 import { readingOf } from "../permission/rules.ts";
 import { parseCommand } from "../permission/shell-commands.ts";
@@ -35,6 +35,36 @@ export function needsTerminal(command: string, shell: ShellChoice): string | und
 /** What dash prints for bash syntax: `[[`, arrays, `${x:1}`/`${x//a/b}`, pipefail, `<<<`, bash's builtins. */
 const DASH_REJECTS =
   /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|\b(source|declare|shopt|pushd|popd|mapfile|readarray): not found/;
+/** dash's `[` on bash's `==`: `[: b: unexpected operator`, the test false (said only when the command has `==`). */
+const DASH_TEST_EQUALS = /\[: .*: unexpected operator/;
+/** A brace expansion as bash reads it, `{a,b}` or `{1..3}` (not `${…}`), with the word around it. */
+const BRACES = /[^\s;&|()<>]*(?<!\$)\{[^{}\s$]*(,|\.\.)[^{}\s]*\}[^\s;&|()<>]*/;
+/** echo given `-e` (alone or among `-n`, `-ne`): bash's echo takes it, dash's prints it. */
+const ECHO_E = /(^|[\s;&|(])echo(\s+-n)*\s+-[nE]*e[neE]*(?=\s|$)/;
+/** bash's variables that dash leaves empty. */
+const BASH_VARIABLES = /\$\{?(RANDOM|PIPESTATUS|BASH_SOURCE|BASH_REMATCH|SECONDS)\b/;
+/** Here-document bodies and single-quoted text: what the shell does not read (a script written to a file, an awk program). */
+const NOT_READ = /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\t*\2(?=\n|$)|'[^']*'|\\\$/g;
+/** Double-quoted text, where a brace or an option is no word of its own (a `$VAR` in it still expands). */
+const DOUBLE_QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * What bash would have done that dash did otherwise without an error to show: a brace expansion
+ * left as written (`mkdir -p src/{a,b}` makes one directory named so), `echo -e` printing its `-e`,
+ * `$RANDOM` empty. Looked for outside quotes and here-documents (`bash -c '{a,b}'` is bash's).
+ */
+function dashQuietly(command: string): string[] {
+  const read = command.replace(NOT_READ, " ");
+  const words = read.replace(DOUBLE_QUOTED, " ");
+  const said: string[] = [];
+  const braced = BRACES.exec(words)?.[0];
+  if (braced) said.push(`it does no brace expansion: \`${braced.slice(0, 60)}\` stayed one word, as written`);
+  if (ECHO_E.test(words)) said.push("its echo printed `-e` as text (and reads \\ escapes without it): printf '…\\n' works in both");
+  const variable = BASH_VARIABLES.exec(read)?.[1];
+  if (variable !== undefined) said.push(`$${variable} is bash's: empty in dash`);
+  return said;
+}
+
 /** Builtins whose effect ends with the call: the next one starts in the project root with hey's environment. */
 const LOST = new Set(["cd", "pushd", "popd", "export", "unset", "alias", "source", "."]);
 /** A word of LOST in a command, and an assignment at the start of one of its commands: the cheap look before a parse. */
@@ -44,16 +74,22 @@ const ASSIGNS = /(^|[;&|(\n]\s*)[A-Za-z_]\w*=/;
 const MOVES = new Set(["cd", "pushd", "popd"]);
 
 /**
- * One-line notes for a finished command: bash syntax dash rejected (`stderr` is where it says so),
- * and, when it succeeded (`exitCode` 0), a last `cd`/`export` the next call will not see.
+ * One-line notes for a finished command: bash syntax dash rejected (`stderr` is where it says so)
+ * or read otherwise without a word, and, when it succeeded (`exitCode` 0), a last `cd`/`export` the
+ * next call will not see.
  */
 export function commandNotes(command: string, stderr: string, shell: ShellChoice, exitCode = 0): string[] {
   const notes: string[] = [];
-  if (shell.lacks && DASH_REJECTS.test(stderr)) {
+  if (shell.lacks) {
     const bash = shell.lacks.bash ? "run it with bash -c '…' or write" : "write";
-    notes.push(
-      `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
-    );
+    if (DASH_REJECTS.test(stderr) || (DASH_TEST_EQUALS.test(stderr) && command.includes("=="))) {
+      notes.push(
+        `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
+      );
+    } else {
+      const quiet = dashQuietly(command);
+      if (quiet.length > 0) notes.push(`[the shell is dash, not bash: ${quiet.join("; ")}; ${bash} POSIX sh]`);
+    }
   }
   // parsed only when a builtin of LOST or an assignment may end it: most commands need no parse
   const mayLose = exitCode === 0 && (LOST_WORD.test(command) || ASSIGNS.test(command));

@@ -100,6 +100,37 @@ test("bash syntax dash rejected gets one line saying the shell is dash and how t
   expect(commandNotes("x", "sh: 1: [[: not found\n", bash)).toEqual([]); // bash has [[: that is something else
 });
 
+test("what dash does quietly otherwise than bash gets a line too: a brace expansion left as written, echo -e, $RANDOM", async () => {
+  // a real dash: `mkdir -p src/{a,b}` makes one directory named `{a,b}` and exits 0
+  const r = await run("mkdir -p braces/{a,b} && ls braces", { shell: dash });
+  expect(r.output).toBe(
+    "{a,b}\n[exit code 0]\n[the shell is dash, not bash: it does no brace expansion: `braces/{a,b}` stayed one word, as written; run it with bash -c '…' or write POSIX sh]",
+  );
+  const note = (command: string) => commandNotes(command, "", dash);
+  expect(note("for i in {1..3}; do echo $i; done")).toEqual([
+    "[the shell is dash, not bash: it does no brace expansion: `{1..3}` stayed one word, as written; run it with bash -c '…' or write POSIX sh]",
+  ]);
+  expect(note("echo -ne 'a\\tb' && echo $RANDOM")).toEqual([
+    "[the shell is dash, not bash: its echo printed `-e` as text (and reads \\ escapes without it): printf '…\\n' works in both; $RANDOM is bash's: empty in dash; run it with bash -c '…' or write POSIX sh]",
+  ]);
+  // quoted, in a here-document, given to bash, or not a brace expansion: nothing to say
+  for (const command of [
+    "awk '{print $1,$2}' f",
+    "bash -c 'mkdir -p src/{a,b}'",
+    "cat > run.sh <<'EOF'\necho -e {a,b} $RANDOM\nEOF",
+    'echo "${x}" {} \\$RANDOM',
+    "find . -name '*.ts' -exec grep -l x {} +",
+    "echo -n done",
+  ])
+    expect(note(command)).toEqual([]);
+  // bash does these itself
+  const bash = chooseShell({ configured: "bash", platform: "linux", findOnPath: () => undefined });
+  expect(commandNotes("mkdir -p src/{a,b}", "", bash)).toEqual([]);
+  // `[ a == b ]`: dash's `[` says "unexpected operator" and the test is false
+  expect(commandNotes('[ "$a" == b ] && echo same', "/usr/bin/sh: 1: [: x: unexpected operator\n", dash)).toHaveLength(1);
+  expect(commandNotes("[ $a = b ]", "/usr/bin/sh: 1: [: =: unexpected operator\n", dash)).toEqual([]); // a POSIX script's own slip
+});
+
 test("the description says which shell runs the commands when it is dash, what it lacks, and that each call starts in the project root", () => {
   const description = createBashTool({ shell: dash, timeoutMs: 120_000, filter: "builtin", raw: false }).description;
   expect(description).toStartWith(
