@@ -1,8 +1,8 @@
 // What the bash tool tells the model beyond a command's output (SPEC §7): a command that needs a
 // terminal is not started (it would wait until the timeout), and a result gets one line when the
 // command did something other than it looks: dash rejected bash syntax or read it otherwise (a brace
-// expansion left as written), or it ended with a `cd` or an `export` that the next call will not see. Pure: commands are read with the permission checker's
-// shell reader.
+// expansion left as written), or it ended with a `cd` or an `export` that the next call will not see.
+// Pure: commands are read with the permission checker's shell reader.
 import { readingOf } from "../permission/rules.ts";
 import { parseCommand } from "../permission/shell-commands.ts";
 import type { Segment } from "../permission/shell-model.ts";
