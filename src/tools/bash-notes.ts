@@ -65,7 +65,7 @@ function dashQuietly(command: string): string[] {
   return said;
 }
 
-/** Builtins whose effect ends with the call: the next one starts in the project root with hey's environment. */
+/** Builtins whose effect ends with the call: the next one starts in the working directory with hey's environment. */
 const LOST = new Set(["cd", "pushd", "popd", "export", "unset", "alias", "source", "."]);
 /** A word of LOST in a command, and an assignment at the start of one of its commands: the cheap look before a parse. */
 const LOST_WORD = /(^|[\s;&|(`])(cd|pushd|popd|export|unset|alias|source|\.)($|[\s;&|)`])/;
@@ -101,7 +101,7 @@ export function commandNotes(command: string, stderr: string, shell: ShellChoice
   const wentBack = last !== undefined && moved(last) && top!.slice(0, -1).some(moved);
   if (notes.length === 0 && last && name !== undefined && (LOST.has(name) || name === "=") && !wentBack) {
     const what = last.raw.trim().slice(0, 80);
-    notes.push(`[\`${what}\` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: ${what} && …]`);
+    notes.push(`[\`${what}\` lasts for this call only: the next bash call starts in the working directory with hey's environment; chain it: ${what} && …]`);
   }
   return notes;
 }

@@ -72,11 +72,11 @@ const NON_INTERACTIVE: Record<string, string> = {
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
   const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
-  const cut = `${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB, all saved to a file named in the result.`;
+  const cut = `${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB, all saved to a file the result names.`;
   const { label, lacks, name } = opts.shell;
   const shell = label ? `a command with ${label}` : lacks ? `a command in dash (${lacks.syntax})` : "a shell command";
   const description =
-    `Run ${shell}, stdin closed; each call starts in the project root (${name === "powershell" ? "cd DIR; …" : "cd DIR && …"}). ` +
+    `Run ${shell}, no stdin; each call starts in the working directory (${name === "powershell" ? "cd DIR; …" : "cd DIR && …"}). ` +
     `timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
     (opts.raw || opts.filter === "none"
       ? `Long output is cut to ${cut}`

@@ -52,7 +52,7 @@ test("with EDITOR=vim, `git commit` without -m fails at once saying what to do, 
   expect(log).toContain("fatal: your current branch");
 });
 
-test("a lone `cd` is said to be lost, the next call runs in the project root; `workdir` runs the command in that directory (`~/` the home), allowed by `bash: pwd` as the cd it becomes", async () => {
+test("a lone `cd` is said to be lost, the next call runs in the working directory; `workdir` runs the command in that directory (`~/` the home), allowed by `bash: pwd` as the cd it becomes", async () => {
   scripted.userConfig(`[permission]\nallow = ["bash: pwd"]\n`);
   mkdirSync(join(project.path, "web"));
   mkdirSync(join(home.path, "notes"));
@@ -67,7 +67,7 @@ test("a lone `cd` is said to be lost, the next call runs in the project root; `w
   expect(run.code).toBe(0);
   const root = realpathSync(project.path);
   expect(scripted.results()).toEqual([
-    "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: cd web && …]",
+    "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the working directory with hey's environment; chain it: cd web && …]",
     `${root}\n[exit code 0]`,
     `${join(root, "web")}\n[exit code 0]`,
     `${join(realpathSync(home.path), "notes")}\n[exit code 0]`,

@@ -56,11 +56,11 @@ test("a full-screen editor is not started (it would wait for keys until the time
 test("a call that ends with a `cd` or an `export` is told the next call will not see it; one that uses them is not", async () => {
   const cd = await run("cd web");
   expect(cd.output).toBe(
-    "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: cd web && …]",
+    "(no output)\n[exit code 0]\n[`cd web` lasts for this call only: the next bash call starts in the working directory with hey's environment; chain it: cd web && …]",
   );
   const exported = await run("npm config get prefix >/dev/null 2>&1; export NODE_ENV=test");
   expect(exported.output).toEndWith(
-    "[`export NODE_ENV=test` lasts for this call only: the next bash call starts in the project root with hey's environment; chain it: export NODE_ENV=test && …]",
+    "[`export NODE_ENV=test` lasts for this call only: the next bash call starts in the working directory with hey's environment; chain it: export NODE_ENV=test && …]",
   );
   expect((await run("cd web && pwd")).output).toBe(`${join(dir, "web")}\n[exit code 0]`);
   expect((await run("(cd web; ls)")).output).toBe("(no output)\n[exit code 0]");
@@ -131,10 +131,10 @@ test("what dash does quietly otherwise than bash gets a line too: a brace expans
   expect(commandNotes("[ $a = b ]", "/usr/bin/sh: 1: [: =: unexpected operator\n", dash)).toEqual([]); // a POSIX script's own slip
 });
 
-test("the description says which shell runs the commands when it is dash, what it lacks, and that each call starts in the project root", () => {
+test("the description says which shell runs the commands when it is dash, what it lacks, and that each call starts in the working directory", () => {
   const description = createBashTool({ shell: dash, timeoutMs: 120_000, filter: "builtin", raw: false }).description;
   expect(description).toStartWith(
-    "Run a command in dash (no [[ ]], arrays, {a..b}, pipefail), stdin closed; each call starts in the project root (cd DIR && …).",
+    "Run a command in dash (no [[ ]], arrays, {a..b}, pipefail), no stdin; each call starts in the working directory (cd DIR && …).",
   );
   const noBash = chooseShell({ platform: "linux", findOnPath: (n) => (n === "sh" ? "/bin/sh" : undefined), realPath: () => "/bin/dash" });
   expect(noBash.lacks).toEqual({ syntax: "no [[ ]], arrays, {a..b}, pipefail", bash: false });

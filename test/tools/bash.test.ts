@@ -334,9 +334,9 @@ describe("bash tool", () => {
   test("on Windows the description names the shell the command goes to: the tool is called bash, PowerShell 5.1 has no &&", () => {
     const powershell = chooseShell({ platform: "win32", findOnPath: () => undefined });
     expect(tool({ shell: powershell }).description).toStartWith(
-      "Run a command with Windows PowerShell 5.1 (it has no && or ||: separate commands with ;), stdin closed; each call starts in the project root (cd DIR; …).",
+      "Run a command with Windows PowerShell 5.1 (it has no && or ||: separate commands with ;), no stdin; each call starts in the working directory (cd DIR; …).",
     );
     const bash = chooseShell({ configured: "bash", platform: "linux", findOnPath: () => undefined });
-    expect(tool({ shell: bash }).description).toStartWith("Run a shell command, stdin closed; each call starts in the project root (cd DIR && …).");
+    expect(tool({ shell: bash }).description).toStartWith("Run a shell command, no stdin; each call starts in the working directory (cd DIR && …).");
   });
 });
