@@ -113,6 +113,28 @@ export function complete(s: EditorState, candidates: string[]): { state: EditorS
   return { state: { ...s, text, cursor: wordAt + replacement.length }, unique };
 }
 
+/** At most this many completions are listed (readline asks before listing more than 100). */
+export const LISTED_COMPLETIONS = 100;
+
+/**
+ * What Tab lists when several completions add nothing: each by what follows the folder they share
+ * (`f10  f11`, not `@flat/f10  @flat/f11`, as a shell lists them), the first LISTED_COMPLETIONS
+ * only, then how many more (a folder of 20,000 files is not thousands of rows).
+ */
+export function completionList(candidates: string[]): string {
+  const first = candidates[0] ?? "";
+  let folder = first.slice(0, first.lastIndexOf("/") + 1);
+  while (folder && !candidates.every((c) => c.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf("/") + 1);
+  if (folder === "/") folder = ""; // slash commands keep their slash
+  const quote = /^@(["'])/.exec(folder)?.[1]; // @"my dir/…": the closing quote is no part of the name
+  const shown = candidates.slice(0, LISTED_COMPLETIONS).map((c) => {
+    const rest = c.slice(folder.length);
+    return quote && rest.endsWith(quote) ? rest.slice(0, -1) : rest;
+  });
+  const more = candidates.length - shown.length;
+  return shown.join("  ") + (more > 0 ? `  … and ${more.toLocaleString("en-US")} more: type more of the name` : "");
+}
+
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** `text` as the characters a user sees: a letter with its accents, an emoji with its modifiers and joined parts, a flag. */

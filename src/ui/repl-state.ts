@@ -8,7 +8,7 @@
 // reads the terminal, draws, runs lines and carries out the effects, in order.
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
-import { complete, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
+import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
 import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
@@ -154,7 +154,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
       const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1;
       return {
         state: { ...s, editor },
-        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: e.candidates.join("  ") } as const] : []), { type: "draw" }],
+        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: completionList(e.candidates) } as const] : []), { type: "draw" }],
       };
     }
     case "ended":

@@ -2,6 +2,7 @@
 // out — what the tmux tests (test/e2e/repl*.test.ts) check through a real terminal, here without one.
 import { describe, expect, test } from "bun:test";
 import type { Key, KeyName } from "../../src/ui/keys.ts";
+import { completionList } from "../../src/ui/line-editor.ts";
 import { EXIT_CTRL_C_MS, exitCode, initialRepl, promptOf, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
 
 const key = (name: KeyName, now = 0): ReplEvent => ({ type: "key", key: { type: "key", name }, more: false, now });
@@ -100,6 +101,23 @@ describe("at the prompt", () => {
     const listed = play([{ type: "completed", candidates: ["/reload", "/resume"] }], asked.state);
     expect(listed.effects).toContainEqual({ type: "print", text: "/reload  /resume" });
     expect(play([{ type: "completed", candidates: ["/reload"] }], asked.state).state.editor.text).toBe("/reload ");
+  });
+
+  test("Tab lists names by what follows their shared folder, and at most 100 of them with how many more", () => {
+    const asked = play([text("@flat/f1"), key("tab")]);
+    const files = Array.from({ length: 11_111 }, (_, i) => `@flat/f1${i}`);
+    const listed = play([{ type: "completed", candidates: files }], asked.state).effects.find((e) => e.type === "print");
+    expect(listed).toEqual({
+      type: "print",
+      text: `${files
+        .slice(0, 100)
+        .map((f) => f.slice("@flat/".length))
+        .join("  ")}  … and 11,011 more: type more of the name`,
+    });
+    expect(completionList(['@"my dir/a b.txt"', '@"my dir/a c.txt"'])).toBe("a b.txt  a c.txt");
+    expect(completionList(["/reload", "/resume"])).toBe("/reload  /resume");
+    const deeper = play([{ type: "completed", candidates: ["@src/a/x.ts", "@src/b/y.ts"] }], play([text("@src/"), key("tab")]).state);
+    expect(deeper.effects).toContainEqual({ type: "print", text: "a/x.ts  b/y.ts" });
   });
 });
 
