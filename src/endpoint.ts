@@ -62,7 +62,18 @@ export function providerFor(
 ): Promise<Provider> {
   if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
-  const { name, models: _models, effort: _default, preset: _preset, urlVar: _var, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
+  const {
+    name,
+    models: _models,
+    effort: _default,
+    preset: _preset,
+    urlVar: _var,
+    modelVar: _modelVar,
+    insecure,
+    contextWindow: _window,
+    source: _source,
+    ...endpoint
+  } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
   const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
   const proxy = proxyNameOf(fetchImpl, settings.baseUrl);

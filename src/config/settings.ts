@@ -106,6 +106,8 @@ export interface ProviderSettings {
   preset?: boolean;
   /** the environment variable hey's own address of a built-in provider came from (OLLAMA_HOST) */
   urlVar?: string;
+  /** the environment variable its default model came from (ANTHROPIC_MODEL); on the chosen provider only while that model is the one used */
+  modelVar?: string;
   /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
   insecure?: boolean;
   /** `context_window`: the models' window in tokens, for every model or by model name */
