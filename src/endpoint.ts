@@ -94,7 +94,7 @@ export function providerFor(
 /** Where the provider's base_url was set, as an error message names it. */
 export function baseUrlSettingOf(p: ProviderSettings): string {
   if (p.urlVar) return p.urlVar;
-  if (p.name === "cli" && !p.source) return "--base-url (or HEY_BASE_URL)";
+  if (p.name === "cli" && !p.source) return "--base-url"; // HEY_BASE_URL's is its urlVar
   return `base_url of [provider.${p.name}]${p.source ? ` in ${p.source}` : ""}`;
 }
 

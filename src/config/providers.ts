@@ -308,7 +308,17 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
   const rooted = endpointRoot(baseUrl, protocol);
-  const cli: ProviderSettings = { name: "cli", protocol, baseUrl: rooted?.root ?? baseUrl, ...key, models: [model], legacyThinking: false, headers: {} };
+  const from = fromFlag ? {} : { urlVar: "HEY_BASE_URL" }; // named where the address is (banner, doctor, its errors)
+  const cli: ProviderSettings = {
+    name: "cli",
+    protocol,
+    baseUrl: rooted?.root ?? baseUrl,
+    ...from,
+    ...key,
+    models: [model],
+    legacyThinking: false,
+    headers: {},
+  };
   const warnings = rooted ? [`${fromFlag ? "--base-url" : "HEY_BASE_URL"} ${pasted(rooted)}`] : [];
   return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings };
 }

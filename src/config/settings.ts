@@ -104,7 +104,7 @@ export interface ProviderSettings {
   apiVersion?: string;
   /** true when it came from the zero-config presets (no config file named it) */
   preset?: boolean;
-  /** the environment variable hey's own address of a built-in provider came from (OLLAMA_HOST) */
+  /** the environment variable hey's own address of a built-in provider came from (OLLAMA_HOST), or HEY_BASE_URL the `cli` provider's */
   urlVar?: string;
   /** the environment variable its default model came from (ANTHROPIC_MODEL); on the chosen provider only while that model is the one used */
   modelVar?: string;

@@ -78,6 +78,12 @@ test("an OPENAI_BASE_URL that is no URL is an error naming it (exit 2), before a
   expect(run.stderr).toContain('OPENAI_BASE_URL must be an http:// or https:// URL, got "api.example.com/v1"');
 });
 
+test("a refused connection to the address OPENAI_BASE_URL gave names it: what to unset", async () => {
+  const run = await runHey(["-p", "hi"], { cwd: home.path, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${NOWHERE}/v1` } });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toBe(`error: cannot connect to ${NOWHERE}/v1, set by OPENAI_BASE_URL: connection refused (is the server running?)\n`);
+});
+
 test("hey doctor names OPENAI_BASE_URL as where the address came from", async () => {
   const run = await runHey(["doctor", "--output", "json"], { cwd: home.path, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${NOWHERE}/v1` } });
   const report = JSON.parse(run.stdout) as Record<string, unknown>;
