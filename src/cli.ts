@@ -241,6 +241,7 @@ provider; otherwise a local Ollama is used (127.0.0.1:11434, or where OLLAMA_HOS
 listens). OPENAI_BASE_URL, ANTHROPIC_BASE_URL and GOOGLE_GEMINI_BASE_URL move those providers,
 as their SDKs do (a table's base_url, HEY_BASE_URL and --base-url win); one set alone, with no
 key, picks its provider, sending no key (a local vLLM, LM Studio or llama.cpp server).
+ANTHROPIC_MODEL, as in Claude Code, is anthropic's model when -m and the config name none.
 On Windows ~ is %USERPROFILE%, whatever HOME says: the config is in ~\\.config\\hey, sessions,
 history and logs in ~\\.local\\state\\hey, the cache (ripgrep, bash's full outputs) in
 %LOCALAPPDATA%\\hey\\cache.

@@ -62,7 +62,18 @@ export function providerFor(
 ): Promise<Provider> {
   if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
-  const { name, models: _models, effort: _default, preset: _preset, urlVar: _var, insecure, contextWindow: _window, source: _source, ...endpoint } = settings;
+  const {
+    name,
+    models: _models,
+    effort: _default,
+    preset: _preset,
+    urlVar: _var,
+    modelVar: _modelVar,
+    insecure,
+    contextWindow: _window,
+    source: _source,
+    ...endpoint
+  } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
   const fetch = insecure ? unverified(fetchImpl) : fetchImpl;
   const proxy = proxyNameOf(fetchImpl, settings.baseUrl);
@@ -83,7 +94,7 @@ export function providerFor(
 /** Where the provider's base_url was set, as an error message names it. */
 export function baseUrlSettingOf(p: ProviderSettings): string {
   if (p.urlVar) return p.urlVar;
-  if (p.name === "cli" && !p.source) return "--base-url (or HEY_BASE_URL)";
+  if (p.name === "cli" && !p.source) return "--base-url"; // HEY_BASE_URL's is its urlVar
   return `base_url of [provider.${p.name}]${p.source ? ` in ${p.source}` : ""}`;
 }
 

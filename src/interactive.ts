@@ -61,9 +61,14 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   const wrapped = (text: string) => wrapColumns(text, answerFormat.columns, Bun.stringWidth);
   const { model } = runtime.agent.settings;
-  const { urlVar, baseUrl } = runtime.settings.provider; // a variable moved the address its key goes to: said before the first prompt
+  const { urlVar, baseUrl, modelVar } = runtime.settings.provider; // a variable moved the address its key goes to: said before the first prompt
   const via = urlVar ? { via: { urlVar, baseUrl: hideCredentials(baseUrl) } } : {};
-  say(wrapped(banner({ version: VERSION, provider: model.provider, model: model.model, ...via, cwd: here.cwd, root: here.root, home: here.home, color })));
+  const fromVar = modelVar && model.model === runtime.settings.model ? { modelVar } : {};
+  say(
+    wrapped(
+      banner({ version: VERSION, provider: model.provider, model: model.model, ...fromVar, ...via, cwd: here.cwd, root: here.root, home: here.home, color }),
+    ),
+  );
   say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
   const source = () => ({
     cwd: here.cwd,

@@ -25,6 +25,7 @@ import type { Runtime } from "./runtime.ts";
 import { oneLine } from "./sessions/format.ts";
 import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
 import { lockedByOther } from "./sessions/lock.ts";
+import { appendEndedJobs } from "./sessions/ended-jobs.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer, withPendingCa } from "./trust/approve.ts";
@@ -172,9 +173,15 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     throw e;
   } finally {
     const jobs = jobsLeft(); // they end with hey: said, not left for the user to find the server gone
-    if (jobs.length > 0) warn(`ended ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.join("; ")}`);
-    if (jobs.length > 0) runtime.session.jobsEnded(jobs); // `hey -c` tells the model
-    await runtime.close();
+    if (jobs.length > 0) warn(`ended ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => j.command).join("; ")}`);
+    await runtime.close(); // (the REPL closed its own already)
+    // each in the session whose command left it, which `hey -c` and `/resume` tell: in the REPL, maybe one /clear or /resume left
+    for (const id of new Set(jobs.flatMap((j) => j.owner ?? [])))
+      appendEndedJobs(
+        here.sessionsDir,
+        id,
+        jobs.filter((j) => j.owner === id).map((j) => j.command),
+      );
   }
 }
 

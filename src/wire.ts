@@ -130,7 +130,7 @@ export function createTools(
   const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session } = opts;
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home }),
+    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),

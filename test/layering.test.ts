@@ -80,6 +80,7 @@ const EDGES = new Set([
   "providers/responses.ts",
   "providers/server-window.ts",
   "sessions/damaged-head.ts",
+  "sessions/ended-jobs.ts",
   "sessions/header-repair.ts",
   "sessions/leftovers.ts",
   "sessions/lines.ts",

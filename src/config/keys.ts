@@ -67,7 +67,7 @@ export const SECTIONS = {
     parallel_tools: {
       kind: "boolean",
       default: true,
-      doc: "the calls of one turn run at once (at most 8 at a time), results in call order; a command that may change anything runs alone, and calls on one file, and a command and the file calls before or after it, keep call order",
+      doc: "the calls of one turn run at once (at most 8 at a time), results in call order; a command that may change anything, or an MCP tool its server does not mark read-only, runs alone, and calls on one file, and a command and the file calls before or after it, keep call order",
     },
     max_run_tokens: { kind: "positive", flag: "--max-run-tokens", doc: "input + output tokens a run may use before it hands off; unset: no cap" },
   },

@@ -17,6 +17,8 @@ export interface Preset {
   keyVars: string[];
   /** the variable the vendor's SDK reads its address from, which moves hey's too */
   urlVar?: string;
+  /** the variable the vendor's own agent reads its model from (Claude Code's ANTHROPIC_MODEL), which is hey's default model too */
+  modelVar?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export const PRESETS: Preset[] = [
     // Claude Code's ANTHROPIC_AUTH_TOKEN (a gateway's token, sent as a Bearer: the adapter sends both headers), second as in the SDK
     keyVars: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
     urlVar: "ANTHROPIC_BASE_URL",
+    modelVar: "ANTHROPIC_MODEL",
   },
   {
     name: "google",
@@ -71,6 +74,29 @@ export function builtInAddress(p: Preset, env: Env): { baseUrl: string; urlVar?:
   } catch {
     return { baseUrl: value, urlVar: p.urlVar };
   }
+}
+
+/**
+ * A built-in provider's model when none is named: the one its `modelVar` holds (a gateway serving
+ * only the model Claude Code's ANTHROPIC_MODEL names answers any other with a 404), and that
+ * variable; else hey's. Claude Code's own aliases (`opus`, `sonnet[1m]`) are Claude Code's to
+ * resolve, not an API's: such a value keeps hey's model, and `alias` says so (aliasNote).
+ */
+export function builtInModel(p: Preset, env: Env): { models: string[]; modelVar?: string; alias?: string } {
+  const value = p.modelVar ? envValue(env, p.modelVar)?.trim() : undefined;
+  if (!value || !p.modelVar) return { models: [p.model] };
+  return CLAUDE_CODE_ALIAS.test(value) ? { models: [p.model], alias: value } : { models: [value], modelVar: p.modelVar };
+}
+
+/** Claude Code's names for a model it picks itself, with its `[1m]` suffix for the long context window. */
+const CLAUDE_CODE_ALIAS = /^(default|sonnet|opus|haiku|opusplan)(\[1m\])?$/i;
+
+/** The warning for a `modelVar` holding an alias only Claude Code resolves, when `p`'s model is the one used. */
+export function aliasNote(p: Preset, env: Env): string | undefined {
+  const { alias, models } = builtInModel(p, env);
+  return alias
+    ? `${p.modelVar}=${alias} is Claude Code's alias, which the API does not serve: using ${p.name}/${models[0]} (-m ${p.name}/MODEL names another)`
+    : undefined;
 }
 
 /**
@@ -111,7 +137,19 @@ export function presets(env: Env): { providers: ProviderSettings[]; first: strin
     const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
     const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
     const { name, protocol } = p;
-    return { name, protocol, ...builtInAddress(p, env), apiKey, apiKeyVar, models: [p.model], legacyThinking: false, headers: {}, preset: true };
+    const { models, modelVar } = builtInModel(p, env);
+    return {
+      name,
+      protocol,
+      ...builtInAddress(p, env),
+      apiKey,
+      apiKeyVar,
+      models,
+      ...(modelVar ? { modelVar } : {}),
+      legacyThinking: false,
+      headers: {},
+      preset: true,
+    };
   });
   return { providers, first: (providers.find((p) => p.apiKey) ?? providers.find(isGateway))?.name ?? "ollama" };
 }

@@ -6,7 +6,7 @@ import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss, sharedName } from "./model-check.ts";
-import { builtInAddress, checkAddress, envValue, familyOf, isGateway, PRESETS, presets, unknownProviderHint } from "./presets.ts";
+import { aliasNote, builtInAddress, builtInModel, checkAddress, envValue, familyOf, isGateway, PRESETS, presets, unknownProviderHint } from "./presets.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -79,7 +79,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     ...address,
     apiKey,
     apiKeyVar,
-    models: p.models ?? (builtIn ? [builtIn.model] : []),
+    ...(p.models ? { models: p.models } : builtIn ? builtInModel(builtIn, input.env) : { models: [] }),
     effort: p.effort,
     maxTokens: p.max_tokens,
     legacyThinking: p.legacy_thinking ?? false,
@@ -256,7 +256,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     );
   const rooted = endpointRoot(provider.baseUrl, provider.protocol);
   if (rooted) warnings.push(`${provider.urlVar ?? `${at([...path, "base_url"])}: ${where(path)} base_url`} ${pasted(rooted)}`);
-  const chosen = { ...provider, ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
+  // ANTHROPIC_MODEL is said as where the model came from only while it is the model used (not under -m or a resumed session's)
+  const { modelVar: _modelVar, ...named } = provider;
+  const builtIn = choice.model === undefined && !file.provider?.[provider.name]?.models ? PRESETS.find((x) => x.name === provider.name) : undefined;
+  const alias = builtIn && aliasNote(builtIn, env);
+  if (alias) warnings.push(alias);
+  const chosen = { ...(choice.model === undefined ? provider : named), ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
 }
 
@@ -303,7 +308,17 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
   const rooted = endpointRoot(baseUrl, protocol);
-  const cli: ProviderSettings = { name: "cli", protocol, baseUrl: rooted?.root ?? baseUrl, ...key, models: [model], legacyThinking: false, headers: {} };
+  const from = fromFlag ? {} : { urlVar: "HEY_BASE_URL" }; // named where the address is (banner, doctor, its errors)
+  const cli: ProviderSettings = {
+    name: "cli",
+    protocol,
+    baseUrl: rooted?.root ?? baseUrl,
+    ...from,
+    ...key,
+    models: [model],
+    legacyThinking: false,
+    headers: {},
+  };
   const warnings = rooted ? [`${fromFlag ? "--base-url" : "HEY_BASE_URL"} ${pasted(rooted)}`] : [];
   return { providers: [cli, ...others.filter((p) => p.name !== "cli")], provider: cli, model, warnings };
 }

@@ -104,8 +104,10 @@ export interface ProviderSettings {
   apiVersion?: string;
   /** true when it came from the zero-config presets (no config file named it) */
   preset?: boolean;
-  /** the environment variable hey's own address of a built-in provider came from (OLLAMA_HOST) */
+  /** the environment variable hey's own address of a built-in provider came from (OLLAMA_HOST), or HEY_BASE_URL the `cli` provider's */
   urlVar?: string;
+  /** the environment variable its default model came from (ANTHROPIC_MODEL); on the chosen provider only while that model is the one used */
+  modelVar?: string;
   /** TLS certificates of this endpoint are not verified (`insecure = true`; never from a project's config) */
   insecure?: boolean;
   /** `context_window`: the models' window in tokens, for every model or by model name */

@@ -10,6 +10,8 @@ export interface Subject {
   /** the variable that set baseUrl, when one did (OPENAI_BASE_URL, OLLAMA_HOST) */
   from?: string;
   model: string;
+  /** the variable that set the model, when one did (ANTHROPIC_MODEL) */
+  modelFrom?: string;
   /** the project hey runs in (issue 26): its root, whether its files load (`approved`: by --approve, for this run only), which it has */
   project?: { root: string; trusted: boolean; approved: boolean; files: string[] };
   /** other agents' files hey does not use, with what to write instead (peers/found.ts) */
@@ -37,7 +39,8 @@ const MARKS: Record<Status, string> = { pass: "✓", quirk: "!", fail: "✗", sk
 export function renderText(subject: Subject, verdict: Verdict, missing: Flags, written: Written | undefined, command: string): string {
   const width = Math.max(...verdict.checks.map((c) => c.title.length));
   const from = subject.from ? ` (from ${subject.from})` : "";
-  const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}${from}, model ${subject.model}`];
+  const modelFrom = subject.modelFrom ? ` (from ${subject.modelFrom})` : "";
+  const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}${from}, model ${subject.model}${modelFrom}`];
   if (subject.project) lines.push(projectLine(subject.project));
   for (const p of subject.peers ?? []) lines.push(`! ${p}`);
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
@@ -71,6 +74,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     base_url: subject.baseUrl,
     ...(subject.from ? { base_url_from: subject.from } : {}),
     model: subject.model,
+    ...(subject.modelFrom ? { model_from: subject.modelFrom } : {}),
     ...(subject.project ? { project: subject.project } : {}),
     ...(subject.peers?.length ? { other_agents: subject.peers } : {}),
     usable,

@@ -101,8 +101,8 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * go out in call order, each as soon as it and every earlier call are done (before the result
  * message of the call that completed them). With `parallel`, up to MAX_CONCURRENT_CALLS calls
  * run at once (started in call order), except that calls naming the same `path` run one after
- * another in call order, an `exclusive` tool runs alone, a command that may change anything (its
- * tool's `readOnly` says no: `git add`, `npm install`) runs after every call before it and before
+ * another in call order, an `exclusive` tool runs alone, a call that may change anything (its
+ * tool's `readOnly` says no: `git add`, `npm install`, an MCP write) runs after every call before it and before
  * every call after it, and calls on files keep their order with the commands around them: a call
  * without a `path` (a command, which may read or change any file) runs after the calls with a path
  * before it and before those after it (read-only commands side by side still run at once, as do
@@ -142,9 +142,10 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
     const named = callPath(args); // `file_path` too: it becomes `path` only when the call is checked
     const path = named !== undefined ? (deps.pathOf ? deps.pathOf(named) : resolvePath(deps.cwd, named)) : undefined;
-    // a command that may change anything (`git add` beside `git commit`: index.lock) runs alone, in call order
+    // a command that may change anything (`git add` beside `git commit`: index.lock), or an MCP tool its server
+    // does not call read-only (even with a `path`: the server reads it against its own root), runs alone, in call order
     // asked only when the turn has other calls: a lone call runs alone anyway, and the question costs bash a parse
-    const exclusive = tool?.exclusive === true || (calls.length > 1 && path === undefined && args !== undefined && tool?.readOnly?.(args) === false);
+    const exclusive = tool?.exclusive === true || (calls.length > 1 && args !== undefined && tool?.readOnly?.(args) === false);
     const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;
     if (!deps.parallel || exclusive) before = Promise.allSettled(started);

@@ -46,7 +46,8 @@ export interface Tool extends ToolSpec {
   /**
    * Whether a call with `args` (parsed, not yet checked) surely changes nothing (bash's `git status`,
    * `ls`); when it may, the call runs after every earlier call of its turn and before every later one.
-   * Absent: the tool's calls without a `path` run beside each other (MCP tools). Never throws.
+   * MCP tools follow their server's `readOnlyHint`. Absent: the tool's calls are ordered only by the
+   * `path` they name (read_file, edit). Never throws.
    */
   readOnly?(args: Record<string, unknown>): boolean;
   /** the MCP server that supplies the tool; undefined for hey's own */

@@ -116,6 +116,7 @@ export function lateTool(name: string, deps: LateDeps): Tool | undefined {
     description: `a tool of an MCP server still starting`,
     parameters: { type: "object" }, // checked against the server's own schema once it lists the tool
     ...(server ? { server } : {}),
+    readOnly: () => false, // whether the server calls it read-only is not known yet: it keeps its turn's order
     async run(args, ctx): Promise<ToolResult> {
       if ("said" in found) return { output: found.said, isError: true };
       const start = deps.now();

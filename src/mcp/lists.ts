@@ -3,7 +3,7 @@
 import type { McpTool } from "./names.ts";
 import type { McpPrompt } from "./prompts.ts";
 
-type ListedTool = { name: string; description?: string; inputSchema: object; execution?: { taskSupport?: string } };
+type ListedTool = { name: string; description?: string; inputSchema: object; execution?: { taskSupport?: string }; annotations?: { readOnlyHint?: unknown } };
 
 /** Pages of tools/list (and prompts/list) read at most (a server that pages forever is not waited on forever). */
 const MAX_PAGES = 20;
@@ -84,5 +84,6 @@ function toolOf(t: ListedTool): McpTool {
     ...(t.description !== undefined ? { description: t.description } : {}),
     inputSchema: t.inputSchema as Record<string, unknown>,
     ...(t.execution?.taskSupport === "required" ? { tasksOnly: true as const } : {}),
+    ...(t.annotations?.readOnlyHint === true ? { readOnly: true as const } : {}),
   };
 }

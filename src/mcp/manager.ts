@@ -259,6 +259,7 @@ export function createMcpManager(
     return {
       ...mcpSpec(e),
       server: e.server,
+      readOnly: () => e.tool.readOnly === true, // its calls run side by side only when its server says it changes nothing
       run: async (args, ctx) => {
         const r = await server.call(e.tool.name, args, ctx.signal, ctx.progress);
         if ("error" in r) return { output: r.error, isError: true };

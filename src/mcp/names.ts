@@ -20,6 +20,8 @@ export interface McpTool {
   inputSchema: Record<string, unknown>;
   /** the server runs it only as an MCP task (`execution.taskSupport: "required"`), which hey does not run */
   tasksOnly?: true;
+  /** the server says it changes nothing (`annotations.readOnlyHint: true`; absent means it may: the MCP default) */
+  readOnly?: true;
 }
 
 /** A server's tool with the name the model sees. */

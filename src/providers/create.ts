@@ -4,7 +4,7 @@
 import { asObject, type ProviderOptions } from "./common.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import type { Message, Opaque } from "../kernel/ir.ts";
-import { isUnknownHost } from "../net/errors.ts";
+import { isUnknownHost, NetError } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
 import { netFailure, noContentError } from "./common.ts";
@@ -30,6 +30,9 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
     opts.baseUrl,
     opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     where,
+    {
+      setting: opts.builtInUrl ? undefined : opts.baseUrlSetting,
+    },
   );
 }
 
@@ -222,14 +225,16 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
 /**
  * `provider`, its network failures said for this endpoint: a silent try (ProviderError.silent) names
  * `where` (the base URL, and the proxy when one is used: the silence may be its own) and the wait;
- * a refused connection to this machine is final. An answer that ended as it should with nothing in
+ * a refused connection to this machine is final. A refused connection names `setting`, where the
+ * address was set (OPENAI_BASE_URL, OLLAMA_HOST, a table's base_url): what to change or unset. An answer that ended as it should with nothing in
  * it (no text, thinking or call) where that is a flake (emptyIsFlake), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
  * endpoint, retried as such; an empty end_turn after tool results ends the task (the loop says so).
  * The opaque data of its answers names the provider (signed).
  */
-function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where = baseUrl): Provider {
+function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where: string, named: { setting: string | undefined }): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
+  const from = named.setting ? `, set by ${named.setting}` : "";
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
@@ -242,8 +247,10 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl);
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent) throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
-        if (local && REFUSED.test(e.message))
-          throw new ProviderError("network", `cannot connect to ${baseUrl}: connection refused (is the server running?)`, { final: true });
+        // a proxy that refuses names its own setting (net/errors.ts)
+        if (!REFUSED.test(e.message) || (e.cause instanceof NetError && e.cause.kind !== "upstream")) throw e;
+        if (local) throw new ProviderError("network", `cannot connect to ${baseUrl}${from}: connection refused (is the server running?)`, { final: true });
+        if (named.setting) throw new ProviderError("network", `${e.message}; the address is set by ${named.setting}`, { cause: e }); // retried as it was
         throw e;
       }
     },

@@ -41,8 +41,6 @@ export interface SessionWriter extends Output {
   readonly path: string;
   /** `effort`: the effort the run sends (undefined: the provider's default) */
   model(provider: string, model: string, effort?: Effort): void;
-  /** records the jobs the run's commands left running as it ends (they end with hey), for `hey -c` to tell the model */
-  jobsEnded(commands: string[]): void;
   /** fsyncs what was written since the last sync */
   sync(): void;
   /** syncs and closes the file; a later `message` event opens it again */
@@ -358,7 +356,6 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       });
     },
     model,
-    jobsEnded: (ended) => guard(() => append({ type: "jobs", id: newId(), ended })),
     sync: () => guard(sync),
     close() {
       streamed.end(false);

@@ -35,6 +35,8 @@ export interface BashToolOptions {
   env?: Env | (() => Env);
   /** what a leading `~` in a `workdir` means, as in the file tools' paths; the user's home by default */
   home?: string;
+  /** the id of the session its commands run for, whose the jobs they leave running are (group-guard.ts jobsLeft) */
+  session?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -125,6 +127,7 @@ async function runBash(
     spill: files.spill,
     verbatim: opts.shell.verbatim,
     guard: true,
+    ...(opts.session !== undefined ? { owner: opts.session } : {}),
     listen: live?.take,
     jobLog: files.job,
   }).finally(() => {

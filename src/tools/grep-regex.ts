@@ -25,6 +25,109 @@ const FOREIGN: Record<string, string> = {
 const LEGACY_ESCAPES = new Set("bBdDwWsSfnrtvcxuk");
 
 /**
+ * POSIX bracket classes as ripgrep reads them, inside a bracket expression (`[[:alpha:]_]`,
+ * `[^[:space:]]`, `[[:^digit:]]`): ASCII sets. JavaScript has none, and read `[[:digit:]]` as a
+ * class of `[`, `:`, `d`, `i`, `g`, `t` followed by a `]`, so a search found the wrong lines, unsaid.
+ */
+const POSIX: Record<string, string> = {
+  alnum: String.raw`\x30-\x39\x41-\x5A\x61-\x7A`,
+  alpha: String.raw`\x41-\x5A\x61-\x7A`,
+  ascii: String.raw`\x00-\x7F`,
+  blank: String.raw`\x09\x20`,
+  cntrl: String.raw`\x00-\x1F\x7F`,
+  digit: String.raw`\x30-\x39`,
+  graph: String.raw`\x21-\x7E`,
+  lower: String.raw`\x61-\x7A`,
+  print: String.raw`\x20-\x7E`,
+  punct: String.raw`\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E`,
+  space: String.raw`\x09-\x0D\x20`,
+  upper: String.raw`\x41-\x5A`,
+  word: String.raw`\x30-\x39\x41-\x5A\x5F\x61-\x7A`,
+  xdigit: String.raw`\x30-\x39\x41-\x46\x61-\x66`,
+};
+/** `[:name:]` or `[:^name:]` at the start of the text; ripgrep takes any other name as a nested class of its characters. */
+const POSIX_ITEM = /^\[:(\^?)([A-Za-z]+):\]/;
+
+/**
+ * `pattern` with each bracket expression that holds a POSIX class (POSIX) spelled in JavaScript:
+ * `[^[:digit:]]` → `[^\x30-\x39]`; a negated one beside other items becomes an alternation
+ * (`[a[:^digit:]]` → `(?:[a]|[^\x30-\x39])`). Other brackets are left as written; a bare `[:alpha:]`
+ * outside brackets is, as ripgrep reads it too, the set of its characters (bareClassNote says so).
+ */
+export function posixClasses(pattern: string): string {
+  if (!pattern.includes("[:")) return pattern;
+  let out = "";
+  for (let i = 0; i < pattern.length; ) {
+    const c = pattern[i]!;
+    const bracket = c === "[" ? readBracket(pattern, i) : undefined;
+    if (bracket) {
+      out += bracket.text;
+      i = bracket.end;
+    } else {
+      const step = c === "\\" ? 2 : 1;
+      out += pattern.slice(i, i + step);
+      i += step;
+    }
+  }
+  return out;
+}
+
+/** The bracket expression opening at `start` as JavaScript reads it and where it ends; undefined when it is not closed. */
+function readBracket(pattern: string, start: number): { text: string; end: number } | undefined {
+  let j = start + 1;
+  const negated = pattern[j] === "^";
+  if (negated) j++;
+  let plain = ""; // the items JavaScript reads as they are, and the POSIX sets spelled out
+  const against: string[] = []; // the sets of `[:^name:]` items
+  let posix = false;
+  for (let first = true; ; first = false) {
+    const c = pattern[j];
+    if (c === undefined) return undefined;
+    if (c === "]" && !first) break;
+    const item = c === "[" ? POSIX_ITEM.exec(pattern.slice(j)) : null;
+    if (item) {
+      posix = true;
+      const set = POSIX[item[2]!];
+      if (!set) plain += [...item[0].slice(1, -1)].map((ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
+      else if (item[1]) against.push(set);
+      else plain += set;
+      j += item[0].length;
+      continue;
+    }
+    const step = c === "\\" ? 2 : 1;
+    plain += c === "]" ? "\\]" : pattern.slice(j, j + step); // a `]` first is one of the items, as in POSIX
+    j += step;
+  }
+  const end = j + 1;
+  if (!posix) return { text: pattern.slice(start, end), end };
+  if (against.length === 0) return { text: `[${negated ? "^" : ""}${plain}]`, end };
+  if (!negated) return { text: `(?:${[...(plain ? [`[${plain}]`] : []), ...against.map((set) => `[^${set}]`)].join("|")})`, end };
+  // none of the items: not `plain`, and inside every negated set
+  const ahead = against.slice(0, -1).map((set) => `(?=[${set}])`);
+  return { text: `(?:${plain ? `(?![${plain}])` : ""}${ahead.join("")}[${against.at(-1)}])`, end };
+}
+
+/**
+ * What to tell the model of a POSIX class written outside brackets (`[:alpha:]`): ripgrep, as the
+ * built-in search, reads it as the set of its characters (`:`, `a`, `l`, `p`, `h`), silently; GNU
+ * grep refuses it. Undefined when the pattern has none.
+ */
+export function bareClassNote(pattern: string): string | undefined {
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === "\\") i++;
+    else if (pattern[i] === "[") {
+      const item = POSIX_ITEM.exec(pattern.slice(i));
+      if (item && POSIX[item[2]!])
+        return `note: ${item[0]} outside brackets matches one of the characters ${JSON.stringify(item[0].slice(1, -1))}; the class is written [${item[0]}]`;
+      const bracket = readBracket(pattern, i);
+      if (!bracket) return undefined;
+      i = bracket.end - 1;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The regex the built-in search runs for `pattern`: a leading `(?i)`, `(?s)`, `(?m)` (or several
  * together, `(?is)`) taken as flags; Unicode mode when the pattern allows it (`\p{L}`), with `\w`,
  * `\d`, `\b` as ripgrep reads them (Unicode), else legacy syntax (`\-`). Throws a SyntaxError for
@@ -33,7 +136,7 @@ const LEGACY_ESCAPES = new Set("bBdDwWsSfnrtvcxuk");
  */
 export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
   const inline = /^\(\?([ims]+)\)/.exec(pattern);
-  const body = inline ? pattern.slice(inline[0].length) : pattern;
+  const body = posixClasses(inline ? pattern.slice(inline[0].length) : pattern);
   const flags = [...new Set(`${ignoreCase ? "i" : ""}${inline?.[1] ?? ""}`)].join("");
   try {
     new RegExp(body, flags + "u");

@@ -26,7 +26,7 @@ import { errorText } from "../kernel/errors.ts";
 import { clip, type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { isBinaryFile, readLines } from "./file-lines.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { compilePattern } from "./grep-regex.ts";
+import { bareClassNote, compilePattern } from "./grep-regex.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
@@ -115,8 +115,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
         : "";
       const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
-      const note = unreadableNote(found);
-      return { output: note ? `${text}\n${note}` : text };
+      const notes = [unreadableNote(found), bareClassNote(pattern)].filter(Boolean);
+      return { output: [text, ...notes].join("\n") };
     },
   };
 }

@@ -65,12 +65,18 @@ export function guarded(argv: string[], path: string | undefined, cwd: string): 
 
 /** Process groups whose command exited while more of the group ran, to be looked at again. */
 const held = new Set<number>();
+/** Whose each of them is: the session whose command left it running (release's `owner`). */
+const owners = new Map<number, string>();
 let sweep: ReturnType<typeof setTimeout> | undefined;
 
-/** After a guarded command of group `pgid` exited (and was not killed): its guard is ended once nothing else of the group runs. */
-export function release(pgid: number): void {
+/**
+ * After a guarded command of group `pgid` exited (and was not killed): its guard is ended once
+ * nothing else of the group runs. `owner`: the session the command ran for, whose a job it left is.
+ */
+export function release(pgid: number, owner?: string): void {
   if (reader === null || reader === undefined) return;
   held.add(pgid);
+  if (owner !== undefined) owners.set(pgid, owner);
   schedule(SWEEP_MS);
 }
 
@@ -86,6 +92,7 @@ function schedule(ms: number): void {
         const left = members.get(pgid) ?? [];
         if (left.length > 1) continue;
         held.delete(pgid);
+        owners.delete(pgid);
         // the guard is never its group's leader (the command's shell is): a lone leader is a new group
         // that took the number of one the command ended itself (`trap 'kill 0' EXIT`), not hey's to end
         if (left.length === 1 && left[0]!.pid !== pgid)
@@ -100,13 +107,14 @@ function schedule(ms: number): void {
 
 /**
  * The jobs the commands left running (`server &`) that still run: what ends with hey, for hey to
- * say so as it ends. One command line per job, its group's first process (the guard left out).
- * POSIX only (Windows' job object ends them unlisted); never throws.
+ * say so as it ends. One command line per job, its group's first process (the guard left out),
+ * with the session whose command left it (release's `owner`). POSIX only (Windows' job object ends
+ * them unlisted); never throws.
  */
-export function jobsLeft(): string[] {
+export function jobsLeft(): { command: string; owner?: string }[] {
   if (reader === null || reader === undefined || held.size === 0) return [];
   const running = listProcesses().filter((p) => p.running && held.has(p.pgid));
-  const jobs: string[] = [];
+  const jobs: { command: string; owner?: string }[] = [];
   for (const pgid of held) {
     const members = running.filter((p) => p.pgid === pgid);
     const inGroup = new Set(members.map((p) => p.pid));
@@ -114,7 +122,8 @@ export function jobsLeft(): string[] {
       .filter((p) => !inGroup.has(p.ppid))
       .map((p) => commandLine(p.pid))
       .find((line) => line !== undefined && !line.endsWith(" hey-guard"));
-    if (job) jobs.push(job);
+    const owner = owners.get(pgid);
+    if (job) jobs.push({ command: job, ...(owner !== undefined ? { owner } : {}) });
   }
   return jobs;
 }

@@ -39,6 +39,8 @@ export interface RunOptions {
   input?: ReadableStream<Uint8Array>;
   /** the group ends with hey, however hey ends (group-guard.ts) */
   guard?: boolean;
+  /** the session the command runs for: a job it leaves running is that session's (group-guard.ts jobsLeft) */
+  owner?: string;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
   /** told of each chunk of stdout and stderr as it arrives */
@@ -93,7 +95,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   clearTimeout(timer);
   opts.signal.removeEventListener("abort", onAbort);
   await stopping;
-  if (opts.guard && !stopping) release(proc.pid);
+  if (opts.guard && !stopping) release(proc.pid, opts.owner);
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   let log: JobLog | undefined;
   const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!())).writer());

@@ -28,7 +28,7 @@ export function shortPath(path: string, home: string | undefined): string {
 }
 
 /**
- * One dim line: version, provider/model (and its address when a variable moved a built-in provider's,
+ * One dim line: version, provider/model (and the variable the model came from: ANTHROPIC_MODEL; and its address when a variable moved a built-in provider's,
  * `via`: OPENAI_BASE_URL, OLLAMA_HOST — the key goes there), directory (and its project root when that is
  * another), and where help is.
  */
@@ -36,6 +36,8 @@ export function banner(o: {
   version: string;
   provider: string;
   model: string;
+  /** the variable the model came from (ANTHROPIC_MODEL), when one did */
+  modelVar?: string;
   via?: { urlVar: string; baseUrl: string };
   cwd: string;
   root?: string;
@@ -44,7 +46,10 @@ export function banner(o: {
 }): string {
   const project = o.root && o.root !== o.cwd ? ` (project ${visible(shortPath(o.root, o.home))})` : "";
   const via = o.via ? ` at ${visible(o.via.baseUrl)} (${o.via.urlVar})` : "";
-  return dim(`hey ${o.version} · ${o.provider}/${o.model}${via} · ${visible(shortPath(o.cwd, o.home))}${project} · /help for commands`, o.color) + "\n";
+  const modelVar = o.modelVar ? ` (${o.modelVar})` : "";
+  return (
+    dim(`hey ${o.version} · ${o.provider}/${o.model}${modelVar}${via} · ${visible(shortPath(o.cwd, o.home))}${project} · /help for commands`, o.color) + "\n"
+  );
 }
 
 /** How the terminal shows an answer: its width (0 = no wrapping), display widths, and whether it takes styles. */

@@ -212,7 +212,11 @@ describe("errors a new user meets", () => {
     const events = jsonEvents(run.stdout);
     expect(events.filter((e) => e.type === "retry")).toEqual([]);
     const error = events.find((e) => e.type === "error")!;
-    expect(error).toEqual({ type: "error", kind: "network", message: "cannot connect to http://127.0.0.1:9/v1: connection refused (is the server running?)" });
+    expect(error).toEqual({
+      type: "error",
+      kind: "network",
+      message: "cannot connect to http://127.0.0.1:9/v1, set by --base-url: connection refused (is the server running?)",
+    });
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(jsonEvents(run.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "error" });
   });

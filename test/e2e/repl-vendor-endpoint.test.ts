@@ -49,3 +49,18 @@ test(
     }),
   E2E_TIMEOUT,
 );
+
+test(
+  "Claude Code's ANTHROPIC_MODEL is named in the banner as where the model came from, and is the model asked for",
+  async () => {
+    const env = { ANTHROPIC_AUTH_TOKEN: "sk-gw", ANTHROPIC_BASE_URL: server.url, ANTHROPIC_MODEL: "gw-sonnet" };
+    const t = await startTerm({ rows: 40, cols: 160, env });
+    try {
+      await t.waitFor((s) => lastLine(s) === "›");
+      expect(await flat(t)).toContain(`anthropic/gw-sonnet (ANTHROPIC_MODEL) at ${server.url} (ANTHROPIC_BASE_URL) ·`);
+    } finally {
+      await t.close();
+    }
+  },
+  E2E_TIMEOUT,
+);

@@ -37,6 +37,25 @@ test.each([
   expect(sent.headers[header]).toBe(value);
 });
 
+test("Claude Code's gateway setup with ANTHROPIC_MODEL: the request asks for that model (the gateway's only one); -m still wins", async () => {
+  const env = { ANTHROPIC_AUTH_TOKEN: "sk-gw", ANTHROPIC_BASE_URL: server.url, ANTHROPIC_MODEL: "gw-sonnet" };
+  server.enqueue(textReply("anthropic", "From the gateway's model."));
+  const run = await runHey(["-p", "hi"], { cwd: home.path, env });
+  expect(run.stdout).toBe("From the gateway's model.\n");
+  expect((server.requests.at(-1)!.body as { model: string }).model).toBe("gw-sonnet"); // before: claude-sonnet-4-5, which the gateway answers with a 404
+  server.enqueue(textReply("anthropic", "From the named model."));
+  await runHey(["-m", "claude-haiku-4-5", "-p", "hi"], { cwd: home.path, env });
+  expect((server.requests.at(-1)!.body as { model: string }).model).toBe("claude-haiku-4-5");
+});
+
+test("hey doctor names ANTHROPIC_MODEL as where the model came from", async () => {
+  const env = { ANTHROPIC_API_KEY: "ak", ANTHROPIC_BASE_URL: NOWHERE, ANTHROPIC_MODEL: "gw-sonnet" };
+  const json = JSON.parse((await runHey(["doctor", "--output", "json"], { cwd: home.path, env })).stdout) as Record<string, unknown>;
+  expect(json).toMatchObject({ provider: "anthropic", model: "gw-sonnet", model_from: "ANTHROPIC_MODEL", base_url_from: "ANTHROPIC_BASE_URL" });
+  const text = await runHey(["doctor"], { cwd: home.path, env });
+  expect(text.stdout.split("\n")[0]).toBe(`hey doctor: anthropic (anthropic) ${NOWHERE} (from ANTHROPIC_BASE_URL), model gw-sonnet (from ANTHROPIC_MODEL)`);
+});
+
 test("GEMINI_API_KEY with GOOGLE_GEMINI_BASE_URL: Gemini's API at that URL, with the key", async () => {
   server.enqueue(textReply("google", "Hello from Gemini."));
   const run = await runHey(["-p", "hi"], { cwd: home.path, env: { GEMINI_API_KEY: "g-key", GOOGLE_GEMINI_BASE_URL: server.url } });
@@ -57,6 +76,12 @@ test("an OPENAI_BASE_URL that is no URL is an error naming it (exit 2), before a
   const run = await runHey(["-p", "hi"], { cwd: home.path, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "api.example.com/v1" } });
   expect(run.code).toBe(2);
   expect(run.stderr).toContain('OPENAI_BASE_URL must be an http:// or https:// URL, got "api.example.com/v1"');
+});
+
+test("a refused connection to the address OPENAI_BASE_URL gave names it: what to unset", async () => {
+  const run = await runHey(["-p", "hi"], { cwd: home.path, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${NOWHERE}/v1` } });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toBe(`error: cannot connect to ${NOWHERE}/v1, set by OPENAI_BASE_URL: connection refused (is the server running?)\n`);
 });
 
 test("hey doctor names OPENAI_BASE_URL as where the address came from", async () => {

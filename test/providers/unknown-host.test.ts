@@ -71,7 +71,8 @@ test("a resolver that cannot be asked (EAI_AGAIN) on the first request is retrie
 });
 
 test.each([
-  [{ name: "cli" }, "--base-url (or HEY_BASE_URL)"],
+  [{ name: "cli" }, "--base-url"],
+  [{ name: "cli", urlVar: "HEY_BASE_URL" }, "HEY_BASE_URL"],
   [{ name: "work", source: "/home/u/.config/hey/config.toml" }, SETTING],
   [{ name: "openrouter", preset: true }, "base_url of [provider.openrouter]"],
 ])("the setting of %o is named %p", (p, said) => {

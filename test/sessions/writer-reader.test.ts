@@ -22,6 +22,7 @@ import { formatSessionList, TORN_END, type SessionInfo } from "../../src/session
 import { findSession, listSessions, pruneSessions } from "../../src/sessions/listing.ts";
 import { sessionsHere } from "../../src/sessions/scope.ts";
 import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
+import { appendEndedJobs } from "../../src/sessions/ended-jobs.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 import { HEY_STOPPED } from "../../src/kernel/turns.ts";
@@ -597,8 +598,8 @@ test("the jobs a run ended are read by the next resume while no message follows 
   const w = writer(dir);
   w.emit({ type: "message", message: userMessage("start the server") });
   w.emit({ type: "message", message: assistant("it is up on 8000") });
-  w.jobsEnded(["python3 -m http.server 8000"]);
   w.close();
+  appendEndedJobs(join(dir, "sessions"), loadSession(w.path).header.id, ["python3 -m http.server 8000"]); // as hey ends them, its writer closed
   expect(loadSession(w.path).endedJobs).toEqual(["python3 -m http.server 8000"]);
   expect(loadSession(w.path).messages.map(textOf)).toEqual(["start the server", "it is up on 8000"]);
 
