@@ -71,7 +71,8 @@ export function cutCalls(m: Message, cut: CallCut, results: ReadonlyMap<string, 
     if (shorter !== c) changed = true;
     return shorter;
   });
-  const out = changed ? { ...m, toolCalls: calls } : m;
+  if (!changed) return m; // not kept: the same message may be cut with another `cut` in the same request
+  const out = { ...m, toolCalls: calls };
   memo.set(m, { key, out });
   return out;
 }
