@@ -20,7 +20,7 @@
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { cuttable, cutText, TEXT_SHARES, textCutKeep } from "./text-cut.ts";
-import { CALL_KEEP_SHARE, cutCalls, resultsOf } from "./call-cut.ts";
+import { CALL_KEEP_SHARE, callsCut, cutCalls, resultsOf } from "./call-cut.ts";
 
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
@@ -102,8 +102,10 @@ export interface Fitted {
   messages: readonly Message[];
   /** messages dropped (stages 1 and 3) */
   trimmed: number;
-  /** tool results and calls' arguments cut (stages 2 and 4) */
+  /** tool results cut (stages 2 and 4) */
   cut: number;
+  /** tool calls whose long arguments were cut (stages 2 and 4) */
+  calls: number;
   /** texts of the first message and the newest turns cut to their start and end (stage 5): what is never left out was over the budget */
   texts: number;
   /** still over the budget: only what is never dropped is left, its results cut as far as allowed */
@@ -159,6 +161,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   let kept = chars.reduce((a, b) => a + b, 0);
   let dropped = 0;
   let cut = 0;
+  let calls = 0;
   const texts = new Map<string, number>(); // stage 5: message id → characters kept
   let results: ReadonlyMap<string, Message> | undefined; // per call id its result, once a call is cut
   const tokens = (c: number) => {
@@ -225,13 +228,14 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   const next: Hold = { budgetTokens: budget.budgetTokens, dropped: dropIds, cut: cutIds, texts };
 
   const tasked = !(task && (summarized || dropped > 0));
-  if (dropped === 0 && tasked && cut === 0 && texts.size === 0)
-    return { messages, trimmed: 0, cut: 0, texts: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
+  if (dropped === 0 && tasked && cut === 0 && calls === 0 && texts.size === 0)
+    return { messages, trimmed: 0, cut: 0, calls: 0, texts: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
   const messagesOut = assemble(out, units, drop, tasked ? undefined : task, facts);
   return {
     messages: messagesOut,
     trimmed: dropped,
     cut,
+    calls,
     texts: texts.size,
     overBudget,
     newlyTrimmed: dropped - held + texts.size - heldTexts,
@@ -266,13 +270,14 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     replace(j, cutCalls(out[j]!, cut, results), record);
   }
 
-  /** Message `j` sent as `shorter`, counted as one more cut. */
+  /** Message `j` sent as `shorter`, counted as one more result cut, or as the calls it cut. */
   function replace(j: number, shorter: Message, record?: Set<string>): void {
     if (shorter === out[j]) return;
     kept += messageChars(shorter) - chars[j]!;
     chars[j] = messageChars(shorter);
+    if (shorter.role === "tool") cut++;
+    else calls += callsCut(out[j]!, shorter);
     out[j] = shorter;
-    cut++;
     record?.add(messages[j]!.id);
   }
 }

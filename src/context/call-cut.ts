@@ -33,14 +33,24 @@ export const largeCallCut = (budgetTokens: number): CallCut => ({
 
 /**
  * Every assistant message's calls that have run (a result follows) with arguments over
- * LARGE_CALL_SHARE of the budget, cut (cutCalls). The same objects when nothing is that large.
+ * LARGE_CALL_SHARE of the budget, cut (cutCalls), and how many calls were. The same messages when
+ * nothing is that large.
  */
-export function cutLargeCalls(messages: readonly Message[], budgetTokens: number): readonly Message[] {
-  if (!messages.some((m) => m.toolCalls?.some((c) => c.arguments.length > LARGE_CALL_SHARE * budgetTokens))) return messages; // at least a character a token
+export function cutLargeCalls(messages: readonly Message[], budgetTokens: number): { messages: readonly Message[]; count: number } {
+  if (!messages.some((m) => m.toolCalls?.some((c) => c.arguments.length > LARGE_CALL_SHARE * budgetTokens))) return { messages, count: 0 }; // at least a character a token
   const results = resultsOf(messages);
   const cut = largeCallCut(budgetTokens);
-  return messages.map((m) => (m.toolCalls ? cutCalls(m, cut, results) : m));
+  let count = 0;
+  const out = messages.map((m) => {
+    const shorter = m.toolCalls ? cutCalls(m, cut, results) : m;
+    count += callsCut(m, shorter);
+    return shorter;
+  });
+  return { messages: out, count };
 }
+
+/** How many calls of `before` (an assistant message) `after`, its cut, sends cut. */
+export const callsCut = (before: Message, after: Message): number => after.toolCalls?.filter((c, i) => c !== before.toolCalls?.[i]).length ?? 0;
 
 /** Per call id, its result message (the tool messages of `messages`). */
 export function resultsOf(messages: readonly Message[]): ReadonlyMap<string, Message> {

@@ -111,9 +111,10 @@ export interface ContextView {
   /**
    * results pruned as duplicates, calls purged, messages replaced by compaction summaries (`/compact`,
    * the budget), ranges replaced by the compress tool, messages trimmed, results cut by the ceiling,
-   * texts of the messages never left out cut to their start and end (budget.ts stage 5)
+   * tool calls whose long arguments are sent cut (call-cut.ts), texts of the messages never left
+   * out cut to their start and end (budget.ts stage 5)
    */
-  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; texts: number };
+  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; calls: number; texts: number };
 }
 
 /** The request's view of the history. Pure and deterministic; never throws for any history. */
@@ -131,7 +132,7 @@ export function buildContext(input: ContextInput): ContextView {
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
   const called = cutLargeCalls(purged.messages, policy.budgetTokens);
-  const handled = policy.compressTool ? addHandles(called, facts.handles) : called;
+  const handled = policy.compressTool ? addHandles(called.messages, facts.handles) : called.messages;
   const budget = {
     budgetTokens: policy.budgetTokens,
     fixedTokens: input.fixedTokens,
@@ -142,7 +143,7 @@ export function buildContext(input: ContextInput): ContextView {
   };
   const trimmed = trimToBudget(handled, facts, budget);
   const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
-  const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.texts > 0;
+  const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.calls > 0 || trimmed.texts > 0;
   return {
     messages: trimmed.messages,
     estimate,
@@ -168,6 +169,7 @@ export function buildContext(input: ContextInput): ContextView {
       compressed: ranges,
       trimmed: trimmed.trimmed,
       cut: trimmed.cut,
+      calls: called.count + trimmed.calls,
       texts: trimmed.texts,
     },
   };

@@ -7,7 +7,13 @@
 import { describe, expect, test } from "bun:test";
 import { buildContext, type ContextInput } from "../../src/context/view.ts";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
-import { testPolicy } from "../helpers/settings.ts";
+import { createAgent } from "../../src/agent.ts";
+import { agentSettings } from "../../src/runtime.ts";
+import { usageReport } from "../../src/ui/usage-report.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { fakeProvider } from "../helpers/fake-provider.ts";
+import { recordingOutput } from "../helpers/recording-output.ts";
+import { defaultSettingsForTest, testPolicy } from "../helpers/settings.ts";
 
 const text = (id: string, role: "user" | "assistant", t: string): Message => ({ id, role, content: [{ type: "text", text: t }] });
 const lines = (n: number, tag = "line") => Array.from({ length: n }, (_, i) => `${tag} ${i + 1} ${"x".repeat(50)}`).join("\n") + "\n";
@@ -156,4 +162,28 @@ describe("the budget's ceiling and the window cut smaller calls too", () => {
     expect(view.estimate).toBeLessThanOrEqual(9000);
     expect(sentArgs(view, "c1").content).toContain("[hey: ");
   });
+});
+
+test("/usage says how many long tool calls are sent cut; the model's next request holds the cut, the agent's history the call whole", async () => {
+  const dir = tempDir();
+  try {
+    const p = fakeProvider([{ toolCalls: [{ name: "write_file", arguments: { path: "big.txt", content: BIG } }] }, { text: "Wrote big.txt." }]);
+    const write = { name: "write_file", description: "writes", parameters: {}, run: async () => ({ output: "created big.txt" }) };
+    const none = { permission: () => undefined, taskNote: () => undefined };
+    const agent = createAgent({
+      settings: agentSettings(defaultSettingsForTest()),
+      provider: p,
+      tools: () => [write],
+      output: recordingOutput(),
+      cwd: dir.path,
+      system: () => "s",
+      ...none,
+    });
+    await agent.send("write big.txt", new AbortController().signal);
+    expect(JSON.stringify(p.requests[1]!.messages).length).toBeLessThan(10_000);
+    expect(agent.messages.find((m) => m.toolCalls)!.toolCalls![0]!.arguments.length).toBeGreaterThan(600_000);
+    expect(usageReport(agent)).toContain("1 long tool call cut to start and end");
+  } finally {
+    dir.remove();
+  }
 });
