@@ -13,7 +13,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { textKeep } from "./passes.ts";
 
 /** A call whose arguments are over this share of the budget (10,000 tokens of the default 40,000) is sent cut in every request. */
-export const LARGE_CALL_SHARE = 0.25;
+const LARGE_CALL_SHARE = 0.25;
 /** Each long string of a cut call keeps about this share of the budget (400 tokens of the default 40,000): its first and last lines. */
 export const CALL_KEEP_SHARE = 0.01;
 /** Of a cut string, this share is its head; the rest its tail. */
@@ -26,7 +26,7 @@ export interface CallCut {
 }
 
 /** What cutLargeCalls does at `budgetTokens`. */
-export const largeCallCut = (budgetTokens: number): CallCut => ({
+const largeCallCut = (budgetTokens: number): CallCut => ({
   overTokens: LARGE_CALL_SHARE * budgetTokens,
   keepTokens: CALL_KEEP_SHARE * budgetTokens,
 });
@@ -147,7 +147,7 @@ function fileNote(tool: string, path: string): ((key: string) => Note | undefine
  * line ends when whole lines make up at least half of each, around `note`. `text` itself when
  * cutting would save less than a sixth, or nothing once the note is in.
  */
-export function cutString(text: string, keepTokens: number, note: Note): string {
+function cutString(text: string, keepTokens: number, note: Note): string {
   const keep = textKeep(text, keepTokens);
   if (text.length <= keep * 1.2) return text;
   const headRoom = Math.floor(keep * HEAD_SHARE);
