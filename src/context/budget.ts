@@ -5,10 +5,12 @@
 //      request prefix — and the provider's prompt cache — stays the same until the budget is
 //      reached again;
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
-//      tail around a note that says how to get the whole back;
+//      tail around a note that says how to get the whole back, and long arguments of their calls
+//      (call-cut.ts: a write_file's content is in the file it wrote);
 //   3. recent units are dropped, oldest first;
-//   4. past the model's window (when known), the newest turn's results are cut too, only to what
-//      fits the budget (a file bigger than the window still reaches the model as far as it fits);
+//   4. past the model's window (when known), the newest turn's calls and results are cut too, the
+//      results only to what fits the budget (a file bigger than the window still reaches the model
+//      as far as it fits);
 //   5. still over the budget: the long texts of what is left — the first message, the newest
 //      answer — are cut to their start and end (text-cut.ts), never the latest user message.
 // Never dropped: the first and the last user message, the newest turn and summaries; the newest
@@ -18,6 +20,7 @@
 import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type HistoryFacts } from "./passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { cuttable, cutText, TEXT_SHARES, textCutKeep } from "./text-cut.ts";
+import { CALL_KEEP_SHARE, callsCut, cutCalls, resultsOf } from "./call-cut.ts";
 
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
@@ -82,7 +85,7 @@ export interface Budget {
 
 /**
  * What a request left out (the first message id of each dropped unit) and cut by the ceiling
- * (result ids), within `budgetTokens`: a hold made for another budget (a window learned, another
+ * (ids of results, and of assistant messages whose calls' arguments were cut), within `budgetTokens`: a hold made for another budget (a window learned, another
  * model) is not kept — what fits is judged afresh.
  */
 export interface Hold {
@@ -101,6 +104,8 @@ export interface Fitted {
   trimmed: number;
   /** tool results cut (stages 2 and 4) */
   cut: number;
+  /** tool calls whose long arguments were cut (stages 2 and 4) */
+  calls: number;
   /** texts of the first message and the newest turns cut to their start and end (stage 5): what is never left out was over the budget */
   texts: number;
   /** still over the budget: only what is never dropped is left, its results cut as far as allowed */
@@ -156,7 +161,9 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   let kept = chars.reduce((a, b) => a + b, 0);
   let dropped = 0;
   let cut = 0;
+  let calls = 0;
   const texts = new Map<string, number>(); // stage 5: message id → characters kept
+  let results: ReadonlyMap<string, Message> | undefined; // per call id its result, once a call is cut
   const tokens = (c: number) => {
     if (dropped > 0) c += messageChars(textMessage("", omittedNote(dropped))) * stretches();
     if (task && (summarized || dropped > 0)) c += messageChars(task);
@@ -179,7 +186,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     for (const [k, unit] of units.entries()) {
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
-        if (out[j]!.role !== "tool") continue;
+        if (out[j]!.toolCalls) callsAt(j, toFit ? CALL_KEEP_SHARE * 1.2 : CUT_SHARE, toFit ? undefined : record);
+        if (out[j]!.role !== "tool" || fits(limit)) continue;
         // `toFit`: past the window's ceiling, a result keeps what fits the budget (room for the
         // estimate's error and the answer), down to `keep`; cutResult cuts a sixth at least
         const over = toFit ? Math.ceil((tokens(kept) - Math.min(limit!, budget.budgetTokens)) / budget.tokensPerChar) + FIT_MARGIN : 0;
@@ -220,13 +228,14 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   const next: Hold = { budgetTokens: budget.budgetTokens, dropped: dropIds, cut: cutIds, texts };
 
   const tasked = !(task && (summarized || dropped > 0));
-  if (dropped === 0 && tasked && cut === 0 && texts.size === 0)
-    return { messages, trimmed: 0, cut: 0, texts: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
+  if (dropped === 0 && tasked && cut === 0 && calls === 0 && texts.size === 0)
+    return { messages, trimmed: 0, cut: 0, calls: 0, texts: 0, overBudget, newlyTrimmed: 0, hold: next, untrimmed };
   const messagesOut = assemble(out, units, drop, tasked ? undefined : task, facts);
   return {
     messages: messagesOut,
     trimmed: dropped,
     cut,
+    calls,
     texts: texts.size,
     overBudget,
     newlyTrimmed: dropped - held + texts.size - heldTexts,
@@ -245,14 +254,30 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     texts.set(messages[j]!.id, keep);
   }
 
-  /** Cuts the result at `j` (of the unit starting at `start`) to `size`; `record`: the ids of results cut to the ceiling's size. */
+  /**
+   * Cuts the result at `j` (of the unit starting at `start`) to `size`, or the arguments of its calls
+   * when `j` is the assistant message (as the ceiling does); `record`: the ids of those cut to the ceiling's size.
+   */
   function cutAt(j: number, size: number, start: number, record?: Set<string>): void {
-    const shorter = cutResult(out[j]!, size, callOf(messages, start, out[j]!));
+    if (out[j]!.toolCalls) return callsAt(j, CUT_SHARE, record);
+    replace(j, cutResult(out[j]!, size, callOf(messages, start, out[j]!)), record);
+  }
+
+  /** Cuts the arguments of the calls of message `j` that are over `overShare` of the budget (call-cut.ts). */
+  function callsAt(j: number, overShare: number, record?: Set<string>): void {
+    results ??= resultsOf(messages);
+    const cut = { overTokens: overShare * budget.budgetTokens, keepTokens: CALL_KEEP_SHARE * budget.budgetTokens };
+    replace(j, cutCalls(out[j]!, cut, results), record);
+  }
+
+  /** Message `j` sent as `shorter`, counted as one more result cut, or as the calls it cut. */
+  function replace(j: number, shorter: Message, record?: Set<string>): void {
     if (shorter === out[j]) return;
     kept += messageChars(shorter) - chars[j]!;
     chars[j] = messageChars(shorter);
+    if (shorter.role === "tool") cut++;
+    else calls += callsCut(out[j]!, shorter);
     out[j] = shorter;
-    cut++;
     record?.add(messages[j]!.id);
   }
 }

@@ -1,6 +1,6 @@
 // What one model request sends (SPEC §10). The history is append-only and never changed; before
 // every request `buildContext` derives the request's view of it with the passes of passes.ts and
-// budget.ts: summaries → dedup → error purge → handles → budget (trim, then the hard ceiling). The
+// budget.ts: summaries → dedup → error purge → large calls cut → handles → budget (trim, then the hard ceiling). The
 // view is a pure function of its input; context/compaction.ts decides that input (which summaries,
 // how far dedup and purge may look, whether handles show) so that requests repeat each other's
 // prefix for the providers' prompt caches.
@@ -13,7 +13,8 @@
 //   or summarized — are the first and the last user message and the newest turn, whose results
 //   are cut only past the model's window. Dedup and purge also leave write_file, edit and compress
 //   results alone. A first user message over half the budget keeps only its start and end once it
-//   is answered.
+//   is answered. A tool call that has run with arguments over a quarter of the budget (a 600 KB
+//   write_file) is sent with each long string cut to its first and last lines (call-cut.ts).
 // - Summaries: the caller's compactions and the model's successful compress calls. Later ones win
 //   over earlier ones they overlap; the caller's count as later than any compress call. Compress
 //   calls already in the history apply even when the compress tool is now off.
@@ -21,6 +22,7 @@
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
 import { parseArguments, type Message } from "../kernel/ir.ts";
 import { trimToBudget, type Hold } from "./budget.ts";
+import { cutLargeCalls } from "./call-cut.ts";
 import {
   addHandles,
   applySummaries,
@@ -109,9 +111,10 @@ export interface ContextView {
   /**
    * results pruned as duplicates, calls purged, messages replaced by compaction summaries (`/compact`,
    * the budget), ranges replaced by the compress tool, messages trimmed, results cut by the ceiling,
-   * texts of the messages never left out cut to their start and end (budget.ts stage 5)
+   * tool calls whose long arguments are sent cut (call-cut.ts), texts of the messages never left
+   * out cut to their start and end (budget.ts stage 5)
    */
-  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; texts: number };
+  stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; calls: number; texts: number };
 }
 
 /** The request's view of the history. Pure and deterministic; never throws for any history. */
@@ -128,7 +131,8 @@ export function buildContext(input: ContextInput): ContextView {
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
-  const handled = policy.compressTool ? addHandles(purged.messages, facts.handles) : purged.messages;
+  const called = cutLargeCalls(purged.messages, policy.budgetTokens);
+  const handled = policy.compressTool ? addHandles(called.messages, facts.handles) : called.messages;
   const budget = {
     budgetTokens: policy.budgetTokens,
     fixedTokens: input.fixedTokens,
@@ -139,7 +143,7 @@ export function buildContext(input: ContextInput): ContextView {
   };
   const trimmed = trimToBudget(handled, facts, budget);
   const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
-  const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.texts > 0;
+  const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.calls > 0 || trimmed.texts > 0;
   return {
     messages: trimmed.messages,
     estimate,
@@ -165,6 +169,7 @@ export function buildContext(input: ContextInput): ContextView {
       compressed: ranges,
       trimmed: trimmed.trimmed,
       cut: trimmed.cut,
+      calls: called.count + trimmed.calls,
       texts: trimmed.texts,
     },
   };

@@ -54,6 +54,7 @@ export function usageReport(
     st?.compressed && count(st.compressed, "compressed range"),
     st?.trimmed && `${count(st.trimmed, "message")} left out`,
     st?.cut && `${count(st.cut, "result")} cut`,
+    st?.calls && `${count(st.calls, "long tool call")} cut to start and end`,
     st?.texts && `${count(st.texts, "long message")} cut to start and end`,
     made && `${n(made)} summar${made === 1 ? "y" : "ies"}`,
   ].filter((x): x is string => typeof x === "string");

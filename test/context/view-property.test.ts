@@ -2,7 +2,7 @@
 // every call paired with exactly one result, never loses a protected message, meets the budget
 // whenever the protected part fits, is deterministic and leaves its input alone.
 import { expect, test } from "bun:test";
-import { textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
+import { parseArguments, textOf, type Message, type ToolCall } from "../../src/kernel/ir.ts";
 import { cutNote, firstPromptKeep } from "../../src/context/passes.ts";
 import { buildContext, checkCompressRange, compressSummaries, estimateTokens, type ContextInput, type Summary } from "../../src/context/view.ts";
 import { testPolicy } from "../helpers/settings.ts";
@@ -162,6 +162,17 @@ function pinnedIds(history: readonly Message[]): Set<string> {
 
 const CUT = "left out to fit the context budget";
 
+/** `original` when `sent` is it with long strings cut around a note (call-cut.ts), checked; else `sent`. */
+function wholeCall(sent: ToolCall, original: ToolCall | undefined): ToolCall {
+  if (!original || sent.arguments === original.arguments || sent.arguments === "{}") return sent; // "{}": purged (passes.ts purgeErrors)
+  expect(sent.arguments).toContain("left out of the history to fit the context budget");
+  const args = parseArguments(sent.arguments);
+  const whole = parseArguments(original.arguments);
+  if (args && whole) expect(Object.keys(args)).toEqual(Object.keys(whole));
+  expect(sent.arguments.length).toBeLessThan(original.arguments.length);
+  return original;
+}
+
 const unhandled = (m: Message) =>
   JSON.stringify({ ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: p.text.replace(/\n?\[#[^\]]+\]$/, "") } : p)) });
 
@@ -174,7 +185,9 @@ function check(input: ContextInput): void {
   expect(view.estimate).toBe(input.fixedTokens + estimateTokens(view.messages, input.tokensPerChar));
 
   const protect = protectedIds(input.history, input.policy.protectTurns ?? 3);
-  const byId = new Map(view.messages.map((m) => [m.id, m]));
+  // a call's long arguments may be sent cut (call-cut.ts): a JSON object with the same keys, with a note; checked, then compared as whole
+  const calls = new Map(input.history.flatMap((m) => m.toolCalls ?? []).map((c) => [c.id, c]));
+  const byId = new Map(view.messages.map((m) => [m.id, m.toolCalls ? { ...m, toolCalls: m.toolCalls.map((c) => wholeCall(c, calls.get(c.id))) } : m]));
   // a first prompt over its share of the budget keeps its start and end once answered (issue 13 row 2)
   const first = input.history.find((m) => m.role === "user");
   const keep = first ? firstPromptKeep(textOf(first), input.policy.budgetTokens) : 0;
