@@ -52,7 +52,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   const results = new Map<string, Message>(); // their results so far, in the order they came
   for (const [i, m] of messages.entries()) {
     if (m.role === "tool") {
-      if (!m.toolCallId || !open.has(m.toolCallId) || results.has(m.toolCallId))
+      if (m.toolCallId === undefined || !open.has(m.toolCallId) || results.has(m.toolCallId))
         changed = true; // an orphaned or duplicate result
       else results.set(m.toolCallId, m);
       continue;
