@@ -8,6 +8,8 @@ import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { callPath, checkArguments } from "./tool-args.ts";
 import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
+import { readArguments } from "./call-arguments.ts";
+import { nearestTool } from "./call-names.ts";
 import { repeatCount, repeatNote, repeatNotice, REPEAT_NOTE_AT, stepOf, type Step } from "./repeats.ts";
 
 /**
@@ -218,10 +220,9 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
 
 async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
-  if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
+  if (!tool) return { output: unknownTool(call.name, deps.tools), isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
-  if (!args)
-    return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
+  if (!args) return { output: invalidArguments(call), isError: true };
   // hey's own tools refuse arguments they do not take (a misnamed one was silently ignored); an MCP server's schema is its own
   const builtin = tool.server === undefined && BUILTIN_TOOLS.includes(tool.name);
   const checked = checkArguments(call.name, args, tool.parameters, builtin, tool.inDirectory?.bind(tool));
@@ -237,4 +238,22 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
     return { output: `${call.name} failed: ${errorText(e)}`, isError: true };
   }
+}
+
+/** How much of arguments that could not be read their error quotes. */
+const QUOTED_ARGUMENTS_CHARS = 200;
+
+/** The result of a call whose arguments are no JSON object even after the repairs (call-arguments.ts): why, and what was sent (the history shows `{}` for them). */
+function invalidArguments(call: ToolCall): string {
+  const read = readArguments(call.arguments);
+  const why = "error" in read ? read.error : "expected a JSON object";
+  const raw = call.arguments.length > QUOTED_ARGUMENTS_CHARS ? `${call.arguments.slice(0, QUOTED_ARGUMENTS_CHARS)}…` : call.arguments;
+  return `invalid arguments for ${call.name}: ${why}. Nothing ran. The arguments as you sent them: ${JSON.stringify(raw)}. Send them again as one JSON object.`;
+}
+
+/** The result of a call to a tool that is not there: the one it was likely meant as, and those there are. */
+function unknownTool(name: string, tools: readonly Tool[]): string {
+  const names = tools.map((t) => t.name);
+  const near = nearestTool(name, names);
+  return `unknown tool "${name}"; ${near ? `did you mean ${near}? Available` : "available"}: ${names.join(", ")}`;
 }
