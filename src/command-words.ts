@@ -2,7 +2,7 @@
 // `hey upgrdae`, `hey sesions`): refused with the command meant rather than sent to the model as a
 // prompt and saved as a session. Kept tight — a word a prompt would be (`hey test`, `hey rust`)
 // still goes to the model. Pure.
-import { editDistance } from "./spelling.ts";
+import { editDistance } from "./kernel/spelling.ts";
 
 /** hey's commands of their own (main.ts) that a one-word slip is checked against. */
 const COMMANDS = ["doctor", "upgrade", "trust", "mcp"];

@@ -5,7 +5,7 @@
 // and the switch goes ahead as -m's does). At start (providers.ts), a model named by -m,
 // HEY_MODEL or [default] model that is a near miss of the configured list is warned about. Pure:
 // the caller asks the endpoint.
-import { editDistance } from "../spelling.ts";
+import { editDistance } from "../kernel/spelling.ts";
 import { isGateway } from "./presets.ts";
 import { ConfigError, type ProviderSettings } from "./settings.ts";
 import { closest } from "./suggest.ts";

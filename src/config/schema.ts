@@ -6,7 +6,7 @@
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
 import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { fromCodex } from "./mcp-formats.ts";
-import { editDistance } from "../spelling.ts";
+import { editDistance } from "../kernel/spelling.ts";
 import { didYouMean, protocolHint } from "./suggest.ts";
 import { isTable, type Table } from "./table.ts";
 

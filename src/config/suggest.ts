@@ -1,6 +1,6 @@
 // "Did you mean …?" for a name that is not known: a key of a config file, a provider, a protocol. Pure.
 import { PROTOCOLS, type Protocol } from "../kernel/ir.ts";
-import { editDistance } from "../spelling.ts";
+import { editDistance } from "../kernel/spelling.ts";
 
 /**
  * The known name `name` is probably a misspelling of: the closest one at most two edits away (one

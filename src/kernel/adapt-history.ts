@@ -1,6 +1,7 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
-import { parseArguments, type Message, type Opaque, type Protocol, type ToolCall } from "./ir.ts";
+import { readArguments } from "./call-arguments.ts";
+import { type Message, type Opaque, type Protocol, type ToolCall } from "./ir.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
@@ -34,9 +35,11 @@ export function producedBy(o: Opaque | undefined, target: Target): boolean {
  * - opaque data on tool calls (Gemini thought signatures) survives only for its own provider and model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
- * - arguments that are not a JSON object (a call the output limit cut off mid-way; its result says
- *   so) go as `{}`: chat-completions servers that parse them answer 400 to half a JSON text, and
- *   Anthropic, Gemini and Responses take only an object there;
+ * - arguments with a slip that has one meaning (call-arguments.ts: a code fence, Python's True…) go
+ *   as the JSON object they were read as, the call that ran; those that are not a JSON object even
+ *   so (a call the output limit cut off mid-way) go as `{}`, and their result quotes what was sent:
+ *   chat-completions servers that parse them answer 400 to half a JSON text, and Anthropic, Gemini
+ *   and Responses take only an object there;
  * - every tool call gets exactly one result (a synthetic error result when it has none) and
  *   results without a call are dropped, so no request is ever rejected for a broken pair;
  * - a message's results go in the order of its calls, whatever order they finished (and were
@@ -52,7 +55,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   const results = new Map<string, Message>(); // their results so far, in the order they came
   for (const [i, m] of messages.entries()) {
     if (m.role === "tool") {
-      if (!m.toolCallId || !open.has(m.toolCallId) || results.has(m.toolCallId))
+      if (m.toolCallId === undefined || !open.has(m.toolCallId) || results.has(m.toolCallId))
         changed = true; // an orphaned or duplicate result
       else results.set(m.toolCallId, m);
       continue;
@@ -100,9 +103,15 @@ function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Messa
   return { ...m, content, ...(calls ? { toolCalls: calls } : {}) };
 }
 
-/** A call's arguments as every protocol takes them back: a JSON object's text, else `{}` (blank, cut off, not JSON, not an object). */
+/**
+ * A call's arguments as every protocol takes them back: a JSON object's text — the model's own, or
+ * the object read from its slips (call-arguments.ts), which is the call that ran — else `{}` (blank,
+ * cut off, not JSON, not an object: its error result quotes what the model sent).
+ */
 function sentArguments(c: ToolCall): string {
-  return c.arguments.trim() !== "" && parseArguments(c.arguments) ? c.arguments : "{}";
+  const read = readArguments(c.arguments);
+  if (!("args" in read) || c.arguments.trim() === "") return "{}";
+  return read.repaired ? JSON.stringify(read.args) : c.arguments;
 }
 
 /** Longest tool-call id every protocol accepts (OpenAI chat rejects ids over 40 characters). */

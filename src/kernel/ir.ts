@@ -1,5 +1,6 @@
 // The protocol-agnostic message IR (SPEC §4). Every adapter maps its vendor's wire format to and
 // from these types; nothing outside src/providers/ knows a vendor's shapes.
+import { readArguments } from "./call-arguments.ts";
 
 /** The four wire protocols hey speaks. */
 export const PROTOCOLS = ["openai", "responses", "anthropic", "google"] as const;
@@ -154,14 +155,11 @@ export function userMessage(content: string | ContentBlock[]): Message {
 }
 
 /**
- * A tool call's `arguments` as an object: "" counts as `{}`; undefined when the text is not JSON
- * or not an object. Never throws.
+ * A tool call's `arguments` as an object: "" counts as `{}`, and the slips with one meaning are
+ * repaired (call-arguments.ts: a code fence, trailing commas, Python literals…); undefined when
+ * they are not an object even so. Never throws.
  */
 export function parseArguments(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text.trim() === "" ? "{}" : text);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readArguments(text);
+  return "args" in read ? read.args : undefined;
 }

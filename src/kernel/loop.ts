@@ -5,6 +5,7 @@
 // passed in; the loop prints nothing and persists nothing (Outputs do).
 import { handOff } from "./hand-off.ts";
 import { refused } from "./refusal.ts";
+import { callSteps, repeatStop } from "./repeats.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { turnsOf, type LoopDeps, type RunResult } from "./turns.ts";
 import { userMessage, type Message } from "./ir.ts";
@@ -66,8 +67,11 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (calls.length === 0) return turns.finish("end");
     const cutOff = reply.stop === "length"; // the last call may have been cut off mid-arguments: it is not run
     // each result was emitted (for the session writer) as its call finished: kept in the history in that order, as in the file
-    messages.push(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools, cutOff })));
+    const repeats = callSteps(messages); // the calls before these: a call made again and again is told so, then stopped
+    messages.push(...(await runToolCalls(calls, { ...deps, tools: reply.tools, parallel: deps.limits.parallelTools, cutOff, repeats })));
     if (deps.signal.aborted) return turns.interrupted();
+    const stuck = repeatStop(messages);
+    if (stuck) return turns.fail("repeated_calls", stuck, "error");
   }
 }
 

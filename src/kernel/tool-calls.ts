@@ -8,6 +8,9 @@ import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { callPath, checkArguments } from "./tool-args.ts";
 import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
+import { readArguments } from "./call-arguments.ts";
+import { nearestTool } from "./call-names.ts";
+import { repeatCount, repeatNote, repeatNotice, REPEAT_NOTE_AT, stepOf, type Step } from "./repeats.ts";
 
 /**
  * Where an MCP tool comes from, for the permission rules: its server, the server's own name for it
@@ -43,6 +46,8 @@ export interface ToolRunDeps {
    * call is answered as an unknown tool. Asked once per call, before the turn's calls run.
    */
   unlisted?(name: string): Tool | undefined;
+  /** the calls made in a row before this turn's, with their results (repeats.ts callSteps); absent: none */
+  repeats?: readonly Step[];
 }
 
 /**
@@ -107,6 +112,8 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * without a `path` (a command, which may read or change any file) runs after the calls with a path
  * before it and before those after it (read-only commands side by side still run at once, as do
  * file calls), and a call on a directory after the edit and write_file calls before it on files inside it.
+ * A call identical to the REPEAT_NOTE_AT - 1 before it (`deps.repeats`, then the turn's own; repeats.ts)
+ * gets repeatNote at the end of its result message — not in its `tool_result`, which shows what the tool printed.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
   const found = calls.map((c) => deps.tools.find((t) => t.name === c.name) ?? deps.unlisted?.(c.name));
@@ -117,6 +124,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   const results: (ToolResult | undefined)[] = calls.map(() => undefined);
   const done: Message[] = []; // the result messages in the order their calls finished: as the session has them
   let shown = 0; // the calls whose tool_result is out
+  const steps: (Step | undefined)[] = calls.map(() => undefined); // the turn's calls done so far, for repeatCount
   /** a call done: the tool_results now in call order go out, then its result message (for the session) */
   const finished = (i: number, result: ToolResult): Message => {
     results[i] = result;
@@ -124,7 +132,11 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       const call = calls[shown]!;
       deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output });
     }
-    const message = toolMessage(calls[i]!, result);
+    // the model is told when it repeats itself (in the result it reads); the user sees what the tool printed, and a notice
+    steps[i] = stepOf(calls[i]!, result.output, Boolean(result.isError));
+    const repeats = repeatCount([...(deps.repeats ?? []), ...steps.slice(0, i)], steps[i]);
+    if (repeats === REPEAT_NOTE_AT) deps.output.emit({ type: "notice", message: repeatNotice(calls[i]!.name, repeats) });
+    const message = toolMessage(calls[i]!, repeats >= REPEAT_NOTE_AT ? { ...result, output: result.output + repeatNote(repeats) } : result);
     done.push(message);
     deps.output.emit({ type: "message", message });
     return message;
@@ -209,10 +221,9 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
 
 async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
-  if (!tool) return { output: `unknown tool "${call.name}"; available: ${deps.tools.map((t) => t.name).join(", ")}`, isError: true };
+  if (!tool) return { output: unknownTool(call.name, deps.tools), isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
-  if (!args)
-    return { output: `invalid arguments for ${call.name}: expected a JSON object, got ${JSON.stringify(call.arguments.slice(0, 200))}`, isError: true };
+  if (!args) return { output: invalidArguments(call), isError: true };
   // hey's own tools refuse arguments they do not take (a misnamed one was silently ignored); an MCP server's schema is its own
   const builtin = tool.server === undefined && BUILTIN_TOOLS.includes(tool.name);
   const checked = checkArguments(call.name, args, tool.parameters, builtin, tool.inDirectory?.bind(tool));
@@ -228,4 +239,22 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
     return { output: `${call.name} failed: ${errorText(e)}`, isError: true };
   }
+}
+
+/** How much of arguments that could not be read their error quotes. */
+const QUOTED_ARGUMENTS_CHARS = 200;
+
+/** The result of a call whose arguments are no JSON object even after the repairs (call-arguments.ts): why, and what was sent (the history shows `{}` for them). */
+function invalidArguments(call: ToolCall): string {
+  const read = readArguments(call.arguments);
+  const why = "error" in read ? read.error : "expected a JSON object";
+  const raw = call.arguments.length > QUOTED_ARGUMENTS_CHARS ? `${call.arguments.slice(0, QUOTED_ARGUMENTS_CHARS)}…` : call.arguments;
+  return `invalid arguments for ${call.name}: ${why}. Nothing ran. The arguments as you sent them: ${JSON.stringify(raw)}. Send them again as one JSON object.`;
+}
+
+/** The result of a call to a tool that is not there: the one it was likely meant as, and those there are. */
+function unknownTool(name: string, tools: readonly Tool[]): string {
+  const names = tools.map((t) => t.name);
+  const near = nearestTool(name, names);
+  return `unknown tool "${name}"; ${near ? `did you mean ${near}? Available` : "available"}: ${names.join(", ")}`;
 }

@@ -2,6 +2,7 @@
 // request with its retries (kernel/retry.ts) and the reply appended. The loop (loop.ts) and the
 // hand-off (hand-off.ts) make their requests through it. Every dependency is passed in.
 import { adaptHistory, thinkingBlocked } from "./adapt-history.ts";
+import { withToolNames } from "./call-names.ts";
 import { errorText } from "./errors.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
@@ -170,8 +171,12 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       const answered = textOf(reply.message).trim() !== "";
       if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run
       const refusal = reply.stop === "refusal" && !reply.message.toolCalls?.length;
-      // two calls with one id keep both results; a refused answer is kept as its marker alone
-      const message = refusal ? refusedAnswer(reply.message, reply.detail) : withUniqueCallIds(reply.message, messages);
+      // two calls with one id keep both results; a call by another agent's name for a tool keeps the tool's; a refused answer is kept as its marker alone
+      const named = withToolNames(
+        reply.message,
+        context.tools.map((t) => t.name),
+      );
+      const message = refusal ? refusedAnswer(reply.message, reply.detail) : withUniqueCallIds(named, messages);
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again
       spend(reply.usage);
       const { stop, detail, maxTokens } = reply;

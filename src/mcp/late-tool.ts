@@ -6,7 +6,7 @@
 // server and its state. A name no starting server can supply stays an unknown tool (kernel). Pure:
 // the servers are the manager's.
 import type { McpServerSettings } from "../config/settings.ts";
-import { editDistance } from "../spelling.ts";
+import { editDistance } from "../kernel/spelling.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { checkArguments } from "../kernel/tool-args.ts";
 import type { McpManager } from "./manager.ts";

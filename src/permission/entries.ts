@@ -7,7 +7,7 @@ import { harmless, type Pattern } from "./match.ts";
 import { parseSyntax } from "./shell-syntax.ts";
 import type { Word } from "./shell-model.ts";
 import { BUILTIN_TOOLS } from "../kernel/tool-names.ts";
-import { editDistance } from "../spelling.ts";
+import { editDistance } from "../kernel/spelling.ts";
 import { scopedProblem } from "./tool-match.ts";
 
 export type Entry = { tool: string } | { pattern: Pattern };

@@ -13,6 +13,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
 import { newId, parseArguments, type ContentBlock, type Message, type ThinkingPart, type ToolCall } from "../kernel/ir.ts";
+import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
@@ -256,7 +257,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
     // its partial JSON, for the loop to tell the model its call was cut; one cut before any JSON is
     // nothing to run (its empty input would read as `{}`, a call without arguments) and is left out.
     else if (b.type === "tool" && (b.stopped || b.json || toStop(stop) !== "length"))
-      toolCalls.push({ id: b.id, name: b.name, arguments: b.json || inputText(b.startInput) });
+      toolCalls.push({ id: callIdOf(b.id), name: b.name, arguments: b.json || inputText(b.startInput) });
   }
   for (const call of toolCalls) yield { type: "tool_call", call };
 

@@ -15,6 +15,7 @@ import type {
   ThinkingLevel,
 } from "@google/genai";
 import { newId, parseArguments, type ContentBlock, type ImagePart, type Message, type ToolCall } from "../kernel/ir.ts";
+import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
@@ -315,7 +316,7 @@ function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
     const args = JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
-    const call: ToolCall = { id: c.id ?? `call_${newId()}`, name: names.fromWire(c.name), arguments: c === cut ? args.slice(0, -1) : args };
+    const call: ToolCall = { id: callIdOf(c.id), name: names.fromWire(c.name), arguments: c === cut ? args.slice(0, -1) : args };
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
   };

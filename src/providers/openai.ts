@@ -34,7 +34,7 @@ import { serverNamed } from "./served-context.ts";
 import { thinkTags, type ThinkSplit } from "./think-tags.ts";
 import { guardedStream, quietAfter } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
-import { nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
+import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -240,7 +240,7 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
     .toSorted((a, b) => a.index - b.index) // stable: calls sharing an index keep their order
     .filter((c, k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
     .map((c): ToolCall => {
-      const call: ToolCall = { id: c.id || `call_${newId()}`, name: c.name, arguments: c.args || "{}" };
+      const call: ToolCall = { id: callIdOf(c.id), name: c.name, arguments: c.args || "{}" };
       if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };
       return call;
     });

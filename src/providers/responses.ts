@@ -5,6 +5,7 @@
 // names below are under test/fixtures/wire/openai-responses/.
 import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
 import { effortNotice, learnEffort, NO_EFFORT_NOTICE, openaiEffort, REASONING_REFUSED } from "./effort.ts";
@@ -292,7 +293,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       const call = (item ?? s.added) as OpenAI.Responses.ResponseFunctionToolCall;
       const data: CallData | undefined = call.id ? { id: call.id } : undefined;
       toolCalls.push({
-        id: call.call_id,
+        id: callIdOf(call.call_id),
         name: call.name,
         arguments: item ? call.arguments || s.text || "{}" : s.text,
         opaque: { protocol: "responses", model: ctx.model, ...(data ? { data } : {}) },

@@ -5,6 +5,14 @@
 // openclaw/openclaw#57672); Mistral's v3 chat templates, served locally, enforce the same rule
 // (ml-explore/mlx-lm#1399). A session begun on another model (OpenAI's `call_…` ids, Anthropic's
 // `toolu_…`) and continued there by /model or -c would otherwise never get an answer. Pure.
+import { newId } from "../kernel/ir.ts";
+
+/**
+ * The id a model's call goes by: its own, or one of hey's when it sent none (`""` or absent: free
+ * and local endpoints do, on every protocol). Every adapter names its calls with this, so a call
+ * and its result always pair by a real id, in the session and in every later request.
+ */
+export const callIdOf = (id: string | null | undefined): string => id || `call_${newId()}`;
 
 /** Mistral's refusal of an id, in its own words. */
 export const NINE_CHAR_REFUSAL = /tool call id was .*must be a-z, A-Z, 0-9, with a length of 9/i;

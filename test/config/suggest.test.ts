@@ -1,7 +1,7 @@
 // The "did you mean" of unknown names: a pure guess from edit distance (and a cut-off suffix).
 import { describe, expect, test } from "bun:test";
 import { closest, didYouMean } from "../../src/config/suggest.ts";
-import { editDistance } from "../../src/spelling.ts";
+import { editDistance } from "../../src/kernel/spelling.ts";
 
 describe("closest: the known name a typo probably meant", () => {
   test.each([

@@ -139,6 +139,19 @@ describe("tool calls", () => {
     ["a.b c", "a_b_c"],
   ])("safeId(%s) = %s", (id, expected) => expect(safeId(id)).toBe(expected));
 
+  test("a call saved with an empty id (an older hey, a model that sent none) keeps its real result, under one safe id on both", () => {
+    const history: Message[] = [
+      user("u1"),
+      { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "", name: "bash", arguments: '{"command":"echo 1"}' }] },
+      { id: "r1", role: "tool", toolCallId: "", toolName: "bash", content: [{ type: "text", text: "1" }] },
+    ];
+    const out = adaptHistory(history, { protocol: "anthropic", model: "claude" });
+    const id = out[1]!.toolCalls![0]!.id;
+    expect(id).toBe(safeId(""));
+    expect(out[2]).toMatchObject({ role: "tool", toolCallId: id, content: [{ type: "text", text: "1" }] });
+    expect(out).toHaveLength(3);
+  });
+
   test("safeId keeps long distinct ids distinct", () => {
     const a = safeId("p".repeat(50) + "1");
     const b = safeId("p".repeat(50) + "2");

@@ -327,7 +327,8 @@ describe("tool calls", () => {
     const results = deps.output.of("tool_result");
     expect(results.map((r) => r.ok)).toEqual([false, false, false, false]);
     expect(results[0]!.output).toBe('unknown tool "nope"; available: boom, guarded');
-    expect(results[1]!.output).toStartWith("invalid arguments for boom: expected a JSON object");
+    expect(results[1]!.output).toStartWith("invalid arguments for boom: not JSON (");
+    expect(results[1]!.output).toContain('The arguments as you sent them: "{not json"');
     expect(results[2]!.output).toBe("boom failed: kaput");
     expect(results[3]!.output).toBe("blocked by permission rules: `guarded` matches no allow entry");
   });
