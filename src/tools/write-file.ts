@@ -11,6 +11,9 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { diskPath } from "../fs/odd-names.ts";
+import { replacedName } from "./missing-file.ts";
+import { dirname, join } from "node:path";
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent last
@@ -37,15 +40,20 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`write_file: ${where.error}`);
       const { abs } = where;
-      const before = await stat(abs).catch(() => undefined);
+      const before = await stat(diskPath(abs)).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
       // a FIFO would wait for a reader, and a device or socket is not a file to replace with one
       if (before && !before.isFile()) return toolError(`${path} is not a regular file (a named pipe, device or socket); not changed`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`write_file: ${slash}`);
+      const right = before ? undefined : await replacedName(abs);
+      if (right)
+        return toolError(
+          `write_file: ${path} is ${join(dirname(path), right)} as a program reading names as UTF-8 shows it (each \\xHH is a byte that is not UTF-8); give that name; not written`,
+        );
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const old = before?.isFile() ? await readFile(abs).catch(() => undefined) : undefined;
+      const old = before?.isFile() ? await readFile(diskPath(abs)).catch(() => undefined) : undefined;
       const real = realTarget(abs);
       const cut = cutLineRefusal(path, content);
       if (cut) return toolError(cut);

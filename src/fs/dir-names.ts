@@ -1,0 +1,31 @@
+// A directory's names as hey writes them (fs/odd-names.ts): readdir reads a name that is not UTF-8
+// with U+FFFD in place of each such byte, a name no file has; such names are read again as bytes.
+import { readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { diskPath, mayBeOdd, shownName } from "./odd-names.ts";
+
+/**
+ * Gives each entry of directory `dir` (as readdir read it, `withFileTypes`) that mayBeOdd its name as
+ * shownName writes it, read again from the directory as bytes. Only a directory with such a name is
+ * read twice. Never throws: a name that cannot be read again keeps readdir's.
+ */
+export async function showNames(dir: string, entries: Dirent[]): Promise<void> {
+  if (!entries.some((e) => mayBeOdd(e.name))) return;
+  const raw = await readdir(diskPath(dir), { encoding: "buffer" }).catch(() => [] as Buffer[]);
+  const byText = new Map<string, Buffer[]>();
+  for (const name of raw) {
+    const text = new TextDecoder().decode(name);
+    if (mayBeOdd(text)) byText.set(text, [...(byText.get(text) ?? []), name]);
+  }
+  for (const entry of entries) {
+    const bytes = mayBeOdd(entry.name) ? byText.get(entry.name)?.shift() : undefined;
+    if (bytes) entry.name = shownName(bytes);
+  }
+}
+
+/** The names in directory `dir` (hey's form, as shownName writes them); [] when it cannot be read. */
+export async function namesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(diskPath(dir), { withFileTypes: true }).catch(() => [] as Dirent[]);
+  await showNames(dir, entries);
+  return entries.map((e) => e.name);
+}
