@@ -1,7 +1,7 @@
 // A directory's names as hey writes them (fs/odd-names.ts): readdir reads a name that is not UTF-8
 // with U+FFFD in place of each such byte, a name no file has; such names are read again as bytes.
 import { readdir } from "node:fs/promises";
-import type { Dirent } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { diskPath, mayBeOdd, shownName } from "./odd-names.ts";
 
 /**
@@ -10,8 +10,21 @@ import { diskPath, mayBeOdd, shownName } from "./odd-names.ts";
  * read twice. Never throws: a name that cannot be read again keeps readdir's.
  */
 export async function showNames(dir: string, entries: Dirent[]): Promise<void> {
+  if (entries.some((e) => mayBeOdd(e.name))) rename(entries, await readdir(diskPath(dir), { encoding: "buffer" }).catch(() => []));
+}
+
+/** showNames, synchronous: for Tab completion, which answers at once. */
+export function showNamesSync(dir: string, entries: Dirent[]): void {
   if (!entries.some((e) => mayBeOdd(e.name))) return;
-  const raw = await readdir(diskPath(dir), { encoding: "buffer" }).catch(() => [] as Buffer[]);
+  try {
+    rename(entries, readdirSync(diskPath(dir), { encoding: "buffer" }));
+  } catch {
+    // the names stay as readdir read them
+  }
+}
+
+/** Names each entry that mayBeOdd after the one of `raw` (the directory's names as bytes) that reads as it. */
+function rename(entries: Dirent[], raw: Buffer[]): void {
   const byText = new Map<string, Buffer[]>();
   for (const name of raw) {
     const text = new TextDecoder().decode(name);
