@@ -7,10 +7,15 @@ import { diskPath, mayBeOdd, shownName } from "./odd-names.ts";
 /**
  * Gives each entry of directory `dir` (as readdir read it, `withFileTypes`) that mayBeOdd its name as
  * shownName writes it, read again from the directory as bytes. Only a directory with such a name is
- * read twice. Never throws: a name that cannot be read again keeps readdir's.
+ * read twice, and only then is there a promise to wait for. Never rejects: a name that cannot be
+ * read again keeps readdir's.
  */
-export async function showNames(dir: string, entries: Dirent[]): Promise<void> {
-  if (entries.some((e) => mayBeOdd(e.name))) rename(entries, await readdir(diskPath(dir), { encoding: "buffer" }).catch(() => []));
+export function showNames(dir: string, entries: Dirent[]): Promise<void> | undefined {
+  if (!entries.some((e) => mayBeOdd(e.name))) return undefined; // the common case: no second read, no await
+  return readdir(diskPath(dir), { encoding: "buffer" }).then(
+    (raw) => rename(entries, raw),
+    () => {},
+  );
 }
 
 /** showNames, synchronous: for Tab completion, which answers at once. */

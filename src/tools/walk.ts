@@ -98,7 +98,8 @@ async function* visit(
     unreadable(dir, e);
     return [];
   });
-  await showNames(dir, entries); // a name not UTF-8 or with a control character, as hey writes it
+  const renaming = showNames(dir, entries); // a name not UTF-8 or with a control character, as hey writes it
+  if (renaming) await renaming;
   const names = new Set(entries.map((e) => e.name));
   const levels = scope.gitignore ? [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above] : [];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
