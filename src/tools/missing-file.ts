@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:
 import { projectOf } from "../fs/root-probe.ts";
 import { walkFiles } from "./walk.ts";
 import { namesIn } from "../fs/dir-names.ts";
-import { diskPath, readAsText } from "../fs/odd-names.ts";
+import { diskPath, readAsText, shownName } from "../fs/odd-names.ts";
 
 const WALK_FILES = 20_000; // files looked at for the same name elsewhere in the project: a look costs little
 const WALK_MS = 500; // and for no longer than this (a home directory holding no project may be vast)
@@ -111,11 +111,28 @@ async function meantFiles(path: string, abs: string, cwd: string, project: strin
 }
 
 /**
+ * Why write_file does not create the file `path` (as the model gave it) names at `abs`, or undefined:
+ * its name holds a control character, written or escaped (`docs\notes.md` has `\n`, a newline, when
+ * a backslash does not separate directories), or it is the name of a file beside it as a program
+ * reading names as UTF-8 shows it (replacedName).
+ */
+export async function creationRefusal(path: string, abs: string): Promise<string | undefined> {
+  const disk = diskPath(abs);
+  const name = basename(typeof disk === "string" ? disk : disk.toString("latin1"));
+  if (/[\x00-\x1f\x7f]/.test(name))
+    return `write_file: ${shownName(Buffer.from(path))} would create a file whose name holds a control character (\\n, \\t, \\r and \\xHH are how hey writes those); give the name without it; not written`;
+  const right = await replacedName(abs);
+  if (right)
+    return `write_file: ${path} is ${join(dirname(path), right)} as a program reading names as UTF-8 shows it (each \\xHH is a byte that is not UTF-8); give that name; not written`;
+  return undefined;
+}
+
+/**
  * The name (as hey writes it, fs/odd-names.ts) of the file beside `abs` whose name is not UTF-8 and
  * reads as `abs`'s when each such byte is read as U+FFFD, as `ls` or `cat` in a UTF-8 terminal show
  * it; undefined when `abs`'s name has no U+FFFD or no file beside it reads so.
  */
-export async function replacedName(abs: string): Promise<string | undefined> {
+async function replacedName(abs: string): Promise<string | undefined> {
   const name = basename(abs);
   if (!name.includes("\uFFFD")) return undefined;
   return (await namesIn(dirname(abs))).find((entry) => readAsText(entry)?.lossy === name);

@@ -12,8 +12,7 @@ import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { diskPath } from "../fs/odd-names.ts";
-import { replacedName } from "./missing-file.ts";
-import { dirname, join } from "node:path";
+import { creationRefusal } from "./missing-file.ts";
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent last
@@ -46,11 +45,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       if (before && !before.isFile()) return toolError(`${path} is not a regular file (a named pipe, device or socket); not changed`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`write_file: ${slash}`);
-      const right = before ? undefined : await replacedName(abs);
-      if (right)
-        return toolError(
-          `write_file: ${path} is ${join(dirname(path), right)} as a program reading names as UTF-8 shows it (each \\xHH is a byte that is not UTF-8); give that name; not written`,
-        );
+      const refused = before ? undefined : await creationRefusal(path, abs);
+      if (refused) return toolError(refused);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
       const old = before?.isFile() ? await readFile(diskPath(abs)).catch(() => undefined) : undefined;

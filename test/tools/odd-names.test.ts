@@ -81,6 +81,17 @@ test("the name as U+FFFD or as Windows-1252 text shows: read_file and edit name 
   expect(names().sort()).toEqual(["caf\\xE9.txt", `it's "q".txt`, "new\\nline.txt"]);
 });
 
+test("write_file creates no file whose name holds a control character: a backslash path on Linux (docs\\notes.md) is not a newline in a name", async () => {
+  const { root, write } = layout();
+  const refusal =
+    "would create a file whose name holds a control character (\\n, \\t, \\r and \\xHH are how hey writes those); give the name without it; not written";
+  expect(await write({ path: "docs\\notes.md", content: "x\n" })).toEqual({ isError: true, output: `write_file: docs\\notes.md ${refusal}` });
+  expect(await write({ path: "odd/a\nb.txt", content: "x\n" })).toEqual({ isError: true, output: `write_file: odd/a\\nb.txt ${refusal}` });
+  expect(readdirSync(root).sort()).toEqual([".git", "odd"]);
+  expect((await write({ path: "odd/caf\\xE9 2.txt", content: "x\n" })).output).toBe("created odd/caf\\xE9 2.txt (1 line, 2 bytes)"); // a byte that is not UTF-8 is no control character
+  expect(readFileSync(Buffer.from(`${root}/odd/caf\xe9 2.txt`, "latin1"), "utf8")).toBe("x\n");
+});
+
 test.each([
   ["plain.txt", "plain.txt"],
   ["caf\xe9.txt", "caf\\xE9.txt"],
