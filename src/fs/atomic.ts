@@ -9,7 +9,7 @@ import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs
 import { basename, dirname, join } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { dirSync } from "./dir-sync.ts";
-import { diskPath } from "./odd-names.ts";
+import { diskPath } from "./dir-names.ts";
 import { sweepDeadCopies } from "./file-lock.ts";
 import { checkOwnFile } from "./own-files.ts";
 import { realTarget } from "./real-target.ts";

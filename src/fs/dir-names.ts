@@ -1,8 +1,23 @@
 // A directory's names as hey writes them (fs/odd-names.ts): readdir reads a name that is not UTF-8
 // with U+FFFD in place of each such byte, a name no file has; such names are read again as bytes.
 import { readdir } from "node:fs/promises";
-import { type Dirent, readdirSync } from "node:fs";
-import { diskPath, mayBeOdd, shownName } from "./odd-names.ts";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { bytesPath, mayBeOdd, shownName } from "./odd-names.ts";
+
+/**
+ * What to give the file system for `path` as hey writes names (fs/odd-names.ts bytesPath): the bytes
+ * a name like `caf\xE9.txt` stands for, unless a file is there under the path as written (a name
+ * that holds a backslash, `docs\notes.md`, is itself). Only a path with a backslash is looked at.
+ */
+export function diskPath(path: string): string | Buffer {
+  const bytes = bytesPath(path);
+  if (bytes === path) return path;
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ? path : bytes;
+  } catch {
+    return bytes; // not a directory on the way, or not ours to look at: as written it names nothing
+  }
+}
 
 /**
  * Gives each entry of directory `dir` (as readdir read it, `withFileTypes`) that mayBeOdd its name as

@@ -4,7 +4,7 @@
 // splits a result line. hey writes such a name one way everywhere it shows one (grep, the file
 // tools' messages, Tab completion): each byte that is not UTF-8 as `\xE9`, a newline, tab or CR as
 // `\n` `\t` `\r`, another control character as `\x1B`, and then a backslash as `\\` — what bash's
-// $'…' reads — and every file tool reads that form back (diskPath). A name that needs none of it is
+// $'…' reads — and every file tool reads that form back (fs/dir-names.ts diskPath). A name that needs none of it is
 // written as it is, backslashes too, and costs one test. Pure: fs/dir-names.ts reads a directory's names so.
 import { sep } from "node:path";
 
@@ -71,12 +71,13 @@ function bytesNamed(name: string): Buffer | undefined {
 }
 
 /**
- * What to give the file system for `path` as hey writes it: `path` itself unless a name in it is
- * exactly the escaped form shownName writes for some bytes, then those bytes (a Buffer when they are
- * not UTF-8). A name with a backslash that is not such a form (`a\b.txt`) is taken as written. On
- * Windows, where `\` separates names and names are never bytes, `path` itself.
+ * The path `path` names as hey writes names: `path` itself unless a name in it is exactly the escaped
+ * form shownName writes for some bytes, then those bytes (a Buffer when they are not UTF-8). A name
+ * with a backslash that is not such a form (`a\b.txt`) is taken as written. On Windows, where `\`
+ * separates names and names are never bytes, `path` itself. fs/dir-names.ts diskPath is what the
+ * file tools open.
  */
-export function diskPath(path: string): string | Buffer {
+export function bytesPath(path: string): string | Buffer {
   if (sep !== "/" || !path.includes("\\")) return path;
   let bytes = false;
   const names = path.split("/").map((name) => {

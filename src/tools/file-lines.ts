@@ -3,7 +3,7 @@
 // and several searches at once multiplied that).
 import { open } from "node:fs/promises";
 import { utf16Of } from "../fs/text-encoding.ts";
-import { diskPath } from "../fs/odd-names.ts";
+import { diskPath } from "../fs/dir-names.ts";
 
 const CHUNK_BYTES = 256 * 1024;
 

@@ -27,7 +27,8 @@ import { clip, type Collector, createCollector, createHits, type FileHits, forma
 import { isBinaryFile, readLines } from "./file-lines.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { compilePattern } from "./grep-regex.ts";
-import { diskPath, shownName } from "../fs/odd-names.ts";
+import { diskPath } from "../fs/dir-names.ts";
+import { shownName } from "../fs/odd-names.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for

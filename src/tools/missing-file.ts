@@ -8,8 +8,8 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { projectOf } from "../fs/root-probe.ts";
 import { walkFiles } from "./walk.ts";
-import { namesIn } from "../fs/dir-names.ts";
-import { diskPath, readAsText, shownName } from "../fs/odd-names.ts";
+import { diskPath, namesIn } from "../fs/dir-names.ts";
+import { readAsText, shownName } from "../fs/odd-names.ts";
 
 const WALK_FILES = 20_000; // files looked at for the same name elsewhere in the project: a look costs little
 const WALK_MS = 500; // and for no longer than this (a home directory holding no project may be vast)

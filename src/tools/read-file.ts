@@ -1,7 +1,7 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
 import type { PathLike } from "node:fs";
 import { open, readFile } from "node:fs/promises";
-import { diskPath } from "../fs/odd-names.ts";
+import { diskPath } from "../fs/dir-names.ts";
 import { fileChunks } from "../fs/file-chunks.ts";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";

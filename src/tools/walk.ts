@@ -4,8 +4,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel } from "../fs/gitignore.ts";
-import { showNames } from "../fs/dir-names.ts";
-import { diskPath } from "../fs/odd-names.ts";
+import { diskPath, showNames } from "../fs/dir-names.ts";
 
 /**
  * Names never searched, even without a .gitignore: version-control data and dependency or cache

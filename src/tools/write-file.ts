@@ -11,7 +11,7 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { diskPath } from "../fs/odd-names.ts";
+import { diskPath } from "../fs/dir-names.ts";
 import { creationRefusal } from "./missing-file.ts";
 
 /**

@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { diskPath, shownName } from "../../src/fs/odd-names.ts";
+import { diskPath } from "../../src/fs/dir-names.ts";
+import { shownName } from "../../src/fs/odd-names.ts";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
@@ -79,6 +80,16 @@ test("the name as U+FFFD or as Windows-1252 text shows: read_file and edit name 
     output: `write_file: odd/caf\uFFFD.txt is odd/caf\\xE9.txt as a program reading names as UTF-8 shows it (each \\xHH is a byte that is not UTF-8); give that name; not written`,
   });
   expect(names().sort()).toEqual(["caf\\xE9.txt", `it's "q".txt`, "new\\nline.txt"]);
+});
+
+test("a name that holds a backslash is itself when a file has it: read_file, edit and grep open odd\\new.txt, not a name with a newline", async () => {
+  const { root, ctx, read, edit } = layout();
+  writeFileSync(join(root, "odd", "back\\new.txt"), "needle with a backslash\n");
+  expect(await read({ path: "odd/back\\new.txt" })).toEqual({ output: "1\tneedle with a backslash" });
+  expect((await edit({ path: "odd/back\\new.txt", old_string: "with", new_string: "has" })).isError).toBeFalsy();
+  expect(readFileSync(join(root, "odd", "back\\new.txt"), "utf8")).toBe("needle has a backslash\n");
+  for (const [, grep] of await bothGreps())
+    expect((await callTool(grep, { pattern: "backslash" }, ctx)).output).toBe("odd/back\\new.txt:1: needle has a backslash");
 });
 
 test("write_file creates no file whose name holds a control character: a backslash path on Linux (docs\\notes.md) is not a newline in a name", async () => {
