@@ -55,6 +55,7 @@ const EDGES = new Set([
   "fs/fd-bytes.ts",
   "fs/real-target.ts",
   "fs/root-probe.ts",
+  "fs/dir-names.ts",
   "mcp/child.ts",
   "mcp/client.ts",
   "mcp/credentials.ts",

@@ -9,6 +9,7 @@ import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs
 import { basename, dirname, join } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { dirSync } from "./dir-sync.ts";
+import { diskPath } from "./dir-names.ts";
 import { sweepDeadCopies } from "./file-lock.ts";
 import { checkOwnFile } from "./own-files.ts";
 import { realTarget } from "./real-target.ts";
@@ -42,8 +43,8 @@ export async function writeFileAtomic(
   const follow = !opts.own && opts.follow !== false;
   const target = follow ? realTarget(path) : path; // a link to a file not there yet creates it, as `echo > link` does
   const dir = dirname(target);
-  await mkdir(dir, { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
-  const existing = follow || opts.own ? await stat(target).catch(() => undefined) : await lstat(target).catch(() => undefined);
+  await mkdir(diskPath(dir), { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
+  const existing = follow || opts.own ? await stat(diskPath(target)).catch(() => undefined) : await lstat(diskPath(target)).catch(() => undefined);
   if (existing?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
   // a FIFO or a device is not a file to replace (and reading a FIFO to compare it would wait for a writer)
   if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
@@ -57,7 +58,7 @@ export async function writeFileAtomic(
   if (!swept.has(target)) sweepDeadCopies(dir, copyName(target), LEFT_COPY_AGE_MS);
   swept.add(target);
   const tmp = join(dir, `.${copyName(target)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const handle = await open(tmp, "wx", mode).catch((e: unknown) => {
+  const handle = await open(diskPath(tmp), "wx", mode).catch((e: unknown) => {
     // the file named in the error would be the temporary one, which means nothing to the reader
     const code = errnoCode(e);
     if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw e;
@@ -73,7 +74,7 @@ export async function writeFileAtomic(
     const owned = made.uid === userFile.uid && made.gid === userFile.gid;
     if (!owned && !(await handle.chown(userFile.uid, userFile.gid).then(...TRUE_FALSE))) {
       await handle.close();
-      await unlink(tmp).catch(() => {});
+      await unlink(diskPath(tmp)).catch(() => {});
       return writeInPlace(target, data, opts.unchanged); // a rename would give the file this user's name
     }
   }
@@ -85,12 +86,12 @@ export async function writeFileAtomic(
       await handle.close();
     }
     // open() applied the umask; an existing file's mode (e.g. 0755) must survive unchanged.
-    if (keep !== undefined || opts.mode !== undefined || opts.private) await chmod(tmp, mode);
-    if (opts.unchanged === undefined) await rename(tmp, target);
-    else if (sameBytes(current(target), opts.unchanged)) renameSync(tmp, target);
+    if (keep !== undefined || opts.mode !== undefined || opts.private) await chmod(diskPath(tmp), mode);
+    if (opts.unchanged === undefined) await rename(diskPath(tmp), diskPath(target));
+    else if (sameBytes(current(target), opts.unchanged)) renameSync(diskPath(tmp), diskPath(target));
     else throw new Error(CHANGED_MEANWHILE);
   } catch (error) {
-    await unlink(tmp).catch(() => {});
+    await unlink(diskPath(tmp)).catch(() => {});
     throw error;
   }
   dirSync.run(dir); // else a power cut can bring the old file back, or leave none where there was none
@@ -105,7 +106,7 @@ export async function writeFileAtomic(
  */
 function writeInPlace(target: string, data: string | Uint8Array, unchanged: Uint8Array | null | undefined): void {
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
-  const fd = openSync(target, "r+");
+  const fd = openSync(diskPath(target), "r+");
   try {
     const old = readFileSync(fd);
     if (unchanged !== undefined && !sameBytes(old, unchanged)) throw new Error(CHANGED_MEANWHILE);
@@ -132,7 +133,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 const TRUE_FALSE = [() => true, () => false] as const;
-const writable = (path: string) => access(path, constants.W_OK).then(...TRUE_FALSE);
+const writable = (path: string) => access(diskPath(path), constants.W_OK).then(...TRUE_FALSE);
 
 const CHANGED_MEANWHILE =
   "it changed while it was being written (by the user, a command or another program); not replaced, so that change is kept: read it again";
@@ -158,7 +159,7 @@ const copyName = (target: string) => basename(target).slice(0, 100);
 /** The bytes of the file at `path`, null when there is none; any other error is thrown. */
 function current(path: string): Uint8Array | null {
   try {
-    return readFileSync(path);
+    return readFileSync(diskPath(path));
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return null;
     throw e;
@@ -174,11 +175,11 @@ const sameBytes = (a: Uint8Array | null, b: Uint8Array | null) => (a === null ||
  * version control) would change; the file tools ask this first. Undefined when writable or absent.
  */
 export async function readOnlyMode(path: string): Promise<string | undefined> {
-  const info = await stat(path).catch(() => undefined);
+  const info = await stat(diskPath(path)).catch(() => undefined);
   if (!info?.isFile()) return undefined;
   const writable =
     (info.mode & 0o222) !== 0 &&
-    (await access(path, constants.W_OK).then(
+    (await access(diskPath(path), constants.W_OK).then(
       () => true,
       () => false,
     ));

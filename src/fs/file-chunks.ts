@@ -2,12 +2,13 @@
 // createReadStream, whose stream machinery costs a run ~1.5 MB of memory the first time it is
 // used (the short task's read_file), nor Bun's own file stream, whose failed read ends the process
 // on Windows (test/no-rejecting-bun-file.test.ts says why).
+import type { PathLike } from "node:fs";
 import { open } from "node:fs/promises";
 
 const CHUNK_BYTES = 64 * 1024;
 
 /** The bytes of the file at `path`, in chunks of up to 64 KB; the file is closed when the reader stops or is done. */
-export async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
+export async function* fileChunks(path: PathLike): AsyncGenerator<Uint8Array> {
   const handle = await open(path, "r");
   try {
     for (;;) {

@@ -1,7 +1,7 @@
 // Bounded reads of text files hey reads but does not own (AGENTS.md, skills): at most `maxBytes`
 // of the file, whatever its size, so a huge or endless file cannot stall start-up or fill the
 // prompt. Links are followed; whether a link may be followed is the caller's decision.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, type PathLike, readSync, realpathSync } from "node:fs";
 
 /** Whether `path` is, links followed, /dev/null (a device that reads as an empty file: `GIT_CONFIG_GLOBAL=/dev/null`). */
 export function isDevNull(path: string): boolean {
@@ -26,7 +26,7 @@ export function readHead(path: string, maxBytes: number): { text: string; trunca
  * the system error (ENOENT, EACCES…), or an error with code EISDIR / EINVAL when `path` is a
  * directory or not a regular file (a FIFO is opened non-blocking, so it cannot hang the read).
  */
-export function readHeadBytes(path: string, maxBytes: number): { bytes: Uint8Array; size: number } {
+export function readHeadBytes(path: PathLike, maxBytes: number): { bytes: Uint8Array; size: number } {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);

@@ -5,6 +5,7 @@ import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
 import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
+import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
 
@@ -85,7 +86,7 @@ export function spacedArguments(message: string, files: string[], cwd: string, h
   const named = (path: string) => {
     const where = resolveUserPath(path, cwd, home);
     try {
-      return "abs" in where && statSync(where.abs, { throwIfNoEntry: false }) !== undefined;
+      return "abs" in where && statSync(diskPath(where.abs), { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false; // a path through a file (ENOTDIR), one not ours to look at: no file of that name
     }
@@ -199,7 +200,7 @@ const DIRECTORY = "directory";
 function readMention(path: string, full: string, maxBytes: number, saw: PromptInput["saw"]): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
-    stat = statSync(full);
+    stat = statSync(diskPath(full)); // a name as hey writes it (fs/odd-names.ts) is opened by its bytes
   } catch {
     return undefined;
   }
@@ -208,7 +209,7 @@ function readMention(path: string, full: string, maxBytes: number, saw: PromptIn
   let head: { bytes: Uint8Array; size: number };
   const readUpTo = (n: number) => {
     try {
-      return readHeadBytes(full, n);
+      return readHeadBytes(diskPath(full), n);
     } catch (e) {
       throw new MentionError(`${writeMention(path)}: cannot read (${errnoCode(e) ?? String(e)})`);
     }

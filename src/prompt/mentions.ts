@@ -17,10 +17,10 @@ const PATH_END = String.raw`[，。、；：！？）」』】》〉〕］｝〗
 /**
  * An `@` after the start, whitespace, CJK text or an opening bracket (never inside a word:
  * `user@host` stays text), then a path in double quotes (`@"my notes.txt"`, the form Tab writes
- * for a name with spaces), in single quotes, or bare up to the next whitespace or PATH_END,
+ * for a name with spaces; `\"` there is a double quote, for a name with both kinds), in single quotes, or bare up to the next whitespace or PATH_END,
  * where a backslash keeps a space (`@my\ notes.txt`).
  */
-const MENTION = new RegExp(String.raw`${BEFORE}@(?:"([^"\n]+)"|'([^'\n]+)'|((?:\\ |(?!${PATH_END})\S)+))`, "gu");
+const MENTION = new RegExp(String.raw`${BEFORE}@(?:"((?:\\"|[^"\n])+)"|'([^'\n]+)'|((?:\\ |(?!${PATH_END})\S)+))`, "gu");
 
 /** A mention as found in a message. */
 export interface Mention {
@@ -41,7 +41,7 @@ export function findMentions(text: string): Mention[] {
   const seen = new Set<string>();
   const out: Mention[] = [];
   for (const m of text.matchAll(MENTION)) {
-    const quoted = m[1] ?? m[2];
+    const quoted = m[1]?.replaceAll('\\"', '"') ?? m[2];
     const written = quoted !== undefined ? m[0] : m[0].replace(TRAILING_PUNCTUATION, "");
     const path = quoted ?? written.slice(1).replace(/\\ /g, " ");
     if (path.trim() === "" || seen.has(path)) continue;
@@ -51,11 +51,13 @@ export function findMentions(text: string): Mention[] {
   return out;
 }
 
-/** How a path is written as a mention that findMentions reads back: `@a.ts`, `@"my notes.txt"` (single quotes when it holds a double one). */
+/**
+ * How a path is written as a mention that findMentions reads back: `@a.ts`, `@"my notes.txt"`
+ * (single quotes when it holds a double one; `@"it's \"q\".txt"` when it holds both).
+ */
 export function writeMention(path: string): string {
   if (!needsQuotes(path)) return `@${path}`;
-  const quote = path.includes('"') ? "'" : '"';
-  return `@${quote}${path}${quote}`;
+  return spell(path, path.includes('"') && !path.includes("'") ? "'" : '"');
 }
 
 /**
@@ -81,8 +83,8 @@ type Spelling = '"' | "'" | "\\" | "";
 
 /** The mention being typed at the end of `line`: where its `@` is, the path so far and its spelling. */
 function typedMention(line: string): { at: number; partial: string; spelling: Spelling } | undefined {
-  const quoted = new RegExp(String.raw`${BEFORE}@(["'])((?:(?!\1)[^\n])*)$`, "u").exec(line);
-  if (quoted) return { at: quoted.index, partial: quoted[2]!, spelling: quoted[1] as Spelling };
+  const quoted = new RegExp(String.raw`${BEFORE}@(?:"((?:\\"|[^"\n])*)|'([^'\n]*))$`, "u").exec(line);
+  if (quoted) return { at: quoted.index, partial: quoted[1]?.replaceAll('\\"', '"') ?? quoted[2]!, spelling: quoted[1] === undefined ? "'" : '"' };
   const bare = new RegExp(String.raw`${BEFORE}@((?:\\ |[^\s"'])*)$`, "u").exec(line);
   if (!bare) return undefined;
   return { at: bare.index, partial: bare[1]!.replace(/\\ /g, " "), spelling: bare[1]!.includes("\\ ") ? "\\" : "" };
@@ -92,7 +94,8 @@ function typedMention(line: string): { at: number; partial: string; spelling: Sp
 function spell(path: string, spelling: Spelling): string {
   if (spelling === "\\") return `@${path.replaceAll(" ", "\\ ")}`;
   if (spelling === "") return `@${path}`;
-  return `@${spelling}${path}${path.endsWith("/") ? "" : spelling}`;
+  const inside = spelling === '"' ? path.replaceAll('"', '\\"') : path;
+  return `@${spelling}${inside}${path.endsWith("/") ? "" : spelling}`;
 }
 
 /**
@@ -106,7 +109,7 @@ export function completeMention(line: string, list: (partial: string) => string[
   const typed = typedMention(line);
   if (!typed) return [];
   const paths = list(typed.partial);
-  const quote = paths.some((p) => p.includes('"')) ? "'" : '"';
+  const quote = paths.some((p) => p.includes('"')) && !paths.some((p) => p.includes("'")) ? "'" : '"';
   const spelling = typed.spelling || (paths.some((p) => needsQuotes(p.replace(/\/$/, ""))) ? quote : "");
   const wordAt = Math.max(line.lastIndexOf(" "), line.lastIndexOf("\n")) + 1;
   const before = line.slice(typed.at, Math.max(typed.at, wordAt)); // the part of the mention the editor keeps

@@ -12,6 +12,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
 import { fileNotFound, statNamed } from "./missing-file.ts";
+import { diskPath } from "../fs/dir-names.ts";
 import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
@@ -69,7 +70,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const bytes = await readFile(abs);
+      const bytes = await readFile(diskPath(abs)); // a name as hey writes it (fs/odd-names.ts) opened by its bytes
       if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
       // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
       const { text, encoding, raw = text } = decodeText(bytes);

@@ -3,6 +3,7 @@
 // and several searches at once multiplied that).
 import { open } from "node:fs/promises";
 import { utf16Of } from "../fs/text-encoding.ts";
+import { diskPath } from "../fs/dir-names.ts";
 
 const CHUNK_BYTES = 256 * 1024;
 
@@ -14,7 +15,7 @@ const CHUNK_BYTES = 256 * 1024;
  * cannot be read.
  */
 export async function readLines(abs: string, onLine: (text: string, n: number) => void): Promise<"text" | "binary"> {
-  const handle = await open(abs, "r");
+  const handle = await open(diskPath(abs), "r");
   try {
     const buffer = new Uint8Array(CHUNK_BYTES);
     let decoder: TextDecoder | undefined;
@@ -52,7 +53,7 @@ export async function readLines(abs: string, onLine: (text: string, n: number) =
  * search begins; a NUL further on ends the search there, as ripgrep's does.
  */
 export async function isBinaryFile(abs: string): Promise<boolean> {
-  const handle = await open(abs, "r");
+  const handle = await open(diskPath(abs), "r");
   try {
     const buffer = new Uint8Array(CHUNK_BYTES);
     const bytes = buffer.subarray(0, (await handle.read(buffer, 0, CHUNK_BYTES)).bytesRead);

@@ -27,6 +27,8 @@ import { clip, type Collector, createCollector, createHits, type FileHits, forma
 import { isBinaryFile, readLines } from "./file-lines.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { bareClassNote, compilePattern } from "./grep-regex.ts";
+import { diskPath } from "../fs/dir-names.ts";
+import { shownName } from "../fs/odd-names.ts";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
@@ -83,7 +85,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       const at = resolveUserPath(where, ctx.cwd, home);
       if ("error" in at) return toolError(`grep: ${at.error}`);
       const root = at.abs;
-      const info = await stat(root).catch(() => undefined);
+      const info = await stat(diskPath(root)).catch(() => undefined);
       if (!info) return toolError(`path not found: ${where}`);
       const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
       if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
@@ -106,7 +108,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         keep,
         show,
       };
-      const bin = rg !== undefined ? rg : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+      // a path named by bytes that are not UTF-8 cannot be given to ripgrep: the built-in search reads it
+      const bin =
+        diskPath(root) !== root
+          ? null
+          : rg !== undefined
+            ? rg
+            : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
       let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
       if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
       if (!found || ctx.signal.aborted) return toolError("grep interrupted");
@@ -217,9 +225,11 @@ const RG_MAX_COLUMNS = 4096;
 /** How ripgrep prints a line over RG_MAX_COLUMNS: `[Omitted long matching line]`, `[Omitted long context line]`. */
 const RG_OMITTED = /^\[Omitted long .*\]$/;
 /** The line ripgrep prints when a file it was searching turns out to hold a NUL byte (the file is dropped). */
-const RG_BINARY = /^(.*): WARNING: stopped searching binary file/;
+const RG_BINARY_SAID = ": WARNING: stopped searching binary file";
+const RG_BINARY = new RegExp(`^.*${RG_BINARY_SAID}`);
 /** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
 const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
+const NEWLINE = new Uint8Array([10]);
 
 /**
  * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
@@ -258,19 +268,20 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
     current = undefined;
   };
   const decoder = new TextDecoder();
-  let before = ""; // a path's start before a newline in its name: the line that ends it follows
+  let before: Uint8Array[] = []; // a path's start before a newline in its name: the line that ends it follows
   const onLine = (bytes: Uint8Array) => {
     const nul = bytes.indexOf(0);
     if (nul === -1) {
       const said = decoder.decode(bytes);
-      const binary = RG_BINARY.exec(said);
+      const binary = RG_BINARY.test(said);
       const file = current;
-      if (file && binary && file.printed === binary[1]) file.hits = undefined;
-      else if (!binary && said !== "--") before += `${said}\n`;
+      if (file && binary && file.printed === shownName(bytes.subarray(0, Buffer.from(bytes).indexOf(RG_BINARY_SAID)))) file.hits = undefined;
+      else if (!binary && said !== "--") before.push(bytes, NEWLINE);
       return;
     }
-    const printed = before + decoder.decode(bytes.subarray(0, nul));
-    before = "";
+    // the path's bytes as hey writes a name (fs/odd-names.ts): one that is not UTF-8 is opened again so
+    const printed = shownName(before.length === 0 ? bytes.subarray(0, nul) : Buffer.concat([...before, bytes.subarray(0, nul)]));
+    before = [];
     if (current?.printed !== printed) {
       close();
       const abs = resolve(ctx.cwd, printed);

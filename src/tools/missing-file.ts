@@ -8,6 +8,8 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { projectOf } from "../fs/root-probe.ts";
 import { walkFiles } from "./walk.ts";
+import { diskPath, namesIn } from "../fs/dir-names.ts";
+import { readAsText, shownName } from "../fs/odd-names.ts";
 
 const WALK_FILES = 20_000; // files looked at for the same name elsewhere in the project: a look costs little
 const WALK_MS = 500; // and for no longer than this (a home directory holding no project may be vast)
@@ -46,7 +48,7 @@ async function sameNameOnDisk(abs: string): Promise<string | undefined> {
 
 /** What stat says of `abs`, or, when it is not there, of the file sameNameOnDisk finds (then named by `abs`). */
 export async function statNamed(abs: string): Promise<{ abs: string; info: Stats | NodeJS.ErrnoException }> {
-  const info = await stat(abs).catch((e: NodeJS.ErrnoException) => e);
+  const info = await stat(diskPath(abs)).catch((e: NodeJS.ErrnoException) => e);
   const named = info instanceof Error && info.code === "ENOENT" ? await sameNameOnDisk(abs) : undefined;
   return named ? { abs: named, info: await stat(named).catch((e: NodeJS.ErrnoException) => e) } : { abs, info };
 }
@@ -86,25 +88,58 @@ async function meantFiles(path: string, abs: string, cwd: string, project: strin
       dir = dirname(dir);
       if (await isFile(join(dir, path))) add(join(dir, path));
     }
-  // the name in another case in the same directory
+  // the name in another case in the same directory, or with bytes that are not UTF-8 read as U+FFFD or as Windows-1252
   const name = basename(abs);
   const key = (n: string) => n.normalize("NFC").toLowerCase();
-  for (const entry of await readdir(dirname(abs)).catch(() => [] as string[]))
-    if (key(entry) === key(name) && (await isFile(join(dirname(abs), entry)))) add(join(dirname(abs), entry));
+  const like = (entry: string) => {
+    if (key(entry) === key(name)) return true;
+    const text = readAsText(entry);
+    return text !== undefined && (text.lossy === name || key(text.latin) === key(name));
+  };
+  for (const entry of await namesIn(dirname(abs)))
+    if (entry !== name && like(entry) && (await isFile(join(dirname(abs), entry)))) add(join(dirname(abs), entry));
   // the name anywhere in the project, as far as a short walk reaches
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), WALK_MS);
   let looked = 0;
   for await (const file of walkFiles(project, stop.signal)) {
-    if (key(basename(file)) === key(name)) add(file);
+    if (file !== abs && like(basename(file))) add(file);
     if (++looked >= WALK_FILES || out.length >= MEANT_MAX) stop.abort();
   }
   clearTimeout(timer);
   return out;
 }
 
+/**
+ * Why write_file does not create the file `path` (as the model gave it) names at `abs`, or undefined:
+ * its name holds a control character, written or escaped (`docs\notes.md` has `\n`, a newline, when
+ * a backslash does not separate directories), or it is the name of a file beside it as a program
+ * reading names as UTF-8 shows it (replacedName).
+ */
+export async function creationRefusal(path: string, abs: string): Promise<string | undefined> {
+  const disk = diskPath(abs);
+  const name = basename(typeof disk === "string" ? disk : disk.toString("latin1"));
+  if (/[\x00-\x1f\x7f]/.test(name))
+    return `write_file: ${shownName(Buffer.from(path))} would create a file whose name holds a control character (\\n, \\t, \\r and \\xHH are how hey writes those); give the name without it; not written`;
+  const right = await replacedName(abs);
+  if (right)
+    return `write_file: ${path} is ${join(dirname(path), right)} as a program reading names as UTF-8 shows it (each \\xHH is a byte that is not UTF-8); give that name; not written`;
+  return undefined;
+}
+
+/**
+ * The name (as hey writes it, fs/odd-names.ts) of the file beside `abs` whose name is not UTF-8 and
+ * reads as `abs`'s when each such byte is read as U+FFFD, as `ls` or `cat` in a UTF-8 terminal show
+ * it; undefined when `abs`'s name has no U+FFFD or no file beside it reads so.
+ */
+async function replacedName(abs: string): Promise<string | undefined> {
+  const name = basename(abs);
+  if (!name.includes("\uFFFD")) return undefined;
+  return (await namesIn(dirname(abs))).find((entry) => readAsText(entry)?.lossy === name);
+}
+
 const isFile = (path: string) =>
-  stat(path).then(
+  stat(diskPath(path)).then(
     (s) => s.isFile(),
     () => false,
   );

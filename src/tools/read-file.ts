@@ -1,5 +1,7 @@
 // The read_file tool (SPEC §7): a window of a text file as numbered lines.
+import type { PathLike } from "node:fs";
 import { open, readFile } from "node:fs/promises";
+import { diskPath } from "../fs/dir-names.ts";
 import { fileChunks } from "../fs/file-chunks.ts";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
@@ -62,7 +64,8 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
         seen.set(realTarget(abs), { hash: contentHash(new Uint8Array()) });
         return { output: `${path} is empty` };
       }
-      const image = await readImage(abs, info.size);
+      const disk = diskPath(abs); // a name not UTF-8, as hey writes it (fs/odd-names.ts), is opened by its bytes
+      const image = await readImage(disk, info.size);
       if (image)
         return image.data
           ? {
@@ -70,8 +73,8 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
           : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-      const utf16 = utf16Of(await headOf(abs, 2));
-      if (!utf16 && (await isBinary(abs))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
+      const utf16 = utf16Of(await headOf(disk, 2));
+      if (!utf16 && (await isBinary(disk))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
       if (utf16 && info.size > UTF16_MAX_BYTES)
         return toolError(
           `${path} is UTF-16 text of ${(info.size / 1048576).toFixed(1)} MB, over the ${UTF16_MAX_BYTES / 1048576} MB read_file decodes; convert it with iconv -f UTF-16 -t UTF-8`,
@@ -84,7 +87,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       let hasher = new Bun.CryptoHasher("sha256");
       const stream = () => {
         hasher = new Bun.CryptoHasher("sha256");
-        return utf16 ? utf8Of(abs, utf16, hasher) : hashed(fileChunks(abs), hasher);
+        return utf16 ? utf8Of(disk, utf16, hasher) : hashed(fileChunks(disk), hasher);
       };
       const utf8 = utf8Decoder("shown");
       let window = await readWindow(stream(), offset, limit, ctx.signal, utf8.decode, utf8.decode);
@@ -142,7 +145,7 @@ function lineCount(value: unknown, name: string, fallback: number): number | str
 }
 
 /** An image file's media type, and its base64 data when it is small enough to send. */
-async function readImage(path: string, size: number): Promise<{ mediaType: string; data?: string } | undefined> {
+async function readImage(path: PathLike, size: number): Promise<{ mediaType: string; data?: string } | undefined> {
   const head = await headOf(path, 16);
   const mediaType = sniffImage(head);
   if (!mediaType) return undefined;
@@ -151,7 +154,7 @@ async function readImage(path: string, size: number): Promise<{ mediaType: strin
 }
 
 /** A UTF-16 file as UTF-8 bytes; its own bytes go to `hasher`. */
-async function* utf8Of(path: string, encoding: "utf-16le" | "utf-16be", hasher: Bun.CryptoHasher): AsyncGenerator<Uint8Array> {
+async function* utf8Of(path: PathLike, encoding: "utf-16le" | "utf-16be", hasher: Bun.CryptoHasher): AsyncGenerator<Uint8Array> {
   const bytes = await readFile(path);
   hasher.update(bytes);
   yield new TextEncoder().encode(new TextDecoder(encoding).decode(bytes));
@@ -165,10 +168,10 @@ async function* hashed(chunks: AsyncIterable<Uint8Array>, hasher: Bun.CryptoHash
   }
 }
 
-const isBinary = async (path: string): Promise<boolean> => (await headOf(path, BINARY_PROBE)).includes(0);
+const isBinary = async (path: PathLike): Promise<boolean> => (await headOf(path, BINARY_PROBE)).includes(0);
 
 /** The first `size` bytes of the file at `path` (fewer when it is shorter). */
-async function headOf(path: string, size: number): Promise<Uint8Array> {
+async function headOf(path: PathLike, size: number): Promise<Uint8Array> {
   const handle = await open(path, "r");
   try {
     const head = new Uint8Array(size);

@@ -4,6 +4,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel } from "../fs/gitignore.ts";
+import { diskPath, showNames } from "../fs/dir-names.ts";
 
 /**
  * Names never searched, even without a .gitignore: version-control data and dependency or cache
@@ -92,10 +93,12 @@ async function* visit(
   scope: Scope,
 ): AsyncGenerator<string> {
   if (signal.aborted) return;
-  const entries = await readdir(dir, { withFileTypes: true }).catch((e: unknown) => {
+  const entries = await readdir(diskPath(dir), { withFileTypes: true }).catch((e: unknown) => {
     unreadable(dir, e);
     return [];
   });
+  const renaming = showNames(dir, entries); // a name not UTF-8 or with a control character, as hey writes it
+  if (renaming) await renaming;
   const names = new Set(entries.map((e) => e.name));
   const levels = scope.gitignore ? [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above] : [];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

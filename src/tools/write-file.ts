@@ -11,6 +11,8 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { diskPath } from "../fs/dir-names.ts";
+import { creationRefusal } from "./missing-file.ts";
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent last
@@ -37,15 +39,17 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const where = resolveUserPath(path, ctx.cwd, home);
       if ("error" in where) return toolError(`write_file: ${where.error}`);
       const { abs } = where;
-      const before = await stat(abs).catch(() => undefined);
+      const before = await stat(diskPath(abs)).catch(() => undefined);
       if (before?.isDirectory()) return toolError(`${path} is a directory; give a file path`);
       // a FIFO would wait for a reader, and a device or socket is not a file to replace with one
       if (before && !before.isFile()) return toolError(`${path} is not a regular file (a named pipe, device or socket); not changed`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`write_file: ${slash}`);
+      const refused = before ? undefined : await creationRefusal(path, abs);
+      if (refused) return toolError(refused);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const old = before?.isFile() ? await readFile(abs).catch(() => undefined) : undefined;
+      const old = before?.isFile() ? await readFile(diskPath(abs)).catch(() => undefined) : undefined;
       const real = realTarget(abs);
       const cut = cutLineRefusal(path, content);
       if (cut) return toolError(cut);

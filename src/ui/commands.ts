@@ -12,6 +12,7 @@ import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { completeMention } from "../prompt/mentions.ts";
+import { diskPath, showNamesSync } from "../fs/dir-names.ts";
 import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import type { LoadedSession } from "../sessions/reader.ts";
@@ -323,7 +324,10 @@ function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot
 function pathCompletions(partial: string, cwd: string): string[] {
   const dir = partial.endsWith("/") ? partial : dirname(partial) === "." && !partial.startsWith("./") ? "" : dirname(partial) + "/";
   try {
-    return readdirSync(join(cwd, dir || "."), { withFileTypes: true })
+    const at = join(cwd, dir || ".");
+    const entries = readdirSync(diskPath(at), { withFileTypes: true });
+    showNamesSync(at, entries); // a name not UTF-8 or with a newline as hey writes it (fs/odd-names.ts), which a mention reads back
+    return entries
       .filter((e) => !e.name.startsWith(".") || partial.slice(dir.length).startsWith("."))
       .map((e) => dir + e.name + (e.isDirectory() ? "/" : ""))
       .filter((p) => p.startsWith(partial))

@@ -9,6 +9,7 @@ import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 import { BLOCKED_PREFIX } from "../permission/rules.ts";
 import { cutToWidth } from "./wrap.ts";
+import { shownName } from "../fs/odd-names.ts";
 
 /** A call line or a status is cut to this many characters; on a terminal a status is cut further, to its width (terminal.ts). */
 const LINE_MAX = 160;
@@ -40,7 +41,7 @@ export function toolLine(name: string, argsJson: string, server?: string): strin
   if (!args) return cut(`${name} ${oneLine(argsJson)}`.trim());
   const str = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : undefined);
   const num = (k: string) => (typeof args[k] === "number" ? (args[k] as number) : undefined);
-  const path = str("path");
+  const path = oneLinePath(str("path"));
   switch (name) {
     case TOOL.bash:
       if (str("command") !== undefined) return cut(`$ ${firstLine(str("command")!)}`);
@@ -61,6 +62,9 @@ export function toolLine(name: string, argsJson: string, server?: string): strin
   const shown = Object.entries(args).map(([k, v]) => `${k}=${shortValue(v)}`);
   return cut([name, ...shown].join(" "));
 }
+
+/** A path as hey writes a file name (fs/odd-names.ts): a newline or other control character in it escaped, so the call stays one line. */
+const oneLinePath = (path: string | undefined) => (path === undefined ? undefined : shownName(Buffer.from(path)));
 
 /** `:1-200` for offset 1 and limit 200; `:50-` for an offset alone; "" for neither. */
 function lineRange(offset: number | undefined, limit: number | undefined): string {

@@ -77,3 +77,11 @@ test("a file with a UTF-16 byte-order mark (Windows PowerShell 5.1's >) is text,
   const be = Uint8Array.from([0xfe, 0xff, 0, 0x68, 0, 0x69]);
   expect(decodeForPrompt(be, 100)).toEqual({ text: "hi", encoding: "read as UTF-16 BE" });
 });
+
+test('a name with both quote kinds is written in double quotes with \\" and read back whole', () => {
+  const name = `odd/it's "q".txt`;
+  expect(writeMention(name)).toBe(`@"odd/it's \\"q\\".txt"`);
+  expect(findMentions(`see ${writeMention(name)} now`).map((m) => m.path)).toEqual([name]);
+  expect(findMentions(`see ${writeMention('say "hi".txt')}`).map((m) => m.path)).toEqual(['say "hi".txt']); // single quotes, as before
+  expect(writeMention('say "hi".txt')).toBe(`@'say "hi".txt'`);
+});

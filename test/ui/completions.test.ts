@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { completions } from "../../src/ui/commands.ts";
+import { expandPrompt } from "../../src/prompt/input.ts";
 import { complete, emptyEditor, insert } from "../../src/ui/line-editor.ts";
 import { lineKind } from "../../src/ui/slash.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -74,4 +75,30 @@ test("/model NAME<Tab> for a name several providers list offers each provider/mo
   const shared = { ...from, providers: [listed("ds", ["shared-model", "deepseek-chat"]), listed("gpt", ["shared-model"])] };
   expect(completions("/model shared", shared)).toEqual(["ds/shared-model", "gpt/shared-model"]);
   expect(completions("/model deep", shared)).toEqual(["deepseek-chat"]);
+});
+
+test("@paths with odd names: Tab writes a mention that is read back as the file, for a name with both quotes, one not UTF-8, one with a newline", () => {
+  const dir = tempDir();
+  try {
+    writeFileSync(join(dir.path, `it's "q".txt`), "quotes\n");
+    writeFileSync(Buffer.from(`${dir.path}/caf\xe9.txt`, "latin1"), "latin\n");
+    writeFileSync(join(dir.path, "new\nline.txt"), "newline\n");
+    const here = { ...from, cwd: dir.path };
+    const typed = (start: string) => {
+      let s = insert(emptyEditor([]), `see @${start}`);
+      s = complete(s, completions(s.text, here)).state;
+      return s.text;
+    };
+    expect(typed("it")).toBe(`see @"it's \\"q\\".txt" `);
+    expect(typed("ca")).toBe("see @caf\\xE9.txt ");
+    expect(typed("ne")).toBe("see @new\\nline.txt ");
+    const warnings: string[] = [];
+    const message = [typed("it"), typed("ca"), typed("ne")].join("and ");
+    const [content] = expandPrompt(message, { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: (w) => warnings.push(w) });
+    expect(warnings).toEqual([]);
+    const text = (content as { text: string }).text;
+    for (const body of ["quotes", "latin", "newline"]) expect(text).toContain(body);
+  } finally {
+    dir.remove();
+  }
 });

@@ -206,3 +206,9 @@ test.each([
   expect(fitted).toBe(shown);
   if (room > 0) expect(columns(fitted)).toBeLessThanOrEqual(room);
 });
+
+test("a path with a newline or an escape character stays on the call's one line, written as grep writes such a name", () => {
+  expect(toolLine("read_file", JSON.stringify({ path: "odd/new\nline.txt" }))).toBe("read odd/new\\nline.txt");
+  expect(toolLine("edit", JSON.stringify({ path: "odd/\x1b[2Jx.txt", old_string: "a", new_string: "b" }))).toBe("edit odd/\\x1B[2Jx.txt");
+  expect(toolLine("grep", JSON.stringify({ pattern: "p", path: "a\tb" }))).toBe('grep "p" a\\tb');
+});
