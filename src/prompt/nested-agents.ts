@@ -6,11 +6,14 @@
 // the system prompt: the system prompt must stay byte-identical within a run (issue 23), and a
 // result is appended history the prompt cache keeps serving. Should pruning later drop that
 // result (a duplicate read, compress, a summary), the next touch of the subtree brings the file
-// back: it is given whenever it is not in what the model saw last.
+// back: it is given whenever it is not in what the model saw last. A directory of a dependency
+// (node_modules/next) or one git ignores (build/) holds no instructions of the user's: its file is
+// not read, the model gets one line that it exists, the user one line, once (git-ignored.ts).
 import { realpathSync, statSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
 import { agentsHeading, cutNote } from "./system.ts";
+import { notTheProjects } from "./git-ignored.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import type { Tool } from "../kernel/tool.ts";
 
@@ -58,16 +61,30 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
       const dirs: string[] = [];
       for (let dir = real; dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir)) dirs.unshift(dir);
       if (dirs.length === 0) return undefined;
+      // a directory of a dependency, or one git ignores (build output), holds no instructions of the user's: it is not even read
+      const held = dirs.flatMap((dir) => {
+        const place = { dir, names: PROJECT_NAMES, within: top };
+        const file = placedFiles([place])[0];
+        return file === undefined ? [] : [{ place, file, why: notTheProjects(dir, top) }];
+      });
+      if (held.length === 0) return undefined;
+      const theirs = held.filter((h) => h.why !== undefined);
       const read = readAgentsFiles(
-        dirs.map((dir) => ({ dir, names: PROJECT_NAMES, within: top })),
-        { shown: inPrompt }, // never outside the project: a dependency's CLAUDE.md (node_modules/x) is no file of the user's
+        held.filter((h) => h.why === undefined).map((h) => h.place),
+        { shown: inPrompt }, // never outside the project
       );
       for (const w of read.warnings) if (!warned.has(w)) warned.add(w), opts.warn(w);
+      for (const t of theirs) {
+        const line = `${relative(opts.cwd, t.file)}: ${t.why}, so not given to the model as instructions`;
+        if (!warned.has(line)) warned.add(line), opts.warn(line);
+      }
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
-      const sections = read.files.map((f) => ({ file: f.path, text: nestedSection(f) })).filter((s) => !given.has(s.text) && !last.has(s.text));
+      const notes = theirs.map((t) => ({ file: undefined, text: `${t.file}: ${t.why}, not the user's instructions; not given.` }));
+      const sections = [...read.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...notes].filter((s) => !given.has(s.text) && !last.has(s.text));
       if (sections.length === 0) return undefined;
       for (const s of sections) given.add(s.text);
-      return { text: sections.map((s) => s.text).join("\n\n"), files: sections.map((s) => relative(opts.cwd, s.file) || s.file) };
+      const files = sections.flatMap((s) => (s.file === undefined ? [] : [relative(opts.cwd, s.file) || s.file]));
+      return { text: sections.map((s) => s.text).join("\n\n"), files };
     },
   };
 }
@@ -106,7 +123,7 @@ export function withNestedAgents(
       const path = typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined;
       const found = path === undefined ? undefined : nested.forPath(path, last());
       if (!found) return result;
-      notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
+      if (found.files.length > 0) notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
       return { ...result, output: `${result.output}\n\n${found.text}` };
     },
   };
