@@ -15,7 +15,7 @@ import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsF
 import { agentsHeading, cutNote } from "./system.ts";
 import { notTheProjects } from "./git-ignored.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import type { Tool } from "../kernel/tool.ts";
+import { toolError, type Tool } from "../kernel/tool.ts";
 
 /** What the model saw in its last request: `id` changes with every request (the view object), `has` looks for a text in it. */
 export interface LastRequest {
@@ -27,10 +27,12 @@ export interface NestedAgents {
   /**
    * The text to append to the result of a tool that touched `path` (absolute): the nested
    * AGENTS.md files above it that the model has not seen in `last` (nor been given since),
-   * outermost first, each under its path; undefined when there are none. Never throws; a file
-   * that cannot be read is a warning.
+   * outermost first, each under its path; undefined when there are none. `write`: before a write
+   * there, the files the model has not seen in `last` even when a call of this turn was given them
+   * (it wrote the call before it could read them), and no line about a dependency's file. Never
+   * throws; a file that cannot be read is a warning.
    */
-  forPath(path: string, last: LastRequest): { text: string; files: string[] } | undefined;
+  forPath(path: string, last: LastRequest, write?: boolean): { text: string; files: string[] } | undefined;
 }
 
 /** The section a nested file is given as: the system prompt's AGENTS.md header, and what it covers. */
@@ -55,7 +57,7 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
   let givenAfter: unknown;
 
   return {
-    forPath(path, last) {
+    forPath(path, last, write = false) {
       const real = realDir(path);
       if (real === undefined || !real.startsWith(top + sep)) return undefined;
       const dirs: string[] = [];
@@ -80,7 +82,9 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
       }
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
       const notes = theirs.map((t) => ({ file: undefined, text: `${t.file}: ${t.why}, not the user's instructions; not given.` }));
-      const sections = [...read.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...notes].filter((s) => !given.has(s.text) && !last.has(s.text));
+      const sections = [...read.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...(write ? [] : notes)].filter(
+        (s) => (write || !given.has(s.text)) && !last.has(s.text),
+      );
       if (sections.length === 0) return undefined;
       for (const s of sections) given.add(s.text);
       const files = sections.flatMap((s) => (s.file === undefined ? [] : [relative(opts.cwd, s.file) || s.file]));
@@ -103,10 +107,16 @@ function realDir(path: string): string | undefined {
 
 /** Tools whose `path` argument names the file or directory they read or write: the ones that bring a nested AGENTS.md. */
 const PATH_TOOLS = new Set<string>([TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep]);
+/** Tools that change the file at `path`: not applied before the model has that directory's instructions. */
+const WRITE_TOOLS = new Set<string>([TOOL.writeFile, TOOL.edit]);
 
 /**
- * `tool`, whose result ends with the nested AGENTS.md files above the
- * path it touched that the model has not seen, with a line for the user naming them.
+ * `tool`, whose result ends with the nested AGENTS.md files above the path it touched that the
+ * model has not seen, with a line for the user naming them. A write there (edit, write_file) is
+ * not applied while the model has not seen them: its result gives them and asks for the call
+ * again, in their light — as Claude Code has a file read before an edit, so its nested
+ * CLAUDE.md comes first. One extra call, once per directory; the user sees one line, no rules
+ * inside the diff.
  */
 export function withNestedAgents(
   tool: Tool,
@@ -116,11 +126,20 @@ export function withNestedAgents(
   notice: (line: string) => void,
 ): Tool {
   if (!PATH_TOOLS.has(tool.name)) return tool;
+  const pathIn = (args: Record<string, unknown>) => (typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined);
   return {
     ...tool,
     async run(args, ctx) {
+      const path = pathIn(args);
+      if (WRITE_TOOLS.has(tool.name)) {
+        const rules = path === undefined ? undefined : nested.forPath(path, last(), true);
+        if (!rules) return tool.run(args, ctx);
+        notice(`hey: ${rules.files.join(", ")}: instructions for that directory, given to the model first; its ${tool.name} waits for the call after`);
+        return toolError(
+          `not applied: this directory's instructions come first (below); make this ${tool.name} call again, changed as they require\n\n${rules.text}`,
+        );
+      }
       const result = await tool.run(args, ctx);
-      const path = typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined;
       const found = path === undefined ? undefined : nested.forPath(path, last());
       if (!found) return result;
       if (found.files.length > 0) notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);

@@ -60,3 +60,35 @@ test("a dependency's AGENTS.md and one under a git-ignored build/ are never give
   expect(run.stderr.split("node_modules/lodash/AGENTS.md").length).toBe(2); // once, though grep went there again
   expect(run.stderr).not.toContain("instructions for that directory");
 });
+
+test("an edit of a file grep found, in a directory whose rules the model has not seen, waits for them: applied on the call after, the rules off the terminal", async () => {
+  write("packages/pkg8/AGENTS.md", "pkg8 rule: every function is exported\n");
+  write("packages/pkg8/src/CLAUDE.md", "src rule: snake_case names\n");
+  write("packages/pkg8/src/mod2/file3.ts", "function fn_8_2_3() {}\n");
+  const change = { path: "packages/pkg8/src/mod2/file3.ts", old_string: "function fn_8_2_3", new_string: "export function fn_8_2_3" };
+  const m = calls([
+    ["grep", { pattern: "fn_8_2_3\\b" }],
+    ["edit", change],
+    ["edit", change],
+  ]);
+  config(m.baseUrl);
+  const run = await hey("export fn_8_2_3");
+  expect(run.code).toBe(0);
+  const [grep, first, second] = m.requests
+    .at(-1)!
+    .messages.filter((x) => x.role === "tool")
+    .map(textOf);
+  expect(grep).not.toContain("pkg8 rule"); // grep had no path: nothing given with it
+  expect(first).toContain("not applied: this directory's instructions come first (below); make this edit call again, changed as they require");
+  expect(first).toContain(
+    `Instructions from ${join(repoOf(), "packages", "pkg8", "AGENTS.md")} (for files under ${join(repoOf(), "packages", "pkg8")}/):\npkg8 rule`,
+  );
+  expect(first).toContain("src rule: snake_case names");
+  expect(second).toStartWith("edited packages/pkg8/src/mod2/file3.ts");
+  expect(second).not.toContain("rule");
+  expect(readFileSync(join(repoOf(), "packages/pkg8/src/mod2/file3.ts"), "utf8")).toBe("export function fn_8_2_3() {}\n");
+  expect(run.stderr).toContain(
+    "hey: packages/pkg8/AGENTS.md, packages/pkg8/src/CLAUDE.md: instructions for that directory, given to the model first; its edit waits for the call after",
+  );
+  expect(run.stderr + run.stdout).not.toContain("pkg8 rule"); // one line for the user, not the rules in the diff
+});

@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createNestedAgents, nestedSection, type LastRequest } from "../../src/prompt/nested-agents.ts";
+import { createNestedAgents, nestedSection, withNestedAgents, type LastRequest } from "../../src/prompt/nested-agents.ts";
+import type { Tool } from "../../src/kernel/tool.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -120,4 +121,41 @@ test("an AGENTS.md in a directory git ignores (build output) is left out; the pr
   );
   expect(warnings[0]).toBe("build/AGENTS.md: in a directory git ignores, so not given to the model as instructions");
   expect(open(repo).forPath(join(repo, "sub", "x.ts"), saw())?.files).toEqual(["sub/AGENTS.md"]);
+});
+
+test("an edit or write_file into a directory whose rules the model has not seen is not applied: the result gives them, the next call applies", async () => {
+  const ran: string[] = [];
+  const notices: string[] = [];
+  const tool = (name: string): Tool => ({
+    name,
+    description: "",
+    parameters: {},
+    run: async (args) => (ran.push(`${name} ${args.path}`), { output: `edited ${args.path}: 1 replacement\n-a\n+b` }),
+  });
+  const nested = open(repo);
+  const wrap = (name: string, last: LastRequest) =>
+    withNestedAgents(
+      tool(name),
+      nested,
+      (p) => join(repo, p),
+      () => last,
+      (l) => void notices.push(l),
+    );
+  const ctx = { signal: new AbortController().signal, cwd: repo };
+  const turn = saw();
+  const edit = await wrap("edit", turn).run({ path: "sub/deep/x.ts" }, ctx);
+  const write = await wrap("write_file", turn).run({ path: "sub/new.ts" }, ctx); // a parallel call of the same turn: it was written unseen too
+  expect(ran).toEqual([]);
+  expect(edit.isError).toBe(true);
+  expect(edit.output).toStartWith("not applied: this directory's instructions come first (below); make this edit call again, changed as they require\n\n");
+  expect(edit.output).toContain("sub rules");
+  expect(edit.output).toContain("deep rules");
+  expect(write.isError && write.output.includes("sub rules")).toBe(true);
+  expect(notices[0]).toBe(
+    "hey: sub/AGENTS.md, sub/deep/CLAUDE.md: instructions for that directory, given to the model first; its edit waits for the call after",
+  );
+  const again = await wrap("edit", saw([edit.output])).run({ path: "sub/deep/x.ts" }, ctx); // the next turn: the model has them
+  expect(ran).toEqual(["edit sub/deep/x.ts"]);
+  expect(again).toEqual({ output: "edited sub/deep/x.ts: 1 replacement\n-a\n+b" }); // nothing after the diff
+  expect(notices).toHaveLength(2);
 });
