@@ -272,9 +272,11 @@ function exists(path: string): boolean {
     statSync(path);
     return true;
   } catch (e) {
-    // a file that exists but cannot be looked at is reported when it is read
+    // a file that exists but cannot be read is reported when it is read. EACCES here is a
+    // directory on the way that cannot be searched (a `chmod 000 secret/` of the user's): whether
+    // it holds an AGENTS.md no one can tell, and a warning would name a file that may not exist
     const code = errnoCode(e);
-    return code !== "ENOENT" && code !== "ENOTDIR";
+    return code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES";
   }
 }
 
