@@ -29,7 +29,7 @@ export interface AgentsMd {
   files: AgentsFile[];
   /** one line per file left out (unreadable, a link leaving the project); never fatal */
   warnings: string[];
-  /** those of `warnings` that are a CLAUDE.md's imports left out: the project's, said once until they change (peers/said.ts) */
+  /** those of `warnings` that are the project's — a CLAUDE.md's imports left out, files over the size cap (source.ts) — said once until they change (peers/said.ts) */
   imports: string[];
 }
 

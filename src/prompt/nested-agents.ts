@@ -14,6 +14,7 @@ import { dirname, relative, sep } from "node:path";
 import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
 import { agentsHeading, cutNote } from "./system.ts";
 import { notTheProjects } from "./git-ignored.ts";
+import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { toolError, type Tool } from "../kernel/tool.ts";
 
@@ -44,9 +45,10 @@ export function nestedSection(file: AgentsFile): string {
 /**
  * The nested AGENTS.md of the project hey runs in at `cwd`: directories inside the top of the
  * system prompt's chain (the git root, else `cwd`) that the chain does not hold. `warn`: a file
- * left out (unreadable, a link out of the project), once each.
+ * left out (unreadable, a link out of the project, a dependency's, over the share of `budgetTokens`
+ * instruction files may take: instruction-cap.ts), once each.
  */
-export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void }): NestedAgents {
+export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void; budgetTokens?: number }): NestedAgents {
   const chain = agentsPlaces(opts.cwd, opts.configDir).slice(1); // the user's file is not the project's
   const top = chain[0]?.dir ?? opts.cwd;
   const inChain = new Set(chain.map((p) => p.dir));
@@ -75,14 +77,19 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
         held.filter((h) => h.why === undefined).map((h) => h.place),
         { shown: inPrompt }, // never outside the project
       );
-      for (const w of read.warnings) if (!warned.has(w)) warned.add(w), opts.warn(w);
+      // one directory's files at most what the system prompt's may take (a CLAUDE.md importing twenty big files)
+      const capped = capInstructions(read.files, opts.budgetTokens ? instructionsMaxBytes(opts.budgetTokens) : Number.POSITIVE_INFINITY, (p) =>
+        relative(opts.cwd, p),
+      );
+      for (const w of [...read.warnings, ...(capped.leftOut ? [capped.leftOut.warning] : [])]) if (!warned.has(w)) warned.add(w), opts.warn(w);
       for (const t of theirs) {
         const line = `${relative(opts.cwd, t.file)}: ${t.why}, so not given to the model as instructions`;
         if (!warned.has(line)) warned.add(line), opts.warn(line);
       }
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
       const notes = theirs.map((t) => ({ file: undefined, text: `${t.file}: ${t.why}, not the user's instructions; not given.` }));
-      const sections = [...read.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...(write ? [] : notes)].filter(
+      const cut = capped.leftOut ? [{ file: undefined, text: capped.leftOut.note }] : [];
+      const sections = [...capped.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...cut, ...(write ? [] : notes)].filter(
         (s) => (write || !given.has(s.text)) && !last.has(s.text),
       );
       if (sections.length === 0) return undefined;
