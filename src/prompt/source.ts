@@ -15,7 +15,7 @@ import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
 import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
-import { buildSystemPrompt, LISTED_DESCRIPTIONS_MAX_BYTES, skillLines, type GuideFacts } from "./system.ts";
+import { buildSystemPrompt, skillsSize, type GuideFacts } from "./system.ts";
 
 export interface PromptSourceOptions {
   core: string;
@@ -180,14 +180,6 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     return now.problems.find((p) => p.level === "error" && files.some((f) => p.message.includes(f)))?.message;
   };
   return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote };
-}
-
-/** What the skills list costs every request, when its descriptions are past the cap (system.ts skillLines); else undefined. */
-function skillsSize(skills: readonly Skill[], cwd: string): string | undefined {
-  const { named, bytes } = skillLines(skills, cwd);
-  if (named === 0) return undefined;
-  const max = `${LISTED_DESCRIPTIONS_MAX_BYTES / 1024} KB`;
-  return `${skills.length} skills' descriptions come to ${Math.round(bytes / 1024)} KB of each request, over ${max}: the last ${named} are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders`;
 }
 
 /** A skill problem as it was said: its words and the version of its file. */

@@ -119,6 +119,14 @@ export function skillLines(skills: readonly ListedSkill[], cwd: string): { lines
   return { lines, named, bytes };
 }
 
+/** What the skills list costs every request, when its descriptions are past the cap (skillLines), for the user; else undefined. */
+export function skillsSize(skills: readonly ListedSkill[], cwd: string): string | undefined {
+  const { named, bytes } = skillLines(skills, cwd);
+  if (named === 0) return undefined;
+  const max = `${LISTED_DESCRIPTIONS_MAX_BYTES / 1024} KB`;
+  return `${skills.length} skills' descriptions come to ${Math.round(bytes / 1024)} KB of each request, over ${max}: the last ${named} are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders`;
+}
+
 function shown(path: string, cwd: string): string {
   const rel = relative(cwd, path);
   return rel !== "" && !rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel) ? rel : path;

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { projectNotes } from "../../src/peers/found.ts";
 import { capInstructions } from "../../src/prompt/instruction-cap.ts";
 import { createNestedAgents } from "../../src/prompt/nested-agents.ts";
 import { createPromptSource } from "../../src/prompt/source.ts";
@@ -100,4 +101,17 @@ test("80 skills of ~700-character descriptions: past 16 KB of descriptions the r
   expect(warned).toEqual([
     "once: 80 skills' descriptions come to 54 KB of each request, over 16 KB: the last 57 are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
   ]);
+});
+
+test("hey doctor's project notes name the instruction files and skills over their share, every time", () => {
+  const repo = bigImports("");
+  for (let i = 0; i < 80; i++) {
+    write(join(repo, ".claude", "skills", `s${i}`, "SKILL.md"), `---\nname: s${i}\ndescription: ${"Does one thing well. ".repeat(33)}\n---\nSteps.\n`);
+  }
+  const at = { home: join(tmp.path, "home"), cwd: repo, root: repo, configDir: join(tmp.path, "home", ".config", "hey") };
+  const notes = projectNotes(at, true, 40_000);
+  expect(notes.filter((n) => n.startsWith("instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB"))).toHaveLength(1);
+  expect(notes).toContain(
+    "80 skills' descriptions come to 54 KB of each request, over 16 KB: the last 57 are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
+  );
 });
