@@ -96,7 +96,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
   const imports: string[] = [];
   const given = new Set(how.shown); // real paths: a file imported twice, or imported and in the chain, is given once
   const read = how.read ?? readHead;
-  const count = { files: 0 };
+  const count = { files: 0, over: [] as string[] };
   for (const place of places) {
     const path = firstExisting(place);
     if (!path) continue;
@@ -122,6 +122,12 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
       warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
     }
   }
+  const [over, ...more] = count.over; // one line for them all: 25 imports of a 20-file cap are not 5 warnings
+  if (over)
+    leftOut(
+      { warnings, imports },
+      `${over}: more than ${IMPORTS_MAX} imported files; left out of the prompt${more.length > 0 ? `, and ${more.length} more after it` : ""}`,
+    );
   return { files, warnings, imports };
 }
 
@@ -135,8 +141,8 @@ interface Importing {
   /** the import lines of `warnings` */
   imports: string[];
   depth: number;
-  /** files imported so far in this reading (shared by every level) */
-  count: { files: number };
+  /** files imported so far in this reading (shared by every level), and the imports past IMPORTS_MAX */
+  count: { files: number; over: string[] };
 }
 
 /**
@@ -171,7 +177,7 @@ function followImports(file: AgentsFile, at: Importing): void {
       continue;
     }
     if (at.count.files >= IMPORTS_MAX) {
-      leftOut(at, `${where}: more than ${IMPORTS_MAX} imported files; left out of the prompt`);
+      at.count.over.push(where);
       continue;
     }
     let imported: AgentsFile;
@@ -194,7 +200,7 @@ function followImports(file: AgentsFile, at: Importing): void {
 }
 
 /** An import left out: a warning, and one of the imports' (AgentsMd.imports). */
-function leftOut(at: Importing, line: string): void {
+function leftOut(at: Pick<Importing, "warnings" | "imports">, line: string): void {
   at.warnings.push(line);
   at.imports.push(line);
 }

@@ -54,6 +54,9 @@ test("a CLAUDE.md importing 25 files of 40 KB: the system prompt keeps 40 KB of 
   expect(system).toContain(
     `[Left out of these instructions for their size, to read with read_file when a task needs one: ${join(repo, "docs", "d1.md")}, ${join(repo, "docs", "d2.md")}, `,
   );
+  expect(warned.filter((w) => w.includes("imported files"))).toEqual([
+    `once: ${join(repo, "CLAUDE.md")}:22: @docs/d20.md: more than 20 imported files; left out of the prompt, and 4 more after it`,
+  ]); // one line, not five
   const size = warned.filter((w) => w.includes("budget_tokens"));
   expect(size).toEqual([
     "once: instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB, over the 39 KB they may take of each request " +
