@@ -143,7 +143,7 @@ export function withNestedAgents(
         if (!rules) return tool.run(args, ctx);
         notice(`hey: ${rules.files.join(", ")}: instructions for that directory, given to the model first; its ${tool.name} waits for the call after`);
         return toolError(
-          `not applied: this directory's instructions come first (below); make this ${tool.name} call again, changed as they require\n\n${rules.text}`,
+          `not applied: the instructions for this directory, below, come first; make this ${tool.name} call again in their light\n\n${rules.text}`,
         );
       }
       const result = await tool.run(args, ctx);

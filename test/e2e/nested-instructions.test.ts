@@ -79,7 +79,7 @@ test("an edit of a file grep found, in a directory whose rules the model has not
     .messages.filter((x) => x.role === "tool")
     .map(textOf);
   expect(grep).not.toContain("pkg8 rule"); // grep had no path: nothing given with it
-  expect(first).toContain("not applied: this directory's instructions come first (below); make this edit call again, changed as they require");
+  expect(first).toContain("not applied: the instructions for this directory, below, come first; make this edit call again in their light");
   expect(first).toContain(
     `Instructions from ${join(repoOf(), "packages", "pkg8", "AGENTS.md")} (for files under ${join(repoOf(), "packages", "pkg8")}/):\npkg8 rule`,
   );

@@ -147,7 +147,7 @@ test("an edit or write_file into a directory whose rules the model has not seen 
   const write = await wrap("write_file", turn).run({ path: "sub/new.ts" }, ctx); // a parallel call of the same turn: it was written unseen too
   expect(ran).toEqual([]);
   expect(edit.isError).toBe(true);
-  expect(edit.output).toStartWith("not applied: this directory's instructions come first (below); make this edit call again, changed as they require\n\n");
+  expect(edit.output).toStartWith("not applied: the instructions for this directory, below, come first; make this edit call again in their light\n\n");
   expect(edit.output).toContain("sub rules");
   expect(edit.output).toContain("deep rules");
   expect(write.isError && write.output.includes("sub rules")).toBe(true);
