@@ -2,8 +2,7 @@
 // `assemble` builds a run's pieces once — outputs, the session writer, the tool array, the
 // permission check compiled once, the system prompt source, the MCP servers — and the agent, and
 // hands them to runtime.ts, which alone swaps what the configuration decided (`/model`, `/reload`,
-// `/resume`). It takes resolved values: where hey's files are, what the command line chose for
-// the run, and the configuration run.ts loaded.
+// `/resume`). It takes resolved values: where hey's files are, what the command line chose for the run, and the configuration run.ts loaded.
 import { platform } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
@@ -180,7 +179,7 @@ export async function assemble(
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
-  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say });
+  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, budgetTokens: settings.agent.budgetTokens });
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => {
@@ -267,6 +266,7 @@ export async function assemble(
     writable: () => !listsSet(live.config.settings.permission),
     warn,
     servers: () => mcp.instructions(),
+    budget: () => live.config.settings.agent.budgetTokens,
   });
   const ports: McpPorts = {
     fetch: () => live.fetch,

@@ -82,7 +82,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
-  const peers = [...peerNotices(here, false), ...projectNotes(here, trust.trusted && !trust.provisional)];
+  const peers = [...peerNotices(here, false), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
   const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, ...from, model: settings.model, project, peers };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers

@@ -9,6 +9,9 @@ import { basename, dirname, join, relative } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../prompt/agents-md.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
+import { capInstructions, instructionsMaxBytes } from "../prompt/instruction-cap.ts";
+import { skillsSize } from "../prompt/system.ts";
+import { shownPath } from "../prompt/source.ts";
 import { claudeRules, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 
@@ -44,13 +47,22 @@ export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
 
 /**
  * The project's lines a run says once until they change (run.ts, peers/said.ts) and `hey doctor`
- * every time: the imports its CLAUDE.md files leave out, the skills that replace others by name.
- * `trusted`: the project's skills load and its imports from outside it are followed.
+ * every time: the imports its CLAUDE.md files leave out, the skills that replace others by name,
+ * and — given `[agent] budget_tokens` — instruction files or skills' descriptions over what they
+ * may take of each request (prompt/instruction-cap.ts). `trusted`: the project's skills load and
+ * its imports from outside it are followed.
  */
-export function projectNotes(at: PeerPlaces, trusted: boolean): string[] {
+export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: number): string[] {
   const agents = readAgentsFiles(agentsPlaces(at.cwd, at.configDir, at.home), { outside: { home: at.home, trusted } });
   const skills = loadSkills(skillFolders({ home: at.home, configDir: at.configDir, root: at.root, project: trusted }));
-  return [...agents.imports, ...skills.problems.filter((p) => p.level === "note").map((p) => p.message)];
+  const sizes =
+    budgetTokens === undefined
+      ? []
+      : [
+          capInstructions(agents.files, instructionsMaxBytes(budgetTokens), (p) => shownPath(p, at.cwd, at.home)).leftOut?.warning,
+          skillsSize(skills.skills, at.cwd),
+        ];
+  return [...agents.imports, ...skills.problems.filter((p) => p.level === "note").map((p) => p.message), ...sizes.filter((l) => l !== undefined)];
 }
 
 /**

@@ -29,7 +29,7 @@ export interface AgentsMd {
   files: AgentsFile[];
   /** one line per file left out (unreadable, a link leaving the project); never fatal */
   warnings: string[];
-  /** those of `warnings` that are a CLAUDE.md's imports left out: the project's, said once until they change (peers/said.ts) */
+  /** those of `warnings` that are the project's — a CLAUDE.md's imports left out, files over the size cap (source.ts) — said once until they change (peers/said.ts) */
   imports: string[];
 }
 
@@ -96,7 +96,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
   const imports: string[] = [];
   const given = new Set(how.shown); // real paths: a file imported twice, or imported and in the chain, is given once
   const read = how.read ?? readHead;
-  const count = { files: 0 };
+  const count = { files: 0, over: [] as string[] };
   for (const place of places) {
     const path = firstExisting(place);
     if (!path) continue;
@@ -122,6 +122,12 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
       warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
     }
   }
+  const [over, ...more] = count.over; // one line for them all: 25 imports of a 20-file cap are not 5 warnings
+  if (over)
+    leftOut(
+      { warnings, imports },
+      `${over}: more than ${IMPORTS_MAX} imported files; left out of the prompt${more.length > 0 ? `, and ${more.length} more after it` : ""}`,
+    );
   return { files, warnings, imports };
 }
 
@@ -135,8 +141,8 @@ interface Importing {
   /** the import lines of `warnings` */
   imports: string[];
   depth: number;
-  /** files imported so far in this reading (shared by every level) */
-  count: { files: number };
+  /** files imported so far in this reading (shared by every level), and the imports past IMPORTS_MAX */
+  count: { files: number; over: string[] };
 }
 
 /**
@@ -171,7 +177,7 @@ function followImports(file: AgentsFile, at: Importing): void {
       continue;
     }
     if (at.count.files >= IMPORTS_MAX) {
-      leftOut(at, `${where}: more than ${IMPORTS_MAX} imported files; left out of the prompt`);
+      at.count.over.push(where);
       continue;
     }
     let imported: AgentsFile;
@@ -194,7 +200,7 @@ function followImports(file: AgentsFile, at: Importing): void {
 }
 
 /** An import left out: a warning, and one of the imports' (AgentsMd.imports). */
-function leftOut(at: Importing, line: string): void {
+function leftOut(at: Pick<Importing, "warnings" | "imports">, line: string): void {
   at.warnings.push(line);
   at.imports.push(line);
 }
@@ -272,9 +278,11 @@ function exists(path: string): boolean {
     statSync(path);
     return true;
   } catch (e) {
-    // a file that exists but cannot be looked at is reported when it is read
+    // a file that exists but cannot be read is reported when it is read. EACCES here is a
+    // directory on the way that cannot be searched (a `chmod 000 secret/` of the user's): whether
+    // it holds an AGENTS.md no one can tell, and a warning would name a file that may not exist
     const code = errnoCode(e);
-    return code !== "ENOENT" && code !== "ENOTDIR";
+    return code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES";
   }
 }
 

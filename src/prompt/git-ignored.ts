@@ -1,4 +1,5 @@
-// Whether git ignores a file of the project (a CLAUDE.md import's target, agents-md.ts): what git
+// Whether git ignores a file of the project (a CLAUDE.md import's target, agents-md.ts; a deeper
+// directory's AGENTS.md, nested-agents.ts, with the dependency directories): what git
 // ignores is this checkout's own state — `.env`, `config/local.json` — which a repository's
 // CLAUDE.md must not put in the prompt. Read as git reads it, without running git (a cloned
 // repository's config can make git run its programs): the .gitignore files from the repository
@@ -12,8 +13,8 @@ import { readHead } from "../fs/read-head.ts";
 /** A .gitignore is read up to here: an endless one (a link to a device) cannot stall start-up. */
 const IGNORE_FILE_MAX_BYTES = 256 * 1024;
 
-/** Whether git ignores `real` (a real path below `root`, the directory the search starts from). Never throws. */
-export function ignoredByGit(real: string, root: string): boolean {
+/** Whether git ignores `real` (a real path below `root`, the directory the search starts from; a directory when `isDir`). Never throws. */
+export function ignoredByGit(real: string, root: string, isDir = false): boolean {
   const names = relative(root, real).split(sep);
   const levels: IgnoreLevel[] = []; // nearest first, `/`-separated paths relative to root
   for (let i = 0; i < names.length; i++) {
@@ -23,7 +24,7 @@ export function ignoredByGit(real: string, root: string): boolean {
     const exclude = hasGit ? rulesOf(join(abs, ".git", "info", "exclude")) : undefined;
     if (exclude) levels.unshift({ dir, rules: exclude, hasGit }); // below this directory's .gitignore: that one wins
     levels.unshift({ dir, rules: rulesOf(join(abs, ".gitignore")), hasGit: hasGit && !exclude });
-    if (isIgnored(levels, names.slice(0, i + 1).join("/"), i < names.length - 1)) return true;
+    if (isIgnored(levels, names.slice(0, i + 1).join("/"), isDir || i < names.length - 1)) return true;
   }
   return false;
 }
@@ -34,4 +35,23 @@ function rulesOf(path: string): IgnoreRules | undefined {
   } catch {
     return undefined; // none, or unreadable: ignores nothing
   }
+}
+
+/** Directories that hold other people's packages, by their name, whatever git says of them (a committed `node_modules` too). */
+const DEPENDENCY_DIRS = new Set(["node_modules", "bower_components", "jspm_packages", "site-packages", "dist-packages"]);
+
+/**
+ * Why the directory `real` (a real path below `root`) holds no file of the user's — "a dependency's"
+ * (below node_modules, site-packages…) or "in a directory git ignores" (build output, a virtualenv,
+ * vendored code listed in .gitignore) — or undefined when it may. Its AGENTS.md or CLAUDE.md is
+ * a package author's, or a generated copy: never the user's instructions. Never throws.
+ */
+export function notTheProjects(real: string, root: string): string | undefined {
+  if (
+    relative(root, real)
+      .split(sep)
+      .some((name) => DEPENDENCY_DIRS.has(name))
+  )
+    return "a dependency's";
+  return ignoredByGit(real, root, true) ? "in a directory git ignores" : undefined;
 }

@@ -6,13 +6,17 @@
 // the system prompt: the system prompt must stay byte-identical within a run (issue 23), and a
 // result is appended history the prompt cache keeps serving. Should pruning later drop that
 // result (a duplicate read, compress, a summary), the next touch of the subtree brings the file
-// back: it is given whenever it is not in what the model saw last.
+// back: it is given whenever it is not in what the model saw last. A directory of a dependency
+// (node_modules/next) or one git ignores (build/) holds no instructions of the user's: its file is
+// not read, the model gets one line that it exists, the user one line, once (git-ignored.ts).
 import { realpathSync, statSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
 import { agentsHeading, cutNote } from "./system.ts";
+import { notTheProjects } from "./git-ignored.ts";
+import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import type { Tool } from "../kernel/tool.ts";
+import { toolError, type Tool } from "../kernel/tool.ts";
 
 /** What the model saw in its last request: `id` changes with every request (the view object), `has` looks for a text in it. */
 export interface LastRequest {
@@ -24,10 +28,12 @@ export interface NestedAgents {
   /**
    * The text to append to the result of a tool that touched `path` (absolute): the nested
    * AGENTS.md files above it that the model has not seen in `last` (nor been given since),
-   * outermost first, each under its path; undefined when there are none. Never throws; a file
-   * that cannot be read is a warning.
+   * outermost first, each under its path; undefined when there are none. `write`: before a write
+   * there, the files the model has not seen in `last` even when a call of this turn was given them
+   * (it wrote the call before it could read them), and no line about a dependency's file. Never
+   * throws; a file that cannot be read is a warning.
    */
-  forPath(path: string, last: LastRequest): { text: string; files: string[] } | undefined;
+  forPath(path: string, last: LastRequest, write?: boolean): { text: string; files: string[] } | undefined;
 }
 
 /** The section a nested file is given as: the system prompt's AGENTS.md header, and what it covers. */
@@ -39,9 +45,10 @@ export function nestedSection(file: AgentsFile): string {
 /**
  * The nested AGENTS.md of the project hey runs in at `cwd`: directories inside the top of the
  * system prompt's chain (the git root, else `cwd`) that the chain does not hold. `warn`: a file
- * left out (unreadable, a link out of the project), once each.
+ * left out (unreadable, a link out of the project, a dependency's, over the share of `budgetTokens`
+ * instruction files may take: instruction-cap.ts), once each.
  */
-export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void }): NestedAgents {
+export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void; budgetTokens?: number }): NestedAgents {
   const chain = agentsPlaces(opts.cwd, opts.configDir).slice(1); // the user's file is not the project's
   const top = chain[0]?.dir ?? opts.cwd;
   const inChain = new Set(chain.map((p) => p.dir));
@@ -52,22 +59,43 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
   let givenAfter: unknown;
 
   return {
-    forPath(path, last) {
+    forPath(path, last, write = false) {
       const real = realDir(path);
       if (real === undefined || !real.startsWith(top + sep)) return undefined;
       const dirs: string[] = [];
       for (let dir = real; dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir)) dirs.unshift(dir);
       if (dirs.length === 0) return undefined;
+      // a directory of a dependency, or one git ignores (build output), holds no instructions of the user's: it is not even read
+      const held = dirs.flatMap((dir) => {
+        const place = { dir, names: PROJECT_NAMES, within: top };
+        const file = placedFiles([place])[0];
+        return file === undefined ? [] : [{ place, file, why: notTheProjects(dir, top) }];
+      });
+      if (held.length === 0) return undefined;
+      const theirs = held.filter((h) => h.why !== undefined);
       const read = readAgentsFiles(
-        dirs.map((dir) => ({ dir, names: PROJECT_NAMES, within: top })),
-        { shown: inPrompt }, // never outside the project: a dependency's CLAUDE.md (node_modules/x) is no file of the user's
+        held.filter((h) => h.why === undefined).map((h) => h.place),
+        { shown: inPrompt }, // never outside the project
       );
-      for (const w of read.warnings) if (!warned.has(w)) warned.add(w), opts.warn(w);
+      // one directory's files at most what the system prompt's may take (a CLAUDE.md importing twenty big files)
+      const capped = capInstructions(read.files, opts.budgetTokens ? instructionsMaxBytes(opts.budgetTokens) : Number.POSITIVE_INFINITY, (p) =>
+        relative(opts.cwd, p),
+      );
+      for (const w of [...read.warnings, ...(capped.leftOut ? [capped.leftOut.warning] : [])]) if (!warned.has(w)) warned.add(w), opts.warn(w);
+      for (const t of theirs) {
+        const line = `${relative(opts.cwd, t.file)}: ${t.why}, so not given to the model as instructions`;
+        if (!warned.has(line)) warned.add(line), opts.warn(line);
+      }
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
-      const sections = read.files.map((f) => ({ file: f.path, text: nestedSection(f) })).filter((s) => !given.has(s.text) && !last.has(s.text));
+      const notes = theirs.map((t) => ({ file: undefined, text: `${t.file}: ${t.why}, not the user's instructions; not given.` }));
+      const cut = capped.leftOut ? [{ file: undefined, text: capped.leftOut.note }] : [];
+      const sections = [...capped.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...cut, ...(write ? [] : notes)].filter(
+        (s) => (write || !given.has(s.text)) && !last.has(s.text),
+      );
       if (sections.length === 0) return undefined;
       for (const s of sections) given.add(s.text);
-      return { text: sections.map((s) => s.text).join("\n\n"), files: sections.map((s) => relative(opts.cwd, s.file) || s.file) };
+      const files = sections.flatMap((s) => (s.file === undefined ? [] : [relative(opts.cwd, s.file) || s.file]));
+      return { text: sections.map((s) => s.text).join("\n\n"), files };
     },
   };
 }
@@ -86,10 +114,16 @@ function realDir(path: string): string | undefined {
 
 /** Tools whose `path` argument names the file or directory they read or write: the ones that bring a nested AGENTS.md. */
 const PATH_TOOLS = new Set<string>([TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep]);
+/** Tools that change the file at `path`: not applied before the model has that directory's instructions. */
+const WRITE_TOOLS = new Set<string>([TOOL.writeFile, TOOL.edit]);
 
 /**
- * `tool`, whose result ends with the nested AGENTS.md files above the
- * path it touched that the model has not seen, with a line for the user naming them.
+ * `tool`, whose result ends with the nested AGENTS.md files above the path it touched that the
+ * model has not seen, with a line for the user naming them. A write there (edit, write_file) is
+ * not applied while the model has not seen them: its result gives them and asks for the call
+ * again, in their light — as Claude Code has a file read before an edit, so its nested
+ * CLAUDE.md comes first. One extra call, once per directory; the user sees one line, no rules
+ * inside the diff.
  */
 export function withNestedAgents(
   tool: Tool,
@@ -99,14 +133,23 @@ export function withNestedAgents(
   notice: (line: string) => void,
 ): Tool {
   if (!PATH_TOOLS.has(tool.name)) return tool;
+  const pathIn = (args: Record<string, unknown>) => (typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined);
   return {
     ...tool,
     async run(args, ctx) {
+      const path = pathIn(args);
+      if (WRITE_TOOLS.has(tool.name)) {
+        const rules = path === undefined ? undefined : nested.forPath(path, last(), true);
+        if (!rules) return tool.run(args, ctx);
+        notice(`hey: ${rules.files.join(", ")}: instructions for that directory, given to the model first; its ${tool.name} waits for the call after`);
+        return toolError(
+          `not applied: the instructions for this directory, below, come first; make this ${tool.name} call again in their light\n\n${rules.text}`,
+        );
+      }
       const result = await tool.run(args, ctx);
-      const path = typeof args.path === "string" && args.path !== "" ? pathOf(args.path) : undefined;
       const found = path === undefined ? undefined : nested.forPath(path, last());
       if (!found) return result;
-      notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
+      if (found.files.length > 0) notice(`hey: ${found.files.join(", ")}: instructions for that directory, given to the model with this ${tool.name} result`);
       return { ...result, output: `${result.output}\n\n${found.text}` };
     },
   };

@@ -14,7 +14,8 @@ import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
-import { buildSystemPrompt, type GuideFacts } from "./system.ts";
+import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
+import { buildSystemPrompt, skillsSize, type GuideFacts } from "./system.ts";
 
 export interface PromptSourceOptions {
   core: string;
@@ -50,6 +51,8 @@ export interface PromptSourceOptions {
   warn(message: string, once?: boolean): void;
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
+  /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
+  budget?(): number;
 }
 
 export interface PromptSource {
@@ -86,11 +89,17 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
   const startNote = skillStartNote(first.problems, own);
   let skills: readonly Skill[] = first.skills;
+  let sizeSaid = skillsSize(first.skills, cwd);
+  if (sizeSaid) warn(sizeSaid, true);
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
-  const readAgents = (): AgentsMd => {
+  const readAgents = (): AgentsMd & { leftOut?: string } => {
     const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts.home), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
-    return { ...read, files: read.files.map((f) => ({ ...f, text: opts.redact(f.text) })) };
+    const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
+    const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
+    if (!capped.leftOut) return { ...read, files };
+    const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out
+    return { files: capped.files, warnings: [...read.warnings, warning], imports: [...read.imports, warning], leftOut: note };
   };
   let agents = readAgents();
   for (const w of agents.warnings) warn(w, agents.imports.includes(w));
@@ -110,6 +119,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       os: opts.os,
       shell: opts.shell(),
       agentsMd,
+      agentsLeftOut: agents.leftOut,
       skills: opts.skills ? skills.map((s) => ({ ...s, description: opts.redact(s.description) })) : undefined,
       guide,
       mcp: opts.redact(mcp),
@@ -129,13 +139,15 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
       const nextGuide = guideOf(trusted);
+      const size = skillsSize(next.skills, cwd);
       return {
         errors: [],
-        warnings: next.problems.filter((p) => !skillWarnings.has(problemKey(p))).map((p) => p.message),
+        warnings: [...next.problems.filter((p) => !skillWarnings.has(problemKey(p))).map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
         changes: skillChanges(skills, next.skills),
         apply() {
           skills = next.skills;
           skillWarnings = new Set(problems);
+          sizeSaid = size;
           if (JSON.stringify(nextGuide) !== JSON.stringify(guide)) guide = nextGuide;
         },
       };

@@ -34,6 +34,8 @@ export interface PromptFacts {
   shell: string;
   /** outermost first */
   agentsMd: readonly AgentsFile[];
+  /** the line naming the instruction files left out for their size (instruction-cap.ts); undefined: none */
+  agentsLeftOut?: string;
   /** undefined = skills are off (`--no-skills`): neither the list nor the guide */
   skills: readonly ListedSkill[] | undefined;
   /** where the guide says new skills and servers go; DEFAULT_GUIDE when not given */
@@ -84,9 +86,10 @@ export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];
   if (f.skills) {
     parts.push(skillGuide(f.guide ?? DEFAULT_GUIDE));
-    if (f.skills.length > 0) parts.push([SKILLS_HEADER, ...f.skills.map((s) => listLine(s, f.cwd))].join("\n"));
+    if (f.skills.length > 0) parts.push([SKILLS_HEADER, ...skillLines(f.skills, f.cwd).lines].join("\n"));
   }
   for (const file of f.agentsMd) parts.push(agentsSection(file));
+  if (f.agentsLeftOut) parts.push(f.agentsLeftOut);
   if (f.mcp) parts.push(f.mcp);
   // the task.md path absolute: written relative to a subdirectory, .hey/task.md would be no project's (fs/places.ts)
   const root =
@@ -95,11 +98,33 @@ export function buildSystemPrompt(f: PromptFacts): string {
   return parts.join("\n\n");
 }
 
-/** `- name: description (path)`, the path relative to the working directory when inside it. */
-function listLine(s: ListedSkill, cwd: string): string {
-  let description = s.description.replace(/\s+/g, " ").trim();
-  if (description.length > LISTED_DESCRIPTION_MAX) description = description.slice(0, LISTED_DESCRIPTION_MAX - 1) + "…";
-  return `- ${s.name}: ${description} (${shown(s.path, cwd)})`;
+/** The skills' descriptions together stop here (80 skills of ~700 characters put 56 KB in every request): past it a skill is listed by name. */
+export const LISTED_DESCRIPTIONS_MAX_BYTES = 16 * 1024;
+
+/**
+ * `- name: description (path)` for each skill, the path relative to the working directory when
+ * inside it; once the descriptions come to LISTED_DESCRIPTIONS_MAX_BYTES, `- name (path)`: `named`
+ * skills so listed, `bytes` what all descriptions would take.
+ */
+export function skillLines(skills: readonly ListedSkill[], cwd: string): { lines: string[]; named: number; bytes: number } {
+  let bytes = 0;
+  let named = 0;
+  const lines = skills.map((s) => {
+    let description = s.description.replace(/\s+/g, " ").trim();
+    if (description.length > LISTED_DESCRIPTION_MAX) description = description.slice(0, LISTED_DESCRIPTION_MAX - 1) + "…";
+    bytes += new TextEncoder().encode(description).length;
+    if (bytes > LISTED_DESCRIPTIONS_MAX_BYTES) return (named++, `- ${s.name} (${shown(s.path, cwd)})`);
+    return `- ${s.name}: ${description} (${shown(s.path, cwd)})`;
+  });
+  return { lines, named, bytes };
+}
+
+/** What the skills list costs every request, when its descriptions are past the cap (skillLines), for the user; else undefined. */
+export function skillsSize(skills: readonly ListedSkill[], cwd: string): string | undefined {
+  const { named, bytes } = skillLines(skills, cwd);
+  if (named === 0) return undefined;
+  const max = `${LISTED_DESCRIPTIONS_MAX_BYTES / 1024} KB`;
+  return `${skills.length} skills' descriptions come to ${Math.round(bytes / 1024)} KB of each request, over ${max}: the last ${named} are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders`;
 }
 
 function shown(path: string, cwd: string): string {

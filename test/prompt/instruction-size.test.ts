@@ -1,0 +1,120 @@
+// What instruction files and skills add to every request is bounded and said: AGENTS.md,
+// CLAUDE.md and their imports take at most a quarter of [agent] budget_tokens (the deepest, last
+// imports left out first, a whole file at a time, named to the user once and to the model in a
+// line), in the system prompt and when a deeper directory's come with a tool result; past 16 KB
+// of skills' descriptions, a skill is listed by name only, with one warning naming the count.
+import { expect, test } from "bun:test";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { projectNotes } from "../../src/peers/found.ts";
+import { capInstructions } from "../../src/prompt/instruction-cap.ts";
+import { createNestedAgents } from "../../src/prompt/nested-agents.ts";
+import { createPromptSource } from "../../src/prompt/source.ts";
+import { eachTempDir } from "../helpers/fixtures.ts";
+
+const tmp = eachTempDir("hey-instruction-size-");
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+const KB40 = "rule line, forty bytes of it, go on ...\n".repeat(1024); // 40 KB, cut at 32 KB as each file is
+
+/** A repository whose CLAUDE.md (at `at`) imports 25 files of 40 KB each. */
+function bigImports(at: string): string {
+  const repo = join(realpathSync(tmp.path), "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  write(join(repo, at, "CLAUDE.md"), `Read these:\n${Array.from({ length: 25 }, (_, i) => `@docs/d${i}.md`).join("\n")}\n`);
+  for (let i = 0; i < 25; i++) write(join(repo, at, "docs", `d${i}.md`), `doc ${i}\n${KB40}`);
+  return repo;
+}
+
+function source(cwd: string, warned: string[]) {
+  const home = join(tmp.path, "home");
+  const facts = { core: "core", cwd, root: cwd, home, configDir: join(home, ".config", "hey"), os: "linux", shell: () => "bash" };
+  const warn = (m: string, once?: boolean) => void warned.push(`${once ? "once: " : ""}${m}`);
+  return createPromptSource({
+    ...facts,
+    budget: () => 40_000,
+    warn,
+    skills: { trusted: () => true },
+    importsOutside: () => undefined,
+    redact: (t) => t,
+    writable: () => true,
+  });
+}
+
+test("a CLAUDE.md importing 25 files of 40 KB: the system prompt keeps 40 KB of instructions, the rest named once", () => {
+  const repo = bigImports("");
+  const warned: string[] = [];
+  const system = source(repo, warned).system();
+  expect(system.length).toBeLessThan(44_000); // before: 670 KB for "say hi", on every request
+  expect(system).toContain("@docs/d24.md"); // the CLAUDE.md itself stays
+  expect(system).toContain(`Instructions from ${join(repo, "docs", "d0.md")}`);
+  expect(system).not.toContain(`Instructions from ${join(repo, "docs", "d1.md")}`);
+  expect(system).toContain(
+    `[Left out of these instructions for their size, to read with read_file when a task needs one: ${join(repo, "docs", "d1.md")}, ${join(repo, "docs", "d2.md")}, `,
+  );
+  expect(warned.filter((w) => w.includes("imported files"))).toEqual([
+    `once: ${join(repo, "CLAUDE.md")}:22: @docs/d20.md: more than 20 imported files; left out of the prompt, and 4 more after it`,
+  ]); // one line, not five
+  const size = warned.filter((w) => w.includes("budget_tokens"));
+  expect(size).toEqual([
+    "once: instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB, over the 39 KB they may take of each request " +
+      "(a quarter of [agent] budget_tokens); left out: docs/d19.md (32 KB), docs/d18.md (32 KB), docs/d17.md (32 KB) and 16 more. " +
+      "Trim them, or raise budget_tokens to let more in",
+  ]);
+});
+
+test("a deeper directory's CLAUDE.md with 25 big imports comes with a tool result within the same share", () => {
+  const repo = bigImports("packages/pkg2/src");
+  const warned: string[] = [];
+  const nested = createNestedAgents({ cwd: repo, configDir: join(tmp.path, "config"), warn: (w) => void warned.push(w), budgetTokens: 40_000 });
+  const found = nested.forPath(join(repo, "packages", "pkg2", "src", "index.ts"), { id: {}, has: () => false });
+  expect(found!.text.length).toBeLessThan(44_000);
+  expect(found!.text).toContain("[Left out of these instructions for their size");
+  expect(warned.filter((w) => w.includes("budget_tokens"))).toHaveLength(1);
+});
+
+test("imports go first, deepest and last first, then the deepest directory's file; all that fits is kept as it was", () => {
+  const f = (path: string, kb: number, importedBy?: string) => ({ path, text: "x".repeat(kb * 1024), truncated: false, ...(importedBy ? { importedBy } : {}) });
+  const files = [
+    f("/r/AGENTS.md", 10),
+    f("/r/a.md", 10, "/r/AGENTS.md"),
+    f("/r/b.md", 10, "/r/a.md"),
+    f("/r/c.md", 10, "/r/AGENTS.md"),
+    f("/r/sub/AGENTS.md", 10),
+  ];
+  expect(capInstructions(files, 50 * 1024).files).toEqual(files);
+  expect(capInstructions(files, 40 * 1024).leftOut?.files.map((x) => x.path)).toEqual(["/r/b.md"]);
+  expect(capInstructions(files, 30 * 1024).leftOut?.files.map((x) => x.path)).toEqual(["/r/b.md", "/r/c.md"]);
+  expect(capInstructions(files, 15 * 1024).files.map((x) => x.path)).toEqual(["/r/AGENTS.md"]);
+});
+
+test("80 skills of ~700-character descriptions: past 16 KB of descriptions the rest are listed by name, with one warning", () => {
+  const repo = join(realpathSync(tmp.path), "repo");
+  for (let i = 0; i < 80; i++) {
+    const name = `skill-${String(i).padStart(2, "0")}`;
+    write(join(repo, ".claude", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${"Does one thing well. ".repeat(33)}\n---\nSteps.\n`);
+  }
+  const warned: string[] = [];
+  const system = source(repo, warned).system();
+  expect(system.length).toBeLessThan(24_000); // before: 64 KB
+  expect(system).toContain("- skill-00: Does one thing well.");
+  expect(system).toContain(`- skill-79 (${join(".claude", "skills", "skill-79", "SKILL.md")})`);
+  expect(warned).toEqual([
+    "once: 80 skills' descriptions come to 54 KB of each request, over 16 KB: the last 57 are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
+  ]);
+});
+
+test("hey doctor's project notes name the instruction files and skills over their share, every time", () => {
+  const repo = bigImports("");
+  for (let i = 0; i < 80; i++) {
+    write(join(repo, ".claude", "skills", `s${i}`, "SKILL.md"), `---\nname: s${i}\ndescription: ${"Does one thing well. ".repeat(33)}\n---\nSteps.\n`);
+  }
+  const at = { home: join(tmp.path, "home"), cwd: repo, root: repo, configDir: join(tmp.path, "home", ".config", "hey") };
+  const notes = projectNotes(at, true, 40_000);
+  expect(notes.filter((n) => n.startsWith("instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB"))).toHaveLength(1);
+  expect(notes).toContain(
+    "80 skills' descriptions come to 54 KB of each request, over 16 KB: the last 57 are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
+  );
+});
