@@ -2,7 +2,7 @@
 // run would send, compatibility flags included) and two raw ones the adapters never make (the
 // model list, an empty tools list). Each outcome goes to checks.ts to be judged.
 import type { ProviderSettings } from "../config/settings.ts";
-import type { Effort, Message, ToolSpec } from "../kernel/ir.ts";
+import { textOf, type Effort, type Message, type ToolSpec } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import type { Compat } from "../providers/common.ts";
 import { probeHeaders, providerFor } from "../endpoint.ts";
@@ -163,6 +163,7 @@ async function streamTurn(
         else if (event.type === "done") message = event.message;
       }
       const calls = message?.toolCalls?.length ?? 0;
+      if (asText && calls === 0 && message) text = textOf(message); // the written call hey could not run, held back while it streamed
       thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
       return { outcome: { ok: true, text, calls, thinking, ...(asText ? { asText: true as const } : {}) }, ...(message ? { message } : {}) };
     } catch (e) {
