@@ -90,10 +90,11 @@ const LABEL: Record<CallTemplate, string> = {
   hermes: "<tool_call> blocks",
   function: "<function=…> blocks",
   deepseek: "DeepSeek's tool-call tokens",
+  mistral: "[TOOL_CALLS] tokens",
 };
 
 /** vLLM's --tool-call-parser for each syntax, where one name fits. */
-const PARSER: Record<CallTemplate, string> = { hermes: "hermes", function: "NAME for the model", deepseek: "deepseek_v3" };
+const PARSER: Record<CallTemplate, string> = { hermes: "hermes", function: "NAME for the model", deepseek: "deepseek_v3", mistral: "mistral" };
 
 /** What the user is told, once: what the server did, what hey did about it, and the server's fix. */
 function serverAdvice(found: TextCalls): string {

@@ -5,7 +5,7 @@
 import type { ToolSpec } from "../kernel/ir.ts";
 
 /** A call syntax a chat template writes, by what the notice calls it. */
-export type CallTemplate = "hermes" | "function" | "deepseek";
+export type CallTemplate = "hermes" | "function" | "deepseek" | "mistral";
 
 /** What an answer's text holds when it ends with tool calls written as text. */
 export interface TextCalls {
@@ -27,23 +27,32 @@ const DS_CALLS_END = "<｜tool▁calls▁end｜>";
 const DS_CALL = "<｜tool▁call▁begin｜>";
 const DS_CALL_END = "<｜tool▁call▁end｜>";
 const DS_SEP = "<｜tool▁sep｜>";
+const MISTRAL = "[TOOL_CALLS]";
 
 /** What opens a call in each template: the stream holds text back from the first of these (text-call-stream.ts). */
-export const CALL_OPENERS: readonly string[] = [HERMES, FUNCTION, DS_CALLS, DS_CALL];
+export const CALL_OPENERS: readonly string[] = [HERMES, FUNCTION, DS_CALLS, DS_CALL, MISTRAL];
 
-const TEMPLATE_OF: Record<string, CallTemplate> = { [HERMES]: "hermes", [FUNCTION]: "function", [DS_CALLS]: "deepseek", [DS_CALL]: "deepseek" };
+const TEMPLATE_OF: Record<string, CallTemplate> = {
+  [HERMES]: "hermes",
+  [FUNCTION]: "function",
+  [DS_CALLS]: "deepseek",
+  [DS_CALL]: "deepseek",
+  [MISTRAL]: "mistral",
+};
 
 /**
  * Where the first call opener of `text` at or after `from` is that could start calls: not inside a
  * fenced code block, not inside backticks (an answer showing the syntax); -1 when there is none.
  */
 export function openerAt(text: string, from = 0): number {
-  for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) {
-    if (!CALL_OPENERS.some((o) => text.startsWith(o, i))) continue;
-    if (text[i - 1] === "`" || insideFence(text, i)) continue;
-    return i;
-  }
-  return -1;
+  let first = -1;
+  for (const opener of CALL_OPENERS)
+    for (let i = text.indexOf(opener, from); i !== -1 && (first === -1 || i < first); i = text.indexOf(opener, i + 1))
+      if (text[i - 1] !== "`" && !insideFence(text, i)) {
+        first = i;
+        break;
+      }
+  return first;
 }
 
 /** Whether position `at` of `text` is inside a ``` fenced block (an odd number of fence lines before it). */
@@ -54,7 +63,8 @@ function insideFence(text: string, at: number): boolean {
 /**
  * The tool calls `text` ends with, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
  * …, "arguments": …}</tool_call>`, Llama's `<function=NAME>{…}</function>`, Qwen3-Coder's
- * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens); undefined
+ * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens, Mistral's
+ * `[TOOL_CALLS]`); undefined
  * when it holds none — the syntax inside a code block or backticks, or followed by more prose, is an
  * answer about it. A call naming a tool `tools` does not offer, or with arguments that are no JSON
  * object, gives `problem` and no calls. Never throws.
@@ -63,12 +73,15 @@ export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCal
   const at = openerAt(text);
   if (at === -1) return undefined;
   const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
+  const tail = text.slice(at);
   const bodies =
     template === "hermes"
-      ? hermesBodies(text.slice(at))
+      ? hermesBodies(tail)
       : template === "function"
-        ? blocks(text.slice(at), FUNCTION, FUNCTION_END)
-        : deepseekBodies(text.slice(at));
+        ? blocks(tail, FUNCTION, FUNCTION_END)
+        : template === "deepseek"
+          ? deepseekBodies(tail)
+          : mistralBodies(tail);
   if (!bodies?.length) return undefined;
   const before = text.slice(0, at).trimEnd();
   const calls: TextCalls["calls"] = [];
@@ -76,9 +89,11 @@ export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCal
     const call =
       template === "deepseek"
         ? deepseekCall(body)
-        : template === "hermes" && !body.trimStart().startsWith(FUNCTION)
-          ? hermesCall(body)
-          : functionCall(body, tools);
+        : template === "mistral"
+          ? mistralCall(body)
+          : template === "hermes" && !body.trimStart().startsWith(FUNCTION)
+            ? hermesCall(body)
+            : functionCall(body, tools);
     const problem = typeof call === "string" ? call : checked(call, tools);
     if (problem) return { template, before, calls: [], problem };
     calls.push(call as { name: string; arguments: string });
@@ -123,6 +138,48 @@ function deepseekBodies(tail: string): string[] | undefined {
   if (inner.startsWith(DS_CALLS)) inner = inner.slice(DS_CALLS.length);
   if (inner.trimEnd().endsWith(DS_CALLS_END)) inner = inner.trimEnd().slice(0, -DS_CALLS_END.length);
   return blocks(inner, DS_CALL, DS_CALL_END);
+}
+
+/**
+ * Mistral's calls after each `[TOOL_CALLS]`: a JSON list of `{"name", "arguments"}` (one body each), or
+ * `NAME[ARGS]{…}` (its newer tokenizers, a `[CALL_ID]…` perhaps before `[ARGS]`); undefined when a
+ * part is neither (prose about the token).
+ */
+function mistralBodies(tail: string): string[] | undefined {
+  const out: string[] = [];
+  for (const part of tail
+    .split(MISTRAL)
+    .slice(1)
+    .map((p) => p.trim())) {
+    if (!part.startsWith("[")) {
+      if (!MISTRAL_CALL.test(part) && !part.startsWith("{")) return undefined;
+      out.push(part);
+      continue;
+    }
+    const list = listOf(part);
+    out.push(...(list ? list.map((c) => JSON.stringify(c)) : [part]));
+  }
+  return out;
+}
+
+const MISTRAL_CALL = /^([^\s[\]{}]+)(?:\[CALL_ID\][^[]*)?\[ARGS\]([\s\S]*)$/;
+
+/** One of mistralBodies' parts as a call, or why it is none. */
+function mistralCall(body: string): { name: string; arguments: string } | string {
+  if (body.startsWith("[")) return "its calls are no JSON list";
+  if (body.startsWith("{")) return hermesCall(body);
+  const [, name, args] = MISTRAL_CALL.exec(body)!;
+  return { name: name!, arguments: args!.trim() || "{}" };
+}
+
+/** `text` as a JSON list; undefined when it is not one. */
+function listOf(text: string): unknown[] | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `{"name": …, "arguments": {…}}` (or `parameters`, or arguments as a JSON string), or why it is not one. */

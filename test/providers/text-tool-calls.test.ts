@@ -56,6 +56,26 @@ describe("calls that run", () => {
       [["bash", { command: "ls" }]],
     ],
     [
+      "Mistral's [TOOL_CALLS] list",
+      'Checking.[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}}, {"name": "read_file", "arguments": {"path": "a"}}]',
+      "mistral",
+      "Checking.",
+      [
+        ["bash", { command: "ls" }],
+        ["read_file", { path: "a" }],
+      ],
+    ],
+    [
+      "Mistral's newer [TOOL_CALLS]NAME[ARGS]",
+      '[TOOL_CALLS]bash[ARGS]{"command": "ls"}[TOOL_CALLS]read_file[CALL_ID]a1b2c3d4e[ARGS]{"path": "a"}',
+      "mistral",
+      "",
+      [
+        ["bash", { command: "ls" }],
+        ["read_file", { path: "a" }],
+      ],
+    ],
+    [
       "DeepSeek V3.1's tokens",
       '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"a.txt"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
       "deepseek",
@@ -85,6 +105,7 @@ describe("calls that cannot run: no call, and why", () => {
       '<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call><tool_call>{"name":"rm","arguments":{}}</tool_call>',
       'it names "rm", which is no tool offered',
     ],
+    ["Mistral's list that is no JSON", '[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}', "its calls are no JSON list"],
     ["Llama's call with broken JSON", '<function=bash>{"command": ls}</function>', "the arguments of bash are no JSON object"],
   ])("%s", (_, text, problem) => {
     const found = textToolCalls(text, TOOLS);
@@ -102,6 +123,7 @@ describe("the syntax shown, not calls", () => {
     ["inside backticks", 'Wrap it in `<tool_call>{"name": "bash", "arguments": {}}</tool_call>`'],
     ["followed by more prose", '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call> is how a call looks in Hermes.'],
     ["an unclosed block that is not whole JSON", '<tool_call>{"name": "bash", "argum'],
+    ["Mistral's token named in prose", "Mistral models write [TOOL_CALLS] before their calls."],
     ["a bare JSON block naming a tool", '```json\n{"name": "bash", "arguments": {"command": "ls"}}\n```'],
   ])("%s", (_, text) => {
     expect(textToolCalls(text, TOOLS)).toBeUndefined();
