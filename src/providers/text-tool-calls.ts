@@ -64,26 +64,29 @@ function insideFence(text: string, at: number): boolean {
  * The tool calls `text` ends with, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
  * …, "arguments": …}</tool_call>`, Llama's `<function=NAME>{…}</function>`, Qwen3-Coder's
  * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens, Mistral's
- * `[TOOL_CALLS]`); undefined
- * when it holds none — the syntax inside a code block or backticks, or followed by more prose, is an
- * answer about it. A call naming a tool `tools` does not offer, or with arguments that are no JSON
- * object, gives `problem` and no calls. Never throws.
+ * `[TOOL_CALLS]`); undefined when it holds none — the syntax inside a code block or backticks, or
+ * followed by more prose, is an answer about it. A call naming a tool `tools` does not offer, or
+ * with arguments that are no JSON object, gives `problem` and no calls. Never throws.
  */
 export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCalls | undefined {
-  const at = openerAt(text);
-  if (at === -1) return undefined;
-  const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
-  const tail = text.slice(at);
-  const bodies =
-    template === "hermes"
-      ? hermesBodies(tail)
-      : template === "function"
-        ? blocks(tail, FUNCTION, FUNCTION_END)
-        : template === "deepseek"
-          ? deepseekBodies(tail)
-          : mistralBodies(tail);
-  if (!bodies?.length) return undefined;
-  const before = text.slice(0, at).trimEnd();
+  // the syntax named in prose may come before the calls the answer ends with
+  for (let at = openerAt(text); at !== -1; at = openerAt(text, at + 1)) {
+    const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
+    const bodies = bodiesOf(template, text.slice(at));
+    if (bodies?.length) return callsOf(template, text.slice(0, at).trimEnd(), bodies, tools);
+  }
+  return undefined;
+}
+
+/** The call bodies `tail` (from an opener of `template` on) consists of; undefined when it holds anything else. */
+function bodiesOf(template: CallTemplate, tail: string): string[] | undefined {
+  if (template === "hermes") return hermesBodies(tail);
+  if (template === "function") return blocks(tail, FUNCTION, FUNCTION_END);
+  return template === "deepseek" ? deepseekBodies(tail) : mistralBodies(tail);
+}
+
+/** The TextCalls of `bodies`: each a call to run, or the first problem, and then none. */
+function callsOf(template: CallTemplate, before: string, bodies: string[], tools: readonly ToolSpec[]): TextCalls {
   const calls: TextCalls["calls"] = [];
   for (const body of bodies) {
     const call =
@@ -125,7 +128,7 @@ function blocks(tail: string, open: string, end: string): string[] | undefined {
   while (rest !== "") {
     if (!rest.startsWith(open)) return undefined;
     const close = rest.indexOf(end, open.length);
-    if (close === -1) return undefined;
+    if (close === -1 || rest.slice(open.length, close).includes(open)) return undefined; // an opener in prose, a block after it
     out.push(rest.slice(open.length, close)); // of `<function=NAME>…`: `NAME>…`
     rest = rest.slice(close + end.length).trimStart();
   }

@@ -40,6 +40,13 @@ describe("calls that run", () => {
       "",
       [["bash", { command: "ls" }]],
     ],
+    [
+      "the syntax named in prose before the call",
+      'I will write a <tool_call> block.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
+      "hermes",
+      "I will write a <tool_call> block.",
+      [["bash", { command: "ls" }]],
+    ],
     ["Llama's <function=NAME>", 'Listing.\n<function=bash>{"command": "ls"}</function>', "function", "Listing.", [["bash", { command: "ls" }]]],
     [
       "Qwen3-Coder's parameters, typed by the schema",
