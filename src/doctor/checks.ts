@@ -3,6 +3,7 @@
 // flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
 import { AGENT_MIN_CONTEXT, raiseContext, SERVER_NAMES, type Served } from "../providers/served-context.ts";
 import type { Protocol } from "../kernel/ir.ts";
+import { openerAt } from "../providers/text-tool-calls.ts";
 
 import type { Outcome } from "../model-list.ts";
 
@@ -11,6 +12,8 @@ export interface Streamed {
   text: string;
   calls: number;
   thinking: boolean;
+  /** the calls came as text in the answer, which hey ran as calls (providers/text-call-stream.ts) */
+  asText?: true;
 }
 
 /** Everything the probes found; an undefined field was not probed (an earlier failure, or not this protocol). */
@@ -230,19 +233,31 @@ function judgeMaxTokens(p: Probes, flags: Flags): Check | undefined {
   return skip("max_tokens", title, "no answer with either field");
 }
 
+/** The fix for a server that leaves tool calls in the answer's text. */
+const SERVER_PARSES =
+  "have the server parse tool calls: vLLM --enable-auto-tool-choice --tool-call-parser NAME (hermes for Qwen), llama.cpp's server --jinja, Ollama a model whose template supports tools";
+
 function toolChecks(p: Probes, flags: Flags): Check[] {
   const out: Check[] = [];
   const call = p.toolCall;
   if (!call) return out;
   if (!call.ok) out.push(fail("tool_call", "tool call", failure(call), "hey needs a model that calls tools; pick another model"));
+  else if (call.calls === 0 && (call.asText || openerAt(call.text) !== -1))
+    out.push(
+      fail("tool_call", "tool call", `the model wrote its tool call as text ("${clip(call.text)}"): the server does not parse tool calls`, SERVER_PARSES),
+    );
   else if (call.calls === 0)
     out.push(
       fail(
         "tool_call",
         "tool call",
         `the model answered in text instead of calling the tool ("${clip(call.text)}")`,
-        "hey needs a model that calls tools; pick another model",
+        `${SERVER_PARSES}; or the model does not call tools: pick another model`,
       ),
+    );
+  else if (call.asText)
+    out.push(
+      quirk("tool_call", "tool call", "the server sent the tool call as text in the answer, not as a tool call (hey runs such calls itself)", SERVER_PARSES),
     );
   else out.push(pass("tool_call", "tool call", "a tool call streamed and parsed"));
 

@@ -2,11 +2,12 @@
 // run would send, compatibility flags included) and two raw ones the adapters never make (the
 // model list, an empty tools list). Each outcome goes to checks.ts to be judged.
 import type { ProviderSettings } from "../config/settings.ts";
-import type { Effort, Message, ToolSpec } from "../kernel/ir.ts";
+import { textOf, type Effort, type Message, type ToolSpec } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import type { Compat } from "../providers/common.ts";
 import { probeHeaders, providerFor } from "../endpoint.ts";
 import { withServerWindow } from "../providers/server-window.ts";
+import { CALLS_AS_TEXT } from "../providers/text-call-stream.ts";
 import type { Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
@@ -153,15 +154,18 @@ async function streamTurn(
       let message: Message | undefined;
       let text = "";
       let thinking = false;
+      let asText = false;
       for await (const event of (await provider).stream(req, signal)) {
         heard = true;
         if (event.type === "text") text += event.delta;
         else if (event.type === "thinking") thinking = true;
+        else if (event.type === "notice") asText ||= event.message.startsWith(CALLS_AS_TEXT);
         else if (event.type === "done") message = event.message;
       }
       const calls = message?.toolCalls?.length ?? 0;
+      if (asText && calls === 0 && message) text = textOf(message); // the written call hey could not run, held back while it streamed
       thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
-      return { outcome: { ok: true, text, calls, thinking }, ...(message ? { message } : {}) };
+      return { outcome: { ok: true, text, calls, thinking, ...(asText ? { asText: true as const } : {}) }, ...(message ? { message } : {}) };
     } catch (e) {
       // the probe's own limit, before the idle timeout: said as a run's silent try would be
       if (signal.aborted && !heard)

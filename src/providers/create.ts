@@ -8,6 +8,7 @@ import { isUnknownHost, NetError } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
 import { netFailure, noContentError } from "./common.ts";
+import { withTextCalls } from "./text-call-stream.ts";
 
 export type { ProviderOptions };
 
@@ -229,17 +230,22 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
  * address was set (OPENAI_BASE_URL, OLLAMA_HOST, a table's base_url): what to change or unset. An answer that ended as it should with nothing in
  * it (no text, thinking or call) where that is a flake (emptyIsFlake), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
- * endpoint, retried as such; an empty end_turn after tool results ends the task (the loop says so).
+ * endpoint, retried as such; Anthropic's empty end_turn after tool results ends the task (the loop
+ * says so). Tool calls its answers wrote as text are run as calls (text-call-stream.ts).
  * The opaque data of its answers names the provider (signed).
  */
 function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where: string, named: { setting: string | undefined }): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   const from = named.setting ? `, set by ${named.setting}` : "";
+  const told = { server: false }; // that this server sends tool calls as text: said once
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
+      // tool calls the server left in the text are run as calls (text-call-stream.ts); not where none may be made
+      const callable = request.tools.length > 0 && request.toolChoice !== "none";
+      const events = callable ? withTextCalls(provider.stream(request, signal), request.tools, told) : provider.stream(request, signal);
       try {
-        for await (const event of provider.stream(request, signal)) {
+        for await (const event of events) {
           if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol)) throw noContentError();
           yield signed(event, provider.name);
         }
@@ -259,11 +265,12 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
 
 /**
  * Whether a finished reply with nothing in it is a flake to retry: a reply to the user's own message
- * is; after tool results, an empty end_turn is how Claude may end a task (Anthropic documents it),
- * so the task ends there — but Gemini's empty STOP after a function response is a known flake
- * (Gemini CLI retries it too).
+ * is; after tool results, an empty end_turn is how Claude may end a task (Anthropic documents it,
+ * under "Empty responses with end_turn" in its stop-reason guide), so on that protocol the task ends there. Elsewhere no API documents an empty answer
+ * as an end, and it is a known flake after tool results: Gemini's empty STOP after a function
+ * response (Gemini CLI retries it too), OpenRouter's free endpoints' empty `stop` on chat completions.
  */
-const emptyIsFlake = (request: ModelRequest, protocol: string) => request.messages.at(-1)?.role === "user" || protocol === "google";
+const emptyIsFlake = (request: ModelRequest, protocol: string) => request.messages.at(-1)?.role === "user" || protocol !== "anthropic";
 
 /**
  * `event` with the opaque data it carries (a thinking signature, an encrypted reasoning item, a

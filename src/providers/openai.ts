@@ -9,7 +9,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { unreportedUsage, newId, type ContentBlock, type Message, type StopReason, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import {
@@ -35,6 +35,8 @@ import { thinkTags, type ThinkSplit } from "./think-tags.ts";
 import { guardedStream, quietAfter } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
+import { doneMarkers, toStop } from "./openai-end.ts";
+import { reasoningAsAnswer } from "./reasoning-answer.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -172,12 +174,16 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
  * from `chunks` propagate unchanged (the factory classifies them). Text and thinking deltas are
  * yielded as they arrive (content opening with `<think>` is thinking up to `</think>`:
  * think-tags.ts); tool calls are yielded whole once the stream has ended, then `done`.
- * Throws ProviderError("network") when the stream ends without any finish_reason after some of an
- * answer (a cut connection must not look like a finished answer), "empty_answer" when nothing came.
- * Reading stops once the answer is complete: a finish_reason, and usage with it or after it
- * unless `ctx.usageAsked` is false (no stream_options was sent).
+ * An answer without any finish_reason is finished when `ctx.ended()` says the server ended its
+ * stream itself (`data: [DONE]`): "tool_calls" with calls, else "stop". Without that it throws
+ * ProviderError("network") after some of an answer (a cut connection must not look like a finished
+ * answer), "empty_answer" when nothing came. Reading stops once the answer is complete: a
+ * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no stream_options was sent).
  */
-export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx: { model: string; usageAsked?: boolean }): AsyncGenerator<StreamEvent> {
+export async function* mapEvents(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  ctx: { model: string; usageAsked?: boolean; ended?: () => boolean },
+): AsyncGenerator<StreamEvent> {
   let text = "";
   let thinking = "";
   let refused = false;
@@ -233,8 +239,11 @@ export async function* mapEvents(chunks: AsyncIterable<ChatCompletionChunk>, ctx
   }
   yield* said(tags.end());
 
+  const some = text || thinking || calls.length > 0;
+  // no finish_reason, but the server's own end ([DONE]) came: a finished answer (llama.cpp, gateways that drop the field)
+  if (finish === undefined && some && ctx.ended?.()) finish = calls.length > 0 ? "tool_calls" : "stop";
   // ended as the server ended it ([DONE], or closed) with nothing at all: an empty answer, not a cut connection
-  if (finish === undefined) throw text || thinking || calls.length > 0 ? unfinishedError() : noContentError();
+  if (finish === undefined) throw some ? unfinishedError() : noContentError();
 
   const toolCalls: ToolCall[] = calls
     .toSorted((a, b) => a.index - b.index) // stable: calls sharing an index keep their order
@@ -267,22 +276,6 @@ function toUsage(u: WireUsage | undefined): Usage {
     cacheWrite: 0,
     reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
   };
-}
-
-function toStop(finish: string): StopReason {
-  switch (finish) {
-    case "stop":
-      return "stop";
-    case "tool_calls":
-    case "function_call":
-      return "tool_calls";
-    case "length":
-      return "length";
-    case "content_filter":
-      return "refusal";
-    default:
-      return "other";
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,30 +345,41 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
 const USAGE_GRACE_MS = 2_000;
 
 export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provider> {
-  const client = await openaiClient(opts);
+  const markers = doneMarkers();
+  const client = await openaiClient({ ...opts, fetch: markers.watch(opts.fetch ?? fetch) });
   const requestOptions = requestOptionsFor(opts);
   const errorContext = errorContextOf(opts);
-  const attempt = (request: ModelRequest, signal: AbortSignal) =>
-    guardedStream(
+  const attempt = (request: ModelRequest, signal: AbortSignal) => {
+    let response: Response | undefined;
+    return guardedStream(
       signal,
       opts.idleTimeoutMs,
-      (s) => client.chat.completions.create(toRequest(request, requestOptions), { signal: s }),
+      async (s) => {
+        const opened = await client.chat.completions.create(toRequest(request, requestOptions), { signal: s }).withResponse();
+        response = opened.response;
+        return opened.data;
+      },
       // a server that ignores stream_options may hold the connection open after the finish: its usage is not waited for long
       (chunks) =>
         mapEvents(
           quietAfter(chunks, (c) => !!c.choices?.some((x) => x.finish_reason), USAGE_GRACE_MS),
-          { model: opts.model, usageAsked: requestOptions.streamUsage !== false },
+          { model: opts.model, usageAsked: requestOptions.streamUsage !== false, ended: () => response !== undefined && markers.ended(response) },
         ),
       (e) => toProviderError(e, errorContext),
     );
+  };
 
+  const told = { reasoning: false };
   return {
     protocol: "openai",
     model: opts.model,
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      adaptingStream(
-        () => attempt(request, signal),
-        (e) => adaptToRefusal(requestOptions, e.message),
+      reasoningAsAnswer(
+        adaptingStream(
+          () => attempt(request, signal),
+          (e) => adaptToRefusal(requestOptions, e.message),
+        ),
+        told,
       ),
   };
 }

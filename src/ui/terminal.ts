@@ -335,7 +335,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           stopSpinner();
           closeSection();
           if (finalOnly) flushTurn(answer);
-          // an empty end_turn after tool results is how Claude (and Gemini) may end a task: the work is done, exit 0
+          // an empty end_turn after tool results is how Claude may end a task (other protocols retry it as a flake): the work is done, exit 0
           if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") {

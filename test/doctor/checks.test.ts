@@ -117,6 +117,21 @@ describe("judge", () => {
     expect(status(healthy(), "retry_after")?.detail).toBe("no 429 during the probes");
   });
 
+  test("a tool call the server left in the answer's text: the fix names the server's flags, not another model", () => {
+    // the call hey could not run (a tool not offered, broken JSON): the endpoint is unusable until the server parses calls
+    const written = status({ ...healthy(), toolCall: answer('<tool_call>\n{"name": "echo"', 0) }, "tool_call");
+    expect(written).toMatchObject({ status: "fail", detail: expect.stringContaining("the server does not parse tool calls") });
+    expect(written?.fix).toContain("vLLM --enable-auto-tool-choice --tool-call-parser");
+    expect(written?.fix).toContain("llama.cpp's server --jinja");
+    expect(written?.fix).not.toContain("pick another model");
+    // hey ran the written call itself: usable, but the server should still be fixed
+    const ran = judge({ ...healthy(), toolCall: { ok: true, text: "", calls: 1, thinking: false, asText: true } }, "K");
+    expect(ran.usable).toBe(true);
+    expect(ran.checks.find((c) => c.id === "tool_call")).toMatchObject({ status: "quirk", fix: expect.stringContaining("--jinja") });
+    // plain prose: the server may not parse calls, or the model makes none
+    expect(status({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "tool_call")?.fix).toContain("--tool-call-parser");
+  });
+
   test("not essential: a model missing from the list, an empty tools list rejected, a 429 without Retry-After", () => {
     const v = judge(
       { ...healthy(), models: { ok: true, listed: ["other"] }, emptyTools: { ok: false, kind: "bad_request", message: "400 too short" }, rateLimits: [null] },

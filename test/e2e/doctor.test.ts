@@ -200,6 +200,12 @@ describe("quirky servers: each quirk is named", () => {
       "parallel calls",
       "! parallel calls               two calls were asked for, one arrived: the endpoint drops parallel calls → parallel_tool_calls = false",
     ],
+    [
+      "sends tool calls as text (vLLM without a tool-call parser): the fix is the server's flags",
+      { callsAsText: true },
+      "tool call",
+      "! tool call                    the server sent the tool call as text in the answer, not as a tool call (hey runs such calls itself) → have the server parse tool calls: vLLM --enable-auto-tool-choice --tool-call-parser",
+    ],
     ["streams parallel calls whole at index 0 (Ollama)", { callsAtIndexZero: true }, "parallel calls", "✓ parallel calls               2 calls in one turn"],
     [
       "sends Retry-After on a 429",

@@ -7,6 +7,7 @@ import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
 import { jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir();
@@ -94,15 +95,21 @@ describe("answers", () => {
   });
 });
 
-// an answer with nothing at all (not even thinking) is the endpoint's empty answer, retried (protocol-faults.test.ts)
+// an answer with nothing at all (not even thinking) is the endpoint's empty answer, retried (protocol-faults.test.ts);
+// on chat completions an answer only in reasoning is taken as the answer (chat-stream-ends.test.ts)
 test("an empty first reply (thinking only, no text, no calls) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
-  server.enqueue(answer("", "only thinking"));
-  const text = await runHey([...adHoc(), "-p", "go"], { cwd: work.path });
+  const thoughtOnly = () =>
+    sseReply(
+      `data: ${JSON.stringify({ candidates: [{ index: 0, content: { role: "model", parts: [{ text: "only thinking", thought: true }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })}\r\n\r\n`,
+    );
+  const gemini = ["--base-url", `${server.url}/v1beta`, "--protocol", "google", "-m", "some-model"];
+  server.enqueue(thoughtOnly());
+  const text = await runHey([...gemini, "-p", "go"], { cwd: work.path });
   expect(text.code).toBe(1);
   expect(text.stdout).toBe("");
   expect(text.stderr).toContain("the model's answer was empty");
-  server.enqueue(answer("", "only thinking"));
-  const run = await runHey([...adHoc(), "-p", "go", "--output", "json"], { cwd: work.path });
+  server.enqueue(thoughtOnly());
+  const run = await runHey([...gemini, "-p", "go", "--output", "json"], { cwd: work.path });
   expect(run.code).toBe(1);
   const events = jsonEvents(run.stdout);
   expect(events.map((e) => e.type).slice(-3)).toEqual(["error", "result", "done"]);
@@ -111,23 +118,22 @@ test("an empty first reply (thinking only, no text, no calls) is not a silent su
 });
 
 // an empty end_turn after tool results is how Claude may end a task (Anthropic documents it): the work
-// is done, so the run ends normally — exit 0, a line saying there was no final answer — and is not retried
-test("a final answer without text after the model worked with tools: the run ends normally (exit 0), not retried, and says there was no final answer", async () => {
-  const read = () =>
-    sseReply(sse([chatChunk({ toolCall: { index: 0, id: "c1", name: "read_file", arguments: '{"path":"notes.txt"}' } }), chatChunk({ finish: "tool_calls" })]));
+// is done, so the run ends normally — exit 0, a line saying there was no final answer — and is not retried.
+// Other protocols retry it as the flake it is there (chat-stream-ends.test.ts)
+test("Anthropic: a final answer without text after the model worked with tools: the run ends normally (exit 0), not retried, and says there was no final answer", async () => {
+  const claude = ["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "-m", "some-model"];
+  const read = () => toolCallsReply("anthropic", [{ id: "toolu_1", name: "read_file", args: { path: "notes.txt" } }]);
   writeFileSync(join(work.path, "notes.txt"), "hello\n");
-  for (const last of [answer("", "nothing to add"), answer("")]) {
-    const before = server.requests.length;
-    server.enqueue(read(), last);
-    const run = await runHey([...adHoc(), "-p", "read my notes"], { cwd: work.path });
-    expect(run.code).toBe(0);
-    expect(server.requests.length - before).toBe(2);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("the model ended without a final answer; its work is above");
-    expect(run.stderr).not.toContain("error:");
-  }
-  server.enqueue(read(), answer(""));
-  const json = await runHey([...adHoc(), "-p", "read my notes", "--output", "json"], { cwd: work.path });
+  const before = server.requests.length;
+  server.enqueue(read(), textReply("anthropic", ""));
+  const run = await runHey([...claude, "-p", "read my notes"], { cwd: work.path });
+  expect(run.code).toBe(0);
+  expect(server.requests.length - before).toBe(2);
+  expect(run.stdout).toBe("");
+  expect(run.stderr).toContain("the model ended without a final answer; its work is above");
+  expect(run.stderr).not.toContain("error:");
+  server.enqueue(read(), textReply("anthropic", ""));
+  const json = await runHey([...claude, "-p", "read my notes", "--output", "json"], { cwd: work.path });
   expect(json.code).toBe(0);
   expect(jsonEvents(json.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "end" });
 });

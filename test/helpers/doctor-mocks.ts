@@ -148,6 +148,8 @@ export interface Quirks {
   callsAtIndexZero?: boolean;
   /** the first chat request gets a 429 with Retry-After: 1 */
   rateLimitOnce?: boolean;
+  /** sends calls as Hermes `<tool_call>` text with finish_reason stop, as vLLM does without a tool-call parser */
+  callsAsText?: boolean;
 }
 
 /** An OpenAI-chat endpoint at `url + "/v1"` with `quirks`, serving `model`. */
@@ -195,6 +197,10 @@ function quirkyStream(body: Body, quirks: Quirks): string {
   const asked = JSON.stringify(messages).includes("twice") ? 2 : 1;
   const dropped = quirks.dropsParallelCalls && body.parallel_tool_calls !== false;
   const calls = wantedCalls(body, dropped ? 1 : asked);
+  if (quirks.callsAsText) {
+    const text = calls.map((c) => `<tool_call>\n${JSON.stringify({ name: c.name, arguments: c.args })}\n</tool_call>`).join("\n");
+    return sse([chatChunk({ content: text }), chatChunk({ finish: "stop" }), usage]);
+  }
   const chunks = calls.map((c, k) =>
     chatChunk({ toolCall: { index: quirks.callsAtIndexZero ? 0 : k, id: c.id, name: c.name, arguments: JSON.stringify(c.args) } }),
   );

@@ -372,8 +372,8 @@ describe("error responses are classified once", () => {
     expect(events.map((e) => (e.type === "text" ? e.delta : e.type))).toEqual(["I'm", " unable", " to", " provide", " real"]);
   });
 
-  test("a stream that ends cleanly without a finish_reason is a network error, not an answer", async () => {
-    const { error, events } = await failure(sseReply(sse([chatChunk({ content: "Hel" }), chatChunk({ content: "lo" })])));
+  test("a stream closed without a finish_reason and without [DONE] is a network error, not an answer", async () => {
+    const { error, events } = await failure(sseReply(sse([chatChunk({ content: "Hel" }), chatChunk({ content: "lo" })], { done: false })));
     expect(error.kind).toBe("network");
     expect(events.map((e) => e.type)).toEqual(["text", "text"]);
   });

@@ -1,0 +1,76 @@
+// How a chat-completions stream ended: its finish_reason as a StopReason, and whether the server
+// ended the stream itself with `data: [DONE]`. The openai SDK stops at that line and ends its stream
+// exactly as when the connection closes without it, so the adapter (openai.ts) reads it off the
+// body's bytes as they pass to the SDK. Pure; no SDK, not even its types.
+import type { StopReason } from "../kernel/ir.ts";
+
+/** A finish_reason as a StopReason; an unknown one is "other", never an error. */
+export function toStop(finish: string): StopReason {
+  switch (finish) {
+    case "stop":
+      return "stop";
+    case "tool_calls":
+    case "function_call":
+      return "tool_calls";
+    case "length":
+      return "length";
+    case "content_filter":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+/** The marker line, as the SDK takes it (one optional space after the colon). */
+const DONE_LINE = /^data: ?\[DONE\]$/;
+/** A line longer than this is no marker: only its start is kept while it streams. */
+const LINE_KEPT = 32;
+
+/** Remembers, for the responses a fetch returns, whether their body carried `data: [DONE]`. */
+export interface DoneMarkers {
+  /** `base`, whose streamed bodies are watched for the marker as the reader takes them */
+  watch(base: typeof fetch): typeof fetch;
+  /** whether the body of `response` (as `watch`'s fetch returned it) has passed a `data: [DONE]` line */
+  ended(response: Response): boolean;
+}
+
+export function doneMarkers(): DoneMarkers {
+  const seen = new WeakMap<Response, { done: boolean }>();
+  return {
+    watch(base) {
+      const watched = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+        const response = await base(input, init);
+        if (!response.ok || !response.body) return response;
+        const mark = { done: false };
+        const out = new Response(response.body.pipeThrough(markerScan(mark)), {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+        seen.set(out, mark);
+        return out;
+      };
+      return Object.assign(watched, { preconnect: base.preconnect }) as typeof fetch;
+    },
+    ended: (response) => seen.get(response)?.done === true,
+  };
+}
+
+/** Passes bytes through unchanged, setting `mark.done` once a whole `data: [DONE]` line has gone by. */
+function markerScan(mark: { done: boolean }): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let line = "";
+  const scan = (text: string, last: boolean) => {
+    const lines = (line + text).split(/\r\n|\r|\n/);
+    line = lines.pop()!.slice(0, LINE_KEPT);
+    if (last) lines.push(line);
+    if (lines.some((l) => DONE_LINE.test(l))) mark.done = true;
+  };
+  return new TransformStream({
+    transform(chunk, out) {
+      scan(decoder.decode(chunk, { stream: true }), false);
+      out.enqueue(chunk);
+    },
+    flush: () => scan(decoder.decode(), true),
+  });
+}

@@ -1,0 +1,103 @@
+// The tool calls a model wrote into its answer's text (text-tool-calls.ts), run as the calls its
+// server should have sent, on every protocol: create.ts passes each provider's stream through here.
+// The session keeps them as real calls, so later requests send them in the protocol's own form.
+import { newId, type ContentBlock, type ToolCall, type ToolSpec } from "../kernel/ir.ts";
+import type { StreamEvent } from "../kernel/provider.ts";
+import { CALL_OPENERS, openerAt, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
+
+/** The start of the notice that says a server sent tool calls as text (hey doctor looks for it). */
+export const CALLS_AS_TEXT = "the server sent the model's tool calls as text";
+
+const LONGEST_OPENER = Math.max(...CALL_OPENERS.map((o) => o.length));
+
+/**
+ * `events`, where an answer with no tool calls of its own whose text ends with calls written in a
+ * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text what came
+ * before them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
+ * "malformed_call", so the model is told nothing ran. While the answer streams, its text from a
+ * call opener on is held back, shown at the end only when it was no call. The first time (`told`)
+ * the user hears, as a notice, that the server is not parsing tool calls and how to make it.
+ * Throws what `events` throws.
+ */
+export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: readonly ToolSpec[], told: { server: boolean }): AsyncGenerator<StreamEvent> {
+  let text = "";
+  let shown = 0;
+  let held = false; // a call opener came: nothing more is shown until the answer ends
+  for await (const event of events) {
+    if (event.type === "text") {
+      text += event.delta;
+      if (held) continue;
+      const at = openerAt(text, Math.max(0, shown - LONGEST_OPENER));
+      held = at !== -1;
+      const upTo = held ? at : text.length - openerStartAtEnd(text);
+      if (upTo > shown) yield { type: "text", delta: text.slice(shown, upTo) };
+      shown = Math.max(shown, upTo);
+      continue;
+    }
+    if (event.type !== "done") {
+      yield event;
+      continue;
+    }
+    const own = event.message.toolCalls?.length || event.stop === "length" || event.stop === "refusal";
+    const found = own || !held ? undefined : textToolCalls(textPart(event.message.content), tools);
+    if (!found) {
+      if (shown < text.length) yield { type: "text", delta: text.slice(shown) };
+      yield event;
+    } else {
+      if (!told.server) yield { type: "notice", message: serverAdvice(found) };
+      told.server = true;
+      yield* asCalls(event, found);
+    }
+    text = "";
+    shown = 0;
+    held = false;
+  }
+  if (shown < text.length) yield { type: "text", delta: text.slice(shown) }; // no done: what the caller keeps of a cut answer
+}
+
+/** The `done` of an answer whose text held `found`: its calls, or the malformed call the model is told of. */
+function* asCalls(done: Extract<StreamEvent, { type: "done" }>, found: TextCalls): Generator<StreamEvent> {
+  if (found.problem) {
+    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run: call tools through the API's tool calling (the request's tools), not by writing them as text`;
+    yield { ...done, stop: "malformed_call", detail };
+    return;
+  }
+  const toolCalls = found.calls.map((c): ToolCall => ({ id: `call_${newId()}`, name: c.name, arguments: c.arguments }));
+  for (const call of toolCalls) yield { type: "tool_call", call };
+  yield { ...done, message: { ...done.message, content: withText(done.message.content, found.before), toolCalls }, stop: "tool_calls" };
+}
+
+/** How many characters at the end of `text` may be the start of a call opener still streaming in. */
+function openerStartAtEnd(text: string): number {
+  for (let k = Math.min(LONGEST_OPENER - 1, text.length); k > 0; k--) {
+    const tail = text.slice(-k);
+    if (CALL_OPENERS.some((o) => o.startsWith(tail))) return k;
+  }
+  return 0;
+}
+
+const textPart = (content: ContentBlock[]) => content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+
+/** `content` with its text replaced by `text` (none when it is empty), where the text was. */
+function withText(content: ContentBlock[], text: string): ContentBlock[] {
+  const first = content.findIndex((p) => p.type === "text");
+  const out: ContentBlock[] = content.filter((p) => p.type !== "text");
+  if (text) out.splice(first === -1 ? out.length : first, 0, { type: "text", text });
+  return out;
+}
+
+const LABEL: Record<CallTemplate, string> = {
+  hermes: "<tool_call> blocks",
+  function: "<function=…> blocks",
+  deepseek: "DeepSeek's tool-call tokens",
+  mistral: "[TOOL_CALLS] tokens",
+};
+
+/** vLLM's --tool-call-parser for each syntax, where one name fits. */
+const PARSER: Record<CallTemplate, string> = { hermes: "hermes", function: "NAME for the model", deepseek: "deepseek_v3", mistral: "mistral" };
+
+/** What the user is told, once: what the server did, what hey did about it, and the server's fix. */
+function serverAdvice(found: TextCalls): string {
+  const ran = found.problem ? "hey could not run them (the model is asked to call again)" : "hey ran them as calls";
+  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. The server is not parsing tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser ${PARSER[found.template]}, llama.cpp's server with --jinja; with Ollama, use a model whose template supports tools`;
+}

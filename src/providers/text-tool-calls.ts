@@ -1,0 +1,260 @@
+// Tool calls a model wrote into its answer's text because the server did not parse them out of it:
+// vLLM without --enable-auto-tool-choice --tool-call-parser, llama.cpp without --jinja, an Ollama
+// model whose template has no tools. The model then writes its chat template's call syntax as
+// text, and the server ends the answer with finish_reason "stop". Pure; text-call-stream.ts applies it.
+import type { ToolSpec } from "../kernel/ir.ts";
+
+/** A call syntax a chat template writes, by what the notice calls it. */
+export type CallTemplate = "hermes" | "function" | "deepseek" | "mistral";
+
+/** What an answer's text holds when it ends with tool calls written as text. */
+export interface TextCalls {
+  template: CallTemplate;
+  /** the answer's text before the first call, its trailing whitespace dropped */
+  before: string;
+  /** each call names an offered tool and has an object of arguments (JSON text); empty when `problem` is set */
+  calls: { name: string; arguments: string }[];
+  /** why the calls cannot run (a tool not offered, arguments that are no JSON object): then none runs */
+  problem?: string;
+}
+
+const HERMES = "<tool_call>";
+const HERMES_END = "</tool_call>";
+const FUNCTION = "<function=";
+const FUNCTION_END = "</function>";
+const DS_CALLS = "<｜tool▁calls▁begin｜>";
+const DS_CALLS_END = "<｜tool▁calls▁end｜>";
+const DS_CALL = "<｜tool▁call▁begin｜>";
+const DS_CALL_END = "<｜tool▁call▁end｜>";
+const DS_SEP = "<｜tool▁sep｜>";
+const MISTRAL = "[TOOL_CALLS]";
+
+/** What opens a call in each template: the stream holds text back from the first of these (text-call-stream.ts). */
+export const CALL_OPENERS: readonly string[] = [HERMES, FUNCTION, DS_CALLS, DS_CALL, MISTRAL];
+
+const TEMPLATE_OF: Record<string, CallTemplate> = {
+  [HERMES]: "hermes",
+  [FUNCTION]: "function",
+  [DS_CALLS]: "deepseek",
+  [DS_CALL]: "deepseek",
+  [MISTRAL]: "mistral",
+};
+
+/**
+ * Where the first call opener of `text` at or after `from` is that could start calls: not inside a
+ * fenced code block, not inside backticks (an answer showing the syntax); -1 when there is none.
+ */
+export function openerAt(text: string, from = 0): number {
+  let first = -1;
+  for (const opener of CALL_OPENERS)
+    for (let i = text.indexOf(opener, from); i !== -1 && (first === -1 || i < first); i = text.indexOf(opener, i + 1))
+      if (text[i - 1] !== "`" && !insideFence(text, i)) {
+        first = i;
+        break;
+      }
+  return first;
+}
+
+/** Whether position `at` of `text` is inside a ``` fenced block (an odd number of fence lines before it). */
+function insideFence(text: string, at: number): boolean {
+  return (text.slice(0, at).match(/^[ \t]*```/gm)?.length ?? 0) % 2 === 1;
+}
+
+/**
+ * The tool calls `text` ends with, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
+ * …, "arguments": …}</tool_call>`, Llama's `<function=NAME>{…}</function>`, Qwen3-Coder's
+ * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens, Mistral's
+ * `[TOOL_CALLS]`); undefined when it holds none — the syntax inside a code block or backticks, or
+ * followed by more prose, is an answer about it. A call naming a tool `tools` does not offer, or
+ * with arguments that are no JSON object, gives `problem` and no calls. Never throws.
+ */
+export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCalls | undefined {
+  // the syntax named in prose may come before the calls the answer ends with
+  for (let at = openerAt(text); at !== -1; at = openerAt(text, at + 1)) {
+    const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
+    const bodies = bodiesOf(template, text.slice(at));
+    if (bodies?.length) return callsOf(template, text.slice(0, at).trimEnd(), bodies, tools);
+  }
+  return undefined;
+}
+
+/** The call bodies `tail` (from an opener of `template` on) consists of; undefined when it holds anything else. */
+function bodiesOf(template: CallTemplate, tail: string): string[] | undefined {
+  if (template === "hermes") return hermesBodies(tail);
+  if (template === "function") return blocks(tail, FUNCTION, FUNCTION_END);
+  return template === "deepseek" ? deepseekBodies(tail) : mistralBodies(tail);
+}
+
+/** The TextCalls of `bodies`: each a call to run, or the first problem, and then none. */
+function callsOf(template: CallTemplate, before: string, bodies: string[], tools: readonly ToolSpec[]): TextCalls {
+  const calls: TextCalls["calls"] = [];
+  for (const body of bodies) {
+    const call =
+      template === "deepseek"
+        ? deepseekCall(body)
+        : template === "mistral"
+          ? mistralCall(body)
+          : template === "hermes" && !body.trimStart().startsWith(FUNCTION)
+            ? hermesCall(body)
+            : functionCall(body, tools);
+    const problem = typeof call === "string" ? call : checked(call, tools);
+    if (problem) return { template, before, calls: [], problem };
+    calls.push(call as { name: string; arguments: string });
+  }
+  return { template, before, calls };
+}
+
+/** Why `call` cannot run: a tool not offered, arguments that are no JSON object; undefined when it can. */
+function checked(call: { name: string; arguments: string }, tools: readonly ToolSpec[]): string | undefined {
+  if (!tools.some((t) => t.name === call.name)) return `it names ${JSON.stringify(call.name)}, which is no tool offered`;
+  return objectOf(call.arguments) ? undefined : `the arguments of ${call.name} are no JSON object`;
+}
+
+/** The contents of `<tool_call>…</tool_call>` blocks making up all of `tail` (the last one may lack its end); undefined if anything else is there. */
+function hermesBodies(tail: string): string[] | undefined {
+  const found = blocks(tail, HERMES, HERMES_END);
+  if (found) return found;
+  // the last block unclosed (a server that ate the end tag as a stop word): its content must be whole JSON
+  const open = tail.lastIndexOf(HERMES);
+  const rest = tail.slice(open + HERMES.length);
+  const earlier = open === 0 ? [] : blocks(tail.slice(0, open), HERMES, HERMES_END);
+  return earlier && !rest.includes(HERMES_END) && (objectOf(rest) || rest.trimStart().startsWith(FUNCTION)) ? [...earlier, rest] : undefined;
+}
+
+/** The contents of `open…end` blocks making up all of `tail` but whitespace; undefined if anything else is there. */
+function blocks(tail: string, open: string, end: string): string[] | undefined {
+  const out: string[] = [];
+  let rest = tail.trim();
+  while (rest !== "") {
+    if (!rest.startsWith(open)) return undefined;
+    const close = rest.indexOf(end, open.length);
+    if (close === -1 || rest.slice(open.length, close).includes(open)) return undefined; // an opener in prose, a block after it
+    out.push(rest.slice(open.length, close)); // of `<function=NAME>…`: `NAME>…`
+    rest = rest.slice(close + end.length).trimStart();
+  }
+  return out;
+}
+
+/** DeepSeek's calls: `<｜tool▁calls▁begin｜>` (optional) around `<｜tool▁call▁begin｜>…<｜tool▁call▁end｜>` blocks. */
+function deepseekBodies(tail: string): string[] | undefined {
+  let inner = tail.trim();
+  if (inner.startsWith(DS_CALLS)) inner = inner.slice(DS_CALLS.length);
+  if (inner.trimEnd().endsWith(DS_CALLS_END)) inner = inner.trimEnd().slice(0, -DS_CALLS_END.length);
+  return blocks(inner, DS_CALL, DS_CALL_END);
+}
+
+/**
+ * Mistral's calls after each `[TOOL_CALLS]`: a JSON list of `{"name", "arguments"}` (one body each), or
+ * `NAME[ARGS]{…}` (its newer tokenizers, a `[CALL_ID]…` perhaps before `[ARGS]`); undefined when a
+ * part is neither (prose about the token).
+ */
+function mistralBodies(tail: string): string[] | undefined {
+  const out: string[] = [];
+  for (const part of tail
+    .split(MISTRAL)
+    .slice(1)
+    .map((p) => p.trim())) {
+    if (!part.startsWith("[")) {
+      if (!MISTRAL_CALL.test(part) && !part.startsWith("{")) return undefined;
+      out.push(part);
+      continue;
+    }
+    const list = listOf(part);
+    out.push(...(list ? list.map((c) => JSON.stringify(c)) : [part]));
+  }
+  return out;
+}
+
+const MISTRAL_CALL = /^([^\s[\]{}]+)(?:\[CALL_ID\][^[]*)?\[ARGS\]([\s\S]*)$/;
+
+/** One of mistralBodies' parts as a call, or why it is none. */
+function mistralCall(body: string): { name: string; arguments: string } | string {
+  if (body.startsWith("[")) return "its calls are no JSON list";
+  if (body.startsWith("{")) return hermesCall(body);
+  const [, name, args] = MISTRAL_CALL.exec(body)!;
+  return { name: name!, arguments: args!.trim() || "{}" };
+}
+
+/** `text` as a JSON list; undefined when it is not one. */
+function listOf(text: string): unknown[] | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `{"name": …, "arguments": {…}}` (or `parameters`, or arguments as a JSON string), or why it is not one. */
+function hermesCall(body: string): { name: string; arguments: string } | string {
+  const call = objectOf(body);
+  if (!call || typeof call.name !== "string") return "its call is no JSON object with a name";
+  const args = call.arguments ?? call.parameters ?? {};
+  return { name: call.name, arguments: typeof args === "string" ? args : JSON.stringify(args) };
+}
+
+/** `NAME>{…}` or `NAME><parameter=K>V</parameter>…` (a `<function=` block without its opener and end). */
+function functionCall(body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
+  const text = body.trimStart().startsWith(FUNCTION)
+    ? body
+        .trimStart()
+        .slice(FUNCTION.length)
+        .replace(/<\/function>\s*$/, "")
+    : body;
+  const gt = text.indexOf(">");
+  if (gt === -1) return "its call names no function";
+  const name = text.slice(0, gt).trim();
+  const rest = text.slice(gt + 1).trim();
+  if (rest === "" || rest.startsWith("{")) return { name, arguments: rest || "{}" };
+  const props = schemaProperties(tools.find((t) => t.name === name));
+  const args: Record<string, unknown> = {};
+  const param = /<parameter=([^>]+)>([\s\S]*?)<\/parameter>/g;
+  let left = rest;
+  for (const [whole, key, raw] of rest.matchAll(param)) {
+    args[key!.trim()] = typedValue(raw!.replace(/^\n|\n$/g, ""), props[key!.trim()]);
+    left = left.replace(whole, "");
+  }
+  return left.trim() === "" ? { name, arguments: JSON.stringify(args) } : `the arguments of ${name} are neither JSON nor <parameter=…> tags`;
+}
+
+/** `function<｜tool▁sep｜>NAME\n```json\n{…}\n```` (V3) or `NAME<｜tool▁sep｜>{…}` (V3.1). */
+function deepseekCall(body: string): { name: string; arguments: string } | string {
+  const sep = body.indexOf(DS_SEP);
+  if (sep === -1) return "its call has no tool separator";
+  const left = body.slice(0, sep).trim();
+  let right = body.slice(sep + DS_SEP.length);
+  let name = left;
+  if (left === "function") {
+    const nl = right.indexOf("\n");
+    name = (nl === -1 ? right : right.slice(0, nl)).trim();
+    right = nl === -1 ? "" : right.slice(nl + 1);
+  }
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/.exec(right);
+  return { name, arguments: (fenced ? fenced[1]! : right).trim() || "{}" };
+}
+
+/** A `<parameter>` value as the tool's schema types it: a string stays a string, anything else is read as JSON when it is. */
+function typedValue(raw: string, schema: unknown): unknown {
+  const type = (schema as { type?: unknown } | undefined)?.type;
+  if (type === "string" || type === undefined) return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function schemaProperties(tool: ToolSpec | undefined): Record<string, unknown> {
+  const props = tool?.parameters.properties;
+  return typeof props === "object" && props !== null ? (props as Record<string, unknown>) : {};
+}
+
+/** `text` as a JSON object; undefined when it is not one. */
+function objectOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

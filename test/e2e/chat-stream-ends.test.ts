@@ -1,0 +1,83 @@
+// How an OpenAI-compatible answer ends, as a user of dist/hey meets it with the servers free and
+// open-weight models run on: an empty reply after tool results (a classic OpenRouter free-tier flake)
+// is retried like an empty first reply, and exits 1 once the retries are spent, never a silent
+// success; an answer only in reasoning_content is printed as the answer; a stream the server ended
+// with `data: [DONE]` but no finish_reason is a finished answer, not a dropped connection.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { textReply } from "../helpers/protocol-streams.ts";
+import { sseReply } from "../helpers/replay-server.ts";
+import { chatChunk, sse } from "../helpers/sse.ts";
+import { REASONING_AS_ANSWER } from "../../src/providers/reasoning-answer.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir("hey-chat-ends-");
+writeFileSync(join(work.path, "a.txt"), "hello from a.txt\n");
+const config = join(work.path, "fast-retry.toml");
+writeFileSync(config, "[retry]\nbase_delay_ms = 100\njitter = false\n");
+
+const run = (...extra: string[]) =>
+  runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", config, ...extra, "-p", "what does a.txt say?"], { cwd: work.path });
+
+const usage = chatChunk({ usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } });
+const call = chatChunk({ toolCall: { index: 0, id: "call_1", name: "read_file", arguments: '{"path":"a.txt"}' } });
+const readCall = () => sseReply(sse([call, chatChunk({ finish: "tool_calls" }), usage]));
+const empty = () => sseReply(sse([chatChunk({ content: "" }), chatChunk({ finish: "stop" }), usage]));
+
+test("an empty reply after a tool result is retried; the answer that follows is the run's; exit 0", async () => {
+  const before = server.requests.length;
+  server.enqueue(readCall(), empty(), textReply("openai", "It says hello."));
+  const result = await run();
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(server.requests.length - before).toBe(3);
+  expect(result.stderr).toContain(`retrying in 500 ms (1/2): ${server.url}/v1 answered with no content`);
+  expect(result.stderr).not.toContain("without a final answer");
+});
+
+test("empty after a tool result every time: given up after the retries, exit 1, an error, not a silent end", async () => {
+  const before = server.requests.length;
+  server.enqueue(readCall(), empty(), empty(), empty());
+  const result = await run();
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("");
+  expect(server.requests.length - before).toBe(4);
+  expect(result.stderr).toEndWith(`error: ${server.url}/v1 answered with no content — gave up after 2 retries\n`);
+  server.enqueue(readCall(), empty(), empty(), empty());
+  const json = await run("--output", "json");
+  expect(json.code).toBe(1);
+  const events = jsonEvents(json.stdout);
+  expect(events.find((e) => e.type === "error")).toMatchObject({ kind: "empty_answer" });
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "error" });
+});
+
+test("an answer only in reasoning_content after a tool result is printed as the answer, with a notice; exit 0", async () => {
+  server.enqueue(readCall(), sseReply(sse([chatChunk({ reasoning: "It says hello." }), chatChunk({ finish: "stop" }), usage])));
+  const result = await run();
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(result.stderr).toContain(`hey: ${REASONING_AS_ANSWER}`);
+  expect(result.stderr).not.toContain("without a final answer");
+});
+
+test("text, then [DONE] without a finish_reason: the answer, exit 0, one request", async () => {
+  const before = server.requests.length;
+  server.enqueue(sseReply(sse([chatChunk({ content: "It says " }), chatChunk({ content: "hello." })])));
+  const result = await run();
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n", stderr: "" });
+  expect(server.requests.length - before).toBe(1);
+});
+
+test("a tool call, usage, then [DONE] without a finish_reason: the call runs at once (no retries), then the answer", async () => {
+  const before = server.requests.length;
+  server.enqueue(sseReply(sse([call, usage])), textReply("openai", "It says hello."));
+  const result = await run();
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(result.stderr).not.toContain("retrying");
+  const sent = server.requests.slice(before);
+  expect(sent).toHaveLength(2);
+  const tool = (sent[1]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!;
+  expect(tool.role).toBe("tool");
+  expect(tool.content).toContain("hello from a.txt");
+});

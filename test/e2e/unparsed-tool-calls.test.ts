@@ -1,0 +1,97 @@
+// A server that does not parse tool calls (vLLM without --enable-auto-tool-choice, llama.cpp
+// without --jinja, an Ollama template without tools) sends the model's calls as text in its answer
+// with finish_reason "stop". As a user of dist/hey meets it: the calls run as calls, the answer
+// after them is the run's, the user hears once why and how to fix the server; a written call that
+// cannot run is not a silent success but told to the model. Canned streams from a loopback server.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { textReply } from "../helpers/protocol-streams.ts";
+import type { RecordedRequest } from "../helpers/replay-server.ts";
+import { CALLS_AS_TEXT } from "../../src/providers/text-call-stream.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir("hey-text-calls-");
+writeFileSync(join(work.path, "a.txt"), "hello from a.txt\n");
+const config = join(work.path, "fast-retry.toml");
+writeFileSync(config, "[retry]\nbase_delay_ms = 100\njitter = false\n");
+
+const run = (protocol: string, base: string, ...extra: string[]) =>
+  runHey(["--base-url", `${server.url}${base}`, "--protocol", protocol, "-m", "m", "--config", config, ...extra, "-p", "what does a.txt say?"], {
+    cwd: work.path,
+  });
+
+const HERMES = 'I will read the file.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>';
+
+type Chat = { messages: { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[] };
+const chatOf = (r: RecordedRequest) => r.body as Chat;
+
+test("a Hermes <tool_call> written as text: the call runs, is sent back as a real call, the answer after it is printed; one notice naming the server's fix", async () => {
+  const before = server.requests.length;
+  server.enqueue(textReply("openai", HERMES), textReply("openai", "It says hello."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  const notices = result.stderr.split("\n").filter((l) => l.startsWith(`hey: ${CALLS_AS_TEXT}`));
+  expect(notices).toHaveLength(1);
+  expect(notices[0]).toContain("--enable-auto-tool-choice --tool-call-parser hermes");
+  expect(notices[0]).toContain("--jinja");
+  expect(result.stderr).toContain("I will read the file.");
+  expect(result.stderr.replace(notices[0]!, "")).not.toContain("<tool_call>"); // the template is not shown as narration
+  expect(result.stderr).not.toContain('"arguments"');
+  const sent = server.requests.slice(before);
+  expect(sent).toHaveLength(2);
+  const [assistant, tool] = chatOf(sent[1]!).messages.slice(-2);
+  expect(assistant).toMatchObject({ role: "assistant", content: "I will read the file." });
+  expect(assistant!.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([["read_file", { path: "a.txt" }]]);
+  expect(tool).toMatchObject({ role: "tool", tool_call_id: assistant!.tool_calls![0]!.id });
+  expect(tool!.content).toContain("hello from a.txt");
+});
+
+test("--output json: the notice is an event, the call a tool_call event, the answer the result", async () => {
+  server.enqueue(textReply("openai", HERMES), textReply("openai", "It says hello."));
+  const result = await run("openai", "/v1", "--output", "json");
+  expect(result.code).toBe(0);
+  const events = jsonEvents(result.stdout);
+  expect(events.filter((e) => e.type === "notice" && String(e.message).startsWith(CALLS_AS_TEXT))).toHaveLength(1);
+  expect(events.find((e) => e.type === "tool_call")).toMatchObject({ name: "read_file", arguments: { path: "a.txt" } });
+  expect(events.find((e) => e.type === "result")).toMatchObject({ text: "It says hello.", stop_reason: "end" });
+});
+
+test("Llama's <function=NAME> on the Anthropic protocol runs too: the fix is applied for every protocol", async () => {
+  server.enqueue(textReply("anthropic", 'Reading it.\n<function=read_file>{"path": "a.txt"}</function>'), textReply("anthropic", "It says hello."));
+  const result = await run("anthropic", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  expect(result.stderr).toContain(`hey: ${CALLS_AS_TEXT} (<function=…> blocks in its answer)`);
+  const second = server.requests.at(-1)!.body as { messages: { role: string; content: { type: string; name?: string; input?: unknown }[] }[] };
+  const used = second.messages.flatMap((m) => m.content).find((b) => b.type === "tool_use");
+  expect(used).toMatchObject({ name: "read_file", input: { path: "a.txt" } });
+});
+
+test("a written call naming no offered tool: nothing runs, the model is told to call through the API, and its next answer is the run's", async () => {
+  const before = server.requests.length;
+  server.enqueue(
+    textReply("openai", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'),
+    textReply("openai", "I cannot check the weather."),
+  );
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "I cannot check the weather.\n" });
+  expect(result.stderr).toContain(`hey: ${CALLS_AS_TEXT}`);
+  expect(result.stderr).toContain('it names "get_weather", which is no tool offered');
+  const sent = server.requests.slice(before);
+  expect(sent).toHaveLength(2);
+  const told = chatOf(sent[1]!).messages.at(-1)!;
+  expect(told.role).toBe("user");
+  expect(told.content).toContain("No tool was run: call tools through the API's tool calling");
+});
+
+test("the syntax inside a code block is an answer about it, printed as it is", async () => {
+  const answer = 'A Hermes call looks like this:\n\n```\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>\n```';
+  const before = server.requests.length;
+  server.enqueue(textReply("openai", answer));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: `${answer}\n` });
+  expect(result.stderr).not.toContain(CALLS_AS_TEXT);
+  expect(server.requests.length - before).toBe(1);
+});

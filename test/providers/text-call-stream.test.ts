@@ -1,0 +1,76 @@
+// What a stream looks like once tool calls a server left in the text are read out of it: the
+// template never reaches the screen (even split across deltas), prose that only mentions the syntax
+// is shown whole, and the server advice comes once per provider.
+import { expect, test } from "bun:test";
+import type { Message, StopReason, ToolSpec } from "../../src/kernel/ir.ts";
+import type { StreamEvent } from "../../src/kernel/provider.ts";
+import { CALLS_AS_TEXT, withTextCalls } from "../../src/providers/text-call-stream.ts";
+
+const TOOLS: ToolSpec[] = [{ name: "bash", description: "", parameters: { type: "object", properties: { command: { type: "string" } } } }];
+
+/** A provider's events for an answer whose text comes in `deltas`. */
+async function* answer(deltas: string[], stop: StopReason = "stop"): AsyncGenerator<StreamEvent> {
+  for (const delta of deltas) yield { type: "text", delta };
+  const message: Message = {
+    id: "m1",
+    role: "assistant",
+    content: [
+      { type: "thinking", text: "hm" },
+      { type: "text", text: deltas.join("") },
+    ],
+  };
+  yield { type: "done", message, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop };
+}
+
+async function collect(events: AsyncIterable<StreamEvent>) {
+  const out: StreamEvent[] = [];
+  for await (const e of events) out.push(e);
+  const done = out.at(-1);
+  if (done?.type !== "done") throw new Error("no done");
+  return { shown: out.flatMap((e) => (e.type === "text" ? [e.delta] : [])).join(""), notices: out.filter((e) => e.type === "notice"), done };
+}
+
+const CALL = ["Listing.\n<too", 'l_call>\n{"name": "bash", ', '"arguments": {"command": "ls"}}\n</tool_call>'];
+
+test("an opener split across deltas is held back: only the text before it is shown; the done carries the call, stop tool_calls", async () => {
+  const { shown, done, notices } = await collect(withTextCalls(answer(CALL), TOOLS, { server: false }));
+  expect(shown).toBe("Listing.\n");
+  expect(done.stop).toBe("tool_calls");
+  expect(done.message.content).toEqual([
+    { type: "thinking", text: "hm" },
+    { type: "text", text: "Listing." },
+  ]);
+  expect(done.message.toolCalls?.map((c) => [c.name, c.arguments])).toEqual([["bash", '{"command":"ls"}']]);
+  expect(notices).toHaveLength(1);
+  expect((notices[0] as { message: string }).message).toStartWith(CALLS_AS_TEXT);
+});
+
+test("the server advice is said once per provider", async () => {
+  const told = { server: false };
+  await collect(withTextCalls(answer(CALL), TOOLS, told));
+  expect((await collect(withTextCalls(answer(CALL), TOOLS, told))).notices).toEqual([]);
+});
+
+test("prose that names the syntax is shown whole once the answer ends, unchanged", async () => {
+  const deltas = ["Use <tool_call>", " blocks, as Hermes", " models do."];
+  const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, { server: false }));
+  expect(shown).toBe(deltas.join(""));
+  expect(done.stop).toBe("stop");
+  expect(done.message.toolCalls).toBeUndefined();
+  expect(notices).toEqual([]);
+});
+
+test("an answer cut at the output limit is never read for calls: its text is shown as it came", async () => {
+  const { shown, done } = await collect(withTextCalls(answer(CALL, "length"), TOOLS, { server: false }));
+  expect(shown).toBe(CALL.join(""));
+  expect(done.stop).toBe("length");
+});
+
+test("a written call naming no offered tool: malformed_call saying no tool ran, the advice still given", async () => {
+  const deltas = ['<tool_call>{"name": "rm", "arguments": {}}</tool_call>'];
+  const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, { server: false }));
+  expect(shown).toBe("");
+  expect(done.stop).toBe("malformed_call");
+  expect(done.detail).toContain('it names "rm", which is no tool offered. No tool was run');
+  expect(notices).toHaveLength(1);
+});

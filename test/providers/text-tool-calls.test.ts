@@ -1,0 +1,138 @@
+// Tool calls a model wrote as text (a server that does not parse them): which texts hold calls that
+// run, which hold calls that cannot (the model is told), and which only show the syntax.
+import { describe, expect, test } from "bun:test";
+import type { ToolSpec } from "../../src/kernel/ir.ts";
+import { textToolCalls } from "../../src/providers/text-tool-calls.ts";
+
+const tool = (name: string, properties: Record<string, unknown> = {}): ToolSpec => ({ name, description: "", parameters: { type: "object", properties } });
+const TOOLS = [tool("read_file", { path: { type: "string" }, limit: { type: "integer" } }), tool("bash", { command: { type: "string" } })];
+
+describe("calls that run", () => {
+  test.each([
+    [
+      "Hermes/Qwen, text before",
+      'I will read the file.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>',
+      "hermes",
+      "I will read the file.",
+      [["read_file", { path: "a.txt" }]],
+    ],
+    [
+      "Hermes, two calls, arguments as a JSON string",
+      '<tool_call>{"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"}</tool_call>\n<tool_call>{"name":"read_file","arguments":{"path":"b"}}</tool_call>\n',
+      "hermes",
+      "",
+      [
+        ["bash", { command: "ls" }],
+        ["read_file", { path: "b" }],
+      ],
+    ],
+    [
+      "Hermes, the end tag eaten as a stop word",
+      'Reading.<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n',
+      "hermes",
+      "Reading.",
+      [["read_file", { path: "a.txt" }]],
+    ],
+    [
+      "Hermes with parameters instead of arguments",
+      '<tool_call>{"name": "bash", "parameters": {"command": "ls"}}</tool_call>',
+      "hermes",
+      "",
+      [["bash", { command: "ls" }]],
+    ],
+    [
+      "the syntax named in prose before the call",
+      'I will write a <tool_call> block.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
+      "hermes",
+      "I will write a <tool_call> block.",
+      [["bash", { command: "ls" }]],
+    ],
+    ["Llama's <function=NAME>", 'Listing.\n<function=bash>{"command": "ls"}</function>', "function", "Listing.", [["bash", { command: "ls" }]]],
+    [
+      "Qwen3-Coder's parameters, typed by the schema",
+      "<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=limit>\n20\n</parameter>\n</function>\n</tool_call>",
+      "hermes",
+      "",
+      [["read_file", { path: "a.txt", limit: 20 }]],
+    ],
+    [
+      "DeepSeek V3's tokens",
+      'Let me look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>bash\n```json\n{"command":"ls"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      "deepseek",
+      "Let me look.",
+      [["bash", { command: "ls" }]],
+    ],
+    [
+      "Mistral's [TOOL_CALLS] list",
+      'Checking.[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}}, {"name": "read_file", "arguments": {"path": "a"}}]',
+      "mistral",
+      "Checking.",
+      [
+        ["bash", { command: "ls" }],
+        ["read_file", { path: "a" }],
+      ],
+    ],
+    [
+      "Mistral's newer [TOOL_CALLS]NAME[ARGS]",
+      '[TOOL_CALLS]bash[ARGS]{"command": "ls"}[TOOL_CALLS]read_file[CALL_ID]a1b2c3d4e[ARGS]{"path": "a"}',
+      "mistral",
+      "",
+      [
+        ["bash", { command: "ls" }],
+        ["read_file", { path: "a" }],
+      ],
+    ],
+    [
+      "DeepSeek V3.1's tokens",
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"a.txt"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      "deepseek",
+      "",
+      [["read_file", { path: "a.txt" }]],
+    ],
+  ])("%s", (_, text, template, before, calls) => {
+    const found = textToolCalls(text, TOOLS);
+    expect(found?.problem).toBeUndefined();
+    expect(found?.template).toBe(template as never);
+    expect(found?.before).toBe(before);
+    expect(found?.calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual(calls as never);
+  });
+});
+
+describe("calls that cannot run: no call, and why", () => {
+  test.each([
+    [
+      "a tool not offered",
+      '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+      'it names "get_weather", which is no tool offered',
+    ],
+    ["arguments that are no JSON object", '<tool_call>{"name": "bash", "arguments": "ls -la"}</tool_call>', "the arguments of bash are no JSON object"],
+    ["a body that is no JSON", "<tool_call>read_file a.txt</tool_call>", "its call is no JSON object with a name"],
+    [
+      "one good call and one bad: none runs",
+      '<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call><tool_call>{"name":"rm","arguments":{}}</tool_call>',
+      'it names "rm", which is no tool offered',
+    ],
+    ["Mistral's list that is no JSON", '[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}', "its calls are no JSON list"],
+    ["Llama's call with broken JSON", '<function=bash>{"command": ls}</function>', "the arguments of bash are no JSON object"],
+  ])("%s", (_, text, problem) => {
+    const found = textToolCalls(text, TOOLS);
+    expect(found).toMatchObject({ calls: [], problem });
+  });
+});
+
+describe("the syntax shown, not calls", () => {
+  test.each([
+    ["plain prose", "The file says hello."],
+    [
+      "inside a fenced code block",
+      'Hermes models write calls like this:\n```\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>\n```',
+    ],
+    ["inside backticks", 'Wrap it in `<tool_call>{"name": "bash", "arguments": {}}</tool_call>`'],
+    ["followed by more prose", '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call> is how a call looks in Hermes.'],
+    ["an unclosed block that is not whole JSON", '<tool_call>{"name": "bash", "argum'],
+    ["Mistral's token named in prose", "Mistral models write [TOOL_CALLS] before their calls."],
+    ["a bare JSON block naming a tool", '```json\n{"name": "bash", "arguments": {"command": "ls"}}\n```'],
+  ])("%s", (_, text) => {
+    expect(textToolCalls(text, TOOLS)).toBeUndefined();
+  });
+});
