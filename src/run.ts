@@ -35,7 +35,7 @@ import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
-import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
+import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
 import { DUMB_TERMINAL, drainAll, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
@@ -57,7 +57,8 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
 }
 
 async function runOnce(args: CliArgs, here: Places): Promise<number> {
-  await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
+  // before anything is spawned: the keys in hey's environment are not its children's to read; before any signal is listened to: what was ignored stays so
+  await Promise.all([hideEnvironment(), learnIgnoredSignals()]);
   const env = process.env;
   if (args.sessions) {
     try {

@@ -6,7 +6,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, lastUserText } from "../helpers/model-server.ts";
+import { startModelServer, type ChatRequest, lastUserText } from "../helpers/model-server.ts";
 
 const root = tempDir("hey-detached-");
 afterAll(() => root.remove());
@@ -43,6 +43,27 @@ test("a stdin open only for writing (what nohup puts in place of a terminal) is 
     expect(code).toBe(0);
     expect(stdout).toBe("hello there\n");
     expect(model.requests.map(lastUserText)).toEqual(["hi"]);
+  } finally {
+    model.stop();
+  }
+}, 40_000);
+
+test("SIGHUP and SIGINT ignored when hey started (nohup, a script's background job) stay ignored: the run is not ended by them", async () => {
+  let hey = 0;
+  const results = (req: ChatRequest) => req.messages.filter((m) => m.role === "tool");
+  // the model's command signals hey while its turn runs; the run goes on to the model's answer
+  const model = startModelServer((req) =>
+    results(req).length === 0 ? { calls: [["bash", { command: `kill -HUP ${hey}; kill -INT ${hey}; echo signalled` }]] } : { text: "finished anyway" },
+  );
+  try {
+    const { proc, done } = await viaShell('trap "" INT; exec nohup "$0" "$@"', ["--base-url", model.baseUrl, "-m", "m", "-p", "a slow job"], "signals");
+    hey = proc.pid;
+    const [stdout, stderr, code] = await done;
+    expect(stderr).not.toContain("hung up");
+    expect(stderr).not.toContain("interrupted");
+    expect(code).toBe(0);
+    expect(stdout).toBe("finished anyway\n");
+    expect(String(results(model.requests.at(-1)!)[0]?.content)).toStartWith("signalled");
   } finally {
     model.stop();
   }
