@@ -106,7 +106,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     // the first record is written when the model first answers: a run it never answers creates none
-    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, warn, asks));
+    // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, (m) => notices.print(`hey: ${m}`), asks));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read

@@ -340,7 +340,7 @@ export async function assemble(
     project: here,
     trust,
     oneShot,
-    warn,
+    warn: say, // approvals and trust at /reload, /trust, the first answer: said while a turn or the prompt is drawn
     redact: (text) => redactText(text, redaction),
     // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with
     // the configuration as it is now (what /reload and /trust loaded, a deny rule the user added included), not as it was at start
