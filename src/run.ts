@@ -38,7 +38,7 @@ import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { DUMB_TERMINAL, drainAll, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { drainAll, dumbTerminal, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -72,7 +72,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   const replElsewhere = isTty(0) && !isTty(1) && !args.print && args.run.output !== "json"; // at a terminal, stdout sent elsewhere
   if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(NO_TERMINAL), args.run.output);
   if (!oneShot && isDumb(env)) {
-    warn(DUMB_TERMINAL);
+    warn(dumbTerminal(env));
     return EXIT.usage;
   }
   // `hey -p … >&-`: the answer would vanish into the /dev/null the runtime put there; a run nobody can read is not begun
