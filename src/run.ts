@@ -70,7 +70,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   // JSON never opens the REPL; nor does a stdout that is no terminal (`hey "msg" > out.txt`): the prompt would be drawn into the file
   const oneShot = args.print || !isTty(0) || !isTty(1) || args.run.output === "json";
   const replElsewhere = isTty(0) && !isTty(1) && !args.print && args.run.output !== "json"; // at a terminal, stdout sent elsewhere
-  if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(NO_TERMINAL), args.run.output);
+  if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(noTerminal(await wasClosedAtStart(1))), args.run.output);
   if (!oneShot && isDumb(env)) {
     warn(dumbTerminal(env));
     return EXIT.usage;
@@ -268,8 +268,11 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   return exitFor(result.stop);
 }
 
-/** `hey > out.txt` at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
-const NO_TERMINAL = 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
+/** `hey > out.txt` (or `hey >&-`, `closed`) at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
+const noTerminal = (closed: boolean) =>
+  closed
+    ? "the interactive prompt needs a terminal on stdout, and stdout is closed (>&-); run hey with stdout open"
+    : 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
 
 /**
  * `wait` (for stdin, before the run is assembled) with the signals that end a run heard: hey ends
