@@ -20,6 +20,7 @@ import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
+import { unusableDir } from "./fs/dir-problem.ts";
 import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { oneLine } from "./sessions/format.ts";
@@ -155,6 +156,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (!oneShot) {
       // loaded only here: the REPL's modules are not on the way to a one-shot run's first request
       const { repl } = await import("./interactive.ts");
+      const unkept = unusableDir(here.stateDir, "XDG_STATE_HOME"); // said before the first message, not only once it is not saved
+      if (unkept) warn(`sessions, input history and approvals cannot be kept: ${unkept}`);
       const hooks = {
         warn,
         aside: (print: (line: string) => void) => (notices.print = print),

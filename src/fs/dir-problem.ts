@@ -32,6 +32,22 @@ export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME",
 }
 
 /**
+ * Why `dir` could not be made or written, looked at without writing anything (the nearest directory
+ * that exists, its permissions, its file system): dirProblem's sentence; undefined when it could be.
+ */
+export function unusableDir(dir: string, variable: string, uid = process.getuid?.()): string | undefined {
+  const file = firstNonDirectory(dir);
+  if (file) return dirProblem(dir, Object.assign(new Error("not a directory"), { code: "ENOTDIR" }), variable, uid);
+  const existing = deepestExisting(dir);
+  try {
+    if (existing) accessSync(existing, constants.W_OK | constants.X_OK);
+    return undefined;
+  } catch (e) {
+    return dirProblem(dir, e, variable, uid);
+  }
+}
+
+/**
  * What a failed write of one of hey's own files (`file`, kept where `variable` says) means: the
  * disk's problem, its directory's (dirProblem) when that is what cannot be made or written, the
  * file's permissions, else the error as it came.

@@ -4,7 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brokenLink, diskProblem, dirProblem, fileProblem } from "../../src/fs/dir-problem.ts";
+import { brokenLink, diskProblem, dirProblem, fileProblem, unusableDir } from "../../src/fs/dir-problem.ts";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -88,4 +88,14 @@ test("a link to nothing on the way (a disk not mounted) is named with its target
     );
   expect(dirProblem(join(sessions, "x"), err("ENOENT"))).toStartWith(`${sessions} is a symbolic link to`);
   expect(brokenLink(join(root, "state", "logs"))).toBeUndefined();
+});
+
+test("a directory looked at before use (the REPL's start): none when it can be made, the file in its way when not", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  expect(unusableDir(join(root, "state", "hey"), "XDG_STATE_HOME")).toBeUndefined();
+  writeFileSync(join(root, "file"), "");
+  expect(unusableDir(join(root, "file", "hey"), "XDG_STATE_HOME")).toBe(
+    `${join(root, "file")} is a file, not a directory, so hey cannot keep ${join(root, "file", "hey")}; move the file away (hey makes the directory again)`,
+  );
 });
