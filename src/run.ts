@@ -20,6 +20,7 @@ import { usageCounts } from "./kernel/output.ts";
 import { McpInputError } from "./mcp/attach.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { NetConfigError } from "./net/proxy.ts";
+import { unusableDir } from "./fs/dir-problem.ts";
 import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { oneLine } from "./sessions/format.ts";
@@ -36,10 +37,10 @@ import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
 import { sessionsListing } from "./ui/sessions-list.ts";
-import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
+import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { DUMB_TERMINAL, drainAll, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { drainAll, dumbTerminal, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -58,7 +59,8 @@ export async function run(args: CliArgs, here: Places): Promise<number> {
 }
 
 async function runOnce(args: CliArgs, here: Places): Promise<number> {
-  await hideEnvironment(); // before anything is spawned: the keys in hey's environment are not its children's to read
+  // before anything is spawned: the keys in hey's environment are not its children's to read; before any signal is listened to: what was ignored stays so
+  await Promise.all([hideEnvironment(), learnIgnoredSignals()]);
   const env = process.env;
   if (args.sessions) {
     try {
@@ -70,9 +72,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   // JSON never opens the REPL; nor does a stdout that is no terminal (`hey "msg" > out.txt`): the prompt would be drawn into the file
   const oneShot = args.print || !isTty(0) || !isTty(1) || args.run.output === "json";
   const replElsewhere = isTty(0) && !isTty(1) && !args.print && args.run.output !== "json"; // at a terminal, stdout sent elsewhere
-  if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(NO_TERMINAL), args.run.output);
+  if (replElsewhere && args.message.trim() === "") return preflightFailure(new UsageError(noTerminal(await wasClosedAtStart(1))), args.run.output);
   if (!oneShot && isDumb(env)) {
-    warn(DUMB_TERMINAL);
+    warn(dumbTerminal(env));
     return EXIT.usage;
   }
   // `hey -p … >&-`: the answer would vanish into the /dev/null the runtime put there; a run nobody can read is not begun
@@ -106,7 +108,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     // the first record is written when the model first answers: a run it never answers creates none
-    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, warn, asks));
+    // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, (m) => notices.print(`hey: ${m}`), asks));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read
@@ -154,6 +157,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (!oneShot) {
       // loaded only here: the REPL's modules are not on the way to a one-shot run's first request
       const { repl } = await import("./interactive.ts");
+      const unkept = unusableDir(here.stateDir, "XDG_STATE_HOME"); // said before the first message, not only once it is not saved
+      if (unkept) warn(`sessions, input history and approvals cannot be kept: ${unkept}`);
       const hooks = {
         warn,
         aside: (print: (line: string) => void) => (notices.print = print),
@@ -273,8 +278,11 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   return exitFor(result.stop);
 }
 
-/** `hey > out.txt` at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
-const NO_TERMINAL = 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
+/** `hey > out.txt` (or `hey >&-`, `closed`) at a terminal: no message to run one-shot, and no terminal for the interactive prompt. */
+const noTerminal = (closed: boolean) =>
+  closed
+    ? "the interactive prompt needs a terminal on stdout, and stdout is closed (>&-); run hey with stdout open"
+    : 'the interactive prompt needs a terminal on stdout, and stdout is a file or a pipe; give a message (hey -p "…")';
 
 /**
  * `wait` (for stdin, before the run is assembled) with the signals that end a run heard: hey ends

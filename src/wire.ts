@@ -1,8 +1,7 @@
-// The composition root: the only file that names concrete providers, tools, outputs and stores.
-// `assemble` builds a run's pieces once — outputs, the session writer, the tool array, the
-// permission check compiled once, the system prompt source, the MCP servers — and the agent, and
-// hands them to runtime.ts, which alone swaps what the configuration decided (`/model`, `/reload`,
-// `/resume`). It takes resolved values: where hey's files are, what the command line chose for the run, and the configuration run.ts loaded.
+// The composition root: the only file that names concrete providers, tools, outputs and stores. `assemble` builds a run's
+// pieces once — outputs, the session writer, the tool array, the permission check compiled once, the system prompt source,
+// the MCP servers — and the agent, and hands them to runtime.ts, which alone swaps what the configuration decided (`/model`,
+// `/reload`, `/resume`). It takes resolved values: where hey's files are, what the command line chose, the configuration run.ts loaded.
 import { platform } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
@@ -51,7 +50,7 @@ import { endedJobsNote, resumedParts } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
-import { createBashTool, systemShell } from "./tools/bash.ts";
+import { type BashToolOptions, createBashTool, systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
@@ -124,12 +123,12 @@ export function withSession(flags: ConfigFlags, session: LoadedSession | undefin
  */
 export function createTools(
   settings: Settings,
-  opts: { shell: ShellChoice; raw: boolean; outputDir?: string; env?: Env; home?: string; cacheDir?: string; seen?: Runtime["seen"]; session?: string },
+  opts: Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice"> & { env?: Env; cacheDir?: string; seen?: Runtime["seen"]; session?: string },
 ): Tool[] {
-  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session } = opts;
+  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session, notice } = opts;
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home, session }),
+    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home, session, notice }),
     createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),
@@ -206,6 +205,7 @@ export async function assemble(
       cacheDir: here.cacheDir,
       seen,
       session: sessionId,
+      notice: toolNotice,
     }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, toolNotice));
     return {
       shell,
@@ -340,7 +340,7 @@ export async function assemble(
     project: here,
     trust,
     oneShot,
-    warn,
+    warn: say, // approvals and trust at /reload, /trust, the first answer: said while a turn or the prompt is drawn
     redact: (text) => redactText(text, redaction),
     // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with
     // the configuration as it is now (what /reload and /trust loaded, a deny rule the user added included), not as it was at start

@@ -1,16 +1,17 @@
-// Why one of hey's own directories (the sessions directory, under XDG_STATE_HOME) cannot be used,
+// Why one of hey's own directories (the sessions directory, under XDG_STATE_HOME) or files cannot be used,
 // said as one sentence that names the path at fault and what to do — not "ENOTDIR: mkdir …",
 // which names a directory that does not exist rather than the file in its way.
-import { lstatSync, readlinkSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readlinkSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /**
  * What went wrong making, listing or writing into `dir` (`e`: the system error), naming the path
  * at fault: a link to nothing, a file where a directory of the path should be, a directory hey may
- * not use, else the error as it came.
+ * not use, else the error as it came. `variable` is what puts `dir` elsewhere (with HOME, when it
+ * is unset): the fix for a directory that is not the user's to change (`/`, another user's home).
  */
-export function dirProblem(dir: string, e: unknown): string {
+export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME", uid = process.getuid?.()): string {
   const code = errnoCode(e);
   const broken = code === "ENOENT" || code === "EEXIST" ? brokenLink(dir) : undefined;
   if (broken) return broken;
@@ -19,13 +20,62 @@ export function dirProblem(dir: string, e: unknown): string {
     if (file === dir) return `${dir} is a file, not a directory; move it away (hey makes the directory again)`;
     if (file) return `${file} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)`;
   }
+  const elsewhere = `set ${variable} (or HOME) to a directory this user may write`;
   if (code === "EACCES" || code === "EPERM") {
     const existing = deepestExisting(dir);
-    if (existing && existing !== dir) return `${dir} cannot be made: this user may not write ${existing} (${code}); chmod u+w ${existing}`;
-    return `${dir} cannot be used: permission denied; give your user access to it (chmod u+rwx ${dir}, and x on each directory above it)`;
+    const chmod = (how: string, path: string) => (ownedBy(path, uid) ? `chmod ${how} ${path}, or ${elsewhere}` : elsewhere);
+    if (existing && existing !== dir) return `${dir} cannot be made: this user may not write ${existing} (${code}); ${chmod("u+w", existing)}`;
+    return `${dir} cannot be used: permission denied; ${ownedBy(dir, uid) ? `give your user access to it (chmod u+rwx ${dir}, and x on each directory above it), or ${elsewhere}` : elsewhere}`;
   }
-  if (code === "EROFS") return `${dir} is on a read-only file system; set XDG_STATE_HOME to a writable directory`;
+  if (code === "EROFS") return `${dir} is on a read-only file system; set ${variable} to a writable directory`;
   return `cannot use ${dir}: ${errorText(e)}`;
+}
+
+/**
+ * Why `dir` could not be made or written, looked at without writing anything (the nearest directory
+ * that exists, its permissions, its file system): dirProblem's sentence; undefined when it could be.
+ */
+export function unusableDir(dir: string, variable: string, uid = process.getuid?.()): string | undefined {
+  const file = firstNonDirectory(dir);
+  if (file) return dirProblem(dir, Object.assign(new Error("not a directory"), { code: "ENOTDIR" }), variable, uid);
+  const existing = deepestExisting(dir);
+  try {
+    if (existing) accessSync(existing, constants.W_OK | constants.X_OK);
+    return undefined;
+  } catch (e) {
+    return dirProblem(dir, e, variable, uid);
+  }
+}
+
+/**
+ * What a failed write of one of hey's own files (`file`, kept where `variable` says) means: the
+ * disk's problem, its directory's (dirProblem) when that is what cannot be made or written, the
+ * file's permissions, else the error as it came.
+ */
+export function fileProblem(file: string, e: unknown, variable: string): string {
+  const dir = dirname(file);
+  const code = errnoCode(e);
+  const inDir = ["ENOTDIR", "EEXIST", "ENOENT"].includes(code ?? "") || ((code === "EACCES" || code === "EPERM") && !writable(dir));
+  return diskProblem(e) ?? (inDir ? dirProblem(dir, e, variable) : diskProblem(e, file)) ?? errorText(e);
+}
+
+/** Whether user `uid` owns `path`, and so may change its permissions (`/`, another user's home: not its own to chmod). */
+function ownedBy(path: string, uid: number | undefined): boolean {
+  try {
+    return uid !== undefined && statSync(path).uid === uid;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `dir` exists and this user may make files in it. */
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -105,8 +105,9 @@ export function spacedArguments(message: string, files: string[], cwd: string, h
  * Reads at most `maxBytes` + 1 bytes of stdin into memory (one more than fits says there is more;
  * `< /dev/zero` costs nothing). Past that, a pipe's rest is read in the background and thrown away
  * while the run goes on (stdinDrained waits for it), so its writer ends as it would have, not on
- * SIGPIPE (`set -o pipefail` fails a CI step on that). Throws MentionError when stdin cannot be
- * read (`< somedir`). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe
+ * SIGPIPE (`set -o pipefail` fails a CI step on that). A stdin open only for writing (what `nohup`
+ * puts in place of a terminal) is no input: empty. Throws MentionError when stdin cannot be read
+ * otherwise (`< somedir`: a mistake to name, not to pass over). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe
  * that sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes
  * on: a slow producer's input still counts.
  */
@@ -124,6 +125,8 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
       got += n;
     }
   } catch (e) {
+    // not open for reading: GNU nohup's stand-in for a terminal (`nohup hey -p … &`), `0>/dev/null`; no input, as </dev/null
+    if (errnoCode(e) === "EBADF" && got === 0) return new Uint8Array(0);
     throw new MentionError(`stdin: cannot read (${errnoCode(e) ?? String(e)})`);
   } finally {
     clearTimeout(notice);

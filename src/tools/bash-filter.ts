@@ -93,8 +93,15 @@ export async function filterOutput(out: CommandOutput): Promise<{ text: string; 
 /**
  * The filtered form of output of any size, read once in order (stderr, then stdout); undefined
  * when filtering would drop nothing. The caller decides whether output is worth filtering.
+ * `unkept`: of a stream whose chunks hold only its ends (a middle not kept), the line that stands
+ * for the middle and the stream's true line count.
  */
-export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitCode: number }): Promise<string | undefined> {
+export async function filterStreams(out: {
+  stdout: Chunks;
+  stderr: Chunks;
+  exitCode: number;
+  unkept?: { stdout?: Unkept; stderr?: Unkept };
+}): Promise<string | undefined> {
   const body: string[] = [];
   let budget = MAX_KEPT_LINES;
   let total = 0;
@@ -105,11 +112,12 @@ export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitC
     ["[stderr]", out.stderr],
     ["[stdout]", out.stdout],
   ] as const) {
+    const unkept = out.unkept?.[label === "[stderr]" ? "stderr" : "stdout"];
     const filter = createLineFilter(Math.max(budget, TAIL_LINES));
-    const split = createLineSplitter(filter.push);
+    const split = createLineSplitter((text, length) => filter.push(text, length, text === unkept?.line));
     for await (const chunk of chunks) split.push(chunk);
     split.end();
-    const kept = filter.end();
+    const kept = filter.end(unkept?.lines);
     if (kept.total === 0) continue;
     if (label === "[stderr]") hadStderr = true;
     if (hadStderr) body.push(label);
@@ -124,6 +132,9 @@ export async function filterStreams(out: { stdout: Chunks; stderr: Chunks; exitC
   const header = `[output filtered: ${total - shown} of ${total} lines dropped${among}; errors, failures, summaries, the first warnings, the first ${HEAD_LINES} and the last ${TAIL_LINES} lines kept]`;
   return [header, ...body, `[exit code ${out.exitCode}]`].join("\n");
 }
+
+/** A stream's middle that was not kept: the line that stands for it in its chunks, and the stream's true line count. */
+export type Unkept = { line: string; lines: number };
 
 /**
  * Turns text pushed in pieces into the lines a terminal would show: ANSI colours removed, a
@@ -186,6 +197,8 @@ interface Line {
   summary?: boolean;
   /** a warning past MAX_WARNINGS: counted, never shown */
   dropped?: boolean;
+  /** the line that stands where a middle not kept was (filterStreams' `unkept`) */
+  gap?: boolean;
 }
 
 interface Shown {
@@ -199,7 +212,7 @@ interface Shown {
  */
 type Item =
   | (Shown & { count: number; signal: boolean; verbatim: boolean; similar?: boolean; run: Shown[]; latest: Shown; occurrences?: { n: number } })
-  | { omitted: number };
+  | { omitted: number; gap?: boolean };
 
 /** A similar run of up to this many lines is shown whole: a marker would save nothing. */
 const SIMILAR_SHOWN_WHOLE = 3;
@@ -212,8 +225,9 @@ const displayed = (it: Item) => ("omitted" in it ? 0 : !it.similar ? 1 : it.coun
  * TAIL_LINES + LOOKAHEAD lines, the kept ones and the remembered signals.
  */
 export function createLineFilter(budget: number): {
-  push(text: string, length: number): void;
-  end(): { lines: string[]; shown: number; total: number; warnings: number };
+  push(text: string, length: number, gap?: boolean): void;
+  /** `total`: the stream's true line count when more than were pushed (a middle not kept: its lines join the gap line's omission) */
+  end(total?: number): { lines: string[]; shown: number; total: number; warnings: number };
 } {
   const window: Line[] = []; // lines rendered..n-1
   let n = 0; // lines pushed
@@ -271,6 +285,7 @@ export function createLineFilter(budget: number): {
     if (!show) {
       if (last && "omitted" in last) last.omitted++;
       else items.push({ omitted: 1 });
+      if (line.gap) (items.at(-1) as { gap?: boolean }).gap = true;
     } else if (
       last &&
       "text" in last &&
@@ -301,13 +316,13 @@ export function createLineFilter(budget: number): {
   };
 
   return {
-    push(text, length) {
-      window.push({ text, length, keep: 0, signal: false });
+    push(text, length, gap) {
+      window.push({ text, length, keep: 0, signal: false, gap });
       n++;
       while (n - detected > TAIL_LINES) detect(detected++);
       while (detected - rendered >= LOOKAHEAD) renderNext();
     },
-    end() {
+    end(total = n) {
       while (rendered < detected) renderNext();
       // the tail as it is, but for warnings past the first few above its last lines (160 npm WARN lines end stderr)
       for (const [k, line] of window.entries()) {
@@ -321,6 +336,9 @@ export function createLineFilter(budget: number): {
         if (counted) warningsDropped++;
         render({ ...line, keep: 1 }, !counted, true);
       }
+      const unread = Math.max(0, total - n);
+      const gap = items.find((it) => "omitted" in it && it.gap) as { omitted: number } | undefined;
+      if (gap) gap.omitted += unread;
       const lines = items.flatMap((it) => {
         if ("omitted" in it) return `… ${it.omitted} line${it.omitted === 1 ? "" : "s"} omitted …`;
         // near-identical lines (an epoch counter, a progress count): the first and the last, so the values stay visible
@@ -329,7 +347,7 @@ export function createLineFilter(budget: number): {
         const count = it.count + (it.occurrences ? it.occurrences.n - 1 : 0);
         return cut(it.text, it.length) + (count > 1 ? ` (×${count})` : "");
       });
-      return { lines, shown, total: n, warnings: warningsDropped };
+      return { lines, shown, total: n + unread, warnings: warningsDropped };
     },
   };
 }

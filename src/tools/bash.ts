@@ -9,6 +9,7 @@ import { abortReason, type Tool, type ToolContext, type ToolResult } from "../ke
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
 import { places } from "../fs/places.ts";
 import { runProcess } from "./run-process.ts";
+import { unguardedNotice } from "./group-guard.ts";
 import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
@@ -37,6 +38,8 @@ export interface BashToolOptions {
   home?: string;
   /** the id of the session its commands run for, whose the jobs they leave running are (group-guard.ts jobsLeft) */
   session?: string;
+  /** told (a `hey: ` line, once a run each) what the user should know of how commands run: unguarded, full outputs not kept; never throws */
+  notice?: (line: string) => void;
 }
 
 type Env = Record<string, string | undefined>;
@@ -134,6 +137,8 @@ async function runBash(
     live?.stop();
     script.done();
   });
+  const unguarded = unguardedNotice(); // no place for the guard's pipe (group-guard.ts): said once, at the first call
+  if (unguarded) opts.notice?.(`hey: ${unguarded}`);
   if ("error" in run) return { output: startError(opts.shell.program, command, run.error), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];

@@ -7,12 +7,12 @@ import { fileChunks } from "../fs/file-chunks.ts";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import { errorText } from "../kernel/errors.ts";
-import { filterOutput, filterStreams } from "./bash-filter.ts";
+import { filterOutput, filterStreams, type Unkept } from "./bash-filter.ts";
 import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
-import { ensurePrivateDir } from "./outputs.ts";
+import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
 
@@ -66,13 +66,14 @@ type Body = { text: string; hidden: Hidden };
 /**
  * The text the model reads for `run` of `command`, reported with `exitCode`; `notes` (how it was
  * stopped) follow the output; `view` turns the text of a stream held in memory into what the model
- * reads (a terminal's screen left out, for `!`). The spill files of `run` are gone after. Never throws.
+ * reads (a terminal's screen left out, for `!`); `notice` is told, once a run, that full outputs
+ * cannot be saved. The spill files of `run` are gone after. Never throws.
  */
 export async function commandResult(
   run: Finished,
   command: string,
   exitCode: number,
-  opts: OutputKeeping & FilterContext & { files: OutputFiles; notes: string[]; view?: (text: string) => string },
+  opts: OutputKeeping & FilterContext & { files: OutputFiles; notes: string[]; view?: (text: string) => string; notice?: (line: string) => void },
 ): Promise<string> {
   const text = (c: Captured): Captured & { nul?: true } => {
     if (c.binary) return binaryLine(c);
@@ -92,7 +93,12 @@ export async function commandResult(
       const text =
         plain.hidden.bytes === 0
           ? await filterOutput(out).then((r) => (r.filtered ? r.text : undefined))
-          : await filterStreams({ stdout: chunksOf(shown.stdout, opts.signal), stderr: chunksOf(shown.stderr, opts.signal), exitCode });
+          : await filterStreams({
+              stdout: chunksOf(shown.stdout, opts.signal),
+              stderr: chunksOf(shown.stderr, opts.signal),
+              exitCode,
+              unkept: { stdout: unkeptOf(shown.stdout), stderr: unkeptOf(shown.stderr) }, // a middle the chunks lack still counts
+            });
       return text === undefined ? undefined : { text, hidden: { lines: 0, bytes: 0 } };
     };
     // after an abort the user is waiting: output in memory is filtered in milliseconds, a spill file's could take seconds
@@ -118,8 +124,12 @@ export async function commandResult(
     output += `\n[${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]`;
   const nul = shown.stdout.nul || shown.stderr.nul;
   if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
-  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0 || nul)
-    output += `\n${await saveFullOutput(opts.files.full, run, exitCode)}`;
+  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0 || nul) {
+    const saved = await saveFullOutput(opts.files.full, run, exitCode);
+    output += `\n${saved.note}`;
+    const notice = saved.error === undefined ? undefined : unsavedNotice(opts.outputDir, saved.error); // the user is told too, once a run
+    if (notice) opts.notice?.(notice);
+  }
   return output;
 }
 
@@ -182,7 +192,7 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
  * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
  * there, not copied); says where, or why not. Spill files never outlive the call.
  */
-async function saveFullOutput(path: string, run: Finished, exitCode: number): Promise<string> {
+async function saveFullOutput(path: string, run: Finished, exitCode: number): Promise<{ note: string; error?: string }> {
   const { stdout, stderr } = run;
   try {
     const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
@@ -202,9 +212,9 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number): Pr
     } finally {
       await file.close();
     }
-    return `[full output: ${path}]`;
+    return { note: `[full output: ${path}]` };
   } catch (e) {
-    return `[could not save the full output: ${errorText(e)}]`;
+    return { note: `[could not save the full output: ${errorText(e)}]`, error: errorText(e) };
   } finally {
     for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
   }
@@ -225,6 +235,13 @@ function nulsShown(c: Captured): Captured & { nul?: true } {
   return { ...c, head: c.head.replaceAll("\0", "\\0"), tail: c.tail.replaceAll("\0", "\\0"), nul: true };
 }
 
+/** Of a stream whose middle was neither spilled nor dropped but lost (no file could be made): the line chunksOf puts in its place, and all its lines. */
+const unkeptOf = (c: Captured): Unkept | undefined =>
+  c.hidden.bytes > 0 && !c.spill && !c.dropped
+    ? { line: unkeptLine(c), lines: newlines(c.head) + c.hidden.lines + newlines(c.tail) + (/[^\n]$/.test(c.tail) ? 1 : 0) }
+    : undefined;
+const unkeptLine = (c: Captured) => `… ${c.hidden.bytes} bytes could not be kept (${c.spillError}) …`;
+
 /** A stream's text in memory: all of it, or its head and tail (the caller accounts for `hidden`). */
 const joined = (c: Captured) => c.head + c.tail;
 
@@ -240,7 +257,7 @@ async function* chunksOf(c: Captured, signal: AbortSignal): AsyncGenerator<strin
   }
   if (!c.spill) {
     yield c.head;
-    if (c.hidden.bytes > 0) yield `\n… ${c.hidden.bytes} bytes could not be kept (${c.spillError}) …\n${c.tail}`;
+    if (c.hidden.bytes > 0) yield `\n${unkeptLine(c)}\n${c.tail}`;
     return;
   }
   // one buffer, reused: reading 50 MB through fresh chunks left ~15 MB more garbage at the peak

@@ -9,11 +9,14 @@
 // the group's number from being reused while it waits, so its kill never reaches another group.
 // Once a call's command has exited and only the guard is left in its group, hey ends the guard:
 // no idle guard per call; a job left running (`server &`) keeps its guard until it ends or hey
-// does. POSIX only (Windows: job-object.ts); where the FIFO cannot be made, commands run unguarded.
+// does. POSIX only (Windows: job-object.ts). The FIFO is made in the first directory that takes it
+// ($TMPDIR, $XDG_RUNTIME_DIR, /tmp, /var/tmp, /dev/shm: a TMPDIR that names no directory loses
+// nothing); where none does, commands run unguarded, and the user is told so once.
 import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandLine, listProcesses, type Proc } from "./process-tree.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /**
  * `sh -c GUARD hey PROGRAM ARGS…`: the pipe (stdin) moves to fd 3 and the command's stdin is
@@ -33,24 +36,63 @@ const RESWEEP_MS = 10_000;
 
 /** The pipe's read end (the write end is only ever hey's); null once it could not be made. */
 let reader: number | null | undefined;
+/** Why no directory took the pipe, until unguardedNotice has said it. */
+let unguarded: string | undefined;
+
+/** Where the pipe may be made, in order: the first directory that takes it is used. */
+export function pipeDirs(env: Record<string, string | undefined>, temp: string): string[] {
+  return [...new Set([temp, env.XDG_RUNTIME_DIR, "/tmp", "/var/tmp", "/dev/shm"].filter((d): d is string => Boolean(d)))];
+}
 
 function pipeReader(): number | null {
   if (reader !== undefined) return reader;
   reader = null;
   if (process.platform === "win32") return reader;
-  let dir: string | undefined;
-  try {
-    dir = mkdtempSync(join(tmpdir(), "hey-guard-"));
-    const path = join(dir, "pipe");
-    if (Bun.spawnSync(["mkfifo", "-m", "600", path], { stdout: "ignore", stderr: "ignore" }).exitCode !== 0) return reader;
-    openSync(path, constants.O_RDWR); // hey's end, never written to, never closed: open read-write, it does not wait for a reader
-    reader = openSync(path, constants.O_RDONLY);
-  } catch {
-    reader = null;
-  } finally {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }
+  const made = makePipe(pipeDirs(process.env, tmpdir()));
+  if (typeof made === "number") return (reader = made);
+  unguarded = `commands run unguarded: a job one leaves running may outlive hey if hey is killed (kill -9), as no directory took the guard's pipe: ${made}; set TMPDIR to a writable directory`;
   return reader;
+}
+
+/** The pipe's read end, made in the first of `dirs` that takes it; else what each said, `DIR (ERROR), …`. */
+export function makePipe(dirs: string[]): number | string {
+  const failed: string[] = [];
+  for (const dir of dirs) {
+    const made = pipeIn(dir);
+    if (typeof made === "number") return made;
+    failed.push(`${dir} (${made})`);
+  }
+  return failed.join(", ");
+}
+
+/** The pipe's read end, made in a directory of its own under `dir` (removed at once: the open ends keep it), or why it could not be. */
+function pipeIn(dir: string): number | string {
+  let made: string | undefined;
+  try {
+    made = mkdtempSync(join(dir, "hey-guard-"));
+    const path = join(made, "pipe");
+    const fifo = Bun.spawnSync(["mkfifo", "-m", "600", path], { stdout: "ignore", stderr: "pipe" });
+    if (fifo.exitCode !== 0)
+      return (
+        fifo.stderr
+          .toString()
+          .trim()
+          .replace(/^mkfifo: /, "") || `mkfifo exited ${fifo.exitCode}`
+      );
+    openSync(path, constants.O_RDWR); // hey's end, never written to, never closed: open read-write, it does not wait for a reader
+    return openSync(path, constants.O_RDONLY);
+  } catch (e) {
+    return errnoCode(e) ?? errorText(e);
+  } finally {
+    if (made) rmSync(made, { recursive: true, force: true });
+  }
+}
+
+/** Once a run, after the first guarded call found no place for the pipe: the line that says commands run unguarded, and why; else undefined. */
+export function unguardedNotice(): string | undefined {
+  const line = unguarded;
+  unguarded = undefined;
+  return line;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { readdir, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { dirProblem } from "../fs/dir-problem.ts";
 
 export const OUTPUTS_MAX_AGE_MS = 7 * 86_400_000;
 export const OUTPUTS_MAX_BYTES = 500 * 1024 * 1024;
@@ -13,6 +14,25 @@ export const OUTPUTS_MAX_BYTES = 500 * 1024 * 1024;
 /** Creates `dir` (and its parents) private to the user. Throws what mkdir throws. */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+let toldUnsaved = false;
+
+/**
+ * Once a run: the line that tells the user full outputs cannot be saved in `dir` (a session's
+ * outputs folder) and why — the folder's problem when it cannot be made, else `error`, what the
+ * save said; undefined after the first time.
+ */
+export function unsavedNotice(dir: string, error: string): string | undefined {
+  if (toldUnsaved) return undefined;
+  toldUnsaved = true;
+  let why = `in ${dir}: ${error}`;
+  try {
+    ensurePrivateDir(dir);
+  } catch (e) {
+    why = dirProblem(dir, e, "XDG_CACHE_HOME"); // names the directory
+  }
+  return `hey: the full output of a long command cannot be saved: ${why}; the model gets only its first and last lines`;
 }
 
 /** Removes one session's outputs (`/sessions prune`). Never throws. */

@@ -10,9 +10,9 @@ import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
 import { readTrust } from "./store.ts";
-import { errorText } from "../kernel/errors.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
-import { diskProblem } from "../fs/dir-problem.ts";
+import { fileProblem } from "../fs/dir-problem.ts";
 import { FileLockedError } from "../fs/file-lock.ts";
 
 /** The approvals record as this run knows it: undefined before hey's first run wrote one. */
@@ -129,7 +129,7 @@ export async function recordApprovals(
     // the next run take these files as new, widened or not, so this one does not go on (exit 2)
     if (e instanceof FileLockedError) throw new ConfigError(`could not record approvals: ${e.message}`);
     // a full disk, a quota, a size limit: what to do, not the system call's words
-    warn(`could not record approvals in ${state.file}: ${diskProblem(e) ?? errorText(e)}`);
+    warn(`could not record approvals in ${state.file}: ${errnoCode(e) ? fileProblem(state.file, e, "XDG_STATE_HOME") : errorText(e)}`);
     return update(before);
   }
 }

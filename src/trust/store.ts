@@ -3,6 +3,8 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { fileProblem } from "../fs/dir-problem.ts";
+import { errnoCode } from "../kernel/errors.ts";
 import { withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { updateApprovals } from "../config/approval-store.ts";
@@ -158,7 +160,16 @@ export async function recordTrust(file: string, project: string, trusted: boolea
       await writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { own: true, private: true });
     },
     { private: true },
-  );
+  ).catch((e: unknown) => {
+    throw errnoCode(e) ? new Error(recordProblem(e, file, approvals)) : e; // a system call's failure, said as what to do
+  });
+}
+
+/** What a failed write of the trust file (in XDG_CONFIG_HOME) or the approvals record (in XDG_STATE_HOME) means: the error's path tells which. */
+function recordProblem(e: unknown, trustFile: string, approvals: string): string {
+  const path = (e as { path?: unknown }).path;
+  const under = (dir: string) => typeof path === "string" && (`${dir}${sep}`.startsWith(`${path}${sep}`) || path.startsWith(`${dir}${sep}`));
+  return under(dirname(approvals)) && !under(dirname(trustFile)) ? fileProblem(approvals, e, "XDG_STATE_HOME") : fileProblem(trustFile, e, "XDG_CONFIG_HOME");
 }
 
 /**

@@ -1,7 +1,9 @@
 // The REPL history files (issue 28): the project's and the global one, read at start (their
 // ends) and appended to a line at a time. Never through a link.
 import { appendOwnFile, readOwnFile } from "../fs/own-files.ts";
-import { errorText } from "../kernel/errors.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
+import { fileProblem } from "../fs/dir-problem.ts";
+import { wrapColumns } from "./wrap.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { HISTORY_SIZE } from "./repl-state.ts";
 
@@ -47,7 +49,9 @@ export function appendHistory(file: string, entry: string): void {
   try {
     appendOwnFile(file, line);
   } catch (e) {
-    if (!historyWarned) process.stderr.write(`hey: cannot save history to ${file}: ${errorText(e)}\n`);
+    // a sentence wrapped at spaces (not mid-word by the terminal), naming what to do rather than the system call
+    const line = `hey: cannot save history to ${file}: ${errnoCode(e) ? fileProblem(file, e, "XDG_STATE_HOME") : errorText(e)}`;
+    if (!historyWarned) process.stderr.write(`${wrapColumns(line, process.stderr.columns || 0, Bun.stringWidth)}\n`);
     historyWarned = true;
   }
 }

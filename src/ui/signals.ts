@@ -2,6 +2,10 @@
 // (SIGINT) cancels the running turn; SIGTERM, SIGHUP and SIGQUIT end the run as Ctrl-C does — the turn is
 // cancelled saying why, the tools' process groups are killed, the session is flushed — then hey
 // exits 128 + the signal's number. A turn that ignores its cancel is left behind after a grace.
+// A signal hey was started with set to be ignored stays ignored, as POSIX programs leave it:
+// `nohup hey -p … &` outlives its terminal, and a script's `hey -p a & hey -p b & wait` (whose
+// background jobs the shell starts with SIGINT ignored) is not ended by a Ctrl-C meant for the
+// script. Linux reads that from /proc; macOS has no /proc, and there hey listens to them all.
 import { EXIT } from "../cli.ts";
 import { writer } from "./term.ts";
 
@@ -18,19 +22,40 @@ export const SIGNAL_REASON = { SIGTERM: "terminated (SIGTERM)", SIGHUP: "the ter
 /** After SIGTERM or SIGHUP, how long the cancelled turn gets to end (tools killed, session flushed) before hey leaves anyway. */
 export const SIGNAL_GRACE_MS = 5000;
 
+/** The signals of SIGNAL_EXIT and SIGINT that were ignored when hey started (learnIgnoredSignals). */
+let ignored: ReadonlySet<string> = new Set();
+
+/** Learns which signals hey was started with set to be ignored; once, before any listener (Linux only: elsewhere none). */
+export async function learnIgnoredSignals(): Promise<void> {
+  if (process.platform !== "linux") return; // on Windows a failed Bun.file read can end the process (test/no-rejecting-bun-file.test.ts)
+  try {
+    ignored = ignoredIn(await Bun.file("/proc/self/status").text());
+  } catch {} // no /proc mounted: none known
+}
+
+/** Which of SIGHUP, SIGINT, SIGQUIT and SIGTERM the `SigIgn:` mask of a /proc/PID/status names (bit n-1 is signal n). */
+export function ignoredIn(status: string): Set<string> {
+  const mask = /^SigIgn:\s*([0-9a-f]+)$/im.exec(status)?.[1];
+  const bits = mask === undefined ? 0n : BigInt(`0x${mask}`);
+  const numbers = { SIGHUP: 1n, SIGINT: 2n, SIGQUIT: 3n, SIGTERM: 15n };
+  return new Set(Object.entries(numbers).flatMap(([name, n]) => ((bits >> (n - 1n)) & 1n ? [name] : [])));
+}
+
 /**
  * Listens for SIGINT (`interrupt`), SIGTERM and SIGHUP (`end`) until the returned function is
  * called; `keep` names signals whose listener stays (after a hang-up, the SIGHUP that follows
- * must not kill hey by default before the session is closed).
+ * must not kill hey by default before the session is closed). A signal ignored when hey started
+ * gets no listener: it stays ignored.
  */
 export function onSignals(handlers: { interrupt(): void; end(signal: EndSignal): void }): (keep?: readonly EndSignal[]) => void {
-  const listeners = [
+  const all: [NodeJS.Signals, () => void][] = [
     ["SIGINT", () => handlers.interrupt()],
     ["SIGTERM", () => handlers.end("SIGTERM")],
     ["SIGHUP", () => handlers.end("SIGHUP")],
     // `kill -QUIT` (raw mode makes Ctrl-\ a key): by default it would leave the terminal raw
     ["SIGQUIT", () => handlers.end("SIGQUIT")],
-  ] as const;
+  ];
+  const listeners = all.filter(([name]) => !ignored.has(name));
   for (const [name, listener] of listeners) process.on(name, listener);
   return (keep = []) => {
     for (const [name, listener] of listeners) if (!(keep as readonly string[]).includes(name)) process.off(name, listener);

@@ -23,12 +23,17 @@ export function isTty(fd: 0 | 1 | 2): boolean {
 /**
  * TERM=dumb: a terminal that shows text as it comes and takes no escape sequences (Emacs' M-x
  * shell, some editors' and CI's output panes), where colours and cursor moves would show as `^[[…`.
+ * TERM unset or empty counts as dumb too, as git and most terminal programs take it — but on
+ * Windows, whose console sets no TERM and takes escape sequences.
  */
-export const isDumb = (env: Record<string, string | undefined>) => env.TERM === "dumb";
+export const isDumb = (env: Record<string, string | undefined>, platform: string = process.platform) =>
+  env.TERM === "dumb" || (!env.TERM && platform !== "win32");
 
-/** Why the REPL does not start under TERM=dumb, and what works there. */
-export const DUMB_TERMINAL =
-  'this terminal (TERM=dumb) cannot show hey\'s prompt, which redraws its line and moves the cursor: ask with hey -p "…" (the answer streams here as plain text), or run hey in a terminal emulator (in Emacs: M-x vterm or M-x ansi-term)';
+/** Why the REPL does not start in a dumb terminal (isDumb), and what works there. */
+export const dumbTerminal = (env: Record<string, string | undefined>) =>
+  env.TERM
+    ? 'this terminal (TERM=dumb) cannot show hey\'s prompt, which redraws its line and moves the cursor: ask with hey -p "…" (the answer streams here as plain text), or run hey in a terminal emulator (in Emacs: M-x vterm or M-x ansi-term)'
+    : 'TERM is not set, so hey cannot tell whether this terminal can show its prompt, which redraws its line and moves the cursor: set TERM to what your terminal is (TERM=xterm-256color for most), or ask with hey -p "…" (the answer streams here as plain text)';
 
 /** Whether `fd` is a terminal hey may draw on: colours, a spinner, a line redrawn in place (not TERM=dumb). */
 export const canDraw = (fd: 1 | 2, env: Record<string, string | undefined>) => isTty(fd) && !isDumb(env);

@@ -31,3 +31,22 @@ test("the REPL under TERM=dumb does not start: it says the terminal cannot show 
   expect(screen).toContain('hey -p "…"');
   expect(term.recorded()).not.toContain("\x1b"); // not even bracketed paste turned on
 });
+
+test("TERM unset or empty is a dumb terminal too (as git takes it): hey -p writes no escape sequence; the REPL says to set TERM", async () => {
+  for (const before of ["unset TERM", "export TERM="]) {
+    server.enqueue(toolCalls([["bash", { command: "echo checked" }]]));
+    server.enqueue(answer("It is **done**."));
+    const run = await start({ record: true, before, args: [...args(), "-p", "check it"] });
+    const screen = await run.waitFor(/\[exit \d+\]/);
+    expect(screen).toContain("[exit 0]");
+    expect(screen).toContain("$ echo checked\n");
+    expect(run.recorded()).toContain("It is **done**.");
+    expect(run.recorded()).not.toContain("\x1b"); // no colour, no spinner's `\r\e[K`
+  }
+  const repl = await start({ record: true, before: "unset TERM", args: args() });
+  const said = (await repl.waitFor(/\[exit \d+\]/)).replace(/\s+/g, " "); // a sentence wrapped at spaces
+  expect(said).toContain("[exit 2]");
+  expect(said).toContain("hey: TERM is not set, so hey cannot tell whether this terminal can show its prompt");
+  expect(said).toContain("set TERM to what your terminal is (TERM=xterm-256color for most)");
+  expect(repl.recorded()).not.toContain("\x1b");
+});

@@ -113,3 +113,25 @@ test("a job the model left in the background goes on printing after its call; th
     model.stop();
   }
 }, 40_000);
+
+test("with TMPDIR naming no directory, the guard's pipe is made elsewhere: kill -9 of hey still ends the running command", async () => {
+  const running = marker();
+  leftovers.push(running);
+  const model = startModelServer(() => ({ calls: [["bash", { command: `sleep ${running}` }]] }));
+  try {
+    const hey = Bun.spawn([await ensureBinary(), "--base-url", model.baseUrl, "-m", "m", "-p", "run it"], {
+      cwd: root.path,
+      env: { ...env("tmpdir"), TMPDIR: join(root.path, "nonexistent", "tmp") },
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+      timeout: 30_000,
+    });
+    await found(() => withMarker(running).find((p) => p.args.startsWith("sleep")), "the running command", 15_000);
+    hey.kill("SIGKILL");
+    expect(await hey.exited).toBe(137);
+    await until(() => withMarker(running).length === 0, "the command to end after kill -9 of hey", 10_000);
+  } finally {
+    model.stop();
+  }
+}, 40_000);

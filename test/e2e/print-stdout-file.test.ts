@@ -43,3 +43,17 @@ test("no message with stdout a file: exit 2 saying the interactive prompt needs 
   expect(run.screen).toContain("[exit 2]");
   expect(server.requests.length).toBe(before);
 });
+
+test("no message with stdout closed (hey >&-): exit 2 saying stdout is closed, not that it is a file or a pipe", async () => {
+  const before = server.requests.length;
+  const term = await startTerm({ args: ["--base-url", server.baseUrl, "-m", "m"], before: "exec 3>&1 >&-", after: "exec >&3", cols: 200 });
+  try {
+    const screen = (await term.waitFor(/\[exit \d+\]/)).replace(/\n(?!\[exit)/g, " ");
+    expect(screen).toContain("hey: the interactive prompt needs a terminal on stdout, and stdout is closed (>&-); run hey with stdout open");
+    expect(screen).not.toContain("a file or a pipe");
+    expect(screen).toContain("[exit 2]");
+    expect(server.requests.length).toBe(before);
+  } finally {
+    await term.close();
+  }
+});

@@ -4,7 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brokenLink, diskProblem, dirProblem } from "../../src/fs/dir-problem.ts";
+import { brokenLink, diskProblem, dirProblem, fileProblem, unusableDir } from "../../src/fs/dir-problem.ts";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -34,8 +34,35 @@ test("permission denied: a directory that exists is named; one that does not is 
   );
   const missing = join(root, "hey", "logs", "today");
   expect(dirProblem(missing, err("EACCES"))).toBe(
-    `${missing} cannot be made: this user may not write ${join(root, "hey")} (EACCES); chmod u+w ${join(root, "hey")}`,
+    `${missing} cannot be made: this user may not write ${join(root, "hey")} (EACCES); chmod u+w ${join(root, "hey")}, or set XDG_STATE_HOME (or HOME) to a directory this user may write`,
   );
+});
+
+test("permission denied in a directory that is not the user's to change (`/`, a read-only home of another user's): the variable to set, never chmod", () => {
+  const other = (process.getuid?.() ?? 0) + 4242; // a user who owns none of these
+  expect(dirProblem("/nonexistent/.local/state/hey/sessions", err("EACCES"), "XDG_STATE_HOME", other)).toBe(
+    "/nonexistent/.local/state/hey/sessions cannot be made: this user may not write / (EACCES); set XDG_STATE_HOME (or HOME) to a directory this user may write",
+  );
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  expect(dirProblem(join(root, ".config", "hey"), err("EACCES"), "XDG_CONFIG_HOME", other)).toBe(
+    `${join(root, ".config", "hey")} cannot be made: this user may not write ${root} (EACCES); set XDG_CONFIG_HOME (or HOME) to a directory this user may write`,
+  );
+  expect(dirProblem(root, err("EPERM"), "XDG_STATE_HOME", other)).toBe(
+    `${root} cannot be used: permission denied; set XDG_STATE_HOME (or HOME) to a directory this user may write`,
+  );
+});
+
+test("a file of hey's that cannot be written: its directory's problem when that cannot be made, the disk's, else the file's own permissions", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  writeFileSync(join(root, "state"), "");
+  const file = join(root, "state", "hey", "approvals.json");
+  expect(fileProblem(file, err("ENOTDIR"), "XDG_STATE_HOME")).toBe(
+    `${join(root, "state")} is a file, not a directory, so hey cannot keep ${join(root, "state", "hey")}; move the file away (hey makes the directory again)`,
+  );
+  expect(fileProblem(join(root, "trust.json"), err("EACCES"), "XDG_CONFIG_HOME")).toStartWith("this user may not write it (EACCES"); // its directory is writable
+  expect(fileProblem(file, err("ENOSPC"), "XDG_STATE_HOME")).toStartWith("its disk is full");
 });
 
 test("a write refused by the disk, a quota, a size limit or the file's permissions says which, and what to do", () => {
@@ -61,4 +88,14 @@ test("a link to nothing on the way (a disk not mounted) is named with its target
     );
   expect(dirProblem(join(sessions, "x"), err("ENOENT"))).toStartWith(`${sessions} is a symbolic link to`);
   expect(brokenLink(join(root, "state", "logs"))).toBeUndefined();
+});
+
+test("a directory looked at before use (the REPL's start): none when it can be made, the file in its way when not", () => {
+  const root = mkdtempSync(join(tmpdir(), "hey-dirproblem-"));
+  temps.push(root);
+  expect(unusableDir(join(root, "state", "hey"), "XDG_STATE_HOME")).toBeUndefined();
+  writeFileSync(join(root, "file"), "");
+  expect(unusableDir(join(root, "file", "hey"), "XDG_STATE_HOME")).toBe(
+    `${join(root, "file")} is a file, not a directory, so hey cannot keep ${join(root, "file", "hey")}; move the file away (hey makes the directory again)`,
+  );
 });

@@ -1,7 +1,7 @@
 // One module owns hey's signal listeners: SIGINT interrupts, SIGTERM and SIGHUP end the run; the
 // listeners go when the run is over, except those asked to stay.
 import { expect, test } from "bun:test";
-import { onSignals, SIGNAL_EXIT } from "../../src/ui/signals.ts";
+import { ignoredIn, onSignals, SIGNAL_EXIT } from "../../src/ui/signals.ts";
 
 const count = (name: "SIGINT" | "SIGTERM" | "SIGHUP" | "SIGQUIT") => process.listenerCount(name);
 
@@ -32,4 +32,13 @@ test("a kept listener stays (after a hang-up, the next SIGHUP must not kill hey 
 
 test("exit codes are 128 + the signal's number", () => {
   expect(SIGNAL_EXIT).toEqual({ SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 });
+});
+
+test("the signals ignored at start are read from /proc/PID/status's SigIgn mask (bit n-1 is signal n)", () => {
+  const status = (mask: string) => `Name:\they\nSigBlk:\t0000000000000000\nSigIgn:\t${mask}\nSigCgt:\t0000000100004a02\n`;
+  expect([...ignoredIn(status("0000000000000000"))]).toEqual([]);
+  expect([...ignoredIn(status("0000000000000001"))]).toEqual(["SIGHUP"]); // nohup
+  expect([...ignoredIn(status("0000000000001002"))]).toEqual(["SIGINT"]); // a script's background job (SIGPIPE, 13, is no concern of hey's)
+  expect([...ignoredIn(status("0000000000004007"))].sort()).toEqual(["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM"]);
+  expect([...ignoredIn("no such line")]).toEqual([]);
 });
