@@ -1,20 +1,7 @@
 // The grep tool's results (SPEC §7): the hits of each file, collected in path order under the cap
 // whichever search found them (ripgrep or the built-in walker), and the text the model reads. Pure.
 import { errnoCode, errorText } from "../kernel/errors.ts";
-
-const GREP_LINE_CHARS = 300; // a result line is cut after this many characters (minified code)
-
-/**
- * Long lines (minified code, a one-line JSON) are cut once, when they are stored: to the
- * GREP_LINE_CHARS around the first match when it lies beyond them, else from the start.
- */
-export function clip(text: string, regex?: RegExp): string {
-  if (text.length <= GREP_LINE_CHARS) return text;
-  const at = regex?.exec(text)?.index ?? 0;
-  if (at < GREP_LINE_CHARS / 2) return text.slice(0, GREP_LINE_CHARS) + "…";
-  const start = Math.min(at - Math.floor(GREP_LINE_CHARS / 3), text.length - GREP_LINE_CHARS);
-  return `…${text.slice(start, start + GREP_LINE_CHARS)}${start + GREP_LINE_CHARS < text.length ? "…" : ""}`;
-}
+import { clip } from "./grep-clip.ts";
 
 export interface Line {
   text: string;

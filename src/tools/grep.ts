@@ -23,8 +23,9 @@ import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { errorText } from "../kernel/errors.ts";
-import { clip, type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
-import { isBinaryFile, readLines } from "./file-lines.ts";
+import { type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import { isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
+import { clip, type Clip, createClip } from "./grep-clip.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { compilePattern } from "./grep-regex.ts";
 
@@ -323,11 +324,26 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   }
   for (const [hits, { abs, lines }] of long) {
     if (!found.files.includes(hits)) continue; // cut by the cap: never shown
-    const wanted = new Set(lines);
-    await readLines(abs, (text, n) => {
-      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
-      if (line) line.text = clip(text, line.match ? search.regex : undefined);
-    }).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
+    await reclip(abs, hits, new Set(lines), search.regex).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
   }
   return found;
+}
+
+/** Cuts the `wanted` lines of `hits` from the file, read a piece at a time (grep-clip.ts), up to the last of them. */
+async function reclip(abs: string, hits: FileHits, wanted: Set<number>, regex: RegExp): Promise<void> {
+  const last = Math.max(...wanted);
+  let cut: Clip | undefined;
+  await readLinePieces(
+    abs,
+    (text, n) => {
+      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
+      if (line) (cut ??= createClip(line.match ? regex : undefined)).push(text);
+    },
+    (n) => {
+      const line = hits.lines.get(n);
+      if (cut && line && wanted.has(n)) line.text = cut.end();
+      cut = undefined;
+      return n >= last;
+    },
+  );
 }
