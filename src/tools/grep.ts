@@ -3,8 +3,8 @@
 // feed the same collector and formatter, and ripgrep runs with flags that make it see the same
 // files, so the model gets the same text either way:
 //   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
-//   --no-ignore-dot/-exclude/-global   only .gitignore files count (no .ignore, info/exclude,
-//                             core.excludesFile), which is what walk.ts reads
+//   ignore files              ripgrep's own: .gitignore, .ignore, .rgignore, .git/info/exclude and
+//                             git's global excludes file, which walk.ts reads too (fs/ignore-files.ts)
 //   --crlf --encoding auto    `$` matches before CRLF; a byte-order mark is no text (`^` matches after
 //                             it) and a UTF-16 file with one is searched as text; other bytes as they are
 //   binary files              any other file with a NUL byte is dropped (ripgrep warns when it finds
@@ -22,6 +22,7 @@ import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
 import { type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
 import { type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
 import { isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
@@ -94,6 +95,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const scope = scopeOf(root, ctx.cwd);
+      const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home) : undefined;
+      if (global) scope.global = global;
       const search = {
         root,
         scope,
@@ -229,7 +232,7 @@ const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
  * one file's lines together; a line without a NUL is a warning or the `--` between context groups.
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
-  const argv = [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
+  const argv = [rg, "--no-config", "--hidden"];
   argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
