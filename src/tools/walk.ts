@@ -90,7 +90,8 @@ async function* visit(
     return [];
   });
   const names = new Set(entries.map((e) => e.name));
-  const levels = [await ignoreLevel(dir, (name) => names.has(name), scope.gitignore), ...above];
+  const here = await ignoreLevel(dir, (name) => names.has(name), scope.gitignore);
+  const levels = [{ ...here, dir: matchDir }, ...above]; // read where it is, matched in the real path's coordinates
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (signal.aborted) return;

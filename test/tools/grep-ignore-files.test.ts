@@ -3,7 +3,7 @@
 // `.ignore` and `.rgignore`, with ripgrep's precedence; a `path` naming what they leave out is
 // searched all the same.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Tool } from "../../src/kernel/tool.ts";
@@ -43,6 +43,7 @@ beforeAll(() => {
   // a worktree: `.git` is a file naming its git directory, whose commondir is the main repository's
   write(join(dir, "main.git"), { "info/exclude": "localdata/\n", "worktrees/wt/commondir": "../..\n" });
   write(join(dir, "wt"), { ".git": `gitdir: ${join(dir, "main.git", "worktrees", "wt")}\n`, "src/a.ts": "TODO_MARKER\n", "localdata/l1.txt": "TODO_MARKER\n" });
+  symlinkSync(join(dir, "repo"), join(dir, "repo-link"));
   // no repository: only .ignore counts
   write(join(dir, "plain"), {
     ".ignore": "gen/\n",
@@ -78,6 +79,10 @@ describe.each(greps("home"))("grep (%s)", (_name, tool) => {
   test("a path naming an excluded directory is searched", async () => {
     for (const path of ["localdata", "scratch", "gen"])
       expect(await search(tool, "repo", { path })).toEqual([`${path}/${{ localdata: "l1.txt", scratch: "s1.txt", gen: "api.ts" }[path]}`]);
+  });
+
+  test("a project reached through a symbolic link: its ignore files count all the same", async () => {
+    expect(await search(tool, "repo-link")).toEqual(["logs/today.log", "notes.txt", "src/a.tmp", "src/a.ts"]);
   });
 
   test("a worktree's excludes are its main repository's info/exclude", async () => {
