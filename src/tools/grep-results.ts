@@ -102,6 +102,13 @@ export function unreadableNote(found: Collector): string {
   return `[not searched, could not be read: ${named.join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}]`;
 }
 
+/** The line naming the directories a search that found nothing left out (walk.ts leftOutDirs, at most 5), or "". */
+export function ignoredNote(paths: string[]): string {
+  if (paths.length === 0) return "";
+  const named = paths.slice(0, 5).map((p) => `${p}/`);
+  return `[ignored, not searched: ${named.join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}; name one as path to search it]`;
+}
+
 /**
  * The most characters of matching lines a result holds, as bash's 50 KB and read_file's 100,000
  * characters: a search with long lines and wide context (a CSV, context 10, max_results 1000)

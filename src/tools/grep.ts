@@ -15,16 +15,27 @@
 // both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
-import { type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
-import { type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
+import {
+  type Collector,
+  createCollector,
+  createHits,
+  type FileHits,
+  format,
+  GREP_MAX_CHARS,
+  ignoredNote,
+  lower,
+  reasonOf,
+  unreadableNote,
+} from "./grep-results.ts";
 import { isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
 import { clip, type Clip, createClip } from "./grep-clip.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -119,8 +130,10 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
         : "";
       const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
-      const note = unreadableNote(found);
-      return { output: note ? `${text}\n${note}` : text };
+      // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
+      const ignored =
+        found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await leftOutDirs(root, scope)).map((name) => show(join(root, name)))) : "";
+      return { output: [text, unreadableNote(found), ignored].filter(Boolean).join("\n") };
     },
   };
 }

@@ -45,12 +45,39 @@ export async function* walkFiles(
   // Ancestors are found from the real path (as ripgrep does); entries are matched in the same
   // coordinates but reported under `root` as given.
   const realRoot = await realpath(root).catch(() => root);
+  yield* visit(root, toSlash(realRoot), await levelsAbove(realRoot, scope), signal, unreadable, scope);
+}
+
+/** The ignore files of the directories above `realRoot`, nearest first. */
+async function levelsAbove(realRoot: string, scope: Scope): Promise<IgnoreLevel[]> {
   const above: IgnoreLevel[] = [];
   for (let dir = dirname(realRoot); ; dir = dirname(dir)) {
     above.push(await ignoreLevel(dir, () => undefined, scope.gitignore));
-    if (dirname(dir) === dir) break;
+    if (dirname(dir) === dir) return above;
   }
-  yield* visit(root, toSlash(realRoot), above, signal, unreadable, scope);
+}
+
+/** Skipped names not worth searching even by name: version-control data and bytecode caches. */
+const NOT_SEARCHED_BY_NAME = [".git", ".hg", ".svn", ".jj", "__pycache__", ".mypy_cache", ".pytest_cache"];
+
+/**
+ * The directories right in `root` that a walk of it leaves out, by name, sorted (node_modules, a
+ * .gitignored build/): what grep names when nothing matched, since a search for a library's code
+ * finds nothing in the project's own. One listing and the ignore files of root and its ancestors.
+ * Never throws.
+ */
+export async function leftOutDirs(root: string, scope: Scope): Promise<string[]> {
+  const realRoot = await realpath(root).catch(() => root);
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const names = new Set(entries.map((e) => e.name));
+  const here = await ignoreLevel(root, (name) => names.has(name), scope.gitignore);
+  const levels = [{ ...here, dir: toSlash(realRoot) }, ...(await levelsAbove(realRoot, scope))];
+  const prefix = toSlash(realRoot).endsWith("/") ? toSlash(realRoot) : toSlash(realRoot) + "/";
+  return entries
+    .filter((e) => e.isDirectory() && !NOT_SEARCHED_BY_NAME.includes(e.name))
+    .filter((e) => scope.skip.includes(e.name) || isIgnored(levels, prefix + e.name, true, scope.global))
+    .map((e) => e.name)
+    .sort();
 }
 
 /** What a walk leaves out: names skipped wherever they are, and what ignore files say. */
