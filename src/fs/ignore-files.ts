@@ -3,7 +3,7 @@
 // repository's `.git/info/exclude` (a worktree's in its main `.git`), and git's global excludes file
 // (`core.excludesFile` in `~/.gitconfig` or `$XDG_CONFIG_HOME/git/config`, else
 // `$XDG_CONFIG_HOME/git/ignore`). Read by hey, never by running git. How they weigh: fs/gitignore.ts.
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { compileIgnore, type IgnoreLevel, type IgnoreRules } from "./gitignore.ts";
 
@@ -58,19 +58,27 @@ async function excludeOf(dir: string): Promise<IgnoreRules | undefined> {
  * The rules of git's global excludes file as ripgrep finds it: `core.excludesFile` from
  * `~/.gitconfig`, else from `$XDG_CONFIG_HOME/git/config` (`~/.config` when unset), else
  * `$XDG_CONFIG_HOME/git/ignore`. `env` is the one ripgrep runs with; `home` where HOME is unset.
- * Undefined when there is none. Never throws.
+ * They are matched against an absolute real path, relative to `cwd` (where ripgrep runs: `/scratch`
+ * is cwd's scratch) when below it, whole otherwise. Undefined when there is none. Never throws.
  */
-export async function globalExcludes(env: Record<string, string | undefined>, home: string): Promise<IgnoreRules | undefined> {
+export async function globalExcludes(env: Record<string, string | undefined>, home: string, cwd: string): Promise<IgnoreRules | undefined> {
   const userHome = env.HOME || home;
   const config = env.XDG_CONFIG_HOME || join(userHome, ".config");
-  for (const file of [join(userHome, ".gitconfig"), join(config, "git", "config")]) {
-    const named = excludesFileOf((await text(file)) ?? "");
-    if (named) return rulesOf(named.startsWith("~/") ? join(userHome, named.slice(2)) : isAbsolute(named) ? named : resolve(named));
+  let file = join(config, "git", "ignore");
+  for (const gitconfig of [join(userHome, ".gitconfig"), join(config, "git", "config")]) {
+    const named = excludesFileOf((await text(gitconfig)) ?? "");
+    if (!named) continue;
+    file = named.startsWith("~/") ? join(userHome, named.slice(2)) : isAbsolute(named) ? named : resolve(cwd, named);
+    break;
   }
-  return rulesOf(join(config, "git", "ignore"));
+  const rules = await rulesOf(file);
+  if (!rules) return undefined;
+  const base = toSlash(await realpath(cwd).catch(() => cwd));
+  const prefix = base.endsWith("/") ? base : `${base}/`;
+  return (path, isDir) => rules(path.startsWith(prefix) ? path.slice(prefix.length) : path, isDir);
 }
 
 /** `excludesFile = PATH` from a git config file's text (any case, quotes dropped), as ripgrep reads it; undefined when unset. */
-export function excludesFileOf(config: string): string | undefined {
+function excludesFileOf(config: string): string | undefined {
   return /^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$/im.exec(config)?.[1];
 }

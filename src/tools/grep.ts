@@ -106,7 +106,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const scope = scopeOf(root, ctx.cwd);
-      const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home) : undefined;
+      const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home, ctx.cwd) : undefined;
       if (global) scope.global = global;
       const search = {
         root,

@@ -85,7 +85,7 @@ export interface Scope {
   skip: readonly string[];
   /** whether git's ignore files count (.gitignore, .git/info/exclude, `global`); `.ignore` and `.rgignore` always do */
   gitignore: boolean;
-  /** git's global excludes file (fs/ignore-files.ts globalExcludes), matched against absolute paths */
+  /** git's global excludes file (fs/ignore-files.ts globalExcludes), given absolute real paths */
   global?: IgnoreRules;
 }
 
