@@ -1,7 +1,8 @@
 // .gitignore matching (SPEC §7 grep) with the semantics of ripgrep's `ignore` crate, so that the
-// built-in walker and ripgrep leave the same files in. Globs follow its `globset` dialect:
-// `*` and `?` never cross `/`, `**` spans directories only as a whole path component,
-// `[...]` classes (`!` or `^` negates), `{a,b}` alternatives, `\` escapes.
+// built-in walker and ripgrep leave the same files in; `.ignore`, `.rgignore`, `.git/info/exclude`
+// and the global excludes file hold the same rules and are weighed here too (isIgnored). Globs
+// follow its `globset` dialect: `*` and `?` never cross `/`, `**` spans directories only as a whole
+// path component, `[...]` classes (`!` or `^` negates), `{a,b}` alternatives, `\` escapes.
 
 /** "ignore" or "keep" (a `!` rule) from the last rule that matched, undefined when none did. */
 export type Verdict = "ignore" | "keep" | undefined;
@@ -34,32 +35,47 @@ export function compileIgnore(lines: readonly string[]): IgnoreRules {
   };
 }
 
-/** One directory on the way from a path up to the filesystem root. */
+/** One directory on the way from a path up to the filesystem root, with the ignore files it holds. */
 export interface IgnoreLevel {
   /** the directory, in the same coordinates as the paths tested (e.g. absolute, `/`-separated) */
   dir: string;
   /** its .gitignore, if it has one */
   rules?: IgnoreRules;
+  /** `.git/info/exclude`, read where `.git` is (a repository root) */
+  exclude?: IgnoreRules;
+  /** its `.ignore`, which applies with or without git */
+  ignore?: IgnoreRules;
+  /** its `.rgignore`, ripgrep's own file, which outranks every other */
+  rgignore?: IgnoreRules;
   /** it contains `.git`: .gitignore files above a repository root do not apply inside it */
   hasGit: boolean;
 }
 
 /**
- * Whether `path` is ignored, given the directories above it, nearest first. The nearest
- * .gitignore with a matching rule decides; the search stops at the repository root, and outside
- * any repository (no level has `.git`) nothing is ignored — ripgrep's default.
+ * Whether `path` is ignored, given the directories above it, nearest first, and the global excludes
+ * file (`global`, matched against the whole path), with ripgrep's precedence: for each kind of file
+ * the nearest one with a matching rule decides, and a kind that decides outranks the ones after it:
+ * `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude`, the global file. The git kinds stop at
+ * the repository root and count only inside a repository (some level has `.git`), ripgrep's default.
  */
-export function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean): boolean {
-  if (!levels.some((level) => level.hasGit)) return false;
+export function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean, global?: IgnoreRules): boolean {
+  const inRepo = levels.some((level) => level.hasGit);
+  let rgignore: Verdict, ignore: Verdict, gitignore: Verdict, exclude: Verdict;
+  let sawGit = false;
   for (const level of levels) {
     const prefix = level.dir.endsWith("/") ? level.dir : level.dir === "" ? "" : level.dir + "/";
-    if (level.rules && path.startsWith(prefix)) {
-      const verdict = level.rules(path.slice(prefix.length), isDir);
-      if (verdict) return verdict === "ignore";
+    if (path.startsWith(prefix)) {
+      const rel = path.slice(prefix.length);
+      rgignore ??= level.rgignore?.(rel, isDir);
+      ignore ??= level.ignore?.(rel, isDir);
+      if (inRepo && !sawGit) {
+        gitignore ??= level.rules?.(rel, isDir);
+        exclude ??= level.exclude?.(rel, isDir);
+      }
     }
-    if (level.hasGit) break;
+    sawGit ||= level.hasGit;
   }
-  return false;
+  return (rgignore ?? ignore ?? gitignore ?? exclude ?? (inRepo ? global?.(path, isDir) : undefined)) === "ignore";
 }
 
 function parseRule(line: string): Rule | undefined {

@@ -1,6 +1,7 @@
 // A text file's lines as ripgrep reads them, a chunk at a time: the built-in grep search holds one
 // chunk and the line being read, never the whole file (a 60 MB log cost hundreds of MB read whole,
-// and several searches at once multiplied that).
+// and several searches at once multiplied that); the lines ripgrep left out for their length come
+// in pieces, so not even one line is held whole.
 import { open } from "node:fs/promises";
 import { utf16Of } from "../fs/text-encoding.ts";
 import { diskPath } from "../fs/dir-names.ts";
@@ -8,20 +9,49 @@ import { diskPath } from "../fs/dir-names.ts";
 const CHUNK_BYTES = 256 * 1024;
 
 /**
- * Calls `onLine` with each line of the file at `abs` and its 1-based number: UTF-16 when the file
- * starts with that byte-order mark (dropped, as a UTF-8 one is), a CR before "\n" dropped, no line
- * after a final "\n". Stops at the first NUL byte of a file that is not UTF-16 and returns
- * "binary" (ripgrep drops such a file); "text" when the whole file was read. Throws when the file
- * cannot be read.
+ * Calls `onLine` with each line of the file at `abs` and its 1-based number, as readLinePieces
+ * reads them. Each line is held whole: the built-in search's regex needs all of it.
  */
-export async function readLines(abs: string, onLine: (text: string, n: number) => void): Promise<"text" | "binary"> {
+export function readLines(abs: string, onLine: (text: string, n: number) => void): Promise<"text" | "binary"> {
+  let parts: string[] = [];
+  return readLinePieces(
+    abs,
+    (text) => void parts.push(text),
+    (n) => {
+      onLine(parts.length === 1 ? parts[0]! : parts.join(""), n);
+      parts = [];
+    },
+  );
+}
+
+/**
+ * Reads the file at `abs` as lines, each given in pieces (`onPiece`, never empty, a chunk's worth at
+ * most) and then ended (`onEnd`, with its 1-based number; returning true stops the read there): a
+ * line of 150 MB with no newline costs a chunk, not the line. UTF-16 when the file starts with that
+ * byte-order mark (dropped, as a UTF-8 one is), a CR before "\n" dropped, no line after a final "\n".
+ * Stops at the first NUL byte of a file that is not UTF-16 and returns "binary" (ripgrep drops such
+ * a file); "text" when the file was read. Throws when the file cannot be read.
+ */
+export async function readLinePieces(
+  abs: string,
+  onPiece: (text: string, n: number) => void,
+  onEnd: (n: number) => boolean | void,
+): Promise<"text" | "binary"> {
   const handle = await open(diskPath(abs), "r");
   try {
     const buffer = new Uint8Array(CHUNK_BYTES);
     let decoder: TextDecoder | undefined;
-    let rest = "";
     let n = 0;
-    const emit = (line: string) => onLine(line.endsWith("\r") ? line.slice(0, -1) : line, ++n);
+    let begun = false; // the line has begun (a CR alone counts)
+    let cr = false; // the line's text so far ended with a CR, held back: dropped if the line ends there
+    const give = (text: string, ends: boolean): boolean => {
+      let piece = cr ? `\r${text}` : text;
+      cr = !ends && piece.endsWith("\r");
+      if (ends || cr) piece = piece.endsWith("\r") ? piece.slice(0, -1) : piece;
+      if (piece !== "") onPiece(piece, n + 1);
+      begun = !ends && (begun || text !== "");
+      return ends ? onEnd(++n) === true : false;
+    };
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES);
       if (bytesRead === 0) break;
@@ -31,16 +61,16 @@ export async function readLines(abs: string, onLine: (text: string, n: number) =
         decoder = new TextDecoder(utf16 ?? "utf-8");
         if (!utf16 && bytes.includes(0)) return "binary";
       } else if (decoder.encoding === "utf-8" && bytes.includes(0)) return "binary";
-      const text = rest + decoder.decode(bytes, { stream: true });
+      const text = decoder.decode(bytes, { stream: true });
       let start = 0;
       for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        emit(text.slice(start, nl));
+        if (give(text.slice(start, nl), true)) return "text";
         start = nl + 1;
       }
-      rest = text.slice(start);
+      if (start < text.length) give(text.slice(start), false);
     }
-    rest += decoder?.decode() ?? "";
-    if (rest !== "") emit(rest);
+    const last = decoder?.decode() ?? "";
+    if (last !== "" || begun) give(last, true);
     return "text";
   } finally {
     await handle.close();

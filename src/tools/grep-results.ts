@@ -1,20 +1,7 @@
 // The grep tool's results (SPEC §7): the hits of each file, collected in path order under the cap
 // whichever search found them (ripgrep or the built-in walker), and the text the model reads. Pure.
 import { errnoCode, errorText } from "../kernel/errors.ts";
-
-const GREP_LINE_CHARS = 300; // a result line is cut after this many characters (minified code)
-
-/**
- * Long lines (minified code, a one-line JSON) are cut once, when they are stored: to the
- * GREP_LINE_CHARS around the first match when it lies beyond them, else from the start.
- */
-export function clip(text: string, regex?: RegExp): string {
-  if (text.length <= GREP_LINE_CHARS) return text;
-  const at = regex?.exec(text)?.index ?? 0;
-  if (at < GREP_LINE_CHARS / 2) return text.slice(0, GREP_LINE_CHARS) + "…";
-  const start = Math.min(at - Math.floor(GREP_LINE_CHARS / 3), text.length - GREP_LINE_CHARS);
-  return `…${text.slice(start, start + GREP_LINE_CHARS)}${start + GREP_LINE_CHARS < text.length ? "…" : ""}`;
-}
+import { clip } from "./grep-clip.ts";
 
 export interface Line {
   text: string;
@@ -113,6 +100,13 @@ export function unreadableNote(found: Collector): string {
   if (all.length === 0) return "";
   const named = all.slice(0, 3).map((u) => `${u.path} (${u.why})`);
   return `[not searched, could not be read: ${named.join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}]`;
+}
+
+/** The line naming the directories a search that found nothing left out (walk.ts leftOutDirs, at most 5), or "". */
+export function ignoredNote(paths: string[]): string {
+  if (paths.length === 0) return "";
+  const named = paths.slice(0, 5).map((p) => `${p}/`);
+  return `[ignored, not searched: ${named.join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}; name one as path to search it]`;
 }
 
 /**

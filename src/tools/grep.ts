@@ -3,8 +3,8 @@
 // feed the same collector and formatter, and ripgrep runs with flags that make it see the same
 // files, so the model gets the same text either way:
 //   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
-//   --no-ignore-dot/-exclude/-global   only .gitignore files count (no .ignore, info/exclude,
-//                             core.excludesFile), which is what walk.ts reads
+//   ignore files              ripgrep's own: .gitignore, .ignore, .rgignore, .git/info/exclude and
+//                             git's global excludes file, which walk.ts reads too (fs/ignore-files.ts)
 //   --crlf --encoding auto    `$` matches before CRLF; a byte-order mark is no text (`^` matches after
 //                             it) and a UTF-16 file with one is searched as text; other bytes as they are
 //   binary files              any other file with a NUL byte is dropped (ripgrep warns when it finds
@@ -15,16 +15,29 @@
 // both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, type ToolContext, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { places } from "../fs/places.ts";
 import { locateRipgrep } from "./ripgrep.ts";
-import { type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
-import { clip, type Collector, createCollector, createHits, type FileHits, format, GREP_MAX_CHARS, lower, reasonOf, unreadableNote } from "./grep-results.ts";
-import { isBinaryFile, readLines } from "./file-lines.ts";
+import {
+  type Collector,
+  createCollector,
+  createHits,
+  type FileHits,
+  format,
+  GREP_MAX_CHARS,
+  ignoredNote,
+  lower,
+  reasonOf,
+  unreadableNote,
+} from "./grep-results.ts";
+import { isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
+import { clip, type Clip, createClip } from "./grep-clip.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { bareClassNote, compilePattern } from "./grep-regex.ts";
 import { diskPath } from "../fs/dir-names.ts";
@@ -95,6 +108,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
 
       const scope = scopeOf(root, ctx.cwd);
+      const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home, ctx.cwd) : undefined;
+      if (global) scope.global = global;
       const search = {
         root,
         scope,
@@ -123,8 +138,10 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
         : "";
       const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
-      const notes = [unreadableNote(found), bareClassNote(pattern)].filter(Boolean);
-      return { output: [text, ...notes].join("\n") };
+      // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
+      const ignored =
+        found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await leftOutDirs(root, scope)).map((name) => show(join(root, name)))) : "";
+      return { output: [text, unreadableNote(found), bareClassNote(pattern), ignored].filter(Boolean).join("\n") };
     },
   };
 }
@@ -238,7 +255,7 @@ const NEWLINE = new Uint8Array([10]);
  * one file's lines together; a line without a NUL is a warning or the `--` between context groups.
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
-  const argv = [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
+  const argv = [rg, "--no-config", "--hidden"];
   argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
@@ -334,11 +351,26 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   }
   for (const [hits, { abs, lines }] of long) {
     if (!found.files.includes(hits)) continue; // cut by the cap: never shown
-    const wanted = new Set(lines);
-    await readLines(abs, (text, n) => {
-      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
-      if (line) line.text = clip(text, line.match ? search.regex : undefined);
-    }).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
+    await reclip(abs, hits, new Set(lines), search.regex).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
   }
   return found;
+}
+
+/** Cuts the `wanted` lines of `hits` from the file, read a piece at a time (grep-clip.ts), up to the last of them. */
+async function reclip(abs: string, hits: FileHits, wanted: Set<number>, regex: RegExp): Promise<void> {
+  const last = Math.max(...wanted);
+  let cut: Clip | undefined;
+  await readLinePieces(
+    abs,
+    (text, n) => {
+      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
+      if (line) (cut ??= createClip(line.match ? regex : undefined)).push(text);
+    },
+    (n) => {
+      const line = hits.lines.get(n);
+      if (cut && line && wanted.has(n)) line.text = cut.end();
+      cut = undefined;
+      return n >= last;
+    },
+  );
 }

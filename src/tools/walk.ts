@@ -1,9 +1,11 @@
 // The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
 // files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
-// flags that make the two agree); the .gitignore semantics live in fs/gitignore.ts.
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+// flags that make the two agree); which ignore files count is fs/ignore-files.ts, how their rules
+// match and weigh fs/gitignore.ts.
+import { readdir, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import { compileIgnore, isIgnored, type IgnoreLevel } from "../fs/gitignore.ts";
+import { isIgnored, type IgnoreLevel, type IgnoreRules } from "../fs/gitignore.ts";
+import { ignoreLevel } from "../fs/ignore-files.ts";
 import { diskPath, showNames } from "../fs/dir-names.ts";
 
 /**
@@ -25,20 +27,15 @@ export const ALWAYS_SKIP: readonly string[] = [
   ".next",
 ];
 
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
 const toSlash = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
 
 /**
  * The files below directory `root` that a search should read, in path order (a directory's
  * entries sorted by name, depth first). Skips ALWAYS_SKIP names, symlinks, special files and what
- * the .gitignore files of the walked directories and of root's ancestors ignore, up to the
- * repository root (fs/gitignore.ts `isIgnored`). Unreadable directories are skipped, each
- * passed to `unreadable` with its error. Stops
- * when `signal` aborts. Never throws.
+ * the ignore files of the walked directories and of root's ancestors ignore (`.gitignore` up to the
+ * repository root, `.ignore`, `.rgignore`, `.git/info/exclude`) and the global excludes file
+ * (`scope.global`), as fs/gitignore.ts `isIgnored` weighs them. Unreadable directories are
+ * skipped, each passed to `unreadable` with its error. Stops when `signal` aborts. Never throws.
  */
 export async function* walkFiles(
   root: string,
@@ -49,19 +46,48 @@ export async function* walkFiles(
   // Ancestors are found from the real path (as ripgrep does); entries are matched in the same
   // coordinates but reported under `root` as given.
   const realRoot = await realpath(root).catch(() => root);
-  const above: IgnoreLevel[] = [];
-  for (let dir = dirname(realRoot); scope.gitignore; dir = dirname(dir)) {
-    const hasGit = (await exists(join(dir, ".git"))) || (await exists(join(dir, ".jj")));
-    above.push(await levelOf(dir, hasGit, true));
-    if (dirname(dir) === dir) break;
-  }
-  yield* visit(root, toSlash(realRoot), above, signal, unreadable, scope);
+  yield* visit(root, toSlash(realRoot), await levelsAbove(realRoot, scope), signal, unreadable, scope);
 }
 
-/** What a walk leaves out: names skipped wherever they are, and whether .gitignore files count. */
+/** The ignore files of the directories above `realRoot`, nearest first. */
+async function levelsAbove(realRoot: string, scope: Scope): Promise<IgnoreLevel[]> {
+  const above: IgnoreLevel[] = [];
+  for (let dir = dirname(realRoot); ; dir = dirname(dir)) {
+    above.push(await ignoreLevel(dir, () => undefined, scope.gitignore));
+    if (dirname(dir) === dir) return above;
+  }
+}
+
+/** Skipped names not worth searching even by name: version-control data and bytecode caches. */
+const NOT_SEARCHED_BY_NAME = [".git", ".hg", ".svn", ".jj", "__pycache__", ".mypy_cache", ".pytest_cache"];
+
+/**
+ * The directories right in `root` that a walk of it leaves out, by name, sorted (node_modules, a
+ * .gitignored build/): what grep names when nothing matched, since a search for a library's code
+ * finds nothing in the project's own. One listing and the ignore files of root and its ancestors.
+ * Never throws.
+ */
+export async function leftOutDirs(root: string, scope: Scope): Promise<string[]> {
+  const realRoot = await realpath(root).catch(() => root);
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const names = new Set(entries.map((e) => e.name));
+  const here = await ignoreLevel(root, (name) => names.has(name), scope.gitignore);
+  const levels = [{ ...here, dir: toSlash(realRoot) }, ...(await levelsAbove(realRoot, scope))];
+  const prefix = toSlash(realRoot).endsWith("/") ? toSlash(realRoot) : toSlash(realRoot) + "/";
+  return entries
+    .filter((e) => e.isDirectory() && !NOT_SEARCHED_BY_NAME.includes(e.name))
+    .filter((e) => scope.skip.includes(e.name) || isIgnored(levels, prefix + e.name, true, scope.global))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** What a walk leaves out: names skipped wherever they are, and what ignore files say. */
 export interface Scope {
   skip: readonly string[];
+  /** whether git's ignore files count (.gitignore, .git/info/exclude, `global`); `.ignore` and `.rgignore` always do */
   gitignore: boolean;
+  /** git's global excludes file (fs/ignore-files.ts globalExcludes), given absolute real paths */
+  global?: IgnoreRules;
 }
 
 /**
@@ -76,12 +102,6 @@ export function scopeOf(root: string, base: string): Scope {
   const named = below.startsWith("..") || isAbsolute(below) ? root : below;
   if (!named.split(/[\\/]/).includes("node_modules")) return { skip: ALWAYS_SKIP, gitignore: true };
   return { skip: ALWAYS_SKIP.filter((n) => n !== "node_modules"), gitignore: false };
-}
-
-/** A directory's .gitignore and whether it is a repository root (`.git`, or `.jj` as ripgrep 15 counts it). */
-async function levelOf(dir: string, hasGit: boolean, hasIgnoreFile: boolean): Promise<IgnoreLevel> {
-  const text = hasIgnoreFile ? await readFile(join(dir, ".gitignore"), "utf8").catch(() => undefined) : undefined;
-  return { dir: toSlash(dir), hasGit, ...(text === undefined ? {} : { rules: compileIgnore(text.split("\n")) }) };
 }
 
 async function* visit(
@@ -100,7 +120,8 @@ async function* visit(
   const renaming = showNames(dir, entries); // a name not UTF-8 or with a control character, as hey writes it
   if (renaming) await renaming;
   const names = new Set(entries.map((e) => e.name));
-  const levels = scope.gitignore ? [await levelOf(dir, names.has(".git") || names.has(".jj"), names.has(".gitignore")), ...above] : [];
+  const here = await ignoreLevel(dir, (name) => names.has(name), scope.gitignore);
+  const levels = [{ ...here, dir: matchDir }, ...above]; // read where it is, matched in the real path's coordinates
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (signal.aborted) return;
@@ -108,7 +129,7 @@ async function* visit(
     const isDir = entry.isDirectory();
     if (!isDir && !entry.isFile()) continue;
     const matchPath = (matchDir.endsWith("/") ? matchDir : matchDir + "/") + entry.name;
-    if (isIgnored(levels, matchPath, isDir)) continue;
+    if (isIgnored(levels, matchPath, isDir, scope.global)) continue;
     if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal, unreadable, scope);
     else yield join(dir, entry.name);
   }

@@ -124,4 +124,21 @@ describe("isIgnored", () => {
   ] as const)("%s", (_name, levels, path, isDir, expected) => {
     expect(isIgnored(levels, path, isDir)).toBe(expected);
   });
+
+  // ripgrep's order: .rgignore, .ignore, .gitignore, .git/info/exclude, the global file; the nearest of each kind
+  const rules = (text: string) => compileIgnore(text.split("\n"));
+  const global = rules("*.tmp\nscratch/");
+  test.each([
+    [".ignore outranks a nearer .gitignore's negation", [level("/r/sub", "!*.snap"), { ...root, ignore: rules("*.snap") }], "/r/sub/x.snap", false, true],
+    [".ignore's negation outranks .gitignore", [{ ...root, ignore: rules("!keep.log") }], "/r/keep.log", false, false],
+    [".rgignore's negation outranks .ignore", [{ ...root, ignore: rules("logs/"), rgignore: rules("!logs/") }], "/r/logs", true, false],
+    [".ignore counts outside a repository", [{ dir: "/r", hasGit: false, ignore: rules("gen/") }], "/r/gen", true, true],
+    ["info/exclude applies in the repository", [level("/r/src", undefined), { ...root, exclude: rules("localdata/") }], "/r/localdata", true, true],
+    ["a .gitignore negation outranks info/exclude", [{ ...root, rules: rules("!a.local"), exclude: rules("*.local") }], "/r/a.local", false, false],
+    ["the global file applies in a repository", [root], "/r/src/a.tmp", false, true],
+    ["a .gitignore negation outranks the global file", [level("/r/src", "!a.tmp"), root], "/r/src/a.tmp", false, false],
+    ["the global file does not apply outside a repository", [level("/r", undefined)], "/r/scratch", true, false],
+  ] as const)("%s", (_name, levels, path, isDir, expected) => {
+    expect(isIgnored(levels, path, isDir, global)).toBe(expected);
+  });
 });

@@ -59,3 +59,40 @@ test("a match far into a long line, with long lines around it: each cut, the mat
   expect(printed()).toBeLessThan(1000);
   expect(result).toEqual(await callTool(builtin, args, ctx));
 });
+
+test("a one-line file of 60 MB with the match at its end: cut around the match, and the search holds a window of the line, not all of it", async () => {
+  const rg = await findRg();
+  if (!rg) throw new Error(NO_RG);
+  const dir = mkdtempSync(join(tmpdir(), "hey-grep-one-line-"));
+  try {
+    writeFileSync(join(dir, "big.txt"), `${"a".repeat(60_000_000)}needle${"b".repeat(1000)}`);
+    // in a process of its own, whose peak RSS (VmHWM: the kernel's high-water mark) is this search's
+    const script = `
+      const { createGrepTool } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/grep.ts"))});
+      const { callTool } = await import(${JSON.stringify(join(import.meta.dir, "../helpers/call-tool.ts"))});
+      const ctx = { cwd: ${JSON.stringify(dir)}, signal: new AbortController().signal };
+      const { output } = await callTool(createGrepTool({ rg: ${JSON.stringify(rg)} }), { pattern: "needle" }, ctx);
+      const status = await Bun.file("/proc/self/status").text().catch(() => ""); // without /proc: the process's own count, which may start at its parent's
+      const peak = Number(/VmHWM:\\s+(\\d+) kB/.exec(status)?.[1] ?? process.resourceUsage().maxRSS) * 1024;
+      console.log(JSON.stringify({ output, peak }));`;
+    const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: dir });
+    expect(run.stderr.toString()).toBe("");
+    const { output, peak } = JSON.parse(run.stdout.toString()) as { output: string; peak: number };
+    console.log(`peak RSS of the search: ${Math.round(peak / 1048576)} MB`);
+    expect(output).toBe(`big.txt:1: …${"a".repeat(100)}needle${"b".repeat(194)}…`);
+    expect(peak).toBeLessThan(200 * 1024 * 1024); // 361 MB before: the line read whole, and again for every chunk of it
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a CRLF line end split between two chunks of the read is still a line end: `$` matches before it", async () => {
+  const line = "x".repeat(256 * 1024 - 1); // its CR is the chunk's last byte, its LF the next one's first
+  writeFileSync(join(root, "crlf-seam.txt"), `${line}\r\ny\r\n`);
+  try {
+    for (const tool of [builtin, ...(rgTool ? [rgTool] : [])])
+      expect((await callTool(tool, { pattern: "x$|^y$", path: "crlf-seam.txt" }, ctx)).output).toBe(`crlf-seam.txt:1: …${"x".repeat(300)}\ncrlf-seam.txt:2: y`);
+  } finally {
+    rmSync(join(root, "crlf-seam.txt"));
+  }
+});

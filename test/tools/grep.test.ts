@@ -184,7 +184,13 @@ describe("grep (built-in walker)", () => {
   });
 
   test("no match, bad arguments and missing paths", async () => {
-    expect(await grep({ pattern: "zzz_nothing" })).toEqual({ output: 'no matches for "zzz_nothing" in .' });
+    // the directories the search left out, where a library's code or a build's output would be
+    const left = "[ignored, not searched: build/, dist/, node_modules/; name one as path to search it]";
+    expect(await grep({ pattern: "zzz_nothing" })).toEqual({ output: `no matches for "zzz_nothing" in .\n${left}` });
+    expect(await grep({ pattern: "zzz_nothing", path: "sub" })).toEqual({
+      output: 'no matches for "zzz_nothing" in sub\n[ignored, not searched: sub/node_modules/; name one as path to search it]',
+    });
+    expect(await grep({ pattern: "zzz_nothing", path: "a" })).toEqual({ output: 'no matches for "zzz_nothing" in a' });
     expect(await grep({ pattern: "(" })).toMatchObject({ isError: true, output: expect.stringContaining('invalid regex "("') });
     expect(await grep({ pattern: "x", path: "nope" })).toEqual({ output: "path not found: nope", isError: true });
     expect(await grep({ pattern: "needle", path: "bin.dat" })).toEqual({ output: "bin.dat is a binary file", isError: true });
@@ -197,7 +203,7 @@ describe("grep (built-in walker)", () => {
     const why = "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines";
     expect(await grep({ pattern: "const x = 1;\\n// needle", path: "a.ts" })).toEqual({ output: `no matches for "const x = 1;\\\\n// needle" in a.ts${why}` });
     expect(await grep({ pattern: "x = 1;\n//" })).toEqual({ output: `no matches for "x = 1;\\n//" in .${why}` });
-    expect(await grep({ pattern: "zzz[^\\n]*" })).toEqual({ output: 'no matches for "zzz[^\\\\n]*" in .' });
+    expect((await grep({ pattern: "zzz[^\\n]*" })).output).toStartWith('no matches for "zzz[^\\\\n]*" in .\n[ignored, not searched: ');
   });
 
   test("numbers sent as strings are accepted", async () => {
