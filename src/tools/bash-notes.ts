@@ -37,8 +37,10 @@ const DASH_REJECTS =
   /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|\b(source|declare|shopt|pushd|popd|mapfile|readarray): not found/;
 /** dash's `[` on bash's `==`: `[: b: unexpected operator`, the test false (said only when the command has `==`). */
 const DASH_TEST_EQUALS = /\[: .*: unexpected operator/;
-/** A brace expansion as bash reads it, `{a,b}` or `{1..3}` (not `${…}`), with the word around it. */
-const BRACES = /[^\s;&|()<>]*(?<!\$)\{[^{}\s$]*(,|\.\.)[^{}\s]*\}[^\s;&|()<>]*/;
+/** A brace expansion as bash reads it, `{a,b}` or `{1..3}` (not `${…}`); the word around it is found by wordAround. */
+const BRACES = /(?<!\$)\{[^{}\s$]*(,|\.\.)[^{}\s]*\}/;
+/** What ends a shell word, for wordAround. */
+const WORD_END = /[\s;&|()<>]/;
 /** echo given `-e` (alone or among `-n`, `-ne`): bash's echo takes it, dash's prints it. */
 const ECHO_E = /(^|[\s;&|(])echo(\s+-n)*\s+-[nE]*e[neE]*(?=\s|$)/;
 /** bash's variables that dash leaves empty. */
@@ -57,12 +59,20 @@ function dashQuietly(command: string): string[] {
   const read = command.replace(NOT_READ, " ");
   const words = read.replace(DOUBLE_QUOTED, " ");
   const said: string[] = [];
-  const braced = BRACES.exec(words)?.[0];
+  const braces = BRACES.exec(words);
+  const braced = braces && wordAround(words, braces.index, braces.index + braces[0].length);
   if (braced) said.push(`it does no brace expansion: \`${braced.slice(0, 60)}\` stayed one word, as written`);
   if (ECHO_E.test(words)) said.push("its echo printed `-e` as text (and reads \\ escapes without it): printf '…\\n' works in both");
   const variable = BASH_VARIABLES.exec(read)?.[1];
   if (variable !== undefined) said.push(`$${variable} is bash's: empty in dash`);
   return said;
+}
+
+/** The word of `text` that holds `start`..`end`: scanned out from there, in time linear in the word. */
+function wordAround(text: string, start: number, end: number): string {
+  while (start > 0 && !WORD_END.test(text[start - 1]!)) start--;
+  while (end < text.length && !WORD_END.test(text[end]!)) end++;
+  return text.slice(start, end);
 }
 
 /** Builtins whose effect ends with the call: the next one starts in the working directory with hey's environment. */

@@ -123,6 +123,12 @@ test("what dash does quietly otherwise than bash gets a line too: a brace expans
     "echo -n done",
   ])
     expect(note(command)).toEqual([]);
+  // a long unquoted word (base64, a URL) is looked at once, not from each of its characters
+  const blob = "A".repeat(200_000);
+  expect(note(`echo ${blob} && cp f{,.bak} && echo ${blob}`)).toEqual([
+    "[the shell is dash, not bash: it does no brace expansion: `f{,.bak}` stayed one word, as written; run it with bash -c '…' or write POSIX sh]",
+  ]);
+  expect(note(`echo ${blob}{`)).toEqual([]);
   // bash does these itself
   const bash = chooseShell({ configured: "bash", platform: "linux", findOnPath: () => undefined });
   expect(commandNotes("mkdir -p src/{a,b}", "", bash)).toEqual([]);
