@@ -45,20 +45,30 @@ const WORD_END = /[\s;&|()<>]/;
 const ECHO_E = /(^|[\s;&|(])echo(\s+-n)*\s+-[nE]*e[neE]*(?=\s|$)/;
 /** bash's variables that dash leaves empty. */
 const BASH_VARIABLES = /\$\{?(RANDOM|PIPESTATUS|BASH_SOURCE|BASH_REMATCH|SECONDS)\b/;
-/** Here-document bodies and single-quoted text: what the shell does not read (a script written to a file, an awk program). */
-const NOT_READ = /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\t*\2(?=\n|$)|'[^']*'|\\\$/g;
+/** Here-document bodies: what the shell does not read as commands (a script written to a file). */
+const HEREDOCS = /<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\t*\2(?=\n|$)/g;
+/** Single-quoted text, where nothing expands (an awk program), and an escaped `\$`. */
+const NOT_READ = /'[^']*'|\\\$/g;
+/** bash's `$'…'` quoting (`$'caf\xE9.txt'`, as hey writes odd file names), which dash reads as `$` and '…'. */
+const ANSI_C = /(^|[\s=;&|(])(\$'(?:[^'\\]|\\.)*')/;
 /** Double-quoted text, where a brace or an option is no word of its own (a `$VAR` in it still expands). */
 const DOUBLE_QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
 /**
  * What bash would have done that dash did otherwise without an error to show: a brace expansion
- * left as written (`mkdir -p src/{a,b}` makes one directory named so), `echo -e` printing its `-e`,
- * `$RANDOM` empty. Looked for outside quotes and here-documents (`bash -c '{a,b}'` is bash's).
+ * left as written (`mkdir -p src/{a,b}` makes one directory named so), `$'…'` read as `$` and text,
+ * `echo -e` printing its `-e`, `$RANDOM` empty. Looked for outside quotes and here-documents (`bash -c '{a,b}'` is bash's).
  */
 function dashQuietly(command: string): string[] {
-  const read = command.replace(NOT_READ, " ");
+  const code = command.replace(HEREDOCS, " ");
+  const read = code.replace(NOT_READ, " ");
   const words = read.replace(DOUBLE_QUOTED, " ");
   const said: string[] = [];
+  const ansi = ANSI_C.exec(code.replace(DOUBLE_QUOTED, " "))?.[2];
+  if (ansi)
+    said.push(
+      `it has no $'…' quoting: \`${ansi.slice(0, 60)}\` was read as a $ then '…' (printf '\\351' writes a byte such as \\xE9; a glob, caf?.txt, names a file with one)`,
+    );
   const braces = BRACES.exec(words);
   const braced = braces && wordAround(words, braces.index, braces.index + braces[0].length);
   if (braced) said.push(`it does no brace expansion: \`${braced.slice(0, 60)}\` stayed one word, as written`);

@@ -123,6 +123,11 @@ test("what dash does quietly otherwise than bash gets a line too: a brace expans
     "echo -n done",
   ])
     expect(note(command)).toEqual([]);
+  // hey writes a name that is not UTF-8 as bash's $'…' reads it; dash has no $'…'
+  expect(note("cat $'caf\\xE9.txt'")).toEqual([
+    "[the shell is dash, not bash: it has no $'…' quoting: `$'caf\\xE9.txt'` was read as a $ then '…' (printf '\\351' writes a byte such as \\xE9; a glob, caf?.txt, names a file with one); run it with bash -c '…' or write POSIX sh]",
+  ]);
+  expect(note(`bash -c "cat $'caf\\xE9.txt'"`)).toEqual([]);
   // a long unquoted word (base64, a URL) is looked at once, not from each of its characters
   const blob = "A".repeat(200_000);
   expect(note(`echo ${blob} && cp f{,.bak} && echo ${blob}`)).toEqual([
