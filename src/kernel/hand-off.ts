@@ -34,8 +34,14 @@ export async function handOff(turns: Turns, limit: HandOffLimit, keep?: (limit: 
   return turns.finish(limit);
 }
 
-/** The prompt a hand-off is about: the user's last one, not the request for the hand-off itself. Pure. */
+/** How the note starts that tells the model its tool call could not be parsed (loop.ts malformedCallNote): hey's words, no task. */
+export const MALFORMED_NOTE_START = "[hey: your last tool call could not be parsed";
+
+/**
+ * The prompt a hand-off is about: the user's last one, not the request for the hand-off itself nor
+ * hey's note on a call it could not parse (a user message too, as the model must answer it). Pure.
+ */
 export function handOffTask(messages: readonly Message[]): Message | undefined {
   const asked = new Set([MAX_TURNS_PROMPT, MAX_RUN_TOKENS_PROMPT, PLAIN_HAND_OFF_PROMPT]);
-  return messages.findLast((m) => m.role === "user" && !asked.has(textOf(m)));
+  return messages.findLast((m) => m.role === "user" && !asked.has(textOf(m)) && !textOf(m).startsWith(MALFORMED_NOTE_START));
 }

@@ -3,7 +3,7 @@
 //         run the tool calls; append their results as they finished (each saved then; sent in call order).
 // At the turn or token limit the run ends with a hand-off (hand-off.ts). Every dependency is
 // passed in; the loop prints nothing and persists nothing (Outputs do).
-import { handOff } from "./hand-off.ts";
+import { handOff, MALFORMED_NOTE_START } from "./hand-off.ts";
 import { refused } from "./refusal.ts";
 import { callSteps, repeatStop } from "./repeats.ts";
 import { runToolCalls } from "./tool-calls.ts";
@@ -24,7 +24,7 @@ export const MALFORMED_QUOTE_CHARS = 1000;
 /** What the model is told, as the next user message, when its provider could not parse its tool call (stop "malformed_call"). */
 export function malformedCallNote(detail: string | undefined): string {
   const quote = detail && detail.length > MALFORMED_QUOTE_CHARS ? `${detail.slice(0, MALFORMED_QUOTE_CHARS)}…` : detail;
-  return `[hey: your last tool call could not be parsed, so nothing ran${quote ? `. The provider said: ${quote}` : ""}]\nMake the call again as a proper tool call: a tool that is offered, its arguments as JSON the tool's schema takes (no code around the call).`;
+  return `${MALFORMED_NOTE_START}, so nothing ran${quote ? `. The provider said: ${quote}` : ""}]\nMake the call again as a proper tool call: a tool that is offered, its arguments as JSON the tool's schema takes (no code around the call).`;
 }
 
 /**
