@@ -49,14 +49,20 @@ export function callPath(args: Record<string, unknown> | undefined): string | un
 
 /** Names close to an argument but not the same thing: named in the error (`-A` is context after only). */
 const NEAR: Record<string, string> = { "-A": "context", "-B": "context", type: "glob", limit: "max_results", cmd: "command" };
-/** What other agents' tools take that changes nothing here: Claude Code's and opencode's bash `description` of the command. */
-const IGNORED = new Set(["description"]);
+/**
+ * What other agents' tools take that changes nothing here: Claude Code's and opencode's bash
+ * `description` of the command, Cursor's `explanation`, Cline's `requires_approval` (hey's
+ * permission lists decide), and a false `is_background` (Cursor's; a true one is refused, BACKGROUND).
+ */
+const IGNORED = new Set(["description", "explanation", "requires_approval"]);
+/** Cursor's `is_background: true`: hey's bash has no such flag; said so, and how to run a job. */
+const BACKGROUND = "is_background";
 /**
  * Other agents' directory for a command (Codex's `workdir`, others' `cwd`): hey's bash runs each
  * command in the project root, so the directory becomes part of the command, in the syntax of the
  * tool's shell (Tool.inDirectory) — and that is what the permission check judges and the shell runs.
  */
-const DIRECTORIES = new Set(["workdir", "cwd", "working_directory"]);
+const DIRECTORIES = new Set(["workdir", "cwd", "working_directory", "directory"]);
 
 /** A tool's way to run `command` in `dir` (Tool.inDirectory): the command that does, or why it cannot. */
 export type InDirectory = (command: string, dir: string) => { command: string } | { error: string };
@@ -83,6 +89,9 @@ export function checkArguments(
   const out: Record<string, unknown> = { ...args };
   for (const [key, value] of Object.entries(args)) if (value === null && !needed.has(key) && !accepts(properties[key]?.type, null)) delete out[key];
   if (strict && Object.keys(properties).length > 0) {
+    // Codex's shell takes its command as argv (`["bash", "-lc", "npm test"]`): one command line, each word quoted as needed
+    if (properties.command?.type === "string" && Array.isArray(out.command) && out.command.length > 0 && out.command.every((w) => typeof w === "string"))
+      out.command = out.command.map(shellWord).join(" ");
     const unknown = renameAliases(tool, out, properties, inDirectory);
     if (unknown) return { error: unknown };
   }
@@ -117,6 +126,12 @@ function renameAliases(
         if ("error" in folded) return `${tool}: \`${key}\` ${JSON.stringify(dir)} ${folded.error}`;
         args.command = folded.command;
       }
+      delete args[key];
+      continue;
+    }
+    if (key === BACKGROUND && has("command")) {
+      if (args[key] === true)
+        return `${tool}: \`${key}\` is not taken: end the command with & to leave it running (what it prints later goes to a job log the result names)`;
       delete args[key];
       continue;
     }
@@ -181,4 +196,9 @@ function expected(type: unknown): string {
 function show(v: unknown): string {
   const text = JSON.stringify(v) ?? String(v);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** A word of argv as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

@@ -92,8 +92,20 @@ test.each([
   ["Codex's workdir", "bash", bashSchema, { command: "npm test", workdir: "web" }, { command: "in(web) npm test" }],
   ["a cwd with spaces", "bash", bashSchema, { command: "ls", cwd: "my app/src", timeout: 5000 }, { command: "in(my app/src) ls", timeout_ms: 5000 }],
   ["an empty workdir", "bash", bashSchema, { command: "ls", workdir: "" }, { command: "ls" }],
+  // what other agents' shell tools take, from models trained on them
+  ["Gemini CLI's directory", "bash", bashSchema, { command: "ls", directory: "web" }, { command: "in(web) ls" }],
+  ["Codex's argv command", "bash", bashSchema, { command: ["bash", "-lc", "rm a.txt && echo 'x'"] }, { command: "bash -lc 'rm a.txt && echo '\\''x'\\'''" }],
+  ["Cursor's explanation and is_background false", "bash", bashSchema, { command: "ls", explanation: "list", is_background: false }, { command: "ls" }],
+  ["Cline's requires_approval", "bash", bashSchema, { command: "rm a", requires_approval: false }, { command: "rm a" }],
 ])("strict, taken: %s", (_name, tool, schema, args, want) => {
   expect(checkArguments(tool, args, schema, true, inDirectory)).toEqual({ args: want });
+});
+
+test("Cursor's is_background true is refused saying how to leave a command running; an argv with a number stays an error", () => {
+  expect(checkArguments("bash", { command: "npm run dev", is_background: true }, bashSchema, true, inDirectory)).toEqual({
+    error: "bash: `is_background` is not taken: end the command with & to leave it running (what it prints later goes to a job log the result names)",
+  });
+  expect(checkArguments("bash", { command: ["ls", 3] }, bashSchema, true, inDirectory)).toEqual({ error: 'bash: `command` must be a string, got ["ls",3]' });
 });
 
 test("a workdir for a tool that cannot run its command elsewhere is an unknown argument", () => {
