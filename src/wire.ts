@@ -8,7 +8,7 @@ import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { AGENT_MARK } from "./trust/agent-mark.ts";
-import { hideSecrets, knownSecrets, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
+import { hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote, sessionNote } from "./context/task-note.ts";
 import { effectiveBudget } from "./context/window.ts";
@@ -41,7 +41,7 @@ import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
-import { createNestedAgents, withNestedAgents } from "./prompt/nested-agents.ts";
+import { createNestedAgents, lastRequestOf, withNestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
@@ -181,10 +181,7 @@ export async function assemble(
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, budgetTokens: settings.agent.budgetTokens });
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
-  const lastRequest = () => {
-    const view = agent.context.last;
-    return { id: view, has: (text: string) => view?.messages.some((m) => m.content.some((p) => p.type === "text" && p.text.includes(text))) === true };
-  };
+  const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, (text) => redactedForm(text, redaction)); // as tool results show it
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered

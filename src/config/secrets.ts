@@ -278,11 +278,15 @@ const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit
  * credentials, their placeholders recorded as a tool result's are.
  */
 export function redactText(text: string, r: Redaction): string {
-  const known = redact(text, r.secrets());
-  if (!r.shapes()) return known;
-  const hidden = redactShapes(known);
-  for (const p of placeholdersIn(hidden)) r.shown.add(p);
+  const hidden = redactedForm(text, r);
+  if (r.shapes()) for (const p of placeholdersIn(hidden)) r.shown.add(p);
   return hidden;
+}
+
+/** `text` as redactText and redactingTool show it, its placeholders not recorded: to find a text in what the model was sent. */
+export function redactedForm(text: string, r: Redaction): string {
+  const known = redact(text, r.secrets());
+  return r.shapes() ? redactShapes(known) : known;
 }
 
 export function redactingTool(tool: Tool, r: Redaction): Tool {

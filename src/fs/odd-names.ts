@@ -9,7 +9,8 @@
 import { sep } from "node:path";
 
 const ODD = /[\x00-\x1f\x7f\uFFFD]/;
-const CONTROL = /[\x00-\x1f\x7f]/;
+/** A control character: written escaped in a name, and refused in one the model would create (tools/missing-file.ts). */
+export const CONTROL = /[\x00-\x1f\x7f]/;
 const ESCAPED = /[\x00-\x1f\x7f\\]/g;
 const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r", "\\": "\\\\" };
 const strict = new TextDecoder("utf-8", { fatal: true });

@@ -6,14 +6,38 @@
 // have just read the file, resolve it here (realTarget).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung, readerStarted } from "./bounded-reads.ts";
+import { boundedHardLink, boundedLstat, boundedReal, boundedStat, Hung, readerStarted, type Stat } from "./bounded-reads.ts";
 import { resolveTarget } from "./disk-walks.ts";
+import { diskPath } from "./dir-names.ts";
 
 /** fs/disk-walks.ts resolveTarget, here: `abs` with every link on the way resolved, as the kernel opens it. Never throws. */
-export const realTarget = (abs: string): string => resolveTarget(fs, path, abs);
+export const realTarget = (abs: string): string => resolveTarget(odd(abs) ? bytesFs : fs, path, abs);
 
-/** realTarget within the deadline; throws Hung. */
-export const realTargetBounded = boundedReal;
+/**
+ * node:fs as the tools open a name as hey writes it (fs/odd-names.ts: `x\x80` for a byte that is not
+ * UTF-8): by its bytes (fs/dir-names.ts diskPath), so a link or a hard link named so is followed to
+ * the file it names, not taken for a new file. A path spelled that way is spelled that way again.
+ */
+const bytesFs = {
+  ...fs,
+  lstatSync: (p: string) => fs.lstatSync(diskPath(p)),
+  readlinkSync: (p: string) => fs.readlinkSync(diskPath(p)),
+} as unknown as typeof fs;
+/** Whether `abs` names a file by bytes that are not UTF-8 (diskPath gives bytes), which the worker's looks (strings) cannot open. */
+const odd = (abs: string) => typeof diskPath(abs) !== "string";
+
+/**
+ * realTarget within the deadline; throws Hung. A name with bytes that are not UTF-8 is looked up
+ * here instead, without the deadline: the worker takes text paths, and such names are rare.
+ */
+export const realTargetBounded = (abs: string): string => (odd(abs) ? realTarget(abs) : boundedReal(abs));
+
+/** boundedStat of `abs`; a name with bytes that are not UTF-8 is looked at here, as realTargetBounded does. Throws as statSync does. */
+function statOf(abs: string): Pick<Stat, "kind" | "nlink" | "id"> {
+  if (!odd(abs)) return boundedStat(abs);
+  const st = fs.statSync(diskPath(abs), { bigint: true });
+  return { kind: st.isFile() ? "file" : "other", nlink: Number(st.nlink), id: `${st.dev}:${st.ino}` };
+}
 
 /**
  * The file a tool call's absolute path names, so that calls on one file (through a link and through
@@ -30,7 +54,7 @@ export function callTarget(abs: string, guarded = false): string | undefined {
   // freeze hey here (no Ctrl-C) where its check would have been refused in time
   if (!guarded && !readerStarted()) return realTarget(abs);
   try {
-    return boundedReal(abs);
+    return realTargetBounded(abs);
   } catch {
     return undefined;
   }
@@ -39,7 +63,7 @@ export function callTarget(abs: string, guarded = false): string | undefined {
 /** Which file `abs` is, links followed: its device and inode, so a hard link is known as the same file. Undefined when it does not exist; throws Hung. */
 export function fileId(abs: string): string | undefined {
   try {
-    return boundedStat(abs).id;
+    return statOf(abs).id;
   } catch (e) {
     if (e instanceof Hung) throw e;
     return undefined;
@@ -49,7 +73,7 @@ export function fileId(abs: string): string | undefined {
 /** How many names the regular file at `abs` has (links followed; hard links make more than one), undefined when it is no regular file or not there; throws Hung. */
 export function fileLinks(abs: string): number | undefined {
   try {
-    const st = boundedStat(abs);
+    const st = statOf(abs);
     return st.kind === "file" ? st.nlink : undefined;
   } catch (e) {
     if (e instanceof Hung) throw e;

@@ -1,6 +1,6 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
-import { readArguments } from "./call-arguments.ts";
+import { readCallArguments } from "./call-arguments.ts";
 import { type Message, type Opaque, type Protocol, type ToolCall } from "./ir.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
@@ -109,7 +109,7 @@ function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Messa
  * cut off, not JSON, not an object: its error result quotes what the model sent).
  */
 function sentArguments(c: ToolCall): string {
-  const read = readArguments(c.arguments);
+  const read = readCallArguments(c);
   if (!("args" in read) || c.arguments.trim() === "") return "{}";
   return read.repaired ? JSON.stringify(read.args) : c.arguments;
 }

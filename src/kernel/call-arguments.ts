@@ -30,6 +30,21 @@ export function readArguments(text: string): ReadArguments {
   return asObject(JSON.parse(first), true);
 }
 
+/** What readCallArguments read of each call, with the text it read: a history's calls are read again for every request. */
+const readOf = new WeakMap<object, { text: string; read: ReadArguments }>();
+
+/**
+ * readArguments of `call.arguments`, read once per call object (a repaired 300 KB write_file took
+ * ~280 ms to read again for every request). The result is shared: do not change it.
+ */
+export function readCallArguments(call: { arguments: string }): ReadArguments {
+  const known = readOf.get(call);
+  if (known && known.text === call.arguments) return known.read;
+  const read = readArguments(call.arguments);
+  readOf.set(call, { text: call.arguments, read });
+  return read;
+}
+
 /** ```json … ``` (or a bare ```) around the whole text. */
 const FENCE = /^```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?```$/;
 

@@ -1,12 +1,15 @@
 // Repeated identical tool calls (a "doom loop"): a model that makes the same call and gets the same
 // result turn after turn learns nothing new, and free models do it until the turn limit (20 runs of
-// `cat a.txt`, 160 KB of requests). From the REPEAT_NOTE_AT-th time in a row its result says so;
-// at REPEAT_STOP_AT the run stops (loop.ts) instead of spending the rest of --max-turns. Pure.
-import { parseArguments, textOf, type Message, type ToolCall } from "./ir.ts";
+// `cat a.txt`, 160 KB of requests). Counted in turns: the same call twice in one reply (a habit of
+// weak models) is one. From the REPEAT_NOTE_AT-th turn in a row its result says so; at
+// REPEAT_STOP_AT the run stops (loop.ts) instead of spending the rest of --max-turns — after the
+// model read the note and went on twice. Pure.
+import { textOf, type Message, type ToolCall } from "./ir.ts";
+import { readCallArguments } from "./call-arguments.ts";
 
-/** From this many identical calls in a row on, each one's result ends with repeatNote. */
+/** From this many turns in a row with the identical call on, each one's result ends with repeatNote. */
 export const REPEAT_NOTE_AT = 3;
-/** This many identical calls in a row end the run: two more chances after the first note. */
+/** This many turns in a row with the identical call end the run: two more chances after the first note. */
 export const REPEAT_STOP_AT = 5;
 
 /** One call and its result, as the repetition is judged: the same tool, arguments and result. */
@@ -16,62 +19,78 @@ export interface Step {
   args: string;
   output: string;
   isError: boolean;
+  /** the reply it was made in (any value, compared by identity): identical steps of one reply count once */
+  turn: unknown;
 }
 
-/** What a call's result ends with when it is the `n`-th identical one in a row. */
+/** repeatNote's words around its count. */
+const NOTE_HEAD = "\n\n[hey: you have made this exact call in each of your last ";
+const NOTE_TAIL =
+  " turns and got the same result each time. Do something different, or answer with what you have. To wait for a change, make one call that waits until it happens, not the same call each turn.]";
+
+/** What a call's result ends with when it is made in the `n`-th turn in a row. */
 export function repeatNote(n: number): string {
-  return `\n\n[hey: you have made this exact call ${n} times in a row and got the same result each time. Do something different, or answer with what you have.]`;
+  return `${NOTE_HEAD}${n}${NOTE_TAIL}`;
 }
 
 /** What the user is told when the model is first told it repeats itself. */
 export function repeatNotice(tool: string, n: number): string {
-  return `the model made the same ${tool} call ${n} times in a row with the same result; it is told to do something different (at ${REPEAT_STOP_AT} the run stops)`;
+  return `the model made the same ${tool} call ${n} turns in a row with the same result; it is told to do something different (at ${REPEAT_STOP_AT} the run stops)`;
 }
 
-/** repeatNote at the end of a result, taken off again when results are compared. */
-const NOTE_AT_END = /\n\n\[hey: you have made this exact call \d+ times in a row and got the same result each time\. [^\n]*\]$/;
+/** `output` without repeatNote at its end: a result that carries it is the same result. */
+function withoutNote(output: string): string {
+  if (!output.endsWith(NOTE_TAIL)) return output;
+  const at = output.lastIndexOf(NOTE_HEAD);
+  return at >= 0 && /^\d+$/.test(output.slice(at + NOTE_HEAD.length, -NOTE_TAIL.length)) ? output.slice(0, at) : output;
+}
 
-/** `call` and its result as a Step. */
-export function stepOf(call: Pick<ToolCall, "name" | "arguments">, output: string, isError: boolean): Step {
-  const parsed = parseArguments(call.arguments);
-  return { name: call.name, args: parsed ? JSON.stringify(parsed) : call.arguments, output: output.replace(NOTE_AT_END, ""), isError };
+/** `call`, made in `turn`, and its result as a Step. */
+export function stepOf(call: ToolCall, output: string, isError: boolean, turn: unknown): Step {
+  const read = readCallArguments(call);
+  return { name: call.name, args: "args" in read ? JSON.stringify(read.args) : call.arguments, output: withoutNote(output), isError, turn };
 }
 
 /**
- * The calls that lead up to the end of `messages`, oldest first, each with its result: those made
- * since the latest user message or answer (an assistant message without calls), in call order.
- * A call without a result (the turn in progress, one cut off) is left out.
+ * The identical calls that end `messages`, oldest first, each with its result: the row of the
+ * latest call made since the latest user message or answer (an assistant message without calls),
+ * in call order. A call without a result (the turn in progress, one cut off) is left out. Reads
+ * back from the end only as far as the row goes: a long run's earlier calls are not read again.
  */
 export function callSteps(messages: readonly Message[]): Step[] {
-  let from = messages.length;
-  while (from > 0) {
-    const m = messages[from - 1]!;
-    if (m.role === "user" || (m.role === "assistant" && !m.toolCalls?.length)) break;
-    from--;
-  }
   const results = new Map<string, Message>();
-  for (let i = from; i < messages.length; i++) if (messages[i]!.role === "tool") results.set(messages[i]!.toolCallId ?? "", messages[i]!);
-  const steps: Step[] = [];
-  for (let i = from; i < messages.length; i++) {
-    for (const c of messages[i]!.toolCalls ?? []) {
-      const r = results.get(c.id);
-      if (r) steps.push(stepOf(c, textOf(r), r.isError === true));
+  const row: Step[] = []; // newest first
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "user" || (m.role === "assistant" && !m.toolCalls?.length)) break;
+    if (m.role === "tool") results.set(m.toolCallId ?? "", m);
+    const calls = m.toolCalls ?? [];
+    for (let c = calls.length - 1; c >= 0; c--) {
+      const call = calls[c]!;
+      const r = results.get(call.id);
+      if (!r) continue;
+      const last = row[0];
+      if (last && call.name !== last.name) return row.reverse();
+      const step = stepOf(call, textOf(r), r.isError === true, m);
+      if (last && !same(step, last)) return row.reverse();
+      row.push(step);
     }
   }
-  return steps;
+  return row.reverse();
 }
 
 /**
- * How many times in a row `step` has now been made: 1 plus the identical steps that end `before`
- * (a hole, a call of the same turn not finished yet, ends the row).
+ * How many turns in a row `step` has now been made: 1 plus the turns of the identical steps that
+ * end `before` (its own turn's count once; a hole, a call of the same turn not finished yet, ends the row).
  */
 export function repeatCount(before: readonly (Step | undefined)[], step: Step): number {
   let n = 1;
-  for (let i = before.length - 1; i >= 0 && same(before[i], step); i--) n++;
+  let turn = step.turn;
+  for (let i = before.length - 1; i >= 0 && same(before[i], step); i--) if (before[i]!.turn !== turn) n++, (turn = before[i]!.turn);
   return n;
 }
 
-/** How many identical calls in a row end `steps` (0 for none). */
+/** How many turns in a row end `steps` with the identical call (0 for none). */
 export function trailingRepeats(steps: readonly Step[]): number {
   const last = steps.at(-1);
   return last ? repeatCount(steps.slice(0, -1), last) : 0;
@@ -86,5 +105,5 @@ export function repeatStop(messages: readonly Message[]): string | undefined {
   if (n < REPEAT_STOP_AT) return undefined;
   const last = steps.at(-1)!;
   const args = last.args.length > 80 ? `${last.args.slice(0, 80)}…` : last.args;
-  return `the model made the same call ${n} times in a row and got the same result each time (${last.name} ${args}); stopped rather than spend the rest of its turns on it: say what to do differently`;
+  return `the model made the same call ${n} turns in a row and got the same result each time (${last.name} ${args}); stopped rather than spend the rest of its turns on it: say what to do differently`;
 }

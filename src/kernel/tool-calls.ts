@@ -112,7 +112,7 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * without a `path` (a command, which may read or change any file) runs after the calls with a path
  * before it and before those after it (read-only commands side by side still run at once, as do
  * file calls), and a call on a directory after the edit and write_file calls before it on files inside it.
- * A call identical to the REPEAT_NOTE_AT - 1 before it (`deps.repeats`, then the turn's own; repeats.ts)
+ * A call identical to those of the REPEAT_NOTE_AT - 1 turns before it (`deps.repeats`, then the turn's own; repeats.ts)
  * gets repeatNote at the end of its result message — not in its `tool_result`, which shows what the tool printed.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
@@ -124,7 +124,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   const results: (ToolResult | undefined)[] = calls.map(() => undefined);
   const done: Message[] = []; // the result messages in the order their calls finished: as the session has them
   let shown = 0; // the calls whose tool_result is out
-  const steps: (Step | undefined)[] = calls.map(() => undefined); // the turn's calls done so far, for repeatCount
+  const steps: (Step | undefined)[] = calls.map(() => undefined); // the turn's calls done so far, for repeatCount (their turn: `calls`)
   /** a call done: the tool_results now in call order go out, then its result message (for the session) */
   const finished = (i: number, result: ToolResult): Message => {
     results[i] = result;
@@ -133,7 +133,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output });
     }
     // the model is told when it repeats itself (in the result it reads); the user sees what the tool printed, and a notice
-    steps[i] = stepOf(calls[i]!, result.output, Boolean(result.isError));
+    steps[i] = stepOf(calls[i]!, result.output, Boolean(result.isError), calls);
     const repeats = repeatCount([...(deps.repeats ?? []), ...steps.slice(0, i)], steps[i]);
     if (repeats === REPEAT_NOTE_AT) deps.output.emit({ type: "notice", message: repeatNotice(calls[i]!.name, repeats) });
     const message = toolMessage(calls[i]!, repeats >= REPEAT_NOTE_AT ? { ...result, output: result.output + repeatNote(repeats) } : result);

@@ -6,7 +6,10 @@
 // the system prompt: the system prompt must stay byte-identical within a run (issue 23), and a
 // result is appended history the prompt cache keeps serving. Should pruning later drop that
 // result (a duplicate read, compress, a summary), the next touch of the subtree brings the file
-// back: it is given whenever it is not in what the model saw last. A directory of a dependency
+// back: it is given whenever it is not in what the model saw last — as the model saw it: a tool
+// result's secrets are redacted (wire.ts), so the text is looked for redacted too. A write is held
+// back at most once for the same rules in a run, so no change on their way to the model can hold
+// every write back. A directory of a dependency
 // (node_modules/next) or one git ignores (build/) holds no instructions of the user's: its file is
 // not read, the model gets one line that it exists, the user one line, once (git-ignored.ts).
 import { realpathSync, statSync } from "node:fs";
@@ -17,11 +20,26 @@ import { notTheProjects } from "./git-ignored.ts";
 import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { toolError, type Tool } from "../kernel/tool.ts";
+import type { Message } from "../kernel/ir.ts";
 
 /** What the model saw in its last request: `id` changes with every request (the view object), `has` looks for a text in it. */
 export interface LastRequest {
   id: unknown;
   has(text: string): boolean;
+}
+
+/**
+ * The request `id` that sent `messages` as a LastRequest: a text is looked for in their text parts
+ * as `shownAs` turns it into (the redaction tool results go through).
+ */
+export function lastRequestOf(id: unknown, messages: readonly Message[] | undefined, shownAs: (text: string) => string): LastRequest {
+  return {
+    id,
+    has(text) {
+      const shown = shownAs(text);
+      return messages?.some((m) => m.content.some((p) => p.type === "text" && p.text.includes(shown))) === true;
+    },
+  };
 }
 
 export interface NestedAgents {
@@ -30,8 +48,9 @@ export interface NestedAgents {
    * AGENTS.md files above it that the model has not seen in `last` (nor been given since),
    * outermost first, each under its path; undefined when there are none. `write`: before a write
    * there, the files the model has not seen in `last` even when a call of this turn was given them
-   * (it wrote the call before it could read them), and no line about a dependency's file. Never
-   * throws; a file that cannot be read is a warning.
+   * (it wrote the call before it could read them), and no line about a dependency's file — except
+   * those a write was held back for once already this run. Never throws; a file that cannot be
+   * read is a warning.
    */
   forPath(path: string, last: LastRequest, write?: boolean): { text: string; files: string[] } | undefined;
 }
@@ -57,6 +76,9 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
   /** sections given since the request `givenAfter`, which cannot show them yet (parallel calls of one turn) */
   let given = new Set<string>();
   let givenAfter: unknown;
+  /** the sections a write was held back for this run, with the request it answered: given then, so no reason to hold back a write of a later turn */
+  const heldFor = new Map<string, unknown>();
+  const heldBefore = (text: string, last: LastRequest) => heldFor.has(text) && heldFor.get(text) !== last.id;
 
   return {
     forPath(path, last, write = false) {
@@ -90,10 +112,10 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
       const notes = theirs.map((t) => ({ file: undefined, text: `${t.file}: ${t.why}, not the user's instructions; not given.` }));
       const cut = capped.leftOut ? [{ file: undefined, text: capped.leftOut.note }] : [];
       const sections = [...capped.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...cut, ...(write ? [] : notes)].filter(
-        (s) => (write || !given.has(s.text)) && !last.has(s.text),
+        (s) => (write ? !heldBefore(s.text, last) : !given.has(s.text)) && !last.has(s.text),
       );
       if (sections.length === 0) return undefined;
-      for (const s of sections) given.add(s.text);
+      for (const s of sections) given.add(s.text), write && !heldFor.has(s.text) && heldFor.set(s.text, last.id);
       const files = sections.flatMap((s) => (s.file === undefined ? [] : [relative(opts.cwd, s.file) || s.file]));
       return { text: sections.map((s) => s.text).join("\n\n"), files };
     },
@@ -122,7 +144,7 @@ const WRITE_TOOLS = new Set<string>([TOOL.writeFile, TOOL.edit]);
  * model has not seen, with a line for the user naming them. A write there (edit, write_file) is
  * not applied while the model has not seen them: its result gives them and asks for the call
  * again, in their light — as Claude Code has a file read before an edit, so its nested
- * CLAUDE.md comes first. One extra call, once per directory; the user sees one line, no rules
+ * CLAUDE.md comes first. One extra call, at most once per directory and run; the user sees one line, no rules
  * inside the diff.
  */
 export function withNestedAgents(

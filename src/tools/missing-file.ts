@@ -9,7 +9,7 @@ import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:
 import { projectOf } from "../fs/root-probe.ts";
 import { walkFiles } from "./walk.ts";
 import { diskPath, namesIn } from "../fs/dir-names.ts";
-import { readAsText, shownName } from "../fs/odd-names.ts";
+import { CONTROL, readAsText, shownName } from "../fs/odd-names.ts";
 
 const WALK_FILES = 20_000; // files looked at for the same name elsewhere in the project: a look costs little
 const WALK_MS = 500; // and for no longer than this (a home directory holding no project may be vast)
@@ -119,7 +119,7 @@ async function meantFiles(path: string, abs: string, cwd: string, project: strin
 export async function creationRefusal(path: string, abs: string): Promise<string | undefined> {
   const disk = diskPath(abs);
   const name = basename(typeof disk === "string" ? disk : disk.toString("latin1"));
-  if (/[\x00-\x1f\x7f]/.test(name))
+  if (CONTROL.test(name))
     return `write_file: ${shownName(Buffer.from(path))} would create a file whose name holds a control character (\\n, \\t, \\r and \\xHH are how hey writes those); give the name without it; not written`;
   const right = await replacedName(abs);
   if (right)

@@ -92,3 +92,44 @@ test("an edit of a file grep found, in a directory whose rules the model has not
   );
   expect(run.stderr + run.stdout).not.toContain("pkg8 rule"); // one line for the user, not the rules in the diff
 });
+
+test("rules with a value shaped like a key, redacted on their way to the model, count as seen: a read brings them, the write after it is applied at once; `hey -c` writes there at once too", async () => {
+  write("svc/AGENTS.md", "Run the tests with AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE (a fake key).\n");
+  write("svc/x.txt", "x\n");
+  const script: Record<string, [string, Record<string, unknown>][]> = {
+    "write svc/a.txt": [
+      ["read_file", { path: "svc/x.txt" }],
+      ["write_file", { path: "svc/a.txt", content: "hi\n" }],
+    ],
+    "and svc/b.txt": [["write_file", { path: "svc/b.txt", content: "b\n" }]],
+  };
+  const m = model((req) => {
+    const asked = req.messages.findLastIndex((x) => x.role === "user");
+    const done = req.messages.slice(asked).filter((x) => x.role === "tool").length;
+    const next = script[textOf(req.messages[asked]!)]?.[done];
+    return next ? { calls: [next] } : { text: "done" };
+  });
+  config(m.baseUrl);
+  const run = await hey("write svc/a.txt");
+  expect(run.code).toBe(0);
+  const [read, wrote] = m.requests
+    .at(-1)!
+    .messages.filter((x) => x.role === "tool")
+    .map(textOf);
+  expect(read).toContain("Run the tests with AWS_ACCESS_KEY_ID=");
+  expect(read).not.toContain("AKIAIOSFODNN7EXAMPLE");
+  expect(wrote).not.toContain("not applied");
+  expect(readFileSync(join(repoOf(), "svc/a.txt"), "utf8")).toBe("hi\n");
+  // a new run of the same conversation: the rules are in the history it sends
+  const resumed = await runHey(["-c", "-p", "and svc/b.txt"], { cwd: repoOf(), env: { HOME: home() }, timeoutMs: 40_000 });
+  expect(resumed.code).toBe(0);
+  expect(
+    textOf(
+      m.requests
+        .at(-1)!
+        .messages.filter((x) => x.role === "tool")
+        .at(-1)!,
+    ),
+  ).not.toContain("not applied");
+  expect(readFileSync(join(repoOf(), "svc/b.txt"), "utf8")).toBe("b\n");
+});

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Message, Protocol } from "../../src/kernel/ir.ts";
 import { adaptHistory, safeId, thinkingBlocked, type Target } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
+import { bigParses } from "../helpers/json-parses.ts";
 
 const think = (protocol: Protocol, model: string, text = "hmm") => ({ type: "thinking" as const, text, opaque: { protocol, model, data: { sig: "s" } } });
 const user = (id: string, text = "q"): Message => ({ id, role: "user", content: [{ type: "text", text }] });
@@ -269,4 +270,20 @@ describe("two providers serving one model under one protocol (OpenAI and Azure, 
     expect(thinkingBlocked(claude("work"), { protocol: "anthropic", model: "claude-x", name: "home" })).toBe(true);
     expect(thinkingBlocked(claude("home"), { protocol: "anthropic", model: "claude-x", name: "home" })).toBe(false);
   });
+});
+
+test("a call whose arguments were repaired is read once, not again for every request: a 300 KB write_file with a trailing comma", () => {
+  const content = "x".repeat(300_000);
+  const history: Message[] = [
+    user("u1"),
+    { id: "a1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "write_file", arguments: `{"path": "a.txt", "content": "${content}",}` }] },
+    result("r1", "c1"),
+  ];
+  const target = { protocol: "openai" as const, model: "m" };
+  let sent: readonly Message[] = [];
+  expect(bigParses(300_000, () => void (sent = adaptHistory(history, target)))).toBeGreaterThan(0);
+  expect(sent[1]!.toolCalls![0]!.arguments).toBe(JSON.stringify({ path: "a.txt", content }));
+  expect(bigParses(300_000, () => void (sent = adaptHistory(history, target)))).toBe(0); // the next request
+  expect(bigParses(300_000, () => void (sent = adaptHistory(history, target)))).toBe(0);
+  expect(sent[1]!.toolCalls![0]!.arguments).toBe(JSON.stringify({ path: "a.txt", content }));
 });

@@ -1,6 +1,7 @@
 // Repeated identical tool calls (a "doom loop"), counted by the pure functions of kernel/repeats.ts
-// and handled by the loop: the model is told from the third identical call on, and the run stops
-// at the fifth instead of spending the rest of --max-turns.
+// and handled by the loop: the model is told from the third turn in a row with the identical call
+// on, and the run stops at the fifth instead of spending the rest of --max-turns; the same call
+// twice in one reply counts once.
 import { describe, expect, test } from "bun:test";
 import { runLoop } from "../../src/kernel/loop.ts";
 import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -8,8 +9,10 @@ import type { Tool } from "../../src/kernel/tool.ts";
 import { callSteps, repeatCount, repeatNote, REPEAT_NOTE_AT, REPEAT_STOP_AT, stepOf, trailingRepeats } from "../../src/kernel/repeats.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps } from "../helpers/loop-deps.ts";
+import { bigParses } from "../helpers/json-parses.ts";
 
-const step = (args: string, output = "hi", isError = false) => stepOf({ name: "bash", arguments: args }, output, isError);
+/** A step of its own turn unless `turn` says which. */
+const step = (args: string, output = "hi", isError = false, turn: unknown = {}) => stepOf({ id: "c", name: "bash", arguments: args }, output, isError, turn);
 const cat = '{"command":"cat a.txt"}';
 
 describe("counting", () => {
@@ -25,6 +28,13 @@ describe("counting", () => {
     expect(repeatCount([step(cat), undefined, step(cat)], step(cat))).toBe(2);
   });
 
+  test("identical calls of one turn count once; a hole still ends the row", () => {
+    const turn = {};
+    expect(repeatCount([step(cat, "hi", false, turn), step(cat, "hi", false, turn)], step(cat, "hi", false, turn))).toBe(1);
+    expect(repeatCount([step(cat), step(cat, "hi", false, turn)], step(cat, "hi", false, turn))).toBe(2);
+    expect(repeatCount([step(cat), undefined, step(cat, "hi", false, turn)], step(cat, "hi", false, turn))).toBe(1);
+  });
+
   test("a result that carries the note is the same result as one without it", () => {
     expect(repeatCount([step(cat, `hi${repeatNote(3)}`)], step(cat))).toBe(2);
   });
@@ -35,6 +45,7 @@ describe("counting", () => {
     const answer: Message = { id: "x", role: "assistant", content: [{ type: "text", text: "done" }] };
     const history = [userMessage("go"), call("1"), result("1"), answer, call("2"), result("2"), call("3"), result("3"), call("4")];
     expect(callSteps(history)).toHaveLength(2); // the answer ends the row before it; call 4 has no result yet
+    expect(callSteps([...history.slice(0, -1), call("5"), { ...result("5"), content: [{ type: "text", text: "changed" }] }])).toHaveLength(1);
     expect(trailingRepeats(callSteps(history))).toBe(2);
     expect(trailingRepeats(callSteps([...history, userMessage("again")]))).toBe(0);
   });
@@ -49,16 +60,42 @@ describe("the loop", () => {
     const messages = [userMessage("show a.txt")];
     const result = await runLoop(messages, deps);
     expect(result).toMatchObject({ stop: "error", turns: REPEAT_STOP_AT, error: { kind: "repeated_calls" } });
-    expect(result.error!.message).toContain(`same call ${REPEAT_STOP_AT} times in a row`);
+    expect(result.error!.message).toContain(`same call ${REPEAT_STOP_AT} turns in a row`);
     const results = messages.filter((m) => m.role === "tool").map(textOf);
     expect(results.slice(0, 2)).toEqual(["hi", "hi"]);
     expect(results[2]).toBe(`hi${repeatNote(3)}`);
     expect(provider.requests).toHaveLength(REPEAT_STOP_AT);
     // the third request's last result tells the model; what the user sees of the call is what it printed
     const sent = provider.requests[REPEAT_NOTE_AT]!.messages.at(-1)!;
-    expect(textOf(sent)).toContain("you have made this exact call 3 times in a row");
+    expect(textOf(sent)).toContain("you have made this exact call in each of your last 3 turns");
     expect(deps.output.of("tool_result").every((e) => e.output === "hi")).toBe(true);
-    expect(deps.output.of("notice").map((e) => e.message)).toEqual([expect.stringContaining("same bash call 3 times in a row")]);
+    expect(deps.output.of("notice").map((e) => e.message)).toEqual([expect.stringContaining("same bash call 3 turns in a row")]);
+  });
+
+  test("five identical calls in one reply are one turn's: no note, no stop; the model goes on to its answer (before: stopped after that one turn)", async () => {
+    const five = Array.from({ length: 5 }, () => ({ name: "bash", arguments: { command: "git status" } }));
+    const deps = loopDeps(fakeProvider([{ toolCalls: five }, { text: "Clean." }]), { tools: [echo] });
+    const messages = [userMessage("status?")];
+    const result = await runLoop(messages, deps);
+    expect(result).toMatchObject({ stop: "end", turns: 2 });
+    expect(messages.filter((m) => m.role === "tool").map(textOf)).toEqual(["hi", "hi", "hi", "hi", "hi"]);
+    expect(deps.output.of("notice")).toEqual([]);
+  });
+
+  test("the same two calls in every reply: the note from the 3rd turn, the stop at the 5th turn, not at the 3rd", async () => {
+    const two = Array.from({ length: 2 }, () => ({ name: "bash", arguments: { command: "git status" } }));
+    const provider = fakeProvider(Array.from({ length: 20 }, () => ({ toolCalls: two })));
+    const messages = [userMessage("status?")];
+    const result = await runLoop(messages, loopDeps(provider, { tools: [echo] }));
+    expect(result).toMatchObject({ stop: "error", turns: REPEAT_STOP_AT, error: { kind: "repeated_calls" } });
+    const results = messages.filter((m) => m.role === "tool").map(textOf);
+    expect(results.slice(0, 4)).toEqual(["hi", "hi", "hi", "hi"]);
+    expect(results.slice(4, 6)).toEqual([`hi${repeatNote(3)}`, `hi${repeatNote(3)}`]);
+    expect(results.at(-1)).toBe(`hi${repeatNote(5)}`);
+  });
+
+  test("the note tells the model how to wait for a change without making the same call each turn", () => {
+    expect(repeatNote(3)).toContain("To wait for a change, make one call that waits until it happens");
   });
 
   test("a call whose result changes each time is no repetition: it runs as often as the model asks", async () => {
@@ -68,5 +105,20 @@ describe("the loop", () => {
     const deps = loopDeps(fakeProvider(script), { tools: [counter] });
     const result = await runLoop([userMessage("go")], deps);
     expect(result).toMatchObject({ stop: "end", turns: 8 });
+  });
+});
+
+describe("the work done", () => {
+  test("callSteps reads back only as far as the calls at the end repeat: in a run of 200 different big calls, the last two (before: all 200, twice a turn)", () => {
+    const messages: Message[] = [userMessage("go")];
+    for (let i = 0; i < 200; i++) {
+      const args = JSON.stringify({ path: `f${i}.txt`, content: "x".repeat(20_000) });
+      messages.push({ id: `a${i}`, role: "assistant", content: [], toolCalls: [{ id: `c${i}`, name: "write_file", arguments: args }] });
+      messages.push({ id: `t${i}`, role: "tool", toolCallId: `c${i}`, toolName: "write_file", content: [{ type: "text", text: "wrote" }] });
+    }
+    let steps: ReturnType<typeof callSteps> = [];
+    expect(bigParses(20_000, () => void (steps = callSteps(messages)))).toBe(2);
+    expect(steps.map((s) => s.args)).toEqual([JSON.stringify({ path: "f199.txt", content: "x".repeat(20_000) })]);
+    expect(bigParses(20_000, () => callSteps(messages))).toBe(0); // the next look: each call was read once
   });
 });

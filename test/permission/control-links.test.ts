@@ -5,7 +5,7 @@
 // else, and under a deny list (redirections otherwise free). The file tools refuse the same names,
 // and anything in hey's cache dir, where the ripgrep grep runs lives.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { linkSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -89,4 +89,19 @@ test("write_file and edit refuse anything in hey's cache dir (the ripgrep grep r
   expect(
     permissionCheck({ allow: [], deny: [], narrow: [] }, "sh", { cwd: project, home, controls, cacheDir })("write_file", { path: "cachelink/x" }),
   ).toBeUndefined();
+});
+
+test("write_file and edit refuse a link or hard link named with a byte that is not UTF-8 (`x\\x80`, as hey writes such a name): the guard opens the bytes the tools open", () => {
+  const { userConfig, approvalsFile, configDir } = { userConfig: controls[0]!, approvalsFile: controls[2]!, configDir: join(controls[0]!, "..") };
+  const at = (name: string) => Buffer.concat([Buffer.from(`${project}/`), Buffer.from(name, "latin1")]);
+  symlinkSync(userConfig, at("cfg\x80"));
+  linkSync(approvalsFile, at("hard\x80"));
+  symlinkSync(configDir, at("dir\x80"));
+  for (const tool of ["write_file", "edit"]) {
+    for (const path of ["cfg\\x80", "hard\\x80", "dir\\x80/config.toml"])
+      expect(checks.allow(tool, { path, content: "x", old_string: "a", new_string: "b" })).toMatch(
+        /^blocked by permission rules: \S+ is \S+ \(by another name\), one of hey's control files/,
+      );
+  }
+  expect(checks.allow("write_file", { path: "new\\x80", content: "x" })).toBeUndefined(); // a new file of that name
 });

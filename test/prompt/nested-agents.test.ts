@@ -159,3 +159,25 @@ test("an edit or write_file into a directory whose rules the model has not seen 
   expect(again).toEqual({ output: "edited sub/deep/x.ts: 1 replacement\n-a\n+b" }); // nothing after the diff
   expect(notices).toHaveLength(2);
 });
+
+test("a write is held back once for the same rules in a run: a later turn's write is applied even when what the model was sent does not hold them word for word (redacted)", async () => {
+  const ran: string[] = [];
+  const tool = (name: string): Tool => ({ name, description: "", parameters: {}, run: async (a) => (ran.push(`${name} ${a.path}`), { output: "wrote" }) });
+  const nested = open(repo);
+  const ctx = { signal: new AbortController().signal, cwd: repo };
+  const write = (last: LastRequest) =>
+    withNestedAgents(
+      tool("write_file"),
+      nested,
+      (p) => join(repo, p),
+      () => last,
+      () => {},
+    ).run({ path: "lib/a.ts" }, ctx);
+  const first = await write(saw());
+  expect(first.isError).toBe(true);
+  expect(first.output).toContain("lib rules");
+  const changed = first.output.replace("lib rules", "lib [secret: TOKEN]"); // as the model read it
+  expect(await write(saw([changed]))).toEqual({ output: "wrote" }); // the next turn
+  expect(await write(saw([changed]))).toEqual({ output: "wrote" });
+  expect(ran).toEqual(["write_file lib/a.ts", "write_file lib/a.ts"]);
+});

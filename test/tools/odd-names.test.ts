@@ -3,7 +3,7 @@
 // and every file tool opens the file by that name; a name written as a program reading it as UTF-8
 // shows it (`caf�.txt`) is pointed to the right one, never created beside it.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { diskPath } from "../../src/fs/dir-names.ts";
 import { shownName } from "../../src/fs/odd-names.ts";
@@ -65,6 +65,16 @@ test("read_file opens a name as grep writes it, and edit and write_file change t
   expect((await write({ path: "odd/new\\nline.txt", content: "rewritten\n" })).isError).toBeFalsy();
   expect(readFileSync(join(root, "odd", "new\nline.txt"), "utf8")).toBe("rewritten\n");
   expect(names().sort()).toEqual(["caf\\xE9.txt", `it's "q".txt`, "new\\nline.txt"]);
+});
+
+test("a link named with a byte that is not UTF-8 is followed as any link is: write_file writes the file it names, and the link stays", async () => {
+  const { root, read, write } = layout();
+  writeFileSync(join(root, "target.txt"), "old\n");
+  symlinkSync("target.txt", Buffer.concat([Buffer.from(`${root}/link`), Buffer.from([0x80])]));
+  expect(await read({ path: "link\\x80" })).toEqual({ output: "1\told" });
+  expect((await write({ path: "link\\x80", content: "new\n" })).isError).toBeFalsy();
+  expect(readFileSync(join(root, "target.txt"), "utf8")).toBe("new\n");
+  expect(lstatSync(Buffer.concat([Buffer.from(`${root}/link`), Buffer.from([0x80])])).isSymbolicLink()).toBe(true);
 });
 
 test("the name as U+FFFD or as Windows-1252 text shows: read_file and edit name the file it is, write_file refuses to make a second", async () => {
