@@ -6,6 +6,7 @@
 // model read the note and went on twice. Pure.
 import { textOf, type Message, type ToolCall } from "./ir.ts";
 import { readCallArguments } from "./call-arguments.ts";
+import { TOOL } from "./tool-names.ts";
 
 /** From this many turns in a row with the identical call on, each one's result ends with repeatNote. */
 export const REPEAT_NOTE_AT = 3;
@@ -98,12 +99,30 @@ export function trailingRepeats(steps: readonly Step[]): number {
 
 const same = (a: Step | undefined, b: Step) => a !== undefined && a.name === b.name && a.args === b.args && a.isError === b.isError && a.output === b.output;
 
+/**
+ * A command that waits for time to pass (`sleep 5; curl …/health`, `timeout 30 …`, `until …`): the
+ * same result turn after turn is a wait not over yet (a dev server starting, a CI run), not a loop —
+ * told as any repeat, never stopped (the turn limit bounds it).
+ */
+const WAITS = /(^|[\s;&|(])(sleep|wait|timeout|until|watch|inotifywait)(\s|$)|--retry\b/;
+
 /** The `error` message of a run stopped for repeating itself (kind "repeated_calls"), or undefined while it may go on. */
 export function repeatStop(messages: readonly Message[]): string | undefined {
   const steps = callSteps(messages);
   const n = trailingRepeats(steps);
   if (n < REPEAT_STOP_AT) return undefined;
   const last = steps.at(-1)!;
+  if (last.name === TOOL.bash && WAITS.test(commandOf(last.args))) return undefined;
   const args = last.args.length > 80 ? `${last.args.slice(0, 80)}…` : last.args;
   return `the model made the same call ${n} turns in a row and got the same result each time (${last.name} ${args}); stopped rather than spend the rest of its turns on it: say what to do differently`;
+}
+
+/** The `command` of a bash step's arguments (Step.args), or the arguments' text when they are no such JSON. */
+function commandOf(args: string): string {
+  try {
+    const command = (JSON.parse(args) as { command?: unknown }).command;
+    return typeof command === "string" ? command : args;
+  } catch {
+    return args;
+  }
 }

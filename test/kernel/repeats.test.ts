@@ -98,6 +98,20 @@ describe("the loop", () => {
     expect(repeatNote(3)).toContain("To wait for a change, make one call that waits until it happens");
   });
 
+  test("a command that waits for time to pass (a poll: sleep, then look) is told as a repeat but never stopped: the wait may not be over", async () => {
+    const poll = { name: "bash", arguments: { command: "sleep 1; cat status.txt" } };
+    const script = [...Array.from({ length: 7 }, () => ({ toolCalls: [poll] })), { text: "The build is done." }];
+    const messages = [userMessage("wait for the build")];
+    const result = await runLoop(messages, loopDeps(fakeProvider(script), { tools: [echo] }));
+    expect(result).toMatchObject({ stop: "end", turns: 8 });
+    expect(
+      messages
+        .filter((m) => m.role === "tool")
+        .map(textOf)
+        .at(-1),
+    ).toBe(`hi${repeatNote(7)}`);
+  });
+
   test("a call whose result changes each time is no repetition: it runs as often as the model asks", async () => {
     let n = 0;
     const counter: Tool = { ...echo, run: async () => ({ output: `run ${++n}` }) };
