@@ -1,7 +1,7 @@
 // The model endpoint of a run (SPEC §16): the proxied fetch every model request and remote MCP
 // server goes through, and the provider behind it, loaded as early as possible.
 import { hideCredentials } from "./config/guard.ts";
-import { builtInUrl } from "./config/presets.ts";
+import { builtInUrl, vendorsApi } from "./config/presets.ts";
 import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
 import { ProviderError, type Provider } from "./kernel/provider.ts";
@@ -88,6 +88,8 @@ export function providerFor(
     ...keySettingOf(settings),
     ...(builtInUrl(settings) ? { builtInUrl: true } : {}),
     ...(proxy ? { proxy } : {}),
+    // a server that does not parse tool calls leaves them in the text; a vendor's own API parses them
+    ...(vendorsApi(settings.baseUrl) ? {} : { textCalls: true }),
   });
 }
 

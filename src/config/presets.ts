@@ -154,6 +154,12 @@ export function presets(env: Env): { providers: ProviderSettings[]; first: strin
   return { providers, first: (providers.find((p) => p.apiKey) ?? providers.find(isGateway))?.name ?? "ollama" };
 }
 
+/** The hosts of the vendors' own APIs: the built-in providers that take a key (api.openai.com, api.deepseek.com…). */
+const VENDOR_HOSTS = PRESETS.filter((p) => p.keyVars.length > 0).map((p) => new URL(p.baseUrl).hostname);
+
+/** Whether `baseUrl` is a vendor's own API, whose servers parse tool calls: a call in an answer's text there is text. */
+export const vendorsApi = (baseUrl: string): boolean => URL.canParse(baseUrl) && VENDOR_HOSTS.includes(new URL(baseUrl).hostname);
+
 /** Whether `p` uses hey's own address for its name (a built-in provider, or its table without a base_url): no one wrote it. */
 export const builtInUrl = (p: Pick<ProviderSettings, "name" | "baseUrl">): boolean => PRESETS.some((x) => x.name === p.name && x.baseUrl === p.baseUrl);
 

@@ -8,7 +8,6 @@ import { isUnknownHost, NetError } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
 import { netFailure, noContentError } from "./common.ts";
-import { withTextCalls } from "./text-call-stream.ts";
 
 export type { ProviderOptions };
 
@@ -231,21 +230,16 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
  * it (no text, thinking or call) where that is a flake (emptyIsFlake), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
  * endpoint, retried as such; Anthropic's empty end_turn after tool results ends the task (the loop
- * says so). Tool calls its answers wrote as text are run as calls (text-call-stream.ts).
- * The opaque data of its answers names the provider (signed).
+ * says so). The opaque data of its answers names the provider (signed).
  */
 function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where: string, named: { setting: string | undefined }): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   const from = named.setting ? `, set by ${named.setting}` : "";
-  const told = { server: false }; // that this server sends tool calls as text: said once
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
-      // tool calls the server left in the text are run as calls (text-call-stream.ts); not where none may be made
-      const callable = request.tools.length > 0 && request.toolChoice !== "none";
-      const events = callable ? withTextCalls(provider.stream(request, signal), request.tools, told) : provider.stream(request, signal);
       try {
-        for await (const event of events) {
+        for await (const event of provider.stream(request, signal)) {
           if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol)) throw noContentError();
           yield signed(event, provider.name);
         }

@@ -37,6 +37,7 @@ import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts
 import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 import { doneMarkers, toStop } from "./openai-end.ts";
 import { reasoningAsAnswer } from "./reasoning-answer.ts";
+import { textCallsOf } from "./text-call-stream.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -370,16 +371,17 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
   };
 
   const told = { reasoning: false };
+  const seen = { native: false, told: false };
+  const answer = (request: ModelRequest, signal: AbortSignal) =>
+    adaptingStream(
+      () => attempt(request, signal),
+      (e) => adaptToRefusal(requestOptions, e.message),
+    );
   return {
     protocol: "openai",
     model: opts.model,
+    // calls written as text are read before an answer only in reasoning becomes text: never in it
     stream: (request: ModelRequest, signal: AbortSignal) =>
-      reasoningAsAnswer(
-        adaptingStream(
-          () => attempt(request, signal),
-          (e) => adaptToRefusal(requestOptions, e.message),
-        ),
-        told,
-      ),
+      reasoningAsAnswer(opts.textCalls ? textCallsOf(answer(request, signal), request, seen) : answer(request, signal), told),
   };
 }

@@ -1,56 +1,82 @@
 // The tool calls a model wrote into its answer's text (text-tool-calls.ts), run as the calls its
-// server should have sent, on every protocol: create.ts passes each provider's stream through here.
-// The session keeps them as real calls, so later requests send them in the protocol's own form.
+// server should have sent, where that is the server's failure to parse them: a chat-completions
+// server that is no vendor's own API (openai.ts passes its stream through here when its
+// `textCalls` option says so). Elsewhere a call in the text is text the model quotes (a file, a
+// web page), never run. The session keeps them as real calls, so later requests send them in the
+// protocol's own form.
 import { newId, type ContentBlock, type ToolCall, type ToolSpec } from "../kernel/ir.ts";
-import type { StreamEvent } from "../kernel/provider.ts";
-import { CALL_OPENERS, openerAt, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
+import type { ModelRequest, StreamEvent } from "../kernel/provider.ts";
+import { CALL_OPENERS, mayBeCalls, openerAt, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
 
 /** The start of the notice that says a server sent tool calls as text (hey doctor looks for it). */
 export const CALLS_AS_TEXT = "the server sent the model's tool calls as text";
 
 const LONGEST_OPENER = Math.max(...CALL_OPENERS.map((o) => o.length));
 
+/** What one endpoint has shown so far, kept by its provider across its requests. */
+export interface EndpointSeen {
+  /** it sent a tool call of its own: it parses calls, and one in its text is quoted text */
+  native: boolean;
+  /** the user heard that it sends tool calls as text */
+  told: boolean;
+}
+
+/**
+ * The events of `request` to an endpoint that may leave calls in the text, read by withTextCalls
+ * while a call there can be its failure to parse one: tools are offered and may be called, and the
+ * endpoint has sent no tool call of its own yet (`seen`). Else `events` as they are.
+ */
+export function textCallsOf(events: AsyncIterable<StreamEvent>, request: ModelRequest, seen: EndpointSeen): AsyncIterable<StreamEvent> {
+  const callable = request.tools.length > 0 && request.toolChoice !== "none";
+  return callable && !seen.native ? withTextCalls(events, request.tools, seen) : events;
+}
+
 /**
  * `events`, where an answer with no tool calls of its own whose text ends with calls written in a
  * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text what came
  * before them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
  * "malformed_call", so the model is told nothing ran. While the answer streams, its text from a
- * call opener on is held back, shown at the end only when it was no call. The first time (`told`)
- * the user hears, as a notice, that the server is not parsing tool calls and how to make it.
- * Throws what `events` throws.
+ * call opener on is held back while it may still be calls (mayBeCalls), shown at the end only when
+ * it was none; held text is shown before a failure is thrown, so a cut answer keeps it. An answer
+ * with calls of its own sets `seen.native`. The first time (`seen.told`) the user hears, as a
+ * notice, that the server is not parsing tool calls and how to make it. Throws what `events` throws.
  */
-export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: readonly ToolSpec[], told: { server: boolean }): AsyncGenerator<StreamEvent> {
+export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: readonly ToolSpec[], seen: EndpointSeen): AsyncGenerator<StreamEvent> {
   let text = "";
   let shown = 0;
-  let held = false; // a call opener came: nothing more is shown until the answer ends
-  for await (const event of events) {
-    if (event.type === "text") {
-      text += event.delta;
-      if (held) continue;
-      const at = openerAt(text, Math.max(0, shown - LONGEST_OPENER));
-      held = at !== -1;
-      const upTo = held ? at : text.length - openerStartAtEnd(text);
-      if (upTo > shown) yield { type: "text", delta: text.slice(shown, upTo) };
-      shown = Math.max(shown, upTo);
-      continue;
+  try {
+    for await (const event of events) {
+      if (event.type === "text") {
+        text += event.delta;
+        // from the first opener on whose text may still be calls; prose naming the syntax is shown as it comes
+        let at = openerAt(text, Math.max(0, shown - LONGEST_OPENER));
+        while (at !== -1 && !mayBeCalls(text.slice(at))) at = openerAt(text, at + 1);
+        const upTo = at !== -1 ? at : text.length - openerStartAtEnd(text);
+        if (upTo > shown) yield { type: "text", delta: text.slice(shown, upTo) };
+        shown = Math.max(shown, upTo);
+        continue;
+      }
+      if (event.type !== "done") {
+        yield event;
+        continue;
+      }
+      if (event.message.toolCalls?.length) seen.native = true;
+      const own = event.message.toolCalls?.length || event.stop === "length" || event.stop === "refusal";
+      const found = own || shown === text.length ? undefined : textToolCalls(textPart(event.message.content), tools);
+      if (!found) {
+        if (shown < text.length) yield { type: "text", delta: text.slice(shown) };
+        yield event;
+      } else {
+        if (!seen.told) yield { type: "notice", message: serverAdvice(found) };
+        seen.told = true;
+        yield* asCalls(event, found);
+      }
+      text = "";
+      shown = 0;
     }
-    if (event.type !== "done") {
-      yield event;
-      continue;
-    }
-    const own = event.message.toolCalls?.length || event.stop === "length" || event.stop === "refusal";
-    const found = own || !held ? undefined : textToolCalls(textPart(event.message.content), tools);
-    if (!found) {
-      if (shown < text.length) yield { type: "text", delta: text.slice(shown) };
-      yield event;
-    } else {
-      if (!told.server) yield { type: "notice", message: serverAdvice(found) };
-      told.server = true;
-      yield* asCalls(event, found);
-    }
-    text = "";
-    shown = 0;
-    held = false;
+  } catch (e) {
+    if (shown < text.length) yield { type: "text", delta: text.slice(shown) }; // what a cut answer keeps
+    throw e;
   }
   if (shown < text.length) yield { type: "text", delta: text.slice(shown) }; // no done: what the caller keeps of a cut answer
 }

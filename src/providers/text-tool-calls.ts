@@ -2,6 +2,8 @@
 // vLLM without --enable-auto-tool-choice --tool-call-parser, llama.cpp without --jinja, an Ollama
 // model whose template has no tools. The model then writes its chat template's call syntax as
 // text, and the server ends the answer with finish_reason "stop". Pure; text-call-stream.ts applies it.
+import { readArguments } from "../kernel/call-arguments.ts";
+import { toolNameOf } from "../kernel/call-names.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
 
 /** A call syntax a chat template writes, by what the notice calls it. */
@@ -31,6 +33,41 @@ const MISTRAL = "[TOOL_CALLS]";
 
 /** What opens a call in each template: the stream holds text back from the first of these (text-call-stream.ts). */
 export const CALL_OPENERS: readonly string[] = [HERMES, FUNCTION, DS_CALLS, DS_CALL, MISTRAL];
+
+/** The end of each opener's block; Mistral's calls run to the end of the answer. */
+const END_OF: Record<string, string | undefined> = { [HERMES]: HERMES_END, [FUNCTION]: FUNCTION_END, [DS_CALLS]: DS_CALLS_END, [DS_CALL]: DS_CALL_END };
+
+/**
+ * How what follows each opener starts when it is a call (checked once a character other than
+ * whitespace came): Hermes' JSON or `<function=`, a function's name then `>` then JSON or
+ * `<parameter=`, Mistral's JSON list or object or `NAME[`. DeepSeek's tokens are never prose.
+ */
+const START_OF: Record<string, RegExp> = {
+  [HERMES]: /^\s*(?:$|[{<])/,
+  [FUNCTION]: /^[^\s<>]*(?:$|>\s*(?:$|[{<]))/,
+  [DS_CALLS]: /^/,
+  [DS_CALL]: /^/,
+  [MISTRAL]: /^\s*(?:$|[[{]|[^\s[\]{}]+(?:$|\[))/,
+};
+
+/**
+ * Whether `tail`, text from a call opener on (as much of it as has streamed), may still be the
+ * calls an answer ends with: what follows each opener starts as a call does, and after each closed
+ * block comes only whitespace or another opener. Once false, no more text makes it true.
+ */
+export function mayBeCalls(tail: string): boolean {
+  let rest = tail;
+  for (;;) {
+    const opener = CALL_OPENERS.find((o) => rest.startsWith(o));
+    if (!opener) return CALL_OPENERS.some((o) => o.startsWith(rest)); // "" or an opener still streaming in
+    const after = rest.slice(opener.length);
+    if (!START_OF[opener]!.test(after)) return false;
+    const end = END_OF[opener];
+    const close = end ? after.indexOf(end) : -1;
+    if (!end || close === -1) return true;
+    rest = after.slice(close + end.length).trimStart();
+  }
+}
 
 const TEMPLATE_OF: Record<string, CallTemplate> = {
   [HERMES]: "hermes",
@@ -71,6 +108,7 @@ function insideFence(text: string, at: number): boolean {
 export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCalls | undefined {
   // the syntax named in prose may come before the calls the answer ends with
   for (let at = openerAt(text); at !== -1; at = openerAt(text, at + 1)) {
+    if (!mayBeCalls(text.slice(at))) continue; // what the stream showed as prose (text-call-stream.ts)
     const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
     const bodies = bodiesOf(template, text.slice(at));
     if (bodies?.length) return callsOf(template, text.slice(0, at).trimEnd(), bodies, tools);
@@ -97,17 +135,24 @@ function callsOf(template: CallTemplate, before: string, bodies: string[], tools
           : template === "hermes" && !body.trimStart().startsWith(FUNCTION)
             ? hermesCall(body)
             : functionCall(body, tools);
-    const problem = typeof call === "string" ? call : checked(call, tools);
-    if (problem) return { template, before, calls: [], problem };
-    calls.push(call as { name: string; arguments: string });
+    const named = typeof call === "string" ? call : checked(call, tools);
+    if (typeof named === "string") return { template, before, calls: [], problem: named };
+    calls.push(named);
   }
   return { template, before, calls };
 }
 
-/** Why `call` cannot run: a tool not offered, arguments that are no JSON object; undefined when it can. */
-function checked(call: { name: string; arguments: string }, tools: readonly ToolSpec[]): string | undefined {
-  if (!tools.some((t) => t.name === call.name)) return `it names ${JSON.stringify(call.name)}, which is no tool offered`;
-  return objectOf(call.arguments) ? undefined : `the arguments of ${call.name} are no JSON object`;
+/**
+ * `call` under the offered tool its name means (`Bash`: bash, as for a native call), or why it
+ * cannot run: a tool not offered, arguments that are no JSON object even as a native call's are
+ * read (a trailing comma is; the loop repairs them as it does a native call's).
+ */
+function checked(call: { name: string; arguments: string }, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
+  const offered = tools.map((t) => t.name);
+  const name = toolNameOf(call.name, offered);
+  if (name === undefined || !offered.includes(name)) return `it names ${JSON.stringify(call.name)}, which is no tool offered`;
+  const read = readArguments(call.arguments);
+  return "error" in read ? `the arguments of ${name} are no JSON object: ${read.error}` : { name, arguments: call.arguments };
 }
 
 /** The contents of `<tool_call>…</tool_call>` blocks making up all of `tail` (the last one may lack its end); undefined if anything else is there. */
@@ -118,7 +163,8 @@ function hermesBodies(tail: string): string[] | undefined {
   const open = tail.lastIndexOf(HERMES);
   const rest = tail.slice(open + HERMES.length);
   const earlier = open === 0 ? [] : blocks(tail.slice(0, open), HERMES, HERMES_END);
-  return earlier && !rest.includes(HERMES_END) && (objectOf(rest) || rest.trimStart().startsWith(FUNCTION)) ? [...earlier, rest] : undefined;
+  const whole = rest.trim() !== "" && "args" in readArguments(rest);
+  return earlier && !rest.includes(HERMES_END) && (whole || rest.trimStart().startsWith(FUNCTION)) ? [...earlier, rest] : undefined;
 }
 
 /** The contents of `open…end` blocks making up all of `tail` but whitespace; undefined if anything else is there. */
@@ -187,7 +233,8 @@ function listOf(text: string): unknown[] | undefined {
 
 /** `{"name": …, "arguments": {…}}` (or `parameters`, or arguments as a JSON string), or why it is not one. */
 function hermesCall(body: string): { name: string; arguments: string } | string {
-  const call = objectOf(body);
+  const read = readArguments(body);
+  const call = "args" in read ? read.args : undefined;
   if (!call || typeof call.name !== "string") return "its call is no JSON object with a name";
   const args = call.arguments ?? call.parameters ?? {};
   return { name: call.name, arguments: typeof args === "string" ? args : JSON.stringify(args) };
@@ -206,7 +253,16 @@ function functionCall(body: string, tools: readonly ToolSpec[]): { name: string;
   const name = text.slice(0, gt).trim();
   const rest = text.slice(gt + 1).trim();
   if (rest === "" || rest.startsWith("{")) return { name, arguments: rest || "{}" };
-  const props = schemaProperties(tools.find((t) => t.name === name));
+  const props = schemaProperties(
+    tools.find(
+      (t) =>
+        t.name ===
+        toolNameOf(
+          name,
+          tools.map((x) => x.name),
+        ),
+    ),
+  );
   const args: Record<string, unknown> = {};
   const param = /<parameter=([^>]+)>([\s\S]*?)<\/parameter>/g;
   let left = rest;
@@ -247,14 +303,4 @@ function typedValue(raw: string, schema: unknown): unknown {
 function schemaProperties(tool: ToolSpec | undefined): Record<string, unknown> {
   const props = tool?.parameters.properties;
   return typeof props === "object" && props !== null ? (props as Record<string, unknown>) : {};
-}
-
-/** `text` as a JSON object; undefined when it is not one. */
-function objectOf(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

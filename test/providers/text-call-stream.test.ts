@@ -30,10 +30,13 @@ async function collect(events: AsyncIterable<StreamEvent>) {
   return { shown: out.flatMap((e) => (e.type === "text" ? [e.delta] : [])).join(""), notices: out.filter((e) => e.type === "notice"), done };
 }
 
+/** An endpoint nothing is known of yet. */
+const fresh = () => ({ native: false, told: false });
+
 const CALL = ["Listing.\n<too", 'l_call>\n{"name": "bash", ', '"arguments": {"command": "ls"}}\n</tool_call>'];
 
 test("an opener split across deltas is held back: only the text before it is shown; the done carries the call, stop tool_calls", async () => {
-  const { shown, done, notices } = await collect(withTextCalls(answer(CALL), TOOLS, { server: false }));
+  const { shown, done, notices } = await collect(withTextCalls(answer(CALL), TOOLS, fresh()));
   expect(shown).toBe("Listing.\n");
   expect(done.stop).toBe("tool_calls");
   expect(done.message.content).toEqual([
@@ -46,14 +49,14 @@ test("an opener split across deltas is held back: only the text before it is sho
 });
 
 test("the server advice is said once per provider", async () => {
-  const told = { server: false };
+  const told = fresh();
   await collect(withTextCalls(answer(CALL), TOOLS, told));
   expect((await collect(withTextCalls(answer(CALL), TOOLS, told))).notices).toEqual([]);
 });
 
 test("prose that names the syntax is shown whole once the answer ends, unchanged", async () => {
   const deltas = ["Use <tool_call>", " blocks, as Hermes", " models do."];
-  const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, { server: false }));
+  const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
   expect(shown).toBe(deltas.join(""));
   expect(done.stop).toBe("stop");
   expect(done.message.toolCalls).toBeUndefined();
@@ -61,16 +64,71 @@ test("prose that names the syntax is shown whole once the answer ends, unchanged
 });
 
 test("an answer cut at the output limit is never read for calls: its text is shown as it came", async () => {
-  const { shown, done } = await collect(withTextCalls(answer(CALL, "length"), TOOLS, { server: false }));
+  const { shown, done } = await collect(withTextCalls(answer(CALL, "length"), TOOLS, fresh()));
   expect(shown).toBe(CALL.join(""));
   expect(done.stop).toBe("length");
 });
 
 test("a written call naming no offered tool: malformed_call saying no tool ran, the advice still given", async () => {
   const deltas = ['<tool_call>{"name": "rm", "arguments": {}}</tool_call>'];
-  const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, { server: false }));
+  const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
   expect(shown).toBe("");
   expect(done.stop).toBe("malformed_call");
   expect(done.detail).toContain('it names "rm", which is no tool offered. No tool was run');
   expect(notices).toHaveLength(1);
+});
+
+test("a trailing comma and a name written `Bash` run, as the same native call would", async () => {
+  const deltas = ['<tool_call>{"name": "Bash", "arguments": {"command": "ls",},}</tool_call>'];
+  const { shown, done } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
+  expect(shown).toBe("");
+  expect(done.stop).toBe("tool_calls");
+  expect(done.message.toolCalls?.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([["bash", { command: "ls" }]]);
+  const fn = await collect(withTextCalls(answer(['<function=Bash>{"command": "ls",}</function>']), TOOLS, fresh()));
+  expect(fn.done.message.toolCalls?.map((c) => c.name)).toEqual(["bash"]);
+});
+
+test("prose naming the syntax early in a long answer streams on: the text after it is shown as it comes, not at the end", async () => {
+  const log: string[] = [];
+  async function* source(): AsyncGenerator<StreamEvent> {
+    const deltas = ["Your template uses <tool_call> tags. ", ...Array.from({ length: 50 }, (_, i) => `Paragraph ${i}. `)];
+    for (const delta of deltas) {
+      log.push(`sent ${delta}`);
+      yield { type: "text", delta };
+    }
+    log.push("sent done");
+    yield* answer([]);
+  }
+  for await (const e of withTextCalls(source(), TOOLS, fresh())) if (e.type === "text") log.push(`shown ${e.delta}`);
+  expect(log.indexOf("shown Paragraph 10. ")).toBeGreaterThan(-1);
+  expect(log.indexOf("shown Paragraph 10. ")).toBeLessThan(log.indexOf("sent Paragraph 12. "));
+  const shown = log.flatMap((l) => (l.startsWith("shown ") ? [l.slice(6)] : [])).join("");
+  expect(shown).toStartWith("Your template uses <tool_call> tags. Paragraph 0. ");
+});
+
+test("a call after a closed block's prose is prose: an example block followed by more text is shown before the answer ends", async () => {
+  const log: string[] = [];
+  async function* source(): AsyncGenerator<StreamEvent> {
+    for (const delta of ['Like this: <tool_call>{"name": "bash", "arguments": {}}</tool_call>', " and then", " more words."]) {
+      log.push(`sent ${delta}`);
+      yield { type: "text", delta };
+    }
+    log.push("sent done");
+    yield* answer([]);
+  }
+  for await (const e of withTextCalls(source(), TOOLS, fresh())) if (e.type === "text") log.push(`shown ${e.delta}`);
+  expect(log.findIndex((l) => l.startsWith("shown") && l.includes("</tool_call>"))).toBeLessThan(log.indexOf("sent  more words."));
+});
+
+test("a stream that breaks while text is held: the held text is shown before the failure, so the cut answer keeps it", async () => {
+  async function* source(): AsyncGenerator<StreamEvent> {
+    yield { type: "text", delta: 'Listing.\n<tool_call>{"name": "ba' };
+    throw new Error("connection reset");
+  }
+  const shown: string[] = [];
+  const failed = (async () => {
+    for await (const e of withTextCalls(source(), TOOLS, fresh())) if (e.type === "text") shown.push(e.delta);
+  })();
+  await expect(failed).rejects.toThrow("connection reset");
+  expect(shown.join("")).toBe('Listing.\n<tool_call>{"name": "ba');
 });
