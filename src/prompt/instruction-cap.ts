@@ -63,7 +63,7 @@ export function capInstructions(
       if (bytes[i]! <= left) left -= bytes[i]!;
       else if (left >= MIN_CUT_BYTES || nearest) {
         out[i] = cutTo(files[i]!, left);
-        cuts.push(`${unmistakable(shown(files[i]!.path))} to ${kb(size(out[i]!.text))} of its ${kb(bytes[i]!)}`);
+        cuts.push(`${unmistakable(shown(files[i]!.path))} to ${kb(size(out[i]!.text))} of its ${files[i]!.truncated ? "first " : ""}${kb(bytes[i]!)}`);
         left = Math.max(0, left - size(out[i]!.text));
       } else dropped.add(i);
       nearest = false;

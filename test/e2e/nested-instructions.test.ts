@@ -111,7 +111,7 @@ test("from web/, with a 36 KB root AGENTS.md and a 9 KB web/AGENTS.md: web's rul
   expect(system).toContain("web rule 00000");
   expect(system).toContain("web rule 00287."); // web's last line: before, web's file was the one left out
   expect(system).toMatch(new RegExp(`\\[${join(repoOf(), "AGENTS.md")} is cut here, after line \\d+, .*; read_file it from offset \\d+ for the rest\\]`));
-  expect(run.stderr).toContain(`cut: ${join(repoOf(), "AGENTS.md")} to 30 KB of its 32 KB. Trim them`);
+  expect(run.stderr).toContain(`cut: ${join(repoOf(), "AGENTS.md")} to 30 KB of its first 32 KB. Trim them`);
   expect(run.stderr).not.toContain("left out: AGENTS.md");
   expect(readFileSync(join(repoOf(), "web", "src", "app.js"), "utf8")).toBe("const a = 1;\n"); // web's rules were there: nothing to wait for
 });

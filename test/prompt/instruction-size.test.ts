@@ -133,7 +133,7 @@ test("hey in web/ of a project with a 36 KB root AGENTS.md: web's own 9 KB are a
   expect(system).not.toContain("Left out of these instructions");
   expect(warned.filter((w) => w.includes("budget_tokens"))).toEqual([
     "once: instruction files (AGENTS.md, CLAUDE.md and their imports) come to 41 KB, over the 39 KB they may take of each request " +
-      `(a quarter of [agent] budget_tokens); cut: ${join(repo, "AGENTS.md")} to 30 KB of its 32 KB. Trim them, or raise budget_tokens to let more in`,
+      `(a quarter of [agent] budget_tokens); cut: ${join(repo, "AGENTS.md")} to 30 KB of its first 32 KB. Trim them, or raise budget_tokens to let more in`,
   ]);
 });
 
