@@ -178,7 +178,7 @@ export async function assemble(
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
   // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
-  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, budgetTokens: settings.agent.budgetTokens });
+  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, inPrompt: () => prompt.instructions() }); // within the share it leaves
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, (text) => redactedForm(text, redaction)); // as tool results show it

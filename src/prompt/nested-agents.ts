@@ -13,7 +13,7 @@
 // (node_modules/next) or one git ignores (build/) holds no instructions of the user's: its file is
 // not read, the model gets one line that it exists, the user one line, once (git-ignored.ts).
 import { realpathSync, statSync } from "node:fs";
-import { dirname, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { agentsPlaces, placedFiles, PROJECT_NAMES, readAgentsFiles, type AgentsFile } from "./agents-md.ts";
 import { agentsHeading, cutNote } from "./system.ts";
 import { notTheProjects } from "./git-ignored.ts";
@@ -63,11 +63,20 @@ export function nestedSection(file: AgentsFile): string {
 
 /**
  * The nested AGENTS.md of the project hey runs in at `cwd`: directories inside the top of the
- * system prompt's chain (the git root, else `cwd`) that the chain does not hold. `warn`: a file
- * left out (unreadable, a link out of the project, a dependency's, over the share of `budgetTokens`
- * instruction files may take: instruction-cap.ts), once each.
+ * system prompt's chain (the git root, else `cwd`) that the chain does not hold, or whose file the
+ * system prompt left out for its size. `warn`: a file left out (unreadable, a link out of the
+ * project, a dependency's, over the share of `budgetTokens` instruction files may take:
+ * instruction-cap.ts), once each. `inPrompt`: what the system prompt's instruction files leave of
+ * that share now (PromptSource.instructions): a directory's files get that, at least
+ * NESTED_MIN_BYTES; without it, the share of `budgetTokens`.
  */
-export function createNestedAgents(opts: { cwd: string; configDir: string; warn(message: string): void; budgetTokens?: number }): NestedAgents {
+export function createNestedAgents(opts: {
+  cwd: string;
+  configDir: string;
+  warn(message: string): void;
+  budgetTokens?: number;
+  inPrompt?(): { left: number; leftOut: readonly string[] };
+}): NestedAgents {
   const chain = agentsPlaces(opts.cwd, opts.configDir).slice(1); // the user's file is not the project's
   const top = chain[0]?.dir ?? opts.cwd;
   const inChain = new Set(chain.map((p) => p.dir));
@@ -83,9 +92,13 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
   return {
     forPath(path, last, write = false) {
       const real = realDir(path);
-      if (real === undefined || !real.startsWith(top + sep)) return undefined;
+      if (real === undefined || (real !== top && !real.startsWith(top + sep))) return undefined;
+      const prompt = opts.inPrompt?.() ?? { left: opts.budgetTokens ? instructionsMaxBytes(opts.budgetTokens) : Infinity, leftOut: [] };
+      // a directory of the chain whose file the system prompt left out for its size: given here, as a deeper one's
+      const missing = chain.filter((p) => p.names.some((n) => prompt.leftOut.includes(join(p.dir, n))));
+      const unseen = new Set(missing.map((p) => p.dir));
       const dirs: string[] = [];
-      for (let dir = real; dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir)) dirs.unshift(dir);
+      for (let dir = real; dir === top || dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir) || unseen.has(dir)) dirs.unshift(dir);
       if (dirs.length === 0) return undefined;
       // a directory of a dependency, or one git ignores (build output), holds no instructions of the user's: it is not even read
       const held = dirs.flatMap((dir) => {
@@ -97,12 +110,11 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
       const theirs = held.filter((h) => h.why !== undefined);
       const read = readAgentsFiles(
         held.filter((h) => h.why === undefined).map((h) => h.place),
-        { shown: inPrompt }, // never outside the project
+        { shown: inPrompt.filter((f) => !placedFiles(missing).includes(f)) }, // never outside the project
       );
-      // one directory's files at most what the system prompt's may take (a CLAUDE.md importing twenty big files)
-      const capped = capInstructions(read.files, opts.budgetTokens ? instructionsMaxBytes(opts.budgetTokens) : Number.POSITIVE_INFINITY, (p) =>
-        relative(opts.cwd, p),
-      );
+      // what the system prompt's files leave of the share (a CLAUDE.md importing twenty big files; a 20 KB file after 30 KB of them)
+      const share = Math.max(prompt.left, NESTED_MIN_BYTES);
+      const capped = capInstructions(read.files, share, (p) => relative(opts.cwd, p), "what the system prompt's leave of a quarter of [agent] budget_tokens");
       for (const w of [...read.warnings, ...(capped.leftOut ? [capped.leftOut.warning] : [])]) if (!warned.has(w)) warned.add(w), opts.warn(w);
       for (const t of theirs) {
         const line = `${relative(opts.cwd, t.file)}: ${t.why}, so not given to the model as instructions`;
@@ -110,7 +122,7 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
       }
       if (givenAfter !== last.id) (given = new Set()), (givenAfter = last.id);
       const notes = theirs.map((t) => ({ file: undefined, text: `${t.file}: ${t.why}, not the user's instructions; not given.` }));
-      const cut = capped.leftOut ? [{ file: undefined, text: capped.leftOut.note }] : [];
+      const cut = capped.leftOut?.note ? [{ file: undefined, text: capped.leftOut.note }] : [];
       const sections = [...capped.files.map((f) => ({ file: f.path, text: nestedSection(f) })), ...cut, ...(write ? [] : notes)].filter(
         (s) => (write ? !heldBefore(s.text, last) : !given.has(s.text)) && !last.has(s.text),
       );
@@ -121,6 +133,9 @@ export function createNestedAgents(opts: { cwd: string; configDir: string; warn(
     },
   };
 }
+
+/** What a directory's files given with a tool result may take however much the system prompt's take: the rules where the work is are never all left out. */
+export const NESTED_MIN_BYTES = 8 * 1024;
 
 /** The real directory `path` is in (itself when it is one), through links; for a path not created yet, its nearest existing parent. */
 function realDir(path: string): string | undefined {

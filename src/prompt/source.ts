@@ -70,6 +70,8 @@ export interface PromptSource {
   reloadables: Reloadable[];
   /** the problems start-up found in the skills the agent writes (start-note.ts), for the model's first request; undefined: none */
   startNote: string | undefined;
+  /** the bytes the system prompt's instruction files leave now of their share (instruction-cap.ts; Infinity without a budget), and the directories' own files it left out for their size */
+  instructions(): { left: number; leftOut: readonly string[] };
 }
 
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
@@ -93,13 +95,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   if (sizeSaid) warn(sizeSaid, true);
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
-  const readAgents = (): AgentsMd & { leftOut?: string } => {
+  const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
     const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts.home), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
     const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
     const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
     if (!capped.leftOut) return { ...read, files };
     const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out
-    return { files: capped.files, warnings: [...read.warnings, warning], imports: [...read.imports, warning], leftOut: note };
+    const dirsLeftOut = capped.leftOut.files.filter((f) => f.importedBy === undefined).map((f) => f.path);
+    return { files: capped.files, warnings: [...read.warnings, warning], imports: [...read.imports, warning], leftOut: note || undefined, dirsLeftOut };
   };
   let agents = readAgents();
   for (const w of agents.warnings) warn(w, agents.imports.includes(w));
@@ -179,7 +182,11 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     const files = [`${nodePath.sep}${name}${nodePath.sep}SKILL.md:`, `${nodePath.sep}${name}.md:`];
     return now.problems.find((p) => p.level === "error" && files.some((f) => p.message.includes(f)))?.message;
   };
-  return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote };
+  const instructions = () => ({
+    left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + new TextEncoder().encode(f.text).length, 0) : Infinity,
+    leftOut: agents.dirsLeftOut ?? [],
+  });
+  return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
 }
 
 /** A skill problem as it was said: its words and the version of its file. */

@@ -14,6 +14,8 @@ export interface AgentsFile {
   truncated: boolean;
   /** the CLAUDE.md (or imported file) whose `@path` brought this file in (prompt/imports.ts) */
   importedBy?: string;
+  /** cut shorter to keep within the instruction files' share (instruction-cap.ts): the last line kept */
+  cutAtLine?: number;
 }
 
 /** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
@@ -143,5 +145,7 @@ export function agentsHeading(file: AgentsFile): string {
 
 /** What the model is told after a file cut at the cap. */
 export function cutNote(file: AgentsFile): string {
+  if (file.cutAtLine !== undefined)
+    return `\n[${file.path} is cut here, after line ${file.cutAtLine}, to keep instruction files within their share of each request; read_file it from offset ${file.cutAtLine + 1} for the rest]`;
   return file.truncated ? `\n[${file.path} is cut here, at ${AGENTS_MD_MAX_BYTES / 1024} KB; read the file for the rest]` : "";
 }

@@ -1,13 +1,16 @@
 // A deeper directory's AGENTS.md or CLAUDE.md through dist/hey, from the repository root: a
 // dependency's (node_modules/x) or one in a directory git ignores (build/) never reaches the model
 // as instructions — one line tells the user, once — and an edit into a directory whose rules the
-// model has not been given is not applied until it has them.
+// model has not been given is not applied until it has them. Within the instruction files' share:
+// from web/ of a project whose root AGENTS.md is big, web's own rules are all in the system prompt
+// and the root's file is the one cut (named by a path that cannot be taken for web's); a deeper
+// file held before an edit comes cut to what the system prompt's leave, with where to read on.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
-import { textOf } from "../helpers/model-server.ts";
+import { systemOf, textOf } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -23,7 +26,10 @@ const write = (rel: string, text: string) => {
 };
 const config = (baseUrl: string) =>
   writeUserConfig(home(), `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n`);
-const hey = (prompt: string) => runHey(["-p", prompt], { cwd: repoOf(), env: { HOME: home() }, timeoutMs: 40_000 });
+const hey = (prompt: string, cwd = repoOf()) => runHey(["-p", prompt], { cwd, env: { HOME: home() }, timeoutMs: 40_000 });
+/** `kb` KB of numbered 32-byte lines, each saying whose it is. */
+const rules = (name: string, kb: number) =>
+  Array.from({ length: kb * 32 }, (_, i) => `${`${name} rule ${String(i).padStart(5, "0")}`.padEnd(31, ".")}\n`).join("");
 /** The model's script: these calls, one a turn, then a last word. */
 const calls = (script: [string, Record<string, unknown>][]) =>
   model((req) => {
@@ -132,4 +138,46 @@ test("rules with a value shaped like a key, redacted on their way to the model, 
     ),
   ).not.toContain("not applied");
   expect(readFileSync(join(repoOf(), "svc/b.txt"), "utf8")).toBe("b\n");
+});
+
+test("from web/, with a 36 KB root AGENTS.md and a 9 KB web/AGENTS.md: web's rules are all in the prompt, the root's file is cut and named in full", async () => {
+  write("AGENTS.md", rules("root", 36));
+  write("web/AGENTS.md", rules("web", 9));
+  write("web/src/app.js", "let a = 1;\n");
+  const m = calls([["edit", { path: "src/app.js", old_string: "let a", new_string: "const a" }]]);
+  config(m.baseUrl);
+  const run = await hey("go", join(repoOf(), "web"));
+  expect(run.code).toBe(0);
+  const system = systemOf(m.requests[0]!);
+  expect(system).toContain("web rule 00000");
+  expect(system).toContain("web rule 00287."); // web's last line: before, web's file was the one left out
+  expect(system).toMatch(new RegExp(`\\[${join(repoOf(), "AGENTS.md")} is cut here, after line \\d+, .*; read_file it from offset \\d+ for the rest\\]`));
+  expect(run.stderr).toContain(`cut: ${join(repoOf(), "AGENTS.md")} to 30 KB of its first 32 KB. Trim them`);
+  expect(run.stderr).not.toContain("left out: AGENTS.md");
+  expect(readFileSync(join(repoOf(), "web", "src", "app.js"), "utf8")).toBe("const a = 1;\n"); // web's rules were there: nothing to wait for
+});
+
+test("from the root, a 20 KB web/AGENTS.md after a 30 KB root file holds the edit under web/ and comes cut at what the prompt leaves", async () => {
+  write("AGENTS.md", rules("root", 30));
+  write("web/AGENTS.md", rules("web", 20));
+  write("web/src/app.js", "let a = 1;\n");
+  const change = { path: "web/src/app.js", old_string: "let a", new_string: "const a" };
+  const m = calls([
+    ["edit", change],
+    ["edit", change],
+  ]);
+  config(m.baseUrl);
+  const run = await hey("go");
+  expect(run.code).toBe(0);
+  const [held] = m.requests
+    .at(-1)!
+    .messages.filter((x) => x.role === "tool")
+    .map(textOf);
+  expect(held).toContain("not applied: the instructions for this directory, below, come first");
+  expect(held).toContain("web rule 00000");
+  expect(held).not.toContain("web rule 00639"); // web's last line: before, all 20 KB came
+  expect(held!.slice(-300)).toMatch(/web\/AGENTS\.md is cut here, after line \d+, .*; read_file it from offset \d+ for the rest\]/);
+  expect(held!.length).toBeLessThan(10 * 1024);
+  expect(run.stderr).toContain("cut: web/AGENTS.md to 9 KB of its 20 KB");
+  expect(readFileSync(join(repoOf(), "web", "src", "app.js"), "utf8")).toBe("const a = 1;\n");
 });

@@ -1,15 +1,18 @@
 // What instruction files and skills add to every request is bounded and said: AGENTS.md,
 // CLAUDE.md and their imports take at most a quarter of [agent] budget_tokens (the deepest, last
-// imports left out first, a whole file at a time, named to the user once and to the model in a
-// line), in the system prompt and when a deeper directory's come with a tool result; past 16 KB
+// imports left out first, a whole file at a time; then the farthest directory's file cut, never the
+// working directory's; named to the user once, in paths that cannot be taken for another file, and
+// to the model in a line), in the system prompt and, for what it leaves, when a deeper directory's
+// come with a tool result — as does a directory's file it had no room for; past 16 KB
 // of skills' descriptions, a skill is listed by name only, with one warning naming the count.
 import { expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { projectNotes } from "../../src/peers/found.ts";
 import { capInstructions } from "../../src/prompt/instruction-cap.ts";
 import { createNestedAgents } from "../../src/prompt/nested-agents.ts";
 import { createPromptSource } from "../../src/prompt/source.ts";
+import { cutNote } from "../../src/prompt/system.ts";
 import { eachTempDir } from "../helpers/fixtures.ts";
 
 const tmp = eachTempDir("hey-instruction-size-");
@@ -75,8 +78,13 @@ test("a deeper directory's CLAUDE.md with 25 big imports comes with a tool resul
   expect(warned.filter((w) => w.includes("budget_tokens"))).toHaveLength(1);
 });
 
-test("imports go first, deepest and last first, then the deepest directory's file; all that fits is kept as it was", () => {
-  const f = (path: string, kb: number, importedBy?: string) => ({ path, text: "x".repeat(kb * 1024), truncated: false, ...(importedBy ? { importedBy } : {}) });
+test("imports go first, deepest and last first; then the farthest directory's file is cut, never the nearest one", () => {
+  const f = (path: string, kb: number, importedBy?: string) => ({
+    path,
+    text: "x".repeat(1023).concat("\n").repeat(kb).trimEnd(),
+    truncated: false,
+    ...(importedBy ? { importedBy } : {}),
+  });
   const files = [
     f("/r/AGENTS.md", 10),
     f("/r/a.md", 10, "/r/AGENTS.md"),
@@ -87,7 +95,98 @@ test("imports go first, deepest and last first, then the deepest directory's fil
   expect(capInstructions(files, 50 * 1024).files).toEqual(files);
   expect(capInstructions(files, 40 * 1024).leftOut?.files.map((x) => x.path)).toEqual(["/r/b.md"]);
   expect(capInstructions(files, 30 * 1024).leftOut?.files.map((x) => x.path)).toEqual(["/r/b.md", "/r/c.md"]);
-  expect(capInstructions(files, 15 * 1024).files.map((x) => x.path)).toEqual(["/r/AGENTS.md"]);
+  // 15 KB: every import out; sub's own file (the nearest) whole, the root's cut to the 5 KB left, at a whole line
+  const at15 = capInstructions(files, 15 * 1024, (p) => relative("/r/sub", p));
+  expect(at15.files.map((x) => [x.path, x.text.split("\n").length])).toEqual([
+    ["/r/AGENTS.md", 5],
+    ["/r/sub/AGENTS.md", 10],
+  ]);
+  expect(cutNote(at15.files[0]!)).toBe(
+    "\n[/r/AGENTS.md is cut here, after line 5, to keep instruction files within their share of each request; read_file it from offset 6 for the rest]",
+  );
+  expect(at15.leftOut?.warning).toContain("; left out: ../b.md (10 KB), ../c.md (10 KB), ../a.md (10 KB); cut: ../AGENTS.md to 5 KB of its 10 KB.");
+  // 10.5 KB: under 1 KB left for the root's file: left out, and the model told to read it before changing anything there
+  const at10 = capInstructions(files, 10.5 * 1024);
+  expect(at10.files.map((x) => x.path)).toEqual(["/r/sub/AGENTS.md"]);
+  expect(at10.leftOut?.note).toContain(
+    "[Left out of these instructions for their size: /r/AGENTS.md, a directory's own rules; read it with read_file before you change anything below that directory]",
+  );
+  // the working directory's own file is named so it cannot be taken for the project's
+  expect(capInstructions([f("/r/sub/AGENTS.md", 20)], 10 * 1024, (p) => relative("/r/sub", p)).leftOut?.warning).toContain(
+    "cut: ./AGENTS.md to 10 KB of its 20 KB.",
+  );
+});
+
+const lines = (name: string, kb: number) =>
+  Array.from({ length: kb * 32 }, (_, i) => `${`${name} rule ${String(i).padStart(5, "0")}`.padEnd(31, ".")}\n`).join("");
+
+test("hey in web/ of a project with a 36 KB root AGENTS.md: web's own 9 KB are all in the prompt, the root's file is cut to the rest and named by its full path", () => {
+  const repo = join(realpathSync(tmp.path), "pcap");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  write(join(repo, "AGENTS.md"), lines("root", 36));
+  write(join(repo, "web", "AGENTS.md"), lines("web", 9));
+  const warned: string[] = [];
+  const system = source(join(repo, "web"), warned).system();
+  expect(system).toContain(`Instructions from ${join(repo, "web", "AGENTS.md")}:\nweb rule 00000`);
+  expect(system).toContain("web rule 00287."); // its last line: before, web's rules were the ones left out
+  expect(system).toContain(`[${join(repo, "AGENTS.md")} is cut here, after line `);
+  expect(system).not.toContain("Left out of these instructions");
+  expect(warned.filter((w) => w.includes("budget_tokens"))).toEqual([
+    "once: instruction files (AGENTS.md, CLAUDE.md and their imports) come to 41 KB, over the 39 KB they may take of each request " +
+      `(a quarter of [agent] budget_tokens); cut: ${join(repo, "AGENTS.md")} to 30 KB of its first 32 KB. Trim them, or raise budget_tokens to let more in`,
+  ]);
+});
+
+test("a 20 KB web/AGENTS.md after a 30 KB root file gets what the system prompt leaves of the share, cut with a line saying where to read on", () => {
+  const repo = join(realpathSync(tmp.path), "pcap2");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  write(join(repo, "AGENTS.md"), lines("root", 30));
+  write(join(repo, "web", "AGENTS.md"), lines("web", 20));
+  const prompt = source(repo, []);
+  const warned: string[] = [];
+  const nested = createNestedAgents({
+    cwd: repo,
+    configDir: join(tmp.path, "config"),
+    warn: (w) => void warned.push(w),
+    budgetTokens: 40_000,
+    inPrompt: () => prompt.instructions(),
+  });
+  const found = nested.forPath(join(repo, "web", "src", "app.js"), { id: {}, has: () => false }, true)!;
+  expect(found.files).toEqual(["web/AGENTS.md"]);
+  expect(found.text).toContain("web rule 00000");
+  expect(found.text).not.toContain("web rule 00639"); // its last line: before, all 20 KB came
+  expect(found.text).toMatch(/\[.*web\/AGENTS\.md is cut here, after line (\d+), .*; read_file it from offset \d+ for the rest\]$/);
+  expect(new TextEncoder().encode(found.text).length).toBeLessThan(10 * 1024);
+  expect(warned.filter((w) => w.includes("budget_tokens"))).toEqual([
+    "instruction files (AGENTS.md, CLAUDE.md and their imports) come to 20 KB, over the 9 KB they may take of each request " +
+      "(what the system prompt's leave of a quarter of [agent] budget_tokens); cut: web/AGENTS.md to 9 KB of its 20 KB. Trim them, or raise budget_tokens to let more in",
+  ]);
+});
+
+test("a root AGENTS.md the system prompt has no room for comes before an edit in the root's directory, within the share", () => {
+  const repo = join(realpathSync(tmp.path), "deep");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  write(join(repo, "AGENTS.md"), lines("root", 32));
+  write(join(repo, "a", "AGENTS.md"), lines("a", 32));
+  write(join(repo, "a", "web", "AGENTS.md"), lines("web", 32));
+  const prompt = source(join(repo, "a", "web"), []);
+  const system = prompt.system();
+  expect(system).toContain("web rule 01023"); // the working directory's file, whole
+  expect(system).not.toContain(`Instructions from ${join(repo, "AGENTS.md")}`);
+  expect(system).toContain(
+    `[Left out of these instructions for their size: ${join(repo, "AGENTS.md")}, a directory's own rules; read it with read_file before`,
+  );
+  const nested = createNestedAgents({
+    cwd: join(repo, "a", "web"),
+    configDir: join(tmp.path, "config"),
+    warn: () => {},
+    budgetTokens: 40_000,
+    inPrompt: () => prompt.instructions(),
+  });
+  const held = nested.forPath(join(repo, "tools", "build.js"), { id: {}, has: () => false }, true); // before: undefined, the edit ran
+  expect(held?.files).toEqual(["../../AGENTS.md"]);
+  expect(held?.text).toContain(`Instructions from ${join(repo, "AGENTS.md")} (for files under ${repo}/):\nroot rule 00000`);
+  expect(new TextEncoder().encode(held!.text).length).toBeLessThan(9 * 1024);
 });
 
 test("80 skills of ~700-character descriptions: past 16 KB of descriptions the rest are listed by name, with one warning", () => {
