@@ -166,6 +166,13 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
       if (reply.error) {
         if (deps.signal.aborted) return self.interrupted();
+        // empty again after its retries, after tool results: the model's way to end the task (Claude's
+        // empty end_turn, reached through a gateway that speaks another protocol), its work the result
+        if (reply.error.kind === "empty_answer" && messages.at(-1)?.role === "tool" && !handOff) {
+          const ended: Message = { id: newId(), role: "assistant", content: [] };
+          self.append(ended);
+          return { message: ended, answered: false, stop: "stop", tools: context.tools };
+        }
         return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";

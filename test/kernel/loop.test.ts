@@ -139,6 +139,23 @@ describe("a hand-off or an answer without text", () => {
     expect(deps.output.of("error")).toEqual([{ type: "error", kind: "empty_answer", message: `${EMPTY_ANSWER} (UNEXPECTED_TOOL_CALL)` }]);
   });
 
+  test("an empty reply after tools that stays empty through its retries ends the run normally, its work the result (Claude's empty end_turn through a gateway); a first one stays an error", async () => {
+    const empty = () => ({ error: new ProviderError("empty_answer", "http://gw/v1 answered with no content") });
+    const provider = fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, empty(), empty(), empty()]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)] });
+    const messages = [userMessage("go")];
+    expect(await runLoop(messages, deps)).toMatchObject({ stop: "end", turns: 2 });
+    expect(provider.requests).toHaveLength(4); // the reply and its two retries
+    expect(deps.output.of("retry")).toHaveLength(2);
+    expect(deps.output.of("error")).toEqual([]);
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", content: [] });
+    const first = loopDeps(fakeProvider([empty(), empty(), empty()]));
+    expect((await runLoop([userMessage("go")], first)).stop).toBe("error");
+    expect(first.output.of("error")).toEqual([
+      { type: "error", kind: "empty_answer", message: "http://gw/v1 answered with no content — gave up after 2 retries" },
+    ]);
+  });
+
   test("a final answer without text after the model worked with tools ends the run normally (SPEC §6: it stopped calling tools)", async () => {
     const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "" }]), { tools: [sleepTool("t", 1)] });
     expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "end", turns: 2 });
