@@ -6,7 +6,7 @@
 // protocol's own form.
 import { newId, type ContentBlock, type ToolCall, type ToolSpec } from "../kernel/ir.ts";
 import type { ModelRequest, StreamEvent } from "../kernel/provider.ts";
-import { CALL_OPENERS, mayBeCalls, openerAt, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
+import { blockEnd, CALL_OPENERS, callSpans, openerAt, proseAround, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
 
 /** The start of the notice that says a server sent tool calls as text (hey doctor looks for it). */
 export const CALLS_AS_TEXT = "the server sent the model's tool calls as text";
@@ -32,12 +32,13 @@ export function textCallsOf(events: AsyncIterable<StreamEvent>, request: ModelRe
 }
 
 /**
- * `events`, where an answer with no tool calls of its own whose text ends with calls written in a
- * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text what came
- * before them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
+ * `events`, where an answer with no tool calls of its own whose text holds calls written in a
+ * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text the prose
+ * around them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
  * "malformed_call", so the model is told nothing ran. While the answer streams, its text from a
- * call opener on is held back while it may still be calls (mayBeCalls), shown at the end only when
- * it was none; held text is shown before a failure is thrown, so a cut answer keeps it. An answer
+ * call opener on is held back while it may still be a call block (blockEnd), and from a block on to
+ * the end: shown whole when it held no calls, its prose alone when it did; held text is shown
+ * before a failure is thrown, so a cut answer keeps it. An answer
  * with calls of its own sets `seen.native`. The first time (`seen.told`) the user hears, as a
  * notice, that the server is not parsing tool calls and how to make it. Throws what `events` throws.
  */
@@ -50,7 +51,7 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
         text += event.delta;
         // from the first opener on whose text may still be calls; prose naming the syntax is shown as it comes
         let at = openerAt(text, Math.max(0, shown - LONGEST_OPENER));
-        while (at !== -1 && !mayBeCalls(text.slice(at))) at = openerAt(text, at + 1);
+        while (at !== -1 && blockEnd(text, at, false) === undefined) at = openerAt(text, at + 1);
         const upTo = at !== -1 ? at : text.length - openerStartAtEnd(text);
         if (upTo > shown) yield { type: "text", delta: text.slice(shown, upTo) };
         shown = Math.max(shown, upTo);
@@ -69,6 +70,9 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
       } else {
         if (!seen.told) yield { type: "notice", message: serverAdvice(found) };
         seen.told = true;
+        const whole = textPart(event.message.content);
+        const held = proseAround(whole, callSpans(whole), shown); // the prose between and after the calls
+        if (held && !found.problem) yield { type: "text", delta: `\n${held}` };
         yield* asCalls(event, found);
       }
       text = "";

@@ -9,10 +9,10 @@ import type { ToolSpec } from "../kernel/ir.ts";
 /** A call syntax a chat template writes, by what the notice calls it. */
 export type CallTemplate = "hermes" | "function" | "deepseek" | "mistral";
 
-/** What an answer's text holds when it ends with tool calls written as text. */
+/** What an answer's text holds when it holds tool calls written as text. */
 export interface TextCalls {
   template: CallTemplate;
-  /** the answer's text before the first call, its trailing whitespace dropped */
+  /** the answer's text without its calls: the prose around them, in order (proseAround) */
   before: string;
   /** each call names an offered tool and has an object of arguments (JSON text); empty when `problem` is set */
   calls: { name: string; arguments: string }[];
@@ -51,22 +51,25 @@ const START_OF: Record<string, RegExp> = {
 };
 
 /**
- * Whether `tail`, text from a call opener on (as much of it as has streamed), may still be the
- * calls an answer ends with: what follows each opener starts as a call does, and after each closed
- * block comes only whitespace or another opener. Once false, no more text makes it true.
+ * Where the call block that opens at `at` of `text` (a position openerAt found) ends: its end, "open"
+ * while more text may still make it one (the answer still streaming: `done` false), undefined when it
+ * is none (prose naming the syntax, `<tool_call> tags`). Mistral's calls, DeepSeek's without their
+ * end token and an answer's last `<tool_call>` whose end tag a server ate as a stop word (its content
+ * whole JSON) run to the end of the answer. Once undefined, no more text makes it a block.
  */
-export function mayBeCalls(tail: string): boolean {
-  let rest = tail;
-  for (;;) {
-    const opener = CALL_OPENERS.find((o) => rest.startsWith(o));
-    if (!opener) return CALL_OPENERS.some((o) => o.startsWith(rest)); // "" or an opener still streaming in
-    const after = rest.slice(opener.length);
-    if (!START_OF[opener]!.test(after)) return false;
-    const end = END_OF[opener];
-    const close = end ? after.indexOf(end) : -1;
-    if (!end || close === -1) return true;
-    rest = after.slice(close + end.length).trimStart();
-  }
+export function blockEnd(text: string, at: number, done: boolean): number | "open" | undefined {
+  const opener = CALL_OPENERS.find((o) => text.startsWith(o, at));
+  if (!opener) return undefined;
+  const after = text.slice(at + opener.length);
+  if (!START_OF[opener]!.test(after)) return undefined;
+  const end = END_OF[opener];
+  const close = end ? after.indexOf(end) : -1;
+  if (end && after.slice(0, close === -1 ? undefined : close).includes(opener)) return undefined; // an opener in prose, a block after it
+  if (close !== -1) return at + opener.length + close + end!.length;
+  if (!done) return "open";
+  if (after.trim() === "") return undefined;
+  const whole = opener !== HERMES || "args" in readArguments(after) || after.trimStart().startsWith(FUNCTION);
+  return end && opener !== DS_CALLS && opener !== HERMES ? undefined : whole ? text.length : undefined;
 }
 
 const TEMPLATE_OF: Record<string, CallTemplate> = {
@@ -97,49 +100,83 @@ function insideFence(text: string, at: number): boolean {
   return (text.slice(0, at).match(/^[ \t]*```/gm)?.length ?? 0) % 2 === 1;
 }
 
+/** A call block of an answer: where it is and the bodies of the calls it holds. */
+export interface CallSpan {
+  start: number;
+  end: number;
+  template: CallTemplate;
+  bodies: string[];
+}
+
 /**
- * The tool calls `text` ends with, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
+ * The call blocks of `text`, a whole answer, in order: every block of a chat template's call syntax
+ * that is not inside a code block or backticks, whatever prose comes between or after them (a server
+ * started with its parser takes them all too: vLLM's hermes reads every `<tool_call>` of an answer).
+ */
+export function callSpans(text: string): CallSpan[] {
+  const out: CallSpan[] = [];
+  for (let at = openerAt(text); at !== -1; ) {
+    const end = blockEnd(text, at, true);
+    const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
+    const bodies = typeof end === "number" ? bodiesOf(template, text.slice(at, end)) : undefined;
+    if (!bodies?.length) {
+      at = openerAt(text, at + 1);
+      continue;
+    }
+    out.push({ start: at, end: end as number, template, bodies });
+    at = openerAt(text, end as number);
+  }
+  return out;
+}
+
+/** `text` from `from` on without `spans`: the prose around them in order, each part trimmed, parted by a blank line. */
+export function proseAround(text: string, spans: readonly CallSpan[], from = 0): string {
+  const parts: string[] = [];
+  for (const span of spans) if (span.start >= from) parts.push(text.slice(from, span.start)), (from = span.end);
+  parts.push(text.slice(from));
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .join("\n\n");
+}
+
+/**
+ * The tool calls `text` holds, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
  * …, "arguments": …}</tool_call>`, Llama's `<function=NAME>{…}</function>`, Qwen3-Coder's
  * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens, Mistral's
- * `[TOOL_CALLS]`); undefined when it holds none — the syntax inside a code block or backticks, or
- * followed by more prose, is an answer about it. A call naming a tool `tools` does not offer, or
- * with arguments that are no JSON object, gives `problem` and no calls. Never throws.
+ * `[TOOL_CALLS]`) anywhere outside code, the prose around them kept as the answer's text; undefined
+ * when it holds none — the syntax inside a code block or backticks is an answer about it. A call
+ * naming a tool `tools` does not offer, or with arguments that are no JSON object, gives `problem`
+ * and no calls. Never throws.
  */
 export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCalls | undefined {
-  // the syntax named in prose may come before the calls the answer ends with
-  for (let at = openerAt(text); at !== -1; at = openerAt(text, at + 1)) {
-    if (!mayBeCalls(text.slice(at))) continue; // what the stream showed as prose (text-call-stream.ts)
-    const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
-    const bodies = bodiesOf(template, text.slice(at));
-    if (bodies?.length) return callsOf(template, text.slice(0, at).trimEnd(), bodies, tools);
-  }
-  return undefined;
-}
-
-/** The call bodies `tail` (from an opener of `template` on) consists of; undefined when it holds anything else. */
-function bodiesOf(template: CallTemplate, tail: string): string[] | undefined {
-  if (template === "hermes") return hermesBodies(tail);
-  if (template === "function") return blocks(tail, FUNCTION, FUNCTION_END);
-  return template === "deepseek" ? deepseekBodies(tail) : mistralBodies(tail);
-}
-
-/** The TextCalls of `bodies`: each a call to run, or the first problem, and then none. */
-function callsOf(template: CallTemplate, before: string, bodies: string[], tools: readonly ToolSpec[]): TextCalls {
+  const spans = callSpans(text);
+  if (spans.length === 0) return undefined;
+  const before = proseAround(text, spans);
   const calls: TextCalls["calls"] = [];
-  for (const body of bodies) {
-    const call =
-      template === "deepseek"
-        ? deepseekCall(body)
-        : template === "mistral"
-          ? mistralCall(body)
-          : template === "hermes" && !body.trimStart().startsWith(FUNCTION)
-            ? hermesCall(body)
-            : functionCall(body, tools);
-    const named = typeof call === "string" ? call : checked(call, tools);
-    if (typeof named === "string") return { template, before, calls: [], problem: named };
-    calls.push(named);
-  }
-  return { template, before, calls };
+  for (const [n, span] of spans.entries())
+    for (const body of span.bodies) {
+      const call = callOf(span.template, body, tools);
+      const named = typeof call === "string" ? call : checked(call, tools);
+      if (typeof named === "string")
+        return { template: spans[0]!.template, before, calls: [], problem: spans.length > 1 ? `${named} (block ${n + 1} of ${spans.length})` : named };
+      calls.push(named);
+    }
+  return { template: spans[0]!.template, before, calls };
+}
+
+/** The call bodies of `block` (an opener of `template` to its block's end); undefined when it holds anything else. */
+function bodiesOf(template: CallTemplate, block: string): string[] | undefined {
+  if (template === "hermes") return [block.slice(HERMES.length).replace(/<\/tool_call>$/, "")];
+  if (template === "function") return blocks(block, FUNCTION, FUNCTION_END);
+  return template === "deepseek" ? deepseekBodies(block) : mistralBodies(block);
+}
+
+/** One body of `template` as a call, or why it is none. */
+function callOf(template: CallTemplate, body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
+  if (template === "deepseek") return deepseekCall(body);
+  if (template === "mistral") return mistralCall(body);
+  return template === "hermes" && !body.trimStart().startsWith(FUNCTION) ? hermesCall(body) : functionCall(body, tools);
 }
 
 /**
@@ -153,18 +190,6 @@ function checked(call: { name: string; arguments: string }, tools: readonly Tool
   if (name === undefined || !offered.includes(name)) return `it names ${JSON.stringify(call.name)}, which is no tool offered`;
   const read = readArguments(call.arguments);
   return "error" in read ? `the arguments of ${name} are no JSON object: ${read.error}` : { name, arguments: call.arguments };
-}
-
-/** The contents of `<tool_call>…</tool_call>` blocks making up all of `tail` (the last one may lack its end); undefined if anything else is there. */
-function hermesBodies(tail: string): string[] | undefined {
-  const found = blocks(tail, HERMES, HERMES_END);
-  if (found) return found;
-  // the last block unclosed (a server that ate the end tag as a stop word): its content must be whole JSON
-  const open = tail.lastIndexOf(HERMES);
-  const rest = tail.slice(open + HERMES.length);
-  const earlier = open === 0 ? [] : blocks(tail.slice(0, open), HERMES, HERMES_END);
-  const whole = rest.trim() !== "" && "args" in readArguments(rest);
-  return earlier && !rest.includes(HERMES_END) && (whole || rest.trimStart().startsWith(FUNCTION)) ? [...earlier, rest] : undefined;
 }
 
 /** The contents of `open…end` blocks making up all of `tail` but whitespace; undefined if anything else is there. */

@@ -28,7 +28,9 @@ const run = (protocol: string, base: string, ...extra: string[]) =>
 
 const HERMES = 'I will read the file.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>';
 
-type Chat = { messages: { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[] };
+type Chat = {
+  messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[];
+};
 const chatOf = (r: RecordedRequest) => r.body as Chat;
 
 test("a Hermes <tool_call> written as text: the call runs, is sent back as a real call, the answer after it is printed; one notice naming the server's fix", async () => {
@@ -127,4 +129,22 @@ test("the syntax inside a code block is an answer about it, printed as it is", a
   expect(result).toMatchObject({ code: 0, stdout: `${answer}\n` });
   expect(result.stderr).not.toContain(CALLS_AS_TEXT);
   expect(server.requests.length - before).toBe(1);
+});
+
+test("calls with prose between them: every call runs in order, both go back as calls with their results, the prose as the answer's text", async () => {
+  const answer =
+    'First I\'ll make a file.\n<tool_call>\n{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}\n</tool_call>\nNow let me also list the directory.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>';
+  const before = server.requests.length;
+  server.enqueue(textReply("openai", answer), textReply("openai", "Done."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
+  expect(existsSync(join(work.path, "first.txt"))).toBe(true);
+  expect(result.stderr).toContain("Now let me also list the directory.");
+  const messages = chatOf(server.requests.slice(before)[1]!).messages;
+  const assistant = messages.find((m) => m.role === "assistant")!;
+  expect(assistant.content).toBe("First I'll make a file.\n\nNow let me also list the directory.");
+  expect(assistant.tool_calls?.map((c) => JSON.parse(c.function.arguments).command)).toEqual(["echo FIRST > first.txt", "ls"]);
+  const results = messages.filter((m) => m.role === "tool");
+  expect(results.map((r) => r.tool_call_id)).toEqual(assistant.tool_calls!.map((c) => c.id));
+  expect(results[1]!.content).toContain("first.txt");
 });

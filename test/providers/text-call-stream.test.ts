@@ -106,18 +106,24 @@ test("prose naming the syntax early in a long answer streams on: the text after 
   expect(shown).toStartWith("Your template uses <tool_call> tags. Paragraph 0. ");
 });
 
-test("a call after a closed block's prose is prose: an example block followed by more text is shown before the answer ends", async () => {
-  const log: string[] = [];
-  async function* source(): AsyncGenerator<StreamEvent> {
-    for (const delta of ['Like this: <tool_call>{"name": "bash", "arguments": {}}</tool_call>', " and then", " more words."]) {
-      log.push(`sent ${delta}`);
-      yield { type: "text", delta };
-    }
-    log.push("sent done");
-    yield* answer([]);
-  }
-  for await (const e of withTextCalls(source(), TOOLS, fresh())) if (e.type === "text") log.push(`shown ${e.delta}`);
-  expect(log.findIndex((l) => l.startsWith("shown") && l.includes("</tool_call>"))).toBeLessThan(log.indexOf("sent  more words."));
+test("calls with prose between them: every block runs, in order; the prose is shown and kept in order, the blocks never shown", async () => {
+  const deltas = [
+    "First I'll make a file.\n<tool_call>\n",
+    '{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}\n</tool_call>\nNow let me ',
+    'also list the directory.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>',
+  ];
+  const { shown, done } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
+  expect(shown).toBe("First I'll make a file.\n\nNow let me also list the directory.");
+  expect(done.stop).toBe("tool_calls");
+  expect(done.message.toolCalls?.map((c) => JSON.parse(c.arguments).command)).toEqual(["echo FIRST > first.txt", "ls"]);
+  expect(done.message.content.at(-1)).toEqual({ type: "text", text: "First I'll make a file.\n\nNow let me also list the directory." });
+});
+
+test("an example block followed by more prose, no call among the blocks readable: held to the end, then shown whole", async () => {
+  const deltas = ['Like this: <tool_call>{"name": "rm", "arguments": {}}</tool_call>', " and then", " more words."];
+  const { shown, done } = await collect(withTextCalls(answer(deltas, "length"), TOOLS, fresh()));
+  expect(shown).toBe(deltas.join(""));
+  expect(done.stop).toBe("length");
 });
 
 test("a stream that breaks while text is held: the held text is shown before the failure, so the cut answer keeps it", async () => {

@@ -83,6 +83,16 @@ describe("calls that run", () => {
       ],
     ],
     [
+      "calls with prose between and after them: every block, the prose kept in order",
+      'First a.\n<tool_call>{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}</tool_call>\nNow the list.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nThen I will report.',
+      "hermes",
+      "First a.\n\nNow the list.\n\nThen I will report.",
+      [
+        ["bash", { command: "echo FIRST > first.txt" }],
+        ["bash", { command: "ls" }],
+      ],
+    ],
+    [
       "DeepSeek V3.1's tokens",
       '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"a.txt"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
       "deepseek",
@@ -130,7 +140,6 @@ describe("the syntax shown, not calls", () => {
       'Hermes models write calls like this:\n```\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>\n```',
     ],
     ["inside backticks", 'Wrap it in `<tool_call>{"name": "bash", "arguments": {}}</tool_call>`'],
-    ["followed by more prose", '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call> is how a call looks in Hermes.'],
     ["an unclosed block that is not whole JSON", '<tool_call>{"name": "bash", "argum'],
     ["Mistral's token named in prose", "Mistral models write [TOOL_CALLS] before their calls."],
     ["a bare JSON block naming a tool", '```json\n{"name": "bash", "arguments": {"command": "ls"}}\n```'],
