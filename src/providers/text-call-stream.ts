@@ -88,7 +88,8 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
 /** The `done` of an answer whose text held `found`: its calls, or the malformed call the model is told of. */
 function* asCalls(done: Extract<StreamEvent, { type: "done" }>, found: TextCalls): Generator<StreamEvent> {
   if (found.problem) {
-    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run: call tools through the API's tool calling (the request's tools), not by writing them as text`;
+    // the model cannot call through the API where the server does not parse calls: the fix is the server's
+    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run. ${serverFix(found)}`;
     yield { ...done, stop: "malformed_call", detail };
     return;
   }
@@ -129,5 +130,10 @@ const PARSER: Record<CallTemplate, string> = { hermes: "hermes", function: "NAME
 /** What the user is told, once: what the server did, what hey did about it, and the server's fix. */
 function serverAdvice(found: TextCalls): string {
   const ran = found.problem ? "hey could not run them (the model is asked to call again)" : "hey ran them as calls";
-  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. The server is not parsing tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser ${PARSER[found.template]}, llama.cpp's server with --jinja; with Ollama, use a model whose template supports tools`;
+  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. ${serverFix(found)}`;
+}
+
+/** The server's fix for calls sent as text like `found`'s. */
+function serverFix(found: TextCalls): string {
+  return `The server is not parsing tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser ${PARSER[found.template]}, llama.cpp's server with --jinja; with Ollama, use a model whose template supports tools`;
 }

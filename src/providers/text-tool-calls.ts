@@ -39,11 +39,11 @@ const END_OF: Record<string, string | undefined> = { [HERMES]: HERMES_END, [FUNC
 
 /**
  * How what follows each opener starts when it is a call (checked once a character other than
- * whitespace came): Hermes' JSON or `<function=`, a function's name then `>` then JSON or
+ * whitespace came): Hermes' JSON or `<function=` or GLM's function name then a tag, a function's name then `>` then JSON or
  * `<parameter=`, Mistral's JSON list or object or `NAME[`. DeepSeek's tokens are never prose.
  */
 const START_OF: Record<string, RegExp> = {
-  [HERMES]: /^\s*(?:$|[{<])/,
+  [HERMES]: /^\s*(?:$|[{<]|[\w.-]+\s*(?:$|<))/, // GLM-4.5's `NAME\n<arg_key>…`
   [FUNCTION]: /^[^\s<>]*(?:$|>\s*(?:$|[{<]))/,
   [DS_CALLS]: /^/,
   [DS_CALL]: /^/,
@@ -68,7 +68,7 @@ export function blockEnd(text: string, at: number, done: boolean): number | "ope
   if (close !== -1) return at + opener.length + close + end!.length;
   if (!done) return "open";
   if (after.trim() === "") return undefined;
-  const whole = opener !== HERMES || "args" in readArguments(after) || after.trimStart().startsWith(FUNCTION);
+  const whole = opener !== HERMES || "args" in readArguments(after) || after.trimStart().startsWith(FUNCTION) || after.trimEnd().endsWith(GLM_VALUE_END);
   return end && opener !== DS_CALLS && opener !== HERMES ? undefined : whole ? text.length : undefined;
 }
 
@@ -176,7 +176,38 @@ function bodiesOf(template: CallTemplate, block: string): string[] | undefined {
 function callOf(template: CallTemplate, body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
   if (template === "deepseek") return deepseekCall(body);
   if (template === "mistral") return mistralCall(body);
-  return template === "hermes" && !body.trimStart().startsWith(FUNCTION) ? hermesCall(body) : functionCall(body, tools);
+  if (template !== "hermes" || body.trimStart().startsWith(FUNCTION)) return functionCall(body, tools);
+  return /^\s*[{[]/.test(body) ? hermesCall(body) : glmCall(body, tools);
+}
+
+const GLM_VALUE_END = "</arg_value>";
+
+/** GLM-4.5/4.6's `NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…` (inside `<tool_call>`), its values typed by the tool's schema. */
+function glmCall(body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
+  const [, name = "", rest = ""] = /^\s*([^\s<]+)([\s\S]*)$/.exec(body) ?? [];
+  const args = taggedArguments(rest, /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g, toolOf(name, tools));
+  return args === undefined ? `the arguments of ${name} are no <arg_key>/<arg_value> pairs` : { name, arguments: args };
+}
+
+/** The offered tool `name` means, if any. */
+function toolOf(name: string, tools: readonly ToolSpec[]): ToolSpec | undefined {
+  const offered = toolNameOf(
+    name,
+    tools.map((t) => t.name),
+  );
+  return tools.find((t) => t.name === offered);
+}
+
+/** `text` made of `pattern`'s key/value pairs (and whitespace) as JSON arguments, each value typed by `tool`'s schema; undefined when anything else is there. */
+function taggedArguments(text: string, pattern: RegExp, tool: ToolSpec | undefined): string | undefined {
+  const props = schemaProperties(tool);
+  const args: Record<string, unknown> = {};
+  let left = text;
+  for (const [whole, key, raw] of text.matchAll(pattern)) {
+    args[key!.trim()] = typedValue(raw!.replace(/^\n|\n$/g, ""), props[key!.trim()]);
+    left = left.replace(whole, "");
+  }
+  return left.trim() === "" ? JSON.stringify(args) : undefined;
 }
 
 /**
@@ -260,7 +291,7 @@ function listOf(text: string): unknown[] | undefined {
 function hermesCall(body: string): { name: string; arguments: string } | string {
   const read = readArguments(body);
   const call = "args" in read ? read.args : undefined;
-  if (!call || typeof call.name !== "string") return "its call is no JSON object with a name";
+  if (!call || typeof call.name !== "string") return `its call is no JSON object with a name${"error" in read ? ` (${read.error})` : ""}`;
   const args = call.arguments ?? call.parameters ?? {};
   return { name: call.name, arguments: typeof args === "string" ? args : JSON.stringify(args) };
 }
@@ -278,24 +309,8 @@ function functionCall(body: string, tools: readonly ToolSpec[]): { name: string;
   const name = text.slice(0, gt).trim();
   const rest = text.slice(gt + 1).trim();
   if (rest === "" || rest.startsWith("{")) return { name, arguments: rest || "{}" };
-  const props = schemaProperties(
-    tools.find(
-      (t) =>
-        t.name ===
-        toolNameOf(
-          name,
-          tools.map((x) => x.name),
-        ),
-    ),
-  );
-  const args: Record<string, unknown> = {};
-  const param = /<parameter=([^>]+)>([\s\S]*?)<\/parameter>/g;
-  let left = rest;
-  for (const [whole, key, raw] of rest.matchAll(param)) {
-    args[key!.trim()] = typedValue(raw!.replace(/^\n|\n$/g, ""), props[key!.trim()]);
-    left = left.replace(whole, "");
-  }
-  return left.trim() === "" ? { name, arguments: JSON.stringify(args) } : `the arguments of ${name} are neither JSON nor <parameter=…> tags`;
+  const args = taggedArguments(rest, /<parameter=([^>]+)>([\s\S]*?)<\/parameter>/g, toolOf(name, tools));
+  return args === undefined ? `the arguments of ${name} are neither JSON nor <parameter=…> tags` : { name, arguments: args };
 }
 
 /** `function<｜tool▁sep｜>NAME\n```json\n{…}\n```` (V3) or `NAME<｜tool▁sep｜>{…}` (V3.1). */

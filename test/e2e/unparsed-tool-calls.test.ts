@@ -104,7 +104,7 @@ test("an answer that came only as reasoning, ending with a call, is printed as t
   printedNotRun(await run("openai", "/v1"), before, 1);
 });
 
-test("a written call naming no offered tool: nothing runs, the model is told to call through the API, and its next answer is the run's", async () => {
+test("a written call naming no offered tool: nothing runs, the model is told why, and its next answer is the run's", async () => {
   const before = server.requests.length;
   server.enqueue(
     textReply("openai", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'),
@@ -118,7 +118,31 @@ test("a written call naming no offered tool: nothing runs, the model is told to 
   expect(sent).toHaveLength(2);
   const told = chatOf(sent[1]!).messages.at(-1)!;
   expect(told.role).toBe("user");
-  expect(told.content).toContain("No tool was run: call tools through the API's tool calling");
+  expect(told.content).toContain('it names "get_weather", which is no tool offered. No tool was run');
+  expect(told.content).not.toContain("call tools through the API"); // behind a server that parses no calls, it cannot
+});
+
+test("GLM-4.5's <arg_key>/<arg_value> call written as text runs", async () => {
+  const before = server.requests.length;
+  const glm = "I'll read the file.\n<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>cat a.txt</arg_value>\n</tool_call>";
+  server.enqueue(textReply("openai", glm), textReply("openai", "It says hello."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  const [assistant, tool] = chatOf(server.requests.slice(before)[1]!).messages.slice(-2);
+  expect(assistant!.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([["bash", { command: "cat a.txt" }]]);
+  expect(tool!.content).toContain("hello from a.txt");
+});
+
+test("a written call hey cannot read, again and again: the run stops after 3 tries with exit 1, the error naming the server's fix", async () => {
+  const before = server.requests.length;
+  const bad = () => textReply("openai", "<tool_call>\n{name: bash, arguments: {command: echo hi}}\n</tool_call>");
+  server.enqueue(bad(), bad(), bad()); // a 4th request is counted below
+  const result = await run("openai", "/v1", "--max-turns", "20");
+  expect(result.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  const error = result.stderr.split("\n").find((l) => l.includes("could not be parsed 3 turns in a row"))!;
+  expect(error).toContain("--tool-call-parser hermes");
+  expect(result.stderr).not.toContain("turn limit");
 });
 
 test("the syntax inside a code block is an answer about it, printed as it is", async () => {

@@ -83,6 +83,20 @@ describe("calls that run", () => {
       ],
     ],
     [
+      "GLM-4.5's <arg_key>/<arg_value> pairs, typed by the schema",
+      "I'll read the file.\n<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n<arg_key>limit</arg_key>\n<arg_value>20</arg_value>\n</tool_call>",
+      "hermes",
+      "I'll read the file.",
+      [["read_file", { path: "a.txt", limit: 20 }]],
+    ],
+    [
+      "a Python dict for the whole call (single quotes, True, None)",
+      "<tool_call>{'name': 'read_file', 'arguments': {'path': 'it\\'s.txt', 'limit': None, 'all': True}}</tool_call>",
+      "hermes",
+      "",
+      [["read_file", { path: "it's.txt", limit: null, all: true }]],
+    ],
+    [
       "calls with prose between and after them: every block, the prose kept in order",
       'First a.\n<tool_call>{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}</tool_call>\nNow the list.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nThen I will report.',
       "hermes",
