@@ -6,7 +6,17 @@
 // protocol's own form.
 import { newId, type ContentBlock, type ToolCall, type ToolSpec } from "../kernel/ir.ts";
 import type { ModelRequest, StreamEvent } from "../kernel/provider.ts";
-import { blockEnd, CALL_OPENERS, callSpans, openerAt, proseAround, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
+import {
+  blockEnd,
+  CALL_OPENERS,
+  callSpans,
+  openerAt,
+  proseAround,
+  textToolCalls,
+  type CallFormat,
+  type CallTemplate,
+  type TextCalls,
+} from "./text-tool-calls.ts";
 
 /** The start of the notice that says a server sent tool calls as text (hey doctor looks for it). */
 export const CALLS_AS_TEXT = "the server sent the model's tool calls as text";
@@ -89,7 +99,7 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
 function* asCalls(done: Extract<StreamEvent, { type: "done" }>, found: TextCalls): Generator<StreamEvent> {
   if (found.problem) {
     // the model cannot call through the API where the server does not parse calls: the fix is the server's
-    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run. ${serverFix(found)}`;
+    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run. The server is not parsing tool calls: ${serverFix(found.format)}`;
     yield { ...done, stop: "malformed_call", detail };
     return;
   }
@@ -124,16 +134,36 @@ const LABEL: Record<CallTemplate, string> = {
   mistral: "[TOOL_CALLS] tokens",
 };
 
-/** vLLM's --tool-call-parser for each syntax, where one name fits. */
-const PARSER: Record<CallTemplate, string> = { hermes: "hermes", function: "NAME for the model", deepseek: "deepseek_v3", mistral: "mistral" };
+/**
+ * vLLM's --tool-call-parser for each syntax: hermes reads only JSON inside `<tool_call>`. Llama's
+ * `<function=NAME>{…}` has no parser of its own: llama3_json reads the JSON calls vLLM's Llama chat template asks for.
+ */
+const PARSER: Record<CallFormat, string> = {
+  hermes: "hermes",
+  "qwen3-coder": "qwen3_coder",
+  glm: "glm45",
+  llama: "llama3_json --chat-template examples/tool_chat_template_llama3.1_json.jinja",
+  "deepseek-v3": "deepseek_v3",
+  "deepseek-v3.1": "deepseek_v31",
+  mistral: "mistral",
+};
+
+const FIX_START = "have the server parse tool calls: ";
+
+/** What makes a server parse tool calls, naming vLLM's parser for `format` (for each syntax when it is not known); hey doctor's fix too. */
+export function serverFix(format?: CallFormat): string {
+  const parser = format ? PARSER[format] : "NAME (hermes for JSON in <tool_call>, qwen3_coder for Qwen3-Coder's <parameter=…>, glm45 for GLM's <arg_key>)";
+  return `${FIX_START}vLLM --enable-auto-tool-choice --tool-call-parser ${parser}, llama.cpp's server --jinja, Ollama a model whose template supports tools`;
+}
+
+/** The server's fix a CALLS_AS_TEXT notice names (serverFix), if it names one. */
+export function fixIn(notice: string): string | undefined {
+  const at = notice.indexOf(FIX_START);
+  return at === -1 ? undefined : notice.slice(at);
+}
 
 /** What the user is told, once: what the server did, what hey did about it, and the server's fix. */
 function serverAdvice(found: TextCalls): string {
   const ran = found.problem ? "hey could not run them (the model is asked to call again)" : "hey ran them as calls";
-  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. ${serverFix(found)}`;
-}
-
-/** The server's fix for calls sent as text like `found`'s. */
-function serverFix(found: TextCalls): string {
-  return `The server is not parsing tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser ${PARSER[found.template]}, llama.cpp's server with --jinja; with Ollama, use a model whose template supports tools`;
+  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. The server is not parsing tool calls: ${serverFix(found.format)}`;
 }

@@ -9,9 +9,18 @@ import type { ToolSpec } from "../kernel/ir.ts";
 /** A call syntax a chat template writes, by what the notice calls it. */
 export type CallTemplate = "hermes" | "function" | "deepseek" | "mistral";
 
+/**
+ * The syntax of a call inside its block, which decides the server's parser: Hermes' JSON, Qwen3-Coder's
+ * `<function=NAME><parameter=…>`, GLM-4.5's `NAME<arg_key>…`, Llama 3.1's `<function=NAME>{…}`,
+ * DeepSeek V3's `function<｜tool▁sep｜>NAME` and V3.1's `NAME<｜tool▁sep｜>`, Mistral's.
+ */
+export type CallFormat = "hermes" | "qwen3-coder" | "glm" | "llama" | "deepseek-v3" | "deepseek-v3.1" | "mistral";
+
 /** What an answer's text holds when it holds tool calls written as text. */
 export interface TextCalls {
   template: CallTemplate;
+  /** the syntax of its first call */
+  format: CallFormat;
   /** the answer's text without its calls: the prose around them, in order (proseAround) */
   before: string;
   /** each call names an offered tool and has an object of arguments (JSON text); empty when `problem` is set */
@@ -153,16 +162,33 @@ export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCal
   const spans = callSpans(text);
   if (spans.length === 0) return undefined;
   const before = proseAround(text, spans);
+  const template = spans[0]!.template;
+  const format = formatOf(template, spans[0]!.bodies[0]!);
   const calls: TextCalls["calls"] = [];
   for (const [n, span] of spans.entries())
     for (const body of span.bodies) {
       const call = callOf(span.template, body, tools);
       const named = typeof call === "string" ? call : checked(call, tools);
       if (typeof named === "string")
-        return { template: spans[0]!.template, before, calls: [], problem: spans.length > 1 ? `${named} (block ${n + 1} of ${spans.length})` : named };
+        return { template, format, before, calls: [], problem: spans.length > 1 ? `${named} (block ${n + 1} of ${spans.length})` : named };
       calls.push(named);
     }
-  return { template: spans[0]!.template, before, calls };
+  return { template, format, before, calls };
+}
+
+/** The syntax of the first call `text` holds, if any. */
+export function textCallFormat(text: string): CallFormat | undefined {
+  const span = callSpans(text)[0];
+  return span && formatOf(span.template, span.bodies[0]!);
+}
+
+/** The syntax of `body`, a call of `template`. */
+function formatOf(template: CallTemplate, body: string): CallFormat {
+  const inner = body.trimStart();
+  if (template === "deepseek") return inner.startsWith(`function${DS_SEP}`) ? "deepseek-v3" : "deepseek-v3.1";
+  if (template === "mistral") return "mistral";
+  if (template === "function") return /^[^>]*>\s*<parameter=/.test(inner) ? "qwen3-coder" : "llama";
+  return inner.startsWith(FUNCTION) ? "qwen3-coder" : inner.startsWith("{") ? "hermes" : "glm";
 }
 
 /** The call bodies of `block` (an opener of `template` to its block's end); undefined when it holds anything else. */

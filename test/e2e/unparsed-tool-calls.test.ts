@@ -133,6 +133,16 @@ test("GLM-4.5's <arg_key>/<arg_value> call written as text runs", async () => {
   expect(tool!.content).toContain("hello from a.txt");
 });
 
+test("Qwen3-Coder's <function=…><parameter=…> block runs, and the notice names vLLM's qwen3_coder parser, not hermes", async () => {
+  const qwen3 = "Reading it.\n<tool_call>\n<function=bash>\n<parameter=command>\ncat a.txt\n</parameter>\n</function>\n</tool_call>";
+  server.enqueue(textReply("openai", qwen3), textReply("openai", "It says hello."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  const notice = result.stderr.split("\n").find((l) => l.startsWith(`hey: ${CALLS_AS_TEXT}`))!;
+  expect(notice).toContain("--tool-call-parser qwen3_coder,");
+  expect(notice).not.toContain("hermes");
+});
+
 test("a written call hey cannot read, again and again: the run stops after 3 tries with exit 1, the error naming the server's fix", async () => {
   const before = server.requests.length;
   const bad = () => textReply("openai", "<tool_call>\n{name: bash, arguments: {command: echo hi}}\n</tool_call>");

@@ -138,3 +138,20 @@ test("a stream that breaks while text is held: the held text is shown before the
   await expect(failed).rejects.toThrow("connection reset");
   expect(shown.join("")).toBe('Listing.\n<tool_call>{"name": "ba');
 });
+
+test.each([
+  ["Hermes' JSON", '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>', "hermes"],
+  ["Qwen3-Coder's <parameter=…>", "<tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>", "qwen3_coder"],
+  ["Qwen3-Coder's without <tool_call>", "<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>", "qwen3_coder"],
+  ["GLM's <arg_key>", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>", "glm45"],
+  [
+    "DeepSeek V3.1's tokens",
+    '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{"command":"ls"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    "deepseek_v31",
+  ],
+  ["Mistral's", '[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}}]', "mistral"],
+])("the notice for %s names the vLLM parser that reads it", async (_, written, parser) => {
+  const { notices, done } = await collect(withTextCalls(answer([written]), TOOLS, fresh()));
+  expect(done.stop).toBe("tool_calls");
+  expect((notices[0] as { message: string }).message).toContain(`--tool-call-parser ${parser},`);
+});
