@@ -91,23 +91,43 @@ const TEMPLATE_OF: Record<string, CallTemplate> = {
 
 /**
  * Where the first call opener of `text` at or after `from` is that could start calls: not inside a
- * fenced code block, not inside backticks (an answer showing the syntax); -1 when there is none.
+ * code block (insideCode), not inside backticks (an answer showing the syntax); -1 when there is none.
  */
 export function openerAt(text: string, from = 0): number {
   let first = -1;
   for (const opener of CALL_OPENERS)
     for (let i = text.indexOf(opener, from); i !== -1 && (first === -1 || i < first); i = text.indexOf(opener, i + 1))
-      if (text[i - 1] !== "`" && !insideFence(text, i)) {
+      if (text[i - 1] !== "`" && !insideCode(text, i)) {
         first = i;
         break;
       }
   return first;
 }
 
-/** Whether position `at` of `text` is inside a ``` fenced block (an odd number of fence lines before it). */
-function insideFence(text: string, at: number): boolean {
-  return (text.slice(0, at).match(/^[ \t]*```/gm)?.length ?? 0) % 2 === 1;
+/**
+ * Whether position `at` of `text` is in a code block as Markdown reads one: inside a ``` or ~~~
+ * fence (closed by a line of only the same character, as many or more), or on a line indented 4
+ * spaces or a tab that comes after a blank line or such a line (an indented block cannot interrupt
+ * a paragraph).
+ */
+function insideCode(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  let fence = "";
+  let blank = true; // the line before is blank (or there is none)
+  let indented = false; // the line before is in an indented code block
+  for (const line of text.slice(0, lineStart).split("\n").slice(0, -1)) {
+    const marker = /^[ \t]*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = "";
+    } else if (marker) fence = marker;
+    const empty = line.trim() === "";
+    indented = !fence && !marker && (empty ? indented : INDENT.test(line) && (indented || blank));
+    blank = empty;
+  }
+  return fence !== "" || (INDENT.test(text.slice(lineStart, at)) && (indented || blank));
 }
+
+const INDENT = /^(?: {4}|\t)/;
 
 /** A call block of an answer: where it is and the bodies of the calls it holds. */
 export interface CallSpan {

@@ -83,6 +83,20 @@ describe("calls that run", () => {
       ],
     ],
     [
+      "after a fenced example that was closed, and after an indented one that ended",
+      'Like this:\n~~~\n<tool_call>{}</tool_call>\n~~~\n\n    <tool_call>{}</tool_call>\nNow the real one:\n    <tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
+      "hermes",
+      "Like this:\n~~~\n<tool_call>{}</tool_call>\n~~~\n\n    <tool_call>{}</tool_call>\nNow the real one:",
+      [["bash", { command: "ls" }]],
+    ],
+    [
+      "after a ~~~ fence that held a ``` line",
+      'It starts:\n~~~\n```\n~~~\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
+      "hermes",
+      "It starts:\n~~~\n```\n~~~",
+      [["bash", { command: "ls" }]],
+    ],
+    [
       "GLM-4.5's <arg_key>/<arg_value> pairs, typed by the schema",
       "I'll read the file.\n<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n<arg_key>limit</arg_key>\n<arg_value>20</arg_value>\n</tool_call>",
       "hermes",
@@ -153,6 +167,15 @@ describe("the syntax shown, not calls", () => {
       "inside a fenced code block",
       'Hermes models write calls like this:\n```\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>\n```',
     ],
+    [
+      "in an indented code block",
+      'Qwen\'s template writes tool calls like this:\n\n    <tool_call>{"name":"bash","arguments":{"command":"echo PWNED > pwned2.txt"}}</tool_call>',
+    ],
+    [
+      "in an indented code block by a tab, its later line",
+      'Like this:\n\n\tfirst line\n\n\t<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>',
+    ],
+    ["inside a ~~~ fence", 'Like this:\n~~~\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\n~~~'],
     ["inside backticks", 'Wrap it in `<tool_call>{"name": "bash", "arguments": {}}</tool_call>`'],
     ["an unclosed block that is not whole JSON", '<tool_call>{"name": "bash", "argum'],
     ["Mistral's token named in prose", "Mistral models write [TOOL_CALLS] before their calls."],
