@@ -82,7 +82,7 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
         seen.told = true;
         const whole = textPart(event.message.content);
         const held = proseAround(whole, callSpans(whole), shown); // the prose between and after the calls
-        if (held && !found.problem) yield { type: "text", delta: `\n${held}` };
+        if (held) yield { type: "text", delta: `\n${held}` };
         yield* asCalls(event, found);
       }
       text = "";
@@ -99,7 +99,7 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
 function* asCalls(done: Extract<StreamEvent, { type: "done" }>, found: TextCalls): Generator<StreamEvent> {
   if (found.problem) {
     // the model cannot call through the API where the server does not parse calls: the fix is the server's
-    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run. The server is not parsing tool calls: ${serverFix(found.format)}`;
+    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run. The server does not parse tool calls; to fix it, ${serverFix(found.format)}`;
     yield { ...done, stop: "malformed_call", detail };
     return;
   }
@@ -165,5 +165,5 @@ export function fixIn(notice: string): string | undefined {
 /** What the user is told, once: what the server did, what hey did about it, and the server's fix. */
 function serverAdvice(found: TextCalls): string {
   const ran = found.problem ? "hey could not run them (the model is asked to call again)" : "hey ran them as calls";
-  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. The server is not parsing tool calls: ${serverFix(found.format)}`;
+  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. To fix it, ${serverFix(found.format)}`;
 }

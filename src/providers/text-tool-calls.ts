@@ -76,9 +76,10 @@ export function blockEnd(text: string, at: number, done: boolean): number | "ope
   if (end && after.slice(0, close === -1 ? undefined : close).includes(opener)) return undefined; // an opener in prose, a block after it
   if (close !== -1) return at + opener.length + close + end!.length;
   if (!done) return "open";
-  if (after.trim() === "") return undefined;
-  const whole = opener !== HERMES || "args" in readArguments(after) || after.trimStart().startsWith(FUNCTION) || after.trimEnd().endsWith(GLM_VALUE_END);
-  return end && opener !== DS_CALLS && opener !== HERMES ? undefined : whole ? text.length : undefined;
+  if (after.trim() === "" || opener === FUNCTION || opener === DS_CALL) return undefined; // a block never closed
+  if (opener !== HERMES) return text.length; // Mistral's calls, DeepSeek's without their end token
+  const whole = "args" in readArguments(after) || after.trimStart().startsWith(FUNCTION) || after.trimEnd().endsWith(GLM_VALUE_END);
+  return whole ? text.length : undefined;
 }
 
 const TEMPLATE_OF: Record<string, CallTemplate> = {
