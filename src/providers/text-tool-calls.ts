@@ -214,10 +214,16 @@ function formatOf(template: CallTemplate, body: string): CallFormat {
 
 /** The call bodies of `block` (an opener of `template` to its block's end); undefined when it holds anything else. */
 function bodiesOf(template: CallTemplate, block: string): string[] | undefined {
-  if (template === "hermes") return [block.slice(HERMES.length).replace(/<\/tool_call>$/, "")];
+  if (template === "hermes") {
+    const body = block.slice(HERMES.length).replace(/<\/tool_call>$/, "");
+    return HERMES_BODY.test(body) ? [body] : undefined;
+  }
   if (template === "function") return blocks(block, FUNCTION, FUNCTION_END);
   return template === "deepseek" ? deepseekBodies(block) : mistralBodies(block);
 }
+
+/** What a `<tool_call>` holds: JSON, `<function=`, or GLM's name then its arguments or a line break (`<tool_call>bash</tool_call>` is a word in prose). */
+const HERMES_BODY = /^\s*(?:[{<]|[\w.-]+(?:\s*<arg_key>|\n\s*$))/;
 
 /** One body of `template` as a call, or why it is none. */
 function callOf(template: CallTemplate, body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {

@@ -175,6 +175,7 @@ describe("the syntax shown, not calls", () => {
       "in an indented code block by a tab, its later line",
       'Like this:\n\n\tfirst line\n\n\t<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>',
     ],
+    ["a word in <tool_call> tags in prose", "Qwen wraps a call, say <tool_call>bash</tool_call>, in tags."],
     ["inside a ~~~ fence", 'Like this:\n~~~\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\n~~~'],
     ["inside backticks", 'Wrap it in `<tool_call>{"name": "bash", "arguments": {}}</tool_call>`'],
     ["an unclosed block that is not whole JSON", '<tool_call>{"name": "bash", "argum'],
