@@ -48,8 +48,9 @@ const END_OF: Record<string, string | undefined> = { [HERMES]: HERMES_END, [FUNC
 
 /**
  * How what follows each opener starts when it is a call (checked once a character other than
- * whitespace came): Hermes' JSON or `<function=` or GLM's function name then a tag, a function's name then `>` then JSON or
- * `<parameter=`, Mistral's JSON list or object or `NAME[`. DeepSeek's tokens are never prose.
+ * whitespace came): Hermes' JSON or `<function=` or GLM's function name then a tag, a function's
+ * name then `>` then JSON or `<parameter=`, Mistral's JSON list or object or `NAME[`. DeepSeek's
+ * tokens are never prose.
  */
 const START_OF: Record<string, RegExp> = {
   [HERMES]: /^\s*(?:$|[{<]|[\w.-]+\s*(?:$|<))/, // GLM-4.5's `NAME\n<arg_key>…`
