@@ -3,7 +3,8 @@
 // flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
 import { AGENT_MIN_CONTEXT, raiseContext, SERVER_NAMES, type Served } from "../providers/served-context.ts";
 import type { Protocol } from "../kernel/ir.ts";
-import { openerAt } from "../providers/text-tool-calls.ts";
+import { openerAt, textCallFormat } from "../providers/text-tool-calls.ts";
+import { serverFix } from "../providers/text-call-stream.ts";
 
 import type { Outcome } from "../model-list.ts";
 
@@ -14,6 +15,8 @@ export interface Streamed {
   thinking: boolean;
   /** the calls came as text in the answer, which hey ran as calls (providers/text-call-stream.ts) */
   asText?: true;
+  /** the server's fix its notice named then (providers/text-call-stream.ts serverFix) */
+  serverFix?: string;
 }
 
 /** Everything the probes found; an undefined field was not probed (an earlier failure, or not this protocol). */
@@ -233,18 +236,16 @@ function judgeMaxTokens(p: Probes, flags: Flags): Check | undefined {
   return skip("max_tokens", title, "no answer with either field");
 }
 
-/** The fix for a server that leaves tool calls in the answer's text. */
-const SERVER_PARSES =
-  "have the server parse tool calls: vLLM --enable-auto-tool-choice --tool-call-parser NAME (hermes for Qwen), llama.cpp's server --jinja, Ollama a model whose template supports tools";
-
 function toolChecks(p: Probes, flags: Flags): Check[] {
   const out: Check[] = [];
   const call = p.toolCall;
   if (!call) return out;
+  // the fix for a server that leaves tool calls in the answer's text: the parser for the syntax the model wrote
+  const serverParses = call.ok ? (call.serverFix ?? serverFix(textCallFormat(call.text))) : "";
   if (!call.ok) out.push(fail("tool_call", "tool call", failure(call), "hey needs a model that calls tools; pick another model"));
   else if (call.calls === 0 && (call.asText || openerAt(call.text) !== -1))
     out.push(
-      fail("tool_call", "tool call", `the model wrote its tool call as text ("${clip(call.text)}"): the server does not parse tool calls`, SERVER_PARSES),
+      fail("tool_call", "tool call", `the model wrote its tool call as text ("${clip(call.text)}"): the server does not parse tool calls`, serverParses),
     );
   else if (call.calls === 0)
     out.push(
@@ -252,12 +253,12 @@ function toolChecks(p: Probes, flags: Flags): Check[] {
         "tool_call",
         "tool call",
         `the model answered in text instead of calling the tool ("${clip(call.text)}")`,
-        `${SERVER_PARSES}; or the model does not call tools: pick another model`,
+        `${serverParses}; or the model does not call tools: pick another model`,
       ),
     );
   else if (call.asText)
     out.push(
-      quirk("tool_call", "tool call", "the server sent the tool call as text in the answer, not as a tool call (hey runs such calls itself)", SERVER_PARSES),
+      quirk("tool_call", "tool call", "the server sent the tool call as text in the answer, not as a tool call (hey runs such calls itself)", serverParses),
     );
   else out.push(pass("tool_call", "tool call", "a tool call streamed and parsed"));
 

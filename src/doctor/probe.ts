@@ -7,7 +7,7 @@ import { ProviderError, type ModelRequest, type Provider } from "../kernel/provi
 import type { Compat } from "../providers/common.ts";
 import { probeHeaders, providerFor } from "../endpoint.ts";
 import { withServerWindow } from "../providers/server-window.ts";
-import { CALLS_AS_TEXT } from "../providers/text-call-stream.ts";
+import { CALLS_AS_TEXT, fixIn } from "../providers/text-call-stream.ts";
 import type { Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
@@ -155,17 +155,21 @@ async function streamTurn(
       let text = "";
       let thinking = false;
       let asText = false;
+      let fix: string | undefined;
       for await (const event of (await provider).stream(req, signal)) {
         heard = true;
         if (event.type === "text") text += event.delta;
         else if (event.type === "thinking") thinking = true;
-        else if (event.type === "notice") asText ||= event.message.startsWith(CALLS_AS_TEXT);
+        else if (event.type === "notice" && event.message.startsWith(CALLS_AS_TEXT)) (asText = true), (fix = fixIn(event.message));
         else if (event.type === "done") message = event.message;
       }
       const calls = message?.toolCalls?.length ?? 0;
       if (asText && calls === 0 && message) text = textOf(message); // the written call hey could not run, held back while it streamed
       thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
-      return { outcome: { ok: true, text, calls, thinking, ...(asText ? { asText: true as const } : {}) }, ...(message ? { message } : {}) };
+      return {
+        outcome: { ok: true, text, calls, thinking, ...(asText ? { asText: true as const } : {}), ...(fix ? { serverFix: fix } : {}) },
+        ...(message ? { message } : {}),
+      };
     } catch (e) {
       // the probe's own limit, before the idle timeout: said as a run's silent try would be
       if (signal.aborted && !heard)

@@ -21,10 +21,16 @@ export const EMPTY_ANSWER = "the model's answer was empty";
 /** How much of the provider's words on a call it could not parse is quoted: enough to show where the call went wrong, not a whole file it tried to write. */
 export const MALFORMED_QUOTE_CHARS = 1000;
 
+/**
+ * This many replies in a row whose tool call could not be parsed end the run (kind
+ * "repeated_calls"): told twice, the model wrote it no better, and a call syntax its provider cannot
+ * read (a server that sends calls as text in a form hey does not know) would be asked again until --max-turns.
+ */
+export const MALFORMED_STOP_AT = 3;
+
 /** What the model is told, as the next user message, when its provider could not parse its tool call (stop "malformed_call"). */
 export function malformedCallNote(detail: string | undefined): string {
-  const quote = detail && detail.length > MALFORMED_QUOTE_CHARS ? `${detail.slice(0, MALFORMED_QUOTE_CHARS)}…` : detail;
-  return `${MALFORMED_NOTE_START}, so nothing ran${quote ? `. The provider said: ${quote}` : ""}]\nMake the call again as a proper tool call: a tool that is offered, its arguments as JSON the tool's schema takes (no code around the call).`;
+  return `${MALFORMED_NOTE_START}, so nothing ran${detail ? `. The provider said: ${quoted(detail)}` : ""}]\nMake the call again as a proper tool call: a tool that is offered, its arguments as JSON the tool's schema takes (no code around the call).`;
 }
 
 /**
@@ -36,13 +42,23 @@ export function malformedCallNote(detail: string | undefined): string {
  */
 export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunResult> {
   const turns = turnsOf(messages, deps);
+  let malformed = 0; // replies in a row whose call could not be parsed
   for (;;) {
     const limit = turns.limitReached();
     if (limit) return handOff(turns, limit, deps.keepHandOff);
     const reply = await turns.request(false);
     if ("turns" in reply) return reply;
     const calls = reply.message.toolCalls ?? [];
-    if (calls.length === 0 && reply.stop === "malformed_call") {
+    malformed = calls.length === 0 && reply.stop === "malformed_call" ? malformed + 1 : 0;
+    if (malformed >= MALFORMED_STOP_AT) {
+      const said = reply.detail ? `: ${quoted(reply.detail)}` : "";
+      return turns.fail(
+        "repeated_calls",
+        `the model's tool call could not be parsed ${malformed} turns in a row; stopped rather than ask again${said}`,
+        "error",
+      );
+    }
+    if (malformed > 0) {
       // the model's mistake, not the network's: told what went wrong, it tries again (a turn like any other)
       turns.append(userMessage(malformedCallNote(reply.detail)));
       const said = reply.detail ? ` (${oneLine(reply.detail)})` : "";
@@ -74,6 +90,9 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (stuck) return turns.fail("repeated_calls", stuck, "error");
   }
 }
+
+/** A provider's words on a call it could not parse, cut at MALFORMED_QUOTE_CHARS. */
+const quoted = (detail: string) => (detail.length > MALFORMED_QUOTE_CHARS ? `${detail.slice(0, MALFORMED_QUOTE_CHARS)}…` : detail);
 
 /** `text` on one line, short enough for a notice. */
 const oneLine = (text: string) => {

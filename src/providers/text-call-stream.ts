@@ -6,7 +6,17 @@
 // protocol's own form.
 import { newId, type ContentBlock, type ToolCall, type ToolSpec } from "../kernel/ir.ts";
 import type { ModelRequest, StreamEvent } from "../kernel/provider.ts";
-import { CALL_OPENERS, mayBeCalls, openerAt, textToolCalls, type CallTemplate, type TextCalls } from "./text-tool-calls.ts";
+import {
+  blockEnd,
+  CALL_OPENERS,
+  callSpans,
+  openerAt,
+  proseAround,
+  textToolCalls,
+  type CallFormat,
+  type CallTemplate,
+  type TextCalls,
+} from "./text-tool-calls.ts";
 
 /** The start of the notice that says a server sent tool calls as text (hey doctor looks for it). */
 export const CALLS_AS_TEXT = "the server sent the model's tool calls as text";
@@ -32,12 +42,13 @@ export function textCallsOf(events: AsyncIterable<StreamEvent>, request: ModelRe
 }
 
 /**
- * `events`, where an answer with no tool calls of its own whose text ends with calls written in a
- * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text what came
- * before them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
+ * `events`, where an answer with no tool calls of its own whose text holds calls written in a
+ * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text the prose
+ * around them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
  * "malformed_call", so the model is told nothing ran. While the answer streams, its text from a
- * call opener on is held back while it may still be calls (mayBeCalls), shown at the end only when
- * it was none; held text is shown before a failure is thrown, so a cut answer keeps it. An answer
+ * call opener on is held back while it may still be a call block (blockEnd), and from a block on to
+ * the end: shown whole when it held no calls, its prose alone when it did; held text is shown
+ * before a failure is thrown, so a cut answer keeps it. An answer
  * with calls of its own sets `seen.native`. The first time (`seen.told`) the user hears, as a
  * notice, that the server is not parsing tool calls and how to make it. Throws what `events` throws.
  */
@@ -50,7 +61,7 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
         text += event.delta;
         // from the first opener on whose text may still be calls; prose naming the syntax is shown as it comes
         let at = openerAt(text, Math.max(0, shown - LONGEST_OPENER));
-        while (at !== -1 && !mayBeCalls(text.slice(at))) at = openerAt(text, at + 1);
+        while (at !== -1 && blockEnd(text, at, false) === undefined) at = openerAt(text, at + 1);
         const upTo = at !== -1 ? at : text.length - openerStartAtEnd(text);
         if (upTo > shown) yield { type: "text", delta: text.slice(shown, upTo) };
         shown = Math.max(shown, upTo);
@@ -69,6 +80,9 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
       } else {
         if (!seen.told) yield { type: "notice", message: serverAdvice(found) };
         seen.told = true;
+        const whole = textPart(event.message.content);
+        const held = proseAround(whole, callSpans(whole), shown); // the prose between and after the calls
+        if (held) yield { type: "text", delta: `\n${held}` };
         yield* asCalls(event, found);
       }
       text = "";
@@ -84,7 +98,8 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
 /** The `done` of an answer whose text held `found`: its calls, or the malformed call the model is told of. */
 function* asCalls(done: Extract<StreamEvent, { type: "done" }>, found: TextCalls): Generator<StreamEvent> {
   if (found.problem) {
-    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run: call tools through the API's tool calling (the request's tools), not by writing them as text`;
+    // the model cannot call through the API where the server does not parse calls: the fix is the server's
+    const detail = `a tool call written as text in the answer (${LABEL[found.template]}): ${found.problem}. No tool was run. The server does not parse tool calls; to fix it, ${serverFix(found.format)}`;
     yield { ...done, stop: "malformed_call", detail };
     return;
   }
@@ -119,11 +134,36 @@ const LABEL: Record<CallTemplate, string> = {
   mistral: "[TOOL_CALLS] tokens",
 };
 
-/** vLLM's --tool-call-parser for each syntax, where one name fits. */
-const PARSER: Record<CallTemplate, string> = { hermes: "hermes", function: "NAME for the model", deepseek: "deepseek_v3", mistral: "mistral" };
+/**
+ * vLLM's --tool-call-parser for each syntax: hermes reads only JSON inside `<tool_call>`. Llama's
+ * `<function=NAME>{…}` has no parser of its own: llama3_json reads the JSON calls vLLM's Llama chat template asks for.
+ */
+const PARSER: Record<CallFormat, string> = {
+  hermes: "hermes",
+  "qwen3-coder": "qwen3_coder",
+  glm: "glm45",
+  llama: "llama3_json --chat-template examples/tool_chat_template_llama3.1_json.jinja",
+  "deepseek-v3": "deepseek_v3",
+  "deepseek-v3.1": "deepseek_v31",
+  mistral: "mistral",
+};
+
+const FIX_START = "have the server parse tool calls: ";
+
+/** What makes a server parse tool calls, naming vLLM's parser for `format` (for each syntax when it is not known); hey doctor's fix too. */
+export function serverFix(format?: CallFormat): string {
+  const parser = format ? PARSER[format] : "NAME (hermes for JSON in <tool_call>, qwen3_coder for Qwen3-Coder's <parameter=…>, glm45 for GLM's <arg_key>)";
+  return `${FIX_START}vLLM --enable-auto-tool-choice --tool-call-parser ${parser}, llama.cpp's server --jinja, Ollama a model whose template supports tools`;
+}
+
+/** The server's fix a CALLS_AS_TEXT notice names (serverFix), if it names one. */
+export function fixIn(notice: string): string | undefined {
+  const at = notice.indexOf(FIX_START);
+  return at === -1 ? undefined : notice.slice(at);
+}
 
 /** What the user is told, once: what the server did, what hey did about it, and the server's fix. */
 function serverAdvice(found: TextCalls): string {
   const ran = found.problem ? "hey could not run them (the model is asked to call again)" : "hey ran them as calls";
-  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. The server is not parsing tool calls: start vLLM with --enable-auto-tool-choice --tool-call-parser ${PARSER[found.template]}, llama.cpp's server with --jinja; with Ollama, use a model whose template supports tools`;
+  return `${CALLS_AS_TEXT} (${LABEL[found.template]} in its answer), not as tool calls; ${ran}. To fix it, ${serverFix(found.format)}`;
 }

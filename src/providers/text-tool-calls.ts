@@ -9,10 +9,19 @@ import type { ToolSpec } from "../kernel/ir.ts";
 /** A call syntax a chat template writes, by what the notice calls it. */
 export type CallTemplate = "hermes" | "function" | "deepseek" | "mistral";
 
-/** What an answer's text holds when it ends with tool calls written as text. */
+/**
+ * The syntax of a call inside its block, which decides the server's parser: Hermes' JSON, Qwen3-Coder's
+ * `<function=NAME><parameter=…>`, GLM-4.5's `NAME<arg_key>…`, Llama 3.1's `<function=NAME>{…}`,
+ * DeepSeek V3's `function<｜tool▁sep｜>NAME` and V3.1's `NAME<｜tool▁sep｜>`, Mistral's.
+ */
+export type CallFormat = "hermes" | "qwen3-coder" | "glm" | "llama" | "deepseek-v3" | "deepseek-v3.1" | "mistral";
+
+/** What an answer's text holds when it holds tool calls written as text. */
 export interface TextCalls {
   template: CallTemplate;
-  /** the answer's text before the first call, its trailing whitespace dropped */
+  /** the syntax of its first call */
+  format: CallFormat;
+  /** the answer's text without its calls: the prose around them, in order (proseAround) */
   before: string;
   /** each call names an offered tool and has an object of arguments (JSON text); empty when `problem` is set */
   calls: { name: string; arguments: string }[];
@@ -39,11 +48,12 @@ const END_OF: Record<string, string | undefined> = { [HERMES]: HERMES_END, [FUNC
 
 /**
  * How what follows each opener starts when it is a call (checked once a character other than
- * whitespace came): Hermes' JSON or `<function=`, a function's name then `>` then JSON or
- * `<parameter=`, Mistral's JSON list or object or `NAME[`. DeepSeek's tokens are never prose.
+ * whitespace came): Hermes' JSON or `<function=` or GLM's function name then a tag, a function's
+ * name then `>` then JSON or `<parameter=`, Mistral's JSON list or object or `NAME[`. DeepSeek's
+ * tokens are never prose.
  */
 const START_OF: Record<string, RegExp> = {
-  [HERMES]: /^\s*(?:$|[{<])/,
+  [HERMES]: /^\s*(?:$|[{<]|[\w.-]+\s*(?:$|<))/, // GLM-4.5's `NAME\n<arg_key>…`
   [FUNCTION]: /^[^\s<>]*(?:$|>\s*(?:$|[{<]))/,
   [DS_CALLS]: /^/,
   [DS_CALL]: /^/,
@@ -51,22 +61,26 @@ const START_OF: Record<string, RegExp> = {
 };
 
 /**
- * Whether `tail`, text from a call opener on (as much of it as has streamed), may still be the
- * calls an answer ends with: what follows each opener starts as a call does, and after each closed
- * block comes only whitespace or another opener. Once false, no more text makes it true.
+ * Where the call block that opens at `at` of `text` (a position openerAt found) ends: its end, "open"
+ * while more text may still make it one (the answer still streaming: `done` false), undefined when it
+ * is none (prose naming the syntax, `<tool_call> tags`). Mistral's calls, DeepSeek's without their
+ * end token and an answer's last `<tool_call>` whose end tag a server ate as a stop word (its content
+ * whole JSON) run to the end of the answer. Once undefined, no more text makes it a block.
  */
-export function mayBeCalls(tail: string): boolean {
-  let rest = tail;
-  for (;;) {
-    const opener = CALL_OPENERS.find((o) => rest.startsWith(o));
-    if (!opener) return CALL_OPENERS.some((o) => o.startsWith(rest)); // "" or an opener still streaming in
-    const after = rest.slice(opener.length);
-    if (!START_OF[opener]!.test(after)) return false;
-    const end = END_OF[opener];
-    const close = end ? after.indexOf(end) : -1;
-    if (!end || close === -1) return true;
-    rest = after.slice(close + end.length).trimStart();
-  }
+export function blockEnd(text: string, at: number, done: boolean): number | "open" | undefined {
+  const opener = CALL_OPENERS.find((o) => text.startsWith(o, at));
+  if (!opener) return undefined;
+  const after = text.slice(at + opener.length);
+  if (!START_OF[opener]!.test(after)) return undefined;
+  const end = END_OF[opener];
+  const close = end ? after.indexOf(end) : -1;
+  if (end && after.slice(0, close === -1 ? undefined : close).includes(opener)) return undefined; // an opener in prose, a block after it
+  if (close !== -1) return at + opener.length + close + end!.length;
+  if (!done) return "open";
+  if (after.trim() === "" || opener === FUNCTION || opener === DS_CALL) return undefined; // a block never closed
+  if (opener !== HERMES) return text.length; // Mistral's calls, DeepSeek's without their end token
+  const whole = "args" in readArguments(after) || after.trimStart().startsWith(FUNCTION) || after.trimEnd().endsWith(GLM_VALUE_END);
+  return whole ? text.length : undefined;
 }
 
 const TEMPLATE_OF: Record<string, CallTemplate> = {
@@ -79,67 +93,175 @@ const TEMPLATE_OF: Record<string, CallTemplate> = {
 
 /**
  * Where the first call opener of `text` at or after `from` is that could start calls: not inside a
- * fenced code block, not inside backticks (an answer showing the syntax); -1 when there is none.
+ * code block (insideCode), not inside backticks (an answer showing the syntax); -1 when there is none.
  */
 export function openerAt(text: string, from = 0): number {
   let first = -1;
   for (const opener of CALL_OPENERS)
     for (let i = text.indexOf(opener, from); i !== -1 && (first === -1 || i < first); i = text.indexOf(opener, i + 1))
-      if (text[i - 1] !== "`" && !insideFence(text, i)) {
+      if (text[i - 1] !== "`" && !insideCode(text, i)) {
         first = i;
         break;
       }
   return first;
 }
 
-/** Whether position `at` of `text` is inside a ``` fenced block (an odd number of fence lines before it). */
-function insideFence(text: string, at: number): boolean {
-  return (text.slice(0, at).match(/^[ \t]*```/gm)?.length ?? 0) % 2 === 1;
+/**
+ * Whether position `at` of `text` is in a code block as Markdown reads one: inside a ``` or ~~~
+ * fence (closed by a line of only the same character, as many or more), or on a line indented 4
+ * spaces or a tab that comes after a blank line or such a line (an indented block cannot interrupt
+ * a paragraph).
+ */
+function insideCode(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  let fence = "";
+  let blank = true; // the line before is blank (or there is none)
+  let indented = false; // the line before is in an indented code block
+  for (const line of text.slice(0, lineStart).split("\n").slice(0, -1)) {
+    const marker = /^[ \t]*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = "";
+    } else if (marker) fence = marker;
+    const empty = line.trim() === "";
+    indented = !fence && !marker && (empty ? indented : INDENT.test(line) && (indented || blank));
+    blank = empty;
+  }
+  return fence !== "" || (INDENT.test(text.slice(lineStart, at)) && (indented || blank));
+}
+
+const INDENT = /^(?: {4}|\t)/;
+
+/** A call block of an answer: where it is and the bodies of the calls it holds. */
+export interface CallSpan {
+  start: number;
+  end: number;
+  template: CallTemplate;
+  bodies: string[];
 }
 
 /**
- * The tool calls `text` ends with, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
+ * The call blocks of `text`, a whole answer, in order: every block of a chat template's call syntax
+ * that is not inside a code block or backticks, whatever prose comes between or after them (a server
+ * started with its parser takes them all too: vLLM's hermes reads every `<tool_call>` of an answer).
+ */
+export function callSpans(text: string): CallSpan[] {
+  const out: CallSpan[] = [];
+  for (let at = openerAt(text); at !== -1; ) {
+    const end = blockEnd(text, at, true);
+    const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
+    const bodies = typeof end === "number" ? bodiesOf(template, text.slice(at, end)) : undefined;
+    if (!bodies?.length) {
+      at = openerAt(text, at + 1);
+      continue;
+    }
+    out.push({ start: at, end: end as number, template, bodies });
+    at = openerAt(text, end as number);
+  }
+  return out;
+}
+
+/** `text` from `from` on without `spans`: the prose around them in order, each part trimmed, parted by a blank line. */
+export function proseAround(text: string, spans: readonly CallSpan[], from = 0): string {
+  const parts: string[] = [];
+  for (const span of spans) if (span.start >= from) parts.push(text.slice(from, span.start)), (from = span.end);
+  parts.push(text.slice(from));
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .join("\n\n");
+}
+
+/**
+ * The tool calls `text` holds, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
  * …, "arguments": …}</tool_call>`, Llama's `<function=NAME>{…}</function>`, Qwen3-Coder's
  * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens, Mistral's
- * `[TOOL_CALLS]`); undefined when it holds none — the syntax inside a code block or backticks, or
- * followed by more prose, is an answer about it. A call naming a tool `tools` does not offer, or
- * with arguments that are no JSON object, gives `problem` and no calls. Never throws.
+ * `[TOOL_CALLS]`) anywhere outside code, the prose around them kept as the answer's text; undefined
+ * when it holds none — the syntax inside a code block or backticks is an answer about it. A call
+ * naming a tool `tools` does not offer, or with arguments that are no JSON object, gives `problem`
+ * and no calls. Never throws.
  */
 export function textToolCalls(text: string, tools: readonly ToolSpec[]): TextCalls | undefined {
-  // the syntax named in prose may come before the calls the answer ends with
-  for (let at = openerAt(text); at !== -1; at = openerAt(text, at + 1)) {
-    if (!mayBeCalls(text.slice(at))) continue; // what the stream showed as prose (text-call-stream.ts)
-    const template = TEMPLATE_OF[CALL_OPENERS.find((o) => text.startsWith(o, at))!]!;
-    const bodies = bodiesOf(template, text.slice(at));
-    if (bodies?.length) return callsOf(template, text.slice(0, at).trimEnd(), bodies, tools);
-  }
-  return undefined;
-}
-
-/** The call bodies `tail` (from an opener of `template` on) consists of; undefined when it holds anything else. */
-function bodiesOf(template: CallTemplate, tail: string): string[] | undefined {
-  if (template === "hermes") return hermesBodies(tail);
-  if (template === "function") return blocks(tail, FUNCTION, FUNCTION_END);
-  return template === "deepseek" ? deepseekBodies(tail) : mistralBodies(tail);
-}
-
-/** The TextCalls of `bodies`: each a call to run, or the first problem, and then none. */
-function callsOf(template: CallTemplate, before: string, bodies: string[], tools: readonly ToolSpec[]): TextCalls {
+  const spans = callSpans(text);
+  if (spans.length === 0) return undefined;
+  const before = proseAround(text, spans);
+  const template = spans[0]!.template;
+  const format = formatOf(template, spans[0]!.bodies[0]!);
   const calls: TextCalls["calls"] = [];
-  for (const body of bodies) {
-    const call =
-      template === "deepseek"
-        ? deepseekCall(body)
-        : template === "mistral"
-          ? mistralCall(body)
-          : template === "hermes" && !body.trimStart().startsWith(FUNCTION)
-            ? hermesCall(body)
-            : functionCall(body, tools);
-    const named = typeof call === "string" ? call : checked(call, tools);
-    if (typeof named === "string") return { template, before, calls: [], problem: named };
-    calls.push(named);
+  for (const [n, span] of spans.entries())
+    for (const body of span.bodies) {
+      const call = callOf(span.template, body, tools);
+      const named = typeof call === "string" ? call : checked(call, tools);
+      if (typeof named === "string")
+        return { template, format, before, calls: [], problem: spans.length > 1 ? `${named} (block ${n + 1} of ${spans.length})` : named };
+      calls.push(named);
+    }
+  return { template, format, before, calls };
+}
+
+/** The syntax of the first call `text` holds, if any. */
+export function textCallFormat(text: string): CallFormat | undefined {
+  const span = callSpans(text)[0];
+  return span && formatOf(span.template, span.bodies[0]!);
+}
+
+/** The syntax of `body`, a call of `template`. */
+function formatOf(template: CallTemplate, body: string): CallFormat {
+  const inner = body.trimStart();
+  if (template === "deepseek") return inner.startsWith(`function${DS_SEP}`) ? "deepseek-v3" : "deepseek-v3.1";
+  if (template === "mistral") return "mistral";
+  if (template === "function") return /^[^>]*>\s*<parameter=/.test(inner) ? "qwen3-coder" : "llama";
+  return inner.startsWith(FUNCTION) ? "qwen3-coder" : inner.startsWith("{") ? "hermes" : "glm";
+}
+
+/** The call bodies of `block` (an opener of `template` to its block's end); undefined when it holds anything else. */
+function bodiesOf(template: CallTemplate, block: string): string[] | undefined {
+  if (template === "hermes") {
+    const body = block.slice(HERMES.length).replace(/<\/tool_call>$/, "");
+    return HERMES_BODY.test(body) ? [body] : undefined;
   }
-  return { template, before, calls };
+  if (template === "function") return blocks(block, FUNCTION, FUNCTION_END);
+  return template === "deepseek" ? deepseekBodies(block) : mistralBodies(block);
+}
+
+/** What a `<tool_call>` holds: JSON, `<function=`, or GLM's name then its arguments or a line break (`<tool_call>bash</tool_call>` is a word in prose). */
+const HERMES_BODY = /^\s*(?:[{<]|[\w.-]+(?:\s*<arg_key>|\n\s*$))/;
+
+/** One body of `template` as a call, or why it is none. */
+function callOf(template: CallTemplate, body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
+  if (template === "deepseek") return deepseekCall(body);
+  if (template === "mistral") return mistralCall(body);
+  if (template !== "hermes" || body.trimStart().startsWith(FUNCTION)) return functionCall(body, tools);
+  return /^\s*[{[]/.test(body) ? hermesCall(body) : glmCall(body, tools);
+}
+
+const GLM_VALUE_END = "</arg_value>";
+
+/** GLM-4.5/4.6's `NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>…` (inside `<tool_call>`), its values typed by the tool's schema. */
+function glmCall(body: string, tools: readonly ToolSpec[]): { name: string; arguments: string } | string {
+  const [, name = "", rest = ""] = /^\s*([^\s<]+)([\s\S]*)$/.exec(body) ?? [];
+  const args = taggedArguments(rest, /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g, toolOf(name, tools));
+  return args === undefined ? `the arguments of ${name} are no <arg_key>/<arg_value> pairs` : { name, arguments: args };
+}
+
+/** The offered tool `name` means, if any. */
+function toolOf(name: string, tools: readonly ToolSpec[]): ToolSpec | undefined {
+  const offered = toolNameOf(
+    name,
+    tools.map((t) => t.name),
+  );
+  return tools.find((t) => t.name === offered);
+}
+
+/** `text` made of `pattern`'s key/value pairs (and whitespace) as JSON arguments, each value typed by `tool`'s schema; undefined when anything else is there. */
+function taggedArguments(text: string, pattern: RegExp, tool: ToolSpec | undefined): string | undefined {
+  const props = schemaProperties(tool);
+  const args: Record<string, unknown> = {};
+  let left = text;
+  for (const [whole, key, raw] of text.matchAll(pattern)) {
+    args[key!.trim()] = typedValue(raw!.replace(/^\n|\n$/g, ""), props[key!.trim()]);
+    left = left.replace(whole, "");
+  }
+  return left.trim() === "" ? JSON.stringify(args) : undefined;
 }
 
 /**
@@ -153,18 +275,6 @@ function checked(call: { name: string; arguments: string }, tools: readonly Tool
   if (name === undefined || !offered.includes(name)) return `it names ${JSON.stringify(call.name)}, which is no tool offered`;
   const read = readArguments(call.arguments);
   return "error" in read ? `the arguments of ${name} are no JSON object: ${read.error}` : { name, arguments: call.arguments };
-}
-
-/** The contents of `<tool_call>…</tool_call>` blocks making up all of `tail` (the last one may lack its end); undefined if anything else is there. */
-function hermesBodies(tail: string): string[] | undefined {
-  const found = blocks(tail, HERMES, HERMES_END);
-  if (found) return found;
-  // the last block unclosed (a server that ate the end tag as a stop word): its content must be whole JSON
-  const open = tail.lastIndexOf(HERMES);
-  const rest = tail.slice(open + HERMES.length);
-  const earlier = open === 0 ? [] : blocks(tail.slice(0, open), HERMES, HERMES_END);
-  const whole = rest.trim() !== "" && "args" in readArguments(rest);
-  return earlier && !rest.includes(HERMES_END) && (whole || rest.trimStart().startsWith(FUNCTION)) ? [...earlier, rest] : undefined;
 }
 
 /** The contents of `open…end` blocks making up all of `tail` but whitespace; undefined if anything else is there. */
@@ -235,7 +345,7 @@ function listOf(text: string): unknown[] | undefined {
 function hermesCall(body: string): { name: string; arguments: string } | string {
   const read = readArguments(body);
   const call = "args" in read ? read.args : undefined;
-  if (!call || typeof call.name !== "string") return "its call is no JSON object with a name";
+  if (!call || typeof call.name !== "string") return `its call is no JSON object with a name${"error" in read ? ` (${read.error})` : ""}`;
   const args = call.arguments ?? call.parameters ?? {};
   return { name: call.name, arguments: typeof args === "string" ? args : JSON.stringify(args) };
 }
@@ -253,24 +363,8 @@ function functionCall(body: string, tools: readonly ToolSpec[]): { name: string;
   const name = text.slice(0, gt).trim();
   const rest = text.slice(gt + 1).trim();
   if (rest === "" || rest.startsWith("{")) return { name, arguments: rest || "{}" };
-  const props = schemaProperties(
-    tools.find(
-      (t) =>
-        t.name ===
-        toolNameOf(
-          name,
-          tools.map((x) => x.name),
-        ),
-    ),
-  );
-  const args: Record<string, unknown> = {};
-  const param = /<parameter=([^>]+)>([\s\S]*?)<\/parameter>/g;
-  let left = rest;
-  for (const [whole, key, raw] of rest.matchAll(param)) {
-    args[key!.trim()] = typedValue(raw!.replace(/^\n|\n$/g, ""), props[key!.trim()]);
-    left = left.replace(whole, "");
-  }
-  return left.trim() === "" ? { name, arguments: JSON.stringify(args) } : `the arguments of ${name} are neither JSON nor <parameter=…> tags`;
+  const args = taggedArguments(rest, /<parameter=([^>]+)>([\s\S]*?)<\/parameter>/g, toolOf(name, tools));
+  return args === undefined ? `the arguments of ${name} are neither JSON nor <parameter=…> tags` : { name, arguments: args };
 }
 
 /** `function<｜tool▁sep｜>NAME\n```json\n{…}\n```` (V3) or `NAME<｜tool▁sep｜>{…}` (V3.1). */

@@ -128,6 +128,21 @@ describe("judge", () => {
     const ran = judge({ ...healthy(), toolCall: { ok: true, text: "", calls: 1, thinking: false, asText: true } }, "K");
     expect(ran.usable).toBe(true);
     expect(ran.checks.find((c) => c.id === "tool_call")).toMatchObject({ status: "quirk", fix: expect.stringContaining("--jinja") });
+    // the parser is the one for the syntax the model wrote, or the one hey's notice named when it ran the call
+    const qwen3 = "<tool_call>\n<function=echo>\n<parameter=text>\nhi\n</parameter>\n</function>\n</tool_call>";
+    expect(status({ ...healthy(), toolCall: answer(qwen3, 0) }, "tool_call")?.fix).toContain("--tool-call-parser qwen3_coder,");
+    const glm = "<tool_call>echo\n<arg_key>text</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>";
+    expect(status({ ...healthy(), toolCall: answer(glm, 0) }, "tool_call")?.fix).toContain("--tool-call-parser glm45,");
+    const named = {
+      ok: true as const,
+      text: "",
+      calls: 1,
+      thinking: false,
+      asText: true as const,
+      serverFix: "have the server parse tool calls: vLLM --tool-call-parser glm45",
+    };
+    expect(status({ ...healthy(), toolCall: named }, "tool_call")?.fix).toBe(named.serverFix);
+    expect(status({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "tool_call")?.fix).not.toContain("hermes for Qwen");
     // plain prose: the server may not parse calls, or the model makes none
     expect(status({ ...healthy(), toolCall: answer("I cannot call tools", 0) }, "tool_call")?.fix).toContain("--tool-call-parser");
   });

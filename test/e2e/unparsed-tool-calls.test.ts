@@ -28,7 +28,9 @@ const run = (protocol: string, base: string, ...extra: string[]) =>
 
 const HERMES = 'I will read the file.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>';
 
-type Chat = { messages: { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[] };
+type Chat = {
+  messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[];
+};
 const chatOf = (r: RecordedRequest) => r.body as Chat;
 
 test("a Hermes <tool_call> written as text: the call runs, is sent back as a real call, the answer after it is printed; one notice naming the server's fix", async () => {
@@ -102,7 +104,7 @@ test("an answer that came only as reasoning, ending with a call, is printed as t
   printedNotRun(await run("openai", "/v1"), before, 1);
 });
 
-test("a written call naming no offered tool: nothing runs, the model is told to call through the API, and its next answer is the run's", async () => {
+test("a written call naming no offered tool: nothing runs, the model is told why, and its next answer is the run's", async () => {
   const before = server.requests.length;
   server.enqueue(
     textReply("openai", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'),
@@ -116,15 +118,73 @@ test("a written call naming no offered tool: nothing runs, the model is told to 
   expect(sent).toHaveLength(2);
   const told = chatOf(sent[1]!).messages.at(-1)!;
   expect(told.role).toBe("user");
-  expect(told.content).toContain("No tool was run: call tools through the API's tool calling");
+  expect(told.content).toContain('it names "get_weather", which is no tool offered. No tool was run');
+  expect(told.content).not.toContain("call tools through the API"); // behind a server that parses no calls, it cannot
 });
 
-test("the syntax inside a code block is an answer about it, printed as it is", async () => {
-  const answer = 'A Hermes call looks like this:\n\n```\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>\n```';
+test("GLM-4.5's <arg_key>/<arg_value> call written as text runs", async () => {
+  const before = server.requests.length;
+  const glm = "I'll read the file.\n<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>cat a.txt</arg_value>\n</tool_call>";
+  server.enqueue(textReply("openai", glm), textReply("openai", "It says hello."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  const [assistant, tool] = chatOf(server.requests.slice(before)[1]!).messages.slice(-2);
+  expect(assistant!.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([["bash", { command: "cat a.txt" }]]);
+  expect(tool!.content).toContain("hello from a.txt");
+});
+
+test("Qwen3-Coder's <function=…><parameter=…> block runs, and the notice names vLLM's qwen3_coder parser, not hermes", async () => {
+  const qwen3 = "Reading it.\n<tool_call>\n<function=bash>\n<parameter=command>\ncat a.txt\n</parameter>\n</function>\n</tool_call>";
+  server.enqueue(textReply("openai", qwen3), textReply("openai", "It says hello."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
+  const notice = result.stderr.split("\n").find((l) => l.startsWith(`hey: ${CALLS_AS_TEXT}`))!;
+  expect(notice).toContain("--tool-call-parser qwen3_coder,");
+  expect(notice).not.toContain("hermes");
+});
+
+test("a written call hey cannot read, again and again: the run stops after 3 tries with exit 1, the error naming the server's fix", async () => {
+  const before = server.requests.length;
+  const bad = () => textReply("openai", "<tool_call>\n{name: bash, arguments: {command: echo hi}}\n</tool_call>");
+  server.enqueue(bad(), bad(), bad()); // a 4th request is counted below
+  const result = await run("openai", "/v1", "--max-turns", "20");
+  expect(result.code).toBe(1);
+  expect(server.requests.length - before).toBe(3);
+  const error = result.stderr.split("\n").find((l) => l.includes("could not be parsed 3 turns in a row"))!;
+  expect(error).toContain("--tool-call-parser hermes");
+  expect(result.stderr).not.toContain("turn limit");
+});
+
+test.each([
+  ["a ``` fence", 'A Hermes call looks like this:\n\n```\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>\n```'],
+  [
+    "an indented (4-space) block",
+    'Qwen\'s template writes tool calls like this:\n\n    <tool_call>{"name":"bash","arguments":{"command":"echo PWNED > pwned2.txt"}}</tool_call>',
+  ],
+])("the syntax inside %s is an answer about it, printed as it is, not run", async (_, answer) => {
   const before = server.requests.length;
   server.enqueue(textReply("openai", answer));
   const result = await run("openai", "/v1");
   expect(result).toMatchObject({ code: 0, stdout: `${answer}\n` });
   expect(result.stderr).not.toContain(CALLS_AS_TEXT);
   expect(server.requests.length - before).toBe(1);
+  expect(existsSync(join(work.path, "pwned2.txt"))).toBe(false);
+});
+
+test("calls with prose between them: every call runs in order, both go back as calls with their results, the prose as the answer's text", async () => {
+  const answer =
+    'First I\'ll make a file.\n<tool_call>\n{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}\n</tool_call>\nNow let me also list the directory.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>';
+  const before = server.requests.length;
+  server.enqueue(textReply("openai", answer), textReply("openai", "Done."));
+  const result = await run("openai", "/v1");
+  expect(result).toMatchObject({ code: 0, stdout: "Done.\n" });
+  expect(existsSync(join(work.path, "first.txt"))).toBe(true);
+  expect(result.stderr).toContain("Now let me also list the directory.");
+  const messages = chatOf(server.requests.slice(before)[1]!).messages;
+  const assistant = messages.find((m) => m.role === "assistant")!;
+  expect(assistant.content).toBe("First I'll make a file.\n\nNow let me also list the directory.");
+  expect(assistant.tool_calls?.map((c) => JSON.parse(c.function.arguments).command)).toEqual(["echo FIRST > first.txt", "ls"]);
+  const results = messages.filter((m) => m.role === "tool");
+  expect(results.map((r) => r.tool_call_id)).toEqual(assistant.tool_calls!.map((c) => c.id));
+  expect(results[1]!.content).toContain("first.txt");
 });

@@ -1,7 +1,7 @@
 // The loop driven by a scripted provider: termination, event order, parallel tools, retries.
 import { describe, expect, test } from "bun:test";
 import { MAX_RUN_TOKENS_PROMPT, MAX_TURNS_PROMPT, PLAIN_HAND_OFF_PROMPT } from "../../src/kernel/hand-off.ts";
-import { runLoop, CUT_OFF, EMPTY_ANSWER, MALFORMED_QUOTE_CHARS, malformedCallNote } from "../../src/kernel/loop.ts";
+import { runLoop, CUT_OFF, EMPTY_ANSWER, MALFORMED_QUOTE_CHARS, MALFORMED_STOP_AT, malformedCallNote } from "../../src/kernel/loop.ts";
 import { refused } from "../../src/kernel/refusal.ts";
 import { INTERRUPTED_ANSWER } from "../../src/kernel/turns.ts";
 import type { Provider } from "../../src/kernel/provider.ts";
@@ -771,6 +771,18 @@ describe("a tool call the provider could not parse (stop malformed_call)", () =>
       malformedCallNote("MALFORMED_FUNCTION_CALL"),
       malformedCallNote("MALFORMED_FUNCTION_CALL"),
       MAX_TURNS_PROMPT,
+    ]);
+  });
+
+  test(`${MALFORMED_STOP_AT} in a row end the run with an error quoting the provider, not a request more; one parsed call between resets the count`, async () => {
+    const said = "a tool call written as text: its call is no JSON object with a name. The server is not parsing tool calls: start vLLM with X";
+    const bad = { text: "", stop: "malformed_call" as const, detail: said };
+    const provider = fakeProvider([bad, bad, { toolCalls: [{ id: "c1", name: "t", arguments: "{}" }] }, bad, bad, bad, { text: "never asked" }]);
+    const deps = loopDeps(provider);
+    expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "error", error: { kind: "repeated_calls" } });
+    expect(provider.requests).toHaveLength(6);
+    expect(deps.output.of("error")).toEqual([
+      { type: "error", kind: "repeated_calls", message: `the model's tool call could not be parsed 3 turns in a row; stopped rather than ask again: ${said}` },
     ]);
   });
 

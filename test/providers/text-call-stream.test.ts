@@ -106,18 +106,24 @@ test("prose naming the syntax early in a long answer streams on: the text after 
   expect(shown).toStartWith("Your template uses <tool_call> tags. Paragraph 0. ");
 });
 
-test("a call after a closed block's prose is prose: an example block followed by more text is shown before the answer ends", async () => {
-  const log: string[] = [];
-  async function* source(): AsyncGenerator<StreamEvent> {
-    for (const delta of ['Like this: <tool_call>{"name": "bash", "arguments": {}}</tool_call>', " and then", " more words."]) {
-      log.push(`sent ${delta}`);
-      yield { type: "text", delta };
-    }
-    log.push("sent done");
-    yield* answer([]);
-  }
-  for await (const e of withTextCalls(source(), TOOLS, fresh())) if (e.type === "text") log.push(`shown ${e.delta}`);
-  expect(log.findIndex((l) => l.startsWith("shown") && l.includes("</tool_call>"))).toBeLessThan(log.indexOf("sent  more words."));
+test("calls with prose between them: every block runs, in order; the prose is shown and kept in order, the blocks never shown", async () => {
+  const deltas = [
+    "First I'll make a file.\n<tool_call>\n",
+    '{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}\n</tool_call>\nNow let me ',
+    'also list the directory.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>',
+  ];
+  const { shown, done } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
+  expect(shown).toBe("First I'll make a file.\n\nNow let me also list the directory.");
+  expect(done.stop).toBe("tool_calls");
+  expect(done.message.toolCalls?.map((c) => JSON.parse(c.arguments).command)).toEqual(["echo FIRST > first.txt", "ls"]);
+  expect(done.message.content.at(-1)).toEqual({ type: "text", text: "First I'll make a file.\n\nNow let me also list the directory." });
+});
+
+test("an example block followed by more prose, no call among the blocks readable: held to the end, then shown whole", async () => {
+  const deltas = ['Like this: <tool_call>{"name": "rm", "arguments": {}}</tool_call>', " and then", " more words."];
+  const { shown, done } = await collect(withTextCalls(answer(deltas, "length"), TOOLS, fresh()));
+  expect(shown).toBe(deltas.join(""));
+  expect(done.stop).toBe("length");
 });
 
 test("a stream that breaks while text is held: the held text is shown before the failure, so the cut answer keeps it", async () => {
@@ -131,4 +137,21 @@ test("a stream that breaks while text is held: the held text is shown before the
   })();
   await expect(failed).rejects.toThrow("connection reset");
   expect(shown.join("")).toBe('Listing.\n<tool_call>{"name": "ba');
+});
+
+test.each([
+  ["Hermes' JSON", '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>', "hermes"],
+  ["Qwen3-Coder's <parameter=…>", "<tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>", "qwen3_coder"],
+  ["Qwen3-Coder's without <tool_call>", "<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>", "qwen3_coder"],
+  ["GLM's <arg_key>", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>", "glm45"],
+  [
+    "DeepSeek V3.1's tokens",
+    '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{"command":"ls"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    "deepseek_v31",
+  ],
+  ["Mistral's", '[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}}]', "mistral"],
+])("the notice for %s names the vLLM parser that reads it", async (_, written, parser) => {
+  const { notices, done } = await collect(withTextCalls(answer([written]), TOOLS, fresh()));
+  expect(done.stop).toBe("tool_calls");
+  expect((notices[0] as { message: string }).message).toContain(`--tool-call-parser ${parser},`);
 });
