@@ -127,7 +127,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
-    const untrusted = !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks) : "";
+    const untrusted =
+      !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks, config.projectDeny) : "";
     // a no the user recorded is recalled once; a project not decided on is said every run (README "Trust")
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
