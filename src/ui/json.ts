@@ -11,7 +11,7 @@ export const JSON_SCHEMA = 1;
 const NO_USAGE: UsageCounts = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
 
 /** A call the permission rules refused, as `result` and `done` list them: `input` a short form of its arguments, `reason` the rules'. */
-export interface Denial {
+interface Denial {
   id: string;
   name: string;
   input: string;
@@ -22,7 +22,7 @@ export interface Denial {
 const DENIAL_INPUT_CHARS = 200;
 
 /** A call's arguments as a denial quotes them: a command, else a path, else the JSON cut short. */
-export function denialInput(args: Record<string, unknown> | undefined): string {
+function denialInput(args: Record<string, unknown> | undefined): string {
   for (const key of ["command", "path", "file_path"]) if (typeof args?.[key] === "string") return args[key];
   const json = JSON.stringify(args ?? {});
   return json.length > DENIAL_INPUT_CHARS ? `${json.slice(0, DENIAL_INPUT_CHARS)}…` : json;
