@@ -28,7 +28,7 @@ export function claudeRules(data: unknown): PeerRules {
  * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `Read(./.env)`
  * "names a file; …"). Claude's `Edit` covers every tool that edits files: hey's edit and write_file.
  */
-export function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } | { none: string } {
+function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } | { none: string } {
   const r = rule.trim();
   const call = /^([A-Za-z_][\w-]*)\s*(?:\((.*)\))?$/s.exec(r);
   if (/^mcp__/i.test(r)) return { entries: [r.toLowerCase()] };
@@ -54,7 +54,7 @@ const READERS = ["read_file", "grep", "compress"];
  * to ask becomes one to refuse), allow for the allow list with the readers (none without one), and
  * the rules it has no entry for.
  */
-export function heyLists(rules: PeerRules): { deny: string[]; allow: string[]; none: string[] } {
+function heyLists(rules: PeerRules): { deny: string[]; allow: string[]; none: string[] } {
   const deny: string[] = [];
   const allow: string[] = [];
   const none: string[] = [];
