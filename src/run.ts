@@ -41,6 +41,7 @@ import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REA
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
 import { drainAll, dumbTerminal, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { unaskedLine } from "./ui/intro.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -126,12 +127,16 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
-    const untrusted = !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks) : "";
+    const untrusted =
+      !trust.trusted && trust.resources.length > 0 && !trust.asked ? untrustedNotice(trust.resources, trust.stored, trust.file, asks, config.projectDeny) : "";
     // a no the user recorded is recalled once; a project not decided on is said every run (README "Trust")
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    for (const line of await once("", peerNotices(here, hasLists(config.settings.permission)))) warn(line); // other agents' files
+    const listed = hasLists(config.settings.permission);
+    for (const line of await once("", peerNotices(here, listed))) warn(line); // other agents' files
+    // once per user, to a person: a script's log on a fresh CI machine would have it on every run
+    if (!listed && !agent && isTty(2)) for (const line of await unsaid(here.peerNoticesFile, "~", [unaskedLine(here.userConfig, here.home)])) warn(line);
     const held: string[] = []; // the project's lines of start-up to say once (a CLAUDE.md's imports left out, a skill replacing another)
     const start = {
       env,

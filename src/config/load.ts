@@ -11,7 +11,8 @@ import { guardedOf, withMainApprovals, type Guarded, type LayerRole } from "./gu
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer } from "./schema.ts";
-import type { Table } from "./table.ts";
+import { isTable, type Table } from "./table.ts";
+import { readEntry } from "../permission/entries.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -104,6 +105,8 @@ export interface LoadedConfig {
   warnings: string[];
   /** the project file's path when it exists but was not loaded for lack of trust */
   skipped?: string;
+  /** the deny entries of that file applied all the same (projectDenyLayer): they only narrow */
+  projectDeny?: string[];
   /** each guarded file's guard (config/guard.ts), `key` its real path (the approvals record's key) */
   guards: (LayerGuard & { key: string })[];
   /** the files already read, resolved with `flags` instead (`/model`); throws ConfigError */
@@ -204,7 +207,29 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       onError(path === userConfig && !reachable(dirname(path)) ? new ConfigError(`${e.message}; ${UNREACHABLE_HOME}`, e.warnings) : e);
     }
   }
+  const narrowing = opts.trustProject ? undefined : projectDenyLayer(projectConfig);
+  if (narrowing) layers.splice(layers[0]?.source === userConfig ? 1 : 0, 0, narrowing); // where the trusted file would be
   return layers;
+}
+
+/**
+ * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its `[permission]
+ * deny` entries that are rules, and nothing else (README "A project narrows your lists, never
+ * widens them"; in CI no one is there to trust the project, and its `deny = ["bash: git push *"]`
+ * should hold). Undefined when it has none, or cannot be read or parsed: the file is not loaded,
+ * as the trust notice says, and a broken file in a cloned repository never stops hey.
+ */
+function projectDenyLayer(path: string): ConfigLayer | undefined {
+  let layer: ConfigLayer | undefined;
+  try {
+    layer = loadLayer(path, { required: false });
+  } catch {
+    return undefined;
+  }
+  const permission = layer?.data.permission;
+  const written = isTable(permission) && Array.isArray(permission.deny) ? permission.deny : [];
+  const deny = written.filter((e): e is string => typeof e === "string" && !("error" in readEntry(e, "deny")));
+  return deny.length > 0 ? { source: path, data: { permission: { deny } }, project: true } : undefined;
 }
 
 /** What to do when the user's config directory cannot be entered. */
@@ -263,12 +288,15 @@ export function recordedFor(approvals: Approvals, path: string, now?: () => Guar
 function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): { config: LoadedConfig; unresolved: string[] } {
   const project = opts.here.projectConfig;
   const skipped = !opts.trustProject && existsSync(project) ? project : undefined;
+  const applied = skipped ? layers.find((l) => l.source === project)?.data.permission : undefined;
+  const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
     warnings: [...read, ...warnings],
     ...(skipped ? { skipped } : {}),
+    ...(deny ? { projectDeny: deny } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),

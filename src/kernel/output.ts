@@ -57,7 +57,8 @@ export type AgentEvent =
   /** the last lines of a running command's output as it comes (the bash tool), for the terminal */
   | { type: "tool_output"; id: string; lines: string[] }
   | { type: "debug"; message: string }
-  | { type: "tool_result"; id: string; name: string; ok: boolean; output: string }
+  /** `refused`: the permission rules refused the call (it never ran; `output` says why), absent otherwise */
+  | { type: "tool_result"; id: string; name: string; ok: boolean; output: string; refused?: "permission" }
   /** `retries`: how many retries this failure gets in all, when fewer than `[retry] max_retries` (an empty answer) */
   | { type: "retry"; attempt: number; delay_ms: number; error: string; retries?: number }
   /** how the provider adapted the request to go on, said once (StreamEvent `notice`): an effort level the model refused, replaced */

@@ -121,16 +121,16 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     const server = found[i]?.server;
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
   }
-  const results: (ToolResult | undefined)[] = calls.map(() => undefined);
+  const results: (Ran | undefined)[] = calls.map(() => undefined);
   const done: Message[] = []; // the result messages in the order their calls finished: as the session has them
   let shown = 0; // the calls whose tool_result is out
   const steps: (Step | undefined)[] = calls.map(() => undefined); // the turn's calls done so far, for repeatCount (their turn: `calls`)
   /** a call done: the tool_results now in call order go out, then its result message (for the session) */
-  const finished = (i: number, result: ToolResult): Message => {
+  const finished = (i: number, result: Ran): Message => {
     results[i] = result;
     for (let r = results[shown]; shown < calls.length && r; r = results[++shown]) {
       const call = calls[shown]!;
-      deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output });
+      deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output, ...(r.refused ? { refused: r.refused } : {}) });
     }
     // the model is told when it repeats itself (in the result it reads); the user sees what the tool printed, and a notice
     steps[i] = stepOf(calls[i]!, result.output, Boolean(result.isError), calls);
@@ -219,7 +219,10 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
   };
 }
 
-async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<ToolResult> {
+/** A call's result, and whether the permission rules refused it (the call never ran). */
+type Ran = ToolResult & { refused?: "permission" };
+
+async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<Ran> {
   if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
   if (!tool) return { output: unknownTool(call.name, deps.tools), isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
@@ -229,7 +232,7 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
   const checked = checkArguments(call.name, args, tool.parameters, builtin, tool.inDirectory?.bind(tool));
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);
-  if (refusal !== undefined) return { output: refusal, isError: true };
+  if (refusal !== undefined) return { output: refusal, isError: true, refused: "permission" };
   deps.output.emit({ type: "tool_start", id: call.id });
   try {
     const progress = (note: string) => deps.output.emit({ type: "tool_progress", id: call.id, note });

@@ -12,7 +12,7 @@ import { loadSkills, skillFolders } from "../skills/load.ts";
 import { capInstructions, instructionsMaxBytes } from "../prompt/instruction-cap.ts";
 import { skillsSize } from "../prompt/system.ts";
 import { shownPath } from "../prompt/source.ts";
-import { claudeRules, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
+import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 
 /** A settings file is a few KB; one bigger is not read for this. */
@@ -66,8 +66,9 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
 }
 
 /**
- * Claude Code's settings files with deny or ask rules: one notice for the files whose entries go in
- * the same place (the project's two: one [permission] table to paste), permission/peer-rules.ts.
+ * Claude Code's settings files with rules: one notice for the files whose entries go in the same
+ * place (the project's two: one [permission] table to paste); then the user's Codex config when it
+ * asks before running (permission/peer-rules.ts).
  */
 function permissionNotices(at: PeerPlaces): string[] {
   const user = join(at.configDir, "config.toml");
@@ -89,13 +90,27 @@ function permissionNotices(at: PeerPlaces): string[] {
       continue; // none, unreadable or not JSON: nothing hey could point at
     }
     const rules = claudeRules(data);
-    if (rules.deny.length === 0 && rules.ask.length === 0) continue;
+    if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
     const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] } };
     place.files.push(label(f.path, at));
     place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
     places.set(f.where, place);
   }
-  return [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where) ?? []);
+  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where) ?? []);
+  const codex = codexPermissionNotice(at);
+  return codex ? [...claude, codex] : claude;
+}
+
+/** The user's `~/.codex/config.toml` when its settings make Codex ask before running (permission/peer-rules.ts). */
+function codexPermissionNotice(at: PeerPlaces): string | undefined {
+  const file = join(at.home, ".codex", "config.toml");
+  let text: string;
+  try {
+    text = readHead(file, SETTINGS_MAX_BYTES).text;
+  } catch {
+    return undefined; // none or unreadable
+  }
+  return codexNotice(label(file, at), codexSettings(text), shortPath(join(at.configDir, "config.toml"), at.home));
 }
 
 /**

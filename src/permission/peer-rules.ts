@@ -1,9 +1,10 @@
-// Claude Code's permission rules (`permissions.deny/ask/allow` in a `.claude/settings.json`) in
-// hey's words. hey never applies another agent's file — a cloned repository's would then decide
-// what hey may run — it says what is there and the `[permission]` entries that do the same. Only
-// deny and ask matter: Claude's allow means "do not ask", which is what hey does without a list
-// (hey's allow list is fail-closed, so copying Claude's into it would block every tool it leaves
-// out). Pure: the caller reads the file.
+// Claude Code's permission rules (`permissions.deny/ask/allow` in a `.claude/settings.json`) and
+// Codex's approval settings (`approval_policy`, `sandbox_mode` in `~/.codex/config.toml`) in hey's
+// words. hey never applies another agent's file — a cloned repository's would then decide what hey
+// may run — it says what is there and the `[permission]` entries that come closest. Both agents ask
+// before running what their settings leave out; hey never asks, so without a list it runs every
+// call: a rule to ask becomes one to refuse, and Claude's allow list becomes hey's (fail-closed,
+// so what it leaves out is refused instead of asked about). Pure: the caller reads the file.
 import { heyToolName, readEntry } from "./entries.ts";
 
 /** The rules of one settings file, as written there. */
@@ -24,10 +25,10 @@ export function claudeRules(data: unknown): PeerRules {
 }
 
 /**
- * One of Claude's rules as hey's deny entries, or why hey has none (a phrase: `Read(./.env)` "names
- * a file; …"). Claude's `Edit` covers every tool that edits files: hey's edit and write_file.
+ * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `Read(./.env)`
+ * "names a file; …"). Claude's `Edit` covers every tool that edits files: hey's edit and write_file.
  */
-export function heyDenyEntry(rule: string): { entries: string[] } | { none: string } {
+function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } | { none: string } {
   const r = rule.trim();
   const call = /^([A-Za-z_][\w-]*)\s*(?:\((.*)\))?$/s.exec(r);
   if (/^mcp__/i.test(r)) return { entries: [r.toLowerCase()] };
@@ -38,38 +39,110 @@ export function heyDenyEntry(rule: string): { entries: string[] } | { none: stri
   if (arg === undefined || arg === "" || arg === "*") return { entries: call[1]!.toLowerCase() === "edit" ? ["edit", "write_file"] : [tool] };
   if (tool !== "bash") return { none: "names files; hey's rules name whole tools" };
   const entry = `bash: ${arg.replace(/:\*$/, " *")}`;
-  const read = readEntry(entry, "deny");
+  const read = readEntry(entry, list);
   return "error" in read ? { none: `as "${entry}" ${read.error}` } : { entries: [entry] };
 }
 
-/** The deny entries hey would need for `rules`' deny and ask lists (hey never asks: a rule to ask becomes one to refuse), and the rules it has none for. */
-export function heyDenyList(rules: PeerRules): { deny: string[]; none: string[] } {
+/** One of Claude's deny or ask rules as hey's deny entries (heyEntry). */
+export const heyDenyEntry = (rule: string) => heyEntry(rule, "deny");
+
+/** Claude Code never asks before reading or searching files, nor would about hey's compress (it only shortens the context): hey's allow list names them too. */
+const READERS = ["read_file", "grep", "compress"];
+
+/**
+ * The entries hey would need for `rules`: deny for the deny and ask lists (hey never asks: a rule
+ * to ask becomes one to refuse), allow for the allow list with the readers (none without one), and
+ * the rules it has no entry for.
+ */
+function heyLists(rules: PeerRules): { deny: string[]; allow: string[]; none: string[] } {
   const deny: string[] = [];
+  const allow: string[] = [];
   const none: string[] = [];
-  for (const rule of [...rules.deny, ...rules.ask]) {
-    const h = heyDenyEntry(rule);
+  const add = (rule: string, list: "allow" | "deny", into: string[]) => {
+    const h = heyEntry(rule, list);
     if ("entries" in h) {
-      for (const entry of h.entries) if (!deny.includes(entry)) deny.push(entry);
+      for (const entry of h.entries) if (!into.includes(entry)) into.push(entry);
     } else none.push(`${rule} (${h.none})`);
-  }
-  return { deny, none };
+  };
+  for (const rule of [...rules.deny, ...rules.ask]) add(rule, "deny", deny);
+  for (const rule of rules.allow) add(rule, "allow", allow);
+  if (allow.length > 0) allow.push(...READERS.filter((t) => !allow.includes(t)));
+  return { deny, allow, none };
+}
+
+/** What the entries to paste do, by the lists there are. */
+function pasteIntro(deny: boolean, allow: boolean): string {
+  if (!allow) return "To refuse the same";
+  return `To run only what they allow (hey cannot ask: what the list leaves out is refused)${deny ? " and refuse the same" : ""}`;
 }
 
 /**
  * What hey says of settings files with rules (`files` as the user would name them, whose rules are
  * `rules` together: one [permission] table to paste; `where`: the config file to write them in),
- * or undefined when they have no deny or ask rule: an allow list only says what Claude need not ask
- * about, which hey does not ask about anyway.
+ * or undefined when they have none.
  */
 export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string): string | undefined {
-  if (rules.deny.length === 0 && rules.ask.length === 0) return undefined;
+  const counts = [
+    rules.deny.length && `${rules.deny.length} deny`,
+    rules.ask.length && `${rules.ask.length} ask`,
+    rules.allow.length && `${rules.allow.length} allow`,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  if (!counts) return undefined;
   const file = files.length > 1 ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)} have` : `${files[0]} has`;
-  const { deny, none } = heyDenyList(rules);
-  const counts = [rules.deny.length && `${rules.deny.length} deny`, rules.ask.length && `${rules.ask.length} ask`].filter(Boolean).join(", ");
+  const { deny, allow, none } = heyLists(rules);
   const lines = [
     `warning: ${file} Claude Code permission rules (${counts}) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.`,
   ];
-  if (deny.length) lines.push(`  To refuse the same, write in ${where}:`, "  [permission]", `  deny = [${deny.map((e) => JSON.stringify(e)).join(", ")}]`);
+  const table = [deny.length && `  deny = ${entryList(deny)}`, allow.length && `  allow = ${entryList(allow)}`].filter((l) => typeof l === "string");
+  if (table.length) lines.push(`  ${pasteIntro(deny.length > 0, allow.length > 0)}, write in ${where}:`, "  [permission]", ...table);
   if (none.length) lines.push(`  No hey entry for: ${none.join("; ")}`);
   return lines.join("\n");
+}
+
+const entryList = (entries: readonly string[]) => `[${entries.map((e) => JSON.stringify(e)).join(", ")}]`;
+
+/** Codex's settings that decide when it asks: `approval_policy` and `sandbox_mode`, as written. */
+export interface CodexSettings {
+  approval?: string;
+  sandbox?: string;
+}
+
+/** The top-level `approval_policy` and `sandbox_mode` of a Codex config.toml's text (a profile's are not read). */
+export function codexSettings(text: string): CodexSettings {
+  const out: CodexSettings = {};
+  for (const line of text.split("\n")) {
+    if (/^\s*\[/.test(line)) break; // a table: the top-level keys are above it
+    const m = /^\s*(approval_policy|sandbox_mode)\s*=\s*["']([\w-]+)["']/.exec(line);
+    if (m) out[m[1] === "approval_policy" ? "approval" : "sandbox"] = m[2];
+  }
+  return out;
+}
+
+const CODEX_ASKS = ["untrusted", "on-request", "on-failure"];
+const CODEX_CONFINES = ["read-only", "workspace-write"];
+/** Codex's read-only sandbox, or what it runs unasked under `untrusted`: hey's tools that read and a few commands that only read. */
+const READING = [...READERS, "bash: ls", "bash: cat", "bash: git status", "bash: git diff", "bash: git log"];
+/** Codex's workspace sandbox keeps the network out: hey has no sandbox, its closest is refusing the commands that reach it. */
+const NETWORK = ["bash: git push *", "bash: curl *", "bash: wget *", "bash: ssh *"];
+
+/**
+ * What hey says of a Codex config (`file` as the user would name it; `where`: hey's config file)
+ * whose settings ask before running or confine what runs, or undefined when they do neither.
+ */
+export function codexNotice(file: string, settings: CodexSettings, where: string): string | undefined {
+  const { approval, sandbox } = settings;
+  const said = [
+    approval && CODEX_ASKS.includes(approval) && `approval_policy = "${approval}"`,
+    sandbox && CODEX_CONFINES.includes(sandbox) && `sandbox_mode = "${sandbox}"`,
+  ].filter((s) => typeof s === "string");
+  if (said.length === 0) return undefined;
+  const reads = sandbox === "read-only" || approval === "untrusted";
+  return [
+    `warning: ${file} has Codex's ${said.join(" and ")}, which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.`,
+    reads ? `  Closest, reading only, in ${where}:` : `  Closest (hey has no sandbox: refuse what reaches the network), in ${where}:`,
+    "  [permission]",
+    reads ? `  allow = ${entryList(READING)}` : `  deny = ${entryList(NETWORK)}`,
+  ].join("\n");
 }

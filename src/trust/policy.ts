@@ -192,13 +192,23 @@ export function adoptedNotice(files: readonly string[], record: string): string 
   return `recorded ${list(files.map(visible))} as approved (no earlier record in ${record}); from now on hey asks before using a change there that gives the agent more`;
 }
 
-/** The one stderr line of a run that leaves the project's resources out; `trustFile` holds a recorded "no". */
-export function untrustedNotice(resources: readonly string[], stored: boolean | undefined, trustFile: string, interactive = false): string {
+/**
+ * The one stderr line of a run that leaves the project's resources out; `trustFile` holds a
+ * recorded "no"; `deny`: the `.hey/config.toml` deny entries that apply all the same (config/load.ts).
+ */
+export function untrustedNotice(
+  resources: readonly string[],
+  stored: boolean | undefined,
+  trustFile: string,
+  interactive = false,
+  deny?: readonly string[],
+): string {
   const how =
     stored === false
       ? `you said no in ${trustFile}; ${interactive ? "/trust (or hey trust)" : "hey trust"} changes it, --approve trusts it for one run`
       : "this project is not trusted; hey trust trusts it, --approve for one run, and the interactive prompt asks";
-  return `not loaded: ${list(resources)} (${how})`;
+  const narrowing = deny?.length ? `; .hey/config.toml's [permission] deny entries apply all the same: they only narrow what runs` : "";
+  return `not loaded: ${list(resources)} (${how})${narrowing}`;
 }
 
 /**

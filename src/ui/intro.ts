@@ -52,6 +52,13 @@ export function banner(o: {
   );
 }
 
+/**
+ * The line a user's first run at a terminal says when hey has no [permission] list (run.ts, once per
+ * user): nothing else tells a newcomer from Claude Code or Codex that no tool call is asked about.
+ */
+export const unaskedLine = (userConfig: string, home: string) =>
+  `the agent's tool calls (edits, shell commands) run without asking; to limit them, set [permission] allow/deny in ${shortPath(userConfig, home)} (README "Permissions")`;
+
 /** How the terminal shows an answer: its width (0 = no wrapping), display widths, and whether it takes styles. */
 export interface AnswerFormat {
   color: boolean;

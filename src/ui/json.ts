@@ -10,9 +10,29 @@ export const JSON_SCHEMA = 1;
 
 const NO_USAGE: UsageCounts = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
 
+/** A call the permission rules refused, as `result` and `done` list them: `input` a short form of its arguments, `reason` the rules'. */
+interface Denial {
+  id: string;
+  name: string;
+  input: string;
+  reason: string;
+}
+
+/** What `input` of a denial quotes of arguments that are no command or path. */
+const DENIAL_INPUT_CHARS = 200;
+
+/** A call's arguments as a denial quotes them: a command, else a path, else the JSON cut short. */
+function denialInput(args: Record<string, unknown> | undefined): string {
+  for (const key of ["command", "path", "file_path"]) if (typeof args?.[key] === "string") return args[key];
+  const json = JSON.stringify(args ?? {});
+  return json.length > DENIAL_INPUT_CHARS ? `${json.slice(0, DENIAL_INPUT_CHARS)}…` : json;
+}
+
 export function createJsonOutput(write: (line: string) => void): Output {
   const line = (event: object) => write(JSON.stringify(event) + "\n");
   let answer = ""; // the text of the last assistant message of the run so far
+  const inputs = new Map<string, string>(); // a call's `input`, by id, until its result
+  let denials: Denial[] = []; // the run's refused calls, for `result` and `done`
   return {
     emit: (event: AgentEvent) => {
       switch (event.type) {
@@ -31,6 +51,7 @@ export function createJsonOutput(write: (line: string) => void): Output {
         }
         case "tool_call": {
           const args = parseArguments(event.arguments);
+          inputs.set(event.id, denialInput(args));
           // text that is not a JSON object stays visible, as the model wrote it
           return line({ ...event, arguments: args ?? {}, ...(args ? {} : { arguments_text: event.arguments }) });
         }
@@ -38,10 +59,23 @@ export function createJsonOutput(write: (line: string) => void): Output {
           const { tokens_per_char: _, ...counts } = event; // the session's, not the wire format's
           return line(counts);
         }
-        case "done":
-          if (event.turns > 0) line({ type: "result", text: answer, stop_reason: event.stop_reason, turns: event.turns, usage: event.usage });
-          answer = "";
+        case "tool_result":
+          if (event.refused)
+            denials.push({
+              id: event.id,
+              name: event.name,
+              input: inputs.get(event.id) ?? "",
+              reason: event.output.replace(/^blocked by permission rules:\s*/, ""),
+            });
+          inputs.delete(event.id);
           return line(event);
+        case "done": {
+          const denied = denials.length > 0 ? { permission_denials: denials } : {};
+          if (event.turns > 0) line({ type: "result", text: answer, stop_reason: event.stop_reason, turns: event.turns, usage: event.usage, ...denied });
+          answer = "";
+          denials = [];
+          return line({ ...event, ...denied });
+        }
         default:
           return line(event);
       }

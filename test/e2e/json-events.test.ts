@@ -38,6 +38,9 @@ const OPTIONAL: Record<string, string[]> = {
   mcp: ["tools", "error"],
   command: ["sessions"],
   session: ["resumed"],
+  tool_result: ["refused"],
+  result: ["permission_denials"],
+  done: ["permission_denials"],
 };
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
@@ -161,6 +164,28 @@ test("every event hey emits has its documented example's fields, and every docum
 
   expect(seen.flatMap((e) => mismatches(e, examples.get(String(e.type))))).toEqual([]);
   expect([...new Set(seen.map((e) => e.type))].sort()).toEqual([...examples.keys()].sort());
+});
+
+test("a call the permission rules refuse: its tool_result says so, result and done list it; the run goes on and exits 0", async () => {
+  const listed = join(work.path, "listed.toml");
+  writeFileSync(listed, `${readFileSync(cfg, "utf8")}\n[permission]\nallow = ["read_file", "bash: echo *"]\n`);
+  server.enqueue(calls(["call_1", "bash", '{"command":"rm -rf build"}'], ["call_2", "bash", '{"command":"echo hi"}']), said("build could not be deleted."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", listed, "--output", "json", "-p", "clean up"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+  });
+  expect(run.code).toBe(0); // the model may have worked around it: a script reads permission_denials
+  const events = jsonEvents(run.stdout);
+  expect(events.flatMap((e) => mismatches(e, documented().get(String(e.type))))).toEqual([]); // before toMatchObject, which leaves its matchers in the objects
+  const results = events.filter((e) => e.type === "tool_result");
+  expect(results[0]).toMatchObject({ id: "call_1", ok: false, refused: "permission", output: expect.stringMatching(/^blocked by permission rules:/) });
+  expect(results[1]).toMatchObject({ id: "call_2", ok: true, output: expect.stringContaining("hi") });
+  expect("refused" in results[1]!).toBe(false);
+  const denials = [{ id: "call_1", name: "bash", input: "rm -rf build", reason: expect.stringContaining("rm -rf build") }];
+  expect(events.slice(-2)).toEqual([
+    expect.objectContaining({ type: "result", text: "build could not be deleted.", permission_denials: denials }),
+    expect.objectContaining({ type: "done", stop_reason: "end", permission_denials: denials }),
+  ]);
 });
 
 test("a failure before the start is an error event, then done; exit 2", async () => {

@@ -4,10 +4,10 @@
 // CLAUDE.md, a trusted project's .claude/skills; names what it leaves out; and takes other
 // agents' commands and flags as what hey has instead, never sending `/cost` or `/review x` to the model.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { resultText, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
@@ -42,7 +42,7 @@ test("Claude Code's deny rules: the first run says they are not applied and the 
   const first = await hey(["-p", "hi"]);
   expect(first.code).toBe(0);
   expect(first.stderr).toContain(
-    "hey: warning: .claude/settings.json has Claude Code permission rules (3 deny) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
+    "hey: warning: .claude/settings.json has Claude Code permission rules (3 deny, 1 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
   );
   expect(first.stderr).toContain('  [permission]\n  deny = ["bash: rm *", "bash: curl *"]\n');
   expect(first.stderr).toContain("No hey entry for: Read(./.env) (names files; hey's rules name whole tools)");
@@ -61,8 +61,8 @@ test("with a [permission] list of hey's own nothing is said at start; hey doctor
   expect(run.stderr).not.toContain("settings.json");
   for (let i = 0; i < 2; i++) {
     const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
-    expect(doctor.stdout).toContain("! warning: ~/.claude/settings.json has Claude Code permission rules (3 deny) that hey does not apply");
-    expect(doctor.stdout).toContain("To refuse the same, write in ~/.config/hey/config.toml:");
+    expect(doctor.stdout).toContain("! warning: ~/.claude/settings.json has Claude Code permission rules (3 deny, 1 allow) that hey does not apply");
+    expect(doctor.stdout).toContain("and refuse the same, write in ~/.config/hey/config.toml:");
   }
 });
 
@@ -217,4 +217,39 @@ test("the project's settings.json and settings.local.json give one [permission] 
   );
   expect(run.stderr.split("  [permission]\n")).toHaveLength(2); // one table
   expect(run.stderr).toContain('  deny = ["bash: rm *", "edit", "write_file", "bash: git push *"]\n');
+});
+
+test("Claude Code's allow list alone (it asks about the rest) is said with hey's allow list; pasted, `rm -rf build` is refused instead of run", async () => {
+  lay(home, ".claude/settings.json", JSON.stringify({ permissions: { allow: ["Bash(git status)", "Bash(npm test:*)", "Read", "Edit"] } }));
+  lay(project, "build/out.js", "x\n");
+  model.stop();
+  model = startModelServer((req) => (req.messages.at(-1)?.role === "tool" ? { text: "done" } : { calls: [["bash", { command: "rm -rf build" }]] }));
+  const first = await hey(["-p", "clean"]);
+  expect(first.stderr).toContain(
+    "hey: warning: ~/.claude/settings.json has Claude Code permission rules (4 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
+  );
+  const allow = 'allow = ["bash: git status", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]';
+  expect(first.stderr).toContain(
+    `  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n  [permission]\n  ${allow}\n`,
+  );
+  expect((await hey(["-p", "hi"])).stderr).not.toContain("settings.json"); // once
+  lay(project, "build/out.js", "x\n");
+  lay(home, ".config/hey/config.toml", `[permission]\n${allow}\n`);
+  const pasted = await hey(["-p", "clean"]);
+  expect(pasted.code).toBe(0);
+  expect(pasted.stderr).not.toContain("blocked;"); // the list leaves none of hey's tools out by surprise
+  expect(resultText(model.requests.at(-1)!.messages.at(-1))).toContain("blocked by permission rules");
+  expect(existsSync(join(project.path, "build/out.js"))).toBe(true);
+});
+
+test('Codex\'s approval_policy = "untrusted" is said once with the closest [permission] list: hey asks about nothing', async () => {
+  lay(home, ".codex/config.toml", 'model = "o3"\napproval_policy = "untrusted"\n');
+  const first = await hey(["-p", "hi"]);
+  expect(first.code).toBe(0);
+  expect(first.stderr).toContain(
+    'hey: warning: ~/.codex/config.toml has Codex\'s approval_policy = "untrusted", which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.\n  Closest, reading only, in ~/.config/hey/config.toml:\n  [permission]\n  allow = ["read_file", "grep", "compress", "bash: ls", "bash: cat", "bash: git status", "bash: git diff", "bash: git log"]\n',
+  );
+  expect((await hey(["-p", "hi"])).stderr).not.toContain("codex");
+  const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
+  expect(doctor.stdout).toContain("! warning: ~/.codex/config.toml has Codex's approval_policy");
 });

@@ -1,7 +1,7 @@
 // Claude Code's permission rules in hey's words (README "Coming from another agent"): the deny
 // entries that refuse the same, and the rules hey has no entry for; hey never applies them itself.
 import { expect, test } from "bun:test";
-import { claudeRules, heyDenyEntry, peerRulesNotice } from "../../src/permission/peer-rules.ts";
+import { claudeRules, codexNotice, codexSettings, heyDenyEntry, peerRulesNotice } from "../../src/permission/peer-rules.ts";
 
 test.each([
   ["Bash(rm:*)", { entries: ["bash: rm *"] }],
@@ -20,8 +20,8 @@ test.each([
   expect(heyDenyEntry(rule)).toEqual(want);
 });
 
-test("deny and ask rules become one deny list; allow alone says nothing", () => {
-  const rules = claudeRules({ permissions: { deny: ["Bash(rm:*)", "Read(./.env)"], ask: ["Bash(git push:*)", "Bash(rm:*)"], allow: ["Bash(ls)"] } });
+test("deny and ask rules become one deny list", () => {
+  const rules = claudeRules({ permissions: { deny: ["Bash(rm:*)", "Read(./.env)"], ask: ["Bash(git push:*)", "Bash(rm:*)"] } });
   expect(peerRulesNotice([".claude/settings.json"], rules, "~/.config/hey/config.toml")).toBe(
     "warning: .claude/settings.json has Claude Code permission rules (2 deny, 2 ask) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To refuse the same, write in ~/.config/hey/config.toml:\n" +
@@ -29,7 +29,6 @@ test("deny and ask rules become one deny list; allow alone says nothing", () => 
       '  deny = ["bash: rm *", "bash: git push *"]\n' +
       "  No hey entry for: Read(./.env) (names files; hey's rules name whole tools)",
   );
-  expect(peerRulesNotice(["x"], claudeRules({ permissions: { allow: ["Bash(git:*)"] } }), "y")).toBeUndefined();
   expect(peerRulesNotice(["x"], claudeRules({ permissions: { deny: "Bash(rm:*)" } }), "y")).toBeUndefined();
 });
 
@@ -37,3 +36,41 @@ test("a deny rule on Edit refuses write_file too: a paste of the entries leaves 
   const notice = peerRulesNotice([".claude/settings.json"], claudeRules({ permissions: { deny: ["Edit"] } }), "y")!;
   expect(notice).toContain('  deny = ["edit", "write_file"]');
 });
+
+test("an allow list alone (Claude Code asks about the rest) is said, with hey's allow list: what it leaves out is refused, not run", () => {
+  const rules = claudeRules({ permissions: { allow: ["Bash(git status)", "Bash(npm test:*)", "Read", "Edit", "WebFetch"] } });
+  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toBe(
+    "warning: ~/.claude/settings.json has Claude Code permission rules (5 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
+      "  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n" +
+      "  [permission]\n" +
+      '  allow = ["bash: git status", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]\n' +
+      "  No hey entry for: WebFetch (names a tool hey does not have)",
+  );
+  const both = peerRulesNotice(["x"], claudeRules({ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(git:*)"] } }), "y")!;
+  expect(both).toContain("(1 deny, 1 allow)");
+  expect(both).toContain('  [permission]\n  deny = ["bash: rm *"]\n  allow = ["bash: git *", "read_file", "grep", "compress"]');
+  expect(peerRulesNotice(["x"], claudeRules({ permissions: {} }), "y")).toBeUndefined();
+});
+
+test.each([
+  ['approval_policy = "untrusted"\n', 'approval_policy = "untrusted", which', 'allow = ["read_file", "grep", "compress", "bash: ls"'],
+  ["sandbox_mode = 'read-only'\n", 'sandbox_mode = "read-only", which', 'allow = ["read_file", "grep", "compress", "bash: ls"'],
+  [
+    'approval_policy = "on-request"\nsandbox_mode = "workspace-write"\n',
+    'approval_policy = "on-request" and sandbox_mode = "workspace-write"',
+    'deny = ["bash: git push *", "bash: curl *"',
+  ],
+  ['approval_policy = "on-failure"\n[profiles.x]\napproval_policy = "never"\n', 'approval_policy = "on-failure", which', 'deny = ["bash: git push *"'],
+])("Codex's %p is said with the closest [permission] list", (toml, said, list) => {
+  const notice = codexNotice("~/.codex/config.toml", codexSettings(toml), "~/.config/hey/config.toml")!;
+  expect(notice).toStartWith(`warning: ~/.codex/config.toml has Codex's ${said}`);
+  expect(notice).toContain("hey never asks, and with no [permission] list of its own it runs every tool call.");
+  expect(notice).toContain(`  [permission]\n  ${list}`);
+});
+
+test.each(['approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', 'model = "o3"\n', '[profiles.safe]\napproval_policy = "untrusted"\n'])(
+  "Codex's %p asks about nothing: nothing is said",
+  (toml) => {
+    expect(codexNotice("x", codexSettings(toml), "y")).toBeUndefined();
+  },
+);
