@@ -4,7 +4,7 @@ import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
-import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, toBase64 } from "./image.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
@@ -220,9 +220,9 @@ function readMention(path: string, full: string, maxBytes: number, saw: PromptIn
   head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);
   const mediaType = sniffImage(head.bytes);
   if (mediaType) {
-    if (head.size > IMAGE_MAX_BYTES)
-      throw new MentionError(`${writeMention(path)}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-    if (head.size > head.bytes.length) head = readUpTo(IMAGE_MAX_BYTES);
+    if (base64Length(head.size) <= IMAGE_MAX_BYTES && head.size > head.bytes.length) head = readUpTo(head.size);
+    const problem = imageProblem(head.bytes, head.size, mediaType);
+    if (problem) throw new MentionError(`${writeMention(path)}: ${problem}`);
     return { type: "image", mediaType, data: toBase64(head.bytes) };
   }
   const decoded = decodeForPrompt(head.bytes, maxBytes, head.size);

@@ -4,6 +4,7 @@
 // of the run, so each is tried once. Pure apart from changing `options`.
 import { effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
 import type { ReasoningReplay } from "./reasoning-replay.ts";
+import { IMAGES_REFUSED } from "./image-words.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
 
 /** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
@@ -25,17 +26,7 @@ export interface Adaptable {
  */
 const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
 
-/**
- * How a text-only model refuses an image part: DeepSeek's "unknown variant `image_url`, expected
- * `text`", OpenAI's "Invalid content type. image_url is only supported by certain models." (vllm-project/vllm#11629),
- * Ollama's "this model does not support image input" (ollama/ollama#17301), "Model do not support
- * image input" (anomalyco/opencode#47994), OpenRouter's 404 "No endpoints found that support image
- * input" (nexu-io/nexu#733), and "image input is not supported".
- */
-export const IMAGES_REFUSED =
-  /unknown variant [`'"]?image_url|image_url is only supported by certain models|support image input|(?:does not|doesn't|do not|not) support (?:image|vision)|image input is not supported|images? (?:are|is) not supported/i;
-
-/** What the user is told, once, when images go as placeholders from then on (IMAGES_REFUSED). */
+/** What the user is told, once, when images go as placeholders from then on (image-words.ts IMAGES_REFUSED). */
 export const NO_IMAGES_NOTICE = "this model takes no images: each image of the conversation is sent as a line saying it was left out";
 
 /** Changes `options` as the refusal `said` asks; true when it changed something (send again), or what to tell the user of it. */

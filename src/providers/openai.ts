@@ -67,7 +67,7 @@ export interface RequestOptions extends RequestBasics {
   sendEffort?: boolean;
   /** a turn's first call without a signature of this model gets Google's stand-in (SKIP_SIGNATURE) */
   signatureFallback?: boolean;
-  /** each image goes as a line saying it was left out (a text-only model refused one: openai-adapt.ts IMAGES_REFUSED) */
+  /** each image goes as a line saying it was left out (a text-only model refused one: image-words.ts IMAGES_REFUSED) */
   noImages?: boolean;
 }
 
