@@ -13,15 +13,42 @@ export const SMALLEST_IMAGE_BYTES = 5 * 1024 * 1024;
 /** How to make an image smaller, for the messages that refuse one. */
 export const SHRINK_HINT = "shrink it (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)";
 
-/** The media type of a PNG, JPEG, GIF or WebP image, or undefined for anything else. */
+/**
+ * The media type of a PNG, JPEG, GIF or WebP image, or of a HEIC/HEIF one (Gemini takes those; the
+ * other APIs get a line: providers/image-fit.ts), or undefined for anything else.
+ */
 export function sniffImage(bytes: Uint8Array): string | undefined {
   const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
   if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
   if (at(0, 0xff, 0xd8, 0xff)) return "image/jpeg";
   if (at(0, 0x47, 0x49, 0x46, 0x38)) return "image/gif"; // "GIF8"
   if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return "image/webp"; // "RIFF....WEBP"
+  const brand = ftypBrand(bytes);
+  if (brand && /^he[ivs][cxms]$/.test(brand)) return "image/heic"; // heic, heix, hevc, hevx, heim, heis
+  if (brand === "mif1" || brand === "msf1" || brand === "heif") return "image/heif";
   return undefined;
 }
+
+/** The major brand of an ISO media file ("....ftypBRND"), or undefined. */
+const ftypBrand = (bytes: Uint8Array) =>
+  bytes.length >= 12 && String.fromCharCode(...bytes.subarray(4, 8)) === "ftyp" ? String.fromCharCode(...bytes.subarray(8, 12)) : undefined;
+
+/** Types imageSize can read the size of; another (HEIC) is sent without one. */
+const SIZED = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** The name of an image format no model API takes (TIFF, BMP, ICO, AVIF), or undefined. */
+export function sniffUnsendable(bytes: Uint8Array): string | undefined {
+  const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
+  if (at(0, 0x49, 0x49, 0x2a, 0x00) || at(0, 0x4d, 0x4d, 0x00, 0x2a)) return "TIFF";
+  if (at(0, 0x42, 0x4d) && at(6, 0, 0, 0, 0)) return "BMP"; // "BM", then reserved zeros (no text has them)
+  if (at(0, 0, 0, 1, 0) && bytes[4]! > 0 && at(5, 0)) return "ICO";
+  if (ftypBrand(bytes)?.startsWith("avi")) return "AVIF";
+  return undefined;
+}
+
+/** Why a file in the image format `name` (sniffUnsendable) is not sent, and how to convert it. */
+export const unsendable = (name: string) =>
+  `a ${name} image, a format the model APIs do not take; convert it to PNG (sips -s format png FILE --out OUT.png, or convert FILE OUT.png)`;
 
 /** The base64 length of `bytes` bytes: what an API that measures the encoded image counts. */
 export const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
@@ -71,7 +98,7 @@ export function imageProblem(bytes: Uint8Array, size: number, mediaType: string)
   const sent = base64Length(size);
   if (sent > IMAGE_MAX_BYTES)
     return `image of ${mb(size)} MB (${mb(sent)} MB as sent) is over the ${IMAGE_MAX_BYTES / 1048576} MB the model APIs take; ${SHRINK_HINT}`;
-  if (!imageSize(bytes)) return `not an image that can be sent: its ${mediaType} header is cut short or unreadable`;
+  if (SIZED.has(mediaType) && !imageSize(bytes)) return `not an image that can be sent: its ${mediaType} header is cut short or unreadable`;
   return undefined;
 }
 

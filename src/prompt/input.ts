@@ -4,7 +4,7 @@ import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
-import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, toBase64 } from "./image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "./image.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
@@ -194,8 +194,8 @@ const STDIN_WAIT_NOTICE = "waiting for stdin (it is an open pipe); pass </dev/nu
 /** Reads of stdin are this big at most: memory grows with what arrives, not with the cap. */
 const STDIN_CHUNK_BYTES = 256 * 1024;
 
-/** Bytes enough to recognise an image (WebP's mark ends at byte 12). */
-const IMAGE_SNIFF_BYTES = 16;
+/** Bytes enough to recognise an image (WebP's and HEIC's marks end at byte 12). */
+const IMAGE_SNIFF_BYTES = 32;
 
 /** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
 const DIRECTORY = "directory";
@@ -225,6 +225,8 @@ function readMention(path: string, full: string, maxBytes: number, saw: PromptIn
     if (problem) throw new MentionError(`${writeMention(path)}: ${problem}`);
     return { type: "image", mediaType, data: toBase64(head.bytes) };
   }
+  const format = sniffUnsendable(head.bytes);
+  if (format) throw new MentionError(`${writeMention(path)}: ${unsendable(format)}`);
   const decoded = decodeForPrompt(head.bytes, maxBytes, head.size);
   if ("binary" in decoded) throw new MentionError(`${writeMention(path)}: binary file, cannot be included as text`);
   if (!decoded.cut) saw?.(full, head.bytes);

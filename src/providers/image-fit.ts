@@ -42,7 +42,7 @@ export function withImagesOmitted(messages: readonly Message[], reasonOf: (p: Im
 /** Why `rules`' API would refuse the image `p` on its own, or undefined. */
 export function ruleBreach(p: ImagePart, rules: ImageRules): string | undefined {
   const mb = (n: number) => `${Math.round((n / 1048576) * 10) / 10} MB`;
-  if (rules.types && !rules.types.includes(p.mediaType))
+  if (!rules.types.includes(p.mediaType))
     return `${rules.who} takes no ${p.mediaType.slice(6).toUpperCase()}; convert it (sips -s format png FILE, or convert FILE OUT.png)`;
   if (p.data.length > rules.imageBytes) return `${mb(p.data.length)} as sent is over the ${mb(rules.imageBytes)} ${rules.who} takes per image; ${SHRINK_HINT}`;
   if (!rules.maxSide) return undefined;

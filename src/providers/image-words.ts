@@ -35,11 +35,13 @@ export interface ImageRules {
   imageBytes: number;
   maxSide?: number;
   requestBytes: number;
-  /** the media types it takes; undefined = PNG, JPEG, GIF and WebP */
-  types?: readonly string[];
+  /** the media types it takes */
+  types: readonly string[];
 }
 
 const MB = 1024 * 1024;
+/** What Anthropic and OpenAI take: PNG, JPEG, GIF and WebP. */
+const FOUR = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 /**
  * Anthropic's documented limits (docs.anthropic.com "Vision": 5 MB per image, 8000×8000 px; a
@@ -47,8 +49,8 @@ const MB = 1024 * 1024;
  * HEIC, HEIF: no GIF), OpenAI's (20 MB per image, 50 MB per request).
  */
 export function imageRulesOf(protocol: Protocol): ImageRules {
-  if (protocol === "anthropic") return { who: "Anthropic", imageBytes: 5 * MB, maxSide: 8000, requestBytes: 32 * MB };
+  if (protocol === "anthropic") return { who: "Anthropic", imageBytes: 5 * MB, maxSide: 8000, requestBytes: 32 * MB, types: FOUR };
   if (protocol === "google")
     return { who: "Gemini", imageBytes: 20 * MB, requestBytes: 20 * MB, types: ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"] };
-  return { who: "the API", imageBytes: 20 * MB, requestBytes: 50 * MB };
+  return { who: "the API", imageBytes: 20 * MB, requestBytes: 50 * MB, types: FOUR };
 }

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
-import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, toBase64 } from "../prompt/image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
@@ -146,7 +146,9 @@ function lineCount(value: unknown, name: string, fallback: number): number | str
 
 /** An image file's media type, and its base64 data when it is small enough to send. */
 async function readImage(path: PathLike, size: number): Promise<{ mediaType: string; data?: string; problem?: string } | undefined> {
-  const head = await headOf(path, 16);
+  const head = await headOf(path, 32);
+  const format = sniffUnsendable(head);
+  if (format) return { mediaType: format, problem: unsendable(format) };
   const mediaType = sniffImage(head);
   if (!mediaType) return undefined;
   const bytes = base64Length(size) > IMAGE_MAX_BYTES ? head : await readFile(path);

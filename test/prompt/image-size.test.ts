@@ -70,3 +70,25 @@ test("a 16 MB image (21.3 MB as base64) is refused when read, naming the limit o
     "@huge.png: image of 16.0 MB (21.3 MB as sent) is over the 20 MB the model APIs take; shrink it (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)",
   );
 });
+
+const TIFF = b64("SUkqAAgEAAAAAAAAAAAAAAAAAAAAAAAATo3Ar0qGuu0=");
+const BMP = b64("Qk2KBAAAAAAAAIoAAAB8AAAAEAAAABAAAAABACAAAwA=");
+const HEIC = new Uint8Array([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypheic"), 0, 0, 0, 0, ...new TextEncoder().encode("mif1heic")]);
+writeFileSync(join(dir.path, "scan.tiff"), TIFF);
+writeFileSync(join(dir.path, "old.bmp"), BMP);
+writeFileSync(join(dir.path, "pic.heic"), HEIC);
+
+test.each([
+  ["scan.tiff", "TIFF"],
+  ["old.bmp", "BMP"],
+])("@%s: said to be a %s image no model API takes, with how to convert it (before: 'binary file, cannot be included as text')", async (name, format) => {
+  const why = `a ${format} image, a format the model APIs do not take; convert it to PNG (sips -s format png FILE --out OUT.png, or convert FILE OUT.png)`;
+  expect(mention(name)).toBe(`@${name}: ${why}`);
+  const result = await createReadFileTool().run({ path: name }, { cwd: dir.path, signal: new AbortController().signal });
+  expect(result.output).toBe(`${name}: ${why}`);
+});
+
+test("@pic.heic is attached as an image/heic (Gemini takes it; the other APIs get a line: providers/image-fit.ts)", () => {
+  const content = expandPrompt("look at @pic.heic", { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: () => {} });
+  expect(content[1]).toMatchObject({ type: "image", mediaType: "image/heic" });
+});

@@ -148,3 +148,13 @@ test.each([
   await collect(fittingImages(provider), request(user("1", shot)));
   expect(lines(sent[0]!)[1]).toStartWith(`[image ${shot.mediaType} omitted: ${why}`);
 });
+
+test("a HEIC image goes to Gemini as such, and to Anthropic as a line saying to convert it", async () => {
+  const heic: ImagePart = { type: "image", mediaType: "image/heic", data: "AAAAGGZ0eXBoZWljAAAAAG1pZjFoZWlj" };
+  const gemini = scripted("google", () => {});
+  await collect(fittingImages(gemini.provider), request(user("1", heic)));
+  expect(lines(gemini.sent[0]!)).toEqual(["look 1", "IMAGE"]);
+  const claude = scripted("anthropic", () => {});
+  await collect(fittingImages(claude.provider), request(user("1", heic)));
+  expect(lines(claude.sent[0]!)[1]).toBe("[image image/heic omitted: Anthropic takes no HEIC; convert it (sips -s format png FILE, or convert FILE OUT.png)]");
+});
