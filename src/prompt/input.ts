@@ -30,6 +30,8 @@ export interface PromptInput {
   skip?: (word: string) => boolean;
   /** told of each text file that went into the prompt whole: its absolute path and bytes (what the agent has seen of it) */
   saw?: (full: string, bytes: Uint8Array) => void;
+  /** why the model's API would refuse an image (over its size, a kind it does not take), which stops the message; undefined = it takes it */
+  imageCheck?: (image: ImagePart) => string | undefined;
 }
 
 /**
@@ -54,7 +56,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const where = resolveUserPath(path, opts.cwd, opts.home);
     if ("error" in where && whole) throw new MentionError(`@${where.error}`);
     const full = "abs" in where ? where.abs : undefined;
-    const file = full === undefined ? undefined : readMention(path, full, opts.maxBytes, opts.saw);
+    const file = full === undefined ? undefined : readMention(path, full, opts);
     if (file === DIRECTORY) {
       if (whole) throw new MentionError(`${named}: is a directory; mention files, or ask hey to look inside it`);
       opts.warn(`${named} is a directory, not a file; it is sent as written`);
@@ -200,7 +202,7 @@ const IMAGE_SNIFF_BYTES = 32;
 /** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
 const DIRECTORY = "directory";
 
-function readMention(path: string, full: string, maxBytes: number, saw: PromptInput["saw"]): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
+function readMention(path: string, full: string, { maxBytes, saw, imageCheck }: PromptInput): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
     stat = statSync(diskPath(full)); // a name as hey writes it (fs/odd-names.ts) is opened by its bytes
@@ -223,7 +225,10 @@ function readMention(path: string, full: string, maxBytes: number, saw: PromptIn
     if (base64Length(head.size) <= IMAGE_MAX_BYTES && head.size > head.bytes.length) head = readUpTo(head.size);
     const problem = imageProblem(head.bytes, head.size, mediaType);
     if (problem) throw new MentionError(`${writeMention(path)}: ${problem}`);
-    return { type: "image", mediaType, data: toBase64(head.bytes) };
+    const image: ImagePart = { type: "image", mediaType, data: toBase64(head.bytes) };
+    const refused = imageCheck?.(image);
+    if (refused) throw new MentionError(`${writeMention(path)}: ${refused}`);
+    return image;
   }
   const format = sniffUnsendable(head.bytes);
   if (format) throw new MentionError(`${writeMention(path)}: ${unsendable(format)}`);

@@ -5,7 +5,7 @@
 // such lines and the newest stay. The conversation goes on instead of failing every request. The
 // session keeps the images: a run that resumes it learns the same again (from the rules, before
 // sending; from a refusal, with one request). Pure.
-import type { ImagePart, Message } from "../kernel/ir.ts";
+import type { ImagePart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import { imageSize, SHRINK_HINT } from "../prompt/image.ts";
 import { IMAGE_REFUSED, IMAGES_REFUSED, imageRulesOf, REQUEST_TOO_LARGE, type ImageRules } from "./image-words.ts";
@@ -51,6 +51,12 @@ export function ruleBreach(p: ImagePart, rules: ImageRules): string | undefined 
     return `${size.width}×${size.height} px is over the ${rules.maxSide} px ${rules.who} takes per side; ${SHRINK_HINT}`;
   return undefined;
 }
+
+/** Why the API of `protocol` would refuse an image on its own (ruleBreach), for a message to stop before it is sent. */
+export const imageCheckFor = (protocol: Protocol) => {
+  const rules = imageRulesOf(protocol);
+  return (p: ImagePart) => ruleBreach(p, rules);
+};
 
 /**
  * The keys of the images to leave out, oldest first, so that the images of `messages` fit

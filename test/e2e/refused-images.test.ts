@@ -71,17 +71,25 @@ test("an image the API refuses (400 'image exceeds 5 MB maximum'): the request g
   }
 });
 
-test("a 4 MB PNG (5.3 MB as base64) to Anthropic goes as a line naming its 5 MB per image and how to shrink it, never refused (before: a 400 on every request)", async () => {
+test("@mid.png, a 4 MB PNG (5.3 MB as base64), to Anthropic: refused before sending, naming Anthropic's 5 MB per image and how to shrink it; to an OpenAI endpoint it goes (before: sent, then a 400 on every request)", async () => {
   const home = tempDir("hey-refused-home-");
   try {
     writeFileSync(join(work.path, "mid.png"), png(1600, 1200, 4 * 1024 * 1024));
     const before = server.requests.length;
-    server.enqueue(textReply("anthropic", "It is too big for me."));
-    const result = await run(home.path, "-p", "what is in @mid.png");
-    expect(result.code).toBe(0);
-    expect(server.requests.length - before).toBe(1);
-    expect(kinds(-1)).not.toContain("image");
-    expect(texts(-1)).toContain("[image image/png omitted: 5.3 MB as sent is over the 5 MB Anthropic takes per image; shrink it (sips -Z 2000 FILE");
+    const refused = await run(home.path, "-p", "what is in @mid.png");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      "@mid.png: 5.3 MB as sent is over the 5 MB Anthropic takes per image; shrink it (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)",
+    );
+    expect(server.requests.length).toBe(before);
+
+    server.enqueue(textReply("openai", "A chart."));
+    const openai = await runHey(["--base-url", `${server.url}/v1`, "--protocol", "openai", "-m", "gpt-5", "-p", "what is in @mid.png"], {
+      cwd: work.path,
+      env: { HOME: home.path },
+    });
+    expect(openai.code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("data:image/png;base64,");
   } finally {
     home.remove();
   }
