@@ -92,13 +92,16 @@ function jpegSize(bytes: Uint8Array, be16: (i: number) => number): { width: numb
 
 /**
  * Why the image `bytes` of the file of `size` bytes cannot be sent to any API, or undefined: over
- * IMAGE_MAX_BYTES as base64, or its header cut short (a truncated download is no image).
+ * IMAGE_MAX_BYTES as base64, or its header or (a PNG's) data cut short (a truncated download is no image).
  */
 export function imageProblem(bytes: Uint8Array, size: number, mediaType: string): string | undefined {
   const sent = base64Length(size);
   if (sent > IMAGE_MAX_BYTES)
     return `image of ${mb(size)} MB (${mb(sent)} MB as sent) is over the ${IMAGE_MAX_BYTES / 1048576} MB the model APIs take; ${SHRINK_HINT}`;
   if (SIZED.has(mediaType) && !imageSize(bytes)) return `not an image that can be sent: its ${mediaType} header is cut short or unreadable`;
+  // a PNG ends with its IEND chunk (the name, then 4 bytes of CRC): one without it was cut short (a download, a copy)
+  if (mediaType === "image/png" && String.fromCharCode(...bytes.subarray(-8, -4)) !== "IEND")
+    return "not an image that can be sent: its image/png data is cut short (no IEND chunk at its end)";
   return undefined;
 }
 

@@ -41,7 +41,7 @@ export function withImagesOmitted(messages: readonly Message[], reasonOf: (p: Im
 
 /** Why `rules`' API would refuse the image `p` on its own, or undefined. */
 export function ruleBreach(p: ImagePart, rules: ImageRules): string | undefined {
-  const mb = (n: number) => `${Math.round((n / 1048576) * 10) / 10} MB`;
+  const mb = (n: number) => `${(n / 1048576).toFixed(n % 1048576 === 0 ? 0 : 1)} MB`;
   if (!rules.types.includes(p.mediaType))
     return `${rules.who} takes no ${p.mediaType.slice(6).toUpperCase()}; convert it (sips -s format png FILE, or convert FILE OUT.png)`;
   if (p.data.length > rules.imageBytes) return `${mb(p.data.length)} as sent is over the ${mb(rules.imageBytes)} ${rules.who} takes per image; ${SHRINK_HINT}`;
@@ -155,7 +155,7 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
     images.filter((p) => !omitted.has(imageKey(p))),
     room,
   ))
-    omitted.set(key, `an older image, left out so that the request stays under the ${mb} MB ${rules.who} takes; newer images are sent`);
+    omitted.set(key, `left out to keep the request under the ${mb} MB ${rules.who} takes; newer images are sent`);
   if (omitted.size === 0) return { request, omitted };
   return { request: { ...request, messages: withImagesOmitted(request.messages, (p) => omitted.get(imageKey(p))) }, omitted };
 }

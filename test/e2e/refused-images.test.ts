@@ -13,12 +13,13 @@ import { jsonReply } from "../helpers/replay-server.ts";
 const server = fileReplayServer();
 const work = fileTempDir("hey-refused-images-");
 
-/** A PNG `width`×`height` px of `bytes` bytes: its signature and header, then filler. */
+/** A PNG `width`×`height` px of `bytes` bytes: its signature and header, filler, and its IEND chunk. */
 function png(width: number, height: number, bytes: number): Uint8Array {
   const out = new Uint8Array(bytes);
   out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   new DataView(out.buffer).setUint32(16, width);
   new DataView(out.buffer).setUint32(20, height);
+  out.set([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82], bytes - 12);
   return out;
 }
 

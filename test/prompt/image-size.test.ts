@@ -42,6 +42,7 @@ test.each([
 const dir = tempDir();
 afterAll(() => dir.remove());
 writeFileSync(join(dir.path, "cut.png"), PNG_1X1.subarray(0, 20));
+writeFileSync(join(dir.path, "cut-data.png"), PNG_1X1.subarray(0, 40));
 const huge = new Uint8Array(16 * 1024 * 1024);
 huge.set(PNG_WIDE);
 writeFileSync(join(dir.path, "huge.png"), huge);
@@ -57,6 +58,10 @@ const mention = (name: string) => {
 
 test("@cut.png, a PNG cut short in its header, is refused as no image (before: sent, and refused by the API)", () => {
   expect(mention("cut.png")).toBe("@cut.png: not an image that can be sent: its image/png header is cut short or unreadable");
+});
+
+test("@cut-data.png, a PNG cut short in its data (a 40-byte download), is refused as no image (before: sent)", () => {
+  expect(mention("cut-data.png")).toBe("@cut-data.png: not an image that can be sent: its image/png data is cut short (no IEND chunk at its end)");
 });
 
 test("read_file of a PNG cut short says so instead of showing it", async () => {

@@ -132,8 +132,10 @@ test("images together over Anthropic's 32 MB request: the oldest are left out be
   const events = await collect(fittingImages(provider), request(user("1", ...shots.slice(0, 4)), user("2", ...shots.slice(4))));
   expect(sent.length).toBe(1);
   expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(7);
-  expect(lines(sent[0]!)[1]).toStartWith("[image image/png omitted: an older image, left out so that the request stays under the 32 MB Anthropic takes");
-  expect(events.filter((e) => e.type === "notice").length).toBe(1);
+  expect(lines(sent[0]!)[1]).toStartWith("[image image/png omitted: left out to keep the request under the 32 MB Anthropic takes; newer images are sent]");
+  expect(events.filter((e) => e.type === "notice").map((e) => e.type === "notice" && e.message)).toEqual([
+    "an image is sent as a line saying so, not as an image: left out to keep the request under the 32 MB Anthropic takes; newer images are sent",
+  ]);
 });
 
 test.each([
