@@ -39,6 +39,16 @@ export function withImagesOmitted(messages: readonly Message[], reasonOf: (p: Im
   return changed ? out : messages;
 }
 
+const sizes = new WeakMap<ImagePart, { width: number; height: number } | undefined>();
+
+/** The size `p`'s header states, read once per image part (the history's parts are the same objects from request to request). */
+function sizeOf(p: ImagePart): { width: number; height: number } | undefined {
+  if (!sizes.has(p)) sizes.set(p, imageSize(Buffer.from(p.data.slice(0, HEADER_CHARS), "base64")));
+  return sizes.get(p);
+}
+
+const longSide = (p: ImagePart) => Math.max(sizeOf(p)?.width ?? 0, sizeOf(p)?.height ?? 0);
+
 /** Why `rules`' API would refuse the image `p` on its own, or undefined. */
 export function ruleBreach(p: ImagePart, rules: ImageRules): string | undefined {
   const mb = (n: number) => `${(n / 1048576).toFixed(n % 1048576 === 0 ? 0 : 1)} MB`;
@@ -46,9 +56,8 @@ export function ruleBreach(p: ImagePart, rules: ImageRules): string | undefined 
     return `${rules.who} takes no ${p.mediaType.slice(6).toUpperCase()}; convert it (sips -s format png FILE, or convert FILE OUT.png)`;
   if (p.data.length > rules.imageBytes) return `${mb(p.data.length)} as sent is over the ${mb(rules.imageBytes)} ${rules.who} takes per image; ${SHRINK_HINT}`;
   if (!rules.maxSide) return undefined;
-  const size = imageSize(Buffer.from(p.data.slice(0, HEADER_CHARS - (HEADER_CHARS % 4)), "base64"));
-  if (size && Math.max(size.width, size.height) > rules.maxSide)
-    return `${size.width}×${size.height} px is over the ${rules.maxSide} px ${rules.who} takes per side; ${SHRINK_HINT}`;
+  const size = sizeOf(p);
+  if (size && longSide(p) > rules.maxSide) return `${size.width}×${size.height} px is over the ${rules.maxSide} px ${rules.who} takes per side; ${SHRINK_HINT}`;
   return undefined;
 }
 
@@ -91,8 +100,7 @@ export function refusalOf(said: string, status: number | undefined, sent: ImageP
   const pixels = /(\d+) pixels/i.exec(said)?.[1];
   const over = sent.filter((p) => {
     if (megabytes) return p.data.length > Number(megabytes) * 1048576;
-    const size = pixels ? imageSize(Buffer.from(p.data.slice(0, HEADER_CHARS), "base64")) : undefined;
-    return size !== undefined && Math.max(size.width, size.height) > Number(pixels);
+    return pixels !== undefined && longSide(p) > Number(pixels);
   });
   return { keys: (over.length > 0 ? over : sent.slice(-1)).map(imageKey), reason: `the API refused it: ${words}` };
 }
@@ -156,6 +164,14 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
     room,
   ))
     omitted.set(key, `left out to keep the request under the ${mb} MB ${rules.who} takes; newer images are sent`);
+  const { many } = rules;
+  const kept = images.filter((p) => !omitted.has(imageKey(p)));
+  if (many && kept.length > many.count && kept.some((p) => longSide(p) > many.side))
+    for (const p of kept.slice(0, kept.length - many.count))
+      omitted.set(
+        imageKey(p),
+        `left out to keep the request to ${many.count} images, above which ${rules.who} takes none over ${many.side} px; newer images are sent`,
+      );
   if (omitted.size === 0) return { request, omitted };
   return { request: { ...request, messages: withImagesOmitted(request.messages, (p) => omitted.get(imageKey(p))) }, omitted };
 }

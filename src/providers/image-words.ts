@@ -35,6 +35,8 @@ export interface ImageRules {
   imageBytes: number;
   maxSide?: number;
   requestBytes: number;
+  /** over `count` images in a request, none may be over `side` px a side */
+  many?: { count: number; side: number };
   /** the media types it takes */
   types: readonly string[];
 }
@@ -44,12 +46,13 @@ const MB = 1024 * 1024;
 const FOUR = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 /**
- * Anthropic's documented limits (docs.anthropic.com "Vision": 5 MB per image, 8000×8000 px; a
- * Messages request 32 MB), Gemini's inline data (20 MB for the whole request; PNG, JPEG, WebP,
+ * Anthropic's documented limits (docs.anthropic.com "Vision": 5 MB per image, 8000×8000 px, or
+ * 2000×2000 px in a request of over 20 images; a Messages request 32 MB), Gemini's inline data (20 MB for the whole request; PNG, JPEG, WebP,
  * HEIC, HEIF: no GIF), OpenAI's (20 MB per image, 50 MB per request).
  */
 export function imageRulesOf(protocol: Protocol): ImageRules {
-  if (protocol === "anthropic") return { who: "Anthropic", imageBytes: 5 * MB, maxSide: 8000, requestBytes: 32 * MB, types: FOUR };
+  if (protocol === "anthropic")
+    return { who: "Anthropic", imageBytes: 5 * MB, maxSide: 8000, requestBytes: 32 * MB, many: { count: 20, side: 2000 }, types: FOUR };
   if (protocol === "google")
     return { who: "Gemini", imageBytes: 20 * MB, requestBytes: 20 * MB, types: ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"] };
   return { who: "the API", imageBytes: 20 * MB, requestBytes: 50 * MB, types: FOUR };

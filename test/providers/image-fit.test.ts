@@ -160,3 +160,15 @@ test("a HEIC image goes to Gemini as such, and to Anthropic as a line saying to 
   await collect(fittingImages(claude.provider), request(user("1", heic)));
   expect(lines(claude.sent[0]!)[1]).toBe("[image image/heic omitted: Anthropic takes no HEIC; convert it (sips -s format png FILE, or convert FILE OUT.png)]");
 });
+
+test("over 20 images in a request to Anthropic, one over 2000 px: the oldest are left out down to 20, the newest (big) one sent", async () => {
+  const { provider, sent } = scripted("anthropic", () => {});
+  const shots = Array.from({ length: 22 }, (_, n) => image(n === 21 ? 2880 : 700 + n, 1000));
+  await collect(fittingImages(provider), request(user("1", ...shots)));
+  const out = lines(sent[0]!);
+  expect(out.filter((l) => l === "IMAGE").length).toBe(20);
+  expect(out.at(-1)).toBe("IMAGE");
+  expect(out[1]).toBe(
+    "[image image/png omitted: left out to keep the request to 20 images, above which Anthropic takes none over 2000 px; newer images are sent]",
+  );
+});
