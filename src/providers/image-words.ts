@@ -19,10 +19,10 @@ export const IMAGES_REFUSED =
  * How an API refuses one image of a request it would otherwise take: Anthropic's "image exceeds 5 MB
  * maximum" and "image dimensions exceed max allowed size: 8000 pixels", "Could not process image";
  * OpenAI's `invalid_image` / "You uploaded an unsupported image" / "Invalid image"; Gemini's
- * "Unable to process input image".
+ * "Unable to process input image" and "Unsupported MIME type: image/gif".
  */
 export const IMAGE_REFUSED =
-  /image exceeds|image dimensions exceed|max allowed size: \d+ pixels|could not process image|unsupported image|invalid[_ ]image|image_parse_error|unable to process input image|image (?:is )?too (?:large|big)/i;
+  /image exceeds|image dimensions exceed|max allowed size: \d+ pixels|could not process image|unsupported image|invalid[_ ]image|image_parse_error|unable to process input image|image (?:is )?too (?:large|big)|unsupported mime type: image/i;
 
 /** How an API refuses a request too large in bytes (a 413 says it by its status): Anthropic's `request_too_large`, Gemini's "Request payload size exceeds the limit". */
 export const REQUEST_TOO_LARGE =

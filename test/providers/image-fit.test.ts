@@ -65,6 +65,14 @@ test.each([
     "the API refused it: image dimensions exceed max allowed size",
   ],
   ["words naming no image: the newest", "Could not process image", 400, [wide, small], [1], "the API refused it: Could not process image"],
+  [
+    "Gemini's words for a kind it does not take: the newest",
+    "Unsupported MIME type: image/gif",
+    400,
+    [small],
+    [0],
+    "the API refused it: Unsupported MIME type: image/gif",
+  ],
 ])("refusalOf: %s", (_name, said, status, sent, which, reason) => {
   const refusal = refusalOf(`request rejected (${status}): ${said}`, status, sent);
   expect(refusal).toMatchObject({ reason });
