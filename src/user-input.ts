@@ -5,7 +5,8 @@
 import { UsageError } from "./cli.ts";
 import type { Places } from "./fs/places.ts";
 import { errnoCode, errorText } from "./kernel/errors.ts";
-import type { ContentBlock } from "./kernel/ir.ts";
+import type { ContentBlock, Protocol } from "./kernel/ir.ts";
+import { imageCheckFor } from "./providers/image-fit.ts";
 import { promptMessage, withResources } from "./mcp/attach.ts";
 import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank } from "./prompt/input.ts";
@@ -32,7 +33,7 @@ export function firstPrompt(
   files: string[],
   stdin: Uint8Array | undefined,
   here: Places,
-  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn; seen: SeenFiles },
+  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn; seen: SeenFiles; protocol: Protocol },
 ): ContentBlock[] {
   if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(message);
@@ -47,6 +48,7 @@ export function firstPrompt(
     warn: opts.oneShot ? opts.warn : () => {},
     skip: resourceWord(opts.servers),
     saw: sawInto(opts.seen),
+    imageCheck: imageCheckFor(opts.protocol),
   };
   return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
 }
@@ -81,6 +83,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
     warn,
     skip: resourceWord(runtime.mcp.status().map((s) => s.name)),
     saw: sawInto(runtime.seen),
+    imageCheck: imageCheckFor(runtime.settings.provider.protocol),
   };
   const content =
     kind === "skill"

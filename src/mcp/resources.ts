@@ -2,7 +2,7 @@
 // text fenced under its name and cut at `[input] max_bytes`, images as image parts. Pure: the
 // server is asked by the caller.
 import type { ImagePart } from "../kernel/ir.ts";
-import { IMAGE_MAX_BYTES } from "../prompt/image.ts";
+import { SMALLEST_IMAGE_BYTES } from "../prompt/image.ts";
 import { decodeForPrompt, fence, findMentions, type Cut } from "../prompt/mentions.ts";
 import type { ResourceResult } from "./prompts.ts";
 
@@ -47,7 +47,8 @@ export function attachResource(token: string, result: ResourceResult, maxBytes: 
     if (typeof c.text === "string") texts.push(c.text);
     else if (typeof c.blob === "string" && mime.startsWith("image/")) {
       const bytes = Math.floor((c.blob.length * 3) / 4);
-      if (bytes > IMAGE_MAX_BYTES) throw new Error(`@${token}: image of ${(bytes / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+      if (bytes > SMALLEST_IMAGE_BYTES)
+        throw new Error(`@${token}: image of ${(bytes / 1048576).toFixed(1)} MB is over the ${SMALLEST_IMAGE_BYTES / 1048576} MB limit`);
       images.push({ type: "image", mediaType: mime, data: c.blob });
     } else if (typeof c.blob === "string") {
       const decoded = decodeForPrompt(Buffer.from(c.blob, "base64"), Number.MAX_SAFE_INTEGER);

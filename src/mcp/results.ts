@@ -1,14 +1,14 @@
 // An MCP tool result as the model gets it (SPEC §14). Pure. Text parts are joined; images (and
 // embedded resources that are images) become IR images (an adapter whose wire takes none names
 // them instead) when a model can take them — PNG, JPEG, GIF or WebP by their bytes, whatever the
-// server calls them, up to IMAGE_MAX_BYTES: any other, once in the history, would have every later
+// server calls them, up to SMALLEST_IMAGE_BYTES: any other, once in the history, would have every later
 // request refused — else a line names them; other parts are named by what they are;
 // `structuredContent` is the JSON text when the server sent no text; `isError` makes an error
 // result. Long output is cut, and the caller keeps the full text in a file named in the result.
 import { errorText } from "../kernel/errors.ts";
 import type { ImagePart } from "../kernel/ir.ts";
 import type { ToolResult } from "../kernel/tool.ts";
-import { IMAGE_MAX_BYTES, sniffImage } from "../prompt/image.ts";
+import { SMALLEST_IMAGE_BYTES, sniffImage } from "../prompt/image.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
 export const MAX_RESULT_CHARS = 8_000;
@@ -51,7 +51,7 @@ export function shapeResult(result: CallResult): Shaped {
   return { text, isError: result.isError === true, images };
 }
 
-/** An image as a model takes it, or the line that stands for it: its kind by its bytes, its size within IMAGE_MAX_BYTES. */
+/** An image as a model takes it, or the line that stands for it: its kind by its bytes, its size within SMALLEST_IMAGE_BYTES. */
 function imageOf(sent: string, declared: string): ImagePart | string {
   // base64 wrapped at 76 columns (Python's encodebytes, MIME) is base64 to atob but not to the APIs, which refuse the request
   const data = sent.replace(/[\t\n\f\r ]+/g, "");
@@ -61,7 +61,8 @@ function imageOf(sent: string, declared: string): ImagePart | string {
   } catch {} // not base64: no kind
   if (!kind) return `[image ${declared} omitted: not PNG, JPEG, GIF or WebP, the kinds a model takes]`;
   const bytes = Math.floor((data.length * 3) / 4);
-  if (bytes > IMAGE_MAX_BYTES) return `[image ${kind} of ${(bytes / 1048576).toFixed(1)} MB omitted: over the ${IMAGE_MAX_BYTES / 1048576} MB a model takes]`;
+  if (bytes > SMALLEST_IMAGE_BYTES)
+    return `[image ${kind} of ${(bytes / 1048576).toFixed(1)} MB omitted: over the ${SMALLEST_IMAGE_BYTES / 1048576} MB a model takes]`;
   return { type: "image", mediaType: kind, data };
 }
 

@@ -4,7 +4,7 @@ import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
-import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "./image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "./image.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
@@ -30,6 +30,8 @@ export interface PromptInput {
   skip?: (word: string) => boolean;
   /** told of each text file that went into the prompt whole: its absolute path and bytes (what the agent has seen of it) */
   saw?: (full: string, bytes: Uint8Array) => void;
+  /** why the model's API would refuse an image (over its size, a kind it does not take), which stops the message; undefined = it takes it */
+  imageCheck?: (image: ImagePart) => string | undefined;
 }
 
 /**
@@ -54,7 +56,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const where = resolveUserPath(path, opts.cwd, opts.home);
     if ("error" in where && whole) throw new MentionError(`@${where.error}`);
     const full = "abs" in where ? where.abs : undefined;
-    const file = full === undefined ? undefined : readMention(path, full, opts.maxBytes, opts.saw);
+    const file = full === undefined ? undefined : readMention(path, full, opts);
     if (file === DIRECTORY) {
       if (whole) throw new MentionError(`${named}: is a directory; mention files, or ask hey to look inside it`);
       opts.warn(`${named} is a directory, not a file; it is sent as written`);
@@ -194,13 +196,13 @@ const STDIN_WAIT_NOTICE = "waiting for stdin (it is an open pipe); pass </dev/nu
 /** Reads of stdin are this big at most: memory grows with what arrives, not with the cap. */
 const STDIN_CHUNK_BYTES = 256 * 1024;
 
-/** Bytes enough to recognise an image (WebP's mark ends at byte 12). */
-const IMAGE_SNIFF_BYTES = 16;
+/** Bytes enough to recognise an image (WebP's and HEIC's marks end at byte 12). */
+const IMAGE_SNIFF_BYTES = 32;
 
 /** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
 const DIRECTORY = "directory";
 
-function readMention(path: string, full: string, maxBytes: number, saw: PromptInput["saw"]): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
+function readMention(path: string, full: string, { maxBytes, saw, imageCheck }: PromptInput): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
     stat = statSync(diskPath(full)); // a name as hey writes it (fs/odd-names.ts) is opened by its bytes
@@ -220,11 +222,16 @@ function readMention(path: string, full: string, maxBytes: number, saw: PromptIn
   head = readUpTo(Math.max(maxBytes, IMAGE_SNIFF_BYTES) + 1);
   const mediaType = sniffImage(head.bytes);
   if (mediaType) {
-    if (head.size > IMAGE_MAX_BYTES)
-      throw new MentionError(`${writeMention(path)}: image of ${(head.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
-    if (head.size > head.bytes.length) head = readUpTo(IMAGE_MAX_BYTES);
-    return { type: "image", mediaType, data: toBase64(head.bytes) };
+    if (base64Length(head.size) <= IMAGE_MAX_BYTES && head.size > head.bytes.length) head = readUpTo(head.size);
+    const problem = imageProblem(head.bytes, head.size, mediaType);
+    if (problem) throw new MentionError(`${writeMention(path)}: ${problem}`);
+    const image: ImagePart = { type: "image", mediaType, data: toBase64(head.bytes) };
+    const refused = imageCheck?.(image);
+    if (refused) throw new MentionError(`${writeMention(path)}: ${refused}`);
+    return image;
   }
+  const format = sniffUnsendable(head.bytes);
+  if (format) throw new MentionError(`${writeMention(path)}: ${unsendable(format)}`);
   const decoded = decodeForPrompt(head.bytes, maxBytes, head.size);
   if ("binary" in decoded) throw new MentionError(`${writeMention(path)}: binary file, cannot be included as text`);
   if (!decoded.cut) saw?.(full, head.bytes);

@@ -6,6 +6,7 @@ import type { ContentBlock, Effort, ImagePart, Protocol } from "../kernel/ir.ts"
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
+import { IMAGES_REFUSED } from "./image-words.ts";
 import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 /** Each adapter sends a tool's schema through this (tool-schema.ts). */
 export { sentSchema } from "./tool-schema.ts";
@@ -165,6 +166,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   // whatever the status (llama.cpp says it with a 500): asking again cannot help
   if (status !== 429 && TOOLS_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}${NO_TOOLS_HINT}`, plain);
+  // a model without vision (Ollama's 500 "missing data required for image input"): the model, not a flake; openai-adapt.ts sends its images as lines
+  if (status !== 429 && IMAGES_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}`, plain);
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
   if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);

@@ -4,6 +4,7 @@
 // of the run, so each is tried once. Pure apart from changing `options`.
 import { effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
 import type { ReasoningReplay } from "./reasoning-replay.ts";
+import { IMAGES_REFUSED } from "./image-words.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
 
 /** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
@@ -16,6 +17,7 @@ export interface Adaptable {
   reasoningReplay?: ReasoningReplay;
   signatureFallback?: boolean;
   noImages?: boolean;
+  toolImagesAsText?: boolean;
 }
 
 /**
@@ -25,18 +27,11 @@ export interface Adaptable {
  */
 const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
 
-/**
- * How a text-only model refuses an image part: DeepSeek's "unknown variant `image_url`, expected
- * `text`", OpenAI's "Invalid content type. image_url is only supported by certain models." (vllm-project/vllm#11629),
- * Ollama's "this model does not support image input" (ollama/ollama#17301), "Model do not support
- * image input" (anomalyco/opencode#47994), OpenRouter's 404 "No endpoints found that support image
- * input" (nexu-io/nexu#733), and "image input is not supported".
- */
-export const IMAGES_REFUSED =
-  /unknown variant [`'"]?image_url|image_url is only supported by certain models|support image input|(?:does not|doesn't|do not|not) support (?:image|vision)|image input is not supported|images? (?:are|is) not supported/i;
-
-/** What the user is told, once, when images go as placeholders from then on (IMAGES_REFUSED). */
+/** What the user is told, once, when images go as placeholders from then on (image-words.ts IMAGES_REFUSED). */
 export const NO_IMAGES_NOTICE = "this model takes no images: each image of the conversation is sent as a line saying it was left out";
+
+/** What the user is told, once, when a tool result's images go as lines from then on (Mistral: "Unexpected role 'user' after role 'tool'"). */
+export const TOOL_IMAGES_NOTICE = "this endpoint takes no message after tool results: an image a tool reads is sent as a line saying the model cannot see it";
 
 /** Changes `options` as the refusal `said` asks; true when it changed something (send again), or what to tell the user of it. */
 export function adaptToRefusal(options: Adaptable, said: string): boolean | string {
@@ -52,6 +47,8 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean | stri
     return (options.sendEffort = false) || NO_EFFORT_NOTICE;
   // a text-only model given an image (@img.png, read_file of one, before /model or -c -m): a placeholder in its place
   if (!options.noImages && IMAGES_REFUSED.test(said)) return (options.noImages = true) && NO_IMAGES_NOTICE;
+  // the images of tool results, sent in a user message after them, to a server that takes no user turn there
+  if (!options.toolImagesAsText && /unexpected role .?user.? after role .?tool/i.test(said)) return (options.toolImagesAsText = true) && TOOL_IMAGES_NOTICE;
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
   // ("… is missing a `thought_signature`", openai/codex#7519, openai-agents-python#2137)
   if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);

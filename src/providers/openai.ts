@@ -2,31 +2,16 @@
 // OpenRouter, Ollama, vLLM, LM Studio and gateways. The only file that loads the `openai` SDK,
 // and only lazily, inside the factory. Fixture names below are under test/fixtures/wire/.
 import type OpenAI from "openai";
-import type {
-  ChatCompletionChunk,
-  ChatCompletionContentPart,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { unreportedUsage, newId, type ContentBlock, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type ImagePart, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
-import {
-  adaptingStream,
-  conversationKey,
-  dataUrl,
-  errorContextOf,
-  joinText,
-  requestBasics,
-  sentSchema,
-  toolText,
-  noContentError,
-  unfinishedError,
-} from "./common.ts";
+import { adaptingStream, conversationKey, errorContextOf, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal } from "./openai-adapt.ts";
+import { toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
 import { reasoningToSend, replaysEveryTurn, type ReasoningReplay } from "./reasoning-replay.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
@@ -67,8 +52,10 @@ export interface RequestOptions extends RequestBasics {
   sendEffort?: boolean;
   /** a turn's first call without a signature of this model gets Google's stand-in (SKIP_SIGNATURE) */
   signatureFallback?: boolean;
-  /** each image goes as a line saying it was left out (a text-only model refused one: openai-adapt.ts IMAGES_REFUSED) */
+  /** each image goes as a line saying it was left out (a text-only model refused one: image-words.ts IMAGES_REFUSED) */
   noImages?: boolean;
+  /** a tool result's images go as lines, not in a user message after the tool messages (Mistral refuses a user turn there) */
+  toolImagesAsText?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,6 +72,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   if (req.system) messages.push({ role: systemRole, content: req.system });
   const lastUser = req.messages.findLastIndex((m) => m.role === "user");
   const wireId = opts.nineCharIds ? nineCharId : (id: string) => id;
+  const toolImages = !opts.noImages && !opts.toolImagesAsText;
+  let shown: ImagePart[] = [];
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
@@ -96,7 +85,12 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         break;
       case "tool":
         // Text only, and an error result is plain text too: tool messages have no images and no error flag.
-        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(m.content) });
+        // Their images follow in a user message after the turn's last tool message (openai-adapt.ts TOOL_IMAGES_NOTICE).
+        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(m.content, toolImageLine(toolImages, opts.noImages)) });
+        if (toolImages) shown = [...shown, ...m.content.filter((p): p is ImagePart => p.type === "image")];
+        if (req.messages[i + 1]?.role === "tool") break;
+        if (shown.length > 0) messages.push(toolImagesMessage(shown));
+        shown = [];
         break;
       case "assistant": {
         const calls = m.toolCalls ?? [];
@@ -151,16 +145,6 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   else if (last?.role === "user" && typeof last.content === "string") last.content = `${last.content}\n\n${note}`;
   else if (last?.role === "user" && Array.isArray(last.content)) last.content = [...last.content, { type: "text", text: note }];
   else messages.push({ role: "user", content: note });
-}
-
-function userContent(content: ContentBlock[], noImages: boolean): string | ChatCompletionContentPart[] {
-  if (noImages) return toolText(content, "omitted: this model takes no images");
-  if (!content.some((p) => p.type === "image")) return joinText(content);
-  return content.flatMap((p): ChatCompletionContentPart[] => {
-    if (p.type === "text") return [{ type: "text", text: p.text }];
-    if (p.type === "image") return [{ type: "image_url", image_url: { url: dataUrl(p) } }];
-    return [];
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

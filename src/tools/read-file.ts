@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
-import { IMAGE_MAX_BYTES, sniffImage, toBase64 } from "../prompt/image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../prompt/image.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
@@ -72,7 +72,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
               output: `${path}: ${image.mediaType}, ${Math.ceil(info.size / 1024)} KB`,
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
-          : toolError(`${path}: image of ${(info.size / 1048576).toFixed(1)} MB is over the ${IMAGE_MAX_BYTES / 1048576} MB limit`);
+          : toolError(`${path}: ${image.problem}`);
       const utf16 = utf16Of(await headOf(disk, 2));
       if (!utf16 && (await isBinary(disk))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
       if (utf16 && info.size > UTF16_MAX_BYTES)
@@ -145,12 +145,15 @@ function lineCount(value: unknown, name: string, fallback: number): number | str
 }
 
 /** An image file's media type, and its base64 data when it is small enough to send. */
-async function readImage(path: PathLike, size: number): Promise<{ mediaType: string; data?: string } | undefined> {
-  const head = await headOf(path, 16);
+async function readImage(path: PathLike, size: number): Promise<{ mediaType: string; data?: string; problem?: string } | undefined> {
+  const head = await headOf(path, 32);
+  const format = sniffUnsendable(head);
+  if (format) return { mediaType: format, problem: unsendable(format) };
   const mediaType = sniffImage(head);
   if (!mediaType) return undefined;
-  if (size > IMAGE_MAX_BYTES) return { mediaType };
-  return { mediaType, data: toBase64(await readFile(path)) };
+  const bytes = base64Length(size) > IMAGE_MAX_BYTES ? head : await readFile(path);
+  const problem = imageProblem(bytes, size, mediaType);
+  return problem ? { mediaType, problem } : { mediaType, data: toBase64(bytes) };
 }
 
 /** A UTF-16 file as UTF-8 bytes; its own bytes go to `hasher`. */

@@ -57,6 +57,13 @@ const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterM
     `request rejected (${status}): ${said} — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m), or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)`,
     { status },
   ]),
+  // a model without vision (Ollama's 500 for a model missing its projector): never retried, the adapter sends its images as lines
+  [
+    { status: 500, said: "this model is missing data required for image input", retryAfterMs: 5 },
+    "bad_request",
+    "request rejected (500): this model is missing data required for image input",
+    { status: 500 },
+  ],
   [
     { status: 529, said: "busy", where: "mid-stream (overloaded_error)", noStatus: true, retryAfterMs: 5 },
     "overloaded",

@@ -67,3 +67,13 @@ test.each([
   expect(options).toEqual({ ...base(), noImages: true });
   expect(adaptToRefusal(options, said)).toBe(false);
 });
+
+test.each([
+  ["Ollama, a model without its vision data", "this model is missing data required for image input"],
+  ["vLLM, a text-only model", "At most 0 image(s) may be provided in one request."],
+  ["DeepSeek", "unknown variant `image_url`, expected `text`"],
+])("%s: images go as lines from then on, and the user is told", (_name, said) => {
+  const options: Adaptable = {};
+  expect(adaptToRefusal(options, said)).toBe("this model takes no images: each image of the conversation is sent as a line saying it was left out");
+  expect(options.noImages).toBe(true);
+});
