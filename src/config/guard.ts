@@ -8,6 +8,7 @@
 // server removed, an allow list set where none was) need no confirmation. Pure.
 import { varsIn, where, withoutVars } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
 export interface Guarded {
@@ -171,7 +172,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     if (nowAllow.length === 0) widenings.push("- [permission] allow (the whole list: every tool call would run)");
     else if (now.allow === undefined) widenings.push(`- [permission] allow (the list of the files before it would count, which adds ${more.join(", ")})`);
     else widenings.push(...more.map((e) => `+ [permission] allow ${e}`));
-    setOrDelete(permission, "allow", was.allow);
+    setOrDelete(permission, "allow", nowAllow.length === 0 ? was.allow : keptAllow(wasAllow, nowAllow));
   }
   if (permission.allow !== undefined) used.allow = permission.allow as string[];
 
@@ -275,6 +276,16 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     };
   }
   return { data: out, widenings, used, kept, withheld };
+}
+
+/**
+ * The allow list a widened one is used as: the entries both the approved list and the file's hold —
+ * an entry the file removed stays removed beside one it adds — or, when they share none,
+ * ALLOWS_NOTHING (an empty list would allow every call).
+ */
+function keptAllow(approved: string[], now: string[]): string[] {
+  const both = approved.filter((e) => now.includes(e));
+  return both.length ? both : [ALLOWS_NOTHING];
 }
 
 function setOrDelete(table: Table, key: string, value: unknown): void {

@@ -64,6 +64,13 @@ interface RuleList {
 
 export const BLOCKED_PREFIX = "blocked by permission rules:";
 
+/**
+ * The allow list that lets no call run: config/guard.ts uses (and the approvals record keeps) it
+ * for a list whose approved entries the file all removed while adding others, as an empty list
+ * would allow every call. No file can hold it (it is no entry: validateRules refuses it).
+ */
+export const ALLOWS_NOTHING = "<nothing until approved>";
+
 const BASH_TOOL = "bash";
 const ALLOWED: Decision = { allowed: true };
 const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
@@ -99,6 +106,7 @@ export function compileRules(
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
     const out: RuleList = { tools: [], patterns: [] };
     for (const entry of entries) {
+      if (entry === ALLOWS_NOTHING && list === "allow") continue;
       const e = readEntry(entry, list);
       if ("error" in e) errors.push(errorLine(list, entry, e.error));
       else if ("tool" in e) out.tools.push(e.tool);
