@@ -8,6 +8,7 @@
 // server removed, an allow list set where none was) need no confirmation. Pure.
 import { varsIn, where, withoutVars } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
+import { globMatch } from "../permission/match.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
@@ -279,13 +280,25 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
 }
 
 /**
- * The allow list a widened one is used as: the entries both the approved list and the file's hold —
- * an entry the file removed stays removed beside one it adds — or, when they share none,
- * ALLOWS_NOTHING (an empty list would allow every call).
+ * The allow list a widened one is used as: the approved entries the file's list still holds or
+ * covers (`"bash: ls"` under `"bash"`) — an entry the file removed stays removed beside one it adds
+ * — or, when none is left, ALLOWS_NOTHING (an empty list would allow every call).
  */
 function keptAllow(approved: string[], now: string[]): string[] {
-  const both = approved.filter((e) => now.includes(e));
+  const tools = now.filter((e) => !/^bash\s*:/.test(e));
+  const covered = (e: string) => now.includes(e) || tools.some((glob) => globMatch(glob, /^bash\s*:/.test(e) ? "bash" : e));
+  const both = approved.filter(covered);
   return both.length ? both : [ALLOWS_NOTHING];
+}
+
+/** Each file's allow entries that wait for the user's approval (written there, left out of the list in use): file → entries. */
+export function pendingAllows(guards: readonly { source: string; current: Guarded; used: Guarded }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const { source, current, used } of guards) {
+    const waiting = used.allow === undefined ? [] : (current.allow ?? []).filter((e) => !used.allow!.includes(e));
+    if (waiting.length) out[source] = waiting;
+  }
+  return out;
 }
 
 function setOrDelete(table: Table, key: string, value: unknown): void {

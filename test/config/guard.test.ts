@@ -34,6 +34,14 @@ describe("guardLayer", () => {
       '[permission]\nallow = ["bash"]',
       {},
       ['+ [permission] allow "bash"'],
+      { permission: { allow: ["bash: ls"] } },
+    ],
+    [
+      "every approved entry removed, another added: a list that allows nothing until approved",
+      '[permission]\nallow = ["bash: ls", "write_file"]',
+      '[permission]\nallow = ["read_file"]',
+      {},
+      ['+ [permission] allow "read_file"'],
       { permission: { allow: [ALLOWS_NOTHING] } },
     ],
     [

@@ -36,3 +36,27 @@ test("an allow entry removed in the same edit that adds another is removed at on
   expect(head).toStartWith("blocked by permission rules:");
   expect(read).toContain("# readme");
 });
+
+test("entries waiting for approval are not asked for again, and a call one of them would allow says it waits for the user's yes", async () => {
+  await approve('["read_file", "grep"]');
+  scripted.userConfig('[permission]\nallow = ["read_file", "grep", "write_file", "edit", "bash: ls *"]\n');
+  scripted.calls = [["write_file", { path: "notes.txt", content: "hello\n" }]];
+  const run = await hey(["-p", "write it"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain('not used: + [permission] allow "write_file", + [permission] allow "edit", + [permission] allow "bash: ls *"');
+  expect(run.stderr).toContain("hey: [permission] allow leaves compress blocked (compress:"); // not the tools the file allows
+  const refused =
+    'blocked by permission rules: tool `write_file`: allow entry "write_file" in ~/.config/hey/config.toml waits for your approval (run hey at a terminal once)';
+  expect(scripted.results()[0]).toBe(refused);
+  expect(run.stderr).toContain(`write notes.txt (1 line)\n  ✗ ${refused}\n`); // the user's tool line says it too
+});
+
+test("the tools an allow list blocks are named once per project until the list changes, compress with what it is", async () => {
+  scripted.userConfig('[permission]\nallow = ["read_file", "bash: ls"]\n');
+  const first = await hey(["-p", "hello"]);
+  const line = "hey: [permission] allow leaves write_file, edit, grep, compress blocked (compress: hey's tool that drops old tool output";
+  expect(first.stderr).toContain(line);
+  expect((await hey(["-p", "hello"])).stderr).not.toContain("blocked;");
+  scripted.userConfig('[permission]\nallow = ["read_file", "grep", "bash: ls"]\n');
+  expect((await hey(["-p", "hello"])).stderr).toContain("hey: [permission] allow leaves write_file, edit, compress blocked (compress:");
+});
