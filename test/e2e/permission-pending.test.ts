@@ -60,3 +60,14 @@ test("the tools an allow list blocks are named once per project until the list c
   scripted.userConfig('[permission]\nallow = ["read_file", "grep", "bash: ls"]\n');
   expect((await hey(["-p", "hello"])).stderr).toContain("hey: [permission] allow leaves write_file, edit, compress blocked (compress:");
 });
+
+test("--approve says that it does not cover a change to the user's config, which still waits", async () => {
+  await approve('["read_file"]');
+  scripted.userConfig('[permission]\nallow = ["read_file", "bash: ls *"]\n');
+  const run = await hey(["--approve", "-p", "hello"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain('not used: + [permission] allow "bash: ls *"');
+  expect(run.stderr).toContain(
+    "hey: --approve covers only the project's .hey/config.toml for this run, not the changes above: start hey at a terminal once to approve them\n",
+  );
+});
