@@ -184,7 +184,7 @@ export function decide(tool: string, args: Record<string, unknown>, rules: Compi
   if (!lifting) return { allowed: false, reason: d.reason };
   const [entries, wait] = lifting.entry.includes(", ") ? ["allow entries", "wait"] : ["allow entry", "waits"];
   const where = rules.file ? ` in ${rules.file}` : "";
-  return block(`${d.unlisted}: ${entries} ${quoted(lifting.entry)}${where} ${wait} for your approval (run hey at a terminal once)`);
+  return block(`${d.unlisted}: ${entries} ${quoted(lifting.entry)}${where} ${wait} for your approval (hey asks at a terminal start or /reload)`);
 }
 
 /** A refusal by the allow list carries what it refused (`unlisted`), for decide to say when an entry waiting for approval would allow it. */

@@ -40,7 +40,7 @@ test("a trusted project's list that refuses is named, not the user's that allows
 test("a call that an allow entry waiting for approval would allow says which entry, where, and what to do", () => {
   const waiting = { [USER]: ["write_file", "edit", "bash: ls *"] };
   expect(check({ allow: ["read_file", "grep"], file: USER, waiting }, "write_file", { path: "a", content: "" })).toBe(
-    `blocked by permission rules: tool \`write_file\`: allow entry "write_file" in ${SHOWN} waits for your approval (run hey at a terminal once)`,
+    `blocked by permission rules: tool \`write_file\`: allow entry "write_file" in ${SHOWN} waits for your approval (hey asks at a terminal start or /reload)`,
   );
   expect(check({ allow: ["read_file", "grep"], file: USER, waiting }, "bash", { command: "ls -la" })).toContain(
     `\`ls -la\`: allow entry "bash: ls *" in ${SHOWN} waits for your approval`,
