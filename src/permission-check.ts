@@ -7,6 +7,7 @@ import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { Settings } from "./config/settings.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import { shortPath } from "./ui/intro.ts";
 import { compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
 
 /** where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set) */
@@ -27,7 +28,8 @@ export function permissionCheck(lists: Settings["permission"], shell: string, pl
 export function permissionRules(lists: Settings["permission"], shell: string, place: Place): { check: PermissionCheck; compiled: CompiledRules[] } {
   const guarded = listsSet(lists);
   const { target, control } = controlContext(place);
-  const checks = everyList(lists).map((l: PermissionRules) => compileRules(l, shell, control).rules);
+  // a refusal names the list's file as the user writes it: `~/.config/hey/config.toml`
+  const checks = everyList(lists).map((l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control).rules);
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
       const refusal = guarded ? controlRefusal(tool, args, target) : undefined;
@@ -43,5 +45,10 @@ export function permissionRules(lists: Settings["permission"], shell: string, pl
 
 /** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */
 export function everyList(permission: Settings["permission"]): (PermissionRules & { source: string })[] {
-  return [{ ...permission, source: "" }, ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: ` }))];
+  const { allow, deny, file } = permission;
+  const waiting = (source: string | undefined) => (source && permission.waiting?.[source] ? { pending: permission.waiting[source] } : {});
+  return [
+    { allow, deny, source: "", ...(file ? { file } : {}), ...waiting(file) },
+    ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: `, file: n.source, ...waiting(n.source) })),
+  ];
 }

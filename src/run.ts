@@ -29,8 +29,8 @@ import { lockedByOther } from "./sessions/lock.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
 import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 import { sessionsHere } from "./sessions/scope.ts";
-import { decideWidenings, recordApprovals, recordOnAnswer, withPendingCa } from "./trust/approve.ts";
-import { untrustedNotice } from "./trust/policy.ts";
+import { decideWidenings, recordApprovals, recordOnAnswer, widenings, withPendingCa } from "./trust/approve.ts";
+import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
@@ -108,6 +108,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (oneShot && provider.unapproved && lineKind(message) === "prompt") throw new ConfigError(unapprovedEndpoint(provider));
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
+    if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover
     // the first record is written when the model first answers: a run it never answers creates none
     // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
     await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, (m) => notices.print(`hey: ${m}`), asks));

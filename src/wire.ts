@@ -40,7 +40,7 @@ import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
-import { blockedTools, blockedWarning, compileRules } from "./permission/rules.ts";
+import { blockedNotice } from "./permission/blocked-tools.ts";
 import { createNestedAgents, lastRequestOf, withNestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
@@ -217,12 +217,12 @@ export async function assemble(
   };
   const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings) };
   for (const lists of everyList(settings.permission)) {
-    if (lists.allow.length === 0) continue; // only an allow list blocks a tool
-    const blocked = blockedTools(
-      compileRules(lists, live.configured.shell.name).rules,
+    const line = blockedNotice(
+      lists,
+      live.configured.shell.name,
       live.configured.tools.map((t) => t.name),
     );
-    if (blocked.length > 0) warn(lists.source + blockedWarning(lists.allow, blocked)); // a project's list is named: it narrows yours
+    if (line) warn(lists.source + line, true); // a project's list is named: it narrows yours; said once per project until it changes
   }
   const named = [...settings.mcp.servers, ...start.config.guards.flatMap((g) => Object.keys(g.current.mcp).map((name) => ({ name })))]; // approved or not
   for (const w of unmatchedServers(settings.permission, named)) warn(w); // `mcp__fss`: a typo matches nothing

@@ -8,6 +8,8 @@
 // server removed, an allow list set where none was) need no confirmation. Pure.
 import { varsIn, where, withoutVars } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
+import { globMatch } from "../permission/match.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
 export interface Guarded {
@@ -171,7 +173,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     if (nowAllow.length === 0) widenings.push("- [permission] allow (the whole list: every tool call would run)");
     else if (now.allow === undefined) widenings.push(`- [permission] allow (the list of the files before it would count, which adds ${more.join(", ")})`);
     else widenings.push(...more.map((e) => `+ [permission] allow ${e}`));
-    setOrDelete(permission, "allow", was.allow);
+    setOrDelete(permission, "allow", nowAllow.length === 0 ? was.allow : keptAllow(wasAllow, nowAllow));
   }
   if (permission.allow !== undefined) used.allow = permission.allow as string[];
 
@@ -275,6 +277,28 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     };
   }
   return { data: out, widenings, used, kept, withheld };
+}
+
+/**
+ * The allow list a widened one is used as: the approved entries the file's list still holds or
+ * covers (`"bash: ls"` under `"bash"`) — an entry the file removed stays removed beside one it adds
+ * — or, when none is left, ALLOWS_NOTHING (an empty list would allow every call).
+ */
+function keptAllow(approved: string[], now: string[]): string[] {
+  const tools = now.filter((e) => !/^bash\s*:/.test(e));
+  const covered = (e: string) => now.includes(e) || tools.some((glob) => globMatch(glob, /^bash\s*:/.test(e) ? "bash" : e));
+  const both = approved.filter(covered);
+  return both.length ? both : [ALLOWS_NOTHING];
+}
+
+/** Each file's allow entries that wait for the user's approval (written there, left out of the list in use): file → entries. */
+export function pendingAllows(guards: readonly { source: string; current: Guarded; used: Guarded }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const { source, current, used } of guards) {
+    const waiting = used.allow === undefined ? [] : (current.allow ?? []).filter((e) => !used.allow!.includes(e));
+    if (waiting.length) out[source] = waiting;
+  }
+  return out;
 }
 
 function setOrDelete(table: Table, key: string, value: unknown): void {

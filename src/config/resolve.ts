@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
 import { NetConfigError, parseProxyUrl } from "../net/proxy.ts";
 import { validateRules } from "../permission/rules.ts";
-import { guardedOf, guardLayer, type Below, type Guarded } from "./guard.ts";
+import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { envValue } from "./presets.ts";
 import { chooseProvider } from "./providers.ts";
@@ -222,7 +222,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     agent: resolveTable(SECTIONS.agent, f.agent),
     retry: resolveTable(SECTIONS.retry, f.retry),
     compaction: resolveTable(SECTIONS.compaction, f.compaction),
-    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow },
+    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow, file: sourceOf(["permission", "allow"]), waiting: pendingAllows(guards) },
     tools: resolveTable(SECTIONS.tools, f.tools),
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),

@@ -21,6 +21,7 @@ import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes } from "../peers/found.ts";
+import { permissionLines } from "./permission-lines.ts";
 import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -83,7 +84,17 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
   const peers = [...peerNotices(here, false), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
-  const subject: Subject = { provider: provider.name, protocol: provider.protocol, baseUrl: provider.baseUrl, ...from, model: settings.model, project, peers };
+  const permissions = permissionLines(settings.permission, here.home);
+  const subject: Subject = {
+    provider: provider.name,
+    protocol: provider.protocol,
+    baseUrl: provider.baseUrl,
+    ...from,
+    model: settings.model,
+    project,
+    peers,
+    permissions,
+  };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers
   const hide = hideSecrets(() => knownSecrets(settings, env, args.run.proxy));

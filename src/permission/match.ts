@@ -133,6 +133,17 @@ export function hint(seg: Segment, allow: Pattern[], show: (text: string) => str
   return "";
 }
 
+/** Programs whose second word is a subcommand, which an entry suggested for a refused command keeps (`npm install *`, `git status *`). */
+const SUBCOMMANDED = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "gh", "pip", "uv", "dotnet", "make"]);
+
+/** The allow pattern (without `bash: `) to suggest for a command an allow list refused: its program, its subcommand where it takes one, then `*`. */
+export function entryFor(seg: Segment, show: (text: string) => string): string {
+  const [name, next] = seg.words;
+  if (!name) return "*";
+  const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) && !next.unknown ? ` ${next.text}` : "";
+  return `${show(name.text)}${sub} *`;
+}
+
 /** `*` matches any run of characters; everything else is literal. */
 export function globMatch(glob: string, text: string): boolean {
   const body = glob

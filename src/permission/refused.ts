@@ -3,7 +3,8 @@
 // only fail. This asks the rules engine (decide, blockedTools) and changes nothing in it. Pure.
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { globMatch } from "./match.ts";
-import { blockedTools, decide, type CompiledRules } from "./rules.ts";
+import { blockedTools } from "./blocked-tools.ts";
+import { decide, type CompiledRules } from "./rules.ts";
 
 /**
  * Whether every call of `tool` is refused: it matches a deny entry by name, or an allow list

@@ -14,7 +14,7 @@ import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, globMatch, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
+import { allowMatch, entryFor, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
@@ -31,6 +31,10 @@ import type { ToolOrigin } from "../kernel/tool-calls.ts";
 export interface PermissionRules {
   allow: string[];
   deny: string[];
+  /** the config file whose allow list this is, named in a refusal with the entry to add there */
+  file?: string;
+  /** allow entries that file holds which wait for the user's approval (config/guard.ts): a refusal they would lift says so */
+  pending?: string[];
 }
 
 /** A refusal's reason is one short line for the model; it starts with BLOCKED_PREFIX and names what was refused. */
@@ -47,6 +51,10 @@ export interface CompiledRules {
   readonly control?: ControlFiles;
   /** file names ignore case where the commands run, so a deny entry's words do too (`rm -rf BUILD` is `rm -rf build`) */
   readonly caseless: boolean;
+  /** PermissionRules.file */
+  readonly file?: string;
+  /** each pending entry (PermissionRules.pending) with the allow list it would make */
+  readonly waiting?: { entry: string; allow: RuleList }[];
 }
 
 /**
@@ -64,8 +72,15 @@ interface RuleList {
 
 export const BLOCKED_PREFIX = "blocked by permission rules:";
 
-const BASH_TOOL = "bash";
-const ALLOWED: Decision = { allowed: true };
+/**
+ * The allow list that lets no call run: config/guard.ts uses (and the approvals record keeps) it
+ * for a list whose approved entries the file all removed while adding others, as an empty list
+ * would allow every call. No file can hold it (it is no entry: validateRules refuses it).
+ */
+export const ALLOWS_NOTHING = "<nothing until approved>";
+
+export const BASH_TOOL = "bash";
+const ALLOWED = { allowed: true } as const;
 const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
 const SHOWN_CHARS = 100; // longer commands are cut in messages
 const MAX_SCRIPT_DEPTH = 4; // package.json scripts that run scripts (`npm run a` in `b`), followed this deep
@@ -99,6 +114,7 @@ export function compileRules(
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
     const out: RuleList = { tools: [], patterns: [] };
     for (const entry of entries) {
+      if (entry === ALLOWS_NOTHING && list === "allow") continue;
       const e = readEntry(entry, list);
       if ("error" in e) errors.push(errorLine(list, entry, e.error));
       else if ("tool" in e) out.tools.push(e.tool);
@@ -119,7 +135,13 @@ export function compileRules(
     shell: { name: shell, reading: readingOf(shell) },
     ...(control && listed ? { control } : {}),
     caseless,
+    ...(lists.file ? { file: lists.file } : {}),
   };
+  if (allow && lists.pending?.length) {
+    const all = read("allow", [...lists.allow, ...lists.pending]);
+    const each = lists.pending.map((entry) => ({ entry, allow: read("allow", [...lists.allow, entry]) }));
+    return { rules: { ...rules, waiting: [...each, { entry: lists.pending.join(", "), allow: all }] }, errors };
+  }
   return { rules, errors };
 }
 
@@ -149,29 +171,26 @@ function openEnded(p: Pattern): Pattern {
 
 const errorLine = (list: "allow" | "deny", entry: string, error: string) => `[permission] ${list}: ${JSON.stringify(entry)} ${error}`;
 
-/** The tools among `names` that an allow list leaves no way to run (SPEC §24: hey warns about them at start-up). */
-export function blockedTools(rules: CompiledRules, names: string[]): string[] {
-  const allow = rules.allow;
-  if (!allow) return [];
-  return names.filter((name) => !allow.tools.some((glob) => globMatch(glob, name)) && !(name === BASH_TOOL && allow.patterns.length));
-}
-
-/**
- * The start-up warning for tools an allow list blocks (SPEC §24): one line naming them and the
- * list that would allow them, e.g. `allow = ["bash: cargo *", "read_file", "grep"]`.
- */
-export function blockedWarning(allow: string[], blocked: string[]): string {
-  const kept = allow.length > 3 ? [...allow.slice(0, 3).map((e) => JSON.stringify(e)), "…"] : allow.map((e) => JSON.stringify(e));
-  const list = [...kept, ...blocked.map((t) => JSON.stringify(t))].join(", ");
-  return `[permission] allow leaves ${blocked.join(", ")} blocked; to let the agent use ${blocked.length === 1 ? "it" : "them"}, add ${blocked.length === 1 ? "its name" : "their names"}: allow = [${list}]`;
-}
-
 /**
  * Decide one tool call. Pure and total: never throws, whatever the arguments. `bash: …` rules
  * judge every tool whose name case-folds to `bash` (an MCP server's `Bash` too, and its `bash`
  * offered as `SERVER_bash` after a clash with hey's own).
  */
 export function decide(tool: string, args: Record<string, unknown>, rules: CompiledRules, origin?: ToolOrigin): Decision {
+  const d = decideCall(tool, args, rules, origin);
+  if (d.allowed || !d.unlisted || !rules.waiting) return d.allowed ? d : { allowed: false, reason: d.reason };
+  // a call an allow entry waiting for the user's yes would let through: that is why it is refused
+  const lifting = rules.waiting.find((w) => decideCall(tool, args, { ...rules, allow: w.allow, waiting: undefined }, origin).allowed);
+  if (!lifting) return { allowed: false, reason: d.reason };
+  const [entries, wait] = lifting.entry.includes(", ") ? ["allow entries", "wait"] : ["allow entry", "waits"];
+  const where = rules.file ? ` in ${rules.file}` : "";
+  return block(`${d.unlisted}: ${entries} ${quoted(lifting.entry)}${where} ${wait} for your approval (hey asks at a terminal start or /reload)`);
+}
+
+/** A refusal by the allow list carries what it refused (`unlisted`), for decide to say when an entry waiting for approval would allow it. */
+type Refusal = { allowed: false; reason: string; unlisted?: string };
+
+function decideCall(tool: string, args: Record<string, unknown>, rules: CompiledRules, origin?: ToolOrigin): typeof ALLOWED | Refusal {
   // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case
   const name = tool.toLowerCase();
   const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
@@ -179,12 +198,12 @@ export function decide(tool: string, args: Record<string, unknown>, rules: Compi
   const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow"));
   // an MCP server's `bash` offered under its prefix (`d_bash`, beside hey's own) is judged as a bash too
   if (name !== BASH_TOOL && origin?.name.toLowerCase() !== BASH_TOOL)
-    return open ? ALLOWED : block(`tool \`${tool}\`${from(tool, origin)} matches no allow entry (allowed: ${listed(rules.allow!.tools)})`);
+    return open ? ALLOWED : unlisted(`tool \`${tool}\`${from(tool, origin)}`, `allowed: ${listed(rules.allow!.tools)}`, name, rules.file);
   if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
 }
 
-function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] | undefined): Decision {
+function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] | undefined): typeof ALLOWED | Refusal {
   if (typeof command !== "string") return block("the bash call has no `command` string");
   const { name, reading } = rules.shell;
   if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
@@ -220,8 +239,10 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   for (const seg of parsed.segments) {
     // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
     if (seg.inert === "builtin" && seg.redirects.every(harmless)) continue;
-    if (!allow.some((p) => allowMatch(seg, p)))
-      return block(`\`${show(seg.raw)}\` matches no allow entry${hint(seg, allow, show)} (allowed: ${listed(allow.map((p) => p.entry))})`);
+    if (!allow.some((p) => allowMatch(seg, p))) {
+      const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
+      return unlisted(`\`${show(seg.raw)}\``, allowed, `bash: ${entryFor(seg, show)}`, rules.file, hint(seg, allow, show));
+    }
   }
   return ALLOWED;
 }
@@ -331,7 +352,22 @@ const owner = (git: boolean | undefined, how: string) =>
 /** ` (MCP server fs's move_file)`: which tool a refused MCP call is, when the model calls it by another name than the server's. */
 const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin.name !== tool ? ` (MCP server ${origin.server}'s ${origin.name})` : "");
 
-function block(what: string): Decision {
+/**
+ * The allow list's refusal of `subject`: when the list's file is known, that file and the entry that
+ * would allow it there (`in FILE: add "bash: npm install *" there`), then what the list allows.
+ */
+function unlisted(subject: string, allowed: string, entry: string, file: string | undefined, why = ""): Refusal {
+  const add = file ? ` in ${file}: add ${quoted(entry)} there` : "";
+  return { ...block(`${subject} matches no allow entry${why}${add} (${allowed})`), unlisted: subject };
+}
+
+const quoted = (entries: string) =>
+  entries
+    .split(", ")
+    .map((e) => JSON.stringify(e))
+    .join(", ");
+
+function block(what: string): Refusal {
   return { allowed: false, reason: `${BLOCKED_PREFIX} ${what}` };
 }
 

@@ -187,6 +187,10 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean): st
   });
 }
 
+/** After the notices of changes left out in a `--approve` run: what the flag does not cover, so the user does not take it for a yes. */
+export const APPROVE_LEAVES =
+  "--approve covers only the project's .hey/config.toml for this run, not the changes above: start hey at a terminal once to approve them";
+
 /** On hey's first run (no approvals record yet) the files' guarded keys are taken as the user's. */
 export function adoptedNotice(files: readonly string[], record: string): string {
   return `recorded ${list(files.map(visible))} as approved (no earlier record in ${record}); from now on hey asks before using a change there that gives the agent more`;

@@ -6,6 +6,7 @@ import { guardedOf, guardLayer, NOTHING_APPROVED, withMainApprovals, type Below,
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import type { Table } from "../../src/config/table.ts";
+import { ALLOWS_NOTHING } from "../../src/permission/rules.ts";
 import { permissionCheck } from "../../src/wire.ts";
 
 /** A file's checked data from TOML text. */
@@ -33,7 +34,23 @@ describe("guardLayer", () => {
       '[permission]\nallow = ["bash"]',
       {},
       ['+ [permission] allow "bash"'],
-      { permission: { allow: ["bash: ls", "write_file"] } },
+      { permission: { allow: ["bash: ls"] } },
+    ],
+    [
+      "every approved entry removed, another added: a list that allows nothing until approved",
+      '[permission]\nallow = ["bash: ls", "write_file"]',
+      '[permission]\nallow = ["read_file"]',
+      {},
+      ['+ [permission] allow "read_file"'],
+      { permission: { allow: [ALLOWS_NOTHING] } },
+    ],
+    [
+      "an allow entry removed and another added: the removal applies, the addition waits",
+      '[permission]\nallow = ["read_file", "bash: cat *"]',
+      '[permission]\nallow = ["read_file", "bash: head *"]',
+      {},
+      ['+ [permission] allow "bash: head *"'],
+      { permission: { allow: ["read_file"] } },
     ],
     [
       "an allow entry removed: narrower, used",
@@ -75,7 +92,7 @@ describe("guardLayer", () => {
       '[permission]\nallow = ["bash", "read_file"]',
       { allow: ["read_file"] },
       ['+ [permission] allow "bash"'],
-      { permission: {} },
+      { permission: { allow: ["read_file"] } },
     ],
     [
       "a first allow list in a --config file, within the one below: narrower",
@@ -369,6 +386,27 @@ describe("resolution: a trusted project narrows the user's lists, never widens t
     expect(() => resolve('[permission]\nallow = ["Bash(git:*)"]')).toThrow(
       '/p/.hey/config.toml: [permission] allow: "Bash(git:*)" is another agent\'s syntax; write "bash: git *"',
     );
+  });
+});
+
+describe("resolution: an allow list whose approved entries were all removed while others were added", () => {
+  const approved = '[permission]\nallow = ["bash: cat *"]\n';
+  const resolveWith = (toml: string) =>
+    resolveConfig(
+      [{ source: "/c.toml", data: Bun.TOML.parse(toml) as Table, guard: { approved: approvedOf(approved), role: "base" } }],
+      {},
+      { baseUrl: "http://127.0.0.1:9/v1", model: "m" },
+    ).settings;
+  const check = (toml: string) => permissionCheck(resolveWith(toml).permission, "sh", { cwd: "/p", home: "/h", controls: [] });
+
+  test("allows no call until the addition is approved: neither the removed entry nor the added one, nor any other tool", () => {
+    const c = check('[permission]\nallow = ["bash: head *"]\n');
+    for (const [tool, args] of [
+      ["bash", { command: "cat README.md" }],
+      ["bash", { command: "head -1 README.md" }],
+      ["read_file", { path: "README.md" }],
+    ] as const)
+      expect(String(c(tool, args))).toStartWith("blocked by permission rules:");
   });
 });
 

@@ -119,7 +119,7 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
       '[permission]\nallow = ["bash: ls *", "bash: git *"]\n[provider.gw]\nbase_url = "https://gw/v1"\nmodels = ["a"]\nheaders = { X-A = "1", X-B = "2" }',
       '[permission]\nallow = ["bash: cargo *"]\n[provider.gw]\nheaders = { X-B = "3" }',
     ]);
-    expect(r.settings.permission).toEqual({ allow: ["bash: cargo *"], deny: [], narrow: [] });
+    expect(r.settings.permission).toEqual({ allow: ["bash: cargo *"], deny: [], narrow: [], file: "/l1.toml", waiting: {} });
     expect(r.settings.provider.headers).toEqual({ "X-A": "1", "X-B": "3" });
     expect(r.settings.provider.models).toEqual(["a"]);
   });

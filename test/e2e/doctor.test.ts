@@ -68,6 +68,16 @@ test.each(["anthropic", "google"] as const)(
   },
 );
 
+test("the permission lists in force, each with its file (a --config file's allow list), or that there is none", async () => {
+  const mock = track(startProtocolMock("openai", "m"));
+  const config = join(work.path, "ro.toml");
+  writeFileSync(config, '[permission]\nallow = ["read_file", "grep"]\n');
+  const run = await runHey(["doctor", "--config", config, "--base-url", `${mock.url}/v1`, "-m", "m"], { cwd: work.path });
+  expect(run.stdout).toContain(`\npermission: allow read_file, grep (${config})\n`);
+  const none = await runHey(["doctor", "--base-url", `${mock.url}/v1`, "-m", "m"], { cwd: work.path });
+  expect(none.stdout).toContain("\npermission: no allow or deny list: every tool call runs\n");
+});
+
 test("--output json: the same checks as data", async () => {
   const mock = track(startProtocolMock("anthropic", "claude-x"));
   const run = await runHey(["doctor", "--base-url", `${mock.url}/v1`, "--protocol", "anthropic", "-m", "claude-x", "--output", "json"], { cwd: work.path });

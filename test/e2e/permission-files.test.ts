@@ -76,7 +76,8 @@ test("a call to a tool the allow list leaves out is refused by the rules, said s
   expect(run.code).toBe(0);
   expect((scripted.model.requests[0]!.tools ?? []).map((t) => t.function.name)).toEqual(["bash", "read_file"]);
   // before: unknown tool "write_file"; available: bash, read_file
-  const refused = "blocked by permission rules: tool `write_file` matches no allow entry (allowed: read_file)";
+  const refused =
+    'blocked by permission rules: tool `write_file` matches no allow entry in ~/.config/hey/config.toml: add "write_file" there (allowed: read_file)';
   expect(results()).toEqual([refused, 'unknown tool "nosuchtool"; available: bash, read_file']);
   expect(run.stderr).toContain(`✗ write x.txt (1 line): ${refused}`);
   expect(existsSync(join(project.path, "x.txt"))).toBe(false);

@@ -132,7 +132,7 @@ test("a user config widened between runs is not used in the next one-shot run, w
   expect(notice).toBe(
     `hey: not used: + [permission] allow "bash", - [permission] deny "bash: rm *", + [tools] bash_filter = "sh -c 'touch filtered'", + [mcp.evil] ${BUN} -e "require('fs').writeFileSync('${marker}', 'ran')" in ${userConfig()}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
   );
-  expect(results()[0]).toContain("matches no allow entry");
+  expect(results()[0]).toContain(': allow entry "bash" in ~/.config/hey/config.toml waits for your approval (hey asks at a terminal start or /reload)');
   expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);
   expect(existsSync(marker)).toBe(false);
   expect(existsSync(join(project.path, "filtered"))).toBe(false);
@@ -221,7 +221,10 @@ test('a trusted project narrows the user\'s lists and cannot widen them: deny = 
   write(join(project.path, ".hey", "config.toml"), '[permission]\nallow = ["read_file"]\n');
   scripted.calls = [["bash", { command: "ls" }]];
   await hey(["--approve", "-p", "go"]);
-  expect(results()[0]).toBe("blocked by permission rules: `ls` matches no allow entry (allowed: none)"); // not offered, and refused by the rules
+  // not offered, and refused by the rules of the project's list, which the refusal names
+  expect(results()[0]).toBe(
+    `blocked by permission rules: \`ls\` matches no allow entry in ${join(realpathSync(project.path), ".hey", "config.toml")}: add "bash: ls *" there (no bash entry; allowed: read_file)`,
+  );
   expect(scripted.model.requests.at(-1)!.tools?.map((t) => t.function.name)).toEqual(["read_file"]);
 });
 

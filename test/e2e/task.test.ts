@@ -106,7 +106,7 @@ test("permission rules block a command and tell the model why", async () => {
   expect(readFileSync(join(repo.path, "math.mjs"), "utf8")).toContain("a - b"); // nothing was deleted
   // at start-up, one line names the built-in tools the allow list leaves blocked
   expect(run.stderr).toBe(
-    'hey: [permission] allow leaves read_file, write_file, edit, grep, compress blocked; to let the agent use them, add their names: allow = ["bash: git *", "bash: ls", "read_file", "write_file", "edit", "grep", "compress"]\n',
+    `hey: [permission] allow leaves read_file, write_file, edit, grep, compress blocked (compress: hey's tool that drops old tool output from the context; it reads and runs nothing); to let the agent use them, add their names: allow = ["bash: git *", "bash: ls", "read_file", "write_file", "edit", "grep", "compress"]\n`,
   );
 });
 
