@@ -88,17 +88,23 @@ export function createNestedAgents(opts: {
   /** the sections a write was held back for this run, with the request it answered: given then, so no reason to hold back a write of a later turn */
   const heldFor = new Map<string, unknown>();
   const heldBefore = (text: string, last: LastRequest) => heldFor.has(text) && heldFor.get(text) !== last.id;
+  /** `dir` is the top or below it (a root top, `/` or `C:\`, ends with its separator already) */
+  const under = (dir: string) => dir === top || dir.startsWith(top.endsWith(sep) ? top : top + sep);
 
   return {
     forPath(path, last, write = false) {
       const real = realDir(path);
-      if (real === undefined || (real !== top && !real.startsWith(top + sep))) return undefined;
+      if (real === undefined || !under(real)) return undefined;
       const prompt = opts.inPrompt?.() ?? { left: opts.budgetTokens ? instructionsMaxBytes(opts.budgetTokens) : Infinity, leftOut: [] };
       // a directory of the chain whose file the system prompt left out for its size: given here, as a deeper one's
       const missing = chain.filter((p) => p.names.some((n) => prompt.leftOut.includes(join(p.dir, n))));
       const unseen = new Set(missing.map((p) => p.dir));
       const dirs: string[] = [];
-      for (let dir = real; dir === top || dir.startsWith(top + sep); dir = dirname(dir)) if (!inChain.has(dir) || unseen.has(dir)) dirs.unshift(dir);
+      // up to the top, which may be the file system's root (a container's WORKDIR /): dirname("/") is "/"
+      for (let dir = real; under(dir); dir = dirname(dir)) {
+        if (!inChain.has(dir) || unseen.has(dir)) dirs.unshift(dir);
+        if (dir === top || dirname(dir) === dir) break;
+      }
       if (dirs.length === 0) return undefined;
       // a directory of a dependency, or one git ignores (build output), holds no instructions of the user's: it is not even read
       const held = dirs.flatMap((dir) => {

@@ -181,3 +181,9 @@ test("a write is held back once for the same rules in a run: a later turn's writ
   expect(await write(saw([changed]))).toEqual({ output: "wrote" });
   expect(ran).toEqual(["write_file lib/a.ts", "write_file lib/a.ts"]);
 });
+
+test("from the file system's root (a container's WORKDIR /, no git): a path in / or below it is answered, not looped on for ever", () => {
+  const nested = open("/");
+  expect(nested.forPath("/", saw())).toBeUndefined(); // dirname("/") is "/": the walk up ends there
+  expect(nested.forPath(join(repo, "README.md"), saw())?.files ?? []).not.toContain("sub/AGENTS.md");
+});
