@@ -19,6 +19,7 @@ import { agentsHeading, cutNote } from "./system.ts";
 import { notTheProjects } from "./git-ignored.ts";
 import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { isWithin } from "../fs/within.ts";
 import { toolError, type Tool } from "../kernel/tool.ts";
 import type { Message } from "../kernel/ir.ts";
 
@@ -89,7 +90,7 @@ export function createNestedAgents(opts: {
   const heldFor = new Map<string, unknown>();
   const heldBefore = (text: string, last: LastRequest) => heldFor.has(text) && heldFor.get(text) !== last.id;
   /** `dir` is the top or below it (a root top, `/` or `C:\`, ends with its separator already) */
-  const under = (dir: string) => dir === top || dir.startsWith(top.endsWith(sep) ? top : top + sep);
+  const under = (dir: string) => isWithin(dir, top);
 
   return {
     forPath(path, last, write = false) {
