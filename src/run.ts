@@ -134,7 +134,9 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("trust", trust.stored === false && untrusted ? [untrusted] : [])) warn(line);
     if (untrusted && trust.stored !== false) warn(untrusted);
     for (const line of strayNotices(here.cwd, here.root)) warn(line); // project files below the root, never read: said before anything runs without them
-    const listed = hasLists(config.settings.permission);
+    // an untrusted project's deny entries narrow what runs, but are no list of the user's: they never silence these notices
+    const { permission } = config.settings;
+    const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !config.projectDeny?.includes(d)) });
     for (const line of await once("", peerNotices(here, listed))) warn(line); // other agents' files
     // once per user, to a person: a script's log on a fresh CI machine would have it on every run
     if (!listed && !agent && isTty(2)) for (const line of await unsaid(here.peerNoticesFile, "~", [unaskedLine(here.userConfig, here.home)])) warn(line);

@@ -26,3 +26,22 @@ test("an untrusted project's deny entries refuse git push in a one-shot run, and
     project.remove();
   }
 }, 60_000); // the first test may build dist/hey
+
+test("an untrusted project's deny entries do not silence the notice that the user's Claude Code rules are not applied", async () => {
+  const [home, project] = [tempDir("hey-home-"), tempDir("hey-project-")];
+  const model = startModelServer(() => ({ text: "done" }));
+  try {
+    mkdirSync(join(home.path, ".claude"), { recursive: true });
+    writeFileSync(join(home.path, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(git status)", "Read"] } }));
+    mkdirSync(join(project.path, ".git"));
+    mkdirSync(join(project.path, ".hey"));
+    writeFileSync(join(project.path, ".hey", "config.toml"), '[permission]\ndeny = ["bash: anything *"]\n');
+    const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: project.path, env: { HOME: home.path } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("has Claude Code permission rules");
+  } finally {
+    model.stop();
+    home.remove();
+    project.remove();
+  }
+}, 60_000);
