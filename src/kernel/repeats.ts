@@ -100,11 +100,15 @@ export function trailingRepeats(steps: readonly Step[]): number {
 const same = (a: Step | undefined, b: Step) => a !== undefined && a.name === b.name && a.args === b.args && a.isError === b.isError && a.output === b.output;
 
 /**
- * A command that waits for time to pass (`sleep 5; curl …/health`, `timeout 30 …`, `until …`): the
+ * A command that waits for time to pass (`sleep 5; curl …/health`, `until …`, `curl --retry`): the
  * same result turn after turn is a wait not over yet (a dev server starting, a CI run), not a loop —
- * told as any repeat, never stopped (the turn limit bounds it).
+ * told as any repeat, never stopped (the turn limit bounds it). Only as a command of its own (at the
+ * start, after `;`, `&&`, `|`, `(`), outside quotes: `git commit -m "wait for review"` is no wait,
+ * nor is `timeout 120 pytest` (a limit, not a wait: a failing test run again is the loop itself).
  */
-const WAITS = /(^|[\s;&|(])(sleep|wait|timeout|until|watch|inotifywait)(\s|$)|--retry\b/;
+const WAITS = /(^|[;&|(\n]\s*)(sleep|wait|until|watch|inotifywait)(\s|$)|\s--retry\b/;
+/** Quoted text, which names no command. */
+const QUOTED = /'[^']*'|"(?:[^"\\]|\\.)*"/g;
 
 /** The `error` message of a run stopped for repeating itself (kind "repeated_calls"), or undefined while it may go on. */
 export function repeatStop(messages: readonly Message[]): string | undefined {
@@ -112,7 +116,7 @@ export function repeatStop(messages: readonly Message[]): string | undefined {
   const n = trailingRepeats(steps);
   if (n < REPEAT_STOP_AT) return undefined;
   const last = steps.at(-1)!;
-  if (last.name === TOOL.bash && WAITS.test(commandOf(last.args))) return undefined;
+  if (last.name === TOOL.bash && WAITS.test(commandOf(last.args).replace(QUOTED, "''").trim())) return undefined;
   const args = last.args.length > 80 ? `${last.args.slice(0, 80)}…` : last.args;
   return `the model made the same call ${n} turns in a row and got the same result each time (${last.name} ${args}); stopped rather than spend the rest of its turns on it: say what to do differently`;
 }

@@ -112,6 +112,18 @@ describe("the loop", () => {
     ).toBe(`hi${repeatNote(7)}`);
   });
 
+  test("only a command that waits is a poll: a failing `timeout 120 pytest` or a commit whose message says wait is stopped as any repeat", async () => {
+    for (const command of ["timeout 120 pytest -x", 'git commit -m "wait for review"']) {
+      const calls = Array.from({ length: 20 }, () => ({ toolCalls: [{ name: "bash", arguments: { command } }] }));
+      const result = await runLoop([userMessage("go")], loopDeps(fakeProvider(calls), { tools: [echo] }));
+      expect(result).toMatchObject({ stop: "error", turns: REPEAT_STOP_AT, error: { kind: "repeated_calls" } });
+    }
+    for (const command of ["cd web && sleep 2 && curl -s localhost:3000", "curl --retry 5 -s localhost:3000"]) {
+      const script = [...Array.from({ length: 6 }, () => ({ toolCalls: [{ name: "bash", arguments: { command } }] })), { text: "Up." }];
+      expect(await runLoop([userMessage("wait")], loopDeps(fakeProvider(script), { tools: [echo] }))).toMatchObject({ stop: "end", turns: 7 });
+    }
+  });
+
   test("a call whose result changes each time is no repetition: it runs as often as the model asks", async () => {
     let n = 0;
     const counter: Tool = { ...echo, run: async () => ({ output: `run ${++n}` }) };
