@@ -11,7 +11,10 @@ export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 export const SMALLEST_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** How to make an image smaller, for the messages that refuse one. */
-export const SHRINK_HINT = "shrink it (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)";
+/** How to make an image of too many bytes smaller: its pixels may be few already (a 1250 px PNG of noise), so a lossy format first. */
+export const SHRINK_HINT = "make it smaller (as JPEG: sips -s format jpeg FILE --out OUT.jpg, or convert FILE -quality 85 OUT.jpg)";
+/** How to bring an image of too many pixels within a side's limit. */
+export const SCALE_HINT = "scale it down (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)";
 
 /**
  * The media type of a PNG, JPEG, GIF or WebP image, or of a HEIC/HEIF one (Gemini takes those; the

@@ -7,7 +7,7 @@
 // sending; from a refusal, with one request). Pure.
 import type { ImagePart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
-import { imageSize, SHRINK_HINT } from "../prompt/image.ts";
+import { imageSize, SCALE_HINT, SHRINK_HINT } from "../prompt/image.ts";
 import { IMAGE_REFUSED, IMAGES_REFUSED, imageRulesOf, REQUEST_TOO_LARGE, type ImageRules } from "./image-words.ts";
 
 /** Room left in a request for what is not an image (tools, JSON around the text), besides the text counted. */
@@ -57,7 +57,7 @@ export function ruleBreach(p: ImagePart, rules: ImageRules): string | undefined 
   if (p.data.length > rules.imageBytes) return `${mb(p.data.length)} as sent is over the ${mb(rules.imageBytes)} ${rules.who} takes per image; ${SHRINK_HINT}`;
   if (!rules.maxSide) return undefined;
   const size = sizeOf(p);
-  if (size && longSide(p) > rules.maxSide) return `${size.width}×${size.height} px is over the ${rules.maxSide} px ${rules.who} takes per side; ${SHRINK_HINT}`;
+  if (size && longSide(p) > rules.maxSide) return `${size.width}×${size.height} px is over the ${rules.maxSide} px ${rules.who} takes per side; ${SCALE_HINT}`;
   return undefined;
 }
 
@@ -71,12 +71,12 @@ export const imageCheckFor = (protocol: Protocol) => {
  * The keys of the images to leave out, oldest first, so that the images of `messages` fit
  * `budget` bytes with the newest kept; `kept` are the images already going.
  */
-export function oldestOver(kept: ImagePart[], budget: number): Set<string> {
-  const out = new Set<string>();
+export function oldestOver(kept: ImagePart[], budget: number): Set<ImagePart> {
+  const out = new Set<ImagePart>();
   let total = 0;
   for (const p of kept.toReversed()) {
     total += p.data.length;
-    if (total > budget) out.add(imageKey(p));
+    if (total > budget) out.add(p);
   }
   return out;
 }
@@ -159,19 +159,30 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
   const text = request.system.length + request.messages.reduce((n, m) => n + m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.text.length), 0), 0);
   const room = Math.max(0, Math.min(budget, rules.requestBytes - text - REQUEST_MARGIN_BYTES));
   const mb = Math.round(rules.requestBytes / 1048576);
-  for (const key of oldestOver(
+  // a budget a 413 taught is the server's (a proxy's, maybe), not the documented limit
+  const why =
+    budget < rules.requestBytes
+      ? "left out: the server refused the request as too large (HTTP 413); the oldest images go first"
+      : `left out to keep the request under the ${mb} MB ${rules.who} takes; the oldest images go first`;
+  // left out for room: each copy on its own (the same screenshot @-mentioned, then read: the older copy goes, not both)
+  const dropped = new Map<ImagePart, string>();
+  for (const p of oldestOver(
     images.filter((p) => !omitted.has(imageKey(p))),
     room,
   ))
-    omitted.set(key, `left out to keep the request under the ${mb} MB ${rules.who} takes; newer images are sent`);
+    dropped.set(p, why);
   const { many } = rules;
-  const kept = images.filter((p) => !omitted.has(imageKey(p)));
+  const kept = images.filter((p) => !omitted.has(imageKey(p)) && !dropped.has(p));
   if (many && kept.length > many.count && kept.some((p) => longSide(p) > many.side))
     for (const p of kept.slice(0, kept.length - many.count))
-      omitted.set(
-        imageKey(p),
-        `left out to keep the request to ${many.count} images, above which ${rules.who} takes none over ${many.side} px; newer images are sent`,
+      dropped.set(
+        p,
+        `left out to keep the request to ${many.count} images, above which ${rules.who} takes none over ${many.side} px; the oldest images go first`,
       );
-  if (omitted.size === 0) return { request, omitted };
-  return { request: { ...request, messages: withImagesOmitted(request.messages, (p) => omitted.get(imageKey(p))) }, omitted };
+  if (omitted.size === 0 && dropped.size === 0) return { request, omitted };
+  for (const [i, p] of images.entries()) {
+    const reason = dropped.get(p);
+    if (reason) omitted.set(`${imageKey(p)}#${i}`, reason); // told once each, by its place
+  }
+  return { request: { ...request, messages: withImagesOmitted(request.messages, (p) => omitted.get(imageKey(p)) ?? dropped.get(p)) }, omitted };
 }

@@ -80,7 +80,7 @@ test("@mid.png, a 4 MB PNG (5.3 MB as base64), to Anthropic: refused before send
     const refused = await run(home.path, "-p", "what is in @mid.png");
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
-      "@mid.png: 5.3 MB as sent is over the 5 MB Anthropic takes per image; shrink it (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)",
+      "@mid.png: 5.3 MB as sent is over the 5 MB Anthropic takes per image; make it smaller (as JPEG: sips -s format jpeg FILE --out OUT.jpg, or convert FILE -quality 85 OUT.jpg)",
     );
     expect(server.requests.length).toBe(before);
 

@@ -72,7 +72,7 @@ test("read_file of a PNG cut short says so instead of showing it", async () => {
 
 test("a 16 MB image (21.3 MB as base64) is refused when read, naming the limit of the APIs and how to shrink it", () => {
   expect(mention("huge.png")).toBe(
-    "@huge.png: image of 16.0 MB (21.3 MB as sent) is over the 20 MB the model APIs take; shrink it (sips -Z 2000 FILE, or convert FILE -resize 2000x2000 OUT.png)",
+    "@huge.png: image of 16.0 MB (21.3 MB as sent) is over the 20 MB the model APIs take; make it smaller (as JPEG: sips -s format jpeg FILE --out OUT.jpg, or convert FILE -quality 85 OUT.jpg)",
   );
 });
 

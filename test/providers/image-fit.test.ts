@@ -132,6 +132,18 @@ test("a 413 for a request of many images: the oldest go as lines, the newest are
   expect(lines(sent.at(-1)!).filter((l) => l === "IMAGE").length).toBe(2);
   expect(lines(sent.at(-1)!).slice(-2)).toEqual(["IMAGE", "IMAGE"]); // the newest
   expect(events.some((e) => e.type === "done")).toBe(true);
+  // the server's 413, not the API's documented limit, said as such
+  expect(lines(sent.at(-1)!)[1]).toBe(
+    "[image image/png omitted: left out: the server refused the request as too large (HTTP 413); the oldest images go first]",
+  );
+});
+
+test("copies of one image over the request's room: the oldest copies go, the newest are sent (before: every copy went, with the one just attached)", async () => {
+  const { provider, sent } = scripted("anthropic", () => {});
+  const copies = Array.from({ length: 9 }, () => image(1, 3 * MB)); // the same bytes, 4 MB each as base64
+  await collect(fittingImages(provider), request(user("1", ...copies.slice(0, 4)), user("2", ...copies.slice(4))));
+  expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(7);
+  expect(lines(sent[0]!).slice(-5)).toEqual(["IMAGE", "IMAGE", "IMAGE", "IMAGE", "IMAGE"]); // the newest message's all sent
 });
 
 test("images together over Anthropic's 32 MB request: the oldest are left out before sending, in one notice", async () => {
@@ -140,14 +152,14 @@ test("images together over Anthropic's 32 MB request: the oldest are left out be
   const events = await collect(fittingImages(provider), request(user("1", ...shots.slice(0, 4)), user("2", ...shots.slice(4))));
   expect(sent.length).toBe(1);
   expect(lines(sent[0]!).filter((l) => l === "IMAGE").length).toBe(7);
-  expect(lines(sent[0]!)[1]).toStartWith("[image image/png omitted: left out to keep the request under the 32 MB Anthropic takes; newer images are sent]");
+  expect(lines(sent[0]!)[1]).toStartWith("[image image/png omitted: left out to keep the request under the 32 MB Anthropic takes; the oldest images go first]");
   expect(events.filter((e) => e.type === "notice").map((e) => e.type === "notice" && e.message)).toEqual([
-    "an image is sent as a line saying so, not as an image: left out to keep the request under the 32 MB Anthropic takes; newer images are sent",
+    "an image is sent as a line saying so, not as an image: left out to keep the request under the 32 MB Anthropic takes; the oldest images go first",
   ]);
 });
 
 test.each([
-  ["anthropic", wide, "9000×100 px is over the 8000 px Anthropic takes per side; shrink it (sips -Z 2000 FILE"],
+  ["anthropic", wide, "9000×100 px is over the 8000 px Anthropic takes per side; scale it down (sips -Z 2000 FILE"],
   [
     "google",
     { type: "image", mediaType: "image/gif", data: "R0lGODlhAQABAAAAACw=" } as ImagePart,
@@ -177,6 +189,6 @@ test("over 20 images in a request to Anthropic, one over 2000 px: the oldest are
   expect(out.filter((l) => l === "IMAGE").length).toBe(20);
   expect(out.at(-1)).toBe("IMAGE");
   expect(out[1]).toBe(
-    "[image image/png omitted: left out to keep the request to 20 images, above which Anthropic takes none over 2000 px; newer images are sent]",
+    "[image image/png omitted: left out to keep the request to 20 images, above which Anthropic takes none over 2000 px; the oldest images go first]",
   );
 });
