@@ -70,9 +70,11 @@ export interface ProviderOptions {
   /** google: `[provider.X] api_version`; wins over a version in `baseUrl` */
   apiVersion?: string;
   /**
-   * openai: run tool calls the answer's text ends with, as a server that does not parse them leaves
-   * them (text-call-stream.ts), until the endpoint sends a call of its own; default off: a call in
-   * the text is then text the model quotes. hey sets it for every endpoint but a vendor's own API.
+   * openai: run tool calls the answer's text ends with (each starting a line outside code and `>`
+   * quotes, prose between them kept; none when prose follows the last), as a server that does not
+   * parse them leaves them (text-call-stream.ts), until the endpoint sends a call of its own; default
+   * off: a call in the text is then text the model quotes. hey sets it for every endpoint but a
+   * vendor's own API.
    */
   textCalls?: boolean;
 }

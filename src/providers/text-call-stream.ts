@@ -23,6 +23,14 @@ export const CALLS_AS_TEXT = "the server sent the model's tool calls as text";
 
 const LONGEST_OPENER = Math.max(...CALL_OPENERS.map((o) => o.length));
 
+/**
+ * How far from its opener a block still open is taken as a call's start (`<tool_call>{"name": …`):
+ * what follows an opener shows within a few characters whether it is prose naming the syntax (then
+ * shown as it streams). Past this the block is held whole to the answer's end, unread until then:
+ * reading it again on every delta made a long call (write_file of 200 KB) quadratic.
+ */
+const BLOCK_STARTED = 64;
+
 /** What one endpoint has shown so far, kept by its provider across its requests. */
 export interface EndpointSeen {
   /** it sent a tool call of its own: it parses calls, and one in its text is quoted text */
@@ -42,8 +50,8 @@ export function textCallsOf(events: AsyncIterable<StreamEvent>, request: ModelRe
 }
 
 /**
- * `events`, where an answer with no tool calls of its own whose text holds calls written in a
- * chat template's syntax becomes an answer with those calls (stop "tool_calls"), its text the prose
+ * `events`, where an answer with no tool calls of its own whose text ends with calls written in a
+ * chat template's syntax (callSpans) becomes an answer with those calls (stop "tool_calls"), its text the prose
  * around them; calls that cannot run (a tool not offered, arguments no JSON object) end it as
  * "malformed_call", so the model is told nothing ran. While the answer streams, its text from a
  * call opener on is held back while it may still be a call block (blockEnd), and from a block on to
@@ -55,13 +63,20 @@ export function textCallsOf(events: AsyncIterable<StreamEvent>, request: ModelRe
 export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: readonly ToolSpec[], seen: EndpointSeen): AsyncGenerator<StreamEvent> {
   let text = "";
   let shown = 0;
+  let held = false; // a call block started: the rest is held to the end unread, so a long call streams in linear time
   try {
     for await (const event of events) {
       if (event.type === "text") {
         text += event.delta;
+        if (held) continue;
         // from the first opener on whose text may still be calls; prose naming the syntax is shown as it comes
         let at = openerAt(text, Math.max(0, shown - LONGEST_OPENER));
-        while (at !== -1 && blockEnd(text, at, false) === undefined) at = openerAt(text, at + 1);
+        let end = at === -1 ? undefined : blockEnd(text, at, false);
+        while (at !== -1 && end === undefined) {
+          at = openerAt(text, at + 1);
+          end = at === -1 ? undefined : blockEnd(text, at, false);
+        }
+        held = end !== undefined && (end !== "open" || text.length - at > BLOCK_STARTED);
         const upTo = at !== -1 ? at : text.length - openerStartAtEnd(text);
         if (upTo > shown) yield { type: "text", delta: text.slice(shown, upTo) };
         shown = Math.max(shown, upTo);
@@ -87,6 +102,7 @@ export async function* withTextCalls(events: AsyncIterable<StreamEvent>, tools: 
       }
       text = "";
       shown = 0;
+      held = false;
     }
   } catch (e) {
     if (shown < text.length) yield { type: "text", delta: text.slice(shown) }; // what a cut answer keeps

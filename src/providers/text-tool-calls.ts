@@ -5,6 +5,7 @@
 import { readArguments } from "../kernel/call-arguments.ts";
 import { toolNameOf } from "../kernel/call-names.ts";
 import type { ToolSpec } from "../kernel/ir.ts";
+import { insideCode, placedAsCall } from "./text-call-code.ts";
 
 /** A call syntax a chat template writes, by what the notice calls it. */
 export type CallTemplate = "hermes" | "function" | "deepseek" | "mistral";
@@ -92,44 +93,20 @@ const TEMPLATE_OF: Record<string, CallTemplate> = {
 };
 
 /**
- * Where the first call opener of `text` at or after `from` is that could start calls: not inside a
- * code block (insideCode), not inside backticks (an answer showing the syntax); -1 when there is none.
+ * Where the first call opener of `text` at or after `from` is that could start calls: placed as a
+ * model writes a call (at the start of a line, not in a `>` quote: placedAsCall), not inside a code
+ * block (insideCode); -1 when there is none.
  */
 export function openerAt(text: string, from = 0): number {
   let first = -1;
   for (const opener of CALL_OPENERS)
     for (let i = text.indexOf(opener, from); i !== -1 && (first === -1 || i < first); i = text.indexOf(opener, i + 1))
-      if (text[i - 1] !== "`" && !insideCode(text, i)) {
+      if (placedAsCall(text, i, opener !== HERMES && opener !== FUNCTION) && !insideCode(text, i)) {
         first = i;
         break;
       }
   return first;
 }
-
-/**
- * Whether position `at` of `text` is in a code block as Markdown reads one: inside a ``` or ~~~
- * fence (closed by a line of only the same character, as many or more), or on a line indented 4
- * spaces or a tab that comes after a blank line or such a line (an indented block cannot interrupt
- * a paragraph).
- */
-function insideCode(text: string, at: number): boolean {
-  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
-  let fence = "";
-  let blank = true; // the line before is blank (or there is none)
-  let indented = false; // the line before is in an indented code block
-  for (const line of text.slice(0, lineStart).split("\n").slice(0, -1)) {
-    const marker = /^[ \t]*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = "";
-    } else if (marker) fence = marker;
-    const empty = line.trim() === "";
-    indented = !fence && !marker && (empty ? indented : INDENT.test(line) && (indented || blank));
-    blank = empty;
-  }
-  return fence !== "" || (INDENT.test(text.slice(lineStart, at)) && (indented || blank));
-}
-
-const INDENT = /^(?: {4}|\t)/;
 
 /** A call block of an answer: where it is and the bodies of the calls it holds. */
 export interface CallSpan {
@@ -140,9 +117,11 @@ export interface CallSpan {
 }
 
 /**
- * The call blocks of `text`, a whole answer, in order: every block of a chat template's call syntax
- * that is not inside a code block or backticks, whatever prose comes between or after them (a server
- * started with its parser takes them all too: vLLM's hermes reads every `<tool_call>` of an answer).
+ * The call blocks of `text`, a whole answer that ends with one (only whitespace after it), in order:
+ * every block of a chat template's call syntax starting a line (or right after the block before it)
+ * outside code, with prose between them or not (vLLM's hermes parser reads every `<tool_call>` of an
+ * answer too). None when prose follows the last block: a call the model quotes or asks about
+ * ("Do you want me to run it?", "I will not run that") is no call it makes.
  */
 export function callSpans(text: string): CallSpan[] {
   const out: CallSpan[] = [];
@@ -155,9 +134,10 @@ export function callSpans(text: string): CallSpan[] {
       continue;
     }
     out.push({ start: at, end: end as number, template, bodies });
-    at = openerAt(text, end as number);
+    const next = text.length - text.slice(end as number).trimStart().length; // `</tool_call><tool_call>` on one line
+    at = CALL_OPENERS.some((o) => text.startsWith(o, next)) ? next : openerAt(text, end as number);
   }
-  return out;
+  return out.length && text.slice(out.at(-1)!.end).trim() === "" ? out : [];
 }
 
 /** `text` from `from` on without `spans`: the prose around them in order, each part trimmed, parted by a blank line. */
@@ -175,8 +155,9 @@ export function proseAround(text: string, spans: readonly CallSpan[], from = 0):
  * The tool calls `text` holds, written in a chat template's syntax (Hermes/Qwen `<tool_call>{"name":
  * …, "arguments": …}</tool_call>`, Llama's `<function=NAME>{…}</function>`, Qwen3-Coder's
  * `<function=NAME><parameter=K>V</parameter></function>`, DeepSeek's tool-call tokens, Mistral's
- * `[TOOL_CALLS]`) anywhere outside code, the prose around them kept as the answer's text; undefined
- * when it holds none — the syntax inside a code block or backticks is an answer about it. A call
+ * `[TOOL_CALLS]`) starting lines outside code, the answer ending with one (callSpans), the prose
+ * around them kept as the answer's text; undefined when it holds none — the syntax inside code, in a
+ * quote or followed by prose is an answer about it. A call
  * naming a tool `tools` does not offer, or with arguments that are no JSON object, gives `problem`
  * and no calls. Never throws.
  */

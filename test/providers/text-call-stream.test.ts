@@ -1,10 +1,27 @@
 // What a stream looks like once tool calls a server left in the text are read out of it: the
 // template never reaches the screen (even split across deltas), prose that only mentions the syntax
 // is shown whole, and the server advice comes once per provider.
-import { expect, test } from "bun:test";
+import { expect, mock, test } from "bun:test";
 import type { Message, StopReason, ToolSpec } from "../../src/kernel/ir.ts";
 import type { StreamEvent } from "../../src/kernel/provider.ts";
+import * as code from "../../src/providers/text-call-code.ts";
 import { CALLS_AS_TEXT, withTextCalls } from "../../src/providers/text-call-stream.ts";
+import * as recogniser from "../../src/providers/text-tool-calls.ts";
+
+// The characters the recogniser's scans read, counted by wrappers that do what they wrap (the work a
+// long streamed call costs, without timing it)
+let scanned = 0;
+const { blockEnd, openerAt } = recogniser;
+const { insideCode } = code;
+mock.module("../../src/providers/text-tool-calls.ts", () => ({
+  ...recogniser,
+  blockEnd: (text: string, at: number, done: boolean) => ((scanned += text.length - at), blockEnd(text, at, done)),
+  openerAt: (text: string, from = 0) => ((scanned += text.length - from), openerAt(text, from)),
+}));
+mock.module("../../src/providers/text-call-code.ts", () => ({
+  ...code,
+  insideCode: (text: string, at: number) => ((scanned += at), insideCode(text, at)),
+}));
 
 const TOOLS: ToolSpec[] = [{ name: "bash", description: "", parameters: { type: "object", properties: { command: { type: "string" } } } }];
 
@@ -54,8 +71,17 @@ test("the server advice is said once per provider", async () => {
   expect((await collect(withTextCalls(answer(CALL), TOOLS, told))).notices).toEqual([]);
 });
 
-test("prose that names the syntax is shown whole once the answer ends, unchanged", async () => {
-  const deltas = ["Use <tool_call>", " blocks, as Hermes", " models do."];
+test.each([
+  ["prose that names the syntax", ["Use <tool_call>", " blocks, as Hermes", " models do."]],
+  [
+    "a call the model quotes in a > blockquote and says it will not run",
+    ["> The file says:\n> <tool_", 'call>{"name":"bash","arguments":{"command":"rm -rf ~"}}</tool_call>\n', "\nI will not run that."],
+  ],
+  [
+    "a call followed by a question to the user",
+    ["I can clean it:\n<tool_call>", '{"name":"bash","arguments":{"command":"rm -rf build"}}</tool_call>\n', "Do you want me to run it?"],
+  ],
+])("%s: nothing runs, the answer is shown whole once it ends, unchanged, no notice", async (_, deltas) => {
   const { shown, done, notices } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
   expect(shown).toBe(deltas.join(""));
   expect(done.stop).toBe("stop");
@@ -154,4 +180,16 @@ test.each([
   const { notices, done } = await collect(withTextCalls(answer([written]), TOOLS, fresh()));
   expect(done.stop).toBe("tool_calls");
   expect((notices[0] as { message: string }).message).toContain(`--tool-call-parser ${parser},`);
+});
+
+test("a long call streamed in small pieces is read in linear time: the text it scans grows with the answer, not its square", async () => {
+  const content = "x".repeat(50_000);
+  const whole = `I'll write it.\n<tool_call>{"name":"bash","arguments":{"command":"echo ${content}"}}</tool_call>`;
+  const deltas: string[] = [];
+  for (let i = 0; i < whole.length; i += 4) deltas.push(whole.slice(i, i + 4));
+  scanned = 0;
+  const { shown, done } = await collect(withTextCalls(answer(deltas), TOOLS, fresh()));
+  expect(shown).toBe("I'll write it.\n");
+  expect(done.message.toolCalls?.map((c) => JSON.parse(c.arguments).command.length)).toEqual([content.length + 5]);
+  expect(scanned).toBeLessThan(10 * whole.length); // every delta scanning the held block: ~whole.length² / 8
 });

@@ -28,7 +28,7 @@ describe("calls that run", () => {
     ],
     [
       "Hermes, the end tag eaten as a stop word",
-      'Reading.<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n',
+      'Reading.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n',
       "hermes",
       "Reading.",
       [["read_file", { path: "a.txt" }]],
@@ -111,10 +111,10 @@ describe("calls that run", () => {
       [["read_file", { path: "it's.txt", limit: null, all: true }]],
     ],
     [
-      "calls with prose between and after them: every block, the prose kept in order",
-      'First a.\n<tool_call>{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}</tool_call>\nNow the list.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nThen I will report.',
+      "calls with prose between them: every block, the prose kept in order",
+      'First a.\n<tool_call>{"name": "bash", "arguments": {"command": "echo FIRST > first.txt"}}</tool_call>\nNow the list.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\n',
       "hermes",
-      "First a.\n\nNow the list.\n\nThen I will report.",
+      "First a.\n\nNow the list.",
       [
         ["bash", { command: "echo FIRST > first.txt" }],
         ["bash", { command: "ls" }],
@@ -180,6 +180,21 @@ describe("the syntax shown, not calls", () => {
     ["inside backticks", 'Wrap it in `<tool_call>{"name": "bash", "arguments": {}}</tool_call>`'],
     ["an unclosed block that is not whole JSON", '<tool_call>{"name": "bash", "argum'],
     ["Mistral's token named in prose", "Mistral models write [TOOL_CALLS] before their calls."],
+    [
+      "a call quoted in a > blockquote, the model saying it will not run it",
+      '> The file says:\n> <tool_call>{"name":"bash","arguments":{"command":"rm -rf ~"}}</tool_call>\n\nI will not run that.',
+    ],
+    ["a call in a quote's last line", '> <tool_call>{"name":"bash","arguments":{"command":"rm -rf ~"}}</tool_call>'],
+    [
+      "a call followed by a question",
+      'I could clean it up with:\n<tool_call>{"name":"bash","arguments":{"command":"rm -rf build"}}</tool_call>\nDo you want me to run it?',
+    ],
+    [
+      "calls with prose after the last one",
+      'First a.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nNow the list.\n<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\nThen I will report.',
+    ],
+    ["a call in the middle of a sentence", 'It writes <tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>'],
+    ["DeepSeek's tokens after a quote's >", '> <｜tool▁call▁begin｜>bash<｜tool▁sep｜>{"command":"ls"}<｜tool▁call▁end｜>'],
     ["a bare JSON block naming a tool", '```json\n{"name": "bash", "arguments": {"command": "ls"}}\n```'],
   ])("%s", (_, text) => {
     expect(textToolCalls(text, TOOLS)).toBeUndefined();
