@@ -46,8 +46,14 @@ export interface EndpointSeen {
  */
 export function textCallsOf(events: AsyncIterable<StreamEvent>, request: ModelRequest, seen: EndpointSeen): AsyncIterable<StreamEvent> {
   const callable = request.tools.length > 0 && request.toolChoice !== "none";
+  // a call of the conversation not read from text (TEXT_CALL_ID) came as a call: from this endpoint in an earlier run
+  // (`hey -c`), or from another model before `/model` — a conversation with native calls is read as text no more
+  if (!seen.native && request.messages.some((m) => m.toolCalls?.some((c) => !c.id.startsWith(TEXT_CALL_ID)))) seen.native = true;
   return callable && !seen.native ? withTextCalls(events, request.tools, seen) : events;
 }
+
+/** How the ids of calls read from an answer's text start: what tells them from calls that came as calls, in a resumed session too. */
+export const TEXT_CALL_ID = "call_text_";
 
 /**
  * `events`, where an answer with no tool calls of its own whose text ends with calls written in a
@@ -119,7 +125,7 @@ function* asCalls(done: Extract<StreamEvent, { type: "done" }>, found: TextCalls
     yield { ...done, stop: "malformed_call", detail };
     return;
   }
-  const toolCalls = found.calls.map((c): ToolCall => ({ id: `call_${newId()}`, name: c.name, arguments: c.arguments }));
+  const toolCalls = found.calls.map((c): ToolCall => ({ id: `${TEXT_CALL_ID}${newId()}`, name: c.name, arguments: c.arguments }));
   for (const call of toolCalls) yield { type: "tool_call", call };
   yield { ...done, message: { ...done.message, content: withText(done.message.content, found.before), toolCalls }, stop: "tool_calls" };
 }

@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import type { Protocol, ToolSpec } from "../../src/kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provider.ts";
 import { providerFor } from "../../src/endpoint.ts";
+import { TEXT_CALL_ID } from "../../src/providers/text-call-stream.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
 import type { Reply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
@@ -73,4 +74,24 @@ test("an answer that came only as reasoning, ending with a call, is the answer a
   const reply = sseReply(sse([chatChunk({ reasoning }), chatChunk({ finish: "stop" })]));
   const got = await answer(await provider("openai", "http://127.0.0.1:9/v1", reply));
   expect(got).toEqual({ calls: [], stop: "stop", shown: reasoning });
+});
+
+test("a new provider for a conversation that holds a call which came as a call (hey -c, /model back): a call in the text is quoted text; calls read from text earlier do not count", async () => {
+  const history = (id: string): ModelRequest => ({
+    ...REQUEST,
+    messages: [
+      REQUEST.messages[0]!,
+      { id: "a", role: "assistant", content: [], toolCalls: [{ id, name: "bash", arguments: '{"command":"ls"}' }] },
+      { id: "r", role: "tool", toolCallId: id, toolName: "bash", content: [{ type: "text", text: "a.txt" }] },
+    ],
+  });
+  const resumed = await provider("openai", "http://127.0.0.1:9/v1", textReply("openai", QUOTED));
+  const events: StreamEvent[] = [];
+  for await (const e of resumed.stream(history("call_abc123"), new AbortController().signal)) events.push(e);
+  expect(events.filter((e) => e.type === "tool_call")).toEqual([]);
+  // the earlier call was read from this server's text (its id says so): the server still does not parse calls
+  const again = await provider("openai", "http://127.0.0.1:9/v1", textReply("openai", QUOTED));
+  const more: StreamEvent[] = [];
+  for await (const e of again.stream(history(`${TEXT_CALL_ID}x1`), new AbortController().signal)) more.push(e);
+  expect(more.filter((e) => e.type === "tool_call")).toHaveLength(1);
 });
