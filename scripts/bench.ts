@@ -132,16 +132,21 @@ async function turnOverhead() {
       const id = `call_x${served}`;
       const message: Message = last
         ? { id: newId(), role: "assistant", content: [{ type: "text", text: "done" }] }
-        : { id: newId(), role: "assistant", content: [], toolCalls: [{ id, name: "echo", arguments: '{"path":"a"}' }] };
+        : { id: newId(), role: "assistant", content: [], toolCalls: [{ id, name: "echo", arguments: `{"path":"src/file${served}.ts"}` }] }; // a new file each turn: no repeated call (kernel/repeats.ts would stop the run at the 5th)
       yield { type: "text" as const, delta: "ok" };
       yield { type: "done" as const, message, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, stop: "stop" as const };
     },
   };
-  const echo = { name: "echo", description: "", parameters: {}, run: async () => ({ output: "y".repeat(1500) }) };
+  const echo = {
+    name: "echo",
+    description: "",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => ({ output: `${args.path}\n${"y".repeat(1500)}` }),
+  };
   const messages = [...history];
   const trimmed = () => messages.splice(1, messages.length - 200); // keep the context at ~200 messages
   const t0 = performance.now();
-  await runLoop(messages, {
+  const result = await runLoop(messages, {
     provider,
     output: { emit: () => trimmed() },
     context: async (history: Message[], signal: AbortSignal) => ({
@@ -160,6 +165,7 @@ async function turnOverhead() {
     effort: undefined,
     clock: { sleep: async () => {}, random: Math.random },
   });
+  if (served < TURNS) throw new Error(`the loop bench ended after ${served} of ${TURNS} turns (${result.stop}): its per-turn figure would mean nothing`);
   return { perTurn: (performance.now() - t0) / TURNS, bodyBytes };
 }
 
