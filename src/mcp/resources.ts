@@ -2,7 +2,7 @@
 // text fenced under its name and cut at `[input] max_bytes`, images as image parts. Pure: the
 // server is asked by the caller.
 import type { ImagePart } from "../kernel/ir.ts";
-import { SMALLEST_IMAGE_BYTES } from "../prompt/image.ts";
+import { SMALLEST_IMAGE_BYTES } from "../fs/image-bytes.ts";
 import { decodeForPrompt, fence, findMentions, type Cut } from "../prompt/mentions.ts";
 import type { ResourceResult } from "./prompts.ts";
 

@@ -8,7 +8,7 @@
 import { errorText } from "../kernel/errors.ts";
 import type { ImagePart } from "../kernel/ir.ts";
 import type { ToolResult } from "../kernel/tool.ts";
-import { SMALLEST_IMAGE_BYTES, sniffImage } from "../prompt/image.ts";
+import { SMALLEST_IMAGE_BYTES, sniffImage } from "../fs/image-bytes.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
 export const MAX_RESULT_CHARS = 8_000;

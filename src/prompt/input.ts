@@ -4,7 +4,7 @@ import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
-import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "./image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";

@@ -7,7 +7,7 @@
 // sending; from a refusal, with one request). Pure.
 import type { ImagePart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
-import { imageSize, SCALE_HINT, SHRINK_HINT } from "../prompt/image.ts";
+import { imageSize, SCALE_HINT, SHRINK_HINT } from "../fs/image-bytes.ts";
 import { IMAGE_REFUSED, IMAGES_REFUSED, imageRulesOf, REQUEST_TOO_LARGE, type ImageRules } from "./image-words.ts";
 
 /** Room left in a request for what is not an image (tools, JSON around the text), besides the text counted. */

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
-import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../prompt/image.ts";
+import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";

@@ -3,7 +3,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { imageSize } from "../../src/prompt/image.ts";
+import { imageSize } from "../../src/fs/image-bytes.ts";
 import { expandPrompt, MentionError } from "../../src/prompt/input.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { tempDir } from "../helpers/e2e.ts";

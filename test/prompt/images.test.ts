@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sniffImage } from "../../src/prompt/image.ts";
+import { sniffImage } from "../../src/fs/image-bytes.ts";
 import { expandPrompt } from "../../src/prompt/input.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { tempDir } from "../helpers/e2e.ts";
