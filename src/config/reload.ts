@@ -8,6 +8,7 @@
 // the parts do the reading.
 import { camel, SECTIONS } from "./keys.ts";
 import type { ProviderSettings, Settings } from "./settings.ts";
+import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** What one part found: its errors and warnings (one line each, naming file and line), and what would change. */
 export interface Staged {
@@ -158,16 +159,22 @@ const SHOWN_ENTRIES = 4;
  * `~ [permission] allow + "bash: make *", - "bash: rm *"`: the entries a list gained and lost,
  * briefly; an allow list that starts or ends says what that means. undefined: the same entries.
  */
-export function entryChanges(key: "allow" | "deny", before: readonly string[], after: readonly string[]): string | undefined {
+export function entryChanges(key: "allow" | "deny", was: readonly string[], now: readonly string[]): string | undefined {
+  // guard.ts's marker of an allow list emptied while its additions wait for approval is no entry: it is said in words
+  const entriesOf = (list: readonly string[]) => list.filter((e) => e !== ALLOWS_NOTHING);
+  const before = entriesOf(was);
+  const after = entriesOf(now);
+  const nothing = now.includes(ALLOWS_NOTHING) && !was.includes(ALLOWS_NOTHING);
   const added = after.filter((e) => !before.includes(e));
   const removed = before.filter((e) => !after.includes(e));
-  if (added.length === 0 && removed.length === 0) return undefined;
+  if (added.length === 0 && removed.length === 0 && !nothing) return undefined;
   const shown = (sign: string, entries: readonly string[]) => {
     const listed = entries.slice(0, SHOWN_ENTRIES).map((e) => `${sign} ${JSON.stringify(e)}`);
     return entries.length > SHOWN_ENTRIES ? [...listed, `${sign} ${entries.length - SHOWN_ENTRIES} more`] : listed;
   };
   const entries = [...shown("+", added), ...shown("-", removed)].join(", ");
-  if (key === "allow" && before.length === 0) return `~ [permission] allow ${entries} (a list now: only calls it matches run)`;
+  if (key === "allow" && nothing) return `~ [permission] allow ${entries || "emptied"} (nothing runs until an entry is approved)`;
+  if (key === "allow" && was.length === 0) return `~ [permission] allow ${entries} (a list now: only calls it matches run)`;
   if (key === "allow" && after.length === 0) return `~ [permission] allow ${entries} (no list now: any call runs unless denied)`;
   return `~ [permission] ${key} ${entries}`;
 }

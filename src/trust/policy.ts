@@ -176,14 +176,14 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean): st
   if (asked)
     return pending.map(
       (w) =>
-        `not used, not approved: ${visible(w.lines.join(", "))} in ${visible(w.file)}; the approved values are used (hey asks again at the next start or /reload)`,
+        `not used, not approved: ${visible(w.lines.join(", "))} in ${visible(w.file)}; the rest of the file is used (hey asks again at the next start or /reload)`,
     );
   return pending.map((w) => {
     // a base_url never approved has no approved value to use: its provider gets no request
     const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";
     // the record keeps only a fingerprint of a server's approved table: a changed one has no approved values to start with
     const server = w.lines.some((l) => /^~ \[mcp\./.test(l)) ? "; a changed MCP server does not start until its change is approved" : "";
-    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the approved values are used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
+    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
   });
 }
 

@@ -122,7 +122,7 @@ describe("a run", () => {
     await start();
     warnings.length = 0;
     writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
-    const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (the interactive prompt asks about it: start \`hey\` at a terminal)`;
+    const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`;
     for (let run = 0; run < 2; run++) {
       const s = await start();
       expect(s.permission.allow).toEqual(["bash: ls"]);
@@ -204,7 +204,7 @@ describe("a run", () => {
     writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
     await start(undefined, false);
     expect(warnings).toEqual([
-      `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the approved values are used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
+      `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
     ]);
     // the REPL asks about the rest only; a yes approves that, not the server it did not show
     expect((await start("y", false)).permission.allow).toEqual(["bash: ls", "bash"]);

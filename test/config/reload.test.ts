@@ -1,6 +1,7 @@
 // `/reload` (SPEC §14, §23): every part checked before anything switches; the configuration read
 // again with every problem collected (syntax with path:line:col, types per file, unset ${VAR});
 // the one-line summaries of what changed.
+import { ALLOWS_NOTHING } from "../../src/permission/rules.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -275,6 +276,15 @@ test.each([
     '~ [permission] allow + "a", + "b", + "c", + "d", + 2 more (a list now: only calls it matches run)',
   ],
   ["the same entries in another order", "deny", ["a", "b"], ["b", "a"], undefined],
+  // guard.ts's marker (an emptied list whose additions wait for approval) is said in words, never shown as an entry
+  [
+    "the approved entries removed, the added one waiting",
+    "allow",
+    ["read_file", "bash: ls"],
+    [ALLOWS_NOTHING],
+    '~ [permission] allow - "read_file", - "bash: ls" (nothing runs until an entry is approved)',
+  ],
+  ["an approved entry added to an emptied list", "allow", [ALLOWS_NOTHING], ["bash: cat *"], '~ [permission] allow + "bash: cat *"'],
 ] as const)("/reload names the permission entries a list gained and lost: %s", (_, key, before, after, line) => {
   expect(entryChanges(key, before, after)).toBe(line);
 });

@@ -104,7 +104,7 @@ test("a server whose approved table was changed, not approved yet, is named as n
   const run = await hey(["-c", "-p", "now use it"]);
   expect(run.code).toBe(0);
   expect(run.stderr).not.toContain("names no MCP server"); // mcp__a names a server of this configuration
-  expect(run.stderr).toContain("the approved values are used; a changed MCP server does not start until its change is approved");
+  expect(run.stderr).toContain("the rest of the file is used; a changed MCP server does not start until its change is approved");
   const [, second] = m.requests.slice(before);
   expect(resultText(second!.messages.at(-1))).toContain("MCP server a (changed, not approved yet: start hey to approve it");
 });

@@ -76,7 +76,7 @@ test("start-up: a user config widened since it was approved is shown and asked a
   );
   await answer(first, "n", /^›/m);
   expect(await flat(first)).toContain(
-    `hey: not used, not approved: + [permission] allow "bash: touch *" in ${userConfigFile()}; the approved values are used (hey asks again at the next start or /reload)`,
+    `hey: not used, not approved: + [permission] allow "bash: touch *" in ${userConfigFile()}; the rest of the file is used (hey asks again at the next start or /reload)`,
   );
   expect((await first.screen(ALL)).split("Use this change? (y/N)").length).toBe(2); // asked once, drawn once
   await say(first, "touch it", "the tool said: blocked by permission rules");
@@ -141,7 +141,7 @@ test('a no at /reload: the note the model reads names the change it was not give
   await say(term, "is touch allowed now?", "ok");
   const note = reloadNoteOf(model.requests.at(-1)!) ?? "";
   // before: "warning: not used: the change above; …", where the model saw no change above
-  expect(note).toContain(`\nwarning: not used, not approved: + [permission] allow "bash: touch *" in ${userConfigFile()}; the approved values are used`);
+  expect(note).toContain(`\nwarning: not used, not approved: + [permission] allow "bash: touch *" in ${userConfigFile()}; the rest of the file is used`);
   expect(note).not.toContain("above");
   await say(term, "/quit", "[exit 0]");
 });

@@ -49,19 +49,19 @@ test("a one-shot run's notice of a base_url never approved does not say its appr
   const file = "/h/.config/hey/config.toml";
   const added = approvalNotice([{ file, lines: ['+ [provider.local] base_url = "http://127.0.0.1:8080/v1": its requests and key would go there'] }], false);
   expect(added[0]).toContain(
-    "the approved values are used; a provider whose base_url was never approved gets no request (the interactive prompt asks about it: start `hey` at a terminal)",
+    "the rest of the file is used; a provider whose base_url was never approved gets no request (the interactive prompt asks about it: start `hey` at a terminal)",
   );
   expect(added[0]).not.toContain("-p"); // said by `hey mcp` too, where the user typed no -p
   const moved = approvalNotice(
     [{ file, lines: ['~ [provider.local] base_url = "http://b/v1" (was "http://a/v1"): its requests and key would go there'] }],
     false,
   );
-  expect(moved[0]).toContain("the approved values are used (the interactive prompt asks about it: start `hey` at a terminal)");
+  expect(moved[0]).toContain("the rest of the file is used (the interactive prompt asks about it: start `hey` at a terminal)");
 });
 
 test("a one-shot run's notice of a changed MCP server says it does not start until the change is approved (only the approved table's fingerprint is kept)", () => {
   const notice = approvalNotice([{ file: "/h/.config/hey/config.toml", lines: ["~ [mcp.a] bun server.ts"] }], false);
-  expect(notice[0]).toContain("the approved values are used; a changed MCP server does not start until its change is approved (the interactive prompt");
+  expect(notice[0]).toContain("the rest of the file is used; a changed MCP server does not start until its change is approved (the interactive prompt");
 });
 
 describe("readAnswer", () => {
