@@ -75,6 +75,18 @@ describe("placeholders", () => {
     expect(block.text).toEndWith("\n[… cut: this message is 9.9 KB, more than hey loads from a session; the session file keeps it whole]");
   });
 
+  test("a message of screenshots over the cap says its images are not sent, so the model does not answer about pictures it cannot see", () => {
+    const shots = userMessage([
+      { type: "text", text: "compare @n1.png @n2.png" },
+      { type: "image", mediaType: "image/png", data: "A".repeat(6000) },
+      { type: "image", mediaType: "image/png", data: "B".repeat(6000) },
+    ]);
+    const parsed = oversizedEntry(cutOf(line(shots)));
+    const block = (parsed as { entry: { message: Message } }).entry.message.content[0] as { type: string; text: string };
+    expect(block.text).toStartWith("compare @n1.png @n2.png\n[… cut: this message is");
+    expect(block.text).toEndWith("the session file keeps it whole; the images in it are not sent: attach them again (@FILE) to show them]");
+  });
+
   test("a tool result keeps the call it answers; an assistant message its calls, without arguments", () => {
     const result: Message = {
       id: newId(),
