@@ -182,7 +182,7 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   await term.keys("Enter");
   // the notice is wrapped at spaces where the terminal's width and the paths in it put the breaks
   await term.waitFor(
-    /not used, not approved: ~ \[mcp\.keep\][\s\S]*?the\s+approved\s+values\s+are\s+used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/,
+    /not used, not approved: ~ \[mcp\.keep\][\s\S]*?the\s+rest\s+of\s+the\s+file\s+is\s+used[^\n]*\n(?:hey: MCP server db[^\n]*\n[^\n]*\n)?reloaded:/,
     {
       scrollback: true,
       joined: true,
