@@ -21,7 +21,7 @@ export const SCALE_HINT = "scale it down (sips -Z 2000 FILE, or convert FILE -re
  * other APIs get a line: providers/image-fit.ts), or undefined for anything else.
  */
 export function sniffImage(bytes: Uint8Array): string | undefined {
-  const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
+  const at = (i: number, ...values: number[]) => bytesAt(bytes, i, values);
   if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
   if (at(0, 0xff, 0xd8, 0xff)) return "image/jpeg";
   if (at(0, 0x47, 0x49, 0x46, 0x38)) return "image/gif"; // "GIF8"
@@ -32,6 +32,9 @@ export function sniffImage(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** Whether `bytes` hold `values` from `i` on: a format's magic number. */
+const bytesAt = (bytes: Uint8Array, i: number, values: number[]) => values.every((v, k) => bytes[i + k] === v);
+
 /** The major brand of an ISO media file ("....ftypBRND"), or undefined. */
 const ftypBrand = (bytes: Uint8Array) =>
   bytes.length >= 12 && String.fromCharCode(...bytes.subarray(4, 8)) === "ftyp" ? String.fromCharCode(...bytes.subarray(8, 12)) : undefined;
@@ -41,7 +44,7 @@ const SIZED = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 /** The name of an image format no model API takes (TIFF, BMP, ICO, AVIF), or undefined. */
 export function sniffUnsendable(bytes: Uint8Array): string | undefined {
-  const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
+  const at = (i: number, ...values: number[]) => bytesAt(bytes, i, values);
   if (at(0, 0x49, 0x49, 0x2a, 0x00) || at(0, 0x4d, 0x4d, 0x00, 0x2a)) return "TIFF";
   if (at(0, 0x42, 0x4d) && at(6, 0, 0, 0, 0)) return "BMP"; // "BM", then reserved zeros (no text has them)
   if (at(0, 0, 0, 1, 0) && bytes[4]! > 0 && at(5, 0)) return "ICO";

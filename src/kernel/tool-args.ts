@@ -200,5 +200,8 @@ function show(v: unknown): string {
 
 /** A word of argv as a POSIX shell reads it back: as it is when plain, else in single quotes. */
 function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word);
 }
+
+/** `text` in POSIX single quotes, a `'` in it written `'\''`: one word whatever it holds. */
+export const singleQuoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;

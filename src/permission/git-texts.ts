@@ -6,6 +6,7 @@
 // key is refused unless it is one known to run nothing (QUIET): git has many that run a program
 // (`gpg.program`, `trailer.*.cmd`, `protocol.ext.allow`, `core.hooksPath`, `include.path`…). Pure.
 import { NEXT, readGit } from "./git.ts";
+import { singleQuoted } from "../kernel/tool-args.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** Shell text to judge and what runs it, for messages. */
@@ -150,7 +151,7 @@ const GREP_VALUED = /^(-[efABCm]|--(max-count|max-depth|threads|context|after-co
 /** Options whose value is optional: only `--name=VALUE` or a glued short option gives one. */
 const OPTIONAL = new Set(["--open-files-in-pager"]);
 
-const quote = (w: Word) => `'${w.text.replace(/'/g, "'\\''")}'`;
+const quote = (w: Word) => singleQuoted(w.text);
 
 /** The commands a subcommand's options give it, and clone's `-c`/`--config` settings. */
 function subcommandTexts(sub: string, args: Word[]): Texts {

@@ -34,7 +34,7 @@ export function capInstructions(
   shown: (path: string) => string = (p) => p,
   share = "a quarter of [agent] budget_tokens",
 ): CappedInstructions {
-  const bytes = files.map((f) => size(f.text));
+  const bytes = files.map((f) => utf8Size(f.text));
   const total = bytes.reduce((a, b) => a + b, 0);
   if (total <= maxBytes) return { files: [...files] };
   const byPath = new Map(files.map((f) => [f.path, f]));
@@ -63,8 +63,8 @@ export function capInstructions(
       if (bytes[i]! <= left) left -= bytes[i]!;
       else if (left >= MIN_CUT_BYTES || nearest) {
         out[i] = cutTo(files[i]!, left);
-        cuts.push(`${unmistakable(shown(files[i]!.path))} to ${kb(size(out[i]!.text))} of its ${files[i]!.truncated ? "first " : ""}${kb(bytes[i]!)}`);
-        left = Math.max(0, left - size(out[i]!.text));
+        cuts.push(`${unmistakable(shown(files[i]!.path))} to ${kb(utf8Size(out[i]!.text))} of its ${files[i]!.truncated ? "first " : ""}${kb(bytes[i]!)}`);
+        left = Math.max(0, left - utf8Size(out[i]!.text));
       } else dropped.add(i);
       nearest = false;
     }
@@ -105,5 +105,6 @@ function cutTo(file: AgentsFile, max: number): AgentsFile {
 
 /** A path the user cannot take for another file: `./AGENTS.md` in the working directory, never a bare `AGENTS.md` that reads as the project's. */
 const unmistakable = (path: string) => (/[/\\]/.test(path) ? path : `./${path}`);
-const size = (text: string) => new TextEncoder().encode(text).length;
+/** The UTF-8 size of `text`, what the cap counts (counted, not encoded). */
+export const utf8Size = (text: string) => Buffer.byteLength(text, "utf8");
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;

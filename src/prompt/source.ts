@@ -14,7 +14,7 @@ import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
-import { capInstructions, instructionsMaxBytes } from "./instruction-cap.ts";
+import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-cap.ts";
 import { buildSystemPrompt, skillsSize, type GuideFacts } from "./system.ts";
 
 export interface PromptSourceOptions {
@@ -183,7 +183,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     return now.problems.find((p) => p.level === "error" && files.some((f) => p.message.includes(f)))?.message;
   };
   const instructions = () => ({
-    left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + new TextEncoder().encode(f.text).length, 0) : Infinity,
+    left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,
     leftOut: agents.dirsLeftOut ?? [],
   });
   return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };

@@ -4,6 +4,7 @@
 // (`. FILE`: the same shell, `$0`, options and exit status as `-c`), deleted when the call ends.
 import { rmSync, writeFileSync } from "node:fs";
 import { errorText } from "../kernel/errors.ts";
+import { singleQuoted } from "../kernel/tool-args.ts";
 import type { ShellChoice } from "./shell.ts";
 
 /**
@@ -28,5 +29,5 @@ export function shellArgv(shell: ShellChoice, command: string, script: () => str
   } catch (e) {
     return { argv: [], done: () => {}, error: errorText(e) };
   }
-  return { argv: argv(`. '${path.replaceAll("'", "'\\''")}'`), done: () => rmSync(path, { force: true }) };
+  return { argv: argv(`. ${singleQuoted(path)}`), done: () => rmSync(path, { force: true }) };
 }

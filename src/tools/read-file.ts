@@ -9,6 +9,7 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { singleQuoted } from "../kernel/tool-args.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
@@ -130,7 +131,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
  */
 export function cutLineCommand(shell: string | undefined, file: string, line: number): string {
   const [from, to] = [READ_LINE_MAX, 3 * READ_LINE_MAX]; // 0-based, to exclusive
-  if (shell !== "powershell" && shell !== "cmd") return `sed -n ${line}p '${file.replaceAll("'", "'\\''")}' | cut -c ${from + 1}-${to}`;
+  if (shell !== "powershell" && shell !== "cmd") return `sed -n ${line}p ${singleQuoted(file)} | cut -c ${from + 1}-${to}`;
   const ps = `-join (@(Get-Content -LiteralPath '${file.replaceAll("'", "''")}' -TotalCount ${line})[-1][${from}..${to - 1}])`;
   return shell === "cmd" ? `powershell -NoProfile -Command "${ps}"` : ps;
 }
