@@ -55,6 +55,21 @@ const sessionWith = (text: string) => () => {
   return content.includes(text) ? content : undefined;
 };
 
+/**
+ * The session file once the words its answer streamed (its `partial` entries, joined) hold `text`: a word
+ * alone ("w2") can stand in a random id or the temp dir's name, and the kill then came before the request,
+ * leaving the held answer queued for `hey -c`, which hung until its timeout.
+ */
+const streamedWith = (text: string) => () => {
+  const content = sessionWith('"type":"partial"')();
+  const streamed = content
+    ?.split("\n")
+    .filter((l) => l.includes('"type":"partial"'))
+    .map((l) => (JSON.parse(l) as { text: string }).text)
+    .join("");
+  return streamed?.includes(text) ? content : undefined;
+};
+
 /** `hey -c -p PROMPT` after the kill: the run, and the messages its request sent (system prompt left out). */
 async function resumed(prompt: string) {
   server.enqueue(answer("Understood."));
@@ -105,7 +120,7 @@ test("kill -9 while the second of two calls runs: the first call's result is kep
 test("kill -9 in a fresh session's first streamed answer: the question and the words shown are kept, and the next message goes on its own", async () => {
   server.enqueue(heldAnswer(words, 12, new Promise(() => {}))); // w0 … w11, then the stream waits
   const hey = await start("-p", "slow fresh");
-  await found(sessionWith("w11"), "the streamed words in the session file");
+  await found(streamedWith(shownWords(12)), "the streamed words in the session file");
   hey.kill("SIGKILL");
   await hey.exited;
 
@@ -133,7 +148,7 @@ test("kill -9 in a resumed session's answer (hey --resume ID): the question is a
   await Bun.write(join(sessionsDir(), `${id}.jsonl`), lines.join(""));
   server.enqueue(heldAnswer(words, 3, new Promise(() => {})));
   const hey = await start("--resume", id, "-p", "slow second");
-  await found(sessionWith("w2"), "the question and its first words in the session file");
+  await found(streamedWith(shownWords(3)), "the question and its first words in the session file");
   hey.kill("SIGKILL");
   await hey.exited;
 
