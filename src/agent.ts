@@ -208,10 +208,10 @@ export function createAgent(parts: AgentParts): Agent {
     output: Math.ceil(outChars * compaction.tokensPerChar),
     estimated: true,
   });
-  /** `e`, a failure after part of an answer (billed all the same), carrying the estimate of what it cost */
+  /** `e`, a failure after part of an answer or an empty answer (billed all the same), carrying what it cost: as its server said, else an estimate */
   const costed = (e: unknown, outChars: number): ProviderError => {
     const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e), { cause: e });
-    error.usage ??= estimated(outChars);
+    if (!error.usage || error.usage.estimated) error.usage = estimated(outChars);
     return error;
   };
 
@@ -241,7 +241,7 @@ export function createAgent(parts: AgentParts): Agent {
           }
           return;
         } catch (e) {
-          if (started) throw costed(e, chars);
+          if (started || (e instanceof ProviderError && e.kind === "empty_answer")) throw costed(e, chars);
           if (!(e instanceof ProviderError) || e.kind !== "context_length") throw e;
           const before = compaction.last?.estimate ?? 0;
           const known = compaction.window ?? settings.context.window;

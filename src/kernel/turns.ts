@@ -156,7 +156,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         ...(context.onceTail ? { onceTail: true as const } : {}),
         ...(effort !== undefined ? { effort } : {}),
       };
-      const reply = await requestWithRetry(request, deps);
+      const reply = await requestWithRetry(request, deps, spend);
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished;
       // one to the user's message cut before its first word is the marker alone, so the next message does not follow the
       // cancelled one as a second request (after tool results it follows them, as it always has)
@@ -205,9 +205,10 @@ type Reply =
  * One model request with retries (SPEC §6). A failure before any delta is retried like the
  * request; after partial output it is not (no duplicated text): the partial text is returned
  * to be kept, with a `stream_interrupted` error. Silent tries (ProviderError.silent) are counted
- * in a row for the policy's SILENT_TRIES.
+ * in a row for the policy's SILENT_TRIES. What a failed try cost (an empty answer is billed its
+ * input) goes to `spend` as the try fails, retried or not; a returned error's usage is the caller's.
  */
-async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<Reply> {
+async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u: Usage) => void): Promise<Reply> {
   let silentTries = 0;
   for (let attempt = 1; ; attempt++) {
     const partial = { text: "", thinking: "" };
@@ -221,6 +222,8 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps): Promise<
         const message = `the response broke off after partial output: ${error.message}`;
         return { error: new ProviderError("stream_interrupted", message, error.usage ? { usage: error.usage } : {}), partial: kept };
       }
+      if (error.usage) spend(error.usage);
+      error.usage = undefined; // counted once
       silentTries = error.silent ? silentTries + 1 : 0;
       const decision = retryDecision(
         { kind: error.kind, final: error.final, silentTries, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) },

@@ -2,7 +2,7 @@
 // wording and the status rules of the errors it classifies, and the flattening of IR content its
 // wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
 // vendor's files.
-import type { ContentBlock, Effort, ImagePart, Protocol } from "../kernel/ir.ts";
+import type { ContentBlock, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
@@ -256,10 +256,11 @@ export function unfinishedError(): ProviderError {
  * A stream that ended as its server ended it (closed, or its end marker sent) with nothing in it: no
  * text, no thinking, no tool call. Not a dropped connection: the endpoint answered, with nothing (a
  * transient flake of some models), retried a few times (kernel/retry.ts EMPTY_RETRIES). create.ts
- * names the endpoint in place of `endpoint`.
+ * names the endpoint in place of `endpoint`; `usage` is what the empty answer was billed, when its
+ * server said (a request whose answer is empty still costs its input).
  */
-export function noContentError(endpoint = "the endpoint"): ProviderError {
-  return new ProviderError("empty_answer", `${endpoint} answered with no content`);
+export function noContentError(endpoint = "the endpoint", usage?: Usage): ProviderError {
+  return new ProviderError("empty_answer", `${endpoint} answered with no content`, usage ? { usage } : {});
 }
 
 /**

@@ -241,11 +241,12 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
     async *stream(request, signal) {
       try {
         for await (const event of provider.stream(request, signal)) {
-          if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol)) throw noContentError();
+          if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol))
+            throw noContentError(undefined, event.usage);
           yield signed(event, provider.name);
         }
       } catch (e) {
-        if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl);
+        if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl, e.usage);
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent) throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
         // a proxy that refuses names its own setting (net/errors.ts)

@@ -52,7 +52,8 @@ test("empty after a tool result every time: retried, then the run ends as the mo
   expect(json.code).toBe(0);
   const events = jsonEvents(json.stdout);
   expect(events.find((e) => e.type === "error")).toBeUndefined();
-  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end" });
+  // each of the four requests was billed (9 in, 2 out: the server said so), the three empty ones too
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", usage: { input_tokens: 36, output_tokens: 8 } });
 });
 
 test("an answer only in reasoning_content after a tool result is printed as the answer, with a notice; exit 0", async () => {

@@ -156,6 +156,20 @@ describe("a hand-off or an answer without text", () => {
     ]);
   });
 
+  test("every empty answer is counted in the run's usage, retried or the last: its server billed its input", async () => {
+    const billed = { ...emptyUsage(), input: 100, output: 1 };
+    const empty = () => ({ error: new ProviderError("empty_answer", "http://gw/v1 answered with no content", { usage: billed }) });
+    const after = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, empty(), empty(), empty()]), { tools: [sleepTool("t", 1)] });
+    const ended = await runLoop([userMessage("go")], after);
+    expect(ended.usage).toMatchObject({ input: 300, output: 3 }); // the call's reply reported none
+    expect(after.output.of("done")[0]).toMatchObject({ usage: { input_tokens: 300, output_tokens: 3 } });
+    const first = loopDeps(fakeProvider([empty(), empty(), empty()]));
+    expect((await runLoop([userMessage("go")], first)).usage).toMatchObject({ input: 300, output: 3 });
+    expect(first.output.of("error")).toEqual([
+      { type: "error", kind: "empty_answer", message: "http://gw/v1 answered with no content — gave up after 2 retries" },
+    ]);
+  });
+
   test("a final answer without text after the model worked with tools ends the run normally (SPEC §6: it stopped calling tools)", async () => {
     const deps = loopDeps(fakeProvider([{ toolCalls: [{ name: "t", arguments: {} }] }, { text: "" }]), { tools: [sleepTool("t", 1)] });
     expect(await runLoop([userMessage("go")], deps)).toMatchObject({ stop: "end", turns: 2 });
