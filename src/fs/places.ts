@@ -14,7 +14,12 @@ export interface PeerDirs {
   codexDir: string;
 }
 
+/** Which agent a variable of PeerDirs moves, and where (`peerRelative`). */
+export const PEER_VARS = { CLAUDE_CONFIG_DIR: ["Claude Code", "claudeDir"], CODEX_HOME: ["Codex", "codexDir"] } as const;
+
 export interface Places extends PeerDirs {
+  /** CLAUDE_CONFIG_DIR or CODEX_HOME set to a relative path, ignored: said, for the user's files there go unread (peers/found.ts) */
+  peerRelative: { name: keyof typeof PEER_VARS; value: string }[];
   home: string;
   /** where hey runs (the launch directory): tools' relative paths, sessions, AGENTS.md down to here */
   cwd: string;
@@ -74,6 +79,10 @@ export function places(env: Env, home: string, cwd: string, platform: string, ro
     cacheDir,
     claudeDir: absolute(env.CLAUDE_CONFIG_DIR) ?? join(home, ".claude"),
     codexDir: absolute(env.CODEX_HOME) ?? join(home, ".codex"),
+    peerRelative: (Object.keys(PEER_VARS) as (keyof typeof PEER_VARS)[]).flatMap((name) => {
+      const value = env[name];
+      return value && !absolute(value) ? [{ name, value }] : [];
+    }),
     userConfig: join(configDir, "config.toml"),
     projectConfig: join(root, ".hey", "config.toml"),
     projectMcpJson: join(root, ".mcp.json"),

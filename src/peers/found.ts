@@ -15,12 +15,12 @@ import { skillsSize } from "../prompt/system.ts";
 import { shownPath } from "../prompt/source.ts";
 import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
-import type { PeerDirs } from "../fs/places.ts";
+import { PEER_VARS, type Places } from "../fs/places.ts";
 
 /** A settings file is a few KB; one bigger is not read for this. */
 const SETTINGS_MAX_BYTES = 1024 * 1024;
 
-export interface PeerPlaces extends PeerDirs {
+export interface PeerPlaces extends Pick<Places, "claudeDir" | "codexDir" | "peerRelative"> {
   home: string;
   cwd: string;
   root: string;
@@ -34,7 +34,11 @@ export interface PeerPlaces extends PeerDirs {
  * another agent's are not brought up (`hey doctor` passes false: it always shows them).
  */
 export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
-  const out: string[] = [];
+  const out = at.peerRelative.map(({ name, value }) => {
+    const [agent, dir] = PEER_VARS[name];
+    const why = value.startsWith("~") ? "a shell expands ~ only when it is not quoted" : "relative, it names another folder in each directory";
+    return `${name}=${value} is not a full path (${why}): hey reads your ${agent} files in ${label(at[dir], at)}/ instead; set ${name} to one`;
+  });
   if (!listed) out.push(...permissionNotices(at));
   out.push(...instructionNotices(at));
   const commands = claudeCommands(at);

@@ -289,9 +289,17 @@ test("CODEX_HOME and CLAUDE_CONFIG_DIR move the user's Codex and Claude Code fol
     const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path, ...moved } });
     for (const line of said.slice(1)) expect(doctor.stdout).toContain(line);
     // a relative value names no folder (it would be another one in every directory): the home folders, as before
-    const relative = await hey(["-p", "hi"], { CODEX_HOME: "codex", CLAUDE_CONFIG_DIR: "claude" });
+    const relative = await hey(["-p", "hi"], { CODEX_HOME: "codex", CLAUDE_CONFIG_DIR: "~/.config/claude" });
     expect(relative.code).toBe(0);
     expect(systemOf(model.requests.at(-1)!)).toContain("stale codex rules");
+    expect(relative.stderr).toContain(
+      "hey: CODEX_HOME=codex is not a full path (relative, it names another folder in each directory): hey reads your Codex files in ~/.codex/ instead; set CODEX_HOME to one",
+    );
+    expect(relative.stderr).toContain(
+      "hey: CLAUDE_CONFIG_DIR=~/.config/claude is not a full path (a shell expands ~ only when it is not quoted): hey reads your Claude Code files in ~/.claude/ instead",
+    );
+    const again = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path, CODEX_HOME: "codex" } });
+    expect(again.stdout).toContain("CODEX_HOME=codex is not a full path");
   } finally {
     dots.remove();
   }

@@ -39,6 +39,13 @@ test.each([
   expect({ claudeDir: p.claudeDir, codexDir: p.codexDir }).toEqual({ claudeDir: claude, codexDir: codex });
 });
 
+test("a relative CLAUDE_CONFIG_DIR or CODEX_HOME is kept to be said, with its value; an absolute or empty one is not", () => {
+  expect(places({ CLAUDE_CONFIG_DIR: ".config/claude", CODEX_HOME: "/x/codex" }, "/h", "/p", "linux").peerRelative).toEqual([
+    { name: "CLAUDE_CONFIG_DIR", value: ".config/claude" },
+  ]);
+  expect(places({ CLAUDE_CONFIG_DIR: "", CODEX_HOME: "~/.codex" }, "/h", "/p", "linux").peerRelative).toEqual([{ name: "CODEX_HOME", value: "~/.codex" }]);
+});
+
 test("the files in them, the project's config under the working directory", () => {
   expect(places({}, "/h", "/p", "linux")).toEqual({
     home: "/h",
@@ -49,6 +56,7 @@ test("the files in them, the project's config under the working directory", () =
     cacheDir: "/h/.cache/hey",
     claudeDir: "/h/.claude",
     codexDir: "/h/.codex",
+    peerRelative: [],
     userConfig: "/h/.config/hey/config.toml",
     projectConfig: "/p/.hey/config.toml",
     projectMcpJson: "/p/.mcp.json",

@@ -212,7 +212,15 @@ test("hey doctor's project notes name the instruction files and skills over thei
     write(join(repo, ".claude", "skills", `s${i}`, "SKILL.md"), `---\nname: s${i}\ndescription: ${"Does one thing well. ".repeat(33)}\n---\nSteps.\n`);
   }
   const home = join(tmp.path, "home");
-  const at = { home, claudeDir: join(home, ".claude"), codexDir: join(home, ".codex"), cwd: repo, root: repo, configDir: join(home, ".config", "hey") };
+  const at = {
+    home,
+    claudeDir: join(home, ".claude"),
+    codexDir: join(home, ".codex"),
+    peerRelative: [],
+    cwd: repo,
+    root: repo,
+    configDir: join(home, ".config", "hey"),
+  };
   const notes = projectNotes(at, true, 40_000);
   expect(notes.filter((n) => n.startsWith("instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB"))).toHaveLength(1);
   expect(notes).toContain(
