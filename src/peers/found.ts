@@ -29,7 +29,8 @@ export interface PeerPlaces extends Pick<Places, "claudeDir" | "codexDir" | "pee
 }
 
 /**
- * One line (or block) per file of another agent's that hey does not use, with why and what to do.
+ * One line (or block) per file of another agent's that hey does not use, with why and what to do;
+ * first, one per CLAUDE_CONFIG_DIR or CODEX_HOME that is no full path, which hey does not follow.
  * `listed`: hey has a `[permission]` list of its own — the user has written hey's rules, so
  * another agent's are not brought up (`hey doctor` passes false: it always shows them).
  */
