@@ -259,7 +259,8 @@ rules are not applied: hey says so once (and in hey doctor), with the [permissio
 Prompt: ~/.config/hey/AGENTS.md (else ~/.codex/AGENTS.md or ~/.claude/CLAUDE.md), then AGENTS.md
 (or CLAUDE.md, its @imports followed: never a file git ignores or one that holds secrets, such as
 .env; or .claude/CLAUDE.md) from the git root down to here; secrets in them are redacted as in
-tool results.
+tool results. $CODEX_HOME and $CLAUDE_CONFIG_DIR, when set, stand for ~/.codex and ~/.claude
+(here, for skills, and for the files of theirs hey names).
 A deeper directory's AGENTS.md comes with the first file tool result under it.
 Skills: ~/.claude/skills, ~/.agents/skills, ~/.config/hey/skills, then the project's
 .claude/skills, .agents/skills and .hey/skills; /reload re-reads config, skills and AGENTS.md without losing the conversation,

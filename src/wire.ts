@@ -249,11 +249,8 @@ export async function assemble(
   }
 
   const prompt = createPromptSource({
+    ...here, // cwd, root, home, configDir, and the user's folders of Claude Code and Codex
     core: corePrompt,
-    cwd,
-    root: here.root,
-    home,
-    configDir: here.configDir,
     os: platform(),
     shell: () => live.configured.shell.label ?? live.configured.shell.name,
     skills: run.skills ? { trusted: () => trust.trusted } : undefined,

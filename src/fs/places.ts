@@ -1,11 +1,25 @@
-// Where hey keeps its own files (SPEC §3, §17, §19, §24): every directory and file computed once,
-// from the environment, the home directory and the platform, each absolute, then passed down — no
-// other file reads XDG_* or guesses a home. Pure: the caller says what HOME and the platform are.
+// Where hey keeps its own files (SPEC §3, §17, §19, §24), and where the user's Claude Code and Codex
+// keep theirs: every directory and file computed once, from the environment, the home directory and
+// the platform, each absolute, then passed down — no other file reads XDG_*, CLAUDE_CONFIG_DIR or
+// CODEX_HOME, or guesses a home. Pure: the caller says what HOME and the platform are.
 import { dirname, isAbsolute, join } from "node:path";
 
 type Env = Record<string, string | undefined>;
 
-export interface Places {
+/** Where the user's own files of other agents are, which hey reads so a setup carries over (README "Coming from another agent"). */
+export interface PeerDirs {
+  /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`: Claude Code's CLAUDE.md, skills, commands, settings.json */
+  claudeDir: string;
+  /** `$CODEX_HOME`, else `~/.codex`: Codex's AGENTS.md and config.toml */
+  codexDir: string;
+}
+
+/** Which agent a variable of PeerDirs moves, and where (`peerRelative`). */
+export const PEER_VARS = { CLAUDE_CONFIG_DIR: ["Claude Code", "claudeDir"], CODEX_HOME: ["Codex", "codexDir"] } as const;
+
+export interface Places extends PeerDirs {
+  /** CLAUDE_CONFIG_DIR or CODEX_HOME set to a relative path, ignored: said, for the user's files there go unread (peers/found.ts) */
+  peerRelative: { name: keyof typeof PEER_VARS; value: string }[];
   home: string;
   /** where hey runs (the launch directory): tools' relative paths, sessions, AGENTS.md down to here */
   cwd: string;
@@ -47,8 +61,10 @@ export interface Places {
 /**
  * Every place of hey's, for `env` (XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, LOCALAPPDATA),
  * `home`, the launch directory `cwd`, its project `root` (projectRoot; `cwd` when not given) and
- * `platform` (`process.platform`). The XDG spec says a relative XDG_* value is invalid and must be
- * ignored: so it is, for all three.
+ * `platform` (`process.platform`); CLAUDE_CONFIG_DIR and CODEX_HOME move the user's folder of
+ * Claude Code and of Codex (never a project's `.claude/`). The XDG spec says a relative XDG_* value
+ * is invalid and must be ignored: so it is, for all three, and for the two agents' variables too —
+ * a relative one would mean another folder in every directory hey starts in.
  */
 export function places(env: Env, home: string, cwd: string, platform: string, root = cwd): Places {
   const configDir = join(absolute(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "hey");
@@ -61,6 +77,12 @@ export function places(env: Env, home: string, cwd: string, platform: string, ro
     configDir,
     stateDir,
     cacheDir,
+    claudeDir: absolute(env.CLAUDE_CONFIG_DIR) ?? join(home, ".claude"),
+    codexDir: absolute(env.CODEX_HOME) ?? join(home, ".codex"),
+    peerRelative: (Object.keys(PEER_VARS) as (keyof typeof PEER_VARS)[]).flatMap((name) => {
+      const value = env[name];
+      return value && !absolute(value) ? [{ name, value }] : [];
+    }),
     userConfig: join(configDir, "config.toml"),
     projectConfig: join(root, ".hey", "config.toml"),
     projectMcpJson: join(root, ".mcp.json"),

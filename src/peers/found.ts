@@ -3,7 +3,8 @@
 // never takes them as its own configuration — a cloned repository's would then decide what hey
 // may run — it says what is there and what to write instead: at start-up once (peers/said.ts) and
 // in `hey doctor` every time. What hey does read of theirs (their skills folders, CLAUDE.md,
-// `.claude/CLAUDE.md`, the user's `~/.claude/CLAUDE.md`) is not said.
+// `.claude/CLAUDE.md`, the user's `~/.claude/CLAUDE.md`) is not said. The user's folders of theirs
+// are where those agents keep them (fs/places.ts PeerDirs: `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { readHead } from "../fs/read-head.ts";
@@ -14,11 +15,12 @@ import { skillsSize } from "../prompt/system.ts";
 import { shownPath } from "../prompt/source.ts";
 import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
+import { PEER_VARS, type Places } from "../fs/places.ts";
 
 /** A settings file is a few KB; one bigger is not read for this. */
 const SETTINGS_MAX_BYTES = 1024 * 1024;
 
-export interface PeerPlaces {
+export interface PeerPlaces extends Pick<Places, "claudeDir" | "codexDir" | "peerRelative"> {
   home: string;
   cwd: string;
   root: string;
@@ -27,12 +29,17 @@ export interface PeerPlaces {
 }
 
 /**
- * One line (or block) per file of another agent's that hey does not use, with why and what to do.
+ * One line (or block) per file of another agent's that hey does not use, with why and what to do;
+ * first, one per CLAUDE_CONFIG_DIR or CODEX_HOME that is no full path, which hey does not follow.
  * `listed`: hey has a `[permission]` list of its own — the user has written hey's rules, so
  * another agent's are not brought up (`hey doctor` passes false: it always shows them).
  */
 export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
-  const out: string[] = [];
+  const out = at.peerRelative.map(({ name, value }) => {
+    const [agent, dir] = PEER_VARS[name];
+    const why = value.startsWith("~") ? "a shell expands ~ only when it is not quoted" : "relative, it names another folder in each directory";
+    return `${name}=${value} is not a full path (${why}): hey reads your ${agent} files in ${label(at[dir], at)}/ instead; set ${name} to one`;
+  });
   if (!listed) out.push(...permissionNotices(at));
   out.push(...instructionNotices(at));
   const commands = claudeCommands(at);
@@ -53,8 +60,8 @@ export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
  * its imports from outside it are followed.
  */
 export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: number): string[] {
-  const agents = readAgentsFiles(agentsPlaces(at.cwd, at.configDir, at.home), { outside: { home: at.home, trusted } });
-  const skills = loadSkills(skillFolders({ home: at.home, configDir: at.configDir, root: at.root, project: trusted }));
+  const agents = readAgentsFiles(agentsPlaces(at.cwd, at.configDir, at), { outside: { home: at.home, trusted } });
+  const skills = loadSkills(skillFolders({ ...at, project: trusted }));
   const sizes =
     budgetTokens === undefined
       ? []
@@ -76,7 +83,7 @@ function permissionNotices(at: PeerPlaces): string[] {
   const files = [
     { path: join(at.root, ".claude", "settings.json"), where: project },
     { path: join(at.root, ".claude", "settings.local.json"), where: project },
-    { path: join(at.home, ".claude", "settings.json"), where: shortPath(user, at.home) },
+    { path: join(at.claudeDir, "settings.json"), where: shortPath(user, at.home) },
   ];
   const places = new Map<string, { files: string[]; rules: PeerRules }>();
   const seen = new Set<string>();
@@ -101,9 +108,9 @@ function permissionNotices(at: PeerPlaces): string[] {
   return codex ? [...claude, codex] : claude;
 }
 
-/** The user's `~/.codex/config.toml` when its settings make Codex ask before running (permission/peer-rules.ts). */
+/** The user's `~/.codex/config.toml` (`$CODEX_HOME/config.toml`) when its settings make Codex ask before running (permission/peer-rules.ts). */
 function codexPermissionNotice(at: PeerPlaces): string | undefined {
-  const file = join(at.home, ".codex", "config.toml");
+  const file = join(at.codexDir, "config.toml");
   let text: string;
   try {
     text = readHead(file, SETTINGS_MAX_BYTES).text;
@@ -121,7 +128,7 @@ function codexPermissionNotice(at: PeerPlaces): string | undefined {
 function instructionNotices(at: PeerPlaces): string[] {
   const out: string[] = [];
   const own = join(at.configDir, "AGENTS.md");
-  const peers = userPeerFiles(at.home).filter(isFile);
+  const peers = userPeerFiles(at).filter(isFile);
   const read = isFile(own) ? own : peers[0];
   // the advice names hey's own file: copied into another agent's, the rules would change that agent too
   const into = read === own ? "copy what hey should follow there" : `copy what hey should follow of both into ${label(own, at)}, which hey then reads instead`;
@@ -150,9 +157,9 @@ function instructionNotices(at: PeerPlaces): string[] {
 }
 
 /** Claude Code's commands (`.claude/commands/NAME.md` of the project, then the user's): name → file, as the user would name it. */
-export function claudeCommands(at: Pick<PeerPlaces, "home" | "root" | "cwd">): Map<string, string> {
+export function claudeCommands(at: Pick<PeerPlaces, "home" | "root" | "cwd" | "claudeDir">): Map<string, string> {
   const out = new Map<string, string>();
-  for (const dir of [join(at.root, ".claude", "commands"), join(at.home, ".claude", "commands")]) {
+  for (const dir of [join(at.root, ".claude", "commands"), join(at.claudeDir, "commands")]) {
     let names: string[];
     try {
       names = readdirSync(dir);

@@ -9,6 +9,7 @@ import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { readHead } from "../fs/read-head.ts";
 import { isWithin } from "../fs/within.ts";
+import type { PeerDirs } from "../fs/places.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { IMPORT_DEPTH_MAX, IMPORTS_MAX, importRefs, looksLikeFile, secretStore } from "./imports.ts";
@@ -20,9 +21,10 @@ export const PROJECT_NAMES = ["AGENTS.md", "CLAUDE.md", join(".claude", "CLAUDE.
 
 /**
  * The user's own rules for other agents, read when hey has none of its own (`~/.config/hey/AGENTS.md`):
- * the first that exists, as opencode reads them. They are the user's, written in their home.
+ * the first that exists, as opencode reads them — in the folders those agents use (fs/places.ts:
+ * `$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`, else `~/.codex` and `~/.claude`).
  */
-export const userPeerFiles = (home: string): string[] => [join(home, ".codex", "AGENTS.md"), join(home, ".claude", "CLAUDE.md")];
+export const userPeerFiles = (peers: PeerDirs): string[] => [join(peers.codexDir, "AGENTS.md"), join(peers.claudeDir, "CLAUDE.md")];
 
 export interface AgentsMd {
   /** outermost first: the user's file, then the git root down to the working directory */
@@ -43,12 +45,12 @@ export interface AgentsPlace {
 }
 
 /**
- * Where instructions for `cwd` live: `userDir`'s AGENTS.md (else, given `home`, userPeerFiles'),
+ * Where instructions for `cwd` live: `userDir`'s AGENTS.md (else, given `peers`, userPeerFiles'),
  * then each directory from the git root (the nearest ancestor holding `.git`) down to `cwd`, as
  * real paths: a working directory reached through a symbolic link still finds the repository it
  * really is in.
  */
-export function agentsPlaces(cwd: string, userDir: string, home?: string): AgentsPlace[] {
+export function agentsPlaces(cwd: string, userDir: string, peers?: PeerDirs): AgentsPlace[] {
   let real = cwd;
   try {
     real = realpathSync(cwd);
@@ -64,7 +66,7 @@ export function agentsPlaces(cwd: string, userDir: string, home?: string): Agent
       break;
     }
   }
-  const user: AgentsPlace = { dir: userDir, names: ["AGENTS.md", ...(home === undefined ? [] : userPeerFiles(home))] };
+  const user: AgentsPlace = { dir: userDir, names: ["AGENTS.md", ...(peers === undefined ? [] : userPeerFiles(peers))] };
   const project = dirs.filter((d) => d !== userDir).map((dir) => ({ dir, names: PROJECT_NAMES, within: dirs[0] }));
   return [user, ...project];
 }

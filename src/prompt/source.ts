@@ -8,6 +8,7 @@
 import * as nodePath from "node:path";
 import { join } from "node:path";
 import type { PlatformPath } from "../fs/user-path.ts";
+import type { PeerDirs } from "../fs/places.ts";
 import type { Reloadable, Staged } from "../config/reload.ts";
 import { skillChanges } from "../skills/catalog.ts";
 import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
@@ -17,7 +18,8 @@ import { skillStartNote } from "./start-note.ts";
 import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-cap.ts";
 import { buildSystemPrompt, skillsSize, type GuideFacts } from "./system.ts";
 
-export interface PromptSourceOptions {
+/** What the system prompt is made of; `claudeDir` and `codexDir` (PeerDirs) hold the user's CLAUDE.md and skills, and AGENTS.md, of Claude Code and Codex. */
+export interface PromptSourceOptions extends PeerDirs {
   core: string;
   cwd: string;
   /** the project root (fs/places.ts): its `.hey/skills`, `.agents/skills` and `.claude/skills`; named in the prompt when it is not `cwd` */
@@ -76,7 +78,7 @@ export interface PromptSource {
 
 export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const { cwd, configDir, warn } = opts;
-  const folders = (trusted: boolean) => skillFolders({ home: opts.home, configDir, root: opts.root, project: trusted });
+  const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
   const guideOf = (trusted: boolean): GuideFacts => ({
@@ -96,7 +98,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
   const readAgents = (): AgentsMd & { leftOut?: string; dirsLeftOut?: string[] } => {
-    const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts.home), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
+    const read = readAgentsFiles(agentsPlaces(cwd, configDir, opts), { outside: opts.importsOutside() }); // a `git init` since the start moves the root
     const files = read.files.map((f) => ({ ...f, text: opts.redact(f.text) }));
     const capped = opts.budget ? capInstructions(files, instructionsMaxBytes(opts.budget()), shown) : { files };
     if (!capped.leftOut) return { ...read, files };

@@ -1,6 +1,7 @@
-// Finding and reading skills (SPEC §12, §24). Six folders, later winning by name: `~/.claude/skills/`,
-// `~/.agents/skills/`, `~/.config/hey/skills/`, then — trusted projects only — `.claude/skills/`,
-// `.agents/skills/` and `.hey/skills/` of the project root, so skills written for other agents work unchanged.
+// Finding and reading skills (SPEC §12, §24). Six folders, later winning by name: `~/.claude/skills/`
+// (`$CLAUDE_CONFIG_DIR/skills/` when that is set), `~/.agents/skills/`, `~/.config/hey/skills/`,
+// then — trusted projects only — `.claude/skills/`, `.agents/skills/` and `.hey/skills/` of the
+// project root, so skills written for other agents work unchanged.
 // In each folder a skill is a subfolder with a SKILL.md, or a `.md` file with frontmatter at the
 // folder's root. Parsing and validation are skills/frontmatter.ts's; this file only reads.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
@@ -28,9 +29,9 @@ export interface SkillFolder {
  * AGENTS.md is): a repository must not put `~/.aws/credentials` into every prompt (issue 24). The
  * user's own folders may link anywhere (a skills folder kept with the dotfiles).
  */
-export function skillFolders(opts: { home: string; configDir: string; root: string; project: boolean }): SkillFolder[] {
+export function skillFolders(opts: { home: string; claudeDir: string; configDir: string; root: string; project: boolean }): SkillFolder[] {
   // Claude Code's folders first: the same Agent Skills format, and a name hey's own folders give too is theirs
-  const user = [{ dir: join(opts.home, ".claude", "skills") }, { dir: join(opts.home, ".agents", "skills") }, { dir: join(opts.configDir, "skills") }];
+  const user = [{ dir: join(opts.claudeDir, "skills") }, { dir: join(opts.home, ".agents", "skills") }, { dir: join(opts.configDir, "skills") }];
   if (!opts.project) return user;
   const within = realOr(opts.root);
   const project = [".claude", ".agents", ".hey"].map((d) => ({ dir: join(opts.root, d, "skills"), within }));

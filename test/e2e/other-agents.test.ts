@@ -3,6 +3,7 @@
 // entries to write (and in `hey doctor` every time); reads the user's own ~/.claude skills and
 // CLAUDE.md, a trusted project's .claude/skills; names what it leaves out; and takes other
 // agents' commands and flags as what hey has instead, never sending `/cost` or `/review x` to the model.
+// The user's folders of Claude Code and Codex are where CLAUDE_CONFIG_DIR and CODEX_HOME put them.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,7 +27,8 @@ afterEach(() => {
   project.remove();
 });
 
-const hey = (args: string[]) => runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: project.path, env: { HOME: home.path } });
+const hey = (args: string[], env: Record<string, string> = {}) =>
+  runHey(["--base-url", model.baseUrl, "-m", "m", ...args], { cwd: project.path, env: { HOME: home.path, ...env } });
 /** Writes `text` to `dir`/`path`, making its folders. */
 function lay(dir: ReturnType<typeof tempDir>, path: string, text: string): void {
   mkdirSync(dirname(join(dir.path, path)), { recursive: true });
@@ -252,4 +254,53 @@ test('Codex\'s approval_policy = "untrusted" is said once with the closest [perm
   expect((await hey(["-p", "hi"])).stderr).not.toContain("codex");
   const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });
   expect(doctor.stdout).toContain("! warning: ~/.codex/config.toml has Codex's approval_policy");
+});
+
+test("CODEX_HOME and CLAUDE_CONFIG_DIR move the user's Codex and Claude Code folders: hey reads them there and names the files where they are", async () => {
+  const dots = tempDir("hey-dots-"); // a dotfiles folder outside the home directory
+  try {
+    const moved = { CODEX_HOME: join(home.path, ".config", "codex"), CLAUDE_CONFIG_DIR: join(dots.path, "claude") };
+    lay(home, ".config/codex/AGENTS.md", "Codex rules from CODEX_HOME.\n");
+    lay(dots, "claude/CLAUDE.md", "Claude rules from CLAUDE_CONFIG_DIR.\n");
+    lay(dots, "claude/skills/x/SKILL.md", "---\nname: x\ndescription: The moved skill.\n---\nDo x.\n");
+    lay(dots, "claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+    lay(dots, "claude/commands/review-pr.md", "Review PR $ARGUMENTS\n");
+    lay(home, ".config/codex/config.toml", 'approval_policy = "untrusted"\n');
+    // what the folders held before they moved: not the user's setup any more
+    lay(home, ".codex/AGENTS.md", "stale codex rules\n");
+    lay(home, ".claude/skills/stale/SKILL.md", "---\nname: stale\ndescription: Left behind.\n---\nOld.\n");
+    const run = await hey(["-p", "/skill:x now"], moved);
+    expect(run.code).toBe(0);
+    const system = systemOf(model.requests[0]!);
+    expect(system).toContain("Codex rules from CODEX_HOME.");
+    expect(system).toContain("- x: The moved skill.");
+    expect(system).not.toContain("stale");
+    expect(textOf(model.requests[0]!.messages.at(-1))).toContain("Do x.");
+    const claude = join(dots.path, "claude");
+    const said = [
+      `not read: ${claude}/CLAUDE.md (another agent's; hey reads one file of your rules, ~/.config/codex/AGENTS.md)`,
+      `warning: ${claude}/settings.json has Claude Code permission rules (1 deny) that hey does not apply`,
+      'warning: ~/.config/codex/config.toml has Codex\'s approval_policy = "untrusted"',
+      `not used: Claude Code's commands in ${claude}/commands/ (review-pr)`,
+    ];
+    for (const line of said) expect(run.stderr).toContain(`hey: ${line}`);
+    const command = await hey(["-p", "/review-pr 12"], moved);
+    expect(command.stderr).toContain(`hey: /review-pr is Claude Code's command in ${claude}/commands/review-pr.md, which hey does not run`);
+    const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path, ...moved } });
+    for (const line of said.slice(1)) expect(doctor.stdout).toContain(line);
+    // a relative value names no folder (it would be another one in every directory): the home folders, as before
+    const relative = await hey(["-p", "hi"], { CODEX_HOME: "codex", CLAUDE_CONFIG_DIR: "~/.config/claude" });
+    expect(relative.code).toBe(0);
+    expect(systemOf(model.requests.at(-1)!)).toContain("stale codex rules");
+    expect(relative.stderr).toContain(
+      "hey: CODEX_HOME=codex is not a full path (relative, it names another folder in each directory): hey reads your Codex files in ~/.codex/ instead; set CODEX_HOME to one",
+    );
+    expect(relative.stderr).toContain(
+      "hey: CLAUDE_CONFIG_DIR=~/.config/claude is not a full path (a shell expands ~ only when it is not quoted): hey reads your Claude Code files in ~/.claude/ instead",
+    );
+    const again = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path, CODEX_HOME: "codex" } });
+    expect(again.stdout).toContain("CODEX_HOME=codex is not a full path");
+  } finally {
+    dots.remove();
+  }
 });

@@ -1,5 +1,6 @@
 // Every place of hey's comes from one function: the XDG variables when they are absolute paths,
-// else the platform's defaults under the home directory.
+// else the platform's defaults under the home directory; so do the user's folders of Claude Code
+// and Codex, which CLAUDE_CONFIG_DIR and CODEX_HOME move.
 import { describe, expect, test } from "bun:test";
 import { driveUpper, homeOf, places, projectRoot, strayTaskNotes } from "../../src/fs/places.ts";
 
@@ -26,6 +27,25 @@ test.each([
   expect({ stateDir: p.stateDir, configDir: p.configDir }).toEqual({ stateDir: state, configDir: config });
 });
 
+test.each([
+  ["set", { CLAUDE_CONFIG_DIR: "/h/.config/claude", CODEX_HOME: "/h/.config/codex" }, "/h/.config/claude", "/h/.config/codex"],
+  ["set outside the home directory", { CLAUDE_CONFIG_DIR: "/etc/claude", CODEX_HOME: "/srv/codex" }, "/etc/claude", "/srv/codex"],
+  ["unset", {}, "/h/.claude", "/h/.codex"],
+  ["empty", { CLAUDE_CONFIG_DIR: "", CODEX_HOME: "" }, "/h/.claude", "/h/.codex"],
+  ["relative: ignored, as XDG_* are", { CLAUDE_CONFIG_DIR: ".config/claude", CODEX_HOME: "codex" }, "/h/.claude", "/h/.codex"],
+  ["a Windows drive path", { CLAUDE_CONFIG_DIR: "D:\\claude", CODEX_HOME: "D:/codex" }, "D:\\claude", "D:/codex"],
+])("the user's folders of Claude Code and Codex, CLAUDE_CONFIG_DIR and CODEX_HOME %s", (_name, env, claude, codex) => {
+  const p = places(env, "/h", "/p", "linux");
+  expect({ claudeDir: p.claudeDir, codexDir: p.codexDir }).toEqual({ claudeDir: claude, codexDir: codex });
+});
+
+test("a relative CLAUDE_CONFIG_DIR or CODEX_HOME is kept to be said, with its value; an absolute or empty one is not", () => {
+  expect(places({ CLAUDE_CONFIG_DIR: ".config/claude", CODEX_HOME: "/x/codex" }, "/h", "/p", "linux").peerRelative).toEqual([
+    { name: "CLAUDE_CONFIG_DIR", value: ".config/claude" },
+  ]);
+  expect(places({ CLAUDE_CONFIG_DIR: "", CODEX_HOME: "~/.codex" }, "/h", "/p", "linux").peerRelative).toEqual([{ name: "CODEX_HOME", value: "~/.codex" }]);
+});
+
 test("the files in them, the project's config under the working directory", () => {
   expect(places({}, "/h", "/p", "linux")).toEqual({
     home: "/h",
@@ -34,6 +54,9 @@ test("the files in them, the project's config under the working directory", () =
     configDir: "/h/.config/hey",
     stateDir: "/h/.local/state/hey",
     cacheDir: "/h/.cache/hey",
+    claudeDir: "/h/.claude",
+    codexDir: "/h/.codex",
+    peerRelative: [],
     userConfig: "/h/.config/hey/config.toml",
     projectConfig: "/p/.hey/config.toml",
     projectMcpJson: "/p/.mcp.json",

@@ -96,7 +96,8 @@ describe("discovery", () => {
 
   test("with no AGENTS.md of hey's, the user's rules for Codex, else for Claude Code, are the user's file", () => {
     const home = join(root, "home");
-    const mine = (cwd: string) => readAgentsFiles(agentsPlaces(cwd, user, home)).files.map((f) => [f.path.slice(root.length), f.text]);
+    const peers = { claudeDir: join(home, ".claude"), codexDir: join(home, ".codex") };
+    const mine = (cwd: string) => readAgentsFiles(agentsPlaces(cwd, user, peers)).files.map((f) => [f.path.slice(root.length), f.text]);
     mkdirSync(join(root, "p"));
     put(join(home, ".claude", "CLAUDE.md"), "claude rules");
     expect(mine(join(root, "p"))).toEqual([["/home/.claude/CLAUDE.md", "claude rules"]]);
@@ -104,6 +105,20 @@ describe("discovery", () => {
     expect(mine(join(root, "p"))).toEqual([["/home/.codex/AGENTS.md", "codex rules"]]);
     put(join(user, "AGENTS.md"), "mine");
     expect(mine(join(root, "p"))).toEqual([["/home/.config/hey/AGENTS.md", "mine"]]);
+  });
+
+  test("the user's rules are read where Codex and Claude Code keep them ($CODEX_HOME, $CLAUDE_CONFIG_DIR), not in the home folder they left", () => {
+    const home = join(root, "home");
+    const peers = { claudeDir: join(home, ".config", "claude"), codexDir: join(home, ".config", "codex") };
+    const mine = () => readAgentsFiles(agentsPlaces(join(root, "p"), user, peers)).files.map((f) => [f.path.slice(root.length), f.text]);
+    mkdirSync(join(root, "p"));
+    put(join(home, ".codex", "AGENTS.md"), "stale codex rules");
+    put(join(home, ".claude", "CLAUDE.md"), "stale claude rules");
+    expect(mine()).toEqual([]);
+    put(join(home, ".config", "claude", "CLAUDE.md"), "claude rules");
+    expect(mine()).toEqual([["/home/.config/claude/CLAUDE.md", "claude rules"]]);
+    put(join(home, ".config", "codex", "AGENTS.md"), "codex rules");
+    expect(mine()).toEqual([["/home/.config/codex/AGENTS.md", "codex rules"]]);
   });
 
   test("the user's directory holds AGENTS.md only (its CLAUDE.md belongs to another tool)", () => {

@@ -33,7 +33,8 @@ function bigImports(at: string): string {
 
 function source(cwd: string, warned: string[]) {
   const home = join(tmp.path, "home");
-  const facts = { core: "core", cwd, root: cwd, home, configDir: join(home, ".config", "hey"), os: "linux", shell: () => "bash" };
+  const peers = { claudeDir: join(home, ".claude"), codexDir: join(home, ".codex") };
+  const facts = { core: "core", cwd, root: cwd, home, ...peers, configDir: join(home, ".config", "hey"), os: "linux", shell: () => "bash" };
   const warn = (m: string, once?: boolean) => void warned.push(`${once ? "once: " : ""}${m}`);
   return createPromptSource({
     ...facts,
@@ -210,7 +211,16 @@ test("hey doctor's project notes name the instruction files and skills over thei
   for (let i = 0; i < 80; i++) {
     write(join(repo, ".claude", "skills", `s${i}`, "SKILL.md"), `---\nname: s${i}\ndescription: ${"Does one thing well. ".repeat(33)}\n---\nSteps.\n`);
   }
-  const at = { home: join(tmp.path, "home"), cwd: repo, root: repo, configDir: join(tmp.path, "home", ".config", "hey") };
+  const home = join(tmp.path, "home");
+  const at = {
+    home,
+    claudeDir: join(home, ".claude"),
+    codexDir: join(home, ".codex"),
+    peerRelative: [],
+    cwd: repo,
+    root: repo,
+    configDir: join(home, ".config", "hey"),
+  };
   const notes = projectNotes(at, true, 40_000);
   expect(notes.filter((n) => n.startsWith("instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB"))).toHaveLength(1);
   expect(notes).toContain(

@@ -32,6 +32,8 @@ function source(root: string, shapes: boolean) {
     cwd: join(root, "repo"),
     root: join(root, "repo"),
     home: join(root, "home"),
+    claudeDir: join(root, "home", ".claude"),
+    codexDir: join(root, "home", ".codex"),
     configDir,
     os: "linux",
     shell: () => "bash",

@@ -29,6 +29,8 @@ test("a skill still broken after an edit is reported at the next /reload; unedit
     cwd: dir.path,
     root: dir.path,
     home: dir.path,
+    claudeDir: join(dir.path, ".claude"),
+    codexDir: join(dir.path, ".codex"),
     configDir,
     os: "linux",
     shell: () => "bash",

@@ -25,7 +25,7 @@ function put(path: string, text: string): void {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);
 }
-const folders = (project: boolean) => skillFolders({ home, configDir: configDir(), root: cwd, project });
+const folders = (project: boolean, claudeDir = join(home, ".claude")) => skillFolders({ home, claudeDir, configDir: configDir(), root: cwd, project });
 const dirs = (project: boolean) => folders(project).map((f) => f.dir);
 
 describe("the six folders", () => {
@@ -42,6 +42,18 @@ describe("the six folders", () => {
     // a project's skills must really be in the project; the user's own may be links anywhere
     const within = realpathSync(cwd);
     expect(folders(true).map((f) => f.within)).toEqual([undefined, undefined, undefined, within, within, within]);
+  });
+
+  test("Claude Code's folder moved (CLAUDE_CONFIG_DIR): the user's skills come from there, the project's .claude/skills stays in the project", () => {
+    const moved = join(home, ".config", "claude");
+    put(join(moved, "skills", "deploy", "SKILL.md"), skill("deploy", "from the moved folder"));
+    put(join(home, ".claude", "skills", "stale", "SKILL.md"), skill("stale", "left behind"));
+    put(join(cwd, ".claude", "skills", "lint", "SKILL.md"), skill("lint", "the project's"));
+    expect(folders(true, moved).map((f) => f.dir)).toEqual([join(moved, "skills"), ...dirs(true).slice(1)]);
+    expect(loadSkills(folders(true, moved)).skills.map((s) => [s.name, s.description])).toEqual([
+      ["deploy", "from the moved folder"],
+      ["lint", "the project's"],
+    ]);
   });
 
   test("a later folder wins a name, with a warning naming both files; other skills from every folder stay", () => {
