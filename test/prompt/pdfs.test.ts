@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PDF_MAX_BYTES } from "../../src/fs/pdf-bytes.ts";
 import { expandPrompt, MentionError } from "../../src/prompt/input.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -17,7 +16,7 @@ beforeAll(() => {
   writeFileSync(join(dir.path, "docs", "rfc.pdf"), PDF);
   writeFileSync(join(dir.path, "docs", "scan.bin"), makePdf(2)); // a PDF under another name
   writeFileSync(join(dir.path, "docs", "long.pdf"), makePdf(140));
-  const big = Buffer.alloc(PDF_MAX_BYTES + 1024, 32);
+  const big = Buffer.alloc(5 * 1024 * 1024 + 1024, 32); // over the 5 MB sent
   Buffer.from(makePdf(1)).copy(big);
   writeFileSync(join(dir.path, "docs", "big.pdf"), big);
 });

@@ -8,7 +8,6 @@ import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { toRequest as anthropicRequest } from "../../src/providers/anthropic.ts";
 import { toRequest as googleRequest } from "../../src/providers/google.ts";
 import { adaptToRefusal, type Adaptable } from "../../src/providers/openai-adapt.ts";
-import { NO_PDFS_NOTICE } from "../../src/providers/documents.ts";
 import { requestOptionsFor, toRequest as chatRequest } from "../../src/providers/openai.ts";
 import { toRequest as responsesRequest } from "../../src/providers/responses.ts";
 
@@ -107,7 +106,9 @@ describe("chat completions", () => {
 
   test("a refusal of the file part: PDFs go as lines from then on, and the user is told once", () => {
     const options: Adaptable & { pdfs?: boolean } = { pdfs: true };
-    expect(adaptToRefusal(options, "unknown variant `file`, expected one of `text`, `image_url`")).toBe(NO_PDFS_NOTICE);
+    expect(adaptToRefusal(options, "unknown variant `file`, expected one of `text`, `image_url`")).toBe(
+      "this endpoint takes no PDFs: each PDF of the conversation is sent as a line saying how to read its text",
+    );
     expect(adaptToRefusal(options, "unknown variant `file`, expected one of `text`, `image_url`")).toBe(false);
     expect(sent(mentioned, options)).toEqual([{ role: "user", content: `summarize @docs/rfc.pdf\n${LINE}` }]);
   });
