@@ -14,12 +14,9 @@ export const PDF_MAX_PAGES = 100;
 /**
  * The most bytes of a PDF sent (5 MB, 6.7 MB as base64): a session line holds at most 8 MB
  * (sessions/lines.ts MAX_LINE_BYTES), so a bigger one would come back from `hey -c` without its
- * PDF; every API takes this much (Anthropic 32 MB a request, Gemini 20 MB inline, OpenAI 50 MB).
+ * PDF; every API takes this much (Anthropic and OpenAI 32 MB a request, Gemini 20 MB inline).
  */
 export const PDF_MAX_BYTES = 5 * 1024 * 1024;
-
-/** How to read a PDF that is not sent (too big, or to a model that takes none): its text, through bash. */
-export const PDF_TEXT_HINT = "read its text with bash: pdftotext -layout FILE - (poppler-utils)";
 
 /** Whether `bytes` start a PDF: `%PDF-` (a few bytes of junk before it are allowed by readers, not here). */
 export const isPdf = (bytes: Uint8Array): boolean => bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 5)) === "%PDF-";
@@ -88,9 +85,9 @@ export function pdfProblem(size: number, pages: number | undefined, name: string
   const file = shellWord(name);
   const text = `read its text with bash (pdftotext -layout ${file} -)`;
   if (pages !== undefined && pages > PDF_MAX_PAGES)
-    return `PDF of ${pages} pages is over the ${PDF_MAX_PAGES} pages hey sends; ${text}, or send some pages (qpdf --pages ${file} 1-${PDF_MAX_PAGES} -- part.pdf)`;
+    return `PDF of ${pages} pages is over the ${PDF_MAX_PAGES} pages hey sends; ${text}, or send some pages (qpdf --empty --pages ${file} 1-${PDF_MAX_PAGES} -- part.pdf)`;
   if (size > PDF_MAX_BYTES)
-    return `PDF of ${(size / 1048576).toFixed(1)} MB is over the ${PDF_MAX_BYTES / 1048576} MB hey sends; ${text}, or send some pages (qpdf --pages ${file} 1-20 -- part.pdf)`;
+    return `PDF of ${(size / 1048576).toFixed(1)} MB is over the ${PDF_MAX_BYTES / 1048576} MB hey sends; ${text}, or send some pages (qpdf --empty --pages ${file} 1-20 -- part.pdf)`;
   return undefined;
 }
 

@@ -35,7 +35,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
     name: TOOL.readFile,
     description:
       `Read a text file as numbered lines: up to ${READ_LIMIT} lines (${READ_OUTPUT_MAX / 1000}k chars) from offset; ` +
-      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Images (png/jpeg/gif/webp) and PDFs are shown; other binary files are refused.`,
+      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Shows images (png/jpeg/gif/webp) and PDFs; refuses other binaries.`,
     parameters: {
       type: "object",
       properties: {

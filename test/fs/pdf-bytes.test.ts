@@ -36,7 +36,7 @@ describe("pdf bytes", () => {
     const problem = pdfProblem(10_000, 240, "my docs/spec.pdf");
     expect(problem).toContain("240 pages is over the 100 pages");
     expect(problem).toContain("pdftotext -layout 'my docs/spec.pdf' -");
-    expect(problem).toContain("qpdf --pages 'my docs/spec.pdf' 1-100 -- part.pdf");
+    expect(problem).toContain("qpdf --empty --pages 'my docs/spec.pdf' 1-100 -- part.pdf");
   });
 
   test("over the byte limit: an error naming the size and the limit", () => {

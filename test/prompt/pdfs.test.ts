@@ -45,7 +45,7 @@ test("over the page limit or the byte limit: an error naming it and the ways out
   expect(long.isError).toBe(true);
   expect(long.output).toContain("docs/long.pdf: PDF of 140 pages is over the 100 pages hey sends");
   expect(long.output).toContain("pdftotext -layout docs/long.pdf -");
-  expect(long.output).toContain("qpdf --pages docs/long.pdf 1-100 -- part.pdf");
+  expect(long.output).toContain("qpdf --empty --pages docs/long.pdf 1-100 -- part.pdf");
   const big = await read("docs/big.pdf");
   expect(big.isError).toBe(true);
   expect(big.output).toContain("is over the 5 MB hey sends");
