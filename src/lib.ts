@@ -53,6 +53,7 @@ export {
   type ContentBlock,
   type Effort,
   type ImagePart,
+  type DocumentPart,
   type Message,
   type Protocol,
   type Role,

@@ -215,7 +215,7 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
     toolCallId: call.id,
     toolName: call.name,
     isError: Boolean(result.isError),
-    content: [{ type: "text", text: result.output }, ...(result.images ?? [])],
+    content: [{ type: "text", text: result.output }, ...(result.images ?? []), ...(result.documents ?? [])],
   };
 }
 

@@ -3,7 +3,8 @@
 import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
+import type { ContentBlock, DocumentPart, ImagePart } from "../kernel/ir.ts";
+import { isPdf, PDF_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
@@ -48,7 +49,7 @@ export const isBlank = (bytes: Uint8Array | undefined) => !bytes || bytes.every(
 export function expandPrompt(message: string, opts: PromptInput): ContentBlock[] {
   const required = new Set(opts.required ?? []);
   const files: MentionedFile[] = [];
-  const images: ImagePart[] = [];
+  const images: (ImagePart | DocumentPart)[] = [];
   for (const { path, looksLikePath, written } of findMentions(message)) {
     if (opts.skip?.(path)) continue;
     const named = writeMention(path); // `@"my notes.txt"` in a message, as it is typed
@@ -202,7 +203,11 @@ const IMAGE_SNIFF_BYTES = 32;
 /** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
 const DIRECTORY = "directory";
 
-function readMention(path: string, full: string, { maxBytes, saw, imageCheck }: PromptInput): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
+function readMention(
+  path: string,
+  full: string,
+  { maxBytes, saw, imageCheck }: PromptInput,
+): MentionedFile | ImagePart | DocumentPart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
     stat = statSync(diskPath(full)); // a name as hey writes it (fs/odd-names.ts) is opened by its bytes
@@ -229,6 +234,12 @@ function readMention(path: string, full: string, { maxBytes, saw, imageCheck }: 
     const refused = imageCheck?.(image);
     if (refused) throw new MentionError(`${writeMention(path)}: ${refused}`);
     return image;
+  }
+  if (isPdf(head.bytes)) {
+    if (head.size <= PDF_MAX_BYTES && head.size > head.bytes.length) head = readUpTo(head.size);
+    const pdf = head.size > PDF_MAX_BYTES ? { problem: pdfProblem(head.size, undefined, path)! } : pdfPart(head.bytes, path);
+    if ("problem" in pdf) throw new MentionError(`${writeMention(path)}: ${pdf.problem}`);
+    return pdf.part;
   }
   const format = sniffUnsendable(head.bytes);
   if (format) throw new MentionError(`${writeMention(path)}: ${unsendable(format)}`);

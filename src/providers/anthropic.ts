@@ -2,16 +2,8 @@
 // gateways. The only file that loads `@anthropic-ai/sdk`, and only lazily, inside the factory.
 // Fixture names below are under test/fixtures/wire/anthropic/.
 import type { ClientOptions } from "@anthropic-ai/sdk";
-import type {
-  Base64ImageSource,
-  ContentBlockParam,
-  ImageBlockParam,
-  MessageCreateParamsStreaming,
-  MessageParam,
-  RawMessageStreamEvent,
-  TextBlockParam,
-  Tool,
-} from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from "@anthropic-ai/sdk/resources/messages";
+import { toolContent, userBlock } from "./anthropic-content.ts";
 import { newId, parseArguments, type ContentBlock, type Message, type ThinkingPart, type ToolCall } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
@@ -82,7 +74,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
       }
       case "assistant":
         push("assistant", [
-          ...m.content.flatMap((p) => (p.type === "thinking" ? thinkingBlock(p, opts.model) : userBlock(p))),
+          ...m.content.flatMap((p): ContentBlockParam[] => (p.type === "thinking" ? thinkingBlock(p, opts.model) : userBlock(p))),
           ...(m.toolCalls ?? []).map((c): ContentBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: parseArguments(c.arguments) ?? {} })),
         ]);
         break;
@@ -148,27 +140,6 @@ function thinkingBlock(p: ThinkingPart, model: string): ContentBlockParam[] {
   if (typeof data?.redacted === "string") return [{ type: "redacted_thinking", data: data.redacted }];
   if (typeof data?.signature === "string" && data.signature) return [{ type: "thinking", thinking: p.text, signature: data.signature }];
   return [];
-}
-
-const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
-
-/**
- * Text and images. Whitespace-only text is left out: the API answers 400 "text content blocks
- * must contain non-whitespace text", and adaptive thinking itself can produce a "\n\n" block
- * (adaptive-thinking-leading-text.sse; nick1udwig/kibitz#78).
- */
-function userBlock(p: ContentBlock): (TextBlockParam | ImageBlockParam)[] {
-  if (p.type === "text") return p.text.trim() === "" ? [] : [{ type: "text", text: p.text }];
-  if (p.type !== "image") return [];
-  if (!IMAGE_TYPES.has(p.mediaType)) return [{ type: "text", text: `[image ${p.mediaType} omitted: unsupported type]` }];
-  return [{ type: "image", source: { type: "base64", media_type: p.mediaType as Base64ImageSource["media_type"], data: p.data } }];
-}
-
-/** A plain string unless the result holds an image; never blank (the API rejects blank text). */
-function toolContent(content: ContentBlock[]): string | (TextBlockParam | ImageBlockParam)[] {
-  if (content.some((p) => p.type === "image")) return content.flatMap(userBlock);
-  const text = joinText(content);
-  return text.trim() === "" ? "(no output)" : text;
 }
 
 /**

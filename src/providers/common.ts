@@ -2,7 +2,7 @@
 // wording and the status rules of the errors it classifies, and the flattening of IR content its
 // wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
 // vendor's files.
-import type { ContentBlock, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
+import type { ContentBlock, DocumentPart, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
@@ -299,13 +299,14 @@ export function joinText(content: ContentBlock[]): string {
   return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
-/** Content for a place that carries text only (a tool result on some wires, a text-only model): each image is named, `[image TYPE omitted]` or what `where` says of it. */
+/** Content for a place that carries text only (a tool result on some wires, a text-only model): each image and PDF is named, `[image TYPE omitted]` or what `where` says of it. */
 export function toolText(content: ContentBlock[], where = "omitted"): string {
-  return content.flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} ${where}]`] : [])).join("\n");
+  const named = (p: ContentBlock) => (p.type === "image" ? [`[image ${p.mediaType} ${where}]`] : p.type === "document" ? [`[PDF ${p.name} ${where}]`] : []);
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : named(p))).join("\n");
 }
 
-/** An image as a `data:` URL, the form the OpenAI wires take images in. */
-export function dataUrl(p: ImagePart): string {
+/** An image or a PDF as a `data:` URL, the form the OpenAI wires take them in. */
+export function dataUrl(p: ImagePart | DocumentPart): string {
   return `data:${p.mediaType};base64,${p.data}`;
 }
 

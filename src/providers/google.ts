@@ -14,7 +14,7 @@ import type {
   Part,
   ThinkingLevel,
 } from "@google/genai";
-import { newId, parseArguments, type ContentBlock, type ImagePart, type Message, type ToolCall } from "../kernel/ir.ts";
+import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
@@ -77,9 +77,9 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     if (results.length === 0) return;
     const order = (r: Message) => calls.findIndex((c) => c.id === r.toolCallId);
     results.sort((a, b) => order(a) - order(b));
-    // a tool's images: Gemini 3 takes them inside its function response; older models, as parts after the responses
+    // a tool's images and PDFs: Gemini 3 takes them inside its function response; older models, as parts after the responses
     const inside = geminiGeneration(opts.model) >= 3;
-    const after = inside ? [] : results.flatMap((r) => r.content.flatMap((p) => (p.type === "image" ? imagePart(p) : [])));
+    const after = inside ? [] : results.flatMap((r) => r.content.flatMap(mediaPart));
     contents.push({ role: "user", parts: [...results.map((r) => functionResponse(r, calls, opts.model, names, inside)), ...after] });
     results = [];
   };
@@ -129,10 +129,11 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   return { model: opts.model, contents, config };
 }
 
-const imagePart = (p: ImagePart): Part[] => [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
+/** An image or a PDF as inline data (Gemini reads a PDF whole: ai.google.dev "Document understanding"); nothing for other parts. */
+const mediaPart = (p: ContentBlock): Part[] => (p.type === "image" || p.type === "document" ? [{ inlineData: { mimeType: p.mediaType, data: p.data } }] : []);
 
 function userParts(content: ContentBlock[]): Part[] {
-  const parts = content.flatMap((p): Part[] => (p.type === "text" ? [{ text: p.text }] : p.type === "image" ? imagePart(p) : []));
+  const parts = content.flatMap((p): Part[] => (p.type === "text" ? [{ text: p.text }] : mediaPart(p)));
   return parts.length > 0 ? parts : [{ text: "" }];
 }
 
@@ -180,7 +181,7 @@ function callData(c: ToolCall | undefined, model: string): CallData {
 function functionResponse(r: Message, calls: ToolCall[], model: string, names: GeminiNames, inside: boolean): Part {
   const call = calls.find((c) => c.id === r.toolCallId);
   const text = inside ? joinText(r.content) : toolText(r.content, "follows the function responses");
-  const images = inside ? r.content.flatMap((p) => (p.type === "image" ? imagePart(p) : [])) : [];
+  const images = inside ? r.content.flatMap(mediaPart) : [];
   const id = callData(call, model).id;
   return {
     functionResponse: {

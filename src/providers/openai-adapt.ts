@@ -5,6 +5,7 @@
 import { effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
 import type { ReasoningReplay } from "./reasoning-replay.ts";
 import { IMAGES_REFUSED } from "./image-words.ts";
+import { NO_PDFS_NOTICE, PDFS_REFUSED } from "./documents.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
 
 /** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
@@ -18,6 +19,7 @@ export interface Adaptable {
   signatureFallback?: boolean;
   noImages?: boolean;
   toolImagesAsText?: boolean;
+  pdfs?: boolean;
 }
 
 /**
@@ -47,6 +49,8 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean | stri
     return (options.sendEffort = false) || NO_EFFORT_NOTICE;
   // a text-only model given an image (@img.png, read_file of one, before /model or -c -m): a placeholder in its place
   if (!options.noImages && IMAGES_REFUSED.test(said)) return (options.noImages = true) && NO_IMAGES_NOTICE;
+  // an endpoint that takes no `file` part after all: each PDF goes as a line saying how to read it
+  if (options.pdfs && PDFS_REFUSED.test(said)) return (options.pdfs = false) || NO_PDFS_NOTICE;
   // the images of tool results, sent in a user message after them, to a server that takes no user turn there
   if (!options.toolImagesAsText && /unexpected role .?user.? after role .?tool/i.test(said)) return (options.toolImagesAsText = true) && TOOL_IMAGES_NOTICE;
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature

@@ -4,14 +4,15 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { unreportedUsage, newId, type ContentBlock, type ImagePart, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type DocumentPart, type ImagePart, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptingStream, conversationKey, errorContextOf, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal } from "./openai-adapt.ts";
-import { toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
+import { pdfsWithheld, toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
+import { documentsAsLines, takesPdfs } from "./documents.ts";
 import { reasoningToSend, replaysEveryTurn, type ReasoningReplay } from "./reasoning-replay.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
@@ -56,6 +57,8 @@ export interface RequestOptions extends RequestBasics {
   noImages?: boolean;
   /** a tool result's images go as lines, not in a user message after the tool messages (Mistral refuses a user turn there) */
   toolImagesAsText?: boolean;
+  /** PDFs go as `file` parts (documents.ts takesPdfs); otherwise each as a line saying how to read it */
+  pdfs?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -73,7 +76,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const lastUser = req.messages.findLastIndex((m) => m.role === "user");
   const wireId = opts.nineCharIds ? nineCharId : (id: string) => id;
   const toolImages = !opts.noImages && !opts.toolImagesAsText;
-  let shown: ImagePart[] = [];
+  let shown: (ImagePart | DocumentPart)[] = [];
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
@@ -81,17 +84,20 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         messages.push({ role: systemRole, content: joinText(m.content) });
         break;
       case "user":
-        messages.push({ role: "user", content: userContent(m.content, opts.noImages === true) });
+        messages.push({ role: "user", content: userContent(m.content, opts.noImages === true, pdfsWithheld(opts)) });
         break;
-      case "tool":
+      case "tool": {
         // Text only, and an error result is plain text too: tool messages have no images and no error flag.
-        // Their images follow in a user message after the turn's last tool message (openai-adapt.ts TOOL_IMAGES_NOTICE).
-        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(m.content, toolImageLine(toolImages, opts.noImages)) });
-        if (toolImages) shown = [...shown, ...m.content.filter((p): p is ImagePart => p.type === "image")];
+        // Their images and PDFs follow in a user message after the turn's last tool message (openai-adapt.ts TOOL_IMAGES_NOTICE).
+        const pdfsWhy = pdfsWithheld(opts) ?? (toolImages ? undefined : "this endpoint takes no PDFs after tool results");
+        const content = pdfsWhy ? documentsAsLines(m.content, pdfsWhy) : m.content;
+        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(content, toolImageLine(toolImages, opts.noImages)) });
+        if (toolImages) shown = [...shown, ...content.filter((p) => p.type === "image" || p.type === "document")];
         if (req.messages[i + 1]?.role === "tool") break;
         if (shown.length > 0) messages.push(toolImagesMessage(shown));
         shown = [];
         break;
+      }
       case "assistant": {
         const calls = m.toolCalls ?? [];
         const text = joinText(m.content);
@@ -321,6 +327,7 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
     cacheKey: promptCacheKey ?? host === "api.openai.com",
     effortFor: {},
     nineCharIds: wantsNineCharIds(host, opts.model),
+    pdfs: takesPdfs(host),
     ...(mistral ? { streamUsage: false } : {}),
   };
 }

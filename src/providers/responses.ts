@@ -7,13 +7,14 @@ import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
+import { adaptingStream, conversationKey, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
 import { effortNotice, learnEffort, NO_EFFORT_NOTICE, openaiEffort, REASONING_REFUSED } from "./effort.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
 import type { OpenAI } from "./openai.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { toolOutput, userContent } from "./responses-content.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -154,24 +155,6 @@ function callItemId(c: ToolCall, model: string): string | undefined {
   if (c.opaque?.protocol !== "responses" || c.opaque.model !== model) return undefined;
   const id = (c.opaque.data as Partial<CallData> | undefined)?.id;
   return typeof id === "string" ? id : undefined;
-}
-
-function userContent(content: ContentBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
-  return content.flatMap((p): OpenAI.Responses.ResponseInputMessageContentList => {
-    if (p.type === "text") return [{ type: "input_text", text: p.text }];
-    if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
-    return [];
-  });
-}
-
-/** Plain text, or text and images as a list when the result carries images (a screenshot tool). */
-function toolOutput(content: ContentBlock[]): string | OpenAI.Responses.ResponseFunctionCallOutputItemList {
-  if (!content.some((p) => p.type === "image")) return joinText(content);
-  return content.flatMap((p): OpenAI.Responses.ResponseFunctionCallOutputItemList => {
-    if (p.type === "text") return [{ type: "input_text", text: p.text }];
-    if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
-    return [];
-  });
 }
 
 /**
