@@ -8,7 +8,7 @@ import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { AGENT_MARK } from "./trust/agent-mark.ts";
-import { hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
+import { createRedaction, hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote, sessionNote } from "./context/task-note.ts";
 import { effectiveBudget } from "./context/window.ts";
@@ -59,7 +59,7 @@ import { createReadFileTool } from "./tools/read-file.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
-import { errorsTo, terminalOutput } from "./ui/display.ts";
+import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { setupHint, type Failure } from "./ui/setup-help.ts";
 import { visible } from "./ui/visible.ts";
@@ -230,7 +230,7 @@ export async function assemble(
   // nothing hey prints, saves or logs, nor a tool result the model reads, holds a secret it knows (MCP sign-ins' too) or a shaped one
   const credentials = createCredentialStore(here.configDir);
   const secrets = () => [...live.configured.secrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
-  const redaction: Redaction = { secrets, shapes: () => live.configured.shapes, shown: new Set() };
+  const redaction = createRedaction(secrets, () => live.configured.shapes, { history: resumed?.messages, fileText: fileTextNow(home) }); // a resumed run's placeholders count as shown
   const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
   debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model, settings.effort);

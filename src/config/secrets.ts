@@ -6,6 +6,7 @@ import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { varsIn } from "./schema.ts";
 import { placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { placeholderRefusal } from "./written-placeholders.ts";
 import type { Settings } from "./settings.ts";
 
 export const REDACTED = "[redacted]";
@@ -259,18 +260,18 @@ export interface Redaction {
   secrets(): readonly string[];
   /** whether values shaped like credentials are hidden too (`[tools] redact_secrets`) */
   shapes(): boolean;
-  /** the placeholders shown so far this run (redactingTool adds to it) */
+  /** the placeholders shown so far this run, `[secret: NAME]`s and REDACTED (redactingTool and redactText add to it) */
   shown: Set<string>;
+  /** a file's text now (undefined: no such file), to tell a placeholder it holds as text from one standing for its value (written-placeholders.ts); absent: none is */
+  fileText?(path: string, cwd: string): string | undefined;
 }
-
-/** Tools whose argument becomes a file's text: a placeholder written there would replace the value it hides. */
-const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit: ["old_string", "new_string"] };
 
 /**
  * `tool` whose results reach the model (and everything after it) with the secrets hey knows
  * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
- * images pass). A write_file or edit that would write a placeholder shown this run into a file is
- * refused, so a file read with its secrets hidden is never written back without them.
+ * images pass). A write_file or edit that would write a placeholder shown this run into a file in
+ * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
+ * written back without them.
  */
 /**
  * Text that reaches the model or the screen from outside a tool (a `!` command's output, a
@@ -279,8 +280,20 @@ const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit
  */
 export function redactText(text: string, r: Redaction): string {
   const hidden = redactedForm(text, r);
+  if (redact(text, r.secrets()) !== text) r.shown.add(REDACTED);
   if (r.shapes()) for (const p of placeholdersIn(hidden)) r.shown.add(p);
   return hidden;
+}
+
+/** A run's Redaction; the placeholders in `history` (a resumed session's messages) count as shown: the model read them there. */
+export function createRedaction(
+  secrets: () => readonly string[],
+  shapes: () => boolean,
+  opts: { history?: unknown; fileText?: Redaction["fileText"] },
+): Redaction {
+  const text = JSON.stringify(opts.history ?? []);
+  const shown = new Set([...placeholdersIn(text), ...(text.includes(REDACTED) ? [REDACTED] : [])]);
+  return { secrets, shapes, shown, ...(opts.fileText ? { fileText: opts.fileText } : {}) };
 }
 
 /** `text` as redactText and redactingTool show it, its placeholders not recorded: to find a text in what the model was sent. */
@@ -290,20 +303,15 @@ export function redactedForm(text: string, r: Redaction): string {
 }
 
 export function redactingTool(tool: Tool, r: Redaction): Tool {
-  const textArgs = FILE_TEXT_ARGS[tool.name] ?? [];
   return {
     ...tool,
     run: async (args, ctx) => {
-      for (const name of textArgs) {
-        const text = args[name];
-        const hidden = typeof text === "string" ? placeholdersIn(text).filter((p) => r.shown.has(p)) : [];
-        if (hidden.length > 0)
-          return {
-            isError: true,
-            output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user`,
-          };
-      }
-      const result = redactDeep(await tool.run(args, ctx), r.secrets());
+      const path = typeof args.path === "string" ? args.path : undefined; // read only when a shown placeholder is written
+      const refused = placeholderRefusal(tool.name, args, r.shown, () => (path && r.fileText ? r.fileText(path, ctx.cwd) : ""));
+      if (refused) return { isError: true, output: refused };
+      const raw = await tool.run(args, ctx);
+      const result = redactDeep(raw, r.secrets());
+      if (result !== raw) r.shown.add(REDACTED);
       if (!r.shapes()) return result;
       const output = redactShapes(result.output);
       if (output === result.output) return result;

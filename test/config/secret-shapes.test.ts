@@ -99,7 +99,7 @@ describe("redactingTool", () => {
     const out = await redactingTool(echo, r).run({ text: `GITHUB_TOKEN=${GHP}\nknown-secret-value` }, ctx);
     expect(out.output).toBe("GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n[redacted]");
     expect(out.images?.[0]?.data).toBe("AKIAIOSFODNN7EXAMPLE");
-    expect([...r.shown]).toEqual(["[secret: GITHUB_TOKEN]"]);
+    expect([...r.shown]).toEqual(["[redacted]", "[secret: GITHUB_TOKEN]"]);
   });
 
   test("[tools] redact_secrets = false: only the secrets hey knows", async () => {
@@ -114,7 +114,7 @@ describe("redactingTool", () => {
     expect(refused).toEqual({
       isError: true,
       output:
-        "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user",
+        "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; writing it would put that text in the file in place of the real value. Change only the lines you mean to with edit (old_string and new_string from those lines, without the placeholder): the rest of the file, its values too, stays as it is; not written",
     });
     // a placeholder hey did not show (documentation about them) is ordinary text
     expect(await redactingTool(writer, r).run({ path: "README.md", content: "shown as [secret: NPM_TOKEN]" }, ctx)).toEqual({ output: "written" });

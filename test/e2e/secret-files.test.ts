@@ -1,0 +1,91 @@
+// A project's secret file through dist/hey: the model reads it with its values hidden, and a
+// write or an edit can never put a placeholder it was shown (`[redacted]`, `[secret: NAME]`) back
+// into the file in place of the user's value, in this run or after `hey -c`; changing the other
+// lines with edit still works.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000);
+
+const KEY = "gwkey_plainvalue_0001"; // the gateway key hey's config uses, ${MYGW_KEY}
+const TOKEN = "ghp_" + "Zq8Wn4Lk2Jh6Gf0Ds9Ap7Ox5Ic3Ub1Ty9Rz3";
+const ENV = `MYGW_KEY=${KEY}\nGITHUB_TOKEN=${TOKEN}\nPORT=3000\n`;
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+let turns: Turn[] = [];
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  model = startModelServer(() => turns.shift() ?? { text: "done" });
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "gw"\nmodel = "m"\n[provider.gw]\nbase_url = "${model.baseUrl}"\napi_key = "\${MYGW_KEY}"\nmodels = ["m"]\n`,
+  );
+  writeFileSync(join(project.path, ".env.local"), ENV);
+});
+afterEach(() => {
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+const hey = (args: string[]) => runHey(args, { cwd: project.path, env: { HOME: home.path, MYGW_KEY: KEY } });
+const results = () =>
+  model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+const envFile = () => readFileSync(join(project.path, ".env.local"), "utf8");
+
+test("read with its values hidden, then rewritten whole with the placeholders: refused, the file keeps its keys; the PORT line changed with edit", async () => {
+  turns = [
+    { calls: [["read_file", { path: ".env.local" }]] },
+    { calls: [["write_file", { path: ".env.local", content: "MYGW_KEY=[redacted]\nGITHUB_TOKEN=[secret: GITHUB_TOKEN]\nPORT=4000\n" }]] },
+    { calls: [["write_file", { path: ".env.local", content: "MYGW_KEY=[redacted]\nGITHUB_TOKEN=abc\nPORT=4000\n" }]] },
+    { calls: [["edit", { path: ".env.local", old_string: "PORT=3000", new_string: "PORT=4000" }]] },
+  ];
+  const run = await hey(["-p", "set PORT to 4000 in .env.local"]);
+  expect(run.code).toBe(0);
+  const [read, both, known, edited] = results();
+  expect(read).toBe("1\tMYGW_KEY=[redacted]\n2\tGITHUB_TOKEN=[secret: GITHUB_TOKEN]\n3\tPORT=3000");
+  expect(both).toStartWith("write_file: content holds [secret: GITHUB_TOKEN], [redacted], which stands for a value hey hid from you;");
+  expect(known).toStartWith("write_file: content holds [redacted], which stands for a value hey hid from you;");
+  expect(known).toContain("Change only the lines you mean to with edit");
+  expect(edited).toContain("+PORT=4000");
+  expect(envFile()).toBe(`MYGW_KEY=${KEY}\nGITHUB_TOKEN=${TOKEN}\nPORT=4000\n`);
+  expect(run.stderr).toContain("✗ write_file: content holds");
+});
+
+test("after hey -c: the key the user typed comes back as [redacted]; a file written with it is refused", async () => {
+  turns = [{ text: "noted" }];
+  expect((await hey(["-p", `my other gateway key is ${KEY}`])).code).toBe(0);
+  const sessions = join(home.path, ".local", "state", "hey", "sessions");
+  expect(
+    readdirSync(sessions)
+      .map((f) => readFileSync(join(sessions, f), "utf8"))
+      .join(""),
+  ).not.toContain(KEY);
+  turns = [{ calls: [["write_file", { path: "gw.env", content: "GW=[redacted]\n" }]] }];
+  const run = await hey(["-c", "-p", "write that key to gw.env"]);
+  expect(run.code).toBe(0);
+  expect(results().at(-1)).toStartWith("write_file: content holds [redacted], which stands for a value hey hid from you; the new file would hold that text");
+  expect(readdirSync(project.path)).not.toContain("gw.env");
+});
+
+test("a document that holds [redacted] as text is rewritten as usual after a secret was shown hidden", async () => {
+  const doc = "Keys are shown as [redacted].\n";
+  writeFileSync(join(project.path, "SECRETS.md"), doc);
+  turns = [
+    { calls: [["read_file", { path: ".env.local" }]] },
+    { calls: [["read_file", { path: "SECRETS.md" }]] },
+    { calls: [["write_file", { path: "SECRETS.md", content: `${doc}They never reach the model.\n` }]] },
+  ];
+  expect((await hey(["-p", "document it"])).code).toBe(0);
+  expect(results().at(-1)).toStartWith("overwrote SECRETS.md");
+  expect(readFileSync(join(project.path, "SECRETS.md"), "utf8")).toBe(`${doc}They never reach the model.\n`);
+});
