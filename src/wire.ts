@@ -169,7 +169,8 @@ export async function assemble(
         existing: resumed,
       });
   const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home, env });
-  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
+  const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
+  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
 
   // bash's full outputs live with the session; older ones are pruned in the background
@@ -181,7 +182,7 @@ export async function assemble(
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, inPrompt: () => prompt.instructions() }); // within the share it leaves
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
-  const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, (text) => redactedForm(text, redaction)); // as tool results show it
+  const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered

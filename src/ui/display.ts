@@ -22,13 +22,17 @@ type Env = Record<string, string | undefined>;
 export function terminalOutput(
   oneShot: boolean,
   env: Env,
-  opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] },
+  opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"]; asShown: (text: string) => string },
 ): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR) || isDumb(env);
   const options: TerminalOptions = {
     maxRetries: opts.maxRetries,
     stringWidth: Bun.stringWidth,
-    readBefore: (path) => readBefore(opts.cwd, opts.home, path),
+    // the old lines of a write's diff with their secrets hidden, as read_file showed them to the model
+    readBefore: (path) => {
+      const before = readBefore(opts.cwd, opts.home, path);
+      return typeof before === "string" ? opts.asShown(before) : before;
+    },
     hint: opts.hint,
   };
   // the width is read only once text streams: touching process.stdout costs start-up time

@@ -89,3 +89,16 @@ test("a document that holds [redacted] as text is rewritten as usual after a sec
   expect(results().at(-1)).toStartWith("overwrote SECRETS.md");
   expect(readFileSync(join(project.path, "SECRETS.md"), "utf8")).toBe(`${doc}They never reach the model.\n`);
 });
+
+test("the diff of a write_file that replaces the file shows its old lines with their secrets hidden, as read_file showed them", async () => {
+  turns = [{ calls: [["read_file", { path: ".env.local" }]] }, { calls: [["write_file", { path: ".env.local", content: "PORT=4000\n" }]] }];
+  const run = await hey(["-p", "keep only the port, 4000"]);
+  expect(run.code).toBe(0);
+  expect(envFile()).toBe("PORT=4000\n");
+  expect(run.stderr).toContain("✓ overwrote\n");
+  expect(run.stderr).toContain("-MYGW_KEY=[redacted]\n");
+  expect(run.stderr).toContain("-GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n");
+  expect(run.stderr).toContain("+PORT=4000\n");
+  expect(run.stdout + run.stderr).not.toContain(KEY);
+  expect(run.stdout + run.stderr).not.toContain(TOKEN);
+});
