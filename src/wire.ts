@@ -231,7 +231,7 @@ export async function assemble(
   // nothing hey prints, saves or logs, nor a tool result the model reads, holds a secret it knows (MCP sign-ins' too) or a shaped one
   const credentials = createCredentialStore(here.configDir);
   const secrets = () => [...live.configured.secrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
-  const redaction = createRedaction(secrets, () => live.configured.shapes, { history: resumed?.messages, fileText: fileTextNow(home) }); // a resumed run's placeholders count as shown
+  const redaction = createRedaction(secrets, () => live.configured.shapes, { fileText: fileTextNow(home), history: () => agent.messages }, resumed?.messages);
   const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
   debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model, settings.effort);

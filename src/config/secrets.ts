@@ -2,6 +2,7 @@
 // are replaced by REDACTED in everything hey prints or saves, and the variables that held the API
 // keys, headers and other secrets hey consumed are left out of the environment of the commands the
 // model runs. Pure.
+import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { varsIn } from "./schema.ts";
@@ -260,10 +261,18 @@ export interface Redaction {
   secrets(): readonly string[];
   /** whether values shaped like credentials are hidden too (`[tools] redact_secrets`) */
   shapes(): boolean;
-  /** the placeholders shown so far this run, `[secret: NAME]`s and REDACTED (redactingTool and redactText add to it) */
+  /** the placeholders shown so far this run in tool results and prompt text, `[secret: NAME]`s and REDACTED (redactingTool and redactText add to it) */
   shown: Set<string>;
-  /** a file's text now (undefined: no such file), to tell a placeholder it holds as text from one standing for its value (written-placeholders.ts); absent: none is */
-  fileText?(path: string, cwd: string): string | undefined;
+  /** what the check of a write reads beyond `shown` (written-placeholders.ts); absent: no file holds a placeholder as text */
+  writes?: WriteCheck;
+}
+
+/** What the check that no placeholder is written in place of a value reads, when a write holds one. */
+export interface WriteCheck {
+  /** a file's text now: undefined when there is no such file, "" when it cannot be read; never throws */
+  fileText(path: string, cwd: string): string | undefined;
+  /** the conversation: a placeholder in a user's message (its @files) counts as shown (tool results count as they are redacted) */
+  history(): readonly Message[];
 }
 
 /**
@@ -285,15 +294,15 @@ export function redactText(text: string, r: Redaction): string {
   return hidden;
 }
 
-/** A run's Redaction; the placeholders in `history` (a resumed session's messages) count as shown: the model read them there. */
-export function createRedaction(
-  secrets: () => readonly string[],
-  shapes: () => boolean,
-  opts: { history?: unknown; fileText?: Redaction["fileText"] },
-): Redaction {
-  const text = JSON.stringify(opts.history ?? []);
-  const shown = new Set([...placeholdersIn(text), ...(text.includes(REDACTED) ? [REDACTED] : [])]);
-  return { secrets, shapes, shown, ...(opts.fileText ? { fileText: opts.fileText } : {}) };
+/** A run's Redaction; every placeholder in `resumed` (the session it goes on with, saved redacted) counts as shown. */
+export function createRedaction(secrets: () => readonly string[], shapes: () => boolean, writes?: WriteCheck, resumed?: readonly Message[]): Redaction {
+  return { secrets, shapes, shown: new Set(placeholdersOf(resumed ?? [])), ...(writes ? { writes } : {}) };
+}
+
+/** The placeholders in `messages`, REDACTED among them. */
+function placeholdersOf(messages: readonly Message[]): string[] {
+  const text = JSON.stringify(messages);
+  return [...placeholdersIn(text), ...(text.includes(REDACTED) ? [REDACTED] : [])];
 }
 
 /** `text` as redactText and redactingTool show it, its placeholders not recorded: to find a text in what the model was sent. */
@@ -306,12 +315,19 @@ export function redactingTool(tool: Tool, r: Redaction): Tool {
   return {
     ...tool,
     run: async (args, ctx) => {
-      const path = typeof args.path === "string" ? args.path : undefined; // read only when a shown placeholder is written
-      const refused = placeholderRefusal(tool.name, args, r.shown, () => (path && r.fileText ? r.fileText(path, ctx.cwd) : ""));
+      // the conversation and the file are read only when a write holds a placeholder
+      const path = typeof args.path === "string" ? args.path : undefined;
+      const file = () => (path && r.writes ? r.writes.fileText(path, ctx.cwd) : "");
+      const refused = placeholderRefusal(
+        tool.name,
+        args,
+        (p) => r.shown.has(p) || placeholdersOf(r.writes?.history().filter((m) => m.role === "user") ?? []).includes(p),
+        file,
+      );
       if (refused) return { isError: true, output: refused };
       const raw = await tool.run(args, ctx);
       const result = redactDeep(raw, r.secrets());
-      if (result !== raw) r.shown.add(REDACTED);
+      if (result !== raw) r.shown.add(REDACTED); // hidden here: "[redacted]" the file itself holds is text (a document)
       if (!r.shapes()) return result;
       const output = redactShapes(result.output);
       if (output === result.output) return result;

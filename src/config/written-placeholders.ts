@@ -7,9 +7,9 @@ import { placeholdersIn } from "./secret-shapes.ts";
 /** What redact puts in place of a secret hey knows (secrets.ts REDACTED, written here too: that file imports this one). */
 const KNOWN = "[redacted]";
 
-/** The placeholders in `text` that hey has shown (`shown`): `[secret: NAME]`s and `[redacted]`. */
-function shownIn(text: string, shown: ReadonlySet<string>): string[] {
-  return [...placeholdersIn(text), ...(text.includes(KNOWN) ? [KNOWN] : [])].filter((p) => shown.has(p));
+/** The placeholders in `text` that hey has shown the model: `[secret: NAME]`s and `[redacted]`. */
+function shownIn(text: string, shown: (placeholder: string) => boolean): string[] {
+  return [...placeholdersIn(text), ...(text.includes(KNOWN) ? [KNOWN] : [])].filter(shown);
 }
 
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -26,7 +26,7 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 export function placeholderRefusal(
   tool: string,
   args: Record<string, unknown>,
-  shown: ReadonlySet<string>,
+  shown: (placeholder: string) => boolean,
   fileText: () => string | undefined,
 ): string | undefined {
   const text = (name: string) => (typeof args[name] === "string" ? (args[name] as string) : "");

@@ -3,6 +3,7 @@
 // file that holds such text itself (a document about redaction) is written and edited as usual.
 import { describe, expect, test } from "bun:test";
 import { createRedaction, redactingTool, redactText } from "../../src/config/secrets.ts";
+import { userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 
 const KEY = "gwkey_plainvalue_0001";
@@ -11,11 +12,13 @@ const DOC = "Secrets are shown as [redacted] in the output.\n";
 const ctx = { signal: new AbortController().signal, cwd: "/p" };
 
 /** A run whose files are `files` (paths as the model names them), its read_file echoing them and its writers writing them. */
-function run(files: Record<string, string>, history?: unknown) {
+function run(files: Record<string, string>, resumed?: Message[]) {
+  const conversation: Message[] = [];
   const r = createRedaction(
     () => [KEY],
     () => true,
-    { history, fileText: (path, cwd) => (cwd === "/p" ? files[path] : undefined) },
+    { fileText: (path, cwd) => (cwd === "/p" ? files[path] : undefined), history: () => conversation },
+    resumed,
   );
   const tool = (name: string, run: Tool["run"]): Tool => redactingTool({ name, description: "", parameters: {}, run }, r);
   return {
@@ -32,6 +35,7 @@ function run(files: Record<string, string>, history?: unknown) {
       }).run({ path, old_string, new_string }, ctx),
     files,
     r,
+    conversation,
   };
 }
 
@@ -90,9 +94,20 @@ describe("[redacted]: a secret hey knows, shown hidden", () => {
     expect(hey.r.shown.has("[redacted]")).toBe(true);
   });
 
+  test("an @file the user's message brought, its key hidden: counts as shown", async () => {
+    const hey = run({ ".env.local": ENV });
+    hey.conversation.push(userMessage("what port?\n\n```.env.local\nMYGW_KEY=[redacted]\nPORT=3000\n```"));
+    expect((await hey.write(".env.local", "MYGW_KEY=[redacted]\nPORT=4000\n")).isError).toBe(true);
+  });
+
+  test("a document read that holds [redacted] as text shows no hidden secret: a new document may hold it too", async () => {
+    const hey = run({ "README.md": DOC });
+    expect((await hey.read("README.md")).output).toBe(DOC);
+    expect(await hey.write("docs/new.md", "shown as [redacted]\n")).toEqual({ output: "wrote docs/new.md" });
+  });
+
   test("a resumed session whose history shows it (a key typed earlier, saved hidden): counts as shown from the start", async () => {
-    const history = [{ role: "user", content: [{ type: "text", text: "my gateway key is [redacted], put it in .env.local" }] }];
-    const hey = run({ ".env.local": "PORT=3000\n" }, history);
+    const hey = run({ ".env.local": "PORT=3000\n" }, [userMessage("my gateway key is [redacted], put it in .env.local")]);
     expect((await hey.write(".env.local", "GW=[redacted]\nPORT=3000\n")).isError).toBe(true);
     expect(hey.files[".env.local"]).toBe("PORT=3000\n");
   });
@@ -104,6 +119,8 @@ test("[secret: NAME] found by shape: refused the same, after a resume too; the d
   expect((await hey.read(".env")).output).toBe("GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n");
   expect((await hey.write(".env", "GITHUB_TOKEN=[secret: GITHUB_TOKEN]\nDEBUG=1\n")).isError).toBe(true);
   expect(await hey.edit("doc.md", "hidden as", "shown as")).toEqual({ output: "edited doc.md" });
-  const resumed = run({ ".env": `GITHUB_TOKEN=${token}\n` }, [{ role: "tool", content: "GITHUB_TOKEN=[secret: GITHUB_TOKEN]" }]);
+  const resumed = run({ ".env": `GITHUB_TOKEN=${token}\n` }, [
+    { id: "r1", role: "tool", toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "GITHUB_TOKEN=[secret: GITHUB_TOKEN]" }] },
+  ]);
   expect((await resumed.edit(".env", "GITHUB_TOKEN=[secret: GITHUB_TOKEN]", "GITHUB_TOKEN=[secret: GITHUB_TOKEN]\nDEBUG=1")).isError).toBe(true);
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, startModelServer, textOf, type ModelServer, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000);
 
@@ -101,4 +101,25 @@ test("the diff of a write_file that replaces the file shows its old lines with t
   expect(run.stderr).toContain("+PORT=4000\n");
   expect(run.stdout + run.stderr).not.toContain(KEY);
   expect(run.stdout + run.stderr).not.toContain(TOKEN);
+});
+
+test("an @file's secrets are hidden as read_file hides them, in the request and in the session alike; written back, refused", async () => {
+  turns = [{ calls: [["write_file", { path: ".env.local", content: "MYGW_KEY=[redacted]\nGITHUB_TOKEN=[secret: GITHUB_TOKEN]\nPORT=4000\n" }]] }];
+  expect((await hey(["-p", "@.env.local set the port to 4000"])).code).toBe(0);
+  const sent = textOf(model.requests[0]!.messages.findLast((m) => m.role === "user"));
+  expect(sent).toBe("@.env.local set the port to 4000\n\n```.env.local\nMYGW_KEY=[redacted]\nGITHUB_TOKEN=[secret: GITHUB_TOKEN]\nPORT=3000\n```");
+  expect(results().at(-1)).toStartWith("write_file: content holds [secret: GITHUB_TOKEN], [redacted], which stands for a value hey hid from you;");
+  expect(envFile()).toBe(ENV);
+  expect(JSON.stringify(model.requests)).not.toContain(KEY);
+  expect(JSON.stringify(model.requests)).not.toContain(TOKEN);
+  // resumed, the model reads the message it read live
+  const before = model.requests.length;
+  turns = [{ text: "3000" }];
+  expect((await hey(["-c", "-p", "what was the port?"])).code).toBe(0);
+  const again = model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "user")
+    .map((m) => textOf(m));
+  expect(model.requests.length).toBe(before + 1);
+  expect(again[0]).toBe(sent);
 });
