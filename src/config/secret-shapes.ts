@@ -98,6 +98,20 @@ const sample = (value: string, name: string) =>
   /^(?:your|my|some|example|sample|dummy|fake|test)[-_]/i.test(value) ||
   /^(?:changeme|password|passwd|secret|placeholder)$/i.test(value);
 
+/**
+ * The values of the variables in `env` whose names say they hold a credential (GITHUB_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, DB_PASSWORD: the names of SECRET_NAME) and whose values could be nothing
+ * else: 8 characters or more of at least two kinds (lower case, upper case, digits, other), not a
+ * path or a URL. A DB_PASSWORD of `postgres` or `1` is left: hiding every "postgres" would garble
+ * what the model reads.
+ */
+export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+  const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
+  return Object.entries(env).flatMap(([name, value]) =>
+    value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !/^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value) ? [value] : [],
+  );
+}
+
 /** `text` with every value shaped like a credential replaced by its placeholder. */
 export function redactShapes(text: string): string {
   if (text === "") return text;

@@ -6,7 +6,7 @@ import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { varsIn } from "./schema.ts";
-import { placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { environmentSecrets, placeholdersIn, redactShapes } from "./secret-shapes.ts";
 import { placeholderRefusal } from "./written-placeholders.ts";
 import type { Settings } from "./settings.ts";
 
@@ -24,10 +24,11 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
  * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
- * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`). Longest first.
+ * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`), and the values of
+ * environment variables named as credentials (environmentSecrets). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
-  return secretSpellings(secretValues(settings, env, cliProxy));
+  return secretSpellings([...secretValues(settings, env, cliProxy), ...environmentSecrets(env)]); // the commands keep the variables of the latter
 }
 
 /** The secret values of knownSecrets as configured, without their other spellings; in no order. */

@@ -1,7 +1,8 @@
-// A project's secret file through dist/hey: the model reads it with its values hidden, and a
-// write or an edit can never put a placeholder it was shown (`[redacted]`, `[secret: NAME]`) back
-// into the file in place of the user's value, in this run or after `hey -c`; changing the other
-// lines with edit still works.
+// A project's secret file through dist/hey: the model reads it (read_file, an @file) with its values
+// hidden, and a write or an edit can never put a placeholder it was shown (`[redacted]`,
+// `[secret: NAME]`) back into the file in place of the user's value, in this run or after `hey -c`;
+// changing the other lines with edit still works. A write's diff and a credential in the
+// environment are hidden alike.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,6 +42,12 @@ const results = () =>
     .messages.filter((m) => m.role === "tool")
     .map((m) => resultText(m));
 const envFile = () => readFileSync(join(project.path, ".env.local"), "utf8");
+const sessionText = () => {
+  const dir = join(home.path, ".local", "state", "hey", "sessions");
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("");
+};
 
 test("read with its values hidden, then rewritten whole with the placeholders: refused, the file keeps its keys; the PORT line changed with edit", async () => {
   turns = [
@@ -64,12 +71,7 @@ test("read with its values hidden, then rewritten whole with the placeholders: r
 test("after hey -c: the key the user typed comes back as [redacted]; a file written with it is refused", async () => {
   turns = [{ text: "noted" }];
   expect((await hey(["-p", `my other gateway key is ${KEY}`])).code).toBe(0);
-  const sessions = join(home.path, ".local", "state", "hey", "sessions");
-  expect(
-    readdirSync(sessions)
-      .map((f) => readFileSync(join(sessions, f), "utf8"))
-      .join(""),
-  ).not.toContain(KEY);
+  expect(sessionText()).not.toContain(KEY);
   turns = [{ calls: [["write_file", { path: "gw.env", content: "GW=[redacted]\n" }]] }];
   const run = await hey(["-c", "-p", "write that key to gw.env"]);
   expect(run.code).toBe(0);
@@ -122,4 +124,18 @@ test("an @file's secrets are hidden as read_file hides them, in the request and 
     .map((m) => textOf(m));
   expect(model.requests.length).toBe(before + 1);
   expect(again[0]).toBe(sent);
+});
+
+test("a credential in the environment: printenv gives the model [redacted]; the command still has the variable; a plain one stays", async () => {
+  const token = "ghp_" + "Yx7Vw5Ut3Sr1Qp9On7Ml5Kj3Ih1Gf9Ed7Cb5";
+  turns = [{ calls: [["bash", { command: 'printenv GITHUB_TOKEN; printenv DB_PASSWORD; echo "length ${#GITHUB_TOKEN}"' }]] }];
+  const run = await runHey(["--output", "json", "-p", "print the token"], {
+    cwd: project.path,
+    env: { HOME: home.path, MYGW_KEY: KEY, GITHUB_TOKEN: token, DB_PASSWORD: "postgres" },
+  });
+  expect(run.code).toBe(0);
+  expect(results().at(-1)).toBe("[redacted]\npostgres\nlength 40\n[exit code 0]");
+  expect(JSON.stringify(model.requests)).not.toContain(token);
+  expect(run.stdout + run.stderr).not.toContain(token);
+  expect(sessionText()).not.toContain(token);
 });
