@@ -90,13 +90,14 @@ const generated = (value: string) =>
   (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
   (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
 
-/** What stands for a value in documentation and enums: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`. */
+/** What stands for a value: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`, a placeholder. */
 const sample = (value: string, name: string) =>
   value.toLowerCase() === name.toLowerCase() ||
   /^[A-Z][A-Z0-9]*(?:[._-][A-Z0-9]+)*$/.test(value) ||
   /^(.)\1+$/.test(value) ||
   /^(?:your|my|some|example|sample|dummy|fake|test)[-_]/i.test(value) ||
-  /^(?:changeme|password|passwd|secret|placeholder)$/i.test(value);
+  /^(?:changeme|password|passwd|secret|placeholder)$/i.test(value) ||
+  /^\[(?:redacted|secret: [A-Za-z0-9_-]+)\]$/.test(value); // hidden already: `api_key = "[redacted]"` stays as the model was shown it
 
 /**
  * The values of the variables in `env` whose names say they hold a credential (GITHUB_TOKEN,

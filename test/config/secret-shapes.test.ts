@@ -92,6 +92,7 @@ describe("false positives: left alone", () => {
     ["a PEM public certificate", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"],
     ["a URL with a token parameter name only", "see https://example.com/?token=abc"],
     ["a placeholder already there", "GITHUB_TOKEN=[secret: GITHUB_TOKEN]"],
+    ["a placeholder already there, quoted", 'api_key = "[redacted]"\ntoken: "[secret: github-token]"'],
     ["a call, spaced", "const token = getToken();"],
     ["a TypeScript field type", "  password: string;"],
     ["a property read", "const apiKey = config.apiKey;"],

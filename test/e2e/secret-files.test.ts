@@ -139,3 +139,24 @@ test("a credential in the environment: printenv gives the model [redacted]; the 
   expect(run.stdout + run.stderr).not.toContain(token);
   expect(sessionText()).not.toContain(token);
 });
+
+test("hey's own config.toml with a key written in it: rewritten whole to add an MCP server, refused; added with edit, the key stays", async () => {
+  const file = join(home.path, ".config", "hey", "config.toml");
+  const literal = "literal_gw_key_0123456789";
+  const config = `[default]\nprovider = "gw"\nmodel = "m"\n[provider.gw]\nbase_url = "${model.baseUrl}"\napi_key = "${literal}"\nmodels = ["m"]\n`;
+  writeFileSync(file, config);
+  const shown = config.replace(literal, "[redacted]");
+  const server = '[mcp.fs]\ncommand = "npx"\nargs = ["-y", "@modelcontextprotocol/server-filesystem", "."]\n';
+  turns = [
+    { calls: [["read_file", { path: file }]] },
+    { calls: [["write_file", { path: file, content: shown + server }]] },
+    { calls: [["edit", { path: file, old_string: 'models = ["m"]\n', new_string: `models = ["m"]\n${server}` }]] },
+  ];
+  const run = await runHey(["-p", "add the filesystem MCP server"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const [read, write, edit] = results();
+  expect(read).toContain('6\tapi_key = "[redacted]"');
+  expect(write).toStartWith("write_file: content holds [redacted], which stands for a value hey hid from you;");
+  expect(edit).toContain("+[mcp.fs]");
+  expect(readFileSync(file, "utf8")).toBe(config + server);
+});
