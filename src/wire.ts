@@ -8,7 +8,7 @@ import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { AGENT_MARK } from "./trust/agent-mark.ts";
-import { hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment, type Redaction } from "./config/secrets.ts";
+import { createRedaction, hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote, sessionNote } from "./context/task-note.ts";
 import { effectiveBudget } from "./context/window.ts";
@@ -59,7 +59,7 @@ import { createReadFileTool } from "./tools/read-file.ts";
 import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
-import { errorsTo, terminalOutput } from "./ui/display.ts";
+import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { setupHint, type Failure } from "./ui/setup-help.ts";
 import { visible } from "./ui/visible.ts";
@@ -169,7 +169,8 @@ export async function assemble(
         existing: resumed,
       });
   const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home, env });
-  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint }) : undefined;
+  const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
+  const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
 
   // bash's full outputs live with the session; older ones are pruned in the background
@@ -181,7 +182,7 @@ export async function assemble(
   const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, inPrompt: () => prompt.instructions() }); // within the share it leaves
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
-  const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, (text) => redactedForm(text, redaction)); // as tool results show it
+  const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
@@ -230,7 +231,7 @@ export async function assemble(
   // nothing hey prints, saves or logs, nor a tool result the model reads, holds a secret it knows (MCP sign-ins' too) or a shaped one
   const credentials = createCredentialStore(here.configDir);
   const secrets = () => [...live.configured.secrets, ...credentials.secrets()].sort((a, b) => b.length - a.length);
-  const redaction: Redaction = { secrets, shapes: () => live.configured.shapes, shown: new Set() };
+  const redaction = createRedaction(secrets, () => live.configured.shapes, { fileText: fileTextNow(home), history: () => agent.messages }, resumed?.messages);
   const output = redactingOutput(fanOut(debug ? [display, session, debug.output] : [display, session]), secrets);
   debug?.hide(hideSecrets(secrets));
   session.model(settings.provider.name, settings.model, settings.effort);

@@ -145,7 +145,7 @@ export const SECTIONS = {
     redact_secrets: {
       kind: "boolean",
       default: true,
-      doc: "values shaped like credentials in tool results and in the system prompt's AGENTS.md/CLAUDE.md text become `[secret: NAME]` before the model, the session file and the terminal see them (see [Secrets](#secrets))",
+      doc: "values shaped like credentials in tool results, `@` files and the system prompt's AGENTS.md/CLAUDE.md text become `[secret: NAME]` before the model, the session file and the terminal see them (see [Secrets](#secrets))",
     },
   },
   input: {

@@ -2,10 +2,12 @@
 // are replaced by REDACTED in everything hey prints or saves, and the variables that held the API
 // keys, headers and other secrets hey consumed are left out of the environment of the commands the
 // model runs. Pure.
+import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { varsIn } from "./schema.ts";
-import { placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { environmentSecrets, placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { placeholderRefusal } from "./written-placeholders.ts";
 import type { Settings } from "./settings.ts";
 
 export const REDACTED = "[redacted]";
@@ -22,10 +24,11 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
  * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
- * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`). Longest first.
+ * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`), and the values of
+ * environment variables named as credentials (environmentSecrets). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
-  return secretSpellings(secretValues(settings, env, cliProxy));
+  return secretSpellings([...secretValues(settings, env, cliProxy), ...environmentSecrets(env)]); // the commands keep the variables of the latter
 }
 
 /** The secret values of knownSecrets as configured, without their other spellings; in no order. */
@@ -259,18 +262,26 @@ export interface Redaction {
   secrets(): readonly string[];
   /** whether values shaped like credentials are hidden too (`[tools] redact_secrets`) */
   shapes(): boolean;
-  /** the placeholders shown so far this run (redactingTool adds to it) */
+  /** the placeholders shown so far this run in tool results and prompt text, `[secret: NAME]`s and REDACTED (redactingTool and redactText add to it) */
   shown: Set<string>;
+  /** what the check of a write reads beyond `shown` (written-placeholders.ts); absent: no file holds a placeholder as text */
+  writes?: WriteCheck;
 }
 
-/** Tools whose argument becomes a file's text: a placeholder written there would replace the value it hides. */
-const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit: ["old_string", "new_string"] };
+/** What the check that no placeholder is written in place of a value reads, when a write holds one. */
+export interface WriteCheck {
+  /** a file's text now: undefined when there is no such file, "" when it cannot be read; never throws */
+  fileText(path: string, cwd: string): string | undefined;
+  /** the conversation: a placeholder in a user's message (its @files) counts as shown (tool results count as they are redacted) */
+  history(): readonly Message[];
+}
 
 /**
  * `tool` whose results reach the model (and everything after it) with the secrets hey knows
  * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
- * images pass). A write_file or edit that would write a placeholder shown this run into a file is
- * refused, so a file read with its secrets hidden is never written back without them.
+ * images pass). A write_file or edit that would write a placeholder shown this run into a file in
+ * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
+ * written back without them.
  */
 /**
  * Text that reaches the model or the screen from outside a tool (a `!` command's output, a
@@ -279,8 +290,20 @@ const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit
  */
 export function redactText(text: string, r: Redaction): string {
   const hidden = redactedForm(text, r);
+  if (redact(text, r.secrets()) !== text) r.shown.add(REDACTED);
   if (r.shapes()) for (const p of placeholdersIn(hidden)) r.shown.add(p);
   return hidden;
+}
+
+/** A run's Redaction; every placeholder in `resumed` (the session it goes on with, saved redacted) counts as shown. */
+export function createRedaction(secrets: () => readonly string[], shapes: () => boolean, writes?: WriteCheck, resumed?: readonly Message[]): Redaction {
+  return { secrets, shapes, shown: new Set(placeholdersOf(resumed ?? [])), ...(writes ? { writes } : {}) };
+}
+
+/** The placeholders in `messages`, REDACTED among them. */
+function placeholdersOf(messages: readonly Message[]): string[] {
+  const text = JSON.stringify(messages);
+  return [...placeholdersIn(text), ...(text.includes(REDACTED) ? [REDACTED] : [])];
 }
 
 /** `text` as redactText and redactingTool show it, its placeholders not recorded: to find a text in what the model was sent. */
@@ -290,20 +313,22 @@ export function redactedForm(text: string, r: Redaction): string {
 }
 
 export function redactingTool(tool: Tool, r: Redaction): Tool {
-  const textArgs = FILE_TEXT_ARGS[tool.name] ?? [];
   return {
     ...tool,
     run: async (args, ctx) => {
-      for (const name of textArgs) {
-        const text = args[name];
-        const hidden = typeof text === "string" ? placeholdersIn(text).filter((p) => r.shown.has(p)) : [];
-        if (hidden.length > 0)
-          return {
-            isError: true,
-            output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user`,
-          };
-      }
-      const result = redactDeep(await tool.run(args, ctx), r.secrets());
+      // the conversation and the file are read only when a write holds a placeholder
+      const path = typeof args.path === "string" ? args.path : undefined;
+      const file = () => (path && r.writes ? r.writes.fileText(path, ctx.cwd) : "");
+      const refused = placeholderRefusal(
+        tool.name,
+        args,
+        (p) => r.shown.has(p) || placeholdersOf(r.writes?.history().filter((m) => m.role === "user") ?? []).includes(p),
+        file,
+      );
+      if (refused) return { isError: true, output: refused };
+      const raw = await tool.run(args, ctx);
+      const result = redactDeep(raw, r.secrets());
+      if (result !== raw) r.shown.add(REDACTED); // hidden here: "[redacted]" the file itself holds is text (a document)
       if (!r.shapes()) return result;
       const output = redactShapes(result.output);
       if (output === result.output) return result;

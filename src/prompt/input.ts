@@ -33,6 +33,8 @@ export interface PromptInput {
   saw?: (full: string, bytes: Uint8Array) => void;
   /** why the model's API would refuse an image (over its size, a kind it does not take), which stops the message; undefined = it takes it */
   imageCheck?: (image: ImagePart) => string | undefined;
+  /** a file's text as the model may read it, its secrets hidden as in read_file's result (config/secrets.ts redactText) */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -63,7 +65,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
       opts.warn(`${named} is a directory, not a file; it is sent as written`);
     } else if (file && "mediaType" in file) images.push(file);
     else if (file) {
-      files.push(file);
+      files.push(opts.redact ? { ...file, text: opts.redact(file.text) } : file);
       if (file.cut) opts.warn(cutNotice(named, file.cut));
     } else if (whole) throw new MentionError(`${named}: no such file (${full})`);
     else if (looksLikePath) opts.warn(`${named} is not a file here; it is sent as written`);

@@ -74,6 +74,28 @@ test("the commands' environment loses the variables that hold an API key, unless
   expect(toolEnvironment(env, settings, ["OPENAI_API_KEY"])).toEqual({ OPENAI_API_KEY: KEY, PATH: "/bin", HOME: "/h", OTHER: "x" });
 });
 
+test("environment variables named as credentials: their values are secrets hey knows, the commands keep the variables; short or plain values are not", () => {
+  const env = {
+    GITHUB_TOKEN: "ghp_" + "Zq8Wn4Lk2Jh6Gf0Ds9Ap7Ox5Ic3Ub1Ty9Rz3",
+    AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    DB_PASSWORD: "hunter2hunter2",
+    STRIPE_SECRET: "whsec_9f8e7d6c5b4a",
+    PG_PASSWORD: "postgres", // one kind of character: a word that is all over a codebase
+    REDIS_PASSWORD: "1",
+    TLS_KEY: "/etc/ssl/private/server-01.key", // a path
+    AUTH_TOKEN: "Short1", // under 8 characters
+    SSH_AUTH_SOCK: "/tmp/ssh-Xy12/agent.77",
+    BUILD_ID: "abcDEF123456789xyz", // not a credential's name
+    PATH: "/bin",
+  };
+  const settings = settingsWith({ provider: { p: { base_url: "http://h/v1", api_key: "k", models: ["m"] } } }, env);
+  const secrets = knownSecrets(settings, env);
+  for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "STRIPE_SECRET"] as const) expect(secrets).toContain(env[name]);
+  for (const name of ["PG_PASSWORD", "REDIS_PASSWORD", "TLS_KEY", "AUTH_TOKEN", "SSH_AUTH_SOCK", "BUILD_ID"] as const) expect(secrets).not.toContain(env[name]);
+  expect(redact(`printenv: ${env.GITHUB_TOKEN}\npsql -U postgres`, secrets)).toBe(`printenv: ${REDACTED}\npsql -U postgres`);
+  expect(toolEnvironment(env, settings, [])).toEqual(env); // gh, aws and npm publish still work
+});
+
 test("the commands' environment loses every variable the configuration gives hey as a secret, by name: headers, MCP tokens, client secrets, a proxy's password", () => {
   const env = {
     GW_TOKEN: "gwtokAbCdEfGh",
