@@ -360,6 +360,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     adaptingStream(
       () => attempt(request, signal),
       (e) => adaptToRefusal(requestOptions, e.message),
+      () => requestOptions,
     );
   return {
     protocol: "openai",

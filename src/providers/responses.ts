@@ -8,7 +8,8 @@ import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage }
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
-import { effortNotice, learnEffort, NO_EFFORT_NOTICE, openaiEffort, REASONING_REFUSED } from "./effort.ts";
+import { openaiEffort } from "./effort.ts";
+import { adaptToResponsesRefusal } from "./responses-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
@@ -387,14 +388,8 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => {
-          if (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
-          if (unverifiedItems(request, e.message, requestOptions)) return true;
-          const learned = learnEffort(requestOptions.effortFor!, e.message);
-          if (learned) return effortNotice(learned);
-          // a model without reasoning (gpt-4.1) given an effort chosen for another one (/model, -c -m)
-          return !requestOptions.noReasoning && REASONING_REFUSED.test(e.message) && (requestOptions.noReasoning = true) && NO_EFFORT_NOTICE;
-        },
+        (e) => unverifiedItems(request, e.message, requestOptions) || adaptToResponsesRefusal(requestOptions, e.message),
+        () => requestOptions,
       ),
   };
 }
