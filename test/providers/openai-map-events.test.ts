@@ -144,14 +144,14 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(events).message.content).toEqual([{ type: "text", text: "hi" }]);
   });
 
-  test("OpenRouter's delta.reasoning is thinking, tagged with the protocol and model", async () => {
+  test("OpenRouter's delta.reasoning is thinking, tagged with the protocol, the model and the field it came in (it goes back in the same)", async () => {
     const events = await run([raw({ reasoning: "hmm", content: "" }), raw({ content: "ok" }), raw({}, "stop")]);
     expect(events.slice(0, 2)).toEqual([
       { type: "thinking", delta: "hmm" },
       { type: "text", delta: "ok" },
     ]);
     expect(done(events).message.content).toEqual([
-      { type: "thinking", text: "hmm", opaque: { protocol: "openai", model: "m" } },
+      { type: "thinking", text: "hmm", opaque: { protocol: "openai", model: "m", data: { field: "reasoning" } } },
       { type: "text", text: "ok" },
     ]);
   });
