@@ -30,7 +30,7 @@ export interface Adaptable {
 const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field|is unsupported/i;
 
 /** The fields reasoning goes back in (reasoning-replay.ts), as a refusal names them: `reasoning_effort` is not one. */
-const REPLAY_FIELD = /\breasoning(?:_content)?\b/;
+const REPLAY_FIELD = /\breasoning(?:_content|_details)?\b/;
 
 /** What the user is told, once, when images go as placeholders from then on (image-words.ts IMAGES_REFUSED). */
 export const NO_IMAGES_NOTICE = "this model takes no images: each image of the conversation is sent as a line saying it was left out";

@@ -13,6 +13,7 @@ import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal } from "./openai-adapt.ts";
 import { toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
 import { reasoningFields, replaysEveryTurn, type ChatReasoningData, type ReasoningReplay } from "./reasoning-replay.ts";
+import { addDetails, type ReasoningDetail } from "./openrouter-details.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
@@ -149,7 +150,7 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
 // Stream chunks → IR events
 
 /** What non-OpenAI hosts add to the SDK's delta and usage types. */
-type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null; reasoning_details?: unknown };
 type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
 
 /**
@@ -170,6 +171,7 @@ export async function* mapEvents(
   let text = "";
   let thinking = "";
   let field: ChatReasoningData["field"]; // the one the reasoning came in, when not DeepSeek's reasoning_content
+  const details: ReasoningDetail[] = []; // OpenRouter's, sent back as they came (openrouter-details.ts)
   let refused = false;
   let finish: string | undefined;
   let usage: WireUsage | undefined;
@@ -204,7 +206,8 @@ export async function* mapEvents(
       if (!thinking && !delta.reasoning_content && delta.reasoning) field = "reasoning";
       const content = deltaContent(delta.content);
       const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
-      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
+      const detailed = addDetails(details, delta.reasoning_details);
+      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || detailed) + content.thinking + tagged.thinking, text: tagged.text });
       if (delta.refusal) {
         refused = true;
         text += delta.refusal;
@@ -241,7 +244,9 @@ export async function* mapEvents(
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
-  if (thinking) content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model, ...(field ? { data: { field } } : {}) } });
+  const data: ChatReasoningData = { ...(field ? { field } : {}), ...(details.length > 0 ? { details } : {}) };
+  if (thinking || details.length > 0)
+    content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model, ...(field || details.length > 0 ? { data } : {}) } });
   if (text) content.push({ type: "text", text });
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;

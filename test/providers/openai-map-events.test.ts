@@ -156,6 +156,29 @@ describe("choices, thinking, usage, stop", () => {
     ]);
   });
 
+  test("OpenRouter's reasoning_details: pieces of one index are one block, a signature-only block is thinking too, kept as the thinking's data", async () => {
+    // the shape of openrouter.ai/docs/use-cases/reasoning-tokens; not recorded
+    const F = "anthropic-claude-v1";
+    const events = await run([
+      raw({ reasoning_details: [{ type: "reasoning.text", text: "Two ", format: F, index: 0 }] }),
+      raw({ reasoning_details: [{ type: "reasoning.text", text: "and two.", format: F, index: 0 }] }),
+      raw({ reasoning_details: [{ type: "reasoning.text", signature: "sig", format: F, index: 0 }] }),
+      raw({ content: "4" }, "stop"),
+    ]);
+    expect(events.filter((e) => e.type === "thinking").map((e) => (e as { delta: string }).delta)).toEqual(["Two ", "and two."]);
+    expect(done(events).message.content[0]).toEqual({
+      type: "thinking",
+      text: "Two and two.",
+      opaque: { protocol: "openai", model: "m", data: { details: [{ type: "reasoning.text", text: "Two and two.", format: F, index: 0, signature: "sig" }] } },
+    });
+    const encrypted = await run([raw({ reasoning_details: [{ type: "reasoning.encrypted", data: "e", index: 0 }] }), raw({ content: "ok" }, "stop")]);
+    expect(done(encrypted).message.content[0]).toEqual({
+      type: "thinking",
+      text: "",
+      opaque: { protocol: "openai", model: "m", data: { details: [{ type: "reasoning.encrypted", data: "e", index: 0 }] } },
+    });
+  });
+
   test("Mistral's reasoning models: content as typed chunks, thinking ones as thinking, text ones as the answer", async () => {
     // constructed from the chunk shapes in braintrustdata/braintrust-sdk-javascript#1857, not recorded
     const events = await run([
