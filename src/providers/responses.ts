@@ -33,6 +33,8 @@ export interface RequestOptions extends RequestBasics {
   effortFor?: Record<string, string>;
   /** the model refused `reasoning` ("Unsupported parameter: 'reasoning.effort' …"): no effort is sent */
   noReasoning?: boolean;
+  /** the organization may not have reasoning summaries (responses-adapt.ts): none is asked for */
+  noSummary?: boolean;
   /** ids of reasoning items the endpoint could not verify (unverifiedItems): never sent again */
   unverified?: Set<string>;
 }
@@ -97,7 +99,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   if (effort !== undefined && !opts.noReasoning) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
     const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
-    body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
+    body.reasoning = effort === "off" || opts.noSummary ? { effort: wire } : { effort: wire, summary: "auto" };
   }
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
