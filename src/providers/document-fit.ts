@@ -104,6 +104,7 @@ export function fittingDocuments(provider: Provider): Provider {
           told.add(documentKey(oldest));
           return notice(reason).message;
         },
+        () => left, // the PDFs left out so far: one more each time
       );
     },
   };

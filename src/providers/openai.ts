@@ -13,7 +13,8 @@ import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal } from "./openai-adapt.ts";
 import { pdfsWithheld, toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
 import { documentsAsLines, takesPdfs } from "./documents.ts";
-import { reasoningToSend, replaysEveryTurn, type ReasoningReplay } from "./reasoning-replay.ts";
+import { reasoningFields, replaysEveryTurn, type ChatReasoningData, type ReasoningReplay } from "./reasoning-replay.ts";
+import { addDetails, type ReasoningDetail } from "./openrouter-details.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
@@ -66,7 +67,7 @@ export interface RequestOptions extends RequestBasics {
 
 /**
  * The streaming request body for `req`. Pure. Thinking goes back as DeepSeek's
- * `reasoning_content` only to the model that produced it (see `reasoningToSend`); images become
+ * `reasoning_content` (or the field it came in) only to the model that produced it (see `reasoningFields`); images become
  * data URLs; an empty tool list omits `tools` (some servers reject `tools: []`).
  */
 export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompletionCreateParamsStreaming {
@@ -101,7 +102,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
       case "assistant": {
         const calls = m.toolCalls ?? [];
         const text = joinText(m.content);
-        const out: ChatCompletionMessageParam & { reasoning_content?: string } = {
+        const out: ChatCompletionMessageParam = {
           role: "assistant",
           // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
           content: text || (calls.length > 0 ? null : ""),
@@ -109,9 +110,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         if (calls.length > 0) out.tool_calls = calls.map((c, k) => wireCall(c, wireId(c.id), opts.model, k === 0 && opts.signatureFallback === true));
         const replay = opts.reasoningReplay ?? "turn";
         const everyCall = replay === "all" && calls.length > 0;
-        const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || everyCall, everyCall);
-        if (reasoning !== undefined) out.reasoning_content = reasoning;
-        messages.push(out);
+        messages.push(replay === "none" ? out : { ...out, ...reasoningFields(m, opts.model, i > lastUser || everyCall, everyCall) });
         break;
       }
     }
@@ -157,7 +156,7 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
 // Stream chunks → IR events
 
 /** What non-OpenAI hosts add to the SDK's delta and usage types. */
-type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null; reasoning_details?: unknown };
 type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
 
 /**
@@ -177,6 +176,8 @@ export async function* mapEvents(
 ): AsyncGenerator<StreamEvent> {
   let text = "";
   let thinking = "";
+  let field: ChatReasoningData["field"]; // the one the reasoning came in, when not DeepSeek's reasoning_content
+  const details: ReasoningDetail[] = []; // OpenRouter's, sent back as they came (openrouter-details.ts)
   let refused = false;
   let finish: string | undefined;
   let usage: WireUsage | undefined;
@@ -208,9 +209,11 @@ export async function* mapEvents(
 
       // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
       // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
+      if (!thinking && !delta.reasoning_content && delta.reasoning) field = "reasoning";
       const content = deltaContent(delta.content);
       const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
-      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
+      const detailed = addDetails(details, delta.reasoning_details);
+      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || detailed) + content.thinking + tagged.thinking, text: tagged.text });
       if (delta.refusal) {
         refused = true;
         text += delta.refusal;
@@ -247,7 +250,9 @@ export async function* mapEvents(
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
-  if (thinking) content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model } });
+  const data: ChatReasoningData = { ...(field ? { field } : {}), ...(details.length > 0 ? { details } : {}) };
+  if (thinking || details.length > 0)
+    content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model, ...(field || details.length > 0 ? { data } : {}) } });
   if (text) content.push({ type: "text", text });
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
@@ -367,6 +372,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     adaptingStream(
       () => attempt(request, signal),
       (e) => adaptToRefusal(requestOptions, e.message),
+      () => requestOptions,
     );
   return {
     protocol: "openai",

@@ -8,7 +8,8 @@ import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage }
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream, conversationKey, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
-import { effortNotice, learnEffort, NO_EFFORT_NOTICE, openaiEffort, REASONING_REFUSED } from "./effort.ts";
+import { openaiEffort } from "./effort.ts";
+import { adaptToResponsesRefusal } from "./responses-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
@@ -33,6 +34,8 @@ export interface RequestOptions extends RequestBasics {
   effortFor?: Record<string, string>;
   /** the model refused `reasoning` ("Unsupported parameter: 'reasoning.effort' …"): no effort is sent */
   noReasoning?: boolean;
+  /** the organization may not have reasoning summaries (responses-adapt.ts): none is asked for */
+  noSummary?: boolean;
   /** ids of reasoning items the endpoint could not verify (unverifiedItems): never sent again */
   unverified?: Set<string>;
 }
@@ -97,7 +100,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   if (effort !== undefined && !opts.noReasoning) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
     const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
-    body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
+    body.reasoning = effort === "off" || opts.noSummary ? { effort: wire } : { effort: wire, summary: "auto" };
   }
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
@@ -370,14 +373,8 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => {
-          if (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
-          if (unverifiedItems(request, e.message, requestOptions)) return true;
-          const learned = learnEffort(requestOptions.effortFor!, e.message);
-          if (learned) return effortNotice(learned);
-          // a model without reasoning (gpt-4.1) given an effort chosen for another one (/model, -c -m)
-          return !requestOptions.noReasoning && REASONING_REFUSED.test(e.message) && (requestOptions.noReasoning = true) && NO_EFFORT_NOTICE;
-        },
+        (e) => unverifiedItems(request, e.message, requestOptions) || adaptToResponsesRefusal(requestOptions, e.message),
+        () => requestOptions,
       ),
   };
 }
