@@ -31,6 +31,7 @@ import { withToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
+import { redactingConnect } from "./mcp/redacted.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
@@ -46,7 +47,7 @@ import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
-import { endedJobsNote, resumedParts } from "./sessions/resumed.ts";
+import { endedJobsNote, resumedParts, withSession } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
@@ -101,20 +102,14 @@ interface McpPorts {
   refused(name: string, origin?: ToolOrigin): boolean;
   /** the tokens a request is built to, as the settings say now */
   budget(): number;
+  /** the secrets hey knows now: redacted from all that servers send (mcp/redacted.ts) */
+  secrets(): readonly string[];
 }
 
 /** The MCP manager with the ports of the run it serves now. */
 interface Servers {
   manager: McpManager;
   ports: McpPorts;
-}
-
-/** The flags of a run that continues `session`: its model and effort are one more layer of the choice (ConfigFlags.session). */
-export function withSession(flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags {
-  const { session: _earlier, ...rest } = flags;
-  if (!session?.model) return rest;
-  const { provider, model, effort } = session.model;
-  return { ...rest, session: { provider, model, ...(effort === undefined ? {} : { effort }) } };
 }
 
 /**
@@ -271,6 +266,7 @@ export async function assemble(
     credentials,
     refused: (name, origin) => live.configured.refused(name, origin),
     budget: () => effectiveBudget(live.config.settings.agent.budgetTokens, configuredWindow(live.config.settings)),
+    secrets,
   };
   // `/clear` and `/resume` keep the servers running (a browser's page, a database session stay): what they report comes here once built
   const own = live.configured.tools.map((t) => t.name);
@@ -374,13 +370,17 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
   servers.manager = createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins, onDemand: start.command },
     {
-      connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(
-          s,
-          hooks,
-          { version: VERSION, env, fetch: servers.ports.fetch(), roots, auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
-          signal,
-        ),
+      // what a server sends or causes (its tools, instructions, failures, stderr) is redacted before anything keeps it
+      connect: redactingConnect(
+        async (s, hooks, signal) =>
+          (await import("./mcp/client.ts")).connectServer(
+            s,
+            hooks,
+            { version: VERSION, env, fetch: servers.ports.fetch(), roots, auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
+            signal,
+          ),
+        () => servers.ports.secrets(),
+      ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {

@@ -1,0 +1,79 @@
+// What MCP servers send or cause carries no secret hey knows, through dist/hey: a remote server
+// that answers 500 echoing the Authorization header hey sent, a local one that prints the token its
+// `env` gave it on stderr as it dies, and one whose tool description holds that token. The terminal,
+// the requests to the model (descriptions, the note of a server that failed in a recent run),
+// `hey -p /mcp` and the MCP cache all show `[redacted]` where the token was.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
+import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
+
+setDefaultTimeout(120_000);
+
+const MCP_TOKEN = "mcpTok_2222abcdef";
+const SVC_TOKEN = "svcTok_plain_abc12345";
+const home = eachTempDir("hey-mcp-secrets-");
+const model = eachModelServers();
+let echoing: ReturnType<typeof Bun.serve>;
+beforeEach(() => {
+  // a server whose error page shows the request's Authorization header
+  echoing = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => Response.json({ error: `internal: auth=${req.headers.get("authorization")} (request rejected)` }, { status: 500 }),
+  });
+});
+afterEach(() => echoing.stop(true));
+
+const hey = (args: string[]) => runHey(args, { env: { HOME: home.path, MCP_TOKEN, SVC_TOKEN }, cwd: home.path, timeoutMs: 60_000 });
+const cacheFiles = () => {
+  const dir = join(home.path, ".cache", "hey", "mcp");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
+};
+
+test("an MCP server's failure, stderr and tool descriptions show the tokens hey knows as [redacted], everywhere", async () => {
+  await ensureBinary();
+  const m = model((req) => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls: [["bash", { command: "echo hi" }]] }));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 30000\n\n` +
+      `[mcp.r500]\nurl = "http://127.0.0.1:${echoing.port}/mcp500"\nheaders = { Authorization = "Bearer \${MCP_TOKEN}" }\n\n` +
+      `[mcp.bad]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "exit-on-init"]\n` +
+      `env = { SVC_TOKEN = "\${SVC_TOKEN}", FAKE_SAY = "starting with token \${SVC_TOKEN}" }\n\n` +
+      `[mcp.good]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "good"]\n` +
+      `env = { API_TOKEN = "\${SVC_TOKEN}", FAKE_DESCRIBE = "(signed in with \${SVC_TOKEN})" }\n`,
+  );
+
+  const first = await hey(["-p", "go"]);
+  expect(first.stdout).toBe("done\n");
+  expect(first.stderr).toContain("hey: MCP server r500 failed, its tools are left out: HTTP 500");
+  expect(first.stderr).toContain("auth=[redacted] (request rejected)");
+  expect(first.stderr).toContain("fatal: cannot open the database at /nope (starting with token [redacted])");
+  const echo = m.requests[0]!.tools!.find((t) => t.function.name === "echo")!.function as { description?: string };
+  const description = echo.description;
+  expect(description).toBe("echoes text (good) (signed in with [redacted])");
+
+  // the next run tells the model why the servers failed in a recent run (from the cache), and tries them again
+  const second = await hey(["-p", "go"]);
+  expect(second.stdout).toBe("done\n");
+  const told = JSON.stringify(m.requests.slice(2));
+  expect(told).toContain("MCP server r500 failed to start in a recent run (HTTP 500");
+  expect(told).toContain("auth=[redacted] (request rejected)");
+
+  const status = await hey(["-p", "/mcp"]);
+  expect(status.stdout).toContain("auth=[redacted] (request rejected)");
+  expect(status.stdout).toContain("starting with token [redacted]");
+
+  const cache = cacheFiles();
+  expect(cache).toContain("auth=[redacted]");
+  expect(cache).toContain("(signed in with [redacted])");
+  for (const text of [first.stdout + first.stderr, second.stdout + second.stderr, status.stdout + status.stderr, JSON.stringify(m.requests), cache]) {
+    expect(text).not.toContain(MCP_TOKEN);
+    expect(text).not.toContain(SVC_TOKEN);
+  }
+});
