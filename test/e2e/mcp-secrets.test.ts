@@ -2,7 +2,9 @@
 // that answers 500 echoing the Authorization header hey sent, a local one that prints the token its
 // `env` gave it on stderr as it dies, and one whose tool description holds that token. The terminal,
 // the requests to the model (descriptions, the note of a server that failed in a recent run),
-// `hey -p /mcp` and the MCP cache all show `[redacted]` where the token was.
+// `hey -p /mcp` and the MCP cache all show `[redacted]` where the token was. And a `${VAR}` in an MCP
+// server's url query or after a credential flag in its args is such a secret too: shown redacted,
+// and not in the environment of the commands the model runs.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,12 +24,13 @@ beforeEach(() => {
   echoing = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch: (req) => Response.json({ error: `internal: auth=${req.headers.get("authorization")} (request rejected)` }, { status: 500 }),
+    fetch: (req) => Response.json({ error: `internal: auth=${req.headers.get("authorization")} (request rejected) at ${req.url}` }, { status: 500 }),
   });
 });
 afterEach(() => echoing.stop(true));
 
-const hey = (args: string[]) => runHey(args, { env: { HOME: home.path, MCP_TOKEN, SVC_TOKEN }, cwd: home.path, timeoutMs: 60_000 });
+const hey = (args: string[], env: Record<string, string> = {}) =>
+  runHey(args, { env: { HOME: home.path, MCP_TOKEN, SVC_TOKEN, ...env }, cwd: home.path, timeoutMs: 60_000 });
 const cacheFiles = () => {
   const dir = join(home.path, ".cache", "hey", "mcp");
   return readdirSync(dir)
@@ -75,5 +78,31 @@ test("an MCP server's failure, stderr and tool descriptions show the tokens hey 
   for (const text of [first.stdout + first.stderr, second.stdout + second.stderr, status.stdout + status.stderr, JSON.stringify(m.requests), cache]) {
     expect(text).not.toContain(MCP_TOKEN);
     expect(text).not.toContain(SVC_TOKEN);
+  }
+});
+
+test("a ${VAR} in an MCP url's query or after --api-key in its args is a secret: redacted, and not in the commands' environment", async () => {
+  await ensureBinary();
+  const QUERY_KEY = "mcpQueryKey_1111abcd";
+  const ARG_KEY = "argTok_plain_8888abcd";
+  // the model reads its environment, and the command lines of the processes it can see (the MCP server's, with its key)
+  const look = 'echo "q=$MCPQ a=$ARGT"; for f in /proc/[0-9]*/cmdline; do tr "\\0" " " < "$f"; echo; done 2>/dev/null | grep -- "--api-key" | grep -v grep';
+  const m = model((req) => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls: [["bash", { command: look }]] }));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 30000\n\n` +
+      `[mcp.q]\nurl = "http://127.0.0.1:${echoing.port}/mcp500?api_key=\${MCPQ}"\n\n` +
+      `[mcp.a]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "keyed", "echo", "--api-key", "\${ARGT}"]\n`,
+  );
+  const run = await hey(["-p", "go"], { MCPQ: QUERY_KEY, ARGT: ARG_KEY });
+  expect(run.stdout).toBe("done\n");
+  expect(run.stderr).toContain("hey: MCP server q failed, its tools are left out: HTTP 500");
+  expect(run.stderr).toContain("/mcp500?api_key=[redacted]");
+  const result = JSON.stringify(m.requests[1]!.messages.at(-1));
+  expect(result).toContain("q= a=");
+  expect(result).toContain("ok keyed echo --api-key [redacted]");
+  for (const text of [run.stdout + run.stderr, JSON.stringify(m.requests)]) {
+    expect(text).not.toContain(QUERY_KEY);
+    expect(text).not.toContain(ARG_KEY);
   }
 });
