@@ -112,18 +112,16 @@ interface Servers {
   ports: McpPorts;
 }
 
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide">;
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default); `seen`: the run's SeenFiles.
  */
-export function createTools(
-  settings: Settings,
-  opts: Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice"> & { env?: Env; cacheDir?: string; seen?: Runtime["seen"]; session?: string },
-): Tool[] {
-  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session, notice } = opts;
+export function createTools(settings: Settings, opts: BashPart & { env?: Env; cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
+  const { shell, env, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home, session, notice }),
+    createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),
@@ -187,11 +185,11 @@ export async function assemble(
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
     const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId) };
+    // a full output saved hides what the result hides
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) };
     const tools = createTools(s, {
       shell,
-      raw: keeping.raw,
-      outputDir: keeping.outputDir,
+      ...keeping,
       env: commandEnv,
       home,
       cacheDir: here.cacheDir,
