@@ -6,9 +6,12 @@
 // server's url query or after a credential flag in its args is such a secret too: shown redacted,
 // and not in the environment of the commands the model runs.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { reloadNoteOf } from "../helpers/model-server.ts";
+import { lastLine } from "./repl-helpers.ts";
 import { eachModelServers, eachTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 
@@ -27,7 +30,12 @@ beforeEach(() => {
     fetch: (req) => Response.json({ error: `internal: auth=${req.headers.get("authorization")} (request rejected) at ${req.url}` }, { status: 500 }),
   });
 });
-afterEach(() => echoing.stop(true));
+let term: Term | undefined;
+afterEach(async () => {
+  echoing.stop(true);
+  await term?.close();
+  term = undefined;
+});
 
 const hey = (args: string[], env: Record<string, string> = {}) =>
   runHey(args, { env: { HOME: home.path, MCP_TOKEN, SVC_TOKEN, ...env }, cwd: home.path, timeoutMs: 60_000 });
@@ -105,4 +113,30 @@ test("a ${VAR} in an MCP url's query or after --api-key in its args is a secret:
     expect(text).not.toContain(QUERY_KEY);
     expect(text).not.toContain(ARG_KEY);
   }
+});
+
+test("a server a /reload starts that fails: the terminal and the reload's note to the model show its stderr's token as [redacted]", async () => {
+  const m = model(() => ({ text: "noted" }));
+  const configFile = writeUserConfig(home.path, `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`);
+  term = await startTerm({ env: { HOME: home.path, SVC_TOKEN }, cols: 160, rows: 40 });
+  const t = term;
+  const atPrompt = (s: string) => lastLine(s).trimEnd() === "›";
+  await t.waitFor(atPrompt);
+  appendFileSync(
+    configFile,
+    `\n[mcp.bad]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "exit-on-init"]\n` +
+      `env = { SVC_TOKEN = "\${SVC_TOKEN}", FAKE_SAY = "starting with token \${SVC_TOKEN}" }\n`,
+  );
+  await t.type("/reload");
+  await t.keys("Enter");
+  // (no approvals record before the first answer: nothing to ask)
+  const failed = await t.waitFor((s) => s.includes("starting with token [redacted]") && atPrompt(s), { joined: true });
+  expect(failed).toContain("hey: MCP server bad failed, its tools are left out");
+  await t.type("is it up?");
+  await t.keys("Enter");
+  const answered = await t.waitFor("noted", { scrollback: true, joined: true });
+  const note = reloadNoteOf(m.requests.at(-1)!) ?? "";
+  expect(note).toContain("MCP server bad did not start");
+  expect(note).toContain("starting with token [redacted]");
+  expect(answered + JSON.stringify(m.requests)).not.toContain(SVC_TOKEN);
 });
