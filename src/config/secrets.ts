@@ -5,7 +5,7 @@
 import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
-import { varsIn } from "./schema.ts";
+import { VAR } from "./schema.ts";
 import { environmentSecrets, placeholdersIn, redactShapes } from "./secret-shapes.ts";
 import { placeholderRefusal } from "./written-placeholders.ts";
 import type { Settings } from "./settings.ts";
@@ -23,8 +23,9 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
 
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
- * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
- * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`), and the values of
+ * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, the passwords of the
+ * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`) and the
+ * latter two's credential-named query values, the value of each variable secretVariables names, and the values of
  * environment variables named as credentials (environmentSecrets). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
@@ -38,48 +39,70 @@ function secretValues(settings: Settings, env: Record<string, string | undefined
     for (const [name, value] of Object.entries(table)) if (SECRET_NAME.test(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
   };
   for (const p of settings.providers) {
-    found.push(p.apiKey, ...urlPassword(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
+    found.push(p.apiKey, ...urlPassword(p.baseUrl), ...urlKeys(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
     credentials(p.headers);
   }
   for (const s of settings.mcp.servers) {
     credentials(s.headers);
     credentials(s.env);
-    found.push(s.oauthClient?.secret, ...urlPassword(s.url));
+    found.push(s.oauthClient?.secret, ...urlPassword(s.url), ...urlKeys(s.url));
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...urlPassword(url));
+  for (const name of settings.secretVars ?? []) found.push(env[name]); // a `${VAR}` in a secret place: `?api_key=${K}`, `"--token", "${T}"`
   return found;
 }
 
 /**
  * The variables a configuration (merged, before `${VAR}` expansion) gives hey as secrets, by
- * name: each `${VAR}` in a provider's `api_key` or credential-named header (`Authorization =
- * "Bearer ${GW_TOKEN}"`), an MCP server's credential-named `headers` or `env` value or
- * `client_secret`, and the password of `[proxy] url`: the places knownSecrets reads.
+ * name: each `${VAR}` in a provider's `api_key`, an MCP server's `client_secret`, a header or MCP
+ * `env` value with a credential's name (`Authorization = "Bearer ${GW_TOKEN}"`), a URL (a
+ * provider's `base_url`, an MCP server's `url`, `[proxy] url`) anywhere but its host (`?api_key=${K}`,
+ * a password, a key in the path), an MCP argument that a credential's name comes before
+ * (`"--api-key", "${K}"`, `"--api-key=${K}"`, `"Authorization: Bearer ${T}"`), and any variable whose
+ * own name is a credential's (`${EXA_API_KEY}`) in those tables: what knownSecrets reads.
  */
 export function secretVariables(raw: unknown): string[] {
   const names = new Set<string>();
-  const add = (v: unknown) => {
-    if (typeof v === "string") for (const { name } of varsIn(v)) names.add(name);
+  const add = (v: unknown, secret: (name: string, before: string, at: number) => boolean = () => true) => {
+    if (typeof v === "string") for (const m of v.matchAll(VAR)) if (secret(m[1]!, v.slice(0, m.index), m.index)) names.add(m[1]!);
   };
+  const byName = (name: string) => SECRET_NAME.test(name);
   const credentials = (v: unknown) => {
-    for (const [name, value] of entries(v)) if (SECRET_NAME.test(name)) add(value);
+    for (const [name, value] of entries(v)) add(value, (n) => byName(name) || byName(n));
   };
+  // a URL's host is where it goes, not a secret: `https://${HOST}/mcp`
+  const url = (v: unknown) => add(v, (n, _, at) => byName(n) || !inHost(v as string, at));
   const top = Object.fromEntries(entries(raw));
   for (const [, p] of entries(top.provider)) {
     const provider = Object.fromEntries(entries(p));
     add(provider.api_key);
     credentials(provider.headers);
+    url(provider.base_url);
   }
   for (const [, s] of entries(Object.fromEntries(entries(top.mcp)).servers)) {
     const server = Object.fromEntries(entries(s));
     credentials(server.headers);
     credentials(server.env);
     add(server.client_secret);
+    url(server.url);
+    const args = Array.isArray(server.args) ? server.args : [];
+    args.forEach((arg, i) => {
+      const flag = typeof args[i - 1] === "string" && /^-/.test(args[i - 1]) ? args[i - 1] : "";
+      add(arg, (n, before) => byName(n) || byName(before.replace(/[\s=:]+$/, "")) || (before === "" && byName(flag)));
+    });
   }
-  const url = Object.fromEntries(entries(top.proxy)).url;
-  // the password of `scheme://user:PASSWORD@host`: what comes before the host's `@`
-  if (typeof url === "string") add(/^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/]*)@/i.exec(url)?.[1]);
+  url(Object.fromEntries(entries(top.proxy)).url);
   return [...names];
+}
+
+/** Whether `at` is inside the host (and port) of the URL `url`: `https://user:pw@HOST:8080/path?query`. */
+function inHost(url: string, at: number): boolean {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
+  if (!scheme) return false; // `${MCP_URL}` whole: all of it may be a secret
+  const start = scheme[0].length;
+  const end = url.slice(start).search(/[/?#]/);
+  const authority = url.slice(start, end < 0 ? undefined : start + end);
+  return at >= start + authority.lastIndexOf("@") + 1 && at < start + authority.length;
 }
 
 /** A table's entries; anything else has none. */
@@ -125,6 +148,22 @@ function urlPassword(url: string | undefined): string[] {
   } catch {
     return [];
   }
+}
+
+/** The values of a URL's query parameters with a credential's name (`?api_key=…`, `&exaApiKey=…`), as written and decoded. */
+function urlKeys(url: string | undefined): string[] {
+  const query = url === undefined ? undefined : url.split("#")[0]!.split("?")[1];
+  if (!query) return [];
+  return query.split("&").flatMap((pair) => {
+    const eq = pair.indexOf("=");
+    const [name, value] = eq < 0 ? [pair, ""] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (!SECRET_NAME.test(name) || !value) return [];
+    try {
+      return [value, decodeURIComponent(value)];
+    } catch {
+      return [value];
+    }
+  });
 }
 
 /** `text` with every secret replaced by REDACTED. */

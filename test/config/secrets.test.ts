@@ -137,6 +137,70 @@ test("the commands' environment loses every variable the configuration gives hey
   });
 });
 
+test("a ${VAR} an MCP server needs as a key is a secret wherever it is written: a url's path or query, an argument after a credential flag, a variable named as a credential; a host, a path or a log level is not", () => {
+  const env = {
+    MCPQ: "query-key-11111111",
+    ZAP: "path-key-22222222",
+    ARGT: "flag-arg-33333333",
+    EQ: "eq-arg-44444444",
+    HDR: "header-arg-55555555",
+    EXA_API_KEY: "named-key-66666666",
+    GWQ: "gw-query-77777777",
+    MCP_HOST: "mcp.internal.example",
+    PROJECTS: "/srv/projects/main",
+    LOG: "debug-verbose",
+    HOME: "/home/ana",
+    PATH: "/bin",
+  };
+  const settings = settingsWith(
+    {
+      provider: { gw: { base_url: "https://${MCP_HOST}/v1?key=${GWQ}", models: ["m"] } },
+      mcp: {
+        q: { url: "https://${MCP_HOST}:8443/mcp?api_key=${MCPQ}" },
+        zap: { url: "https://actions.example/mcp/${ZAP}/sse" },
+        exa: { url: "https://mcp.exa.example/mcp?exaApiKey=literal-key-88888888" },
+        cli: {
+          command: "server",
+          args: [
+            "--api-key",
+            "${ARGT}",
+            "--token=${EQ}",
+            "--header",
+            "Authorization: Bearer ${HDR}",
+            "${EXA_API_KEY}",
+            "${HOME}/notes",
+            "${PROJECTS}",
+            "--log",
+            "${LOG}",
+          ],
+          env: { PATH: "${PATH}:/opt/bin", EXTRA: "${EXA_API_KEY}" },
+        },
+      },
+    },
+    env,
+  );
+  expect(toolEnvironment(env, settings, [])).toEqual({
+    MCP_HOST: "mcp.internal.example",
+    PROJECTS: "/srv/projects/main",
+    LOG: "debug-verbose",
+    HOME: "/home/ana",
+    PATH: "/bin",
+  });
+  const known = knownSecrets(settings, env);
+  for (const s of [
+    "query-key-11111111",
+    "path-key-22222222",
+    "flag-arg-33333333",
+    "eq-arg-44444444",
+    "header-arg-55555555",
+    "named-key-66666666",
+    "gw-query-77777777",
+    "literal-key-88888888",
+  ])
+    expect(known).toContain(s);
+  for (const s of ["mcp.internal.example", "/srv/projects/main", "debug-verbose", "/home/ana"]) expect(known).not.toContain(s);
+});
+
 describe("streamed text (SPEC §24: no secret shown in pieces)", () => {
   const SECRETS = [KEY, "Bearer gw-token-99999", "gw-token-99999"];
   const TEXT = `your key ${KEY} looks fine; token gw-token-99999 too`;
