@@ -100,6 +100,14 @@ export type AgentEvent =
       tokens_after: number;
       /** why a summary could not be made (the trim stood in for it); kind "window": the server's error */
       error?: string;
+      /**
+       * kind "trim", when the system prompt and tool schemas (`fixed_tokens`, of which the tools
+       * `tool_tokens`) leave the messages less than half of the budget (`budget_tokens`): the
+       * request is built past the budget by that part (context/window.ts MESSAGES_FLOOR)
+       */
+      budget_tokens?: number;
+      fixed_tokens?: number;
+      tool_tokens?: number;
     }
   /**
    * an MCP server connected (with its tool count), failed to start or stopped (with why); each is

@@ -17,7 +17,7 @@ import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { createGuidance } from "./guidance.ts";
 import { changeNotices } from "./list-changes.ts";
 import { holdNames, type ExposedTool, type McpTool } from "./names.ts";
-import { heavyToolWarnings } from "./heavy-tools.ts";
+import { toolWeigher } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
@@ -110,13 +110,11 @@ export function createMcpManager(
   deps: ManagerDeps,
 ): McpManager {
   const warned = new Set<string>();
-  /** servers whose tools' cost was weighed: once a run, not on every request (it estimates each schema) */
-  const weighed = new Set<string>();
-  const say = (o: Offer) => {
-    const fresh = o.tools.filter((t) => !weighed.has(t.server));
-    for (const t of fresh) weighed.add(t.server);
-    const heavy = fresh.length ? heavyToolWarnings({ tools: fresh }, deps.budget()) : [];
-    for (const m of [...o.warnings, ...heavy]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
+  const weigh = toolWeigher(deps.budget); // each server's tools' cost once a run, and all of theirs
+  // whole: a request goes out with `o`, or no server is still starting without a list
+  const say = (o: Offer, sending = false) => {
+    const whole = sending || !statuses().some((s) => s.state === "connecting" && s.tools === undefined);
+    for (const m of [...o.warnings, ...weigh(o, whole)]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
     renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];
@@ -325,7 +323,7 @@ export function createMcpManager(
         gen,
         builtinTools.map((t) => t.name),
       );
-      say(exposed);
+      say(exposed, true);
       holdNames(held, (lastOffered = exposed.tools));
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
