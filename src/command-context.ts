@@ -8,7 +8,7 @@ import { effectiveBudget } from "./context/window.ts";
 import { totalToolWarning } from "./mcp/heavy-tools.ts";
 import { specTokens } from "./mcp/offer.ts";
 import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
-import { overCap } from "./mcp/tool-cap.ts";
+import { capFor, overCap } from "./mcp/tool-cap.ts";
 import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
@@ -51,7 +51,8 @@ export function commandContext(
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
       // server files below the root, never read: a one-shot run (hey mcp) said them at start, the REPL's start may have scrolled away
       const stray = runtime.mcpOff || runtime.oneShot ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
-      const capped = overCap(runtime.settings.provider.protocol, tools); // more tools than the model's API takes: which servers to trim
+      const { protocol, baseUrl } = runtime.settings.provider;
+      const capped = overCap(capFor(protocol, baseUrl), tools)?.why; // more tools than the model's API takes: which are left out
       const budget = effectiveBudget(runtime.settings.agent.budgetTokens, configuredWindow(runtime.settings));
       const heavy = runtime.mcpOff ? undefined : totalToolWarning(runtime.mcp.offer(), budget); // all servers' tools fill the budget: the heaviest
       return [status, heavy && `hey: ${heavy}`, capped && `hey: ${capped}`, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])]
