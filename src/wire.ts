@@ -287,10 +287,10 @@ export async function assemble(
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
-    unlisted: (name) =>
+    unlisted: (name, offered) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
       refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
-      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
+      lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,
     cwd,
