@@ -110,13 +110,14 @@ export type AgentEvent =
       tool_tokens?: number;
     }
   /**
-   * an MCP server connected (with its tool count), failed to start or stopped (with why); each is
-   * reported once, as it happens, in the background
+   * an MCP server connected (with its tool count), failed to start or stopped (with why), or was
+   * not ready within the start-up wait (not_ready: the first request went without its tools); each
+   * is reported once, as it happens, in the background
    */
   | {
       type: "mcp";
       server: string;
-      state: "connected" | "failed" | "auth_required" | "stopped";
+      state: "connected" | "failed" | "auth_required" | "stopped" | "not_ready";
       /** connected: how many tools the server lists */
       tools?: number;
       /** connected: how many of them the model is offered, when `tools` / `exclude_tools` or the permission lists leave some out */

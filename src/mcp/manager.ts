@@ -22,7 +22,7 @@ import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
-import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
+import { abortable, createServer, within, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
@@ -234,22 +234,13 @@ export function createMcpManager(
       (s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && failedLast.get(s) === undefined,
     );
     if (left <= 0 || waiting.length === 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort = () => {};
-    await Promise.race([
-      Promise.all(waiting.map((s) => s.settled())),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
-      new Promise<void>((_, reject) => {
-        onAbort = () => reject(signal.reason);
-        if (signal.aborted) onAbort();
-        else signal.addEventListener("abort", onAbort, { once: true });
-      }),
-    ]).finally(() => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    });
-    // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
-    for (const s of waiting) if (s.status().busy) track(deps.store.markFailed(s.settings, "it answered HTTP 503 until hey stopped waiting"));
+    await abortable(within(Promise.all(waiting.map((s) => s.settled())), left), signal);
+    for (const s of waiting) {
+      // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
+      if (s.status().busy) track(deps.store.markFailed(s.settings, "it answered HTTP 503 until hey stopped waiting"));
+      // merely slow (a container starting, npx downloading): said with the key that waits longer, else a -p run never has its tools
+      else if (s.status().state === "connecting") deps.report({ type: "mcp", server: s.settings.name, state: "not_ready", error: notReady(gen.waitMs) });
+    }
   }
 
   function toTool(gen: Generation, e: ExposedTool): McpToolEntry {
@@ -395,3 +386,8 @@ export function createMcpManager(
 }
 
 const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
+
+/** Why a server's tools missed the first request: it was not ready within the start-up wait (`ms`). */
+export const notReady = (ms: number) =>
+  `was not ready after ${Number((ms / 1000).toFixed(1))} s, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it ` +
+  "(once it connects, its tool list is cached and later runs offer its tools at once)";

@@ -19,6 +19,7 @@ export function eventLine(e: McpEvent): string {
   if (e.state === "failed") return `hey: MCP server ${e.server} failed, its tools are left out: ${e.error ?? "unknown error"}`;
   if (e.state === "auth_required")
     return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;
+  if (e.state === "not_ready") return `hey: MCP server ${e.server} ${e.error ?? "was not ready in time"}`;
   return `hey: MCP server ${e.server} stopped: ${e.error ?? "unknown reason"}`;
 }
 
