@@ -134,6 +134,7 @@ export function createMcpManager(
   const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
   /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
   const failedLast = new WeakMap<McpServer, string | undefined>();
+  const failedWhen = new WeakMap<McpServer, number | undefined>(); // and when, for /mcp
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -146,6 +147,7 @@ export function createMcpManager(
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((s) => reused.find((r) => r.settings === s) ?? serverIn(s, deps.store.load(s), deps.store.instructions(s)));
     for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
+    for (const s of gen.servers) if (failedLast.get(s) !== undefined) failedWhen.set(s, deps.store.failedWhen(s.settings));
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
@@ -318,7 +320,8 @@ export function createMcpManager(
       holdNames(held, (lastOffered = exposed.tools));
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
-    status: () => current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s) }) })),
+    status: () =>
+      current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s), failedAt: failedWhen.get(s) }) })),
     offer: () => offered(current),
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),

@@ -88,3 +88,22 @@ test("a server slower than startup_wait_ms in hey -p: said on stderr and in JSON
   expect(toolNames(m.requests.at(-1)!)).toContain("echo");
   expect(next.stderr).not.toContain("was not ready");
 });
+
+test("hey mcp list shows a server still starting whose last start failed with that failure and when, not 'connecting' alone", async () => {
+  await ensureBinary();
+  // the run lasts past hang's start limit (a 1.5 s command), so its failure is recorded
+  const m = model((req) => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls: [["bash", { command: "sleep 1.5" }]] }));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 200\n\n` +
+      `[mcp.hang]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "silent"])}\ntimeout_ms = 800\n`,
+  );
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("hey: MCP server hang failed");
+  // a minute later, as the explorer saw it: the list is shown while hang, tried again, is still starting
+  const listed = await hey(["mcp", "list"]);
+  expect(listed.stdout).toMatch(
+    /^hang: connecting\n {2}its last start failed \d+ s ago: it did not answer initialize in time \(timeout_ms\); tried again now \(this run did not wait for it\)$/m,
+  );
+});
