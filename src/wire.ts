@@ -274,7 +274,7 @@ export async function assemble(
   const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
   const mcp = servers.manager;
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
-  const cap = createToolCap({ serverOf: (name: string) => mcp.origin(name)?.server });
+  const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
     recordingOnAnswer(cap.wrap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
   const requestTools = async (signal: AbortSignal) =>

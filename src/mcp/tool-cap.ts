@@ -3,11 +3,13 @@
 // message). A request over it carries hey's own tools, then the MCP servers' in configuration
 // order up to the cap; the first such request says which servers' tools were left out and how to
 // choose (`[mcp.NAME]` `tools` / `exclude_tools`, `enabled = false`), and a call to a left-out tool
-// reads why it is not offered. The heavy-tools warning (heavy-tools.ts) weighs tokens, not counts:
+// reads why it is not offered. A request the API refuses over one MCP tool's schema is sent again
+// without that tool (schema-refusal.ts finds it). The heavy-tools warning (heavy-tools.ts) weighs tokens, not counts:
 // a server of many small tools passes it. Pure.
 import type { Protocol } from "../kernel/ir.ts";
-import { identityOf, type Provider } from "../kernel/provider.ts";
+import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
 import type { Tool } from "../kernel/tool.ts";
+import { refusalWords, refusedTools } from "./schema-refusal.ts";
 
 /** A vendor API's cap on the tools of one request. */
 export interface ToolCap {
@@ -66,41 +68,91 @@ export function overCap(cap: ToolCap | undefined, tools: readonly Offered[]): { 
   return { kept, why: `${head}: ${sent}, leaving out ${tools.length - kept.size} of ${out.join(", ")}; ${choose}` };
 }
 
+/** A request refused over tools' schemas is sent again without them at most this many times (each time naming others). */
+const SCHEMA_RESENDS = 3;
+
 /**
- * The cap of a run's requests: `wrap` gives a provider whose requests over its API's cap (capFor
- * `baseUrl`) carry only the tools overCap keeps, saying so once (a `notice`: stderr, and the JSON
- * stream) each time what is left out changes; `guard` gives a tool that, when the last request
- * left it out, answers a call with why instead of running. `serverOf(name)`: the MCP server of a
- * tool, undefined for hey's own.
+ * What a run's requests may not carry. `wrap` gives a provider whose requests over its API's cap
+ * (capFor `baseUrl`) carry only the tools overCap keeps, saying so once (a `notice`: stderr, and
+ * the JSON stream) each time what is left out changes; and whose request the API refuses (400)
+ * over an MCP tool's schema, naming it (schema-refusal.ts), is sent again at once without that
+ * tool, which is left out for the rest of the session, said with the `[mcp.SERVER]
+ * exclude_tools` line that leaves it out for good — a 400 ran nothing and billed nothing, and
+ * every request would fail alike. A refusal naming hey's own tool is thrown with its name added.
+ * `guard` gives a tool that, when left out so, answers a call with why instead of running.
+ * `originOf(name)`: the MCP server and its own name of a tool, undefined for hey's own.
  */
-export function createToolCap(ports: { serverOf(name: string): string | undefined }): {
+export function createToolCap(ports: { originOf(name: string): { server: string; name: string } | undefined }): {
   wrap(provider: Provider, baseUrl: string): Provider;
   guard(tool: Tool): Tool;
 } {
-  let left = new Map<string, string>(); // the last request's left-out tools, each with why
+  let left = new Map<string, string>(); // the last request's tools left out over the cap, each with why
+  const refused = new Map<string, string>(); // tools whose schema the API refused: left out for the session
   let said: string | undefined;
+  const serverOf = (name: string) => ports.originOf(name)?.server;
   return {
     wrap(provider, baseUrl) {
       const cap = capFor(provider.protocol, baseUrl);
       return {
         ...identityOf(provider), // its name too: the opaque data of its answers goes back to it alone
         async *stream(request, signal) {
+          const tools = request.tools.filter((t) => !refused.has(t.name));
           const over = overCap(
             cap,
-            request.tools.map((t) => ({ name: t.name, server: ports.serverOf(t.name) })),
+            tools.map((t) => ({ name: t.name, server: serverOf(t.name) })),
           );
           left = new Map();
-          if (!over) return yield* provider.stream(request, signal);
-          for (const t of request.tools) if (!over.kept.has(t.name)) left.set(t.name, `${t.name} is not offered: ${over.why}`);
-          if (over.why !== said) yield { type: "notice", message: (said = over.why) };
-          yield* provider.stream({ ...request, tools: request.tools.filter((t) => over.kept.has(t.name)) }, signal);
+          for (const t of over ? tools : []) if (!over!.kept.has(t.name)) left.set(t.name, `${t.name} is not offered: ${over!.why}`);
+          if (over && over.why !== said) yield { type: "notice", message: (said = over.why) };
+          let sent = over ? tools.filter((t) => over.kept.has(t.name)) : tools;
+          for (let tries = 0; ; tries++) {
+            let started = false;
+            try {
+              for await (const e of provider.stream({ ...request, tools: sent }, signal)) yield ((started = true), e);
+              return;
+            } catch (e) {
+              if (started || !(e instanceof ProviderError) || e.kind !== "bad_request") throw e;
+              const named = refusedTools(e.message, sent);
+              const mcp = named.filter((n) => ports.originOf(n) !== undefined);
+              if (mcp.length === 0 || tries >= SCHEMA_RESENDS) throw named.length ? withNames(e, named, ports.originOf) : e;
+              const words = refusalWords(e.message);
+              for (const n of mcp) refused.set(n, `${n} is not offered: the model's API refused its input schema (${words})`);
+              yield { type: "notice", message: leftOutLine(mcp, words, ports.originOf) };
+              sent = sent.filter((t) => !refused.has(t.name));
+            }
+          }
         },
         ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
       };
     },
     guard(tool) {
-      const why = left.get(tool.name);
+      const why = refused.get(tool.name) ?? left.get(tool.name);
       return why === undefined ? tool : { ...tool, run: async () => ({ output: why, isError: true }) };
     },
   };
+}
+
+type OriginOf = (name: string) => { server: string; name: string } | undefined;
+
+/** `MCP server weird's tool nullable_array`, or `hey's own edit`. */
+const toolWords = (name: string, originOf: OriginOf) => {
+  const o = originOf(name);
+  return o ? `MCP server ${o.server}'s tool ${o.name}${o.name === name ? "" : ` (offered as ${name})`}` : `hey's own ${name}`;
+};
+
+/** What the notice says of MCP tools left out over their schemas, with the lines that leave them out for good. */
+function leftOutLine(names: readonly string[], words: string, originOf: OriginOf): string {
+  const by = new Map<string, string[]>();
+  for (const n of names) {
+    const o = originOf(n)!;
+    by.set(o.server, [...(by.get(o.server) ?? []), o.name]);
+  }
+  const keys = [...by].map(([server, own]) => `exclude_tools = [${own.map((x) => JSON.stringify(x)).join(", ")}] in [mcp.${server}]`).join(", ");
+  return `the model's API refused the request over the input schema of ${names.map((n) => toolWords(n, originOf)).join(", ")} (${words}); sent again without it, and it is left out for this session. To leave it out for good: ${keys}`;
+}
+
+/** The refusal with the tools it names added after the API's words. */
+function withNames(e: ProviderError, names: readonly string[], originOf: OriginOf): ProviderError {
+  const which = names.map((n) => toolWords(n, originOf)).join(", ");
+  return new ProviderError("bad_request", `${e.message} (hey: that is ${which})`, { ...(e.status !== undefined ? { status: e.status } : {}), cause: e });
 }

@@ -8,6 +8,7 @@ import { ensureBinary, jsonEvents, runHey } from "../helpers/e2e.ts";
 import { eachModelServers, eachTempDir, fileReplayServer, writeUserConfig } from "../helpers/fixtures.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { baseUrlFor, textReply } from "../helpers/protocol-streams.ts";
+import { jsonReply } from "../helpers/replay-server.ts";
 
 setDefaultTimeout(120_000);
 
@@ -59,4 +60,38 @@ test("a local server on the OpenAI protocol (no cap of OpenAI's): every one of 3
   expect(run.code).toBe(0);
   expect(m.requests[0]!.tools).toHaveLength(306);
   expect(run.stderr).not.toContain("more than the 128");
+});
+
+test("Gemini refuses the request over one MCP tool's schema, naming only its place: sent again without that tool, said with its server's exclude_tools line", async () => {
+  await ensureBinary();
+  const start = replay.requests.length;
+  // hey's own 6 tools come first, then weird's echo (6) and nullable_array (7)
+  const refusal = {
+    error: {
+      code: 400,
+      message:
+        "* GenerateContentRequest.tools[0].function_declarations[7].parameters.properties[languages].items: field predicate failed: $type == Type.ARRAY\n",
+      status: "INVALID_ARGUMENT",
+    },
+  };
+  replay.enqueue(jsonReply(400, refusal), textReply("google", "fine"));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "gem"\nmodel = "gemini-x"\n\n[provider.gem]\nprotocol = "google"\nbase_url = "${baseUrlFor("google", replay.url)}"\napi_key = "k"\nmodels = ["gemini-x"]\n\n[mcp]\nstartup_wait_ms = 30000\n` +
+      `\n[mcp.weird]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", "weird", "echo,nullable_array"])}\n`,
+  );
+  const run = await runHey(["-p", "hello"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 90_000 });
+  expect(run.code).toBe(0);
+  const declared = (i: number) =>
+    (replay.requests[start + i]!.body as { tools: { functionDeclarations: { name: string }[] }[] }).tools
+      .flatMap((t) => t.functionDeclarations)
+      .map((d) => d.name);
+  expect(declared(0)[7]).toBe("nullable_array");
+  expect(declared(1)).not.toContain("nullable_array");
+  expect(declared(1)).toContain("echo");
+  expect(run.stderr).toContain(
+    "the model's API refused the request over the input schema of MCP server weird's tool nullable_array (GenerateContentRequest.tools[0].function_declarations[7].parameters.properties[languages].items: field predicate failed: $type == Type.ARRAY); " +
+      'sent again without it, and it is left out for this session. To leave it out for good: exclude_tools = ["nullable_array"] in [mcp.weird]',
+  );
+  expect(run.stdout).toContain("fine");
 });

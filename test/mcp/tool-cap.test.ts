@@ -10,6 +10,10 @@ const tools = (server: string | undefined, n: number) => Array.from({ length: n 
 const servers = Array.from({ length: 15 }, (_, i) => `srv${i + 1}`);
 const many = [...tools(undefined, 6), ...servers.flatMap((s) => tools(s, 20))];
 const OPENAI = capFor("openai", "https://api.openai.com/v1");
+const originOf = (name: string) => {
+  const server = many.find((t) => t.name === name)?.server;
+  return server === undefined ? undefined : { server, name };
+};
 
 test("the cap is the vendor's own API's: OpenAI (and Azure) 128, Gemini 512; none for a local server on the openai protocol, nor Anthropic", () => {
   expect(OPENAI).toEqual({ max: 128, api: "OpenAI's API" });
@@ -52,7 +56,7 @@ test("a request over the cap is sent with the tools kept, said once as a notice;
       sent.push(req.tools.map((t) => t.name));
     },
   };
-  const cap = createToolCap({ serverOf: (name) => many.find((t) => t.name === name)?.server });
+  const cap = createToolCap({ originOf });
   const capped = cap.wrap(inner, "https://api.openai.com/v1");
   const notices: string[] = [];
   for (let i = 0; i < 2; i++)
@@ -80,13 +84,13 @@ test("a local server on the openai protocol gets every tool", async () => {
       return (async function* () {})();
     },
   };
-  const capped = createToolCap({ serverOf: () => "a" }).wrap(inner, "http://127.0.0.1:8000/v1");
+  const capped = createToolCap({ originOf: (name) => ({ server: "a", name }) }).wrap(inner, "http://127.0.0.1:8000/v1");
   for await (const _ of capped.stream(request(many), new AbortController().signal));
   expect(sent).toEqual([306]);
 });
 
 test("the capped provider keeps its provider's name, by which the opaque data of its answers goes back to it (a wrapper without it dropped its encrypted reasoning)", () => {
   const inner: Provider = { protocol: "responses", model: "gpt-x", name: "gpt", stream: async function* () {} };
-  const capped = createToolCap({ serverOf: () => undefined }).wrap(inner, "https://api.openai.com/v1");
+  const capped = createToolCap({ originOf: () => undefined }).wrap(inner, "https://api.openai.com/v1");
   expect([capped.protocol, capped.model, capped.name]).toEqual(["responses", "gpt-x", "gpt"]);
 });
