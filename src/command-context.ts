@@ -54,7 +54,8 @@ export function commandContext(
       const { protocol, baseUrl } = runtime.settings.provider;
       const capped = overCap(capFor(protocol, baseUrl), tools)?.why; // more tools than the model's API takes: which are left out
       const budget = effectiveBudget(runtime.settings.agent.budgetTokens, configuredWindow(runtime.settings));
-      const heavy = runtime.mcpOff ? undefined : totalToolWarning(runtime.mcp.offer(), budget); // all servers' tools fill the budget: the heaviest
+      // all servers' tools fill the budget: the heaviest (a one-shot run, hey mcp, has just said it on stderr)
+      const heavy = runtime.mcpOff || runtime.oneShot ? undefined : totalToolWarning(runtime.mcp.offer(), budget);
       return [status, heavy && `hey: ${heavy}`, capped && `hey: ${capped}`, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])]
         .filter(Boolean)
         .join("\n");
