@@ -57,6 +57,11 @@ test("with the budget full of tool schemas, the requests keep the last turns' wo
     /^context: the system prompt and tools take ~[\d,]+ tokens \(tool schemas ~[\d,]+\) of the 40,000-token budget, so requests go past it to keep the conversation half of it; older messages left out \(~[\d,]+ → ~[\d,]+ tokens\); \/mcp \(hey mcp list\) shows what each MCP server's tools take; summary failed, older messages dropped instead: .+$/,
   );
   expect(run.stderr).not.toContain("which did not make the context smaller");
+  // /usage says what the requests are built to, not "125 % of the budget"
+  const usage = await hey(["-c", "-p", "/usage"]);
+  expect(usage.stdout).toMatch(
+    /\ncontext: ~[\d,]+ of [\d,]+ tokens \(\d+%; built to what the system prompt and tools take plus half the 40,000-token budget\)/,
+  );
 });
 
 test("hey mcp list says it once, beside the servers' costs", async () => {
