@@ -7,9 +7,9 @@
 // without that tool (schema-refusal.ts finds it). The heavy-tools warning (heavy-tools.ts) weighs tokens, not counts:
 // a server of many small tools passes it. Pure.
 import type { Protocol } from "../kernel/ir.ts";
-import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
+import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import type { Tool } from "../kernel/tool.ts";
-import { refusalWords, refusedTools } from "./schema-refusal.ts";
+import { refusalWords, refusedTools, statedToolCap } from "./schema-refusal.ts";
 
 /** A vendor API's cap on the tools of one request. */
 export interface ToolCap {
@@ -68,8 +68,8 @@ export function overCap(cap: ToolCap | undefined, tools: readonly Offered[]): { 
   return { kept, why: `${head}: ${sent}, leaving out ${tools.length - kept.size} of ${out.join(", ")}; ${choose}` };
 }
 
-/** A request refused over tools' schemas is sent again without them at most this many times (each time naming others). */
-const SCHEMA_RESENDS = 3;
+/** A request refused over tools (their schemas, or their count) is sent again at most this many times, each time without others. */
+const RESENDS = 3;
 
 /**
  * What a run's requests may not carry. `wrap` gives a provider whose requests over its API's cap
@@ -78,7 +78,10 @@ const SCHEMA_RESENDS = 3;
  * over an MCP tool's schema, naming it (schema-refusal.ts), is sent again at once without that
  * tool, which is left out for the rest of the session, said with the `[mcp.SERVER]
  * exclude_tools` line that leaves it out for good — a 400 ran nothing and billed nothing, and
- * every request would fail alike. A refusal naming hey's own tool is thrown with its name added.
+ * every request would fail alike. A refusal naming hey's own tool is thrown with its name added. An
+ * endpoint with no cap known that refuses the count (`array too long … maximum length 128`: a
+ * gateway in front of OpenAI's API) gets the request again within the cap it stated, and every
+ * later one.
  * `guard` gives a tool that, when left out so, answers a call with why instead of running.
  * `originOf(name)`: the MCP server and its own name of a tool, undefined for hey's own.
  */
@@ -92,32 +95,44 @@ export function createToolCap(ports: { originOf(name: string): { server: string;
   const serverOf = (name: string) => ports.originOf(name)?.server;
   return {
     wrap(provider, baseUrl) {
-      const cap = capFor(provider.protocol, baseUrl);
+      // the API's documented cap, or one an endpoint stated in a 400 (a gateway in front of OpenAI's API): kept for the provider
+      let cap = capFor(provider.protocol, baseUrl);
+      /** `tools` as a request under `cap` carries them, and the notice to give first (once per change of what is left out) */
+      const fit = (tools: ModelRequest["tools"]): { sent: ModelRequest["tools"]; notice?: StreamEvent } => {
+        const over = overCap(
+          cap,
+          tools.map((t) => ({ name: t.name, server: serverOf(t.name) })),
+        );
+        left = new Map();
+        if (!over) return { sent: tools };
+        for (const t of tools) if (!over.kept.has(t.name)) left.set(t.name, `${t.name} is not offered: ${over.why}`);
+        const sent = tools.filter((t) => over.kept.has(t.name));
+        return over.why === said ? { sent } : { sent, notice: { type: "notice", message: (said = over.why) } };
+      };
       return {
         ...identityOf(provider), // its name too: the opaque data of its answers goes back to it alone
         async *stream(request, signal) {
-          const tools = request.tools.filter((t) => !refused.has(t.name));
-          const over = overCap(
-            cap,
-            tools.map((t) => ({ name: t.name, server: serverOf(t.name) })),
-          );
-          left = new Map();
-          for (const t of over ? tools : []) if (!over!.kept.has(t.name)) left.set(t.name, `${t.name} is not offered: ${over!.why}`);
-          if (over && over.why !== said) yield { type: "notice", message: (said = over.why) };
-          let sent = over ? tools.filter((t) => over.kept.has(t.name)) : tools;
+          let { sent, notice } = fit(request.tools.filter((t) => !refused.has(t.name)));
           for (let tries = 0; ; tries++) {
+            if (notice) yield notice;
             let started = false;
             try {
               for await (const e of provider.stream({ ...request, tools: sent }, signal)) yield ((started = true), e);
               return;
             } catch (e) {
-              if (started || !(e instanceof ProviderError) || e.kind !== "bad_request") throw e;
+              if (started || !(e instanceof ProviderError) || e.kind !== "bad_request" || tries >= RESENDS) throw e;
+              const stated = statedToolCap(e.message); // `array too long … maximum length 128`: that endpoint's cap, learned
+              if (stated !== undefined && stated < sent.length) {
+                cap = { max: stated, api: "the endpoint" };
+                ({ sent, notice } = fit(request.tools.filter((t) => !refused.has(t.name))));
+                continue;
+              }
               const named = refusedTools(e.message, sent);
               const mcp = named.filter((n) => ports.originOf(n) !== undefined);
-              if (mcp.length === 0 || tries >= SCHEMA_RESENDS) throw named.length ? withNames(e, named, ports.originOf) : e;
+              if (mcp.length === 0) throw named.length ? withNames(e, named, ports.originOf) : e;
               const words = refusalWords(e.message);
               for (const n of mcp) refused.set(n, `${n} is not offered: the model's API refused its input schema (${words})`);
-              yield { type: "notice", message: leftOutLine(mcp, words, ports.originOf) };
+              notice = { type: "notice", message: leftOutLine(mcp, words, ports.originOf) };
               sent = sent.filter((t) => !refused.has(t.name));
             }
           }

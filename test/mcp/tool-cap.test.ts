@@ -3,7 +3,7 @@
 // config order up to it, says once which servers' tools were left out and how to choose, and a call
 // to a left-out tool reads why. A local server on the OpenAI protocol is not capped.
 import { expect, test } from "bun:test";
-import type { ModelRequest, Provider } from "../../src/kernel/provider.ts";
+import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
 import { capFor, createToolCap, overCap } from "../../src/mcp/tool-cap.ts";
 
 const tools = (server: string | undefined, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${server ?? "own"}_${i}`, server }));
@@ -74,19 +74,41 @@ test("a request over the cap is sent with the tools kept, said once as a notice;
   });
 });
 
+/** An openai-protocol provider recording how many tools each request carries; over `refuseOver`, it answers as OpenAI's API does. */
+const counting = (sent: number[], refuseOver = Number.POSITIVE_INFINITY): Provider => ({
+  protocol: "openai",
+  model: "m",
+  stream(req) {
+    sent.push(req.tools.length);
+    return (async function* () {
+      if (req.tools.length > refuseOver)
+        throw new ProviderError(
+          "bad_request",
+          `Invalid 'tools': array too long. Expected an array with maximum length ${refuseOver}, but got an array with length ${req.tools.length} instead.`,
+          {
+            status: 400,
+          },
+        );
+      yield { type: "text", delta: "fine" } as StreamEvent;
+    })();
+  },
+});
+
 test("a local server on the openai protocol gets every tool", async () => {
   const sent: number[] = [];
-  const inner: Provider = {
-    protocol: "openai",
-    model: "m",
-    stream(req) {
-      sent.push(req.tools.length);
-      return (async function* () {})();
-    },
-  };
-  const capped = createToolCap({ originOf: (name) => ({ server: "a", name }) }).wrap(inner, "http://127.0.0.1:8000/v1");
+  const capped = createToolCap({ originOf: (name) => ({ server: "a", name }) }).wrap(counting(sent), "http://127.0.0.1:8000/v1");
   for await (const _ of capped.stream(request(many), new AbortController().signal));
   expect(sent).toEqual([306]);
+});
+
+test("an endpoint with no cap known that refuses the count (a gateway in front of OpenAI's API): sent again within the cap it stated, and so is every later request", async () => {
+  const sent: number[] = [];
+  const capped = createToolCap({ originOf }).wrap(counting(sent, 128), "https://gateway.example/v1");
+  const notices: string[] = [];
+  for (let i = 0; i < 2; i++)
+    for await (const e of capped.stream(request(many), new AbortController().signal)) if (e.type === "notice") notices.push(e.message);
+  expect(sent).toEqual([306, 128, 128]);
+  expect(notices).toEqual([expect.stringContaining("a request would offer 306 tools, more than the 128 the endpoint takes in one")]);
 });
 
 test("the capped provider keeps its provider's name, by which the opaque data of its answers goes back to it (a wrapper without it dropped its encrypted reasoning)", () => {
