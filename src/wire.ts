@@ -27,7 +27,7 @@ import { projectRoots } from "./mcp/answers.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
-import { withToolCap } from "./mcp/tool-cap.ts";
+import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -268,24 +268,24 @@ export async function assemble(
   const own = live.configured.tools.map((t) => t.name);
   const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
   const mcp = servers.manager;
-  // a local Ollama's real context; a request over its API's count of tools said, with the servers to trim; the approvals record written at the first answer
-  const capPorts = { serverOf: (name: string) => mcp.origin(name)?.server, warn: say };
+  // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
+  const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
-    recordingOnAnswer(withToolCap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), capPorts), start.approvals);
+    recordingOnAnswer(cap.wrap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))
       .filter((t) => t.server !== undefined || !live.configured.refused(t.name))
-      .map((t) => redactingTool(t, redaction));
+      .map((t) => cap.guard(redactingTool(t, redaction))); // a tool the last request left out over its API's cap: a call reads why
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: provided(await start.started.provider, settings, live.fetch),
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
-    unlisted: (name) =>
+    unlisted: (name, offered) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
       refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
-      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
+      lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,
     cwd,
