@@ -109,9 +109,15 @@ const sample = (value: string, name: string) =>
 export function environmentSecrets(env: Record<string, string | undefined>): string[] {
   const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
   return Object.entries(env).flatMap(([name, value]) =>
-    value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !/^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value) ? [value] : [],
+    value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !pathOrUrl(value) ? [value] : [],
   );
 }
+
+/** A value that says where something is, a path (`/`, `~`, `.`) or a URL, rather than being a secret: `/home/ana/key.json`, `http://127.0.0.1:8080`. */
+export const pathOrUrl = (value: string) => /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value);
+
+/** Whether `name` says it holds a credential, as a dotenv or camelCase name: `GITHUB_TOKEN`, `api_key`, `clientSecret`; not `MAX_TOKENS`, `token_file`. */
+export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_CAMEL.test(name);
 
 /** `text` with every value shaped like a credential replaced by its placeholder. */
 export function redactShapes(text: string): string {

@@ -137,10 +137,10 @@ test("the commands' environment loses every variable the configuration gives hey
   });
 });
 
-test("a ${VAR} an MCP server needs as a key is a secret wherever it is written: a url's path or query, an argument after a credential flag, a variable named as a credential; a host, a path or a log level is not", () => {
+test("a ${VAR} an MCP server needs as a key is a secret wherever it is written: a url's query, an argument after a credential flag, a variable named as a credential; a host, a path or a log level is not", () => {
   const env = {
     MCPQ: "query-key-11111111",
-    ZAP: "path-key-22222222",
+    ZAP_KEY: "path-key-22222222",
     ARGT: "flag-arg-33333333",
     EQ: "eq-arg-44444444",
     HDR: "header-arg-55555555",
@@ -157,7 +157,7 @@ test("a ${VAR} an MCP server needs as a key is a secret wherever it is written: 
       provider: { gw: { base_url: "https://${MCP_HOST}/v1?key=${GWQ}", models: ["m"] } },
       mcp: {
         q: { url: "https://${MCP_HOST}:8443/mcp?api_key=${MCPQ}" },
-        zap: { url: "https://actions.example/mcp/${ZAP}/sse" },
+        zap: { url: "https://actions.example/mcp/${ZAP_KEY}/sse" },
         exa: { url: "https://mcp.exa.example/mcp?exaApiKey=literal-key-88888888" },
         cli: {
           command: "server",
