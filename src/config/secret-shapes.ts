@@ -64,8 +64,11 @@ const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)([
 
 /**
  * The value of an assignment as written, or undefined when it is not a literal secret (a reference,
- * code, a sample). `code`: the line is a member of an object literal (`password: "different",`
- * under an unquoted name), where only a value that looks generated is taken.
+ * code, a sample). A quoted value followed by a comma under an unquoted name is an object literal's
+ * member (`password: "different",`), where only a value that looks generated is taken. `jsonName`:
+ * the name is quoted (`"password": …`); there, and under a camelCase name, the value is often a
+ * translation or a validation rule (`"password": "Passwort"`, `"apiKey": "API-Schlüssel"`,
+ * `"password": "required|min:8"`), so only one that looks generated or written as a key (secretText) is.
  */
 function literalValue(raw: string, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
   const quoted = /^(["'])(.*)\1(,?)$/.exec(raw); // an object member's value ends in a comma
@@ -74,6 +77,7 @@ function literalValue(raw: string, spaced: boolean, name: string, jsonName: bool
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
   if (!quoted && /[\s()[\]{};,]/.test(value)) return undefined; // code or prose
   if (quoted?.[3] && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
+  if ((jsonName || /[a-z][A-Z]/.test(name)) && !generated(value) && !secretText(value)) return undefined;
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
   if (spaced && !quoted && !generated(value) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
   const start = quoted ? 1 : 0;
@@ -89,6 +93,17 @@ const generated = (value: string) =>
   /^[0-9a-f]{16,}$/i.test(value) ||
   (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
   (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
+
+/** The kinds of characters in `v`, of lower case, upper case, digits and others. */
+const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
+
+/**
+ * A value that could be a key someone typed rather than text for people: two kinds of characters or
+ * more, ASCII only, no blank, no `|` or `:` (a validation rule such as `required|min:8`), and not a
+ * word or words (`Passwort`, `E-Mail-Adresse`, `required`).
+ */
+const secretText = (v: string) =>
+  kinds(v) >= 2 && !/[^\x21-\x7e]/.test(v) && !/[|:]/.test(v) && !/^(?:[A-Z]+|[A-Z]?[a-z]+)(?:[-'.](?:[A-Z]+|[A-Z]?[a-z]+))*[.!?]?$/.test(v);
 
 /** What stands for a value: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`, a placeholder. */
 const sample = (value: string, name: string) =>
@@ -107,7 +122,6 @@ const sample = (value: string, name: string) =>
  * what the model reads.
  */
 export function environmentSecrets(env: Record<string, string | undefined>): string[] {
-  const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
   return Object.entries(env).flatMap(([name, value]) =>
     value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !pathOrUrl(value) ? [value] : [],
   );
