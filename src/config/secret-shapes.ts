@@ -40,13 +40,13 @@ const SHAPES: Shape[] = [
   { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
 ];
 
+/** What stands for a password in a URL: a reference, `PASSWORD`/`YOUR_PASSWORD`, a placeholder already there, `***`. */
+const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "password");
 /**
  * The password of a URL written with one, `scheme://user:PASSWORD@host` (a DATABASE_URL, a
  * proxy, a git remote): only the password is replaced. A reference (`${DB_PASSWORD}`, `%s`,
  * `<password>`) is left, and so is a shorter one (`user:pw@`), as a dotenv value is.
  */
-/** What stands for a password in a URL: a reference, `PASSWORD`/`YOUR_PASSWORD`, a placeholder already there, `***`. */
-const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "password");
 const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@?#'"`]+)(?=@[\w[])/gi;
 
 /**
@@ -55,12 +55,14 @@ const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@
  */
 const SECRET_NAME =
   /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE|CLIENT)?_?KEY|(?:AUTH|ACCESS|REFRESH|BEARER|SESSION)?_?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$|^[A-Za-z0-9]+_PWD$/i;
+/** A password's or credentials' name run together, upper case as a variable's is: `PGPASSWORD`, `MYSQLPASSWD`; not `showPassword`. */
+const SECRET_SUFFIX = /^[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|CREDENTIALS)$/;
 /** The same names in camelCase (`clientSecret`, `apiKey`, `dbPassword`), case and all: `monkey` and `primaryKey` are no such name. */
 const SECRET_CAMEL =
   /^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*)?(?:[aA]piKey|[sS]ecretKey|[pP]rivateKey|[aA]ccessKey|[tT]oken|[sS]ecret|[pP]assword|[pP]asswd|[cC]redentials?)$/;
 // a line as a tool shows it may start with its number (`12\t` from read_file or `cat -n`) or with
 // `path:12:` (grep, rg); the name may be quoted (JSON: `"api_key": "…",`)
-const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
+const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2([ \t]*[=:][ \t]*)(.*\S)?([ \t]*)$/gm; // not `(.*?)`: a lazy value before a run of blanks is tried at each of them
 
 /**
  * The value of an assignment as written, or undefined when it is not a literal secret (a reference,
@@ -123,7 +125,7 @@ const sample = (value: string, name: string) =>
  */
 export function environmentSecrets(env: Record<string, string | undefined>): string[] {
   return Object.entries(env).flatMap(([name, value]) =>
-    value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !pathOrUrl(value) ? [value] : [],
+    value && (SECRET_NAME.test(name) || SECRET_SUFFIX.test(name)) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !pathOrUrl(value) ? [value] : [],
   );
 }
 
@@ -131,15 +133,15 @@ export function environmentSecrets(env: Record<string, string | undefined>): str
 export const pathOrUrl = (value: string) => /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value);
 
 /** Whether `name` says it holds a credential, as a dotenv or camelCase name: `GITHUB_TOKEN`, `api_key`, `clientSecret`; not `MAX_TOKENS`, `token_file`. */
-export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_CAMEL.test(name);
+export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUFFIX.test(name) || SECRET_CAMEL.test(name);
 
 /** `text` with every value shaped like a credential replaced by its placeholder. */
 export function redactShapes(text: string): string {
   if (text === "") return text;
-  let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw: string, trail: string) => {
+  let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw = "", trail: string) => {
     const spaced = /[ \t]/.test(sep);
     // a bare `key:` is a YAML mapping's key far more often than a credential
-    if (!(SECRET_NAME.test(name) || SECRET_CAMEL.test(name)) || (spaced && /^key$/i.test(name))) return line;
+    if (!secretName(name) || (spaced && /^key$/i.test(name))) return line;
     const at = literalValue(raw, spaced, name, quote !== "");
     if (!at) return line;
     return `${lead}${quote}${name}${quote}${sep}${raw.slice(0, at.start)}${placeholder(name)}${raw.slice(at.end)}${trail}`;

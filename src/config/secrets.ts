@@ -326,21 +326,16 @@ export interface WriteCheck {
 }
 
 /**
- * `tool` whose results reach the model (and everything after it) with the secrets hey knows
- * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
- * images pass). A write_file or edit that would write a placeholder shown this run into a file in
- * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
- * written back without them.
- */
-/**
  * Text that reaches the model or the screen from outside a tool (a `!` command's output, a
  * full-output file shown by /last): the secrets hey knows replaced and, when on, values shaped like
  * credentials, their placeholders recorded as a tool result's are.
  */
 export function redactText(text: string, r: Redaction): string {
-  const hidden = redactedForm(text, r);
-  if (redact(text, r.secrets()) !== text) r.shown.add(REDACTED);
-  if (r.shapes()) for (const p of placeholdersIn(hidden)) r.shown.add(p);
+  const known = redact(text, r.secrets());
+  if (known !== text) r.shown.add(REDACTED);
+  if (!r.shapes()) return known;
+  const hidden = redactShapes(known);
+  for (const p of placeholdersIn(hidden)) r.shown.add(p);
   return hidden;
 }
 
@@ -361,6 +356,13 @@ export function redactedForm(text: string, r: Redaction): string {
   return r.shapes() ? redactShapes(known) : known;
 }
 
+/**
+ * `tool` whose results reach the model (and everything after it) with the secrets hey knows
+ * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
+ * images pass). A write_file or edit that would write a placeholder shown this run into a file in
+ * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
+ * written back without them.
+ */
 export function redactingTool(tool: Tool, r: Redaction): Tool {
   return {
     ...tool,

@@ -18,6 +18,12 @@ export const PDF_MAX_PAGES = 100;
  */
 export const PDF_MAX_BYTES = 5 * 1024 * 1024;
 
+/** A PDF whose pages were not counted is reckoned a page per this many bytes of it, as base64 (weighing it in the context, fitting it to a request). */
+const PDF_PAGE_BASE64 = 100 * 1024;
+
+/** The pages of a PDF part: counted, or reckoned from its size (PDF_PAGE_BASE64). */
+export const reckonedPages = (p: Pick<DocumentPart, "pages" | "data">) => p.pages ?? Math.ceil(p.data.length / PDF_PAGE_BASE64);
+
 /** Whether `bytes` start a PDF: `%PDF-` (a few bytes of junk before it are allowed by readers, not here). */
 export const isPdf = (bytes: Uint8Array): boolean => bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 5)) === "%PDF-";
 

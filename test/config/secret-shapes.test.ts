@@ -70,10 +70,17 @@ describe("true positives: replaced, named", () => {
     ["a JSON password of a word and signs", '  "dbPassword": "S3cr3t!Pass"', '  "dbPassword": "[secret: dbPassword]"'],
     ["a JSON token", '  "authToken": "f3a9c1d2e4b5a697",', '  "authToken": "[secret: authToken]",'],
     ["a *_PWD line", "DB_PWD=s3cretPassw0rd", "DB_PWD=[secret: DB_PWD]"],
+    ["a PGPASSWORD line (a password's name run together)", "export PGPASSWORD=Secr3tPass99", "export PGPASSWORD=[secret: PGPASSWORD]"],
     ["an *_AUTH line", "BASIC_AUTH=ana:hunter2hunter2", "BASIC_AUTH=[secret: BASIC_AUTH]"],
   ])("%s", (_, text, want) => {
     expect(redactShapes(text)).toBe(want);
   });
+});
+
+test("a line padded with a megabyte of blanks is read in one pass: its value found, the blanks kept", () => {
+  const blanks = " ".repeat(1 << 20);
+  expect(redactShapes(`status: ok${blanks}x\nnext: line`)).toBe(`status: ok${blanks}x\nnext: line`);
+  expect(redactShapes(`API_TOKEN=Zx9Yw8Vu7Ts6Rq5Po4Nm${blanks}\n`)).toBe(`API_TOKEN=[secret: API_TOKEN]${blanks}\n`);
 });
 
 describe("false positives: left alone", () => {
@@ -114,6 +121,7 @@ describe("false positives: left alone", () => {
     ["a test's form values", '  password: "different",\n  confirmPassword: "password",'],
     ["a camelCase name that holds no secret", '  primaryKey: "organization_id",\n  monkey = "banana_bread_2"'],
     ["the working directory, spaced", "PWD = /home/ana/src/app"],
+    ["a run-together name in lower case is code, not a variable", "  mypassword = isVisible"],
     // translation files (de.json, es.json) and validation rules: words and rules, not keys
     ["a German translation", '  "password": "Passwort",\n  "confirmPassword": "Bestätigen",\n  "apiKey": "API-Schlüssel",'],
     ["a Spanish translation, last member", '  "password": "Contraseña"'],

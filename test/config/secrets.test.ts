@@ -80,6 +80,7 @@ test("environment variables named as credentials: their values are secrets hey k
     AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     DB_PASSWORD: "hunter2hunter2",
     STRIPE_SECRET: "whsec_9f8e7d6c5b4a",
+    PGPASSWORD: "Secr3tPass99", // libpq's, run together
     PG_PASSWORD: "postgres", // one kind of character: a word that is all over a codebase
     REDIS_PASSWORD: "1",
     TLS_KEY: "/etc/ssl/private/server-01.key", // a path
@@ -90,7 +91,7 @@ test("environment variables named as credentials: their values are secrets hey k
   };
   const settings = settingsWith({ provider: { p: { base_url: "http://h/v1", api_key: "k", models: ["m"] } } }, env);
   const secrets = knownSecrets(settings, env);
-  for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "STRIPE_SECRET"] as const) expect(secrets).toContain(env[name]);
+  for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "STRIPE_SECRET", "PGPASSWORD"] as const) expect(secrets).toContain(env[name]);
   for (const name of ["PG_PASSWORD", "REDIS_PASSWORD", "TLS_KEY", "AUTH_TOKEN", "SSH_AUTH_SOCK", "BUILD_ID"] as const) expect(secrets).not.toContain(env[name]);
   expect(redact(`printenv: ${env.GITHUB_TOKEN}\npsql -U postgres`, secrets)).toBe(`printenv: ${REDACTED}\npsql -U postgres`);
   expect(toolEnvironment(env, settings, [])).toEqual(env); // gh, aws and npm publish still work
