@@ -6,7 +6,7 @@
 // server's url query or after a credential flag in its args is such a secret too: shown redacted,
 // and not in the environment of the commands the model runs.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
@@ -113,6 +113,32 @@ test("a ${VAR} in an MCP url's query or after --api-key in its args is a secret:
     expect(text).not.toContain(QUERY_KEY);
     expect(text).not.toContain(ARG_KEY);
   }
+});
+
+test("a ${VAR} that says where things are is no secret: a base_url's host, HOME inside a credential's path; the commands keep them and the model reads them", async () => {
+  await ensureBinary();
+  const m = model((req) => {
+    const last = req.messages.at(-1)!;
+    if (last.role === "tool") return { text: "done" };
+    const root = m.baseUrl.replace(/\/v1$/, "");
+    return { calls: [["bash", { command: `echo OLLAMA_HOST=$OLLAMA_HOST; echo the server is at ${root}; pwd; echo HOME=$HOME; ls ~/proj` }]] };
+  });
+  const root = m.baseUrl.replace(/\/v1$/, "");
+  mkdirSync(join(home.path, "proj"));
+  writeFileSync(join(home.path, "proj", "notes.txt"), "x");
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "\${OLLAMA_HOST}/v1"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 30000\n\n` +
+      `[mcp.gdrive]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "--token-file", "\${HOME}/.tok", "--author=\${USER}"]\n` +
+      `env = { GOOGLE_APPLICATION_CREDENTIALS = "\${HOME}/.config/gcloud/key.json" }\n`,
+  );
+  const run = await hey(["-p", "go"], { OLLAMA_HOST: root, USER: "ana-lovelace" });
+  expect(run.stdout).toBe("done\n");
+  expect(run.stderr).toContain(`the server is at ${root}\n    ${home.path}\n    HOME=${home.path}\n`);
+  expect(run.stderr).not.toContain("[redacted]");
+  const result = JSON.stringify(m.requests[1]!.messages.at(-1));
+  expect(result).toContain(`OLLAMA_HOST=${root}\\nthe server is at ${root}\\n${home.path}\\nHOME=${home.path}\\nnotes.txt`);
+  expect(result).not.toContain("[redacted]");
 });
 
 test("a server a /reload starts that fails: the terminal and the reload's note to the model show its stderr's token as [redacted]", async () => {
