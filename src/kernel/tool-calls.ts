@@ -4,7 +4,7 @@
 import { resolve as resolvePath } from "node:path";
 import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
-import { abortReason, type Tool, type ToolResult } from "./tool.ts";
+import { abortReason, notStarted, type Tool, type ToolResult } from "./tool.ts";
 import { callPath, checkArguments } from "./tool-args.ts";
 import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
@@ -223,7 +223,7 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
 type Ran = ToolResult & { refused?: "permission" };
 
 async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<Ran> {
-  if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
+  if (deps.signal.aborted) return { output: notStarted(deps.signal), isError: true };
   if (!tool) return { output: unknownTool(call.name, deps.tools), isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
   if (!args) return { output: invalidArguments(call), isError: true };
