@@ -45,6 +45,22 @@ test(
 );
 
 test(
+  "Esc followed at once by a line: the turn is cancelled and the whole line waits at the prompt",
+  async () => {
+    const t = await open();
+    server.enqueue(slowAnswer());
+    await t.type("tell me a long story");
+    await t.keys("Enter");
+    await t.waitFor("w2 ");
+    await t.keys("Escape"); // then the next words before the Escape's wait is over: hey may read them in one go
+    await t.type("no wait");
+    await t.waitFor(/^interrupted by user$/m);
+    await t.waitFor((s) => lastLine(s) === "› no wait");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "Esc before the model's first word: the next request says the question was interrupted, so it is not taken up with the next one",
   async () => {
     const t = await open();
