@@ -8,7 +8,7 @@ import { fileReplayServer } from "../helpers/fixtures.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import type { Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, answer, say, lastLine, replTerms } from "./repl-helpers.ts";
+import { ALL, answer, say, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -78,6 +78,28 @@ test(
       ["assistant", "[interrupted by the user]"],
       ["user", "what time is it"],
     ]);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Esc after a tool's result, before the model's next word: the next request says the user stopped there, and the session keeps it",
+  async () => {
+    const t = await open();
+    server.enqueue(toolCalls([["bash", { command: "echo built" }]]), sseReply("", { hang: true }));
+    await t.type("build it");
+    await t.keys("Enter");
+    await t.waitFor((s) => s.includes("✓") && s.includes("working…"));
+    await t.keys("Escape");
+    await t.waitFor(/^interrupted by user$/m);
+    server.enqueue(answer("Changing course."));
+    await say(t, "after lag", "Changing course.");
+    const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== "system");
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(messages[3]!.content).toBe("[interrupted by the user]");
+    const dir = join(t.home, ".local/state/hey/sessions");
+    const session = readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!), "utf8");
+    expect(session).toContain('"text":"[interrupted by the user]"');
   },
   E2E_TIMEOUT,
 );
