@@ -153,6 +153,21 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
 }
 
 /**
+ * A past call's result in a few words, for a resumed session's recap (no turn's own line is there
+ * to say why it stopped): ✓ or ✗ and its status, with why a command was stopped
+ * (`✗ stopped (the terminal closed)`).
+ */
+export function pastStatus(name: string, ok: boolean, output: string, argsJson?: string): string {
+  const status = resultStatus(name, ok, output, argsJson);
+  const why =
+    output
+      .split("\n")
+      .map((l) => STOPPED.exec(l)?.[1])
+      .find(Boolean) ?? (CUT_SHORT.test(output) ? output : undefined);
+  return `${status.ok ? "✓" : "✗"} ${status.text}${why && !status.text.includes(why) ? ` (${why})` : ""}`;
+}
+
+/**
  * bash: whether it failed is the result's (`ok`, as JSON says it); a failure is labelled with why
  * (exit code, timeout, `stopped` by an interrupt) and shows the first error line.
  */
