@@ -91,6 +91,12 @@ test("words before a call the terminal's closing stopped: the call and how it en
   expect(lastExchange([userMessage("SLEEP for hup"), said, result], "› ", format(false))).toBe(
     "› SLEEP for hup\nLet me wait.\n  1 tool call, no answer yet; the last: $ sleep 30 ✗ stopped (the terminal closed)\n",
   );
+  // stopped with Esc after the result, before the model's next word: the calls, then the stop
+  const stop: Message = { id: "a3", role: "assistant", content: [{ type: "text", text: "[interrupted by the user]" }] };
+  expect(lastExchange([userMessage("SLEEP for hup"), said, result, stop], "› ", format(false))).toBe(
+    "› SLEEP for hup\nLet me wait.\n  1 tool call, no answer yet; the last: $ sleep 30 ✗ stopped (the terminal closed)\n[interrupted by the user]\n",
+  );
+  expect(lastExchange([userMessage("hi"), stop], "› ", format(false))).toBe("› hi\n[interrupted by the user]\n"); // no calls: the stop is the answer
   const answered: Message = { id: "a2", role: "assistant", content: [{ type: "text", text: "Done waiting." }] };
   expect(lastExchange([userMessage("SLEEP for hup"), said, result, answered], "› ", format(false))).toBe("› SLEEP for hup\nDone waiting.\n"); // answered: the answer alone
 });
