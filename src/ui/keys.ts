@@ -124,6 +124,9 @@ const CSI: Record<string, KeyName> = {
   "27;5;13~": "newline",
 };
 
+/** What follows ESC O from a terminal: arrows, Home and End (cursor keys mode), F1-F4. */
+const SS3_FINALS = "ABCDFHPQRS";
+
 /** Alt+key (ESC then the key); ESC then another key is Escape, then that key. */
 const ALT: Record<string, KeyName> = { b: "wordLeft", f: "wordRight", d: "deleteWordRight", "\x7f": "deleteWordLeft", "\r": "newline" };
 
@@ -176,8 +179,13 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
         const f = input[i + 2];
         if (f === undefined) {
           if (!final) return { keys, rest: input.slice(i) };
-          keys.push({ type: "key", name: "escape" });
-          i += 2;
+          keys.push({ type: "key", name: "escape" }); // and the O typed after it, kept
+          i += 1;
+          continue;
+        }
+        if (!SS3_FINALS.includes(f)) {
+          keys.push({ type: "key", name: "escape" }); // Esc, then "Oh…" typed quickly: no sequence a terminal sends
+          i += 1;
           continue;
         }
         const name = CSI[f];
