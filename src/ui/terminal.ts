@@ -81,7 +81,7 @@ const DIFF_INDENT = "    ";
 export function createTerminalOutput(answer: Stream, info: Stream, opts: TerminalOptions = {}): TerminalOutput {
   const width = opts.stringWidth ?? ((t: string) => [...t].length);
   const now = opts.now ?? Date.now;
-  const later = opts.later ?? ((ms, run) => clearTimeout.bind(null, setTimeout(run, ms)));
+  const later = opts.later ?? ((ms, run) => clearTimeout.bind(null, setTimeout(run, ms).unref()));
   const end = lineEnd(width); // where the streamed text stands, for a status under it
   // -p with stdout not a terminal: stdout gets the final answer only
   const finalOnly = answer !== info && !answer.tty;
