@@ -4,7 +4,7 @@
 import { resolve as resolvePath } from "node:path";
 import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
 import type { Output } from "./output.ts";
-import { abortReason, notStarted, type Tool, type ToolResult } from "./tool.ts";
+import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { callPath, checkArguments } from "./tool-args.ts";
 import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
@@ -60,6 +60,14 @@ export const MAX_CONCURRENT_CALLS = 8;
 
 /** The result of a call that never got one: hey stopped (crash, kill) or the history came from elsewhere. */
 export const NO_RESULT = "interrupted: hey stopped before this call finished";
+
+/**
+ * The result of a call the abort came before (a batch's later calls): it never started, so nothing
+ * it would do was done — unlike a call the abort cut short, which may have done part of its work.
+ */
+export function notStarted(signal: AbortSignal): string {
+  return `not run: ${abortReason(signal)} before it started`;
+}
 
 /**
  * The assistant message as the history keeps it (issue 13 row 12): a tool-call id that another

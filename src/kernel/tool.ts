@@ -22,14 +22,6 @@ export const INTERRUPTED = "interrupted by user";
 export function abortReason(signal: AbortSignal): string {
   return typeof signal.reason === "string" && signal.reason !== "" ? signal.reason : INTERRUPTED;
 }
-/**
- * The result of a call the abort came before (a batch's later calls): it never started, so nothing
- * it would do was done — unlike a call the abort cut short, which may have done part of its work.
- */
-export function notStarted(signal: AbortSignal): string {
-  return `not run: ${abortReason(signal)} before it started`;
-}
-
 /** What a tool returns to the model: plain text, optionally images, and whether it failed. */
 export interface ToolResult {
   output: string;
