@@ -47,7 +47,8 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft } from "./tools/group-guard.ts";
 import { firstPrompt, mcpInput, slashNames, withSkillText } from "./user-input.ts";
-import { assemble, withSession } from "./wire.ts";
+import { assemble } from "./wire.ts";
+import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 
@@ -124,7 +125,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       warn(line);
       told.push(line);
     };
-    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen, protocol: config.settings.provider.protocol });
+    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen, settings: config.settings, secrets: logSecrets });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));

@@ -5,7 +5,9 @@
 import { UsageError } from "./cli.ts";
 import type { Places } from "./fs/places.ts";
 import { errnoCode, errorText } from "./kernel/errors.ts";
-import type { ContentBlock, Protocol } from "./kernel/ir.ts";
+import type { ContentBlock } from "./kernel/ir.ts";
+import { createRedaction, redactedForm } from "./config/secrets.ts";
+import type { Settings } from "./config/settings.ts";
 import { imageCheckFor } from "./providers/image-fit.ts";
 import { promptMessage, withResources } from "./mcp/attach.ts";
 import { resourceMentions } from "./mcp/resources.ts";
@@ -26,14 +28,15 @@ type Warn = (message: string) => void;
  * The prompt of a one-shot run (or the REPL's first message): the message, its @files and stdin.
  * `servers` are those whose `@SERVER:URI` words are resources, not files; `seen`: where the files
  * it brings whole are remembered as seen by the agent (Runtime.seen); a skill's text is added once
- * the skills are loaded (withSkillText).
+ * the skills are loaded (withSkillText). The @files' text has `secrets` (knownSecrets) and, unless
+ * `[tools] redact_secrets = false`, values shaped like credentials hidden, as a later line's have.
  */
 export function firstPrompt(
   message: string,
   files: string[],
   stdin: Uint8Array | undefined,
   here: Places,
-  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn; seen: SeenFiles; protocol: Protocol },
+  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn; seen: SeenFiles; settings: Settings; secrets: readonly string[] },
 ): ContentBlock[] {
   if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(message);
@@ -48,7 +51,15 @@ export function firstPrompt(
     warn: opts.oneShot ? opts.warn : () => {},
     skip: resourceWord(opts.servers),
     saw: sawInto(opts.seen),
-    imageCheck: imageCheckFor(opts.protocol),
+    imageCheck: imageCheckFor(opts.settings.provider.protocol),
+    redact: (text: string) =>
+      redactedForm(
+        text,
+        createRedaction(
+          () => opts.secrets,
+          () => opts.settings.tools.redactSecrets,
+        ),
+      ),
   };
   return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
 }
@@ -84,6 +95,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
     skip: resourceWord(runtime.mcp.status().map((s) => s.name)),
     saw: sawInto(runtime.seen),
     imageCheck: imageCheckFor(runtime.settings.provider.protocol),
+    redact: runtime.redact, // its placeholders count as shown: write_file will not put them back in the file
   };
   const content =
     kind === "skill"

@@ -145,7 +145,7 @@ export const SECTIONS = {
     redact_secrets: {
       kind: "boolean",
       default: true,
-      doc: "values shaped like credentials in tool results and in the system prompt's AGENTS.md/CLAUDE.md text become `[secret: NAME]` before the model, the session file and the terminal see them (see [Secrets](#secrets))",
+      doc: "values shaped like credentials in tool results, `@` files and the system prompt's AGENTS.md/CLAUDE.md text become `[secret: NAME]` before the model, the session file and the terminal see them (see [Secrets](#secrets))",
     },
   },
   input: {
@@ -161,7 +161,7 @@ export const SECTIONS = {
       kind: "count",
       default: 3_000,
       range: [0, 600_000],
-      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed)",
+      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed); one not ready by then is said, and its tools join a later request (in `hey -p` often none: raise it for a server that starts slowly)",
     },
   },
 } as const satisfies Record<string, Table>;

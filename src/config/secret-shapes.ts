@@ -35,43 +35,98 @@ const SHAPES: Shape[] = [
   { name: "stripe-key", pattern: /(?<!\w)[sr]k_live_[0-9A-Za-z]{20,}/g },
   { name: "npm-token", pattern: /(?<!\w)npm_[A-Za-z0-9]{36}(?!\w)/g },
   { name: "huggingface-token", pattern: /(?<!\w)hf_[A-Za-z0-9]{34,}(?!\w)/g },
+  { name: "sendgrid-key", pattern: /(?<![\w.-])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   // three base64url parts, the first two JSON objects (`{"` is `eyJ`)
   { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
 ];
 
 /**
+ * The password of a URL written with one, `scheme://user:PASSWORD@host` (a DATABASE_URL, a
+ * proxy, a git remote): only the password is replaced. A reference (`${DB_PASSWORD}`, `%s`,
+ * `<password>`) is left, and so is a shorter one (`user:pw@`), as a dotenv value is.
+ */
+/** What stands for a password in a URL: a reference, `PASSWORD`/`YOUR_PASSWORD`, a placeholder already there, `***`. */
+const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "password");
+const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@?#'"`]+)(?=@[\w[])/gi;
+
+/**
  * A `NAME=value` line whose name says it holds a credential: `GITHUB_TOKEN=…`, `export
  * AWS_SECRET_ACCESS_KEY=…`, `DB_PASSWORD="…"`, `aws_secret_access_key = …` (~/.aws/credentials).
  */
-const SECRET_NAME = /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE)?KEY|(?:AUTH|ACCESS|REFRESH)?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?)$/i;
+const SECRET_NAME =
+  /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE|CLIENT)?_?KEY|(?:AUTH|ACCESS|REFRESH|BEARER|SESSION)?_?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$|^[A-Za-z0-9]+_PWD$/i;
+/** The same names in camelCase (`clientSecret`, `apiKey`, `dbPassword`), case and all: `monkey` and `primaryKey` are no such name. */
+const SECRET_CAMEL =
+  /^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*)?(?:[aA]piKey|[sS]ecretKey|[pP]rivateKey|[aA]ccessKey|[tT]oken|[sS]ecret|[pP]assword|[pP]asswd|[cC]redentials?)$/;
 // a line as a tool shows it may start with its number (`12\t` from read_file or `cat -n`) or with
-// `path:12:` (grep, rg)
-const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_]*)([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
+// `path:12:` (grep, rg); the name may be quoted (JSON: `"api_key": "…",`)
+const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
 
-/** The value of an assignment as written, or undefined when it is not a literal secret (a reference, code, a sample). */
-function literalValue(raw: string, spaced: boolean): { start: number; end: number } | undefined {
-  const quoted = /^(["'])(.*)\1$/.exec(raw);
+/**
+ * The value of an assignment as written, or undefined when it is not a literal secret (a reference,
+ * code, a sample). `code`: the line is a member of an object literal (`password: "different",`
+ * under an unquoted name), where only a value that looks generated is taken.
+ */
+function literalValue(raw: string, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
+  const quoted = /^(["'])(.*)\1(,?)$/.exec(raw); // an object member's value ends in a comma
   const value = quoted ? quoted[2]! : raw.replace(/[ \t]+#.*$/, "");
-  if (value.length < MIN_VALUE_CHARS) return undefined;
+  if (value.length < MIN_VALUE_CHARS || sample(value, name)) return undefined;
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
   if (!quoted && /[\s()[\]{};,]/.test(value)) return undefined; // code or prose
+  if (quoted?.[3] && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
-  if (spaced && !quoted && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
+  if (spaced && !quoted && !generated(value) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
   const start = quoted ? 1 : 0;
   return { start, end: start + value.length };
+}
+
+/**
+ * A value no one names a variable: 16 or more hex digits (`f3a9c1d2e4b5a697…`), letters with 4
+ * digits or more (`spaced_plain_666666`), or 16 characters or more of both cases and digits and no
+ * dot; `config.api_key`, `settings.API_KEY_V2`, `sha256_hash` and `token2` are names.
+ */
+const generated = (value: string) =>
+  /^[0-9a-f]{16,}$/i.test(value) ||
+  (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
+  (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
+
+/** What stands for a value: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`, a placeholder. */
+const sample = (value: string, name: string) =>
+  value.toLowerCase() === name.toLowerCase() ||
+  /^[A-Z][A-Z0-9]*(?:[._-][A-Z0-9]+)*$/.test(value) ||
+  /^(.)\1+$/.test(value) ||
+  /^(?:your|my|some|example|sample|dummy|fake|test)[-_]/i.test(value) ||
+  /^(?:changeme|password|passwd|secret|placeholder)$/i.test(value) ||
+  /^\[(?:redacted|secret: [A-Za-z0-9_-]+)\]$/.test(value); // hidden already: `api_key = "[redacted]"` stays as the model was shown it
+
+/**
+ * The values of the variables in `env` whose names say they hold a credential (GITHUB_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, DB_PASSWORD: the names of SECRET_NAME) and whose values could be nothing
+ * else: 8 characters or more of at least two kinds (lower case, upper case, digits, other), not a
+ * path or a URL. A DB_PASSWORD of `postgres` or `1` is left: hiding every "postgres" would garble
+ * what the model reads.
+ */
+export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+  const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
+  return Object.entries(env).flatMap(([name, value]) =>
+    value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !/^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value) ? [value] : [],
+  );
 }
 
 /** `text` with every value shaped like a credential replaced by its placeholder. */
 export function redactShapes(text: string): string {
   if (text === "") return text;
-  let out = text.replace(ASSIGNMENT, (line, lead: string, name: string, sep: string, raw: string, trail: string) => {
+  let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw: string, trail: string) => {
     const spaced = /[ \t]/.test(sep);
     // a bare `key:` is a YAML mapping's key far more often than a credential
-    if (!SECRET_NAME.test(name) || (spaced && /^key$/i.test(name))) return line;
-    const at = literalValue(raw, spaced);
+    if (!(SECRET_NAME.test(name) || SECRET_CAMEL.test(name)) || (spaced && /^key$/i.test(name))) return line;
+    const at = literalValue(raw, spaced, name, quote !== "");
     if (!at) return line;
-    return `${lead}${name}${sep}${raw.slice(0, at.start)}${placeholder(name)}${raw.slice(at.end)}${trail}`;
+    return `${lead}${quote}${name}${quote}${sep}${raw.slice(0, at.start)}${placeholder(name)}${raw.slice(at.end)}${trail}`;
   });
+  out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>
+    password.length < MIN_VALUE_CHARS || samplePassword(password) ? m : `${before}${placeholder("url-password")}`,
+  );
   for (const shape of SHAPES) {
     shape.pattern.lastIndex = 0;
     out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : placeholder(shape.name)));

@@ -2,10 +2,12 @@
 // are replaced by REDACTED in everything hey prints or saves, and the variables that held the API
 // keys, headers and other secrets hey consumed are left out of the environment of the commands the
 // model runs. Pure.
+import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
-import { varsIn } from "./schema.ts";
-import { placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { VAR } from "./schema.ts";
+import { environmentSecrets, placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { placeholderRefusal } from "./written-placeholders.ts";
 import type { Settings } from "./settings.ts";
 
 export const REDACTED = "[redacted]";
@@ -21,11 +23,13 @@ const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "ht
 
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
- * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
- * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`). Longest first.
+ * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, the passwords of the
+ * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`) and the
+ * latter two's credential-named query values, the value of each variable secretVariables names, and the values of
+ * environment variables named as credentials (environmentSecrets). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
-  return secretSpellings(secretValues(settings, env, cliProxy));
+  return secretSpellings([...secretValues(settings, env, cliProxy), ...environmentSecrets(env)]); // the commands keep the variables of the latter
 }
 
 /** The secret values of knownSecrets as configured, without their other spellings; in no order. */
@@ -35,48 +39,70 @@ function secretValues(settings: Settings, env: Record<string, string | undefined
     for (const [name, value] of Object.entries(table)) if (SECRET_NAME.test(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
   };
   for (const p of settings.providers) {
-    found.push(p.apiKey, ...urlPassword(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
+    found.push(p.apiKey, ...urlPassword(p.baseUrl), ...urlKeys(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
     credentials(p.headers);
   }
   for (const s of settings.mcp.servers) {
     credentials(s.headers);
     credentials(s.env);
-    found.push(s.oauthClient?.secret, ...urlPassword(s.url));
+    found.push(s.oauthClient?.secret, ...urlPassword(s.url), ...urlKeys(s.url));
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...urlPassword(url));
+  for (const name of settings.secretVars ?? []) found.push(env[name]); // a `${VAR}` in a secret place: `?api_key=${K}`, `"--token", "${T}"`
   return found;
 }
 
 /**
  * The variables a configuration (merged, before `${VAR}` expansion) gives hey as secrets, by
- * name: each `${VAR}` in a provider's `api_key` or credential-named header (`Authorization =
- * "Bearer ${GW_TOKEN}"`), an MCP server's credential-named `headers` or `env` value or
- * `client_secret`, and the password of `[proxy] url`: the places knownSecrets reads.
+ * name: each `${VAR}` in a provider's `api_key`, an MCP server's `client_secret`, a header or MCP
+ * `env` value with a credential's name (`Authorization = "Bearer ${GW_TOKEN}"`), a URL (a
+ * provider's `base_url`, an MCP server's `url`, `[proxy] url`) anywhere but its host (`?api_key=${K}`,
+ * a password, a key in the path), an MCP argument that a credential's name comes before
+ * (`"--api-key", "${K}"`, `"--api-key=${K}"`, `"Authorization: Bearer ${T}"`), and any variable whose
+ * own name is a credential's (`${EXA_API_KEY}`) in those tables: what knownSecrets reads.
  */
 export function secretVariables(raw: unknown): string[] {
   const names = new Set<string>();
-  const add = (v: unknown) => {
-    if (typeof v === "string") for (const { name } of varsIn(v)) names.add(name);
+  const add = (v: unknown, secret: (name: string, before: string, at: number) => boolean = () => true) => {
+    if (typeof v === "string") for (const m of v.matchAll(VAR)) if (secret(m[1]!, v.slice(0, m.index), m.index)) names.add(m[1]!);
   };
+  const byName = (name: string) => SECRET_NAME.test(name);
   const credentials = (v: unknown) => {
-    for (const [name, value] of entries(v)) if (SECRET_NAME.test(name)) add(value);
+    for (const [name, value] of entries(v)) add(value, (n) => byName(name) || byName(n));
   };
+  // a URL's host is where it goes, not a secret: `https://${HOST}/mcp`
+  const url = (v: unknown) => add(v, (n, _, at) => byName(n) || !inHost(v as string, at));
   const top = Object.fromEntries(entries(raw));
   for (const [, p] of entries(top.provider)) {
     const provider = Object.fromEntries(entries(p));
     add(provider.api_key);
     credentials(provider.headers);
+    url(provider.base_url);
   }
   for (const [, s] of entries(Object.fromEntries(entries(top.mcp)).servers)) {
     const server = Object.fromEntries(entries(s));
     credentials(server.headers);
     credentials(server.env);
     add(server.client_secret);
+    url(server.url);
+    const args = Array.isArray(server.args) ? server.args : [];
+    args.forEach((arg, i) => {
+      const flag = typeof args[i - 1] === "string" && /^-/.test(args[i - 1]) ? args[i - 1] : "";
+      add(arg, (n, before) => byName(n) || byName(before.replace(/[\s=:]+$/, "")) || (before === "" && byName(flag)));
+    });
   }
-  const url = Object.fromEntries(entries(top.proxy)).url;
-  // the password of `scheme://user:PASSWORD@host`: what comes before the host's `@`
-  if (typeof url === "string") add(/^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/]*)@/i.exec(url)?.[1]);
+  url(Object.fromEntries(entries(top.proxy)).url);
   return [...names];
+}
+
+/** Whether `at` is inside the host (and port) of the URL `url`: `https://user:pw@HOST:8080/path?query`. */
+function inHost(url: string, at: number): boolean {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
+  if (!scheme) return false; // `${MCP_URL}` whole: all of it may be a secret
+  const start = scheme[0].length;
+  const end = url.slice(start).search(/[/?#]/);
+  const authority = url.slice(start, end < 0 ? undefined : start + end);
+  return at >= start + authority.lastIndexOf("@") + 1 && at < start + authority.length;
 }
 
 /** A table's entries; anything else has none. */
@@ -122,6 +148,22 @@ function urlPassword(url: string | undefined): string[] {
   } catch {
     return [];
   }
+}
+
+/** The values of a URL's query parameters with a credential's name (`?api_key=…`, `&exaApiKey=…`), as written and decoded. */
+function urlKeys(url: string | undefined): string[] {
+  const query = url === undefined ? undefined : url.split("#")[0]!.split("?")[1];
+  if (!query) return [];
+  return query.split("&").flatMap((pair) => {
+    const eq = pair.indexOf("=");
+    const [name, value] = eq < 0 ? [pair, ""] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (!SECRET_NAME.test(name) || !value) return [];
+    try {
+      return [value, decodeURIComponent(value)];
+    } catch {
+      return [value];
+    }
+  });
 }
 
 /** `text` with every secret replaced by REDACTED. */
@@ -259,18 +301,26 @@ export interface Redaction {
   secrets(): readonly string[];
   /** whether values shaped like credentials are hidden too (`[tools] redact_secrets`) */
   shapes(): boolean;
-  /** the placeholders shown so far this run (redactingTool adds to it) */
+  /** the placeholders shown so far this run in tool results and prompt text, `[secret: NAME]`s and REDACTED (redactingTool and redactText add to it) */
   shown: Set<string>;
+  /** what the check of a write reads beyond `shown` (written-placeholders.ts); absent: no file holds a placeholder as text */
+  writes?: WriteCheck;
 }
 
-/** Tools whose argument becomes a file's text: a placeholder written there would replace the value it hides. */
-const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit: ["old_string", "new_string"] };
+/** What the check that no placeholder is written in place of a value reads, when a write holds one. */
+export interface WriteCheck {
+  /** a file's text now: undefined when there is no such file, "" when it cannot be read; never throws */
+  fileText(path: string, cwd: string): string | undefined;
+  /** the conversation: a placeholder in a user's message (its @files) counts as shown (tool results count as they are redacted) */
+  history(): readonly Message[];
+}
 
 /**
  * `tool` whose results reach the model (and everything after it) with the secrets hey knows
  * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
- * images pass). A write_file or edit that would write a placeholder shown this run into a file is
- * refused, so a file read with its secrets hidden is never written back without them.
+ * images pass). A write_file or edit that would write a placeholder shown this run into a file in
+ * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
+ * written back without them.
  */
 /**
  * Text that reaches the model or the screen from outside a tool (a `!` command's output, a
@@ -279,8 +329,20 @@ const FILE_TEXT_ARGS: Record<string, string[]> = { write_file: ["content"], edit
  */
 export function redactText(text: string, r: Redaction): string {
   const hidden = redactedForm(text, r);
+  if (redact(text, r.secrets()) !== text) r.shown.add(REDACTED);
   if (r.shapes()) for (const p of placeholdersIn(hidden)) r.shown.add(p);
   return hidden;
+}
+
+/** A run's Redaction; every placeholder in `resumed` (the session it goes on with, saved redacted) counts as shown. */
+export function createRedaction(secrets: () => readonly string[], shapes: () => boolean, writes?: WriteCheck, resumed?: readonly Message[]): Redaction {
+  return { secrets, shapes, shown: new Set(placeholdersOf(resumed ?? [])), ...(writes ? { writes } : {}) };
+}
+
+/** The placeholders in `messages`, REDACTED among them. */
+function placeholdersOf(messages: readonly Message[]): string[] {
+  const text = JSON.stringify(messages);
+  return [...placeholdersIn(text), ...(text.includes(REDACTED) ? [REDACTED] : [])];
 }
 
 /** `text` as redactText and redactingTool show it, its placeholders not recorded: to find a text in what the model was sent. */
@@ -290,20 +352,22 @@ export function redactedForm(text: string, r: Redaction): string {
 }
 
 export function redactingTool(tool: Tool, r: Redaction): Tool {
-  const textArgs = FILE_TEXT_ARGS[tool.name] ?? [];
   return {
     ...tool,
     run: async (args, ctx) => {
-      for (const name of textArgs) {
-        const text = args[name];
-        const hidden = typeof text === "string" ? placeholdersIn(text).filter((p) => r.shown.has(p)) : [];
-        if (hidden.length > 0)
-          return {
-            isError: true,
-            output: `${tool.name}: ${name} holds ${hidden.join(", ")}, which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user`,
-          };
-      }
-      const result = redactDeep(await tool.run(args, ctx), r.secrets());
+      // the conversation and the file are read only when a write holds a placeholder
+      const path = typeof args.path === "string" ? args.path : undefined;
+      const file = () => (path && r.writes ? r.writes.fileText(path, ctx.cwd) : "");
+      const refused = placeholderRefusal(
+        tool.name,
+        args,
+        (p) => r.shown.has(p) || placeholdersOf(r.writes?.history().filter((m) => m.role === "user") ?? []).includes(p),
+        file,
+      );
+      if (refused) return { isError: true, output: refused };
+      const raw = await tool.run(args, ctx);
+      const result = redactDeep(raw, r.secrets());
+      if (result !== raw) r.shown.add(REDACTED); // hidden here: "[redacted]" the file itself holds is text (a document)
       if (!r.shapes()) return result;
       const output = redactShapes(result.output);
       if (output === result.output) return result;

@@ -10,6 +10,13 @@ export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until th
 export const PROTECT_TURNS = 3;
 const MESSAGE_CHARS = 16; // role, ids and framing of a message or a tool call on the wire (~4 tokens)
 const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, whatever its base64 size
+/**
+ * A PDF page costs its text, 1,500–3,000 tokens, and its page image besides (docs.claude.com "PDF
+ * support", "Estimate your costs"): the top of that range, 3,000 tokens, as characters.
+ */
+const PDF_PAGE_CHARS = 12_000;
+/** A PDF whose pages were not counted is weighed as a page per this many bytes of it, as base64. */
+const PDF_PAGE_BASE64 = 100 * 1024;
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
 /** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
@@ -30,10 +37,11 @@ export const SUMMARY_ID = "summary-";
 const textMessage = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 export const summaryMessage = (s: Summary): Message => textMessage(SUMMARY_ID + s.fromId, SUMMARY_PREFIX + s.text);
 
-/** Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image). */
+/** Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image and per PDF page). */
 export function messageChars(m: Message): number {
   let n = MESSAGE_CHARS;
-  for (const p of m.content) n += p.type === "image" ? IMAGE_CHARS : p.text.length;
+  for (const p of m.content)
+    n += p.type === "image" ? IMAGE_CHARS : p.type === "document" ? PDF_PAGE_CHARS * (p.pages ?? Math.ceil(p.data.length / PDF_PAGE_BASE64)) : p.text.length;
   if (m.toolCalls) for (const c of m.toolCalls) n += MESSAGE_CHARS + c.name.length + c.arguments.length;
   return n;
 }

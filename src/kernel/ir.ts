@@ -44,7 +44,21 @@ export interface ImagePart {
   data: string;
 }
 
-export type ContentBlock = TextPart | ThinkingPart | ImagePart;
+/**
+ * A PDF the model reads whole (text and page images) on the APIs that take one; elsewhere it goes as a
+ * line saying it was not sent. `name` is the file as the user or model named it; `pages` as counted
+ * from its bytes (fs/pdf-bytes.ts), for weighing it in the context: absent when they could not be told.
+ */
+export interface DocumentPart {
+  type: "document";
+  mediaType: "application/pdf";
+  /** base64, no data: prefix */
+  data: string;
+  name: string;
+  pages?: number;
+}
+
+export type ContentBlock = TextPart | ThinkingPart | ImagePart | DocumentPart;
 
 /** A complete tool call: `arguments` is the raw JSON text the model produced. */
 export interface ToolCall {

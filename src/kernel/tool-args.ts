@@ -199,7 +199,7 @@ function show(v: unknown): string {
 }
 
 /** A word of argv as a POSIX shell reads it back: as it is when plain, else in single quotes. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word);
 }
 

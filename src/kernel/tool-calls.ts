@@ -42,10 +42,11 @@ export interface ToolRunDeps {
   /** the reply stopped at the model's output token limit: a call whose arguments are not whole JSON was cut off there (CUT_OFF_CALL) */
   cutOff?: boolean;
   /**
-   * a tool `tools` does not hold that a call may still name (LoopDeps.unlisted); undefined: the
-   * call is answered as an unknown tool. Asked once per call, before the turn's calls run.
+   * a tool `tools` does not hold that a call may still name (LoopDeps.unlisted), given the names
+   * `tools` holds (a near miss of one is a typo); undefined: the call is answered as an unknown
+   * tool. Asked once per call, before the turn's calls run.
    */
-  unlisted?(name: string): Tool | undefined;
+  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
   /** the calls made in a row before this turn's, with their results (repeats.ts callSteps); absent: none */
   repeats?: readonly Step[];
 }
@@ -124,7 +125,14 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * gets repeatNote at the end of its result message — not in its `tool_result`, which shows what the tool printed.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
-  const found = calls.map((c) => deps.tools.find((t) => t.name === c.name) ?? deps.unlisted?.(c.name));
+  const found = calls.map(
+    (c) =>
+      deps.tools.find((t) => t.name === c.name) ??
+      deps.unlisted?.(
+        c.name,
+        deps.tools.map((t) => t.name),
+      ),
+  );
   for (const [i, c] of calls.entries()) {
     const server = found[i]?.server;
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
@@ -223,7 +231,7 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
     toolCallId: call.id,
     toolName: call.name,
     isError: Boolean(result.isError),
-    content: [{ type: "text", text: result.output }, ...(result.images ?? [])],
+    content: [{ type: "text", text: result.output }, ...(result.images ?? []), ...(result.documents ?? [])],
   };
 }
 

@@ -1,5 +1,5 @@
 // The Tool interface (SPEC §7): a plain object the model can call, described by its spec.
-import type { ImagePart, ToolSpec } from "./ir.ts";
+import type { DocumentPart, ImagePart, ToolSpec } from "./ir.ts";
 
 export interface ToolContext {
   /** aborts when the user interrupts the turn; a tool must stop its work and return promptly (abortReason says why) */
@@ -22,11 +22,12 @@ export const INTERRUPTED = "interrupted by user";
 export function abortReason(signal: AbortSignal): string {
   return typeof signal.reason === "string" && signal.reason !== "" ? signal.reason : INTERRUPTED;
 }
-/** What a tool returns to the model: plain text, optionally images, and whether it failed. */
+/** What a tool returns to the model: plain text, optionally images and PDFs, and whether it failed. */
 export interface ToolResult {
   output: string;
   isError?: boolean;
   images?: ImagePart[];
+  documents?: DocumentPart[];
 }
 
 /** A failed call's result: what the model reads as the tool's error. */

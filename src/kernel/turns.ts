@@ -30,7 +30,7 @@ export interface LoopDeps {
    * a tool no request offered that a call names and that may still come: an MCP server's, whose
    * server is starting (ToolRunDeps.unlisted); its run waits for it, bounded
    */
-  unlisted?(name: string): Tool | undefined;
+  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
   /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
   limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
   retry: RetryPolicy;

@@ -2,13 +2,15 @@
 // embedded resources that are images) become IR images (an adapter whose wire takes none names
 // them instead) when a model can take them — PNG, JPEG, GIF or WebP by their bytes, whatever the
 // server calls them, up to SMALLEST_IMAGE_BYTES: any other, once in the history, would have every later
-// request refused — else a line names them; other parts are named by what they are;
+// request refused — else a line names them; an embedded resource that is a PDF by its bytes becomes
+// an IR document when hey sends one of its size (fs/pdf-bytes.ts); other parts are named by what they are;
 // `structuredContent` is the JSON text when the server sent no text; `isError` makes an error
 // result. Long output is cut, and the caller keeps the full text in a file named in the result.
 import { errorText } from "../kernel/errors.ts";
-import type { ImagePart } from "../kernel/ir.ts";
+import type { DocumentPart, ImagePart } from "../kernel/ir.ts";
 import type { ToolResult } from "../kernel/tool.ts";
 import { SMALLEST_IMAGE_BYTES, sniffImage } from "../fs/image-bytes.ts";
+import { isPdf, pdfPart } from "../fs/pdf-bytes.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
 export const MAX_RESULT_CHARS = 8_000;
@@ -24,6 +26,8 @@ export interface Shaped {
   text: string;
   isError: boolean;
   images: ImagePart[];
+  /** PDFs sent as embedded resources (a page printed to PDF), within what hey sends of one */
+  documents?: DocumentPart[];
 }
 
 type Part = { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown; uri?: unknown; name?: unknown; resource?: unknown };
@@ -32,23 +36,28 @@ type Part = { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown
 export function shapeResult(result: CallResult): Shaped {
   const texts: string[] = [];
   const images: ImagePart[] = [];
+  const documents: DocumentPart[] = [];
   const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
   const take = (image: ImagePart | string) => (typeof image === "string" ? texts.push(image) : images.push(image));
   for (const p of parts) {
     if (typeof p !== "object" || p === null) continue;
     const mime = typeof p.mimeType === "string" ? p.mimeType : "unknown type";
+    const pdf = p.type === "resource" ? pdfOf(p.resource) : undefined;
     if (p.type === "text" && typeof p.text === "string") texts.push(p.text);
     else if (p.type === "image" && typeof p.data === "string") take(imageOf(p.data, mime));
     else if (p.type === "audio") texts.push(`[audio ${mime} omitted]`);
     else if (p.type === "resource_link") texts.push(`[resource ${String(p.uri ?? "")}${typeof p.name === "string" ? ` (${p.name})` : ""}]`);
     else if (p.type === "resource" && isImage(p.resource)) take(imageOf(p.resource.blob, p.resource.mimeType));
-    else if (p.type === "resource") texts.push(resourceText(p.resource));
+    else if (pdf) {
+      if ("part" in pdf) documents.push(pdf.part);
+      texts.push("part" in pdf ? pdf.line : `[resource ${pdf.uri} (application/pdf) omitted: ${pdf.problem.replace(/; read its text.*/, "")}]`);
+    } else if (p.type === "resource") texts.push(resourceText(p.resource));
     else texts.push(`[${String(p.type ?? "unknown")} content omitted]`);
   }
   let text = texts.join("\n");
   if (text === "" && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent, null, 2);
   if (text === "" && images.length > 0) text = images.map((i) => `[image ${i.mediaType}]`).join("\n");
-  return { text, isError: result.isError === true, images };
+  return { text, isError: result.isError === true, images, ...(documents.length > 0 ? { documents } : {}) };
 }
 
 /** An image as a model takes it, or the line that stands for it: its kind by its bytes, its size within SMALLEST_IMAGE_BYTES. */
@@ -78,6 +87,17 @@ const isImage = (r: unknown): r is { blob: string; mimeType: string } =>
   "mimeType" in r &&
   typeof r.mimeType === "string" &&
   r.mimeType.startsWith("image/");
+
+/** An embedded resource that is a PDF by its bytes, as a document part (named by its URI) or why it is not sent; undefined for any other. */
+function pdfOf(resource: unknown): (ReturnType<typeof pdfPart> & { uri: string }) | undefined {
+  const r = resource as { uri?: unknown; blob?: unknown };
+  // "JVBERi0" is "%PDF-" in base64: no other blob is decoded
+  if (typeof r?.blob !== "string" || !r.blob.trimStart().startsWith("JVBERi0")) return undefined;
+  const bytes = Buffer.from(r.blob.replace(/[\t\n\f\r ]+/g, ""), "base64");
+  if (!isPdf(bytes)) return undefined;
+  const uri = String(r.uri ?? "document.pdf");
+  return { ...pdfPart(bytes, uri.replace(/^file:\/\//, "")), uri };
+}
 
 /** An embedded resource: its text (a blob of text decoded), or what it is when it is binary. */
 function resourceText(resource: unknown): string {
@@ -132,5 +152,6 @@ export async function toolResultOf(shaped: Shaped, saveFull: (text: string) => P
     output: text === "" ? "(no output)" : text,
     ...(shaped.isError ? { isError: true } : {}),
     ...(shaped.images.length ? { images: shaped.images } : {}),
+    ...(shaped.documents?.length ? { documents: shaped.documents } : {}),
   };
 }

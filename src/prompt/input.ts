@@ -3,7 +3,8 @@
 import { fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import type { ContentBlock, ImagePart } from "../kernel/ir.ts";
+import type { ContentBlock, DocumentPart, ImagePart } from "../kernel/ir.ts";
+import { isPdf, PDF_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
@@ -32,6 +33,8 @@ export interface PromptInput {
   saw?: (full: string, bytes: Uint8Array) => void;
   /** why the model's API would refuse an image (over its size, a kind it does not take), which stops the message; undefined = it takes it */
   imageCheck?: (image: ImagePart) => string | undefined;
+  /** a file's text as the model may read it, its secrets hidden as in read_file's result (config/secrets.ts redactText) */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -48,7 +51,7 @@ export const isBlank = (bytes: Uint8Array | undefined) => !bytes || bytes.every(
 export function expandPrompt(message: string, opts: PromptInput): ContentBlock[] {
   const required = new Set(opts.required ?? []);
   const files: MentionedFile[] = [];
-  const images: ImagePart[] = [];
+  const images: (ImagePart | DocumentPart)[] = [];
   for (const { path, looksLikePath, written } of findMentions(message)) {
     if (opts.skip?.(path)) continue;
     const named = writeMention(path); // `@"my notes.txt"` in a message, as it is typed
@@ -62,7 +65,7 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
       opts.warn(`${named} is a directory, not a file; it is sent as written`);
     } else if (file && "mediaType" in file) images.push(file);
     else if (file) {
-      files.push(file);
+      files.push(opts.redact ? { ...file, text: opts.redact(file.text) } : file);
       if (file.cut) opts.warn(cutNotice(named, file.cut));
     } else if (whole) throw new MentionError(`${named}: no such file (${full})`);
     else if (looksLikePath) opts.warn(`${named} is not a file here; it is sent as written`);
@@ -202,7 +205,11 @@ const IMAGE_SNIFF_BYTES = 32;
 /** What readMention says of a directory: an inline `@dir` stays text, a whole-argument one is an error. */
 const DIRECTORY = "directory";
 
-function readMention(path: string, full: string, { maxBytes, saw, imageCheck }: PromptInput): MentionedFile | ImagePart | typeof DIRECTORY | undefined {
+function readMention(
+  path: string,
+  full: string,
+  { maxBytes, saw, imageCheck }: PromptInput,
+): MentionedFile | ImagePart | DocumentPart | typeof DIRECTORY | undefined {
   let stat: Stats;
   try {
     stat = statSync(diskPath(full)); // a name as hey writes it (fs/odd-names.ts) is opened by its bytes
@@ -229,6 +236,12 @@ function readMention(path: string, full: string, { maxBytes, saw, imageCheck }: 
     const refused = imageCheck?.(image);
     if (refused) throw new MentionError(`${writeMention(path)}: ${refused}`);
     return image;
+  }
+  if (isPdf(head.bytes)) {
+    if (head.size <= PDF_MAX_BYTES && head.size > head.bytes.length) head = readUpTo(head.size);
+    const pdf = head.size > PDF_MAX_BYTES ? { problem: pdfProblem(head.size, undefined, path)! } : pdfPart(head.bytes, path);
+    if ("problem" in pdf) throw new MentionError(`${writeMention(path)}: ${pdf.problem}`);
+    return pdf.part;
   }
   const format = sniffUnsendable(head.bytes);
   if (format) throw new MentionError(`${writeMention(path)}: ${unsendable(format)}`);

@@ -2,33 +2,27 @@
 // gateways. The only file that loads `@anthropic-ai/sdk`, and only lazily, inside the factory.
 // Fixture names below are under test/fixtures/wire/anthropic/.
 import type { ClientOptions } from "@anthropic-ai/sdk";
-import type {
-  Base64ImageSource,
-  ContentBlockParam,
-  ImageBlockParam,
-  MessageCreateParamsStreaming,
-  MessageParam,
-  RawMessageStreamEvent,
-  TextBlockParam,
-  Tool,
-} from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from "@anthropic-ai/sdk/resources/messages";
+import { toolContent, userBlock } from "./anthropic-content.ts";
 import { newId, parseArguments, type ContentBlock, type Message, type ThinkingPart, type ToolCall } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kernel/provider.ts";
 import { toProviderError } from "./anthropic-errors.ts";
 import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError, type AdapterOptions, type RequestBasics } from "./common.ts";
-import { bindingBeta, boundElsewhere, dropMismatched, earlierThinkingOff } from "./anthropic-binding.ts";
+import { bindingBeta, dropMismatched, earlierThinkingOff } from "./anthropic-binding.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
-import { anthropicEffort, effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
-import { statedOutputLimit } from "./output-limit.ts";
+import { anthropicEffort } from "./effort.ts";
+import { adaptToAnthropicRefusal, type SentThinking } from "./anthropic-adapt.ts";
 import { envHeaderNulls, sdkWarnings, withSdkNotices } from "./sdk-own.ts";
 import { guardedStream } from "./stream-guard.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** `[provider.X] max_tokens`; default and legacy-thinking floor come from effort.ts. */
   maxTokens?: number;
+  /** The most output tokens the endpoint takes, as a refusal of more stated it (output-limit.ts): max_tokens and a thinking budget fit under it. */
+  outputLimit?: number;
   /** `thinking: {type: "enabled", budget_tokens}` instead of adaptive thinking. */
   legacyThinking?: boolean;
   /** The model refused `thinking: {type: "disabled"}`: thinking off is sent as no `thinking` field. */
@@ -39,6 +33,8 @@ export interface RequestOptions extends RequestBasics {
   effortFor?: Record<string, string>;
   /** The API refused thinking whose prefix changed: it drops such blocks from now on (anthropic-binding.ts). */
   dropMismatched?: boolean;
+  /** The thinking mode was switched once (anthropic-adapt.ts): a refusal of the other one means the model takes none. */
+  modeSwitched?: boolean;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -82,7 +78,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
       }
       case "assistant":
         push("assistant", [
-          ...m.content.flatMap((p) => (p.type === "thinking" ? thinkingBlock(p, opts.model) : userBlock(p))),
+          ...m.content.flatMap((p): ContentBlockParam[] => (p.type === "thinking" ? thinkingBlock(p, opts.model) : userBlock(p))),
           ...(m.toolCalls ?? []).map((c): ContentBlockParam => ({ type: "tool_use", id: c.id, name: c.name, input: parseArguments(c.arguments) ?? {} })),
         ]);
         break;
@@ -91,6 +87,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
 
   const { thinking, output_config, max_tokens } = anthropicEffort(opts.noThinking ? undefined : (req.effort ?? opts.effort), {
     legacyThinking: opts.legacyThinking ?? false,
+    ...(opts.outputLimit !== undefined ? { limit: opts.outputLimit } : {}),
     ...((req.maxTokens ?? opts.maxTokens) !== undefined ? { maxTokens: req.maxTokens ?? opts.maxTokens } : {}),
   });
   const body: MessageCreateParamsStreaming = { model: opts.model, max_tokens, messages: turns as MessageParam[], stream: true };
@@ -148,27 +145,6 @@ function thinkingBlock(p: ThinkingPart, model: string): ContentBlockParam[] {
   if (typeof data?.redacted === "string") return [{ type: "redacted_thinking", data: data.redacted }];
   if (typeof data?.signature === "string" && data.signature) return [{ type: "thinking", thinking: p.text, signature: data.signature }];
   return [];
-}
-
-const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
-
-/**
- * Text and images. Whitespace-only text is left out: the API answers 400 "text content blocks
- * must contain non-whitespace text", and adaptive thinking itself can produce a "\n\n" block
- * (adaptive-thinking-leading-text.sse; nick1udwig/kibitz#78).
- */
-function userBlock(p: ContentBlock): (TextBlockParam | ImageBlockParam)[] {
-  if (p.type === "text") return p.text.trim() === "" ? [] : [{ type: "text", text: p.text }];
-  if (p.type !== "image") return [];
-  if (!IMAGE_TYPES.has(p.mediaType)) return [{ type: "text", text: `[image ${p.mediaType} omitted: unsupported type]` }];
-  return [{ type: "image", source: { type: "base64", media_type: p.mediaType as Base64ImageSource["media_type"], data: p.data } }];
-}
-
-/** A plain string unless the result holds an image; never blank (the API rejects blank text). */
-function toolContent(content: ContentBlock[]): string | (TextBlockParam | ImageBlockParam)[] {
-  if (content.some((p) => p.type === "image")) return content.flatMap(userBlock);
-  const text = joinText(content);
-  return text.trim() === "" ? "(no output)" : text;
 }
 
 /**
@@ -334,66 +310,42 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
   };
   const errorContext = errorContextOf(opts);
   const warnings = sdkWarnings(); // the SDK's console.warn: a notice, once
-  let modeSwitched = false;
 
   return {
     protocol: "anthropic",
     model: opts.model,
     stream(request: ModelRequest, signal: AbortSignal) {
-      let sentThinking: string | undefined;
-      let sentMax = 0;
+      const sent: SentThinking = { type: undefined, maxTokens: 0, budget: undefined };
       const attempt = (paused: Paused, into: Recorded) =>
         guardedStream(
           signal,
           opts.idleTimeoutMs,
           (s) => {
             const body = toRequest(request, requestOptions);
-            sentThinking = body.thinking?.type;
-            sentMax = body.max_tokens;
+            sent.type = body.thinking?.type;
+            sent.budget = body.thinking?.type === "enabled" ? body.thinking.budget_tokens : undefined;
+            sent.maxTokens = body.max_tokens;
             if (paused.content.length > 0) body.messages.push({ role: "assistant", content: paused.content as unknown as ContentBlockParam[] });
             if (paused.container) body.container = paused.container;
             return warnings.around(() =>
               client.messages.create(body, { signal: s, ...(requestOptions.dropMismatched ? { headers: bindingBeta(opts.headers) } : {}) }),
             );
           },
-          (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sentMax }),
+          (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sent.maxTokens }),
           (e) => toProviderError(e, errorContext),
         );
       // a turn the server paused goes on where it stopped (anthropic-pause.ts)
-      const events = continuingPaused((paused, into) => adaptingStream(() => attempt(paused, into), adapt));
+      // a 400 that one change of the request avoids, made for good (anthropic-adapt.ts)
+      const adapt = (e: ProviderError) =>
+        adaptToAnthropicRefusal(requestOptions, sent, e.message, { userMax: opts.maxTokens, next: () => toRequest(request, requestOptions).thinking });
+      const events = continuingPaused((paused, into) =>
+        adaptingStream(
+          () => attempt(paused, into),
+          adapt,
+          () => requestOptions,
+        ),
+      );
       return withSdkNotices(events, warnings, (message): StreamEvent => ({ type: "notice", message }));
-      // A 400 that one change of the request avoids, made for good (each once, so the retries end):
-      // - a level of `output_config.effort` the model does not take goes as the nearest it names (effort.ts), and the user is told;
-      // - hey's own max_tokens default (never the user's) comes down to a limit the endpoint states:
-      //   an Anthropic-compatible gateway or an older model may allow less than 32000 (output-limit.ts);
-      // - thinking off is `disabled`, which Claude Fable 5, Mythos 5 and Mythos Preview (always
-      //   thinking) and Sonnet 5.5 ("between_tools" instead) refuse: off goes as the model's default;
-      // - Claude 4.5 and earlier refuse adaptive thinking, 4.7 and later budget thinking: the other mode;
-      // - thinking sent back whose prefix a summary or a trim changed is dropped by the API (anthropic-binding.ts).
-      // (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, "rejected configurations
-      // by model"; the words of those 400s are not documented, so a refusal naming the mode is taken as one.)
-      function adapt(e: ProviderError): boolean | string {
-        if (!requestOptions.dropMismatched && boundElsewhere(e.message)) return (requestOptions.dropMismatched = true);
-        const learned = learnEffort(requestOptions.effortFor!, e.message);
-        if (learned) return effortNotice(learned);
-        const stated = opts.maxTokens === undefined ? statedOutputLimit(e.message, sentMax) : undefined;
-        if (stated !== undefined) return (requestOptions.maxTokens = stated) > 0;
-        if (sentThinking === "disabled") return THINKING_REFUSED.test(e.message) && (requestOptions.noDisabledThinking = true);
-        const refusedMode = sentThinking === "adaptive" ? /adaptive/i : sentThinking === "enabled" ? /adaptive|budget_tokens/i : undefined;
-        // neither mode, or no thinking at all (Claude 3.5 Haiku given an effort chosen for another model: /model, -c -m)
-        const named = refusedMode?.test(e.message) && /thinking/i.test(e.message);
-        const none = sentThinking && !requestOptions.noThinking && ((modeSwitched && named) || NO_THINKING.test(e.message));
-        if (none) return (requestOptions.noThinking = true) && NO_EFFORT_NOTICE;
-        if (!named) return false;
-        requestOptions.legacyThinking = sentThinking === "adaptive";
-        return (modeSwitched = true);
-      }
     },
   };
 }
-
-/** A 400's words that refuse thinking as such, not one mode of it ("… does not support thinking"). */
-const NO_THINKING = /does not support (?:extended )?thinking|(?<!adaptive |budget )thinking (?:is )?not supported/i;
-
-/** A 400's words that may be the refusal of `thinking: {type: "disabled"}` (not any 400 naming thinking: a bad signature is another). */
-const THINKING_REFUSED = /between_tools|disabled/i;

@@ -2,7 +2,7 @@
 // wording and the status rules of the errors it classifies, and the flattening of IR content its
 // wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
 // vendor's files.
-import type { ContentBlock, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
+import type { ContentBlock, DocumentPart, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
@@ -299,13 +299,14 @@ export function joinText(content: ContentBlock[]): string {
   return content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
-/** Content for a place that carries text only (a tool result on some wires, a text-only model): each image is named, `[image TYPE omitted]` or what `where` says of it. */
+/** Content for a place that carries text only (a tool result on some wires, a text-only model): each image and PDF is named, `[image TYPE omitted]` or what `where` says of it. */
 export function toolText(content: ContentBlock[], where = "omitted"): string {
-  return content.flatMap((p) => (p.type === "text" ? [p.text] : p.type === "image" ? [`[image ${p.mediaType} ${where}]`] : [])).join("\n");
+  const named = (p: ContentBlock) => (p.type === "image" ? [`[image ${p.mediaType} ${where}]`] : p.type === "document" ? [`[PDF ${p.name} ${where}]`] : []);
+  return content.flatMap((p) => (p.type === "text" ? [p.text] : named(p))).join("\n");
 }
 
-/** An image as a `data:` URL, the form the OpenAI wires take images in. */
-export function dataUrl(p: ImagePart): string {
+/** An image or a PDF as a `data:` URL, the form the OpenAI wires take them in. */
+export function dataUrl(p: ImagePart | DocumentPart): string {
   return `data:${p.mediaType};base64,${p.data}`;
 }
 
@@ -333,8 +334,17 @@ export function conversationKey(req: ModelRequest): string | undefined {
  * replay it turns out to need). `adapt` makes each change for good, so each is tried once and the
  * retries end. A refusal comes before any event, so nothing is repeated. A change the user should
  * hear about (a level of theirs replaced) is `adapt`'s string: a `notice` goes before the next attempt.
+ * `state()` is what the adapter's requests are built from besides the request itself (its request
+ * options): a state already sent is never sent again (an `adapt` that says it changed something
+ * and did not, or undid another change, would send the refused request forever), and at most
+ * MAX_ADAPTATIONS changes are made to one request. The refusal is then thrown as it came.
  */
-export async function* adaptingStream(attempt: () => AsyncIterable<StreamEvent>, adapt: (e: ProviderError) => boolean | string): AsyncGenerator<StreamEvent> {
+export async function* adaptingStream(
+  attempt: () => AsyncIterable<StreamEvent>,
+  adapt: (e: ProviderError) => boolean | string,
+  state: () => unknown,
+): AsyncGenerator<StreamEvent> {
+  const sent = new Set([stateKey(state())]);
   for (;;) {
     let started = false;
     try {
@@ -344,11 +354,24 @@ export async function* adaptingStream(attempt: () => AsyncIterable<StreamEvent>,
       }
       return;
     } catch (e) {
-      const adapted = !started && e instanceof ProviderError && e.kind === "bad_request" && adapt(e);
+      const adapted = !started && e instanceof ProviderError && e.kind === "bad_request" && sent.size <= MAX_ADAPTATIONS && adapt(e);
       if (!adapted) throw e;
+      const now = stateKey(state());
+      if (sent.has(now)) throw e;
+      sent.add(now);
       if (typeof adapted === "string") yield { type: "notice", message: adapted };
     }
   }
+}
+
+/** More changes than any adapter has kinds of (the chat adapter's ten, an effort level learned twice): past it, one request is not worth more. */
+const MAX_ADAPTATIONS = 12;
+
+/** A request state as a string to compare: sets and maps by their entries, sorted. */
+function stateKey(state: unknown): string {
+  return JSON.stringify(state, (_, v: unknown) =>
+    v instanceof Set ? [...v].map(String).sort() : v instanceof Map ? [...v.entries()].map(([k, x]) => [String(k), x]).sort() : v,
+  );
 }
 
 /**

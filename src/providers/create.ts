@@ -7,13 +7,14 @@ import type { Message, Opaque } from "../kernel/ir.ts";
 import { isUnknownHost, NetError } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
+import { fittingDocuments } from "./document-fit.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
 import { netFailure, noContentError } from "./common.ts";
 
 export type { ProviderOptions };
 
 /**
- * The adapter for `opts.protocol`, its images fitted to what its API takes (image-fit.ts). A refused connection to this machine fails at once instead of
+ * The adapter for `opts.protocol`, its PDFs and images fitted to what its API takes (document-fit.ts, image-fit.ts). A refused connection to this machine fails at once instead of
  * being retried: nothing listens there (Ollama not started, a wrong port). A try that got not a
  * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
  */
@@ -25,7 +26,7 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   );
   const { proxy, ...adapterOptions } = opts;
   const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
-  const provider = fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl }));
+  const provider = fittingDocuments(fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl })));
   return namedFailures(
     opts.name === undefined ? provider : { ...provider, name: opts.name },
     opts.baseUrl,

@@ -39,21 +39,28 @@ export interface AnthropicThinking {
   max_tokens: number;
 }
 
+/** Anthropic's smallest `budget_tokens`: below it the API refuses budget thinking. */
+const SMALLEST_BUDGET = 1024;
+
 /**
  * Anthropic parameters for `effort` (undefined = the model's default thinking). Adaptive thinking
  * with `output_config.effort` by default; with `legacyThinking`, `thinking.enabled` with a budget
- * from the table and `max_tokens` raised above the budget whatever the config says.
+ * from the table and `max_tokens` raised above the budget whatever the config says. `limit`: the
+ * most output tokens the model takes (a refusal stated it, output-limit.ts): `max_tokens` never
+ * goes above it, and a budget that does not fit under it shrinks to leave ANSWER_ROOM_TOKENS (half
+ * of a small limit) for the answer; a limit with no room for the smallest budget thinks not at all.
  */
-export function anthropicEffort(effort: Effort | undefined, opts: { legacyThinking: boolean; maxTokens?: number }): AnthropicThinking {
-  const maxTokens = opts.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+export function anthropicEffort(effort: Effort | undefined, opts: { legacyThinking: boolean; maxTokens?: number; limit?: number }): AnthropicThinking {
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  const maxTokens = Math.min(opts.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, limit);
   if (effort === undefined) return { max_tokens: maxTokens };
   const row = EFFORT_TABLE[effort];
   if (row.anthropic === undefined) return { thinking: { type: "disabled" }, max_tokens: maxTokens };
   if (!opts.legacyThinking) return { thinking: { type: "adaptive" }, output_config: { effort: row.anthropic }, max_tokens: maxTokens };
-  return {
-    thinking: { type: "enabled", budget_tokens: row.budget },
-    max_tokens: Math.max(maxTokens, row.budget + ANSWER_ROOM_TOKENS),
-  };
+  const max_tokens = Math.min(Math.max(maxTokens, row.budget + ANSWER_ROOM_TOKENS), limit);
+  const budget = Math.min(row.budget, max_tokens - Math.min(ANSWER_ROOM_TOKENS, Math.ceil(max_tokens / 2)));
+  if (budget < SMALLEST_BUDGET) return { thinking: { type: "disabled" }, max_tokens };
+  return { thinking: { type: "enabled", budget_tokens: budget }, max_tokens };
 }
 
 export interface GeminiThinking {

@@ -12,14 +12,15 @@ import type {
   GoogleGenAI,
   HttpOptions,
   Part,
-  ThinkingLevel,
+  ThinkingConfig,
 } from "@google/genai";
-import { newId, parseArguments, type ContentBlock, type ImagePart, type Message, type ToolCall } from "../kernel/ir.ts";
+import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
-import { geminiEffort, geminiGeneration } from "./effort.ts";
+import { geminiGeneration } from "./effort.ts";
+import { fittingThinking, geminiThinking, thinkingConfigOf, type GeminiLearned } from "./gemini-thinking.ts";
 import { toProviderError } from "./google-errors.ts";
 import { type GeminiNames, geminiNames } from "./gemini-names.ts";
 import { finishMessageTap, toStop, toUsage } from "./google-finish.ts";
@@ -60,6 +61,8 @@ interface CallData {
 export interface RequestOptions extends RequestBasics {
   /** Passed to the SDK as `config.abortSignal`. */
   signal?: AbortSignal;
+  /** What the model's refusals of a thinking level or budget taught (gemini-thinking.ts). */
+  thinking?: GeminiLearned;
 }
 
 /**
@@ -77,9 +80,9 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
     if (results.length === 0) return;
     const order = (r: Message) => calls.findIndex((c) => c.id === r.toolCallId);
     results.sort((a, b) => order(a) - order(b));
-    // a tool's images: Gemini 3 takes them inside its function response; older models, as parts after the responses
+    // a tool's images and PDFs: Gemini 3 takes them inside its function response; older models, as parts after the responses
     const inside = geminiGeneration(opts.model) >= 3;
-    const after = inside ? [] : results.flatMap((r) => r.content.flatMap((p) => (p.type === "image" ? imagePart(p) : [])));
+    const after = inside ? [] : results.flatMap((r) => r.content.flatMap(mediaPart));
     contents.push({ role: "user", parts: [...results.map((r) => functionResponse(r, calls, opts.model, names, inside)), ...after] });
     results = [];
   };
@@ -102,12 +105,9 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   // a content of its own after the last one: a text part beside functionResponse parts may be refused
   if (req.note) contents.push({ role: "user", parts: [{ text: req.note }] });
 
-  const { thinkingLevel, ...thinking } = geminiEffort(opts.model, req.effort ?? opts.effort);
   const config: GenerateContentConfig = {
     // The SDK's string enum has the same values as the effort table's strings.
-    ...(thinkingLevel || Object.keys(thinking).length > 0
-      ? { thinkingConfig: { ...thinking, ...(thinkingLevel ? { thinkingLevel: thinkingLevel as ThinkingLevel } : {}) } }
-      : {}),
+    ...(thinkingConfigOf(geminiThinking(opts.model, req.effort ?? opts.effort, opts.thinking)) as { thinkingConfig?: ThinkingConfig }),
     // On by default: a stream without a finishReason would be re-requested behind our back.
     automaticContinuation: false,
   };
@@ -129,10 +129,11 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
   return { model: opts.model, contents, config };
 }
 
-const imagePart = (p: ImagePart): Part[] => [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
+/** An image or a PDF as inline data (Gemini reads a PDF whole: ai.google.dev "Document understanding"); nothing for other parts. */
+const mediaPart = (p: ContentBlock): Part[] => (p.type === "image" || p.type === "document" ? [{ inlineData: { mimeType: p.mediaType, data: p.data } }] : []);
 
 function userParts(content: ContentBlock[]): Part[] {
-  const parts = content.flatMap((p): Part[] => (p.type === "text" ? [{ text: p.text }] : p.type === "image" ? imagePart(p) : []));
+  const parts = content.flatMap((p): Part[] => (p.type === "text" ? [{ text: p.text }] : mediaPart(p)));
   return parts.length > 0 ? parts : [{ text: "" }];
 }
 
@@ -180,7 +181,7 @@ function callData(c: ToolCall | undefined, model: string): CallData {
 function functionResponse(r: Message, calls: ToolCall[], model: string, names: GeminiNames, inside: boolean): Part {
   const call = calls.find((c) => c.id === r.toolCallId);
   const text = inside ? joinText(r.content) : toolText(r.content, "follows the function responses");
-  const images = inside ? r.content.flatMap((p) => (p.type === "image" ? imagePart(p) : [])) : [];
+  const images = inside ? r.content.flatMap(mediaPart) : [];
   const id = callData(call, model).id;
   return {
     functionResponse: {
@@ -379,17 +380,20 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
     model: opts.model,
     stream(request: ModelRequest, signal: AbortSignal) {
       const seen: Seen = {}; // ApiError carries no headers: the fetch wrapper keeps them
-      return guardedStream(
-        signal,
-        opts.idleTimeoutMs,
-        (s) => {
-          const params = toRequest(request, { ...requestOptions, signal: s });
-          params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
-          return client.models.generateContentStream(params);
-        },
-        (chunks) => mapEvents(chunks, { model: opts.model, tools: request.tools.map((t) => t.name), finishMessage: () => seen.finishMessage }),
-        (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
-      );
+      const attempt = () =>
+        guardedStream(
+          signal,
+          opts.idleTimeoutMs,
+          (s) => {
+            const params = toRequest(request, { ...requestOptions, signal: s });
+            params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
+            return client.models.generateContentStream(params);
+          },
+          (chunks) => mapEvents(chunks, { model: opts.model, tools: request.tools.map((t) => t.name), finishMessage: () => seen.finishMessage }),
+          (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
+        );
+      // a thinking level or budget the model refuses goes again as the nearest it takes (gemini-thinking.ts)
+      return fittingThinking(attempt, (requestOptions.thinking ??= {}), opts.model, request.effort ?? opts.effort);
     },
   };
 }

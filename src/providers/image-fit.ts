@@ -156,7 +156,12 @@ function fitted(request: ModelRequest, rules: ImageRules, left: LeftOut, budget:
     const reason = left.get(key) ?? ruleBreach(p, rules);
     if (reason) omitted.set(key, reason);
   }
-  const text = request.system.length + request.messages.reduce((n, m) => n + m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.text.length), 0), 0);
+  const text =
+    request.system.length +
+    request.messages.reduce(
+      (n, m) => n + m.content.reduce((k, p) => k + (p.type === "image" ? 0 : p.type === "document" ? p.data.length : p.text.length), 0),
+      0,
+    );
   const room = Math.max(0, Math.min(budget, rules.requestBytes - text - REQUEST_MARGIN_BYTES));
   const mb = Math.round(rules.requestBytes / 1048576);
   // a budget a 413 taught is the server's (a proxy's, maybe), not the documented limit

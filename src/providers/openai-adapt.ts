@@ -3,8 +3,9 @@
 // take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
 // of the run, so each is tried once. Pure apart from changing `options`.
 import { effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
-import type { ReasoningReplay } from "./reasoning-replay.ts";
+import { REASONING_WANTED, type ReasoningReplay } from "./reasoning-replay.ts";
 import { IMAGES_REFUSED } from "./image-words.ts";
+import { NO_PDFS_NOTICE, PDFS_REFUSED } from "./documents.ts";
 import { NINE_CHAR_REFUSAL } from "./tool-call-ids.ts";
 
 /** The request options a refusal may change (openai.ts RequestOptions, which documents them). */
@@ -18,14 +19,20 @@ export interface Adaptable {
   signatureFallback?: boolean;
   noImages?: boolean;
   toolImagesAsText?: boolean;
+  pdfs?: boolean;
 }
 
 /**
  * How a strict server says it does not know a field: pydantic's "Extra inputs are not permitted"
  * (`extra_forbidden`; Mistral's 422, mistralai/platform-docs-public#7), OpenAI's "Unrecognized
- * request argument", Google's "Unknown name". DeepSeek's demand for reasoning_content says none of these.
+ * request argument", Google's "Unknown name", Groq's "'messages.2' : property 'reasoning_content' is
+ * unsupported", Cerebras' "property 'messages.2.assistant.reasoning_content' is unsupported".
+ * DeepSeek's demand for reasoning_content says none of these.
  */
-const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field/i;
+const REFUSED_FIELD = /extra_forbidden|extra inputs are not permitted|unrecognized|unknown name|unknown field|is unsupported/i;
+
+/** The fields reasoning goes back in (reasoning-replay.ts), as a refusal names them: `reasoning_effort` is not one. */
+const REPLAY_FIELD = /\breasoning(?:_content|_details)?\b/;
 
 /** What the user is told, once, when images go as placeholders from then on (image-words.ts IMAGES_REFUSED). */
 export const NO_IMAGES_NOTICE = "this model takes no images: each image of the conversation is sent as a line saying it was left out";
@@ -47,6 +54,8 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean | stri
     return (options.sendEffort = false) || NO_EFFORT_NOTICE;
   // a text-only model given an image (@img.png, read_file of one, before /model or -c -m): a placeholder in its place
   if (!options.noImages && IMAGES_REFUSED.test(said)) return (options.noImages = true) && NO_IMAGES_NOTICE;
+  // an endpoint that takes no `file` part after all: each PDF goes as a line saying how to read it
+  if (options.pdfs && PDFS_REFUSED.test(said)) return (options.pdfs = false) || NO_PDFS_NOTICE;
   // the images of tool results, sent in a user message after them, to a server that takes no user turn there
   if (!options.toolImagesAsText && /unexpected role .?user.? after role .?tool/i.test(said)) return (options.toolImagesAsText = true) && TOOL_IMAGES_NOTICE;
   // Gemini 3 given tool calls it did not make (/model, -c): Google's stand-in signature
@@ -54,9 +63,9 @@ export function adaptToRefusal(options: Adaptable, said: string): boolean | stri
   if (!options.signatureFallback && /missing a `?thought_signature/i.test(said)) return (options.signatureFallback = true);
   // a Mistral model under another name, or behind a gateway: another model's ids in the history
   if (!options.nineCharIds && NINE_CHAR_REFUSAL.test(said)) return (options.nineCharIds = true);
-  // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content")
-  if (options.reasoningReplay !== "none" && said.includes("reasoning_content") && REFUSED_FIELD.test(said)) return Boolean((options.reasoningReplay = "none"));
-  // an endpoint that wants every tool-call turn's reasoning back (a DeepSeek model under another name)
-  if (options.reasoningReplay === "turn" && said.includes("reasoning_content")) return Boolean((options.reasoningReplay = "all"));
+  // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content"; Groq, Cerebras)
+  if (options.reasoningReplay !== "none" && REPLAY_FIELD.test(said) && REFUSED_FIELD.test(said)) return Boolean((options.reasoningReplay = "none"));
+  // an endpoint that wants every tool-call turn's reasoning back, in DeepSeek's words (a DeepSeek model under another name)
+  if (options.reasoningReplay === "turn" && REASONING_WANTED.test(said)) return Boolean((options.reasoningReplay = "all"));
   return false;
 }

@@ -4,15 +4,17 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { unreportedUsage, newId, type ContentBlock, type ImagePart, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
+import { unreportedUsage, newId, type ContentBlock, type DocumentPart, type ImagePart, type Message, type ToolCall, type Usage } from "../kernel/ir.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { openaiEffort } from "./effort.ts";
 import { adaptingStream, conversationKey, errorContextOf, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { deltaContent } from "./delta-content.ts";
 import { adaptToRefusal } from "./openai-adapt.ts";
-import { toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
-import { reasoningToSend, replaysEveryTurn, type ReasoningReplay } from "./reasoning-replay.ts";
+import { pdfsWithheld, toolImageLine, toolImagesMessage, userContent } from "./chat-images.ts";
+import { documentsAsLines, takesPdfs } from "./documents.ts";
+import { reasoningFields, replaysEveryTurn, type ChatReasoningData, type ReasoningReplay } from "./reasoning-replay.ts";
+import { addDetails, type ReasoningDetail } from "./openrouter-details.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { wholeErrorBodies } from "./whole-error-body.ts";
 import { serverNamed } from "./served-context.ts";
@@ -56,6 +58,8 @@ export interface RequestOptions extends RequestBasics {
   noImages?: boolean;
   /** a tool result's images go as lines, not in a user message after the tool messages (Mistral refuses a user turn there) */
   toolImagesAsText?: boolean;
+  /** PDFs go as `file` parts (documents.ts takesPdfs); otherwise each as a line saying how to read it */
+  pdfs?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -63,7 +67,7 @@ export interface RequestOptions extends RequestBasics {
 
 /**
  * The streaming request body for `req`. Pure. Thinking goes back as DeepSeek's
- * `reasoning_content` only to the model that produced it (see `reasoningToSend`); images become
+ * `reasoning_content` (or the field it came in) only to the model that produced it (see `reasoningFields`); images become
  * data URLs; an empty tool list omits `tools` (some servers reject `tools: []`).
  */
 export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompletionCreateParamsStreaming {
@@ -73,7 +77,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
   const lastUser = req.messages.findLastIndex((m) => m.role === "user");
   const wireId = opts.nineCharIds ? nineCharId : (id: string) => id;
   const toolImages = !opts.noImages && !opts.toolImagesAsText;
-  let shown: ImagePart[] = [];
+  let shown: (ImagePart | DocumentPart)[] = [];
 
   req.messages.forEach((m, i) => {
     switch (m.role) {
@@ -81,21 +85,24 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         messages.push({ role: systemRole, content: joinText(m.content) });
         break;
       case "user":
-        messages.push({ role: "user", content: userContent(m.content, opts.noImages === true) });
+        messages.push({ role: "user", content: userContent(m.content, opts.noImages === true, pdfsWithheld(opts)) });
         break;
-      case "tool":
+      case "tool": {
         // Text only, and an error result is plain text too: tool messages have no images and no error flag.
-        // Their images follow in a user message after the turn's last tool message (openai-adapt.ts TOOL_IMAGES_NOTICE).
-        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(m.content, toolImageLine(toolImages, opts.noImages)) });
-        if (toolImages) shown = [...shown, ...m.content.filter((p): p is ImagePart => p.type === "image")];
+        // Their images and PDFs follow in a user message after the turn's last tool message (openai-adapt.ts TOOL_IMAGES_NOTICE).
+        const pdfsWhy = pdfsWithheld(opts) ?? (toolImages ? undefined : "this endpoint takes no PDFs after tool results");
+        const content = pdfsWhy ? documentsAsLines(m.content, pdfsWhy) : m.content;
+        messages.push({ role: "tool", tool_call_id: wireId(m.toolCallId ?? ""), content: toolText(content, toolImageLine(toolImages, opts.noImages)) });
+        if (toolImages) shown = [...shown, ...content.filter((p) => p.type === "image" || p.type === "document")];
         if (req.messages[i + 1]?.role === "tool") break;
         if (shown.length > 0) messages.push(toolImagesMessage(shown));
         shown = [];
         break;
+      }
       case "assistant": {
         const calls = m.toolCalls ?? [];
         const text = joinText(m.content);
-        const out: ChatCompletionMessageParam & { reasoning_content?: string } = {
+        const out: ChatCompletionMessageParam = {
           role: "assistant",
           // null (not "") beside tool calls, as the API itself returns; a bare empty turn needs a string.
           content: text || (calls.length > 0 ? null : ""),
@@ -103,9 +110,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
         if (calls.length > 0) out.tool_calls = calls.map((c, k) => wireCall(c, wireId(c.id), opts.model, k === 0 && opts.signatureFallback === true));
         const replay = opts.reasoningReplay ?? "turn";
         const everyCall = replay === "all" && calls.length > 0;
-        const reasoning = replay === "none" ? undefined : reasoningToSend(m, opts.model, i > lastUser || everyCall, everyCall);
-        if (reasoning !== undefined) out.reasoning_content = reasoning;
-        messages.push(out);
+        messages.push(replay === "none" ? out : { ...out, ...reasoningFields(m, opts.model, i > lastUser || everyCall, everyCall) });
         break;
       }
     }
@@ -151,7 +156,7 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
 // Stream chunks → IR events
 
 /** What non-OpenAI hosts add to the SDK's delta and usage types. */
-type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null; reasoning_details?: unknown };
 type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
 
 /**
@@ -171,6 +176,8 @@ export async function* mapEvents(
 ): AsyncGenerator<StreamEvent> {
   let text = "";
   let thinking = "";
+  let field: ChatReasoningData["field"]; // the one the reasoning came in, when not DeepSeek's reasoning_content
+  const details: ReasoningDetail[] = []; // OpenRouter's, sent back as they came (openrouter-details.ts)
   let refused = false;
   let finish: string | undefined;
   let usage: WireUsage | undefined;
@@ -202,9 +209,11 @@ export async function* mapEvents(
 
       // DeepSeek/vLLM say reasoning_content, OpenRouter says reasoning; either may be "" or null.
       // Mistral's reasoning comes as typed chunks of `content` (delta-content.ts).
+      if (!thinking && !delta.reasoning_content && delta.reasoning) field = "reasoning";
       const content = deltaContent(delta.content);
       const tagged = tags.push(content.text); // `<think>…</think>` opening the content is thinking too (think-tags.ts)
-      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || "") + content.thinking + tagged.thinking, text: tagged.text });
+      const detailed = addDetails(details, delta.reasoning_details);
+      yield* said({ thinking: (delta.reasoning_content || delta.reasoning || detailed) + content.thinking + tagged.thinking, text: tagged.text });
       if (delta.refusal) {
         refused = true;
         text += delta.refusal;
@@ -241,7 +250,9 @@ export async function* mapEvents(
   for (const call of toolCalls) yield { type: "tool_call", call };
 
   const content: ContentBlock[] = [];
-  if (thinking) content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model } });
+  const data: ChatReasoningData = { ...(field ? { field } : {}), ...(details.length > 0 ? { details } : {}) };
+  if (thinking || details.length > 0)
+    content.push({ type: "thinking", text: thinking, opaque: { protocol: "openai", model: ctx.model, ...(field || details.length > 0 ? { data } : {}) } });
   if (text) content.push({ type: "text", text });
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
@@ -321,6 +332,7 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
     cacheKey: promptCacheKey ?? host === "api.openai.com",
     effortFor: {},
     nineCharIds: wantsNineCharIds(host, opts.model),
+    pdfs: takesPdfs(host),
     ...(mistral ? { streamUsage: false } : {}),
   };
 }
@@ -360,6 +372,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     adaptingStream(
       () => attempt(request, signal),
       (e) => adaptToRefusal(requestOptions, e.message),
+      () => requestOptions,
     );
   return {
     protocol: "openai",

@@ -17,3 +17,16 @@ export function statedOutputLimit(message: string, sent: number): number | undef
   const numbers = [...message.matchAll(/\d+/g)].map((m) => Number(m[0])).filter((n) => n >= SMALLEST_LIMIT && n < sent);
   return numbers.length > 0 ? Math.max(...numbers) : undefined;
 }
+
+/**
+ * What the user is told when a stated output limit cut the thinking budget they chose (effort.ts
+ * anthropicEffort fits it under the limit), or true (a change to send again with, nothing to say):
+ * `budget` is the budget sent, `next` the thinking the next request sends.
+ */
+export function limitNotice(limit: number, budget: number | undefined, next: { type: string; budget_tokens?: number } | undefined): true | string {
+  if (budget === undefined) return true;
+  const now = next?.type === "enabled" ? next.budget_tokens : undefined;
+  if (now !== undefined && now >= budget) return true;
+  const thinks = now === undefined ? "no room is left for thinking: none is asked for" : `thinking gets a budget of ${now} tokens in place of ${budget}`;
+  return `this model takes at most ${limit} output tokens: ${thinks}`;
+}

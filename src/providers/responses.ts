@@ -7,13 +7,15 @@ import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
 import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
-import { adaptingStream, conversationKey, dataUrl, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
-import { effortNotice, learnEffort, NO_EFFORT_NOTICE, openaiEffort, REASONING_REFUSED } from "./effort.ts";
+import { adaptingStream, conversationKey, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError } from "./common.ts";
+import { openaiEffort } from "./effort.ts";
+import { adaptToResponsesRefusal } from "./responses-adapt.ts";
 import { toProviderError } from "./openai-errors.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { openaiClient } from "./openai.ts";
 import type { OpenAI } from "./openai.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
+import { toolOutput, userContent } from "./responses-content.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -32,6 +34,8 @@ export interface RequestOptions extends RequestBasics {
   effortFor?: Record<string, string>;
   /** the model refused `reasoning` ("Unsupported parameter: 'reasoning.effort' …"): no effort is sent */
   noReasoning?: boolean;
+  /** the organization may not have reasoning summaries (responses-adapt.ts): none is asked for */
+  noSummary?: boolean;
   /** ids of reasoning items the endpoint could not verify (unverifiedItems): never sent again */
   unverified?: Set<string>;
 }
@@ -96,7 +100,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   if (effort !== undefined && !opts.noReasoning) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
     const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
-    body.reasoning = effort === "off" ? { effort: wire } : { effort: wire, summary: "auto" };
+    body.reasoning = effort === "off" || opts.noSummary ? { effort: wire } : { effort: wire, summary: "auto" };
   }
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
@@ -154,24 +158,6 @@ function callItemId(c: ToolCall, model: string): string | undefined {
   if (c.opaque?.protocol !== "responses" || c.opaque.model !== model) return undefined;
   const id = (c.opaque.data as Partial<CallData> | undefined)?.id;
   return typeof id === "string" ? id : undefined;
-}
-
-function userContent(content: ContentBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
-  return content.flatMap((p): OpenAI.Responses.ResponseInputMessageContentList => {
-    if (p.type === "text") return [{ type: "input_text", text: p.text }];
-    if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
-    return [];
-  });
-}
-
-/** Plain text, or text and images as a list when the result carries images (a screenshot tool). */
-function toolOutput(content: ContentBlock[]): string | OpenAI.Responses.ResponseFunctionCallOutputItemList {
-  if (!content.some((p) => p.type === "image")) return joinText(content);
-  return content.flatMap((p): OpenAI.Responses.ResponseFunctionCallOutputItemList => {
-    if (p.type === "text") return [{ type: "input_text", text: p.text }];
-    if (p.type === "image") return [{ type: "input_image", image_url: dataUrl(p), detail: "auto" }];
-    return [];
-  });
 }
 
 /**
@@ -387,14 +373,8 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
     stream: (request: ModelRequest, signal: AbortSignal) =>
       adaptingStream(
         () => attempt(request, signal),
-        (e) => {
-          if (requestOptions.cacheKey === true && e.message.includes("prompt_cache_key")) return !(requestOptions.cacheKey = false);
-          if (unverifiedItems(request, e.message, requestOptions)) return true;
-          const learned = learnEffort(requestOptions.effortFor!, e.message);
-          if (learned) return effortNotice(learned);
-          // a model without reasoning (gpt-4.1) given an effort chosen for another one (/model, -c -m)
-          return !requestOptions.noReasoning && REASONING_REFUSED.test(e.message) && (requestOptions.noReasoning = true) && NO_EFFORT_NOTICE;
-        },
+        (e) => unverifiedItems(request, e.message, requestOptions) || adaptToResponsesRefusal(requestOptions, e.message),
+        () => requestOptions,
       ),
   };
 }

@@ -167,7 +167,9 @@ export function oversizedEntry(line: { head: string; tail: string; bytes: number
   const start = str(/"content":\[\{"type":"text","text":"((?:[^"\\]|\\.)*)/, line.head) ?? "";
   const cut = start.length > OVERSIZED_TEXT_CHARS ? start.slice(0, OVERSIZED_TEXT_CHARS) : start;
   // screenshots make such a line too (two of 3.8 MB): the model is told they are not there, not left to answer about them
-  const images = /\{"type":"image","mediaType":"image\//.test(both) ? "; the images in it are not sent: attach them again (@FILE) to show them" : "";
+  const held = [/\{"type":"image","mediaType":"image\//.test(both) && "images", /\{"type":"document","mediaType":"application\/pdf"/.test(both) && "PDFs"];
+  const kinds = held.filter(Boolean).join(" and ");
+  const images = kinds ? `; the ${kinds} in it are not sent: attach them again (@FILE) to show them` : "";
   const note = `[… cut: this message is ${formatSize(line.bytes)}, more than hey loads from a session; the session file keeps it whole${images}]`;
   const message: Message = { id: decodeCut(m[1]!), role: m[2] as Message["role"], content: [{ type: "text", text: cut ? `${cut}\n${note}` : note }] };
   if (message.role === "tool") {

@@ -6,7 +6,7 @@ import type { ContentBlock, Message, ToolCall } from "../kernel/ir.ts";
 
 const ROLES = new Set(["user", "assistant", "tool", "system"]);
 /** Content kinds hey writes; a part of another kind came from a newer hey. */
-const KINDS = new Set(["text", "thinking", "image"]);
+const KINDS = new Set(["text", "thinking", "image", "document"]);
 
 /**
  * The message `v` as hey can send it, or undefined when it is not one: a missing or mistyped
@@ -65,6 +65,10 @@ function inOrderOf<T extends object>(line: Record<string, unknown>, built: T): T
 function contentPart(p: Record<string, unknown>): ContentBlock | undefined {
   if (p.type === "text") return isStr(p.text) ? { type: "text", text: p.text } : undefined;
   if (p.type === "thinking") return isStr(p.text) ? { type: "thinking", text: p.text, ...opaqueOf(p.opaque) } : undefined;
+  if (p.type === "document")
+    return p.mediaType === "application/pdf" && isStr(p.data) && isStr(p.name)
+      ? { type: "document", mediaType: p.mediaType, data: p.data, name: p.name, ...(typeof p.pages === "number" ? { pages: p.pages } : {}) }
+      : undefined;
   return isStr(p.mediaType) && isStr(p.data) ? { type: "image", mediaType: p.mediaType, data: p.data } : undefined;
 }
 

@@ -9,6 +9,7 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { isPdf, PDF_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
@@ -34,7 +35,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
     name: TOOL.readFile,
     description:
       `Read a text file as numbered lines: up to ${READ_LIMIT} lines (${READ_OUTPUT_MAX / 1000}k chars) from offset; ` +
-      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Images (png/jpeg/gif/webp) are shown; other binary files are refused.`,
+      `lines over ${READ_LINE_MAX} chars are cut. A note says how to read on. Shows images (png/jpeg/gif/webp) and PDFs; refuses other binaries.`,
     parameters: {
       type: "object",
       properties: {
@@ -74,6 +75,8 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
               images: [{ type: "image", mediaType: image.mediaType, data: image.data }],
             }
           : toolError(`${path}: ${image.problem}`);
+      const pdf = await readPdf(disk, info.size, path);
+      if (pdf) return "problem" in pdf ? toolError(`${path}: ${pdf.problem}`) : { output: pdf.line, documents: [pdf.part] };
       const utf16 = utf16Of(await headOf(disk, 2));
       if (!utf16 && (await isBinary(disk))) return toolError(`${path} is a binary file (NUL byte in the first 8 KB); not shown`);
       if (utf16 && info.size > UTF16_MAX_BYTES)
@@ -155,6 +158,12 @@ async function readImage(path: PathLike, size: number): Promise<{ mediaType: str
   const bytes = base64Length(size) > IMAGE_MAX_BYTES ? head : await readFile(path);
   const problem = imageProblem(bytes, size, mediaType);
   return problem ? { mediaType, problem } : { mediaType, data: toBase64(bytes) };
+}
+
+/** A PDF file (by its first bytes) as a document part, or why it is not sent; undefined for any other file. */
+async function readPdf(path: PathLike, size: number, name: string) {
+  if (!isPdf(await headOf(path, 5))) return undefined;
+  return size > PDF_MAX_BYTES ? { problem: pdfProblem(size, undefined, name)! } : pdfPart(await readFile(path), name);
 }
 
 /** A UTF-16 file as UTF-8 bytes; its own bytes go to `hasher`. */

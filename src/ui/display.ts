@@ -5,6 +5,8 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { decodeText } from "../fs/text-encoding.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
+import { diskPath } from "../fs/dir-names.ts";
+import { errnoCode } from "../kernel/errors.ts";
 import type { Output } from "../kernel/output.ts";
 import { canDraw, isDumb, isTty, writer, type Writer } from "./term.ts";
 import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
@@ -20,13 +22,17 @@ type Env = Record<string, string | undefined>;
 export function terminalOutput(
   oneShot: boolean,
   env: Env,
-  opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"] },
+  opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"]; asShown: (text: string) => string },
 ): TerminalOutput {
   const noColor = Boolean(env.NO_COLOR) || isDumb(env);
   const options: TerminalOptions = {
     maxRetries: opts.maxRetries,
     stringWidth: Bun.stringWidth,
-    readBefore: (path) => readBefore(opts.cwd, opts.home, path),
+    // the old lines of a write's diff with their secrets hidden, as read_file showed them to the model
+    readBefore: (path) => {
+      const before = readBefore(opts.cwd, opts.home, path);
+      return typeof before === "string" ? opts.asShown(before) : before;
+    },
     hint: opts.hint,
   };
   // the width is read only once text streams: touching process.stdout costs start-up time
@@ -61,6 +67,27 @@ function readBefore(cwd: string, home: string, path: string): Before | undefined
     return undefined;
   }
 }
+
+/** Files larger than this are not read for the placeholder check: they count as holding no placeholder. */
+const FILE_TEXT_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A file's text now, as edit and write_file decode it, for the check that no placeholder hey
+ * showed is written in place of a value (config/written-placeholders.ts): undefined when there is
+ * no such file, "" when it cannot be read or is over FILE_TEXT_MAX_BYTES.
+ */
+export const fileTextNow =
+  (home: string) =>
+  (path: string, cwd: string): string | undefined => {
+    const where = resolveUserPath(path, cwd, home);
+    if ("error" in where) return "";
+    try {
+      const { bytes, size } = readHeadBytes(diskPath(where.abs), FILE_TEXT_MAX_BYTES);
+      return size <= FILE_TEXT_MAX_BYTES ? decodeText(bytes).text : "";
+    } catch (e) {
+      return errnoCode(e) === "ENOENT" ? undefined : "";
+    }
+  };
 
 /** The lines of a file as read_file counts them (a last line without "\n" counts), read 1 MB at a time. */
 function countLines(abs: string): number {

@@ -43,6 +43,30 @@ describe("true positives: replaced, named", () => {
       "before\n[secret: private-key]\nafter",
     ],
     ["a PEM private key cut short", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "[secret: private-key]"],
+    [
+      "a password in a database URL",
+      "DATABASE_URL=postgres://admin:urlpw_plain_444444@db.example.com:5432/app",
+      "DATABASE_URL=postgres://admin:[secret: url-password]@db.example.com:5432/app",
+    ],
+    [
+      "a password in any URL, in prose",
+      "clone https://ana:s3cr3t-pass-777@git.example.com/r.git",
+      "clone https://ana:[secret: url-password]@git.example.com/r.git",
+    ],
+    ["a spaced assignment of a generated value", "AUTH_TOKEN = spaced_plain_666666", "AUTH_TOKEN = [secret: AUTH_TOKEN]"],
+    ["a YAML hex key that starts with a letter", "  api_key: f3a9c1d2e4b5a6978877665544332211", "  api_key: [secret: api_key]"],
+    ["a spaced hex key", "API_KEY = f3a9c1d2e4b5a6978877665544332211", "API_KEY = [secret: API_KEY]"],
+    [
+      "a SendGrid key, spaced YAML",
+      "SENDGRID_API_KEY: SG.abcdefghijklmnopqrstuv.wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678",
+      "SENDGRID_API_KEY: [secret: SENDGRID_API_KEY]",
+    ],
+    ["a SendGrid key anywhere", "sg = SG.abcdefghijklmnopqrstuv.wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123", "sg = [secret: sendgrid-key]"],
+    ["a JSON member", '  "client_secret": "9f8e7d6c5b4aXyZw",', '  "client_secret": "[secret: client_secret]",'],
+    ["a JSON password, last member", '  "password": "hunter2hunter2"', '  "password": "[secret: password]"'],
+    ["a camelCase name in an object literal", '  clientSecret: "Zx9Yw8Vu7Ts6Rq5Po4Nm",', '  clientSecret: "[secret: clientSecret]",'],
+    ["a *_PWD line", "DB_PWD=s3cretPassw0rd", "DB_PWD=[secret: DB_PWD]"],
+    ["an *_AUTH line", "BASIC_AUTH=ana:hunter2hunter2", "BASIC_AUTH=[secret: BASIC_AUTH]"],
   ])("%s", (_, text, want) => {
     expect(redactShapes(text)).toBe(want);
   });
@@ -68,6 +92,24 @@ describe("false positives: left alone", () => {
     ["a PEM public certificate", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"],
     ["a URL with a token parameter name only", "see https://example.com/?token=abc"],
     ["a placeholder already there", "GITHUB_TOKEN=[secret: GITHUB_TOKEN]"],
+    ["a placeholder already there, quoted", 'api_key = "[redacted]"\ntoken: "[secret: github-token]"'],
+    ["a call, spaced", "const token = getToken();"],
+    ["a TypeScript field type", "  password: string;"],
+    ["a property read", "const apiKey = config.apiKey;"],
+    ["an attribute of a settings object", "api_key = settings.API_KEY_V2"],
+    ["a name with a few digits", "secret_key = sha256_hash"],
+    ["a URL with a user and no password", "git clone https://ana@github.com/o/r.git"],
+    ["a URL's port", "http://localhost:8080/path@v2"],
+    ["a URL password that is a reference", "DATABASE_URL=postgres://app:${DB_PASSWORD}@db/app"],
+    ["a URL password that is a sample", "postgres://user:PASSWORD@host/db and postgres://user:password@host/db"],
+    ["a short URL password", "redis://:pw@localhost:6379"],
+    ["an enum member named after itself", '  API_KEY_AUTH = "API_KEY_AUTH",'],
+    ["a sample in documentation", "export GOOGLE_API_KEY='your-api-key'"],
+    ["a JSON sample", '  "id_token": "HEADER.PAYLOAD.SIGNATURE",'],
+    ["words in an object literal", '  auth: "git-credential login logout refresh",'],
+    ["a test's form values", '  password: "different",\n  confirmPassword: "password",'],
+    ["a camelCase name that holds no secret", '  primaryKey: "organization_id",\n  monkey = "banana_bread_2"'],
+    ["the working directory, spaced", "PWD = /home/ana/src/app"],
   ])("%s", (_, text) => {
     expect(redactShapes(text)).toBe(text);
   });
@@ -99,7 +141,7 @@ describe("redactingTool", () => {
     const out = await redactingTool(echo, r).run({ text: `GITHUB_TOKEN=${GHP}\nknown-secret-value` }, ctx);
     expect(out.output).toBe("GITHUB_TOKEN=[secret: GITHUB_TOKEN]\n[redacted]");
     expect(out.images?.[0]?.data).toBe("AKIAIOSFODNN7EXAMPLE");
-    expect([...r.shown]).toEqual(["[secret: GITHUB_TOKEN]"]);
+    expect([...r.shown]).toEqual(["[redacted]", "[secret: GITHUB_TOKEN]"]);
   });
 
   test("[tools] redact_secrets = false: only the secrets hey knows", async () => {
@@ -114,7 +156,7 @@ describe("redactingTool", () => {
     expect(refused).toEqual({
       isError: true,
       output:
-        "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; the file holds the real value. Change the lines around it with edit, or ask the user",
+        "write_file: content holds [secret: GITHUB_TOKEN], which stands for a value hey hid from you; writing it would put that text in the file in place of the real value. Change only the lines you mean to with edit (old_string and new_string from those lines, without the placeholder): the rest of the file, its values too, stays as it is; not written",
     });
     // a placeholder hey did not show (documentation about them) is ordinary text
     expect(await redactingTool(writer, r).run({ path: "README.md", content: "shown as [secret: NPM_TOKEN]" }, ctx)).toEqual({ output: "written" });

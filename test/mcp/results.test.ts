@@ -2,6 +2,7 @@
 // error results, and long text cut with a note naming where the whole is.
 import { expect, test } from "bun:test";
 import { cutText, MAX_RESULT_CHARS, needsCut, shapeResult } from "../../src/mcp/results.ts";
+import { makePdf } from "../helpers/pdf.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const GIF = "R0lGODlhAQABAAAAACw=";
@@ -121,4 +122,15 @@ test("over 8,000 characters: the head and a note naming the file with the whole"
     `${"x".repeat(MAX_RESULT_CHARS)}\n[cut at 8,000 of 8,005 characters; the full text is in /c/full.txt (read it with read_file offset/limit or grep)]`,
   );
   expect(cutText(long, { error: "EACCES" })).toEndWith("[cut at 8,000 of 8,005 characters; the full text could not be saved: EACCES]");
+});
+
+test("an embedded resource that is a PDF (a page printed by a browser server) goes to the model as a document, named by its URI (before: '[resource … (application/pdf) omitted]')", () => {
+  const blob = Buffer.from(makePdf(2)).toString("base64");
+  const shaped = shapeResult({ content: [{ type: "resource", resource: { uri: "file:///tmp/page.pdf", mimeType: "application/pdf", blob } }] });
+  expect(shaped.text).toBe(`/tmp/page.pdf: PDF, 2 pages, ${Math.ceil(Buffer.from(blob, "base64").length / 1024)} KB`);
+  expect(shaped.documents).toEqual([{ type: "document", mediaType: "application/pdf", data: blob, name: "/tmp/page.pdf", pages: 2 }]);
+  const long = Buffer.from(makePdf(120)).toString("base64");
+  const refused = shapeResult({ content: [{ type: "resource", resource: { uri: "file:///tmp/book.pdf", mimeType: "application/pdf", blob: long } }] });
+  expect(refused.text).toBe("[resource file:///tmp/book.pdf (application/pdf) omitted: PDF of 120 pages is over the 100 pages hey sends]");
+  expect(refused.documents).toBeUndefined();
 });

@@ -65,7 +65,7 @@ test("secrets in instruction files, skills' descriptions and servers' instructio
   expect(system).toContain("- ship: Ship it with token [secret: github-token]");
   expect(system).toContain("Server docs: connect with [redacted]");
   // a placeholder the model saw here is one write_file and edit refuse to write back, as a tool result's
-  expect([...redaction.shown].sort()).toEqual(["[secret: GITHUB_TOKEN]", "[secret: STRIPE_KEY]", "[secret: github-token]"]);
+  expect([...redaction.shown].sort()).toEqual(["[redacted]", "[secret: GITHUB_TOKEN]", "[secret: STRIPE_KEY]", "[secret: github-token]"]);
   expect(prompt.system()).toBe(system);
   for (const part of prompt.reloadables) (await part.check({} as never)).apply();
   expect(prompt.system()).toBe(system);

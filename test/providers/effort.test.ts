@@ -133,3 +133,17 @@ describe("a refused reasoning effort learns the model's nearest", () => {
     expect(learnEffort({}, "This model does not support the effort parameter.")).toBeUndefined();
   });
 });
+
+test.each([
+  ["max", 32000, { thinking: { type: "enabled", budget_tokens: 27904 }, max_tokens: 32000 }],
+  ["xhigh", 32000, { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 32000 }],
+  ["max", 8192, { thinking: { type: "enabled", budget_tokens: 4096 }, max_tokens: 8192 }],
+  ["high", 2048, { thinking: { type: "enabled", budget_tokens: 1024 }, max_tokens: 2048 }],
+  ["high", 1500, { thinking: { type: "disabled" }, max_tokens: 1500 }],
+] as const)("anthropic legacy %s under a stated output limit of %d: the budget fits under it with room for the answer: %j", (effort, limit, params) => {
+  expect(anthropicEffort(effort, { legacyThinking: true, limit })).toEqual(params);
+});
+
+test("anthropic adaptive under a stated output limit: max_tokens comes down to it", () => {
+  expect(anthropicEffort("high", { legacyThinking: false, limit: 8192 })).toMatchObject({ max_tokens: 8192 });
+});

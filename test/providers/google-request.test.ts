@@ -265,11 +265,12 @@ describe("request body", () => {
   const level = (thinkingLevel: string) => ({ includeThoughts: true, thinkingLevel });
   const budget = (thinkingBudget: number, includeThoughts = true) => ({ includeThoughts, thinkingBudget });
   const TABLE: Record<string, Record<Effort, unknown>> = {
+    // Gemini 3 Pro takes LOW and HIGH only (ai.google.dev/gemini-api/docs/thinking): the nearest, a lower one on a tie
     "gemini-3-pro-preview": {
-      off: level("MINIMAL"),
-      minimal: level("MINIMAL"),
+      off: level("LOW"),
+      minimal: level("LOW"),
       low: level("LOW"),
-      medium: level("MEDIUM"),
+      medium: level("LOW"),
       high: level("HIGH"),
       xhigh: level("HIGH"),
       max: level("HIGH"),
@@ -290,7 +291,7 @@ describe("request body", () => {
       medium: budget(8192),
       high: budget(16384),
       xhigh: budget(24576),
-      max: budget(32000),
+      max: budget(24576), // its most: 0–24576
     },
     // 2.5 pro cannot turn thinking off: its minimum budget instead.
     "gemini-2.5-pro": {
@@ -300,7 +301,7 @@ describe("request body", () => {
       medium: budget(8192),
       high: budget(16384),
       xhigh: budget(24576),
-      max: budget(32000),
+      max: budget(32768), // its most: 128–32768
     },
   };
   const rows = Object.entries(TABLE).flatMap(([model, byEffort]) => EFFORTS.map((effort) => [model, effort, byEffort[effort]] as const));

@@ -24,16 +24,30 @@ test.each([
   ["Tool call id was call_1 but must be a-z, A-Z, 0-9, with a length of 9.", { nineCharIds: true }],
   ["Function call is missing a thought_signature in functionCall parts.", { signatureFallback: true }],
   ["The reasoning_content in the thinking mode must be passed back to the API.", { reasoningReplay: "all" }],
+  ["Missing `reasoning_content` field in the assistant message at message index 2.", { reasoningReplay: "all" }],
   [
     '{"detail":[{"type":"extra_forbidden","loc":["body","messages",2,"assistant","reasoning_content"],"msg":"Extra inputs are not permitted"}]}',
     { reasoningReplay: "none" },
   ],
+  // Groq's and Cerebras' words for a field they do not take on an assistant message
+  [
+    "'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning_content' is unsupported)]",
+    { reasoningReplay: "none" },
+  ],
+  ["property 'messages.2.assistant.reasoning_content' is unsupported", { reasoningReplay: "none" }],
+  ["'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning' is unsupported)]", { reasoningReplay: "none" }],
 ] as const)("%s → %o", (said, change) => {
   const options = base();
   expect(adaptToRefusal(options, said)).toBe(true);
   expect(options).toEqual({ ...base(), ...change });
   // made for good: the same refusal again changes nothing more
   expect(adaptToRefusal(options, said)).toBe(false);
+});
+
+test("only DeepSeek's words ask for every turn's reasoning: another 400 naming reasoning_content changes nothing", () => {
+  const options = base();
+  expect(adaptToRefusal(options, "messages.2.reasoning_content: Input should be a valid string")).toBe(false);
+  expect(options).toEqual(base());
 });
 
 test("a refusal that names nothing hey can leave out changes nothing", () => {

@@ -144,16 +144,39 @@ describe("choices, thinking, usage, stop", () => {
     expect(done(events).message.content).toEqual([{ type: "text", text: "hi" }]);
   });
 
-  test("OpenRouter's delta.reasoning is thinking, tagged with the protocol and model", async () => {
+  test("OpenRouter's delta.reasoning is thinking, tagged with the protocol, the model and the field it came in (it goes back in the same)", async () => {
     const events = await run([raw({ reasoning: "hmm", content: "" }), raw({ content: "ok" }), raw({}, "stop")]);
     expect(events.slice(0, 2)).toEqual([
       { type: "thinking", delta: "hmm" },
       { type: "text", delta: "ok" },
     ]);
     expect(done(events).message.content).toEqual([
-      { type: "thinking", text: "hmm", opaque: { protocol: "openai", model: "m" } },
+      { type: "thinking", text: "hmm", opaque: { protocol: "openai", model: "m", data: { field: "reasoning" } } },
       { type: "text", text: "ok" },
     ]);
+  });
+
+  test("OpenRouter's reasoning_details: pieces of one index are one block, a signature-only block is thinking too, kept as the thinking's data", async () => {
+    // the shape of openrouter.ai/docs/use-cases/reasoning-tokens; not recorded
+    const F = "anthropic-claude-v1";
+    const events = await run([
+      raw({ reasoning_details: [{ type: "reasoning.text", text: "Two ", format: F, index: 0 }] }),
+      raw({ reasoning_details: [{ type: "reasoning.text", text: "and two.", format: F, index: 0 }] }),
+      raw({ reasoning_details: [{ type: "reasoning.text", signature: "sig", format: F, index: 0 }] }),
+      raw({ content: "4" }, "stop"),
+    ]);
+    expect(events.filter((e) => e.type === "thinking").map((e) => (e as { delta: string }).delta)).toEqual(["Two ", "and two."]);
+    expect(done(events).message.content[0]).toEqual({
+      type: "thinking",
+      text: "Two and two.",
+      opaque: { protocol: "openai", model: "m", data: { details: [{ type: "reasoning.text", text: "Two and two.", format: F, index: 0, signature: "sig" }] } },
+    });
+    const encrypted = await run([raw({ reasoning_details: [{ type: "reasoning.encrypted", data: "e", index: 0 }] }), raw({ content: "ok" }, "stop")]);
+    expect(done(encrypted).message.content[0]).toEqual({
+      type: "thinking",
+      text: "",
+      opaque: { protocol: "openai", model: "m", data: { details: [{ type: "reasoning.encrypted", data: "e", index: 0 }] } },
+    });
   });
 
   test("Mistral's reasoning models: content as typed chunks, thinking ones as thinking, text ones as the answer", async () => {

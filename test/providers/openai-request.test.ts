@@ -162,6 +162,35 @@ describe("request body", () => {
     });
   });
 
+  describe("OpenRouter's reasoning_details and a server's `reasoning`", () => {
+    const MODEL = "google/gemini-3-pro-preview";
+    const DETAILS = [{ type: "reasoning.encrypted", data: "sig", id: "tool_1", format: "google-gemini-v1", index: 0 }];
+    const turn = (opaque: Record<string, unknown>): Message[] => [
+      user("q"),
+      {
+        id: "a1",
+        role: "assistant",
+        content: [{ type: "thinking", text: "I should read.", opaque: { protocol: "openai", model: MODEL, ...opaque } }],
+        toolCalls: [{ id: "tool_1", name: "read", arguments: "{}" }],
+      },
+      { id: "t1", role: "tool", toolCallId: "tool_1", content: [{ type: "text", text: "done" }] },
+    ];
+    const assistant = async (messages: Message[], model = MODEL) =>
+      ((await bodyOf({ messages }, { model })).messages as Record<string, unknown>[]).find((m) => m.role === "assistant")!;
+
+    test("the details go back on the call's message in place of the text, unchanged; the reasoning streamed as `reasoning` goes back as `reasoning`", async () => {
+      const withDetails = await assistant(turn({ data: { field: "reasoning", details: DETAILS } }));
+      expect(withDetails.reasoning_details).toEqual(DETAILS);
+      expect(Object.keys(withDetails).filter((k) => k.startsWith("reasoning"))).toEqual(["reasoning_details"]);
+      expect((await assistant(turn({ data: { field: "reasoning" } }))).reasoning).toBe("I should read.");
+    });
+
+    test("another model (after /model) gets none of them", async () => {
+      const sent = await assistant(turn({ data: { details: DETAILS } }), "anthropic/claude-sonnet-4.5");
+      expect(Object.keys(sent).filter((k) => k.startsWith("reasoning"))).toEqual([]);
+    });
+  });
+
   test.each([
     ["off", "none"],
     ["minimal", "minimal"],

@@ -1,0 +1,91 @@
+// "Summarize the RFC in docs/rfc.pdf" with dist/hey: read_file of a PDF puts the document itself in
+// the next request (Anthropic: a document block inside the tool result), `@docs/rfc.pdf` attaches it,
+// `hey -c` sends it again from the session, and a chat-completions server that takes no PDFs gets a
+// line saying how to read its text instead of a part it would refuse (before: "binary file; not shown").
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Protocol } from "../../src/kernel/ir.ts";
+import { runHey, tempDir } from "../helpers/e2e.ts";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { makePdf } from "../helpers/pdf.ts";
+import { baseUrlFor, textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
+
+const server = fileReplayServer();
+const work = fileTempDir("hey-pdf-");
+const PDF = makePdf(3, { text: "RFC 9999: the hey transfer protocol" });
+const BASE64 = Buffer.from(PDF).toString("base64");
+mkdirSync(join(work.path, "docs"));
+writeFileSync(join(work.path, "docs", "rfc.pdf"), PDF);
+
+const run = (protocol: Protocol, home: string, ...args: string[]) =>
+  runHey(["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "test-model", ...args], {
+    cwd: work.path,
+    env: { HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_STATE_HOME: `${home}/.state`, XDG_DATA_HOME: `${home}/.data`, XDG_CACHE_HOME: `${home}/.cache` },
+  });
+
+type Anthropic = { messages: { role: string; content: string | { type: string; content?: unknown; source?: { media_type: string; data: string } }[] }[] };
+/** The document blocks of request `i`, wherever they sit (a user message, inside a tool result). */
+const documentsOf = (i: number) => {
+  const blocks = (server.requests.at(i)!.body as Anthropic).messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+  const inner = blocks.flatMap((b) => (b.type === "tool_result" && Array.isArray(b.content) ? (b.content as typeof blocks) : [b]));
+  return inner.filter((b) => b.type === "document").map((b) => b.source);
+};
+
+test("Anthropic: read_file of a PDF sends the document in the tool result, and `hey -c` sends it again (before: 'binary file; not shown')", async () => {
+  const home = tempDir("hey-pdf-home-");
+  try {
+    const before = server.requests.length;
+    server.enqueue(
+      toolCallsReply("anthropic", [{ id: "toolu_1", name: "read_file", args: { path: "docs/rfc.pdf" } }]),
+      textReply("anthropic", "It defines hey."),
+    );
+    const first = await run("anthropic", home.path, "-p", "summarize the RFC in docs/rfc.pdf");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("It defines hey.");
+    expect(server.requests.length - before).toBe(2);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(`docs/rfc.pdf: PDF, 3 pages, ${Math.ceil(PDF.length / 1024)} KB`);
+    expect(documentsOf(-1)).toEqual([{ type: "base64", media_type: "application/pdf", data: BASE64 } as never]);
+
+    server.enqueue(textReply("anthropic", "Section 2 is the handshake."));
+    const resumed = await run("anthropic", home.path, "-c", "-p", "and what does section 2 say?");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("Section 2 is the handshake.");
+    expect(documentsOf(-1)).toEqual([{ type: "base64", media_type: "application/pdf", data: BASE64 } as never]);
+  } finally {
+    home.remove();
+  }
+});
+
+test("Anthropic: @docs/rfc.pdf in the prompt attaches the document after the text", async () => {
+  const home = tempDir("hey-pdf-home-");
+  try {
+    server.enqueue(textReply("anthropic", "A transfer protocol."));
+    const done = await run("anthropic", home.path, "-p", "what is @docs/rfc.pdf about?");
+    expect(done.code).toBe(0);
+    const user = (server.requests.at(-1)!.body as Anthropic).messages[0]!;
+    expect((user.content as { type: string }[]).map((b) => b.type)).toEqual(["text", "document"]);
+    expect(documentsOf(-1)).toEqual([{ type: "base64", media_type: "application/pdf", data: BASE64 } as never]);
+  } finally {
+    home.remove();
+  }
+});
+
+test("a chat-completions server (not OpenAI's own): the PDF read goes as a line saying it was not sent and how to read its text, and the run answers", async () => {
+  const home = tempDir("hey-pdf-home-");
+  try {
+    server.enqueue(
+      toolCallsReply("openai", [{ id: "call_1", name: "read_file", args: { path: "docs/rfc.pdf" } }]),
+      textReply("openai", "I will read it with pdftotext."),
+    );
+    const done = await run("openai", home.path, "-p", "summarize the RFC in docs/rfc.pdf");
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain("I will read it with pdftotext.");
+    const sent = JSON.stringify(server.requests.at(-1)!.body);
+    expect(sent).toContain("[PDF docs/rfc.pdf, 3 pages not sent: this endpoint takes no PDFs; read its text with bash: pdftotext -layout docs/rfc.pdf -]");
+    expect(sent).not.toContain(BASE64);
+    expect(sent).not.toContain('"type":"file"');
+  } finally {
+    home.remove();
+  }
+});

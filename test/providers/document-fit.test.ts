@@ -1,0 +1,85 @@
+// A session that read several PDFs keeps working: each request sends the newest PDFs within the
+// pages and bytes its API takes in one request, the older ones as lines saying how to read their
+// text, and a request the API refuses for its PDFs goes again at once without the oldest.
+import { expect, test } from "bun:test";
+import type { DocumentPart, Message, Protocol } from "../../src/kernel/ir.ts";
+import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
+import { fakeProvider, type ScriptedTurn } from "../helpers/fake-provider.ts";
+import { fittingDocuments } from "../../src/providers/document-fit.ts";
+
+const pdf = (name: string, pages: number, bytes = 1000): DocumentPart => ({
+  type: "document",
+  mediaType: "application/pdf",
+  data: `${name}:`.padEnd(bytes, "A"),
+  name,
+  pages,
+});
+const user = (id: string, ...docs: DocumentPart[]): Message => ({ id, role: "user", content: [{ type: "text", text: `read ${id}` }, ...docs] });
+const request = (...messages: Message[]): ModelRequest => ({ system: "", messages, tools: [] });
+
+/** A provider of `protocol` that answers `turns` in order, recording what each request sent. */
+function scripted(protocol: Protocol, ...turns: ScriptedTurn[]) {
+  const fake = fakeProvider([...turns, { text: "ok" }, { text: "ok" }, { text: "ok" }]);
+  return { provider: { ...fake, protocol }, sent: fake.requests };
+}
+const collect = async (p: Provider, req: ModelRequest) => {
+  const events: StreamEvent[] = [];
+  for await (const e of p.stream(req, new AbortController().signal)) events.push(e);
+  return events;
+};
+const shown = (req: ModelRequest) =>
+  req.messages.flatMap((m) => m.content.flatMap((p) => (p.type === "document" ? [`PDF ${p.name}`] : p.type === "text" ? [p.text] : [])));
+
+test("three PDFs of 60, 30 and 40 pages to Anthropic (100 pages a request): the newest two are sent, the oldest is a line, the user is told once", async () => {
+  const { provider, sent } = scripted("anthropic");
+  const fitted = fittingDocuments(provider);
+  const req = request(user("1", pdf("old.pdf", 60)), user("2", pdf("mid.pdf", 30)), user("3", pdf("new.pdf", 40)));
+  const events = await collect(fitted, req);
+  expect(shown(sent[0]!)).toEqual([
+    "read 1",
+    "[PDF old.pdf, 60 pages not sent: left out to keep the request within the 100 PDF pages Anthropic takes; the oldest PDFs go first; read its text with bash: pdftotext -layout old.pdf -]",
+    "read 2",
+    "PDF mid.pdf",
+    "read 3",
+    "PDF new.pdf",
+  ]);
+  expect(events.filter((e) => e.type === "notice").length).toBe(1);
+  await collect(fitted, req);
+  expect(shown(sent[1]!)).toEqual(shown(sent[0]!));
+  // Gemini takes 1,000 pages: all three go
+  const gemini = scripted("google");
+  await collect(fittingDocuments(gemini.provider), req);
+  expect(shown(gemini.sent[0]!).filter((l) => l.startsWith("PDF "))).toEqual(["PDF old.pdf", "PDF mid.pdf", "PDF new.pdf"]);
+});
+
+test("PDFs over Gemini's 20 MB request: the oldest go as lines", async () => {
+  const { provider, sent } = scripted("google");
+  const big = (name: string) => pdf(name, 10, 7 * 1024 * 1024);
+  await collect(fittingDocuments(provider), request(user("1", big("a.pdf")), user("2", big("b.pdf")), user("3", big("c.pdf"))));
+  expect(shown(sent[0]!).filter((l) => l.startsWith("PDF ") || l.startsWith("[PDF"))).toEqual([
+    "[PDF a.pdf, 10 pages not sent: left out to keep the request under the 20 MB Gemini takes; the oldest PDFs go first; read its text with bash: pdftotext -layout a.pdf -]",
+    "PDF b.pdf",
+    "PDF c.pdf",
+  ]);
+});
+
+test("a request refused for its PDFs ('A maximum of 100 PDF pages may be provided'): sent again at once without the oldest, which stays a line", async () => {
+  const { provider, sent } = scripted("anthropic", {
+    error: new ProviderError("bad_request", "request rejected (400): messages: A maximum of 100 PDF pages may be provided.", { status: 400 }),
+  });
+  const fitted = fittingDocuments(provider);
+  const req = request(user("1", pdf("a.pdf", 50)), user("2", pdf("b.pdf", 40)));
+  const events = await collect(fitted, req);
+  expect(sent.length).toBe(2);
+  expect(shown(sent[1]!)[1]).toStartWith("[PDF a.pdf, 50 pages not sent: the API refused it: messages: A maximum of 100 PDF pages may be provided.");
+  expect(shown(sent[1]!)[3]).toBe("PDF b.pdf");
+  expect(events.some((e) => e.type === "done")).toBe(true);
+  await collect(fitted, req);
+  expect(sent.length).toBe(3);
+  expect(shown(sent[2]!)[1]).toStartWith("[PDF a.pdf");
+});
+
+test("a refusal that is not about PDFs is the caller's", async () => {
+  const { provider } = scripted("anthropic", { error: new ProviderError("bad_request", "request rejected (400): max_tokens: too large", { status: 400 }) });
+  await expect(collect(fittingDocuments(provider), request(user("1", pdf("a.pdf", 5))))).rejects.toThrow("max_tokens");
+});
