@@ -63,6 +63,14 @@ export const MAX_CONCURRENT_CALLS = 8;
 export const NO_RESULT = "interrupted: hey stopped before this call finished";
 
 /**
+ * The result of a call the abort came before (a batch's later calls): it never started, so nothing
+ * it would do was done — unlike a call the abort cut short, which may have done part of its work.
+ */
+export function notStarted(signal: AbortSignal): string {
+  return `not run: ${abortReason(signal)} before it started`;
+}
+
+/**
  * The assistant message as the history keeps it (issue 13 row 12): a tool-call id that another
  * call of the same turn or an earlier call in `history` already uses gets a suffix (`call_1` →
  * `call_1_2`), so every call keeps its own result. Returns `message` itself when all ids are new.
@@ -231,7 +239,7 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
 type Ran = ToolResult & { refused?: "permission" };
 
 async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<Ran> {
-  if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
+  if (deps.signal.aborted) return { output: notStarted(deps.signal), isError: true };
   if (!tool) return { output: unknownTool(call.name, deps.tools), isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
   if (!args) return { output: invalidArguments(call), isError: true };
