@@ -1,0 +1,73 @@
+// What the bash tool's commands get instead of the user's terminal (tools/no-terminal.ts): no
+// GPG_TTY, so a signed commit cannot put gpg's pinentry over hey's screen; a failed signature is
+// said with how to go on. Real commands (real gpg and git when installed) in a temp directory.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
+import { chooseShell } from "../../src/tools/shell.ts";
+import { found } from "../helpers/wait.ts";
+
+const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
+let dir: string;
+beforeAll(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "hey-no-terminal-")));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (command: string, opts: Partial<BashToolOptions> = {}, timeout_ms = 10_000) =>
+  createBashTool({ shell, timeoutMs: 10_000, filter: "builtin", raw: false, outputDir: join(dir, ".out"), ...opts }).run(
+    { command, timeout_ms },
+    { signal: new AbortController().signal, cwd: dir },
+  );
+
+test("the commands get no GPG_TTY (the user's terminal, where gpg's pinentry would draw); the askpass programs and the display stay", async () => {
+  const env = { ...process.env, GPG_TTY: "/dev/pts/9", SSH_ASKPASS: "/usr/bin/ssh-askpass", DISPLAY: ":0" };
+  const r = await run('echo "${GPG_TTY-none} $SSH_ASKPASS $DISPLAY"', { env });
+  expect(r.output).toBe("none /usr/bin/ssh-askpass :0\n[exit code 0]");
+});
+
+const gpg = Bun.which("gpg") && Bun.which("gpgconf") && Bun.which("script") && process.platform === "linux";
+test.if(Boolean(gpg))(
+  "with GPG_TTY set to the user's terminal, a signed `git commit` with a passphrase key fails at once, saying how to go on, and draws nothing on that terminal",
+  async () => {
+    const home = join(dir, "gpg-home");
+    const gnupg = join(home, "gnupg");
+    mkdirSync(gnupg, { recursive: true, mode: 0o700 });
+    const base = { ...process.env, HOME: home, GNUPGHOME: gnupg, GIT_CONFIG_NOSYSTEM: "1" };
+    const made = Bun.spawnSync(
+      ["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "pw", "--quick-gen-key", "T <t@t>", "ed25519", "sign", "never"],
+      { env: base, stdout: "ignore", stderr: "ignore" },
+    );
+    expect(made.exitCode).toBe(0);
+    // the user's terminal: a pseudo-terminal that `script` holds, a `sleep` on it
+    const terminal = Bun.spawn(["script", "-qfc", "sleep 60", "/dev/null"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    try {
+      const pts = await found(() => {
+        const sleep = Bun.spawnSync(["pgrep", "-P", String(terminal.pid)])
+          .stdout.toString()
+          .trim()
+          .split("\n")[0];
+        try {
+          return sleep ? readlinkSync(`/proc/${sleep}/fd/0`) : undefined;
+        } catch {
+          return undefined;
+        }
+      }, "the terminal");
+      expect(pts).toStartWith("/dev/pts/");
+      const git = "git -c user.name=T -c user.email=t@t -c commit.gpgsign=true -c user.signingkey=t@t";
+      const r = await run(`git init -q repo && cd repo && ${git} commit -q --allow-empty -m signed`, { env: { ...base, GPG_TTY: pts } }, 8_000);
+      expect(r.isError).toBe(true);
+      expect(r.output).not.toContain("timed out");
+      expect(r.output).toContain("error: gpg failed to sign the data");
+      expect(r.output).toContain(
+        "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND",
+      );
+      expect(r.output).toContain("git -c commit.gpgsign=false commit");
+    } finally {
+      terminal.kill("SIGKILL");
+      Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env: base }); // and its pinentry
+    }
+  },
+);
