@@ -20,17 +20,69 @@ const DROPPED = ["GPG_TTY"];
 /** What pagers and prompts are in the commands: pagers print, git asks no password on a terminal. */
 const FIXED: Env = { GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
 
-/**
- * The editors the commands get: one that fails at once saying why (git runs it through sh with the
- * file after it; a program that splits it into words fails at once too).
- */
-const NO_EDITOR = `sh -c 'echo "hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)" >&2; exit 1' editor`;
+/** The name every editor of hey's has as its $0: an editor named so is hey's, not one the command gave. */
+const MARK = "hey-no-editor";
 
-/** `env` as the bash tool's commands get it: no terminal named, no editor, no pager. Pure: `env` is not changed. */
+/**
+ * The editor that programs other than git get (EDITOR, VISUAL): it fails at once saying why (a
+ * program that runs it through sh, as most do, and one that splits it into words alike).
+ */
+const NO_EDITOR = `sh -c 'echo "hey: no editor: bash commands have no terminal; give the text in the command, or write the file with write_file" >&2; exit 1' ${MARK}`;
+
+/**
+ * git's editor and sequence editor (run as `sh -c "$HEY_NO_EDITOR" hey-no-editor FILE`; the short
+ * value is what git's "There was a problem with the editor '…'" quotes). Given as command-scope
+ * config, which beats the user's ~/.gitconfig and the repository's but loses to the command's own
+ * forms; real git's order: GIT_EDITOR, then `-c core.editor`, then GIT_CONFIG_COUNT's, then the
+ * config files, then VISUAL and EDITOR. So `GIT_EDITOR=true git …` and `git -c core.editor=true …`
+ * win through git itself; this script hands on to what git would have used without it: the command's
+ * GIT_EDITOR or core.editor (for the sequence editor), VISUAL or EDITOR (a command's `EDITOR=true
+ * git …`). Else it fails, saying the form that fits what git asked for by the file it names.
+ */
+const GIT_NO_EDITOR = `for e in "$GIT_EDITOR" "$(git config core.editor)" "$VISUAL" "$EDITOR"; do
+  case $e in ""|*${MARK}*) ;; *) exec sh -c "$e \\"\\$@\\"" "$e" "$@" ;; esac
+done
+d=\${1%/*}
+case \${1##*/} in
+COMMIT_EDITMSG) if [ -d "$d/rebase-merge" ] || [ -d "$d/rebase-apply" ]; then h='GIT_EDITOR=true git rebase --continue keeps the message'
+  else h='git commit -m MSG; --amend --no-edit keeps the message'; fi ;;
+MERGE_MSG) h='git merge --no-edit (or -m MSG); a revert: git revert --no-edit' ;;
+git-rebase-todo) h='GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list; GIT_SEQUENCE_EDITOR=true keeps it' ;;
+TAG_EDITMSG) h='git tag -a TAG -m MSG' ;;
+*) h='-m MSG; GIT_EDITOR=true keeps the text git offers' ;;
+esac
+echo "hey: no editor: bash commands have no terminal; give the text in the command: $h" >&2
+exit 1`;
+
+/** `env`'s GIT_CONFIG_COUNT entries moved up by `n`, so that `n` of hey's can come first (a later entry wins). */
+function gitConfigAfter(env: Env, n: number, entries: [string, string][]): Env {
+  const count = Number(env.GIT_CONFIG_COUNT);
+  const theirs = Number.isInteger(count) && count > 0 ? count : 0;
+  const out: Env = { GIT_CONFIG_COUNT: String(n + theirs) };
+  entries.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${i}`] = key;
+    out[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  for (let i = 0; i < theirs; i++) {
+    out[`GIT_CONFIG_KEY_${i + n}`] = env[`GIT_CONFIG_KEY_${i}`];
+    out[`GIT_CONFIG_VALUE_${i + n}`] = env[`GIT_CONFIG_VALUE_${i}`];
+  }
+  return out;
+}
+
+/**
+ * `env` as the bash tool's commands get it: no terminal named, no editor, no pager. The user's
+ * GIT_EDITOR and GIT_SEQUENCE_EDITOR go (they would beat everything), the commands' own forms win
+ * (GIT_NO_EDITOR). Pure: `env` is not changed.
+ */
 export function withoutTerminal(env: Env): Env {
-  const out: Env = { ...env, ...FIXED };
-  for (const name of DROPPED) delete out[name];
-  for (const name of ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL"]) out[name] = NO_EDITOR;
+  const git = `sh -c "$HEY_NO_EDITOR" ${MARK}`;
+  const editors = gitConfigAfter(env, 2, [
+    ["core.editor", git],
+    ["sequence.editor", git],
+  ]);
+  const out: Env = { ...env, ...FIXED, ...editors, EDITOR: NO_EDITOR, VISUAL: NO_EDITOR, HEY_NO_EDITOR: GIT_NO_EDITOR };
+  for (const name of [...DROPPED, "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"]) delete out[name];
   return out;
 }
 

@@ -46,10 +46,35 @@ test("with EDITOR=vim, `git commit` without -m fails at once saying what to do, 
   const run = await runHey(["-p", "commit it"], { cwd: project.path, env, timeoutMs: 30_000 });
   expect(run.code).toBe(0);
   const [commit, vim, log] = scripted.results();
-  expect(commit).toContain("hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)");
+  expect(commit).toContain("hey: no editor: bash commands have no terminal; give the text in the command: git commit -m MSG");
   expect(commit).toContain("[exit code 1]");
   expect(vim).toStartWith("not run: vim is a full-screen editor and bash commands have no terminal");
   expect(log).toContain("fatal: your current branch");
+});
+
+test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming GIT_EDITOR=true, and `git -c core.editor=true rebase --continue` (what skills teach) works", async () => {
+  scripted.userConfig("");
+  writeFileSync(join(home.path, ".gitconfig"), "[core]\n\teditor = vim\n");
+  const setup = [
+    "git init -q -b main && echo a > f && git add f && git commit -qm one",
+    "git checkout -qb topic && echo b > f && git commit -qam topic",
+    "git checkout -q main && echo c > f && git commit -qam main",
+    "git checkout -q topic && { git rebase main >/dev/null 2>&1; true; } && echo x > f && git add f",
+  ].join(" && ");
+  const env = { HOME: home.path, ...git, EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", TERM: "xterm-256color" };
+  expect(Bun.spawnSync(["sh", "-c", setup], { cwd: project.path, env: { ...process.env, ...env } }).exitCode).toBe(0);
+  scripted.calls = [
+    ["bash", { command: "git rebase --continue", timeout_ms: 120_000 }],
+    ["bash", { command: "git -c core.editor=true rebase --continue >/dev/null 2>&1 && git log --format=%s", timeout_ms: 120_000 }],
+  ];
+  const run = await runHey(["-p", "finish the rebase"], { cwd: project.path, env, timeoutMs: 30_000 });
+  expect(run.code).toBe(0);
+  const [plain, given] = scripted.results();
+  expect(plain).toContain(
+    "hey: no editor: bash commands have no terminal; give the text in the command: GIT_EDITOR=true git rebase --continue keeps the message",
+  );
+  expect(plain).toContain("[exit code 1]");
+  expect(given).toBe("topic\nmain\none\n[exit code 0]");
 });
 
 test("a lone `cd` is said to be lost, the next call runs in the working directory; `workdir` runs the command in that directory (`~/` the home), allowed by `bash: pwd` as the cd it becomes", async () => {

@@ -33,7 +33,7 @@ test("an editor the user set (EDITOR=vim) is not what the tool's commands get: `
   const env = { ...process.env, EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", TERM: "xterm-256color", PAGER: "less", GIT_PAGER: "less" };
   const r = await run(`cd repo && git init -q . && git add f.txt && ${git} commit`, { env });
   expect(r.isError).toBe(true);
-  expect(r.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)");
+  expect(r.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command: git commit -m MSG");
   expect(r.output).toContain("[exit code 1]");
   expect(r.output).not.toContain("timed out");
   const pagers = await run('echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT"', { env });

@@ -71,3 +71,57 @@ test.if(Boolean(gpg))(
     }
   },
 );
+
+/** A repository in the middle of `git rebase main` whose conflict is resolved and added: `rebase --continue` opens the editor for the message. */
+function conflictResolved(name: string, env: Record<string, string | undefined>): string {
+  const repo = join(dir, name);
+  mkdirSync(repo);
+  const script = [
+    "git init -q -b main",
+    "echo a > f && git add f && git commit -qm one",
+    "git checkout -qb topic && echo b > f && git commit -qam topic && echo g > g && git add g && git commit -qm g",
+    "git checkout -q main && echo c > f && git commit -qam main",
+    "git checkout -q topic && { git rebase main >/dev/null 2>&1; true; }",
+    "echo x > f && git add f",
+  ].join(" && ");
+  expect(Bun.spawnSync(["sh", "-c", script], { cwd: repo, env, stderr: "pipe" }).exitCode).toBe(0);
+  return repo;
+}
+
+test("git's own ways of giving an editor in the command win over hey's no-editor (`-c core.editor`, `EDITOR=`, `GIT_EDITOR=`, `-c sequence.editor`); the user's editor (~/.gitconfig, GIT_EDITOR) is never started; a failure says the form that fits, once", async () => {
+  const home = join(dir, "git-home");
+  mkdirSync(home);
+  await Bun.write(join(home, ".gitconfig"), "[core]\n\teditor = vim\n[sequence]\n\teditor = vim\n");
+  const who = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  const env = { ...process.env, ...who, HOME: home, GIT_CONFIG_NOSYSTEM: "1", EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", GIT_SEQUENCE_EDITOR: "vim" };
+  const inRepo = (repo: string, command: string) => run(`cd ${repo} && ${command}`, { env });
+
+  const plain = await inRepo(conflictResolved("plain", env), "git rebase --continue");
+  expect(plain.isError).toBe(true);
+  expect(plain.output).toContain(
+    "hey: no editor: bash commands have no terminal; give the text in the command: GIT_EDITOR=true git rebase --continue keeps the message",
+  );
+  expect(plain.output.split("hey: no editor").length).toBe(2); // said once: git's quote of the editor is short
+  expect(plain.output).not.toContain("timed out");
+
+  for (const [name, command] of [
+    ["dash-c", "git -c core.editor=true rebase --continue"],
+    ["editor", "EDITOR=true git rebase --continue"],
+    ["git-editor", "GIT_EDITOR=true git rebase --continue"],
+  ]) {
+    const r = await inRepo(conflictResolved(name!, env), `${command} >/dev/null 2>&1 && git log --format=%s`);
+    expect(r.output).toBe("g\ntopic\nmain\none\n[exit code 0]");
+  }
+  const todo = await inRepo("git-editor", "git -c sequence.editor=\"sed -i '2s/^pick/fixup/'\" rebase -q -i HEAD~2 && git log --format=%s");
+  expect(todo.output).toBe("topic\nmain\none\n[exit code 0]");
+  const noTodo = await inRepo("git-editor", "git rebase -i HEAD~1");
+  expect(noTodo.output).toContain('give the text in the command: GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list');
+  const tag = await inRepo("git-editor", "git tag -a v1");
+  expect(tag.output).toContain("give the text in the command: git tag -a TAG -m MSG");
+});
+
+test("git config the user gives in the environment (GIT_CONFIG_COUNT) stays, after hey's editors, so that it wins over them", async () => {
+  const env = { ...process.env, GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "From Env" };
+  const r = await run("git config user.name && git config sequence.editor", { env });
+  expect(r.output).toBe('From Env\nsh -c "$HEY_NO_EDITOR" hey-no-editor\n[exit code 0]');
+});
