@@ -14,7 +14,7 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, terminalNotes, withoutTerminal } from "./no-terminal.ts";
+import { type Env, terminalNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -106,16 +106,23 @@ async function runBash(
   if (script.error)
     return { output: `bash: could not write the ${Buffer.byteLength(command) >> 10} KB command to a script file: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
+  // a vim the refusal could not see (a script, git difftool) is stopped as soon as it says it has no terminal
+  const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();
+  const watch = vim && vimWatch(() => vim.abort());
+  const listen = (chunk: Uint8Array) => {
+    live?.take(chunk);
+    watch?.(chunk);
+  };
   const run = await runProcess(script.argv, {
     cwd: ctx.cwd,
     env: opts.env,
     timeoutMs,
-    signal: ctx.signal,
+    signal: vim ? AbortSignal.any([ctx.signal, vim.signal]) : ctx.signal,
     spill: files.spill,
     verbatim: opts.shell.verbatim,
     guard: true,
     ...(opts.session !== undefined ? { owner: opts.session } : {}),
-    listen: live?.take,
+    listen,
     jobLog: files.job,
   }).finally(() => {
     live?.stop();
@@ -127,7 +134,8 @@ async function runBash(
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
   if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);
-  if (run.ended === "abort") notes.push(`[${abortReason(ctx.signal)}; the process group was killed]`);
+  if (run.ended === "abort")
+    notes.push(vim?.signal.aborted && !ctx.signal.aborted ? VIM_STOPPED : `[${abortReason(ctx.signal)}; the process group was killed]`);
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
   notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   notes.push(...terminalNotes(run.stderr.head.slice(0, 16_384) + run.stderr.tail));

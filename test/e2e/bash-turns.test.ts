@@ -52,6 +52,25 @@ test("with EDITOR=vim, `git commit` without -m fails at once saying what to do, 
   expect(log).toContain("fatal: your current branch");
 });
 
+test("`vim -c 'normal dd' g.txt` (no quit) is not started, and a vim a script starts is stopped when it says it has no terminal: neither waits for the timeout or leaves a swap file", async () => {
+  scripted.userConfig("");
+  writeFileSync(join(project.path, "g.txt"), "l1\nl2\n");
+  writeFileSync(join(project.path, "edit.sh"), "#!/bin/sh\nvim -c 'normal dd' \"$@\"\n", { mode: 0o755 });
+  scripted.calls = [
+    ["bash", { command: "vim -c 'normal dd' g.txt", timeout_ms: 120_000 }],
+    ["bash", { command: "./edit.sh g.txt", timeout_ms: 120_000 }],
+    ["bash", { command: "vim -c 'normal dd' -c wq g.txt >/dev/null 2>&1; cat g.txt; ls -A", timeout_ms: 120_000 }],
+  ];
+  const run = await runHey(["-p", "delete the first line"], { cwd: project.path, env: { HOME: home.path, TERM: "xterm-256color" }, timeoutMs: 40_000 });
+  expect(run.code).toBe(0);
+  const [refused, stopped, batch] = scripted.results();
+  expect(refused).toStartWith("not run: vim is a full-screen editor and bash commands have no terminal");
+  expect(stopped).toEndWith(
+    "[stopped: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed. Change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
+  );
+  expect(batch).toBe("l2\nedit.sh\ng.txt\n[exit code 0]");
+});
+
 test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming GIT_EDITOR=true, and `git -c core.editor=true rebase --continue` (what skills teach) works", async () => {
   scripted.userConfig("");
   writeFileSync(join(home.path, ".gitconfig"), "[core]\n\teditor = vim\n");
