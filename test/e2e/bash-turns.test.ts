@@ -6,6 +6,7 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
+import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
@@ -69,6 +70,20 @@ test("`vim -c 'normal dd' g.txt` (no quit) is not started, and a vim a script st
     "[stopped: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed. Change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
   );
   expect(batch).toBe("l2\nedit.sh\ng.txt\n[exit code 0]");
+});
+
+test("a command that timed out leaves nothing running once hey has exited: not even a double-forked child, re-parented to init", async () => {
+  scripted.userConfig("");
+  const m = marker();
+  scripted.calls = [["bash", { command: `(setsid sleep ${m} &); sleep ${m}`, timeout_ms: 1000 }]];
+  try {
+    const run = await runHey(["-p", "start it"], { cwd: project.path, env: { HOME: home.path } });
+    expect(run.code).toBe(0);
+    expect(scripted.results()[0]).toContain("[timed out after 1 s; the process group was killed]");
+    expect(withMarker(m)).toEqual([]);
+  } finally {
+    killMarked([m]);
+  }
 });
 
 test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming GIT_EDITOR=true, and `git -c core.editor=true rebase --continue` (what skills teach) works", async () => {
