@@ -14,7 +14,7 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, terminalNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
+import { type Env, terminalNotes, unansweredNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -139,6 +139,7 @@ async function runBash(
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
   notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   notes.push(...terminalNotes(run.stderr.head.slice(0, 16_384) + run.stderr.tail));
+  if (run.ended === "exit") notes.push(...unansweredNotes([run.stdout, run.stderr].map((s) => (s.tail || s.head).slice(-512))));
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };

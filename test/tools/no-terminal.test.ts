@@ -125,3 +125,33 @@ test("git config the user gives in the environment (GIT_CONFIG_COUNT) stays, aft
   const r = await run("git config user.name && git config sequence.editor", { env });
   expect(r.output).toBe('From Env\nsh -c "$HEY_NO_EDITOR" hey-no-editor\n[exit code 0]');
 });
+
+test("a command that asked a question and read end-of-input (git add -p, ssh-keygen's passphrase) gets a note saying nothing answered it and how to answer; output that merely ends in a question does not", async () => {
+  const env = { ...process.env, HOME: join(dir, "git-home"), GIT_CONFIG_NOSYSTEM: "1" };
+  const git = "git -c user.name=t -c user.email=t@t";
+  const setup = `git init -q asks && cd asks && printf 'a\\nb\\nc\\nd\\ne\\nf\\ng\\nh\\ni\\nj\\n' > f && git add f && ${git} commit -qm one && sed -i 's/a/A/; s/j/J/' f`;
+  expect((await run(setup, { env })).output).toBe("(no output)\n[exit code 0]");
+  const addP = await run("cd asks && git add -p", { env });
+  expect(addP.output).toEndWith(
+    "[exit code 0]\n[the command asked `(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]?` and nothing answered: stdin is empty, so it read end-of-input and took its default or did nothing. Give the answers on stdin (printf 'y\\nn\\n' | COMMAND) or use its option that asks nothing (--yes, -y, -f; ssh-keygen -N '')]",
+  );
+  expect((await run("cd asks && git diff --cached --stat", { env })).output).toBe("(no output)\n[exit code 0]"); // nothing was staged
+  if (Bun.which("ssh-keygen")) {
+    const key = await run("ssh-keygen -q -t ed25519 -f asks/key", { env });
+    expect(key.output).toContain("[the command asked `Enter passphrase (empty for no passphrase): Enter same passphrase again:` and nothing answered");
+  }
+  const apt = await run("printf 'Do you want to continue? [Y/n] Abort.\\n'");
+  expect(apt.output).toContain("[the command asked `Do you want to continue? [Y/n] Abort.` and nothing answered");
+  for (const said of [
+    "echo 'Did you mean foo?'",
+    "printf '✓ does it parse?\\n✓ does it print?\\n'",
+    "echo 'password: set in .env'",
+    "echo 'sizes (a/b)'",
+    "echo 'tests: 3 passed [y/n]'",
+  ]) {
+    const r = await run(said);
+    expect(r.output).toEndWith("\n[exit code 0]");
+    expect(r.output).not.toContain("nothing answered");
+  }
+  expect((await run("printf 'Overwrite config (y/n) '")).output).toContain("[the command asked `Overwrite config (y/n)` and nothing answered");
+});
