@@ -159,3 +159,17 @@ export function unansweredNotes(ends: string[]): string[] {
   }
   return [];
 }
+
+/**
+ * A command that does not end by itself: it follows a file or a stream (`tail -f`, `watch`,
+ * `journalctl -f`, `docker logs -f`) or serves (a dev server, `python -m http.server`, a watcher).
+ */
+const ENDLESS =
+  /(^|[\s;&|(])(tail(\s[^|;&\n]*)?\s(-[a-zA-Z]*[fF]\b|--follow)|watch\s|journalctl\s.*(-f|--follow)\b|(docker|podman|kubectl)\s.*logs\s.*(-f|--follow)\b|(npm|pnpm|yarn|bun)\s+(run\s+)?(dev|start|serve|watch)\b|python3?\s+-m\s+http\.server|(flask|uvicorn|gunicorn|nodemon|vite|webpack\s+serve|next\s+dev|rails\s+s(erver)?|php\s+-S|hugo\s+server|jekyll\s+serve)\b|--watch\b)/;
+
+/** The note for a command stopped by its timeout: one that does not end by itself is told to run in the background. */
+export function timeoutNote(command: string, seconds: string): string {
+  const note = `[timed out after ${seconds} s; the process group was killed`;
+  if (!ENDLESS.test(command)) return `${note}]`;
+  return `${note}. It does not end by itself (it follows or serves): start it in the background with its output to a file, \`CMD > /tmp/NAME.log 2>&1 &\`, then read the log (tail -n 50, read_file); or give it an end: tail -n 50 without -f, timeout 10 CMD]`;
+}
