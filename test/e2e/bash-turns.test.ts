@@ -86,6 +86,43 @@ test("a command that timed out leaves nothing running once hey has exited: not e
   }
 });
 
+test("the commands get no GPG_TTY (gpg's pinentry would draw over hey's screen): a signed commit with a passphrase key fails at once, saying how to go on", async () => {
+  scripted.userConfig("");
+  const gnupg = join(home.path, "gnupg");
+  mkdirSync(gnupg, { mode: 0o700 });
+  const gpg = Bun.which("gpg") !== null;
+  const env = { HOME: home.path, ...git, GNUPGHOME: gnupg, GPG_TTY: "/dev/pts/9" };
+  if (gpg) {
+    const key = ["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "pw", "--quick-gen-key", "T <t@t>", "ed25519", "sign", "never"];
+    expect(Bun.spawnSync(key, { env: { ...process.env, ...env }, stdout: "ignore", stderr: "ignore" }).exitCode).toBe(0);
+  }
+  scripted.calls = [
+    ["bash", { command: 'echo "${GPG_TTY-none}"' }],
+    ...(gpg
+      ? [
+          ["bash", { command: "git init -q . && git -c commit.gpgsign=true -c user.signingkey=t@t commit -q --allow-empty -m signed", timeout_ms: 20_000 }] as [
+            string,
+            unknown,
+          ],
+        ]
+      : []),
+  ];
+  try {
+    const run = await runHey(["-p", "commit"], { cwd: project.path, env, timeoutMs: 30_000 });
+    expect(run.code).toBe(0);
+    const [tty, signed] = scripted.results();
+    expect(tty).toBe("none\n[exit code 0]");
+    if (gpg) {
+      expect(signed).toContain("error: gpg failed to sign the data");
+      expect(signed).toContain(
+        "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND",
+      );
+    }
+  } finally {
+    if (gpg) Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env: { ...process.env, GNUPGHOME: gnupg } });
+  }
+});
+
 test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming GIT_EDITOR=true, and `git -c core.editor=true rebase --continue` (what skills teach) works", async () => {
   scripted.userConfig("");
   writeFileSync(join(home.path, ".gitconfig"), "[core]\n\teditor = vim\n");
