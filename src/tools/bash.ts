@@ -14,7 +14,7 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, terminalNotes, timeoutNote, unansweredNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
+import { type Env, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -133,9 +133,9 @@ async function runBash(
   if ("error" in run) return { output: startError(opts.shell.program, command, run.error), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
-  if (run.ended === "timeout") notes.push(timeoutNote(command, seconds(timeoutMs)));
+  if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
   if (run.ended === "abort")
-    notes.push(vim?.signal.aborted && !ctx.signal.aborted ? VIM_STOPPED : `[${abortReason(ctx.signal)}; the process group was killed]`);
+    notes.push(...(vim?.signal.aborted && !ctx.signal.aborted ? VIM_STOPPED : [`[${abortReason(ctx.signal)}; the process group was killed]`]));
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
   notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   notes.push(...terminalNotes(run.stderr.head.slice(0, 16_384) + run.stderr.tail));

@@ -125,9 +125,14 @@ export function vimWatch(found: () => void): (chunk: Uint8Array) => void {
   };
 }
 
-/** The note for a command stopped by vimWatch. */
-export const VIM_STOPPED =
-  "[stopped: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed. Change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]";
+/**
+ * The notes for a command stopped by vimWatch: why (the line the terminal's status reads, as a
+ * timeout's, `[…; the process group was killed]`), then what to do instead.
+ */
+export const VIM_STOPPED = [
+  "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]",
+  "[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
+];
 
 /** A choice to answer at a line's end: `[y/n]`, `(yes/no)`, git's `[y,n,q,a,d,j,J,g,/,e,?]`; then `?`, `:`, apt's ` Abort.` or the output's end. */
 const CHOICES = /[[(]\s*[^\]()\s,/]{1,5}(\s*[,/|]\s*[^\]()\s,]{1,5})+\s*[\])]\s*([?:]|Abort\.)?\s*$/;
@@ -167,9 +172,12 @@ export function unansweredNotes(ends: string[]): string[] {
 const ENDLESS =
   /(^|[\s;&|(])(tail(\s[^|;&\n]*)?\s(-[a-zA-Z]*[fF]\b|--follow)|watch\s|journalctl\s.*(-f|--follow)\b|(docker|podman|kubectl)\s.*logs\s.*(-f|--follow)\b|(npm|pnpm|yarn|bun)\s+(run\s+)?(dev|start|serve|watch)\b|python3?\s+-m\s+http\.server|(flask|uvicorn|gunicorn|nodemon|vite|webpack\s+serve|next\s+dev|rails\s+s(erver)?|php\s+-S|hugo\s+server|jekyll\s+serve)\b|--watch\b)/;
 
-/** The note for a command stopped by its timeout: one that does not end by itself is told to run in the background. */
-export function timeoutNote(command: string, seconds: string): string {
-  const note = `[timed out after ${seconds} s; the process group was killed`;
-  if (!ENDLESS.test(command)) return `${note}]`;
-  return `${note}. It does not end by itself (it follows or serves): start it in the background with its output to a file, \`CMD > /tmp/NAME.log 2>&1 &\`, then read the log (tail -n 50, read_file); or give it an end: tail -n 50 without -f, timeout 10 CMD]`;
+/** The notes for a command stopped by its timeout: one that does not end by itself is told to run in the background. */
+export function timeoutNotes(command: string, seconds: string): string[] {
+  const stopped = `[timed out after ${seconds} s; the process group was killed]`;
+  if (!ENDLESS.test(command)) return [stopped];
+  return [
+    stopped,
+    "[it does not end by itself (it follows or serves): start it in the background with its output to a file, `CMD > /tmp/NAME.log 2>&1 &`, then read the log (tail -n 50, read_file); or give it an end: tail -n 50 without -f, timeout 10 CMD]",
+  ];
 }

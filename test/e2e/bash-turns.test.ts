@@ -67,7 +67,7 @@ test("`vim -c 'normal dd' g.txt` (no quit) is not started, and a vim a script st
   const [refused, stopped, batch] = scripted.results();
   expect(refused).toStartWith("not run: vim is a full-screen editor and bash commands have no terminal");
   expect(stopped).toEndWith(
-    "[stopped: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed. Change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
+    "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]\n[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
   );
   expect(batch).toBe("l2\nedit.sh\ng.txt\n[exit code 0]");
 });

@@ -97,7 +97,7 @@ test("a vim the refusal cannot see (started by a script) is stopped as soon as i
   expect(r.isError).toBe(true);
   expect(r.output).toContain("Vim: Warning:");
   expect(r.output).toEndWith(
-    "[stopped: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed. Change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
+    "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]\n[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
   );
   expect(r.output).not.toContain("timed out");
   expect(existsSync(join(dir, ".g.txt.swp"))).toBe(false);

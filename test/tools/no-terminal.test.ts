@@ -160,7 +160,7 @@ test("a command that never ends by itself (tail -f, watch, a dev server) is told
   await Bun.write(join(dir, "app.log"), "started\n");
   const follow = await run("tail -f app.log", {}, 1000);
   expect(follow.output).toBe(
-    "started\n[exit code 124]\n[timed out after 1 s; the process group was killed. It does not end by itself (it follows or serves): start it in the background with its output to a file, `CMD > /tmp/NAME.log 2>&1 &`, then read the log (tail -n 50, read_file); or give it an end: tail -n 50 without -f, timeout 10 CMD]",
+    "started\n[exit code 124]\n[timed out after 1 s; the process group was killed]\n[it does not end by itself (it follows or serves): start it in the background with its output to a file, `CMD > /tmp/NAME.log 2>&1 &`, then read the log (tail -n 50, read_file); or give it an end: tail -n 50 without -f, timeout 10 CMD]",
   );
   const slow = await run("sleep 30", {}, 500);
   expect(slow.output).toBe("(no output)\n[exit code 124]\n[timed out after 0.5 s; the process group was killed]");
