@@ -45,6 +45,7 @@ done
 d=\${1%/*}
 case \${1##*/} in
 COMMIT_EDITMSG) if [ -d "$d/rebase-merge" ] || [ -d "$d/rebase-apply" ]; then h='GIT_EDITOR=true git rebase --continue keeps the message'
+  elif [ -f "$d/MERGE_HEAD" ] || [ -f "$d/CHERRY_PICK_HEAD" ] || [ -f "$d/REVERT_HEAD" ]; then h='git commit --no-edit keeps the message git prepared, or -m MSG'
   else h='git commit -m MSG; --amend --no-edit keeps the message'; fi ;;
 MERGE_MSG) h='git merge --no-edit (or -m MSG); a revert: git revert --no-edit' ;;
 git-rebase-todo) h='GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list; GIT_SEQUENCE_EDITOR=true keeps it' ;;

@@ -165,3 +165,24 @@ test("a command that never ends by itself (tail -f, watch, a dev server) is told
   const slow = await run("sleep 30", {}, 500);
   expect(slow.output).toBe("(no output)\n[exit code 124]\n[timed out after 0.5 s; the process group was killed]");
 });
+
+test("concluding a merge whose conflict is resolved: `git commit` without a message is told `git commit --no-edit`, which works", async () => {
+  const env = {
+    ...process.env,
+    HOME: join(dir, "git-home"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@t",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@t",
+  };
+  const setup = [
+    "git init -q -b main merging && cd merging && echo a > f && git add f && git commit -qm one",
+    "git checkout -qb topic && echo b > f && git commit -qam topic && git checkout -q main && echo c > f && git commit -qam main",
+    "{ git merge topic >/dev/null 2>&1; true; } && echo x > f && git add f",
+  ].join(" && ");
+  expect((await run(setup, { env })).output).toBe("(no output)\n[exit code 0]");
+  const plain = await run("cd merging && git commit", { env });
+  expect(plain.output).toContain("give the text in the command: git commit --no-edit keeps the message git prepared, or -m MSG");
+  expect((await run("cd merging && git commit -q --no-edit && git log -1 --format=%s", { env })).output).toBe("Merge branch 'topic'\n[exit code 0]");
+});
