@@ -91,12 +91,17 @@ export function withoutTerminal(env: Env): Env {
 const GPG_NO_TERMINAL =
   /gpg failed to sign the data|gpg: (signing|decryption) failed: Inappropriate ioctl for device|problem with the agent: Inappropriate ioctl/;
 
+/** sudo could not ask for the password (it does not read it from stdin without -S, nor use SUDO_ASKPASS without -A). */
+const SUDO_NO_TERMINAL = /^sudo: (a terminal is required to read the password|a password is required)/m;
+
 /** One-line notes for a finished command whose `stderr` shows it wanted the user's terminal: how the model can go on. */
 export function terminalNotes(stderr: string): string[] {
   if (GPG_NO_TERMINAL.test(stderr))
     return [
       "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND (their terminal: the passphrase is asked there), or, only if the user agrees, go on unsigned: git -c commit.gpgsign=false commit … (tag.gpgsign for a tag)]",
     ];
+  if (SUDO_NO_TERMINAL.test(stderr))
+    return ["[sudo asks for a password, and bash commands have no terminal: ask the user to run the command themselves with !COMMAND, or do it without sudo]"];
   return [];
 }
 

@@ -186,3 +186,13 @@ test("concluding a merge whose conflict is resolved: `git commit` without a mess
   expect(plain.output).toContain("give the text in the command: git commit --no-edit keeps the message git prepared, or -m MSG");
   expect((await run("cd merging && git commit -q --no-edit && git log -1 --format=%s", { env })).output).toBe("Merge branch 'topic'\n[exit code 0]");
 });
+
+test("sudo that needed a password it could not ask for is told to hand the command to the user", async () => {
+  // sudo's own words where a password is needed and there is no terminal (as root here, sudo asks nothing)
+  const r = await run(
+    "echo 'sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper' >&2; exit 1",
+  );
+  expect(r.output).toEndWith(
+    "[exit code 1]\n[sudo asks for a password, and bash commands have no terminal: ask the user to run the command themselves with !COMMAND, or do it without sudo]",
+  );
+});
