@@ -304,10 +304,14 @@ test("a lock whose hey is a zombie (killed with kill -9, not yet reaped: in a co
   if (bootId === undefined) return; // no /proc to tell a zombie by: such a lock is respected
   const d = dir();
   const path = join(d, "s.jsonl");
-  // a child that exits at once and that no one reaps: its parent becomes a sleep (exec replaces the shell)
-  const parent = Bun.spawn(["sh", "-c", `sleep 0 & echo $! > ${join(d, "pid")}; exec sleep 30`]);
+  // a child that no one reaps: its parent becomes a sleep (exec replaces the shell), and only then
+  // (the `go` file) does the child exit — had it exited before the exec, the shell could reap it
+  const go = join(d, "go");
+  const parent = Bun.spawn(["sh", "-c", `(while [ ! -e ${go} ]; do sleep 0.01; done) & echo $! > ${join(d, "pid")}; exec sleep 30`]);
   try {
     await until(() => existsSync(join(d, "pid")) && readFileSync(join(d, "pid"), "utf8").endsWith("\n"), "the child's pid");
+    await until(() => readFileSync(`/proc/${parent.pid}/comm`, "utf8").trim() === "sleep", "the shell to become the sleep");
+    writeFileSync(go, "");
     const zombie = Number(readFileSync(join(d, "pid"), "utf8").trim());
     await until(() => /^Z/.test(readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1] ?? ""), "the child to be a zombie");
     writeFileSync(`${path}.lock`, `${zombie} ${hostname()} ${bootId}\n`);
