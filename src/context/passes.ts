@@ -5,6 +5,7 @@
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
@@ -54,18 +55,23 @@ export function estimateTokens(messages: readonly Message[], tokensPerChar: numb
 /**
  * Index where the protected tail starts: the `turns`-th last assistant message (a turn is one
  * assistant message and its results, one model request). With fewer turns, the first assistant
- * message; with none or `turns` ≤ 0, `history.length` (no tail).
+ * message; with none or `turns` ≤ 0, `history.length` (no tail). An interrupted marker alone (the
+ * user stopped the turn before the model's next word: after the results, or before any answer) is
+ * no turn of its own: it closes the turn before it, whose results stay the newest.
  */
 export function protectedFrom(history: readonly Message[], turns: number): number {
   return tailStart(history, turns, history.length);
 }
+
+/** Whether `m` starts a turn: an assistant message, not an interrupted marker alone (cutBeforeAnswer). */
+const isTurn = (m: Message) => m.role === "assistant" && !cutBeforeAnswer(m);
 
 /** protectedFrom over the first `length` messages only. */
 export function tailStart(history: readonly Message[], turns: number, length: number): number {
   let at = length;
   let seen = 0;
   for (let i = length - 1; i >= 0 && seen < turns; i--) {
-    if (history[i]!.role === "assistant") {
+    if (isTurn(history[i]!)) {
       at = i;
       seen++;
     }
@@ -95,7 +101,7 @@ export function historyFacts(history: readonly Message[], protectTurns: number):
   for (const m of [firstUser, lastUser]) if (m) protect.add(m.id), pinned.add(m.id);
 
   const turnsAfter = new Map<string, number>();
-  for (let i = history.length - 1, n = 0; i >= 0; i--) if (history[i]!.role === "assistant") turnsAfter.set(history[i]!.id, n++);
+  for (let i = history.length - 1, n = 0; i >= 0; i--) if (isTurn(history[i]!)) turnsAfter.set(history[i]!.id, n++);
 
   const suffixes = new Map<string, number>();
   for (const m of history) {

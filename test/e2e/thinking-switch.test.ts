@@ -86,7 +86,7 @@ test("continuing another model's tool loop with an Anthropic model and -t high: 
   expect((server.requests.at(-1)!.body as Body).thinking?.type).toBe("adaptive");
 });
 
-test("/model to an Anthropic model with -t high while another model's tool loop waits: the next request goes without thinking and is answered", async () => {
+test("/model to an Anthropic model with -t high after Esc stopped another model's tool loop: the marker closes the loop, so the next request thinks and is answered", async () => {
   const home = join(work.path, "repl-home");
   mkdirSync(join(home, ".config", "hey"), { recursive: true });
   writeFileSync(join(home, "notes.txt"), "a note\n");
@@ -115,8 +115,11 @@ test("/model to an Anthropic model with -t high while another model's tool loop 
     await term.waitFor((screen) => screen.trimEnd().endsWith("›"));
     expect(server.violations).toEqual([]);
     const sent = server.requests[asked]!.body as Body;
-    expect(sent.thinking).toEqual({ type: "disabled" });
-    expect(sent.messages.at(-2)!.content.map((b) => b.type)).toContain("tool_use");
+    // Esc after the result left `[interrupted by the user]` after it: no tool loop is in progress, and
+    // Anthropic asks a thinking block of the final assistant message of a loop only
+    expect(sent.thinking?.type).not.toBe("disabled");
+    expect(sent.messages.at(-4)!.content.map((b) => b.type)).toContain("tool_use");
+    expect(JSON.stringify(sent.messages.at(-2)!.content)).toContain("[interrupted by the user]");
     expect((await term.screen(ALL)).split("› go on").at(-1)!.trim()).toBe("Hello\n›"); // the recorded answer, no error
   } finally {
     await term.close();
