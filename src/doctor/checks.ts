@@ -342,7 +342,7 @@ const FIX_SILENT =
 
 /** What the model's server runs it with: a quirk with how to raise it when it is too small for an agent. */
 function servedContext(served: Served, model: string): Check {
-  const found = `${SERVER_NAMES[served.server]} runs ${model} with ${served.tokens.toLocaleString("en-US")} tokens (GET ${served.via}); hey builds requests to at most 80 % of it unless context_window says otherwise`;
+  const found = `${SERVER_NAMES[served.server]} runs ${model} with ${served.tokens.toLocaleString("en-US")} tokens (${served.via}); hey builds requests to at most 80 % of it unless context_window says otherwise`;
   if (served.tokens >= AGENT_MIN_CONTEXT) return pass("served", "server context", found);
   return quirk("served", "server context", `${found}: too small for an agent`, `raise it: ${raiseContext("NAME", served.server)}`);
 }

@@ -46,9 +46,21 @@ export type StreamEvent =
    * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a
    * `length` stop tells the user; `requestInput`: the input tokens of the request as the caller
    * built it, when `usage` sums more requests than that one (an Anthropic paused turn's
-   * continuations, each billed): the context estimate is corrected by it, not by the sum
+   * continuations, each billed): the context estimate is corrected by it, not by the sum; `cut`:
+   * the server cut the request to fit its context (Ollama does, silently): `usage.input` counts
+   * what it read, not what was sent, and corrects no estimate; its window is `serverWindow()`'s
    */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number; requestInput?: number };
+  | {
+      type: "done";
+      message: Message;
+      usage: Usage;
+      stop: StopReason;
+      detail?: string;
+      server?: string;
+      maxTokens?: number;
+      requestInput?: number;
+      cut?: boolean;
+    };
 
 /**
  * A model endpoint speaking one protocol.

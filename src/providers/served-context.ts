@@ -18,7 +18,7 @@ const SUGGESTED_CONTEXT = 32_768;
 /** A server that says the context it runs a model with. */
 export type ServerKind = "ollama" | "llama.cpp" | "lmstudio";
 
-/** What a server said: the context it runs the model with, and the GET that said it. */
+/** What a server said: the context it runs the model with, and the request that said it ("GET /api/ps"). */
 export interface Served {
   tokens: number;
   server: ServerKind;
@@ -150,6 +150,15 @@ export function smallContextNotice(context: number, model: string, provider: str
     return `the model list of [provider.${provider}] says ${model} takes ${n} tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or set context_window in [provider.${provider}] if the model takes more`;
   const cut = kind === "ollama" ? " (it cuts longer requests from the start without an error)" : "";
   return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent${cut}; hey keeps each request within it. Raise it: ${raiseContext(provider, kind)}`;
+}
+
+/**
+ * The one line a user is told, at once, when Ollama cut a request of `chars` characters (said as KB)
+ * to the `context` it runs the model with (ollama-context.ts cutContext): the answer may miss what was dropped.
+ */
+export function cutNotice(context: number, chars: number, model: string, provider: string): string {
+  const sent = `${Math.max(1, Math.round(chars / 1024)).toLocaleString("en-US")} KB`;
+  return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raiseContext(provider, "ollama")}`;
 }
 
 /** How to give the model more context on `kind`, for the provider table named `provider`. */
