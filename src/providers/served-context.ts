@@ -153,6 +153,15 @@ export function smallContextNotice(context: number, model: string, provider: str
 }
 
 /**
+ * The one line a user is told when the server runs the model with less than the `context_window`
+ * configured for it (`configured`): hey keeps to the smaller, and the key is no setting of the server's.
+ */
+export function belowConfiguredNotice(context: number, configured: number, model: string, provider: string, kind: ServerKind, about = false): string {
+  const n = context.toLocaleString("en-US");
+  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, less than context_window = ${configured} in [provider.${provider}]: context_window tells hey the model's window, it does not change the server's, so hey keeps each request within ${n}. Give the server more: ${serverRaise(kind, configured)}${kind === "ollama" ? `, or PARAMETER num_ctx ${configured} in the model's Modelfile` : ""}`;
+}
+
+/**
  * The one line a user is told, at once, when Ollama cut a request of `chars` characters (said as KB)
  * to the `context` it runs the model with (ollama-context.ts cutContext): the answer may miss what was dropped.
  */
@@ -161,12 +170,16 @@ export function cutNotice(context: number, chars: number, model: string, provide
   return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raiseContext(provider, "ollama")}`;
 }
 
+/** How to run the model with `tokens` of context on `kind`. */
+function serverRaise(kind: ServerKind, tokens: number): string {
+  return {
+    ollama: `OLLAMA_CONTEXT_LENGTH=${tokens} ollama serve (or the Ollama app's context slider)`,
+    "llama.cpp": `start llama-server with a larger context (-c ${tokens})`,
+    lmstudio: `load the model with a larger context length (lms load MODEL --context-length ${tokens}, or the model's load settings in LM Studio)`,
+  }[kind];
+}
+
 /** How to give the model more context on `kind`, for the provider table named `provider`. */
 export function raiseContext(provider: string, kind: ServerKind = "ollama"): string {
-  const own = {
-    ollama: `OLLAMA_CONTEXT_LENGTH=${SUGGESTED_CONTEXT} ollama serve (or the Ollama app's context slider)`,
-    "llama.cpp": `start llama-server with a larger context (-c ${SUGGESTED_CONTEXT})`,
-    lmstudio: `load the model with a larger context length (lms load MODEL --context-length ${SUGGESTED_CONTEXT}, or the model's load settings in LM Studio)`,
-  }[kind];
-  return `${own}, or set context_window in [provider.${provider}] if the server runs it with more`;
+  return `${serverRaise(kind, SUGGESTED_CONTEXT)}, or set context_window in [provider.${provider}] if the server runs it with more (it tells hey the window, it does not change the server's)`;
 }

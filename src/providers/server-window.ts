@@ -18,6 +18,7 @@
 import { identityOf, type ModelRequest, type Provider, type StatedWindow, type StreamEvent } from "../kernel/provider.ts";
 import { cappedContext, cutContext, modelfileContext, type Sample } from "./ollama-context.ts";
 import {
+  belowConfiguredNotice,
   contextPaths,
   cutNotice,
   LISTED_FROM,
@@ -57,9 +58,11 @@ function likelyOllama(server: ServerOf, root: string): boolean {
 
 /**
  * `provider`, which also tells `serverWindow()` the context its server says it runs the model with,
- * or the window its model list states (`server.listed`), unless a `context_window` is configured
- * for the model (what the user says wins); else `provider` itself. `notice` gets the one line about
- * a context too small for an agent; `found` (hey doctor) what the probe found. An answer Ollama cut
+ * or the window its model list states (`server.listed`, asked only when no `context_window` is
+ * configured: what the user says of a listed model wins). A `context_window` is no setting of the
+ * server's: a local server that runs the model with less (said by its API or shown by Ollama's
+ * usage) is said with both numbers, and its window used. `notice` gets the one line about a
+ * context too small for an agent; `found` (hey doctor) what the probe found. An answer Ollama cut
  * to its context is said at once, as a `notice` event before its `done`, which carries `cut`.
  */
 export function withServerWindow(
@@ -70,7 +73,8 @@ export function withServerWindow(
   found?: (served: Served) => void,
 ): Provider {
   const root = serverRoot(server.baseUrl);
-  if (root === undefined || server.configured !== undefined) return provider;
+  if (root === undefined) return provider;
+  const { configured } = server;
   /** before the first request, for an endpoint that is Ollama by its configuration: a model loaded already, or a Modelfile's num_ctx */
   let early: Promise<StatedWindow | undefined> | undefined;
   /** the local servers' answer; null when the first answer named none and none said (the model list may) */
@@ -92,7 +96,14 @@ export function withServerWindow(
       notice(line);
     }
   };
-  const tell = (window: number, kind: ServerKind | "list", about: boolean) => once(smallContextNotice(window, provider.model, server.name, kind, about));
+  const tell = (window: number, kind: ServerKind | "list", about: boolean) =>
+    once(
+      configured === undefined || kind === "list"
+        ? smallContextNotice(window, provider.model, server.name, kind, about)
+        : window < configured
+          ? belowConfiguredNotice(window, configured, provider.model, server.name, kind, about)
+          : undefined,
+    );
   /** `quiet`: after an Ollama answer, said by cutOf, which says a cut instead */
   const stating = (served: Served, quiet = false): StatedWindow => {
     found?.(served);
@@ -130,7 +141,7 @@ export function withServerWindow(
   };
   /** The model list, once, when the first answer named no local server and none of them said: a run that ends with its first answer never asks it. */
   const listLater = () => {
-    if (listAsked || !probe) return;
+    if (listAsked || !probe || configured !== undefined) return; // what the user says of a listed model wins
     listAsked = true;
     void probe.then(async (stated) => {
       if (stated !== null) return;
@@ -140,7 +151,7 @@ export function withServerWindow(
       tell(tokens, "list", false);
     });
   };
-  /** What is known, else what Ollama's usage shows. */
+  /** What is known, else what Ollama's usage shows (with a context_window, the caller keeps only less than it). */
   const known = async (): Promise<StatedWindow | undefined> => {
     const stated = (await (probe ?? early)) ?? listed;
     if (stated !== undefined) return stated;
@@ -173,7 +184,8 @@ export function withServerWindow(
     async serverWindow() {
       if (!probe && likelyOllama(server, root)) early ??= askEarly(root, provider.model, fetchImpl, server.headers).then((s) => s && stating(s));
       listLater(); // a request after an answer is being built (before the first answer there is no probe)
-      return known();
+      const stated = await known();
+      return configured !== undefined && stated !== undefined && stated.tokens >= configured ? undefined : stated; // the configured one stands
     },
   };
 }

@@ -112,11 +112,33 @@ test("an Ollama behind a key: the probe carries the key the model requests carry
   expect(ollama.getAuth).toEqual(["Bearer sk-local-1", "Bearer sk-local-1"]);
 }, 90_000);
 
-test("context_window in the provider's table wins: the server is not asked", async () => {
+test("context_window below what the server runs: it stands, nothing said", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
   const run = await session(ollama, "context_window = 16384\n");
   expect(run.code).toBe(0);
-  expect(ollama.psRequests).toBe(0);
+  expect(run.stderr).toBe("");
+  expect(ollama.psRequests).toBe(2); // asked all the same: context_window is no setting of the server's
+}, 90_000);
+
+const BELOW =
+  /^hey: Ollama runs qwen3 with a context of (about )?4,\d{3} tokens, less than context_window = 32768 in \[provider\.ollama\]: context_window tells hey the model's window, it does not change the server's, so hey keeps each request within 4,\d{3}\. Give the server more: OLLAMA_CONTEXT_LENGTH=32768 ollama serve .*PARAMETER num_ctx 32768/m;
+
+test("context_window = 32768 as the notice suggests, the server running 4,096: said with both numbers, and no request cut", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8 });
+  const run = await session(ollama, "context_window = 32768\n");
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 8 files." });
+  expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+  expect(run.stderr.match(new RegExp(BELOW.source, "gm"))?.length).toBe(1);
+}, 90_000);
+
+test("…and behind a proxy that passes only /v1: its usage shows it, said with both numbers", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8, ps: "none" });
+  const run = await session(ollama, "context_window = 32768\n");
+  expect(run.code).toBe(0);
+  const cut = ollama.log.map((x) => x.dropped > 0);
+  expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // every request after it fits
+  expect(run.stderr.match(new RegExp(BELOW.source, "gm"))?.length).toBe(1);
 }, 90_000);
 
 test("a server on this machine whose answers name no server (vLLM, on a port of its own) is asked none of the local servers' own APIs", async () => {
