@@ -31,6 +31,16 @@ describe("setup help", () => {
     );
   });
 
+  test("an Ollama that took the request and sent nothing is running: no help to start it, loading named instead", () => {
+    const ollama = resolve("", {}).settings;
+    const silent = { kind: "network", message: "no answer from http://127.0.0.1:11434/v1 in 120 s, not a byte — nothing came on 2 tries in a row" };
+    const hint = setupHint(ollama.provider, ollama.model, silent)!;
+    expect(hint).toBe(
+      "the Ollama at http://127.0.0.1:11434/v1 took the request and sent nothing back: it is running, most likely still loading qwen3 (`ollama ps` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it",
+    );
+    expect(hint).not.toContain("ollama serve");
+  });
+
   // a key other agents read, for a service hey has no preset of: the fallback to Ollama is no place to leave it unsaid
   test("with OPENROUTER_API_KEY (or GROQ_API_KEY, XAI_API_KEY) set, the hint names it and the table that uses it", () => {
     const ollama = resolve("", { OPENROUTER_API_KEY: "sk-or" }).settings;
