@@ -12,15 +12,28 @@
 // (cutContext). Pure; what the user is told, and the other servers' answers, are in served-context.ts.
 
 /**
+ * The names one model goes by: Ollama's name without a tag is its `:latest` (`ollama run llama3.2`
+ * runs llama3.2:latest, which /v1/models and /api/ps list), and the other way round. One rule for
+ * every list a model name is looked up in (the endpoint's model list, /api/ps).
+ */
+export function modelNames(model: string): string[] {
+  if (model.endsWith(":latest")) return [model, model.slice(0, -":latest".length)];
+  return model.includes(":") ? [model] : [model, `${model}:latest`];
+}
+
+/** The name `listed` holds `model` by (modelNames), or undefined when it holds none of them. */
+export const listedAs = (listed: readonly string[], model: string): string | undefined => modelNames(model).find((n) => listed.includes(n));
+
+/**
  * The context `model` runs with, from a GET /api/ps body (https://github.com/ollama/ollama/blob/main/docs/api.md, "List Running Models":
  * `{"models":[{"name":"mistral:latest","model":"mistral:latest",…}]}`, `context_length` per entry
- * since 0.9.7). A name without a tag is Ollama's `:latest`. Undefined when the body is not that
+ * since 0.9.7), by any of its names (modelNames). Undefined when the body is not that
  * shape, the model is not loaded, or the server is older than the field.
  */
 export function loadedContext(body: unknown, model: string): number | undefined {
   const models = (body as { models?: unknown } | null)?.models;
   if (!Array.isArray(models)) return undefined;
-  const names = model.includes(":") ? [model] : [model, `${model}:latest`];
+  const names = modelNames(model);
   for (const entry of models as Record<string, unknown>[]) {
     if (!names.includes(String(entry?.name)) && !names.includes(String(entry?.model))) continue;
     const n = entry.context_length;

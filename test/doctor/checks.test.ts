@@ -165,6 +165,11 @@ describe("judge", () => {
     expect(check!.detail).toContain("context_window = 32768");
   });
 
+  test("Ollama's list names qwen3 as qwen3:latest: the model is listed, as Ollama runs it", () => {
+    const ollama = { ...healthy(), model: "qwen3", models: { ok: true as const, listed: ["qwen3:latest", "llama3.2:latest"] } };
+    expect(status(ollama, "model")).toMatchObject({ status: "pass", detail: "qwen3 is in the endpoint's list (as qwen3:latest)" });
+  });
+
   test("the context a local Ollama runs the model with: reported; below what an agent needs, a quirk saying how to raise it", () => {
     expect(status(healthy(), "served")).toBeUndefined();
     expect(status({ ...healthy(), served: { tokens: 32_768, server: "ollama", via: "GET /api/ps" } }, "served")).toMatchObject({

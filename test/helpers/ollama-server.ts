@@ -76,6 +76,8 @@ export function startOllama(opts: {
   loaded?: boolean;
   modelfileContext?: number;
   count?: "half" | "full";
+  /** what its GET /v1/models lists (else 404) */
+  models?: string[];
 }): OllamaServer {
   const log: OllamaExchange[] = [];
   let loaded = opts.loaded ?? false;
@@ -126,6 +128,9 @@ export function startOllama(opts: {
           capabilities: ["completion", "tools", "thinking"],
         });
       }
+      if (req.method === "GET" && path === "/v1/models" && opts.models)
+        // Ollama's list names each model with its tag (openai/openai.go ListCompletion): qwen3:latest, not qwen3
+        return Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", created: 1733000000, owned_by: "library" })) });
       if (req.method === "GET" && path === "/api/version") return Response.json({ version: opts.ps === "old" ? "0.9.0" : "0.12.3" });
       if (req.method !== "POST" || path !== "/v1/chat/completions") return new Response("404 page not found", { status: 404 });
       loaded = true;
