@@ -147,9 +147,9 @@ export function smallContextNotice(context: number, model: string, provider: str
   if (context >= AGENT_MIN_CONTEXT) return undefined;
   const n = context.toLocaleString("en-US");
   if (kind === "list")
-    return `the model list of [provider.${provider}] says ${model} takes ${n} tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or set context_window in [provider.${provider}] if the model takes more`;
+    return `the model list of ${provider === AD_HOC ? "the --base-url endpoint" : `[provider.${provider}]`} says ${model} takes ${n} tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or, if the model takes more, ${tellWindow(provider, model)}`;
   const cut = kind === "ollama" ? " (it cuts longer requests from the start without an error)" : "";
-  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent${cut}; hey keeps each request within it. Raise it: ${raiseContext(provider, kind)}`;
+  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent${cut}; hey keeps each request within it. Raise it: ${raiseContext(provider, kind, model)}`;
 }
 
 /**
@@ -167,7 +167,7 @@ export function belowConfiguredNotice(context: number, configured: number, model
  */
 export function cutNotice(context: number, chars: number, model: string, provider: string): string {
   const sent = `${Math.max(1, Math.round(chars / 1024)).toLocaleString("en-US")} KB`;
-  return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raiseContext(provider, "ollama")}`;
+  return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raiseContext(provider, "ollama", model)}`;
 }
 
 /** How to run the model with `tokens` of context on `kind`. */
@@ -179,7 +179,19 @@ function serverRaise(kind: ServerKind, tokens: number): string {
   }[kind];
 }
 
-/** How to give the model more context on `kind`, for the provider table named `provider`. */
-export function raiseContext(provider: string, kind: ServerKind = "ollama"): string {
-  return `${serverRaise(kind, SUGGESTED_CONTEXT)}, or set context_window in [provider.${provider}] if the server runs it with more (it tells hey the window, it does not change the server's)`;
+/** The provider of a `--base-url` (or HEY_BASE_URL) run: no `[provider.NAME]` table holds it, so none can take a key for it. */
+const AD_HOC = "cli";
+
+/**
+ * How to tell hey the window of `model` on the endpoint of `provider`: `context_window` in its
+ * table; a `--base-url` run has none, so a table of its own for that endpoint, named with -m.
+ */
+export function tellWindow(provider: string, model = "MODEL"): string {
+  if (provider !== AD_HOC) return `set context_window in [provider.${provider}]`;
+  return `give the endpoint a table in your own config file (~/.config/hey/config.toml): [provider.NAME] with this base_url and context_window = TOKENS, then start hey -m NAME/${model} at a terminal once to approve it (a --base-url run has no table of its own)`;
+}
+
+/** How to give `model` more context on `kind`, for the provider table named `provider`. */
+export function raiseContext(provider: string, kind: ServerKind = "ollama", model?: string): string {
+  return `${serverRaise(kind, SUGGESTED_CONTEXT)}, or, if the server runs it with more, ${tellWindow(provider, model)} (context_window tells hey the window, it does not change the server's)`;
 }

@@ -112,7 +112,7 @@ test.each([
 
 test("each server's notice says how to raise its own context", () => {
   expect(smallContextNotice(4096, "m", "lms", "lmstudio")).toBe(
-    "LM Studio runs m with a context of 4,096 tokens, too small for an agent; hey keeps each request within it. Raise it: load the model with a larger context length (lms load MODEL --context-length 32768, or the model's load settings in LM Studio), or set context_window in [provider.lms] if the server runs it with more (it tells hey the window, it does not change the server's)",
+    "LM Studio runs m with a context of 4,096 tokens, too small for an agent; hey keeps each request within it. Raise it: load the model with a larger context length (lms load MODEL --context-length 32768, or the model's load settings in LM Studio), or, if the server runs it with more, set context_window in [provider.lms] (context_window tells hey the window, it does not change the server's)",
   );
   expect(smallContextNotice(8192, "m", "local", "llama.cpp")).toContain("llama-server runs m with a context of 8,192 tokens");
   expect(smallContextNotice(8192, "m", "local", "llama.cpp")).toContain("start llama-server with a larger context (-c 32768)");
@@ -126,5 +126,13 @@ test("a context_window above what the server runs is said with both numbers, as 
   expect(line).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
   expect(line).toContain("PARAMETER num_ctx 32768");
   expect(belowConfiguredNotice(8192, 65536, "m", "local", "llama.cpp")).toContain("start llama-server with a larger context (-c 65536)");
-  expect(smallContextNotice(4096, "qwen3", "ollama")).toContain("it tells hey the window, it does not change the server's");
+  expect(smallContextNotice(4096, "qwen3", "ollama")).toContain("context_window tells hey the window, it does not change the server's");
+});
+
+test("a --base-url run, which has no table a key can go in, is told to give the endpoint one, then -m NAME/model", () => {
+  for (const line of [smallContextNotice(8192, "qwen3", "cli", "list")!, smallContextNotice(4096, "qwen3", "cli", "llama.cpp")!]) {
+    expect(line).not.toContain("[provider.cli]");
+    expect(line).toContain("[provider.NAME] with this base_url and context_window = TOKENS, then start hey -m NAME/qwen3 at a terminal once to approve it");
+  }
+  expect(smallContextNotice(8192, "qwen3", "cli", "list")).toStartWith("the model list of the --base-url endpoint says qwen3 takes 8,192 tokens");
 });
