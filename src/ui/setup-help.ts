@@ -113,6 +113,9 @@ function versioned(provider: ProviderSettings): boolean {
 /** The hint for a 404 that is no missing model: base_url's path is wrong, most often a missing /v1 (OpenAI-compatible servers serve under it). */
 function pathHint(provider: ProviderSettings): string {
   const base = provider.baseUrl.replace(/\/+$/, "");
+  // Ollama's native API hangs from /api, its OpenAI-compatible one from /v1 beside it: /api/v1 is neither
+  if (!versioned(provider) && base.endsWith("/api"))
+    return `the server has no such path (the model name is not the problem): /api is Ollama's own API, its OpenAI-compatible one is at /v1 — set base_url to ${base.slice(0, -"/api".length)}/v1`;
   if (!versioned(provider)) return `the server has no such path (the model name is not the problem): base_url probably lacks /v1 — set it to ${base}/v1`;
   return `the server has no such path (the model name is not the problem): check the path of base_url (${base}); the API's paths are appended to it`;
 }

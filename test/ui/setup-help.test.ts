@@ -104,6 +104,14 @@ describe("setup help", () => {
       "base_url probably lacks /v1 — set it to http://127.0.0.1:40123/v1",
     ],
     [
+      "Ollama's native /api root (its router's 404): its OpenAI-compatible /v1 beside it, not /api/v1",
+      '[provider.ollama]\nbase_url = "http://127.0.0.1:40123/api"\nmodels = ["qwen3"]',
+      {},
+      "bad_request",
+      "request rejected (404): 404 page not found — check the model name and base URL http://127.0.0.1:40123/api",
+      "/api is Ollama's own API, its OpenAI-compatible one is at /v1 — set base_url to http://127.0.0.1:40123/v1",
+    ],
+    [
       "a LAN server's bare 404 with base_url lacking /v1",
       '[provider.lan]\nbase_url = "http://192.168.1.20:8000/"\nmodels = ["m"]',
       {},
