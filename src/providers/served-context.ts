@@ -158,16 +158,25 @@ export function smallContextNotice(context: number, model: string, provider: str
  */
 export function belowConfiguredNotice(context: number, configured: number, model: string, provider: string, kind: ServerKind, about = false): string {
   const n = context.toLocaleString("en-US");
-  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, less than context_window = ${configured} in [provider.${provider}]: context_window tells hey the model's window, it does not change the server's, so hey keeps each request within ${n}. Give the server more: ${serverRaise(kind, configured)}${kind === "ollama" ? `, or PARAMETER num_ctx ${configured} in the model's Modelfile` : ""}`;
+  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, less than context_window = ${configured} in [provider.${provider}]: context_window tells hey the model's window, it does not change the server's, so hey keeps each request within ${n}. Give the server more: ${configuredRaise(kind, configured)}`;
 }
+
+/** How to run the model with the `configured` context_window on `kind`: the server's own settings, Ollama's Modelfile too. */
+const configuredRaise = (kind: ServerKind, configured: number) =>
+  `${serverRaise(kind, configured)}${kind === "ollama" ? `, or PARAMETER num_ctx ${configured} in the model's Modelfile` : ""}`;
 
 /**
  * The one line a user is told, at once, when Ollama cut a request of `chars` characters (said as KB)
- * to the `context` it runs the model with (ollama-context.ts cutContext): the answer may miss what was dropped.
+ * to the `context` it runs the model with (ollama-context.ts cutContext): the answer may miss what
+ * was dropped. `configured`: the context_window the user set, which the server does not run.
  */
-export function cutNotice(context: number, chars: number, model: string, provider: string): string {
+export function cutNotice(context: number, chars: number, model: string, provider: string, configured?: number): string {
   const sent = `${Math.max(1, Math.round(chars / 1024)).toLocaleString("en-US")} KB`;
-  return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raiseContext(provider, "ollama", model)}`;
+  const raise =
+    configured === undefined
+      ? raiseContext(provider, "ollama", model)
+      : `${configuredRaise("ollama", configured)} (context_window = ${configured} in [provider.${provider}] tells hey the window, it does not change the server's)`;
+  return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raise}`;
 }
 
 /** How to run the model with `tokens` of context on `kind`. */

@@ -174,7 +174,7 @@ export function withServerWindow(
           yield event;
           continue;
         }
-        if (!cutSaid) yield { type: "notice", message: cutNotice(context, samples.at(-1)!.chars, provider.model, server.name) };
+        if (!cutSaid) yield { type: "notice", message: cutNotice(context, samples.at(-1)!.chars, provider.model, server.name, configured) };
         cutSaid = true;
         told.add(`${root} ${provider.model}`); // the cut's notice says how to raise it: the small context's would say it again
         yield { ...event, cut: true };

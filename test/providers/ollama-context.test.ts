@@ -96,4 +96,11 @@ test("a cut is said with what was sent and how to raise the context", () => {
   expect(cut).toContain("Ollama cut hey's request to the 4,096 tokens it runs qwen3 with (hey sent 53 KB)");
   expect(cut).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
   expect(cut).not.toContain("\n");
+  // context_window set as the user took it for num_ctx: the cut names it, and what sets the server's
+  const set = cutNotice(4096, 54_000, "qwen3", "ollama", 32768);
+  expect(set).toContain(
+    "Raise it: OLLAMA_CONTEXT_LENGTH=32768 ollama serve (or the Ollama app's context slider), or PARAMETER num_ctx 32768 in the model's Modelfile",
+  );
+  expect(set).toContain("(context_window = 32768 in [provider.ollama] tells hey the window, it does not change the server's)");
+  expect(set).not.toContain("set context_window");
 });
