@@ -250,9 +250,12 @@ export function netFailure(e: unknown): ProviderError | undefined {
   return undefined;
 }
 
+/** What a request the server took, then closed without a finished answer, fails with (ui/setup-help.ts tells a running server by it). */
+export const UNFINISHED = "the connection closed before the model finished its answer";
+
 /** A stream that ended without the vendor's sign of a finished answer: a cut connection, retryable. */
 export function unfinishedError(): ProviderError {
-  return new ProviderError("network", "the connection closed before the model finished its answer");
+  return new ProviderError("network", UNFINISHED);
 }
 
 /**

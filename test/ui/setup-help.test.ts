@@ -39,6 +39,13 @@ describe("setup help", () => {
       "the Ollama at http://127.0.0.1:11434/v1 took the request and sent nothing back: it is running, most likely still loading qwen3 (`ollama ps` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it",
     );
     expect(hint).not.toContain("ollama serve");
+    const closed = setupHint(ollama.provider, ollama.model, {
+      kind: "network",
+      message: "the connection closed before the model finished its answer — gave up after 5 retries",
+    })!;
+    expect(closed).toBe(
+      "the Ollama at http://127.0.0.1:11434/v1 took the request and closed it unanswered: it is running, but failed on qwen3 (the Ollama server's log says why)",
+    );
   });
 
   // a key other agents read, for a service hey has no preset of: the fallback to Ollama is no place to leave it unsaid
