@@ -53,7 +53,7 @@ export interface AgentParts {
    */
   tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
   /** a tool a call names that its request did not offer, still to be had (LoopDeps.unlisted) */
-  unlisted?(name: string): Tool | undefined;
+  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
   output: Output;
   cwd: string;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */

@@ -205,7 +205,8 @@ Options:
       --base-url URL       ad-hoc provider at URL (e.g. http://127.0.0.1:11434/v1); needs -m
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
       --api-key KEY        API key for this run, for --base-url or the chosen provider
-                           (instead of its api_key; default: HEY_API_KEY, else none)
+                           (instead of its api_key; default: HEY_API_KEY, else none);
+                           every user can read it in ps: prefer HEY_API_KEY=KEY
       --max-turns N        model requests that may call tools per run (default 20);
                            then one more asks for a hand-off (exit 3)
       --max-run-tokens N   stop like --max-turns once the run's input + output tokens pass N

@@ -3,9 +3,12 @@
 // the same way.
 import { sep } from "node:path";
 import type { Places } from "./fs/places.ts";
+import { configuredWindow } from "./config/settings.ts";
+import { effectiveBudget } from "./context/window.ts";
+import { totalToolWarning } from "./mcp/heavy-tools.ts";
 import { specTokens } from "./mcp/offer.ts";
 import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
-import { overCap } from "./mcp/tool-cap.ts";
+import { capFor, overCap } from "./mcp/tool-cap.ts";
 import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
@@ -48,8 +51,14 @@ export function commandContext(
       const untrusted = runtime.mcpOff ? undefined : runtime.leftOut(); // servers in the project's files that did not load
       // server files below the root, never read: a one-shot run (hey mcp) said them at start, the REPL's start may have scrolled away
       const stray = runtime.mcpOff || runtime.oneShot ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
-      const capped = overCap(runtime.settings.provider.protocol, tools); // more tools than the model's API takes: which servers to trim
-      return [status, capped && `hey: ${capped}`, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])].filter(Boolean).join("\n");
+      const { protocol, baseUrl } = runtime.settings.provider;
+      const capped = overCap(capFor(protocol, baseUrl), tools)?.why; // more tools than the model's API takes: which are left out
+      const budget = effectiveBudget(runtime.settings.agent.budgetTokens, configuredWindow(runtime.settings));
+      // all servers' tools fill the budget: the heaviest (a one-shot run, hey mcp, has just said it on stderr)
+      const heavy = runtime.mcpOff || runtime.oneShot ? undefined : totalToolWarning(runtime.mcp.offer(), budget);
+      return [status, heavy && `hey: ${heavy}`, capped && `hey: ${capped}`, untrusted, ...(stray.length ? [strayNotice(stray, here.root)] : [])]
+        .filter(Boolean)
+        .join("\n");
     },
     mcpAuth: async (verb: "login" | "logout", name: string, s: AbortSignal) => {
       if (name === "") return { ok: false, text: `hey: ${whichServer(`/mcp ${verb}`, runtime.settings.mcp.servers, runtime.mcp.status())}` };

@@ -88,13 +88,14 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
   const defaults = resolveTable(MCP_SERVER_KEYS, undefined);
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
   const cacheDir = opts.cacheDir ?? embeddedDirs().cache;
+  const startupWait = opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs;
   const warn = opts.warn ?? (() => {});
   // one for every connect of these servers: a SOCKS5 route's loopback bridge is started once, not at each reconnect
   const fetchImpl = opts.fetch ? bunFetch(opts.fetch) : defaultFetch();
   const manager = createMcpManager(
     // hey's own tools' names, as the CLI's: a server's read_file is offered as fs_read_file, so `offered` counts (and the
     // rules judge) that name, and the rename is said when the server connects; before, `offered` counted the server's names
-    { servers: settings, startupWaitMs: opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs, off: false, builtins: BUILTIN_TOOLS },
+    { servers: settings, startupWaitMs: startupWait, off: false, builtins: BUILTIN_TOOLS },
     {
       connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: fetchImpl }, signal),
       store: createToolStore(cacheDir),
@@ -109,12 +110,12 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
       now: Date.now,
     },
   );
-  mcpSettings.set(manager, settings);
+  mcpSettings.set(manager, { servers: settings, startupWaitMs: startupWait });
   return manager;
 }
 
-/** The servers each createMcp was given, as settings: a late call waits for its server at most that server's `timeoutMs`. */
-export const mcpSettings = new WeakMap<McpServers, McpServerSettings[]>();
+/** The servers each createMcp was given, as settings (a late call waits for its server at most its `timeoutMs`), and the start-up wait (a late call on a guess waits no longer). */
+export const mcpSettings = new WeakMap<McpServers, { servers: McpServerSettings[]; startupWaitMs: number }>();
 
 /** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
 function serverProblems(servers: McpServer[]): string[] {

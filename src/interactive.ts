@@ -142,6 +142,15 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     try {
       const run = await io.lend(() => runShellCommand(command, { ...user, cwd: here.cwd, signal, show, spill: files.spill }));
       say(freshLine(answerFormat.columns)); // after its last output or the terminal's ^C, wherever the cursor stands
+      // hey is ending (SIGTERM, SIGHUP: the REPL aborts with the signal's words): no next message will
+      // carry the command, so none is promised, and the line says why hey stopped it
+      if (typeof signal.reason === "string")
+        return say(
+          wrapped(`${ending(run)} · ${signal.reason}: hey is exiting; the command is not sent`)
+            .split("\n")
+            .map(dim)
+            .join("\n") + "\n",
+        );
       notes.push(await shellNote(command, run, { ...user, ...user.keeping, cwd: here.cwd, signal, files, redact: runtime.redact }));
       // broken between words to the width, not left to the terminal's wrap mid-word
       const status = wrapped(`${ending(run)} · the command and its output go with your next message`);

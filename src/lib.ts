@@ -322,9 +322,10 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     tools: requestTools,
     // a tool the list refuses outright is not offered; a call to it reads the list's refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
-    unlisted: (name: string) =>
-      refusedLast.find((t) => t.name === name) ??
-      (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, tools: requestTools, servers: () => mcpSettings.get(mcp) ?? [], now: Date.now })) : undefined),
+    unlisted: (name: string, offered: readonly string[]) => {
+      const late = { tools: requestTools, settings: () => (mcp && mcpSettings.get(mcp)) || { servers: [], startupWaitMs: 0 }, now: Date.now };
+      return refusedLast.find((t) => t.name === name) ?? (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, ...late }, offered)) : undefined);
+    },
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),

@@ -3,7 +3,7 @@
 // token, so what it prints is proven: `connected: NAME (N tools)`. Exit 0 done, 1 the sign-in (or
 // that connection) failed, 2 a bad command line or configuration, 130 cancelled.
 import { EXIT, parseCli, UsageError, VERSION, type CliArgs } from "./cli.ts";
-import { hideSecrets } from "./config/secrets.ts";
+import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError, type McpServerSettings } from "./config/settings.ts";
 import { didYouMean } from "./config/suggest.ts";
 import type { Places } from "./fs/places.ts";
@@ -13,6 +13,7 @@ import { strayNotices } from "./trust/store.ts";
 import { writer } from "./ui/term.ts";
 import { fetchFor } from "./endpoint.ts";
 import { connectServer } from "./mcp/client.ts";
+import { redactingConnect } from "./mcp/redacted.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { signIn, signOut } from "./mcp/login.ts";
 import { signedIn } from "./mcp/oauth.ts";
@@ -100,7 +101,8 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
         : undefined;
     if (debug) warn(`debug log: ${debug.path}`);
     const fetchImpl = fetchFor(settings, args.run.proxy, env, debug);
-    return await login(server, store, fetchImpl, env);
+    // what the connection after the sign-in says (a failure that echoes the new token) is redacted, as in a run
+    return await login(server, store, fetchImpl, env, () => [...knownSecrets(settings, env, args.run.proxy), ...store.secrets()]);
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof NetConfigError)) throw e;
     for (const line of e.message.split("\n")) warn(line);
@@ -108,7 +110,10 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
   }
 }
 
-async function login(server: McpServerSettings, store: CredentialStore, fetchImpl: typeof fetch, env: Record<string, string | undefined>): Promise<number> {
+/** an environment, as process.env */
+type Env = Record<string, string | undefined>;
+
+async function login(server: McpServerSettings, store: CredentialStore, fetchImpl: typeof fetch, env: Env, secrets: () => readonly string[]): Promise<number> {
   const out = writer(1);
   const abort = new AbortController();
   const onSigint = () => abort.abort();
@@ -121,7 +126,7 @@ async function login(server: McpServerSettings, store: CredentialStore, fetchImp
     }
     out.write(`${r.text}\n`);
     if (!store.read(server.url!)?.tokens) return EXIT.ok; // the server asked for nothing
-    return await check(server, store, fetchImpl, env, abort.signal);
+    return await check(server, store, fetchImpl, env, secrets, abort.signal);
   } finally {
     process.off("SIGINT", onSigint);
   }
@@ -133,6 +138,7 @@ async function check(
   store: CredentialStore,
   fetchImpl: typeof fetch,
   env: Record<string, string | undefined>,
+  secrets: () => readonly string[],
   signal: AbortSignal,
 ): Promise<number> {
   const hooks = { onClose() {}, onTools() {} };
@@ -143,7 +149,7 @@ async function check(
     auth: (s: McpServerSettings, refresh: Parameters<typeof signedIn>[3]) => signedIn(s, store, Date.now, refresh),
   };
   try {
-    const c = await connectServer(server, hooks, ctx, signal);
+    const c = await redactingConnect((s, h, abort) => connectServer(s, h, ctx, abort), secrets)(server, hooks, signal);
     writer(1).write(`connected: ${server.name} (${c.tools.length} tool${c.tools.length === 1 ? "" : "s"})\n`);
     await c.close();
     return EXIT.ok;

@@ -47,7 +47,8 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft } from "./tools/group-guard.ts";
 import { firstPrompt, mcpInput, slashNames, withSkillText } from "./user-input.ts";
-import { assemble, withSession } from "./wire.ts";
+import { assemble } from "./wire.ts";
+import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 

@@ -27,10 +27,11 @@ import { projectRoots } from "./mcp/answers.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
-import { withToolCap } from "./mcp/tool-cap.ts";
+import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
+import { redactingConnect } from "./mcp/redacted.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
@@ -46,7 +47,7 @@ import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import { usageIn, type LoadedSession } from "./sessions/reader.ts";
-import { endedJobsNote, resumedParts } from "./sessions/resumed.ts";
+import { endedJobsNote, resumedParts, withSession } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
@@ -101,6 +102,8 @@ interface McpPorts {
   refused(name: string, origin?: ToolOrigin): boolean;
   /** the tokens a request is built to, as the settings say now */
   budget(): number;
+  /** the secrets hey knows now: redacted from all that servers send (mcp/redacted.ts) */
+  secrets(): readonly string[];
 }
 
 /** The MCP manager with the ports of the run it serves now. */
@@ -109,26 +112,16 @@ interface Servers {
   ports: McpPorts;
 }
 
-/** The flags of a run that continues `session`: its model and effort are one more layer of the choice (ConfigFlags.session). */
-export function withSession(flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags {
-  const { session: _earlier, ...rest } = flags;
-  if (!session?.model) return rest;
-  const { provider, model, effort } = session.model;
-  return { ...rest, session: { provider, model, ...(effort === undefined ? {} : { effort }) } };
-}
-
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide">;
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default); `seen`: the run's SeenFiles.
  */
-export function createTools(
-  settings: Settings,
-  opts: Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice"> & { env?: Env; cacheDir?: string; seen?: Runtime["seen"]; session?: string },
-): Tool[] {
-  const { shell, raw, outputDir, env, home, cacheDir, seen = new Map(), session, notice } = opts;
+export function createTools(settings: Settings, opts: BashPart & { env?: Env; cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
+  const { shell, env, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, raw, outputDir, env: marked, home, session, notice }),
+    createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen }),
@@ -193,11 +186,11 @@ export async function assemble(
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
     const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId) };
+    // a full output saved hides what the result hides
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) };
     const tools = createTools(s, {
       shell,
-      raw: keeping.raw,
-      outputDir: keeping.outputDir,
+      ...keeping,
       env: commandEnv,
       home,
       cacheDir: here.cacheDir,
@@ -269,29 +262,30 @@ export async function assemble(
     credentials,
     refused: (name, origin) => live.configured.refused(name, origin),
     budget: () => effectiveBudget(live.config.settings.agent.budgetTokens, configuredWindow(live.config.settings)),
+    secrets,
   };
   // `/clear` and `/resume` keep the servers running (a browser's page, a database session stay): what they report comes here once built
   const own = live.configured.tools.map((t) => t.name);
   const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
   const mcp = servers.manager;
-  // a local Ollama's real context; a request over its API's count of tools said, with the servers to trim; the approvals record written at the first answer
-  const capPorts = { serverOf: (name: string) => mcp.origin(name)?.server, warn: say };
+  // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
+  const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
-    recordingOnAnswer(withToolCap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), capPorts), start.approvals);
+    recordingOnAnswer(cap.wrap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))
       .filter((t) => t.server !== undefined || !live.configured.refused(t.name))
-      .map((t) => redactingTool(t, redaction));
+      .map((t) => cap.guard(redactingTool(t, redaction))); // a tool the last request left out over its API's cap: a call reads why
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: provided(await start.started.provider, settings, live.fetch),
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
     // server's tool of that name, offered under its prefix)
-    unlisted: (name) =>
+    unlisted: (name, offered) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
       refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
-      lateTool(name, { mcp, tools: requestTools, servers: () => live.config.settings.mcp.servers, now: Date.now }) ??
+      lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,
     cwd,
@@ -372,13 +366,17 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
   servers.manager = createMcpManager(
     { servers: settings.mcp.servers, startupWaitMs: settings.mcp.startupWaitMs, off: !run.mcp, builtins, onDemand: start.command },
     {
-      connect: async (s, hooks, signal) =>
-        (await import("./mcp/client.ts")).connectServer(
-          s,
-          hooks,
-          { version: VERSION, env, fetch: servers.ports.fetch(), roots, auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
-          signal,
-        ),
+      // what a server sends or causes (its tools, instructions, failures, stderr) is redacted before anything keeps it
+      connect: redactingConnect(
+        async (s, hooks, signal) =>
+          (await import("./mcp/client.ts")).connectServer(
+            s,
+            hooks,
+            { version: VERSION, env, fetch: servers.ports.fetch(), roots, auth: (s, r) => signedIn(s, servers.ports.credentials, Date.now, r) },
+            signal,
+          ),
+        () => servers.ports.secrets(),
+      ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {

@@ -32,3 +32,13 @@ test.each([
   const missing = Object.entries(EXIT).filter(([, code]) => !new RegExp(`(^|\\D)${code}(\\D|$)`).test(said));
   expect(missing).toEqual([]);
 });
+
+test("a key on the command line is said to be readable by every user: --help and the README point to HEY_API_KEY, and the README's /proc promise says root reads it anyway", () => {
+  const flag = HELP.slice(HELP.indexOf("--api-key KEY")).split("\n").slice(0, 3).join("\n");
+  expect(flag).toContain("every user can read it in ps: prefer HEY_API_KEY=KEY");
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  expect(readme.match(/^(?:[A-Z_]+=\S+ )?hey .*--api-key .*$/gm) ?? []).toEqual([]); // no example puts a key in hey's arguments
+  const proc = readme.slice(readme.indexOf("PR_SET_DUMPABLE"), readme.indexOf("The `--verbose` log is written"));
+  expect(proc).toContain("**Not as root**");
+  expect(proc).toContain("cat /proc/$PPID/environ");
+});

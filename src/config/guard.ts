@@ -9,6 +9,7 @@
 import { varsIn, where, withoutVars } from "./schema.ts";
 import { isTable, type Table } from "./table.ts";
 import { globMatch } from "../permission/match.ts";
+import { sealedUrl, sealedUrls, unsealedUrl } from "./sealed-url.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
@@ -100,9 +101,9 @@ export function guardedOf(data: Table): Guarded {
   }
   out.endpoints = {};
   for (const [name, p] of Object.entries(isTable(data.provider) ? data.provider : {}))
-    if (isTable(p) && typeof p.base_url === "string") out.endpoints[name] = p.base_url;
+    if (isTable(p) && typeof p.base_url === "string") out.endpoints[name] = sealedUrl(p.base_url);
   const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
-  if (typeof proxy === "string" && proxy) out.proxy = proxy;
+  if (typeof proxy === "string" && proxy) out.proxy = sealedUrl(proxy);
   const ca = isTable(data.network) ? data.network.ca_file : undefined;
   if (typeof ca === "string" && ca) out.ca_file = ca;
   out.vars = [...new Set(sentVars(data).map((v) => varPlace(v.name, v.path)))].sort();
@@ -219,7 +220,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
 
   // where requests go with a provider's key: a moved endpoint goes back to the approved one, a new one is withheld
   const legacy = approved !== undefined && approved.endpoints === undefined;
-  const wasEndpoints = legacy ? (now.endpoints ?? {}) : (was.endpoints ?? {});
+  const wasEndpoints = legacy ? (now.endpoints ?? {}) : sealedUrls(was.endpoints ?? {});
   const providers: Table = isTable(data.provider) ? { ...data.provider } : {};
   const withheld: string[] = [];
   used.endpoints = {};
@@ -229,20 +230,26 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
       used.endpoints[name] = url;
       continue;
     }
-    const went = before === undefined ? "" : ` (was ${quote(hideCredentials(before))})`;
+    // the approved URL, its password (hashed in the record) taken from the file when unchanged
+    const usable = before === undefined ? undefined : unsealedUrl(before, (providers[name] as Table).base_url);
+    const went =
+      before === undefined
+        ? ""
+        : ` (was ${quote(hideCredentials(before))}${usable ? "" : ", with another password: no request goes to either until you approve"})`;
     widenings.push(
       `${before === undefined ? "+" : "~"} [provider.${name}] base_url = ${quote(hideCredentials(url))}${went}: its requests and key would go there`,
     );
-    if (before === undefined) withheld.push(name);
-    else (providers[name] = { ...(providers[name] as Table), base_url: before }), (used.endpoints[name] = before);
+    if (before !== undefined) used.endpoints[name] = before;
+    if (usable === undefined) withheld.push(name);
+    else providers[name] = { ...(providers[name] as Table), base_url: usable };
   }
   const proxy: Table = isTable(data.proxy) ? { ...data.proxy } : {};
-  const wasProxy = legacy ? now.proxy : was.proxy;
+  const wasProxy = legacy ? now.proxy : was.proxy && sealedUrl(was.proxy);
   if (now.proxy !== undefined && now.proxy !== wasProxy) {
     widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(hideCredentials(now.proxy))}: model requests would go through it`);
-    setOrDelete(proxy, "url", wasProxy);
+    setOrDelete(proxy, "url", wasProxy && unsealedUrl(wasProxy, proxy.url)); // another password: none, rather than an unapproved proxy
   }
-  if (typeof proxy.url === "string" && proxy.url) used.proxy = proxy.url;
+  if (typeof proxy.url === "string" && proxy.url) used.proxy = sealedUrl(proxy.url);
   // a CA added to those hey trusts would let whoever holds it answer for any endpoint, and read its key
   const network: Table = isTable(data.network) ? { ...data.network } : {};
   const older = approved !== undefined && approved.vars === undefined; // a record an earlier hey wrote kept no CA file, nor variables
@@ -338,7 +345,9 @@ export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boo
  * So a worktree that merged what the main checkout approved since is not asked about it, and one
  * still behind runs what its own record approved.
  */
-export function withMainApprovals(own: Guarded, main: Guarded, now: Guarded): Guarded {
+export function withMainApprovals(own: Guarded, approvedInMain: Guarded, now: Guarded): Guarded {
+  const main = { ...approvedInMain, ...(approvedInMain.endpoints && { endpoints: sealedUrls(approvedInMain.endpoints) }) };
+  if (main.proxy) main.proxy = sealedUrl(main.proxy);
   const out: Guarded = { ...own, mcp: { ...own.mcp } };
   for (const [name, print] of Object.entries(now.mcp)) if (main.mcp[name] === print) out.mcp[name] = print;
   // a record without endpoints (an older hey's) approves every one already

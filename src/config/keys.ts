@@ -161,7 +161,7 @@ export const SECTIONS = {
       kind: "count",
       default: 3_000,
       range: [0, 600_000],
-      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed)",
+      doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed); one not ready by then is said, and its tools join a later request (in `hey -p` often none: raise it for a server that starts slowly)",
     },
   },
 } as const satisfies Record<string, Table>;

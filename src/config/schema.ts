@@ -334,7 +334,7 @@ const suggest = (key: string, known: string[]) => {
  * deliberately no escape (`$${` or `\${`): no value hey reads needs a literal `${`, and one rule is
  * easier to predict than two.
  */
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+export const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 /** A value that is exactly one `${NAME}`, e.g. `api_key = "${OPENAI_API_KEY}"`. */
 export const WHOLE_VAR = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 

@@ -40,13 +40,13 @@ const SHAPES: Shape[] = [
   { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
 ];
 
+/** What stands for a password in a URL: a reference, `PASSWORD`/`YOUR_PASSWORD`, a placeholder already there, `***`. */
+const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "password");
 /**
  * The password of a URL written with one, `scheme://user:PASSWORD@host` (a DATABASE_URL, a
  * proxy, a git remote): only the password is replaced. A reference (`${DB_PASSWORD}`, `%s`,
  * `<password>`) is left, and so is a shorter one (`user:pw@`), as a dotenv value is.
  */
-/** What stands for a password in a URL: a reference, `PASSWORD`/`YOUR_PASSWORD`, a placeholder already there, `***`. */
-const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "password");
 const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@?#'"`]+)(?=@[\w[])/gi;
 
 /**
@@ -55,17 +55,22 @@ const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@
  */
 const SECRET_NAME =
   /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE|CLIENT)?_?KEY|(?:AUTH|ACCESS|REFRESH|BEARER|SESSION)?_?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$|^[A-Za-z0-9]+_PWD$/i;
+/** A password's or credentials' name run together, upper case as a variable's is: `PGPASSWORD`, `MYSQLPASSWD`; not `showPassword`. */
+const SECRET_SUFFIX = /^[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|CREDENTIALS)$/;
 /** The same names in camelCase (`clientSecret`, `apiKey`, `dbPassword`), case and all: `monkey` and `primaryKey` are no such name. */
 const SECRET_CAMEL =
   /^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*)?(?:[aA]piKey|[sS]ecretKey|[pP]rivateKey|[aA]ccessKey|[tT]oken|[sS]ecret|[pP]assword|[pP]asswd|[cC]redentials?)$/;
 // a line as a tool shows it may start with its number (`12\t` from read_file or `cat -n`) or with
 // `path:12:` (grep, rg); the name may be quoted (JSON: `"api_key": "…",`)
-const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2([ \t]*[=:][ \t]*)(.*?)([ \t]*)$/gm;
+const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2([ \t]*[=:][ \t]*)(.*\S)?([ \t]*)$/gm; // not `(.*?)`: a lazy value before a run of blanks is tried at each of them
 
 /**
  * The value of an assignment as written, or undefined when it is not a literal secret (a reference,
- * code, a sample). `code`: the line is a member of an object literal (`password: "different",`
- * under an unquoted name), where only a value that looks generated is taken.
+ * code, a sample). A quoted value followed by a comma under an unquoted name is an object literal's
+ * member (`password: "different",`), where only a value that looks generated is taken. `jsonName`:
+ * the name is quoted (`"password": …`); there, and under a camelCase name, the value is often a
+ * translation or a validation rule (`"password": "Passwort"`, `"apiKey": "API-Schlüssel"`,
+ * `"password": "required|min:8"`), so only one that looks generated or written as a key (secretText) is.
  */
 function literalValue(raw: string, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
   const quoted = /^(["'])(.*)\1(,?)$/.exec(raw); // an object member's value ends in a comma
@@ -74,6 +79,7 @@ function literalValue(raw: string, spaced: boolean, name: string, jsonName: bool
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
   if (!quoted && /[\s()[\]{};,]/.test(value)) return undefined; // code or prose
   if (quoted?.[3] && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
+  if ((jsonName || /[a-z][A-Z]/.test(name)) && !generated(value) && !secretText(value)) return undefined;
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
   if (spaced && !quoted && !generated(value) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
   const start = quoted ? 1 : 0;
@@ -89,6 +95,17 @@ const generated = (value: string) =>
   /^[0-9a-f]{16,}$/i.test(value) ||
   (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
   (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
+
+/** The kinds of characters in `v`, of lower case, upper case, digits and others. */
+const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
+
+/**
+ * A value that could be a key someone typed rather than text for people: two kinds of characters or
+ * more, ASCII only, no blank, no `|` or `:` (a validation rule such as `required|min:8`), and not a
+ * word or words (`Passwort`, `E-Mail-Adresse`, `required`).
+ */
+const secretText = (v: string) =>
+  kinds(v) >= 2 && !/[^\x21-\x7e]/.test(v) && !/[|:]/.test(v) && !/^(?:[A-Z]+|[A-Z]?[a-z]+)(?:[-'.](?:[A-Z]+|[A-Z]?[a-z]+))*[.!?]?$/.test(v);
 
 /** What stands for a value: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`, a placeholder. */
 const sample = (value: string, name: string) =>
@@ -107,19 +124,24 @@ const sample = (value: string, name: string) =>
  * what the model reads.
  */
 export function environmentSecrets(env: Record<string, string | undefined>): string[] {
-  const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
   return Object.entries(env).flatMap(([name, value]) =>
-    value && SECRET_NAME.test(name) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !/^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value) ? [value] : [],
+    value && (SECRET_NAME.test(name) || SECRET_SUFFIX.test(name)) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !pathOrUrl(value) ? [value] : [],
   );
 }
+
+/** A value that says where something is, a path (`/`, `~`, `.`) or a URL, rather than being a secret: `/home/ana/key.json`, `http://127.0.0.1:8080`. */
+export const pathOrUrl = (value: string) => /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value);
+
+/** Whether `name` says it holds a credential, as a dotenv or camelCase name: `GITHUB_TOKEN`, `api_key`, `clientSecret`; not `MAX_TOKENS`, `token_file`. */
+export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUFFIX.test(name) || SECRET_CAMEL.test(name);
 
 /** `text` with every value shaped like a credential replaced by its placeholder. */
 export function redactShapes(text: string): string {
   if (text === "") return text;
-  let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw: string, trail: string) => {
+  let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw = "", trail: string) => {
     const spaced = /[ \t]/.test(sep);
     // a bare `key:` is a YAML mapping's key far more often than a credential
-    if (!(SECRET_NAME.test(name) || SECRET_CAMEL.test(name)) || (spaced && /^key$/i.test(name))) return line;
+    if (!secretName(name) || (spaced && /^key$/i.test(name))) return line;
     const at = literalValue(raw, spaced, name, quote !== "");
     if (!at) return line;
     return `${lead}${quote}${name}${quote}${sep}${raw.slice(0, at.start)}${placeholder(name)}${raw.slice(at.end)}${trail}`;

@@ -5,8 +5,8 @@
 import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
-import { varsIn } from "./schema.ts";
-import { environmentSecrets, placeholdersIn, redactShapes } from "./secret-shapes.ts";
+import { VAR } from "./schema.ts";
+import { environmentSecrets, pathOrUrl, placeholdersIn, redactShapes, secretName } from "./secret-shapes.ts";
 import { placeholderRefusal } from "./written-placeholders.ts";
 import type { Settings } from "./settings.ts";
 
@@ -15,17 +15,16 @@ export const REDACTED = "[redacted]";
 /** Shorter values are not treated as secrets: redacting "abc" everywhere would garble output, and no real key is that short. */
 const MIN_SECRET_CHARS = 8;
 
-/** Header (and MCP env) names whose values are credentials: `Authorization`, `X-Api-Key`, `X-Auth-Token`, `Cookie`… */
-const SECRET_NAME = /authorization|auth|api[-_]?key|token|secret|password|passwd|cookie|credential|(^|[-_])key$/i;
-
 /** Variables that may carry a proxy URL, whose password is a secret. */
 const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
 
 /**
  * Every secret value of these settings: each provider's API key, header values with credential
- * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, and the passwords of the
- * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`), and the values of
- * environment variables named as credentials (environmentSecrets). Longest first.
+ * names (providers and MCP servers), MCP `env` values with such names, MCP `client_secret`s, the passwords of the
+ * URLs in play (`--proxy`, `[proxy] url`, the proxy variables, a provider's `base_url`, an MCP server's `url`) and the
+ * latter two's credential-named query values, the value of each variable secretVariables names, and the values of
+ * environment variables named as credentials (environmentSecrets); of the configuration's, none that is a path or a
+ * URL (where a key is, not the key). Longest first.
  */
 export function knownSecrets(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): string[] {
   return secretSpellings([...secretValues(settings, env, cliProxy), ...environmentSecrets(env)]); // the commands keep the variables of the latter
@@ -35,52 +34,86 @@ export function knownSecrets(settings: Settings, env: Record<string, string | un
 function secretValues(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): (string | undefined)[] {
   const found: (string | undefined)[] = [];
   const credentials = (table: Record<string, string>) => {
-    for (const [name, value] of Object.entries(table)) if (SECRET_NAME.test(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
+    for (const [name, value] of Object.entries(table)) if (credentialName(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
   };
   for (const p of settings.providers) {
-    found.push(p.apiKey, ...urlPassword(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
+    found.push(p.apiKey, ...urlPassword(p.baseUrl), ...urlKeys(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
     credentials(p.headers);
   }
   for (const s of settings.mcp.servers) {
     credentials(s.headers);
     credentials(s.env);
-    found.push(s.oauthClient?.secret, ...urlPassword(s.url));
+    found.push(s.oauthClient?.secret, ...urlPassword(s.url), ...urlKeys(s.url));
   }
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...urlPassword(url));
-  return found;
+  for (const name of settings.secretVars ?? []) found.push(env[name]); // a `${VAR}` in a secret place: `?api_key=${K}`, `"--token", "${T}"`
+  return found.filter((v) => v === undefined || !pathOrUrl(v)); // `GOOGLE_APPLICATION_CREDENTIALS = "/home/ana/key.json"` says where a key is
 }
 
 /**
  * The variables a configuration (merged, before `${VAR}` expansion) gives hey as secrets, by
- * name: each `${VAR}` in a provider's `api_key` or credential-named header (`Authorization =
- * "Bearer ${GW_TOKEN}"`), an MCP server's credential-named `headers` or `env` value or
- * `client_secret`, and the password of `[proxy] url`: the places knownSecrets reads.
+ * name: what knownSecrets reads. A `${VAR}` is one when its own name is a credential's
+ * (`${EXA_API_KEY}`, anywhere in these tables); when it is all of a credential-named header, MCP `env`
+ * value or MCP argument, maybe after `Bearer `/`Basic `/`token ` (`Authorization = "Bearer
+ * ${GW_TOKEN}"`, `"--api-key", "${K}"`, `"--token=${K}"`, `"Authorization: Bearer ${T}"`); when it
+ * is a provider's `api_key` or an MCP server's `client_secret`; or when it is a URL's password or the
+ * value of a credential-named query parameter (`?api_key=${K}`). Never a URL's scheme, host or path
+ * (`${OLLAMA_HOST}/v1`, `https://api.example/${API_VERSION}/mcp`), nor part of a longer value
+ * (`${HOME}/.config/key.json`, `--token-file ${HOME}/.tok`, `--author=${USER}`): those say where
+ * things are, and hiding them garbles every path and leaves the commands without them.
  */
 export function secretVariables(raw: unknown): string[] {
   const names = new Set<string>();
-  const add = (v: unknown) => {
-    if (typeof v === "string") for (const { name } of varsIn(v)) names.add(name);
+  const add = (v: unknown, secret: (before: string, after: string) => boolean = () => true) => {
+    if (typeof v !== "string") return;
+    for (const m of v.matchAll(VAR)) if (credentialName(m[1]!) || secret(v.slice(0, m.index), v.slice(m.index + m[0].length))) names.add(m[1]!);
   };
   const credentials = (v: unknown) => {
-    for (const [name, value] of entries(v)) if (SECRET_NAME.test(name)) add(value);
+    for (const [name, value] of entries(v)) add(value, () => credentialName(name) && wholeCredential(value as string));
   };
   const top = Object.fromEntries(entries(raw));
   for (const [, p] of entries(top.provider)) {
     const provider = Object.fromEntries(entries(p));
     add(provider.api_key);
     credentials(provider.headers);
+    add(provider.base_url, urlSecret);
   }
   for (const [, s] of entries(Object.fromEntries(entries(top.mcp)).servers)) {
     const server = Object.fromEntries(entries(s));
     credentials(server.headers);
     credentials(server.env);
     add(server.client_secret);
+    add(server.url, urlSecret);
+    const args = Array.isArray(server.args) ? server.args : [];
+    args.forEach((arg, i) => {
+      const flag = typeof args[i - 1] === "string" && /^-/.test(args[i - 1]) ? args[i - 1] : "";
+      add(arg, (before, after) => after === "" && (credentialName(namedBefore(before) ?? "") || (credentialName(flag) && wholeCredential(arg))));
+    });
   }
-  const url = Object.fromEntries(entries(top.proxy)).url;
-  // the password of `scheme://user:PASSWORD@host`: what comes before the host's `@`
-  if (typeof url === "string") add(/^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/]*)@/i.exec(url)?.[1]);
+  add(Object.fromEntries(entries(top.proxy)).url, urlSecret);
   return [...names];
 }
+
+/** A credential-named value made only of `${VAR}`s, maybe after `Bearer `: `${T}`, `Bearer ${T}`, `${PART_A}${PART_B}`; not `${HOME}/key.json`. */
+const wholeCredential = (value: string) => /^(?:(?:Bearer|Basic|token)[ \t]+)?$/i.test(value.replace(VAR, ""));
+
+/** The name an argument gives what ends it: `--api-key=`, `Authorization: Bearer `, `--header=X-Api-Key: ` (`api-key`, `Authorization`, `X-Api-Key`). */
+const namedBefore = (before: string) => /(?:^|[\s=])-*([A-Za-z][\w.-]*)[ \t]*[=:][ \t]*(?:(?:Bearer|Basic|token)[ \t]+)?$/i.exec(before)?.[1];
+
+/**
+ * Whether a `${VAR}` between `before` and `after` in a URL is a secret of it: its password
+ * (`https://user:${PW}@host`) or all of a credential-named query value (`?api_key=${K}&…`). The scheme,
+ * host, port and path say where the URL goes (`${OLLAMA_HOST}/v1`, `https://api.example/${VERSION}/mcp`).
+ */
+function urlSecret(before: string, after: string): boolean {
+  const query = /[?&]([^=&#?]+)=$/.exec(before);
+  if (query && /^(?:[&#]|$)/.test(after) && credentialName(query[1]!)) return true;
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)$/i.exec(before)?.[1];
+  return userinfo !== undefined && userinfo.includes(":") && /^[^/?#]*@/.test(after);
+}
+
+/** Whether a name says its value is a credential: `Authorization`, `Cookie`, and the names redactShapes reads (`X-Api-Key`, `GITHUB_TOKEN`, `--api-key`, `exaApiKey`); not `--token-file`, `--author`, `MAX_TOKENS`. */
+const credentialName = (name: string) => /^(?:proxy-)?authorization$|^cookie$/i.test(name) || secretName(name.replace(/^-+/, "").replace(/-/g, "_"));
 
 /** A table's entries; anything else has none. */
 const entries = (v: unknown): [string, unknown][] => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : []);
@@ -127,6 +160,22 @@ function urlPassword(url: string | undefined): string[] {
   }
 }
 
+/** The values of a URL's query parameters with a credential's name (`?api_key=…`, `&exaApiKey=…`), as written and decoded. */
+function urlKeys(url: string | undefined): string[] {
+  const query = url === undefined ? undefined : url.split("#")[0]!.split("?")[1];
+  if (!query) return [];
+  return query.split("&").flatMap((pair) => {
+    const eq = pair.indexOf("=");
+    const [name, value] = eq < 0 ? [pair, ""] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (!credentialName(name) || !value) return [];
+    try {
+      return [value, decodeURIComponent(value)];
+    } catch {
+      return [value];
+    }
+  });
+}
+
 /** `text` with every secret replaced by REDACTED. */
 export function redact(text: string, secrets: readonly string[]): string {
   for (const s of secrets) if (text.includes(s)) text = text.split(s).join(REDACTED);
@@ -169,7 +218,7 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
  * characters or more — except those listed in `keep` (`[tools] keep_env`).
  */
 export function toolEnvironment(env: Record<string, string | undefined>, settings: Settings, keep: readonly string[]): Record<string, string | undefined> {
-  const named = new Set(settings.secretVars ?? []);
+  const named = new Set((settings.secretVars ?? []).filter((name) => !pathOrUrl(env[name] ?? "")));
   const values = secretValues(settings, env).filter((v) => v !== undefined && v.length >= MIN_SECRET_CHARS);
   const kept = withoutSecrets(env, [...settings.providers.map((p) => p.apiKey), ...values], keep);
   return Object.fromEntries(Object.entries(kept).filter(([name]) => !named.has(name) || keep.includes(name)));
@@ -277,21 +326,16 @@ export interface WriteCheck {
 }
 
 /**
- * `tool` whose results reach the model (and everything after it) with the secrets hey knows
- * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
- * images pass). A write_file or edit that would write a placeholder shown this run into a file in
- * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
- * written back without them.
- */
-/**
  * Text that reaches the model or the screen from outside a tool (a `!` command's output, a
  * full-output file shown by /last): the secrets hey knows replaced and, when on, values shaped like
  * credentials, their placeholders recorded as a tool result's are.
  */
 export function redactText(text: string, r: Redaction): string {
-  const hidden = redactedForm(text, r);
-  if (redact(text, r.secrets()) !== text) r.shown.add(REDACTED);
-  if (r.shapes()) for (const p of placeholdersIn(hidden)) r.shown.add(p);
+  const known = redact(text, r.secrets());
+  if (known !== text) r.shown.add(REDACTED);
+  if (!r.shapes()) return known;
+  const hidden = redactShapes(known);
+  for (const p of placeholdersIn(hidden)) r.shown.add(p);
   return hidden;
 }
 
@@ -312,6 +356,13 @@ export function redactedForm(text: string, r: Redaction): string {
   return r.shapes() ? redactShapes(known) : known;
 }
 
+/**
+ * `tool` whose results reach the model (and everything after it) with the secrets hey knows
+ * redacted and, when on, values shaped like credentials replaced by placeholders (text only:
+ * images pass). A write_file or edit that would write a placeholder shown this run into a file in
+ * place of its value is refused (placeholderRefusal), so a file read with its secrets hidden is never
+ * written back without them.
+ */
 export function redactingTool(tool: Tool, r: Redaction): Tool {
   return {
     ...tool,

@@ -182,7 +182,7 @@ export interface Settings {
   tools: Resolved<typeof SECTIONS.tools>;
   mcp: Resolved<typeof SECTIONS.mcp> & { servers: McpServerSettings[] };
   input: Resolved<typeof SECTIONS.input>;
-  /** the variables the configuration gives hey as secrets (`api_key = "${KEY}"`, `Authorization = "Bearer ${TOKEN}"`…: secrets.ts secretVariables), which the model's commands do not see */
+  /** the variables the configuration gives hey as secrets (`api_key = "${KEY}"`, `Authorization = "Bearer ${TOKEN}"`, an MCP url's `?api_key=${K}`, `"--api-key", "${K}"`…: secrets.ts secretVariables), which the model's commands do not see and whose values are redacted */
   secretVars?: string[];
 }
 

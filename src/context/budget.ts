@@ -31,6 +31,12 @@ export const omittedNote = (n: number) => `[${n} earlier messages omitted to fit
  * again, instead of each dropping a little and missing the cache from there.
  */
 export const LOW_WATER = 0.6;
+/**
+ * …but never below the system prompt and tools plus this share of the budget: where those take
+ * most of it (many MCP tools), LOW_WATER alone would leave no message droppable standing, and
+ * every request would drop the work just done.
+ */
+const LOW_ROOM = 0.2;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
 /** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
@@ -213,7 +219,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   const held = dropped;
   const heldTexts = texts.size;
   // 1: unprotected units, oldest first: once something must go, down to the low-water mark
-  if (!fits()) for (let k = 0; k < units.length && !fits(budget.budgetTokens * LOW_WATER); k++) if (units[k]!.droppable && !drop.has(k)) dropUnit(k);
+  const low = Math.max(budget.budgetTokens * LOW_WATER, budget.fixedTokens + budget.budgetTokens * LOW_ROOM);
+  if (!fits()) for (let k = 0; k < units.length && !fits(low); k++) if (units[k]!.droppable && !drop.has(k)) dropUnit(k);
   // 2: the recent turns' results; 3: the recent turns themselves; 4: the newest turn's results, to the window
   if (!fits()) cutResults((unit) => !unit.pinned, undefined, false, cutIds);
   for (let k = 0; k < units.length && !fits(); k++) if (!units[k]!.pinned && !drop.has(k)) dropUnit(k);

@@ -12,7 +12,7 @@ import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
 import { compactRange, SummaryError } from "./summary-request.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
-import { effectiveBudget, hardTokens, latestOverWindow } from "./window.ts";
+import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export { compactRange, SummaryError } from "./summary-request.ts";
@@ -84,23 +84,30 @@ export interface Prepared {
 function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const { state, policy } = deps;
   const window = minDefined(state.window, policy.window);
-  const budgetTokens = effectiveBudget(policy.budgetTokens, window);
+  const configured = effectiveBudget(policy.budgetTokens, window);
   const hard = hardTokens(window);
   const fixed = `${deps.system}\u0000${JSON.stringify(deps.tools)}`;
+  const fixedTokens = Math.ceil(fixed.length * state.tokensPerChar);
+  const budgetTokens = roomyBudget(configured, fixedTokens, window);
+  // the system prompt and tools leave the messages less than their floor of the budget: a trim says so, with the numbers
+  const crowded =
+    budgetTokens > configured
+      ? { budget_tokens: configured, fixed_tokens: fixedTokens, tool_tokens: Math.ceil(JSON.stringify(deps.tools).length * state.tokensPerChar) }
+      : {};
   const taskNote = deps.taskNote(history);
   const build = (rewriteUpTo: number) =>
     buildContext({
       history,
       summaries: state.summaries,
       policy: { ...policy, budgetTokens },
-      fixedTokens: Math.ceil(fixed.length * state.tokensPerChar),
+      fixedTokens,
       tokensPerChar: state.tokensPerChar,
       rewriteUpTo,
       ...(taskNote ? { taskNote } : {}),
       ...(hard !== undefined ? { hardTokens: hard } : {}),
       ...(state.hold !== undefined ? { hold: state.hold } : {}),
     });
-  return { budgetTokens, fixed, build };
+  return { budgetTokens, fixed, build, crowded };
 }
 
 /**
@@ -116,7 +123,7 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
  */
 export async function prepare(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, opts: { deterministic?: boolean } = {}): Promise<Prepared> {
   const { state, policy } = deps;
-  const { budgetTokens, fixed, build } = contextOf(history, deps);
+  const { budgetTokens, fixed, build, crowded } = contextOf(history, deps);
   const now = deps.now();
   const held = heldBefore(history, state.last, state.tokensPerChar);
   let { view, upTo } = chooseView(history, deps, fixed, build, now);
@@ -141,12 +148,13 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
         type: "compaction",
         kind: "trim",
         ...trimmedTokens(view, held),
+        ...crowded,
         error: `summary failed, older messages dropped instead: ${errorText(e)}`,
       });
     }
   } else if ((view.stats.trimmed || view.stats.texts) && (view.stats.trimmed !== state.last?.stats.trimmed || view.stats.texts !== state.last?.stats.texts)) {
     // said when what is left out or cut changes (once the budget is reached again), not on every request
-    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held) });
+    deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held), ...crowded });
   }
   state.last = asSent(view);
   state.rewriteUpTo = upTo;

@@ -5,6 +5,7 @@
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { reckonedPages } from "../fs/pdf-bytes.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -15,8 +16,6 @@ const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, wh
  * support", "Estimate your costs"): the top of that range, 3,000 tokens, as characters.
  */
 const PDF_PAGE_CHARS = 12_000;
-/** A PDF whose pages were not counted is weighed as a page per this many bytes of it, as base64. */
-const PDF_PAGE_BASE64 = 100 * 1024;
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
 /** Tools whose results the dedup and purge passes never touch: they record what the model changed. */
@@ -40,8 +39,7 @@ export const summaryMessage = (s: Summary): Message => textMessage(SUMMARY_ID + 
 /** Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image and per PDF page). */
 export function messageChars(m: Message): number {
   let n = MESSAGE_CHARS;
-  for (const p of m.content)
-    n += p.type === "image" ? IMAGE_CHARS : p.type === "document" ? PDF_PAGE_CHARS * (p.pages ?? Math.ceil(p.data.length / PDF_PAGE_BASE64)) : p.text.length;
+  for (const p of m.content) n += p.type === "image" ? IMAGE_CHARS : p.type === "document" ? PDF_PAGE_CHARS * reckonedPages(p) : p.text.length;
   if (m.toolCalls) for (const c of m.toolCalls) n += MESSAGE_CHARS + c.name.length + c.arguments.length;
   return n;
 }

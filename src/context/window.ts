@@ -17,6 +17,29 @@ export function effectiveBudget(budgetTokens: number, window: number | undefined
   return window === undefined ? budgetTokens : Math.max(1, Math.min(budgetTokens, Math.floor(WINDOW_SHARE * window)));
 }
 
+/**
+ * The conversation's room in a request is at least this share of the budget, however much the
+ * system prompt and tool schemas take: four MCP servers of ~9k tokens of schemas each filled the
+ * 40k budget alone, and every request then held the first and latest messages only — the model
+ * lost its work each turn and repeated itself. Over the budget by its fixed part, a request is
+ * built to that part plus this share (the start-up warning names the servers that fill it).
+ */
+export const MESSAGES_FLOOR = 0.5;
+
+/**
+ * The tokens a request is built to: `budget` (effectiveBudget), or more when the system prompt and
+ * tools (`fixed` tokens) leave the messages less than MESSAGES_FLOOR of it — never past
+ * WINDOW_SHARE of a known window.
+ */
+export function roomyBudget(budget: number, fixed: number, window: number | undefined): number {
+  // in steps of a twentieth of the budget: the estimate's correction after each answer moves `fixed` a
+  // little, and a budget that moved with it would judge the trim afresh each time (a prompt-cache miss)
+  const step = Math.max(1, Math.ceil(budget / 20));
+  const wanted = Math.ceil(fixed / step) * step + Math.floor(MESSAGES_FLOOR * budget);
+  const cap = window === undefined ? Number.POSITIVE_INFINITY : Math.floor(WINDOW_SHARE * window);
+  return Math.max(budget, Math.min(wanted, cap));
+}
+
 /** What no request may exceed, when the window is known. */
 export function hardTokens(window: number | undefined): number | undefined {
   return window === undefined ? undefined : Math.floor(HARD_SHARE * window);

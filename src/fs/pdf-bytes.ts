@@ -18,11 +18,29 @@ export const PDF_MAX_PAGES = 100;
  */
 export const PDF_MAX_BYTES = 5 * 1024 * 1024;
 
+/** A PDF whose pages were not counted is reckoned a page per this many bytes of it, as base64 (weighing it in the context, fitting it to a request). */
+const PDF_PAGE_BASE64 = 100 * 1024;
+
+/** The pages of a PDF part: counted, or reckoned from its size (PDF_PAGE_BASE64). */
+export const reckonedPages = (p: Pick<DocumentPart, "pages" | "data">) => p.pages ?? Math.ceil(p.data.length / PDF_PAGE_BASE64);
+
 /** Whether `bytes` start a PDF: `%PDF-` (a few bytes of junk before it are allowed by readers, not here). */
 export const isPdf = (bytes: Uint8Array): boolean => bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 5)) === "%PDF-";
 
 /** Object streams inflated to look for the page tree, at most: a PDF of many thousand objects is not read whole twice. */
 const MAX_OBJECT_STREAMS = 256;
+
+/** The most one object stream may inflate to (real ones hold a few hundred objects, KBs): a crafted one inflates 1000:1. */
+const MAX_STREAM_BYTES = 4 << 20;
+
+/** The most all object streams of a PDF inflate to together: a 5 MB PDF of such streams is not 5 GB of text. */
+export const MAX_INFLATED_BYTES = 16 << 20;
+
+/**
+ * How far from `/Type /Pages` its dictionary's `<<`, `>>` and `/Count` are looked for, and from
+ * `/Type /ObjStm` its `stream`: a root's flat `/Kids` of several hundred pages fits.
+ */
+const DICT_WINDOW = 8192;
 
 /**
  * The pages of the PDF `bytes`, or undefined when they cannot be told. The page tree's root states
@@ -34,47 +52,75 @@ export function pdfPages(bytes: Uint8Array): number | undefined {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
   const plain = treeCount(text);
   if (plain !== undefined) return plain;
-  const streams = objectStreams(text);
-  for (const s of streams) {
+  let leaves = pageObjects(text);
+  for (const s of objectStreams(text)) {
     const count = treeCount(s);
     if (count !== undefined) return count;
+    leaves += pageObjects(s);
   }
-  const leaves = pageObjects(text) + streams.reduce((n, s) => n + pageObjects(s), 0);
   return leaves > 0 ? leaves : undefined;
 }
 
-/** The largest `/Count` of a `/Type /Pages` dictionary in `text`, or undefined. */
+/**
+ * The largest `/Count` of a `/Type /Pages` dictionary in `text`, or undefined. Each part of `text` is
+ * searched once: a dictionary starts at its `<<` (or DICT_WINDOW back, or where the last one read
+ * ended) and ends at its `>>` (or 200 characters on), so thousands of such words with no `<<` or
+ * `>>` are not each a search of the whole file.
+ */
 function treeCount(text: string): number | undefined {
   let best: number | undefined;
+  let covered = 0; // where the last dictionary read ends
+  let close: number | undefined; // the first `>>` at or after the match (-1: none), each found once
   for (const m of text.matchAll(/\/Type\s*\/Pages\b/g)) {
-    const start = text.lastIndexOf("<<", m.index);
-    const end = text.indexOf(">>", m.index);
-    const dict = text.slice(Math.max(0, start), end < 0 ? m.index + 200 : end);
-    const count = /\/Count\s+(\d+)/.exec(dict)?.[1];
-    if (count !== undefined) best = Math.max(best ?? 0, Number(count));
+    const from = Math.max(covered, m.index - DICT_WINDOW);
+    const start = from + Math.max(0, text.slice(from, m.index).lastIndexOf("<<"));
+    if (close === undefined || (close >= 0 && close < m.index)) close = text.indexOf(">>", m.index);
+    const end = close >= 0 && close - m.index <= DICT_WINDOW ? close : m.index + 200;
+    covered = Math.max(covered, end);
+    for (const count of text.slice(start, end).matchAll(/\/Count\s+(\d+)/g)) best = Math.max(best ?? 0, Number(count[1]));
   }
   return best;
 }
 
 const pageObjects = (text: string) => text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
 
-/** The inflated text of each FlateDecode object stream (`/Type /ObjStm`) of `text`. */
-function objectStreams(text: string): string[] {
-  const out: string[] = [];
+/**
+ * The inflated text of each FlateDecode object stream (`/Type /ObjStm`) of `text`, one at a time:
+ * at most MAX_OBJECT_STREAMS streams of MAX_STREAM_BYTES each, MAX_INFLATED_BYTES in all (a stream
+ * that would pass either is left out, as a damaged one is).
+ */
+export function* objectStreams(text: string): Generator<string> {
+  let budget = MAX_INFLATED_BYTES;
+  let tried = 0;
+  let done = 0; // where the last stream read ends: a stream's data holds no dictionary of its own
+  // each found once, so a file of thousands of `/Type /ObjStm` and no `stream` is read once: the first
+  // `stream` at or after the match, the last `FlateDecode` before it, the first `endstream` after it
+  let open: number | undefined;
+  let flate = -1;
+  let nextEnd = -1;
   for (const m of text.matchAll(/\/Type\s*\/ObjStm\b/g)) {
-    if (out.length >= MAX_OBJECT_STREAMS) break;
-    const open = text.indexOf("stream", m.index);
-    if (open < 0 || !/FlateDecode/.test(text.slice(m.index, open))) continue;
+    if (tried >= MAX_OBJECT_STREAMS || budget <= 0) return;
+    if (m.index < done) continue;
+    if (open === undefined || open < m.index) {
+      open = text.indexOf("stream", m.index);
+      if (open < 0) return;
+      flate = m.index + text.slice(m.index, open).lastIndexOf("FlateDecode");
+    }
+    if (open - m.index > DICT_WINDOW || flate < m.index) continue;
     const start = open + (text[open + 6] === "\r" ? 8 : 7);
-    const end = text.indexOf("endstream", start);
-    if (end < 0) continue;
+    if (nextEnd < start) nextEnd = text.indexOf("endstream", start);
+    if (nextEnd < 0) return; // no stream after this one ends either
+    tried++;
+    done = nextEnd;
+    const limit = Math.min(MAX_STREAM_BYTES, budget);
     try {
-      out.push(inflateSync(Buffer.from(text.slice(start, end), "latin1"), { finishFlush: 2 }).toString("latin1"));
+      const inflated = inflateSync(Buffer.from(text.slice(start, nextEnd), "latin1"), { finishFlush: 2, maxOutputLength: limit });
+      budget -= inflated.length;
+      yield inflated.toString("latin1");
     } catch {
-      // a damaged or unusually filtered stream: its pages are counted some other way
+      budget -= limit; // a damaged, unusually filtered or oversized stream: its pages are counted some other way
     }
   }
-  return out;
 }
 
 /**
@@ -96,6 +142,7 @@ export function pdfProblem(size: number, pages: number | undefined, name: string
  * (pdfProblem). Counts its pages once.
  */
 export function pdfPart(bytes: Uint8Array, name: string): { part: DocumentPart; line: string } | { problem: string } {
+  if (bytes.length > PDF_MAX_BYTES) return { problem: pdfProblem(bytes.length, undefined, name)! }; // not read for pages: too big to send anyway
   const pages = pdfPages(bytes);
   const problem = pdfProblem(bytes.length, pages, name);
   if (problem) return { problem };

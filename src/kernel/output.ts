@@ -100,15 +100,24 @@ export type AgentEvent =
       tokens_after: number;
       /** why a summary could not be made (the trim stood in for it); kind "window": the server's error */
       error?: string;
+      /**
+       * kind "trim", when the system prompt and tool schemas (`fixed_tokens`, of which the tools
+       * `tool_tokens`) leave the messages less than half of the budget (`budget_tokens`): the
+       * request is built past the budget by that part (context/window.ts MESSAGES_FLOOR)
+       */
+      budget_tokens?: number;
+      fixed_tokens?: number;
+      tool_tokens?: number;
     }
   /**
-   * an MCP server connected (with its tool count), failed to start or stopped (with why); each is
-   * reported once, as it happens, in the background
+   * an MCP server connected (with its tool count), failed to start or stopped (with why), or was
+   * not ready within the start-up wait (not_ready: the first request went without its tools); each
+   * is reported once, as it happens, in the background
    */
   | {
       type: "mcp";
       server: string;
-      state: "connected" | "failed" | "auth_required" | "stopped";
+      state: "connected" | "failed" | "auth_required" | "stopped" | "not_ready";
       /** connected: how many tools the server lists */
       tools?: number;
       /** connected: how many of them the model is offered, when `tools` / `exclude_tools` or the permission lists leave some out */

@@ -42,10 +42,11 @@ export interface ToolRunDeps {
   /** the reply stopped at the model's output token limit: a call whose arguments are not whole JSON was cut off there (CUT_OFF_CALL) */
   cutOff?: boolean;
   /**
-   * a tool `tools` does not hold that a call may still name (LoopDeps.unlisted); undefined: the
-   * call is answered as an unknown tool. Asked once per call, before the turn's calls run.
+   * a tool `tools` does not hold that a call may still name (LoopDeps.unlisted), given the names
+   * `tools` holds (a near miss of one is a typo); undefined: the call is answered as an unknown
+   * tool. Asked once per call, before the turn's calls run.
    */
-  unlisted?(name: string): Tool | undefined;
+  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
   /** the calls made in a row before this turn's, with their results (repeats.ts callSteps); absent: none */
   repeats?: readonly Step[];
 }
@@ -60,6 +61,14 @@ export const MAX_CONCURRENT_CALLS = 8;
 
 /** The result of a call that never got one: hey stopped (crash, kill) or the history came from elsewhere. */
 export const NO_RESULT = "interrupted: hey stopped before this call finished";
+
+/**
+ * The result of a call the abort came before (a batch's later calls): it never started, so nothing
+ * it would do was done — unlike a call the abort cut short, which may have done part of its work.
+ */
+export function notStarted(signal: AbortSignal): string {
+  return `not run: ${abortReason(signal)} before it started`;
+}
 
 /**
  * The assistant message as the history keeps it (issue 13 row 12): a tool-call id that another
@@ -116,7 +125,14 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * gets repeatNote at the end of its result message — not in its `tool_result`, which shows what the tool printed.
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
-  const found = calls.map((c) => deps.tools.find((t) => t.name === c.name) ?? deps.unlisted?.(c.name));
+  const found = calls.map(
+    (c) =>
+      deps.tools.find((t) => t.name === c.name) ??
+      deps.unlisted?.(
+        c.name,
+        deps.tools.map((t) => t.name),
+      ),
+  );
   for (const [i, c] of calls.entries()) {
     const server = found[i]?.server;
     deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
@@ -223,7 +239,7 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
 type Ran = ToolResult & { refused?: "permission" };
 
 async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<Ran> {
-  if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
+  if (deps.signal.aborted) return { output: notStarted(deps.signal), isError: true };
   if (!tool) return { output: unknownTool(call.name, deps.tools), isError: true };
   if (!args && deps.cutOff) return { output: `${call.name}: ${CUT_OFF_CALL}`, isError: true };
   if (!args) return { output: invalidArguments(call), isError: true };

@@ -30,7 +30,7 @@ export interface LoopDeps {
    * a tool no request offered that a call names and that may still come: an MCP server's, whose
    * server is starting (ToolRunDeps.unlisted); its run waits for it, bounded
    */
-  unlisted?(name: string): Tool | undefined;
+  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
   /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
   limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
   retry: RetryPolicy;
@@ -105,6 +105,18 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
     usage = addUsage(usage, u);
     output.emit({ type: "usage", ...usageCounts(u) });
   };
+  /**
+   * The run stopped before the model said a word to the last message — the user's, or the tool
+   * results it was about to read: the marker alone stands for the answer, so the next message is
+   * not read as a second request on top of the cancelled one, nor as the model going on with its
+   * work unstopped (every protocol takes an assistant message there: after a user's, or after tool
+   * results and before the next user message).
+   */
+  const unanswered = (): RunResult => {
+    const last = messages.at(-1)?.role;
+    if (last === "user" || last === "tool") self.append(interruptedAnswer(partialMessage({ text: "" }, true)!, abortReason(deps.signal)));
+    return self.interrupted();
+  };
   const self: Turns = {
     limitReached() {
       if (turns >= deps.limits.maxTurns) return "max_turns";
@@ -135,7 +147,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         // a refused exchange is never sent again (refusal.ts), nor summarized or counted
         context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
       } catch (e) {
-        if (deps.signal.aborted) return self.interrupted();
+        if (deps.signal.aborted) return unanswered();
         throw e;
       }
       if (context.usage) usage = addUsage(usage, context.usage);
@@ -157,15 +169,11 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         ...(effort !== undefined ? { effort } : {}),
       };
       const reply = await requestWithRetry(request, deps, spend);
-      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished;
-      // one to the user's message cut before its first word is the marker alone, so the next message does not follow the
-      // cancelled one as a second request (after tool results it follows them, as it always has)
-      const unanswered = reply.error && deps.signal.aborted && messages.at(-1)?.role === "user";
-      const cut = reply.partial ?? (unanswered ? partialMessage({ text: "" }, true) : undefined);
-      if (cut) self.append(interruptedAnswer(cut, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
+      // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
+      if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
       if (reply.error) {
-        if (deps.signal.aborted) return self.interrupted();
+        if (deps.signal.aborted) return reply.partial ? self.interrupted() : unanswered();
         // empty again after its retries, after tool results: the model's way to end the task (Claude's
         // empty end_turn, reached through a gateway that speaks another protocol), its work the result
         if (reply.error.kind === "empty_answer" && messages.at(-1)?.role === "tool" && !handOff) {

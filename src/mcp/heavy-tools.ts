@@ -8,6 +8,17 @@ import { mcpSpec, specTokens, type Offer } from "./offer.ts";
 
 /** A server whose tools take more than this share of the context budget is named. */
 export const HEAVY_SHARE = 0.25;
+/**
+ * All servers' tools together taking more than this share of the budget are said, with the heaviest
+ * servers: the conversation then has less room than the schemas, so the budget's trim starts
+ * leaving out the work within a few tool calls (4 servers of ~9k tokens each: no single one passed
+ * HEAVY_SHARE, and the run lost its history every turn, unsaid). Half, not the 10 % of the window
+ * past which Claude Code defers MCP tools: hey offers every tool in every request, so this says
+ * when that costs the conversation, not when deferring would pay.
+ */
+export const TOTAL_SHARE = 0.5;
+/** The total's warning names at most this many of the heaviest servers. */
+const NAMED_SERVERS = 3;
 /** A server is named with at most this many of its largest tools. */
 const NAMED_TOOLS = 3;
 
@@ -49,18 +60,60 @@ export function costOf(s: { server: string; tokens: number; tools: readonly Tool
   };
 }
 
+const costsOf = (offer: Pick<Offer, "tools">): ToolCost[] =>
+  offer.tools.map((e) => ({ server: e.server, name: e.name, own: e.tool.name, tokens: specTokens(mcpSpec(e)) }));
+
 /**
  * One warning per server of `offer` whose tools take more than HEAVY_SHARE of `budget` (the tokens
  * a request is built to): its cost, its largest tools, and the keys that leave them out.
  */
 export function heavyToolWarnings(offer: Pick<Offer, "tools">, budget: number): string[] {
-  const costs = offer.tools.map((e) => ({ server: e.server, name: e.name, own: e.tool.name, tokens: specTokens(mcpSpec(e)) }));
-  return serverCosts(costs)
+  return serverCosts(costsOf(offer))
     .filter((s) => s.tokens > HEAVY_SHARE * budget)
     .map((s) => {
       const { cost, largest, hint } = costOf(s);
       return `${cost} tokens of every request, more than a quarter of the ${short(budget)} budget (${largest}); ${hint}`;
     });
+}
+
+/**
+ * The warning when the tools of two servers or more (one alone is heavyToolWarnings') take more than
+ * TOTAL_SHARE of `budget`: the total, the heaviest servers, and every way to make room; undefined otherwise.
+ */
+export function totalToolWarning(offer: Pick<Offer, "tools">, budget: number): string | undefined {
+  const servers = serverCosts(costsOf(offer));
+  const total = servers.reduce((a, s) => a + s.tokens, 0);
+  if (servers.length < 2 || total <= TOTAL_SHARE * budget) return undefined;
+  const heaviest = servers.slice(0, NAMED_SERVERS).map((s) => `${s.server} ~${count(s.tokens)} (${s.tools.length} tools)`);
+  const more = servers.length > NAMED_SERVERS ? `, and ${servers.length - NAMED_SERVERS} more` : "";
+  return (
+    `MCP tools take ~${count(total)} tokens of every request (${offer.tools.length} tools of ${servers.length} servers), more than half the ${short(budget)} context budget, ` +
+    `so older messages are left out within a few turns; the heaviest: ${heaviest.join(", ")}${more}. Make room: list the tools to keep in [mcp.NAME] tools = [...] ` +
+    "(or leave some out with exclude_tools = [...]), set enabled = false for a server this project does not need, or raise [agent] budget_tokens"
+  );
+}
+
+/**
+ * What to say of the tools of each offer a run makes (`say(offer, whole)`, any number of times):
+ * each server's weight once, when its tools first join (heavyToolWarnings), and the total once, the
+ * first time it is over its share in an offer that is `whole` — no server still starting without a
+ * list, or a request going out with it — not a total of the first three of four servers to connect.
+ */
+export function toolWeigher(budget: () => number): (offer: Pick<Offer, "tools">, whole: boolean) => string[] {
+  const weighed = new Set<string>(); // estimating every schema on every request would cost more than it tells
+  let totalSaid = false;
+  let lastTotal = ""; // the tools last totalled: a request with the same ones is not weighed again
+  return (offer, whole) => {
+    const fresh = offer.tools.filter((t) => !weighed.has(t.server));
+    for (const t of fresh) weighed.add(t.server);
+    const out = fresh.length ? heavyToolWarnings({ tools: fresh }, budget()) : [];
+    const key = offer.tools.map((t) => t.name).join("\u0000");
+    if (totalSaid || !whole || key === lastTotal) return out;
+    lastTotal = key;
+    const total = totalToolWarning(offer, budget());
+    if (total) (totalSaid = true), out.push(total);
+    return out;
+  };
 }
 
 export const count = (x: number) => x.toLocaleString("en-US");

@@ -6,6 +6,7 @@
 // server and its state. A name no starting server can supply stays an unknown tool (kernel). Pure:
 // the servers are the manager's.
 import type { McpServerSettings } from "../config/settings.ts";
+import { nearestTool } from "../kernel/call-names.ts";
 import { editDistance } from "../kernel/spelling.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { checkArguments } from "../kernel/tool-args.ts";
@@ -28,6 +29,14 @@ export function refusedTool(name: string, mcp: Pick<McpManager, "offer">): Tool 
   return { name, description: "", parameters: { type: "object" }, server: left.server, run: async () => ({ output, isError: true }) };
 }
 
+/**
+ * A call on a guess (no list names the tool: a server with no cached list yet) waits at most this
+ * long, or `startup_wait_ms` when longer — not the server's `timeout_ms` (60 s): a server stuck
+ * starting made every such call wait a minute. Long enough for a local server's start (1–2 s);
+ * one slower is said to be still starting, and the model calls again once it is ready.
+ */
+export const GUESS_WAIT_MS = 5_000;
+
 /** How many of a server's names the model is offered instead of one it does not have. */
 export const CLOSEST_NAMES = 3;
 
@@ -35,8 +44,11 @@ export interface LateDeps {
   mcp: Pick<McpManager, "status" | "offer" | "settled">;
   /** the tools the next request offers (hey's own and the servers'), as the model would call them */
   tools(signal: AbortSignal): Promise<Tool[]>;
-  /** the configured servers: each one's `timeout_ms` bounds the wait for it */
-  servers(): readonly McpServerSettings[];
+  /**
+   * the configured servers — each one's `timeout_ms` bounds the wait for it — and `[mcp]
+   * startup_wait_ms`: a wait on a guess (no list names the tool) takes no longer, or GUESS_WAIT_MS
+   */
+  settings(): { servers: readonly McpServerSettings[]; startupWaitMs: number };
   now(): number;
 }
 
@@ -44,10 +56,20 @@ export interface LateDeps {
  * Which servers a call to `name` (a name its request did not offer) is for: `wait` for those
  * (the one the name is prefixed with or that listed it before, else every server still starting
  * with no list yet — one whose list is known, cached or from before a restart, and lacks the name
- * is not waited for: a mistyped name, `read_files`, would wait out every start for nothing),
- * `said` when it names a server that cannot answer, undefined when no server can supply it.
+ * is not waited for: a mistyped name would wait out every start for nothing), `said` when it names
+ * a server that cannot answer, undefined when no server can supply it. `requested`: the names its
+ * request offered (hey's own too); a near miss of one that no list names (`read_files` for
+ * read_file) is a typo: undefined, the kernel's "did you mean", at once. `guess` is set when no
+ * list names it: the wait is a guess, bounded by GUESS_WAIT_MS or the start-up wait (lateTool). A server whose last
+ * start failed in a recent run (failedBefore; start-up did not wait for it either) is not waited
+ * for on a guess.
  */
-export function suppliers(name: string, statuses: readonly ServerStatus[], offered: readonly string[]): { wait: string[] } | { said: string } | undefined {
+export function suppliers(
+  name: string,
+  statuses: readonly ServerStatus[],
+  offered: readonly string[],
+  requested: readonly string[] = offered,
+): { wait: string[]; guess?: true } | { said: string } | undefined {
   if (offered.includes(name)) return { wait: [] }; // its server connected after the request went out
   const starting = statuses.filter((s) => s.state === "connecting");
   const named = statuses.filter((s) => name.startsWith(`${sanitizeName(s.name)}_`)).sort((a, b) => b.name.length - a.name.length)[0];
@@ -58,9 +80,11 @@ export function suppliers(name: string, statuses: readonly ServerStatus[], offer
   const down = named ? undefined : statuses.find((s) => (s.state === "failed" || s.state === "auth_required") && lists(s));
   if (down) return { said: `unknown tool "${name}": ${stateLine(down, name, [], 0)}` };
   const listed = starting.filter(lists);
-  // no server lists it: those whose list is not known yet may (one whose list lacks it is not waited for)
-  const wait = (listed.length ? listed : starting.filter((s) => s.tools === undefined)).map((s) => s.name);
-  return wait.length ? { wait } : undefined;
+  if (listed.length) return { wait: listed.map((s) => s.name) };
+  if (nearestTool(name, requested) !== undefined) return undefined; // a typo of an offered name: said at once
+  // no server lists it: those whose list is not known yet may (one whose list lacks it, or that failed last time, is not waited for)
+  const wait = starting.filter((s) => s.tools === undefined && s.failedBefore === undefined).map((s) => s.name);
+  return wait.length ? { wait, guess: true } : undefined;
 }
 
 /**
@@ -99,16 +123,11 @@ function stateLine(s: ServerStatus, name: string, offered: readonly string[], wa
 }
 
 /** The tool a call to `name` runs when its request did not offer it (see suppliers), or undefined. */
-export function lateTool(name: string, deps: LateDeps): Tool | undefined {
+export function lateTool(name: string, deps: LateDeps, requested?: readonly string[]): Tool | undefined {
   const offered = deps.mcp.offer().tools;
   const renamed = renamedTo(name, offered);
-  const found = renamed
-    ? { said: renamed }
-    : suppliers(
-        name,
-        deps.mcp.status(),
-        offered.map((e) => e.name),
-      );
+  const names = offered.map((e) => e.name);
+  const found = renamed ? { said: renamed } : suppliers(name, deps.mcp.status(), names, requested ?? names);
   if (!found) return undefined;
   const server = "wait" in found && found.wait.length === 1 ? found.wait[0] : undefined;
   return {
@@ -122,7 +141,9 @@ export function lateTool(name: string, deps: LateDeps): Tool | undefined {
       const start = deps.now();
       if (found.wait.length) {
         ctx.progress?.(`waiting for MCP server ${found.wait.join(", ")} to start`);
-        const cap = Math.max(...found.wait.map((s) => deps.servers().find((x) => x.name === s)?.timeoutMs ?? 0));
+        const { servers, startupWaitMs } = deps.settings();
+        const longest = Math.max(...found.wait.map((s) => servers.find((x) => x.name === s)?.timeoutMs ?? 0));
+        const cap = found.guess ? Math.min(longest, Math.max(startupWaitMs, GUESS_WAIT_MS)) : longest;
         // a start is bounded by each step's timeout_ms (a legacy SSE start, initialize, each list):
         // a call waits no longer than a call to it may take
         await within(Promise.all(found.wait.map((s) => deps.mcp.settled(s, ctx.signal))), cap);

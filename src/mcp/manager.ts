@@ -17,12 +17,12 @@ import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { createGuidance } from "./guidance.ts";
 import { changeNotices } from "./list-changes.ts";
 import { holdNames, type ExposedTool, type McpTool } from "./names.ts";
-import { heavyToolWarnings } from "./heavy-tools.ts";
+import { toolWeigher } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
-import { abortable, createServer, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
+import { abortable, createServer, within, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
@@ -110,13 +110,11 @@ export function createMcpManager(
   deps: ManagerDeps,
 ): McpManager {
   const warned = new Set<string>();
-  /** servers whose tools' cost was weighed: once a run, not on every request (it estimates each schema) */
-  const weighed = new Set<string>();
-  const say = (o: Offer) => {
-    const fresh = o.tools.filter((t) => !weighed.has(t.server));
-    for (const t of fresh) weighed.add(t.server);
-    const heavy = fresh.length ? heavyToolWarnings({ tools: fresh }, deps.budget()) : [];
-    for (const m of [...o.warnings, ...heavy]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
+  const weigh = toolWeigher(deps.budget); // each server's tools' cost once a run, and all of theirs
+  // whole: a request goes out with `o`, or no server is still starting without a list
+  const say = (o: Offer, sending = false) => {
+    const whole = sending || !statuses().some((s) => s.state === "connecting" && s.tools === undefined);
+    for (const m of [...o.warnings, ...weigh(o, whole)]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
     renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
   const builtins = config.builtins ?? [];
@@ -136,6 +134,7 @@ export function createMcpManager(
   const renames = renameNotices({ store: deps.store, servers: () => current.servers, warn: deps.warn, track });
   /** servers with no cached list whose last start failed, and why: a request does not wait for them (a server down for days holds no run up) */
   const failedLast = new WeakMap<McpServer, string | undefined>();
+  const failedWhen = new WeakMap<McpServer, number | undefined>(); // and when, for /mcp
   /** the tool names each server listed last while connected */
   const lastListed = new WeakMap<McpServer, string[]>();
   /** changed servers starting beside the one they replace, by name; they take over once connected */
@@ -148,6 +147,7 @@ export function createMcpManager(
     const gen: Generation = { servers: [], startedAt: deps.now(), waitMs, deferred: undefined };
     gen.servers = servers.map((s) => reused.find((r) => r.settings === s) ?? serverIn(s, deps.store.load(s), deps.store.instructions(s)));
     for (const s of gen.servers) if (!reload && !s.status().cached) failedLast.set(s, deps.store.failedLast(s.settings)); // /reload is how one comes back
+    for (const s of gen.servers) if (failedLast.get(s) !== undefined) failedWhen.set(s, deps.store.failedWhen(s.settings));
     if (config.onDemand) return gen;
     for (const s of gen.servers) if (!s.started && !s.status().cached) s.start();
     if (gen.servers.some((s) => !s.started)) {
@@ -236,22 +236,13 @@ export function createMcpManager(
       (s) => s.started && s.status().state === "connecting" && s.status().tools === undefined && failedLast.get(s) === undefined,
     );
     if (left <= 0 || waiting.length === 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort = () => {};
-    await Promise.race([
-      Promise.all(waiting.map((s) => s.settled())),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
-      new Promise<void>((_, reject) => {
-        onAbort = () => reject(signal.reason);
-        if (signal.aborted) onAbort();
-        else signal.addEventListener("abort", onAbort, { once: true });
-      }),
-    ]).finally(() => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    });
-    // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
-    for (const s of waiting) if (s.status().busy) track(deps.store.markFailed(s.settings, "it answered HTTP 503 until hey stopped waiting"));
+    await abortable(within(Promise.all(waiting.map((s) => s.settled())), left), signal);
+    for (const s of waiting) {
+      // still retrying 503s when the wait ran out: failing, not slow (it would fail after the run ends): the next runs do not wait
+      if (s.status().busy) track(deps.store.markFailed(s.settings, "it answered HTTP 503 until hey stopped waiting"));
+      // merely slow (a container starting, npx downloading): said with the key that waits longer, else a -p run never has its tools
+      else if (s.status().state === "connecting") deps.report({ type: "mcp", server: s.settings.name, state: "not_ready", error: notReady(gen.waitMs) });
+    }
   }
 
   function toTool(gen: Generation, e: ExposedTool): McpToolEntry {
@@ -325,11 +316,12 @@ export function createMcpManager(
         gen,
         builtinTools.map((t) => t.name),
       );
-      say(exposed);
+      say(exposed, true);
       holdNames(held, (lastOffered = exposed.tools));
       return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
     },
-    status: () => current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s) }) })),
+    status: () =>
+      current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s), failedAt: failedWhen.get(s) }) })),
     offer: () => offered(current),
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
@@ -397,3 +389,8 @@ export function createMcpManager(
 }
 
 const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
+
+/** Why a server's tools missed the first request: it was not ready within the start-up wait (`ms`). */
+export const notReady = (ms: number) =>
+  `was not ready after ${Number((ms / 1000).toFixed(1))} s, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it ` +
+  "(once it connects, its tool list is cached and later runs offer its tools at once)";

@@ -65,7 +65,7 @@ export function offerTools(
       return !bad && !t.tasksOnly;
     });
     for (const t of tools) {
-      const why = leftOutBy(t, selection);
+      const why = leftOutBy(t, selection, tools);
       if (why) leftOut.push({ server, name: t.name, why });
     }
     warnings.push(...selectionWarnings(server, tools, selection));

@@ -10,7 +10,7 @@ import { errorText } from "../kernel/errors.ts";
 import type { DocumentPart, ImagePart } from "../kernel/ir.ts";
 import type { ToolResult } from "../kernel/tool.ts";
 import { SMALLEST_IMAGE_BYTES, sniffImage } from "../fs/image-bytes.ts";
-import { isPdf, pdfPart } from "../fs/pdf-bytes.ts";
+import { isPdf, PDF_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 
 /** One MCP result sends at most this much text to the model (seed M10b); the rest goes to a file. */
 export const MAX_RESULT_CHARS = 8_000;
@@ -93,10 +93,14 @@ function pdfOf(resource: unknown): (ReturnType<typeof pdfPart> & { uri: string }
   const r = resource as { uri?: unknown; blob?: unknown };
   // "JVBERi0" is "%PDF-" in base64: no other blob is decoded
   if (typeof r?.blob !== "string" || !r.blob.trimStart().startsWith("JVBERi0")) return undefined;
-  const bytes = Buffer.from(r.blob.replace(/[\t\n\f\r ]+/g, ""), "base64");
-  if (!isPdf(bytes)) return undefined;
+  const data = r.blob.replace(/[\t\n\f\r ]+/g, "");
   const uri = String(r.uri ?? "document.pdf");
-  return { ...pdfPart(bytes, uri.replace(/^file:\/\//, "")), uri };
+  const name = uri.replace(/^file:\/\//, "");
+  const size = Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+  if (size > PDF_MAX_BYTES) return { problem: pdfProblem(size, undefined, name)!, uri }; // told from its length: a blob of any size is not decoded
+  const bytes = Buffer.from(data, "base64");
+  if (!isPdf(bytes)) return undefined;
+  return { ...pdfPart(bytes, name), uri };
 }
 
 /** An embedded resource: its text (a blob of text decoded), or what it is when it is binary. */

@@ -113,6 +113,8 @@ export interface ServerStatus {
   unsupported?: string[];
   /** why its start failed in a recent run (mcp/store.ts failedLast; "" when not recorded): this run did not wait for it (set by the manager) */
   failedBefore?: string;
+  /** when that start failed (milliseconds since the epoch), when recorded */
+  failedAt?: number | undefined;
 }
 
 /** What a server reports to the manager; must not throw. */

@@ -19,6 +19,7 @@ export function eventLine(e: McpEvent): string {
   if (e.state === "failed") return `hey: MCP server ${e.server} failed, its tools are left out: ${e.error ?? "unknown error"}`;
   if (e.state === "auth_required")
     return `hey: MCP server ${e.server} needs a sign-in, its tools are left out (${e.error ?? "it answers HTTP 401"}); sign in with ${signInHint(e.server)}`;
+  if (e.state === "not_ready") return `hey: MCP server ${e.server} ${e.error ?? "was not ready in time"}`;
   return `hey: MCP server ${e.server} stopped: ${e.error ?? "unknown reason"}`;
 }
 
@@ -113,6 +114,8 @@ export function formatStatus(
       lines.push(`  ${s.error}`);
       if (s.stderr) lines.push(`  stderr: ${stderrLines(s.stderr, 3).join("\n          ")}`);
     }
+    // still starting, but its last start failed: that is what the user needs, not "connecting" alone
+    if (s.state === "connecting" && s.failedBefore !== undefined) lines.push(`  ${failedBeforeLine(s.failedBefore, s.failedAt)}`);
     if (shown && mine.length) lines.push(`  ${mine.map((t) => `${t.name} ~${n(t.tokens)}`).join(", ")}`);
     if (shown && left.length) lines.push(`  not offered: ${byReason(left)}`);
     if (s.unsupported) lines.push(`  asked hey for ${s.unsupported.join(" and ")}, which hey does not support: its tools that need it fail`);
@@ -125,6 +128,13 @@ export function formatStatus(
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
+
+/** `its last start failed 4 min ago: why; tried again now (this run did not wait for it)`; `now` for tests. */
+export function failedBeforeLine(why: string, at: number | undefined, now = Date.now()): string {
+  const s = at === undefined ? undefined : Math.max(0, Math.round((now - at) / 1000));
+  const ago = s === undefined ? "" : s < 90 ? ` ${s} s ago` : s < 5400 ? ` ${Math.round(s / 60)} min ago` : ` ${Math.round(s / 3600)} h ago`;
+  return `its last start failed${ago}${why ? `: ${why}` : ""}; tried again now (this run did not wait for it)`;
+}
 const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
 
 /**

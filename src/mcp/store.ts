@@ -36,6 +36,8 @@ export interface ToolStore {
    * with no list cached (markFailed; "" when no reason was recorded); undefined when it did not
    */
   failedLast(settings: McpServerSettings): string | undefined;
+  /** when that failure was recorded (milliseconds since the epoch), while failedLast holds it; undefined otherwise */
+  failedWhen(settings: McpServerSettings): number | undefined;
   /** records that this configuration failed to start and `why`, unless a list of it is cached (kept: its tools stay offered); never throws */
   markFailed(settings: McpServerSettings, why?: string): Promise<void>;
   /**
@@ -132,6 +134,10 @@ export function createToolStore(cacheDir: string): ToolStore {
       // an old failure is not held against the server: one that failed once, then starts too slowly for short runs to list it, is waited for again
       const held = typeof failed === "string" && Date.now() - Date.parse(failed) < FAILURE_HELD_MS && read(fileOf(settings)) === undefined;
       return held ? (typeof data?.error === "string" ? data.error : "") : undefined;
+    },
+    failedWhen(settings) {
+      const failed = json(fileOf(settings))?.failed;
+      return this.failedLast(settings) === undefined || typeof failed !== "string" ? undefined : Date.parse(failed);
     },
     markFailed(settings, why) {
       const file = fileOf(settings);

@@ -1,84 +1,173 @@
-// The most tools one request may carry, where a vendor's API has a cap: over it, every request of
-// the run is refused, so three servers of 120 tools each make hey unusable on OpenAI until some are
-// left out. The user is told when a request first goes over it — how many tools each server
-// offers, and a way to come under it with `[mcp.NAME]` keys (`enabled = false`, `tools = [...]`) —
-// and the API's 400 says the same. The heavy-tools warning (heavy-tools.ts) weighs tokens, not
-// counts: a server of many small tools passes it. Pure.
+// The most tools one request may carry, where a vendor's API has a cap: over it, the API refuses
+// every request of the run (15 servers of 20 tools ended every OpenAI session at its first
+// message). A request over it carries hey's own tools, then the MCP servers' in configuration
+// order up to the cap; the first such request says which servers' tools were left out and how to
+// choose (`[mcp.NAME]` `tools` / `exclude_tools`, `enabled = false`), and a call to a left-out tool
+// reads why it is not offered. A request the API refuses over one MCP tool's schema is sent again
+// without that tool (schema-refusal.ts finds it). The heavy-tools warning (heavy-tools.ts) weighs tokens, not counts:
+// a server of many small tools passes it. Pure.
 import type { Protocol } from "../kernel/ir.ts";
-import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
+import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
+import type { Tool } from "../kernel/tool.ts";
+import { refusalWords, refusedTools, statedToolCap } from "./schema-refusal.ts";
+
+/** A vendor API's cap on the tools of one request. */
+export interface ToolCap {
+  max: number;
+  api: string;
+}
 
 /**
- * The caps, by wire protocol. OpenAI's Chat Completions and Responses APIs answer 400 `Invalid
- * 'tools': array too long. Expected an array with maximum length 128`; Google documents "Maximum
- * 64 function declarations" for Gemini (the Vertex AI and Firebase Tool references). Anthropic's
- * Messages API documents none.
+ * The cap of the API at `baseUrl` speaking `protocol`, undefined when it has none known. OpenAI's
+ * Chat Completions and Responses APIs answer 400 `Invalid 'tools': array too long. Expected an
+ * array with maximum length 128` (so does Azure OpenAI); a local server on the same protocol
+ * (Ollama, vLLM, llama.cpp) takes more, and is not capped. Gemini's API answers 400 `At most 512
+ * function declarations can be specified` (google-gemini/gemini-cli issues 19083 and 25440; its
+ * references said 64, then 128, which the live API does not enforce), wherever the protocol is
+ * spoken — a proxy passes it on. Anthropic's Messages API documents none.
  */
-export const TOOL_CAPS: Partial<Record<Protocol, { max: number; api: string }>> = {
-  openai: { max: 128, api: "OpenAI's API" },
-  responses: { max: 128, api: "OpenAI's API" },
-  google: { max: 64, api: "Gemini's API (as documented)" },
-};
+export function capFor(protocol: Protocol, baseUrl: string): ToolCap | undefined {
+  if (protocol === "google") return { max: 512, api: "Gemini's API" };
+  if (protocol !== "openai" && protocol !== "responses") return undefined;
+  const host = hostOf(baseUrl);
+  return host === "api.openai.com" || host.endsWith(".openai.azure.com") ? { max: 128, api: "OpenAI's API" } : undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+}
 
 /** A tool of a request: its name, and the MCP server that supplies it (none for hey's own). */
 type Offered = { name: string; server?: string | undefined };
 
 /**
- * Why `tools` are more than `protocol` takes in one request, with each server's count and a way
- * under the cap; undefined when they are not (or the protocol has no cap).
+ * The tools of `tools` a request over `cap` carries — hey's own, then the MCP tools in their order
+ * (the configuration's) up to the cap — and the line that says what was left out and how to
+ * choose; undefined when they are within it (or there is no cap).
  */
-export function overCap(protocol: Protocol, tools: readonly Offered[]): string | undefined {
-  const cap = TOOL_CAPS[protocol];
+export function overCap(cap: ToolCap | undefined, tools: readonly Offered[]): { kept: Set<string>; why: string } | undefined {
   if (!cap || tools.length <= cap.max) return undefined;
-  const by = new Map<string, number>();
-  for (const t of tools) if (t.server !== undefined) by.set(t.server, (by.get(t.server) ?? 0) + 1);
-  const servers = [...by].sort((a, b) => b[1] - a[1]);
-  const own = tools.length - servers.reduce((a, [, n]) => a + n, 0);
-  const over = tools.length - cap.max;
-  const head = `a request offers ${tools.length} tools, more than the ${cap.max} ${cap.api} takes (it refuses every request over it)`;
-  const counts = `${servers.map(([s, n]) => `${s} ${n}`).join(", ")}; hey's own ${own}`;
-  return `${head}: MCP servers ${counts}. Leave out at least ${over}: ${wayUnder(servers, over)}`;
-}
-
-/** The fewest servers to turn off (largest first), then how many tools of the next to keep; always a way that comes under. */
-function wayUnder(servers: readonly [string, number][], over: number): string {
-  const off: string[] = [];
-  let left = over;
-  for (const [server, n] of servers) {
-    if (n > left) {
-      const keep = `in [mcp.${server}] tools = [...] naming at most ${n - left} of its ${n} (or exclude_tools naming ${left})`;
-      return off.length ? `enabled = false in ${tables(off)}, and ${keep}` : `${keep}, or enabled = false`;
-    }
-    off.push(server);
-    left -= n;
-    if (left === 0) break;
+  const own = tools.filter((t) => t.server === undefined);
+  const kept = new Set([...own, ...tools.filter((t) => t.server !== undefined)].slice(0, cap.max).map((t) => t.name));
+  const by = new Map<string, { all: number; out: number }>();
+  for (const t of tools) {
+    if (t.server === undefined) continue;
+    const n = by.get(t.server) ?? { all: 0, out: 0 };
+    n.all++;
+    if (!kept.has(t.name)) n.out++;
+    by.set(t.server, n);
   }
-  return left > 0 ? `even with every server off, hey's own tools are too many (enabled = false in ${tables(off)})` : `enabled = false in ${tables(off)}`;
+  const out = [...by].filter(([, n]) => n.out > 0).map(([s, n]) => (n.out === n.all ? `${s} (all ${n.all})` : `${s} (${n.out} of its ${n.all})`));
+  const head = `a request would offer ${tools.length} tools, more than the ${cap.max} ${cap.api} takes in one (it refuses every request over it)`;
+  const sent = `requests carry hey's own ${own.length} and the MCP servers' tools in config order up to it`;
+  const choose = "choose which with [mcp.NAME] tools = [...] (the ones to keep) or exclude_tools = [...], or enabled = false for a server not needed here";
+  return { kept, why: `${head}: ${sent}, leaving out ${tools.length - kept.size} of ${out.join(", ")}; ${choose}` };
 }
 
-const tables = (servers: readonly string[]) => servers.map((s) => `[mcp.${s}]`).join(" and ");
+/** A request refused over tools (their schemas, or their count) is sent again at most this many times, each time without others. */
+const RESENDS = 3;
 
 /**
- * `provider`, which says once (`ports.warn`) that a request offers more tools than its protocol
- * takes, and whose 400 to such a request says it too, after the API's words. `ports.serverOf(name)`:
- * the MCP server of a tool, undefined for hey's own.
+ * What a run's requests may not carry. `wrap` gives a provider whose requests over its API's cap
+ * (capFor `baseUrl`) carry only the tools overCap keeps, saying so once (a `notice`: stderr, and
+ * the JSON stream) each time what is left out changes; and whose request the API refuses (400)
+ * over an MCP tool's schema, naming it (schema-refusal.ts), is sent again at once without that
+ * tool, which is left out for the rest of the session, said with the `[mcp.SERVER]
+ * exclude_tools` line that leaves it out for good — a 400 ran nothing and billed nothing, and
+ * every request would fail alike. A refusal naming hey's own tool is thrown with its name added. An
+ * endpoint with no cap known that refuses the count (`array too long … maximum length 128`: a
+ * gateway in front of OpenAI's API) gets the request again within the cap it stated, and every
+ * later one.
+ * `guard` gives a tool that, when left out so, answers a call with why instead of running.
+ * `originOf(name)`: the MCP server and its own name of a tool, undefined for hey's own.
  */
-export function withToolCap(provider: Provider, ports: { serverOf(name: string): string | undefined; warn(line: string): void }): Provider {
+export function createToolCap(ports: { originOf(name: string): { server: string; name: string } | undefined }): {
+  wrap(provider: Provider, baseUrl: string): Provider;
+  guard(tool: Tool): Tool;
+} {
+  let left = new Map<string, string>(); // the last request's tools left out over the cap, each with why
+  const refused = new Map<string, string>(); // tools whose schema the API refused: left out for the session
   let said: string | undefined;
+  const serverOf = (name: string) => ports.originOf(name)?.server;
   return {
-    ...identityOf(provider), // its name too: the opaque data of its answers goes back to it alone
-    async *stream(request, signal) {
-      const why = overCap(
-        provider.protocol,
-        request.tools.map((t) => ({ name: t.name, server: ports.serverOf(t.name) })),
-      );
-      if (why && why !== said) ports.warn((said = why));
-      try {
-        yield* provider.stream(request, signal);
-      } catch (e) {
-        if (!why || !(e instanceof ProviderError) || e.kind !== "bad_request") throw e;
-        throw new ProviderError("bad_request", `${e.message} (hey: ${why})`, { ...(e.status !== undefined ? { status: e.status } : {}), cause: e });
-      }
+    wrap(provider, baseUrl) {
+      // the API's documented cap, or one an endpoint stated in a 400 (a gateway in front of OpenAI's API): kept for the provider
+      let cap = capFor(provider.protocol, baseUrl);
+      /** `tools` as a request under `cap` carries them, and the notice to give first (once per change of what is left out) */
+      const fit = (tools: ModelRequest["tools"]): { sent: ModelRequest["tools"]; notice?: StreamEvent } => {
+        const over = overCap(
+          cap,
+          tools.map((t) => ({ name: t.name, server: serverOf(t.name) })),
+        );
+        left = new Map();
+        if (!over) return { sent: tools };
+        for (const t of tools) if (!over.kept.has(t.name)) left.set(t.name, `${t.name} is not offered: ${over.why}`);
+        const sent = tools.filter((t) => over.kept.has(t.name));
+        return over.why === said ? { sent } : { sent, notice: { type: "notice", message: (said = over.why) } };
+      };
+      return {
+        ...identityOf(provider), // its name too: the opaque data of its answers goes back to it alone
+        async *stream(request, signal) {
+          let { sent, notice } = fit(request.tools.filter((t) => !refused.has(t.name)));
+          for (let tries = 0; ; tries++) {
+            if (notice) yield notice;
+            let started = false;
+            try {
+              for await (const e of provider.stream({ ...request, tools: sent }, signal)) yield ((started = true), e);
+              return;
+            } catch (e) {
+              if (started || !(e instanceof ProviderError) || e.kind !== "bad_request" || tries >= RESENDS) throw e;
+              const stated = statedToolCap(e.message); // `array too long … maximum length 128`: that endpoint's cap, learned
+              if (stated !== undefined && stated < sent.length) {
+                cap = { max: stated, api: "the endpoint" };
+                ({ sent, notice } = fit(request.tools.filter((t) => !refused.has(t.name))));
+                continue;
+              }
+              const named = refusedTools(e.message, sent);
+              const mcp = named.filter((n) => ports.originOf(n) !== undefined);
+              if (mcp.length === 0) throw named.length ? withNames(e, named, ports.originOf) : e;
+              const words = refusalWords(e.message);
+              for (const n of mcp) refused.set(n, `${n} is not offered: the model's API refused its input schema (${words})`);
+              notice = { type: "notice", message: leftOutLine(mcp, words, ports.originOf) };
+              sent = sent.filter((t) => !refused.has(t.name));
+            }
+          }
+        },
+        ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
+      };
     },
-    ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
+    guard(tool) {
+      const why = refused.get(tool.name) ?? left.get(tool.name);
+      return why === undefined ? tool : { ...tool, run: async () => ({ output: why, isError: true }) };
+    },
   };
+}
+
+type OriginOf = (name: string) => { server: string; name: string } | undefined;
+
+/** `MCP server weird's tool nullable_array`, or `hey's own edit`. */
+const toolWords = (name: string, originOf: OriginOf) => {
+  const o = originOf(name);
+  return o ? `MCP server ${o.server}'s tool ${o.name}${o.name === name ? "" : ` (offered as ${name})`}` : `hey's own ${name}`;
+};
+
+/** What the notice says of MCP tools left out over their schemas, with the lines that leave them out for good. */
+function leftOutLine(names: readonly string[], words: string, originOf: OriginOf): string {
+  const by = new Map<string, string[]>();
+  for (const n of names) {
+    const o = originOf(n)!;
+    by.set(o.server, [...(by.get(o.server) ?? []), o.name]);
+  }
+  const keys = [...by].map(([server, own]) => `exclude_tools = [${own.map((x) => JSON.stringify(x)).join(", ")}] in [mcp.${server}]`).join(", ");
+  return `the model's API refused the request over the input schema of ${names.map((n) => toolWords(n, originOf)).join(", ")} (${words}); sent again without it, and it is left out for this session. To leave it out for good: ${keys}`;
+}
+
+/** The refusal with the tools it names added after the API's words. */
+function withNames(e: ProviderError, names: readonly string[], originOf: OriginOf): ProviderError {
+  const which = names.map((n) => toolWords(n, originOf)).join(", ");
+  return new ProviderError("bad_request", `${e.message} (hey: that is ${which})`, { ...(e.status !== undefined ? { status: e.status } : {}), cause: e });
 }

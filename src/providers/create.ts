@@ -8,6 +8,7 @@ import { isUnknownHost, NetError } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
 import { fittingDocuments } from "./document-fit.ts";
+import { takesPdfs } from "./documents.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
 import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
@@ -27,7 +28,8 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   );
   const { proxy, ...adapterOptions } = opts;
   const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
-  const provider = fittingDocuments(fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl })));
+  const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
+  const provider = fittingDocuments(fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl })), opts.protocol !== "openai" || takesPdfs(host));
   return namedFailures(
     opts.name === undefined ? provider : { ...provider, name: opts.name },
     opts.baseUrl,

@@ -9,6 +9,7 @@ import type { ContentBlock, DocumentPart, Message, Protocol } from "../kernel/ir
 import { identityOf, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream } from "./common.ts";
 import { documentLine } from "./documents.ts";
+import { reckonedPages } from "../fs/pdf-bytes.ts";
 
 /** What an API takes of PDFs in one request. */
 export interface DocumentRules {
@@ -20,8 +21,6 @@ export interface DocumentRules {
 const MB = 1024 * 1024;
 /** Room left in a request for what is not a PDF (tools, JSON around the text), besides the text counted. */
 const REQUEST_MARGIN_BYTES = 512 * 1024;
-/** A PDF whose pages were not counted is reckoned a page per this many bytes of base64 (as context/passes.ts weighs it). */
-const PAGE_BASE64 = 100 * 1024;
 
 /**
  * Anthropic's (docs.claude.com "PDF support": 100 pages and 32 MB a request), Gemini's (1,000 pages;
@@ -33,16 +32,20 @@ export function documentRulesOf(protocol: Protocol): DocumentRules {
   return { who: "the API", pages: 100, requestBytes: 32 * MB };
 }
 
-/** How an API refuses a request for its PDFs: Anthropic's "A maximum of 100 PDF pages may be provided", "The PDF specified could not be processed"… */
-const PDFS_REFUSED = /\bPDF\b/i;
+/**
+ * How an API refuses a request for the pages, size or number of its PDFs: Anthropic's "A maximum of
+ * 100 PDF pages may be provided", Gemini's "The request's total referenced files bytes are too large
+ * to be read". Not any 400 that says "PDF" (a tool named for PDFs, a damaged one): leaving out the
+ * oldest PDF would not answer those.
+ */
+const PDFS_TOO_MANY =
+  /\b(?:maximum|max|limit|too (?:many|large|big)|exceed(?:s|ed)?)\b[^\n.]{0,80}\bPDFs?\b|\bPDFs?\b[^\n.]{0,80}\b(?:pages?|too (?:many|large|big)|exceed(?:s|ed)?|limit|size)\b|total referenced files bytes are too large/i;
 
 const documentsOf = (messages: readonly Message[]): DocumentPart[] =>
   messages.flatMap((m) => m.content.filter((p): p is DocumentPart => p.type === "document"));
 
 /** A PDF's identity across requests (the same bytes are the same PDF). */
 const documentKey = (p: DocumentPart) => `${p.name}:${p.data.length}:${p.data.slice(-48)}`;
-
-const pagesOf = (p: DocumentPart) => p.pages ?? Math.ceil(p.data.length / PAGE_BASE64);
 
 /**
  * `request` with the PDFs `rules` leave no room for, and those `left` names (refused), as lines; the
@@ -64,11 +67,11 @@ export function fitDocuments(
     const key = documentKey(p);
     const reason = left.get(key);
     if (reason) omitted.set(key, reason);
-    else if (pages + pagesOf(p) > rules.pages)
+    else if (pages + reckonedPages(p) > rules.pages)
       omitted.set(key, `left out to keep the request within the ${rules.pages} PDF pages ${rules.who} takes; the oldest PDFs go first`);
     else if (bytes + p.data.length > room)
       omitted.set(key, `left out to keep the request under the ${Math.round(rules.requestBytes / MB)} MB ${rules.who} takes; the oldest PDFs go first`);
-    else [pages, bytes] = [pages + pagesOf(p), bytes + p.data.length];
+    else [pages, bytes] = [pages + reckonedPages(p), bytes + p.data.length];
   }
   if (omitted.size === 0) return { request, omitted };
   const messages = request.messages.map((m) => {
@@ -84,9 +87,12 @@ export function fitDocuments(
 
 /**
  * `provider`, its requests' PDFs fitted to what its API takes (see the head of this file). Each PDF
- * left out is told once as a `notice`. Throws what `provider` throws otherwise.
+ * left out is told once as a `notice`. Throws what `provider` throws otherwise. `sendsPdfs` false (a
+ * chat-completions endpoint that takes none: Ollama, vLLM): every PDF goes as a line anyway, so
+ * `provider` itself, with no notice of limits it never meets.
  */
-export function fittingDocuments(provider: Provider): Provider {
+export function fittingDocuments(provider: Provider, sendsPdfs = true): Provider {
+  if (!sendsPdfs) return provider;
   const rules = documentRulesOf(provider.protocol);
   const left = new Map<string, string>();
   const told = new Set<string>();
@@ -97,7 +103,7 @@ export function fittingDocuments(provider: Provider): Provider {
       yield* adaptingStream(
         () => provider.stream(fitDocuments(request, rules, left).request, signal),
         (e) => {
-          const oldest = PDFS_REFUSED.test(e.message) ? documentsOf(fitDocuments(request, rules, left).request.messages)[0] : undefined;
+          const oldest = PDFS_TOO_MANY.test(e.message) ? documentsOf(fitDocuments(request, rules, left).request.messages)[0] : undefined;
           if (!oldest) return false;
           const reason = `the API refused it: ${e.message.replace(/^request rejected \(\d+\): /, "").slice(0, 120)}`;
           left.set(documentKey(oldest), reason);

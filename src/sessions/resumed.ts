@@ -1,5 +1,6 @@
 // What a loaded session (reader.ts) gives the agent that goes on with it: pure choices about which
 // of what the session learned still holds for the model the resumed run uses.
+import type { ConfigFlags } from "../config/settings.ts";
 import type { LoadedSession } from "./reader.ts";
 
 /**
@@ -34,4 +35,12 @@ export function endedJobsNote(session: LoadedSession): string | undefined {
   if (!jobs?.length) return undefined;
   const named = jobs.map((j) => `\`${j.length > 80 ? `${j.slice(0, 79)}…` : j}\``).join(", ");
   return `[hey: this is a new run of hey; the job${jobs.length === 1 ? "" : "s"} the last run left running ended with it: ${named}; start again what is still needed]`;
+}
+
+/** The flags of a run that continues `session`: its model and effort are one more layer of the choice (ConfigFlags.session). */
+export function withSession(flags: ConfigFlags, session: LoadedSession | undefined): ConfigFlags {
+  const { session: _earlier, ...rest } = flags;
+  if (!session?.model) return rest;
+  const { provider, model, effort } = session.model;
+  return { ...rest, session: { provider, model, ...(effort === undefined ? {} : { effort }) } };
 }

@@ -40,6 +40,8 @@ export interface BashToolOptions {
   session?: string;
   /** told (a `hey: ` line, once a run each) what the user should know of how commands run: unguarded, full outputs not kept; never throws */
   notice?: (line: string) => void;
+  /** what a saved full output hides (command-result.ts OutputKeeping) */
+  hide?: (text: string) => string;
 }
 
 type Env = Record<string, string | undefined>;

@@ -13,6 +13,7 @@ import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
+import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
 
@@ -30,6 +31,8 @@ export interface OutputKeeping {
   raw: boolean;
   /** where full outputs go, created 0700 when first needed */
   outputDir: string;
+  /** what the saved full output hides, as the result does (the secrets hey knows, shaped ones when on); none: kept as printed */
+  hide?: (text: string) => string;
 }
 
 /**
@@ -125,7 +128,7 @@ export async function commandResult(
   const nul = shown.stdout.nul || shown.stderr.nul;
   if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
   if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0 || nul) {
-    const saved = await saveFullOutput(opts.files.full, run, exitCode);
+    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide);
     output += `\n${saved.note}`;
     const notice = saved.error === undefined ? undefined : unsavedNotice(opts.outputDir, saved.error); // the user is told too, once a run
     if (notice) opts.notice?.(notice);
@@ -190,23 +193,28 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
 
 /**
  * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
- * there, not copied); says where, or why not. Spill files never outlive the call.
+ * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. Spill files never outlive the call.
  */
-async function saveFullOutput(path: string, run: Finished, exitCode: number): Promise<{ note: string; error?: string }> {
+async function saveFullOutput(path: string, run: Finished, exitCode: number, hide?: (text: string) => string): Promise<{ note: string; error?: string }> {
   const { stdout, stderr } = run;
   try {
     const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
     if (lost) throw new Error(lost.spillError ?? "not kept");
     ensurePrivateDir(join(path, ".."));
-    if (stdout.spill) await rename(stdout.spill, path);
+    const moved = stdout.spill !== undefined && hide === undefined;
+    if (moved) await rename(stdout.spill!, path);
     // 0600 and O_EXCL: output can hold secrets
-    const file = await open(path, stdout.spill ? "a" : "wx", 0o600);
+    const file = await open(path, moved ? "a" : "wx", 0o600);
+    const put = async (c: Captured) => {
+      if (c.spill) for await (const chunk of hide ? hiddenChunks(fileChunks(c.spill), hide) : fileChunks(c.spill)) await file.write(chunk);
+      else if (c.raw) await file.write(hide ? hiddenBytes(c.raw, hide) : c.raw);
+      else await file.write(hide ? hide(c.head) : c.head);
+    };
     try {
-      if (!stdout.spill) await (stdout.raw ? file.write(stdout.raw) : file.write(stdout.head));
+      if (!moved) await put(stdout);
       if (stderr.bytes > 0) {
         await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
-        if (!stderr.spill) await (stderr.raw ? file.write(stderr.raw) : file.write(stderr.head));
-        else for await (const chunk of fileChunks(stderr.spill)) await file.write(chunk);
+        await put(stderr);
       }
       await file.write(`\n[exit code ${exitCode}]\n`);
     } finally {

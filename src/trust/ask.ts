@@ -1,5 +1,6 @@
 // The REPL's questions before the first turn (SPEC §15 trust, issue 24 approvals), on the terminal.
 import * as readline from "node:readline";
+import { onJobControl, stopJob } from "../ui/signals.ts";
 
 /** Keys queued in the terminal come at the first read: ample for that, too short to be felt. */
 const EARLY_INPUT_MS = 30;
@@ -9,7 +10,9 @@ const EARLY_INPUT_MS = 30;
  * of several lines is printed and only its last line is the prompt: readline redraws a prompt of
  * several lines twice. Keys typed before the question was drawn (a `!git status` typed while hey
  * started) do not answer it: they are set aside first and given back to stdin after the answer,
- * for the prompt that follows (type-ahead, kept).
+ * for the prompt that follows (type-ahead, kept). Ctrl-Z (or a SIGTSTP from outside) stops hey
+ * with the terminal as the shell left it; after `fg` (or a SIGSTOP's SIGCONT) the question is shown
+ * again with what was typed of the answer, and still waits.
  */
 export async function askLine(question: string): Promise<string | undefined> {
   const early = await setAside();
@@ -19,9 +22,31 @@ export async function askLine(question: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
     let answered = false;
+    const raw = (on: boolean) => {
+      try {
+        if (process.stdin.isTTY) process.stdin.setRawMode(on);
+      } catch {}
+    };
+    // raw mode set again even where the runtime thinks it still is (the shell changed it), then the
+    // question redrawn where the cursor is
+    const again = () => {
+      raw(false);
+      raw(true);
+      rl.prompt(true);
+    };
+    // readline's own Ctrl-Z leaves nothing to keep hey running after `fg`: the run would end unfinished
+    const stop = () => {
+      raw(false);
+      process.stdout.write("\n");
+      stopJob();
+      again();
+    };
+    rl.on("SIGTSTP", stop);
+    const offJobControl = onJobControl(stop, again);
     const done = (value: string | undefined) => {
       if (answered) return;
       answered = true;
+      offJobControl();
       rl.close();
       if (early.length > 0) process.stdin.unshift(early);
       if (value === undefined) process.stdout.write("\n");

@@ -23,6 +23,12 @@ export function compactionLine(e: Compaction): string {
   }
   const failed = e.error ? `; ${visible(e.error)}` : "";
   const what = [e.left_out || !texts ? "older messages left out" : "", texts].filter(Boolean).join(" and ");
+  if (e.fixed_tokens !== undefined && e.budget_tokens !== undefined) {
+    // the fixed part fills the budget: no trim of the conversation can bring the request under it
+    const tools = e.tool_tokens === undefined ? "" : ` (tool schemas ~${count(e.tool_tokens)})`;
+    const head = `context: the system prompt and tools take ~${count(e.fixed_tokens)} tokens${tools} of the ${count(e.budget_tokens)}-token budget, so requests go past it to keep the conversation half of it`;
+    return `${head}; ${what} (${sizes}); /mcp (hey mcp list) shows what each MCP server's tools take${failed}`;
+  }
   if (!smaller) return `context: over the budget; ${what}, which did not make the context smaller (${sizes})${failed}`;
   return `context: ${what} to fit the budget (${sizes})${failed}`;
 }

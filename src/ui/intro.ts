@@ -2,10 +2,11 @@
 // exchange of a resumed session, and the numbered list `/resume` picks from. Pure.
 import { SUMMARY_ID } from "../context/passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
+import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
 import { typedSkillLine } from "../skills/catalog.ts";
 import { createTextStream } from "./markdown.ts";
-import { toolLine } from "./tool-lines.ts";
+import { pastStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { cutToWidth } from "./wrap.ts";
 
@@ -76,7 +77,13 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   // a summary that stands for earlier work in a resumed history is no question the user asked
   const asked = messages.findLastIndex((m) => m.role === "user" && !m.id.startsWith(SUMMARY_ID) && textOf(m).trim() !== "");
   if (asked < 0) return "";
-  const answer = messages.slice(asked + 1).findLast((m) => m.role === "assistant" && textOf(m).trim() !== "");
+  const said = (m: Message, i: number) => i > asked && m.role === "assistant" && textOf(m).trim() !== "";
+  let at = messages.findLastIndex(said);
+  // the user stopped it after its calls, before it said more (`[interrupted by the user]`): the calls are said, then that
+  const stop = at >= 0 && cutBeforeAnswer(messages[at]!) && messages.slice(asked + 1, at).some((m) => m.toolCalls?.length) ? messages[at] : undefined;
+  if (stop) at = messages.findLastIndex((m, i) => i < at && said(m, i));
+  const stopped = stop ? [dim(textOf(stop), format.color)] : [];
+  const answer = at < 0 ? undefined : messages[at];
   const cap = (lines: string[], max: number, fromEnd: boolean) => {
     if (lines.length <= max) return lines;
     // a question's start and its last line: after a paste, what the user asked of it is often at the end
@@ -87,24 +94,27 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
   const question = cap(visible((typedSkillLine(text) ?? text).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
     dim((i === 0 ? prompt : "  ") + l, format.color),
   );
-  if (!answer) return [...question, ...unanswered(messages.slice(asked + 1), format.color)].join("\n") + "\n";
+  if (!answer) return [...question, ...unanswered(messages.slice(asked + 1), format.color), ...stopped].join("\n") + "\n";
   // rendered whole, then cut: a fence or a list cut off at its start would render wrong; every rendered line closes its styles
   const stream = createTextStream({ width: () => format.columns, stringWidth: format.stringWidth, markdown: format.color });
   const rendered = (stream.push(visible(textOf(answer).trim())) + stream.finish()).replace(/\n$/, "");
   const shown = cap(rendered.split("\n"), PAST_ANSWER_LINES, true).map((l) => (l.startsWith(DIM) ? l : dimRendered(l, format.color)));
-  return [...question, ...shown].join("\n") + "\n";
+  // words before calls that never got an answer after them (the terminal closed while one ran): the calls are said too
+  return [...question, ...shown, ...unanswered(messages.slice(at), format.color), ...stopped].join("\n") + "\n";
 }
 
 /**
  * The work after a question that got no answer yet (a turn interrupted in its tools, hey stopped
- * mid-task): how many calls were made and the last one, dim; nothing when none was.
+ * mid-task): how many calls were made and the last one with how it ended, dim; nothing when none was.
  */
 function unanswered(after: readonly Message[], color: boolean): string[] {
   const calls = after.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
   const last = calls.at(-1);
   if (!last) return [];
   const many = calls.length === 1 ? "1 tool call" : `${calls.length} tool calls`;
-  return [dim(`  ${many}, no answer yet; the last: ${visible(toolLine(last.name, last.arguments))}`, color)];
+  const result = after.find((m) => m.role === "tool" && m.toolCallId === last.id);
+  const status = result ? ` ${pastStatus(last.name, !result.isError, visible(textOf(result)), last.arguments)}` : "";
+  return [dim(`  ${many}, no answer yet; the last: ${visible(toolLine(last.name, last.arguments))}${status}`, color)];
 }
 
 /** What `/resume`, `/sessions` and `hey --sessions` show before the first prompt of a session another hey has open. */

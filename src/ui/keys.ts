@@ -33,7 +33,8 @@ export type KeyName =
 export type Key =
   | { type: "text"; text: string }
   | { type: "paste"; text: string }
-  | { type: "key"; name: KeyName }
+  /** `alt`: the character after an ESC that made this key an Alt one (Alt-b), which may also have been Esc then that key, typed quickly */
+  | { type: "key"; name: KeyName; alt?: string }
   /** the terminal's answer to a cursor position request (CSI 6n): row and column from 1 */
   | { type: "cursorAt"; row: number; col: number };
 
@@ -123,14 +124,19 @@ const CSI: Record<string, KeyName> = {
   "27;5;13~": "newline",
 };
 
-/** Alt+key (ESC then the key). */
+/** What follows ESC O from a terminal: arrows, Home and End (cursor keys mode), F1-F4. */
+const SS3_FINALS = "ABCDFHPQRS";
+
+/** Alt+key (ESC then the key); ESC then another key is Escape, then that key. */
 const ALT: Record<string, KeyName> = { b: "wordLeft", f: "wordRight", d: "deleteWordRight", "\x7f": "deleteWordLeft", "\r": "newline" };
 
 /**
  * The keys in `input`. An escape sequence cut off at the end is returned in `rest` to be fed
  * again with the next input; with `final` (nothing more came for a moment) a lone ESC is the
  * Escape key. A paste whose end marker has not arrived yet stays in `rest` whole (see pasteEnd
- * for one that holds an end marker of its own). Unknown sequences are dropped.
+ * for one that holds an end marker of its own). Unknown sequences are dropped; ESC then a key that
+ * is no Alt binding is Escape and then that key (Esc followed quickly by a letter: the letter is
+ * not lost).
  */
 export function parseKeys(input: string, final = false): { keys: Key[]; rest: string } {
   const keys: Key[] = [];
@@ -173,8 +179,13 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
         const f = input[i + 2];
         if (f === undefined) {
           if (!final) return { keys, rest: input.slice(i) };
-          keys.push({ type: "key", name: "escape" });
-          i += 2;
+          keys.push({ type: "key", name: "escape" }); // and the O typed after it, kept
+          i += 1;
+          continue;
+        }
+        if (!SS3_FINALS.includes(f)) {
+          keys.push({ type: "key", name: "escape" }); // Esc, then "Oh…" typed quickly: no sequence a terminal sends
+          i += 1;
           continue;
         }
         const name = CSI[f];
@@ -188,8 +199,13 @@ export function parseKeys(input: string, final = false): { keys: Key[]; rest: st
         continue;
       }
       const alt = ALT[next];
-      if (alt) keys.push({ type: "key", name: alt });
-      i += 2;
+      if (alt) {
+        keys.push({ type: "key", name: alt, alt: next });
+        i += 2;
+      } else {
+        keys.push({ type: "key", name: "escape" });
+        i += 1;
+      }
       continue;
     }
     const control = CONTROL[c];

@@ -253,3 +253,20 @@ export function createTextStream(fmt: TextFormat): TextStream {
  * terminal moves one that does not fit to the next row, leaving a blank where a wide one did not fit.
  */
 const wrapped = (col: number, w: number, width: number) => (col + w > width ? w : col + w);
+
+/** Text as it comes: no wrapping, no markdown (stdout is a file or a pipe). */
+export function rawTextStream(): TextStream {
+  let last = "\n";
+  return {
+    push(t) {
+      if (t !== "") last = t;
+      return t;
+    },
+    finish() {
+      const out = last.endsWith("\n") ? "" : "\n";
+      last = "\n";
+      return out;
+    },
+    atLineStart: () => last.endsWith("\n"),
+  };
+}

@@ -176,6 +176,13 @@ export function step(s: ReplState, e: ReplEvent): Step {
 
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
   if (s.mode === "search") return searchKey(s, key, more, now);
+  // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn nobody
+  // moves by words in a line they cannot see, so it is the cancel it looks like, the letter kept
+  if (s.mode === "busy" && key.type === "key" && key.alt !== undefined && PRINTABLE.test(key.alt)) {
+    const cancelled = onKey(s, { type: "key", name: "escape" }, more, now);
+    const typed = onKey(cancelled.state, { type: "text", text: key.alt }, more, now);
+    return { state: typed.state, effects: [...cancelled.effects, ...typed.effects] };
+  }
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
   if (key.type === "cursorAt")
     return { state: { ...s, cursorAsked: false }, effects: s.mode === "busy" && s.cursorAsked ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
@@ -234,6 +241,9 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     }
   }
 }
+
+/** a character that is typed text, not a control (an Alt key's second half) */
+const PRINTABLE = /^[^\x00-\x1f\x7f]$/u;
 
 /** The keys whose cut Ctrl-Y brings back. */
 const KILLS: ReadonlySet<string> = new Set(["killToEnd", "killToStart", "deleteWordLeft", "deleteWordRight"]);

@@ -11,7 +11,7 @@ import { parseKeys, waitsForPaste, type Key } from "./keys.ts";
 import { pasteLabel } from "./paste-fold.ts";
 import { drawnLines, promptRows, reflowedRow, rowMove as rowMoveOf, windowTop, type DrawnLines, type Row } from "./prompt-rows.ts";
 import { drawn, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
-import { exitAfterGrace, onSignals, SIGNAL_EXIT, SIGNAL_REASON, type EndSignal } from "./signals.ts";
+import { exitAfterGrace, onJobControl, onSignals, SIGNAL_EXIT, SIGNAL_REASON, stopJob, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
 import { wrapColumns } from "./wrap.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -202,20 +202,47 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     }
   }
 
-  /** Ctrl-Z: the terminal as the shell left it, hey stopped; after `fg` raw mode again and the line redrawn. */
+  /**
+   * Ctrl-Z, or a SIGTSTP from outside: the terminal as the shell left it, hey stopped; after `fg`
+   * raw mode again and the line redrawn. While a `!` command has the terminal (a Ctrl-Z there
+   * stops it and hey alike) it stays the command's.
+   */
   function suspend(): void {
-    if (drawn(state)) moveBelow();
-    release();
-    try {
-      // the whole process group, as vim does: a wrapper script that started hey (and the MCP servers
-      // it started) stop with it, so the shell sees the job stopped and `fg` continues them all
-      process.kill(0, "SIGTSTP");
-    } catch {}
+    const ours = !lent;
+    if (ours) {
+      if (drawn(state)) moveBelow();
+      release();
+    }
+    stoppedHere = true;
     // here after the shell's `fg` (SIGCONT), or at once when the shell has no job control and the
     // kernel discarded the stop (an orphaned process group)
-    if (restored) return;
+    stopJob();
+    if (!ours || restored) return;
     acquire();
     if (drawn(state)) draw();
+  }
+  /**
+   * SIGCONT: after a stop suspend() made, nothing more (it has taken the terminal back); after a
+   * SIGSTOP (`kill -STOP`, which no program can catch) the shell has set the terminal its own way
+   * meanwhile and written below the line: raw mode again, and the line drawn where the cursor is.
+   */
+  function continued(): void {
+    if (stoppedHere) {
+      stoppedHere = false;
+      return;
+    }
+    if (lent || restored) return;
+    try {
+      if (stdin.isTTY) {
+        stdin.setRawMode(false); // raw already as far as the runtime knows: it would not set it again
+        stdin.setRawMode(true);
+      }
+    } catch {}
+    out(PASTE_ON);
+    if (drawn(state)) {
+      forget();
+      draw();
+    }
   }
 
   async function runLine(line: string): Promise<void> {
@@ -277,6 +304,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const ignore = () => {};
   let offSignals = (_keep?: readonly EndSignal[]) => {};
   let restored = false;
+  let stoppedHere = false; // suspend() stopped hey: the SIGCONT that follows needs nothing more
+  let offJobControl = () => {};
   let lent = false; // a `!` command or the shell (Ctrl-Z) has the terminal
   /** the terminal as it was before hey: keys stop coming, bracketed paste is off */
   function release(): void {
@@ -316,6 +345,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.off("error", onEnd);
     stdin.pause();
     stdout.off("resize", onResize);
+    offJobControl();
     // after a hang-up the SIGHUP that follows must not kill hey (by default) before the session is closed and unlocked
     offSignals(state.signalled === SIGNAL_EXIT.SIGHUP ? ["SIGHUP"] : []);
   }
@@ -327,6 +357,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       interrupt: () => dispatch({ type: "key", key: { type: "key", name: "interrupt" }, more: false, now: Date.now() }), // `kill -INT`: raw mode keeps Ctrl-C from being a signal
       end: (name) => dispatch({ type: "signal", code: SIGNAL_EXIT[name], why: SIGNAL_REASON[name] }),
     });
+    offJobControl = onJobControl(suspend, continued);
     stdout.on("error", ignore);
     stdout.on("resize", onResize);
     if (stdin.isTTY) stdin.setRawMode(true);

@@ -89,3 +89,38 @@ export function guardUnfinishedExit(why: string, stdout: (why: string) => string
     chosen = true;
   };
 }
+
+/**
+ * Stops hey as a job of the shell, as Ctrl-Z in a cooked terminal would: SIGTSTP to hey's whole
+ * process group, as vim does (a wrapper script that started hey, and the MCP servers it started,
+ * stop with it, so the shell sees the job stopped and `fg` continues them all). Returns once
+ * continued (`fg`), or at once when the kernel discarded the stop (a shell without job control:
+ * an orphaned process group). hey's own SIGTSTP listeners (onJobControl) are set aside meanwhile:
+ * with one, the signal would only call it again. Never throws.
+ */
+export function stopJob(): void {
+  const listeners = process.listeners("SIGTSTP");
+  for (const listener of listeners) process.off("SIGTSTP", listener);
+  try {
+    process.kill(0, "SIGTSTP");
+  } catch {}
+  for (const listener of listeners) process.on("SIGTSTP", listener);
+}
+
+/**
+ * Until the returned function is called, hey stops and continues as a program that owns the
+ * terminal must (vim, less, readline): a SIGTSTP from outside (`kill -TSTP`, Ctrl-Z while a `!`
+ * command has the terminal) runs `stop`, which gives the terminal back and calls stopJob; a
+ * SIGCONT (`fg`, `kill -CONT`, also after a SIGSTOP, which cannot be caught and leaves the
+ * terminal to the shell's settings) runs `continued`, which takes the terminal back and draws
+ * again. `stop` and `continued` must not throw.
+ */
+export function onJobControl(stop: () => void, continued: () => void): () => void {
+  if (process.platform === "win32") return () => {}; // no job control signals there
+  process.on("SIGTSTP", stop);
+  process.on("SIGCONT", continued);
+  return () => {
+    process.off("SIGTSTP", stop);
+    process.off("SIGCONT", continued);
+  };
+}

@@ -5,11 +5,12 @@
 // not a terminal it gets only the final answer, and the text of turns that called tools goes to
 // stderr as narration (issue 10 item 4).
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import { createTextStream, type TextStream } from "./markdown.ts";
+import { createTextStream, rawTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
 import { type Before, commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
+import { lineEnd, QUIET_MS } from "./quiet-status.ts";
 import { reflowedRow } from "./prompt-rows.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { parseArguments } from "../kernel/ir.ts";
@@ -35,6 +36,8 @@ export interface TerminalOptions {
   hint?(error: { kind: string; message: string; max_tokens?: number }): string | undefined;
   /** ms clock for the spinner's elapsed seconds */
   now?(): number;
+  /** runs `run` once after `ms` unless the returned function is called first (the quiet status's wait); default: a timer */
+  later?(ms: number, run: () => void): () => void;
 }
 
 /**
@@ -78,10 +81,12 @@ const DIFF_INDENT = "    ";
 export function createTerminalOutput(answer: Stream, info: Stream, opts: TerminalOptions = {}): TerminalOutput {
   const width = opts.stringWidth ?? ((t: string) => [...t].length);
   const now = opts.now ?? Date.now;
+  const later = opts.later ?? ((ms, run) => clearTimeout.bind(null, setTimeout(run, ms).unref()));
+  const end = lineEnd(width); // where the streamed text stands, for a status under it
   // -p with stdout not a terminal: stdout gets the final answer only
   const finalOnly = answer !== info && !answer.tty;
   const textStream = (s: Stream, markdown: boolean): TextStream =>
-    s.tty ? createTextStream({ width: () => s.columns?.() ?? 0, stringWidth: width, markdown: markdown && s.color }) : rawStream();
+    s.tty ? createTextStream({ width: () => s.columns?.() ?? 0, stringWidth: width, markdown: markdown && s.color }) : rawTextStream();
   const text = textStream(answer, true);
   const thought = textStream(info, false);
   const atLineStart = new Map<Stream, boolean>([
@@ -93,6 +98,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     // the reset goes before a final newline, so a style never leaks into the next line's start
     const styled = color && s.color ? (t.endsWith("\n") ? color + t.slice(0, -1) + RESET + "\n" : color + t + RESET) : t;
     s.write(styled);
+    end.wrote(styled);
     atLineStart.set(s, t.endsWith("\n"));
   };
   const endLine = (s: Stream) => {
@@ -120,6 +126,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   const live = new Map<string, string[]>(); // running commands' last lines of output, by call
   let liveDrawn = { widths: [] as number[], columns: 0 }; // the rows of them above the spinner's, as drawn
   let spinWidth = 0; // the spinner's row as drawn: the cursor is at its end
+  let back = ""; // after a status under the text is cleared: what takes the cursor back to where the text stopped
+  let cancelQuiet = () => {};
   /**
    * the live lines above the spinner's row, cut to one row each; the spinner is drawn after them.
    * Commands side by side each show under their own line, in the order they were called (and a
@@ -151,22 +159,31 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     liveDrawn = { widths: [], columns: 0 };
   };
   const stopSpinner = () => {
+    cancelQuiet(); // the caller writes, or a spinner of its own starts
     if (!spinner) return;
     clearInterval(spinner);
     spinner = undefined;
     clearLive(); // the live lines go with it: the scrollback keeps none
+    if (back !== "") info.write(back);
+    back = "";
   };
   /**
    * `start`: when the wait began (a spinner drawn again after a notice keeps counting); `until`: a
-   * wait with a known end (a retry's delay) counts down to it, then the wait for the answer counts up
+   * wait with a known end (a retry's delay) counts down to it, then the wait for the answer counts up;
+   * `under`: drawn under the streamed text, which goes on where it stopped once the spinner is cleared
    */
-  const spin = (label: string, start = now(), until?: number) => {
+  const spin = (label: string, start = now(), until?: number, under?: { below: string; back: string }) => {
     if (!info.tty) return;
     if (spinner && label === spinLabel) return;
     stopSpinner();
-    closeSection();
-    endLine(answer);
-    endLine(info);
+    if (under) {
+      info.write(under.below);
+      back = under.back;
+    } else {
+      closeSection();
+      endLine(answer);
+      endLine(info);
+    }
     spinLabel = label;
     spinStart = start;
     spinUntil = until;
@@ -190,6 +207,16 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     redraw = () => draw(true);
   };
   let redraw = () => {};
+  /** after streamed text or thinking: a stream quiet for QUIET_MS (a stall, a call's arguments coming) shows a status under it */
+  const awaitQuiet = () => {
+    cancelQuiet();
+    if (!info.tty || finalOnly || section === undefined || spinner) return;
+    const since = now();
+    cancelQuiet = later(QUIET_MS, () => {
+      const under = end.status(info.columns?.() ?? 0);
+      if (under && section !== undefined && !spinner) spin("waiting for the model…", since, undefined, under);
+    });
+  };
 
   /** a line of hey's own on `info`, after whatever was streaming */
   const infoLine = (line: string, color?: string) => {
@@ -251,6 +278,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (section === "text") closeSection();
           write(info, shown, DIM);
           section = "thinking";
+          awaitQuiet();
           break;
         }
         case "message":
@@ -271,6 +299,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (event.text.trim() !== "") turnAnswered = true;
           if (!finalOnly) write(answer, shown);
           else turnText += visible(event.text);
+          awaitQuiet();
           break;
         }
         case "tool_call": {
@@ -339,7 +368,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (event.stop_reason === "end" && !turnAnswered && event.turns > 0) infoLine("the model ended without a final answer; its work is above", YELLOW);
           if (event.stop_reason === "max_turns") infoLine("stopped at the turn limit (--max-turns)", YELLOW);
           if (event.stop_reason === "max_run_tokens") {
-            const used = `${event.usage.estimated ? "~" : ""}${count(event.usage.input_tokens + event.usage.output_tokens)}`;
+            const used = `${event.usage.estimated ? "~" : ""}${(event.usage.input_tokens + event.usage.output_tokens).toLocaleString("en-US")}`;
             infoLine(`stopped at the run's token limit (--max-run-tokens): ${used} tokens used, the hand-off included`, YELLOW);
           }
           endLine(info);
@@ -359,31 +388,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   }
 }
 
-/** Text as it comes: no wrapping, no markdown (stdout is a file or a pipe). */
-function rawStream(): TextStream {
-  let last = "\n";
-  return {
-    push(t) {
-      if (t !== "") last = t;
-      return t;
-    },
-    finish() {
-      const out = last.endsWith("\n") ? "" : "\n";
-      last = "\n";
-      return out;
-    },
-    atLineStart: () => last.endsWith("\n"),
-  };
-}
-
 function diffColor(line: string): string {
   if (line.startsWith("+")) return GREEN;
   if (line.startsWith("-")) return RED;
   if (line.startsWith("@@")) return CYAN;
   return DIM;
 }
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;

@@ -110,8 +110,9 @@ export function commandRest(name: string, argsJson: string): string[] {
 export function resultStatus(name: string, ok: boolean, output: string, argsJson = "{}", before?: Before): ResultStatus {
   const bad = (text: string): ResultStatus => ({ ok: false, text: cut(text), diff: [], preview: [] });
   const good = (text: string, diff: string[] = []): ResultStatus => ({ ok: true, text: cut(text), diff, preview: [] });
-  // the kernel's result for a call the turn's interrupt cut short or never ran (a batch's later calls): why is the turn's own line, next
+  // the kernel's result for a call the turn's interrupt cut short, or never started (a batch's later calls): why is the turn's own line, next
   if (!ok && CUT_SHORT.test(output)) return bad("stopped");
+  if (!ok && NOT_STARTED.test(output)) return bad("not run");
   // a call the rules refused ran nothing: their words (one line), not a command's "failed"; a
   // command that ran has its exit code under what it printed, so printing their words reads as failed
   if (!ok && output.startsWith(BLOCKED_PREFIX) && !output.includes("\n")) return bad(output);
@@ -149,6 +150,21 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
     default:
       return good(firstLine(output) || "done");
   }
+}
+
+/**
+ * A past call's result in a few words, for a resumed session's recap (no turn's own line is there
+ * to say why it stopped): ✓ or ✗ and its status, with why a command was stopped
+ * (`✗ stopped (the terminal closed)`).
+ */
+export function pastStatus(name: string, ok: boolean, output: string, argsJson?: string): string {
+  const status = resultStatus(name, ok, output, argsJson);
+  const why =
+    output
+      .split("\n")
+      .map((l) => STOPPED.exec(l)?.[1])
+      .find(Boolean) ?? (CUT_SHORT.test(output) ? output : undefined);
+  return `${status.ok ? "✓" : "✗"} ${status.text}${why && !status.text.includes(why) ? ` (${why})` : ""}`;
 }
 
 /**
@@ -210,6 +226,8 @@ const MARKER =
 /** why bash stopped the command: `[timed out after 2 s; …]`, `[interrupted by user; …]`, `[terminated (SIGTERM); …]` */
 const STOPPED = /^\[([^;\]]*); the process group was killed\]$/;
 const OMITTED = /^… .* omitted …$/;
+/** the kernel's result for a call the interrupt came before (notStarted) */
+const NOT_STARTED = /^not run: .+ before it started$/;
 /** a call's whole result when the turn was cancelled: Ctrl-C's words, or a signal's (`terminated (SIGTERM)`, ui/signals.ts) */
 const CUT_SHORT = new RegExp(`^(?:${INTERRUPTED}|[a-z ]+ \\(SIG[A-Z]+\\))$`);
 /** the one stop that is the call's own and not the turn's: its time ran out */

@@ -4,7 +4,8 @@ import type { Agent } from "../agent.ts";
 import { addUsage, emptyUsage, type Usage } from "../kernel/ir.ts";
 import { cacheHitShare } from "../kernel/output.ts";
 import { SUMMARIZED_BELOW, type ContextView } from "../context/view.ts";
-import { effectiveBudget } from "../context/window.ts";
+import { estimateTokens } from "../context/passes.ts";
+import { effectiveBudget, roomyBudget } from "../context/window.ts";
 
 /** Tokens and requests. */
 export interface Spent {
@@ -38,6 +39,9 @@ export function usageReport(
     .filter((w) => w !== undefined)
     .reduce<number | undefined>((a, w) => (a === undefined ? w : Math.min(a, w)), undefined);
   const budget = effectiveBudget(policy.budgetTokens, window);
+  // the system prompt and tools fill most of the budget: requests are built past it by them (context/window.ts roomyBudget)
+  const built = (v: ContextView) => roomyBudget(budget, v.estimate - estimateTokens(v.messages, agent.context.tokensPerChar), window);
+  const raised = (v: ContextView) => (built(v) > budget ? `; built to what the system prompt and tools take plus half the ${n(budget)}-token budget` : "");
   const learned = agent.context.window !== undefined && (policy.window === undefined || agent.context.window < policy.window);
   const windowNote =
     window === undefined
@@ -71,7 +75,7 @@ export function usageReport(
       ? `last request: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${est(last)}${n(last.output)} out`
       : "last request: none yet",
     view
-      ? `context: ~${n(view.estimate)} of ${n(budget)} tokens (${Math.round((view.estimate / budget) * 100)}%)${windowNote} · ${inSession}`
+      ? `context: ~${n(view.estimate)} of ${n(built(view))} tokens (${Math.round((view.estimate / built(view)) * 100)}%${raised(view)})${windowNote} · ${inSession}`
       : `context: budget ${n(budget)} tokens${windowNote} · ${inSession}`,
     `pruned: ${pruned.join(" · ") || "nothing yet"}`,
   ];

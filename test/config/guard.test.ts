@@ -479,3 +479,45 @@ test("a worktree's file is approved in what its own record or the main checkout'
   // still behind the main checkout: its own record holds
   expect(withMainApprovals(own, main, { mcp: { notes: "v1" }, endpoints: { gw: "https://old.example/v1" }, allow: ["bash: ls"], vars: [a] })).toEqual(own);
 });
+
+describe("a password written in a base_url or [proxy] url is kept hashed in the approvals record", () => {
+  const PW = "basePw_9999abcdef";
+  const withPassword = (password: string, host = "127.0.0.1:8080") =>
+    `[provider.gw]\nbase_url = "http://user:${password}@${host}/v1"\napi_key = "\${GW_KEY}"\n[proxy]\nurl = "http://ana:${password}@proxy.example:3128"\n`;
+
+  test("the record holds no password, and the approval holds for the same file in the next run", () => {
+    const approved = approvedOf(withPassword(PW));
+    expect(JSON.stringify(approved)).not.toContain(PW);
+    expect(approved.endpoints!.gw).toMatch(/^http:\/\/user:\[sha256:[0-9a-f]{32}\]@127\.0\.0\.1:8080\/v1$/);
+    const g = guardLayer(data(withPassword(PW)), approved);
+    expect(g.widenings).toEqual([]);
+    expect(g.data.provider).toMatchObject({ gw: { base_url: `http://user:${PW}@127.0.0.1:8080/v1` } });
+    expect(g.data.proxy).toEqual({ url: `http://ana:${PW}@proxy.example:3128` });
+    expect(JSON.stringify(g.used)).not.toContain(PW);
+  });
+
+  test("a record an earlier hey wrote with the password as written still approves the file, and is rewritten without it", () => {
+    const legacy: Guarded = {
+      ...approvedOf(withPassword(PW)),
+      endpoints: { gw: `http://user:${PW}@127.0.0.1:8080/v1` },
+      proxy: `http://ana:${PW}@proxy.example:3128`,
+    };
+    const g = guardLayer(data(withPassword(PW)), legacy);
+    expect(g.widenings).toEqual([]);
+    expect(JSON.stringify(g.used)).not.toContain(PW);
+  });
+
+  test("another password is asked about again; the endpoint moved with the same password goes back to the approved URL, with it", () => {
+    const approved = approvedOf(withPassword(PW));
+    const changed = guardLayer(data(withPassword("otherPw_0000abcdef")), approved);
+    expect(changed.widenings).toEqual([
+      '~ [provider.gw] base_url = "http://***@127.0.0.1:8080/v1" (was "http://***@127.0.0.1:8080/v1", with another password: no request goes to either until you approve): its requests and key would go there',
+      '~ [proxy] url = "http://***@proxy.example:3128": model requests would go through it',
+    ]);
+    expect(changed.withheld).toEqual(["gw"]);
+    expect(changed.data.proxy).toEqual({});
+    const moved = guardLayer(data(withPassword(PW, "elsewhere.example")), approved);
+    expect(moved.withheld).toEqual([]);
+    expect(moved.data.provider).toMatchObject({ gw: { base_url: `http://user:${PW}@127.0.0.1:8080/v1` } });
+  });
+});

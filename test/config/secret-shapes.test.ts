@@ -65,11 +65,22 @@ describe("true positives: replaced, named", () => {
     ["a JSON member", '  "client_secret": "9f8e7d6c5b4aXyZw",', '  "client_secret": "[secret: client_secret]",'],
     ["a JSON password, last member", '  "password": "hunter2hunter2"', '  "password": "[secret: password]"'],
     ["a camelCase name in an object literal", '  clientSecret: "Zx9Yw8Vu7Ts6Rq5Po4Nm",', '  clientSecret: "[secret: clientSecret]",'],
+    ["a JSON password with a comma", '  "password": "hunter2hunter2",', '  "password": "[secret: password]",'],
+    ["a JSON apiKey", '  "apiKey": "Xk29fLq8Pz",', '  "apiKey": "[secret: apiKey]",'],
+    ["a JSON password of a word and signs", '  "dbPassword": "S3cr3t!Pass"', '  "dbPassword": "[secret: dbPassword]"'],
+    ["a JSON token", '  "authToken": "f3a9c1d2e4b5a697",', '  "authToken": "[secret: authToken]",'],
     ["a *_PWD line", "DB_PWD=s3cretPassw0rd", "DB_PWD=[secret: DB_PWD]"],
+    ["a PGPASSWORD line (a password's name run together)", "export PGPASSWORD=Secr3tPass99", "export PGPASSWORD=[secret: PGPASSWORD]"],
     ["an *_AUTH line", "BASIC_AUTH=ana:hunter2hunter2", "BASIC_AUTH=[secret: BASIC_AUTH]"],
   ])("%s", (_, text, want) => {
     expect(redactShapes(text)).toBe(want);
   });
+});
+
+test("a line padded with a megabyte of blanks is read in one pass: its value found, the blanks kept", () => {
+  const blanks = " ".repeat(1 << 20);
+  expect(redactShapes(`status: ok${blanks}x\nnext: line`)).toBe(`status: ok${blanks}x\nnext: line`);
+  expect(redactShapes(`API_TOKEN=Zx9Yw8Vu7Ts6Rq5Po4Nm${blanks}\n`)).toBe(`API_TOKEN=[secret: API_TOKEN]${blanks}\n`);
 });
 
 describe("false positives: left alone", () => {
@@ -110,6 +121,13 @@ describe("false positives: left alone", () => {
     ["a test's form values", '  password: "different",\n  confirmPassword: "password",'],
     ["a camelCase name that holds no secret", '  primaryKey: "organization_id",\n  monkey = "banana_bread_2"'],
     ["the working directory, spaced", "PWD = /home/ana/src/app"],
+    ["a run-together name in lower case is code, not a variable", "  mypassword = isVisible"],
+    // translation files (de.json, es.json) and validation rules: words and rules, not keys
+    ["a German translation", '  "password": "Passwort",\n  "confirmPassword": "Bestätigen",\n  "apiKey": "API-Schlüssel",'],
+    ["a Spanish translation, last member", '  "password": "Contraseña"'],
+    ["an English label of words", '  "newPassword": "New-Password",\n  "resetToken": "Reset-Link."'],
+    ["a validation rule", '  "authToken": "required",\n  "password": "required|min:8",\n  "apiKey": "nullable|string"'],
+    ["a camelCase name holding a word", '  apiKey: "Schlüssel-Datei"\n  userPassword = "Passwort"'],
   ])("%s", (_, text) => {
     expect(redactShapes(text)).toBe(text);
   });
@@ -160,5 +178,13 @@ describe("redactingTool", () => {
     });
     // a placeholder hey did not show (documentation about them) is ordinary text
     expect(await redactingTool(writer, r).run({ path: "README.md", content: "shown as [secret: NPM_TOKEN]" }, ctx)).toEqual({ output: "written" });
+  });
+
+  test("a translation file reads as it is, and is written back whole with a key added", async () => {
+    const r = redaction(true);
+    const de = '{\n  "password": "Passwort",\n  "confirmPassword": "Bestätigen",\n  "apiKey": "API-Schlüssel",\n  "authToken": "required"\n}\n';
+    expect((await redactingTool(echo, r).run({ text: de }, ctx)).output).toBe(de);
+    const added = de.replace("{\n", '{\n  "username": "Benutzername",\n');
+    expect(await redactingTool(writer, r).run({ path: "de.json", content: added }, ctx)).toEqual({ output: "written" });
   });
 });

@@ -80,6 +80,7 @@ test("environment variables named as credentials: their values are secrets hey k
     AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     DB_PASSWORD: "hunter2hunter2",
     STRIPE_SECRET: "whsec_9f8e7d6c5b4a",
+    PGPASSWORD: "Secr3tPass99", // libpq's, run together
     PG_PASSWORD: "postgres", // one kind of character: a word that is all over a codebase
     REDIS_PASSWORD: "1",
     TLS_KEY: "/etc/ssl/private/server-01.key", // a path
@@ -90,7 +91,7 @@ test("environment variables named as credentials: their values are secrets hey k
   };
   const settings = settingsWith({ provider: { p: { base_url: "http://h/v1", api_key: "k", models: ["m"] } } }, env);
   const secrets = knownSecrets(settings, env);
-  for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "STRIPE_SECRET"] as const) expect(secrets).toContain(env[name]);
+  for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "STRIPE_SECRET", "PGPASSWORD"] as const) expect(secrets).toContain(env[name]);
   for (const name of ["PG_PASSWORD", "REDIS_PASSWORD", "TLS_KEY", "AUTH_TOKEN", "SSH_AUTH_SOCK", "BUILD_ID"] as const) expect(secrets).not.toContain(env[name]);
   expect(redact(`printenv: ${env.GITHUB_TOKEN}\npsql -U postgres`, secrets)).toBe(`printenv: ${REDACTED}\npsql -U postgres`);
   expect(toolEnvironment(env, settings, [])).toEqual(env); // gh, aws and npm publish still work
@@ -135,6 +136,70 @@ test("the commands' environment loses every variable the configuration gives hey
     LOG: "debug",
     PATH: "/bin",
   });
+});
+
+test("a ${VAR} an MCP server needs as a key is a secret wherever it is written: a url's query, an argument after a credential flag, a variable named as a credential; a host, a path or a log level is not", () => {
+  const env = {
+    MCPQ: "query-key-11111111",
+    ZAP_KEY: "path-key-22222222",
+    ARGT: "flag-arg-33333333",
+    EQ: "eq-arg-44444444",
+    HDR: "header-arg-55555555",
+    EXA_API_KEY: "named-key-66666666",
+    GWQ: "gw-query-77777777",
+    MCP_HOST: "mcp.internal.example",
+    PROJECTS: "/srv/projects/main",
+    LOG: "debug-verbose",
+    HOME: "/home/ana",
+    PATH: "/bin",
+  };
+  const settings = settingsWith(
+    {
+      provider: { gw: { base_url: "https://${MCP_HOST}/v1?key=${GWQ}", models: ["m"] } },
+      mcp: {
+        q: { url: "https://${MCP_HOST}:8443/mcp?api_key=${MCPQ}" },
+        zap: { url: "https://actions.example/mcp/${ZAP_KEY}/sse" },
+        exa: { url: "https://mcp.exa.example/mcp?exaApiKey=literal-key-88888888" },
+        cli: {
+          command: "server",
+          args: [
+            "--api-key",
+            "${ARGT}",
+            "--token=${EQ}",
+            "--header",
+            "Authorization: Bearer ${HDR}",
+            "${EXA_API_KEY}",
+            "${HOME}/notes",
+            "${PROJECTS}",
+            "--log",
+            "${LOG}",
+          ],
+          env: { PATH: "${PATH}:/opt/bin", EXTRA: "${EXA_API_KEY}" },
+        },
+      },
+    },
+    env,
+  );
+  expect(toolEnvironment(env, settings, [])).toEqual({
+    MCP_HOST: "mcp.internal.example",
+    PROJECTS: "/srv/projects/main",
+    LOG: "debug-verbose",
+    HOME: "/home/ana",
+    PATH: "/bin",
+  });
+  const known = knownSecrets(settings, env);
+  for (const s of [
+    "query-key-11111111",
+    "path-key-22222222",
+    "flag-arg-33333333",
+    "eq-arg-44444444",
+    "header-arg-55555555",
+    "named-key-66666666",
+    "gw-query-77777777",
+    "literal-key-88888888",
+  ])
+    expect(known).toContain(s);
+  for (const s of ["mcp.internal.example", "/srv/projects/main", "debug-verbose", "/home/ana"]) expect(known).not.toContain(s);
 });
 
 describe("streamed text (SPEC §24: no secret shown in pieces)", () => {

@@ -1,7 +1,8 @@
 // The note of a request over the nudge threshold suggests compress only when compressing could
 // help (context/compaction.ts): a stretch of finished work in the request to compress, and a
-// budget the tools and system prompt alone leave room in. A first request over budget on a
-// server's tool schemas is told how full it is, not to compress.
+// budget the tools and system prompt alone leave room in (past the configured budget when they
+// fill it: context/window.ts roomyBudget). A first request over budget on a server's tool schemas
+// is told how full it is, not to compress.
 import { expect, test } from "bun:test";
 import { newCompactionState, prepare, type PrepareDeps } from "../../src/context/compaction.ts";
 import { compressibleIn } from "../../src/context/view.ts";
@@ -47,15 +48,15 @@ test("over the threshold with work to compress: the nudge", async () => {
   expect((await prepare(history, deps([]), signal, { deterministic: true })).note).toContain(NUDGE);
 });
 
-test("over budget on the tools alone, nothing to compress: how full, no nudge", async () => {
+test("over budget on the tools alone, nothing to compress: how full of the budget the request is built to (the tools' ~2k and half the 1k for the conversation), no nudge", async () => {
   const note = (await prepare([user("hello")], deps([wide]), signal, { deterministic: true })).note;
-  expect(note).toStartWith("Context: over the 1k-token budget.");
+  expect(note).toStartWith("Context: 70-80% of the 2.5k-token budget used.");
   expect(note).not.toContain(NUDGE);
 });
 
-test("work to compress, but the tools alone fill the budget: no nudge either", async () => {
+test("work to compress while the tools alone fill the budget: the conversation's room past them holds the last turns, the finished one is left out, so no nudge", async () => {
   const history = [user("u"), ...turn(1, 2_000), ...turn(2), ...turn(3), ...turn(4), user("v")];
   const note = (await prepare(history, deps([wide]), signal, { deterministic: true })).note;
-  expect(note).toStartWith("Context: over the 1k-token budget.");
+  expect(note).toStartWith("Context: 90-100% of the 2.5k-token budget used.");
   expect(note).not.toContain(NUDGE);
 });

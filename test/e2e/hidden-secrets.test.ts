@@ -128,3 +128,45 @@ test("hey's state is private: the approvals record and the MCP cache, 0600 files
   for (const [rel, mode] of found) expect([rel, mode]).toEqual([rel, statSync(join(home.path, rel as string)).isDirectory() ? 0o700 : 0o600]);
   for (const dir of [join(".local", "state", "hey"), join(".cache", "hey")]) expect(statSync(join(home.path, dir)).mode & 0o777).toBe(0o700);
 });
+
+test("a cut command's full output is saved with the secrets hidden as its result shows them, in memory or spilled past 1 MB", async () => {
+  writeConfig();
+  writeFileSync(join(project.path, "creds.txt"), `the key: ${KEY}\nremote https://${TOKEN}@github.com\n`);
+  calls = [
+    ["bash", { command: "seq 1 3000; cat creds.txt" }],
+    ["bash", { command: "seq 1 300000; cat creds.txt; cat creds.txt >&2" }],
+  ];
+  const run = await runHey(["-p", "count"], { cwd: project.path, env: { HOME: home.path, LOCAL_KEY: KEY } });
+  expect(run.code).toBe(0);
+  const results = model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+  const saved = results.map((r) => readFileSync(/\[full output: ([^\]\n]+)\]/.exec(r)![1]!, "utf8"));
+  expect(saved[0]).toStartWith("1\n2\n3\n");
+  const hidden = "the key: [redacted]\nremote https://[secret: github-token]@github.com\n";
+  expect(saved[0]).toContain(`3000\n${hidden}`);
+  expect(saved[1]).toContain(`300000\n${hidden}\n[stderr]\n${hidden}`);
+  for (const text of saved) {
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(TOKEN);
+  }
+});
+
+test("a base_url with a password: approvals.json keeps it hashed, and the approval holds in the next run", async () => {
+  const PW = "basePw_9999abcdef";
+  calls = [];
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "gw"\nmodel = "m1"\n[provider.gw]\nbase_url = "${model.baseUrl.replace("://", `://user:${PW}@`)}"\nmodels = ["m1"]\n`,
+  );
+  for (const n of [1, 2]) {
+    const run = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } });
+    expect(run.stderr).not.toContain("base_url");
+    expect(model.requests).toHaveLength(n); // approved: the request went
+  }
+  const record = readFileSync(join(home.path, ".local", "state", "hey", "approvals.json"), "utf8");
+  expect(record).toContain('"gw":"http://user:[sha256:');
+  expect(record).not.toContain(PW);
+});

@@ -69,3 +69,20 @@ test("a late server's tools take the prefix; the tools the model used keep their
     "MCP servers slow and weird offer tools of the same names (slow_call and empty_schema): the model sees them as slow's own names and weird_…",
   );
 });
+
+test("a mistyped read_files while a server is stuck starting: 'did you mean read_file?' at once, not a wait for the stuck server", async () => {
+  await ensureBinary();
+  const m = model((req) =>
+    req.messages.at(-1)!.role === "tool" ? { text: `said: ${resultText(req.messages.at(-1))}` } : { calls: [["read_files", { path: "a.txt" }]] },
+  );
+  // hang never answers initialize; its start limit is far past the test's
+  const hang = `\n[mcp.hang]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "silent"])}\ntimeout_ms = 600000\n`;
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 0\n${hang}`,
+  );
+  const run = await runHey(["-p", "read a.txt"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 60_000 });
+  expect(run.code).toBe(0);
+  // before: a wait for hang (its whole timeout_ms), then "unknown tool "read_files": MCP server hang …", no suggestion
+  expect(resultText(m.requests[1]!.messages.at(-1))).toStartWith('unknown tool "read_files"; did you mean read_file?');
+});

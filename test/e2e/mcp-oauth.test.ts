@@ -173,6 +173,21 @@ test("a tool that echoes the Authorization header: the token is redacted from th
   expect(readdirSync(join(home.path, ".config", "hey", "mcp-auth"))).toEqual([]);
 });
 
+test("hey mcp login whose check connection fails with an error page that shows the new token: the token is [redacted] on stderr", async () => {
+  await ensureBinary();
+  const fake: OAuthFake = startOAuthFake({ initStatus: 500 });
+  stops.push(() => fake.stop());
+  const m = model(() => ({ text: "unused" }));
+  writeConfig(provider(m.baseUrl) + `\n[mcp.remote]\nurl = "${fake.url}"\n`);
+  const login = await hey(["mcp", "login", "remote"], { BROWSER });
+  expect(login.code).toBe(1);
+  const token = fake.issued[0]!;
+  expect(fake.seen).toContain(token); // the check did send it
+  expect(login.stderr).toContain("hey: signed in, but connecting to remote with the new token failed: HTTP 500");
+  expect(login.stderr).toContain("auth=Bearer [redacted]");
+  expect(login.stdout + login.stderr).not.toContain(token);
+});
+
 test("a sign-in whose access token has run out is refreshed at the next start (its refresh token still holds): the run calls the tool, no sign-in asked", async () => {
   await ensureBinary();
   const fake: OAuthFake = startOAuthFake({ expiresIn: 20 });

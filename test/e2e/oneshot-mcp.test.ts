@@ -62,3 +62,48 @@ test("hey -p /help and hey -p /usage start no MCP server; a prompt does, and /mc
   expect(status.stdout).toContain("marked: connected · 1 tool");
   expect(starts()).toBe(2);
 });
+
+test("a server slower than startup_wait_ms in hey -p: said on stderr and in JSON with the key to raise; its list, arriving while the model works, is cached for the next run", async () => {
+  await ensureBinary();
+  let calls = 0;
+  // the first run's model works a while (a 2 s command) before it answers: the server connects meanwhile
+  const m = model((req) => (req.messages.at(-1)!.role === "tool" || calls++ > 0 ? { text: "done" } : { calls: [["bash", { command: "sleep 2" }]] }));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 300\n\n` +
+      `[mcp.slow]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "slow-start", "1200"])}\n`,
+  );
+  const run = await hey(["-p", "hi", "--output", "json"]);
+  expect(run.code).toBe(0);
+  expect(toolNames(m.requests[0]!)).not.toContain("echo");
+  const why =
+    "was not ready after 0.3 s, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it (once it connects, its tool list is cached and later runs offer its tools at once)";
+  const mcp = jsonEvents(run.stdout).filter((e) => e.type === "mcp");
+  expect(mcp[0]).toEqual({ type: "mcp", server: "slow", state: "not_ready", error: why });
+  expect(run.stderr).toContain(`hey: MCP server slow ${why}`);
+
+  // the next run offers its tools in the first request, from the cache, and says nothing of a wait
+  const next = await hey(["-p", "hi"]);
+  expect(next.code).toBe(0);
+  expect(toolNames(m.requests.at(-1)!)).toContain("echo");
+  expect(next.stderr).not.toContain("was not ready");
+});
+
+test("hey mcp list shows a server still starting whose last start failed with that failure and when, not 'connecting' alone", async () => {
+  await ensureBinary();
+  // the run lasts past hang's start limit (a 1.5 s command), so its failure is recorded
+  const m = model((req) => (req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls: [["bash", { command: "sleep 1.5" }]] }));
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 200\n\n` +
+      `[mcp.hang]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "silent"])}\ntimeout_ms = 800\n`,
+  );
+  const run = await hey(["-p", "hi"]);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain("hey: MCP server hang failed");
+  // a minute later, as the explorer saw it: the list is shown while hang, tried again, is still starting
+  const listed = await hey(["mcp", "list"]);
+  expect(listed.stdout).toMatch(
+    /^hang: connecting\n {2}its last start failed \d+ s ago: it did not answer initialize in time \(timeout_ms\); tried again now \(this run did not wait for it\)$/m,
+  );
+});

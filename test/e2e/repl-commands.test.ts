@@ -11,7 +11,7 @@ import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, answer, say, toolCalls, writeSession, lastLine } from "./repl-helpers.ts";
+import { ALL, answer, flat, say, toolCalls, writeSession, lastLine } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer(undefined, { models: ["mock-model", "mock-large"] });
@@ -201,6 +201,22 @@ test(
     server.enqueue(answer("Seen."));
     await say(t, "ok", "Seen.");
     expect(lastUserText()).toContain('$ printf "name? "; read name; echo "hello $name"\nname? hello ada\n[exit code 0]');
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a ! command that hey's SIGTERM stops: the line names the signal and says hey is exiting, promising no next message",
+  async () => {
+    const t = await open({ after: "[ $code = 143 ] && echo exited-143" });
+    await t.type("!echo bang; sleep 40");
+    await t.keys("Enter");
+    await t.waitFor("!echo bang; sleep 40\nbang\n");
+    process.kill(await t.heyPid(), "SIGTERM");
+    await t.waitFor(/^exited-143$/m);
+    const screen = await flat(t); // hey wraps the line at spaces
+    expect(screen).toContain("bang killed by SIGTERM · terminated (SIGTERM): hey is exiting; the command is not sent exited-143");
+    expect(screen).not.toContain("go with your next message");
   },
   E2E_TIMEOUT,
 );

@@ -8,7 +8,7 @@ import { fileReplayServer } from "../helpers/fixtures.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import type { Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, answer, say, lastLine, replTerms } from "./repl-helpers.ts";
+import { ALL, answer, say, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -45,6 +45,22 @@ test(
 );
 
 test(
+  "Esc followed at once by a line: the turn is cancelled and the whole line waits at the prompt",
+  async () => {
+    const t = await open();
+    server.enqueue(slowAnswer());
+    await t.type("tell me a long story");
+    await t.keys("Enter");
+    await t.waitFor("w2 ");
+    await t.keys("Escape"); // then the next words before the Escape's wait is over: hey may read them in one go
+    await t.type("no wait");
+    await t.waitFor(/^interrupted by user$/m);
+    await t.waitFor((s) => lastLine(s) === "› no wait");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "Esc before the model's first word: the next request says the question was interrupted, so it is not taken up with the next one",
   async () => {
     const t = await open();
@@ -62,6 +78,28 @@ test(
       ["assistant", "[interrupted by the user]"],
       ["user", "what time is it"],
     ]);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "Esc after a tool's result, before the model's next word: the next request says the user stopped there, and the session keeps it",
+  async () => {
+    const t = await open();
+    server.enqueue(toolCalls([["bash", { command: "echo built" }]]), sseReply("", { hang: true }));
+    await t.type("build it");
+    await t.keys("Enter");
+    await t.waitFor((s) => s.includes("✓") && s.includes("working…"));
+    await t.keys("Escape");
+    await t.waitFor(/^interrupted by user$/m);
+    server.enqueue(answer("Changing course."));
+    await say(t, "after lag", "Changing course.");
+    const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== "system");
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(messages[3]!.content).toBe("[interrupted by the user]");
+    const dir = join(t.home, ".local/state/hey/sessions");
+    const session = readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl"))!), "utf8");
+    expect(session).toContain('"text":"[interrupted by the user]"');
   },
   E2E_TIMEOUT,
 );

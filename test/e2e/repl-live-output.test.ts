@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplayServer } from "../helpers/fixtures.ts";
-import { answer, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
+import { answer, lastLine, replTerms, say, toolCalls } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -97,7 +97,7 @@ test(
 );
 
 test(
-  "Ctrl-C during the first call of a batch: the calls it kept from running say 'stopped', 'interrupted by user' is said once",
+  "Ctrl-C during the first call of a batch: the calls it kept from running say 'not run' on screen and to the model, 'interrupted by user' is said once",
   async () => {
     server.enqueue(
       toolCalls([
@@ -112,8 +112,17 @@ test(
     await t.waitFor(/^ {4}start$/m);
     await t.keys("C-c");
     const screen = await t.waitFor((s) => lastLine(s) === "›" && s.includes("✗ $ echo two"));
-    expect(screen).toContain("  ✗ read a.txt: stopped\n  ✗ $ echo two: stopped\ninterrupted by user\n");
+    expect(screen).toContain(": stopped: start\n  ✗ read a.txt: not run\n  ✗ $ echo two: not run\ninterrupted by user\n");
     expect(screen.match(/interrupted by user/g)).toHaveLength(1);
+    server.enqueue(answer("Noted."));
+    await say(t, "never mind", "Noted.");
+    const sent = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === "tool");
+    // each result ends with its mark for the model (`[#ab12c]`)
+    expect(sent.map((m) => m.content.split("\n").at(-2))).toEqual([
+      "[interrupted by user; the process group was killed]",
+      "not run: interrupted by user before it started",
+      "not run: interrupted by user before it started",
+    ]);
   },
   E2E_TIMEOUT,
 );

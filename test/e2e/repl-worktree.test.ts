@@ -23,8 +23,9 @@ const main = repoWith(join(root, "shop"), { ".hey/skills/hello/SKILL.md": "---\n
 const fix = join(root, "shop-fix");
 git(main, "worktree", "add", "-q", "-b", "fix", fix);
 const PIRATE = "---\nname: pirate\ndescription: How to greet the user. Use it for greetings.\n---\nReply with exactly: Ahoy from the worktree\n";
-// slow enough that the model's call comes long before it is up
-const TRACKER = { mcpServers: { tracker: { command: BUN, args: [FAKE_SERVER, "slow-start", "5000"] } } };
+// slow enough that the model's call (at once after /reload) comes long before it is up, and well
+// within the 5 s a call on a guess waits (src/mcp/late-tool.ts GUESS_WAIT_MS) on a loaded machine
+const TRACKER = { mcpServers: { tracker: { command: BUN, args: [FAKE_SERVER, "slow-start", "1500"] } } };
 
 const model = startModelServer((req: ChatRequest) => {
   const last = req.messages.at(-1)!;
@@ -69,7 +70,7 @@ test("from a worktree's subdirectory: a skill the agent writes is used after /re
     await term.type("/reload");
     await term.keys("Enter");
     // the change is wrapped where the checkout's path puts the breaks: matched without them
-    const change = `+ [mcp.tracker] ${BUN} ${FAKE_SERVER} slow-start 5000`.replace(/\s+/g, "");
+    const change = `+ [mcp.tracker] ${BUN} ${FAKE_SERVER} slow-start 1500`.replace(/\s+/g, "");
     await term.waitFor((s) => s.replace(/\s+/g, "").includes(change), ALL);
     await term.type("y");
     await term.keys("Enter");

@@ -39,6 +39,8 @@ export interface OAuthFakeOptions {
   revokedStatus?: number;
   /** answer every tools/call (with a token it knows) with this status and an OAuth-shaped `{"error":"server_error"}` of its own: a failure that is no sign-in's */
   callStatus?: number;
+  /** answer initialize (with a token it knows) with this status and an error page that shows the Authorization header it got */
+  initStatus?: number;
 }
 
 export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
@@ -120,6 +122,7 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     if (req.method !== "POST") return new Response(null, { status: 405 });
     const msg = (await req.json()) as { id?: number; method: string };
     if (msg.id === undefined) return new Response(null, { status: 202 });
+    if (msg.method === "initialize" && opts.initStatus) return Response.json({ error: `internal: auth=${auth}` }, { status: opts.initStatus });
     if (msg.method === "tools/call" && opts.callStatus)
       return Response.json({ error: "server_error", error_description: "the database is down" }, { status: opts.callStatus });
     const result =

@@ -63,7 +63,7 @@ export interface TermOptions {
   /**
    * hey run from the prompt of an interactive bash (`$ `), which has job control: Ctrl-Z stops
    * hey and `fg` resumes it, as in a user's terminal. `[exit N]` follows hey as usual; heyPid()
-   * does not find it (a shell script stands between).
+   * finds hey below the shell script that stands between.
    */
   jobControl?: boolean;
   /** what the programs write to the pane is kept, bytes as sent (recorded()): the script waits until the recording runs */
@@ -165,7 +165,7 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
       const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}")).trim());
       const deadline = Date.now() + SCREEN_TIMEOUT_MS;
       for (;;) {
-        const child = childOf(shell, bin);
+        const child = opts.jobControl ? descendantOf(shell, bin) : childOf(shell, bin);
         if (child) return child;
         if (Date.now() > deadline) throw new Error("hey did not start in the pane");
         await Bun.sleep(POLL_MS);

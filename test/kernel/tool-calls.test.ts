@@ -329,3 +329,42 @@ test("commands that may change anything run one at a time in call order (git add
   turn.open("read");
   expect(await turn.done).toHaveLength(8);
 });
+
+test("Ctrl-C during a batch's first call: the calls after it say they never started, not that they were cut short", async () => {
+  const abort = new AbortController();
+  const ran: string[] = [];
+  const tool: Tool = {
+    name: "bash",
+    description: "",
+    parameters: { type: "object", properties: { command: { type: "string" } } },
+    run: async (args, ctx) => {
+      ran.push(String(args.command));
+      const stopped = new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      abort.abort(); // the user's Ctrl-C, while the command runs
+      await stopped;
+      return { output: "touched\n[interrupted by user; the process group was killed]", isError: true };
+    },
+  };
+  const calls = ["touch first_ran; sleep 31", "touch SHOULD_NOT_EXIST"].map((command, n) => ({
+    id: `c${n}`,
+    name: "bash",
+    arguments: JSON.stringify({ command }),
+  }));
+  calls.push({ id: "w", name: "write_file", arguments: JSON.stringify({ path: "NOT_WRITTEN.txt", content: "x" }) });
+  const started: string[] = [];
+  const results = await runToolCalls(calls, {
+    tools: [tool],
+    output: { emit: (e) => void (e.type === "tool_start" && started.push(e.id)) },
+    permission: () => undefined,
+    signal: abort.signal,
+    cwd: "/",
+    parallel: false,
+  });
+  expect(ran).toEqual(["touch first_ran; sleep 31"]);
+  expect(started).toEqual(["c0"]);
+  expect(results.map((m) => [m.toolCallId, textOf(m)])).toEqual([
+    ["c0", "touched\n[interrupted by user; the process group was killed]"],
+    ["c1", "not run: interrupted by user before it started"],
+    ["w", "not run: interrupted by user before it started"],
+  ]);
+});

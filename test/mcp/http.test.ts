@@ -116,7 +116,12 @@ test("a legacy SSE server whose event stream never names its endpoint fails afte
   expect(formatStatus(m.manager.status(), m.manager.offer(), false)).toStartWith(`legacy: failed\n  ${NO_ENDPOINT}`);
   // its cached tool is left out; a call to it by name is told why (before: unknown tool, and hey's own tools listed)
   expect((await m.tools()).map((t) => t.name)).not.toContain("echo");
-  const late = lateTool("echo", { mcp: m.manager, tools: (signal) => m.manager.tools([], signal), servers: () => [settings], now: Date.now });
+  const late = lateTool("echo", {
+    mcp: m.manager,
+    tools: (signal) => m.manager.tools([], signal),
+    settings: () => ({ servers: [settings], startupWaitMs: 3_000 }),
+    now: Date.now,
+  });
   expect(await late?.run({ text: "then" }, { signal: new AbortController().signal, cwd: process.cwd() })).toEqual({
     output: `unknown tool "echo": MCP server legacy failed: ${NO_ENDPOINT}; its tools are left out until it is fixed and the user runs /reload`,
     isError: true,

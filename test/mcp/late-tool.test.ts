@@ -2,7 +2,7 @@
 // it waits for that server and runs, or tells the model the server's state in one line — with our
 // fake slow server and with the real server-everything started late.
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { lateTool, notListed, renamedTo, suppliers } from "../../src/mcp/late-tool.ts";
+import { GUESS_WAIT_MS, lateTool, notListed, renamedTo, suppliers } from "../../src/mcp/late-tool.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, EVERYTHING_SERVER, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
@@ -26,7 +26,7 @@ describe("which server a call to a name no request offered is for", () => {
       "echo",
       [status("a", "connecting"), status("b", "connecting"), status("c", "connected")],
       [],
-      { wait: ["a", "b"] },
+      { wait: ["a", "b"], guess: true },
     ],
     [
       "the starting server whose cached list has it",
@@ -47,7 +47,7 @@ describe("which server a call to a name no request offered is for", () => {
       "read_files",
       [status("a", "connecting", { tools: [tool("echo")], cached: true }), status("b", "connecting")],
       [],
-      { wait: ["b"] },
+      { wait: ["b"], guess: true },
     ],
     ["the starting server the name is prefixed with", "b_echo", [status("a", "connecting"), status("b", "connecting")], [], { wait: ["b"] }],
     ["the longest server name that prefixes it", "gh_x_echo", [status("gh", "connecting"), status("gh_x", "connecting")], [], { wait: ["gh_x"] }],
@@ -63,6 +63,21 @@ describe("which server a call to a name no request offered is for", () => {
     ["none: no server is starting", "echo", [status("a", "connected"), status("b", "failed", { error: "x" })], [], undefined],
   ])("%s", (_, name, statuses, offered, expected) => {
     expect(suppliers(name, statuses, offered)).toEqual(expected as never);
+  });
+
+  test("a typo of an offered name (read_files for hey's read_file) is no stuck server's tool: the kernel's did-you-mean at once, not a wait", () => {
+    const hang = status("hang", "connecting");
+    expect(suppliers("read_files", [hang, status("a", "connected")], ["echo"], ["read_file", "bash", "echo"])).toBeUndefined();
+    // …unless a starting server's cached list has that very name
+    const listing = status("hang", "connecting", { tools: [tool("read_files")], cached: true });
+    expect(suppliers("read_files", [listing], [], ["read_file"])).toEqual({ wait: ["hang"] });
+    // a name like none offered may be the starting server's: waited for, on a guess
+    expect(suppliers("deploy_preview", [hang], [], ["read_file"])).toEqual({ wait: ["hang"], guess: true });
+  });
+
+  test("a server whose last start failed (a recent run) is not waited for on a guess, as start-up does not", () => {
+    const failed = status("hang", "connecting", { failedBefore: "it did not answer initialize in time" });
+    expect(suppliers("deploy_preview", [failed, status("a", "connected")], [], ["read_file"])).toBeUndefined();
   });
 
   test("a name prefixed with a server that failed is answered with why, without waiting", () => {
@@ -98,16 +113,16 @@ describe("through a manager whose first request did not wait for the server", ()
     await m?.manager.close();
     m = undefined;
   });
-  const open = (servers: Parameters<typeof testManager>[0]) => {
+  const open = (servers: Parameters<typeof testManager>[0], waitMs = 20_000) => {
     m = testManager(servers, { cacheDir: cache.path, startupWaitMs: 0 });
     const deps = {
       mcp: m.manager,
       tools: (signal: AbortSignal) => m!.manager.tools([], signal),
-      servers: () => servers,
+      settings: () => ({ servers, startupWaitMs: waitMs }),
       now: Date.now,
     };
     const ctx = (notes: string[] = []) => ({ signal: new AbortController().signal, cwd: cache.path, progress: (n: string) => void notes.push(n) });
-    return { m, late: (name: string) => lateTool(name, deps), ctx };
+    return { m, late: (name: string, requested?: string[]) => lateTool(name, deps, requested), ctx };
   };
 
   test("a call to the tool of a server still starting waits for it, then runs (before: unknown tool)", async () => {
@@ -130,6 +145,15 @@ describe("through a manager whose first request did not wait for the server", ()
     expect(got.output).toStartWith('unknown tool "ecoh": MCP server slow started but has no tool ecoh (closest: echo); MCP server broken failed: ');
     // once no server is starting, a name none lists is the kernel's unknown tool
     expect(late("ecoh")).toBeUndefined();
+  });
+
+  test("a call on a guess (no list names it) waits no longer than GUESS_WAIT_MS (the start-up wait being shorter), not the server's timeout_ms", async () => {
+    const { m, late, ctx } = open([serverSettings("hang", { command: BUN, args: [FAKE_SERVER, "silent"], timeoutMs: 30_000 })], 200);
+    const got = await late("deploy_preview", ["read_file"])!.run({}, ctx());
+    expect(got.output).toStartWith(`unknown tool "deploy_preview": MCP server hang is still starting after ${GUESS_WAIT_MS / 1000} s`);
+    expect(m.manager.status()[0]!.state).toBe("connecting"); // it returned long before the server's 30 s start limit
+    // a typo of an offered name does not wait at all: the kernel says "did you mean"
+    expect(late("read_files", ["read_file", "bash"])).toBeUndefined();
   });
 
   test("arguments are checked against the server's schema once it lists the tool", async () => {

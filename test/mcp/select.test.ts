@@ -20,12 +20,21 @@ test.each([
 
 test("a name matches the server's own name or the one the model sees; the reason says which key left a tool out", () => {
   const dotted = tool("github.search issues");
-  expect(leftOutBy(dotted, { tools: ["github_search_issues"] })).toBeUndefined();
-  expect(leftOutBy(dotted, { tools: ["github.search issues"] })).toBeUndefined();
-  expect(leftOutBy(dotted, { tools: ["other"] })).toBe("tools");
-  expect(leftOutBy(dotted, { excludeTools: ["github.*"] })).toBe("exclude_tools");
-  expect(leftOutBy(tool("a+b"), { tools: ["a+b"] })).toBeUndefined(); // regex characters are literal
-  expect(leftOutBy(tool("aab"), { tools: ["a+b"] })).toBe("tools");
+  expect(leftOutBy(dotted, { tools: ["github_search_issues"] }, [])).toBeUndefined();
+  expect(leftOutBy(dotted, { tools: ["github.search issues"] }, [])).toBeUndefined();
+  expect(leftOutBy(dotted, { tools: ["other"] }, [])).toBe("tools");
+  expect(leftOutBy(dotted, { excludeTools: ["github.*"] }, [])).toBe("exclude_tools");
+  expect(leftOutBy(tool("a+b"), { tools: ["a+b"] }, [])).toBeUndefined(); // regex characters are literal
+  expect(leftOutBy(tool("aab"), { tools: ["a+b"] }, [])).toBe("tools");
+});
+
+test("a name one of the server's tools has as its own names that tool only, not another whose model name is the same (get.user)", () => {
+  const both = [tool("get_user"), tool("get.user"), tool("list.users")];
+  expect(selectTools(both, { tools: ["get_user"] }).map((t) => t.name)).toEqual(["get_user"]);
+  expect(selectTools(both, { excludeTools: ["get_user"] }).map((t) => t.name)).toEqual(["get.user", "list.users"]);
+  expect(selectTools(both, { tools: ["get.user"] }).map((t) => t.name)).toEqual(["get.user"]);
+  // a name that is none of its own still names a tool by the name the model sees
+  expect(selectTools(both, { tools: ["list_users"] }).map((t) => t.name)).toEqual(["list.users"]);
 });
 
 test("names that match no tool are warned about, per key, with what the server offers", () => {

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { offerTools, type ServerTools } from "../../src/mcp/offer.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
-import { eventLine, formatStatus, uncountedLine, whichServer } from "../../src/mcp/status.ts";
+import { eventLine, failedBeforeLine, formatStatus, uncountedLine, whichServer } from "../../src/mcp/status.ts";
 
 const tools = (...names: string[]) => names.map((name) => ({ name, inputSchema: {} }));
 /** the offer a manager makes of these servers (tools of failed and auth-required ones are not offered) */
@@ -104,6 +104,18 @@ test("/mcp names the tools left out once per reason: an allow list that refuses 
     false,
   );
   expect(text.split("\n")[2]).toBe("  not offered: get_env (exclude_tools); move_file, edit_file (refused by [permission])");
+});
+
+test("a server still starting whose last start failed shows that failure and when, not 'connecting' alone", () => {
+  const why = "it did not answer initialize in time (timeout_ms)";
+  const at = Date.now() - 4 * 60_000;
+  const servers: ServerStatus[] = [{ name: "hang", state: "connecting", tools: undefined, cached: false, failedBefore: why, failedAt: at }];
+  expect(formatStatus(servers, offer(servers), false).split("\n").slice(0, 2)).toEqual([
+    "hang: connecting",
+    `  its last start failed 4 min ago: ${why}; tried again now (this run did not wait for it)`,
+  ]);
+  expect(failedBeforeLine("", at, at + 30_000)).toBe("its last start failed 30 s ago; tried again now (this run did not wait for it)");
+  expect(failedBeforeLine("x", at, at + 3 * 3600_000)).toBe("its last start failed 3 h ago: x; tried again now (this run did not wait for it)");
 });
 
 test("/mcp login without a name asks which server: the remote ones, those that need a sign-in first", () => {

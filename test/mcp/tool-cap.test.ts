@@ -1,55 +1,118 @@
-// More tools than a vendor's API takes in one request (OpenAI: 128): every request fails, so the
-// user is told how many each server offers and a way under the cap that would work, and the
-// API's 400 says the same.
+// More tools than a vendor's API takes in one request (OpenAI: 128; Gemini: 512): the API would
+// refuse every request, so a request over the cap carries hey's own tools and the MCP tools in
+// config order up to it, says once which servers' tools were left out and how to choose, and a call
+// to a left-out tool reads why. A local server on the OpenAI protocol is not capped.
 import { expect, test } from "bun:test";
-import { ProviderError, type Provider } from "../../src/kernel/provider.ts";
-import { overCap, withToolCap } from "../../src/mcp/tool-cap.ts";
+import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
+import { capFor, createToolCap, overCap } from "../../src/mcp/tool-cap.ts";
 
 const tools = (server: string | undefined, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${server ?? "own"}_${i}`, server }));
-const three = [...tools(undefined, 7), ...tools("a", 120), ...tools("b", 120), ...tools("c", 120)];
+const servers = Array.from({ length: 15 }, (_, i) => `srv${i + 1}`);
+const many = [...tools(undefined, 6), ...servers.flatMap((s) => tools(s, 20))];
+const OPENAI = capFor("openai", "https://api.openai.com/v1");
+const originOf = (name: string) => {
+  const server = many.find((t) => t.name === name)?.server;
+  return server === undefined ? undefined : { server, name };
+};
 
-test("three servers of 120 tools on OpenAI: each server's count, and servers off plus a trim that brings 367 under 128", () => {
-  expect(overCap("openai", three)).toBe(
-    "a request offers 367 tools, more than the 128 OpenAI's API takes (it refuses every request over it): MCP servers a 120, b 120, c 120; hey's own 7. " +
-      "Leave out at least 239: enabled = false in [mcp.a], and in [mcp.b] tools = [...] naming at most 1 of its 120 (or exclude_tools naming 119)",
-  );
-  expect(overCap("responses", three)).toContain("more than the 128 OpenAI's API takes");
+test("the cap is the vendor's own API's: OpenAI (and Azure) 128, Gemini 512; none for a local server on the openai protocol, nor Anthropic", () => {
+  expect(OPENAI).toEqual({ max: 128, api: "OpenAI's API" });
+  expect(capFor("responses", "https://api.openai.com/v1")?.max).toBe(128);
+  expect(capFor("openai", "https://my.openai.azure.com/openai/v1")?.max).toBe(128);
+  expect(capFor("google", "https://generativelanguage.googleapis.com/v1beta")?.max).toBe(512);
+  expect(capFor("openai", "http://127.0.0.1:11434/v1")).toBeUndefined();
+  expect(capFor("openai", "http://gpu-box:8000/v1")).toBeUndefined();
+  expect(capFor("anthropic", "https://api.anthropic.com")).toBeUndefined();
 });
 
-test("one server over by a few: trim it or turn it off; under the cap, or on Anthropic (no documented cap): nothing", () => {
-  const few = [...tools(undefined, 7), ...tools("big", 130)];
-  expect(overCap("openai", few)).toEndWith(
-    "Leave out at least 9: in [mcp.big] tools = [...] naming at most 121 of its 130 (or exclude_tools naming 9), or enabled = false",
+test("15 servers of 20 tools on OpenAI: hey's own 6 and the first 122 MCP tools in config order are kept; the line names what was left out, plainly", () => {
+  const over = overCap(OPENAI, many)!;
+  expect(over.kept.size).toBe(128);
+  expect([...over.kept].slice(0, 7)).toEqual(["own_0", "own_1", "own_2", "own_3", "own_4", "own_5", "srv1_0"]);
+  expect(over.kept.has("srv7_1")).toBe(true);
+  expect(over.kept.has("srv7_2")).toBe(false);
+  expect(over.why).toBe(
+    "a request would offer 306 tools, more than the 128 OpenAI's API takes in one (it refuses every request over it): requests carry hey's own 6 and the MCP servers' tools in config order up to it, " +
+      "leaving out 178 of srv7 (18 of its 20), srv8 (all 20), srv9 (all 20), srv10 (all 20), srv11 (all 20), srv12 (all 20), srv13 (all 20), srv14 (all 20), srv15 (all 20); " +
+      "choose which with [mcp.NAME] tools = [...] (the ones to keep) or exclude_tools = [...], or enabled = false for a server not needed here",
   );
-  expect(overCap("openai", tools("a", 128))).toBeUndefined();
-  expect(overCap("anthropic", three)).toBeUndefined();
-  expect(overCap("google", [...tools(undefined, 7), ...tools("a", 60)])).toContain("more than the 64 Gemini's API (as documented) takes");
+  expect(overCap(OPENAI, tools("a", 128))).toBeUndefined();
+  expect(overCap(capFor("google", "https://generativelanguage.googleapis.com/v1beta"), many)).toBeUndefined(); // 306 of Gemini's 512
+  expect(overCap(undefined, many)).toBeUndefined();
 });
 
-test("a request over the cap is said once, and the API's 400 to it names the servers after its own words", async () => {
-  const said: string[] = [];
-  const failing: Provider = {
+const request = (names: readonly { name: string }[]): ModelRequest => ({
+  system: "",
+  messages: [],
+  tools: names.map((t) => ({ name: t.name, description: "", parameters: {} })),
+});
+
+test("a request over the cap is sent with the tools kept, said once as a notice; a call to a left-out tool reads why, a kept one runs", async () => {
+  const sent: string[][] = [];
+  const inner: Provider = {
     protocol: "openai",
     model: "m",
-    stream: () => ({
-      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new ProviderError("bad_request", "Invalid 'tools': array too long.", { status: 400 })) }),
-    }),
+    async *stream(req) {
+      sent.push(req.tools.map((t) => t.name));
+    },
   };
-  const capped = withToolCap(failing, { serverOf: (name) => three.find((t) => t.name === name)?.server, warn: (l) => void said.push(l) });
-  const request = { system: "", messages: [], tools: three.map((t) => ({ name: t.name, description: "", parameters: {} })) };
-  for (let i = 0; i < 2; i++) {
-    const e = await (async () => {
-      for await (const _ of capped.stream(request, new AbortController().signal));
-    })().catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(ProviderError);
-    expect((e as ProviderError).message).toStartWith("Invalid 'tools': array too long. (hey: a request offers 367 tools");
-    expect((e as ProviderError).status).toBe(400);
-  }
-  expect(said).toHaveLength(1);
+  const cap = createToolCap({ originOf });
+  const capped = cap.wrap(inner, "https://api.openai.com/v1");
+  const notices: string[] = [];
+  for (let i = 0; i < 2; i++)
+    for await (const e of capped.stream(request(many), new AbortController().signal)) if (e.type === "notice") notices.push(e.message);
+  expect(sent.map((s) => s.length)).toEqual([128, 128]);
+  expect(notices).toHaveLength(1);
+  expect(notices[0]).toStartWith("a request would offer 306 tools");
+  const run = async () => ({ output: "ran" });
+  const left = cap.guard({ name: "srv9_0", description: "", parameters: {}, run });
+  const result = await left.run({}, { signal: new AbortController().signal, cwd: "/" });
+  expect(result.isError).toBe(true);
+  expect(result.output).toStartWith("srv9_0 is not offered: a request would offer 306 tools, more than the 128");
+  expect(await cap.guard({ name: "srv1_0", description: "", parameters: {}, run }).run({}, { signal: new AbortController().signal, cwd: "/" })).toEqual({
+    output: "ran",
+  });
+});
+
+/** An openai-protocol provider recording how many tools each request carries; over `refuseOver`, it answers as OpenAI's API does. */
+const counting = (sent: number[], refuseOver = Number.POSITIVE_INFINITY): Provider => ({
+  protocol: "openai",
+  model: "m",
+  stream(req) {
+    sent.push(req.tools.length);
+    return (async function* () {
+      if (req.tools.length > refuseOver)
+        throw new ProviderError(
+          "bad_request",
+          `Invalid 'tools': array too long. Expected an array with maximum length ${refuseOver}, but got an array with length ${req.tools.length} instead.`,
+          {
+            status: 400,
+          },
+        );
+      yield { type: "text", delta: "fine" } as StreamEvent;
+    })();
+  },
+});
+
+test("a local server on the openai protocol gets every tool", async () => {
+  const sent: number[] = [];
+  const capped = createToolCap({ originOf: (name) => ({ server: "a", name }) }).wrap(counting(sent), "http://127.0.0.1:8000/v1");
+  for await (const _ of capped.stream(request(many), new AbortController().signal));
+  expect(sent).toEqual([306]);
+});
+
+test("an endpoint with no cap known that refuses the count (a gateway in front of OpenAI's API): sent again within the cap it stated, and so is every later request", async () => {
+  const sent: number[] = [];
+  const capped = createToolCap({ originOf }).wrap(counting(sent, 128), "https://gateway.example/v1");
+  const notices: string[] = [];
+  for (let i = 0; i < 2; i++)
+    for await (const e of capped.stream(request(many), new AbortController().signal)) if (e.type === "notice") notices.push(e.message);
+  expect(sent).toEqual([306, 128, 128]);
+  expect(notices).toEqual([expect.stringContaining("a request would offer 306 tools, more than the 128 the endpoint takes in one")]);
 });
 
 test("the capped provider keeps its provider's name, by which the opaque data of its answers goes back to it (a wrapper without it dropped its encrypted reasoning)", () => {
   const inner: Provider = { protocol: "responses", model: "gpt-x", name: "gpt", stream: async function* () {} };
-  const capped = withToolCap(inner, { serverOf: () => undefined, warn: () => {} });
+  const capped = createToolCap({ originOf: () => undefined }).wrap(inner, "https://api.openai.com/v1");
   expect([capped.protocol, capped.model, capped.name]).toEqual(["responses", "gpt-x", "gpt"]);
 });

@@ -83,3 +83,19 @@ test("a refusal that is not about PDFs is the caller's", async () => {
   const { provider } = scripted("anthropic", { error: new ProviderError("bad_request", "request rejected (400): max_tokens: too large", { status: 400 }) });
   await expect(collect(fittingDocuments(provider), request(user("1", pdf("a.pdf", 5))))).rejects.toThrow("max_tokens");
 });
+
+test("a 400 that names a PDF but not its pages, size or count is the caller's: no PDF is left out for it", async () => {
+  for (const said of ["request rejected (400): tools.0: tool pdf_reader: PDF schema is invalid", "request rejected (400): The PDF specified was not valid."]) {
+    const { provider, sent } = scripted("anthropic", { error: new ProviderError("bad_request", said, { status: 400 }) });
+    await expect(collect(fittingDocuments(provider), request(user("1", pdf("a.pdf", 5))))).rejects.toThrow(said.slice(24));
+    expect(sent.length).toBe(1);
+  }
+});
+
+test("a chat endpoint that takes no PDFs (Ollama, vLLM): no fitting and no notice of a limit it never meets, every PDF goes as the adapter's line", async () => {
+  const { provider, sent } = scripted("openai");
+  const req = request(user("1", pdf("old.pdf", 60)), user("2", pdf("mid.pdf", 30)), user("3", pdf("new.pdf", 40)));
+  const events = await collect(fittingDocuments(provider, false), req);
+  expect(events.filter((e) => e.type === "notice")).toEqual([]);
+  expect(shown(sent[0]!)).toEqual(["read 1", "PDF old.pdf", "read 2", "PDF mid.pdf", "read 3", "PDF new.pdf"]);
+});

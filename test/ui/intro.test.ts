@@ -66,10 +66,39 @@ test("a question whose turn stopped in its tools (interrupted, hey ended) says h
       { id: "c2", name: "bash", arguments: '{"command":"npm test"}' },
     ],
   };
-  const result = (id: string, text: string): Message => ({ id: `r-${id}`, role: "tool", toolCallId: id, content: [{ type: "text", text }] });
-  const history = [userMessage("fix the test"), called, result("c1", "…"), result("c2", "[interrupted by the user]")];
-  expect(lastExchange(history, "› ", format(false))).toBe("› fix the test\n  2 tool calls, no answer yet; the last: $ npm test\n");
+  const result = (id: string, text: string): Message => ({ id: `r-${id}`, role: "tool", toolCallId: id, isError: true, content: [{ type: "text", text }] });
+  const history = [
+    userMessage("fix the test"),
+    called,
+    result("c1", "…"),
+    result("c2", "(no output)\n[exit code 130]\n[interrupted by user; the process group was killed]"),
+  ];
+  expect(lastExchange(history, "› ", format(false))).toBe(
+    "› fix the test\n  2 tool calls, no answer yet; the last: $ npm test ✗ stopped (interrupted by user)\n",
+  );
   expect(lastExchange([userMessage("hi")], "› ", format(false))).toBe("› hi\n"); // nothing done after it: the question alone
+});
+
+test("words before a call the terminal's closing stopped: the call and how it ended follow them, not the words alone", () => {
+  const said: Message = {
+    id: "a1",
+    role: "assistant",
+    content: [{ type: "text", text: "Let me wait." }],
+    toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"sleep 30"}' }],
+  };
+  const killed = "(no output)\n[exit code 143]\n[the terminal closed; the process group was killed]";
+  const result: Message = { id: "r1", role: "tool", toolCallId: "c1", toolName: "bash", isError: true, content: [{ type: "text", text: killed }] };
+  expect(lastExchange([userMessage("SLEEP for hup"), said, result], "› ", format(false))).toBe(
+    "› SLEEP for hup\nLet me wait.\n  1 tool call, no answer yet; the last: $ sleep 30 ✗ stopped (the terminal closed)\n",
+  );
+  // stopped with Esc after the result, before the model's next word: the calls, then the stop
+  const stop: Message = { id: "a3", role: "assistant", content: [{ type: "text", text: "[interrupted by the user]" }] };
+  expect(lastExchange([userMessage("SLEEP for hup"), said, result, stop], "› ", format(false))).toBe(
+    "› SLEEP for hup\nLet me wait.\n  1 tool call, no answer yet; the last: $ sleep 30 ✗ stopped (the terminal closed)\n[interrupted by the user]\n",
+  );
+  expect(lastExchange([userMessage("hi"), stop], "› ", format(false))).toBe("› hi\n[interrupted by the user]\n"); // no calls: the stop is the answer
+  const answered: Message = { id: "a2", role: "assistant", content: [{ type: "text", text: "Done waiting." }] };
+  expect(lastExchange([userMessage("SLEEP for hup"), said, result, answered], "› ", format(false))).toBe("› SLEEP for hup\nDone waiting.\n"); // answered: the answer alone
 });
 
 test("a question sent with /skill:NAME shows as it was typed, not as the skill's text and its <skill> lines", () => {

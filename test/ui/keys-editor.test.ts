@@ -22,7 +22,12 @@ test.each([
   [
     "ctrl and alt words",
     "\x1b[1;5D\x1bf\x1b\x7f\x17",
-    ["wordLeft", "wordRight", "deleteWordLeft", "deleteWordLeft"].map((name) => ({ type: "key", name })),
+    [
+      { type: "key", name: "wordLeft" },
+      { type: "key", name: "wordRight", alt: "f" },
+      { type: "key", name: "deleteWordLeft", alt: "\x7f" },
+      { type: "key", name: "deleteWordLeft" },
+    ],
     "",
   ],
   [
@@ -74,6 +79,14 @@ test.each([
   ["unknown sequences and controls are dropped", "\x1b[99Z\x0fa", [{ type: "text", text: "a" }], ""],
 ])("%s", (_name, input, keys, rest) => {
   expect(parseKeys(input)).toEqual({ keys: keys as never, rest });
+});
+
+test("ESC then a key that is no Alt binding is Escape then the key: Esc typed quickly before a word loses no letter", () => {
+  const esc = { type: "key", name: "escape" } as const;
+  expect(parseKeys("\x1bno wait\x1b\x01").keys).toEqual([esc, { type: "text", text: "no wait" }, esc, { type: "key", name: "home" }]);
+  // ESC O starts a terminal's sequence only with what a terminal sends after it: "Oh" typed after Esc is text
+  expect(parseKeys("\x1bOh wait\x1bOA").keys).toEqual([esc, { type: "text", text: "Oh wait" }, { type: "key", name: "up" }]);
+  expect(parseKeys("\x1bO", true).keys).toEqual([esc, { type: "text", text: "O" }]); // nothing more came: Esc, then O
 });
 
 test("after the timeout a lone ESC is the Escape key", () => {

@@ -1,7 +1,7 @@
 // The REPL's modes and keys as a pure step (ui/repl-state.ts): key sequences in, state and effects
 // out — what the tmux tests (test/e2e/repl*.test.ts) check through a real terminal, here without one.
 import { describe, expect, test } from "bun:test";
-import type { Key, KeyName } from "../../src/ui/keys.ts";
+import { parseKeys, type Key, type KeyName } from "../../src/ui/keys.ts";
 import { completionList } from "../../src/ui/line-editor.ts";
 import { EXIT_CTRL_C_MS, exitCode, initialRepl, promptOf, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
 
@@ -164,6 +164,22 @@ describe("during a turn", () => {
     expect(play([key("escape")], busy()).effects).toEqual([{ type: "abort" }]);
     const pressed = play([key("interrupt"), key("interrupt"), key("interrupt"), key("interrupt")], busy());
     expect(pressed.effects).toEqual([{ type: "abort" }, { type: "exit", code: 130 }]);
+  });
+
+  test("Esc then a letter read as one Alt key during a turn cancels it, and the letter waits at the next prompt", () => {
+    for (const input of ["\x1bno wait", "\x1bbut first"]) {
+      const keys = parseKeys(input).keys.map((k): ReplEvent => ({ type: "key", key: k, more: false, now: 0 }));
+      const typed = play(keys, busy());
+      expect(typed.effects).toEqual([{ type: "abort" }]);
+      const after = play([{ type: "ended", line: "go", quit: false }], typed.state);
+      expect(after.state.editor.text).toBe(input.slice(1));
+    }
+  });
+
+  test("at the prompt an Alt key with no binding types its letter; Alt-b still moves a word", () => {
+    const keys = (input: string) => parseKeys(input).keys.map((k): ReplEvent => ({ type: "key", key: k, more: false, now: 0 }));
+    expect(play(keys("one two\x1bx")).state.editor).toMatchObject({ text: "one twox" });
+    expect(play(keys("one two\x1bbX")).state.editor).toMatchObject({ text: "one Xtwo" });
   });
 
   test("the exit code is how the session ends: /quit, Ctrl-D and a double Ctrl-C after a cancelled turn exit 0", () => {

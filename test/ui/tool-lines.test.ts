@@ -74,8 +74,8 @@ test.each([
   ["bash timeout", "bash", false, "(no output)\n[exit code 124]\n[timed out after 2 s; the process group was killed]", "✗ timed out after 2 s"],
   ["bash interrupted", "bash", false, "x\n[exit code 130]\n[interrupted by user; the process group was killed]", "✗ stopped: x"], // the turn's own line says why, once
   ["bash terminated", "bash", false, "(no output)\n[exit code 143]\n[terminated (SIGTERM); the process group was killed]", "✗ stopped"],
-  ["a batch's bash the interrupt kept from running", "bash", false, "interrupted by user", "✗ stopped"],
-  ["a batch's read_file the interrupt kept from running", "read_file", false, "interrupted by user", "✗ stopped"],
+  ["a batch's bash the interrupt kept from running", "bash", false, "not run: interrupted by user before it started", "✗ not run"],
+  ["a batch's read_file a SIGTERM kept from running", "read_file", false, "not run: terminated (SIGTERM) before it started", "✗ not run"],
   ["an MCP call a signal cut short", "mcp__db__query", false, "terminated (SIGTERM)", "✗ stopped"],
   ["read_file", "read_file", true, "1\ta\n2\tb\n3\tc", "✓ 3 lines"],
   ["read_file partial", "read_file", true, "1\ta\n2\tb\n… 98 more lines; use offset=3", "✓ 2 lines (98 more)"],

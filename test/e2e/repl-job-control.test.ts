@@ -1,0 +1,106 @@
+// hey as a job of the shell (README "Keys": Ctrl-Z suspends hey, `fg` brings it back), through
+// dist/hey in tmux under an interactive bash: a stop by the key at a start-up question, or from
+// outside (`kill -TSTP`, `kill -STOP`) at the prompt or during a turn, leaves a hey that `fg` brings
+// back whole — the question still asked, the line still editable, Enter sending it and Esc
+// cancelling a turn — not a crashed run or a terminal left in the shell's cooked mode.
+import { expect, test } from "bun:test";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import type { Term } from "../helpers/tmux.ts";
+import { answer, askedOf, heldAnswer, lastLine, replTerms } from "./repl-helpers.ts";
+
+const E2E_TIMEOUT = 90_000;
+const server = fileReplayServer();
+const { start } = replTerms(server);
+const asked = askedOf(server);
+const projects = fileTempDir("hey-job-project-");
+
+/** hey at its prompt under a shell with job control, in `cwd` (the terminal's HOME when not given) */
+async function underShell(cwd?: string): Promise<Term> {
+  return start({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], jobControl: true, cwd });
+}
+
+/**
+ * A stop from outside as a user sends it to a hey the shell started itself: SIGTSTP to hey (`kill
+ * -TSTP <pid>`), which stops its job as Ctrl-Z does; SIGSTOP, which no program sees, to the
+ * process group (here the script that runs hey too, whose stop is the one the shell waits for).
+ */
+async function stopFromOutside(t: Term, signal: "SIGTSTP" | "SIGSTOP"): Promise<void> {
+  const pid = await t.heyPid();
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  process.kill(signal === "SIGTSTP" ? pid : -Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]), signal);
+}
+
+/** `fg` typed at the shell once it shows hey stopped */
+async function fg(t: Term): Promise<void> {
+  await t.waitFor(/Stopped/);
+  await t.type("fg");
+  await t.keys("Enter");
+}
+
+test(
+  "Ctrl-Z at the start-up trust question, then fg: the question is asked again and its answer taken",
+  async () => {
+    const root = join(realpathSync(projects.path), "p");
+    mkdirSync(join(root, ".git"), { recursive: true });
+    mkdirSync(join(root, ".hey"), { recursive: true });
+    writeFileSync(join(root, ".hey", "config.toml"), '[mcp.x]\ncommand = "/bin/cat"\n');
+    const t = await underShell(root);
+    await t.waitFor((s) => lastLine(s) === "Trust this project? (y/N)");
+    await t.keys("C-z");
+    await fg(t);
+    await t.waitFor((s) => lastLine(s) === "Trust this project? (y/N)" && s.includes("$ fg"));
+    await t.type("n");
+    await t.keys("Enter");
+    await t.waitFor((s) => lastLine(s) === "›");
+    server.enqueue(answer("Still here."));
+    await t.type("hello");
+    await t.keys("Enter");
+    const screen = await t.waitFor("Still here.");
+    expect(screen).not.toContain("internal error");
+    expect(asked().at(-1)).toStartWith("hello"); // a note that the project's MCP server was not started follows
+  },
+  E2E_TIMEOUT,
+);
+
+test.each(["SIGTSTP", "SIGSTOP"] as const)(
+  "stopped from outside (%s) at the prompt, then fg: the line is drawn again, editable, and Enter sends it",
+  async (signal) => {
+    const t = await underShell();
+    await t.waitFor((s) => lastLine(s) === "›");
+    await t.type("half a line");
+    await t.waitFor((s) => lastLine(s) === "› half a line");
+    await stopFromOutside(t, signal);
+    await fg(t);
+    await t.waitFor((s) => lastLine(s) === "› half a line" && s.includes("$ fg"));
+    server.enqueue(answer("Sent whole."));
+    await t.type(" and the rest");
+    await t.keys("Enter");
+    await t.waitFor("Sent whole.");
+    expect(asked().at(-1)).toBe("half a line and the rest");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "stopped from outside during a turn (SIGSTOP), then fg: Esc still cancels the turn",
+  async () => {
+    const t = await underShell();
+    await t.waitFor((s) => lastLine(s) === "›");
+    let open = () => {};
+    server.enqueue(heldAnswer("one two three four five", 2, new Promise((resolve) => (open = resolve))));
+    await t.type("count slowly");
+    await t.keys("Enter");
+    await t.waitFor("one two");
+    await stopFromOutside(t, "SIGSTOP");
+    await fg(t);
+    await t.waitFor((s) => s.includes("$ fg"));
+    await t.keys("Escape");
+    const screen = await t.waitFor((s) => lastLine(s) === "›");
+    open();
+    expect(screen).toMatch(/^interrupted by user$/m);
+    expect(screen).not.toContain("^[");
+  },
+  E2E_TIMEOUT,
+);

@@ -1,0 +1,111 @@
+// A sign of life once the answer's first words are shown (SPEC §17): a stream that goes quiet
+// after text — a model that stalls mid-sentence, or streams a big tool call's arguments, which
+// show nothing until the call is whole — brings a status back under the text, with the seconds
+// since it went quiet; it is gone before the text goes on, which continues where it stopped.
+import { expect, test } from "bun:test";
+import type { AgentEvent } from "../../src/kernel/output.ts";
+import { createTerminalOutput } from "../../src/ui/terminal.ts";
+
+/** The rows a terminal shows after `written` (cursor moves, line erases and styles as xterm takes them). */
+function screenOf(written: string): string[] {
+  const rows: string[][] = [[]];
+  let row = 0;
+  let col = 0;
+  const at = () => (rows[row] ??= []);
+  for (let i = 0; i < written.length; i++) {
+    const c = written[i]!;
+    const csi = c === "\x1b" ? /^\x1b\[([0-9;?]*)([@-~])/.exec(written.slice(i)) : null;
+    if (csi) {
+      const n = Number(csi[1]) || 1;
+      if (csi[2] === "A") row = Math.max(0, row - n);
+      if (csi[2] === "G") col = n - 1;
+      if (csi[2] === "K") at().length = Math.min(at().length, col);
+      if (csi[2] === "J") rows.length = row + 1;
+      i += csi[0].length - 1;
+    } else if (c === "\r") col = 0;
+    else if (c === "\n") [row, col] = [row + 1, 0];
+    else {
+      while (at().length < col) at().push(" ");
+      at()[col++] = c;
+    }
+  }
+  return rows.map((r) => (r ?? []).join("").trimEnd());
+}
+
+/** A terminal at 80 columns (the REPL: one stream), its quiet timer fired by hand. */
+function terminal(o: { tty?: boolean; pipe?: boolean } = {}) {
+  const written: string[] = [];
+  let quiet: (() => void) | undefined;
+  let t = 0;
+  const tty = o.tty ?? true;
+  const info = { write: (s: string) => void written.push(s), color: false, tty, columns: () => 80 };
+  const answer = o.pipe ? { ...info, tty: false, write: () => {} } : info;
+  const out = createTerminalOutput(answer, info, {
+    now: () => t,
+    later: (_ms, run) => {
+      quiet = run;
+      return () => (quiet = undefined);
+    },
+  });
+  return {
+    emit(...events: AgentEvent[]) {
+      for (const e of events) out.emit(e);
+    },
+    /** the stream says nothing for `ms`: the quiet status's wait is over */
+    quietFor(ms: number) {
+      t += ms;
+      const run = quiet;
+      quiet = undefined;
+      run?.();
+    },
+    screen: () => screenOf(written.join("")),
+    waiting: () => quiet !== undefined,
+    stop: () => out.stopSpinner(),
+  };
+}
+
+const start: AgentEvent = { type: "turn_start", turn: 1 };
+const usage = { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cache_hit_share: 0 };
+const done: AgentEvent = { type: "done", stop_reason: "end", turns: 1, usage };
+
+test("a stream that stalls mid-sentence shows a status under the text; the text goes on where it stopped, the status gone", () => {
+  const term = terminal();
+  term.emit(start, { type: "text_delta", text: "I am starting to" });
+  term.quietFor(3000);
+  expect(term.screen()).toEqual(["I am starting", "⠋ waiting for the model… 3s"]); // a word is shown once it is whole
+  term.emit({ type: "text_delta", text: " write it." });
+  expect(term.screen().join("\n").trimEnd()).toBe("I am starting to write"); // the status row cleared; the text's next row when it wraps
+  term.emit(done);
+  expect(term.screen().join("\n").trimEnd()).toBe("I am starting to write it.");
+});
+
+test("text, then a big call's arguments streaming: the status shows while they come, and the call's line follows the text", () => {
+  const term = terminal();
+  term.emit(start, { type: "text_delta", text: "Calling now. " });
+  term.quietFor(6000);
+  expect(term.screen().at(-1)).toBe("⠋ waiting for the model… 6s");
+  term.emit({ type: "tool_call", id: "c", name: "write_file", arguments: JSON.stringify({ path: "big.txt", content: "x\n".repeat(50) }) });
+  const rows = term.screen();
+  expect(rows[0]).toBe("Calling now.");
+  expect(rows[1]).toStartWith("write big.txt");
+  expect(rows.join("\n")).not.toContain("waiting for the model");
+  term.stop();
+});
+
+test("after a line the text ended, the status takes the next row and the text starts there", () => {
+  const term = terminal();
+  term.emit(start, { type: "text_delta", text: "First line.\n" });
+  term.quietFor(1000);
+  expect(term.screen()).toEqual(["First line.", "⠋ waiting for the model… 1s"]);
+  term.emit({ type: "text_delta", text: "Second line." }, done);
+  expect(term.screen()).toEqual(["First line.", "Second line."]);
+});
+
+test("no quiet status where nobody watches, nor for an answer that goes to a pipe (the spinner says it is being written)", () => {
+  for (const o of [{ tty: false }, { pipe: true }]) {
+    const term = terminal(o);
+    term.emit(start, { type: "text_delta", text: "I am starting to" });
+    expect(term.waiting()).toBe(false);
+    term.stop();
+  }
+});
