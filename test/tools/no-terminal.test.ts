@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
+import { testNeeding } from "../helpers/tools.ts";
 import { found } from "../helpers/wait.ts";
 
 const shell = chooseShell({ platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined });
@@ -28,8 +29,8 @@ test("the commands get no GPG_TTY (the user's terminal, where gpg's pinentry wou
   expect(r.output).toBe("none /usr/bin/ssh-askpass :0\n[exit code 0]");
 });
 
-const gpg = Bun.which("gpg") && Bun.which("gpgconf") && Bun.which("script") && process.platform === "linux";
-test.if(Boolean(gpg))(
+// Linux: the user's terminal is found through /proc (the pseudo-terminal `script` holds)
+(process.platform === "linux" ? testNeeding(["gpg", "gpgconf", "script", "pgrep"]) : test.if(false))(
   "with GPG_TTY set to the user's terminal, a signed `git commit` with a passphrase key fails at once, saying how to go on, and draws nothing on that terminal",
   async () => {
     const home = join(dir, "gpg-home");
