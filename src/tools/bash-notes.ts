@@ -8,28 +8,69 @@ import { parseCommand } from "../permission/shell-commands.ts";
 import type { Segment } from "../permission/shell-model.ts";
 import type { ShellChoice } from "./shell.ts";
 
-/** Full-screen editors that wait for keys on a terminal whatever their input is. */
-const EDITORS = new Set(["vi", "vim", "nvim", "view", "vimdiff", "nano", "pico", "micro", "joe", "jed", "ne", "mcedit", "hx", "helix", "kak"]);
-/** A command that may run one of EDITORS: an editor's name as a word of its own (a path's last part too). */
-const NAMES_AN_EDITOR = new RegExp(`(^|[^\\w.-])(${[...EDITORS].join("|")})($|[^\\w.-])`);
-/** vi's forms that run without a terminal: Ex mode, silent mode, headless, commands given (`-c wq`, `+%s/a/b/|wq`). */
-const BATCH = /^(-[eEs]|-[eE]s|--headless|-c|--cmd|\+\D.*)$/;
+/** vi and the names it goes by (Debian's `editor` alternative is vi or nano: nano has no batch form for it to take). */
+const VI = new Set(["vi", "vim", "nvim", "view", "vimdiff", "nvimdiff", "ex", "rvim", "rview", "vim.basic", "vim.tiny", "vim.nox", "editor"]);
+/** Full-screen editors that wait for keys on a terminal whatever their input is (gvim only with -v: else it is a window). */
+const EDITORS = new Set([...VI, "gvim", "nano", "pico", "micro", "joe", "jed", "ne", "mcedit", "hx", "helix", "kak"]);
+/** A command that may run one of EDITORS (or git's difftool, mergetool): an editor's name as a word of its own (a path's last part too). */
+const NAMES_AN_EDITOR = new RegExp(`(^|[^\\w.-])(${[...EDITORS, "difftool", "mergetool"].map((n) => n.replace(".", "\\.")).join("|")})($|[^\\w.-])`);
+/** vi's modes that run without a terminal: silent Ex mode (`-es`, `-e -s`, `ex -s`), a script of keys (`-s FILE`), headless. */
+const SILENT = /^(-[eE]?s|-s[eE]|--headless)$/;
+/** vi's commands that end it: the last of a command's `-c CMD` and `+CMD` (`+%s/a/b/g|wq`). */
+const QUITS = /^:?\s*(w?q(a|all)?|x(a|all|it)?|wq(a|all)?|exi(t)?|quit(all)?|cq)!?\s*$/;
 /** What any of them prints and exits on, the editor never opened: `vim --version | head -1`, `nano -V`, `hx --health`. */
 const PRINTS = /^(--version|--help|-h|--health)$/;
 /** The editors whose -V is --version (vim's is verbose: it opens the editor). */
 const DASH_V_VERSION = new Set(["nano", "pico", "hx", "helix"]);
+/** git's tools that start vi on the files (`git difftool --tool=vimdiff`). */
+const VI_TOOLS = /^(n|g)?vimdiff\d?$/;
+
+/** Whether vi's `words` (after its name) run it without a terminal: a silent mode, or commands given that end with a quit. */
+function viBatchWords(words: string[]): boolean {
+  if (words.some((w) => SILENT.test(w))) return true;
+  const commands: string[] = [];
+  words.forEach((w, i) => {
+    if (w === "-c" && i + 1 < words.length) commands.push(words[i + 1]!);
+    else if (w.startsWith("+") && w.length > 1) commands.push(w.slice(1));
+  });
+  const last = commands.at(-1)?.split("|").at(-1);
+  return last !== undefined && QUITS.test(last);
+}
+
+/** Whether a segment starts a full-screen editor: vi not in a batch form, another editor not asked to print and exit, git's difftool or mergetool with a vi tool. */
+function startsEditor(seg: Segment): boolean {
+  const name = programName(seg);
+  const words = seg.words.slice(1).map((w) => w.text);
+  if (name === "git") {
+    const at = words.findIndex((w) => w === "difftool" || w === "mergetool");
+    const rest = at < 0 ? [] : words.slice(at + 1);
+    return rest.some((w, i) => VI_TOOLS.test(w.replace(/^--tool=/, "")) && (w.startsWith("--tool=") || /^(-t|--tool)$/.test(rest[i - 1] ?? "")));
+  }
+  if (name === undefined || !EDITORS.has(name) || (name === "gvim" && !words.includes("-v"))) return false;
+  if (words.some((w) => PRINTS.test(w) || (w === "-V" && DASH_V_VERSION.has(name)))) return false;
+  return !(VI.has(name) || name === "gvim") || !viBatchWords(words);
+}
 
 /** Why `command` is not run (it starts a full-screen editor, which would wait for keys until the timeout), or undefined. */
 export function needsTerminal(command: string, shell: ShellChoice): string | undefined {
   if (!NAMES_AN_EDITOR.test(command)) return undefined; // most commands: no parse (the first costs ~14 ms)
-  const editor = segmentsOf(command, shell)?.find((seg) => {
-    const name = programName(seg);
-    if (name === undefined || !EDITORS.has(name)) return false;
-    const vi = /^(vi|vim|nvim|view|vimdiff)$/.test(name);
-    return !seg.words.slice(1).some((w) => PRINTS.test(w.text) || (vi && BATCH.test(w.text)) || (w.text === "-V" && DASH_V_VERSION.has(name)));
-  });
+  const editor = segmentsOf(command, shell)?.find(startsEditor);
   if (!editor) return undefined;
-  return `not run: ${programName(editor)} is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es)`;
+  const name = programName(editor);
+  if (name === "git")
+    return "not run: vimdiff is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Read the change with git diff; resolve a conflict with edit";
+  return `not run: ${name} is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f)`;
+}
+
+/** Whether `command` runs vi in a batch form (`vim -es`, `vim -c … -c wq`): vim's no-terminal warning is then no sign that it waits. */
+export function viBatch(command: string, shell: ShellChoice): boolean {
+  if (!NAMES_AN_EDITOR.test(command)) return false;
+  return (
+    segmentsOf(command, shell)?.some((seg) => {
+      const name = programName(seg);
+      return name !== undefined && (VI.has(name) || name === "gvim") && viBatchWords(seg.words.slice(1).map((w) => w.text));
+    }) ?? false
+  );
 }
 
 /** What dash prints for bash syntax: `[[`, arrays, `${x:1}`/`${x//a/b}`, pipefail, `<<<`, bash's builtins. */

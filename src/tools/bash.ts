@@ -14,6 +14,7 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
+import { type Env, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -44,8 +45,6 @@ export interface BashToolOptions {
   hide?: (text: string) => string;
 }
 
-type Env = Record<string, string | undefined>;
-
 /** The shell the bash tool runs on this machine (SPEC §7.1): `[tools] shell` when `configured`, looked up on PATH, its links followed (is `sh` dash?). */
 export function systemShell(configured?: string): ShellChoice {
   const realPath = (path: string) => {
@@ -57,23 +56,6 @@ export function systemShell(configured?: string): ShellChoice {
   };
   return chooseShell({ configured, platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined, realPath });
 }
-
-/**
- * What the tool's commands get instead of the user's editor and pager settings: an editor fails at
- * once saying why (git runs it through sh with the file after it; a program that splits it into
- * words fails at once too), pagers print, git asks no password on a terminal. `!COMMAND` keeps the user's.
- */
-const NON_INTERACTIVE: Record<string, string> = {
-  ...Object.fromEntries(
-    ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL"].map((name) => [
-      name,
-      `sh -c 'echo "hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)" >&2; exit 1' editor`,
-    ]),
-  ),
-  GIT_PAGER: "cat",
-  PAGER: "cat",
-  GIT_TERMINAL_PROMPT: "0",
-};
 
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
@@ -100,7 +82,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
     readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: (args, ctx) => {
-      const env = { ...((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env), ...NON_INTERACTIVE };
+      const env = withoutTerminal((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env);
       return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
     },
   };
@@ -124,16 +106,23 @@ async function runBash(
   if (script.error)
     return { output: `bash: could not write the ${Buffer.byteLength(command) >> 10} KB command to a script file: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
+  // a vim the refusal could not see (a script, git difftool) is stopped as soon as it says it has no terminal
+  const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();
+  const watch = vim && vimWatch(() => vim.abort());
+  const listen = (chunk: Uint8Array) => {
+    live?.take(chunk);
+    watch?.(chunk);
+  };
   const run = await runProcess(script.argv, {
     cwd: ctx.cwd,
     env: opts.env,
     timeoutMs,
-    signal: ctx.signal,
+    signal: vim ? AbortSignal.any([ctx.signal, vim.signal]) : ctx.signal,
     spill: files.spill,
     verbatim: opts.shell.verbatim,
     guard: true,
     ...(opts.session !== undefined ? { owner: opts.session } : {}),
-    listen: live?.take,
+    listen,
     jobLog: files.job,
   }).finally(() => {
     live?.stop();
@@ -144,10 +133,13 @@ async function runBash(
   if ("error" in run) return { output: startError(opts.shell.program, command, run.error), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
-  if (run.ended === "timeout") notes.push(`[timed out after ${seconds(timeoutMs)} s; the process group was killed]`);
-  if (run.ended === "abort") notes.push(`[${abortReason(ctx.signal)}; the process group was killed]`);
+  if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
+  if (run.ended === "abort")
+    notes.push(...(vim?.signal.aborted && !ctx.signal.aborted ? VIM_STOPPED : [`[${abortReason(ctx.signal)}; the process group was killed]`]));
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
   notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
+  notes.push(...terminalNotes(run.stderr.head.slice(0, 16_384) + run.stderr.tail));
+  if (run.ended === "exit") notes.push(...unansweredNotes([run.stdout, run.stderr].map((s) => (s.tail || s.head).slice(-512))));
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };

@@ -82,6 +82,35 @@ export function parsePs(out: string): Proc[] {
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), running: !m[4]!.startsWith("Z"), start: m[5]! }));
 }
 
+/** The environment variable that marks every process a bash call started (runProcess sets it; children inherit it). */
+export const CALL_MARK = "HEY_CALL";
+/** the most processes whose environment is read for one look: those started since the command, most recent first */
+const MARKED_READS = 2048;
+
+/**
+ * The running processes that carry `CALL_MARK=mark` in the environment they started with, of those
+ * started at or after `since` (the command's shell's start): what a command started and then left,
+ * a double fork (`(setsid server &)`) re-parented to init, a gpg-agent and its pinentry. Linux only
+ * (/proc/PID/environ; only the user's own processes are readable); [] elsewhere: macOS has no
+ * other process's environment to read, and ps(1) shows it only in part. Never throws.
+ */
+export function markedProcesses(mark: string, since: string, all: Proc[] = listProcesses()): Proc[] {
+  if (process.platform !== "linux") return [];
+  const needle = Buffer.from(`${CALL_MARK}=${mark}\0`);
+  const from = Number(since);
+  return all
+    .filter((p) => p.running && Number(p.start) >= from)
+    .sort((a, b) => Number(b.start) - Number(a.start))
+    .slice(0, MARKED_READS)
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p.pid}/environ`).includes(needle);
+      } catch {
+        return false; // gone, or another user's
+      }
+    });
+}
+
 /** `pid` and every running process below it (its children, theirs…), parents first; [] when `pid` does not run. */
 export function treeOf(pid: number, all: Proc[] = listProcesses()): Proc[] {
   const tree = all.filter((p) => p.pid === pid && p.running);

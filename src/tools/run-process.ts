@@ -7,7 +7,7 @@ import { capture, drained, type Captured } from "./capture.ts";
 import { guarded, release } from "./group-guard.ts";
 import { hostJob } from "./job-object.ts";
 import { openJobLog, type JobLog } from "./job-log.ts";
-import { listProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
+import { CALL_MARK, listProcesses, markedProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
 import { errorText } from "../kernel/errors.ts";
 
 const KILL_POLL_MS = 20;
@@ -55,8 +55,10 @@ export interface RunOptions {
  */
 export async function runProcess(argv: string[], opts: RunOptions): Promise<Finished | { error: string }> {
   let proc: Bun.Subprocess<"ignore" | number | ReadableStream<Uint8Array>, "pipe", "pipe">;
+  const mark = crypto.randomUUID();
   try {
-    const env = opts.env ?? process.env;
+    // every process of the command carries the mark (CALL_MARK), found by it when the command is stopped
+    const env = opts.guard ? { ...(opts.env ?? process.env), [CALL_MARK]: mark } : (opts.env ?? process.env);
     const run = opts.guard ? guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
     const joinJob = opts.guard ? await hostJob() : undefined; // Windows: job-object.ts
     proc = Bun.spawn(run.argv, {
@@ -84,7 +86,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   const stop = (why: "timeout" | "abort") => {
     if (stopping) return;
     ended = why;
-    stopping = killGroup(proc);
+    stopping = killGroup(proc, opts.guard ? mark : undefined);
   };
   const onAbort = () => stop("abort");
   const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
@@ -106,10 +108,11 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
 
 /**
  * SIGTERM to the whole group and to what the command started outside it (a test runner's
- * `detached` browser), then SIGKILL to what of them still runs after STOP_GRACE_MS (at once when
+ * `detached` browser; on Linux also what carries the command's `mark` though no longer below it: a
+ * double fork, `(setsid server &)`), then SIGKILL to what of them still runs after STOP_GRACE_MS (at once when
  * nothing does); returns once they are gone (or KILL_WAIT_MS).
  */
-async function killGroup(proc: Bun.Subprocess): Promise<void> {
+async function killGroup(proc: Bun.Subprocess, mark: string | undefined): Promise<void> {
   const signal = (sig: NodeJS.Signals | 0): boolean => {
     try {
       if (process.platform === "win32") {
@@ -123,7 +126,7 @@ async function killGroup(proc: Bun.Subprocess): Promise<void> {
     }
   };
   // read before the first signal: once its parent is gone, a process is no longer below the shell
-  let outside: Proc[] = process.platform === "win32" ? [] : treeOf(proc.pid).filter((p) => p.pgid !== proc.pid);
+  let outside: Proc[] = process.platform === "win32" ? [] : outsideGroup(proc.pid, mark);
   const running = () => signal(0) && (process.platform !== "linux" || runsOnLinux(proc.pid));
   const left = () => (outside = outside.length > 0 ? stillRunning(outside) : outside).length > 0 || running();
   signal("SIGTERM");
@@ -138,6 +141,15 @@ async function killGroup(proc: Bun.Subprocess): Promise<void> {
   }
   if (!signal("SIGKILL")) return;
   for (let waited = 0; waited < KILL_WAIT_MS && running(); waited += KILL_POLL_MS) await Bun.sleep(KILL_POLL_MS);
+}
+
+/** What of `pid`'s process tree left its group, and (Linux) what carries `mark` outside it, wherever it is now. */
+function outsideGroup(pid: number, mark: string | undefined): Proc[] {
+  const all = listProcesses();
+  const below = treeOf(pid, all).filter((p) => p.pgid !== pid);
+  const shell = all.find((p) => p.pid === pid);
+  const marked = mark && shell ? markedProcesses(mark, shell.start, all).filter((p) => p.pgid !== pid && !below.some((b) => b.pid === p.pid)) : [];
+  return [...below, ...marked];
 }
 
 /**

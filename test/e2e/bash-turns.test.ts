@@ -6,6 +6,7 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
+import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
@@ -46,10 +47,105 @@ test("with EDITOR=vim, `git commit` without -m fails at once saying what to do, 
   const run = await runHey(["-p", "commit it"], { cwd: project.path, env, timeoutMs: 30_000 });
   expect(run.code).toBe(0);
   const [commit, vim, log] = scripted.results();
-  expect(commit).toContain("hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)");
+  expect(commit).toContain("hey: no editor: bash commands have no terminal; give the text in the command: git commit -m MSG");
   expect(commit).toContain("[exit code 1]");
   expect(vim).toStartWith("not run: vim is a full-screen editor and bash commands have no terminal");
   expect(log).toContain("fatal: your current branch");
+});
+
+test("`vim -c 'normal dd' g.txt` (no quit) is not started, and a vim a script starts is stopped when it says it has no terminal: neither waits for the timeout or leaves a swap file", async () => {
+  scripted.userConfig("");
+  writeFileSync(join(project.path, "g.txt"), "l1\nl2\n");
+  writeFileSync(join(project.path, "edit.sh"), "#!/bin/sh\nvim -c 'normal dd' \"$@\"\n", { mode: 0o755 });
+  scripted.calls = [
+    ["bash", { command: "vim -c 'normal dd' g.txt", timeout_ms: 120_000 }],
+    ["bash", { command: "./edit.sh g.txt", timeout_ms: 120_000 }],
+    ["bash", { command: "vim -c 'normal dd' -c wq g.txt >/dev/null 2>&1; cat g.txt; ls -A", timeout_ms: 120_000 }],
+  ];
+  const run = await runHey(["-p", "delete the first line"], { cwd: project.path, env: { HOME: home.path, TERM: "xterm-256color" }, timeoutMs: 40_000 });
+  expect(run.code).toBe(0);
+  const [refused, stopped, batch] = scripted.results();
+  expect(refused).toStartWith("not run: vim is a full-screen editor and bash commands have no terminal");
+  expect(stopped).toEndWith(
+    "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]\n[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
+  );
+  expect(batch).toBe("l2\nedit.sh\ng.txt\n[exit code 0]");
+});
+
+test("a command that timed out leaves nothing running once hey has exited: not even a double-forked child, re-parented to init", async () => {
+  scripted.userConfig("");
+  const m = marker();
+  scripted.calls = [["bash", { command: `(setsid sleep ${m} &); sleep ${m}`, timeout_ms: 1000 }]];
+  try {
+    const run = await runHey(["-p", "start it"], { cwd: project.path, env: { HOME: home.path } });
+    expect(run.code).toBe(0);
+    expect(scripted.results()[0]).toContain("[timed out after 1 s; the process group was killed]");
+    expect(withMarker(m)).toEqual([]);
+  } finally {
+    killMarked([m]);
+  }
+});
+
+test("the commands get no GPG_TTY (gpg's pinentry would draw over hey's screen): a signed commit with a passphrase key fails at once, saying how to go on", async () => {
+  scripted.userConfig("");
+  const gnupg = join(home.path, "gnupg");
+  mkdirSync(gnupg, { mode: 0o700 });
+  const gpg = Bun.which("gpg") !== null;
+  const env = { HOME: home.path, ...git, GNUPGHOME: gnupg, GPG_TTY: "/dev/pts/9" };
+  if (gpg) {
+    const key = ["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "pw", "--quick-gen-key", "T <t@t>", "ed25519", "sign", "never"];
+    expect(Bun.spawnSync(key, { env: { ...process.env, ...env }, stdout: "ignore", stderr: "ignore" }).exitCode).toBe(0);
+  }
+  scripted.calls = [
+    ["bash", { command: 'echo "${GPG_TTY-none}"' }],
+    ...(gpg
+      ? [
+          ["bash", { command: "git init -q . && git -c commit.gpgsign=true -c user.signingkey=t@t commit -q --allow-empty -m signed", timeout_ms: 20_000 }] as [
+            string,
+            unknown,
+          ],
+        ]
+      : []),
+  ];
+  try {
+    const run = await runHey(["-p", "commit"], { cwd: project.path, env, timeoutMs: 30_000 });
+    expect(run.code).toBe(0);
+    const [tty, signed] = scripted.results();
+    expect(tty).toBe("none\n[exit code 0]");
+    if (gpg) {
+      expect(signed).toContain("error: gpg failed to sign the data");
+      expect(signed).toContain(
+        "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND",
+      );
+    }
+  } finally {
+    if (gpg) Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env: { ...process.env, GNUPGHOME: gnupg } });
+  }
+});
+
+test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming GIT_EDITOR=true, and `git -c core.editor=true rebase --continue` (what skills teach) works", async () => {
+  scripted.userConfig("");
+  writeFileSync(join(home.path, ".gitconfig"), "[core]\n\teditor = vim\n");
+  const setup = [
+    "git init -q -b main && echo a > f && git add f && git commit -qm one",
+    "git checkout -qb topic && echo b > f && git commit -qam topic",
+    "git checkout -q main && echo c > f && git commit -qam main",
+    "git checkout -q topic && { git rebase main >/dev/null 2>&1; true; } && echo x > f && git add f",
+  ].join(" && ");
+  const env = { HOME: home.path, ...git, EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", TERM: "xterm-256color" };
+  expect(Bun.spawnSync(["sh", "-c", setup], { cwd: project.path, env: { ...process.env, ...env } }).exitCode).toBe(0);
+  scripted.calls = [
+    ["bash", { command: "git rebase --continue", timeout_ms: 120_000 }],
+    ["bash", { command: "git -c core.editor=true rebase --continue >/dev/null 2>&1 && git log --format=%s", timeout_ms: 120_000 }],
+  ];
+  const run = await runHey(["-p", "finish the rebase"], { cwd: project.path, env, timeoutMs: 30_000 });
+  expect(run.code).toBe(0);
+  const [plain, given] = scripted.results();
+  expect(plain).toContain(
+    "hey: no editor: bash commands have no terminal; give the text in the command: GIT_EDITOR=true git rebase --continue keeps the message",
+  );
+  expect(plain).toContain("[exit code 1]");
+  expect(given).toBe("topic\nmain\none\n[exit code 0]");
 });
 
 test("a lone `cd` is said to be lost, the next call runs in the working directory; `workdir` runs the command in that directory (`~/` the home), allowed by `bash: pwd` as the cd it becomes", async () => {

@@ -2,7 +2,7 @@
 // for: an editor or a pager (they have no terminal), bash syntax under dash, a `cd` or `export` that
 // the next call will not see. Real commands in a temp directory.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
@@ -33,7 +33,7 @@ test("an editor the user set (EDITOR=vim) is not what the tool's commands get: `
   const env = { ...process.env, EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", TERM: "xterm-256color", PAGER: "less", GIT_PAGER: "less" };
   const r = await run(`cd repo && git init -q . && git add f.txt && ${git} commit`, { env });
   expect(r.isError).toBe(true);
-  expect(r.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command (git commit -m MSG)");
+  expect(r.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command: git commit -m MSG");
   expect(r.output).toContain("[exit code 1]");
   expect(r.output).not.toContain("timed out");
   const pagers = await run('echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT"', { env });
@@ -44,13 +44,66 @@ test("a full-screen editor is not started (it would wait for keys until the time
   const r = await run("vim f.txt");
   expect(r).toEqual({
     output:
-      "not run: vim is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es)",
+      "not run: vim is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Change files with edit or write_file, or script it (sed -i, vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f)",
     isError: true,
   });
   expect(needsTerminal("git add . && nano notes.md", shell)).toStartWith("not run: nano is a full-screen editor");
   expect(needsTerminal("timeout 5 /usr/bin/vi x", shell)).toStartWith("not run: vi is a full-screen editor");
   for (const batch of ["vim -es -c '%s/a/b/g' -c wq f.txt", "nvim --headless +q", "vim +%s/a/b/g +wq f.txt", "git config core.editor vim", "echo vim"])
     expect(needsTerminal(batch, shell)).toBeUndefined();
+});
+
+test("vi's forms that still wait for keys are not started either: commands given that do not quit, Ex mode, vi's other names, git's difftool with vimdiff; those that quit or run silent are", () => {
+  for (const waits of [
+    "vim -c 'normal dd' g.txt",
+    "vim +/line g.txt",
+    "vim --cmd 'set nu' g.txt",
+    "vim -E g.txt",
+    "ex g.txt",
+    "editor g.txt",
+    "vim.basic g.txt",
+    "vim.tiny g.txt",
+    "rvim g.txt",
+    "gvim -v g.txt",
+  ])
+    expect(needsTerminal(waits, shell)).toStartWith(`not run: ${waits.split(" ")[0]} is a full-screen editor`);
+  for (const tool of ["git difftool -y --tool=vimdiff HEAD~1", "git mergetool -t nvimdiff"])
+    expect(needsTerminal(tool, shell)).toBe(
+      "not run: vimdiff is a full-screen editor and bash commands have no terminal (it would wait until the timeout). Read the change with git diff; resolve a conflict with edit",
+    );
+  for (const batch of [
+    "vim -c 'normal dd' -c wq g.txt",
+    "vim -c x g.txt",
+    "vim +'%s/a/b/g|wq' g.txt",
+    "vim -c ':wq!' g.txt",
+    "ex -s g.txt",
+    "vim -e -s g.txt",
+    "vim -s keys.vim g.txt",
+    "gvim g.txt",
+    "git difftool --tool=meld",
+    "cat vim.txt",
+    "grep -rn ex .",
+  ])
+    expect(needsTerminal(batch, shell)).toBeUndefined();
+});
+
+test("a vim the refusal cannot see (started by a script) is stopped as soon as it says it has no terminal, not at the timeout; it leaves no swap file", async () => {
+  writeFileSync(join(dir, "g.txt"), "l1\nl2\n");
+  writeFileSync(join(dir, "edit.sh"), "#!/bin/sh\nvim -c 'normal dd' \"$@\"\n", { mode: 0o755 });
+  const r = await createBashTool({ shell, timeoutMs: 60_000, filter: "builtin", raw: false, outputDir: join(dir, ".out") }).run(
+    { command: "./edit.sh g.txt" },
+    { signal: new AbortController().signal, cwd: dir },
+  );
+  expect(r.isError).toBe(true);
+  expect(r.output).toContain("Vim: Warning:");
+  expect(r.output).toEndWith(
+    "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]\n[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
+  );
+  expect(r.output).not.toContain("timed out");
+  expect(existsSync(join(dir, ".g.txt.swp"))).toBe(false);
+  const batch = await run("vim -c 'normal dd' -c wq g.txt && cat g.txt"); // it warns too, and is left to finish
+  expect(batch.output).toContain("l2\n");
+  expect(batch.output).toEndWith("[exit code 0]");
 });
 
 test("a call that ends with a `cd` or an `export` is told the next call will not see it; one that uses them is not", async () => {

@@ -7,6 +7,7 @@ import { chooseShell } from "../../src/tools/shell.ts";
 import { type BashToolOptions, createBashTool, MAX_RESULT_LINES } from "../../src/tools/bash.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { killMarked, marker, processes, waitForGroup, withMarker } from "../helpers/processes.ts";
+import { until } from "../helpers/wait.ts";
 
 /** A test here whose command would hang (sleeps of minutes) fails at this deadline instead: no result is measured against a clock. */
 const HANG = 10_000;
@@ -103,6 +104,20 @@ describe("bash tool", () => {
       expect(r.output).toContain("[exit code 124]");
       expect(r.output).toContain("timed out after 1 s; the process group was killed");
       expect(processes().filter((p) => p.pgid === pgid)).toEqual([]);
+    },
+    HANG,
+  );
+
+  test.if(process.platform === "linux")(
+    "on timeout a double-forked child (`(setsid sleep &)`, re-parented to init, in a group of its own) is stopped with the command",
+    async () => {
+      const m = marker();
+      leftovers.push(m);
+      const running = tool().run({ command: `(setsid sleep ${m} &); sleep ${m}`, timeout_ms: 1000 }, ctx());
+      await until(() => withMarker(m).filter((p) => p.args.startsWith("sleep")).length === 2, "both sleeps");
+      const r = await running;
+      expect(r.output).toContain("timed out after 1 s; the process group was killed");
+      expect(withMarker(m)).toEqual([]);
     },
     HANG,
   );

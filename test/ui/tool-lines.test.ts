@@ -2,6 +2,7 @@
 // editor, a short status, a capped diff.
 import { expect, test } from "bun:test";
 import { capDiff, commandRest, DIFF_SHOWN_LINES, resultStatus, toolLine, writeDiff, fitStatus } from "../../src/ui/tool-lines.ts";
+import { timeoutNotes, VIM_STOPPED } from "../../src/tools/no-terminal.ts";
 
 test.each([
   ["bash", { command: "git status" }, "$ git status"],
@@ -72,6 +73,14 @@ test.each([
     "✗ exit 1: error: boom",
   ],
   ["bash timeout", "bash", false, "(no output)\n[exit code 124]\n[timed out after 2 s; the process group was killed]", "✗ timed out after 2 s"],
+  [
+    "bash timeout of a command that does not end by itself (its advice is a line of its own)",
+    "bash",
+    false,
+    `started\n[exit code 124]\n${timeoutNotes("tail -f app.log", "2").join("\n")}`,
+    "✗ timed out after 2 s: started",
+  ],
+  ["bash stopped as it started vim", "bash", false, `x\n[exit code 143]\n${VIM_STOPPED.join("\n")}`, "✗ stopped: x"],
   ["bash interrupted", "bash", false, "x\n[exit code 130]\n[interrupted by user; the process group was killed]", "✗ stopped: x"], // the turn's own line says why, once
   ["bash terminated", "bash", false, "(no output)\n[exit code 143]\n[terminated (SIGTERM); the process group was killed]", "✗ stopped"],
   ["a batch's bash the interrupt kept from running", "bash", false, "not run: interrupted by user before it started", "✗ not run"],
