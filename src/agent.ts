@@ -134,8 +134,9 @@ export function createAgent(parts: AgentParts): Agent {
   let effort = settings.effort;
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
 
-  /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput) */
+  /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
   let requestInput: number | undefined;
+  let cutInput = false;
   /** The loop's output: counts usage and corrects the context estimate, then passes everything on. */
   const counted: Output = {
     emit(event) {
@@ -149,7 +150,7 @@ export function createAgent(parts: AgentParts): Agent {
           ...(event.estimated ? { estimated: true as const } : {}),
         };
         usage = { total: addUsage(usage.total, u), last: u, requests: usage.requests + 1 };
-        correctEstimate(compaction, requestInput ?? u.input);
+        if (!cutInput) correctEstimate(compaction, requestInput ?? u.input); // a cut count is not of what was sent
         requestInput = undefined;
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar });
       }
@@ -235,7 +236,8 @@ export function createAgent(parts: AgentParts): Agent {
           for await (const event of provider.stream(request, signal)) {
             started ||= event.type !== "notice"; // a notice is no part of an answer: the request may still be built again
             if (event.type === "text" || event.type === "thinking") chars += event.delta.length;
-            if (event.type === "done") requestInput = event.requestInput;
+            if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true);
+            if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
             // no counts reported: the one estimate of a turn without usage
             yield event.type === "done" && event.usage.estimated ? { ...event, usage: estimated(messageChars(event.message)) } : event;
           }

@@ -198,7 +198,7 @@ export const PROVIDER_KEYS = {
   insecure: { kind: "boolean", doc: "`true`: do not verify this endpoint's TLS certificate (warned about on every run; refused in a project's config)" },
   context_window: {
     kind: "window",
-    doc: "the model's context window in tokens, `32768`, or by model: `{ \"qwen3:8b\" = 16384 }`; requests are built to 80 % of it when `budget_tokens` is larger (without it hey learns the window from the model's first context-length error, asks a local Ollama, llama-server or LM Studio what it runs the model with, or reads it from the endpoint's model list); with it, neither is asked",
+    doc: "the model's context window in tokens, `32768`, or by model: `{ \"qwen3:8b\" = 16384 }`; requests are built to 80 % of it when `budget_tokens` is larger (without it hey learns the window from the model's first context-length error, asks a local Ollama, llama-server or LM Studio what it runs the model with, or reads it from the endpoint's model list); with it the list is not asked, but a local server still is: it tells hey the window and does not change the server's (Ollama's is OLLAMA_CONTEXT_LENGTH or a Modelfile's num_ctx), so a server that runs the model with less is said and its window used",
   },
   // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
   max_tokens_field: {

@@ -6,6 +6,7 @@
 // HEY_MODEL or [default] model that is a near miss of the configured list is warned about. Pure:
 // the caller asks the endpoint.
 import { editDistance } from "../kernel/spelling.ts";
+import { listedAs } from "../providers/ollama-context.ts";
 import { isGateway } from "./presets.ts";
 import { ConfigError, type ProviderSettings } from "./settings.ts";
 import { closest } from "./suggest.ts";
@@ -34,7 +35,7 @@ export function checkModel(model: string, provider: Checked, listed: readonly st
 /** Why `model` is refused for `provider`, or undefined when it is known. `listed`: the endpoint's models, undefined when it has none. */
 export function unknownModel(model: string, provider: Checked, listed: readonly string[] | undefined): string | undefined {
   const own = isGateway(provider) ? [] : provider.models; // a gateway's: only what its list says
-  if (provider.models.includes(model) || listed?.includes(model)) return undefined;
+  if (listedAs(provider.models, model) || (listed && listedAs(listed, model))) return undefined; // qwen3 is Ollama's qwen3:latest
   const known = [...new Set([...own, ...(listed ?? [])])];
   const near = closest(model, known);
   const configured = isGateway(provider)
@@ -63,7 +64,7 @@ const digits = (name: string) => name.replace(/\D/g, "");
  * is likely a real model that a partial list leaves out.
  */
 export function nearMiss(model: string, listed: readonly string[]): string | undefined {
-  if (listed.includes(model)) return undefined;
+  if (listedAs(listed, model)) return undefined;
   const near = closest(
     model,
     // a name that only adds to a listed one is a model of its own (gpt-4o beside gpt-4, …-latest)

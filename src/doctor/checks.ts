@@ -1,6 +1,7 @@
 // `hey doctor` (SPEC §23): what the probes of an endpoint found, judged into one check per line —
 // passed, a quirk hey handles with a compatibility flag, a failure, or nothing to check — and the
 // flags to record. Pure: probe.ts and network.ts gather the outcomes, report.ts renders them.
+import { listedAs } from "../providers/ollama-context.ts";
 import { AGENT_MIN_CONTEXT, raiseContext, SERVER_NAMES, type Served } from "../providers/served-context.ts";
 import type { Protocol } from "../kernel/ir.ts";
 import { openerAt, textCallFormat } from "../providers/text-tool-calls.ts";
@@ -158,8 +159,9 @@ function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean): C
   else if (answerAuthFailed) out.push(fail("auth", "auth", (p.answer as { message: string }).message, authFix(p.answer!)));
   else if (p.answer?.ok || p.models?.ok) out.push(pass("auth", "auth", keyVar && sent ? `${keyVar} is accepted` : "no key needed"));
 
+  const as = p.models?.ok && p.models.listed ? listedAs(p.models.listed, p.model) : undefined; // Ollama's qwen3 is its qwen3:latest
   if (p.models?.ok && p.models.listed === undefined) out.push(skip("model", "model listed", "the endpoint has no model list"));
-  else if (p.models?.ok && p.models.listed!.includes(p.model)) out.push(pass("model", "model listed", `${p.model} is in the endpoint's list`));
+  else if (as) out.push(pass("model", "model listed", `${p.model} is in the endpoint's list${as === p.model ? "" : ` (as ${as})`}`));
   else if (p.models?.ok) {
     const some = p.models.listed!.slice(0, 5).join(", ");
     out.push(
@@ -342,7 +344,7 @@ const FIX_SILENT =
 
 /** What the model's server runs it with: a quirk with how to raise it when it is too small for an agent. */
 function servedContext(served: Served, model: string): Check {
-  const found = `${SERVER_NAMES[served.server]} runs ${model} with ${served.tokens.toLocaleString("en-US")} tokens (GET ${served.via}); hey builds requests to at most 80 % of it unless context_window says otherwise`;
+  const found = `${SERVER_NAMES[served.server]} runs ${model} with ${served.tokens.toLocaleString("en-US")} tokens (${served.via}); hey builds requests to at most 80 % of it unless context_window says otherwise`;
   if (served.tokens >= AGENT_MIN_CONTEXT) return pass("served", "server context", found);
   return quirk("served", "server context", `${found}: too small for an agent`, `raise it: ${raiseContext("NAME", served.server)}`);
 }

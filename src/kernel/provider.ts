@@ -46,9 +46,21 @@ export type StreamEvent =
    * default, lowered to what the endpoint takes, or raised above a thinking budget), for what a
    * `length` stop tells the user; `requestInput`: the input tokens of the request as the caller
    * built it, when `usage` sums more requests than that one (an Anthropic paused turn's
-   * continuations, each billed): the context estimate is corrected by it, not by the sum
+   * continuations, each billed): the context estimate is corrected by it, not by the sum; `cut`:
+   * the server cut the request to fit its context (Ollama does, silently): `usage.input` counts
+   * what it read, not what was sent, and corrects no estimate; its window is `serverWindow()`'s
    */
-  | { type: "done"; message: Message; usage: Usage; stop: StopReason; detail?: string; server?: string; maxTokens?: number; requestInput?: number };
+  | {
+      type: "done";
+      message: Message;
+      usage: Usage;
+      stop: StopReason;
+      detail?: string;
+      server?: string;
+      maxTokens?: number;
+      requestInput?: number;
+      cut?: boolean;
+    };
 
 /**
  * A model endpoint speaking one protocol.
@@ -102,6 +114,8 @@ export type ProviderErrorKind =
   | "protocol"
   /** the request is larger than the model's context window (ProviderError.overflow says what the server stated) */
   | "context_length"
+  /** the server is still loading the model (llama-server's 503 "Loading model"): waited for, up to retry.ts LOADING_WAIT_MS, whatever max_retries says */
+  | "loading"
   /** the stream ended as the server ended it with nothing in it (no text, thinking or tool call): retried at most retry.ts EMPTY_RETRIES times */
   | "empty_answer"
   /** hey's own setup failed around the request (the approvals record kept locked by another hey): never retried */
@@ -115,7 +129,7 @@ export interface ContextOverflow {
 }
 
 /** The kinds a retry can help with (SPEC §6); the others fail at once. */
-export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network", "empty_answer"]);
+export const RETRYABLE_KINDS: ReadonlySet<string> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "network", "empty_answer", "loading"]);
 
 /**
  * A classified provider failure. `message` is already fit for the user (it names the key

@@ -23,7 +23,7 @@ export interface RetryableFailure {
   silentTries?: number;
 }
 
-/** `retries`: how many this failure gets in all, when fewer than the policy's maxRetries (an empty answer's EMPTY_RETRIES) */
+/** `retries`: how many this failure gets in all, when other than the policy's maxRetries (an empty answer's EMPTY_RETRIES, a loading model's tries) */
 export type RetryDecision = { retry: true; delayMs: number; retries?: number } | { retry: false; why?: string };
 
 /**
@@ -58,6 +58,28 @@ export const SILENT_TRIES = 2;
 export const EMPTY_RETRIES = 2;
 
 /**
+ * A server still loading the model (kind "loading") is waited for, not retried as a failing one: a
+ * try after 2, 4, 8 s, then every LOADING_POLL_MS, for LOADING_WAIT_MS in all whatever max_retries
+ * says (a large GGUF loads for minutes from a slow disk), or as its Retry-After asks.
+ */
+export const LOADING_WAIT_MS = 10 * 60_000;
+const LOADING_POLL_MS = 15_000;
+const loadingDelay = (attempt: number) => Math.min(LOADING_POLL_MS, 2000 * 2 ** (attempt - 1));
+/** The tries the wait holds: every one whose delays, added up, stay within LOADING_WAIT_MS. */
+const LOADING_TRIES = (() => {
+  let tries = 0;
+  let waited = 0;
+  while (waited + loadingDelay(tries + 1) <= LOADING_WAIT_MS) waited += loadingDelay(++tries);
+  return tries;
+})();
+
+/** Waiting for a model that loads: the next try, or the end of the wait. */
+function loadingDecision(failure: RetryableFailure, attempt: number): RetryDecision {
+  if (attempt > LOADING_TRIES) return { retry: false, why: `the model was still loading after ${formatWait(LOADING_WAIT_MS)}, so hey stopped` };
+  return { retry: true, delayMs: Math.min(LOADING_POLL_MS * 2, failure.retryAfterMs ?? loadingDelay(attempt)), retries: LOADING_TRIES };
+}
+
+/**
  * Whether to retry after `failure`, which happened on try number `attempt` (1 = the first
  * request), and how long to wait first. `random` returns [0, 1); inject it for tests.
  *
@@ -70,11 +92,13 @@ export const EMPTY_RETRIES = 2;
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
-  if (!policy.enabled || policy.maxRetries <= 0) return { retry: false };
+  if (!policy.enabled) return { retry: false };
+  if (failure.kind === "loading") return loadingDecision(failure, attempt);
+  if (policy.maxRetries <= 0) return { retry: false };
   if ((failure.silentTries ?? 0) >= SILENT_TRIES)
     return {
       retry: false,
-      why: `nothing came on ${failure.silentTries} tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
+      why: `nothing came on ${failure.silentTries} tries in a row, so hey stopped: the server looks stuck (a model that loads, reads a long prompt or thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
     };
   const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
   if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };

@@ -7,6 +7,7 @@ import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/pr
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
 import { IMAGES_REFUSED } from "./image-words.ts";
+import { modelLoadError } from "./model-load.ts";
 import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
 /** Each adapter sends a tool's schema through this (tool-schema.ts). */
 export { sentSchema } from "./tool-schema.ts";
@@ -172,6 +173,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (status !== 429 && IMAGES_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}`, plain);
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
   if (status === 408) return new ProviderError("network", `request timed out ${where}: ${said}`, opts);
+  const load = modelLoadError(status, said, where, opts); // a model loading is waited for; one too large for memory is final
+  if (load) return load;
   if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
   if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
   const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
@@ -247,9 +250,12 @@ export function netFailure(e: unknown): ProviderError | undefined {
   return undefined;
 }
 
+/** What a request the server took, then closed without a finished answer, fails with (ui/setup-help.ts tells a running server by it). */
+export const UNFINISHED = "the connection closed before the model finished its answer";
+
 /** A stream that ended without the vendor's sign of a finished answer: a cut connection, retryable. */
 export function unfinishedError(): ProviderError {
-  return new ProviderError("network", "the connection closed before the model finished its answer");
+  return new ProviderError("network", UNFINISHED);
 }
 
 /**

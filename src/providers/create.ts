@@ -9,7 +9,8 @@ import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
 import { fittingDocuments } from "./document-fit.ts";
 import { takesPdfs } from "./documents.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, watchedResponse } from "./stream-guard.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
+import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
 
 export type { ProviderOptions };
@@ -238,6 +239,7 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
  */
 function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where: string, named: { setting: string | undefined }): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
+  const nearby = URL.canParse(baseUrl) && isLocalHost(new URL(baseUrl).hostname);
   const from = named.setting ? `, set by ${named.setting}` : "";
   return {
     ...identityOf(provider),
@@ -251,7 +253,11 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl, e.usage);
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
-        if (e.silent) throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, not a byte`, { silent: true, cause: e });
+        if (e.silent)
+          throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, ${NOT_A_BYTE}${nearby ? NEARBY_SILENCE : ""}`, {
+            silent: true,
+            cause: e,
+          });
         // a proxy that refuses names its own setting (net/errors.ts)
         if (!REFUSED.test(e.message) || (e.cause instanceof NetError && e.cause.kind !== "upstream")) throw e;
         if (local) throw new ProviderError("network", `cannot connect to ${baseUrl}${from}: connection refused (is the server running?)`, { final: true });
@@ -261,6 +267,9 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
     },
   };
 }
+
+/** Why a server on this machine or its network that took the request says nothing: Ollama and LM Studio hold it while they load the model. */
+const NEARBY_SILENCE = ": a local server may still be loading the model (a large one takes minutes the first time) or reading a long prompt";
 
 /**
  * Whether a finished reply with nothing in it is a flake to retry: a reply to the user's own message

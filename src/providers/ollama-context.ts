@@ -7,19 +7,33 @@
 // models, each with `context_length` (api/types.go ProcessModelResponse, since ollama 0.9.7: "API/CLI
 // context enhancements", ollama/ollama#11331) — the context the runner was started with, after
 // Ollama's own clamps (to the model's training context, or lowered to fit memory: server/sched.go).
-// A model is loaded by its first request, so hey asks after the first answer. Pure; what the user
-// is told, and the other servers' answers, are in served-context.ts.
+// A model is loaded by its first request: hey asks before it (a model loaded already, or a Modelfile
+// num_ctx: modelfileContext) and again after the first answer, whose usage shows a cut all the same
+// (cutContext). Pure; what the user is told, and the other servers' answers, are in served-context.ts.
+
+/**
+ * The names one model goes by: Ollama's name without a tag is its `:latest` (`ollama run llama3.2`
+ * runs llama3.2:latest, which /v1/models and /api/ps list), and the other way round. One rule for
+ * every list a model name is looked up in (the endpoint's model list, /api/ps).
+ */
+export function modelNames(model: string): string[] {
+  if (model.endsWith(":latest")) return [model, model.slice(0, -":latest".length)];
+  return model.includes(":") ? [model] : [model, `${model}:latest`];
+}
+
+/** The name `listed` holds `model` by (modelNames), or undefined when it holds none of them. */
+export const listedAs = (listed: readonly string[], model: string): string | undefined => modelNames(model).find((n) => listed.includes(n));
 
 /**
  * The context `model` runs with, from a GET /api/ps body (https://github.com/ollama/ollama/blob/main/docs/api.md, "List Running Models":
  * `{"models":[{"name":"mistral:latest","model":"mistral:latest",…}]}`, `context_length` per entry
- * since 0.9.7). A name without a tag is Ollama's `:latest`. Undefined when the body is not that
+ * since 0.9.7), by any of its names (modelNames). Undefined when the body is not that
  * shape, the model is not loaded, or the server is older than the field.
  */
 export function loadedContext(body: unknown, model: string): number | undefined {
   const models = (body as { models?: unknown } | null)?.models;
   if (!Array.isArray(models)) return undefined;
-  const names = model.includes(":") ? [model] : [model, `${model}:latest`];
+  const names = modelNames(model);
   for (const entry of models as Record<string, unknown>[]) {
     if (!names.includes(String(entry?.name)) && !names.includes(String(entry?.model))) continue;
     const n = entry.context_length;
@@ -77,4 +91,41 @@ export function cappedContext(samples: readonly Sample[]): number | undefined {
   const cap = Math.max(...last.map((s) => s.input));
   if (cap < MIN_CONTEXT) return undefined;
   return last.every((s) => s.input >= FILLED_SHARE * cap && perChar * s.chars >= CUT_SHARE * cap) ? cap : undefined;
+}
+
+/**
+ * The context Ollama will load `model` with, from a POST /api/show body (Ollama's API docs, "Show Model
+ * Information"), asked while the model is not loaded yet (GET /api/ps lists only loaded ones): its
+ * Modelfile's `num_ctx` (`parameters`, one "name value" a line), which wins over the server's
+ * default (OLLAMA_CONTEXT_LENGTH, else one by VRAM), no more than the context the model was
+ * trained for (`model_info["<architecture>.context_length"]`: Ollama lowers a larger one to it).
+ * Undefined without a `num_ctx`: no API says the server's default before the model is loaded.
+ */
+export function modelfileContext(body: unknown): number | undefined {
+  const show = body as { parameters?: unknown; model_info?: Record<string, unknown> } | null;
+  if (typeof show?.parameters !== "string") return undefined;
+  const m = /^num_ctx\s+(\d+)\s*$/m.exec(show.parameters);
+  const asked = m ? Number(m[1]) : undefined;
+  if (asked === undefined || asked <= 0) return undefined;
+  const arch = show.model_info?.["general.architecture"];
+  const trained = typeof arch === "string" ? show.model_info?.[`${arch}.context_length`] : undefined;
+  return typeof trained === "number" && trained > 0 ? Math.min(asked, trained) : asked;
+}
+
+/** No text of a request counts fewer tokens a character than this (prose and code about 0.25–0.3, hey's tool schemas about that): a count far under it is of part of what was sent. */
+const FEWEST_PER_CHAR = 0.2;
+/** Contexts are set in these steps (2,048, 4,096, 40,960; OLLAMA_CONTEXT_LENGTH=64000 in Ollama's docs): a count that falls on one is the whole context. */
+const round = (n: number) => n >= MIN_CONTEXT && (n % 256 === 0 || n % 1000 === 0);
+
+/**
+ * The context Ollama cut one request to, from its answer: the prompt tokens it read (`input`) are
+ * far fewer than the `chars` characters sent can count (FEWEST_PER_CHAR), and fill the context —
+ * `served`, when the server said it (GET /api/ps), else a round one, read whole or halved (halfOf:
+ * the runner keeps half the context of a prompt whose last message alone overflows). Undefined for
+ * an answer that read what was sent.
+ */
+export function cutContext(chars: number, input: number, served?: number): number | undefined {
+  if (input <= 0) return undefined;
+  const contexts = served === undefined ? [input, halfOf(input)].filter(round) : [served];
+  return contexts.find((context) => input <= context && chars * FEWEST_PER_CHAR > context);
 }

@@ -18,7 +18,7 @@ const SUGGESTED_CONTEXT = 32_768;
 /** A server that says the context it runs a model with. */
 export type ServerKind = "ollama" | "llama.cpp" | "lmstudio";
 
-/** What a server said: the context it runs the model with, and the GET that said it. */
+/** What a server said: the context it runs the model with, and the request that said it ("GET /api/ps"). */
 export interface Served {
   tokens: number;
   server: ServerKind;
@@ -147,17 +147,60 @@ export function smallContextNotice(context: number, model: string, provider: str
   if (context >= AGENT_MIN_CONTEXT) return undefined;
   const n = context.toLocaleString("en-US");
   if (kind === "list")
-    return `the model list of [provider.${provider}] says ${model} takes ${n} tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or set context_window in [provider.${provider}] if the model takes more`;
+    return `the model list of ${provider === AD_HOC ? "the --base-url endpoint" : `[provider.${provider}]`} says ${model} takes ${n} tokens, too small for an agent; hey keeps each request within it. Raise it where the server allows (vLLM: --max-model-len), or, if the model takes more, ${tellWindow(provider, model)}`;
   const cut = kind === "ollama" ? " (it cuts longer requests from the start without an error)" : "";
-  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent${cut}; hey keeps each request within it. Raise it: ${raiseContext(provider, kind)}`;
+  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, too small for an agent${cut}; hey keeps each request within it. Raise it: ${raiseContext(provider, kind, model)}`;
 }
 
-/** How to give the model more context on `kind`, for the provider table named `provider`. */
-export function raiseContext(provider: string, kind: ServerKind = "ollama"): string {
-  const own = {
-    ollama: `OLLAMA_CONTEXT_LENGTH=${SUGGESTED_CONTEXT} ollama serve (or the Ollama app's context slider)`,
-    "llama.cpp": `start llama-server with a larger context (-c ${SUGGESTED_CONTEXT})`,
-    lmstudio: `load the model with a larger context length (lms load MODEL --context-length ${SUGGESTED_CONTEXT}, or the model's load settings in LM Studio)`,
+/**
+ * The one line a user is told when the server runs the model with less than the `context_window`
+ * configured for it (`configured`): hey keeps to the smaller, and the key is no setting of the server's.
+ */
+export function belowConfiguredNotice(context: number, configured: number, model: string, provider: string, kind: ServerKind, about = false): string {
+  const n = context.toLocaleString("en-US");
+  return `${SERVER_NAMES[kind]} runs ${model} with a context of ${about ? "about " : ""}${n} tokens, less than context_window = ${configured} in [provider.${provider}]: context_window tells hey the model's window, it does not change the server's, so hey keeps each request within ${n}. Give the server more: ${configuredRaise(kind, configured)}`;
+}
+
+/** How to run the model with the `configured` context_window on `kind`: the server's own settings, Ollama's Modelfile too. */
+const configuredRaise = (kind: ServerKind, configured: number) =>
+  `${serverRaise(kind, configured)}${kind === "ollama" ? `, or PARAMETER num_ctx ${configured} in the model's Modelfile` : ""}`;
+
+/**
+ * The one line a user is told, at once, when Ollama cut a request of `chars` characters (said as KB)
+ * to the `context` it runs the model with (ollama-context.ts cutContext): the answer may miss what
+ * was dropped. `configured`: the context_window the user set, which the server does not run.
+ */
+export function cutNotice(context: number, chars: number, model: string, provider: string, configured?: number): string {
+  const sent = `${Math.max(1, Math.round(chars / 1024)).toLocaleString("en-US")} KB`;
+  const raise =
+    configured === undefined
+      ? raiseContext(provider, "ollama", model)
+      : `${configuredRaise("ollama", configured)} (context_window = ${configured} in [provider.${provider}] tells hey the window, it does not change the server's)`;
+  return `Ollama cut hey's request to the ${context.toLocaleString("en-US")} tokens it runs ${model} with (hey sent ${sent}): it dropped the start without an error, hey's instructions and tools among it, so this answer may miss them; hey keeps each request within it from now on, hey -c too. Raise it: ${raise}`;
+}
+
+/** How to run the model with `tokens` of context on `kind`. */
+function serverRaise(kind: ServerKind, tokens: number): string {
+  return {
+    ollama: `OLLAMA_CONTEXT_LENGTH=${tokens} ollama serve (or the Ollama app's context slider)`,
+    "llama.cpp": `start llama-server with a larger context (-c ${tokens})`,
+    lmstudio: `load the model with a larger context length (lms load MODEL --context-length ${tokens}, or the model's load settings in LM Studio)`,
   }[kind];
-  return `${own}, or set context_window in [provider.${provider}] if the server runs it with more`;
+}
+
+/** The provider of a `--base-url` (or HEY_BASE_URL) run: no `[provider.NAME]` table holds it, so none can take a key for it. */
+const AD_HOC = "cli";
+
+/**
+ * How to tell hey the window of `model` on the endpoint of `provider`: `context_window` in its
+ * table; a `--base-url` run has none, so a table of its own for that endpoint, named with -m.
+ */
+export function tellWindow(provider: string, model = "MODEL"): string {
+  if (provider !== AD_HOC) return `set context_window in [provider.${provider}]`;
+  return `give the endpoint a table in your own config file (~/.config/hey/config.toml): [provider.NAME] with this base_url and context_window = TOKENS, then start hey -m NAME/${model} at a terminal once to approve it (a --base-url run has no table of its own)`;
+}
+
+/** How to give `model` more context on `kind`, for the provider table named `provider`. */
+export function raiseContext(provider: string, kind: ServerKind = "ollama", model?: string): string {
+  return `${serverRaise(kind, SUGGESTED_CONTEXT)}, or, if the server runs it with more, ${tellWindow(provider, model)} (context_window tells hey the window, it does not change the server's)`;
 }

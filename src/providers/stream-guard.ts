@@ -92,13 +92,16 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   };
 }
 
+/** How the error of a request the server accepted and never answered ends its first part: ui/setup-help.ts tells it from one that never reached a server by it. */
+export const NOT_A_BYTE = "not a byte";
+
 /**
  * The error a stalled stream ends with: retryable like any network failure, so stalls use the retry
  * budget and its backoff. `silent`: not a byte of the body came before it (kernel/retry.ts
  * SILENT_TRIES ends the retries of a request stalled so twice in a row).
  */
 export function idleError(idleMs: number, silent = false): ProviderError {
-  if (silent) return new ProviderError("network", `no answer in ${idleMs / 1000} s, not a byte`, { silent: true });
+  if (silent) return new ProviderError("network", `no answer in ${idleMs / 1000} s, ${NOT_A_BYTE}`, { silent: true });
   return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
 }
 

@@ -4,6 +4,8 @@ import { OLLAMA_MODEL, OLLAMA_URL } from "../config/ollama-host.ts";
 import type { ProviderSettings } from "../config/settings.ts";
 import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
+import { UNFINISHED } from "../providers/common.ts";
+import { NOT_A_BYTE } from "../providers/stream-guard.ts";
 import { lengthHint } from "./length-hint.ts";
 
 /**
@@ -81,6 +83,11 @@ export function setupHint(
   where: { userFile?: string; home?: string; env?: Record<string, string | undefined> } = {},
 ): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
+  // an Ollama that took the request and said nothing (or closed it unanswered) is running: loading the model, most likely, not missing
+  if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.includes(NOT_A_BYTE))
+    return `the Ollama at ${provider.baseUrl} took the request and sent nothing back: it is running, most likely still loading ${model} (\`ollama ps\` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it`;
+  if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.startsWith(UNFINISHED))
+    return `the Ollama at ${provider.baseUrl} took the request and closed it unanswered: it is running, but failed on ${model} (the Ollama server's log says why)`;
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider, where.env);
   const notFound = error.kind === "bad_request" && /\(404\)/.test(error.message);
   // a 404 that names no model is the path's when base_url lacks its /v1, or the words are a router's ("404 page not found": Ollama, Go servers)
@@ -109,6 +116,9 @@ function versioned(provider: ProviderSettings): boolean {
 /** The hint for a 404 that is no missing model: base_url's path is wrong, most often a missing /v1 (OpenAI-compatible servers serve under it). */
 function pathHint(provider: ProviderSettings): string {
   const base = provider.baseUrl.replace(/\/+$/, "");
+  // Ollama's native API hangs from /api, its OpenAI-compatible one from /v1 beside it: /api/v1 is neither
+  if (!versioned(provider) && base.endsWith("/api"))
+    return `the server has no such path (the model name is not the problem): /api is Ollama's own API, its OpenAI-compatible one is at /v1 — set base_url to ${base.slice(0, -"/api".length)}/v1`;
   if (!versioned(provider)) return `the server has no such path (the model name is not the problem): base_url probably lacks /v1 — set it to ${base}/v1`;
   return `the server has no such path (the model name is not the problem): check the path of base_url (${base}); the API's paths are appended to it`;
 }

@@ -11,6 +11,15 @@ test("a configured model, or one the endpoint lists, is accepted", () => {
   expect(unknownModel("llama3.2", ollama, ["llama3.2", "qwen3:8b"])).toBeUndefined();
 });
 
+test("Ollama's name without a tag is its :latest, which its list names: one model, however it is written", () => {
+  const listed = ["qwen3:latest", "llama3.2:latest"]; // GET /v1/models of an Ollama that pulled qwen3 and llama3.2
+  expect(unknownModel("llama3.2", ollama, listed)).toBeUndefined();
+  expect(unknownModel("qwen3", { name: "ollama", models: ["qwen3"] }, listed)).toBeUndefined();
+  expect(unknownModel("qwen3:latest", { name: "ollama", models: [] }, ["qwen3"])).toBeUndefined();
+  expect(unknownModel("llama3.2:1b", ollama, listed)).toContain('has no model "llama3.2:1b"'); // another tag is another model
+  expect(nearMiss("llama3.2", listed)).toBeUndefined();
+});
+
 test("a name in neither is refused, saying what there is and the nearest name", () => {
   expect(unknownModel("qwen3:8", ollama, ["llama3.2", "qwen3:8b"])).toBe(
     'provider ollama has no model "qwen3:8": its models are qwen3:8b; the endpoint lists llama3.2, qwen3:8b; did you mean qwen3:8b? (a model missing from both can be added to the provider\'s models = [...])',

@@ -165,23 +165,28 @@ describe("judge", () => {
     expect(check!.detail).toContain("context_window = 32768");
   });
 
+  test("Ollama's list names qwen3 as qwen3:latest: the model is listed, as Ollama runs it", () => {
+    const ollama = { ...healthy(), model: "qwen3", models: { ok: true as const, listed: ["qwen3:latest", "llama3.2:latest"] } };
+    expect(status(ollama, "model")).toMatchObject({ status: "pass", detail: "qwen3 is in the endpoint's list (as qwen3:latest)" });
+  });
+
   test("the context a local Ollama runs the model with: reported; below what an agent needs, a quirk saying how to raise it", () => {
     expect(status(healthy(), "served")).toBeUndefined();
-    expect(status({ ...healthy(), served: { tokens: 32_768, server: "ollama", via: "/api/ps" } }, "served")).toMatchObject({
+    expect(status({ ...healthy(), served: { tokens: 32_768, server: "ollama", via: "GET /api/ps" } }, "served")).toMatchObject({
       status: "pass",
       detail: expect.stringContaining("Ollama runs m with 32,768 tokens"),
     });
-    const small = status({ ...healthy(), served: { tokens: 4096, server: "ollama", via: "/api/ps" } }, "served");
+    const small = status({ ...healthy(), served: { tokens: 4096, server: "ollama", via: "GET /api/ps" } }, "served");
     expect(small).toMatchObject({ status: "quirk", detail: expect.stringContaining("4,096 tokens (GET /api/ps)") });
     expect(small!.fix).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
-    expect(judge({ ...healthy(), served: { tokens: 4096, server: "ollama", via: "/api/ps" } }, "K").usable).toBe(true); // it works, within the small context
+    expect(judge({ ...healthy(), served: { tokens: 4096, server: "ollama", via: "GET /api/ps" } }, "K").usable).toBe(true); // it works, within the small context
   });
 
   test("LM Studio's and llama-server's context: each named, each with its own way to raise it", () => {
-    const lm = status({ ...healthy(), served: { tokens: 4096, server: "lmstudio", via: "/api/v1/models" } }, "served");
+    const lm = status({ ...healthy(), served: { tokens: 4096, server: "lmstudio", via: "GET /api/v1/models" } }, "served");
     expect(lm).toMatchObject({ status: "quirk", detail: expect.stringContaining("LM Studio runs m with 4,096 tokens (GET /api/v1/models)") });
     expect(lm!.fix).toContain("lms load MODEL --context-length 32768");
-    const llama = status({ ...healthy(), served: { tokens: 8192, server: "llama.cpp", via: "/props" } }, "served");
+    const llama = status({ ...healthy(), served: { tokens: 8192, server: "llama.cpp", via: "GET /props" } }, "served");
     expect(llama).toMatchObject({ status: "quirk", detail: expect.stringContaining("llama-server runs m with 8,192 tokens (GET /props)") });
     expect(llama!.fix).toContain("-c 32768");
   });

@@ -30,14 +30,15 @@ afterEach(async () => {
  * A run reading the files (those of `big` ten times as long: ~30 KB, more than a 4,096-token
  * context alone); `baseUrl` in place of the server's own (a host name the proxy of `args` resolves to it).
  */
-async function session(server: OllamaServer, config = "", opts: { baseUrl?: string; args?: string[]; big?: number[] } = {}) {
+async function session(server: OllamaServer, config = "", opts: { baseUrl?: string; args?: string[]; big?: number[]; name?: string } = {}) {
   work = tempDir("hey-ollama-");
   mkdirSync(join(work.path, "src"));
   for (let n = 1; n <= 8; n++) writeFileSync(join(work.path, "src", `file${n}.ts`), opts.big?.includes(n) ? source(n).repeat(10) : source(n));
-  writeFileSync(join(work.path, "hey.toml"), `[provider.ollama]\nbase_url = "${opts.baseUrl ?? server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
+  const name = opts.name ?? "ollama"; // a table named ollama is asked before the first request too: the model may be loaded
+  writeFileSync(join(work.path, "hey.toml"), `[provider.${name}]\nbase_url = "${opts.baseUrl ?? server.baseUrl}"\nmodels = ["qwen3"]\n${config}`);
   const args = [
     "-m",
-    "ollama/qwen3",
+    `${name}/qwen3`,
     "--config",
     join(work.path, "hey.toml"),
     "--output",
@@ -60,7 +61,8 @@ test("a 4,096-token Ollama context: no request is cut by the server, and the use
   expect(ollama.log.reduce((n, x) => n + x.tokens, 0)).toBeGreaterThan(3 * 4096); // the session grows well past the context
   // every request the model saw held hey's system prompt and the task: Ollama dropped nothing
   expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
-  expect(ollama.psRequests).toBe(1);
+  expect(ollama.psRequests).toBe(2); // before the first request (not loaded yet: its Modelfile asked too), and after it
+  expect(ollama.shows).toBe(1);
   expect(run.stderr.match(new RegExp(NOTICE.source, "gm"))?.length).toBe(1);
 }, 90_000);
 
@@ -80,12 +82,12 @@ test("no configuration, OLLAMA_HOST naming where Ollama listens: hey talks to th
   expect(ollama.log.length).toBe(3);
 }, 90_000);
 
-test("a 32,768-token Ollama context: asked once, nothing said, the run as before", async () => {
+test("a 32,768-token Ollama context: asked before the first request and after it, nothing said, the run as before", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 3 });
   const run = await session(ollama);
   expect(run.code).toBe(0);
   expect(run.stderr).toBe("");
-  expect(ollama.psRequests).toBe(1);
+  expect(ollama.psRequests).toBe(2);
   expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
 }, 90_000);
 
@@ -106,20 +108,42 @@ test("an Ollama behind a key: the probe carries the key the model requests carry
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
   const run = await session(ollama, 'api_key = "sk-local-1"\n');
   expect(run.code).toBe(0);
-  expect(ollama.gets).toEqual(["/api/ps"]);
-  expect(ollama.getAuth).toEqual(["Bearer sk-local-1"]);
+  expect(ollama.gets).toEqual(["/api/ps", "/api/ps"]);
+  expect(ollama.getAuth).toEqual(["Bearer sk-local-1", "Bearer sk-local-1"]);
 }, 90_000);
 
-test("context_window in the provider's table wins: the server is not asked", async () => {
+test("context_window below what the server runs: it stands, nothing said", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 1 });
   const run = await session(ollama, "context_window = 16384\n");
   expect(run.code).toBe(0);
-  expect(ollama.psRequests).toBe(0);
+  expect(run.stderr).toBe("");
+  expect(ollama.psRequests).toBe(2); // asked all the same: context_window is no setting of the server's
+}, 90_000);
+
+const BELOW =
+  /^hey: Ollama runs qwen3 with a context of (about )?4,\d{3} tokens, less than context_window = 32768 in \[provider\.ollama\]: context_window tells hey the model's window, it does not change the server's, so hey keeps each request within 4,\d{3}\. Give the server more: OLLAMA_CONTEXT_LENGTH=32768 ollama serve .*PARAMETER num_ctx 32768/m;
+
+test("context_window = 32768 as the notice suggests, the server running 4,096: said with both numbers, and no request cut", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8 });
+  const run = await session(ollama, "context_window = 32768\n");
+  expect(run.code).toBe(0);
+  expect(jsonEvents(run.stdout).find((e) => e.type === "result")).toMatchObject({ text: "Read all 8 files." });
+  expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
+  expect(run.stderr.match(new RegExp(BELOW.source, "gm"))?.length).toBe(1);
+}, 90_000);
+
+test("…and behind a proxy that passes only /v1: its usage shows it, said with both numbers", async () => {
+  ollama = startOllama({ model: "qwen3", context: 4096, reads: 8, ps: "none" });
+  const run = await session(ollama, "context_window = 32768\n");
+  expect(run.code).toBe(0);
+  const cut = ollama.log.map((x) => x.dropped > 0);
+  expect(cut.slice(cut.lastIndexOf(true) + 1).length).toBeGreaterThanOrEqual(4); // every request after it fits
+  expect(run.stderr.match(new RegExp(BELOW.source, "gm"))?.length).toBe(1);
 }, 90_000);
 
 test("a server on this machine whose answers name no server (vLLM, on a port of its own) is asked none of the local servers' own APIs", async () => {
   ollama = startOllama({ model: "qwen3", context: 32_768, reads: 2, fingerprint: false });
-  const run = await session(ollama);
+  const run = await session(ollama, "", { name: "local" });
   expect(run.code).toBe(0);
   expect(run.stderr).toBe("");
   expect(ollama.gets.filter((g) => g !== "/v1/models")).toEqual([]); // only its model list (test/e2e/listed-window.test.ts)
@@ -127,7 +151,7 @@ test("a server on this machine whose answers name no server (vLLM, on a port of 
 
 test("llama-server (its build as the answers' fingerprint) with -c 4096: GET /props, no request cut, the user told how to raise it", async () => {
   ollama = startOllama({ model: "qwen3", context: 4096, reads: 6, as: "llama.cpp" });
-  const run = await session(ollama);
+  const run = await session(ollama, "", { name: "local" });
   expect(run.code).toBe(0);
   expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
   expect(ollama.gets).toEqual(["/props"]);
@@ -141,13 +165,13 @@ describe("on another machine, reached through a proxy", () => {
     proxy = undefined;
   });
   /** A run against `host` (at `port`, else the server's own), which the proxy resolves to the server. */
-  const through = async (server: OllamaServer, host: string, port = new URL(server.baseUrl).port) => {
+  const through = async (server: OllamaServer, host: string, port = new URL(server.baseUrl).port, name = "local") => {
     proxy = await startHttpProxy({ hosts: { [host]: `127.0.0.1:${new URL(server.baseUrl).port}` } });
-    return session(server, "", { baseUrl: `http://${host}:${port}/v1`, args: ["--proxy", proxy.url] });
+    return session(server, "", { baseUrl: `http://${host}:${port}/v1`, args: ["--proxy", proxy.url], name });
   };
 
   const LM_STUDIO =
-    /^hey: LM Studio runs qwen3 with a context of 4,096 tokens, too small for an agent; .*lms load MODEL --context-length 32768.*\[provider\.ollama\]/m;
+    /^hey: LM Studio runs qwen3 with a context of 4,096 tokens, too small for an agent; .*lms load MODEL --context-length 32768.*\[provider\.local\]/m;
 
   test.each(["lmstudio", "lmstudio-v0"] as const)(
     "LM Studio (%s) on its port 1234 of a machine on the network, with a 4,096-token context: asked its loaded context, no request cut, the user told once",
@@ -180,10 +204,11 @@ describe("on another machine, reached through a proxy", () => {
 
   test("a remote Ollama (any host, any port: its answers name it) is asked /api/ps there, and no request is cut", async () => {
     ollama = startOllama({ model: "qwen3", context: 4096, reads: 6 });
-    const run = await through(ollama, "gpu-box.example.com");
+    const run = await through(ollama, "gpu-box.example.com", undefined, "ollama");
     expect(run.code).toBe(0);
     expect(ollama.log.map((x) => x.dropped)).toEqual(ollama.log.map(() => 0));
-    expect(proxy!.log.filter((r) => r.method === "GET").map((r) => r.target)).toEqual([`http://gpu-box.example.com:${new URL(ollama.baseUrl).port}/api/ps`]);
+    const ps = `http://gpu-box.example.com:${new URL(ollama.baseUrl).port}/api/ps`;
+    expect(proxy!.log.filter((r) => r.method === "GET").map((r) => r.target)).toEqual([ps, ps]); // its table's name says Ollama: asked before the first request too
     expect(run.stderr.match(new RegExp(NOTICE.source, "gm"))?.length).toBe(1);
   }, 90_000);
 
@@ -223,7 +248,11 @@ test("an older Ollama whose last message alone overflows (two big files read in 
   const run = await session(ollama, "", { big: [3, 4] });
   expect(run.code).toBe(0);
   expect(ollama.log.filter((x) => x.halved).length).toBeGreaterThan(0);
-  expect(run.stderr).toMatch(/^hey: Ollama runs qwen3 with a context of about 4,09\d tokens, too small for an agent/m);
+  // half of a round context read: the cut said at once, a notice of the run (test/e2e/ollama-first-request.test.ts)
+  const told = jsonEvents(run.stdout).filter(
+    (e) => e.type === "notice" && String(e.message).startsWith("Ollama cut hey's request to the 4,096 tokens it runs qwen3 with"),
+  );
+  expect(told.length).toBe(1);
 }, 90_000);
 
 test("hey -c on that Ollama starts within the context found before: its first request is not cut either", async () => {

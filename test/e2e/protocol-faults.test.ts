@@ -97,9 +97,9 @@ test("headers, then nothing: each try ends after [retry] idle_timeout_ms, and a 
   const run = await runHey([...adHoc(), "--config", config, "-p", "hi"], { cwd: work.path });
   expect(run.code).toBe(1);
   expect(server.requests.length - before).toBe(2);
-  const said = `no answer from ${server.url}/v1 in 0.4 s, not a byte`;
+  const said = `no answer from ${server.url}/v1 in 0.4 s, not a byte: a local server may still be loading the model (a large one takes minutes the first time) or reading a long prompt`;
   expect(run.stderr).toBe(
-    `retrying in 500 ms (1/5): ${said}\nerror: ${said} — nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)\n`,
+    `retrying in 500 ms (1/5): ${said}\nerror: ${said} — nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that loads, reads a long prompt or thinks in silence for longer needs a larger [retry] idle_timeout_ms)\n`,
   );
 });
 

@@ -211,6 +211,13 @@ test("a base_url without /v1 (a router's 404) is told to add /v1, not to pull th
   expect(r.stderr).not.toContain("has no model");
 });
 
+test("Ollama's native /api root as base_url (its router's 404) is told /v1 in its place, not /api/v1", async () => {
+  const r = await run(["--base-url", `http://127.0.0.1:${plain.port}/api`, "-p", "hi"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(`/api is Ollama's own API, its OpenAI-compatible one is at /v1 — set base_url to http://127.0.0.1:${plain.port}/v1`);
+  expect(r.stderr).not.toContain("/api/v1");
+});
+
 test("a 301 that turns the POST into a GET says where the server moved, not that the model is missing", async () => {
   const r = await run(["--base-url", `http://127.0.0.1:${plain.port}/moved/v1`, "-p", "hi"]);
   expect(r.code).toBe(1);

@@ -23,10 +23,19 @@ test("accepted, then silence: stopped after the second silent try, naming the en
   const run = await runHey(["--base-url", url, "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
   expect(run.code).toBe(1);
   expect(connections).toBe(2);
+  const local = ": a local server may still be loading the model (a large one takes minutes the first time) or reading a long prompt";
   expect(run.stderr).toBe(
-    `retrying in 500 ms (1/5): no answer from ${url} in 0.4 s, not a byte\n` +
-      `error: no answer from ${url} in 0.4 s, not a byte — nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)\n`,
+    `retrying in 500 ms (1/5): no answer from ${url} in 0.4 s, not a byte${local}\n` +
+      `error: no answer from ${url} in 0.4 s, not a byte${local} — nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that loads, reads a long prompt or thinks in silence for longer needs a larger [retry] idle_timeout_ms)\n`,
   );
+});
+
+test("the zero-config Ollama that took the request and said nothing is running: loading is named, and no first-run help to start it", async () => {
+  const run = await runHey(["--config", config, "-p", "hi"], { cwd: work.path, env: { OLLAMA_HOST: `127.0.0.1:${mute.port}` } });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("took the request and sent nothing back: it is running, most likely still loading qwen3 (`ollama ps` shows what it has loaded)");
+  expect(run.stderr).not.toContain("ollama serve");
+  expect(run.stderr).not.toContain("ollama pull");
 });
 
 test("hey doctor says it as a run does: no answer from the endpoint in [retry] idle_timeout_ms, and asks no other role into the silence", async () => {
@@ -37,7 +46,7 @@ test("hey doctor says it as a run does: no answer from the endpoint in [retry] i
   expect(connections - before).toBe(3); // the TCP check, the model list and one answer: not the developer role too
   expect(run.stdout).toMatch(
     new RegExp(
-      `✗ streamed answer +no answer from ${url.replace(/[.:/]/g, "\\$&")} in 0\\.4 s, not a byte → the server took the request and answered nothing: check that it is working \\(a run gives up after 2 such tries; \\[retry\\] idle_timeout_ms sets the wait\\)`,
+      `✗ streamed answer +no answer from ${url.replace(/[.:/]/g, "\\$&")} in 0\\.4 s, not a byte: a local server may still be loading the model \\(a large one takes minutes the first time\\) or reading a long prompt → the server took the request and answered nothing: check that it is working \\(a run gives up after 2 such tries; \\[retry\\] idle_timeout_ms sets the wait\\)`,
     ),
   );
   expect(run.stdout).toContain(`– model listed        no model list: no answer to GET ${url}/models in 0.4 s\n`);

@@ -185,6 +185,8 @@ export function startReplayServer(
           : opts.models
             ? Response.json({ object: "list", data: opts.models.map((id) => ({ id, object: "model", owned_by: "replay" })) })
             : new Response("replay server: only POST is served", { status: 405 });
+      // hey's ask of an Ollama's own API before the first request (server-window.ts): no model request; answered as a server that is no Ollama
+      if (url.pathname === "/api/ps" || url.pathname === "/api/show") return new Response("404 page not found", { status: 404 });
       const text = await req.text();
       let body: unknown = text;
       try {

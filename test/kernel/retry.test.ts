@@ -68,3 +68,18 @@ test("Retry-After: 0 five times: the retries wait at least 15.5 s in all, not 50
   const waits = [1, 2, 3, 4, 5].map((attempt) => retryDecision({ kind: "rate_limit", retryAfterMs: 0 }, attempt, { ...policy, jitter: true }, Math.random));
   expect(waits.reduce((sum, d) => sum + (d.retry ? d.delayMs : 0), 0)).toBeGreaterThanOrEqual(15_500);
 });
+
+test("a model still loading is waited for, up to 10 minutes, whatever max_retries says; then said as still loading", () => {
+  const one = { ...policy, maxRetries: 1 };
+  const tries: number[] = [];
+  let attempt = 1;
+  for (let d = retryDecision({ kind: "loading" }, attempt, one); d.retry; d = retryDecision({ kind: "loading" }, ++attempt, one)) tries.push(d.delayMs);
+  expect(tries.length).toBeGreaterThan(one.maxRetries);
+  expect(tries.slice(0, 4)).toEqual([2000, 4000, 8000, 15000]); // soon at first: a small model is loaded in seconds
+  expect(tries.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 * 60_000);
+  expect(tries.reduce((a, b) => a + b, 0)).toBeGreaterThan(9 * 60_000);
+  expect(retryDecision({ kind: "loading" }, attempt, one)).toEqual({ retry: false, why: "the model was still loading after 10 min, so hey stopped" });
+  expect(retryDecision({ kind: "loading" }, 1, one)).toMatchObject({ retries: tries.length });
+  expect(retryDecision({ kind: "loading", retryAfterMs: 20_000 }, 1, one)).toMatchObject({ retry: true, delayMs: 20_000 }); // as the server asks
+  expect(retryDecision({ kind: "loading" }, 1, { ...policy, enabled: false })).toEqual({ retry: false });
+});

@@ -11,7 +11,7 @@ import { loopDeps } from "../helpers/loop-deps.ts";
 
 const policy: RetryPolicy = { enabled: true, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: false, respectRetryAfter: true };
 const STOPPED =
-  "nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)";
+  "nothing came on 2 tries in a row, so hey stopped: the server looks stuck (a model that loads, reads a long prompt or thinks in silence for longer needs a larger [retry] idle_timeout_ms)";
 
 test.each([
   // silentTries, attempt, policy change, expected

@@ -64,6 +64,21 @@ const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterM
     "request rejected (500): this model is missing data required for image input",
     { status: 500 },
   ],
+  // llama-server while it loads the model (its tools/server/README.md): waited for, not a failing server
+  [{ status: 503, said: "Loading model" }, "loading", "the server is still loading the model (503): Loading model", { status: 503 }],
+  [
+    { status: 503, said: "Model bigscience/bloom is currently loading", retryAfterMs: 20_000 },
+    "loading",
+    "the server is still loading the model (503): Model bigscience/bloom is currently loading",
+    { status: 503, retryAfterMs: 20_000 },
+  ],
+  // Ollama's model too large for the machine: final, saying what to change
+  [
+    { status: 500, said: "model requires more system memory (10.2 GiB) than is available (6.0 GiB)" },
+    "bad_request",
+    "the server cannot load the model (500): model requires more system memory (10.2 GiB) than is available (6.0 GiB) — the model does not fit in the server's memory, and asking again only makes it try to load once more: use a smaller model (or a smaller quantization of it) or a smaller context, which costs memory as it grows (Ollama: OLLAMA_CONTEXT_LENGTH; llama-server: -c), or free memory on that machine",
+    { status: 500 },
+  ],
   [
     { status: 529, said: "busy", where: "mid-stream (overloaded_error)", noStatus: true, retryAfterMs: 5 },
     "overloaded",

@@ -2,8 +2,8 @@
 // "List Running Models", with `context_length` as api/types.go ProcessModelResponse has it since
 // ollama 0.9.7), and when the user is told.
 import { expect, test } from "bun:test";
-import { cappedContext, loadedContext } from "../../src/providers/ollama-context.ts";
-import { AGENT_MIN_CONTEXT, smallContextNotice } from "../../src/providers/served-context.ts";
+import { cappedContext, cutContext, loadedContext, modelfileContext } from "../../src/providers/ollama-context.ts";
+import { AGENT_MIN_CONTEXT, cutNotice, smallContextNotice } from "../../src/providers/served-context.ts";
 
 const ps = (entries: Record<string, unknown>[]) => ({ models: entries });
 test.each([
@@ -62,4 +62,45 @@ test.each([
 
 test("a context seen only in the usage is said to be about that size", () => {
   expect(smallContextNotice(4061, "qwen3", "ollama", "ollama", true)).toContain("with a context of about 4,061 tokens");
+});
+
+// POST /api/show as docs/api.md ("Show Model Information") shows it: `parameters` one "name value" a line
+const show = (parameters: string, trained = 40960) => ({
+  parameters,
+  model_info: { "general.architecture": "qwen3", "qwen3.context_length": trained },
+});
+test.each([
+  ["a Modelfile's num_ctx", show('num_ctx                        8192\nstop                           "<|im_start|>"'), 8192],
+  ["no num_ctx: the server's default, which no API says before the model is loaded", show("temperature                    0.6"), undefined],
+  ["more than the model was trained for: Ollama lowers it to that", show("num_ctx 131072", 40960), 40960],
+  ["not that shape", { error: "model 'qwen3' not found" }, undefined],
+] as const)("modelfileContext: %s", (_, body, context) => {
+  expect(modelfileContext(body)).toBe(context);
+});
+
+test.each([
+  // 54 KB sent, 4,096 read: the whole of a round context (the runner keeps numKeep and the end)
+  ["a round count far under what was sent", 54_000, 4096, undefined, 4096],
+  ["half a round context and a few (the runner's cut of a prompt whose last message overflows)", 54_000, 2050, undefined, 4096],
+  ["the context /api/ps said, read while far more was sent (messages dropped)", 60_000, 3700, 4096, 4096],
+  ["a round count that is what was sent (1 token a 4 characters)", 16_384, 4096, undefined, undefined],
+  ["a count under what was sent, but not round: no context seen", 54_000, 3977, undefined, undefined],
+  ["sent no more than the context /api/ps said holds", 16_000, 3900, 4096, undefined],
+  ["below any context (a gateway's made-up count)", 54_000, 512, undefined, undefined],
+] as const)("cutContext: %s", (_, chars, input, served, context) => {
+  expect(cutContext(chars, input, served)).toBe(context);
+});
+
+test("a cut is said with what was sent and how to raise the context", () => {
+  const cut = cutNotice(4096, 54_000, "qwen3", "ollama");
+  expect(cut).toContain("Ollama cut hey's request to the 4,096 tokens it runs qwen3 with (hey sent 53 KB)");
+  expect(cut).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+  expect(cut).not.toContain("\n");
+  // context_window set as the user took it for num_ctx: the cut names it, and what sets the server's
+  const set = cutNotice(4096, 54_000, "qwen3", "ollama", 32768);
+  expect(set).toContain(
+    "Raise it: OLLAMA_CONTEXT_LENGTH=32768 ollama serve (or the Ollama app's context slider), or PARAMETER num_ctx 32768 in the model's Modelfile",
+  );
+  expect(set).toContain("(context_window = 32768 in [provider.ollama] tells hey the window, it does not change the server's)");
+  expect(set).not.toContain("set context_window");
 });

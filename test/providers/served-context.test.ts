@@ -2,7 +2,16 @@
 // (providers/served-context.ts): the bodies are shaped as each server documents them, or as users
 // quoted them where the docs leave a field out.
 import { expect, test } from "bun:test";
-import { contextPaths, isLocalHost, servedContext, serverNamed, serverRoot, serversToAsk, smallContextNotice } from "../../src/providers/served-context.ts";
+import {
+  belowConfiguredNotice,
+  contextPaths,
+  isLocalHost,
+  servedContext,
+  serverNamed,
+  serverRoot,
+  serversToAsk,
+  smallContextNotice,
+} from "../../src/providers/served-context.ts";
 
 test.each([
   ["fp_ollama", { server: "ollama" }],
@@ -103,9 +112,27 @@ test.each([
 
 test("each server's notice says how to raise its own context", () => {
   expect(smallContextNotice(4096, "m", "lms", "lmstudio")).toBe(
-    "LM Studio runs m with a context of 4,096 tokens, too small for an agent; hey keeps each request within it. Raise it: load the model with a larger context length (lms load MODEL --context-length 32768, or the model's load settings in LM Studio), or set context_window in [provider.lms] if the server runs it with more",
+    "LM Studio runs m with a context of 4,096 tokens, too small for an agent; hey keeps each request within it. Raise it: load the model with a larger context length (lms load MODEL --context-length 32768, or the model's load settings in LM Studio), or, if the server runs it with more, set context_window in [provider.lms] (context_window tells hey the window, it does not change the server's)",
   );
   expect(smallContextNotice(8192, "m", "local", "llama.cpp")).toContain("llama-server runs m with a context of 8,192 tokens");
   expect(smallContextNotice(8192, "m", "local", "llama.cpp")).toContain("start llama-server with a larger context (-c 32768)");
   expect(smallContextNotice(32768, "m", "local", "llama.cpp")).toBeUndefined();
+});
+
+test("a context_window above what the server runs is said with both numbers, as no setting of the server's", () => {
+  const line = belowConfiguredNotice(4096, 32768, "qwen3", "ollama", "ollama");
+  expect(line).toContain("Ollama runs qwen3 with a context of 4,096 tokens, less than context_window = 32768 in [provider.ollama]");
+  expect(line).toContain("context_window tells hey the model's window, it does not change the server's");
+  expect(line).toContain("OLLAMA_CONTEXT_LENGTH=32768 ollama serve");
+  expect(line).toContain("PARAMETER num_ctx 32768");
+  expect(belowConfiguredNotice(8192, 65536, "m", "local", "llama.cpp")).toContain("start llama-server with a larger context (-c 65536)");
+  expect(smallContextNotice(4096, "qwen3", "ollama")).toContain("context_window tells hey the window, it does not change the server's");
+});
+
+test("a --base-url run, which has no table a key can go in, is told to give the endpoint one, then -m NAME/model", () => {
+  for (const line of [smallContextNotice(8192, "qwen3", "cli", "list")!, smallContextNotice(4096, "qwen3", "cli", "llama.cpp")!]) {
+    expect(line).not.toContain("[provider.cli]");
+    expect(line).toContain("[provider.NAME] with this base_url and context_window = TOKENS, then start hey -m NAME/qwen3 at a terminal once to approve it");
+  }
+  expect(smallContextNotice(8192, "qwen3", "cli", "list")).toStartWith("the model list of the --base-url endpoint says qwen3 takes 8,192 tokens");
 });

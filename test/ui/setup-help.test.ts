@@ -31,6 +31,23 @@ describe("setup help", () => {
     );
   });
 
+  test("an Ollama that took the request and sent nothing is running: no help to start it, loading named instead", () => {
+    const ollama = resolve("", {}).settings;
+    const silent = { kind: "network", message: "no answer from http://127.0.0.1:11434/v1 in 120 s, not a byte — nothing came on 2 tries in a row" };
+    const hint = setupHint(ollama.provider, ollama.model, silent)!;
+    expect(hint).toBe(
+      "the Ollama at http://127.0.0.1:11434/v1 took the request and sent nothing back: it is running, most likely still loading qwen3 (`ollama ps` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it",
+    );
+    expect(hint).not.toContain("ollama serve");
+    const closed = setupHint(ollama.provider, ollama.model, {
+      kind: "network",
+      message: "the connection closed before the model finished its answer — gave up after 5 retries",
+    })!;
+    expect(closed).toBe(
+      "the Ollama at http://127.0.0.1:11434/v1 took the request and closed it unanswered: it is running, but failed on qwen3 (the Ollama server's log says why)",
+    );
+  });
+
   // a key other agents read, for a service hey has no preset of: the fallback to Ollama is no place to leave it unsaid
   test("with OPENROUTER_API_KEY (or GROQ_API_KEY, XAI_API_KEY) set, the hint names it and the table that uses it", () => {
     const ollama = resolve("", { OPENROUTER_API_KEY: "sk-or" }).settings;
@@ -92,6 +109,14 @@ describe("setup help", () => {
       "bad_request",
       "request rejected (404): 404 page not found — check the model name and base URL http://127.0.0.1:40123",
       "base_url probably lacks /v1 — set it to http://127.0.0.1:40123/v1",
+    ],
+    [
+      "Ollama's native /api root (its router's 404): its OpenAI-compatible /v1 beside it, not /api/v1",
+      '[provider.ollama]\nbase_url = "http://127.0.0.1:40123/api"\nmodels = ["qwen3"]',
+      {},
+      "bad_request",
+      "request rejected (404): 404 page not found — check the model name and base URL http://127.0.0.1:40123/api",
+      "/api is Ollama's own API, its OpenAI-compatible one is at /v1 — set base_url to http://127.0.0.1:40123/v1",
     ],
     [
       "a LAN server's bare 404 with base_url lacking /v1",
