@@ -8,7 +8,7 @@ import { effectiveBudget } from "./context/window.ts";
 import { totalToolWarning } from "./mcp/heavy-tools.ts";
 import { specTokens } from "./mcp/offer.ts";
 import { formatStatus, uncountedLine, whichServer } from "./mcp/status.ts";
-import { capFor, overCap } from "./mcp/tool-cap.ts";
+import { calledTools, capFor, overCap } from "./mcp/tool-cap.ts";
 import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
@@ -52,7 +52,7 @@ export function commandContext(
       // server files below the root, never read: a one-shot run (hey mcp) said them at start, the REPL's start may have scrolled away
       const stray = runtime.mcpOff || runtime.oneShot ? [] : strayResources(here.cwd, here.root).filter((p) => !p.endsWith(sep));
       const { protocol, baseUrl } = runtime.settings.provider;
-      const capped = overCap(capFor(protocol, baseUrl), tools)?.why; // more tools than the model's API takes: which are left out
+      const capped = overCap(capFor(protocol, baseUrl), tools, calledTools(runtime.agent.messages))?.why; // more tools than the model's API takes: which are left out
       const budget = effectiveBudget(runtime.settings.agent.budgetTokens, configuredWindow(runtime.settings));
       // all servers' tools fill the budget: the heaviest (a one-shot run, hey mcp, has just said it on stderr)
       const heavy = runtime.mcpOff || runtime.oneShot ? undefined : totalToolWarning(runtime.mcp.offer(), budget);

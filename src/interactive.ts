@@ -169,6 +169,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         color,
         history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,
+        stopping: (moved) => runtime.terminal?.suspend(moved) ?? (() => {}),
         complete: (line) => completions(line, source()),
         onLine: async (line, signal, io) => {
           if (line.trimStart().startsWith("!")) return shell(line.trimStart().slice(1).trim(), signal, io);

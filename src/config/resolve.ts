@@ -13,7 +13,7 @@ import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
 import { envValue } from "./presets.ts";
 import { chooseProvider } from "./providers.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLine, type Kind, type Miss, where } from "./schema.ts";
-import { secretVariables } from "./secrets.ts";
+import { secretVariables, withWrittenSecrets } from "./secrets.ts";
 import { isTable, type Table } from "./table.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
@@ -38,11 +38,11 @@ const pathKey = (path: readonly string[]) => path.join("\u0000");
 export function resolveConfig(layers: ConfigLayer[], env: Record<string, string | undefined>, flags: ConfigFlags): Resolved {
   const warnings: string[] = [];
   try {
-    // the files are checked as written first: a part left out for want of approval is still
-    // reported when it is wrong, as it would be in a file seen for the first time
-    if (layers.some((l) => l.guard && l.guard.approved !== "current")) resolveInto(layers.map(asWritten), env, flags, warnings);
+    // the files are checked as written first: a part left out for want of approval is still reported when wrong, as in a new file; its secrets are kept
+    const written = layers.some((l) => l.guard && l.guard.approved !== "current") ? resolveInto(layers.map(asWritten), env, flags, warnings) : undefined;
     warnings.length = 0;
-    return resolveInto(layers, env, flags, warnings);
+    const used = resolveInto(layers, env, flags, warnings);
+    return written ? { ...used, settings: withWrittenSecrets(used.settings, written.settings) } : used;
   } catch (e) {
     // the warnings found before the error travel with it: printed first, one run tells everything
     if (e instanceof ConfigError) throw e.withWarnings([...new Set(warnings)]);

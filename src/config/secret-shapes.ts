@@ -68,9 +68,11 @@ const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)([
  * The value of an assignment as written, or undefined when it is not a literal secret (a reference,
  * code, a sample). A quoted value followed by a comma under an unquoted name is an object literal's
  * member (`password: "different",`), where only a value that looks generated is taken. `jsonName`:
- * the name is quoted (`"password": …`); there, and under a camelCase name, the value is often a
- * translation or a validation rule (`"password": "Passwort"`, `"apiKey": "API-Schlüssel"`,
- * `"password": "required|min:8"`), so only one that looks generated or written as a key (secretText) is.
+ * the name is quoted (`"password": …`); there, under a camelCase name, and for a quoted value under
+ * any name but an environment variable's, the value is often a translation, a label or a validation
+ * rule (`"password": "Passwort"`, `reset_password_token: "Token-Zuruecksetzen"` in a Rails locale,
+ * `"accessToken": "Access_Token"`, `"password": "required|min:8"`), so only one that looks generated
+ * or written as a key (secretText) is; `DB_PASSWORD="…"`, `POSTGRES_PASSWORD: "…"` are taken as before.
  */
 function literalValue(raw: string, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
   const quoted = /^(["'])(.*)\1(,?)$/.exec(raw); // an object member's value ends in a comma
@@ -79,7 +81,8 @@ function literalValue(raw: string, spaced: boolean, name: string, jsonName: bool
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
   if (!quoted && /[\s()[\]{};,]/.test(value)) return undefined; // code or prose
   if (quoted?.[3] && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
-  if ((jsonName || /[a-z][A-Z]/.test(name)) && !generated(value) && !secretText(value)) return undefined;
+  // text for people (a translation, a label) rather than a key, under any name but an environment variable's (`DB_PASSWORD="…"`)
+  if ((jsonName || (quoted && !/^[A-Z][A-Z\d_]*$/.test(name)) || /[a-z][A-Z]/.test(name)) && !generated(value) && !secretText(value)) return undefined;
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
   if (spaced && !quoted && !generated(value) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
   const start = quoted ? 1 : 0;
@@ -102,10 +105,10 @@ const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) 
 /**
  * A value that could be a key someone typed rather than text for people: two kinds of characters or
  * more, ASCII only, no blank, no `|` or `:` (a validation rule such as `required|min:8`), and not a
- * word or words (`Passwort`, `E-Mail-Adresse`, `required`).
+ * word or words (`Passwort`, `E-Mail-Adresse`, `E-Mail/Password`, `Access_Token`, `required`).
  */
 const secretText = (v: string) =>
-  kinds(v) >= 2 && !/[^\x21-\x7e]/.test(v) && !/[|:]/.test(v) && !/^(?:[A-Z]+|[A-Z]?[a-z]+)(?:[-'.](?:[A-Z]+|[A-Z]?[a-z]+))*[.!?]?$/.test(v);
+  kinds(v) >= 2 && !/[^\x21-\x7e]/.test(v) && !/[|:]/.test(v) && !/^(?:[A-Z]+|[A-Z]?[a-z]+)(?:[-'./_](?:[A-Z]+|[A-Z]?[a-z]+))*[.!?]?$/.test(v);
 
 /** What stands for a value: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`, a placeholder. */
 const sample = (value: string, name: string) =>

@@ -40,7 +40,7 @@ function secretValues(settings: Settings, env: Record<string, string | undefined
     found.push(p.apiKey, ...urlPassword(p.baseUrl), ...urlKeys(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
     credentials(p.headers);
   }
-  for (const s of settings.mcp.servers) {
+  for (const s of [...settings.mcp.servers, ...(settings.heldServers ?? [])]) {
     credentials(s.headers);
     credentials(s.env);
     found.push(s.oauthClient?.secret, ...urlPassword(s.url), ...urlKeys(s.url));
@@ -48,6 +48,14 @@ function secretValues(settings: Settings, env: Record<string, string | undefined
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...urlPassword(url));
   for (const name of settings.secretVars ?? []) found.push(env[name]); // a `${VAR}` in a secret place: `?api_key=${K}`, `"--token", "${T}"`
   return found.filter((v) => v === undefined || !pathOrUrl(v)); // `GOOGLE_APPLICATION_CREDENTIALS = "/home/ana/key.json"` says where a key is
+}
+
+/** `used` with the secrets of `written` (the files with the parts not approved yet): an MCP server waiting for a yes keeps
+ * its `env`'s and arguments' secrets out of the commands' environment and of everything hey shows, as once approved. */
+export function withWrittenSecrets(used: Settings, written: Settings): Settings {
+  const same = new Set(used.mcp.servers.map((s) => JSON.stringify(s)));
+  const heldServers = written.mcp.servers.filter((s) => !same.has(JSON.stringify(s)));
+  return { ...used, secretVars: [...new Set([...(used.secretVars ?? []), ...(written.secretVars ?? [])])], heldServers };
 }
 
 /**

@@ -184,6 +184,8 @@ export interface Settings {
   input: Resolved<typeof SECTIONS.input>;
   /** the variables the configuration gives hey as secrets (`api_key = "${KEY}"`, `Authorization = "Bearer ${TOKEN}"`, an MCP url's `?api_key=${K}`, `"--api-key", "${K}"`…: secrets.ts secretVariables), which the model's commands do not see and whose values are redacted */
   secretVars?: string[];
+  /** MCP servers as the files write them that this run leaves out or runs as approved before a change, waiting for the user's yes: their secrets are secrets all the same (secrets.ts withWrittenSecrets) */
+  heldServers?: McpServerSettings[];
 }
 
 /** The context window the configuration states for the model in use (`[provider.X] context_window`), if any. */

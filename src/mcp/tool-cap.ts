@@ -1,12 +1,12 @@
 // The most tools one request may carry, where a vendor's API has a cap: over it, the API refuses
 // every request of the run (15 servers of 20 tools ended every OpenAI session at its first
-// message). A request over it carries hey's own tools, then the MCP servers' in configuration
-// order up to the cap; the first such request says which servers' tools were left out and how to
-// choose (`[mcp.NAME]` `tools` / `exclude_tools`, `enabled = false`), and a call to a left-out tool
+// message). A request over it carries hey's own tools, then the MCP tools the conversation called,
+// then the others in configuration order up to the cap; the first such request says which servers'
+// tools were left out and how to choose (`[mcp.NAME]` `tools` / `exclude_tools`, `enabled = false`), and a call to a left-out tool
 // reads why it is not offered. A request the API refuses over one MCP tool's schema is sent again
 // without that tool (schema-refusal.ts finds it). The heavy-tools warning (heavy-tools.ts) weighs tokens, not counts:
 // a server of many small tools passes it. Pure.
-import type { Protocol } from "../kernel/ir.ts";
+import type { Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { refusalWords, refusedTools, statedToolCap } from "./schema-refusal.ts";
@@ -45,27 +45,44 @@ function hostOf(url: string): string {
 type Offered = { name: string; server?: string | undefined };
 
 /**
- * The tools of `tools` a request over `cap` carries — hey's own, then the MCP tools in their order
- * (the configuration's) up to the cap — and the line that says what was left out and how to
- * choose; undefined when they are within it (or there is no cap).
+ * The tools of `tools` a request over `cap` carries — hey's own, then the MCP tools `called` names
+ * (the conversation ran them: dropping one the model just used breaks its next step), then the
+ * others in their order (the configuration's) up to the cap — and the line that says what was left
+ * out and how to choose; undefined when they are within it (or there is no cap).
  */
-export function overCap(cap: ToolCap | undefined, tools: readonly Offered[]): { kept: Set<string>; why: string } | undefined {
+export function overCap(
+  cap: ToolCap | undefined,
+  tools: readonly Offered[],
+  called: ReadonlySet<string> = new Set(),
+): { kept: Set<string>; why: string } | undefined {
   if (!cap || tools.length <= cap.max) return undefined;
   const own = tools.filter((t) => t.server === undefined);
-  const kept = new Set([...own, ...tools.filter((t) => t.server !== undefined)].slice(0, cap.max).map((t) => t.name));
+  const mcp = tools.filter((t) => t.server !== undefined);
+  const first = [...own, ...mcp.filter((t) => called.has(t.name)), ...mcp.filter((t) => !called.has(t.name))];
+  const kept = new Set(first.slice(0, cap.max).map((t) => t.name));
   const by = new Map<string, { all: number; out: number }>();
-  for (const t of tools) {
-    if (t.server === undefined) continue;
-    const n = by.get(t.server) ?? { all: 0, out: 0 };
+  for (const t of mcp) {
+    const n = by.get(t.server!) ?? { all: 0, out: 0 };
     n.all++;
     if (!kept.has(t.name)) n.out++;
-    by.set(t.server, n);
+    by.set(t.server!, n);
   }
-  const out = [...by].filter(([, n]) => n.out > 0).map(([s, n]) => (n.out === n.all ? `${s} (all ${n.all})` : `${s} (${n.out} of its ${n.all})`));
-  const head = `a request would offer ${tools.length} tools, more than the ${cap.max} ${cap.api} takes in one (it refuses every request over it)`;
-  const sent = `requests carry hey's own ${own.length} and the MCP servers' tools in config order up to it`;
-  const choose = "choose which with [mcp.NAME] tools = [...] (the ones to keep) or exclude_tools = [...], or enabled = false for a server not needed here";
-  return { kept, why: `${head}: ${sent}, leaving out ${tools.length - kept.size} of ${out.join(", ")}; ${choose}` };
+  const out = [...by].filter(([, n]) => n.out > 0).map(([s, n]) => leftOf(s, n.out, n.all));
+  const list = out.length > 1 ? `${out.slice(0, -1).join(", ")} and ${out.at(-1)}` : out[0];
+  const head = `hey's own ${own.length} tools and ${mcp.length} from MCP servers make ${tools.length}, over the ${cap.max} ${cap.api} takes in one request (it refuses any request over it)`;
+  const rule = `kept: hey's own, the tools this conversation called, then the others in config order`;
+  const choose = "choose with tools = [...] (the ones to keep) or exclude_tools = [...] in [mcp.NAME], or enabled = false for a server not needed here";
+  return { kept, why: `${head}: left out ${list} (${rule}); ${choose}` };
+}
+
+/** The tools `messages` ran without an error: overCap keeps them first. */
+export const calledTools = (messages: readonly Message[]) =>
+  new Set(messages.flatMap((m) => (m.role === "tool" && !m.isError && m.toolName ? [m.toolName] : [])));
+
+/** `20 of beta's 80 tools`, `all 20 of srv8's`, `both of slow's`, `solo's only tool`. */
+function leftOf(server: string, out: number, all: number): string {
+  if (out < all) return `${out} of ${server}'s ${all} tools`;
+  return all === 1 ? `${server}'s only tool` : all === 2 ? `both of ${server}'s` : `all ${all} of ${server}'s`;
 }
 
 /** A request refused over tools (their schemas, or their count) is sent again at most this many times, each time without others. */
@@ -98,10 +115,11 @@ export function createToolCap(ports: { originOf(name: string): { server: string;
       // the API's documented cap, or one an endpoint stated in a 400 (a gateway in front of OpenAI's API): kept for the provider
       let cap = capFor(provider.protocol, baseUrl);
       /** `tools` as a request under `cap` carries them, and the notice to give first (once per change of what is left out) */
-      const fit = (tools: ModelRequest["tools"]): { sent: ModelRequest["tools"]; notice?: StreamEvent } => {
+      const fit = (tools: ModelRequest["tools"], messages: ModelRequest["messages"]): { sent: ModelRequest["tools"]; notice?: StreamEvent } => {
         const over = overCap(
           cap,
           tools.map((t) => ({ name: t.name, server: serverOf(t.name) })),
+          calledTools(messages),
         );
         left = new Map();
         if (!over) return { sent: tools };
@@ -112,7 +130,10 @@ export function createToolCap(ports: { originOf(name: string): { server: string;
       return {
         ...identityOf(provider), // its name too: the opaque data of its answers goes back to it alone
         async *stream(request, signal) {
-          let { sent, notice } = fit(request.tools.filter((t) => !refused.has(t.name)));
+          let { sent, notice } = fit(
+            request.tools.filter((t) => !refused.has(t.name)),
+            request.messages,
+          );
           for (let tries = 0; ; tries++) {
             if (notice) yield notice;
             let started = false;
@@ -124,7 +145,10 @@ export function createToolCap(ports: { originOf(name: string): { server: string;
               const stated = statedToolCap(e.message); // `array too long … maximum length 128`: that endpoint's cap, learned
               if (stated !== undefined && stated < sent.length) {
                 cap = { max: stated, api: "the endpoint" };
-                ({ sent, notice } = fit(request.tools.filter((t) => !refused.has(t.name))));
+                ({ sent, notice } = fit(
+                  request.tools.filter((t) => !refused.has(t.name)),
+                  request.messages,
+                ));
                 continue;
               }
               const named = refusedTools(e.message, sent);

@@ -19,17 +19,21 @@ export interface LineEnd {
    * the text's last line fills the `columns` (0: unknown) and the way back cannot be told.
    */
   status(columns: number): { below: string; back: string } | undefined;
+  /** the last line as written, styles and all; empty at a line's start: what is written again after a stop (Ctrl-Z, `fg`) */
+  shown(): string;
 }
 
 /** `width`: the columns a string takes on the terminal. */
 export function lineEnd(width: (text: string) => number): LineEnd {
-  let tail = ""; // the last line written, without its styles
+  let styled = ""; // the last line written
+  let tail = ""; // the same without its styles
   return {
     wrote(text) {
-      const plain = text.replace(CSI, "");
-      const cut = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
-      tail = cut >= 0 ? plain.slice(cut + 1) : tail + plain;
+      const cut = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r")); // a style sequence holds neither
+      styled = cut >= 0 ? text.slice(cut + 1) : styled + text;
+      tail = styled.replace(CSI, "");
     },
+    shown: () => styled,
     status(columns) {
       if (tail === "") return { below: "", back: "" };
       const at = width(tail);

@@ -47,6 +47,11 @@ export interface ReplOptions {
    * server connected): above the prompt while it is drawn, after the turn while one runs.
    */
   aside?(print: (line: string) => void): void;
+  /**
+   * hey stops (Ctrl-Z, SIGTSTP) during a turn, or (`moved`) has continued after a stop it could not see (SIGSTOP): what
+   * the turn shows is put aside; returns what writes it again below the shell's lines (TerminalOutput.suspend).
+   */
+  stopping?(moved: boolean): () => void;
 }
 
 /** An ESC with nothing after it for this long is the Escape key, not the start of a sequence. */
@@ -209,8 +214,10 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
    */
   function suspend(): void {
     const ours = !lent;
+    let goOn = () => {};
     if (ours) {
       if (drawn(state)) moveBelow();
+      else if (turn) goOn = opts.stopping?.(false) ?? goOn; // an answer mid-line: its status cleared, a line of its own
       release();
     }
     stoppedHere = true;
@@ -219,6 +226,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stopJob();
     if (!ours || restored) return;
     acquire();
+    goOn();
     if (drawn(state)) draw();
   }
   /**
@@ -239,6 +247,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       }
     } catch {}
     out(PASTE_ON);
+    if (turn && !drawn(state)) opts.stopping?.(true)(); // the answer's unfinished line again, below the shell's lines
     if (drawn(state)) {
       forget();
       draw();

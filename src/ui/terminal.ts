@@ -4,7 +4,8 @@
 // did not write is passed through visible() first. In `-p` mode `info` is stderr; when stdout is
 // not a terminal it gets only the final answer, and the text of turns that called tools goes to
 // stderr as narration (issue 10 item 4).
-import type { AgentEvent, Output } from "../kernel/output.ts";
+import type { AgentEvent } from "../kernel/output.ts";
+import type { Stream, TerminalOptions, TerminalOutput } from "./terminal-output.ts";
 import { createTextStream, rawTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
 import { type Before, commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
@@ -16,42 +17,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { parseArguments } from "../kernel/ir.ts";
 import { callPath } from "../kernel/tool-args.ts";
 
-export interface Stream {
-  write(text: string): void;
-  /** ANSI colours and styles: a terminal, and NO_COLOR unset */
-  color: boolean;
-  /** a person is watching (a terminal): the spinner, markdown (with colour) and word wrap */
-  tty: boolean;
-  /** the terminal's width now; absent or 0 = no wrapping */
-  columns?(): number;
-}
-
-export interface TerminalOptions {
-  maxRetries?: number;
-  /** display columns of a string (wide characters take two); default: one per code point */
-  stringWidth?(text: string): number;
-  /** the text of a file before a write_file call replaces it, for the diff (or its size when too big to read); undefined = none */
-  readBefore?(path: string): Before | undefined;
-  /** what to tell the user after an error (a setup hint), if anything */
-  hint?(error: { kind: string; message: string; max_tokens?: number }): string | undefined;
-  /** ms clock for the spinner's elapsed seconds */
-  now?(): number;
-  /** runs `run` once after `ms` unless the returned function is called first (the quiet status's wait); default: a timer */
-  later?(ms: number, run: () => void): () => void;
-}
-
-/**
- * `answer` receives the assistant's text; `info` thinking, tool lines, retries and errors.
- * In the REPL both are stdout; in `-p` mode `info` is stderr.
- */
-export interface TerminalOutput extends Output {
-  /** stops the spinner and clears its line (the caller is about to write) */
-  stopSpinner(): void;
-  /** flips whether thinking is shown (display only; what is sent never changes); returns the new state */
-  toggleThinking(): boolean;
-  /** a line about background work (an MCP server connected) on its own line; a running spinner goes on under it */
-  notice(line: string): void;
-}
+export type { Stream, TerminalOptions, TerminalOutput } from "./terminal-output.ts";
 
 const DIM = "\x1b[2m";
 const BOLD = "\x1b[1m";
@@ -127,6 +93,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let liveDrawn = { widths: [] as number[], columns: 0 }; // the rows of them above the spinner's, as drawn
   let spinWidth = 0; // the spinner's row as drawn: the cursor is at its end
   let back = ""; // after a status under the text is cleared: what takes the cursor back to where the text stopped
+  let spinUnder = false; // the spinner is the quiet status under the streamed text
   let cancelQuiet = () => {};
   /**
    * the live lines above the spinner's row, cut to one row each; the spinner is drawn after them.
@@ -176,6 +143,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     if (!info.tty) return;
     if (spinner && label === spinLabel) return;
     stopSpinner();
+    spinUnder = under !== undefined;
     if (under) {
       info.write(under.below);
       back = under.back;
@@ -256,6 +224,19 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
 
   return {
     stopSpinner,
+    suspend(moved) {
+      const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
+      if (moved) [liveDrawn, back] = [{ widths: [], columns: 0 }, ""]; // the shell's lines stand where they were drawn
+      if (moved) clearInterval(spinner);
+      else stopSpinner();
+      [spinner, spinLabel] = [undefined, ""];
+      const line = end.shown();
+      if (line !== "") info.write("\r\n");
+      return () => {
+        info.write(line); // the rest of the stream goes on after it, below what the shell wrote
+        if (was) spin(was.label, was.start, was.until, was.under ? end.status(info.columns?.() ?? 0) : undefined);
+      };
+    },
     toggleThinking: () => (showThinking = !showThinking),
     notice(line) {
       const running = spinner ? { label: spinLabel, start: spinStart, until: spinUntil } : undefined;

@@ -72,6 +72,13 @@ describe("true positives: replaced, named", () => {
     ["a *_PWD line", "DB_PWD=s3cretPassw0rd", "DB_PWD=[secret: DB_PWD]"],
     ["a PGPASSWORD line (a password's name run together)", "export PGPASSWORD=Secr3tPass99", "export PGPASSWORD=[secret: PGPASSWORD]"],
     ["an *_AUTH line", "BASIC_AUTH=ana:hunter2hunter2", "BASIC_AUTH=[secret: BASIC_AUTH]"],
+    // quoted secrets in YAML (docker-compose, CI, Rails' database.yml) and dotenv stay hidden beside the locale files below
+    ["a docker-compose password", '      POSTGRES_PASSWORD: "s3cr3t!pass"', '      POSTGRES_PASSWORD: "[secret: POSTGRES_PASSWORD]"'],
+    ["a dotenv password, quoted", 'DB_PASSWORD="hunter2xyz9"', 'DB_PASSWORD="[secret: DB_PASSWORD]"'],
+    ["a YAML password of letters, digits and signs", '  password: "Tr0ub4dor&3"', '  password: "[secret: password]"'],
+    ["a YAML key, quoted", `  api_key: "${OPENAI}"`, '  api_key: "[secret: api_key]"'],
+    ["a CI secret in a YAML env block", "    env:\n      NPM_TOKEN: 'npmTok3nValue99'", "    env:\n      NPM_TOKEN: '[secret: NPM_TOKEN]'"],
+    ["a database.yml password, snake_case and quoted", '  password: "pg_Secret_2024"', '  password: "[secret: password]"'],
   ])("%s", (_, text, want) => {
     expect(redactShapes(text)).toBe(want);
   });
@@ -128,6 +135,10 @@ describe("false positives: left alone", () => {
     ["an English label of words", '  "newPassword": "New-Password",\n  "resetToken": "Reset-Link."'],
     ["a validation rule", '  "authToken": "required",\n  "password": "required|min:8",\n  "apiKey": "nullable|string"'],
     ["a camelCase name holding a word", '  apiKey: "Schlüssel-Datei"\n  userPassword = "Passwort"'],
+    // Rails/YAML locale files (config/locales/de.yml), and JSON labels with `/` and `_`
+    ["a Rails locale (Devise)", 'de:\n  devise:\n    password: "Passwort"\n    reset_password_token: "Token-Zuruecksetzen"'],
+    ["a YAML locale, single quotes and a sentence", "en:\n  password: 'Password'\n  access_token: 'Access token'\n  secret: 'Geheimnis'"],
+    ["JSON labels with / and _", '  "password": "E-Mail/Password",\n  "accessToken": "Access_Token"'],
   ])("%s", (_, text) => {
     expect(redactShapes(text)).toBe(text);
   });
@@ -180,11 +191,15 @@ describe("redactingTool", () => {
     expect(await redactingTool(writer, r).run({ path: "README.md", content: "shown as [secret: NPM_TOKEN]" }, ctx)).toEqual({ output: "written" });
   });
 
-  test("a translation file reads as it is, and is written back whole with a key added", async () => {
+  test("a translation file (JSON, Rails YAML) reads as it is, and is written back whole with a change", async () => {
     const r = redaction(true);
     const de = '{\n  "password": "Passwort",\n  "confirmPassword": "Bestätigen",\n  "apiKey": "API-Schlüssel",\n  "authToken": "required"\n}\n';
     expect((await redactingTool(echo, r).run({ text: de }, ctx)).output).toBe(de);
     const added = de.replace("{\n", '{\n  "username": "Benutzername",\n');
     expect(await redactingTool(writer, r).run({ path: "de.json", content: added }, ctx)).toEqual({ output: "written" });
+    const yml = 'de:\n  devise:\n    password: "Passwort"\n    reset_password_token: "Token-Zuruecksetzen"\n';
+    expect((await redactingTool(echo, r).run({ text: yml }, ctx)).output).toBe(yml);
+    const fixed = yml.replace("Token-Zuruecksetzen", "Passwort-Token");
+    expect(await redactingTool(writer, r).run({ path: "config/locales/de.yml", content: fixed }, ctx)).toEqual({ output: "written" });
   });
 });

@@ -166,3 +166,28 @@ test("a server a /reload starts that fails: the terminal and the reload's note t
   expect(note).toContain("starting with token [redacted]");
   expect(answered + JSON.stringify(m.requests)).not.toContain(SVC_TOKEN);
 });
+
+test("a server not approved yet: its env's and args' secrets are still redacted and kept from the commands' environment", async () => {
+  await ensureBinary();
+  const ENV_TOKEN = "svcTok_9f8e7d6c5b4a";
+  const ARG_TOKEN = "argTok_1a2b3c4d5e6f";
+  const m = model((req) =>
+    req.messages.at(-1)!.role === "tool" ? { text: "done" } : { calls: [["bash", { command: 'echo "env=$SVC_TOKEN_VAR arg=$SVC_ARG_TOKEN"' }]] },
+  );
+  const base = `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n`;
+  writeUserConfig(home.path, base);
+  expect((await hey(["-p", "first"])).stdout).toBe("done\n"); // the record approves the file as it was
+  writeUserConfig(
+    home.path,
+    `${base}\n[mcp.svc]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "ok", "--token", "\${SVC_ARG_TOKEN}"]\nenv = { SVC_TOKEN = "\${SVC_TOKEN_VAR}" }\n`,
+  );
+  const run = await hey(["-p", "go"], { SVC_TOKEN_VAR: ENV_TOKEN, SVC_ARG_TOKEN: ARG_TOKEN });
+  expect(run.stdout).toBe("done\n");
+  expect(run.stderr).toContain("hey: not used: + [mcp.svc]"); // waits for the yes at a terminal
+  const result = JSON.stringify(m.requests.at(-1)!.messages.at(-1));
+  expect(result).toContain("env= arg=");
+  for (const text of [run.stdout + run.stderr, JSON.stringify(m.requests)]) {
+    expect(text).not.toContain(ENV_TOKEN);
+    expect(text).not.toContain(ARG_TOKEN);
+  }
+});

@@ -39,8 +39,8 @@ test("over Gemini's 512: sent with hey's own and the first MCP tools in config o
   expect(names).toContain("s6_55");
   expect(names).not.toContain("s6_56");
   const why =
-    "a request would offer 546 tools, more than the 512 Gemini's API takes in one (it refuses every request over it): requests carry hey's own 6 and the MCP servers' tools in config order up to it, " +
-    "leaving out 34 of s6 (34 of its 90); choose which with [mcp.NAME] tools = [...] (the ones to keep) or exclude_tools = [...], or enabled = false for a server not needed here";
+    "hey's own 6 tools and 540 from MCP servers make 546, over the 512 Gemini's API takes in one request (it refuses any request over it): left out 34 of s6's 90 tools " +
+    "(kept: hey's own, the tools this conversation called, then the others in config order); choose with tools = [...] (the ones to keep) or exclude_tools = [...] in [mcp.NAME], or enabled = false for a server not needed here";
   expect(jsonEvents(run.stdout).filter((e) => e.type === "notice")).toEqual([{ type: "notice", message: why }]);
 
   replay.enqueue(textReply("google", "fine"));

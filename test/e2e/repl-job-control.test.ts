@@ -2,7 +2,8 @@
 // dist/hey in tmux under an interactive bash: a stop by the key at a start-up question, or from
 // outside (`kill -TSTP`, `kill -STOP`) at the prompt or during a turn, leaves a hey that `fg` brings
 // back whole — the question still asked, the line still editable, Enter sending it and Esc
-// cancelling a turn — not a crashed run or a terminal left in the shell's cooked mode.
+// cancelling a turn, an answer stopped mid-line going on below the shell's lines — not a crashed
+// run, a terminal left in the shell's cooked mode, or the rest of an answer written over the shell.
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +38,17 @@ async function fg(t: Term): Promise<void> {
   await t.waitFor(/Stopped/);
   await t.type("fg");
   await t.keys("Enter");
+}
+
+/** hey under a shell, its answer `one two three four five` held after `one two` until `open` is called */
+async function heldTurn(): Promise<{ t: Term; open: () => void }> {
+  const t = await underShell();
+  await t.waitFor((s) => lastLine(s) === "›");
+  let open = () => {};
+  server.enqueue(heldAnswer("one two three four five", 2, new Promise((resolve) => (open = resolve))));
+  await t.type("count slowly");
+  await t.keys("Enter");
+  return { t, open: () => open() };
 }
 
 test(
@@ -86,12 +98,7 @@ test.each(["SIGTSTP", "SIGSTOP"] as const)(
 test(
   "stopped from outside during a turn (SIGSTOP), then fg: Esc still cancels the turn",
   async () => {
-    const t = await underShell();
-    await t.waitFor((s) => lastLine(s) === "›");
-    let open = () => {};
-    server.enqueue(heldAnswer("one two three four five", 2, new Promise((resolve) => (open = resolve))));
-    await t.type("count slowly");
-    await t.keys("Enter");
+    const { t, open } = await heldTurn();
     await t.waitFor("one two");
     await stopFromOutside(t, "SIGSTOP");
     await fg(t);
@@ -100,6 +107,26 @@ test(
     const screen = await t.waitFor((s) => lastLine(s) === "›");
     open();
     expect(screen).toMatch(/^interrupted by user$/m);
+    expect(screen).not.toContain("^[");
+  },
+  E2E_TIMEOUT,
+);
+
+test.each(["C-z", "SIGSTOP"] as const)(
+  "stopped (%s) in the middle of an answer's line while its status waits, then fg: the line goes on below the shell's lines, not over them",
+  async (how) => {
+    const { t, open } = await heldTurn();
+    await t.waitFor(/waiting for the model/); // the quiet status under the unfinished line
+    if (how === "C-z") await t.keys("C-z");
+    else await stopFromOutside(t, "SIGSTOP");
+    await fg(t);
+    await t.waitFor((s) => s.includes("$ fg") && /waiting for the model/.test(s.slice(s.indexOf("$ fg"))));
+    open();
+    const screen = await t.waitFor((s) => lastLine(s) === "›");
+    const after = screen.slice(screen.indexOf("$ fg")).split("\n");
+    expect(after[1]).not.toContain("three"); // the command line bash shows for fg stays whole
+    expect(after.filter((l) => /^ *one two three four five *$/.test(l))).toHaveLength(1);
+    expect(after.join("\n")).not.toContain("waiting for the model");
     expect(screen).not.toContain("^[");
   },
   E2E_TIMEOUT,

@@ -32,13 +32,50 @@ test("15 servers of 20 tools on OpenAI: hey's own 6 and the first 122 MCP tools 
   expect(over.kept.has("srv7_1")).toBe(true);
   expect(over.kept.has("srv7_2")).toBe(false);
   expect(over.why).toBe(
-    "a request would offer 306 tools, more than the 128 OpenAI's API takes in one (it refuses every request over it): requests carry hey's own 6 and the MCP servers' tools in config order up to it, " +
-      "leaving out 178 of srv7 (18 of its 20), srv8 (all 20), srv9 (all 20), srv10 (all 20), srv11 (all 20), srv12 (all 20), srv13 (all 20), srv14 (all 20), srv15 (all 20); " +
-      "choose which with [mcp.NAME] tools = [...] (the ones to keep) or exclude_tools = [...], or enabled = false for a server not needed here",
+    "hey's own 6 tools and 300 from MCP servers make 306, over the 128 OpenAI's API takes in one request (it refuses any request over it): " +
+      "left out 18 of srv7's 20 tools, all 20 of srv8's, all 20 of srv9's, all 20 of srv10's, all 20 of srv11's, all 20 of srv12's, " +
+      "all 20 of srv13's, all 20 of srv14's and all 20 of srv15's (kept: hey's own, the tools this conversation called, then the others in config order); " +
+      "choose with tools = [...] (the ones to keep) or exclude_tools = [...] in [mcp.NAME], or enabled = false for a server not needed here",
   );
   expect(overCap(OPENAI, tools("a", 128))).toBeUndefined();
   expect(overCap(capFor("google", "https://generativelanguage.googleapis.com/v1beta"), many)).toBeUndefined(); // 306 of Gemini's 512
   expect(overCap(undefined, many)).toBeUndefined();
+});
+
+test("a server's one or two tools left out read as a sentence: `both of slow's`, `solo's only tool`", () => {
+  const over = overCap(OPENAI, [...tools(undefined, 6), ...tools("beta", 122), ...tools("slow", 2), ...tools("solo", 1)])!;
+  expect(over.why).toContain(
+    "make 131, over the 128 OpenAI's API takes in one request (it refuses any request over it): left out both of slow's and solo's only tool (kept:",
+  );
+});
+
+test("an MCP tool the conversation called is kept over the cap, ahead of config order: a late server's tool the model just used stays offered", async () => {
+  const sent: string[][] = [];
+  const inner = naming(sent);
+  const capped = createToolCap({ originOf }).wrap(inner, "https://api.openai.com/v1");
+  const used: ModelRequest = {
+    ...request(many),
+    messages: [
+      { id: "1", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "srv15_3", arguments: "{}" }] },
+      { id: "2", role: "tool", content: [{ type: "text", text: "ok" }], toolCallId: "c1", toolName: "srv15_3" },
+    ],
+  };
+  const notices: string[] = [];
+  for await (const e of capped.stream(used, new AbortController().signal)) if (e.type === "notice") notices.push(e.message);
+  expect(sent[0]).toHaveLength(128);
+  expect(sent[0]).toContain("srv15_3");
+  expect(sent[0]).not.toContain("srv7_1"); // the last config-order place went to it
+  expect(notices[0]).toContain("left out 19 of srv7's 20 tools");
+  expect(notices[0]).toContain("and 19 of srv15's 20 tools (kept: hey's own, the tools this conversation called, then the others in config order)");
+});
+
+/** An openai-protocol provider recording the names of the tools each request carries. */
+const naming = (sent: string[][]): Provider => ({
+  protocol: "openai",
+  model: "m",
+  async *stream(req) {
+    sent.push(req.tools.map((t) => t.name));
+  },
 });
 
 const request = (names: readonly { name: string }[]): ModelRequest => ({
@@ -49,13 +86,7 @@ const request = (names: readonly { name: string }[]): ModelRequest => ({
 
 test("a request over the cap is sent with the tools kept, said once as a notice; a call to a left-out tool reads why, a kept one runs", async () => {
   const sent: string[][] = [];
-  const inner: Provider = {
-    protocol: "openai",
-    model: "m",
-    async *stream(req) {
-      sent.push(req.tools.map((t) => t.name));
-    },
-  };
+  const inner = naming(sent);
   const cap = createToolCap({ originOf });
   const capped = cap.wrap(inner, "https://api.openai.com/v1");
   const notices: string[] = [];
@@ -63,12 +94,12 @@ test("a request over the cap is sent with the tools kept, said once as a notice;
     for await (const e of capped.stream(request(many), new AbortController().signal)) if (e.type === "notice") notices.push(e.message);
   expect(sent.map((s) => s.length)).toEqual([128, 128]);
   expect(notices).toHaveLength(1);
-  expect(notices[0]).toStartWith("a request would offer 306 tools");
+  expect(notices[0]).toStartWith("hey's own 6 tools and 300 from MCP servers make 306, over the 128");
   const run = async () => ({ output: "ran" });
   const left = cap.guard({ name: "srv9_0", description: "", parameters: {}, run });
   const result = await left.run({}, { signal: new AbortController().signal, cwd: "/" });
   expect(result.isError).toBe(true);
-  expect(result.output).toStartWith("srv9_0 is not offered: a request would offer 306 tools, more than the 128");
+  expect(result.output).toStartWith("srv9_0 is not offered: hey's own 6 tools and 300 from MCP servers make 306, over the 128");
   expect(await cap.guard({ name: "srv1_0", description: "", parameters: {}, run }).run({}, { signal: new AbortController().signal, cwd: "/" })).toEqual({
     output: "ran",
   });
@@ -108,7 +139,7 @@ test("an endpoint with no cap known that refuses the count (a gateway in front o
   for (let i = 0; i < 2; i++)
     for await (const e of capped.stream(request(many), new AbortController().signal)) if (e.type === "notice") notices.push(e.message);
   expect(sent).toEqual([306, 128, 128]);
-  expect(notices).toEqual([expect.stringContaining("a request would offer 306 tools, more than the 128 the endpoint takes in one")]);
+  expect(notices).toEqual([expect.stringContaining("hey's own 6 tools and 300 from MCP servers make 306, over the 128 the endpoint takes in one request")]);
 });
 
 test("the capped provider keeps its provider's name, by which the opaque data of its answers goes back to it (a wrapper without it dropped its encrypted reasoning)", () => {
