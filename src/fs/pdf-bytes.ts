@@ -150,6 +150,9 @@ export function pdfPart(bytes: Uint8Array, name: string): { part: DocumentPart; 
   return { part, line: pdfLine(name, pages, bytes.length) };
 }
 
-/** What read_file and an @-mention say of a PDF sent: `FILE: PDF, 12 pages, 340 KB`. */
+/**
+ * What read_file and an @-mention say of a PDF sent: `FILE: PDF, 12 pages, 340 KB`. Pages hey could
+ * not count mostly mean a damaged or encrypted file, which the API may refuse: the line says so.
+ */
 export const pdfLine = (file: string, pages: number | undefined, size: number) =>
-  `${file}: PDF, ${pages === undefined ? "pages not counted" : `${pages} page${pages === 1 ? "" : "s"}`}, ${Math.ceil(size / 1024)} KB`;
+  `${file}: PDF, ${pages === undefined ? "pages not counted (damaged or encrypted?)" : `${pages} page${pages === 1 ? "" : "s"}`}, ${Math.ceil(size / 1024)} KB`;

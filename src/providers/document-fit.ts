@@ -3,13 +3,15 @@
 // sent; older ones go as a line naming them and how to read their text (documents.ts), so a session
 // that read a few PDFs does not make every later request a 400. A request refused for its PDFs
 // (Anthropic: "A maximum of 100 PDF pages may be provided") is sent again at once with its oldest
-// PDF as such a line, for the rest of the run. PDFs are fitted before images, which take the room
+// PDF as such a line, for the rest of the run; one refused as unreadable (damaged, encrypted:
+// pdf-refusal.ts) goes so too, the one the refusal names or else the newest. PDFs are fitted before images, which take the room
 // left (image-fit.ts counts a PDF as text). The session keeps every PDF. Pure.
 import type { ContentBlock, DocumentPart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream } from "./common.ts";
 import { documentLine } from "./documents.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
+import { namedDocument, refusesUnreadablePdf } from "./pdf-refusal.ts";
 
 /** What an API takes of PDFs in one request. */
 export interface DocumentRules {
@@ -103,11 +105,19 @@ export function fittingDocuments(provider: Provider, sendsPdfs = true): Provider
       yield* adaptingStream(
         () => provider.stream(fitDocuments(request, rules, left).request, signal),
         (e) => {
-          const oldest = PDFS_TOO_MANY.test(e.message) ? documentsOf(fitDocuments(request, rules, left).request.messages)[0] : undefined;
-          if (!oldest) return false;
-          const reason = `the API refused it: ${e.message.replace(/^request rejected \(\d+\): /, "").slice(0, 120)}`;
-          left.set(documentKey(oldest), reason);
-          told.add(documentKey(oldest));
+          const sent = fitDocuments(request, rules, left).request.messages;
+          const said = e.message.replace(/^request rejected \(\d+\): /, "").slice(0, 160);
+          // one it cannot read (damaged, encrypted): the one it names, else the newest; one too many: the oldest
+          const unreadable = refusesUnreadablePdf(e.message);
+          const which = unreadable
+            ? (namedDocument(sent, e.message) ?? documentsOf(sent).at(-1))
+            : PDFS_TOO_MANY.test(e.message)
+              ? documentsOf(sent)[0]
+              : undefined;
+          if (!which) return false;
+          const reason = unreadable ? `the API could not read it (damaged or encrypted?): ${said}` : `the API refused it: ${said.slice(0, 120)}`;
+          left.set(documentKey(which), reason);
+          told.add(documentKey(which));
           return notice(reason).message;
         },
         () => left, // the PDFs left out so far: one more each time

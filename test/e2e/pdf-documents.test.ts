@@ -10,6 +10,7 @@ import { runHey, tempDir } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { makePdf } from "../helpers/pdf.ts";
 import { baseUrlFor, textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
+import { jsonReply } from "../helpers/replay-server.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-pdf-");
@@ -17,6 +18,7 @@ const PDF = makePdf(3, { text: "RFC 9999: the hey transfer protocol" });
 const BASE64 = Buffer.from(PDF).toString("base64");
 mkdirSync(join(work.path, "docs"));
 writeFileSync(join(work.path, "docs", "rfc.pdf"), PDF);
+writeFileSync(join(work.path, "broken.pdf"), `%PDF-1.7\n${"junk ".repeat(600)}`);
 
 const run = (protocol: Protocol, home: string, ...args: string[]) =>
   runHey(["--base-url", baseUrlFor(protocol, server.url), "--protocol", protocol, "-m", "test-model", ...args], {
@@ -85,6 +87,41 @@ test("a chat-completions server (not OpenAI's own): the PDF read goes as a line 
     expect(sent).toContain("[PDF docs/rfc.pdf, 3 pages not sent: this endpoint takes no PDFs; read its text with bash: pdftotext -layout docs/rfc.pdf -]");
     expect(sent).not.toContain(BASE64);
     expect(sent).not.toContain('"type":"file"');
+  } finally {
+    home.remove();
+  }
+});
+
+test("Anthropic: a damaged PDF it refuses ('The PDF specified was not valid') goes as a line and the request is sent again; `hey -c` gets past it too (before: exit 1 on every run)", async () => {
+  const home = tempDir("hey-pdf-home-");
+  const refusal = () =>
+    jsonReply(400, {
+      type: "error",
+      error: { type: "invalid_request_error", message: "messages.2.content.0.content.1.pdf.source.base64.data: The PDF specified was not valid." },
+    });
+  const line = "[PDF broken.pdf not sent: the API could not read it (damaged or encrypted?)";
+  try {
+    const before = server.requests.length;
+    server.enqueue(
+      toolCallsReply("anthropic", [{ id: "toolu_1", name: "read_file", args: { path: "broken.pdf" } }]),
+      refusal(),
+      textReply("anthropic", "It is damaged."),
+    );
+    const first = await run("anthropic", home.path, "-p", "summarize broken.pdf");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("It is damaged.");
+    expect(first.stderr).toContain("a PDF is sent as a line saying so, not as a document: the API could not read it (damaged or encrypted?)");
+    expect(server.requests.length - before).toBe(3);
+    expect(documentsOf(-1)).toEqual([]);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(line);
+
+    // the session keeps the PDF; the resumed run meets the same 400 once and goes on without it
+    server.enqueue(refusal(), textReply("anthropic", "Still damaged."));
+    const resumed = await run("anthropic", home.path, "-c", "-p", "continue");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("Still damaged.");
+    expect(documentsOf(-1)).toEqual([]);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(line);
   } finally {
     home.remove();
   }
