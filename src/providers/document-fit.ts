@@ -90,11 +90,12 @@ export function fitDocuments(
 /**
  * `provider`, its requests' PDFs fitted to what its API takes (see the head of this file). Each PDF
  * left out is told once as a `notice`. Throws what `provider` throws otherwise. `sendsPdfs` false (a
- * chat-completions endpoint that takes none: Ollama, vLLM): every PDF goes as a line anyway, so
- * `provider` itself, with no notice of limits it never meets.
+ * chat-completions endpoint not known to take PDFs: Ollama, vLLM, a gateway): every PDF goes as a
+ * line anyway, so no fitting; the first request that holds one says so once, naming the setting
+ * that sends them (`pdfs = true` of the provider `name`).
  */
-export function fittingDocuments(provider: Provider, sendsPdfs = true): Provider {
-  if (!sendsPdfs) return provider;
+export function fittingDocuments(provider: Provider, sendsPdfs = true, name = "NAME"): Provider {
+  if (!sendsPdfs) return sayingPdfsAreLines(provider, name);
   const rules = documentRulesOf(provider.protocol);
   const left = new Map<string, string>();
   const told = new Set<string>();
@@ -130,3 +131,22 @@ const notice = (reason: string): Extract<StreamEvent, { type: "notice" }> => ({
   type: "notice",
   message: `a PDF is sent as a line saying so, not as a document: ${reason}`,
 });
+
+/** What the user is told the first time a PDF goes as a line to an endpoint not known to take PDFs. */
+export const pdfsAsLinesNotice = (name: string) =>
+  // "cli" is --base-url's own provider, which has no table: the user writes one
+  `this endpoint is not known to take PDFs: each is sent as a line saying how to read its text; if it reads them (a LiteLLM, Azure OpenAI or company proxy in front of OpenAI), set pdfs = true under [provider.${name === "cli" ? "NAME" : name}]`;
+
+function sayingPdfsAreLines(provider: Provider, name: string): Provider {
+  let told = false;
+  return {
+    ...identityOf(provider),
+    async *stream(request, signal) {
+      if (!told && documentsOf(request.messages).length > 0) {
+        told = true;
+        yield { type: "notice", message: pdfsAsLinesNotice(name) };
+      }
+      yield* provider.stream(request, signal);
+    },
+  };
+}

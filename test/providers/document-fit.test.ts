@@ -92,12 +92,22 @@ test("a 400 that names a PDF but not its pages, size, count or a PDF it cannot r
   }
 });
 
-test("a chat endpoint that takes no PDFs (Ollama, vLLM): no fitting and no notice of a limit it never meets, every PDF goes as the adapter's line", async () => {
+test("a chat endpoint not known to take PDFs (Ollama, vLLM, a gateway): no fitting, every PDF goes as the adapter's line, said once with the setting that sends them", async () => {
   const { provider, sent } = scripted("openai");
   const req = request(user("1", pdf("old.pdf", 60)), user("2", pdf("mid.pdf", 30)), user("3", pdf("new.pdf", 40)));
-  const events = await collect(fittingDocuments(provider, false), req);
-  expect(events.filter((e) => e.type === "notice")).toEqual([]);
+  const fitted = fittingDocuments(provider, false, "litellm");
+  const events = [...(await collect(fitted, req)), ...(await collect(fitted, req))];
+  expect(events.filter((e) => e.type === "notice")).toEqual([
+    {
+      type: "notice",
+      message:
+        "this endpoint is not known to take PDFs: each is sent as a line saying how to read its text; if it reads them (a LiteLLM, Azure OpenAI or company proxy in front of OpenAI), set pdfs = true under [provider.litellm]",
+    },
+  ]);
   expect(shown(sent[0]!)).toEqual(["read 1", "PDF old.pdf", "read 2", "PDF mid.pdf", "read 3", "PDF new.pdf"]);
+  // no PDF in the conversation: nothing said
+  const quiet = scripted("openai");
+  expect((await collect(fittingDocuments(quiet.provider, false, "litellm"), request(user("1")))).filter((e) => e.type === "notice")).toEqual([]);
 });
 
 const toolTurn = (id: string, callId: string, ...docs: DocumentPart[]): Message[] => [
