@@ -18,6 +18,7 @@ const PDF = makePdf(3, { text: "RFC 9999: the hey transfer protocol" });
 const BASE64 = Buffer.from(PDF).toString("base64");
 mkdirSync(join(work.path, "docs"));
 writeFileSync(join(work.path, "docs", "rfc.pdf"), PDF);
+writeFileSync(join(work.path, "spec20.pdf"), makePdf(20, { text: "a spec of twenty pages" }));
 writeFileSync(join(work.path, "broken.pdf"), `%PDF-1.7\n${"junk ".repeat(600)}`);
 
 const envOf = (home: string) => ({
@@ -160,6 +161,22 @@ test("a chat-completions proxy with `pdfs = true` in its [provider.NAME] table g
           "this endpoint is not known to take PDFs: each is sent as a line saying how to read its text; if it reads them (a LiteLLM, Azure OpenAI or company proxy in front of OpenAI), set pdfs = true under [provider.proxy]",
       },
     ]);
+  } finally {
+    home.remove();
+  }
+});
+
+test("a PDF heavier than the whole budget (20 pages, ~60k tokens, default 40k): the user and the model are told it will not stay, once (before: nothing said until it was summarized away)", async () => {
+  const home = tempDir("hey-pdf-home-");
+  const line =
+    "PDF spec20.pdf is ~60k tokens, over the 40k-token budget: it is sent whole now, but left out or summarized after this turn; raise [agent] budget_tokens to keep it";
+  try {
+    server.enqueue(textReply("anthropic", "Twenty pages of spec."));
+    const done = await run("anthropic", home.path, "--output", "json", "-p", "summarize @spec20.pdf");
+    expect(done.code).toBe(0);
+    expect(jsonEvents(done.stdout).filter((e) => e.type === "notice")).toEqual([{ type: "notice", message: line }]);
+    expect(documentsOf(-1).length).toBe(1); // the first request holds it whole
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(line); // and the model reads why it may not keep it
   } finally {
     home.remove();
   }
