@@ -211,6 +211,10 @@ export const PROVIDER_KEYS = {
     doc: '`true` sends every tool-call turn\'s reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn; a turn another model made goes with `reasoning_content: ""`, as those APIs refuse one without), `false` never',
   },
   parallel_tool_calls: { kind: "boolean", doc: "`false` sends `parallel_tool_calls: false` (one call per turn)" },
+  pdfs: {
+    kind: "boolean",
+    doc: "chat completions: `true` sends PDFs as `file` parts, as to api.openai.com and OpenRouter (a LiteLLM, Azure OpenAI or company proxy in front of a model that reads them); `false` sends each as a line saying how to read its text (default: `true` on those two hosts only)",
+  },
   prompt_cache_key: {
     kind: "boolean",
     doc: 'send OpenAI\'s `prompt_cache_key` (default: on api.openai.com and with `protocol = "responses"`; an endpoint that refuses it gets the request again without it)',

@@ -107,6 +107,7 @@ function compatOf(p: FileProvider, label: (key: string) => string): { compat?: C
   if (p.reasoning_replay !== undefined) compat.reasoningReplay = p.reasoning_replay;
   if (p.parallel_tool_calls !== undefined) compat.parallelToolCalls = p.parallel_tool_calls;
   if (p.prompt_cache_key !== undefined) compat.promptCacheKey = p.prompt_cache_key;
+  if (p.pdfs !== undefined) compat.pdfs = p.pdfs;
   return Object.keys(compat).length > 0 ? { compat } : {};
 }
 

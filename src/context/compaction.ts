@@ -11,6 +11,7 @@ import type { Hold } from "./budget.ts";
 import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
 import { compactRange, SummaryError } from "./summary-request.ts";
 import { summaryWorth } from "./summary-worth.ts";
+import { pdfsOverBudget } from "./pdf-budget.ts";
 import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -162,7 +163,10 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
   // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone
   const helps = fixed.length * state.tokensPerChar < budgetTokens && compressibleIn(view.messages, policy.protectTurns ?? PROTECT_TURNS);
-  const note = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
+  const heavy = pdfsOverBudget(history, budgetTokens, state.tokensPerChar);
+  for (const line of heavy) deps.output.emit({ type: "notice", message: line });
+  const nudge = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
+  const note = [...heavy, ...(nudge ? [nudge] : [])].join("\n") || undefined;
   const once = view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens);
   return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(once ? { onceTail: true as const } : {}), ...(usage ? { usage } : {}) };
 }

@@ -16,7 +16,7 @@ const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, wh
  * A PDF page costs its text, 1,500–3,000 tokens, and its page image besides (docs.claude.com "PDF
  * support", "Estimate your costs"): the top of that range, 3,000 tokens, as characters.
  */
-const PDF_PAGE_CHARS = 12_000;
+export const PDF_PAGE_CHARS = 12_000;
 export const HANDLE_LENGTH = 5; // last characters of a message id shown as its handle: 36^5 ≈ 60M values
 
 /** Tools whose results the dedup and purge passes never touch: they record what the model changed. */

@@ -123,6 +123,12 @@ export function* objectStreams(text: string): Generator<string> {
   }
 }
 
+/** The pages a way out of the size limit sends: a PDF of no more has nothing to split off. */
+const SOME_PAGES = 20;
+
+/** A PDF over PDF_MAX_BYTES still has its pages counted up to this size, so the way out fits it. */
+export const PDF_COUNT_MAX_BYTES = 32 * 1024 * 1024;
+
 /**
  * Why the PDF of `size` bytes and `pages` pages (undefined: not counted) is not sent, or undefined.
  * `file` names it in the ways out, which split it or read its text.
@@ -132,9 +138,12 @@ export function pdfProblem(size: number, pages: number | undefined, name: string
   const text = `read its text with bash (pdftotext -layout ${file} -)`;
   if (pages !== undefined && pages > PDF_MAX_PAGES)
     return `PDF of ${pages} pages is over the ${PDF_MAX_PAGES} pages hey sends; ${text}, or send some pages (qpdf --empty --pages ${file} 1-${PDF_MAX_PAGES} -- part.pdf)`;
-  if (size > PDF_MAX_BYTES)
-    return `PDF of ${(size / 1048576).toFixed(1)} MB is over the ${PDF_MAX_BYTES / 1048576} MB hey sends; ${text}, or send some pages (qpdf --empty --pages ${file} 1-20 -- part.pdf)`;
-  return undefined;
+  if (size <= PDF_MAX_BYTES) return undefined;
+  // a scan of a few pages is big for its images: sending some of its pages cannot help, shrinking them can
+  const shrink = `shrink it (gs -sDEVICE=pdfwrite -dPDFSETTINGS=/ebook -o small.pdf ${file})`;
+  const split = `send some pages (qpdf --empty --pages ${file} 1-${SOME_PAGES} -- part.pdf)`;
+  const ways = pages !== undefined && pages <= SOME_PAGES ? `${text}, or ${shrink}` : `${text}, ${split}, or ${shrink}`;
+  return `PDF of ${(size / 1048576).toFixed(1)} MB is over the ${PDF_MAX_BYTES / 1048576} MB hey sends; ${ways}`;
 }
 
 /**
@@ -142,7 +151,8 @@ export function pdfProblem(size: number, pages: number | undefined, name: string
  * (pdfProblem). Counts its pages once.
  */
 export function pdfPart(bytes: Uint8Array, name: string): { part: DocumentPart; line: string } | { problem: string } {
-  if (bytes.length > PDF_MAX_BYTES) return { problem: pdfProblem(bytes.length, undefined, name)! }; // not read for pages: too big to send anyway
+  // too big to send anyway: its pages counted only to say which way out helps
+  if (bytes.length > PDF_MAX_BYTES) return { problem: pdfProblem(bytes.length, bytes.length <= PDF_COUNT_MAX_BYTES ? pdfPages(bytes) : undefined, name)! };
   const pages = pdfPages(bytes);
   const problem = pdfProblem(bytes.length, pages, name);
   if (problem) return { problem };
@@ -150,6 +160,9 @@ export function pdfPart(bytes: Uint8Array, name: string): { part: DocumentPart; 
   return { part, line: pdfLine(name, pages, bytes.length) };
 }
 
-/** What read_file and an @-mention say of a PDF sent: `FILE: PDF, 12 pages, 340 KB`. */
+/**
+ * What read_file and an @-mention say of a PDF sent: `FILE: PDF, 12 pages, 340 KB`. Pages hey could
+ * not count mostly mean a damaged or encrypted file, which the API may refuse: the line says so.
+ */
 export const pdfLine = (file: string, pages: number | undefined, size: number) =>
-  `${file}: PDF, ${pages === undefined ? "pages not counted" : `${pages} page${pages === 1 ? "" : "s"}`}, ${Math.ceil(size / 1024)} KB`;
+  `${file}: PDF, ${pages === undefined ? "pages not counted (damaged or encrypted?)" : `${pages} page${pages === 1 ? "" : "s"}`}, ${Math.ceil(size / 1024)} KB`;

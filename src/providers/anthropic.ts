@@ -15,6 +15,7 @@ import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort } from "./effort.ts";
 import { adaptToAnthropicRefusal, type SentThinking } from "./anthropic-adapt.ts";
+import { claudeStart } from "./claude-models.ts";
 import { envHeaderNulls, sdkWarnings, withSdkNotices } from "./sdk-own.ts";
 import { guardedStream } from "./stream-guard.ts";
 
@@ -303,9 +304,12 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   };
   const client = new Client(options);
+  // a known Claude starts in the mode and within the output limit it takes (claude-models.ts); the user's own settings win
+  const { legacyThinking, outputLimit } = claudeStart(opts.model);
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
-    ...(opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
+    ...(opts.legacyThinking || legacyThinking ? { legacyThinking: true } : opts.legacyThinking !== undefined ? { legacyThinking: opts.legacyThinking } : {}),
+    ...(outputLimit !== undefined && opts.maxTokens === undefined ? { outputLimit } : {}),
     effortFor: {},
   };
   const errorContext = errorContextOf(opts);

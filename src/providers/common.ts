@@ -31,6 +31,8 @@ export interface Compat {
   parallelToolCalls?: boolean;
   /** openai, responses: send `prompt_cache_key` (OpenAI routes a conversation's requests to its cache by it); default on api.openai.com and on responses */
   promptCacheKey?: boolean;
+  /** openai: PDFs as `file` parts; default on the hosts documents.ts names */
+  pdfs?: boolean;
 }
 
 /**

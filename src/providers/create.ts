@@ -29,7 +29,8 @@ export async function createProvider(opts: ProviderOptions): Promise<Provider> {
   const { proxy, ...adapterOptions } = opts;
   const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
-  const provider = fittingDocuments(fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl })), opts.protocol !== "openai" || takesPdfs(host));
+  const sendsPdfs = opts.protocol !== "openai" || (opts.compat?.pdfs ?? takesPdfs(host));
+  const provider = fittingDocuments(fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl })), sendsPdfs, opts.name);
   return namedFailures(
     opts.name === undefined ? provider : { ...provider, name: opts.name },
     opts.baseUrl,

@@ -3,13 +3,15 @@
 // sent; older ones go as a line naming them and how to read their text (documents.ts), so a session
 // that read a few PDFs does not make every later request a 400. A request refused for its PDFs
 // (Anthropic: "A maximum of 100 PDF pages may be provided") is sent again at once with its oldest
-// PDF as such a line, for the rest of the run. PDFs are fitted before images, which take the room
+// PDF as such a line, for the rest of the run; one refused as unreadable (damaged, encrypted:
+// pdf-refusal.ts) goes so too, the one the refusal names or else the newest. PDFs are fitted before images, which take the room
 // left (image-fit.ts counts a PDF as text). The session keeps every PDF. Pure.
 import type { ContentBlock, DocumentPart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream } from "./common.ts";
 import { documentLine } from "./documents.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
+import { namedDocument, refusesUnreadablePdf } from "./pdf-refusal.ts";
 
 /** What an API takes of PDFs in one request. */
 export interface DocumentRules {
@@ -88,11 +90,12 @@ export function fitDocuments(
 /**
  * `provider`, its requests' PDFs fitted to what its API takes (see the head of this file). Each PDF
  * left out is told once as a `notice`. Throws what `provider` throws otherwise. `sendsPdfs` false (a
- * chat-completions endpoint that takes none: Ollama, vLLM): every PDF goes as a line anyway, so
- * `provider` itself, with no notice of limits it never meets.
+ * chat-completions endpoint not known to take PDFs: Ollama, vLLM, a gateway): every PDF goes as a
+ * line anyway, so no fitting; the first request that holds one says so once, naming the setting
+ * that sends them (`pdfs = true` of the provider `name`).
  */
-export function fittingDocuments(provider: Provider, sendsPdfs = true): Provider {
-  if (!sendsPdfs) return provider;
+export function fittingDocuments(provider: Provider, sendsPdfs = true, name = "NAME"): Provider {
+  if (!sendsPdfs) return sayingPdfsAreLines(provider, name);
   const rules = documentRulesOf(provider.protocol);
   const left = new Map<string, string>();
   const told = new Set<string>();
@@ -103,11 +106,19 @@ export function fittingDocuments(provider: Provider, sendsPdfs = true): Provider
       yield* adaptingStream(
         () => provider.stream(fitDocuments(request, rules, left).request, signal),
         (e) => {
-          const oldest = PDFS_TOO_MANY.test(e.message) ? documentsOf(fitDocuments(request, rules, left).request.messages)[0] : undefined;
-          if (!oldest) return false;
-          const reason = `the API refused it: ${e.message.replace(/^request rejected \(\d+\): /, "").slice(0, 120)}`;
-          left.set(documentKey(oldest), reason);
-          told.add(documentKey(oldest));
+          const sent = fitDocuments(request, rules, left).request.messages;
+          const said = e.message.replace(/^request rejected \(\d+\): /, "").slice(0, 160);
+          // one it cannot read (damaged, encrypted): the one it names, else the newest; one too many: the oldest
+          const unreadable = refusesUnreadablePdf(e.message);
+          const which = unreadable
+            ? (namedDocument(sent, e.message) ?? documentsOf(sent).at(-1))
+            : PDFS_TOO_MANY.test(e.message)
+              ? documentsOf(sent)[0]
+              : undefined;
+          if (!which) return false;
+          const reason = unreadable ? `the API could not read it (damaged or encrypted?): ${said}` : `the API refused it: ${said.slice(0, 120)}`;
+          left.set(documentKey(which), reason);
+          told.add(documentKey(which));
           return notice(reason).message;
         },
         () => left, // the PDFs left out so far: one more each time
@@ -120,3 +131,22 @@ const notice = (reason: string): Extract<StreamEvent, { type: "notice" }> => ({
   type: "notice",
   message: `a PDF is sent as a line saying so, not as a document: ${reason}`,
 });
+
+/** What the user is told the first time a PDF goes as a line to an endpoint not known to take PDFs. */
+export const pdfsAsLinesNotice = (name: string) =>
+  // "cli" is --base-url's own provider, which has no table: the user writes one
+  `this endpoint is not known to take PDFs: each is sent as a line saying how to read its text; if it reads them (a LiteLLM, Azure OpenAI or company proxy in front of OpenAI), set pdfs = true under [provider.${name === "cli" ? "NAME" : name}]`;
+
+function sayingPdfsAreLines(provider: Provider, name: string): Provider {
+  let told = false;
+  return {
+    ...identityOf(provider),
+    async *stream(request, signal) {
+      if (!told && documentsOf(request.messages).length > 0) {
+        told = true;
+        yield { type: "notice", message: pdfsAsLinesNotice(name) };
+      }
+      yield* provider.stream(request, signal);
+    },
+  };
+}

@@ -113,12 +113,27 @@ export interface LearnedEffort {
  * got `xhigh` instead" (farion1231/cc-switch#2851), pydantic's literal_error (SGLang: "'msg': \"Input
  * should be 'low', 'medium' or 'high'\", 'input': 'xhigh'", router-for-me/CLIProxyAPI#1572).
  */
-const REFUSED_LEVEL = [/does not support ['"`](\w+)['"`]/i, /['"`](\w+)['"`] is not supported/i, /but got ['"`](\w+)['"`]/i, /['"]input['"]:\s*['"](\w+)['"]/i];
+const REFUSED_LEVEL = [
+  /does not support ['"`](\w+)['"`]/i,
+  /['"`](\w+)['"`] (?:is )?not supported/i,
+  /but got ['"`](\w+)['"`]/i,
+  /['"]input['"]:\s*['"](\w+)['"]/i,
+  // OpenAI's `Invalid value: 'max'. Supported values are: 'low', 'medium', and 'high'.` (param reasoning_effort,
+  // or reasoning.effort on Responses: error-words.ts puts the param before the words); a validator's "received 'max'"
+  /invalid value:?\s*['"`](\w+)['"`]/i,
+  /\breceived:?\s*['"`](\w+)['"`]/i,
+];
 
-/** The levels a refusal offers: quoted ('high', "low", `max`) or in a bracketed list ([low medium high]). */
+/**
+ * The levels a refusal offers: quoted ('high', "low", `max`), in a bracketed list ([low medium high]),
+ * or bare after a colon that follows "valid", "supported", "allowed" or "expected" (a gateway's
+ * `level "max" not supported, valid levels: low, medium, high, xhigh`).
+ */
 function offeredLevels(said: string): string[] {
   const quoted = [...said.matchAll(/(['"`])(\w+)\1/g)].map((m) => m[2]!);
-  const listed = [...said.matchAll(/\[([^\]]*)\]/g)].flatMap((m) => m[1]!.split(/[^\w]+/));
+  const bracketed = [...said.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!);
+  const named = [...said.matchAll(/\b(?:valid|supported|allowed|expected|accepted)\b[^:\n]{0,30}:([^.;\n]*)/gi)].map((m) => m[1]!);
+  const listed = [...bracketed, ...named].flatMap((l) => l.split(/[^\w]+/));
   return [...quoted, ...listed].map((v) => v.toLowerCase()).filter((v) => LEVELS.includes(v));
 }
 

@@ -17,6 +17,8 @@ const MAX_DEPTH = 4;
  *   (`{"statusCode": 400, "error": "Bad Request", "message": "…"}`: Fastify and NestJS servers);
  * - FastAPI's validation errors `{"loc": ["body", "messages"], "msg": "Field required"}` as
  *   "body.messages: Field required";
+ * - OpenAI's `{"message": "Invalid value: 'max'. …", "param": "reasoning_effort"}` as
+ *   "reasoning_effort: Invalid value: 'max'. …" when the words do not name the param;
  * - an array as the words of its items, the distinct ones joined by "; ".
  * A string that is itself a JSON error body (a gateway passing on its upstream's) is read for its
  * message. Undefined when no value holds words (`{}`, `""`, `{"error": {"code": 500}}`).
@@ -38,6 +40,9 @@ export function errorWords(value: unknown, depth = 0): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const o = value as Record<string, unknown>;
   if (typeof o.msg === "string" && o.msg) return Array.isArray(o.loc) && o.loc.length > 0 ? `${o.loc.join(".")}: ${o.msg}` : o.msg;
+  // OpenAI's `param` names the field its words do not always name ("Invalid value: 'max'. Supported values are: …")
+  if (typeof o.param === "string" && o.param && typeof o.message === "string" && o.message.trim() && !o.message.includes(o.param))
+    return `${o.param}: ${o.message.trim()}`;
   // a string `error` beside a `message` is only the status's name (Fastify, NestJS: "Bad Request")
   const keys = typeof o.error === "string" ? ["message", "detail", "errors", "error"] : ["error", "message", "detail", "errors"];
   for (const key of keys) {

@@ -332,7 +332,7 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
     cacheKey: promptCacheKey ?? host === "api.openai.com",
     effortFor: {},
     nineCharIds: wantsNineCharIds(host, opts.model),
-    pdfs: takesPdfs(host),
+    pdfs: opts.compat?.pdfs ?? takesPdfs(host),
     ...(mistral ? { streamUsage: false } : {}),
   };
 }

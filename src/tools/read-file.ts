@@ -9,7 +9,7 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { isPdf, PDF_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
+import { isPdf, PDF_COUNT_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
@@ -163,7 +163,7 @@ async function readImage(path: PathLike, size: number): Promise<{ mediaType: str
 /** A PDF file (by its first bytes) as a document part, or why it is not sent; undefined for any other file. */
 async function readPdf(path: PathLike, size: number, name: string) {
   if (!isPdf(await headOf(path, 5))) return undefined;
-  return size > PDF_MAX_BYTES ? { problem: pdfProblem(size, undefined, name)! } : pdfPart(await readFile(path), name);
+  return size > PDF_COUNT_MAX_BYTES ? { problem: pdfProblem(size, undefined, name)! } : pdfPart(await readFile(path), name);
 }
 
 /** A UTF-16 file as UTF-8 bytes; its own bytes go to `hasher`. */

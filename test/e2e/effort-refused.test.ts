@@ -54,3 +54,14 @@ test('chat completions: a gateway\'s `"xhigh" is not supported …; supported va
   expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["xhigh", "high"]);
   expect(jsonEvents(run.stdout).filter((e) => e.type === "notice")).toEqual([{ type: "notice", message: NOTICE }]);
 });
+
+test("chat completions: -t max refused as OpenAI words it (`Invalid value: 'max'. Supported values are: …`, param reasoning_effort) → high, said once (before: exit 1)", async () => {
+  const message = "Invalid value: 'max'. Supported values are: 'low', 'medium', and 'high'.";
+  const refusal = jsonReply(400, { error: { message, type: "invalid_request_error", param: "reasoning_effort", code: "invalid_value" } });
+  const before = server.requests.length;
+  server.enqueue(refusal, textReply("openai", "Hi."));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "o3", "-t", "max", "-p", "hi"], { cwd: work.path });
+  expect(run).toMatchObject({ code: 0, stdout: "Hi.\n" });
+  expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["max", "high"]);
+  expect(run.stderr.split("\n").filter((l) => l.includes("effort"))).toEqual(["hey: this model does not take effort max: high is sent instead"]);
+});

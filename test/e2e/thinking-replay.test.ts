@@ -23,7 +23,7 @@ test("the hand-off at --max-turns sends the tool-calling message back with its t
   const start = server.requests.length;
   server.enqueue(fixture("anthropic/thinking-then-tool-use"), fixture("anthropic/text-after-tool-result"));
   const args = ["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "--api-key", "k-1"];
-  const run = await runHey([...args, "-m", "claude-sonnet-4-5", "-t", "high", "--max-turns", "1", "-p", "which version is fixed?"], { cwd: work.path });
+  const run = await runHey([...args, "-m", "claude-sonnet-4-6", "-t", "high", "--max-turns", "1", "-p", "which version is fixed?"], { cwd: work.path });
   expect(run.code).toBe(3); // stopped at the turn limit, the hand-off saved
 
   const handOff = server.requests.slice(start)[1]!.body as Body;

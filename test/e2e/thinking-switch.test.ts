@@ -63,7 +63,7 @@ test("continuing another model's tool loop with an Anthropic model and -t high: 
   const cwd = join(work.path, "project");
   mkdirSync(cwd);
   writeCutLoop(state, cwd);
-  const args = ["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "--api-key", "k-1", "-m", "claude-sonnet-4-5", "-t", "high", "-c"];
+  const args = ["--base-url", `${server.url}/v1`, "--protocol", "anthropic", "--api-key", "k-1", "-m", "claude-sonnet-4-6", "-t", "high", "-c"];
   const env = { XDG_STATE_HOME: state };
 
   server.enqueue(fixture("anthropic/text"));

@@ -52,3 +52,15 @@ describe("pdf bytes", () => {
     expect(read.line).toBe(`docs/rfc.pdf: PDF, 12 pages, ${Math.ceil(bytes.length / 1024)} KB`);
   });
 });
+
+test("a PDF over 5 MB of a few pages (a 1-page scan): the way out shrinks it, not splitting off pages it does not have", () => {
+  const scan = Buffer.concat([Buffer.from(makePdf(1)), Buffer.from(`%${"x".repeat(6 * 1024 * 1024)}\n`)]);
+  const read = pdfPart(scan, "scan.pdf");
+  expect("problem" in read && read.problem).toBe(
+    "PDF of 6.0 MB is over the 5 MB hey sends; read its text with bash (pdftotext -layout scan.pdf -), or shrink it (gs -sDEVICE=pdfwrite -dPDFSETTINGS=/ebook -o small.pdf scan.pdf)",
+  );
+  // many pages: some of them, or shrunk
+  const long = pdfProblem(PDF_MAX_BYTES + 1024 * 1024, 60, "long.pdf")!;
+  expect(long).toContain("qpdf --empty --pages long.pdf 1-20 -- part.pdf");
+  expect(long).toContain("gs -sDEVICE=pdfwrite -dPDFSETTINGS=/ebook -o small.pdf long.pdf");
+});

@@ -84,18 +84,67 @@ test("a refusal that is not about PDFs is the caller's", async () => {
   await expect(collect(fittingDocuments(provider), request(user("1", pdf("a.pdf", 5))))).rejects.toThrow("max_tokens");
 });
 
-test("a 400 that names a PDF but not its pages, size or count is the caller's: no PDF is left out for it", async () => {
-  for (const said of ["request rejected (400): tools.0: tool pdf_reader: PDF schema is invalid", "request rejected (400): The PDF specified was not valid."]) {
+test("a 400 that names a PDF but not its pages, size, count or a PDF it cannot read is the caller's: no PDF is left out for it", async () => {
+  for (const said of ["request rejected (400): tools.0: tool pdf_reader: PDF schema is invalid", "request rejected (400): pdf_tool: unknown option"]) {
     const { provider, sent } = scripted("anthropic", { error: new ProviderError("bad_request", said, { status: 400 }) });
     await expect(collect(fittingDocuments(provider), request(user("1", pdf("a.pdf", 5))))).rejects.toThrow(said.slice(24));
     expect(sent.length).toBe(1);
   }
 });
 
-test("a chat endpoint that takes no PDFs (Ollama, vLLM): no fitting and no notice of a limit it never meets, every PDF goes as the adapter's line", async () => {
+test("a chat endpoint not known to take PDFs (Ollama, vLLM, a gateway): no fitting, every PDF goes as the adapter's line, said once with the setting that sends them", async () => {
   const { provider, sent } = scripted("openai");
   const req = request(user("1", pdf("old.pdf", 60)), user("2", pdf("mid.pdf", 30)), user("3", pdf("new.pdf", 40)));
-  const events = await collect(fittingDocuments(provider, false), req);
-  expect(events.filter((e) => e.type === "notice")).toEqual([]);
+  const fitted = fittingDocuments(provider, false, "litellm");
+  const events = [...(await collect(fitted, req)), ...(await collect(fitted, req))];
+  expect(events.filter((e) => e.type === "notice")).toEqual([
+    {
+      type: "notice",
+      message:
+        "this endpoint is not known to take PDFs: each is sent as a line saying how to read its text; if it reads them (a LiteLLM, Azure OpenAI or company proxy in front of OpenAI), set pdfs = true under [provider.litellm]",
+    },
+  ]);
   expect(shown(sent[0]!)).toEqual(["read 1", "PDF old.pdf", "read 2", "PDF mid.pdf", "read 3", "PDF new.pdf"]);
+  // no PDF in the conversation: nothing said
+  const quiet = scripted("openai");
+  expect((await collect(fittingDocuments(quiet.provider, false, "litellm"), request(user("1")))).filter((e) => e.type === "notice")).toEqual([]);
+});
+
+const toolTurn = (id: string, callId: string, ...docs: DocumentPart[]): Message[] => [
+  { id: `${id}a`, role: "assistant", content: [], toolCalls: [{ id: callId, name: "read_file", arguments: "{}" }] },
+  { id, role: "tool", toolCallId: callId, content: [{ type: "text", text: "read" }, ...docs] },
+];
+
+test("a PDF the API cannot read (damaged, encrypted): the one Anthropic's refusal names goes as a line for the rest of the run, the request is sent again at once", async () => {
+  // messages.2.content.0.content.1: the third turn (user, assistant, tool results), its first block, the tool result's second part
+  const said = "request rejected (400): messages.2.content.0.content.1.pdf.source.base64.data: The PDF specified was not valid.";
+  const { provider, sent } = scripted("anthropic", { error: new ProviderError("bad_request", said, { status: 400 }) });
+  const fitted = fittingDocuments(provider);
+  // good.pdf, the newest, joins the tool result's turn: only the place named tells them apart
+  const req = request(user("1"), ...toolTurn("2", "c1", pdf("broken.pdf", 1)), user("3", pdf("good.pdf", 3)));
+  const events = await collect(fitted, req);
+  expect(sent.length).toBe(2);
+  expect(shown(sent[1]!)).toEqual([
+    "read 1",
+    "read",
+    "[PDF broken.pdf, 1 page not sent: the API could not read it (damaged or encrypted?): messages.2.content.0.content.1.pdf.source.base64.data: The PDF specified was not valid.; read its text with bash: pdftotext -layout broken.pdf -]",
+    "read 3",
+    "PDF good.pdf",
+  ]);
+  expect(events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message)).toEqual([
+    "a PDF is sent as a line saying so, not as a document: the API could not read it (damaged or encrypted?): messages.2.content.0.content.1.pdf.source.base64.data: The PDF specified was not valid.",
+  ]);
+  await collect(fitted, req);
+  expect(sent.length).toBe(3);
+  expect(shown(sent[2]!)[2]).toStartWith("[PDF broken.pdf");
+});
+
+test("an unreadable PDF refused without a place (Gemini 'The document has no pages.', 'The PDF specified is password protected'): the newest PDF goes as a line", async () => {
+  for (const words of ["The document has no pages.", "The PDF specified is password protected.", "Could not process PDF"]) {
+    const { provider, sent } = scripted("google", { error: new ProviderError("bad_request", `request rejected (400): ${words}`, { status: 400 }) });
+    await collect(fittingDocuments(provider), request(user("1", pdf("a.pdf", 2)), user("2", pdf("locked.pdf", 4))));
+    expect(sent.length).toBe(2);
+    expect(shown(sent[1]!)[1]).toBe("PDF a.pdf");
+    expect(shown(sent[1]!)[3]).toStartWith(`[PDF locked.pdf, 4 pages not sent: the API could not read it (damaged or encrypted?): ${words}`);
+  }
 });

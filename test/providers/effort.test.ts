@@ -3,6 +3,9 @@ import { describe, expect, test } from "bun:test";
 import { EFFORTS } from "../../src/kernel/ir.ts";
 import type { Effort } from "../../src/kernel/ir.ts";
 import { anthropicEffort, EFFORT_TABLE, geminiEffort, geminiGeneration, learnEffort, openaiEffort } from "../../src/providers/effort.ts";
+import { errorWords } from "../../src/providers/error-words.ts";
+import { adaptToRefusal } from "../../src/providers/openai-adapt.ts";
+import { adaptToResponsesRefusal } from "../../src/providers/responses-adapt.ts";
 import type { GeminiThinking } from "../../src/providers/effort.ts";
 
 test.each([
@@ -127,6 +130,23 @@ describe("a refused reasoning effort learns the model's nearest", () => {
     const map: Record<string, string> = {};
     expect(learnEffort(map, message)).toBeDefined();
     expect(map).toEqual(learned);
+  });
+
+  // -t max sent to a model that takes less, the body's words as error-words.ts reads them (OpenAI's `param` before its words)
+  test.each([
+    [{ message: "Invalid value: 'max'. Supported values are: 'low', 'medium', and 'high'.", param: "reasoning_effort", code: "invalid_value" }, "high"],
+    [{ message: "Invalid value: 'max'. Supported values are: 'low', 'medium', and 'high'.", param: "reasoning.effort", code: "invalid_value" }, "high"],
+    [{ message: 'level "max" not supported, valid levels: low, medium, high, xhigh', param: "reasoning_effort" }, "xhigh"],
+    [{ message: "Validation error for `reasoning_effort`: expected one of 'low' | 'medium' | 'high', received 'max'" }, "high"],
+  ])("-t max refused in the words %j → %s, and the chat and Responses adapters send it (before: no effort at all, or exit 1)", (error, nearest) => {
+    const said = `request rejected (400): ${errorWords({ error })}`;
+    const map: Record<string, string> = {};
+    expect(learnEffort(map, said)).toEqual({ refused: "max", nearest });
+    const chat = { effortFor: {} as Record<string, string> };
+    expect(adaptToRefusal(chat, said)).toBe(`this model does not take effort max: ${nearest} is sent instead`);
+    expect(chat.effortFor).toEqual({ max: nearest });
+    const responses = { effortFor: {} as Record<string, string> };
+    expect(adaptToResponsesRefusal(responses, said)).toBe(`this model does not take effort max: ${nearest} is sent instead`);
   });
 
   test("a refusal of the effort parameter itself, with no level to go to, learns nothing", () => {

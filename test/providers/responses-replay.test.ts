@@ -507,7 +507,7 @@ describe("HTTP error responses are classified once", () => {
     const body = { error: { message: "Encrypted content is not supported with this model.", type: "invalid_request_error", param: "include", code: null } };
     const { error } = await failure(jsonReply(400, body));
     expect(error.kind).toBe("bad_request");
-    expect(error.message).toBe("request rejected (400): Encrypted content is not supported with this model.");
+    expect(error.message).toBe("request rejected (400): include: Encrypted content is not supported with this model."); // the param its words do not name
   });
 
   test("connection refused is a network error naming the base URL", async () => {
