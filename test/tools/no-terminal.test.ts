@@ -51,7 +51,8 @@ test("the commands get no GPG_TTY (the user's terminal, where gpg's pinentry wou
           .trim()
           .split("\n")[0];
         try {
-          return sleep ? readlinkSync(`/proc/${sleep}/fd/0`) : undefined;
+          const fd = sleep ? readlinkSync(`/proc/${sleep}/fd/0`) : undefined;
+          return fd?.startsWith("/dev/pts/") ? fd : undefined; // script's child before it takes the pty still holds script's stdin
         } catch {
           return undefined;
         }
