@@ -14,7 +14,8 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
+import { type Env, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, withoutTerminal } from "./no-terminal.ts";
+import { vimWatch } from "./vim-watch.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -106,12 +107,12 @@ async function runBash(
   if (script.error)
     return { output: `bash: could not write the ${Buffer.byteLength(command) >> 10} KB command to a script file: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
-  // a vim the refusal could not see (a script, git difftool) is stopped as soon as it says it has no terminal
+  // a vim the refusal could not see (a script, git difftool) is stopped once it waits for keys with no terminal (vim-watch.ts)
   const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();
   const watch = vim && vimWatch(() => vim.abort());
-  const listen = (chunk: Uint8Array) => {
+  const listen = (chunk: Uint8Array, stream: "stdout" | "stderr") => {
     live?.take(chunk);
-    watch?.(chunk);
+    if (stream === "stderr") watch?.take(chunk);
   };
   const run = await runProcess(script.argv, {
     cwd: ctx.cwd,
@@ -123,9 +124,11 @@ async function runBash(
     guard: true,
     ...(opts.session !== undefined ? { owner: opts.session } : {}),
     listen,
+    ...(watch ? { started: (pid: number) => watch.started(pid) } : {}),
     jobLog: files.job,
   }).finally(() => {
     live?.stop();
+    watch?.stop();
     script.done();
   });
   const unguarded = unguardedNotice(); // no place for the guard's pipe (group-guard.ts): said once, at the first call

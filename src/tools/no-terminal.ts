@@ -105,38 +105,12 @@ export function terminalNotes(stderr: string): string[] {
   return [];
 }
 
-/** What vim prints when it starts with no terminal; it then waits for keys that never come (stdin is /dev/null). */
-const VIM_NO_TERMINAL = /Vim: Warning: (Input is not from|Output is not to) a terminal/;
-/** what of the output's end is kept for the next chunk: the warning may be split between two */
-const CARRY = 48;
-
-/**
- * A listener for a command's output that calls `found` once, as soon as vim says it has no
- * terminal (`Vim: Warning: Input is not from a terminal`): a vim started where the refusal could
- * not see it (a script, `git difftool`, an alias), which would wait until the timeout. Costs a scan
- * of each chunk as it comes.
- */
-export function vimWatch(found: () => void): (chunk: Uint8Array) => void {
-  const decoder = new TextDecoder("latin1");
-  let carry = "";
-  let said = false;
-  return (chunk) => {
-    if (said) return;
-    const text = carry + decoder.decode(chunk);
-    if (VIM_NO_TERMINAL.test(text)) {
-      said = true;
-      found();
-    }
-    carry = text.slice(-CARRY);
-  };
-}
-
 /**
  * The notes for a command stopped by vimWatch: why (the line the terminal's status reads, as a
  * timeout's, `[…; the process group was killed]`), then what to do instead.
  */
 export const VIM_STOPPED = [
-  "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]",
+  "[stopped: it started vim, which has no terminal here and was waiting for keys (it would have until the timeout); the process group was killed]",
   "[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
 ];
 

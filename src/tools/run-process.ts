@@ -43,8 +43,10 @@ export interface RunOptions {
   owner?: string;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
-  /** told of each chunk of stdout and stderr as it arrives */
-  listen?: (chunk: Uint8Array) => void;
+  /** told of each chunk of stdout and stderr as it arrives, and which it is */
+  listen?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
+  /** told the command's process id (its group's, when it has one of its own) once it started */
+  started?: (pid: number) => void;
   /** the file for what a job the command left running prints after it exited; without it, the pipes are closed then */
   jobLog?: () => string;
 }
@@ -78,8 +80,10 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   } catch (e) {
     return { error: errorText(e) };
   }
-  const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, opts.listen);
-  const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, opts.listen);
+  opts.started?.(proc.pid);
+  const { listen } = opts;
+  const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, listen && ((chunk) => listen(chunk, "stdout")));
+  const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, listen && ((chunk) => listen(chunk, "stderr")));
 
   let ended: Finished["ended"] = "exit";
   let stopping: Promise<void> | undefined;
