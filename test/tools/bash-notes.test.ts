@@ -117,6 +117,25 @@ test("a vim the refusal cannot see (started by a script) that waits for keys is 
   expect(batch.output).toEndWith("[exit code 0]");
 });
 
+test("Ex mode fed its commands on stdin (a pipe, `<`, `<<`) runs and edits: `ex`, `vim -e`, `vim -E`; with nothing on stdin it is still not started", async () => {
+  writeFileSync(join(dir, "ex.txt"), "hello\n");
+  writeFileSync(join(dir, "ex.cmds"), "%s/D/F/\nwq\n");
+  for (const [command, after] of [
+    ["printf '%%s/hello/A/\\nwq\\n' | vim -e ex.txt", "A"],
+    ["printf '%%s/A/B/\\nwq\\n' | ex ex.txt", "B"],
+    ["ex ex.txt <<EOF\n%s/B/C/\nwq\nEOF", "C"],
+    ["vim -E ex.txt <<'EOF'\n%s/C/D/|wq\nEOF", "D"],
+    ["ex -u NONE ex.txt < ex.cmds", "F"],
+  ] as const) {
+    const r = await run(`${command}\ncat ex.txt`);
+    expect(r.output).not.toContain("not run");
+    expect(r.output).toContain(`${after}\n`);
+    expect(await Bun.file(join(dir, "ex.txt")).text()).toBe(`${after}\n`);
+  }
+  for (const waits of ["ex ex.txt", "vim -E ex.txt", "vim -e ex.txt > out.txt"])
+    expect(needsTerminal(waits, shell)).toStartWith(`not run: ${waits.split(" ")[0]} is a full-screen editor`);
+});
+
 test("a script's batch vim (commands that end with a quit) prints the warning, pauses, edits the file and the script goes on", async () => {
   writeFileSync(join(dir, "hello.txt"), "hello\n");
   writeFileSync(join(dir, "fix.sh"), '#!/bin/sh\nvim -c "%s/hello/HI/" -c wq hello.txt; echo script-done\n', { mode: 0o755 });
