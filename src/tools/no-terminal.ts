@@ -114,19 +114,32 @@ export const VIM_STOPPED = [
   "[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
 ];
 
-/** A choice to answer at a line's end: `[y/n]`, `(yes/no)`, git's `[y,n,q,a,d,j,J,g,/,e,?]`; then `?`, `:`, apt's ` Abort.` or the output's end. */
-const CHOICES = /[[(]\s*[^\]()\s,/]{1,5}(\s*[,/|]\s*[^\]()\s,]{1,5})+\s*[\])]\s*([?:]|Abort\.)?\s*$/;
-/** CHOICES followed by what only a prompt has: a question mark, a colon, apt's answer to end-of-input. */
-const ASKED_CHOICE = /[\])]\s*([?:]|Abort\.)\s*$/;
-/** A prompt for a secret or a name at a line's end (`Enter passphrase (empty for no passphrase): `). */
-const ASKS = /\b(pass(phrase|word)|PIN|user ?name|name|email)\b.*:\s*$/i;
+/** Choices in brackets at a line's end: `[y/n]`, `(yes/no)`, git's `[y,n,q,a,d,j,J,g,/,e,?]`; then `?`, `:`, apt's ` Abort.` or the output's end. */
+const CHOICES = /[[(]([^[\]()]*)[\])]\s*([?:]|Abort\.)?\s*$/;
+/** What a choice offered is: one letter, digit or sign (`y`, `N`, `2`, `?`), or a word such as `yes`, `no`, `all`, `skip`. */
+const CHOICE = /^(?:[A-Za-z0-9?/]|yes|no|all|none|quit|skip|abort|always|never|cancel)$/i;
+
+/** Whether `line` ends offering choices (CHOICES whose words are all CHOICE): not `def get(self, key):`, `if (a || b):`. */
+function offersChoices(line: string): RegExpExecArray | undefined {
+  const m = CHOICES.exec(line);
+  const inside = m?.[1]?.trim();
+  if (!m || !inside) return undefined;
+  const words = inside.split(inside.includes(",") ? /\s*,\s*/ : /\s*[/|]\s*/);
+  return words.length >= 2 && words.every((w) => CHOICE.test(w)) ? m : undefined;
+}
+
+/** A prompt for a secret or a name at a line's end, maybe with its default (`Enter passphrase (empty for no passphrase): `, npm's `package name: (hey) `). */
+const ASKS = /\b(pass(phrase|word)|PIN|user ?name|name|email)\b.*:(\s*\([^()]*\))?\s*$/i;
+/** A question at a line's end, maybe with its default (`Is this OK? (yes) `). */
+const QUESTION = /\?(\s*\([^()]*\))?\s*$/;
 /** An interactive menu's prompt, answered by end-of-input (`git clean -i`: `What now> Bye.`). */
 const MENU = /^\w[\w ]{0,30}> (Bye\.)?\s*$/;
 
 /**
  * A note when a stream's end (`ends`: stdout's, stderr's) shows the command asked a question that
  * nothing answered (stdin is /dev/null: it read end-of-input and took a default, or did nothing):
- * the last line offers choices followed by `?` or `:` (`[Y/n]?`), or is a menu prompt, or — printed
+ * the last line offers choices (y/n, single letters, words such as yes, all, skip) followed by `?`
+ * or apt's `Abort.` (`[Y/n]?`), or is a menu prompt, or — printed
  * with no line end after it, the program waiting on that line — offers choices, asks for a
  * passphrase, password or name, or ends in `?`. A log
  * line that ends in `?` and a line end (a test runner's "did you mean …?") gets none.
@@ -137,7 +150,10 @@ export function unansweredNotes(ends: string[]): string[] {
     const line = trimmed.slice(trimmed.lastIndexOf("\n") + 1).trim();
     if (line === "") continue;
     const waiting = !/\n\s*$/.test(end); // the prompt is the output's last text, no line end after it
-    if ((CHOICES.test(line) && (waiting || ASKED_CHOICE.test(line))) || MENU.test(line) || (waiting && (ASKS.test(line) || /\?\s*$/.test(line))))
+    // choices ended by a line end are a prompt only with `?` or apt's `Abort.` after them: `:` then ends a log line or a def
+    const choices = offersChoices(line);
+    const asked = choices && (waiting || (choices[2] !== undefined && choices[2] !== ":"));
+    if (asked || MENU.test(line) || (waiting && (ASKS.test(line) || QUESTION.test(line))))
       return [
         `[the command asked \`${line.slice(-80)}\` and nothing answered: stdin is empty, so it read end-of-input and took its default or did nothing. Give the answers on stdin (printf 'y\\nn\\n' | COMMAND) or use its option that asks nothing (--yes, -y, -f; ssh-keygen -N '')]`,
       ];

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
+import { unansweredNotes } from "../../src/tools/no-terminal.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { testNeeding } from "../helpers/tools.ts";
 import { found } from "../helpers/wait.ts";
@@ -196,4 +197,38 @@ test("sudo that needed a password it could not ask for is told to hand the comma
   expect(r.output).toEndWith(
     "[exit code 1]\n[sudo asks for a password, and bash commands have no terminal: ask the user to run the command themselves with !COMMAND, or do it without sudo]",
   );
+});
+
+test("the 'nothing answered' note comes for prompts offering choices (git add -p, apt, ssh-keygen, npm init), not for output whose last line merely ends in brackets and a colon (grep hits of Python defs, TypeScript types, log lines)", () => {
+  const asked = (end: string) => unansweredNotes([end]).length > 0;
+  for (const prompt of [
+    "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? ",
+    "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? \n",
+    "Do you want to continue? [Y/n] Abort.\n",
+    "Overwrite config (y/n) ",
+    "Proceed (yes/no)? \n",
+    "Enter passphrase (empty for no passphrase): ",
+    "package name: (hey) ",
+    "Is this OK? (yes) ",
+    "Delete branch [y/N]: ",
+  ])
+    expect([prompt, asked(prompt)]).toEqual([prompt, true]);
+  for (const output of [
+    "4:    def get(self, key):\n",
+    "src/cache.py:12:    def put(self, key, value):\n",
+    "def f(x, y):\n",
+    "    if (a || b):\n",
+    "  handler(req: Request, res: Response):\n",
+    "export type Pair = (a, b):\n",
+    "2026-12-06 INFO retrying (1/3):\n",
+    "tests: 3 passed [y/n]\n",
+    "Did you mean foo?\n",
+  ])
+    expect([output, asked(output)]).toEqual([output, false]);
+});
+
+test("grep whose last hit is a Python def ending in `(self, key):` gets its hits and no note", async () => {
+  await Bun.write(join(dir, "a.py"), "class C:\n    def __init__(self):\n        pass\n    def get(self, key):\n        return key\n");
+  const r = await run("grep -n 'def ' a.py");
+  expect(r.output).toBe("2:    def __init__(self):\n4:    def get(self, key):\n[exit code 0]");
 });
