@@ -200,8 +200,7 @@ test("sudo that needed a password it could not ask for is told to hand the comma
 });
 
 test("the 'nothing answered' note comes for prompts offering choices (git add -p, apt, ssh-keygen, npm init), not for output whose last line merely ends in brackets and a colon (grep hits of Python defs, TypeScript types, log lines)", () => {
-  const asked = (end: string) => unansweredNotes([end]).length > 0;
-  for (const prompt of [
+  const prompts = [
     "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? ",
     "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? \n",
     "Do you want to continue? [Y/n] Abort.\n",
@@ -211,9 +210,8 @@ test("the 'nothing answered' note comes for prompts offering choices (git add -p
     "package name: (hey) ",
     "Is this OK? (yes) ",
     "Delete branch [y/N]: ",
-  ])
-    expect([prompt, asked(prompt)]).toEqual([prompt, true]);
-  for (const output of [
+  ];
+  const outputs = [
     "4:    def get(self, key):\n",
     "src/cache.py:12:    def put(self, key, value):\n",
     "def f(x, y):\n",
@@ -223,8 +221,9 @@ test("the 'nothing answered' note comes for prompts offering choices (git add -p
     "2026-12-06 INFO retrying (1/3):\n",
     "tests: 3 passed [y/n]\n",
     "Did you mean foo?\n",
-  ])
-    expect([output, asked(output)]).toEqual([output, false]);
+  ];
+  const noted = (end: string) => [end, unansweredNotes([end]).length > 0];
+  expect([...prompts, ...outputs].map(noted)).toEqual([...prompts.map((p) => [p, true]), ...outputs.map((o) => [o, false])]);
 });
 
 test("grep whose last hit is a Python def ending in `(self, key):` gets its hits and no note", async () => {
