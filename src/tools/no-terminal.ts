@@ -87,9 +87,11 @@ export function withoutTerminal(env: Env): Env {
   return out;
 }
 
-/** gpg could not ask for a passphrase: its agent has no terminal to draw on. */
+/** gpg could not ask for a passphrase: its agent has no terminal to draw on (gpg says so; git keeps gpg's words to itself). */
 const GPG_NO_TERMINAL =
-  /gpg failed to sign the data|gpg: (signing|decryption) failed: Inappropriate ioctl for device|problem with the agent: Inappropriate ioctl/;
+  /gpg: (signing|decryption) failed: (Inappropriate ioctl for device|No pinentry)|problem with the agent: (Inappropriate ioctl|No pinentry)|^gpg: .*pinentry/m;
+/** A signature failed, for a reason not said: git's words whatever gpg's were (no key, an expired one, no passphrase asked). */
+const SIGNING_FAILED = /gpg failed to sign the data|gpg: signing failed/;
 
 /** sudo could not ask for the password (it does not read it from stdin without -S, nor use SUDO_ASKPASS without -A). */
 const SUDO_NO_TERMINAL = /^sudo: (a terminal is required to read the password|a password is required)/m;
@@ -99,6 +101,10 @@ export function terminalNotes(stderr: string): string[] {
   if (GPG_NO_TERMINAL.test(stderr))
     return [
       "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND (their terminal: the passphrase is asked there), or, only if the user agrees, go on unsigned: git -c commit.gpgsign=false commit … (tag.gpgsign for a tag)]",
+    ];
+  if (SIGNING_FAILED.test(stderr))
+    return [
+      "[signing failed, for a reason gpg did not say here: `gpg --list-secret-keys` shows whether the signing key is here; a key with a passphrase cannot ask for it (bash commands have no terminal): then ask the user to run the command themselves with !COMMAND. Go on unsigned, git -c commit.gpgsign=false commit … (tag.gpgsign for a tag), only if the user agrees]",
     ];
   if (SUDO_NO_TERMINAL.test(stderr))
     return ["[sudo asks for a password, and bash commands have no terminal: ask the user to run the command themselves with !COMMAND, or do it without sudo]"];

@@ -120,9 +120,7 @@ test("the commands get no GPG_TTY (gpg's pinentry would draw over hey's screen):
     expect(tty).toBe("none\n[exit code 0]");
     if (gpg) {
       expect(signed).toContain("error: gpg failed to sign the data");
-      expect(signed).toContain(
-        "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND",
-      );
+      expect(signed).toMatch(/[Aa]sk the user to run the command themselves with !COMMAND/); // git keeps gpg's reason to itself (2.39)
     }
   } finally {
     if (gpg) Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env: { ...process.env, GNUPGHOME: gnupg } });

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
-import { unansweredNotes } from "../../src/tools/no-terminal.ts";
+import { terminalNotes, unansweredNotes } from "../../src/tools/no-terminal.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { testNeeding } from "../helpers/tools.ts";
 import { found } from "../helpers/wait.ts";
@@ -63,14 +63,37 @@ test("the commands get no GPG_TTY (the user's terminal, where gpg's pinentry wou
       expect(r.isError).toBe(true);
       expect(r.output).not.toContain("timed out");
       expect(r.output).toContain("error: gpg failed to sign the data");
-      expect(r.output).toContain(
-        "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND",
-      );
+      // git keeps gpg's reason to itself (2.39): the note says both what to check and how to hand it over
+      expect(r.output).toMatch(/[Aa]sk the user to run the command themselves with !COMMAND/);
       expect(r.output).toContain("git -c commit.gpgsign=false commit");
     } finally {
       terminal.kill("SIGKILL");
       Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env: base }); // and its pinentry
     }
+  },
+);
+
+testNeeding(["gpg", "gpgconf"])(
+  "a signature that failed for want of a passphrase prompt is told so; one that failed for a missing key is not blamed on the passphrase, and is told how to see the keys",
+  async () => {
+    const gnupg = join(dir, "gpg-reasons");
+    mkdirSync(gnupg, { recursive: true, mode: 0o700 });
+    const env = { ...process.env, HOME: dir, GNUPGHOME: gnupg, GIT_CONFIG_NOSYSTEM: "1" };
+    const key = ["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "pw", "--quick-gen-key", "P <p@p>", "ed25519", "sign", "never"];
+    expect(Bun.spawnSync(key, { env, stdout: "ignore", stderr: "ignore" }).exitCode).toBe(0);
+    try {
+      const passphrase = await run("echo hi > m.txt && gpg -u p@p -o m.sig --sign m.txt", { env }, 8_000);
+      expect(passphrase.output).toContain("Inappropriate ioctl for device");
+      expect(passphrase.output).toContain("[gpg could not ask for the key's passphrase: bash commands have no terminal.");
+      const git = "git -c user.name=T -c user.email=t@t -c user.signingkey=DEADBEEF -c commit.gpgsign=true";
+      const missing = await run(`git init -q nokey && cd nokey && ${git} commit -q --allow-empty -m x`, { env }, 8_000);
+      expect(missing.output).toContain("error: gpg failed to sign the data");
+      expect(missing.output).not.toContain("gpg could not ask for the key's passphrase");
+      expect(missing.output).toContain("[signing failed, for a reason gpg did not say here: `gpg --list-secret-keys` shows whether the signing key is here;");
+    } finally {
+      Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env });
+    }
+    expect(terminalNotes("stty: 'standard input': Inappropriate ioctl for device\n")).toEqual([]);
   },
 );
 
