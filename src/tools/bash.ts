@@ -14,7 +14,7 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, withoutTerminal } from "./no-terminal.ts";
+import { type Env, gitBefore231, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, withoutTerminal } from "./no-terminal.ts";
 import { vimWatch } from "./vim-watch.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
@@ -83,7 +83,8 @@ export function createBashTool(opts: BashToolOptions): Tool {
     readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: (args, ctx) => {
-      const env = withoutTerminal((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env);
+      const given = (typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env;
+      const env = withoutTerminal(given, oldGit(given.PATH));
       return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
     },
   };
@@ -154,6 +155,23 @@ function startError(program: string, command: string, error: string): string {
     return `bash: the command (${Buffer.byteLength(command) >> 10} KB) is longer than the system lets a program's arguments be (${error}); write long content with write_file and run a short command`;
   return `bash: could not start ${program}: ${error} (the shell is [tools] shell, or HEY_SHELL)`;
 }
+
+/**
+ * Whether the git the commands find on `path` is older than 2.31 (no GIT_CONFIG_COUNT: hey's editor
+ * must be GIT_EDITOR there); asked once per git found (`git --version`, ~2 ms), false without one.
+ */
+function oldGit(path: string | undefined): boolean {
+  const git = Bun.which("git", path === undefined ? {} : { PATH: path });
+  if (git === null) return false;
+  let old = gitVersions.get(git);
+  if (old === undefined) {
+    const ran = Bun.spawnSync([git, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    old = gitBefore231(ran.stdout.toString());
+    gitVersions.set(git, old);
+  }
+  return old;
+}
+const gitVersions = new Map<string, boolean>();
 
 type Reader = typeof import("./bash-notes.ts") & typeof import("../permission/read-only.ts");
 /**

@@ -72,19 +72,37 @@ function gitConfigAfter(env: Env, n: number, entries: [string, string][]): Env {
 }
 
 /**
+ * GIT_NO_EDITOR for a git older than 2.31, which reads no GIT_CONFIG_COUNT: hey's editor is then
+ * GIT_EDITOR and GIT_SEQUENCE_EDITOR, which beat the command's `-c core.editor`/`-c sequence.editor`
+ * in git itself, so the script hands on to those (git tells its editor the command's `-c` config),
+ * and never to the user's ~/.gitconfig editor (`code --wait` would wait for a window until the timeout).
+ */
+const OLD_GIT_NO_EDITOR = GIT_NO_EDITOR.replace(
+  '"$(git config core.editor)"',
+  '"$(case ${1##*/} in git-rebase-todo) git config --show-origin sequence.editor | sed -n "s/^command line:\t//p" ;; esac)" "$(git config --show-origin core.editor | sed -n "s/^command line:\t//p")"',
+);
+
+/** Whether `git --version`'s words name a git older than 2.31 (it reads no GIT_CONFIG_COUNT); false when unknown. */
+export function gitBefore231(version: string): boolean {
+  const m = /git version (\d+)\.(\d+)/.exec(version);
+  return m !== null && (Number(m[1]) < 2 || (Number(m[1]) === 2 && Number(m[2]) < 31));
+}
+
+/**
  * `env` as the bash tool's commands get it: no terminal named, no editor, no pager. The user's
  * GIT_EDITOR and GIT_SEQUENCE_EDITOR go (they would beat everything), the commands' own forms win
- * (GIT_NO_EDITOR). Pure: `env` is not changed.
+ * (GIT_NO_EDITOR); with `oldGit` (gitBefore231) hey's editor is GIT_EDITOR (OLD_GIT_NO_EDITOR).
+ * Pure: `env` is not changed.
  */
-export function withoutTerminal(env: Env): Env {
+export function withoutTerminal(env: Env, oldGit = false): Env {
   const git = `sh -c "$HEY_NO_EDITOR" ${MARK}`;
   const editors = gitConfigAfter(env, 2, [
     ["core.editor", git],
     ["sequence.editor", git],
   ]);
-  const out: Env = { ...env, ...FIXED, ...editors, EDITOR: NO_EDITOR, VISUAL: NO_EDITOR, HEY_NO_EDITOR: GIT_NO_EDITOR };
+  const out: Env = { ...env, ...FIXED, ...editors, EDITOR: NO_EDITOR, VISUAL: NO_EDITOR, HEY_NO_EDITOR: oldGit ? OLD_GIT_NO_EDITOR : GIT_NO_EDITOR };
   for (const name of [...DROPPED, "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"]) delete out[name];
-  return out;
+  return oldGit ? { ...out, GIT_EDITOR: git, GIT_SEQUENCE_EDITOR: git } : out;
 }
 
 /** gpg could not ask for a passphrase: its agent has no terminal to draw on (gpg says so; git keeps gpg's words to itself). */

@@ -254,3 +254,26 @@ test("grep whose last hit is a Python def ending in `(self, key):` gets its hits
   const r = await run("grep -n 'def ' a.py");
   expect(r.output).toBe("2:    def __init__(self):\n4:    def get(self, key):\n[exit code 0]");
 });
+
+test("on a git older than 2.31 (it reads no GIT_CONFIG_COUNT) the user's ~/.gitconfig editor is still never started: hey's editor is GIT_EDITOR, and the command's own `-c core.editor` still wins", async () => {
+  const bin = join(dir, "old-git-bin");
+  mkdirSync(bin);
+  // git 2.30 as far as hey can tell: it says so, and ignores GIT_CONFIG_COUNT
+  await Bun.write(
+    join(bin, "git"),
+    `#!/bin/sh\nif [ "$1" = --version ]; then echo "git version 2.30.2"; exit 0; fi\nunset GIT_CONFIG_COUNT\nexec ${Bun.which("git")} "$@"\n`,
+  );
+  Bun.spawnSync(["chmod", "+x", join(bin, "git")]);
+  const home = join(dir, "old-git-home");
+  mkdirSync(home);
+  const opened = join(dir, "user-editor-opened");
+  await Bun.write(join(home, ".gitconfig"), `[core]\n\teditor = touch ${opened} && false\n`);
+  const who = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  const env = { ...process.env, ...who, HOME: home, GIT_CONFIG_NOSYSTEM: "1", PATH: `${bin}:${process.env.PATH}` };
+  const plain = await run("git init -q old && cd old && git commit --allow-empty", { env });
+  expect(plain.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command: git commit -m MSG");
+  expect(await Bun.file(opened).exists()).toBe(false);
+  const own = await run("cd old && git -c core.editor='sed -i 1s/^/own-message/' commit -q --allow-empty && git log --format=%s", { env });
+  expect(own.output).toBe("own-message\n[exit code 0]");
+  expect(await Bun.file(opened).exists()).toBe(false);
+});
