@@ -4,7 +4,9 @@
 // on: those are taken out or replaced here. `!COMMAND` runs on the user's terminal and keeps them.
 // Pure.
 
-export type Env = Record<string, string | undefined>;
+import { type Env, gitConfigWith } from "../permission/git-env.ts";
+
+export type { Env };
 
 /**
  * Variables the commands do not get: GPG_TTY names the user's terminal, and gpg-agent draws its
@@ -55,22 +57,6 @@ esac
 echo "hey: no editor: bash commands have no terminal; give the text in the command: $h" >&2
 exit 1`;
 
-/** `env`'s GIT_CONFIG_COUNT entries moved up by `n`, so that `n` of hey's can come first (a later entry wins). */
-function gitConfigAfter(env: Env, n: number, entries: [string, string][]): Env {
-  const count = Number(env.GIT_CONFIG_COUNT);
-  const theirs = Number.isInteger(count) && count > 0 ? count : 0;
-  const out: Env = { GIT_CONFIG_COUNT: String(n + theirs) };
-  entries.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${i}`] = key;
-    out[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  for (let i = 0; i < theirs; i++) {
-    out[`GIT_CONFIG_KEY_${i + n}`] = env[`GIT_CONFIG_KEY_${i}`];
-    out[`GIT_CONFIG_VALUE_${i + n}`] = env[`GIT_CONFIG_VALUE_${i}`];
-  }
-  return out;
-}
-
 /**
  * GIT_NO_EDITOR for a git older than 2.31, which reads no GIT_CONFIG_COUNT: hey's editor is then
  * GIT_EDITOR and GIT_SEQUENCE_EDITOR, which beat the command's `-c core.editor`/`-c sequence.editor`
@@ -96,10 +82,14 @@ export function gitBefore231(version: string): boolean {
  */
 export function withoutTerminal(env: Env, oldGit = false): Env {
   const git = `sh -c "$HEY_NO_EDITOR" ${MARK}`;
-  const editors = gitConfigAfter(env, 2, [
-    ["core.editor", git],
-    ["sequence.editor", git],
-  ]);
+  const editors = gitConfigWith(
+    env,
+    [
+      ["core.editor", git],
+      ["sequence.editor", git],
+    ],
+    true,
+  );
   const out: Env = { ...env, ...FIXED, ...editors, EDITOR: NO_EDITOR, VISUAL: NO_EDITOR, HEY_NO_EDITOR: oldGit ? OLD_GIT_NO_EDITOR : GIT_NO_EDITOR };
   for (const name of [...DROPPED, "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"]) delete out[name];
   return oldGit ? { ...out, GIT_EDITOR: git, GIT_SEQUENCE_EDITOR: git } : out;
