@@ -130,7 +130,7 @@ async function killGroup(proc: Bun.Subprocess, mark: string | undefined): Promis
     }
   };
   // read before the first signal: once its parent is gone, a process is no longer below the shell
-  let outside: Proc[] = process.platform === "win32" ? [] : outsideGroup(proc.pid, mark);
+  let outside: Proc[] = process.platform === "win32" ? [] : await outsideGroup(proc.pid, mark);
   const running = () => signal(0) && (process.platform !== "linux" || runsOnLinux(proc.pid));
   const left = () => (outside = outside.length > 0 ? stillRunning(outside) : outside).length > 0 || running();
   signal("SIGTERM");
@@ -148,11 +148,12 @@ async function killGroup(proc: Bun.Subprocess, mark: string | undefined): Promis
 }
 
 /** What of `pid`'s process tree left its group, and (Linux) what carries `mark` outside it, wherever it is now. */
-function outsideGroup(pid: number, mark: string | undefined): Proc[] {
+async function outsideGroup(pid: number, mark: string | undefined): Promise<Proc[]> {
   const all = listProcesses();
   const below = treeOf(pid, all).filter((p) => p.pgid !== pid);
   const shell = all.find((p) => p.pid === pid);
-  const marked = mark && shell ? markedProcesses(mark, shell.start, all).filter((p) => p.pgid !== pid && !below.some((b) => b.pid === p.pid)) : [];
+  const read = mark && shell ? await markedProcesses(mark, shell.start, all) : [];
+  const marked = read.filter((p) => p.pgid !== pid && !below.some((b) => b.pid === p.pid));
   return [...below, ...marked];
 }
 
