@@ -14,7 +14,7 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, gitBefore231, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, withoutTerminal } from "./no-terminal.ts";
+import { type Env, gitBefore231, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, VIM_SWAP, withoutTerminal } from "./no-terminal.ts";
 import { vimWatch } from "./vim-watch.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
@@ -110,7 +110,8 @@ async function runBash(
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
   // a vim the refusal could not see (a script, git difftool) is stopped once it waits for keys with no terminal (vim-watch.ts)
   const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();
-  const watch = vim && vimWatch(() => vim.abort());
+  let opened = false; // stopped after vim opened its files
+  const watch = vim && vimWatch((late) => ((opened = late), vim.abort()));
   const listen = (chunk: Uint8Array, stream: "stdout" | "stderr") => {
     live?.take(chunk);
     if (stream === "stderr") watch?.take(chunk);
@@ -139,7 +140,11 @@ async function runBash(
   const notes: string[] = [];
   if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
   if (run.ended === "abort")
-    notes.push(...(vim?.signal.aborted && !ctx.signal.aborted ? VIM_STOPPED : [`[${abortReason(ctx.signal)}; the process group was killed]`]));
+    notes.push(
+      ...(vim?.signal.aborted && !ctx.signal.aborted
+        ? [...VIM_STOPPED, ...(opened ? [VIM_SWAP] : [])]
+        : [`[${abortReason(ctx.signal)}; the process group was killed]`]),
+    );
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
   notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   notes.push(...terminalNotes(run.stderr.head.slice(0, 16_384) + run.stderr.tail));

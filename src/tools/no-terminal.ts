@@ -127,6 +127,9 @@ export const VIM_STOPPED = [
   "[stopped: it started vim, which has no terminal here and was waiting for keys (it would have until the timeout); the process group was killed]",
   "[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
 ];
+/** After VIM_STOPPED when vim was stopped after its pause: it had opened its files, and keeps their swap files when killed. */
+export const VIM_SWAP =
+  "[vim had opened its files: it leaves a swap file beside each (.NAME.swp), and the next vim of that file stops to ask about it; check the file (git diff), then rm the swap file]";
 
 /** Choices in brackets at a line's end: `[y/n]`, `(yes/no)`, git's `[y,n,q,a,d,j,J,g,/,e,?]`; then `?`, `:`, apt's ` Abort.` or the output's end. */
 const CHOICES = /[[(]([^[\]()]*)[\])]\s*([?:]|Abort\.)?\s*$/;

@@ -30,29 +30,30 @@ export interface VimWatch {
  * A watcher of a command's stderr that calls `found` once a vim of the command's group (`pgid`)
  * waits for keys with no terminal: at once when vim was given nothing to do (its arguments have no
  * `-c`, `+cmd`, `-s`, `-e`), else when it still runs VIM_GRACE_MS after its warning. Output that
- * only quotes the warning (`grep`, `git log` in vim's or hey's sources) stops nothing. Linux reads
+ * only quotes the warning (`grep`, `git log` in vim's or hey's sources) stops nothing. `opened`:
+ * found after vim's pause, when it had opened its files (a swap file may be left). Linux reads
  * /proc; elsewhere ps(1).
  */
-export function vimWatch(found: () => void, graceMs = VIM_GRACE_MS): VimWatch {
+export function vimWatch(found: (opened: boolean) => void, graceMs = VIM_GRACE_MS): VimWatch {
   const decoder = new TextDecoder("latin1");
   let carry = "";
   let pgid: number | undefined;
   let said = false;
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  const say = () => {
+  const say = (opened: boolean) => {
     if (said) return;
     said = true;
-    found();
+    found(opened);
   };
   const look = () => {
     if (said || pgid === undefined) return;
     const vims = vimsOf(pgid);
     if (vims.length === 0) return; // the warning is text the command printed
-    if (vims.some((v) => !v.given)) return say();
+    if (vims.some((v) => !v.given)) return say(false);
     const timer = setTimeout(() => {
       timers.delete(timer);
       const now = listProcesses();
-      if (vims.some((v) => now.some((p) => p.pid === v.pid && p.start === v.start && p.running))) say();
+      if (vims.some((v) => now.some((p) => p.pid === v.pid && p.start === v.start && p.running))) say(true);
     }, graceMs);
     timers.add(timer);
   };
