@@ -275,5 +275,12 @@ test("on a git older than 2.31 (it reads no GIT_CONFIG_COUNT) the user's ~/.gitc
   expect(await Bun.file(opened).exists()).toBe(false);
   const own = await run("cd old && git -c core.editor='sed -i 1s/^/own-message/' commit -q --allow-empty && git log --format=%s", { env });
   expect(own.output).toBe("own-message\n[exit code 0]");
+  const todo = await run(
+    "cd old && git commit -qm two --allow-empty && git commit -qm three --allow-empty && git -c sequence.editor=\"sed -i '2s/^pick/fixup/'\" rebase -q -i HEAD~2 && git log --format=%s",
+    { env },
+  );
+  expect(todo.output).toBe("two\nown-message\n[exit code 0]");
+  const noTodo = await run("cd old && git rebase -i HEAD~1", { env });
+  expect(noTodo.output).toContain('give the text in the command: GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list');
   expect(await Bun.file(opened).exists()).toBe(false);
 });
