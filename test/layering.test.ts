@@ -107,6 +107,7 @@ const EDGES = new Set([
   "tools/outputs.ts",
   "tools/process-tree.ts",
   "tools/run-process.ts",
+  "tools/vim-watch.ts",
   "tools/read-file.ts",
   "tools/ripgrep.ts",
   "tools/walk.ts",

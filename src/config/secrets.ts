@@ -61,9 +61,10 @@ export function withWrittenSecrets(used: Settings, written: Settings): Settings 
 /**
  * The variables a configuration (merged, before `${VAR}` expansion) gives hey as secrets, by
  * name: what knownSecrets reads. A `${VAR}` is one when its own name is a credential's
- * (`${EXA_API_KEY}`, anywhere in these tables); when it is all of a credential-named header, MCP `env`
- * value or MCP argument, maybe after `Bearer `/`Basic `/`token ` (`Authorization = "Bearer
- * ${GW_TOKEN}"`, `"--api-key", "${K}"`, `"--token=${K}"`, `"Authorization: Bearer ${T}"`); when it
+ * (`${EXA_API_KEY}`, anywhere in these tables); when it is in a credential-named header or MCP `env`
+ * value, not starting a path (`Cookie = "sid=${SID}"`, `Authorization = "Bearer ${ORG}.${JWT}"`); when
+ * it is all of a credential-named MCP argument, maybe after `Bearer `/`Basic `/`token `
+ * (`"--api-key", "${K}"`, `"--token=${K}"`, `"Authorization: Bearer ${T}"`); when it
  * is a provider's `api_key` or an MCP server's `client_secret`; or when it is a URL's password or the
  * value of a credential-named query parameter (`?api_key=${K}`). Never a URL's scheme, host or path
  * (`${OLLAMA_HOST}/v1`, `https://api.example/${API_VERSION}/mcp`), nor part of a longer value
@@ -77,7 +78,7 @@ export function secretVariables(raw: unknown): string[] {
     for (const m of v.matchAll(VAR)) if (credentialName(m[1]!) || secret(v.slice(0, m.index), v.slice(m.index + m[0].length))) names.add(m[1]!);
   };
   const credentials = (v: unknown) => {
-    for (const [name, value] of entries(v)) add(value, () => credentialName(name) && wholeCredential(value as string));
+    for (const [name, value] of entries(v)) add(value, (_, after) => credentialName(name) && inCredential(value as string, after));
   };
   const top = Object.fromEntries(entries(raw));
   for (const [, p] of entries(top.provider)) {
@@ -102,7 +103,14 @@ export function secretVariables(raw: unknown): string[] {
   return [...names];
 }
 
-/** A credential-named value made only of `${VAR}`s, maybe after `Bearer `: `${T}`, `Bearer ${T}`, `${PART_A}${PART_B}`; not `${HOME}/key.json`. */
+/**
+ * Whether a `${VAR}` followed by `after` in a credential-named header or env `value` is part of the
+ * credential: any is (`sid=${SID}`, `Bearer ${ORG}.${JWT}`, `${K}`) but one that starts a path
+ * (`${HOME}/.config/key.json`) and any of a value that is a path or a URL (`~/${KEYS}/a.json`).
+ */
+const inCredential = (value: string, after: string) => !after.startsWith("/") && !pathOrUrl(value);
+
+/** A credential-named argument made only of `${VAR}`s, maybe after `Bearer `: `${T}`, `Bearer ${T}`, `${PART_A}${PART_B}`; not `${HOME}/key.json`. */
 const wholeCredential = (value: string) => /^(?:(?:Bearer|Basic|token)[ \t]+)?$/i.test(value.replace(VAR, ""));
 
 /** The name an argument gives what ends it: `--api-key=`, `Authorization: Bearer `, `--header=X-Api-Key: ` (`api-key`, `Authorization`, `X-Api-Key`). */

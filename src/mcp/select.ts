@@ -23,12 +23,12 @@ const patternOf = (pattern: string) =>
  * Whether `pattern` names the tool, of the server's tools `all`: its own name, `*` matching
  * anything; or its sanitized name (the model's: `get.user` as `get_user`) when the pattern names
  * none of `all` by its own — `tools = ["get_user"]` on a server of `get_user` and `get.user` is
- * the one named so, not both.
+ * the one named so, not both; a wildcard matches by either (`get_*`: `get_item` and `get.user`).
  */
 function names(pattern: string, tool: McpTool, all: readonly McpTool[]): boolean {
   const re = patternOf(pattern);
   if (re.test(tool.name)) return true;
-  return re.test(sanitizeName(tool.name)) && !all.some((t) => re.test(t.name));
+  return re.test(sanitizeName(tool.name)) && (pattern.includes("*") || !all.some((t) => re.test(t.name)));
 }
 
 /** Why `tool` (of the server's tools `all`) is left out by the selection, or undefined when it is offered. */

@@ -7,11 +7,29 @@
 // the user's own entries, which stay; the checker refuses a command that changes a GIT_ variable
 // unless a pattern spells it out (variables.ts). Pure.
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
+
+/**
+ * The GIT_CONFIG_COUNT entries (command-scope config, git 2.31+) of `env` with `entries` added:
+ * `first`, below `env`'s own (a later entry wins: the user's and the command's beat them), or last,
+ * above them. Only the GIT_CONFIG_ variables are returned. A count that is not a whole number is none.
+ */
+export function gitConfigWith(env: Env, entries: [string, string][], first: boolean): Env {
+  const theirs = /^\d+$/.test(env.GIT_CONFIG_COUNT ?? "") ? Number(env.GIT_CONFIG_COUNT) : 0;
+  const out: Env = { GIT_CONFIG_COUNT: String(theirs + entries.length) };
+  const [at, moved] = first ? [0, entries.length] : [theirs, 0];
+  for (let i = 0; i < theirs; i++) {
+    out[`GIT_CONFIG_KEY_${i + moved}`] = env[`GIT_CONFIG_KEY_${i}`];
+    out[`GIT_CONFIG_VALUE_${i + moved}`] = env[`GIT_CONFIG_VALUE_${i}`];
+  }
+  entries.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${at + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${at + i}`] = value;
+  });
+  return out;
+}
 
 /** `env` with git told to use only bare repositories a command names (git-config `safe.bareRepository`). */
 export function explicitBareRepositories(env: Env): Env {
-  const count = Number.parseInt(env.GIT_CONFIG_COUNT ?? "", 10);
-  const n = Number.isInteger(count) && count > 0 ? count : 0;
-  return { ...env, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: "safe.bareRepository", [`GIT_CONFIG_VALUE_${n}`]: "explicit" };
+  return { ...env, ...gitConfigWith(env, [["safe.bareRepository", "explicit"]], false) };
 }

@@ -37,6 +37,17 @@ function viBatchWords(words: string[]): boolean {
   return last !== undefined && QUITS.test(last);
 }
 
+/** Ex mode (`ex`, `vim -e`, `vim -E`) fed its commands on stdin (`<`, `<<`, `<<<`, a pipe): it reads them and ends at end-of-input. */
+function exFed(seg: Segment, name: string, words: string[]): boolean {
+  if (name !== "ex" && !words.some((w) => w === "-e" || w === "-E")) return false;
+  return seg.piped === true || seg.redirects.some((r) => /^0?<(<-?|<)?$/.test(r.op));
+}
+
+/** Whether vi's segment runs it without a terminal: viBatchWords, or Ex mode fed on stdin. */
+function viBatchSegment(seg: Segment, name: string, words: string[]): boolean {
+  return viBatchWords(words) || exFed(seg, name, words);
+}
+
 /** Whether a segment starts a full-screen editor: vi not in a batch form, another editor not asked to print and exit, git's difftool or mergetool with a vi tool. */
 function startsEditor(seg: Segment): boolean {
   const name = programName(seg);
@@ -48,7 +59,7 @@ function startsEditor(seg: Segment): boolean {
   }
   if (name === undefined || !EDITORS.has(name) || (name === "gvim" && !words.includes("-v"))) return false;
   if (words.some((w) => PRINTS.test(w) || (w === "-V" && DASH_V_VERSION.has(name)))) return false;
-  return !(VI.has(name) || name === "gvim") || !viBatchWords(words);
+  return !(VI.has(name) || name === "gvim") || !viBatchSegment(seg, name, words);
 }
 
 /** Why `command` is not run (it starts a full-screen editor, which would wait for keys until the timeout), or undefined. */
@@ -68,7 +79,15 @@ export function viBatch(command: string, shell: ShellChoice): boolean {
   return (
     segmentsOf(command, shell)?.some((seg) => {
       const name = programName(seg);
-      return name !== undefined && (VI.has(name) || name === "gvim") && viBatchWords(seg.words.slice(1).map((w) => w.text));
+      return (
+        name !== undefined &&
+        (VI.has(name) || name === "gvim") &&
+        viBatchSegment(
+          seg,
+          name,
+          seg.words.slice(1).map((w) => w.text),
+        )
+      );
     }) ?? false
   );
 }

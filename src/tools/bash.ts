@@ -14,7 +14,8 @@ import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
 import { shellArgv } from "./long-command.ts";
-import { type Env, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, vimWatch, withoutTerminal } from "./no-terminal.ts";
+import { type Env, gitBefore231, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, VIM_SWAP, withoutTerminal } from "./no-terminal.ts";
+import { vimWatch } from "./vim-watch.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -82,7 +83,8 @@ export function createBashTool(opts: BashToolOptions): Tool {
     readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: (args, ctx) => {
-      const env = withoutTerminal((typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env);
+      const given = (typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env;
+      const env = withoutTerminal(given, oldGit(given.PATH));
       return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
     },
   };
@@ -106,12 +108,13 @@ async function runBash(
   if (script.error)
     return { output: `bash: could not write the ${Buffer.byteLength(command) >> 10} KB command to a script file: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
-  // a vim the refusal could not see (a script, git difftool) is stopped as soon as it says it has no terminal
+  // a vim the refusal could not see (a script, git difftool) is stopped once it waits for keys with no terminal (vim-watch.ts)
   const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();
-  const watch = vim && vimWatch(() => vim.abort());
-  const listen = (chunk: Uint8Array) => {
+  let opened = false; // stopped after vim opened its files
+  const watch = vim && vimWatch((late) => ((opened = late), vim.abort()));
+  const listen = (chunk: Uint8Array, stream: "stdout" | "stderr") => {
     live?.take(chunk);
-    watch?.(chunk);
+    if (stream === "stderr") watch?.take(chunk);
   };
   const run = await runProcess(script.argv, {
     cwd: ctx.cwd,
@@ -123,9 +126,11 @@ async function runBash(
     guard: true,
     ...(opts.session !== undefined ? { owner: opts.session } : {}),
     listen,
+    ...(watch ? { started: (pid: number) => watch.started(pid) } : {}),
     jobLog: files.job,
   }).finally(() => {
     live?.stop();
+    watch?.stop();
     script.done();
   });
   const unguarded = unguardedNotice(); // no place for the guard's pipe (group-guard.ts): said once, at the first call
@@ -135,7 +140,11 @@ async function runBash(
   const notes: string[] = [];
   if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
   if (run.ended === "abort")
-    notes.push(...(vim?.signal.aborted && !ctx.signal.aborted ? VIM_STOPPED : [`[${abortReason(ctx.signal)}; the process group was killed]`]));
+    notes.push(
+      ...(vim?.signal.aborted && !ctx.signal.aborted
+        ? [...VIM_STOPPED, ...(opened ? [VIM_SWAP] : [])]
+        : [`[${abortReason(ctx.signal)}; the process group was killed]`]),
+    );
   if (run.ended === "exit" && run.signal) notes.push(`[the shell was killed by ${run.signal}]`);
   notes.push(...reader().commandNotes(command, run.stderr.head.slice(0, 16_384), opts.shell, exitCode));
   notes.push(...terminalNotes(run.stderr.head.slice(0, 16_384) + run.stderr.tail));
@@ -151,6 +160,23 @@ function startError(program: string, command: string, error: string): string {
     return `bash: the command (${Buffer.byteLength(command) >> 10} KB) is longer than the system lets a program's arguments be (${error}); write long content with write_file and run a short command`;
   return `bash: could not start ${program}: ${error} (the shell is [tools] shell, or HEY_SHELL)`;
 }
+
+/**
+ * Whether the git the commands find on `path` is older than 2.31 (no GIT_CONFIG_COUNT: hey's editor
+ * must be GIT_EDITOR there); asked once per git found (`git --version`, ~2 ms), false without one.
+ */
+function oldGit(path: string | undefined): boolean {
+  const git = Bun.which("git", path === undefined ? {} : { PATH: path });
+  if (git === null) return false;
+  let old = gitVersions.get(git);
+  if (old === undefined) {
+    const ran = Bun.spawnSync([git, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    old = gitBefore231(ran.stdout.toString());
+    gitVersions.set(git, old);
+  }
+  return old;
+}
+const gitVersions = new Map<string, boolean>();
 
 type Reader = typeof import("./bash-notes.ts") & typeof import("../permission/read-only.ts");
 /**

@@ -4,7 +4,9 @@
 // on: those are taken out or replaced here. `!COMMAND` runs on the user's terminal and keeps them.
 // Pure.
 
-export type Env = Record<string, string | undefined>;
+import { type Env, gitConfigWith } from "../permission/git-env.ts";
+
+export type { Env };
 
 /**
  * Variables the commands do not get: GPG_TTY names the user's terminal, and gpg-agent draws its
@@ -55,41 +57,49 @@ esac
 echo "hey: no editor: bash commands have no terminal; give the text in the command: $h" >&2
 exit 1`;
 
-/** `env`'s GIT_CONFIG_COUNT entries moved up by `n`, so that `n` of hey's can come first (a later entry wins). */
-function gitConfigAfter(env: Env, n: number, entries: [string, string][]): Env {
-  const count = Number(env.GIT_CONFIG_COUNT);
-  const theirs = Number.isInteger(count) && count > 0 ? count : 0;
-  const out: Env = { GIT_CONFIG_COUNT: String(n + theirs) };
-  entries.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${i}`] = key;
-    out[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  for (let i = 0; i < theirs; i++) {
-    out[`GIT_CONFIG_KEY_${i + n}`] = env[`GIT_CONFIG_KEY_${i}`];
-    out[`GIT_CONFIG_VALUE_${i + n}`] = env[`GIT_CONFIG_VALUE_${i}`];
-  }
-  return out;
+/**
+ * GIT_NO_EDITOR for a git older than 2.31, which reads no GIT_CONFIG_COUNT: hey's editor is then
+ * GIT_EDITOR and GIT_SEQUENCE_EDITOR, which beat the command's `-c core.editor`/`-c sequence.editor`
+ * in git itself, so the script hands on to those (git tells its editor the command's `-c` config),
+ * and never to the user's ~/.gitconfig editor (`code --wait` would wait for a window until the timeout).
+ */
+const OLD_GIT_NO_EDITOR = GIT_NO_EDITOR.replace(
+  '"$(git config core.editor)"',
+  '"$(case ${1##*/} in git-rebase-todo) git config --show-origin sequence.editor | sed -n "s/^command line:\t//p" ;; esac)" "$(git config --show-origin core.editor | sed -n "s/^command line:\t//p")"',
+);
+
+/** Whether `git --version`'s words name a git older than 2.31 (it reads no GIT_CONFIG_COUNT); false when unknown. */
+export function gitBefore231(version: string): boolean {
+  const m = /git version (\d+)\.(\d+)/.exec(version);
+  return m !== null && (Number(m[1]) < 2 || (Number(m[1]) === 2 && Number(m[2]) < 31));
 }
 
 /**
  * `env` as the bash tool's commands get it: no terminal named, no editor, no pager. The user's
  * GIT_EDITOR and GIT_SEQUENCE_EDITOR go (they would beat everything), the commands' own forms win
- * (GIT_NO_EDITOR). Pure: `env` is not changed.
+ * (GIT_NO_EDITOR); with `oldGit` (gitBefore231) hey's editor is GIT_EDITOR (OLD_GIT_NO_EDITOR).
+ * Pure: `env` is not changed.
  */
-export function withoutTerminal(env: Env): Env {
+export function withoutTerminal(env: Env, oldGit = false): Env {
   const git = `sh -c "$HEY_NO_EDITOR" ${MARK}`;
-  const editors = gitConfigAfter(env, 2, [
-    ["core.editor", git],
-    ["sequence.editor", git],
-  ]);
-  const out: Env = { ...env, ...FIXED, ...editors, EDITOR: NO_EDITOR, VISUAL: NO_EDITOR, HEY_NO_EDITOR: GIT_NO_EDITOR };
+  const editors = gitConfigWith(
+    env,
+    [
+      ["core.editor", git],
+      ["sequence.editor", git],
+    ],
+    true,
+  );
+  const out: Env = { ...env, ...FIXED, ...editors, EDITOR: NO_EDITOR, VISUAL: NO_EDITOR, HEY_NO_EDITOR: oldGit ? OLD_GIT_NO_EDITOR : GIT_NO_EDITOR };
   for (const name of [...DROPPED, "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"]) delete out[name];
-  return out;
+  return oldGit ? { ...out, GIT_EDITOR: git, GIT_SEQUENCE_EDITOR: git } : out;
 }
 
-/** gpg could not ask for a passphrase: its agent has no terminal to draw on. */
+/** gpg could not ask for a passphrase: its agent has no terminal to draw on (gpg says so; git keeps gpg's words to itself). */
 const GPG_NO_TERMINAL =
-  /gpg failed to sign the data|gpg: (signing|decryption) failed: Inappropriate ioctl for device|problem with the agent: Inappropriate ioctl/;
+  /gpg: (signing|decryption) failed: (Inappropriate ioctl for device|No pinentry)|problem with the agent: (Inappropriate ioctl|No pinentry)|^gpg: .*pinentry/m;
+/** A signature failed, for a reason not said: git's words whatever gpg's were (no key, an expired one, no passphrase asked). */
+const SIGNING_FAILED = /gpg failed to sign the data|gpg: signing failed/;
 
 /** sudo could not ask for the password (it does not read it from stdin without -S, nor use SUDO_ASKPASS without -A). */
 const SUDO_NO_TERMINAL = /^sudo: (a terminal is required to read the password|a password is required)/m;
@@ -100,35 +110,13 @@ export function terminalNotes(stderr: string): string[] {
     return [
       "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND (their terminal: the passphrase is asked there), or, only if the user agrees, go on unsigned: git -c commit.gpgsign=false commit … (tag.gpgsign for a tag)]",
     ];
+  if (SIGNING_FAILED.test(stderr))
+    return [
+      "[signing failed, for a reason gpg did not say here: `gpg --list-secret-keys` shows whether the signing key is here; a key with a passphrase cannot ask for it (bash commands have no terminal): then ask the user to run the command themselves with !COMMAND. Go on unsigned, git -c commit.gpgsign=false commit … (tag.gpgsign for a tag), only if the user agrees]",
+    ];
   if (SUDO_NO_TERMINAL.test(stderr))
     return ["[sudo asks for a password, and bash commands have no terminal: ask the user to run the command themselves with !COMMAND, or do it without sudo]"];
   return [];
-}
-
-/** What vim prints when it starts with no terminal; it then waits for keys that never come (stdin is /dev/null). */
-const VIM_NO_TERMINAL = /Vim: Warning: (Input is not from|Output is not to) a terminal/;
-/** what of the output's end is kept for the next chunk: the warning may be split between two */
-const CARRY = 48;
-
-/**
- * A listener for a command's output that calls `found` once, as soon as vim says it has no
- * terminal (`Vim: Warning: Input is not from a terminal`): a vim started where the refusal could
- * not see it (a script, `git difftool`, an alias), which would wait until the timeout. Costs a scan
- * of each chunk as it comes.
- */
-export function vimWatch(found: () => void): (chunk: Uint8Array) => void {
-  const decoder = new TextDecoder("latin1");
-  let carry = "";
-  let said = false;
-  return (chunk) => {
-    if (said) return;
-    const text = carry + decoder.decode(chunk);
-    if (VIM_NO_TERMINAL.test(text)) {
-      said = true;
-      found();
-    }
-    carry = text.slice(-CARRY);
-  };
 }
 
 /**
@@ -136,23 +124,39 @@ export function vimWatch(found: () => void): (chunk: Uint8Array) => void {
  * timeout's, `[…; the process group was killed]`), then what to do instead.
  */
 export const VIM_STOPPED = [
-  "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]",
+  "[stopped: it started vim, which has no terminal here and was waiting for keys (it would have until the timeout); the process group was killed]",
   "[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
 ];
+/** After VIM_STOPPED when vim was stopped after its pause: it had opened its files, and keeps their swap files when killed. */
+export const VIM_SWAP =
+  "[vim had opened its files: it leaves a swap file beside each (.NAME.swp), and the next vim of that file stops to ask about it; check the file (git diff), then rm the swap file]";
 
-/** A choice to answer at a line's end: `[y/n]`, `(yes/no)`, git's `[y,n,q,a,d,j,J,g,/,e,?]`; then `?`, `:`, apt's ` Abort.` or the output's end. */
-const CHOICES = /[[(]\s*[^\]()\s,/]{1,5}(\s*[,/|]\s*[^\]()\s,]{1,5})+\s*[\])]\s*([?:]|Abort\.)?\s*$/;
-/** CHOICES followed by what only a prompt has: a question mark, a colon, apt's answer to end-of-input. */
-const ASKED_CHOICE = /[\])]\s*([?:]|Abort\.)\s*$/;
-/** A prompt for a secret or a name at a line's end (`Enter passphrase (empty for no passphrase): `). */
-const ASKS = /\b(pass(phrase|word)|PIN|user ?name|name|email)\b.*:\s*$/i;
+/** Choices in brackets at a line's end: `[y/n]`, `(yes/no)`, git's `[y,n,q,a,d,j,J,g,/,e,?]`; then `?`, `:`, apt's ` Abort.` or the output's end. */
+const CHOICES = /[[(]([^[\]()]*)[\])]\s*([?:]|Abort\.)?\s*$/;
+/** What a choice offered is: one letter, digit or sign (`y`, `N`, `2`, `?`), or a word such as `yes`, `no`, `all`, `skip`. */
+const CHOICE = /^(?:[A-Za-z0-9?/]|yes|no|all|none|quit|skip|abort|always|never|cancel)$/i;
+
+/** Whether `line` ends offering choices (CHOICES whose words are all CHOICE): not `def get(self, key):`, `if (a || b):`. */
+function offersChoices(line: string): RegExpExecArray | undefined {
+  const m = CHOICES.exec(line);
+  const inside = m?.[1]?.trim();
+  if (!m || !inside) return undefined;
+  const words = inside.split(inside.includes(",") ? /\s*,\s*/ : /\s*[/|]\s*/);
+  return words.length >= 2 && words.every((w) => CHOICE.test(w)) ? m : undefined;
+}
+
+/** A prompt for a secret or a name at a line's end, maybe with its default (`Enter passphrase (empty for no passphrase): `, npm's `package name: (hey) `). */
+const ASKS = /\b(pass(phrase|word)|PIN|user ?name|name|email)\b.*:(\s*\([^()]*\))?\s*$/i;
+/** A question at a line's end, maybe with its default (`Is this OK? (yes) `). */
+const QUESTION = /\?(\s*\([^()]*\))?\s*$/;
 /** An interactive menu's prompt, answered by end-of-input (`git clean -i`: `What now> Bye.`). */
 const MENU = /^\w[\w ]{0,30}> (Bye\.)?\s*$/;
 
 /**
  * A note when a stream's end (`ends`: stdout's, stderr's) shows the command asked a question that
  * nothing answered (stdin is /dev/null: it read end-of-input and took a default, or did nothing):
- * the last line offers choices followed by `?` or `:` (`[Y/n]?`), or is a menu prompt, or — printed
+ * the last line offers choices (y/n, single letters, words such as yes, all, skip) followed by `?`
+ * or apt's `Abort.` (`[Y/n]?`), or is a menu prompt, or — printed
  * with no line end after it, the program waiting on that line — offers choices, asks for a
  * passphrase, password or name, or ends in `?`. A log
  * line that ends in `?` and a line end (a test runner's "did you mean …?") gets none.
@@ -163,7 +167,10 @@ export function unansweredNotes(ends: string[]): string[] {
     const line = trimmed.slice(trimmed.lastIndexOf("\n") + 1).trim();
     if (line === "") continue;
     const waiting = !/\n\s*$/.test(end); // the prompt is the output's last text, no line end after it
-    if ((CHOICES.test(line) && (waiting || ASKED_CHOICE.test(line))) || MENU.test(line) || (waiting && (ASKS.test(line) || /\?\s*$/.test(line))))
+    // choices ended by a line end are a prompt only with `?` or apt's `Abort.` after them: `:` then ends a log line or a def
+    const choices = offersChoices(line);
+    const asked = choices && (waiting || (choices[2] !== undefined && choices[2] !== ":"));
+    if (asked || MENU.test(line) || (waiting && (ASKS.test(line) || QUESTION.test(line))))
       return [
         `[the command asked \`${line.slice(-80)}\` and nothing answered: stdin is empty, so it read end-of-input and took its default or did nothing. Give the answers on stdin (printf 'y\\nn\\n' | COMMAND) or use its option that asks nothing (--yes, -y, -f; ssh-keygen -N '')]`,
       ];

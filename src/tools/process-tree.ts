@@ -5,6 +5,7 @@
 // their own; it reads the list to tell a zombie from a running process, and on a timeout or an
 // abort to find what the command started outside its group (a `detached` child).
 import { readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { procStat } from "../fs/proc-stat.ts";
 
 export interface Proc {
@@ -86,29 +87,49 @@ export function parsePs(out: string): Proc[] {
 export const CALL_MARK = "HEY_CALL";
 /** the most processes whose environment is read for one look: those started since the command, most recent first */
 const MARKED_READS = 2048;
+/** how many of those reads run at once (each holds one of the runtime's I/O threads while it waits) */
+const MARKED_AT_ONCE = 16;
+/** how long one look waits for them in all: a process in D state (an NFS mount that hangs) never answers, and is left out */
+export const MARKED_DEADLINE_MS = 1000;
 
 /**
  * The running processes that carry `CALL_MARK=mark` in the environment they started with, of those
  * started at or after `since` (the command's shell's start): what a command started and then left,
  * a double fork (`(setsid server &)`) re-parented to init, a gpg-agent and its pinentry. Linux only
  * (/proc/PID/environ; only the user's own processes are readable); [] elsewhere: macOS has no
- * other process's environment to read, and ps(1) shows it only in part. Never throws.
+ * other process's environment to read, and ps(1) shows it only in part. Read off the event loop
+ * (the terminal stays live), those not read within `deadlineMs` left out. Never rejects.
  */
-export function markedProcesses(mark: string, since: string, all: Proc[] = listProcesses()): Proc[] {
+export async function markedProcesses(
+  mark: string,
+  since: string,
+  all: Proc[] = listProcesses(),
+  deadlineMs = MARKED_DEADLINE_MS,
+  read: (path: string) => Promise<Uint8Array> = (path) => readFile(path),
+): Promise<Proc[]> {
   if (process.platform !== "linux") return [];
   const needle = Buffer.from(`${CALL_MARK}=${mark}\0`);
   const from = Number(since);
-  return all
+  const candidates = all
     .filter((p) => p.running && Number(p.start) >= from)
     .sort((a, b) => Number(b.start) - Number(a.start))
-    .slice(0, MARKED_READS)
-    .filter((p) => {
+    .slice(0, MARKED_READS);
+  const found: Proc[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < candidates.length) {
+      const p = candidates[next++]!;
       try {
-        return readFileSync(`/proc/${p.pid}/environ`).includes(needle);
-      } catch {
-        return false; // gone, or another user's
-      }
-    });
+        if (Buffer.from(await read(`/proc/${p.pid}/environ`)).includes(needle)) found.push(p);
+      } catch {} // gone, or another user's
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
+  await Promise.race([Promise.all(Array.from({ length: MARKED_AT_ONCE }, worker)), deadline]);
+  clearTimeout(timer);
+  next = candidates.length; // the workers still waiting start no more reads
+  return [...found];
 }
 
 /** `pid` and every running process below it (its children, theirs…), parents first; [] when `pid` does not run. */

@@ -43,8 +43,10 @@ export interface RunOptions {
   owner?: string;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
-  /** told of each chunk of stdout and stderr as it arrives */
-  listen?: (chunk: Uint8Array) => void;
+  /** told of each chunk of stdout and stderr as it arrives, and which it is */
+  listen?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
+  /** told the command's process id (its group's, when it has one of its own) once it started */
+  started?: (pid: number) => void;
   /** the file for what a job the command left running prints after it exited; without it, the pipes are closed then */
   jobLog?: () => string;
 }
@@ -78,8 +80,10 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   } catch (e) {
     return { error: errorText(e) };
   }
-  const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, opts.listen);
-  const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, opts.listen);
+  opts.started?.(proc.pid);
+  const { listen } = opts;
+  const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, listen && ((chunk) => listen(chunk, "stdout")));
+  const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, listen && ((chunk) => listen(chunk, "stderr")));
 
   let ended: Finished["ended"] = "exit";
   let stopping: Promise<void> | undefined;
@@ -126,7 +130,7 @@ async function killGroup(proc: Bun.Subprocess, mark: string | undefined): Promis
     }
   };
   // read before the first signal: once its parent is gone, a process is no longer below the shell
-  let outside: Proc[] = process.platform === "win32" ? [] : outsideGroup(proc.pid, mark);
+  let outside: Proc[] = process.platform === "win32" ? [] : await outsideGroup(proc.pid, mark);
   const running = () => signal(0) && (process.platform !== "linux" || runsOnLinux(proc.pid));
   const left = () => (outside = outside.length > 0 ? stillRunning(outside) : outside).length > 0 || running();
   signal("SIGTERM");
@@ -144,11 +148,12 @@ async function killGroup(proc: Bun.Subprocess, mark: string | undefined): Promis
 }
 
 /** What of `pid`'s process tree left its group, and (Linux) what carries `mark` outside it, wherever it is now. */
-function outsideGroup(pid: number, mark: string | undefined): Proc[] {
+async function outsideGroup(pid: number, mark: string | undefined): Promise<Proc[]> {
   const all = listProcesses();
   const below = treeOf(pid, all).filter((p) => p.pgid !== pid);
   const shell = all.find((p) => p.pid === pid);
-  const marked = mark && shell ? markedProcesses(mark, shell.start, all).filter((p) => p.pgid !== pid && !below.some((b) => b.pid === p.pid)) : [];
+  const read = mark && shell ? await markedProcesses(mark, shell.start, all) : [];
+  const marked = read.filter((p) => p.pgid !== pid && !below.some((b) => b.pid === p.pid));
   return [...below, ...marked];
 }
 

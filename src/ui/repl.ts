@@ -224,6 +224,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     // here after the shell's `fg` (SIGCONT), or at once when the shell has no job control and the
     // kernel discarded the stop (an orphaned process group)
     stopJob();
+    setImmediate(() => (stoppedHere = false)); // after a SIGCONT's listener: a discarded stop brings none to reset it
     if (!ours || restored) return;
     acquire();
     goOn();

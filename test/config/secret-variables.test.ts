@@ -3,7 +3,7 @@
 // version, a user name) stays readable and usable, as `pwd`, `$HOME` and home paths must.
 import { expect, test } from "bun:test";
 import { resolveConfig } from "../../src/config/resolve.ts";
-import { knownSecrets, redact, toolEnvironment } from "../../src/config/secrets.ts";
+import { knownSecrets, redact, secretVariables, toolEnvironment } from "../../src/config/secrets.ts";
 
 const VALUE = "value-of-the-var-1234";
 const settingsWith = (data: Record<string, unknown>, env: Record<string, string>) => resolveConfig([{ source: "/c.toml", data }], env, {}).settings;
@@ -27,6 +27,9 @@ const SECRET: [string, Record<string, unknown>][] = [
   ["--token=", mcp({ args: ["--token=${V}"] })],
   ["an Authorization header as an argument", mcp({ args: ["--header", "Authorization: Bearer ${V}"] })],
   ["a header flag's value", mcp({ args: ["--header=X-Api-Key: ${V}"] })],
+  ["a Cookie's session id", provider({ headers: { Cookie: "sid=${V}" } })],
+  ["one part of a Bearer token", provider({ headers: { Authorization: "Bearer ${W}.${V}" } })],
+  ["a credential-named env value's part", mcp({ env: { API_TOKEN: "tok-${V}" } })],
 ];
 const NOT_SECRET: [string, Record<string, unknown>, string][] = [
   ["a base_url's host", provider({ base_url: "${V}/v1" }), "http://127.0.0.1:43210"],
@@ -45,6 +48,9 @@ const NOT_SECRET: [string, Record<string, unknown>, string][] = [
   ["an env value named MAX_TOKENS", mcp({ env: { MAX_TOKENS: "${V}" } }), "409600000"],
   ["an env value named AUTHOR", mcp({ env: { AUTHOR: "${V}" } }), "ana-lovelace"],
   ["a PATH extended", mcp({ env: { PATH: "${V}:/opt/bin" } }), "/usr/local/bin"],
+  ["a path starting a credential-named header", provider({ headers: { "X-Api-Key": "${V}/key" } }), "/home/ana"],
+  ["part of a home path in a credential-named env value", mcp({ env: { GOOGLE_APPLICATION_CREDENTIALS: "~/${V}.json" } }), "ana-keys-2026"],
+  ["a URL's path in a credential-named header", provider({ headers: { Authorization: "https://auth.example/${V}" } }), "v2beta-2026"],
 ];
 
 test.each(SECRET)("secret: %s", (_, data) => {
@@ -76,4 +82,9 @@ test("a variable named as a credential is a secret wherever it is written; one h
   expect(known).toContain(VALUE);
   expect(known).not.toContain(env.GOOGLE_APPLICATION_CREDENTIALS);
   expect(toolEnvironment(env, settings, [])).toEqual({ GOOGLE_APPLICATION_CREDENTIALS: env.GOOGLE_APPLICATION_CREDENTIALS, PATH: "/bin" });
+});
+
+test("every ${VAR} in a credential header is a secret, the cookie's and each part of a Bearer token's, so none stays in the commands' environment", () => {
+  const headers = { Cookie: "sid=${SID}", "X-Api-Key": "${K}", Authorization: "Bearer ${ORG}.${JWT}", "X-Key-File": "${HOME}/.key" };
+  expect(secretVariables({ provider: { p: { headers } } }).sort()).toEqual(["JWT", "K", "ORG", "SID"]);
 });

@@ -75,3 +75,9 @@ test("a tool renamed for one of hey's own is said to be offered only when it is:
     { server: "fs", name: "fs_read_file", why: "permission", origin: { server: "fs", name: "read_file", qualified: "fs_read_file" } },
   ]);
 });
+
+test("a wildcard matches a tool by its own name or by the model's, whatever other tools match it by their own: `get_*` selects get_item and get.user", () => {
+  const tools = [tool("get_item"), tool("get.user"), tool("list.users")];
+  expect(selectTools(tools, { tools: ["get_*"] }).map((t) => t.name)).toEqual(["get_item", "get.user"]);
+  expect(selectTools(tools, { excludeTools: ["get_*"] }).map((t) => t.name)).toEqual(["list.users"]);
+});

@@ -3,7 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { explicitBareRepositories } from "../../src/permission/git-env.ts";
+import { explicitBareRepositories, gitConfigWith } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { testNeeding } from "../helpers/tools.ts";
 
@@ -22,6 +22,31 @@ test("the setting comes after the user's own GIT_CONFIG entries, which stay", ()
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
   expect(explicitBareRepositories(mine)).toEqual({ ...mine, GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_1: "safe.bareRepository", GIT_CONFIG_VALUE_1: "explicit" });
   expect(explicitBareRepositories({ GIT_CONFIG_COUNT: "x" }).GIT_CONFIG_KEY_0).toBe("safe.bareRepository");
+});
+
+test("hey's command-scope git config goes below the user's entries (the bash tool's editors: theirs win) or above them (safe.bareRepository), read the same way: a count that is no whole number is none", () => {
+  const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.editor", GIT_CONFIG_VALUE_0: "true" };
+  expect(gitConfigWith(mine, [["core.editor", "hey"]], true)).toEqual({
+    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_KEY_0: "core.editor",
+    GIT_CONFIG_VALUE_0: "hey",
+    GIT_CONFIG_KEY_1: "core.editor",
+    GIT_CONFIG_VALUE_1: "true",
+  });
+  expect(gitConfigWith(mine, [["safe.bareRepository", "explicit"]], false)).toEqual({
+    ...mine,
+    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_KEY_1: "safe.bareRepository",
+    GIT_CONFIG_VALUE_1: "explicit",
+  });
+  for (const count of ["1x", "-1", ""]) {
+    expect(gitConfigWith({ GIT_CONFIG_COUNT: count }, [["a.b", "c"]], true)).toEqual({
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "a.b",
+      GIT_CONFIG_VALUE_0: "c",
+    });
+    expect(explicitBareRepositories({ GIT_CONFIG_COUNT: count }).GIT_CONFIG_COUNT).toBe("1");
+  }
 });
 
 testNeeding(["git"])("git given that environment runs no diff.external of a bare repository made of plain files", () => {

@@ -87,23 +87,85 @@ test("vi's forms that still wait for keys are not started either: commands given
     expect(needsTerminal(batch, shell)).toBeUndefined();
 });
 
-test("a vim the refusal cannot see (started by a script) is stopped as soon as it says it has no terminal, not at the timeout; it leaves no swap file", async () => {
-  writeFileSync(join(dir, "g.txt"), "l1\nl2\n");
-  writeFileSync(join(dir, "edit.sh"), "#!/bin/sh\nvim -c 'normal dd' \"$@\"\n", { mode: 0o755 });
-  const r = await createBashTool({ shell, timeoutMs: 60_000, filter: "builtin", raw: false, outputDir: join(dir, ".out") }).run(
-    { command: "./edit.sh g.txt" },
+const STOPPED =
+  "[stopped: it started vim, which has no terminal here and was waiting for keys (it would have until the timeout); the process group was killed]\n[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]";
+const longRun = (command: string) =>
+  createBashTool({ shell, timeoutMs: 60_000, filter: "builtin", raw: false, outputDir: join(dir, ".out") }).run(
+    { command },
     { signal: new AbortController().signal, cwd: dir },
   );
-  expect(r.isError).toBe(true);
-  expect(r.output).toContain("Vim: Warning:");
-  expect(r.output).toEndWith(
-    "[stopped at once: it started vim, which has no terminal here and would wait for keys until the timeout; the process group was killed]\n[change files with edit or write_file, or script vim (vim -es, or commands that end with a quit: vim -c 'normal dd' -c wq f); read a change with git diff]",
-  );
-  expect(r.output).not.toContain("timed out");
+
+test("a vim the refusal cannot see (started by a script) that waits for keys is stopped, not at the timeout: at once when given nothing to do, after vim's pause when given commands that do not quit, told then of the swap file vim keeps", async () => {
+  writeFileSync(join(dir, "g.txt"), "l1\nl2\n");
+  writeFileSync(join(dir, "edit.sh"), "#!/bin/sh\nvim -c 'normal dd' \"$@\"\n", { mode: 0o755 });
+  writeFileSync(join(dir, "open.sh"), '#!/bin/sh\nvim "$@"\necho never\n', { mode: 0o755 });
+  const blind = await longRun("./open.sh g.txt");
+  expect(blind.output).toEndWith(STOPPED);
   expect(existsSync(join(dir, ".g.txt.swp"))).toBe(false);
+  for (const [script, after] of [
+    ["./open.sh g.txt", STOPPED],
+    [
+      "./edit.sh g.txt",
+      `${STOPPED}\n[vim had opened its files: it leaves a swap file beside each (.NAME.swp), and the next vim of that file stops to ask about it; check the file (git diff), then rm the swap file]`,
+    ],
+  ] as const) {
+    const r = await longRun(script);
+    expect(r.isError).toBe(true);
+    expect(r.output).toContain("Vim: Warning:");
+    expect(r.output).toEndWith(after);
+    expect(r.output).not.toContain("timed out");
+    expect(r.output).not.toContain("never");
+  }
+  // stopped during its pause, vim had opened nothing; given commands, it had (vim keeps the swap file of a changed buffer), as the note says
+  expect(existsSync(join(dir, ".g.txt.swp"))).toBe(true);
+  rmSync(join(dir, ".g.txt.swp"));
   const batch = await run("vim -c 'normal dd' -c wq g.txt && cat g.txt"); // it warns too, and is left to finish
   expect(batch.output).toContain("l2\n");
   expect(batch.output).toEndWith("[exit code 0]");
+});
+
+test("Ex mode fed its commands on stdin (a pipe, `<`, `<<`) runs and edits: `ex`, `vim -e`, `vim -E`; with nothing on stdin it is still not started", async () => {
+  writeFileSync(join(dir, "ex.txt"), "hello\n");
+  writeFileSync(join(dir, "ex.cmds"), "%s/D/F/\nwq\n");
+  for (const [command, after] of [
+    ["printf '%%s/hello/A/\\nwq\\n' | vim -e ex.txt", "A"],
+    ["printf '%%s/A/B/\\nwq\\n' | ex ex.txt", "B"],
+    ["ex ex.txt <<EOF\n%s/B/C/\nwq\nEOF", "C"],
+    ["vim -E ex.txt <<'EOF'\n%s/C/D/|wq\nEOF", "D"],
+    ["ex -u NONE ex.txt < ex.cmds", "F"],
+  ] as const) {
+    const r = await run(`${command}\ncat ex.txt`);
+    expect(r.output).not.toContain("not run");
+    expect(r.output).toContain(`${after}\n`);
+    expect(await Bun.file(join(dir, "ex.txt")).text()).toBe(`${after}\n`);
+  }
+  for (const waits of ["ex ex.txt", "vim -E ex.txt", "vim -e ex.txt > out.txt"])
+    expect(needsTerminal(waits, shell)).toStartWith(`not run: ${waits.split(" ")[0]} is a full-screen editor`);
+});
+
+test("a script's batch vim (commands that end with a quit) prints the warning, pauses, edits the file and the script goes on", async () => {
+  writeFileSync(join(dir, "hello.txt"), "hello\n");
+  writeFileSync(join(dir, "fix.sh"), '#!/bin/sh\nvim -c "%s/hello/HI/" -c wq hello.txt; echo script-done\n', { mode: 0o755 });
+  const r = await longRun("./fix.sh | grep -a script-done; cat hello.txt");
+  expect(r.output).toContain("Vim: Warning:");
+  expect(r.output).toStartWith("script-done\nHI\n[stderr]\nVim: Warning:");
+  expect(r.output).toEndWith("[exit code 0]");
+  expect(r.output).not.toContain("stopped");
+  expect(await Bun.file(join(dir, "hello.txt")).text()).toBe("HI\n");
+});
+
+test("output that only quotes vim's warning (grep or git log in vim's or hey's sources, a CI log on stderr) runs to its end", async () => {
+  writeFileSync(join(dir, "warn.txt"), "Vim: Warning: Input is not from a terminal\n  Vim: Warning: Output is not to a terminal\n");
+  for (const command of [
+    "grep -n 'Vim: Warning' warn.txt; sleep 1; echo AFTER",
+    "cat warn.txt >&2; sleep 1; echo AFTER",
+    "echo x; cat warn.txt; sleep 1; echo AFTER",
+  ]) {
+    const r = await longRun(command);
+    expect(r.output).toContain("AFTER\n");
+    expect(r.output).toEndWith("[exit code 0]");
+    expect(r.output).not.toContain("stopped");
+  }
 });
 
 test("a call that ends with a `cd` or an `export` is told the next call will not see it; one that uses them is not", async () => {

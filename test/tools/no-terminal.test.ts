@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
+import { terminalNotes, unansweredNotes } from "../../src/tools/no-terminal.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { testNeeding } from "../helpers/tools.ts";
 import { found } from "../helpers/wait.ts";
@@ -63,14 +64,37 @@ test("the commands get no GPG_TTY (the user's terminal, where gpg's pinentry wou
       expect(r.isError).toBe(true);
       expect(r.output).not.toContain("timed out");
       expect(r.output).toContain("error: gpg failed to sign the data");
-      expect(r.output).toContain(
-        "[gpg could not ask for the key's passphrase: bash commands have no terminal. Ask the user to run the command themselves with !COMMAND",
-      );
+      // git keeps gpg's reason to itself (2.39): the note says both what to check and how to hand it over
+      expect(r.output).toMatch(/[Aa]sk the user to run the command themselves with !COMMAND/);
       expect(r.output).toContain("git -c commit.gpgsign=false commit");
     } finally {
       terminal.kill("SIGKILL");
       Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env: base }); // and its pinentry
     }
+  },
+);
+
+testNeeding(["gpg", "gpgconf"])(
+  "a signature that failed for want of a passphrase prompt is told so; one that failed for a missing key is not blamed on the passphrase, and is told how to see the keys",
+  async () => {
+    const gnupg = join(dir, "gpg-reasons");
+    mkdirSync(gnupg, { recursive: true, mode: 0o700 });
+    const env = { ...process.env, HOME: dir, GNUPGHOME: gnupg, GIT_CONFIG_NOSYSTEM: "1" };
+    const key = ["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "pw", "--quick-gen-key", "P <p@p>", "ed25519", "sign", "never"];
+    expect(Bun.spawnSync(key, { env, stdout: "ignore", stderr: "ignore" }).exitCode).toBe(0);
+    try {
+      const passphrase = await run("echo hi > m.txt && gpg -u p@p -o m.sig --sign m.txt", { env }, 8_000);
+      expect(passphrase.output).toContain("Inappropriate ioctl for device");
+      expect(passphrase.output).toContain("[gpg could not ask for the key's passphrase: bash commands have no terminal.");
+      const git = "git -c user.name=T -c user.email=t@t -c user.signingkey=DEADBEEF -c commit.gpgsign=true";
+      const missing = await run(`git init -q nokey && cd nokey && ${git} commit -q --allow-empty -m x`, { env }, 8_000);
+      expect(missing.output).toContain("error: gpg failed to sign the data");
+      expect(missing.output).not.toContain("gpg could not ask for the key's passphrase");
+      expect(missing.output).toContain("[signing failed, for a reason gpg did not say here: `gpg --list-secret-keys` shows whether the signing key is here;");
+    } finally {
+      Bun.spawnSync(["gpgconf", "--kill", "gpg-agent"], { env });
+    }
+    expect(terminalNotes("stty: 'standard input': Inappropriate ioctl for device\n")).toEqual([]);
   },
 );
 
@@ -197,4 +221,67 @@ test("sudo that needed a password it could not ask for is told to hand the comma
   expect(r.output).toEndWith(
     "[exit code 1]\n[sudo asks for a password, and bash commands have no terminal: ask the user to run the command themselves with !COMMAND, or do it without sudo]",
   );
+});
+
+test("the 'nothing answered' note comes for prompts offering choices (git add -p, apt, ssh-keygen, npm init), not for output whose last line merely ends in brackets and a colon (grep hits of Python defs, TypeScript types, log lines)", () => {
+  const prompts = [
+    "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? ",
+    "(1/2) Stage this hunk [y,n,q,a,d,j,J,g,/,e,?]? \n",
+    "Do you want to continue? [Y/n] Abort.\n",
+    "Overwrite config (y/n) ",
+    "Proceed (yes/no)? \n",
+    "Enter passphrase (empty for no passphrase): ",
+    "package name: (hey) ",
+    "Is this OK? (yes) ",
+    "Delete branch [y/N]: ",
+  ];
+  const outputs = [
+    "4:    def get(self, key):\n",
+    "src/cache.py:12:    def put(self, key, value):\n",
+    "def f(x, y):\n",
+    "    if (a || b):\n",
+    "  handler(req: Request, res: Response):\n",
+    "export type Pair = (a, b):\n",
+    "2026-12-06 INFO retrying (1/3):\n",
+    "tests: 3 passed [y/n]\n",
+    "Did you mean foo?\n",
+  ];
+  const noted = (end: string) => [end, unansweredNotes([end]).length > 0];
+  expect([...prompts, ...outputs].map(noted)).toEqual([...prompts.map((p) => [p, true]), ...outputs.map((o) => [o, false])]);
+});
+
+test("grep whose last hit is a Python def ending in `(self, key):` gets its hits and no note", async () => {
+  await Bun.write(join(dir, "a.py"), "class C:\n    def __init__(self):\n        pass\n    def get(self, key):\n        return key\n");
+  const r = await run("grep -n 'def ' a.py");
+  expect(r.output).toBe("2:    def __init__(self):\n4:    def get(self, key):\n[exit code 0]");
+});
+
+test("on a git older than 2.31 (it reads no GIT_CONFIG_COUNT) the user's ~/.gitconfig editor is still never started: hey's editor is GIT_EDITOR, and the command's own `-c core.editor` still wins", async () => {
+  const bin = join(dir, "old-git-bin");
+  mkdirSync(bin);
+  // git 2.30 as far as hey can tell: it says so, and ignores GIT_CONFIG_COUNT
+  await Bun.write(
+    join(bin, "git"),
+    `#!/bin/sh\nif [ "$1" = --version ]; then echo "git version 2.30.2"; exit 0; fi\nunset GIT_CONFIG_COUNT\nexec ${Bun.which("git")} "$@"\n`,
+  );
+  Bun.spawnSync(["chmod", "+x", join(bin, "git")]);
+  const home = join(dir, "old-git-home");
+  mkdirSync(home);
+  const opened = join(dir, "user-editor-opened");
+  await Bun.write(join(home, ".gitconfig"), `[core]\n\teditor = touch ${opened} && false\n`);
+  const who = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  const env = { ...process.env, ...who, HOME: home, GIT_CONFIG_NOSYSTEM: "1", PATH: `${bin}:${process.env.PATH}` };
+  const plain = await run("git init -q old && cd old && git commit --allow-empty", { env });
+  expect(plain.output).toContain("hey: no editor: bash commands have no terminal; give the text in the command: git commit -m MSG");
+  expect(await Bun.file(opened).exists()).toBe(false);
+  const own = await run("cd old && git -c core.editor='sed -i 1s/^/own-message/' commit -q --allow-empty && git log --format=%s", { env });
+  expect(own.output).toBe("own-message\n[exit code 0]");
+  const todo = await run(
+    "cd old && git commit -qm two --allow-empty && git commit -qm three --allow-empty && git -c sequence.editor=\"sed -i '2s/^pick/fixup/'\" rebase -q -i HEAD~2 && git log --format=%s",
+    { env },
+  );
+  expect(todo.output).toBe("two\nown-message\n[exit code 0]");
+  const noTodo = await run("cd old && git rebase -i HEAD~1", { env });
+  expect(noTodo.output).toContain('give the text in the command: GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list');
+  expect(await Bun.file(opened).exists()).toBe(false);
 });

@@ -1,7 +1,8 @@
 // tools/process-tree.ts: a process and everything below it, found and killed (what stops a `!`
 // command, which cannot have a process group of its own), and the process list it reads.
 import { afterEach, expect, test } from "bun:test";
-import { killTree, listProcesses, parsePs, treeOf } from "../../src/tools/process-tree.ts";
+import { readFile } from "node:fs/promises";
+import { CALL_MARK, killTree, listProcesses, markedProcesses, parsePs, treeOf } from "../../src/tools/process-tree.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { until } from "../helpers/wait.ts";
 
@@ -45,3 +46,24 @@ test.skipIf(process.platform === "win32" || !Bun.which("ps"))("parsePs reads ps(
   expect(self!.start).toMatch(/\d\d:\d\d:\d\d/);
   if (process.platform === "linux") expect(listProcesses().find((p) => p.pid === process.pid)).toMatchObject({ ppid: process.ppid, pgid: self!.pgid });
 });
+
+test.if(process.platform === "linux")(
+  "the processes a call marked are found without holding up hey: a process whose /proc entry never answers (D state, a hung NFS mount) is left out at the deadline, the others found, timers run meanwhile",
+  async () => {
+    const m = marker();
+    leftovers.push(m);
+    const call = crypto.randomUUID();
+    const env = { ...process.env, [CALL_MARK]: call };
+    const [hung, answers] = [Bun.spawn(["sleep", m], { env }), Bun.spawn(["sleep", m], { env })];
+    await until(() => withMarker(m).length === 2, "both sleeps");
+    let ticked = false;
+    setTimeout(() => (ticked = true), 0);
+    const never = new Promise<Uint8Array>(() => {});
+    const read = (path: string) => (path === `/proc/${hung.pid}/environ` ? never : readFile(path));
+    const found = await markedProcesses(call, "0", listProcesses(), 200, read);
+    expect(found.map((p) => p.pid)).toEqual([answers.pid]);
+    expect(ticked).toBe(true);
+    hung.kill("SIGKILL");
+    answers.kill("SIGKILL");
+  },
+);
