@@ -228,10 +228,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
       const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
       if (moved) [liveDrawn, back] = [{ widths: [], columns: 0 }, ""]; // the shell's lines stand where they were drawn
       if (moved) clearInterval(spinner);
+      else stopSpinner();
       // after a SIGSTOP the status's timer may have drawn a frame on the shell's fresh line before this
       // (timers run before the SIGCONT is handled): that line is cleared, the stream goes on below it
       if (moved && was) info.write(CLEAR_LINE);
-      else stopSpinner();
       [spinner, spinLabel] = [undefined, ""];
       const line = end.shown();
       if (line !== "") info.write("\r\n");
