@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { boundedHead, boundedList, boundedLstat, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
+import { boundedHead, boundedList, boundedLstat, DEADLINE_MS, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -41,7 +41,7 @@ test("a read that does not answer in time makes the check 'cannot verify', namin
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
   // a mount that hangs: no read of a package.json or a .git, nor an lstat of notes.txt, ever answers
   const hangs = `/package\\.json$|\\.git/.test(req.path) || (req.op === "lstat" && /notes/.test(req.path))`;
-  setWorkerSource(workerSource(`(req) => { if (${hangs}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`));
+  setWorkerSource(workerSource(`(req) => { if (${hangs}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), DEADLINE_MS);
   try {
     expect(check("bash: npm publish *", "npm test")).toBe(
       "blocked by permission rules: cannot verify `npm test`: its package.json did not answer in 2 s (a hung network mount?), so its scripts are unknown",
@@ -65,7 +65,7 @@ test("a workspace's packages are listed within the deadline too: a directory tha
   const install = () =>
     permissionCheck({ allow: [], deny: ["bash: npm publish *"], narrow: [] }, "sh", { ...place, cwd: ws })("bash", { command: "npm install" });
   expect(install()).toContain("/ws/packages/ui/package.json's script `prepare` (`npm publish`)");
-  setWorkerSource(workerSource(`(req) => { if (req.op === "list") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`));
+  setWorkerSource(workerSource(`(req) => { if (req.op === "list") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), DEADLINE_MS);
   try {
     expect(install()).toBe(
       `blocked by permission rules: cannot verify \`npm install\`: its workspace ${join(ws, "packages")} did not answer in 2 s (a hung network mount?), so its packages' scripts are unknown`,
@@ -88,7 +88,7 @@ test("a package.json that is a FIFO at a path near PATH_MAX is still 'cannot ver
 });
 
 test("a worker that cannot start (its code does not load on this platform) costs one wait, then the checks read the disk themselves", () => {
-  setWorkerSource("throw new Error('no workers here');");
+  setWorkerSource("throw new Error('no workers here');", DEADLINE_MS);
   try {
     expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
     expect(check("bash: rm *", ": > notes.txt")).toEndWith("it empties `notes.txt`"); // seen to hold something
