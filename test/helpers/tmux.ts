@@ -2,7 +2,8 @@
 // clean HOME, keys typed with send-keys, pastes through tmux's buffer (bracketed when hey asks for
 // it), and the screen read back with capture-pane. Waits poll the screen with generous timeouts:
 // a loaded 2-core machine must not make a test flaky, and no sleep is ever an assertion.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dlopen, FFIType } from "bun:ffi";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "./e2e.ts";
 import { until } from "./wait.ts";
@@ -32,6 +33,12 @@ export interface Term {
   resize(cols: number, rows: number): Promise<void>;
   /** where the terminal's cursor is: column and row of the visible screen, from 0 */
   cursor(): Promise<{ col: number; row: number }>;
+  /**
+   * Resolves once the program in the pane has read every key typed so far: its terminal holds no
+   * unread input. Keys typed during a turn show nothing, so a test that lets the turn end next
+   * waits on this, else the turn may end before they are read (Linux: FIONREAD on the pane's tty).
+   */
+  keysRead(): Promise<void>;
   /** hey's process id (the child of the pane's shell) */
   heyPid(): Promise<number>;
   /** with `record`: what the pane's programs wrote so far, escape sequences and all */
@@ -161,6 +168,10 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
       const [col, row] = (await tmux("display-message", "-p", ...target, "#{cursor_x},#{cursor_y}")).trim().split(",").map(Number);
       return { col: col!, row: row! };
     },
+    async keysRead() {
+      const tty = (await tmux("display-message", "-p", ...target, "#{pane_tty}")).trim(); // also a round trip: tmux has written the keys sent before it
+      await until(() => unreadInput(tty) === 0, "hey to read the keys typed");
+    },
     async heyPid() {
       const shell = Number((await tmux("display-message", "-p", ...target, "#{pane_pid}")).trim());
       const deadline = Date.now() + SCREEN_TIMEOUT_MS;
@@ -189,6 +200,24 @@ export async function startTerm(opts: TermOptions = {}): Promise<Term> {
     await term.keys("Enter");
   }
   return term;
+}
+
+/** Linux's ioctl asking how many bytes a terminal holds unread. */
+const FIONREAD = 0x541b;
+let ioctl: ((fd: number, request: number, out: Int32Array) => number) | undefined;
+
+/** How many bytes typed into the terminal `tty` its program has not read yet. */
+function unreadInput(tty: string): number {
+  ioctl ??= dlopen(`libc.so.6`, { ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 } }).symbols.ioctl as unknown as typeof ioctl;
+  // not made the test's controlling terminal, and never waiting on the line
+  const fd = openSync(tty, constants.O_RDONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+  try {
+    const count = new Int32Array(1);
+    if (ioctl!(fd, FIONREAD, count) !== 0) throw new Error(`ioctl(FIONREAD) on ${tty} failed`);
+    return count[0]!;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A unix socket's path holds at most 107 bytes; a longer one fails with "File name too long". */
