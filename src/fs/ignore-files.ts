@@ -47,22 +47,31 @@ export async function ignoreLevel(dir: string, has: (name: string) => boolean | 
   return level;
 }
 
-/** `info/exclude` of the repository whose `.git` is in `dir`, as ripgrep reads it: a submodule's (no commondir) is not read. */
+/** `info/exclude` of the repository whose `.git` is in `dir`, as ripgrep reads it: a submodule's (a `.git` file naming no commondir) is not read. */
 async function excludeOf(dir: string): Promise<IgnoreRules | undefined> {
-  const file = repoExcludeFile(dir, "ripgrep");
-  return file ? rulesOf(file) : undefined;
+  const dirs = gitDirsOf(dir);
+  return dirs && dirs.kind !== "file" ? rulesOf(join(dirs.commonDir, "info", "exclude")) : undefined;
+}
+
+/** The exclude files git reads for one repository, beside its .gitignore files (gitExcludeFiles). */
+export interface GitExcludeFiles {
+  /** `info/exclude` in its common git directory */
+  repo: string;
+  /** the user's global excludes file (it may not exist) */
+  global: string;
 }
 
 /**
- * Where the repository whose `.git` is in `dir` keeps its own exclude file, as git finds it:
- * `info/exclude` in the common git directory (fs/worktree.ts gitDirsOf) — a linked worktree's main
- * `.git`, a submodule's `.git/modules/NAME`. `as` "ripgrep" leaves out a submodule's, which
- * ripgrep does not read. Undefined when `dir` holds no `.git`. Never throws.
+ * The exclude files git reads for the repository whose `.git` is in `dir`, as git finds them: its
+ * own `info/exclude` in the common git directory (fs/worktree.ts gitDirsOf: a linked worktree's
+ * main `.git`, a submodule's `.git/modules/NAME`), and the global excludes file — named by
+ * `core.excludesFile` in the repository's config, which git reads after the global ones, else as
+ * globalExcludesFile finds it. Undefined when `dir` holds no `.git`. Never throws.
  */
-export function repoExcludeFile(dir: string, as: "git" | "ripgrep" = "git"): string | undefined {
+export function gitExcludeFiles(dir: string, env: Record<string, string | undefined>, home: string): GitExcludeFiles | undefined {
   const dirs = gitDirsOf(dir);
-  if (!dirs || (as === "ripgrep" && dirs.kind === "file")) return undefined;
-  return join(dirs.commonDir, "info", "exclude");
+  if (!dirs) return undefined;
+  return { repo: join(dirs.commonDir, "info", "exclude"), global: globalExcludesFile(env, home, dir, [join(dirs.commonDir, "config")]) };
 }
 
 /**
@@ -82,13 +91,13 @@ export async function globalExcludes(env: Record<string, string | undefined>, ho
 /**
  * Where git's global excludes file is, as git and ripgrep find it: `core.excludesFile` from
  * `~/.gitconfig`, else from `$XDG_CONFIG_HOME/git/config` (`~/.config` when unset), else
- * `$XDG_CONFIG_HOME/git/ignore`; a relative name is relative to `cwd`. `home` where HOME is unset.
- * The file may not exist. Never throws.
+ * `$XDG_CONFIG_HOME/git/ignore`; a relative name is relative to `cwd`. `home` where HOME is unset;
+ * `first`, config files that outrank those (a repository's). The file may not exist. Never throws.
  */
-export function globalExcludesFile(env: Record<string, string | undefined>, home: string, cwd: string): string {
+export function globalExcludesFile(env: Record<string, string | undefined>, home: string, cwd: string, first: string[] = []): string {
   const userHome = env.HOME || home;
   const config = env.XDG_CONFIG_HOME || join(userHome, ".config");
-  for (const gitconfig of [join(userHome, ".gitconfig"), join(config, "git", "config")]) {
+  for (const gitconfig of [...first, join(userHome, ".gitconfig"), join(config, "git", "config")]) {
     const named = excludesFileOf(smallText(gitconfig) ?? "");
     if (named) return named.startsWith("~/") ? join(userHome, named.slice(2)) : isAbsolute(named) ? named : resolve(cwd, named);
   }

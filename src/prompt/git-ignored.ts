@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel, type IgnoreRules } from "../fs/gitignore.ts";
-import { globalExcludesFile, repoExcludeFile } from "../fs/ignore-files.ts";
+import { gitExcludeFiles } from "../fs/ignore-files.ts";
 import { readHead } from "../fs/read-head.ts";
 
 /** A .gitignore is read up to here: an endless one (a link to a device) cannot stall start-up. */
@@ -25,7 +25,7 @@ export function ignoredByGit(real: string, root: string, isDir = false, env: Rec
   const names = relative(root, real).split(sep);
   const levels: IgnoreLevel[] = []; // nearest first, `/`-separated paths relative to root
   let top = ""; // the innermost repository's directory so far: the global file's rules are relative to it, as info/exclude's are
-  let globalRules: IgnoreRules | undefined | null = null; // read at the first repository
+  let globalRules: IgnoreRules | undefined; // the innermost repository's
   const global: IgnoreRules = (path, isDirectory) => globalRules?.(top === "" ? path : path.slice(top.length + 1), isDirectory);
   for (let i = 0; i < names.length; i++) {
     const dir = names.slice(0, i).join("/");
@@ -34,13 +34,11 @@ export function ignoredByGit(real: string, root: string, isDir = false, env: Rec
     const level: IgnoreLevel = { dir, hasGit };
     const rules = rulesOf(join(abs, ".gitignore"));
     if (rules) level.rules = rules;
-    const excludeFile = hasGit ? repoExcludeFile(abs) : undefined;
-    const exclude = excludeFile === undefined ? undefined : rulesOf(excludeFile);
+    const excludes = hasGit ? gitExcludeFiles(abs, env, homedir()) : undefined;
+    const exclude = excludes && rulesOf(excludes.repo);
     if (exclude) level.exclude = exclude;
-    if (hasGit) {
-      top = dir;
-      globalRules ??= rulesOf(globalExcludesFile(env, env.HOME || homedir(), abs));
-    }
+    if (hasGit) top = dir;
+    if (excludes) globalRules = rulesOf(excludes.global); // a nested repository's own config may name another
     levels.unshift(level);
     if (isIgnored(levels, names.slice(0, i + 1).join("/"), isDir || i < names.length - 1, global)) return true;
   }

@@ -115,6 +115,22 @@ describe("the exclude files git reads outside the working tree", () => {
     expect(ignoredByGit(join(plain, "config", "local.json"), plain, false, env)).toBe(false); // outside git nothing is ignored
   });
 
+  test("core.excludesFile in the repository's own config, which a worktree shares, outranks the global one", () => {
+    put(join(env.HOME!, ".config", "git", "ignore"), "global-only.md\n");
+    put(join(env.HOME!, "mine-ignore"), "config/local.json\n");
+    const main = shop();
+    git(main, "config", "core.excludesFile", "~/mine-ignore");
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    for (const dir of [main, wt]) {
+      put(join(dir, "config", "local.json"), '{"db_password":"hunter2"}');
+      put(join(dir, "global-only.md"), "text");
+      expect([gitIgnores(dir, "config/local.json"), gitIgnores(dir, "global-only.md")]).toEqual([true, false]);
+      expect(ignoredByGit(join(dir, "config", "local.json"), dir, false, env)).toBe(true);
+      expect(ignoredByGit(join(dir, "global-only.md"), dir, false, env)).toBe(false);
+    }
+  });
+
   test("a deeper directory git ignores only through a worktree's exclude file holds no instructions of the user's", () => {
     const main = shop();
     writeFileSync(join(main, ".git", "info", "exclude"), "scratch/\n");
