@@ -7,7 +7,9 @@
 // record lies in the repository it names (`<common>/worktrees/<id>`) — a `.git` file, and a record
 // beside it, are anyone's to write (an archive could claim any repository); a `.git` that is a link
 // is never a worktree's, as git writes a file — while a second clone is another repository and is
-// asked about again. Never throws.
+// asked about again. Where a `.git` leads — a worktree's or a submodule's git directory, and the
+// common one — is gitDirsOf's, which also finds the exclude files git reads (fs/ignore-files.ts).
+// Never throws.
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead } from "./read-head.ts";
