@@ -3,28 +3,44 @@
 // ignores is this checkout's own state — `.env`, `config/local.json` — which a repository's
 // CLAUDE.md must not put in the prompt. Read as git reads it, without running git (a cloned
 // repository's config can make git run its programs): the .gitignore files from the repository
-// root down, then `.git/info/exclude`, with fs/gitignore.ts's rules; a file below an ignored
+// root down, then the repository's `info/exclude` (in a linked worktree's main `.git`, a
+// submodule's `.git/modules/NAME`), then the user's global excludes file — the files grep reads
+// too, found by fs/ignore-files.ts — with fs/gitignore.ts's rules; a file below an ignored
 // directory is ignored too. Outside any repository nothing is.
-import { join, relative, sep } from "node:path";
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, relative, sep } from "node:path";
 import { compileIgnore, isIgnored, type IgnoreLevel, type IgnoreRules } from "../fs/gitignore.ts";
+import { gitExcludeFiles } from "../fs/ignore-files.ts";
 import { readHead } from "../fs/read-head.ts";
 
 /** A .gitignore is read up to here: an endless one (a link to a device) cannot stall start-up. */
 const IGNORE_FILE_MAX_BYTES = 256 * 1024;
 
-/** Whether git ignores `real` (a real path below `root`, the directory the search starts from; a directory when `isDir`). Never throws. */
-export function ignoredByGit(real: string, root: string, isDir = false): boolean {
+/**
+ * Whether git ignores `real` (a real path below `root`, the directory the search starts from; a
+ * directory when `isDir`). `env` finds the global excludes file (HOME, XDG_CONFIG_HOME). Never throws.
+ */
+export function ignoredByGit(real: string, root: string, isDir = false, env: Record<string, string | undefined> = process.env): boolean {
   const names = relative(root, real).split(sep);
   const levels: IgnoreLevel[] = []; // nearest first, `/`-separated paths relative to root
+  let top = ""; // the innermost repository's directory so far: the global file's rules are relative to it, as info/exclude's are
+  let globalRules: IgnoreRules | undefined; // the innermost repository's
+  const global: IgnoreRules = (path, isDirectory) => globalRules?.(top === "" ? path : path.slice(top.length + 1), isDirectory);
   for (let i = 0; i < names.length; i++) {
     const dir = names.slice(0, i).join("/");
     const abs = join(root, ...names.slice(0, i));
     const hasGit = existsSync(join(abs, ".git"));
-    const exclude = hasGit ? rulesOf(join(abs, ".git", "info", "exclude")) : undefined;
-    if (exclude) levels.unshift({ dir, rules: exclude, hasGit }); // below this directory's .gitignore: that one wins
-    levels.unshift({ dir, rules: rulesOf(join(abs, ".gitignore")), hasGit: hasGit && !exclude });
-    if (isIgnored(levels, names.slice(0, i + 1).join("/"), isDir || i < names.length - 1)) return true;
+    const level: IgnoreLevel = { dir, hasGit };
+    const rules = rulesOf(join(abs, ".gitignore"));
+    if (rules) level.rules = rules;
+    const excludes = hasGit ? gitExcludeFiles(abs, env, homedir()) : undefined;
+    const exclude = excludes && rulesOf(excludes.repo);
+    if (exclude) level.exclude = exclude;
+    if (hasGit) top = dir;
+    if (excludes) globalRules = rulesOf(excludes.global); // a nested repository's own config may name another
+    levels.unshift(level);
+    if (isIgnored(levels, names.slice(0, i + 1).join("/"), isDir || i < names.length - 1, global)) return true;
   }
   return false;
 }

@@ -1,11 +1,13 @@
 // Whether git ignores a file of the project (prompt/git-ignored.ts), as `git check-ignore` would
 // say, against real directories: .gitignore files from the root down, a file below an ignored
-// directory, `!` rules, .git/info/exclude, a nested repository, and no repository at all.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+// directory, `!` rules, .git/info/exclude, a nested repository, and no repository at all; and,
+// with real git as the judge, a linked worktree's, a submodule's and the global excludes file.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ignoredByGit } from "../../src/prompt/git-ignored.ts";
+import { ignoredByGit, notTheProjects } from "../../src/prompt/git-ignored.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { git, repoWith } from "../helpers/git-worktree.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 let repo: string;
@@ -49,4 +51,93 @@ test("a nested repository's files follow its own rules, not the outer one's; wit
   put(join(plain, ".gitignore"), "*.json\n");
   put(join(plain, "data.json"), "{}");
   expect(ignoredByGit(join(plain, "data.json"), plain)).toBe(false);
+});
+
+// Where a user keeps their own files out of git outside any .gitignore: the repository's exclude
+// file seen from a linked worktree or a submodule, and the global excludes file. hey must say what
+// `git check-ignore` says there (with the same HOME and XDG_CONFIG_HOME, never the real ones).
+describe("the exclude files git reads outside the working tree", () => {
+  let root: string;
+  let env: Record<string, string>;
+  beforeEach(() => {
+    root = realpathSync(tmp.path);
+    env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "home", ".config") };
+    mkdirSync(env.HOME!, { recursive: true });
+  });
+  /** What git says of `path` in the checkout `dir`, reading the test's global files only. */
+  const gitIgnores = (dir: string, path: string) =>
+    Bun.spawnSync(["git", "check-ignore", "-q", path], { cwd: dir, env: { PATH: process.env.PATH ?? "", GIT_CONFIG_NOSYSTEM: "1", ...env } }).exitCode === 0;
+  const shop = () => repoWith(join(root, "shop"), { "CLAUDE.md": "See @config/local.json\n", "config/shared.json": "{}\n" });
+
+  test("a linked worktree: the main .git's info/exclude", () => {
+    const main = shop();
+    writeFileSync(join(main, ".git", "info", "exclude"), "config/local.json\n");
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    put(join(wt, "config", "local.json"), '{"db_password":"hunter2"}');
+    expect(gitIgnores(wt, "config/local.json")).toBe(true);
+    expect(ignoredByGit(join(wt, "config", "local.json"), wt, false, env)).toBe(true);
+    expect(ignoredByGit(join(wt, "config", "shared.json"), wt, false, env)).toBe(false);
+  });
+
+  test("a submodule: its .git/modules/NAME/info/exclude, and not the superproject's", () => {
+    const lib = repoWith(join(root, "lib"), { "README.md": "lib\n" });
+    const main = shop();
+    git(main, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "sub");
+    writeFileSync(join(main, ".git", "modules", "sub", "info", "exclude"), "config/local.json\n");
+    writeFileSync(join(main, ".git", "info", "exclude"), "notes.md\n");
+    const sub = join(main, "sub");
+    put(join(sub, "config", "local.json"), '{"db_password":"hunter2"}');
+    put(join(sub, "notes.md"), "mine");
+    expect([gitIgnores(sub, "config/local.json"), gitIgnores(sub, "notes.md")]).toEqual([true, false]);
+    expect(ignoredByGit(join(sub, "config", "local.json"), sub, false, env)).toBe(true);
+    expect(ignoredByGit(join(sub, "notes.md"), sub, false, env)).toBe(false);
+  });
+
+  test.each([
+    ["$XDG_CONFIG_HOME/git/ignore", "", ".config/git/ignore"],
+    ["core.excludesFile in ~/.gitconfig", "[core]\n\texcludesFile = ~/.my-ignore\n", ".my-ignore"],
+  ])("the global excludes file, %s: in the main checkout, a worktree and a directory below them", (_, gitconfig, file) => {
+    if (gitconfig) writeFileSync(join(env.HOME!, ".gitconfig"), gitconfig);
+    put(join(env.HOME!, file), "config/local.json\n/top-only.md\n");
+    const main = shop();
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    for (const dir of [main, wt]) {
+      put(join(dir, "config", "local.json"), '{"db_password":"hunter2"}');
+      put(join(dir, "docs", "top-only.md"), "text");
+      expect([gitIgnores(dir, "config/local.json"), gitIgnores(dir, "docs/top-only.md")]).toEqual([true, false]);
+      expect(ignoredByGit(join(dir, "config", "local.json"), dir, false, env)).toBe(true);
+      expect(ignoredByGit(join(dir, "docs", "top-only.md"), dir, false, env)).toBe(false); // anchored at the repository's top, as git reads it
+    }
+    const plain = join(root, "plain");
+    put(join(plain, "config", "local.json"), "{}");
+    expect(ignoredByGit(join(plain, "config", "local.json"), plain, false, env)).toBe(false); // outside git nothing is ignored
+  });
+
+  test("core.excludesFile in the repository's own config, which a worktree shares, outranks the global one", () => {
+    put(join(env.HOME!, ".config", "git", "ignore"), "global-only.md\n");
+    put(join(env.HOME!, "mine-ignore"), "config/local.json\n");
+    const main = shop();
+    git(main, "config", "core.excludesFile", "~/mine-ignore");
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    for (const dir of [main, wt]) {
+      put(join(dir, "config", "local.json"), '{"db_password":"hunter2"}');
+      put(join(dir, "global-only.md"), "text");
+      expect([gitIgnores(dir, "config/local.json"), gitIgnores(dir, "global-only.md")]).toEqual([true, false]);
+      expect(ignoredByGit(join(dir, "config", "local.json"), dir, false, env)).toBe(true);
+      expect(ignoredByGit(join(dir, "global-only.md"), dir, false, env)).toBe(false);
+    }
+  });
+
+  test("a deeper directory git ignores only through a worktree's exclude file holds no instructions of the user's", () => {
+    const main = shop();
+    writeFileSync(join(main, ".git", "info", "exclude"), "scratch/\n");
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    put(join(wt, "scratch", "AGENTS.md"), "mine");
+    expect(notTheProjects(join(wt, "scratch"), wt)).toBe("in a directory git ignores");
+    expect(notTheProjects(join(wt, "config"), wt)).toBeUndefined();
+  });
 });
