@@ -217,7 +217,7 @@ interface Search {
 }
 
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
-  const found = createCollector(search.cap);
+  const found = createCollector(search.cap, search.context);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
   const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, search.scope);
   for await (const abs of files) {
@@ -276,7 +276,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   const kill = () => proc.kill();
   ctx.signal.addEventListener("abort", kill, { once: true });
 
-  const found = createCollector(search.cap);
+  const found = createCollector(search.cap, search.context);
   const long = new Map<FileHits, { abs: string; lines: number[] }>(); // lines ripgrep left out, read from the file below
   let current: { printed: string; abs: string; hits: FileHits | undefined } | undefined;
   let capLine = Infinity; // line of the cap-th match in the current file: later lines are not needed
