@@ -30,12 +30,14 @@ export function readLines(abs: string, onLine: (text: string, n: number) => void
  * line of 150 MB with no newline costs a chunk, not the line. UTF-16 when the file starts with that
  * byte-order mark (dropped, as a UTF-8 one is), a CR before "\n" dropped, no line after a final "\n".
  * Stops at the first NUL byte of a file that is not UTF-16 and returns "binary" (ripgrep drops such
- * a file); "text" when the file was read. Throws when the file cannot be read.
+ * a file), unless `nul` says a NUL ends a line instead; "text" when the file was read. Throws when the file
+ * cannot be read.
  */
 export async function readLinePieces(
   abs: string,
   onPiece: (text: string, n: number) => void,
   onEnd: (n: number) => boolean | void,
+  nul: "stops" | "ends a line" = "stops",
 ): Promise<"text" | "binary"> {
   const handle = await open(diskPath(abs), "r");
   try {
@@ -59,9 +61,10 @@ export async function readLinePieces(
       if (!decoder) {
         const utf16 = utf16Of(bytes);
         decoder = new TextDecoder(utf16 ?? "utf-8");
-        if (!utf16 && bytes.includes(0)) return "binary";
-      } else if (decoder.encoding === "utf-8" && bytes.includes(0)) return "binary";
-      const text = decoder.decode(bytes, { stream: true });
+        if (!utf16 && nul === "stops" && bytes.includes(0)) return "binary";
+      } else if (decoder.encoding === "utf-8" && nul === "stops" && bytes.includes(0)) return "binary";
+      const decoded = decoder.decode(bytes, { stream: true });
+      const text = nul === "stops" ? decoded : decoded.replaceAll("\0", "\n");
       let start = 0;
       for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
         if (give(text.slice(start, nl), true)) return "text";
@@ -75,6 +78,27 @@ export async function readLinePieces(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * How many lines of the binary file at `abs` `regex` matches, a NUL byte ending a line as a "\n"
+ * does, as in ripgrep's `--binary` search; with `first`, 1 at the first match. Stops, with the
+ * count so far, when `signal` is aborted. Throws when the file cannot be read.
+ */
+export async function binaryMatches(abs: string, regex: RegExp, signal: AbortSignal, first = false): Promise<number> {
+  let parts: string[] = [];
+  let count = 0;
+  await readLinePieces(
+    abs,
+    (text) => void parts.push(text),
+    () => {
+      if (regex.test(parts.length === 1 ? parts[0]! : parts.join(""))) count++;
+      parts = [];
+      return signal.aborted || (first && count > 0);
+    },
+    "ends a line",
+  );
+  return count;
 }
 
 /**

@@ -52,7 +52,7 @@ export function createCollector(cap: number, context = 0): Collector {
         files.map((f) => f.count),
         cap,
       );
-      shares.forEach((share, i) => trim(files[i]!, share, context));
+      for (const [i, share] of shares.entries()) trim(files[i]!, share, context);
       const kept = files.filter((_, i) => shares[i]! > 0);
       files.splice(0, files.length, ...kept);
     },
@@ -136,6 +136,24 @@ export function unreadableNote(found: Collector): string {
   if (all.length === 0) return "";
   const named = all.slice(0, 3).map((u) => `${u.path} (${u.why})`);
   return `[not searched, could not be read: ${named.join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}]`;
+}
+
+/** How many binary files a result names at most. */
+const BINARY_NAMED = 5;
+
+/**
+ * What a search says of the binary files that match (in path order, the first BINARY_NAMED named),
+ * as `git grep` says `Binary file nul.txt matches`: a line under the matches
+ * (`[2 binary files also match: img.png, nul.txt; not shown]`), or with none, words to end
+ * its no-match line (` but in 2 binary files, not shown: img.png, nul.txt`); "" when none match.
+ */
+export function binaryNote(found: Collector): string {
+  const all = found.binary.sort(comparePaths);
+  if (all.length === 0) return "";
+  const named = all.slice(0, BINARY_NAMED).join(", ") + (all.length > BINARY_NAMED ? ` and ${all.length - BINARY_NAMED} more` : "");
+  const files = all.length === 1 ? "1 binary file" : `${all.length} binary files`;
+  if (found.total === 0) return ` but in ${files}, not shown: ${named}`;
+  return `[${files} also ${all.length === 1 ? "matches" : "match"}: ${named}; not shown]`;
 }
 
 /** The line naming the directories a search that found nothing left out (walk.ts leftOutDirs, at most 5), or "". */

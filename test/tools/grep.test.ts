@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
-import { createGrepTool, globOf } from "../../src/tools/grep.ts";
+import { createGrepTool } from "../../src/tools/grep.ts";
+import { globOf } from "../../src/tools/grep-args.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { findRg, NO_RG } from "../helpers/find-rg.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -197,7 +198,9 @@ describe("grep (built-in walker)", () => {
     expect(await grep({ pattern: "zzz_nothing", path: "a" })).toEqual({ output: 'no matches for "zzz_nothing" in a' });
     expect(await grep({ pattern: "(" })).toMatchObject({ isError: true, output: expect.stringContaining('invalid regex "("') });
     expect(await grep({ pattern: "x", path: "nope" })).toEqual({ output: "path not found: nope", isError: true });
-    expect(await grep({ pattern: "needle", path: "bin.dat" })).toEqual({ output: "bin.dat is a binary file", isError: true });
+    expect(await grep({ pattern: "needle", path: "bin.dat" })).toEqual({
+      output: 'binary file bin.dat matches "needle": 1 line (cut at line breaks and NUL bytes), not shown',
+    });
     expect(await grep({})).toMatchObject({ isError: true, output: expect.stringContaining("`pattern`") });
     expect(await grep({ pattern: "x", context: "lots" })).toMatchObject({ isError: true, output: expect.stringContaining("`context`") });
     expect(await grep({ pattern: "x", glob: "{a" })).toMatchObject({ isError: true, output: expect.stringContaining("invalid glob") });
