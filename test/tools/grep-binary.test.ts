@@ -25,6 +25,9 @@ beforeAll(() => {
   mkdirSync(join(root, "many"));
   for (let i = 1; i <= 7; i++) writeFileSync(join(root, `many/${i}.bin`), "\0 MANY\n");
   writeFileSync(join(root, "many/text.txt"), "MANY in text\n");
+  // the word across the end of the first 256 KB read: found however the file is read
+  mkdirSync(join(root, "edge"));
+  writeFileSync(join(root, "edge/edge.bin"), Buffer.concat([Buffer.alloc(256 * 1024 - 2), Buffer.from("TOKEN")]));
   ctx = { cwd: root, signal: new AbortController().signal };
 });
 
@@ -35,12 +38,16 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
 
   test("matches only in binary files: not 'no matches' alone, the files are named", async () => {
     expect(await grep({ pattern: "TOKEN" })).toEqual({
-      output: 'no matches for "TOKEN" in . but in 4 binary files, not shown: blob.bin, img.png, logs/late.log, nul.txt',
+      output: 'no matches for "TOKEN" in . but in 5 binary files, not shown: blob.bin, edge/edge.bin, img.png, logs/late.log, nul.txt',
     });
     expect(await grep({ pattern: "TOKEN", glob: "*.txt" })).toEqual({
       output: 'no matches for "TOKEN" in . (glob *.txt) but in 1 binary file, not shown: nul.txt',
     });
     expect(await grep({ pattern: "nowhere" })).toEqual({ output: 'no matches for "nowhere" in .' });
+    for (const pattern of ["TOKEN", "TOK[E]N$"])
+      expect(await grep({ pattern, path: "edge" })).toEqual({
+        output: `no matches for ${JSON.stringify(pattern)} in edge but in 1 binary file, not shown: edge/edge.bin`,
+      });
   });
 
   test("binary files that match besides text ones get a line of their own, at most five named", async () => {
