@@ -7,6 +7,7 @@
 // and edit, whichever line the odd byte is on. read_file shows such a file with a note, edit and
 // write_file keep its encoding, and every byte an edit does not touch is written back as it was.
 // Pure.
+import { lineEndChange, lineEndCounts, withLineEnds } from "./line-ends.ts";
 import { sequenceAt } from "./output-text.ts";
 
 export type Encoding = "utf-8" | "windows-1252" | "utf-16le" | "utf-16be";
@@ -162,30 +163,35 @@ function utf8Of(text: string): Uint8Array {
 
 /**
  * `content` as bytes in the form of the text file it replaces (`old`), so rewriting a file whole
- * does not turn every line into a change: CRLF line ends when the old file ended every line so and
- * `content` has none of its own, its byte-order mark, its encoding when it was not UTF-8 and
- * `content` fits in it. `kept` names each of those carried over; a binary `old` passes none on.
- * `unfit`: the old encoding and what of `content` it cannot hold, when `content` goes out as UTF-8 instead.
+ * does not turn every line into a change: its line ends (line-ends.ts: CRLF when most of its lines
+ * ended so, and each unchanged line's own) when `content` has none of its own, its byte-order mark,
+ * its encoding when it was not UTF-8 and `content` fits in it. `kept` names each of those carried
+ * over; a binary `old` passes none on. `converted`: how the line ends changed from the old file's
+ * (`line ends: 7 CRLF → LF`), when they did. `unfit`: the old encoding and what of `content` it
+ * cannot hold, when `content` goes out as UTF-8 instead.
  */
 export function likeBefore(
   old: Uint8Array | undefined,
   content: string,
-): { bytes: Uint8Array; kept: string[]; unfit?: { encoding: string; missing: string[] } } {
+): { bytes: Uint8Array; kept: string[]; converted?: string; unfit?: { encoding: string; missing: string[] } } {
   const kept: string[] = [];
   let text = content;
   const before = old && isText(old) ? decodeText(old) : undefined;
-  if (before && /\r\n/.test(before.text) && !/(^|[^\r])\n/.test(before.text) && text.includes("\n") && !text.includes("\r")) {
-    text = text.replaceAll("\n", "\r\n");
-    kept.push("CRLF line ends");
+  if (before) {
+    text = withLineEnds(before.text, content);
+    const { crlf, lf } = lineEndCounts(text);
+    if (text !== content) kept.push(lf === 0 ? "CRLF line ends" : `mixed line ends (${crlf} CRLF, ${lf} LF)`);
   }
+  const converted = before ? lineEndChange(before.text, text) : undefined;
+  const change = converted ? { converted } : {};
   if (before?.text.startsWith("\uFEFF") && !text.startsWith("\uFEFF")) {
     text = `\uFEFF${text}`;
     if (before.encoding === "utf-8") kept.push("byte-order mark");
   }
   const encoded = before && before.encoding !== "utf-8" ? encodeText(text, before.encoding) : undefined;
-  if (before && encoded && !("missing" in encoded)) return { bytes: encoded, kept: [...kept, `${ENCODING_NAME[before.encoding]} encoding`] };
+  if (before && encoded && !("missing" in encoded)) return { bytes: encoded, kept: [...kept, `${ENCODING_NAME[before.encoding]} encoding`], ...change };
   const unfit = before && encoded && "missing" in encoded ? { unfit: { encoding: ENCODING_NAME[before.encoding], missing: encoded.missing } } : {};
-  return { bytes: new TextEncoder().encode(text), kept, ...unfit };
+  return { bytes: new TextEncoder().encode(text), kept, ...change, ...unfit };
 }
 
 /** Whether `bytes` are text the file tools read and write: UTF-16 by its byte-order mark, or no NUL byte in the first 8 KB (git's test). */

@@ -18,7 +18,7 @@ export interface GlobFilter {
 }
 
 /**
- * The filter for `glob` (as globOf in grep.ts gives it) over a search of `root` (a directory, or a
+ * The filter for `glob` (as globOf in grep-args.ts gives it) over a search of `root` (a directory, or a
  * file in `rootDir`) from the project root `cwd`; undefined when the glob is invalid. `isDir` says
  * whether a path is a directory, never throwing.
  */

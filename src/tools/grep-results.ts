@@ -23,19 +23,23 @@ export interface Collector {
   unreadable: { path: string; why: string }[];
   /** every file with a match and its count of matching lines, kept or not */
   counts: { path: string; count: number }[];
+  /** binary files (paths as shown) that match, none of them shown */
+  binary: string[];
 }
 
 /**
- * Keeps the files (sorted by path, component by component) that can still be shown under the
- * cap, and counts every match. Memory stays bounded by the cap, not by the number of matches.
+ * Keeps the files (sorted by path, component by component) that can still be shown under the cap,
+ * each with the lines of the matches it may still show (fairShares), and counts every match.
+ * Memory stays bounded by the cap, not by the number of matches.
  */
-export function createCollector(cap: number): Collector {
+export function createCollector(cap: number, context = 0): Collector {
   const files: FileHits[] = [];
   const collector: Collector = {
     files,
     total: 0,
     unreadable: [],
     counts: [],
+    binary: [],
     add(hits) {
       if (hits.count === 0) return;
       collector.total += hits.count;
@@ -43,12 +47,44 @@ export function createCollector(cap: number): Collector {
       let at = files.findIndex((f) => comparePaths(hits.path, f.path) < 0);
       if (at === -1) at = files.length;
       files.splice(at, 0, hits);
-      let kept = 0;
-      const full = files.findIndex((f) => (kept += Math.min(f.count, cap)) >= cap);
-      if (full !== -1) files.length = full + 1;
+      // a file's share only shrinks as more files come: what it can no longer show is let go
+      const shares = fairShares(
+        files.map((f) => f.count),
+        cap,
+      );
+      for (const [i, share] of shares.entries()) trim(files[i]!, share, context);
+      const kept = files.filter((_, i) => shares[i]! > 0);
+      files.splice(0, files.length, ...kept);
     },
   };
   return collector;
+}
+
+/**
+ * How many of each file's matches (`counts`, in path order) a result of `cap` matches shows: every
+ * file the same number, as many as fit (all of a file's when it has fewer), then one more each for
+ * the first files in path order that have more, up to the cap. So one lockfile with 80,000 matches
+ * cannot push the two matches in source files out of the result.
+ */
+export function fairShares(counts: number[], cap: number): number[] {
+  const used = (level: number) => counts.reduce((sum, c) => sum + Math.min(c, level), 0);
+  let low = 0; // the highest level that fits, found by halving
+  let high = cap;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (used(mid) <= cap) low = mid;
+    else high = mid - 1;
+  }
+  let extra = cap - used(low);
+  return counts.map((c) => (c > low && extra > 0 ? (extra--, low + 1) : Math.min(c, low)));
+}
+
+/** Drops the lines of `file` past its first `share` matches and their context after. */
+function trim(file: FileHits, share: number, context: number): void {
+  const matches = [...file.lines].filter(([, line]) => line.match).map(([n]) => n);
+  if (matches.length <= share || share === 0) return;
+  const last = matches.sort((a, b) => a - b)[share - 1]! + context;
+  for (const n of file.lines.keys()) if (n > last) file.lines.delete(n);
 }
 
 export function comparePaths(a: string, b: string): number {
@@ -102,6 +138,24 @@ export function unreadableNote(found: Collector): string {
   return `[not searched, could not be read: ${named.join(", ")}${all.length > 3 ? `, and ${all.length - 3} more` : ""}]`;
 }
 
+/** How many binary files a result names at most. */
+const BINARY_NAMED = 5;
+
+/**
+ * What a search says of the binary files that match (in path order, the first BINARY_NAMED named),
+ * as `git grep` says `Binary file nul.txt matches`: a line under the matches
+ * (`[2 binary files also match: img.png, nul.txt; not shown]`), or with none, words to end
+ * its no-match line (` but in 2 binary files, not shown: img.png, nul.txt`); "" when none match.
+ */
+export function binaryNote(found: Collector): string {
+  const all = found.binary.sort(comparePaths);
+  if (all.length === 0) return "";
+  const named = all.slice(0, BINARY_NAMED).join(", ") + (all.length > BINARY_NAMED ? ` and ${all.length - BINARY_NAMED} more` : "");
+  const files = all.length === 1 ? "1 binary file" : `${all.length} binary files`;
+  if (found.total === 0) return ` but in ${files}, not shown: ${named}`;
+  return `[${files} also ${all.length === 1 ? "matches" : "match"}: ${named}; not shown]`;
+}
+
 /** The line naming the directories a search that found nothing left out (walk.ts leftOutDirs, at most 5), or "". */
 export function ignoredNote(paths: string[]): string {
   if (paths.length === 0) return "";
@@ -123,19 +177,24 @@ export const GREP_MAX_CHARS = 50_000;
  */
 export function format(found: Collector, cap: number, context: number, maxChars = GREP_MAX_CHARS): string {
   const out: string[] = [];
-  let budget = cap;
   let size = 0;
   let full = false;
   const shownIn = new Map<string, number>();
-  for (const file of found.files) {
-    if (budget <= 0 || full) break;
-    const matches = [...file.lines]
+  const shares = fairShares(
+    found.files.map((f) => f.count),
+    cap,
+  );
+  for (const [i, file] of found.files.entries()) {
+    if (full) break;
+    const all = [...file.lines]
       .filter(([, line]) => line.match)
       .map(([n]) => n)
-      .sort((a, b) => a - b)
-      .slice(0, budget);
+      .sort((a, b) => a - b);
+    const matches = all.slice(0, shares[i]);
+    // the context after the last shown match stops before the next match, which is not shown (grep -m)
+    const next = all[matches.length] ?? Infinity;
     const print = new Set<number>();
-    for (const m of matches) for (let n = m - context; n <= m + context; n++) if (file.lines.has(n)) print.add(n);
+    for (const m of matches) for (let n = m - context; n <= m + context && n < next; n++) if (file.lines.has(n)) print.add(n);
     for (const unit of unitsOf(
       [...print].sort((a, b) => a - b),
       file,
@@ -154,7 +213,6 @@ export function format(found: Collector, cap: number, context: number, maxChars 
       size += chars;
       out.push(...text);
       shownIn.set(file.path, (shownIn.get(file.path) ?? 0) + 1);
-      budget--;
     }
   }
   const shown = [...shownIn.values()].reduce((a, b) => a + b, 0);

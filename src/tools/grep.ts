@@ -25,6 +25,7 @@ import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
 import {
+  binaryNote,
   type Collector,
   createCollector,
   createHits,
@@ -36,16 +37,13 @@ import {
   reasonOf,
   unreadableNote,
 } from "./grep-results.ts";
-import { isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
+import { binaryMatches, isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
+import { GREP_MAX_RESULTS, parseArgs } from "./grep-args.ts";
 import { clip, type Clip, createClip } from "./grep-clip.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { bareClassNote, compilePattern } from "./grep-regex.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { shownName } from "../fs/odd-names.ts";
-
-export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
-const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
-const GREP_MAX_CONTEXT = 10; // context lines either side, at most
 
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
@@ -103,9 +101,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
       if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
       const keep = (abs: string) => !filter || filter.keep(abs);
-      if (info.isFile()) {
-        if (await isBinaryFile(root).catch(() => false)) return toolError(`${where} is a binary file`);
-      }
+      if (info.isFile() && keep(root) && (await isBinaryFile(root).catch(() => false))) return await namedBinary(root, where, pattern, regex, ctx.signal);
 
       const scope = scopeOf(root, ctx.cwd);
       const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home, ctx.cwd) : undefined;
@@ -137,7 +133,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
         ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
         : "";
-      const text = format(found, cap, context) || `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${multiline}`;
+      const binary = binaryNote(found);
+      const none = `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${binary}${multiline}`;
+      const text = found.total > 0 ? `${format(found, cap, context)}${binary ? `\n${binary}` : ""}` : none;
       // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
       const ignored =
         found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await leftOutDirs(root, scope)).map((name) => show(join(root, name)))) : "";
@@ -146,48 +144,22 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   };
 }
 
-interface Query {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  ignoreCase: boolean;
-  context: number;
-  cap: number;
-}
-
-function parseArgs(args: Record<string, unknown>): Query | string {
-  // types checked by the pipeline (kernel/tool-args.ts); ranges here
-  const { pattern, path, glob, ignore_case: ignoreCase = false } = args as { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
-  if (pattern === "") return "grep: `pattern` must be a non-empty string";
-  if (glob === "") return "grep: `glob` must be a non-empty string";
-  const context = count(args.context, "context", 0, 0, GREP_MAX_CONTEXT);
-  if (typeof context === "string") return context;
-  const cap = count(args.max_results, "max_results", GREP_MAX_RESULTS, 1, GREP_MAX_RESULTS_LIMIT);
-  if (typeof cap === "string") return cap;
-  return {
-    pattern,
-    ...(path ? { path } : {}),
-    ...(glob ? { glob: globOf(glob, sep) } : {}),
-    ignoreCase,
-    context,
-    cap,
-  };
-}
-
 /**
- * The glob as it is matched: against `/`-separated paths, a leading `./` dropped. On Windows
- * (`separator` is a backslash) a model writes `src\**\*.ts` as often as the `/` form; there a
- * backslash is a separator, not an escape (no file name can hold the `*` or `?` it would escape).
+ * grep's answer for a binary file named in `path`: whether its lines match and how many, as
+ * ripgrep's `--binary` search cuts them (at each "\n" and NUL byte), never the lines.
  */
-export function globOf(glob: string, separator: string): string {
-  return (separator === "\\" ? glob.replaceAll("\\", "/") : glob).replace(/^\.\//, "");
-}
-
-function count(value: unknown, name: string, fallback: number, min: number, max: number): number | string {
-  if (typeof value !== "number") return fallback;
-  const n = value;
-  if (n < min) return `grep: \`${name}\` must be an integer ≥ ${min}, got ${n}`;
-  return Math.min(n, max);
+async function namedBinary(abs: string, where: string, pattern: string, regex: RegExp, signal: AbortSignal) {
+  let n: number;
+  try {
+    n = await binaryMatches(abs, regex, signal);
+  } catch (e) {
+    return toolError(`cannot read ${where}: ${reasonOf(e)}`);
+  }
+  if (signal.aborted) return toolError("grep interrupted");
+  if (n === 0) return { output: `no matches for ${JSON.stringify(pattern)} in ${where} (a binary file)` };
+  return {
+    output: `binary file ${where} matches ${JSON.stringify(pattern)}: ${n} ${n === 1 ? "line" : "lines"} (cut at line breaks and NUL bytes), not shown`,
+  };
 }
 
 const isDir = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() === true;
@@ -217,7 +189,7 @@ interface Search {
 }
 
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
-  const found = createCollector(search.cap);
+  const found = createCollector(search.cap, search.context);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
   const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, search.scope);
   for await (const abs of files) {
@@ -228,6 +200,8 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     const file = createHits(path, search.regex, search.cap, search.context);
     const read = await readLines(abs, file.line).catch((e: unknown) => void unreadable(abs, e));
     if (read === "text") found.add(file.hits);
+    // as ripgrep's --binary: a file with a NUL is left out, and named when it matches anywhere
+    else if (read === "binary" && (await binaryMatches(abs, search.regex, signal, true).catch(() => 0)) > 0) found.binary.push(path);
   }
   return found;
 }
@@ -244,6 +218,8 @@ const RG_OMITTED = /^\[Omitted long .*\]$/;
 /** The line ripgrep prints when a file it was searching turns out to hold a NUL byte (the file is dropped). */
 const RG_BINARY_SAID = ": WARNING: stopped searching binary file";
 const RG_BINARY = new RegExp(`^.*${RG_BINARY_SAID}`);
+/** What `--binary` prints for a binary file that matches (its lines printed before are dropped). */
+const RG_BINARY_MATCHES = /: binary file matches \(found "\\0" byte around offset \d+\)$/;
 /** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
 const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
 const NEWLINE = new Uint8Array([10]);
@@ -264,6 +240,8 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   if (!scope.gitignore) argv.push("--no-ignore-vcs");
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context));
+  // a binary file found in a directory is searched whole, and named (RG_BINARY_MATCHES) when it matches
+  if (!search.isFile) argv.push("--binary");
   argv.push(...search.rgGlob.rgArgs, "--regexp", search.pattern, "--", ...search.rgGlob.rgPaths);
 
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -276,7 +254,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   const kill = () => proc.kill();
   ctx.signal.addEventListener("abort", kill, { once: true });
 
-  const found = createCollector(search.cap);
+  const found = createCollector(search.cap, search.context);
   const long = new Map<FileHits, { abs: string; lines: number[] }>(); // lines ripgrep left out, read from the file below
   let current: { printed: string; abs: string; hits: FileHits | undefined } | undefined;
   let capLine = Infinity; // line of the cap-th match in the current file: later lines are not needed
@@ -290,6 +268,16 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
     const nul = bytes.indexOf(0);
     if (nul === -1) {
       const said = decoder.decode(bytes);
+      const matches = RG_BINARY_MATCHES.exec(said);
+      if (matches) {
+        const name = Buffer.concat([...before, bytes]);
+        before = [];
+        const printed = shownName(name.subarray(0, name.length - Buffer.byteLength(matches[0])));
+        if (current?.printed === printed) current.hits = undefined;
+        const abs = resolve(ctx.cwd, printed);
+        if (search.keep(abs)) found.binary.push(search.show(abs));
+        return;
+      }
       const binary = RG_BINARY.test(said);
       const file = current;
       if (file && binary && file.printed === shownName(bytes.subarray(0, Buffer.from(bytes).indexOf(RG_BINARY_SAID)))) file.hits = undefined;

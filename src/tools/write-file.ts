@@ -55,7 +55,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       if (cut) return toolError(cut);
       const stale = writeRefusal(path, seen.get(real), old && { hash: contentHash(old), bytes: old }, content);
       if (stale) return toolError(stale);
-      const { bytes, kept, unfit } = likeBefore(old, content);
+      const { bytes, kept, converted, unfit } = likeBefore(old, content);
       // U+FFFD is what a byte that is not UTF-8 became on its way to the model (cat in bash): writing it back loses the byte
       if (unfit?.missing.includes("\uFFFD"))
         return toolError(
@@ -69,7 +69,9 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       seen.set(real, { hash: contentHash(bytes) });
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
       const form =
-        (kept.length ? `; kept its ${kept.join(", ")}` : "") + (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");
+        (kept.length ? `; kept its ${kept.join(", ")}` : "") +
+        (converted ? `; ${converted}` : "") +
+        (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");
       return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})` };
     },
   };

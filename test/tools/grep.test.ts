@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
-import { createGrepTool, globOf } from "../../src/tools/grep.ts";
+import { createGrepTool } from "../../src/tools/grep.ts";
+import { globOf } from "../../src/tools/grep-args.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { findRg, NO_RG } from "../helpers/find-rg.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -102,8 +103,8 @@ describe("grep (built-in walker)", () => {
   });
 
   test("formats matches as path:line: text, sorted by path then line, CR removed, long lines cut", async () => {
-    const { output } = await grep({ pattern: "needle", glob: "*.{ts,txt}", max_results: 9 });
-    expect(output.split("\n").slice(0, 10)).toEqual([
+    const { output } = await grep({ pattern: "needle", glob: "*.{ts,txt}", max_results: 14 });
+    expect(output.split("\n").slice(0, 15)).toEqual([
       ".hidden/h.ts:1: needle in a hidden dir",
       "a/b.ts:1: needle in a/b",
       "a-b.ts:1: needle in a-b",
@@ -113,8 +114,12 @@ describe("grep (built-in walker)", () => {
       "crlf.txt:1: needle",
       "crlf.txt:2: foo needle",
       `long.txt:1: …${"x".repeat(293)} needle`,
-      "… 154 more matches not shown (163 in all, in 12 files); left out: many.txt 150, ps-out.txt 1, sub/deep/d.ts 1 and 2 more files; " +
-        "narrow with path, glob or a more specific pattern, or raise max_results",
+      "many.txt:1: needle 1",
+      "ps-out.txt:2: needle in UTF-16",
+      "sub/deep/d.ts:2: needle lower",
+      "sub/important.gen.ts:1: needle re-included",
+      "unicode/ünï.txt:1: naïve needle ✓",
+      "… 149 more matches not shown (163 in all, in 12 files); left out: many.txt 149; narrow with path, glob or a more specific pattern, or raise max_results",
     ]);
   });
 
@@ -193,7 +198,9 @@ describe("grep (built-in walker)", () => {
     expect(await grep({ pattern: "zzz_nothing", path: "a" })).toEqual({ output: 'no matches for "zzz_nothing" in a' });
     expect(await grep({ pattern: "(" })).toMatchObject({ isError: true, output: expect.stringContaining('invalid regex "("') });
     expect(await grep({ pattern: "x", path: "nope" })).toEqual({ output: "path not found: nope", isError: true });
-    expect(await grep({ pattern: "needle", path: "bin.dat" })).toEqual({ output: "bin.dat is a binary file", isError: true });
+    expect(await grep({ pattern: "needle", path: "bin.dat" })).toEqual({
+      output: 'binary file bin.dat matches "needle": 1 line (cut at line breaks and NUL bytes), not shown',
+    });
     expect(await grep({})).toMatchObject({ isError: true, output: expect.stringContaining("`pattern`") });
     expect(await grep({ pattern: "x", context: "lots" })).toMatchObject({ isError: true, output: expect.stringContaining("`context`") });
     expect(await grep({ pattern: "x", glob: "{a" })).toMatchObject({ isError: true, output: expect.stringContaining("invalid glob") });

@@ -86,6 +86,21 @@ test("overwriting keeps the file's CRLF line ends, byte-order mark and encoding 
   expect(readFileSync(join(dir, "old.properties"), "utf8")).toBe("a=✓\n");
 });
 
+test("overwriting a CRLF file a tool appended one LF line to changes only the changed line, and a change of line ends is said", async () => {
+  const csproj = ["<Project>", "  <PropertyGroup>", "    <TargetFramework>net8.0</TargetFramework>", "  </PropertyGroup>", "</Project>"];
+  writeFileSync(join(dir, "app.csproj"), `${csproj.join("\r\n")}\n`);
+  await read("app.csproj");
+  const content = `${csproj.join("\n").replace("net8.0", "net9.0")}\n`;
+  expect(await write({ path: "app.csproj", content })).toEqual({
+    output: "overwrote app.csproj (5 lines, 108 bytes; kept its mixed line ends (4 CRLF, 1 LF))",
+  });
+  expect(readFileSync(join(dir, "app.csproj"), "utf8")).toBe(`${csproj.join("\r\n").replace("net8.0", "net9.0")}\n`);
+  // content that brings its own line ends is written as given, and the change is named
+  expect(await write({ path: "app.csproj", content: "<Project>\n<Item/>\n</Project>\r\n" })).toEqual({
+    output: "overwrote app.csproj (3 lines, 30 bytes; line ends: 1 CRLF → LF)",
+  });
+});
+
 test("content carrying U+FFFD where the file is Latin-1 (the model read it with cat) is refused: writing it would lose the bytes", async () => {
   const latin1 = Buffer.from("name=Jos\xe9\ncity=S\xe3o Paulo\n", "latin1");
   writeFileSync(join(dir, "people.properties"), latin1);
