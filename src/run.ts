@@ -24,11 +24,8 @@ import { unusableDir } from "./fs/dir-problem.ts";
 import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
 import { oneLine } from "./sessions/format.ts";
-import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
-import { lockedByOther } from "./sessions/lock.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
-import { sessionsHere } from "./sessions/scope.ts";
+import type { LoadedSession } from "./sessions/reader.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer, widenings, withPendingCa } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
@@ -36,7 +33,6 @@ import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
-import { sessionsListing } from "./ui/sessions-list.ts";
 import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
@@ -66,6 +62,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   const env = process.env;
   if (args.sessions) {
     try {
+      const { sessionsListing } = await import("./ui/sessions-list.ts"); // only `hey --sessions` lists them
       return print(sessionsListing(here, args.all, args.run.output === "json", process.stdout.columns || 0));
     } catch (e) {
       return preflightFailure(new SessionError(errorText(e)), args.run.output);
@@ -91,7 +88,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   let prompt: ContentBlock[];
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
-    const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message));
+    const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message));
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     // one of the agent's commands (trust/agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal
@@ -324,10 +321,17 @@ class SessionError extends Error {}
  * `-c` mentions session files too damaged to tell their directory when one is newer than the
  * session it picks.
  */
-function openSession(here: Places, resume: string | undefined, latestHere: boolean, readOnly: boolean): LoadedSession | undefined {
+async function openSession(here: Places, resume: string | undefined, latestHere: boolean, readOnly: boolean): Promise<LoadedSession | undefined> {
+  if (!resume && !latestHere) return undefined;
   try {
+    // loaded only to resume: a new session's run never reads one
+    const [{ findSession, scanSessions, unreadableNote }, { lockedByOther }, { resumeSession }, { sessionsHere }] = await Promise.all([
+      import("./sessions/listing.ts"),
+      import("./sessions/lock.ts"),
+      import("./sessions/reader.ts"),
+      import("./sessions/scope.ts"),
+    ]);
     if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd, { readOnly });
-    if (!latestHere) return undefined;
     const { sessions, unreadable } = scanSessions(here.sessionsDir);
     const offered = sessionsHere(sessions, here, projectOf(here.home)).sessions;
     const newest = offered[0];

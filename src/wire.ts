@@ -46,7 +46,8 @@ import { createNestedAgents, lastRequestOf, withNestedAgents } from "./prompt/ne
 import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
-import { usageIn, type LoadedSession } from "./sessions/reader.ts";
+import type { LoadedSession } from "./sessions/reader.ts";
+import { usageIn } from "./sessions/usage-in.ts";
 import { endedJobsNote, resumedParts, withSession } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";

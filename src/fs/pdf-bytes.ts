@@ -1,6 +1,5 @@
 // PDFs for the model (SPEC §4): recognised by their bytes, their pages counted from the bytes
 // without a PDF library, held to what every API that takes one takes. Pure.
-import { inflateSync } from "node:zlib";
 import type { DocumentPart } from "../kernel/ir.ts";
 import { shellWord } from "../kernel/tool-args.ts";
 import { toBase64 } from "./image-bytes.ts";
@@ -114,7 +113,10 @@ export function* objectStreams(text: string): Generator<string> {
     done = nextEnd;
     const limit = Math.min(MAX_STREAM_BYTES, budget);
     try {
-      const inflated = inflateSync(Buffer.from(text.slice(start, nextEnd), "latin1"), { finishFlush: 2, maxOutputLength: limit });
+      // node:zlib is loaded at the first compressed object stream, not with every run that could read a PDF
+      const inflated = process
+        .getBuiltinModule("node:zlib")
+        .inflateSync(Buffer.from(text.slice(start, nextEnd), "latin1"), { finishFlush: 2, maxOutputLength: limit });
       budget -= inflated.length;
       yield inflated.toString("latin1");
     } catch {

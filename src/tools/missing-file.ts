@@ -7,7 +7,6 @@ import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { projectOf } from "../fs/root-probe.ts";
-import { walkFiles } from "./walk.ts";
 import { diskPath, namesIn } from "../fs/dir-names.ts";
 import { CONTROL, readAsText, shownName } from "../fs/odd-names.ts";
 
@@ -98,7 +97,8 @@ async function meantFiles(path: string, abs: string, cwd: string, project: strin
   };
   for (const entry of await namesIn(dirname(abs)))
     if (entry !== name && like(entry) && (await isFile(join(dirname(abs), entry)))) add(join(dirname(abs), entry));
-  // the name anywhere in the project, as far as a short walk reaches
+  // the name anywhere in the project, as far as a short walk reaches (the walker loaded only now: most runs never miss a file)
+  const { walkFiles } = await import("./walk.ts");
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), WALK_MS);
   let looked = 0;

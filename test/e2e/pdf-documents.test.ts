@@ -181,3 +181,17 @@ test("a PDF heavier than the whole budget (20 pages, ~60k tokens, default 40k): 
     home.remove();
   }
 });
+
+test("read_file of a PDF whose page tree sits in a compressed object stream (PDF 1.5): the binary inflates it and counts its pages", async () => {
+  const home = tempDir("hey-pdf-home-");
+  const packed = makePdf(4, { compressed: true, text: "a packed report" });
+  writeFileSync(join(work.path, "packed.pdf"), packed);
+  try {
+    server.enqueue(toolCallsReply("anthropic", [{ id: "toolu_p", name: "read_file", args: { path: "packed.pdf" } }]), textReply("anthropic", "Four pages."));
+    const r = await run("anthropic", home.path, "-p", "how long is packed.pdf?");
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(`packed.pdf: PDF, 4 pages, ${Math.ceil(packed.length / 1024)} KB`);
+  } finally {
+    home.remove();
+  }
+});
