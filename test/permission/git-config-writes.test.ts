@@ -11,7 +11,8 @@ import { controlFixture } from "./control-corpus.ts";
 
 const tmp = tempDir("hey-git-config-writes-");
 afterAll(() => tmp.remove());
-const place = controlFixture(realpathSync(tmp.path));
+const { home, project, controls } = controlFixture(realpathSync(tmp.path));
+const place = { cwd: project, home, controls };
 const checks = {
   allow: permissionCheck({ allow: ["bash: git *", "bash: cd *", "bash: env *", "bash: sh *"], deny: [], narrow: [] }, "bash", place),
   deny: permissionCheck({ allow: [], deny: ["bash: rm *", "bash: git push *"], narrow: [] }, "bash", place),
