@@ -60,14 +60,14 @@ function readConfig(args: Word[]): Reading {
   const operands: Word[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
-    if (!fixed(w)) {
-      // a value (the key's, a pattern) may be known only at run time; a word where an option or the key could stand may not
-      if (operands.length >= (SUBCOMMANDS.has(operands[0]?.text ?? "") ? 2 : 1)) {
-        operands.push(w);
-        continue;
-      }
-      return { unknown: `\`${w.raw}\` is known only at run time` };
+    // git reads options up to the first operand (PARSE_OPT_STOP_AT_NON_OPTION), after a subcommand up to the next: then all are
+    // operands, `-…` too (`git config core.hooksPath --local` sets it to `--local`), and a value may be known only at run time
+    if (operands.length > 1 || (operands.length === 1 && !SUBCOMMANDS.has(operands[0]!.text))) {
+      operands.push(w);
+      continue;
     }
+    // where an option, the subcommand or the key could stand
+    if (!fixed(w)) return { unknown: `\`${w.raw}\` is known only at run time` };
     const t = w.text;
     if (t === "--") {
       operands.push(...args.slice(i + 1));

@@ -34,6 +34,7 @@ const REFUSED = [
   "git config -e",
   "git config --global --edit",
   "git config Core.FSMonitor x --local",
+  "git config core.hooksPath --local",
   "git -C sub config core.fsmonitor x",
   "git --no-pager -c color.ui=never config core.fsmonitor x",
   "env git config core.fsmonitor x",
@@ -62,6 +63,7 @@ const ALLOWED = [
   "git config -l",
   "git config --list --show-origin",
   "git config --global --list",
+  "git config color.x core",
 ];
 
 /** Every config file below `dir` (a repository's, a worktree's, the home's, the system one we name), with its text. */

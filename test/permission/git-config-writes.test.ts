@@ -51,6 +51,7 @@ const REFUSED: [string, string, string][] = [
   ["git config edit", "the repository's", "`edit` may change any key"],
   // options after the key, in any case, past git's own options, by its dashed program, behind a wrapper or in a script
   ["git config Core.FSMonitor x --local", "the repository's", unlisted("Core.FSMonitor")],
+  ["git config core.hooksPath --local", "the repository's", unlisted("core.hooksPath")], // git reads `--local` as the value: hooks from ./--local/
   ["git -C sub config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
   ["git --no-pager -c color.ui=never config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
   ["/usr/lib/git-core/git-config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
@@ -76,10 +77,12 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     expect(check("bash", { command })).toBe(`${PREFIX}\`${segment}\` writes git's config (${where}: ${OWN}${why}`);
   });
 
-  test.each(['git config "$MODE" core.fsmonitor x', 'git config "$K" x'])("%s, whose option or key is known only at run time, may write it", (command) =>
-    expect(check("bash", { command })).toBe(
-      `${PREFIX}\`${command}\` may write git's config (the repository's: ${OWN}cannot tell what it writes: \`${/"\$\w+"/.exec(command)![0]}\` is known only at run time`,
-    ),
+  test.each(['git config "$MODE" core.fsmonitor x', 'git config "$K" x', 'git config set "$X" core.fsmonitor x'])(
+    "%s, whose option or key is known only at run time, may write it",
+    (command) =>
+      expect(check("bash", { command })).toBe(
+        `${PREFIX}\`${command}\` may write git's config (the repository's: ${OWN}cannot tell what it writes: \`${/"?\$\w+"?/.exec(command)![0]}\` is known only at run time`,
+      ),
   );
 
   test.each([
@@ -118,7 +121,13 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
 });
 
 test("under a deny list, a key that runs nothing may take a value known only at run time, and a new repository's config may hold one", () => {
-  for (const command of ['git config user.name "$NAME"', "git clone -c user.name=Ana https://example.com/r.git"])
+  for (const command of [
+    'git config user.name "$NAME"',
+    "git config user.name $NAME",
+    'git config color.x "$X" core',
+    'git config set user.name "$N"',
+    "git clone -c user.name=Ana https://example.com/r.git",
+  ])
     expect(checks.deny("bash", { command })).toBeUndefined();
 });
 
