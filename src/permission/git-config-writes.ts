@@ -31,7 +31,7 @@ const VALUED = ["file", "blob", "type", "default", "comment", "value", "url"];
 const FLAGS = (
   "global,system,local,worktree,replace-all,add,get,get-all,get-regexp,get-urlmatch,unset,unset-all,rename-section,remove-section,list," +
   "fixed-value,edit,get-color,get-colorbool,bool,int,bool-or-int,bool-or-str,path,expiry-date,null,name-only,includes,show-origin,show-scope," +
-  "all,regexp,no-type,no-value,no-includes,no-show-origin,no-show-scope,no-name-only,no-null,no-fixed-value,no-all,no-regexp,help"
+  "all,append,regexp,no-type,no-value,no-includes,no-show-origin,no-show-scope,no-name-only,no-null,no-fixed-value,no-all,no-regexp,help"
 ).split(",");
 const LONG = [...VALUED, ...FLAGS];
 /** Modes that write; the others read. */
