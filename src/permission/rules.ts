@@ -13,6 +13,7 @@ import { linkedWrite } from "./control-links.ts";
 import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
+import { gitConfigWrite } from "./git-config-writes.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, entryFor, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
@@ -224,6 +225,9 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   const named = rules.control && controlArgument(parsed.segments, rules.control);
   if (named?.unknown) return unknown(named.word, "names", named.unknown);
   if (named) return block(`\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`);
+  // `git config core.fsmonitor CMD` names no file, yet writes git's config as `cp x .git/config` would
+  const configured = rules.control && gitConfigWrite(parsed.segments, show);
+  if (configured) return block(configured);
   for (const seg of parsed.segments) {
     const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
     if (refused) return block(refused);

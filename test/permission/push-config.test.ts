@@ -109,7 +109,6 @@ test("a command that may change git's config before its push is refused; one tha
     pushForcing: () => undefined,
   }).rules;
   for (const [command, changer] of <[string, string][]>[
-    ["git config remote.origin.push +main && git push", "git config remote.origin.push +main"],
     ["echo '[remote \"origin\"] push = +main' >> ~/.gitconfig; git push", "echo '[remote \"origin\"] push = +main' >> ~/.gitconfig"],
     ["cp /tmp/evil ~/.gitconfig && git push origin", "cp /tmp/evil ~/.gitconfig"],
     ["git remote add --mirror=push m /srv/x.git && git push m", "git remote add --mirror=push m /srv/x.git"],
@@ -125,6 +124,11 @@ test("a command that may change git's config before its push is refused; one tha
   // a write in a `.git` directory is refused before the push is looked at: git's own files (control-arguments.ts)
   for (const command of ["echo '[remote \"origin\"] push = +main' >> .git/config; git push", "cp /tmp/evil .git/config && git push origin"])
     expect(decide("bash", { command }, rules)).toMatchObject({ allowed: false, reason: expect.stringContaining("git's own files") });
+  // and so is a `git config` writing a key that runs commands or makes a push force (git-config-writes.ts)
+  expect(decide("bash", { command: "git config remote.origin.push +main && git push" }, rules)).toMatchObject({
+    allowed: false,
+    reason: expect.stringContaining("`git config remote.origin.push +main` writes git's config"),
+  });
   for (const command of [
     "git config --get remote.origin.url && git push",
     "git remote -v && git push",

@@ -116,7 +116,11 @@ function refusalClass(reason: string): string {
  * copilot` (2), which may be aliases.
  */
 const CEILINGS: Record<string, number> = {
-  ...{ "A/sh": 0.145, "A/dash": 0.286, "A/bash": 0.193 },
+  // A, B, C and D by 4 commands (x39 finding 2): tldr's `git config --global alias.unstage "reset
+  // HEAD --"`, `git config --global --unset alias.unstage`, `git config --edit` and `--global --edit`
+  // write git's config with a key that can run commands (an alias may hold `-c core.pager=…`), which
+  // no list lets the agent do (git-config-writes.ts)
+  ...{ "A/sh": 0.1482, "A/dash": 0.289, "A/bash": 0.1953 },
   // B/bash from 0.074 and D/dash from 0.101: `find src -type d -empty -delete -print` and `git
   // clean -f` delete without running rm, and `rm *` now refuses them (equivalents.ts)
   // B, D and E by 1 to 3 commands: `gitstats git_repo/.git out` names a path in a `.git`
@@ -129,9 +133,9 @@ const CEILINGS: Record<string, number> = {
   // B, D and E read as sh or dash by 1: `[[ foo =~ .* ]]`, which sh and dash run as programs, one handed `.*`
   // expanded (`.git` among what it matches): a glob a program not known to only read is handed is
   // matched against git's own files and hey's while a list is set
-  ...{ "B/sh": 0.0784, "B/dash": 0.1044, "B/bash": 0.0751 },
-  ...{ "C/sh": 0.094, "C/dash": 0.127, "C/bash": 0.1 },
-  ...{ "D/sh": 0.078, "D/dash": 0.1029, "D/bash": 0.0748 },
+  ...{ "B/sh": 0.0793, "B/dash": 0.1053, "B/bash": 0.076 },
+  ...{ "C/sh": 0.0947, "C/dash": 0.128, "C/bash": 0.1006 },
+  ...{ "D/sh": 0.0789, "D/dash": 0.1037, "D/bash": 0.0757 },
   ...{ "E/sh": 0.0822, "E/dash": 0.1081, "E/bash": 0.0789 },
 };
 

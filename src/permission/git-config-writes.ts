@@ -1,0 +1,195 @@
+// git commands that write git's config by key rather than by file name (x39 finding 2): `git config
+// core.fsmonitor CMD`, `core.hooksPath`, `include.path`, `--global alias.x '!cmd'` name no file, so
+// the checks of git's own files (control-arguments.ts) did not see them, and the user's next `git
+// status` ran the agent's command. While a list is set, a `git config` that writes (set, --add,
+// --replace-all, --unset*, --rename-section, --remove-section, -e, git 2.46's `set`/`unset`/`edit`…)
+// is a write of the config file it targets (the repository's, the worktree's, --global's,
+// --system's) and is refused, unless its key is one of WRITABLE: keys that run nothing and name no
+// file, which agents set routinely. `--file F` is left to the file-name checks (`-f .gitmodules`
+// runs nothing; `-f .git/config` is refused there), but a F known only at run time is not. The
+// same holds for `git clone -c KEY=VALUE` (the new repository's config), and a remote's `ext::` URL
+// (`git remote add|set-url`: a command git runs when the user allows that transport). Pure.
+import { readGit } from "./git.ts";
+import { program } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/**
+ * Keys git reads as data only: identity, line endings, how pulls, pushes, merges, diffs and logs
+ * behave, colors, advice. None runs a program or names a file git reads (not `user.signingKey`,
+ * `commit.template`, `core.excludesFile`, `diff.orderFile`), nor loosens a check (`safe.directory`
+ * lets another user's repository, and its config's commands, be used; `http.sslVerify`), nor makes
+ * a push force (`remote.*.push`, `remote.*.mirror`: git-push(1)).
+ */
+export const WRITABLE =
+  /^(user\.(name|email|useconfigonly)|(author|committer)\.(name|email)|core\.(autocrlf|safecrlf|eol|filemode|ignorecase|quotepath|symlinks|precomposeunicode|longpaths|whitespace|abbrev)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags)|branch\.(autosetupmerge|autosetuprebase|sort)|branch\..+\.(remote|merge|rebase|pushremote|description)|color\..+|advice\..+|merge\.(conflictstyle|ff|log)|rebase\.(autosquash|autostash|updaterefs)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix|context|interhunkcontext|submodule|indentheuristic|renamelimit)|status\.(showuntrackedfiles|short|branch|submodulesummary)|log\.(date|decorate|abbrevcommit|follow)|commit\.(verbose|cleanup|status)|rerere\.(enabled|autoupdate)|tag\.sort|column\.ui|http\.postbuffer|checkout\.defaultremote|i18n\.(commitencoding|logoutputencoding)|gc\.auto)$/i;
+
+/** The allowed keys as a refusal shows them. */
+const EXAMPLES = "user.name, user.email, core.autocrlf, init.defaultBranch, pull.rebase, push.default, branch.NAME.remote, color.*…";
+
+/** git config's long options (git 2.46): those taking a value, and the rest; git takes any unique abbreviation of one. */
+const VALUED = ["file", "blob", "type", "default", "comment", "value", "url"];
+const FLAGS = (
+  "global,system,local,worktree,replace-all,add,get,get-all,get-regexp,get-urlmatch,unset,unset-all,rename-section,remove-section,list," +
+  "fixed-value,edit,get-color,get-colorbool,bool,int,bool-or-int,bool-or-str,path,expiry-date,null,name-only,includes,show-origin,show-scope," +
+  "all,append,regexp,no-type,no-value,no-includes,no-show-origin,no-show-scope,no-name-only,no-null,no-fixed-value,no-all,no-regexp,help"
+).split(",");
+const LONG = [...VALUED, ...FLAGS];
+/** Modes that write; the others read. */
+const WRITES = new Set(["add", "replace-all", "unset", "unset-all", "rename-section", "remove-section", "edit", "set"]);
+const SCOPES = new Set(["global", "system", "local", "worktree"]);
+/** git 2.46's subcommands: the first operand. */
+const SUBCOMMANDS = new Set(["get", "list", "set", "unset", "edit", "rename-section", "remove-section"]);
+
+const known = (w: Word | undefined): w is Word => !!w && fixed(w);
+const fixed = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+
+/** A long option as git resolves it (exactly, or a unique abbreviation), or undefined. */
+function resolve(name: string): string | undefined {
+  if (LONG.includes(name)) return name;
+  const matches = LONG.filter((l) => l.startsWith(name));
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** What `git config ARGS` does: the mode, where it writes, the operands; or why that cannot be told. */
+type Reading = { mode: string; scope: string; file?: Word; operands: Word[] } | { unknown: string };
+
+function readConfig(args: Word[]): Reading {
+  let mode = "";
+  let scope = "local";
+  let file: Word | undefined;
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    // git reads options up to the first operand (PARSE_OPT_STOP_AT_NON_OPTION), after a subcommand up to the next: then all are
+    // operands, `-…` too (`git config core.hooksPath --local` sets it to `--local`), and a value may be known only at run time
+    if (operands.length > 1 || (operands.length === 1 && !SUBCOMMANDS.has(operands[0]!.text))) {
+      operands.push(w);
+      continue;
+    }
+    // where an option, the subcommand or the key could stand
+    if (!fixed(w)) return { unknown: `\`${w.raw}\` is known only at run time` };
+    const t = w.text;
+    if (t === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (!t.startsWith("-") || t === "-") {
+      operands.push(w);
+      continue;
+    }
+    let name: string | undefined;
+    let value: Word | undefined;
+    if (t.startsWith("--")) {
+      const eq = t.indexOf("=");
+      name = resolve(eq < 0 ? t.slice(2) : t.slice(2, eq));
+      if (!name) return { unknown: `\`${w.raw}\` is not a git config option hey knows` };
+      if (VALUED.includes(name)) value = eq < 0 ? args[++i] : { ...w, text: t.slice(eq + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1) };
+    } else {
+      // short options, clustered: -l, -z, -e; -f takes the rest of the word or the next
+      for (let c = 1; c < t.length && !name; c++) {
+        const letter = t[c]!;
+        if (letter === "f") {
+          name = "file";
+          value = c + 1 < t.length ? { ...w, text: t.slice(c + 1), raw: t.slice(c + 1) } : args[++i];
+        } else if (letter === "l") mode = "list";
+        else if (letter === "e") mode = "edit";
+        else if (letter !== "z") return { unknown: `\`${w.raw}\` is not a git config option hey knows` };
+      }
+      if (!name) continue;
+    }
+    if (name === "file" || name === "blob") {
+      scope = name;
+      file = value;
+    } else if (SCOPES.has(name)) scope = name;
+    else if (WRITES.has(name) || /^(get|list)/.test(name)) mode = name;
+  }
+  const first = operands[0];
+  if (known(first) && SUBCOMMANDS.has(first.text)) return { mode: first.text, scope, ...(file ? { file } : {}), operands: operands.slice(1) };
+  // no mode given: one operand reads the key, two or three set it
+  return { mode: mode || (operands.length >= 2 ? "set" : "get"), scope, ...(file ? { file } : {}), operands };
+}
+
+const WHERE: Record<string, string> = {
+  local: "the repository's",
+  worktree: "the worktree's",
+  global: "the global one",
+  system: "the system's",
+  file: "a file named only at run time",
+};
+
+/** Why a write is refused: where it lands (a WHERE), what about it, and whether it only may write there. */
+type Refusal = { where: string; why: string; may?: true };
+const UNKNOWN = (why: string): Refusal => ({ where: "the repository's", why: `cannot tell what it writes: ${why}`, may: true });
+const UNLISTED = (where: string, key: string): Refusal => ({
+  where,
+  why: `\`${key}\` is not a key hey knows to run nothing and name no file (the agent may set ${EXAMPLES})`,
+});
+
+/** Why `git config ARGS` may not run while a list is set, or undefined when it reads, or writes only keys WRITABLE holds. */
+function configRefusal(args: Word[]): Refusal | undefined {
+  const read = readConfig(args);
+  if ("unknown" in read) return UNKNOWN(read.unknown);
+  const { mode, scope, file, operands } = read;
+  if (!WRITES.has(mode) || scope === "blob") return undefined;
+  // a file named as written is judged by its name (control-arguments.ts): `-f .gitmodules` runs nothing, `-f .git/config` is refused there
+  if (scope === "file" && known(file)) return undefined;
+  const where = WHERE[scope]!;
+  if (mode === "edit" || mode === "rename-section" || mode === "remove-section") return { where, why: `\`${mode}\` may change any key` };
+  const key = operands[0];
+  if (!key) return undefined; // git prints its usage
+  if (!known(key)) return { where, why: "its key is known only at run time" };
+  return WRITABLE.test(key.text) ? undefined : UNLISTED(where, key.text);
+}
+
+/** `git clone -c KEY=VALUE`/`--config`: the new repository's config. */
+function cloneRefusal(args: Word[]): Refusal | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (t === "--") break;
+    const value = t === "-c" || t === "--config" ? args[++i] : /^(-c|--config=)./.test(t) ? { ...args[i]!, text: t.replace(/^(-c|--config=)/, "") } : undefined;
+    if (!value) continue;
+    const where = "the new repository's";
+    if (!fixed(value)) return { where, why: `\`${value.raw}\` is known only at run time` };
+    const key = value.text.split("=")[0]!;
+    if (!WRITABLE.test(key)) return UNLISTED(where, key);
+  }
+  return undefined;
+}
+
+/** `git remote add NAME URL`, `git remote set-url [--push|--add] NAME URL`: an `ext::` URL is a command git runs (git-remote-ext(1)). */
+function remoteRefusal(args: Word[]): Refusal | undefined {
+  const sub = args.find((w) => !known(w) || !w.text.startsWith("-"));
+  if (!known(sub) || (sub.text !== "add" && sub.text !== "set-url")) return undefined;
+  const url = args.find((w) => /^ext::/i.test(w.text) || (!fixed(w) && /^["']?ext::/i.test(w.raw)));
+  return url ? { where: "the repository's", why: `\`${url.raw}\` is a command git runs as a remote (git-remote-ext(1))` } : undefined;
+}
+
+/**
+ * Why the first segment among `segments` whose git command writes git's config as above may not run
+ * (the refusal's text after its prefix, the segment shown by `show`); undefined when none does.
+ * git's own dashed programs (`git-config`) count, and so does git past its options (`git -C sub config …`).
+ */
+export function gitConfigWrite(segments: Segment[], show: (s: string) => string): string | undefined {
+  for (const seg of segments) {
+    const refused = segmentRefusal(seg);
+    if (!refused) continue;
+    const { where, why, may } = refused;
+    return `\`${show(seg.raw)}\` ${may ? "may write" : "writes"} git's config (${where}: git runs commands its settings name), which the agent may not change: ${why}`;
+  }
+  return undefined;
+}
+
+function segmentRefusal(seg: Segment): Refusal | undefined {
+  const first = seg.words[0];
+  if (seg.inert === "builtin" || !known(first)) return undefined;
+  const name = program(first.text);
+  const dashed = /^git-(config|clone|remote)$/.exec(name)?.[1];
+  if (name !== "git" && !dashed) return undefined;
+  const read = dashed ? { sub: 0 } : readGit(seg.words);
+  // a word known only at run time among git's options: `git $OPT config core.fsmonitor …` could still be config
+  if (read === undefined) return seg.words.some((w) => known(w) && w.text === "config") ? UNKNOWN("git's options are known only at run time") : undefined;
+  const sub = dashed ?? (read.sub === undefined ? undefined : seg.words[read.sub]!.text);
+  if (sub === undefined || read.sub === undefined) return undefined;
+  const args = seg.words.slice(read.sub + 1);
+  return sub === "config" ? configRefusal(args) : sub === "clone" ? cloneRefusal(args) : sub === "remote" ? remoteRefusal(args) : undefined;
+}

@@ -1,0 +1,142 @@
+// x39 finding 2: while a list is set, `git config core.fsmonitor CMD`, `core.hooksPath`,
+// `include.path` and `git config --global alias.x '!cmd'` ran under `bash: git *` and under a deny
+// list, and the user's next `git status`, outside hey, ran the agent's command. A `git config` that
+// writes is now a write of git's config, refused as `cp x .git/config` is, unless its key runs
+// nothing and names no file (`user.name`, `core.autocrlf`…); reading the config stays.
+import { afterAll, describe, expect, test } from "bun:test";
+import { realpathSync } from "node:fs";
+import { permissionCheck } from "../../src/wire.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { controlFixture } from "./control-corpus.ts";
+
+const tmp = tempDir("hey-git-config-writes-");
+afterAll(() => tmp.remove());
+const { home, project, controls } = controlFixture(realpathSync(tmp.path));
+const place = { cwd: project, home, controls };
+const checks = {
+  allow: permissionCheck({ allow: ["bash: git *", "bash: cd *", "bash: env *", "bash: sh *"], deny: [], narrow: [] }, "bash", place),
+  deny: permissionCheck({ allow: [], deny: ["bash: rm *", "bash: git push *"], narrow: [] }, "bash", place),
+};
+const PREFIX = "blocked by permission rules: ";
+const OWN = "git runs commands its settings name), which the agent may not change: ";
+const unlisted = (key: string) =>
+  `\`${key}\` is not a key hey knows to run nothing and name no file (the agent may set user.name, user.email, core.autocrlf, init.defaultBranch, pull.rebase, push.default, branch.NAME.remote, color.*…)`;
+
+/** command, where it writes, why */
+const REFUSED: [string, string, string][] = [
+  ['git config core.fsmonitor "touch /tmp/pwned #"', "the repository's", unlisted("core.fsmonitor")],
+  ["git config core.hooksPath /tmp/hooks", "the repository's", unlisted("core.hooksPath")],
+  ["git config include.path /tmp/evil.cfg", "the repository's", unlisted("include.path")],
+  ["git config --global alias.co '!touch /tmp/pwned'", "the global one", unlisted("alias.co")],
+  ["git config --global include.path /tmp/evil.cfg", "the global one", unlisted("include.path")],
+  ["git config --global core.pager 'less; touch /tmp/pwned'", "the global one", unlisted("core.pager")],
+  ["git config --system core.editor vim", "the system's", unlisted("core.editor")],
+  ["git config --worktree core.sshCommand 'ssh -oProxyCommand=x'", "the worktree's", unlisted("core.sshCommand")],
+  ["git config --local credential.helper '!f() { cat; }; f'", "the repository's", unlisted("credential.helper")],
+  ["git config --add alias.x '!sh'", "the repository's", unlisted("alias.x")],
+  ["git config --replace-all core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["git config --unset core.hooksPath", "the repository's", unlisted("core.hooksPath")],
+  ["git config --unset-all safe.directory", "the repository's", unlisted("safe.directory")],
+  ["git config --global --add safe.directory '*'", "the global one", unlisted("safe.directory")],
+  ["git config remote.origin.push +HEAD:main", "the repository's", unlisted("remote.origin.push")],
+  ["git config --rename-section foo core", "the repository's", "`rename-section` may change any key"],
+  ["git config --remove-section user", "the repository's", "`remove-section` may change any key"],
+  ["git config --ren foo core", "the repository's", "`rename-section` may change any key"], // git takes an abbreviation
+  ["git config -e", "the repository's", "`edit` may change any key"],
+  ["git config --global --edit", "the global one", "`edit` may change any key"],
+  // git 2.46's subcommands
+  ["git config set core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["git config set --global alias.x '!sh'", "the global one", unlisted("alias.x")],
+  ["git config unset core.hooksPath", "the repository's", unlisted("core.hooksPath")],
+  ["git config edit", "the repository's", "`edit` may change any key"],
+  // options after the key, in any case, past git's own options, by its dashed program, behind a wrapper or in a script
+  ["git config Core.FSMonitor x --local", "the repository's", unlisted("Core.FSMonitor")],
+  ["git config core.hooksPath --local", "the repository's", unlisted("core.hooksPath")], // git reads `--local` as the value: hooks from ./--local/
+  ["git -C sub config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["git --no-pager -c color.ui=never config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["/usr/lib/git-core/git-config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["env git config core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["sh -c 'git config core.fsmonitor x'", "the repository's", unlisted("core.fsmonitor")],
+  ["git status && git config core.hooksPath h", "the repository's", unlisted("core.hooksPath")],
+  // a key or a file known only at run time
+  ['git config -f "$F" core.fsmonitor x', "a file named only at run time", unlisted("core.fsmonitor")],
+  // a new repository's config, a remote that is a command
+  ["git clone -c core.fsmonitor=x https://example.com/r.git", "the new repository's", unlisted("core.fsmonitor")],
+  ["git clone --config=alias.x=!sh https://example.com/r.git", "the new repository's", unlisted("alias.x")],
+  [
+    "git remote add evil 'ext::sh -c touch% /tmp/pwned'",
+    "the repository's",
+    "`'ext::sh -c touch% /tmp/pwned'` is a command git runs as a remote (git-remote-ext(1))",
+  ],
+  ["git remote set-url origin ext::sh", "the repository's", "`ext::sh` is a command git runs as a remote (git-remote-ext(1))"],
+];
+
+describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
+  test.each(REFUSED)("%s is refused", (command, where, why) => {
+    const segment = /^(env|sh -c) /.test(command) ? command.replace(/^env |^sh -c '|'$/g, "") : command.replace(/^git status && /, "");
+    expect(check("bash", { command })).toBe(`${PREFIX}\`${segment}\` writes git's config (${where}: ${OWN}${why}`);
+  });
+
+  test.each(['git config "$MODE" core.fsmonitor x', 'git config "$K" x', 'git config set "$X" core.fsmonitor x'])(
+    "%s, whose option or key is known only at run time, may write it",
+    (command) =>
+      expect(check("bash", { command })).toBe(
+        `${PREFIX}\`${command}\` may write git's config (the repository's: ${OWN}cannot tell what it writes: \`${/"?\$\w+"?/.exec(command)![0]}\` is known only at run time`,
+      ),
+  );
+
+  test.each([
+    "git config user.name 'Ana Lima'",
+    "git config user.email ana@example.com",
+    "git config --global user.email ana@example.com",
+    "git config core.autocrlf input",
+    "git config --global init.defaultBranch main",
+    "git config pull.rebase false",
+    "git config push.default current",
+    "git config branch.feature/x.remote origin",
+    "git config branch.main.merge refs/heads/main",
+    "git config color.ui auto",
+    "git config merge.conflictStyle zdiff3",
+    "git config set user.name Ana",
+    "git config --unset user.email",
+    // reading
+    "git config core.fsmonitor",
+    "git config --get core.hooksPath",
+    "git config --get-all include.path",
+    "git config --get-regexp '^alias\\.'",
+    "git config -l",
+    "git config --list --show-origin",
+    "git config --global --list",
+    "git config get core.fsmonitor",
+    "git config list",
+    // a file named as written is judged by its name: .gitmodules runs nothing
+    "git config -f .gitmodules submodule.lib.branch main",
+    "git config --blob HEAD:.gitmodules --list",
+    // remotes that are not commands
+    "git remote add upstream https://github.com/o/r.git",
+    "git remote set-url origin git@github.com:o/r.git",
+    "git remote -v",
+    "git commit -m 'git config core.fsmonitor x'",
+  ])("%s runs", (command) => expect(check("bash", { command })).toBeUndefined());
+});
+
+test("under a deny list, a key that runs nothing may take a value known only at run time, and a new repository's config may hold one", () => {
+  for (const command of [
+    'git config user.name "$NAME"',
+    "git config user.name $NAME",
+    'git config color.x "$X" core',
+    'git config set user.name "$N"',
+    "git clone -c user.name=Ana https://example.com/r.git",
+  ])
+    expect(checks.deny("bash", { command })).toBeUndefined();
+});
+
+test("a `git config` writing a key that runs nothing is still held to the allow list", () => {
+  const check = permissionCheck({ allow: ["bash: git status"], deny: [], narrow: [] }, "bash", place);
+  expect(check("bash", { command: "git config user.name Ana" })).toStartWith(`${PREFIX}\`git config user.name Ana\` matches no allow entry`);
+});
+
+test("with no list set, `git config` is not checked", () => {
+  const check = permissionCheck({ allow: [], deny: [], narrow: [] }, "bash", place);
+  expect(check("bash", { command: "git config core.fsmonitor x" })).toBeUndefined();
+});
