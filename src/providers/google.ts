@@ -3,7 +3,6 @@
 // factory. Fixture names below are under test/fixtures/wire/gemini/.
 import type {
   Content,
-  FunctionCallingConfigMode,
   FunctionCall,
   GenerateContentConfig,
   GenerateContentParameters,
@@ -122,7 +121,10 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
         })),
       },
     ];
-  if (req.tools.length > 0 && req.toolChoice === "none") config.toolConfig = { functionCallingConfig: { mode: "NONE" as FunctionCallingConfigMode } };
+  // No toolConfig mode NONE for the hand-off (req.toolChoice "none"): the model then behaves "as
+  // when not passing any function declarations" (FunctionCallingConfig.Mode), which are rendered
+  // before the contents, so the implicit cache of the conversation would be lost; the prompt says
+  // no tool may be called, and a call made anyway is dropped.
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
   if (opts.signal) config.abortSignal = opts.signal;
