@@ -121,10 +121,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
         })),
       },
     ];
-  // No toolConfig mode NONE for the hand-off (req.toolChoice "none"): the model then behaves "as
-  // when not passing any function declarations" (FunctionCallingConfig.Mode), which are rendered
-  // before the contents, so the implicit cache of the conversation would be lost; the prompt says
-  // no tool may be called, and a call made anyway is dropped.
+  // no mode NONE for the hand-off (req.toolChoice): Gemini then acts "as when not passing any function declarations",
+  // which precede the contents: the conversation's implicit cache would be lost (the prompt forbids calls; any are dropped)
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
   if (opts.signal) config.abortSignal = opts.signal;
