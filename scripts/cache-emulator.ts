@@ -9,7 +9,8 @@
 //   request reads the longest prefix ending at a block where an earlier request wrote a cache
 //   entry, found by looking back up to 20 blocks from each of its own breakpoints; it then writes
 //   an entry at each breakpoint past that point, billed 1.25×; reads are billed 0.1×. Prefixes under
-//   1,024 tokens are never cached. (docs.anthropic.com/en/docs/build-with-claude/prompt-caching)
+//   1,024 tokens are never cached. A change of `tool_choice` invalidates the message blocks (not
+//   tools or system): it is part of every message block's key. (docs.anthropic.com/en/docs/build-with-claude/prompt-caching)
 
 export interface CacheCount {
   /** tokens sent */
@@ -61,10 +62,17 @@ function commonPrefix(a: string, b: string): number {
 export interface Block {
   text: string;
   breakpoint: boolean;
+  /** what else the cache entry is keyed on, uncounted: the request's tool_choice, for message blocks */
+  setting?: string;
 }
 
 /** The blocks of an Anthropic Messages body in prompt order: each tool, the system blocks, each message's content blocks. */
-export function anthropicBlocks(body: { tools?: object[]; system?: string | object[]; messages: { role: string; content: string | object[] }[] }): Block[] {
+export function anthropicBlocks(body: {
+  tools?: object[];
+  system?: string | object[];
+  messages: { role: string; content: string | object[] }[];
+  tool_choice?: unknown;
+}): Block[] {
   const block = (b: object): Block => {
     const { cache_control, ...rest } = b as { cache_control?: unknown };
     return { text: JSON.stringify(rest), breakpoint: cache_control !== undefined };
@@ -72,9 +80,10 @@ export function anthropicBlocks(body: { tools?: object[]; system?: string | obje
   const out: Block[] = (body.tools ?? []).map(block);
   if (typeof body.system === "string") out.push({ text: body.system, breakpoint: false });
   else for (const b of body.system ?? []) out.push(block(b));
+  const setting = body.tool_choice === undefined ? {} : { setting: JSON.stringify(body.tool_choice) };
   for (const m of body.messages) {
-    if (typeof m.content === "string") out.push({ text: m.role + m.content, breakpoint: false });
-    else for (const [i, b] of m.content.entries()) out.push(i === 0 ? { ...block(b), text: m.role + block(b).text } : block(b));
+    if (typeof m.content === "string") out.push({ text: m.role + m.content, breakpoint: false, ...setting });
+    else for (const [i, b] of m.content.entries()) out.push({ ...block(b), ...(i === 0 ? { text: m.role + block(b).text } : {}), ...setting });
   }
   return out;
 }
@@ -88,7 +97,7 @@ export function anthropicCache(requests: readonly Block[][]): CacheCount[] {
     let key = "";
     let sum = 0;
     for (const b of blocks) {
-      key = String(Bun.hash(key + "\u0000" + b.text));
+      key = String(Bun.hash(key + "\u0000" + b.text + (b.setting === undefined ? "" : "\u0000" + b.setting)));
       sum += tokens(b.text);
       keys.push(key);
       upTo.push(sum);

@@ -215,6 +215,10 @@ export const PROVIDER_KEYS = {
     kind: "boolean",
     doc: "chat completions: `true` sends PDFs as `file` parts, as to api.openai.com and OpenRouter (a LiteLLM, Azure OpenAI or company proxy in front of a model that reads them); `false` sends each as a line saying how to read its text (default: `true` on those two hosts only)",
   },
+  cache_control: {
+    kind: "boolean",
+    doc: "chat completions: `true` marks Anthropic's prompt-cache breakpoints (`cache_control` on the system prompt and the last turns), for a gateway in front of Claude that passes them on; `false` sends none (default: `true` on openrouter.ai for `anthropic/…` models only; an endpoint that refuses them gets the request again without them)",
+  },
   prompt_cache_key: {
     kind: "boolean",
     doc: 'send OpenAI\'s `prompt_cache_key` (default: on api.openai.com and with `protocol = "responses"`; an endpoint that refuses it gets the request again without it)',

@@ -108,6 +108,7 @@ function compatOf(p: FileProvider, label: (key: string) => string): { compat?: C
   if (p.parallel_tool_calls !== undefined) compat.parallelToolCalls = p.parallel_tool_calls;
   if (p.prompt_cache_key !== undefined) compat.promptCacheKey = p.prompt_cache_key;
   if (p.pdfs !== undefined) compat.pdfs = p.pdfs;
+  if (p.cache_control !== undefined) compat.cacheControl = p.cache_control;
   return Object.keys(compat).length > 0 ? { compat } : {};
 }
 

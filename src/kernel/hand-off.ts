@@ -1,6 +1,9 @@
 // The end of a run at its limit (SPEC §6): once the turns (or the run's tokens) are spent, one more
 // request without tools asks the model for a hand-off — what is done, what remains — which the
 // caller saves in .hey/task.md. A model that calls tools instead is asked once more, plainly.
+// Whether the request tells the API that no tool may be called is the adapter's choice
+// (ModelRequest.toolChoice): where that would cost the provider's cached prefix it relies on the
+// prompt, and the calls are dropped all the same.
 import { textOf, userMessage, type Message } from "./ir.ts";
 import type { HandOffLimit } from "./output.ts";
 import type { RunResult, Turns } from "./turns.ts";
@@ -14,7 +17,7 @@ const HAND_OFF_PARTS =
 export const MAX_TURNS_PROMPT = `You have reached the turn limit for this run; ${HAND_OFF_PARTS}`;
 /** Asked, without tools, when the run's token limit is passed; the answer goes to .hey/task.md. */
 export const MAX_RUN_TOKENS_PROMPT = `You have used up the token budget for this run; ${HAND_OFF_PARTS}`;
-/** Asked once more when the hand-off came back without text (a model that called tools anyway, ignoring tool_choice "none"). */
+/** Asked once more when the hand-off came back with tool calls or without text (a model that called tools anyway). */
 export const PLAIN_HAND_OFF_PROMPT = `Tool calls cannot run any more and are ignored. Answer in plain text only; ${HAND_OFF_PARTS}`;
 
 /**
@@ -27,7 +30,8 @@ export async function handOff(turns: Turns, limit: HandOffLimit, keep?: (limit: 
   for (const plainly of [false, true]) {
     const reply = await turns.request(true, limit);
     if ("turns" in reply) return reply;
-    if (reply.answered || plainly) break;
+    // text beside tool calls is the model's preamble to them ("Let me check …"), not a hand-off
+    if ((reply.answered && reply.stop !== "tool_calls") || plainly) break;
     turns.append(userMessage(PLAIN_HAND_OFF_PROMPT));
   }
   await keep?.(limit); // the caller's .hey/task.md: saved (or said not to be) before `done`

@@ -12,7 +12,10 @@ export interface ModelRequest {
   maxTokens?: number;
   /**
    * "none": the tools are described (a history with tool calls needs them on some APIs) but
-   * the model must answer in text. undefined = the model chooses.
+   * the model must answer in text (the hand-off). An adapter whose API keys its prompt cache on
+   * the tool choice (Anthropic, Gemini) sends none: the request then reads the cached prefix of
+   * the one before, and the prompt says no tool may be called (calls made anyway are dropped).
+   * undefined = the model chooses.
    */
   toolChoice?: "none";
   /**

@@ -107,7 +107,10 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
     if (last?.role === "user") last.content.push({ type: "text", text: req.note });
     else turns.push({ role: "user", content: [{ type: "text", text: req.note }] });
   }
-  if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = { type: "none" };
+  // No tool_choice for the hand-off (req.toolChoice "none"): a change of it invalidates the cached
+  // message blocks, so the whole conversation would be written again at 1.25× (docs.anthropic.com
+  // prompt caching, "What invalidates the cache": tool choice) and a `hey -c` after it could not
+  // read that write either; the prompt says no tool may be called, and a call made anyway is dropped.
   if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
   const effort = output_config && (opts.effortFor?.[output_config.effort] ?? output_config.effort);
   if (effort) body.output_config = { effort } as MessageCreateParamsStreaming["output_config"];

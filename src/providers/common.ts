@@ -33,6 +33,8 @@ export interface Compat {
   promptCacheKey?: boolean;
   /** openai: PDFs as `file` parts; default on the hosts documents.ts names */
   pdfs?: boolean;
+  /** openai: Anthropic's `cache_control` breakpoints (a gateway in front of Claude); default on openrouter.ai for `anthropic/…` models */
+  cacheControl?: boolean;
 }
 
 /**

@@ -3,7 +3,6 @@
 // factory. Fixture names below are under test/fixtures/wire/gemini/.
 import type {
   Content,
-  FunctionCallingConfigMode,
   FunctionCall,
   GenerateContentConfig,
   GenerateContentParameters,
@@ -122,7 +121,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): GenerateCont
         })),
       },
     ];
-  if (req.tools.length > 0 && req.toolChoice === "none") config.toolConfig = { functionCallingConfig: { mode: "NONE" as FunctionCallingConfigMode } };
+  // no mode NONE for the hand-off (req.toolChoice): Gemini then acts "as when not passing any function declarations",
+  // which precede the contents: the conversation's implicit cache would be lost (the prompt forbids calls; any are dropped)
   const maxTokens = req.maxTokens ?? opts.maxTokens;
   if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
   if (opts.signal) config.abortSignal = opts.signal;

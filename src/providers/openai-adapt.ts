@@ -20,6 +20,7 @@ export interface Adaptable {
   noImages?: boolean;
   toolImagesAsText?: boolean;
   pdfs?: boolean;
+  cacheMarks?: boolean;
 }
 
 /**
@@ -43,6 +44,7 @@ export const TOOL_IMAGES_NOTICE = "this endpoint takes no message after tool res
 /** Changes `options` as the refusal `said` asks; true when it changed something (send again), or what to tell the user of it. */
 export function adaptToRefusal(options: Adaptable, said: string): boolean | string {
   if (options.cacheKey && said.includes("prompt_cache_key")) return !(options.cacheKey = false);
+  if (options.cacheMarks && said.includes("cache_control")) return !(options.cacheMarks = false);
   if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
   // a level the model does not take, where it lists those it does (OpenAI: "does not support 'none' … Supported values are: …"): its nearest
   const learned = options.effortFor && learnEffort(options.effortFor, said);

@@ -25,6 +25,7 @@ import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 import { doneMarkers, toStop } from "./openai-end.ts";
 import { reasoningAsAnswer } from "./reasoning-answer.ts";
 import { textCallsOf } from "./text-call-stream.ts";
+import { markCacheBreakpoints, takesCacheMarks } from "./chat-cache-marks.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -60,6 +61,8 @@ export interface RequestOptions extends RequestBasics {
   toolImagesAsText?: boolean;
   /** PDFs go as `file` parts (documents.ts takesPdfs); otherwise each as a line saying how to read it */
   pdfs?: boolean;
+  /** Anthropic's `cache_control` breakpoints on the system prompt and the last turns (chat-cache-marks.ts) */
+  cacheMarks?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,6 +119,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
     }
   });
 
+  // an agent request marks what the next request will repeat; a summary's is never repeated
+  if (opts.cacheMarks && req.tools.length > 0) markCacheBreakpoints(messages, !req.onceTail);
   if (req.note) appendNote(messages, req.note);
 
   const body: ChatCompletionCreateParamsStreaming = { model: opts.model, messages, stream: true };
@@ -148,7 +153,7 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
   const last = messages.at(-1);
   if (last?.role === "tool" && typeof last.content === "string") last.content = `${last.content}\n\n${note}`;
   else if (last?.role === "user" && typeof last.content === "string") last.content = `${last.content}\n\n${note}`;
-  else if (last?.role === "user" && Array.isArray(last.content)) last.content = [...last.content, { type: "text", text: note }];
+  else if ((last?.role === "user" || last?.role === "tool") && Array.isArray(last.content)) last.content = [...last.content, { type: "text", text: note }];
   else messages.push({ role: "user", content: note });
 }
 
@@ -157,7 +162,7 @@ function appendNote(messages: ChatCompletionMessageParam[], note: string): void 
 
 /** What non-OpenAI hosts add to the SDK's delta and usage types. */
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null; reasoning_details?: unknown };
-type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number };
+type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number; prompt_tokens_details?: { cache_write_tokens?: number } | null };
 
 /**
  * Maps a chat-completions chunk stream to IR events. Pure apart from iterating `chunks`; errors
@@ -269,7 +274,7 @@ function toUsage(u: WireUsage | undefined): Usage {
     output: u.completion_tokens ?? 0,
     // DeepSeek also sends prompt_cache_hit_tokens (deepseek/reasoning-tool-call.sse has both).
     cacheRead: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
-    cacheWrite: 0,
+    cacheWrite: u.prompt_tokens_details?.cache_write_tokens ?? 0, // OpenRouter's, for Claude (prompt_tokens counts them)
     reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
   };
 }
@@ -319,7 +324,7 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
   // api.mistral.ai refuses any field it does not know (a 422): it has no reasoning_content and no
   // stream_options, and sends usage without being asked (dnakov/anon-kode#53)
   const mistral = host === "api.mistral.ai";
-  const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey } = opts.compat ?? {};
+  const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey, cacheControl } = opts.compat ?? {};
   const replay: ReasoningReplay =
     reasoningReplay === false || (reasoningReplay === undefined && mistral) ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
   return {
@@ -333,6 +338,7 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
     effortFor: {},
     nineCharIds: wantsNineCharIds(host, opts.model),
     pdfs: opts.compat?.pdfs ?? takesPdfs(host),
+    cacheMarks: cacheControl ?? takesCacheMarks(host, opts.model),
     ...(mistral ? { streamUsage: false } : {}),
   };
 }

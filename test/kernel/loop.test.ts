@@ -87,6 +87,22 @@ describe("a hand-off or an answer without text", () => {
     expect(textOf(messages.at(-1)!)).toBe("Remaining: b.");
   });
 
+  test("a preamble and a tool call instead of the hand-off: asked once more plainly, and the plain answer is the hand-off", async () => {
+    const provider = fakeProvider([
+      { toolCalls: [call] },
+      { text: "Let me check the tests first.", toolCalls: [call] },
+      { text: "Done so far: a. Remaining: b." },
+    ]);
+    const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 1, parallelTools: true } });
+    const messages = [userMessage("work")];
+    expect(await runLoop(messages, deps)).toMatchObject({ stop: "max_turns", turns: 3 });
+    expect(provider.remaining()).toBe(0);
+    expect(textOf(provider.requests[2]!.messages.at(-1)!)).toBe(PLAIN_HAND_OFF_PROMPT);
+    const preamble = messages.at(-3)!; // kept without its call, which never ran
+    expect([textOf(preamble), preamble.toolCalls]).toEqual(["Let me check the tests first.", undefined]);
+    expect(textOf(messages.at(-1)!)).toBe("Done so far: a. Remaining: b.");
+  });
+
   test("…and still none: the run ends at the limit with no hand-off message kept, after one extra request only", async () => {
     const provider = fakeProvider([{ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }]);
     const deps = loopDeps(provider, { tools: [sleepTool("t", 1)], limits: { maxTurns: 1, parallelTools: true } });

@@ -91,3 +91,11 @@ test.each([
   expect(adaptToRefusal(options, said)).toBe("this model takes no images: each image of the conversation is sent as a line saying it was left out");
   expect(options.noImages).toBe(true);
 });
+
+test("a gateway that refuses Anthropic's cache_control markers gets the request again without them, for good", () => {
+  const options: Adaptable = { ...base(), cacheMarks: true };
+  const said = "messages.1.content.0.cache_control: Extra inputs are not permitted";
+  expect(adaptToRefusal(options, said)).toBe(true);
+  expect(options).toEqual({ ...base(), cacheMarks: false });
+  expect(adaptToRefusal(options, said)).toBe(false);
+});
