@@ -53,7 +53,7 @@ test("the first request carries find_tools, not the servers' schemas; a query lo
   expect(run).toMatchObject({ code: 0, stdout: "got Echo: hello deferred\n" });
   const first = m.requests[2]!;
   expect(toolNames(first)).toEqual([...OWN, "find_tools"]);
-  const find = first.tools!.find((t) => t.function.name === "find_tools") as { function: { description: string } };
+  const find = first.tools!.find((t) => t.function.name === "find_tools") as unknown as { function: { description: string } };
   expect(find.function.description).toContain("everything: echo, get-annotated-message,");
   expect(find.function.description).toContain("fs: fs_read_file, read_text_file,");
   expect(resultText(lastTool(m.requests[3]!))).toStartWith("loaded: echo");
