@@ -184,7 +184,7 @@ describe("what is said of deferred tools", () => {
     expect(heavyToolWarnings({ tools: heavy }, 4_000)).toHaveLength(1);
     expect(heavyToolWarnings({ tools: heavy, deferred: ["wide"] }, 4_000)).toEqual([]);
     const status = formatStatus(
-      [{ name: "everything", state: "connected", tools: everything.map((e) => e.tool) }],
+      [{ name: "everything", state: "connected", cached: false, tools: everything.map((e) => e.tool) }],
       { tools: everything, leftOut: [], warnings: [], renamed: [], deferred: ["get-env", "get-tiny-image"] },
       false,
     );
