@@ -12,9 +12,9 @@ export const HEAVY_SHARE = 0.25;
  * All servers' tools together taking more than this share of the budget are said, with the heaviest
  * servers: the conversation then has less room than the schemas, so the budget's trim starts
  * leaving out the work within a few tool calls (4 servers of ~9k tokens each: no single one passed
- * HEAVY_SHARE, and the run lost its history every turn, unsaid). Half, not the 10 % of the window
- * past which Claude Code defers MCP tools: hey offers every tool in every request, so this says
- * when that costs the conversation, not when deferring would pay.
+ * HEAVY_SHARE, and the run lost its history every turn, unsaid). Half, not the 10 % past which
+ * `[mcp] defer_tools = "auto"` defers MCP tools (deferred.ts): this says when the tools requests
+ * still carry (deferring is off, a server keeps `defer = false`) cost the conversation.
  */
 export const TOTAL_SHARE = 0.5;
 /** The total's warning names at most this many of the heaviest servers. */
