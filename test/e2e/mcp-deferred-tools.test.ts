@@ -79,7 +79,7 @@ test("the first request carries find_tools, not the servers' schemas; a query lo
   );
 });
 
-test("a call straight to a deferred tool by its name runs and loads it; a wrong guess at its arguments reads its schema", async () => {
+test("a call straight to a deferred tool by its name runs and loads it; a wrong guess at its arguments reads its schema; the permission rules decide what is deferred", async () => {
   await ensureBinary();
   const m = model((req) => {
     const last = lastTool(req);
@@ -87,13 +87,16 @@ test("a call straight to a deferred tool by its name runs and loads it; a wrong 
     if (resultText(last).includes("Its input:")) return { calls: [["get-sum", { a: 2, b: 3 }]] };
     return { text: `${resultText(last)} (get-sum offered: ${toolNames(req).includes("get-sum")})` };
   });
-  config(m.baseUrl, `defer_tools = "always"`);
+  // an allow list: the tools it does not name are neither listed nor loadable; find_tools, which only loads schemas, stays
+  config(m.baseUrl, `defer_tools = "always"\n\n[permission]\nallow = ["read_file", "get-sum", "list_directory"]\n`);
   const run = await hey(["-p", "add 2 and 3"]);
   expect(run).toMatchObject({ code: 0, stdout: "The sum of 2 and 3 is 5. (get-sum offered: true)\n" });
-  expect(toolNames(m.requests[0]!)).not.toContain("get-sum");
+  expect(toolNames(m.requests[0]!)).toEqual(["read_file", "find_tools"]);
+  const find = m.requests[0]!.tools!.at(-1) as unknown as { function: { description: string } };
+  expect(find.function.description).toContain("Not loaded: everything: get-sum; fs: list_directory. Give query");
   const wrong = resultText(lastTool(m.requests[1]!));
   expect(wrong).toContain(
     "Its input:\nget-sum (MCP server everything): Returns the sum of two numbers\n  a: number — First number\n  b: number — Second number",
   );
-  expect(toolNames(m.requests[1]!)).toEqual([...OWN, "find_tools", "get-sum"]);
+  expect(toolNames(m.requests[1]!)).toEqual(["read_file", "find_tools", "get-sum"]);
 });
