@@ -47,8 +47,9 @@ export interface Plan {
 export function planTools(tools: readonly ExposedTool[], state: Deferral, opts: { mode: DeferMode; budget: number; keep(server: string): boolean }): Plan {
   const kept = tools.filter((e) => opts.keep(e.server));
   const deferrable = tools.filter((e) => !opts.keep(e.server));
-  const weight = deferrable.reduce((n, e) => n + specTokens(mcpSpec(e)), 0);
-  const on = opts.mode !== "never" && deferrable.length > 0 && (state.on || opts.mode === "always" || weight > DEFER_SHARE * opts.budget);
+  // weighed only while it may turn deferring on: once on, a request costs no estimate of every schema
+  const heavy = () => deferrable.reduce((n, e) => n + specTokens(mcpSpec(e)), 0) > DEFER_SHARE * opts.budget;
+  const on = opts.mode !== "never" && deferrable.length > 0 && (state.on || opts.mode === "always" || heavy());
   if (!on) {
     // sent whole: were deferring to start later (a late server), these stay in the list
     const loaded = withLoaded(
