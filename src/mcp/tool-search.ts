@@ -67,6 +67,7 @@ export function findToolsDescription(deferred: readonly ExposedTool[]): string {
   for (const e of deferred) by.set(e.server, [...(by.get(e.server) ?? []), e.name]);
   const many = deferred.length > NAMES_LISTED_MAX;
   const servers = [...by].map(([server, names]) => (many ? `${server} (${names.length} tools)` : `${server}: ${names.join(", ")}`));
+  if (deferred.length === 0) return "Loads tools of MCP servers that are not offered yet: every one is loaded now.";
   return (
     `Loads tools of MCP servers that are not offered yet, to save tokens. ${many ? "Servers" : "Not loaded"}: ${servers.join("; ")}. ` +
     `Give query (words matched against their names and descriptions; the best ${FOUND_MAX} load) or names (exact); ` +
@@ -127,10 +128,8 @@ export function createFindTools(deferred: readonly ExposedTool[], all: () => rea
       const found = [...new Set([...namedTools(tools, names), ...searchTools(tools, query)])];
       if (found.length === 0) {
         const what = [query && `query ${JSON.stringify(query)}`, names.length && `names ${names.join(", ")}`].filter(Boolean).join(" or ");
-        return {
-          output: `no MCP tool matches ${what || "nothing (give query or names)"}; the tools to load are listed in ${FIND_TOOLS}' description`,
-          isError: true,
-        };
+        const why = what ? `no MCP tool matches ${what}` : "give query (words) or names (exact tool names)";
+        return { output: `${why}; the tools to load are listed in ${FIND_TOOLS}' description`, isError: true };
       }
       load(found.map((e) => e.name));
       return { output: `${LOADED_PREFIX}${found.map((e) => e.name).join(", ")}\n\n${found.map(toolCard).join("\n\n")}` };

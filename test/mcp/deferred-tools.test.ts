@@ -131,6 +131,7 @@ describe("createDeferring: the tool list only grows, each load appended after th
       output: `no MCP tool matches query "weather"; the tools to load are listed in find_tools' description`,
       isError: true,
     });
+    expect((await find.run({}, ctx)).output).toBe("give query (words) or names (exact tool names); the tools to load are listed in find_tools' description");
     expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS]);
   });
 
@@ -162,6 +163,7 @@ describe("what is said of deferred tools", () => {
     );
     const many = Array.from({ length: NAMES_LISTED_MAX + 1 }, (_, i) => tool(i % 2 ? "gh" : "web", `t${i}`));
     expect(findToolsDescription(many)).toContain("Servers: web (101 tools); gh (100 tools). Give query");
+    expect(findToolsDescription([])).toBe("Loads tools of MCP servers that are not offered yet: every one is loaded now.");
   });
 
   test("a schema in brief: one line per argument, optional ones marked", () => {
