@@ -29,6 +29,7 @@ import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
 import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
 import { redactingConnect } from "./mcp/redacted.ts";
@@ -103,6 +104,8 @@ interface McpPorts {
   refused(name: string, origin?: ToolOrigin): boolean;
   /** the tokens a request is built to, as the settings say now */
   budget(): number;
+  /** `[mcp] defer_tools` as the settings say now */
+  deferTools(): Settings["mcp"]["deferTools"];
   /** the secrets hey knows now: redacted from all that servers send (mcp/redacted.ts) */
   secrets(): readonly string[];
 }
@@ -211,12 +214,9 @@ export async function assemble(
     };
   };
   const live: Live = { config: start.config, fetch: start.started.fetch, configured: configure(settings) };
+  const own = live.configured.tools.map((t) => t.name);
   for (const lists of everyList(settings.permission)) {
-    const line = blockedNotice(
-      lists,
-      live.configured.shell.name,
-      live.configured.tools.map((t) => t.name),
-    );
+    const line = blockedNotice(lists, live.configured.shell.name, own);
     if (line) warn(lists.source + line, true); // a project's list is named: it narrows yours; said once per project until it changes
   }
   const named = [...settings.mcp.servers, ...start.config.guards.flatMap((g) => Object.keys(g.current.mcp).map((name) => ({ name })))]; // approved or not
@@ -263,20 +263,22 @@ export async function assemble(
     credentials,
     refused: (name, origin) => live.configured.refused(name, origin),
     budget: () => effectiveBudget(live.config.settings.agent.budgetTokens, configuredWindow(live.config.settings)),
+    deferTools: () => live.config.settings.mcp.deferTools,
     secrets,
   };
   // `/clear` and `/resume` keep the servers running (a browser's page, a database session stay): what they report comes here once built
-  const own = live.configured.tools.map((t) => t.name);
   const servers = start.mcp ?? mcpManager(here, run, start, own, ports);
   const mcp = servers.manager;
+  mcp.resume(loadedIn(resumed?.messages ?? [], own)); // a session's own tools loaded from find_tools: `hey -c` offers the same list
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
   const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
     recordingOnAnswer(cap.wrap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))
-      .filter((t) => t.server !== undefined || !live.configured.refused(t.name))
+      .filter((t) => t.server !== undefined || t.name === FIND_TOOLS || !live.configured.refused(t.name)) // find_tools loads only what the rules allow
       .map((t) => cap.guard(redactingTool(t, redaction))); // a tool the last request left out over its API's cap: a call reads why
+  const deferredTool = (name: string) => ((t) => t && cap.guard(redactingTool(t, redaction)))(mcp.deferred(name));
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: provided(await start.started.provider, settings, live.fetch),
@@ -286,13 +288,14 @@ export async function assemble(
     unlisted: (name, offered) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
       refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
+      deferredTool(name) ?? // one left to find_tools, called by the name it listed: it loads and runs
       lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
-    permission: (tool, a) => live.configured.check(tool, a, mcp.origin(tool)), // an MCP tool is judged by its server's names for it too
+    permission: (tool, a) => (tool === FIND_TOOLS ? undefined : live.configured.check(tool, a, mcp.origin(tool))), // an MCP tool is judged by its server's names for it too
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
@@ -387,6 +390,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       warn: (m) => start.notice(`hey: ${m}`),
       refused: (name, origin) => servers.ports.refused(name, origin),
       budget: () => servers.ports.budget(),
+      deferTools: () => servers.ports.deferTools(),
       now: Date.now,
     },
   );

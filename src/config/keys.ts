@@ -7,7 +7,11 @@ import type { Effort, Protocol } from "../kernel/ir.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 
 /** What a key holds: one accept rule and one phrase for messages per kind (schema.ts). */
-export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "strings" | "stringTable" | "window";
+export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "defer" | "strings" | "stringTable" | "window";
+
+/** When MCP tools wait behind find_tools (`[mcp] defer_tools`, mcp/deferred.ts). */
+export const DEFER_MODES = ["auto", "always", "never"] as const;
+export type DeferMode = (typeof DEFER_MODES)[number];
 
 export interface Key {
   kind: Kind;
@@ -163,6 +167,11 @@ export const SECTIONS = {
       range: [0, 600_000],
       doc: "how long the first request may wait for servers with no cached tool list (not for one whose last start failed); one not ready by then is said, and its tools join a later request (in `hey -p` often none: raise it for a server that starts slowly)",
     },
+    defer_tools: {
+      kind: "defer",
+      default: "auto",
+      doc: "`auto`: once the MCP tools offered take more than 10 % of the context budget, requests carry only those the model loaded and `find_tools`, which names the others and loads them (see [MCP servers](#mcp-servers)); `always`; `never`: every tool's schema in every request",
+    },
   },
 } as const satisfies Record<string, Table>;
 
@@ -250,6 +259,7 @@ export const MCP_SERVER_KEYS = {
     doc: "an OAuth app registered by hand, for servers that do not let hey register itself (see [Signing in](#signing-in-to-a-hosted-server))",
   },
   client_secret: { kind: "string", doc: "that app's secret, if it has one" },
+  defer: { kind: "boolean", doc: "`false`: its tools' schemas go in every request even while `[mcp] defer_tools` leaves the others to `find_tools`" },
 } as const satisfies Table;
 
 // ---- the types the table implies ----
@@ -265,11 +275,13 @@ export type ValueOf<K extends Kind> = K extends "string"
         ? Effort
         : K extends "protocol"
           ? Protocol
-          : K extends "strings"
-            ? string[]
-            : K extends "stringTable"
-              ? Record<string, string>
-              : number | Record<string, number>;
+          : K extends "defer"
+            ? DeferMode
+            : K extends "strings"
+              ? string[]
+              : K extends "stringTable"
+                ? Record<string, string>
+                : number | Record<string, number>;
 
 /** `budget_tokens` → `budgetTokens`. */
 export type Camel<S extends string> = S extends `${infer A}_${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;

@@ -195,3 +195,20 @@ export function jsonErrorAt(text: string): { line: number; col: number } {
   const before = text.slice(0, i).split("\n");
   return { line: before.length, col: before.at(-1)!.length + 1 };
 }
+
+/**
+ * A tool selection key and its Codex spelling (`tools` / `enabled_tools`, `exclude_tools` /
+ * `disabled_tools`) read as one list; both given: their union, with a warning.
+ */
+export function selectionKey(
+  ours: string[] | undefined,
+  codex: string[] | undefined,
+  name: string,
+  alias: string,
+  atLine: (key?: string) => string,
+  warnings: string[],
+): string[] | undefined {
+  if (ours !== undefined && codex !== undefined) warnings.push(`${atLine(alias)} ${alias} means the same as ${name}; both are read (keep one)`);
+  if (ours === undefined && codex === undefined) return undefined;
+  return [...new Set([...(ours ?? []), ...(codex ?? [])])];
+}

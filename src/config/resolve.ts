@@ -15,6 +15,7 @@ import { chooseProvider } from "./providers.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLine, type Kind, type Miss, where } from "./schema.ts";
 import { secretVariables, withWrittenSecrets } from "./secrets.ts";
 import { isTable, type Table } from "./table.ts";
+import { selectionKey } from "./mcp-formats.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
@@ -375,26 +376,10 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
       ...(s.max_timeout_ms !== undefined ? { maxTimeoutMs: s.max_timeout_ms } : {}),
       ...(tools ? { tools } : {}),
       ...(excludeTools ? { excludeTools } : {}),
+      ...(s.defer === false ? { defer: false } : {}), // only when set: the tool-list cache is keyed by the table
       ...(s.url !== undefined && s.client_id ? { oauthClient: { id: s.client_id, ...(s.client_secret ? { secret: s.client_secret } : {}) } } : {}),
     };
   });
   if (errors.length) throw new ConfigError(errors.join("\n"));
   return servers;
-}
-
-/**
- * A tool selection key and its Codex spelling (`tools` / `enabled_tools`, `exclude_tools` /
- * `disabled_tools`) read as one list; both given: their union, with a warning.
- */
-function selectionKey(
-  ours: string[] | undefined,
-  codex: string[] | undefined,
-  name: string,
-  alias: string,
-  atLine: (key?: string) => string,
-  warnings: string[],
-): string[] | undefined {
-  if (ours !== undefined && codex !== undefined) warnings.push(`${atLine(alias)} ${alias} means the same as ${name}; both are read (keep one)`);
-  if (ours === undefined && codex === undefined) return undefined;
-  return [...new Set([...(ours ?? []), ...(codex ?? [])])];
 }

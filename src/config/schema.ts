@@ -4,7 +4,7 @@
 // in [permission] and near-misses of its name, which would otherwise leave no rules at all.
 // Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
-import { MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
+import { DEFER_MODES, MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { fromCodex } from "./mcp-formats.ts";
 import { editDistance } from "../kernel/spelling.ts";
 import { didYouMean, protocolHint } from "./suggest.ts";
@@ -81,6 +81,7 @@ const SCALARS: Record<Exclude<Kind, "strings" | "stringTable" | "window">, [acce
   fraction: [(v) => typeof v === "number" && v > 0 && v <= 1, "a number greater than 0 and at most 1"],
   effort: [(v) => (EFFORTS as readonly unknown[]).includes(v), `one of ${EFFORTS.join(", ")}`],
   protocol: [(v) => (PROTOCOLS as readonly unknown[]).includes(v), `one of ${PROTOCOLS.join(", ")}`],
+  defer: [(v) => (DEFER_MODES as readonly unknown[]).includes(v), `one of ${DEFER_MODES.join(", ")}`],
 };
 
 /** How a message (and the reference) names what a kind holds. */

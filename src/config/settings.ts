@@ -142,6 +142,8 @@ export interface McpServerSettings {
   tools?: string[];
   /** `exclude_tools` (or `disabled_tools`): never offered */
   excludeTools?: string[];
+  /** `defer = false`: its tools' schemas go in every request even while the others wait behind find_tools (mcp/deferred.ts) */
+  defer?: boolean;
   /** `client_id` / `client_secret`: a client registered by hand for OAuth sign-in (remote servers) */
   oauthClient?: { id: string; secret?: string };
   /** where a server written in another agent's format came from (`mcpServers.fs in /p/.mcp.json`); `/mcp` shows the conversion */

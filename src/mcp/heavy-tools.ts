@@ -12,9 +12,9 @@ export const HEAVY_SHARE = 0.25;
  * All servers' tools together taking more than this share of the budget are said, with the heaviest
  * servers: the conversation then has less room than the schemas, so the budget's trim starts
  * leaving out the work within a few tool calls (4 servers of ~9k tokens each: no single one passed
- * HEAVY_SHARE, and the run lost its history every turn, unsaid). Half, not the 10 % of the window
- * past which Claude Code defers MCP tools: hey offers every tool in every request, so this says
- * when that costs the conversation, not when deferring would pay.
+ * HEAVY_SHARE, and the run lost its history every turn, unsaid). Half, not the 10 % past which
+ * `[mcp] defer_tools = "auto"` defers MCP tools (deferred.ts): this says when the tools requests
+ * still carry (deferring is off, a server keeps `defer = false`) cost the conversation.
  */
 export const TOTAL_SHARE = 0.5;
 /** The total's warning names at most this many of the heaviest servers. */
@@ -60,14 +60,19 @@ export function costOf(s: { server: string; tokens: number; tools: readonly Tool
   };
 }
 
-const costsOf = (offer: Pick<Offer, "tools">): ToolCost[] =>
-  offer.tools.map((e) => ({ server: e.server, name: e.name, own: e.tool.name, tokens: specTokens(mcpSpec(e)) }));
+/** What each tool every request carries costs: a deferred one is not in every request (deferred.ts). */
+const costsOf = (offer: Pick<Offer, "tools" | "deferred">): ToolCost[] =>
+  sentTools(offer).map((e) => ({ server: e.server, name: e.name, own: e.tool.name, tokens: specTokens(mcpSpec(e)) }));
+
+/** The tools of `offer` every request carries: not those left to find_tools. */
+export const sentTools = (offer: Pick<Offer, "tools" | "deferred">) =>
+  offer.deferred ? offer.tools.filter((e) => !offer.deferred!.includes(e.name)) : offer.tools;
 
 /**
  * One warning per server of `offer` whose tools take more than HEAVY_SHARE of `budget` (the tokens
  * a request is built to): its cost, its largest tools, and the keys that leave them out.
  */
-export function heavyToolWarnings(offer: Pick<Offer, "tools">, budget: number): string[] {
+export function heavyToolWarnings(offer: Pick<Offer, "tools" | "deferred">, budget: number): string[] {
   return serverCosts(costsOf(offer))
     .filter((s) => s.tokens > HEAVY_SHARE * budget)
     .map((s) => {
@@ -80,14 +85,14 @@ export function heavyToolWarnings(offer: Pick<Offer, "tools">, budget: number): 
  * The warning when the tools of two servers or more (one alone is heavyToolWarnings') take more than
  * TOTAL_SHARE of `budget`: the total, the heaviest servers, and every way to make room; undefined otherwise.
  */
-export function totalToolWarning(offer: Pick<Offer, "tools">, budget: number): string | undefined {
+export function totalToolWarning(offer: Pick<Offer, "tools" | "deferred">, budget: number): string | undefined {
   const servers = serverCosts(costsOf(offer));
   const total = servers.reduce((a, s) => a + s.tokens, 0);
   if (servers.length < 2 || total <= TOTAL_SHARE * budget) return undefined;
   const heaviest = servers.slice(0, NAMED_SERVERS).map((s) => `${s.server} ~${count(s.tokens)} (${s.tools.length} tools)`);
   const more = servers.length > NAMED_SERVERS ? `, and ${servers.length - NAMED_SERVERS} more` : "";
   return (
-    `MCP tools take ~${count(total)} tokens of every request (${offer.tools.length} tools of ${servers.length} servers), more than half the ${short(budget)} context budget, ` +
+    `MCP tools take ~${count(total)} tokens of every request (${sentTools(offer).length} tools of ${servers.length} servers), more than half the ${short(budget)} context budget, ` +
     `so older messages are left out within a few turns; the heaviest: ${heaviest.join(", ")}${more}. Make room: list the tools to keep in [mcp.NAME] tools = [...] ` +
     "(or leave some out with exclude_tools = [...]), set enabled = false for a server this project does not need, or raise [agent] budget_tokens"
   );
@@ -99,18 +104,19 @@ export function totalToolWarning(offer: Pick<Offer, "tools">, budget: number): s
  * first time it is over its share in an offer that is `whole` — no server still starting without a
  * list, or a request going out with it — not a total of the first three of four servers to connect.
  */
-export function toolWeigher(budget: () => number): (offer: Pick<Offer, "tools">, whole: boolean) => string[] {
+export function toolWeigher(budget: () => number): (offer: Pick<Offer, "tools" | "deferred">, whole: boolean) => string[] {
   const weighed = new Set<string>(); // estimating every schema on every request would cost more than it tells
   let totalSaid = false;
   let lastTotal = ""; // the tools last totalled: a request with the same ones is not weighed again
   return (offer, whole) => {
-    const fresh = offer.tools.filter((t) => !weighed.has(t.server));
+    const sent = sentTools(offer);
+    const fresh = sent.filter((t) => !weighed.has(t.server));
     for (const t of fresh) weighed.add(t.server);
     const out = fresh.length ? heavyToolWarnings({ tools: fresh }, budget()) : [];
-    const key = offer.tools.map((t) => t.name).join("\u0000");
+    const key = sent.map((t) => t.name).join("\u0000");
     if (totalSaid || !whole || key === lastTotal) return out;
     lastTotal = key;
-    const total = totalToolWarning(offer, budget());
+    const total = totalToolWarning({ tools: sent }, budget());
     if (total) (totalSaid = true), out.push(total);
     return out;
   };

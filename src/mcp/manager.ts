@@ -26,6 +26,9 @@ import { abortable, createServer, within, type Connect, type Get, type McpServer
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
+import { notReady } from "./start-notes.ts";
+import { FIND_TOOLS } from "./deferred.ts";
+import { createDeferring } from "./deferring.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -51,6 +54,8 @@ export interface ManagerDeps {
   refused(name: string, origin: ToolOrigin): boolean;
   /** the tokens a request is built to now (context/window.ts effectiveBudget): a server whose tools take much of it is warned about */
   budget(): number;
+  /** `[mcp] defer_tools`, asked at each request; absent: never (every tool's schema in every request) */
+  deferTools?(): Settings["mcp"]["deferTools"];
   now(): number;
 }
 
@@ -67,6 +72,10 @@ export interface McpManager {
   status(): ServerStatus[];
   /** what the next request offers of the servers' tools, and what it leaves out and why (`/mcp`) */
   offer(): Offer;
+  /** a call by `name` to a tool left to find_tools (deferred.ts): it loads, then runs; undefined for any other name */
+  deferred(name: string): Tool | undefined;
+  /** a new session (`/clear`, `/resume`): the tools loaded are `loaded` (a resumed session's, deferred.ts loadedIn) */
+  resume(loaded: string[]): void;
   /** the MCP tool a request offered as `name`, for the permission rules (they name it by its server's names too); undefined: none */
   origin(name: string): ToolOrigin | undefined;
   /** the system prompt's part: the instructions of the servers connected at its first build (guidance.ts) */
@@ -117,7 +126,9 @@ export function createMcpManager(
     for (const m of [...o.warnings, ...weigh(o, whole)]) if (!warned.has(m)) warned.add(m), deps.warn(m); // once a run
     renames(o.renamed); // once per change of the lists they are about (said-renames.ts)
   };
-  const builtins = config.builtins ?? [];
+  const builtins = [...(config.builtins ?? []), ...(deps.deferTools ? [FIND_TOOLS] : [])]; // a server's find_tools is offered as <server>_find_tools
+  const keep = (server: string) => current.servers.find((s) => s.settings.name === server)?.settings.defer === false;
+  const deferring = createDeferring({ mode: () => deps.deferTools?.() ?? "never", budget: deps.budget, keep });
   const guidance = createGuidance();
   const listChanged = changeNotices({ now: deps.now, later: (fn, ms) => (setTimeout(fn, ms) as { unref?: () => void }).unref?.(), warn: deps.warn });
   /** the names this run's requests offered, by heldKey: a tool keeps its name (names.ts); and the last request's tools */
@@ -205,7 +216,7 @@ export function createMcpManager(
     const tools = s.tools?.length ?? 0;
     const shown = offer.tools.filter((t) => t.server === s.name).length;
     deps.report({ type: "mcp", server: s.name, state: "connected", tools, ...(shown < tools ? { offered: shown } : {}) });
-    say(offer);
+    say(deferring.marked(offer)); // what requests carry is weighed: a deferred tool is not in every request
   };
   const startDeferred = (gen: Generation) => {
     clearTimeout(gen.deferred);
@@ -312,17 +323,18 @@ export function createMcpManager(
       await waitForStarting(gen, signal);
       // the first request is on its way: the servers it did not wait for start now
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
-      const exposed = offered(
-        gen,
-        builtinTools.map((t) => t.name),
-      );
-      say(exposed, true);
-      holdNames(held, (lastOffered = exposed.tools));
-      return [...builtinTools, ...exposed.tools.map((e) => toTool(gen, e))];
+      const own = builtinTools.map((t) => t.name);
+      const exposed = offered(gen, own);
+      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e));
+      say({ ...exposed, tools: sent }, true);
+      holdNames(held, (lastOffered = exposed.tools)); // a deferred tool is offered too: its name is held, a call by it runs
+      return [...builtinTools, ...tools];
     },
     status: () =>
       current.servers.map((s) => ({ ...s.status(), ...(failedLast.get(s) !== undefined && { failedBefore: failedLast.get(s), failedAt: failedWhen.get(s) }) })),
-    offer: () => offered(current),
+    offer: () => deferring.marked(offered(current)),
+    deferred: (name) => deferring.tool(name, offered(current).tools, (e) => toTool(current, e)),
+    resume: (loaded) => deferring.resume(loaded),
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
     instructions: () => guidance.system(statuses(), offered(current).tools),
@@ -357,11 +369,8 @@ export function createMcpManager(
         const next = enabled(settings.mcp.servers);
         const byName = new Map(current.servers.map((s) => [s.settings.name, s]));
         // only servers that run count: with --no-mcp, or `enabled = false`, nothing starts or stops
-        const changes = namedChanges(
-          "mcp server",
-          current.servers.map((s) => s.settings),
-          next,
-        );
+        const before = current.servers.map((s) => s.settings);
+        const changes = namedChanges("mcp server", before, next);
         const waitChanged = !config.off && next.length > 0 && settings.mcp.startupWaitMs !== current.waitMs;
         // a server kept as it runs needs no check; a new or changed one must have a command to start
         const errors = next.flatMap((s) => {
@@ -389,8 +398,3 @@ export function createMcpManager(
 }
 
 const names = (tools: McpTool[] | undefined) => (tools ?? []).map((t) => t.name);
-
-/** Why a server's tools missed the first request: it was not ready within the start-up wait (`ms`). */
-export const notReady = (ms: number) =>
-  `was not ready after ${Number((ms / 1000).toFixed(1))} s, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it ` +
-  "(once it connects, its tool list is cached and later runs offer its tools at once)";

@@ -38,6 +38,8 @@ export interface Offer {
    * rules refuse is not offered, so not said)
    */
   renamed: Renaming[];
+  /** the names of `tools` the next request leaves to find_tools (deferred.ts): loaded on demand, not in every request */
+  deferred?: string[];
 }
 
 /**

@@ -73,3 +73,8 @@ export function startNotes(changes: readonly string[], statuses: readonly Server
 function reloaded(changes: readonly string[]): Set<string> {
   return new Set(changes.flatMap((c) => /^[+~] mcp server (\S+)/.exec(c)?.[1] ?? []));
 }
+
+/** Why a server's tools missed the first request: it was not ready within the start-up wait (`ms`). */
+export const notReady = (ms: number) =>
+  `was not ready after ${Number((ms / 1000).toFixed(1))} s, so the first request went without its tools; raise [mcp] startup_wait_ms to wait longer for it ` +
+  "(once it connects, its tool list is cached and later runs offer its tools at once)";

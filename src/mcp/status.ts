@@ -4,6 +4,8 @@
 import type { McpServerSettings } from "../config/settings.ts";
 import type { McpEvent } from "./manager.ts";
 import { mcpSpec, specTokens, type Offer, type Reason } from "./offer.ts";
+import { sentTools } from "./heavy-tools.ts";
+import { FIND_TOOLS } from "./deferred.ts";
 import { promptUsage } from "./prompts.ts";
 import type { ServerStatus } from "./server.ts";
 import { stderrLines } from "./stderr-lines.ts";
@@ -96,15 +98,20 @@ export function formatStatus(
     return "no MCP servers in use; add an [mcp.NAME] table to the config (see the README) and /reload: one hey has not approved yet starts once you say yes at the interactive prompt";
   let total = 0;
   let count = 0;
+  const deferred = offer.tools.filter((e) => offer.deferred?.includes(e.name)); // left to find_tools: in no request until loaded
   const blocks = servers.map((s) => {
-    const mine = offer.tools.filter((e) => e.server === s.name).map((e) => ({ name: e.name, tokens: specTokens(mcpSpec(e)) }));
+    const later = deferred.filter((e) => e.server === s.name).map((e) => e.name);
+    const mine = sentTools(offer)
+      .filter((e) => e.server === s.name)
+      .map((e) => ({ name: e.name, tokens: specTokens(mcpSpec(e)) }));
     const left = offer.leftOut.filter((l) => l.server === s.name);
     const sum = mine.reduce((a, t) => a + t.tokens, 0);
     total += sum;
     count += mine.length;
     const shown = s.tools !== undefined && s.state !== "failed" && s.state !== "auth_required";
     const cached = s.cached && s.state !== "connected" ? " (cached)" : "";
-    const tools = !shown ? "" : mine.length === s.tools!.length ? plural(mine.length, "tool") : `${mine.length} of ${plural(s.tools!.length, "tool")} offered`;
+    const all = mine.length + later.length;
+    const tools = !shown ? "" : all === s.tools!.length ? plural(all, "tool") : `${all} of ${plural(s.tools!.length, "tool")} offered`;
     const cost = shown && mine.length ? `, ~${n(sum)} tokens per request` : "";
     const head = `${s.name}: ${STATE[s.state]}${shown ? ` · ${tools}${cached}${cost}` : ""}${s.state === "auth_required" ? ` · sign in with ${signInHint(s.name)}` : ""}`;
     const lines = [head];
@@ -117,6 +124,7 @@ export function formatStatus(
     // still starting, but its last start failed: that is what the user needs, not "connecting" alone
     if (s.state === "connecting" && s.failedBefore !== undefined) lines.push(`  ${failedBeforeLine(s.failedBefore, s.failedAt)}`);
     if (shown && mine.length) lines.push(`  ${mine.map((t) => `${t.name} ~${n(t.tokens)}`).join(", ")}`);
+    if (shown && later.length) lines.push(`  ${deferredLine(later.length)}: ${later.join(", ")}`);
     if (shown && left.length) lines.push(`  not offered: ${byReason(left)}`);
     if (s.unsupported) lines.push(`  asked hey for ${s.unsupported.join(" and ")}, which hey does not support: its tools that need it fail`);
     if (s.state === "connected" && s.prompts?.length) lines.push(`  prompts: ${s.prompts.map((p) => promptUsage(s.name, p)).join(", ")}`);
@@ -124,7 +132,8 @@ export function formatStatus(
   });
   const own = builtinTokens === undefined ? "" : ` (hey's own tools: ~${n(builtinTokens)})`;
   const unstarted = withheld.map((w) => `${w.name}: not started · ${w.why}\n  in ${w.source}`);
-  return [...blocks, ...unstarted, `MCP tools in every request: ${count}, ~${n(total)} tokens${own}`].join("\n");
+  const also = deferred.length ? `; ${deferredLine(deferred.length)} through ${FIND_TOOLS}` : "";
+  return [...blocks, ...unstarted, `MCP tools in every request: ${count}, ~${n(total)} tokens${own}${also}`].join("\n");
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -135,6 +144,9 @@ export function failedBeforeLine(why: string, at: number | undefined, now = Date
   const ago = s === undefined ? "" : s < 90 ? ` ${s} s ago` : s < 5400 ? ` ${Math.round(s / 60)} min ago` : ` ${Math.round(s / 3600)} h ago`;
   return `its last start failed${ago}${why ? `: ${why}` : ""}; tried again now (this run did not wait for it)`;
 }
+/** `13 tools deferred (loaded on demand)` */
+const deferredLine = (k: number) => `${plural(k, "tool")} deferred (loaded on demand)`;
+
 const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
 
 /**

@@ -118,6 +118,8 @@ describe("wrong types name the file, the key and what was expected", () => {
     ['[provider.x]\nbase_url = "http://h/v1"\nheaders = { X-Id = 1 }', `${U}: [provider.x] headers.X-Id must be a string, got 1`],
     ['[provider.x]\nbase_url = "http://h/v1"\nmax_tokens = "lots"', `${U}: [provider.x] max_tokens must be a positive integer, got "lots"`],
     ['[provider]\nx = "http://h/v1"', `${U}: [provider.x] must be a table, got "http://h/v1"`],
+    ['[mcp]\ndefer_tools = "sometimes"', `${U}: [mcp] defer_tools must be one of auto, always, never, got "sometimes"`],
+    ['[mcp.fs]\ncommand = "npx"\ndefer = "no"', `${U}: [mcp.fs] defer must be true or false, got "no"`],
     ['[mcp.fs]\ncommand = ["npx", "fs"]', `${U}: [mcp.fs] command must be a string, got an array`],
     ['[mcp.fs]\ncommand = "npx"\nenv = { PORT = 8080 }', `${U}: [mcp.fs] env.PORT must be a string, got 8080`],
     ['[mcp]\nservers = { name = "fs" }', `${U}: [mcp] servers must be an array of tables, got a table`],

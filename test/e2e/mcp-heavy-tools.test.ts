@@ -15,7 +15,7 @@ const home = eachTempDir("hey-mcp-heavy-");
 const model = eachModelServers();
 const config = (baseUrl: string) =>
   `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n` +
-  `[mcp.huge]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "wide", "2000"]\n`;
+  `[mcp.huge]\ncommand = ${JSON.stringify(BUN)}\nargs = [${JSON.stringify(FAKE_SERVER)}, "wide", "2000"]\ndefer = false\n`; // sent whole: deferred, it would weigh nothing
 const hey = (args: string[]) => runHey(args, { cwd: home.path, env: { HOME: home.path }, timeoutMs: 60_000 });
 
 test("a server whose tools take more than a quarter of the budget is named once, with how to leave them out", async () => {

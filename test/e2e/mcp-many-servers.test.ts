@@ -16,7 +16,8 @@ const model = eachModelServers();
 const servers = ["alpha", "beta", "gamma", "delta"]
   .map((s) => `[mcp.${s}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, "many", "12", "38", s].map((a) => JSON.stringify(a)).join(", ")}]\n`)
   .join("\n");
-const config = (baseUrl: string) => `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n${servers}`;
+const config = (baseUrl: string) =>
+  `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${baseUrl}"\nmodels = ["m"]\n\n[mcp]\ndefer_tools = "never"\n\n${servers}`; // every schema in every request: what fills the budget
 const hey = (args: string[]) => runHey(args, { cwd: home.path, env: { HOME: home.path }, timeoutMs: 90_000 });
 
 test("4 servers whose tools together fill the budget: said once, with the heaviest and what to do", async () => {

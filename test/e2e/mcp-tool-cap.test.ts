@@ -27,7 +27,7 @@ test("over Gemini's 512: sent with hey's own and the first MCP tools in config o
   const start = replay.requests.length;
   writeUserConfig(
     home.path,
-    `[default]\nprovider = "gem"\nmodel = "gemini-x"\n\n[provider.gem]\nprotocol = "google"\nbase_url = "${baseUrlFor("google", replay.url)}"\napi_key = "k"\nmodels = ["gemini-x"]\n\n[mcp]\nstartup_wait_ms = 30000\n` +
+    `[default]\nprovider = "gem"\nmodel = "gemini-x"\n\n[provider.gem]\nprotocol = "google"\nbase_url = "${baseUrlFor("google", replay.url)}"\napi_key = "k"\nmodels = ["gemini-x"]\n\n[mcp]\nstartup_wait_ms = 30000\ndefer_tools = "never"\n` +
       SIX.map((s) => server(s, 90)).join(""),
   );
   const run = await runHey(["-p", "hello", "--output", "json"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 90_000 });
@@ -49,12 +49,30 @@ test("over Gemini's 512: sent with hey's own and the first MCP tools in config o
   expect(text.stderr.split("\n").filter((l) => l.includes(why))).toHaveLength(1);
 });
 
+test("deferred (defer_tools = auto, the default), the same 540 tools send only hey's own and find_tools: nothing is over Gemini's 512", async () => {
+  await ensureBinary();
+  replay.enqueue(textReply("google", "fine"));
+  const start = replay.requests.length;
+  writeUserConfig(
+    home.path,
+    `[default]\nprovider = "gem"\nmodel = "gemini-x"\n\n[provider.gem]\nprotocol = "google"\nbase_url = "${baseUrlFor("google", replay.url)}"\napi_key = "k"\nmodels = ["gemini-x"]\n\n[mcp]\nstartup_wait_ms = 30000\n` +
+      SIX.map((s) => server(s, 90)).join(""),
+  );
+  const run = await runHey(["-p", "hello", "--output", "json"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 90_000 });
+  expect(run.code).toBe(0);
+  const body = replay.requests[start]!.body as { tools: { functionDeclarations: { name: string; description: string }[] }[] };
+  const sent = body.tools.flatMap((t) => t.functionDeclarations ?? []);
+  expect(sent.map((d) => d.name)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress", "find_tools"]);
+  expect(sent.at(-1)!.description).toContain("Servers: s1 (90 tools); s2 (90 tools);"); // 540 names: each server with a count
+  expect(jsonEvents(run.stdout).filter((e) => e.type === "notice")).toEqual([]);
+});
+
 test("a local server on the OpenAI protocol (no cap of OpenAI's): every one of 306 tools, no warning", async () => {
   const m = model(() => ({ text: "fine" }));
   const fifteen = Array.from({ length: 15 }, (_, i) => server(`srv${i + 1}`, 20)).join("");
   writeUserConfig(
     home.path,
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 30000\n${fifteen}`,
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${m.baseUrl}"\nmodels = ["m"]\n\n[mcp]\nstartup_wait_ms = 30000\ndefer_tools = "never"\n${fifteen}`,
   );
   const run = await runHey(["-p", "hello"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 90_000 });
   expect(run.code).toBe(0);
@@ -77,7 +95,7 @@ test("Gemini refuses the request over one MCP tool's schema, naming only its pla
   replay.enqueue(jsonReply(400, refusal), textReply("google", "fine"));
   writeUserConfig(
     home.path,
-    `[default]\nprovider = "gem"\nmodel = "gemini-x"\n\n[provider.gem]\nprotocol = "google"\nbase_url = "${baseUrlFor("google", replay.url)}"\napi_key = "k"\nmodels = ["gemini-x"]\n\n[mcp]\nstartup_wait_ms = 30000\n` +
+    `[default]\nprovider = "gem"\nmodel = "gemini-x"\n\n[provider.gem]\nprotocol = "google"\nbase_url = "${baseUrlFor("google", replay.url)}"\napi_key = "k"\nmodels = ["gemini-x"]\n\n[mcp]\nstartup_wait_ms = 30000\ndefer_tools = "never"\n` +
       `\n[mcp.weird]\ncommand = ${JSON.stringify(BUN)}\nargs = ${JSON.stringify([FAKE_SERVER, "ok", "weird", "echo,nullable_array"])}\n`,
   );
   const run = await runHey(["-p", "hello"], { env: { HOME: home.path }, cwd: home.path, timeoutMs: 90_000 });

@@ -45,6 +45,8 @@ export function testManager(
     budget?: number;
     /** the directories named to servers as hey's roots (roots/list); none by default */
     roots?: string[];
+    /** `[mcp] defer_tools`; unset: the manager never defers, as an embedded one */
+    deferTools?: "auto" | "always" | "never";
   },
 ): TestManager {
   const events: McpEvent[] = [];
@@ -60,6 +62,7 @@ export function testManager(
       warn: (m) => void warnings.push(m),
       refused: opts.refused ?? (() => false),
       budget: () => opts.budget ?? 40_000,
+      ...(opts.deferTools ? { deferTools: () => opts.deferTools! } : {}),
       now: Date.now,
     },
   );

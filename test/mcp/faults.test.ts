@@ -142,7 +142,7 @@ test("/reload brings a server that stopped twice back: an unchanged table whose 
     await until(() => m.manager.status()[0]!.state === "stopped", "the crash");
   }
   expect((await m.call("echo", { text: "three" })).output).toContain("/reload restarts it");
-  const settings = { ...defaultSettingsForTest(), mcp: { servers: [flaky], startupWaitMs: 20_000 } };
+  const settings = { ...defaultSettingsForTest(), mcp: { servers: [flaky], startupWaitMs: 20_000, deferTools: "never" as const } };
   const staged = await m.manager.reloadable.check(settings);
   expect(staged.errors).toEqual([]);
   expect(staged.changes).toEqual(["~ mcp server flaky (started again: it had stopped)"]);
@@ -157,7 +157,10 @@ test("/reload refuses a server whose command is not found, naming where it is de
   expect((await m.call("echo", { text: "x" })).output).toBe("good: x");
   const ghost = serverSettings("ghost", { command: "no-such-mcp-server-x" });
   const byPath = serverSettings("bypath", { command: "/nonexistent/mcp-server" });
-  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost, byPath], startupWaitMs: 20_000 } });
+  const staged = await m.manager.reloadable.check({
+    ...defaultSettingsForTest(),
+    mcp: { servers: [good, ghost, byPath], startupWaitMs: 20_000, deferTools: "never" },
+  });
   expect(staged.errors).toEqual([
     '/test/config.toml: [mcp.ghost] command "no-such-mcp-server-x" not found on PATH',
     '/test/config.toml: [mcp.bypath] command "/nonexistent/mcp-server" not found',
@@ -179,7 +182,7 @@ test("a disabled server's missing command is no error at /reload: it will not st
   const good = fake("good", ["ok", "good", "echo"]);
   const m = open([good]);
   const ghost = { ...serverSettings("ghost", { command: "no-such-mcp-server-x" }), enabled: false };
-  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost], startupWaitMs: 20_000 } });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [good, ghost], startupWaitMs: 20_000, deferTools: "never" } });
   expect(staged.errors).toEqual([]);
 });
 
@@ -200,7 +203,7 @@ test("/reload with MCP off (--no-mcp) tells of no server: none will start", asyn
   );
   const staged = await manager.reloadable.check({
     ...defaultSettingsForTest(),
-    mcp: { servers: [serverSettings("broken", { command: "/nonexistent/mcp-server" })], startupWaitMs: 0 },
+    mcp: { servers: [serverSettings("broken", { command: "/nonexistent/mcp-server" })], startupWaitMs: 0, deferTools: "never" },
   });
   expect(staged).toMatchObject({ errors: [], changes: [] });
   await manager.close();
@@ -309,7 +312,7 @@ test("a server /reload starts again is waited for by the next request, though it
   expect(await m.tools()).toEqual([]); // waited until it timed out
   await until(() => createToolStore(join(dir.path, "cache")).failedLast(slow) !== undefined, "its failure recorded");
   writeFileSync(delay, "0"); // what held it up is fixed: /reload is how it comes back
-  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [slow], startupWaitMs: 20_000 } });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers: [slow], startupWaitMs: 20_000, deferTools: "never" } });
   expect(staged.changes).toEqual(["~ mcp server slow (started again: it had failed)"]);
   await staged.apply();
   // before: the request after /reload went without its tools, as a next run's would (the record is for runs to come)

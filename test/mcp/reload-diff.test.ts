@@ -39,7 +39,7 @@ function open(servers: McpServerSettings[]): TestManager {
   return m;
 }
 async function reload(m: TestManager, servers: McpServerSettings[]) {
-  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers, startupWaitMs: 20_000 } });
+  const staged = await m.manager.reloadable.check({ ...defaultSettingsForTest(), mcp: { servers, startupWaitMs: 20_000, deferTools: "never" } });
   expect(staged.errors).toEqual([]);
   const applied = (await staged.apply()) as Applied;
   return { checked: staged.changes, ...applied };

@@ -1,0 +1,89 @@
+// MCP tools deferred behind a search (`[mcp] defer_tools`): every offered tool's schema travels in
+// every request, and a few servers make that thousands of tokens a turn. Past DEFER_SHARE of the
+// context budget (Claude Code defers past 10 % of the window too) a request carries hey's own tools,
+// the MCP tools already loaded and one tool, find_tools, that names the rest and loads those the
+// model asks for (tool-search.ts). A tool also loads when the model calls it by the name it saw
+// listed. The tool list only grows within a session, each load appended after the tools before, so a
+// provider's cached prefix breaks at most once per load; the loaded tools are read back from the
+// conversation (loadedIn), so `hey -c` offers the same list. Pure.
+import type { DeferMode } from "../config/keys.ts";
+import type { Message } from "../kernel/ir.ts";
+import type { ExposedTool } from "./names.ts";
+import { mcpSpec, specTokens } from "./offer.ts";
+
+/** `auto` defers once the MCP tools to send take more than this share of the context budget. */
+export const DEFER_SHARE = 0.1;
+
+/**
+ * The tool that loads deferred ones. hey counts it among its own tools' names, so a server's tool
+ * of that name is offered as `<server>_find_tools` (names.ts): the two never clash.
+ */
+export const FIND_TOOLS = "find_tools";
+
+/** The first line of find_tools' result names what it loaded; loadedIn reads it back from a resumed session. */
+export const LOADED_PREFIX = "loaded: ";
+
+/** What a session's requests have decided: whether they defer, and the tools loaded, in load order. */
+export interface Deferral {
+  on: boolean;
+  /** names the model sees, in the order they loaded; one no server offers now is kept (it may come back) */
+  loaded: string[];
+}
+
+/** A request's MCP tools: sent whole, loaded (after find_tools), or only named in find_tools' description. */
+export interface Plan {
+  whole: ExposedTool[];
+  loaded: ExposedTool[];
+  deferred: ExposedTool[];
+  state: Deferral;
+}
+
+/**
+ * How the next request sends `tools` (the offer, in configuration order). `keep(server)`: a server
+ * whose tools are always sent whole (`[mcp.NAME] defer = false`). Off, everything goes whole, as
+ * before deferring existed; once on, it stays on for the session, and the tools sent whole before
+ * count as loaded, so no tool the model was offered disappears from its list.
+ */
+export function planTools(tools: readonly ExposedTool[], state: Deferral, opts: { mode: DeferMode; budget: number; keep(server: string): boolean }): Plan {
+  const kept = tools.filter((e) => opts.keep(e.server));
+  const deferrable = tools.filter((e) => !opts.keep(e.server));
+  // weighed only while it may turn deferring on: once on, a request costs no estimate of every schema
+  const heavy = () => deferrable.reduce((n, e) => n + specTokens(mcpSpec(e)), 0) > DEFER_SHARE * opts.budget;
+  const on = opts.mode !== "never" && deferrable.length > 0 && (state.on || opts.mode === "always" || heavy());
+  if (!on) {
+    // sent whole: were deferring to start later (a late server), these stay in the list
+    const loaded = withLoaded(
+      state.loaded,
+      deferrable.map((e) => e.name),
+    );
+    return { whole: [...tools], loaded: [], deferred: [], state: { on: state.on, loaded } };
+  }
+  const byName = new Map(deferrable.map((e) => [e.name, e]));
+  const loaded = state.loaded.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
+  const deferred = deferrable.filter((e) => !state.loaded.includes(e.name));
+  return { whole: kept, loaded, deferred, state: { on: true, loaded: state.loaded } };
+}
+
+/** `loaded` with `names` appended, each once, after those before. */
+export function withLoaded(loaded: readonly string[], names: readonly string[]): string[] {
+  const out = [...loaded];
+  for (const n of names) if (!out.includes(n)) out.push(n);
+  return out;
+}
+
+/**
+ * The tools a conversation loaded, in order: those find_tools said it loaded, and every tool of
+ * another name that ran (one sent whole is loaded already: a no-op). `own`: hey's own tools' names.
+ */
+export function loadedIn(messages: readonly Message[], own: readonly string[]): string[] {
+  let loaded: string[] = [];
+  for (const m of messages) {
+    if (m.role !== "tool" || m.isError || !m.toolName) continue;
+    if (m.toolName === FIND_TOOLS) {
+      const text = m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      const first = text.split("\n", 1)[0]!;
+      if (first.startsWith(LOADED_PREFIX)) loaded = withLoaded(loaded, first.slice(LOADED_PREFIX.length).split(", "));
+    } else if (!own.includes(m.toolName)) loaded = withLoaded(loaded, [m.toolName]);
+  }
+  return loaded;
+}

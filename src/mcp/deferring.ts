@@ -1,0 +1,63 @@
+// A session's deferred MCP tools (deferred.ts): the manager asks it which of the offered tools the
+// next request carries, and for the tool a call to a deferred one by name runs. It keeps what
+// was loaded across `/reload` (a loaded tool that still exists stays) and starts over with each
+// session (`resume`). Pure: the tools are the manager's.
+import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { checkArguments } from "../kernel/tool-args.ts";
+import type { DeferMode } from "../config/keys.ts";
+import { planTools, withLoaded, type Deferral, type Plan } from "./deferred.ts";
+import type { ExposedTool } from "./names.ts";
+import type { Offer } from "./offer.ts";
+import { createFindTools, toolCard } from "./tool-search.ts";
+
+export interface Deferring {
+  /** the next request's MCP tools in order — whole, find_tools, loaded — made runnable by `toTool`; `sent`: those whose schemas it carries */
+  request(tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool): { tools: Tool[]; sent: ExposedTool[] };
+  /** `offer` with the names its next request would leave to find_tools (`/mcp`, the weight warnings); changes nothing */
+  marked(offer: Offer): Offer;
+  /**
+   * a call by `name` to a tool deferred now: it loads and runs (arguments checked against its own
+   * schema; a failed call's error ends with its schema); undefined for any other name
+   */
+  tool(name: string, tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool): Tool | undefined;
+  /** a new session: nothing loaded but `loaded` (what a resumed one had loaded, deferred.ts loadedIn) */
+  resume(loaded: string[]): void;
+}
+
+/** `mode()` and `budget()` are read at each request (`/reload` may change them); `keep(server)`: `[mcp.NAME] defer = false`. */
+export function createDeferring(opts: { mode(): DeferMode; budget(): number; keep(server: string): boolean }): Deferring {
+  let state: Deferral = { on: false, loaded: [] };
+  const plan = (tools: readonly ExposedTool[]): Plan => planTools(tools, state, { mode: opts.mode(), budget: opts.budget(), keep: opts.keep });
+  const load = (names: string[]) => void (state = { ...state, loaded: withLoaded(state.loaded, names) });
+  return {
+    request(tools, toTool) {
+      const p = plan(tools);
+      state = p.state;
+      const find = p.deferred.length || p.loaded.length ? [createFindTools(p.deferred, () => [...p.deferred, ...p.loaded], load)] : [];
+      return { tools: [...p.whole.map(toTool), ...find, ...p.loaded.map(toTool)], sent: [...p.whole, ...p.loaded] };
+    },
+    marked(offer) {
+      const deferred = plan(offer.tools).deferred.map((e) => e.name);
+      return deferred.length ? { ...offer, deferred } : offer;
+    },
+    tool(name, tools, toTool) {
+      const e = plan(tools).deferred.find((x) => x.name === name);
+      if (!e) return undefined;
+      const tool = toTool(e);
+      return {
+        ...tool,
+        parameters: { type: "object" }, // checked against its own schema in run: a wrong guess reads that schema
+        async run(args, ctx): Promise<ToolResult> {
+          load([name]);
+          const checked = checkArguments(name, args, tool.parameters);
+          if ("error" in checked) return { output: `${checked.error}\n\nIts input:\n${toolCard(e)}`, isError: true };
+          const r = await tool.run(checked.args, ctx);
+          return r.isError ? { ...r, output: `${r.output}\n\nIts input:\n${toolCard(e)}` } : r;
+        },
+      };
+    },
+    resume(loaded) {
+      state = { on: false, loaded };
+    },
+  };
+}
