@@ -35,6 +35,21 @@ function silent(seg: Segment, text: string): boolean {
   );
 }
 
+/**
+ * What a command substitution's commands surely print, when that is only `cat` of a heredoc whose
+ * delimiter is quoted (`"$(cat <<'EOF' … EOF)"`, the commit message form of Claude Code's models):
+ * the body as written, without its trailing newlines (the substitution drops them); `<<-` drops each
+ * line's leading tabs. Undefined for anything else, or when the script `text` defines a `cat`.
+ */
+function printedHeredoc(segs: Segment[], text: string): string | undefined {
+  const [seg, more] = segs;
+  const [first, ...args] = seg?.words ?? [];
+  const [r, other] = seg?.redirects ?? [];
+  if (!seg || more || seg.opaque || seg.assigns.length || !first || args.length || first.raw !== "cat" || !r || other) return undefined;
+  if (!/^<<-?$/.test(r.op) || !/['"\\]/.test(r.target.raw) || r.body === undefined || /(?<![\w-])cat\s*\(|function\s+cat(?![\w-])/.test(text)) return undefined;
+  return (r.op === "<<-" ? r.body.replace(/^\t+/gm, "") : r.body).replace(/\n+$/, "");
+}
+
 /** Blanks and operators end an unquoted word. */
 export const META = " \t\n;&|()<>";
 // Characters after which `at` looks no further: what follows is read raw (quoted, escaped, a
@@ -219,6 +234,9 @@ export abstract class WordReader {
         deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
       else this.parameter(bare);
       if (n === "(" && bare) this.silent = { start, end: this.i, silent: this.out.slice(from).every((seg) => silent(seg, this.s)) };
+      // inside double quotes the text is one word as printed: known when the commands surely print it
+      const printed = n === "(" && !bare ? printedHeredoc(this.out.slice(from), this.s) : undefined;
+      if (printed !== undefined) return void (w.text += printed);
     } else if (bare && n === "'") return this.ansiC(w);
     else if (bare && n === '"' && this.dialect === "dash") {
       w.text += "$"; // dash reads $"…" as a literal $ and a quoted string
