@@ -45,7 +45,8 @@ export const GIT_SHELL_VARS = new Set([
  */
 export function prefixRisk(name: string, command: string): string | undefined {
   if (command.slice(command.lastIndexOf("/") + 1) === "git" && GIT_SHELL_VARS.has(name)) return undefined;
-  if (CODE_VARIABLE.test(name) || SENSITIVE.test(name)) return `assigning \`${name}\` before \`${command}\` changes what that command runs`;
+  if (CODE_VARIABLE.test(name)) return assignRisk(name);
+  if (SENSITIVE.test(name)) return `assigning \`${name}\` before \`${command}\` changes what that command runs`;
   return undefined;
 }
 
