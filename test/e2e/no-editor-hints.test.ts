@@ -71,7 +71,8 @@ test('mid-rebase under allow = ["bash: git *"]: the command hey\'s no-editor hin
 
 test('under allow = ["bash: git *"], `git commit -m "$(cat <<\'EOF\' … EOF)"` runs and commits the heredoc\'s text as the message', async () => {
   expect(Bun.spawnSync(["sh", "-c", "git init -q -b main && echo a > f"], { cwd: project.path, env: { ...process.env, ...env() } }).exitCode).toBe(0);
-  const message = 'Fix the parser\'s quotes\n\nThe "$(x)" form stays as written.\n\nCo-Authored-By: Claude <noreply@anthropic.com>';
+  const message =
+    "fix(parser): keep 'quoted' words\n\nThe \"$(x)\" form stays as written.\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-Authored-By: Claude <noreply@anthropic.com>";
   modelRunning((results) => {
     if (results.length === 0) return `git add f && git commit -q -m "$(cat <<'EOF'\n${message}\nEOF\n)"`;
     if (results.length === 1) return "git log -1 --format=%B";

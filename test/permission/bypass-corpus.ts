@@ -207,7 +207,7 @@ export const allowed: [why: string, command: string][] = [
   ["if of allowed commands", "if git diff --quiet; then ls; fi"],
   ["quoted heredoc: the body is data", "git commit -F - <<'EOF'\nfix: $(not run) `nor this`\nEOF"],
   // the commit message form of Claude Code's models: the word is the body, which the checker knows
-  ["a message from cat of a quoted heredoc", 'git commit -m "$(cat <<\'EOF\'\nfix: a; b\n\n$(not run) `nor this` it\'s "x"\nEOF\n)" && ls'],
+  ["a message from cat of a quoted heredoc", "git commit -m \"$(cat <<'EOF'\nfix(a): b; c\n\n$(not run) `nor this` it's \"x\", isn't it\nEOF\n)\" && ls"],
   ["a message from cat of a quoted <<- heredoc", "git commit -m \"$(cat <<-'EOF'\n\t\tfix: a\n\n\tbody\n\tEOF\n)\""],
   // `git *` trusts git's own options: whoever allows `git *` allows what git itself can run
   ["git -c core.sshCommand (trusted by `git *`)", "git -c core.sshCommand='rm -rf ~' fetch"],

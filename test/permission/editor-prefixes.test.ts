@@ -23,7 +23,8 @@ const refusal = (command: string, list: PermissionRules) => {
   return d.allowed ? "" : d.reason;
 };
 
-const COMMIT = "git add f.txt && git commit -m \"$(cat <<'EOF'\nFix the parser's quotes\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"";
+const COMMIT =
+  "git add f.txt && git commit -m \"$(cat <<'EOF'\nfix(parser): keep \"quotes\" and 'words'\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"";
 
 describe("an editor given before git is judged as the text git runs", () => {
   test("hey's no-editor hints and the editor forms that run `true` pass `bash: git *` and a deny list, in sh, dash and bash", () => {
@@ -111,6 +112,14 @@ describe("a commit message from cat of a heredoc", () => {
       ["cat() { rm -f x; }; git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", "`rm -f x` matches no allow entry"],
     ])
       expect(refusal(command!, LISTS.allow!)).toContain(names!);
+  });
+
+  test("a body bash 3.2 (macOS) would end the substitution inside, or read a quote across, leaves the message known only at run time", () => {
+    // bash 3.2 finds `$(…)`'s end by scanning: here it would end at `x)`, and `; rm -rf ~ ;` would be code
+    expect(refusal('git commit -m "$(cat <<\'EOF\'\nx) " ; rm -rf ~ ; echo "\nEOF\n)"', LISTS.allow!)).toContain("is known only at run time");
+    expect(refusal("git commit -m \"$(cat <<'EOF'\nit's done\nEOF\n)\"", LISTS.allow!)).toContain("is known only at run time");
+    expect(refusal("git commit -m \"$(cat <<'EOF'\nsee $'x'\nEOF\n)\"", LISTS.allow!)).toContain("is known only at run time");
+    expect(judge("git commit -m \"$(cat <<'EOF'\nit's done, isn't it (yes)\nEOF\n)\"", LISTS.allow!)).toEqual({ allowed: true });
   });
 
   test("a deny entry for cat still refuses it", () => {
