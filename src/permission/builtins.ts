@@ -7,7 +7,7 @@
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
 import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-model.ts";
-import { arithmeticReads, arithmeticRisk, assignRisk, integerRisk, numeric } from "./variables.ts";
+import { arithmeticReads, arithmeticRisk, assignRisk, integerRisk, numeric, prefixRisk } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
 const INTEGER_DECLARED = "bash evaluates every value later assigned to a variable declared `-i` as code";
@@ -227,14 +227,17 @@ export function isInert(seg: Segment, dialect: Dialect): boolean {
 /**
  * Why `seg` runs code no rule can see or changes what later commands run, in `dialect`; undefined
  * when its words say it does not. An assignment before a program or a special builtin counts
- * (`PATH=. ls`, `PATH=. :`); one before another builtin lasts only for it (`IFS= read -r line`).
+ * (`PATH=. ls`, `PATH=. :`); one before another builtin lasts only for it (`IFS= read -r line`);
+ * one before a program changes what that program runs (prefixRisk: `GIT_EDITOR=true git …` is judged
+ * as the text git runs).
  */
 export function builtinRisk(seg: Segment, dialect: Dialect): string | undefined {
   const first = seg.words[0];
   const builtin = first && known(first) && INERT[dialect].has(first.text) && !SPECIAL.has(first.text);
+  const program = first && known(first) && !INERT[dialect].has(first.text) && !SPECIAL.has(first.text) && seg.inert !== "builtin" ? first.text : undefined;
   for (const w of seg.assigns) {
     const name = w.text.slice(0, Math.max(0, w.text.search(/\+?=/))).replace(/\[[^]*$/, ""); // `PATH[0]=x` assigns PATH
-    const risk = assignRisk(name);
+    const risk = program === undefined ? assignRisk(name) : prefixRisk(name, program);
     // `CDPATH=~/.config cd hey`: the assignment lasts for cd alone, but where cd went every later command runs
     if (risk && (!builtin || (name === "CDPATH" && /^(cd|pushd)$/.test(first.text)))) return risk;
     // evaluated when assigned, even for the one command a builtin runs

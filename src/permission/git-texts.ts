@@ -8,6 +8,7 @@
 import { NEXT, readGit } from "./git.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { GIT_SHELL_VARS } from "./variables.ts";
 
 /** Shell text to judge and what runs it, for messages. */
 export interface GitText {
@@ -32,19 +33,6 @@ const QUIET =
   /^(user\.(name|email|signingkey|useconfigonly)|author\.(name|email)|committer\.(name|email)|color\..+|advice\..+|log\.[a-z]+|format\.(pretty|signoff|numbered)|core\.(quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|symlinks|precomposeunicode|longpaths|abbrev|whitespace|commentchar|commentstring|logallrefupdates|bigfilethreshold|compression)|init\.defaultbranch|diff\.(?!external$|tool$|guitool$)[a-z]+|pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags|parallel)|merge\.(ff|conflictstyle|log|renamelimit)|rebase\.(autosquash|autostash|updaterefs)|status\.[a-z]+|branch\.(autosetupmerge|autosetuprebase|sort)|branch\..+\.(remote|merge|rebase|pushremote)|remote\..+\.(url|pushurl|fetch|push|mirror|prune|tagopt)|column\.[a-z]+|blame\.[a-z]+|grep\.(linenumber|patterntype|extendedregexp|column|fullname|fallbacktonoindex)|safe\.directory|protocol\.version|http\.(sslverify|postbuffer|version)|checkout\.defaultremote|tag\.sort|versionsort\.suffix|commit\.(verbose|status|cleanup)|rerere\.(enabled|autoupdate)|gc\.(auto|autodetach)|maintenance\.auto|feature\.[a-z]+|index\.[a-z]+|pack\.[a-z]+|submodule\.recurse|help\.format|i18n\.[a-z]+)$/i;
 /** Keys whose value names a file git reads config or hooks from: what it runs is in a file. */
 const FILES = /^(include\.path|includeif\..+\.path|core\.hookspath)$/i;
-/** Variables git reads as a command it runs with the shell. */
-const GIT_SHELL_VARS = new Set([
-  "GIT_SSH_COMMAND",
-  "GIT_PAGER",
-  "GIT_EDITOR",
-  "GIT_SEQUENCE_EDITOR",
-  "GIT_EXTERNAL_DIFF",
-  "GIT_ASKPASS",
-  "PAGER",
-  "EDITOR",
-  "VISUAL",
-]);
-
 type Texts = GitText[] | { unknown: string };
 const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known only at run time: \`${raw}\`` });
 
@@ -81,6 +69,20 @@ export function gitShellTexts(seg: Segment, segments: Segment[]): Texts {
   const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest);
   if ("unknown" in more) return more;
   return [...out, ...more];
+}
+
+/**
+ * A git command's leading assignments of variables git runs with the shell, apart: the command
+ * without them and their values as shell text (`GIT_EDITOR=true git rebase --continue`: `git rebase
+ * --continue` and `true`), for an allow list to judge each; undefined when there are none, or any
+ * other assignment or a value known only at run time stays.
+ */
+export function gitPrefixes(seg: Segment): { rest: Segment; texts: GitText[] } | undefined {
+  const first = seg.words[0];
+  const name = (a: Word) => a.text.slice(0, Math.max(0, a.text.indexOf("=")));
+  if (!known(first) || first.text !== "git" || !seg.assigns.length || !seg.assigns.every((a) => known(a) && GIT_SHELL_VARS.has(name(a)))) return undefined;
+  const texts = seg.assigns.map((a) => ({ text: a.text.slice(a.text.indexOf("=") + 1), from: `sets ${name(a)}, which git runs with the shell` }));
+  return { rest: { ...seg, assigns: [] }, texts };
 }
 
 /** `git config [options] [set] KEY VALUE`: a command the next git runs. */

@@ -38,6 +38,17 @@ export function harmless(r: Redirect): boolean {
   return r.target.text === "/dev/null";
 }
 
+/**
+ * A bare `cat` whose input is a heredoc, a here-string or a pipe (`git commit -m "$(cat <<'EOF' …
+ * EOF)"`): it reads no file and writes only its output, as `printf` does, so an allow list lets it
+ * through as it does a builtin (a file it redirects to or from still needs a pattern, as `cat FILE` does).
+ */
+export function catOfInput(seg: Segment): boolean {
+  const [first, ...rest] = seg.words;
+  const given = seg.piped || seg.redirects.some((r) => /^0?<<[-<]?$/.test(r.op));
+  return !!first && !first.unknown && !first.glob && first.text === "cat" && !rest.length && !seg.assigns.length && !!given;
+}
+
 export const isStar = (w: Word) => w.glob && w.raw === "*";
 /**
  * A command's name as a deny entry compares it: its basename, lowercase, without the extension

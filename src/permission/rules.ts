@@ -15,12 +15,13 @@ import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sa
 import { gitDashed } from "./git.ts";
 import { gitConfigWrite } from "./git-config-writes.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, entryFor, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
+import { allowMatch, catOfInput, entryFor, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, withScript, type WrittenScript, writtenScript } from "./written-scripts.ts";
 import { shellTexts } from "./shell-texts.ts";
+import { gitPrefixes } from "./git-texts.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun } from "./run-scripts.ts";
 import { spared } from "./spares.ts";
@@ -241,9 +242,19 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     );
   if (!allow) return ALLOWED;
   for (const seg of parsed.segments) {
-    // runs no program: a builtin (`cd`, `set -e`, `x=1`, dash's `ls &>/dev/null` tail); its file redirections still need a pattern
-    if (seg.inert === "builtin" && seg.redirects.every(harmless)) continue;
+    // runs no program, or one that reads no file (a builtin: `cd`, `set -e`, `x=1`; a `cat` of a heredoc); its file redirections still need a pattern
+    if ((seg.inert === "builtin" || catOfInput(seg)) && seg.redirects.every(harmless)) continue;
     if (!allow.some((p) => allowMatch(seg, p))) {
+      // `GIT_EDITOR=true git rebase --continue`: git's entry, and what git runs judged as a command of its own
+      const handed = gitPrefixes(seg);
+      if (handed && allow.some((p) => allowMatch(handed.rest, p))) {
+        const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
+        for (const t of handed.texts) {
+          const d = decideCommand(t.text, sh, allow);
+          if (!d.allowed) return { ...d, reason: `${BLOCKED_PREFIX} \`${show(seg.raw)}\` ${t.from}: ${d.reason.slice(BLOCKED_PREFIX.length + 1)}` };
+        }
+        continue;
+      }
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
       return unlisted(`\`${show(seg.raw)}\``, allowed, `bash: ${entryFor(seg, show)}`, rules.file, hint(seg, allow, show));
     }

@@ -35,6 +35,46 @@ function silent(seg: Segment, text: string): boolean {
   );
 }
 
+/**
+ * What a command substitution's commands surely print, when that is only `cat` of a heredoc whose
+ * delimiter is quoted (`"$(cat <<'EOF' … EOF)"`, the commit message form of Claude Code's models):
+ * the body as written, without its trailing newlines (the substitution drops them); `<<-` drops each
+ * line's leading tabs. Undefined for anything else, or when the script `text` defines a `cat` (the
+ * caller also checks that bash 3.2 ends the substitution at the same `)`: scannedEnd).
+ */
+function printedHeredoc(segs: Segment[], text: string): string | undefined {
+  const [seg, more] = segs;
+  const [first, ...args] = seg?.words ?? [];
+  const [r, other] = seg?.redirects ?? [];
+  if (!seg || more || seg.opaque || seg.assigns.length || !first || args.length || first.raw !== "cat" || !r || other) return undefined;
+  if (!/^<<-?$/.test(r.op) || !/['"\\]/.test(r.target.raw) || r.body === undefined || /(?<![\w-])cat\s*\(|function\s+cat(?![\w-])/.test(text)) return undefined;
+  return (r.op === "<<-" ? r.body.replace(/^\t+/gm, "") : r.body).replace(/\n+$/, "");
+}
+
+/**
+ * Where bash 3.2 (macOS's bash and sh) ends the `$(…)` whose text starts at `from`: it scans for the
+ * `)`, counting parentheses and skipping quotes, and reads a heredoc body as more text, so a `)` or
+ * a quote in a body can move the end (and what follows, quoted or code, with it). -1: it runs out,
+ * or meets `$'`/`$"`, whose quoting this scan does not model.
+ */
+export function scannedEnd(s: string, from: number, close = ")"): number {
+  let depth = 1;
+  for (let i = from; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === "\\") i++;
+    else if (c === "$" && (s[i + 1] === "'" || s[i + 1] === '"')) return -1;
+    else if (close === '"' && c === '"') return i;
+    else if (c === "$" && s[i + 1] === "(") i = scannedEnd(s, i + 2);
+    else if (close === ")" && c === "'") i = s.indexOf("'", i + 1);
+    else if (close === ")" && c === '"') i = scannedEnd(s, i + 1, '"');
+    else if (c === "`") i = s.indexOf("`", i + 1);
+    else if (close === ")" && c === "(") depth++;
+    else if (close === ")" && c === ")" && --depth === 0) return i;
+    if (i < 0) return -1;
+  }
+  return -1;
+}
+
 /** Blanks and operators end an unquoted word. */
 export const META = " \t\n;&|()<>";
 // Characters after which `at` looks no further: what follows is read raw (quoted, escaped, a
@@ -219,6 +259,9 @@ export abstract class WordReader {
         deferred(() => this.substitution()); // bash 3.2 parses `$(…)` only when it runs
       else this.parameter(bare);
       if (n === "(" && bare) this.silent = { start, end: this.i, silent: this.out.slice(from).every((seg) => silent(seg, this.s)) };
+      // inside double quotes the text is one word as printed: known when the commands surely print it
+      const printed = n === "(" && !bare && scannedEnd(this.s, start + 2) === this.i - 1 ? printedHeredoc(this.out.slice(from), this.s) : undefined;
+      if (printed !== undefined) return void (w.text += printed);
     } else if (bare && n === "'") return this.ansiC(w);
     else if (bare && n === '"' && this.dialect === "dash") {
       w.text += "$"; // dash reads $"…" as a literal $ and a quoted string

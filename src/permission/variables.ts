@@ -23,6 +23,33 @@ export function assignRisk(name: string): string | undefined {
   return undefined;
 }
 
+/** Variables git reads as a command it runs with the shell (git-texts.ts judges their values). */
+export const GIT_SHELL_VARS = new Set([
+  "GIT_SSH_COMMAND",
+  "GIT_PAGER",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_ASKPASS",
+  "PAGER",
+  "EDITOR",
+  "VISUAL",
+]);
+
+/**
+ * Why `name=…` before the program `command` (`PATH=. ls`: not a builtin or a function, whose
+ * assignments can outlast them) makes it unknown, or undefined. The assignment lasts for that one
+ * command, so it changes what that command runs, not later ones; before git, a variable git runs as
+ * shell text (`GIT_EDITOR=true git rebase --continue`) is no risk: that text is judged as a command
+ * of its own, as `git -c core.editor=true` is (git-texts.ts).
+ */
+export function prefixRisk(name: string, command: string): string | undefined {
+  if (command.slice(command.lastIndexOf("/") + 1) === "git" && GIT_SHELL_VARS.has(name)) return undefined;
+  if (CODE_VARIABLE.test(name)) return assignRisk(name);
+  if (SENSITIVE.test(name)) return `assigning \`${name}\` before \`${command}\` changes what that command runs`;
+  return undefined;
+}
+
 /**
  * bash's variables that have the integer attribute from the start (`declare -pi` in a fresh bash
  * 5.2, and SECONDS): a value assigned to one is evaluated as arithmetic, so `RANDOM='a[$(cmd)]'`

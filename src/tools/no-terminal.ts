@@ -39,20 +39,21 @@ const NO_EDITOR = `sh -c 'echo "hey: no editor: bash commands have no terminal; 
  * config files, then VISUAL and EDITOR. So `GIT_EDITOR=true git …` and `git -c core.editor=true …`
  * win through git itself; this script hands on to what git would have used without it: the command's
  * GIT_EDITOR or core.editor (for the sequence editor), VISUAL or EDITOR (a command's `EDITOR=true
- * git …`). Else it fails, saying the form that fits what git asked for by the file it names.
+ * git …`). Else it fails, saying the form that fits what git asked for by the file it names: a `-c`
+ * form, which an allow entry such as `bash: git *` covers and a deny list reads as the text git runs.
  */
 const GIT_NO_EDITOR = `for e in "$GIT_EDITOR" "$(git config core.editor)" "$VISUAL" "$EDITOR"; do
   case $e in ""|*${MARK}*) ;; *) exec sh -c "$e \\"\\$@\\"" "$e" "$@" ;; esac
 done
 d=\${1%/*}
 case \${1##*/} in
-COMMIT_EDITMSG) if [ -d "$d/rebase-merge" ] || [ -d "$d/rebase-apply" ]; then h='GIT_EDITOR=true git rebase --continue keeps the message'
+COMMIT_EDITMSG) if [ -d "$d/rebase-merge" ] || [ -d "$d/rebase-apply" ]; then h='git -c core.editor=true rebase --continue keeps the message'
   elif [ -f "$d/MERGE_HEAD" ] || [ -f "$d/CHERRY_PICK_HEAD" ] || [ -f "$d/REVERT_HEAD" ]; then h='git commit --no-edit keeps the message git prepared, or -m MSG'
   else h='git commit -m MSG; --amend --no-edit keeps the message'; fi ;;
 MERGE_MSG) h='git merge --no-edit (or -m MSG); a revert: git revert --no-edit' ;;
-git-rebase-todo) h='GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list; GIT_SEQUENCE_EDITOR=true keeps it' ;;
+git-rebase-todo) h='git -c sequence.editor="sed -i 2s/^pick/fixup/" rebase -i … edits the list; -c sequence.editor=true keeps it (with --autosquash it applies fixup! commits)' ;;
 TAG_EDITMSG) h='git tag -a TAG -m MSG' ;;
-*) h='-m MSG; GIT_EDITOR=true keeps the text git offers' ;;
+*) h='-m MSG; git -c core.editor=true … keeps the text git offers' ;;
 esac
 echo "hey: no editor: bash commands have no terminal; give the text in the command: $h" >&2
 exit 1`;

@@ -127,7 +127,7 @@ test("the commands get no GPG_TTY (gpg's pinentry would draw over hey's screen):
   }
 });
 
-test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming GIT_EDITOR=true, and `git -c core.editor=true rebase --continue` (what skills teach) works", async () => {
+test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue` fails at once naming `git -c core.editor=true rebase --continue`, which works", async () => {
   scripted.userConfig("");
   writeFileSync(join(home.path, ".gitconfig"), "[core]\n\teditor = vim\n");
   const setup = [
@@ -146,7 +146,7 @@ test("mid-rebase, with the user's editor vim everywhere: `git rebase --continue`
   expect(run.code).toBe(0);
   const [plain, given] = scripted.results();
   expect(plain).toContain(
-    "hey: no editor: bash commands have no terminal; give the text in the command: GIT_EDITOR=true git rebase --continue keeps the message",
+    "hey: no editor: bash commands have no terminal; give the text in the command: git -c core.editor=true rebase --continue keeps the message",
   );
   expect(plain).toContain("[exit code 1]");
   expect(given).toBe("topic\nmain\none\n[exit code 0]");

@@ -157,7 +157,10 @@ export const refused: [why: string, command: string][] = [
   ["\\r\\n", "ls\r\nrm x"],
   ["\\r inside", "git status\rrm x"],
   // heredocs
-  ["heredoc to a command not allowed", "cat <<EOF\nhello\nEOF"],
+  ["heredoc to a command not allowed", "tee out.txt <<EOF\nhello\nEOF"],
+  // a bare `cat` of a heredoc reads no file and needs no entry, as printf; into a file or of a file it does
+  ["heredoc through cat into a file", "cat <<'EOF' > out.txt\nhello\nEOF"],
+  ["cat of a file", "cat <<EOF .env\nhello\nEOF"],
   ["heredoc body with a substitution", "git commit -F - <<EOF\n$(rm x)\nEOF"],
   ["heredoc into bash", "bash <<EOF\nls\nEOF"],
   // text a shell will run that another program writes (refused under a deny list too, with git's forms, which `git *` allows by design: runtime.test.ts)
@@ -203,6 +206,9 @@ export const allowed: [why: string, command: string][] = [
   ["negation", "! git diff --quiet"],
   ["if of allowed commands", "if git diff --quiet; then ls; fi"],
   ["quoted heredoc: the body is data", "git commit -F - <<'EOF'\nfix: $(not run) `nor this`\nEOF"],
+  // the commit message form of Claude Code's models: the word is the body, which the checker knows
+  ["a message from cat of a quoted heredoc", "git commit -m \"$(cat <<'EOF'\nfix(a): b; c\n\n$(not run) `nor this` it's \"x\", isn't it\nEOF\n)\" && ls"],
+  ["a message from cat of a quoted <<- heredoc", "git commit -m \"$(cat <<-'EOF'\n\t\tfix: a\n\n\tbody\n\tEOF\n)\""],
   // `git *` trusts git's own options: whoever allows `git *` allows what git itself can run
   ["git -c core.sshCommand (trusted by `git *`)", "git -c core.sshCommand='rm -rf ~' fetch"],
   // bash decodes `$'…'` (issue 30); dash reads data either way

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BashToolOptions, createBashTool } from "../../src/tools/bash.ts";
-import { terminalNotes, unansweredNotes } from "../../src/tools/no-terminal.ts";
+import { compileRules, decide } from "../../src/permission/rules.ts";
+import { terminalNotes, unansweredNotes, withoutTerminal } from "../../src/tools/no-terminal.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { testNeeding } from "../helpers/tools.ts";
 import { found } from "../helpers/wait.ts";
@@ -125,7 +126,7 @@ test("git's own ways of giving an editor in the command win over hey's no-editor
   const plain = await inRepo(conflictResolved("plain", env), "git rebase --continue");
   expect(plain.isError).toBe(true);
   expect(plain.output).toContain(
-    "hey: no editor: bash commands have no terminal; give the text in the command: GIT_EDITOR=true git rebase --continue keeps the message",
+    "hey: no editor: bash commands have no terminal; give the text in the command: git -c core.editor=true rebase --continue keeps the message",
   );
   expect(plain.output.split("hey: no editor").length).toBe(2); // said once: git's quote of the editor is short
   expect(plain.output).not.toContain("timed out");
@@ -141,9 +142,36 @@ test("git's own ways of giving an editor in the command win over hey's no-editor
   const todo = await inRepo("git-editor", "git -c sequence.editor=\"sed -i '2s/^pick/fixup/'\" rebase -q -i HEAD~2 && git log --format=%s");
   expect(todo.output).toBe("topic\nmain\none\n[exit code 0]");
   const noTodo = await inRepo("git-editor", "git rebase -i HEAD~1");
-  expect(noTodo.output).toContain('give the text in the command: GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list');
+  expect(noTodo.output).toContain('give the text in the command: git -c sequence.editor="sed -i 2s/^pick/fixup/" rebase -i … edits the list');
   const tag = await inRepo("git-editor", "git tag -a v1");
   expect(tag.output).toContain("give the text in the command: git tag -a TAG -m MSG");
+});
+
+test("every no-editor hint git's editor gives is a `-c` form: a command `bash: git *` allows and a deny list reads, never a GIT_EDITOR= prefix", () => {
+  const script = withoutTerminal({}).HEY_NO_EDITOR!;
+  const hints = [...script.matchAll(/h='([^']*)'/g)].map((m) => m[1]!);
+  expect(hints.length).toBeGreaterThan(5);
+  expect(hints.filter((h) => /[A-Z_]*EDITOR=/.test(h))).toEqual([]);
+  const lists = [
+    { allow: ["bash: git *"], deny: [] },
+    { allow: [], deny: ["bash: git push *", "bash: rm *"] },
+  ];
+  // each command a hint names, as the model fills it in
+  for (const [said, command] of [
+    ["git -c core.editor=true rebase --continue", "git -c core.editor=true rebase --continue"],
+    ['git -c sequence.editor="sed -i 2s/^pick/fixup/" rebase -i …', 'git -c sequence.editor="sed -i 2s/^pick/fixup/" rebase -i HEAD~2'],
+    ["-c sequence.editor=true keeps it (with --autosquash", "git -c sequence.editor=true rebase -i --autosquash HEAD~3"],
+    ["git commit --no-edit", "git commit --no-edit"],
+    ["git commit -m MSG; --amend --no-edit", "git commit --amend --no-edit"],
+    ["git merge --no-edit", "git merge --no-edit"],
+    ["git revert --no-edit", "git revert --no-edit"],
+    ["git tag -a TAG -m MSG", "git tag -a v1 -m 'release 1'"],
+    ["git -c core.editor=true … keeps the text git offers", "git -c core.editor=true notes add"],
+  ]) {
+    expect({ said, in: hints.some((h) => h.includes(said!)) }).toEqual({ said, in: true });
+    for (const list of lists)
+      expect({ command, list, d: decide("bash", { command }, compileRules(list).rules) }).toEqual({ command, list, d: { allowed: true } });
+  }
 });
 
 test("git config the user gives in the environment (GIT_CONFIG_COUNT) stays, after hey's editors, so that it wins over them", async () => {
@@ -282,6 +310,6 @@ test("on a git older than 2.31 (it reads no GIT_CONFIG_COUNT) the user's ~/.gitc
   );
   expect(todo.output).toBe("two\nown-message\n[exit code 0]");
   const noTodo = await run("cd old && git rebase -i HEAD~1", { env });
-  expect(noTodo.output).toContain('give the text in the command: GIT_SEQUENCE_EDITOR="sed -i 2s/^pick/fixup/" git rebase -i … edits the list');
+  expect(noTodo.output).toContain('give the text in the command: git -c sequence.editor="sed -i 2s/^pick/fixup/" rebase -i … edits the list');
   expect(await Bun.file(opened).exists()).toBe(false);
 });
