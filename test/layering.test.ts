@@ -104,6 +104,7 @@ const EDGES = new Set([
   "tools/edit.ts",
   "tools/file-lines.ts",
   "tools/grep.ts",
+  "tools/grep-search.ts",
   "tools/outputs.ts",
   "tools/process-tree.ts",
   "tools/run-process.ts",

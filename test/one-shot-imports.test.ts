@@ -1,7 +1,7 @@
 // What a one-shot run loads before its first request: main.ts, then run.ts and here.ts (which
 // main.ts imports once the flags are parsed), and everything they import statically. Code only some
-// runs use is imported where it is used (`await import()`), so a run that never resumes a session
-// or reads a compressed PDF does not map it (SPEC §22's short
+// runs use is imported where it is used (`await import()`), so a run that never resumes a session,
+// searches with grep, misses a file or reads a compressed PDF does not map it (SPEC §22's short
 // task: each module loaded costs resident memory). Type-only imports load nothing and are not followed.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -38,6 +38,11 @@ test("a one-shot run loads the run's flow, its tools and its session writer at s
 test.each([
   ["resuming a session (hey -c, --resume)", ["sessions/reader.ts", "sessions/listing.ts", "sessions/scope.ts"]],
   ["listing sessions (hey --sessions)", ["ui/sessions-list.ts"]],
+  [
+    "grep's search: ripgrep, the built-in walker, the regex and glob checks, the formatter",
+    ["tools/grep-search.ts", "tools/ripgrep.ts", "tools/grep-regex.ts", "tools/grep-glob.ts", "tools/grep-results.ts"],
+  ],
+  ["the walk that finds the file a model meant by a missing path", ["tools/walk.ts"]],
   ["inflating a PDF's compressed object streams", ["node:zlib"]],
 ])("a one-shot run loads the code of %s only when it does it", (_what, modules) => {
   expect(modules.filter((m) => loaded.has(m))).toEqual([]);

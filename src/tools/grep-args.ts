@@ -1,9 +1,17 @@
-// The grep tool's arguments (SPEC §7): their ranges and defaults, and the glob as it is matched. Pure.
+// The grep tool's arguments and limits (SPEC §7): their ranges and defaults, the size of a result, and
+// the glob as it is matched. Pure.
 import { sep } from "node:path";
 
 export const GREP_MAX_RESULTS = 100; // matching lines shown unless max_results says otherwise
 const GREP_MAX_RESULTS_LIMIT = 1000; // the most max_results may ask for
 const GREP_MAX_CONTEXT = 10; // context lines either side, at most
+
+/**
+ * The most characters of matching lines a result holds, as bash's 50 KB and read_file's 100,000
+ * characters: a search with long lines and wide context (a CSV, context 10, max_results 1000)
+ * otherwise returned megabytes in one call.
+ */
+export const GREP_MAX_CHARS = 50_000;
 
 export interface Query {
   pattern: string;

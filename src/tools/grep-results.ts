@@ -2,6 +2,7 @@
 // whichever search found them (ripgrep or the built-in walker), and the text the model reads. Pure.
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { clip } from "./grep-clip.ts";
+import { GREP_MAX_CHARS } from "./grep-args.ts";
 
 export interface Line {
   text: string;
@@ -162,13 +163,6 @@ export function ignoredNote(paths: string[]): string {
   const named = paths.slice(0, 5).map((p) => `${p}/`);
   return `[ignored, not searched: ${named.join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}; name one as path to search it]`;
 }
-
-/**
- * The most characters of matching lines a result holds, as bash's 50 KB and read_file's 100,000
- * characters: a search with long lines and wide context (a CSV, context 10, max_results 1000)
- * otherwise returned megabytes in one call.
- */
-export const GREP_MAX_CHARS = 50_000;
 
 /**
  * The result text: matches as `path:line: text`, context as `path-line- text`, and a note saying

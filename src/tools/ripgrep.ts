@@ -1,6 +1,6 @@
 // Which ripgrep the grep tool runs (SPEC §7, §24): `rg` on PATH, else the one embedded in the
 // release binary (scripts/build.ts puts the target's rg in with `--asset`), else none and grep
-// walks the tree itself. `[tools] rg` bypasses this lookup (grep.ts).
+// walks the tree itself. `[tools] rg` bypasses this lookup (grep-search.ts).
 //
 // An embedded file cannot be executed from inside the binary, so on the first search it is
 // written once to the user's cache dir under a name made from its SHA-256 (a new hey with a new

@@ -1,7 +1,7 @@
 // The built-in directory walk behind grep when ripgrep is not installed. It leaves in exactly the
-// files `rg --hidden` with ripgrep's default ignore handling would search (see grep.ts for the
-// flags that make the two agree); which ignore files count is fs/ignore-files.ts, how their rules
-// match and weigh fs/gitignore.ts.
+// files `rg --hidden` with ripgrep's default ignore handling would search (see grep-search.ts for
+// the flags that make the two agree); which ignore files count is fs/ignore-files.ts, how their
+// rules match and weigh fs/gitignore.ts.
 import { readdir, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { isIgnored, type IgnoreLevel, type IgnoreRules } from "../fs/gitignore.ts";

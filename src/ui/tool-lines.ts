@@ -125,7 +125,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
       return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1]} more)` : ""}`) : good(firstLine(output));
     }
     case TOOL.grep: {
-      // tools/grep.ts: binary files are named, never shown
+      // tools/grep-search.ts: binary files are named, never shown
       const binary = /^no matches .* but in (\d+ binary files?), not shown|^binary file .*: (\d+ lines?) \(cut at/.exec(firstLine(output));
       if (binary) return good(binary[1] ? `no matches but in ${binary[1]}` : `binary file: ${binary[2]} match`);
       if (output.startsWith("no matches")) return good("no matches");

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, openSync, closeSync, rmSync, writeFileSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
-import { GREP_MAX_CHARS } from "../../src/tools/grep-results.ts";
+import { GREP_MAX_CHARS } from "../../src/tools/grep-args.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { bothGreps } from "../helpers/find-rg.ts";
 

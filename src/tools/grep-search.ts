@@ -1,0 +1,341 @@
+// The grep tool's search (SPEC §7): grep.ts holds the tool (its description and arguments) and
+// loads this file at the first grep call, so a run that never searches does not load it. ripgrep
+// does the work when it is installed or inside the binary (ripgrep.ts); otherwise a built-in walker
+// (walk.ts) does. Both feed the same collector and formatter, and ripgrep runs with flags that make
+// it see the same files, so the model gets the same text either way:
+//   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
+//   ignore files              ripgrep's own: .gitignore, .ignore, .rgignore, .git/info/exclude and
+//                             git's global excludes file, which walk.ts reads too (fs/ignore-files.ts)
+//   --crlf --encoding auto    `$` matches before CRLF; a byte-order mark is no text (`^` matches after
+//                             it) and a UTF-16 file with one is searched as text; other bytes as they are
+//   binary files              any other file with a NUL byte is dropped (ripgrep warns when it finds
+//                             one after a match)
+//   context                   taken from ripgrep's context lines, cut to the shown matches here
+//   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
+// Patterns are compiled as JS regexes first (grep-regex.ts: so a bad pattern fails the same way in
+// both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
+import { stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { resolveUserPath } from "../fs/user-path.ts";
+import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
+import { type GlobFilter, globFilter } from "./grep-glob.ts";
+import { places } from "../fs/places.ts";
+import { locateRipgrep } from "./ripgrep.ts";
+import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { globalExcludes } from "../fs/ignore-files.ts";
+import { errorText } from "../kernel/errors.ts";
+import {
+  binaryNote,
+  type Collector,
+  createCollector,
+  createHits,
+  type FileHits,
+  format,
+  ignoredNote,
+  lower,
+  reasonOf,
+  unreadableNote,
+} from "./grep-results.ts";
+import { binaryMatches, isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
+import type { Query } from "./grep-args.ts";
+import { clip, type Clip, createClip } from "./grep-clip.ts";
+import { bareClassNote, compilePattern } from "./grep-regex.ts";
+import { diskPath } from "../fs/dir-names.ts";
+import { shownName } from "../fs/odd-names.ts";
+
+export interface GrepToolOptions {
+  /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
+  rg?: string | null;
+  /** what a leading `~` in `path` means (default: the user's home) */
+  home?: string;
+  /** ripgrep's environment: the one the model's commands get, without API keys (default: hey's) */
+  env?: Record<string, string | undefined>;
+  /** where the embedded ripgrep is written on first use (default: hey's cache dir, fs/places.ts) */
+  cacheDir?: string;
+}
+
+/**
+ * The grep tool's answer to a checked `query` (grep-args.ts parseArgs); `home` is what a leading
+ * `~` in its path means. Errors are results, never thrown.
+ */
+export async function searchFiles(query: Query, ctx: ToolContext, options: GrepToolOptions & { home: string }): Promise<ToolResult> {
+  // looked up on each search, not at start-up (a PATH scan on every run otherwise): the embedded
+  // ripgrep is checked again before each use (ripgrep.ts), since something may have rewritten it
+  const { rg, home } = options;
+  const { pattern, glob, ignoreCase, context, cap } = query;
+  const where = query.path ?? ".";
+
+  let regex: RegExp;
+  try {
+    regex = compilePattern(pattern, ignoreCase);
+  } catch (e) {
+    return toolError(`grep: invalid regex ${JSON.stringify(pattern)}: ${errorText(e)}`);
+  }
+  const show = (abs: string) => display(abs, ctx.cwd);
+
+  const at = resolveUserPath(where, ctx.cwd, home);
+  if ("error" in at) return toolError(`grep: ${at.error}`);
+  const root = at.abs;
+  const info = await stat(diskPath(root)).catch(() => undefined);
+  if (!info) return toolError(`path not found: ${where}`);
+  const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
+  if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
+  const keep = (abs: string) => !filter || filter.keep(abs);
+  if (info.isFile() && keep(root) && (await isBinaryFile(root).catch(() => false))) return await namedBinary(root, where, pattern, regex, ctx.signal);
+
+  const scope = scopeOf(root, ctx.cwd);
+  const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home, ctx.cwd) : undefined;
+  if (global) scope.global = global;
+  const search = {
+    root,
+    scope,
+    isFile: info.isFile(),
+    regex,
+    pattern,
+    ignoreCase,
+    context,
+    rgGlob: filter ?? { rgArgs: [], rgPaths: [root] },
+    cap,
+    keep,
+    show,
+  };
+  // a path named by bytes that are not UTF-8 cannot be given to ripgrep: the built-in search reads it
+  const bin =
+    diskPath(root) !== root
+      ? null
+      : rg !== undefined
+        ? rg
+        : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+  let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
+  if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
+  if (!found || ctx.signal.aborted) return toolError("grep interrupted");
+  // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold
+  const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
+    ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
+    : "";
+  const binary = binaryNote(found);
+  const none = `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${binary}${multiline}`;
+  const text = found.total > 0 ? `${format(found, cap, context)}${binary ? `\n${binary}` : ""}` : none;
+  // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
+  const ignored = found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await leftOutDirs(root, scope)).map((name) => show(join(root, name)))) : "";
+  return { output: [text, unreadableNote(found), bareClassNote(pattern), ignored].filter(Boolean).join("\n") };
+}
+
+/**
+ * grep's answer for a binary file named in `path`: whether its lines match and how many, as
+ * ripgrep's `--binary` search cuts them (at each "\n" and NUL byte), never the lines.
+ */
+async function namedBinary(abs: string, where: string, pattern: string, regex: RegExp, signal: AbortSignal) {
+  let n: number;
+  try {
+    n = await binaryMatches(abs, regex, signal);
+  } catch (e) {
+    return toolError(`cannot read ${where}: ${reasonOf(e)}`);
+  }
+  if (signal.aborted) return toolError("grep interrupted");
+  if (n === 0) return { output: `no matches for ${JSON.stringify(pattern)} in ${where} (a binary file)` };
+  return {
+    output: `binary file ${where} matches ${JSON.stringify(pattern)}: ${n} ${n === 1 ? "line" : "lines"} (cut at line breaks and NUL bytes), not shown`,
+  };
+}
+
+const isDir = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() === true;
+
+/** Paths in results: relative to the project root when inside it, `/`-separated. */
+function display(abs: string, cwd: string): string {
+  const rel = relative(cwd, abs);
+  const path = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
+  return sep === "/" ? path : path.replaceAll(sep, "/");
+}
+
+interface Search {
+  root: string;
+  /** what the walk leaves out there (walk.ts scopeOf) */
+  scope: Scope;
+  isFile: boolean;
+  regex: RegExp;
+  pattern: string;
+  ignoreCase: boolean;
+  context: number;
+  /** how ripgrep applies the glob (grep-glob.ts) */
+  rgGlob: Pick<GlobFilter, "rgArgs" | "rgPaths">;
+  cap: number;
+  /** whether a file (by its absolute path) passes the glob */
+  keep: (abs: string) => boolean;
+  show: (abs: string) => string;
+}
+
+async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
+  const found = createCollector(search.cap, search.context);
+  const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
+  const files = search.isFile ? [search.root] : walkFiles(search.root, signal, unreadable, search.scope);
+  for await (const abs of files) {
+    if (signal.aborted) break;
+    const path = search.show(abs);
+    if (!search.keep(abs)) continue;
+    // read a chunk at a time, so a file of any size costs little memory (logs, dumps, datasets)
+    const file = createHits(path, search.regex, search.cap, search.context);
+    const read = await readLines(abs, file.line).catch((e: unknown) => void unreadable(abs, e));
+    if (read === "text") found.add(file.hits);
+    // as ripgrep's --binary: a file with a NUL is left out, and named when it matches anywhere
+    else if (read === "binary" && (await binaryMatches(abs, search.regex, signal, true).catch(() => 0)) > 0) found.binary.push(path);
+  }
+  return found;
+}
+
+/**
+ * Lines longer than this many bytes ripgrep does not print (`--max-columns`): grep.ts reads them
+ * from the file itself and cuts them around the match (clip). Without it one line of a minified
+ * bundle with a match on every character cost gigabytes: ripgrep's `--json` lists each match, and
+ * ignores --max-columns, so ripgrep's plain output is read instead.
+ */
+const RG_MAX_COLUMNS = 4096;
+/** How ripgrep prints a line over RG_MAX_COLUMNS: `[Omitted long matching line]`, `[Omitted long context line]`. */
+const RG_OMITTED = /^\[Omitted long .*\]$/;
+/** The line ripgrep prints when a file it was searching turns out to hold a NUL byte (the file is dropped). */
+const RG_BINARY_SAID = ": WARNING: stopped searching binary file";
+const RG_BINARY = new RegExp(`^.*${RG_BINARY_SAID}`);
+/** What `--binary` prints for a binary file that matches (its lines printed before are dropped). */
+const RG_BINARY_MATCHES = /: binary file matches \(found "\\0" byte around offset \d+\)$/;
+/** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
+const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
+const NEWLINE = new Uint8Array([10]);
+
+/**
+ * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
+ * rejected the pattern, failed to start or was killed by an abort), so the caller falls back to
+ * the built-in search. ripgrep prints `PATH\0N:TEXT` for a match and `PATH\0N-TEXT` for context,
+ * one file's lines together; a line without a NUL is a warning or the `--` between context groups.
+ */
+async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
+  const argv = [rg, "--no-config", "--hidden"];
+  argv.push("--crlf", "--encoding", "auto");
+  argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
+  argv.push("--max-columns", String(RG_MAX_COLUMNS));
+  const { scope } = search;
+  for (const name of scope.skip) argv.push("--glob", `!${name}`);
+  if (!scope.gitignore) argv.push("--no-ignore-vcs");
+  if (search.ignoreCase) argv.push("--ignore-case");
+  if (search.context > 0) argv.push("--context", String(search.context));
+  // a binary file found in a directory is searched whole, and named (RG_BINARY_MATCHES) when it matches
+  if (!search.isFile) argv.push("--binary");
+  argv.push(...search.rgGlob.rgArgs, "--regexp", search.pattern, "--", ...search.rgGlob.rgPaths);
+
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", ...(env ? { env } : {}) });
+  } catch {
+    return undefined;
+  }
+  const errors = proc.stderr.text();
+  const kill = () => proc.kill();
+  ctx.signal.addEventListener("abort", kill, { once: true });
+
+  const found = createCollector(search.cap, search.context);
+  const long = new Map<FileHits, { abs: string; lines: number[] }>(); // lines ripgrep left out, read from the file below
+  let current: { printed: string; abs: string; hits: FileHits | undefined } | undefined;
+  let capLine = Infinity; // line of the cap-th match in the current file: later lines are not needed
+  const close = () => {
+    if (current?.hits) found.add(current.hits);
+    current = undefined;
+  };
+  const decoder = new TextDecoder();
+  let before: Uint8Array[] = []; // a path's start before a newline in its name: the line that ends it follows
+  const onLine = (bytes: Uint8Array) => {
+    const nul = bytes.indexOf(0);
+    if (nul === -1) {
+      const said = decoder.decode(bytes);
+      const matches = RG_BINARY_MATCHES.exec(said);
+      if (matches) {
+        const name = Buffer.concat([...before, bytes]);
+        before = [];
+        const printed = shownName(name.subarray(0, name.length - Buffer.byteLength(matches[0])));
+        if (current?.printed === printed) current.hits = undefined;
+        const abs = resolve(ctx.cwd, printed);
+        if (search.keep(abs)) found.binary.push(search.show(abs));
+        return;
+      }
+      const binary = RG_BINARY.test(said);
+      const file = current;
+      if (file && binary && file.printed === shownName(bytes.subarray(0, Buffer.from(bytes).indexOf(RG_BINARY_SAID)))) file.hits = undefined;
+      else if (!binary && said !== "--") before.push(bytes, NEWLINE);
+      return;
+    }
+    // the path's bytes as hey writes a name (fs/odd-names.ts): one that is not UTF-8 is opened again so
+    const printed = shownName(before.length === 0 ? bytes.subarray(0, nul) : Buffer.concat([...before, bytes.subarray(0, nul)]));
+    before = [];
+    if (current?.printed !== printed) {
+      close();
+      const abs = resolve(ctx.cwd, printed);
+      const path = search.show(abs);
+      current = { printed, abs, hits: search.keep(abs) ? { path, count: 0, lines: new Map() } : undefined };
+      capLine = Infinity;
+    }
+    const file = current;
+    const hits = file.hits;
+    const line = /^(\d+)([:-])/.exec(decoder.decode(bytes.subarray(nul + 1, nul + 24)));
+    if (!hits || !line) return;
+    const n = Number(line[1]);
+    const match = line[2] === ":";
+    if (match && ++hits.count === search.cap) capLine = n;
+    if (n > capLine + search.context) return;
+    const text = decoder.decode(bytes.subarray(nul + 1 + line[0].length)).replace(/\r$/, "");
+    hits.lines.set(n, { text: clip(text, match ? search.regex : undefined), match });
+    if (!RG_OMITTED.test(text)) return;
+    const left = long.get(hits) ?? { abs: file.abs, lines: [] };
+    left.lines.push(n);
+    long.set(hits, left);
+  };
+
+  try {
+    // Lines are cut at "\n" bytes, which are never inside a UTF-8 character, so each decodes alone.
+    let partial: Uint8Array[] = [];
+    for await (const chunk of proc.stdout) {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        onLine(partial.length === 0 ? chunk.subarray(start, nl) : Buffer.concat([...partial, chunk.subarray(start, nl)]));
+        partial = [];
+        start = nl + 1;
+      }
+      if (start < chunk.length) partial.push(chunk.slice(start));
+    }
+    if (partial.length > 0) onLine(Buffer.concat(partial));
+    close();
+    const code = await proc.exited;
+    const stderr = (await errors).split("\n").filter(Boolean);
+    // 0: matches, 1: none, 2: an error, which is the search's end only when every error is a path it could not read
+    if (ctx.signal.aborted || !(code === 0 || code === 1 || (code === 2 && stderr.length > 0 && stderr.every((l) => RG_UNREADABLE.test(l))))) return undefined;
+    // other lines are warnings (a bad .gitignore glob): the search went on
+    for (const [, path, why] of stderr.map((l) => RG_UNREADABLE.exec(l)).filter((m) => m !== null))
+      if (resolve(ctx.cwd, path!).startsWith(search.root)) found.unreadable.push({ path: search.show(resolve(ctx.cwd, path!)), why: lower(why!) });
+  } catch {
+    proc.kill(); // unreadable output: do not leave it blocked on a full pipe
+    return undefined;
+  } finally {
+    ctx.signal.removeEventListener("abort", kill);
+  }
+  for (const [hits, { abs, lines }] of long) {
+    if (!found.files.includes(hits)) continue; // cut by the cap: never shown
+    await reclip(abs, hits, new Set(lines), search.regex).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
+  }
+  return found;
+}
+
+/** Cuts the `wanted` lines of `hits` from the file, read a piece at a time (grep-clip.ts), up to the last of them. */
+async function reclip(abs: string, hits: FileHits, wanted: Set<number>, regex: RegExp): Promise<void> {
+  const last = Math.max(...wanted);
+  let cut: Clip | undefined;
+  await readLinePieces(
+    abs,
+    (text, n) => {
+      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
+      if (line) (cut ??= createClip(line.match ? regex : undefined)).push(text);
+    },
+    (n) => {
+      const line = hits.lines.get(n);
+      if (cut && line && wanted.has(n)) line.text = cut.end();
+      cut = undefined;
+      return n >= last;
+    },
+  );
+}
