@@ -8,7 +8,7 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import type { Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
-import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
+import { estimateTokens, FEWEST_TOKENS_PER_CHAR, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
 import { compactRange, summaryCost } from "./summary-request.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
@@ -24,7 +24,7 @@ const MAX_CORRECTION_STEP = 2;
  * Bounds of tokens per character across tokenizers and languages; a gateway that reports a
  * constant or made-up count must not talk the estimate down until the budget never applies.
  */
-const TOKENS_PER_CHAR_RANGE = [0.1, 1] as const;
+const TOKENS_PER_CHAR_RANGE = [FEWEST_TOKENS_PER_CHAR, 1] as const;
 export interface CompactionState {
   /** compactions in this session, oldest first (also in the session file) */
   summaries: Summary[];
@@ -324,11 +324,14 @@ function summaryEvent(parts: readonly Summary[], before: number, after: ContextV
 
 /**
  * Corrects the estimate with the provider's count for the request just sent: the ratio of
- * reported to estimated input tokens, limited per step.
+ * reported to estimated input tokens, limited per step. A count under FEWEST_TOKENS_PER_CHAR of
+ * the characters sent is of part of the request (an endpoint that counts only what its prompt
+ * cache lacked): followed, it would have the budget apply at several times the real size.
  */
 export function correctEstimate(state: CompactionState, reportedInput: number): void {
   const estimated = state.last?.estimate;
   if (!estimated || reportedInput <= 0) return;
+  if (reportedInput < (estimated / state.tokensPerChar) * FEWEST_TOKENS_PER_CHAR) return;
   const ratio = Math.min(MAX_CORRECTION_STEP, Math.max(1 / MAX_CORRECTION_STEP, reportedInput / estimated));
   const [low, high] = TOKENS_PER_CHAR_RANGE;
   state.tokensPerChar = Math.min(high, Math.max(low, state.tokensPerChar * ratio));
