@@ -54,30 +54,37 @@ const hey = (protocol: "anthropic" | "google", ...rest: string[]) =>
 test.each([
   ["anthropic", ANTHROPIC_CUT, 500],
   ["google", GEMINI_CUT, 0],
-] as const)("%s: an answer cut after the provider sent its counts keeps its input and cache counts; /usage says why the output is estimated", async (protocol, body, writes) => {
-  server.enqueue(sseReply(body));
-  const run = await hey(protocol, "-p", "do it", "--output", "json");
-  expect(run.code).toBe(1); // the answer broke off
-  const events = jsonEvents(run.stdout);
-  const counts = { input_tokens: 5000, cache_read_tokens: 4000, cache_write_tokens: writes, estimated: true };
-  expect(events.filter((e) => e.type === "usage")).toMatchObject([counts]);
-  expect(events.at(-1)).toMatchObject({ type: "done", usage: counts });
+] as const)(
+  "%s: an answer cut after the provider sent its counts keeps its input and cache counts; /usage says why the output is estimated",
+  async (protocol, body, writes) => {
+    server.enqueue(sseReply(body));
+    const run = await hey(protocol, "-p", "do it", "--output", "json");
+    expect(run.code).toBe(1); // the answer broke off
+    const events = jsonEvents(run.stdout);
+    const counts = { input_tokens: 5000, cache_read_tokens: 4000, cache_write_tokens: writes, estimated: true };
+    expect(events.filter((e) => e.type === "usage")).toMatchObject([counts]);
+    expect(events.at(-1)).toMatchObject({ type: "done", usage: counts });
 
-  const usage = await hey(protocol, "-c", "-p", "/usage");
-  expect(usage.stdout).toMatch(
-    new RegExp(
-      `^session: ~5,000 in \\(4,000 cached = 80%, ${writes} cache writes\\) · ~\\d+ out \\(0 reasoning\\) · 1 request \\(~: estimated where a response was cut or interrupted, or came without usage\\)$`,
-      "m",
-    ),
-  );
-});
+    const usage = await hey(protocol, "-c", "-p", "/usage");
+    expect(usage.stdout).toMatch(
+      new RegExp(
+        `^session: ~5,000 in \\(4,000 cached = 80%, ${writes} cache writes\\) · ~\\d+ out \\(0 reasoning\\) · 1 request \\(~: estimated where a response was cut or interrupted, or came without usage\\)$`,
+        "m",
+      ),
+    );
+  },
+);
 
 test("a summary request cut mid-stream is counted with its estimate: a usage event, and the run's total", async () => {
   writeFileSync(join(work.path, "hey.toml"), "[agent]\nbudget_tokens = 3000\n");
   const id = newId();
   writeReadingSession(state.path, work.path, id); // eight 3 KB reads: a summary is asked for first
   const summary = sse([chatChunk({ content: "Summary: read f0 to f7, " }), chatChunk({ content: "found the parser's bug in f3 and " })], { done: false });
-  const answer = sse([chatChunk({ content: "Continuing." }), chatChunk({ finish: "stop" }), chatChunk({ usage: { prompt_tokens: 2000, completion_tokens: 3, total_tokens: 2003 } })]);
+  const answer = sse([
+    chatChunk({ content: "Continuing." }),
+    chatChunk({ finish: "stop" }),
+    chatChunk({ usage: { prompt_tokens: 2000, completion_tokens: 3, total_tokens: 2003 } }),
+  ]);
   const before = server.requests.length;
   server.enqueue(cutAfter(sseReply(summary), Buffer.byteLength(summary) - 5), sseReply(answer));
   const run = await runHey(
