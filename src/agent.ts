@@ -10,15 +10,14 @@ import {
   prepare,
   previewContext,
   replayCache,
-  SummaryError,
+  summaryCost,
   type CompactionState,
   type PrepareDeps,
 } from "./context/compaction.ts";
 import { cutCounts, type ContextView, type Summary } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedText, latestOverWindow, learnWindow } from "./context/window.ts";
-import { messageChars } from "./context/passes.ts";
-import { errorText } from "./kernel/errors.ts";
+import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
@@ -200,27 +199,11 @@ export function createAgent(parts: AgentParts): Agent {
   };
 
   /**
-   * What a request whose provider reported no usage is counted with (Usage.estimated): the request as
-   * the context estimate counted it when it was built, and `outChars` characters of answer at its ratio.
-   */
-  const estimated = (outChars: number): Usage => ({
-    ...emptyUsage(),
-    input: compaction.last?.estimate ?? 0,
-    output: Math.ceil(outChars * compaction.tokensPerChar),
-    estimated: true,
-  });
-  /** `e`, a failure after part of an answer or an empty answer (billed all the same), carrying what it cost: as its server said, else an estimate */
-  const costed = (e: unknown, outChars: number): ProviderError => {
-    const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e), { cause: e });
-    if (!error.usage || error.usage.estimated) error.usage = estimated(outChars);
-    return error;
-  };
-
-  /**
    * The provider of the loop's requests: a request the model answers with a context-length error
    * is built again, deterministically, to the window that error taught (kept for the session), and
    * sent once more; a second such answer ends the turn like any other error. An answer without
-   * usage, or one cut after it began, is counted with an estimate.
+   * usage, or one cut after it began, is counted with an estimate (context/request-cost.ts): the
+   * request as the context estimate counted it when it was built, where the provider did not say.
    */
   const windowed = (): Provider => ({
     ...identityOf(provider),
@@ -230,21 +213,17 @@ export function createAgent(parts: AgentParts): Agent {
       const doomed = latestOverWindow(sendable(), fixedText(request), compaction.tokensPerChar, window);
       if (doomed) throw new ProviderError("context_length", doomed);
       for (let attempt = 1; ; attempt++) {
-        let started = false;
-        let chars = 0; // of the answer so far: what a cut stream is estimated by
         try {
-          for await (const event of provider.stream(request, signal)) {
-            started ||= event.type !== "notice"; // a notice is no part of an answer: the request may still be built again
-            if (event.type === "text" || event.type === "thinking") chars += event.delta.length;
+          const estimate = { input: compaction.last?.estimate ?? 0, tokensPerChar: compaction.tokensPerChar };
+          for await (const event of costedStream(provider.stream(request, signal), estimate)) {
             if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true);
             if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
-            // no counts reported: the one estimate of a turn without usage
-            yield event.type === "done" && event.usage.estimated ? { ...event, usage: estimated(messageChars(event.message)) } : event;
+            yield event;
           }
           return;
         } catch (e) {
-          if (started || (e instanceof ProviderError && e.kind === "empty_answer")) throw costed(e, chars);
-          if (!(e instanceof ProviderError) || e.kind !== "context_length") throw e;
+          // one that began, or came back empty, was billed (its usage says what it cost): not built again
+          if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
           const before = compaction.last?.estimate ?? 0;
           const known = compaction.window ?? settings.context.window;
           compaction.window = learnWindow(e.overflow ?? {}, before, known);
@@ -300,7 +279,11 @@ export function createAgent(parts: AgentParts): Agent {
         if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
         resumedCache = undefined;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
-        const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" });
+        const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" }).catch((e: unknown) => {
+          const cost = summaryCost(e); // a summary request interrupted with the run: the run counts it too (LoopDeps.context)
+          if (cost) spent(cost);
+          throw e;
+        });
         if (prepared.usage) spent(prepared.usage);
         extraNote = parts.note?.(tools);
         const note = withNote(prepared.note);
@@ -358,7 +341,8 @@ export function createAgent(parts: AgentParts): Agent {
         if (!done) return false;
         spent(done.usage);
       } catch (e) {
-        if (e instanceof SummaryError) spent(e.usage); // an empty summary still cost its tokens
+        const cost = summaryCost(e); // an empty, cut or interrupted summary still cost its tokens
+        if (cost) spent(cost);
         throw e;
       }
       return true;

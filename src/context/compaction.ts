@@ -8,15 +8,15 @@ import type { AgentEvent, Output } from "../kernel/output.ts";
 import type { Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
-import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
-import { compactRange, SummaryError } from "./summary-request.ts";
+import { estimateTokens, FEWEST_TOKENS_PER_CHAR, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
+import { compactRange, summaryCost } from "./summary-request.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
 import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
 import { errorText } from "../kernel/errors.ts";
 
-export { compactRange, SummaryError } from "./summary-request.ts";
+export { compactRange, summaryCost } from "./summary-request.ts";
 
 /** The correction factor moves at most this far per response, so one odd count cannot swing it. */
 const MAX_CORRECTION_STEP = 2;
@@ -24,7 +24,7 @@ const MAX_CORRECTION_STEP = 2;
  * Bounds of tokens per character across tokenizers and languages; a gateway that reports a
  * constant or made-up count must not talk the estimate down until the budget never applies.
  */
-const TOKENS_PER_CHAR_RANGE = [0.1, 1] as const;
+const TOKENS_PER_CHAR_RANGE = [FEWEST_TOKENS_PER_CHAR, 1] as const;
 export interface CompactionState {
   /** compactions in this session, oldest first (also in the session file) */
   summaries: Summary[];
@@ -120,7 +120,8 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
  * history, the stretch before the last turns is summarized by the provider first (the previous
  * summary with the new stretch); if that fails, the deterministic trim stands and the turn goes on.
  * `deterministic`: no summary request (a retry after a context-length error). `.hey/task.md` is
- * re-injected after any compaction.
+ * re-injected after any compaction. Throws only when `signal` aborts: a summary request it began
+ * was billed all the same, and the error carries what it cost (summaryCost).
  */
 export async function prepare(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, opts: { deterministic?: boolean } = {}): Promise<Prepared> {
   const { state, policy } = deps;
@@ -143,8 +144,8 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
       view = build((upTo = history.length));
       deps.output.emit(summaryEvent(done.parts, tokensBefore(before, held), view));
     } catch (e) {
-      if (signal.aborted) throw e;
-      usage = e instanceof SummaryError ? e.usage : undefined;
+      if (signal.aborted) throw e; // with what it cost, when it began (summaryCost): the caller counts it
+      usage = summaryCost(e);
       deps.output.emit({
         type: "compaction",
         kind: "trim",
@@ -323,11 +324,14 @@ function summaryEvent(parts: readonly Summary[], before: number, after: ContextV
 
 /**
  * Corrects the estimate with the provider's count for the request just sent: the ratio of
- * reported to estimated input tokens, limited per step.
+ * reported to estimated input tokens, limited per step. A count under FEWEST_TOKENS_PER_CHAR of
+ * the characters sent is of part of the request (an endpoint that counts only what its prompt
+ * cache lacked): followed, it would have the budget apply at several times the real size.
  */
 export function correctEstimate(state: CompactionState, reportedInput: number): void {
   const estimated = state.last?.estimate;
   if (!estimated || reportedInput <= 0) return;
+  if (reportedInput < (estimated / state.tokensPerChar) * FEWEST_TOKENS_PER_CHAR) return;
   const ratio = Math.min(MAX_CORRECTION_STEP, Math.max(1 / MAX_CORRECTION_STEP, reportedInput / estimated));
   const [low, high] = TOKENS_PER_CHAR_RANGE;
   state.tokensPerChar = Math.min(high, Math.max(low, state.tokensPerChar * ratio));

@@ -1,8 +1,9 @@
 // The summary request (SPEC §10): a stretch of the conversation, as a transcript within a share of
 // the budget, sent to the provider with reasoning off and its own output budget, for a summary the
 // agent can go on from. compaction.ts decides when; this file asks.
-import { emptyUsage, textOf, type Usage } from "../kernel/ir.ts";
+import { textOf, type Usage } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
+import { costedStream, type RequestEstimate } from "./request-cost.ts";
 import { summaryParts, type SummaryRange } from "./summary-range.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
 import type { Summary } from "./passes.ts";
@@ -17,16 +18,6 @@ const SUMMARY_SYSTEM =
   "keep file paths, line numbers, commands, decisions and why, errors and how they were fixed, test results, and what remains to do. " +
   "Be exact and terse; no preamble. An earlier summary in the history is part of it: carry over what still matters.";
 
-/** A summary request that failed after it cost tokens (the model answered, with nothing). */
-export class SummaryError extends Error {
-  readonly usage: Usage;
-  constructor(message: string, usage: Usage) {
-    super(message);
-    this.name = "SummaryError";
-    this.usage = usage;
-  }
-}
-
 /**
  * Summarizes `range` (its messages as the view shows them: an earlier summary in it is its text, so
  * each summary carries the last one forward instead of reading the whole history again) with the
@@ -35,8 +26,10 @@ export class SummaryError extends Error {
  * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
  * budget: past that, the oldest messages of the new stretch are left out (every earlier summary in
  * it is kept whole, wherever it stands). Returns the summary with the tokens the request cost (they
- * count like any request's). Throws when the provider fails, or a SummaryError (with what it cost) when it
- * returns nothing.
+ * count like any request's, estimated where the provider did not report them: request-cost.ts).
+ * Throws a ProviderError when the provider fails, or "empty_answer" when it returns nothing; its
+ * `usage` says what the request cost when it was billed (it began, or came back empty), an
+ * interrupted one too: summaryCost.
  */
 export async function compactRange(
   range: SummaryRange,
@@ -54,18 +47,18 @@ export async function compactRange(
     ...(effort ? { effort } : {}),
     maxTokens: SUMMARY_MAX_TOKENS,
   });
-  let reply: { text: string; usage: Usage | undefined };
+  const estimate = { input: Math.ceil((SUMMARY_SYSTEM.length + ask.length) * deps.state.tokensPerChar), tokensPerChar: deps.state.tokensPerChar };
+  let reply: { text: string; usage: Usage };
   try {
-    reply = await collect(deps.provider, request("off"), signal);
+    reply = await collect(deps.provider, request("off"), estimate, signal);
   } catch (e) {
     // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it;
     // another refusal would only be paid for twice
     if (!(e instanceof ProviderError) || e.kind !== "bad_request" || !REASONING_REFUSAL.test(e.message)) throw e;
-    reply = await collect(deps.provider, request(), signal);
+    reply = await collect(deps.provider, request(), estimate, signal);
   }
-  const { text } = reply;
-  const usage = reply.usage ?? emptyUsage();
-  if (text === "") throw new SummaryError("the model returned an empty summary", usage);
+  const { text, usage } = reply;
+  if (text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage });
   const parts = summaryParts(range, text);
   deps.state.summaries.push(...parts);
   return { parts, usage };
@@ -74,7 +67,13 @@ export async function compactRange(
 /** How a refusal names the reasoning setting: OpenAI's reasoning_effort / reasoning.effort, Anthropic's thinking. */
 const REASONING_REFUSAL = /reasoning|effort|thinking/i;
 
-async function collect(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<{ text: string; usage: Usage | undefined }> {
-  for await (const event of provider.stream(request, signal)) if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage };
-  return { text: "", usage: undefined };
+/** What a failed summary request cost, when it was billed (compactRange's errors carry it): to be counted like any request's. */
+export function summaryCost(e: unknown): Usage | undefined {
+  return e instanceof ProviderError ? e.usage : undefined;
+}
+
+async function collect(provider: Provider, request: ModelRequest, estimate: RequestEstimate, signal: AbortSignal): Promise<{ text: string; usage: Usage }> {
+  for await (const event of costedStream(provider.stream(request, signal), estimate))
+    if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage };
+  throw new ProviderError("network", "the model's stream ended without a final message"); // as the loop says it (kernel/turns.ts)
 }

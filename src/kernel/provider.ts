@@ -31,8 +31,8 @@ export interface ModelRequest {
 }
 
 /**
- * What a provider streams, in order: any number of `text` / `thinking` deltas and complete
- * `tool_call`s, then exactly one `done` carrying the whole assistant message (with the opaque
+ * What a provider streams, in order: any number of `text` / `thinking` deltas, complete
+ * `tool_call`s and early `usage` counts, then exactly one `done` carrying the whole assistant message (with the opaque
  * vendor data the next request needs), the response's usage and why it stopped.
  */
 export type StreamEvent =
@@ -41,6 +41,12 @@ export type StreamEvent =
   | { type: "tool_call"; call: ToolCall }
   /** what the user should hear, once, of a change the adapter made to go on (an effort level the model refused, replaced) */
   | { type: "notice"; message: string }
+  /**
+   * the counts the provider has sent of this request before its end (Anthropic's message_start,
+   * Gemini's usageMetadata): what a stream that breaks before `done` is counted with, its input
+   * and cache counts as reported (context/request-cost.ts); `done.usage` supersedes it
+   */
+  | { type: "usage"; usage: Usage }
   /**
    * `detail`: the provider's own words on a stop the user must hear about (why it refused, what
    * blocked the prompt, the call it could not parse); `server`: the server software that answered, when its answer names it

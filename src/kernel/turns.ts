@@ -19,7 +19,8 @@ export interface LoopDeps {
    * The system prompt, the messages and the tools of the next request, built fresh each time from
    * the full history (pruning, compaction and the context-usage line live there; tools of MCP
    * servers that connected meanwhile join). `handOff`: the request is the hand-off at that limit;
-   * past the run's token cap it must not cost a summary request (a trim stands in). Throws only on abort.
+   * past the run's token cap it must not cost a summary request (a trim stands in). Throws only on
+   * abort: a ProviderError whose `usage` is what a summary request it began cost, counted in the run's total.
    */
   context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit): Promise<RequestContext>;
   signal: AbortSignal;
@@ -147,6 +148,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         // a refused exchange is never sent again (refusal.ts), nor summarized or counted
         context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
       } catch (e) {
+        if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
         if (deps.signal.aborted) return unanswered();
         throw e;
       }

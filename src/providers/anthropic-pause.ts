@@ -91,6 +91,8 @@ export async function* continuingPaused(send: (paused: Paused, into: Recorded) =
     let done: Extract<StreamEvent, { type: "done" }> | undefined;
     for await (const ev of send(paused, into)) {
       if (ev.type === "done") done = ev;
+      // a continuation's early counts with the earlier responses': each was billed, should this one break
+      else if (ev.type === "usage" && merged && !ev.usage.estimated) yield { ...ev, usage: addUsage(merged.usage, ev.usage) };
       else yield ev;
     }
     if (!done) return;

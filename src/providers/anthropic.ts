@@ -189,6 +189,7 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
     switch (ev.type) {
       case "message_start":
         usage = { ...ev.message.usage };
+        yield { type: "usage", usage: toUsage(usage) }; // the input and cache counts, kept should the stream break
         break;
       case "content_block_start": {
         const b = ev.content_block;

@@ -230,7 +230,8 @@ export async function* mapEvents(
   let usage: GenerateContentResponseUsageMetadata | undefined;
 
   for await (const chunk of chunks) {
-    // Every chunk repeats usage and the counts change (text.sse): the last one is the total.
+    // Every chunk repeats usage and the counts change (text.sse): the last one is the total; the first with the prompt's count is passed on, kept should the stream break
+    if (chunk.usageMetadata?.promptTokenCount && !usage?.promptTokenCount) yield { type: "usage", usage: toUsage(chunk.usageMetadata) };
     if (chunk.usageMetadata) usage = chunk.usageMetadata;
     const feedback = chunk.promptFeedback;
     if (feedback?.blockReason)

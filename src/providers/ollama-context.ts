@@ -10,6 +10,7 @@
 // A model is loaded by its first request: hey asks before it (a model loaded already, or a Modelfile
 // num_ctx: modelfileContext) and again after the first answer, whose usage shows a cut all the same
 // (cutContext). Pure; what the user is told, and the other servers' answers, are in served-context.ts.
+import { FEWEST_TOKENS_PER_CHAR } from "../context/passes.ts";
 
 /**
  * The names one model goes by: Ollama's name without a tag is its `:latest` (`ollama run llama3.2`
@@ -112,14 +113,12 @@ export function modelfileContext(body: unknown): number | undefined {
   return typeof trained === "number" && trained > 0 ? Math.min(asked, trained) : asked;
 }
 
-/** No text of a request counts fewer tokens a character than this (prose and code about 0.25–0.3, hey's tool schemas about that): a count far under it is of part of what was sent. */
-const FEWEST_PER_CHAR = 0.2;
 /** Contexts are set in these steps (2,048, 4,096, 40,960; OLLAMA_CONTEXT_LENGTH=64000 in Ollama's docs): a count that falls on one is the whole context. */
 const round = (n: number) => n >= MIN_CONTEXT && (n % 256 === 0 || n % 1000 === 0);
 
 /**
  * The context Ollama cut one request to, from its answer: the prompt tokens it read (`input`) are
- * far fewer than the `chars` characters sent can count (FEWEST_PER_CHAR), and fill the context —
+ * far fewer than the `chars` characters sent can count (FEWEST_TOKENS_PER_CHAR), and fill the context —
  * `served`, when the server said it (GET /api/ps), else a round one, read whole or halved (halfOf:
  * the runner keeps half the context of a prompt whose last message alone overflows). Undefined for
  * an answer that read what was sent.
@@ -127,5 +126,5 @@ const round = (n: number) => n >= MIN_CONTEXT && (n % 256 === 0 || n % 1000 === 
 export function cutContext(chars: number, input: number, served?: number): number | undefined {
   if (input <= 0) return undefined;
   const contexts = served === undefined ? [input, halfOf(input)].filter(round) : [served];
-  return contexts.find((context) => input <= context && chars * FEWEST_PER_CHAR > context);
+  return contexts.find((context) => input <= context && chars * FEWEST_TOKENS_PER_CHAR > context);
 }

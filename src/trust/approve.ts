@@ -163,8 +163,8 @@ export function recordingOnAnswer(provider: Provider, state: ApprovalState): Pro
     ...identityOf(provider),
     async *stream(request, signal) {
       for await (const event of provider.stream(request, signal)) {
-        // a notice is no answer (agent.ts)
-        if (event.type !== "notice" && state.owed !== "answered") {
+        // a notice is no answer (agent.ts), nor are the counts of one just begun
+        if (event.type !== "notice" && event.type !== "usage" && state.owed !== "answered") {
           const owed = state.owed;
           state.owed = "answered";
           // the one failure that reaches here (recordApprovals: the record kept locked) ends the run before the answer is used, unretried

@@ -7,6 +7,13 @@ import { SUMMARIZED_BELOW, type ContextView } from "../context/view.ts";
 import { estimateTokens } from "../context/passes.ts";
 import { effectiveBudget, roomyBudget } from "../context/window.ts";
 
+/**
+ * Why counts are marked `~`: a sum with any estimated part. A cut or interrupted response whose
+ * provider had sent its input counts (Anthropic, Gemini) has only its output estimated; one with
+ * nothing sent, or a provider that reports no usage at all, has both.
+ */
+const ESTIMATED = "~: estimated where a response was cut or interrupted, or came without usage";
+
 /** Tokens and requests. */
 export interface Spent {
   usage: Usage;
@@ -30,10 +37,10 @@ export function usageReport(
   const { total, last, requests } = agent.usage;
   /** what the provider's prompt cache served, when it served anything */
   const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
-  /** "~" before counts with hey's estimates in them (a provider that reported no usage) */
+  /** "~" before counts with hey's estimates in them (a response cut or interrupted, or a provider that reported no usage: context/request-cost.ts) */
   const est = (u: Usage) => (u.estimated ? "~" : "");
   const tokens = (u: Usage, count: number) =>
-    `${est(u)}${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${est(u)}${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}${u.estimated ? " (~: estimated, the provider reported no usage)" : ""}`;
+    `${est(u)}${n(u.input)} in (${n(u.cacheRead)} cached${share(u)}, ${n(u.cacheWrite)} cache writes) · ${est(u)}${n(u.output)} out (${n(u.reasoning)} reasoning) · ${count} request${count === 1 ? "" : "s"}${u.estimated ? ` (${ESTIMATED})` : ""}`;
   const policy = agent.settings.context;
   const window = [agent.context.window, policy.window]
     .filter((w) => w !== undefined)
@@ -72,7 +79,7 @@ export function usageReport(
     `session: ${session}`,
     ...(run === session ? [] : [`this run: ${run}`]), // a fresh session of a fresh run: said once
     last
-      ? `last request: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}) · ${est(last)}${n(last.output)} out`
+      ? `last request: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}${last.cacheWrite ? `, ${n(last.cacheWrite)} cache writes` : ""}) · ${est(last)}${n(last.output)} out`
       : "last request: none yet",
     view
       ? `context: ~${n(view.estimate)} of ${n(built(view))} tokens (${Math.round((view.estimate / built(view)) * 100)}%${raised(view)})${windowNote} · ${inSession}`

@@ -9,6 +9,8 @@ export interface ScriptedTurn {
   text?: string;
   toolCalls?: { name: string; arguments: unknown; id?: string }[];
   usage?: Partial<Usage>;
+  /** counts sent as the answer begins, before its deltas (a `usage` event: Anthropic's message_start, Gemini's first usageMetadata) */
+  early?: Usage;
   stop?: StopReason;
   /** the done event's `detail` */
   detail?: string;
@@ -47,6 +49,7 @@ export function fakeProvider(script: Turn[], opts: { model?: string } = {}): Fak
       if (!next) throw new Error(`fake provider: script exhausted at request ${requests.length}`);
       const turn = typeof next === "function" ? next(request) : next;
       if (turn.delayMs) await sleep(turn.delayMs, signal);
+      if (turn.early) yield { type: "usage", usage: turn.early };
       if (turn.thinking) for (const p of pieces(turn.thinking)) yield { type: "thinking", delta: p };
       if (turn.text) for (const p of pieces(turn.text)) yield { type: "text", delta: p };
       if (turn.error) throw turn.error;

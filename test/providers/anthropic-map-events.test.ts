@@ -64,6 +64,21 @@ test("usage: input counts cache reads and writes; delta values override, nulls d
   expect(done(events).usage).toEqual({ input: 3210, output: 77, cacheRead: 3000, cacheWrite: 200, reasoning: 40 });
 });
 
+test("message_start's counts are passed on at once: what a stream that breaks before its end is counted with", async () => {
+  const events = [start({ input_tokens: 500, cache_creation_input_tokens: 500, cache_read_input_tokens: 4000, output_tokens: 1 })];
+  async function* source() {
+    yield* events;
+    throw new Error("socket closed");
+  }
+  const out: StreamEvent[] = [];
+  await expect(
+    (async () => {
+      for await (const e of mapEvents(source() as never, { model: "m" })) out.push(e);
+    })(),
+  ).rejects.toThrow("socket closed");
+  expect(out).toEqual([{ type: "usage", usage: { input: 5000, output: 1, cacheRead: 4000, cacheWrite: 500, reasoning: 0 } }]);
+});
+
 test("a stream that ends without a stop reason is a network error, after its deltas", async () => {
   const events = [start(), block(0, { type: "text", text: "" }), delta(0, { type: "text_delta", text: "Hel" })];
   async function* source() {
@@ -78,7 +93,10 @@ test("a stream that ends without a stop reason is a network error, after its del
   }
   expect(thrown).toBeInstanceOf(ProviderError);
   expect(thrown).toMatchObject({ kind: "network" });
-  expect(out).toEqual([{ type: "text", delta: "Hel" }]);
+  expect(out).toEqual([
+    { type: "usage", usage: { input: 5, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0 } },
+    { type: "text", delta: "Hel" },
+  ]);
 });
 
 describe("content blocks", () => {
@@ -118,7 +136,7 @@ describe("content blocks", () => {
       stopBlock(1),
       end("end_turn"),
     ]);
-    expect(events.slice(0, 2)).toEqual([
+    expect(events.slice(1, 3)).toEqual([
       { type: "thinking", delta: "pre" },
       { type: "text", delta: "Hi" },
     ]);

@@ -256,6 +256,9 @@ function withOpening(fragment: string, opening: string[]): Reply {
   return sseReply([...head, readFileSync(join(WIRE_DIR, `anthropic/${fragment}.sse`), "utf8")]);
 }
 
+/** message_start's counts, passed on as they come: what a stream that breaks after it is counted with */
+const COUNTS: StreamEvent = { type: "usage", usage: expect.objectContaining({ input: expect.any(Number) }) };
+
 async function failure(reply: Reply, p?: Provider): Promise<{ error: ProviderError; events: StreamEvent[] }> {
   const { events, error } = await replay(reply, p);
   expect(error).toBeInstanceOf(ProviderError);
@@ -263,21 +266,18 @@ async function failure(reply: Reply, p?: Provider): Promise<{ error: ProviderErr
 }
 
 describe("recorded mid-stream errors", () => {
-  test("error-event-overloaded after message_start: overloaded, retryable, nothing streamed", async () => {
+  test("error-event-overloaded after message_start: overloaded, retryable, nothing streamed but message_start's counts", async () => {
     const { error, events } = await failure(withOpening("error-event-overloaded.fragment", ["message_start"]));
     expect(error.kind).toBe("overloaded");
     expect(error.retryable).toBe(true);
     expect(error.status).toBeUndefined();
     expect(error.message).toBe("the provider is failing mid-stream (overloaded_error): Overloaded");
-    expect(events).toEqual([]);
+    expect(events).toEqual([COUNTS]); // what the request is counted with, though it broke
   });
 
   test("error-midstream-api-error after two text deltas: the deltas, then overloaded (api_error)", async () => {
     const { error, events } = await failure(withOpening("error-midstream-api-error.fragment", ["message_start", "content_block_start"]));
-    expect(events).toEqual([
-      { type: "text", delta: "d with a replacement character" },
-      { type: "text", delta: " (" },
-    ]);
+    expect(events).toEqual([COUNTS, { type: "text", delta: "d with a replacement character" }, { type: "text", delta: " (" }]);
     expect(error.kind).toBe("overloaded");
     expect(error.message).toBe("the provider is failing mid-stream (api_error): Internal server error");
   });
@@ -335,7 +335,7 @@ describe("cut streams", () => {
     const cut = Buffer.byteLength(body.slice(0, body.indexOf("event: content_block_delta", body.indexOf('"thinking_delta"') + 1)));
     const { error, events } = await failure(cutAfter(fixture("anthropic/thinking-signature"), cut + 5));
     expect(error.kind).toBe("network");
-    expect(events).toEqual([{ type: "thinking", delta: "The user wants" }]);
+    expect(events).toEqual([COUNTS, { type: "thinking", delta: "The user wants" }]);
   });
 
   test("a stream that ends cleanly before its stop reason is a network error, not an answer", async () => {
@@ -343,6 +343,6 @@ describe("cut streams", () => {
     const { error, events } = await failure(sseReply(body.slice(0, body.indexOf("event: message_delta"))));
     expect(error.kind).toBe("network");
     expect(error.message).toBe("the connection closed before the model finished its answer");
-    expect(events).toEqual([{ type: "text", delta: "Hello" }]);
+    expect(events).toEqual([COUNTS, { type: "text", delta: "Hello" }]);
   });
 });

@@ -305,7 +305,7 @@ describe("streams that fail after partial output", () => {
     const { error, events } = await failure(fixture(FRAGMENT));
     expect(error.kind).toBe("network");
     expect(error.message).toContain("Incomplete JSON segment");
-    expect(deltasOf(events)).toEqual(["Okay"]);
+    expect(deltasOf(events)).toEqual(["usage", "Okay"]);
   });
 
   /** The reply in two reads of the client: `rest` is written once the client has made an event of `first`. */
@@ -329,7 +329,7 @@ describe("streams that fail after partial output", () => {
     expect(error.kind).toBe("overloaded");
     expect(error.status).toBe(503);
     expect(error.message).toBe("the provider is failing (503): The model is overloaded. Please try again later.");
-    expect(deltasOf(events)).toEqual(["Okay"]);
+    expect(deltasOf(events)).toEqual(["usage", "Okay"]);
   });
 
   test("its first event alone, then the bare object (no finishReason ever), is an error after the partial text", async () => {
@@ -337,7 +337,7 @@ describe("streams that fail after partial output", () => {
     const [first] = text.split("\n\n");
     const { error, events } = await failureInTwoReads(`${first}\r\n\r\n`, text.slice(bareAt(text)));
     expect(error.kind).toBe("overloaded");
-    expect(deltasOf(events)).toEqual(["Okay"]);
+    expect(deltasOf(events)).toEqual(["usage", "Okay"]);
   });
 
   test.each([
@@ -360,7 +360,7 @@ describe("streams that fail after partial output", () => {
     const withoutLast = text.slice(0, text.lastIndexOf("data:"));
     const { error, events } = await failure(sseReply(withoutLast));
     expect(error.kind).toBe("network");
-    expect(deltasOf(events)).toEqual(["The", " capital of France"]);
+    expect(deltasOf(events)).toEqual(["usage", "The", " capital of France"]);
   });
 
   test.each([
@@ -370,7 +370,7 @@ describe("streams that fail after partial output", () => {
     const { error, events } = await failure(sseReply(body));
     expect(error.kind).toBe("empty_answer");
     expect(error.message).toContain("answered with no content");
-    expect(events).toEqual([]);
+    expect(events).toEqual([{ type: "usage", usage: usage(5, 0) }]); // its counts, billed all the same, passed on as they came
   });
 
   // With automatic continuation on (the SDK's default) this would send a second request with the token.
@@ -387,7 +387,7 @@ describe("streams that fail after partial output", () => {
     const text = readFileSync(join(WIRE_DIR, `${G}/text.sse`), "utf8");
     const { error, events } = await failure(cutAfter(fixture(`${G}/text`), text.indexOf("\r\n\r\n") + 4 + 10));
     expect(error.kind).toBe("network");
-    expect(deltasOf(events)).toEqual(["The"]);
+    expect(deltasOf(events)).toEqual(["usage", "The"]);
   });
 });
 
@@ -403,7 +403,10 @@ describe("finishReasons no recording shows, through the SDK", () => {
       sseReply(chunk({ finishReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }] })),
     );
     expect(error).toBeUndefined();
-    expect(events).toEqual([{ type: "done", message: expect.objectContaining({ content: [] }), usage: usage(9, 0), stop: "refusal", detail: "SAFETY" }]);
+    expect(events).toEqual([
+      { type: "usage", usage: usage(9, 0) },
+      { type: "done", message: expect.objectContaining({ content: [] }), usage: usage(9, 0), stop: "refusal", detail: "SAFETY" },
+    ]);
   });
 
   test("MALFORMED_FUNCTION_CALL with nothing before it: a finished answer that stops as malformed_call, not an error to retry", async () => {
@@ -411,6 +414,7 @@ describe("finishReasons no recording shows, through the SDK", () => {
     const { events, error } = await replay(sseReply(chunk({ content: { parts: [] }, finishReason: "MALFORMED_FUNCTION_CALL" })));
     expect(error).toBeUndefined();
     expect(events).toEqual([
+      { type: "usage", usage: usage(9, 0) },
       { type: "done", message: expect.objectContaining({ content: [] }), usage: usage(9, 0), stop: "malformed_call", detail: "MALFORMED_FUNCTION_CALL" },
     ]);
     expect(server.requests.length - before).toBe(1);
@@ -422,6 +426,7 @@ describe("finishReasons no recording shows, through the SDK", () => {
     const { events, error } = await replay(sseReply(chunk({ finishReason: "UNEXPECTED_TOOL_CALL", finishMessage: "Unexpected tool call: delete_everything" })));
     expect(error).toBeUndefined();
     expect(events).toEqual([
+      { type: "usage", usage: usage(9, 0) },
       {
         type: "done",
         message: expect.objectContaining({ content: [] }),
@@ -440,6 +445,7 @@ describe("a crafted stream: text, then MALFORMED_FUNCTION_CALL (test/fixtures/cr
     const { events, error } = await replay(sseReply(body));
     expect(error).toBeUndefined();
     expect(events).toEqual([
+      { type: "usage", usage: usage(40, 0) },
       { type: "text", delta: "I will list the files first." },
       {
         type: "done",
@@ -489,7 +495,7 @@ describe("console noise", () => {
       const p = await provider({ apiKey: undefined });
       const { events, error } = await replay(fixture(`${G}/function-call-thought-signature`), p);
       expect(error).toBeUndefined();
-      expect(events.map((e) => e.type)).toEqual(["tool_call", "done"]);
+      expect(events.map((e) => e.type)).toEqual(["usage", "tool_call", "done"]);
       expect(server.requests.at(-1)?.headers).not.toHaveProperty("x-goog-api-key");
     } finally {
       console.warn = warn;
@@ -540,7 +546,7 @@ describe("mapEvents on hand-made chunks", () => {
 
   test("a blocked prompt (promptFeedback, no candidates) is a refusal that says why, beside the answer, not in it", async () => {
     const events = await run([{ promptFeedback: { blockReason: "SAFETY" as never, blockReasonMessage: "unsafe" }, usageMetadata: { promptTokenCount: 7 } }]);
-    expect(deltasOf(events)).toEqual(["done"]);
+    expect(deltasOf(events)).toEqual(["usage", "done"]);
     expect(last(events)).toMatchObject({ stop: "refusal", detail: "the prompt was blocked: SAFETY: unsafe", message: { content: [] } });
     expect(last(events).usage.input).toBe(7);
   });
