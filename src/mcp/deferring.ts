@@ -16,8 +16,8 @@ export interface Deferring {
   /** `offer` with the names its next request would leave to find_tools (`/mcp`, the weight warnings); changes nothing */
   marked(offer: Offer): Offer;
   /**
-   * a call by `name` to a tool deferred now: it loads and runs (arguments checked against its own
-   * schema; a failed call's error ends with its schema); undefined for any other name
+   * a call by `name` to a tool deferred now: it runs (arguments checked against its own schema; a
+   * failed call's error ends with its schema) and, when it ran well, loads; undefined for any other name
    */
   tool(name: string, tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool): Tool | undefined;
   /** a new session: nothing loaded but `loaded` (what a resumed one had loaded, deferred.ts loadedIn) */
@@ -47,12 +47,15 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
       return {
         ...tool,
         parameters: { type: "object" }, // checked against its own schema in run: a wrong guess reads that schema
+        // it loads when it has run well: what a session loaded is read back from its results that are no errors
+        // (deferred.ts loadedIn), so `hey -c` offers the same tools; a failed call says its input instead
         async run(args, ctx): Promise<ToolResult> {
-          load([name]);
           const checked = checkArguments(name, args, tool.parameters);
           if ("error" in checked) return { output: `${checked.error}\n\nIts input:\n${toolCard(e)}`, isError: true };
           const r = await tool.run(checked.args, ctx);
-          return r.isError ? { ...r, output: `${r.output}\n\nIts input:\n${toolCard(e)}` } : r;
+          if (r.isError) return { ...r, output: `${r.output}\n\nIts input:\n${toolCard(e)}` };
+          load([name]);
+          return r;
         },
       };
     },

@@ -130,7 +130,8 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
       type: "function",
       function: { name: t.name, description: t.description, parameters: sentSchema(t.parameters, "openai") },
     }));
-  if (req.tools.length > 0 && req.toolChoice === "none") body.tool_choice = "none";
+  // not with Anthropic's cache marks (Claude behind a gateway): a changed tool choice there rewrites the cached conversation at 1.25× (anthropic.ts)
+  if (req.tools.length > 0 && req.toolChoice === "none" && !opts.cacheMarks) body.tool_choice = "none";
   if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
   const key = opts.cacheKey ? conversationKey(req) : undefined;
   if (key) body.prompt_cache_key = key;

@@ -1,7 +1,7 @@
 // Through dist/hey with the real server-everything and server-filesystem: past 10 % of the budget
 // (or with `defer_tools = "always"`) the first request carries find_tools instead of the servers'
 // schemas; the model finds a tool by a query, the next request carries it, and it runs; a call
-// straight to a deferred tool by its name runs and loads it, a wrong guess reads its schema; `hey
+// straight to a deferred tool by its name runs and loads it once it ran well, a wrong guess reads its schema; `hey
 // -c` offers what the session loaded, in the same order; `defer_tools = "never"` sends every schema.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -79,7 +79,7 @@ test("the first request carries find_tools, not the servers' schemas; a query lo
   );
 });
 
-test("a call straight to a deferred tool by its name runs and loads it; a wrong guess at its arguments reads its schema; the permission rules decide what is deferred", async () => {
+test("a call straight to a deferred tool by its name runs and, when it runs well, loads it; a wrong guess at its arguments reads its schema; the permission rules decide what is deferred", async () => {
   await ensureBinary();
   const m = model((req) => {
     const last = lastTool(req);
@@ -98,5 +98,7 @@ test("a call straight to a deferred tool by its name runs and loads it; a wrong 
   expect(wrong).toContain(
     "Its input:\nget-sum (MCP server everything): Returns the sum of two numbers\n  a: number — First number\n  b: number — Second number",
   );
-  expect(toolNames(m.requests[1]!)).toEqual(["read_file", "find_tools", "get-sum"]);
+  // a failed call loads nothing (hey -c reads the loads back from the results that are no errors); the call that ran did
+  expect(toolNames(m.requests[1]!)).toEqual(["read_file", "find_tools"]);
+  expect(toolNames(m.requests[2]!)).toEqual(["read_file", "find_tools", "get-sum"]);
 });

@@ -135,14 +135,19 @@ describe("createDeferring: the tool list only grows, each load appended after th
     expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS]);
   });
 
-  test("a call straight to a deferred tool runs and loads it; a failed call reads its schema; a loaded or unknown name is not the deferred tool's", async () => {
+  test("a call straight to a deferred tool runs, and loads it when it ran well; a failed call reads its schema; a loaded or unknown name is not the deferred tool's", async () => {
     const d = createDeferring({ mode: () => "always", budget: () => 40_000, keep: () => false });
     d.request(all, runnable);
     expect(d.tool("nope", all, runnable)).toBeUndefined();
-    const sum = d.tool("get-sum", all, runnable)!;
-    const wrong = await sum.run({ first: 2 }, ctx);
+    const wrong = await d.tool("get-sum", all, runnable)!.run({ first: 2 }, ctx);
     expect(wrong.isError).toBe(true);
     expect(wrong.output).toContain("Its input:\nget-sum (MCP server everything): Returns the sum of two numbers\n  a: number\n  b: number");
+    // not loaded by a failed call: `hey -c` reads the loads back from the results that are no errors (loadedIn), and must offer the same list
+    const failed: Message[] = [
+      { id: "t1", role: "tool", toolCallId: "c1", toolName: "get-sum", content: [{ type: "text", text: wrong.output }], isError: true },
+    ];
+    expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS, ...loadedIn(failed, ["bash"])]);
+    expect(await d.tool("get-sum", all, runnable)!.run({ a: 1, b: 2 }, ctx)).toEqual({ output: "get-sum ran" });
     expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS, "get-sum"]);
     expect(d.tool("get-sum", all, runnable)).toBeUndefined(); // loaded: offered, no longer deferred
     expect(await d.tool("echo", all, runnable)!.run({ message: "hi" }, ctx)).toEqual({ output: "echo ran" });

@@ -25,6 +25,13 @@ const ROWS: { name: string; build: () => unknown; choice: (b: Body) => unknown; 
   { name: "openai", build: () => openai(request, { model: "m" }), choice: (b) => b.tool_choice, expected: "none" },
   { name: "responses", build: () => responses(request, { model: "m" }), choice: (b) => b.tool_choice, expected: "none" },
   { name: "anthropic", build: () => anthropic(request, { model: "m" }), choice: (b) => b.tool_choice, expected: undefined },
+  // Claude behind a gateway, with Anthropic's cache marks: its tool choice keys the cache there too
+  {
+    name: "openai with cache marks",
+    build: () => openai(request, { model: "anthropic/claude-sonnet-4.5", cacheMarks: true }),
+    choice: (b) => b.tool_choice,
+    expected: undefined,
+  },
   { name: "google", build: () => google(request, { model: "gemini-3-pro-preview" }), choice: (b) => (b.config as Body).toolConfig, expected: undefined },
 ];
 
