@@ -127,6 +127,7 @@ const EDGES = new Set([
   "ui/resume.ts",
   "ui/shell-command.ts",
   "ui/term.ts",
+  "ui/reader-check.ts",
   "upgrade/command.ts",
   "upgrade/net.ts",
 ]);
