@@ -46,7 +46,7 @@ import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft } from "./tools/group-guard.ts";
-import { firstPrompt, mcpInput, slashNames, withSkillText } from "./user-input.ts";
+import { firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
@@ -86,7 +86,10 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   }
   // `hey --resume` with no ID: the REPL opens on /resume's list; with no terminal there is nothing to pick with
   if (args.pickSession && oneShot) return preflightFailure(new UsageError(RESUME_NEEDS_ID), args.run.output);
-  const { message, files } = spacedArguments(args.pickSession ? "/resume" : args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
+  const spaced = spacedArguments(args.pickSession ? "/resume" : args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
+  const files = spaced.files;
+  let message = spaced.message;
+  if (message === STDIN_MESSAGE && isTty(0)) return preflightFailure(new UsageError(STDIN_IS_TERMINAL), args.run.output);
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {
@@ -125,7 +128,17 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       warn(line);
       told.push(line);
     };
-    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen, settings: config.settings, secrets: logSecrets });
+    const fromStdin = message === STDIN_MESSAGE; // `hey -p - < task.md`: stdin is the message, not a block after it
+    if (fromStdin) message = stdinMessage(stdin ?? new Uint8Array(0), maxBytes, tell);
+    prompt = firstPrompt(message, files, fromStdin ? undefined : stdin, here, {
+      oneShot,
+      maxBytes,
+      servers,
+      warn: tell,
+      seen,
+      settings: config.settings,
+      secrets: logSecrets,
+    });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
