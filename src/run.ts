@@ -10,7 +10,6 @@ import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { startProvider, unapprovedEndpoint } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
-import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
 import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -23,12 +22,9 @@ import { NetConfigError } from "./net/proxy.ts";
 import { unusableDir } from "./fs/dir-problem.ts";
 import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
-import { oneLine } from "./sessions/format.ts";
-import { findSession, scanSessions, unreadableNote } from "./sessions/listing.ts";
-import { lockedByOther } from "./sessions/lock.ts";
+import { SessionLockedError } from "./sessions/lock.ts";
+import { openSession, SessionError } from "./sessions/open-session.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import { resumeSession, type LoadedSession } from "./sessions/reader.ts";
-import { sessionsHere } from "./sessions/scope.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer, widenings, withPendingCa } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
@@ -94,7 +90,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   let prompt: ContentBlock[];
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
-    const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message));
+    const resumed = openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message), warn);
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     // one of the agent's commands (trust/agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal
@@ -238,15 +234,19 @@ async function debugLog(verbose: boolean, here: Places, secrets: () => readonly 
   return log;
 }
 
-/** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
+/**
+ * A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`,
+ * then `done`). A session another hey has open is no mistake, but a wait: kind `busy`, exit 1.
+ */
 function preflightFailure(e: unknown, output: RunFlags["output"]): number {
   const config = e instanceof ConfigError || e instanceof NetConfigError;
-  if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
-  if (output === "json") writer(1).write(failureLines(config ? "config" : "usage", errorText(e)));
+  const busy = e instanceof SessionLockedError;
+  if (!config && !busy && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  if (output === "json") writer(1).write(failureLines(config ? "config" : busy ? "busy" : "usage", errorText(e)));
   if (e instanceof ConfigError) for (const w of e.warnings) warn(w);
   // a ConfigError's lines are one mistake each (as /reload lists them): each gets its `hey:`
   for (const line of config ? errorText(e).split("\n") : [errorText(e)]) warn(line);
-  return EXIT.usage;
+  return busy ? EXIT.runtime : EXIT.usage;
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
@@ -324,39 +324,6 @@ async function heedingSignals<T>(wait: () => Promise<T>, output: RunFlags["outpu
     return await wait();
   } finally {
     off();
-  }
-}
-
-/** A `--resume` or `-c` that cannot be followed: a usage error. */
-class SessionError extends Error {}
-
-/**
- * `--resume ID` (id, or a unique start or end of it) or `-c` (the latest session of this directory,
- * else of its project: sessions/scope.ts), locked for this process (a second writer is refused) —
- * unless `readOnly` (a command that only reads it), which takes no lock and writes nothing.
- * `-c` mentions session files too damaged to tell their directory when one is newer than the
- * session it picks.
- */
-function openSession(here: Places, resume: string | undefined, latestHere: boolean, readOnly: boolean): LoadedSession | undefined {
-  try {
-    if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd, { readOnly });
-    if (!latestHere) return undefined;
-    const { sessions, unreadable } = scanSessions(here.sessionsDir);
-    const offered = sessionsHere(sessions, here, projectOf(here.home)).sessions;
-    const newest = offered[0];
-    const note = unreadableNote(unreadable.filter((u) => !newest || u.modified > newest.modified));
-    if (note) warn(note);
-    if (!newest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
-    // the newest one open in another hey (a second terminal; a crashed hey's own session is the one before it): the
-    // newest that is not, said; a command that only reads takes no lock, and reads the newest
-    const latest = readOnly ? newest : (offered.find((s) => !lockedByOther(s.path)) ?? newest);
-    if (latest && latest !== newest)
-      warn(
-        `the latest session here, ${newest!.id}, is open in another hey; continuing ${latest.id}, the latest one that is not: “${oneLine(latest.firstPrompt, 50) || "(no prompt)"}”`,
-      );
-    return latest ? resumeSession(latest.path, here.cwd, { readOnly }) : undefined;
-  } catch (e) {
-    throw new SessionError(errorText(e));
   }
 }
 

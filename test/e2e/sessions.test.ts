@@ -354,7 +354,8 @@ test("`-c` after an ad-hoc --base-url session says, on one line, that its model 
   );
 });
 
-test("two `hey -c` at once: the second is refused with a message, nothing is interleaved", async () => {
+// a busy session is a wait, not a mistake: it was exit 2 and kind `usage`, as a typo is, so a retry wrapper gave up on it
+test("two `hey -c` at once: the second is refused with a message (exit 1, kind busy), nothing is interleaved", async () => {
   server.enqueue(textReply("openai", "first answer"));
   await hey(["-p", "first"]);
   const words = ["a ", "slow ", "answer"].map((w) => chatChunk({ content: w }));
@@ -375,9 +376,12 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
   await until(() => locks().length > 0, "the first hey to lock its session");
   expect(locks()).toHaveLength(1);
   const second = await hey(["-c", "-p", "second one"]);
-  expect(second.code).toBe(2);
+  expect(second.code).toBe(1);
   expect(second.stderr).toMatch(new RegExp(`^hey: session \\S+ is in use by another hey \\(pid ${slow.pid}\\); wait for it to finish or start a new session`));
-  expect(jsonEvents(second.stdout).map((e) => e.type)).toEqual(["error", "done"]);
+  expect(jsonEvents(second.stdout).map((e) => [e.type, e.kind])).toEqual([
+    ["error", "busy"],
+    ["done", undefined],
+  ]);
   expect(await slow.exited).toBe(0);
   expect(await new Response(slow.stdout).text()).toBe("a slow answer\n");
   const text = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8");
