@@ -209,6 +209,8 @@ export function parseCli(argv: string[]): CliArgs {
   const v = parsed.values;
   if (v.all && !v.sessions) throw new UsageError("--all goes with --sessions (hey --sessions --all)");
   const words = parsed.positionals;
+  // `hey --output json help`, `hey -p help`: the help, as `hey help` (not with -c or --resume: a message to the session)
+  if (words.length === 1 && words[0] === "help" && !v.continue && v.resume === undefined) v.help = true;
   // flags that would each be obeyed with the other one dropped in silence
   if (v.continue && v.resume !== undefined)
     throw new UsageError("-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)");
