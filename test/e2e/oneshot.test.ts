@@ -8,6 +8,7 @@ import { jsonReply, sseReply, startReplayServer } from "../helpers/replay-server
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
+import { startTerm } from "../helpers/tmux.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir();
@@ -73,6 +74,20 @@ describe("answers", () => {
     expect(lastBody().messages.at(-1)).toEqual({ role: "user", content: "- fix the parser\n- add tests" });
     const empty = await runHey([...adHoc(), "-p", "-"], { cwd: work.path, stdin: "" });
     expect(empty).toMatchObject({ code: 2, stderr: 'hey: no message: give it as arguments (hey -p "…") or on stdin\n' });
+  });
+
+  // at a terminal there is nothing piped to read: said at once, rather than waiting for Ctrl-D
+  test("hey -p - with stdin a terminal exits 2 saying so; nothing is sent", async () => {
+    const before = server.requests.length;
+    const term = await startTerm({ args: [...adHoc(), "-p", "-"], cwd: work.path, cols: 300 });
+    try {
+      const screen = await term.waitFor(/\[exit \d+\]/);
+      expect(screen).toContain("hey: a message of - is read from stdin, and stdin is a terminal here: pipe the message in (hey -p - < task.md)");
+      expect(screen).toContain("[exit 2]");
+    } finally {
+      await term.close();
+    }
+    expect(server.requests.length).toBe(before);
   });
 
   test("@file expands to the file's content in a fenced block", async () => {
