@@ -111,7 +111,10 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover
     // the first record is written when the model first answers: a run it never answers creates none
     // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
-    const recorded = (m: string) => (notices.print(`hey: ${m}`), args.run.output === "json" && runtime.output.emit({ type: "notice", message: m }));
+    const recorded = (m: string) => {
+      notices.print(`hey: ${m}`);
+      if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
+    };
     await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
