@@ -1,10 +1,12 @@
 // Command-line flags (SPEC §2): parsing, validation and the help text. No I/O.
 import type { ConfigFlags } from "./config/settings.ts";
 import { codexExec, oneWordCommand } from "./command-words.ts";
-import { closest, protocolHint } from "./config/suggest.ts";
-import { peerFlag } from "./peer-names.ts";
+import { protocolHint } from "./config/suggest.ts";
 import { EFFORTS, PROTOCOLS } from "./kernel/ir.ts";
 import pkg from "../package.json" with { type: "json" };
+import { OPTIONS, splitArgs, UnknownFlagError, UsageError } from "./cli-args.ts";
+
+export { OPTIONS, UsageError };
 
 export const VERSION: string = pkg.version;
 
@@ -59,114 +61,9 @@ export interface CliArgs {
   message: string;
 }
 
-/** A bad command line. The message names the flag; the caller prints it and exits 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
-/** `number`: its value is a number, so a negative one after it (`--max-turns -1`) is its value, refused as such, not a missing one */
-type OptionSpec = { type: "boolean" | "string"; short?: string; number?: true };
-
-export const OPTIONS = {
-  print: { type: "boolean", short: "p" },
-  output: { type: "string" },
-  effort: { type: "string", short: "t" },
-  model: { type: "string", short: "m" },
-  "base-url": { type: "string" },
-  protocol: { type: "string" },
-  "api-key": { type: "string" },
-  config: { type: "string" },
-  proxy: { type: "string" },
-  "max-turns": { type: "string", number: true },
-  "max-run-tokens": { type: "string", number: true },
-  "no-mcp": { type: "boolean" },
-  "no-skills": { type: "boolean" },
-  raw: { type: "boolean" },
-  approve: { type: "boolean" },
-  continue: { type: "boolean", short: "c" },
-  resume: { type: "string" },
-  sessions: { type: "boolean" },
-  all: { type: "boolean" },
-  verbose: { type: "boolean" },
-  version: { type: "boolean", short: "v" },
-  help: { type: "boolean", short: "h" },
-} as const satisfies Record<string, OptionSpec>;
-
-type OptionName = keyof typeof OPTIONS;
-type Values = { -readonly [K in OptionName]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
-
-const SHORT = new Map<string, OptionName>(Object.entries(OPTIONS).flatMap(([name, spec]) => ("short" in spec ? [[spec.short, name as OptionName]] : [])));
-
 /** `hey --resume` with a prompt, -p or JSON (nothing to pick with), and what `hey -r` (no such flag) is told. */
 export const RESUME_NEEDS_ID =
   "--resume needs a session ID here: hey --sessions lists them (hey -c continues the last one); at a terminal, hey --resume alone picks from a list";
-
-/**
- * Splits argv into option values and positionals: `--name`, `--name=value`, `--name value`,
- * `-x`, `-xVALUE`, `-x value`, grouped booleans (`-pc`), and `--` before positionals that start
- * with `-`. Hand-written: node:util's parseArgs costs ~10 ms of start-up in a compiled binary.
- */
-function splitArgs(argv: string[]): { values: Values; positionals: string[] } {
-  const values: Values = {};
-  const positionals: string[] = [];
-  const set = (name: OptionName, flag: string, inline: string | undefined, next: () => string | undefined) => {
-    if (OPTIONS[name].type === "boolean") {
-      if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
-      (values as Record<string, unknown>)[name] = true;
-      return;
-    }
-    const value = inline ?? next();
-    const negative = "number" in OPTIONS[name] && value !== undefined && /^-\d/.test(value); // a number, not the next flag
-    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-" && !negative))
-      throw new UsageError(`${flagName(name)} needs a value`);
-    (values as Record<string, unknown>)[name] = value;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = () => argv[++i];
-    if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const name = arg.slice(2, eq < 0 ? undefined : eq);
-      if (!(name in OPTIONS)) {
-        const near = closest(name, Object.keys(OPTIONS));
-        const peer = peerFlag(name); // another agent's flag: what hey has instead, before any spelling near it
-        throw new UsageError(`unknown flag --${name}${peer ? `; ${peer}` : near ? `; did you mean --${near}?` : ""} (see hey --help)`);
-      }
-      const following = argv[i + 1];
-      // `hey --resume` with no ID (the end, or a flag next): the session is picked from a list (run.ts)
-      if (name === "resume" && (eq < 0 ? following === undefined || (following.startsWith("-") && following !== "-") : eq === arg.length - 1)) {
-        values.resume = "";
-        continue;
-      }
-      set(name as OptionName, `--${name}`, eq < 0 ? undefined : arg.slice(eq + 1), next);
-    } else if (arg.startsWith("-") && arg.length > 1) {
-      for (let j = 1; j < arg.length; j++) {
-        const name = SHORT.get(arg[j]!);
-        if (!name)
-          throw new UsageError(
-            `unknown flag -${arg[j]} (see hey --help)${arg[j] === "r" ? "; to resume a session: hey --resume (picks from a list) or hey --resume ID (hey -c continues the last one)" : ""}`,
-          );
-        const rest = arg.slice(j + 1);
-        if (OPTIONS[name].type === "string") {
-          set(name, `-${arg[j]}`, rest === "" ? undefined : rest, next);
-          break;
-        }
-        set(name, `-${arg[j]}`, undefined, next);
-      }
-    } else positionals.push(arg);
-  }
-  return { values, positionals };
-}
-
-/** "-m/--model" for options with a short form, "--output" otherwise. */
-function flagName(name: OptionName): string {
-  const spec: OptionSpec = OPTIONS[name];
-  return spec.short ? `-${spec.short}/--${name}` : `--${name}`;
-}
 
 export const HELP = `hey ${VERSION} — a minimal terminal coding agent
 
@@ -186,7 +83,9 @@ Usage: hey [options] [@file ...] [message ...]
   With no message, hey opens an interactive prompt (/help there lists its commands and
   keys: /last, /clear, !COMMAND, Ctrl-R, Ctrl-Z …); it needs a terminal on stdout, so
   with stdout a file or a pipe a message runs as with -p (no message exits 2). Piped
-  stdin is appended to the message in a fenced block and implies -p. @path expands to
+  stdin is appended to the message in a fenced block and implies -p; a message of -
+  alone is read from stdin (hey -p - < task.md). A message starting with - that holds
+  no space goes after -- (hey -p -- -fix). @path expands to
   the file's content (an @word that names no file stays as written; a name with spaces
   is @"my notes.txt", as Tab writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
@@ -275,7 +174,8 @@ keeps running); /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches 
 its plain name too, on every server); "mcp__SERVER" names all of a server's tools.
 
 Exit codes: 0 done, 1 runtime error (a model stopped for making one call in 5 turns in a
-row too), 2 usage or config error, 3 max turns or run tokens
+row too; a session -c or --resume names that another hey has open, JSON kind busy: try
+again later), 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP,
 131 SIGQUIT, 141 the reader of the output went away (| head): the run stops there (stdout
 unwritable otherwise, a full disk or closed at start (>&-): 1, saying why).
@@ -303,11 +203,14 @@ export function parseCli(argv: string[]): CliArgs {
     // `hey --no-mcp upgrade --check`: the flag is the subcommand's, not hey's
     const sub = SUBCOMMANDS.find((s) => argv.slice(1).includes(s));
     if (e instanceof UsageError && sub && /^unknown flag/.test(e.message)) throw new UsageError(`${e.message}; ${goesFirst(sub)}`);
+    if (e instanceof UnknownFlagError) throw new UsageError(e.message + e.dashes); // `-fix`, `--version-2`: maybe a message's first word
     throw e;
   }
   const v = parsed.values;
   if (v.all && !v.sessions) throw new UsageError("--all goes with --sessions (hey --sessions --all)");
   const words = parsed.positionals;
+  // `hey --output json help`, `hey -p help`: the help, as `hey help` (not with -c or --resume: a message to the session)
+  if (words.length === 1 && words[0] === "help" && !v.continue && v.resume === undefined) v.help = true;
   // flags that would each be obeyed with the other one dropped in silence
   if (v.continue && v.resume !== undefined)
     throw new UsageError("-c/--continue and --resume both pick the session to continue: use one (-c: this directory's latest, --resume ID: that one)");

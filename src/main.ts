@@ -35,8 +35,14 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError) return fail(e.message, EXIT.usage, argv, "usage");
     throw e;
   }
-  if (args.help) return print(HELP, EXIT.ok);
-  if (args.version) return print(versionLine() + "\n", EXIT.ok);
+  if (args.help || args.version) {
+    const text = args.help ? HELP : versionLine() + "\n";
+    if (args.run.output !== "json") return print(text, EXIT.ok);
+    // one JSON object per line and nothing else, ending with `done`, as every JSON run (docs/json-events.md)
+    const { doneEvent } = await import("./ui/json.ts");
+    const name = args.help ? "--help" : "--version";
+    return print(`${JSON.stringify({ type: "command", name, ok: true, output: text.trimEnd() })}\n${JSON.stringify(doneEvent("end"))}\n`, EXIT.ok);
+  }
   const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
   return run(args, at);
 }

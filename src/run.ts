@@ -10,7 +10,6 @@ import { ConfigError } from "./config/settings.ts";
 import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
 import { startProvider, unapprovedEndpoint } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
-import { projectOf } from "./fs/root-probe.ts";
 import { errorText } from "./kernel/errors.ts";
 import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
@@ -23,9 +22,9 @@ import { NetConfigError } from "./net/proxy.ts";
 import { unusableDir } from "./fs/dir-problem.ts";
 import { MentionError, readStdin, spacedArguments, stdinDrained } from "./prompt/input.ts";
 import type { Runtime } from "./runtime.ts";
-import { oneLine } from "./sessions/format.ts";
+import { SessionLockedError } from "./sessions/lock.ts";
+import { openSession, SessionError } from "./sessions/open-session.ts";
 import { appendEndedJobs } from "./sessions/ended-jobs.ts";
-import type { LoadedSession } from "./sessions/reader.ts";
 import { decideWidenings, recordApprovals, recordOnAnswer, widenings, withPendingCa } from "./trust/approve.ts";
 import { APPROVE_LEAVES, untrustedNotice } from "./trust/policy.ts";
 import { beginConfig } from "./trust/start.ts";
@@ -42,7 +41,7 @@ import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft } from "./tools/group-guard.ts";
-import { firstPrompt, mcpInput, slashNames, withSkillText } from "./user-input.ts";
+import { firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
@@ -83,12 +82,15 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   }
   // `hey --resume` with no ID: the REPL opens on /resume's list; with no terminal there is nothing to pick with
   if (args.pickSession && oneShot) return preflightFailure(new UsageError(RESUME_NEEDS_ID), args.run.output);
-  const { message, files } = spacedArguments(args.pickSession ? "/resume" : args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
+  const spaced = spacedArguments(args.pickSession ? "/resume" : args.message, args.files, here.cwd, here.home); // `hey "@my notes.txt"`: one mention
+  const files = spaced.files;
+  let message = spaced.message;
+  if (message === STDIN_MESSAGE && isTty(0)) return preflightFailure(new UsageError(STDIN_IS_TERMINAL), args.run.output);
   let runtime: Runtime;
   let prompt: ContentBlock[];
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
-    const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message));
+    const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message), warn);
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     // one of the agent's commands (trust/agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal
@@ -109,7 +111,11 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover
     // the first record is written when the model first answers: a run it never answers creates none
     // written mid-turn (at the first answer): what it says goes where notices go, a line of its own, never glued to the spinner's
-    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, (m) => notices.print(`hey: ${m}`), asks));
+    const recorded = (m: string) => {
+      notices.print(`hey: ${m}`);
+      if (args.run.output === "json") runtime.output.emit({ type: "notice", message: m }); // a script is told the record was not kept
+    };
+    await recordOnAnswer(approvals, () => recordApprovals(config, approvals, here.trustFile, recorded, asks));
     const logSecrets = knownSecrets(config.settings, env, args.run.proxy);
     const debug = await debugLog(args.verbose, here, () => logSecrets);
     const started = startProvider(withPendingCa(config), args.run.proxy, env, debug); // the SDK loads while stdin is read
@@ -122,7 +128,17 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       warn(line);
       told.push(line);
     };
-    prompt = firstPrompt(message, files, stdin, here, { oneShot, maxBytes, servers, warn: tell, seen, settings: config.settings, secrets: logSecrets });
+    const fromStdin = message === STDIN_MESSAGE; // `hey -p - < task.md`: stdin is the message, not a block after it
+    if (fromStdin) message = stdinMessage(stdin ?? new Uint8Array(0), maxBytes, tell);
+    prompt = firstPrompt(message, files, fromStdin ? undefined : stdin, here, {
+      oneShot,
+      maxBytes,
+      servers,
+      warn: tell,
+      seen,
+      settings: config.settings,
+      secrets: logSecrets,
+    });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
     const once = async (topic: string, lines: string[]) => (agent ? lines : await unsaid(here.peerNoticesFile, projectKey(here.root), lines, topic));
@@ -222,15 +238,19 @@ async function debugLog(verbose: boolean, here: Places, secrets: () => readonly 
   return log;
 }
 
-/** A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`, then `done`). */
+/**
+ * A mistake found before anything ran: a usage or configuration error, exit 2 (in JSON: `error`,
+ * then `done`). A session another hey has open is no mistake, but a wait: kind `busy`, exit 1.
+ */
 function preflightFailure(e: unknown, output: RunFlags["output"]): number {
   const config = e instanceof ConfigError || e instanceof NetConfigError;
-  if (!config && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
-  if (output === "json") writer(1).write(failureLines(config ? "config" : "usage", errorText(e)));
+  const busy = e instanceof SessionLockedError;
+  if (!config && !busy && !(e instanceof UsageError || e instanceof MentionError || e instanceof SessionError)) throw e;
+  if (output === "json") writer(1).write(failureLines(config ? "config" : busy ? "busy" : "usage", errorText(e)));
   if (e instanceof ConfigError) for (const w of e.warnings) warn(w);
   // a ConfigError's lines are one mistake each (as /reload lists them): each gets its `hey:`
   for (const line of config ? errorText(e).split("\n") : [errorText(e)]) warn(line);
-  return EXIT.usage;
+  return busy ? EXIT.runtime : EXIT.usage;
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
@@ -308,46 +328,6 @@ async function heedingSignals<T>(wait: () => Promise<T>, output: RunFlags["outpu
     return await wait();
   } finally {
     off();
-  }
-}
-
-/** A `--resume` or `-c` that cannot be followed: a usage error. */
-class SessionError extends Error {}
-
-/**
- * `--resume ID` (id, or a unique start or end of it) or `-c` (the latest session of this directory,
- * else of its project: sessions/scope.ts), locked for this process (a second writer is refused) —
- * unless `readOnly` (a command that only reads it), which takes no lock and writes nothing.
- * `-c` mentions session files too damaged to tell their directory when one is newer than the
- * session it picks.
- */
-async function openSession(here: Places, resume: string | undefined, latestHere: boolean, readOnly: boolean): Promise<LoadedSession | undefined> {
-  if (!resume && !latestHere) return undefined;
-  try {
-    // loaded only to resume: a new session's run never reads one
-    const [{ findSession, scanSessions, unreadableNote }, { lockedByOther }, { resumeSession }, { sessionsHere }] = await Promise.all([
-      import("./sessions/listing.ts"),
-      import("./sessions/lock.ts"),
-      import("./sessions/reader.ts"),
-      import("./sessions/scope.ts"),
-    ]);
-    if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd, { readOnly });
-    const { sessions, unreadable } = scanSessions(here.sessionsDir);
-    const offered = sessionsHere(sessions, here, projectOf(here.home)).sessions;
-    const newest = offered[0];
-    const note = unreadableNote(unreadable.filter((u) => !newest || u.modified > newest.modified));
-    if (note) warn(note);
-    if (!newest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
-    // the newest one open in another hey (a second terminal; a crashed hey's own session is the one before it): the
-    // newest that is not, said; a command that only reads takes no lock, and reads the newest
-    const latest = readOnly ? newest : (offered.find((s) => !lockedByOther(s.path)) ?? newest);
-    if (latest && latest !== newest)
-      warn(
-        `the latest session here, ${newest!.id}, is open in another hey; continuing ${latest.id}, the latest one that is not: “${oneLine(latest.firstPrompt, 50) || "(no prompt)"}”`,
-      );
-    return latest ? resumeSession(latest.path, here.cwd, { readOnly }) : undefined;
-  } catch (e) {
-    throw new SessionError(errorText(e));
   }
 }
 

@@ -11,8 +11,8 @@ import type { Settings } from "./config/settings.ts";
 import { imageCheckFor } from "./providers/image-fit.ts";
 import { promptMessage, withResources } from "./mcp/attach.ts";
 import { resourceMentions } from "./mcp/resources.ts";
-import { expandPrompt, isBlank } from "./prompt/input.ts";
-import { writeMention } from "./prompt/mentions.ts";
+import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
+import { cutNotice, decodeForPrompt, writeMention } from "./prompt/mentions.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
@@ -62,6 +62,26 @@ export function firstPrompt(
       ),
   };
   return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
+}
+
+/** A message of `-` alone is read from stdin (`hey -p - < task.md`, as `codex exec -` does), not given stdin after it. */
+export const STDIN_MESSAGE = "-";
+
+/** `hey -p -` with no input to read: stdin is the terminal hey was started at. */
+export const STDIN_IS_TERMINAL = "a message of - is read from stdin, and stdin is a terminal here: pipe the message in (hey -p - < task.md)";
+
+/**
+ * The message of `hey -p -`: stdin's text, read as stdin after a message is (cut at `maxBytes`,
+ * text that is not UTF-8 read as Windows-1252), with what the model should know of that after it;
+ * "" for blank input. A MentionError for binary input.
+ */
+export function stdinMessage(bytes: Uint8Array, maxBytes: number, warn: Warn): string {
+  const decoded = decodeForPrompt(bytes, maxBytes);
+  if ("binary" in decoded) throw new MentionError("stdin: binary data (a NUL byte near its start); hey takes text on stdin");
+  if (decoded.text.trim() === "") return "";
+  if (decoded.cut) warn(cutNotice("stdin", decoded.cut));
+  const cut = decoded.cut && `(truncated: showing the first ${decoded.cut.shown} bytes of stdin; the rest was left out)`;
+  return [decoded.text.trim(), cut, decoded.encoding && `(${decoded.encoding})`].filter(Boolean).join("\n\n");
 }
 
 /** The first prompt with the skill's text before it, for a `/skill:NAME` message (else unchanged). */

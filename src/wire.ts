@@ -153,6 +153,7 @@ export async function assemble(
   const say = (m: string) => start.notice(`hey: ${m}`); // said mid-answer: a line of its own, never inside the streamed text
   const { settings } = start.config;
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
+  let noticeEvent = (_message: string) => {}; // JSON: what the session's writer says (not saved, …) is a `notice` too, once the output exists
   // a run that never got an answer leaves no session (issue 14); one that only reads (`hey -c /usage`) writes none: another hey may have it
   const session = resumed?.readOnly
     ? unwrittenSession(resumed.path)
@@ -161,14 +162,16 @@ export async function assemble(
         id: sessionId,
         cwd,
         version: VERSION,
-        warn: say,
+        warn: (m) => (say(m), noticeEvent(m)),
         untilAnswer: true,
         existing: resumed,
       });
   const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home, env });
   const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
-  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint)]);
+  let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone
+  const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint), { emit: (e) => void (ended ||= e.type === "done") }]);
+  if (!terminal) noticeEvent = (message) => void (ended || display.emit({ type: "notice", message }));
 
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });

@@ -33,10 +33,13 @@ test.each([
 });
 
 test.each([
-  [["--frobnicate"], "unknown flag --frobnicate (see hey --help)"],
+  [["--frobnicate"], 'unknown flag --frobnicate (see hey --help); put -- before a message that starts with - (hey -p -- "--frobnicate")'],
   [["--outptu", "json"], "unknown flag --outptu; did you mean --output? (see hey --help)"],
   [["--contine"], "unknown flag --contine; did you mean --continue? (see hey --help)"],
-  [["-x"], "unknown flag -x (see hey --help)"],
+  [["-x"], 'unknown flag -x (see hey --help); put -- before a message that starts with - (hey -p -- "-x")'],
+  // a message's first word, or flags grouped: the letter and the argument it is in, quoted
+  [["-p", "-fix"], 'unknown flag -f in "-fix" (see hey --help); put -- before a message that starts with - (hey -p -- "-fix")'],
+  [["-pz"], 'unknown flag -z in "-pz" (see hey --help); put -- before a message that starts with - (hey -p -- "-pz")'],
   [["-m"], "-m/--model needs a value"],
   [["-m", "-p"], "-m/--model needs a value"],
   [["--output"], "--output needs a value"],
@@ -81,7 +84,9 @@ test("a command of hey's own after flags is refused with where it goes; in a sen
   expect(() => parseCli(["--no-mcp", "upgrade", "--check"])).toThrow(
     new UsageError("unknown flag --check (see hey --help); upgrade is a command of hey's own and goes first, before any flag: hey upgrade …"),
   );
-  expect(() => parseCli(["--bogus"])).toThrow(new UsageError("unknown flag --bogus (see hey --help)"));
+  expect(() => parseCli(["--bogus"])).toThrow(
+    new UsageError('unknown flag --bogus (see hey --help); put -- before a message that starts with - (hey -p -- "--bogus")'),
+  );
   // its words with a provider's name after a flag: `hey --config lab.toml doctor lab` went to the model as "doctor lab"
   expect(() => parseCli(["--config", "lab.toml", "doctor", "lab"])).toThrow(
     new UsageError("doctor lab is a command of hey's own and goes first, before any flag: hey doctor lab … (as a prompt: add more words)"),
@@ -89,4 +94,24 @@ test("a command of hey's own after flags is refused with where it goes; in a sen
   expect(parseCli(["-p", "doctor", "the", "tests"]).message).toBe("doctor the tests");
   expect(parseCli(["-p", "upgrade", "the", "deps"]).message).toBe("upgrade the deps");
   expect(parseCli(["-m", "x", "trust me, fix it"]).message).toBe("trust me, fix it");
+});
+
+// `hey -p "$(cat todo.md)"`: a markdown list or front matter starts with `-`, and was refused as
+// "unknown flag -  " (a space), exit 2. A flag's name holds no space or line break: such an
+// argument is the message. A flag's value may hold one (`--config="my lab.toml"`).
+test.each([
+  ["- fix the parser\n- add tests\n"],
+  ["---\ntitle: x\n---\nDo it\n"],
+  ["-v is broken"],
+  ["-x is broken"],
+  ["--verbose flag is ignored"],
+  ["-\tindented"],
+])("an argument starting with - that holds a space or a line break is the message: %p", (text) => {
+  expect(parseCli(["-p", text])).toMatchObject({ print: true, message: text, verbose: false, version: false });
+  expect(parseCli(["-m", "mock", text, "--output", "json"])).toMatchObject({ message: text, flags: { model: "mock" }, run: { output: "json" } });
+});
+
+test("a flag's value may hold a space; a lone - is the message (read from stdin: run.ts)", () => {
+  expect(parseCli(["--config=my lab.toml", "-p", "hi"])).toMatchObject({ config: "my lab.toml", message: "hi" });
+  expect(parseCli(["-p", "-"])).toMatchObject({ print: true, message: "-" });
 });

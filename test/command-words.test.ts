@@ -75,6 +75,10 @@ test("more than one word, or a flag, is never checked: hey -p doctr, hey doctr t
 
 test("hey help is hey --help, as git's is", () => {
   expect(parseCli(["help"]).help).toBe(true);
+  // after a flag too (it was sent to the model as the prompt "help"); with -c or --resume it is a message to that session
+  expect(parseCli(["--output", "json", "help"]).help).toBe(true);
+  expect(parseCli(["-p", "help"]).help).toBe(true);
+  expect(parseCli(["-c", "help"])).toMatchObject({ help: false, message: "help" });
 });
 
 test.each([

@@ -83,6 +83,7 @@ const EDGES = new Set([
   "providers/server-window.ts",
   "sessions/damaged-head.ts",
   "sessions/ended-jobs.ts",
+  "sessions/open-session.ts",
   "sessions/header-repair.ts",
   "sessions/leftovers.ts",
   "sessions/lines.ts",
@@ -128,6 +129,7 @@ const EDGES = new Set([
   "ui/resume.ts",
   "ui/shell-command.ts",
   "ui/term.ts",
+  "ui/reader-check.ts",
   "upgrade/command.ts",
   "upgrade/net.ts",
 ]);

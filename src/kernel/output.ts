@@ -25,7 +25,18 @@ export type RunStop = "end" | "length" | "max_turns" | "max_run_tokens" | "inter
 export type HandOffLimit = Extract<RunStop, "max_turns" | "max_run_tokens">;
 
 /** `error.kind` values: the provider kinds plus those raised by hey itself. */
-export type ErrorKind = ProviderErrorKind | "config" | "usage" | "tool" | "interrupted" | "internal" | "empty_answer" | "length" | "refusal" | "repeated_calls";
+export type ErrorKind =
+  | ProviderErrorKind
+  | "config"
+  | "usage"
+  | "busy"
+  | "tool"
+  | "interrupted"
+  | "internal"
+  | "empty_answer"
+  | "length"
+  | "refusal"
+  | "repeated_calls";
 
 /**
  * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`,

@@ -2,6 +2,7 @@
 // compiled Bun binary costs ~20 ms of start-up each time (measured: a hello-world that writes
 // through process.stdout starts in 39 ms, through Bun.stdout in 20 ms), which is most of the
 // §22 budget. The REPL, which needs readline, uses the Node streams; one-shot runs use these.
+import { checkReader, READER_CLOSED } from "./reader-check.ts";
 
 type TtyWrap = { isTTY(fd: number): boolean };
 
@@ -71,22 +72,23 @@ const goneHandlers = new Map<1 | 2, (error: unknown) => void>();
 /** the fds whose write failed, with the error it failed with (EPIPE: the reader went away; ENOSPC: a full disk) */
 const gone = new Map<1 | 2, unknown>();
 
+/** `fd` can be written no more: later writes are dropped quietly, and its handler hears why, once. */
+function markGone(fd: 1 | 2, error: unknown): void {
+  if (gone.has(fd)) return;
+  gone.set(fd, error);
+  goneHandlers.get(fd)?.(error);
+}
+
 /** stdout (1) or stderr (2) as a Writer over Bun's FileSink. */
 export function writer(fd: 1 | 2): Writer {
   let w = sinks.get(fd);
   if (w) return w;
   const sink = (fd === 1 ? Bun.stdout : Bun.stderr).writer();
   let pending: Promise<unknown> = Promise.resolve();
-  let closed = false; // the reader went away (`hey … | head`): drop the rest quietly, and say so once
-  const close = (error: unknown) => {
-    if (closed) return;
-    closed = true;
-    gone.set(fd, error);
-    goneHandlers.get(fd)?.(error);
-  };
+  const close = (error: unknown) => markGone(fd, error); // the reader went away (`hey … | head`): drop the rest quietly, and say so once
   w = {
     write(text) {
-      if (text === "" || closed) return;
+      if (text === "" || gone.has(fd)) return;
       try {
         // a write the pipe cannot take at once returns a promise, and its failure (ENOSPC, EPIPE) comes there, not from flush()
         const wrote: unknown = sink.write(text);
@@ -100,7 +102,7 @@ export function writer(fd: 1 | 2): Writer {
       }
     },
     drain: async () => {
-      if (closed) return;
+      if (gone.has(fd)) return;
       try {
         await pending;
         await sink.flush();
@@ -116,11 +118,16 @@ export function writer(fd: 1 | 2): Writer {
 /**
  * Runs `then` with the write's error once the reader of `fd` goes away (a write fails: EPIPE after
  * `| head`, ENOSPC on a full disk), at once when it has gone already; until the returned function is called.
+ * A run that writes nothing for a while (text mode's answer comes at the end; a long command in
+ * JSON mode) would hear of it only at its next write: while `then` is set, a pipe or socket on
+ * `fd` is also looked at every READER_CHECK_MS (reader-check.ts), and a reader gone is a failed write.
  */
 export function whenReaderGone(fd: 1 | 2, then: (error: unknown) => void): () => void {
   goneHandlers.set(fd, then);
   if (gone.has(fd)) then(gone.get(fd));
+  const stopChecking = isTty(fd) ? () => {} : checkReader(fd, () => markGone(fd, READER_CLOSED));
   return () => {
+    stopChecking();
     if (goneHandlers.get(fd) === then) goneHandlers.delete(fd);
   };
 }

@@ -188,6 +188,24 @@ test("a call the permission rules refuse: its tool_result says so, result and do
   ]);
 });
 
+// `--version`, `--help` and `help` after a flag printed text (or sent "help" to the model as a
+// prompt) where a script reads one JSON object per line ending with `done`
+test("--output json with --version, --help or help: a command event with the text, then done; exit 0", async () => {
+  for (const [args, name, start] of [
+    [["--version"], "--version", /^hey \d+\.\d+\.\d+/],
+    [["--help"], "--help", /^hey \S+ — a minimal terminal coding agent\n\nUsage: hey/],
+    [["help"], "--help", /^hey \S+ — a minimal terminal coding agent/],
+  ] as const) {
+    const run = await hey([...args]);
+    expect(run.code).toBe(0);
+    const events = jsonEvents(run.stdout);
+    expect(events).toEqual([
+      { type: "command", name, ok: true, output: expect.stringMatching(start) },
+      expect.objectContaining({ type: "done", stop_reason: "end", turns: 0 }),
+    ]);
+  }
+});
+
 test("a failure before the start is an error event, then done; exit 2", async () => {
   const cases: [string[], string, RegExp][] = [
     [["-p", "@missing.txt", "look"], "usage", /missing\.txt/],

@@ -8,6 +8,7 @@ import { jsonReply, sseReply, startReplayServer } from "../helpers/replay-server
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply, toolCallsReply } from "../helpers/protocol-streams.ts";
+import { startTerm } from "../helpers/tmux.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir();
@@ -55,6 +56,38 @@ describe("answers", () => {
     const run = await runHey([...adHoc(), "summarize"], { cwd: work.path, stdin: "line one\nline two\n" });
     expect(run).toMatchObject({ code: 0, stdout: "Summary.\n" });
     expect(lastBody().messages.at(-1)!.content).toBe("summarize\n\n```stdin\nline one\nline two\n```");
+  });
+
+  // `hey -p "$(cat todo.md)"` with a markdown list or front matter was refused, exit 2, "unknown flag -  "
+  test.each([["- fix the parser\n- add tests"], ["---\ntitle: x\n---\nDo it"]])("a message starting with - that holds a line break runs: %p", async (text) => {
+    server.enqueue(answer("On it."));
+    const run = await runHey([...adHoc(), "-p", text], { cwd: work.path });
+    expect(run).toMatchObject({ code: 0, stdout: "On it.\n", stderr: "" });
+    expect(lastBody().messages.at(-1)).toEqual({ role: "user", content: text });
+  });
+
+  // as `codex exec -`: the prompt is stdin, not a literal "-" with stdin after it in a block
+  test("a message of - alone is read from stdin: hey -p - < task.md", async () => {
+    server.enqueue(answer("Done."));
+    const run = await runHey([...adHoc(), "-p", "-"], { cwd: work.path, stdin: "- fix the parser\n- add tests\n" });
+    expect(run).toMatchObject({ code: 0, stdout: "Done.\n" });
+    expect(lastBody().messages.at(-1)).toEqual({ role: "user", content: "- fix the parser\n- add tests" });
+    const empty = await runHey([...adHoc(), "-p", "-"], { cwd: work.path, stdin: "" });
+    expect(empty).toMatchObject({ code: 2, stderr: 'hey: no message: give it as arguments (hey -p "…") or on stdin\n' });
+  });
+
+  // at a terminal there is nothing piped to read: said at once, rather than waiting for Ctrl-D
+  test("hey -p - with stdin a terminal exits 2 saying so; nothing is sent", async () => {
+    const before = server.requests.length;
+    const term = await startTerm({ args: [...adHoc(), "-p", "-"], cwd: work.path, cols: 300 });
+    try {
+      const screen = await term.waitFor(/\[exit \d+\]/);
+      expect(screen).toContain("hey: a message of - is read from stdin, and stdin is a terminal here: pipe the message in (hey -p - < task.md)");
+      expect(screen).toContain("[exit 2]");
+    } finally {
+      await term.close();
+    }
+    expect(server.requests.length).toBe(before);
   });
 
   test("@file expands to the file's content in a fenced block", async () => {
@@ -140,7 +173,7 @@ test("Anthropic: a final answer without text after the model worked with tools: 
 
 describe("errors a new user meets", () => {
   test.each([
-    [["--frobnicate"], "hey: unknown flag --frobnicate (see hey --help)\n"],
+    [["--frobnicate"], 'hey: unknown flag --frobnicate (see hey --help); put -- before a message that starts with - (hey -p -- "--frobnicate")\n'],
     [["-t", "loud", "-p", "x"], 'hey: -t/--effort must be one of off, minimal, low, medium, high, xhigh, max (got "loud")\n'],
     [["--output", "xml", "-p", "x"], 'hey: --output must be one of text, json (got "xml")\n'],
     [["--max-turns", "0", "-p", "x"], 'hey: --max-turns must be a positive integer (got "0")\n'],
@@ -152,6 +185,7 @@ describe("errors a new user meets", () => {
     [["--sessions", "-p", "hi"], "hey: --sessions lists sessions and runs no prompt: run the prompt without --sessions\n"],
     [["-m", "mock/", "-p", "x"], 'hey: -m/--model mock/: no model after "mock/" (-m PROVIDER/MODEL; -m mock alone'],
     [["-p"], 'hey: no message: give it as arguments (hey -p "…") or on stdin\n'],
+    [["-p", "-fix"], 'hey: unknown flag -f in "-fix" (see hey --help); put -- before a message that starts with - (hey -p -- "-fix")\n'],
     [["-p", "@missing.txt"], "hey: @missing.txt: no such file ("],
   ])("%p → exit 2: %s", async (args, message) => {
     const run = await runHey(args, { cwd: work.path });

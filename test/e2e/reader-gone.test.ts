@@ -4,7 +4,7 @@
 // spending tokens to the end, its output dropped, and exited 0.
 import { afterAll, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
 import { sseReply, startReplayServer } from "../helpers/replay-server.ts";
@@ -12,9 +12,11 @@ import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { until } from "../helpers/wait.ts";
 
 const server = startReplayServer();
+const quiet = startReplayServer(); // its own: the first test leaves a reply it never asked for
 const home = tempDir("hey-reader-gone-");
 afterAll(() => {
   server.stop();
+  quiet.stop();
   home.remove();
 });
 
@@ -52,6 +54,33 @@ test("a one-shot run whose stdout's reader closes stops there: no tool runs, no 
   expect(server.requests).toHaveLength(1); // before: the call ran and a second request went out
   expect(existsSync(join(work, "ran.txt"))).toBe(false);
   expect(stderr).toContain("the reader of hey's output went away (a closed pipe)");
+});
+
+// A run that writes nothing for a while heard of its reader only at its next write: text mode
+// writes the answer at the end (`hey -p … | true`), and JSON mode writes nothing while a long
+// command runs. The command ran to its end and left its mark, the run went on, and only then did
+// hey exit 141. Now the closed pipe is noticed while the command runs: it is killed, exit 141.
+test.each([["text"], ["json"]])("a %s run whose reader goes away during a quiet command stops it there, exit 141, the session saved", async (output) => {
+  const bin = await ensureBinary();
+  const work = join(home.path, `quiet-${output}`);
+  const state = join(home.path, `state-${output}`);
+  mkdirSync(work);
+  const call = JSON.stringify({ command: "touch started.txt; sleep 20; touch ran.txt" });
+  quiet.enqueue(sseReply(sseEvents([chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: call } }), chatChunk({ finish: "tool_calls" })])));
+  const before = quiet.requests.length;
+  const child = spawn(bin, ["--base-url", `${quiet.url}/v1`, "-m", "m", "--output", output, "-p", "wait a while"], {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home.path, XDG_STATE_HOME: state, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  child.stdout!.resume();
+  await until(() => existsSync(join(work, "started.txt")), "the command to start");
+  child.stdout!.destroy();
+  expect(await exited).toBe(141);
+  expect(existsSync(join(work, "ran.txt"))).toBe(false); // before: the command ran to its end, 20 s later
+  expect(quiet.requests.length).toBe(before + 1); // no request after the command
+  expect(readdirSync(join(state, "hey", "sessions")).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
 });
 
 // `hey -p … > out.txt` on a full disk is no closed pipe: the run stops (nothing can be read of

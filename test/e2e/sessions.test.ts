@@ -214,6 +214,29 @@ test("an unwritable sessions directory warns once and the answer is still printe
   expect(run.stderr).toMatch(`: ${join(state.path, "hey")} is a file, not a directory`);
 });
 
+// `--output json` as a system user whose home cannot be written: the `session` event's id looked
+// valid and only stderr said the session (and the approvals record) was not saved; a script kept
+// an id `--resume` refuses. Each is a `notice` event now, as well as its line on stderr.
+test("--output json: a session and an approvals record that cannot be saved are `notice` events, besides stderr", async () => {
+  server.enqueue(textReply("openai", "still answered"));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--output", "json", "-p", "hi"], {
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path },
+    fileSizeLimitKb: 0, // no file of hey's state can be written: as a home that is not writable
+  });
+  expect(run.code).toBe(0);
+  const notices = jsonEvents(run.stdout)
+    .filter((e) => e.type === "notice")
+    .map((e) => e.message as string);
+  expect(notices).toEqual([
+    expect.stringMatching(/^could not record approvals in .*approvals\.json: .*EFBIG/),
+    expect.stringMatching(/^session not saved: cannot write .*\.jsonl: .*EFBIG/),
+  ]);
+  for (const notice of notices) expect(run.stderr).toContain(`hey: ${notice}`);
+  expect(run.stderr).toContain("still cannot be written as hey ends"); // after `done`, which stays last: stderr alone
+  expect(jsonEvents(run.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "end" });
+});
+
 test("writes the file size limit refuses (as a full disk would): said once with the cause, the answer printed, no empty or torn session file and no lock left behind", async () => {
   const limited = (prompt: string, kb: number) =>
     runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", prompt], { cwd: work.path, env: { XDG_STATE_HOME: state.path }, fileSizeLimitKb: kb });
@@ -354,7 +377,8 @@ test("`-c` after an ad-hoc --base-url session says, on one line, that its model 
   );
 });
 
-test("two `hey -c` at once: the second is refused with a message, nothing is interleaved", async () => {
+// a busy session is a wait, not a mistake: it was exit 2 and kind `usage`, as a typo is, so a retry wrapper gave up on it
+test("two `hey -c` at once: the second is refused with a message (exit 1, kind busy), nothing is interleaved", async () => {
   server.enqueue(textReply("openai", "first answer"));
   await hey(["-p", "first"]);
   const words = ["a ", "slow ", "answer"].map((w) => chatChunk({ content: w }));
@@ -375,9 +399,12 @@ test("two `hey -c` at once: the second is refused with a message, nothing is int
   await until(() => locks().length > 0, "the first hey to lock its session");
   expect(locks()).toHaveLength(1);
   const second = await hey(["-c", "-p", "second one"]);
-  expect(second.code).toBe(2);
+  expect(second.code).toBe(1);
   expect(second.stderr).toMatch(new RegExp(`^hey: session \\S+ is in use by another hey \\(pid ${slow.pid}\\); wait for it to finish or start a new session`));
-  expect(jsonEvents(second.stdout).map((e) => e.type)).toEqual(["error", "done"]);
+  expect(jsonEvents(second.stdout).map((e) => [e.type, e.kind])).toEqual([
+    ["error", "busy"],
+    ["done", undefined],
+  ]);
   expect(await slow.exited).toBe(0);
   expect(await new Response(slow.stdout).text()).toBe("a slow answer\n");
   const text = readFileSync(join(sessionsDir(), sessionFiles()[0]!), "utf8");
