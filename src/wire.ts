@@ -172,7 +172,6 @@ export async function assemble(
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint), { emit: (e) => void (ended ||= e.type === "done") }]);
   if (!terminal) noticeEvent = (message) => void (ended || display.emit({ type: "notice", message }));
-
   // bash's full outputs live with the session; older ones are pruned in the background
   void pruneOutputs(here.outputsDir, { current: sessionId });
   const seen: Runtime["seen"] = new Map(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
