@@ -10,7 +10,8 @@
 //                             it) and a UTF-16 file with one is searched as text; other bytes as they are
 //   binary files              any other file with a NUL byte is dropped (ripgrep warns when it finds
 //                             one after a match)
-//   context                   taken from ripgrep's context lines, cut to the shown matches here
+//   context                   taken from ripgrep's context lines, cut to the shown matches here;
+//                             no `--` between groups: the line numbers say where one ends
 //   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
 // Patterns are compiled as JS regexes first (grep-regex.ts: so a bad pattern fails the same way in
 // both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs on the built-in path.
@@ -205,7 +206,11 @@ const NEWLINE = new Uint8Array([10]);
  * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
  * rejected the pattern, failed to start or was killed by an abort), so the caller falls back to
  * the built-in search. ripgrep prints `PATH\0N:TEXT` for a match and `PATH\0N-TEXT` for context,
- * one file's lines together; a line without a NUL is a warning or the `--` between context groups.
+ * one file's lines together; a line without a NUL is a warning or the start of a path with a line
+ * break in it. ripgrep prints no line between context groups (`--no-context-separator`, ripgrep 12
+ * and later; an older one rejects it and the built-in search answers): with `--crlf` it would be
+ * `--\r`, and a group taken for a new file lost context lines and split one file's matches and
+ * share; and a line `--` could be part of a file's name.
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
   const argv = [rg, "--no-config", "--hidden"];
@@ -216,7 +221,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   for (const name of scope.skip) argv.push("--glob", `!${name}`);
   if (!scope.gitignore) argv.push("--no-ignore-vcs");
   if (search.ignoreCase) argv.push("--ignore-case");
-  if (search.context > 0) argv.push("--context", String(search.context));
+  if (search.context > 0) argv.push("--context", String(search.context), "--no-context-separator");
   // a binary file found in a directory is searched whole, and named (RG_BINARY_MATCHES) when it matches
   if (!search.isFile) argv.push("--binary");
   argv.push(...search.rgGlob.rgArgs, "--regexp", search.pattern, "--", ...search.rgGlob.rgPaths);
@@ -258,7 +263,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
       const binary = RG_BINARY.test(said);
       const file = current;
       if (file && binary && file.printed === shownName(bytes.subarray(0, Buffer.from(bytes).indexOf(RG_BINARY_SAID)))) file.hits = undefined;
-      else if (!binary && said !== "--") before.push(bytes, NEWLINE);
+      else if (!binary) before.push(bytes, NEWLINE);
       return;
     }
     // the path's bytes as hey writes a name (fs/odd-names.ts): one that is not UTF-8 is opened again so
