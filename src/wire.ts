@@ -27,6 +27,7 @@ import { projectRoots } from "./mcp/answers.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
+import { mcpCallName } from "./mcp/tool-aliases.ts";
 import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
@@ -291,6 +292,7 @@ export async function assemble(
       deferredTool(name) ?? // one left to find_tools, called by the name it listed: it loads and runs
       lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
+    alias: (name) => mcpCallName(name, mcp.offer()), // `mcp__everything__get-sum`: runs, and is judged, as get-sum
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
