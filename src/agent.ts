@@ -53,6 +53,8 @@ export interface AgentParts {
   tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
   /** a tool a call names that its request did not offer, still to be had (LoopDeps.unlisted) */
   unlisted?(name: string, offered: readonly string[]): Tool | undefined;
+  /** the name a call means in another spelling of a tool not offered (LoopDeps.alias) */
+  alias?(name: string): string | undefined;
   output: Output;
   cwd: string;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
@@ -293,6 +295,7 @@ export function createAgent(parts: AgentParts): Agent {
       cwd: parts.cwd,
       ...(parts.pathOf ? { pathOf: parts.pathOf } : {}),
       ...(parts.unlisted ? { unlisted: parts.unlisted } : {}),
+      ...(parts.alias ? { alias: parts.alias } : {}),
       limits: settings.limits,
       retry: settings.retry,
       permission: parts.permission,

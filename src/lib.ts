@@ -19,6 +19,7 @@ import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
+import { mcpCallName } from "./mcp/tool-aliases.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { buildSystemPrompt } from "./prompt/system.ts";
 import { createBashTool, systemShell } from "./tools/bash.ts";
@@ -326,6 +327,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
       const late = { tools: requestTools, settings: () => (mcp && mcpSettings.get(mcp)) || { servers: [], startupWaitMs: 0 }, now: Date.now };
       return refusedLast.find((t) => t.name === name) ?? (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, ...late }, offered)) : undefined);
     },
+    ...(mcp ? { alias: (name: string) => mcpCallName(name, mcp.offer()) } : {}), // `mcp__SERVER__TOOL`: runs, and is judged, as TOOL
     output,
     cwd,
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),

@@ -27,6 +27,7 @@ import { projectRoots } from "./mcp/answers.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
+import { mcpCallName } from "./mcp/tool-aliases.ts";
 import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
@@ -280,19 +281,18 @@ export async function assemble(
     (await mcp.tools(live.configured.tools, signal))
       .filter((t) => t.server !== undefined || t.name === FIND_TOOLS || !live.configured.refused(t.name)) // find_tools loads only what the rules allow
       .map((t) => cap.guard(redactingTool(t, redaction))); // a tool the last request left out over its API's cap: a call reads why
-  const deferredTool = (name: string) => ((t) => t && cap.guard(redactingTool(t, redaction)))(mcp.deferred(name));
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: provided(await start.started.provider, settings, live.fetch),
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
-    // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the
-    // server's tool of that name, offered under its prefix)
+    // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the server's tool of that name, offered under its prefix)
     unlisted: (name, offered) =>
       (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
       refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
-      deferredTool(name) ?? // one left to find_tools, called by the name it listed: it loads and runs
+      ((t) => t && cap.guard(redactingTool(t, redaction)))(mcp.deferred(name)) ?? // one left to find_tools, called by the name it listed: it runs
       lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
       withheldTool(name, runtime.withheldServers(), requestTools), // a server not started: its tools are unknown, and why
+    alias: (name) => mcpCallName(name, mcp.offer()), // `mcp__everything__get-sum`: runs, and is judged, as get-sum
     output,
     cwd,
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order

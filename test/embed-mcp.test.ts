@@ -1,7 +1,7 @@
 // MCP servers in an embedded agent (src/lib.ts createMcp): what a program hears of its servers
 // (the `mcp` events hey prints as `connected: fs (14 tools)`) and which of their tools it offers.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent, createMcp, createProvider, defaultTools, permissionCheck, type AgentEvent } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
@@ -159,6 +159,35 @@ test("createAgent's own permission list leaves the MCP tools it refuses out of t
     expect(sent).not.toContain("edit_file");
     expect(sent).not.toContain("fs_edit_file");
     expect(sent).toContain("write_file"); // hey's own, which no entry names
+  } finally {
+    model.stop();
+    await mcp.close();
+  }
+});
+
+test("an embedded agent's call in Claude Code's spelling, mcp__fs__list_directory, runs the tool as offered; mcp__fs__write_file stays refused by the agent's list", async () => {
+  let turn = 0;
+  const model = startModelServer(() =>
+    turn++ === 0
+      ? {
+          calls: [
+            ["mcp__fs__list_directory", { path: dir.path }],
+            ["mcp__fs__write_file", { path: join(dir.path, "y.txt"), content: "y" }],
+          ],
+        }
+      : { text: "ok" },
+  );
+  const mcp = createMcp([{ name: "fs", command: "node", args: [FS_SERVER, dir.path] }], { cacheDir: join(dir.path, "cache-agent-spelling") });
+  writeFileSync(join(dir.path, "listed.txt"), "");
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
+    await createAgent({ provider, mcp, permission: permissionCheck({ deny: ["fs_write_file"] }) }).send("hi", new AbortController().signal);
+    const messages = model.requests.at(-1)!.messages as { role: string; content: string; tool_calls?: { function: { name: string } }[] }[];
+    expect(messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name)).toEqual(["list_directory", "fs_write_file"]);
+    const [listed, written] = messages.filter((m) => m.role === "tool");
+    expect(listed!.content).toContain("[FILE] listed.txt");
+    expect(written!.content).toStartWith("blocked by permission rules:");
+    expect(existsSync(join(dir.path, "y.txt"))).toBe(false);
   } finally {
     model.stop();
     await mcp.close();

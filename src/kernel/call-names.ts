@@ -58,12 +58,15 @@ export function toolNameOf(name: string, offered: readonly string[]): string | u
   return BUILTIN_TOOLS.find((t) => keyOf(t) === key) ?? OTHER_NAMES[key];
 }
 
-/** The assistant message with each call named as toolNameOf reads it; `message` itself when none changes. */
-export function withToolNames(message: Message, offered: readonly string[]): Message {
+/**
+ * The assistant message with each call named as toolNameOf reads it, else as `alias` does (the
+ * layer that owns tools not offered, LoopDeps.alias); `message` itself when none changes.
+ */
+export function withToolNames(message: Message, offered: readonly string[], alias?: (name: string) => string | undefined): Message {
   const calls = message.toolCalls;
   if (!calls?.some((c) => !offered.includes(c.name))) return message;
   const named = calls.map((c) => {
-    const name = toolNameOf(c.name, offered);
+    const name = toolNameOf(c.name, offered) ?? alias?.(c.name);
     return name === undefined || name === c.name ? c : { ...c, name };
   });
   return named.every((c, i) => c === calls[i]) ? message : { ...message, toolCalls: named };

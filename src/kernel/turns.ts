@@ -32,6 +32,11 @@ export interface LoopDeps {
    * server is starting (ToolRunDeps.unlisted); its run waits for it, bounded
    */
   unlisted?(name: string, offered: readonly string[]): Tool | undefined;
+  /**
+   * the name a call means when it names no tool its request offered in another spelling of one not
+   * offered (Claude Code's `mcp__SERVER__TOOL` for an MCP tool: mcp/tool-aliases.ts); the call runs, is judged and kept under it
+   */
+  alias?(name: string): string | undefined;
   /** maxRunTokens: input + output tokens of the run's model responses after which it hands off; undefined = no cap */
   limits: { maxTurns: number; parallelTools: boolean; maxRunTokens?: number };
   retry: RetryPolicy;
@@ -192,6 +197,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       const named = withToolNames(
         reply.message,
         context.tools.map((t) => t.name),
+        deps.alias,
       );
       const message = refusal ? refusedAnswer(reply.message, reply.detail) : withUniqueCallIds(named, messages);
       if (!handOff || answered) self.append(message); // an empty hand-off is not kept: it is asked for again

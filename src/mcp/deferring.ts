@@ -5,19 +5,21 @@
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { checkArguments } from "../kernel/tool-args.ts";
 import type { DeferMode } from "../config/keys.ts";
-import { planTools, withLoaded, type Deferral, type Plan } from "./deferred.ts";
+import { FIND_TOOLS, planTools, withLoaded, type Deferral, type Plan } from "./deferred.ts";
 import type { ExposedTool } from "./names.ts";
 import type { Offer } from "./offer.ts";
 import { createFindTools, toolCard } from "./tool-search.ts";
+import { nearestTool } from "../kernel/call-names.ts";
 
 export interface Deferring {
   /** the next request's MCP tools in order — whole, find_tools, loaded — made runnable by `toTool`; `sent`: those whose schemas it carries */
-  request(tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool): { tools: Tool[]; sent: ExposedTool[] };
+  request(tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool, leftOut?: Offer["leftOut"]): { tools: Tool[]; sent: ExposedTool[] };
   /** `offer` with the names its next request would leave to find_tools (`/mcp`, the weight warnings); changes nothing */
   marked(offer: Offer): Offer;
   /**
    * a call by `name` to a tool deferred now: it runs (arguments checked against its own schema; a
-   * failed call's error ends with its schema) and, when it ran well, loads; undefined for any other name
+   * failed call's error ends with its schema) and, when it ran well, loads; a near miss of one's
+   * name reads how to load it; undefined for any other name
    */
   tool(name: string, tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool): Tool | undefined;
   /** a new session: nothing loaded but `loaded` (what a resumed one had loaded, deferred.ts loadedIn) */
@@ -30,10 +32,11 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
   const plan = (tools: readonly ExposedTool[]): Plan => planTools(tools, state, { mode: opts.mode(), budget: opts.budget(), keep: opts.keep });
   const load = (names: string[]) => void (state = { ...state, loaded: withLoaded(state.loaded, names) });
   return {
-    request(tools, toTool) {
+    request(tools, toTool, leftOut = []) {
       const p = plan(tools);
       state = p.state;
-      const find = p.deferred.length || p.loaded.length ? [createFindTools(p.deferred, () => [...p.deferred, ...p.loaded], load)] : [];
+      const find =
+        p.deferred.length || p.loaded.length ? [createFindTools(p.deferred, () => [...p.deferred, ...p.loaded], load, { whole: p.whole, leftOut })] : [];
       return { tools: [...p.whole.map(toTool), ...find, ...p.loaded.map(toTool)], sent: [...p.whole, ...p.loaded] };
     },
     marked(offer) {
@@ -41,8 +44,9 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
       return deferred.length ? { ...offer, deferred } : offer;
     },
     tool(name, tools, toTool) {
-      const e = plan(tools).deferred.find((x) => x.name === name);
-      if (!e) return undefined;
+      const deferred = plan(tools).deferred;
+      const e = deferred.find((x) => x.name === name);
+      if (!e) return notLoaded(name, deferred);
       const tool = toTool(e);
       return {
         ...tool,
@@ -63,4 +67,19 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
       state = { on: false, loaded };
     },
   };
+}
+
+/**
+ * A call whose name is near a deferred tool's (`get_summ`): no tool runs on a guess, and the model
+ * is told that the tool it likely meant waits behind find_tools, and how to have it; undefined when
+ * no deferred name is close (the kernel's unknown tool).
+ */
+function notLoaded(name: string, deferred: readonly ExposedTool[]): Tool | undefined {
+  const near = nearestTool(
+    name,
+    deferred.map((e) => e.name),
+  );
+  if (near === undefined) return undefined;
+  const output = `unknown tool "${name}": did you mean ${near}? It is not loaded: call ${FIND_TOOLS} with names ${JSON.stringify([near])}, or call it as ${near}`;
+  return { name, description: "", parameters: { type: "object" }, run: async () => ({ output, isError: true }) };
 }

@@ -325,7 +325,7 @@ export function createMcpManager(
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
       const own = builtinTools.map((t) => t.name);
       const exposed = offered(gen, own);
-      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e));
+      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e), exposed.leftOut);
       say({ ...exposed, tools: sent }, true);
       holdNames(held, (lastOffered = exposed.tools)); // a deferred tool is offered too: its name is held, a call by it runs
       return [...builtinTools, ...tools];

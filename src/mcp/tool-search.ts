@@ -2,9 +2,12 @@
 // query against them, and what it answers — each match's name, description and input schema in
 // brief, which is what the model needs to call it the same turn it loads. Pure: loading is the
 // caller's.
+import { nearestTool } from "../kernel/call-names.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { FIND_TOOLS, LOADED_PREFIX } from "./deferred.ts";
 import { shortDescription, type ExposedTool } from "./names.ts";
+import type { Offer, Reason } from "./offer.ts";
+import { meantTool } from "./tool-aliases.ts";
 
 /** A query loads at most this many of its best matches (exact names are loaded whatever their number). */
 export const FOUND_MAX = 5;
@@ -13,9 +16,53 @@ export const NAMES_LISTED_MAX = 200;
 /** A property's description in the brief schema is cut here: the model reads the rest once the tool is loaded. */
 const PROPERTY_CHARS = 120;
 
-/** The tools of `tools` that `names` name (as the model sees them, or by their server's names), in the order given. */
+/**
+ * The tools of `tools` that `names` name, in the order given: as the model sees them, by their
+ * server's names, or in another agent's spelling (`mcp__everything__get-sum`, `get_sum`: tool-aliases.ts).
+ */
 export function namedTools(tools: readonly ExposedTool[], names: readonly string[]): ExposedTool[] {
-  return names.flatMap((n) => tools.find((e) => e.name === n) ?? tools.find((e) => e.tool.name === n) ?? []);
+  return names.flatMap((n) => named(n, tools) ?? []);
+}
+
+const named = (n: string, tools: readonly ExposedTool[]) =>
+  meantTool(
+    n,
+    tools.map((e) => ({ server: e.server, own: e.tool.name, name: e.name, e })),
+  )?.e;
+
+/** Why a tool the server lists is not to be loaded, as find_tools says it. */
+const LEFT_OUT: Record<Reason, (server: string) => string> = {
+  permission: () => "refused by the permission rules",
+  tools: (server) => `left out by [mcp.${server}] tools`,
+  exclude_tools: (server) => `left out by [mcp.${server}] exclude_tools`,
+  schema: () => "left out: its input schema is one a model's API refuses",
+  tasks: () => "left out: it runs only as an MCP task, which hey does not run",
+};
+
+/** The servers' tools find_tools does not load: those every request carries whole (`[mcp.NAME] defer = false`), and those left out (offer.ts). */
+export interface Others {
+  whole?: readonly ExposedTool[];
+  leftOut?: Offer["leftOut"];
+}
+
+/**
+ * A line for each of `names` that names none of `tools` (the model would otherwise read only what
+ * did load, and call a tool it believes loaded): one sent whole is said to be, one a server lists
+ * that is not offered is said why, else `not found`, with the nearest name of `tools` when one is close.
+ */
+export function missedNames(tools: readonly ExposedTool[], names: readonly string[], others: Others = {}): string[] {
+  const left = (others.leftOut ?? []).map((l) => ({ server: l.server, own: l.origin?.name ?? l.name, name: l.name, why: l.why }));
+  const offered = tools.map((e) => e.name);
+  const whole = others.whole ?? [];
+  return names.flatMap((n) => {
+    if (named(n, tools)) return [];
+    const sent = named(n, whole);
+    if (sent) return [`offered already, call it: ${sent.name}`];
+    const l = meantTool(n, left);
+    if (l) return [`${LEFT_OUT[l.why](l.server)}: ${l.name === n ? n : `${n} (${l.name})`}`];
+    const near = nearestTool(n, offered) ?? nearestTool(n.replace(/^mcp__.*__/i, ""), offered);
+    return [`not found: ${n}${near ? ` (did you mean ${near}?)` : ""}`];
+  });
 }
 
 /**
@@ -115,7 +162,12 @@ export const toolCard = (e: ExposedTool) =>
  * (those loaded too: asked for again, one is shown, not loaded twice); `load(names)` offers them
  * whole from the next request on.
  */
-export function createFindTools(deferred: readonly ExposedTool[], all: () => readonly ExposedTool[], load: (names: string[]) => void): Tool {
+export function createFindTools(
+  deferred: readonly ExposedTool[],
+  all: () => readonly ExposedTool[],
+  load: (names: string[]) => void,
+  others: Others = {},
+): Tool {
   return {
     name: FIND_TOOLS,
     description: findToolsDescription(deferred),
@@ -125,14 +177,19 @@ export function createFindTools(deferred: readonly ExposedTool[], all: () => rea
       const tools = all();
       const names = Array.isArray(args.names) ? args.names.filter((n): n is string => typeof n === "string") : [];
       const query = typeof args.query === "string" ? args.query : "";
-      const found = [...new Set([...namedTools(tools, names), ...searchTools(tools, query)])];
+      const matches = searchTools(tools, query);
+      const found = [...new Set([...namedTools(tools, names), ...matches])];
+      // every name and query that loaded nothing is said: the model would take a silence for a load
+      const missed = [...(query && matches.length === 0 ? [`no MCP tool matches query ${JSON.stringify(query)}`] : []), ...missedNames(tools, names, others)];
+      const where = `the tools to load are listed in ${FIND_TOOLS}' description`;
       if (found.length === 0) {
-        const what = [query && `query ${JSON.stringify(query)}`, names.length && `names ${names.join(", ")}`].filter(Boolean).join(" or ");
-        const why = what ? `no MCP tool matches ${what}` : "give query (words) or names (exact tool names)";
-        return { output: `${why}; the tools to load are listed in ${FIND_TOOLS}' description`, isError: true };
+        if (missed.length === 0) return { output: `give query (words) or names (exact tool names); ${where}`, isError: true };
+        return { output: `${missed.join("\n")}${missed.length > 1 ? "\n" : "; "}${where}`, isError: true };
       }
       load(found.map((e) => e.name));
-      return { output: `${LOADED_PREFIX}${found.map((e) => e.name).join(", ")}\n\n${found.map(toolCard).join("\n\n")}` };
+      // the first line stays the loaded names alone: a resumed session reads it back (deferred.ts loadedIn)
+      const loaded = [`${LOADED_PREFIX}${found.map((e) => e.name).join(", ")}`, ...missed].join("\n");
+      return { output: `${loaded}\n\n${found.map(toolCard).join("\n\n")}` };
     },
   };
 }

@@ -102,3 +102,28 @@ test("a call straight to a deferred tool by its name runs and, when it runs well
   expect(toolNames(m.requests[1]!)).toEqual(["read_file", "find_tools"]);
   expect(toolNames(m.requests[2]!)).toEqual(["read_file", "find_tools", "get-sum"]);
 });
+
+test("find_tools says which names loaded nothing and why; Claude Code's mcp__SERVER__TOOL loads and runs the tool as offered, and a tool the rules refuse stays refused so named", async () => {
+  await ensureBinary();
+  const m = model((req) => {
+    const results = req.messages.filter((x) => x.role === "tool").length;
+    if (results === 0) return { calls: [["find_tools", { names: ["echo", "get_summ", "get-env", "mcp__fs__list_directory", "nonexistent_tool"] }]] };
+    if (results === 1) return { calls: [["mcp__everything__get-sum", { a: 2, b: 3 }]] };
+    if (results === 2) return { calls: [["mcp__everything__get-env", {}]] };
+    return { text: req.messages.flatMap((x) => (x.role === "tool" ? [resultText(x)] : [])).join("\n---\n") };
+  });
+  config(m.baseUrl, `defer_tools = "always"\n\n[permission]\nallow = ["read_file", "echo", "get-sum", "list_directory"]\n`);
+  const run = await hey(["-p", "use the tools"]);
+  expect(run.code).toBe(0);
+  const [found, sum, env] = run.stdout.split("\n---\n");
+  expect(found).toStartWith(
+    "loaded: echo, list_directory\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: get-env\nnot found: nonexistent_tool\n\necho (MCP server everything)",
+  );
+  expect(sum).toBe("The sum of 2 and 3 is 5.");
+  expect(env).toStartWith("blocked by permission rules: tool `get-env` matches no allow entry");
+  // the call is kept under the name the model was shown: the next request offers it, and strict APIs take the history
+  const after = m.requests[2]!;
+  expect(after.messages.flatMap((x) => x.tool_calls ?? []).map((c) => c.function.name)).toEqual(["find_tools", "get-sum"]);
+  expect(toolNames(after)).toEqual(["read_file", "find_tools", "echo", "list_directory", "get-sum"]);
+  expect(run.stderr).not.toContain("get-env:"); // nothing of it ran
+});

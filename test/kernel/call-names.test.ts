@@ -70,3 +70,18 @@ test("withToolNames keeps the message as it is when every name is offered; renam
   };
   expect(withToolNames(other, offered).toolCalls!.map((c) => c.name)).toEqual(["bash", "nope"]);
 });
+
+test("withToolNames asks the tools' own layer for a name no offered tool has (an MCP tool's mcp__SERVER__TOOL), after hey's own names", () => {
+  const message: Message = {
+    id: "a",
+    role: "assistant",
+    content: [],
+    toolCalls: [
+      { id: "1", name: "mcp__everything__get-sum", arguments: "{}" },
+      { id: "2", name: "Read", arguments: "{}" },
+      { id: "3", name: "nope", arguments: "{}" },
+    ],
+  };
+  const alias = (name: string) => (name === "mcp__everything__get-sum" ? "get-sum" : name === "Read" ? "read" : undefined);
+  expect(withToolNames(message, offered, alias).toolCalls!.map((c) => c.name)).toEqual(["get-sum", "read_file", "nope"]);
+});

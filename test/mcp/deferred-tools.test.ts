@@ -155,6 +155,49 @@ describe("createDeferring: the tool list only grows, each load appended after th
     expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS, "echo"]);
   });
 
+  test("names that load nothing are said, each with why: not found (and the nearest name), refused by the rules, sent whole already", async () => {
+    const d = createDeferring({ mode: () => "always", budget: () => 40_000, keep: (s) => s === "fs" });
+    const leftOut = [
+      {
+        server: "everything",
+        name: "get-secret",
+        why: "permission" as const,
+        origin: { server: "everything", name: "get-secret", qualified: "everything_get-secret" },
+      },
+    ];
+    const find = d.request(all, runnable, leftOut).tools.find((t) => t.name === FIND_TOOLS)!;
+    const r = await find.run({ names: ["echo", "get_summ", "mcp__everything__get-secret", "list_directory", "nonexistent_tool"] }, ctx);
+    expect(r.output).toStartWith(
+      "loaded: echo\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: mcp__everything__get-secret (get-secret)\n" +
+        "offered already, call it: list_directory\nnot found: nonexistent_tool\n\necho (MCP server everything)",
+    );
+    const none = await find.run({ names: ["get-secret", "weather"] }, ctx);
+    expect(none).toEqual({
+      output: "refused by the permission rules: get-secret\nnot found: weather\nthe tools to load are listed in find_tools' description",
+      isError: true,
+    });
+    expect(names(d.request(all, runnable).tools)).toEqual([...names(fs), FIND_TOOLS, "echo"]);
+  });
+
+  test("Claude Code's mcp__SERVER__TOOL and other spellings load the tool as offered", async () => {
+    const d = createDeferring({ mode: () => "always", budget: () => 40_000, keep: () => false });
+    const find = d.request(all, runnable).tools[0]!;
+    const r = await find.run({ names: ["mcp__everything__get-sum", "get_env", "fs.list_directory", "mcp__fs__search_files"] }, ctx);
+    expect(r.output.split("\n")[0]).toBe("loaded: get-sum, get-env, list_directory, search_files");
+    expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS, "get-sum", "get-env", "list_directory", "search_files"]);
+  });
+
+  test("a call near a deferred tool's name is told it is not loaded and how to load it; nothing runs", async () => {
+    const d = createDeferring({ mode: () => "always", budget: () => 40_000, keep: () => false });
+    d.request(all, runnable);
+    expect(await d.tool("get_summ", all, runnable)!.run({ a: 1, b: 2 }, ctx)).toEqual({
+      output: 'unknown tool "get_summ": did you mean get-sum? It is not loaded: call find_tools with names ["get-sum"], or call it as get-sum',
+      isError: true,
+    });
+    expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS]);
+    expect(d.tool("weather", all, runnable)).toBeUndefined();
+  });
+
   test("never: the offer as it is, no find_tools", () => {
     const d = createDeferring({ mode: () => "never", budget: () => 10, keep: () => false });
     expect(names(d.request(all, runnable).tools)).toEqual(names(all));
