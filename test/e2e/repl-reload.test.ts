@@ -283,3 +283,30 @@ test("a package's .mcp.json and skills below the project root at start: the REPL
   await say(term, "/mcp", `not read: ${join(repo, "web", ".mcp.json")}: ${where}`);
   await say(term, "/quit", "[exit 0]");
 });
+
+test("/reload that changes nothing, with deferred MCP tools: the model is told nothing, and each request is a byte-for-byte extension of the one before", async () => {
+  const model = startModelServer((req) => {
+    const last = req.messages.at(-1);
+    return textOf(last) === "load beta" && last?.role === "user" ? { calls: [["find_tools", { names: ["beta"] }]] } : { text: "ok" };
+  });
+  servers.push(model);
+  const server = `\n[mcp]\ndefer_tools = "always"\n\n[mcp.a]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, "ok", "a", "alpha,beta,gamma"].map((a) => JSON.stringify(a)).join(", ")}]\n`;
+  userConfig(model.baseUrl, server);
+  await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  await say(term, "load beta", "ok");
+  const loaded = model.requests.length;
+  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toContain("beta");
+  await say(term, "/reload", "reloaded: nothing changed");
+  await say(term, "second", "ok");
+  await say(term, "third", "ok");
+  const [second, third] = model.requests.slice(loaded);
+  // before: "[hey: the user ran /reload:\n+ tools find_tools\n- tools alpha, beta, gamma]" on "second", gone from it in the next request
+  expect(reloadNoteOf(second!)).toBeUndefined();
+  expect(lastUserText(second!)).toBe(textOf(second!.messages.at(-1)));
+  // the provider's cached prefix holds: the request after repeats the one before, message for message
+  expect(JSON.stringify(third!.messages.slice(0, second!.messages.length))).toBe(JSON.stringify(second!.messages));
+  expect(JSON.stringify(third!.tools)).toBe(JSON.stringify(second!.tools));
+  await say(term, "/quit", "[exit 0]");
+});
