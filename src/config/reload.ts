@@ -87,7 +87,8 @@ export const RELOAD_NOTE_MAX_CHARS = 2_000;
  * the tools that request offers and the one before did not (and the reverse), and every problem
  * with its file and line. `before`/`after`: the tool names of those two requests. Undefined when the
  * model would read nothing it can use — no change, no tool gained or lost, no problem: the screen's
- * "reloaded: nothing changed" is the user's, and such a note would cost tokens in every later request.
+ * "reloaded: nothing changed" is the user's; a note that says nothing costs tokens and is one more
+ * tail the next request leaves out.
  */
 export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[]): string | undefined {
   const old = new Set(before);
