@@ -19,6 +19,7 @@ import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import { startNotes, startingNotes } from "./mcp/start-notes.ts";
+import { carriedNames } from "./mcp/deferred.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import type { Skill } from "./skills/frontmatter.ts";
@@ -266,11 +267,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
 
   /** what the last /reload did, for the model: the report, and the tools offered before it */
   let pending: { report: ReloadReport; before: readonly string[]; attached?: number } | undefined;
-  /** the tools a request would offer now, without waiting for any server */
-  const offeredNow = () => [
-    ...live.configured.tools.filter((t) => !live.configured.refused(t.name)).map((t) => t.name),
-    ...parts.mcp.offer().tools.map((e) => e.name),
-  ];
+  /** the tools a request would offer now, without waiting for any server: find_tools, not the tools deferred to it */
+  const offeredNow = () => [...live.configured.tools.filter((t) => !live.configured.refused(t.name)).map((t) => t.name), ...carriedNames(parts.mcp.offer())];
   const withheld = () => {
     if (parts.mcpOff) return [];
     const { trusted, loaded } = parts.trust; // the project's files not loaded: read to name their servers, not used

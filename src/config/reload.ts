@@ -85,9 +85,12 @@ export const RELOAD_NOTE_MAX_CHARS = 2_000;
  * The line the model reads at the tail of the first request after `/reload` (issue 26), so it can
  * use what it just added or fix what it got wrong: the changes (skills, MCP servers, settings),
  * the tools that request offers and the one before did not (and the reverse), and every problem
- * with its file and line. `before`/`after`: the tool names of those two requests.
+ * with its file and line. `before`/`after`: the tool names of those two requests. Undefined when the
+ * model would read nothing it can use — no change, no tool gained or lost, no problem: the screen's
+ * "reloaded: nothing changed" is the user's; a note that says nothing costs tokens and is one more
+ * tail the next request leaves out.
  */
-export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[]): string {
+export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[]): string | undefined {
   const old = new Set(before);
   const now = new Set(after);
   const added = after.filter((t) => !old.has(t));
@@ -96,10 +99,11 @@ export function reloadNote(r: ReloadReport, before: readonly string[], after: re
   if (added.length) parts.push(`+ tools ${added.join(", ")}`);
   if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
   const problems = [...r.errors.map((e) => `error: ${e}`), ...r.warnings.map((w) => `warning: ${w}`)];
+  if (parts.length === 0 && problems.length === 0) return undefined;
   const head = r.ok
     ? parts.length
       ? "the user ran /reload:"
-      : "the user ran /reload; nothing changed"
+      : "the user ran /reload; nothing changed" // but its problems
     : "the user ran /reload and nothing changed; fix these and ask them to /reload again:";
   let text = `[hey: ${head}${[...parts, ...problems].map((p) => `\n${p}`).join("")}]`;
   if (text.length > RELOAD_NOTE_MAX_CHARS) text = `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]`;

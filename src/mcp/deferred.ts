@@ -9,7 +9,7 @@
 import type { DeferMode } from "../config/keys.ts";
 import type { Message } from "../kernel/ir.ts";
 import type { ExposedTool } from "./names.ts";
-import { mcpSpec, specTokens } from "./offer.ts";
+import { mcpSpec, specTokens, type Offer } from "./offer.ts";
 
 /** `auto` defers once the MCP tools to send take more than this share of the context budget. */
 export const DEFER_SHARE = 0.1;
@@ -62,6 +62,17 @@ export function planTools(tools: readonly ExposedTool[], state: Deferral, opts: 
   const loaded = state.loaded.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
   const deferred = deferrable.filter((e) => !state.loaded.includes(e.name));
   return { whole: kept, loaded, deferred, state: { on: true, loaded: state.loaded } };
+}
+
+/**
+ * The names the next request carries of `offer` (as Deferring.marked marks it): its tools but those
+ * left to find_tools, and find_tools itself once deferring is on — what the model sees, so `/reload`
+ * says only what changed in it (runtime.ts).
+ */
+export function carriedNames(offer: Pick<Offer, "tools" | "deferred">): string[] {
+  const deferred = offer.deferred;
+  if (!deferred) return offer.tools.map((e) => e.name);
+  return [FIND_TOOLS, ...offer.tools.filter((e) => !deferred.includes(e.name)).map((e) => e.name)];
 }
 
 /** `loaded` with `names` appended, each once, after those before. */

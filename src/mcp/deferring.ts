@@ -14,7 +14,10 @@ import { nearestTool } from "../kernel/call-names.ts";
 export interface Deferring {
   /** the next request's MCP tools in order — whole, find_tools, loaded — made runnable by `toTool`; `sent`: those whose schemas it carries */
   request(tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool, leftOut?: Offer["leftOut"]): { tools: Tool[]; sent: ExposedTool[] };
-  /** `offer` with the names its next request would leave to find_tools (`/mcp`, the weight warnings); changes nothing */
+  /**
+   * `offer` with the names its next request would leave to find_tools (`/mcp`, the weight warnings),
+   * set (empty when every one is loaded) whenever that request carries find_tools; changes nothing
+   */
   marked(offer: Offer): Offer;
   /**
    * a call by `name` to a tool deferred now: it runs (arguments checked against its own schema; a
@@ -40,8 +43,8 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
       return { tools: [...p.whole.map(toTool), ...find, ...p.loaded.map(toTool)], sent: [...p.whole, ...p.loaded] };
     },
     marked(offer) {
-      const deferred = plan(offer.tools).deferred.map((e) => e.name);
-      return deferred.length ? { ...offer, deferred } : offer;
+      const p = plan(offer.tools);
+      return p.deferred.length || p.loaded.length ? { ...offer, deferred: p.deferred.map((e) => e.name) } : offer; // as request() offers find_tools
     },
     tool(name, tools, toTool) {
       const deferred = plan(tools).deferred;

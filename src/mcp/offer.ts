@@ -38,7 +38,10 @@ export interface Offer {
    * rules refuse is not offered, so not said)
    */
   renamed: Renaming[];
-  /** the names of `tools` the next request leaves to find_tools (deferred.ts): loaded on demand, not in every request */
+  /**
+   * the names of `tools` the next request leaves to find_tools (deferred.ts): loaded on demand, not
+   * in every request; set, empty when all are loaded, whenever that request carries find_tools
+   */
   deferred?: string[];
 }
 

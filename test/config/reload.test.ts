@@ -99,15 +99,18 @@ describe("reloadNote: what the model hears on the next request", () => {
       "[hey: the user ran /reload:\n+ skill greet\n+ mcp server fs\n+ tools fs_read_file, list_directory\n- tools echo\nwarning: /p/.hey/skills/bad/SKILL.md:3: broken YAML frontmatter: Unexpected token; left out]",
     );
   });
-  test("nothing changed; or errors, and nothing changed", () => {
-    expect(reloadNote({ ok: true, changes: [], errors: [], warnings: [] }, ["bash"], ["bash"])).toBe("[hey: the user ran /reload; nothing changed]");
+  test("nothing changed: no note (the screen says it; the model would read nothing it can use); or errors, and nothing changed", () => {
+    expect(reloadNote({ ok: true, changes: [], errors: [], warnings: [] }, ["bash"], ["bash"])).toBeUndefined(); // before: "[hey: the user ran /reload; nothing changed]"
+    expect(reloadNote({ ok: true, changes: [], errors: [], warnings: ["/p/x.md:1: left out"] }, ["bash"], ["bash"])).toBe(
+      "[hey: the user ran /reload; nothing changed\nwarning: /p/x.md:1: left out]",
+    );
     expect(reloadNote({ ok: false, changes: [], errors: ["/h/.config/hey/config.toml:3:9: Unexpected character"], warnings: [] }, ["bash"], ["bash"])).toBe(
       "[hey: the user ran /reload and nothing changed; fix these and ask them to /reload again:\nerror: /h/.config/hey/config.toml:3:9: Unexpected character]",
     );
   });
   test(`cut at ${RELOAD_NOTE_MAX_CHARS} characters`, () => {
     const many = { ok: true, changes: [], errors: [], warnings: Array.from({ length: 100 }, (_, i) => `/p/x${i}.md:1: ${"w".repeat(50)}`) };
-    const note = reloadNote(many, [], []);
+    const note = reloadNote(many, [], []) ?? "";
     expect(note.length).toBe(RELOAD_NOTE_MAX_CHARS);
     expect(note.endsWith("…]")).toBe(true);
   });

@@ -3,13 +3,15 @@
 // `/reload` loads it, and the next request tells the model; `/reload` applies start-up's rules as
 // a diff — a broken-YAML skill beside a new good one loads the good one and warns about the other,
 // an unchanged stdio server keeps its process, a changed one that fails to start leaves the old
-// one serving — and the model hears all of it, file and line included.
+// one serving — and the model hears all of it, file and line included; a `/reload` that changes
+// nothing tells the model nothing (deferred MCP tools included), so the requests after it repeat the
+// ones before byte for byte.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
-import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ChatRequest, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
 import { ALL, flat, lastLine, say } from "./repl-helpers.ts";
@@ -281,5 +283,63 @@ test("a package's .mcp.json and skills below the project root at start: the REPL
   const where = `hey reads a project's skills, .hey/config.toml and .mcp.json at its root, ${repo}; move them there`;
   expect(await flat(term)).toContain(`hey: not read: ${join(repo, "web", ".mcp.json")} and ${join(repo, "web", ".agents", "skills")}/: ${where}`);
   await say(term, "/mcp", `not read: ${join(repo, "web", ".mcp.json")}: ${where}`);
+  await say(term, "/quit", "[exit 0]");
+});
+
+test("/reload with deferred MCP tools: one that changes nothing tells the model nothing, each request extending the one before byte for byte; one that adds a server says that alone", async () => {
+  const model = startModelServer((req) => {
+    const last = req.messages.at(-1);
+    return textOf(last) === "load beta" && last?.role === "user" ? { calls: [["find_tools", { names: ["beta"] }]] } : { text: "ok" };
+  });
+  servers.push(model);
+  const server = (name: string, tools: string) =>
+    `\n[mcp.${name}]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, "ok", name, tools].map((a) => JSON.stringify(a)).join(", ")}]\n`;
+  userConfig(model.baseUrl, `\n[mcp]\ndefer_tools = "always"\n${server("a", "alpha,beta,gamma")}`);
+  await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  await say(term, "load beta", "ok");
+  const loaded = model.requests.length;
+  expect(model.requests.at(-1)!.tools?.map((t) => t.function.name)).toContain("beta");
+  await say(term, "/reload", "reloaded: nothing changed");
+  await say(term, "second", "ok");
+  await say(term, "third", "ok");
+  const [second, third] = model.requests.slice(loaded);
+  // before: "[hey: the user ran /reload:\n+ tools find_tools\n- tools alpha, beta, gamma]" on "second", gone from it in the next request
+  expect(reloadNoteOf(second!)).toBeUndefined();
+  expect(lastUserText(second!)).toBe(textOf(second!.messages.at(-1)));
+  // the provider's cached prefix holds: the request after repeats the one before, message for message
+  expect(JSON.stringify(third!.messages.slice(0, second!.messages.length))).toBe(JSON.stringify(second!.messages));
+  expect(JSON.stringify(third!.tools)).toBe(JSON.stringify(second!.tools));
+
+  // a real change is said, and only it: b's tools wait behind find_tools, as a's do
+  writeFileSync(configFile(), readFileSync(configFile(), "utf8") + server("b", "delta"));
+  await term.type("/reload");
+  await term.keys("Enter");
+  await term.waitFor("Use this change? (y/N)");
+  await term.type("y");
+  await term.keys("Enter");
+  await term.waitFor((screen) => screen.includes("+ mcp server b") && lastLine(screen) === "›");
+  await say(term, "fourth", "ok");
+  expect(reloadNoteOf(model.requests.at(-1)!)).toBe("[hey: the user ran /reload:\n+ mcp server b]"); // before: with "+ tools find_tools\n- tools alpha, gamma"
+  await say(term, "/quit", "[exit 0]");
+});
+
+test("/reload that changes nothing, without MCP: no note, and the next requests repeat the ones before byte for byte", async () => {
+  const model = startModelServer(() => ({ text: "ok" }));
+  servers.push(model);
+  userConfig(model.baseUrl);
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  await say(term, "first", "ok");
+  await say(term, "/reload", "reloaded: nothing changed");
+  await say(term, "second", "ok");
+  await say(term, "third", "ok");
+  const [first, second, third] = model.requests.slice(-3) as [ChatRequest, ChatRequest, ChatRequest];
+  expect(reloadNoteOf(second)).toBeUndefined(); // before: "[hey: the user ran /reload; nothing changed]", then gone from "second" in the next request
+  /** whether `after` starts with `before`'s messages, byte for byte: the provider's cached prefix holds */
+  const repeats = (before: ChatRequest, after: ChatRequest) =>
+    JSON.stringify(after.messages.slice(0, before.messages.length)) === JSON.stringify(before.messages);
+  expect([repeats(first, second), repeats(second, third)]).toEqual([true, true]);
   await say(term, "/quit", "[exit 0]");
 });

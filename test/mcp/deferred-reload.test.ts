@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { McpServerSettings } from "../../src/config/settings.ts";
+import { carriedNames } from "../../src/mcp/deferred.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
@@ -48,4 +49,24 @@ test("find_tools loads a tool into the next request, a deferred tool runs by nam
 
   m.manager.resume([]);
   expect(await names()).toEqual(["find_tools"]);
+});
+
+test("what /reload compares is what the request carries: find_tools and the loaded tools, never the deferred ones, also once every one is loaded", async () => {
+  m = testManager([fake("a", "alpha,beta")], { cacheDir: join(dir.path, "cache"), deferTools: "always" });
+  const carried = () => carriedNames(m!.manager.offer()).sort();
+  expect(await names()).toEqual(["find_tools"]);
+  expect(carried()).toEqual(["find_tools"]); // before: alpha, beta — which /reload then told the model were removed, and find_tools added
+  const find = (await m.tools()).find((t) => t.name === "find_tools")!;
+  await find.run({ names: ["beta"] }, ctx);
+  expect(carried()).toEqual((await names()).sort());
+  expect(carried()).toEqual(["beta", "find_tools"]);
+  await find.run({ names: ["alpha"] }, ctx);
+  expect(await names()).toEqual(["find_tools", "beta", "alpha"]); // find_tools stays with nothing left to find
+  expect(carried()).toEqual(["alpha", "beta", "find_tools"]);
+});
+
+test("without deferring, every offered tool is carried and find_tools is not", async () => {
+  m = testManager([fake("a", "alpha,beta")], { cacheDir: join(dir.path, "cache"), deferTools: "never" });
+  expect(await names()).toEqual(["alpha", "beta"]);
+  expect(carriedNames(m.manager.offer())).toEqual(["alpha", "beta"]);
 });
