@@ -1,4 +1,4 @@
-// What git runs with the shell from its command line (SPEC §8, deny lists; shell-texts.ts): the
+// What git runs with the shell from its command line (SPEC §8; deny lists: shell-texts.ts, allow lists: git-allow.ts): the
 // values of `-c KEY=VALUE`, `--config-env`, `clone -c`/`--config`, `git config [set] KEY VALUE`
 // and leading GIT_* assignments whose keys git runs (`alias.x='!cmd'`, `core.sshCommand`,
 // `credential.helper`…), and the options that take a command (`rebase -x`, `--upload-pack`,
