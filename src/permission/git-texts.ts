@@ -1,4 +1,4 @@
-// What git runs with the shell from its command line (SPEC §8, deny lists; shell-texts.ts): the
+// What git runs with the shell from its command line (SPEC §8; deny lists: shell-texts.ts, allow lists: git-allow.ts): the
 // values of `-c KEY=VALUE`, `--config-env`, `clone -c`/`--config`, `git config [set] KEY VALUE`
 // and leading GIT_* assignments whose keys git runs (`alias.x='!cmd'`, `core.sshCommand`,
 // `credential.helper`…), and the options that take a command (`rebase -x`, `--upload-pack`,
@@ -14,6 +14,8 @@ import { GIT_SHELL_VARS } from "./variables.ts";
 export interface GitText {
   text: string;
   from: string;
+  /** the word that gives it (`GIT_EDITOR=vim`, `core.editor=vim`), as written */
+  word?: string;
 }
 
 const known = (w: Word | undefined): w is Word => !!w && fixed(w);
@@ -36,14 +38,23 @@ const FILES = /^(include\.path|includeif\..+\.path|core\.hookspath)$/i;
 type Texts = GitText[] | { unknown: string };
 const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known only at run time: \`${raw}\`` });
 
-/** The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole command, for `--config-env`'s variable. */
-export function gitShellTexts(seg: Segment, segments: Segment[]): Texts {
+/**
+ * The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole
+ * command, for `--config-env`'s variable. `allowing`: for an allow list, whose `*` trusts git's own
+ * options (README "What a rule can promise"): a key not known to run nothing, or naming a config
+ * file, is no reason to refuse there, nor is a word known only at run time (a `*` never matches
+ * one: only an entry spelling it out does); a glob, or a variable `--config-env` reads, still is.
+ */
+export function gitShellTexts(seg: Segment, segments: Segment[], allowing = false): Texts {
   const out: GitText[] = [];
   for (const a of seg.assigns) {
     const eq = a.text.indexOf("=");
     if (eq < 0 || !GIT_SHELL_VARS.has(a.text.slice(0, eq))) continue;
-    if (a.unknown || a.glob || a.anyValue) return RUNTIME(a.raw);
-    out.push({ text: a.text.slice(eq + 1), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell` });
+    if (a.unknown || a.glob || a.anyValue) {
+      if (allowing) continue; // no `*` matches an assignment: only an entry spelling it out
+      return RUNTIME(a.raw);
+    }
+    out.push({ text: a.text.slice(eq + 1), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell`, word: a.raw });
   }
   const words = seg.words;
   let k = 1;
@@ -60,29 +71,26 @@ export function gitShellTexts(seg: Segment, segments: Segment[]): Texts {
     // `--config-env=KEY=VAR` reads VAR from the environment hey started with, the user's, unless the command sets it
     const name = env ? /=([A-Za-z_][A-Za-z0-9_]*)$/.exec(value.text)?.[1] : undefined;
     const set = !name || seg.assigns.some((a) => a.text.startsWith(`${name}=`)) || segments.some((s) => s !== seg && s.raw.includes(name));
-    const setting = env && !set ? undefined : gitSetting(value, env);
+    const setting = env && !set ? undefined : gitSetting(value, env, false, allowing);
     if (setting && "unknown" in setting) return setting;
-    if (setting) out.push(setting);
+    if (setting) out.push({ ...setting, word: value.raw });
   }
   const sub = readGit(words)?.sub;
   const rest = sub === undefined ? [] : words.slice(sub + 1);
-  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest);
+  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest, allowing);
   if ("unknown" in more) return more;
   return [...out, ...more];
 }
 
 /**
- * A git command's leading assignments of variables git runs with the shell, apart: the command
- * without them and their values as shell text (`GIT_EDITOR=true git rebase --continue`: `git rebase
- * --continue` and `true`), for an allow list to judge each; undefined when there are none, or any
- * other assignment or a value known only at run time stays.
+ * Whether `git -c PAIR` runs nothing but what the rules judge: a key whose value git runs with the
+ * shell (its text is judged) or one known to run nothing (QUIET), the value known before the
+ * command runs. Never an alias (it changes which subcommand runs), a file-naming key, or another.
  */
-export function gitPrefixes(seg: Segment): { rest: Segment; texts: GitText[] } | undefined {
-  const first = seg.words[0];
-  const name = (a: Word) => a.text.slice(0, Math.max(0, a.text.indexOf("=")));
-  if (!known(first) || first.text !== "git" || !seg.assigns.length || !seg.assigns.every((a) => known(a) && GIT_SHELL_VARS.has(name(a)))) return undefined;
-  const texts = seg.assigns.map((a) => ({ text: a.text.slice(a.text.indexOf("=") + 1), from: `sets ${name(a)}, which git runs with the shell` }));
-  return { rest: { ...seg, assigns: [] }, texts };
+export function judgedSetting(pair: Word | undefined): boolean {
+  if (!known(pair) || /^alias\./i.test(pair.text)) return false;
+  const setting = gitSetting(pair, false);
+  return !setting || !("unknown" in setting);
 }
 
 /** `git config [options] [set] KEY VALUE`: a command the next git runs. */
@@ -112,13 +120,14 @@ function configSet(args: Word[]): Texts {
  * key (or one known only at run time): why it cannot be verified. `env`: VALUE names a variable
  * the command sets. `stored`: written by `git config`, where only keys run with the shell count.
  */
-function gitSetting(value: Word, env: boolean, stored = false): GitText | { unknown: string } | undefined {
+function gitSetting(value: Word, env: boolean, stored = false, allowing = false): GitText | { unknown: string } | undefined {
   const eq = value.text.indexOf("=");
   const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key);
   if (env || value.unknown || value.glob || value.anyValue) {
+    if (allowing && !env && value.unknown) return undefined;
     // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
     const key = /^[A-Za-z0-9.-]+(?==)/.exec(env ? value.text : value.raw)?.[0];
-    if (key && (QUIET.test(key) || (stored && !runs(key)))) return undefined;
+    if (key && (QUIET.test(key) || ((stored || allowing) && !runs(key)))) return undefined;
     return RUNTIME(value.raw);
   }
   const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
@@ -129,7 +138,7 @@ function gitSetting(value: Word, env: boolean, stored = false): GitText | { unkn
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`, from } : undefined;
   if (GIT_SHELL_KEYS.test(key)) return { text: v, from };
-  if (stored || QUIET.test(key)) return undefined;
+  if (stored || QUIET.test(key) || allowing) return undefined;
   if (FILES.test(key)) return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };
 }
@@ -156,7 +165,7 @@ const OPTIONAL = new Set(["--open-files-in-pager"]);
 const quote = (w: Word) => singleQuoted(w.text);
 
 /** The commands a subcommand's options give it, and clone's `-c`/`--config` settings. */
-function subcommandTexts(sub: string, args: Word[]): Texts {
+function subcommandTexts(sub: string, args: Word[], allowing: boolean): Texts {
   const from = `gives git ${sub} a command it runs with the shell`;
   // `git submodule foreach CMD`: one word is shell text, more are a program and its arguments; `git bisect run CMD ARGS`: a program and its arguments
   const at = (name: string) => args.findIndex((w) => known(w) && w.text === name);
@@ -172,14 +181,15 @@ function subcommandTexts(sub: string, args: Word[]): Texts {
     const w = args[i]!;
     if (sub === "grep" && fixed(w) && !w.text.startsWith("-") && !GREP_VALUED.test(args[i - 1]?.text ?? "")) break;
     if (!fixed(w)) {
-      if (options.length || sub === "clone") return { unknown: `\`${w.raw}\` is known only at run time where git ${sub} reads an option that runs a command` };
+      if ((options.length || sub === "clone") && !(allowing && w.unknown))
+        return { unknown: `\`${w.raw}\` is known only at run time where git ${sub} reads an option that runs a command` };
       continue;
     }
     const t = w.text;
     if (t === "--") break;
     if (sub === "clone" && (t === "-c" || t === "--config" || t.startsWith("--config="))) {
       const value = t.startsWith("--config=") ? { ...w, text: t.slice(9), raw: w.raw.slice(9) } : args[++i];
-      const setting = value && gitSetting(value, false);
+      const setting = value && gitSetting(value, false, false, allowing);
       if (setting && "unknown" in setting) return setting;
       if (setting) out.push(setting);
       continue;

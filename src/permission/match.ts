@@ -2,8 +2,8 @@
 //
 // - A pattern word `*` matches any number of words (none included) whose values are known
 //   before the command runs; `*` inside a word (`*.ts`, `--out=*`) matches within that one word.
-//   So `git *` trusts git's own options and arguments, `git -c core.sshCommand=…` included:
-//   whoever allows `git *` allows what git can do.
+//   So `git *` trusts git's own options and arguments; what git runs with the shell from them
+//   (`-c core.sshCommand=…`, `-c alias.x='!…'`) is judged as a command of its own (git-allow.ts).
 // - A pattern without any `*` matches the segment's leading words, then anything `*` would match:
 //   `git` allows `git diff` but not `gitk`.
 // - Never matched by `*`, so a pattern has to spell them out (same text) to allow them: an
@@ -135,7 +135,7 @@ export function toldValues(seg: Segment): string[] {
 export function hint(seg: Segment, allow: Pattern[], show: (text: string) => string): string {
   const cmd = seg.assigns.length;
   const wild = [...seg.assigns, ...seg.words].find((w, i) => w.unknown || (w.glob && i === cmd));
-  if (wild) return `; \`${show(wild.raw)}\` is known only at run time`;
+  if (wild) return `; \`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild)}`;
   const output = gitOutputs(seg.words)[0];
   if (output !== undefined && allow.some((p) => p.words[0]?.text === "git"))
     return `; \`${show(seg.words[output]!.raw)}\` writes a file, which a pattern must spell out`;
@@ -147,12 +147,28 @@ export function hint(seg: Segment, allow: Pattern[], show: (text: string) => str
 /** Programs whose second word is a subcommand, which an entry suggested for a refused command keeps (`npm install *`, `git status *`). */
 const SUBCOMMANDED = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "gh", "pip", "uv", "dotnet", "make"]);
 
-/** The allow pattern (without `bash: `) to suggest for a command an allow list refused: its program, its subcommand where it takes one, then `*`. */
-export function entryFor(seg: Segment, show: (text: string) => string): string {
+/**
+ * For a message given as `"$(cat <<'EOF' … EOF)"` that bash 3.2 would end elsewhere (a lone `'`
+ * or an unmatched `)` in it: shell-words.ts), the form with no such limit: the text on stdin.
+ */
+function stdinForm(seg: Segment, wild: Word): string {
+  if (!/^"\$\(\s*cat\s+<<-?\s*(['"])[^'"]+\1/.test(wild.raw)) return "";
+  const [name, sub] = seg.words;
+  const git = name && program(name.text) === "git" && sub && /^(commit|tag|notes)$/.test(sub.text);
+  const why = "(bash 3.2, macOS's, would end `$(…)` early at a lone `'` or an unmatched `)` in it)";
+  return git ? `: give the text on stdin instead, \`git ${sub.text} -F - <<'EOF'\` … \`EOF\` ${why}` : `: give the text on stdin or in a file instead ${why}`;
+}
+
+/**
+ * The allow entry to suggest for a command an allow list refused: its program, its subcommand
+ * where it takes one, then `*`; none when a word is known only at run time, as no `*` matches one.
+ */
+export function entryFor(seg: Segment, show: (text: string) => string): string | undefined {
   const [name, next] = seg.words;
-  if (!name) return "*";
+  if ([...seg.assigns, ...seg.words].some((w, i) => w.unknown || (w.glob && i === seg.assigns.length))) return undefined;
+  if (!name) return "bash: *";
   const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) && !next.unknown ? ` ${next.text}` : "";
-  return `${show(name.text)}${sub} *`;
+  return `bash: ${show(name.text)}${sub} *`;
 }
 
 /** `*` matches any run of characters; everything else is literal. */

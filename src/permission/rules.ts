@@ -21,7 +21,7 @@ import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
 import { pipedProgram, withScript, type WrittenScript, writtenScript } from "./written-scripts.ts";
 import { shellTexts } from "./shell-texts.ts";
-import { gitPrefixes } from "./git-texts.ts";
+import { gitAllowed, gitMatches } from "./git-allow.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun } from "./run-scripts.ts";
 import { spared } from "./spares.ts";
@@ -244,19 +244,18 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   for (const seg of parsed.segments) {
     // runs no program, or one that reads no file (a builtin: `cd`, `set -e`, `x=1`; a `cat` of a heredoc); its file redirections still need a pattern
     if ((seg.inert === "builtin" || catOfInput(seg)) && seg.redirects.every(harmless)) continue;
-    if (!allow.some((p) => allowMatch(seg, p))) {
-      // `GIT_EDITOR=true git rebase --continue`: git's entry, and what git runs judged as a command of its own
-      const handed = gitPrefixes(seg);
-      if (handed && allow.some((p) => allowMatch(handed.rest, p))) {
-        const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
-        for (const t of handed.texts) {
-          const d = decideCommand(t.text, sh, allow);
-          if (!d.allowed) return { ...d, reason: `${BLOCKED_PREFIX} \`${show(seg.raw)}\` ${t.from}: ${d.reason.slice(BLOCKED_PREFIX.length + 1)}` };
-        }
-        continue;
-      }
+    // git: matched as written or with its harmless options set aside, then what it runs with the shell judged as commands of their own
+    const git = gitAllowed(seg, parsed.segments);
+    const { by, judge } = git ? gitMatches(seg, git, allow) : { by: allow.filter((p) => allowMatch(seg, p)), judge: [] };
+    if (!by.length) {
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
-      return unlisted(`\`${show(seg.raw)}\``, allowed, `bash: ${entryFor(seg, show)}`, rules.file, hint(seg, allow, show));
+      return unlisted(`\`${show(seg.raw)}\``, allowed, entryFor(git?.bare ?? seg, show), rules.file, hint(seg, allow, show));
+    }
+    if ("unknown" in judge) return block(`cannot verify \`${show(seg.raw)}\`: it ${judge.unknown}`);
+    const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
+    for (const t of judge) {
+      const d = decideCommand(t.text, sh, allow);
+      if (!d.allowed) return { ...d, reason: `${BLOCKED_PREFIX} \`${show(seg.raw)}\` ${t.from}: ${d.reason.slice(BLOCKED_PREFIX.length + 1)}` };
     }
   }
   return ALLOWED;
@@ -371,8 +370,8 @@ const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin
  * The allow list's refusal of `subject`: when the list's file is known, that file and the entry that
  * would allow it there (`in FILE: add "bash: npm install *" there`), then what the list allows.
  */
-function unlisted(subject: string, allowed: string, entry: string, file: string | undefined, why = ""): Refusal {
-  const add = file ? ` in ${file}: add ${quoted(entry)} there` : "";
+function unlisted(subject: string, allowed: string, entry: string | undefined, file: string | undefined, why = ""): Refusal {
+  const add = file && entry ? ` in ${file}: add ${quoted(entry)} there` : "";
   return { ...block(`${subject} matches no allow entry${why}${add} (${allowed})`), unlisted: subject };
 }
 

@@ -1,7 +1,9 @@
 // x39 finding 3, end to end through dist/hey: under `allow = ["bash: git *"]` a model that follows
 // the hint hey gives when git wants an editor (a rebase stopped on a conflict) finishes the rebase,
 // and the commit form models trained on Claude Code emit (`git commit -m "$(cat <<'EOF' … EOF)"`)
-// runs. The loopback model reads each tool result and runs the command the hint names.
+// runs. The loopback model reads each tool result and runs the command the hint names. x42 findings
+// 3 and 4: the same under the subcommand entries Claude Code's `Bash(git rebase:*)` becomes, and a
+// message bash 3.2 would cut (`don't`) is refused with the form that passes, which the model uses.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +27,7 @@ afterEach(() => {
 });
 
 /** Starts the model: `next` gets the tool results so far and says the next command, or undefined to answer. */
-function modelRunning(next: (results: string[]) => string | undefined): void {
+function modelRunning(next: (results: string[]) => string | undefined, allow = GIT): void {
   model = startModelServer((req: ChatRequest): Turn => {
     const results = req.messages.filter((m) => m.role === "tool").map((m) => resultText(m));
     const command = next(results);
@@ -35,13 +37,18 @@ function modelRunning(next: (results: string[]) => string | undefined): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, "config.toml"),
-    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ["read_file", "bash: git *"]\n`,
+    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\nmodels = ["m1"]\n[permission]\nallow = ${JSON.stringify(["read_file", ...allow])}\n`,
   );
 }
 
+const GIT = ["bash: git *"];
+const SUBCOMMANDS = ["bash: git add *", "bash: git rebase *", "bash: git commit *", "bash: git status *", "bash: git log *"];
 const env = () => ({ HOME: home.path, ...git, EDITOR: "vim", VISUAL: "vim", GIT_EDITOR: "vim", TERM: "xterm-256color" });
 
-test('mid-rebase under allow = ["bash: git *"]: the command hey\'s no-editor hint names is allowed and finishes the rebase', async () => {
+test.each([
+  ["bash: git *", GIT],
+  ["subcommand entries", SUBCOMMANDS],
+])("mid-rebase under %s: the command hey's no-editor hint names is allowed and finishes the rebase", async (_name, allow) => {
   const setup = [
     "git init -q -b main && echo a > f && git add f && git commit -qm one",
     "git checkout -qb topic && echo b > f && git commit -qam topic",
@@ -55,7 +62,7 @@ test('mid-rebase under allow = ["bash: git *"]: the command hey\'s no-editor hin
     if (results.length === 1) return (hinted = /give the text in the command: (.+?) keeps the message/.exec(results[0]!)?.[1]);
     if (results.length === 2) return "git status --short && git log --format=%s";
     return undefined;
-  });
+  }, allow);
   const run = await runHey(["-p", "finish the rebase"], { cwd: project.path, env: env(), timeoutMs: 45_000 });
   expect(run.code).toBe(0);
   const results = model!.requests
@@ -85,4 +92,25 @@ test('under allow = ["bash: git *"], `git commit -m "$(cat <<\'EOF\' … EOF)"` 
     .messages.filter((m) => m.role === "tool")
     .map((m) => resultText(m));
   expect(results).toEqual(["(no output)\n[exit code 0]", `${message}\n\n[exit code 0]`]);
+});
+
+test("under subcommand entries, a heredoc message with `don't` and `1)` is refused saying to give it with `-F -`, and that form commits it", async () => {
+  expect(Bun.spawnSync(["sh", "-c", "git init -q -b main && echo a > f"], { cwd: project.path, env: { ...process.env, ...env() } }).exitCode).toBe(0);
+  const message = "fix: don't crash when config is missing\n\n1) parser";
+  modelRunning((results) => {
+    if (results.length === 0) return `git add f && git commit -q -m "$(cat <<'EOF'\n${message}\nEOF\n)"`;
+    const form = /give the text on stdin instead, `(git commit -F - <<'EOF')`/.exec(results[0]!)?.[1];
+    if (results.length === 1) return form && `git add f && ${form.replace("-F", "-q -F")}\n${message}\nEOF`;
+    if (results.length === 2) return "git log -1 --format=%B";
+    return undefined;
+  }, SUBCOMMANDS);
+  const run = await runHey(["-p", "commit it"], { cwd: project.path, env: env(), timeoutMs: 45_000 });
+  expect(run.code).toBe(0);
+  const results = model!.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m));
+  expect(results[0]).toContain("blocked by permission rules");
+  expect(results[0]).not.toContain('add "bash:');
+  expect(results.slice(1)).toEqual(["(no output)\n[exit code 0]", `${message}\n\n[exit code 0]`]);
 });

@@ -82,6 +82,12 @@ export const refused: [why: string, command: string][] = [
   // assignments
   ["PATH=", "PATH=. ls"],
   ["GIT_SSH_COMMAND", "GIT_SSH_COMMAND='rm -rf ~' git fetch"],
+  // the same text given by git's own options (x42 finding 5): judged as GIT_SSH_COMMAND's is
+  ["git -c core.sshCommand", "git -c core.sshCommand='rm -rf ~' fetch"],
+  ["git -c core.editor", "git -c core.editor='touch x; true' commit --amend"],
+  ["git -c alias.x='!…'", "git -c alias.st='!rm x' st"],
+  ["git --config-env with a variable the command sets", "export E='rm x'; git --config-env=core.editor=E commit"],
+  ["git rebase -x", "git rebase -x 'rm x' main"],
   ["assignment carrying a substitution", "a=$(rm x) ls"],
   // quoting and escaping
   ["\\rm", "\\rm x"],
@@ -209,8 +215,8 @@ export const allowed: [why: string, command: string][] = [
   // the commit message form of Claude Code's models: the word is the body, which the checker knows
   ["a message from cat of a quoted heredoc", "git commit -m \"$(cat <<'EOF'\nfix(a): b; c\n\n$(not run) `nor this` it's \"x\", isn't it\nEOF\n)\" && ls"],
   ["a message from cat of a quoted <<- heredoc", "git commit -m \"$(cat <<-'EOF'\n\t\tfix: a\n\n\tbody\n\tEOF\n)\""],
-  // `git *` trusts git's own options: whoever allows `git *` allows what git itself can run
-  ["git -c core.sshCommand (trusted by `git *`)", "git -c core.sshCommand='rm -rf ~' fetch"],
+  // `git *` trusts git's own options, and judges the shell text git runs from them as a command of its own
+  ["git -c core.sshCommand naming an allowed command", "git -c core.sshCommand=ls fetch"],
   // bash decodes `$'…'` (issue 30); dash reads data either way
   ["ANSI-C in an argument", "git log $'\\n'"],
   // options that only look like git's output files

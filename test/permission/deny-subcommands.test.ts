@@ -20,11 +20,13 @@ test.each(rows)("deny %j: %j", (entry, command, names) => {
   }
 });
 
-test("an allow list naming a git subcommand is matched word by word: options before it are not allowed by it", () => {
+test("an allow list naming a git subcommand is matched word by word: options before it are not allowed by it, but those that run nothing else", () => {
   const rules = compileRules({ allow: ["bash: git status", "bash: git -C * status"], deny: [] }).rules;
   expect(decide("bash", { command: "git status -s" }, rules)).toEqual({ allowed: true });
   expect(decide("bash", { command: "git -C sub status" }, rules)).toEqual({ allowed: true });
-  for (const command of ["git --no-pager status", "git -c alias.status=push status", "git -C sub push", "git -c core.fsmonitor=./x status"])
+  // set aside (git-allow.ts): they change nothing the rules see, as `cd sub && git status` would not
+  expect(decide("bash", { command: "git --no-pager -c color.ui=never status" }, rules)).toEqual({ allowed: true });
+  for (const command of ["git -c alias.status=push status", "git -C sub push", "git -c core.fsmonitor=./x status", "git --exec-path=. status"])
     expect({ command, allowed: decide("bash", { command }, rules).allowed }).toEqual({ command, allowed: false });
 });
 

@@ -147,13 +147,16 @@ test("git's own ways of giving an editor in the command win over hey's no-editor
   expect(tag.output).toContain("give the text in the command: git tag -a TAG -m MSG");
 });
 
-test("every no-editor hint git's editor gives is a `-c` form: a command `bash: git *` allows and a deny list reads, never a GIT_EDITOR= prefix", () => {
+test("every no-editor hint git's editor gives is a `-c` form: a command `bash: git *` or the subcommand's own entry allows and a deny list reads, never a GIT_EDITOR= prefix", () => {
   const script = withoutTerminal({}).HEY_NO_EDITOR!;
   const hints = [...script.matchAll(/h='([^']*)'/g)].map((m) => m[1]!);
   expect(hints.length).toBeGreaterThan(5);
   expect(hints.filter((h) => /[A-Z_]*EDITOR=/.test(h))).toEqual([]);
+  // the sed editor one hint names runs sed: it needs its entry as `GIT_SEQUENCE_EDITOR=sed…` would (x42 finding 5)
+  const subcommands = ["rebase", "commit", "merge", "revert", "tag", "notes"].map((sub) => `bash: git ${sub} *`);
   const lists = [
-    { allow: ["bash: git *"], deny: [] },
+    { allow: ["bash: git *", "bash: sed *"], deny: [] },
+    { allow: [...subcommands, "bash: sed *"], deny: [] },
     { allow: [], deny: ["bash: git push *", "bash: rm *"] },
   ];
   // each command a hint names, as the model fills it in
