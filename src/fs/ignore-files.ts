@@ -75,26 +75,41 @@ export function gitExcludeFiles(dir: string, env: Record<string, string | undefi
   return { repo: join(dirs.commonDir, "info", "exclude"), global: excludesFileOf(env, home, dir, { ...dirs, dir }) };
 }
 
+/** git's global excludes file for a search (globalExcludes): its rules, and ripgrep's flags to read the same file. */
+export interface GlobalExcludes {
+  /** matched against absolute real paths; undefined when there is none or hey cannot tell which it is (then grep searches more, not less) */
+  rules?: IgnoreRules;
+  /**
+   * Inside a repository, ripgrep's own reading of git's config (one regex over ~/.gitconfig and
+   * $XDG_CONFIG_HOME/git/config: no includes, no path with a space, the first one set) is set aside
+   * and it is given this file, which it weighs below the others as it weighs its global file.
+   * Outside one ripgrep applies it only in the repositories below, so it is left to its own reading.
+   */
+  rgArgs: string[];
+}
+
 /**
- * The rules of git's global excludes file (excludesFileOf, for the repository `cwd` is in). `env`
- * is the one ripgrep runs with; `home` where HOME is unset. They are matched against an absolute
- * real path, relative to `cwd` (where ripgrep runs: `/scratch` is cwd's scratch) when below it,
- * whole otherwise. Undefined when there is none, or hey cannot tell which it is (then grep searches
- * more, not less). Never throws.
+ * The rules of git's global excludes file (excludesFileOf) for a search of `root`, in the repository
+ * `root` is in. `env` is the one ripgrep runs with; `home` where HOME is unset. The rules are
+ * matched relative to `cwd` (where ripgrep runs: `/scratch` is cwd's scratch) when below it, whole
+ * otherwise. Never throws.
  */
-export async function globalExcludes(env: Record<string, string | undefined>, home: string, cwd: string): Promise<IgnoreRules | undefined> {
+export async function globalExcludes(env: Record<string, string | undefined>, home: string, cwd: string, root = cwd): Promise<GlobalExcludes> {
   let repo: (GitDirs & { dir: string }) | undefined;
-  for (let dir = resolve(cwd); !repo; dir = dirname(dir)) {
-    const dirs = gitDirsOf(dir);
+  let inRepo = false;
+  for (let dir = resolve(root); !inRepo; dir = dirname(dir)) {
+    inRepo = await exists(join(dir, ".git"));
+    const dirs = inRepo ? gitDirsOf(dir) : undefined;
     if (dirs) repo = { ...dirs, dir };
     if (dirname(dir) === dir) break;
   }
   const file = excludesFileOf(env, home, cwd, repo);
   const rules = typeof file === "string" ? await rulesOf(file) : undefined;
-  if (!rules) return undefined;
+  const rgArgs = !inRepo ? [] : rules && typeof file === "string" ? ["--no-ignore-global", "--ignore-file", file] : ["--no-ignore-global"];
+  if (!rules) return { rgArgs };
   const base = toSlash(await realpath(cwd).catch(() => cwd));
   const prefix = base.endsWith("/") ? base : `${base}/`;
-  return (path, isDir) => rules(path.startsWith(prefix) ? path.slice(prefix.length) : path, isDir);
+  return { rules: (path, isDir) => rules(path.startsWith(prefix) ? path.slice(prefix.length) : path, isDir), rgArgs };
 }
 
 /**
