@@ -1,9 +1,11 @@
-// The git config files a `git push` run from a directory reads (git-config(1) "FILES"), read for the
-// permission checker (SPEC §8): the system file, the global ones, the repository's (found as git
-// finds it: `.git` a directory, or a file `gitdir: …` for a worktree, whose `commondir` holds the
-// shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
-// never by a git the command could configure. Never throws: a file that cannot be read says nothing,
-// one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or what a writer sends).
+// git's config files, read in git's order with the files they include (walkGitConfig), as git
+// reads them: for the global excludes file (fs/ignore-files.ts), and for the permission checker
+// (SPEC §8), what a `git push` run from a directory reads (git-config(1) "FILES"): the system file,
+// the global ones, the repository's (found as git finds it: `.git` a directory, or a file
+// `gitdir: …` for a worktree, whose `commondir` holds the shared config) and its `config.worktree`.
+// Read here, by hey, never by a git the command could configure. Never throws: a file that cannot be
+// read says nothing, one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or
+// what a writer sends).
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { forcingOf } from "../permission/git-config.ts";
 import { type GitConfigEntry, parseGitConfig } from "./git-config-syntax.ts";

@@ -67,8 +67,9 @@ export function parseGitConfig(text: string): GitConfigParse {
     for (;;) {
       const c = s[i++] ?? "\n"; // the end of the text ends the line
       if (c === "\n") {
+        if (quoted) return undefined; // the line the quote opened on is the bad one
         if (i <= s.length) line++;
-        return quoted ? undefined : out;
+        return out;
       }
       if (comment) continue;
       if (isSpace(c) && !quoted) {
