@@ -1,10 +1,13 @@
 // The ignore files grep's built-in walk reads (tools/walk.ts), found where ripgrep finds them, so the
 // two searches leave out the same files: a directory's `.gitignore`, `.ignore` and `.rgignore`, a
 // repository's `.git/info/exclude` (a worktree's in its main `.git`), and git's global excludes file
-// (the last `core.excludesFile` in git's config files and what they include, else
-// `$XDG_CONFIG_HOME/git/ignore`). Where a repository's exclude file and the global one are is
-// decided here for the CLAUDE.md import check too (prompt/git-ignored.ts), so the two agree on what
-// git ignores. Read by hey, never by running git. How they weigh: fs/gitignore.ts.
+// — found as git finds it (the last `core.excludesFile` in git's config files and what they include,
+// else `$XDG_CONFIG_HOME/git/ignore`), which inside a repository ripgrep is given in place of its own
+// simpler reading. Where a repository's exclude file and the global one are is decided here for the
+// CLAUDE.md import check too (prompt/git-ignored.ts), so the two agree on what git ignores. Read by
+// hey, never by running git (a repository's config can make git run its programs). How they weigh:
+// fs/gitignore.ts.
+import { realpathSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type GitSetting, readConfigFile, userGitConfigs, walkGitConfig } from "./git-config-files.ts";
@@ -98,7 +101,7 @@ export async function globalExcludes(env: Record<string, string | undefined>, ho
   let repo: (GitDirs & { dir: string }) | undefined;
   let inRepo = false;
   for (let dir = resolve(root); !inRepo; dir = dirname(dir)) {
-    inRepo = await exists(join(dir, ".git"));
+    inRepo = (await exists(join(dir, ".git"))) || (await exists(join(dir, ".jj"))); // as ignoreLevel finds a repository
     const dirs = inRepo ? gitDirsOf(dir) : undefined;
     if (dirs) repo = { ...dirs, dir };
     if (dirname(dir) === dir) break;
@@ -130,9 +133,11 @@ export function excludesFileOf(
   repo?: GitDirs & { dir: string },
 ): string | { unknown: string } {
   const userHome = env.HOME || home;
-  const gitDirs = repo ? [...new Set([repo.gitDir, resolve(repo.dir, ".git")])] : [];
+  // git matches its git directory as found and as a real path; a worktree's or submodule's is the one its `.git` file names
+  const gitDirs = !repo ? [] : repo.kind === "directory" ? [...new Set([repo.gitDir, resolve(repo.dir, ".git")])] : [repo.gitDir];
   const head = repo ? smallText(join(repo.gitDir, "HEAD")) : undefined;
-  const at: IncludeContext = { gitDirs, branch: head && /^ref: refs\/heads\/(.+?)\s*$/m.exec(head)?.[1], home: userHome };
+  const branch = head && /^ref: refs\/heads\/(.+?)\s*$/m.exec(head)?.[1];
+  const at: IncludeContext = { gitDirs, branch, home: realOr(userHome) }; // git expands `gitdir:~/` to the real home
   let named: string | undefined;
   let worktreeConfig = false;
   const each = (s: GitSetting) => {
@@ -153,6 +158,14 @@ export function excludesFileOf(
   if (named.startsWith("~")) return { unknown: `core.excludesFile is ${named}, another user's home` };
   return isAbsolute(named) ? named : resolve(cwd, named);
 }
+
+const realOr = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
 
 /** `core.excludesFile` written without `=`: git stops there ("missing value"). */
 const MISSING = "\0missing";

@@ -153,6 +153,11 @@ describe("the exclude files git reads outside the working tree", () => {
       { main: false, wt: true },
     ],
     [
+      'an [includeIf "gitdir:…"] naming the worktree\'s directory: its git directory is in the main .git, so none matches',
+      (root) => ({ ".gitconfig": `[includeIf "gitdir:${root}/shop-wt/"]\n\tpath = ~/.gitconfig.local\n`, ".gitconfig.local": LOCAL }),
+      { main: false, wt: false },
+    ],
+    [
       "an [includeIf] that does not match is not followed",
       () => ({
         ".gitconfig": `${LOCAL}[includeIf "gitdir:/nowhere/"]\n\tpath = ~/.gitconfig.first\n`,
