@@ -138,19 +138,22 @@ export interface IncludeContext {
   branch: string | undefined;
   /** the user's home, for `~/` */
   home: string;
+  /** every `remote.NAME.url` of the config (read without `hasconfig:` includes, as git collects them), for `hasconfig:remote.*.url:` */
+  remoteUrls: string[];
 }
 
 /**
- * Whether `cond` (`gitdir:~/work/`, `gitdir/i:…`, `onbranch:feature/`), found in the config file
+ * Whether `cond` (`gitdir:~/work/`, `gitdir/i:…`, `onbranch:feature/`, `hasconfig:remote.*.url:…`), found in the config file
  * `file` (undefined when not from a file), is met, as git-config(1) "Conditional includes" says: a
  * `gitdir` pattern starting `~/` is below home, `./` beside the file, any other relative one
  * matches at any depth, one ending in `/` matches all below (`**` after it),
- * matched as git's wildmatch does with `*` not crossing `/`. `hasconfig:` and any condition git
- * does not know are not met (git reads `hasconfig:remote.*.url` only where hey does not need it).
+ * matched as git's wildmatch does with `*` not crossing `/`; `hasconfig:remote.*.url:GLOB` is met
+ * when a remote's URL matches. Any condition git does not know is not met.
  */
 export function includeConditionMet(cond: string, file: string | undefined, at: IncludeContext): boolean {
-  const [, kind, pattern] = /^(gitdir|gitdir\/i|onbranch):(.*)$/s.exec(cond) ?? [];
+  const [, kind, pattern] = /^(gitdir|gitdir\/i|onbranch|hasconfig:remote\.\*\.url):(.*)$/s.exec(cond) ?? [];
   if (kind === undefined || pattern === undefined) return false;
+  if (kind.startsWith("hasconfig")) return at.remoteUrls.some((url) => wildmatch(pattern, url, false));
   if (kind === "onbranch") return at.branch !== undefined && wildmatch(pattern.endsWith("/") ? `${pattern}**` : pattern, at.branch, false);
   let glob = pattern;
   if (glob.startsWith("~/")) glob = `${at.home.replace(/\/$/, "")}/${glob.slice(2)}`;

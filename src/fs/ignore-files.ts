@@ -137,18 +137,27 @@ export function excludesFileOf(
   const gitDirs = !repo ? [] : repo.kind === "directory" ? [...new Set([repo.gitDir, resolve(repo.dir, ".git")])] : [repo.gitDir];
   const head = repo ? smallText(join(repo.gitDir, "HEAD")) : undefined;
   const branch = head && /^ref: refs\/heads\/(.+?)\s*$/m.exec(head)?.[1];
-  const at: IncludeContext = { gitDirs, branch, home: realOr(userHome) }; // git expands `gitdir:~/` to the real home
+  const at: IncludeContext = { gitDirs, branch, home: realOr(userHome), remoteUrls: [] }; // git expands `gitdir:~/` to the real home
   let named: string | undefined;
   let worktreeConfig = false;
+  const remoteUrls: string[] = [];
   const each = (s: GitSetting) => {
     if (s.section === "core" && s.sub === undefined && s.key === "excludesfile") named = s.value ?? MISSING;
     if (s.section === "extensions" && s.sub === undefined && s.key === "worktreeconfig") worktreeConfig = !/^(false|no|off|0|)$/i.test(s.value ?? "true");
+    if (s.section === "remote" && s.sub !== undefined && s.key === "url" && s.value) remoteUrls.push(s.value);
     return false;
   };
   const walk = (files: string[]) => walkGitConfig(files, readConfigFile, (cond, file) => includeConditionMet(cond, file, at), userHome, each);
-  const stop =
+  const walkAll = () =>
     walk([...userGitConfigs(userHome, env), ...(repo ? [join(repo.commonDir, "config")] : [])]) ??
     (repo && worktreeConfig ? walk([join(repo.gitDir, "config.worktree")]) : undefined);
+  // the remotes' URLs first, for `hasconfig:remote.*.url:` (git collects them so too, without those includes)
+  let stop = walkAll();
+  if (remoteUrls.length > 0 && !stop) {
+    at.remoteUrls = remoteUrls.splice(0);
+    named = undefined;
+    stop = walkAll();
+  }
   if (stop && stop !== "found") return { unknown: stop.trouble };
   for (let i = 0; i < Number(env.GIT_CONFIG_COUNT || 0) && i < 1000; i++)
     if (env[`GIT_CONFIG_KEY_${i}`]?.toLowerCase() === "core.excludesfile") named = env[`GIT_CONFIG_VALUE_${i}`] ?? MISSING;

@@ -38,7 +38,7 @@ test("settings before the bad line are kept, as git has read them when it stops"
   expect(parseGitConfig('[core]\n\texcludesFile = ~/a\n[user]\n\tname = "x\n').entries.map((e) => e.value)).toEqual(["~/a"]);
 });
 
-const at = { gitDirs: ["/home/me/work/shop/.git"], branch: "feature/x", home: "/home/me" };
+const at = { gitDirs: ["/home/me/work/shop/.git"], branch: "feature/x", home: "/home/me", remoteUrls: ["https://example.com/acme/shop.git"] };
 test.each<[string, string | undefined, boolean]>([
   ["gitdir:~/work/", undefined, true],
   ["gitdir:~/", undefined, true],
@@ -53,7 +53,9 @@ test.each<[string, string | undefined, boolean]>([
   ["onbranch:feature/", undefined, true],
   ["onbranch:feature/*", undefined, true],
   ["onbranch:main", undefined, false],
-  ["hasconfig:remote.*.url:https://example.com/**", undefined, false],
+  ["hasconfig:remote.*.url:https://example.com/acme/**", undefined, true],
+  ["hasconfig:remote.*.url:https://example.com/*", undefined, false],
+  ["hasconfig:remote.*.url:https://gitlab.example/**", undefined, false],
   ["nonsense", undefined, false],
 ])("[includeIf %j] (in %s) is met: %p", (cond, file, met) => {
   expect(includeConditionMet(cond, file, at)).toBe(met);

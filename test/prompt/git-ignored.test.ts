@@ -158,6 +158,11 @@ describe("the exclude files git reads outside the working tree", () => {
       { main: false, wt: false },
     ],
     [
+      'an [includeIf "hasconfig:remote.*.url:…"] that the repository\'s remote matches',
+      () => ({ ".gitconfig": '[includeIf "hasconfig:remote.*.url:https://example.com/acme/**"]\n\tpath = ~/.gitconfig.local\n', ".gitconfig.local": LOCAL }),
+      { main: true, wt: true },
+    ],
+    [
       "an [includeIf] that does not match is not followed",
       () => ({
         ".gitconfig": `${LOCAL}[includeIf "gitdir:/nowhere/"]\n\tpath = ~/.gitconfig.first\n`,
@@ -192,6 +197,7 @@ describe("the exclude files git reads outside the working tree", () => {
     put(join(env.HOME!, "my files", "ignore"), "secret.md\n");
     put(join(env.HOME!, "first-ignore"), "first.md\n");
     const main = shop();
+    git(main, "remote", "add", "origin", "https://example.com/acme/shop.git");
     const wt = join(root, "shop-wt");
     git(main, "worktree", "add", "-q", "-b", "wt", wt);
     for (const [dir, secretIgnored] of [
