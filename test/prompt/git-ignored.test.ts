@@ -211,6 +211,29 @@ describe("the exclude files git reads outside the working tree", () => {
     }
   });
 
+  test("a worktree's own config.worktree (extensions.worktreeConfig), then GIT_CONFIG_COUNT settings, outrank the shared config", () => {
+    put(join(env.HOME!, ".gitignore_global"), "secret.md\n");
+    put(join(env.HOME!, "first-ignore"), "first.md\n");
+    const main = shop();
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    git(main, "config", "extensions.worktreeConfig", "true");
+    git(main, "config", "core.excludesFile", "~/.gitignore_global");
+    git(wt, "config", "--worktree", "core.excludesFile", "~/first-ignore");
+    const check = () => {
+      for (const dir of [main, wt]) {
+        for (const name of ["secret.md", "first.md"]) put(join(dir, name), "text");
+        for (const name of ["secret.md", "first.md"])
+          expect([dir, name, ignoredByGit(join(dir, name), dir, false, env)]).toEqual([dir, name, gitIgnores(dir, name)]);
+      }
+    };
+    check();
+    expect([gitIgnores(main, "secret.md"), gitIgnores(wt, "secret.md"), gitIgnores(wt, "first.md")]).toEqual([true, false, true]);
+    Object.assign(env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.excludesFile", GIT_CONFIG_VALUE_0: "~/.gitignore_global" });
+    check();
+    expect([gitIgnores(wt, "secret.md"), gitIgnores(wt, "first.md")]).toEqual([true, false]);
+  });
+
   test("a config hey cannot read as git does (an include loop, where git stops): every file is taken as ignored", () => {
     put(join(env.HOME!, ".gitconfig"), "[include]\n\tpath = ~/.gitconfig\n");
     const main = shop();
