@@ -1,13 +1,16 @@
-// The git config files a `git push` run from a directory reads (git-config(1) "FILES"), read for the
-// permission checker (SPEC §8): the system file, the global ones, the repository's (found as git
-// finds it: `.git` a directory, or a file `gitdir: …` for a worktree, whose `commondir` holds the
-// shared config) and its `config.worktree`, each with the files it includes. Read here, by hey,
-// never by a git the command could configure. Never throws: a file that cannot be read says nothing,
-// one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or what a writer sends).
+// git's config files, read in git's order with the files they include (walkGitConfig), as git
+// reads them: for the global excludes file (fs/ignore-files.ts), and for the permission checker
+// (SPEC §8), what a `git push` run from a directory reads (git-config(1) "FILES"): the system file,
+// the global ones, the repository's (found as git finds it: `.git` a directory, or a file
+// `gitdir: …` for a worktree, whose `commondir` holds the shared config) and its `config.worktree`.
+// Read here, by hey, never by a git the command could configure. Never throws: a file that cannot be
+// read says nothing, one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or
+// what a writer sends).
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { readGitConfig } from "../permission/git-config.ts";
+import { forcingOf } from "../permission/git-config.ts";
+import { type GitConfigEntry, parseGitConfig } from "./git-config-syntax.ts";
 import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
-import { isDevNull } from "./read-head.ts";
+import { isDevNull, readHeadBytes } from "./read-head.ts";
 
 const MAX_BYTES = 1 << 20;
 const MAX_DEPTH = 10; // git's own limit on nested includes
@@ -65,13 +68,86 @@ export function globalGitConfigs(home: string, env: Record<string, string | unde
   return env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
 }
 
+/** The config files git reads before a repository's own, in its order (git-config(1) "FILES"): the system file (unless `$GIT_CONFIG_NOSYSTEM`), then the global ones. */
+export function userGitConfigs(home: string, env: Record<string, string | undefined>): string[] {
+  const noSystem = env.GIT_CONFIG_NOSYSTEM !== undefined && !/^(false|no|off|0|)$/i.test(env.GIT_CONFIG_NOSYSTEM);
+  return [...(noSystem ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"]), ...globalGitConfigs(home, env)];
+}
+
 /** The files, in git's order: system, global, the repository's, the worktree's. */
 function files(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
-  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig"];
-  const global = globalGitConfigs(home, env);
   const [dir, common] = gitDirs(cwd, env);
   const repo = dir ? [join(common ?? dir, "config"), join(dir, "config.worktree")] : [];
-  return [...system, ...global, ...repo];
+  return [...userGitConfigs(home, env), ...repo];
+}
+
+/** How a config file is read: its text, nothing (undefined), or why it cannot be (too large, a FIFO or device); may throw Hung. */
+export type ConfigReader = (path: string) => string | typeof TOO_LARGE | typeof NOT_REGULAR | undefined;
+
+/** One setting as git reads it, with the file it came from (undefined for one from the environment). */
+export interface GitSetting extends GitConfigEntry {
+  file: string | undefined;
+}
+
+/** Why a walk stopped before its end: the file and what is wrong with it; `gitStops` when git itself would stop there (and run nothing). */
+export interface WalkTrouble {
+  trouble: string;
+  gitStops?: boolean;
+}
+
+/** Files read in one walk, at most: a file may include many, and each include may be read again. */
+const MAX_FILES = 200;
+
+/**
+ * Hands each setting of `files`, and of the files they include (in place of the include, as git
+ * reads them), to `each` in git's order, until `each` returns true ("found"). `includeIf` says
+ * whether an `[includeIf "COND"]` in a file is met; a relative include path is the including
+ * file's neighbour, `~/` is below `home`, a missing one is skipped. Stops with a reason where git
+ * would stop, or hey cannot read what git reads: an unreadable line, nesting deeper than git's 10
+ * (an include loop), over MAX_FILES files, a file over MAX_BYTES, a FIFO or device. May throw Hung.
+ */
+export function walkGitConfig(
+  files: string[],
+  read: ConfigReader,
+  includeIf: (cond: string, file: string) => boolean,
+  home: string,
+  each: (setting: GitSetting) => boolean | undefined,
+): "found" | WalkTrouble | undefined {
+  let count = 0;
+  const visit = (path: string, depth: number): "found" | WalkTrouble | undefined => {
+    if (depth > MAX_DEPTH) return { trouble: `${path}: included more than ${MAX_DEPTH} deep (an include loop?), where git stops`, gitStops: true };
+    if (++count > MAX_FILES) return { trouble: `${path}: more than ${MAX_FILES} config files to read` };
+    const content = read(path);
+    if (content === TOO_LARGE) return { trouble: `${path}: over ${MAX_BYTES / 1048576} MB, more than hey reads` };
+    if (content === NOT_REGULAR) return { trouble: `${path}: not a regular file (a FIFO or device), whose contents hey cannot read ahead` };
+    if (content === undefined) return undefined;
+    const parsed = parseGitConfig(content);
+    for (const entry of parsed.entries) {
+      if (each({ ...entry, file: path })) return "found";
+      const include =
+        entry.key === "path" && entry.value && (entry.section === "include" || (entry.section === "includeif" && includeIf(entry.sub ?? "", path)));
+      if (!include) continue;
+      const inc = entry.value!;
+      const stop = visit(inc.startsWith("~/") ? join(home, inc.slice(2)) : isAbsolute(inc) ? inc : join(dirname(path), inc), depth + 1);
+      if (stop) return stop;
+    }
+    return parsed.badLine === undefined ? undefined : { trouble: `${path}: line ${parsed.badLine} is no setting git can read`, gitStops: true };
+  };
+  for (const file of files) {
+    const stop = visit(file, 0);
+    if (stop) return stop;
+  }
+  return undefined;
+}
+
+/** A config file's text without a deadline (read-head.ts: a FIFO is not waited on), for reads outside the permission checks. */
+export function readConfigFile(path: string): ReturnType<ConfigReader> {
+  try {
+    const { bytes, size } = readHeadBytes(path, MAX_BYTES);
+    return size > bytes.length ? TOO_LARGE : Buffer.from(bytes).toString("utf8");
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EINVAL" && !isDevNull(path) ? NOT_REGULAR : undefined;
+  }
 }
 
 /**
@@ -79,31 +155,24 @@ function files(cwd: string, home: string, env: Record<string, string | undefined
  * `FILE: remote.NAME.push = +…`, or undefined. Includes are followed whatever their condition.
  */
 export function pushForcing(cwd: string, home: string, env: Record<string, string | undefined> = process.env): string | undefined {
-  const seen = new Set<string>();
-  const visit = (path: string, depth: number): string | undefined => {
-    if (depth > MAX_DEPTH || seen.has(path)) return undefined;
-    seen.add(path);
-    const content = bounded(path);
-    if (content === TOO_LARGE) return `${path}: over ${MAX_BYTES / 1048576} MB, more than hey reads, so it may set anything`;
-    if (content === NOT_REGULAR) return `${path}: not a regular file (a FIFO or device), whose contents hey cannot read ahead, so it may set anything`;
-    if (content === undefined) return undefined;
-    const read = readGitConfig(content);
-    if (read.forcing) return `${path}: ${read.forcing}`;
-    for (const inc of read.includes) {
-      const target = inc.startsWith("~/") ? join(home, inc.slice(2)) : isAbsolute(inc) ? inc : join(dirname(path), inc);
-      const found = visit(target, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
-  };
+  let found: string | undefined;
   try {
-    for (const file of files(cwd, home, env)) {
-      const found = visit(file, 0);
-      if (found) return found;
-    }
+    const stop = walkGitConfig(
+      files(cwd, home, env),
+      bounded,
+      () => true,
+      home,
+      (setting) => {
+        const forcing = forcingOf(setting);
+        if (forcing) found = `${setting.file}: ${forcing}`;
+        return forcing !== undefined;
+      },
+    );
+    // a file too large or not regular may set anything; an include loop or a bad line stops git itself, so no push runs
+    if (stop && stop !== "found" && !stop.gitStops) return `${stop.trouble}, so it may set anything`;
   } catch (e) {
     // a read that did not answer in time may hide a forcing setting; a directory that vanished while it was read: nothing seen
     if (e instanceof Hung) return `${e.message}, so it may set anything`;
   }
-  return undefined;
+  return found;
 }

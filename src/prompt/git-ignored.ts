@@ -4,8 +4,9 @@
 // CLAUDE.md must not put in the prompt. Read as git reads it, without running git (a cloned
 // repository's config can make git run its programs): the .gitignore files from the repository
 // root down, then the repository's `info/exclude` (in a linked worktree's main `.git`, a
-// submodule's `.git/modules/NAME`), then the user's global excludes file — the files grep reads
-// too, found by fs/ignore-files.ts — with fs/gitignore.ts's rules; a file below an ignored
+// submodule's `.git/modules/NAME`), then the user's global excludes file (the last
+// `core.excludesFile` in git's config files and their includes) — the files grep reads too, found
+// by fs/ignore-files.ts — with fs/gitignore.ts's rules; a file below an ignored
 // directory is ignored too. Outside any repository nothing is.
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
@@ -38,7 +39,13 @@ export function ignoredByGit(real: string, root: string, isDir = false, env: Rec
     const exclude = excludes && rulesOf(excludes.repo);
     if (exclude) level.exclude = exclude;
     if (hasGit) top = dir;
-    if (excludes) globalRules = rulesOf(excludes.global); // a nested repository's own config may name another
+    // Where hey cannot tell which excludes file git reads (a config line git cannot read, an include
+    // loop, a config over 1 MB or a FIFO: excludesFileOf), every file of the repository is taken as
+    // ignored: an import left out costs a warning line, a secret sent to the provider cannot be taken back.
+    if (excludes) {
+      if (typeof excludes.global !== "string") return true;
+      globalRules = rulesOf(excludes.global); // a nested repository's own config may name another
+    }
     levels.unshift(level);
     if (isIgnored(levels, names.slice(0, i + 1).join("/"), isDir || i < names.length - 1, global)) return true;
   }

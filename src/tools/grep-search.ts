@@ -4,8 +4,8 @@
 // (walk.ts) does. Both feed the same collector and formatter, and ripgrep runs with flags that make
 // it see the same files, so the model gets the same text either way:
 //   --hidden                  dotfiles are searched (.github/, .env.example…); ALWAYS_SKIP is not
-//   ignore files              ripgrep's own: .gitignore, .ignore, .rgignore, .git/info/exclude and
-//                             git's global excludes file, which walk.ts reads too (fs/ignore-files.ts)
+//   ignore files              ripgrep's own: .gitignore, .ignore, .rgignore, .git/info/exclude; git's
+//                             global excludes file as git finds it (fs/ignore-files.ts), for both
 //   --crlf --encoding auto    `$` matches before CRLF; a byte-order mark is no text (`^` matches after
 //                             it) and a UTF-16 file with one is searched as text; other bytes as they are
 //   binary files              any other file with a NUL byte is dropped (ripgrep warns when it finds
@@ -85,8 +85,8 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   if (info.isFile() && keep(root) && (await isBinaryFile(root).catch(() => false))) return await namedBinary(root, where, pattern, regex, ctx.signal);
 
   const scope = scopeOf(root, ctx.cwd);
-  const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home, ctx.cwd) : undefined;
-  if (global) scope.global = global;
+  const global = scope.gitignore ? await globalExcludes(options.env ?? process.env, home, ctx.cwd, root) : undefined;
+  if (global?.rules) scope.global = global.rules;
   const search = {
     root,
     scope,
@@ -96,6 +96,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
     ignoreCase,
     context,
     rgGlob: filter ?? { rgArgs: [], rgPaths: [root] },
+    rgExcludes: global?.rgArgs ?? [],
     cap,
     keep,
     show,
@@ -160,6 +161,8 @@ interface Search {
   context: number;
   /** how ripgrep applies the glob (grep-glob.ts) */
   rgGlob: Pick<GlobFilter, "rgArgs" | "rgPaths">;
+  /** how ripgrep reads git's global excludes file as the walk does (fs/ignore-files.ts globalExcludes) */
+  rgExcludes: string[];
   cap: number;
   /** whether a file (by its absolute path) passes the glob */
   keep: (abs: string) => boolean;
@@ -220,6 +223,7 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   const { scope } = search;
   for (const name of scope.skip) argv.push("--glob", `!${name}`);
   if (!scope.gitignore) argv.push("--no-ignore-vcs");
+  argv.push(...search.rgExcludes);
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context), "--no-context-separator");
   // a binary file found in a directory is searched whole, and named (RG_BINARY_MATCHES) when it matches

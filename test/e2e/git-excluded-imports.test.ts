@@ -81,3 +81,21 @@ test("a file the user's global excludes file (~/.config/git/ignore) names is not
   git(main, "worktree", "add", "-q", "-b", "wt", wt);
   await importsIn(wt, m);
 });
+
+test("core.excludesFile in a file ~/.gitconfig includes (or includes when the repository is below a directory), quoted with a space, set twice: not imported", async () => {
+  write(join(home.path, ".gitconfig"), `[include]\n\tpath = ~/.gitconfig.local\n[includeIf "gitdir:${root}/"]\n\tpath = .gitconfig.work\n`);
+  write(join(home.path, ".gitconfig.local"), "[core]\n\texcludesFile = ~/.gitignore_global\n");
+  write(join(home.path, ".gitignore_global"), "config/local.json\n");
+  const main = shop(join(root, "shop"));
+  const wt = join(root, "shop-wt");
+  git(main, "worktree", "add", "-q", "-b", "wt", wt);
+  const m = userModel();
+  await importsIn(main, m);
+  await importsIn(wt, m);
+  // the conditional file, read after the other, names another excludes file: git takes the last
+  write(join(home.path, ".gitconfig.work"), '[core]\n\texcludesFile = "~/my files/ignore"\n');
+  write(join(home.path, ".gitignore_global"), "nothing.md\n");
+  write(join(home.path, "my files", "ignore"), "config/local.json\n");
+  await importsIn(main, m);
+  await importsIn(wt, m);
+});

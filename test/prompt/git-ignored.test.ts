@@ -61,12 +61,12 @@ describe("the exclude files git reads outside the working tree", () => {
   let env: Record<string, string>;
   beforeEach(() => {
     root = realpathSync(tmp.path);
-    env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "home", ".config") };
+    env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "home", ".config"), GIT_CONFIG_NOSYSTEM: "1" };
     mkdirSync(env.HOME!, { recursive: true });
   });
   /** What git says of `path` in the checkout `dir`, reading the test's global files only. */
   const gitIgnores = (dir: string, path: string) =>
-    Bun.spawnSync(["git", "check-ignore", "-q", path], { cwd: dir, env: { PATH: process.env.PATH ?? "", GIT_CONFIG_NOSYSTEM: "1", ...env } }).exitCode === 0;
+    Bun.spawnSync(["git", "check-ignore", "-q", path], { cwd: dir, env: { PATH: process.env.PATH ?? "", ...env } }).exitCode === 0;
   const shop = () => repoWith(join(root, "shop"), { "CLAUDE.md": "See @config/local.json\n", "config/shared.json": "{}\n" });
 
   test("a linked worktree: the main .git's info/exclude", () => {
@@ -129,6 +129,118 @@ describe("the exclude files git reads outside the working tree", () => {
       expect(ignoredByGit(join(dir, "config", "local.json"), dir, false, env)).toBe(true);
       expect(ignoredByGit(join(dir, "global-only.md"), dir, false, env)).toBe(false);
     }
+  });
+
+  // How users name their excludes file: in a file ~/.gitconfig includes (dotfiles keep machine-local
+  // settings there), under a condition, quoted with a space, set twice (git takes the last), in any
+  // case. `secret.md` is in ~/.gitignore_global and ~/my files/ignore, `first.md` in ~/first-ignore.
+  const LOCAL = "[core]\n\texcludesFile = ~/.gitignore_global\n";
+  test.each<[string, (root: string) => Record<string, string>, { main: boolean; wt: boolean }]>([
+    ["an [include] of another file", () => ({ ".gitconfig": "[include]\n\tpath = ~/.gitconfig.local\n", ".gitconfig.local": LOCAL }), { main: true, wt: true }],
+    [
+      'an [includeIf "gitdir:…"] that matches, its path relative to the including file',
+      (root) => ({ ".gitconfig": `[includeIf "gitdir:${root}/"]\n\tpath = .gitconfig.local\n`, ".gitconfig.local": LOCAL }),
+      { main: true, wt: true },
+    ],
+    [
+      'an [includeIf "gitdir/i:…"] in another case',
+      (root) => ({ ".gitconfig": `[includeIf "gitdir/i:${root.toUpperCase()}/**"]\n\tpath = ~/.gitconfig.local\n`, ".gitconfig.local": LOCAL }),
+      { main: true, wt: true },
+    ],
+    [
+      'an [includeIf "onbranch:…"]: the worktree\'s branch only',
+      () => ({ ".gitconfig": '[includeIf "onbranch:w*"]\n\tpath = ~/.gitconfig.local\n', ".gitconfig.local": LOCAL }),
+      { main: false, wt: true },
+    ],
+    [
+      'an [includeIf "gitdir:…"] naming the worktree\'s directory: its git directory is in the main .git, so none matches',
+      (root) => ({ ".gitconfig": `[includeIf "gitdir:${root}/shop-wt/"]\n\tpath = ~/.gitconfig.local\n`, ".gitconfig.local": LOCAL }),
+      { main: false, wt: false },
+    ],
+    [
+      'an [includeIf "hasconfig:remote.*.url:…"] that the repository\'s remote matches',
+      () => ({ ".gitconfig": '[includeIf "hasconfig:remote.*.url:https://example.com/acme/**"]\n\tpath = ~/.gitconfig.local\n', ".gitconfig.local": LOCAL }),
+      { main: true, wt: true },
+    ],
+    [
+      "an [includeIf] that does not match is not followed",
+      () => ({
+        ".gitconfig": `${LOCAL}[includeIf "gitdir:/nowhere/"]\n\tpath = ~/.gitconfig.first\n`,
+        ".gitconfig.first": "[core]\n\texcludesFile = ~/first-ignore\n",
+      }),
+      { main: true, wt: true },
+    ],
+    ["a quoted path with a space and a comment", () => ({ ".gitconfig": '[core]\n\texcludesFile = "~/my files/ignore" ; mine\n' }), { main: true, wt: true }],
+    [
+      "set twice: the last one counts",
+      () => ({ ".gitconfig": "[core]\n\texcludesFile = ~/first-ignore\n[user]\n\tname = me\n[core]\n\texcludesfile = ~/.gitignore_global\n" }),
+      { main: true, wt: true },
+    ],
+    [
+      "~/.gitconfig over $XDG_CONFIG_HOME/git/config, names in any case",
+      () => ({ ".config/git/config": "[core]\n\texcludesFile = ~/first-ignore\n", ".gitconfig": "[CORE]\n\tExcludesFile = ~/.gitignore_global\n" }),
+      { main: true, wt: true },
+    ],
+    [
+      "an include relative to $XDG_CONFIG_HOME/git/config",
+      () => ({ ".config/git/config": "[include]\n\tpath = local.inc\n", ".config/git/local.inc": LOCAL }),
+      { main: true, wt: true },
+    ],
+    [
+      "a value continued on the next line, a section not core's",
+      () => ({ ".gitconfig": '[core "x"]\n\texcludesFile = ~/first-ignore\n[core]\n\texcludesFile = ~/.gitignore\\\n_global\n' }),
+      { main: true, wt: true },
+    ],
+  ])("core.excludesFile through %s: as git says", (_, configs, secret) => {
+    for (const [path, text] of Object.entries(configs(root))) put(join(env.HOME!, path), text);
+    put(join(env.HOME!, ".gitignore_global"), "secret.md\n");
+    put(join(env.HOME!, "my files", "ignore"), "secret.md\n");
+    put(join(env.HOME!, "first-ignore"), "first.md\n");
+    const main = shop();
+    git(main, "remote", "add", "origin", "https://example.com/acme/shop.git");
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    for (const [dir, secretIgnored] of [
+      [main, secret.main],
+      [wt, secret.wt],
+    ] as const) {
+      for (const name of ["secret.md", "first.md", "plain.md"]) put(join(dir, name), "text");
+      expect(gitIgnores(dir, "secret.md")).toBe(secretIgnored);
+      for (const name of ["secret.md", "first.md", "plain.md"])
+        expect([name, ignoredByGit(join(dir, name), dir, false, env)]).toEqual([name, gitIgnores(dir, name)]);
+    }
+  });
+
+  test("a worktree's own config.worktree (extensions.worktreeConfig), then GIT_CONFIG_COUNT settings, outrank the shared config", () => {
+    put(join(env.HOME!, ".gitignore_global"), "secret.md\n");
+    put(join(env.HOME!, "first-ignore"), "first.md\n");
+    const main = shop();
+    const wt = join(root, "shop-wt");
+    git(main, "worktree", "add", "-q", "-b", "wt", wt);
+    git(main, "config", "extensions.worktreeConfig", "true");
+    git(main, "config", "core.excludesFile", "~/.gitignore_global");
+    git(wt, "config", "--worktree", "core.excludesFile", "~/first-ignore");
+    const check = () => {
+      for (const dir of [main, wt]) {
+        for (const name of ["secret.md", "first.md"]) put(join(dir, name), "text");
+        for (const name of ["secret.md", "first.md"])
+          expect([dir, name, ignoredByGit(join(dir, name), dir, false, env)]).toEqual([dir, name, gitIgnores(dir, name)]);
+      }
+    };
+    check();
+    expect([gitIgnores(main, "secret.md"), gitIgnores(wt, "secret.md"), gitIgnores(wt, "first.md")]).toEqual([true, false, true]);
+    Object.assign(env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.excludesFile", GIT_CONFIG_VALUE_0: "~/.gitignore_global" });
+    check();
+    expect([gitIgnores(wt, "secret.md"), gitIgnores(wt, "first.md")]).toEqual([true, false]);
+  });
+
+  test("a config hey cannot read as git does (an include loop, where git stops): every file is taken as ignored", () => {
+    put(join(env.HOME!, ".gitconfig"), "[include]\n\tpath = ~/.gitconfig\n");
+    const main = shop();
+    put(join(main, "notes.md"), "text");
+    const judge = Bun.spawnSync(["git", "check-ignore", "notes.md"], { cwd: main, env: { PATH: process.env.PATH ?? "", GIT_CONFIG_NOSYSTEM: "1", ...env } });
+    expect([judge.exitCode, judge.stderr.toString()]).toEqual([128, expect.stringContaining("include")]);
+    expect(ignoredByGit(join(main, "notes.md"), main, false, env)).toBe(true);
   });
 
   test("a deeper directory git ignores only through a worktree's exclude file holds no instructions of the user's", () => {

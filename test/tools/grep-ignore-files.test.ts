@@ -24,6 +24,13 @@ const write = (base: string, files: Record<string, string>) => {
 beforeAll(() => {
   write(join(dir, "home"), { ".config/git/ignore": "scratch/\n/src/a.tmp\n" }); // a leading / is where grep runs
   write(join(dir, "home2"), { ".gitconfig": '[core]\n\texcludesFile = "~/my-excludes"\n', "my-excludes": "*.tmp\n", ".config/git/ignore": "scratch/\n" });
+  // as dotfiles often keep it: in a machine-local file ~/.gitconfig includes, a path with a space, the first value overridden
+  write(join(dir, "home3"), {
+    ".gitconfig": "[core]\n\texcludesFile = ~/.config/git/ignore\n[include]\n\tpath = .gitconfig.local\n",
+    ".gitconfig.local": '[Core]\n\texcludesfile = "~/my excludes"\n',
+    "my excludes": "*.tmp\n",
+    ".config/git/ignore": "scratch/\n",
+  });
   write(join(dir, "repo"), {
     ".git/info/exclude": "localdata/\n",
     ".gitignore": "build/\nnotes.txt\n",
@@ -51,6 +58,7 @@ beforeAll(() => {
     "gen/g.ts": "TODO_MARKER\n",
     "build/b.ts": "TODO_MARKER\n",
     "a.ts": "TODO_MARKER\n",
+    "c.tmp": "TODO_MARKER\n",
   });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,7 +94,7 @@ describe.each(greps("home"))("grep (%s)", (_name, tool) => {
   });
 
   test("outside a repository .ignore counts and .gitignore does not", async () => {
-    expect(await search(tool, "plain")).toEqual(["a.ts", "build/b.ts"]);
+    expect(await search(tool, "plain")).toEqual(["a.ts", "build/b.ts", "c.tmp"]);
   });
 });
 
@@ -97,5 +105,13 @@ describe.each(greps("home2"))("grep (%s), core.excludesFile set in ~/.gitconfig"
 
   test("a project reached through a symbolic link: its ignore files count all the same", async () => {
     expect(await search(tool, "repo-link")).toEqual(["logs/today.log", "notes.txt", "scratch/s1.txt", "src/a.ts"]);
+  });
+});
+
+describe.each(greps("home3"))("grep (%s), core.excludesFile set in a file ~/.gitconfig includes", (_name, tool) => {
+  test("the last one git reads is the global excludes file, quoted with a space; outside a repository it counts for nothing", async () => {
+    expect(await search(tool, "repo")).toEqual(["logs/today.log", "notes.txt", "scratch/s1.txt", "src/a.ts"]);
+    expect(await search(tool, "repo", { path: "src" })).toEqual(["src/a.ts"]);
+    expect(await search(tool, "plain")).toEqual(["a.ts", "build/b.ts", "c.tmp"]);
   });
 });
