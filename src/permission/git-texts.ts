@@ -35,6 +35,16 @@ const QUIET =
   /^(user\.(name|email|signingkey|useconfigonly)|author\.(name|email)|committer\.(name|email)|color\..+|advice\..+|log\.[a-z]+|format\.(pretty|signoff|numbered)|core\.(quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|symlinks|precomposeunicode|longpaths|abbrev|whitespace|commentchar|commentstring|logallrefupdates|bigfilethreshold|compression)|init\.defaultbranch|diff\.(?!external$|tool$|guitool$)[a-z]+|pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags|parallel)|merge\.(ff|conflictstyle|log|renamelimit)|rebase\.(autosquash|autostash|updaterefs)|status\.[a-z]+|branch\.(autosetupmerge|autosetuprebase|sort)|branch\..+\.(remote|merge|rebase|pushremote)|remote\..+\.(url|pushurl|fetch|push|mirror|prune|tagopt)|column\.[a-z]+|blame\.[a-z]+|grep\.(linenumber|patterntype|extendedregexp|column|fullname|fallbacktonoindex)|safe\.directory|protocol\.version|http\.(sslverify|postbuffer|version)|checkout\.defaultremote|tag\.sort|versionsort\.suffix|commit\.(verbose|status|cleanup)|rerere\.(enabled|autoupdate)|gc\.(auto|autodetach)|maintenance\.auto|feature\.[a-z]+|index\.[a-z]+|pack\.[a-z]+|submodule\.recurse|help\.format|i18n\.[a-z]+)$/i;
 /** Keys whose value names a file git reads config or hooks from: what it runs is in a file. */
 const FILES = /^(include\.path|includeif\..+\.path|core\.hookspath)$/i;
+/**
+ * What git appends to most commands it runs with the shell (`sh -c 'TEXT "$@"' TEXT ARGS`): the file
+ * an editor edits, ssh's host and command, a helper's action, an alias's arguments. Judged with a
+ * stand-in for it, `GIT_EDITOR='git config include.path' git commit` is the write of git's config it
+ * is, not the read its text alone looks like. Pagers, filters and merge drivers get none.
+ */
+const APPENDED = " /tmp/git-appends-an-argument";
+/** A refusal of such a text, said as the text was written (the stand-in is the checker's, not the command's). */
+export const asWritten = (reason: string) => reason.replaceAll(APPENDED, "");
+const appended = (name: string) => (/pager|^filter\.|\.driver$|tool\..+\.cmd$/i.test(name) ? "" : APPENDED);
 type Texts = GitText[] | { unknown: string };
 const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known only at run time: \`${raw}\`` });
 
@@ -54,7 +64,7 @@ export function gitShellTexts(seg: Segment, segments: Segment[], allowing = fals
       if (allowing) continue; // no `*` matches an assignment: only an entry spelling it out
       return RUNTIME(a.raw);
     }
-    out.push({ text: a.text.slice(eq + 1), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell`, word: a.raw });
+    out.push({ text: a.text.slice(eq + 1) + appended(a.text.slice(0, eq)), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell`, word: a.raw });
   }
   const words = seg.words;
   let k = 1;
@@ -133,11 +143,11 @@ function gitSetting(value: Word, env: boolean, stored = false, allowing = false)
   const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
   const v = eq < 0 ? "" : value.text.slice(eq + 1);
   const from = `sets git's ${key}, which git runs with the shell`;
-  if (/^alias\./.test(key)) return v.startsWith("!") ? { text: v.slice(1), from } : undefined;
+  if (/^alias\./.test(key)) return v.startsWith("!") ? { text: v.slice(1) + APPENDED, from } : undefined;
   // gitcredentials(7): `!…` is shell text, an absolute path is run as written, anything else is `git credential-…`, all through the shell
   if (/^credential(\..+)?\.helper$/.test(key))
-    return v ? { text: v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`, from } : undefined;
-  if (GIT_SHELL_KEYS.test(key)) return { text: v, from };
+    return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
+  if (GIT_SHELL_KEYS.test(key)) return { text: v + appended(key), from };
   if (stored || QUIET.test(key) || allowing) return undefined;
   if (FILES.test(key)) return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };

@@ -7,13 +7,13 @@
 // chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
-import { controlArgument } from "./control-arguments.ts";
-import { CACHE_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
+import type { ControlFiles } from "./control-files.ts";
 import { linkedWrite } from "./control-links.ts";
 import { readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
-import { gitConfigWrite } from "./git-config-writes.ts";
+import { asWritten } from "./git-texts.ts";
+import { controlRefusal } from "./control-refusal.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
 import { allowMatch, catOfInput, entryFor, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
@@ -214,28 +214,18 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   const unseen = parsed.segments.find((seg) => seg.opaque);
   if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
   // hey's own files before the deny list: whatever else a command does, this is why it may not run
-  const control = rules.control && controlWrite(parsed.segments, rules.control);
-  // a path that did not answer in time (fs/bounded-reads.ts): not known to be safe, so refused, saying which
-  const unknown = (it: string, what: string, why: string) =>
-    block(`cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} its own configuration or trust file: ${why}`);
-  if (control?.unknown) return unknown(control.redirect, "writes", control.unknown);
-  if (control)
-    return block(
-      `\`${show(control.redirect)}\` could write ${owner(control.git, control.how)}${control.how && ` (${control.how})`}, which the agent may not change`,
-    );
-  const named = rules.control && controlArgument(parsed.segments, rules.control);
-  if (named?.unknown) return unknown(named.word, "names", named.unknown);
-  if (named) return block(`\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`);
-  // `git config core.fsmonitor CMD` names no file, yet writes git's config as `cp x .git/config` would
-  const configured = rules.control && gitConfigWrite(parsed.segments, show);
-  if (configured) return block(configured);
+  const controlled = controlRefusal(command, parsed.segments, rules.control, show);
+  if (controlled) return block(controlled);
   for (const seg of parsed.segments) {
     const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
     if (refused) return block(refused);
   }
   // after the deny list: a write to a file with other hard links (one could be git's or hey's own)
   const linked = rules.control && linkedWrite(parsed.segments, rules.control);
-  if (linked?.unknown) return unknown(linked.word, "writes", linked.unknown);
+  if (linked?.unknown)
+    return block(
+      `cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(linked.word)}\` writes its own configuration or trust file: ${linked.unknown}`,
+    );
   if (linked)
     return block(
       `\`${show(linked.word)}\` is a file with other hard links, which could be git's or hey's own files (no search finds every name of a file); while a list is set the agent may not write it`,
@@ -255,7 +245,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
     for (const t of judge) {
       const d = decideCommand(t.text, sh, allow);
-      if (!d.allowed) return { ...d, reason: `${BLOCKED_PREFIX} \`${show(seg.raw)}\` ${t.from}: ${d.reason.slice(BLOCKED_PREFIX.length + 1)}` };
+      if (!d.allowed) return { ...d, reason: asWritten(`${BLOCKED_PREFIX} \`${show(seg.raw)}\` ${t.from}: ${d.reason.slice(BLOCKED_PREFIX.length + 1)}`) };
     }
   }
   return ALLOWED;
@@ -335,11 +325,14 @@ function shellText(
   for (const { text, from, reading } of texts) {
     if (follow.depth >= MAX_SCRIPT_DEPTH) return `cannot verify ${at}: it nests scripts deeper than hey follows (${MAX_SCRIPT_DEPTH})`;
     const parsed = parseCommand(text, reading);
-    if (!parsed.ok) return `cannot verify ${at}: it ${from}: \`${show(text)}\`: ${parsed.reason}`;
+    if (!parsed.ok) return asWritten(`cannot verify ${at}: it ${from}: \`${show(text)}\`: ${parsed.reason}`);
+    // what git or a script runs writes git's or hey's own files as a command line would (`GIT_EDITOR='git config include.path'`)
+    const controlled = controlRefusal(text, parsed.segments, rules.control, show);
+    if (controlled) return asWritten(`${at} ${from}: ${controlled}`);
     for (const inner of parsed.segments) {
-      if (inner.opaque) return `cannot verify ${at}: it ${from}: \`${show(inner.raw)}\`: ${inner.opaque}`;
+      if (inner.opaque) return asWritten(`cannot verify ${at}: it ${from}: \`${show(inner.raw)}\`: ${inner.opaque}`);
       const why = deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
-      if (why) return `${at} ${from}: ${why}`;
+      if (why) return asWritten(`${at} ${from}: ${why}`);
     }
   }
   return undefined;
@@ -356,13 +349,6 @@ function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseles
 }
 
 /** Whose control file a refusal names: hey's, git's (control-files.ts inGit), or a file in a place hey guards (its cache, a PATH directory). */
-const owner = (git: boolean | undefined, how: string) =>
-  git
-    ? "git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name)"
-    : how === CACHE_WHY || how === PATH_WHY
-      ? "a file hey guards"
-      : "hey's own configuration or trust file";
-
 /** ` (MCP server fs's move_file)`: which tool a refused MCP call is, when the model calls it by another name than the server's. */
 const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin.name !== tool ? ` (MCP server ${origin.server}'s ${origin.name})` : "");
 

@@ -140,3 +140,26 @@ test("with no list set, `git config` is not checked", () => {
   const check = permissionCheck({ allow: [], deny: [], narrow: [] }, "bash", place);
   expect(check("bash", { command: "git config core.fsmonitor x" })).toBeUndefined();
 });
+
+// The review of the day's merges: git hands the commands it runs with the shell an argument (the
+// file an editor edits, ssh's host, a helper's action), so `GIT_EDITOR='git config include.path'
+// git commit -e` is `git config include.path .git/COMMIT_EDITMSG`, a write of git's config whose
+// file holds the agent's message. Judged without that argument it read as `git config
+// include.path`, a read, and passed both lists.
+describe.each(Object.entries(checks))("under the %s list, a command git runs with an argument of its own", (_list, check) => {
+  test.each([
+    "GIT_EDITOR='git config include.path' git commit -e -m x",
+    "git -c core.editor='git config include.path' commit -e -m x",
+    "GIT_SSH_COMMAND='git config core.fsmonitor' git fetch origin",
+    "git -c core.sshCommand='git config core.fsmonitor' fetch origin",
+    "git -c alias.x='!git config core.hooksPath' x /tmp/hooks",
+  ])("%s is refused", (command) => {
+    const why = check("bash", { command });
+    expect(why).toStartWith(PREFIX);
+    expect(why).not.toContain("/tmp/git-appends-an-argument"); // said as written
+  });
+  test.each(["GIT_EDITOR=true git commit -e -m x", "git -c core.editor=true rebase --continue", "GIT_PAGER='git config core.pager' git log"])(
+    "%s runs",
+    (command) => expect(check("bash", { command })).toBeUndefined(),
+  );
+});

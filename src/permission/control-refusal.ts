@@ -1,0 +1,33 @@
+// What the control checks refuse in a command's segments, while a list is set (issue 24): a
+// redirection or an argument reaching hey's or git's own files (control-files.ts,
+// control-arguments.ts), and a `git config` that writes a key git runs (git-config-writes.ts).
+// Asked of the command line, and of the shell text git or a script runs from it (`GIT_EDITOR='git
+// config include.path' git commit -e`: the editor's command writes git's config). Pure.
+import { controlArgument } from "./control-arguments.ts";
+import { CACHE_WHY, controlWrite, type ControlFiles, PATH_WHY } from "./control-files.ts";
+import { gitConfigWrite } from "./git-config-writes.ts";
+import type { Segment } from "./shell-model.ts";
+
+const owner = (git: boolean | undefined, how: string) =>
+  git
+    ? "git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name)"
+    : how === CACHE_WHY || how === PATH_WHY
+      ? "a file hey guards"
+      : "hey's own configuration or trust file";
+
+/** Why `segments` (of `command`) may not run while a list is set, or undefined; `show` writes a word as a refusal shows it. */
+export function controlRefusal(command: string, segments: Segment[], control: ControlFiles | undefined, show: (text: string) => string): string | undefined {
+  if (!control) return undefined;
+  // a path that did not answer in time (fs/bounded-reads.ts): not known to be safe, so refused, saying which
+  const unknown = (it: string, what: string, why: string) =>
+    `cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} its own configuration or trust file: ${why}`;
+  const written = controlWrite(segments, control);
+  if (written?.unknown) return unknown(written.redirect, "writes", written.unknown);
+  if (written)
+    return `\`${show(written.redirect)}\` could write ${owner(written.git, written.how)}${written.how && ` (${written.how})`}, which the agent may not change`;
+  const named = controlArgument(segments, control);
+  if (named?.unknown) return unknown(named.word, "names", named.unknown);
+  if (named) return `\`${show(named.word)}\` names ${owner(named.git, named.how)}${named.how && ` (${named.how})`}, which the agent may not change`;
+  // `git config core.fsmonitor CMD` names no file, yet writes git's config as `cp x .git/config` would
+  return gitConfigWrite(segments, show);
+}
