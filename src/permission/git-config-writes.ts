@@ -5,10 +5,14 @@
 // --replace-all, --unset*, --rename-section, --remove-section, -e, git 2.46's `set`/`unset`/`edit`…)
 // is a write of the config file it targets (the repository's, the worktree's, --global's,
 // --system's) and is refused, unless its key is one of WRITABLE: keys that run nothing and name no
-// file, which agents set routinely. `--file F` is left to the file-name checks (`-f .gitmodules`
-// runs nothing; `-f .git/config` is refused there), but a F known only at run time is not. The
-// same holds for `git clone -c KEY=VALUE` (the new repository's config), and a remote's `ext::` URL
-// (`git remote add|set-url`: a command git runs when the user allows that transport). Pure.
+// file, which agents set routinely. So is a write to `--file F`, whatever F's name: any file may be
+// a config git reads — a repository's (a bare one's is `NAME/config`), the global or system one by
+// its name (`~/.gitconfig`, `/etc/gitconfig`, `$GIT_CONFIG_GLOBAL`'s), or one those include — but
+// `.gitmodules`, from which git takes submodules' settings only and no command (gitmodules(5): "the
+// !command form is not accepted here"; an include, `core.*` or `alias.*` there is ignored).
+// `--blob` only reads (git: "writing config blobs is not supported"). The same holds for `git clone
+// -c KEY=VALUE` (the new repository's config), and a remote's `ext::` URL (`git remote
+// add|set-url`: a command git runs when the user allows that transport). Pure.
 import { readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -39,6 +43,9 @@ const WRITES = new Set(["add", "replace-all", "unset", "unset-all", "rename-sect
 const SCOPES = new Set(["global", "system", "local", "worktree"]);
 /** git 2.46's subcommands: the first operand. */
 const SUBCOMMANDS = new Set(["get", "list", "set", "unset", "edit", "rename-section", "remove-section"]);
+
+/** A submodules file: git reads only submodule settings from it, and none as a command (gitmodules(5)). */
+const GITMODULES = /(^|[\\/])\.gitmodules$/;
 
 const known = (w: Word | undefined): w is Word => !!w && fixed(w);
 const fixed = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
@@ -131,9 +138,8 @@ function configRefusal(args: Word[]): Refusal | undefined {
   if ("unknown" in read) return UNKNOWN(read.unknown);
   const { mode, scope, file, operands } = read;
   if (!WRITES.has(mode) || scope === "blob") return undefined;
-  // a file named as written is judged by its name (control-arguments.ts): `-f .gitmodules` runs nothing, `-f .git/config` is refused there
-  if (scope === "file" && known(file)) return undefined;
-  const where = WHERE[scope]!;
+  if (scope === "file" && known(file) && GITMODULES.test(file.text)) return undefined;
+  const where = scope === "file" && known(file) ? `\`${file.raw}\`, which may be a repository's, the global or system one, or one they include` : WHERE[scope]!;
   if (mode === "edit" || mode === "rename-section" || mode === "remove-section") return { where, why: `\`${mode}\` may change any key` };
   const key = operands[0];
   if (!key) return undefined; // git prints its usage

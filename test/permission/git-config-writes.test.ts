@@ -19,6 +19,8 @@ const checks = {
 };
 const PREFIX = "blocked by permission rules: ";
 const OWN = "git runs commands its settings name), which the agent may not change: ";
+/** Where a write to the file `-f F` names lands, as the refusal says. */
+const ANY = (file: string) => `\`${file}\`, which may be a repository's, the global or system one, or one they include`;
 const unlisted = (key: string) =>
   `\`${key}\` is not a key hey knows to run nothing and name no file (the agent may set user.name, user.email, core.autocrlf, init.defaultBranch, pull.rebase, push.default, branch.NAME.remote, color.*…)`;
 
@@ -60,6 +62,19 @@ const REFUSED: [string, string, string][] = [
   ["git status && git config core.hooksPath h", "the repository's", unlisted("core.hooksPath")],
   // a key or a file known only at run time
   ['git config -f "$F" core.fsmonitor x', "a file named only at run time", unlisted("core.fsmonitor")],
+  // a file named as written is judged by the key, as the repository's is (review finding 2): the global config by its name, a bare repository's
+  ["git config -f ~/.gitconfig core.fsmonitor 'touch P2; false'", ANY("~/.gitconfig"), unlisted("core.fsmonitor")],
+  ["git config --file ../home/.gitconfig alias.st '!touch P3'", ANY("../home/.gitconfig"), unlisted("alias.st")],
+  ["git config -f b/config core.fsmonitor 'touch P4; false'", ANY("b/config"), unlisted("core.fsmonitor")],
+  ["git config -fb/config core.hooksPath h", ANY("b/config"), unlisted("core.hooksPath")],
+  ["git config --fil=b/config include.path /tmp/evil.cfg", ANY("b/config"), unlisted("include.path")],
+  ["git config -f /etc/gitconfig core.pager 'less; touch /tmp/pwned'", ANY("/etc/gitconfig"), unlisted("core.pager")],
+  ["git config -f ~/.config/git/config credential.helper x", ANY("~/.config/git/config"), unlisted("credential.helper")],
+  ["git config -f b/config --unset core.hooksPath", ANY("b/config"), unlisted("core.hooksPath")],
+  ["git config -f b/config set alias.x '!sh'", ANY("b/config"), unlisted("alias.x")],
+  ["git config -f b/config -e", ANY("b/config"), "`edit` may change any key"],
+  ["git config -f b/config --remove-section core", ANY("b/config"), "`remove-section` may change any key"],
+  ["git config -f sub/.gitmodules/config core.fsmonitor x", ANY("sub/.gitmodules/config"), unlisted("core.fsmonitor")],
   // a new repository's config, a remote that is a command
   ["git clone -c core.fsmonitor=x https://example.com/r.git", "the new repository's", unlisted("core.fsmonitor")],
   ["git clone --config=alias.x=!sh https://example.com/r.git", "the new repository's", unlisted("alias.x")],
@@ -109,8 +124,13 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     "git config --global --list",
     "git config get core.fsmonitor",
     "git config list",
-    // a file named as written is judged by its name: .gitmodules runs nothing
+    // .gitmodules: git reads only submodules' settings from it, and no command (gitmodules(5))
     "git config -f .gitmodules submodule.lib.branch main",
+    "git config --file sub/.gitmodules submodule.lib.url https://example.com/lib.git",
+    "git config -f .gitmodules submodule.lib.update '!touch /tmp/pwned'",
+    // any other file, with a key that runs nothing
+    "git config -f b/config user.name Ana",
+    "git config -f ~/.gitconfig core.fsmonitor",
     "git config --blob HEAD:.gitmodules --list",
     // remotes that are not commands
     "git remote add upstream https://github.com/o/r.git",
