@@ -5,11 +5,17 @@
 // --replace-all, --unset*, --rename-section, --remove-section, -e, git 2.46's `set`/`unset`/`edit`…)
 // is a write of the config file it targets (the repository's, the worktree's, --global's,
 // --system's) and is refused, unless its key is one of WRITABLE: keys that run nothing and name no
-// file, which agents set routinely. `--file F` is left to the file-name checks (`-f .gitmodules`
-// runs nothing; `-f .git/config` is refused there), but a F known only at run time is not. The
-// same holds for `git clone -c KEY=VALUE` (the new repository's config), and a remote's `ext::` URL
-// (`git remote add|set-url`: a command git runs when the user allows that transport). Pure.
-import { readGit } from "./git.ts";
+// file, which agents set routinely. So is a write to `--file F`, whatever F's name: any file may be
+// a config git reads — a repository's (a bare one's is `NAME/config`), the global or system one by
+// its name (`~/.gitconfig`, `/etc/gitconfig`, `$GIT_CONFIG_GLOBAL`'s), or one those include — but
+// `.gitmodules`, from which git takes submodules' settings only and no command (gitmodules(5): "the
+// !command form is not accepted here"; an include, `core.*` or `alias.*` there is ignored).
+// `--blob` only reads (git: "writing config blobs is not supported"). The same holds for `git clone
+// -c KEY=VALUE` (the new repository's config), a remote's `ext::` URL (`git remote add|set-url`: a
+// command git runs when the user allows that transport), a template (`git init|clone
+// --template=DIR`, `-c init.templateDir=DIR`: its hooks and config are copied into the repository),
+// and any of these through an alias set on the command line (`git -c alias.cfg=config cfg …`). Pure.
+import { GIT_COMMANDS, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
@@ -40,7 +46,11 @@ const SCOPES = new Set(["global", "system", "local", "worktree"]);
 /** git 2.46's subcommands: the first operand. */
 const SUBCOMMANDS = new Set(["get", "list", "set", "unset", "edit", "rename-section", "remove-section"]);
 
+/** A submodules file: git reads only submodule settings from it, and none as a command (gitmodules(5)). */
+const GITMODULES = /(^|[\\/])\.gitmodules$/;
+
 const known = (w: Word | undefined): w is Word => !!w && fixed(w);
+const raw = (w: Word | undefined) => w?.raw ?? "";
 const fixed = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /** A long option as git resolves it (exactly, or a unique abbreviation), or undefined. */
@@ -131,9 +141,8 @@ function configRefusal(args: Word[]): Refusal | undefined {
   if ("unknown" in read) return UNKNOWN(read.unknown);
   const { mode, scope, file, operands } = read;
   if (!WRITES.has(mode) || scope === "blob") return undefined;
-  // a file named as written is judged by its name (control-arguments.ts): `-f .gitmodules` runs nothing, `-f .git/config` is refused there
-  if (scope === "file" && known(file)) return undefined;
-  const where = WHERE[scope]!;
+  if (scope === "file" && known(file) && GITMODULES.test(file.text)) return undefined;
+  const where = scope === "file" && known(file) ? `\`${file.raw}\`, which may be a repository's, the global or system one, or one they include` : WHERE[scope]!;
   if (mode === "edit" || mode === "rename-section" || mode === "remove-section") return { where, why: `\`${mode}\` may change any key` };
   const key = operands[0];
   if (!key) return undefined; // git prints its usage
@@ -179,17 +188,111 @@ export function gitConfigWrite(segments: Segment[], show: (s: string) => string)
   return undefined;
 }
 
-function segmentRefusal(seg: Segment): Refusal | undefined {
+/** How deep git's own aliases are followed (git stops a loop itself). */
+const MAX_ALIASES = 10;
+
+function segmentRefusal(seg: Segment, depth = 0): Refusal | undefined {
   const first = seg.words[0];
   if (seg.inert === "builtin" || !known(first)) return undefined;
   const name = program(first.text);
-  const dashed = /^git-(config|clone|remote)$/.exec(name)?.[1];
+  const dashed = /^git-(config|clone|remote|init)$/.exec(name)?.[1];
   if (name !== "git" && !dashed) return undefined;
   const read = dashed ? { sub: 0 } : readGit(seg.words);
   // a word known only at run time among git's options: `git $OPT config core.fsmonitor …` could still be config
   if (read === undefined) return seg.words.some((w) => known(w) && w.text === "config") ? UNKNOWN("git's options are known only at run time") : undefined;
   const sub = dashed ?? (read.sub === undefined ? undefined : seg.words[read.sub]!.text);
   if (sub === undefined || read.sub === undefined) return undefined;
+  const own = dashed ? [] : seg.words.slice(1, read.sub);
   const args = seg.words.slice(read.sub + 1);
+  const templated = templateRefusal(own) ?? (sub === "init" || sub === "clone" ? templateOption(args, sub) : undefined);
+  if (templated) return templated;
+  if (!dashed && !GIT_COMMANDS.has(sub) && depth < MAX_ALIASES) {
+    // `git -c alias.cfg=config cfg core.fsmonitor x`: git runs the alias's words in the command's place
+    const alias = aliasOf(own, sub);
+    if (alias === undefined) return undefined;
+    if ("unknown" in alias) return UNKNOWN(alias.unknown);
+    return segmentRefusal({ ...seg, words: [first, ...own, ...alias.words, ...args] }, depth + 1);
+  }
   return sub === "config" ? configRefusal(args) : sub === "clone" ? cloneRefusal(args) : sub === "remote" ? remoteRefusal(args) : undefined;
+}
+
+/** `-c init.templateDir=DIR` among git's own options: every repository git then makes (init, clone, a submodule's) gets DIR's hooks and config. */
+function templateRefusal(own: Word[]): Refusal | undefined {
+  for (const { option, value, shown } of configValues(own)) {
+    if (!known(value)) continue; // aliasOf's to judge
+    const eq = value.text.indexOf("=");
+    if (!/^init\.templatedir$/i.test(eq < 0 ? value.text : value.text.slice(0, eq))) continue;
+    if (option === "-c" && (eq < 0 || value.text.slice(eq + 1) === "")) continue; // no template
+    return { where: "every repository it makes", why: `\`${shown}\` copies a template's hooks and config into it (git-init(1))` };
+  }
+  return undefined;
+}
+
+/** `git init|clone --template=DIR` (or a unique abbreviation, `--templ DIR`): DIR's hooks and config are copied into the repository's git directory. */
+function templateOption(args: Word[], sub: string): Refusal | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!known(w)) continue;
+    if (w.text === "--") break;
+    const eq = w.text.indexOf("=");
+    const name = eq < 0 ? w.text : w.text.slice(0, eq);
+    if (name.length < 3 || !"--template".startsWith(name)) continue;
+    const value = eq < 0 ? args[i + 1] : { ...w, text: w.text.slice(eq + 1) };
+    if (known(value) && value.text === "") continue; // git copies no template
+    const where = sub === "init" ? "the repository's" : "the new repository's";
+    return { where, why: `\`${eq < 0 ? `${w.raw} ${raw(value)}`.trim() : w.raw}\` copies a template's hooks and config into it (git-init(1))` };
+  }
+  return undefined;
+}
+
+/** git's own `-c NAME=VALUE` and `--config-env=NAME=ENVVAR` settings among `own`: the option, its value, and both as written. */
+function configValues(own: Word[]): { option: string; value: Word | undefined; shown: string }[] {
+  const out: { option: string; value: Word | undefined; shown: string }[] = [];
+  for (let k = 0; k < own.length; k++) {
+    const w = own[k]!;
+    if (w.text === "-c" || w.text === "--config-env") {
+      const value = own[++k];
+      out.push({ option: w.text, value, shown: `${w.raw} ${raw(value)}`.trim() });
+    } else if (w.text.startsWith("--config-env="))
+      out.push({ option: "--config-env", value: { ...w, text: w.text.slice("--config-env=".length) }, shown: w.raw });
+  }
+  return out;
+}
+
+/**
+ * The words an alias `sub` set among git's own options stands for (`-c alias.cfg='config
+ * core.fsmonitor'`), split as git splits them; undefined when none names it, or names a shell
+ * command (`!…`: what `bash: git *` allows by design); unknown when one may, at run time.
+ */
+function aliasOf(own: Word[], sub: string): { words: Word[] } | { unknown: string } | undefined {
+  let found: Word[] | undefined;
+  for (const { option, value, shown } of configValues(own)) {
+    if (!known(value)) return { unknown: `\`${shown}\` may make \`${sub}\` an alias of \`git config\`` };
+    const m = /^alias\.([^=]*)(?:=([\s\S]*))?$/i.exec(value.text);
+    if (!m || m[1]!.toLowerCase() !== sub.toLowerCase()) continue;
+    if (option === "--config-env") return { unknown: `\`${shown}\` makes \`${sub}\` an alias known only at run time` };
+    found = m[2]?.startsWith("!") ? undefined : splitAlias(m[2] ?? ""); // the last setting wins
+  }
+  return found && { words: found };
+}
+
+/** An alias's words, as git's split_cmdline makes them: blanks part them, quotes group, a backslash escapes in double quotes. */
+function splitAlias(value: string): Word[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote = "";
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (!quote && /\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (!quote && (c === '"' || c === "'")) {
+      quote = c;
+      word ??= "";
+    } else if (quote && c === quote) quote = "";
+    else if (c === "\\" && quote !== "'" && i + 1 < value.length) word = (word ?? "") + value[++i];
+    else word = (word ?? "") + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words.map((text) => ({ text, raw: text, unknown: false, glob: false }));
 }

@@ -4,8 +4,8 @@
 // key but those that run nothing and name no file (WRITABLE). Everything happens inside the
 // test's own directory.
 import { expect } from "bun:test";
-import { lstatSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { WRITABLE } from "../../src/permission/git-config-writes.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -40,6 +40,20 @@ const REFUSED = [
   "env git config core.fsmonitor x",
   "sh -c 'git config core.fsmonitor x'",
   "git status && git config core.hooksPath h",
+  // a file named as written (review finding 2): the global one by its name, the system one, a bare repository's
+  "git config -f ~/.gitconfig core.fsmonitor 'touch pwned; false'",
+  "git config --file ../home/.gitconfig alias.st '!touch pwned'",
+  "git config -f ../home/system.cfg core.editor vim",
+  "git init -q --bare b && git config -f b/config core.fsmonitor 'touch pwned; false'",
+  "git init -q --bare b && git config --file=b/config include.path /tmp/evil.cfg",
+  // a template's hooks and config copied into a repository (by name, abbreviated, or git's own -c), and git config by an alias set on the command line
+  "git init -q --template=tpl fresh",
+  "git init -q --templ tpl",
+  "git clone -q --template=tpl . cloned",
+  "git -c init.templateDir=tpl clone -q . cloned",
+  "git -c alias.cfg=config cfg core.fsmonitor 'touch pwned; false'",
+  "git -c alias.cfg='config --global' cfg alias.st '!touch pwned'",
+  "git -c alias.i=init i -q --template=tpl fresh",
   "git clone -q -c core.fsmonitor=x . cloned",
   "git clone -q --config=alias.x=!sh . cloned",
   "git remote add evil 'ext::sh -c touch% pwned'",
@@ -64,9 +78,14 @@ const ALLOWED = [
   "git config --list --show-origin",
   "git config --global --list",
   "git config color.x core",
+  "git config -f .gitmodules submodule.lib.url https://example.com/lib.git",
+  "git config -f .gitmodules core.fsmonitor 'touch pwned; false'",
+  "git config -f ../home/.gitconfig user.email ana@example.com",
+  "git -c alias.cfg=config cfg user.name Bea",
+  "git -c alias.st=status st",
 ];
 
-/** Every config file below `dir` (a repository's, a worktree's, the home's, the system one we name), with its text. */
+/** Every config file below `dir` (a repository's, a worktree's, the home's, the system one we name) and every hook, with its text. */
 function configs(dir: string, out = new Map<string, string>()): Map<string, string> {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -74,6 +93,7 @@ function configs(dir: string, out = new Map<string, string>()): Map<string, stri
     if (stat.isDirectory()) configs(path, out);
     else if (stat.isFile() && /^(config|config\.worktree|\.gitconfig|system\.cfg)$/.test(name) && !path.includes(join(".config", "hey")))
       out.set(path, readFileSync(path, "utf8"));
+    else if (stat.isFile() && basename(dir) === "hooks" && !name.endsWith(".sample")) out.set(path, readFileSync(path, "utf8"));
   }
   return out;
 }
@@ -120,11 +140,15 @@ testNeeding(["git", "bash"])("every git config write the checker refuses writes 
       ])
         git("config", k!, v!);
       writeFileSync(join(home, "system.cfg"), "");
+      // a template directory, as `git init --template` takes it: a config and a hook
+      mkdirSync(join(project, "tpl", "hooks"), { recursive: true });
+      writeFileSync(join(project, "tpl", "config"), "[core]\n\tfsmonitor = touch pwned; false\n");
+      writeFileSync(join(project, "tpl", "hooks", "pre-commit"), "#!/bin/sh\ntouch pwned\n", { mode: 0o755 });
       const before = configs(dir);
       Bun.spawnSync(["bash", "-c", command], { cwd: project, env, stdout: "ignore", stderr: "ignore" });
       const after = configs(dir);
       const changed = [...new Set([...before.keys(), ...after.keys()])].flatMap((f) =>
-        before.get(f) === after.get(f) ? [] : changedKeys(before.get(f) ?? "", after.get(f) ?? ""),
+        before.get(f) === after.get(f) ? [] : basename(dirname(f)) === "hooks" ? [`hook ${basename(f)}`] : changedKeys(before.get(f) ?? "", after.get(f) ?? ""),
       );
       const checks = {
         allow: permissionCheck({ allow: ["bash: git *", "bash: env *", "bash: sh *"], deny: [], narrow: [] }, "bash", { cwd: project, home, controls }),
@@ -148,3 +172,50 @@ testNeeding(["git", "bash"])("every git config write the checker refuses writes 
     tmp.remove();
   }
 });
+
+/** What the agent may write to `.gitmodules` under either list: keys that would run a command from any other config file. */
+const GITMODULES = [
+  "git config -f .gitmodules submodule.lib.update '!touch pwned-update'",
+  "git config -f .gitmodules core.fsmonitor 'touch pwned-fsmonitor; false'",
+  "git config -f .gitmodules alias.st '!touch pwned-alias'",
+  "git config -f .gitmodules include.path evil.cfg",
+];
+
+testNeeding(["git", "bash"])(
+  "whatever key the checker lets the agent write to .gitmodules, the user's git status, alias and submodule update run nothing",
+  () => {
+    const box = tempDir("hey-gitmodules-");
+    try {
+      const { home, project, controls } = controlFixture(realpathSync(box.path));
+      const env = { HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", PATH: process.env.PATH ?? "/usr/bin:/bin" };
+      const git = (cwd: string, ...args: string[]) =>
+        Bun.spawnSync(["git", "-c", "protocol.file.allow=always", ...args], { cwd, env, stdout: "ignore", stderr: "ignore" });
+      const lib = join(box.path, "lib");
+      mkdirSync(lib);
+      git(lib, "init", "-q");
+      git(lib, "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "--allow-empty", "-m", "lib");
+      git(project, "init", "-q");
+      git(project, "submodule", "add", "-q", lib, "lib");
+      expect(readFileSync(join(project, ".gitmodules"), "utf8")).toContain("path = lib");
+      writeFileSync(join(project, "evil.cfg"), "[core]\n\tfsmonitor = touch pwned-include; false\n[alias]\n\tst = !touch pwned-include\n");
+      const checks = [
+        permissionCheck({ allow: ["bash: git *"], deny: [], narrow: [] }, "bash", { cwd: project, home, controls }),
+        permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "bash", { cwd: project, home, controls }),
+      ];
+      for (const command of GITMODULES) {
+        for (const check of checks) expect(check("bash", { command })).toBeUndefined();
+        Bun.spawnSync(["bash", "-c", command], { cwd: project, env, stdout: "ignore", stderr: "ignore" });
+      }
+      expect(readFileSync(join(project, ".gitmodules"), "utf8")).toContain("update = !touch pwned-update");
+      git(project, "submodule", "deinit", "-q", "-f", "lib");
+      for (const args of [["status"], ["st"], ["submodule", "init"], ["submodule", "update"], ["diff"]]) git(project, ...args);
+      expect(readdirSync(project).filter((n) => n.startsWith("pwned"))).toEqual([]);
+      // the same key in the repository's config runs at the next git status: the check above could see one
+      git(project, "config", "core.fsmonitor", "touch pwned-control; false");
+      git(project, "status");
+      expect(existsSync(join(project, "pwned-control"))).toBe(true);
+    } finally {
+      box.remove();
+    }
+  },
+);

@@ -19,6 +19,9 @@ const checks = {
 };
 const PREFIX = "blocked by permission rules: ";
 const OWN = "git runs commands its settings name), which the agent may not change: ";
+/** Where a write to the file `-f F` names lands, as the refusal says. */
+const ANY = (file: string) => `\`${file}\`, which may be a repository's, the global or system one, or one they include`;
+const TEMPLATE = (option: string) => `\`${option}\` copies a template's hooks and config into it (git-init(1))`;
 const unlisted = (key: string) =>
   `\`${key}\` is not a key hey knows to run nothing and name no file (the agent may set user.name, user.email, core.autocrlf, init.defaultBranch, pull.rebase, push.default, branch.NAME.remote, color.*…)`;
 
@@ -60,6 +63,31 @@ const REFUSED: [string, string, string][] = [
   ["git status && git config core.hooksPath h", "the repository's", unlisted("core.hooksPath")],
   // a key or a file known only at run time
   ['git config -f "$F" core.fsmonitor x', "a file named only at run time", unlisted("core.fsmonitor")],
+  // a file named as written is judged by the key, as the repository's is (review finding 2): the global config by its name, a bare repository's
+  ["git config -f ~/.gitconfig core.fsmonitor 'touch P2; false'", ANY("~/.gitconfig"), unlisted("core.fsmonitor")],
+  ["git config --file ../home/.gitconfig alias.st '!touch P3'", ANY("../home/.gitconfig"), unlisted("alias.st")],
+  ["git config -f b/config core.fsmonitor 'touch P4; false'", ANY("b/config"), unlisted("core.fsmonitor")],
+  ["git config -fb/config core.hooksPath h", ANY("b/config"), unlisted("core.hooksPath")],
+  ["git config --fil=b/config include.path /tmp/evil.cfg", ANY("b/config"), unlisted("include.path")],
+  ["git config -f /etc/gitconfig core.pager 'less; touch /tmp/pwned'", ANY("/etc/gitconfig"), unlisted("core.pager")],
+  ["git config -f ~/.config/git/config credential.helper x", ANY("~/.config/git/config"), unlisted("credential.helper")],
+  ["git config -f b/config --unset core.hooksPath", ANY("b/config"), unlisted("core.hooksPath")],
+  ["git config -f b/config set alias.x '!sh'", ANY("b/config"), unlisted("alias.x")],
+  ["git config -f b/config -e", ANY("b/config"), "`edit` may change any key"],
+  ["git config -f b/config --remove-section core", ANY("b/config"), "`remove-section` may change any key"],
+  ["git config -f sub/.gitmodules/config core.fsmonitor x", ANY("sub/.gitmodules/config"), unlisted("core.fsmonitor")],
+  // a template's hooks and config, copied into a repository git makes or already has
+  ["git init --template=../t", "the repository's", TEMPLATE("--template=../t")],
+  ["git init -q --templ t fresh", "the repository's", TEMPLATE("--templ t")],
+  ["/usr/lib/git-core/git-init --template=t", "the repository's", TEMPLATE("--template=t")],
+  ["git clone --template=t https://example.com/r.git", "the new repository's", TEMPLATE("--template=t")],
+  ["git -c init.templateDir=t clone https://example.com/r.git", "every repository it makes", TEMPLATE("-c init.templateDir=t")],
+  ["git --config-env=init.templateDir=T submodule update --init", "every repository it makes", TEMPLATE("--config-env=init.templateDir=T")],
+  // git config by an alias set on the command line (git runs an alias's words in its place)
+  ["git -c alias.cfg=config cfg core.fsmonitor x", "the repository's", unlisted("core.fsmonitor")],
+  ["git -c alias.CFG='config --global' cfg alias.st '!sh'", "the global one", unlisted("alias.st")],
+  ["git -c alias.a=cfg -c alias.cfg='-C sub config' a core.hooksPath h", "the repository's", unlisted("core.hooksPath")],
+  ["git -c alias.i=init i --template=t", "the repository's", TEMPLATE("--template=t")],
   // a new repository's config, a remote that is a command
   ["git clone -c core.fsmonitor=x https://example.com/r.git", "the new repository's", unlisted("core.fsmonitor")],
   ["git clone --config=alias.x=!sh https://example.com/r.git", "the new repository's", unlisted("alias.x")],
@@ -77,12 +105,22 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     expect(check("bash", { command })).toBe(`${PREFIX}\`${segment}\` writes git's config (${where}: ${OWN}${why}`);
   });
 
-  test.each(['git config "$MODE" core.fsmonitor x', 'git config "$K" x', 'git config set "$X" core.fsmonitor x'])(
-    "%s, whose option or key is known only at run time, may write it",
-    (command) =>
-      expect(check("bash", { command })).toBe(
-        `${PREFIX}\`${command}\` may write git's config (the repository's: ${OWN}cannot tell what it writes: \`${/"?\$\w+"?/.exec(command)![0]}\` is known only at run time`,
-      ),
+  test.each([
+    'git config "$MODE" core.fsmonitor x',
+    'git config "$K" x',
+    'git config set "$X" core.fsmonitor x',
+    'git -c "$X" cfg core.fsmonitor x',
+    "git --config-env=alias.cfg=X cfg core.fsmonitor x",
+  ])("%s, whose option or key is known only at run time, may write it", (command) =>
+    expect(check("bash", { command })).toBe(
+      `${PREFIX}\`${command}\` may write git's config (the repository's: ${OWN}cannot tell what it writes: ${
+        command.includes(" cfg ")
+          ? command.includes("--config-env")
+            ? "`--config-env=alias.cfg=X` makes `cfg` an alias known only at run time"
+            : '`-c "$X"` may make `cfg` an alias of `git config`'
+          : `\`${/"?\$\w+"?/.exec(command)![0]}\` is known only at run time`
+      }`,
+    ),
   );
 
   test.each([
@@ -109,9 +147,18 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     "git config --global --list",
     "git config get core.fsmonitor",
     "git config list",
-    // a file named as written is judged by its name: .gitmodules runs nothing
+    // .gitmodules: git reads only submodules' settings from it, and no command (gitmodules(5))
     "git config -f .gitmodules submodule.lib.branch main",
+    "git config --file sub/.gitmodules submodule.lib.url https://example.com/lib.git",
+    "git config -f .gitmodules submodule.lib.update '!touch /tmp/pwned'",
+    // any other file, with a key that runs nothing
+    "git config -f b/config user.name Ana",
+    "git config -f ~/.gitconfig core.fsmonitor",
     "git config --blob HEAD:.gitmodules --list",
+    // a repository with git's own template
+    "git init",
+    "git init --bare b",
+    "git clone https://example.com/r.git",
     // remotes that are not commands
     "git remote add upstream https://github.com/o/r.git",
     "git remote set-url origin git@github.com:o/r.git",
@@ -129,6 +176,17 @@ test("under a deny list, a key that runs nothing may take a value known only at 
     "git clone -c user.name=Ana https://example.com/r.git",
   ])
     expect(checks.deny("bash", { command })).toBeUndefined();
+});
+
+test("an alias set on the command line that writes no config, or runs a shell command, and an empty template are not refused as config writes", () => {
+  const lists = [
+    permissionCheck({ allow: ["bash: git *"], deny: [], narrow: [] }, "bash", place),
+    permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "bash", place),
+  ];
+  for (const command of ["git -c alias.cfg=config cfg user.name Ana", "git -c alias.st=status st", "git -c alias.hi='!echo hi' hi"])
+    for (const check of lists) expect(check("bash", { command })).toBeUndefined();
+  // under `bash: git *`, `--template=` is a file write a pattern must spell out (git.ts)
+  expect(lists[1]!("bash", { command: "git init --template= fresh" })).toBeUndefined();
 });
 
 test("a `git config` writing a key that runs nothing is still held to the allow list", () => {
