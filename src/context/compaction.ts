@@ -5,10 +5,10 @@
 // fallback. The agent calls `prepare` before every model request.
 import { textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
-import type { Provider } from "../kernel/provider.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
-import { estimateTokens, FEWEST_TOKENS_PER_CHAR, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
+import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
+import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
 import { compactRange, summaryCost } from "./summary-request.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";

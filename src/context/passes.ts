@@ -9,13 +9,6 @@ import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
-/**
- * No text of a request counts fewer tokens a character than this (prose and code about 0.25–0.3,
- * hey's tool schemas about that): a count far under it is of part of what was sent — a server that
- * cut the request (providers/ollama-context.ts), or one that counts only what its cache lacked
- * (Ollama's runner before ollama/ollama#16428) — and the estimate learns nothing from it.
- */
-export const FEWEST_TOKENS_PER_CHAR = 0.2;
 export const PROTECT_TURNS = 3;
 const MESSAGE_CHARS = 16; // role, ids and framing of a message or a tool call on the wire (~4 tokens)
 const IMAGE_CHARS = 6_000; // an image costs ~1,500 tokens on the major APIs, whatever its base64 size

@@ -7,7 +7,7 @@
 // read says nothing, one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or
 // what a writer sends).
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { forcingOf } from "../permission/git-config.ts";
+import { forcingOf } from "./git-config-forcing.ts";
 import { type GitConfigEntry, parseGitConfig } from "./git-config-syntax.ts";
 import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
 import { isDevNull, readHeadBytes } from "./read-head.ts";
@@ -151,7 +151,7 @@ export function readConfigFile(path: string): ReturnType<ConfigReader> {
 }
 
 /**
- * The first setting that makes a `git push` from `cwd` without refspecs force (permission/git-config.ts), as
+ * The first setting that makes a `git push` from `cwd` without refspecs force (git-config-forcing.ts), as
  * `FILE: remote.NAME.push = +…`, or undefined. Includes are followed whatever their condition.
  */
 export function pushForcing(cwd: string, home: string, env: Record<string, string | undefined> = process.env): string | undefined {

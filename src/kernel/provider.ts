@@ -181,3 +181,11 @@ export class ProviderError extends Error {
     return RETRYABLE_KINDS.has(this.kind) && !this.final;
   }
 }
+
+/**
+ * No text of a request counts fewer tokens a character than this (prose and code about 0.25–0.3,
+ * hey's tool schemas about that): a provider's count far under it is of part of what was sent — a
+ * server that cut the request (providers/ollama-context.ts), or one that counts only what its cache
+ * lacked (Ollama's runner before ollama/ollama#16428) — and the context estimate learns nothing from it.
+ */
+export const FEWEST_TOKENS_PER_CHAR = 0.2;

@@ -10,7 +10,7 @@
 // A model is loaded by its first request: hey asks before it (a model loaded already, or a Modelfile
 // num_ctx: modelfileContext) and again after the first answer, whose usage shows a cut all the same
 // (cutContext). Pure; what the user is told, and the other servers' answers, are in served-context.ts.
-import { FEWEST_TOKENS_PER_CHAR } from "../context/passes.ts";
+import { FEWEST_TOKENS_PER_CHAR } from "../kernel/provider.ts";
 
 /**
  * The names one model goes by: Ollama's name without a tag is its `:latest` (`ollama run llama3.2`

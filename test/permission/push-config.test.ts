@@ -5,7 +5,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pushForcing } from "../../src/fs/git-config-files.ts";
-import { readGitConfig } from "../../src/permission/git-config.ts";
+import { readGitConfig } from "../../src/fs/git-config-forcing.ts";
 import { compileRules, decide } from "../../src/permission/rules.ts";
 import { tempDir } from "../helpers/e2e.ts";
 

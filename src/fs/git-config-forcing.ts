@@ -2,9 +2,9 @@
 // begins with `+` (`remote.origin.push = +refs/heads/*:refs/heads/*`) or a remote that mirrors
 // (`remote.origin.mirror = true`) makes a `git push` without refspecs force, as `--force` does
 // (git-config(1), git-push(1)). Also the files it includes (`[include] path`, `[includeIf …] path`,
-// every condition taken as met). The file is read as git reads it (fs/git-config-syntax.ts). Pure:
-// fs/git-config-files.ts reads the files.
-import { type GitConfigEntry, parseGitConfig } from "../fs/git-config-syntax.ts";
+// every condition taken as met). The file is read as git reads it (git-config-syntax.ts). Pure:
+// git-config-files.ts reads the files.
+import { type GitConfigEntry, parseGitConfig } from "./git-config-syntax.ts";
 
 /** A file's forcing setting (`remote.origin.push = +main`, as found), and the paths it includes, as written. */
 export interface GitConfigRead {
