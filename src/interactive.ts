@@ -73,7 +73,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   const source = () => ({
     cwd: here.cwd,
     providers: runtime.settings.providers,
-    skills: runtime.skills().map((s) => s.name),
+    skills: runtime.skills().flatMap((s) => (s.userInvocable === false ? [] : [s.name])), // Claude Code's user-invocable: false is kept off the menu
     remoteServers: runtime.settings.mcp.servers.filter((s) => s.url).map((s) => s.name),
     prompts: runtime.mcp.prompts(),
   });
