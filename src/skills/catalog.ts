@@ -71,6 +71,11 @@ function argWords(args: string): string[] {
   return [...args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
+/** The names Tab offers after `/skill:`: each skill's own, none of Claude Code's `user-invocable: false` (background knowledge, kept off its menu). */
+export function offeredSkillNames(skills: readonly Skill[]): string[] {
+  return skills.filter((s) => s.userInvocable !== false).map((s) => s.name);
+}
+
 /** What `/skill:NAME` cannot use: an unknown name gets the list of known ones. */
 export function unknownSkill(name: string, skills: readonly Skill[]): string {
   if (name === "") return `/skill:NAME needs a skill name${skills.length ? ` (${skills.map((s) => s.name).join(", ")})` : ""}`;

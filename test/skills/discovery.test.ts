@@ -7,6 +7,7 @@ import {
   byPrecedence,
   fillSkillVariables,
   findSkill,
+  offeredSkillNames,
   parseSkillCommand,
   skillChanges,
   skillMessage,
@@ -233,6 +234,10 @@ describe("catalog", () => {
     expect(findSkill("deploy", all)).toBe(deploy); // a skill's own name before another's second name
     expect(findSkill("deploy", [helper, ship])).toBe(ship);
     expect(findSkill("Generating", all)).toBeUndefined();
+  });
+
+  test("offeredSkillNames: what Tab completes after /skill:, Claude Code's user-invocable: false left off", () => {
+    expect(offeredSkillNames([s("a"), { ...s("b"), userInvocable: false }, s("c")])).toEqual(["a", "c"]);
   });
 
   const sent = (body: string, args = "") => skillMessage(s("pirate", "d", "/s/pirate/SKILL.md"), body, false) + (args ? `\n\n${args}` : "");
