@@ -14,7 +14,7 @@ import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { cutNotice, decodeForPrompt, writeMention } from "./prompt/mentions.ts";
 import type { Runtime } from "./runtime.ts";
-import { findSkill, parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
+import { findSkill, parseSkillCommand, skillMessage, titledSkill, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -165,7 +165,7 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
   const skill = findSkill(name, skills);
   if (!skill) {
     // the project's trust first (it says what /trust and /reload do), else a file written since the skills were loaded, or left out for a mistake
-    const why = runtime.leftOut() ?? (skillsOn ? runtime.unloadedSkill(name) : undefined);
+    const why = titledSkill(name, skills) ? undefined : (runtime.leftOut() ?? (skillsOn ? runtime.unloadedSkill(name) : undefined));
     throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
   }
   try {

@@ -76,9 +76,16 @@ export function offeredSkillNames(skills: readonly Skill[]): string[] {
   return skills.filter((s) => s.userInvocable !== false).map((s) => s.name);
 }
 
+/** The skill whose title `name` begins, typed whole (`/skill:Generating Commit Messages` gives "Generating"): the name that runs it is said. */
+export function titledSkill(name: string, skills: readonly Skill[]): Skill | undefined {
+  return name === "" ? undefined : skills.find((s) => s.title?.toLowerCase().startsWith(`${name.toLowerCase()} `));
+}
+
 /** What `/skill:NAME` cannot use: an unknown name gets the list of known ones. */
 export function unknownSkill(name: string, skills: readonly Skill[]): string {
   if (name === "") return `/skill:NAME needs a skill name${skills.length ? ` (${skills.map((s) => s.name).join(", ")})` : ""}`;
+  const titled = titledSkill(name, skills);
+  if (titled) return `no skill named "${name}"; the skill titled "${titled.title}" is /skill:${titled.name}`;
   return `no skill named "${name}"${skills.length ? `; skills: ${skills.map((s) => s.name).join(", ")}` : "; none are loaded"}`;
 }
 

@@ -59,7 +59,7 @@ test("name: Generating Commit Messages in commit-helper/ runs as /skill:commit-h
   expect(systemOf(model.requests[0]!)).toContain("- commit-helper: Generates clear commit messages from git diffs.");
   const wrong = await hey(["-p", "/skill:Generating Commit Messages"]);
   expect(wrong.code).toBe(2);
-  expect(wrong.stderr).toContain('no skill named "Generating"; skills: commit-helper');
+  expect(wrong.stderr).toBe('hey: no skill named "Generating"; the skill titled "Generating Commit Messages" is /skill:commit-helper\n');
 });
 
 test("$ARGUMENTS, $ARGUMENTS[N] and ${CLAUDE_SKILL_DIR} are filled in; the args still follow the skill", async () => {

@@ -186,6 +186,11 @@ describe("catalog", () => {
     expect(unknownSkill("x", [s("a"), s("b")])).toBe('no skill named "x"; skills: a, b');
     expect(unknownSkill("x", [])).toBe('no skill named "x"; none are loaded');
     expect(unknownSkill("", [s("a")])).toBe("/skill:NAME needs a skill name (a)");
+    // x45 finding 4: a title typed whole said `no skill named "Generating"` and listed the title, which could not be typed either
+    const helper: Skill = { ...s("commit-helper"), title: "Generating Commit Messages" };
+    expect(unknownSkill("Generating", [s("a"), helper])).toBe(
+      'no skill named "Generating"; the skill titled "Generating Commit Messages" is /skill:commit-helper',
+    );
   });
 
   test("skillMessage: the file with its path, CRLF cleaned, a cut noted, closed by </skill>", () => {
