@@ -104,8 +104,8 @@ export interface SkillPlace {
 /**
  * Reads one skill file's text. Returns the skill (unless it is left out) and every problem:
  * missing or empty name (the folder's name is used) or description (the body's first paragraph
- * is used), a name no command can take (skillName), a description over 1,024 characters, broken YAML (with the file's line). A BOM and
- * CRLF line ends are accepted.
+ * is used), a name no command can take (skillName), a description over 1,024 characters, broken
+ * YAML (with the file's line). A BOM and CRLF line ends are accepted.
  */
 export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { skill?: Skill; problems: SkillProblem[] } {
   const problems: SkillProblem[] = [];
@@ -171,8 +171,9 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
 
 /**
  * The name `/skill:` runs a skill by, from its frontmatter `name` and its folder (or file) name.
- * A valid name is the name, and the folder's a second one (Claude Code runs a skill by its folder,
- * the Agent Skills spec wants the two equal: neither is a fault to repeat on every run). A name
+ * A valid name is the name, and the folder's a second one (a skill copied into a folder of another
+ * name is tried by the folder's; the Agent Skills spec wants the two equal, but both run it, so
+ * there is nothing to warn of on every run). A name
  * that is a title (`Generating Commit Messages`) cannot be typed after `/skill:`: the folder's
  * name is used, the title kept, and its slug taken too. `invalid`: the name when neither it nor
  * the folder nor the slug can be typed (the folder's is used anyway).
