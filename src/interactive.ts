@@ -16,6 +16,7 @@ import type { Runtime } from "./runtime.ts";
 import { completions, runCommand } from "./ui/commands.ts";
 import { banner, lastExchange } from "./ui/intro.ts";
 import { runRepl, type ReplIo } from "./ui/repl.ts";
+import { offeredSkillNames } from "./skills/catalog.ts";
 import { resumeCommand } from "./ui/resume.ts";
 import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
@@ -73,7 +74,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   const source = () => ({
     cwd: here.cwd,
     providers: runtime.settings.providers,
-    skills: runtime.skills().map((s) => s.name),
+    skills: offeredSkillNames(runtime.skills()),
     remoteServers: runtime.settings.mcp.servers.filter((s) => s.url).map((s) => s.name),
     prompts: runtime.mcp.prompts(),
   });

@@ -14,7 +14,7 @@ import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { cutNotice, decodeForPrompt, writeMention } from "./prompt/mentions.ts";
 import type { Runtime } from "./runtime.ts";
-import { parseSkillCommand, skillMessage, unknownSkill } from "./skills/catalog.ts";
+import { findSkill, parseSkillCommand, skillMessage, titledSkill, unknownSkill } from "./skills/catalog.ts";
 import { readSkillText } from "./skills/load.ts";
 import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -92,7 +92,7 @@ export function withSkillText(message: string, prompt: ContentBlock[], runtime: 
 /** What a `/word` that is no command may name (ui/slash.ts slashMistake): the skills loaded now, Claude Code's command files, a project's skill not loaded. */
 export function slashNames(runtime: Runtime, here: Places): SlashNames {
   return {
-    skills: runtime.skills().map((s) => s.name),
+    skills: runtime.skills().flatMap((s) => [s.name, ...(s.aliases ?? [])]),
     other(name) {
       const command = claudeCommands(here).get(name);
       if (command)
@@ -160,17 +160,17 @@ const isSkillLine = (line: string) => parseSkillCommand(line) !== undefined;
 
 /** The skill's text for a `/skill:NAME` line. Throws UsageError for an unknown or unreadable skill. */
 function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
-  const { name } = parseSkillCommand(line)!;
+  const { name, args } = parseSkillCommand(line)!;
   const skills = runtime.skills();
-  const skill = skills.find((s) => s.name === name);
+  const skill = findSkill(name, skills);
   if (!skill) {
     // the project's trust first (it says what /trust and /reload do), else a file written since the skills were loaded, or left out for a mistake
-    const why = runtime.leftOut() ?? (skillsOn ? runtime.unloadedSkill(name) : undefined);
+    const why = titledSkill(name, skills) ? undefined : (runtime.leftOut() ?? (skillsOn ? runtime.unloadedSkill(name) : undefined));
     throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
   }
   try {
     const read = readSkillText(skill);
-    return skillMessage(skill, read.text, read.truncated);
+    return skillMessage(skill, read.text, read.truncated, args);
   } catch (e) {
     throw new UsageError(`${skill.path}: cannot read (${errnoCode(e) ?? errorText(e)})`);
   }

@@ -24,6 +24,8 @@ export interface ListedSkill {
   description: string;
   /** the SKILL.md (or root .md) file */
   path: string;
+  /** Claude Code's `disable-model-invocation: true`: only the user runs it (`/skill:NAME`), so it is not listed */
+  disableModelInvocation?: boolean;
 }
 
 export interface PromptFacts {
@@ -88,7 +90,8 @@ export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];
   if (f.skills) {
     parts.push(skillGuide(f.guide ?? DEFAULT_GUIDE));
-    if (f.skills.length > 0) parts.push([SKILLS_HEADER, ...skillLines(f.skills, f.cwd).lines].join("\n"));
+    const listed = skillLines(f.skills, f.cwd).lines;
+    if (listed.length > 0) parts.push([SKILLS_HEADER, ...listed].join("\n"));
   }
   for (const file of f.agentsMd) parts.push(agentsSection(file));
   if (f.agentsLeftOut) parts.push(f.agentsLeftOut);
@@ -106,18 +109,21 @@ export const LISTED_DESCRIPTIONS_MAX_BYTES = 16 * 1024;
 /**
  * `- name: description (path)` for each skill, the path relative to the working directory when
  * inside it; once the descriptions come to LISTED_DESCRIPTIONS_MAX_BYTES, `- name (path)`: `named`
- * skills so listed, `bytes` what all descriptions would take.
+ * skills so listed, `bytes` what all descriptions would take. A skill only the user runs
+ * (disableModelInvocation: a deploy, a release) is not offered.
  */
 export function skillLines(skills: readonly ListedSkill[], cwd: string): { lines: string[]; named: number; bytes: number } {
   let bytes = 0;
   let named = 0;
-  const lines = skills.map((s) => {
-    let description = s.description.replace(/\s+/g, " ").trim();
-    if (description.length > LISTED_DESCRIPTION_MAX) description = description.slice(0, LISTED_DESCRIPTION_MAX - 1) + "…";
-    bytes += new TextEncoder().encode(description).length;
-    if (bytes > LISTED_DESCRIPTIONS_MAX_BYTES) return (named++, `- ${s.name} (${shown(s.path, cwd)})`);
-    return `- ${s.name}: ${description} (${shown(s.path, cwd)})`;
-  });
+  const lines = skills
+    .filter((s) => !s.disableModelInvocation)
+    .map((s) => {
+      let description = s.description.replace(/\s+/g, " ").trim();
+      if (description.length > LISTED_DESCRIPTION_MAX) description = description.slice(0, LISTED_DESCRIPTION_MAX - 1) + "…";
+      bytes += new TextEncoder().encode(description).length;
+      if (bytes > LISTED_DESCRIPTIONS_MAX_BYTES) return (named++, `- ${s.name} (${shown(s.path, cwd)})`);
+      return `- ${s.name}: ${description} (${shown(s.path, cwd)})`;
+    });
   return { lines, named, bytes };
 }
 

@@ -1,5 +1,6 @@
 // The skills of a run (SPEC §12): which one wins a name, what changed at `/reload`, and the
 // message `/skill:NAME args` sends. Pure.
+import { dirname } from "node:path";
 import type { Skill, SkillProblem } from "./frontmatter.ts";
 
 /**
@@ -38,23 +39,73 @@ export function parseSkillCommand(line: string): { name: string; args: string } 
   return m ? { name: m[1]!, args: (m[2] ?? "").trim() } : undefined;
 }
 
+/**
+ * The skill `/skill:NAME` runs: the one of that name, else one that has it as another name (its
+ * folder's, its title's slug: skills/frontmatter.ts skillName), else either in other letter case.
+ */
+export function findSkill(name: string, skills: readonly Skill[]): Skill | undefined {
+  const lower = name.toLowerCase();
+  return (
+    skills.find((s) => s.name === name) ??
+    skills.find((s) => s.aliases?.includes(name)) ??
+    skills.find((s) => s.name.toLowerCase() === lower || s.aliases?.some((a) => a.toLowerCase() === lower))
+  );
+}
+
+/**
+ * Claude Code's variables in a skill's text, filled in as Claude Code does before the model reads
+ * it: `$ARGUMENTS` (what follows `/skill:NAME`), `$ARGUMENTS[N]` (its Nth word from 0, "" past
+ * the end; quotes keep words together), and `${CLAUDE_SKILL_DIR}` (the skill's folder: a command
+ * the model copies out of it would otherwise run `/scripts/…` from bash's empty variable).
+ * `$0`, `$1`… are left alone: shell and awk text uses them too.
+ */
+export function fillSkillVariables(text: string, args: string, skillPath: string): string {
+  const words = argWords(args);
+  return text
+    .replace(/\$ARGUMENTS(?:\[(\d+)\])?(?![\w[])/g, (_, n: string | undefined) => (n === undefined ? args : (words[Number(n)] ?? "")))
+    .replace(/\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR(?!\w)/g, () => dirname(skillPath));
+}
+
+/** `a "b c" d` → a, b c, d. */
+function argWords(args: string): string[] {
+  return [...args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
+/** The names Tab offers after `/skill:`: each skill's own, none of Claude Code's `user-invocable: false` (background knowledge, kept off its menu). */
+export function offeredSkillNames(skills: readonly Skill[]): string[] {
+  return skills.filter((s) => s.userInvocable !== false).map((s) => s.name);
+}
+
+/** The skill whose title `name` begins, typed whole (`/skill:Generating Commit Messages` gives "Generating"): the name that runs it is said. */
+export function titledSkill(name: string, skills: readonly Skill[]): Skill | undefined {
+  return name === "" ? undefined : skills.find((s) => s.title?.toLowerCase().startsWith(`${name.toLowerCase()} `));
+}
+
 /** What `/skill:NAME` cannot use: an unknown name gets the list of known ones. */
 export function unknownSkill(name: string, skills: readonly Skill[]): string {
   if (name === "") return `/skill:NAME needs a skill name${skills.length ? ` (${skills.map((s) => s.name).join(", ")})` : ""}`;
+  const titled = titledSkill(name, skills);
+  if (titled) return `no skill named "${name}"; the skill titled "${titled.title}" is /skill:${titled.name}`;
   return `no skill named "${name}"${skills.length ? `; skills: ${skills.map((s) => s.name).join(", ")}` : "; none are loaded"}`;
 }
 
 /**
- * The text `/skill:NAME args` sends before the args: the whole file, with its path so the model
+ * The text `/skill:NAME args` sends before the args: the whole file (Claude Code's variables filled
+ * in from `args`: fillSkillVariables), with its path so the model
  * can resolve files the skill names relative to its folder, between `<skill>` lines: where it ends
  * and the args begin is told apart again when the session is listed (typedSkillLine).
  */
-export function skillMessage(skill: Skill, text: string, truncated: boolean): string {
+export function skillMessage(skill: Skill, text: string, truncated: boolean, args = ""): string {
   const cut = truncated ? `\n[cut here; read ${skill.path} for the rest]` : "";
-  return `Use the skill "${skill.name}" (${skill.path}):\n\n${SKILL_OPEN}${text
-    .replace(/^\uFEFF/, "")
-    .replace(/\r\n/g, "\n")
-    .trimEnd()}${cut}${SKILL_CLOSE}`;
+  const body = fillSkillVariables(
+    text
+      .replace(/^\uFEFF/, "")
+      .replace(/\r\n/g, "\n")
+      .trimEnd(),
+    args,
+    skill.path,
+  );
+  return `Use the skill "${skill.name}" (${skill.path}):\n\n${SKILL_OPEN}${body}${cut}${SKILL_CLOSE}`;
 }
 
 const SKILL_OPEN = "<skill>\n";

@@ -1,12 +1,22 @@
 import { errorText } from "../kernel/errors.ts";
 // One skill file in the Agent Skills format (SPEC §12, §24; agentskills.io): YAML frontmatter
 // between `---` lines with `name` and `description` (optional `license`, `compatibility`,
-// `metadata`, `allowed-tools`, kept but not enforced), then markdown instructions. Pure: the
+// `metadata`, `allowed-tools`, kept but not enforced; Claude Code's `disable-model-invocation` and
+// `user-invocable` honoured), then markdown instructions. Pure: the
 // YAML parser is passed in (Bun's, by skills/load.ts). Validation never blocks: every
 // problem is reported, and only a file that cannot be understood at all is left out.
 
 export interface Skill {
+  /** what `/skill:NAME` takes: the frontmatter's name when it is a valid one, else the folder's (or the file's) */
   name: string;
+  /** the frontmatter's name when it is no valid name but a title (`name: Generating Commit Messages`, as Anthropic's early examples have it) */
+  title?: string;
+  /** other names `/skill:` takes: the folder's, a slug of the title (`generating-commit-messages`) */
+  aliases?: string[];
+  /** Claude Code's `disable-model-invocation: true`: the user runs it (a deploy, a release), the model is not offered it */
+  disableModelInvocation?: boolean;
+  /** Claude Code's `user-invocable: false`: background knowledge for the model, not offered by Tab (`/skill:` still runs it) */
+  userInvocable?: false;
   description: string;
   /** the SKILL.md, or the `.md` file at the root of a skills folder */
   path: string;
@@ -94,9 +104,8 @@ export interface SkillPlace {
 /**
  * Reads one skill file's text. Returns the skill (unless it is left out) and every problem:
  * missing or empty name (the folder's name is used) or description (the body's first paragraph
- * is used), a name that is not 1–64 lowercase letters, digits and single hyphens or differs from
- * its folder, a description over 1,024 characters, broken YAML (with the file's line). A BOM and
- * CRLF line ends are accepted.
+ * is used), a name no command can take (skillName), a description over 1,024 characters, broken
+ * YAML (with the file's line). A BOM and CRLF line ends are accepted.
  */
 export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { skill?: Skill; problems: SkillProblem[] } {
   const problems: SkillProblem[] = [];
@@ -128,14 +137,10 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
   }
 
   const fallbackName = at.folder ?? at.stem;
-  let name = text1(data.name);
-  if (name === undefined) {
-    warn(`no name in the frontmatter; using "${fallbackName}"`);
-    name = fallbackName;
-  } else {
-    if (name.length > NAME_MAX || !NAME_PATTERN.test(name)) warn(`name "${name}" is not 1–${NAME_MAX} lowercase letters, digits and single hyphens`);
-    if (at.folder !== undefined && name !== at.folder) warn(`name "${name}" differs from its folder "${at.folder}"`);
-  }
+  const named = skillName(text1(data.name), fallbackName);
+  if (named.missing) warn(`no name in the frontmatter; using "${fallbackName}"`);
+  if (named.invalid) warn(`name "${named.invalid}" is not 1–${NAME_MAX} lowercase letters, digits and single hyphens, nor is its folder's`);
+  const name = named.name;
   let description = text1(data.description);
   if (description === undefined) {
     description = firstParagraph(body);
@@ -150,6 +155,10 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
     );
 
   const skill: Skill = { name, description, path: at.path };
+  if (named.title) skill.title = named.title;
+  if (named.aliases.length) skill.aliases = named.aliases;
+  if (yes(data["disable-model-invocation"])) skill.disableModelInvocation = true;
+  if (no(data["user-invocable"])) skill.userInvocable = false;
   const license = text1(data.license);
   const compatibility = text1(data.compatibility);
   const tools = data["allowed-tools"];
@@ -159,6 +168,44 @@ export function parseSkill(raw: string, at: SkillPlace, parse: YamlParse): { ski
   if (typeof tools === "string" || (Array.isArray(tools) && tools.every((t) => typeof t === "string"))) skill.allowedTools = tools;
   return { skill, problems };
 }
+
+/**
+ * The name `/skill:` runs a skill by, from its frontmatter `name` and its folder (or file) name.
+ * A valid name is the name, and the folder's a second one (a skill copied into a folder of another
+ * name is tried by the folder's; the Agent Skills spec wants the two equal, but both run it, so
+ * there is nothing to warn of on every run). A name
+ * that is a title (`Generating Commit Messages`) cannot be typed after `/skill:`: the folder's
+ * name is used, the title kept, and its slug taken too. `invalid`: the name when neither it nor
+ * the folder nor the slug can be typed (the folder's is used anyway).
+ */
+export function skillName(given: string | undefined, fallback: string): { name: string; title?: string; aliases: string[]; missing?: true; invalid?: string } {
+  const valid = (n: string) => n.length <= NAME_MAX && NAME_PATTERN.test(n);
+  const typable = (n: string) => n !== "" && !/\s/.test(n);
+  const others = (name: string, ...more: string[]) => [...new Set(more.filter((n) => n !== name && typable(n)))];
+  if (given === undefined) return { name: fallback, aliases: [], missing: true };
+  if (valid(given)) return { name: given, aliases: others(given, fallback) };
+  const slug = slugOf(given);
+  const name = valid(fallback) || !valid(slug) ? fallback : slug;
+  const title = { title: given, aliases: others(name, valid(slug) ? slug : "") };
+  return valid(name) ? { name, ...title } : { name, ...title, invalid: given };
+}
+
+/** `Generating Commit Messages` → `generating-commit-messages`: lowercase letters and digits between single hyphens, accents dropped. */
+export function slugOf(text: string): string {
+  const plain = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+  return plain
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+/, "")
+    .slice(0, NAME_MAX)
+    .replace(/-+$/, "");
+}
+
+/** YAML's true (or the text "true", as a quoted value reads). */
+const yes = (v: unknown) => v === true || (typeof v === "string" && v.trim().toLowerCase() === "true");
+const no = (v: unknown) => v === false || (typeof v === "string" && v.trim().toLowerCase() === "false");
 
 /** A non-empty trimmed string, or undefined (missing, empty, or not text). */
 function text1(v: unknown): string | undefined {

@@ -45,6 +45,16 @@ describe("buildSystemPrompt", () => {
     );
   });
 
+  // x45 finding 3: Claude Code's disable-model-invocation (a deploy, a release) was listed for the model to run on its own
+  test("a skill only the user runs (disable-model-invocation) is not listed; with only such skills, no list at all", () => {
+    const deploy = { name: "deploy", description: "Deploy to production.", path: "/p/.claude/skills/deploy/SKILL.md", disableModelInvocation: true };
+    const notes = { name: "notes", description: "Notes.", path: "/home/u/.agents/skills/notes.md" };
+    const text = buildSystemPrompt(facts({ skills: [deploy, notes] }));
+    expect(text).toContain("- notes: Notes.");
+    expect(text).not.toContain("deploy");
+    expect(buildSystemPrompt(facts({ skills: [deploy] }))).toBe(`CORE\n\n${SKILL_GUIDE}\n\n${tail}`);
+  });
+
   test(`a description over ${LISTED_DESCRIPTION_MAX} characters is cut in the list`, () => {
     const text = buildSystemPrompt(facts({ skills: [{ name: "long", description: "d".repeat(3000), path: "/p/long.md" }] }));
     const line = text.split("\n").find((l) => l.startsWith("- long:"))!;

@@ -3,7 +3,17 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { byPrecedence, parseSkillCommand, skillChanges, skillMessage, typedSkillLine, unknownSkill } from "../../src/skills/catalog.ts";
+import {
+  byPrecedence,
+  fillSkillVariables,
+  findSkill,
+  offeredSkillNames,
+  parseSkillCommand,
+  skillChanges,
+  skillMessage,
+  typedSkillLine,
+  unknownSkill,
+} from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../../src/skills/load.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -139,14 +149,12 @@ describe("what a skills folder holds", () => {
     put(join(dir, "odd", "SKILL.md"), skill("Odd", "upper case"));
     mkdirSync(join(dir, "unreadable", "SKILL.md"), { recursive: true }); // a directory named SKILL.md is not a file: ignored
     const got = loadSkills([join(tmp.path, "missing"), dir]);
-    expect(got.skills.map((s) => s.name)).toEqual(["Odd", "ok"]);
+    expect(got.skills.map((s) => s.name)).toEqual(["odd", "ok"]); // a title-like name runs by its folder (x45 finding 4)
     expect(got.problems.map((p) => [p.level, p.message])).toEqual([
       [
         "error",
         `${join(dir, "broken", "SKILL.md")}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "a: b"; left out`,
       ],
-      ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" is not 1–64 lowercase letters, digits and single hyphens`],
-      ["warning", `${join(dir, "odd", "SKILL.md")}: name "Odd" differs from its folder "odd"`],
     ]);
   });
 });
@@ -178,6 +186,11 @@ describe("catalog", () => {
     expect(unknownSkill("x", [s("a"), s("b")])).toBe('no skill named "x"; skills: a, b');
     expect(unknownSkill("x", [])).toBe('no skill named "x"; none are loaded');
     expect(unknownSkill("", [s("a")])).toBe("/skill:NAME needs a skill name (a)");
+    // x45 finding 4: a title typed whole said `no skill named "Generating"` and listed the title, which could not be typed either
+    const helper: Skill = { ...s("commit-helper"), title: "Generating Commit Messages" };
+    expect(unknownSkill("Generating", [s("a"), helper])).toBe(
+      'no skill named "Generating"; the skill titled "Generating Commit Messages" is /skill:commit-helper',
+    );
   });
 
   test("skillMessage: the file with its path, CRLF cleaned, a cut noted, closed by </skill>", () => {
@@ -187,6 +200,49 @@ describe("catalog", () => {
     expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe(
       'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\npart\n[cut here; read /s/a/SKILL.md for the rest]\n</skill>',
     );
+  });
+
+  // x45 finding 5: Claude Code's variables were sent as written: `gh issue view $ARGUMENTS` ran with no number, `${CLAUDE_SKILL_DIR}/x.sh` as `/x.sh`
+  test("skillMessage fills in $ARGUMENTS, $ARGUMENTS[N] and ${CLAUDE_SKILL_DIR} from the args and the skill's folder", () => {
+    const body =
+      "Fix issue $ARGUMENTS.\n`gh issue view $ARGUMENTS[0]` then $ARGUMENTS[1], $ARGUMENTS[5].\nRun ${CLAUDE_SKILL_DIR}/scripts/check.sh or $CLAUDE_SKILL_DIR/x";
+    expect(skillMessage(s("fix-issue", "d", "/h/.claude/skills/fix-issue/SKILL.md"), body, false, '4711 "high priority"')).toBe(
+      'Use the skill "fix-issue" (/h/.claude/skills/fix-issue/SKILL.md):\n\n<skill>\n' +
+        'Fix issue 4711 "high priority".\n`gh issue view 4711` then high priority, .\n' +
+        "Run /h/.claude/skills/fix-issue/scripts/check.sh or /h/.claude/skills/fix-issue/x\n</skill>",
+    );
+  });
+
+  test("fillSkillVariables: no args make $ARGUMENTS empty; $0, $1, $ARGUMENTSX and $CLAUDE_SKILL_DIRS are left alone; a $ in the args stays as typed", () => {
+    expect(fillSkillVariables("[$ARGUMENTS] awk '{print $1}' $0 $ARGUMENTSX $CLAUDE_SKILL_DIRS", "", "/s/a/SKILL.md")).toBe(
+      "[] awk '{print $1}' $0 $ARGUMENTSX $CLAUDE_SKILL_DIRS",
+    );
+    expect(fillSkillVariables("echo $ARGUMENTS", "$& $1 $$", "/s/a.md")).toBe("echo $& $1 $$");
+    expect(fillSkillVariables("${CLAUDE_SKILL_DIR}/x", "", "/s/notes.md")).toBe("/s/x"); // a root .md file: the folder it is in
+  });
+
+  // x45 finding 4: `/skill:commit-helper` said no skill named "commit-helper" for `name: Generating Commit Messages` in commit-helper/
+  test("findSkill: by name, then by its other names (folder, title's slug), then in any letter case", () => {
+    const helper: Skill = {
+      name: "commit-helper",
+      title: "Generating Commit Messages",
+      aliases: ["generating-commit-messages"],
+      description: "d",
+      path: "/s/commit-helper/SKILL.md",
+    };
+    const ship: Skill = { name: "ship", aliases: ["deploy"], description: "d", path: "/s/deploy/SKILL.md" };
+    const deploy = s("deploy");
+    const all = [helper, ship, deploy];
+    expect(findSkill("commit-helper", all)).toBe(helper);
+    expect(findSkill("generating-commit-messages", all)).toBe(helper);
+    expect(findSkill("Commit-Helper", all)).toBe(helper);
+    expect(findSkill("deploy", all)).toBe(deploy); // a skill's own name before another's second name
+    expect(findSkill("deploy", [helper, ship])).toBe(ship);
+    expect(findSkill("Generating", all)).toBeUndefined();
+  });
+
+  test("offeredSkillNames: what Tab completes after /skill:, Claude Code's user-invocable: false left off", () => {
+    expect(offeredSkillNames([s("a"), { ...s("b"), userInvocable: false }, s("c")])).toEqual(["a", "c"]);
   });
 
   const sent = (body: string, args = "") => skillMessage(s("pirate", "d", "/s/pirate/SKILL.md"), body, false) + (args ? `\n\n${args}` : "");

@@ -31,6 +31,18 @@ describe("a valid skill", () => {
     });
   });
 
+  // x45 finding 3: a "manual only" skill (a deploy) was offered to the model like any other
+  test("Claude Code's disable-model-invocation and user-invocable are read; its other keys are no problem", () => {
+    const text =
+      "---\nname: deploy\ndescription: d\ndisable-model-invocation: true\nuser-invocable: false\nargument-hint: [branch]\nmodel: sonnet\ncontext: fork\n---\n";
+    expect(parse(text)).toEqual({ skill: { name: "deploy", description: "d", path: P, disableModelInvocation: true, userInvocable: false }, problems: [] });
+    expect(parse("---\nname: deploy\ndescription: d\ndisable-model-invocation: false\nuser-invocable: true\n---\n").skill).toEqual({
+      name: "deploy",
+      description: "d",
+      path: P,
+    });
+  });
+
   test("a multi-line (block) description", () => {
     expect(parse("---\nname: deploy\ndescription: |\n  Ship it.\n  Use when asked.\n---\n").skill?.description).toBe("Ship it.\nUse when asked.");
   });
@@ -40,44 +52,47 @@ describe("every problem", () => {
   test.each([
     ["missing name: the folder's name is used", "---\ndescription: d\n---\n", "deploy", [`warning ${P}: no name in the frontmatter; using "deploy"`]],
     ["empty name", '---\nname: ""\ndescription: d\n---\n', "deploy", [`warning ${P}: no name in the frontmatter; using "deploy"`]],
-    [
-      "upper case",
-      "---\nname: Deploy\ndescription: d\n---\n",
-      "Deploy",
-      [`warning ${P}: name "Deploy" is not 1–64 lowercase letters, digits and single hyphens`, `warning ${P}: name "Deploy" differs from its folder "deploy"`],
-    ],
-    [
-      "a double hyphen",
-      "---\nname: de--ploy\ndescription: d\n---\n",
-      "de--ploy",
-      [
-        `warning ${P}: name "de--ploy" is not 1–64 lowercase letters, digits and single hyphens`,
-        `warning ${P}: name "de--ploy" differs from its folder "deploy"`,
-      ],
-    ],
-    [
-      "a leading hyphen",
-      "---\nname: -deploy\ndescription: d\n---\n",
-      "-deploy",
-      [
-        `warning ${P}: name "-deploy" is not 1–64 lowercase letters, digits and single hyphens`,
-        `warning ${P}: name "-deploy" differs from its folder "deploy"`,
-      ],
-    ],
-    [
-      "a name of 65 characters",
-      `---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`,
-      "a".repeat(65),
-      [
-        `warning ${P}: name "${"a".repeat(65)}" is not 1–64 lowercase letters, digits and single hyphens`,
-        `warning ${P}: name "${"a".repeat(65)}" differs from its folder "deploy"`,
-      ],
-    ],
-    ["a name different from its folder", "---\nname: ship\ndescription: d\n---\n", "ship", [`warning ${P}: name "ship" differs from its folder "deploy"`]],
+    ["a name different from its folder: both run it, nothing to warn of", "---\nname: ship\ndescription: d\n---\n", "ship", []],
   ])("name: %s", (_, text, name, problems) => {
     const got = parse(text);
     expect(got.skill?.name).toBe(name);
     expect(got.problems.map((p) => `${p.level} ${p.message}`)).toEqual(problems);
+  });
+
+  // x45 finding 4: such a name was kept as the command's name, which no `/skill:` line could type, with two warnings on every run
+  test.each([
+    ["upper case", "Deploy", { name: "deploy", title: "Deploy" }],
+    ["a double hyphen", "de--ploy", { name: "deploy", title: "de--ploy", aliases: ["de-ploy"] }],
+    ["a leading hyphen", "-deploy", { name: "deploy", title: "-deploy" }],
+    ["a name of 65 characters", "a".repeat(65), { name: "deploy", title: "a".repeat(65), aliases: ["a".repeat(64)] }],
+    [
+      "Anthropic's early example",
+      "Generating Commit Messages",
+      { name: "deploy", title: "Generating Commit Messages", aliases: ["generating-commit-messages"] },
+    ],
+  ])("name: %s is a title: the folder's name runs it, its slug too, and nothing is warned", (_, given, want) => {
+    const got = parse(`---\nname: ${given}\ndescription: d\n---\n`);
+    expect(got.skill).toEqual({ ...want, description: "d", path: P });
+    expect(got.problems).toEqual([]);
+  });
+
+  test("a title in a root .md file whose stem is no name: the slug is the name", () => {
+    const got = parse("---\nname: Café Notes\ndescription: d\n---\n", { path: "/s/My Notes.md", stem: "My Notes" });
+    expect(got.skill?.name).toBe("cafe-notes");
+    expect(got.skill?.title).toBe("Café Notes");
+    expect(got.problems).toEqual([]);
+  });
+
+  test("a name nothing can be made of: the file's own name, with a warning", () => {
+    const got = parse("---\nname: ★★\ndescription: d\n---\n", { path: "/s/My Notes.md", stem: "My Notes" });
+    expect(got.skill?.name).toBe("My Notes");
+    expect(got.problems.map((p) => p.message)).toEqual([
+      '/s/My Notes.md: name "★★" is not 1–64 lowercase letters, digits and single hyphens, nor is its folder\'s',
+    ]);
+  });
+
+  test("a valid name in another folder: the folder's name runs it too", () => {
+    expect(parse("---\nname: ship\ndescription: d\n---\n").skill?.aliases).toEqual(["deploy"]);
   });
 
   test("a name of exactly 64 characters in a folder of that name is fine", () => {
