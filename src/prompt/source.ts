@@ -104,7 +104,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     if (!capped.leftOut) return { ...read, files };
     const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out
     const dirsLeftOut = capped.leftOut.files.filter((f) => f.importedBy === undefined).map((f) => f.path);
-    return { files: capped.files, warnings: [...read.warnings, warning], imports: [...read.imports, warning], leftOut: note || undefined, dirsLeftOut };
+    return {
+      ...read,
+      files: capped.files,
+      warnings: [...read.warnings, warning],
+      imports: [...read.imports, warning],
+      leftOut: note || undefined,
+      dirsLeftOut,
+    };
   };
   let agents = readAgents();
   for (const w of agents.warnings) warn(w, agents.imports.includes(w));
@@ -169,6 +176,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       return {
         errors: [],
         warnings: fresh.warnings.filter((w) => !known.has(w)),
+        userOnly: fresh.userOnly,
         changes: agentsChanges(agents.files, fresh.files),
         apply() {
           agents = fresh;

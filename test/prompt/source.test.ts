@@ -81,3 +81,34 @@ test("a project's skill that became a link out of the project: /reload tells the
     outside.remove();
   }
 });
+
+test("so is a project's AGENTS.md that became a link out of the project, or a CLAUDE.md import through such a link", async () => {
+  const outside = tempDir("hey-outside-");
+  try {
+    const secret = join(outside.path, ".aws", "credentials");
+    write(secret, "aws_secret_access_key = AKIAFAKE\n");
+    const agents = join(dir.path, "AGENTS.md");
+    write(agents, "Run the tests.\n");
+    const source = createPromptSource({ ...options(join(dir.path, "config"), []), importsOutside: () => ({ home: outside.path, trusted: true }) });
+    rmSync(agents);
+    symlinkSync(secret, agents);
+    const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+    const target = realpathSync(secret);
+    const first = await reloadAll(config, source.reloadables);
+    expect(formatReload(first)).toStartWith(`hey: ${agents} is a link to ${target}, outside the project; left out of the prompt\n`);
+    expect(reloadNote(first, [], [])).not.toContain(outside.path);
+
+    rmSync(agents);
+    write(join(dir.path, "CLAUDE.md"), "See @docs/notes.txt\n");
+    mkdirSync(join(dir.path, "docs"));
+    write(join(outside.path, "diary.txt"), "private\n"); // not a secret by its name: refused for leading out
+    symlinkSync(join(outside.path, "diary.txt"), join(dir.path, "docs", "notes.txt"));
+    const second = await reloadAll(config, source.reloadables);
+    const diary = realpathSync(join(outside.path, "diary.txt"));
+    expect(formatReload(second)).toContain(`@docs/notes.txt is a link out of the project and no markdown file (${diary}): never imported`);
+    expect(reloadNote(second, [], [])).toContain("+ AGENTS.md");
+    expect(reloadNote(second, [], [])).not.toContain(outside.path);
+  } finally {
+    outside.remove();
+  }
+});
