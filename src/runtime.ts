@@ -360,7 +360,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         parts.trust.loaded = trusted;
         await keepGrownTrust(parts); // a project that grew in the session keeps its trust
       }
-      parts.output.emit({ type: "reload", ...report });
+      const { userOnly: _, ...event } = report; // the screen's warnings all are in it; which of them the model is not told is hey's business
+      parts.output.emit({ type: "reload", ...event });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];
       pending = { report: { ...report, changes: [...earlier, ...report.changes] }, before };

@@ -15,7 +15,7 @@ import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { cutNotice, decodeForPrompt, writeMention } from "./prompt/mentions.ts";
 import type { Runtime } from "./runtime.ts";
 import { findSkill, parseSkillCommand, skillMessage, titledSkill, unknownSkill } from "./skills/catalog.ts";
-import { readSkillText } from "./skills/load.ts";
+import { readSkillText, SkillLinkOut } from "./skills/load.ts";
 import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { realTarget } from "./fs/real-target.ts";
@@ -172,6 +172,7 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
     const read = readSkillText(skill);
     return skillMessage(skill, read.text, read.truncated, args);
   } catch (e) {
+    if (e instanceof SkillLinkOut) throw new UsageError(e.message); // the user's to read: a usage error reaches no request
     throw new UsageError(`${skill.path}: cannot read (${errnoCode(e) ?? errorText(e)})`);
   }
 }

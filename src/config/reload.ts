@@ -15,6 +15,8 @@ export interface Staged {
   /** any error: nothing switches, in any part */
   errors: string[];
   warnings: string[];
+  /** those of `warnings` for the user alone, never in the model's note (skills/frontmatter.ts SkillProblem.userOnly) */
+  userOnly?: string[];
   /** one short line each: `+ skill x`, `- skill y`, `~ model a → b` */
   changes: string[];
   /**
@@ -50,6 +52,8 @@ export interface ReloadReport {
   changes: string[];
   errors: string[];
   warnings: string[];
+  /** those of `warnings` the model's note leaves out (Staged.userOnly) */
+  userOnly?: string[];
 }
 
 /**
@@ -68,14 +72,15 @@ export async function reloadAll(config: (vet: Vet) => Promise<StagedConfig>, par
   // an error the vet found can be found again against the settings now (a stopped server's command gone)
   const errors = [...new Set(staged.flatMap((s) => s.errors))];
   const warnings = staged.flatMap((s) => s.warnings);
-  if (errors.length > 0) return { ok: false, changes: [], errors, warnings };
+  const userOnly = staged.flatMap((s) => s.userOnly ?? []);
+  if (errors.length > 0) return { ok: false, changes: [], errors, warnings, ...(userOnly.length ? { userOnly } : {}) };
   const changes: string[] = [];
   for (const s of staged) {
     const applied = await s.apply();
     changes.push(...(applied ? applied.changes : s.changes));
     if (applied) warnings.push(...applied.warnings);
   }
-  return { ok: true, changes, errors: [], warnings };
+  return { ok: true, changes, errors: [], warnings, ...(userOnly.length ? { userOnly } : {}) };
 }
 
 /** The note is cut here: it rides on one request, and a flood of warnings must not crowd out the rest. */
@@ -85,7 +90,7 @@ export const RELOAD_NOTE_MAX_CHARS = 2_000;
  * The line the model reads at the tail of the first request after `/reload` (issue 26), so it can
  * use what it just added or fix what it got wrong: the changes (skills, MCP servers, settings),
  * the tools that request offers and the one before did not (and the reverse), and every problem
- * with its file and line. `before`/`after`: the tool names of those two requests. Undefined when the
+ * with its file and line — but those the user alone reads (`userOnly`). `before`/`after`: the tool names of those two requests. Undefined when the
  * model would read nothing it can use — no change, no tool gained or lost, no problem: the screen's
  * "reloaded: nothing changed" is the user's; a note that says nothing costs tokens and is one more
  * tail the next request leaves out.
@@ -98,7 +103,8 @@ export function reloadNote(r: ReloadReport, before: readonly string[], after: re
   const parts = r.ok ? [...r.changes] : [];
   if (added.length) parts.push(`+ tools ${added.join(", ")}`);
   if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
-  const problems = [...r.errors.map((e) => `error: ${e}`), ...r.warnings.map((w) => `warning: ${w}`)];
+  const hidden = new Set(r.userOnly);
+  const problems = [...r.errors.map((e) => `error: ${e}`), ...r.warnings.filter((w) => !hidden.has(w)).map((w) => `warning: ${w}`)];
   if (parts.length === 0 && problems.length === 0) return undefined;
   const head = r.ok
     ? parts.length

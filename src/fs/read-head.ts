@@ -12,12 +12,17 @@ export function isDevNull(path: string): boolean {
   }
 }
 
+/** `noFollow`: a link at `path` itself is not followed (ELOOP), for a path whose links the caller resolved and checked. */
+export interface Reading {
+  noFollow?: boolean;
+}
+
 /**
  * The first `maxBytes` of `path` as UTF-8 (a character cut at the limit becomes U+FFFD);
  * `truncated` says whether the file is longer. Throws as readHeadBytes does.
  */
-export function readHead(path: string, maxBytes: number): { text: string; truncated: boolean } {
-  const { bytes, size } = readHeadBytes(path, maxBytes);
+export function readHead(path: string, maxBytes: number, how: Reading = {}): { text: string; truncated: boolean } {
+  const { bytes, size } = readHeadBytes(path, maxBytes, how);
   return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), truncated: size > bytes.length };
 }
 
@@ -26,8 +31,8 @@ export function readHead(path: string, maxBytes: number): { text: string; trunca
  * the system error (ENOENT, EACCES…), or an error with code EISDIR / EINVAL when `path` is a
  * directory or not a regular file (a FIFO is opened non-blocking, so it cannot hang the read).
  */
-export function readHeadBytes(path: PathLike, maxBytes: number): { bytes: Uint8Array; size: number } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+export function readHeadBytes(path: PathLike, maxBytes: number, how: Reading = {}): { bytes: Uint8Array; size: number } {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (how.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });

@@ -33,6 +33,12 @@ export interface AgentsMd {
   warnings: string[];
   /** those of `warnings` that are the project's — a CLAUDE.md's imports left out, files over the size cap (source.ts) — said once until they change (peers/said.ts) */
   imports: string[];
+  /**
+   * those of `warnings` that say where a project's link leads (out of the project, to secrets, to a
+   * file git ignores): the user's to read, never in the model's note — the target may be your
+   * `~/.aws/credentials`, and hey's refusal is no mistake of the model's to fix
+   */
+  userOnly: string[];
 }
 
 /** A directory that may hold instructions. */
@@ -96,6 +102,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
   const files: AgentsFile[] = [];
   const warnings: string[] = [];
   const imports: string[] = [];
+  const userOnly: string[] = [];
   const given = new Set(how.shown); // real paths: a file imported twice, or imported and in the chain, is given once
   const read = how.read ?? readHead;
   const count = { files: 0, over: [] as string[] };
@@ -105,12 +112,12 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
     try {
       const real = realpathSync(path);
       if (place.within && !isWithin(real, place.within)) {
-        warnings.push(`${path} is a link to ${real}, outside the project; left out of the prompt`);
+        said(`${path} is a link to ${real}, outside the project; left out of the prompt`);
         continue;
       }
       const linked = place.within && real !== path ? linkRefusal(path, real, place.within) : undefined;
       if (linked) {
-        warnings.push(`${path} is a link to ${real}, ${linked}; left out of the prompt`);
+        said(`${path} is a link to ${real}, ${linked}; left out of the prompt`);
         continue;
       }
       if (given.has(real)) continue;
@@ -118,7 +125,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
       given.add(real);
       if (file.text.trim() !== "") files.push(file);
       if (place.within && basename(path) === "CLAUDE.md") {
-        followImports(file, { within: place.within, outside: how.outside, read, given, files, warnings, imports, depth: 1, count });
+        followImports(file, { within: place.within, outside: how.outside, read, given, files, warnings, imports, userOnly, depth: 1, count });
       }
     } catch (e) {
       warnings.push(`${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out of the prompt`);
@@ -130,7 +137,12 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
       { warnings, imports },
       `${over}: more than ${IMPORTS_MAX} imported files; left out of the prompt${more.length > 0 ? `, and ${more.length} more after it` : ""}`,
     );
-  return { files, warnings, imports };
+  return { files, warnings, imports, userOnly };
+
+  function said(line: string): void {
+    warnings.push(line);
+    userOnly.push(line);
+  }
 }
 
 interface Importing {
@@ -142,6 +154,8 @@ interface Importing {
   warnings: string[];
   /** the import lines of `warnings` */
   imports: string[];
+  /** AgentsMd.userOnly */
+  userOnly: string[];
   depth: number;
   /** files imported so far in this reading (shared by every level), and the imports past IMPORTS_MAX */
   count: { files: number; over: string[] };
@@ -171,6 +185,7 @@ function followImports(file: AgentsFile, at: Importing): void {
     const refused = importRefusal(real, target, at);
     if (refused) {
       leftOut(at, `${where} ${refused}`);
+      if (refused.includes(real)) at.userOnly.push(`${where} ${refused}`); // where a link led: the user's
       continue;
     }
     if (at.given.has(real)) continue;

@@ -104,7 +104,14 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     if (!capped.leftOut) return { ...read, files };
     const { warning, note } = capped.leftOut; // the project's to fix: said once until it changes, as an import left out
     const dirsLeftOut = capped.leftOut.files.filter((f) => f.importedBy === undefined).map((f) => f.path);
-    return { files: capped.files, warnings: [...read.warnings, warning], imports: [...read.imports, warning], leftOut: note || undefined, dirsLeftOut };
+    return {
+      ...read,
+      files: capped.files,
+      warnings: [...read.warnings, warning],
+      imports: [...read.imports, warning],
+      leftOut: note || undefined,
+      dirsLeftOut,
+    };
   };
   let agents = readAgents();
   for (const w of agents.warnings) warn(w, agents.imports.includes(w));
@@ -143,11 +150,13 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       // A problem said before is not said again — unless its file was edited since: after an edit
       // that did not fix it, "nothing changed" alone would read as fixed
       const problems = next.problems.map(problemKey);
+      const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
       const nextGuide = guideOf(trusted);
       const size = skillsSize(next.skills, cwd);
       return {
         errors: [],
-        warnings: [...next.problems.filter((p) => !skillWarnings.has(problemKey(p))).map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
+        warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
+        userOnly: fresh.filter((p) => p.userOnly).map((p) => p.message),
         changes: skillChanges(skills, next.skills),
         apply() {
           skills = next.skills;
@@ -167,6 +176,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       return {
         errors: [],
         warnings: fresh.warnings.filter((w) => !known.has(w)),
+        userOnly: fresh.userOnly,
         changes: agentsChanges(agents.files, fresh.files),
         apply() {
           agents = fresh;
@@ -181,8 +191,9 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     const written = now.skills.find((s) => s.name === name)?.path;
     if (written) return `${written} was written after the skills were loaded: /reload loads it`;
     // a skill is named by its folder (or file): the mistake that left `NAME/SKILL.md` or `NAME.md` out says why
-    const files = [`${nodePath.sep}${name}${nodePath.sep}SKILL.md:`, `${nodePath.sep}${name}.md:`];
-    return now.problems.find((p) => p.level === "error" && files.some((f) => p.message.includes(f)))?.message;
+    // (or its link out of the project, which the user alone reads: this is a usage error, on their screen)
+    const files = [`${nodePath.sep}${name}${nodePath.sep}SKILL.md`, `${nodePath.sep}${name}.md`].flatMap((f) => [`${f}:`, `${f} is a link`]);
+    return now.problems.find((p) => (p.level === "error" || p.userOnly) && files.some((f) => p.message.includes(f)))?.message;
   };
   const instructions = () => ({
     left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,

@@ -10,10 +10,12 @@ import type { SkillProblem } from "../skills/frontmatter.ts";
 /**
  * The note for `problems` (start-up's skill problems, each message starting with its file's path)
  * that lie in one of `own`, the folders the agent writes its skills to; undefined when none do. A
- * `note` (a later folder's skill won a name, on purpose) is nothing to fix: never in it.
+ * `note` (a later folder's skill won a name, on purpose) is nothing to fix: never in it; nor is
+ * hey's refusal of a project's link out of the project (`userOnly`): the model did not make it, a
+ * "fix" would copy the target into the project, and the target's path is the user's.
  */
 export function skillStartNote(problems: readonly SkillProblem[], own: readonly string[], separator = sep): string | undefined {
-  const mine = problems.filter((p) => p.level !== "note" && own.some((dir) => p.message.startsWith(dir + separator))).map((p) => p.message);
+  const mine = problems.filter((p) => p.level !== "note" && !p.userOnly && own.some((dir) => p.message.startsWith(dir + separator))).map((p) => p.message);
   if (mine.length === 0) return undefined;
   const head =
     "these skill files in hey's skills folders could not be loaded as written (the user was told too); fix them — a fix loads at /reload or in the next run:";

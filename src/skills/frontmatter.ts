@@ -20,6 +20,8 @@ export interface Skill {
   description: string;
   /** the SKILL.md, or the `.md` file at the root of a skills folder */
   path: string;
+  /** a project's skill: the project's real root, where its file must still lead each time it is read (skills/load.ts) */
+  within?: string;
   license?: string;
   compatibility?: string;
   metadata?: Record<string, unknown>;
@@ -37,6 +39,12 @@ export interface Skill {
 export interface SkillProblem {
   level: "error" | "warning" | "note";
   message: string;
+  /**
+   * the user's to read alone: hey refused a project's file that links out of it. Not the model's
+   * mistake to fix, and the message names the link's target (your `~/.aws/credentials`), which
+   * must not reach a request
+   */
+  userOnly?: boolean;
   /** the file's version when it was read (its mtime and size): an edit that leaves the problem is told from no edit */
   version?: string;
 }

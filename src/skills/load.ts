@@ -87,7 +87,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       if (within !== undefined) {
         const real = realpathSync(path);
         if (!isWithin(real, within)) {
-          problems.push({ level: "warning", message: `${path} is a link to ${real}, outside the project; left out` });
+          problems.push({ level: "warning", message: `${linkOut(path, real)}; left out`, userOnly: true });
           return;
         }
       }
@@ -105,13 +105,28 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
     const parsed = parseSkill(text, { path, ...(folder !== undefined ? { folder } : {}), stem: basename(path, ".md") }, Bun.YAML.parse);
     const version = versionOf(path);
     problems.push(...parsed.problems.map((p) => (version ? { ...p, version } : p)));
-    if (parsed.skill) found.push(parsed.skill);
+    if (parsed.skill) found.push(within !== undefined ? { ...parsed.skill, within } : parsed.skill);
   }
 }
 
-/** The whole text `/skill:NAME` sends (up to a cap). Throws the system error when it cannot be read. */
+/** A project's file `path` leads to `real`, out of the project: the user's to read, never the model's. */
+const linkOut = (path: string, real: string) => `${path} is a link to ${real}, outside the project`;
+
+/** A project's skill whose file leads out of the project now; `message` is for the user alone. */
+export class SkillLinkOut extends Error {}
+
+/**
+ * The whole text `/skill:NAME` sends (up to a cap). A project's skill is checked again as loading
+ * checked it: its file may have become a link out of the project since (a `git checkout` of a
+ * branch that planted one to `~/.aws/credentials`). The file read is the one checked: its real
+ * path, the last step not followed. Throws SkillLinkOut for such a link, else the system error
+ * when it cannot be read (EINVAL when it is no regular file).
+ */
 export function readSkillText(skill: Skill): { text: string; truncated: boolean } {
-  return readHead(skill.path, SKILL_TEXT_MAX_BYTES);
+  if (skill.within === undefined) return readHead(skill.path, SKILL_TEXT_MAX_BYTES); // the user's own folders may link anywhere
+  const real = realpathSync(skill.path);
+  if (!isWithin(real, skill.within)) throw new SkillLinkOut(`${linkOut(skill.path, real)}; not sent`);
+  return readHead(real, SKILL_TEXT_MAX_BYTES, { noFollow: true });
 }
 
 /** A file's mtime and size, or undefined when it cannot be read. */

@@ -1,9 +1,11 @@
 // /reload's word on skills (issue 26): a problem is said once, as at start-up — and again after its
-// file was edited, so an edit that did not fix a broken skill never reads as "nothing changed".
+// file was edited, so an edit that did not fix a broken skill never reads as "nothing changed"; a
+// project's skill that became a link out of the project is the user's to read, not the model's.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPromptSource } from "../../src/prompt/source.ts";
+import { formatReload, reloadAll, reloadNote } from "../../src/config/reload.ts";
+import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let dir: ReturnType<typeof tempDir>;
@@ -17,6 +19,23 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 
+const options = (configDir: string, warned: string[]): PromptSourceOptions => ({
+  core: "core",
+  cwd: dir.path,
+  root: dir.path,
+  home: dir.path,
+  claudeDir: join(dir.path, ".claude"),
+  codexDir: join(dir.path, ".codex"),
+  configDir,
+  os: "linux",
+  shell: () => "bash",
+  skills: { trusted: () => true },
+  importsOutside: () => undefined,
+  redact: (text) => text,
+  writable: () => true,
+  warn: (m) => void warned.push(m),
+});
+
 test("a skill still broken after an edit is reported at the next /reload; unedited problems are said once", async () => {
   const configDir = join(dir.path, "config");
   const broken = join(configDir, "skills", "bad", "SKILL.md");
@@ -24,22 +43,7 @@ test("a skill still broken after an edit is reported at the next /reload; unedit
   write(broken, "---\nname: bad\ndescription: [unclosed\n---\nBody.\n");
   write(misnamed, "---\nname: other\ndescription: Named unlike its folder.\n---\nBody.\n");
   const warned: string[] = [];
-  const source = createPromptSource({
-    core: "core",
-    cwd: dir.path,
-    root: dir.path,
-    home: dir.path,
-    claudeDir: join(dir.path, ".claude"),
-    codexDir: join(dir.path, ".codex"),
-    configDir,
-    os: "linux",
-    shell: () => "bash",
-    skills: { trusted: () => true },
-    importsOutside: () => undefined,
-    redact: (text) => text,
-    writable: () => true,
-    warn: (m) => void warned.push(m),
-  });
+  const source = createPromptSource(options(configDir, warned));
   const badLine = `${broken}:3: broken YAML frontmatter: Unexpected token; left out`;
   expect(warned).toContain(badLine);
   const reload = async () => {
@@ -53,4 +57,58 @@ test("a skill still broken after an edit is reported at the next /reload; unedit
   write(broken, "---\nname: bad\ndescription: Fixed.\n---\nBody.\n");
   expect(await reload()).toEqual([]);
   expect(source.skills().map((s) => s.name)).toEqual(["bad", "other"]);
+});
+
+test("a project's skill that became a link out of the project: /reload tells the user where it leads, the model's note says nothing of it", async () => {
+  const outside = tempDir("hey-outside-");
+  try {
+    const secret = join(outside.path, ".aws", "credentials");
+    write(secret, "---\nname: review\ndescription: keys\n---\naws_secret_access_key = AKIAFAKE\n");
+    const file = join(dir.path, ".hey", "skills", "review", "SKILL.md");
+    write(file, "---\nname: review\ndescription: Review the change.\n---\nRead the diff.\n");
+    const warned: string[] = [];
+    const source = createPromptSource(options(join(dir.path, "config"), warned));
+    expect(source.startNote).toBeUndefined();
+    rmSync(file);
+    symlinkSync(secret, file);
+    const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+    const report = await reloadAll(config, source.reloadables);
+    const link = `${file} is a link to ${realpathSync(secret)}, outside the project; left out`;
+    expect(formatReload(report)).toBe(`hey: ${link}\nreloaded:\n  - skill review`);
+    expect(reloadNote(report, [], [])).toBe("[hey: the user ran /reload:\n- skill review]");
+    expect(source.unloadedSkill("review")).toBe(link); // \`/skill:review\` says why, on the user's screen
+  } finally {
+    outside.remove();
+  }
+});
+
+test("so is a project's AGENTS.md that became a link out of the project, or a CLAUDE.md import through such a link", async () => {
+  const outside = tempDir("hey-outside-");
+  try {
+    const secret = join(outside.path, ".aws", "credentials");
+    write(secret, "aws_secret_access_key = AKIAFAKE\n");
+    const agents = join(dir.path, "AGENTS.md");
+    write(agents, "Run the tests.\n");
+    const source = createPromptSource({ ...options(join(dir.path, "config"), []), importsOutside: () => ({ home: outside.path, trusted: true }) });
+    rmSync(agents);
+    symlinkSync(secret, agents);
+    const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+    const target = realpathSync(secret);
+    const first = await reloadAll(config, source.reloadables);
+    expect(formatReload(first)).toStartWith(`hey: ${agents} is a link to ${target}, outside the project; left out of the prompt\n`);
+    expect(reloadNote(first, [], [])).not.toContain(outside.path);
+
+    rmSync(agents);
+    write(join(dir.path, "CLAUDE.md"), "See @docs/notes.txt\n");
+    mkdirSync(join(dir.path, "docs"));
+    write(join(outside.path, "diary.txt"), "private\n"); // not a secret by its name: refused for leading out
+    symlinkSync(join(outside.path, "diary.txt"), join(dir.path, "docs", "notes.txt"));
+    const second = await reloadAll(config, source.reloadables);
+    const diary = realpathSync(join(outside.path, "diary.txt"));
+    expect(formatReload(second)).toContain(`@docs/notes.txt is a link out of the project and no markdown file (${diary}): never imported`);
+    expect(reloadNote(second, [], [])).toContain("+ AGENTS.md");
+    expect(reloadNote(second, [], [])).not.toContain(outside.path);
+  } finally {
+    outside.remove();
+  }
 });
