@@ -7,15 +7,15 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { isWithin } from "../fs/within.ts";
-import { readHead } from "../fs/read-head.ts";
+import { readHeadBytes } from "../fs/read-head.ts";
+import { decodeOutput } from "../fs/output-text.ts";
+import { decodeForPrompt, type Cut } from "../prompt/mentions.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /** Only the head of a skill is read to list it: the frontmatter is at the top. */
 const SKILL_HEAD_BYTES = 64 * 1024;
-/** `/skill:NAME` sends at most this much of the file (as much as an @file mention). */
-const SKILL_TEXT_MAX_BYTES = 100 * 1024;
 
 /** A folder of skills; `within`: a skill file there must really be inside this directory (the project), links included. */
 export interface SkillFolder {
@@ -73,6 +73,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       if (kind === "dir") {
         const file = join(path, "SKILL.md");
         if (kindOf(undefined, file) === "file") read(file, entry.name, within);
+        else tooDeep(path, folder);
       } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined, within);
     }
   }
@@ -91,7 +92,15 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
           return;
         }
       }
-      text = readHead(path, SKILL_HEAD_BYTES).text;
+      const { bytes, size } = readHeadBytes(path, SKILL_HEAD_BYTES);
+      // a Latin-1 file reads as its Windows-1252 characters, as an @file does, not as U+FFFD; and it is said
+      const decoded = decodeOutput(bytes, size > bytes.length);
+      text = decoded.text;
+      if (decoded.foreign > 0)
+        problems.push({
+          level: "warning",
+          message: `${path}: not UTF-8 (${decoded.foreign} byte${decoded.foreign === 1 ? "" : "s"}), read as Windows-1252 (Latin-1); save it as UTF-8`,
+        });
     } catch (e) {
       problems.push({ level: "error", message: `${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out` });
       return;
@@ -107,11 +116,34 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
     problems.push(...parsed.problems.map((p) => (version ? { ...p, version } : p)));
     if (parsed.skill) found.push(parsed.skill);
   }
+
+  /** A folder with no SKILL.md whose subfolders have one (a collection cloned into the skills folder): said, not skipped silently. */
+  function tooDeep(path: string, folder: string): void {
+    let below: string[];
+    try {
+      below = readdirSync(path).filter((name) => !name.startsWith(".") && kindOf(undefined, join(path, name, "SKILL.md")) === "file");
+    } catch {
+      return;
+    }
+    if (below.length === 0) return;
+    const some = below.slice(0, 3).join(", ") + (below.length > 3 ? ", …" : "");
+    problems.push({
+      level: "warning",
+      message: `${path}: no SKILL.md, but ${below.length} skill folder${below.length === 1 ? "" : "s"} below it (${some}), one level deeper than hey looks; left out: move or link them into ${folder}`,
+    });
+  }
 }
 
-/** The whole text `/skill:NAME` sends (up to a cap). Throws the system error when it cannot be read. */
-export function readSkillText(skill: Skill): { text: string; truncated: boolean } {
-  return readHead(skill.path, SKILL_TEXT_MAX_BYTES);
+/**
+ * The text `/skill:NAME` sends: at most `maxBytes`, cut at a line end (`cut` says how much of how
+ * much), text that is not UTF-8 read as Windows-1252 (`encoding` says so), as an @file's is.
+ * Throws the system error when it cannot be read.
+ */
+export function readSkillText(skill: Skill, maxBytes: number): { text: string; cut?: Cut; encoding?: string } {
+  const { bytes, size } = readHeadBytes(skill.path, maxBytes + 1);
+  const decoded = decodeForPrompt(bytes, maxBytes, size);
+  if ("binary" in decoded) throw Object.assign(new Error("binary data, not a skill"), { code: "binary data" });
+  return decoded;
 }
 
 /** A file's mtime and size, or undefined when it cannot be read. */

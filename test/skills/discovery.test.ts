@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { byPrecedence, parseSkillCommand, skillChanges, skillMessage, typedSkillLine, unknownSkill } from "../../src/skills/catalog.ts";
+import { byPrecedence, parseSkillCommand, skillChanges, skillCutNote, skillMessage, typedSkillLine, unknownSkill } from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
 import { loadSkills, skillFolders } from "../../src/skills/load.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -184,8 +184,8 @@ describe("catalog", () => {
     expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "\uFEFFline 1\r\nline 2\r\n", false)).toBe(
       'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\nline 1\nline 2\n</skill>',
     );
-    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe(
-      'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\npart\n[cut here; read /s/a/SKILL.md for the rest]\n</skill>',
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", skillCutNote("/s/a/SKILL.md", "part\n", 2048))).toBe(
+      'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\npart\n[cut here: the first 1 KB of 2 KB were sent; read_file /s/a/SKILL.md with offset 2 for the rest]\n</skill>',
     );
   });
 
