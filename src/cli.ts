@@ -77,6 +77,8 @@ Usage: hey [options] [@file ...] [message ...]
        hey mcp login NAME      sign in to the remote MCP server [mcp.NAME] (OAuth, in the
                                browser; the URL is printed too); the token is kept 0600
        hey mcp logout NAME     forget that sign-in
+       hey skills              list the skills: folder, description, whether the model sees
+                               them; those left out and why (/skills)
        hey trust [DIR]         trust the project (of DIR, default here) after showing what
                                it would run; asks at a terminal. --revoke: stop trusting it
 
@@ -182,7 +184,7 @@ unwritable otherwise, a full disk or closed at start (>&-): 1, saying why).
 `;
 
 /** hey's commands of their own (main.ts): only as the first word; after a flag a word is a prompt. */
-const SUBCOMMANDS = ["doctor", "upgrade", "mcp", "trust"];
+const SUBCOMMANDS = ["doctor", "upgrade", "mcp", "trust", "skills"];
 
 /** Claude Code's and Codex's `mcp` subcommands that hey has not (main.ts says what does it instead). */
 export const PEER_MCP_VERBS = ["add", "add-json", "add-from-claude-desktop", "remove", "get"] as const;

@@ -13,11 +13,15 @@ import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
+import { skillLines } from "./prompt/system.ts";
+import { shownPath } from "./prompt/source.ts";
+import { loadSkills, skillFolders } from "./skills/load.ts";
+import { formatSkills, namesOnly } from "./ui/skills-list.ts";
 
 /**
  * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
  * REPL's question, for a `/reload` that finds a change giving the agent more (one-shot: none, the
- * change is left out) and for `/trust`.
+ * change is left out) and for `/trust`; `skillsOn`: false with --no-skills.
  */
 export function commandContext(
   runtime: Runtime,
@@ -25,6 +29,7 @@ export function commandContext(
   signal: AbortSignal,
   print: (text: string) => void,
   ask?: (question: string) => Promise<string | undefined>,
+  skillsOn = true,
 ): CommandContext {
   return {
     agent: runtime.agent,
@@ -38,6 +43,7 @@ export function commandContext(
     earlierRuns: runtime.earlierRuns,
     uncounted: () => uncountedLine(runtime.mcp.status()),
     redact: runtime.redact,
+    skills: (columns: number) => (skillsOn ? skillsListing(runtime, here, columns) : "skills are off in this run (--no-skills)"),
     mcpStatus: async (s: AbortSignal) => {
       const starting = runtime.mcp
         .status()
@@ -74,4 +80,33 @@ export function commandContext(
       });
     },
   };
+}
+
+/**
+ * `/skills`: what the skill folders hold now against what this run loaded. The project's folders
+ * are read when its skills are loaded (trusted), else listed as waiting on trust with why.
+ */
+function skillsListing(runtime: Runtime, here: Places, columns: number): string {
+  const user = skillFolders({ ...here, project: false });
+  const all = skillFolders({ ...here, project: true });
+  const loaded = runtime.skills();
+  const leftOut = runtime.leftOut();
+  const projectDirs = all.slice(user.length).map((f) => f.dir);
+  const inProject = (path: string) => projectDirs.some((d) => path.startsWith(d + sep));
+  // loaded from the project now (or nothing there waits on trust): its folders are read as this run reads them
+  const projectLoaded = leftOut === undefined || loaded.some((s) => inProject(s.path));
+  const now = loadSkills(projectLoaded ? all : user);
+  const untrusted = projectLoaded ? [] : loadSkills(all).skills.filter((s) => inProject(s.path));
+  const whose = (i: number) => (i >= user.length ? "project" : i === 0 ? "yours, Claude Code's" : "yours");
+  return formatSkills({
+    folders: all.map((f, i) => ({ dir: f.dir, whose: whose(i) })),
+    found: now.skills,
+    untrusted,
+    problems: now.problems,
+    loaded,
+    nameOnly: namesOnly(skillLines(loaded, here.cwd).lines, loaded),
+    ...(leftOut && !projectLoaded ? { leftOut } : {}),
+    shown: (path) => shownPath(path, here.cwd, here.home),
+    columns,
+  });
 }

@@ -5,12 +5,13 @@
 import { editDistance } from "./kernel/spelling.ts";
 
 /** hey's commands of their own (main.ts) that a one-word slip is checked against. */
-const COMMANDS = ["doctor", "upgrade", "trust", "mcp"];
+const COMMANDS = ["doctor", "upgrade", "trust", "mcp", "skills"];
 
 /** Words one or two edits from a command that are words of their own, sent as prompts. */
 const PROMPT_WORDS = new Set([
   ...["docker", "doctors", "doctoral", "doctored", "donor", "decor", "dolor", "dotcom"],
   ...["trusts", "trusty", "truss", "thrust", "tryst", "truest"],
+  ...["spills", "stills", "shills", "sills", "skulls", "skiers", "spells"],
 ]);
 
 /** Words that ask for sessions, which are flags of hey's (`--sessions`, `-c`, `--resume ID`), not commands. */

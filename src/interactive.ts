@@ -105,7 +105,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       });
     // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)
     const answered = agentCommand(process.env) ? undefined : ask;
-    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), answered);
+    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), answered, skillsOn);
     const result = await runCommand(line, {
       ...context,
       ...(answered ? { ask: answered } : {}),

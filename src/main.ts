@@ -24,6 +24,11 @@ async function main(argv: string[]): Promise<number> {
     const [{ isTrustCommand, trustCommand }, where] = await Promise.all([import("./trust/command.ts"), import("./here.ts")]);
     if (isTrustCommand(argv.slice(1), where.rootProbe.isDir)) return trustCommand(argv.slice(1), where.here(), where.rootProbe);
   }
+  // `hey skills [--config FILE] [--approve]`: the skills as /skills lists them (a one-shot run of it); with words after it, a prompt
+  if (argv[0] === "skills" && flagsOnly(argv.slice(1))) {
+    const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
+    return run(parseCli([...argv.slice(1), "-p", "/skills"]), at);
+  }
   if (argv[0] === "doctor") {
     const { doctorCommand } = await import("./doctor/command.ts");
     return doctorCommand(argv.slice(1), await here());
@@ -45,6 +50,16 @@ async function main(argv: string[]): Promise<number> {
   }
   const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
   return run(args, at);
+}
+
+/** Whether `rest` is flags only (`--config FILE --approve`), no message. */
+function flagsOnly(rest: string[]): boolean {
+  try {
+    const { message, files } = parseCli(rest);
+    return message === "" && files.length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -16,7 +16,6 @@ const COMMANDS: Record<string, string> = {
   export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
   share: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
   memory: "edit AGENTS.md (the project's, or ~/.config/hey/AGENTS.md for every project), then /reload",
-  skills: "type /skill: and Tab to list the skills",
   permissions: "hey runs every tool unless [permission] allow/deny lists in config.toml say otherwise (hey doctor shows them)",
   approvals: "hey runs every tool unless [permission] allow/deny lists in config.toml say otherwise (hey doctor shows them)",
   doctor: "run hey doctor in a shell",

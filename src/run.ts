@@ -171,7 +171,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     for (const line of await once("start", held.splice(0))) warn(line);
     if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
     for (const [file, saw] of seen) runtime.seen.set(file, saw);
-    prompt = withSkillText(message, prompt, runtime, args.run.skills);
+    prompt = withSkillText(message, prompt, runtime, args.run.skills, warn);
   } catch (e) {
     return preflightFailure(e, args.run.output);
   }
@@ -188,7 +188,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       };
       return await repl(runtime, here, message, args.run.skills, hooks);
     }
-    if (lineKind(message) === "command") return await oneCommand(runtime, here, message, args.run.output);
+    if (lineKind(message) === "command") return await oneCommand(runtime, here, message, args.run.output, args.run.skills);
     // `/cost`, `/review src/main.ts` naming a skill: not a message for the model (the REPL says it at its prompt)
     const mistake = slashMistake(message, slashNames(runtime, here));
     if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
@@ -254,9 +254,9 @@ function preflightFailure(e: unknown, output: RunFlags["output"]): number {
 }
 
 /** `hey -p /usage`: the command's text on stdout (an error on stderr, exit 2); in JSON a `command` event, then `done`. */
-async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"]): Promise<number> {
+async function oneCommand(runtime: Runtime, here: Places, line: string, output: RunFlags["output"], skillsOn: boolean): Promise<number> {
   const { runCommand } = await import("./ui/commands.ts");
-  const context = commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`));
+  const context = commandContext(runtime, here, new AbortController().signal, (t) => writer(2).write(`${t}\n`), undefined, skillsOn);
   const result = await runCommand(line, { ...context, oneShot: true, columns: output === "json" ? 0 : process.stdout.columns || 0 });
   if (output === "json") {
     runtime.output.emit({ type: "command", name: line.trim().split(/\s/, 1)[0]!, ok: result.ok, output: result.text });

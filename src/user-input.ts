@@ -14,7 +14,9 @@ import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { cutNotice, decodeForPrompt, writeMention } from "./prompt/mentions.ts";
 import type { Runtime } from "./runtime.ts";
-import { findSkill, parseSkillCommand, skillMessage, titledSkill, unknownSkill } from "./skills/catalog.ts";
+import { findSkill, parseSkillCommand, skillCutNote, skillCutNotice, skillMaxBytes, skillMessage, titledSkill, unknownSkill } from "./skills/catalog.ts";
+import { configuredWindow } from "./config/settings.ts";
+import { effectiveBudget } from "./context/window.ts";
 import { readSkillText, SkillLinkOut } from "./skills/load.ts";
 import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
@@ -85,8 +87,8 @@ export function stdinMessage(bytes: Uint8Array, maxBytes: number, warn: Warn): s
 }
 
 /** The first prompt with the skill's text before it, for a `/skill:NAME` message (else unchanged). */
-export function withSkillText(message: string, prompt: ContentBlock[], runtime: Runtime, skillsOn: boolean): ContentBlock[] {
-  return isSkillLine(message) ? withSkill(skillText(message, runtime, skillsOn), prompt) : prompt;
+export function withSkillText(message: string, prompt: ContentBlock[], runtime: Runtime, skillsOn: boolean, warn: Warn): ContentBlock[] {
+  return isSkillLine(message) ? withSkill(skillText(message, runtime, skillsOn, warn), prompt) : prompt;
 }
 
 /** What a `/word` that is no command may name (ui/slash.ts slashMistake): the skills loaded now, Claude Code's command files, a project's skill not loaded. */
@@ -119,7 +121,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
   };
   const content =
     kind === "skill"
-      ? withSkill(skillText(line, runtime, skillsOn), userContent(parseSkillCommand(line)!.args, input))
+      ? withSkill(skillText(line, runtime, skillsOn, warn), userContent(parseSkillCommand(line)!.args, input))
       : kind === "mcp-prompt"
         ? []
         : expandPrompt(line, input);
@@ -158,8 +160,8 @@ function userContent(message: string, opts: Parameters<typeof expandPrompt>[1]):
 /** `/skill:NAME args` is a message, not a command: the skill's text, then the args. */
 const isSkillLine = (line: string) => parseSkillCommand(line) !== undefined;
 
-/** The skill's text for a `/skill:NAME` line. Throws UsageError for an unknown or unreadable skill. */
-function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
+/** The skill's text for a `/skill:NAME` line, a cut said to `warn`. Throws UsageError for an unknown or unreadable skill. */
+function skillText(line: string, runtime: Runtime, skillsOn: boolean, warn: Warn): string {
   const { name, args } = parseSkillCommand(line)!;
   const skills = runtime.skills();
   const skill = findSkill(name, skills);
@@ -169,8 +171,11 @@ function skillText(line: string, runtime: Runtime, skillsOn: boolean): string {
     throw new UsageError(skillsOn ? unknownSkill(name, skills) + (why ? `; ${why}` : "") : "skills are off in this run (--no-skills)");
   }
   try {
-    const read = readSkillText(skill);
-    return skillMessage(skill, read.text, read.truncated, args);
+    const budget = effectiveBudget(runtime.settings.agent.budgetTokens, configuredWindow(runtime.settings));
+    const read = readSkillText(skill, skillMaxBytes(budget, runtime.settings.input.maxBytes));
+    if (read.cut) warn(skillCutNotice(name, read.cut.shown, read.cut.of ?? read.cut.shown, budget));
+    const text = read.encoding ? `${read.text.trimEnd()}\n(${read.encoding})` : read.text;
+    return skillMessage(skill, text, read.cut ? skillCutNote(skill.path, read.text, read.cut.of ?? read.cut.shown) : false, args);
   } catch (e) {
     if (e instanceof SkillLinkOut) throw new UsageError(e.message); // the user's to read: a usage error reaches no request
     throw new UsageError(`${skill.path}: cannot read (${errnoCode(e) ?? errorText(e)})`);

@@ -2,6 +2,32 @@
 // message `/skill:NAME args` sends. Pure.
 import { dirname } from "node:path";
 import type { Skill, SkillProblem } from "./frontmatter.ts";
+import { DEFAULT_TOKENS_PER_CHAR } from "../context/passes.ts";
+
+/**
+ * One `/skill:NAME` message takes at most this share of the context budget (16,000 tokens, about
+ * 64 KB, of the default 40,000): a 480 KB skill once filled three quarters of it with one message.
+ * The rest stays in the file, where the model is told to read it.
+ */
+export const SKILL_BUDGET_SHARE = 0.4;
+
+/** The most of a skill's file `/skill:NAME` sends: its share of the budget, and no more than an @file mention may bring (`[input] max_bytes`). */
+export function skillMaxBytes(budgetTokens: number, inputMaxBytes: number): number {
+  return Math.min(inputMaxBytes, Math.floor((budgetTokens * SKILL_BUDGET_SHARE) / DEFAULT_TOKENS_PER_CHAR));
+}
+
+/** What the model reads where a skill was cut (at a line end): how much it got and where the rest is. */
+export function skillCutNote(path: string, shown: string, total: number): string {
+  const next = shown.replace(/\n$/, "").split("\n").length + 1;
+  return `[cut here: the first ${kb(new TextEncoder().encode(shown).length)} of ${kb(total)} were sent; read_file ${path} with offset ${next} for the rest]`;
+}
+
+/** The user's line for a cut skill, like an @file's (prompt/mentions.ts cutNotice), with why and where the rest is. */
+export function skillCutNotice(name: string, shown: number, total: number, budgetTokens: number): string {
+  return `/skill:${name}: only the first ${kb(shown)} of ${kb(total)} went into the prompt (a skill takes at most ${Math.round(SKILL_BUDGET_SHARE * 100)}% of the ${budgetTokens.toLocaleString("en-US")}-token context budget, and [input] max_bytes); the model was told to read the rest from the file`;
+}
+
+const kb = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
 /**
  * Skills in discovery order (the four locations, lowest precedence first): a later skill with the
@@ -90,13 +116,13 @@ export function unknownSkill(name: string, skills: readonly Skill[]): string {
 }
 
 /**
- * The text `/skill:NAME args` sends before the args: the whole file (Claude Code's variables filled
- * in from `args`: fillSkillVariables), with its path so the model
+ * The text `/skill:NAME args` sends before the args: the whole file (or up to `cutNote`,
+ * skillCutNote's; Claude Code's variables filled in from `args`: fillSkillVariables), with its path so the model
  * can resolve files the skill names relative to its folder, between `<skill>` lines: where it ends
  * and the args begin is told apart again when the session is listed (typedSkillLine).
  */
-export function skillMessage(skill: Skill, text: string, truncated: boolean, args = ""): string {
-  const cut = truncated ? `\n[cut here; read ${skill.path} for the rest]` : "";
+export function skillMessage(skill: Skill, text: string, cutNote: string | false, args = ""): string {
+  const cut = cutNote ? `\n${cutNote}` : "";
   const body = fillSkillVariables(
     text
       .replace(/^\uFEFF/, "")

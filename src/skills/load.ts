@@ -7,15 +7,15 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { isWithin } from "../fs/within.ts";
-import { readHead } from "../fs/read-head.ts";
+import { readHeadBytes } from "../fs/read-head.ts";
+import { decodeOutput } from "../fs/output-text.ts";
+import { decodeForPrompt, type Cut } from "../prompt/mentions.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /** Only the head of a skill is read to list it: the frontmatter is at the top. */
 const SKILL_HEAD_BYTES = 64 * 1024;
-/** `/skill:NAME` sends at most this much of the file (as much as an @file mention). */
-const SKILL_TEXT_MAX_BYTES = 100 * 1024;
 
 /** A folder of skills; `within`: a skill file there must really be inside this directory (the project), links included. */
 export interface SkillFolder {
@@ -73,6 +73,7 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       if (kind === "dir") {
         const file = join(path, "SKILL.md");
         if (kindOf(undefined, file) === "file") read(file, entry.name, within);
+        else tooDeep(path, folder);
       } else if (kind === "file" && entry.name.endsWith(".md")) read(path, undefined, within);
     }
   }
@@ -91,7 +92,15 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
           return;
         }
       }
-      text = readHead(path, SKILL_HEAD_BYTES).text;
+      const { bytes, size } = readHeadBytes(path, SKILL_HEAD_BYTES);
+      // a Latin-1 file reads as its Windows-1252 characters, as an @file does, not as U+FFFD; and it is said
+      const decoded = decodeOutput(bytes, size > bytes.length);
+      text = decoded.text;
+      if (decoded.foreign > 0)
+        problems.push({
+          level: "warning",
+          message: `${path}: not UTF-8 (${decoded.foreign} byte${decoded.foreign === 1 ? "" : "s"}), read as Windows-1252 (Latin-1); save it as UTF-8`,
+        });
     } catch (e) {
       problems.push({ level: "error", message: `${path}: cannot read (${errnoCode(e) ?? errorText(e)}); left out` });
       return;
@@ -107,6 +116,22 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
     problems.push(...parsed.problems.map((p) => (version ? { ...p, version } : p)));
     if (parsed.skill) found.push(within !== undefined ? { ...parsed.skill, within } : parsed.skill);
   }
+
+  /** A folder with no SKILL.md whose subfolders have one (a collection cloned into the skills folder): said, not skipped silently. */
+  function tooDeep(path: string, folder: string): void {
+    let below: string[];
+    try {
+      below = readdirSync(path).filter((name) => !name.startsWith(".") && kindOf(undefined, join(path, name, "SKILL.md")) === "file");
+    } catch {
+      return;
+    }
+    if (below.length === 0) return;
+    const some = below.slice(0, 3).join(", ") + (below.length > 3 ? ", …" : "");
+    problems.push({
+      level: "warning",
+      message: `${path}: no SKILL.md, but ${below.length} skill folder${below.length === 1 ? "" : "s"} below it (${some}), one level deeper than hey looks; left out: move or link them into ${folder}`,
+    });
+  }
 }
 
 /** A project's file `path` leads to `real`, out of the project: the user's to read, never the model's. */
@@ -116,17 +141,23 @@ const linkOut = (path: string, real: string) => `${path} is a link to ${real}, o
 export class SkillLinkOut extends Error {}
 
 /**
- * The whole text `/skill:NAME` sends (up to a cap). A project's skill is checked again as loading
- * checked it: its file may have become a link out of the project since (a `git checkout` of a
- * branch that planted one to `~/.aws/credentials`). The file read is the one checked: its real
- * path, the last step not followed. Throws SkillLinkOut for such a link, else the system error
- * when it cannot be read (EINVAL when it is no regular file).
+ * The text `/skill:NAME` sends: at most `maxBytes`, cut at a line end (`cut` says how much of how
+ * much), text that is not UTF-8 read as Windows-1252 (`encoding` says so), as an @file's is. A
+ * project's skill is checked again as loading checked it: its file may have become a link out of
+ * the project since (a `git checkout` of a branch that planted one to `~/.aws/credentials`). The
+ * file read is the one checked: its real path, the last step not followed. Throws SkillLinkOut for
+ * such a link, else the system error when it cannot be read.
  */
-export function readSkillText(skill: Skill): { text: string; truncated: boolean } {
-  if (skill.within === undefined) return readHead(skill.path, SKILL_TEXT_MAX_BYTES); // the user's own folders may link anywhere
-  const real = realpathSync(skill.path);
-  if (!isWithin(real, skill.within)) throw new SkillLinkOut(`${linkOut(skill.path, real)}; not sent`);
-  return readHead(real, SKILL_TEXT_MAX_BYTES, { noFollow: true });
+export function readSkillText(skill: Skill, maxBytes: number): { text: string; cut?: Cut; encoding?: string } {
+  let path = skill.path; // the user's own folders may link anywhere
+  if (skill.within !== undefined) {
+    path = realpathSync(skill.path);
+    if (!isWithin(path, skill.within)) throw new SkillLinkOut(`${linkOut(skill.path, path)}; not sent`);
+  }
+  const { bytes, size } = readHeadBytes(path, maxBytes + 1, { noFollow: skill.within !== undefined });
+  const decoded = decodeForPrompt(bytes, maxBytes, size);
+  if ("binary" in decoded) throw Object.assign(new Error("binary data, not a skill"), { code: "binary data" });
+  return decoded;
 }
 
 /** A file's mtime and size, or undefined when it cannot be read. */

@@ -39,6 +39,8 @@ export interface CommandContext {
   reload(): Promise<ReloadReport>;
   /** `/trust`, `/untrust`: records whether the project's files load at the next `/reload`; what to tell the user. Throws when it cannot be recorded. */
   setTrust?(trusted: boolean): Promise<string>;
+  /** `/skills`: each skill, its folder and whether the model sees it, and those left out and why (ui/skills-list.ts) */
+  skills?(columns: number): string;
   /** `/mcp`: every MCP server, its state and its tools (after waiting, bounded, for those just starting) */
   mcpStatus(signal: AbortSignal): Promise<string>;
   /** `/mcp login NAME`, `/mcp logout NAME`: sign in to (out of) a remote server, which then starts again; NAME "": which server? (refused, naming them) */
@@ -73,6 +75,7 @@ const HELP = `/help                      this list
 /mcp login NAME            sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
 /mcp:SERVER:PROMPT [args]  send the server's prompt (args: name=value, or in the prompt's order)
 /skill:NAME [args]         send the skill's instructions, then args
+/skills                    each skill: its folder, its description's start, whether the model sees it; those left out and why
 /sessions [all]            list this directory's sessions, its project's when it has none (all: every directory's)
 /sessions prune 30d        delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
 /resume [N|ID]             continue another session of this directory (or of its project), picked from a list
@@ -107,7 +110,7 @@ const RESUME_IN_REPL =
   "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's (its project's when it has none) with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
-const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/thinking", "/usage", "/reload", "/trust", "/untrust", "/last", "/clear", "/new"]);
+const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/skills", "/thinking", "/usage", "/reload", "/trust", "/untrust", "/last", "/clear", "/new"]);
 
 /** `/last` shows at most this much of a full-output file: its end, which is where a run says how it went. */
 const LAST_MAX_BYTES = 2 * 1024 * 1024;
@@ -194,6 +197,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       if ((verb === "login" || verb === "logout") && more === undefined && ctx.mcpAuth) return ctx.mcpAuth(verb, server ?? "", ctx.signal);
       return refused(`/mcp takes nothing (the servers), login NAME or logout NAME; got "${visible(arg)}"`);
     }
+    case "/skills":
+      return ctx.skills ? said(visible(ctx.skills(ctx.columns ?? 0))) : refused("this run lists no skills");
     case "/reload": {
       const report = await ctx.reload();
       return { text: formatReload(report), ok: report.ok };

@@ -22,6 +22,7 @@ export const COMMANDS = [
   "/mcp",
   "/mcp:",
   "/skill:",
+  "/skills",
   "/sessions",
   "/resume",
   "/last",

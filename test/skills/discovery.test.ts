@@ -10,6 +10,7 @@ import {
   offeredSkillNames,
   parseSkillCommand,
   skillChanges,
+  skillCutNote,
   skillMessage,
   typedSkillLine,
   unknownSkill,
@@ -205,8 +206,8 @@ describe("catalog", () => {
     expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "\uFEFFline 1\r\nline 2\r\n", false)).toBe(
       'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\nline 1\nline 2\n</skill>',
     );
-    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", true)).toBe(
-      'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\npart\n[cut here; read /s/a/SKILL.md for the rest]\n</skill>',
+    expect(skillMessage(s("a", "d", "/s/a/SKILL.md"), "part", skillCutNote("/s/a/SKILL.md", "part\n", 2048))).toBe(
+      'Use the skill "a" (/s/a/SKILL.md):\n\n<skill>\npart\n[cut here: the first 1 KB of 2 KB were sent; read_file /s/a/SKILL.md with offset 2 for the rest]\n</skill>',
     );
   });
 

@@ -32,10 +32,10 @@ test("a project's SKILL.md that became a link out of the project since loading i
   const file = join(root, ".hey", "skills", "review", "SKILL.md");
   put(file, skill("review"));
   const [loaded] = load().skills;
-  expect(readSkillText(loaded!).text).toContain("Read the diff.");
+  expect(readSkillText(loaded!, 100_000).text).toContain("Read the diff.");
   rmSync(file);
   symlinkSync(secret, file);
-  expect(() => readSkillText(loaded!)).toThrow(new SkillLinkOut(`${file} is a link to ${realpathSync(secret)}, outside the project; not sent`));
+  expect(() => readSkillText(loaded!, 100_000)).toThrow(new SkillLinkOut(`${file} is a link to ${realpathSync(secret)}, outside the project; not sent`));
 });
 
 test("so is a skill folder replaced by a link to a folder outside; a link to another file of the project still reads", () => {
@@ -46,11 +46,11 @@ test("so is a skill folder replaced by a link to a folder outside; a link to ano
   rmSync(dir, { recursive: true });
   symlinkSync(join(home, ".aws"), dir); // …/review/SKILL.md now reaches ~/.aws/SKILL.md
   put(join(home, ".aws", "SKILL.md"), "aws_secret_access_key = AKIAFAKE\n");
-  expect(() => readSkillText(loaded!)).toThrow(SkillLinkOut);
+  expect(() => readSkillText(loaded!, 100_000)).toThrow(SkillLinkOut);
   rmSync(dir);
   mkdirSync(dir);
   symlinkSync(join(root, "docs", "review.md"), join(dir, "SKILL.md"));
-  expect(readSkillText(loaded!).text).toContain("From docs.");
+  expect(readSkillText(loaded!, 100_000).text).toContain("From docs.");
 });
 
 test("the user's own skill may be a link anywhere (a skills folder kept with the dotfiles)", () => {
@@ -58,7 +58,7 @@ test("the user's own skill may be a link anywhere (a skills folder kept with the
   mkdirSync(join(home, ".agents", "skills", "review"), { recursive: true });
   symlinkSync(join(tmp.path, "dotfiles", "review.md"), join(home, ".agents", "skills", "review", "SKILL.md"));
   const [loaded] = load().skills;
-  expect(readSkillText(loaded!).text).toContain("Mine.");
+  expect(readSkillText(loaded!, 100_000).text).toContain("Mine.");
 });
 
 test("a link out of the project found at start-up is the user's to read: the model's note neither asks it to fix it nor names the target", () => {

@@ -10,7 +10,6 @@ test.each([
   ["/cost", "hey has no /cost; /usage shows the tokens and context of the session"],
   ["/export", "hey has no /export; the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one"],
   ["/context", "hey has no /context; /usage shows the tokens and context of the session"],
-  ["/skills", "hey has no /skills; type /skill: and Tab to list the skills"],
   ["/doctor", "hey has no /doctor; run hey doctor in a shell"],
   ["/init", "hey has no /init; ask the agent to write AGENTS.md (hey reads it, or CLAUDE.md, from the git root down to where it runs)"],
   ["/review", "/review is no command; the skill review is /skill:review"],
