@@ -13,7 +13,8 @@ const from = { cwd: "/nonexistent", providers: defaultSettingsForTest().provider
 
 test.each([
   ["/re", ["/reload", "/resume"]],
-  ["/sk", ["/skill:"]],
+  ["/sk", ["/skill:", "/skills"]],
+  ["/skill", ["/skill:", "/skills"]],
   ["/skill:", ["/skill:deploy", "/skill:docs-style", "/skill:release-notes"]],
   ["/skill:d", ["/skill:deploy", "/skill:docs-style"]],
   ["/skill:x", []],
@@ -60,11 +61,12 @@ test("@paths in CJK text: Tab completes an @ typed right after CJK text, and quo
   }
 });
 
-test("`/sk` Tab, Tab: `/skill:` with no space, then the skill's name, which runs as a skill", () => {
+test("`/sk` Tab: `/skill` (or `/skills`, the list); `:` Tab: the skill's name, which runs as a skill", () => {
   const one = { ...from, skills: ["demo-one"] };
   let s = insert(emptyEditor([]), "/sk");
   s = complete(s, completions(s.text, one)).state;
-  expect(s.text).toBe("/skill:");
+  expect(s.text).toBe("/skill");
+  s = insert(s, ":");
   s = complete(s, completions(s.text, one)).state;
   expect(s.text).toBe("/skill:demo-one ");
   expect(lineKind(s.text)).toBe("skill");
