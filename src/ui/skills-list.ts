@@ -54,9 +54,11 @@ export function formatSkills(l: SkillsListing): string {
           ? " [not loaded yet: /reload loads it]"
           : loaded.get(s.name)!.path !== s.path
             ? ` [loaded from ${l.shown(loaded.get(s.name)!.path)}: /reload changes it]`
-            : l.nameOnly.has(s.name)
-              ? " [listed by name only: the descriptions are over their cap]"
-              : "";
+            : loaded.get(s.name)!.disableModelInvocation
+              ? " [not in the model's list (disable-model-invocation): /skill:NAME runs it]"
+              : l.nameOnly.has(s.name)
+                ? " [listed by name only: the descriptions are over their cap]"
+                : "";
     const head = `  ${s.name.padEnd(nameWidth)}  ${sources[i]!.padEnd(sourceWidth)}  `;
     const description = s.description.replace(/\s+/g, " ").trim();
     // a narrow terminal: the state goes on a line of its own rather than past the edge
@@ -90,5 +92,6 @@ const cut = (text: string, room: number) => (text.length <= room ? text : `${tex
 
 /** The names skillLines lists without their description (past the cap). */
 export function namesOnly(lines: readonly string[], skills: readonly ListedSkill[]): Set<string> {
-  return new Set(skills.filter((s, i) => !lines[i]?.startsWith(`- ${s.name}: `)).map((s) => s.name));
+  // by name, not by place: the model's list leaves out the skills it may not invoke
+  return new Set(skills.filter((s) => lines.some((line) => line.startsWith(`- ${s.name} (`))).map((s) => s.name));
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { skillMaxBytes } from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
 import { loadSkills, readSkillText } from "../../src/skills/load.ts";
-import { formatSkills, type SkillsListing } from "../../src/ui/skills-list.ts";
+import { formatSkills, namesOnly, type SkillsListing } from "../../src/ui/skills-list.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -107,4 +107,28 @@ test("formatSkills: the folder and whose it is, the description's start, and why
     `${" ".repeat(4)}[listed by name only: the descriptions are over their cap]`,
   ]);
   for (const row of narrow.slice(1, 6)) expect(row.length).toBeLessThanOrEqual(80);
+});
+
+// After merging Claude Code's disable-model-invocation: the model's list leaves such a skill out,
+// and /skills read the list by place, so every skill after it was said to be "listed by name only".
+test("/skills: a skill kept from the model says so, and the skills after it are not taken for names only", () => {
+  const deploy: Skill = { ...sk("deploy", "/h/.config/hey/skills/deploy/SKILL.md", "Deploys"), disableModelInvocation: true };
+  const review = sk("review", "/h/.config/hey/skills/review/SKILL.md", "Reviews the diff");
+  const named = sk("zeta", "/h/.config/hey/skills/zeta/SKILL.md", "Long");
+  const lines = ["- review: Reviews the diff (/h/.config/hey/skills/review/SKILL.md)", "- zeta (/h/.config/hey/skills/zeta/SKILL.md)"];
+  const nameOnly = namesOnly(lines, [deploy, review, named]);
+  expect([...nameOnly]).toEqual(["zeta"]);
+  const text = formatSkills({
+    folders: [{ dir: "/h/.config/hey/skills", whose: "yours" }],
+    found: [deploy, review, named],
+    untrusted: [],
+    problems: [],
+    loaded: [deploy, review, named],
+    nameOnly,
+    shown: (p) => p.replace(/^\/h\//, "~/"),
+    columns: 0,
+  });
+  expect(text).toContain("deploy  ~/.config/hey/skills (yours)  Deploys [not in the model's list (disable-model-invocation): /skill:NAME runs it]");
+  expect(text).toContain("review  ~/.config/hey/skills (yours)  Reviews the diff\n");
+  expect(text).toContain("zeta    ~/.config/hey/skills (yours)  Long [listed by name only: the descriptions are over their cap]");
 });
