@@ -65,3 +65,19 @@ test("chat completions: -t max refused as OpenAI words it (`Invalid value: 'max'
   expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["max", "high"]);
   expect(run.stderr.split("\n").filter((l) => l.includes("effort"))).toEqual(["hey: this model does not take effort max: high is sent instead"]);
 });
+
+// OpenAI since gpt-5.4 (openai/openai-openapi#541, goose#11413): chat completions refuses effort with tools; Responses takes both
+test('OPENAI_BASE_URL\'s chat completions refusing effort with tools: sent without it, and told where effort is taken (before: "this model takes no reasoning effort")', async () => {
+  const message =
+    "Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.";
+  const refusal = jsonReply(400, { error: { message, type: "invalid_request_error", param: "reasoning_effort", code: null } });
+  const before = server.requests.length;
+  server.enqueue(refusal, textReply("openai", "Hi."));
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const run = await runHey(["-t", "high", "-p", "hi"], { cwd: work.path, env });
+  expect(run).toMatchObject({ code: 0, stdout: "Hi.\n" });
+  expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["high", undefined]);
+  expect(run.stderr.split("\n").filter((l) => l.includes("effort"))).toEqual([
+    'hey: with tools, OpenAI takes reasoning effort only over Responses: set protocol = "responses" in [provider.openai]; until then no effort is sent',
+  ]);
+});
