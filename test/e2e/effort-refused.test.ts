@@ -2,11 +2,15 @@
 // endpoint's 400 names the levels it takes, hey sends the nearest of them (the highest below the
 // one asked for) for the rest of the run, and says so once. Refusals in the words endpoints use,
 // cited in src/providers/effort.ts; replayed from a loopback server.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { jsonReply } from "../helpers/replay-server.ts";
+import { startTerm } from "../helpers/tmux.ts";
+import { say } from "./repl-helpers.ts";
+
+setDefaultTimeout(120_000); // the REPL test may build dist/hey
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-effort-");
@@ -80,4 +84,23 @@ test('OPENAI_BASE_URL\'s chat completions refusing effort with tools: sent witho
   expect(run.stderr.split("\n").filter((l) => l.includes("effort"))).toEqual([
     'hey: with tools, OpenAI takes reasoning effort only over Responses: set protocol = "responses" in [provider.openai]; until then no effort is sent',
   ]);
+});
+
+test("in the REPL, /effort after that refusal says the level and that none is sent, and why (before: `effort: high` alone)", async () => {
+  const message =
+    "Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.";
+  server.enqueue(jsonReply(400, { error: { message, type: "invalid_request_error", param: "reasoning_effort", code: null } }), textReply("openai", "Hi."));
+  const env = { HOME: work.path, NO_COLOR: "1", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const term = await startTerm({ cwd: work.path, cols: 220, rows: 40, env });
+  const unsent =
+    '; with tools, OpenAI takes reasoning effort only over Responses: set protocol = "responses" in [provider.openai]; until then no effort is sent';
+  try {
+    await say(term, "/effort high", "effort: high\n");
+    await say(term, "hi", "Hi.");
+    await say(term, "/effort", `effort: high${unsent}`);
+    await say(term, "/effort medium", `effort: medium${unsent}`);
+    await say(term, "/quit", "[exit 0]");
+  } finally {
+    await term.close();
+  }
 });
