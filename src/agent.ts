@@ -23,6 +23,7 @@ import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
 import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
+import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { TOOL } from "./kernel/tool-names.ts";
@@ -99,6 +100,8 @@ export interface Agent {
   readonly provider: Provider;
   /** the effort sent with each request; undefined = the provider's configured default */
   readonly effort: Effort | undefined;
+  /** what the provider said when it stopped sending any effort (its notice), so /effort says it too; undefined while it sends it */
+  readonly effortUnsent: string | undefined;
   readonly usage: Readonly<AgentUsage>;
   readonly context: Readonly<CompactionState>;
   /**
@@ -133,6 +136,7 @@ export function createAgent(parts: AgentParts): Agent {
   let resumedCache = parts.cache && parts.cache.upTo <= messages.length ? parts.cache : undefined; // replayed before the first request
   let { settings, provider } = parts;
   let effort = settings.effort;
+  let effortUnsent: string | undefined;
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
 
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
@@ -155,6 +159,7 @@ export function createAgent(parts: AgentParts): Agent {
         requestInput = undefined;
         return parts.output.emit({ ...event, tokens_per_char: compaction.tokensPerChar });
       }
+      if (event.type === "notice" && saysNoEffortSent(event.message)) effortUnsent = event.message;
       parts.output.emit(event);
     },
   };
@@ -319,6 +324,9 @@ export function createAgent(parts: AgentParts): Agent {
     get effort() {
       return effort;
     },
+    get effortUnsent() {
+      return effortUnsent;
+    },
     get usage() {
       return usage;
     },
@@ -353,6 +361,7 @@ export function createAgent(parts: AgentParts): Agent {
     switchModel(nextProvider, next) {
       const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
       settings = next;
+      if (nextProvider !== provider) effortUnsent = undefined; // a new provider has not refused it yet
       provider = nextProvider;
       if (changed) compaction.window = compaction.windowFrom = undefined; // what the old model's errors taught says nothing about this one
       if (changed || next.effort !== effort) parts.output.emit({ type: "model", ...next.model, ...(next.effort === undefined ? {} : { effort: next.effort }) });

@@ -177,10 +177,14 @@ export const SECTIONS = {
 
 /** The keys of each `[provider.NAME]` table. */
 export const PROVIDER_KEYS = {
-  protocol: { kind: "protocol", default: "openai", doc: "`openai` (chat completions), `responses`, `anthropic`, `google`" },
+  protocol: {
+    kind: "protocol",
+    default: "openai",
+    doc: "`openai` (chat completions), `responses`, `anthropic`, `google` (default: the built-in provider's of a table named after one — `responses` for `openai` at api.openai.com, chat completions at any other `base_url` — else `openai`)",
+  },
   base_url: {
     kind: "string",
-    doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`); in a table named after a built-in provider (`openai`, `anthropic`, `google`, `deepseek`, `ollama`) it moves only that provider's address: its protocol, key variable and model stay unless the table's keys change them; left out there, the built-in address (or `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`, `OLLAMA_HOST`)",
+    doc: "the API root as the vendor documents it, version included (`https://api.openai.com/v1`); in a table named after a built-in provider (`openai`, `anthropic`, `google`, `deepseek`, `ollama`) it moves only that provider's address: its protocol (but `openai`'s, Responses at api.openai.com, which is chat completions anywhere else), key variable and model stay unless the table's keys change them; left out there, the built-in address (or `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`, `OLLAMA_HOST`)",
   },
   api_key: {
     kind: "string",

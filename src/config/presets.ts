@@ -10,7 +10,10 @@ type Env = Record<string, string | undefined>;
 
 export interface Preset {
   name: string;
+  /** what it speaks at an address a variable or a table moved it to (a gateway, a local server) */
   protocol: Protocol;
+  /** what it speaks at its vendor's own address, when that is another protocol (protocolAt) */
+  ownProtocol?: Protocol;
   baseUrl: string;
   model: string;
   /** the variables that hold its key, first found wins */
@@ -29,7 +32,10 @@ export interface Preset {
 export const PRESETS: Preset[] = [
   {
     name: "openai",
+    // OpenAI's API takes reasoning effort with tools only over Responses (chat completions refuses the two together),
+    // and only Responses gives the model's reasoning back to replay; gateways and local servers speak chat completions
     protocol: "openai",
+    ownProtocol: "responses",
     baseUrl: "https://api.openai.com/v1",
     model: "gpt-5.5",
     keyVars: ["OPENAI_API_KEY"],
@@ -115,6 +121,15 @@ function vendorsOwn(p: Preset, url: string): boolean {
 }
 
 /**
+ * The protocol built-in provider `p` speaks at `baseUrl`: its `ownProtocol` at its vendor's own
+ * address (`OPENAI_BASE_URL=https://api.openai.com/v1` included), else its `protocol` — an
+ * OPENAI_BASE_URL at LiteLLM, vLLM or Azure keeps chat completions unless a table says otherwise.
+ */
+export function protocolAt(p: Preset, baseUrl: string): Protocol {
+  return p.ownProtocol && (baseUrl === p.baseUrl || vendorsOwn(p, baseUrl)) ? p.ownProtocol : p.protocol;
+}
+
+/**
  * Whether `p` is a vendor's built-in provider whose variable moved its address (OPENAI_BASE_URL at
  * a gateway, or a local vLLM, LM Studio or llama.cpp server, which need no key): used with its key
  * or without one, it is offered as one that needs none (OLLAMA_HOST moves Ollama, no vendor's).
@@ -136,12 +151,13 @@ export function presets(env: Env): { providers: ProviderSettings[]; first: strin
   const providers = PRESETS.map((p): ProviderSettings => {
     const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
     const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
-    const { name, protocol } = p;
+    const { name } = p;
     const { models, modelVar } = builtInModel(p, env);
+    const address = builtInAddress(p, env);
     return {
       name,
-      protocol,
-      ...builtInAddress(p, env),
+      protocol: protocolAt(p, address.baseUrl),
+      ...address,
       apiKey,
       apiKeyVar,
       models,

@@ -6,7 +6,19 @@ import type { Protocol } from "../kernel/ir.ts";
 import type { Compat } from "../providers/common.ts";
 import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss, sharedName } from "./model-check.ts";
-import { aliasNote, builtInAddress, builtInModel, checkAddress, envValue, familyOf, isGateway, PRESETS, presets, unknownProviderHint } from "./presets.ts";
+import {
+  aliasNote,
+  builtInAddress,
+  builtInModel,
+  checkAddress,
+  envValue,
+  familyOf,
+  isGateway,
+  PRESETS,
+  presets,
+  protocolAt,
+  unknownProviderHint,
+} from "./presets.ts";
 import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
@@ -75,7 +87,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   }
   return {
     name,
-    protocol: p.protocol ?? builtIn?.protocol ?? "openai",
+    protocol: p.protocol ?? (builtIn ? protocolAt(builtIn, baseUrl) : "openai"),
     ...address,
     apiKey,
     apiKeyVar,

@@ -162,6 +162,27 @@ export function learnEffort(map: Record<string, string>, message: string): Learn
 /** What the user is told, once, when a model refuses any reasoning effort (one chosen for another model: /model, -c -m). */
 export const NO_EFFORT_NOTICE = "this model takes no reasoning effort: none is sent from now on";
 
+/**
+ * How OpenAI's chat completions refuses a reasoning effort together with tools, which the same
+ * model takes over Responses: "Function tools with reasoning_effort are not supported for gpt-5.5
+ * in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'."
+ */
+export const EFFORT_ONLY_OVER_RESPONSES = /tools with reasoning_?effort are not supported|reasoning_?effort[^.]*use \/v1\/responses/i;
+
+const OVER_RESPONSES = "with tools, OpenAI takes reasoning effort only over Responses";
+
+/**
+ * What the user is told, once, of that refusal: the model does take effort, and where to ask for
+ * it (`name`: the provider's table; "cli" is --base-url's, set by --protocol or HEY_PROTOCOL).
+ */
+export function effortOverResponsesNotice(name: string | undefined): string {
+  const where = name && name !== "cli" ? `set protocol = "responses" in [provider.${name}]` : "use --protocol responses (HEY_PROTOCOL=responses)";
+  return `${OVER_RESPONSES}: ${where}; until then no effort is sent`;
+}
+
+/** Whether a notice says no effort goes with any request of its provider from then on: /effort says it beside the level. */
+export const saysNoEffortSent = (message: string): boolean => message === NO_EFFORT_NOTICE || message.startsWith(OVER_RESPONSES);
+
 /** How a Responses model without reasoning refuses the field: "Unsupported parameter: 'reasoning.effort' is not supported with this model." */
 export const REASONING_REFUSED = /'reasoning(?:\.effort)?'.{0,40}not supported|unsupported parameter:?\s*'reasoning/i;
 

@@ -2,7 +2,7 @@
 // refused one (common.ts adaptingStream): an optional field it does not know, a value it does not
 // take, a shape of tool-call id or of reasoning replay it wants. Each change is made for the rest
 // of the run, so each is tried once. Pure apart from changing `options`.
-import { effortNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
+import { EFFORT_ONLY_OVER_RESPONSES, effortNotice, effortOverResponsesNotice, learnEffort, NO_EFFORT_NOTICE } from "./effort.ts";
 import { REASONING_WANTED, type ReasoningReplay } from "./reasoning-replay.ts";
 import { IMAGES_REFUSED } from "./image-words.ts";
 import { NO_PDFS_NOTICE, PDFS_REFUSED } from "./documents.ts";
@@ -41,14 +41,19 @@ export const NO_IMAGES_NOTICE = "this model takes no images: each image of the c
 /** What the user is told, once, when a tool result's images go as lines from then on (Mistral: "Unexpected role 'user' after role 'tool'"). */
 export const TOOL_IMAGES_NOTICE = "this endpoint takes no message after tool results: an image a tool reads is sent as a line saying the model cannot see it";
 
-/** Changes `options` as the refusal `said` asks; true when it changed something (send again), or what to tell the user of it. */
-export function adaptToRefusal(options: Adaptable, said: string): boolean | string {
+/**
+ * Changes `options` as the refusal `said` asks; true when it changed something (send again), or what
+ * to tell the user of it. `name`: the provider's, for the advice that names its table.
+ */
+export function adaptToRefusal(options: Adaptable, said: string, name?: string): boolean | string {
   if (options.cacheKey && said.includes("prompt_cache_key")) return !(options.cacheKey = false);
   if (options.cacheMarks && said.includes("cache_control")) return !(options.cacheMarks = false);
   if (options.streamUsage !== false && said.includes("stream_options")) return !(options.streamUsage = false);
   // a level the model does not take, where it lists those it does (OpenAI: "does not support 'none' … Supported values are: …"): its nearest
   const learned = options.effortFor && learnEffort(options.effortFor, said);
   if (learned) return effortNotice(learned);
+  // OpenAI's model that takes effort, only not with tools here: sent without it, and the user told where it is taken
+  if (options.sendEffort !== false && EFFORT_ONLY_OVER_RESPONSES.test(said)) return (options.sendEffort = false) || effortOverResponsesNotice(name);
   // a model without the dial, or with other values (Groq: "must be one of `none` or `default`"; xAI: "reasoningEffort";
   // Ollama, which makes it its `think`: "think value "medium" is not supported for this model", ollama/ollama#12561,
   // and "… does not support thinking", taketwo/llm-ollama#54)

@@ -378,7 +378,7 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
   const answer = (request: ModelRequest, signal: AbortSignal) =>
     adaptingStream(
       () => attempt(request, signal),
-      (e) => adaptToRefusal(requestOptions, e.message),
+      (e) => adaptToRefusal(requestOptions, e.message, opts.name),
       () => requestOptions,
     );
   return {

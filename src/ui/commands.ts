@@ -157,7 +157,9 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       }
     }
     case "/effort": {
-      if (!arg) return said(`effort: ${ctx.agent.effort ?? "(provider default)"}`);
+      // the level chosen, and when the provider stopped sending any, what it said of that
+      const unsent = ctx.agent.effortUnsent ? `; ${ctx.agent.effortUnsent}` : "";
+      if (!arg) return said(`effort: ${ctx.agent.effort ?? "(provider default)"}${unsent}`);
       if (!(EFFORTS as readonly string[]).includes(arg)) return refused(`/effort takes one of ${EFFORTS.join(", ")}`);
       // a run that ends here would send nothing with it: -t is the one-run choice, and -c -t keeps it in the session
       if (ctx.oneShot)
@@ -165,7 +167,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
           `/effort ${arg} sets the effort of an interactive session only; for one run use -t ${arg} (hey -c -t ${arg} continues the last session with it)`,
         );
       ctx.agent.setEffort(arg as Effort);
-      return said(`effort: ${arg}`);
+      return said(`effort: ${arg}${unsent}`);
     }
     case "/thinking": {
       if (!ctx.terminal) return said("thinking is always in the JSON events (thinking_delta)");

@@ -460,7 +460,7 @@ describe("zero-config presets", () => {
     expect(settings.provider.apiKeyVar).toBe(apiKeyVar);
     expect(settings.provider.apiKey).toBe(apiKeyVar ? "k" : undefined);
     expect(settings.providers.map((p) => [p.name, p.protocol, p.baseUrl, p.preset])).toEqual([
-      ["openai", "openai", "https://api.openai.com/v1", true],
+      ["openai", "responses", "https://api.openai.com/v1", true],
       ["anthropic", "anthropic", "https://api.anthropic.com/v1", true],
       ["google", "google", "https://generativelanguage.googleapis.com/v1beta", true],
       ["deepseek", "openai", "https://api.deepseek.com/v1", true],

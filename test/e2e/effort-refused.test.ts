@@ -2,11 +2,15 @@
 // endpoint's 400 names the levels it takes, hey sends the nearest of them (the highest below the
 // one asked for) for the rest of the run, and says so once. Refusals in the words endpoints use,
 // cited in src/providers/effort.ts; replayed from a loopback server.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { jsonReply } from "../helpers/replay-server.ts";
+import { startTerm } from "../helpers/tmux.ts";
+import { say } from "./repl-helpers.ts";
+
+setDefaultTimeout(120_000); // the REPL test may build dist/hey
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-effort-");
@@ -64,4 +68,39 @@ test("chat completions: -t max refused as OpenAI words it (`Invalid value: 'max'
   expect(run).toMatchObject({ code: 0, stdout: "Hi.\n" });
   expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["max", "high"]);
   expect(run.stderr.split("\n").filter((l) => l.includes("effort"))).toEqual(["hey: this model does not take effort max: high is sent instead"]);
+});
+
+// OpenAI since gpt-5.4 (openai/openai-openapi#541, goose#11413): chat completions refuses effort with tools; Responses takes both
+test('OPENAI_BASE_URL\'s chat completions refusing effort with tools: sent without it, and told where effort is taken (before: "this model takes no reasoning effort")', async () => {
+  const message =
+    "Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.";
+  const refusal = jsonReply(400, { error: { message, type: "invalid_request_error", param: "reasoning_effort", code: null } });
+  const before = server.requests.length;
+  server.enqueue(refusal, textReply("openai", "Hi."));
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const run = await runHey(["-t", "high", "-p", "hi"], { cwd: work.path, env });
+  expect(run).toMatchObject({ code: 0, stdout: "Hi.\n" });
+  expect(server.requests.slice(before).map((r) => (r.body as { reasoning_effort?: string }).reasoning_effort)).toEqual(["high", undefined]);
+  expect(run.stderr.split("\n").filter((l) => l.includes("effort"))).toEqual([
+    'hey: with tools, OpenAI takes reasoning effort only over Responses: set protocol = "responses" in [provider.openai]; until then no effort is sent',
+  ]);
+});
+
+test("in the REPL, /effort after that refusal says the level and that none is sent, and why (before: `effort: high` alone)", async () => {
+  const message =
+    "Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.";
+  server.enqueue(jsonReply(400, { error: { message, type: "invalid_request_error", param: "reasoning_effort", code: null } }), textReply("openai", "Hi."));
+  const env = { HOME: work.path, NO_COLOR: "1", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+  const term = await startTerm({ cwd: work.path, cols: 220, rows: 40, env });
+  const unsent =
+    '; with tools, OpenAI takes reasoning effort only over Responses: set protocol = "responses" in [provider.openai]; until then no effort is sent';
+  try {
+    await say(term, "/effort high", "effort: high\n");
+    await say(term, "hi", "Hi.");
+    await say(term, "/effort", `effort: high${unsent}`);
+    await say(term, "/effort medium", `effort: medium${unsent}`);
+    await say(term, "/quit", "[exit 0]");
+  } finally {
+    await term.close();
+  }
 });

@@ -99,3 +99,19 @@ test("a gateway that refuses Anthropic's cache_control markers gets the request 
   expect(options).toEqual({ ...base(), cacheMarks: false });
   expect(adaptToRefusal(options, said)).toBe(false);
 });
+
+// OpenAI since gpt-5.4 (openai/openai-openapi#541): the model takes effort, only not with tools over chat completions
+test("OpenAI's refusal of effort with tools on chat completions says so truthfully, and where effort is taken", () => {
+  const said =
+    "reasoning_effort: Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.";
+  const options: Adaptable = { ...base(), effortFor: {} };
+  const told = adaptToRefusal(options, said, "gpt");
+  expect(told).toBe(
+    'with tools, OpenAI takes reasoning effort only over Responses: set protocol = "responses" in [provider.gpt]; until then no effort is sent',
+  );
+  expect(told).not.toContain("takes no reasoning effort");
+  expect(options.sendEffort).toBe(false);
+  expect(adaptToRefusal(options, said, "gpt")).toBe(false); // once
+  // --base-url's provider has no table: its flag
+  expect(adaptToRefusal({ ...base(), effortFor: {} }, said, "cli")).toContain("use --protocol responses (HEY_PROTOCOL=responses)");
+});
