@@ -48,6 +48,7 @@ export function renderText(subject: Subject, verdict: Verdict, missing: Flags, w
   for (const p of subject.peers ?? []) lines.push(`! ${p}`);
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
+  if (verdict.help) lines.push("", verdict.help);
   if (written && "error" in written) lines.push(written.error);
   else if (written && Object.keys(written.flags).length > 0)
     lines.push(`wrote ${tomlLines(written.flags).join(", ")} to ${written.file}${written.backup ? ` (the previous file is ${written.backup})` : ""}`);
@@ -85,6 +86,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
     flags: verdict.flags,
     missing_flags: missing,
+    ...(verdict.help ? { help: verdict.help } : {}),
     ...(written ? { written } : {}),
   };
   return JSON.stringify(data) + "\n";
