@@ -23,7 +23,7 @@ import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
-import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
+import { renderJson, renderText, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -223,8 +223,8 @@ function effectiveFlags(p: ProviderSettings, model: string): Flags {
  * to add are returned as the error.
  */
 async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
-  const lines = tomlLines(flags);
-  const by = (why: string) => ({ error: `not written: ${why}; add to [provider.${p.name}] yourself:\n  ${lines.join("\n  ")}` });
+  // the lines to add yourself are the verdict's, just above (report.ts)
+  const by = (why: string) => ({ error: `not written: ${why}` });
   if (!p.source)
     return by(
       p.name === "cli"

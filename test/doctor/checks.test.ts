@@ -282,12 +282,32 @@ describe("missingFlags and the verdict line", () => {
     ).toEqual({ max_tokens_field: "max_completion_tokens" });
   });
 
+  // a user pastes the lines the verdict names: `a = 1, b = 2` on one line is no TOML
+  test("the flags still to record are printed as TOML lines to paste; for --base-url with the table and its base_url", () => {
+    const v = judge({ ...healthy(), developer: rejected("unknown role developer"), parallel: answer("", 1) }, "K");
+    const missing = { ...v.flags, max_tokens_field: "max_completion_tokens" as const };
+    const subject = { provider: "cli", protocol: "openai", baseUrl: "http://127.0.0.1:8000/v1", model: "m" };
+    for (const command of ["lab", "cli"]) {
+      const text = renderText({ ...subject, provider: command }, v, missing, undefined, command);
+      const pasted = text.slice(text.lastIndexOf(":\n") + 2).replace(/^ {2}/gm, "");
+      const table = Bun.TOML.parse(command === "cli" ? pasted : `[provider.lab]\n${pasted}`) as { provider: Record<string, unknown> };
+      expect(Object.values(table.provider)[0]).toEqual({
+        ...(command === "cli" ? { base_url: "http://127.0.0.1:8000/v1" } : {}),
+        system_role: "system",
+        parallel_tool_calls: false,
+        max_tokens_field: "max_completion_tokens",
+      });
+    }
+  });
+
   test("text and JSON say the same", () => {
     const v = judge({ ...healthy(), parallel: answer("", 1) }, "K");
     const subject = { provider: "lab", protocol: "openai", baseUrl: "https://llm/v1", model: "m" };
     const text = renderText(subject, v, v.flags, undefined, "lab");
     expect(text).toContain("! parallel calls");
-    expect(text).toContain("! usable once these are in the provider's table: parallel_tool_calls = false — run hey doctor lab --write");
+    expect(text).toEndWith(
+      "! usable once these lines are in [provider.lab] — run hey doctor lab --write, or add them yourself:\n  parallel_tool_calls = false\n",
+    );
     const json = JSON.parse(renderJson(subject, v, v.flags, undefined));
     expect(json).toMatchObject({ usable: false, missing_flags: { parallel_tool_calls: false } });
     const written = JSON.parse(renderJson(subject, v, v.flags, { file: "/c.toml", backup: "/c.toml.bak", flags: v.flags }));

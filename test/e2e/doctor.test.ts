@@ -284,8 +284,7 @@ test("--write records the flags a quirky server needs (after a backup), and then
 
   const unwritten = await runHey(["doctor", "quirky"], { cwd: work.path, env });
   expect(unwritten.code).toBe(1);
-  expect(unwritten.stdout).toContain("! usable once these are in the provider's table: ");
-  expect(unwritten.stdout).toContain("run hey doctor quirky --write");
+  expect(unwritten.stdout).toContain("! usable once these lines are in [provider.quirky] — run hey doctor quirky --write, or add them yourself:\n  ");
 
   // a link planted where the backup goes is replaced, never written through (issue 24)
   const outside = join(work.path, "outside.txt");
@@ -347,7 +346,9 @@ test("--write for a provider without a config table prints the lines to add inst
   const server = track(startQuirkyServer("qm", { dropsParallelCalls: true }));
   const run = await runHey(["doctor", "--base-url", `${server.url}/v1`, "-m", "qm", "--write"], { cwd: work.path });
   expect(run.code).toBe(1);
-  expect(run.stdout).toContain("not written: --base-url names no config table; add to [provider.cli] yourself:\n  parallel_tool_calls = false");
+  expect(run.stdout).toContain(
+    `! usable once these lines are in a [provider.NAME] table for this endpoint (a --base-url run has none):\n  [provider.NAME]\n  base_url = "${server.url}/v1"\n  parallel_tool_calls = false\nnot written: --base-url names no config table\n`,
+  );
 });
 
 test("hey doctor WORD: a word that names no provider is refused (exit 2), with the known ones and a guess — never probed as a model", async () => {
