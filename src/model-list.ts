@@ -6,8 +6,7 @@
 import type { ProviderSettings } from "./config/settings.ts";
 import { oneLine } from "./providers/common.ts";
 import { errorWords } from "./providers/error-words.ts";
-import { anthropicBaseUrl } from "./providers/anthropic.ts";
-import { splitBaseUrl } from "./providers/google.ts";
+import { apiUrl } from "./providers/api-root.ts";
 import { errorText } from "./kernel/errors.ts";
 import { bodyText, MAX_BODY_BYTES } from "./net/body-text.ts";
 import { NetError } from "./net/errors.ts";
@@ -25,19 +24,17 @@ export const LIST_TIMEOUT_MS = 15_000;
 /** The URL of `path` under the endpoint's API root, and the headers that authenticate like the adapter does. */
 export function rawTarget(s: ProviderSettings, path: string): { url: string; headers: Record<string, string> } {
   const key = s.apiKey || undefined;
-  const base = s.baseUrl.replace(/\/+$/, "");
+  const url = apiUrl(s, path);
   switch (s.protocol) {
     case "anthropic":
       return {
-        url: `${anthropicBaseUrl(base)}/v1/${path}`,
+        url,
         headers: { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key, authorization: `Bearer ${key}` } : {}), ...s.headers },
       };
-    case "google": {
-      const split = splitBaseUrl(base, s.apiVersion);
-      return { url: `${split.baseUrl}/${split.apiVersion}/${path}`, headers: { ...(key ? { "x-goog-api-key": key } : {}), ...s.headers } };
-    }
+    case "google":
+      return { url, headers: { ...(key ? { "x-goog-api-key": key } : {}), ...s.headers } };
     default:
-      return { url: `${base}/${path}`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...s.headers } };
+      return { url, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...s.headers } };
   }
 }
 

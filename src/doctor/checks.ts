@@ -55,6 +55,8 @@ export interface Probes {
   served?: Served;
   /** every 429 seen during the probes, with its Retry-After header (null when it had none) */
   rateLimits: (string | null)[];
+  /** what a run says after the failure these probes end with (ui/setup-help.ts setupHint): the default Ollama's setup help, a base_url's missing /v1… */
+  help?: string;
 }
 
 /** `[provider.NAME]` keys, as TOML would hold them. */
@@ -84,6 +86,8 @@ export interface Verdict {
   flags: Flags;
   /** the endpoint answers, streams and calls tools (with `flags`) */
   usable: boolean;
+  /** help of more than one line, shown after the verdict (a failed check's fix points to it) */
+  help?: string;
 }
 
 /** The checks whose failure makes the endpoint unusable for hey. */
@@ -99,17 +103,21 @@ const quirk = (id: string, title: string, detail: string, fix: string): Check =>
 /** The checks and flags of `p`. `keyVar` names the key for auth advice; `sent`: false when it has no value, so none was sent. */
 export function judge(p: Probes, keyVar: string | undefined, sent = true): Verdict {
   const flags: Flags = {};
-  const checks: Check[] = [...networkChecks(p), ...endpointChecks(p, keyVar, sent)];
+  // help of several lines (the setup help) goes below the report, its check's fix pointing there
+  const block = p.help?.includes("\n") ? p.help : undefined;
+  const help = block ? "what to do is below the verdict" : p.help;
+  const checks: Check[] = [...networkChecks(p, help), ...endpointChecks(p, keyVar, sent, help)];
   const role = judgeRole(p, flags);
   if (role) checks.push(role);
   const limit = judgeMaxTokens(p, flags);
   if (limit) checks.push(limit);
-  checks.push(...toolChecks(p, flags), judgeEmptyTools(p), judgeRetryAfter(p.rateLimits, p.answer !== undefined));
+  checks.push(...toolChecks(p, flags), judgeEmptyTools(p), judgeRetryAfter(p));
   const usable = checks.every((c) => c.status !== "fail" || !ESSENTIAL.has(c.id));
-  return { checks, flags, usable };
+  return { checks, flags, usable, ...(block && !usable ? { help: block } : {}) };
 }
 
-function networkChecks(p: Probes): Check[] {
+/** `help`: what a run says after a failed connection, when it says more than the network's fix (the default Ollama's setup help). */
+function networkChecks(p: Probes, help?: string): Check[] {
   const out: Check[] = [];
   out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, FIX_PROXY));
   if (p.dns) {
@@ -122,7 +130,7 @@ function networkChecks(p: Probes): Check[] {
     out.push(
       p.tcp.ok
         ? pass("tcp", "TCP", `connected to ${p.tcp.to} in ${p.tcp.ms} ms`)
-        : fail("tcp", "TCP", p.tcp.message, p.tcp.proxy ? FIX_PROXY : "check the host, the port and any firewall"),
+        : fail("tcp", "TCP", p.tcp.message, p.tcp.proxy ? FIX_PROXY : (help ?? "check the host, the port and any firewall")),
     );
   if (p.tls) {
     if (!p.tls.ok) out.push(fail("tls", "TLS", p.tls.message, p.tls.kind === "ca" ? "fix the CA file it names" : p.tls.proxy ? FIX_PROXY : undefined));
@@ -150,7 +158,8 @@ function networkChecks(p: Probes): Check[] {
   return out;
 }
 
-function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean): Check[] {
+/** `help`: what a run says after the answer's failure, when it has more to say than its kind's fix. */
+function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean, help?: string): Check[] {
   const out: Check[] = [];
   // the proxy's refusal is no verdict on the key: the endpoint never saw it
   const authFix = (o: Outcome) => (!o.ok && o.proxy ? FIX_PROXY : `${sent ? "check" : "set"} ${keyVar ?? "the provider's api_key"}`);
@@ -188,21 +197,32 @@ function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean): C
     const ok = p.answer.ok || p.developer?.ok;
     const streamed = p.answer.ok ? p.answer : p.developer;
     if (ok && streamed?.ok) out.push(pass("answer", "streamed answer", streamed.text ? `"${clip(streamed.text)}"` : "an empty answer, streamed"));
-    else
-      out.push(
-        fail(
-          "answer",
-          "streamed answer",
-          failure(p.answer),
-          p.answer.ok || !p.answer.proxy
-            ? !p.answer.ok && p.answer.silent
-              ? FIX_SILENT
-              : "see the message; a 404 means the base URL or the model name is wrong"
-            : FIX_PROXY,
-        ),
-      );
+    else if (!p.answer.ok) out.push(fail("answer", "streamed answer", p.answer.message, answerFix(p.answer, authFix(p.answer), help)));
   }
   return out;
+}
+
+/** What to do about a failed answer, by what failed: the key for a refused key, billing for a spent quota, the URL or model for a 404. */
+function answerFix(o: Extract<Outcome, { ok: false }>, keyFix: string, help?: string): string {
+  if (o.proxy) return FIX_PROXY;
+  if (o.silent) return FIX_SILENT;
+  if (help) return help;
+  switch (o.kind) {
+    case "auth":
+      return keyFix;
+    case "quota_exhausted":
+      return "the account's quota or credit is spent, and waiting does not bring it back: add credit or raise the limit with the provider, or pick another model or provider (-m)";
+    case "rate_limit":
+      return "the provider is limiting requests: run hey doctor again in a minute (a run waits and retries a 429 by itself)";
+    case "overloaded":
+      return "the provider is failing: try again later (a run retries it by itself)";
+    case "context_length":
+      return "the model's context is too small for even a short request: give it more in the server, or pick another model (-m)";
+    case "network":
+      return "the connection was made but the request failed: check that the server is working, and any proxy or firewall between";
+  }
+  if (o.status === 404) return "the base URL or the model name is wrong: check base_url and the model (-m)";
+  return "the server refused the request as hey sends it: its words above say why";
 }
 
 /** system vs developer (openai chat): the role that works, when only one does. */
@@ -317,10 +337,13 @@ function judgeEmptyTools(p: Probes): Check {
   return skip("empty_tools", title, failure(p.emptyTools));
 }
 
-/** `probed`: whether any model request was made (none when the network failed first). */
-function judgeRetryAfter(seen: (string | null)[], probed: boolean): Check {
+/** What the 429s of the probes said about waiting; a spent quota's 429 says nothing: hey never retries it. */
+function judgeRetryAfter(p: Probes): Check {
   const title = "Retry-After on 429";
-  if (seen.length === 0) return skip("retry_after", title, probed ? "no 429 during the probes" : "not probed");
+  const seen = p.rateLimits;
+  const spent = [p.answer, p.developer, p.toolCall].some((o) => o && !o.ok && o.kind === "quota_exhausted");
+  if (spent) return skip("retry_after", title, "the quota is spent: hey does not retry that 429, so its Retry-After does not matter");
+  if (seen.length === 0) return skip("retry_after", title, p.answer !== undefined ? "no 429 during the probes" : "not probed");
   const given = seen.filter((v): v is string => v !== null);
   if (given.length === seen.length) return pass("retry_after", title, `429 came with Retry-After: ${given[0]} (hey waits that long)`);
   return quirk("retry_after", title, "a 429 came without Retry-After", "none: hey backs off exponentially ([retry] base_delay_ms)");

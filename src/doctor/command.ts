@@ -14,6 +14,7 @@ import type { DebugLog } from "../net/debug-log.ts";
 import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
 import { decideWidenings } from "../trust/approve.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
+import { setupHint } from "../ui/setup-help.ts";
 import { canDraw, writer } from "../ui/term.ts";
 import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
@@ -22,7 +23,7 @@ import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
-import { renderJson, renderText, tomlLines, type Subject, type Written } from "./report.ts";
+import { renderJson, renderText, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -115,7 +116,9 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   } finally {
     progress?.stop();
   }
-  const verdict = judge(probes, provider.apiKeyVar, provider.apiKey !== undefined); // a keyless server (OPENAI_BASE_URL alone) accepted no key
+  const help = runHelp(probes, settings, { userFile: here.userConfig, home: here.home, env });
+  // a keyless server (OPENAI_BASE_URL alone) accepted no key
+  const verdict = judge({ ...probes, ...(help ? { help } : {}) }, provider.apiKeyVar, provider.apiKey !== undefined);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);
@@ -171,6 +174,12 @@ async function runProbes(
   }
 }
 
+/** What a run says after the failure the probes end with, a refused connection or a failed answer (ui/setup-help.ts). */
+function runHelp(p: Probes, settings: Settings, where: Parameters<typeof setupHint>[3]): string | undefined {
+  const failed = [p.tcp, p.answer].find((o) => o && !o.ok);
+  return failed && !failed.ok ? setupHint(settings.provider, settings.model, { kind: failed.kind, message: failed.message }, where) : undefined;
+}
+
 /** One line on a terminal saying which check hey waits for and for how long; `stop` clears it. */
 function progressLine(out: { write(text: string): unknown }): { show(what: string): void; stop(): void } {
   let what = "";
@@ -214,8 +223,8 @@ function effectiveFlags(p: ProviderSettings, model: string): Flags {
  * to add are returned as the error.
  */
 async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
-  const lines = tomlLines(flags);
-  const by = (why: string) => ({ error: `not written: ${why}; add to [provider.${p.name}] yourself:\n  ${lines.join("\n  ")}` });
+  // the lines to add yourself are the verdict's, just above (report.ts)
+  const by = (why: string) => ({ error: `not written: ${why}` });
   if (!p.source)
     return by(
       p.name === "cli"

@@ -48,6 +48,9 @@ export function renderText(subject: Subject, verdict: Verdict, missing: Flags, w
   for (const p of subject.peers ?? []) lines.push(`! ${p}`);
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
+  const recorded = written !== undefined && !("error" in written);
+  if (verdict.usable && !recorded && tomlLines(missing).length > 0) lines.push(...tableLines(subject, missing, command));
+  if (verdict.help) lines.push("", verdict.help);
   if (written && "error" in written) lines.push(written.error);
   else if (written && Object.keys(written.flags).length > 0)
     lines.push(`wrote ${tomlLines(written.flags).join(", ")} to ${written.file}${written.backup ? ` (the previous file is ${written.backup})` : ""}`);
@@ -63,8 +66,15 @@ function verdictLine(verdict: Verdict, missing: Flags, written: Written | undefi
   const needed = tomlLines(missing);
   if (needed.length === 0) return "✓ usable";
   if (written && !("error" in written)) return "✓ usable with the flags written below";
-  const how = command === "cli" ? "add them to a [provider.NAME] table for this endpoint" : `run hey doctor ${command} --write`;
-  return `! usable once these are in the provider's table: ${needed.join(", ")} — ${how}`;
+  if (command === "cli") return "! usable once these lines are in a [provider.NAME] table for this endpoint (a --base-url run has none):";
+  if (written) return `! usable once these lines are in [provider.${command}]:`; // --write could not: why follows them
+  return `! usable once these lines are in [provider.${command}] — run hey doctor ${command} --write, or add them yourself:`;
+}
+
+/** The flags as lines to paste, one key a line (TOML takes no `a = 1, b = 2`); for --base-url, the whole table it needs. */
+function tableLines(subject: Subject, missing: Flags, command: string): string[] {
+  const table = command === "cli" ? ["[provider.NAME]", `base_url = ${JSON.stringify(subject.baseUrl)}`] : [];
+  return [...table, ...tomlLines(missing)].map((l) => `  ${l}`);
 }
 
 /** The report as data: the same checks, flags and verdict. */
@@ -85,6 +95,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
     flags: verdict.flags,
     missing_flags: missing,
+    ...(verdict.help ? { help: verdict.help } : {}),
     ...(written ? { written } : {}),
   };
   return JSON.stringify(data) + "\n";

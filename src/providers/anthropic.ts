@@ -18,6 +18,7 @@ import { adaptToAnthropicRefusal, type SentThinking } from "./anthropic-adapt.ts
 import { claudeStart } from "./claude-models.ts";
 import { envHeaderNulls, sdkWarnings, withSdkNotices } from "./sdk-own.ts";
 import { guardedStream } from "./stream-guard.ts";
+import { anthropicBaseUrl } from "./api-root.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** `[provider.X] max_tokens`; default and legacy-thinking floor come from effort.ts. */
@@ -149,15 +150,6 @@ function thinkingBlock(p: ThinkingPart, model: string): ContentBlockParam[] {
   if (typeof data?.redacted === "string") return [{ type: "redacted_thinking", data: data.redacted }];
   if (typeof data?.signature === "string" && data.signature) return [{ type: "thinking", thinking: p.text, signature: data.signature }];
   return [];
-}
-
-/**
- * The base URL the SDK wants. Users write the documented API root with its version
- * (`https://api.anthropic.com/v1`) or without it; the SDK appends `/v1/messages` itself, so one
- * trailing `/v1` and any trailing slashes are removed. Pure.
- */
-export function anthropicBaseUrl(url: string): string {
-  return url.replace(/\/+$/, "").replace(/\/v1$/, "").replace(/\/+$/, "");
 }
 
 // ---------------------------------------------------------------------------------------------

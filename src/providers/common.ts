@@ -142,6 +142,8 @@ export interface Failure {
   badKey?: boolean;
   /** The vendor's sign that the quota or credit is spent: retrying cannot help. */
   quota?: boolean;
+  /** A vendor's own API answered (Google's error object), not a server the user starts: no server flag turns tools on. */
+  hosted?: boolean;
   /** The server says a retry of this 5xx would fail again (Anthropic's `x-should-retry: false`). */
   final?: boolean;
   retryAfterMs?: number;
@@ -172,7 +174,8 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   const overflow = status === 429 || status === 408 ? undefined : contextOverflow(f.said, f.body);
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window ${where}: ${said}`, { ...plain, overflow });
   // whatever the status (llama.cpp says it with a 500): asking again cannot help
-  if (status !== 429 && TOOLS_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}${NO_TOOLS_HINT}`, plain);
+  if (status !== 429 && TOOLS_REFUSED.test(f.said))
+    return new ProviderError("bad_request", `request rejected ${where}: ${said}${f.hosted ? NO_TOOLS_HINT : `${NO_TOOLS_HINT}${SERVER_TOOLS_HINT}`}`, plain);
   // a model without vision (Ollama's 500 "missing data required for image input"): the model, not a flake; openai-adapt.ts sends its images as lines
   if (status !== 429 && IMAGES_REFUSED.test(f.said)) return new ProviderError("bad_request", `request rejected ${where}: ${said}`, plain);
   if (status === 429) return new ProviderError("rate_limit", `rate limited ${where}: ${said}`, opts);
@@ -191,12 +194,16 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
  * --enable-auto-tool-choice and --tool-call-parser to be set"), llama.cpp's 500 `server_error`
  * without templates ("tools param requires --jinja flag"), OpenRouter's 404 ("No endpoints found
  * that support tool use"), DeepInfra's 405 ("Tool calling is not supported for model: …"), Azure
- * OpenAI's 400 ("Functions are not supported for this API version or this model version.").
+ * OpenAI's 400 ("Functions are not supported for this API version or this model version."),
+ * Gemini's 400 for Gemma ("Function calling is not enabled for models/gemma-3-27b-it": agno#3505,
+ * litellm#10313), ADK's ("Tool use with function calling is unsupported": google/adk-python#134).
  */
 const TOOLS_REFUSED =
-  /does not support tools|tool choice requires --enable-auto-tool-choice|tools param requires --jinja|no endpoints found that support tool use|(?:tools?|tool calling|function calling|functions) (?:is|are) not supported/i;
+  /does not support tools|tool choice requires --enable-auto-tool-choice|tools param requires --jinja|no endpoints found that support tool use|(?:tools?|tool use(?: with function calling)?|tool calling|function calling|functions) (?:is|are) (?:not supported|not enabled|unsupported)/i;
 const NO_TOOLS_HINT =
-  " — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m), or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)";
+  " — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m)";
+/** Only where the server is the user's own to start with other flags: a vendor's API has none. */
+const SERVER_TOOLS_HINT = ", or turn tool calling on in the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)";
 
 /** How much of a provider's words an error message quotes. */
 const SAID_CHARS = 300;

@@ -59,6 +59,7 @@ export function googleFailure(status: number, said: string, body: GoogleError | 
     // A bad key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID on the Gemini API.
     badKey: detail("ErrorInfo").some((d) => d.reason === "API_KEY_INVALID"),
     quota: status === 429 && isQuotaExhausted(said, detail("QuotaFailure"), delay !== undefined),
+    hosted: true,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
 }

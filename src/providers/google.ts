@@ -25,20 +25,7 @@ import { type GeminiNames, geminiNames } from "./gemini-names.ts";
 import { finishMessageTap, toStop, toUsage } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
-
-/** What hey uses unless `[provider.X] api_version` or the base URL says otherwise (the SDK's own default is v1). */
-export const DEFAULT_API_VERSION = "v1beta";
-
-/**
- * The SDK's base URL and API version for a base URL as the user wrote it (SPEC §2). The SDK
- * appends the version itself, so a trailing `/v1`, `/v1beta`, `/v1alpha`, `/v1beta1`… is cut off
- * and becomes the version, unless `apiVersion` is given. Pure.
- */
-export function splitBaseUrl(baseUrl: string, apiVersion?: string): { baseUrl: string; apiVersion: string } {
-  const trimmed = baseUrl.replace(/\/+$/, "");
-  const m = /^(.*)\/(v\d+(?:(?:alpha|beta)\d*)?)$/.exec(trimmed);
-  return { baseUrl: m ? m[1]! : trimmed, apiVersion: apiVersion || m?.[2] || DEFAULT_API_VERSION };
-}
+import { splitBaseUrl } from "./api-root.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Opaque data: what a Gemini turn needs back on the next request

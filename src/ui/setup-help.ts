@@ -4,6 +4,7 @@ import { OLLAMA_MODEL, OLLAMA_URL } from "../config/ollama-host.ts";
 import type { ProviderSettings } from "../config/settings.ts";
 import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
+import { apiUrl } from "../providers/api-root.ts";
 import { UNFINISHED } from "../providers/common.ts";
 import { NOT_A_BYTE } from "../providers/stream-guard.ts";
 import { lengthHint } from "./length-hint.ts";
@@ -31,8 +32,13 @@ export function setupText(
       ? `or set a key for a hosted model: ${keys} (PowerShell: $env:OPENAI_API_KEY = "…"; setx OPENAI_API_KEY "…" keeps it for new terminals),`
       : `or set a key for a hosted model: export ${keys},`,
     // this run has written the approvals record: a config written from now on waits for a yes, which only the REPL asks
-    `or add a provider to ${shown}: [provider.NAME] base_url = "https://.../v1", models = ["MODEL"], then run hey once to approve it,`,
-    "or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL",
+    // a table header needs a line of its own: the snippet is the lines to paste, as the gateway tables below are
+    `or add a provider to ${shown}, then run hey once to approve it:`,
+    "  [provider.NAME]",
+    '  base_url = "https://.../v1"',
+    '  api_key = "${YOUR_KEY_VAR}"  # the variable that holds its key; leave the line out for a server that takes none',
+    '  models = ["MODEL"]',
+    `or use any endpoint once: hey --base-url ${ollama.baseUrl} -m MODEL`,
     ...gatewayKeys(env, shown),
   ].join("\n");
 }
@@ -98,7 +104,7 @@ export function setupHint(
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
     if (provider.name === "ollama" || new URL(provider.baseUrl).port === OLLAMA_PORT)
       return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
-    return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
+    return `the local server has no model "${model}": the names it serves are listed at ${apiUrl(provider, "models")} (pick one with /model or -m)`;
   }
   return undefined;
 }

@@ -222,6 +222,53 @@ describe("judge", () => {
     });
   });
 
+  // the doctor is where a new user looks when nothing works: it says at least what a run's failure says, and what fits the failure
+  test("the answer's fix fits its failure: the key for a 401, billing for a spent quota, the base URL or model for a 404 only", () => {
+    const failed = (kind: string, status: number, message: string): Probes => {
+      const { developer: _, ...rest } = healthy();
+      return { ...rest, answer: { ok: false, kind, status, message } };
+    };
+    const fixOf = (p: Probes) => judge(p, "ANTHROPIC_API_KEY").checks.find((c) => c.id === "answer")?.fix;
+    expect(fixOf(failed("auth", 401, "authentication failed (401): invalid x-api-key — check ANTHROPIC_API_KEY"))).toBe("check ANTHROPIC_API_KEY");
+    const quota = fixOf(failed("quota_exhausted", 429, "quota exhausted (429): You exceeded your current quota"))!;
+    expect(quota).toContain("add credit or raise the limit with the provider");
+    expect(fixOf(failed("rate_limit", 429, "rate limited (429): slow down"))).toContain("again in a minute");
+    expect(fixOf(failed("overloaded", 503, "the provider is failing (503): busy"))).toContain("try again later");
+    expect(fixOf(failed("bad_request", 404, "request rejected (404): no model"))).toBe(
+      "the base URL or the model name is wrong: check base_url and the model (-m)",
+    );
+    for (const fix of [quota, fixOf(failed("auth", 401, "x")), fixOf(failed("bad_request", 400, "request rejected (400): bad"))])
+      expect(fix).not.toContain("404");
+    // what a run would say after the failure (ui/setup-help.ts) wins over the kind's fix
+    const help = "the server has no such path (the model name is not the problem): base_url probably lacks /v1 — set it to http://h:8000/v1";
+    expect(fixOf({ ...failed("bad_request", 404, "request rejected (404): not found"), help })).toBe(help);
+  });
+
+  test("a spent quota's 429 is no Retry-After quirk: hey never retries it", () => {
+    const spent: Outcome<Streamed> = { ok: false, kind: "quota_exhausted", status: 429, message: "quota exhausted (429): insufficient_quota" };
+    const { developer: _, ...rest } = healthy();
+    const check = status({ ...rest, answer: spent, rateLimits: [null, null] }, "retry_after");
+    expect(check?.status).toBe("skip");
+    expect(check?.detail).toContain("the quota is spent");
+    // a rate limit's 429 without Retry-After is still one
+    expect(status({ ...healthy(), rateLimits: [null] }, "retry_after")?.status).toBe("quirk");
+  });
+
+  test("nothing listening where the default Ollama should be: the run's setup help, below the verdict, not only the firewall", () => {
+    const setup = "With no configuration hey talks to a local Ollama (http://127.0.0.1:11434/v1)…\nor set a key for a hosted model: export OPENAI_API_KEY…";
+    const refused: Probes = { ...healthy(), tcp: { ok: false, kind: "network", message: "cannot connect to 127.0.0.1:11434: ECONNREFUSED" }, help: setup };
+    const v = judge(refused, undefined);
+    expect(v.checks.find((c) => c.id === "tcp")).toMatchObject({ status: "fail", fix: "what to do is below the verdict" });
+    expect(v.help).toBe(setup);
+    const subject = { provider: "ollama", protocol: "openai", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3" };
+    expect(renderText(subject, v, {}, undefined, "ollama")).toEndWith(`✗ not usable: TCP failed\n\n${setup}\n`);
+    expect(JSON.parse(renderJson(subject, v, {}, undefined)).help).toBe(setup);
+    // any other endpoint: the network's own fix, no setup help
+    const other = judge({ ...refused, help: undefined }, "K");
+    expect(other.checks.find((c) => c.id === "tcp")?.fix).toBe("check the host, the port and any firewall");
+    expect(other.help).toBeUndefined();
+  });
+
   test("no reasoning shown: the tool result after it passes without a replay check", () => {
     const v = judge({ ...healthy(), toolCall: answer("", 1, false), afterToolNoReplay: undefined }, "K");
     expect(v.checks.find((c) => c.id === "reasoning_replay")).toMatchObject({ status: "pass", detail: expect.stringContaining("no reasoning") });
@@ -235,12 +282,32 @@ describe("missingFlags and the verdict line", () => {
     ).toEqual({ max_tokens_field: "max_completion_tokens" });
   });
 
+  // a user pastes the lines the verdict names: `a = 1, b = 2` on one line is no TOML
+  test("the flags still to record are printed as TOML lines to paste; for --base-url with the table and its base_url", () => {
+    const v = judge({ ...healthy(), developer: rejected("unknown role developer"), parallel: answer("", 1) }, "K");
+    const missing = { ...v.flags, max_tokens_field: "max_completion_tokens" as const };
+    const subject = { provider: "cli", protocol: "openai", baseUrl: "http://127.0.0.1:8000/v1", model: "m" };
+    for (const command of ["lab", "cli"]) {
+      const text = renderText({ ...subject, provider: command }, v, missing, undefined, command);
+      const pasted = text.slice(text.lastIndexOf(":\n") + 2).replace(/^ {2}/gm, "");
+      const table = Bun.TOML.parse(command === "cli" ? pasted : `[provider.lab]\n${pasted}`) as { provider: Record<string, unknown> };
+      expect(Object.values(table.provider)[0]).toEqual({
+        ...(command === "cli" ? { base_url: "http://127.0.0.1:8000/v1" } : {}),
+        system_role: "system",
+        parallel_tool_calls: false,
+        max_tokens_field: "max_completion_tokens",
+      });
+    }
+  });
+
   test("text and JSON say the same", () => {
     const v = judge({ ...healthy(), parallel: answer("", 1) }, "K");
     const subject = { provider: "lab", protocol: "openai", baseUrl: "https://llm/v1", model: "m" };
     const text = renderText(subject, v, v.flags, undefined, "lab");
     expect(text).toContain("! parallel calls");
-    expect(text).toContain("! usable once these are in the provider's table: parallel_tool_calls = false — run hey doctor lab --write");
+    expect(text).toEndWith(
+      "! usable once these lines are in [provider.lab] — run hey doctor lab --write, or add them yourself:\n  parallel_tool_calls = false\n",
+    );
     const json = JSON.parse(renderJson(subject, v, v.flags, undefined));
     expect(json).toMatchObject({ usable: false, missing_flags: { parallel_tool_calls: false } });
     const written = JSON.parse(renderJson(subject, v, v.flags, { file: "/c.toml", backup: "/c.toml.bak", flags: v.flags }));

@@ -163,6 +163,20 @@ describeNeeding(["openssl"], "through a real proxy to HTTPS with a private CA", 
   });
 });
 
+// a new user with no key hey reads and no Ollama running: the doctor says what a run says, not only "check the firewall"
+test("nothing at the default Ollama: ✗ TCP, then the setup help a run prints (ollama serve, the keys, the table for the key it saw)", async () => {
+  const dead = freePort();
+  const run = await runHey(["doctor"], { cwd: work.path, env: { OLLAMA_HOST: `127.0.0.1:${dead}`, OPENROUTER_API_KEY: "sk-or-v1-x" } });
+  expect(run.code).toBe(1);
+  expect(line(run.stdout, "TCP")).toStartWith("✗ TCP");
+  expect(line(run.stdout, "TCP")).toEndWith("→ what to do is below the verdict");
+  const after = run.stdout.slice(run.stdout.indexOf("✗ not usable: TCP failed"));
+  expect(after).toContain(`start it there with \`ollama serve\` and \`ollama pull qwen3\``);
+  expect(after).toContain("export OPENAI_API_KEY, ANTHROPIC_API_KEY");
+  expect(after).toContain(`hey --base-url http://127.0.0.1:${dead}/v1 -m MODEL`);
+  expect(after).toContain('  [provider.openrouter]\n  base_url = "https://openrouter.ai/api/v1"\n  api_key = "${OPENROUTER_API_KEY}"');
+});
+
 test("a rejected key: ✗ auth naming the key's variable, exit 1", async () => {
   const server = Bun.serve({
     port: 0,
@@ -173,6 +187,8 @@ test("a rejected key: ✗ auth naming the key's variable, exit 1", async () => {
     const run = await runHey(["doctor", "--base-url", `http://127.0.0.1:${server.port}/v1`, "-m", "m"], { cwd: work.path, env: { HEY_API_KEY: "sk-wrong" } });
     expect(run.code).toBe(1);
     expect(line(run.stdout, "auth")).toMatch(/^✗ auth .*401.*Incorrect API key provided → check HEY_API_KEY$/);
+    // the answer's fix is the key's too: no word of a 404
+    expect(line(run.stdout, "streamed answer")).toMatch(/^✗ streamed answer .*401.* → check HEY_API_KEY$/);
   } finally {
     server.stop(true);
   }
@@ -268,8 +284,7 @@ test("--write records the flags a quirky server needs (after a backup), and then
 
   const unwritten = await runHey(["doctor", "quirky"], { cwd: work.path, env });
   expect(unwritten.code).toBe(1);
-  expect(unwritten.stdout).toContain("! usable once these are in the provider's table: ");
-  expect(unwritten.stdout).toContain("run hey doctor quirky --write");
+  expect(unwritten.stdout).toContain("! usable once these lines are in [provider.quirky] — run hey doctor quirky --write, or add them yourself:\n  ");
 
   // a link planted where the backup goes is replaced, never written through (issue 24)
   const outside = join(work.path, "outside.txt");
@@ -331,7 +346,9 @@ test("--write for a provider without a config table prints the lines to add inst
   const server = track(startQuirkyServer("qm", { dropsParallelCalls: true }));
   const run = await runHey(["doctor", "--base-url", `${server.url}/v1`, "-m", "qm", "--write"], { cwd: work.path });
   expect(run.code).toBe(1);
-  expect(run.stdout).toContain("not written: --base-url names no config table; add to [provider.cli] yourself:\n  parallel_tool_calls = false");
+  expect(run.stdout).toContain(
+    `! usable once these lines are in a [provider.NAME] table for this endpoint (a --base-url run has none):\n  [provider.NAME]\n  base_url = "${server.url}/v1"\n  parallel_tool_calls = false\nnot written: --base-url names no config table\n`,
+  );
 });
 
 test("hey doctor WORD: a word that names no provider is refused (exit 2), with the known ones and a guess — never probed as a model", async () => {

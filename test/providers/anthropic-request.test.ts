@@ -9,7 +9,8 @@ import type { ContentBlock, Effort, Message, ToolSpec } from "../../src/kernel/i
 import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { adaptHistory } from "../../src/kernel/adapt-history.ts";
 import { NO_RESULT as MISSING_RESULT } from "../../src/kernel/tool-calls.ts";
-import { anthropicBaseUrl, createAnthropicProvider } from "../../src/providers/anthropic.ts";
+import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
+import { anthropicBaseUrl } from "../../src/providers/api-root.ts";
 import type { AdapterOptions } from "../../src/providers/common.ts";
 import { anthropicToolPairs } from "../helpers/invariants-anthropic.ts";
 import { fixture, jsonReply, startReplayServer } from "../helpers/replay-server.ts";

@@ -50,6 +50,8 @@ const CASES: [Failure, ProviderErrorKind, string, { status?: number; retryAfterM
       [405, "deepinfra error: Tool calling is not supported for model: mistralai/Mistral-Small-24B-Instruct-2501"],
       [400, "Functions are not supported for this API version or this model version."],
       [400, "tools is not supported in this model."],
+      // Gemini's refusal for Gemma, through a gateway that copies it (agno#3505)
+      [400, "Function calling is not enabled for models/gemma-3-27b-it"],
     ] as const
   ).map(([status, said]): (typeof CASES)[number] => [
     { status, said, retryAfterMs: 5 },

@@ -88,3 +88,17 @@ test.each(titled)("toProviderError: $title", ({ error, kind, retryAfterMs }) => 
   expect(err.kind).toBe(kind);
   expect(err.retryAfterMs).toBe(retryAfterMs);
 });
+
+// Gemma on the Gemini API (agno#3505, litellm#10313), ADK's words (google/adk-python#134): the model takes no tools;
+// the API is Google's, so no server flag of the user's turns them on
+test.each(["Function calling is not enabled for models/gemma-3-27b-it", "Tool use with function calling is unsupported"])(
+  "a model that takes no tools (%s): pick one that calls tools, no server flags",
+  (said) => {
+    const error = { name: "ApiError", status: 400, message: JSON.stringify({ error: { code: 400, message: said, status: "INVALID_ARGUMENT" } }) };
+    const err = toProviderError(error, { baseUrl: "https://generativelanguage.googleapis.com/v1beta", keyVar: "GEMINI_API_KEY" });
+    expect(err.kind).toBe("bad_request");
+    expect(err.message).toBe(
+      `request rejected (400): ${said} — this model or server takes no tools, and hey works through them (reading files, running commands): pick a model that calls tools (-m)`,
+    );
+  },
+);

@@ -13,14 +13,51 @@ const resolve = (toml: string, env: Env = {}) =>
 describe("setup help", () => {
   test("the setup hint names the default (a local Ollama, qwen3), then key variables, the config file, --base-url", () => {
     const lines = setupText().split("\n");
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(8);
     expect(lines[0]).toContain("local Ollama (http://127.0.0.1:11434/v1) with the model qwen3");
     expect(lines[0]).toContain("ollama pull qwen3");
     expect(lines[1]).toContain("OPENAI_API_KEY");
     expect(lines[2]).toContain("~/.config/hey/config.toml");
     // the run that failed recorded approvals: a provider added now is used once the interactive prompt's question is answered
-    expect(lines[2]).toEndWith("then run hey once to approve it,");
-    expect(lines[3]).toContain("--base-url");
+    expect(lines[2]).toEndWith("then run hey once to approve it:");
+    // the table as the lines to paste, its key read from a variable
+    expect(lines.slice(3, 7).map((l) => l.split("  #")[0])).toEqual([
+      "  [provider.NAME]",
+      '  base_url = "https://.../v1"',
+      '  api_key = "${YOUR_KEY_VAR}"',
+      '  models = ["MODEL"]',
+    ]);
+    expect(lines[7]).toBe("or use any endpoint once: hey --base-url http://127.0.0.1:11434/v1 -m MODEL");
+  });
+
+  // a user pastes what hey prints: a `[table] key = …` line is a parse error, and a hosted endpoint without api_key gets no key
+  test("every config snippet the setup help prints parses as TOML, and its provider reads its key from the variable", () => {
+    const env = Object.fromEntries(
+      ["OPENROUTER_API_KEY", "GROQ_API_KEY", "XAI_API_KEY", "MISTRAL_API_KEY", "MOONSHOT_API_KEY", "TOGETHER_API_KEY", "FIREWORKS_API_KEY"].map((v) => [
+        v,
+        `key-${v}`,
+      ]),
+    );
+    const text = setupText("/home/u/.config/hey/config.toml", "/home/u", undefined, env);
+    const snippets = [...text.matchAll(/^ {2}\[[^\n]*\n(?: {2}\S[^\n]*(?:\n|$))*/gm)].map((m) => m[0].replace(/^ {2}/gm, ""));
+    expect(snippets).toHaveLength(8);
+    // an indented line that is no part of a snippet would be text a user pastes by mistake
+    expect(text.split("\n").filter((l) => l.startsWith("  ")).length).toBe(snippets.join("").split("\n").filter(Boolean).length);
+    for (const snippet of snippets) {
+      const data = Bun.TOML.parse(snippet) as { provider: Record<string, unknown> }; // hey's own parser
+      expect(TOML.parse(snippet) as unknown).toEqual(data); // and the one that places its errors
+      const [name] = Object.keys(data.provider);
+      const { settings } = resolve(snippet, { ...env, YOUR_KEY_VAR: "my-key" });
+      const provider = settings.providers.find((p) => p.name === name)!;
+      expect(provider.apiKey).toBe(name === "NAME" ? "my-key" : `key-${provider.apiKeyVar}`);
+    }
+  });
+
+  test("the --base-url example names the Ollama OLLAMA_HOST points at", () => {
+    const moved = resolve("", { OLLAMA_HOST: "gpu-box:11500" }).settings;
+    const hint = setupHint(moved.provider, moved.model, { kind: "network", message: "x" })!;
+    expect(hint).toContain("or use any endpoint once: hey --base-url http://gpu-box:11500/v1 -m MODEL");
+    expect(hint).not.toContain("11434");
   });
 
   test("with OLLAMA_HOST the hint names that Ollama and the variable, not the local default", () => {
@@ -64,8 +101,8 @@ describe("setup help", () => {
     );
     expect(hint).toContain("GROQ_API_KEY is set, but hey has no built-in provider that reads it");
     expect(hint).toContain('  base_url = "https://api.groq.com/openai/v1"');
-    // the four lines of the plain hint are unchanged, first
-    expect(hint.split("\n").slice(0, 4)).toEqual(setupText(where.userFile, where.home).split("\n"));
+    // the lines of the plain hint are unchanged, first
+    expect(hint.startsWith(`${setupText(where.userFile, where.home)}\n`)).toBe(true);
   });
 
   test("on Windows the hint says how PowerShell sets a key: export is no command there", () => {
@@ -79,8 +116,8 @@ describe("setup help", () => {
   test("the setup hint names the user file this run reads (XDG_CONFIG_HOME counts)", () => {
     const ollama = resolve("").settings;
     const hint = (where: { userFile?: string; home?: string }) => setupHint(ollama.provider, ollama.model, { kind: "network", message: "x" }, where);
-    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml:");
-    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml:");
+    expect(hint({ userFile: "/srv/xdg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to /srv/xdg/hey/config.toml,");
+    expect(hint({ userFile: "/home/u/.cfg/hey/config.toml", home: "/home/u" })).toContain("or add a provider to ~/.cfg/hey/config.toml,");
   });
 
   test.each([
@@ -93,6 +130,22 @@ describe("setup help", () => {
       "bad_request",
       "request rejected (404): not found",
       "the names it serves are listed at http://localhost:8000/v1/models",
+    ],
+    [
+      "a local Anthropic-protocol gateway lacks the model: its list is under /v1, which the SDK adds",
+      '[provider.gw]\nprotocol = "anthropic"\nbase_url = "http://127.0.0.1:40124"\nmodels = ["claude-x"]',
+      {},
+      "bad_request",
+      "request rejected (404): model: claude-x",
+      "the names it serves are listed at http://127.0.0.1:40124/v1/models (",
+    ],
+    [
+      "a local Gemini-protocol gateway lacks the model: its list is under the API version",
+      '[provider.gw]\nprotocol = "google"\nbase_url = "http://127.0.0.1:40125"\nmodels = ["gemini-x"]',
+      {},
+      "bad_request",
+      "request rejected (404): models/gemini-x is not found for API version v1beta",
+      "the names it serves are listed at http://127.0.0.1:40125/v1beta/models (",
     ],
     [
       "a local server by another name on Ollama's port lacks the model",
