@@ -33,7 +33,15 @@ export interface LongRun {
 /** Characters of turn n's tool result: reads and greps of 1.5 to 9.5 KB; every 20 turns, a fix loop's three 40 KB test logs in a row. */
 const resultChars = (n: number) => (n % 20 >= 7 && n % 20 <= 9 ? 40_000 : 1_500 + ((n * 7919) % 9) * 1_000);
 
-export async function longSession(opts: { turns?: number; summaries: boolean }): Promise<LongRun> {
+/** The re-read session's files: an agent going back and forth between the six files it edits, 17 to 30 KB each (x44 finding 1). */
+const REREAD_CHARS = [24_000, 30_000, 17_000, 27_000, 21_000, 19_000];
+
+/**
+ * `rereads`: every turn reads one of six files again, in rotation, instead of the mixed results:
+ * near the budget each request had the earlier copy of the file pruned as a duplicate, the rewrite
+ * point moving on every turn (a cache miss on nearly every request).
+ */
+export async function longSession(opts: { turns?: number; summaries: boolean; rereads?: boolean }): Promise<LongRun> {
   const turns = opts.turns ?? 120;
   const settings = resolveConfig([], {}, { baseUrl: "http://127.0.0.1:9/v1", model: "m" }).settings;
   const prompts: string[] = [];
@@ -75,10 +83,14 @@ export async function longSession(opts: { turns?: number; summaries: boolean }):
     largest = Math.max(largest, deps.state.last!.estimate);
     if (previous && sharedPrefix(previous, sent.messages) < previous.length) rewrites++;
     previous = sent.messages;
-    const call = { id: `c${n}`, name: "bash", arguments: JSON.stringify({ command: `step ${n}` }) };
+    const file = n % REREAD_CHARS.length;
+    const call = opts.rereads
+      ? { id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/mod${file}.ts` }) }
+      : { id: `c${n}`, name: "bash", arguments: JSON.stringify({ command: `step ${n}` }) };
     history.push({ id: `a${n}`, role: "assistant", content: [{ type: "text", text: `Turn ${n}.` }], toolCalls: [call] });
-    const text = Array.from({ length: Math.ceil(resultChars(n) / 80) }, (_, i) => `${n}:${i} ${"output ".repeat(10)}`).join("\n");
-    history.push({ id: `r${n}`, role: "tool", toolCallId: call.id, toolName: "bash", content: [{ type: "text", text }] });
+    const [chars, tag] = opts.rereads ? [REREAD_CHARS[file]!, `mod${file}`] : [resultChars(n), String(n)];
+    const text = Array.from({ length: Math.ceil(chars / 80) }, (_, i) => `${tag}:${i} ${"output ".repeat(10)}`).join("\n");
+    history.push({ id: `r${n}`, role: "tool", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }] });
   }
   const counts = openaiCache(prompts);
   return { requests: turns, summaries, rewrites, cache: total(agentAt.map((i) => counts[i]!)), billed: billed(total(counts)), largest };
@@ -87,15 +99,25 @@ export async function longSession(opts: { turns?: number; summaries: boolean }):
 const num = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** The lines `bench-cache.ts` prints for the long session. */
-export function longSessionLines(r: { answered: LongRun; failing: LongRun }): string[] {
+export function longSessionLines(r: Awaited<ReturnType<typeof longSessions>>): string[] {
   const line = (name: string, x: LongRun) =>
     `cache     ${name.padEnd(21)} ${x.requests} requests near the 40k budget: ${x.rewrites} prefix rewrites, ${x.summaries} summary requests; ` +
     `uncached ${num(x.cache.sent - x.cache.read)} of ${num(x.cache.sent)} tokens, billed ${num(x.billed)}; largest ~${num(x.largest)} tokens`;
-  return [line("long, summaries", r.answered), line("long, summaries fail", r.failing)];
+  return [
+    line("long, summaries", r.answered),
+    line("long, summaries fail", r.failing),
+    line("long, re-reads", r.rereads),
+    line("long, re-reads, fail", r.rereadsFailing),
+  ];
 }
 
 export async function longSessions() {
-  return { answered: await longSession({ summaries: true }), failing: await longSession({ summaries: false }) };
+  return {
+    answered: await longSession({ summaries: true }),
+    failing: await longSession({ summaries: false }),
+    rereads: await longSession({ summaries: true, rereads: true }),
+    rereadsFailing: await longSession({ summaries: false, rereads: true }),
+  };
 }
 
 if (import.meta.main) for (const l of longSessionLines(await longSessions())) console.log(l);

@@ -128,7 +128,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const { budgetTokens, fixed, build, crowded } = contextOf(history, deps);
   const now = deps.now();
   const held = heldBefore(history, state.last, state.tokensPerChar);
-  let { view, upTo } = chooseView(history, deps, fixed, build, now);
+  let { view, upTo, kept } = chooseView(history, deps, fixed, { build, budgetTokens }, now);
 
   let usage: Usage | undefined;
   // a summary when the budget forces leaving out more than the previous request did: it replaces
@@ -136,7 +136,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   // (nor one for a latest message that alone is over the window: no request can hold it)
   const worth = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) && !doomed(history, fixed, deps);
   const summarizable = worth ? view.summarizable : undefined;
-  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && summarizable) {
+  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget || kept) && summarizable) {
     try {
       const done = await compactRange(summarizable, { ...deps, budgetTokens }, signal);
       usage = done.usage;
@@ -146,6 +146,8 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     } catch (e) {
       if (signal.aborted) throw e; // with what it cost, when it began (summaryCost): the caller counts it
       usage = summaryCost(e);
+      // the trim stands, as without dedup: what it leaves out stays out (the hold), so the next requests extend its prefix instead of asking again
+      if (kept) ({ view, upTo } = kept);
       deps.output.emit({
         type: "compaction",
         kind: "trim",
@@ -179,24 +181,42 @@ const willBeCut = (first: Message, budgetTokens: number) => {
 };
 
 /**
+ * A rewrite the budget forces (dedup over the whole history) stands instead of a summary only when
+ * it leaves the context no fuller than a summary would: about KEEP_SHARE of the budget kept
+ * verbatim, with the summary and the system prompt on top. Fuller, the next turn or two would be
+ * over again and rewrite again, each a cache miss.
+ */
+const REWRITE_ROOM = 0.6;
+
+/**
  * The view the next request holds before any summary, and the ContextInput.rewriteUpTo it is built
  * with: the earlier messages as the previous request sent them, unless the prompt cache is broken
- * anyway or the tokens a rewrite saves pay for the miss (cache.ts). Pure.
+ * anyway or the tokens a rewrite saves pay for the miss (cache.ts). `kept`, the view keeping the
+ * earlier messages, when it would have to leave out more than the previous request did and the
+ * rebuilt view (dedup over the whole history) fits but leaves little room (REWRITE_ROOM): a
+ * summary is due, as it would be without dedup, and if it fails `kept` (its trim) is sent.
+ * Without it, near the budget each request pruned the earlier copy of the file just read again, a
+ * rewrite a little later in the history every turn, and the cache missed on nearly every request
+ * instead of once per summary (x44). Pure.
  */
 function chooseView(
   history: readonly Message[],
   deps: PrepareDeps,
   fixed: string,
-  build: (rewriteUpTo: number) => ContextView,
+  { build, budgetTokens }: { build: (rewriteUpTo: number) => ContextView; budgetTokens: number },
   now: number,
-): { view: ContextView; upTo: number } {
+): { view: ContextView; upTo: number; kept?: { view: ContextView; upTo: number } } {
   const { state } = deps;
   const sent = state.sent;
   const upTo = state.rewriteUpTo;
   const view = upTo === undefined ? undefined : build(upTo);
   const broken =
     !view || !sent || sent.fixed !== fixed || now - sent.at > CACHE_LIFETIME_MS || sharedPrefix(sent.messages, view.messages, sent.count) < sent.count;
-  if (!view || broken) return { view: build(history.length), upTo: history.length };
+  if (!view || broken) {
+    const rebuilt = build(history.length);
+    const full = !!view && (view.newlyTrimmed > 0 || view.overBudget) && rebuilt.estimate > REWRITE_ROOM * budgetTokens;
+    return { view: rebuilt, upTo: history.length, ...(full ? { kept: { view: view!, upTo: upTo! } } : {}) };
+  }
   if (upTo! >= history.length) return { view, upTo: upTo! };
   const next = build(history.length);
   const shared = sharedPrefix(view.messages, next.messages);
@@ -244,8 +264,8 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   for (let h = from.upTo; h < history.length; h++) {
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
-    const { fixed, build } = contextOf(before, replayed);
-    const { view, upTo } = chooseView(before, replayed, fixed, build, from.at);
+    const { fixed, build, budgetTokens } = contextOf(before, replayed);
+    const { view, upTo } = chooseView(before, replayed, fixed, { build, budgetTokens }, from.at);
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
     state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
@@ -262,8 +282,8 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
  * (the summary `prepare` would ask for is not asked for). Pure: the state is not changed.
  */
 export function previewContext(history: readonly Message[], deps: PrepareDeps): ContextView {
-  const { fixed, build } = contextOf(history, deps);
-  return chooseView(history, deps, fixed, build, deps.now()).view;
+  const { fixed, build, budgetTokens } = contextOf(history, deps);
+  return chooseView(history, deps, fixed, { build, budgetTokens }, deps.now()).view;
 }
 
 /** Whether the latest user message of `history`, with the system prompt and tools (`fixed`), is alone over a window known now. */
