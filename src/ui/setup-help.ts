@@ -6,7 +6,8 @@ import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { UNFINISHED } from "../providers/common.ts";
 import { NOT_A_BYTE } from "../providers/stream-guard.ts";
-import { lengthHint } from "./length-hint.ts";
+import { affordableTokens, SUGGESTED_MAX_TOKENS } from "../providers/afford.ts";
+import { creditHint, lengthHint } from "./length-hint.ts";
 
 /**
  * What a new user with no configuration and no model server reads: the default, then three ways
@@ -38,8 +39,15 @@ export function setupText(
 }
 
 /** Services whose key variable other agents read but hey has no built-in provider for: with one set, the provider table that uses it. */
-const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string }[] = [
-  { keyVar: "OPENROUTER_API_KEY", name: "openrouter", baseUrl: "https://openrouter.ai/api/v1", model: "anthropic/claude-sonnet-4.5" },
+const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string; maxTokens?: number }[] = [
+  // OpenRouter counts a request's max_tokens, the model's whole output limit when none is sent, against the credit left (providers/afford.ts)
+  {
+    keyVar: "OPENROUTER_API_KEY",
+    name: "openrouter",
+    baseUrl: "https://openrouter.ai/api/v1",
+    model: "anthropic/claude-sonnet-4.5",
+    maxTokens: SUGGESTED_MAX_TOKENS,
+  },
   { keyVar: "GROQ_API_KEY", name: "groq", baseUrl: "https://api.groq.com/openai/v1", model: "openai/gpt-oss-120b" },
   { keyVar: "XAI_API_KEY", name: "xai", baseUrl: "https://api.x.ai/v1", model: "grok-4" },
   { keyVar: "MISTRAL_API_KEY", name: "mistral", baseUrl: "https://api.mistral.ai/v1", model: "devstral-medium-latest" },
@@ -56,6 +64,7 @@ function gatewayKeys(env: Record<string, string | undefined>, file: string): str
     `  base_url = "${g.baseUrl}"`,
     `  api_key = "\${${g.keyVar}}"`,
     `  models = ["${g.model}"]`,
+    ...(g.maxTokens ? [`  max_tokens = ${g.maxTokens}`] : []),
   ]);
 }
 
@@ -83,6 +92,8 @@ export function setupHint(
   where: { userFile?: string; home?: string; env?: Record<string, string | undefined> } = {},
 ): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
+  const afford = error.kind === "bad_request" ? affordableTokens(error.message) : undefined;
+  if (afford !== undefined) return creditHint(provider, afford, where.userFile);
   // an Ollama that took the request and said nothing (or closed it unanswered) is running: loading the model, most likely, not missing
   if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.includes(NOT_A_BYTE))
     return `the Ollama at ${provider.baseUrl} took the request and sent nothing back: it is running, most likely still loading ${model} (\`ollama ps\` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it`;
