@@ -181,9 +181,12 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (load) return load;
   if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
   if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
-  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
+  const hint = status === 404 ? `${CHECK_NAME} ${ctx.baseUrl}` : "";
   return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
 }
+
+/** The advice after a 404's words; a run replaces it when the words name a missing model (config/missing-model.ts). */
+export const CHECK_NAME = " — check the model name and base URL";
 
 /**
  * A model or server that takes no tool definitions, in its own words: Ollama's 400 ("… does not

@@ -1,6 +1,7 @@
 // Help for a new user (issue 14): what to do when the default local Ollama does not answer, or
 // a local server lacks the model. Messages only, shown by the display after a failed request. Pure.
 import { OLLAMA_MODEL, OLLAMA_URL } from "../config/ollama-host.ts";
+import { saysServed } from "../config/missing-model.ts";
 import type { ProviderSettings } from "../config/settings.ts";
 import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
@@ -109,7 +110,8 @@ export function setupHint(
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
     if (provider.name === "ollama" || new URL(provider.baseUrl).port === OLLAMA_PORT)
       return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
-    return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
+    if (!saysServed(error.message))
+      return `the local server has no model "${model}": the names it serves are listed at ${provider.baseUrl.replace(/\/+$/, "")}/models (pick one with /model or -m)`;
   }
   return undefined;
 }
