@@ -43,7 +43,7 @@ export function missingModelMessage(
   const said = message.slice(0, message.indexOf(CHECK_NAME));
   const base = provider.baseUrl;
   // listed yet refused: OpenAI's "does not exist or you do not have access to it", for a project without access
-  const refused = served.listed?.includes(model) ? `${base} refused it although its list names it (the key may have no access to it)` : undefined;
+  const refused = served.listed?.includes(model) ? `${base} refused it although its list names it` : undefined;
   const ranked = served.listed
     ? byNearness(
         model,
