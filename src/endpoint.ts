@@ -2,9 +2,11 @@
 // server goes through, and the provider behind it, loaded as early as possible.
 import { hideCredentials } from "./config/guard.ts";
 import { builtInUrl, vendorsApi } from "./config/presets.ts";
+import { isMissingModel, missingModelMessage, type Served } from "./config/missing-model.ts";
 import { ConfigError, configuredWindow, type ProviderSettings, type Settings } from "./config/settings.ts";
 import type { Effort } from "./kernel/ir.ts";
-import { ProviderError, type Provider } from "./kernel/provider.ts";
+import { errorText } from "./kernel/errors.ts";
+import { identityOf, ProviderError, type Provider } from "./kernel/provider.ts";
 import { trustedCas } from "./net/ca.ts";
 import type { DebugLog } from "./net/debug-log.ts";
 import { proxiedFetch, proxyNameOf } from "./net/fetch.ts";
@@ -188,4 +190,39 @@ function onThisNetwork(baseUrl: string): boolean {
 export function probeHeaders(p: ProviderSettings): Record<string, string> {
   const bearer: Record<string, string> = p.apiKey && (p.protocol === "openai" || p.protocol === "responses") ? { authorization: `Bearer ${p.apiKey}` } : {};
   return { ...bearer, ...p.headers };
+}
+
+/** How long the list may take before the error goes out without it: the user is waiting on a failure. */
+const LIST_WAIT_MS = 10_000;
+
+/**
+ * `provider` with its 404 for a missing model told with the endpoint's models (asked for then, as
+ * `/model NAME` and `hey doctor` ask) and, for a model hey chose itself, that it did
+ * (config/missing-model.ts); every other event and error passes as it is.
+ */
+export function listingModels(provider: Provider, settings: Settings, fetchImpl: typeof fetch, userFile?: string): Provider {
+  return {
+    ...identityOf(provider),
+    async *stream(request, signal) {
+      try {
+        yield* provider.stream(request, signal);
+      } catch (e) {
+        if (!(e instanceof ProviderError) || e.kind !== "bad_request" || signal.aborted || !isMissingModel(e.message)) throw e;
+        const served = await servedBy(settings, fetchImpl, signal);
+        if (signal.aborted) throw e;
+        throw new ProviderError("bad_request", missingModelMessage(e.message, settings, served, userFile), e.status === undefined ? {} : { status: e.status });
+      }
+    },
+    ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),
+  };
+}
+
+/** The endpoint's models, or why they could not be read. Never throws. */
+async function servedBy(settings: Settings, fetchImpl: typeof fetch, signal: AbortSignal): Promise<Served> {
+  try {
+    const listed = await endpointModels(settings, fetchImpl, AbortSignal.any([signal, AbortSignal.timeout(LIST_WAIT_MS)]));
+    return listed === undefined ? {} : { listed };
+  } catch (e) {
+    return { why: errorText(e) };
+  }
 }

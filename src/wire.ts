@@ -12,7 +12,7 @@ import { createRedaction, hideSecrets, knownSecrets, redactedForm, redactingOutp
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote, sessionNote } from "./context/task-note.ts";
 import { effectiveBudget } from "./context/window.ts";
-import { endpointModels, fetchFor, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
+import { endpointModels, fetchFor, listingModels, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { callTarget } from "./fs/real-target.ts";
@@ -149,7 +149,7 @@ export async function assemble(
   resumed: LoadedSession | undefined,
   debug?: DebugLog,
 ): Promise<Runtime> {
-  const { cwd, home } = here;
+  const { cwd, home, userConfig } = here;
   const { env, warn } = start;
   const say = (m: string) => start.notice(`hey: ${m}`); // said mid-answer: a line of its own, never inside the streamed text
   const { settings } = start.config;
@@ -276,7 +276,7 @@ export async function assemble(
   // a local Ollama's real context; a request over its API's count of tools sent with those it takes, said; the approvals record written at the first answer
   const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
-    recordingOnAnswer(cap.wrap(withServerWindow(p, serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
+    recordingOnAnswer(cap.wrap(withServerWindow(listingModels(p, s, f, userConfig), serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))
       .filter((t) => t.server !== undefined || t.name === FIND_TOOLS || !live.configured.refused(t.name)) // find_tools loads only what the rules allow

@@ -55,7 +55,7 @@ export const PRESETS: Preset[] = [
     name: "google",
     protocol: "google",
     baseUrl: "https://generativelanguage.googleapis.com/v1beta",
-    model: "gemini-3-flash-preview",
+    model: "gemini-3.5-flash",
     keyVars: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
     urlVar: "GOOGLE_GEMINI_BASE_URL",
   },

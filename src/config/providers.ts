@@ -48,6 +48,8 @@ export interface ProviderChoice {
   warnings: string[];
   /** a resumed session's model that this run cannot use */
   notice?: string;
+  /** `model` is hey's own default for the built-in provider: no -m, HEY_MODEL, [default] model, models list, model variable nor session named it */
+  defaultModel?: true;
 }
 
 const fail = (message: string): never => {
@@ -276,7 +278,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const alias = builtIn && aliasNote(builtIn, env);
   if (alias) warnings.push(alias);
   const chosen = { ...(choice.model === undefined ? provider : named), ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
-  return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}) };
+  const heys = builtIn && !provider.modelVar ? { defaultModel: true as const } : {}; // a 404 for it says so (missing-model.ts)
+  return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}), ...heys };
 }
 
 /** Whether a provider can be used as it is: it has a key, or it was configured without one (a local server, a vendor's variable moved). */

@@ -215,6 +215,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const settings: Settings = {
     provider: choice.provider,
     model: choice.model,
+    ...(choice.defaultModel ? { defaultModel: true } : {}),
     providers: choice.providers,
     effort: effort ?? sessionEffort(flags.session, choice) ?? choice.provider.effort,
     network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),

@@ -153,6 +153,8 @@ export interface McpServerSettings {
 export interface Settings {
   provider: ProviderSettings;
   model: string;
+  /** `model` is hey's own default for the provider's key (the preset's): nothing the user set named it */
+  defaultModel?: true;
   /** every provider the run can switch to (`/model`), the chosen one included */
   providers: ProviderSettings[];
   /** the effective effort: -t / HEY_EFFORT, else the chosen provider's `effort` */

@@ -1,7 +1,6 @@
-// What every adapter does the same way, whatever its vendor: the options a factory takes, the
-// wording and the status rules of the errors it classifies, and the flattening of IR content its
-// wire has no richer place for. Pure; no SDK, not even its types: vendor words stay in the
-// vendor's files.
+// What every adapter does the same way, whatever its vendor: the options a factory takes, the wording
+// and the status rules of the errors it classifies, and the flattening of IR content its wire has no
+// richer place for. Pure; no SDK, not even its types: vendor words stay in the vendor's files.
 import type { ContentBlock, DocumentPart, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
 import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
@@ -184,9 +183,11 @@ export function classifyFailure(f: Failure, ctx: ErrorContext): ProviderError {
   if (load) return load;
   if (status >= 500 && f.final) return new ProviderError("bad_request", `the provider failed ${where} and says retrying will not help: ${said}`, plain);
   if (status >= 500) return new ProviderError("overloaded", `the provider is failing ${where}: ${said}`, opts);
-  const hint = status === 404 ? ` — check the model name and base URL ${ctx.baseUrl}` : "";
+  const hint = status === 404 ? `${CHECK_NAME} ${ctx.baseUrl}` : "";
   return new ProviderError("bad_request", `request rejected ${where}: ${said}${hint}`, plain);
 }
+
+export const CHECK_NAME = " — check the model name and base URL"; // after a 404's words; a run replaces it when they name a missing model (config/missing-model.ts)
 
 /**
  * A model or server that takes no tool definitions, in its own words: Ollama's 400 ("… does not

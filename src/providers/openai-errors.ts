@@ -3,6 +3,7 @@
 // Pure; the SDK's error classes are duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
 import { formatWait } from "../kernel/retry.ts";
+import { affordableTokens } from "./afford.ts";
 import { contextOverflow } from "./context-length.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
@@ -59,7 +60,8 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
   // the gateway's own words decide: an upstream's 429 may say "check quota" of a per-minute limit
-  const quota = status === 402 || (status === 429 && isQuota(body, own));
+  // but OpenRouter's "fewer max_tokens … can only afford N": a lower max_tokens is answered (setup-help.ts names it)
+  const quota = (status === 402 && affordableTokens(own) === undefined) || (status === 429 && isQuota(body, own));
   return classifyFailure(
     {
       status,

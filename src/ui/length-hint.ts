@@ -2,6 +2,7 @@
 // reported, not silently accepted): the setting that sets the limit, where it is, and what it is
 // now. Shown after the `length` error by the display. Pure.
 import type { ProviderSettings } from "../config/settings.ts";
+import { maxTokensWithin } from "../providers/afford.ts";
 import { ANTHROPIC_DEFAULT_MAX_TOKENS } from "../providers/effort.ts";
 
 /**
@@ -22,4 +23,21 @@ export function lengthHint(provider: ProviderSettings, userFile = "~/.config/hey
   if (provider.source) return `raise max_tokens in [provider.${provider.name}] of ${provider.source} (${now})`;
   if (provider.name === "cli") return `a --base-url run has no max_tokens of its own (${now}): set one in a [provider.NAME] table of ${userFile}`;
   return `set max_tokens in a [provider.${provider.name}] table of ${userFile} (${now})`;
+}
+
+/**
+ * One line for a request the credit left does not cover at its output limit (providers/afford.ts,
+ * OpenRouter's 402 "fewer max_tokens … can only afford N"): the max_tokens to set, and where — a
+ * lower limit is answered, where another model or "quota exhausted" sends the user the wrong way.
+ */
+export function creditHint(provider: ProviderSettings, afford: number, userFile = "~/.config/hey/config.toml"): string {
+  const set = `set max_tokens = ${maxTokensWithin(afford)}`;
+  const why =
+    provider.maxTokens === undefined
+      ? `with no max_tokens the endpoint counts the model's whole output limit against the credit, which covers ${afford} tokens`
+      : `max_tokens = ${provider.maxTokens} is more than the credit left covers (${afford} tokens)`;
+  if (provider.source) return `${why}: ${set} in [provider.${provider.name}] of ${provider.source} (or add credit)`;
+  if (provider.name === "cli")
+    return `${why}: a --base-url run has no max_tokens of its own, so ${set} in a [provider.NAME] table of ${userFile} (or add credit)`;
+  return `${why}: ${set} in a [provider.${provider.name}] table of ${userFile} (or add credit)`;
 }

@@ -1,13 +1,15 @@
 // Help for a new user (issue 14): what to do when the default local Ollama does not answer, or
 // a local server lacks the model. Messages only, shown by the display after a failed request. Pure.
 import { OLLAMA_MODEL, OLLAMA_URL } from "../config/ollama-host.ts";
+import { saysServed } from "../config/missing-model.ts";
 import type { ProviderSettings } from "../config/settings.ts";
 import { CUT_OFF } from "../kernel/loop.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { apiUrl } from "../providers/api-root.ts";
 import { UNFINISHED } from "../providers/common.ts";
 import { NOT_A_BYTE } from "../providers/stream-guard.ts";
-import { lengthHint } from "./length-hint.ts";
+import { affordableTokens, SUGGESTED_MAX_TOKENS } from "../providers/afford.ts";
+import { creditHint, lengthHint } from "./length-hint.ts";
 
 /**
  * What a new user with no configuration and no model server reads: the default, then three ways
@@ -44,8 +46,15 @@ export function setupText(
 }
 
 /** Services whose key variable other agents read but hey has no built-in provider for: with one set, the provider table that uses it. */
-const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string }[] = [
-  { keyVar: "OPENROUTER_API_KEY", name: "openrouter", baseUrl: "https://openrouter.ai/api/v1", model: "anthropic/claude-sonnet-4.5" },
+const GATEWAYS: { keyVar: string; name: string; baseUrl: string; model: string; maxTokens?: number }[] = [
+  // OpenRouter counts a request's max_tokens, the model's whole output limit when none is sent, against the credit left (providers/afford.ts)
+  {
+    keyVar: "OPENROUTER_API_KEY",
+    name: "openrouter",
+    baseUrl: "https://openrouter.ai/api/v1",
+    model: "anthropic/claude-sonnet-4.5",
+    maxTokens: SUGGESTED_MAX_TOKENS,
+  },
   { keyVar: "GROQ_API_KEY", name: "groq", baseUrl: "https://api.groq.com/openai/v1", model: "openai/gpt-oss-120b" },
   { keyVar: "XAI_API_KEY", name: "xai", baseUrl: "https://api.x.ai/v1", model: "grok-4" },
   { keyVar: "MISTRAL_API_KEY", name: "mistral", baseUrl: "https://api.mistral.ai/v1", model: "devstral-medium-latest" },
@@ -62,6 +71,7 @@ function gatewayKeys(env: Record<string, string | undefined>, file: string): str
     `  base_url = "${g.baseUrl}"`,
     `  api_key = "\${${g.keyVar}}"`,
     `  models = ["${g.model}"]`,
+    ...(g.maxTokens ? [`  max_tokens = ${g.maxTokens}`] : []),
   ]);
 }
 
@@ -89,6 +99,8 @@ export function setupHint(
   where: { userFile?: string; home?: string; env?: Record<string, string | undefined> } = {},
 ): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
+  const afford = error.kind === "bad_request" ? affordableTokens(error.message) : undefined;
+  if (afford !== undefined) return creditHint(provider, afford, where.userFile);
   // an Ollama that took the request and said nothing (or closed it unanswered) is running: loading the model, most likely, not missing
   if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.includes(NOT_A_BYTE))
     return `the Ollama at ${provider.baseUrl} took the request and sent nothing back: it is running, most likely still loading ${model} (\`ollama ps\` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it`;
@@ -104,7 +116,8 @@ export function setupHint(
     // Ollama's own port: a loopback endpoint there is taken to be Ollama (vLLM, llama.cpp, LM Studio pull no models)
     if (provider.name === "ollama" || new URL(provider.baseUrl).port === OLLAMA_PORT)
       return `the local server has no model "${model}": with Ollama, run \`ollama pull ${model}\` (or pick another model with /model or -m)`;
-    return `the local server has no model "${model}": the names it serves are listed at ${apiUrl(provider, "models")} (pick one with /model or -m)`;
+    if (!saysServed(error.message))
+      return `the local server has no model "${model}": the names it serves are listed at ${apiUrl(provider, "models")} (pick one with /model or -m)`;
   }
   return undefined;
 }

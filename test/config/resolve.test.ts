@@ -446,12 +446,12 @@ describe("zero-config presets", () => {
     ["no key: local ollama", {}, "ollama/qwen3", undefined],
     ["OPENAI_API_KEY", { OPENAI_API_KEY: "k" }, "openai/gpt-5.5", "OPENAI_API_KEY"],
     ["ANTHROPIC_API_KEY", { ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
-    ["GEMINI_API_KEY", { GEMINI_API_KEY: "k" }, "google/gemini-3-flash-preview", "GEMINI_API_KEY"],
-    ["GOOGLE_API_KEY", { GOOGLE_API_KEY: "k" }, "google/gemini-3-flash-preview", "GOOGLE_API_KEY"],
+    ["GEMINI_API_KEY", { GEMINI_API_KEY: "k" }, "google/gemini-3.5-flash", "GEMINI_API_KEY"],
+    ["GOOGLE_API_KEY", { GOOGLE_API_KEY: "k" }, "google/gemini-3.5-flash", "GOOGLE_API_KEY"],
     ["DEEPSEEK_API_KEY", { DEEPSEEK_API_KEY: "k" }, "deepseek/deepseek-chat", "DEEPSEEK_API_KEY"],
     ["openai before anthropic", { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, "openai/gpt-5.5", "OPENAI_API_KEY"],
     ["anthropic before google", { GEMINI_API_KEY: "k", ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
-    ["google before deepseek", { DEEPSEEK_API_KEY: "k", GOOGLE_API_KEY: "k" }, "google/gemini-3-flash-preview", "GOOGLE_API_KEY"],
+    ["google before deepseek", { DEEPSEEK_API_KEY: "k", GOOGLE_API_KEY: "k" }, "google/gemini-3.5-flash", "GOOGLE_API_KEY"],
     ["an empty key is no key", { OPENAI_API_KEY: "" }, "ollama/qwen3", undefined],
   ];
   test.each(cases)("%s", (_name, env, expected, apiKeyVar) => {
@@ -675,7 +675,7 @@ describe("a table named after a built-in provider, without base_url, changes tha
     });
     const google = resolve('[provider.google]\neffort = "low"', { GOOGLE_API_KEY: "g" }).settings;
     expect(google.provider).toMatchObject({ protocol: "google", apiKey: "g", apiKeyVar: "GOOGLE_API_KEY" });
-    expect(google.model).toBe("gemini-3-flash-preview");
+    expect(google.model).toBe("gemini-3.5-flash");
   });
 
   // as an api_key = "${VAR}" without a value is said at start, not first by the endpoint's 401

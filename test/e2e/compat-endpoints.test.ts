@@ -85,6 +85,26 @@ test("OpenRouter's daily cap on free models: one request, no retries, and the er
   expect(run.stderr).not.toContain("retrying");
 });
 
+test("OpenRouter's 402 'fewer max_tokens … can only afford 1203': one request, and the error names max_tokens, not a spent quota nor another model", async () => {
+  const before = openrouter.requests.length;
+  openrouter.enqueue(
+    jsonReply(402, {
+      error: {
+        message:
+          "This request requires more credits, or fewer max_tokens. You requested up to 64000 tokens, but can only afford 1203. To increase, visit https://openrouter.ai/settings/credits and upgrade to a paid account",
+        code: 402,
+      },
+    }),
+  );
+  const run = await viaOpenRouter(["-p", "hi"]);
+  expect(run.code).toBe(1);
+  expect(openrouter.requests.length - before).toBe(1);
+  expect(run.stderr).toStartWith("error: request rejected (402): This request requires more credits, or fewer max_tokens.");
+  expect(run.stderr).toContain("a --base-url run has no max_tokens of its own, so set max_tokens = 1000 in a [provider.NAME] table of");
+  expect(run.stderr).not.toContain("quota exhausted");
+  expect(run.stderr).not.toContain("switch models");
+});
+
 test("Gemini's OpenAI-compatible endpoint: its 429 'Resource has been exhausted (e.g. check quota)' is retried, not taken for a spent quota", async () => {
   const gemini = openrouter; // any loopback server: the body decides
   // the body as the endpoint sends it (n4ze3m/page-assist#406): Google's error in an array

@@ -393,13 +393,13 @@ test(
 );
 
 test(
-  "a local server without the model (not Ollama): the hint names the server's model list, not ollama pull",
+  "a local server without the model (not Ollama): the error says what the server's model list holds (here none), not ollama pull",
   async () => {
     const t = await open();
     server.enqueue(jsonReply(404, { error: { message: 'model "mock-model" not found', type: "api_error" } }));
     await t.type("hi");
     await t.keys("Enter");
-    const screen = await t.waitFor(`listed at ${server.url}/v1/models`, { joined: true });
+    const screen = await t.waitFor(`${server.url}/v1 does not serve mock-model: it has no model list`, { joined: true });
     expect(screen).toContain("(404)");
     expect(screen).not.toContain("ollama pull");
     expect(screen).not.toContain("OPENAI_API_KEY");

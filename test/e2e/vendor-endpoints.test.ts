@@ -61,7 +61,7 @@ test("GEMINI_API_KEY with GOOGLE_GEMINI_BASE_URL: Gemini's API at that URL, with
   const run = await runHey(["-p", "hi"], { cwd: home.path, env: { GEMINI_API_KEY: "g-key", GOOGLE_GEMINI_BASE_URL: server.url } });
   expect(run.stdout).toBe("Hello from Gemini.\n");
   const sent = server.requests.at(-1)!;
-  expect(sent.path).toStartWith("/v1beta/models/gemini-3-flash-preview:streamGenerateContent");
+  expect(sent.path).toStartWith("/v1beta/models/gemini-3.5-flash:streamGenerateContent");
   expect(sent.headers["x-goog-api-key"]).toBe("g-key");
 });
 

@@ -21,6 +21,22 @@ const CASES: [string, unknown, ProviderErrorKind, number | undefined][] = [
   ["401", apiError(401, { message: "bad key" }), "auth", undefined],
   ["403", apiError(403, { message: "forbidden" }), "auth", undefined],
   ["402 payment required", apiError(402, { message: "Insufficient credits" }), "quota_exhausted", undefined],
+  // OpenRouter's, with no max_tokens sent: a lower max_tokens is answered (ui/setup-help.ts names it); a credit as good as spent is spent
+  [
+    "402 'fewer max_tokens … can only afford 1203'",
+    apiError(402, {
+      message: "This request requires more credits, or fewer max_tokens. You requested up to 64000 tokens, but can only afford 1203.",
+      code: 402,
+    }),
+    "bad_request",
+    undefined,
+  ],
+  [
+    "402 'fewer max_tokens … can only afford 90'",
+    apiError(402, { message: "This request requires more credits, or fewer max_tokens. You requested up to 64000 tokens, but can only afford 90.", code: 402 }),
+    "quota_exhausted",
+    undefined,
+  ],
   ["429 plain", apiError(429, { message: "slow down" }, { "retry-after-ms": "1500" }), "rate_limit", 1500],
   ["429 with an HTTP date", apiError(429, { message: "slow down" }, { "retry-after": "Wed, 02 Dec 2026 12:01:00 GMT" }), "rate_limit", 60_000],
   ["429 insufficient_quota code", apiError(429, { message: "You exceeded…", code: "insufficient_quota" }), "quota_exhausted", undefined],

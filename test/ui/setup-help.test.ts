@@ -97,6 +97,9 @@ describe("setup help", () => {
         "  [provider.openrouter]",
         '  base_url = "https://openrouter.ai/api/v1"',
         '  api_key = "${OPENROUTER_API_KEY}"',
+        '  models = ["anthropic/claude-sonnet-4.5"]',
+        // OpenRouter reserves the model's whole output limit against the credit when none is sent
+        "  max_tokens = 8192",
       ].join("\n"),
     );
     expect(hint).toContain("GROQ_API_KEY is set, but hey has no built-in provider that reads it");
@@ -255,5 +258,32 @@ describe("after an answer cut at the output token limit", () => {
     expect(
       setupHint(settings.provider, settings.model, { kind: "length", message: "the answer was cut off: the conversation filled the model's context window" }),
     ).toBeUndefined();
+  });
+});
+
+describe("a request the credit left does not cover at its output limit (OpenRouter's 402)", () => {
+  const said =
+    "request rejected (402): This request requires more credits, or fewer max_tokens. You requested up to 64000 tokens, but can only afford 1203. To increase, visit https://openrouter.ai/settings/credits and upgrade to a paid account";
+  const table = '[provider.openrouter]\nbase_url = "https://openrouter.ai/api/v1"\nmodels = ["anthropic/claude-sonnet-4.5"]\n';
+
+  test("names max_tokens of the provider's table, below what the credit covers, not another model", () => {
+    const { settings } = resolve(table);
+    expect(setupHint(settings.provider, settings.model, { kind: "bad_request", message: said })).toBe(
+      "with no max_tokens the endpoint counts the model's whole output limit against the credit, which covers 1203 tokens: set max_tokens = 1000 in [provider.openrouter] of /l0.toml (or add credit)",
+    );
+  });
+
+  test("a max_tokens already set is named as the one too high; a large credit gets hey's modest 8192", () => {
+    const { settings } = resolve(`${table}max_tokens = 32000\n`);
+    const hint = setupHint(settings.provider, settings.model, { kind: "bad_request", message: said.replace("1203", "20500") });
+    expect(hint).toBe(
+      "max_tokens = 32000 is more than the credit left covers (20500 tokens): set max_tokens = 8192 in [provider.openrouter] of /l0.toml (or add credit)",
+    );
+  });
+
+  test("a --base-url run is told to make a table: it has no max_tokens of its own", () => {
+    const { settings } = resolveConfig([], {}, { baseUrl: "https://openrouter.ai/api/v1", model: "x/y" });
+    const hint = setupHint(settings.provider, settings.model, { kind: "bad_request", message: said }, { userFile: "/h/.config/hey/config.toml" });
+    expect(hint).toContain("a --base-url run has no max_tokens of its own, so set max_tokens = 1000 in a [provider.NAME] table of /h/.config/hey/config.toml");
   });
 });
