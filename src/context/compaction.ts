@@ -139,6 +139,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   const worth = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) && !doomed(history, fixed, deps);
   const summarizable = worth ? view.summarizable : undefined;
   if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget) && summarizable) {
+    deps.output.emit({ type: "summarizing" });
     try {
       const done = await compactRange(summarizable, { ...deps, budgetTokens }, signal);
       usage = done.usage;
