@@ -16,6 +16,12 @@ const LEFT_OUT = "[earlier part of this stretch left out]";
  * output last: it is the bulk, the agent has acted on it, and a file can be read again.
  */
 const rank = (m: Message) => (m.role === "user" ? 0 : m.role === "tool" ? 2 : 1);
+/**
+ * The most each text of a rank shows, room or not: a summary request is paid in full, uncached.
+ * Tool output filling the room made each summary request ~24k tokens instead of ~4.4k, and a
+ * 150-step run cost 32 % more, for nothing the summaries kept; its start and end say what it was.
+ */
+const RANK_CHARS = [Number.POSITIVE_INFINITY, 4000, 2000];
 const RANKS = [0, 1, 2];
 
 /**
@@ -23,9 +29,9 @@ const RANKS = [0, 1, 2];
  * (the history before it is nowhere else: a summary carries the last one forward), wherever it
  * stands — after a summary that covered both sides of a user message it follows that message and
  * the line left before it (summary-range.ts SUMMARIZED_BELOW, which says nothing and is not shown).
- * The other messages fill the room by rank (user, assistant, tool): each rank is cut, longest texts
- * first, only as far as it must to leave every message of the later ranks its floor; past the
- * room even at the floor, the oldest are left out.
+ * The other messages fill the room by rank (user, assistant, tool), each rank's texts at most
+ * RANK_CHARS long and cut, longest first, only as far as they must to leave every message of the
+ * later ranks its floor; past the room even at the floor, the oldest are left out.
  */
 export function summaryTranscript(messages: readonly Message[], maxChars: number): string {
   const shown = messages.filter((m) => !(m.id.startsWith(SUMMARY_ID) && textOf(m) === SUMMARY_PREFIX + SUMMARIZED_BELOW));
@@ -38,7 +44,7 @@ export function summaryTranscript(messages: readonly Message[], maxChars: number
       shown.filter((m) => !isSummary(m) && rank(m) > r),
       SUMMARY_MESSAGE_MIN_CHARS,
     );
-    const cap = widest(group, room - floor);
+    const cap = widest(group, room - floor, RANK_CHARS[r]!);
     caps.set(r, cap);
     room -= sizeOf(group, cap);
   }
@@ -63,11 +69,11 @@ function sizeOf(group: readonly Message[], chars: number): number {
   return group.reduce((n, m) => n + describe(m, chars).length + 2, 0);
 }
 
-/** The longest cut (at least the floor) that fits `group` in `room`: no cut at all when it fits whole. */
-function widest(group: readonly Message[], room: number): number {
-  if (sizeOf(group, Number.POSITIVE_INFINITY) <= room) return Number.POSITIVE_INFINITY;
+/** The longest cut up to `most` (at least the floor) that fits `group` in `room`. */
+function widest(group: readonly Message[], room: number, most: number): number {
+  if (sizeOf(group, most) <= room) return most;
   let lo = SUMMARY_MESSAGE_MIN_CHARS;
-  let hi = Math.max(lo, room);
+  let hi = Math.max(lo, Math.min(room, most));
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (sizeOf(group, mid) <= room) lo = mid;

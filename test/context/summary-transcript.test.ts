@@ -49,12 +49,16 @@ test("a long pasted spec reaches the summarizer whole, its constraint in the mid
   expect(transcript.length).toBeLessThanOrEqual(30_000);
 });
 
-test("with room to spare nothing is cut: each message as long as the request's share of the budget allows, not 2,000 characters", () => {
-  const stretch = [text("u1", "user", "look"), ...read(1, 6_000), text("a2", "assistant", "Found it. ".repeat(500))];
+test("with room to spare the user's long message is whole, while tool output keeps only its start and end: a summary request is paid uncached", () => {
+  const paste = `Context for the task: ${"the parser must accept trailing commas in nested arrays; ".repeat(300)}and never touch vendor/.`;
+  const stretch = [text("u1", "user", paste), ...read(1, 6_000), text("a2", "assistant", "Found it: keyOf ignores the locale.")];
   const transcript = summaryTranscript(stretch, 90_000);
-  expect(transcript).not.toContain("more characters)…");
-  expect(transcript).toContain("x".repeat(6_000));
-  expect(transcript).toContain("Found it. ".repeat(500).trim());
+  expect(transcript).toContain(paste);
+  expect(transcript).toContain("start of f1");
+  expect(transcript).toContain("end of f1");
+  expect(transcript).not.toContain("x".repeat(2_000));
+  expect(transcript).toContain("Found it: keyOf ignores the locale.");
+  expect(transcript.length).toBeLessThan(paste.length + 3_000);
 });
 
 test("the assistant's thinking is shown to the summarizer, where its reasons are", () => {
