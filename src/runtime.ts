@@ -90,9 +90,10 @@ export interface RuntimeParts {
   seen: SeenFiles;
   /**
    * the tokens a resumed session's earlier runs used and its messages before this run (`/usage`),
-   * read from its file when asked; `loaded`: how many this run's history started with
+   * read from its file when asked; `loaded`: how many this run's history started with; `last`: the
+   * last request's tokens, when there was one
    */
-  earlierRuns(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
+  earlierRuns(): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined;
   /** parts of the live state besides the configuration: skills, AGENTS.md, MCP servers */
   reloadables: readonly Reloadable[];
   /** what start-up found wrong in the agent's own skills (prompt/start-note.ts): told the model once, as /reload's note is */

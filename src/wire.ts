@@ -319,8 +319,8 @@ export async function assemble(
     earlierRuns() {
       if (!resumed) return undefined;
       try {
-        const { usage, requests, messages } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after
-        return { usage, requests, messages: messages + resumed.appended.length, loaded: resumed.messages.length };
+        const { usage, requests, messages, last } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after
+        return { usage, requests, messages: messages + resumed.appended.length, loaded: resumed.messages.length, ...(last ? { last } : {}) };
       } catch {
         return undefined; // the file went away: this run's counts are all there is
       }

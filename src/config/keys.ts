@@ -110,7 +110,11 @@ export const SECTIONS = {
   compaction: {
     dedup: { kind: "boolean", default: true, doc: "repeated identical tool calls keep only their latest output" },
     purge_errors_after: { kind: "count", default: 4, range: [0, 1_000], doc: "failed calls lose their arguments after this many turns (0: never)" },
-    nudge_threshold: { kind: "fraction", default: 0.7, doc: "the share of the budget past which the model is nudged to `compress`" },
+    nudge_threshold: {
+      kind: "fraction",
+      default: 0.7,
+      doc: "the share of the budget past which the model is nudged to `compress`, once hey's own summary of older work has failed",
+    },
     compress_tool: { kind: "boolean", default: true, doc: "offer the `compress` tool; tool results end with the `[#handle]` it names them by" },
   },
   permission: {

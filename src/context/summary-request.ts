@@ -15,7 +15,8 @@ const SUMMARY_INPUT_SHARE = 0.6;
 
 const SUMMARY_SYSTEM =
   "You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: " +
-  "keep file paths, line numbers, commands, decisions and why, errors and how they were fixed, test results, and what remains to do. " +
+  "keep every request and constraint of the user's (what to do and what never to do, in their words), file paths, line numbers, commands, " +
+  "decisions and why, errors and how they were fixed, test results, and what remains to do. " +
   "Be exact and terse; no preamble. An earlier summary in the history is part of it: carry over what still matters.";
 
 /**

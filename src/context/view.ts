@@ -318,7 +318,8 @@ export const NOTE_FROM = 0.5;
  * NOTE_FROM of the budget: the model hears how full its context is before the threshold where it
  * is nudged and long before anything is dropped; below that, nothing is said (it would be paid on
  * every request for nothing). Above `threshold` (a fraction of the budget) it adds a sentence
- * suggesting compress; pass Infinity when the compress tool is off. Undefined below NOTE_FROM or
+ * suggesting compress; pass Infinity when it is not to be suggested (the compress tool is off, or
+ * hey's own summary is working: compaction.ts prepare). Undefined below NOTE_FROM or
  * for a budget ≤ 0.
  */
 export function nudgeLine(estimate: number, budget: number, threshold: number): string | undefined {
@@ -328,7 +329,7 @@ export function nudgeLine(estimate: number, budget: number, threshold: number): 
   const step = Math.floor(ratio * 10) * 10;
   const line = ratio >= 1 ? `Context: over the ${tokens(budget)}-token budget.` : `Context: ${step}-${step + 10}% of the ${tokens(budget)}-token budget used.`;
   if (!(ratio > threshold)) return line;
-  return `${line} Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.`;
+  return `${line} Older messages are being left out to fit it: use compress on finished stretches of work (tool results show their [#handle]) to keep what matters of them.`;
 }
 
 /**

@@ -40,12 +40,13 @@ export type ErrorKind =
 
 /**
  * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`,
- * `tool_progress`, `tool_output` and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
+ * `tool_progress`, `tool_output`, `summarizing` and `debug` are the JSON events of SPEC §18 (field names are the wire format); `message` carries
  * each message appended to the history (a tool result as soon as its call finishes, so in the order
  * the calls finished, as the history keeps them) and `model` each switch of model (`/model`), for the
  * session writer; `tool_start` marks the moment a call's tool begins to run (its arguments checked
  * and permitted), for the terminal's write diff against the file as it was then; `tool_progress`
- * is for the terminal's spinner and `tool_output` for the live lines under it; `debug` is a line
+ * is for the terminal's spinner and `tool_output` for the live lines under it; `summarizing` marks the start
+ * of a summary request before a turn's request, for the spinner (its `compaction` event follows); `debug` is a line
  * for the debug log only (`--verbose`). They are not part of the JSON stream.
  */
 export type AgentEvent =
@@ -67,6 +68,7 @@ export type AgentEvent =
   | { type: "tool_progress"; id: string; note: string }
   /** the last lines of a running command's output as it comes (the bash tool), for the terminal */
   | { type: "tool_output"; id: string; lines: string[] }
+  | { type: "summarizing" }
   | { type: "debug"; message: string }
   /** `refused`: the permission rules refused the call (it never ran; `output` says why), absent otherwise */
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string; refused?: "permission" }

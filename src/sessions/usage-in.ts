@@ -9,14 +9,16 @@ const USAGE_LINE_MAX = 1024;
 
 /**
  * The token counts of every `usage` entry in the first `bytes` of the session at `path` (the runs
- * before this one), how many there are, and how many message lines: found by a byte search for
+ * before this one), how many there are, the last of them (`/usage`'s last request after `hey -c`),
+ * and how many message lines: found by a byte search for
  * the entries' line prefixes, so no other line is decoded, however long (a message line is counted, not read).
  */
-export function usageIn(path: string, bytes: number): { usage: Usage; requests: number; messages: number } {
+export function usageIn(path: string, bytes: number): { usage: Usage; requests: number; messages: number; last?: Usage } {
   const fd = openSessionFile(path, constants.O_RDONLY);
   let usage = emptyUsage();
   let requests = 0;
   let messages = 0;
+  let last: Usage | undefined;
   const marker = Buffer.from("\n" + ENTRY_PREFIX.usage);
   const messageMarker = Buffer.from("\n" + ENTRY_PREFIX.message);
   const buf = Buffer.allocUnsafe(TAIL_CHUNK + USAGE_LINE_MAX);
@@ -31,14 +33,15 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
         const parsed = end < 0 ? undefined : parseEntry(view.toString("utf8", at + 1, end));
         if (parsed?.ok && parsed.entry.type === "usage") {
           const e = parsed.entry;
-          usage = addUsage(usage, {
+          last = {
             input: e.input_tokens,
             output: e.output_tokens,
             cacheRead: e.cache_read_tokens,
             cacheWrite: e.cache_write_tokens,
             reasoning: e.reasoning_tokens,
             ...(e.estimated ? { estimated: true as const } : {}),
-          });
+          };
+          usage = addUsage(usage, last);
           requests++;
         }
       }
@@ -46,5 +49,5 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
   } finally {
     closeSync(fd);
   }
-  return { usage, requests, messages };
+  return { usage, requests, messages, ...(last ? { last } : {}) };
 }

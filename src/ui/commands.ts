@@ -48,7 +48,7 @@ export interface CommandContext {
   /** `/usage`: a line naming the MCP servers whose tools the context size cannot count (no list of them yet), or undefined */
   uncounted?(): string | undefined;
   /** the tokens and messages of the session's earlier runs (a resumed session's file; Runtime.earlierRuns), if any */
-  earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number } | undefined;
+  earlierRuns?(): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined;
   /** what this run sent in the sessions it left (`/resume`, `/clear`), for `/usage`'s "this run" */
   leftSessions?(): Spent;
   /** `/resume`: another session of this directory, picked at the prompt (ui/resume.ts); undefined when none was */

@@ -43,6 +43,7 @@ export function createJsonOutput(write: (line: string) => void): Output {
         case "tool_start":
         case "tool_progress":
         case "tool_output":
+        case "summarizing": // its `compaction` event says what came of it
         case "debug":
           return;
         case "session": {

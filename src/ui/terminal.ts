@@ -331,9 +331,16 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.retries ?? opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);
           spin("retrying in", now(), now() + event.delay_ms);
           break;
-        case "compaction":
-          infoLine(compactionLine(event), DIM);
+        case "summarizing":
+          // a summary takes 10-30 s, and interrupting it loses it: the user sees what the wait is
+          spin("summarizing the conversation…");
           break;
+        case "compaction": {
+          const waiting = spinner !== undefined;
+          infoLine(compactionLine(event), DIM);
+          if (waiting) spin("working…"); // the turn's own request follows the summary
+          break;
+        }
         case "error": {
           // a cut-off answer is not a failure of hey's or the provider's: said as a warning, with what to do
           if (event.kind === "length") infoLine(visible(event.message), YELLOW);

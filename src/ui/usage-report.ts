@@ -24,17 +24,21 @@ export interface Spent {
  * Tokens of the whole session (`earlier` runs and this one), of this run (`left`: what it sent in
  * sessions it left by `/resume` or `/clear`, and this session's) — one line when the two are the
  * same — and of the last request as sent, the context against the budget, the session's messages
- * (and this run's history, when a resume loaded fewer), and pruning counts. `view`: the context
+ * (and this run's history, when a resume loaded fewer), and pruning counts. Before this run's first
+ * request the last request is the session's (`earlier.last`), marked as the previous run's. `view`: the context
  * the next request would hold (Agent.preview); none: the budget alone.
  */
 export function usageReport(
   agent: Agent,
-  earlier?: Spent & { messages: number; loaded: number },
+  earlier?: Spent & { messages: number; loaded: number; last?: Usage },
   view: ContextView | undefined = agent.context.last,
   left?: Spent,
 ): string {
   const n = (x: number) => x.toLocaleString("en-US");
-  const { total, last, requests } = agent.usage;
+  const { total, requests } = agent.usage;
+  // right after `hey -c` the last request is in the session file: what a user resumes to check
+  const last = agent.usage.last ?? earlier?.last;
+  const before = agent.usage.last ? "" : " (previous run)";
   /** what the provider's prompt cache served, when it served anything */
   const share = (u: Usage) => (u.cacheRead > 0 ? ` = ${Math.round(cacheHitShare(u) * 100)}%` : "");
   /** "~" before counts with hey's estimates in them (a response cut or interrupted, or a provider that reported no usage: context/request-cost.ts) */
@@ -79,7 +83,7 @@ export function usageReport(
     `session: ${session}`,
     ...(run === session ? [] : [`this run: ${run}`]), // a fresh session of a fresh run: said once
     last
-      ? `last request: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}${last.cacheWrite ? `, ${n(last.cacheWrite)} cache writes` : ""}) · ${est(last)}${n(last.output)} out`
+      ? `last request${before}: ${est(last)}${n(last.input)} in (${n(last.cacheRead)} cached${share(last)}${last.cacheWrite ? `, ${n(last.cacheWrite)} cache writes` : ""}) · ${est(last)}${n(last.output)} out`
       : "last request: none yet",
     view
       ? `context: ~${n(view.estimate)} of ${n(built(view))} tokens (${Math.round((view.estimate / built(view)) * 100)}%${raised(view)})${windowNote} · ${inSession}`

@@ -93,6 +93,20 @@ test("over budget, older work is summarized by the provider and the summary is s
   expect(agent.messages.filter((m) => m.role === "tool")).toHaveLength(6); // the history itself is whole
 });
 
+test("a summary request is announced as it starts, for the spinner, and its compaction event follows it", async () => {
+  const output = recordingOutput();
+  const p = provider([...readTurns(6), { text: "done" }], () => {
+    expect(output.events.at(-1)?.type).toBe("summarizing"); // said before the request, not after
+    return "Read files 1-3.";
+  });
+  await longTask(p, output).send("fix the parser", new AbortController().signal);
+  const types = output.events.map((e) => e.type);
+  const at = types.indexOf("summarizing");
+  expect(at).toBeGreaterThan(types.indexOf("turn_start"));
+  expect(types.slice(at + 1).find((t) => t !== "usage")).toBe("compaction");
+  expect(output.of("summarizing")).toHaveLength(p.summaries.length);
+});
+
 test("when the summary request fails the turn proceeds on the deterministic trim, and task.md is still sent", async () => {
   const p = provider([...readTurns(6), { text: "done" }], () => {
     throw new ProviderError("overloaded", "summarizer overloaded (503)");

@@ -427,13 +427,13 @@ describe("nudgeLine", () => {
       12_300,
       40_000,
       0.3,
-      "Context: 30-40% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.",
+      "Context: 30-40% of the 40k-token budget used. Older messages are being left out to fit it: use compress on finished stretches of work (tool results show their [#handle]) to keep what matters of them.",
     ],
     [
       30_000,
       40_000,
       0.7,
-      "Context: 70-80% of the 40k-token budget used. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.",
+      "Context: 70-80% of the 40k-token budget used. Older messages are being left out to fit it: use compress on finished stretches of work (tool results show their [#handle]) to keep what matters of them.",
     ],
     [30_000, 40_000, Infinity, "Context: 70-80% of the 40k-token budget used."],
     [28_000, 40_000, 0.7, "Context: 70-80% of the 40k-token budget used."], // at the threshold, not above it
@@ -442,7 +442,7 @@ describe("nudgeLine", () => {
       900,
       800,
       0.7,
-      "Context: over the 800-token budget. Use compress on finished stretches of work (tool results show their [#handle]) before older messages are dropped.",
+      "Context: over the 800-token budget. Older messages are being left out to fit it: use compress on finished stretches of work (tool results show their [#handle]) to keep what matters of them.",
     ],
     [10, 0, 0.7, undefined],
   ])("%i of %i (threshold %d)", (estimate, budget, threshold, line) => {

@@ -550,3 +550,10 @@ test("usageIn counts every message line and usage entry of the file, each once, 
   expect(usageIn(path, size)).toMatchObject({ messages: 1500, requests: 750, usage: { input: 750, output: 1500 } });
   expect(loadSession(path).messages.length).toBeLessThan(600);
 });
+
+test("usageIn gives the last usage entry of the file: /usage after hey -c shows the last request", () => {
+  const path = written([userMessage("read it"), asks("done")], (w) =>
+    w.emit({ ...usage, input_tokens: 9_000, output_tokens: 12, cache_read_tokens: 8_000, cache_write_tokens: 0, reasoning_tokens: 0 }),
+  );
+  expect(usageIn(path, readFileSync(path).length)).toMatchObject({ requests: 2, last: { input: 9_000, output: 12, cacheRead: 8_000 } });
+});

@@ -84,6 +84,21 @@ test("on a terminal thinking is dim, a failed command red with its first error l
   expect(err).toContain("\x1b[31m✗\x1b[0m \x1b[31mexit 1: ls: nope: No such file\x1b[0m\n");
 });
 
+test("while a summary request runs the spinner says so, then goes back to waiting for the turn's own request", () => {
+  let t = 0;
+  const { err } = render(
+    [
+      { type: "turn_start", turn: 3 },
+      { type: "summarizing" },
+      { type: "compaction", kind: "summary", from_id: "a", to_id: "b", summary: "s", tokens_before: 45_092, tokens_after: 14_797 },
+    ],
+    { tty: true, color: false, now: () => (t += 1500) },
+  );
+  const [during, after] = err.split("context: summarized older work");
+  expect(during).toContain("⠋ summarizing the conversation… ");
+  expect(after).toMatch(/⠋ working… \ds/);
+});
+
 test("a spinner with elapsed seconds runs while the model or a tool is awaited, plain under NO_COLOR", () => {
   let t = 0;
   const { err } = render(
