@@ -10,7 +10,7 @@ const LEFT_OUT = "[earlier part of this stretch left out]";
 
 /**
  * Who is given the room first. The user's own messages carry the task and its constraints ("never
- * edit src/mod9.ts" in the middle of a pasted spec), which nothing else in the history restates: a
+ * edit mod9" in the middle of a pasted spec), which nothing else in the history restates: a
  * summary that loses them loses them for good, so they are shown whole while anything else can
  * give way. Then the assistant's text and thinking, where its findings and decisions are; tool
  * output last: it is the bulk, the agent has acted on it, and a file can be read again.

@@ -60,7 +60,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
   // the gateway's own words decide: an upstream's 429 may say "check quota" of a per-minute limit
-  // but OpenRouter's "fewer max_tokens … can only afford N": a lower max_tokens is answered (setup-help.ts names it)
+  // but OpenRouter's "fewer max_tokens … can only afford N": a lower max_tokens is answered (ui/setup-help.ts names it)
   const quota = (status === 402 && affordableTokens(own) === undefined) || (status === 429 && isQuota(body, own));
   return classifyFailure(
     {
