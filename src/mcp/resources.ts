@@ -3,7 +3,8 @@
 // server is asked by the caller.
 import type { ImagePart } from "../kernel/ir.ts";
 import { SMALLEST_IMAGE_BYTES } from "../fs/image-bytes.ts";
-import { decodeForPrompt, fence, findMentions, type Cut } from "../prompt/mentions.ts";
+import { type Cut, decodeForPrompt } from "../fs/prompt-text.ts";
+import { fence, findMentions } from "../prompt/mentions.ts";
 import type { ResourceResult } from "./prompts.ts";
 
 /** A resource a message names. `token` is the mention without its `@`. */

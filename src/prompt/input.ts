@@ -7,7 +7,8 @@ import type { ContentBlock, DocumentPart, ImagePart } from "../kernel/ir.ts";
 import { isPdf, PDF_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendable, toBase64, unsendable } from "../fs/image-bytes.ts";
 import { diskPath } from "../fs/dir-names.ts";
-import { buildPrompt, cutNotice, decodeForPrompt, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
+import { decodeForPrompt } from "../fs/prompt-text.ts";
+import { buildPrompt, cutNotice, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { isWithin } from "../fs/within.ts";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { decodeOutput } from "../fs/output-text.ts";
-import { decodeForPrompt, type Cut } from "../prompt/mentions.ts";
+import { type Cut, decodeForPrompt } from "../fs/prompt-text.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";

@@ -1,6 +1,7 @@
 // The pure half of @files and stdin: where a cut falls, how it is told, what counts as binary.
 import { describe, expect, test } from "bun:test";
-import { buildPrompt, cutNotice, decodeForPrompt, findMentions, writeMention } from "../../src/prompt/mentions.ts";
+import { decodeForPrompt } from "../../src/fs/prompt-text.ts";
+import { buildPrompt, cutNotice, findMentions, writeMention } from "../../src/prompt/mentions.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
