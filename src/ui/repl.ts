@@ -15,6 +15,7 @@ import { exitAfterGrace, onJobControl, onSignals, SIGNAL_EXIT, SIGNAL_REASON, st
 import { visible } from "./visible.ts";
 import { wrapColumns } from "./wrap.ts";
 import { errorText } from "../kernel/errors.ts";
+import { codePointWidth, terminalWidth } from "./term.ts";
 
 export interface ReplIo {
   /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
@@ -89,7 +90,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   /** a tab as spaces, a folded paste as its label, a control character made visible */
   const shown = (ch: string) => (ch === "\t" ? "    " : (pasteLabel(state.pastes, ch) ?? visible(ch)));
   /** a code point's columns as a terminal counts them (one at a time, as tmux and xterm do) */
-  const width = (ch: string) => Bun.stringWidth(ch);
+  const width = codePointWidth;
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);
 
   let state = initialRepl(loadHistories(opts.history.project, opts.history.global));
@@ -261,7 +262,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     try {
       quit = (await opts.onLine(line, turn.signal, io)) === "quit";
     } catch (e) {
-      out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), Bun.stringWidth)}\n`); // at spaces, never mid-word
+      out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), terminalWidth)}\n`); // at spaces, never mid-word
     }
     turn = undefined;
     dispatch({ type: "ended", line, quit });
@@ -378,7 +379,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.resume();
     out(PASTE_ON);
     // a notice is a sentence: wrapped at spaces, not mid-word by the terminal
-    opts.aside?.((line) => dispatch({ type: "aside", line: wrapColumns(visible(line), columns(), Bun.stringWidth) }));
+    opts.aside?.((line) => dispatch({ type: "aside", line: wrapColumns(visible(line), columns(), terminalWidth) }));
     if (initial && initial.trim() !== "") {
       out(style(opts.prompt, PROMPT_STYLE) + visible(initial) + "\r\n");
       const first = runInitial(state, initial);
