@@ -5,6 +5,7 @@
 // two columns, as tmux and current terminals draw it) — and where the cursor stands: on the
 // character it is at, never in the blank a wide character left. A text taller than the screen is shown as a window of rows around the cursor,
 // so a redraw never scrolls copies of it into the scrollback. Pure.
+import { reflowGrid, type GridRow } from "./reflow.ts";
 
 const ZWJ = "\u200d";
 
@@ -129,13 +130,15 @@ export interface DrawnLines {
   /** the cursor's line, and its column counted from that line's start (the blanks above not counted) */
   line: number;
   offset: number;
+  /** the width they were drawn at */
+  cols: number;
 }
 
 /**
- * `rows` as drawn, the cursor on `cursorRow` (an index into `rows`) at `cursorCol`; a row goes on
- * the line above when `continues` says so (the draw wrote no newline before it).
+ * `rows` as drawn `cols` wide, the cursor on `cursorRow` (an index into `rows`) at `cursorCol`; a
+ * row goes on the line above when `continues` says so (the draw wrote no newline before it).
  */
-export function drawnLines(rows: Row[], continues: (row: Row) => boolean, cursorRow: number, cursorCol: number): DrawnLines {
+export function drawnLines(rows: Row[], continues: (row: Row) => boolean, cols: number, cursorRow: number, cursorCol: number): DrawnLines {
   const cells: number[][] = [];
   let line = 0;
   let offset = 0;
@@ -149,37 +152,40 @@ export function drawnLines(rows: Row[], continues: (row: Row) => boolean, cursor
     cells[cells.length - 1]!.push(...row.cells);
     if (i === cursorRow) [line, offset] = [cells.length - 1, before + cursorCol];
   });
-  return { cells, line, offset };
+  return { cells, line, offset, cols };
 }
 
 /**
- * The columns each row fills when the terminal wraps a line of characters `cells` wide at `cols`:
- * a wide character that does not fit goes whole to the next row (as it wraps while writing and as
- * tmux, xterm and most terminals reflow on a resize).
+ * A line of characters `cells` wide as the terminal wraps it at `cols`: a wide character that does
+ * not fit goes whole to the next row, leaving a blank.
  */
-export function wrappedRows(cells: number[], cols: number): number[] {
-  const c = Math.max(1, cols);
-  const used = [0];
+function wrapCells(cells: number[], cols: number): number[][] {
+  const rows: number[][] = [[]];
+  let used = 0;
   for (const w of cells) {
-    if (used[used.length - 1]! + w > c && used[used.length - 1]! > 0) used.push(w);
-    else used[used.length - 1]! += w;
+    if (used + w > cols && used > 0) [used] = [0, rows.push([])];
+    rows.at(-1)!.push(w);
+    used += w;
   }
-  return used;
+  return rows;
 }
 
 /**
- * The cursor's row within the drawn prompt once the terminal has reflowed its lines to `cols`:
- * each line above takes its rows, and the cursor is as many columns of characters into its own
- * line as before, on the row that holds that column (at most that line's last row).
+ * The cursor's row within the drawn prompt once the terminal has reflowed its lines to `cols` (as
+ * tmux, and most terminals, do on a resize: reflow.ts).
  */
 export function reflowedRow(d: DrawnLines, cols: number): number {
-  let row = 0;
-  for (let i = 0; i < d.line; i++) row += wrappedRows(d.cells[i]!, cols).length;
-  const own = wrappedRows(d.cells[d.line] ?? [], cols);
-  let offset = d.offset;
-  for (let i = 0; i < own.length - 1; i++, row++) {
-    if (offset < own[i]!) return row;
-    offset -= own[i]!;
-  }
-  return row;
+  const grid: GridRow[] = [];
+  let at: [number, number] = [0, 0];
+  d.cells.forEach((line, i) => {
+    const rows = wrapCells(line, Math.max(1, d.cols));
+    let offset = d.offset;
+    rows.forEach((cells, k) => {
+      const used = cells.reduce((a, b) => a + b, 0);
+      if (i === d.line && offset >= 0 && (offset < used || k === rows.length - 1)) [at, offset] = [[grid.length, offset], -1];
+      else offset -= used;
+      grid.push({ cells, wrapped: k < rows.length - 1 });
+    });
+  });
+  return reflowGrid(grid, cols, at[1], at[0]).cursor[0];
 }

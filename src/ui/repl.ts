@@ -109,7 +109,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const screenRows = () => Math.max(1, stdout.rows || 24);
   let top = 0; // the first row shown of a line taller than the screen
   let windowed: View | undefined; // the last draw showed only part of this view
-  const NOTHING: DrawnLines = { cells: [[]], line: 0, offset: 0 };
+  const NOTHING: DrawnLines = { cells: [[]], line: 0, offset: 0, cols: 1 };
   let lines = NOTHING; // what the last draw left, as the terminal reflows it
   let drawnCols = 0; // the width it was drawn at
   /** output came since the last draw (or it was left): the line is drawn from where the cursor is */
@@ -142,7 +142,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     s += "\r" + (at.cursorCol > 0 ? `\x1b[${at.cursorCol}C` : "");
     drawnRow = at.cursorRow - top;
     drawnBelow = last - at.cursorRow;
-    lines = drawnLines(rows, continues, drawnRow, at.cursorCol);
+    lines = drawnLines(rows, continues, cols, drawnRow, at.cursorCol);
     drawnCols = cols;
     windowed = rows.length < at.rows.length ? view : undefined;
     out(s);

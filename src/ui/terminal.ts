@@ -126,7 +126,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const up =
       columns === liveDrawn.columns
         ? cells.length
-        : reflowedRow({ cells: [...cells, cellsOf(spinLine)], line: cells.length, offset: width(spinLine) }, columns);
+        : reflowedRow({ cells: [...cells, cellsOf(spinLine)], line: cells.length, offset: width(spinLine), cols: liveDrawn.columns }, columns);
     info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : CLEAR_LINE);
     liveDrawn = { cells: [], columns: 0 };
   };

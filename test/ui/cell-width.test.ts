@@ -23,7 +23,7 @@ const bars = (row: string) => {
   let col = 0;
   for (const ch of row.replace(/\x1b\[[0-9;]*m/g, "")) {
     if (ch === "│") at.push(col);
-    col += /[\p{Mn}\p{Me}\u200d\ufe0f]/u.test(ch) ? 0 : Bun.stringWidth(ch); // as tmux 3.3 draws each code point
+    col += /\p{Mn}|\p{Me}|\u200d|\ufe0f/u.test(ch) ? 0 : Bun.stringWidth(ch); // as tmux 3.3 draws each code point
   }
   return at;
 };
