@@ -168,14 +168,49 @@ function nextChar(text: string, i: number): number {
 
 const isWordChar = (c: string | undefined) => c !== undefined && !/\s/.test(c);
 
+/** Chinese and Japanese characters and their punctuation (`、。，`): text written without spaces between words */
+const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+const wordSegmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+
+/**
+ * The words of `word` (text between spaces) the word keys stop at: in Chinese and Japanese, the
+ * dictionary's words, punctuation no word (as browsers and editors do); anything else between them
+ * stays one word, as between spaces. [start, end] in `word`.
+ */
+function wordsIn(word: string): [number, number][] {
+  const found: [number, number, boolean][] = []; // [start, end, CJK]
+  for (const seg of wordSegmenter.segment(word)) {
+    const cjk = CJK.test(seg.segment);
+    const last = found.at(-1);
+    if (last && !cjk && !last[2]) last[1] = seg.index + seg.segment.length;
+    else if (cjk && !seg.isWordLike)
+      found.push([seg.index, seg.index, true]); // punctuation: a boundary only
+    else found.push([seg.index, seg.index + seg.segment.length, cjk]);
+  }
+  return found.filter(([a, b]) => b > a).map(([a, b]) => [a, b]);
+}
+
+/** The text between spaces around index `i`: [start, end]. */
+function spaced(text: string, i: number): [number, number] {
+  let start = i;
+  while (start > 0 && isWordChar(text[start - 1])) start--;
+  let end = i;
+  while (end < text.length && isWordChar(text[end])) end++;
+  return [start, end];
+}
+
 function wordStart(text: string, i: number): number {
   while (i > 0 && !isWordChar(text[i - 1])) i--;
-  while (i > 0 && isWordChar(text[i - 1])) i--;
-  return i;
+  const [start, end] = spaced(text, i);
+  if (!CJK.test(text.slice(start, end))) return start;
+  const before = wordsIn(text.slice(start, end)).filter(([a]) => start + a < i);
+  return start + (before.at(-1)?.[0] ?? 0);
 }
 
 function wordEnd(text: string, i: number): number {
   while (i < text.length && !isWordChar(text[i])) i++;
-  while (i < text.length && isWordChar(text[i])) i++;
-  return i;
+  const [start, end] = spaced(text, i);
+  if (!CJK.test(text.slice(start, end))) return end;
+  const after = wordsIn(text.slice(start, end)).find(([, b]) => start + b > i);
+  return after ? start + after[1] : end;
 }
