@@ -121,7 +121,7 @@ export const LISTED_COMPLETIONS = 100;
  * (`f10  f11`, not `@flat/f10  @flat/f11`, as a shell lists them), the first LISTED_COMPLETIONS
  * only, then how many more (a folder of 20,000 files is not thousands of rows).
  */
-export function completionList(candidates: string[]): string {
+export function completionList(candidates: string[], fit?: ListFit): string {
   const first = candidates[0] ?? "";
   let folder = first.slice(0, first.lastIndexOf("/") + 1);
   while (folder && !candidates.every((c) => c.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf("/") + 1);
@@ -132,7 +132,32 @@ export function completionList(candidates: string[]): string {
     return quote && rest.endsWith(quote) ? rest.slice(0, -1) : rest;
   });
   const more = candidates.length - shown.length;
-  return shown.join("  ") + (more > 0 ? `  … and ${more.toLocaleString("en-US")} more: type more of the name` : "");
+  const tail = more > 0 ? `… and ${more.toLocaleString("en-US")} more: type more of the name` : "";
+  if (!fit || fit.columns <= 0) return [...shown, ...(tail ? [tail] : [])].join("  ");
+  return [...inColumns(shown, fit), ...(tail ? [tail] : [])].join("\n");
+}
+
+/** The terminal's width and how many columns a text takes on it. */
+export interface ListFit {
+  columns: number;
+  width: (text: string) => number;
+}
+
+/**
+ * `names` in columns read down then across, as ls and readline list them: as many columns as fit in
+ * `fit.columns`, each as wide as its widest name, two spaces apart; no name is broken at a row's end.
+ */
+function inColumns(names: string[], fit: ListFit): string[] {
+  const widths = names.map(fit.width);
+  const layout = (rows: number) => Array.from({ length: Math.ceil(names.length / rows) }, (_, c) => Math.max(...widths.slice(c * rows, c * rows + rows)));
+  let rows = 1;
+  while (rows < names.length && layout(rows).reduce((a, w) => a + w + 2, -2) > fit.columns) rows++;
+  const columnWidths = layout(rows);
+  return Array.from({ length: rows }, (_, r) => {
+    let line = "";
+    for (let c = 0, i = r; i < names.length; c++, i += rows) line += (c > 0 ? " ".repeat(columnWidths[c - 1]! + 2 - widths[i - rows]!) : "") + names[i];
+    return line;
+  });
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });

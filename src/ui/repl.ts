@@ -194,7 +194,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       case "answer":
         return answerAsk(e.text);
       case "complete":
-        return dispatch({ type: "completed", candidates: opts.complete(e.line) });
+        return dispatch({ type: "completed", candidates: opts.complete(e.line), fit: { columns: columns(), width: terminalWidth } });
       case "leave":
         restore();
         return resolveRepl(e.code);
