@@ -21,7 +21,7 @@ import { resumeCommand } from "./ui/resume.ts";
 import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
 import { lineKind, slashMistake } from "./ui/slash.ts";
-import { isTty } from "./ui/term.ts";
+import { isTty, terminalWidth } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
@@ -55,12 +55,12 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   const dim = (text: string) => (color ? DIM + text + RESET : text);
   const answerFormat = {
     color,
-    stringWidth: Bun.stringWidth,
+    stringWidth: terminalWidth,
     get columns() {
       return process.stdout.columns || 0;
     },
   };
-  const wrapped = (text: string) => wrapColumns(text, answerFormat.columns, Bun.stringWidth);
+  const wrapped = (text: string) => wrapColumns(text, answerFormat.columns, terminalWidth);
   const { model } = runtime.agent.settings;
   const { urlVar, baseUrl, modelVar } = runtime.settings.provider; // a variable moved the address its key goes to: said before the first prompt
   const via = urlVar ? { via: { urlVar, baseUrl: hideCredentials(baseUrl) } } : {};
@@ -100,7 +100,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         current: runtime.session.path,
         ask: io.ask,
         say,
-        fit: { columns: answerFormat.columns, width: Bun.stringWidth },
+        fit: { columns: answerFormat.columns, width: terminalWidth },
         color,
       });
     // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)

@@ -35,7 +35,7 @@ import { doneEvent, failureLines } from "./ui/json.ts";
 import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { drainAll, dumbTerminal, isDumb, isTty, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { drainAll, dumbTerminal, isDumb, isTty, terminalWidth, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { unaskedLine } from "./ui/intro.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -98,7 +98,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (agent && (!oneShot || args.approve)) warn(args.approve ? `${agent}; --approve is ignored` : agent);
     const asks = !oneShot && !agent;
     const ask = asks
-      ? async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, Bun.stringWidth))
+      ? async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, terminalWidth))
       : undefined;
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve && !agent, configFile: args.config, ask, warn: warn });
     if (begun === "cancelled") return EXIT.interrupted;
@@ -218,7 +218,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
  */
 const notices = {
   print(line: string): void {
-    writer(2).write(wrapColumns(visible(line), process.stderr.columns || 0, Bun.stringWidth) + "\n"); // at spaces, never mid-word
+    writer(2).write(wrapColumns(visible(line), process.stderr.columns || 0, terminalWidth) + "\n"); // at spaces, never mid-word
   },
 };
 
@@ -366,5 +366,5 @@ function print(text: string): number {
  * written to the terminal as control characters.
  */
 function warn(message: string): void {
-  writer(2).write(wrapColumns(`hey: ${visible(message)}`, process.stderr.columns || 0, Bun.stringWidth) + "\n");
+  writer(2).write(wrapColumns(`hey: ${visible(message)}`, process.stderr.columns || 0, terminalWidth) + "\n");
 }

@@ -1,6 +1,6 @@
 // Reads the files a message mentions and builds the user prompt (SPEC §2). The rules live in
 // prompt/mentions.ts; this file only does the reading.
-import { fstatSync, read, statSync, type Stats } from "node:fs";
+import { existsSync, fstatSync, read, statSync, type Stats } from "node:fs";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { ContentBlock, DocumentPart, ImagePart } from "../kernel/ir.ts";
@@ -10,6 +10,7 @@ import { diskPath } from "../fs/dir-names.ts";
 import { decodeForPrompt } from "../fs/prompt-text.ts";
 import { buildPrompt, cutNotice, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
+import { sameNameOnDiskSync } from "../tools/missing-file.ts";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
 export class MentionError extends Error {
@@ -59,7 +60,8 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const whole = required.has(written.slice(1));
     const where = resolveUserPath(path, opts.cwd, opts.home);
     if ("error" in where && whole) throw new MentionError(`@${where.error}`);
-    const full = "abs" in where ? where.abs : undefined;
+    // a name typed composed (NFC) that is stored decomposed (NFD, as macOS writes names), or the other way round, is the same file
+    const full = "abs" in where ? (existsSync(diskPath(where.abs)) ? where.abs : (sameNameOnDiskSync(where.abs) ?? where.abs)) : undefined;
     const file = full === undefined ? undefined : readMention(path, full, opts);
     if (file === DIRECTORY) {
       if (whole) throw new MentionError(`${named}: is a directory; mention files, or ask hey to look inside it`);

@@ -112,8 +112,21 @@ export function completeMention(line: string, list: (partial: string) => string[
   const lead = line.slice(wordAt, typed.at); // CJK text before the `@` in the word the editor replaces (`请看@中`)
   return paths
     .map((p) => spell(p, spelling))
-    .filter((c) => c.startsWith(before))
-    .map((c) => lead + c.slice(before.length));
+    .map((c) => afterPrefix(c, before))
+    .filter((rest) => rest !== undefined)
+    .map((rest) => lead + rest);
+}
+
+/**
+ * What follows `prefix` in `text`, the two compared in one Unicode form (NFC): a name stored
+ * decomposed (`re\u0301sume\u0301.md`, as macOS writes it) after a prefix typed composed; undefined when it does not start so.
+ */
+function afterPrefix(text: string, prefix: string): string | undefined {
+  if (text.startsWith(prefix)) return text.slice(prefix.length);
+  const want = prefix.normalize("NFC");
+  if (!text.normalize("NFC").startsWith(want)) return undefined;
+  for (let i = 0; i <= text.length; i++) if (text.slice(0, i).normalize("NFC") === want) return text.slice(i);
+  return undefined;
 }
 
 /** A fenced block labelled with `label`, fenced longer than any backtick run inside `body`. */

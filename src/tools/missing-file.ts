@@ -3,7 +3,7 @@
 // composed, NFC), else say where hey looked and which files the model may have meant — the path
 // taken from the project root instead of the working directory, a name that differs only in
 // case, the same name elsewhere in the project — before suggesting to create one.
-import type { Stats } from "node:fs";
+import { existsSync, readdirSync, type Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 import { projectOf } from "../fs/root-probe.ts";
@@ -37,8 +37,34 @@ async function sameNameOnDisk(abs: string): Promise<string | undefined> {
       found = next;
       continue;
     }
-    const entries = await readdir(found).catch(() => [] as string[]);
-    const same = entries.find((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+    const same = sameName(await readdir(found).catch(() => [] as string[]), name);
+    if (same === undefined) return undefined;
+    found = join(found, same);
+  }
+  return found === abs ? undefined : found;
+}
+
+/** The one of `entries` that is `name` in another Unicode form (NFC or NFD), or undefined. */
+const sameName = (entries: string[], name: string) => entries.find((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+
+/** sameNameOnDisk, synchronous: for a user's `@` mention (prompt/input.ts), read as the message is sent. */
+export function sameNameOnDiskSync(abs: string): string | undefined {
+  const { root } = parse(abs);
+  let found = root;
+  for (const name of abs
+    .slice(root.length)
+    .split(sep)
+    .filter((n) => n !== "")) {
+    const next = join(found, name);
+    if (existsSync(next)) {
+      found = next;
+      continue;
+    }
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(found);
+    } catch {}
+    const same = sameName(entries, name);
     if (same === undefined) return undefined;
     found = join(found, same);
   }

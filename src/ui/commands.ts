@@ -337,7 +337,7 @@ function pathCompletions(partial: string, cwd: string): string[] {
     return entries
       .filter((e) => !e.name.startsWith(".") || partial.slice(dir.length).startsWith("."))
       .map((e) => dir + e.name + (e.isDirectory() ? "/" : ""))
-      .filter((p) => p.startsWith(partial))
+      .filter((p) => p.normalize("NFC").startsWith(partial.normalize("NFC"))) // `@ré` typed composed finds `résumé.md` stored decomposed (macOS)
       .sort();
   } catch {
     return [];

@@ -8,7 +8,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import type { Output } from "../kernel/output.ts";
-import { canDraw, isDumb, isTty, writer, type Writer } from "./term.ts";
+import { canDraw, isDumb, isTty, terminalWidth, writer, type Writer } from "./term.ts";
 import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
 import { holdNoticesInText } from "./held-notices.ts";
 import type { Before } from "./tool-lines.ts";
@@ -27,7 +27,7 @@ export function terminalOutput(
   const noColor = Boolean(env.NO_COLOR) || isDumb(env);
   const options: TerminalOptions = {
     maxRetries: opts.maxRetries,
-    stringWidth: Bun.stringWidth,
+    stringWidth: terminalWidth,
     // the old lines of a write's diff with their secrets hidden, as read_file showed them to the model
     readBefore: (path) => {
       const before = readBefore(opts.cwd, opts.home, path);

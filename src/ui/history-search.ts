@@ -25,8 +25,18 @@ export const searchPrompt = (s: Search) => `(${s.failed ? "failing " : ""}revers
  * ripgrep's -S do): `git` finds `Git`, `Git` does not find `git`.
  */
 export function matchAt(line: string, query: string): number {
-  return query === query.toLowerCase() ? line.toLowerCase().indexOf(query) : line.indexOf(query);
+  const found = indexIn(line, query);
+  if (found >= 0 || (line.normalize("NFC") === line && query.normalize("NFC") === query)) return found;
+  // the two compared in one Unicode form (NFC): `é` typed composed finds `e` + U+0301 (pasted from a macOS name)
+  const composed = line.normalize("NFC");
+  const at = indexIn(composed, query.normalize("NFC"));
+  if (at < 0) return -1;
+  const before = composed.slice(0, at);
+  for (let i = 0; i <= line.length; i++) if (line.slice(0, i).normalize("NFC") === before) return i; // where that is in the line as written
+  return -1;
 }
+
+const indexIn = (line: string, query: string) => (query === query.toLowerCase() ? line.toLowerCase().indexOf(query) : line.indexOf(query));
 
 /**
  * The nearest history entry holding `query` from index `from` on, going older (`dir` -1) or newer

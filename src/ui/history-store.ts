@@ -6,6 +6,7 @@ import { fileProblem } from "../fs/dir-problem.ts";
 import { wrapColumns } from "./wrap.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
 import { HISTORY_SIZE } from "./repl-state.ts";
+import { terminalWidth } from "./term.ts";
 
 /** The end of the history file read at start: far more than HISTORY_SIZE typical entries. */
 export const HISTORY_READ_BYTES = 1024 * 1024;
@@ -51,7 +52,7 @@ export function appendHistory(file: string, entry: string): void {
   } catch (e) {
     // a sentence wrapped at spaces (not mid-word by the terminal), naming what to do rather than the system call
     const line = `hey: cannot save history to ${file}: ${errnoCode(e) ? fileProblem(file, e, "XDG_STATE_HOME") : errorText(e)}`;
-    if (!historyWarned) process.stderr.write(`${wrapColumns(line, process.stderr.columns || 0, Bun.stringWidth)}\n`);
+    if (!historyWarned) process.stderr.write(`${wrapColumns(line, process.stderr.columns || 0, terminalWidth)}\n`);
     historyWarned = true;
   }
 }

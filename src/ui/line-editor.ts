@@ -121,7 +121,7 @@ export const LISTED_COMPLETIONS = 100;
  * (`f10  f11`, not `@flat/f10  @flat/f11`, as a shell lists them), the first LISTED_COMPLETIONS
  * only, then how many more (a folder of 20,000 files is not thousands of rows).
  */
-export function completionList(candidates: string[]): string {
+export function completionList(candidates: string[], fit?: ListFit): string {
   const first = candidates[0] ?? "";
   let folder = first.slice(0, first.lastIndexOf("/") + 1);
   while (folder && !candidates.every((c) => c.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf("/") + 1);
@@ -132,7 +132,32 @@ export function completionList(candidates: string[]): string {
     return quote && rest.endsWith(quote) ? rest.slice(0, -1) : rest;
   });
   const more = candidates.length - shown.length;
-  return shown.join("  ") + (more > 0 ? `  … and ${more.toLocaleString("en-US")} more: type more of the name` : "");
+  const tail = more > 0 ? `… and ${more.toLocaleString("en-US")} more: type more of the name` : "";
+  if (!fit || fit.columns <= 0) return [...shown, ...(tail ? [tail] : [])].join("  ");
+  return [...inColumns(shown, fit), ...(tail ? [tail] : [])].join("\n");
+}
+
+/** The terminal's width and how many columns a text takes on it. */
+export interface ListFit {
+  columns: number;
+  width: (text: string) => number;
+}
+
+/**
+ * `names` in columns read down then across, as ls and readline list them: as many columns as fit in
+ * `fit.columns`, each as wide as its widest name, two spaces apart; no name is broken at a row's end.
+ */
+function inColumns(names: string[], fit: ListFit): string[] {
+  const widths = names.map(fit.width);
+  const layout = (rows: number) => Array.from({ length: Math.ceil(names.length / rows) }, (_, c) => Math.max(...widths.slice(c * rows, c * rows + rows)));
+  let rows = 1;
+  while (rows < names.length && layout(rows).reduce((a, w) => a + w + 2, -2) > fit.columns) rows++;
+  const columnWidths = layout(rows);
+  return Array.from({ length: rows }, (_, r) => {
+    let line = "";
+    for (let c = 0, i = r; i < names.length; c++, i += rows) line += (c > 0 ? " ".repeat(columnWidths[c - 1]! + 2 - widths[i - rows]!) : "") + names[i];
+    return line;
+  });
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -168,14 +193,49 @@ function nextChar(text: string, i: number): number {
 
 const isWordChar = (c: string | undefined) => c !== undefined && !/\s/.test(c);
 
+/** Chinese and Japanese characters and their punctuation (`、。，`): text written without spaces between words */
+const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+const wordSegmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+
+/**
+ * The words of `word` (text between spaces) the word keys stop at: in Chinese and Japanese, the
+ * dictionary's words, punctuation no word (as browsers and editors do); anything else between them
+ * stays one word, as between spaces. [start, end] in `word`.
+ */
+function wordsIn(word: string): [number, number][] {
+  const found: [number, number, boolean][] = []; // [start, end, CJK]
+  for (const seg of wordSegmenter.segment(word)) {
+    const cjk = CJK.test(seg.segment);
+    const last = found.at(-1);
+    if (last && !cjk && !last[2]) last[1] = seg.index + seg.segment.length;
+    else if (cjk && !seg.isWordLike)
+      found.push([seg.index, seg.index, true]); // punctuation: a boundary only
+    else found.push([seg.index, seg.index + seg.segment.length, cjk]);
+  }
+  return found.filter(([a, b]) => b > a).map(([a, b]) => [a, b]);
+}
+
+/** The text between spaces around index `i`: [start, end]. */
+function spaced(text: string, i: number): [number, number] {
+  let start = i;
+  while (start > 0 && isWordChar(text[start - 1])) start--;
+  let end = i;
+  while (end < text.length && isWordChar(text[end])) end++;
+  return [start, end];
+}
+
 function wordStart(text: string, i: number): number {
   while (i > 0 && !isWordChar(text[i - 1])) i--;
-  while (i > 0 && isWordChar(text[i - 1])) i--;
-  return i;
+  const [start, end] = spaced(text, i);
+  if (!CJK.test(text.slice(start, end))) return start;
+  const before = wordsIn(text.slice(start, end)).filter(([a]) => start + a < i);
+  return start + (before.at(-1)?.[0] ?? 0);
 }
 
 function wordEnd(text: string, i: number): number {
   while (i < text.length && !isWordChar(text[i])) i++;
-  while (i < text.length && isWordChar(text[i])) i++;
-  return i;
+  const [start, end] = spaced(text, i);
+  if (!CJK.test(text.slice(start, end))) return end;
+  const after = wordsIn(text.slice(start, end)).find(([, b]) => start + b > i);
+  return after ? start + after[1] : end;
 }

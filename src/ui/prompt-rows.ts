@@ -5,6 +5,7 @@
 // two columns, as tmux and current terminals draw it) — and where the cursor stands: on the
 // character it is at, never in the blank a wide character left. A text taller than the screen is shown as a window of rows around the cursor,
 // so a redraw never scrolls copies of it into the scrollback. Pure.
+import { reflowGrid, type GridRow } from "./reflow.ts";
 
 const ZWJ = "\u200d";
 
@@ -19,6 +20,8 @@ export interface Row {
   wrapped: boolean;
   /** the columns it fills */
   width: number;
+  /** the columns of each character written on it, in order (what a resize reflows; the blank a wide character left is not one) */
+  cells: number[];
 }
 
 export interface PromptRows {
@@ -47,11 +50,11 @@ export function promptRows(
 ): PromptRows {
   const cols = Math.max(1, columns);
   const rows: Row[] = [];
-  let row: Row = { prompt: "", continuation: "", text: "", wrapped: false, width: 0 };
+  let row: Row = { prompt: "", continuation: "", text: "", wrapped: false, width: 0, cells: [] };
   let col = 0;
   const next = (wrapped: boolean) => {
     rows.push({ ...row, width: col });
-    row = { prompt: "", continuation: "", text: "", wrapped, width: 0 };
+    row = { prompt: "", continuation: "", text: "", wrapped, width: 0, cells: [] };
     col = 0;
   };
   /** a code point of what is shown onto the row, or the next when it does not fit */
@@ -59,6 +62,7 @@ export function promptRows(
     const w = width(ch);
     if (col + w > cols && col > 0) next(true);
     row[part] += ch;
+    if (w > 0) row.cells.push(w);
     col += w;
   };
   let cursorAt: [number, number] | undefined;
@@ -118,11 +122,16 @@ export function windowTop(total: number, cursorRow: number, height: number, top:
 
 /** The drawn prompt as the terminal holds it: its lines (rows it wrapped joined) and where the cursor is in them. */
 export interface DrawnLines {
-  /** each line's columns; a row the terminal wrapped counts whole (a wide character it moved on left a blank) */
-  widths: number[];
-  /** the cursor's line, and its column counted from that line's start */
+  /**
+   * each line's characters, the columns of each in order: a row the terminal wrapped adds its
+   * characters only (the blank a wide character left at its end is not held, and a reflow drops it)
+   */
+  cells: number[][];
+  /** the cursor's line, and its column counted from that line's start (the blanks above not counted) */
   line: number;
   offset: number;
+  /** the width they were drawn at */
+  cols: number;
 }
 
 /**
@@ -130,31 +139,53 @@ export interface DrawnLines {
  * row goes on the line above when `continues` says so (the draw wrote no newline before it).
  */
 export function drawnLines(rows: Row[], continues: (row: Row) => boolean, cols: number, cursorRow: number, cursorCol: number): DrawnLines {
-  const widths: number[] = [];
+  const cells: number[][] = [];
   let line = 0;
   let offset = 0;
-  let before = 0; // columns of the line's rows above this one
+  let before = 0; // columns of the line's characters on the rows above this one
   rows.forEach((row, i) => {
-    if (i > 0 && continues(row)) before += cols;
+    if (i > 0 && continues(row)) before += rows[i - 1]!.width;
     else {
       before = 0;
-      widths.push(0);
+      cells.push([]);
     }
-    widths[widths.length - 1] = before + row.width;
-    if (i === cursorRow) [line, offset] = [widths.length - 1, before + cursorCol];
+    cells[cells.length - 1]!.push(...row.cells);
+    if (i === cursorRow) [line, offset] = [cells.length - 1, before + cursorCol];
   });
-  return { widths, line, offset };
+  return { cells, line, offset, cols };
 }
 
 /**
- * The cursor's row within the drawn prompt once the terminal has reflowed its lines to `cols`
- * (as tmux, xterm and most terminals do on a resize): each line above takes its rows, and the
- * cursor is as many columns into its own line as before (at most on that line's last row).
+ * A line of characters `cells` wide as the terminal wraps it at `cols`: a wide character that does
+ * not fit goes whole to the next row, leaving a blank.
+ */
+function wrapCells(cells: number[], cols: number): number[][] {
+  const rows: number[][] = [[]];
+  let used = 0;
+  for (const w of cells) {
+    if (used + w > cols && used > 0) [used] = [0, rows.push([])];
+    rows.at(-1)!.push(w);
+    used += w;
+  }
+  return rows;
+}
+
+/**
+ * The cursor's row within the drawn prompt once the terminal has reflowed its lines to `cols` (as
+ * tmux, and most terminals, do on a resize: reflow.ts).
  */
 export function reflowedRow(d: DrawnLines, cols: number): number {
-  const c = Math.max(1, cols);
-  const rowsOf = (w: number) => Math.max(1, Math.ceil(w / c));
-  let row = 0;
-  for (let i = 0; i < d.line; i++) row += rowsOf(d.widths[i]!);
-  return row + Math.min(Math.floor(d.offset / c), rowsOf(d.widths[d.line] ?? 0) - 1);
+  const grid: GridRow[] = [];
+  let at: [number, number] = [0, 0];
+  d.cells.forEach((line, i) => {
+    const rows = wrapCells(line, Math.max(1, d.cols));
+    let offset = d.offset;
+    rows.forEach((cells, k) => {
+      const used = cells.reduce((a, b) => a + b, 0);
+      if (i === d.line && offset >= 0 && (offset < used || k === rows.length - 1)) [at, offset] = [[grid.length, offset], -1];
+      else offset -= used;
+      grid.push({ cells, wrapped: k < rows.length - 1 });
+    });
+  });
+  return reflowGrid(grid, cols, at[1], at[0]).cursor[0];
 }

@@ -8,7 +8,7 @@
 // reads the terminal, draws, runs lines and carries out the effects, in order.
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
-import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
+import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState, type ListFit } from "./line-editor.ts";
 import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
@@ -59,7 +59,7 @@ export type ReplEvent =
       rowMove?: (dir: -1 | 1) => number | undefined;
     }
   /** the completions of the line before the cursor, asked for by a `complete` effect */
-  | { type: "completed"; candidates: string[] }
+  | { type: "completed"; candidates: string[]; fit?: ListFit }
   /** a turn's line ended; `quit`: /quit */
   | { type: "ended"; line: string; quit: boolean }
   | { type: "ask"; question: string }
@@ -154,7 +154,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
       const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1;
       return {
         state: { ...s, editor },
-        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: completionList(e.candidates) } as const] : []), { type: "draw" }],
+        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: completionList(e.candidates, e.fit) } as const] : []), { type: "draw" }],
       };
     }
     case "ended":

@@ -15,6 +15,7 @@ import { exitAfterGrace, onJobControl, onSignals, SIGNAL_EXIT, SIGNAL_REASON, st
 import { visible } from "./visible.ts";
 import { wrapColumns } from "./wrap.ts";
 import { errorText } from "../kernel/errors.ts";
+import { codePointWidth, terminalWidth } from "./term.ts";
 
 export interface ReplIo {
   /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
@@ -89,7 +90,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   /** a tab as spaces, a folded paste as its label, a control character made visible */
   const shown = (ch: string) => (ch === "\t" ? "    " : (pasteLabel(state.pastes, ch) ?? visible(ch)));
   /** a code point's columns as a terminal counts them (one at a time, as tmux and xterm do) */
-  const width = (ch: string) => Bun.stringWidth(ch);
+  const width = codePointWidth;
   const style = (t: string, s: string) => (opts.color ? s + t + RESET : t);
 
   let state = initialRepl(loadHistories(opts.history.project, opts.history.global));
@@ -108,7 +109,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const screenRows = () => Math.max(1, stdout.rows || 24);
   let top = 0; // the first row shown of a line taller than the screen
   let windowed: View | undefined; // the last draw showed only part of this view
-  const NOTHING: DrawnLines = { widths: [0], line: 0, offset: 0 };
+  const NOTHING: DrawnLines = { cells: [[]], line: 0, offset: 0, cols: 1 };
   let lines = NOTHING; // what the last draw left, as the terminal reflows it
   let drawnCols = 0; // the width it was drawn at
   /** output came since the last draw (or it was left): the line is drawn from where the cursor is */
@@ -193,7 +194,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       case "answer":
         return answerAsk(e.text);
       case "complete":
-        return dispatch({ type: "completed", candidates: opts.complete(e.line) });
+        return dispatch({ type: "completed", candidates: opts.complete(e.line), fit: { columns: columns(), width: terminalWidth } });
       case "leave":
         restore();
         return resolveRepl(e.code);
@@ -261,7 +262,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     try {
       quit = (await opts.onLine(line, turn.signal, io)) === "quit";
     } catch (e) {
-      out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), Bun.stringWidth)}\n`); // at spaces, never mid-word
+      out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), terminalWidth)}\n`); // at spaces, never mid-word
     }
     turn = undefined;
     dispatch({ type: "ended", line, quit });
@@ -378,7 +379,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     stdin.resume();
     out(PASTE_ON);
     // a notice is a sentence: wrapped at spaces, not mid-word by the terminal
-    opts.aside?.((line) => dispatch({ type: "aside", line: wrapColumns(visible(line), columns(), Bun.stringWidth) }));
+    opts.aside?.((line) => dispatch({ type: "aside", line: wrapColumns(visible(line), columns(), terminalWidth) }));
     if (initial && initial.trim() !== "") {
       out(style(opts.prompt, PROMPT_STYLE) + visible(initial) + "\r\n");
       const first = runInitial(state, initial);

@@ -12,6 +12,7 @@ import { IN_USE, shortPath } from "./intro.ts";
 import { doneEvent } from "./json.ts";
 import { visible } from "./visible.ts";
 import { cutToWidth } from "./wrap.ts";
+import { terminalWidth } from "./term.ts";
 
 /**
  * What `/sessions` and `hey --sessions` list of `sessions`: every one (`all`), else this
@@ -36,7 +37,7 @@ export const markInUse = (sessions: readonly SessionInfo[]): SessionInfo[] =>
 
 /** A session listing fitted to a terminal `columns` wide (0: none), its foreign text measured as shown. */
 export function listFit(columns: number): ListFit {
-  const width = (text: string) => Bun.stringWidth(visible(text));
+  const width = (text: string) => terminalWidth(visible(text));
   return { columns, width, cut: (text, room) => cutToWidth(text, room, width, true) };
 }
 

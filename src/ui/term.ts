@@ -3,6 +3,7 @@
 // through process.stdout starts in 39 ms, through Bun.stdout in 20 ms), which is most of the
 // §22 budget. The REPL, which needs readline, uses the Node streams; one-shot runs use these.
 import { checkReader, READER_CLOSED } from "./reader-check.ts";
+import { cellWidth } from "./cell-width.ts";
 
 type TtyWrap = { isTTY(fd: number): boolean };
 
@@ -141,3 +142,12 @@ export function writeFailure(fd: 1 | 2): unknown {
 export async function drainAll(): Promise<void> {
   await Promise.all([...sinks.values()].map((w) => w.drain()));
 }
+
+/**
+ * The columns of one code point on the terminal: a combining mark takes none (Bun counts the keycap
+ * U+20E3 of `1️⃣` as two, where terminals draw it over the 1).
+ */
+export const codePointWidth = (ch: string): number => (/^[\p{Mn}\p{Me}]$/u.test(ch) ? 0 : Bun.stringWidth(ch));
+
+/** The columns `text` takes on the terminal: one rule for all hey lays out, the prompt's (cell-width.ts). */
+export const terminalWidth = (text: string): number => cellWidth(text, codePointWidth);

@@ -90,8 +90,10 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinUntil: number | undefined;
   let spinStart = 0;
   const live = new Map<string, string[]>(); // running commands' last lines of output, by call
-  let liveDrawn = { widths: [] as number[], columns: 0 }; // the rows of them above the spinner's, as drawn
-  let spinWidth = 0; // the spinner's row as drawn: the cursor is at its end
+  let liveDrawn = { cells: [] as number[][], columns: 0 }; // the rows of them above the spinner's, as drawn
+  let spinLine = ""; // the spinner's row as drawn: the cursor is at its end
+  /** a drawn line's characters, the columns of each (what a resize reflows) */
+  const cellsOf = (line: string) => [...line].map(width).filter((w) => w > 0);
   let back = ""; // after a status under the text is cleared: what takes the cursor back to where the text stopped
   let spinUnder = false; // the spinner is the quiet status under the streamed text
   let cancelQuiet = () => {};
@@ -115,15 +117,18 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const rows = lines.map((l) => cutToWidth(l, columns, width));
     const block = rows.join("\n");
     info.write(block === "" ? "" : (info.color ? DIM + block + RESET : block) + "\n");
-    liveDrawn = { widths: rows.map(width), columns };
+    liveDrawn = { cells: rows.map(cellsOf), columns };
   };
   /** the live lines and the spinner's row cleared, the cursor where the first was: as many rows up as the terminal's reflow made them after a resize */
   const clearLive = () => {
     const columns = info.columns?.() || LIVE_COLUMNS;
-    const { widths } = liveDrawn;
-    const up = columns === liveDrawn.columns ? widths.length : reflowedRow({ widths: [...widths, spinWidth], line: widths.length, offset: spinWidth }, columns);
+    const { cells } = liveDrawn;
+    const up =
+      columns === liveDrawn.columns
+        ? cells.length
+        : reflowedRow({ cells: [...cells, cellsOf(spinLine)], line: cells.length, offset: width(spinLine), cols: liveDrawn.columns }, columns);
     info.write(up > 0 ? `\r\x1b[${up}A${CLEAR_DOWN}` : CLEAR_LINE);
-    liveDrawn = { widths: [], columns: 0 };
+    liveDrawn = { cells: [], columns: 0 };
   };
   const stopSpinner = () => {
     cancelQuiet(); // the caller writes, or a spinner of its own starts
@@ -168,7 +173,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
         left > 0 ? `${label} ${left}s` : `${until === undefined ? label : "waiting for the model…"} ${Math.floor((at - (until ?? spinStart)) / 1000)}s`;
       const line = fitted(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${what}`); // one row: a wrapped line would not be cleared
       info.write(CLEAR_LINE + (info.color ? DIM + line + RESET : line));
-      spinWidth = width(line);
+      spinLine = line;
     };
     draw();
     spinner = setInterval(draw, SPINNER_INTERVAL_MS);
@@ -226,7 +231,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     stopSpinner,
     suspend(moved) {
       const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
-      if (moved) [liveDrawn, back] = [{ widths: [], columns: 0 }, ""]; // the shell's lines stand where they were drawn
+      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0 }, ""]; // the shell's lines stand where they were drawn
       if (moved) clearInterval(spinner);
       else stopSpinner();
       // after a SIGSTOP the status's timer may have drawn a frame on the shell's fresh line before this

@@ -186,6 +186,44 @@ test(
 );
 
 test(
+  "narrowing the terminal while a wrapped line of Chinese is edited: the line drawn again once, no stale copy of its first row",
+  async () => {
+    const t = await open(60, 20);
+    await say(t, "/help", /models$/m); // output above the prompt, which a redraw must not touch
+    // 100 characters of two columns: 4 rows at 60 columns, 6 at 41 (each row leaves a blank the next character did not fit in)
+    const cjk = Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("");
+    await t.paste(cjk);
+    await t.waitFor((s) => s.includes("乣"));
+    await t.resize(41, 20);
+    await t.type("X");
+    await t.waitFor((s) => s.includes("乣X"));
+    const screen = await t.screen(SCROLLBACK);
+    expect(screen.split("\n").filter((l) => l.startsWith("› 一"))).toEqual(["› 一丁丂七丄丅丆万丈三上下丌不与丏丐丑丒"]);
+    expect(screen).toContain("models\n› 一");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "widening the terminal while a wrapped line of Chinese is edited: the output above the prompt is kept",
+  async () => {
+    const t = await open(41, 20);
+    await say(t, "/help", /models$/m);
+    // 100 characters of two columns: 6 rows at 41 columns (each but the last ends in a blank), 3 at 101
+    const cjk = Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("");
+    await t.paste(cjk);
+    await t.waitFor((s) => s.includes("乣"));
+    await t.resize(101, 20);
+    await t.type("X");
+    await t.waitFor((s) => s.includes("乣X"));
+    const screen = await t.screen(SCROLLBACK);
+    expect(screen).toContain("models\n› 一");
+    expect(screen.split("\n").filter((l) => l.startsWith("› 一"))).toHaveLength(1);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
   "/help at 20 columns: each command and each key on its own line, its description indented under it",
   async () => {
     const t = await open(20, 24);

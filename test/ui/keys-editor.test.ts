@@ -114,6 +114,26 @@ test("editing keys", () => {
   expect(s).toMatchObject({ text: "a", cursor: 1 });
 });
 
+test("word keys in Chinese and Japanese written without spaces stop at words and punctuation; other text keeps words between spaces", () => {
+  const at = (text: string, keys: string[], cursor = text.length) => {
+    let s = { ...insert(emptyEditor([]), text), cursor };
+    for (const k of keys) s = editKey(s, k as Parameters<typeof editKey>[1], []);
+    return s;
+  };
+  const line = "foo 日本語、テスト。 👨‍👩‍👧‍👦🇫🇷 bar";
+  const where = (s: { text: string; cursor: number }) => s.text.slice(s.cursor);
+  expect(where(at(line, ["wordLeft"]))).toBe("bar");
+  expect(where(at(line, ["wordLeft", "wordLeft"]))).toBe("👨‍👩‍👧‍👦🇫🇷 bar"); // emoji between spaces: one word
+  expect(where(at(line, ["wordLeft", "wordLeft", "wordLeft"]))).toBe("テスト。 👨‍👩‍👧‍👦🇫🇷 bar");
+  expect(where(at(line, ["wordLeft", "wordLeft", "wordLeft", "wordLeft"]))).toBe("日本語、テスト。 👨‍👩‍👧‍👦🇫🇷 bar");
+  expect(where(at(line, ["wordRight"], 4))).toBe("、テスト。 👨‍👩‍👧‍👦🇫🇷 bar");
+  expect(where(at(line, ["wordRight", "wordRight"], 4))).toBe("。 👨‍👩‍👧‍👦🇫🇷 bar");
+  const zh = "请帮我重构这个函数，然后添加测试。好吗";
+  expect(at(zh, ["wordLeft"]).cursor).toBe(zh.length - 1); // 吗
+  expect(at(zh, ["deleteWordLeft", "deleteWordLeft", "deleteWordLeft"]).text).toBe("请帮我重构这个函数，然后添加"); // 吗, 好, then 测试 with its 。
+  expect(at("src/app.ts 日本語", ["wordLeft", "wordLeft"]).cursor).toBe(0); // a path is one word, as before
+});
+
 test("up and down move between lines of a multi-line text, then through history, keeping the draft", () => {
   const history = ["first", "second"];
   let s = insert(emptyEditor(history), "line one\nline two");

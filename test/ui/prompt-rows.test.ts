@@ -67,16 +67,49 @@ describe("where a resize leaves the cursor", () => {
   };
   test("a line the terminal wrapped reflows with it: narrower, the cursor is rows further down, wider, back up", () => {
     const d = at("x".repeat(50), 50, 20); // "› " + 50 = 52 columns: 3 rows at 20
-    expect(d).toEqual({ widths: [52], line: 0, offset: 52 });
+    expect(d.cells.map((c) => c.length)).toEqual([52]);
+    expect([d.line, d.offset]).toEqual([0, 52]);
     expect(reflowedRow(d, 10)).toBe(5);
     expect(reflowedRow(d, 80)).toBe(0);
   });
   test("the row of its own the cursor gets after a full row is a line hey ended: it stays a row below", () => {
     // "› first line", then "… " and 38 characters: exactly 40 columns, the cursor on the next row
     const d = at(`first line\n${"y".repeat(38)}`, 49, 40);
-    expect(d).toEqual({ widths: [12, 40, 0], line: 2, offset: 0 });
+    expect(d.cells.map((c) => c.length)).toEqual([12, 40, 0]);
+    expect([d.line, d.offset]).toEqual([2, 0]);
     expect(reflowedRow(d, 20)).toBe(3);
     expect(reflowedRow(d, 60)).toBe(2);
+  });
+  // 100 Chinese characters, as in a two-sentence request: two columns each
+  const cjk = Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("");
+  const wide = (text: string, cursor: number, cols: number) => {
+    const r = promptRows(
+      "› ",
+      "… ",
+      text,
+      cursor,
+      cols,
+      (c) => c,
+      (c) => (c.codePointAt(0)! >= 0x1100 ? 2 : 1),
+    );
+    return drawnLines(r.rows, (row) => row.wrapped && row.text !== "", cols, r.cursorRow, r.cursorCol);
+  };
+  test("narrower, a wide character that no longer fits at a row's end goes whole to the next row: the cursor is that much further down", () => {
+    // at 60 columns 202 columns take 4 rows; at 41 each row holds 20 characters and leaves a blank, so 6
+    const d = wide(cjk, cjk.length, 60);
+    expect(reflowedRow(d, 41)).toBe(5);
+    expect(reflowedRow(d, 41)).toBe(promptRowsAt(cjk, 41));
+  });
+  test("wider, the blanks wide characters left at the old rows' ends are gone: the cursor is as many characters in", () => {
+    const d = wide(cjk, cjk.length, 41); // 6 rows, each but the last with a blank at its end
+    expect(reflowedRow(d, 90)).toBe(promptRowsAt(cjk, 90)); // 3 rows, the cursor after the last character
+    // at 101 the rows are "› " and 49 characters, 50, then 1; tmux's join of the second row stopped
+    // before that last one, which it then no longer counts as the same line: a cursor at the line's
+    // end stays at the second row's end (measured in tmux 3.3a)
+    expect(reflowedRow(d, 101)).toBe(1);
+    const mid = wide(cjk, 60, 41); // on the 61st character: row 3 at 41 columns
+    expect(reflowedRow(mid, 61)).toBe(2); // "› " and 29 characters, 30 characters, then the 61st
+    expect(reflowedRow(mid, 200)).toBe(0);
   });
   test("the cursor mid-line stays as many columns into it", () => {
     const d = at("a".repeat(30), 10, 20); // at column 12 of a 32-column line
@@ -84,3 +117,16 @@ describe("where a resize leaves the cursor", () => {
     expect(reflowedRow(d, 5)).toBe(2);
   });
 });
+
+/** the cursor's row when the whole of `text` (wide characters) is drawn at `cols`, the cursor at its end */
+function promptRowsAt(text: string, cols: number): number {
+  return promptRows(
+    "› ",
+    "… ",
+    text,
+    text.length,
+    cols,
+    (c) => c,
+    (c) => (c.codePointAt(0)! >= 0x1100 ? 2 : 1),
+  ).cursorRow;
+}

@@ -121,6 +121,21 @@ describe("at the prompt", () => {
   });
 });
 
+test("Tab's list is laid out in columns within the terminal's width, read down then across: no name is broken at a row's end", () => {
+  const commands = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/trust", "/untrust", "/mcp", "/mcp:", "/skill:"];
+  const fit = { columns: 30, width: (t: string) => t.length };
+  const rows = completionList(commands, fit).split("\n");
+  expect(rows).toEqual(["/help      /usage    /untrust", "/model     /compact  /mcp", "/effort    /reload   /mcp:", "/thinking  /trust    /skill:"]);
+  // names of two-column characters are measured as drawn
+  const wide = completionList(["@日本語.txt", "@中文.md", "@a.txt"], {
+    columns: 24,
+    width: (t) => [...t].reduce((n, c) => n + (c.codePointAt(0)! >= 0x1100 ? 2 : 1), 0),
+  });
+  expect(wide.split("\n")).toEqual(["@日本語.txt  @a.txt", "@中文.md"]);
+  // one name wider than the terminal: one a row
+  expect(completionList(["/aaaaaaaa", "/bbbbbbbb"], { columns: 5, width: (t) => t.length })).toBe("/aaaaaaaa\n/bbbbbbbb");
+});
+
 describe("during a turn", () => {
   test("Ctrl-L asks the terminal where the cursor is, and its answer clears the screen but for that row (the spinner, the answer's line)", () => {
     const { state, effects } = play([text("go"), key("enter"), key("clearScreen")]);
