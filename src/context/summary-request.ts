@@ -34,11 +34,12 @@ const SUMMARY_SYSTEM =
  */
 export async function compactRange(
   range: SummaryRange,
-  deps: { state: { summaries: Summary[]; tokensPerChar: number }; provider: Provider; budgetTokens: number },
+  deps: { state: { summaries: Summary[]; tokensPerChar: number; summaryFailed?: boolean }; provider: Provider; budgetTokens: number },
   signal: AbortSignal,
   instructions?: string,
 ): Promise<{ parts: Summary[]; usage: Usage }> {
-  const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar);
+  // after a failed one, half: each failed request is billed, and the stretch it would cover only grows
+  const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar / (deps.state.summaryFailed ? 2 : 1));
   const transcript = summaryTranscript(range.messages, maxChars);
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
