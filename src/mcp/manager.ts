@@ -49,8 +49,8 @@ export interface ManagerDeps {
   warn(message: string): void;
   /** the model's tool list grew: find_tools, or a call by its name, loaded a deferred tool (deferring.ts) */
   notice?(message: string): void;
-  /** whether the permission rules refuse every call of the tool the model would see as `name`, from `origin` (it is then not offered) */
-  refused(name: string, origin: ToolOrigin): boolean;
+  /** whether the permission rules refuse every call of the tool the model would see as `name`, from `origin` (none: hey's own) (it is then not offered) */
+  refused(name: string, origin?: ToolOrigin): boolean;
   /** the tokens a request is built to now (context/window.ts effectiveBudget): a server whose tools take much of it is warned about */
   budget(): number;
   /** `[mcp] defer_tools`, asked at each request; absent: never (every tool's schema in every request) */
@@ -324,7 +324,7 @@ export function createMcpManager(
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
       const own = builtinTools.map((t) => t.name);
       const exposed = offered(gen, own);
-      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e), { leftOut: exposed.leftOut, own });
+      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e), { leftOut: exposed.leftOut, own: own.filter((n) => !deps.refused(n)) });
       say({ ...exposed, tools: sent }, true);
       holdNames(held, (lastOffered = exposed.tools)); // a deferred tool is offered too: its name is held, a call by it runs
       return [...builtinTools, ...tools];

@@ -107,7 +107,8 @@ test("find_tools says which names loaded nothing and why; Claude Code's mcp__SER
   await ensureBinary();
   const m = model((req) => {
     const results = req.messages.filter((x) => x.role === "tool").length;
-    if (results === 0) return { calls: [["find_tools", { names: ["echo", "get_summ", "get-env", "mcp__fs__list_directory", "nonexistent_tool"] }]] };
+    if (results === 0)
+      return { calls: [["find_tools", { names: ["echo", "get_summ", "get-env", "mcp__fs__list_directory", "nonexistent_tool", "read_file", "bash"] }]] };
     if (results === 1) return { calls: [["mcp__everything__get-sum", { a: 2, b: 3 }]] };
     if (results === 2) return { calls: [["mcp__everything__get-env", {}]] };
     return { text: req.messages.flatMap((x) => (x.role === "tool" ? [resultText(x)] : [])).join("\n---\n") };
@@ -117,7 +118,8 @@ test("find_tools says which names loaded nothing and why; Claude Code's mcp__SER
   expect(run.code).toBe(0);
   const [found, sum, env] = run.stdout.split("\n---\n");
   expect(found).toStartWith(
-    "loaded: echo, list_directory\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: get-env\nnot found: nonexistent_tool\n\necho (MCP server everything)",
+    "loaded: echo, list_directory\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: get-env\nnot found: nonexistent_tool\n" +
+      "offered already, call it: read_file\nnot found: bash\n\necho (MCP server everything)", // bash: the allow list leaves it out
   );
   expect(sum).toBe("The sum of 2 and 3 is 5.");
   expect(env).toStartWith("blocked by permission rules: tool `get-env` matches no allow entry");
