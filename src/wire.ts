@@ -385,11 +385,9 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       ),
       store: createToolStore(here.cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
-      report: (e) => {
-        servers.ports.emit(e);
-        if (run.output === "text" || e.state !== "connected") start.notice(eventLine(e)); // JSON mode: failures on stderr too
-      },
+      report: (e) => (servers.ports.emit(e), run.output === "text" || e.state !== "connected") && start.notice(eventLine(e)), // JSON: failures on stderr too
       warn: (m) => start.notice(`hey: ${m}`),
+      notice: (message) => void (run.output === "text" || servers.ports.emit({ type: "notice", message })), // a terminal shows find_tools' answer
       refused: (name, origin) => servers.ports.refused(name, origin),
       budget: () => servers.ports.budget(),
       deferTools: () => servers.ports.deferTools(),

@@ -13,7 +13,11 @@ import { nearestTool } from "../kernel/call-names.ts";
 
 export interface Deferring {
   /** the next request's MCP tools in order — whole, find_tools, loaded — made runnable by `toTool`; `sent`: those whose schemas it carries */
-  request(tools: readonly ExposedTool[], toTool: (e: ExposedTool) => Tool, leftOut?: Offer["leftOut"]): { tools: Tool[]; sent: ExposedTool[] };
+  request(
+    tools: readonly ExposedTool[],
+    toTool: (e: ExposedTool) => Tool,
+    others?: { leftOut?: Offer["leftOut"]; own?: readonly string[] },
+  ): { tools: Tool[]; sent: ExposedTool[] };
   /**
    * `offer` with the names its next request would leave to find_tools (`/mcp`, the weight warnings),
    * set (empty when every one is loaded) whenever that request carries find_tools; changes nothing
@@ -29,17 +33,24 @@ export interface Deferring {
   resume(loaded: string[]): void;
 }
 
-/** `mode()` and `budget()` are read at each request (`/reload` may change them); `keep(server)`: `[mcp.NAME] defer = false`. */
-export function createDeferring(opts: { mode(): DeferMode; budget(): number; keep(server: string): boolean }): Deferring {
+/**
+ * `mode()` and `budget()` are read at each request (`/reload` may change them); `keep(server)`: `[mcp.NAME] defer = false`;
+ * `notice(message)`: a tool list that grew (find_tools or a call loaded tools), said once per load — `--output json` has no other sign of it.
+ */
+export function createDeferring(opts: { mode(): DeferMode; budget(): number; keep(server: string): boolean; notice?(message: string): void }): Deferring {
   let state: Deferral = { on: false, loaded: [] };
   const plan = (tools: readonly ExposedTool[]): Plan => planTools(tools, state, { mode: opts.mode(), budget: opts.budget(), keep: opts.keep });
-  const load = (names: string[]) => void (state = { ...state, loaded: withLoaded(state.loaded, names) });
+  const load = (how: string) => (names: string[]) => {
+    const added = names.filter((n) => !state.loaded.includes(n)); // one asked for again is loaded already: nothing grew
+    state = { ...state, loaded: withLoaded(state.loaded, names) };
+    if (added.length) opts.notice?.(loadedNotice(added, how));
+  };
   return {
-    request(tools, toTool, leftOut = []) {
+    request(tools, toTool, { leftOut = [], own = [] } = {}) {
       const p = plan(tools);
       state = p.state;
-      const find =
-        p.deferred.length || p.loaded.length ? [createFindTools(p.deferred, () => [...p.deferred, ...p.loaded], load, { whole: p.whole, leftOut })] : [];
+      const others = { whole: p.whole, leftOut, own };
+      const find = p.deferred.length || p.loaded.length ? [createFindTools(p.deferred, () => [...p.deferred, ...p.loaded], load(FIND_TOOLS), others)] : [];
       return { tools: [...p.whole.map(toTool), ...find, ...p.loaded.map(toTool)], sent: [...p.whole, ...p.loaded] };
     },
     marked(offer) {
@@ -61,7 +72,7 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
           if ("error" in checked) return { output: `${checked.error}\n\nIts input:\n${toolCard(e)}`, isError: true };
           const r = await tool.run(checked.args, ctx);
           if (r.isError) return { ...r, output: `${r.output}\n\nIts input:\n${toolCard(e)}` };
-          load([name]);
+          load("a call by its name")([name]);
           return r;
         },
       };
@@ -71,6 +82,9 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
     },
   };
 }
+
+/** What a script reading `--output json` sees when the model's tool list grows (docs/json-events.md `notice`). */
+export const loadedNotice = (names: readonly string[], how: string) => `MCP tools loaded by ${how}, offered from the next request on: ${names.join(", ")}`;
 
 /**
  * A call whose name is near a deferred tool's (`get_summ`): no tool runs on a guess, and the model

@@ -32,11 +32,8 @@ import { createDeferring } from "./deferring.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
-/**
- * `/reload` waits at most this long for a changed server to take over before it reports: long
- * enough for a local server, and a remote one that takes longer still takes over, or is given
- * up, afterwards — with a line saying so.
- */
+/** `/reload` waits at most this long for a changed server to take over before it reports: long enough for a local server, and
+ * a remote one that takes longer still takes over, or is given up, afterwards — with a line saying so. */
 export const TAKEOVER_WAIT_MS = 10_000;
 
 export type McpEvent = Extract<AgentEvent, { type: "mcp" }>;
@@ -50,8 +47,10 @@ export interface ManagerDeps {
   report(event: McpEvent): void;
   /** a warning about names; each distinct one is passed once */
   warn(message: string): void;
-  /** whether the permission rules refuse every call of the tool the model would see as `name`, from `origin` (it is then not offered) */
-  refused(name: string, origin: ToolOrigin): boolean;
+  /** the model's tool list grew: find_tools, or a call by its name, loaded a deferred tool (deferring.ts) */
+  notice?(message: string): void;
+  /** whether the permission rules refuse every call of the tool the model would see as `name`, from `origin` (none: hey's own) (it is then not offered) */
+  refused(name: string, origin?: ToolOrigin): boolean;
   /** the tokens a request is built to now (context/window.ts effectiveBudget): a server whose tools take much of it is warned about */
   budget(): number;
   /** `[mcp] defer_tools`, asked at each request; absent: never (every tool's schema in every request) */
@@ -128,7 +127,7 @@ export function createMcpManager(
   };
   const builtins = [...(config.builtins ?? []), ...(deps.deferTools ? [FIND_TOOLS] : [])]; // a server's find_tools is offered as <server>_find_tools
   const keep = (server: string) => current.servers.find((s) => s.settings.name === server)?.settings.defer === false;
-  const deferring = createDeferring({ mode: () => deps.deferTools?.() ?? "never", budget: deps.budget, keep });
+  const deferring = createDeferring({ mode: () => deps.deferTools?.() ?? "never", budget: deps.budget, keep, notice: deps.notice });
   const guidance = createGuidance();
   const listChanged = changeNotices({ now: deps.now, later: (fn, ms) => (setTimeout(fn, ms) as { unref?: () => void }).unref?.(), warn: deps.warn });
   /** the names this run's requests offered, by heldKey: a tool keeps its name (names.ts); and the last request's tools */
@@ -325,7 +324,7 @@ export function createMcpManager(
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
       const own = builtinTools.map((t) => t.name);
       const exposed = offered(gen, own);
-      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e), exposed.leftOut);
+      const { tools, sent } = deferring.request(exposed.tools, (e) => toTool(gen, e), { leftOut: exposed.leftOut, own: own.filter((n) => !deps.refused(n)) });
       say({ ...exposed, tools: sent }, true);
       holdNames(held, (lastOffered = exposed.tools)); // a deferred tool is offered too: its name is held, a call by it runs
       return [...builtinTools, ...tools];

@@ -39,15 +39,19 @@ const LEFT_OUT: Record<Reason, (server: string) => string> = {
   tasks: () => "left out: it runs only as an MCP task, which hey does not run",
 };
 
-/** The servers' tools find_tools does not load: those every request carries whole (`[mcp.NAME] defer = false`), and those left out (offer.ts). */
+/**
+ * The tools find_tools does not load: the servers' that every request carries whole (`[mcp.NAME] defer = false`),
+ * those left out (offer.ts), and `own`: the names of hey's tools (bash, read_file…), offered in every request.
+ */
 export interface Others {
   whole?: readonly ExposedTool[];
   leftOut?: Offer["leftOut"];
+  own?: readonly string[];
 }
 
 /**
  * A line for each of `names` that names none of `tools` (the model would otherwise read only what
- * did load, and call a tool it believes loaded): one sent whole is said to be, one a server lists
+ * did load, and call a tool it believes loaded): one sent whole (hey's own included) is said to be, one a server lists
  * that is not offered is said why, else `not found`, with the nearest name of `tools` when one is close.
  */
 export function missedNames(tools: readonly ExposedTool[], names: readonly string[], others: Others = {}): string[] {
@@ -58,6 +62,7 @@ export function missedNames(tools: readonly ExposedTool[], names: readonly strin
     if (named(n, tools)) return [];
     const sent = named(n, whole);
     if (sent) return [`offered already, call it: ${sent.name}`];
+    if (others.own?.includes(n)) return [`offered already, call it: ${n}`]; // a model that takes find_tools for the way to any tool
     const l = meantTool(n, left);
     if (l) return [`${LEFT_OUT[l.why](l.server)}: ${l.name === n ? n : `${n} (${l.name})`}`];
     const near = nearestTool(n, offered) ?? nearestTool(n.replace(/^mcp__.*__/i, ""), offered);

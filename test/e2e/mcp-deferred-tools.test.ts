@@ -107,7 +107,8 @@ test("find_tools says which names loaded nothing and why; Claude Code's mcp__SER
   await ensureBinary();
   const m = model((req) => {
     const results = req.messages.filter((x) => x.role === "tool").length;
-    if (results === 0) return { calls: [["find_tools", { names: ["echo", "get_summ", "get-env", "mcp__fs__list_directory", "nonexistent_tool"] }]] };
+    if (results === 0)
+      return { calls: [["find_tools", { names: ["echo", "get_summ", "get-env", "mcp__fs__list_directory", "nonexistent_tool", "read_file", "bash"] }]] };
     if (results === 1) return { calls: [["mcp__everything__get-sum", { a: 2, b: 3 }]] };
     if (results === 2) return { calls: [["mcp__everything__get-env", {}]] };
     return { text: req.messages.flatMap((x) => (x.role === "tool" ? [resultText(x)] : [])).join("\n---\n") };
@@ -117,7 +118,8 @@ test("find_tools says which names loaded nothing and why; Claude Code's mcp__SER
   expect(run.code).toBe(0);
   const [found, sum, env] = run.stdout.split("\n---\n");
   expect(found).toStartWith(
-    "loaded: echo, list_directory\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: get-env\nnot found: nonexistent_tool\n\necho (MCP server everything)",
+    "loaded: echo, list_directory\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: get-env\nnot found: nonexistent_tool\n" +
+      "offered already, call it: read_file\nnot found: bash\n\necho (MCP server everything)", // bash: the allow list leaves it out
   );
   expect(sum).toBe("The sum of 2 and 3 is 5.");
   expect(env).toStartWith("blocked by permission rules: tool `get-env` matches no allow entry");
@@ -126,4 +128,28 @@ test("find_tools says which names loaded nothing and why; Claude Code's mcp__SER
   expect(after.messages.flatMap((x) => x.tool_calls ?? []).map((c) => c.function.name)).toEqual(["find_tools", "get-sum"]);
   expect(toolNames(after)).toEqual(["read_file", "find_tools", "echo", "list_directory", "get-sum"]);
   expect(run.stderr).not.toContain("get-env:"); // nothing of it ran
+});
+
+test("--output json: each load of a deferred tool is a notice before its call's result; hey's own tool asked of find_tools is offered already", async () => {
+  await ensureBinary();
+  const m = model((req) => {
+    const results = req.messages.filter((x) => x.role === "tool").length;
+    if (results === 0) return { calls: [["find_tools", { names: ["echo", "bash"] }]] };
+    if (results === 1) return { calls: [["get-sum", { a: 2, b: 3 }]] };
+    return { text: "done" };
+  });
+  config(m.baseUrl, `defer_tools = "always"`);
+  const run = await hey(["--output", "json", "-p", "use the tools"]);
+  expect(run.code).toBe(0);
+  const events = run.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; message?: string; name?: string; output?: string });
+  const said = events.filter((e) => e.type === "notice" || e.type === "tool_result").map((e) => (e.type === "notice" ? e.message : `${e.name}: ${e.output}`));
+  expect(said).toHaveLength(4);
+  expect(said[0]).toBe("MCP tools loaded by find_tools, offered from the next request on: echo");
+  expect(said[1]).toStartWith("find_tools: loaded: echo\noffered already, call it: bash\n\necho (MCP server everything)");
+  expect(said[2]).toBe("MCP tools loaded by a call by its name, offered from the next request on: get-sum");
+  expect(said[3]).toBe("get-sum: The sum of 2 and 3 is 5.");
+  expect(toolNames(m.requests[2]!)).toEqual([...OWN, "find_tools", "echo", "get-sum"]);
 });

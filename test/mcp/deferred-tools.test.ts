@@ -165,7 +165,7 @@ describe("createDeferring: the tool list only grows, each load appended after th
         origin: { server: "everything", name: "get-secret", qualified: "everything_get-secret" },
       },
     ];
-    const find = d.request(all, runnable, leftOut).tools.find((t) => t.name === FIND_TOOLS)!;
+    const find = d.request(all, runnable, { leftOut }).tools.find((t) => t.name === FIND_TOOLS)!;
     const r = await find.run({ names: ["echo", "get_summ", "mcp__everything__get-secret", "list_directory", "nonexistent_tool"] }, ctx);
     expect(r.output).toStartWith(
       "loaded: echo\nnot found: get_summ (did you mean get-sum?)\nrefused by the permission rules: mcp__everything__get-secret (get-secret)\n" +
@@ -177,6 +177,30 @@ describe("createDeferring: the tool list only grows, each load appended after th
       isError: true,
     });
     expect(names(d.request(all, runnable).tools)).toEqual([...names(fs), FIND_TOOLS, "echo"]);
+  });
+
+  test("hey's own tools asked of find_tools are offered already, to be called, not unknown", async () => {
+    const d = createDeferring({ mode: () => "always", budget: () => 40_000, keep: () => false });
+    const find = d.request(all, runnable, { own: ["bash", "read_file"] }).tools[0]!;
+    expect(await find.run({ names: ["bash"] }, ctx)).toEqual({
+      output: "offered already, call it: bash; the tools to load are listed in find_tools' description",
+      isError: true,
+    });
+    expect((await find.run({ names: ["echo", "read_file"] }, ctx)).output).toStartWith("loaded: echo\noffered already, call it: read_file\n\necho");
+  });
+
+  test("each load is noticed once, naming what grew the tool list and how: a script reading --output json sees it", async () => {
+    const said: string[] = [];
+    const d = createDeferring({ mode: () => "always", budget: () => 40_000, keep: () => false, notice: (m) => said.push(m) });
+    const find = d.request(all, runnable).tools[0]!;
+    await find.run({ query: "weather" }, ctx); // loads nothing
+    await find.run({ names: ["echo", "get-sum"] }, ctx);
+    await find.run({ names: ["echo"] }, ctx); // loaded already: nothing grew
+    await d.tool("get-env", all, runnable)!.run({}, ctx);
+    expect(said).toEqual([
+      "MCP tools loaded by find_tools, offered from the next request on: echo, get-sum",
+      "MCP tools loaded by a call by its name, offered from the next request on: get-env",
+    ]);
   });
 
   test("Claude Code's mcp__SERVER__TOOL and other spellings load the tool as offered", async () => {
