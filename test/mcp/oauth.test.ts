@@ -138,6 +138,9 @@ test("a revoked sign-in whose refresh is refused: auth_required again, and a cal
   expect(m.status()[0]!.state).toBe("auth_required");
   // the refused refresh dropped the tokens; the next run offers nothing of the server (its cached list is gone too) and says so
   expect(store().read(f.url)!.tokens).toBeUndefined();
+  // this run ends before the next starts: its close waits for the cached list's removal, which is
+  // still being written when the call returns (a next run started before it saw the list, under load)
+  await m.close();
   const next = manager(f.url);
   expect(await next.call()).toBe("(no whoami offered)");
   expect(next.events).toEqual([{ type: "mcp", server: "remote", state: "auth_required", error: "it answers HTTP 401 without one" }] as never);
