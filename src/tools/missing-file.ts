@@ -21,27 +21,37 @@ const exists = (path: string) =>
   );
 
 /**
- * The file `abs` names when it is not there as written but one is whose path differs only in the
- * Unicode normalization (NFC or NFD) of its names, as macOS makes them alike; undefined when none.
- * Reads only the directories along the path.
+ * The walk along `abs` that sameNameOnDisk and sameNameOnDiskSync take, reads left to the caller:
+ * it yields each name with the directory it should be in and is answered with the name to go on
+ * with (the name itself when it is there, one of the directory's in another Unicode form, or
+ * undefined: none). Returns the path found when it differs from `abs`.
  */
-async function sameNameOnDisk(abs: string): Promise<string | undefined> {
+function* sameNameWalk(abs: string): Generator<{ dir: string; name: string }, string | undefined, string | undefined> {
   const { root } = parse(abs);
   let found = root;
   for (const name of abs
     .slice(root.length)
     .split(sep)
     .filter((n) => n !== "")) {
-    const next = join(found, name);
-    if (await exists(next)) {
-      found = next;
-      continue;
-    }
-    const same = sameName(await readdir(found).catch(() => [] as string[]), name);
-    if (same === undefined) return undefined;
-    found = join(found, same);
+    const next = yield { dir: found, name };
+    if (next === undefined) return undefined;
+    found = join(found, next);
   }
   return found === abs ? undefined : found;
+}
+
+/**
+ * The file `abs` names when it is not there as written but one is whose path differs only in the
+ * Unicode normalization (NFC or NFD) of its names, as macOS makes them alike; undefined when none.
+ * Reads only the directories along the path.
+ */
+async function sameNameOnDisk(abs: string): Promise<string | undefined> {
+  const walk = sameNameWalk(abs);
+  for (let step = walk.next(); ; ) {
+    if (step.done) return step.value;
+    const { dir, name } = step.value;
+    step = walk.next((await exists(join(dir, name))) ? name : sameName(await readdir(dir).catch(() => [] as string[]), name));
+  }
 }
 
 /** The one of `entries` that is `name` in another Unicode form (NFC or NFD), or undefined. */
@@ -49,26 +59,19 @@ const sameName = (entries: string[], name: string) => entries.find((entry) => en
 
 /** sameNameOnDisk, synchronous: for a user's `@` mention (prompt/input.ts), read as the message is sent. */
 export function sameNameOnDiskSync(abs: string): string | undefined {
-  const { root } = parse(abs);
-  let found = root;
-  for (const name of abs
-    .slice(root.length)
-    .split(sep)
-    .filter((n) => n !== "")) {
-    const next = join(found, name);
-    if (existsSync(next)) {
-      found = next;
-      continue;
-    }
-    let entries: string[] = [];
+  const list = (dir: string) => {
     try {
-      entries = readdirSync(found);
-    } catch {}
-    const same = sameName(entries, name);
-    if (same === undefined) return undefined;
-    found = join(found, same);
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const walk = sameNameWalk(abs);
+  for (let step = walk.next(); ; ) {
+    if (step.done) return step.value;
+    const { dir, name } = step.value;
+    step = walk.next(existsSync(join(dir, name)) ? name : sameName(list(dir), name));
   }
-  return found === abs ? undefined : found;
 }
 
 /** What stat says of `abs`, or, when it is not there, of the file sameNameOnDisk finds (then named by `abs`). */
