@@ -33,5 +33,4 @@ export function lineGutter(text: string, beside: readonly string[] = []): string
 
 /** What edit and write_file answer when `field` (content, new_string) carries read_file's gutter `prefix`. */
 export const gutterRefusal = (field: string, prefix: string, unchanged: string) =>
-  `${field}'s lines start with read_file's line numbers ("${prefix.replace("\t", "\\t")}"), which are not in the file: ` +
-  `leave them out and give only each line's text; ${unchanged}`;
+  `${field}'s lines start with read_file's line numbers ("${prefix.replace("\t", "\\t")}"); ${unchanged}: leave the numbers out and give only each line's text`;

@@ -184,7 +184,7 @@ test("a parent that is a file: the error names that file as the path spells it, 
 
 test("content carrying read_file's line numbers is refused, unwritten, saying to leave them out", async () => {
   const refusal = (prefix: string, path: string) =>
-    `content's lines start with read_file's line numbers ("${prefix}"), which are not in the file: leave them out and give only each line's text; ${path} not written`;
+    `content's lines start with read_file's line numbers ("${prefix}"); ${path} not written: leave the numbers out and give only each line's text`;
   expect(await write({ path: "copy.js", content: "  1\t/*!\n  2\t * express\n  3\t */\n" })).toEqual({ output: refusal("  1\\t", "copy.js"), isError: true });
   expect(existsSync(join(dir, "copy.js"))).toBe(false);
   writeFileSync(join(dir, "view.js"), "'use strict';\nmodule.exports = View;\n");
