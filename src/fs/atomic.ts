@@ -8,6 +8,7 @@ import { closeSync, constants, fsyncSync, ftruncateSync, openSync, readFileSync,
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
+import { firstNonDirectory } from "./dir-problem.ts";
 import { dirSync } from "./dir-sync.ts";
 import { diskPath } from "./dir-names.ts";
 import { sweepDeadCopies } from "./file-lock.ts";
@@ -18,7 +19,8 @@ import { realTarget } from "./real-target.ts";
  * Replaces `path` with `data`, creating missing parent directories. An existing file keeps its
  * mode; a symlink is followed and its target replaced (created, when the link dangles), so the
  * link survives. The temporary file lives in the target's directory (rename is only atomic within
- * one filesystem) and is removed on failure. Throws the underlying error (ENOTDIR, EACCES, EISDIR…) after cleaning up.
+ * one filesystem) and is removed on failure. Throws the underlying error (EACCES, EISDIR…) after cleaning up,
+ * or a ParentIsFileError when a parent directory to make is a file.
  * Temporary copies of it that a killed hey left (sweepLeftCopies) are removed first.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
  * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
@@ -43,7 +45,12 @@ export async function writeFileAtomic(
   const follow = !opts.own && opts.follow !== false;
   const target = follow ? realTarget(path) : path; // a link to a file not there yet creates it, as `echo > link` does
   const dir = dirname(target);
-  await mkdir(diskPath(dir), { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
+  await mkdir(diskPath(dir), { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) }).catch((e: unknown) => {
+    const code = errnoCode(e);
+    // mkdir names the directory it could not make (EEXIST or ENOTDIR), not the file in its way
+    const file = code === "EEXIST" || code === "ENOTDIR" ? firstNonDirectory(dir) : undefined;
+    throw file ? new ParentIsFileError(file) : e;
+  });
   const existing = follow || opts.own ? await stat(diskPath(target)).catch(() => undefined) : await lstat(diskPath(target)).catch(() => undefined);
   if (existing?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
   // a FIFO or a device is not a file to replace (and reading a FIFO to compare it would wait for a writer)
@@ -131,6 +138,17 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   ftruncateSync(fd, bytes.length); // written before cut: a shorter file is never empty on the way
   fsyncSync(fd);
 }
+
+/** A parent of the file to write is a file (`a/notes.txt/b.md`): `file` is that parent's path. */
+export class ParentIsFileError extends Error {
+  readonly code = "ENOTDIR";
+  constructor(readonly file: string) {
+    super(parentIsFile(file));
+  }
+}
+
+/** What a ParentIsFileError says, with the parent named as the reader knows it. */
+export const parentIsFile = (name: string) => `${name} is a file, not a directory`;
 
 const TRUE_FALSE = [() => true, () => false] as const;
 const writable = (path: string) => access(diskPath(path), constants.W_OK).then(...TRUE_FALSE);

@@ -114,7 +114,7 @@ function deepestExisting(dir: string): string | undefined {
 }
 
 /** The path nearest the root, among `dir` and the directories above it, that exists and is not a directory. */
-function firstNonDirectory(dir: string): string | undefined {
+export function firstNonDirectory(dir: string): string | undefined {
   for (const p of fromRoot(dir)) {
     try {
       if (!statSync(p).isDirectory()) return p;

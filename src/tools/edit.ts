@@ -13,7 +13,8 @@ import { contentHash } from "./read-file.ts";
 import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
 import { fileNotFound, statNamed } from "./missing-file.ts";
 import { diskPath } from "../fs/dir-names.ts";
-import { changedSinceRead, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
+import { changedSinceRead, editedUnseen, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
+import { gutterRefusal, LINE_NUMBER, lineGutter } from "./line-gutter.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
 
@@ -78,6 +79,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
       if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
         return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
+      const gutter = lineGutter(newArg, [oldArg, text]);
+      if (gutter) return toolError(gutterRefusal("new_string", gutter, `${path} not changed`));
       let matches = await findMatches(text, oldArg, ctx.signal);
       if (!matches) return toolError(`edit interrupted: ${path} not changed`);
       let replacement = newArg;
@@ -121,12 +124,13 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       }
       const real = realTarget(abs);
       const hashes = { before: contentHash(bytes), after: contentHash(encoded) };
+      const unseen = editedUnseen(path, seen.get(real), hashes.before);
       seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at: matches.at, end: matches.end, newString: replacement }));
       const count = found === 1 ? "1 replacement" : `${found} replacements`;
       const strays = keptStrays(updated);
       const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
       return {
-        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${diff(text, shownText(updated), spans)}`,
+        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${diff(text, shownText(updated), spans)}`,
       };
     },
   };
@@ -135,9 +139,6 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
 /** A read-only file is left alone: it may be kept so on purpose. */
 export const readOnlyError = (path: string, mode: string) =>
   `${path} is read-only (mode ${mode}); not changed. If it really should change, make it writable first (chmod u+w)`;
-
-/** read_file's line prefix (`  12\t`), which a model sometimes copies into old_string */
-const LINE_NUMBER = /^ *\d+\t/;
 
 function notFound(text: string, oldString: string, path: string, eol: string): string {
   const plain = `old_string not found in ${path}; read the file again and copy the exact text`;

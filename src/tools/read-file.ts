@@ -111,6 +111,10 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
       if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
+      // numbering a lone CR (classic Mac line ends) as a line break here would set read_file's line numbers apart from edit's and write_file's
+      const cr = window.lines.findIndex((line) => line.includes("\r"));
+      if (cr !== -1)
+        output += `\n[line ${offset + cr} holds a carriage return (\\r) that ends no line: only \\n breaks lines here (a classic Mac file's CR line ends do not), so old_string must hold the \\r]`;
       if (window.cut.length > 0)
         output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") || abs !== where.abs ? abs : path, window.cut[0]!)}]`;
       if (abs !== where.abs) output = `${otherForm(path, abs)}\n${output}`;

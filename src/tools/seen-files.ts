@@ -17,6 +17,8 @@ export type LineRange = [number, number];
 export interface SeenFile {
   hash: string;
   lines?: LineRange[];
+  /** an edit wrote the file after it changed unseen (and kept that change): the agent's last write was that edit, not its read */
+  editedSince?: true;
 }
 
 /**
@@ -78,7 +80,9 @@ export function writeRefusal(
     );
   if (now.hash !== seen.hash)
     return (
-      `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: ` +
+      (seen.editedSince
+        ? `${path} had changed since you last read it (by the user, a command or another program) before your edit, which kept that change; not written, so it is kept: `
+        : `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: `) +
       "read it again with read_file and make your change to what it holds now"
     );
   if (!seen.lines) return undefined;
@@ -95,7 +99,7 @@ export function writeRefusal(
   });
   const saw = seen.lines.length ? `you have seen ${spans(seen.lines)}` : "you have seen none of it whole";
   return (
-    `${path} has ${old.length} lines, and content drops or changes ${spans(lost)}, which you have not seen whole in this run (${saw}); ` +
+    `${path} has ${old.length} line${old.length === 1 ? "" : "s"}, and content drops or changes ${spans(lost)}, which you have not seen whole in this run (${saw}); ` +
     `not written, so they are kept: read them with read_file (offset=${lost[0]![0]}) first, or change the file with edit`
   );
 }
@@ -132,7 +136,8 @@ const spans = (ranges: LineRange[]) =>
  * its `end` with `newString` (as many lines, whatever their line ends): every line when it had seen all of `before`; when it had seen some, those
  * lines where they now are, and the lines edit wrote, which it sent; when it had never seen the
  * file, only those (edit shows a few lines of diff, not the file); else still `seen`, as the file
- * had changed unseen and edit kept that change, which a whole-file write from its memory would undo.
+ * had changed unseen and edit kept that change, which a whole-file write from its memory would undo
+ * (marked `editedSince`, so write_file's refusal says what happened last).
  * A line edit only partly wrote (the match starts or ends inside it) is seen only if it was before:
  * the rest of it, a line read_file showed cut or one past old_string's final line break, is the
  * file's, not the model's. Linear in the file's length however many matches (a minified bundle).
@@ -142,7 +147,7 @@ export function seenAfterEdit(
   hashes: { before: string; after: string },
   edit: { before: string; at: readonly number[]; end: readonly number[]; newString: string },
 ): SeenFile {
-  if (seen !== undefined && seen.hash !== hashes.before) return seen;
+  if (seen !== undefined && seen.hash !== hashes.before) return seen.editedSince ? seen : { ...seen, editedSince: true };
   if (seen !== undefined && !seen.lines) return { hash: hashes.after };
   const { before, at, end, newString } = edit;
   const known = seen?.lines ?? [];
@@ -226,6 +231,17 @@ export function cutLineRefusal(path: string, content: string): string | undefine
     `content line ${line} ends with "${mark[0].replace(/\r$/, "")}", read_file's mark of a line it cut: the ${Number(mark[2]) - Number(mark[1])} characters after the cut are not in content; ` +
     `${path} not written, so they are not lost: change that line with edit (old_string can be a part of it), or see the whole line first`
   );
+}
+
+/**
+ * The line edit adds to its result when it changed `path` whose bytes (hashing to `before`) are
+ * not those the agent last saw (`seen`): someone changed the file since, edit kept that change,
+ * and the lines the agent remembers may have moved or changed. Undefined when it saw them, or
+ * never read the file this run.
+ */
+export function editedUnseen(path: string, seen: SeenFile | undefined, before: string): string | undefined {
+  if (seen === undefined || seen.hash === before) return undefined;
+  return `note: ${path} had changed since you last read it (by the user or a program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines`;
 }
 
 /**

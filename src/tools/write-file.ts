@@ -1,11 +1,12 @@
 // The write_file tool (SPEC §7): create or replace a whole file (fs/atomic.ts: atomically, unless that would change what the file is).
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import { ParentIsFileError, parentIsFile, readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import { readOnlyError } from "./edit.ts";
 import { contentHash } from "./read-file.ts";
 import { cutLineRefusal, type SeenFiles, writeRefusal } from "./seen-files.ts";
-import { likeBefore } from "../fs/text-encoding.ts";
+import { gutterRefusal, lineGutter } from "./line-gutter.ts";
+import { decodeText, likeBefore } from "../fs/text-encoding.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
@@ -53,6 +54,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const real = realTarget(abs);
       const cut = cutLineRefusal(path, content);
       if (cut) return toolError(cut);
+      const gutter = lineGutter(content, old ? [decodeText(old).text] : []);
+      if (gutter) return toolError(gutterRefusal("content", gutter, `${path} not written`));
       const stale = writeRefusal(path, seen.get(real), old && { hash: contentHash(old), bytes: old }, content);
       if (stale) return toolError(stale);
       const { bytes, kept, converted, unfit } = likeBefore(old, content);
@@ -64,7 +67,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       try {
         await writeFileAtomic(abs, bytes, { unchanged: before ? old : null }); // undefined (unreadable): not compared
       } catch (e) {
-        return toolError(`cannot write ${path}: ${errorText(e)}`);
+        return toolError(`cannot write ${path}: ${e instanceof ParentIsFileError ? parentIsFile(spelled(path, abs, e.file)) : errorText(e)}`);
       }
       seen.set(real, { hash: contentHash(bytes) });
       const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
@@ -78,3 +81,9 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
 }
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** `ancestor`, a parent of `abs`, as `path` (the user's spelling of `abs`) names it; else as it is. */
+function spelled(path: string, abs: string, ancestor: string): string {
+  const rest = abs.slice(ancestor.length);
+  return abs.startsWith(ancestor) && rest.startsWith("/") && path.endsWith(rest) && path.length > rest.length ? path.slice(0, -rest.length) : ancestor;
+}

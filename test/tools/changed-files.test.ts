@@ -69,14 +69,28 @@ test("what write_file wrote is what the agent saw: a change after it is kept fro
   expect(text("draft.md")).toBe("# Draft\n\nThe user's paragraph.\n");
 });
 
-test("an edit keeps the change it found, and a whole-file write from memory is still refused until the file is read again", async () => {
+test("an edit keeps the change it found and says the file had changed; a whole-file write from memory is refused, saying so, until the file is read again", async () => {
   const { read, write, edit } = run();
   writeFileSync(file("conf.ts"), "port = 1\nhost = 'a'\n");
   await read({ path: "conf.ts" });
-  writeFileSync(file("conf.ts"), "port = 1\nhost = 'user'\n");
-  expect((await edit({ path: "conf.ts", old_string: "port = 1", new_string: "port = 2" })).output).toStartWith("edited conf.ts: 1 replacement");
-  expect((await write({ path: "conf.ts", content: "port = 3\nhost = 'a'\n" })).output).toStartWith(`conf.ts ${REFUSED}`);
-  expect(text("conf.ts")).toBe("port = 2\nhost = 'user'\n");
+  writeFileSync(file("conf.ts"), "// the user's line\nport = 1\nhost = 'user'\n");
+  const NOTE =
+    "note: conf.ts had changed since you last read it (by the user or a program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines";
+  for (const [from, to] of [
+    ["port = 1", "port = 2"],
+    ["port = 2", "port = 3"], // still not read again: still said
+  ])
+    expect((await edit({ path: "conf.ts", old_string: from, new_string: to })).output).toStartWith(`edited conf.ts: 1 replacement\n${NOTE}\n@@ -1,3 +1,3 @@`);
+  expect(await write({ path: "conf.ts", content: "port = 4\nhost = 'a'\n" })).toEqual({
+    output:
+      "conf.ts had changed since you last read it (by the user, a command or another program) before your edit, which kept that change; not written, so it is kept: " +
+      "read it again with read_file and make your change to what it holds now",
+    isError: true,
+  });
+  expect(text("conf.ts")).toBe("// the user's line\nport = 3\nhost = 'user'\n");
+  await read({ path: "conf.ts" });
+  expect((await edit({ path: "conf.ts", old_string: "port = 3", new_string: "port = 5" })).output).not.toContain("note:");
+  expect((await write({ path: "conf.ts", content: "port = 6\n" })).output).toBe("overwrote conf.ts (1 line, 9 bytes)");
 });
 
 test("edit's old_string no longer in a file the user changed since it was read: the error says so first, then what matches loosely", async () => {

@@ -91,6 +91,20 @@ test("0 matches because old_string carries read_file's line numbers: the error s
   expect(file("f.py")).toBe("def f():\n    x = 1\n    return x\n");
 });
 
+test("new_string carrying read_file's line numbers is refused, the file unchanged; a table of numbers in the file or old_string is edited", async () => {
+  writeFileSync(join(dir, "view.js"), "/*!\n * express\n */\n\n'use strict';\n");
+  expect(await edit({ path: "view.js", old_string: "'use strict';\n", new_string: "  9\t'use strict';\n 10\t// added\n" })).toEqual({
+    output:
+      "new_string's lines start with read_file's line numbers (\"  9\\t\"); view.js not changed: leave the numbers out and give only each line's text",
+    isError: true,
+  });
+  expect(file("view.js")).toBe("/*!\n * express\n */\n\n'use strict';\n");
+  writeFileSync(join(dir, "counts.tsv"), "id\tn\n1\t10\n");
+  expect((await edit({ path: "counts.tsv", old_string: "id\tn\n", new_string: "id\tn\n0\t0\n" })).isError).toBeUndefined();
+  expect((await edit({ path: "counts.tsv", old_string: "1\t10\n", new_string: "1\t10\n2\t20\n" })).isError).toBeUndefined();
+  expect(file("counts.tsv")).toBe("id\tn\n0\t0\n1\t10\n2\t20\n");
+});
+
 test("0 matches because old_string ends with a line break the file's last line lacks: the error says so", async () => {
   writeFileSync(join(dir, "nonl.txt"), "one\r\ntwo");
   expect(await edit({ path: "nonl.txt", old_string: "one\ntwo\n", new_string: "1\n2\n" })).toEqual({

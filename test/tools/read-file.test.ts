@@ -1,9 +1,10 @@
 // read_file against real files: numbering, windows, notes and refusals.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
+import { createEditTool } from "../../src/tools/edit.ts";
 import { createReadFileTool, cutLineCommand } from "../../src/tools/read-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 
@@ -96,6 +97,17 @@ test("the way to see more of a cut line is a command the bash tool's shell has: 
 
 test("hides the CR of CRLF line endings; a last line without newline is shown", async () => {
   expect((await read({ path: "crlf.txt" })).output).toBe("1\tone\n2\ttwo\n3\tthree");
+});
+
+test("a file with CR-only line ends (classic Mac) is one line holding its CRs, with a note saying so, and edit changes it keeping each byte", async () => {
+  writeFileSync(join(dir, "mac.txt"), "one\rtwo\rthree\r");
+  expect(await read({ path: "mac.txt" })).toEqual({
+    output:
+      "1\tone\rtwo\rthree\n[line 1 holds a carriage return (\\r) that ends no line: only \\n breaks lines here (a classic Mac file's CR line ends do not), so old_string must hold the \\r]",
+  });
+  expect((await read({ path: "crlf.txt" })).output).not.toContain("carriage return");
+  expect((await callTool(createEditTool(), { path: "mac.txt", old_string: "one\rtwo", new_string: "one\rTWO" }, ctx)).isError).toBeUndefined();
+  expect(readFileSync(join(dir, "mac.txt"), "utf8")).toBe("one\rTWO\rthree\r");
 });
 
 test("a file that is not UTF-8 is shown as Windows-1252 (Latin-1), with a note saying so", async () => {

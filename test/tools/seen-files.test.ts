@@ -43,6 +43,12 @@ test.each([
   else expect(refusal).toStartWith(`long.txt has 10 lines, and content drops or changes ${lost}, which you have not seen whole in this run (you have seen `);
 });
 
+test("the refusal counts a file of one line as one line", () => {
+  expect(writeRefusal("min.js", { hash: "h1", lines: [] }, file("h1", "x()\n"), "y()\n")).toStartWith(
+    "min.js has 1 line, and content drops or changes line 1,",
+  );
+});
+
 test("the refusal after a partial read says which lines are lost and where to read them", () => {
   expect(writeRefusal("long.txt", { hash: "h1", lines: [[1, 6]] }, file("h1", TEN), "line 1\n")).toBe(
     "long.txt has 10 lines, and content drops or changes lines 7-10, which you have not seen whole in this run (you have seen lines 1-6); " +
@@ -98,7 +104,7 @@ test.each([
     },
   ],
   ["it had read lines 1-3, and the edit joined lines 4 and 5", { hash: "h1", lines: [[1, 3]] }, edit("d\ne", "de"), { hash: "h2", lines: [[1, 4]] }],
-  ["the file had changed unseen: edit kept that change, which the agent still has not read", { hash: "h0" }, edit("b", "B"), { hash: "h0" }],
+  ["the file had changed unseen: edit kept that change, which the agent still has not read", { hash: "h0" }, edit("b", "B"), { hash: "h0", editedSince: true }],
   [
     "read_file had shown line 3 cut, and the edit rewrote only its start: the rest is still unseen",
     {

@@ -1,7 +1,20 @@
 // write_file and writeFileAtomic against real files: parents, messages, modes, symlinks, and a
 // concurrent reader in another process that must never see a partial file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
@@ -154,11 +167,38 @@ test.each([
   expect(await write(args)).toEqual({ output: message, isError: true });
 });
 
-test("a parent that is a file is an error naming the path", async () => {
+test("a parent that is a file: the error names that file as the path spells it, however deep below it the new file is", async () => {
   writeFileSync(join(dir, "plain"), "x");
-  const result = await write({ path: "plain/child.txt", content: "x" });
-  expect(result.isError).toBe(true);
-  expect(result.output).toStartWith("cannot write plain/child.txt:");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src/file.js"), "x");
+  expect(await write({ path: "plain/child.txt", content: "x" })).toEqual({
+    output: "cannot write plain/child.txt: plain is a file, not a directory",
+    isError: true,
+  });
+  expect(await write({ path: "./src/file.js/deep/x.ts", content: "x" })).toEqual({
+    output: "cannot write ./src/file.js/deep/x.ts: ./src/file.js is a file, not a directory",
+    isError: true,
+  });
+  expect(readFileSync(join(dir, "src/file.js"), "utf8")).toBe("x");
+});
+
+test("content carrying read_file's line numbers is refused, unwritten, saying to leave them out", async () => {
+  const refusal = (prefix: string, path: string) =>
+    `content's lines start with read_file's line numbers ("${prefix}"); ${path} not written: leave the numbers out and give only each line's text`;
+  expect(await write({ path: "copy.js", content: "  1\t/*!\n  2\t * express\n  3\t */\n" })).toEqual({ output: refusal("  1\\t", "copy.js"), isError: true });
+  expect(existsSync(join(dir, "copy.js"))).toBe(false);
+  writeFileSync(join(dir, "view.js"), "'use strict';\nmodule.exports = View;\n");
+  await read("view.js");
+  const numbered = " 9\t'use strict';\n10\t\n11\tmodule.exports = View;\n";
+  expect(await write({ path: "view.js", content: numbered })).toEqual({ output: refusal(" 9\\t", "view.js"), isError: true });
+  expect(readFileSync(join(dir, "view.js"), "utf8")).toBe("'use strict';\nmodule.exports = View;\n");
+});
+
+test("numbers and tabs that are the file's own (a table of numbers) are written as given", async () => {
+  writeFileSync(join(dir, "counts.tsv"), "1\t10\n2\t20\n");
+  await read("counts.tsv");
+  expect((await write({ path: "counts.tsv", content: "1\t10\n2\t20\n3\t30\n" })).output).toBe("overwrote counts.tsv (3 lines, 15 bytes)");
+  expect((await write({ path: "ids.tsv", content: "7\tseven\n9\tnine\n" })).output).toBe("created ids.tsv (2 lines, 15 bytes)"); // not one after the other
 });
 
 test("atomic: a reader in another process never sees a partial file; the temp file lives beside the target and is gone after", async () => {
