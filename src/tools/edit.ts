@@ -14,7 +14,7 @@ import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.
 import { fileNotFound, statNamed } from "./missing-file.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { changedSinceRead, editedUnseen, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
-import { gutterRefusal, LINE_NUMBER, lineGutter } from "./line-gutter.ts";
+import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
 import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
 
@@ -32,6 +32,7 @@ const MATCH_LINES_SHOWN = 20; // lines named when old_string matches more than o
 export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
   const home = options.home ?? homedir();
   const seen = options.seen ?? new Map();
+  const gutterFor = gutterGate(); // per tool: a refused gutter passes when the same text comes again
   return {
     name: TOOL.edit,
     description:
@@ -79,7 +80,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
       if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
         return toolError("edit: old_string and new_string differ only in line endings; nothing to change");
-      const gutter = lineGutter(newArg, [oldArg, text]);
+      const gutter = gutterFor(abs, newArg, [oldArg, text]);
       if (gutter) return toolError(gutterRefusal("new_string", gutter, `${path} not changed`));
       let matches = await findMatches(text, oldArg, ctx.signal);
       if (!matches) return toolError(`edit interrupted: ${path} not changed`);

@@ -33,4 +33,22 @@ export function lineGutter(text: string, beside: readonly string[] = []): string
 
 /** What edit and write_file answer when `field` (content, new_string) carries read_file's gutter `prefix`. */
 export const gutterRefusal = (field: string, prefix: string, unchanged: string) =>
-  `${field}'s lines start with read_file's line numbers ("${prefix.replace("\t", "\\t")}"); ${unchanged}: leave the numbers out and give only each line's text`;
+  `${field}'s lines start with read_file's line numbers ("${prefix.replace("\t", "\\t")}"); ${unchanged}: leave the numbers out and give only each line's text ` +
+  "(if the numbers and tabs belong in the file, make the same call again)";
+
+/**
+ * A tool's gutter check with a way past it: text refused once for `path` passes when the model
+ * sends it again unchanged, since a numbered table (`1\tapple`) in a new file looks the same as a
+ * copied gutter and the model is the one who knows. Answers the prefix to refuse, or undefined.
+ */
+export function gutterGate(): (path: string, text: string, beside: readonly string[]) => string | undefined {
+  const refused = new Set<string>();
+  return (path, text, beside) => {
+    const prefix = lineGutter(text, beside);
+    if (prefix === undefined) return undefined;
+    const key = `${path}\0${Bun.hash(text)}`;
+    if (refused.delete(key)) return undefined;
+    refused.add(key);
+    return prefix;
+  };
+}

@@ -5,7 +5,7 @@ import { ParentIsFileError, parentIsFile, readOnlyMode, writeFileAtomic } from "
 import { readOnlyError } from "./edit.ts";
 import { contentHash } from "./read-file.ts";
 import { cutLineRefusal, type SeenFiles, writeRefusal } from "./seen-files.ts";
-import { gutterRefusal, lineGutter } from "./line-gutter.ts";
+import { gutterGate, gutterRefusal } from "./line-gutter.ts";
 import { decodeText, likeBefore } from "../fs/text-encoding.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
@@ -25,6 +25,7 @@ import { creationRefusal } from "./missing-file.ts";
 export function createWriteFileTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
   const home = options.home ?? homedir();
   const seen = options.seen ?? new Map();
+  const gutterFor = gutterGate(); // per tool: a refused gutter passes when the same text comes again
   return {
     name: TOOL.writeFile,
     description: "Create or overwrite a file, and its parent directories; keeps a file's mode, owner and hard links. To change part of a file, use edit.",
@@ -54,7 +55,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       const real = realTarget(abs);
       const cut = cutLineRefusal(path, content);
       if (cut) return toolError(cut);
-      const gutter = lineGutter(content, old ? [decodeText(old).text] : []);
+      const gutter = gutterFor(abs, content, old ? [decodeText(old).text] : []);
       if (gutter) return toolError(gutterRefusal("content", gutter, `${path} not written`));
       const stale = writeRefusal(path, seen.get(real), old && { hash: contentHash(old), bytes: old }, content);
       if (stale) return toolError(stale);

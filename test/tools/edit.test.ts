@@ -95,7 +95,8 @@ test("new_string carrying read_file's line numbers is refused, the file unchange
   writeFileSync(join(dir, "view.js"), "/*!\n * express\n */\n\n'use strict';\n");
   expect(await edit({ path: "view.js", old_string: "'use strict';\n", new_string: "  9\t'use strict';\n 10\t// added\n" })).toEqual({
     output:
-      "new_string's lines start with read_file's line numbers (\"  9\\t\"); view.js not changed: leave the numbers out and give only each line's text",
+      "new_string's lines start with read_file's line numbers (\"  9\\t\"); view.js not changed: leave the numbers out and give only each line's text " +
+      "(if the numbers and tabs belong in the file, make the same call again)",
     isError: true,
   });
   expect(file("view.js")).toBe("/*!\n * express\n */\n\n'use strict';\n");

@@ -184,7 +184,8 @@ test("a parent that is a file: the error names that file as the path spells it, 
 
 test("content carrying read_file's line numbers is refused, unwritten, saying to leave them out", async () => {
   const refusal = (prefix: string, path: string) =>
-    `content's lines start with read_file's line numbers ("${prefix}"); ${path} not written: leave the numbers out and give only each line's text`;
+    `content's lines start with read_file's line numbers ("${prefix}"); ${path} not written: leave the numbers out and give only each line's text ` +
+    "(if the numbers and tabs belong in the file, make the same call again)";
   expect(await write({ path: "copy.js", content: "  1\t/*!\n  2\t * express\n  3\t */\n" })).toEqual({ output: refusal("  1\\t", "copy.js"), isError: true });
   expect(existsSync(join(dir, "copy.js"))).toBe(false);
   writeFileSync(join(dir, "view.js"), "'use strict';\nmodule.exports = View;\n");
@@ -199,6 +200,16 @@ test("numbers and tabs that are the file's own (a table of numbers) are written 
   await read("counts.tsv");
   expect((await write({ path: "counts.tsv", content: "1\t10\n2\t20\n3\t30\n" })).output).toBe("overwrote counts.tsv (3 lines, 15 bytes)");
   expect((await write({ path: "ids.tsv", content: "7\tseven\n9\tnine\n" })).output).toBe("created ids.tsv (2 lines, 15 bytes)"); // not one after the other
+});
+
+test("a new numbered table refused as a copied gutter is written when the model sends the same content again", async () => {
+  const tool = createWriteFileTool({ seen }); // one run's tool, as the agent keeps it
+  const once = (content: string) => callTool(tool, { path: "fruit.tsv", content }, ctx);
+  const table = "1\tapple\n2\tpear\n";
+  expect((await once(table)).isError).toBe(true);
+  expect(existsSync(join(dir, "fruit.tsv"))).toBe(false);
+  expect((await once(table)).output).toBe("created fruit.tsv (2 lines, 15 bytes)");
+  expect(readFileSync(join(dir, "fruit.tsv"), "utf8")).toBe(table);
 });
 
 test("atomic: a reader in another process never sees a partial file; the temp file lives beside the target and is gone after", async () => {
