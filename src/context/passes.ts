@@ -240,7 +240,7 @@ function canonical(v: unknown): string {
  * protected tail too; its result may be an error (the older output is stale either way: a
  * read_file before and after an edit is the same call). Untouched: results of write_file, edit
  * and compress, protected results, and outputs no longer than the note itself. A read_file note
- * pointing at an earlier result (read-stubs.ts) is no later call: the lines are in that result. With `scope`, only
+ * pointing at an earlier result (read-stubs.ts) is no later call for it: the lines are in that result. With `scope`, only
  * calls and results of those message ids take part (the history as it was when dedup last ran).
  */
 export function dedup(
@@ -258,12 +258,12 @@ export function dedup(
     if (!calls || (scope && !scope.has(messages[i]!.id))) continue;
     for (let k = calls.length - 1; k >= 0; k--) {
       const c = calls[k]!;
-      if (KEEP_RESULTS.has(c.name) || stubs.has(c.id)) continue;
+      if (KEEP_RESULTS.has(c.name)) continue;
       let args = canon.get(c.arguments);
       if (args === undefined) canon.set(c.arguments, (args = canonicalArguments(c.arguments)));
       const key = `${c.name}\0${args}`;
       if (seen.has(key)) older.add(c.id);
-      else seen.add(key);
+      else if (!stubs.has(c.id)) seen.add(key); // a note is older than a later read, never later than the one it names
     }
   }
   if (older.size === 0) return { messages, count: 0 };
