@@ -14,25 +14,40 @@ export function stubTarget(m: Message): string | undefined {
 }
 
 export const GONE_NOTE = "[read_file: the earlier result this pointed at is no longer in the conversation; read the file again to see it]";
+/** A note's place when the budget's trim left out or cut its earlier result: the lines are not sent twice over a budget already reached. */
+export const TRIMMED_NOTE = "[read_file: the earlier result this pointed at was left out or cut to fit the context budget; read the file again to see it]";
 
 /**
  * `messages` (a request's view of `history`) with each read_file note whose earlier result is not
- * in them as the history has it replaced by that result's content; by a note saying to read again
- * when the history has it no more (after `/clear`). Pure.
+ * in them whole (as the history has it; a handle after it aside) replaced by that result's
+ * content, with what the view added after the note (its handle); by a note saying to read again
+ * when the history has it no more (after `/clear`), or, `trimmed`, when the budget's trim took it. Pure.
  */
-export function restoreStubs(messages: readonly Message[], history: readonly Message[]): { messages: readonly Message[]; count: number } {
+export function restoreStubs(messages: readonly Message[], history: readonly Message[], trimmed = false): { messages: readonly Message[]; count: number } {
   if (!messages.some((m) => stubTarget(m) !== undefined)) return { messages, count: 0 };
   const byCall = new Map<string, Message>();
-  for (const m of history) if (m.role === "tool" && m.toolCallId) byCall.set(m.toolCallId, m);
-  const sent = new Set(messages);
+  const byId = new Map<string, Message>();
+  for (const m of history) if (m.role === "tool" && m.toolCallId) byCall.set(m.toolCallId, m), byId.set(m.id, m);
+  const sent = new Map<string, string>();
+  for (const m of messages) if (m.role === "tool" && m.toolCallId) sent.set(m.toolCallId, firstText(m));
   let count = 0;
   const out = messages.map((m) => {
     const target = stubTarget(m);
     if (target === undefined) return m;
     const earlier = byCall.get(target);
-    if (earlier && sent.has(earlier)) return m;
+    if (earlier && sent.get(target)?.startsWith(firstText(earlier))) return m;
     count++;
-    return { ...m, content: earlier ? earlier.content : [{ type: "text" as const, text: GONE_NOTE }] };
+    const added = firstText(m).slice(firstText(byId.get(m.id) ?? m).length); // `\n[#k3f9a]`, or nothing
+    const content = earlier && !trimmed ? earlier.content : [{ type: "text" as const, text: earlier ? TRIMMED_NOTE : GONE_NOTE }];
+    return { ...m, content: added ? withTextAfter(content, added) : content };
   });
   return { messages: out, count };
+}
+
+const firstText = (m: Message) => (m.content[0]?.type === "text" ? m.content[0].text : "");
+
+/** `content` with `text` after its last text part. */
+function withTextAfter(content: Message["content"], text: string): Message["content"] {
+  const last = content.findLastIndex((p) => p.type === "text");
+  return content.map((p, i) => (i === last && p.type === "text" ? { ...p, text: p.text + text } : p));
 }

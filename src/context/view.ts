@@ -144,10 +144,12 @@ export function buildContext(input: ContextInput): ContextView {
     ...(input.hold !== undefined ? { hold: input.hold } : {}),
   };
   const trimmed = trimToBudget(handled, facts, budget);
-  const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
+  // a note whose earlier result the trim left out or cut says so: the model reads the lines again if it needs them
+  const messages = restoreStubs(trimmed.messages, history, true).messages;
+  const estimate = input.fixedTokens + estimateTokens(messages, input.tokensPerChar);
   const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.calls > 0 || trimmed.texts > 0;
   return {
-    messages: trimmed.messages,
+    messages,
     estimate,
     untrimmedEstimate: changed ? trimmed.untrimmed : estimate,
     overBudget: trimmed.overBudget,

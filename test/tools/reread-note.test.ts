@@ -12,7 +12,7 @@ import type { SeenFiles } from "../../src/tools/seen-files.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
 import { createTools } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
-import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
+import { fakeProvider, type ScriptedTurn, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput } from "../helpers/recording-output.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
 
@@ -24,7 +24,7 @@ beforeEach(() => {
 afterEach(() => dir.remove());
 
 const LINE_250 = "export const line250 = 250;";
-const read = (args: Record<string, unknown>): Turn => ({ toolCalls: [{ name: "read_file", arguments: { path: "big.ts", ...args } }] });
+const read = (args: Record<string, unknown>): ScriptedTurn => ({ toolCalls: [{ name: "read_file", arguments: { path: "big.ts", ...args } }] });
 /** How many copies of line 250 a request sends. */
 const copies = (req: ModelRequest) => req.messages.filter((m) => m.role === "tool" && textOf(m).includes(LINE_250)).length;
 const lastResult = (req: ModelRequest) => textOf(req.messages.findLast((m: Message) => m.role === "tool")!);
@@ -73,7 +73,7 @@ test("a range the earlier read did not cover is read in full", async () => {
 test("a changed file is read in full", async () => {
   const { agent, provider } = agentWith([
     read({}),
-    (req) => {
+    () => {
       writeFileSync(join(dir.path, "big.ts"), "changed\n");
       return read({});
     },
