@@ -30,6 +30,8 @@ import { TOOL } from "./kernel/tool-names.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { RetryPolicy } from "./kernel/retry.ts";
 import type { ContextPolicy } from "./context/view.ts";
+import { keepShown } from "./tools/earlier-reads.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
 
 /** What the agent runs with, besides its provider: resolved values, not the configuration. */
 export interface AgentSettings {
@@ -58,6 +60,8 @@ export interface AgentParts {
   alias?(name: string): string | undefined;
   output: Output;
   cwd: string;
+  /** what the file tools saw (their `seen`): each request forgets the read_file results it does not show whole (SeenFile.reads) */
+  seen?: SeenFiles;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
   pathOf?(path: string): string | undefined;
   /** the system prompt without the per-request context line, asked before every request */
@@ -292,6 +296,7 @@ export function createAgent(parts: AgentParts): Agent {
           throw e;
         });
         if (prepared.usage) spent(prepared.usage);
+        if (parts.seen) keepShown(parts.seen, prepared.messages);
         extraNote = parts.note?.(tools);
         const note = withNote(prepared.note);
         return { ...prepared, ...(note ? { note } : {}), tools };

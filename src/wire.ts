@@ -295,6 +295,7 @@ export async function assemble(
     alias: (name) => mcpCallName(name, mcp.offer()), // `mcp__everything__get-sum`: runs, and is judged, as get-sum
     output,
     cwd,
+    seen, // read_file's notes point at results a request still shows whole
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
     permission: (tool, a) => (tool === FIND_TOOLS ? undefined : live.configured.check(tool, a, mcp.origin(tool))), // an MCP tool is judged by its server's names for it too

@@ -7,6 +7,7 @@ import { textOf, type Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
+import { stubTarget } from "./read-stubs.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -238,7 +239,8 @@ function canonical(v: unknown): string {
  * result's content becomes DUPLICATE_NOTE. The later call may sit anywhere after it, in the
  * protected tail too; its result may be an error (the older output is stale either way: a
  * read_file before and after an edit is the same call). Untouched: results of write_file, edit
- * and compress, protected results, and outputs no longer than the note itself. With `scope`, only
+ * and compress, protected results, and outputs no longer than the note itself. A read_file note
+ * pointing at an earlier result (read-stubs.ts) is no later call for it: the lines are in that result. With `scope`, only
  * calls and results of those message ids take part (the history as it was when dedup last ran).
  */
 export function dedup(
@@ -249,6 +251,8 @@ export function dedup(
   const seen = new Set<string>();
   const older = new Set<string>(); // call ids with an identical later call
   const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once
+  const stubs = new Set<string>();
+  for (const m of messages) if (stubTarget(m) !== undefined) stubs.add(m.toolCallId!);
   for (let i = messages.length - 1; i >= 0; i--) {
     const calls = messages[i]!.toolCalls;
     if (!calls || (scope && !scope.has(messages[i]!.id))) continue;
@@ -259,7 +263,7 @@ export function dedup(
       if (args === undefined) canon.set(c.arguments, (args = canonicalArguments(c.arguments)));
       const key = `${c.name}\0${args}`;
       if (seen.has(key)) older.add(c.id);
-      else seen.add(key);
+      else if (!stubs.has(c.id)) seen.add(key); // a note is older than a later read, never later than the one it names
     }
   }
   if (older.size === 0) return { messages, count: 0 };

@@ -1,6 +1,6 @@
 // What one model request sends (SPEC §10). The history is append-only and never changed; before
 // every request `buildContext` derives the request's view of it with the passes of passes.ts and
-// budget.ts: summaries → dedup → error purge → large calls cut → handles → budget (trim, then the hard ceiling). The
+// budget.ts: summaries → dedup → error purge → read_file notes restored → large calls cut → handles → budget (trim, then the hard ceiling). The
 // view is a pure function of its input; context/compaction.ts decides that input (which summaries,
 // how far dedup and purge may look, whether handles show) so that requests repeat each other's
 // prefix for the providers' prompt caches.
@@ -39,6 +39,7 @@ import {
 } from "./passes.ts";
 import type { Resolved, SECTIONS } from "../config/keys.ts";
 import { summarizableRange, summaryPins, type SummaryRange } from "./summary-range.ts";
+import { restoreStubs } from "./read-stubs.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
 export { KEEP_SHARE, SUMMARIZED_BELOW, summaryParts, type SummaryRange } from "./summary-range.ts";
@@ -131,7 +132,8 @@ export function buildContext(input: ContextInput): ContextView {
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
-  const called = cutLargeCalls(purged.messages, policy.budgetTokens);
+  const restored = restoreStubs(purged.messages, history);
+  const called = cutLargeCalls(restored.messages, policy.budgetTokens);
   const handled = policy.compressTool ? addHandles(called.messages, facts.handles) : called.messages;
   const budget = {
     budgetTokens: policy.budgetTokens,
@@ -142,10 +144,12 @@ export function buildContext(input: ContextInput): ContextView {
     ...(input.hold !== undefined ? { hold: input.hold } : {}),
   };
   const trimmed = trimToBudget(handled, facts, budget);
-  const estimate = input.fixedTokens + estimateTokens(trimmed.messages, input.tokensPerChar);
+  // a note whose earlier result the trim left out or cut says so: the model reads the lines again if it needs them
+  const messages = restoreStubs(trimmed.messages, history, true).messages;
+  const estimate = input.fixedTokens + estimateTokens(messages, input.tokensPerChar);
   const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.calls > 0 || trimmed.texts > 0;
   return {
-    messages: trimmed.messages,
+    messages,
     estimate,
     untrimmedEstimate: changed ? trimmed.untrimmed : estimate,
     overBudget: trimmed.overBudget,

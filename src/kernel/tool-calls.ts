@@ -253,7 +253,7 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
   try {
     const progress = (note: string) => deps.output.emit({ type: "tool_progress", id: call.id, note });
     const output = (lines: string[]) => deps.output.emit({ type: "tool_output", id: call.id, lines });
-    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd, progress, output });
+    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd, callId: call.id, progress, output });
   } catch (e) {
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
     return { output: `${call.name} failed: ${errorText(e)}`, isError: true };

@@ -6,6 +6,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** the project root (the directory hey started in); relative paths resolve against it */
   cwd: string;
+  /** the id of the call being run (the model's tool call id); absent when a tool is run outside a turn */
+  callId?: string;
   /** tells the user how far a long call has come (a few words: `3/5 indexing`), while it runs; never throws */
   progress?(note: string): void;
   /** the last lines of a running command's output, for the terminal only (never the model); never throws */

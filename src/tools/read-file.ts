@@ -13,6 +13,7 @@ import { isPdf, PDF_COUNT_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
+import { coveringRead, stubText, withRead } from "./earlier-reads.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
@@ -26,11 +27,13 @@ export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: where each text
- * file read is remembered for write_file (shared by a run's file tools; default: this tool's own).
+ * file read is remembered for write_file, and each result, so that a re-read of unchanged lines
+ * still shown whole answers with a note pointing at it (earlier-reads.ts) (shared by a run's file
+ * tools and its agent; default: this tool's own).
  */
 export function createReadFileTool(options: { home?: string; seen?: SeenFiles; shell?: string } = {}): Tool {
   const home = options.home ?? homedir();
-  const seen = options.seen ?? new Map();
+  const seen: SeenFiles = options.seen ?? new Map();
   return {
     name: TOOL.readFile,
     description:
@@ -106,7 +109,14 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
       const real = realTarget(abs);
-      seen.set(real, sawWindow(seen.get(real), hasher.digest("hex"), { first: offset, last, total: window.total, cut: window.cut }));
+      const hash = hasher.digest("hex");
+      const saw = sawWindow(seen.get(real), hash, { first: offset, last, total: window.total, cut: window.cut });
+      seen.set(real, saw);
+      // lines some line of which was cut are not all shown: such a read neither answers nor is answered by a note
+      if (window.cut.length === 0 && ctx.callId !== undefined) {
+        const earlier = coveringRead(saw.reads, hash, offset, last);
+        if (earlier) return { output: stubText(path, offset, last, window.total, earlier) };
+      }
       const width = String(last).length;
       let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
       const more = window.total - last;
@@ -118,14 +128,19 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       if (window.cut.length > 0)
         output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") || abs !== where.abs ? abs : path, window.cut[0]!)}]`;
       if (abs !== where.abs) output = `${otherForm(path, abs)}\n${output}`;
-      if (encoding !== "utf-8") return { output: `[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}` };
-      if (scan.strays === 0) return { output };
+      const shown = (output: string) => {
+        if (window.cut.length === 0 && ctx.callId !== undefined)
+          seen.set(real, { ...saw, reads: withRead(saw.reads, { hash, first: offset, last, callId: ctx.callId, output }) });
+        return { output };
+      };
+      if (encoding !== "utf-8") return shown(`[${path} is not UTF-8: shown as ${ENCODING_NAME[encoding]}, which edit keeps]\n${output}`);
+      if (scan.strays === 0) return shown(output);
       const which = scan.strays === 1 ? `that is not (line ${scan.strayLine})` : `that are not (the first on line ${scan.strayLine})`;
       const kept =
         scan.strays === 1
           ? "its Windows-1252 character, which edit keeps as the byte it is"
           : "their Windows-1252 characters, which edit keeps as the bytes they are";
-      return { output: `[${path} is UTF-8 but for ${scan.strays} byte${scan.strays === 1 ? "" : "s"} ${which}: shown as ${kept}]\n${output}` };
+      return shown(`[${path} is UTF-8 but for ${scan.strays} byte${scan.strays === 1 ? "" : "s"} ${which}: shown as ${kept}]\n${output}`);
     },
   };
 }

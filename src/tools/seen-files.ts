@@ -9,16 +9,27 @@ import { lineCounter } from "./edit-matches.ts";
 /** 1-based first and last line, inclusive. */
 export type LineRange = [number, number];
 
+/** One read_file result, `output`: lines `first`..`last` (none cut) of the file whose bytes hash to `hash`, answered by call `callId`. */
+export interface EarlierRead {
+  hash: string;
+  first: number;
+  last: number;
+  callId: string;
+  output: string;
+}
+
 /**
  * What the agent has seen of one file: `hash`, of the bytes it last saw; `lines`, when it saw only
  * some of them — the lines read_file showed whole (a line it cut is not seen whole), the lines an
- * edit wrote — in order, apart; undefined when it saw every line.
+ * edit wrote — in order, apart; undefined when it saw every line. `reads`: read_file's results of
+ * these bytes still shown whole (earlier-reads.ts).
  */
 export interface SeenFile {
   hash: string;
   lines?: LineRange[];
   /** an edit wrote the file after it changed unseen (and kept that change): the agent's last write was that edit, not its read */
   editedSince?: true;
+  reads?: EarlierRead[];
 }
 
 /**
@@ -35,7 +46,8 @@ export type SeenFiles = Map<string, SeenFile>;
  */
 export function sawWindow(prev: SeenFile | undefined, hash: string, window: { first: number; last: number; total: number; cut: readonly number[] }): SeenFile {
   const before = prev?.hash === hash ? prev.lines : [];
-  if (before === undefined) return { hash };
+  const reads = prev?.hash === hash && prev.reads ? { reads: prev.reads } : {};
+  if (before === undefined) return { hash, ...reads };
   const shown: LineRange[] = [];
   let from = window.first;
   for (const line of [...window.cut, window.last + 1]) {
@@ -43,7 +55,7 @@ export function sawWindow(prev: SeenFile | undefined, hash: string, window: { fi
     from = line + 1;
   }
   const lines = merged([...before, ...shown]);
-  return lines.length === 1 && lines[0]![0] <= 1 && lines[0]![1] >= window.total ? { hash } : { hash, lines };
+  return lines.length === 1 && lines[0]![0] <= 1 && lines[0]![1] >= window.total ? { hash, ...reads } : { hash, lines, ...reads };
 }
 
 /** Sorted ranges with the overlapping and adjacent ones joined. */

@@ -122,6 +122,9 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
     case TOOL.readFile: {
       const numbered = output.split("\n").filter((l) => /^\s*\d+\t/.test(l)).length;
       const more = /^… (\d+) more lines?;/m.exec(output);
+      // tools/earlier-reads.ts: a re-read of unchanged lines, answered by a note
+      const unchanged = /^\[unchanged: .*? (lines? [\d-]+)/.exec(output);
+      if (unchanged) return good(`${unchanged[1]} unchanged: not sent again`);
       return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1]} more)` : ""}`) : good(firstLine(output));
     }
     case TOOL.grep: {

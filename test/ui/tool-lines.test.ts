@@ -89,6 +89,13 @@ test.each([
   ["read_file", "read_file", true, "1\ta\n2\tb\n3\tc", "✓ 3 lines"],
   ["read_file partial", "read_file", true, "1\ta\n2\tb\n… 98 more lines; use offset=3", "✓ 2 lines (98 more)"],
   ["read_file all but one", "read_file", true, "1\ta\n2\tb\n… 1 more line; use offset=3", "✓ 2 lines (1 more)"],
+  [
+    "read_file unchanged since an earlier read",
+    "read_file",
+    true,
+    "[unchanged: a.ts lines 1-500 (all 500) are the same bytes as your earlier read_file result of lines 1-500 above (call c5); not sent again]",
+    "✓ lines 1-500 unchanged: not sent again",
+  ],
   ["grep", "grep", true, "a.ts:1: TODO x\na.ts:9: TODO y\nb.ts:3: TODO z", "✓ 3 matches in 2 files"],
   ["grep capped", "grep", true, "a.ts:1: x\n… 41 more matches not shown (42 in all); narrow …", "✓ 42 matches"],
   [
