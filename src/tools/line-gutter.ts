@@ -42,13 +42,15 @@ export const gutterRefusal = (field: string, prefix: string, unchanged: string) 
  * copied gutter and the model is the one who knows. Answers the prefix to refuse, or undefined.
  */
 export function gutterGate(): (path: string, text: string, beside: readonly string[]) => string | undefined {
-  const refused = new Set<string>();
+  const refused = new Map<string, string>(); // path → the text last refused for it
   return (path, text, beside) => {
     const prefix = lineGutter(text, beside);
     if (prefix === undefined) return undefined;
-    const key = `${path}\0${Bun.hash(text)}`;
-    if (refused.delete(key)) return undefined;
-    refused.add(key);
+    if (refused.get(path) === text) {
+      refused.delete(path);
+      return undefined;
+    }
+    refused.set(path, text);
     return prefix;
   };
 }
