@@ -109,3 +109,22 @@ function npmCall(words: Word[], npx: boolean, command: number): RunnerText | { o
   const bare = words.every((w, i) => i === 0 || i === command || (isOption(w) && !/^(-h|--help|-v|--version|--usage)$/.test(w.text)));
   return bare ? { opaque: `\`${npx ? "npx" : "npm exec"}\` without a command starts a shell reading stdin` } : undefined;
 }
+
+/** Scoped packages whose program is not named after the package (each package's `bin` field). */
+const BINS: Record<string, string> = { "@changesets/cli": "changeset" };
+
+/**
+ * The program a package runner runs for a package word (`npx rimraf@5`, `pnpm dlx np@10`, `npx
+ * @changesets/cli@2 publish`): the name without its version or tag, an alias's package
+ * (`x@npm:rimraf@5`), a scoped package's program (BINS, else its name without the scope: npm-exec(1)
+ * runs the bin named after the package). The word itself when it names no package so.
+ */
+export function packageProgram(word: string): string {
+  const m = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:@(.*))?$/i.exec(word);
+  if (!m) return word;
+  const alias = /^npm:(.+)$/.exec(m[2] ?? "");
+  if (alias) return packageProgram(alias[1]!);
+  const name = m[1]!.toLowerCase();
+  if (Object.hasOwn(BINS, name)) return BINS[name]!;
+  return name.replace(/^@[^/]+\//, "");
+}
