@@ -94,7 +94,7 @@ function npmCall(words: Word[], npx: boolean, command: number): RunnerText | { o
       texts.push([{ ...w, text: w.text.replace(CALL_JOINED, ""), raw: w.raw.replace(/^(-c|--call)=/, "") }]);
       continue;
     }
-    if (!known(w) && /^['"]?-/.test(w.raw)) return { opaque: `\`${program(words[0]!.text)}\` with an option known only at run time` };
+    if ((w.unknown || w.glob || w.anyValue) && /^['"]?-/.test(w.raw)) return { opaque: `\`${program(words[0]!.text)}\` with an option known only at run time` };
     if (known(w) && /^-[a-zA-Z]*c[a-zA-Z]+$/.test(w.text)) return { opaque: `\`${w.text}\`: npm may read what follows its \`c\` as a command to run` };
     own.push(w);
     // npx: the package's name ends npx's options (a word after an option that may take a value may be that value)
