@@ -26,7 +26,8 @@ const refused = (command: string, allow: string[], deny: string[], names: string
   }
 };
 const allowed = (command: string, allow: string[], deny: string[]) => {
-  for (const shell of ["sh", "dash", "bash"]) expect({ command, shell, d: judge(command, allow, deny, shell) }).toEqual({ command, shell, d: { allowed: true } });
+  for (const shell of ["sh", "dash", "bash"])
+    expect({ command, shell, d: judge(command, allow, deny, shell) }).toEqual({ command, shell, d: { allowed: true } });
 };
 
 describe("npm's -c/--call text and the other runners' shell text are read as sh -c text (finding 1)", () => {
@@ -120,7 +121,13 @@ describe("a package word with a version or tag runs the same program (finding 2)
   ])("deny %j refuses %j", (entry, command, names) => refused(command, [], [`bash: ${entry}`], names));
 
   test("what only looks like them still runs", () => {
-    for (const command of ["npx @changesets/cli@2 version", "npx prettier@3 --check .", "npx create-vite@5 app", "npx release-notes@1", "npx rimraf-cli-docs@1"])
+    for (const command of [
+      "npx @changesets/cli@2 version",
+      "npx prettier@3 --check .",
+      "npx create-vite@5 app",
+      "npx release-notes@1",
+      "npx rimraf-cli-docs@1",
+    ])
       allowed(command, [], DENY);
   });
 
