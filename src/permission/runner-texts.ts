@@ -13,9 +13,9 @@ export type RunnerText = { own: Word[]; texts: Word[][] };
 
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 const isOption = (w: Word) => known(w) && /^-./.test(w.text) && w.text !== "--";
-/** npm's options that take no value (npm's config definitions), so the word after one is a command or a package. */
+/** npm's options that take no value (npm's config definitions; bunx's `--bun`), so the word after one is a command or a package. */
 const NPM_SWITCHES =
-  /^(-y|--yes|--no|-q|--quiet|-s|--silent|--offline|--prefer-offline|--prefer-online|--ignore-existing|--legacy-peer-deps|--foreground-scripts|-ws|--workspaces|--include-workspace-root|--no-.*|--.*=.*|-d+)$/;
+  /^(-y|--yes|--no|-q|--quiet|-s|--silent|--offline|--prefer-offline|--prefer-online|--ignore-existing|--legacy-peer-deps|--foreground-scripts|-ws|--workspaces|--include-workspace-root|--bun|--no-.*|--.*=.*|-d+)$/;
 /** npm's `--call`: `-c TEXT`, `--call TEXT`, `--call=TEXT`, and `-c` at the end of a cluster of short options (`-yc TEXT`). */
 const CALL = /^(-[A-Za-z]*c|--call)$/;
 const CALL_JOINED = /^(-c|--call)=/;
@@ -127,4 +127,33 @@ export function packageProgram(word: string): string {
   const name = m[1]!.toLowerCase();
   if (Object.hasOwn(BINS, name)) return BINS[name]!;
   return name.replace(/^@[^/]+\//, "");
+}
+
+/**
+ * Where the program a package runner runs stands in its words (`npx --yes sh -c …`, `npm exec -- sh
+ * -c …`, `pnpm exec bash -c …`, `bunx sh`), or -1: the first word past the runner's options and
+ * what may be their values. shell-commands.ts reads a shell run so as it reads `sh -c` without one.
+ */
+export function runnerProgram(words: Word[]): number {
+  const first = words[0];
+  if (!known(first)) return -1;
+  const name = program(first.text);
+  let from = 1;
+  if (name === "npm" || name === "pnpm") {
+    const at = commandAt(words, name === "npm" ? /^(exec|x|exe)$/ : /^(exec|dlx)$/);
+    if (at < 0) return -1;
+    // pnpm.io/cli/exec: after `exec`, the command and its own options
+    if (words[at]!.text === "exec" && name === "pnpm") return words[at + 1]?.text === "--" ? at + 2 : at + 1;
+    from = at + 1;
+  } else if (name === "bun" && words[1]?.text === "x") from = 2;
+  else if (name !== "npx" && name !== "bunx" && name !== "pnpx") return -1;
+  for (let i = from; i < words.length; i++) {
+    const w = words[i]!;
+    if (!known(w)) return -1;
+    if (w.text === "--") return i + 1;
+    if (isOption(w)) continue;
+    const before = words[i - 1]!;
+    if (i === from || !isOption(before) || NPM_SWITCHES.test(before.text) || /^-[a-zA-Z]{2,}$/.test(before.text)) return i;
+  }
+  return -1;
 }

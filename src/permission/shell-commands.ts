@@ -7,7 +7,8 @@ import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
 import { readGit } from "./git.ts";
 import { readFind, runsUnseen } from "./programs.ts";
-import { runnerText } from "./runner-texts.ts";
+import { runnerProgram, runnerText } from "./runner-texts.ts";
+import { program } from "./match.ts";
 import { syntax } from "./shell-syntax.ts";
 import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
@@ -133,6 +134,11 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (runner && "opaque" in runner) return [part(seg, seg.words, true), opaque(seg.raw, runner.opaque)];
   // `npx -c TEXT`, `pnpm -c exec …`: the runner's own words, then the text read as `sh -c` text is
   if (runner) return [part(seg, runner.own, true), ...runner.texts.flatMap((text) => script(text, seg, depth, "sh"))];
+  // `npx sh -c TEXT`, `pnpm exec bash -c TEXT`: the shell the runner runs, read as without it
+  const ran = runnerProgram(seg.words);
+  const shellRun = seg.words[ran];
+  if (shellRun && known(shellRun) && Object.hasOwn(SHELLS, program(shellRun.text)))
+    return [part(seg, seg.words.slice(0, ran), false), ...run(seg, seg.words.slice(ran), [], seg.redirects, depth, dialect)];
   if (SHELL_RUNNERS.has(name)) return [{ ...seg, opaque: `\`${name}\` runs its command through a shell or editor hey cannot see` }];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];

@@ -55,6 +55,11 @@ describe("npm's -c/--call text and the other runners' shell text are read as sh 
       [`npx --package=np -c 'n""p'`, "by another name: np"],
       [`pnpm -rc exec 'r\\m -rf node_modules'`, "rm -rf *"],
       [`yarn exec "cd x && r''m -rf y"`, "rm -rf *"],
+      // a shell the runner runs is read as without the runner
+      [`pnpm exec sh -c 'r""m -rf dist'`, "rm -rf *"],
+      [`npx sh -c 'r""m -rf dist'`, "rm -rf *"],
+      [`npm exec -- bash -c 'r""m -rf dist'`, "rm -rf *"],
+      [`bunx --bun sh -c 'r""m -rf dist'`, "rm -rf *"],
     ])
       refused(command!, [], DENY, entry!);
   });
@@ -67,6 +72,7 @@ describe("npm's -c/--call text and the other runners' shell text are read as sh 
     // the text known only when it runs cannot be read
     refused('npx -c "$CMD"', ALLOW, [], "a script known only at run time");
     refused("echo 'rm -rf x' | npx", [], DENY, "`npx` without a command starts a shell reading stdin");
+    refused("npx sh -c 'ls && touch x'", [...ALLOW, "bash: sh *"], [], "`touch x` matches no allow entry");
     allowed("npx -c 'ls -la && git status'", ALLOW, []);
   });
 
@@ -83,6 +89,7 @@ describe("npm's -c/--call text and the other runners' shell text are read as sh 
       "npx --help",
       "bunx vitest run",
       "npm install",
+      "npx prettier --write bash",
     ]) {
       allowed(command, ALLOW, []);
       allowed(command, [], DENY);
