@@ -4,7 +4,9 @@
 // shell) and `bun exec` (a script for Bun's shell). shell-commands.ts reads the text as it reads `sh
 // -c` text, so each command in it meets the control checks, the deny entries and an allow list on
 // its own, and quoting that splits a name (`r""m`) hides nothing. yarn's and Bun's shells are read
-// as sh: they take the same words, and what they leave out makes them run less, not more. Pure.
+// as sh: they take the same words, and what they leave out makes them run less, not more. A shell
+// the runner runs (`npx sh -c …`) is found here too (runnerProgram). Package words with a version
+// (`npx rimraf@5`) name the program they run (packageProgram, for equivalents.ts). Pure.
 import { program } from "./match.ts";
 import type { Word } from "./shell-model.ts";
 
