@@ -13,6 +13,7 @@ import { emptiesNamed } from "./empties.ts";
 import { entryMethod, ghImpliedPost, ghSending, webCmdletAsCurl } from "./methods.ts";
 import { code, INTERPRETER, sendsInCode } from "./interpreter-code.ts";
 import type { Disk } from "./on-disk.ts";
+import { packageProgram } from "./runner-texts.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
 /** A deny pattern that refuses on behalf of another entry: `entry` is the user's, `does` says what this one runs. */
@@ -230,7 +231,7 @@ const RUNNERS = new Set(["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "c
 
 /**
  * The segment as each program a package runner could run (its words from a program name on), or
- * none: `npx -y lerna publish` is read as `lerna publish` too. Equivalents are matched on these as
+ * none: `npx -y lerna publish` is read as `lerna publish` too, `npx lerna@8 publish` as well. Equivalents are matched on these as
  * well; `pnpm publish` itself is one of them, read at its own name.
  */
 export function runnerTails(seg: Segment): Segment[] {
@@ -239,7 +240,10 @@ export function runnerTails(seg: Segment): Segment[] {
   const out: Segment[] = [];
   for (let i = 1; i < seg.words.length; i++) {
     const w = seg.words[i]!;
-    if (!w.unknown && !w.glob && !isOption(w)) out.push({ ...seg, words: seg.words.slice(i) });
+    if (w.unknown || w.glob || isOption(w)) continue;
+    // `npx rimraf@5 dir` runs rimraf, `npx @changesets/cli@2 publish` changeset
+    const bin = packageProgram(w.text);
+    out.push({ ...seg, words: bin === w.text ? seg.words.slice(i) : [{ ...w, text: bin, raw: bin }, ...seg.words.slice(i + 1)] });
   }
   return out;
 }

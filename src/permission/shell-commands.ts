@@ -1,11 +1,14 @@
 // Seeing through commands that run other commands (SPEC §8): wrappers (`env`, `timeout 5`,
-// `sudo -u x`, `xargs`, the util-linux set…), shells given a script (`sh -c STR`), `eval`, `trap`,
+// `sudo -u x`, `xargs`, the util-linux set…), shells given a script (`sh -c STR`, and a package
+// runner's `npx -c STR`: runner-texts.ts), `eval`, `trap`,
 // `find -exec`, bash's `jobs -x`, and programs that run code no rule can see. Pure; built on
 // shell-syntax.ts.
 import { builtinRisk, integerDeclared, isInert } from "./builtins.ts";
 import { readOptions, type Options } from "./options.ts";
 import { readGit } from "./git.ts";
 import { readFind, runsUnseen } from "./programs.ts";
+import { runnerProgram, runnerText } from "./runner-texts.ts";
+import { program } from "./match.ts";
 import { syntax } from "./shell-syntax.ts";
 import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
@@ -127,6 +130,15 @@ function seeThrough(seg: Segment, depth: number, dialect: Dialect, inShell = tru
   if (name === "find") return find(seg, depth, dialect);
   if (name === "git") return readGit(seg.words) ? [seg] : [{ ...seg, opaque: "a word known only at run time stands where git reads its options" }];
   if (Object.hasOwn(SHELLS, name)) return shell(seg, depth, name, SHELLS[name]!);
+  const runner = runnerText(seg.words);
+  if (runner && "opaque" in runner) return [part(seg, seg.words, true), opaque(seg.raw, runner.opaque)];
+  // `npx -c TEXT`, `pnpm -c exec …`: the runner's own words, then the text read as `sh -c` text is
+  if (runner) return [part(seg, runner.own, true), ...runner.texts.flatMap((text) => script(text, seg, depth, "sh"))];
+  // `npx sh -c TEXT`, `pnpm exec bash -c TEXT`: the shell the runner runs, read as without it
+  const ran = runnerProgram(seg.words);
+  const shellRun = seg.words[ran];
+  if (shellRun && known(shellRun) && Object.hasOwn(SHELLS, program(shellRun.text)))
+    return [part(seg, seg.words.slice(0, ran), false), ...run(seg, seg.words.slice(ran), [], seg.redirects, depth, dialect)];
   if (SHELL_RUNNERS.has(name)) return [{ ...seg, opaque: `\`${name}\` runs its command through a shell or editor hey cannot see` }];
   const unseen = runsUnseen(name, seg.words);
   if (unseen) return [{ ...seg, opaque: unseen }];

@@ -326,6 +326,7 @@ export const equivalent: Row[] = [
   ["rm *", "rsync -a --delete-after a/ b/", "by another name: rsync --delete"],
   ["rm *", "rsync -a --remove-source-files a/ b/", "by another name: rsync --remove-source-files"],
   ["rm *", "npx rimraf dist", "by another name: rimraf"],
+  ["rm -rf *", "npx rimraf@5 dist", "by another name: rimraf"],
   ["rm *", "tar -czf out.tgz --remove-files build", "by another name: tar --remove-files"],
   ["rm *", "zip -rm out.zip build", "by another name: zip -m"],
   ["rm -rf *", "tar -cf out.tar --remove-files build", "by another name: tar --remove-files"],
@@ -474,6 +475,12 @@ export const equivalent: Row[] = [
   ["npm publish *", "pnpm dlx release-it minor", "by another name: release-it"],
   ["npm publish *", "semantic-release", "by another name: semantic-release"],
   ["npm publish *", "npx semantic-release --branches main", "by another name: semantic-release"],
+  // with a version or tag the package runs the same program (x54 finding 2)
+  ["npm publish *", "npx np@latest", "by another name: np publishes to npm"],
+  ["npm publish *", "npx lerna@8 publish", "by another name: lerna publish"],
+  ["npm publish *", "npx @changesets/cli@2 publish", "by another name: changeset publish"],
+  ["npm publish *", "pnpm dlx np@10", "by another name: np publishes to npm"],
+  ["npm publish *", "npx @changesets/cli@2 version", "allowed"],
   ["npm publish *", "npm run release", "allowed"], // a script's name says nothing of what it runs (README)
   ["npm publish *", "npx release-notes", "allowed"],
   ["npm publish *", "pnpm install", "allowed"],
