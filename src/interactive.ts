@@ -106,6 +106,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         root: here.root,
         home: here.home,
         current: runtime.session.path,
+        holding: (path) => behind.find((writer) => writer.path === path)?.holding(),
         ask: io.ask,
         say,
         fit: { columns: answerFormat.columns, width: terminalWidth },
@@ -129,7 +130,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       notes.length = 0;
       const held = was.session.holding(); // not said to be saved: it is not, yet
       if (held) behind.push(was.session);
-      if (held) say(dim(wrapped(held)) + "\n");
+      if (held) say(dim(wrapped(`the last session ${held}`)) + "\n");
       say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
     }
     if (result.fresh) {
@@ -140,7 +141,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       const held = was.session.holding();
       if (held) behind.push(was.session);
       // a session that never got an answer left no file: there is nothing to resume
-      say(dim(wrapped(held ? `new session; ${held}` : existsSync(ended) ? "new session; the last one is saved (/resume lists it)" : "new session")) + "\n");
+      say(
+        dim(
+          wrapped(held ? `new session; the last session ${held}` : existsSync(ended) ? "new session; the last one is saved (/resume lists it)" : "new session"),
+        ) + "\n",
+      );
     }
     return result.quit ? "quit" : undefined;
   }

@@ -102,8 +102,8 @@ export function lostWarning(path: string, backlog: Backlog, saved: boolean, away
 }
 
 /**
- * What a session left (`/clear`, `/resume`) while the disk refuses its lines still holds: said
- * instead of "saved", with the promise the writer keeps (it tries again at each turn's end).
+ * What a session left (`/clear`, `/resume`) while the disk refuses its lines still holds, after the
+ * session's name: said instead of "saved", with the promise the writer keeps (it tries again at each turn's end).
  */
 export function heldNote(backlog: Backlog): string {
   const lines = backlog.lines.length;
@@ -111,7 +111,7 @@ export function heldNote(backlog: Backlog): string {
     lines === 0
       ? "was deleted and is not written back yet"
       : `has ${held(lines, backlog.lines.filter((l) => l.message).length)} (${formatSize(backlog.bytes)}) not yet written`;
-  return `the last session ${what} (the disk is full); hey keeps trying at the end of each turn and writes ${lines === 0 ? "it" : "them"} once there is space`;
+  return `${what} (the disk is full); hey keeps trying at the end of each turn and writes ${lines === 0 ? "it" : "them"} once there is space`;
 }
 
 function droppedNote(dropped: Backlog["dropped"]): string {

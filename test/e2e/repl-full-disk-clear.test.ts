@@ -59,8 +59,10 @@ test("/clear on a full disk says what the last session still holds, and writes i
   await say(t, "/clear", heldLine);
   await say(t, "hello new", "answer to hello new"); // the new session fits; the last one's big answer still does not
   await t.waitFor((screen) => lastLine(screen) === "›"); // that turn's end tried it again, in vain
-  await fileLimit(t, "unlimited"); // space is freed
   const left = sessions(t).get("first")!.id;
+  // read now, it would come back without what hey still holds of it
+  await say(t, `/resume ${left}`, `hey: session ${left} has 1 message and 1 other entry (10.0 KB) not yet written (the disk is full); hey keeps trying`);
+  await fileLimit(t, "unlimited"); // space is freed
   await say(t, "again", `session saved again: ${join(sessionsDir(t), `${left}.jsonl`)} takes writes again; wrote the 1 message and 1 other entry held`);
   await t.keys("C-d");
   const screen = await t.waitFor("[exit 0]", ALL);

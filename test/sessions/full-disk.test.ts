@@ -207,7 +207,7 @@ test("a session left (/clear, /resume) while the disk is full keeps what it hold
   free = 10;
   sent.push(...turn(w, 2));
   w.leave();
-  expect(w.holding()).toMatch(/^the last session has 2 messages and 1 other entry \(\d+ B\) not yet written \(the disk is full\); hey keeps trying/);
+  expect(w.holding()).toMatch(/^has 2 messages and 1 other entry \(\d+ B\) not yet written \(the disk is full\); hey keeps trying/);
   w.sync(); // a later turn's end, the disk still full
   expect(w.holding()).toBeDefined();
   free = Number.POSITIVE_INFINITY;
