@@ -13,6 +13,7 @@ import { errorText } from "./kernel/errors.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
 import type { Runtime } from "./runtime.ts";
+import type { SessionWriter } from "./sessions/writer.ts";
 import { completions, runCommand } from "./ui/commands.ts";
 import { banner, lastExchange } from "./ui/intro.ts";
 import { runRepl, type ReplIo } from "./ui/repl.ts";
@@ -47,6 +48,13 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   const leave = (was: Runtime) => {
     const { total, requests } = was.agent.usage;
     left = { usage: addUsage(left.usage, total), requests: left.requests + requests };
+  };
+  /** sessions `/clear` or `/resume` left while the disk refused lines they hold: tried again after each line, given up at exit */
+  let behind: SessionWriter[] = [];
+  const retryBehind = () => {
+    for (const writer of behind) writer.sync();
+    for (const writer of behind) if (writer.holding() === undefined) writer.close();
+    behind = behind.filter((writer) => writer.holding() !== undefined);
   };
   /** `!` commands since the last message, each a note for the next one */
   const notes: string[] = [];
@@ -98,6 +106,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         root: here.root,
         home: here.home,
         current: runtime.session.path,
+        holding: (path) => behind.find((writer) => writer.path === path)?.holding(),
         ask: io.ask,
         say,
         fit: { columns: answerFormat.columns, width: terminalWidth },
@@ -119,6 +128,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       runtime = await runtime.resume(result.resume);
       leave(was);
       notes.length = 0;
+      const held = was.session.holding(); // not said to be saved: it is not, yet
+      if (held) behind.push(was.session);
+      if (held) say(dim(wrapped(`the last session ${held}`)) + "\n");
       say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
     }
     if (result.fresh) {
@@ -126,8 +138,14 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       runtime = await runtime.fresh();
       leave(was);
       notes.length = 0;
+      const held = was.session.holding();
+      if (held) behind.push(was.session);
       // a session that never got an answer left no file: there is nothing to resume
-      say(dim(existsSync(ended) ? "new session; the last one is saved (/resume lists it)" : "new session") + "\n");
+      say(
+        dim(
+          wrapped(held ? `new session; the last session ${held}` : existsSync(ended) ? "new session; the last one is saved (/resume lists it)" : "new session"),
+        ) + "\n",
+      );
     }
     return result.quit ? "quit" : undefined;
   }
@@ -173,6 +191,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         stopping: (moved) => runtime.terminal?.suspend(moved) ?? (() => {}),
         complete: (line) => completions(line, source()),
         onLine: async (line, signal, io) => {
+          retryBehind(); // before a /resume of one of them, say
           if (line.trimStart().startsWith("!")) return shell(line.trimStart().slice(1).trim(), signal, io);
           const kind = lineKind(line);
           if (kind === "command") return command(line, signal, io);
@@ -183,11 +202,13 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
           // a run at its limit saves its hand-off before it ends
           await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
+          retryBehind(); // at the turn's end, as the session in use tries its own
         },
       },
       message, // already checked by firstPrompt; onLine expands it again
     );
   } finally {
     await runtime.close();
+    for (const writer of behind) writer.close(); // what the disk still refuses is said lost, now that hey ends
   }
 }

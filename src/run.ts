@@ -201,7 +201,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   } finally {
     const jobs = jobsLeft(); // they end with hey: said, not left for the user to find the server gone
     if (jobs.length > 0) warn(`ended ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => j.command).join("; ")}`);
-    await runtime.close(); // (the REPL closed its own already)
+    await runtime.close(); // the REPL closed its own already, and a run closes once (what it says at close is said once)
     // each in the session whose command left it, which `hey -c` and `/resume` tell: in the REPL, maybe one /clear or /resume left
     for (const id of new Set(jobs.flatMap((j) => j.owner ?? [])))
       appendEndedJobs(

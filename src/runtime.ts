@@ -169,9 +169,9 @@ export interface Runtime
   leftOut(): string | undefined;
   /** `/mcp`: the servers the configuration names that were not started (not approved, in a project's file not loaded), and why */
   withheldServers(): Withheld[];
-  /** `/resume`: the same run around `session`; this one is closed. Throws ConfigError (this one then stays). */
+  /** `/resume`: the same run around `session`; this one is closed, its session left (SessionWriter.leave). Throws ConfigError (this one then stays). */
   resume(session: LoadedSession): Promise<Runtime>;
-  /** `/clear`: the same run around a new session, with the model and settings now; this one is closed */
+  /** `/clear`: the same run around a new session, with the model and settings now; this one is closed, its session left */
   fresh(): Promise<Runtime>;
   /** what a `!` command runs with, as the settings say now */
   userShell(): UserShell;
@@ -297,11 +297,12 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       if (session) unlockSession(session.path); // the lock its resume made: a /resume of it again is not refused as in use here
       throw e;
     });
-    parts.session.close();
+    parts.session.leave(); // lines a full disk still refuses are tried again while hey runs (the REPL keeps it: SessionWriter.holding)
     if (next.mcp !== parts.mcp) void parts.mcp.close(); // the servers run on in the new run (wire.ts hands them over)
     return next;
   };
 
+  let closing: Promise<void> | undefined;
   const runtime: Runtime = {
     agent,
     terminal: parts.terminal,
@@ -390,9 +391,9 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       next.agent.setEffort(agent.effort); // an /effort choice is the user's, not the session's
       return next;
     },
-    async close() {
-      parts.session.close();
-      await parts.mcp.close();
+    close() {
+      if (!closing) parts.session.close(); // once: the REPL closes the run it ends with, hey's end the run it began with
+      return (closing ??= parts.mcp.close());
     },
   };
   return runtime;

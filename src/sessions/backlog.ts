@@ -85,9 +85,10 @@ export function stoppedWarning(path: string, why: string): string {
 /**
  * What the writer says when it closes with lines still held: they are lost. `saved`: the file holds
  * earlier messages. `away`: the file was deleted or replaced under the writer and the full disk
- * took no copy of it, so nothing of the conversation is where `hey -c` finds it.
+ * took no copy of it, so nothing of the conversation is where `hey -c` finds it. `left`: the
+ * session's id, when `/clear` or `/resume` left it: `hey -c` goes on with a later one, not it.
  */
-export function lostWarning(path: string, backlog: Backlog, saved: boolean, away?: "gone" | "replaced"): string {
+export function lostWarning(path: string, backlog: Backlog, saved: boolean, away?: "gone" | "replaced", left?: string): string {
   const lines = backlog.lines.length;
   const messages = backlog.lines.filter((l) => l.message).length;
   if (away) {
@@ -95,8 +96,22 @@ export function lostWarning(path: string, backlog: Backlog, saved: boolean, away
     const also = lines === 0 ? "" : `, and the ${held(lines, messages)} (${formatSize(backlog.bytes)}) held since the disk was full,`;
     return `${path} ${how} while hey was writing it, and the disk still takes no copy of it as hey ends: this conversation${also} is lost${droppedNote(backlog.dropped)}`;
   }
-  const from = saved ? `; \`hey -c\` goes on from what was saved before the disk was full` : `; nothing of this conversation was saved`;
+  const resume = left === undefined ? "`hey -c`" : `\`hey --resume ${left}\``;
+  const from = saved ? `; ${resume} goes on from what was saved before the disk was full` : `; nothing of this conversation was saved`;
   return `${path} still cannot be written as hey ends: the ${held(lines, messages)} (${formatSize(backlog.bytes)}) held since the disk was full are lost${droppedNote(backlog.dropped)}${from}`;
+}
+
+/**
+ * What a session left (`/clear`, `/resume`) while the disk refuses its lines still holds, after the
+ * session's name: said instead of "saved", with the promise the writer keeps (it tries again at each turn's end).
+ */
+export function heldNote(backlog: Backlog): string {
+  const lines = backlog.lines.length;
+  const what =
+    lines === 0
+      ? "was deleted and is not written back yet"
+      : `has ${held(lines, backlog.lines.filter((l) => l.message).length)} (${formatSize(backlog.bytes)}) not yet written`;
+  return `${what} (the disk is full); hey keeps trying at the end of each turn and writes ${lines === 0 ? "it" : "them"} once there is space`;
 }
 
 function droppedNote(dropped: Backlog["dropped"]): string {

@@ -5,5 +5,5 @@ import type { SessionWriter } from "./writer.ts";
 
 /** A SessionWriter that writes nothing; `path` is the session's, for what names it. */
 export function unwrittenSession(path: string): SessionWriter {
-  return { path, model() {}, emit() {}, sync() {}, close() {} };
+  return { path, model() {}, emit() {}, sync() {}, close() {}, leave() {}, holding: () => undefined };
 }

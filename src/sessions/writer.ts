@@ -1,7 +1,7 @@
 // Writing sessions (SPEC §19): one append-only JSONL file per conversation. The writer is an
 // Output subscriber, so the loop never persists anything itself. The format lives in format.ts.
 import { constants, fstatSync, fsyncSync, ftruncateSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
@@ -12,7 +12,7 @@ import { copySession, whereabouts, whereaboutsQuietly } from "./vanished.ts";
 import { writeAll } from "../fs/fd-bytes.ts";
 import { closeQuietly, endsWithNewline, linesBackward, linesForward, openSessionFile } from "./lines.ts";
 import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
-import { emptyBacklog, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
+import { emptyBacklog, heldNote, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { removeQuietly } from "../fs/file-lock.ts";
@@ -43,8 +43,13 @@ export interface SessionWriter extends Output {
   model(provider: string, model: string, effort?: Effort): void;
   /** fsyncs what was written since the last sync */
   sync(): void;
-  /** syncs and closes the file; a later `message` event opens it again */
+  /** syncs and closes the file; a later `message` event opens it again. Once closed, a second close does nothing (nothing said twice). */
   close(): void;
+  /** `/clear`, `/resume` leave it: closed, unless a full disk still refuses lines it holds: each `sync()` then tries them
+   * again (said once written), and only `close()` gives up what is still held */
+  leave(): void;
+  /** what the full disk still holds back, in words for the line that switches sessions (backlog.ts heldNote); undefined: nothing */
+  holding(): string | undefined;
 }
 
 /** The sessions directory could not be made, or a file made in it (its `cause`). */
@@ -106,6 +111,8 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   let opening = false;
   let heldIn = 0; // held lines written to the file since it was opened
   let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
+  let left = false; // leave() ran: a later session is the one `hey -c` finds
+  let closed = false; // close() ran and nothing was written since: a second close (the REPL's, then the run's) says nothing again
   // the words of an answer still streaming, as `partial` lines (streamed.ts), each written as any line is, to a file that holds the question
   const streamed = streamedAnswer(
     {
@@ -310,11 +317,27 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     guard(flushModel);
   }
 
+  /** see SessionWriter.close: the lines still held are said lost, once */
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    streamed.end(false);
+    guard(sync);
+    const away = stalled && !failed && fd !== undefined ? whereaboutsQuietly(fd, path) : "there"; // deleted on a full disk, never written back
+    if (stalled && !failed && (away !== "there" || backlog.lines.length > 0))
+      opts.warn(lostWarning(path, backlog, saved, away === "there" ? undefined : away, left ? basename(path, ".jsonl") : undefined));
+    if (fd !== undefined) closeQuietly(fd);
+    fd = undefined;
+    unlockSession(path, self);
+    if (resumedHere) unlockSession(path); // the lock a resume made for it, when it wrote nothing (hey -c, no answer, /clear)
+  }
+
   return {
     get path() {
       return path;
     },
     emit(event: AgentEvent | CompactionEvent) {
+      closed = false; // written to again after a close: the next close is that writing's
       guard(() => {
         switch (event.type) {
           case "model":
@@ -357,17 +380,13 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     },
     model,
     sync: () => guard(sync),
-    close() {
-      streamed.end(false);
-      guard(sync);
-      const away = stalled && !failed && fd !== undefined ? whereaboutsQuietly(fd, path) : "there"; // deleted on a full disk, never written back
-      if (stalled && !failed && (away !== "there" || backlog.lines.length > 0))
-        opts.warn(lostWarning(path, backlog, saved, away === "there" ? undefined : away));
-      if (fd !== undefined) closeQuietly(fd);
-      fd = undefined;
-      unlockSession(path, self);
-      if (resumedHere) unlockSession(path); // the lock a resume made for it, when it wrote nothing (hey -c, no answer, /clear)
+    leave() {
+      left = !closed;
+      if (!closed) guard(sync); // between turns: no answer is streaming
+      if (!stalled || failed) close();
     },
+    holding: () => (stalled && !failed && !closed ? heldNote(backlog) : undefined),
+    close,
   };
 }
 

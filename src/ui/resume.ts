@@ -1,6 +1,7 @@
 // `/resume` in the REPL (issue 14): pick one of this directory's sessions — its project's when it
 // has no other (sessions/scope.ts) — from a numbered list (or name it: `/resume 2`,
 // `/resume ID-PREFIX`) and load it. The caller swaps the conversation.
+import { basename } from "node:path";
 import { projectOf } from "../fs/root-probe.ts";
 import { findSession, scanSessions, unreadableNote } from "../sessions/listing.ts";
 import { lockedByOther } from "../sessions/lock.ts";
@@ -18,6 +19,8 @@ export interface ResumeContext {
   home: string;
   /** the current session's file: not offered */
   current: string;
+  /** what a session this REPL left still holds back from a full disk (SessionWriter.holding): not resumed until written */
+  holding?(path: string): string | undefined;
   ask(question: string): Promise<string | undefined>;
   say(text: string): void;
   /** the terminal's width (0: none) and a text's columns on it: each choice is kept to a row */
@@ -63,5 +66,7 @@ export async function resumeCommand(arg: string, ctx: ResumeContext): Promise<Lo
     );
   // the session this REPL writes (`/resume ID` of its own): read again, its writer hands the lock on when the swap closes it
   if (pick.path === ctx.current) return loadRepaired(pick.path, ctx.cwd);
+  const held = ctx.holding?.(pick.path); // read now, it would lack what its writer still holds
+  if (held) throw new Error(`session ${basename(pick.path, ".jsonl")} ${held}; /resume it after that`);
   return resumeSession(pick.path, ctx.cwd); // throws when another hey is writing it
 }

@@ -5,7 +5,7 @@ import { afterAll, afterEach, expect, spyOn, test } from "bun:test";
 import * as fs from "node:fs";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { BACKLOG_MAX_BYTES, emptyBacklog, hold } from "../../src/sessions/backlog.ts";
@@ -189,6 +189,57 @@ test("closed while the disk is still full: what it held is said lost, the file e
   wholeLines(w.path);
   expect(texts(loadSession(w.path).messages)).toEqual(texts(saved));
   expect(existsSync(`${w.path}.lock`)).toBe(false);
+});
+
+test("closed twice (the REPL's close, then the run's): what it held is said lost once", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  free = 10;
+  turn(w, 2);
+  w.close();
+  w.close();
+  expect(warnings.filter((m) => m.includes("are lost"))).toHaveLength(1);
+});
+
+test("a session left (/clear, /resume) while the disk is full keeps what it holds: tried at each sync, written once there is space, nothing said lost", () => {
+  const { w, warnings } = setup();
+  const sent = turn(w, 1);
+  free = 10;
+  sent.push(...turn(w, 2));
+  w.leave();
+  expect(w.holding()).toMatch(/^has 2 messages and 1 other entry \(\d+ B\) not yet written \(the disk is full\); hey keeps trying/);
+  w.sync(); // a later turn's end, the disk still full
+  expect(w.holding()).toBeDefined();
+  free = Number.POSITIVE_INFINITY;
+  w.sync();
+  expect(w.holding()).toBeUndefined();
+  w.close();
+  expect(warnings.slice(1)).toEqual([`session saved again: ${w.path} takes writes again; wrote the 2 messages and 1 other entry held since the disk was full`]);
+  expect(texts(loadSession(w.path).messages)).toEqual(texts(sent));
+  wholeLines(w.path);
+  expect(existsSync(`${w.path}.lock`)).toBe(false);
+});
+
+test("a session left while the disk is full, still full as hey ends: said lost once, naming `hey --resume` (`hey -c` goes on with the newer one)", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  free = 10;
+  turn(w, 2);
+  w.leave();
+  w.close();
+  w.close();
+  const id = basename(w.path, ".jsonl");
+  expect(warnings.slice(1)).toEqual([expect.stringContaining(`are lost; \`hey --resume ${id}\` goes on from what was saved before the disk was full`)]);
+  expect(w.holding()).toBeUndefined();
+});
+
+test("a session left with nothing held is closed at once: its lock is gone", () => {
+  const { w, warnings } = setup();
+  turn(w, 1);
+  w.leave();
+  expect(w.holding()).toBeUndefined();
+  expect(existsSync(`${w.path}.lock`)).toBe(false);
+  expect(warnings).toEqual([]);
 });
 
 test("a new session closed with the disk still full says nothing of it was saved, and leaves no file", () => {
