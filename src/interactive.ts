@@ -20,6 +20,8 @@ import { offeredSkillNames } from "./skills/catalog.ts";
 import { resumeCommand } from "./ui/resume.ts";
 import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
+import { jobsLeft } from "./tools/group-guard.ts";
+import { jobsLine } from "./ui/jobs-command.ts";
 import { lineKind, slashMistake } from "./ui/slash.ts";
 import { isTty, terminalWidth } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -50,6 +52,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   /** `!` commands since the last message, each a note for the next one */
   const notes: string[] = [];
+  const toldJobs = new Set<number>(); // the jobs said after a turn (process groups)
   const color = isTty(1) && !process.env.NO_COLOR;
   const say = (text: string) => void process.stdout.write(text);
   const dim = (text: string) => (color ? DIM + text + RESET : text);
@@ -183,6 +186,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
           // a run at its limit saves its hand-off before it ends
           await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
+          // a job the turn left running (a dev server) is said once, dim, with how to list and stop it
+          const jobs = jobsLeft();
+          const said = jobsLine(jobs, toldJobs);
+          for (const j of jobs) toldJobs.add(j.pgid);
+          if (said) say(wrapped(said).split("\n").map(dim).join("\n") + "\n");
         },
       },
       message, // already checked by firstPrompt; onLine expands it again
