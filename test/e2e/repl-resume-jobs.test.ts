@@ -51,7 +51,7 @@ const openRepl = (cwd: string) =>
 
 /** `/quit`: hey says it ended the job, and it is gone. */
 async function quitEndingJob(t: Term, job: string): Promise<void> {
-  await say(t, "/quit", "ended 1 job the agent left running");
+  await say(t, "/quit", "stopping 1 job the agent left running");
   await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
 }
 
