@@ -40,7 +40,8 @@ import { unaskedLine } from "./ui/intro.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
-import { jobName, jobsLeft, stopJobs } from "./tools/group-guard.ts";
+import { jobsLeft, stopJobs } from "./tools/group-guard.ts";
+import { jobName } from "./ui/jobs-command.ts";
 import { firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
@@ -201,7 +202,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   } finally {
     // they end with hey as a timeout ends a command (SIGTERM, a grace, SIGKILL): said first, not left for the user to find the server gone
     const jobs = jobsLeft();
-    if (jobs.length > 0) warn(`stopping ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => jobName(j.command)).join("; ")}`);
+    if (jobs.length > 0)
+      warn(`stopping ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => jobName(j.command)).join("; ")}`);
     await Promise.all([stopJobs(jobs.map((j) => j.pgid)), runtime.close()]); // (the REPL closed its own already)
     // each in the session whose command left it, which `hey -c` and `/resume` tell: in the REPL, maybe one /clear or /resume left
     for (const id of new Set(jobs.flatMap((j) => j.owner ?? [])))

@@ -195,7 +195,14 @@ export function jobsLeft(): RunningJob[] {
     if (!first) continue;
     const command = job.command ?? commandLine(first.pid);
     if (command === undefined) continue;
-    jobs.push({ pgid, pid: first.pid, command, left: job.left, ...(job.owner !== undefined ? { owner: job.owner } : {}), ...(job.log ? { log: job.log } : {}) });
+    jobs.push({
+      pgid,
+      pid: first.pid,
+      command,
+      left: job.left,
+      ...(job.owner !== undefined ? { owner: job.owner } : {}),
+      ...(job.log ? { log: job.log } : {}),
+    });
   }
   return jobs;
 }
@@ -238,10 +245,4 @@ async function stopHeld(pgid: number): Promise<void> {
       process.kill(-pgid, "SIGKILL");
     } catch {} // gone meanwhile
   held.delete(pgid);
-}
-
-/** How a job is named on one line: its command's words with the whitespace between them (newlines too) made one space, cut to `max` characters. Pure. */
-export function jobName(command: string, max = 100): string {
-  const line = command.trim().replace(/\s+/g, " ");
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -1,7 +1,7 @@
 // The jobs the agent left running, at the REPL: after the turn that left one a line says so;
 // `/jobs` lists each (the command the model ran, its pid, its output file) and `/jobs stop N`
 // stops one with SIGTERM first, so its TERM trap runs; `/quit` says which jobs it stops and gives
-// them the same SIGTERM — in a real terminal (tmux) through dist/hey.
+// them the same SIGTERM, as does a terminal closed under it — in a real terminal (tmux) through dist/hey.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -29,15 +29,13 @@ afterEach(async () => {
 });
 
 /** Whether `req` is the request right after the user asked `what`. */
-const asked = (req: ChatRequest, what: string) =>
-  req.messages.at(-1)!.role === "user" && JSON.stringify(req.messages.at(-1)).includes(what);
+const asked = (req: ChatRequest, what: string) => req.messages.at(-1)!.role === "user" && JSON.stringify(req.messages.at(-1)).includes(what);
 
 /** A REPL whose model, asked "start A" or "start B", leaves that job running: a loop that writes FILE.txt when it gets SIGTERM. */
 async function replWithJobs(): Promise<Record<"A" | "B", string>> {
   const jobs = { A: marker(), B: marker() };
   leftovers.push(jobs.A, jobs.B);
-  const command = (name: "A" | "B") =>
-    `sh -c 'trap "echo cleaned > ${name}.txt; exit" TERM; while :; do sleep 0.1; done; : ${jobs[name]}' >/dev/null 2>&1 &`;
+  const command = (name: "A" | "B") => `sh -c 'trap "echo cleaned > ${name}.txt; exit" TERM; while :; do sleep 0.1; done; : ${jobs[name]}' >/dev/null 2>&1 &`;
   model = startModelServer((req) => {
     for (const name of ["A", "B"] as const) if (asked(req, `start ${name}`)) return { calls: [["bash", { command: command(name) }]] };
     return { text: "answered" };
@@ -72,4 +70,13 @@ test("/quit says which jobs it stops, and stops them with SIGTERM: the job's TER
   await say(t, "/quit", "stopping 1 job the agent left running: sh -c 'trap");
   await until(() => withMarker(jobs.B).length === 0, "the job to end with hey", 10_000);
   await until(() => existsSync(join(home.path, "B.txt")), "the job's trap to write its file", 10_000);
+});
+
+test("the terminal closed (SIGHUP): the job still gets SIGTERM, and its TERM trap writes its file", async () => {
+  const jobs = await replWithJobs();
+  const t = term!;
+  await say(t, "start A", "1 job running");
+  await t.kill();
+  await until(() => withMarker(jobs.A).length === 0, "the job to end with hey", 10_000);
+  await until(() => existsSync(join(home.path, "A.txt")), "the job's trap to write its file", 10_000);
 });
