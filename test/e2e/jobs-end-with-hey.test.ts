@@ -1,6 +1,7 @@
 // What the bash tool starts ends with hey, however hey ends: `kill -9` of hey, which runs no code
 // of its own then, leaves no job behind (tools/group-guard.ts), neither a command still running
-// nor a job an earlier command left in the background; nor does hey's normal exit. While hey runs,
+// nor a job an earlier command left in the background; nor does hey's normal exit or SIGTERM, which give
+// a job SIGTERM first (its trap runs) and end what it started in a session of its own. While hey runs,
 // a background job runs on, printing into the file its call's result named, and a call that left
 // nothing running leaves no guard behind either.
 // Through the compiled binary against a local mock model.
@@ -100,6 +101,33 @@ test("at hey's exit a job left running gets SIGTERM first: its TERM trap writes 
     expect(existsSync(join(dir, "cleaned.txt"))).toBe(true);
     expect(run.stderr).toContain("hey: stopping 1 job the agent left running: sh -c 'trap");
     await until(() => withMarker(job).length === 0 && withMarker(detached).length === 0, "the job and its detached child to end", 10_000);
+  } finally {
+    model.stop();
+  }
+}, 40_000);
+
+test("hey ended by SIGTERM mid-turn: a job an earlier call left running still gets SIGTERM, and its TERM trap writes its file", async () => {
+  const [job, running] = [marker(), marker()];
+  leftovers.push(job, running);
+  const dir = join(root.path, "sigterm");
+  mkdirSync(dir);
+  const commands = [`sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 &`, `sleep ${running}`];
+  const model = startModelServer((req) => ({ calls: [["bash", { command: commands[results(req).length] ?? "true" }]] }));
+  try {
+    const hey = Bun.spawn([await ensureBinary(), "--base-url", model.baseUrl, "-m", "m", "-p", "start it"], {
+      cwd: dir,
+      env: env("sigterm"),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+      timeout: 30_000,
+    });
+    await found(() => withMarker(running).find((p) => p.args.startsWith("sleep")), "the second call's command", 15_000);
+    hey.kill("SIGTERM");
+    expect(await hey.exited).toBe(143);
+    expect(existsSync(join(dir, "cleaned.txt"))).toBe(true);
+    expect(await new Response(hey.stderr).text()).toContain("hey: stopping 1 job the agent left running: sh -c 'trap");
+    await until(() => withMarker(job).length === 0 && withMarker(running).length === 0, "both to end", 10_000);
   } finally {
     model.stop();
   }
