@@ -21,6 +21,8 @@ import { offeredSkillNames } from "./skills/catalog.ts";
 import { resumeCommand } from "./ui/resume.ts";
 import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
+import { jobsLeft } from "./tools/group-guard.ts";
+import { jobsLine } from "./ui/jobs-command.ts";
 import { lineKind, slashMistake } from "./ui/slash.ts";
 import { isTty, terminalWidth } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -58,6 +60,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   /** `!` commands since the last message, each a note for the next one */
   const notes: string[] = [];
+  const toldJobs = new Set<number>(); // the jobs said after a turn (process groups)
   const color = isTty(1) && !process.env.NO_COLOR;
   const say = (text: string) => void process.stdout.write(text);
   const dim = (text: string) => (color ? DIM + text + RESET : text);
@@ -203,6 +206,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           // a run at its limit saves its hand-off before it ends
           await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
           retryBehind(); // at the turn's end, as the session in use tries its own
+          // a job the turn left running (a dev server) is said once, dim, with how to list and stop it
+          const jobs = jobsLeft();
+          const said = jobsLine(jobs, toldJobs);
+          for (const j of jobs) toldJobs.add(j.pgid);
+          if (said) say(wrapped(said).split("\n").map(dim).join("\n") + "\n");
         },
       },
       message, // already checked by firstPrompt; onLine expands it again

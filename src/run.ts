@@ -40,7 +40,8 @@ import { unaskedLine } from "./ui/intro.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
-import { jobsLeft } from "./tools/group-guard.ts";
+import { jobsLeft, stopJobs } from "./tools/group-guard.ts";
+import { jobName } from "./ui/jobs-command.ts";
 import { firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
@@ -199,15 +200,17 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;
   } finally {
-    const jobs = jobsLeft(); // they end with hey: said, not left for the user to find the server gone
-    if (jobs.length > 0) warn(`ended ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => j.command).join("; ")}`);
-    await runtime.close(); // the REPL closed its own already, and a run closes once (what it says at close is said once)
+    // they end with hey as a timeout ends a command (SIGTERM, a grace, SIGKILL): said first, not left for the user to find the server gone
+    const jobs = jobsLeft();
+    if (jobs.length > 0)
+      warn(`stopping ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => jobName(j.command)).join("; ")}`);
+    await Promise.all([stopJobs(jobs.map((j) => j.pgid)), runtime.close()]); // the REPL closed its own already, and a run closes once (what it says at close is said once)
     // each in the session whose command left it, which `hey -c` and `/resume` tell: in the REPL, maybe one /clear or /resume left
     for (const id of new Set(jobs.flatMap((j) => j.owner ?? [])))
       appendEndedJobs(
         here.sessionsDir,
         id,
-        jobs.filter((j) => j.owner === id).map((j) => j.command),
+        jobs.filter((j) => j.owner === id).map((j) => jobName(j.command)),
       );
   }
 }

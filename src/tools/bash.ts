@@ -125,6 +125,7 @@ async function runBash(
     verbatim: opts.shell.verbatim,
     guard: true,
     ...(opts.session !== undefined ? { owner: opts.session } : {}),
+    label: command,
     listen,
     ...(watch ? { started: (pid: number) => watch.started(pid) } : {}),
     jobLog: files.job,

@@ -15,7 +15,7 @@
 import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commandLine, listProcesses, type Proc } from "./process-tree.ts";
+import { commandLine, listProcesses, markedProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /**
@@ -33,6 +33,8 @@ exec 3<&- "$@"`;
 /** How long after a call ends its group is first looked at (calls in a row share one look), and again while a job runs on. */
 const SWEEP_MS = 500;
 const RESWEEP_MS = 10_000;
+/** How often a stopping job is looked at during its grace. */
+const STOP_POLL_MS = 20;
 
 /** The pipe's read end (the write end is only ever hey's); null once it could not be made. */
 let reader: number | null | undefined;
@@ -105,22 +107,40 @@ export function guarded(argv: string[], path: string | undefined, cwd: string): 
   return fd === null || !found ? { argv, stdin: "ignore" } : { argv: ["/bin/sh", "-c", GUARD, "hey", ...argv], stdin: fd };
 }
 
-/** Process groups whose command exited while more of the group ran, to be looked at again. */
-const held = new Set<number>();
-/** Whose each of them is: the session whose command left it running (release's `owner`). */
-const owners = new Map<number, string>();
+/** A job a command left running: what hey knows of it to name it and stop it. */
+export interface HeldJob {
+  /** the session the command ran for, whose the job is */
+  owner?: string;
+  /** the command the model ran (a version manager's shim would name `bash …/pyenv exec python3`) */
+  command?: string;
+  /** the call's CALL_MARK value and its shell's start: what the job started outside its group is found by them (process-tree.ts markedProcesses) */
+  mark?: string;
+  since?: string;
+  /** where what it prints from now on goes, when it holds its output open */
+  log?: string;
+}
+
+/** Process groups whose command exited while more of the group ran, to be looked at again, and what is known of each; when each was left. */
+const held = new Map<number, HeldJob & { left: number }>();
 let sweep: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * After a guarded command of group `pgid` exited (and was not killed): its guard is ended once
- * nothing else of the group runs. `owner`: the session the command ran for, whose a job it left is.
+ * nothing else of the group runs; until then it is a job the command left (`job`: what is known of it).
  */
-export function release(pgid: number, owner?: string): void {
+export function release(pgid: number, job: HeldJob = {}): void {
   if (reader === null || reader === undefined) return;
-  held.add(pgid);
-  if (owner !== undefined) owners.set(pgid, owner);
+  held.set(pgid, { ...job, left: Date.now() });
   schedule(SWEEP_MS);
 }
+
+/** The file a held group's later output goes to, once it is known. */
+export function heldLog(pgid: number, log: string): void {
+  const job = held.get(pgid);
+  if (job) job.log = log;
+}
+
+const isGuard = (pid: number) => commandLine(pid)?.endsWith(" hey-guard") === true;
 
 function schedule(ms: number): void {
   if (sweep) return;
@@ -130,11 +150,10 @@ function schedule(ms: number): void {
     const members = new Map<number, Proc[]>();
     for (const p of all) if (p.running && held.has(p.pgid)) members.set(p.pgid, [...(members.get(p.pgid) ?? []), p]);
     if (all.length > 0)
-      for (const pgid of held) {
+      for (const pgid of held.keys()) {
         const left = members.get(pgid) ?? [];
         if (left.length > 1) continue;
         held.delete(pgid);
-        owners.delete(pgid);
         // the guard is never its group's leader (the command's shell is): a lone leader is a new group
         // that took the number of one the command ended itself (`trap 'kill 0' EXIT`), not hey's to end
         if (left.length === 1 && left[0]!.pid !== pgid)
@@ -147,25 +166,83 @@ function schedule(ms: number): void {
   sweep.unref(); // hey exits without waiting for it: the guards then end what is left
 }
 
+/** A job left running, as `/jobs` and hey's exit name it. */
+export interface RunningJob {
+  /** its process group (what stopJobs takes) and its first process */
+  pgid: number;
+  pid: number;
+  /** the command the model ran; else the job's own command line */
+  command: string;
+  owner?: string;
+  /** when its command returned (ms since the epoch) */
+  left: number;
+  log?: string;
+}
+
 /**
- * The jobs the commands left running (`server &`) that still run: what ends with hey, for hey to
- * say so as it ends. One command line per job, its group's first process (the guard left out),
- * with the session whose command left it (release's `owner`). POSIX only (Windows' job object ends
- * them unlisted); never throws.
+ * The jobs the commands left running (`server &`) that still run, oldest first: what `/jobs` lists
+ * and what ends with hey. A group whose only process left is its guard is none. POSIX only
+ * (Windows' job object ends them unlisted); never throws.
  */
-export function jobsLeft(): { command: string; owner?: string }[] {
+export function jobsLeft(): RunningJob[] {
   if (reader === null || reader === undefined || held.size === 0) return [];
   const running = listProcesses().filter((p) => p.running && held.has(p.pgid));
-  const jobs: { command: string; owner?: string }[] = [];
-  for (const pgid of held) {
+  const jobs: RunningJob[] = [];
+  for (const [pgid, job] of held) {
     const members = running.filter((p) => p.pgid === pgid);
     const inGroup = new Set(members.map((p) => p.pid));
-    const job = members
-      .filter((p) => !inGroup.has(p.ppid))
-      .map((p) => commandLine(p.pid))
-      .find((line) => line !== undefined && !line.endsWith(" hey-guard"));
-    const owner = owners.get(pgid);
-    if (job) jobs.push({ command: job, ...(owner !== undefined ? { owner } : {}) });
+    const first = members.filter((p) => !inGroup.has(p.ppid)).find((p) => !isGuard(p.pid));
+    if (!first) continue;
+    const command = job.command ?? commandLine(first.pid);
+    if (command === undefined) continue;
+    jobs.push({
+      pgid,
+      pid: first.pid,
+      command,
+      left: job.left,
+      ...(job.owner !== undefined ? { owner: job.owner } : {}),
+      ...(job.log ? { log: job.log } : {}),
+    });
   }
   return jobs;
+}
+
+/**
+ * Stops the held jobs of `pgids` (all by default) as a timeout stops a command: SIGTERM to each
+ * process of the group but its guard (which stays, to end the group should hey be killed meanwhile)
+ * and to what the call started outside it (a `start_new_session` browser, found by its mark), then
+ * SIGKILL to what still runs after STOP_GRACE_MS — every job at once, so N jobs wait one grace, not N.
+ * A trap on TERM (removing a pid file, `docker compose` stopping its containers) runs. Never throws.
+ */
+export async function stopJobs(pgids: number[] = [...held.keys()]): Promise<void> {
+  await Promise.all(pgids.map(stopHeld));
+}
+
+async function stopHeld(pgid: number): Promise<void> {
+  const job = held.get(pgid);
+  if (!job) return;
+  const all = listProcesses();
+  const marked = job.mark && job.since !== undefined ? await markedProcesses(job.mark, job.since, all) : [];
+  let outside = marked.filter((p) => p.pgid !== pgid);
+  const guards = new Set(all.filter((p) => p.pgid === pgid && isGuard(p.pid)).map((p) => p.pid));
+  const members = (now: Proc[]) => now.filter((p) => p.pgid === pgid && p.running && !guards.has(p.pid));
+  send(members(all), "SIGTERM");
+  send(outside, "SIGTERM");
+  for (let waited = 0; waited < STOP_GRACE_MS; waited += STOP_POLL_MS) {
+    const now = listProcesses();
+    outside = stillRunning(outside, now);
+    if (outside.length === 0 && members(now).length === 0) break;
+    await Bun.sleep(STOP_POLL_MS);
+  }
+  const now = listProcesses();
+  send(
+    stillRunning(outside, now).flatMap((p) => treeOf(p.pid, now)),
+    "SIGKILL",
+  );
+  // the guard holds the group's number while it waits: while any of it runs, the number is still this group's
+  if (now.some((p) => p.pgid === pgid && p.running))
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {} // gone meanwhile
+  held.delete(pgid);
 }

@@ -4,11 +4,12 @@
 // command leaves in the background keeps its output pipes: what it prints later goes to a file
 // (job-log.ts).
 import { capture, drained, type Captured } from "./capture.ts";
-import { guarded, release } from "./group-guard.ts";
+import { guarded, heldLog, release } from "./group-guard.ts";
 import { hostJob } from "./job-object.ts";
 import { openJobLog, type JobLog } from "./job-log.ts";
 import { CALL_MARK, listProcesses, markedProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
 import { errorText } from "../kernel/errors.ts";
+import { procStat } from "../fs/proc-stat.ts";
 
 const KILL_POLL_MS = 20;
 /**
@@ -41,6 +42,8 @@ export interface RunOptions {
   guard?: boolean;
   /** the session the command runs for: a job it leaves running is that session's (group-guard.ts jobsLeft) */
   owner?: string;
+  /** the command as the model wrote it: what names a job it leaves running (`/jobs`, hey's exit) */
+  label?: string;
   /** the file a stream ("stdout", "stderr") spills to when it outgrows memory */
   spill?: (stream: "stdout" | "stderr") => () => string;
   /** told of each chunk of stdout and stderr as it arrives, and which it is */
@@ -81,6 +84,8 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
     return { error: errorText(e) };
   }
   opts.started?.(proc.pid);
+  // read now, while the shell runs: what the command starts later carries a start no earlier (markedProcesses)
+  const since = opts.guard && process.platform === "linux" ? procStat(proc.pid)?.[19] : undefined;
   const { listen } = opts;
   const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, listen && ((chunk) => listen(chunk, "stdout")));
   const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, listen && ((chunk) => listen(chunk, "stderr")));
@@ -101,11 +106,18 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   clearTimeout(timer);
   opts.signal.removeEventListener("abort", onAbort);
   await stopping;
-  if (opts.guard && !stopping) release(proc.pid, opts.owner);
+  if (opts.guard && !stopping)
+    release(proc.pid, {
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      ...(opts.label !== undefined ? { command: opts.label } : {}),
+      mark,
+      ...(since !== undefined ? { since } : {}),
+    });
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   let log: JobLog | undefined;
   const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!())).writer());
   const [out, err] = await Promise.all([stdout.finish(later), stderr.finish(later)]);
+  if (log && !log.error) heldLog(proc.pid, log.path);
   const signal = typeof proc.signalCode === "string" ? proc.signalCode : undefined;
   return { stdout: out, stderr: err, exitCode, signal, ended, ...(log ? { jobLog: log } : {}) };
 }

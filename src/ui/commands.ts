@@ -18,6 +18,8 @@ import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "..
 import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
+import { jobsCommand } from "./jobs-command.ts";
+import { jobsLeft, stopJobs } from "../tools/group-guard.ts";
 import { decodeOutput } from "../fs/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
@@ -81,6 +83,7 @@ const HELP = `/help                      this list
 /resume [N|ID]             continue another session of this directory (or of its project), picked from a list
 /clear, /new               end this session (it stays saved) and start a new one here
 /last                      the previous tool call's whole output (from its full-output file when it has one)
+/jobs [stop N]             the jobs the agent left running (command, pid, age, output file); stop N stops one
 !COMMAND                   run COMMAND in your shell, with the terminal; it and its output go with your next message
 /quit                      leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
 
@@ -229,6 +232,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case "/last":
       return lastOutput(ctx);
+    case "/jobs":
+      return jobsCommand(arg, jobsLeft(), stopJobs, Date.now());
     case "/clear":
     case "/new":
       if (ctx.oneShot) return refused(`${name} starts a new session at the interactive prompt; a run without -c or --resume is a new session already`);

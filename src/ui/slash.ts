@@ -26,6 +26,7 @@ export const COMMANDS = [
   "/sessions",
   "/resume",
   "/last",
+  "/jobs",
   "/clear",
   "/new",
   "/quit",
@@ -92,7 +93,7 @@ export function slashMistake(line: string, names: SlashNames): string | undefine
 /** Commands that read and change nothing of the session whatever follows them (words after them are refused). */
 const READING = new Set(["/help", "/usage", "/thinking", "/last", "/quit", "/exit"]);
 /** Commands that only read when nothing follows them (`/model` lists, `/model NAME` switches). */
-const READING_BARE = new Set(["/model", "/effort", "/mcp"]);
+const READING_BARE = new Set(["/model", "/effort", "/mcp", "/jobs"]);
 
 /**
  * Whether the command `line` only reads the session (`/usage`, `/sessions`, `/mcp`…): run on its own

@@ -1,10 +1,12 @@
 // What the bash tool starts ends with hey, however hey ends: `kill -9` of hey, which runs no code
 // of its own then, leaves no job behind (tools/group-guard.ts), neither a command still running
-// nor a job an earlier command left in the background; nor does hey's normal exit. While hey runs,
+// nor a job an earlier command left in the background; nor does hey's normal exit or SIGTERM, which give
+// a job SIGTERM first (its trap runs) and end what it started in a session of its own. While hey runs,
 // a background job runs on, printing into the file its call's result named, and a call that left
 // nothing running leaves no guard behind either.
 // Through the compiled binary against a local mock model.
 import { afterAll, afterEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { startModelServer, type ChatRequest } from "../helpers/model-server.ts";
@@ -64,7 +66,7 @@ test("a job the model left in the background ends when hey exits normally, hey s
   try {
     const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: root.path, env: env("normal") });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`hey: ended 1 job the agent left running: sleep ${job}\n`);
+    expect(run.stderr).toContain(`hey: stopping 1 job the agent left running: ${command}\n`);
     await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
     expect(model.requests.map((r) => JSON.stringify(r)).filter((r) => r.includes("this is a new run of hey"))).toEqual([]);
 
@@ -74,12 +76,58 @@ test("a job the model left in the background ends when hey exits normally, hey s
     expect(again.stderr).not.toContain("hey: ended"); // nothing left running this time
     const resumed = JSON.stringify(model.requests[before]);
     expect(resumed).toContain(
-      `[hey: this is a new run of hey; the job the last run left running ended with it: \`sleep ${job}\`; start again what is still needed]`,
+      `[hey: this is a new run of hey; the job the last run left running ended with it: \`${command}\`; start again what is still needed]`,
     );
     // told once: the run after that one, which left nothing running, is told nothing
     const third = model.requests.length;
     expect((await runHey(["--base-url", model.baseUrl, "-m", "m", "-c", "-p", "and now?"], { cwd: root.path, env: env("normal") })).code).toBe(0);
     expect(JSON.stringify(model.requests[third])).not.toContain("this is a new run of hey");
+  } finally {
+    model.stop();
+  }
+}, 40_000);
+
+test("at hey's exit a job left running gets SIGTERM first: its TERM trap writes its file; a child it started in a session of its own ends too", async () => {
+  const [job, detached] = [marker(), marker()];
+  leftovers.push(job, detached);
+  const dir = join(root.path, "trap");
+  mkdirSync(dir);
+  // a dev server of sorts: it cleans up on TERM (a pid file, containers), and starts a browser outside its group
+  const command = `sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; setsid sleep ${detached} & while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 &\necho started`;
+  const model = startModelServer((req) => (results(req).length === 0 ? { calls: [["bash", { command }]] } : { text: "ok" }));
+  try {
+    const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: dir, env: env("trap") });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, "cleaned.txt"))).toBe(true);
+    expect(run.stderr).toContain("hey: stopping 1 job the agent left running: sh -c 'trap");
+    await until(() => withMarker(job).length === 0 && withMarker(detached).length === 0, "the job and its detached child to end", 10_000);
+  } finally {
+    model.stop();
+  }
+}, 40_000);
+
+test("hey ended by SIGTERM mid-turn: a job an earlier call left running still gets SIGTERM, and its TERM trap writes its file", async () => {
+  const [job, running] = [marker(), marker()];
+  leftovers.push(job, running);
+  const dir = join(root.path, "sigterm");
+  mkdirSync(dir);
+  const commands = [`sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 &`, `sleep ${running}`];
+  const model = startModelServer((req) => ({ calls: [["bash", { command: commands[results(req).length] ?? "true" }]] }));
+  try {
+    const hey = Bun.spawn([await ensureBinary(), "--base-url", model.baseUrl, "-m", "m", "-p", "start it"], {
+      cwd: dir,
+      env: env("sigterm"),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+      timeout: 30_000,
+    });
+    await found(() => withMarker(running).find((p) => p.args.startsWith("sleep")), "the second call's command", 15_000);
+    hey.kill("SIGTERM");
+    expect(await hey.exited).toBe(143);
+    expect(existsSync(join(dir, "cleaned.txt"))).toBe(true);
+    expect(await new Response(hey.stderr).text()).toContain("hey: stopping 1 job the agent left running: sh -c 'trap");
+    await until(() => withMarker(job).length === 0 && withMarker(running).length === 0, "both to end", 10_000);
   } finally {
     model.stop();
   }

@@ -51,7 +51,7 @@ const openRepl = (cwd: string) =>
 
 /** `/quit`: hey says it ended the job, and it is gone. */
 async function quitEndingJob(t: Term, job: string): Promise<void> {
-  await say(t, "/quit", "ended 1 job the agent left running");
+  await say(t, "/quit", "stopping 1 job the agent left running");
   await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
 }
 
@@ -90,5 +90,5 @@ test("a job the REPL's own session left running ends with hey, and `hey -c` tell
   const before = model!.requests.length;
   expect((await runHey(["--base-url", model!.baseUrl, "-m", "m", "-c", "-p", "is it up?"], { cwd, env: { HOME: home.path } })).code).toBe(0);
   // before: the REPL had closed its session when hey ended the job, and nothing was recorded
-  expect(JSON.stringify(model!.requests[before])).toContain(`the job the last run left running ended with it: \`sleep ${job}\``);
+  expect(JSON.stringify(model!.requests[before])).toContain(`the job the last run left running ended with it: \`sleep ${job} >/dev/null 2>&1 & echo started\``);
 });

@@ -1,0 +1,82 @@
+// The jobs the agent left running, at the REPL: after the turn that left one a line says so;
+// `/jobs` lists each (the command the model ran, its pid, its output file) and `/jobs stop N`
+// stops one with SIGTERM first, so its TERM trap runs; `/quit` says which jobs it stops and gives
+// them the same SIGTERM, as does a terminal closed under it — in a real terminal (tmux) through dist/hey.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { startModelServer, type ChatRequest, type ModelServer } from "../helpers/model-server.ts";
+import { killMarked, marker, withMarker } from "../helpers/processes.ts";
+import { until } from "../helpers/wait.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { say } from "./repl-helpers.ts";
+
+setDefaultTimeout(120_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let model: ModelServer | undefined;
+let term: Term | undefined;
+const leftovers: string[] = [];
+beforeEach(() => {
+  home = tempDir("hey-repl-jobs-");
+});
+afterEach(async () => {
+  await term?.close();
+  killMarked(leftovers.splice(0));
+  model?.stop();
+  home.remove();
+});
+
+/** Whether `req` is the request right after the user asked `what`. */
+const asked = (req: ChatRequest, what: string) => req.messages.at(-1)!.role === "user" && JSON.stringify(req.messages.at(-1)).includes(what);
+
+/** A REPL whose model, asked "start A" or "start B", leaves that job running: a loop that writes FILE.txt when it gets SIGTERM. */
+async function replWithJobs(): Promise<Record<"A" | "B", string>> {
+  const jobs = { A: marker(), B: marker() };
+  leftovers.push(jobs.A, jobs.B);
+  const command = (name: "A" | "B") => `sh -c 'trap "echo cleaned > ${name}.txt; exit" TERM; while :; do sleep 0.1; done; : ${jobs[name]}' >/dev/null 2>&1 &`;
+  model = startModelServer((req) => {
+    for (const name of ["A", "B"] as const) if (asked(req, `start ${name}`)) return { calls: [["bash", { command: command(name) }]] };
+    return { text: "answered" };
+  });
+  term = await startTerm({ cwd: home.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" }, args: ["--base-url", model.baseUrl, "-m", "m"] });
+  return jobs;
+}
+
+test("after a turn that left a job running a line says so; /jobs lists both jobs and /jobs stop 1 stops the first with SIGTERM", async () => {
+  const jobs = await replWithJobs();
+  const t = term!;
+  await say(t, "start A", /1 job running: sh -c 'trap.*A\.txt.*\(\/jobs lists/);
+  await say(t, "start B", /2 jobs running: /);
+  const listed = await say(t, "/jobs", "/jobs stop N stops one");
+  expect(listed).toContain("2 jobs the agent left running");
+  expect(listed).toMatch(/1\. sh -c 'trap "echo cleaned > A\.txt; exit" TERM;[^\n]*\n\s+pid \d+ · running \d+/);
+  expect(listed).toMatch(/2\. sh -c 'trap "echo cleaned > B\.txt; exit" TERM;/);
+
+  await say(t, "/jobs stop 1", "stopped job 1: sh -c 'trap");
+  expect(existsSync(join(home.path, "A.txt"))).toBe(true); // its trap ran: SIGTERM, not SIGKILL
+  await until(() => withMarker(jobs.A).length === 0, "job A to end", 10_000);
+  expect(withMarker(jobs.B).length).toBeGreaterThan(0);
+  const after = await say(t, "/jobs", "1 job the agent left running");
+  expect(after).toContain("/jobs stop 1 stops it");
+  await say(t, "/jobs stop 5", "hey: no job 5: /jobs lists 1");
+});
+
+test("/quit says which jobs it stops, and stops them with SIGTERM: the job's TERM trap writes its file", async () => {
+  const jobs = await replWithJobs();
+  const t = term!;
+  await say(t, "start B", "1 job running");
+  await say(t, "/quit", "stopping 1 job the agent left running: sh -c 'trap");
+  await until(() => withMarker(jobs.B).length === 0, "the job to end with hey", 10_000);
+  await until(() => existsSync(join(home.path, "B.txt")), "the job's trap to write its file", 10_000);
+});
+
+test("the terminal closed (SIGHUP): the job still gets SIGTERM, and its TERM trap writes its file", async () => {
+  const jobs = await replWithJobs();
+  const t = term!;
+  await say(t, "start A", "1 job running");
+  await t.kill();
+  await until(() => withMarker(jobs.A).length === 0, "the job to end with hey", 10_000);
+  await until(() => existsSync(join(home.path, "A.txt")), "the job's trap to write its file", 10_000);
+});
