@@ -50,6 +50,18 @@ export function parseApprovals(text: string): Approvals {
         throw new ApprovalsError(`configs[${JSON.stringify(file)}].endpoints must map provider names to URLs`);
       entry.endpoints = { ...(g.endpoints as Record<string, string>) };
     }
+    // a server as the approval showed it, and its tool selection (config/server-approval.ts)
+    if (g.servers !== undefined) {
+      if (!isTable(g.servers) || !Object.values(g.servers).every((v) => isTable(v) && Object.values(v).every((x) => typeof x === "string")))
+        throw new ApprovalsError(`configs[${JSON.stringify(file)}].servers must map server names to what was shown of them`);
+      entry.servers = structuredClone(g.servers) as Record<string, Record<string, string>>;
+    }
+    if (g.selections !== undefined) {
+      const valid = (v: unknown) => isTable(v) && (v.tools === undefined || strings(v.tools)) && (v.exclude === undefined || strings(v.exclude));
+      if (!isTable(g.selections) || !Object.values(g.selections).every(valid))
+        throw new ApprovalsError(`configs[${JSON.stringify(file)}].selections must map server names to their tools and exclude lists`);
+      entry.selections = structuredClone(g.selections) as Guarded["selections"];
+    }
     for (const key of ["bash_filter", "shell", "rg", "proxy", "ca_file"] as const) {
       if (g[key] === undefined) continue;
       if (typeof g[key] !== "string") throw new ApprovalsError(`configs[${JSON.stringify(file)}].${key} must be a string`);

@@ -8,7 +8,7 @@
 import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { isWithin } from "../fs/within.ts";
-import { TOOL } from "../kernel/tool-names.ts";
+import { BUILTIN_TOOLS, TOOL } from "../kernel/tool-names.ts";
 import { inGit } from "../permission/control-files.ts";
 
 /**
@@ -28,6 +28,36 @@ export const listsSet = (p: { allow: readonly string[]; deny: readonly string[];
 
 /** Tools whose `path` argument is a file they write. */
 const WRITERS = new Set<string>([TOOL.writeFile, TOOL.edit]);
+
+/**
+ * The argument names under which an MCP tool is taken to name a file or directory (`path`,
+ * `paths`, `source`, `destination`, `file_path`, …). An MCP tool's arguments are only what its
+ * schema calls them: hey cannot know what the server does with them, so this guards the paths a
+ * tool names plainly, not every file a server might write.
+ */
+const PATH_KEY =
+  /^(paths?|files?|file_?names?|file_?paths?|sources?|destinations?|dest|src|targets?|dirs?|directory|directories|from|to|(old|new)_?paths?|uri)$/i;
+
+/**
+ * The paths a tool call would write, as its arguments give them: a built-in writer's `path`; for
+ * an MCP tool (any tool not hey's own), every string or list of strings under a path-like name
+ * (PATH_KEY), a `file://` URI as its path. hey's other built-ins write nothing.
+ */
+export function pathsWritten(tool: string, args: Record<string, unknown>): string[] {
+  const name = tool.toLowerCase();
+  if (WRITERS.has(name)) return typeof args.path === "string" && args.path !== "" ? [args.path] : [];
+  if (BUILTIN_TOOLS.includes(name)) return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (!PATH_KEY.test(key)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v !== "string" || v === "") continue;
+      if (!/^file:/i.test(v)) out.push(v);
+      else if (URL.canParse(v)) out.push(decodeURIComponent(new URL(v).pathname));
+    }
+  }
+  return out;
+}
 
 /** How control files are found by another name: `real` maps a path to the file it really names (fs/real-target.ts), `id` to its device and inode; either may throw (a path that did not answer in time). */
 export interface ControlNames {
@@ -72,9 +102,10 @@ export function guardedDir(abs: string, names: ControlNames): string | undefined
 }
 
 /**
- * The refusal for a file tool call that would write a control file (controlNamed), a file in
- * hey's cache (guardedDir: the ripgrep grep runs is there) or one of git's own files in any
- * repository (inGit: `.git/config`, `.git/hooks/…`, a `.git` file), or undefined.
+ * The refusal for a tool call that would write a control file (controlNamed), a file in hey's
+ * cache (guardedDir: the ripgrep grep runs is there) or one of git's own files in any repository
+ * (inGit: `.git/config`, `.git/hooks/…`, a `.git` file), or undefined: hey's file tools by their
+ * `path`, an MCP tool by each path its arguments name (pathsWritten).
  * The message starts with the permission marker, as any refusal does.
  */
 export function controlRefusal(
@@ -82,8 +113,17 @@ export function controlRefusal(
   args: Record<string, unknown>,
   target: ControlNames & { abs(path: string): string | undefined },
 ): string | undefined {
-  if (!WRITERS.has(tool.toLowerCase()) || typeof args.path !== "string" || args.path === "") return undefined;
-  const abs = target.abs(args.path);
+  const mcp = !WRITERS.has(tool.toLowerCase());
+  for (const path of pathsWritten(tool, args)) {
+    const refusal = pathRefusal(path, target);
+    if (refusal) return mcp ? refusal.replace(`: ${path} `, `: ${tool}'s argument ${path} `) : refusal;
+  }
+  return undefined;
+}
+
+/** controlRefusal for one path a tool call names. */
+function pathRefusal(path: string, target: ControlNames & { abs(path: string): string | undefined }): string | undefined {
+  const abs = target.abs(path);
   if (abs === undefined) return undefined; // the tool reports the bad path itself
   let hit: string | undefined;
   let dir: string | undefined;
@@ -96,18 +136,18 @@ export function controlRefusal(
     linked = !hit && !dir && !git && (target.links?.(abs) ?? 1) > 1;
   } catch (e) {
     // a look that did not answer in time (a hung network mount): refused, saying which path
-    return `blocked by permission rules: cannot verify that ${args.path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
+    return `blocked by permission rules: cannot verify that ${path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
   }
   if (dir)
     return target.gitFiles?.includes(dir)
-      ? `blocked by permission rules: ${args.path} is ${dir}, git's global config (git runs commands its settings name: core.fsmonitor, core.hooksPath, aliases); while a permission list is set the agent may not write it`
+      ? `blocked by permission rules: ${path} is ${dir}, git's global config (git runs commands its settings name: core.fsmonitor, core.hooksPath, aliases); while a permission list is set the agent may not write it`
       : dir === target.cache
-        ? `blocked by permission rules: ${args.path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
-        : `blocked by permission rules: ${args.path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
+        ? `blocked by permission rules: ${path} is in hey's cache (${dir}), which holds the ripgrep the grep tool runs; while a permission list is set the agent may not write there`
+        : `blocked by permission rules: ${path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
   if (linked)
-    return `blocked by permission rules: ${args.path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
+    return `blocked by permission rules: ${path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
   if (git)
-    return `blocked by permission rules: ${args.path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
+    return `blocked by permission rules: ${path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
   if (!hit) return undefined;
-  return `blocked by permission rules: ${args.path} is ${hit === abs ? "" : `${hit} (by another name), `}one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it`;
+  return `blocked by permission rules: ${path} is ${hit === abs ? "" : `${hit} (by another name), `}one of hey's control files; while a permission list is set the agent may not change its own rules — ask the user to edit it`;
 }

@@ -11,6 +11,9 @@ import { isTable, type Table } from "./table.ts";
 import { globMatch } from "../permission/match.ts";
 import { sealedUrl, sealedUrls, unsealedUrl } from "./sealed-url.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
+import { type ApprovedSelection, describeServer, hideCredentials, selectionOf, serverParts, weighSelection, withSelection } from "./server-approval.ts";
+
+export { describeServer, hideCredentials };
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
 export interface Guarded {
@@ -23,6 +26,17 @@ export interface Guarded {
   keep_env?: string[];
   /** every server table that can start something: name → fingerprint of what it runs */
   mcp: Record<string, string>;
+  /**
+   * each of those servers as the approval showed it (server-approval.ts serverParts: values, a
+   * secret as its hash), to show a later change old → new. Undefined in a record an earlier hey wrote.
+   */
+  servers?: Record<string, Record<string, string>>;
+  /**
+   * the tool selection of each of those servers that sets one (`tools`, `exclude_tools`): one
+   * that offers more waits for a yes. Undefined in a record an earlier hey wrote: the file's
+   * selections then count as approved, and are recorded from then on.
+   */
+  selections?: Record<string, ApprovedSelection>;
   /**
    * where each provider's requests go, with its key: name → `base_url` as written. Undefined in a
    * record an earlier hey wrote, which kept none: the file's endpoints and proxy then count as
@@ -90,15 +104,20 @@ export function guardedOf(data: Table): Guarded {
   const permission = isTable(data.permission) ? data.permission : {};
   const tools = isTable(data.tools) ? data.tools : {};
   const servers = isTable(data.mcp) && isTable(data.mcp.servers) ? data.mcp.servers : {};
-  const out: Guarded = { mcp: {} };
+  const out: Guarded = { mcp: {}, servers: {}, selections: {} };
   if (Array.isArray(permission.allow)) out.allow = permission.allow as string[];
   if (Array.isArray(permission.deny)) out.deny = permission.deny as string[];
   for (const key of ["bash_filter", "shell", "rg"] as const) if (typeof tools[key] === "string") out[key] = tools[key] as string;
   if (Array.isArray(tools.keep_env)) out.keep_env = tools.keep_env as string[];
   for (const [name, table] of Object.entries(servers)) {
     const identity = isTable(table) ? serverIdentity(table) : undefined;
-    if (identity) out.mcp[name] = fingerprint(identity);
+    if (!identity) continue;
+    out.mcp[name] = fingerprint(identity);
+    out.servers![name] = serverParts(table as Table);
+    const selection = selectionOf(table as Table);
+    if (selection) out.selections![name] = selection;
   }
+  dropEmpty(out);
   out.endpoints = {};
   for (const [name, p] of Object.entries(isTable(data.provider) ? data.provider : {}))
     if (isTable(p) && typeof p.base_url === "string") out.endpoints[name] = sealedUrl(p.base_url);
@@ -208,15 +227,31 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
 
   // MCP servers: a table that starts something new is left out whole (a lower file's definition stands)
   const servers: Table = isTable(data.mcp) && isTable(data.mcp.servers) ? { ...data.mcp.servers } : {};
+  // a record an earlier hey wrote kept no selections: the file's count as approved
+  const wasSelections = approved !== undefined && approved.selections === undefined ? (now.selections ?? {}) : (was.selections ?? {});
+  used.servers = {};
+  used.selections = {};
   for (const [name, print] of Object.entries(now.mcp)) {
     if (was.mcp[name] === print) {
       used.mcp[name] = print;
+      used.servers[name] = now.servers![name]!;
+      // the tool selection: one that offers a tool the approved one left out keeps the approved list
+      const selection = weighSelection(wasSelections[name], now.selections?.[name]);
+      for (const w of selection.widenings) widenings.push(`+ [mcp.${name}] ${w}`);
+      if (selection.widenings.length) servers[name] = withSelection(servers[name] as Table, selection.used);
+      if (selection.used) used.selections[name] = selection.used;
       continue;
     }
-    widenings.push(`${was.mcp[name] === undefined ? "+" : "~"} [mcp.${name}] ${describeServer(servers[name] as Table)}`);
-    if (was.mcp[name] !== undefined) kept.push(name), (used.mcp[name] = was.mcp[name]);
+    widenings.push(`${was.mcp[name] === undefined ? "+" : "~"} [mcp.${name}] ${describeServer(servers[name] as Table, was.servers?.[name])}`);
+    if (was.mcp[name] !== undefined) {
+      kept.push(name);
+      used.mcp[name] = was.mcp[name];
+      if (was.servers?.[name]) used.servers[name] = was.servers[name];
+      if (wasSelections[name]) used.selections[name] = wasSelections[name];
+    }
     delete servers[name];
   }
+  dropEmpty(used);
 
   // where requests go with a provider's key: a moved endpoint goes back to the approved one, a new one is withheld
   const legacy = approved !== undefined && approved.endpoints === undefined;
@@ -308,6 +343,15 @@ export function pendingAllows(guards: readonly { source: string; current: Guarde
   return out;
 }
 
+/**
+ * `g` without an empty `servers` or `selections`: a record that needs neither reads as before (an
+ * empty selections record and none approve the same: a file's selections can then only narrow).
+ */
+function dropEmpty(g: Guarded): void {
+  if (g.servers && Object.keys(g.servers).length === 0) delete g.servers;
+  if (g.selections && Object.keys(g.selections).length === 0) delete g.selections;
+}
+
 function setOrDelete(table: Table, key: string, value: unknown): void {
   if (value === undefined) delete table[key];
   else table[key] = value;
@@ -315,23 +359,6 @@ function setOrDelete(table: Table, key: string, value: unknown): void {
 
 /** Whether a line of guardLayer's `widenings` is about an MCP server (`+ [mcp.NAME] …`, `~ [mcp.NAME] …`). */
 export const aboutServer = (line: string): boolean => /^[+~] \[mcp\./.test(line);
-
-/** A server as its widening line shows it: what it runs or where it connects; env and header names only (their values may be secrets). */
-export function describeServer(s: Table): string {
-  const words = (list: unknown) => (Array.isArray(list) ? list.map((w) => (/^[\w@%+=:,./-]+$/.test(String(w)) ? String(w) : quote(String(w)))) : []);
-  const parts: string[] = [];
-  if (typeof s.command === "string") parts.push([s.command, ...words(s.args)].join(" "));
-  else if (s.args !== undefined) parts.push(`args ${words(s.args).join(" ")}`);
-  if (typeof s.url === "string") parts.push(hideCredentials(s.url));
-  if (isTable(s.env)) parts.push(`env ${Object.keys(s.env).join(", ")}`);
-  if (isTable(s.headers)) parts.push(`headers ${Object.keys(s.headers).join(", ")}`);
-  if (typeof s.cwd === "string") parts.push(`in ${s.cwd}`);
-  if (s.enabled === true) parts.push("enabled");
-  return parts.join("; ");
-}
-
-/** A URL with the user and password it may carry hidden. */
-export const hideCredentials = (url: string) => url.replace(/\/\/[^/@]*@/, "//***@");
 
 /** Whether two records of a file's guarded keys say the same (to skip writing an unchanged record). */
 export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boolean {
@@ -349,7 +376,14 @@ export function withMainApprovals(own: Guarded, approvedInMain: Guarded, now: Gu
   const main = { ...approvedInMain, ...(approvedInMain.endpoints && { endpoints: sealedUrls(approvedInMain.endpoints) }) };
   if (main.proxy) main.proxy = sealedUrl(main.proxy);
   const out: Guarded = { ...own, mcp: { ...own.mcp } };
-  for (const [name, print] of Object.entries(now.mcp)) if (main.mcp[name] === print) out.mcp[name] = print;
+  for (const [name, print] of Object.entries(now.mcp)) {
+    if (main.mcp[name] !== print) continue;
+    out.mcp[name] = print;
+    if (main.servers?.[name]) out.servers = { ...own.servers, ...out.servers, [name]: main.servers[name] };
+  }
+  if (own.selections && main.selections)
+    for (const [name, sel] of Object.entries(now.selections ?? {}))
+      if (JSON.stringify(main.selections[name]) === JSON.stringify(sel)) out.selections = { ...own.selections, ...out.selections, [name]: sel };
   // a record without endpoints (an older hey's) approves every one already
   if (own.endpoints && main.endpoints) {
     const endpoints = { ...own.endpoints };

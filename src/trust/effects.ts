@@ -2,7 +2,8 @@
 // `hey trust` list it, so a yes is given knowing each command the project would run and each place
 // it would send requests — not only which files it has. Pure: the files come checked
 // (config/schema.ts checkLayer's data).
-import { describeServer, sentVars } from "../config/guard.ts";
+import { sentVars } from "../config/guard.ts";
+import { describeServer } from "../config/server-approval.ts";
 import { where } from "../config/schema.ts";
 import { isTable, type Table } from "../config/table.ts";
 

@@ -194,13 +194,20 @@ describe("guardLayer", () => {
       { tools: { bash_timeout_ms: 99000, redact_secrets: false } },
     ],
     ["a new MCP server", "", SERVER, {}, ["+ [mcp.fs] npx -y server-filesystem /notes"], { mcp: { servers: {} } }],
-    ["a server's args changed", SERVER, SERVER.replace("/notes", "/"), {}, ["~ [mcp.fs] npx -y server-filesystem /"], { mcp: { servers: {} } }],
     [
-      "a server's env, named without values",
+      "a server's args changed",
+      SERVER,
+      SERVER.replace("/notes", "/"),
+      {},
+      ["~ [mcp.fs] npx -y server-filesystem / (changed: run npx -y server-filesystem /notes → npx -y server-filesystem /)"],
+      { mcp: { servers: {} } },
+    ],
+    [
+      "a server's env added: a literal under a credential's name masked",
       SERVER,
       `${SERVER}env = { TOKEN = "abc" }\n`,
       {},
-      ["~ [mcp.fs] npx -y server-filesystem /notes; env TOKEN"],
+      ["~ [mcp.fs] npx -y server-filesystem /notes; env TOKEN=[secret] (changed: env TOKEN added)"],
       { mcp: { servers: {} } },
     ],
     [
@@ -208,7 +215,7 @@ describe("guardLayer", () => {
       "",
       '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }',
       {},
-      ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization"],
+      ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization=[secret]"],
       { mcp: { servers: {} } },
     ],
     [
@@ -321,7 +328,9 @@ describe("guardLayer", () => {
     // approval: /reload keeps the approved one running (issue 26); a withheld endpoint is not approved
     const kept = Object.fromEntries(g.kept.map((name) => [name, was!.mcp[name]!]));
     const endpoints = Object.fromEntries(Object.entries(guardedOf(g.data).endpoints!).filter(([name]) => !g.withheld.includes(name)));
-    expect(g.used).toEqual({ ...guardedOf(g.data), mcp: { ...guardedOf(g.data).mcp, ...kept }, endpoints });
+    const keptShown = Object.fromEntries(g.kept.map((name) => [name, was!.servers![name]!]));
+    const servers = { ...guardedOf(g.data).servers, ...keptShown };
+    expect(g.used).toEqual({ ...guardedOf(g.data), mcp: { ...guardedOf(g.data).mcp, ...kept }, ...(g.kept.length ? { servers } : {}), endpoints });
     expect(g.kept).toEqual(widenings.filter((w) => w.startsWith("~ [mcp.")).map((w) => /\[mcp\.([^\]]+)\]/.exec(w)![1]!));
     expect(g.withheld).toEqual(
       widenings.filter((w) => w.startsWith("+ [provider.") && w.includes("base_url")).map((w) => /\[provider\.([^\]]+)\]/.exec(w)![1]!),

@@ -3,7 +3,7 @@
 // request's `tools`; `/mcp` shows each tool's tokens; a server prompt runs as a command; an
 // `@SERVER:URI` resource reaches the request, cut at [input] max_bytes.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { EVERYTHING_SERVER } from "../helpers/mcp.ts";
@@ -36,6 +36,9 @@ test("request bytes with server-everything, before and after tool selection; exc
   const selected = m.sizes[2]!;
   expect(toolNames(m.requests[2]!)).toEqual(["bash", "read_file", "write_file", "edit", "grep", "compress", "echo", "get-sum"]);
 
+  // dropping `tools` offers tools the approved selection left out: a -p run would keep the approved
+  // list until the user says yes at the prompt; this run starts as a first one, taking the file as it is
+  rmSync(join(home.path, ".local", "state", "hey", "approvals.json"));
   writeConfig(
     base(m.baseUrl) + everything('exclude_tools = ["get-env", "gzip-*"]\n') + '\n[permission]\ndeny = ["trigger-long-running-operation", "write_file"]\n',
   );

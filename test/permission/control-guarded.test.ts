@@ -109,3 +109,22 @@ test("bash may not write a file with other hard links either, by a redirection o
   expect(deny("bash", { command: `sed -i s/a/b/ ${hl}` })).toContain("is a file with other hard links");
   expect(deny("bash", { command: `cp ${hl} /tmp/copy` })).toBeUndefined(); // read, not written
 });
+
+test("an MCP tool's path arguments are held to the same files: the filesystem server's writes to .git and hey's config are refused", () => {
+  const gitConfig = join(project, ".git", "config");
+  const evil = "[core]\n\tfsmonitor = touch /tmp/pwned\n";
+  expect(deny("fs_write_file", { path: gitConfig, content: evil })).toBe(
+    `blocked by permission rules: fs_write_file's argument ${gitConfig} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`,
+  );
+  expect(deny("fs_edit_file", { path: ".git/hooks/pre-commit", edits: [] })).toContain("is git's own");
+  expect(deny("fs_move_file", { source: "notes.txt", destination: ".git/hooks/pre-push" })).toContain(".git/hooks/pre-push is git's own");
+  expect(deny("fs_create_directory", { path: ".git/hooks" })).toContain("is git's own");
+  expect(deny("other_tool", { paths: ["a.txt", `file://${gitConfig}`] })).toContain("is git's own");
+  expect(deny("fs_write_file", { path: controls[0], content: "" })).toContain("one of hey's control files");
+  expect(deny("fs_write_file", { path: join(bin, "rg"), content: "" })).toContain("a directory on the commands' PATH");
+  // (a deny list is set: the fs tools are allowed)
+  // what is not a path, or not a control file, goes on as before; so does a call while no list is set
+  expect(deny("fs_write_file", { path: "src/app.ts", content: "x" })).toBeUndefined();
+  expect(deny("fs_search", { query: ".git/config" })).toBeUndefined();
+  expect(permissionCheck({ allow: [], deny: [], narrow: [] }, "sh", place)("fs_write_file", { path: gitConfig, content: evil })).toBeUndefined();
+});

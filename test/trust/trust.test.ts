@@ -366,7 +366,7 @@ describe("what trusting a project would let it do (issue 26)", () => {
       'env = { TOKEN = "${GH_TOKEN}" }',
     ].join("\n");
     expect(effectLines(checked(toml))).toEqual([
-      "run MCP server fs: npx; env TOKEN",
+      'run MCP server fs: npx; env TOKEN="${GH_TOKEN}"',
       "send the value of ${ANTHROPIC_API_KEY} as [provider.ollama] api_key",
       "send the value of ${TEAM} as [provider.ollama] headers.X-Team",
     ]);

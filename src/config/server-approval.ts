@@ -1,0 +1,133 @@
+// What the approval of an MCP server shows and covers (a red-team report): the question named a
+// server's env keys but not their values, so `NODE_OPTIONS=--require=evil.cjs` read the same as the
+// harmless value approved before, and removing `exclude_tools` brought a tool back unasked. A
+// server is shown with its values (a `${VAR}` as written, a literal that looks like a secret
+// masked), a changed one with each changed part old → new, and its tool selection is part of what
+// the user approved: one that offers a tool the approved one left out waits for a yes, one that
+// offers fewer applies at once. Pure.
+import { globMatch } from "../permission/match.ts";
+import { redactShapes, secretName } from "./secret-shapes.ts";
+import { isTable, type Table } from "./table.ts";
+
+/** A server's tool selection as the user approved it: `tools` (or `enabled_tools`), `exclude_tools` (or `disabled_tools`). */
+export interface ApprovedSelection {
+  /** undefined: every tool the server offers */
+  tools?: string[];
+  exclude?: string[];
+}
+
+const quote = (s: string) => JSON.stringify(s);
+
+/** A URL with the user and password it may carry hidden. */
+export const hideCredentials = (url: string) => url.replace(/\/\/[^/@]*@/, "//***@");
+
+/** Headers whose value is a credential whatever it looks like. */
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$/i;
+
+/**
+ * An env or header value as the approval shows it: as written when it names a variable
+ * (`${GITHUB_TOKEN}`, `Bearer ${TOKEN}`); a literal under a credential's name or shaped like one
+ * becomes `[secret #…]`, a short hash, so a changed secret reads as changed without being shown
+ * (the record keeps the same form, never the value). Any credential shape inside is masked as well.
+ */
+function shownValue(name: string, value: unknown, header: boolean): string {
+  const text = String(value);
+  const literal = !text.includes("${");
+  if (literal && (secretName(name) || (header && SECRET_HEADER.test(name)) || redactShapes(text) !== text)) return `[secret #${shortHash(text)}]`;
+  return quote(redactShapes(text));
+}
+
+/** node:crypto is loaded only here, when a server holds a secret-looking value. */
+function shortHash(text: string): string {
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(text).digest("hex").slice(0, 8);
+}
+
+/**
+ * The parts of a server's table that decide what runs or where hey connects, as shown: `run` (the
+ * command and its args), `url`, `env NAME`, `headers NAME`, `cwd`, `enabled`. What the approvals
+ * record keeps of a server, to show a later change old → new.
+ */
+export function serverParts(s: Table): Record<string, string> {
+  const words = (list: unknown) => (Array.isArray(list) ? list.map((w) => (/^[\w@%+=:,./-]+$/.test(String(w)) ? String(w) : quote(String(w)))) : []);
+  const out: Record<string, string> = {};
+  if (typeof s.command === "string") out.run = [s.command, ...words(s.args)].join(" ");
+  else if (s.args !== undefined) out.run = `args ${words(s.args).join(" ")}`;
+  if (typeof s.url === "string") out.url = hideCredentials(s.url);
+  if (isTable(s.env)) for (const [k, v] of Object.entries(s.env)) out[`env ${k}`] = shownValue(k, v, false);
+  if (isTable(s.headers)) for (const [k, v] of Object.entries(s.headers)) out[`headers ${k}`] = shownValue(k, v, true);
+  if (typeof s.cwd === "string") out.cwd = `in ${s.cwd}`;
+  if (s.enabled === true) out.enabled = "enabled";
+  return out;
+}
+
+/** A part's value on screen: a secret's hash stays in the record. */
+const onScreen = (v: string) => v.replace(/\[secret #[0-9a-f]+\]/g, "[secret]");
+
+/** One part as a server's line shows it: `env NODE_OPTIONS="--require=x"`, `run` and the others as their value. */
+const partText = (key: string, value: string) => (/^(env|headers) /.test(key) ? `${key}=${onScreen(value)}` : onScreen(value));
+
+/**
+ * A server as its approval line shows it: what it runs or where it connects, with every env and
+ * header value (secrets masked). `was`: the parts the user approved (serverParts), when the record
+ * keeps them — each part that differs is then said old → new, a secret that changed as
+ * `[secret] → [another secret]`.
+ */
+export function describeServer(s: Table, was?: Record<string, string>): string {
+  const now = serverParts(s);
+  const shown = Object.entries(now)
+    .map(([k, v]) => partText(k, v))
+    .join("; ");
+  if (was === undefined) return shown;
+  const changes: string[] = [];
+  for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
+    const before = was[key];
+    const after = now[key];
+    if (before === after) continue;
+    const secret = (v: string | undefined) => v !== undefined && /^\[secret #/.test(v);
+    const to = secret(before) && secret(after) ? "[another secret]" : after === undefined ? "(removed)" : onScreen(after);
+    changes.push(before === undefined ? `${key} added` : `${key} ${onScreen(before)} → ${to}`);
+  }
+  return changes.length ? `${shown} (changed: ${changes.join(", ")})` : shown;
+}
+
+/** A server table's tool selection, or undefined when it offers every tool. */
+export function selectionOf(s: Table): ApprovedSelection | undefined {
+  const list = (a: unknown, b: unknown) =>
+    Array.isArray(a) || Array.isArray(b) ? [...new Set([...((a as string[]) ?? []), ...((b as string[]) ?? [])])] : undefined;
+  const tools = list(s.tools, s.enabled_tools);
+  const exclude = list(s.exclude_tools, s.disabled_tools);
+  if (tools === undefined && (exclude === undefined || exclude.length === 0)) return undefined;
+  return { ...(tools ? { tools } : {}), ...(exclude?.length ? { exclude } : {}) };
+}
+
+/**
+ * Weighs a server's tool selection `now` against the approved one `was` (undefined: every tool).
+ * Wider: a `tools` list gone or naming a tool the approved one does not cover, an approved
+ * `exclude_tools` entry no longer there (nor covered by a wildcard that is). Returns what each
+ * widening is, in the file's words, and the selection to use: the file's, or where it widens, the
+ * approved list in its place, with every exclusion of either.
+ */
+export function weighSelection(was: ApprovedSelection | undefined, now: ApprovedSelection | undefined): { widenings: string[]; used?: ApprovedSelection } {
+  const widenings: string[] = [];
+  const covers = (glob: string, name: string) => glob === name || (!name.includes("*") && globMatch(glob, name));
+  let tools = now?.tools;
+  if (was?.tools) {
+    const more = tools === undefined ? undefined : tools.filter((t) => !was.tools!.some((w) => covers(w, t)));
+    if (more === undefined) widenings.push(`tools ${was.tools.map(quote).join(", ")} removed: every tool of the server would be offered`);
+    else if (more.length) widenings.push(`tools adds ${more.map(quote).join(", ")}`);
+    if (more === undefined || more.length) tools = was.tools;
+  }
+  const nowExclude = now?.exclude ?? [];
+  const back = (was?.exclude ?? []).filter((e) => !nowExclude.some((n) => covers(n, e)));
+  if (back.length) widenings.push(`exclude_tools no longer leaves out ${back.map(quote).join(", ")}`);
+  const exclude = [...new Set([...nowExclude, ...back])];
+  const used = tools === undefined && exclude.length === 0 ? undefined : { ...(tools ? { tools } : {}), ...(exclude.length ? { exclude } : {}) };
+  return { widenings, ...(used ? { used } : {}) };
+}
+
+/** `s` with its tool selection set to `sel`, in hey's own key names (a Codex spelling dropped). */
+export function withSelection(s: Table, sel: ApprovedSelection | undefined): Table {
+  const { tools: _t, enabled_tools: _e, exclude_tools: _x, disabled_tools: _d, ...rest } = s;
+  return { ...rest, ...(sel?.tools ? { tools: sel.tools } : {}), ...(sel?.exclude ? { exclude_tools: sel.exclude } : {}) };
+}

@@ -1,0 +1,131 @@
+// What the approval of an MCP server shows and covers (a red-team report): an env value changed to
+// `NODE_OPTIONS=--require=evil.cjs` read exactly as the harmless one approved before, and removing
+// `exclude_tools` from an approved server brought the excluded tool back without a question.
+import { describe, expect, test } from "bun:test";
+import { parseApprovals, formatApprovals, emptyApprovals, withConfigs } from "../../src/config/approvals.ts";
+import { guardedOf, guardLayer, type Guarded } from "../../src/config/guard.ts";
+import { checkLayer } from "../../src/config/schema.ts";
+import type { Table } from "../../src/config/table.ts";
+import { effectLines } from "../../src/trust/effects.ts";
+import { approvalQuestion } from "../../src/trust/policy.ts";
+
+const data = (toml: string): Table => checkLayer("/c.toml", Bun.TOML.parse(toml) as Table).data;
+const approvedOf = (toml: string): Guarded => guardedOf(data(toml));
+const SERVER = '[mcp.lint]\ncommand = "node"\nargs = ["/srv/many.mjs"]\n';
+const servers = (t: Table) => ((t.mcp as Table).servers as Table) ?? {};
+
+describe("an MCP server's approval shows its values", () => {
+  test("an env value changed from the approved one is shown old → new, not as the line approved before", () => {
+    const approved = approvedOf(`${SERVER}env = { NODE_OPTIONS = "--max-old-space-size=512" }\n`);
+    const g = guardLayer(data(`${SERVER}env = { NODE_OPTIONS = "--require=/tmp/evil.cjs" }\n`), approved);
+    expect(g.widenings).toEqual([
+      '~ [mcp.lint] node /srv/many.mjs; env NODE_OPTIONS="--require=/tmp/evil.cjs" (changed: env NODE_OPTIONS "--max-old-space-size=512" → "--require=/tmp/evil.cjs")',
+    ]);
+    expect(g.kept).toEqual(["lint"]);
+  });
+
+  test("the trust question shows each env value: a variable as written, a literal secret masked", () => {
+    const token = "ghp_" + "Zq8Wn4Lk2Jh6Gf0Ds9Ap7Ox5Ic3Ub1Ty9Rz3";
+    const toml = `${SERVER}env = { NODE_OPTIONS = "--require=/tmp/evil.cjs", GH = "${token}", API_KEY = "\${MY_KEY}", DEBUG = "1" }\n`;
+    const [line] = effectLines([{ source: "/p/.hey/config.toml", data: data(toml) }]);
+    expect(line).toBe(
+      'run MCP server lint: node /srv/many.mjs; env NODE_OPTIONS="--require=/tmp/evil.cjs"; env GH=[secret]; env API_KEY="${MY_KEY}"; env DEBUG="1"',
+    );
+    expect(line).not.toContain(token);
+  });
+
+  test("a secret that changed is marked changed without being shown; a header likewise", () => {
+    const approved = approvedOf(`${SERVER}env = { API_TOKEN = "first-secret-value" }\n`);
+    const g = guardLayer(data(`${SERVER}env = { API_TOKEN = "second-secret-value" }\n`), approved);
+    expect(g.widenings).toEqual(["~ [mcp.lint] node /srv/many.mjs; env API_TOKEN=[secret] (changed: env API_TOKEN [secret] → [another secret])"]);
+    expect(JSON.stringify(approved)).not.toContain("first-secret-value"); // the record keeps a hash
+    const remote = '[mcp.docs]\nurl = "https://mcp.example/mcp"\n';
+    const h = guardLayer(data(`${remote}headers = { Authorization = "Bearer b" }\n`), approvedOf(`${remote}headers = { Authorization = "Bearer a" }\n`));
+    expect(h.widenings).toEqual([
+      "~ [mcp.docs] https://mcp.example/mcp; headers Authorization=[secret] (changed: headers Authorization [secret] → [another secret])",
+    ]);
+  });
+
+  test("the question names every change on its own line, a refused one as well as a new one", () => {
+    const approved = approvedOf(`${SERVER}env = { NODE_OPTIONS = "--max-old-space-size=512" }\n`);
+    const g = guardLayer(data(`${SERVER}env = { NODE_OPTIONS = "--require=/tmp/evil.cjs" }\n[mcp.new]\ncommand = "echo"\n`), approved);
+    const q = approvalQuestion([{ file: "/p/.hey/config.toml", lines: g.widenings }]);
+    expect(q).toContain(
+      '  ~ [mcp.lint] node /srv/many.mjs; env NODE_OPTIONS="--require=/tmp/evil.cjs" (changed: env NODE_OPTIONS "--max-old-space-size=512" → "--require=/tmp/evil.cjs")\n',
+    );
+    expect(q).toContain("  + [mcp.new] echo\n");
+    expect(q).toContain("Use these changes? (y/N)");
+  });
+
+  test("the approvals record keeps what was shown and the selections across a write and a read", () => {
+    const g = approvedOf(`${SERVER}env = { NODE_OPTIONS = "x" }\nexclude_tools = ["get-env"]\n`);
+    const read = parseApprovals(formatApprovals(withConfigs(emptyApprovals(), { "/c.toml": g })));
+    expect(read.configs["/c.toml"]).toEqual(g);
+    expect(g.selections).toEqual({ lint: { exclude: ["get-env"] } });
+  });
+});
+
+describe("an MCP server's tool selection is part of its approval", () => {
+  type Row = [name: string, approved: string, now: string, widenings: string[], used: Table];
+  test.each<Row>([
+    [
+      "exclude_tools removed: asked, the exclusion stays",
+      `${SERVER}exclude_tools = ["get-env"]\n`,
+      SERVER,
+      ['+ [mcp.lint] exclude_tools no longer leaves out "get-env"'],
+      { exclude_tools: ["get-env"] },
+    ],
+    [
+      "Codex's disabled_tools removed: the same",
+      `${SERVER}disabled_tools = ["get-env"]\n`,
+      SERVER,
+      ['+ [mcp.lint] exclude_tools no longer leaves out "get-env"'],
+      { exclude_tools: ["get-env"] },
+    ],
+    [
+      "tools removed: asked, the list stays",
+      `${SERVER}tools = ["echo"]\n`,
+      SERVER,
+      ['+ [mcp.lint] tools "echo" removed: every tool of the server would be offered'],
+      { tools: ["echo"] },
+    ],
+    [
+      "a tool added to tools: asked",
+      `${SERVER}tools = ["echo"]\n`,
+      `${SERVER}tools = ["echo", "get-env"]\n`,
+      ['+ [mcp.lint] tools adds "get-env"'],
+      { tools: ["echo"] },
+    ],
+    [
+      "enabled_tools removed",
+      `${SERVER}enabled_tools = ["echo"]\n`,
+      SERVER,
+      ['+ [mcp.lint] tools "echo" removed: every tool of the server would be offered'],
+      { tools: ["echo"] },
+    ],
+    ["a tool taken out of tools: narrower, used", `${SERVER}tools = ["echo", "add"]\n`, `${SERVER}tools = ["echo"]\n`, [], { tools: ["echo"] }],
+    ["tools set where none was: narrower, used", SERVER, `${SERVER}tools = ["echo"]\n`, [], { tools: ["echo"] }],
+    ["an exclusion added: narrower, used", SERVER, `${SERVER}exclude_tools = ["get-env"]\n`, [], { exclude_tools: ["get-env"] }],
+    [
+      "an exclusion now covered by a wildcard: used",
+      `${SERVER}exclude_tools = ["get-env"]\n`,
+      `${SERVER}exclude_tools = ["get-*"]\n`,
+      [],
+      { exclude_tools: ["get-*"] },
+    ],
+    ["a name under an approved wildcard: used", `${SERVER}tools = ["get_*"]\n`, `${SERVER}tools = ["get_sum"]\n`, [], { tools: ["get_sum"] }],
+  ])("%s", (_name, approved, now, widenings, used) => {
+    const g = guardLayer(data(now), approvedOf(approved));
+    expect(g.widenings).toEqual(widenings);
+    const { command: _c, args: _a, ...selection } = servers(g.data).lint as Table;
+    expect(selection).toEqual(used);
+    expect(g.kept).toEqual([]); // the server itself is approved: it runs, with the approved tools
+  });
+
+  test("a record an earlier hey wrote, without selections, approves the file's as they are", () => {
+    const { selections: _s, servers: _v, ...older } = approvedOf(`${SERVER}exclude_tools = ["get-env"]\n`);
+    const g = guardLayer(data(SERVER), older);
+    expect(g.widenings).toEqual([]);
+    expect(g.used.selections).toBeUndefined();
+  });
+});
