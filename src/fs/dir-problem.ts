@@ -32,6 +32,24 @@ export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME",
 }
 
 /**
+ * Why nothing could be started in `cwd` when the directory is at fault, not the program: a spawn in
+ * a directory that is gone fails ENOENT naming the program (`posix_spawn '/bin/sh'`), which sends
+ * the user and the model after the shell setting. Deleted while hey ran (`rm -rf build && mkdir
+ * build` run elsewhere, a `git checkout` that removed it): hey's own working directory went with it.
+ * Undefined when `cwd` is still a directory, or cannot be looked at.
+ */
+export function goneDirectory(cwd: string): string | undefined {
+  try {
+    if (statSync(cwd).isDirectory()) return undefined;
+    return `the working directory ${cwd} is no longer a directory (replaced by a file while hey ran); cd elsewhere and restart hey`;
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
+    return `the working directory ${cwd} no longer exists (deleted while hey ran); cd elsewhere and restart hey, or recreate it`;
+  }
+}
+
+/**
  * Why `dir` could not be made or written, looked at without writing anything (the nearest directory
  * that exists, its permissions, its file system): dirProblem's sentence; undefined when it could be.
  */
