@@ -17,6 +17,8 @@ export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME",
   if (broken) return broken;
   if (code === "ENOTDIR" || code === "EEXIST") {
     const file = firstNonDirectory(dir);
+    // HOME=/dev/null (a service account, a CI sandbox): no file to move away
+    if (file && !isFile(file)) return `${file} is not a directory, so hey cannot keep ${dir}; set ${variable} (or HOME) to a directory this user may write`;
     if (file === dir) return `${dir} is a file, not a directory; move it away (hey makes the directory again)`;
     if (file) return `${file} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)`;
   }
@@ -142,6 +144,14 @@ export function firstNonDirectory(dir: string): string | undefined {
   }
   return undefined;
 }
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 
 /**
  * When `dir` or a directory above it is a symbolic link to a path that does not exist (a disk not
