@@ -4,19 +4,7 @@
 // cut at line ends now, and the parts cut away count in what was not kept.
 import { expect, test } from "bun:test";
 import { capture } from "../../src/tools/capture.ts";
-
-/** `seq 1 n` as one stream, in pipe-sized chunks. */
-function seq(n: number): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(Array.from({ length: n }, (_, i) => `${i + 1}\n`).join(""));
-  let at = 0;
-  return new ReadableStream({
-    pull(c) {
-      if (at >= bytes.length) return c.close();
-      c.enqueue(bytes.slice(at, at + 65536));
-      at += 65536;
-    },
-  });
-}
+import { seq } from "../helpers/seq-stream.ts";
 
 test.each([2000, 300_000, 500_000])("seq 1 %i with no spill file: the kept head and tail are whole lines, the rest counted", async (n) => {
   const noPlace = () => {
