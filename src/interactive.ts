@@ -9,7 +9,6 @@ import { commandContext } from "./command-context.ts";
 import { hideCredentials } from "./config/guard.ts";
 import type { Places } from "./fs/places.ts";
 import { projectHistoryFile } from "./fs/history-file.ts";
-import { errorText } from "./kernel/errors.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
 import type { Runtime } from "./runtime.ts";
@@ -19,7 +18,7 @@ import { banner, lastExchange } from "./ui/intro.ts";
 import { runRepl, type ReplIo } from "./ui/repl.ts";
 import { offeredSkillNames } from "./skills/catalog.ts";
 import { resumeCommand } from "./ui/resume.ts";
-import { ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
+import { cannotRun, ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
 import { jobsLeft } from "./tools/group-guard.ts";
 import { jobsLine } from "./ui/jobs-command.ts";
@@ -178,7 +177,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       const status = wrapped(`${ending(run)} · the command and its output go with your next message`);
       say(status.split("\n").map(dim).join("\n") + "\n");
     } catch (e) {
-      say(`hey: cannot run ${user.shell.program}: ${errorText(e)}\n`);
+      say(`${cannotRun(user.shell.program, here.cwd, e)}\n`);
     }
   }
 

@@ -32,10 +32,10 @@ import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
-import { exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
+import { type EndSignal, exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
-import { drainAll, dumbTerminal, isDumb, isTty, terminalWidth, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
+import { drainAll, dumbTerminal, isDumb, isTty, letGo, terminalWidth, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
 import { unaskedLine } from "./ui/intro.ts";
 import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -273,6 +273,10 @@ async function oneCommand(runtime: Runtime, here: Places, line: string, output: 
 async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string): Promise<number> {
   const abort = new AbortController();
   let signalled: number | undefined;
+  let answered = false; // the run is over: only the wait for stdout's reader is left
+  let late: EndSignal | undefined; // a signal that came then
+  let stopWaiting = () => {};
+  const lateSignal = new Promise<void>((resolve) => (stopWaiting = resolve));
   const off = onSignals({
     interrupt() {
       if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
@@ -282,6 +286,9 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
       signalled ??= SIGNAL_EXIT[name];
       abort.abort(SIGNAL_REASON[name]);
       exitAfterGrace(signalled);
+      if (!answered) return;
+      late ??= name;
+      stopWaiting();
     },
   });
   // the reader of the answer went away (`hey -p … --output json | head -3`): nobody reads what the run does, so it stops, as a shell's program does on SIGPIPE;
@@ -296,10 +303,18 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   let result: RunResult;
   try {
     result = await runtime.agent.send(prompt, abort.signal, { keepHandOff: (limit) => handOff(runtime, root, limit) }); // saved before `done`
-    await writer(1).drain(); // a long answer fails in its flush, after the run: still heard while the handler is on
+    answered = true;
+    // a long answer fails in its flush, after the run: still heard while the handler is on; a reader
+    // that reads nothing (`hey -p … | sleep 60`) holds it here, and a signal then ends the wait
+    await Promise.race([writer(1).drain(), lateSignal]);
   } finally {
     off();
     offGone();
+  }
+  if (late && !lost) {
+    // nothing in the run heard it to say why hey ends; what stdout's reader has not taken is dropped, and hey leaves now, not after SIGNAL_GRACE_MS
+    writer(2).write(`${SIGNAL_REASON[late]}\n`);
+    letGo(1);
   }
   // the answer's write failed once the run was over (text goes to a file at the end): no error event said why
   if (lost && !lost.pipe && result.stop !== "interrupted") warn(lost.reason);

@@ -2,10 +2,11 @@
 // after parsing — merging, checking, precedence, messages — is config/resolve.ts's.
 import type TOMLModule from "@iarna/toml";
 import { redefinedReason } from "./toml-reason.ts";
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
+import { isDevNull, readHead } from "../fs/read-head.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, withMainApprovals, type Guarded, type LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
@@ -35,19 +36,19 @@ function reason(e: TomlError): string {
 }
 
 /**
- * Reads and parses one config file. A missing file is undefined, or a ConfigError when
+ * Reads and parses one config file. A missing file (or one below a file: ENOTDIR) is undefined, or a ConfigError when
  * `required` (the `--config` file). Throws ConfigError `PATH:LINE:COL: reason` (1-based) on a
  * syntax error and `PATH: ...` when the file cannot be read.
  */
 export function loadLayer(path: string, opts: { required: boolean }): ConfigLayer | undefined {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readConfigText(path);
   } catch (e) {
     const code = errnoCode(e);
-    if (code === "ENOENT" && !opts.required) return undefined;
+    if (absent(code) && !opts.required) return undefined;
     if (code === "ENOENT") throw new ConfigError(`--config ${path}: no such file`);
-    throw new ConfigError(`${path}: cannot read (${code ?? errorText(e)})`);
+    throw unreadable(path, e);
   }
   return { source: path, data: parseToml(path, text), text };
 }
@@ -60,16 +61,38 @@ export function loadLayer(path: string, opts: { required: boolean }): ConfigLaye
 export function loadMcpJson(path: string, warn: (message: string) => void): ConfigLayer | undefined {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readConfigText(path);
   } catch (e) {
-    const code = errnoCode(e);
-    if (code === "ENOENT") return undefined;
-    throw new ConfigError(`${path}: cannot read (${code ?? errorText(e)})`);
+    if (absent(errnoCode(e))) return undefined;
+    throw unreadable(path, e);
   }
   const read = fromMcpJson(path, text);
   if (read.errors.length) throw new ConfigError(read.errors.join("\n"));
   for (const w of read.warnings) warn(w);
   return { source: path, data: read.data, locate: read.locate, origins: read.origins };
+}
+
+/**
+ * A config file's text, read only from a regular file (fs/read-head.ts opens it without waiting): a
+ * FIFO would hold start-up in open() until something wrote to it. /dev/null reads as empty
+ * (`--config /dev/null`: no settings). Throws the system error, EISDIR or EINVAL (not a file).
+ */
+function readConfigText(path: string): string {
+  return isDevNull(path) ? "" : readHead(path, Number.MAX_SAFE_INTEGER).text;
+}
+
+/**
+ * No file there: none by that name, or a file where a directory of its path would be (HOME=/dev/null,
+ * a `.hey` that is a file) — nothing can exist below a file, as git counts it for its config files.
+ * Not EACCES: a file this user cannot read may hold deny rules, and is refused.
+ */
+const absent = (code: string | undefined) => code === "ENOENT" || code === "ENOTDIR";
+
+/** The ConfigError for a config file that is there but cannot be read. */
+function unreadable(path: string, e: unknown): ConfigError {
+  const code = errnoCode(e);
+  if (code === "EINVAL") return new ConfigError(`${path} is not a regular file (a FIFO, device or socket); hey reads config only from a file`);
+  return new ConfigError(`${path}: cannot read (${code ?? errorText(e)})`);
 }
 
 /**

@@ -17,6 +17,8 @@ export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME",
   if (broken) return broken;
   if (code === "ENOTDIR" || code === "EEXIST") {
     const file = firstNonDirectory(dir);
+    // HOME=/dev/null (a service account, a CI sandbox): no file to move away
+    if (file && !isFile(file)) return `${file} is not a directory, so hey cannot keep ${dir}; set ${variable} (or HOME) to a directory this user may write`;
     if (file === dir) return `${dir} is a file, not a directory; move it away (hey makes the directory again)`;
     if (file) return `${file} is a file, not a directory, so hey cannot keep ${dir}; move the file away (hey makes the directory again)`;
   }
@@ -29,6 +31,24 @@ export function dirProblem(dir: string, e: unknown, variable = "XDG_STATE_HOME",
   }
   if (code === "EROFS") return `${dir} is on a read-only file system; set ${variable} to a writable directory`;
   return `cannot use ${dir}: ${errorText(e)}`;
+}
+
+/**
+ * Why nothing could be started in `cwd` when the directory is at fault, not the program: a spawn in
+ * a directory that is gone fails ENOENT naming the program (`posix_spawn '/bin/sh'`), which sends
+ * the user and the model after the shell setting. Deleted while hey ran (`rm -rf build && mkdir
+ * build` run elsewhere, a `git checkout` that removed it): hey's own working directory went with it.
+ * Undefined when `cwd` is still a directory, or cannot be looked at.
+ */
+export function goneDirectory(cwd: string): string | undefined {
+  try {
+    if (statSync(cwd).isDirectory()) return undefined;
+    return `the working directory ${cwd} is no longer a directory (replaced by a file while hey ran); cd elsewhere and restart hey`;
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
+    return `the working directory ${cwd} no longer exists (deleted while hey ran); cd elsewhere and restart hey, or recreate it`;
+  }
 }
 
 /**
@@ -124,6 +144,14 @@ export function firstNonDirectory(dir: string): string | undefined {
   }
   return undefined;
 }
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 
 /**
  * When `dir` or a directory above it is a symbolic link to a path that does not exist (a disk not

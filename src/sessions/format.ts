@@ -8,6 +8,7 @@ import { EFFORTS, type Effort, type Message } from "../kernel/ir.ts";
 import type { UsageCounts } from "../kernel/output.ts";
 import type { TailLine } from "./lines.ts";
 import { messageEntry } from "./message-entry.ts";
+import { CONTROL, shownName } from "../fs/odd-names.ts";
 
 export interface SessionHeader {
   type: "header";
@@ -304,8 +305,10 @@ export function formatSessionList(infos: SessionInfo[], home?: string, how = RES
 
 const MAX_DIR_CHARS = 40;
 
+/** The session's directory under `~`, its last MAX_DIR_CHARS; a control character in it (a newline would split the row) written as file names are (fs/odd-names.ts: `\n`). */
 function shortDir(cwd: string, home: string | undefined): string {
-  const dir = home && (cwd === home || cwd.startsWith(home + "/") || cwd.startsWith(home + "\\")) ? "~" + cwd.slice(home.length) : cwd;
+  const under = home && (cwd === home || cwd.startsWith(home + "/") || cwd.startsWith(home + "\\")) ? "~" + cwd.slice(home.length) : cwd;
+  const dir = CONTROL.test(under) ? shownName(new TextEncoder().encode(under)) : under;
   return dir.length <= MAX_DIR_CHARS ? dir : "…" + dir.slice(dir.length - MAX_DIR_CHARS + 1);
 }
 

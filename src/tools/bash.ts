@@ -8,6 +8,7 @@ import { newId } from "../kernel/ir.ts";
 import { abortReason, type Tool, type ToolContext, type ToolResult } from "../kernel/tool.ts";
 import { commandResult, MAX_RESULT_BYTES, MAX_RESULT_LINES, outputFiles, seconds } from "./command-result.ts";
 import { places } from "../fs/places.ts";
+import { goneDirectory } from "../fs/dir-problem.ts";
 import { runProcess } from "./run-process.ts";
 import { unguardedNotice } from "./group-guard.ts";
 import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
@@ -136,7 +137,7 @@ async function runBash(
   });
   const unguarded = unguardedNotice(); // no place for the guard's pipe (group-guard.ts): said once, at the first call
   if (unguarded) opts.notice?.(`hey: ${unguarded}`);
-  if ("error" in run) return { output: startError(opts.shell.program, command, run.error), isError: true };
+  if ("error" in run) return { output: startError(opts.shell.program, command, run.error, ctx.cwd), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
   if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
@@ -155,10 +156,15 @@ async function runBash(
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
 }
 
-/** Why the shell could not start: the command's size when the system refused its arguments (E2BIG), else the shell setting. */
-function startError(program: string, command: string, error: string): string {
+/**
+ * Why the shell could not start: the command's size when the system refused its arguments (E2BIG),
+ * the working directory when it is gone, else the shell setting.
+ */
+function startError(program: string, command: string, error: string, cwd: string): string {
   if (/E2BIG|ENAMETOOLONG|argument list too long|command line is too long/i.test(error))
     return `bash: the command (${Buffer.byteLength(command) >> 10} KB) is longer than the system lets a program's arguments be (${error}); write long content with write_file and run a short command`;
+  const gone = goneDirectory(cwd);
+  if (gone) return `bash: ${gone}`;
   return `bash: could not start ${program}: ${error} (the shell is [tools] shell, or HEY_SHELL)`;
 }
 

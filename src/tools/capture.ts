@@ -168,11 +168,16 @@ export function capture(
       return { head: text, raw, tail: "", hidden: { lines: 0, bytes: 0 }, bytes, foreign, ...binary(raw) };
     }
     const kept = file.close(newlines);
-    // a character cut in two where the hidden middle begins or ends is part of the middle
-    const first = head.subarray(0, head.length - cutEdges(head).end);
+    // the hidden middle begins and ends at a line's end: a line cut in two would read as two whole
+    // lines around what stands for the middle (`12774` kept as `1277`). Only a line longer than a
+    // kept end is cut, at a character, never inside one; when the head is such a piece, the tail is
+    // left as cut too: trimmed to a line's start it would be glued to that piece where head and tail are joined
     const all = concat(tail);
     tail = [];
-    const end = all.subarray(cutEdges(all).start);
+    const headEnd = head.lastIndexOf(10);
+    const first = headEnd >= 0 ? head.subarray(0, headEnd + 1) : head.subarray(0, head.length - cutEdges(head).end);
+    const tailStart = headEnd >= 0 ? all.indexOf(10) : -1;
+    const end = tailStart >= 0 && tailStart < all.length - 1 ? all.subarray(tailStart + 1) : all.subarray(cutEdges(all).start);
     const hidden = { lines: newlines - countNewlines(first) - countNewlines(end), bytes: bytes - first.length - end.length };
     const [shownHead, shownTail] = [decodeOutput(first), decodeOutput(end)];
     const foreign = shownHead.foreign + shownTail.foreign;

@@ -272,7 +272,7 @@ async function* chunksOf(c: Captured, signal: AbortSignal): AsyncGenerator<strin
   }
   if (!c.spill) {
     yield c.head;
-    if (c.hidden.bytes > 0) yield `\n${unkeptLine(c)}\n${c.tail}`;
+    if (c.hidden.bytes > 0) yield `${c.head === "" || c.head.endsWith("\n") ? "" : "\n"}${unkeptLine(c)}\n${c.tail}`; // the head ends at a line's end (capture.ts)
     return;
   }
   // one buffer, reused: reading 50 MB through fresh chunks left ~15 MB more garbage at the peak

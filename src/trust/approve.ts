@@ -32,6 +32,8 @@ export function readApprovalState(file: string, warn: (message: string) => void)
   try {
     return { record: readApprovals(file), file };
   } catch (e) {
+    // below a file (HOME=/dev/null, a state directory in the way of a file): no record can be there, as when there is none
+    if (errnoCode(e) === "ENOTDIR") return { record: undefined, file };
     warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
     return { record: emptyApprovals(), file };
   }

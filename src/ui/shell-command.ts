@@ -9,6 +9,8 @@ import { asShown, showsFiles } from "../tools/bash-output.ts";
 import { capture, type Captured, drained, readPipe } from "../tools/capture.ts";
 import { commandResult, type FilterContext, type OutputFiles, type OutputKeeping } from "../tools/command-result.ts";
 import { outputDecoder } from "../fs/output-text.ts";
+import { goneDirectory } from "../fs/dir-problem.ts";
+import { errorText } from "../kernel/errors.ts";
 import { killTree, killTreeNow, STOP_GRACE_MS } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 
@@ -109,6 +111,9 @@ export async function runShellCommand(
     process.off("exit", onExit);
   }
 }
+
+/** What the user is told when `!COMMAND` could not start `program` in `cwd` (`e`: the spawn's error): the directory when it is gone, else the shell. */
+export const cannotRun = (program: string, cwd: string, e: unknown) => `hey: ${goneDirectory(cwd) ?? `cannot run ${program}: ${errorText(e)}`}`;
 
 /** How a run ended, in a few words: `exit 0`, `exit 2`, `killed by SIGINT`. */
 export const ending = (run: Pick<ShellRun, "code" | "signal">) => (run.code !== undefined ? `exit ${run.code}` : `killed by ${run.signal}`);

@@ -133,6 +133,14 @@ export function whenReaderGone(fd: 1 | 2, then: (error: unknown) => void): () =>
   };
 }
 
+/**
+ * hey stops waiting for the reader of `fd`: what it has not taken yet is dropped and later writes
+ * too, and a drain returns at once (a signal ends hey while a reader that reads nothing holds the answer).
+ */
+export function letGo(fd: 1 | 2): void {
+  markGone(fd, new Error("left unread"));
+}
+
 /** The error a write to `fd` failed with (EPIPE, ENOSPC…), if one did. */
 export function writeFailure(fd: 1 | 2): unknown {
   return gone.get(fd);

@@ -1,7 +1,7 @@
-// A HOME this user cannot enter — another user's, mode 700 (`sudo -u ci hey …` keeping HOME), or
-// one under a regular file — made hey stop with `…/.config/hey/config.toml: cannot read (EACCES)`
+// A HOME this user cannot enter — another user's, mode 700 (`sudo -u ci hey …` keeping HOME) — made hey stop with `…/.config/hey/config.toml: cannot read (EACCES)`
 // and nothing on what to do. It now says: set HOME or XDG_CONFIG_HOME. A config file that is itself
-// unreadable, in a home that is fine, keeps the plain message: changing HOME is no fix for it.
+// unreadable, in a home that is fine, keeps the plain message: changing HOME is no fix for it. A
+// HOME under a file (HOME=/dev/null) holds no config at all: the run goes on.
 import { afterAll, expect, test } from "bun:test";
 import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { ensureBinary } from "../helpers/e2e.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 
-const server = fileModelServer(() => ({ text: "never asked" }));
+const server = fileModelServer(() => ({ text: "answered" }));
 const dir = eachTempDir("hey-unreadable-home-");
 const HINT = "; set HOME or XDG_CONFIG_HOME to a directory this user can read";
 /** a user that is not the owner of what the test makes: `nobody` when the tests run as root (root enters every directory) */
@@ -33,19 +33,24 @@ afterAll(() => {
 });
 
 /** dist/hey -p with `home` as HOME, as a user other than root; its exit code and stderr. */
-async function heyWithHome(home: string): Promise<{ code: number; stderr: string }> {
+async function heyWithHome(home: string, opts: { xdg?: false } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const other = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : [];
   const where = (name: string) => join(dir.path, name);
   const proc = Bun.spawn([...other, await binary(), "--base-url", server.baseUrl, "-m", "m", "-p", "hi"], {
     cwd: dir.path,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_STATE_HOME: where("state"), XDG_CACHE_HOME: where("cache"), NO_COLOR: "1" },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ...(opts.xdg === false ? {} : { XDG_STATE_HOME: where("state"), XDG_CACHE_HOME: where("cache") }),
+      NO_COLOR: "1",
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
     timeout: 20_000,
   });
-  const [stderr, code] = await Promise.all([proc.stderr.text(), proc.exited]);
-  return { code, stderr };
+  const [stdout, stderr, code] = await Promise.all([proc.stdout.text(), proc.stderr.text(), proc.exited]);
+  return { code, stdout, stderr };
 }
 
 /** `path` made this test's other user's (when running as root), so that user can enter it. */
@@ -53,27 +58,39 @@ function ours(path: string): void {
   if (asRoot) chownSync(path, NOBODY, NOBODY);
 }
 
-test.each([
-  ["another user's, mode 700", "EACCES"],
-  ["under a regular file", "ENOTDIR"],
-])("a HOME %s: exit 2, the config file named, and what to do", async (_kind, code) => {
+test("a HOME another user's, mode 700: exit 2, the config file named, and what to do", async () => {
   chmodSync(dir.path, 0o755); // the run's directory is open to the other user
-  let home = join(dir.path, "home");
-  if (code === "EACCES") {
-    mkdirSync(join(home, ".config", "hey"), { recursive: true });
-    writeFileSync(join(home, ".config", "hey", "config.toml"), "");
-    chmodSync(home, asRoot ? 0o700 : 0o000); // as root: root's, which the other user cannot enter
-  } else {
-    writeFileSync(join(dir.path, "file"), "");
-    ours(join(dir.path, "file"));
-    home = join(dir.path, "file", "home");
-  }
+  const home = join(dir.path, "home");
+  mkdirSync(join(home, ".config", "hey"), { recursive: true });
+  writeFileSync(join(home, ".config", "hey", "config.toml"), "");
+  chmodSync(home, asRoot ? 0o700 : 0o000); // as root: root's, which the other user cannot enter
   try {
-    expect(await heyWithHome(home)).toEqual({ code: 2, stderr: `hey: ${join(home, ".config", "hey", "config.toml")}: cannot read (${code})${HINT}\n` });
+    expect(await heyWithHome(home)).toMatchObject({ code: 2, stderr: `hey: ${join(home, ".config", "hey", "config.toml")}: cannot read (EACCES)${HINT}\n` });
   } finally {
-    if (code === "EACCES") chmodSync(home, 0o700); // removable again
+    chmodSync(home, 0o700); // removable again
   }
   expect(server.requests).toHaveLength(0);
+});
+
+// nothing can exist below a file (git counts its config files so too): no config there, and the run
+// goes on; an unreadable one (EACCES above) may hold deny rules, and stops it
+test("a HOME under a regular file: no config there, the run answers", async () => {
+  chmodSync(dir.path, 0o755);
+  writeFileSync(join(dir.path, "file"), "");
+  ours(join(dir.path, "file"));
+  const r = await heyWithHome(join(dir.path, "file", "home"));
+  expect(r).toMatchObject({ code: 0, stdout: "answered\n" });
+  expect(r.stderr).not.toContain("config.toml");
+});
+
+test("HOME=/dev/null with no XDG directories: the run answers; what cannot be kept says to set a directory, never to move /dev/null", async () => {
+  chmodSync(dir.path, 0o755);
+  const r = await heyWithHome("/dev/null", { xdg: false });
+  expect(r).toMatchObject({ code: 0, stdout: "answered\n" });
+  expect(r.stderr).not.toContain("ENOTDIR");
+  expect(r.stderr).not.toContain("move the file away");
+  expect(r.stderr).toContain("/dev/null is not a directory, so hey cannot keep /dev/null/.local/state/hey");
+  expect(r.stderr).toContain("set XDG_STATE_HOME (or HOME) to a directory this user may write");
 });
 
 test("a config file unreadable itself in a home that is fine: the plain message, no word of HOME", async () => {
@@ -84,5 +101,5 @@ test("a config file unreadable itself in a home that is fine: the plain message,
   writeFileSync(file, "");
   for (const path of [home, join(home, ".config"), join(home, ".config", "hey")]) ours(path);
   chmodSync(file, 0o000);
-  expect(await heyWithHome(home)).toEqual({ code: 2, stderr: `hey: ${file}: cannot read (EACCES)\n` });
+  expect(await heyWithHome(home)).toMatchObject({ code: 2, stderr: `hey: ${file}: cannot read (EACCES)\n` });
 });

@@ -57,11 +57,14 @@ describe.each([
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(Buffer.compare(readFileSync(path), Buffer.from(data))).toBe(0);
     expect(got.bytes).toBe(size);
-    // memory keeps the exact first keepBytes and at least the last keepBytes; the counts cover the rest
+    // memory keeps the first keepBytes and at least the last keepBytes, each back to a line's end (lines of 61 bytes here); the counts cover the rest
     const decoder = new TextDecoder();
-    expect(got.head).toBe(decoder.decode(data.subarray(0, limits.keepBytes)));
-    expect(got.tail.length).toBeGreaterThanOrEqual(limits.keepBytes);
-    expect(decoder.decode(data).endsWith(got.tail)).toBe(true);
+    const text = decoder.decode(data);
+    const firstKept = decoder.decode(data.subarray(0, limits.keepBytes));
+    expect(got.head).toBe(firstKept.slice(0, firstKept.lastIndexOf("\n") + 1));
+    expect(got.tail.length).toBeGreaterThanOrEqual(limits.keepBytes - 61);
+    expect(text.endsWith(got.tail)).toBe(true);
+    expect(text[text.length - got.tail.length - 1]).toBe("\n");
     expect(got.head.length + got.hidden.bytes + got.tail.length).toBe(size);
     expect(newlines(data)).toBe(got.hidden.lines + (got.head + got.tail).split("\n").length - 1);
   });

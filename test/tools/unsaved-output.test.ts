@@ -4,7 +4,10 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileBashTool } from "../helpers/bash-tool.ts";
+import { capture } from "../../src/tools/capture.ts";
+import { commandResult, outputFiles } from "../../src/tools/command-result.ts";
+import { fileBashTool, shell } from "../helpers/bash-tool.ts";
+import { seq } from "../helpers/seq-stream.ts";
 
 const { dir, tool, ctx } = fileBashTool("hey-unsaved-output-");
 
@@ -25,3 +28,33 @@ test("seq 1 200000 with no place for its full output: 200000 lines counted, the 
     `hey: the full output of a long command cannot be saved: ${join(dir, "cache")} is a file, not a directory, so hey cannot keep ${outputDir}; move the file away (hey makes the directory again); the model gets only its first and last lines`,
   );
 }, 60_000);
+
+// after the test above: the once-a-run notice is module state, and this run would use it up
+test("seq 1 500000 kept in memory only, as the model reads it: whole lines and the marker, no piece of a line and no empty line beside it", async () => {
+  const noPlace = () => {
+    throw Object.assign(new Error("EACCES: permission denied, mkdir '/home/ci/.cache'"), { code: "EACCES" });
+  };
+  const stdout = capture(seq(500_000), noPlace);
+  await stdout.done;
+  const empty = capture(new ReadableStream({ start: (c) => c.close() }), undefined);
+  await empty.done;
+  const run = { stdout: await stdout.finish(), stderr: await empty.finish(), exitCode: 0, ended: "exit" as const };
+  const output = await commandResult(run, "seq 1 500000", 0, {
+    filter: "builtin",
+    raw: false,
+    outputDir: join(dir, "outputs"),
+    shell,
+    env: undefined,
+    cwd: dir,
+    signal: new AbortController().signal,
+    files: outputFiles(join(dir, "outputs")),
+    notes: [],
+  });
+  const lines = output.split("\n");
+  const marker = lines.findIndex((l) => l.includes("could not be kept (EACCES"));
+  expect(marker).toBeGreaterThan(0);
+  expect(lines[marker - 1]).toMatch(/^\d+$|omitted/); // a whole number line or the filter's own marker, not ""
+  expect(lines[marker + 1]).toMatch(/^\d+$|omitted/);
+  const numbers = lines.filter((l) => /^\d+$/.test(l)).map(Number);
+  for (let i = 1; i < numbers.length; i++) expect(numbers[i]).toBeGreaterThan(numbers[i - 1]!); // in order: no cut piece (`1277` after `12773`)
+});
