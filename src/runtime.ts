@@ -29,6 +29,7 @@ import type { OutputKeeping } from "./tools/command-result.ts";
 import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
+import { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
@@ -193,8 +194,8 @@ export function agentSettings(settings: Settings): AgentSettings {
 
 export function createRuntime(parts: RuntimeParts): Runtime {
   const { live, agent } = parts;
-  /** `provider/model` of each model this run has used: switching back to one needs no list */
-  const used = new Set([`${live.config.settings.provider.name}/${live.config.settings.model}`]);
+  /** `provider/model` of each model this run has used: switching back to one needs no list, and goes on with its provider (models-left.ts) */
+  const [used, left] = [new Set([`${live.config.settings.provider.name}/${live.config.settings.model}`]), modelsLeft()];
 
   /**
    * The configuration part of `/reload`: the files read again with the flags of this run (and
@@ -346,7 +347,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         }
         warning = checkModel(next.model, { ...next.provider, models: [...new Set(known)] }, listed, warning); // throws ConfigError when refused
       }
-      agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
+      agent.switchModel(left.back(live.config.settings, agent.provider, next, live.fetch) ?? (await parts.providerFor(next, live.fetch)), agentSettings(next));
       used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags: next.effort !== resolved.effort ? { ...flags, effort: next.effort } : flags }; // /effort's over -t from now on
       live.configured = parts.configure(next); // the new provider's key is a secret too
