@@ -5,8 +5,12 @@
 import type { Settings } from "./config/settings.ts";
 import type { Provider } from "./kernel/provider.ts";
 
-/** What a provider was made from: a change of any of it makes a new one (/reload's new key or base_url). */
-const madeFrom = (s: Settings) => JSON.stringify([s.provider, s.model, s.effort, s.retry.idleTimeoutMs]);
+/**
+ * What a provider was made from: a change of any of it makes a new one (/reload's new key or
+ * base_url). Not the effort: each request carries the one in force (/effort's, carried through
+ * `/model`), and the provider's own stands in only where none is, the same on every return.
+ */
+const madeFrom = (s: Settings) => JSON.stringify([s.provider, s.model, s.retry.idleTimeoutMs]);
 
 export function modelsLeft() {
   const left = new Map<string, { fetch: typeof fetch; provider: Provider }>();

@@ -147,7 +147,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       try {
         const was = modelName(ctx.agent);
         const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
-        const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}`; // the one in force, carried over
+        // the one in force, carried over; and, for a model known to take none, that none is sent
+        const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}${ctx.agent.effortUnsent ? `; ${ctx.agent.effortUnsent}` : ""}`;
         const keyless = noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was);
         return said(`${[warning, keyless].filter(Boolean).join("\n")}${warning || keyless ? "\n" : ""}model: ${modelName(ctx.agent)}${effort}`);
       } catch (e) {
