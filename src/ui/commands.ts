@@ -33,6 +33,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
   providers(): readonly ProviderSettings[];
+  /** the models the endpoint of a provider with none configured lists, once known (endpoint-lists.ts); asks in the background */
+  listed?(p: ProviderSettings): readonly string[] | undefined;
   /** re-resolves configuration for `-m spec` and swaps the provider once the model is known (Runtime.switchModel); throws ConfigError */
   switchModel(spec: string, signal: AbortSignal): Promise<string | undefined>;
   /** re-reads configuration, skills and AGENTS.md, validated first; applies it as a diff, or nothing on an error */
@@ -133,7 +135,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/exit":
       return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true));
+      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true, ctx.listed));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
       if (rest.length > 1)
         return refused(
@@ -271,6 +273,8 @@ export interface CompletionSource {
   /** the MCP servers `/mcp login` can sign in to (remote ones) */
   remoteServers: readonly string[];
   prompts?: readonly { server: string; prompts: readonly McpPrompt[] }[];
+  /** what a provider with no models configured lists (CommandContext.listed) */
+  listed?(p: ProviderSettings): readonly string[] | undefined;
 }
 
 /** Tab completions for the last word of `line`: slash commands, skill names, MCP prompts and servers, model names, @paths. */
@@ -285,7 +289,7 @@ export function completions(line: string, from: CompletionSource): string[] {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
     // each model once: as provider/model, or alone when that is what was started — but a name several providers list
     // is offered as each provider/model, never alone (which would go to one of them unseen)
-    const full = usableModels(from.providers);
+    const full = usableModels(from.providers, from.listed);
     const started = full.filter((m) => m.startsWith(word));
     const bare = (m: string) => m.slice(m.indexOf("/") + 1);
     const alone = (m: string) => (full.filter((f) => bare(f) === bare(m)).length > 1 ? m : bare(m));
@@ -295,10 +299,12 @@ export function completions(line: string, from: CompletionSource): string[] {
   return completeMention(line, (partial) => pathCompletions(partial, from.cwd)); // `@path`, `@"my notes.txt"`
 }
 
-/** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved). */
-function usableModels(providers: readonly ProviderSettings[]): string[] {
-  return providers.filter((p) => isUsable(p) && !p.unapproved).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
+/** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved): configured, else those its endpoint lists. */
+function usableModels(providers: readonly ProviderSettings[], listed?: CompletionSource["listed"]): string[] {
+  const models = (p: ProviderSettings) => (p.models.length > 0 ? p.models : (listed?.(p) ?? []));
+  return usableProviders(providers).flatMap((p) => models(p).map((m) => `${p.name}/${m}`));
 }
+const usableProviders = (providers: readonly ProviderSettings[]) => providers.filter((p) => isUsable(p) && !p.unapproved);
 
 /** What `/model` says of a provider switched to without a key (its first request would be refused), with how to go back to `was`. */
 function noKeyWarning(providers: readonly ProviderSettings[], name: string, was: string): string | undefined {
@@ -312,10 +318,13 @@ function noKeyWarning(providers: readonly ProviderSettings[], name: string, was:
 const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
 
 /** `/model`: the usable models, the current one marked; how to switch; what is missing a key or an approval. */
-function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot: boolean): string {
+function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot: boolean, listed?: CommandContext["listed"]): string {
   const current = modelName(agent);
-  const models = usableModels(providers);
+  const models = usableModels(providers, listed);
   const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
+  // a gateway with a key and no `models` whose list is not known (yet, or unreadable): named, with how to name its model
+  const open = usableProviders(providers).filter((p) => !models.some((m) => m.startsWith(`${p.name}/`)));
+  lines.push(...open.map((p) => `  ${p.name}/… (no models configured: /model ${p.name}/MODEL takes any model its endpoint serves)`));
   const locked = providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
   // a provider whose base_url the user has not said yes to gets no request: not offered, but named, with how to approve it
   const unapproved = providers.filter((p) => isUsable(p) && p.unapproved).map((p) => p.name);
