@@ -14,7 +14,7 @@ import {
   type CompactionState,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { cutCounts, type ContextView, type Summary } from "./context/view.ts";
+import { cutCounts, offeredPolicy, type ContextView, type Summary } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedText, latestOverWindow, learnWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
@@ -26,7 +26,6 @@ import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts"
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
-import { TOOL } from "./kernel/tool-names.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { RetryPolicy } from "./kernel/retry.ts";
 import type { ContextPolicy } from "./context/view.ts";
@@ -79,6 +78,8 @@ export interface AgentParts {
   summaries?: Summary[];
   /** the model's context window a context-length error taught the session being resumed, with the same model */
   window?: number;
+  /** the windows it taught the session's other models, by `provider/model`: a `/model` back to one starts within it */
+  windows?: Record<string, number>;
   /** the resumed session's corrected token estimate (CompactionState.tokensPerChar), when it saved one */
   tokensPerChar?: number;
   /**
@@ -141,6 +142,10 @@ export function createAgent(parts: AgentParts): Agent {
   let { settings, provider } = parts;
   let effort = settings.effort;
   let effortUnsent: string | undefined;
+  /** what each model left this run learned, by `provider/model` (its window; its provider, with what refusals taught it): a return to it goes on with that */
+  const learned = new Map<string, { window?: number; windowFrom?: string; provider?: Provider; effortUnsent?: string }>(
+    Object.entries(parts.windows ?? {}).map(([model, window]) => [model, { window, windowFrom: "the session it continues" }]),
+  );
   let usage: AgentUsage = { total: emptyUsage(), last: undefined, requests: 0 };
 
   /** the input tokens of the request just answered, when its usage sums more requests (StreamEvent done.requestInput); whether the server cut it */
@@ -365,10 +370,14 @@ export function createAgent(parts: AgentParts): Agent {
     },
     switchModel(nextProvider, next) {
       const changed = next.model.provider !== settings.model.provider || next.model.model !== settings.model.model;
+      const key = (m: AgentSettings["model"]) => `${m.provider}/${m.model}`;
+      const now = { window: compaction.window, windowFrom: compaction.windowFrom, provider, effortUnsent };
+      if (changed) learned.set(key(settings.model), now);
+      const back = changed ? learned.get(key(next.model)) : now; // what the old model's errors taught says nothing about this one: its own did
+      [compaction.window, compaction.windowFrom] = [back?.window, back?.windowFrom];
+      effortUnsent = back?.provider === nextProvider ? back.effortUnsent : undefined; // a new provider has not refused it yet
       settings = next;
-      if (nextProvider !== provider) effortUnsent = undefined; // a new provider has not refused it yet
       provider = nextProvider;
-      if (changed) compaction.window = compaction.windowFrom = undefined; // what the old model's errors taught says nothing about this one
       if (changed || next.effort !== effort) parts.output.emit({ type: "model", ...next.model, ...(next.effort === undefined ? {} : { effort: next.effort }) });
       effort = next.effort;
     },
@@ -387,13 +396,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
-}
-
-/**
- * The context policy for a request offering `tools`: results end with the `[#handle]` the compress
- * tool names them by, and the context note nudges toward it, only while compress is offered (a
- * permission list may refuse it, and the request then goes without it).
- */
-function offeredPolicy(policy: ContextPolicy, tools: readonly ToolSpec[]): ContextPolicy {
-  return policy.compressTool && !tools.some((t) => t.name === TOOL.compress) ? { ...policy, compressTool: false } : policy;
 }

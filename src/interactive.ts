@@ -9,6 +9,8 @@ import { commandContext } from "./command-context.ts";
 import { hideCredentials } from "./config/guard.ts";
 import type { Places } from "./fs/places.ts";
 import { projectHistoryFile } from "./fs/history-file.ts";
+import { endpointModels } from "./endpoint.ts";
+import { endpointLists } from "./endpoint-lists.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
 import type { Runtime } from "./runtime.ts";
@@ -81,7 +83,12 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     ),
   );
   say(lastExchange(runtime.agent.messages, PROMPT, answerFormat));
+  // what a provider with no models configured lists: asked in the background the first time /model or Tab needs it
+  const lists = endpointLists((p) =>
+    endpointModels({ ...runtime.settings, provider: p, model: p.models[0] ?? "" }, runtime.fetch(), new AbortController().signal),
+  );
   const source = () => ({
+    listed: lists.of,
     cwd: here.cwd,
     providers: runtime.settings.providers,
     skills: offeredSkillNames(runtime.skills()),
@@ -116,7 +123,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       });
     // one of the agent's commands answers no question of /reload or /trust (trust/agent-mark.ts)
     const answered = agentCommand(process.env) ? undefined : ask;
-    const context = commandContext(runtime, here, signal, (t) => say(`${t}\n`), answered, skillsOn);
+    const context = { ...commandContext(runtime, here, signal, (t) => say(`${t}\n`), answered, skillsOn), listed: lists.of };
     const result = await runCommand(line, {
       ...context,
       ...(answered ? { ask: answered } : {}),

@@ -29,6 +29,7 @@ import type { OutputKeeping } from "./tools/command-result.ts";
 import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
+import { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
@@ -117,10 +118,7 @@ export interface RuntimeParts {
   trust: { trusted: boolean; loaded: boolean; provisional: boolean };
   oneShot: boolean;
   warn(message: string): void;
-  /**
-   * the same run around another session, with the model it last used, or (no session) around a new
-   * one with the configuration as it is now; throws ConfigError
-   */
+  /** the same run around another session, with the model it last used, or (none) around a new one with the configuration now; throws ConfigError */
   reopen(session: LoadedSession | undefined): Promise<Runtime>;
   /** `text` with the secrets hey knows hidden (and values shaped like them, when that is on) */
   redact(text: string): string;
@@ -193,8 +191,9 @@ export function agentSettings(settings: Settings): AgentSettings {
 
 export function createRuntime(parts: RuntimeParts): Runtime {
   const { live, agent } = parts;
-  /** `provider/model` of each model this run has used: switching back to one needs no list */
+  /** `provider/model` of each model this run has used: switching back to one needs no list, and goes on with its provider (models-left.ts) */
   const used = new Set([`${live.config.settings.provider.name}/${live.config.settings.model}`]);
+  const left = modelsLeft(); // the providers of the models switched away from
 
   /**
    * The configuration part of `/reload`: the files read again with the flags of this run (and
@@ -347,7 +346,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         }
         warning = checkModel(next.model, { ...next.provider, models: [...new Set(known)] }, listed, warning); // throws ConfigError when refused
       }
-      agent.switchModel(await parts.providerFor(next, live.fetch), agentSettings(next));
+      agent.switchModel(left.back(live.config.settings, agent.provider, next, live.fetch) ?? (await parts.providerFor(next, live.fetch)), agentSettings(next));
       used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags: next.effort !== resolved.effort ? { ...flags, effort: next.effort } : flags }; // /effort's over -t from now on
       live.configured = parts.configure(next); // the new provider's key is a secret too

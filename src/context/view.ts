@@ -20,7 +20,8 @@
 //   calls already in the history apply even when the compress tool is now off.
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
-import { parseArguments, type Message } from "../kernel/ir.ts";
+import { parseArguments, type Message, type ToolSpec } from "../kernel/ir.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 import { trimToBudget, type Hold } from "./budget.ts";
 import { cutLargeCalls } from "./call-cut.ts";
 import {
@@ -350,4 +351,13 @@ export function compressibleIn(messages: readonly Message[], protectTurns: numbe
 
 function tokens(n: number): string {
   return n < 1000 ? String(Math.round(n)) : `${Number((n / 1000).toFixed(1))}k`;
+}
+
+/**
+ * The context policy for a request offering `tools`: results end with the `[#handle]` the compress
+ * tool names them by, and the context note nudges toward it, only while compress is offered (a
+ * permission list may refuse it, and the request then goes without it).
+ */
+export function offeredPolicy(policy: ContextPolicy, tools: readonly ToolSpec[]): ContextPolicy {
+  return policy.compressTool && !tools.some((t) => t.name === TOOL.compress) ? { ...policy, compressTool: false } : policy;
 }

@@ -114,6 +114,8 @@ export interface LoadedSession {
    * (each run writes its model again: an earlier entry of it with no other model's after it counts)
    */
   model?: { provider: string; model: string; window?: number; effort?: Effort };
+  /** the newest window a context-length error taught each model the session used, by `provider/model`: a return to one starts within it */
+  windows?: Record<string, number>;
   /** skipped lines, each a sentence naming its line or byte offset */
   warnings: string[];
   /** synthetic results for calls a crash left open, and the marker of a question it left unanswered (open-ends.ts): in `messages`, not yet in the file */
@@ -171,6 +173,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
     let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
+    let windows: LoadedSession["windows"];
     let lastAt: number | undefined; // when the last request was made
     let modelRun = true; // still among the latest model's own entries (each run names its model again): one may hold its window
     // the newest line where the prompt cache began again (see LoadedSession.cache): the messages after it, and whether a request's answer follows it
@@ -192,6 +195,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       lastAt ??= usages[0]?.at;
       usages = [];
       const m = modelOf(e);
+      if (m.window !== undefined) (windows ??= {})[`${m.provider}/${m.model}`] ??= m.window; // read newest first
       if (!model) model = m;
       // an earlier entry may hold the window; the effort is the latest entry's (an /effort after it)
       else if (modelRun && model.window === undefined && m.provider === model.provider && m.model === model.model)
@@ -303,6 +307,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       messages,
       summaries,
       ...(model ? { model } : {}),
+      ...(windows ? { windows } : {}),
       warnings: [
         ...cutNote,
         ...(newer.size > 0 ? [newerNote(path, newer)] : []),

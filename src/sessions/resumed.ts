@@ -5,7 +5,7 @@ import type { LoadedSession } from "./reader.ts";
 
 /**
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
- * `provider`/`model`: the window a context-length error taught only with the same model; the
+ * `provider`/`model`: the windows a context-length error taught its models (this one's first); the
  * estimate's corrected ratio in any case, as a `/model` switch within a run keeps it.
  */
 export function resumedParts(session: LoadedSession, provider: string, model: string) {
@@ -14,15 +14,16 @@ export function resumedParts(session: LoadedSession, provider: string, model: st
     history: session.messages,
     summaries: session.summaries,
     ...(window ? { window } : {}),
+    ...(session.windows ? { windows: session.windows } : {}),
     ...(session.cache ? { cache: session.cache } : {}),
     ...(session.tokensPerChar !== undefined ? { tokensPerChar: session.tokensPerChar } : {}),
   };
 }
 
-/** The context window `session` learned for this model; undefined when it learned none or used another model last. */
+/** The context window `session` learned for this model, whichever it used last; undefined when it learned none. */
 export function learnedWindow(session: LoadedSession, provider: string, model: string): number | undefined {
   const last = session.model;
-  return last && last.provider === provider && last.model === model ? last.window : undefined;
+  return (last && last.provider === provider && last.model === model ? last.window : undefined) ?? session.windows?.[`${provider}/${model}`];
 }
 
 /**

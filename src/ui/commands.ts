@@ -7,7 +7,7 @@ import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
 import { abortReason } from "../kernel/tool.ts";
-import { isUsable } from "../config/providers.ts";
+import { type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-list.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
@@ -35,6 +35,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
   providers(): readonly ProviderSettings[];
+  /** the models the endpoint of a provider with none configured lists, once known (endpoint-lists.ts); asks in the background */
+  listed?: ListedModels;
   /** re-resolves configuration for `-m spec` and swaps the provider once the model is known (Runtime.switchModel); throws ConfigError */
   switchModel(spec: string, signal: AbortSignal): Promise<string | undefined>;
   /** re-reads configuration, skills and AGENTS.md, validated first; applies it as a diff, or nothing on an error */
@@ -136,7 +138,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/exit":
       return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true));
+      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true, ctx.listed));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
       if (rest.length > 1)
         return refused(
@@ -150,7 +152,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       try {
         const was = modelName(ctx.agent);
         const warning = await ctx.switchModel(arg, ctx.signal); // a model list that could not be read: switched unchecked
-        const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}`; // the one in force, carried over
+        // the one in force, carried over; and, for a model known to take none, that none is sent
+        const effort = ctx.agent.effort === undefined ? "" : ` · effort ${ctx.agent.effort}${ctx.agent.effortUnsent ? `; ${ctx.agent.effortUnsent}` : ""}`;
         const keyless = noKeyWarning(ctx.providers(), ctx.agent.settings.model.provider, was);
         return said(`${[warning, keyless].filter(Boolean).join("\n")}${warning || keyless ? "\n" : ""}model: ${modelName(ctx.agent)}${effort}`);
       } catch (e) {
@@ -275,6 +278,8 @@ export interface CompletionSource {
   /** the MCP servers `/mcp login` can sign in to (remote ones) */
   remoteServers: readonly string[];
   prompts?: readonly { server: string; prompts: readonly McpPrompt[] }[];
+  /** what a provider with no models configured lists (CommandContext.listed) */
+  listed?: ListedModels;
 }
 
 /** Tab completions for the last word of `line`: slash commands, skill names, MCP prompts and servers, model names, @paths. */
@@ -289,7 +294,7 @@ export function completions(line: string, from: CompletionSource): string[] {
     // provider/model, or the model alone (as -m takes it): `gpt-5<Tab>` completes too
     // each model once: as provider/model, or alone when that is what was started — but a name several providers list
     // is offered as each provider/model, never alone (which would go to one of them unseen)
-    const full = usableModels(from.providers);
+    const full = usableModels(from.providers, from.listed);
     const started = full.filter((m) => m.startsWith(word));
     const bare = (m: string) => m.slice(m.indexOf("/") + 1);
     const alone = (m: string) => (full.filter((f) => bare(f) === bare(m)).length > 1 ? m : bare(m));
@@ -297,40 +302,6 @@ export function completions(line: string, from: CompletionSource): string[] {
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
   return completeMention(line, (partial) => pathCompletions(partial, from.cwd)); // `@path`, `@"my notes.txt"`
-}
-
-/** The models of the providers that can be used now (a key present, or a keyless local server; a base_url approved). */
-function usableModels(providers: readonly ProviderSettings[]): string[] {
-  return providers.filter((p) => isUsable(p) && !p.unapproved).flatMap((p) => p.models.map((m) => `${p.name}/${m}`));
-}
-
-/** What `/model` says of a provider switched to without a key (its first request would be refused), with how to go back to `was`. */
-function noKeyWarning(providers: readonly ProviderSettings[], name: string, was: string): string | undefined {
-  const p = providers.find((x) => x.name === name);
-  if (!p || isUsable(p)) return undefined;
-  const where = /^[A-Z_][A-Z0-9_]*$/.test(p.apiKeyVar ?? "") ? `${p.apiKeyVar} is not set` : `${p.apiKeyVar} has no value`;
-  return `warning: ${name} has no API key (${where}), so its requests will be refused — set it and start hey again, or /model ${was} to go back`;
-}
-
-/** The model in use, as `-m` names it. */
-const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
-
-/** `/model`: the usable models, the current one marked; how to switch; what is missing a key or an approval. */
-function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot: boolean): string {
-  const current = modelName(agent);
-  const models = usableModels(providers);
-  const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
-  const locked = providers.filter((p) => !isUsable(p)).map((p) => `${p.name} (${p.apiKeyVar})`);
-  // a provider whose base_url the user has not said yes to gets no request: not offered, but named, with how to approve it
-  const unapproved = providers.filter((p) => isUsable(p) && p.unapproved).map((p) => p.name);
-  return [
-    ...lines,
-    "switch with /model PROVIDER/MODEL",
-    ...(locked.length ? [`without a key: ${locked.join(", ")}`] : []),
-    ...(unapproved.length
-      ? [`base_url not approved yet: ${unapproved.join(", ")} (${oneShot ? "the interactive prompt asks: start `hey` at a terminal" : "/reload asks"})`]
-      : []),
-  ].join("\n");
 }
 
 function pathCompletions(partial: string, cwd: string): string[] {

@@ -101,7 +101,7 @@ describe("round trip", () => {
     expect(loaded.appended).toEqual([]);
   });
 
-  test("a window a context-length error taught is kept with its model, forgotten after /model, and refused when it is no number", () => {
+  test("a window a context-length error taught is kept with its model, through /model to another, and refused when it is no number", () => {
     const taught = (w: ReturnType<typeof createSessionWriter>) =>
       w.emit({ type: "compaction", kind: "window", window: 16_000, tokens_before: 40_000, tokens_after: 12_000, error: "too long" } as unknown as AgentEvent);
     const learned = loadSession(written([userMessage("read it"), asks("done")], taught));
@@ -119,6 +119,9 @@ describe("round trip", () => {
     );
     expect(switched.model).toEqual({ provider: "anthropic", model: "claude" });
     expect(learnedWindow(switched, "anthropic", "claude")).toBeUndefined();
+    // `hey -c -m` back to the model that learned it (report x50, 2), and `/model` back to it in the run after claude's
+    expect(learnedWindow(switched, "openai", "gpt-test")).toBe(16_000);
+    expect(resumedParts(switched, "anthropic", "claude")).toMatchObject({ windows: { "openai/gpt-test": 16_000 } });
 
     const path = written([userMessage("read it"), asks("done")]);
     appendFileSync(path, `${JSON.stringify({ type: "model", id: "m2", provider: "openai", model: "gpt-test", window: "big" })}\n`);
@@ -152,7 +155,7 @@ describe("round trip", () => {
     expect(loadSession(path)).toMatchObject({ tokensPerChar: 0.3333, warnings: [] }); // a bad ratio is left out, the counts kept
   });
 
-  test("a window a context-length error taught is still known after a resume of the same model, and the one after it", () => {
+  test("a window a context-length error taught is still known after a resume of the same model, the one after it, and one after another model", () => {
     const path = written([userMessage("read it"), asks("done")], (w) =>
       w.emit({ type: "compaction", kind: "window", window: 16_000, tokens_before: 40_000, tokens_after: 12_000, error: "too long" } as unknown as AgentEvent),
     );
@@ -168,9 +171,10 @@ describe("round trip", () => {
     expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
     resumed();
     expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
-    resumed("anthropic", "claude"); // another model: what this one learned says nothing about it
-    resumed();
-    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBeUndefined();
+    resumed("anthropic", "claude"); // another model: what gpt-test learned says nothing about it
+    expect(learnedWindow(loadSession(path), "anthropic", "claude")).toBeUndefined();
+    resumed(); // `hey -c -m` back to gpt-test: it starts within what it learned, sending no request its server refuses again (report x50, 2)
+    expect(learnedWindow(loadSession(path), "openai", "gpt-test")).toBe(16_000);
   });
 
   test("a header with nothing after it is an empty session", () => {

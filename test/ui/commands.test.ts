@@ -4,7 +4,9 @@ import { expect, test } from "bun:test";
 import type { Agent } from "../../src/agent.ts";
 import { ConfigError } from "../../src/config/settings.ts";
 import { places } from "../../src/fs/places.ts";
-import { runCommand, type CommandContext } from "../../src/ui/commands.ts";
+import { completions, runCommand, type CommandContext } from "../../src/ui/commands.ts";
+import { endpointLists } from "../../src/endpoint-lists.ts";
+import { until } from "../helpers/wait.ts";
 import { createTerminalOutput, type TerminalOutput } from "../../src/ui/terminal.ts";
 
 function context(): { ctx: CommandContext; switched: string[] } {
@@ -167,4 +169,30 @@ test("/model lists a provider whose base_url is not approved apart, with how to 
     ok: true,
     text: "* mock/m\n  mock/a\nswitch with /model PROVIDER/MODEL\nbase_url not approved yet: fast (/reload asks)",
   });
+});
+
+test("/model names a provider with a key and no models configured, then lists what its endpoint serves, asked once in the background", async () => {
+  const { ctx } = context();
+  const gw2 = { name: "gw2", models: [], apiKey: "k", apiKeyVar: "K", baseUrl: "http://127.0.0.1:43701/v1" } as never;
+  const providers = () => [{ name: "mock", models: ["m"], apiKey: "k", apiKeyVar: "K", baseUrl: "http://h/v1" }, gw2] as never;
+  let answer: (models: string[]) => void = () => {};
+  const asked: string[] = [];
+  const lists = endpointLists((p) => {
+    asked.push(p.name);
+    return new Promise((resolve) => (answer = resolve));
+  });
+  const withList = { ...ctx, providers, listed: lists.of };
+  // said at once, never waiting on the endpoint: the provider, and how to name its model (it was missing from the list)
+  expect((await runCommand("/model", withList)).text).toBe(
+    "* mock/m\n  gw2/… (no models configured: /model gw2/MODEL takes any model its endpoint serves)\nswitch with /model PROVIDER/MODEL",
+  );
+  expect(completions("/model gw2/", { cwd: "/", providers: providers(), skills: [], remoteServers: [], listed: lists.of })).toEqual([]);
+  answer(["gpt-4.1", "deepseek-chat"]);
+  await until(() => lists.of(gw2) !== undefined, "the endpoint's list");
+  expect((await runCommand("/model", withList)).text).toBe("* mock/m\n  gw2/gpt-4.1\n  gw2/deepseek-chat\nswitch with /model PROVIDER/MODEL");
+  expect(completions("/model gw2/", { cwd: "/", providers: providers(), skills: [], remoteServers: [], listed: lists.of })).toEqual([
+    "gw2/gpt-4.1",
+    "gw2/deepseek-chat",
+  ]);
+  expect(asked).toEqual(["gw2"]); // once for the run
 });
