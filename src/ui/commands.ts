@@ -7,7 +7,7 @@ import type { Places } from "../fs/places.ts";
 import { errorText } from "../kernel/errors.ts";
 import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
 import { abortReason } from "../kernel/tool.ts";
-import { type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-list.ts";
+import { type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-choices.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
