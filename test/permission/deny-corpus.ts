@@ -169,7 +169,6 @@ export const options: Row[] = [
   ["rm -rf *", "sudo rm -f -r x", "matches deny entry"],
   ["rm -rf *", "rm -f $TMPFILE", "known only at run time and could match"], // `$TMPFILE` could be `-r`
   ["rm -rf *", "rm -f -- $TMPFILE", "allowed"],
-  ["rm -rf *", "rm -r x", "allowed"],
   ["rm -rf *", "rm -f x", "allowed"],
   ["rm -rf /", "rm / -rf", "matches deny entry"],
   ["rm -rf /", "rm -rf /tmp/x", "allowed"],
@@ -366,6 +365,17 @@ export const equivalent: Row[] = [
   ["rm *", "node -e 'console.log(process.version)'", "allowed"],
   ["rm *", "echo unlink", "allowed"],
   ["rm *", ": > x", "it empties `x` if it holds anything, which hey cannot see"], // with no file system to look at (disk.test.ts looks)
+  // rm without -f: a command hey runs has no terminal on stdin, so rm asks nothing (`rm -r x` deletes a tree as `rm -rf x` does)
+  ["rm -rf *", "rm -r x", "by another name: rm asks nothing without a terminal on stdin"],
+  ["rm -rf *", "rm -R x", "by another name: rm asks nothing"],
+  ["rm -rf *", "rm --recursive x", "by another name: rm asks nothing"],
+  ["rm -rf *", "rm -dr x", "by another name: rm asks nothing"],
+  ["rm -rf *", "rm -rv x", "by another name: rm asks nothing"],
+  ["rm --recursive --force *", "rm -r x", "by another name: rm asks nothing"],
+  ["rm -rf build", "rm -r build", "by another name: rm asks nothing"],
+  ["rm -rf build", "rm -r src", "allowed"],
+  ["rm -f *", "rm x", "by another name: rm asks nothing"],
+  ["rm -r *", "rm x", "allowed"],
   // rm -rf: only what deletes trees (the entry lets `rm -f x` run)
   ["rm -rf *", "find . -delete", "by another name: find -delete"],
   ["rm -rf *", "git clean -fd", "by another name: git clean"],
