@@ -35,6 +35,17 @@ export const subcommands: Row[] = [
   ["git push *", "git -c include.path=/tmp/x.cfg p", "may define an alias"],
   ["git push *", 'git -c "$CFG" status', "may define an alias"],
   ["git push *", "git p origin", "`p` is not a git command hey knows, so it may be an alias"],
+  // the refusal says what to write instead
+  ["git push *", "git lfs pull", "may be an alias: write git's own name for the command, or `git-lfs …` for a git-lfs program"],
+  ["git push *", "git-lfs pull", "allowed"],
+  // git's own commands, `git help -a` (2.39) and later ones, are no alias
+  ["git push *", "git whatchanged -1", "allowed"],
+  ["git push *", "git maintenance run --task=gc", "allowed"],
+  ["git push *", "git instaweb --stop", "allowed"],
+  ["git push *", "git bugreport -o /tmp", "allowed"],
+  ["git push *", "git send-email --dry-run x.patch", "allowed"],
+  // it runs the git command its words name, in each repository
+  ["git push *", "git for-each-repo --config=maintenance.repo push", "may be an alias"],
   ["git push *", "git config alias.p push && git p", "`p` is not a git command hey knows"],
   ["git push *", "git $SUB", "a word known only at run time"],
   // git's own command programs by their dashed names, from its exec path
