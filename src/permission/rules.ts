@@ -47,8 +47,8 @@ export interface CompiledRules {
   /** undefined: no allow list, so every call the deny list lets through runs */
   readonly allow?: RuleList;
   readonly deny: RuleList;
-  /** how the bash tool's commands are read; `reading` undefined: a shell the checker does not model */
-  readonly shell: { name: string; reading?: Reading | "powershell" };
+  /** how the bash tool's commands are read; `reading` undefined: a shell the checker does not model; `bash3`: ShellFacts.bash3 */
+  readonly shell: { name: string; reading?: Reading | "powershell"; bash3: boolean };
   /** hey's control files, which no redirection may write while a list is set */
   readonly control?: ControlFiles;
   /** file names ignore case where the commands run, so a deny entry's words do too (`rm -rf BUILD` is `rm -rf build`) */
@@ -66,6 +66,15 @@ export interface CompiledRules {
  * list; Linux compares them exactly.
  */
 export const CASELESS_FILES = process.platform === "win32" || process.platform === "darwin";
+
+/**
+ * The shell that runs the bash tool's commands (tools/shell.ts ShellChoice): its name, and whether
+ * it may be bash 3.x, which ends a `$(…)` where a scan for its `)` does (shell-words.ts scannedEnd).
+ */
+export type ShellFacts = { name: string; bash3: boolean };
+
+/** Whether a shell known by its name only may be bash 3.x: on macOS, whose /bin/sh and /bin/bash are bash 3.2. */
+export const BASH3_BY_NAME = process.platform === "darwin";
 
 interface RuleList {
   tools: string[];
@@ -100,7 +109,7 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
 }
 
 /**
- * Reads the lists once for the shell named `shell` (default "sh"). Pure; never throws. `errors`
+ * Reads the lists once for `shell`, or the shell so named (default "sh"). Pure; never throws. `errors`
  * holds one complete line per entry that is not a rule (`[permission] allow: "Bash" names no
  * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
  * `control`: hey's control files (the caller knows where they are), which bash redirections may
@@ -108,7 +117,7 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
  */
 export function compileRules(
   lists: PermissionRules,
-  shell = "sh",
+  shell: string | ShellFacts = "sh",
   control?: ControlFiles,
   caseless = CASELESS_FILES,
 ): { rules: CompiledRules; errors: string[] } {
@@ -134,7 +143,7 @@ export function compileRules(
   const rules: CompiledRules = {
     allow,
     deny: read("deny", lists.deny),
-    shell: { name: shell, reading: readingOf(shell) },
+    shell: typeof shell === "string" ? { name: shell, reading: readingOf(shell), bash3: BASH3_BY_NAME } : { ...shell, reading: readingOf(shell.name) },
     ...(control && listed ? { control } : {}),
     caseless,
     ...(lists.file ? { file: lists.file } : {}),
@@ -209,7 +218,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (typeof command !== "string") return block("the bash call has no `command` string");
   const { name, reading } = rules.shell;
   if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
-  const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading);
+  const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading, rules.shell.bash3);
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   const unseen = parsed.segments.find((seg) => seg.opaque);
   if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
@@ -239,7 +248,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     const { by, judge } = git ? gitMatches(seg, git, allow) : { by: allow.filter((p) => allowMatch(seg, p)), judge: [] };
     if (!by.length) {
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
-      return unlisted(`\`${show(seg.raw)}\``, allowed, entryFor(git?.bare ?? seg, show), rules.file, hint(seg, allow, show));
+      return unlisted(`\`${show(seg.raw)}\``, allowed, entryFor(git?.bare ?? seg, show), rules.file, hint(seg, allow, show, rules.shell.bash3));
     }
     if ("unknown" in judge) return block(`cannot verify \`${show(seg.raw)}\`: it ${judge.unknown}`);
     const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
