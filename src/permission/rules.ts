@@ -69,9 +69,10 @@ export const CASELESS_FILES = process.platform === "win32" || process.platform =
 
 /**
  * The shell that runs the bash tool's commands (tools/shell.ts ShellChoice): its name, and whether
- * it may be bash 3.x, which ends a `$(…)` where a scan for its `)` does (shell-words.ts scannedEnd).
+ * it may be bash 3.x (absent: it may not), which ends a `$(…)` where a scan for its `)` does
+ * (shell-words.ts scannedEnd).
  */
-export type ShellFacts = { name: string; bash3: boolean };
+export type ShellFacts = { name: string; bash3?: boolean };
 
 /** Whether a shell known by its name only may be bash 3.x: on macOS, whose /bin/sh and /bin/bash are bash 3.2. */
 export const BASH3_BY_NAME = process.platform === "darwin";
@@ -143,7 +144,10 @@ export function compileRules(
   const rules: CompiledRules = {
     allow,
     deny: read("deny", lists.deny),
-    shell: typeof shell === "string" ? { name: shell, reading: readingOf(shell), bash3: BASH3_BY_NAME } : { ...shell, reading: readingOf(shell.name) },
+    shell:
+      typeof shell === "string"
+        ? { name: shell, reading: readingOf(shell), bash3: BASH3_BY_NAME }
+        : { name: shell.name, reading: readingOf(shell.name), bash3: shell.bash3 === true },
     ...(control && listed ? { control } : {}),
     caseless,
     ...(lists.file ? { file: lists.file } : {}),
