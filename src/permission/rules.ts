@@ -19,6 +19,7 @@ import { allowMatch, catOfInput, entryFor, harmless, hint, isStar, namedUnseen, 
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
+import { aliased, configAlias } from "./git-aliases.ts";
 import { pipedProgram, withScript, type WrittenScript, writtenScript } from "./written-scripts.ts";
 import { shellTexts } from "./shell-texts.ts";
 import { gitAllowed, gitMatches } from "./git-allow.ts";
@@ -279,8 +280,10 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
   const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
   if (piped) return `cannot verify ${at}: ${piped}`;
   const read = script ? withScript(seg, script) : seg; // a script the command writes: what it holds counts as the words of what runs it
-  // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
-  for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
+  // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is
+  // `docker run`, `git st` is `git status` where git's config says `alias.st = status`
+  const git = configAlias(read, segments, rules.control);
+  for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read), ...aliased(git)])
     for (const p of rules.deny.patterns) {
       if ("does" in p) {
         const refused = equivalentHit(spelled, p as Equivalent, powershell, rules.caseless);
@@ -292,7 +295,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
       if (hit === "maybe") return `${at} is known only at run time and could match deny entry \`${p.entry}\``;
       const otherwise = doesOtherwise(spelled, p, rules.caseless, disk);
       if (otherwise) return `${at} does what deny entry \`${p.entry}\` refuses: ${otherwise}`;
-      const alias = aliasRisk(spelled, p);
+      const alias = aliasRisk(spelled, p, git);
       if (alias) return `${at} could run what deny entry \`${p.entry}\` names: ${alias}`;
       const named = namedUnseen(spelled, p);
       if (named) return `${at} names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``;
