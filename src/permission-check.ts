@@ -8,7 +8,7 @@ import type { Settings } from "./config/settings.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
-import { compileRules, decide, type CompiledRules, type PermissionRules } from "./permission/rules.ts";
+import { compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
 
 /** where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set) */
 type Place = { cwd: string; home: string; controls: readonly string[]; cacheDir?: string; pathDirs?: readonly string[]; gitConfigs?: readonly string[] };
@@ -20,12 +20,16 @@ type Place = { cwd: string; home: string; controls: readonly string[]; cacheDir?
  * (issue 24), and while any list is set hey's control files (`place.controls`) are refused to the
  * file tools and to bash redirections, and so is `place.cacheDir` to the file tools.
  */
-export function permissionCheck(lists: Settings["permission"], shell: string, place: Place): PermissionCheck {
+export function permissionCheck(lists: Settings["permission"], shell: string | ShellFacts, place: Place): PermissionCheck {
   return permissionRules(lists, shell, place).check;
 }
 
 /** permissionCheck, and the rules it compiled (each list once: a deny entry's equivalents are ~20 patterns to parse). */
-export function permissionRules(lists: Settings["permission"], shell: string, place: Place): { check: PermissionCheck; compiled: CompiledRules[] } {
+export function permissionRules(
+  lists: Settings["permission"],
+  shell: string | ShellFacts,
+  place: Place,
+): { check: PermissionCheck; compiled: CompiledRules[] } {
   const guarded = listsSet(lists);
   const { target, control } = controlContext(place);
   // a refusal names the list's file as the user writes it: `~/.config/hey/config.toml`

@@ -192,7 +192,7 @@ export async function assemble(
     // the directories the tools find programs in (absolute ones: `.` would guard the project): no write may land there while a list is set
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
-    const permission = permissionRules(s.permission, shell.name, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
+    const permission = permissionRules(s.permission, shell, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
     // a full output saved hides what the result hides
     const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) };
     const tools = createTools(s, {

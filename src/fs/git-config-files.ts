@@ -151,6 +151,39 @@ export function readConfigFile(path: string): ReturnType<ConfigReader> {
 }
 
 /**
+ * The values `alias.NAME` (NAME in any case, as git compares it) has in the config files a git run
+ * from `cwd` reads, in git's order, the files they include whatever their condition; or why that
+ * cannot be told: a file hey cannot read through, an `[alias "…"]` section, or the environment's
+ * GIT_CONFIG_KEY_n naming an alias or an include.
+ */
+export function gitAliasValues(cwd: string, home: string, name: string, env: Record<string, string | undefined> = process.env): string[] | { unknown: string } {
+  const count = /^\d+$/.test(env.GIT_CONFIG_COUNT ?? "") ? Number(env.GIT_CONFIG_COUNT) : 0;
+  for (let i = 0; i < count; i++)
+    if (/^(alias|include|includeif)\./i.test(env[`GIT_CONFIG_KEY_${i}`] ?? "")) return { unknown: `the environment's GIT_CONFIG_KEY_${i} may set it` };
+  const values: string[] = [];
+  let odd: string | undefined;
+  try {
+    const stop = walkGitConfig(
+      files(cwd, home, env),
+      bounded,
+      () => true,
+      home,
+      (setting) => {
+        if (setting.section !== "alias") return false;
+        if (setting.sub !== undefined) odd = `${setting.file}: an [alias "${setting.sub}"] section, which hey does not read`;
+        else if (setting.key === name.toLowerCase()) values.push(setting.value ?? "");
+        return false;
+      },
+    );
+    if (stop && stop !== "found") return { unknown: `${stop.trouble}, so it may set it` };
+  } catch (e) {
+    if (e instanceof Hung) return { unknown: `${e.message}, so it may set it` };
+    return { unknown: (e as Error).message };
+  }
+  return odd ? { unknown: odd } : values;
+}
+
+/**
  * The first setting that makes a `git push` from `cwd` without refspecs force (git-config-forcing.ts), as
  * `FILE: remote.NAME.push = +…`, or undefined. Includes are followed whatever their condition.
  */

@@ -118,9 +118,10 @@ function denyRedirects(seg: Segment, p: Pattern, hit: "yes" | "maybe"): Hit {
 
 /**
  * Why a segment could run the subcommand a deny entry names under another name (subcommands.ts),
- * or undefined: `git p`, `cargo p`, `gh pm` (any may be an alias of the named subcommand).
+ * or undefined: `git p`, `cargo p`, `gh pm` (any may be an alias of the named subcommand). `git`:
+ * what git's config makes of the command's subcommand (git-aliases.ts), which then tells.
  */
-export function aliasRisk(seg: Segment, p: Pattern): string | undefined {
+export function aliasRisk(seg: Segment, p: Pattern, git?: { from: Segment; to?: Segment; why?: string }): string | undefined {
   const pc = p.words.findIndex((w) => !ASSIGN.test(w.raw));
   const command = p.words[pc];
   if (!command || command.unknown || command.glob) return undefined;
@@ -129,5 +130,6 @@ export function aliasRisk(seg: Segment, p: Pattern): string | undefined {
     if (!subcommand(w) || w.glob) break;
     path.push(w.text);
   }
-  return subcommandAlias(program(command.text), path, seg.words);
+  const risk = subcommandAlias(program(command.text), path, seg.words);
+  return risk && git && (seg === git.from || seg === git.to) ? git.why : risk;
 }

@@ -126,8 +126,8 @@ function misspelled(e: string): string {
     if (tool) return `is another agent's syntax; hey's rules name whole tools: write "${tool}"`;
     return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
   }
-  const scoped = /^([a-z0-9_-]+)\s*:/.exec(e);
-  if (scoped) return `gives \`${scoped[1]}\` a pattern, which only bash takes ("bash: PATTERN"); write "${scoped[1]}" for the whole tool`;
+  const scoped = /^([A-Za-z0-9_-]+)\s*:(.*)$/s.exec(e);
+  if (scoped) return scopedTool(scoped[1]!, scoped[2]!.trim());
   const spaced = /^bash\s+(\S.*)$/is.exec(e);
   if (spaced) return `misses the colon; write "bash: ${spaced[1]}"`;
   if (/^[A-Za-z0-9_*-]+$/.test(e)) {
@@ -137,4 +137,18 @@ function misspelled(e: string): string {
       : `names no tool (tool names are lowercase: ${BUILTIN_TOOLS.join(", ")} or an MCP tool's name)`;
   }
   return 'is neither a tool name nor "bash: PATTERN"';
+}
+
+/**
+ * What to write for `name: PATTERN`, a pattern on a tool that takes none: hey's name for the tool
+ * (`edit_file: src/**` means edit, `write: *.env` write_file, `shell: ls *` bash), and that a rule
+ * allows or refuses a file tool whole; a name hey does not know may be an MCP tool's.
+ */
+function scopedTool(name: string, pattern: string): string {
+  const lower = name.toLowerCase();
+  const tool = BUILTIN_TOOLS.includes(lower) ? lower : slipFor(lower);
+  const given = `gives \`${name}\` a pattern, which only bash takes ("bash: PATTERN")`;
+  if (tool === "bash") return `${given}; write "bash: ${pattern}"`;
+  if (tool) return `${given}: file tools take no path, a rule allows or refuses the whole tool; write "${tool}"`;
+  return `${given}; write "${lower}" for the whole tool`;
 }

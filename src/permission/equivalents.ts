@@ -92,6 +92,11 @@ function deleting(rest: Word[]): [string, string][] {
   );
   // rimraf (npmjs.com/package/rimraf): "The UNIX command rm -rf for node", also run by npx
   out.push([`rimraf ${ops}`, "rimraf is rm -rf"]);
+  // rm(1) asks before removing a write-protected file only "if standard input is a terminal", which
+  // a command hey runs never has: rm without -f asks nothing and removes the same (`rm -r x` is `rm -rf x`)
+  const unforced = withoutForce(options);
+  if (unforced.length < options.length || unforced.some((w, i) => w !== options[i]))
+    out.push([`rm ${raw(unforced)} ${ops}`, "rm asks nothing without a terminal on stdin (hey's commands have none), so it deletes as with -f"]);
   if (recursive) return out;
   return out.concat([
     // unlink(1): "Call the unlink function to remove the specified FILE"
@@ -107,6 +112,16 @@ function deleting(rest: Word[]): [string, string][] {
     // cp(1) from /dev/null: the file is left empty
     [`cp /dev/null ${ops}`, "cp /dev/null empties a file"],
   ]);
+}
+
+/** rm's options as written less `-f`/`--force` (taken out of a cluster: `-rf` is `-r`); the same words when none is there. */
+function withoutForce(options: Word[]): Word[] {
+  return options.flatMap((w) => {
+    if (/^--f(o(r(ce?)?)?)?$/.test(w.text)) return [];
+    if (!/^-[^-]/.test(w.text) || !w.text.includes("f")) return [w];
+    const rest = w.text.replaceAll("f", "");
+    return rest === "-" ? [] : [{ ...w, text: rest, raw: rest }];
+  });
 }
 
 /** `git push [OPTIONS] [ARGS]`: what updates a remote's refs too. */

@@ -30,9 +30,13 @@ const RUNS = new Set(["-c", "--config-env", "--exec-path"]);
 const ALIASES = /^(alias|include|includeif)\./i;
 
 /**
- * Commands of every git since 2.25 (2020), built in or among the programs git itself installs.
- * An alias never replaces one of these (git runs the command and ignores the alias); any other
- * name may be an alias (`alias.p = push`, from any config file) or a `git-NAME` program on PATH.
+ * Commands of every git since 2.25 (2020), built in or among the programs git itself installs
+ * (`git help -a`), and those added since (bugreport 2.27, maintenance 2.29, hook
+ * 2.36, diagnose 2.38, replay 2.44, refs 2.46, backfill 2.49: an older git would run an alias of
+ * such a name, which no one keeps). An alias never replaces one of these (git runs the command and
+ * ignores the alias); any other name may be an alias (`alias.p = push`, from any config file) or a
+ * `git-NAME` program on PATH. Left out: `for-each-repo` (2.29), which runs the git command its
+ * words name in each repository (`git for-each-repo --config=k push`), is judged as an alias would be.
  */
 export const GIT_COMMANDS = new Set(
   (
@@ -44,7 +48,10 @@ export const GIT_COMMANDS = new Set(
     "mergetool,mktag,mktree,multi-pack-index,mv,name-rev,notes,pack-objects,pack-refs,patch-id,prune,prune-packed,pull,push,quiltimport,range-diff," +
     "read-tree,rebase,receive-pack,reflog,remote,repack,replace,request-pull,rerere,reset,restore,rev-list,rev-parse,revert,rm,send-pack,shortlog,show," +
     "show-branch,show-index,show-ref,sparse-checkout,stage,stash,status,stripspace,submodule,switch,symbolic-ref,tag,unpack-file,unpack-objects," +
-    "update-index,update-ref,update-server-info,upload-archive,upload-pack,var,verify-commit,verify-pack,verify-tag,version,worktree,write-tree"
+    "update-index,update-ref,update-server-info,upload-archive,upload-pack,var,verify-commit,verify-pack,verify-tag,version,whatchanged,worktree,write-tree," +
+    // git's scripts and the programs of its optional packages (git-gui, git-svn, git-email, git-cvs, git-daemon…)
+    "archimport,citool,cvsexportcommit,cvsimport,cvsserver,daemon,gui,imap-send,instaweb,p4,pack-redundant,send-email,sh-i18n,sh-setup,svn," +
+    "bugreport,maintenance,hook,diagnose,replay,refs,backfill"
   ).split(","),
 );
 

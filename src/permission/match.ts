@@ -132,10 +132,10 @@ export function toldValues(seg: Segment): string[] {
 }
 
 /** Why a segment failed, when it is not just its command: a run-time value, or a file redirection. */
-export function hint(seg: Segment, allow: Pattern[], show: (text: string) => string): string {
+export function hint(seg: Segment, allow: Pattern[], show: (text: string) => string, bash3 = true): string {
   const cmd = seg.assigns.length;
   const wild = [...seg.assigns, ...seg.words].find((w, i) => w.unknown || (w.glob && i === cmd));
-  if (wild) return `; \`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild)}`;
+  if (wild) return `; \`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild, bash3)}`;
   const output = gitOutputs(seg.words)[0];
   if (output !== undefined && allow.some((p) => p.words[0]?.text === "git"))
     return `; \`${show(seg.words[output]!.raw)}\` writes a file, which a pattern must spell out`;
@@ -148,15 +148,19 @@ export function hint(seg: Segment, allow: Pattern[], show: (text: string) => str
 const SUBCOMMANDED = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "gh", "pip", "uv", "dotnet", "make"]);
 
 /**
- * For a message given as `"$(cat <<'EOF' … EOF)"` that bash 3.2 would end elsewhere (a lone `'`
- * or an unmatched `)` in it: shell-words.ts), the form with no such limit: the text on stdin.
+ * For a message given as `"$(cat <<'EOF' … EOF)"` that is not known (where bash 3.x may run it, one
+ * it would end elsewhere: a lone `'` or an unmatched `)` in it, shell-words.ts), the form with no
+ * such limit: the text on stdin. git's subcommand is found past its own options (`git -c k=v commit`).
  */
-function stdinForm(seg: Segment, wild: Word): string {
+function stdinForm(seg: Segment, wild: Word, bash3: boolean): string {
   if (!/^"\$\(\s*cat\s+<<-?\s*(['"])[^'"]+\1/.test(wild.raw)) return "";
-  const [name, sub] = seg.words;
-  const git = name && program(name.text) === "git" && sub && /^(commit|tag|notes)$/.test(sub.text);
-  const why = "(bash 3.2, macOS's, would end `$(…)` early at a lone `'` or an unmatched `)` in it)";
-  return git ? `: give the text on stdin instead, \`git ${sub.text} -F - <<'EOF'\` … \`EOF\` ${why}` : `: give the text on stdin or in a file instead ${why}`;
+  const [name] = seg.words;
+  const at = name && program(name.text) === "git" ? readGit(seg.words)?.sub : undefined;
+  const sub = at === undefined ? undefined : seg.words[at]!.text;
+  const why = bash3 ? " (bash 3.2, macOS's, would end `$(…)` early at a lone `'` or an unmatched `)` in it)" : "";
+  return sub && /^(commit|tag|notes)$/.test(sub)
+    ? `: give the text on stdin instead, \`git ${sub} -F - <<'EOF'\` … \`EOF\`${why}`
+    : `: give the text on stdin or in a file instead${why}`;
 }
 
 /**

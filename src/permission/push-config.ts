@@ -50,7 +50,7 @@ function gitReads(name: string, args: Word[]): boolean {
  * (`echo … >> .git/config`), or a command, not one that only reads, naming one (`cp x .git/config`,
  * `sed -i … ~/.gitconfig`).
  */
-function changesConfig(s: Segment): boolean {
+export function changesConfig(s: Segment): boolean {
   const first = s.words[0];
   if (!first || !known(first)) return s.words.length > 0;
   if (program(first.text) === "git") {

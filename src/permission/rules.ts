@@ -19,6 +19,7 @@ import { allowMatch, catOfInput, entryFor, harmless, hint, isStar, namedUnseen, 
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
+import { aliased, configAlias } from "./git-aliases.ts";
 import { pipedProgram, withScript, type WrittenScript, writtenScript } from "./written-scripts.ts";
 import { shellTexts } from "./shell-texts.ts";
 import { gitAllowed, gitMatches } from "./git-allow.ts";
@@ -47,8 +48,8 @@ export interface CompiledRules {
   /** undefined: no allow list, so every call the deny list lets through runs */
   readonly allow?: RuleList;
   readonly deny: RuleList;
-  /** how the bash tool's commands are read; `reading` undefined: a shell the checker does not model */
-  readonly shell: { name: string; reading?: Reading | "powershell" };
+  /** how the bash tool's commands are read; `reading` undefined: a shell the checker does not model; `bash3`: ShellFacts.bash3 */
+  readonly shell: { name: string; reading?: Reading | "powershell"; bash3: boolean };
   /** hey's control files, which no redirection may write while a list is set */
   readonly control?: ControlFiles;
   /** file names ignore case where the commands run, so a deny entry's words do too (`rm -rf BUILD` is `rm -rf build`) */
@@ -66,6 +67,16 @@ export interface CompiledRules {
  * list; Linux compares them exactly.
  */
 export const CASELESS_FILES = process.platform === "win32" || process.platform === "darwin";
+
+/**
+ * The shell that runs the bash tool's commands (tools/shell.ts ShellChoice): its name, and whether
+ * it may be bash 3.x (absent: it may not), which ends a `$(…)` where a scan for its `)` does
+ * (shell-words.ts scannedEnd).
+ */
+export type ShellFacts = { name: string; bash3?: boolean };
+
+/** Whether a shell known by its name only may be bash 3.x: on macOS, whose /bin/sh and /bin/bash are bash 3.2. */
+export const BASH3_BY_NAME = process.platform === "darwin";
 
 interface RuleList {
   tools: string[];
@@ -100,7 +111,7 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
 }
 
 /**
- * Reads the lists once for the shell named `shell` (default "sh"). Pure; never throws. `errors`
+ * Reads the lists once for `shell`, or the shell so named (default "sh"). Pure; never throws. `errors`
  * holds one complete line per entry that is not a rule (`[permission] allow: "Bash" names no
  * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
  * `control`: hey's control files (the caller knows where they are), which bash redirections may
@@ -108,7 +119,7 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
  */
 export function compileRules(
   lists: PermissionRules,
-  shell = "sh",
+  shell: string | ShellFacts = "sh",
   control?: ControlFiles,
   caseless = CASELESS_FILES,
 ): { rules: CompiledRules; errors: string[] } {
@@ -134,7 +145,10 @@ export function compileRules(
   const rules: CompiledRules = {
     allow,
     deny: read("deny", lists.deny),
-    shell: { name: shell, reading: readingOf(shell) },
+    shell:
+      typeof shell === "string"
+        ? { name: shell, reading: readingOf(shell), bash3: BASH3_BY_NAME }
+        : { name: shell.name, reading: readingOf(shell.name), bash3: shell.bash3 === true },
     ...(control && listed ? { control } : {}),
     caseless,
     ...(lists.file ? { file: lists.file } : {}),
@@ -209,7 +223,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   if (typeof command !== "string") return block("the bash call has no `command` string");
   const { name, reading } = rules.shell;
   if (!reading) return block(`cannot verify \`${show(command)}\`: commands for the shell \`${name}\` are not modelled`);
-  const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading);
+  const parsed: Parsed = reading === "powershell" ? parsePowerShell(command) : parseCommand(command, reading, rules.shell.bash3);
   if (!parsed.ok) return block(`cannot verify \`${show(command)}\`: ${parsed.reason}`);
   const unseen = parsed.segments.find((seg) => seg.opaque);
   if (unseen) return block(`cannot verify \`${show(unseen.raw)}\`: ${unseen.opaque}`);
@@ -239,7 +253,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     const { by, judge } = git ? gitMatches(seg, git, allow) : { by: allow.filter((p) => allowMatch(seg, p)), judge: [] };
     if (!by.length) {
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
-      return unlisted(`\`${show(seg.raw)}\``, allowed, entryFor(git?.bare ?? seg, show), rules.file, hint(seg, allow, show));
+      return unlisted(`\`${show(seg.raw)}\``, allowed, entryFor(git?.bare ?? seg, show), rules.file, hint(seg, allow, show, rules.shell.bash3));
     }
     if ("unknown" in judge) return block(`cannot verify \`${show(seg.raw)}\`: it ${judge.unknown}`);
     const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
@@ -266,8 +280,10 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
   const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
   if (piped) return `cannot verify ${at}: ${piped}`;
   const read = script ? withScript(seg, script) : seg; // a script the command writes: what it holds counts as the words of what runs it
-  // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is `docker run`
-  for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read)])
+  // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is
+  // `docker run`, `git st` is `git status` where git's config says `alias.st = status`
+  const git = configAlias(read, segments, rules.control);
+  for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read), ...aliased(git)])
     for (const p of rules.deny.patterns) {
       if ("does" in p) {
         const refused = equivalentHit(spelled, p as Equivalent, powershell, rules.caseless);
@@ -279,7 +295,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
       if (hit === "maybe") return `${at} is known only at run time and could match deny entry \`${p.entry}\``;
       const otherwise = doesOtherwise(spelled, p, rules.caseless, disk);
       if (otherwise) return `${at} does what deny entry \`${p.entry}\` refuses: ${otherwise}`;
-      const alias = aliasRisk(spelled, p);
+      const alias = aliasRisk(spelled, p, git);
       if (alias) return `${at} could run what deny entry \`${p.entry}\` names: ${alias}`;
       const named = namedUnseen(spelled, p);
       if (named) return `${at} names \`${named}\`, which \`${show(seg.words[0]!.text)}\` could run: deny entry \`${p.entry}\``;

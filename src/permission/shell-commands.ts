@@ -24,15 +24,17 @@ export type Reading = Dialect | "sh";
  * is a segment marked `opaque`. With "sh" the segments of both readings are returned; a reading
  * that stops at a syntax error contributes the commands before it (the shell runs none after), and
  * a syntax error in every reading is a failure, like any construct the checker does not model.
+ * `bash3`: bash 3.x (macOS's) may run it, whose reading of `$(…)` is checked too (shell-words.ts).
  */
-export function parseCommand(src: string, shell: Reading): Parsed {
-  return attempt(() => commands(src, 0, false, shell));
+export function parseCommand(src: string, shell: Reading, bash3 = true): Parsed {
+  return attempt(() => commands(src, 0, false, shell, bash3));
 }
 
-function commands(src: string, depth: number, nested: boolean, shell: Reading): Segment[] {
+/** `bash3`: bash 3.x may run `src` (shell-words.ts scannedEnd); a script inside it (`sh -c STR`, eval) is read as if it may. */
+function commands(src: string, depth: number, nested: boolean, shell: Reading, bash3 = true): Segment[] {
   if (depth > MAX_DEPTH) fail("nested too deeply");
   const read = (dialect: Dialect) => {
-    const { segments, stopped } = syntax(src, depth, nested, dialect);
+    const { segments, stopped } = syntax(src, depth, nested, dialect, bash3);
     const seen = segments.flatMap((s) => seeThrough(s, depth, dialect));
     const integer = dialect === "bash" ? integerDeclared(seen, src) : undefined;
     return { segments: integer ? [...seen, opaque(src, integer)] : seen, stopped };

@@ -39,11 +39,11 @@ export function parseSyntax(src: string, dialect: Dialect): Parsed {
 }
 
 /** The simple commands of the script `src` at nesting `depth`; throws ParseError (see `attempt`). */
-export function syntax(src: string, depth: number, nested: boolean, dialect: Dialect): Script {
+export function syntax(src: string, depth: number, nested: boolean, dialect: Dialect, bash3 = true): Script {
   // \r, NUL, escape sequences…: not separators to sh, but they hide what the text says
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(src)) fail("control character in the command");
   const out: Segment[] = [];
-  const reader = new Reader(src, depth, out, dialect);
+  const reader = new Reader(src, depth, out, dialect, bash3);
   const stopped = reader.whole(nested);
   return { segments: out, stopped };
 }
@@ -84,7 +84,7 @@ class Reader extends CompoundReader {
   private piped = false;
 
   protected reader(src: string, level: number): WordReader {
-    return new Reader(src, level, this.out, this.dialect);
+    return new Reader(src, level, this.out, this.dialect, this.bash3);
   }
 
   protected sub(close: ")" | "}"): void {
@@ -115,7 +115,7 @@ class Reader extends CompoundReader {
   }
 
   protected script(src: string): void {
-    new Reader(src, this.level + 1, this.out, this.dialect).list("", true);
+    new Reader(src, this.level + 1, this.out, this.dialect, this.bash3).list("", true);
   }
 
   /** The whole text as a script; returns the syntax error that stops it, after which nothing runs. */

@@ -39,8 +39,8 @@ function silent(seg: Segment, text: string): boolean {
  * What a command substitution's commands surely print, when that is only `cat` of a heredoc whose
  * delimiter is quoted (`"$(cat <<'EOF' … EOF)"`, the commit message form of Claude Code's models):
  * the body as written, without its trailing newlines (the substitution drops them); `<<-` drops each
- * line's leading tabs. Undefined for anything else, or when the script `text` defines a `cat` (the
- * caller also checks that bash 3.2 ends the substitution at the same `)`: scannedEnd).
+ * line's leading tabs. Undefined for anything else, or when the script `text` defines a `cat` (where
+ * bash 3.x may run the text, the caller also checks that it ends the substitution at the same `)`: scannedEnd).
  */
 function printedHeredoc(segs: Segment[], text: string): string | undefined {
   const [seg, more] = segs;
@@ -101,6 +101,8 @@ export abstract class WordReader {
     protected level: number,
     protected readonly out: Segment[],
     protected readonly dialect: Dialect,
+    /** bash 3.x (macOS's bash and sh) may run the text, which finds a `$(…)`'s end by scanning (scannedEnd) */
+    protected readonly bash3 = true,
   ) {
     if (level > MAX_DEPTH) fail("nested too deeply");
   }
@@ -260,7 +262,9 @@ export abstract class WordReader {
       else this.parameter(bare);
       if (n === "(" && bare) this.silent = { start, end: this.i, silent: this.out.slice(from).every((seg) => silent(seg, this.s)) };
       // inside double quotes the text is one word as printed: known when the commands surely print it
-      const printed = n === "(" && !bare && scannedEnd(this.s, start + 2) === this.i - 1 ? printedHeredoc(this.out.slice(from), this.s) : undefined;
+      // (and bash 3.x, where it may run, ends the substitution at the same `)`)
+      const ends = !this.bash3 || this.dialect === "dash" || scannedEnd(this.s, start + 2) === this.i - 1;
+      const printed = n === "(" && !bare && ends ? printedHeredoc(this.out.slice(from), this.s) : undefined;
       if (printed !== undefined) return void (w.text += printed);
     } else if (bare && n === "'") return this.ansiC(w);
     else if (bare && n === '"' && this.dialect === "dash") {

@@ -154,7 +154,7 @@ export function subcommandAlias(name: string, path: string[], words: Word[]): st
     if (read?.unsure) return read.unsure;
     const sub = read?.sub === undefined ? undefined : words[read.sub]!.text;
     return sub && sub !== path[0] && !sub.startsWith("-") && !GIT_COMMANDS.has(sub)
-      ? `\`${sub}\` is not a git command hey knows, so it may be an alias`
+      ? `\`${sub}\` is not a git command hey knows, so it may be an alias: write git's own name for the command, or \`git-${sub} …\` for a git-${sub} program`
       : undefined;
   }
   if (name === "cargo") {

@@ -19,6 +19,13 @@ export interface ShellChoice {
    */
   lacks?: { syntax: string; bash: boolean };
   /**
+   * The shell may be bash 3.x, which ends a `$(…)` where a scan for its `)` does, not where the
+   * parser does (permission/shell-words.ts scannedEnd): macOS's sh and bash (3.2), or one whose
+   * real path names a 3.x version (`…/bash-3.2/bin/bash`). Undefined elsewhere: Linux's sh is dash
+   * or bash 5, Git Bash's bash 4 or 5, Homebrew's and Nix's name their version (`Cellar/bash/5.2.37`).
+   */
+  bash3?: true;
+  /**
    * Spawn with `windowsVerbatimArguments`: `args` is already the command line's text (cmd.exe
    * reads its own command line, not the C runtime's argv, so the usual `\"` quoting breaks it).
    */
@@ -49,8 +56,8 @@ const GIT_EXE = /^(.*?[\\/])(cmd|bin|mingw64[\\/]bin)[\\/]git\.exe$/i;
 /** Never throws; an unknown configured program is run with `-c`, as POSIX shells take it. */
 export function chooseShell(opts: ShellOptions): ShellChoice {
   const configured = opts.configured?.trim();
-  if (configured) return withLacks(shellFor(configured), opts);
-  if (opts.platform !== "win32") return withLacks(posix(opts.findOnPath("sh") ?? "/bin/sh", "sh"), opts);
+  if (configured) return withBash3(withLacks(shellFor(configured), opts), opts);
+  if (opts.platform !== "win32") return withBash3(withLacks(posix(opts.findOnPath("sh") ?? "/bin/sh", "sh"), opts), opts);
   for (const name of ["sh", "bash"]) {
     const found = opts.findOnPath(name);
     if (found && !WINDOWS_APPS.test(found) && !WSL_LAUNCHER.test(found)) return posix(found, name);
@@ -72,6 +79,19 @@ function withLacks(shell: ShellChoice, opts: ShellOptions): ShellChoice {
   const real = path && (opts.realPath?.(path) ?? path);
   if (!real || real.slice(real.lastIndexOf("/") + 1) !== "dash") return shell;
   return { ...shell, lacks: { syntax: DASH_LACKS, bash: opts.findOnPath("bash") !== undefined } };
+}
+
+/** A version in a real path: Homebrew's `Cellar/bash/5.2.37`, Nix's `bash-interactive-5.2p37`, a build's `bash-3.2`. */
+const BASH_VERSION = /bash(?:-interactive)?[-_/](\d+)\./;
+
+/** `shell` told whether it may be bash 3.x (ShellChoice.bash3), from its real path and the platform: no process is run. */
+function withBash3(shell: ShellChoice, opts: ShellOptions): ShellChoice {
+  if (shell.lacks || !["sh", "bash"].includes(shell.name)) return shell; // dash, or another shell
+  const path = shell.program.includes("/") ? shell.program : opts.findOnPath(shell.program);
+  const real = (path && (opts.realPath?.(path) ?? path)) || shell.program;
+  const version = BASH_VERSION.exec(real)?.[1];
+  if (real.slice(real.lastIndexOf("/") + 1) === "dash") return shell;
+  return (version === undefined ? opts.platform === "darwin" : version === "3") ? { ...shell, bash3: true } : shell;
 }
 
 function shellFor(program: string): ShellChoice {

@@ -38,7 +38,7 @@ test.each([
   [
     '[permission]\nallow = ["Bash(git:*)", "write_file:*.env", "read_file"]',
     `${U}: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"\n` +
-      `${U}: [permission] allow: "write_file:*.env" gives \`write_file\` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool`,
+      `${U}: [permission] allow: "write_file:*.env" gives \`write_file\` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "write_file"`,
   ],
   // a program's name is no tool: as one it would match nothing, and the command would run
   [

@@ -3,7 +3,8 @@
 // and the commit form models trained on Claude Code emit (`git commit -m "$(cat <<'EOF' … EOF)"`)
 // runs. The loopback model reads each tool result and runs the command the hint names. x42 findings
 // 3 and 4: the same under the subcommand entries Claude Code's `Bash(git rebase:*)` becomes, and a
-// message bash 3.2 would cut (`don't`) is refused with the form that passes, which the model uses.
+// message bash 3.2 would cut (`don't`) commits where no bash 3.x runs the commands (x54 finding 7),
+// and on macOS is refused with the form that passes, which the model uses.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -94,14 +95,14 @@ test('under allow = ["bash: git *"], `git commit -m "$(cat <<\'EOF\' … EOF)"` 
   expect(results).toEqual(["(no output)\n[exit code 0]", `${message}\n\n[exit code 0]`]);
 });
 
-test("under subcommand entries, a heredoc message with `don't` and `1)` is refused saying to give it with `-F -`, and that form commits it", async () => {
+test("under subcommand entries, a heredoc message with `don't` and `1)` commits where no bash 3.x runs the commands (Linux's sh); on macOS, whose sh is bash 3.2, it is refused saying to give it with `-F -`, and that form commits it", async () => {
   expect(Bun.spawnSync(["sh", "-c", "git init -q -b main && echo a > f"], { cwd: project.path, env: { ...process.env, ...env() } }).exitCode).toBe(0);
   const message = "fix: don't crash when config is missing\n\n1) parser";
   modelRunning((results) => {
     if (results.length === 0) return `git add f && git commit -q -m "$(cat <<'EOF'\n${message}\nEOF\n)"`;
     const form = /give the text on stdin instead, `(git commit -F - <<'EOF')`/.exec(results[0]!)?.[1];
-    if (results.length === 1) return form && `git add f && ${form.replace("-F", "-q -F")}\n${message}\nEOF`;
-    if (results.length === 2) return "git log -1 --format=%B";
+    if (form && results.length === 1) return `git add f && ${form.replace("-F", "-q -F")}\n${message}\nEOF`;
+    if (results.at(-1) !== `${message}\n\n[exit code 0]`) return "git log -1 --format=%B";
     return undefined;
   }, SUBCOMMANDS);
   const run = await runHey(["-p", "commit it"], { cwd: project.path, env: env(), timeoutMs: 45_000 });
@@ -110,7 +111,10 @@ test("under subcommand entries, a heredoc message with `don't` and `1)` is refus
     .at(-1)!
     .messages.filter((m) => m.role === "tool")
     .map((m) => resultText(m));
-  expect(results[0]).toContain("blocked by permission rules");
-  expect(results[0]).not.toContain('add "bash:');
-  expect(results.slice(1)).toEqual(["(no output)\n[exit code 0]", `${message}\n\n[exit code 0]`]);
+  if (process.platform !== "darwin") expect(results).toEqual(["(no output)\n[exit code 0]", `${message}\n\n[exit code 0]`]);
+  else {
+    expect(results[0]).toContain("blocked by permission rules");
+    expect(results[0]).not.toContain('add "bash:');
+    expect(results.slice(1)).toEqual(["(no output)\n[exit code 0]", `${message}\n\n[exit code 0]`]);
+  }
 });

@@ -35,6 +35,17 @@ export const subcommands: Row[] = [
   ["git push *", "git -c include.path=/tmp/x.cfg p", "may define an alias"],
   ["git push *", 'git -c "$CFG" status', "may define an alias"],
   ["git push *", "git p origin", "`p` is not a git command hey knows, so it may be an alias"],
+  // the refusal says what to write instead
+  ["git push *", "git lfs pull", "may be an alias: write git's own name for the command, or `git-lfs …` for a git-lfs program"],
+  ["git push *", "git-lfs pull", "allowed"],
+  // git's own commands, `git help -a` (2.39) and later ones, are no alias
+  ["git push *", "git whatchanged -1", "allowed"],
+  ["git push *", "git maintenance run --task=gc", "allowed"],
+  ["git push *", "git instaweb --stop", "allowed"],
+  ["git push *", "git bugreport -o /tmp", "allowed"],
+  ["git push *", "git send-email --dry-run x.patch", "allowed"],
+  // it runs the git command its words name, in each repository
+  ["git push *", "git for-each-repo --config=maintenance.repo push", "may be an alias"],
   ["git push *", "git config alias.p push && git p", "`p` is not a git command hey knows"],
   ["git push *", "git $SUB", "a word known only at run time"],
   // git's own command programs by their dashed names, from its exec path
@@ -169,7 +180,6 @@ export const options: Row[] = [
   ["rm -rf *", "sudo rm -f -r x", "matches deny entry"],
   ["rm -rf *", "rm -f $TMPFILE", "known only at run time and could match"], // `$TMPFILE` could be `-r`
   ["rm -rf *", "rm -f -- $TMPFILE", "allowed"],
-  ["rm -rf *", "rm -r x", "allowed"],
   ["rm -rf *", "rm -f x", "allowed"],
   ["rm -rf /", "rm / -rf", "matches deny entry"],
   ["rm -rf /", "rm -rf /tmp/x", "allowed"],
@@ -367,6 +377,17 @@ export const equivalent: Row[] = [
   ["rm *", "node -e 'console.log(process.version)'", "allowed"],
   ["rm *", "echo unlink", "allowed"],
   ["rm *", ": > x", "it empties `x` if it holds anything, which hey cannot see"], // with no file system to look at (disk.test.ts looks)
+  // rm without -f: a command hey runs has no terminal on stdin, so rm asks nothing (`rm -r x` deletes a tree as `rm -rf x` does)
+  ["rm -rf *", "rm -r x", "by another name: rm asks nothing without a terminal on stdin"],
+  ["rm -rf *", "rm -R x", "by another name: rm asks nothing"],
+  ["rm -rf *", "rm --recursive x", "by another name: rm asks nothing"],
+  ["rm -rf *", "rm -dr x", "by another name: rm asks nothing"],
+  ["rm -rf *", "rm -rv x", "by another name: rm asks nothing"],
+  ["rm --recursive --force *", "rm -r x", "by another name: rm asks nothing"],
+  ["rm -rf build", "rm -r build", "by another name: rm asks nothing"],
+  ["rm -rf build", "rm -r src", "allowed"],
+  ["rm -f *", "rm x", "by another name: rm asks nothing"],
+  ["rm -r *", "rm x", "allowed"],
   // rm -rf: only what deletes trees (the entry lets `rm -f x` run)
   ["rm -rf *", "find . -delete", "by another name: find -delete"],
   ["rm -rf *", "git clean -fd", "by another name: git clean"],

@@ -4,21 +4,21 @@
 // is; a `cat` of a heredoc reads no file, so `git commit -m "$(cat <<'EOF' … EOF)"` passes
 // `bash: git *` while `cat <<EOF > f` and `cat FILE` still need their own entries.
 import { describe, expect, test } from "bun:test";
-import { compileRules, decide, type PermissionRules } from "../../src/permission/rules.ts";
+import { compileRules, decide, type PermissionRules, type ShellFacts } from "../../src/permission/rules.ts";
 
 const LISTS: Record<string, PermissionRules> = {
   allow: { allow: ["read_file", "bash: git *"], deny: [] },
   deny: { allow: [], deny: ["bash: git push *"] },
 };
-const judge = (command: string, list: PermissionRules, shell = "sh") => decide("bash", { command }, compileRules(list, shell).rules);
+const judge = (command: string, list: PermissionRules, shell: string | ShellFacts = "sh") => decide("bash", { command }, compileRules(list, shell).rules);
 const both = (command: string) => Object.entries(LISTS).map(([name, list]) => ({ name, d: judge(command, list) }));
 const allowedUnderBoth = (command: string) =>
   expect(both(command)).toEqual([
     { name: "allow", d: { allowed: true } },
     { name: "deny", d: { allowed: true } },
   ]);
-const refusal = (command: string, list: PermissionRules) => {
-  const d = judge(command, list);
+const refusal = (command: string, list: PermissionRules, shell: string | ShellFacts = "sh") => {
+  const d = judge(command, list, shell);
   expect({ command, allowed: d.allowed }).toEqual({ command, allowed: false });
   return d.allowed ? "" : d.reason;
 };
@@ -114,12 +114,33 @@ describe("a commit message from cat of a heredoc", () => {
       expect(refusal(command!, LISTS.allow!)).toContain(names!);
   });
 
-  test("a body bash 3.2 (macOS) would end the substitution inside, or read a quote across, leaves the message known only at run time", () => {
-    // bash 3.2 finds `$(…)`'s end by scanning: here it would end at `x)`, and `; rm -rf ~ ;` would be code
-    expect(refusal('git commit -m "$(cat <<\'EOF\'\nx) " ; rm -rf ~ ; echo "\nEOF\n)"', LISTS.allow!)).toContain("is known only at run time");
-    expect(refusal("git commit -m \"$(cat <<'EOF'\nit's done\nEOF\n)\"", LISTS.allow!)).toContain("is known only at run time");
-    expect(refusal("git commit -m \"$(cat <<'EOF'\nsee $'x'\nEOF\n)\"", LISTS.allow!)).toContain("is known only at run time");
-    expect(judge("git commit -m \"$(cat <<'EOF'\nit's done, isn't it (yes)\nEOF\n)\"", LISTS.allow!)).toEqual({ allowed: true });
+  test("a body bash 3.2 (macOS) would end the substitution inside, or read a quote across, leaves the message known only at run time where bash 3.x may run it", () => {
+    for (const shell of ["sh", "bash"].map((name) => ({ name, bash3: true }))) {
+      // bash 3.2 finds `$(…)`'s end by scanning: here it would end at `x)`, and `; rm -rf ~ ;` would be code
+      expect(refusal('git commit -m "$(cat <<\'EOF\'\nx) " ; rm -rf ~ ; echo "\nEOF\n)"', LISTS.allow!, shell)).toContain("is known only at run time");
+      expect(refusal("git commit -m \"$(cat <<'EOF'\nit's done\nEOF\n)\"", LISTS.allow!, shell)).toContain("(bash 3.2, macOS's, would end");
+      expect(refusal("git commit -m \"$(cat <<'EOF'\nsee $'x'\nEOF\n)\"", LISTS.allow!, shell)).toContain("is known only at run time");
+      expect(judge("git commit -m \"$(cat <<'EOF'\nit's done, isn't it (yes)\nEOF\n)\"", LISTS.allow!, shell)).toEqual({ allowed: true });
+    }
+  });
+
+  test("where no bash 3.x runs the commands (Linux's sh and bash, Homebrew's bash 5), a message with `don't` or a lone `)` is the heredoc's text", () => {
+    for (const shell of [
+      { name: "sh", bash3: false },
+      { name: "bash", bash3: false },
+      { name: "dash", bash3: true },
+    ]) {
+      for (const list of Object.values(LISTS)) {
+        for (const body of ["fix: don't crash when config is missing\n\n1) parser", "see $'x'", "it's done"])
+          expect({ shell, body, d: judge(`git add f && git commit -m "$(cat <<'EOF'\n${body}\nEOF\n)"`, list, shell) }).toEqual({
+            shell,
+            body,
+            d: { allowed: true },
+          });
+      }
+      // what the body says is data, not code: still the heredoc's text to a deny entry
+      expect(refusal('git push -m "$(cat <<\'EOF\'\nx) " ; rm -rf ~ ; echo "\nEOF\n)"', LISTS.deny!, shell)).toContain("matches deny entry `bash: git push *`");
+    }
   });
 
   test("a deny entry for cat still refuses it", () => {

@@ -17,7 +17,29 @@ test.each([
   ["run_shell_command(git status)", 'is another agent\'s syntax; write "bash: git status"'],
   ["Read(./.env)", "is another agent's syntax; hey's rules name whole tools: write \"read_file\""],
   ["WebFetch(domain:example.com)", 'is another agent\'s syntax; write a tool name or "bash: PATTERN"'],
-  ["write_file:*.env", 'gives `write_file` a pattern, which only bash takes ("bash: PATTERN"); write "write_file" for the whole tool'],
+  [
+    "write_file:*.env",
+    'gives `write_file` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "write_file"',
+  ],
+  // another agent's name with a path: hey's name for that tool, never one hey would then refuse (deny) or take for an MCP tool's (allow)
+  [
+    "edit_file: src/**",
+    'gives `edit_file` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "edit"',
+  ],
+  [
+    "write: src/**",
+    'gives `write` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "write_file"',
+  ],
+  [
+    "apply_patch: src/**",
+    'gives `apply_patch` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "edit"',
+  ],
+  [
+    "Edit: src/**",
+    'gives `Edit` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "edit"',
+  ],
+  ["shell: npm test *", 'gives `shell` a pattern, which only bash takes ("bash: PATTERN"); write "bash: npm test *"'],
+  ["github_search: repo/*", 'gives `github_search` a pattern, which only bash takes ("bash: PATTERN"); write "github_search" for the whole tool'],
   ["Bash: git *", 'names no tool (tool names are lowercase); write "bash: git *"'],
   ["bash git *", 'misses the colon; write "bash: git *"'],
   ["read file", 'is neither a tool name nor "bash: PATTERN"'],
@@ -33,6 +55,15 @@ test.each([
 
 test("deny entries are checked the same way and named as such", () => {
   expect(errorOf("Bash(rm:*)", "deny")).toEqual(['[permission] deny: "Bash(rm:*)" is another agent\'s syntax; write "bash: rm *"']);
+});
+
+test("the name a path-scoped entry's message suggests is a rule in either list", () => {
+  for (const entry of ["edit_file: src/**", "write: src/**", "apply_patch: *.ts"])
+    for (const list of ["allow", "deny"] as const) {
+      const meant = /write "([^"]+)"$/.exec(errorOf(entry, list)[0]!)![1]!;
+      expect({ entry, list, errors: errorOf(meant, list) }).toEqual({ entry, list, errors: [] });
+      expect(compileRules({ allow: list === "allow" ? [meant] : [], deny: list === "deny" ? [meant] : [] }).rules[list]!.tools).toEqual([meant]);
+    }
 });
 
 test.each([

@@ -4,14 +4,15 @@
 // GIT_EDITOR= is, so both spellings get one answer; and a refusal of a word known only at run time
 // suggests no entry that cannot match it, but the form that passes.
 import { describe, expect, test } from "bun:test";
-import { compileRules, decide } from "../../src/permission/rules.ts";
+import { compileRules, decide, type ShellFacts } from "../../src/permission/rules.ts";
 
 const FILE = "~/.config/hey/config.toml";
 const SUBCOMMANDS = ["bash: git add *", "bash: git rebase *", "bash: git commit *", "bash: git status *", "bash: git log *", "read_file"];
 const GIT = ["bash: git *", "read_file"];
-const judge = (command: string, allow: string[], shell = "sh") => decide("bash", { command }, compileRules({ allow, deny: [], file: FILE }, shell).rules);
-const reason = (command: string, allow: string[]) => {
-  const d = judge(command, allow);
+const judge = (command: string, allow: string[], shell: string | ShellFacts = "sh") =>
+  decide("bash", { command }, compileRules({ allow, deny: [], file: FILE }, shell).rules);
+const reason = (command: string, allow: string[], shell: string | ShellFacts = "sh") => {
+  const d = judge(command, allow, shell);
   expect({ command, allowed: d.allowed }).toEqual({ command, allowed: false });
   return d.allowed ? "" : d.reason;
 };
@@ -92,14 +93,21 @@ describe("the shell text git runs from `-c` is judged under an allow list as GIT
 
 describe("a refusal of a word known only at run time (finding 4)", () => {
   const commit = "git add g.txt && git commit -m \"$(cat <<'EOF'\nfix: don't crash when config is missing\n\n1) parser\nEOF\n)\"";
+  // macOS's sh: bash 3.2, which would end the `$(…)` at the `'` of `don't`
+  const macOS = { name: "sh", bash3: true };
   test("suggests no entry that cannot match it, and gives the commit form that passes", () => {
     for (const allow of [GIT, SUBCOMMANDS]) {
-      const why = reason(commit, allow);
+      const why = reason(commit, allow, macOS);
       expect(why).not.toContain('add "bash:');
       expect(why).toContain("is known only at run time: give the text on stdin instead, `git commit -F - <<'EOF'` … `EOF`");
       allowed(["git add g.txt && git commit -F - <<'EOF'\nfix: don't crash when config is missing\n\n1) parser\nEOF"], allow);
     }
     expect(reason("git log $RANGE", SUBCOMMANDS)).not.toContain('add "bash:');
+    // git's options before the subcommand keep the commit form
+    for (const options of ["-c user.email=a@b", "-C sub", "--no-pager -c commit.gpgsign=false"])
+      expect(reason(commit.replace("git commit", `git ${options} commit`), GIT, macOS)).toContain(
+        `give the text on stdin instead, \`git commit -F - <<'EOF'\``,
+      );
     expect(reason("npm test", SUBCOMMANDS)).toContain('add "bash: npm test *" there');
   });
 });

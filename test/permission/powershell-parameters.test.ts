@@ -29,6 +29,8 @@ test.each<[string, string[], string[]]>([
   ],
   // the entry may abbreviate too: `-r` is whatever parameter `-r` abbreviates
   ["bash: rm -r *", ["rm -Recurse x", "Remove-Item x -rec"], ["rm x", "rm -Path x"]],
+  // `rm -rf *` is also `rm -r *` (rm without -f asks nothing without a terminal), whose `-r` abbreviates `-Recurse`
+  ["bash: rm -rf *", ["rm -r x", "rm -Recurse x", "Remove-Item -Recurse -Force x", "ri x -rec"], ["rm x", "Remove-Item -Force x", "Remove-Item -Path x"]],
   // a value: after the name, after `:`, case-insensitively
   [
     "bash: Set-ExecutionPolicy -Scope LocalMachine *",

@@ -8,6 +8,37 @@ const decode = (b64: string) => Buffer.from(b64, "base64").toString("utf16le");
 const path = (entries: Record<string, string>) => (name: string) => entries[name];
 
 describe("chooseShell", () => {
+  // the permission checker reads `$(…)` as bash 3.x would too only where it may run the commands
+  test.each<[string, Parameters<typeof chooseShell>[0], boolean]>([
+    ["macOS's sh", { platform: "darwin", findOnPath: path({ sh: "/bin/sh" }), realPath: (p) => p }, true],
+    ["macOS's bash, configured", { configured: "bash", platform: "darwin", findOnPath: path({ bash: "/bin/bash" }), realPath: (p) => p }, true],
+    [
+      "Homebrew's bash 5 on macOS",
+      {
+        configured: "bash",
+        platform: "darwin",
+        findOnPath: path({ bash: "/opt/homebrew/bin/bash" }),
+        realPath: () => "/opt/homebrew/Cellar/bash/5.2.37/bin/bash",
+      },
+      false,
+    ],
+    ["Linux's sh (dash)", { platform: "linux", findOnPath: path({ sh: "/usr/bin/sh", bash: "/usr/bin/bash" }), realPath: () => "/usr/bin/dash" }, false],
+    ["Linux's sh (bash 5)", { platform: "linux", findOnPath: path({ sh: "/usr/bin/sh" }), realPath: () => "/usr/bin/bash" }, false],
+    ["a bash 3.2 built on Linux", { configured: "/opt/bash-3.2/bin/bash", platform: "linux", findOnPath: path({}), realPath: (p) => p }, true],
+    [
+      "Nix's bash 5 on macOS",
+      {
+        configured: "bash",
+        platform: "darwin",
+        findOnPath: path({ bash: "/run/current-system/sw/bin/bash" }),
+        realPath: () => "/nix/store/x-bash-interactive-5.2p37/bin/bash",
+      },
+      false,
+    ],
+  ])("%s: bash3 %p", (_, opts, bash3) => {
+    expect(chooseShell(opts).bash3 === true).toBe(bash3);
+  });
+
   test.each([
     ["linux, sh on PATH", { platform: "linux", findOnPath: path({ sh: "/usr/bin/sh" }) }, "/usr/bin/sh", "sh"],
     ["darwin, no PATH lookup result", { platform: "darwin", findOnPath: path({}) }, "/bin/sh", "sh"],
