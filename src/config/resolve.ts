@@ -356,7 +356,12 @@ function checkedEffort(env: Record<string, string | undefined>, flags: ConfigFla
  * The MCP servers of the merged files; `projectFile` names the project file that wrote a server's
  * command (server-dir.ts: it runs in the project root). Throws ConfigError listing every server that is neither local nor remote.
  */
-function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnings: string[], projectFile: (name: string) => string | undefined): McpServerSettings[] {
+function mcpServers(
+  file: ConfigFile,
+  lineOf: (path: string[]) => string,
+  warnings: string[],
+  projectFile: (name: string) => string | undefined,
+): McpServerSettings[] {
   const errors: string[] = [];
   const servers = Object.entries(file.mcp?.servers ?? {}).map(([name, s]): McpServerSettings => {
     const path = ["mcp", "servers", name];
