@@ -26,7 +26,7 @@ test('from a subdirectory, a project\'s servers run in its root: ./tools/srv.sh 
   for (const [script, label] of [
     ["srv.sh", "toml"],
     ["json.sh", "json"],
-  ]) {
+  ] as const) {
     writeFileSync(join(root, "tools", script), `#!/bin/sh\nexec ${BUN} ${FAKE_SERVER} ok ${label} ${label}_echo\n`);
     chmodSync(join(root, "tools", script), 0o755);
   }
