@@ -247,7 +247,7 @@ export const MCP_SERVER_KEYS = {
   command: { kind: "string", doc: "a local server: the command (it talks over stdin/stdout)" },
   args: { kind: "strings", default: [], doc: "its arguments" },
   env: { kind: "stringTable", default: {}, doc: "its environment, on top of a short allow-list (never your API keys)" },
-  cwd: { kind: "string", doc: "its working directory" },
+  cwd: { kind: "string", doc: "its working directory (a project's server: the project root, and a relative `cwd` starts there; else where hey starts)" },
   url: { kind: "string", doc: "a remote server: Streamable HTTP, or legacy SSE when the server wants it" },
   headers: { kind: "stringTable", default: {}, doc: 'HTTP headers of a remote server, e.g. `{ Authorization = "Bearer ${TOKEN}" }`' },
   enabled: { kind: "boolean", default: true, doc: "`false` keeps the table without starting the server" },

@@ -16,6 +16,7 @@ import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLin
 import { secretVariables, withWrittenSecrets } from "./secrets.ts";
 import { isTable, type Table } from "./table.ts";
 import { selectionKey } from "./mcp-formats.ts";
+import { serverDir } from "./server-dir.ts";
 
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
@@ -189,7 +190,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const mark = (p: ProviderSettings): ProviderSettings => (unapproved.has(p.name) && !p.preset ? { ...p, unapproved: unapproved.get(p.name)! } : p);
   choice.providers = choice.providers.map(mark);
   choice.provider = mark(choice.provider);
-  const servers = mcpServers(file, lineOf, warnings).map((s) => (origins.has(s.name) ? { ...s, origin: origins.get(s.name)! } : s));
+  const projectFile = (name: string) => {
+    const source = sourceOf(["mcp", "servers", name, "command"]);
+    return bySource.get(source)?.project ? source : undefined;
+  };
+  const servers = mcpServers(file, lineOf, warnings, projectFile).map((s) => (origins.has(s.name) ? { ...s, origin: origins.get(s.name)! } : s));
   warnings.push(...choice.warnings, ...(choice.notice ? [choice.notice] : []));
   if (choice.provider.insecure)
     warnings.push(
@@ -347,8 +352,16 @@ function checkedEffort(env: Record<string, string | undefined>, flags: ConfigFla
   return value as Effort;
 }
 
-/** The MCP servers of the merged files. Throws ConfigError listing every server that is neither local nor remote. */
-function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnings: string[]): McpServerSettings[] {
+/**
+ * The MCP servers of the merged files; `projectFile` names the project file that wrote a server's
+ * command (server-dir.ts: it runs in the project root). Throws ConfigError listing every server that is neither local nor remote.
+ */
+function mcpServers(
+  file: ConfigFile,
+  lineOf: (path: string[]) => string,
+  warnings: string[],
+  projectFile: (name: string) => string | undefined,
+): McpServerSettings[] {
   const errors: string[] = [];
   const servers = Object.entries(file.mcp?.servers ?? {}).map(([name, s]): McpServerSettings => {
     const path = ["mcp", "servers", name];
@@ -369,7 +382,7 @@ function mcpServers(file: ConfigFile, lineOf: (path: string[]) => string, warnin
       command: s.command,
       args: s.args ?? [],
       env: s.env ?? {},
-      cwd: s.cwd || undefined,
+      cwd: s.command === undefined ? undefined : serverDir(s.cwd, projectFile(name)),
       url: s.url,
       headers: s.headers ?? {},
       enabled: s.enabled ?? true,

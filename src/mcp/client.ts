@@ -43,6 +43,8 @@ export interface ClientContext {
 const NOT_STREAMABLE = new Set([400, 404, 405]);
 /** How long a local server that wrote a line that is no JSON-RPC has to answer all the same (ms). */
 const NOISE_GRACE_MS = 1_500;
+/** How long a server that asked for hey's roots while starting has to take them in before its first call goes (ms). */
+export const ROOTS_SETTLE_MS = 300;
 
 let loading: Promise<Sdk> | undefined;
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
@@ -98,6 +100,8 @@ export async function connectServer(settings: McpServerSettings, hooks: ConnectH
 
 /** The tool list of each SDK client, as its server's notices keep it (answers.ts). */
 const watches = new WeakMap<object, ListWatch>();
+/** The SDK clients whose server has asked for hey's roots (roots/list). */
+const rootsAsked = new WeakSet<object>();
 
 /**
  * The SDK client of hey: it declares roots and answers with `ctx.roots`; a new tool list is given to
@@ -111,7 +115,7 @@ function newClient(lib: Sdk, ctx: ClientContext, hooks: ConnectHooks, limits: { 
   );
   watches.set(client, list);
   client.setNotificationHandler(lib.ToolsChanged, () => void (inUse(client) && list.changed()));
-  client.setRequestHandler(lib.ListRoots, () => rootsOf(ctx.roots ?? []));
+  client.setRequestHandler(lib.ListRoots, () => (rootsAsked.add(client), rootsOf(ctx.roots ?? [])));
   client.fallbackRequestHandler = async (r) => {
     hooks.onUnsupported?.(capabilityOf(r.method));
     throw Object.assign(new Error(unsupported(r.method)), { code: lib.ErrorCode.MethodNotFound }); // not McpError: its message would start "MCP error -32601: "
@@ -149,7 +153,11 @@ async function connectLocal(settings: McpServerSettings, hooks: ConnectHooks, ct
     client.onclose = () => {
       if (!closing) hooks.onClose(exitReason(), transport.stderrTail());
     };
+    // a server that asked for hey's roots while starting takes them in when it has read the answer, in its
+    // own time (server-filesystem checks each directory first): a call sent at once would find it rootless
+    const rootsSettle = rootsAsked.has(client) ? Date.now() + ROOTS_SETTLE_MS : 0;
     const send = async <T>(req: (c: SdkClient) => Promise<T>): Promise<T> => {
+      if (Date.now() < rootsSettle) await sleep(rootsSettle - Date.now(), signal).catch(() => {});
       try {
         return await req(client);
       } catch (e) {
