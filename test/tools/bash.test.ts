@@ -58,6 +58,18 @@ describe("bash tool", () => {
     expect(r.output).toContain("timed out after 0.3 s");
   });
 
+  test("a timeout_ms under a second that times out says the unit: `60` meant as a minute runs the 100 ms least and says so", async () => {
+    const r = await tool().run({ command: "sleep 5", timeout_ms: 60 }, ctx());
+    expect(r.output).toBe(
+      "(no output)\n[exit code 124]\n[timed out after 0.1 s; the process group was killed]\n[timeout_ms is in milliseconds: you asked for 60 ms, run with the least, 100 ms; 60 s is timeout_ms 60000]",
+    );
+    const half = await tool().run({ command: "sleep 5", timeout_ms: 500 }, ctx());
+    expect(half.output).toEndWith("[timeout_ms is in milliseconds: you asked for 500 ms; 500 s is timeout_ms 500000]");
+    // a small limit the command kept to, or a limit of seconds, says nothing of units
+    expect((await tool().run({ command: "echo quick", timeout_ms: 60 }, ctx())).output).toBe("quick\n[exit code 0]");
+    expect((await tool().run({ command: "sleep 5", timeout_ms: 1000 }, ctx())).output).not.toContain("milliseconds");
+  });
+
   test("stdin is closed", async () => {
     const r = await tool().run({ command: "cat; echo after" }, ctx());
     expect(r.output).toBe("after\n[exit code 0]");
@@ -340,7 +352,7 @@ describe("bash tool", () => {
 
   test("the description states the real limits", () => {
     const t = tool({ timeoutMs: 120_000 });
-    expect(t.description).toContain("timeout_ms defaults to 120000, max 600000");
+    expect(t.description).toContain("timeout_ms: default 120000 ms, max 600000 ms");
     expect(t.description).toContain(`${MAX_RESULT_LINES} lines/50 KB`);
     expect(t.description.length).toBeLessThan(300);
     expect(tool({ raw: true }).description).not.toContain("errors, failures");
