@@ -240,6 +240,22 @@ describe("bash tool", () => {
     expect(tail).toEndWith("2999999\n3000000\n[exit code 0]");
   }, 20_000);
 
+  test("megabytes of `\\r` progress read as the terminal shows them: every line, nothing said omitted, the exit code last", async () => {
+    // 1.3 MB of one redrawn line, then 300 epochs of redraws with a line each (3.9 MB): both spill past memory's 1 MB
+    const bar =
+      'python3 -c \'import sys\nfor i in range(30000): sys.stdout.write("\\rBuilding %d/30000 [" % i + "#"*(i%50) + "]")\nsys.stdout.write("\\ndone\\n")\'';
+    const r = await tool().run({ command: bar }, ctx());
+    expect(r.output).toMatch(/^Building 29999\/30000 \[#{49}\]\ndone\n\[exit code 0\]\n\[full output: .+\]$/);
+    const epochs =
+      'python3 -c \'import sys\nfor e in range(300):\n  for i in range(300): sys.stdout.write("\\repoch %d %d/300" % (e, i) + "#"*40)\n  sys.stdout.write("\\n")\nsys.stdout.write("done\\n")\'';
+    for (const opts of [{ raw: true }, { filter: "none" }]) {
+      const whole = await tool(opts).run({ command: epochs }, ctx());
+      const shown = whole.output.split("\n");
+      expect(shown.slice(0, 302)).toEqual([...Array.from({ length: 300 }, (_, e) => `epoch ${e} 299/300${"#".repeat(40)}`), "done", "[exit code 0]"]);
+      expect(whole.output).not.toContain("omitted");
+    }
+  }, 30_000);
+
   test("binary output (cat of an image, a spilled binary stream too) is named, not decoded into the result; its bytes are saved", async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.alloc(3000, 0xe9)]);
     writeFileSync(join(dir, "logo.png"), png);
