@@ -132,6 +132,7 @@ async function runBash(
     listen,
     ...(watch ? { started: (pid: number) => watch.started(pid) } : {}),
     jobLog: files.job,
+    ...(opts.hide ? { hide: opts.hide } : {}),
   }).finally(() => {
     live?.stop();
     watch?.stop();
