@@ -72,6 +72,7 @@ export function openJobLog(path: string, opts: JobLogOptions = {}): JobLog {
   let open = 0;
   let pace: Pace = { allowance: rate.burstBytes, at: now() };
   let slowed = false;
+  const SLOWED = `this job prints faster than hey reads a job's output, ${sizeText(rate.bytesPerSecond)}/s after the first ${sizeText(rate.burstBytes)}: it waits on its writes`;
   const write = (chunk: Uint8Array) => {
     if (fd === undefined || chunk.length === 0) return;
     try {
@@ -87,7 +88,9 @@ export function openJobLog(path: string, opts: JobLogOptions = {}): JobLog {
         const start = end.indexOf(10) + 1;
         if (start < keep) keep -= start;
         dropped += size - noteBytes - keep;
-        const note = new TextEncoder().encode(`[… ${dropped} earlier bytes dropped: this file keeps about the last ${sizeText(maxBytes)} …]\n`);
+        const note = new TextEncoder().encode(
+          `[… ${dropped} earlier bytes dropped: this file keeps about the last ${sizeText(maxBytes)}${slowed ? `; ${SLOWED}` : ""} …]\n`,
+        );
         const kept = new Uint8Array(note.length + keep);
         kept.set(note);
         kept.set(end.subarray(end.length - keep), note.length);
@@ -110,11 +113,7 @@ export function openJobLog(path: string, opts: JobLogOptions = {}): JobLog {
     if (next.waitMs === 0) return undefined;
     if (!slowed) {
       slowed = true;
-      write(
-        new TextEncoder().encode(
-          `[… this job prints faster than hey reads a job's output, ${sizeText(rate.bytesPerSecond)}/s after the first ${sizeText(rate.burstBytes)}: it waits on its writes from here …]\n`,
-        ),
-      );
+      write(new TextEncoder().encode(`[… ${SLOWED} from here …]\n`));
     }
     return Bun.sleep(next.waitMs);
   };

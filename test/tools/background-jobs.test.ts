@@ -82,6 +82,14 @@ test("a job that prints in a loop is read at the job rate after a first burst: i
     "[… this job prints faster than hey reads a job's output, 1 MB/s after the first 3 KB: it waits on its writes from here …]",
   ]);
   expect(text.split("\n").filter((l) => l.startsWith("y"))).toHaveLength(5); // nothing dropped
+  // once the file is cut to its newest part, its first line still says why the job is slow
+  const capped = openJobLog(join(dir, "paced-capped.job.log"), { maxBytes: 3000, rate: { bytesPerSecond: 1 << 20, burstBytes: 2000 }, now: () => 0 });
+  const put = capped.writer();
+  for (let i = 0; i < 4; i++) await put(line);
+  put(undefined);
+  expect(readFileSync(join(dir, "paced-capped.job.log"), "utf8")).toMatch(
+    /^\[… \d+ earlier bytes dropped: this file keeps about the last 3 KB; this job prints faster than hey reads a job's output, 1 MB\/s after the first 2 KB: it waits on its writes …\]\ny/,
+  );
 });
 
 test("paced: a token bucket that refills at the rate, up to the burst", () => {
