@@ -92,9 +92,15 @@ export function viBatch(command: string, shell: ShellChoice): boolean {
   );
 }
 
-/** What dash prints for bash syntax: `[[`, arrays, `${x:1}`/`${x//a/b}`, pipefail, `<<<`, bash's builtins. */
+/**
+ * What dash prints for bash syntax: `[[`, arrays, `${x:1}`/`${x//a/b}`, pipefail, `<<<`, `$((2**3))`,
+ * bash's builtins and its `function` keyword (dash reads `function f {` on a line of its own as a command).
+ */
 const DASH_REJECTS =
-  /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|\b(source|declare|shopt|pushd|popd|mapfile|readarray): not found/;
+  /\[\[: not found|Syntax error: "\(" unexpected|Illegal option -o pipefail|Bad substitution|Syntax error: redirection unexpected|arithmetic expression: expecting primary: "[^"\n]*\*\*|\b(source|declare|typeset|shopt|pushd|popd|mapfile|readarray|disown|let|function): not found/;
+/** dash on `function f { …; }` in one line: `Syntax error: "}" unexpected` (said only when the command has the keyword). */
+const DASH_FUNCTION = /Syntax error: "\}" unexpected/;
+const FUNCTION_KEYWORD = /(^|[\s;&|(])function\s+[\w.:-]+\s*(\(\s*\))?\s*\{/;
 /** dash's `[` on bash's `==`: `[: b: unexpected operator`, the test false (said only when the command has `==`). */
 const DASH_TEST_EQUALS = /\[: .*: unexpected operator/;
 /** A brace expansion as bash reads it, `{a,b}` or `{1..3}` (not `${…}`); the word around it is found by wordAround. */
@@ -162,7 +168,11 @@ export function commandNotes(command: string, stderr: string, shell: ShellChoice
   const notes: string[] = [];
   if (shell.lacks) {
     const bash = shell.lacks.bash ? "run it with bash -c '…' or write" : "write";
-    if (DASH_REJECTS.test(stderr) || (DASH_TEST_EQUALS.test(stderr) && command.includes("=="))) {
+    if (
+      DASH_REJECTS.test(stderr) ||
+      (DASH_TEST_EQUALS.test(stderr) && command.includes("==")) ||
+      (DASH_FUNCTION.test(stderr) && FUNCTION_KEYWORD.test(command))
+    ) {
       notes.push(
         `[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; ${bash} POSIX sh]`,
       );

@@ -146,7 +146,9 @@ export interface Hidden {
  * `text` cut to at most `maxLines` lines and about `maxBytes` UTF-8 bytes, keeping the head and the
  * tail (half the budget each) around a `… N lines (B bytes) omitted …` marker. `hidden` is what a
  * longer output lost from the middle of `text` before it got here (its middle lies well inside the
- * omitted part): the counts in the marker are of the whole output. Never throws.
+ * omitted part): the counts in the marker are of the whole output. A `text` within the budgets is
+ * not cut: a hidden middle of no lines is redraws its ends drew over (nothing to say), one of lines
+ * is said before the last line (`[exit code N]`), never after it. Never throws.
  */
 export function truncateHeadTail(
   text: string,
@@ -156,7 +158,11 @@ export function truncateHeadTail(
 ): { text: string; truncated: boolean } {
   const total = utf8Length(text);
   const lines = text.split("\n");
-  if (lines.length <= maxLines && total <= maxBytes && hidden.bytes === 0) return { text, truncated: false };
+  if (lines.length <= maxLines && total <= maxBytes) {
+    if (hidden.lines === 0) return { text, truncated: false };
+    const marker = `… ${hidden.lines} line${hidden.lines === 1 ? "" : "s"} (${hidden.bytes} bytes) omitted …`;
+    return { text: [...lines.slice(0, -1), marker, ...lines.slice(-1)].join("\n"), truncated: true };
+  }
   const lineBudget = Math.max(1, Math.floor(maxLines / 2));
   const byteBudget = Math.floor(maxBytes / 2);
   const head = take(lines, lineBudget, byteBudget, false);

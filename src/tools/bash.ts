@@ -22,6 +22,10 @@ export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
 /** Exit code reported on timeout, as timeout(1) does. */
 const TIMEOUT_EXIT_CODE = 124;
+/** The least a call's `timeout_ms` is taken as, the floor `[tools] bash_timeout_ms` has too: a shell barely starts in less. */
+const MIN_TIMEOUT_MS = 100;
+/** Below this a `timeout_ms` is most likely seconds a model meant (`60` for a minute): a timeout then says the unit. */
+const SECONDS_LIKELY_BELOW_MS = 1000;
 
 export interface BashToolOptions {
   shell: ShellChoice;
@@ -68,7 +72,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
   const shell = label ? `a command with ${label}` : lacks ? `a command in dash (${lacks.syntax})` : "a shell command";
   const description =
     `Run ${shell}, no stdin; each call starts in the working directory (${name === "powershell" ? "cd DIR; …" : "cd DIR && …"}). ` +
-    `timeout_ms defaults to ${opts.timeoutMs}, max ${maxTimeoutMs}. ` +
+    `timeout_ms: default ${opts.timeoutMs} ms, max ${maxTimeoutMs} ms. ` +
     (opts.raw || opts.filter === "none"
       ? `Long output is cut to ${cut}`
       : `Long output (never git diff/status/log/show) is cut to its errors, failures, summaries and ends, then to ${cut}`);
@@ -99,7 +103,7 @@ async function runBash(
 ): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
-  const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
+  const timeoutMs = asked !== undefined && asked > 0 ? Math.min(Math.max(asked, MIN_TIMEOUT_MS), maxTimeoutMs) : opts.timeoutMs;
   if (ctx.signal.aborted) return { output: `[${abortReason(ctx.signal)} before the command started]`, isError: true };
   const refusal = reader().needsTerminal(command, opts.shell);
   if (refusal) return { output: refusal, isError: true };
@@ -130,6 +134,7 @@ async function runBash(
     listen,
     ...(watch ? { started: (pid: number) => watch.started(pid) } : {}),
     jobLog: files.job,
+    ...(opts.hide ? { hide: opts.hide } : {}),
   }).finally(() => {
     live?.stop();
     watch?.stop();
@@ -140,7 +145,7 @@ async function runBash(
   if ("error" in run) return { output: startError(opts.shell.program, command, run.error, ctx.cwd), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
-  if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
+  if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)), ...unitNotes(asked, timeoutMs));
   if (run.ended === "abort")
     notes.push(
       ...(vim?.signal.aborted && !ctx.signal.aborted
@@ -154,6 +159,13 @@ async function runBash(
   const output = await commandResult(run, command, exitCode, { ...opts, cwd: ctx.cwd, signal: ctx.signal, files, notes });
   // a command that failed (non-zero exit, killed, timed out, interrupted) is a failed call: for the model, the terminal and JSON alike
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
+}
+
+/** What a timeout says of a small `timeout_ms`: its unit, and the floor it was raised to (`60` meant as a minute ran 100 ms). */
+function unitNotes(asked: number | undefined, timeoutMs: number): string[] {
+  if (asked === undefined || asked <= 0 || asked >= SECONDS_LIKELY_BELOW_MS) return [];
+  const raised = timeoutMs > asked ? `, run with the least, ${MIN_TIMEOUT_MS} ms` : "";
+  return [`[timeout_ms is in milliseconds: you asked for ${asked} ms${raised}; ${asked} s is timeout_ms ${asked * 1000}]`];
 }
 
 /**

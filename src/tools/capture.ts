@@ -56,9 +56,9 @@ export interface Capture {
   /**
    * Returns what was read. A pipe still open (a job the command left in the background holds it)
    * is closed, or with `later`, read on: each later chunk goes to the writer `later` gives, then
-   * `undefined` once the pipe ends. Never throws.
+   * `undefined` once the pipe ends; the pipe is read again once what the writer returns settles (a job read at a rate). Never throws.
    */
-  finish(later?: () => (chunk: Uint8Array | undefined) => void): Promise<Captured>;
+  finish(later?: () => Writer): Promise<Captured>;
 }
 
 /** A pipe being read. */
@@ -69,15 +69,22 @@ export interface PipeReading {
   stop(): Promise<void>;
 }
 
-/** Reads `stream` until it ends, breaks or `stop` is called, each chunk to `take` as it arrives. */
-export function readPipe(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8Array) => void): PipeReading {
+/** Where a pipe's chunks go, then `undefined` at its end; what it returns is waited for before the next read. */
+export type Writer = (chunk: Uint8Array | undefined) => Promise<void> | undefined;
+
+/**
+ * Reads `stream` until it ends, breaks or `stop` is called, each chunk to `take` as it arrives;
+ * when `take` returns a promise, the next read waits for it (the writer of the pipe waits meanwhile).
+ */
+export function readPipe(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8Array) => Promise<void> | undefined | void): PipeReading {
   const reader = stream.getReader();
   const done = (async () => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
-        take(value);
+        const wait = take(value);
+        if (wait) await wait;
       }
     } catch {} // a cancelled or broken pipe ends the output; what was read is kept
   })();
@@ -146,7 +153,7 @@ export function capture(
     file.write(chunk);
     keepTail(chunk);
   };
-  let later: ((chunk: Uint8Array | undefined) => void) | undefined;
+  let later: Writer | undefined;
   let ended = false;
   const pipe = readPipe(stream, (chunk) => {
     if (later) return later(chunk);
@@ -158,7 +165,7 @@ export function capture(
     later?.(undefined);
   });
 
-  const finish = async (handOver?: () => (chunk: Uint8Array | undefined) => void): Promise<Captured> => {
+  const finish = async (handOver?: () => Writer): Promise<Captured> => {
     if (handOver && !ended) later = handOver();
     else await pipe.stop();
     if (head === undefined) {

@@ -7,8 +7,8 @@ import { fileChunks } from "../fs/file-chunks.ts";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
 import { errorText } from "../kernel/errors.ts";
-import { filterOutput, filterStreams, type Unkept } from "./bash-filter.ts";
-import { formatOutput, isVerbatimCommand, truncateHeadTail, type Hidden } from "./bash-output.ts";
+import { createLineSplitter, filterOutput, filterStreams, type Unkept } from "./bash-filter.ts";
+import { formatOutput, isVerbatimCommand, showsFiles, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
@@ -82,13 +82,24 @@ export async function commandResult(
     if (c.binary) return binaryLine(c);
     return nulsShown(opts.view ? { ...c, head: opts.view(c.head), tail: opts.view(c.tail) } : c);
   };
-  const shown = { ...run, stdout: text(run.stdout), stderr: text(run.stderr) }; // what the model reads; `run` is saved whole
+  let shown = { ...run, stdout: text(run.stdout), stderr: text(run.stderr) }; // what the model reads; `run` is saved whole
   const binary = [run.stdout, run.stderr].some((c) => c.binary);
-  const out = { stdout: joined(shown.stdout), stderr: joined(shown.stderr), exitCode, command };
+  const spilled = shown.stdout.hidden.bytes + shown.stderr.hidden.bytes > 0;
+  let out = { stdout: joined(shown.stdout), stderr: joined(shown.stderr), exitCode, command };
+  // reading the pipes left tens of MB of chunks for the collector; free them before the filter reads the spill file
+  if (spilled) Bun.gc(true);
+  // megabytes whose ends show as a few lines are `\r` redraws (a progress bar): read whole, as a terminal shows them, they
+  // are what the model reads, with nothing "omitted" (of 1.3 MB of redraws, a middle said to hold 0 lines)
+  if (spilled && !showsFiles(command) && fitsResult(formatOutput(out))) {
+    const whole = async (c: Captured) => {
+      const redrawn = await redrawnWhole(c, opts.signal);
+      return redrawn ? { ...c, ...redrawn, head: opts.view ? opts.view(redrawn.head) : redrawn.head } : c;
+    };
+    shown = { ...shown, stdout: await whole(shown.stdout), stderr: await whole(shown.stderr) };
+    out = { ...out, stdout: joined(shown.stdout), stderr: joined(shown.stderr) };
+  }
   const plain: Body = { text: formatOutput(out), hidden: sum(shown.stdout.hidden, shown.stderr.hidden) };
 
-  // reading the pipes left tens of MB of chunks for the collector; free them before the filter reads the spill file
-  if (plain.hidden.bytes > 0) Bun.gc(true);
   let body = plain;
   let filtered = false;
   if (!opts.raw && opts.filter !== "none" && !isVerbatimCommand(command)) {
@@ -127,7 +138,7 @@ export async function commandResult(
     output += `\n[${foreign} byte${foreign === 1 ? " is" : "s are"} not UTF-8, shown as Windows-1252 (Latin-1) characters; the full output keeps the bytes]`;
   const nul = shown.stdout.nul || shown.stderr.nul;
   if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
-  if (filtered || cut.truncated || plain.hidden.bytes > 0 || binary || foreign > 0 || nul) {
+  if (filtered || cut.truncated || spilled || binary || foreign > 0 || nul) {
     const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide);
     output += `\n${saved.note}`;
     const notice = saved.error === undefined ? undefined : unsavedNotice(opts.outputDir, saved.error); // the user is told too, once a run
@@ -291,6 +302,36 @@ async function* chunksOf(c: Captured, signal: AbortSignal): AsyncGenerator<strin
 }
 
 const READ_CHUNK_BYTES = 64 * 1024;
+
+/** Whether `text` is within the result's budgets, so truncation would leave it whole. */
+const fitsResult = (text: string) => Buffer.byteLength(text) <= MAX_RESULT_BYTES && newlines(text) < MAX_RESULT_LINES;
+
+/**
+ * A spilled stream's whole text as a terminal shows it (redraws collapsed, escapes gone, as the filter
+ * reads it), when that fits in memory's limit; undefined when it does not, when a line is longer than
+ * the filter reads, or when the file cannot be read. Never throws.
+ */
+async function redrawnWhole(c: Captured, signal: AbortSignal): Promise<Pick<Captured, "head" | "tail" | "hidden"> | undefined> {
+  if (!c.spill || c.dropped || c.binary || c.hidden.bytes === 0) return undefined;
+  const lines: string[] = [];
+  let bytes = 0;
+  let cut = false;
+  const split = createLineSplitter((line, length) => {
+    cut ||= length > line.length;
+    lines.push(line);
+    bytes += Buffer.byteLength(line) + 1;
+  });
+  try {
+    for await (const chunk of chunksOf(c, signal)) {
+      split.push(chunk);
+      if (cut || bytes > CAPTURE_LIMITS.memoryBytes) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  split.end();
+  return cut ? undefined : { head: lines.join("\n"), tail: "", hidden: { lines: 0, bytes: 0 } };
+}
 
 /** Text from an async generator as a byte stream, pulled as the reader wants it (a filter that stops reading early stops it). */
 function readable(chunks: () => AsyncGenerator<string>): ReadableStream<Uint8Array> {

@@ -2,26 +2,63 @@
 // goes once the call has returned. The job holds the command's stdout and stderr: closing hey's end
 // would kill it at its next line (SIGPIPE) or fail its writes (EPIPE), and not reading them would
 // block it once the pipe's 64 KB are full. So hey reads on, as long as the job writes or hey runs,
-// into one file of the call's (stdout and stderr as they come, 0600) that the result names, for
-// the model to read with read_file or `tail`. A job that prints for hours keeps only its last
-// JOB_LOG_BYTES, with a line saying how much went before.
+// into one file of the call's (stdout and stderr as they come, 0600, secrets hidden as the call's
+// result hides them) that the result names, for the model to read with read_file or `tail`. A job
+// that prints for hours keeps only its last JOB_LOG_BYTES, with a line saying how much went before;
+// one that prints in a loop (`yes &`) is read at JOB_LOG_RATE at most, so it waits on its writes
+// as at a slow terminal instead of keeping hey busy reading it.
 import { closeSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { errorText } from "../kernel/errors.ts";
 import { sizeText } from "./capture.ts";
+import { hiddenBytes } from "./saved-output.ts";
 
 /** 8 MB: a dev server's log of a working session, not a disk filled by a job that prints in a loop. */
 export const JOB_LOG_BYTES = 8 << 20;
+/**
+ * 1 MB/s, after a first burst of JOB_LOG_BURST_BYTES: a chatty dev server's log, read for about 0%
+ * CPU. Reading `yes &` as fast as it prints kept hey at 70-80% CPU while it sat at the prompt.
+ */
+export const JOB_LOG_RATE = { bytesPerSecond: 1 << 20, burstBytes: 4 << 20 };
+/** A line without its end is held this long for the rest (a secret cut between two chunks), then written as it is. */
+const PARTIAL_LINE_MS = 200;
+/** A line longer than this is hidden and written in pieces of it. */
+const LINE_HOLD_BYTES = 64 << 10;
 
 export interface JobLog {
   /** the file, or why it could not be made (what the job prints is then read and dropped) */
   path: string;
   error?: string;
-  /** a writer for one more pipe: its chunks, then `undefined` when it ends; the file closes once every pipe given one has ended */
-  writer(): (chunk: Uint8Array | undefined) => void;
+  /**
+   * A writer for one more pipe: its chunks, then `undefined` when it ends; the file closes once
+   * every pipe given one has ended. A chunk over the rate returns how long to wait before reading more.
+   */
+  writer(): (chunk: Uint8Array | undefined) => Promise<void> | undefined;
 }
 
-/** Creates `path` (0600, exclusively) for a job's later output, keeping at most `maxBytes`. Never throws. */
-export function openJobLog(path: string, maxBytes = JOB_LOG_BYTES): JobLog {
+export interface JobLogOptions {
+  /** the most the file keeps (JOB_LOG_BYTES) */
+  maxBytes?: number;
+  /** what the file hides, as the call's result and full output do; none: kept as printed */
+  hide?: (text: string) => string;
+  /** the rate the job's output is read at, at most (JOB_LOG_RATE) */
+  rate?: Rate;
+  /** milliseconds, for the rate (performance.now) */
+  now?: () => number;
+}
+
+type Rate = { bytesPerSecond: number; burstBytes: number };
+/** A token bucket: bytes that may still be read at once, as of `at` (ms). */
+export type Pace = { allowance: number; at: number };
+
+/** After `bytes` more were read at `now`: the bucket, and how long (ms) to wait before reading more (0: none). Pure. */
+export function paced(pace: Pace, bytes: number, now: number, rate: Rate): { pace: Pace; waitMs: number } {
+  const allowance = Math.min(rate.burstBytes, pace.allowance + ((now - pace.at) * rate.bytesPerSecond) / 1000) - bytes;
+  return { pace: { allowance, at: now }, waitMs: allowance < 0 ? Math.ceil((-allowance * 1000) / rate.bytesPerSecond) : 0 };
+}
+
+/** Creates `path` (0600, exclusively) for a job's later output. Never throws. */
+export function openJobLog(path: string, opts: JobLogOptions = {}): JobLog {
+  const { maxBytes = JOB_LOG_BYTES, hide, rate = JOB_LOG_RATE, now = () => performance.now() } = opts;
   let fd: number | undefined;
   let error: string | undefined;
   try {
@@ -33,8 +70,11 @@ export function openJobLog(path: string, maxBytes = JOB_LOG_BYTES): JobLog {
   let noteBytes = 0; // its first line, once some was dropped
   let dropped = 0;
   let open = 0;
+  let pace: Pace = { allowance: rate.burstBytes, at: now() };
+  let slowed = false;
+  const SLOWED = `this job prints faster than hey reads a job's output, ${sizeText(rate.bytesPerSecond)}/s after the first ${sizeText(rate.burstBytes)}: it waits on its writes`;
   const write = (chunk: Uint8Array) => {
-    if (fd === undefined) return;
+    if (fd === undefined || chunk.length === 0) return;
     try {
       if (size + chunk.length > maxBytes) {
         // keep the newest half from a line's start, after a line saying how much went before
@@ -48,7 +88,9 @@ export function openJobLog(path: string, maxBytes = JOB_LOG_BYTES): JobLog {
         const start = end.indexOf(10) + 1;
         if (start < keep) keep -= start;
         dropped += size - noteBytes - keep;
-        const note = new TextEncoder().encode(`[… ${dropped} earlier bytes dropped: this file keeps about the last ${sizeText(maxBytes)} …]\n`);
+        const note = new TextEncoder().encode(
+          `[… ${dropped} earlier bytes dropped: this file keeps about the last ${sizeText(maxBytes)}${slowed ? `; ${SLOWED}` : ""} …]\n`,
+        );
         const kept = new Uint8Array(note.length + keep);
         kept.set(note);
         kept.set(end.subarray(end.length - keep), note.length);
@@ -64,18 +106,74 @@ export function openJobLog(path: string, maxBytes = JOB_LOG_BYTES): JobLog {
       fd = undefined;
     }
   };
+  /** How long the reader waits after `bytes` more, saying once in the file that the job is read slower than it prints. */
+  const wait = (bytes: number): Promise<void> | undefined => {
+    const next = paced(pace, bytes, now(), rate);
+    pace = next.pace;
+    if (next.waitMs === 0) return undefined;
+    if (!slowed) {
+      slowed = true;
+      write(new TextEncoder().encode(`[… ${SLOWED} from here …]\n`));
+    }
+    return Bun.sleep(next.waitMs);
+  };
   return {
     path,
     ...(error ? { error } : {}),
     writer() {
       open++;
+      const lines = hide && heldLines(hide, write);
       return (chunk) => {
-        if (chunk) return write(chunk);
+        if (chunk) {
+          if (lines) lines.push(chunk);
+          else write(chunk);
+          return wait(chunk.length);
+        }
+        lines?.end();
         if (--open === 0 && fd !== undefined) closeSync(fd);
         if (open === 0) fd = undefined;
+        return undefined;
       };
     },
   };
+}
+
+/**
+ * One pipe's chunks, hidden a whole line at a time before `write`: a secret cut between two chunks is
+ * still seen. A line's start without its end is written after PARTIAL_LINE_MS (a prompt), or once it is long.
+ */
+function heldLines(hide: (text: string) => string, write: (bytes: Uint8Array) => void) {
+  let held = new Uint8Array(0);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (held.length > 0) write(hiddenBytes(held, hide));
+    held = new Uint8Array(0);
+  };
+  return {
+    push(chunk: Uint8Array) {
+      const all = held.length === 0 ? chunk : concat(held, chunk);
+      const end = all.lastIndexOf(10) + 1;
+      if (end > 0) write(hiddenBytes(all.subarray(0, end), hide));
+      held = all.slice(end);
+      clearTimeout(timer);
+      timer = undefined;
+      if (held.length >= LINE_HOLD_BYTES) flush();
+      else if (held.length > 0) {
+        timer = setTimeout(flush, PARTIAL_LINE_MS);
+        timer.unref?.();
+      }
+    },
+    end: flush,
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 function writeAt(fd: number, bytes: Uint8Array, position: number): void {

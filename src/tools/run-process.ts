@@ -52,6 +52,8 @@ export interface RunOptions {
   started?: (pid: number) => void;
   /** the file for what a job the command left running prints after it exited; without it, the pipes are closed then */
   jobLog?: () => string;
+  /** what that file hides of what the job prints, as the call's result does (secrets hey knows); none: kept as printed */
+  hide?: (text: string) => string;
 }
 
 /**
@@ -115,7 +117,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
     });
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   let log: JobLog | undefined;
-  const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!())).writer());
+  const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!(), opts.hide ? { hide: opts.hide } : {})).writer());
   const [out, err] = await Promise.all([stdout.finish(later), stderr.finish(later)]);
   if (log && !log.error) heldLog(proc.pid, log.path);
   const signal = typeof proc.signalCode === "string" ? proc.signalCode : undefined;

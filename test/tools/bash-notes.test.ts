@@ -257,6 +257,25 @@ test("what dash does quietly otherwise than bash gets a line too: a brace expans
   expect(commandNotes("[ $a = b ]", "/usr/bin/sh: 1: [: =: unexpected operator\n", dash)).toEqual([]); // a POSIX script's own slip
 });
 
+test("dash's words for bash's `function f { … }`, `$((2**3))` and `disown` get the dash line too, from a real dash", async () => {
+  const line =
+    "[the shell is dash, not bash: it rejected bash syntax above, so the command did not do what it says, whatever its exit code; run it with bash -c '…' or write POSIX sh]";
+  for (const command of [
+    "function f { echo hi; }; f",
+    "function f {\n  echo hi\n}\nf",
+    "echo $((2**3))",
+    "x=2; echo $(( x ** 10 ))",
+    "sleep 0 & disown",
+    "let n=1+1",
+  ]) {
+    const r = await run(command, { shell: dash });
+    expect(r.output.endsWith(line)).toBe(true);
+  }
+  // the same words from something else say nothing: a POSIX function with a stray brace, a product
+  expect(commandNotes("f() { echo; }; }", '/usr/bin/sh: 1: Syntax error: "}" unexpected\n', dash)).toEqual([]);
+  expect(commandNotes("echo $((2*))", '/usr/bin/sh: 1: arithmetic expression: expecting primary: "2*"\n', dash)).toEqual([]);
+});
+
 test("the description says which shell runs the commands when it is dash, what it lacks, and that each call starts in the working directory", () => {
   const description = createBashTool({ shell: dash, timeoutMs: 120_000, filter: "builtin", raw: false }).description;
   expect(description).toStartWith(

@@ -280,6 +280,15 @@ describe("truncateHeadTail", () => {
     expect(truncateHeadTail("a\nb\nc", 10, 100)).toEqual({ text: "a\nb\nc", truncated: false });
   });
 
+  test("text within the budgets is not cut: a hidden middle of redraws says nothing, one of lines is said before the exit code", () => {
+    const text = "Building 29999/30000\ndone\n[exit code 0]";
+    expect(truncateHeadTail(text, 10, 1000, { lines: 0, bytes: 1_311_831 })).toEqual({ text, truncated: false });
+    expect(truncateHeadTail(text, 10, 1000, { lines: 290, bytes: 3_896_940 })).toEqual({
+      text: "Building 29999/30000\ndone\n… 290 lines (3896940 bytes) omitted …\n[exit code 0]",
+      truncated: true,
+    });
+  });
+
   test("keeps the head and the tail by lines", async () => {
     const text = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join("\n");
     const r = truncateHeadTail(text, 100, 1 << 20);

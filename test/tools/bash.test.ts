@@ -58,6 +58,18 @@ describe("bash tool", () => {
     expect(r.output).toContain("timed out after 0.3 s");
   });
 
+  test("a timeout_ms under a second that times out says the unit: `60` meant as a minute runs the 100 ms least and says so", async () => {
+    const r = await tool().run({ command: "sleep 5", timeout_ms: 60 }, ctx());
+    expect(r.output).toBe(
+      "(no output)\n[exit code 124]\n[timed out after 0.1 s; the process group was killed]\n[timeout_ms is in milliseconds: you asked for 60 ms, run with the least, 100 ms; 60 s is timeout_ms 60000]",
+    );
+    const half = await tool().run({ command: "sleep 5", timeout_ms: 500 }, ctx());
+    expect(half.output).toEndWith("[timeout_ms is in milliseconds: you asked for 500 ms; 500 s is timeout_ms 500000]");
+    // a small limit the command kept to, or a limit of seconds, says nothing of units
+    expect((await tool().run({ command: "echo quick", timeout_ms: 60 }, ctx())).output).toBe("quick\n[exit code 0]");
+    expect((await tool().run({ command: "sleep 5", timeout_ms: 1000 }, ctx())).output).not.toContain("milliseconds");
+  });
+
   test("stdin is closed", async () => {
     const r = await tool().run({ command: "cat; echo after" }, ctx());
     expect(r.output).toBe("after\n[exit code 0]");
@@ -228,6 +240,22 @@ describe("bash tool", () => {
     expect(tail).toEndWith("2999999\n3000000\n[exit code 0]");
   }, 20_000);
 
+  test("megabytes of `\\r` progress read as the terminal shows them: every line, nothing said omitted, the exit code last", async () => {
+    // 1.3 MB of one redrawn line, then 300 epochs of redraws with a line each (3.9 MB): both spill past memory's 1 MB
+    const bar =
+      'python3 -c \'import sys\nfor i in range(30000): sys.stdout.write("\\rBuilding %d/30000 [" % i + "#"*(i%50) + "]")\nsys.stdout.write("\\ndone\\n")\'';
+    const r = await tool().run({ command: bar }, ctx());
+    expect(r.output).toMatch(/^Building 29999\/30000 \[#{49}\]\ndone\n\[exit code 0\]\n\[full output: .+\]$/);
+    const epochs =
+      'python3 -c \'import sys\nfor e in range(300):\n  for i in range(300): sys.stdout.write("\\repoch %d %d/300" % (e, i) + "#"*40)\n  sys.stdout.write("\\n")\nsys.stdout.write("done\\n")\'';
+    for (const opts of [{ raw: true }, { filter: "none" }]) {
+      const whole = await tool(opts).run({ command: epochs }, ctx());
+      const shown = whole.output.split("\n");
+      expect(shown.slice(0, 302)).toEqual([...Array.from({ length: 300 }, (_, e) => `epoch ${e} 299/300${"#".repeat(40)}`), "done", "[exit code 0]"]);
+      expect(whole.output).not.toContain("omitted");
+    }
+  }, 30_000);
+
   test("binary output (cat of an image, a spilled binary stream too) is named, not decoded into the result; its bytes are saved", async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.alloc(3000, 0xe9)]);
     writeFileSync(join(dir, "logo.png"), png);
@@ -340,7 +368,7 @@ describe("bash tool", () => {
 
   test("the description states the real limits", () => {
     const t = tool({ timeoutMs: 120_000 });
-    expect(t.description).toContain("timeout_ms defaults to 120000, max 600000");
+    expect(t.description).toContain("timeout_ms: default 120000 ms, max 600000 ms");
     expect(t.description).toContain(`${MAX_RESULT_LINES} lines/50 KB`);
     expect(t.description.length).toBeLessThan(300);
     expect(tool({ raw: true }).description).not.toContain("errors, failures");
