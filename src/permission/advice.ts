@@ -67,7 +67,9 @@ function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], sho
   if (!bare) return "";
   const missing = [
     ...(words ? [] : [`the assignment${seg.assigns.length > 1 ? "s" : ""} ${seg.assigns.map((w) => `\`${show(w.raw)}\``).join(" ")}`]),
-    ...(files.length ? [`the redirection${files.length > 1 ? "s" : ""} to a file ${files.map((r) => `\`${show(`${r.op} ${r.target.raw}`)}\``).join(" ")}`] : []),
+    ...(files.length
+      ? [`the redirection${files.length > 1 ? "s" : ""} to a file ${files.map((r) => `\`${show(`${r.op} ${r.target.raw}`)}\``).join(" ")}`]
+      : []),
   ];
   return missing.length ? `\`${bare.entry}\` does not allow ${missing.join(" or ")}, which a pattern must spell out` : "";
 }

@@ -361,8 +361,7 @@ const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin
  */
 function unlisted(subject: string, allowed: string, file: string | undefined, advice: Advice): Refusal {
   const { entry, why } = advice;
-  const text =
-    file && entry ? ` in ${file}: add ${quoted(entry)} there${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
+  const text = file && entry ? ` in ${file}: add ${quoted(entry)} there${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
   return { ...block(`${subject} matches no allow entry${text} (${allowed})`), unlisted: subject };
 }
 
