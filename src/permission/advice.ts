@@ -33,7 +33,8 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   if (wild) return { why: `\`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild)}` };
   const entry = entryFor(base);
   const allows = (p: Pattern) => (git ? gitMatches(seg, git, [p]).by.length > 0 : allowMatch(seg, p));
-  const read = entry && show(entry) === entry ? readEntry(entry, "allow") : undefined;
+  // an entry with a control character could not be written into the config as shown
+  const read = entry && !/[\x00-\x1f\x7f]/.test(entry) ? readEntry(entry, "allow") : undefined;
   const offered = read && "pattern" in read && allows(read.pattern) ? entry : undefined;
   return { ...(offered ? { entry: offered } : {}), why: whyNot(base, files, allow, show) };
 }
@@ -51,7 +52,9 @@ function entryFor(seg: Segment): string | undefined {
   }
   if (rest.at(-1) !== "*") rest.push("*");
   const files = seg.redirects.filter((r) => !harmless(r)).map((r) => `${r.op} ${r.target.raw}`);
-  return `bash: ${[...seg.assigns.map((w) => w.raw), name.text, ...sub, ...rest, ...files].join(" ")}`;
+  // a name the shell reads as one word only when quoted (`"./my tool"`) keeps its quotes
+  const named = /^[\w@%+=:,./-]+$/.test(name.text) ? name.text : name.raw;
+  return `bash: ${[...seg.assigns.map((w) => w.raw), named, ...sub, ...rest, ...files].join(" ")}`;
 }
 
 /**

@@ -30,6 +30,8 @@ describe("the entry offered allows the command once added, and is never one alre
     ],
     ["wc -l < input.txt", PERM1, "bash: wc * < input.txt", ""],
     ["make test", ["bash: git *"], "bash: make test *", ""],
+    ['"./my tool" --fast', ["bash: git *"], 'bash: "./my tool" *', ""],
+    [`npm test > ${"reports/".repeat(14)}test.log`, PERM2, `bash: npm test * > ${"reports/".repeat(14)}test.log`, "does not allow the redirection"],
   ])("%s", (command, allow, entry, why) => {
     const reason = check(allow, command);
     expect(reason).toContain(`in ~/.config/hey/config.toml: add ${JSON.stringify(entry)} there`);
