@@ -131,50 +131,6 @@ export function toldValues(seg: Segment): string[] {
   return [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text), ...input];
 }
 
-/** Why a segment failed, when it is not just its command: a run-time value, or a file redirection. */
-export function hint(seg: Segment, allow: Pattern[], show: (text: string) => string, bash3 = true): string {
-  const cmd = seg.assigns.length;
-  const wild = [...seg.assigns, ...seg.words].find((w, i) => w.unknown || (w.glob && i === cmd));
-  if (wild) return `; \`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild, bash3)}`;
-  const output = gitOutputs(seg.words)[0];
-  if (output !== undefined && allow.some((p) => p.words[0]?.text === "git"))
-    return `; \`${show(seg.words[output]!.raw)}\` writes a file, which a pattern must spell out`;
-  const file = seg.redirects.find((r) => !harmless(r));
-  if (file && allow.some((p) => allowWords(seg, p))) return `; redirection \`${show(file.op + " " + file.target.raw)}\` is not in a pattern`;
-  return "";
-}
-
-/** Programs whose second word is a subcommand, which an entry suggested for a refused command keeps (`npm install *`, `git status *`). */
-const SUBCOMMANDED = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "gh", "pip", "uv", "dotnet", "make"]);
-
-/**
- * For a message given as `"$(cat <<'EOF' … EOF)"` that is not known (where bash 3.x may run it, one
- * it would end elsewhere: a lone `'` or an unmatched `)` in it, shell-words.ts), the form with no
- * such limit: the text on stdin. git's subcommand is found past its own options (`git -c k=v commit`).
- */
-function stdinForm(seg: Segment, wild: Word, bash3: boolean): string {
-  if (!/^"\$\(\s*cat\s+<<-?\s*(['"])[^'"]+\1/.test(wild.raw)) return "";
-  const [name] = seg.words;
-  const at = name && program(name.text) === "git" ? readGit(seg.words)?.sub : undefined;
-  const sub = at === undefined ? undefined : seg.words[at]!.text;
-  const why = bash3 ? " (bash 3.2, macOS's, would end `$(…)` early at a lone `'` or an unmatched `)` in it)" : "";
-  return sub && /^(commit|tag|notes)$/.test(sub)
-    ? `: give the text on stdin instead, \`git ${sub} -F - <<'EOF'\` … \`EOF\`${why}`
-    : `: give the text on stdin or in a file instead${why}`;
-}
-
-/**
- * The allow entry to suggest for a command an allow list refused: its program, its subcommand
- * where it takes one, then `*`; none when a word is known only at run time, as no `*` matches one.
- */
-export function entryFor(seg: Segment, show: (text: string) => string): string | undefined {
-  const [name, next] = seg.words;
-  if ([...seg.assigns, ...seg.words].some((w, i) => w.unknown || (w.glob && i === seg.assigns.length))) return undefined;
-  if (!name) return "bash: *";
-  const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) && !next.unknown ? ` ${next.text}` : "";
-  return `bash: ${show(name.text)}${sub} *`;
-}
-
 /** `*` matches any run of characters; everything else is literal. */
 export function globMatch(glob: string, text: string): boolean {
   const body = glob

@@ -15,7 +15,8 @@ import { gitDashed } from "./git.ts";
 import { asWritten } from "./git-texts.ts";
 import { controlRefusal } from "./control-refusal.ts";
 import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, catOfInput, entryFor, harmless, hint, isStar, namedUnseen, type Pattern, program } from "./match.ts";
+import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern, program } from "./match.ts";
+import { type Advice, adviceFor } from "./advice.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
 import { forcedByConfig } from "./push-config.ts";
@@ -214,7 +215,7 @@ function decideCall(tool: string, args: Record<string, unknown>, rules: Compiled
   const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow"));
   // an MCP server's `bash` offered under its prefix (`d_bash`, beside hey's own) is judged as a bash too
   if (name !== BASH_TOOL && origin?.name.toLowerCase() !== BASH_TOOL)
-    return open ? ALLOWED : unlisted(`tool \`${tool}\`${from(tool, origin)}`, `allowed: ${listed(rules.allow!.tools)}`, name, rules.file);
+    return open ? ALLOWED : unlisted(`tool \`${tool}\`${from(tool, origin)}`, `allowed: ${listed(rules.allow!.tools)}`, rules.file, { entry: name, why: "" });
   if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
 }
@@ -253,7 +254,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
     const { by, judge } = git ? gitMatches(seg, git, allow) : { by: allow.filter((p) => allowMatch(seg, p)), judge: [] };
     if (!by.length) {
       const allowed = allow.length ? `allowed: ${listed(allow.map((p) => p.entry))}` : `no bash entry; allowed: ${listed(rules.allow!.tools)}`;
-      return unlisted(`\`${show(seg.raw)}\``, allowed, entryFor(git?.bare ?? seg, show), rules.file, hint(seg, allow, show, rules.shell.bash3));
+      return unlisted(`\`${show(seg.raw)}\``, allowed, rules.file, adviceFor(seg, git, allow, show, rules.shell.bash3));
     }
     if ("unknown" in judge) return block(`cannot verify \`${show(seg.raw)}\`: it ${judge.unknown}`);
     const sh = { ...rules, shell: { ...rules.shell, reading: "sh" as const } };
@@ -369,19 +370,16 @@ function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseles
 const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin.name !== tool ? ` (MCP server ${origin.server}'s ${origin.name})` : "");
 
 /**
- * The allow list's refusal of `subject`: when the list's file is known, that file and the entry that
- * would allow it there (`in FILE: add "bash: npm install *" there`), then what the list allows.
+ * The allow list's refusal of `subject`: the file and the entry that would allow it (`in FILE: add "bash: npm install *" there`, a form ui/tool-lines.ts
+ * shows on a line of its own) when both are known, why the entries close to it do not (advice.ts), then what the list allows.
  */
-function unlisted(subject: string, allowed: string, entry: string | undefined, file: string | undefined, why = ""): Refusal {
-  const add = file && entry ? ` in ${file}: add ${quoted(entry)} there` : "";
-  return { ...block(`${subject} matches no allow entry${why}${add} (${allowed})`), unlisted: subject };
+function unlisted(subject: string, allowed: string, file: string | undefined, { entry, why }: Advice): Refusal {
+  const text = file && entry ? ` in ${file}: add ${quoted(entry)} there${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
+  return { ...block(`${subject} matches no allow entry${text} (${allowed})`), unlisted: subject };
 }
 
-const quoted = (entries: string) =>
-  entries
-    .split(", ")
-    .map((e) => JSON.stringify(e))
-    .join(", ");
+/** `a, b` (entries as listed) as `"a", "b"`, as they are written in the config */
+const quoted = (entries: string) => JSON.stringify(entries.split(", ")).slice(1, -1).replaceAll('","', '", "');
 
 function block(what: string): Refusal {
   return { allowed: false, reason: `${BLOCKED_PREFIX} ${what}` };

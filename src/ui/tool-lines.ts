@@ -115,7 +115,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   if (!ok && NOT_STARTED.test(output)) return bad("not run");
   // a call the rules refused ran nothing: their words (one line), not a command's "failed"; a
   // command that ran has its exit code under what it printed, so printing their words reads as failed
-  if (!ok && output.startsWith(BLOCKED_PREFIX) && !output.includes("\n")) return bad(output);
+  if (!ok && output.startsWith(BLOCKED_PREFIX) && !output.includes("\n")) return refused(output);
   if (name === TOOL.bash) return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {
@@ -156,6 +156,20 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
     default:
       return good(firstLine(output) || "done");
   }
+}
+
+/** An allow list's advice in a refusal (permission/rules.ts unlisted): ` in FILE: add "ENTRY" there`. */
+const ADD_THERE = / in (\S.*?): add ("(?:[^"\\]|\\.)*") there/;
+
+/**
+ * A refusal by the rules: its words on the status line; the entry an allow list says to add, with
+ * its file, on a line of its own under it, where a status cut to the terminal's width cannot lose it.
+ */
+function refused(output: string): ResultStatus {
+  const add = ADD_THERE.exec(output);
+  if (!add) return { ok: false, text: cut(output), diff: [], preview: [] };
+  const text = output.slice(0, add.index) + output.slice(add.index + add[0].length);
+  return { ok: false, text: cut(text), diff: [], preview: [`add ${add[2]} to ${add[1]}`] };
 }
 
 /**

@@ -96,7 +96,7 @@ function refusalClass(reason: string): string {
   const verify = /^cannot verify `.*?`: (.*)$/s.exec(r);
   if (verify) return `cannot verify: ${verify[1]!.replace(/`[^`]*`/g, "`…`")}`;
   if (/known only at run time/.test(r)) return "a word known only at run time";
-  if (/redirection .* is not in a pattern/.test(r)) return "a file redirection not in a pattern";
+  if (/does not allow the redirections? to a file /.test(r)) return "a file redirection not in a pattern";
   const none = /^`([^ `]*)[^`]*` matches no allow entry/.exec(r);
   if (none) return `no allow entry for \`${none[1]}\``;
   return r.replace(/`[^`]*`/g, "`…`");

@@ -189,7 +189,7 @@ describe("decide", () => {
     );
     expect(reason("bash", { command: 'git log "' })).toBe('blocked by permission rules: cannot verify `git log "`: syntax error: unbalanced quote');
     expect(reason("bash", { command: "$X y" })).toContain("`$X y` is known only at run time and could match deny entry `bash: rm *`");
-    expect(reason("bash", { command: "ls > out" })).toContain("redirection `> out` is not in a pattern");
+    expect(reason("bash", { command: "ls > out" })).toContain("`bash: ls` does not allow the redirection to a file `> out`, which a pattern must spell out");
     expect(reason("bash", { command: "ls\n".repeat(40) + "curl x" })).toContain("`curl x`");
     expect(reason("bash", { command: "a".repeat(500) }).length).toBeLessThan(250);
     expect(reason("bash", {})).toContain("no `command`");

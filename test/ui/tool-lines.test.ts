@@ -159,6 +159,25 @@ test("diffs are capped with '… N more lines', counting what the tool already l
   expect(capDiff(["-a", "+b", "… 1 more diff line"])).toEqual(["-a", "+b", "… 1 more line"]);
 });
 
+test("an allow list's refusal shows the entry to add on a line of its own, which a status cut to the terminal's width cannot lose", () => {
+  const reason =
+    'blocked by permission rules: `CI=1 npm test` matches no allow entry in ~/.config/hey/config.toml: add "bash: CI=1 npm test *" there, as `bash: npm *` does not allow the assignment `CI=1` (allowed: bash: npm *)';
+  const status = resultStatus("bash", false, reason);
+  expect(status.text).toBe(
+    "blocked by permission rules: `CI=1 npm test` matches no allow entry, as `bash: npm *` does not allow the assignment `CI=1` (allowed: bash: npm *)",
+  );
+  expect(status.preview).toEqual(['add "bash: CI=1 npm test *" to ~/.config/hey/config.toml']);
+  const tool = resultStatus(
+    "write_file",
+    false,
+    'blocked by permission rules: tool `write_file` matches no allow entry in /p/.hey/config.toml: add "write_file" there (allowed: read_file)',
+  );
+  expect(tool).toMatchObject({
+    text: "blocked by permission rules: tool `write_file` matches no allow entry (allowed: read_file)",
+    preview: ['add "write_file" to /p/.hey/config.toml'],
+  });
+});
+
 test("a bash result shows the last lines the command printed; a failure its error lines first", () => {
   const out = Array.from({ length: 40 }, (_, i) => `test ${i} ok`).join("\n") + "\n[exit code 0]";
   expect(resultStatus("bash", true, out).preview).toEqual(["test 35 ok", "test 36 ok", "test 37 ok", "test 38 ok", "test 39 ok"]);

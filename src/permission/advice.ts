@@ -1,0 +1,94 @@
+// What an allow list's refusal tells the user to change (SPEC §8). The entry offered is built from
+// what a pattern can say — the command's leading assignments, git's options that write a file and
+// its file redirections spelled out, every other word `*` — and offered only when the matcher that
+// refused the command agrees it would allow it: following the advice must never lead to the same
+// refusal (`CI=1 npm test` under `bash: npm test *` needs "bash: CI=1 npm test *", `npm test >
+// test.log` needs "bash: npm test * > test.log"). Why the entries that match the command's words do
+// not allow it is said too. Pure.
+import { readEntry } from "./entries.ts";
+import { gitOutputs, readGit } from "./git.ts";
+import { type GitAllowed, gitMatches } from "./git-allow.ts";
+import { allowMatch, allowWords, harmless, type Pattern, program } from "./match.ts";
+import type { Segment, Word } from "./shell-model.ts";
+
+/** The entry that would allow a refused command (none when no pattern can), and why the list's entries do not ("" when none comes close). */
+export interface Advice {
+  entry?: string;
+  why: string;
+}
+
+/** Programs whose second word is a subcommand, which an entry suggested for a refused command keeps (`npm install *`, `git status *`). */
+const SUBCOMMANDED = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "gh", "pip", "uv", "dotnet", "make"]);
+
+/**
+ * Advice for `seg`, which no entry of `allow` allows; `git`: how an allow list reads it when it is a
+ * git command (git-allow.ts). `show` makes a command's text fit one line of a message.
+ */
+export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Pattern[], show: (text: string) => string, bash3 = true): Advice {
+  const base = git?.bare ?? seg;
+  const files = base.redirects.filter((r) => !harmless(r));
+  // no `*` matches a value known only at run time, and an entry spelling one out would allow whatever it turns out to be
+  const cmd = seg.assigns.length;
+  const wild = [...seg.assigns, ...seg.words, ...files.map((r) => r.target)].find((w, i) => w.unknown || (w.glob && i === cmd));
+  if (wild) return { why: `\`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild, bash3)}` };
+  const entry = entryFor(base);
+  const allows = (p: Pattern) => (git ? gitMatches(seg, git, [p]).by.length > 0 : allowMatch(seg, p));
+  // an entry with a control character could not be written into the config as shown
+  const read = entry && !/[\x00-\x1f\x7f]/.test(entry) ? readEntry(entry, "allow") : undefined;
+  const offered = read && "pattern" in read && allows(read.pattern) ? entry : undefined;
+  return { ...(offered ? { entry: offered } : {}), why: whyNot(base, files, allow, show) };
+}
+
+/** `bash: [ASSIGNS] PROGRAM [SUB] * [git's file options] * [REDIRECTIONS]`: the entry `adviceFor` checks before offering it. */
+function entryFor(seg: Segment): string | undefined {
+  const [name, next] = seg.words;
+  if (!name) return undefined;
+  const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) ? [next.text] : [];
+  const writes = new Set(gitOutputs(seg.words));
+  const rest: string[] = [];
+  for (let k = 1 + sub.length; k < seg.words.length; k++) {
+    const spelled = writes.has(k) ? seg.words[k]!.raw : "*";
+    if (spelled !== "*" || rest.at(-1) !== "*") rest.push(spelled);
+  }
+  if (rest.at(-1) !== "*") rest.push("*");
+  const files = seg.redirects.filter((r) => !harmless(r)).map((r) => `${r.op} ${r.target.raw}`);
+  // a name the shell reads as one word only when quoted (`"./my tool"`) keeps its quotes
+  const named = /^[\w@%+=:,./-]+$/.test(name.text) ? name.text : name.raw;
+  return `bash: ${[...seg.assigns.map((w) => w.raw), named, ...sub, ...rest, ...files].join(" ")}`;
+}
+
+/**
+ * What keeps the entries that match the command's words from allowing it: git's options that write
+ * a file, its leading assignments, its file redirections. "" when no entry matches its words.
+ */
+function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], show: (text: string) => string): string {
+  const output = gitOutputs(seg.words)[0];
+  if (output !== undefined && allow.some((p) => p.words[0]?.text === "git"))
+    return `\`${show(seg.words[output]!.raw)}\` writes a file, which a pattern must spell out`;
+  const words = allow.find((p) => allowWords(seg, p));
+  const bare = words ?? (seg.assigns.length ? allow.find((p) => !p.assigns && allowWords({ ...seg, assigns: [] }, p)) : undefined);
+  if (!bare) return "";
+  const missing = [
+    ...(words ? [] : [`the assignment${seg.assigns.length > 1 ? "s" : ""} ${seg.assigns.map((w) => `\`${show(w.raw)}\``).join(" ")}`]),
+    ...(files.length
+      ? [`the redirection${files.length > 1 ? "s" : ""} to a file ${files.map((r) => `\`${show(`${r.op} ${r.target.raw}`)}\``).join(" ")}`]
+      : []),
+  ];
+  return missing.length ? `\`${bare.entry}\` does not allow ${missing.join(" or ")}, which a pattern must spell out` : "";
+}
+
+/**
+ * For a message given as `"$(cat <<'EOF' … EOF)"` that is not known (where bash 3.x may run it, one
+ * it would end elsewhere: a lone `'` or an unmatched `)` in it, shell-words.ts), the form with no
+ * such limit: the text on stdin. git's subcommand is found past its own options (`git -c k=v commit`).
+ */
+function stdinForm(seg: Segment, wild: Word, bash3: boolean): string {
+  if (!/^"\$\(\s*cat\s+<<-?\s*(['"])[^'"]+\1/.test(wild.raw)) return "";
+  const [name] = seg.words;
+  const at = name && program(name.text) === "git" ? readGit(seg.words)?.sub : undefined;
+  const sub = at === undefined ? undefined : seg.words[at]!.text;
+  const why = bash3 ? " (bash 3.2, macOS's, would end `$(…)` early at a lone `'` or an unmatched `)` in it)" : "";
+  return sub && /^(commit|tag|notes)$/.test(sub)
+    ? `: give the text on stdin instead, \`git ${sub} -F - <<'EOF'\` … \`EOF\`${why}`
+    : `: give the text on stdin or in a file instead${why}`;
+}
