@@ -6,7 +6,7 @@
 // `check` reads and validates without changing anything, and the Staged result's `apply`
 // switches. What it did reaches the model too, as a note on the next request (reloadNote). Pure:
 // the parts do the reading.
-import { camel, SECTIONS } from "./keys.ts";
+import { camel, SECTIONS, type DeferMode } from "./keys.ts";
 import type { ProviderSettings, Settings } from "./settings.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
@@ -153,6 +153,8 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
       out.push(`~ [${section}] ${key} ${shown(a[camel(key)])} → ${shown(b[camel(key)])}`);
     }
   }
+  if (before.mcp.startupWaitMs !== after.mcp.startupWaitMs) out.push(`~ [mcp] startup_wait_ms ${before.mcp.startupWaitMs} → ${after.mcp.startupWaitMs}`);
+  if (before.mcp.deferTools !== after.mcp.deferTools) out.push(`~ [mcp] defer_tools ${before.mcp.deferTools} → ${after.mcp.deferTools}${DEFER_SWITCH[after.mcp.deferTools]}`);
   for (const key of ["allow", "deny"] as const) {
     const line = entryChanges(key, before.permission[key], after.permission[key]);
     if (line) out.push(line);
@@ -161,6 +163,16 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   // MCP servers are the MCP part's to tell (mcp/manager.ts): only it knows which ones run
   return out;
 }
+
+/**
+ * What a `defer_tools` switch does (mcp/deferred.ts planTools): it applies from the next request, as
+ * a cost-minded user who turns it on to pay less would have it, and says the one cache break it costs.
+ */
+const DEFER_SWITCH: Record<DeferMode, string> = {
+  always: " (from the next request, MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once)",
+  auto: " (from the next request, past 10 % of the context budget MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once then)",
+  never: " (from the next request, every MCP tool's schema goes in every request)",
+};
 
 /** A permission list's entries shown in one line, at most this many; the rest counted. */
 const SHOWN_ENTRIES = 4;

@@ -148,6 +148,15 @@ describe("settingsChanges", () => {
     ],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
     [
+      "[mcp] defer_tools and startup_wait_ms: said, with what the switch costs",
+      base,
+      { ...base, mcp: { ...base.mcp, deferTools: "always", startupWaitMs: 9000 } },
+      [
+        "~ [mcp] startup_wait_ms 3000 → 9000",
+        "~ [mcp] defer_tools auto → always (from the next request, MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once)",
+      ],
+    ],
+    [
       "permission lists and the shell",
       base,
       { ...base, permission: { allow: ["read_file"], deny: [], narrow: [] }, tools: { ...base.tools, shell: "bash" } },
