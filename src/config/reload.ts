@@ -154,7 +154,8 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
     }
   }
   if (before.mcp.startupWaitMs !== after.mcp.startupWaitMs) out.push(`~ [mcp] startup_wait_ms ${before.mcp.startupWaitMs} → ${after.mcp.startupWaitMs}`);
-  if (before.mcp.deferTools !== after.mcp.deferTools) out.push(`~ [mcp] defer_tools ${before.mcp.deferTools} → ${after.mcp.deferTools}${DEFER_SWITCH[after.mcp.deferTools]}`);
+  if (before.mcp.deferTools !== after.mcp.deferTools)
+    out.push(`~ [mcp] defer_tools ${before.mcp.deferTools} → ${after.mcp.deferTools}${DEFER_SWITCH[after.mcp.deferTools]}`);
   for (const key of ["allow", "deny"] as const) {
     const line = entryChanges(key, before.permission[key], after.permission[key]);
     if (line) out.push(line);
