@@ -90,19 +90,23 @@ export const RELOAD_NOTE_MAX_CHARS = 2_000;
  * The line the model reads at the tail of the first request after `/reload` (issue 26), so it can
  * use what it just added or fix what it got wrong: the changes (skills, MCP servers, settings),
  * the tools that request offers and the one before did not (and the reverse), and every problem
- * with its file and line — but those the user alone reads (`userOnly`). `before`/`after`: the tool names of those two requests. Undefined when the
+ * with its file and line — but those the user alone reads (`userOnly`). `before`/`after`: the tool names of those two requests;
+ * `deferred`: those of the MCP tools left to find_tools now (a switch of `[mcp] defer_tools`), said apart from tools gone. Undefined when the
  * model would read nothing it can use — no change, no tool gained or lost, no problem: the screen's
  * "reloaded: nothing changed" is the user's; a note that says nothing costs tokens and is one more
  * tail the next request leaves out.
  */
-export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[]): string | undefined {
+export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[], deferred: readonly string[] = []): string | undefined {
   const old = new Set(before);
   const now = new Set(after);
   const added = after.filter((t) => !old.has(t));
   const removed = before.filter((t) => !now.has(t));
+  const gone = removed.filter((t) => !deferred.includes(t));
+  const waiting = removed.filter((t) => deferred.includes(t));
   const parts = r.ok ? [...r.changes] : [];
   if (added.length) parts.push(`+ tools ${added.join(", ")}`);
-  if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
+  if (gone.length) parts.push(`- tools ${gone.join(", ")}`);
+  if (waiting.length) parts.push(`~ tools left to find_tools (a call by name still runs one): ${waiting.join(", ")}`);
   const hidden = new Set(r.userOnly);
   const problems = [...r.errors.map((e) => `error: ${e}`), ...r.warnings.filter((w) => !hidden.has(w)).map((w) => `warning: ${w}`)];
   if (parts.length === 0 && problems.length === 0) return undefined;

@@ -103,9 +103,11 @@ export function suppliers(
   const wait = starting.filter((s) => s.tools === undefined && s.failedBefore === undefined).map((s) => s.name);
   if (wait.length) return { wait, guess: true };
   // a server that failed before it listed a tool may be the one meant: the kernel's answer, and why its tools are missing
-  const failed = statuses.filter((s) => s.state === "failed" && s.tools === undefined);
-  if (failed.length === 0) return undefined;
-  return { said: `unknown tool "${name}"; available: ${requested.join(", ")}. ${failed.map((s) => stateLine(s, name, [], 0)).join("; ")}` };
+  const broken = statuses.filter((s) => s.tools === undefined && (s.state === "failed" || (s.state === "connecting" && s.failedBefore !== undefined)));
+  if (broken.length === 0) return undefined;
+  const why = (s: ServerStatus) =>
+    s.state === "failed" ? stateLine(s, name, [], 0) : `MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again`;
+  return { said: `unknown tool "${name}"; available: ${requested.join(", ")}. ${broken.map(why).join("; ")}` };
 }
 
 /**
