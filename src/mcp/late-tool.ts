@@ -106,7 +106,9 @@ export function suppliers(
   const broken = statuses.filter((s) => s.tools === undefined && (s.state === "failed" || (s.state === "connecting" && s.failedBefore !== undefined)));
   if (broken.length === 0) return undefined;
   const why = (s: ServerStatus) =>
-    s.state === "failed" ? stateLine(s, name, [], 0) : `MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again`;
+    s.state === "failed"
+      ? stateLine(s, name, [], 0)
+      : `MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again`;
   return { said: `unknown tool "${name}"; available: ${requested.join(", ")}. ${broken.map(why).join("; ")}` };
 }
 
