@@ -381,6 +381,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         { ...report, warnings: [...report.warnings, ...startNotes(report.changes, parts.mcp.status())] },
         pending.before,
         tools.map((t) => t.name),
+        parts.mcp.offer().deferred, // a tool left to find_tools is not gone: said apart
       );
       return [startup?.note, reload, starting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
     },

@@ -6,7 +6,7 @@
 // `check` reads and validates without changing anything, and the Staged result's `apply`
 // switches. What it did reaches the model too, as a note on the next request (reloadNote). Pure:
 // the parts do the reading.
-import { camel, SECTIONS } from "./keys.ts";
+import { camel, SECTIONS, type DeferMode } from "./keys.ts";
 import type { ProviderSettings, Settings } from "./settings.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 
@@ -90,19 +90,23 @@ export const RELOAD_NOTE_MAX_CHARS = 2_000;
  * The line the model reads at the tail of the first request after `/reload` (issue 26), so it can
  * use what it just added or fix what it got wrong: the changes (skills, MCP servers, settings),
  * the tools that request offers and the one before did not (and the reverse), and every problem
- * with its file and line — but those the user alone reads (`userOnly`). `before`/`after`: the tool names of those two requests. Undefined when the
+ * with its file and line — but those the user alone reads (`userOnly`). `before`/`after`: the tool names of those two requests;
+ * `deferred`: those of the MCP tools left to find_tools now (a switch of `[mcp] defer_tools`), said apart from tools gone. Undefined when the
  * model would read nothing it can use — no change, no tool gained or lost, no problem: the screen's
  * "reloaded: nothing changed" is the user's; a note that says nothing costs tokens and is one more
  * tail the next request leaves out.
  */
-export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[]): string | undefined {
+export function reloadNote(r: ReloadReport, before: readonly string[], after: readonly string[], deferred: readonly string[] = []): string | undefined {
   const old = new Set(before);
   const now = new Set(after);
   const added = after.filter((t) => !old.has(t));
   const removed = before.filter((t) => !now.has(t));
+  const gone = removed.filter((t) => !deferred.includes(t));
+  const waiting = removed.filter((t) => deferred.includes(t));
   const parts = r.ok ? [...r.changes] : [];
   if (added.length) parts.push(`+ tools ${added.join(", ")}`);
-  if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
+  if (gone.length) parts.push(`- tools ${gone.join(", ")}`);
+  if (waiting.length) parts.push(`~ tools left to find_tools (a call by name still runs one): ${waiting.join(", ")}`);
   const hidden = new Set(r.userOnly);
   const problems = [...r.errors.map((e) => `error: ${e}`), ...r.warnings.filter((w) => !hidden.has(w)).map((w) => `warning: ${w}`)];
   if (parts.length === 0 && problems.length === 0) return undefined;
@@ -153,6 +157,9 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
       out.push(`~ [${section}] ${key} ${shown(a[camel(key)])} → ${shown(b[camel(key)])}`);
     }
   }
+  if (before.mcp.startupWaitMs !== after.mcp.startupWaitMs) out.push(`~ [mcp] startup_wait_ms ${before.mcp.startupWaitMs} → ${after.mcp.startupWaitMs}`);
+  if (before.mcp.deferTools !== after.mcp.deferTools)
+    out.push(`~ [mcp] defer_tools ${before.mcp.deferTools} → ${after.mcp.deferTools}${DEFER_SWITCH[after.mcp.deferTools]}`);
   for (const key of ["allow", "deny"] as const) {
     const line = entryChanges(key, before.permission[key], after.permission[key]);
     if (line) out.push(line);
@@ -161,6 +168,16 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   // MCP servers are the MCP part's to tell (mcp/manager.ts): only it knows which ones run
   return out;
 }
+
+/**
+ * What a `defer_tools` switch does (mcp/deferred.ts planTools): it applies from the next request, as
+ * a cost-minded user who turns it on to pay less would have it, and says the one cache break it costs.
+ */
+const DEFER_SWITCH: Record<DeferMode, string> = {
+  always: " (from the next request, MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once)",
+  auto: " (from the next request, past 10 % of the context budget MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once then)",
+  never: " (from the next request, every MCP tool's schema goes in every request)",
+};
 
 /** A permission list's entries shown in one line, at most this many; the rest counted. */
 const SHOWN_ENTRIES = 4;

@@ -41,27 +41,25 @@ export interface Plan {
 /**
  * How the next request sends `tools` (the offer, in configuration order). `keep(server)`: a server
  * whose tools are always sent whole (`[mcp.NAME] defer = false`). Off, everything goes whole, as
- * before deferring existed; once on, it stays on for the session, and the tools sent whole before
- * count as loaded, so no tool the model was offered disappears from its list.
+ * before deferring existed; once on, it stays on for the session. It turns on only when it leaves
+ * some tool to find_tools: with every tool loaded, find_tools would cost tokens and save none.
+ * `state.loaded` holds the tools that ran (Deferring records a whole tool's run), not every one
+ * sent whole: turning on mid-session (`/reload` of `defer_tools`, a late server past the share)
+ * puts find_tools before the loaded tools, which breaks a provider's cached prefix once whatever
+ * is loaded, so the tools the model never called wait behind find_tools from then on — callable
+ * by name still — rather than cost their schemas on every request of the session.
  */
 export function planTools(tools: readonly ExposedTool[], state: Deferral, opts: { mode: DeferMode; budget: number; keep(server: string): boolean }): Plan {
   const kept = tools.filter((e) => opts.keep(e.server));
   const deferrable = tools.filter((e) => !opts.keep(e.server));
+  const left = deferrable.filter((e) => !state.loaded.includes(e.name));
   // weighed only while it may turn deferring on: once on, a request costs no estimate of every schema
   const heavy = () => deferrable.reduce((n, e) => n + specTokens(mcpSpec(e)), 0) > DEFER_SHARE * opts.budget;
-  const on = opts.mode !== "never" && deferrable.length > 0 && (state.on || opts.mode === "always" || heavy());
-  if (!on) {
-    // sent whole: were deferring to start later (a late server), these stay in the list
-    const loaded = withLoaded(
-      state.loaded,
-      deferrable.map((e) => e.name),
-    );
-    return { whole: [...tools], loaded: [], deferred: [], state: { on: state.on, loaded } };
-  }
+  const on = opts.mode !== "never" && deferrable.length > 0 && (state.on || (left.length > 0 && (opts.mode === "always" || heavy())));
+  if (!on) return { whole: [...tools], loaded: [], deferred: [], state: { on: state.on, loaded: state.loaded } };
   const byName = new Map(deferrable.map((e) => [e.name, e]));
   const loaded = state.loaded.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
-  const deferred = deferrable.filter((e) => !state.loaded.includes(e.name));
-  return { whole: kept, loaded, deferred, state: { on: true, loaded: state.loaded } };
+  return { whole: kept, loaded, deferred: left, state: { on: true, loaded: state.loaded } };
 }
 
 /**

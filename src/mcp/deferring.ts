@@ -45,13 +45,24 @@ export function createDeferring(opts: { mode(): DeferMode; budget(): number; kee
     state = { ...state, loaded: withLoaded(state.loaded, names) };
     if (added.length) opts.notice?.(loadedNotice(added, how));
   };
+  // a tool sent whole that ran well counts as loaded (as loadedIn reads a resumed session), so
+  // deferring that starts later keeps it in the list and leaves the rest to find_tools
+  const ran = (tool: Tool): Tool => ({
+    ...tool,
+    async run(args, ctx) {
+      const r = await tool.run(args, ctx);
+      if (!r.isError) state = { ...state, loaded: withLoaded(state.loaded, [tool.name]) };
+      return r;
+    },
+  });
   return {
     request(tools, toTool, { leftOut = [], own = [] } = {}) {
       const p = plan(tools);
       state = p.state;
       const others = { whole: p.whole, leftOut, own };
       const find = p.deferred.length || p.loaded.length ? [createFindTools(p.deferred, () => [...p.deferred, ...p.loaded], load(FIND_TOOLS), others)] : [];
-      return { tools: [...p.whole.map(toTool), ...find, ...p.loaded.map(toTool)], sent: [...p.whole, ...p.loaded] };
+      const whole = p.whole.map((e) => (p.state.on ? toTool(e) : ran(toTool(e))));
+      return { tools: [...whole, ...find, ...p.loaded.map(toTool)], sent: [...p.whole, ...p.loaded] };
     },
     marked(offer) {
       const p = plan(offer.tools);

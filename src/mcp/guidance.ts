@@ -32,10 +32,17 @@ export interface Guidance {
    * section was fixed that has a tool in this request (one none of whose tools is offered is not
    * said), in every request from the first that offers its tools — a request's note is not kept in
    * the history, and the system prompt is fixed, so this is where the model reads them all run (up
-   * to MAX_INSTRUCTIONS_BYTES each, after the cached prefix). Undefined when nothing is to be said;
-   * the run's first request has none.
+   * to MAX_INSTRUCTIONS_BYTES each, after the cached prefix); and each of `problems` (a `[mcp.NAME]
+   * tools` naming no tool of its server: offer.ts Offer.selection), until a request carrying it is
+   * answered — the server connects after a /reload's note is built, and the model that wrote the
+   * table would otherwise read only "unknown tool". Undefined when nothing is to be said.
    */
-  note(statuses: readonly ServerStatus[], offered: readonly { name: string; server: string }[], answered: number): string | undefined;
+  note(
+    statuses: readonly ServerStatus[],
+    offered: readonly { name: string; server: string }[],
+    answered: number,
+    problems?: readonly string[],
+  ): string | undefined;
   /** `/reload` switched the servers: its own note says which tools changed; `servers`: the set changed, so the section is fixed anew */
   reset(servers: boolean): void;
 }
@@ -45,7 +52,8 @@ export function createGuidance(): Guidance {
   let section = "";
   const told = new Set<string>(); // late servers whose connection an answered request's note said
   let last: readonly string[] | undefined; // the tools of the last request answered with its note
-  let pending: { at: number; offered: readonly string[]; told: readonly string[] } | undefined; // the note of the request on its way
+  let pending: { at: number; offered: readonly string[]; told: readonly string[]; problems: readonly string[] } | undefined; // the note of the request on its way
+  const fixable = new Set<string>(); // the problems an answered request's note said
   // a server whose cached list is offered while it starts: its cached instructions with it
   const given = (statuses: readonly ServerStatus[]) =>
     statuses.filter((s) => s.instructions && (s.state === "connected" || (s.state === "connecting" && s.cached)));
@@ -57,11 +65,12 @@ export function createGuidance(): Guidance {
       section = now.map((s) => `Instructions from MCP server ${s.name}:\n${capped(s.instructions!)}`).join("\n\n");
       return section;
     },
-    note(statuses, tools, answered) {
+    note(statuses, tools, answered, problems = []) {
       // what the last request that carried a note was answered with counts as said; one that failed or was stopped said nothing
       if (pending && answered > pending.at) {
         last = pending.offered;
         for (const s of pending.told) told.add(s);
+        for (const p of pending.problems) fixable.add(p);
       }
       const offered = tools.map((t) => t.name);
       const parts: string[] = [];
@@ -82,11 +91,15 @@ export function createGuidance(): Guidance {
             ? `[hey: MCP server ${s.name} connected after this conversation's system prompt was set; its instructions:\n${capped(s.instructions!)}]`
             : `[hey: MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}]`,
         );
-      pending = { at: answered, offered, told: late.map((s) => s.name) };
+      const unsaid = problems.filter((p) => !fixable.has(p));
+      if (unsaid.length)
+        notes.push(`[hey: the MCP configuration names tools its server does not offer:\n${unsaid.join("\n")}\nfix the table, then ask the user to /reload]`);
+      pending = { at: answered, offered, told: late.map((s) => s.name), problems: unsaid };
       return notes.join("\n") || undefined;
     },
     reset(servers) {
       (last = undefined), (pending = undefined);
+      fixable.clear(); // a problem the reload left is said again: the model may think it fixed it
       if (servers) (fixed = undefined), told.clear();
     },
   };

@@ -12,21 +12,38 @@ import type { Tool, ToolResult } from "../kernel/tool.ts";
 import { checkArguments } from "../kernel/tool-args.ts";
 import type { McpManager } from "./manager.ts";
 import { sanitizeName, type ExposedTool } from "./names.ts";
+import type { Offer } from "./offer.ts";
+import { failure } from "./start-notes.ts";
 import { signInText, within, type ServerStatus } from "./server.ts";
 
 /**
  * A call to an MCP tool that is not offered because the permission rules refuse it (offer.ts), by
  * the name it would have, its server's own, or `<server>_<name>`: a stand-in the rules refuse in the call's permission check (the manager
- * knows its origin), so the model reads their refusal, not "unknown tool"; undefined for any other name.
+ * knows its origin), so the model reads their refusal, not "unknown tool"; one of a connected server
+ * that its `[mcp.NAME] tools` or `exclude_tools` leaves out: a stand-in that says so, with what the
+ * server has (the model may have written that table); undefined for any other name.
  */
-export function refusedTool(name: string, mcp: Pick<McpManager, "offer">): Tool | undefined {
+export function refusedTool(name: string, mcp: Pick<McpManager, "offer" | "status">): Tool | undefined {
   const offer = mcp.offer();
   // by the name it is listed under, or `<server>_<name>`; by its server's own name when no offered tool has that name (renamedTo says where it went)
   const plain = !offer.tools.some((e) => sanitizeName(e.tool.name) === name);
   const left = offer.leftOut.find((l) => l.why === "permission" && (l.name === name || l.origin?.qualified === name || (plain && l.origin?.name === name)));
-  if (!left) return undefined;
+  if (!left) return selectedOut(name, offer, mcp.status());
   const output = `${name} (MCP server ${left.server}'s ${left.origin?.name ?? name}) is not offered: the permission rules refuse it`;
   return { name, description: "", parameters: { type: "object" }, server: left.server, run: async () => ({ output, isError: true }) };
+}
+
+/** The stand-in for a call to a tool of a connected server that its selection leaves out (refusedTool), or undefined. */
+function selectedOut(name: string, offer: Offer, statuses: readonly ServerStatus[]): Tool | undefined {
+  const selection = (l: Offer["leftOut"][number]) => l.why === "tools" || l.why === "exclude_tools";
+  const left = offer.leftOut.find(
+    (l) => selection(l) && (l.name === name || sanitizeName(l.name) === name || `${sanitizeName(l.server)}_${sanitizeName(l.name)}` === name),
+  );
+  const s = left && statuses.find((x) => x.name === left.server && x.state === "connected");
+  if (!left || !s || offer.tools.some((e) => e.name === name)) return undefined;
+  const offered = offer.tools.filter((e) => e.server === s.name).map((e) => e.name);
+  const output = `unknown tool "${name}": ${stateLine(s, left.name, offered, 0, offer.leftOut)}`;
+  return { name, description: "", parameters: { type: "object" }, run: async () => ({ output, isError: true }) };
 }
 
 /**
@@ -84,7 +101,15 @@ export function suppliers(
   if (nearestTool(name, requested) !== undefined) return undefined; // a typo of an offered name: said at once
   // no server lists it: those whose list is not known yet may (one whose list lacks it, or that failed last time, is not waited for)
   const wait = starting.filter((s) => s.tools === undefined && s.failedBefore === undefined).map((s) => s.name);
-  return wait.length ? { wait, guess: true } : undefined;
+  if (wait.length) return { wait, guess: true };
+  // a server that failed before it listed a tool may be the one meant: the kernel's answer, and why its tools are missing
+  const broken = statuses.filter((s) => s.tools === undefined && (s.state === "failed" || (s.state === "connecting" && s.failedBefore !== undefined)));
+  if (broken.length === 0) return undefined;
+  const why = (s: ServerStatus) =>
+    s.state === "failed"
+      ? stateLine(s, name, [], 0)
+      : `MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again`;
+  return { said: `unknown tool "${name}"; available: ${requested.join(", ")}. ${broken.map(why).join("; ")}` };
 }
 
 /**
@@ -99,28 +124,54 @@ export function renamedTo(name: string, offered: readonly ExposedTool[]): string
 }
 
 /** The line a call to `name` gets when the servers it waited for do not list it: each one's state. */
-export function notListed(name: string, servers: readonly { status: ServerStatus; offered: readonly string[] }[], waitedMs: number): string {
-  return `unknown tool "${name}": ${servers.map((s) => stateLine(s.status, name, s.offered, waitedMs)).join("; ")}`;
+export function notListed(
+  name: string,
+  servers: readonly { status: ServerStatus; offered: readonly string[] }[],
+  waitedMs: number,
+  leftOut: Offer["leftOut"] = [],
+): string {
+  return `unknown tool "${name}": ${servers.map((s) => stateLine(s.status, name, s.offered, waitedMs, leftOut)).join("; ")}`;
 }
 
-function stateLine(s: ServerStatus, name: string, offered: readonly string[], waitedMs: number): string {
+/**
+ * What a server is and has for a call to `name`. `leftOut`: what the request leaves out (offer.ts): a
+ * tool its `[mcp.NAME] tools` or `exclude_tools` leaves out is said so, with what the server has —
+ * "it offers no tools" would send the model that wrote the table looking for a broken server.
+ */
+function stateLine(s: ServerStatus, name: string, offered: readonly string[], waitedMs: number, leftOut: Offer["leftOut"] = []): string {
   switch (s.state) {
     case "connected": {
+      const cut = leftOut.filter((l) => l.server === s.name && (l.why === "tools" || l.why === "exclude_tools"));
+      const has = `the server has ${listed(s.tools ?? [])}`;
+      const own = cut.find((l) => l.name === name || sanitizeName(l.name) === name);
+      if (own)
+        return `MCP server ${s.name} started, but [mcp.${s.name}] ${own.why} leaves out ${JSON.stringify(own.name)} (${has}); fix that table, then the user runs /reload`;
       const near = [...offered].sort((a, b) => editDistance(name, a) - editDistance(name, b)).slice(0, CLOSEST_NAMES);
-      return `MCP server ${s.name} started but has no tool ${name} (${near.length ? `closest: ${near.join(", ")}` : "it offers no tools"})`;
+      if (near.length) return `MCP server ${s.name} started but has no tool ${name} (closest: ${near.join(", ")})`;
+      if (cut.length)
+        return `MCP server ${s.name} started but has no tool ${name}, and [mcp.${s.name}] ${[...new Set(cut.map((l) => l.why))].join(" and ")} leaves out all of its tools (${has})`;
+      return `MCP server ${s.name} started but has no tool ${name} (it offers no tools)`;
     }
     case "connecting":
       return `MCP server ${s.name} is still starting after ${Math.round(waitedMs / 1000)} s; its tools join the list when it is ready: call it again then`;
     case "auth_required":
       return signInText(s.name, s.error);
     case "failed":
-      return `MCP server ${s.name} failed: ${s.error}; its tools are left out until it is fixed and the user runs /reload`;
+      return `MCP server ${s.name} failed: ${failure(s)}; its tools are left out until it is fixed and the user runs /reload`;
     case "stopped":
       return `MCP server ${s.name} stopped${s.error ? ` (${s.error})` : ""}, and has no tool ${name} that hey knows of; a call to one of its tools starts it again`;
     default:
       return `MCP server ${s.name} was closed (/reload replaced it)`;
   }
 }
+
+/** At most this many of a server's tool names are listed where a line says what it has. */
+const NAMES_SHOWN = 12;
+
+const listed = (tools: readonly { name: string }[]) =>
+  tools.length
+    ? [...tools.slice(0, NAMES_SHOWN).map((t) => t.name), ...(tools.length > NAMES_SHOWN ? [`… (${tools.length} in all)`] : [])].join(", ")
+    : "no tools";
 
 /** The tool a call to `name` runs when its request did not offer it (see suppliers), or undefined. */
 export function lateTool(name: string, deps: LateDeps, requested?: readonly string[]): Tool | undefined {
@@ -153,7 +204,7 @@ export function lateTool(name: string, deps: LateDeps, requested?: readonly stri
       if (!tool) {
         const statuses = deps.mcp.status().filter((s) => found.wait.includes(s.name));
         const listed = statuses.map((status) => ({ status, offered: tools.filter((t) => t.server === status.name).map((t) => t.name) }));
-        return { output: notListed(name, listed, deps.now() - start), isError: true };
+        return { output: notListed(name, listed, deps.now() - start, deps.mcp.offer().leftOut), isError: true };
       }
       const checked = checkArguments(name, args, tool.parameters);
       if ("error" in checked) return { output: checked.error, isError: true };

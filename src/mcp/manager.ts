@@ -26,7 +26,7 @@ import { abortable, createServer, within, type Connect, type Get, type McpServer
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
-import { notReady } from "./start-notes.ts";
+import { failure, notReady } from "./start-notes.ts";
 import { FIND_TOOLS } from "./deferred.ts";
 import { createDeferring } from "./deferring.ts";
 
@@ -178,7 +178,7 @@ export function createMcpManager(
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
           if (s.state === "auth_required") track(deps.store.forget(settings)); // the next run does not offer tools it cannot call
-          if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, s.error)); // the next run does not wait for it
+          if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, failure(s))); // the next run does not wait for it, and says why
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
         },
@@ -337,7 +337,7 @@ export function createMcpManager(
     // asked at every call: hey's own tools are never an MCP tool's name
     origin: (name) => (builtins.includes(name) ? undefined : originFor(name, lastOffered, () => offered(current))),
     instructions: () => guidance.system(statuses(), offered(current).tools),
-    note: (answered) => guidance.note(statuses(), lastOffered, answered),
+    note: (answered) => guidance.note(statuses(), lastOffered, answered, offered(current).selection),
     async settled(server, signal) {
       const s = current.servers.find((x) => x.settings.name === server);
       if (!s) return;

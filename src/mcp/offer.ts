@@ -32,6 +32,8 @@ export interface Offer {
   leftOut: { server: string; name: string; why: Reason; origin?: ToolOrigin }[];
   /** invalid input schemas, and selection names that match no tool */
   warnings: string[];
+  /** those of `warnings` about the selection (`[mcp.NAME] tools` names …): the model that wrote the table is told too (guidance.ts) */
+  selection?: string[];
   /**
    * tools offered under their server's prefix: two servers offer the name, or hey has a tool of that
    * name (said as soon as they are offered, once per change of the lists: said-renames.ts; one the
@@ -59,6 +61,7 @@ export function offerTools(
 ): Offer {
   const leftOut: Offer["leftOut"] = [];
   const warnings: string[] = [];
+  const misnamed: string[] = [];
   const selected = lists.map(({ server, tools: listed, selection }) => {
     // a schema a model's API refuses would fail every request: its tool is left out, and said
     const tools = listed.filter((t) => {
@@ -73,7 +76,9 @@ export function offerTools(
       const why = leftOutBy(t, selection, tools);
       if (why) leftOut.push({ server, name: t.name, why });
     }
-    warnings.push(...selectionWarnings(server, tools, selection));
+    const unmatched = selectionWarnings(server, tools, selection);
+    warnings.push(...unmatched);
+    misnamed.push(...unmatched);
     return { server, tools: selectTools(tools, selection) };
   });
   // a tool the rules refuse whatever name it is given takes no part in the naming: refused, it is
@@ -102,7 +107,7 @@ export function offerTools(
   const renamed = tools
     .filter((e) => own.has(sanitizeName(e.tool.name)))
     .map((e) => ({ servers: [e.server], line: renamedLine(e.server, sanitizeName(e.tool.name), e.name) }));
-  return { tools, leftOut, warnings, renamed: [...clashLines(tools, builtins), ...renamed] }; // a name the rules refuse is not said
+  return { tools, leftOut, warnings, selection: misnamed, renamed: [...clashLines(tools, builtins), ...renamed] }; // a name the rules refuse is not said
 }
 
 /**

@@ -23,7 +23,7 @@ export function stillStarting(statuses: readonly ServerStatus[], changes: readon
     s.failedBefore === undefined
       ? []
       : [
-          `[hey: MCP server ${s.name} failed to start in a recent run${s.failedBefore ? ` (${s.failedBefore})` : ""} and is being tried again: do not count on its tools]`,
+          `[hey: MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again: do not count on its tools]`,
         ],
   );
   if (names.length === 0) return lines.join("\n") || undefined;
@@ -38,21 +38,35 @@ export function stillStarting(statuses: readonly ServerStatus[], changes: readon
  * stillStarting for each request of a run, remembering the servers it named: one that failed since
  * — or that this run did not wait for (`failedBefore`) and has failed by the time of the note — is
  * said once to have failed, with why, so the model does not count on tools that are not coming.
+ * The run's first note also names each server that failed before it (one that exits at once, within
+ * the start-up wait), with its stderr: the model that wrote its table can fix it in this run.
  */
 export function startingNotes(): (statuses: readonly ServerStatus[], changes?: readonly string[]) => string | undefined {
   const named = new Set<string>();
   const done = new Set<string>();
+  let first = true;
   return (statuses, changes = []) => {
-    const failed = statuses.filter(
+    const told = reloaded(changes);
+    const down = statuses.filter(
       (s) =>
-        (s.state === "failed" || s.state === "stopped") && s.tools === undefined && !done.has(s.name) && (named.has(s.name) || s.failedBefore !== undefined),
+        !done.has(s.name) &&
+        (s.state === "failed" || s.state === "stopped") &&
+        (first ? s.state === "failed" || s.tools === undefined : s.tools === undefined && (named.has(s.name) || s.failedBefore !== undefined)),
     );
-    for (const s of failed) done.add(s.name);
+    first = false;
+    for (const s of down) done.add(s.name);
+    const failed = down.filter((s) => !told.has(s.name)); // a /reload's note says those it started (startNotes)
     const starting = stillStarting(statuses, changes);
     for (const s of statuses) if (s.state === "connecting" && s.tools === undefined) named.add(s.name);
-    const lines = failed.map((s) => `[hey: MCP server ${s.name} failed to start: ${s.error ?? s.state}; its tools are not coming this run]`);
+    const lines = failed.map((s) => `[hey: MCP server ${s.name} failed to start: ${failure(s)}; its tools are not coming this run]`);
     return [...lines, ...(starting ? [starting] : [])].join("\n") || undefined;
   };
+}
+
+/** Why a server failed, for the model: its error and the lines of its stderr that say why (a missing module, a refused connection). */
+export function failure(s: Pick<ServerStatus, "error" | "stderr" | "state">): string {
+  const tail = stderrLines(s.stderr ?? "", 3);
+  return `${s.error ?? s.state}${tail.length ? ` (its stderr: ${tail.join(" | ")})` : ""}`;
 }
 
 /** Lines for the reload note: one per server `changes` added or changed (`+ mcp server NAME`) that is not connected now. */
@@ -63,9 +77,7 @@ export function startNotes(changes: readonly string[], statuses: readonly Server
     if (s.state === "connecting") return [`MCP server ${s.name} is still starting; its tools join the list when it is ready`];
     if (s.state === "auth_required") return [`MCP server ${s.name} needs a sign-in (${s.error ?? "HTTP 401"}); the user runs /mcp login ${s.name}`];
     if (s.state !== "failed" && s.state !== "stopped") return [];
-    const tail = stderrLines(s.stderr ?? "", 3);
-    const said = tail.length ? ` (its stderr: ${tail.join(" | ")})` : "";
-    return [`MCP server ${s.name} did not start: ${s.error ?? s.state}${said}; its tools are left out until its table is fixed and the user runs /reload`];
+    return [`MCP server ${s.name} did not start: ${failure(s)}; its tools are left out until its table is fixed and the user runs /reload`];
   });
 }
 

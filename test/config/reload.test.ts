@@ -108,6 +108,12 @@ describe("reloadNote: what the model hears on the next request", () => {
       "[hey: the user ran /reload and nothing changed; fix these and ask them to /reload again:\nerror: /h/.config/hey/config.toml:3:9: Unexpected character]",
     );
   });
+  test("defer_tools turned on: the tools left to find_tools are said so, not removed", () => {
+    const change = { ok: true, changes: ["~ [mcp] defer_tools auto → always (…)"], errors: [], warnings: [] };
+    expect(reloadNote(change, ["bash", "echo", "get-sum", "get-env"], ["bash", "find_tools", "echo"], ["get-sum", "get-env"])).toBe(
+      "[hey: the user ran /reload:\n~ [mcp] defer_tools auto → always (…)\n+ tools find_tools\n~ tools left to find_tools (a call by name still runs one): get-sum, get-env]",
+    ); // before: "- tools get-sum, get-env", as if they were gone
+  });
   test(`cut at ${RELOAD_NOTE_MAX_CHARS} characters`, () => {
     const many = { ok: true, changes: [], errors: [], warnings: Array.from({ length: 100 }, (_, i) => `/p/x${i}.md:1: ${"w".repeat(50)}`) };
     const note = reloadNote(many, [], []) ?? "";
@@ -147,6 +153,15 @@ describe("settingsChanges", () => {
       ["~ [agent] max_turns 20 → 40", "~ [retry] jitter true → false"],
     ],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
+    [
+      "[mcp] defer_tools and startup_wait_ms: said, with what the switch costs",
+      base,
+      { ...base, mcp: { ...base.mcp, deferTools: "always", startupWaitMs: 9000 } },
+      [
+        "~ [mcp] startup_wait_ms 3000 → 9000",
+        "~ [mcp] defer_tools auto → always (from the next request, MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once)",
+      ],
+    ],
     [
       "permission lists and the shell",
       base,

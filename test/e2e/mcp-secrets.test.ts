@@ -73,7 +73,8 @@ test("an MCP server's failure, stderr and tool descriptions show the tokens hey 
   const second = await hey(["-p", "go"]);
   expect(second.stdout).toBe("done\n");
   const told = JSON.stringify(m.requests.slice(2));
-  expect(told).toContain("MCP server r500 failed to start in a recent run (HTTP 500");
+  expect(told).toContain("MCP server r500 failed to start in a recent run: HTTP 500");
+  expect(told).toContain("it exited with code 3 before it was ready (its stderr: fatal: cannot open the database at /nope (starting with token [redacted]))"); // bad's stderr too, redacted
   expect(told).toContain("auth=[redacted] (request rejected)");
 
   const status = await hey(["-p", "/mcp"]);

@@ -97,12 +97,12 @@ test("the model calls a tool whose server is still starting (startup_wait_ms 0):
   );
   // before: unknown tool "echo"; available: bash, read_file, …
   const results =
-    'slow: late | unknown tool "broken_query": MCP server broken failed: it exited with code 3 before it was ready; its tools are left out until it is fixed and the user runs /reload';
+    'slow: late | unknown tool "broken_query": MCP server broken failed: it exited with code 3 before it was ready (its stderr: fatal: cannot open the database at /nope); its tools are left out until it is fixed and the user runs /reload';
   expect(run.stdout).toStartWith(results);
   // the note after the results: broken, when the first request named it as starting, is said to have failed, once
   // and that slow's tools joined the list
   expect(run.stdout.slice(results.length)).toMatch(
-    /^\n\[#\w+\]\n\n(\[hey: MCP server broken failed to start: it exited with code 3 before it was ready; its tools are not coming this run\]\n)?\[hey: the MCP tools offered changed since the last request:\n\+ tools echo\]\n$/,
+    /^\n\[#\w+\]\n\n(\[hey: MCP server broken failed to start: it exited with code 3 before it was ready \(its stderr: fatal: cannot open the database at \/nope\); its tools are not coming this run\]\n)?\[hey: the MCP tools offered changed since the last request:\n\+ tools echo\]\n$/,
   );
 });
 
@@ -121,9 +121,25 @@ test("a remote server whose start failed in the last run is not promised to the 
   const why = `cannot reach 127.0.0.1:${port} (connection refused)`;
   // tried again, it fails again: before or after the note is written
   expect([
-    `hi\n\n[hey: MCP server dead failed to start in a recent run (${why}) and is being tried again: do not count on its tools]`,
+    `hi\n\n[hey: MCP server dead failed to start in a recent run: ${why}; it is being tried again: do not count on its tools]`,
     `hi\n\n[hey: MCP server dead failed to start: ${why}; its tools are not coming this run]`,
   ]).toContain(note);
+});
+
+test("a server that exits at start-up: the run's first request names it with its stderr, a call to its tool says why; the next run's note too", async () => {
+  const m = model((req) => (lastTool(req) ? { text: resultText(lastTool(req)) } : { calls: [["tool_1", { id: "a" }]] }));
+  writeConfig(provider(m.baseUrl) + fake("db", "exit-on-init"));
+  const first = await hey(["-p", "query"]);
+  expect(first.code).toBe(0);
+  const why = "it exited with code 3 before it was ready (its stderr: fatal: cannot open the database at /nope)";
+  // before: nothing in the request, and the call read `unknown tool "tool_1"; available: bash, …` alone
+  expect(textOf(m.requests[0]!.messages.at(-1))).toBe(`query\n\n[hey: MCP server db failed to start: ${why}; its tools are not coming this run]`);
+  expect(first.stdout).toContain(`unknown tool "tool_1"; available: bash, `);
+  expect(first.stdout).toContain(`. MCP server db failed: ${why}; its tools are left out until it is fixed and the user runs /reload`);
+  // the next run does not wait for it, and its note says why it failed (before: only the exit code)
+  await hey(["-p", "again"]);
+  expect(textOf(m.requests[2]!.messages.at(-1))).toStartWith(`again\n\n[hey: MCP server db failed to start`);
+  expect(textOf(m.requests[2]!.messages.at(-1))).toContain("fatal: cannot open the database at /nope");
 });
 
 test("two servers with the same tool name, one's denied by its prefixed name: the denied one is not offered and renames no other; its call reads the refusal", async () => {

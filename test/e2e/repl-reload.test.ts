@@ -343,3 +343,34 @@ test("/reload that changes nothing, without MCP: no note, and the next requests 
   expect([repeats(first, second), repeats(second, third)]).toEqual([true, true]);
   await say(term, "/quit", "[exit 0]");
 });
+
+test("/reload turning [mcp] defer_tools on: said on the screen with its cost, and the next request defers the tools never called (before: 'nothing changed', every schema plus an empty find_tools)", async () => {
+  const model = startModelServer((req) => {
+    const last = req.messages.at(-1);
+    if (last?.role === "tool") return { text: "ok" };
+    return textOf(last) === "call alpha" ? { calls: [["alpha", { text: "hi" }]] } : { text: "ok" };
+  });
+  servers.push(model);
+  const server = `\n[mcp.a]\ncommand = ${JSON.stringify(BUN)}\nargs = [${[FAKE_SERVER, "ok", "a", "alpha,beta,gamma"].map((a) => JSON.stringify(a)).join(", ")}]\n`;
+  userConfig(model.baseUrl, server);
+  await runHey(["-p", "hi"], { cwd: home.path, env: { HOME: home.path } }); // the approvals record exists from a run the model answered
+  const term = await openRepl(home.path);
+  await term.waitFor("›");
+  await say(term, "call alpha", "ok");
+  const OWN = ["bash", "read_file", "write_file", "edit", "grep", "compress"];
+  const mcpTools = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name).filter((n) => !OWN.includes(n));
+  expect(mcpTools(model.requests.at(-1)!)).toEqual(["alpha", "beta", "gamma"]);
+  writeFileSync(configFile(), `${readFileSync(configFile(), "utf8")}\n[mcp]\ndefer_tools = "always"\n`);
+  await say(
+    term,
+    "/reload",
+    "~ [mcp] defer_tools auto → always (from the next request, MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once)",
+  );
+  await say(term, "next", "ok");
+  const next = model.requests.at(-1)!;
+  expect(mcpTools(next)).toEqual(["find_tools", "alpha"]);
+  expect(reloadNoteOf(next)).toBe(
+    "[hey: the user ran /reload:\n~ [mcp] defer_tools auto → always (from the next request, MCP tools not called yet wait behind find_tools; the provider's prompt cache breaks once)\n+ tools find_tools\n~ tools left to find_tools (a call by name still runs one): beta, gamma]",
+  );
+  await say(term, "/quit", "[exit 0]");
+});

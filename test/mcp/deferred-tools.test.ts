@@ -81,15 +81,20 @@ describe("planTools: what a request sends whole, and in what order", () => {
     expect(p.state.loaded).toEqual(["search_files", "gone", "echo"]);
   });
 
-  test("once on it stays on: a late server joins the deferred list, and tools sent whole before deferring began stay offered", () => {
+  test("once on it stays on: a late server joins the deferred list; of the tools sent whole before, those that ran stay offered, the rest are deferred", () => {
     const first = planTools(everything.slice(0, 2), off, { ...opts, budget: 1_000_000 });
-    expect(first.state).toEqual({ on: false, loaded: ["echo", "get-sum"] });
-    const late = planTools(all, first.state, { ...opts, budget: 1_000 });
+    expect(first.state).toEqual({ on: false, loaded: [] }); // sent whole is not loaded: only a run loads (createDeferring)
+    const late = planTools(all, { on: false, loaded: ["get-sum"] }, { ...opts, budget: 1_000 });
     expect(late.state.on).toBe(true);
-    expect(names(late.loaded)).toEqual(["echo", "get-sum"]);
-    expect(names(late.deferred)).toEqual(["get-env", "get-tiny-image", "read_text_file", "list_directory", "search_files"]);
+    expect(names(late.loaded)).toEqual(["get-sum"]);
+    expect(names(late.deferred)).toEqual(["echo", "get-env", "get-tiny-image", "read_text_file", "list_directory", "search_files"]);
     const after = planTools(all, late.state, { ...opts, budget: 1_000_000 }); // under the share again: still deferred
     expect(after.state.on).toBe(true);
+  });
+
+  test("deferring does not turn on when it would leave nothing to find_tools: every tool already ran", () => {
+    const p = planTools(everything, { on: false, loaded: names(everything) }, { ...opts, mode: "always" });
+    expect(p).toMatchObject({ whole: everything, loaded: [], deferred: [], state: { on: false } });
   });
 });
 
@@ -220,6 +225,27 @@ describe("createDeferring: the tool list only grows, each load appended after th
     });
     expect(names(d.request(all, runnable).tools)).toEqual([FIND_TOOLS]);
     expect(d.tool("weather", all, runnable)).toBeUndefined();
+  });
+
+  test("defer_tools turned on mid-session (/reload): the tools that ran stay, the ones never called wait behind find_tools; all ran: no find_tools", async () => {
+    let mode: "never" | "always" = "never";
+    const d = createDeferring({ mode: () => mode, budget: () => 1_000_000, keep: () => false });
+    const first = d.request(everything, runnable);
+    expect(names(first.tools)).toEqual(names(everything));
+    await first.tools.find((t) => t.name === "echo")!.run({ message: "hi" }, ctx);
+    await first.tools.find((t) => t.name === "get-sum")!.run({}, ctx); // failed: not loaded
+    mode = "always";
+    const next = d.request(everything, runnable);
+    expect(names(next.tools)).toEqual([FIND_TOOLS, "echo"]); // before: all 4 schemas stayed, plus an empty find_tools
+    expect(names(next.sent)).toEqual(["echo"]);
+    expect(next.tools[0]!.description).toContain("everything: get-sum, get-env, get-tiny-image.");
+
+    const used = createDeferring({ mode: () => mode, budget: () => 1_000_000, keep: () => false });
+    mode = "never";
+    const tools = used.request(everything.slice(0, 1), runnable).tools;
+    await tools[0]!.run({ message: "hi" }, ctx);
+    mode = "always";
+    expect(names(used.request(everything.slice(0, 1), runnable).tools)).toEqual(["echo"]); // nothing to defer: no find_tools
   });
 
   test("never: the offer as it is, no find_tools", () => {

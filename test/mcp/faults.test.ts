@@ -352,3 +352,14 @@ test("closing a remote server that answers 503 stops its retries at once: no mor
     busy.stop(true);
   }
 });
+
+test("a server that exits at start-up is recorded with its stderr's error line, for the next run's note and /mcp", async () => {
+  const db = fake("db", ["exit-on-init"]);
+  const m = open([db]);
+  expect(await m.tools()).toEqual([]);
+  await until(() => createToolStore(join(dir.path, "cache")).failedLast(db) !== undefined, "its failure recorded");
+  // before: "it exited with code 3 before it was ready" alone: the next run's model did not read why
+  expect(createToolStore(join(dir.path, "cache")).failedLast(db)).toBe(
+    "it exited with code 3 before it was ready (its stderr: fatal: cannot open the database at /nope)",
+  );
+});

@@ -2,7 +2,7 @@
 // it waits for that server and runs, or tells the model the server's state in one line — with our
 // fake slow server and with the real server-everything started late.
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { GUESS_WAIT_MS, lateTool, notListed, renamedTo, suppliers } from "../../src/mcp/late-tool.ts";
+import { GUESS_WAIT_MS, lateTool, notListed, refusedTool, renamedTo, suppliers } from "../../src/mcp/late-tool.ts";
 import type { ServerStatus } from "../../src/mcp/server.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { BUN, EVERYTHING_SERVER, FAKE_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
@@ -60,7 +60,26 @@ describe("which server a call to a name no request offered is for", () => {
         said: 'unknown tool "db_query": MCP server db stopped (it exited with code 1), and has no tool db_query that hey knows of; a call to one of its tools starts it again',
       },
     ],
-    ["none: no server is starting", "echo", [status("a", "connected"), status("b", "failed", { error: "x" })], [], undefined],
+    [
+      "none: no server is starting, and none failed but one whose list lacks the name",
+      "echo",
+      [status("a", "connected"), status("b", "failed", { error: "x", tools: [tool("other")] })],
+      [],
+      undefined,
+    ],
+    [
+      // before: the kernel's `unknown tool "tool_1"; available: …` with no word of db, which exited at start-up
+      "a server that failed before it listed a tool: the kernel's answer, and why it failed, with its stderr",
+      "tool_1",
+      [
+        status("a", "connected"),
+        status("db", "failed", { error: "it exited with code 3 before it was ready", stderr: "boom: cannot connect to database at localhost:5432\n" }),
+      ],
+      ["echo"],
+      {
+        said: 'unknown tool "tool_1"; available: echo. MCP server db failed: it exited with code 3 before it was ready (its stderr: boom: cannot connect to database at localhost:5432); its tools are left out until it is fixed and the user runs /reload',
+      },
+    ],
   ])("%s", (_, name, statuses, offered, expected) => {
     expect(suppliers(name, statuses, offered)).toEqual(expected as never);
   });
@@ -77,7 +96,10 @@ describe("which server a call to a name no request offered is for", () => {
 
   test("a server whose last start failed (a recent run) is not waited for on a guess, as start-up does not", () => {
     const failed = status("hang", "connecting", { failedBefore: "it did not answer initialize in time" });
-    expect(suppliers("deploy_preview", [failed, status("a", "connected")], [], ["read_file"])).toBeUndefined();
+    // not waited for, but named: the model learns why the tool it means is missing (before: the kernel's answer alone)
+    expect(suppliers("deploy_preview", [failed, status("a", "connected")], [], ["read_file"])).toEqual({
+      said: 'unknown tool "deploy_preview"; available: read_file. MCP server hang failed to start in a recent run: it did not answer initialize in time; it is being tried again',
+    });
   });
 
   test("a name prefixed with a server that failed is answered with why, without waiting", () => {
@@ -103,6 +125,47 @@ test("the line for servers that do not list the name: each one's state, with its
       "MCP server slow is still starting after 12 s; its tools join the list when it is ready: call it again then; " +
       "MCP server gh needs a sign-in (HTTP 401): run hey mcp login gh (or /mcp login gh in hey), then try again",
   );
+});
+
+test('a tool the server has that its [mcp.NAME] tools leaves out is said so, with what the server has, not "it offers no tools"', () => {
+  const ev = status("ev", "connected", { tools: [tool("echo"), tool("get-sum")] });
+  const leftOut = [
+    { server: "ev", name: "echo", why: "tools" as const },
+    { server: "ev", name: "get-sum", why: "tools" as const },
+  ];
+  // before: MCP server ev started but has no tool echo (it offers no tools)
+  expect(notListed("echo", [{ status: ev, offered: [] }], 0, leftOut)).toBe(
+    'unknown tool "echo": MCP server ev started, but [mcp.ev] tools leaves out "echo" (the server has echo, get-sum); fix that table, then the user runs /reload',
+  );
+  expect(notListed("ping", [{ status: ev, offered: [] }], 0, leftOut)).toBe(
+    'unknown tool "ping": MCP server ev started but has no tool ping, and [mcp.ev] tools leaves out all of its tools (the server has echo, get-sum)',
+  );
+  expect(notListed("ping", [{ status: status("ev", "connected", { tools: [] }), offered: [] }], 0)).toBe(
+    'unknown tool "ping": MCP server ev started but has no tool ping (it offers no tools)',
+  );
+});
+
+test("a [mcp.NAME] tools that names none of its server's tools: the model's next request is told, once, and a call to a left-out tool says why", async () => {
+  const cache = tempDir("hey-late-select-");
+  const m = testManager([serverSettings("ev", { command: BUN, args: [FAKE_SERVER, "ok", "ev", "echo,get_sum"], tools: ["eccho"] })], { cacheDir: cache.path });
+  try {
+    expect((await m.tools()).map((t) => t.name)).toEqual([]);
+    const told =
+      '[hey: the MCP configuration names tools its server does not offer:\n[mcp.ev] tools names "eccho", which the server does not offer to hey (it offers: echo, get_sum)\nfix the table, then ask the user to /reload]';
+    expect(m.manager.note(0)).toBe(told); // before: the user's screen alone said it
+    expect(m.manager.note(0)).toBe(told); // not answered yet: said again
+    expect(m.manager.note(1)).toBeUndefined();
+    // before: the kernel's `unknown tool "echo"; available: …`, no word of ev
+    const stand = refusedTool("echo", m.manager)!;
+    expect((await stand.run({}, { signal: new AbortController().signal, cwd: cache.path })).output).toBe(
+      'unknown tool "echo": MCP server ev started, but [mcp.ev] tools leaves out "echo" (the server has echo, get_sum); fix that table, then the user runs /reload',
+    );
+    expect(refusedTool("ev_echo", m.manager)).toBeDefined(); // by its prefixed name too
+    expect(refusedTool("weather", m.manager)).toBeUndefined();
+  } finally {
+    await m.manager.close();
+    cache.remove();
+  }
 });
 
 describe("through a manager whose first request did not wait for the server", () => {

@@ -28,6 +28,6 @@ test("a server the rules refuse whole renames no other server's tool, and its na
 test("a call of a name the rules refuse in every server that has it reads the rules' refusal", async () => {
   const offer = offerTools(lists, (_name, origin) => origin.server !== "b", ["read_file"]);
   expect(offer.tools.map((e) => e.name)).toEqual(["search"]);
-  const stand = refusedTool("only_a", { offer: () => offer })!;
+  const stand = refusedTool("only_a", { offer: () => offer, status: () => [] })!;
   expect((await stand.run({}, {} as never)).output).toBe("only_a (MCP server a's only_a) is not offered: the permission rules refuse it");
 });

@@ -49,11 +49,11 @@ test("beside a /reload note, the servers it started are left to that note: only 
 test("a server whose start failed in a recent run (the run did not wait for it) is not promised: the note says it failed before, and why", () => {
   const dead = status("dead", "connecting", { failedBefore: "cannot reach 127.0.0.1:1 (connection refused)" });
   expect(stillStarting([dead])).toBe(
-    "[hey: MCP server dead failed to start in a recent run (cannot reach 127.0.0.1:1 (connection refused)) and is being tried again: do not count on its tools]",
+    "[hey: MCP server dead failed to start in a recent run: cannot reach 127.0.0.1:1 (connection refused); it is being tried again: do not count on its tools]",
   );
   expect(stillStarting([status("slow", "connecting"), status("old", "connecting", { failedBefore: "" })])).toBe(
     "[hey: MCP server slow is still starting: its tools join the list when ready (a call to one by name waits for it)]\n" +
-      "[hey: MCP server old failed to start in a recent run and is being tried again: do not count on its tools]",
+      "[hey: MCP server old failed to start in a recent run; it is being tried again: do not count on its tools]",
   );
 });
 
@@ -71,6 +71,23 @@ test("over a run: a server said to be starting that failed since is said, once, 
   expect(fresh([status("dead", "failed", refused)])).toBe(
     "[hey: MCP server dead failed to start: cannot reach 127.0.0.1:1 (connection refused); its tools are not coming this run]",
   );
-  // a server that failed during start-up's wait, never named to the model: as before, nothing
-  expect(startingNotes()([status("gone", "failed", { error: "x" })])).toBeUndefined();
+});
+
+test("the run's first request names each server that failed before it (exited within the start-up wait), with its stderr; once", () => {
+  const note = startingNotes();
+  const db = status("db", "failed", {
+    error: "it exited with code 3 before it was ready",
+    stderr: "connecting…\nboom: cannot connect to database at localhost:5432",
+  });
+  const cached = status("gh", "failed", { error: "it exited with code 1 before it was ready", tools: [{ name: "search", inputSchema: {} }] });
+  // before: nothing, and the model read `unknown tool "tool_1"; available: bash, …` with no word of db
+  expect(note([db, cached, status("up", "connected", { tools: [] })])).toBe(
+    "[hey: MCP server db failed to start: it exited with code 3 before it was ready (its stderr: connecting… | boom: cannot connect to database at localhost:5432); its tools are not coming this run]\n" +
+      "[hey: MCP server gh failed to start: it exited with code 1 before it was ready; its tools are not coming this run]",
+  );
+  expect(note([db, cached])).toBeUndefined();
+  // one that fails later, never named as starting (its cached list was offered): the tool list's change says it (guidance.ts)
+  expect(note([db, status("late", "failed", { error: "x", tools: [] })])).toBeUndefined();
+  // a /reload before the first request: its own note names the server (startNotes), not twice
+  expect(startingNotes()([db], ["+ mcp server db"])).toBeUndefined();
 });
