@@ -119,3 +119,25 @@ function hashOf(rg: Blob): Promise<string> {
   hashes.set(rg, known);
   return known;
 }
+
+/**
+ * Whether the ripgrep at `rg` can run PCRE2 (`--pcre2`), which takes look-around and backreferences
+ * as JavaScript writes them; asked once per binary (`rg --pcre2-version` exits 0 when it can, 1
+ * when it was built without it). Never throws: a ripgrep that cannot say is taken to have none.
+ */
+export function hasPcre2(rg: string, env?: Record<string, string | undefined>): Promise<boolean> {
+  let known = pcre2.get(rg);
+  if (!known) {
+    known = (async () => {
+      try {
+        const proc = Bun.spawn([rg, "--pcre2-version"], { stdin: "ignore", stdout: "ignore", stderr: "ignore", ...(env ? { env } : {}) });
+        return (await proc.exited) === 0;
+      } catch {
+        return false;
+      }
+    })();
+    pcre2.set(rg, known);
+  }
+  return known;
+}
+const pcre2 = new Map<string, Promise<boolean>>();
