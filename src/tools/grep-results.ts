@@ -44,6 +44,7 @@ export function createCollector(cap: number, context = 0): Collector {
   let sorted = true;
   let held = 0; // lines held by the kept files
   let limit = PRUNE_FLOOR; // lines, or files, held that start the next prune
+  let last: string | undefined; // once more files than the cap match, the last shown: a file after it never is
   // a file's share only shrinks as more files come: what it can no longer show is let go. Sharing
   // among the kept files is sharing among all: a file is dropped only once more files than the cap
   // match, and from then on the first `cap` in path order show one match each
@@ -54,7 +55,9 @@ export function createCollector(cap: number, context = 0): Collector {
       kept.map((f) => f.hits.count),
       cap,
     );
-    kept = kept.filter((f, i) => shares[i]! > 0);
+    const before = kept.length;
+    kept = kept.filter((_, i) => shares[i]! > 0);
+    if (kept.length < before) last = kept.at(-1)!.key;
     held = 0;
     for (const [i, f] of kept.entries()) {
       trim(f.hits, shares[i]!, context);
@@ -76,6 +79,7 @@ export function createCollector(cap: number, context = 0): Collector {
       collector.total += hits.count;
       collector.counts.push({ path: hits.path, count: hits.count });
       const key = pathKey(hits.path);
+      if (last !== undefined && key > last) return;
       if (sorted && kept.length > 0 && key < kept.at(-1)!.key) sorted = false;
       kept.push({ hits, key });
       held += hits.lines.size;
@@ -267,12 +271,20 @@ function leftOutNote(found: Collector, shownIn: Map<string, number>, more: numbe
   const files = found.counts.length;
   const where = files > 1 ? `, in ${files} files` : "";
   const stop = maxChars === undefined ? "" : `; the result stops at ${maxChars} characters`;
-  const left = found.counts
-    .map((f) => ({ path: f.path, n: f.count - (shownIn.get(f.path) ?? 0) }))
-    .filter((f) => f.n > 0)
-    .sort((a, b) => b.n - a.n || comparePaths(a.path, b.path));
-  const named = left.slice(0, 3).map((f) => `${f.path} ${f.n}`);
-  const most = files > 1 ? `; left out: ${named.join(", ")}${left.length > 3 ? ` and ${left.length - 3} more files` : ""}` : "";
+  // the three files with most left out (then in path order), in one pass: a sort of 100,000 paths cost seconds
+  const most3: { path: string; n: number }[] = [];
+  let left = 0;
+  for (const f of found.counts) {
+    const n = f.count - (shownIn.get(f.path) ?? 0);
+    if (n <= 0) continue;
+    left++;
+    const at = most3.findIndex((m) => n > m.n || (n === m.n && comparePaths(f.path, m.path) < 0));
+    if (at !== -1) most3.splice(at, 0, { path: f.path, n });
+    else most3.push({ path: f.path, n });
+    if (most3.length > 3) most3.pop();
+  }
+  const named = most3.map((f) => `${f.path} ${f.n}`);
+  const most = files > 1 ? `; left out: ${named.join(", ")}${left > 3 ? ` and ${left - 3} more files` : ""}` : "";
   const narrow =
     maxChars === undefined
       ? "narrow with path, glob or a more specific pattern, or raise max_results"

@@ -2,7 +2,7 @@
 // max_results 1000 it used to re-share and re-trim every kept file for each file found, and hey
 // froze for a minute. The work is counted here (reads of each file's lines), never timed.
 import { expect, test } from "bun:test";
-import { createCollector, type FileHits, format, type Line } from "../../src/tools/grep-results.ts";
+import { comparePaths, createCollector, type FileHits, format, type Line } from "../../src/tools/grep-results.ts";
 
 /** A file's lines that count every read of them. */
 class CountedLines extends Map<number, Line> {
@@ -47,7 +47,15 @@ test("collecting 5,000 matching files under max_results 1000 reads each file's l
   expect(files.slice(0, 4).map((f) => f.path)).toEqual(["pkg0/file.ts", "pkg1/file.ts", "pkg10/file.ts", "pkg100/file.ts"]);
   const text = format(found, 1000, 0).split("\n");
   expect(text).toHaveLength(1001);
-  expect(text.at(-1)).toStartWith("… 4000 more matches not shown (5000 in all, in 5000 files)");
+  // the files left out are named as before: most left out first, then in path order
+  const after = files.at(-1)!.path;
+  const next = Array.from({ length: 5000 }, (_, i) => `pkg${i}/file.ts`)
+    .filter((p) => comparePaths(p, after) > 0)
+    .sort(comparePaths)
+    .slice(0, 3);
+  expect(text.at(-1)).toBe(
+    `… 4000 more matches not shown (5000 in all, in 5000 files); left out: ${next.map((p) => `${p} 1`).join(", ")} and 3997 more files; narrow with path, glob or a more specific pattern, or raise max_results`,
+  );
 });
 
 test("the fair shares and the lines held come out as when each file was shared on arrival", () => {
