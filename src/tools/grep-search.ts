@@ -22,8 +22,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
-import { places } from "../fs/places.ts";
-import { hasPcre2, locateRipgrep } from "./ripgrep.ts";
+import { hasPcre2, ripgrepFor } from "./ripgrep.ts";
 import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -104,12 +103,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
     show,
   };
   // a path named by bytes that are not UTF-8 cannot be given to ripgrep: the built-in search reads it
-  const bin =
-    diskPath(root) !== root
-      ? null
-      : rg !== undefined
-        ? rg
-        : await locateRipgrep(options.cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+  const bin = diskPath(root) !== root ? null : await ripgrepFor(rg, home, options.cacheDir);
   let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
   // a pattern ripgrep's own engine rejects (look-around, backreferences): PCRE2 reads those as
   // JavaScript does, at ripgrep's speed (the built-in walker took 20 s where it takes 2 in 100k files)

@@ -14,6 +14,7 @@
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { closeSync, openSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { places } from "../fs/places.ts";
 
 const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
 
@@ -22,6 +23,15 @@ const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
  * process), else the embedded one in `cacheDir` (fs/places.ts), checked before each use as above.
  * Never throws.
  */
+/**
+ * The ripgrep a tool runs: `rg` when given (`[tools] rg`; null: none), else locateRipgrep in `cacheDir`
+ * (default: hey's cache dir under `home`, fs/places.ts). Never throws.
+ */
+export function ripgrepFor(rg: string | null | undefined, home: string, cacheDir?: string): Promise<string | null> {
+  if (rg !== undefined) return Promise.resolve(rg);
+  return locateRipgrep(cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+}
+
 export async function locateRipgrep(cacheDir: string): Promise<string | null> {
   onPath ??= Bun.which("rg");
   return onPath ?? (await embeddedRipgrep(cacheDir)) ?? null;
