@@ -17,7 +17,8 @@ export interface FileHits {
 }
 
 export interface Collector {
-  files: FileHits[];
+  /** the files the cap can show, in path order: worked out on each read, so read it once the search is done */
+  readonly files: FileHits[];
   total: number;
   add(hits: FileHits): void;
   /** paths (as shown) the search could not read, and why */
