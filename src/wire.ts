@@ -127,9 +127,9 @@ export function createTools(settings: Settings, opts: BashPart & { env?: Env; ca
   const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
-    createReadFileTool({ home, seen, shell: shell.name }),
+    createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir }),
     createWriteFileTool({ home, seen }),
-    createEditTool({ home, seen }),
+    createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
     createGrepTool({ rg: settings.tools.rg, home, env, cacheDir }),
   ];
 }

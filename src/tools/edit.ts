@@ -11,7 +11,7 @@ import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
-import { fileNotFound, statNamed } from "./missing-file.ts";
+import { fileNotFound, type NameLookup, statNamed } from "./missing-file.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { changedSinceRead, editedUnseen, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
@@ -27,9 +27,10 @@ const MATCH_LINES_SHOWN = 20; // lines named when old_string matches more than o
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent
- * last saw of each file, kept up to date for write_file (shared by a run's file tools).
+ * last saw of each file, kept up to date for write_file (shared by a run's file tools); `rg`,
+ * `cacheDir`: how a missing file's name is looked up in the project (missing-file.ts NameLookup).
  */
-export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
+export function createEditTool(options: { home?: string; seen?: SeenFiles } & NameLookup = {}): Tool {
   const home = options.home ?? homedir();
   const seen = options.seen ?? new Map();
   const gutterFor = gutterGate(); // per tool: a refused gutter passes when the same text comes again
@@ -67,7 +68,9 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } = {}
       const { abs, info } = await statNamed(where.abs);
       if (info instanceof Error)
         return toolError(
-          info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home, "; to create it, use write_file") : `cannot read ${path}: ${info.message}`,
+          info.code === "ENOENT"
+            ? await fileNotFound(path, abs, ctx.cwd, home, "; to create it, use write_file", options)
+            : `cannot read ${path}: ${info.message}`,
         );
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);

@@ -17,7 +17,8 @@ export interface FileHits {
 }
 
 export interface Collector {
-  files: FileHits[];
+  /** the files the cap can show, in path order: worked out on each read, so read it once the search is done */
+  readonly files: FileHits[];
   total: number;
   add(hits: FileHits): void;
   /** paths (as shown) the search could not read, and why */
@@ -28,15 +29,48 @@ export interface Collector {
   binary: string[];
 }
 
+/** Lines held below which the collector does not stop to drop what it cannot show: a prune costs a sort. */
+const PRUNE_FLOOR = 4096;
+
 /**
- * Keeps the files (sorted by path, component by component) that can still be shown under the cap,
- * each with the lines of the matches it may still show (fairShares), and counts every match.
- * Memory stays bounded by the cap, not by the number of matches.
+ * Keeps the files that can still be shown under the cap, each with the lines of the matches it may
+ * still show (fairShares), and counts every match. `files` is read sorted by path, component by
+ * component. Memory stays bounded by the cap, not by the number of matches: the files and lines
+ * that cannot be shown are dropped whenever the held ones have doubled since the last drop, so a
+ * search of 100,000 matching files costs a sort of about 2 × cap files every cap files, not a
+ * re-sharing of every kept file per file found (which froze hey for a minute at max_results 1000).
  */
 export function createCollector(cap: number, context = 0): Collector {
-  const files: FileHits[] = [];
+  let kept: { hits: FileHits; key: string }[] = [];
+  let sorted = true;
+  let held = 0; // lines held by the kept files
+  let limit = PRUNE_FLOOR; // lines, or files, held that start the next prune
+  let last: string | undefined; // once more files than the cap match, the last shown: a file after it never is
+  // a file's share only shrinks as more files come: what it can no longer show is let go. Sharing
+  // among the kept files is sharing among all: a file is dropped only once more files than the cap
+  // match, and from then on the first `cap` in path order show one match each
+  const prune = () => {
+    if (!sorted) kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    sorted = true;
+    const shares = fairShares(
+      kept.map((f) => f.hits.count),
+      cap,
+    );
+    const before = kept.length;
+    kept = kept.filter((_, i) => shares[i]! > 0);
+    if (kept.length < before) last = kept.at(-1)!.key;
+    held = 0;
+    for (const [i, f] of kept.entries()) {
+      trim(f.hits, shares[i]!, context);
+      held += f.hits.lines.size;
+    }
+    limit = Math.max(PRUNE_FLOOR, 2 * held, 2 * kept.length);
+  };
   const collector: Collector = {
-    files,
+    get files() {
+      prune();
+      return kept.map((f) => f.hits);
+    },
     total: 0,
     unreadable: [],
     counts: [],
@@ -45,21 +79,19 @@ export function createCollector(cap: number, context = 0): Collector {
       if (hits.count === 0) return;
       collector.total += hits.count;
       collector.counts.push({ path: hits.path, count: hits.count });
-      let at = files.findIndex((f) => comparePaths(hits.path, f.path) < 0);
-      if (at === -1) at = files.length;
-      files.splice(at, 0, hits);
-      // a file's share only shrinks as more files come: what it can no longer show is let go
-      const shares = fairShares(
-        files.map((f) => f.count),
-        cap,
-      );
-      for (const [i, share] of shares.entries()) trim(files[i]!, share, context);
-      const kept = files.filter((_, i) => shares[i]! > 0);
-      files.splice(0, files.length, ...kept);
+      const key = pathKey(hits.path);
+      if (last !== undefined && key > last) return;
+      if (sorted && kept.length > 0 && key < kept.at(-1)!.key) sorted = false;
+      kept.push({ hits, key });
+      held += hits.lines.size;
+      if (held > limit || kept.length > limit) prune();
     },
   };
   return collector;
 }
+
+/** `path` as a string that sorts as comparePaths does: "/" below every character of a name. */
+const pathKey = (path: string) => path.replaceAll("/", "\0");
 
 /**
  * How many of each file's matches (`counts`, in path order) a result of `cap` matches shows: every
@@ -174,11 +206,12 @@ export function format(found: Collector, cap: number, context: number, maxChars 
   let size = 0;
   let full = false;
   const shownIn = new Map<string, number>();
+  const files = found.files;
   const shares = fairShares(
-    found.files.map((f) => f.count),
+    files.map((f) => f.count),
     cap,
   );
-  for (const [i, file] of found.files.entries()) {
+  for (const [i, file] of files.entries()) {
     if (full) break;
     const all = [...file.lines]
       .filter(([, line]) => line.match)
@@ -239,12 +272,20 @@ function leftOutNote(found: Collector, shownIn: Map<string, number>, more: numbe
   const files = found.counts.length;
   const where = files > 1 ? `, in ${files} files` : "";
   const stop = maxChars === undefined ? "" : `; the result stops at ${maxChars} characters`;
-  const left = found.counts
-    .map((f) => ({ path: f.path, n: f.count - (shownIn.get(f.path) ?? 0) }))
-    .filter((f) => f.n > 0)
-    .sort((a, b) => b.n - a.n || comparePaths(a.path, b.path));
-  const named = left.slice(0, 3).map((f) => `${f.path} ${f.n}`);
-  const most = files > 1 ? `; left out: ${named.join(", ")}${left.length > 3 ? ` and ${left.length - 3} more files` : ""}` : "";
+  // the three files with most left out (then in path order), in one pass: a sort of 100,000 paths cost seconds
+  const most3: { path: string; n: number }[] = [];
+  let left = 0;
+  for (const f of found.counts) {
+    const n = f.count - (shownIn.get(f.path) ?? 0);
+    if (n <= 0) continue;
+    left++;
+    const at = most3.findIndex((m) => n > m.n || (n === m.n && comparePaths(f.path, m.path) < 0));
+    if (at !== -1) most3.splice(at, 0, { path: f.path, n });
+    else most3.push({ path: f.path, n });
+    if (most3.length > 3) most3.pop();
+  }
+  const named = most3.map((f) => `${f.path} ${f.n}`);
+  const most = files > 1 ? `; left out: ${named.join(", ")}${left > 3 ? ` and ${left - 3} more files` : ""}` : "";
   const narrow =
     maxChars === undefined
       ? "narrow with path, glob or a more specific pattern, or raise max_results"

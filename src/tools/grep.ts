@@ -13,7 +13,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   return {
     name: TOOL.grep,
     description:
-      // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs on the built-in search
+      // any JS regex: one ripgrep's dialect rejects (look-around, backreferences) runs with its PCRE2, else on the built-in search
       `JS regex per line in files under path; skips binary, .git, node_modules and .gitignored files unless path names them. ` +
       `Returns path:line: text by path, at most max_results (default ${GREP_MAX_RESULTS}) and ${GREP_MAX_CHARS} chars.`,
     parameters: {

@@ -11,7 +11,7 @@ import { base64Length, IMAGE_MAX_BYTES, imageProblem, sniffImage, sniffUnsendabl
 import { TOOL } from "../kernel/tool-names.ts";
 import { isPdf, PDF_COUNT_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
-import { fileNotFound, otherForm, statNamed } from "./missing-file.ts";
+import { fileNotFound, type NameLookup, otherForm, statNamed } from "./missing-file.ts";
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
 import { coveringRead, stubText, withRead } from "./earlier-reads.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
@@ -29,9 +29,10 @@ export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: where each text
  * file read is remembered for write_file, and each result, so that a re-read of unchanged lines
  * still shown whole answers with a note pointing at it (earlier-reads.ts) (shared by a run's file
- * tools and its agent; default: this tool's own).
+ * tools and its agent; default: this tool's own); `rg`, `cacheDir`: how a missing file's name is
+ * looked up in the project (missing-file.ts NameLookup).
  */
-export function createReadFileTool(options: { home?: string; seen?: SeenFiles; shell?: string } = {}): Tool {
+export function createReadFileTool(options: { home?: string; seen?: SeenFiles; shell?: string } & NameLookup = {}): Tool {
   const home = options.home ?? homedir();
   const seen: SeenFiles = options.seen ?? new Map();
   return {
@@ -60,7 +61,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       if ("error" in where) return toolError(`read_file: ${where.error}`);
       const { abs, info } = await statNamed(where.abs);
       if (info instanceof Error)
-        return toolError(info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home) : `cannot read ${path}: ${info.message}`);
+        return toolError(info.code === "ENOENT" ? await fileNotFound(path, abs, ctx.cwd, home, "", options) : `cannot read ${path}: ${info.message}`);
       if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`read_file: ${slash}`);

@@ -14,6 +14,7 @@
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { closeSync, openSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { places } from "../fs/places.ts";
 
 const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
 
@@ -22,6 +23,15 @@ const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
  * process), else the embedded one in `cacheDir` (fs/places.ts), checked before each use as above.
  * Never throws.
  */
+/**
+ * The ripgrep a tool runs: `rg` when given (`[tools] rg`; null: none), else locateRipgrep in `cacheDir`
+ * (default: hey's cache dir under `home`, fs/places.ts). Never throws.
+ */
+export function ripgrepFor(rg: string | null | undefined, home: string, cacheDir?: string): Promise<string | null> {
+  if (rg !== undefined) return Promise.resolve(rg);
+  return locateRipgrep(cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+}
+
 export async function locateRipgrep(cacheDir: string): Promise<string | null> {
   onPath ??= Bun.which("rg");
   return onPath ?? (await embeddedRipgrep(cacheDir)) ?? null;
@@ -119,3 +129,25 @@ function hashOf(rg: Blob): Promise<string> {
   hashes.set(rg, known);
   return known;
 }
+
+/**
+ * Whether the ripgrep at `rg` can run PCRE2 (`--pcre2`), which takes look-around and backreferences
+ * as JavaScript writes them; asked once per binary (`rg --pcre2-version` exits 0 when it can, 1
+ * when it was built without it). Never throws: a ripgrep that cannot say is taken to have none.
+ */
+export function hasPcre2(rg: string, env?: Record<string, string | undefined>): Promise<boolean> {
+  let known = pcre2.get(rg);
+  if (!known) {
+    known = (async () => {
+      try {
+        const proc = Bun.spawn([rg, "--pcre2-version"], { stdin: "ignore", stdout: "ignore", stderr: "ignore", ...(env ? { env } : {}) });
+        return (await proc.exited) === 0;
+      } catch {
+        return false;
+      }
+    })();
+    pcre2.set(rg, known);
+  }
+  return known;
+}
+const pcre2 = new Map<string, Promise<boolean>>();

@@ -52,7 +52,8 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
     ["^[x[:^alpha:]]+$", [3, 6]],
     ["^[^f[:^alpha:]]+$", [1, 2]],
     ["[[:foo:]]", [7, 10]], // no such class: ripgrep reads it as a class of its characters (`:`, `f`, `o`)
-    ["(?<=\\d)[[:upper:]]", [7]], // a look-behind: only the built-in search runs it, with ripgrep's tool too
+    ["(?<=\\d)[[:upper:]]", [7]], // a look-behind: ripgrep runs it with PCRE2, and the class stays ASCII there too
+    ["(?=[an])[[:alpha:]]+[bv]", [1]], // PCRE2 would read [[:alpha:]] as Unicode letters and find naïve too
   ])("%s finds lines %p", async (pattern, lines) => {
     expect(await grep(pattern)).toEqual({ hits: lines, rest: [] });
   });

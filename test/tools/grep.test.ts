@@ -230,7 +230,10 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     log = join(root, "..", `${root.split("/").pop()}-rg.log`);
     const wrapper = join(root, "..", `${root.split("/").pop()}-rg.sh`);
     writeFileSync(log, "");
-    writeFileSync(wrapper, `#!/bin/sh\n'${rg}' "$@"\ncode=$?\necho $code >> '${log}'\nexit $code\n`);
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\n'${rg}' "$@"\ncode=$?\ncase " $* " in *" --pcre2 "*) echo "$code --pcre2" ;; *) echo $code ;; esac >> '${log}'\nexit $code\n`,
+    );
     chmodSync(wrapper, 0o755);
     rgTool = createGrepTool({ rg: wrapper });
   });
@@ -265,12 +268,14 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     expect(viaRg).toEqual(await grep(args));
   });
 
-  test("a pattern ripgrep rejects (look-behind) falls back to the built-in search", async () => {
+  test("a pattern ripgrep's own engine rejects (look-behind) runs with ripgrep's PCRE2, not the built-in walker", async () => {
     if (!rgTool) throw new Error(NO_RG);
     const before = rgRuns().length;
     const args = { pattern: "(?<=foo )needle" };
     const viaRg = await grep(args, rgTool);
-    expect(rgRuns().slice(before)).toEqual(["2"]);
+    // rejected (2), then run with --pcre2, which answered (0); `--pcre2-version` (0) is asked once per process
+    expect(rgRuns().slice(before)[0]).toBe("2");
+    expect(rgRuns().at(-1)).toBe("0 --pcre2");
     expect(viaRg).toEqual({ output: "crlf.txt:2: foo needle" });
     expect(viaRg).toEqual(await grep(args));
   });

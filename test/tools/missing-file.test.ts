@@ -1,6 +1,6 @@
 // read_file and edit given a path that names no file: they say where they looked and which files
 // the model may have meant, and find a file whose name differs only in its Unicode form.
-import { expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
@@ -8,6 +8,7 @@ import { createEditTool } from "../../src/tools/edit.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { eachTempDir } from "../helpers/fixtures.ts";
+import { findRg, NO_RG } from "../helpers/find-rg.ts";
 
 const project = eachTempDir("hey-missing-");
 
@@ -79,4 +80,36 @@ test("a file whose name is stored decomposed (NFD, as macOS writes it) is found 
   );
   expect((await edit({ path: "résumé.md", old_string: "cv", new_string: "CV" })).output).toStartWith("edited résumé.md: 1 replacement");
   expect(readFileSync(join(root, stored), "utf8")).toBe("CV\n");
+});
+
+describe("the same name elsewhere in a big project", () => {
+  let rg: string | undefined;
+  beforeAll(async () => {
+    rg = await findRg();
+  });
+
+  test("is found by ripgrep past the first 20,000 files, in path order, and ignored files are not offered", async () => {
+    if (!rg) throw new Error(NO_RG);
+    const root = project.path;
+    mkdirSync(join(root, ".git"));
+    // a monorepo's packages/ comes first in path order and holds more files than a walk looks at
+    mkdirSync(join(root, "packages", "a"), { recursive: true });
+    for (let i = 0; i < 20_500; i++) writeFileSync(join(root, "packages", "a", `f${i}.ts`), "");
+    for (const dir of ["src/b/deep", "src/a/deep/er", "build"]) {
+      mkdirSync(join(root, dir), { recursive: true });
+      writeFileSync(join(root, dir, "target.ts"), "export {};\n");
+    }
+    writeFileSync(join(root, ".gitignore"), "build/\n");
+    const ctx: ToolContext = { cwd: root, signal: new AbortController().signal };
+    const read = (tool: ReturnType<typeof createReadFileTool>) => callTool(tool, { path: "target.ts" }, ctx);
+    expect((await read(createReadFileTool({ home: "/nonexistent-home", rg }))).output).toBe(
+      `file not found: target.ts (looked for ${join(root, "target.ts")}); did you mean one of: src/a/deep/er/target.ts, src/b/deep/target.ts?`,
+    );
+    // without ripgrep, the walk looks at the first files only: the answer says where hey looked
+    expect((await read(createReadFileTool({ home: "/nonexistent-home", rg: null }))).output).toBe(
+      `file not found: target.ts (looked for ${join(root, "target.ts")})`,
+    );
+    const edit = await callTool(createEditTool({ home: "/nonexistent-home", rg }), { path: "deep/target.ts", old_string: "a", new_string: "b" }, ctx);
+    expect(edit.output).toEndWith("; did you mean one of: src/a/deep/er/target.ts, src/b/deep/target.ts?");
+  });
 });
