@@ -338,13 +338,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
  * (under every list, git's options trusted as git-texts.ts GitTrust says), or deniedSegment refuses
  * a command of it; text hey cannot read, or known only at run time: cannot verify.
  */
-function shellText(
-  seg: Segment,
-  script: WrittenScript | undefined,
-  segments: Segment[],
-  rules: CompiledRules,
-  follow: Follow,
-): string | undefined {
+function shellText(seg: Segment, script: WrittenScript | undefined, segments: Segment[], rules: CompiledRules, follow: Follow): string | undefined {
   const at = `\`${show(seg.raw)}\``;
   const texts = shellTexts(seg, script, segments, rules.deny.patterns.length ? "deny" : follow.allowing ? "allow" : "control");
   if ("unknown" in texts) return `cannot verify ${at}: it ${texts.unknown}`;

@@ -66,3 +66,11 @@ describe('under allow = ["bash"], the control checks alone', () => {
     ['git difftool -x "$T" HEAD', 'it sets a command git runs, known only at run time: `"$T"`'],
   ])("refuse %s: its text could write git's or hey's own files", (command, why) => expect(check("bash", { command })).toContain(why));
 });
+
+test("under allow entries, a script the command writes and runs is read for git's and hey's own files too", () => {
+  const check = permissionCheck({ allow: ["bash: echo * > s.sh", "bash: sh s.sh"], deny: [], narrow: [] }, "bash", place);
+  expect(check("bash", { command: "echo 'echo hi' > s.sh && sh s.sh" })).toBeUndefined();
+  expect(check("bash", { command: "echo 'echo x > .git/hooks/y' > s.sh && sh s.sh" })).toContain(
+    "`sh s.sh` runs `s.sh`, which this command writes: `> .git/hooks/y` could write git's own files",
+  );
+});
