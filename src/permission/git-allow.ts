@@ -36,7 +36,7 @@ export function gitAllowed(seg: Segment, segments: Segment[]): GitAllowed | unde
     else break;
   }
   const bare = k || assigns !== seg.assigns ? { ...seg, assigns, words: [first, ...rest.slice(k)] } : seg;
-  return { bare, texts: gitShellTexts(seg, segments, true) };
+  return { bare, texts: gitShellTexts(seg, segments, "allow") };
 }
 
 /**

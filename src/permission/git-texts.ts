@@ -46,22 +46,31 @@ const APPENDED = " /tmp/git-appends-an-argument";
 export const asWritten = (reason: string) => reason.replaceAll(APPENDED, "");
 const appended = (name: string) => (/pager|^filter\.|\.driver$|tool\..+\.cmd$/i.test(name) ? "" : APPENDED);
 type Texts = GitText[] | { unknown: string };
+/**
+ * How far a list trusts git's own options (gitShellTexts). "deny": a deny list, which must see every
+ * program git could run, so a key not known to run nothing is refused. "allow": an allow list, whose
+ * `*` trusts git's options and never matches a word known only at run time. "control": only hey's
+ * and git's own files are guarded (an allow list that lets every command run: `allow = ["bash"]`),
+ * so any key may be set, but a command git runs that is known only at run time could write them.
+ */
+export type GitTrust = "deny" | "allow" | "control";
 const RUNTIME = (raw: string) => ({ unknown: `sets a command git runs, known only at run time: \`${raw}\`` });
 
 /**
  * The shell text `git …` hands on, or why some of it cannot be verified. `segments`: the whole
- * command, for `--config-env`'s variable. `allowing`: for an allow list, whose `*` trusts git's own
- * options (README "What a rule can promise"): a key not known to run nothing, or naming a config
- * file, is no reason to refuse there, nor is a word known only at run time (a `*` never matches
- * one: only an entry spelling it out does); a glob, or a variable `--config-env` reads, still is.
+ * command, for `--config-env`'s variable. `trust` (GitTrust): under an allow list or the control
+ * checks alone, which trust git's own options (README "What a rule can promise"), a key not known
+ * to run nothing, or naming a config file, is no reason to refuse; under an allow list neither is
+ * a word known only at run time (a `*` never matches one: only an entry spelling it out does); a
+ * glob, or a variable `--config-env` reads, still is.
  */
-export function gitShellTexts(seg: Segment, segments: Segment[], allowing = false): Texts {
+export function gitShellTexts(seg: Segment, segments: Segment[], trust: GitTrust = "deny"): Texts {
   const out: GitText[] = [];
   for (const a of seg.assigns) {
     const eq = a.text.indexOf("=");
     if (eq < 0 || !GIT_SHELL_VARS.has(a.text.slice(0, eq))) continue;
     if (a.unknown || a.glob || a.anyValue) {
-      if (allowing) continue; // no `*` matches an assignment: only an entry spelling it out
+      if (trust === "allow") continue; // no `*` matches an assignment: only an entry spelling it out
       return RUNTIME(a.raw);
     }
     out.push({ text: a.text.slice(eq + 1) + appended(a.text.slice(0, eq)), from: `sets ${a.text.slice(0, eq)}, which git runs with the shell`, word: a.raw });
@@ -81,13 +90,13 @@ export function gitShellTexts(seg: Segment, segments: Segment[], allowing = fals
     // `--config-env=KEY=VAR` reads VAR from the environment hey started with, the user's, unless the command sets it
     const name = env ? /=([A-Za-z_][A-Za-z0-9_]*)$/.exec(value.text)?.[1] : undefined;
     const set = !name || seg.assigns.some((a) => a.text.startsWith(`${name}=`)) || segments.some((s) => s !== seg && s.raw.includes(name));
-    const setting = env && !set ? undefined : gitSetting(value, env, false, allowing);
+    const setting = env && !set ? undefined : gitSetting(value, env, false, trust);
     if (setting && "unknown" in setting) return setting;
     if (setting) out.push({ ...setting, word: value.raw });
   }
   const sub = readGit(words)?.sub;
   const rest = sub === undefined ? [] : words.slice(sub + 1);
-  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest, allowing);
+  const more = sub === undefined ? [] : sub === k && words[k]!.text === "config" ? configSet(rest) : subcommandTexts(words[sub]!.text, rest, trust);
   if ("unknown" in more) return more;
   return [...out, ...more];
 }
@@ -130,14 +139,14 @@ function configSet(args: Word[]): Texts {
  * key (or one known only at run time): why it cannot be verified. `env`: VALUE names a variable
  * the command sets. `stored`: written by `git config`, where only keys run with the shell count.
  */
-function gitSetting(value: Word, env: boolean, stored = false, allowing = false): GitText | { unknown: string } | undefined {
+function gitSetting(value: Word, env: boolean, stored = false, trust: GitTrust = "deny"): GitText | { unknown: string } | undefined {
   const eq = value.text.indexOf("=");
   const runs = (key: string) => GIT_SHELL_KEYS.test(key) || /^(alias|credential)\./i.test(key);
   if (env || value.unknown || value.glob || value.anyValue) {
-    if (allowing && !env && value.unknown) return undefined;
+    if (trust === "allow" && !env && value.unknown) return undefined;
     // `-c core.pager=$P`, `--config-env=alias.x=VAR`: a command known only at run time; `-c "$CFG"` could be any key
     const key = /^[A-Za-z0-9.-]+(?==)/.exec(env ? value.text : value.raw)?.[0];
-    if (key && (QUIET.test(key) || ((stored || allowing) && !runs(key)))) return undefined;
+    if (key && (QUIET.test(key) || ((stored || trust !== "deny") && !runs(key)))) return undefined;
     return RUNTIME(value.raw);
   }
   const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
@@ -148,7 +157,7 @@ function gitSetting(value: Word, env: boolean, stored = false, allowing = false)
   if (/^credential(\..+)?\.helper$/.test(key))
     return v ? { text: (v.startsWith("!") ? v.slice(1) : v.startsWith("/") ? v : `git credential-${v}`) + APPENDED, from } : undefined;
   if (GIT_SHELL_KEYS.test(key)) return { text: v + appended(key), from };
-  if (stored || QUIET.test(key) || allowing) return undefined;
+  if (stored || QUIET.test(key) || trust !== "deny") return undefined;
   if (FILES.test(key)) return { unknown: `sets git's ${key}: git reads commands from files there that the rules cannot see` };
   return { unknown: `sets git's ${key}, which hey does not know to run nothing` };
 }
@@ -175,7 +184,7 @@ const OPTIONAL = new Set(["--open-files-in-pager"]);
 const quote = (w: Word) => singleQuoted(w.text);
 
 /** The commands a subcommand's options give it, and clone's `-c`/`--config` settings. */
-function subcommandTexts(sub: string, args: Word[], allowing: boolean): Texts {
+function subcommandTexts(sub: string, args: Word[], trust: GitTrust): Texts {
   const from = `gives git ${sub} a command it runs with the shell`;
   // `git submodule foreach CMD`: one word is shell text, more are a program and its arguments; `git bisect run CMD ARGS`: a program and its arguments
   const at = (name: string) => args.findIndex((w) => known(w) && w.text === name);
@@ -191,7 +200,8 @@ function subcommandTexts(sub: string, args: Word[], allowing: boolean): Texts {
     const w = args[i]!;
     if (sub === "grep" && fixed(w) && !w.text.startsWith("-") && !GREP_VALUED.test(args[i - 1]?.text ?? "")) break;
     if (!fixed(w)) {
-      if ((options.length || sub === "clone") && !(allowing && w.unknown))
+      // an operand known only at run time (`git rebase "$BASE"`) is no command unless a deny list must see every program
+      if ((options.length || sub === "clone") && !(trust !== "deny" && w.unknown))
         return { unknown: `\`${w.raw}\` is known only at run time where git ${sub} reads an option that runs a command` };
       continue;
     }
@@ -199,21 +209,23 @@ function subcommandTexts(sub: string, args: Word[], allowing: boolean): Texts {
     if (t === "--") break;
     if (sub === "clone" && (t === "-c" || t === "--config" || t.startsWith("--config="))) {
       const value = t.startsWith("--config=") ? { ...w, text: t.slice(9), raw: w.raw.slice(9) } : args[++i];
-      const setting = value && gitSetting(value, false, false, allowing);
+      const setting = value && gitSetting(value, false, false, trust);
       if (setting && "unknown" in setting) return setting;
       if (setting) out.push(setting);
       continue;
     }
     for (const [long, short] of options) {
-      let value: string | undefined;
-      if (t === long && !OPTIONAL.has(long)) value = args[++i]?.text;
+      let value: Word | string | undefined;
+      if (t === long && !OPTIONAL.has(long)) value = args[++i];
       else if (t.startsWith(`${long}=`)) value = t.slice(long.length + 1);
       else if (short && new RegExp(`^-[A-Za-z]*${short}`).test(t) && !t.startsWith("--")) {
         // a cluster whose last letter takes a value: glued (`-Orm`, `-xrm`), or the next word
         const glued = t.slice(t.indexOf(short, 1) + 1);
-        value = glued || (OPTIONAL.has(long) ? undefined : args[++i]?.text);
+        value = glued || (OPTIONAL.has(long) ? undefined : args[++i]);
       }
-      if (value !== undefined) out.push({ text: value, from });
+      // `difftool -x "$CMD"`: a command known only at run time could write git's or hey's own files
+      if (typeof value === "object" && !fixed(value) && trust !== "allow") return RUNTIME(value.raw);
+      if (value !== undefined) out.push({ text: typeof value === "string" ? value : value.text, from });
     }
   }
   return out;

@@ -29,6 +29,7 @@ import { scriptsRun } from "./run-scripts.ts";
 import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
+import { listed, quoted, show } from "./refusal-words.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 
 /** The `[permission]` lists as configured. */
@@ -95,8 +96,6 @@ export const ALLOWS_NOTHING = "<nothing until approved>";
 
 export const BASH_TOOL = "bash";
 const ALLOWED = { allowed: true } as const;
-const SHOWN_ENTRIES = 6; // entries listed in a refusal; more would not fit on one line
-const SHOWN_CHARS = 100; // longer commands are cut in messages
 const MAX_SCRIPT_DEPTH = 4; // package.json scripts that run scripts (`npm run a` in `b`), followed this deep
 const MAX_SCRIPTS = 64; // and this many in all for one command
 
@@ -204,6 +203,13 @@ export function decide(tool: string, args: Record<string, unknown>, rules: Compi
   return block(`${d.unlisted}: ${entries} ${quoted(lifting.entry)}${where} ${wait} for your approval (hey asks at a terminal start or /reload)`);
 }
 
+/**
+ * How far a check has followed scripts (package.json scripts that run scripts, bounded in depth and
+ * shared in number), and whether allow entries judge the command, and so what git runs from it too
+ * (git-allow.ts): then only what the control checks refuse of git's texts is left to them.
+ */
+type Follow = { depth: number; budget: { left: number }; allowing: boolean };
+
 /** A refusal by the allow list carries what it refused (`unlisted`), for decide to say when an entry waiting for approval would allow it. */
 type Refusal = { allowed: false; reason: string; unlisted?: string };
 
@@ -232,7 +238,7 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
   const controlled = controlRefusal(command, parsed.segments, rules.control, show);
   if (controlled) return block(controlled);
   for (const seg of parsed.segments) {
-    const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS } });
+    const refused = deniedSegment(seg, parsed.segments, rules, { depth: 0, budget: { left: MAX_SCRIPTS }, allowing: allow !== undefined });
     if (refused) return block(refused);
   }
   // after the deny list: a write to a file with other hard links (one could be git's or hey's own)
@@ -267,23 +273,25 @@ function decideCommand(command: unknown, rules: CompiledRules, allow: Pattern[] 
 }
 
 /**
- * Why deny list `rules.deny` refuses `seg`, a part of `segments` (one line, without the prefix), or
- * undefined. `follow`: how deep in package.json scripts that run scripts this is, and how many more
+ * Why deny list `rules.deny`, or the control checks on the shell text it hands on (shellText),
+ * refuse `seg`, a part of `segments` (one line, without the prefix), or undefined. `follow` (Follow): how deep in package.json scripts that run scripts this is, and how many more
  * scripts the whole check may read (run-scripts.ts; shared, so a script fanning out stays bounded).
  */
-function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, follow: { depth: number; budget: { left: number } }): string | undefined {
+function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, follow: Follow): string | undefined {
   const { reading } = rules.shell;
   const powershell = reading === "powershell";
+  const denying = rules.deny.patterns.length > 0;
   const disk = { control: rules.control, segments };
   const at = `\`${show(seg.raw)}\``;
-  const script = rules.deny.patterns.length ? writtenScript(seg, segments, { control: rules.control, caseless: rules.caseless }) : undefined;
+  const texts = denying || rules.control !== undefined; // what a command hands the shell matters to the control checks too
+  const script = texts ? writtenScript(seg, segments, { control: rules.control, caseless: rules.caseless }) : undefined;
   if (script && "unknown" in script) return `cannot verify ${at}: it ${script.unknown}`;
-  const piped = rules.deny.patterns.length ? pipedProgram(seg) : undefined;
+  const piped = denying ? pipedProgram(seg) : undefined;
   if (piped) return `cannot verify ${at}: ${piped}`;
   const read = script ? withScript(seg, script) : seg; // a script the command writes: what it holds counts as the words of what runs it
   // PowerShell: `del x` is `Remove-Item x` is `rm x`; a deny entry naming one names them all. `git-push` and `hub push` are `git push`, `podman run` is
   // `docker run`, `git st` is `git status` where git's config says `alias.st = status`
-  const git = configAlias(read, segments, rules.control);
+  const git = denying ? configAlias(read, segments, rules.control) : undefined; // reads git's config: only a deny entry needs an alias's value
   for (const spelled of powershell ? powerShellSpellings(read) : [read, ...gitDashed(read), ...respelled(read), ...upperMethods(read), ...aliased(git)])
     for (const p of rules.deny.patterns) {
       if ("does" in p) {
@@ -303,9 +311,9 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
       const config = forcedByConfig(spelled, p, rules.control, rules.caseless, segments);
       if (config) return `${at} may force the push through git's config (${config}): deny entry \`${p.entry}\``;
     }
-  if (powershell || !rules.deny.patterns.length) return undefined;
-  const texts = shellText(seg, script, segments, rules, follow);
-  if (texts) return texts;
+  if (powershell || !texts) return undefined;
+  const handed = shellText(seg, script, segments, rules, follow);
+  if (handed || !denying) return handed;
   // `npm run release`: what package.json's script runs, read as /bin/sh reads it (npm's script-shell)
   if (follow.depth >= MAX_SCRIPT_DEPTH) return undefined;
   const run = scriptsRun(seg, disk);
@@ -325,19 +333,14 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
 }
 
 /**
- * Why the deny list refuses the shell text `seg` hands on (shell-texts.ts: a script it wrote and
- * runs, a git config value, a make recipe), read as the shell reads it, each command judged as
- * deniedSegment judges a command line's; text hey cannot read, or known only at run time: cannot verify.
+ * Why the shell text `seg` hands on (shell-texts.ts: a script it wrote and runs, a git config
+ * value, a make recipe) may not run: read as the shell reads it, it writes git's or hey's own files
+ * (under every list, git's options trusted as git-texts.ts GitTrust says), or deniedSegment refuses
+ * a command of it; text hey cannot read, or known only at run time: cannot verify.
  */
-function shellText(
-  seg: Segment,
-  script: WrittenScript | undefined,
-  segments: Segment[],
-  rules: CompiledRules,
-  follow: { depth: number; budget: { left: number } },
-): string | undefined {
+function shellText(seg: Segment, script: WrittenScript | undefined, segments: Segment[], rules: CompiledRules, follow: Follow): string | undefined {
   const at = `\`${show(seg.raw)}\``;
-  const texts = shellTexts(seg, script, segments);
+  const texts = shellTexts(seg, script, segments, rules.deny.patterns.length ? "deny" : follow.allowing ? "allow" : "control");
   if ("unknown" in texts) return `cannot verify ${at}: it ${texts.unknown}`;
   for (const { text, from, reading } of texts) {
     if (follow.depth >= MAX_SCRIPT_DEPTH) return `cannot verify ${at}: it nests scripts deeper than hey follows (${MAX_SCRIPT_DEPTH})`;
@@ -365,7 +368,6 @@ function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseles
   return undefined;
 }
 
-/** Whose control file a refusal names: hey's, git's (control-files.ts inGit), or a file in a place hey guards (its cache, a PATH directory). */
 /** ` (MCP server fs's move_file)`: which tool a refused MCP call is, when the model calls it by another name than the server's. */
 const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin.name !== tool ? ` (MCP server ${origin.server}'s ${origin.name})` : "");
 
@@ -378,21 +380,6 @@ function unlisted(subject: string, allowed: string, file: string | undefined, { 
   return { ...block(`${subject} matches no allow entry${text} (${allowed})`), unlisted: subject };
 }
 
-/** `a, b` (entries as listed) as `"a", "b"`, as they are written in the config */
-const quoted = (entries: string) => JSON.stringify(entries.split(", ")).slice(1, -1).replaceAll('","', '", "');
-
 function block(what: string): Refusal {
   return { allowed: false, reason: `${BLOCKED_PREFIX} ${what}` };
-}
-
-function listed(entries: string[]): string {
-  if (!entries.length) return "none";
-  return entries.slice(0, SHOWN_ENTRIES).join(", ") + (entries.length > SHOWN_ENTRIES ? ", …" : "");
-}
-
-/** One line, control characters escaped, cut to SHOWN_CHARS. */
-function show(text: string): string {
-  const escapes: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-  const line = text.replace(/[\x00-\x1f\x7f]/g, (c) => escapes[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-  return line.length > SHOWN_CHARS ? line.slice(0, SHOWN_CHARS - 1) + "…" : line;
 }

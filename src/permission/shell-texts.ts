@@ -1,4 +1,5 @@
-// Text a shell will run that a command hands to another program (SPEC §8, deny lists): a script
+// Text a shell will run that a command hands to another program (SPEC §8; judged by the deny list
+// and, under every list, by the control checks: control-refusal.ts): a script
 // the same command writes and then runs with sh, bash or dash (or as a file whose first line names
 // one, or none), a git config value git runs with the shell (`-c alias.x='!cmd'`,
 // `core.sshCommand`, `diff.external`, `core.fsmonitor`… and the GIT_* variables that set them), and
@@ -6,7 +7,7 @@
 // hey's own shell reader and judges its commands as it judges `sh -c` text, so quoting that splits a
 // name (`r''m`, `r\m`, `${x}m`) hides nothing. Text whose value is known only when it runs is
 // "unknown". Pure.
-import { gitShellTexts } from "./git-texts.ts";
+import { gitShellTexts, type GitTrust } from "./git-texts.ts";
 import { program } from "./match.ts";
 import type { Reading } from "./shell-commands.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -27,8 +28,12 @@ const SHELLS: Record<string, Reading> = { sh: "sh", bash: "bash", rbash: "bash",
 const EXECUTES = new Set(["", "env", "nohup", "timeout", "nice"]);
 /** Shells the checker does not read: a script run by one cannot be verified. */
 const UNREAD = new Set(["zsh", "ksh", "mksh", "fish"]);
-/** The shell text a segment hands on, or why some of it is known only at run time. `script`: the file it runs that the command wrote (written-scripts.ts). */
-export function shellTexts(seg: Segment, script: WrittenScript | undefined, segments: Segment[]): ShellText[] | { unknown: string } {
+/**
+ * The shell text a segment hands on, or why some of it is known only at run time. `script`: the
+ * file it runs that the command wrote (written-scripts.ts); `trust`: how far git's own options are
+ * trusted (git-texts.ts GitTrust).
+ */
+export function shellTexts(seg: Segment, script: WrittenScript | undefined, segments: Segment[], trust: GitTrust = "deny"): ShellText[] | { unknown: string } {
   const first = seg.words[0];
   if (!known(first) || seg.inert) return [];
   const name = program(first.text);
@@ -51,7 +56,7 @@ export function shellTexts(seg: Segment, script: WrittenScript | undefined, segm
     out.push(...recipes.map((text) => ({ text, from: "gives make a makefile on stdin", reading: "sh" as const })));
   }
   if (name === "git") {
-    const git = gitShellTexts(seg, segments);
+    const git = gitShellTexts(seg, segments, trust);
     if ("unknown" in git) return git;
     out.push(...git.map((t) => ({ ...t, reading: "sh" as const })));
   }
