@@ -15,7 +15,7 @@ import { exitAfterGrace, onJobControl, onSignals, SIGNAL_EXIT, SIGNAL_REASON, st
 import { visible } from "./visible.ts";
 import { wrapColumns } from "./wrap.ts";
 import { errorText } from "../kernel/errors.ts";
-import { codePointWidth, terminalWidth } from "./term.ts";
+import { codePointWidth, isTty, letGo, terminalWidth } from "./term.ts";
 
 export interface ReplIo {
   /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
@@ -359,8 +359,12 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     offJobControl();
     // after a hang-up the SIGHUP that follows must not kill hey (by default) before the session is closed and unlocked
     offSignals(state.signalled === SIGNAL_EXIT.SIGHUP ? ["SIGHUP"] : []);
+    // and what hey still says as it ends (the jobs it stops, a session not saved) is not written to the
+    // terminal gone: a write there fails with EIO, which Bun's writer can raise past any catch and end hey before it has
+    if (state.signalled === SIGNAL_EXIT.SIGHUP) for (const fd of onTerminal) letGo(fd);
   }
 
+  const onTerminal = ([1, 2] as const).filter((fd) => isTty(fd)); // known now: a hung-up terminal no longer answers as one
   return new Promise((resolve) => {
     resolveRepl = resolve;
     process.on("exit", restore);

@@ -93,7 +93,7 @@ test("at hey's exit a job left running gets SIGTERM first: its TERM trap writes 
   const dir = join(root.path, "trap");
   mkdirSync(dir);
   // a dev server of sorts: it cleans up on TERM (a pid file, containers), and starts a browser outside its group
-  const command = `sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; setsid sleep ${detached} & while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 &\necho started`;
+  const command = `sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; setsid sleep ${detached} & : > ready; while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 &\nuntil [ -e ready ]; do sleep 0.05; done; echo started`; // returns once the trap is set
   const model = startModelServer((req) => (results(req).length === 0 ? { calls: [["bash", { command }]] } : { text: "ok" }));
   try {
     const run = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "start it"], { cwd: dir, env: env("trap") });
@@ -111,7 +111,10 @@ test("hey ended by SIGTERM mid-turn: a job an earlier call left running still ge
   leftovers.push(job, running);
   const dir = join(root.path, "sigterm");
   mkdirSync(dir);
-  const commands = [`sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 &`, `sleep ${running}`];
+  const commands = [
+    `sh -c 'trap "echo cleaned > cleaned.txt; exit" TERM; : > ready; while :; do sleep 0.1; done; : ${job}' >/dev/null 2>&1 & until [ -e ready ]; do sleep 0.05; done`,
+    `sleep ${running}`,
+  ];
   const model = startModelServer((req) => ({ calls: [["bash", { command: commands[results(req).length] ?? "true" }]] }));
   try {
     const hey = Bun.spawn([await ensureBinary(), "--base-url", model.baseUrl, "-m", "m", "-p", "start it"], {

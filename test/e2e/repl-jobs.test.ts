@@ -35,7 +35,9 @@ const asked = (req: ChatRequest, what: string) => req.messages.at(-1)!.role === 
 async function replWithJobs(): Promise<Record<"A" | "B", string>> {
   const jobs = { A: marker(), B: marker() };
   leftovers.push(jobs.A, jobs.B);
-  const command = (name: "A" | "B") => `sh -c 'trap "echo cleaned > ${name}.txt; exit" TERM; while :; do sleep 0.1; done; : ${jobs[name]}' >/dev/null 2>&1 &`;
+  // the call returns once the job's trap is set: a SIGTERM before that (a loaded machine) would end it trapless
+  const command = (name: "A" | "B") =>
+    `sh -c 'trap "echo cleaned > ${name}.txt; exit" TERM; : > ${name}.ready; while :; do sleep 0.1; done; : ${jobs[name]}' >/dev/null 2>&1 & until [ -e ${name}.ready ]; do sleep 0.05; done`;
   model = startModelServer((req) => {
     for (const name of ["A", "B"] as const) if (asked(req, `start ${name}`)) return { calls: [["bash", { command: command(name) }]] };
     return { text: "answered" };
