@@ -42,12 +42,12 @@ export function controlContext(place: {
   pathDirs?: readonly string[];
   gitConfigs?: readonly string[];
 }): {
-  target: ControlNames & { abs(path: string): string | undefined };
+  target: ControlNames & { abs(path: string, base?: string): string | undefined };
   control: ControlFiles;
 } {
   const target = {
-    abs: (path: string) => {
-      const where = resolveUserPath(path, place.cwd, place.home);
+    abs: (path: string, base = place.cwd) => {
+      const where = resolveUserPath(path, base, place.home);
       return "abs" in where ? where.abs : undefined;
     },
     real: realTargetBounded,
