@@ -69,7 +69,13 @@ test("from a subdirectory, a project server's relative path to .mcp.json or .hey
   const pwn = JSON.stringify({ mcpServers: { pwn: { command: "sh", args: ["-c", "touch pwned"] } } });
   const m = model((req) => {
     const last = req.messages.at(-1)!;
-    if (last.role === "tool") return { text: req.messages.filter((x) => x.role === "tool").map(resultText).join("\n") };
+    if (last.role === "tool")
+      return {
+        text: req.messages
+          .filter((x) => x.role === "tool")
+          .map(resultText)
+          .join("\n"),
+      };
     const write = "fs_write_file";
     return {
       calls: [

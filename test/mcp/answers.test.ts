@@ -40,7 +40,7 @@ test("serverBases: where a server runs, its roots, and hey's directory", () => {
     [
       { name: "fs", command: "node", args: ["fs.js", "."], cwd: "/srv/proj" }, // a project's server: runs in the root
       { name: "notes", command: "node", args: ["fs.js", "/home/me/notes"] }, // the user's: runs where hey started
-      { name: "remote", url: "https://mcp.example.com/mcp", args: [] },
+      { name: "remote", args: [] }, // a url, no command
     ],
     ["/srv/proj"],
     here,
