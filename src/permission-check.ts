@@ -2,7 +2,7 @@
 // tools' guard of hey's control files, then every list (the user's, then each a trusted project
 // narrows them with). One call is one check: the disk it reads waits at most one deadline in all
 // (fs/bounded-reads.ts oneCheck), however many paths it looks at.
-import { controlContext } from "./config/control-context.ts";
+import { controlContext, type ControlPlace } from "./config/control-context.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { Settings } from "./config/settings.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
@@ -14,15 +14,7 @@ import { compileRules, decide, type CompiledRules, type PermissionRules, type Sh
  * where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set);
  * `bases`: the directories an MCP server may read a relative path from (mcp/answers.ts serverBases; none: hey's own)
  */
-type Place = {
-  cwd: string;
-  home: string;
-  controls: readonly string[];
-  cacheDir?: string;
-  pathDirs?: readonly string[];
-  gitConfigs?: readonly string[];
-  bases?: (server: string) => readonly string[];
-};
+type Place = ControlPlace & { bases?: (server: string) => readonly string[] };
 
 /**
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every

@@ -34,14 +34,17 @@ function realOnce(dir: string): { real?: string } {
   }
 }
 
-export function controlContext(place: {
+/** Where hey runs, for its guard: its control files, its cache, the PATH directories and git's global configs it keeps writes out of. */
+export interface ControlPlace {
   cwd: string;
   home: string;
   controls: readonly string[];
   cacheDir?: string;
   pathDirs?: readonly string[];
   gitConfigs?: readonly string[];
-}): {
+}
+
+export function controlContext(place: ControlPlace): {
   target: ControlNames & { abs(path: string, base?: string): string | undefined };
   control: ControlFiles;
 } {
