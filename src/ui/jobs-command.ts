@@ -38,7 +38,7 @@ export function jobsLine(jobs: RunningJob[], told: ReadonlySet<number>): string 
 
 /**
  * `/jobs` (list) or `/jobs stop N` of `jobs` (those running now), stopping one with `stop`; what to
- * show, and whether it worked. `numbered`: the highest number given (group-guard.ts jobsNumbered):
+ * show, and whether it worked. `numbered`: the highest number given (tools/group-guard.ts jobsNumbered):
  * a number up to it that no running job has is one that ended, refused as such, never another's.
  */
 export async function jobsCommand(
