@@ -2,7 +2,7 @@
 // tools' guard of hey's control files, then every list (the user's, then each a trusted project
 // narrows them with). One call is one check: the disk it reads waits at most one deadline in all
 // (fs/bounded-reads.ts oneCheck), however many paths it looks at.
-import { controlContext } from "./config/control-context.ts";
+import { controlContext, type ControlPlace } from "./config/control-context.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { Settings } from "./config/settings.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
@@ -10,8 +10,11 @@ import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
 import { compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
 
-/** where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set) */
-type Place = { cwd: string; home: string; controls: readonly string[]; cacheDir?: string; pathDirs?: readonly string[]; gitConfigs?: readonly string[] };
+/**
+ * where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set);
+ * `bases`: the directories an MCP server may read a relative path from (mcp/answers.ts serverBases; none: hey's own)
+ */
+type Place = ControlPlace & { bases?: (server: string) => readonly string[] };
 
 /**
  * SPEC §8: the rules compiled once for the shell that will run the commands; deny first, every
@@ -36,7 +39,8 @@ export function permissionRules(
   const checks = everyList(lists).map((l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control).rules);
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
-      const refusal = guarded ? controlRefusal(tool, args, target) : undefined;
+      const bases = origin && place.bases ? place.bases(origin.server) : undefined;
+      const refusal = guarded ? controlRefusal(tool, args, target, bases) : undefined;
       if (refusal) return refusal;
       for (const rules of checks) {
         const decision = decide(tool, args, rules, origin);

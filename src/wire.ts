@@ -1,7 +1,7 @@
-// The composition root: the only file that names concrete providers, tools, outputs and stores. `assemble` builds a run's
-// pieces once — outputs, the session writer, the tool array, the permission check compiled once, the system prompt source,
-// the MCP servers — and the agent, and hands them to runtime.ts, which alone swaps what the configuration decided (`/model`,
-// `/reload`, `/resume`). It takes resolved values: where hey's files are, what the command line chose, the configuration run.ts loaded.
+// The composition root: the only file that names concrete providers, tools, outputs and stores. `assemble` builds a run's pieces once —
+// outputs, the session writer, the tool array, the permission check compiled once, the system prompt source, the MCP servers — and the
+// agent, and hands them to runtime.ts, which alone swaps what the configuration decided (`/model`, `/reload`, `/resume`). It takes
+// resolved values: where hey's files are, what the command line chose, the configuration run.ts loaded.
 import { platform } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
@@ -17,13 +17,14 @@ import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
+import { rootProbe } from "./fs/root-probe.ts";
 import { sweepLeftCopies } from "./fs/atomic.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { ToolOrigin } from "./kernel/tool-calls.ts";
-import { projectRoots } from "./mcp/answers.ts";
+import { projectRoots, serverBases } from "./mcp/answers.ts";
 import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
@@ -60,7 +61,6 @@ import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
-import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
@@ -192,7 +192,8 @@ export async function assemble(
     // the directories the tools find programs in (absolute ones: `.` would guard the project): no write may land there while a list is set
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
-    const permission = permissionRules(s.permission, shell, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs });
+    const bases = serverBases(s.mcp.servers, projectRoots(here), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
+    const permission = permissionRules(s.permission, shell, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, bases });
     // a full output saved hides what the result hides
     const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) };
     const tools = createTools(s, {
@@ -241,8 +242,7 @@ export async function assemble(
     for (const path of interruptedWrites(resumed.messages, cut)) sweepLeftCopies(callPath(path, resumed.header.cwd, home)); // a killed write's temporary copy
     const on = `${settings.provider.name}/${settings.model}${settings.effort ? ` · effort ${settings.effort}` : ""}`; // what it goes on with: the session's model, said
     if (terminal) warn(`resumed session ${sessionId} (${resumed.messages.length} messages loaded) · ${on}`); // the latest ~500 of a long one
-    // tools run here, while the history may speak of the other directory's files
-    const started = resumed.header.cwd;
+    const started = resumed.header.cwd; // tools run here, while the history may speak of the other directory's files
     if (started !== cwd) warn(`this session was started in ${started}; hey works in ${cwd} now (paths in it may be relative to ${started})`);
   }
 

@@ -34,20 +34,23 @@ function realOnce(dir: string): { real?: string } {
   }
 }
 
-export function controlContext(place: {
+/** Where hey runs, for its guard: its control files, its cache, the PATH directories and git's global configs it keeps writes out of. */
+export interface ControlPlace {
   cwd: string;
   home: string;
   controls: readonly string[];
   cacheDir?: string;
   pathDirs?: readonly string[];
   gitConfigs?: readonly string[];
-}): {
-  target: ControlNames & { abs(path: string): string | undefined };
+}
+
+export function controlContext(place: ControlPlace): {
+  target: ControlNames & { abs(path: string, base?: string): string | undefined };
   control: ControlFiles;
 } {
   const target = {
-    abs: (path: string) => {
-      const where = resolveUserPath(path, place.cwd, place.home);
+    abs: (path: string, base = place.cwd) => {
+      const where = resolveUserPath(path, base, place.home);
       return "abs" in where ? where.abs : undefined;
     },
     real: realTargetBounded,

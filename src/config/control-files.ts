@@ -105,26 +105,34 @@ export function guardedDir(abs: string, names: ControlNames): string | undefined
  * The refusal for a tool call that would write a control file (controlNamed), a file in hey's
  * cache (guardedDir: the ripgrep grep runs is there) or one of git's own files in any repository
  * (inGit: `.git/config`, `.git/hooks/…`, a `.git` file), or undefined: hey's file tools by their
- * `path`, an MCP tool by each path its arguments name (pathsWritten).
+ * `path`, an MCP tool by each path its arguments name (pathsWritten), read from each directory in
+ * `bases` the server may resolve a relative path against (mcp/answers.ts serverBases; none: hey's).
  * The message starts with the permission marker, as any refusal does.
  */
 export function controlRefusal(
   tool: string,
   args: Record<string, unknown>,
-  target: ControlNames & { abs(path: string): string | undefined },
+  target: Target,
+  bases: readonly (string | undefined)[] = [undefined],
 ): string | undefined {
   const mcp = !WRITERS.has(tool.toLowerCase());
-  for (const path of pathsWritten(tool, args)) {
-    const refusal = pathRefusal(path, target);
-    if (refusal) return mcp ? refusal.replace(`: ${path} `, `: ${tool}'s argument ${path} `) : refusal;
-  }
+  for (const path of pathsWritten(tool, args))
+    for (const base of bases) {
+      const abs = target.abs(path, base);
+      const refusal = abs === undefined ? undefined : pathRefusal(path, abs, target);
+      if (!refusal) continue;
+      if (!mcp) return refusal;
+      // named as the server reads it when that is not where hey would look
+      const read = abs === target.abs(path) ? "" : `(${abs} where the server reads it) `;
+      return refusal.replace(`: ${path} `, `: ${tool}'s argument ${path} ${read}`);
+    }
   return undefined;
 }
 
-/** controlRefusal for one path a tool call names. */
-function pathRefusal(path: string, target: ControlNames & { abs(path: string): string | undefined }): string | undefined {
-  const abs = target.abs(path);
-  if (abs === undefined) return undefined; // the tool reports the bad path itself
+type Target = ControlNames & { abs(path: string, base?: string): string | undefined };
+
+/** controlRefusal for one path a tool call names, `abs` where it points. */
+function pathRefusal(path: string, abs: string, target: Target): string | undefined {
   let hit: string | undefined;
   let dir: string | undefined;
   let git = false;

@@ -93,7 +93,8 @@ export function outputDecoder(): { decode(chunk: Uint8Array, stream?: boolean): 
   return self;
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+/** `a` then `b`, in one new array. */
+export function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
   const all = new Uint8Array(a.length + b.length);
   all.set(a);
   all.set(b, a.length);

@@ -85,6 +85,30 @@ export function serverRoots(
 }
 
 /**
+ * For the guard of hey's control files (config/control-files.ts): the directories each server may
+ * read a relative path argument from — where it runs (a project's server runs in the project root,
+ * config/server-dir.ts), each of its roots (server-filesystem resolves a relative path against
+ * those) and hey's own directory, to be safe. A server named nowhere: hey's directory and the
+ * project's roots. Worked out at a server's first check (its roots look at the disk), then kept.
+ */
+export function serverBases(
+  servers: readonly { name: string; command?: string; args: string[]; cwd?: string }[],
+  project: string[],
+  where: { cwd: string; home: string | undefined; isDir(path: string): boolean },
+): (server: string) => string[] {
+  const known = new Map<string, string[]>();
+  return (name) => {
+    const found = known.get(name);
+    if (found) return found;
+    const s = servers.find((x) => x.name === name);
+    const runsIn = s?.command === undefined ? where.cwd : resolve(where.cwd, s.cwd ?? ".");
+    const bases = [...new Set([runsIn, ...(s ? serverRoots(s, project, where) : project), where.cwd])];
+    known.set(name, bases);
+    return bases;
+  };
+}
+
+/**
  * The project root as the root hey names to servers, unless it holds hey's own configuration or
  * state (`configDir`, `stateDir`: hey started in the home directory, or at /): a server working in
  * its client's roots (the filesystem server without arguments) could then rewrite hey's config and

@@ -6,7 +6,7 @@
 // unknown. `.`/`source`, `alias` and `hash -p` change or hide what runs in both dialects. Each is
 // judged on its known words; a name that is not a plain literal could be anything. Pure.
 import { readOptions, type Options } from "./options.ts";
-import { ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-model.ts";
+import { fixed, known, ASSIGN, NAME, type Dialect, type Segment, type Word } from "./shell-model.ts";
 import { arithmeticReads, arithmeticRisk, assignRisk, integerRisk, numeric, prefixRisk } from "./variables.ts";
 
 const SUBSCRIPT = "bash evaluates a subscript in a variable name as code";
@@ -38,8 +38,6 @@ const SPECIAL = new Set([":", ".", "break", "continue", "eval", "exec", "exit", 
 
 /** `value`: what the builtin assigns to the names it is given (undefined: known only at run time; null: nothing, as `unset`). */
 type Check = (args: Word[], dialect: Dialect, value?: string | null) => string | undefined;
-
-const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /**
  * Why assigning to the variable `w` names could run code or change what runs, or undefined: an
@@ -82,7 +80,7 @@ function declaration(evaluates: string): Check {
     let options = "";
     let evaluated = false; // a value bash would evaluate under -i/-I (arithmetic), or a nameref
     for (const w of args) {
-      if (!known(w) && !ASSIGN.test(w.raw)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER; // `n=$x`: a literal name, a value known later
+      if (!fixed(w) && !ASSIGN.test(w.raw)) return dialect === "bash" ? SUBSCRIPT : NAMED_LATER; // `n=$x`: a literal name, a value known later
       if (w.text === "--") continue;
       if (/^[-+][A-Za-z]+$/.test(w.text)) {
         options += w.text.slice(1);

@@ -14,7 +14,7 @@ import { globMatch } from "./match.ts";
 import { pathForm, WINDOWS_FORM } from "./path-form.ts";
 import { type Named, parameterNames } from "./powershell-parameters.ts";
 import { GIT_OPTIONS, NPM_OPTIONS, RM_OPTIONS } from "./program-tables.ts";
-import type { Word } from "./shell-model.ts";
+import { known, type Word } from "./shell-model.ts";
 
 /** What hey knows of a program's options (program-tables.ts): none, for most programs. */
 export interface OptionTable {
@@ -66,7 +66,6 @@ export interface Reading {
 }
 
 const literalWord = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 const isStar = (w: Word) => w.glob && w.raw === "*";
 const optionWord = (w: Word) => !w.unknown && !isStar(w) && /^-./.test(w.text) && w.text !== "--";
 const isSubcommand = (w: Word) => !w.unknown && !isStar(w) && !/^[-+]/.test(w.text);

@@ -8,7 +8,7 @@ import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./con
 import { GIT_COMMANDS, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { changesConfig } from "./push-config.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { known, type Segment, type Word } from "./shell-model.ts";
 
 /** What git's config makes of `from`'s subcommand: `to`, the command it runs (none: a git-NAME program), or `why` it cannot be told. */
 export interface ConfigAlias {
@@ -21,7 +21,6 @@ export interface ConfigAlias {
 export const aliased = (alias: ConfigAlias | undefined): Segment[] => (alias?.to ? [alias.to] : []);
 
 const MAX_ALIASES = 10; // git stops an alias loop itself
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 const literal = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
 /** git's own options that change which config it reads or where it finds its programs */
 const ELSEWHERE = /^--(git-dir|work-tree|exec-path|namespace|config-env)(=|$)/;

@@ -17,7 +17,7 @@
 // and any of these through an alias set on the command line (`git -c alias.cfg=config cfg …`). Pure.
 import { GIT_COMMANDS, readGit } from "./git.ts";
 import { program } from "./match.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { fixed, known, type Segment, type Word } from "./shell-model.ts";
 
 /**
  * Keys git reads as data only: identity, line endings, how pulls, pushes, merges, diffs and logs
@@ -49,9 +49,7 @@ const SUBCOMMANDS = new Set(["get", "list", "set", "unset", "edit", "rename-sect
 /** A submodules file: git reads only submodule settings from it, and none as a command (gitmodules(5)). */
 const GITMODULES = /(^|[\\/])\.gitmodules$/;
 
-const known = (w: Word | undefined): w is Word => !!w && fixed(w);
 const raw = (w: Word | undefined) => w?.raw ?? "";
-const fixed = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /** A long option as git resolves it (exactly, or a unique abbreviation), or undefined. */
 function resolve(name: string): string | undefined {

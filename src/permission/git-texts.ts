@@ -7,7 +7,7 @@
 // (`gpg.program`, `trailer.*.cmd`, `protocol.ext.allow`, `core.hooksPath`, `include.path`…). Pure.
 import { NEXT, readGit } from "./git.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { fixed, known, type Segment, type Word } from "./shell-model.ts";
 import { GIT_SHELL_VARS } from "./variables.ts";
 
 /** Shell text to judge and what runs it, for messages. */
@@ -18,8 +18,6 @@ export interface GitText {
   word?: string;
 }
 
-const known = (w: Word | undefined): w is Word => !!w && fixed(w);
-const fixed = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 /**
  * git config keys whose value git runs with the shell (git-config(1)); aliases and credential
  * helpers are read apart (an alias runs with the shell only after `!`; a helper always does).

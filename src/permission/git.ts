@@ -1,9 +1,7 @@
 // How git reads its command line (SPEC §8): the options before the subcommand, as git.c's
 // handle_options reads them (git 2.17 to 2.50: exact names, no abbreviations, no clusters), which
 // subcommand runs, and whether a word could make git run a command. Pure.
-import type { Segment, Word } from "./shell-model.ts";
-
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
+import { known, type Segment, type Word } from "./shell-model.ts";
 
 /** Options taking the next word as their value. */
 export const NEXT = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--shallow-file", "--attr-source"]);

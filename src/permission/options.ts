@@ -4,7 +4,7 @@
 // `VAR=value` words among its options, dash's and bash's `-o NAME` taking the next word even from
 // inside a cluster (`sh -oc noglob '…'`), and programs whose getopt permutes (`script LOG -c …`).
 // Pure; the tables live in wrappers.ts.
-import type { Word } from "./shell-model.ts";
+import { known, type Word } from "./shell-model.ts";
 
 /** How a program reads its options. */
 export interface Options {
@@ -44,7 +44,6 @@ export interface ReadOptions {
 }
 
 const literal = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 
 /** sudo's test for an environment word: something before a `=`, not a path (parse_args.c). */
 const SUDO_ENV = /^[^=/][^=]*=/;

@@ -2,9 +2,7 @@
 // git.ts): where `find` runs a command, which programs run their arguments through their
 // own interpreters or a shell the rules cannot see, and which programs never run their words. Words
 // decided at run time (globs, braces, expansions, input) count as any word they could become. Pure.
-import type { Word } from "./shell-model.ts";
-
-const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
+import { fixed, known, type Word } from "./shell-model.ts";
 
 /**
  * A shell glob as a RegExp over one word, case-insensitive (bash's nocaseglob): `*`, `?`, `[…]`
@@ -37,7 +35,7 @@ function globRegExp(glob: string): RegExp {
  * (bash) any words at all.
  */
 export function couldBe(w: Word, literals: string[]): boolean {
-  if (known(w)) return literals.includes(w.text);
+  if (fixed(w)) return literals.includes(w.text);
   if (w.unknown || w.anyValue) return true;
   if (/\{[^]*(,|\.\.)[^]*\}/.test(w.text)) return true;
   const re = globRegExp(w.text);

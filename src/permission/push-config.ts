@@ -8,10 +8,9 @@ import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./con
 import { denyMatch } from "./deny.ts";
 import { readGit } from "./git.ts";
 import { type Pattern, program } from "./match.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { known, type Segment, type Word } from "./shell-model.ts";
 
 const FORCE: Word = { text: "--force", raw: "--force", unknown: false, glob: false };
-const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /**
  * Whether the push's words may give no refspec: fewer than two words that are surely operands (a

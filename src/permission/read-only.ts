@@ -9,7 +9,7 @@ import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { readingOf } from "./rules.ts";
 import { parseCommand } from "./shell-commands.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { known, type Segment, type Word } from "./shell-model.ts";
 
 /** Programs that only read and print, whatever their options (not sort: `-o`; not uniq: `uniq IN OUT`; not xxd: `-r`). */
 const READERS = new Set(
@@ -69,5 +69,3 @@ function gitReads(words: Word[]): boolean {
   if (sub === "stash" || sub === "worktree") return operands[0] === "list" || (sub === "stash" && operands[0] === "show");
   return false;
 }
-
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;

@@ -17,5 +17,5 @@ export function show(text: string): string {
   return line.length > SHOWN_CHARS ? line.slice(0, SHOWN_CHARS - 1) + "…" : line;
 }
 
-/** `a, b` (entries as listed) as `"a", "b"`, as they are written in the config. */
-export const quoted = (entries: string) => JSON.stringify(entries.split(", ")).slice(1, -1).replaceAll('","', '", "');
+/** entries as they are written in the config: `"a", "b"` (one may hold ", ": `bash: npm test > "out, 1.log"`) */
+export const quoted = (entries: readonly string[]) => entries.map((e) => JSON.stringify(e)).join(", ");

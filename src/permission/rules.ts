@@ -59,7 +59,7 @@ export interface CompiledRules {
   /** PermissionRules.file */
   readonly file?: string;
   /** each pending entry (PermissionRules.pending) with the allow list it would make */
-  readonly waiting?: { entry: string; allow: RuleList }[];
+  readonly waiting?: { entries: string[]; allow: RuleList }[];
 }
 
 /**
@@ -155,8 +155,8 @@ export function compileRules(
   };
   if (allow && lists.pending?.length) {
     const all = read("allow", [...lists.allow, ...lists.pending]);
-    const each = lists.pending.map((entry) => ({ entry, allow: read("allow", [...lists.allow, entry]) }));
-    return { rules: { ...rules, waiting: [...each, { entry: lists.pending.join(", "), allow: all }] }, errors };
+    const each = lists.pending.map((entry) => ({ entries: [entry], allow: read("allow", [...lists.allow, entry]) }));
+    return { rules: { ...rules, waiting: [...each, { entries: lists.pending, allow: all }] }, errors };
   }
   return { rules, errors };
 }
@@ -198,9 +198,9 @@ export function decide(tool: string, args: Record<string, unknown>, rules: Compi
   // a call an allow entry waiting for the user's yes would let through: that is why it is refused
   const lifting = rules.waiting.find((w) => decideCall(tool, args, { ...rules, allow: w.allow, waiting: undefined }, origin).allowed);
   if (!lifting) return { allowed: false, reason: d.reason };
-  const [entries, wait] = lifting.entry.includes(", ") ? ["allow entries", "wait"] : ["allow entry", "waits"];
+  const [entries, wait] = lifting.entries.length > 1 ? ["allow entries", "wait"] : ["allow entry", "waits"];
   const where = rules.file ? ` in ${rules.file}` : "";
-  return block(`${d.unlisted}: ${entries} ${quoted(lifting.entry)}${where} ${wait} for your approval (hey asks at a terminal start or /reload)`);
+  return block(`${d.unlisted}: ${entries} ${quoted(lifting.entries)}${where} ${wait} for your approval (hey asks at a terminal start or /reload)`);
 }
 
 /**
@@ -376,7 +376,7 @@ const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin
  * shows on a line of its own) when both are known, why the entries close to it do not (advice.ts), then what the list allows.
  */
 function unlisted(subject: string, allowed: string, file: string | undefined, { entry, why }: Advice): Refusal {
-  const text = file && entry ? ` in ${file}: add ${quoted(entry)} there${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
+  const text = file && entry ? ` in ${file}: add ${quoted([entry])} there${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
   return { ...block(`${subject} matches no allow entry${text} (${allowed})`), unlisted: subject };
 }
 

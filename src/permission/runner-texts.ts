@@ -8,12 +8,11 @@
 // the runner runs (`npx sh -c …`) is found here too (runnerProgram). Package words with a version
 // (`npx rimraf@5`) name the program they run (packageProgram, for equivalents.ts). Pure.
 import { program } from "./match.ts";
-import type { Word } from "./shell-model.ts";
+import { known, type Word } from "./shell-model.ts";
 
 /** What a runner runs with the shell: its own words (the text left out), and the words whose text runs, joined as one script each. */
 export type RunnerText = { own: Word[]; texts: Word[][] };
 
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 const isOption = (w: Word) => known(w) && /^-./.test(w.text) && w.text !== "--";
 /** npm's options that take no value (npm's config definitions; bunx's `--bun`), so the word after one is a command or a package. */
 const NPM_SWITCHES =

@@ -8,9 +8,7 @@
 import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { program } from "./match.ts";
 import { pathForm } from "./path-form.ts";
-import type { Segment, Word } from "./shell-model.ts";
-
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
+import { known, type Segment, type Word } from "./shell-model.ts";
 
 /** Where the command runs: what resolves its names, and whether file names ignore case there. */
 export interface Where {

@@ -10,7 +10,7 @@ import { readFind, runsUnseen } from "./programs.ts";
 import { runnerProgram, runnerText } from "./runner-texts.ts";
 import { program } from "./match.ts";
 import { syntax } from "./shell-syntax.ts";
-import { ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
+import { known, ASSIGN, attempt, fail, MAX_DEPTH, opaque, type Dialect, type Parsed, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { LOADER, LOADER_NAME, WRAPPERS, type Wrapper } from "./wrappers.ts";
 
 /** How a command line is read: by dash, by bash, or "sh" — /bin/sh is one of the two, so both readings count. */
@@ -51,8 +51,6 @@ function commands(src: string, depth: number, nested: boolean, shell: Reading, b
     return !seen.has(key) && seen.add(key);
   });
 }
-
-const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 
 /**
  * Does `trap ARGS` install a handler (which runs later, like eval)? Not `trap`, `trap -l`, `trap -p

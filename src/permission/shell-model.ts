@@ -73,6 +73,12 @@ export const ASSIGNMENT: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9
 /** A shell variable name. */
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Whether a word's text is fixed by the command line: no run-time expansion, no glob, no value that could be anything. */
+export const fixed = (w: Word): boolean => !w.unknown && !w.glob && !w.anyValue;
+
+/** A word there whose text the command line fixes (`fixed`). */
+export const known = (w: Word | undefined): w is Word => !!w && fixed(w);
+
 export const MAX_DEPTH = 8; // deeper than any real command line; bounds pathological input
 export const ARITHMETIC = "bash evaluates a variable in arithmetic as code";
 

@@ -10,7 +10,7 @@
 import { gitShellTexts, type GitTrust } from "./git-texts.ts";
 import { program } from "./match.ts";
 import type { Reading } from "./shell-commands.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { known, type Segment, type Word } from "./shell-model.ts";
 import type { WrittenScript } from "./written-scripts.ts";
 import { stdinText } from "./written-text.ts";
 
@@ -21,7 +21,6 @@ export interface ShellText {
   reading: Reading;
 }
 
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 /** The shells a script is read as, by program name (shell-commands.ts reads the same three). */
 const SHELLS: Record<string, Reading> = { sh: "sh", bash: "bash", rbash: "bash", dash: "dash" };
 /** Programs that run a file given to them as a program (execve), which reads its `#!` line. */

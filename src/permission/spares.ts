@@ -6,9 +6,7 @@
 // Pure.
 import { program } from "./match.ts";
 import { readGit } from "./git.ts";
-import type { Segment, Word } from "./shell-model.ts";
-
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
+import { known, type Segment, type Word } from "./shell-model.ts";
 
 /** The words before a `--` (all of them known), or undefined when one is decided at run time. */
 function optionWords(args: Word[]): string[] | undefined {

@@ -6,9 +6,7 @@
 import { GIT_COMMANDS, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { NPM_ALIASES, NPM_COMMANDS } from "./program-tables.ts";
-import type { Word } from "./shell-model.ts";
-
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
+import { known, type Word } from "./shell-model.ts";
 
 /**
  * npm's subcommands that take other names of their own (npm 11: lib/commands/cache.js, config.js,

@@ -11,13 +11,12 @@ import { program } from "./match.ts";
 import { pathForm } from "./path-form.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { absent, namedElsewhere, type RunFile, runFiles, samePlace, type Where } from "./script-files.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { known, type Segment, type Word } from "./shell-model.ts";
 import { echoText, printfText, stdinText, type Written } from "./written-text.ts";
 
 /** Programs of DATA_PROGRAMS that write the files they name. */
 const WRITERS = new Set(["tee", "cp", "mv", "ln", "install", "dd"]);
 
-const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
 const programOf = (s: Segment) => (s.words[0] && known(s.words[0]) ? program(s.words[0].text) : "");
 const FORM = { caseless: false, backslash: false };
 const RUN_TIME: Written = { why: "writes with what only the run knows" };

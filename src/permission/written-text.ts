@@ -4,12 +4,11 @@
 // Where dash and bash would write different text (echo's backslashes and `-e`), where printf's
 // format asks for what hey does not evaluate (`%5s`, `\x41`), or where a word, a heredoc body or a
 // here-string expands at run time, the answer is why it cannot be known. Pure.
-import type { Redirect, Word } from "./shell-model.ts";
+import { known, type Redirect, type Word } from "./shell-model.ts";
 
 /** The text written, or why it is known only when the command runs. */
 export type Written = { text: string } | { why: string };
 
-const known = (w: Word) => !w.unknown && !w.glob && !w.anyValue;
 /** printf's format escapes that dash and bash both read alike (POSIX printf(1)). */
 const ESCAPES: Record<string, string> = { "\\": "\\", a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
 

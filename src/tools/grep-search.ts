@@ -22,7 +22,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
-import { hasPcre2, ripgrepFor } from "./ripgrep.ts";
+import { eachRecord, hasPcre2, ripgrepFor } from "./ripgrep.ts";
 import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -205,8 +205,6 @@ const RG_BINARY_MATCHES = /: binary file matches \(found "\\0" byte around offse
 /** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
 const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
 const NEWLINE = new Uint8Array([10]);
-/** Lines of ripgrep's output read between two turns of the event loop, where an abort is heard. */
-const YIELD_LINES = 2000;
 
 /**
  * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
@@ -303,28 +301,11 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
   };
 
   try {
-    // Lines are cut at "\n" bytes, which are never inside a UTF-8 character, so each decodes alone.
-    let partial: Uint8Array[] = [];
-    let read = 0;
-    for await (const chunk of proc.stdout) {
-      let start = 0;
-      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-        onLine(partial.length === 0 ? chunk.subarray(start, nl) : Buffer.concat([...partial, chunk.subarray(start, nl)]));
-        partial = [];
-        start = nl + 1;
-        // ripgrep's output may come faster than it is read, each chunk already there: without a
-        // turn of the event loop now and then, Esc (and the abort that kills ripgrep) waits for the end
-        if (++read % YIELD_LINES === 0) await new Promise((next) => setImmediate(next));
-        if (ctx.signal.aborted) break;
-      }
-      if (ctx.signal.aborted) break;
-      if (start < chunk.length) partial.push(chunk.slice(start));
-    }
+    await eachRecord(proc.stdout, 10, onLine, () => ctx.signal.aborted);
     if (ctx.signal.aborted) {
       proc.kill(); // the listener may not have run yet
       return undefined;
     }
-    if (partial.length > 0) onLine(Buffer.concat(partial));
     close();
     const code = await proc.exited;
     const stderr = (await errors).split("\n").filter(Boolean);

@@ -120,8 +120,13 @@ export interface HeldJob {
   log?: string;
 }
 
-/** Process groups whose command exited while more of the group ran, to be looked at again, and what is known of each; when each was left. */
-const held = new Map<number, HeldJob & { left: number }>();
+/**
+ * Process groups whose command exited while more of the group ran, to be looked at again, and what
+ * is known of each; when each was left, and its number: `/jobs stop 2` is the job listed as 2 even
+ * after job 1 ended, so a number is given once in a run and stays its job's until that ends.
+ */
+const held = new Map<number, HeldJob & { left: number; number: number }>();
+let numbered = 0;
 let sweep: ReturnType<typeof setTimeout> | undefined;
 
 /**
@@ -130,7 +135,7 @@ let sweep: ReturnType<typeof setTimeout> | undefined;
  */
 export function release(pgid: number, job: HeldJob = {}): void {
   if (reader === null || reader === undefined) return;
-  held.set(pgid, { ...job, left: Date.now() });
+  held.set(pgid, { ...job, left: Date.now(), number: ++numbered });
   schedule(SWEEP_MS);
 }
 
@@ -168,6 +173,8 @@ function schedule(ms: number): void {
 
 /** A job left running, as `/jobs` and hey's exit name it. */
 export interface RunningJob {
+  /** its number in this run, as `/jobs` lists it and `/jobs stop N` takes it; never another job's */
+  number: number;
   /** its process group (what stopJobs takes) and its first process */
   pgid: number;
   pid: number;
@@ -196,6 +203,7 @@ export function jobsLeft(): RunningJob[] {
     const command = job.command ?? commandLine(first.pid);
     if (command === undefined) continue;
     jobs.push({
+      number: job.number,
       pgid,
       pid: first.pid,
       command,
@@ -206,6 +214,9 @@ export function jobsLeft(): RunningJob[] {
   }
   return jobs;
 }
+
+/** The highest job number given in this run (0: none): a lower one `jobsLeft` lacks has ended. */
+export const jobsNumbered = (): number => numbered;
 
 /**
  * Stops the held jobs of `pgids` (all by default) as a timeout stops a command: SIGTERM to each

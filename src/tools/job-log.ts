@@ -8,6 +8,7 @@
 // one that prints in a loop (`yes &`) is read at JOB_LOG_RATE at most, so it waits on its writes
 // as at a slow terminal instead of keeping hey busy reading it.
 import { closeSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { concatBytes } from "../fs/output-text.ts";
 import { errorText } from "../kernel/errors.ts";
 import { sizeText } from "./capture.ts";
 import { hiddenBytes } from "./saved-output.ts";
@@ -153,7 +154,7 @@ function heldLines(hide: (text: string) => string, write: (bytes: Uint8Array) =>
   };
   return {
     push(chunk: Uint8Array) {
-      const all = held.length === 0 ? chunk : concat(held, chunk);
+      const all = held.length === 0 ? chunk : concatBytes(held, chunk);
       const end = all.lastIndexOf(10) + 1;
       if (end > 0) write(hiddenBytes(all.subarray(0, end), hide));
       held = all.slice(end);
@@ -167,13 +168,6 @@ function heldLines(hide: (text: string) => string, write: (bytes: Uint8Array) =>
     },
     end: flush,
   };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 function writeAt(fd: number, bytes: Uint8Array, position: number): void {

@@ -183,17 +183,9 @@ async function listedLike(rg: string, project: string, skip: readonly string[], 
     const name = path.subarray(path.lastIndexOf(SLASH) + 1);
     if (like(shownName(name))) found.push(join(project, shownName(path)));
   };
-  let partial: Uint8Array[] = [];
   try {
-    for await (const chunk of proc.stdout) {
-      let start = 0;
-      for (let end = chunk.indexOf(0); end !== -1; end = chunk.indexOf(0, start)) {
-        take(partial.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...partial, chunk.subarray(start, end)]));
-        partial = [];
-        start = end + 1;
-      }
-      if (start < chunk.length) partial.push(chunk.slice(start));
-    }
+    const { eachRecord } = await import("./ripgrep.ts"); // loaded already: it found the rg that runs
+    await eachRecord(proc.stdout, 0, take);
   } catch {
     proc.kill();
   }

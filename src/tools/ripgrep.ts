@@ -151,3 +151,36 @@ export function hasPcre2(rg: string, env?: Record<string, string | undefined>): 
   return known;
 }
 const pcre2 = new Map<string, Promise<boolean>>();
+
+/** Records of ripgrep's output read between two turns of the event loop, where an abort is heard. */
+const YIELD_RECORDS = 2000;
+
+/**
+ * Reads ripgrep's `stdout` record by record — lines at "\n", `--null` names at NUL (`sep`) — giving
+ * each whole to `take`, the last one too when no separator ends it. A separator byte is never
+ * inside a UTF-8 character, so each record decodes alone. Once `stopped()` says so it reads no
+ * further and gives no more. ripgrep's output may come faster than it is read, each chunk already
+ * there: every YIELD_RECORDS records it lets the event loop turn, else Esc (and the abort that
+ * kills ripgrep) would wait for the end. A failed read throws.
+ */
+export async function eachRecord(
+  stdout: AsyncIterable<Uint8Array>,
+  sep: number,
+  take: (record: Uint8Array) => void,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  let partial: Uint8Array[] = [];
+  let read = 0;
+  for await (const chunk of stdout) {
+    let start = 0;
+    for (let end = chunk.indexOf(sep); end !== -1; end = chunk.indexOf(sep, start)) {
+      take(partial.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...partial, chunk.subarray(start, end)]));
+      partial = [];
+      start = end + 1;
+      if (++read % YIELD_RECORDS === 0) await new Promise((next) => setImmediate(next));
+      if (stopped()) return;
+    }
+    if (start < chunk.length) partial.push(chunk.slice(start));
+  }
+  if (partial.length > 0 && !stopped()) take(Buffer.concat(partial));
+}

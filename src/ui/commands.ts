@@ -19,7 +19,7 @@ import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
 import { jobsCommand } from "./jobs-command.ts";
-import { jobsLeft, stopJobs } from "../tools/group-guard.ts";
+import { jobsLeft, jobsNumbered, stopJobs } from "../tools/group-guard.ts";
 import { decodeOutput } from "../fs/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
@@ -236,7 +236,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/last":
       return lastOutput(ctx);
     case "/jobs":
-      return jobsCommand(arg, jobsLeft(), stopJobs, Date.now());
+      return jobsCommand(arg, jobsLeft(), stopJobs, Date.now(), jobsNumbered());
     case "/clear":
     case "/new":
       if (ctx.oneShot) return refused(`${name} starts a new session at the interactive prompt; a run without -c or --resume is a new session already`);

@@ -23,34 +23,40 @@ export function age(from: number, now: number): string {
 export function jobsListing(jobs: RunningJob[], now: number): string {
   if (jobs.length === 0) return "no jobs the agent left running";
   const lines = jobs.map(
-    (j, i) => `${i + 1}. ${jobName(j.command)}\n   pid ${j.pid} · running ${age(j.left, now)} · ${j.log ? `output: ${j.log}` : "its output is not kept"}`,
+    (j) => `${j.number}. ${jobName(j.command)}\n   pid ${j.pid} · running ${age(j.left, now)} · ${j.log ? `output: ${j.log}` : "its output is not kept"}`,
   );
-  const stop = jobs.length === 1 ? "/jobs stop 1 stops it" : "/jobs stop N stops one";
+  const stop = jobs.length === 1 ? `/jobs stop ${jobs[0]!.number} stops it` : "/jobs stop N stops one";
   return `${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running (they stop when hey exits):\n${lines.join("\n")}\n${stop} (SIGTERM, then SIGKILL after a grace)`;
 }
 
 /** The line after a turn that left a job running the user has not been told of; undefined when there is none. */
 export function jobsLine(jobs: RunningJob[], told: ReadonlySet<number>): string | undefined {
   if (!jobs.some((j) => !told.has(j.pgid))) return undefined;
-  const names = jobs.map((j) => jobName(j.command, 60)).join("; ");
+  const names = jobs.map((j) => `[${j.number}] ${jobName(j.command, 60)}`).join("; ");
   return `${jobs.length} job${jobs.length === 1 ? "" : "s"} running: ${names} (/jobs lists, /jobs stop N stops)`;
 }
 
-/** `/jobs` (list) or `/jobs stop N` of `jobs` (those running now), stopping one with `stop`; what to show, and whether it worked. */
+/**
+ * `/jobs` (list) or `/jobs stop N` of `jobs` (those running now), stopping one with `stop`; what to
+ * show, and whether it worked. `numbered`: the highest number given (tools/group-guard.ts jobsNumbered):
+ * a number up to it that no running job has is one that ended, refused as such, never another's.
+ */
 export async function jobsCommand(
   arg: string,
   jobs: RunningJob[],
   stop: (pgids: number[]) => Promise<void>,
   now: number,
+  numbered: number,
 ): Promise<{ text: string; ok: boolean }> {
   const words = arg.split(/\s+/).filter(Boolean);
   if (words.length === 0) return { text: jobsListing(jobs, now), ok: true };
   const [verb, which] = words;
-  const n = which === undefined && jobs.length === 1 ? 1 : Number(which);
+  const n = which === undefined && jobs.length === 1 ? jobs[0]!.number : Number(which);
   if (verb !== "stop" || words.length > 2 || !Number.isInteger(n))
     return { text: `hey: /jobs lists the jobs the agent left running; /jobs stop N stops job N; got "${arg}"`, ok: false };
-  const job = jobs[n - 1];
-  if (!job) return { text: `hey: no job ${n}: ${jobs.length === 0 ? "none is running" : `/jobs lists ${jobs.length}`}`, ok: false };
+  const job = jobs.find((j) => j.number === n);
+  const running = jobs.length === 0 ? "none is running" : `/jobs lists ${jobs.map((j) => j.number).join(", ")}`;
+  if (!job) return { text: n >= 1 && n <= numbered ? `hey: job ${n} has ended: ${running}` : `hey: no job ${n}: ${running}`, ok: false };
   await stop([job.pgid]);
   return { text: `stopped job ${n}: ${jobName(job.command)}`, ok: true };
 }

@@ -46,10 +46,10 @@ async function replWithJobs(): Promise<Record<"A" | "B", string>> {
   return jobs;
 }
 
-test("after a turn that left a job running a line says so; /jobs lists both jobs and /jobs stop 1 stops the first with SIGTERM", async () => {
+test("after a turn that left a job running a line says so; /jobs lists both jobs, /jobs stop 1 stops the first with SIGTERM, and the second keeps its number 2", async () => {
   const jobs = await replWithJobs();
   const t = term!;
-  await say(t, "start A", /1 job running: sh -c 'trap.*A\.txt.*\(\/jobs lists/);
+  await say(t, "start A", /1 job running: \[1\] sh -c 'trap.*A\.txt.*\(\/jobs lists/);
   await say(t, "start B", /2 jobs running: /);
   const listed = await say(t, "/jobs", "/jobs stop N stops one");
   expect(listed).toContain("2 jobs the agent left running");
@@ -60,9 +60,13 @@ test("after a turn that left a job running a line says so; /jobs lists both jobs
   expect(existsSync(join(home.path, "A.txt"))).toBe(true); // its trap ran: SIGTERM, not SIGKILL
   await until(() => withMarker(jobs.A).length === 0, "job A to end", 10_000);
   expect(withMarker(jobs.B).length).toBeGreaterThan(0);
+  // x56: job 2 stays 2 (a fresh count made it 1, and `/jobs stop 2` stopped nothing or another job)
   const after = await say(t, "/jobs", "1 job the agent left running");
-  expect(after).toContain("/jobs stop 1 stops it");
-  await say(t, "/jobs stop 5", "hey: no job 5: /jobs lists 1");
+  expect(after).toMatch(/2\. sh -c 'trap "echo cleaned > B\.txt/);
+  expect(after).toContain("/jobs stop 2 stops it");
+  await say(t, "/jobs stop 1", "hey: job 1 has ended: /jobs lists 2");
+  await say(t, "/jobs stop 5", "hey: no job 5: /jobs lists 2");
+  expect(withMarker(jobs.B).length).toBeGreaterThan(0);
 });
 
 test("/quit says which jobs it stops, and stops them with SIGTERM: the job's TERM trap writes its file", async () => {

@@ -1,7 +1,7 @@
 // What hey names to a server as its roots (answers.ts): the directories a local server's args name,
 // else the project root; as file:// URIs.
 import { expect, test } from "bun:test";
-import { projectRoots, rootsOf, serverRoots } from "../../src/mcp/answers.ts";
+import { projectRoots, rootsOf, serverBases, serverRoots } from "../../src/mcp/answers.ts";
 
 const dirs = new Set(["/home/me/notes", "/srv/proj", "/srv/proj/sub", "/home/me"]);
 const where = { cwd: "/srv/proj", home: "/home/me", isDir: (p: string) => dirs.has(p) };
@@ -31,4 +31,22 @@ test("the project root is the root named to servers, unless it holds hey's own c
   expect(at("/")).toEqual([]);
   expect(at("/home/me/.config")).toEqual([]);
   expect(at("/home/me/.configs")).toEqual(["/home/me/.configs"]);
+});
+
+// x56: the control-file guard reads an MCP server's relative path from each of these
+test("serverBases: where a server runs, its roots, and hey's directory", () => {
+  const here = { ...where, cwd: "/srv/proj/sub" };
+  const bases = serverBases(
+    [
+      { name: "fs", command: "node", args: ["fs.js", "."], cwd: "/srv/proj" }, // a project's server: runs in the root
+      { name: "notes", command: "node", args: ["fs.js", "/home/me/notes"] }, // the user's: runs where hey started
+      { name: "remote", args: [] }, // a url, no command
+    ],
+    ["/srv/proj"],
+    here,
+  );
+  expect(bases("fs")).toEqual(["/srv/proj", "/srv/proj/sub"]);
+  expect(bases("notes")).toEqual(["/srv/proj/sub", "/home/me/notes"]);
+  expect(bases("remote")).toEqual(["/srv/proj/sub", "/srv/proj"]);
+  expect(bases("unknown")).toEqual(["/srv/proj/sub", "/srv/proj"]);
 });

@@ -48,3 +48,11 @@ test("a command no entry can allow is offered none, and told why", () => {
   // a file redirection with no command: an entry to allow it would allow every command writing there
   expect(check(PERM1, "> out.txt")).not.toContain("add ");
 });
+
+// x56: the advice was split on ", " to quote it: two broken entries, and no line of its own
+test('an entry holding ", " is offered whole, as one quoted entry', () => {
+  const reason = check(["bash: npm test *"], 'npm test > "out, 1.log"');
+  expect(reason).toContain(`in ~/.config/hey/config.toml: add ${JSON.stringify('bash: npm test * > "out, 1.log"')} there`);
+  expect(added(reason)).toBe('bash: npm test * > \\"out, 1.log\\"');
+  expect(check(["bash: npm test *", 'bash: npm test * > "out, 1.log"'], 'npm test > "out, 1.log"')).toBeUndefined();
+});

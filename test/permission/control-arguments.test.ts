@@ -206,3 +206,16 @@ test("rm -rf . in the project is the deny list's to judge, not a control file's 
     "blocked by permission rules: `~` names hey's own configuration or trust file (a directory above it), which the agent may not change",
   );
 });
+
+// x56: a project's MCP server runs in the project root; from a subdirectory, its relative
+// `.mcp.json` is the root's, and the guard reads it from there too (and from hey's directory)
+test("an MCP tool's relative path is read from each directory its server may resolve it against", () => {
+  const sub = join(project, "sub");
+  const check = permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "sh", { cwd: sub, home, controls, bases: () => [project, sub] });
+  const origin = { server: "fs", name: "write_file", qualified: "fs_write_file" };
+  expect(check("fs_write_file", { path: ".hey/config.toml", content: "x" }, origin)).toContain(
+    `fs_write_file's argument .hey/config.toml (${join(project, ".hey", "config.toml")} where the server reads it) is one of hey's control files`,
+  );
+  expect(check("fs_write_file", { path: "cfglink", content: "x" }, origin)).toContain("control files"); // sub/cfglink, as hey reads it
+  expect(check("fs_write_file", { path: "notes.txt", content: "x" }, origin)).toBeUndefined();
+});

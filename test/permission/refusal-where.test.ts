@@ -52,3 +52,14 @@ test("a call that an allow entry waiting for approval would allow says which ent
     `allow entry "bash: head *" in ${SHOWN} waits for your approval`,
   );
 });
+
+// x56: the waiting entries were joined with ", " and split again to quote them
+test('a waiting entry holding ", " is named whole; several waiting entries are each quoted', () => {
+  const entry = 'bash: npm test * > "out, 1.log"';
+  expect(check({ allow: ["read_file"], file: USER, waiting: { [USER]: [entry] } }, "bash", { command: 'npm test > "out, 1.log"' })).toContain(
+    `: allow entry ${JSON.stringify(entry)} in ${SHOWN} waits for your approval`,
+  );
+  // only both together allow it: both named, each quoted once
+  const both = check({ allow: ["read_file"], file: USER, waiting: { [USER]: ["bash: ls *", "bash: wc *"] } }, "bash", { command: "ls | wc -l" });
+  expect(both).toContain(`: allow entries "bash: ls *", "bash: wc *" in ${SHOWN} wait for your approval`);
+});

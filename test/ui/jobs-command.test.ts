@@ -4,7 +4,14 @@ import { expect, test } from "bun:test";
 import { age, jobName, jobsCommand, jobsLine, jobsListing } from "../../src/ui/jobs-command.ts";
 import type { RunningJob } from "../../src/tools/group-guard.ts";
 
-const job = (pgid: number, command: string, extra: Partial<RunningJob> = {}): RunningJob => ({ pgid, pid: pgid + 1, command, left: 0, ...extra });
+const job = (pgid: number, command: string, extra: Partial<RunningJob> = {}): RunningJob => ({
+  number: pgid / 100,
+  pgid,
+  pid: pgid + 1,
+  command,
+  left: 0,
+  ...extra,
+});
 
 test("an age is seconds, then minutes and seconds, then hours and minutes", () => {
   expect(age(0, 12_400)).toBe("12s");
@@ -33,9 +40,9 @@ test("/jobs numbers each job with the command the model ran (on one line), its p
 
 test("after a turn, a line names the running jobs only when one is new to the user", () => {
   const jobs = [job(100, "npm run dev &"), job(200, "sleep 100 &")];
-  expect(jobsLine(jobs, new Set())).toBe("2 jobs running: npm run dev &; sleep 100 & (/jobs lists, /jobs stop N stops)");
+  expect(jobsLine(jobs, new Set())).toBe("2 jobs running: [1] npm run dev &; [2] sleep 100 & (/jobs lists, /jobs stop N stops)");
   expect(jobsLine(jobs, new Set([100, 200]))).toBeUndefined();
-  expect(jobsLine(jobs.slice(0, 1), new Set())).toBe("1 job running: npm run dev & (/jobs lists, /jobs stop N stops)");
+  expect(jobsLine(jobs.slice(0, 1), new Set())).toBe("1 job running: [1] npm run dev & (/jobs lists, /jobs stop N stops)");
   expect(jobsLine([], new Set())).toBeUndefined();
 });
 
@@ -48,13 +55,32 @@ test("/jobs stop N stops job N; with one job N may be left out; a wrong N or wor
   const stopped: number[][] = [];
   const stop = async (pgids: number[]) => void stopped.push(pgids);
   const jobs = [job(100, "npm run dev &"), job(200, "sleep 100 &")];
-  expect(await jobsCommand("stop 2", jobs, stop, 0)).toEqual({ text: "stopped job 2: sleep 100 &", ok: true });
-  expect(await jobsCommand("stop", jobs.slice(0, 1), stop, 0)).toEqual({ text: "stopped job 1: npm run dev &", ok: true });
+  expect(await jobsCommand("stop 2", jobs, stop, 0, 2)).toEqual({ text: "stopped job 2: sleep 100 &", ok: true });
+  expect(await jobsCommand("stop", jobs.slice(0, 1), stop, 0, 2)).toEqual({ text: "stopped job 1: npm run dev &", ok: true });
   expect(stopped).toEqual([[200], [100]]);
-  expect((await jobsCommand("stop 3", jobs, stop, 0)).text).toBe("hey: no job 3: /jobs lists 2");
-  expect((await jobsCommand("stop 1", [], stop, 0)).text).toBe("hey: no job 1: none is running");
-  expect((await jobsCommand("kill 1", jobs, stop, 0)).ok).toBe(false);
-  expect((await jobsCommand("stop", jobs, stop, 0)).ok).toBe(false); // two jobs: which?
+  expect((await jobsCommand("stop 3", jobs, stop, 0, 2)).text).toBe("hey: no job 3: /jobs lists 1, 2");
+  expect((await jobsCommand("stop 3", [], stop, 0, 2)).text).toBe("hey: no job 3: none is running");
+  expect((await jobsCommand("kill 1", jobs, stop, 0, 2)).ok).toBe(false);
+  expect((await jobsCommand("stop", jobs, stop, 0, 2)).ok).toBe(false); // two jobs: which?
   expect(stopped).toHaveLength(2);
-  expect((await jobsCommand("", jobs, stop, 0)).text).toStartWith("2 jobs the agent left running");
+  expect((await jobsCommand("", jobs, stop, 0, 2)).text).toStartWith("2 jobs the agent left running");
+});
+
+// x56: the numbers were the jobs' places in a fresh listing, so once job 1 ended `/jobs stop 2`
+// stopped the job listed as 3
+test("a job keeps its number while it runs: after job 1 ends, /jobs stop 2 stops the job listed as 2, and stop 1 says job 1 has ended", async () => {
+  const stopped: number[][] = [];
+  const stop = async (pgids: number[]) => void stopped.push(pgids);
+  const [a, b, c] = [job(100, "sleep 3001 &"), job(200, "sleep 3003 &"), job(300, "sleep 3002 &")];
+  expect(jobsListing([a!, b!, c!], 0)).toContain("2. sleep 3003 &");
+  const left = [b!, c!]; // sleep 3001 ended since
+  expect(jobsListing(left, 0)).toContain("2. sleep 3003 &\n");
+  expect(jobsListing(left, 0)).toContain("3. sleep 3002 &\n");
+  expect(jobsLine(left, new Set())).toStartWith("2 jobs running: [2] sleep 3003 &; [3] sleep 3002 &");
+  expect(await jobsCommand("stop 2", left, stop, 0, 3)).toEqual({ text: "stopped job 2: sleep 3003 &", ok: true });
+  expect(stopped).toEqual([[200]]);
+  expect(await jobsCommand("stop 1", left, stop, 0, 3)).toEqual({ text: "hey: job 1 has ended: /jobs lists 2, 3", ok: false });
+  expect(await jobsCommand("stop", [c!], stop, 0, 3)).toEqual({ text: "stopped job 3: sleep 3002 &", ok: true }); // the one left
+  expect(jobsListing([c!], 0)).toContain("/jobs stop 3 stops it");
+  expect(stopped).toEqual([[200], [300]]);
 });

@@ -167,6 +167,13 @@ test("an allow list's refusal shows the entry to add on a line of its own, which
     "blocked by permission rules: `CI=1 npm test` matches no allow entry, as `bash: npm *` does not allow the assignment `CI=1` (allowed: bash: npm *)",
   );
   expect(status.preview).toEqual(['add "bash: CI=1 npm test *" to ~/.config/hey/config.toml']);
+  // x56: an entry holding ", " came split in two, and the line of its own was lost
+  const comma = resultStatus(
+    "bash",
+    false,
+    `blocked by permission rules: \`npm test > "out, 1.log"\` matches no allow entry in ~/x.toml: add ${JSON.stringify('bash: npm test * > "out, 1.log"')} there (allowed: bash: npm test *)`,
+  );
+  expect(comma.preview).toEqual([`add ${JSON.stringify('bash: npm test * > "out, 1.log"')} to ~/x.toml`]);
   const tool = resultStatus(
     "write_file",
     false,
