@@ -26,6 +26,8 @@ export const COMMANDS = [
   "/sessions",
   "/resume",
   "/last",
+  "/diff",
+  "/undo",
   "/jobs",
   "/clear",
   "/new",
