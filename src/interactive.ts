@@ -136,7 +136,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       undo: () => checkpoints().undo(),
       color,
     });
-    if (result.text) say(wrapped(result.text) + "\n");
+    if (result.text) say((result.fitted ? result.text : wrapped(result.text)) + "\n");
     if (result.note) notes.push(result.note);
     const was = runtime;
     if (result.resume) {

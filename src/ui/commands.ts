@@ -119,6 +119,8 @@ export interface CommandResult {
   fresh?: true;
   /** what the model is told with the next message (`/undo`) */
   note?: string;
+  /** `text`'s lines already fit the terminal (a diff's, cut): printed as they are, not wrapped */
+  fitted?: true;
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
@@ -262,7 +264,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/last":
       return lastOutput(ctx);
     case "/diff":
-      return diffView(ctx.here.cwd, ctx.color === true);
+      return diffView(ctx.here.cwd, ctx.color === true, ctx.columns ?? 0);
     case "/undo": {
       if (!ctx.undo) return refused("/undo works at the interactive prompt: it undoes the file changes of a turn of the session open there");
       const report = await ctx.undo();

@@ -8,11 +8,11 @@ export const NOTHING_TO_UNDO = "nothing to undo: no turn of this session (since 
 /** The user's lines: which files came back, which were left and why, that bash's changes stay. Paths relative to `cwd`. */
 export function undoText(report: UndoReport, cwd: string): string {
   const name = (path: string) => (path.startsWith(cwd + "/") ? relative(cwd, path) : path);
-  const lines: string[] = [];
-  if (report.restored.length) lines.push(`restored ${report.restored.map(name).join(", ")} to what they were before the agent's last turn that changed files`);
-  if (report.removed.length) lines.push(`removed ${report.removed.map(name).join(", ")}, which that turn created`);
-  for (const path of report.changed) lines.push(`left ${name(path)}: it changed after the agent's edit (yours, or a command's); not touched`);
-  for (const { path, why } of report.skipped) lines.push(`left ${name(path)}: ${why}`);
+  const lines = ["undid the file changes of the agent's last turn that changed files:"];
+  for (const path of report.restored) lines.push(`  restored ${name(path)}`);
+  for (const path of report.removed) lines.push(`  removed ${name(path)} (that turn created it)`);
+  for (const path of report.changed) lines.push(`  left ${name(path)}: it changed after the agent's edit (yours, or a command's); not touched`);
+  for (const { path, why } of report.skipped) lines.push(`  left ${name(path)}: ${why}`);
   if (report.ranBash) lines.push("that turn also ran bash commands: what they changed is not undone (/undo covers edit and write_file only)");
   lines.push("/undo again goes one turn further back; the model is told with your next message");
   return lines.join("\n");

@@ -51,7 +51,7 @@ test("/undo puts back the bytes and mode of an edited file, removes a created on
   expect(statSync(p.file("app.txt")).mode & 0o777).toBe(0o640);
   expect(existsSync(p.file("new/made.txt"))).toBe(false);
   expect(readdirSync(p.outputs)).toEqual([]);
-  expect(undoText(report!, p.work)).toContain("restored app.txt");
+  expect(undoText(report!, p.work)).toContain("  restored app.txt\n");
   expect(undoNote(report!, p.work)).toContain("app.txt");
 });
 
