@@ -29,7 +29,7 @@ interface Kept {
   /** why no copy was kept of a file that existed */
   skipped?: string;
   /** sha256 of the file after the agent's last successful change to it; undefined: never changed */
-  after?: string | null;
+  after?: string;
 }
 
 interface Turn {
@@ -102,6 +102,10 @@ function storeIn(dir: string): Store {
       kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
     }
   };
+  // a turn undone or passed over: its copies go (those of calls that failed too)
+  const forget = async (turn: Turn) => {
+    for (const kept of turn.files.values()) if (kept.copy) await rm(kept.copy, { force: true }).catch(() => {});
+  };
   const store: Store = {
     beginTurn() {
       current = { files: new Map(), copying: new Map(), ranBash: false };
@@ -118,12 +122,14 @@ function storeIn(dir: string): Store {
     },
     async left(path) {
       const kept = current?.files.get(path);
-      if (kept) kept.after = await hashOf(path);
+      const now = kept && (await hashOf(path));
+      // not there after a change that worked: the tool wrote under another spelling of the name, which this cannot follow
+      if (kept && now) kept.after = now;
     },
     async undo() {
       // the last turn that changed a file; turns that changed none are passed over
       let turn: Turn | undefined;
-      while ((turn = turns.pop()) && ![...turn.files.values()].some((k) => k.after !== undefined)) {}
+      while ((turn = turns.pop()) && ![...turn.files.values()].some((k) => k.after !== undefined)) await forget(turn);
       if (turn === current) current = undefined;
       if (!turn) return undefined;
       const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash };
@@ -146,8 +152,8 @@ function storeIn(dir: string): Store {
             report.skipped.push({ path: kept.path, why: `cannot restore it: ${e instanceof Error ? e.message : String(e)}` });
           }
         }
-        if (kept.copy) await rm(kept.copy, { force: true }).catch(() => {});
       }
+      await forget(turn);
       return report;
     },
   };

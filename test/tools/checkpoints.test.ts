@@ -87,6 +87,7 @@ test("outside a turn (a one-shot run) nothing is kept; a failed edit is no chang
     (await p.tools.edit.run({ path: "a.txt", old_string: "absent", new_string: "x" }, { signal: new AbortController().signal, cwd: p.work })).isError,
   ).toBe(true);
   expect(await p.store.undo()).toBeUndefined();
+  expect(readdirSync(p.outputs)).toEqual([]); // the failed edit's copy went with its turn
   writeFileSync(p.file("big.txt"), `head\n${"x".repeat(99)}\n`.repeat(Math.ceil(CHECKPOINT_MAX_BYTES / 105) + 1));
   p.store.beginTurn();
   await p.call(p.tools.read, { path: "big.txt", limit: 1 });
