@@ -187,7 +187,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         );
       notes.push(await shellNote(command, run, { ...user, ...user.keeping, cwd: here.cwd, signal, files, redact: runtime.redact }));
       // broken between words to the width, not left to the terminal's wrap mid-word
-      const status = wrapped(`${ending(run)} · the command and its output go with your next message`);
+      const view = /^git\s+diff\b/.test(command) ? " (/diff shows a diff without sending it)" : "";
+      const status = wrapped(`${ending(run)} · the command and its output go with your next message${view}`);
       say(status.split("\n").map(dim).join("\n") + "\n");
     } catch (e) {
       say(`${cannotRun(user.shell.program, here.cwd, e)}\n`);

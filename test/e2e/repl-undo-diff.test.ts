@@ -97,6 +97,7 @@ testNeeding(["git"])("/diff shows the change and the untracked files; the next m
   expect(screen).toContain("+new line");
   await say(term, "hi", "you said: hi");
   expect(JSON.stringify(server.requests.at(-1)!.messages)).not.toContain("new line");
+  await say(term, "!git diff", "the command and its output go with your next message (/diff shows a diff without sending it)");
 });
 
 test("/diff outside a git work tree says so", async () => {

@@ -2,6 +2,7 @@
 // never wrapped, the untracked files named, and said to go nowhere.
 import { expect, test } from "bun:test";
 import { DIFF_VIEW_MAX_LINES, formatDiffView } from "../../src/ui/diff-view.ts";
+import { readsOnly } from "../../src/ui/slash.ts";
 
 const DIFF = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
 
@@ -27,4 +28,9 @@ test("past DIFF_VIEW_MAX_LINES lines the rest is counted; nothing changed says s
   const big = Array.from({ length: DIFF_VIEW_MAX_LINES + 5 }, (_, i) => `+${i}`).join("\n");
   expect(formatDiffView(big, "", false)).toContain("… 5 more lines");
   expect(formatDiffView("", "", false)).toBe("no changes: the work tree is as git's index has it, and no untracked files");
+});
+
+test("hey -c /diff only reads: it takes no session another hey has open (a one-shot /undo is refused, and reads too)", () => {
+  expect(readsOnly("/diff")).toBe(true);
+  expect(readsOnly("/undo")).toBe(true);
 });
