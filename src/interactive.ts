@@ -30,6 +30,7 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
+import { checkpointsIn } from "./tools/checkpoints.ts";
 
 /** What the REPL needs from the run that opens it. */
 export interface ReplHooks {
@@ -59,7 +60,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     for (const writer of behind) if (writer.holding() === undefined) writer.close();
     behind = behind.filter((writer) => writer.holding() !== undefined);
   };
-  /** `!` commands since the last message, each a note for the next one */
+  // the session's checkpoints (`/undo`): kept with its outputs, so a /resume or /clear reaches the new session's
+  const checkpoints = () => checkpointsIn(runtime.userShell().keeping.outputDir);
+  /** `!` commands and `/undo`s since the last message, each a note for the next one */
   const notes: string[] = [];
   const toldJobs = new Set<number>(); // the jobs said after a turn (process groups)
   const color = isTty(1) && !process.env.NO_COLOR;
@@ -130,8 +133,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       pickSession,
       columns: answerFormat.columns,
       leftSessions: () => left,
+      undo: () => checkpoints().undo(),
+      color,
     });
-    if (result.text) say(wrapped(result.text) + "\n");
+    if (result.text) say((result.fitted ? result.text : wrapped(result.text)) + "\n");
+    if (result.note) notes.push(result.note);
     const was = runtime;
     if (result.resume) {
       runtime = await runtime.resume(result.resume);
@@ -181,7 +187,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         );
       notes.push(await shellNote(command, run, { ...user, ...user.keeping, cwd: here.cwd, signal, files, redact: runtime.redact }));
       // broken between words to the width, not left to the terminal's wrap mid-word
-      const status = wrapped(`${ending(run)} · the command and its output go with your next message`);
+      const view = /^git\s+diff\b/.test(command) ? " (/diff shows a diff without sending it)" : "";
+      const status = wrapped(`${ending(run)} · the command and its output go with your next message${view}`);
       say(status.split("\n").map(dim).join("\n") + "\n");
     } catch (e) {
       say(`${cannotRun(user.shell.program, here.cwd, e)}\n`);
@@ -209,6 +216,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
+          checkpoints().beginTurn(); // what edit and write_file change from here on is this turn's
           // a run at its limit saves its hand-off before it ends
           await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
           retryBehind(); // at the turn's end, as the session in use tries its own

@@ -24,12 +24,11 @@ const COMMANDS: Record<string, string> = {
   models: "/model lists the providers; /model PROVIDER/MODEL switches",
   login: "set the provider's API key variable (hey doctor says which), or /mcp login NAME for an MCP server",
   logout: "unset the provider's API key variable, or /mcp logout NAME for an MCP server",
-  diff: "!git diff runs it in your shell",
   review: "ask for a review in words, or write a skill (/skill:NAME)",
   agents: "hey runs one agent; a skill (/skill:NAME) gives it a role",
   hooks: "hey has no hooks",
-  undo: "!git diff shows the agent's edits and !git restore FILE undoes one, in your shell",
-  rewind: "/resume continues a session; !git restore FILE undoes the agent's edits to a file",
+  rewind: "/undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed",
+  checkpoint: "/undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed",
   upgrade: "run hey upgrade in a shell",
 };
 

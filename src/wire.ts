@@ -58,6 +58,7 @@ import { createSessionWriter } from "./sessions/writer.ts";
 import { type BashToolOptions, createBashTool, systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
+import { withCheckpoints } from "./tools/checkpoints.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
@@ -205,7 +206,7 @@ export async function assemble(
       seen,
       session: sessionId,
       notice: toolNotice,
-    }).map((t) => withNestedAgents(t, nested, pathOf, lastRequest, toolNotice));
+    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home)); // `/undo`
     return {
       shell,
       env: commandEnv,

@@ -38,6 +38,8 @@ const EDGES = new Set([
   "doctor/probe.ts",
   "model-list.ts",
   "fs/atomic.ts",
+  "tools/checkpoints.ts",
+  "ui/diff-view.ts",
   "fs/bounded-reads.ts",
   "fs/disk-walks.ts",
   "fs/dir-problem.ts",

@@ -25,6 +25,9 @@ import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit, markInUse } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
+import { diffView } from "./diff-view.ts";
+import type { UndoReport } from "../tools/checkpoints.ts";
+import { NOTHING_TO_UNDO, undoNote, undoText } from "./undo-report.ts";
 import { usageReport, type Spent } from "./usage-report.ts";
 
 export interface CommandContext {
@@ -65,6 +68,10 @@ export interface CommandContext {
   columns?: number;
   /** text from outside the conversation (a full-output file) with the secrets hey knows hidden */
   redact(text: string): string;
+  /** `/undo`: the session's checkpoints (tools/checkpoints.ts); absent outside the REPL */
+  undo?(): Promise<UndoReport | undefined>;
+  /** `/diff` paints its lines as the tools' diffs are */
+  color?: boolean;
 }
 
 const HELP = `/help                      this list
@@ -85,6 +92,8 @@ const HELP = `/help                      this list
 /resume [N|ID]             continue another session of this directory (or of its project), picked from a list
 /clear, /new               end this session (it stays saved) and start a new one here
 /last                      the previous tool call's whole output (from its full-output file when it has one)
+/diff                      git diff and untracked files of the project, to look at: nothing goes to the model
+/undo                      put back the files the agent's last turn changed with edit/write_file (unless changed since); again: the turn before
 /jobs [stop N]             the jobs the agent left running (command, pid, age, output file); stop N stops one
 !COMMAND                   run COMMAND in your shell, with the terminal; it and its output go with your next message
 /quit                      leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
@@ -108,6 +117,10 @@ export interface CommandResult {
   resume?: LoadedSession;
   /** `/clear`: the caller builds the run around a new session */
   fresh?: true;
+  /** what the model is told with the next message (`/undo`) */
+  note?: string;
+  /** `text`'s lines already fit the terminal (a diff's, cut): printed as they are, not wrapped */
+  fitted?: true;
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
@@ -115,7 +128,22 @@ const RESUME_IN_REPL =
   "Resume one with /resume ID, where a unique start or end of the id is enough (SHORT shows the shortest), or pick from this directory's (its project's when it has none) with /resume.";
 
 /** Commands that take nothing after their name: extra words are refused, not ignored. */
-const NO_ARGUMENT = new Set(["/help", "/quit", "/exit", "/skills", "/thinking", "/usage", "/reload", "/trust", "/untrust", "/last", "/clear", "/new"]);
+const NO_ARGUMENT = new Set([
+  "/help",
+  "/quit",
+  "/exit",
+  "/skills",
+  "/thinking",
+  "/usage",
+  "/reload",
+  "/trust",
+  "/untrust",
+  "/last",
+  "/clear",
+  "/new",
+  "/diff",
+  "/undo",
+]);
 
 /** `/last` shows at most this much of a full-output file: its end, which is where a run says how it went. */
 const LAST_MAX_BYTES = 2 * 1024 * 1024;
@@ -235,6 +263,14 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case "/last":
       return lastOutput(ctx);
+    case "/diff":
+      return diffView(ctx.here.cwd, ctx.color === true, ctx.columns ?? 0);
+    case "/undo": {
+      if (!ctx.undo) return refused("/undo works at the interactive prompt: it undoes the file changes of a turn of the session open there");
+      const report = await ctx.undo();
+      if (!report) return said(NOTHING_TO_UNDO);
+      return { text: undoText(report, ctx.here.cwd), ok: true, note: undoNote(report, ctx.here.cwd) };
+    }
     case "/jobs":
       return jobsCommand(arg, jobsLeft(), stopJobs, Date.now(), jobsNumbered());
     case "/clear":

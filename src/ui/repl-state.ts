@@ -44,6 +44,8 @@ export interface ReplState {
   later: readonly string[];
   /** what the last Ctrl-U, Ctrl-K, Ctrl-W, Alt-D or Ctrl-C (the whole line) cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
   killed: string;
+  /** when Esc last hit an empty prompt (ms): Esc Esc, Claude Code's rewind, points to /undo */
+  lastEscape?: number;
   /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
   cursorAsked?: boolean;
 }
@@ -205,7 +207,7 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return ctrlC(s, now);
     case "escape":
       if (s.mode === "busy" && !s.cancelled) return { state: { ...s, cancelled: true }, effects: [{ type: "abort" }] };
-      return s.mode === "ask" ? answer(s, undefined) : { state: s, effects: [] };
+      return s.mode === "ask" ? answer(s, undefined) : escapeAtPrompt(s, now);
     case "eof":
       if (s.mode === "busy" || s.editor.text !== "") return edited(editKey(s.editor, "delete", s.history));
       if (s.mode === "ask") return answer(s, undefined);
@@ -263,6 +265,14 @@ function ctrlC(s: ReplState, now: number): Step {
     state: { ...s, lastCtrlC: now },
     effects: [{ type: "below" }, { type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true }, { type: "draw" }],
   };
+}
+
+/** Esc Esc at an empty prompt (Claude Code's rewind): where hey's undo is. */
+function escapeAtPrompt(s: ReplState, now: number): Step {
+  if (s.mode !== "prompt" || s.editor.text !== "") return { state: s, effects: [] };
+  if (now - (s.lastEscape ?? -Infinity) >= EXIT_CTRL_C_MS) return { state: { ...s, lastEscape: now }, effects: [] };
+  const text = "/undo puts back the files the agent's last turn changed (again: the turn before); /diff shows what changed";
+  return { state: { ...s, lastEscape: undefined }, effects: [{ type: "below" }, { type: "print", text, dim: true }, { type: "draw" }] };
 }
 
 function submit(s: ReplState): Step {

@@ -26,6 +26,8 @@ export const COMMANDS = [
   "/sessions",
   "/resume",
   "/last",
+  "/diff",
+  "/undo",
   "/jobs",
   "/clear",
   "/new",
@@ -91,7 +93,7 @@ export function slashMistake(line: string, names: SlashNames): string | undefine
 }
 
 /** Commands that read and change nothing of the session whatever follows them (words after them are refused). */
-const READING = new Set(["/help", "/usage", "/thinking", "/last", "/quit", "/exit"]);
+const READING = new Set(["/help", "/usage", "/thinking", "/last", "/diff", "/undo", "/quit", "/exit"]); // a one-shot /undo is refused
 /** Commands that only read when nothing follows them (`/model` lists, `/model NAME` switches). */
 const READING_BARE = new Set(["/model", "/effort", "/mcp", "/jobs"]);
 

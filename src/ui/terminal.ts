@@ -384,7 +384,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   }
 }
 
-function diffColor(line: string): string {
+export function diffColor(line: string): string {
   if (line.startsWith("+")) return GREEN;
   if (line.startsWith("-")) return RED;
   if (line.startsWith("@@")) return CYAN;

@@ -20,14 +20,20 @@ test.each([
   ["/bug it crashes", "hey has no /bug; hey sends no reports; write it in your issue tracker"],
   ["/mention foo.ts", "hey has no /mention; @FILE in your message brings the file (Tab completes it)"],
   ["/upgrade", "hey has no /upgrade; run hey upgrade in a shell"],
+  // none of these tells the user to run `git restore`, which also drops their own uncommitted lines (x57)
+  ["/rewind", "hey has no /rewind; /undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed"],
+  ["/checkpoint", "hey has no /checkpoint; /undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed"],
   ["/modle", "unknown command /modle; did you mean /model? (/help lists the commands)"],
 ])("%s: %s", (line, said) => {
   expect(slashMistake(line, names)).toBe(said);
 });
 
-test.each([["/etc/hosts is broken, why?"], ["/api returns 500"], ["/usage"], ["/skill:review x"], ["fix /cost"]])("%s is no mistake", (line) => {
-  expect(slashMistake(line, names)).toBeUndefined();
-});
+test.each([["/etc/hosts is broken, why?"], ["/api returns 500"], ["/usage"], ["/undo"], ["/diff"], ["/skill:review x"], ["fix /cost"]])(
+  "%s is no mistake",
+  (line) => {
+    expect(slashMistake(line, names)).toBeUndefined();
+  },
+);
 
 // Claude Code's /status, /login, /memory… take no arguments: with words after them the line is prose for the model
 test.each([

@@ -78,6 +78,18 @@ describe("at the prompt", () => {
     expect(types(pasted.effects)).not.toContain("run");
   });
 
+  test("Esc Esc at an empty prompt (Claude Code's rewind) says where hey's /undo is; one Esc, or Esc with a draft, says nothing", () => {
+    const hint: Effect = {
+      type: "print",
+      text: "/undo puts back the files the agent's last turn changed (again: the turn before); /diff shows what changed",
+      dim: true,
+    };
+    expect(play([key("escape", 10_000), key("escape", 10_300)]).effects).toContainEqual(hint);
+    expect(play([key("escape", 10_000)]).effects).toEqual([]);
+    expect(play([key("escape", 10_000), key("escape", 10_000 + EXIT_CTRL_C_MS)]).effects).toEqual([]);
+    expect(play([text("draft"), key("escape", 10_000), key("escape", 10_300)]).effects).not.toContainEqual(hint);
+  });
+
   test("the first Ctrl-C at an empty prompt warns, a second within the window exits; after it, it warns again", () => {
     const once = play([key("interrupt", 10_000)]);
     expect(once.effects).toContainEqual({ type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true });

@@ -1,0 +1,191 @@
+// `/undo` (x57): before edit or write_file first changes a file in a turn, what the file was — its
+// bytes and mode, or that it did not exist — is kept in the session's outputs folder
+// (`<cache>/hey/outputs/<session>/undo-*`, 0600, pruned and removed with the session's other
+// outputs). `/undo` puts back the files of the last turn that changed any, each only while it is
+// still exactly what the agent left; a file changed since (by the user, an editor, a later
+// command) is left as it is and named. What bash commands changed is not kept: a turn that ran one
+// is said to have. Checkpoints are taken only in a turn the REPL began (beginTurn): a one-shot run
+// cannot be undone by a later one and keeps nothing.
+import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import { diskPath } from "../fs/dir-names.ts";
+import { realTarget } from "../fs/real-target.ts";
+import { resolveUserPath } from "../fs/user-path.ts";
+import type { Tool } from "../kernel/tool.ts";
+import { TOOL } from "../kernel/tool-names.ts";
+import { ensurePrivateDir } from "./outputs.ts";
+import { contentHash } from "./read-file.ts";
+
+/** A file bigger than this gets no checkpoint (a note says so): copying it on every first edit would cost more than it saves. */
+export const CHECKPOINT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** What one file was before the turn's first change to it, and the hash of what the agent left. */
+interface Kept {
+  path: string;
+  /** the copy of the old bytes; undefined: the file did not exist (the turn created it) */
+  copy?: string;
+  mode?: number;
+  /** why no copy was kept of a file that existed */
+  skipped?: string;
+  /** sha256 of the file after the agent's last successful change to it; undefined: never changed */
+  after?: string;
+}
+
+interface Turn {
+  files: Map<string, Kept>;
+  /** the copy being made of each file, which a second call on it in the same turn waits for */
+  copying: Map<string, Promise<void>>;
+  ranBash: boolean;
+}
+
+/** What `/undo` did, file by file (paths as the agent's tools resolved them). */
+export interface UndoReport {
+  restored: string[];
+  removed: string[];
+  /** changed since the agent left it: not touched */
+  changed: string[];
+  /** no copy was kept (too big, unreadable): not touched */
+  skipped: { path: string; why: string }[];
+  /** the turn also ran bash commands, whose changes are not undone */
+  ranBash: boolean;
+}
+
+/** A session's checkpoints. Its methods never throw: a checkpoint that cannot be kept is said at /undo. */
+export interface Checkpoints {
+  /** a new turn starts: what the tools change from now on is its */
+  beginTurn(): void;
+  /** undoes the last turn that changed files and forgets it; undefined when there is none */
+  undo(): Promise<UndoReport | undefined>;
+}
+
+interface Store extends Checkpoints {
+  keep(path: string): Promise<void>;
+  left(path: string): Promise<void>;
+  ranBash(): void;
+}
+
+const stores = new Map<string, Store>();
+
+/** The checkpoints kept in `dir` (a session's outputs folder): one store per folder, shared by the tools and the REPL. */
+export function checkpointsIn(dir: string): Checkpoints {
+  return storeIn(dir);
+}
+
+function storeIn(dir: string): Store {
+  const known = stores.get(dir);
+  if (known) return known;
+  const turns: Turn[] = [];
+  let current: Turn | undefined;
+  let copies = 0;
+  const hashOf = (path: string) =>
+    readFile(diskPath(path)).then(
+      (b) => contentHash(b),
+      () => null,
+    );
+  const copyOf = async (turn: Turn, path: string) => {
+    const kept: Kept = { path };
+    turn.files.set(path, kept);
+    const info = await stat(diskPath(path)).catch(() => undefined);
+    if (!info) return; // created by the turn
+    kept.mode = info.mode & 0o7777;
+    if (info.size > CHECKPOINT_MAX_BYTES) {
+      kept.skipped = `over ${CHECKPOINT_MAX_BYTES / 1024 / 1024} MB, no copy kept`;
+      return;
+    }
+    try {
+      ensurePrivateDir(dir);
+      const copy = join(dir, `undo-${++copies}`);
+      await writeFile(copy, await readFile(diskPath(path)), { mode: 0o600 });
+      kept.copy = copy;
+    } catch (e) {
+      kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  };
+  // a turn undone or passed over: its copies go (those of calls that failed too)
+  const forget = async (turn: Turn) => {
+    for (const kept of turn.files.values()) if (kept.copy) await rm(kept.copy, { force: true }).catch(() => {});
+  };
+  const store: Store = {
+    beginTurn() {
+      current = { files: new Map(), copying: new Map(), ranBash: false };
+      turns.push(current);
+    },
+    ranBash() {
+      if (current) current.ranBash = true;
+    },
+    keep(path) {
+      if (!current) return Promise.resolve();
+      const copying = current.copying.get(path) ?? copyOf(current, path);
+      current.copying.set(path, copying);
+      return copying;
+    },
+    async left(path) {
+      const kept = current?.files.get(path);
+      const now = kept && (await hashOf(path));
+      // not there after a change that worked: the tool wrote under another spelling of the name, which this cannot follow
+      if (kept && now) kept.after = now;
+    },
+    async undo() {
+      // the last turn that changed a file; turns that changed none are passed over
+      let turn: Turn | undefined;
+      while ((turn = turns.pop()) && ![...turn.files.values()].some((k) => k.after !== undefined)) await forget(turn);
+      if (turn === current) current = undefined;
+      if (!turn) return undefined;
+      const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash };
+      for (const kept of turn.files.values()) {
+        if (kept.after === undefined) continue; // every change to it failed
+        if (kept.skipped) report.skipped.push({ path: kept.path, why: kept.skipped });
+        else if ((await hashOf(kept.path)) !== kept.after) report.changed.push(kept.path);
+        else if (kept.copy === undefined) {
+          await rm(diskPath(kept.path), { force: true }).then(
+            () => report.removed.push(kept.path),
+            (e: unknown) => report.skipped.push({ path: kept.path, why: `cannot remove it: ${e instanceof Error ? e.message : String(e)}` }),
+          );
+        } else {
+          try {
+            const bytes = await readFile(kept.copy);
+            await writeFileAtomic(kept.path, bytes, { unchanged: await readFile(diskPath(kept.path)) });
+            if (kept.mode !== undefined) await chmod(diskPath(kept.path), kept.mode);
+            report.restored.push(kept.path);
+          } catch (e) {
+            report.skipped.push({ path: kept.path, why: `cannot restore it: ${e instanceof Error ? e.message : String(e)}` });
+          }
+        }
+      }
+      await forget(turn);
+      return report;
+    },
+  };
+  stores.set(dir, store);
+  return store;
+}
+
+/**
+ * `tool` with checkpoints kept in `dir`: edit and write_file keep what a file was before they
+ * change it, bash marks the turn; any other tool is returned as it is.
+ */
+export function withCheckpoints(tool: Tool, dir: string, home: string): Tool {
+  if (tool.name === TOOL.bash)
+    return {
+      ...tool,
+      run: (args, ctx) => {
+        storeIn(dir).ranBash();
+        return tool.run(args, ctx);
+      },
+    };
+  if (tool.name !== TOOL.edit && tool.name !== TOOL.writeFile) return tool;
+  return {
+    ...tool,
+    run: async (args, ctx) => {
+      const store = storeIn(dir);
+      const path = (args as { path?: unknown }).path;
+      const where = typeof path === "string" && path !== "" ? resolveUserPath(path, ctx.cwd, home) : undefined;
+      const target = where && !("error" in where) ? realTarget(where.abs) : undefined;
+      if (target) await store.keep(target);
+      const result = await tool.run(args, ctx);
+      if (target && !result.isError) await store.left(target);
+      return result;
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// In a real terminal (tmux) through dist/hey (x57): /undo puts back what the agent's last turn
+// changed with edit and write_file and keeps the user's own uncommitted lines (hey's old advice,
+// `!git restore FILE`, dropped them), tells the model with the next message; /diff shows git's
+// changes without sending any of them.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { lastUserText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { startTerm, type Term } from "../helpers/tmux.ts";
+import { testNeeding } from "../helpers/tools.ts";
+import { say } from "./repl-helpers.ts";
+
+setDefaultTimeout(120_000); // the first test may build dist/hey
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let server: ModelServer | undefined;
+let term: Term | undefined;
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+});
+afterEach(async () => {
+  await term?.close();
+  server?.stop();
+  home.remove();
+  project.remove();
+});
+
+async function startHey(server: ModelServer): Promise<Term> {
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${server.baseUrl}"\nmodels = ["m"]\n`,
+  );
+  const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
+  await term.waitFor(/^›/m);
+  return term;
+}
+
+/** The model: `edit` reads app.txt and sets b to 20, `make` writes notes.txt; every other line is echoed. */
+const editingModel = (req: Parameters<Parameters<typeof startModelServer>[0]>[0]): Turn => {
+  const tools = req.messages.slice(req.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "tool").length;
+  const ask = lastUserText(req);
+  if (ask === "edit" && tools === 0) return { calls: [["read_file", { path: "app.txt" }]] };
+  if (ask === "edit" && tools === 1) return { calls: [["edit", { path: "app.txt", old_string: "b = 2", new_string: "b = 20" }]] };
+  if (ask === "make" && tools === 0) return { calls: [["write_file", { path: "notes.txt", content: "made\n" }]] };
+  if (tools > 0) return { text: "done." };
+  return { text: `you said: ${ask.split("\n").at(-1)}` }; // the last line: what the user typed, after any note
+};
+
+test("/undo puts back the agent's edit and keeps the user's own unsaved line; again: the turn before; the model hears of it", async () => {
+  const app = join(project.path, "app.txt");
+  const mine = "a = 1\nb = 2\nc = 3  # my own unsaved work\n";
+  writeFileSync(app, mine);
+  server = startModelServer(editingModel);
+  term = await startHey(server);
+  await say(term, "edit", "done.");
+  expect(readFileSync(app, "utf8")).toContain("b = 20");
+  await say(term, "make", "done.");
+  expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("made\n");
+  await say(term, "/undo", "removed notes.txt (that turn created it)");
+  expect(existsSync(join(project.path, "notes.txt"))).toBe(false);
+  await say(term, "/undo", "restored app.txt");
+  expect(readFileSync(app, "utf8")).toBe(mine);
+  await say(term, "/undo", "nothing to undo");
+  await say(term, "hello", "you said: hello");
+  const sent = JSON.stringify(server.requests.at(-1)!.messages.at(-1));
+  expect(sent).toContain("The user ran /undo");
+  expect(sent).toContain("app.txt");
+});
+
+test("/undo leaves a file the user changed after the agent's edit, and says so", async () => {
+  const app = join(project.path, "app.txt");
+  writeFileSync(app, "a = 1\nb = 2\n");
+  server = startModelServer(editingModel);
+  term = await startHey(server);
+  await say(term, "edit", "done.");
+  writeFileSync(app, "a = 1\nb = 20\nd = 4  # typed after\n");
+  await say(term, "/undo", "left app.txt: it changed after the agent's edit");
+  expect(readFileSync(app, "utf8")).toBe("a = 1\nb = 20\nd = 4  # typed after\n");
+});
+
+testNeeding(["git"])("/diff shows the change and the untracked files; the next message carries none of it", async () => {
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: project.path });
+  writeFileSync(join(project.path, "big.txt"), "old line\n");
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-qm", "init");
+  writeFileSync(join(project.path, "big.txt"), "new line\n");
+  writeFileSync(join(project.path, "fresh.txt"), "x\n");
+  server = startModelServer(editingModel);
+  term = await startHey(server);
+  const screen = await say(term, "/diff", "untracked: fresh.txt");
+  expect(screen).toContain("-old line");
+  expect(screen).toContain("+new line");
+  await say(term, "hi", "you said: hi");
+  expect(JSON.stringify(server.requests.at(-1)!.messages)).not.toContain("new line");
+  await say(term, "!git diff", "the command and its output go with your next message (/diff shows a diff without sending it)");
+});
+
+test("/diff outside a git work tree says so", async () => {
+  server = startModelServer(editingModel);
+  term = await startHey(server);
+  await say(term, "/diff", "is not in a git work tree");
+});

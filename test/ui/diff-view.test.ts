@@ -1,0 +1,36 @@
+// `/diff`'s view (x57): git's diff with the tools' diff colours, each line cut to the terminal and
+// never wrapped, the untracked files named, and said to go nowhere.
+import { expect, test } from "bun:test";
+import { DIFF_VIEW_MAX_LINES, formatDiffView } from "../../src/ui/diff-view.ts";
+import { readsOnly } from "../../src/ui/slash.ts";
+
+const DIFF = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
+
+test("the diff, then the untracked files, then that none of it is sent", () => {
+  expect(formatDiffView(DIFF, "fresh.txt\nsrc/new.ts\n", false)).toBe(`${DIFF}untracked: fresh.txt, src/new.ts\n(shown only: nothing of it goes to the model)`);
+});
+
+test("coloured as the tools' diffs: removed red, added green, hunk headers cyan", () => {
+  const shown = formatDiffView(DIFF, "", true).split("\n");
+  expect(shown[4]).toBe("\x1b[31m-old\x1b[0m");
+  expect(shown[5]).toBe("\x1b[32m+new\x1b[0m");
+  expect(shown[3]).toBe("\x1b[36m@@ -1 +1 @@\x1b[0m");
+});
+
+test("a long line is cut to the terminal, keeping its + in front; a terminal escape in a file is shown, not run", () => {
+  const shown = formatDiffView(`+${"x".repeat(300)}\n+\x1b]0;title\x07\n`, "", false, 80).split("\n");
+  expect(shown[0]!.startsWith("+x")).toBe(true);
+  expect(shown[0]!.length).toBeLessThanOrEqual(79);
+  expect(shown[1]).toBe("+^[]0;title^G");
+});
+
+test("past DIFF_VIEW_MAX_LINES lines the rest is counted; nothing changed says so", () => {
+  const big = Array.from({ length: DIFF_VIEW_MAX_LINES + 5 }, (_, i) => `+${i}`).join("\n");
+  expect(formatDiffView(big, "", false)).toContain("… 5 more lines");
+  expect(formatDiffView("", "", false)).toBe("no changes: the work tree is as git's index has it, and no untracked files");
+});
+
+test("hey -c /diff only reads: it takes no session another hey has open (a one-shot /undo is refused, and reads too)", () => {
+  expect(readsOnly("/diff")).toBe(true);
+  expect(readsOnly("/undo")).toBe(true);
+});
