@@ -13,7 +13,6 @@ const COMMANDS: Record<string, string> = {
   tokens: "/usage shows the tokens and context of the session",
   context: "/usage shows the tokens and context of the session",
   status: "/usage shows the tokens and context of the session; hey doctor (in a shell) checks the provider and model",
-  export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
   share: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
   memory: "edit AGENTS.md (the project's, or ~/.config/hey/AGENTS.md for every project), then /reload",
   permissions: "hey runs every tool unless [permission] allow/deny lists in config.toml say otherwise (hey doctor shows them)",
@@ -31,6 +30,7 @@ const COMMANDS: Record<string, string> = {
   undo: "!git diff shows the agent's edits and !git restore FILE undoes one, in your shell",
   rewind: "/resume continues a session; !git restore FILE undoes the agent's edits to a file",
   upgrade: "run hey upgrade in a shell",
+  copy: "select the answer on the screen (hey does not hard-wrap its lines, so a long one copies whole); /last shows the last tool call's whole output",
 };
 
 /** `/NAME ARGS` of another agent (its command takes arguments) → what hey says of it, with or without them. */
@@ -38,6 +38,8 @@ const WITH_ARGS: Record<string, string> = {
   "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
   mention: "@FILE in your message brings the file (Tab completes it)",
   bug: "hey sends no reports; write it in your issue tracker",
+  // Claude Code's /export [FILE] writes a transcript: sent to the model, it would write one from memory
+  export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
 };
 
 /**
@@ -64,9 +66,20 @@ const FLAGS: Record<string, string> = {
   "append-system-prompt": "hey's instructions go in AGENTS.md (the project's, or ~/.config/hey/AGENTS.md)",
   "mcp-config": "--config FILE takes a TOML file with [mcp.NAME] tables; a project's .mcp.json is read when it is trusted",
   prompt: 'hey\'s is -p "…" (or the message as arguments)',
+  cd: "run it from the directory: cd DIR && hey …",
+  "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
+  json: "hey's is --output json",
+  image: 'name the file in the message: hey -p "@shot.png what is wrong here" attaches it',
+  "permission-mode": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
+  sandbox: "hey has no sandbox: [permission] allow/deny lists in config.toml limit what it runs",
+  "ask-for-approval": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
 };
 
-/** What hey says of another agent's `--NAME` (after "unknown flag --NAME; "), or undefined. */
+/** Other agents' one-letter flags (Codex's -C, -i, -s, -a) → their long names in FLAGS. */
+const SHORT_FLAGS: Record<string, string> = { C: "cd", i: "image", s: "sandbox", a: "ask-for-approval" };
+
+/** What hey says of another agent's `--NAME` or `-X` (after "unknown flag --NAME; "), or undefined. */
 export function peerFlag(name: string): string | undefined {
-  return Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
+  const long = name.length === 1 && Object.hasOwn(SHORT_FLAGS, name) ? SHORT_FLAGS[name]! : name;
+  return Object.hasOwn(FLAGS, long) ? FLAGS[long] : undefined;
 }

@@ -20,6 +20,11 @@ test.each([
   ["/bug it crashes", "hey has no /bug; hey sends no reports; write it in your issue tracker"],
   ["/mention foo.ts", "hey has no /mention; @FILE in your message brings the file (Tab completes it)"],
   ["/upgrade", "hey has no /upgrade; run hey upgrade in a shell"],
+  ["/export conv.md", "hey has no /export; the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one"],
+  [
+    "/copy",
+    "hey has no /copy; select the answer on the screen (hey does not hard-wrap its lines, so a long one copies whole); /last shows the last tool call's whole output",
+  ],
   ["/modle", "unknown command /modle; did you mean /model? (/help lists the commands)"],
 ])("%s: %s", (line, said) => {
   expect(slashMistake(line, names)).toBe(said);
@@ -34,7 +39,6 @@ test.each([
   ["/status endpoint returns 500"],
   ["/login page is blank"],
   ["/memory leak in the worker"],
-  ["/export button does nothing"],
   ["/cost calculation in billing.py is off"],
   ["/init script fails on boot"],
   ["/doctor appointments table is empty"],
