@@ -38,6 +38,13 @@ const WITH_ARGS: Record<string, string> = {
   "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
   mention: "@FILE in your message brings the file (Tab completes it)",
   bug: "hey sends no reports; write it in your issue tracker",
+  // another agent's command files by their folder's name (slash.ts): none of that name was found
+  "prompts:":
+    "a Codex prompt in ~/.codex/prompts/NAME.md becomes a skill as ~/.config/hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
+  "project:":
+    "a Claude Code command in .claude/commands/NAME.md becomes a skill as .hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
+  "user:":
+    "a Claude Code command in ~/.claude/commands/NAME.md becomes a skill as ~/.config/hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
   // Claude Code's /export [FILE] writes a transcript: sent to the model, it would write one from memory
   export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
 };
@@ -48,7 +55,8 @@ const WITH_ARGS: Record<string, string> = {
  */
 export function peerCommand(name: string, args = false): string | undefined {
   const n = name.replace(/^\//, "").toLowerCase();
-  const said = Object.hasOwn(WITH_ARGS, n) ? WITH_ARGS[n] : !args && Object.hasOwn(COMMANDS, n) ? COMMANDS[n] : undefined;
+  const key = n.includes(":") ? n.slice(0, n.indexOf(":") + 1) : n; // `prompts:NAME` is said of `prompts:`
+  const said = Object.hasOwn(WITH_ARGS, key) ? WITH_ARGS[key] : !args && Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined;
   return said ? `hey has no /${n}; ${said}` : undefined;
 }
 
