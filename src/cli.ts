@@ -83,8 +83,8 @@ Usage: hey [options] [@file ...] [message ...]
                                it would run; asks at a terminal. --revoke: stop trusting it
 
   With no message, hey opens an interactive prompt (/help there lists its commands and
-  keys: /last, /jobs, /clear, !COMMAND, Ctrl-R, Ctrl-Z …); it needs a terminal on stdout, so
-  with stdout a file or a pipe a message runs as with -p (no message exits 2). Piped
+  keys: /last, /jobs, /clear, !COMMAND, Ctrl-R, Ctrl-G, Ctrl-Z …); it needs a terminal on
+  stdout, so with stdout a file or a pipe a message runs as with -p (no message exits 2). Piped
   stdin is appended to the message in a fenced block and implies -p; a message of -
   alone is read from stdin (hey -p - < task.md). A message starting with - that holds
   no space goes after -- (hey -p -- -fix). @path expands to

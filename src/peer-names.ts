@@ -38,7 +38,7 @@ const WITH_ARGS: Record<string, string> = {
   "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
   mention: "@FILE in your message brings the file (Tab completes it)",
   bug: "hey sends no reports; write it in your issue tracker",
-  // another agent's command files by their folder's name (slash.ts): none of that name was found
+  // another agent's command files by their folder's name (ui/slash.ts): none of that name was found
   "prompts:":
     "a Codex prompt in ~/.codex/prompts/NAME.md becomes a skill as ~/.config/hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
   "project:":

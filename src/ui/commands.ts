@@ -94,6 +94,7 @@ Enter                      send; a trailing \\ or Ctrl-J starts a new line; a pa
 Esc, Ctrl-C                cancel a running turn; text typed meanwhile waits at the next prompt
 ↑/↓                        earlier lines (this project's first)
 Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)
+Ctrl-G, Ctrl-X Ctrl-E      write the line in $VISUAL or $EDITOR; it comes back unsent
 Ctrl-L                     clear the screen
 Ctrl-Z                     suspend (fg resumes)
 Ctrl-Y                     put back what Ctrl-U/K/W cut, or the line Ctrl-C cleared

@@ -1,6 +1,7 @@
 // The interactive prompt's modes and keys (SPEC §17, issues 14 and 28) as a pure step: the state
 // and one event in, the next state and what to do out. At the prompt keys edit the line
-// (line-editor.ts) and Ctrl-R searches the history (history-search.ts); during a turn keys are
+// (line-editor.ts), Ctrl-R searches the history (history-search.ts), Ctrl-G or Ctrl-X Ctrl-E hands
+// the line to the user's editor (external-editor.ts) and takes back what it left; during a turn keys are
 // kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn; at an empty prompt the
 // first Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question asked during a turn (a
 // /reload's approval) takes the keys until it is answered; Ctrl-Z suspends. The exit code says how
@@ -46,6 +47,8 @@ export interface ReplState {
   killed: string;
   /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
   cursorAsked?: boolean;
+  /** Ctrl-X was the last key at the prompt: a Ctrl-E next opens the line in the user's editor */
+  ctrlX?: boolean;
 }
 
 export type ReplEvent =
@@ -65,7 +68,9 @@ export type ReplEvent =
   | { type: "ask"; question: string }
   /** SIGTERM, SIGHUP or the terminal gone: `code` is the exit code, `why` what the cancelled turn says */
   | { type: "signal"; code: number; why: string }
-  | { type: "aside"; line: string };
+  | { type: "aside"; line: string }
+  /** the user's editor closed (an `edit` effect): `text` as it left the file, or undefined and `why` not */
+  | { type: "edited"; text: string | undefined; why?: string };
 
 export type Effect =
   /**
@@ -102,7 +107,9 @@ export type Effect =
   /** exit with `code` if the cancelled turn has not ended within the grace period */
   | { type: "grace"; code: number }
   /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
-  | { type: "suspend" };
+  | { type: "suspend" }
+  /** Ctrl-G or Ctrl-X Ctrl-E: `text` (the line, its pastes whole) in the user's editor; the driver answers with an `edited` event */
+  | { type: "edit"; text: string };
 
 /** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
 export function initialRepl(history: readonly string[]): ReplState {
@@ -171,6 +178,8 @@ export function step(s: ReplState, e: ReplEvent): Step {
       if (s.mode === "busy") return { state: { ...s, later: [...s.later, e.line] }, effects: [] };
       if (s.mode === "done") return { state: s, effects: [{ type: "print", text: e.line }] };
       return { state: s, effects: [{ type: "aside", text: e.line }] };
+    case "edited":
+      return edited(s, e.text, e.why);
   }
 }
 
@@ -183,6 +192,12 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     const typed = onKey(cancelled.state, { type: "text", text: key.alt }, more, now);
     return { state: typed.state, effects: [...cancelled.effects, ...typed.effects] };
   }
+  // Ctrl-G, or Ctrl-X then Ctrl-E (bash's and zsh's): the line in the user's editor, the terminal theirs till it closes
+  const ctrlX = s.ctrlX === true;
+  if (ctrlX) s = { ...s, ctrlX: false };
+  if (s.mode === "prompt" && key.type === "key" && (key.name === "cancel" || (ctrlX && key.name === "end")))
+    return { state: { ...s, mode: "busy" }, effects: [{ type: "edit", text: expand(s.pastes, s.editor.text) }] };
+  if (s.mode === "prompt" && key.type === "key" && key.name === "ctrlX") return { state: { ...s, ctrlX: true }, effects: [] };
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
   if (key.type === "cursorAt")
     return { state: { ...s, cursorAsked: false }, effects: s.mode === "busy" && s.cursorAsked ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
@@ -223,6 +238,7 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return { state: { ...s, mode: "search", search: { state: newSearch(), saved: s.editor }, lastCtrlC: 0 }, effects: [{ type: "draw" }] };
     case "forwardSearch":
     case "cancel":
+    case "ctrlX":
       return { state: s, effects: [] };
     case "yank":
       return edited(insert(s.editor, s.killed));
@@ -344,6 +360,20 @@ function ended(s: ReplState, quit: boolean): Step {
     state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length } },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
+}
+
+/**
+ * The user's editor closed: what it left is the line, not sent, the cursor at its end (the line
+ * break an editor ends a file with dropped); when there is none (no editor set, it failed) `why`
+ * is said and the line is as it was.
+ */
+function edited(s: ReplState, text: string | undefined, why = ""): Step {
+  const back: ReplState = { ...s, mode: "prompt", later: [], cancelled: false };
+  if (s.signalled !== undefined || s.mode !== "busy") return s.signalled !== undefined ? leave(back) : { state: s, effects: [] };
+  const effects: Effect[] = [...s.later.map((line) => ({ type: "print", text: line }) as const), { type: "draw", fresh: true }];
+  if (text === undefined) return { state: back, effects: [{ type: "print", text: why, dim: true }, ...effects] };
+  const line = text.replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+  return { state: { ...back, editor: { ...s.editor, text: line, cursor: line.length } }, effects };
 }
 
 function signalled(s: ReplState, code: number, why: string): Step {
