@@ -92,8 +92,8 @@ Usage: hey [options] [@file ...] [message ...]
   is @"my notes.txt", as Tab writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt. One word alone that is
-  a slip for a command (hey doctr), or Codex's hey exec "…", exits 2 naming hey's way;
-  hey help is this help.
+  a slip for a command (hey doctr), Codex's hey exec "…", or another agent's flag
+  (-C DIR, --json, --add-dir, --image) exits 2 naming hey's way; hey help is this help.
 
 Options:
   -p, --print              run the message to completion, print the answer, exit

@@ -111,3 +111,11 @@ test.each([
   expect(edited.text).toBeUndefined();
   expect("why" in edited && edited.why).toContain(why);
 });
+
+test("a folded paste goes to the editor whole", () => {
+  const pasted = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
+  const paste: ReplEvent = { type: "key", key: { type: "paste", text: pasted }, more: false, now: 0 };
+  const { state, effects } = play([typed("review: "), paste, key("cancel")]);
+  expect(state.editor.text).not.toContain("line 5"); // folded in the line as drawn
+  expect(effects.at(-1)).toEqual({ type: "edit", text: `review: ${pasted}` });
+});
