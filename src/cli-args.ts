@@ -90,7 +90,7 @@ export function splitArgs(argv: string[]): { values: Values; positionals: string
         const peer = peerFlag(name); // another agent's flag: what hey has instead, before any spelling near it
         throw new UnknownFlagError(
           `unknown flag --${name}${peer ? `; ${peer}` : near ? `; did you mean --${near}?` : ""} (see hey --help)`,
-          peer || near ? "" : dashes(arg),
+          peer || near || valued(arg, argv.slice(i + 1)) ? "" : dashes(arg),
         );
       }
       const following = argv[i + 1];
@@ -103,11 +103,15 @@ export function splitArgs(argv: string[]): { values: Values; positionals: string
     } else if (arg.startsWith("-") && arg.length > 1) {
       for (let j = 1; j < arg.length; j++) {
         const name = SHORT.get(arg[j]!);
-        if (!name)
+        if (!name) {
+          // another agent's one-letter flag (Codex's -C DIR) alone, not a letter of a message (`-Cleanup`)
+          const peer = arg.length === 2 ? peerFlag(arg[1]!) : undefined;
+          const resume = arg[j] === "r" ? "; to resume a session: hey --resume (picks from a list) or hey --resume ID (hey -c continues the last one)" : "";
           throw new UnknownFlagError(
-            `unknown flag -${arg[j]}${arg.length > 2 ? ` in ${JSON.stringify(arg)}` : ""} (see hey --help)${arg[j] === "r" ? "; to resume a session: hey --resume (picks from a list) or hey --resume ID (hey -c continues the last one)" : ""}`,
-            arg[j] === "r" ? "" : dashes(arg),
+            `unknown flag -${arg[j]}${arg.length > 2 ? ` in ${JSON.stringify(arg)}` : ""}${peer ? `; ${peer}` : ""} (see hey --help)${resume}`,
+            arg[j] === "r" || peer ? "" : dashes(arg),
           );
+        }
         const rest = arg.slice(j + 1);
         if (OPTIONS[name].type === "string") {
           set(name, `-${arg[j]}`, rest === "" ? undefined : rest, next);
@@ -118,6 +122,18 @@ export function splitArgs(argv: string[]): { values: Values; positionals: string
     } else positionals.push(arg);
   }
   return { values, positionals };
+}
+
+/**
+ * Whether an unknown `--NAME` holds or is followed by a value, as a flag is and a message's first
+ * word is not: `--workdir=/tmp`, or `--workdir /tmp -p hi` (a path or number next, or a flag after
+ * the word next). `--fix the parser` may be a message, and is told how to send one.
+ */
+function valued(arg: string, after: readonly string[]): boolean {
+  if (arg.includes("=")) return true;
+  const [value, then] = after;
+  if (value === undefined || value.startsWith("-")) return false;
+  return /^[./~]|\/|^\d+$/.test(value) || (then?.startsWith("-") ?? false);
 }
 
 /** What a flag hey has not is told last: it may be a message's first word (`-fix`, `--version-2`). */

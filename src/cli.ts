@@ -83,8 +83,9 @@ Usage: hey [options] [@file ...] [message ...]
                                it would run; asks at a terminal. --revoke: stop trusting it
 
   With no message, hey opens an interactive prompt (/help there lists its commands and
-  keys: /undo, /diff, /last, /jobs, /clear, !COMMAND, Ctrl-R …); it needs a terminal on stdout, so
-  with stdout a file or a pipe a message runs as with -p (no message exits 2). Piped
+  keys: /undo, /diff, /last, /jobs, /clear, !COMMAND, Ctrl-R, Ctrl-G, Ctrl-Z …); it needs a
+  terminal on stdout, so with stdout a file or a pipe a message runs as with -p (no
+  message exits 2). Piped
   stdin is appended to the message in a fenced block and implies -p; a message of -
   alone is read from stdin (hey -p - < task.md). A message starting with - that holds
   no space goes after -- (hey -p -- -fix). @path expands to
@@ -92,8 +93,8 @@ Usage: hey [options] [@file ...] [message ...]
   is @"my notes.txt", as Tab writes it). Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt. One word alone that is
-  a slip for a command (hey doctr), or Codex's hey exec "…", exits 2 naming hey's way;
-  hey help is this help.
+  a slip for a command (hey doctr), Codex's hey exec "…", or another agent's flag
+  (-C DIR, --json, --add-dir, --image) exits 2 naming hey's way; hey help is this help.
 
 Options:
   -p, --print              run the message to completion, print the answer, exit

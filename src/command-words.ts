@@ -55,5 +55,7 @@ export function codexExec(argv: readonly string[]): string | undefined {
   const [first, next] = argv;
   if (first !== "exec" || (argv.length > 2 && !next!.startsWith("-"))) return undefined;
   const prompt = argv.length === 2 && !next!.startsWith("-") ? next! : "…";
-  return `hey has no exec command (Codex's); a one-shot run is hey -p ${JSON.stringify(prompt)}`;
+  // Codex's --json (events as JSON lines) is hey's --output json: kept in the line hey gives back
+  const json = argv.includes("--json") ? "--output json " : "";
+  return `hey has no exec command (Codex's); a one-shot run is hey ${json}-p ${JSON.stringify(prompt)}`;
 }

@@ -13,7 +13,6 @@ const COMMANDS: Record<string, string> = {
   tokens: "/usage shows the tokens and context of the session",
   context: "/usage shows the tokens and context of the session",
   status: "/usage shows the tokens and context of the session; hey doctor (in a shell) checks the provider and model",
-  export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
   share: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
   memory: "edit AGENTS.md (the project's, or ~/.config/hey/AGENTS.md for every project), then /reload",
   permissions: "hey runs every tool unless [permission] allow/deny lists in config.toml say otherwise (hey doctor shows them)",
@@ -30,6 +29,7 @@ const COMMANDS: Record<string, string> = {
   rewind: "/undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed",
   checkpoint: "/undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed",
   upgrade: "run hey upgrade in a shell",
+  copy: "select the answer on the screen (hey does not hard-wrap its lines, so a long one copies whole); /last shows the last tool call's whole output",
 };
 
 /** `/NAME ARGS` of another agent (its command takes arguments) → what hey says of it, with or without them. */
@@ -37,6 +37,15 @@ const WITH_ARGS: Record<string, string> = {
   "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
   mention: "@FILE in your message brings the file (Tab completes it)",
   bug: "hey sends no reports; write it in your issue tracker",
+  // another agent's command files by their folder's name (ui/slash.ts): none of that name was found
+  "prompts:":
+    "a Codex prompt in ~/.codex/prompts/NAME.md becomes a skill as ~/.config/hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
+  "project:":
+    "a Claude Code command in .claude/commands/NAME.md becomes a skill as .hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
+  "user:":
+    "a Claude Code command in ~/.claude/commands/NAME.md becomes a skill as ~/.config/hey/skills/NAME.md, with name and description front matter: /skill:NAME runs it",
+  // Claude Code's /export [FILE] writes a transcript: sent to the model, it would write one from memory
+  export: "the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one",
 };
 
 /**
@@ -45,7 +54,8 @@ const WITH_ARGS: Record<string, string> = {
  */
 export function peerCommand(name: string, args = false): string | undefined {
   const n = name.replace(/^\//, "").toLowerCase();
-  const said = Object.hasOwn(WITH_ARGS, n) ? WITH_ARGS[n] : !args && Object.hasOwn(COMMANDS, n) ? COMMANDS[n] : undefined;
+  const key = n.includes(":") ? n.slice(0, n.indexOf(":") + 1) : n; // `prompts:NAME` is said of `prompts:`
+  const said = Object.hasOwn(WITH_ARGS, key) ? WITH_ARGS[key] : !args && Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : undefined;
   return said ? `hey has no /${n}; ${said}` : undefined;
 }
 
@@ -63,9 +73,20 @@ const FLAGS: Record<string, string> = {
   "append-system-prompt": "hey's instructions go in AGENTS.md (the project's, or ~/.config/hey/AGENTS.md)",
   "mcp-config": "--config FILE takes a TOML file with [mcp.NAME] tables; a project's .mcp.json is read when it is trusted",
   prompt: 'hey\'s is -p "…" (or the message as arguments)',
+  cd: "run it from the directory: cd DIR && hey …",
+  "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
+  json: "hey's is --output json",
+  image: 'name the file in the message: hey -p "@shot.png what is wrong here" attaches it',
+  "permission-mode": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
+  sandbox: "hey has no sandbox: [permission] allow/deny lists in config.toml limit what it runs",
+  "ask-for-approval": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
 };
 
-/** What hey says of another agent's `--NAME` (after "unknown flag --NAME; "), or undefined. */
+/** Other agents' one-letter flags (Codex's -C, -i, -s, -a) → their long names in FLAGS. */
+const SHORT_FLAGS: Record<string, string> = { C: "cd", i: "image", s: "sandbox", a: "ask-for-approval" };
+
+/** What hey says of another agent's `--NAME` or `-X` (after "unknown flag --NAME; "), or undefined. */
 export function peerFlag(name: string): string | undefined {
-  return Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
+  const long = name.length === 1 && Object.hasOwn(SHORT_FLAGS, name) ? SHORT_FLAGS[name]! : name;
+  return Object.hasOwn(FLAGS, long) ? FLAGS[long] : undefined;
 }

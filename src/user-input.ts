@@ -23,7 +23,7 @@ import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { lineKind, type SlashNames } from "./ui/slash.ts";
-import { claudeCommands, projectSkillFile } from "./peers/found.ts";
+import { peerCommandFile, projectSkillFile } from "./peers/found.ts";
 
 type Warn = (message: string) => void;
 
@@ -92,14 +92,13 @@ export function withSkillText(message: string, prompt: ContentBlock[], runtime: 
   return isSkillLine(message) ? withSkill(skillText(message, runtime, skillsOn, warn), prompt) : prompt;
 }
 
-/** What a `/word` that is no command may name (ui/slash.ts slashMistake): the skills loaded now, Claude Code's command files, a project's skill not loaded. */
+/** What a `/word` that is no command may name (ui/slash.ts slashMistake): the skills loaded now, Claude Code's and Codex's command files, a project's skill not loaded. */
 export function slashNames(runtime: Runtime, here: Places): SlashNames {
   return {
     skills: runtime.skills().flatMap((s) => [s.name, ...(s.aliases ?? [])]),
     other(name) {
-      const command = claudeCommands(here).get(name);
-      if (command)
-        return `/${name} is Claude Code's command in ${command}, which hey does not run; as a skill it would be: move it to .hey/skills/${name}.md, with name and description front matter, then /skill:${name}`;
+      const command = peerCommandFile(here, name);
+      if (command || name.includes(":")) return command;
       const file = projectSkillFile(here.root, name);
       const why = file && (runtime.leftOut() ?? runtime.unloadedSkill(name));
       return why ? `/${name} is no command; /skill:${name} would run ${file}, but ${why}` : undefined;

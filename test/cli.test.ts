@@ -40,6 +40,27 @@ test.each([
   // a message's first word, or flags grouped: the letter and the argument it is in, quoted
   [["-p", "-fix"], 'unknown flag -f in "-fix" (see hey --help); put -- before a message that starts with - (hey -p -- "-fix")'],
   [["-pz"], 'unknown flag -z in "-pz" (see hey --help); put -- before a message that starts with - (hey -p -- "-pz")'],
+  // other agents' flags are told hey's way, with no advice to send them as a message
+  [["--cd", "/tmp/p3", "-p", "hi"], "unknown flag --cd; run it from the directory: cd DIR && hey … (see hey --help)"],
+  [["-C", "/tmp/p3", "-p", "hi"], "unknown flag -C; run it from the directory: cd DIR && hey … (see hey --help)"],
+  [["--add-dir", "../p3"], "unknown flag --add-dir; its tools reach any path: name the directory in your message (@PATH brings a file of it) (see hey --help)"],
+  [["--json", "-p", "hi"], "unknown flag --json; hey's is --output json (see hey --help)"],
+  [["-i", "a.png", "-p", "hi"], 'unknown flag -i; name the file in the message: hey -p "@shot.png what is wrong here" attaches it (see hey --help)'],
+  [["--image", "a.png"], 'unknown flag --image; name the file in the message: hey -p "@shot.png what is wrong here" attaches it (see hey --help)'],
+  [
+    ["--permission-mode", "plan", "-p", "hi"],
+    "unknown flag --permission-mode; hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it (see hey --help)",
+  ],
+  [["-s", "read-only"], "unknown flag -s; hey has no sandbox: [permission] allow/deny lists in config.toml limit what it runs (see hey --help)"],
+  [
+    ["--ask-for-approval", "never"],
+    "unknown flag --ask-for-approval; hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it (see hey --help)",
+  ],
+  // a flag of no agent's with a value after it is a flag, not a message's first word
+  [["--workdir", "/tmp/x", "-p", "hi"], "unknown flag --workdir (see hey --help)"],
+  [["--frob=3"], "unknown flag --frob (see hey --help)"],
+  [["--frob", "loud", "-p", "hi"], "unknown flag --frob (see hey --help)"],
+  [["--fix", "the", "parser"], 'unknown flag --fix (see hey --help); put -- before a message that starts with - (hey -p -- "--fix")'],
   [["-m"], "-m/--model needs a value"],
   [["-m", "-p"], "-m/--model needs a value"],
   [["--output"], "--output needs a value"],

@@ -100,6 +100,7 @@ test.each([
   [["exec", "fix the tests"], 'hey has no exec command (Codex\'s); a one-shot run is hey -p "fix the tests"'],
   [["exec", "--full-auto", "fix it"], 'hey has no exec command (Codex\'s); a one-shot run is hey -p "…"'],
   [["exec"], 'hey has no exec command (Codex\'s); a one-shot run is hey -p "…"'],
+  [["exec", "--json", "hi", "there"], 'hey has no exec command (Codex\'s); a one-shot run is hey --output json -p "…"'],
 ])("Codex's hey %p is refused with hey -p", (argv, said) => {
   expect(() => parseCli(argv)).toThrow(new UsageError(said));
 });

@@ -130,6 +130,7 @@ const EDGES = new Set([
   "ui/history-store.ts",
   "ui/resume.ts",
   "ui/shell-command.ts",
+  "ui/external-editor.ts",
   "ui/term.ts",
   "ui/reader-check.ts",
   "upgrade/command.ts",

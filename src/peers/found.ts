@@ -42,12 +42,12 @@ export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
   });
   if (!listed) out.push(...permissionNotices(at));
   out.push(...instructionNotices(at));
-  const commands = claudeCommands(at);
-  if (commands.size > 0) {
-    const dirs = [...new Set([...commands.values()].map((f) => dirname(f)))].map((d) => `${d}/`);
-    out.push(
-      `not used: Claude Code's commands in ${dirs.join(" and ")} (${[...commands.keys()].join(", ")}): hey runs skills — move one to .hey/skills/NAME.md with name and description front matter, then /skill:NAME runs it`,
-    );
+  for (const place of commandDirs(at)) {
+    const names = commandNames(place.dir);
+    if (names.length > 0)
+      out.push(
+        `not used: ${place.agent}'s ${place.what}s in ${label(place.dir, at)}/ (${names.join(", ")}): hey runs skills — copy one to ${skillsFolder(place, at)}/NAME.md with name and description front matter, then /skill:NAME runs it`,
+      );
   }
   return out;
 }
@@ -156,20 +156,66 @@ function instructionNotices(at: PeerPlaces): string[] {
   return out;
 }
 
-/** Claude Code's commands (`.claude/commands/NAME.md` of the project, then the user's): name → file, as the user would name it. */
-export function claudeCommands(at: Pick<PeerPlaces, "home" | "root" | "cwd" | "claudeDir">): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const dir of [join(at.root, ".claude", "commands"), join(at.claudeDir, "commands")]) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names.sort())
-      if (name.endsWith(".md") && !out.has(name.slice(0, -3)) && isFile(join(dir, name))) out.set(basename(name, ".md"), label(join(dir, name), at));
+/**
+ * A folder of another agent's commands, which the user runs as `/NAME` (Claude Code's, with
+ * `/project:NAME` or `/user:NAME` in its older spelling) or as `/prompts:NAME` (Codex's).
+ */
+interface CommandDir {
+  agent: "Claude Code" | "Codex";
+  what: "command" | "prompt";
+  dir: string;
+  /** the user's own, in every project: its skill goes in the user's skills folder, not one project's */
+  user: boolean;
+  /** the word before `:` that names this folder alone */
+  prefix: string;
+}
+
+type CommandPlaces = Pick<PeerPlaces, "home" | "root" | "cwd" | "claudeDir" | "codexDir" | "configDir">;
+
+/** The folders of other agents' commands, the project's first; in the home directory its `.claude` is the user's, once. */
+function commandDirs(at: CommandPlaces): CommandDir[] {
+  const project = join(at.root, ".claude", "commands");
+  const user = join(at.claudeDir, "commands");
+  return [
+    ...(user === project ? [] : [{ agent: "Claude Code", what: "command", dir: project, user: false, prefix: "project" } as const]),
+    { agent: "Claude Code", what: "command", dir: user, user: true, prefix: "user" } as const,
+    { agent: "Codex", what: "prompt", dir: join(at.codexDir, "prompts"), user: true, prefix: "prompts" } as const,
+  ];
+}
+
+/** The names of the `NAME.md` files in `dir`, sorted; none when it cannot be read. */
+function commandNames(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .sort()
+      .filter((name) => name.endsWith(".md") && isFile(join(dir, name)))
+      .map((name) => basename(name, ".md"));
+  } catch {
+    return [];
   }
-  return out;
+}
+
+/** Where a skill made of a command goes: the project's `.hey/skills`, or for the user's own command the user's skills folder. */
+const skillsFolder = (place: CommandDir, at: CommandPlaces) => (place.user ? shortPath(join(at.configDir, "skills"), at.home) : ".hey/skills");
+
+/**
+ * What hey says of `/WORD` when it names another agent's command file — `fix-issue` (Claude Code's,
+ * the project's before the user's), `project:fix-issue`, `user:changelog`, `prompts:prdesc` (Codex's)
+ * — with the file and the skill it would be; undefined when it names none.
+ */
+export function peerCommandFile(at: CommandPlaces, word: string): string | undefined {
+  const colon = word.indexOf(":");
+  const prefix = colon < 0 ? undefined : word.slice(0, colon).toLowerCase();
+  const name = word.slice(colon + 1);
+  for (const place of commandDirs(at)) {
+    if (prefix === undefined ? place.agent !== "Claude Code" : place.prefix !== prefix) continue;
+    const file = join(place.dir, `${name}.md`);
+    if (!isFile(file)) continue;
+    // Codex fills $1… with the words after the command; a skill's are $ARGUMENTS[0]… (skills/catalog.ts)
+    const numbered = place.agent === "Codex" ? "; its $1, $2… are $ARGUMENTS[0], $ARGUMENTS[1]… in a skill" : "";
+    return `/${word} is ${place.agent}'s ${place.what} in ${label(file, at)}, which hey does not run; as a skill it would be: copy it to ${skillsFolder(place, at)}/${name}.md, with name and description front matter, then /skill:${name}${numbered}`;
+  }
+  return undefined;
 }
 
 /** `path` as the user would write it: relative to where hey runs when below it, else with `~`. */

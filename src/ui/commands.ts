@@ -8,6 +8,7 @@ import { errorText } from "../kernel/errors.ts";
 import { EFFORTS, type Effort, type Usage } from "../kernel/ir.ts";
 import { abortReason } from "../kernel/tool.ts";
 import { type ListedModels, modelList, modelName, noKeyWarning, usableModels } from "./model-choices.ts";
+import { HELP } from "./help-text.ts";
 import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
@@ -73,40 +74,6 @@ export interface CommandContext {
   /** `/diff` paints its lines as the tools' diffs are */
   color?: boolean;
 }
-
-const HELP = `/help                      this list
-/model [provider/model]    show or switch the model (the conversation is kept)
-/effort LEVEL              reasoning effort: ${EFFORTS.join(" ")}
-/thinking                  show or hide thinking (what is sent does not change)
-/usage                     tokens of the session and of this run, context size (system prompt and tools included), what was pruned
-/compact [instructions]    summarize older work now
-/reload                    re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
-/trust, /untrust           trust this project's .hey/ and .mcp.json, after showing what they would run (or stop): /reload then loads (or leaves out) its files
-/mcp                       MCP servers: state (and why), tools with what each costs per request, prompts
-/mcp login NAME            sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
-/mcp:SERVER:PROMPT [args]  send the server's prompt (args: name=value, or in the prompt's order)
-/skill:NAME [args]         send the skill's instructions, then args
-/skills                    each skill: its folder, its description's start, whether the model sees it; those left out and why
-/sessions [all]            list this directory's sessions, its project's when it has none (all: every directory's)
-/sessions prune 30d        delete this directory's sessions older than 30 days (prune keep 20: all but the newest 20; prune all 30d, prune all keep 20: every directory's)
-/resume [N|ID]             continue another session of this directory (or of its project), picked from a list
-/clear, /new               end this session (it stays saved) and start a new one here
-/last                      the previous tool call's whole output (from its full-output file when it has one)
-/diff                      git diff and untracked files of the project, to look at: nothing goes to the model
-/undo                      put back the files the agent's last turn changed with edit/write_file (unless changed since); again: the turn before
-/jobs [stop N]             the jobs the agent left running (command, pid, age, output file); stop N stops one
-!COMMAND                   run COMMAND in your shell, with the terminal; it and its output go with your next message
-/quit                      leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
-
-Keys:
-Enter                      send; a trailing \\ or Ctrl-J starts a new line; a paste is one message (a big one shows as [Pasted text #1 +N lines])
-Esc, Ctrl-C                cancel a running turn; text typed meanwhile waits at the next prompt
-↑/↓                        earlier lines (this project's first)
-Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)
-Ctrl-L                     clear the screen
-Ctrl-Z                     suspend (fg resumes)
-Ctrl-Y                     put back what Ctrl-U/K/W cut, or the line Ctrl-C cleared
-Tab                        complete /commands, /skill: names, /mcp: prompts, @paths and models`;
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
 export interface CommandResult {

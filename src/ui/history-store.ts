@@ -5,7 +5,7 @@ import { errnoCode, errorText } from "../kernel/errors.ts";
 import { fileProblem } from "../fs/dir-problem.ts";
 import { wrapColumns } from "./wrap.ts";
 import { decodeHistoryLine, encodeHistoryEntry } from "./history-line.ts";
-import { HISTORY_SIZE } from "./repl-state.ts";
+import { HISTORY_SIZE } from "./history-line.ts";
 import { terminalWidth } from "./term.ts";
 
 /** The end of the history file read at start: far more than HISTORY_SIZE typical entries. */

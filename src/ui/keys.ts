@@ -28,7 +28,9 @@ export type KeyName =
   | "forwardSearch"
   | "cancel"
   | "suspend"
-  | "yank";
+  | "yank"
+  /** Ctrl-X, the start of Ctrl-X Ctrl-E (the line in $EDITOR, as bash and zsh have it) */
+  | "ctrlX";
 
 export type Key =
   | { type: "text"; text: string }
@@ -95,6 +97,7 @@ const CONTROL: Record<string, KeyName> = {
   "\x07": "cancel",
   "\x1a": "suspend",
   "\x19": "yank",
+  "\x18": "ctrlX",
 };
 
 /** CSI sequences by their parameters and final byte. */

@@ -1,11 +1,13 @@
 // The interactive prompt's modes and keys (SPEC §17, issues 14 and 28) as a pure step: the state
 // and one event in, the next state and what to do out. At the prompt keys edit the line
-// (line-editor.ts) and Ctrl-R searches the history (history-search.ts); during a turn keys are
+// (line-editor.ts), Ctrl-R searches the history (history-search.ts), Ctrl-G or Ctrl-X Ctrl-E hands
+// the line to the user's editor (external-editor.ts) and takes back what it left; during a turn keys are
 // kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn; at an empty prompt the
 // first Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question asked during a turn (a
 // /reload's approval) takes the keys until it is answered; Ctrl-Z suspends. The exit code says how
 // the session ended (a signal's code, else 0), never how an earlier turn did. The driver (repl.ts)
 // reads the terminal, draws, runs lines and carries out the effects, in order.
+import { remembered } from "./history-line.ts";
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
 import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState, type ListFit } from "./line-editor.ts";
@@ -15,8 +17,6 @@ import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.t
 export const EXIT_CTRL_C_MS = 2000;
 /** Ctrl-C presses after a cancel the turn has not honoured yet before hey stops waiting and exits. */
 export const FORCE_QUIT_PRESSES = 3;
-/** Keep this many history entries. */
-export const HISTORY_SIZE = 1000;
 
 export interface ReplState {
   /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
@@ -48,6 +48,8 @@ export interface ReplState {
   lastEscape?: number;
   /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
   cursorAsked?: boolean;
+  /** Ctrl-X was the last key at the prompt: a Ctrl-E next opens the line in the user's editor */
+  ctrlX?: boolean;
 }
 
 export type ReplEvent =
@@ -67,7 +69,9 @@ export type ReplEvent =
   | { type: "ask"; question: string }
   /** SIGTERM, SIGHUP or the terminal gone: `code` is the exit code, `why` what the cancelled turn says */
   | { type: "signal"; code: number; why: string }
-  | { type: "aside"; line: string };
+  | { type: "aside"; line: string }
+  /** the user's editor closed (an `edit` effect): `text` as it left the file, or undefined and `why` not */
+  | { type: "edited"; text: string | undefined; why?: string };
 
 export type Effect =
   /**
@@ -104,7 +108,9 @@ export type Effect =
   /** exit with `code` if the cancelled turn has not ended within the grace period */
   | { type: "grace"; code: number }
   /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
-  | { type: "suspend" };
+  | { type: "suspend" }
+  /** Ctrl-G or Ctrl-X Ctrl-E: `text` (the line, its pastes whole) in the user's editor; the driver answers with an `edited` event */
+  | { type: "edit"; text: string };
 
 /** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
 export function initialRepl(history: readonly string[]): ReplState {
@@ -173,6 +179,8 @@ export function step(s: ReplState, e: ReplEvent): Step {
       if (s.mode === "busy") return { state: { ...s, later: [...s.later, e.line] }, effects: [] };
       if (s.mode === "done") return { state: s, effects: [{ type: "print", text: e.line }] };
       return { state: s, effects: [{ type: "aside", text: e.line }] };
+    case "edited":
+      return edited(s, e.text, e.why);
   }
 }
 
@@ -185,6 +193,12 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     const typed = onKey(cancelled.state, { type: "text", text: key.alt }, more, now);
     return { state: typed.state, effects: [...cancelled.effects, ...typed.effects] };
   }
+  // Ctrl-G, or Ctrl-X then Ctrl-E (bash's and zsh's): the line in the user's editor, the terminal theirs till it closes
+  const ctrlX = s.ctrlX === true;
+  if (ctrlX) s = { ...s, ctrlX: false };
+  if (s.mode === "prompt" && key.type === "key" && (key.name === "cancel" || (ctrlX && key.name === "end")))
+    return { state: { ...s, mode: "busy" }, effects: [{ type: "edit", text: expand(s.pastes, s.editor.text) }] };
+  if (s.mode === "prompt" && key.type === "key" && key.name === "ctrlX") return { state: { ...s, ctrlX: true }, effects: [] };
   const redraw: Effect[] = drawn(s) ? [{ type: "draw" }] : [];
   if (key.type === "cursorAt")
     return { state: { ...s, cursorAsked: false }, effects: s.mode === "busy" && s.cursorAsked ? [{ type: "keepRow", row: key.row, col: key.col }] : [] };
@@ -225,6 +239,7 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return { state: { ...s, mode: "search", search: { state: newSearch(), saved: s.editor }, lastCtrlC: 0 }, effects: [{ type: "draw" }] };
     case "forwardSearch":
     case "cancel":
+    case "ctrlX":
       return { state: s, effects: [] };
     case "yank":
       return edited(insert(s.editor, s.killed));
@@ -356,6 +371,19 @@ function ended(s: ReplState, quit: boolean): Step {
   };
 }
 
+/**
+ * The user's editor closed: what it left is the line, unsent, the cursor at its end (an editor's final line break dropped);
+ * none (no editor set, it failed): `why` is said and the line is as it was.
+ */
+function edited(s: ReplState, text: string | undefined, why = ""): Step {
+  const back: ReplState = { ...s, mode: "prompt", later: [], cancelled: false };
+  if (s.signalled !== undefined || s.mode !== "busy") return s.signalled !== undefined ? leave(back) : { state: s, effects: [] };
+  const effects: Effect[] = [...s.later.map((line) => ({ type: "print", text: line }) as const), { type: "draw", fresh: true }];
+  if (text === undefined) return { state: back, effects: [{ type: "print", text: why, dim: true }, ...effects] };
+  const line = text.replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+  return { state: { ...back, editor: { ...s.editor, text: line, cursor: line.length } }, effects };
+}
+
 function signalled(s: ReplState, code: number, why: string): Step {
   if (s.signalled !== undefined) return { state: s, effects: [] }; // the first one says what happened
   const next: ReplState = { ...s, signalled: code };
@@ -368,10 +396,4 @@ function signalled(s: ReplState, code: number, why: string): Step {
 function leave(s: ReplState, before: Effect[] = []): Step {
   const done: ReplState = { ...s, mode: "done" };
   return { state: done, effects: [...before, { type: "leave", code: exitCode(done) }] };
-}
-
-/** The history with `entry` last (not twice in a row), at most HISTORY_SIZE long. */
-function remembered(history: readonly string[], entry: string): readonly string[] {
-  const next = history.at(-1) === entry ? [...history] : [...history, entry];
-  return next.slice(-HISTORY_SIZE);
 }

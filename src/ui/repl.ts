@@ -10,6 +10,7 @@ import { appendHistory, loadHistories } from "./history-store.ts";
 import { parseKeys, waitsForPaste, type Key } from "./keys.ts";
 import { pasteLabel } from "./paste-fold.ts";
 import { drawnLines, promptRows, reflowedRow, rowMove as rowMoveOf, windowTop, type DrawnLines, type Row } from "./prompt-rows.ts";
+import { editText } from "./external-editor.ts";
 import { drawn, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
 import { exitAfterGrace, onJobControl, onSignals, SIGNAL_EXIT, SIGNAL_REASON, stopJob, type EndSignal } from "./signals.ts";
 import { visible } from "./visible.ts";
@@ -205,6 +206,9 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         return exitAfterGrace(e.code, restore);
       case "suspend":
         return suspend();
+      case "edit": // the drawn line cleared: the editor may not take the whole screen; its text is drawn after it
+        out((rowNow() > 0 ? `\x1b[${rowNow()}A` : "") + CLEAR_BELOW);
+        return void io.lend(() => editText(e.text)).then((done) => dispatch({ type: "edited", ...done }));
     }
   }
 

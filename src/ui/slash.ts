@@ -78,6 +78,8 @@ export function slashMistake(line: string, names: SlashNames): string | undefine
   if (kind !== "unknown" && kind !== "prompt") return undefined;
   const trimmed = line.trim();
   const first = trimmed.split(/\s/, 1)[0]!;
+  // Codex's `/prompts:NAME`, Claude Code's older `/project:NAME` and `/user:NAME`: another agent's command file, with or without words after it
+  if (PEER_PREFIXED.test(first)) return names.other(first.slice(1)) ?? peerCommand(first, true);
   if (!/^\/[A-Za-z][\w-]*$/.test(first)) return undefined;
   const word = first.slice(1);
   const args = trimmed.slice(first.length).trim();
@@ -91,6 +93,9 @@ export function slashMistake(line: string, names: SlashNames): string | undefine
   if (peer) return peer;
   return kind === "unknown" ? unknownCommand(line) : undefined;
 }
+
+/** `/prompts:NAME`, `/project:NAME`, `/user:NAME`: the ways other agents name their command files. */
+const PEER_PREFIXED = /^\/(prompts|project|user):[\w.-]+$/i;
 
 /** Commands that read and change nothing of the session whatever follows them (words after them are refused). */
 const READING = new Set(["/help", "/usage", "/thinking", "/last", "/diff", "/undo", "/quit", "/exit"]); // a one-shot /undo is refused

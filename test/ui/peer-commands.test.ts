@@ -23,6 +23,11 @@ test.each([
   // none of these tells the user to run `git restore`, which also drops their own uncommitted lines (x57)
   ["/rewind", "hey has no /rewind; /undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed"],
   ["/checkpoint", "hey has no /checkpoint; /undo puts back the files the agent's last turn changed (again: the turn before), /diff shows what changed"],
+  ["/export conv.md", "hey has no /export; the session is saved as you go: hey --sessions lists the files, hey --resume ID continues one"],
+  [
+    "/copy",
+    "hey has no /copy; select the answer on the screen (hey does not hard-wrap its lines, so a long one copies whole); /last shows the last tool call's whole output",
+  ],
   ["/modle", "unknown command /modle; did you mean /model? (/help lists the commands)"],
 ])("%s: %s", (line, said) => {
   expect(slashMistake(line, names)).toBe(said);
@@ -40,7 +45,6 @@ test.each([
   ["/status endpoint returns 500"],
   ["/login page is blank"],
   ["/memory leak in the worker"],
-  ["/export button does nothing"],
   ["/cost calculation in billing.py is off"],
   ["/init script fails on boot"],
   ["/doctor appointments table is empty"],
