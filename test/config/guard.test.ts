@@ -215,7 +215,7 @@ describe("guardLayer", () => {
       "",
       '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }',
       {},
-      ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization=[secret]"],
+      ["+ [mcp.docs] https://u:[secret]@mcp.example/mcp; headers Authorization=[secret]"],
       { mcp: { servers: {} } },
     ],
     [
@@ -241,7 +241,7 @@ describe("guardLayer", () => {
       GATEWAY,
       GATEWAY.replace("gw.example", "u:p@elsewhere.example"),
       {},
-      ['~ [provider.gw] base_url = "https://***@elsewhere.example/v1" (was "https://gw.example/v1"): its requests and key would go there'],
+      ['~ [provider.gw] base_url = "https://u:[secret]@elsewhere.example/v1" (was "https://gw.example/v1"): its requests and key would go there'],
       { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}" } } },
     ],
     [
@@ -520,8 +520,8 @@ describe("a password written in a base_url or [proxy] url is kept hashed in the 
     const approved = approvedOf(withPassword(PW));
     const changed = guardLayer(data(withPassword("otherPw_0000abcdef")), approved);
     expect(changed.widenings).toEqual([
-      '~ [provider.gw] base_url = "http://***@127.0.0.1:8080/v1" (was "http://***@127.0.0.1:8080/v1", with another password: no request goes to either until you approve): its requests and key would go there',
-      '~ [proxy] url = "http://***@proxy.example:3128": model requests would go through it',
+      '~ [provider.gw] base_url = "http://user:[secret]@127.0.0.1:8080/v1" (was "http://user:[secret]@127.0.0.1:8080/v1", with another password: no request goes to either until you approve): its requests and key would go there',
+      '~ [proxy] url = "http://ana:[secret]@proxy.example:3128": model requests would go through it',
     ]);
     expect(changed.withheld).toEqual(["gw"]);
     expect(changed.data.proxy).toEqual({});
