@@ -268,7 +268,9 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     // the approved URL, its password (hashed in the record) taken from the file when unchanged
     const usable = before === undefined ? undefined : unsealedUrl(before, (providers[name] as Table).base_url);
     const went =
-      before === undefined ? "" : ` (was ${quote(urlOnScreen(before))}${usable ? "" : ", with another password: no request goes to either until you approve"})`;
+      before === undefined
+        ? ""
+        : ` (was ${quote(urlOnScreen(before))}${usable ? "" : ", with another password or key: no request goes to either until you approve"})`;
     widenings.push(`${before === undefined ? "+" : "~"} [provider.${name}] base_url = ${quote(urlOnScreen(url))}${went}: its requests and key would go there`);
     if (before !== undefined) used.endpoints[name] = before;
     if (usable === undefined) withheld.push(name);

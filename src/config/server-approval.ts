@@ -46,23 +46,14 @@ const hashed = (value: string) => `[secret #${shortHash(value)}]`;
 const hashedShapes = (text: string) => redactShapes(text, (_name, value) => hashed(value));
 
 /**
- * A URL as the approval shows it and its record keeps it: the password written in it as its hash
- * (sealed the way the endpoints record seals it), a user name given alone (`https://ghp_…@github.com`
- * is a token as often as a name) likewise, each credential-named query value (`?token=…`,
- * `&apiKey=…`) and any credential shape elsewhere (a key in the path) too. A `${VAR}` stays as written.
+ * A URL as the approval shows it and its record keeps it: the password written in it and each
+ * credential-named query value (`?token=…`, `&apiKey=…`) as their hashes (sealed as the endpoints
+ * record seals them), a user name given alone (`https://ghp_…@github.com` is a token as often as a
+ * name) and any credential shape elsewhere (a key in the path) likewise. A `${VAR}` stays as written.
  */
 export function shownUrl(url: string): string {
-  const [head, ...fragment] = url.split("#");
-  const at = head!.indexOf("?");
-  const pairs = at < 0 ? [] : head!.slice(at + 1).split("&");
-  const query = pairs.map((pair) => {
-    const eq = pair.indexOf("=");
-    const value = pair.slice(eq + 1);
-    return eq > 0 && value !== "" && !value.includes("${") && credentialName(pair.slice(0, eq)) ? `${pair.slice(0, eq + 1)}${hashed(value)}` : pair;
-  });
-  const masked = [at < 0 ? head! : `${head!.slice(0, at)}?${query.join("&")}`, ...fragment].join("#");
-  const sealed = sealedUrl(masked)
-    .replace(/^([^/]*\/\/[^/]*?)\[sha256:([0-9a-f]{8})[0-9a-f]*\]/, "$1[secret #$2]")
+  const sealed = sealedUrl(url)
+    .replace(/\[sha256:([0-9a-f]{8})[0-9a-f]*\]/g, "[secret #$1]")
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#:@[]+)@/i, (m, scheme: string, user: string) => (user.includes("${") ? m : `${scheme}${hashed(user)}@`));
   return hashedShapes(sealed);
 }
