@@ -11,9 +11,9 @@ import { isTable, type Table } from "./table.ts";
 import { globMatch } from "../permission/match.ts";
 import { sealedUrl, sealedUrls, unsealedUrl } from "./sealed-url.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
-import { type ApprovedSelection, describeServer, hideCredentials, selectionOf, serverParts, weighSelection, withSelection } from "./server-approval.ts";
+import { type ApprovedSelection, describeServer, selectionOf, serverParts, urlOnScreen, weighSelection, withSelection } from "./server-approval.ts";
 
-export { describeServer, hideCredentials };
+export { describeServer, hideCredentials } from "./server-approval.ts";
 
 /** One file's guarded keys. Lists and strings as written (`${VAR}` unexpanded); servers by fingerprint. */
 export interface Guarded {
@@ -270,10 +270,8 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     const went =
       before === undefined
         ? ""
-        : ` (was ${quote(hideCredentials(before))}${usable ? "" : ", with another password: no request goes to either until you approve"})`;
-    widenings.push(
-      `${before === undefined ? "+" : "~"} [provider.${name}] base_url = ${quote(hideCredentials(url))}${went}: its requests and key would go there`,
-    );
+        : ` (was ${quote(urlOnScreen(before))}${usable ? "" : ", with another password or key: no request goes to either until you approve"})`;
+    widenings.push(`${before === undefined ? "+" : "~"} [provider.${name}] base_url = ${quote(urlOnScreen(url))}${went}: its requests and key would go there`);
     if (before !== undefined) used.endpoints[name] = before;
     if (usable === undefined) withheld.push(name);
     else providers[name] = { ...(providers[name] as Table), base_url: usable };
@@ -281,7 +279,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   const proxy: Table = isTable(data.proxy) ? { ...data.proxy } : {};
   const wasProxy = legacy ? now.proxy : was.proxy && sealedUrl(was.proxy);
   if (now.proxy !== undefined && now.proxy !== wasProxy) {
-    widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(hideCredentials(now.proxy))}: model requests would go through it`);
+    widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(urlOnScreen(now.proxy))}: model requests would go through it`);
     setOrDelete(proxy, "url", wasProxy && unsealedUrl(wasProxy, proxy.url)); // another password: none, rather than an unapproved proxy
   }
   if (typeof proxy.url === "string" && proxy.url) used.proxy = sealedUrl(proxy.url);

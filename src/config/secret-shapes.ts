@@ -138,8 +138,11 @@ export const pathOrUrl = (value: string) => /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i
 /** Whether `name` says it holds a credential, as a dotenv or camelCase name: `GITHUB_TOKEN`, `api_key`, `clientSecret`; not `MAX_TOKENS`, `token_file`. */
 export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUFFIX.test(name) || SECRET_CAMEL.test(name);
 
-/** `text` with every value shaped like a credential replaced by its placeholder. */
-export function redactShapes(text: string): string {
+/**
+ * `text` with every value shaped like a credential replaced by its placeholder, or by what `mask`
+ * makes of the shape's name and the value (an approval shows a value's hash, to tell a changed one).
+ */
+export function redactShapes(text: string, mask: (name: string, value: string) => string = placeholder): string {
   if (text === "") return text;
   let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw = "", trail: string) => {
     const spaced = /[ \t]/.test(sep);
@@ -147,14 +150,14 @@ export function redactShapes(text: string): string {
     if (!secretName(name) || (spaced && /^key$/i.test(name))) return line;
     const at = literalValue(raw, spaced, name, quote !== "");
     if (!at) return line;
-    return `${lead}${quote}${name}${quote}${sep}${raw.slice(0, at.start)}${placeholder(name)}${raw.slice(at.end)}${trail}`;
+    return `${lead}${quote}${name}${quote}${sep}${raw.slice(0, at.start)}${mask(name, raw.slice(at.start, at.end))}${raw.slice(at.end)}${trail}`;
   });
   out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>
-    password.length < MIN_VALUE_CHARS || samplePassword(password) ? m : `${before}${placeholder("url-password")}`,
+    password.length < MIN_VALUE_CHARS || samplePassword(password) ? m : `${before}${mask("url-password", password)}`,
   );
   for (const shape of SHAPES) {
     shape.pattern.lastIndex = 0;
-    out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : placeholder(shape.name)));
+    out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : mask(shape.name, m)));
   }
   return out;
 }

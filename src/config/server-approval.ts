@@ -6,7 +6,9 @@
 // the user approved: one that offers a tool the approved one left out waits for a yes, one that
 // offers fewer applies at once. Pure.
 import { globMatch } from "../permission/match.ts";
-import { redactShapes, secretName } from "./secret-shapes.ts";
+import { sealedUrl } from "./sealed-url.ts";
+import { pathOrUrl, redactShapes, secretName } from "./secret-shapes.ts";
+import { credentialName } from "./secret-variables.ts";
 import { isTable, type Table } from "./table.ts";
 
 /** A server's tool selection as the user approved it: `tools` (or `enabled_tools`), `exclude_tools` (or `disabled_tools`). */
@@ -33,8 +35,58 @@ const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-
 function shownValue(name: string, value: unknown, header: boolean): string {
   const text = String(value);
   const literal = !text.includes("${");
-  if (literal && (secretName(name) || (header && SECRET_HEADER.test(name)) || redactShapes(text) !== text)) return `[secret #${shortHash(text)}]`;
+  if (literal && (secretName(name) || (header && SECRET_HEADER.test(name)) || redactShapes(text) !== text)) return hashed(text);
   return quote(redactShapes(text));
+}
+
+/** A secret as the approval keeps it: `[secret #…]`, its short hash (shown as `[secret]`). */
+const hashed = (value: string) => `[secret #${shortHash(value)}]`;
+
+/** `text` with each credential shape in it (`ghp_…`, `sk-…`, `API_TOKEN=…`) as its hash. */
+const hashedShapes = (text: string) => redactShapes(text, (_name, value) => hashed(value));
+
+/**
+ * A URL as the approval shows it and its record keeps it: the password written in it and each
+ * credential-named query value (`?token=…`, `&apiKey=…`) as their hashes (sealed as the endpoints
+ * record seals them), a user name given alone (`https://ghp_…@github.com` is a token as often as a
+ * name) and any credential shape elsewhere (a key in the path) likewise. A `${VAR}` stays as written.
+ */
+export function shownUrl(url: string): string {
+  const sealed = sealedUrl(url)
+    .replace(/\[sha256:([0-9a-f]{8})[0-9a-f]*\]/g, "[secret #$1]")
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#:@[]+)@/i, (m, scheme: string, user: string) => (user.includes("${") ? m : `${scheme}${hashed(user)}@`));
+  return hashedShapes(sealed);
+}
+
+/**
+ * A literal after a credential's name in one word as its hash: `--api-key=…`, `API_TOKEN=…`,
+ * `Authorization: Bearer …`, `--header=X-Api-Key: …`; not a path or a URL (`--token-file=…` names
+ * no credential), nor a `${VAR}`.
+ */
+function hashedNamed(word: string): string {
+  const m = /^(-*([A-Za-z][\w.-]*)[ \t]*[=:][ \t]*)(.*)$/s.exec(word);
+  if (!m) return word;
+  const [, lead, name, rest] = m as unknown as [string, string, string, string];
+  if (!credentialName(name)) return lead + hashedNamed(rest);
+  const scheme = /^(?:(?:Bearer|Basic|token)[ \t]+)?/i.exec(rest)![0];
+  const value = rest.slice(scheme.length);
+  return value === "" || value.includes("${") || pathOrUrl(value) ? word : `${lead}${scheme}${hashed(value)}`;
+}
+
+/**
+ * A command and its arguments as the approval shows them and its record keeps them, each secret as
+ * its hash: a URL as shownUrl shows it, a credential's value named in the word (hashedNamed) or
+ * given as the word after a credential-named flag (`--api-key`, `--token`), unless it is a path, a
+ * URL or a `${VAR}`, and any credential shape (`ghp_…`).
+ */
+function shownWords(words: string[]): string[] {
+  return words.map((word, i) => {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return shownUrl(word);
+    const flag = words[i - 1];
+    if (flag !== undefined && /^-/.test(flag) && credentialName(flag) && !/^-/.test(word) && word !== "" && !word.includes("${") && !pathOrUrl(word))
+      return hashed(word);
+    return hashedShapes(hashedNamed(word));
+  });
 }
 
 /** node:crypto is loaded only here, when a server holds a secret-looking value. */
@@ -49,11 +101,13 @@ function shortHash(text: string): string {
  * record keeps of a server, to show a later change old → new.
  */
 export function serverParts(s: Table): Record<string, string> {
-  const words = (list: unknown) => (Array.isArray(list) ? list.map((w) => (/^[\w@%+=:,./-]+$/.test(String(w)) ? String(w) : quote(String(w)))) : []);
+  const plain = (w: string) => /^[\w@%+=:,./-]+$/.test(w.replace(/\[secret #[0-9a-f]+\]/g, "x"));
+  const words = (list: unknown[]) => shownWords(list.map(String)).map((w) => (plain(w) ? w : quote(w)));
+  const args = Array.isArray(s.args) ? s.args : [];
   const out: Record<string, string> = {};
-  if (typeof s.command === "string") out.run = [s.command, ...words(s.args)].join(" ");
-  else if (s.args !== undefined) out.run = `args ${words(s.args).join(" ")}`;
-  if (typeof s.url === "string") out.url = hideCredentials(s.url);
+  if (typeof s.command === "string") out.run = words([s.command, ...args]).join(" ");
+  else if (s.args !== undefined) out.run = `args ${words(args).join(" ")}`;
+  if (typeof s.url === "string") out.url = shownUrl(s.url);
   if (isTable(s.env)) for (const [k, v] of Object.entries(s.env)) out[`env ${k}`] = shownValue(k, v, false);
   if (isTable(s.headers)) for (const [k, v] of Object.entries(s.headers)) out[`headers ${k}`] = shownValue(k, v, true);
   if (typeof s.cwd === "string") out.cwd = `in ${s.cwd}`;
@@ -63,6 +117,9 @@ export function serverParts(s: Table): Record<string, string> {
 
 /** A part's value on screen: a secret's hash stays in the record. */
 const onScreen = (v: string) => v.replace(/\[secret #[0-9a-f]+\]/g, "[secret]");
+
+/** A URL as a question shows it (a provider's base_url, the proxy): its password, a credential-named query value and any key's shape as `[secret]`. */
+export const urlOnScreen = (url: string) => onScreen(shownUrl(url));
 
 /** One part as a server's line shows it: `env NODE_OPTIONS="--require=x"`, `run` and the others as their value. */
 const partText = (key: string, value: string) => (/^(env|headers) /.test(key) ? `${key}=${onScreen(value)}` : onScreen(value));
@@ -81,14 +138,30 @@ export function describeServer(s: Table, was?: Record<string, string>): string {
   if (was === undefined) return shown;
   const changes: string[] = [];
   for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
-    const before = was[key];
+    const before = was[key] === undefined ? undefined : recorded(key, was[key]);
     const after = now[key];
     if (before === after) continue;
-    const secret = (v: string | undefined) => v !== undefined && /^\[secret #/.test(v);
-    const to = secret(before) && secret(after) ? "[another secret]" : after === undefined ? "(removed)" : onScreen(after);
-    changes.push(before === undefined ? `${key} added` : `${key} ${onScreen(before)} → ${to}`);
+    changes.push(before === undefined ? `${key} added` : `${key} ${onScreen(before)} → ${after === undefined ? "(removed)" : changed(before, after)}`);
   }
   return changes.length ? `${shown} (changed: ${changes.join(", ")})` : shown;
+}
+
+/** A part as `after` shows it beside `before`: a secret that is not one of `before`'s (where it held any) as `[another secret]`. */
+function changed(before: string, after: string): string {
+  const had: string[] = before.match(/\[secret #[0-9a-f]+\]/g) ?? [];
+  return after.replace(/\[secret #[0-9a-f]+\]/g, (h) => (had.length && !had.includes(h) ? "[another secret]" : "[secret]"));
+}
+
+/**
+ * A recorded part as this hey would record it: a record an earlier hey wrote kept a command's
+ * arguments and a URL's query as written (a token among them), so they are masked before they are
+ * shown again.
+ */
+function recorded(key: string, value: string): string {
+  if (value.includes("[secret #")) return value;
+  if (key === "url") return shownUrl(value);
+  if (key === "run") return shownWords(value.split(" ")).join(" ");
+  return value;
 }
 
 /** A server table's tool selection, or undefined when it offers every tool. */

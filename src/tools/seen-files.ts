@@ -253,7 +253,7 @@ export function cutLineRefusal(path: string, content: string): string | undefine
  */
 export function editedUnseen(path: string, seen: SeenFile | undefined, before: string): string | undefined {
   if (seen === undefined || seen.hash === before) return undefined;
-  return `note: ${path} had changed since you last read it (by the user or a program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines`;
+  return `note: ${path} had changed since you last read it (by a command, the user or another program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // it would send requests — not only which files it has. Pure: the files come checked
 // (config/schema.ts checkLayer's data).
 import { sentVars } from "../config/guard.ts";
-import { describeServer } from "../config/server-approval.ts";
+import { describeServer, urlOnScreen } from "../config/server-approval.ts";
 import { where } from "../config/schema.ts";
 import { isTable, type Table } from "../config/table.ts";
 
@@ -19,9 +19,9 @@ export function effectLines(files: readonly { source: string; data: Table }[]): 
     }
     const providers = isTable(data.provider) ? data.provider : {};
     for (const [name, p] of Object.entries(providers))
-      if (isTable(p) && typeof p.base_url === "string") out.push(`send [provider.${name}] requests, with its key, to ${masked(p.base_url)}`);
+      if (isTable(p) && typeof p.base_url === "string") out.push(`send [provider.${name}] requests, with its key, to ${urlOnScreen(p.base_url)}`);
     const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
-    if (typeof proxy === "string" && proxy) out.push(`send model requests through the proxy ${masked(proxy)}`);
+    if (typeof proxy === "string" && proxy) out.push(`send model requests through the proxy ${urlOnScreen(proxy)}`);
     const tools = isTable(data.tools) ? data.tools : {};
     if (typeof tools.bash_filter === "string" && tools.bash_filter !== "builtin" && tools.bash_filter !== "none")
       out.push(`pipe bash output through ${tools.bash_filter}`);
@@ -33,6 +33,3 @@ export function effectLines(files: readonly { source: string; data: Table }[]): 
   }
   return out;
 }
-
-/** A URL without the password it may carry. */
-const masked = (url: string) => url.replace(/\/\/([^/@:]*):[^/@]*@/, "//$1:***@");

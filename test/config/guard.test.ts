@@ -215,7 +215,7 @@ describe("guardLayer", () => {
       "",
       '[mcp.docs]\nurl = "https://u:p@mcp.example/mcp"\nheaders = { Authorization = "Bearer x" }',
       {},
-      ["+ [mcp.docs] https://***@mcp.example/mcp; headers Authorization=[secret]"],
+      ["+ [mcp.docs] https://u:[secret]@mcp.example/mcp; headers Authorization=[secret]"],
       { mcp: { servers: {} } },
     ],
     [
@@ -241,7 +241,7 @@ describe("guardLayer", () => {
       GATEWAY,
       GATEWAY.replace("gw.example", "u:p@elsewhere.example"),
       {},
-      ['~ [provider.gw] base_url = "https://***@elsewhere.example/v1" (was "https://gw.example/v1"): its requests and key would go there'],
+      ['~ [provider.gw] base_url = "https://u:[secret]@elsewhere.example/v1" (was "https://gw.example/v1"): its requests and key would go there'],
       { provider: { gw: { base_url: "https://gw.example/v1", api_key: "${GW_KEY}" } } },
     ],
     [
@@ -520,13 +520,28 @@ describe("a password written in a base_url or [proxy] url is kept hashed in the 
     const approved = approvedOf(withPassword(PW));
     const changed = guardLayer(data(withPassword("otherPw_0000abcdef")), approved);
     expect(changed.widenings).toEqual([
-      '~ [provider.gw] base_url = "http://***@127.0.0.1:8080/v1" (was "http://***@127.0.0.1:8080/v1", with another password: no request goes to either until you approve): its requests and key would go there',
-      '~ [proxy] url = "http://***@proxy.example:3128": model requests would go through it',
+      '~ [provider.gw] base_url = "http://user:[secret]@127.0.0.1:8080/v1" (was "http://user:[secret]@127.0.0.1:8080/v1", with another password or key: no request goes to either until you approve): its requests and key would go there',
+      '~ [proxy] url = "http://ana:[secret]@proxy.example:3128": model requests would go through it',
     ]);
     expect(changed.withheld).toEqual(["gw"]);
     expect(changed.data.proxy).toEqual({});
     const moved = guardLayer(data(withPassword(PW, "elsewhere.example")), approved);
     expect(moved.withheld).toEqual([]);
     expect(moved.data.provider).toMatchObject({ gw: { base_url: `http://user:${PW}@127.0.0.1:8080/v1` } });
+  });
+
+  test("a key in a base_url's query is kept hashed too: the same key runs, another one is asked about (x55)", () => {
+    const KEY = "qKey_7777abcdef";
+    const withKey = (key: string, host = "gw.example") => `[provider.gw]\nbase_url = "https://${host}/v1?api_key=${key}&v=2"\n`;
+    const approved = approvedOf(withKey(KEY));
+    expect(approved.endpoints!.gw).toMatch(/^https:\/\/gw\.example\/v1\?api_key=\[sha256:[0-9a-f]{32}\]&v=2$/);
+    expect(guardLayer(data(withKey(KEY)), approved).widenings).toEqual([]);
+    const changed = guardLayer(data(withKey("qKey_0000other")), approved);
+    expect(changed.widenings).toEqual([
+      '~ [provider.gw] base_url = "https://gw.example/v1?api_key=[secret]&v=2" (was "https://gw.example/v1?api_key=[secret]&v=2", with another password or key: no request goes to either until you approve): its requests and key would go there',
+    ]);
+    expect(changed.withheld).toEqual(["gw"]);
+    const moved = guardLayer(data(withKey(KEY, "elsewhere.example")), approved);
+    expect(moved.data.provider).toMatchObject({ gw: { base_url: `https://gw.example/v1?api_key=${KEY}&v=2` } });
   });
 });

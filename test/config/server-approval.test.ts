@@ -65,6 +65,57 @@ describe("an MCP server's approval shows its values", () => {
   });
 });
 
+describe("an MCP server's approval hides a secret in its arguments or its URL, on screen and in the record (x55)", () => {
+  const first = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789";
+  const second = "ghp_" + "ZYXWVUTSRQPONMLKJIHGFEDCBA9876543210";
+  const fs = (token: string, key = "plainsecret1") =>
+    `[mcp.fs]\ncommand = "node"\nargs = ["/srv/index.js", ".", "--api-key=${token}", "--token", "${key}", "--header", "Authorization: Bearer abc123xyz", "--config", "\${MY_KEY}", "--out", "/tmp/x"]\n`;
+  const remote = (token: string) => `[mcp.remote]\nurl = "http://ana:pw123456@127.0.0.1:44590/mcp?token=${token}&v=2"\n`;
+
+  test("the question shows each secret argument and URL secret as [secret], the rest as written, and the record keeps only hashes", () => {
+    const toml = fs(first) + remote("abcd1234secret");
+    const g = guardLayer(data(toml), undefined);
+    expect(g.widenings).toEqual([
+      '+ [mcp.fs] node /srv/index.js . --api-key=[secret] --token [secret] --header "Authorization: Bearer [secret]" --config "${MY_KEY}" --out /tmp/x',
+      "+ [mcp.remote] http://ana:[secret]@127.0.0.1:44590/mcp?token=[secret]&v=2",
+    ]);
+    expect(effectLines([{ source: "/p/.hey/config.toml", data: data(toml) }]).join("\n")).not.toContain(first);
+    const record = formatApprovals(withConfigs(emptyApprovals(), { "/c.toml": approvedOf(toml) }));
+    for (const secret of [first, "plainsecret1", "abc123xyz", "pw123456", "abcd1234secret"]) expect(record).not.toContain(secret);
+  });
+
+  test("a changed token is said to be another secret without showing either", () => {
+    const g = guardLayer(data(fs(second) + remote("changed99")), approvedOf(fs(first) + remote("abcd1234secret")));
+    const text = g.widenings.join("\n");
+    expect(text).toContain("--api-key=[secret] --token [secret] --header");
+    expect(text).toContain("→ node /srv/index.js . --api-key=[another secret] --token [secret]");
+    expect(text).toContain(
+      "(changed: url http://ana:[secret]@127.0.0.1:44590/mcp?token=[secret]&v=2 → http://ana:[secret]@127.0.0.1:44590/mcp?token=[another secret]&v=2)",
+    );
+    for (const secret of [first, second, "abcd1234secret", "changed99"]) expect(text).not.toContain(secret);
+    const refused = approvalQuestion([{ file: "/p/.hey/config.toml", lines: g.widenings }]);
+    expect(refused).not.toContain(second);
+  });
+
+  test("a record an earlier hey wrote with the token in clear does not show it again", () => {
+    const older = approvedOf(fs(first));
+    older.servers = { fs: { run: `node /srv/index.js . --api-key=${first} --token plainsecret1` } };
+    const text = guardLayer(data(fs(second)), older).widenings.join("\n");
+    expect(text).not.toContain(first);
+    expect(text).not.toContain("plainsecret1");
+    expect(text).toContain("--api-key=[secret] --token [secret] → node /srv/index.js . --api-key=[another secret] --token [secret]");
+  });
+
+  test("a provider's base_url shows its password and key query value as [secret], in the approval and the trust question", () => {
+    const toml = '[provider.x]\nbase_url = "https://u:pass12345@h/v1?api_key=k123456"\n';
+    const g = guardLayer(data(toml), undefined);
+    expect(g.widenings).toEqual(['+ [provider.x] base_url = "https://u:[secret]@h/v1?api_key=[secret]": its requests and key would go there']);
+    expect(effectLines([{ source: "/p/.hey/config.toml", data: data(toml) }])).toEqual([
+      "send [provider.x] requests, with its key, to https://u:[secret]@h/v1?api_key=[secret]",
+    ]);
+  });
+});
+
 describe("an MCP server's tool selection is part of its approval", () => {
   type Row = [name: string, approved: string, now: string, widenings: string[], used: Table];
   test.each<Row>([

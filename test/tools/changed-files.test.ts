@@ -75,7 +75,7 @@ test("an edit keeps the change it found and says the file had changed; a whole-f
   await read({ path: "conf.ts" });
   writeFileSync(file("conf.ts"), "// the user's line\nport = 1\nhost = 'user'\n");
   const NOTE =
-    "note: conf.ts had changed since you last read it (by the user or a program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines";
+    "note: conf.ts had changed since you last read it (by a command, the user or another program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines";
   for (const [from, to] of [
     ["port = 1", "port = 2"],
     ["port = 2", "port = 3"], // still not read again: still said
