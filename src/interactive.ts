@@ -30,6 +30,8 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
+import { projectFiles } from "./tools/project-files.ts";
+import { ripgrepFor } from "./tools/ripgrep.ts";
 
 /** What the REPL needs from the run that opens it. */
 export interface ReplHooks {
@@ -94,7 +96,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     skills: offeredSkillNames(runtime.skills()),
     remoteServers: runtime.settings.mcp.servers.filter((s) => s.url).map((s) => s.name),
     prompts: runtime.mcp.prompts(),
+    projectFiles: () => files.known(),
   });
+  // listed now, so the first Tab after `@cli` finds src/deep/cli.ts; listed again in the background as it ages
+  const files = projectFiles(here.root, here.cwd, () => ripgrepFor(runtime.settings.tools.rg, here.home, here.cacheDir));
+  files.known();
 
   async function command(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | void> {
     // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
