@@ -3,11 +3,12 @@
 // user's shell with the terminal (its output goes with the next message), or a message to the
 // agent. `/resume` and `/clear` swap the run for another around another session. Loaded only when
 // the REPL opens.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { VERSION } from "./cli.ts";
 import { commandContext } from "./command-context.ts";
 import { hideCredentials } from "./config/guard.ts";
 import type { Places } from "./fs/places.ts";
+import { resolveUserPath } from "./fs/user-path.ts";
 import { projectHistoryFile } from "./fs/history-file.ts";
 import { endpointModels } from "./endpoint.ts";
 import { endpointLists } from "./endpoint-lists.ts";
@@ -200,6 +201,10 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     return await runRepl(
       {
         prompt: PROMPT,
+        isFile: (path) => {
+          const where = resolveUserPath(path, here.cwd, here.home);
+          return "abs" in where && statSync(where.abs, { throwIfNoEntry: false })?.isFile() === true;
+        },
         color,
         history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,

@@ -139,7 +139,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       seen,
       settings: config.settings,
       secrets: logSecrets,
-      projectFiles: await filesForNames(message, here, config.settings.tools.rg), // `@cli.ts` for src/deep/cli.ts
+      projectFiles: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.ts` for src/deep/cli.ts
     });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once

@@ -83,14 +83,14 @@ export function firstPrompt(
 }
 
 /**
- * The project's files (tools/project-files.ts, listed by the ripgrep `rg` names, `[tools] rg`) when
+ * The project's files (tools/project-files.ts, listed by the ripgrep `rg` gives, `[tools] rg`) when
  * `message` has an `@name` with no `/` that is no file here, which expandPrompt then looks up by
  * name; undefined otherwise: most messages never list the project.
  */
-export async function filesForNames(message: string, here: Places, rg: string | null | undefined): Promise<readonly string[] | undefined> {
+export async function filesForNames(message: string, here: Places, rg: () => string | null | undefined): Promise<readonly string[] | undefined> {
   const bare = ({ path }: { path: string }) => !path.includes("/") && !path.startsWith("~") && !existsSync(join(here.cwd, path));
   if (!findMentions(message).some(bare)) return undefined;
-  return projectFiles(here.root, here.cwd, () => ripgrepFor(rg, here.home, here.cacheDir)).fresh();
+  return projectFiles(here.root, here.cwd, () => ripgrepFor(rg(), here.home, here.cacheDir)).fresh();
 }
 
 /** A message of `-` alone is read from stdin (`hey -p - < task.md`, as `codex exec -` does), not given stdin after it. */
@@ -145,7 +145,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
     saw: sawInto(runtime.seen),
     imageCheck: imageCheckFor(runtime.settings.provider.protocol),
     redact: runtime.redact, // its placeholders count as shown: write_file will not put them back in the file
-    projectFiles: await filesForNames(line, here, runtime.settings.tools.rg),
+    projectFiles: await filesForNames(line, here, () => runtime.settings.tools.rg),
   };
   const content =
     kind === "skill"
