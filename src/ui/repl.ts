@@ -297,7 +297,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     pending = rest;
     const rowMove = (dir: -1 | 1) => rowMoveOf(place(undefined, undefined, true), dir);
     const feed = (ks: Key[]) => {
-      for (const [i, key] of ks.entries()) dispatch({ type: "key", key: droppedKey(key, state.editor, opts.isFile), more: i < ks.length - 1, now: Date.now(), rowMove });
+      for (const [i, key] of ks.entries())
+        dispatch({ type: "key", key: droppedKey(key, state.editor, opts.isFile), more: i < ks.length - 1, now: Date.now(), rowMove });
     };
     if (rest !== "" && !waitsForPaste(rest))
       escTimer = setTimeout(() => {

@@ -139,10 +139,7 @@ test("a message's @name that is no path attaches the one project file of that na
     const opts = { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: (w: string) => warnings.push(w), projectFiles };
     const [content] = expandPrompt("explain @cli.ts and @index.ts", opts);
     expect(content).toEqual({ type: "text", text: "explain @cli.ts and @index.ts\n\n```src/deep/cli.ts\nexport const cli = 1;\n```" });
-    expect(warnings).toEqual([
-      "@cli.ts → src/deep/cli.ts",
-      "@index.ts names 2 files: a/index.ts, b/index.ts; none attached, mention one by its path",
-    ]);
+    expect(warnings).toEqual(["@cli.ts → src/deep/cli.ts", "@index.ts names 2 files: a/index.ts, b/index.ts; none attached, mention one by its path"]);
     expect(() => expandPrompt("explain @index.ts", { ...opts, required: ["index.ts"] })).toThrow("@index.ts names 2 files");
   } finally {
     dir.remove();
