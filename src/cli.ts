@@ -90,7 +90,8 @@ Usage: hey [options] [@file ...] [message ...]
   alone is read from stdin (hey -p - < task.md). A message starting with - that holds
   no space goes after -- (hey -p -- -fix). @path expands to
   the file's content (an @word that names no file stays as written; a name with spaces
-  is @"my notes.txt", as Tab writes it). Each is cut at [input] max_bytes (256 KB).
+  is @"my notes.txt", as Tab writes it); a name alone that one file in the project has
+  (@cli.ts) attaches that file. Each is cut at [input] max_bytes (256 KB).
   A message whose first word is a slash command runs it (hey -c /usage); an unknown
   /word alone exits 2; other text starting with / is a prompt. One word alone that is
   a slip for a command (hey doctr), Codex's hey exec "…", or another agent's flag

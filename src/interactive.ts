@@ -3,11 +3,12 @@
 // user's shell with the terminal (its output goes with the next message), or a message to the
 // agent. `/resume` and `/clear` swap the run for another around another session. Loaded only when
 // the REPL opens.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { VERSION } from "./cli.ts";
 import { commandContext } from "./command-context.ts";
 import { hideCredentials } from "./config/guard.ts";
 import type { Places } from "./fs/places.ts";
+import { resolveUserPath } from "./fs/user-path.ts";
 import { projectHistoryFile } from "./fs/history-file.ts";
 import { endpointModels } from "./endpoint.ts";
 import { endpointLists } from "./endpoint-lists.ts";
@@ -31,6 +32,8 @@ import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 import { checkpointsIn } from "./tools/checkpoints.ts";
+import { projectFiles } from "./tools/project-files.ts";
+import { ripgrepFor } from "./tools/ripgrep.ts";
 
 /** What the REPL needs from the run that opens it. */
 export interface ReplHooks {
@@ -97,7 +100,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     skills: offeredSkillNames(runtime.skills()),
     remoteServers: runtime.settings.mcp.servers.filter((s) => s.url).map((s) => s.name),
     prompts: runtime.mcp.prompts(),
+    projectFiles: () => files.known(),
   });
+  // listed now, so the first Tab after `@cli` finds src/deep/cli.ts; listed again in the background as it ages
+  const files = projectFiles(here.root, here.cwd, () => ripgrepFor(runtime.settings.tools.rg, here.home, here.cacheDir));
+  files.known();
 
   async function command(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | void> {
     // a question of several lines (what a /reload would give the agent): the lines above the prompt, the last one asked
@@ -201,6 +208,10 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     return await runRepl(
       {
         prompt: PROMPT,
+        isFile: (path) => {
+          const where = resolveUserPath(path, here.cwd, here.home);
+          return "abs" in where && statSync(where.abs, { throwIfNoEntry: false })?.isFile() === true;
+        },
         color,
         history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,

@@ -42,7 +42,7 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft, stopJobs } from "./tools/group-guard.ts";
 import { jobName } from "./ui/jobs-command.ts";
-import { firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
+import { filesForNames, firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
@@ -139,6 +139,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       seen,
       settings: config.settings,
       secrets: logSecrets,
+      projectFiles: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.ts` for src/deep/cli.ts
     });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once

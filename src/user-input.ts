@@ -13,7 +13,11 @@ import { promptMessage, withResources } from "./mcp/attach.ts";
 import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { decodeForPrompt } from "./fs/prompt-text.ts";
-import { cutNotice, writeMention } from "./prompt/mentions.ts";
+import { cutNotice, findMentions, writeMention } from "./prompt/mentions.ts";
+import { projectFiles } from "./tools/project-files.ts";
+import { ripgrepFor } from "./tools/ripgrep.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Runtime } from "./runtime.ts";
 import { findSkill, parseSkillCommand, skillCutNote, skillCutNotice, skillMaxBytes, skillMessage, titledSkill, unknownSkill } from "./skills/catalog.ts";
 import { configuredWindow } from "./config/settings.ts";
@@ -39,7 +43,17 @@ export function firstPrompt(
   files: string[],
   stdin: Uint8Array | undefined,
   here: Places,
-  opts: { oneShot: boolean; maxBytes: number; servers: string[]; warn: Warn; seen: SeenFiles; settings: Settings; secrets: readonly string[] },
+  opts: {
+    oneShot: boolean;
+    maxBytes: number;
+    servers: string[];
+    warn: Warn;
+    seen: SeenFiles;
+    settings: Settings;
+    secrets: readonly string[];
+    /** filesForNames */
+    projectFiles?: readonly string[];
+  },
 ): ContentBlock[] {
   if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
   const kind = lineKind(message);
@@ -55,6 +69,7 @@ export function firstPrompt(
     skip: resourceWord(opts.servers),
     saw: sawInto(opts.seen),
     imageCheck: imageCheckFor(opts.settings.provider.protocol),
+    projectFiles: opts.projectFiles,
     redact: (text: string) =>
       redactedForm(
         text,
@@ -65,6 +80,17 @@ export function firstPrompt(
       ),
   };
   return userContent(isSkillLine(message) ? parseSkillCommand(message)!.args : message, input); // the REPL expands it again
+}
+
+/**
+ * The project's files (tools/project-files.ts, listed by the ripgrep `rg` gives, `[tools] rg`) when
+ * `message` has an `@name` with no `/` that is no file here, which expandPrompt then looks up by
+ * name; undefined otherwise: most messages never list the project.
+ */
+export async function filesForNames(message: string, here: Places, rg: () => string | null | undefined): Promise<readonly string[] | undefined> {
+  const bare = ({ path }: { path: string }) => !path.includes("/") && !path.startsWith("~") && !existsSync(join(here.cwd, path));
+  if (!findMentions(message).some(bare)) return undefined;
+  return projectFiles(here.root, here.cwd, () => ripgrepFor(rg(), here.home, here.cacheDir)).fresh();
 }
 
 /** A message of `-` alone is read from stdin (`hey -p - < task.md`, as `codex exec -` does), not given stdin after it. */
@@ -118,6 +144,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
     saw: sawInto(runtime.seen),
     imageCheck: imageCheckFor(runtime.settings.provider.protocol),
     redact: runtime.redact, // its placeholders count as shown: write_file will not put them back in the file
+    projectFiles: await filesForNames(line, here, () => runtime.settings.tools.rg),
   };
   const content =
     kind === "skill"

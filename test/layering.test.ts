@@ -104,6 +104,7 @@ const EDGES = new Set([
   "tools/job-object.ts",
   "tools/long-command.ts",
   "tools/missing-file.ts",
+  "tools/project-files.ts",
   "tools/edit.ts",
   "tools/file-lines.ts",
   "tools/grep.ts",

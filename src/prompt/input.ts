@@ -11,6 +11,8 @@ import { decodeForPrompt } from "../fs/prompt-text.ts";
 import { buildPrompt, cutNotice, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { sameNameOnDiskSync } from "../tools/missing-file.ts";
+import { filesNamed, namedNotice } from "./file-match.ts";
+import { join } from "node:path";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
 export class MentionError extends Error {
@@ -37,6 +39,8 @@ export interface PromptInput {
   imageCheck?: (image: ImagePart) => string | undefined;
   /** a file's text as the model may read it, its secrets hidden as in read_file's result (config/secrets.ts redactText) */
   redact?: (text: string) => string;
+  /** the project's files from `cwd` (tools/project-files.ts): an `@name` that is no path but one file's name attaches that file */
+  projectFiles?: readonly string[];
 }
 
 /**
@@ -62,7 +66,13 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     if ("error" in where && whole) throw new MentionError(`@${where.error}`);
     // a name typed composed (NFC) that is stored decomposed (NFD, as macOS writes names), or the other way round, is the same file
     const full = "abs" in where ? (existsSync(diskPath(where.abs)) ? where.abs : (sameNameOnDiskSync(where.abs) ?? where.abs)) : undefined;
-    const file = full === undefined ? undefined : readMention(path, full, opts);
+    let file = full === undefined ? undefined : readMention(path, full, opts);
+    // no path, but one project file's name (`@cli.ts`): that file, said, as the user may have meant another
+    const byName = file === undefined && opts.projectFiles ? filesNamed(path, opts.projectFiles) : [];
+    if (byName.length > 1 && whole) throw new MentionError(namedNotice(written, byName));
+    if (byName.length > 0) opts.warn(namedNotice(written, byName));
+    if (byName.length === 1) file = readMention(byName[0]!, join(opts.cwd, byName[0]!), opts);
+    else if (byName.length > 1) continue;
     if (file === DIRECTORY) {
       if (whole) throw new MentionError(`${named}: is a directory; mention files, or ask hey to look inside it`);
       opts.warn(`${named} is a directory, not a file; it is sent as written`);

@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:
 import { projectOf } from "../fs/root-probe.ts";
 import { diskPath, namesIn } from "../fs/dir-names.ts";
 import { CONTROL, readAsText, shownName } from "../fs/odd-names.ts";
+import { listFiles } from "./project-files.ts";
 
 // The same name elsewhere in the project is looked up by ripgrep, which lists 100,000 files in about
 // 0.3 s with its ignore rules; without one, by a walk of the first files in path order.
@@ -166,33 +167,12 @@ async function meantFiles(path: string, abs: string, cwd: string, project: strin
  * RG_MS when it takes longer. Undefined when ripgrep could not run.
  */
 async function listedLike(rg: string, project: string, skip: readonly string[], like: (name: string) => boolean): Promise<string[] | undefined> {
-  const argv = [rg, "--no-config", "--files", "--hidden", "--null", ...skip.flatMap((name) => ["--glob", `!${name}`])];
-  let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
-  try {
-    proc = Bun.spawn(argv, { cwd: project, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
-  } catch {
-    return undefined;
-  }
-  let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    proc.kill();
-  }, RG_MS);
   const found: string[] = [];
   const take = (path: Uint8Array) => {
     const name = path.subarray(path.lastIndexOf(SLASH) + 1);
     if (like(shownName(name))) found.push(join(project, shownName(path)));
   };
-  try {
-    const { eachRecord } = await import("./ripgrep.ts"); // loaded already: it found the rg that runs
-    await eachRecord(proc.stdout, 0, take);
-  } catch {
-    proc.kill();
-  }
-  clearTimeout(timer);
-  // 0: files listed, 1: none, 2: some directory could not be read, the rest listed
-  const code = await proc.exited;
-  if (!late && code !== 0 && code !== 1 && code !== 2) return undefined;
+  if (!(await listFiles(rg, project, skip, RG_MS, take))) return undefined;
   const order = (path: string) => path.replaceAll(sep, "\0"); // a directory's files before the next name's
   return found.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }

@@ -13,6 +13,7 @@ import { formatReload, type ReloadReport } from "../config/reload.ts";
 import { ConfigError, type ProviderSettings } from "../config/settings.ts";
 import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { completeMention } from "../prompt/mentions.ts";
+import { rankFiles } from "../prompt/file-match.ts";
 import { diskPath, showNamesSync } from "../fs/dir-names.ts";
 import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
@@ -281,6 +282,8 @@ export interface CompletionSource {
   /** the MCP servers `/mcp login` can sign in to (remote ones) */
   remoteServers: readonly string[];
   prompts?: readonly { server: string; prompts: readonly McpPrompt[] }[];
+  /** the project's files from `cwd`, as listed so far (tools/project-files.ts): what `@cli` is looked for in when no path starts so */
+  projectFiles?: () => readonly string[];
   /** what a provider with no models configured lists (CommandContext.listed) */
   listed?: ListedModels;
 }
@@ -304,22 +307,24 @@ export function completions(line: string, from: CompletionSource): string[] {
     return started.length > 0 ? started : [...new Set(full.filter((m) => bare(m).startsWith(word)).map(alone))];
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
-  return completeMention(line, (partial) => pathCompletions(partial, from.cwd)); // `@path`, `@"my notes.txt"`
+  return completeMention(line, (partial) => pathCompletions(partial, from.cwd) ?? rankFiles(partial, from.projectFiles?.() ?? [])); // `@path`, `@"my notes.txt"`, `@cli` for src/deep/cli.ts
 }
 
-function pathCompletions(partial: string, cwd: string): string[] {
+/** The paths from `cwd` that start with `partial`; undefined when none does (then `@cli` is looked for by name). */
+function pathCompletions(partial: string, cwd: string): string[] | undefined {
   const dir = partial.endsWith("/") ? partial : dirname(partial) === "." && !partial.startsWith("./") ? "" : dirname(partial) + "/";
   try {
     const at = join(cwd, dir || ".");
     const entries = readdirSync(diskPath(at), { withFileTypes: true });
     showNamesSync(at, entries); // a name not UTF-8 or with a newline as hey writes it (fs/odd-names.ts), which a mention reads back
-    return entries
+    const found = entries
       .filter((e) => !e.name.startsWith(".") || partial.slice(dir.length).startsWith("."))
       .map((e) => dir + e.name + (e.isDirectory() ? "/" : ""))
       .filter((p) => p.normalize("NFC").startsWith(partial.normalize("NFC"))) // `@ré` typed composed finds `résumé.md` stored decomposed (macOS)
       .sort();
+    return found.length > 0 ? found : undefined;
   } catch {
-    return [];
+    return undefined;
   }
 }
 

@@ -9,6 +9,7 @@ import { writeSync } from "node:fs";
 import { appendHistory, loadHistories } from "./history-store.ts";
 import { parseKeys, waitsForPaste, type Key } from "./keys.ts";
 import { pasteLabel } from "./paste-fold.ts";
+import { droppedKey } from "./dropped-file.ts";
 import { drawnLines, promptRows, reflowedRow, rowMove as rowMoveOf, windowTop, type DrawnLines, type Row } from "./prompt-rows.ts";
 import { editText } from "./external-editor.ts";
 import { drawn, initialRepl, promptOf, runInitial, step, type Effect, type ReplEvent } from "./repl-state.ts";
@@ -54,6 +55,8 @@ export interface ReplOptions {
    * the turn shows is put aside; returns what writes it again below the shell's lines (TerminalOutput.suspend).
    */
   stopping?(moved: boolean): () => void;
+  /** whether a pasted path names a file: a paste that is one dropped image or PDF becomes its mention (ui/dropped-file.ts); unset, pastes stay text */
+  isFile?(path: string): boolean;
 }
 
 /** An ESC with nothing after it for this long is the Escape key, not the start of a sequence. */
@@ -298,7 +301,8 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     pending = rest;
     const rowMove = (dir: -1 | 1) => rowMoveOf(place(undefined, undefined, true), dir);
     const feed = (ks: Key[]) => {
-      for (const [i, key] of ks.entries()) dispatch({ type: "key", key, more: i < ks.length - 1, now: Date.now(), rowMove });
+      for (const [i, key] of ks.entries())
+        dispatch({ type: "key", key: droppedKey(key, state.editor, opts.isFile), more: i < ks.length - 1, now: Date.now(), rowMove });
     };
     if (rest !== "" && !waitsForPaste(rest))
       escTimer = setTimeout(() => {

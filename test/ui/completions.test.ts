@@ -104,3 +104,44 @@ test("@paths with odd names: Tab writes a mention that is read back as the file,
     dir.remove();
   }
 });
+
+test("@word with no path starting so: the project's files by name, a single one completed, several listed with the word kept", () => {
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir.path, "src", "deep"), { recursive: true });
+    const files = ["src/deep/cli.ts", "src/cli-args.ts", "README.md"];
+    const here = { ...from, cwd: dir.path, projectFiles: () => files };
+    expect(completions("explain @cli", here)).toEqual(["@src/deep/cli.ts", "@src/cli-args.ts"]);
+    let s = insert(emptyEditor([]), "explain @deep");
+    s = complete(s, completions(s.text, here)).state;
+    expect(s.text).toBe("explain @src/deep/cli.ts "); // the one file whose path holds the word
+    s = insert(emptyEditor([]), "explain @cli");
+    const step = complete(s, completions(s.text, here));
+    expect(step.state.text).toBe("explain @cli"); // `@src/` would lose what was typed: kept, the files listed
+    expect(completions("explain @sr", here)).toEqual(["@src/"]); // a path that starts so comes first, as before
+    expect(completions("explain @zzz", here)).toEqual([]);
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a message's @name that is no path attaches the one project file of that name and says which; several: listed, none attached", () => {
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir.path, "src", "deep"), { recursive: true });
+    mkdirSync(join(dir.path, "a"));
+    mkdirSync(join(dir.path, "b"));
+    writeFileSync(join(dir.path, "src", "deep", "cli.ts"), "export const cli = 1;\n");
+    writeFileSync(join(dir.path, "a", "index.ts"), "a\n");
+    writeFileSync(join(dir.path, "b", "index.ts"), "b\n");
+    const projectFiles = ["src/deep/cli.ts", "a/index.ts", "b/index.ts"];
+    const warnings: string[] = [];
+    const opts = { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: (w: string) => warnings.push(w), projectFiles };
+    const [content] = expandPrompt("explain @cli.ts and @index.ts", opts);
+    expect(content).toEqual({ type: "text", text: "explain @cli.ts and @index.ts\n\n```src/deep/cli.ts\nexport const cli = 1;\n```" });
+    expect(warnings).toEqual(["@cli.ts → src/deep/cli.ts", "@index.ts names 2 files: a/index.ts, b/index.ts; none attached, mention one by its path"]);
+    expect(() => expandPrompt("explain @index.ts", { ...opts, required: ["index.ts"] })).toThrow("@index.ts names 2 files");
+  } finally {
+    dir.remove();
+  }
+});
