@@ -30,7 +30,8 @@ export async function listFiles(rg: string, dir: string, skip: readonly string[]
   };
   const timer = setTimeout(stop, ms);
   try {
-    await eachRecord(proc.stdout, 0, (path) => void (take(path) === false && stop()), () => stopped);
+    const each = (path: Uint8Array) => void (take(path) === false && stop());
+    await eachRecord(proc.stdout, 0, each, () => stopped);
   } catch {
     proc.kill();
   }
