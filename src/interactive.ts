@@ -30,6 +30,7 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
+import { planToggled, withPlanNote, type PlanMode } from "./permission/plan-mode.ts";
 
 /** What the REPL needs from the run that opens it. */
 export interface ReplHooks {
@@ -38,9 +39,12 @@ export interface ReplHooks {
   aside(print: (line: string) => void): void;
   /** saves the hand-off of a message whose run stopped at its limit */
   handOff(runtime: Runtime, limit: HandOffLimit): Promise<void>;
+  /** plan mode, which `/plan` and Shift+Tab turn on and off (`--plan` starts it on) */
+  plan: PlanMode;
 }
 
 const PROMPT = "› ";
+const PLAN_PROMPT = "plan › ";
 const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
 
@@ -58,6 +62,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     for (const writer of behind) writer.sync();
     for (const writer of behind) if (writer.holding() === undefined) writer.close();
     behind = behind.filter((writer) => writer.holding() !== undefined);
+  };
+  /** `/plan` (on: true, off: false, undefined: over) and Shift+Tab; the model hears of it with the next message (withPlanNote) */
+  const togglePlan = (on = !hooks.plan.on) => {
+    hooks.plan.on = on;
+    return planToggled(on);
   };
   /** `!` commands since the last message, each a note for the next one */
   const notes: string[] = [];
@@ -128,6 +137,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       ...context,
       ...(answered ? { ask: answered } : {}),
       pickSession,
+      plan: togglePlan,
       columns: answerFormat.columns,
       leftSessions: () => left,
     });
@@ -193,7 +203,10 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   try {
     return await runRepl(
       {
-        prompt: PROMPT,
+        get prompt() {
+          return hooks.plan.on ? PLAN_PROMPT : PROMPT;
+        },
+        togglePlan: () => togglePlan(),
         color,
         history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,
@@ -210,7 +223,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
           // a run at its limit saves its hand-off before it ends
-          await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
+          await runtime.agent.send(withPlanNote(hooks.plan, runtime.agent.messages, [...noted, ...content]), signal, {
+            keepHandOff: (limit) => hooks.handOff(runtime, limit),
+          });
           retryBehind(); // at the turn's end, as the session in use tries its own
           // a job the turn left running (a dev server) is said once, dim, with how to list and stop it
           const jobs = jobsLeft();

@@ -64,6 +64,8 @@ const FLAGS: Record<string, string> = {
   "append-system-prompt": "hey's instructions go in AGENTS.md (the project's, or ~/.config/hey/AGENTS.md)",
   "mcp-config": "--config FILE takes a TOML file with [mcp.NAME] tables; a project's .mcp.json is read when it is trusted",
   prompt: 'hey\'s is -p "…" (or the message as arguments)',
+  sandbox: "hey has no sandbox; --plan lets the agent only read and search",
+  "permission-mode": "hey's plan mode is --plan (reads and searches, changes nothing); otherwise it runs every tool unless [permission] lists refuse it",
 };
 
 /** What hey says of another agent's `--NAME` (after "unknown flag --NAME; "), or undefined. */

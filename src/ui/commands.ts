@@ -65,6 +65,8 @@ export interface CommandContext {
   columns?: number;
   /** text from outside the conversation (a full-output file) with the secrets hey knows hidden */
   redact(text: string): string;
+  /** `/plan`: plan mode on (true), off (false) or over (undefined); what to tell the user. The REPL's alone. */
+  plan?(on?: boolean): string;
 }
 
 const HELP = `/help                      this list
@@ -74,6 +76,7 @@ const HELP = `/help                      this list
 /usage                     tokens of the session and of this run, context size (system prompt and tools included), what was pruned
 /compact [instructions]    summarize older work now
 /reload                    re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
+/plan [on|off]             plan mode: the agent reads and searches, changes nothing, and proposes (also Shift+Tab)
 /trust, /untrust           trust this project's .hey/ and .mcp.json, after showing what they would run (or stop): /reload then loads (or leaves out) its files
 /mcp                       MCP servers: state (and why), tools with what each costs per request, prompts
 /mcp login NAME            sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
@@ -97,6 +100,7 @@ Ctrl-R                     search them (again: older, Ctrl-S: newer, Esc: back)
 Ctrl-L                     clear the screen
 Ctrl-Z                     suspend (fg resumes)
 Ctrl-Y                     put back what Ctrl-U/K/W cut, or the line Ctrl-C cleared
+Shift+Tab                  plan mode on or off (the prompt shows plan while it is on)
 Tab                        complete /commands, /skill: names, /mcp: prompts, @paths and models`;
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
@@ -221,6 +225,13 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       } catch (e) {
         return refused(`${name}: could not record it: ${e instanceof Error ? e.message : String(e)}`);
       }
+    }
+    case "/plan": {
+      const want = arg === "on" ? true : arg === "off" ? false : undefined;
+      if (arg !== "" && want === undefined) return refused(`/plan takes on, off or nothing (turn it over); got "${visible(arg)}"`);
+      // a one-shot run sends one message: it starts in plan mode with the flag
+      if (ctx.oneShot || !ctx.plan) return refused('/plan works at the interactive prompt; for one message, hey --plan -p "…"');
+      return said(ctx.plan(want));
     }
     case "/compact": {
       // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole

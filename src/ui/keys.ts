@@ -28,7 +28,8 @@ export type KeyName =
   | "forwardSearch"
   | "cancel"
   | "suspend"
-  | "yank";
+  | "yank"
+  | "backTab";
 
 export type Key =
   | { type: "text"; text: string }
@@ -122,6 +123,7 @@ const CSI: Record<string, KeyName> = {
   "13;5u": "newline",
   "27;2;13~": "newline",
   "27;5;13~": "newline",
+  Z: "backTab", // Shift-Tab: plan mode on or off
 };
 
 /** What follows ESC O from a terminal: arrows, Home and End (cursor keys mode), F1-F4. */

@@ -102,7 +102,9 @@ export type Effect =
   /** exit with `code` if the cancelled turn has not ended within the grace period */
   | { type: "grace"; code: number }
   /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
-  | { type: "suspend" };
+  | { type: "suspend" }
+  /** Shift-Tab at the prompt: plan mode on or off, said above the prompt, which is drawn again as the mode shows it */
+  | { type: "plan" };
 
 /** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
 export function initialRepl(history: readonly string[]): ReplState {
@@ -218,6 +220,8 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return { state: s, effects: [{ type: "clearScreen" }, { type: "draw" }] };
     case "suspend":
       return { state: s, effects: [{ type: "suspend" }] };
+    case "backTab":
+      return { state: s, effects: s.mode === "prompt" ? [{ type: "plan" }] : [] }; // the line typed stays as it is
     case "reverseSearch":
       if (s.mode !== "prompt") return { state: s, effects: [] };
       return { state: { ...s, mode: "search", search: { state: newSearch(), saved: s.editor }, lastCtrlC: 0 }, effects: [{ type: "draw" }] };

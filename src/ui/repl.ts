@@ -28,8 +28,10 @@ export interface ReplIo {
 }
 
 export interface ReplOptions {
-  /** plain text, e.g. "› " */
+  /** plain text, e.g. "› "; read at each draw (plan mode shows in it) */
   prompt: string;
+  /** Shift-Tab: turns plan mode on or off; what to say above the prompt */
+  togglePlan?(): string;
   color: boolean;
   /**
    * this project's history (read and appended to) and every project's (appended to, read where this
@@ -205,6 +207,10 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
         return exitAfterGrace(e.code, restore);
       case "suspend":
         return suspend();
+      case "plan": {
+        const said = opts.togglePlan?.();
+        return said ? apply({ type: "aside", text: said }) : undefined;
+      }
     }
   }
 
