@@ -5,7 +5,7 @@
 // runs, never widen it; a bash command must also read only (read-only.ts: no `find -delete`, no
 // redirection into a file). The model is told when the mode changes, in the user's next message
 // (planNote), so the note sits in the history the prompt cache already holds. Pure.
-import type { ContentBlock, Message } from "../kernel/ir.ts";
+import { textOf, type ContentBlock, type Message } from "../kernel/ir.ts";
 import { READING } from "./peer-rules.ts";
 import { readsOnly } from "./read-only.ts";
 import { compileRules, decide, type CompiledRules } from "./rules.ts";
@@ -99,6 +99,11 @@ export function planNote(on: boolean, history: readonly Message[]): string | und
 export function withPlanNote(plan: PlanMode, history: readonly Message[], content: ContentBlock[]): ContentBlock[] {
   const note = planNote(plan.on, history);
   return note ? [{ type: "text", text: note }, ...content] : content;
+}
+
+/** The user's words of `message`: its text without plan mode's notes, which a session listing or a resumed recap does not show as what was asked. */
+export function typedText(message: Pick<Message, "content">): string {
+  return textOf({ content: message.content.filter((b) => b.type !== "text" || (b.text !== PLAN_ON && b.text !== PLAN_OFF)) });
 }
 
 /** What the user sees on `/plan` or Shift+Tab. */

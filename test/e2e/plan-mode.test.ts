@@ -79,10 +79,15 @@ test("hey --plan -p: the one message runs in plan mode (a write is refused); hey
   const file = join(work.path, "once.txt");
   server.enqueue(toolCalls([["write_file", { path: "once.txt", content: "x\n" }]]), answer("A plan."));
   const first = server.requests.length;
-  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "mock-model", "--plan", "-p", "write once.txt"], { cwd: work.path });
+  const env = { HOME: work.path };
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "mock-model", "--plan", "-p", "write once.txt"], { cwd: work.path, env });
   expect(run).toMatchObject({ code: 0, stdout: "A plan.\n" });
   expect(existsSync(file)).toBe(false);
   expect(text(messagesOf(first).at(-1)?.content)).toContain(PLAN_ON);
+  // the session is listed by what the user asked, not by the note
+  const listed = await runHey(["--sessions"], { cwd: work.path, env });
+  expect(listed.stdout).toContain("write once.txt");
+  expect(listed.stdout).not.toContain("plan mode");
   const command = await runHey(["--base-url", `${server.url}/v1`, "-m", "mock-model", "-p", "/plan"], { cwd: work.path });
   expect(command.code).toBe(2);
   expect(command.stderr).toContain('hey --plan -p "…"');

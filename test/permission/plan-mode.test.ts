@@ -2,7 +2,7 @@
 // refused with plan mode's reason; off, it judges nothing; the user's own lists are asked first
 // (wire.ts), so it can only narrow them. And the note the model gets when the mode changes.
 import { describe, expect, test } from "bun:test";
-import { createPlanMode, PLAN_OFF, PLAN_ON, planNote, withPlanNote } from "../../src/permission/plan-mode.ts";
+import { createPlanMode, PLAN_OFF, PLAN_ON, planNote, typedText, withPlanNote } from "../../src/permission/plan-mode.ts";
 import { permissionCheck } from "../../src/permission-check.ts";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
 
@@ -80,6 +80,11 @@ describe("the model's note", () => {
     [false, [said(PLAN_ON), said(PLAN_OFF)], undefined],
   ] as [boolean, Message[], string | undefined][])("on %p after %j: %p (said only when the mode changed)", (mode, history, note) => {
     expect(planNote(mode, history)).toBe(note);
+  });
+
+  test("a listing or a recap shows the user's words without it", () => {
+    expect(typedText(said(PLAN_ON))).toBe("hi");
+    expect(typedText(said(PLAN_OFF))).toBe("hi");
   });
 
   test("it goes before the user's words in their message", () => {
