@@ -13,7 +13,7 @@ import { PLAN_OFF, PLAN_ON } from "../../src/permission/plan-mode.ts";
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
 const server = fileReplayServer();
-const { open } = replTerms(server);
+const { open, start } = replTerms(server);
 const work = fileTempDir("hey-plan-");
 
 type Sent = { role: string; content: unknown };
@@ -91,4 +91,19 @@ test("hey --plan -p: the one message runs in plan mode (a write is refused); hey
   const command = await runHey(["--base-url", `${server.url}/v1`, "-m", "mock-model", "-p", "/plan"], { cwd: work.path });
   expect(command.code).toBe(2);
   expect(command.stderr).toContain('hey --plan -p "…"');
+});
+
+test("hey --plan opens the REPL in plan mode, and /clear keeps it", async () => {
+  const term = await start({ cwd: work.path, args: ["--base-url", `${server.url}/v1`, "-m", "mock-model", "--plan"] });
+  await term.waitFor((s) => lastLine(s) === "plan ›");
+  await term.type("/clear");
+  await term.keys("Enter");
+  await term.waitFor((s) => s.includes("new session") && lastLine(s) === "plan ›");
+  const first = server.requests.length;
+  server.enqueue(toolCalls([["edit", { path: "x.txt", old_string: "a", new_string: "b" }]]), answer("Proposed."));
+  await term.type("fix x.txt");
+  await term.keys("Enter");
+  await term.waitFor((s) => s.includes("Proposed.") && lastLine(s) === "plan ›");
+  expect(text(messagesOf(first).at(-1)?.content)).toContain(PLAN_ON); // the new session's model is told too
+  expect(text(messagesOf(first + 1).find((m) => m.role === "tool")?.content)).toContain("blocked by plan mode: edit may change things");
 });

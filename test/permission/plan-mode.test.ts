@@ -28,7 +28,7 @@ describe("in plan mode", () => {
 
   test.each([
     ["write_file", { path: "a.txt", content: "x" }, "write_file may change things"],
-    ["edit", { path: "a.txt", old: "x", new: "y" }, "edit may change things"],
+    ["edit", { path: "a.txt", old_string: "x", new_string: "y" }, "edit may change things"],
     ["github_create_issue", { title: "x" }, "github_create_issue may change things"],
     ["bash", { command: "rm -rf build" }, "`rm -rf build` may change things"],
     ["bash", { command: "npm install" }, "`npm install` may change things"],
