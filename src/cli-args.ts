@@ -36,6 +36,7 @@ export const OPTIONS = {
   "no-mcp": { type: "boolean" },
   "no-skills": { type: "boolean" },
   raw: { type: "boolean" },
+  plan: { type: "boolean" },
   approve: { type: "boolean" },
   continue: { type: "boolean", short: "c" },
   resume: { type: "string" },

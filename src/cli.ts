@@ -32,6 +32,8 @@ export interface RunFlags {
   mcp: boolean;
   /** --proxy: above every other proxy setting (net/proxy.ts) */
   proxy?: string;
+  /** --plan: start in plan mode (permission/plan-mode.ts) */
+  plan?: boolean;
 }
 
 /** The command line, parsed: the flags grouped by what takes them, so each part goes where it is used. */
@@ -118,6 +120,8 @@ Options:
       --no-mcp             do not start the configured MCP servers (no MCP tools)
       --no-skills          no skills: neither the list nor the skill guide in the prompt
       --raw                do not filter bash output
+      --plan               plan mode: the agent reads and searches, changes nothing
+                           (in the REPL /plan or Shift+Tab turns it off)
       --approve            trust this project's .hey/config.toml and .mcp.json (as
                            written: their MCP servers too) and skills for this run
   -c, --continue           continue the latest session of this directory (not open in
@@ -244,6 +248,7 @@ export function parseCli(argv: string[]): CliArgs {
       skills: !v["no-skills"],
       mcp: !v["no-mcp"],
       proxy: nonEmpty("--proxy", v.proxy),
+      ...(v.plan ? { plan: true } : {}),
     },
     flags: {
       model: model(v.model),

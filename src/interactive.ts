@@ -34,6 +34,7 @@ import { agentCommand } from "./trust/agent-mark.ts";
 import { checkpointsIn } from "./tools/checkpoints.ts";
 import { projectFiles } from "./tools/project-files.ts";
 import { ripgrepFor } from "./tools/ripgrep.ts";
+import { planToggled, withPlanNote, type PlanMode } from "./permission/plan-mode.ts";
 
 /** What the REPL needs from the run that opens it. */
 export interface ReplHooks {
@@ -42,9 +43,12 @@ export interface ReplHooks {
   aside(print: (line: string) => void): void;
   /** saves the hand-off of a message whose run stopped at its limit */
   handOff(runtime: Runtime, limit: HandOffLimit): Promise<void>;
+  /** plan mode, which `/plan` and Shift+Tab turn on and off (`--plan` starts it on) */
+  plan: PlanMode;
 }
 
 const PROMPT = "› ";
+const PLAN_PROMPT = "plan › ";
 const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
 
@@ -65,6 +69,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   // the session's checkpoints (`/undo`): kept with its outputs, so a /resume or /clear reaches the new session's
   const checkpoints = () => checkpointsIn(runtime.userShell().keeping.outputDir);
+  /** `/plan` (on: true, off: false, undefined: over) and Shift+Tab; the model hears of it with the next message (withPlanNote) */
+  const togglePlan = (on = !hooks.plan.on) => {
+    hooks.plan.on = on;
+    return planToggled(on);
+  };
   /** `!` commands and `/undo`s since the last message, each a note for the next one */
   const notes: string[] = [];
   const toldJobs = new Set<number>(); // the jobs said after a turn (process groups)
@@ -102,7 +111,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     prompts: runtime.mcp.prompts(),
     projectFiles: () => files.known(),
   });
-  // listed now, so the first Tab after `@cli` finds src/deep/cli.ts; listed again in the background as it ages
+  // listed now, so the first Tab after `@cli` finds app/deep/cli.py; listed again in the background as it ages
   const files = projectFiles(here.root, here.cwd, () => ripgrepFor(runtime.settings.tools.rg, here.home, here.cacheDir));
   files.known();
 
@@ -138,6 +147,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
       ...context,
       ...(answered ? { ask: answered } : {}),
       pickSession,
+      plan: togglePlan,
       columns: answerFormat.columns,
       leftSessions: () => left,
       undo: () => checkpoints().undo(),
@@ -207,7 +217,10 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   try {
     return await runRepl(
       {
-        prompt: PROMPT,
+        get prompt() {
+          return hooks.plan.on ? PLAN_PROMPT : PROMPT;
+        },
+        togglePlan: () => togglePlan(),
         isFile: (path) => {
           const where = resolveUserPath(path, here.cwd, here.home);
           return "abs" in where && statSync(where.abs, { throwIfNoEntry: false })?.isFile() === true;
@@ -229,7 +242,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
           checkpoints().beginTurn(); // what edit and write_file change from here on is this turn's
           // a run at its limit saves its hand-off before it ends
-          await runtime.agent.send([...noted, ...content], signal, { keepHandOff: (limit) => hooks.handOff(runtime, limit) });
+          await runtime.agent.send(withPlanNote(hooks.plan, runtime.agent.messages, [...noted, ...content]), signal, {
+            keepHandOff: (limit) => hooks.handOff(runtime, limit),
+          });
           retryBehind(); // at the turn's end, as the session in use tries its own
           // a job the turn left running (a dev server) is said once, dim, with how to list and stop it
           const jobs = jobsLeft();

@@ -77,8 +77,8 @@ const FLAGS: Record<string, string> = {
   "add-dir": "its tools reach any path: name the directory in your message (@PATH brings a file of it)",
   json: "hey's is --output json",
   image: 'name the file in the message: hey -p "@shot.png what is wrong here" attaches it',
-  "permission-mode": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
-  sandbox: "hey has no sandbox: [permission] allow/deny lists in config.toml limit what it runs",
+  "permission-mode": "hey's plan mode is --plan (reads and searches, changes nothing); otherwise it runs every tool unless [permission] lists refuse it",
+  sandbox: "hey has no sandbox; --plan lets the agent only read and search",
   "ask-for-approval": "hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it",
 };
 

@@ -47,6 +47,7 @@ import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
+import { createPlanMode, withPlanNote } from "./permission/plan-mode.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   try {
@@ -89,6 +90,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   if (message === STDIN_MESSAGE && isTty(0)) return preflightFailure(new UsageError(STDIN_IS_TERMINAL), args.run.output);
   let runtime: Runtime;
   let prompt: ContentBlock[];
+  const plan = createPlanMode(args.run.plan === true); // the REPL's /plan and Shift+Tab turn it on and off
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
     const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message), warn);
@@ -139,7 +141,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       seen,
       settings: config.settings,
       secrets: logSecrets,
-      projectFiles: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.ts` for src/deep/cli.ts
+      projectFiles: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.py` for app/deep/cli.py
     });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
@@ -165,6 +167,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       provisional: trust.provisional,
       approvals,
       controls: controlFiles(here, args.config),
+      plan,
       warn: (line: string, onlyOnce?: boolean) => void (onlyOnce ? held.push(line) : warn(line)), // after /clear: said at start already
       notice: (line: string) => notices.print(line),
       command: oneShot && ["command", "unknown"].includes(lineKind(message)), // no model request: no server starts unless the command uses it
@@ -187,6 +190,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
         warn,
         aside: (print: (line: string) => void) => (notices.print = print),
         handOff: (r: Runtime, limit: HandOffLimit) => handOff(r, here.root, limit, true),
+        plan,
       };
       return await repl(runtime, here, message, args.run.skills, hooks);
     }
@@ -196,7 +200,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
-    return await oneShotRun(runtime, await mcpInput(runtime, message, prompt, warn), here.root);
+    return await oneShotRun(runtime, withPlanNote(plan, runtime.agent.messages, await mcpInput(runtime, message, prompt, warn)), here.root);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;

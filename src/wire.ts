@@ -96,6 +96,7 @@ export interface Start {
   mcp?: Servers;
   /** the command line's flags, which `/resume` builds on (`config.flags` hold a `/model` choice once `/clear` passed it on) */
   flags?: ConfigFlags;
+  plan?: import("./permission/plan-mode.ts").PlanMode; // `/plan`, `--plan`: shared with the runs `/clear` and `/resume` build
 }
 
 /** Where a run's MCP servers send what they report and get what they need: the run's, handed to the next on `/clear` and `/resume`. */
@@ -174,8 +175,7 @@ export async function assemble(
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone
   const display = terminal ?? fanOut([createJsonOutput(writer(1).write), errorsTo(writer(2), hint), { emit: (e) => void (ended ||= e.type === "done") }]);
   if (!terminal) noticeEvent = (message) => void (ended || display.emit({ type: "notice", message }));
-  // bash's full outputs live with the session; older ones are pruned in the background
-  void pruneOutputs(here.outputsDir, { current: sessionId });
+  void pruneOutputs(here.outputsDir, { current: sessionId }); // bash's full outputs live with the session; older ones are pruned in the background
   const seen: Runtime["seen"] = new Map(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
@@ -195,8 +195,7 @@ export async function assemble(
     const gitConfigs = globalGitConfigs(home, commandEnv);
     const bases = serverBases(s.mcp.servers, projectRoots(here), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
     const permission = permissionRules(s.permission, shell, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, bases });
-    // a full output saved hides what the result hides
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) };
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) }; // a full output saved hides what the result hides
     const tools = createTools(s, {
       shell,
       ...keeping,
@@ -299,7 +298,8 @@ export async function assemble(
     seen, // read_file's notes point at results a request still shows whole
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
-    permission: (tool, a) => (tool === FIND_TOOLS ? undefined : live.configured.check(tool, a, mcp.origin(tool))), // an MCP tool is judged by its server's names for it too
+    permission: (tool, a) =>
+      tool === FIND_TOOLS ? undefined : (live.configured.check(tool, a, mcp.origin(tool)) ?? start.plan?.check(tool, a, live.configured.shell.name)), // an MCP tool is judged by its server's names for it too; plan mode narrows
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),

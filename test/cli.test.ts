@@ -28,6 +28,7 @@ test.each([
   [["-m", "mock"], { flags: { model: "mock" } }],
   [[], { print: false, run: { output: "text", raw: false, skills: true, mcp: true }, message: "", files: [] }],
   [["--proxy", "socks5://h:1080", "--config", "c.toml"], { run: { proxy: "socks5://h:1080" }, config: "c.toml" }],
+  [["--plan", "-p", "x"], { run: { plan: true } }],
 ] as const)("%p", (argv, expected) => {
   expect(parseCli([...argv])).toMatchObject(expected);
 });
@@ -37,6 +38,12 @@ test.each([
   [["--outptu", "json"], "unknown flag --outptu; did you mean --output? (see hey --help)"],
   [["--contine"], "unknown flag --contine; did you mean --continue? (see hey --help)"],
   [["-x"], 'unknown flag -x (see hey --help); put -- before a message that starts with - (hey -p -- "-x")'],
+  // Claude Code's and Codex's read-only modes: hey's plan mode (before: no hint at all)
+  [
+    ["--permission-mode", "plan"],
+    "unknown flag --permission-mode; hey's plan mode is --plan (reads and searches, changes nothing); otherwise it runs every tool unless [permission] lists refuse it (see hey --help)",
+  ],
+  [["--sandbox", "read-only"], "unknown flag --sandbox; hey has no sandbox; --plan lets the agent only read and search (see hey --help)"],
   // a message's first word, or flags grouped: the letter and the argument it is in, quoted
   [["-p", "-fix"], 'unknown flag -f in "-fix" (see hey --help); put -- before a message that starts with - (hey -p -- "-fix")'],
   [["-pz"], 'unknown flag -z in "-pz" (see hey --help); put -- before a message that starts with - (hey -p -- "-pz")'],

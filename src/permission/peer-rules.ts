@@ -122,8 +122,16 @@ export function codexSettings(text: string): CodexSettings {
 
 const CODEX_ASKS = ["untrusted", "on-request", "on-failure"];
 const CODEX_CONFINES = ["read-only", "workspace-write"];
-/** Codex's read-only sandbox, or what it runs unasked under `untrusted`: hey's tools that read and a few commands that only read. */
-const READING = [...READERS, "bash: ls", "bash: cat", "bash: git status", "bash: git diff", "bash: git log"];
+/**
+ * Codex's read-only sandbox, or what it runs unasked under `untrusted`: hey's tools that read (and
+ * find_tools, which only loads tools) and commands that only read whatever their options, so an
+ * allow list of them changes nothing. Plan mode (plan-mode.ts) starts from it.
+ */
+export const READING = [
+  ...READERS,
+  ...["ls", "cat", "head", "tail", "wc", "git status", "git diff", "git log", "git show"].map((c) => `bash: ${c}`),
+  "find_tools",
+];
 /** Codex's workspace sandbox keeps the network out: hey has no sandbox, its closest is refusing the commands that reach it. */
 const NETWORK = ["bash: git push *", "bash: curl *", "bash: wget *", "bash: ssh *"];
 

@@ -9,7 +9,7 @@ export const NAMED_MAX = 5;
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const fold = (text: string) => text.normalize("NFC").toLowerCase();
 
-/** Whether `word`'s characters appear in `text` in order (`ucli` in `src/ui/cli.ts`). */
+/** Whether `word`'s characters appear in `text` in order (`ucli` in `app/ui/cli.py`). */
 function isSubsequence(word: string, text: string): boolean {
   let at = -1;
   for (const ch of word) if ((at = text.indexOf(ch, at + 1)) === -1) return false;
@@ -63,7 +63,7 @@ export function filesNamed(name: string, files: readonly string[]): string[] {
 
 /**
  * What the user is told of `@name` found by its name alone: the one file attached
- * (`@cli.ts → src/deep/cli.ts`), or, when several have the name, up to NAMED_MAX of them and that
+ * (`@cli.py → app/deep/cli.py`), or, when several have the name, up to NAMED_MAX of them and that
  * none was attached.
  */
 export function namedNotice(written: string, found: readonly string[]): string {

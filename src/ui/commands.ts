@@ -74,6 +74,8 @@ export interface CommandContext {
   undo?(): Promise<UndoReport | undefined>;
   /** `/diff` paints its lines as the tools' diffs are */
   color?: boolean;
+  /** `/plan`: plan mode on (true), off (false) or over (undefined); what to tell the user. The REPL's alone. */
+  plan?(on?: boolean): string;
 }
 
 /** What a command did: its text (shown as is), whether it worked, whether to leave the REPL, the session to go on with. */
@@ -218,6 +220,13 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
         return refused(`${name}: could not record it: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
+    case "/plan": {
+      const want = arg === "on" ? true : arg === "off" ? false : undefined;
+      if (arg !== "" && want === undefined) return refused(`/plan takes on, off or nothing (turn it over); got "${visible(arg)}"`);
+      // a one-shot run sends one message: it starts in plan mode with the flag
+      if (ctx.oneShot || !ctx.plan) return refused('/plan works at the interactive prompt; for one message, hey --plan -p "…"');
+      return said(ctx.plan(want));
+    }
     case "/compact": {
       // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole
       const done = await ctx.agent.compact(arg || undefined, ctx.signal).catch((e: unknown) => {
@@ -307,7 +316,7 @@ export function completions(line: string, from: CompletionSource): string[] {
     return started.length > 0 ? started : [...new Set(full.filter((m) => bare(m).startsWith(word)).map(alone))];
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
-  return completeMention(line, (partial) => pathCompletions(partial, from.cwd) ?? rankFiles(partial, from.projectFiles?.() ?? [])); // `@path`, `@"my notes.txt"`, `@cli` for src/deep/cli.ts
+  return completeMention(line, (partial) => pathCompletions(partial, from.cwd) ?? rankFiles(partial, from.projectFiles?.() ?? [])); // `@path`, `@"my notes.txt"`, `@cli` for app/deep/cli.py
 }
 
 /** The paths from `cwd` that start with `partial`; undefined when none does (then `@cli` is looked for by name). */

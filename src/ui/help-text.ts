@@ -7,6 +7,7 @@ export const HELP = `/help                      this list
 /usage                     tokens of the session and of this run, context size (system prompt and tools included), what was pruned
 /compact [instructions]    summarize older work now
 /reload                    re-read config, skills and AGENTS.md; start new or changed MCP servers (checked first; the conversation is kept)
+/plan [on|off]             plan mode: the agent reads and searches, changes nothing, and proposes (also Shift+Tab)
 /trust, /untrust           trust this project's .hey/ and .mcp.json, after showing what they would run (or stop): /reload then loads (or leaves out) its files
 /mcp                       MCP servers: state (and why), tools with what each costs per request, prompts
 /mcp login NAME            sign in to the remote MCP server NAME in the browser (/mcp logout NAME forgets it)
@@ -33,4 +34,5 @@ Ctrl-G, Ctrl-X Ctrl-E      write the line in $VISUAL or $EDITOR; it comes back u
 Ctrl-L                     clear the screen
 Ctrl-Z                     suspend (fg resumes)
 Ctrl-Y                     put back what Ctrl-U/K/W cut, or the line Ctrl-C cleared
+Shift+Tab                  plan mode on or off (the prompt shows plan while it is on)
 Tab                        complete /commands, /skill: names, /mcp: prompts, @paths and models`;

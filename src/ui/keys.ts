@@ -30,7 +30,9 @@ export type KeyName =
   | "suspend"
   | "yank"
   /** Ctrl-X, the start of Ctrl-X Ctrl-E (the line in $EDITOR, as bash and zsh have it) */
-  | "ctrlX";
+  | "ctrlX"
+  /** Shift+Tab (ESC [ Z): plan mode on or off */
+  | "backTab";
 
 export type Key =
   | { type: "text"; text: string }
@@ -125,6 +127,7 @@ const CSI: Record<string, KeyName> = {
   "13;5u": "newline",
   "27;2;13~": "newline",
   "27;5;13~": "newline",
+  Z: "backTab", // Shift-Tab: plan mode on or off
 };
 
 /** What follows ESC O from a terminal: arrows, Home and End (cursor keys mode), F1-F4. */

@@ -109,7 +109,7 @@ export function complete(s: EditorState, candidates: string[]): { state: EditorS
   const unique = candidates.length === 1;
   const replacement = unique && !/[/:]$/.test(common) ? common + " " : common;
   const word = before.slice(wordAt).normalize("NFC");
-  // several files found by name (`@cli` → src/deep/cli.ts, src/ui/cli-args.ts) share a start that is not the word: it stays, they are listed
+  // several files found by name (`@cli` → app/deep/cli.py, app/ui/cli_args.py) share a start that is not the word: it stays, they are listed
   if (replacement.length < s.cursor - wordAt || (!unique && !common.normalize("NFC").startsWith(word))) return { state: s, unique };
   const text = s.text.slice(0, wordAt) + replacement + s.text.slice(s.cursor);
   return { state: { ...s, text, cursor: wordAt + replacement.length }, unique };

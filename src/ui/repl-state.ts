@@ -1,12 +1,10 @@
-// The interactive prompt's modes and keys (SPEC §17, issues 14 and 28) as a pure step: the state
-// and one event in, the next state and what to do out. At the prompt keys edit the line
-// (line-editor.ts), Ctrl-R searches the history (history-search.ts), Ctrl-G or Ctrl-X Ctrl-E hands
-// the line to the user's editor (external-editor.ts) and takes back what it left; during a turn keys are
-// kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn; at an empty prompt the
-// first Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question asked during a turn (a
-// /reload's approval) takes the keys until it is answered; Ctrl-Z suspends. The exit code says how
-// the session ended (a signal's code, else 0), never how an earlier turn did. The driver (repl.ts)
-// reads the terminal, draws, runs lines and carries out the effects, in order.
+// The interactive prompt's modes and keys (SPEC §17, issues 14 and 28) as a pure step: the state and one event in, the next state
+// and what to do out. At the prompt keys edit the line (line-editor.ts), Ctrl-R searches the history (history-search.ts), Ctrl-G or
+// Ctrl-X Ctrl-E hands the line to the user's editor (external-editor.ts) and takes back what it left, Shift+Tab turns plan mode on or
+// off; during a turn keys are kept, not echoed, never sent by themselves; Ctrl-C or Esc cancels a turn; at an empty prompt the first
+// Ctrl-C warns and a second within EXIT_CTRL_C_MS exits; a question asked during a turn (a /reload's approval) takes the keys until it
+// is answered; Ctrl-Z suspends. The exit code says how the session ended (a signal's code, else 0), never how an earlier turn did.
+// The driver (repl.ts) reads the terminal, draws, runs lines and carries out the effects, in order.
 import { remembered } from "./history-line.ts";
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
@@ -110,7 +108,8 @@ export type Effect =
   /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
   | { type: "suspend" }
   /** Ctrl-G or Ctrl-X Ctrl-E: `text` (the line, its pastes whole) in the user's editor; the driver answers with an `edited` event */
-  | { type: "edit"; text: string };
+  | { type: "edit"; text: string }
+  | { type: "plan" }; // Shift-Tab at the prompt: plan mode on or off, said above the prompt, which is drawn again as the mode shows it
 
 /** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
 export function initialRepl(history: readonly string[]): ReplState {
@@ -234,6 +233,8 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return { state: s, effects: [{ type: "clearScreen" }, { type: "draw" }] };
     case "suspend":
       return { state: s, effects: [{ type: "suspend" }] };
+    case "backTab":
+      return { state: s, effects: s.mode === "prompt" ? [{ type: "plan" }] : [] }; // the line typed stays as it is
     case "reverseSearch":
       if (s.mode !== "prompt") return { state: s, effects: [] };
       return { state: { ...s, mode: "search", search: { state: newSearch(), saved: s.editor }, lastCtrlC: 0 }, effects: [{ type: "draw" }] };

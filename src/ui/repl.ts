@@ -19,45 +19,8 @@ import { wrapColumns } from "./wrap.ts";
 import { errorText } from "../kernel/errors.ts";
 import { codePointWidth, isTty, letGo, terminalWidth } from "./term.ts";
 
-export interface ReplIo {
-  /** asks one question at a prompt of its own; undefined when the user cancels (Ctrl-C, Esc, Ctrl-D) */
-  ask(question: string): Promise<string | undefined>;
-  /**
-   * Lends the terminal to `use` (a `!` command): cooked mode, the keys its own; a Ctrl-C is a
-   * SIGINT to it and cancels the line. The REPL takes the terminal back when `use` settles.
-   */
-  lend<T>(use: () => Promise<T>): Promise<T>;
-}
-
-export interface ReplOptions {
-  /** plain text, e.g. "› " */
-  prompt: string;
-  color: boolean;
-  /**
-   * this project's history (read and appended to) and every project's (appended to, read where this
-   * one's runs out); `hide`: an entry as written to them (the secrets hey knows replaced)
-   */
-  history: { project: string; global: string; hide(entry: string): string };
-  /** completions for the text before the cursor (slash commands, @paths, model names) */
-  complete(line: string): string[];
-  /**
-   * Handles one message or slash command. `signal` aborts on Ctrl-C or Esc. Returns "quit" to
-   * leave the REPL. May throw: the message is shown and the REPL goes on.
-   */
-  onLine(line: string, signal: AbortSignal, io: ReplIo): Promise<"quit" | void>;
-  /**
-   * Called once at start with the REPL's way to show a line that did not come from a turn (an MCP
-   * server connected): above the prompt while it is drawn, after the turn while one runs.
-   */
-  aside?(print: (line: string) => void): void;
-  /**
-   * hey stops (Ctrl-Z, SIGTSTP) during a turn, or (`moved`) has continued after a stop it could not see (SIGSTOP): what
-   * the turn shows is put aside; returns what writes it again below the shell's lines (TerminalOutput.suspend).
-   */
-  stopping?(moved: boolean): () => void;
-  /** whether a pasted path names a file: a paste that is one dropped image or PDF becomes its mention (ui/dropped-file.ts); unset, pastes stay text */
-  isFile?(path: string): boolean;
-}
+export type { ReplIo, ReplOptions } from "./repl-options.ts";
+import type { ReplIo, ReplOptions } from "./repl-options.ts";
 
 /** An ESC with nothing after it for this long is the Escape key, not the start of a sequence. */
 const ESC_TIMEOUT_MS = 50;
@@ -212,6 +175,10 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       case "edit": // the drawn line cleared: the editor may not take the whole screen; its text is drawn after it
         out((rowNow() > 0 ? `\x1b[${rowNow()}A` : "") + CLEAR_BELOW);
         return void io.lend(() => editText(e.text)).then((done) => dispatch({ type: "edited", ...done }));
+      case "plan": {
+        const said = opts.togglePlan?.();
+        return said ? apply({ type: "aside", text: said }) : undefined;
+      }
     }
   }
 

@@ -19,6 +19,7 @@ export const COMMANDS = [
   "/reload",
   "/trust",
   "/untrust",
+  "/plan",
   "/mcp",
   "/mcp:",
   "/skill:",

@@ -8,6 +8,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 import { BLOCKED_PREFIX } from "../permission/rules.ts";
+import { PLAN_PREFIX } from "../permission/plan-mode.ts";
 import { cutToWidth } from "./wrap.ts";
 import { shownName } from "../fs/odd-names.ts";
 
@@ -115,7 +116,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   if (!ok && NOT_STARTED.test(output)) return bad("not run");
   // a call the rules refused ran nothing: their words (one line), not a command's "failed"; a
   // command that ran has its exit code under what it printed, so printing their words reads as failed
-  if (!ok && output.startsWith(BLOCKED_PREFIX) && !output.includes("\n")) return refused(output);
+  if (!ok && (output.startsWith(BLOCKED_PREFIX) || output.startsWith(PLAN_PREFIX)) && !output.includes("\n")) return refused(output);
   if (name === TOOL.bash) return bashStatus(ok, output);
   if (!ok) return bad(firstLine(output) || "failed");
   switch (name) {

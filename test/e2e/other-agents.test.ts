@@ -249,7 +249,7 @@ test('Codex\'s approval_policy = "untrusted" is said once with the closest [perm
   const first = await hey(["-p", "hi"]);
   expect(first.code).toBe(0);
   expect(first.stderr).toContain(
-    'hey: warning: ~/.codex/config.toml has Codex\'s approval_policy = "untrusted", which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.\n  Closest, reading only, in ~/.config/hey/config.toml:\n  [permission]\n  allow = ["read_file", "grep", "compress", "bash: ls", "bash: cat", "bash: git status", "bash: git diff", "bash: git log"]\n',
+    'hey: warning: ~/.codex/config.toml has Codex\'s approval_policy = "untrusted", which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.\n  Closest, reading only, in ~/.config/hey/config.toml:\n  [permission]\n  allow = ["read_file", "grep", "compress", "bash: ls", "bash: cat", "bash: head", "bash: tail", "bash: wc", "bash: git status", "bash: git diff", "bash: git log", "bash: git show", "find_tools"]\n',
   );
   expect((await hey(["-p", "hi"])).stderr).not.toContain("codex");
   const doctor = await runHey(["doctor", "--base-url", model.baseUrl, "-m", "m"], { cwd: project.path, env: { HOME: home.path } });

@@ -336,3 +336,11 @@ test("Ctrl-Z suspends at the prompt and during a turn", () => {
   expect(play([text("half"), key("suspend")]).effects.at(-1)).toEqual({ type: "suspend" });
   expect(play([text("go"), key("enter"), key("suspend")]).effects.at(-1)).toEqual({ type: "suspend" });
 });
+
+test("Shift+Tab (ESC [ Z) at the prompt turns plan mode on or off and keeps the line; during a turn it does nothing (before: the key was dropped)", () => {
+  expect(parseKeys("\x1b[Z").keys).toEqual([{ type: "key", name: "backTab" }]);
+  const atPrompt = play([text("half a line"), key("backTab")]);
+  expect(atPrompt.effects.at(-1)).toEqual({ type: "plan" });
+  expect(atPrompt.state.editor.text).toBe("half a line");
+  expect(types(play([text("go"), key("enter"), key("backTab")]).effects)).not.toContain("plan");
+});

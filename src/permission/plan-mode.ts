@@ -1,0 +1,114 @@
+// Plan mode (`/plan`, Shift+Tab at the prompt, `hey --plan`): the agent reads, searches and
+// proposes; it changes nothing until the user turns the mode off. While it is on, every call the
+// user's own lists let through is judged once more by an allow list of what only reads (READING and
+// a few more), compiled and decided as any [permission] allow list is, so it can only narrow what
+// runs, never widen it; a bash command must also read only (read-only.ts: no `find -delete`, no
+// redirection into a file). The model is told when the mode changes, in the user's next message
+// (planNote), so the note sits in the history the prompt cache already holds. Pure.
+import { textOf, type ContentBlock, type Message } from "../kernel/ir.ts";
+import { READING } from "./peer-rules.ts";
+import { readsOnly } from "./read-only.ts";
+import { compileRules, decide, type CompiledRules } from "./rules.ts";
+
+/**
+ * Plan mode's state: one for the hey process, so the runs `/clear` and `/resume` build share it.
+ * `check`: while it is on, why a call that the user's lists let through may not run (undefined: it
+ * may), judged for the shell named `shell` by the name the model calls it (an MCP tool is never
+ * taken for one of hey's readers by its server's name for it); never throws.
+ */
+export interface PlanMode {
+  on: boolean;
+  check(tool: string, args: Record<string, unknown>, shell: string): string | undefined;
+}
+
+export function createPlanMode(on: boolean): PlanMode {
+  const checks = new Map<string, ReturnType<typeof planCheck>>(); // compiled once for each shell
+  const mode: PlanMode = {
+    on,
+    check(tool, args, shell) {
+      if (!mode.on) return undefined;
+      if (!checks.has(shell)) checks.set(shell, planCheck(shell));
+      return checks.get(shell)!(tool, args);
+    },
+  };
+  return mode;
+}
+
+/** READING, and the searches and listings a plan needs; the read-only check keeps their writing forms out (`find -delete`, `git branch -D x`). */
+export const PLAN_ALLOW = [
+  ...READING,
+  ...["rg", "grep", "find", "pwd", "file", "stat", "du", "git blame", "git branch", "git ls-files", "git rev-parse", "git remote", "git tag"].map(
+    (c) => `bash: ${c}`,
+  ),
+];
+
+/** What a refusal in plan mode starts with (ui/tool-lines.ts shows its words as a refusal, not a failure). */
+export const PLAN_PREFIX = "blocked by plan mode:";
+
+/** How the user leaves plan mode, as a refusal says it. */
+const LEAVE = "only reading and searching run until the user turns plan mode off (Shift+Tab or /plan)";
+
+/** The model's note when the mode turns on. */
+export const PLAN_ON =
+  "plan mode: you can read and search but not change files or run commands that change things; investigate and present a plan; the user will switch plan mode off to let you carry it out";
+/** The model's note when it turns off. */
+export const PLAN_OFF = "plan mode is off: you can change files and run commands again";
+
+/** ripgrep's options that run a program on each file (`--pre=CMD`), which no allow pattern can leave out. */
+const RUNS_PROGRAM = /(^|\s)--pre(-glob)?(=|\s|$)/;
+
+/** The plan mode check for the shell named `shell`: the rules compiled once, then a refusal reason or undefined for each call. */
+export function planCheck(shell: string): (tool: string, args: Record<string, unknown>) => string | undefined {
+  const rules: CompiledRules = compileRules({ allow: PLAN_ALLOW, deny: [] }, shell).rules;
+  return (tool, args) => {
+    const command = typeof args.command === "string" ? args.command : undefined;
+    if (tool === "bash" && command !== undefined) {
+      const reads = decide(tool, args, rules).allowed && readsOnly(command, shell) && !RUNS_PROGRAM.test(command);
+      return reads ? undefined : `${PLAN_PREFIX} \`${oneLine(command)}\` may change things; ${LEAVE}`;
+    }
+    if (decide(tool, args, rules).allowed) return undefined;
+    return `${PLAN_PREFIX} ${tool} may change things; ${LEAVE}`;
+  };
+}
+
+/** A command as a refusal names it: one line, cut to 100 characters. */
+const oneLine = (command: string) => {
+  const line = command.replace(/\s*\n\s*/g, " ").trim();
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+};
+
+/**
+ * The note the user's next message carries (a text block before it) so the model knows the mode
+ * now: PLAN_ON when it is on and the history's last such note is not, PLAN_OFF when it is off and
+ * the last one said on; undefined when the history already says how it is (a resumed session's too).
+ */
+export function planNote(on: boolean, history: readonly Message[]): string | undefined {
+  let said: boolean | undefined;
+  for (const m of history) {
+    if (m.role !== "user") continue;
+    for (const block of m.content) {
+      if (block.type === "text" && block.text === PLAN_ON) said = true;
+      if (block.type === "text" && block.text === PLAN_OFF) said = false;
+    }
+  }
+  if (on) return said ? undefined : PLAN_ON;
+  return said ? PLAN_OFF : undefined;
+}
+
+/** `content` (the user's next message) after the note planNote says it needs, if any. */
+export function withPlanNote(plan: PlanMode, history: readonly Message[], content: ContentBlock[]): ContentBlock[] {
+  const note = planNote(plan.on, history);
+  return note ? [{ type: "text", text: note }, ...content] : content;
+}
+
+/** The user's words of `message`: its text without plan mode's notes, which a session listing or a resumed recap does not show as what was asked. */
+export function typedText(message: Pick<Message, "content">): string {
+  return textOf({ content: message.content.filter((b) => b.type !== "text" || (b.text !== PLAN_ON && b.text !== PLAN_OFF)) });
+}
+
+/** What the user sees on `/plan` or Shift+Tab. */
+export function planToggled(on: boolean): string {
+  return on
+    ? "plan mode on: the agent reads and searches, changes nothing (Shift+Tab or /plan turns it off)"
+    : "plan mode off: the agent may change files and run commands again";
+}
