@@ -19,7 +19,7 @@ import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
 import { jobsCommand } from "./jobs-command.ts";
-import { jobsLeft, stopJobs } from "../tools/group-guard.ts";
+import { jobsLeft, type RunningJob, stopJobs } from "../tools/group-guard.ts";
 import { decodeOutput } from "../fs/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
@@ -108,6 +108,8 @@ export interface CommandResult {
   resume?: LoadedSession;
   /** `/clear`: the caller builds the run around a new session */
   fresh?: true;
+  /** `/jobs stop`: the jobs it stopped, which the model still thinks run until the caller tells it */
+  stopped?: RunningJob[];
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
@@ -235,8 +237,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case "/last":
       return lastOutput(ctx);
-    case "/jobs":
-      return jobsCommand(arg, jobsLeft(), stopJobs, Date.now());
+    case "/jobs": {
+      const jobs = jobsLeft();
+      const stopped: RunningJob[] = [];
+      const stop = (pgids: number[]) => (stopped.push(...jobs.filter((j) => pgids.includes(j.pgid))), stopJobs(pgids));
+      return { ...(await jobsCommand(arg, jobs, stop, Date.now())), ...(stopped.length ? { stopped } : {}) };
+    }
     case "/clear":
     case "/new":
       if (ctx.oneShot) return refused(`${name} starts a new session at the interactive prompt; a run without -c or --resume is a new session already`);
