@@ -85,7 +85,8 @@ function entryFor(seg: Segment): string | undefined {
 function wide(seg: Segment): boolean {
   const name = program(seg.words[0]!.text);
   if (name === "git") return seg.words.some((w) => w.text === "push") && seg.words.some((w) => FORCED_PUSH.test(w.text));
-  if (SUBCOMMANDED.has(name)) return false; // `npm install *`, `make test *`: the subcommand bounds it
+  const sub = seg.words[1] && /^[a-z][a-z0-9:-]*$/.test(seg.words[1].text);
+  if (SUBCOMMANDED.has(name) && sub) return false; // `npm install *`, `make test *`: the subcommand bounds it (`bun -e CODE` has none)
   return DESTRUCTIVE.has(name.replace(/\.[^.]*$/, "")) || RUNNERS.has(name) || INTERPRETER.test(name) || Object.hasOwn(WRAPPERS, name);
 }
 

@@ -59,6 +59,7 @@ describe("a program that can destroy or run anything is offered its own words, n
     ["find . -name '*.ts' -newer package.json", "bash: find . -name '*.ts' -newer package.json"],
     ["python3 -c 'print(1)'", "bash: python3 -c 'print(1)'"],
     ["node scripts/seed.js --reset", "bash: node scripts/seed.js --reset"],
+    ["bun -e 'console.log(1)'", "bash: bun -e 'console.log(1)'"],
     ["chmod -R 777 .", "bash: chmod -R 777 ."],
     ["dd if=/dev/zero of=disk.img bs=1M count=1", "bash: dd if=/dev/zero of=disk.img bs=1M count=1"],
     ["mkfs.ext4 disk.img", "bash: mkfs.ext4 disk.img"],
