@@ -23,8 +23,8 @@ import { offeredSkillNames } from "./skills/catalog.ts";
 import { resumeCommand } from "./ui/resume.ts";
 import { cannotRun, ending, freshLine, runShellCommand, shellNote } from "./ui/shell-command.ts";
 import { outputFiles } from "./tools/command-result.ts";
-import { jobsLeft } from "./tools/group-guard.ts";
-import { jobsLine } from "./ui/jobs-command.ts";
+import { jobsLeft, type RunningJob } from "./tools/group-guard.ts";
+import { jobName, jobsLine } from "./ui/jobs-command.ts";
 import { lineKind, slashMistake } from "./ui/slash.ts";
 import { isTty, terminalWidth } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
@@ -74,7 +74,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     hooks.plan.on = on;
     return planToggled(on);
   };
-  /** `!` commands and `/undo`s since the last message, each a note for the next one */
+  /** `!` commands, `/undo`s and `/jobs stop`s since the last message, each a note for the next one */
   const notes: string[] = [];
   const toldJobs = new Set<number>(); // the jobs said after a turn (process groups)
   const color = isTty(1) && !process.env.NO_COLOR;
@@ -155,6 +155,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     });
     if (result.text) say((result.fitted ? result.text : wrapped(result.text)) + "\n");
     if (result.note) notes.push(result.note);
+    for (const job of result.stopped ?? []) notes.push(runtime.redact(stoppedJobNote(job)));
     const was = runtime;
     if (result.resume) {
       runtime = await runtime.resume(result.resume);
@@ -259,4 +260,12 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     await runtime.close();
     for (const writer of behind) writer.close(); // what the disk still refuses is said lost, now that hey ends
   }
+}
+
+/**
+ * What the model is told with the next message of a job the user stopped with `/jobs stop`: its
+ * history still says the server it started runs, and it would curl it or debug a refused connection.
+ */
+function stoppedJobNote(job: RunningJob): string {
+  return `[hey: the user stopped a job your commands left running, with /jobs stop: \`${jobName(job.command, 200)}\` (pid ${job.pid}); it no longer runs]`;
 }

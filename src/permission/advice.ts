@@ -8,8 +8,11 @@
 import { readEntry } from "./entries.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { type GitAllowed, gitMatches } from "./git-allow.ts";
+import { INTERPRETER } from "./interpreter-code.ts";
 import { allowMatch, allowWords, harmless, type Pattern, program } from "./match.ts";
+import { RUNNERS } from "./script-files.ts";
 import type { Segment, Word } from "./shell-model.ts";
+import { WRAPPERS } from "./wrappers.ts";
 
 /** The entry that would allow a refused command (none when no pattern can), and why the list's entries do not ("" when none comes close). */
 export interface Advice {
@@ -19,6 +22,19 @@ export interface Advice {
 
 /** Programs whose second word is a subcommand, which an entry suggested for a refused command keeps (`npm install *`, `git status *`). */
 const SUBCOMMANDED = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "gh", "pip", "uv", "dotnet", "make"]);
+
+/**
+ * Programs that delete, overwrite, change modes or owners, end processes or fetch from the network:
+ * `PROGRAM *` would allow whatever they can do (`rm *` is `rm -rf ~`, `find *` is `find / -delete`).
+ * Those that run code (shells, interpreters, wrappers: RUNNERS, INTERPRETER, WRAPPERS) are as wide.
+ */
+const DESTRUCTIVE = new Set(
+  "rm rmdir unlink find shred dd truncate mkfs wipefs fdisk parted chmod chown chgrp chattr setfacl kill pkill killall curl wget eval exec".split(" "),
+);
+/** Programs that run a command as another user (root by default): no entry is offered for them, as any would let the agent run as root. */
+const ESCALATING = new Set(["sudo", "doas", "su", "runuser", "pkexec", "sudoedit"]);
+/** git push's options that overwrite or delete what is on the remote, and a `+` refspec (a forced push of that ref). */
+const FORCED_PUSH = /^(-f|--force.*|--mirror|--delete|-d|--prune|\+.+)$/;
 
 /**
  * Advice for `seg`, which no entry of `allow` allows; `git`: how an allow list reads it when it is a
@@ -31,6 +47,9 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   const cmd = seg.assigns.length;
   const wild = [...seg.assigns, ...seg.words, ...files.map((r) => r.target)].find((w, i) => w.unknown || (w.glob && i === cmd));
   if (wild) return { why: `\`${show(wild.raw)}\` is known only at run time${stdinForm(seg, wild, bash3)}` };
+  const name = base.words[0] && program(base.words[0].text);
+  if (name && ESCALATING.has(name))
+    return { why: `\`${name}\` runs a command as another user, root unless told otherwise, which hey offers no entry for: run it yourself` };
   const entry = entryFor(base);
   const allows = (p: Pattern) => (git ? gitMatches(seg, git, [p]).by.length > 0 : allowMatch(seg, p));
   // an entry with a control character could not be written into the config as shown
@@ -39,22 +58,36 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   return { ...(offered ? { entry: offered } : {}), why: whyNot(base, files, allow, show) };
 }
 
-/** `bash: [ASSIGNS] PROGRAM [SUB] * [git's file options] * [REDIRECTIONS]`: the entry `adviceFor` checks before offering it. */
+/**
+ * `bash: [ASSIGNS] PROGRAM [SUB] * [git's file options] * [REDIRECTIONS]`: the entry `adviceFor`
+ * checks before offering it. For a program that can destroy or run anything (`wide`), the command's
+ * own words instead (`bash: rm -rf build`), which a user can widen knowingly.
+ */
 function entryFor(seg: Segment): string | undefined {
   const [name, next] = seg.words;
   if (!name) return undefined;
   const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) ? [next.text] : [];
   const writes = new Set(gitOutputs(seg.words));
+  const own = wide(seg);
   const rest: string[] = [];
   for (let k = 1 + sub.length; k < seg.words.length; k++) {
-    const spelled = writes.has(k) ? seg.words[k]!.raw : "*";
+    const spelled = own || writes.has(k) ? seg.words[k]!.raw : "*";
     if (spelled !== "*" || rest.at(-1) !== "*") rest.push(spelled);
   }
-  if (rest.at(-1) !== "*") rest.push("*");
+  if (!own && rest.at(-1) !== "*") rest.push("*");
   const files = seg.redirects.filter((r) => !harmless(r)).map((r) => `${r.op} ${r.target.raw}`);
   // a name the shell reads as one word only when quoted (`"./my tool"`) keeps its quotes
   const named = /^[\w@%+=:,./-]+$/.test(name.text) ? name.text : name.raw;
   return `bash: ${[...seg.assigns.map((w) => w.raw), named, ...sub, ...rest, ...files].join(" ")}`;
+}
+
+/** Whether `PROGRAM *` would let `seg`'s program destroy or run anything: then only its own words are offered. */
+function wide(seg: Segment): boolean {
+  const name = program(seg.words[0]!.text);
+  if (name === "git") return seg.words.some((w) => w.text === "push") && seg.words.some((w) => FORCED_PUSH.test(w.text));
+  const sub = seg.words[1] && /^[a-z][a-z0-9:-]*$/.test(seg.words[1].text);
+  if (SUBCOMMANDED.has(name) && sub) return false; // `npm install *`, `make test *`: the subcommand bounds it (`bun -e CODE` has none)
+  return DESTRUCTIVE.has(name.replace(/\.[^.]*$/, "")) || RUNNERS.has(name) || INTERPRETER.test(name) || Object.hasOwn(WRAPPERS, name);
 }
 
 /**

@@ -22,9 +22,11 @@ export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
 /** Exit code reported on timeout, as timeout(1) does. */
 const TIMEOUT_EXIT_CODE = 124;
-/** The least a call's `timeout_ms` is taken as, the floor `[tools] bash_timeout_ms` has too: a shell barely starts in less. */
-const MIN_TIMEOUT_MS = 100;
-/** Below this a `timeout_ms` is most likely seconds a model meant (`60` for a minute): a timeout then says the unit. */
+/**
+ * Below this a call's `timeout_ms` is most likely seconds a model meant (`60` for a minute): the call
+ * is refused before anything runs, as the command cut off after a few steps would leave a half-done
+ * migration or install for the model to find and repair. `[tools] bash_timeout_ms` may be less.
+ */
 const SECONDS_LIKELY_BELOW_MS = 1000;
 
 export interface BashToolOptions {
@@ -103,7 +105,9 @@ async function runBash(
 ): Promise<ToolResult> {
   const { command, timeout_ms: asked } = args as { command: string; timeout_ms?: number }; // types checked by the pipeline
   if (command.trim() === "") return { output: "bash: `command` must be a non-empty string", isError: true };
-  const timeoutMs = asked !== undefined && asked > 0 ? Math.min(Math.max(asked, MIN_TIMEOUT_MS), maxTimeoutMs) : opts.timeoutMs;
+  const small = unitRefusal(asked);
+  if (small) return { output: small, isError: true };
+  const timeoutMs = asked !== undefined && asked > 0 ? Math.min(asked, maxTimeoutMs) : opts.timeoutMs;
   if (ctx.signal.aborted) return { output: `[${abortReason(ctx.signal)} before the command started]`, isError: true };
   const refusal = reader().needsTerminal(command, opts.shell);
   if (refusal) return { output: refusal, isError: true };
@@ -145,7 +149,7 @@ async function runBash(
   if ("error" in run) return { output: startError(opts.shell.program, command, run.error, ctx.cwd), isError: true };
   const exitCode = run.ended === "timeout" ? TIMEOUT_EXIT_CODE : run.exitCode;
   const notes: string[] = [];
-  if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)), ...unitNotes(asked, timeoutMs));
+  if (run.ended === "timeout") notes.push(...timeoutNotes(command, seconds(timeoutMs)));
   if (run.ended === "abort")
     notes.push(
       ...(vim?.signal.aborted && !ctx.signal.aborted
@@ -161,11 +165,11 @@ async function runBash(
   return run.ended === "exit" && exitCode === 0 && !run.signal ? { output } : { output, isError: true };
 }
 
-/** What a timeout says of a small `timeout_ms`: its unit, and the floor it was raised to (`60` meant as a minute ran 100 ms). */
-function unitNotes(asked: number | undefined, timeoutMs: number): string[] {
-  if (asked === undefined || asked <= 0 || asked >= SECONDS_LIKELY_BELOW_MS) return [];
-  const raised = timeoutMs > asked ? `, run with the least, ${MIN_TIMEOUT_MS} ms` : "";
-  return [`[timeout_ms is in milliseconds: you asked for ${asked} ms${raised}; ${asked} s is timeout_ms ${asked * 1000}]`];
+/** Why a call with a `timeout_ms` under a second is not run (`60` meant as a minute); undefined for any other. */
+export function unitRefusal(asked: number | undefined): string | undefined {
+  if (asked === undefined || asked <= 0 || asked >= SECONDS_LIKELY_BELOW_MS) return undefined;
+  const minute = asked === 60 ? "a minute" : `${asked} s`;
+  return `bash: not run: timeout_ms is in milliseconds: ${asked} would stop the command after ${asked / 1000} s; for ${minute} send ${asked * 1000} (the least is ${SECONDS_LIKELY_BELOW_MS})`;
 }
 
 /**

@@ -21,7 +21,7 @@ import type { LoadedSession } from "../sessions/reader.ts";
 import { removeSessionOutputs } from "../tools/outputs.ts";
 import { lastCall } from "./last-call.ts";
 import { jobsCommand } from "./jobs-command.ts";
-import { jobsLeft, jobsNumbered, stopJobs } from "../tools/group-guard.ts";
+import { jobsLeft, jobsNumbered, type RunningJob, stopJobs } from "../tools/group-guard.ts";
 import { decodeOutput } from "../fs/output-text.ts";
 import type { TerminalOutput } from "./terminal.ts";
 import { COMMANDS, unknownCommand } from "./slash.ts";
@@ -91,6 +91,8 @@ export interface CommandResult {
   note?: string;
   /** `text`'s lines already fit the terminal (a diff's, cut): printed as they are, not wrapped */
   fitted?: true;
+  /** `/jobs stop`: the jobs it stopped, which the model still thinks run until the caller tells it */
+  stopped?: RunningJob[];
 }
 
 /** `/sessions` at the interactive prompt: how to resume one there. */
@@ -248,8 +250,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       if (!report) return said(NOTHING_TO_UNDO);
       return { text: undoText(report, ctx.here.cwd), ok: true, note: undoNote(report, ctx.here.cwd) };
     }
-    case "/jobs":
-      return jobsCommand(arg, jobsLeft(), stopJobs, Date.now(), jobsNumbered());
+    case "/jobs": {
+      const jobs = jobsLeft();
+      const stopped: RunningJob[] = [];
+      const stop = (pgids: number[]) => (stopped.push(...jobs.filter((j) => pgids.includes(j.pgid))), stopJobs(pgids));
+      return { ...(await jobsCommand(arg, jobs, stop, Date.now(), jobsNumbered())), ...(stopped.length ? { stopped } : {}) };
+    }
     case "/clear":
     case "/new":
       if (ctx.oneShot) return refused(`${name} starts a new session at the interactive prompt; a run without -c or --resume is a new session already`);

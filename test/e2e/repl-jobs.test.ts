@@ -69,6 +69,21 @@ test("after a turn that left a job running a line says so; /jobs lists both jobs
   expect(withMarker(jobs.B).length).toBeGreaterThan(0);
 });
 
+test("the model is told with the next message which job the user stopped, once: its history still says the job runs", async () => {
+  await replWithJobs();
+  const t = term!;
+  await say(t, "start A", "1 job running");
+  await say(t, "/jobs stop 1", "stopped job 1: sh -c 'trap");
+  await say(t, "is A still up?", "answered");
+  const note = (req: ChatRequest) => JSON.stringify(req.messages.at(-1)).match(/\[hey: the user stopped a job[^\]]*\]/)?.[0];
+  const told = model!.requests.find((req) => asked(req, "is A still up?"))!;
+  expect(note(told)).toMatch(
+    /^\[hey: the user stopped a job your commands left running, with \/jobs stop: `sh -c 'trap .*A\.txt.*&` \(pid \d+\); it no longer runs\]$/,
+  );
+  await say(t, "and now?", "answered");
+  expect(note(model!.requests.find((req) => asked(req, "and now?"))!)).toBeUndefined();
+});
+
 test("/quit says which jobs it stops, and stops them with SIGTERM: the job's TERM trap writes its file", async () => {
   const jobs = await replWithJobs();
   const t = term!;

@@ -56,3 +56,41 @@ test('an entry holding ", " is offered whole, as one quoted entry', () => {
   expect(added(reason)).toBe('bash: npm test * > \\"out, 1.log\\"');
   expect(check(["bash: npm test *", 'bash: npm test * > "out, 1.log"'], 'npm test > "out, 1.log"')).toBeUndefined();
 });
+
+// x55 finding 5: `bash: rm *`, `bash: find *`, `bash: python3 *` and `bash: sudo *` were offered,
+// which together allow `sudo rm -rf ~`; a program that can destroy or run anything is offered the
+// command's own words, and one that runs as another user no entry at all.
+describe("a program that can destroy or run anything is offered its own words, never `PROGRAM *`", () => {
+  const LIST = ["read_file", "grep", "bash: git status", "bash: ls *", "bash: npm test"];
+  test.each([
+    ["rm -rf build", "bash: rm -rf build"],
+    ["find . -name '*.ts' -newer package.json", "bash: find . -name '*.ts' -newer package.json"],
+    ["python3 -c 'print(1)'", "bash: python3 -c 'print(1)'"],
+    ["node scripts/seed.js --reset", "bash: node scripts/seed.js --reset"],
+    ["bun -e 'console.log(1)'", "bash: bun -e 'console.log(1)'"],
+    ["chmod -R 777 .", "bash: chmod -R 777 ."],
+    ["dd if=/dev/zero of=disk.img bs=1M count=1", "bash: dd if=/dev/zero of=disk.img bs=1M count=1"],
+    ["mkfs.ext4 disk.img", "bash: mkfs.ext4 disk.img"],
+    ["curl -o install.sh https://example.com/install.sh", "bash: curl -o install.sh https://example.com/install.sh"],
+    ["git push --force origin main", "bash: git push --force origin main"],
+    ["rm -rf build > rm.log", "bash: rm -rf build > rm.log"],
+  ])("%s", (command, entry) => {
+    const reason = check(LIST, command);
+    expect(added(reason)).toBe(entry);
+    expect(check([...LIST, entry], command)).toBeUndefined();
+  });
+
+  test("others keep the wide entry: a plain git push, npm's and make's subcommands, ls", () => {
+    expect(added(check(["bash: git status"], "git push origin main"))).toBe("bash: git push *");
+    expect(added(check(["bash: git status"], "npm install left-pad"))).toBe("bash: npm install *");
+    expect(added(check(["bash: git status"], "wc -l src/a.ts"))).toBe("bash: wc *");
+  });
+
+  test("sudo, doas and su are offered no entry, and told why", () => {
+    for (const command of ["sudo rm -rf dist", "doas ls", "sudo -u bob make"]) {
+      const reason = check(LIST, command);
+      expect(reason).not.toContain("add ");
+      expect(reason).toContain("runs a command as another user, root unless told otherwise, which hey offers no entry for: run it yourself");
+    }
+  });
+});

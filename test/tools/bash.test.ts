@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
@@ -54,20 +54,28 @@ describe("bash tool", () => {
   });
 
   test("timeout_ms sent as a string is honoured", async () => {
-    const r = await tool().run({ command: "sleep 5", timeout_ms: "300" }, ctx());
-    expect(r.output).toContain("timed out after 0.3 s");
+    const r = await tool().run({ command: "sleep 5", timeout_ms: "1000" }, ctx());
+    expect(r.output).toContain("timed out after 1 s");
   });
 
-  test("a timeout_ms under a second that times out says the unit: `60` meant as a minute runs the 100 ms least and says so", async () => {
-    const r = await tool().run({ command: "sleep 5", timeout_ms: 60 }, ctx());
-    expect(r.output).toBe(
-      "(no output)\n[exit code 124]\n[timed out after 0.1 s; the process group was killed]\n[timeout_ms is in milliseconds: you asked for 60 ms, run with the least, 100 ms; 60 s is timeout_ms 60000]",
-    );
-    const half = await tool().run({ command: "sleep 5", timeout_ms: 500 }, ctx());
-    expect(half.output).toEndWith("[timeout_ms is in milliseconds: you asked for 500 ms; 500 s is timeout_ms 500000]");
-    // a small limit the command kept to, or a limit of seconds, says nothing of units
-    expect((await tool().run({ command: "echo quick", timeout_ms: 60 }, ctx())).output).toBe("quick\n[exit code 0]");
+  test("a timeout_ms under a second (`60` meant as a minute) is refused before anything runs, with the value meant", async () => {
+    const steps = "for i in 1 2 3 4 5 6 7 8 9 10; do echo step$i >> steps.log; sleep 0.05; done; echo migrated";
+    const r = await tool().run({ command: steps, timeout_ms: 60 }, ctx());
+    expect(r).toEqual({
+      output: "bash: not run: timeout_ms is in milliseconds: 60 would stop the command after 0.06 s; for a minute send 60000 (the least is 1000)",
+      isError: true,
+    });
+    expect(existsSync(join(dir, "steps.log"))).toBe(false); // nothing half-run
+    const half = await tool().run({ command: "echo quick", timeout_ms: "500" }, ctx());
+    expect(half.output).toBe("bash: not run: timeout_ms is in milliseconds: 500 would stop the command after 0.5 s; for 500 s send 500000 (the least is 1000)");
+    // a limit of a second or more runs, and its timeout says nothing of units
+    expect((await tool().run({ command: "echo quick", timeout_ms: 1000 }, ctx())).output).toBe("quick\n[exit code 0]");
     expect((await tool().run({ command: "sleep 5", timeout_ms: 1000 }, ctx())).output).not.toContain("milliseconds");
+  });
+
+  test("a [tools] bash_timeout_ms under a second (the user's, not the model's) is kept", async () => {
+    const r = await tool({ timeoutMs: 300 }).run({ command: "sleep 5" }, ctx());
+    expect(r.output).toContain("timed out after 0.3 s");
   });
 
   test("stdin is closed", async () => {
@@ -139,7 +147,7 @@ describe("bash tool", () => {
     async () => {
       const m = marker();
       leftovers.push(m);
-      const running = tool().run({ command: `trap '' TERM; sleep ${m} & sleep ${m}`, timeout_ms: 500 }, ctx());
+      const running = tool({ timeoutMs: 500 }).run({ command: `trap '' TERM; sleep ${m} & sleep ${m}` }, ctx());
       const pgid = await waitForGroup(m);
       const r = await running;
       expect(r.output).toContain("[exit code 124]");

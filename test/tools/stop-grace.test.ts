@@ -17,7 +17,7 @@ test("a timed-out command's TERM trap has time to clean up", async () => {
   const m = marker();
   leftovers.push(m);
   const command = `trap 'echo cleaning; sleep 0.3; echo done > cleaned; exit 1' TERM; echo started; sleep ${m} & wait`;
-  const r = await tool().run({ command, timeout_ms: 500 }, ctx());
+  const r = await tool({ timeoutMs: 500 }).run({ command }, ctx());
   expect(r.output).toStartWith("started\ncleaning\n[exit code 124]\n[timed out after 0.5 s; the process group was killed]");
   expect(existsSync(join(dir, "cleaned"))).toBe(true);
 }, 20_000);
@@ -25,7 +25,7 @@ test("a timed-out command's TERM trap has time to clean up", async () => {
 test("what a timed-out command started in a session of its own is stopped with it", async () => {
   const m = marker();
   leftovers.push(m);
-  const r = await tool().run({ command: `setsid sleep ${m} & echo started; wait`, timeout_ms: 500 }, ctx());
+  const r = await tool({ timeoutMs: 500 }).run({ command: `setsid sleep ${m} & echo started; wait` }, ctx());
   expect(r.output).toContain("[timed out after 0.5 s; the process group was killed]");
   expect(withMarker(m)).toEqual([]); // not left running under init
 }, 20_000);
