@@ -56,9 +56,9 @@ test.each([
   [["--image", "a.png"], 'unknown flag --image; name the file in the message: hey -p "@shot.png what is wrong here" attaches it (see hey --help)'],
   [
     ["--permission-mode", "plan", "-p", "hi"],
-    "unknown flag --permission-mode; hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it (see hey --help)",
+    "unknown flag --permission-mode; hey's plan mode is --plan (reads and searches, changes nothing); otherwise it runs every tool unless [permission] lists refuse it (see hey --help)",
   ],
-  [["-s", "read-only"], "unknown flag -s; hey has no sandbox: [permission] allow/deny lists in config.toml limit what it runs (see hey --help)"],
+  [["-s", "read-only"], "unknown flag -s; hey has no sandbox; --plan lets the agent only read and search (see hey --help)"],
   [
     ["--ask-for-approval", "never"],
     "unknown flag --ask-for-approval; hey asks no permission: it runs every tool unless [permission] lists in config.toml refuse it (see hey --help)",
