@@ -1,10 +1,12 @@
 // git's aliases from its config files (SPEC §8): a deny entry naming a git subcommand refuses any
 // other name git may run as an alias (subcommands.ts), unless the config files git reads say what
 // that name is: `git st` with `alias.st = status` is `git status`, judged as such; a name no config
-// file defines is a `git-NAME` program, not an alias. A `!` alias is shell text, refused with its
+// file defines is a `git-NAME` program, not an alias — unless help.autocorrect lets git run what it
+// guesses was meant (git-autocorrect.ts): `git psuh` is then judged as `git push`. A `!` alias is shell text, refused with its
 // text. Read only where nothing in the command can change what git reads: no GIT_ variable set, no
 // config written first, no `--git-dir`. Pure: the caller reads the files (fs/git-config-files.ts).
 import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { autocorrectTargets } from "./git-autocorrect.ts";
 import { GIT_COMMANDS, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { changesConfig } from "./push-config.ts";
@@ -29,7 +31,7 @@ const ELSEWHERE = /^--(git-dir|work-tree|exec-path|namespace|config-env)(=|$)/;
 /** What git's config makes of `seg`'s subcommand when it is no git command (`git st`), or undefined: not such a command, or no config to read. */
 export function configAlias(seg: Segment, segments: Segment[], control: ControlFiles | undefined): ConfigAlias | undefined {
   const first = seg.words[0];
-  if (!control?.gitAlias || !known(first) || program(first.text) !== "git") return undefined;
+  if (!control?.gitAliases || !known(first) || program(first.text) !== "git") return undefined;
   const read = readGit(seg.words);
   const at = read?.sub;
   if (!read || read.unsure || at === undefined || !seg.words.slice(0, at + 1).every(known)) return undefined;
@@ -56,19 +58,32 @@ export function configAlias(seg: Segment, segments: Segment[], control: ControlF
     dirs = dirs.map((d) => f.normalize(abs ?? f.join(d, next.text)));
   }
   if (!dirs.length) return undefined;
+  const configs = [];
+  for (const dir of dirs) {
+    const config = control.gitAliases(dir);
+    if ("unknown" in config) return refused(`hey cannot read git's config: ${config.unknown}`);
+    configs.push(config);
+  }
   let words = seg.words.slice(at);
   for (let depth = 0; depth < MAX_ALIASES; depth++) {
     const name = words[0]!.text;
-    const values = new Set<string>();
-    for (const dir of dirs) {
-      const found = control.gitAlias(dir, name);
-      if (!Array.isArray(found)) return refused(`hey cannot read git's config: ${found.unknown}`);
-      const last = found.at(-1); // git takes the last value
-      if (last !== undefined) values.add(last);
-    }
+    const values = new Set(configs.map((c) => c.aliases.get(name.toLowerCase())));
     if (values.size > 1) return refused("git's config gives it different values where the command may run");
-    const [value] = values;
-    if (value === undefined) return depth ? { from: seg, to: { ...seg, words: [first, ...own, ...words] } } : { from: seg };
+    let [value] = values;
+    if (value === undefined) {
+      // no alias: a `git-NAME` program, or, where help.autocorrect lets git guess, the command it guesses
+      const autocorrect = configs.find((c) => c.autocorrect !== undefined)?.autocorrect;
+      if (autocorrect === undefined) return depth ? { from: seg, to: { ...seg, words: [first, ...own, ...words] } } : { from: seg };
+      const guesses = new Set(configs.flatMap((c) => autocorrectTargets(name, [...GIT_COMMANDS, ...c.aliases.keys()])));
+      if (guesses.size > 1) return refused(`help.autocorrect = ${autocorrect} may make git run one of ${[...guesses].join(", ")} in its place`);
+      const [guess] = guesses;
+      if (guess === undefined) return depth ? { from: seg, to: { ...seg, words: [first, ...own, ...words] } } : { from: seg };
+      words = [literal(guess), ...words.slice(1)];
+      if (GIT_COMMANDS.has(guess)) return { from: seg, to: { ...seg, words: [first, ...own, ...words] } };
+      value = configs[0]!.aliases.get(guess);
+      if (value === undefined || configs.some((c) => c.aliases.get(guess) !== value))
+        return refused(`help.autocorrect = ${autocorrect} may make git run \`${guess}\`, which its config sets differently where the command may run`);
+    }
     if (value.startsWith("!")) return refused(`its config sets it to shell text, \`${value}\`, which hey does not read here: write the command itself`);
     if (/['"\\]/.test(value) || !value.trim() || value.trim().startsWith("-"))
       return refused(`its config value \`${value}\` has quoting hey does not read: write the command itself`);
