@@ -12,15 +12,16 @@ import { program } from "./match.ts";
 import { changesConfig } from "./push-config.ts";
 import type { Segment, Word } from "./shell-model.ts";
 
-/** What git's config makes of `from`'s subcommand: `to`, the command it runs (none: a git-NAME program), or `why` it cannot be told. */
+/** What git's config makes of `from`'s subcommand: `to`, the commands it may run (none: a git-NAME program; several: help.autocorrect's guesses), with a `note` saying how, or `why` it cannot be told. */
 export interface ConfigAlias {
   from: Segment;
-  to?: Segment;
+  to?: Segment[];
+  note?: string;
   why?: string;
 }
 
-/** The command a ConfigAlias runs, as a spelling of the command to judge: none, or one. */
-export const aliased = (alias: ConfigAlias | undefined): Segment[] => (alias?.to ? [alias.to] : []);
+/** The commands a ConfigAlias may run, as spellings of the command to judge. */
+export const aliased = (alias: ConfigAlias | undefined): Segment[] => alias?.to ?? [];
 
 const MAX_ALIASES = 10; // git stops an alias loop itself
 const known = (w: Word | undefined): w is Word => !!w && !w.unknown && !w.glob && !w.anyValue;
@@ -58,37 +59,45 @@ export function configAlias(seg: Segment, segments: Segment[], control: ControlF
     dirs = dirs.map((d) => f.normalize(abs ?? f.join(d, next.text)));
   }
   if (!dirs.length) return undefined;
-  const configs = [];
+  const configs: Exclude<ReturnType<typeof control.gitAliases>, { unknown: string }>[] = [];
   for (const dir of dirs) {
     const config = control.gitAliases(dir);
     if ("unknown" in config) return refused(`hey cannot read git's config: ${config.unknown}`);
     configs.push(config);
   }
-  let words = seg.words.slice(at);
-  for (let depth = 0; depth < MAX_ALIASES; depth++) {
-    const name = words[0]!.text;
-    const values = new Set(configs.map((c) => c.aliases.get(name.toLowerCase())));
-    if (values.size > 1) return refused("git's config gives it different values where the command may run");
-    let [value] = values;
-    if (value === undefined) {
-      // no alias: a `git-NAME` program, or, where help.autocorrect lets git guess, the command it guesses
-      const autocorrect = configs.find((c) => c.autocorrect !== undefined)?.autocorrect;
-      if (autocorrect === undefined) return depth ? { from: seg, to: { ...seg, words: [first, ...own, ...words] } } : { from: seg };
-      const guesses = new Set(configs.flatMap((c) => autocorrectTargets(name, [...GIT_COMMANDS, ...c.aliases.keys()])));
-      if (guesses.size > 1) return refused(`help.autocorrect = ${autocorrect} may make git run one of ${[...guesses].join(", ")} in its place`);
-      const [guess] = guesses;
-      if (guess === undefined) return depth ? { from: seg, to: { ...seg, words: [first, ...own, ...words] } } : { from: seg };
-      words = [literal(guess), ...words.slice(1)];
-      if (GIT_COMMANDS.has(guess)) return { from: seg, to: { ...seg, words: [first, ...own, ...words] } };
-      value = configs[0]!.aliases.get(guess);
-      if (value === undefined || configs.some((c) => c.aliases.get(guess) !== value))
-        return refused(`help.autocorrect = ${autocorrect} may make git run \`${guess}\`, which its config sets differently where the command may run`);
+  const as = (words: Word[]): Segment => ({ ...seg, words: [first, ...own, ...words] });
+  // what git runs for `words`: a command, the command an alias names, or (a name no config defines) a git-NAME program
+  const expand = (start: Word[]): { to: Segment[] } | { why: string } => {
+    let words = start;
+    for (let depth = 0; depth < MAX_ALIASES; depth++) {
+      const values = new Set(configs.map((c) => c.aliases.get(words[0]!.text.toLowerCase())));
+      if (values.size > 1) return { why: "git's config gives it different values where the command may run" };
+      const [value] = values;
+      if (value === undefined) return { to: words === start ? [] : [as(words)] };
+      if (value.startsWith("!")) return { why: `its config sets it to shell text, \`${value}\`, which hey does not read here: write the command itself` };
+      if (/['"\\]/.test(value) || !value.trim() || value.trim().startsWith("-"))
+        return { why: `its config value \`${value}\` has quoting hey does not read: write the command itself` };
+      words = [...value.trim().split(/\s+/).map(literal), ...words.slice(1)];
+      if (GIT_COMMANDS.has(words[0]!.text)) return { to: [as(words)] };
     }
-    if (value.startsWith("!")) return refused(`its config sets it to shell text, \`${value}\`, which hey does not read here: write the command itself`);
-    if (/['"\\]/.test(value) || !value.trim() || value.trim().startsWith("-"))
-      return refused(`its config value \`${value}\` has quoting hey does not read: write the command itself`);
-    words = [...value.trim().split(/\s+/).map(literal), ...words.slice(1)];
-    if (GIT_COMMANDS.has(words[0]!.text)) return { from: seg, to: { ...seg, words: [first, ...own, ...words] } };
+    return { why: `its aliases nest more than ${MAX_ALIASES} deep` };
+  };
+  const typedWords = seg.words.slice(at);
+  const autocorrect = configs.find((c) => c.autocorrect !== undefined)?.autocorrect;
+  if (autocorrect === undefined || configs.some((c) => c.aliases.has(typed.toLowerCase()))) {
+    const found = expand(typedWords);
+    return "why" in found ? refused(found.why) : { from: seg, ...(found.to.length ? { to: found.to } : {}) };
   }
-  return refused(`its aliases nest more than ${MAX_ALIASES} deep`);
+  // no alias, and help.autocorrect lets git run its guess for an unknown name (once: not for what an alias names)
+  const guesses = [...new Set(configs.flatMap((c) => autocorrectTargets(typed, GIT_COMMANDS, c.aliases.keys())))];
+  if (!guesses.length) return { from: seg };
+  const note = `help.autocorrect = ${autocorrect} makes git run ${guesses.map((g) => `\`${g}\``).join(" or ")} for \`${typed}\``;
+  const to: Segment[] = [];
+  for (const guess of guesses) {
+    const rest = [literal(guess), ...typedWords.slice(1)];
+    const found = GIT_COMMANDS.has(guess) ? { to: [as(rest)] } : expand(rest);
+    if ("why" in found) return { from: seg, why: `${note}, an alias: ${found.why}` };
+    to.push(...found.to);
+  }
+  return { from: seg, to, note };
 }

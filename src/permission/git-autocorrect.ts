@@ -3,7 +3,7 @@
 // name (a swap free, a substitution 2, an added letter 1, a dropped one 3), a common command the
 // name begins is a prefix match; git runs the best only when there is no prefix match, exactly one
 // best, and it scores under 7 (`git psuh` runs `push`, `git pus` runs nothing: `push` and `pull`
-// both begin so). Pure: the checker judges the command as the one this names (git-aliases.ts).
+// both begin so). Pure: the checker judges the command as each one this names (git-aliases.ts).
 
 /** The commands `git help` lists, whose prefixes git treats as near-certain matches. */
 const COMMON = new Set("clone,init,add,mv,restore,rm,bisect,diff,grep,log,show,status,branch,commit,merge,rebase,reset,switch,tag,fetch,pull,push".split(","));
@@ -30,13 +30,22 @@ export function gitDistance(from: string, to: string): number {
 }
 
 /**
- * The names git may run for the unknown `typed` among `candidates` (its commands and aliases):
- * none when git would run nothing, one when it would run that. Two or more when hey's list ties
- * where git's may not (a command hey lists that is not installed): the caller refuses.
+ * The names git may run for the unknown `typed`, a name among `commands` (git's, as hey lists them)
+ * and `aliases` (the config's): none when git runs nothing. Several where git's choice depends on
+ * which commands its version has — hey's list names some an older git lacks (`backfill`, `refs`),
+ * and a git lacking the best one runs the next: every candidate similar enough is possible, up to the
+ * score of one that is surely there (a common command, an alias), below which git finds its best.
  */
-export function autocorrectTargets(typed: string, candidates: Iterable<string>): string[] {
-  const scored = [...new Set(candidates)].map((name) => ({ name, score: COMMON.has(name) && name.startsWith(typed) ? 0 : gitDistance(typed, name) + 1 }));
+export function autocorrectTargets(typed: string, commands: Iterable<string>, aliases: Iterable<string>): string[] {
+  const certain = new Set([...COMMON, ...aliases]);
+  const scored = [...new Set([...commands, ...certain])].map((name) => ({
+    name,
+    score: COMMON.has(name) && name.startsWith(typed) ? 0 : gitDistance(typed, name) + 1,
+  }));
   if (scored.some((c) => c.score === 0)) return []; // a prefix match: git lists suggestions and stops
-  const best = Math.min(...scored.map((c) => c.score));
-  return best < FLOOR ? scored.filter((c) => c.score === best).map((c) => c.name) : [];
+  const bound = Math.min(FLOOR - 1, ...scored.filter((c) => certain.has(c.name)).map((c) => c.score));
+  return scored
+    .filter((c) => c.score <= bound)
+    .sort((x, y) => x.score - y.score)
+    .map((c) => c.name);
 }
