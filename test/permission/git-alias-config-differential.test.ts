@@ -112,5 +112,5 @@ testNeeding(["git"])("an autocorrected name that is an alias is judged by the al
   expect(git(["shovee"], repo, env).out).toContain("you meant 'shove'");
   const d = judge("git shovee origin main");
   expect(d.allowed).toBe(false);
-  if (!d.allowed) expect(d.reason).toContain("matches deny entry `bash: git push *`");
+  if (!d.allowed) expect(d.reason).toContain("matches deny entry `bash: git push *` (help.autocorrect = immediate makes git run `shove` for `shovee`)");
 });
