@@ -4,7 +4,7 @@
 // would empty or check out holds anything, and the scripts `npm run NAME` runs. Built once per run.
 // Every look is within fs/bounded-reads.ts's deadline; one that does not answer (a hung network
 // mount, a huge tree) is "cannot tell", in words naming the path, never "no".
-import { gitAliasValues, pushForcing } from "../fs/git-config-files.ts";
+import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
@@ -88,7 +88,7 @@ export function controlContext(place: ControlPlace): {
       }
     },
     pushForcing: (dir: string) => pushForcing(dir, place.home),
-    gitAlias: (dir: string, name: string) => gitAliasValues(dir, place.home, name),
+    gitAliases: (dir: string) => gitAliasConfig(dir, place.home),
     fileState,
     sameFile: (abs, named, under) => {
       try {

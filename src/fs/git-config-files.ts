@@ -6,9 +6,10 @@
 // Read here, by hey, never by a git the command could configure. Never throws: a file that cannot be
 // read says nothing, one over MAX_BYTES, a FIFO or a device that it may force (git reads it all, or
 // what a writer sends).
+import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { forcingOf } from "./git-config-forcing.ts";
-import { type GitConfigEntry, parseGitConfig } from "./git-config-syntax.ts";
+import { type GitConfigEntry, type IncludeContext, includeConditionMet, parseGitConfig } from "./git-config-syntax.ts";
 import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
 import { isDevNull, readHeadBytes } from "./read-head.ts";
 
@@ -150,37 +151,103 @@ export function readConfigFile(path: string): ReturnType<ConfigReader> {
   }
 }
 
+/** A repository as its config files see it: the git directory (for `config.worktree`), the common one (for `config`), and the paths `[includeIf "gitdir:…"]` is matched against. */
+export interface ConfigRepo {
+  gitDir: string;
+  commonDir: string;
+  /** the git directory as found and as a real path: git tries both */
+  matchAs: string[];
+}
+
 /**
- * The values `alias.NAME` (NAME in any case, as git compares it) has in the config files a git run
- * from `cwd` reads, in git's order, the files they include whatever their condition; or why that
- * cannot be told: a file hey cannot read through, an `[alias "…"]` section, or the environment's
- * GIT_CONFIG_KEY_n naming an alias or an include.
+ * Every setting git reads for `repo` (none: outside any repository), in git's order: the system and
+ * global files, the repository's `config`, its `config.worktree` where `extensions.worktreeConfig`
+ * is set, each with what it includes — an `[includeIf]` only where its condition is met
+ * (git-config-syntax.ts), `onbranch:` against `branch` (undefined: git's early config, read before
+ * it knows the branch, as for aliases and help.autocorrect), `hasconfig:remote.*.url:` against the
+ * remotes' URLs, which git collects first without those includes. Or why the walk stopped (walkGitConfig).
  */
-export function gitAliasValues(cwd: string, home: string, name: string, env: Record<string, string | undefined> = process.env): string[] | { unknown: string } {
+export function gitSettings(
+  home: string,
+  env: Record<string, string | undefined>,
+  repo: ConfigRepo | undefined,
+  read: ConfigReader,
+  branch: string | undefined,
+): GitSetting[] | WalkTrouble {
+  const at: IncludeContext = { gitDirs: repo?.matchAs ?? [], branch, home: realOr(home), remoteUrls: [] }; // git expands `gitdir:~/` to the real home
+  let settings: GitSetting[] = [];
+  let worktreeConfig = false;
+  const remoteUrls: string[] = [];
+  const each = (s: GitSetting) => {
+    settings.push(s);
+    if (s.section === "extensions" && s.sub === undefined && s.key === "worktreeconfig") worktreeConfig = !/^(false|no|off|0|)$/i.test(s.value ?? "true");
+    if (s.section === "remote" && s.sub !== undefined && s.key === "url" && s.value) remoteUrls.push(s.value);
+    return false;
+  };
+  const walk = (files: string[]) => walkGitConfig(files, read, (cond, file) => includeConditionMet(cond, file, at), home, each);
+  const walkAll = () => {
+    settings = [];
+    worktreeConfig = false;
+    return (
+      walk([...userGitConfigs(home, env), ...(repo ? [join(repo.commonDir, "config")] : [])]) ??
+      (repo && worktreeConfig ? walk([join(repo.gitDir, "config.worktree")]) : undefined)
+    );
+  };
+  let stop = walkAll();
+  if (remoteUrls.length > 0 && !stop) {
+    at.remoteUrls = remoteUrls.splice(0);
+    stop = walkAll();
+  }
+  return stop && stop !== "found" ? stop : settings;
+}
+
+const realOr = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+/** What git's early config (read before a command runs, for aliases) says of its aliases: each name's value (the last; names in lower case), and whether help.autocorrect lets git run a command for an unknown one. */
+export interface GitAliasConfig {
+  aliases: Map<string, string>;
+  /** help.autocorrect's value where git may run what it guesses a misspelt command meant: `immediate`, a number of deciseconds other than 0, `prompt`, or a value no git reads as "never" */
+  autocorrect: string | undefined;
+}
+
+/** help.autocorrect's values under which git runs nothing it guesses (git-config(1), git 2.39 and later): unset, `0`, `never`, `show`, false. */
+const NO_AUTOCORRECT = /^(never|show|false|no|off|[+-]?0+[kmg]?)$/i;
+
+/**
+ * The aliases a git run from `cwd` reads (git-config(1) "FILES" with conditional includes weighed
+ * as git does: gitSettings) and whether it autocorrects a misspelt command; or why that cannot be
+ * told: a file hey cannot read through, an `[alias "…"]` section, or the environment's
+ * GIT_CONFIG_KEY_n naming an alias, an include or help.autocorrect.
+ */
+export function gitAliasConfig(cwd: string, home: string, env: Record<string, string | undefined> = process.env): GitAliasConfig | { unknown: string } {
   const count = /^\d+$/.test(env.GIT_CONFIG_COUNT ?? "") ? Number(env.GIT_CONFIG_COUNT) : 0;
   for (let i = 0; i < count; i++)
-    if (/^(alias|include|includeif)\./i.test(env[`GIT_CONFIG_KEY_${i}`] ?? "")) return { unknown: `the environment's GIT_CONFIG_KEY_${i} may set it` };
-  const values: string[] = [];
-  let odd: string | undefined;
+    if (/^(alias|include|includeif|help)\./i.test(env[`GIT_CONFIG_KEY_${i}`] ?? "")) return { unknown: `the environment's GIT_CONFIG_KEY_${i} may set it` };
+  let settings: GitSetting[] | WalkTrouble;
   try {
-    const stop = walkGitConfig(
-      files(cwd, home, env),
-      bounded,
-      () => true,
-      home,
-      (setting) => {
-        if (setting.section !== "alias") return false;
-        if (setting.sub !== undefined) odd = `${setting.file}: an [alias "${setting.sub}"] section, which hey does not read`;
-        else if (setting.key === name.toLowerCase()) values.push(setting.value ?? "");
-        return false;
-      },
-    );
-    if (stop && stop !== "found") return { unknown: `${stop.trouble}, so it may set it` };
+    const [dir, common] = gitDirs(cwd, env);
+    const repo = dir ? { gitDir: dir, commonDir: common ?? dir, matchAs: [...new Set([dir, realOr(dir)])] } : undefined;
+    settings = gitSettings(home, env, repo, bounded, undefined);
   } catch (e) {
     if (e instanceof Hung) return { unknown: `${e.message}, so it may set it` };
     return { unknown: (e as Error).message };
   }
-  return odd ? { unknown: odd } : values;
+  if (!Array.isArray(settings)) return { unknown: `${settings.trouble}, so it may set it` };
+  const aliases = new Map<string, string>();
+  let autocorrect: string | undefined;
+  for (const s of settings) {
+    if (s.section === "alias" && s.sub !== undefined) return { unknown: `${s.file}: an [alias "${s.sub}"] section, which hey does not read` };
+    if (s.section === "alias") aliases.set(s.key, s.value ?? "");
+    if (s.section === "help" && s.sub === undefined && s.key === "autocorrect")
+      autocorrect = s.value === undefined || !NO_AUTOCORRECT.test(s.value) ? (s.value ?? "") : undefined;
+  }
+  return { aliases, autocorrect };
 }
 
 /**

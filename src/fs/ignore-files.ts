@@ -7,11 +7,9 @@
 // CLAUDE.md import check too (prompt/git-ignored.ts), so the two agree on what git ignores. Read by
 // hey, never by running git (a repository's config can make git run its programs). How they weigh:
 // fs/gitignore.ts.
-import { realpathSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { type GitSetting, readConfigFile, userGitConfigs, walkGitConfig } from "./git-config-files.ts";
-import { type IncludeContext, includeConditionMet } from "./git-config-syntax.ts";
+import { gitSettings, readConfigFile } from "./git-config-files.ts";
 import { compileIgnore, type IgnoreLevel, type IgnoreRules } from "./gitignore.ts";
 import { readHead } from "./read-head.ts";
 import { type GitDirs, gitDirsOf } from "./worktree.ts";
@@ -137,28 +135,11 @@ export function excludesFileOf(
   const gitDirs = !repo ? [] : repo.kind === "directory" ? [...new Set([repo.gitDir, resolve(repo.dir, ".git")])] : [repo.gitDir];
   const head = repo ? smallText(join(repo.gitDir, "HEAD")) : undefined;
   const branch = head && /^ref: refs\/heads\/(.+?)\s*$/m.exec(head)?.[1];
-  const at: IncludeContext = { gitDirs, branch, home: realOr(userHome), remoteUrls: [] }; // git expands `gitdir:~/` to the real home
+  const repoAt = repo && { gitDir: repo.gitDir, commonDir: repo.commonDir, matchAs: gitDirs };
+  const settings = gitSettings(userHome, env, repoAt, readConfigFile, branch);
+  if (!Array.isArray(settings)) return { unknown: settings.trouble };
   let named: string | undefined;
-  let worktreeConfig = false;
-  const remoteUrls: string[] = [];
-  const each = (s: GitSetting) => {
-    if (s.section === "core" && s.sub === undefined && s.key === "excludesfile") named = s.value ?? MISSING;
-    if (s.section === "extensions" && s.sub === undefined && s.key === "worktreeconfig") worktreeConfig = !/^(false|no|off|0|)$/i.test(s.value ?? "true");
-    if (s.section === "remote" && s.sub !== undefined && s.key === "url" && s.value) remoteUrls.push(s.value);
-    return false;
-  };
-  const walk = (files: string[]) => walkGitConfig(files, readConfigFile, (cond, file) => includeConditionMet(cond, file, at), userHome, each);
-  const walkAll = () =>
-    walk([...userGitConfigs(userHome, env), ...(repo ? [join(repo.commonDir, "config")] : [])]) ??
-    (repo && worktreeConfig ? walk([join(repo.gitDir, "config.worktree")]) : undefined);
-  // the remotes' URLs first, for `hasconfig:remote.*.url:` (git collects them so too, without those includes)
-  let stop = walkAll();
-  if (remoteUrls.length > 0 && !stop) {
-    at.remoteUrls = remoteUrls.splice(0);
-    named = undefined;
-    stop = walkAll();
-  }
-  if (stop && stop !== "found") return { unknown: stop.trouble };
+  for (const s of settings) if (s.section === "core" && s.sub === undefined && s.key === "excludesfile") named = s.value ?? MISSING;
   for (let i = 0; i < Number(env.GIT_CONFIG_COUNT || 0) && i < 1000; i++)
     if (env[`GIT_CONFIG_KEY_${i}`]?.toLowerCase() === "core.excludesfile") named = env[`GIT_CONFIG_VALUE_${i}`] ?? MISSING;
   if (named === MISSING) return { unknown: "core.excludesFile is set without a value, where git stops" };
@@ -167,14 +148,6 @@ export function excludesFileOf(
   if (named.startsWith("~")) return { unknown: `core.excludesFile is ${named}, another user's home` };
   return isAbsolute(named) ? named : resolve(cwd, named);
 }
-
-const realOr = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
 
 /** `core.excludesFile` written without `=`: git stops there ("missing value"). */
 const MISSING = "\0missing";

@@ -121,7 +121,7 @@ function denyRedirects(seg: Segment, p: Pattern, hit: "yes" | "maybe"): Hit {
  * or undefined: `git p`, `cargo p`, `gh pm` (any may be an alias of the named subcommand). `git`:
  * what git's config makes of the command's subcommand (git-aliases.ts), which then tells.
  */
-export function aliasRisk(seg: Segment, p: Pattern, git?: { from: Segment; to?: Segment; why?: string }): string | undefined {
+export function aliasRisk(seg: Segment, p: Pattern, git?: { from: Segment; to?: Segment[]; why?: string }): string | undefined {
   const pc = p.words.findIndex((w) => !ASSIGN.test(w.raw));
   const command = p.words[pc];
   if (!command || command.unknown || command.glob) return undefined;
@@ -131,5 +131,5 @@ export function aliasRisk(seg: Segment, p: Pattern, git?: { from: Segment; to?: 
     path.push(w.text);
   }
   const risk = subcommandAlias(program(command.text), path, seg.words);
-  return risk && git && (seg === git.from || seg === git.to) ? git.why : risk;
+  return risk && git && (seg === git.from || !!git.to?.includes(seg)) ? git.why : risk;
 }

@@ -1,24 +1,27 @@
 // git's aliases from its config files (SPEC §8): a deny entry naming a git subcommand refuses any
 // other name git may run as an alias (subcommands.ts), unless the config files git reads say what
 // that name is: `git st` with `alias.st = status` is `git status`, judged as such; a name no config
-// file defines is a `git-NAME` program, not an alias. A `!` alias is shell text, refused with its
+// file defines is a `git-NAME` program, not an alias — unless help.autocorrect lets git run what it
+// guesses was meant (git-autocorrect.ts): `git psuh` is then judged as `git push`. A `!` alias is shell text, refused with its
 // text. Read only where nothing in the command can change what git reads: no GIT_ variable set, no
 // config written first, no `--git-dir`. Pure: the caller reads the files (fs/git-config-files.ts).
 import { type ControlFiles, directories, onWindows, POSIX, WINDOWS } from "./control-files.ts";
+import { autocorrectTargets } from "./git-autocorrect.ts";
 import { GIT_COMMANDS, readGit } from "./git.ts";
 import { program } from "./match.ts";
 import { changesConfig } from "./push-config.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 
-/** What git's config makes of `from`'s subcommand: `to`, the command it runs (none: a git-NAME program), or `why` it cannot be told. */
+/** What git's config makes of `from`'s subcommand: `to`, the commands it may run (none: a git-NAME program; several: help.autocorrect's guesses), with a `note` saying how, or `why` it cannot be told. */
 export interface ConfigAlias {
   from: Segment;
-  to?: Segment;
+  to?: Segment[];
+  note?: string;
   why?: string;
 }
 
-/** The command a ConfigAlias runs, as a spelling of the command to judge: none, or one. */
-export const aliased = (alias: ConfigAlias | undefined): Segment[] => (alias?.to ? [alias.to] : []);
+/** The commands a ConfigAlias may run, as spellings of the command to judge. */
+export const aliased = (alias: ConfigAlias | undefined): Segment[] => alias?.to ?? [];
 
 const MAX_ALIASES = 10; // git stops an alias loop itself
 const literal = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
@@ -28,7 +31,7 @@ const ELSEWHERE = /^--(git-dir|work-tree|exec-path|namespace|config-env)(=|$)/;
 /** What git's config makes of `seg`'s subcommand when it is no git command (`git st`), or undefined: not such a command, or no config to read. */
 export function configAlias(seg: Segment, segments: Segment[], control: ControlFiles | undefined): ConfigAlias | undefined {
   const first = seg.words[0];
-  if (!control?.gitAlias || !known(first) || program(first.text) !== "git") return undefined;
+  if (!control?.gitAliases || !known(first) || program(first.text) !== "git") return undefined;
   const read = readGit(seg.words);
   const at = read?.sub;
   if (!read || read.unsure || at === undefined || !seg.words.slice(0, at + 1).every(known)) return undefined;
@@ -55,24 +58,45 @@ export function configAlias(seg: Segment, segments: Segment[], control: ControlF
     dirs = dirs.map((d) => f.normalize(abs ?? f.join(d, next.text)));
   }
   if (!dirs.length) return undefined;
-  let words = seg.words.slice(at);
-  for (let depth = 0; depth < MAX_ALIASES; depth++) {
-    const name = words[0]!.text;
-    const values = new Set<string>();
-    for (const dir of dirs) {
-      const found = control.gitAlias(dir, name);
-      if (!Array.isArray(found)) return refused(`hey cannot read git's config: ${found.unknown}`);
-      const last = found.at(-1); // git takes the last value
-      if (last !== undefined) values.add(last);
-    }
-    if (values.size > 1) return refused("git's config gives it different values where the command may run");
-    const [value] = values;
-    if (value === undefined) return depth ? { from: seg, to: { ...seg, words: [first, ...own, ...words] } } : { from: seg };
-    if (value.startsWith("!")) return refused(`its config sets it to shell text, \`${value}\`, which hey does not read here: write the command itself`);
-    if (/['"\\]/.test(value) || !value.trim() || value.trim().startsWith("-"))
-      return refused(`its config value \`${value}\` has quoting hey does not read: write the command itself`);
-    words = [...value.trim().split(/\s+/).map(literal), ...words.slice(1)];
-    if (GIT_COMMANDS.has(words[0]!.text)) return { from: seg, to: { ...seg, words: [first, ...own, ...words] } };
+  const configs: Exclude<ReturnType<typeof control.gitAliases>, { unknown: string }>[] = [];
+  for (const dir of dirs) {
+    const config = control.gitAliases(dir);
+    if ("unknown" in config) return refused(`hey cannot read git's config: ${config.unknown}`);
+    configs.push(config);
   }
-  return refused(`its aliases nest more than ${MAX_ALIASES} deep`);
+  const as = (words: Word[]): Segment => ({ ...seg, words: [first, ...own, ...words] });
+  // what git runs for `words`: a command, the command an alias names, or (a name no config defines) a git-NAME program
+  const expand = (start: Word[]): { to: Segment[] } | { why: string } => {
+    let words = start;
+    for (let depth = 0; depth < MAX_ALIASES; depth++) {
+      const values = new Set(configs.map((c) => c.aliases.get(words[0]!.text.toLowerCase())));
+      if (values.size > 1) return { why: "git's config gives it different values where the command may run" };
+      const [value] = values;
+      if (value === undefined) return { to: words === start ? [] : [as(words)] };
+      if (value.startsWith("!")) return { why: `its config sets it to shell text, \`${value}\`, which hey does not read here: write the command itself` };
+      if (/['"\\]/.test(value) || !value.trim() || value.trim().startsWith("-"))
+        return { why: `its config value \`${value}\` has quoting hey does not read: write the command itself` };
+      words = [...value.trim().split(/\s+/).map(literal), ...words.slice(1)];
+      if (GIT_COMMANDS.has(words[0]!.text)) return { to: [as(words)] };
+    }
+    return { why: `its aliases nest more than ${MAX_ALIASES} deep` };
+  };
+  const typedWords = seg.words.slice(at);
+  const autocorrect = configs.find((c) => c.autocorrect !== undefined)?.autocorrect;
+  if (autocorrect === undefined || configs.some((c) => c.aliases.has(typed.toLowerCase()))) {
+    const found = expand(typedWords);
+    return "why" in found ? refused(found.why) : { from: seg, ...(found.to.length ? { to: found.to } : {}) };
+  }
+  // no alias, and help.autocorrect lets git run its guess for an unknown name (once: not for what an alias names)
+  const guesses = [...new Set(configs.flatMap((c) => autocorrectTargets(typed, GIT_COMMANDS, c.aliases.keys())))];
+  if (!guesses.length) return { from: seg };
+  const note = `help.autocorrect = ${autocorrect} makes git run ${guesses.map((g) => `\`${g}\``).join(" or ")} for \`${typed}\``;
+  const to: Segment[] = [];
+  for (const guess of guesses) {
+    const rest = [literal(guess), ...typedWords.slice(1)];
+    const found = GIT_COMMANDS.has(guess) ? { to: [as(rest)] } : expand(rest);
+    if ("why" in found) return { from: seg, why: `${note}, an alias: ${found.why}` };
+    to.push(...found.to);
+  }
+  return { from: seg, to, note };
 }

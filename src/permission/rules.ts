@@ -300,7 +300,7 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
         continue;
       }
       const hit = denyMatch(spelled, p, powershell, rules.caseless);
-      if (hit === "yes") return `${at} matches deny entry \`${p.entry}\``;
+      if (hit === "yes") return `${at} matches deny entry \`${p.entry}\`${git?.note && git.to?.includes(spelled) ? ` (${git.note})` : ""}`;
       if (hit === "maybe") return `${at} is known only at run time and could match deny entry \`${p.entry}\``;
       const otherwise = doesOtherwise(spelled, p, rules.caseless, disk);
       if (otherwise) return `${at} does what deny entry \`${p.entry}\` refuses: ${otherwise}`;

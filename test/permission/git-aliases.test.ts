@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitAliasValues } from "../../src/fs/git-config-files.ts";
+import { gitAliasConfig } from "../../src/fs/git-config-files.ts";
 import { compileRules, decide } from "../../src/permission/rules.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -23,13 +23,14 @@ writeFileSync(
 );
 writeFileSync(join(tmp.path, "other", ".git", "config"), "[alias]\n\tst = push\n");
 const env = { GIT_CONFIG_NOSYSTEM: "1", XDG_CONFIG_HOME: join(home, ".config") };
-const control = { paths: [], cwd: project, home, gitAlias: (dir: string, name: string) => gitAliasValues(dir, home, name, env) };
+const control = { paths: [], cwd: project, home, gitAliases: (dir: string) => gitAliasConfig(dir, home, env) };
 const judge = (command: string, cwd = project) =>
   decide("bash", { command }, compileRules({ allow: [], deny: ["bash: git push *"] }, "sh", { ...control, cwd }).rules);
 
 test("the config files' aliases are read in git's order, whatever the name's case", () => {
-  expect(gitAliasValues(project, home, "ST", env)).toEqual(["status"]);
-  expect(gitAliasValues(project, home, "none", env)).toEqual([]);
+  const config = gitAliasConfig(project, home, env);
+  expect("aliases" in config && config.aliases.get("st")).toBe("status");
+  expect("aliases" in config && config.aliases.get("none")).toBe(undefined);
 });
 
 test.each([
