@@ -142,7 +142,7 @@ export const SECTIONS = {
       default: 120_000,
       range: [100, DAY_MS],
       env: "HEY_BASH_TIMEOUT_MS",
-      doc: "a command's time limit; a call's `timeout_ms` may ask for 100 ms up to 10 minutes (or this, when longer), and a timeout under a second says its unit",
+      doc: "a command's time limit; a call's `timeout_ms` may ask for 1 s up to 10 minutes (or this, when longer); a call asking for less (`60` meant as a minute) is refused before it runs, saying the unit",
     },
     rg: { kind: "string", doc: "the ripgrep grep runs (a path or a command); default `rg` on PATH, else the one inside hey" },
     keep_env: {
