@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseApprovals, formatApprovals, emptyApprovals, withConfigs } from "../../src/config/approvals.ts";
 import { guardedOf, guardLayer, type Guarded } from "../../src/config/guard.ts";
+import { sealedUrl, unsealedUrl } from "../../src/config/sealed-url.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import type { Table } from "../../src/config/table.ts";
 import { effectLines } from "../../src/trust/effects.ts";
@@ -223,5 +224,13 @@ describe("an MCP server's approval masks a secret's value only, never the comman
     expect(recordOf(remote("abcd1234efgh5678"))).not.toContain("abcd1234efgh5678");
     const [changed] = guardLayer(data(remote("zzzz9999yyyy8888")), approvedOf(remote("abcd1234efgh5678"))).widenings;
     expect(changed).toContain("→ https://mcp.example.com/sse#access_token=[another secret]&state=s1");
+  });
+
+  test("a base_url approved with a fragment token is used again with that token only", () => {
+    const url = "http://127.0.0.1:45451/v1?key=k1#access_token=abcd1234efgh5678";
+    const kept = sealedUrl(url);
+    expect(kept).not.toContain("abcd1234efgh5678");
+    expect(unsealedUrl(kept, url)).toBe(url);
+    expect(unsealedUrl(kept, url.replace("abcd", "zzzz"))).toBeUndefined();
   });
 });
