@@ -1,6 +1,6 @@
 // A URL as the approvals record keeps it (config/guard.ts): a password written in it
 // (`http://ana:PASSWORD@host/v1`, a base_url or a [proxy] url) and the value of each
-// credential-named query parameter (`?api_key=…`, `&token=…`) are replaced by their hashes, so
+// credential-named query or fragment parameter (`?api_key=…`, `#access_token=…`) are replaced by their hashes, so
 // approvals.json holds no secret and yet tells a changed one from the approved one. The approved URL
 // is used again (a moved base_url goes back to it) only with the secrets of the file as it is now,
 // when those are the ones approved. Pure.
@@ -19,12 +19,30 @@ function sealOf(secret: string): string {
 /** A literal secret to seal: not empty, not a `${VAR}`, not sealed already. */
 const sealable = (value: string | undefined): value is string => !!value && !value.includes("${") && !MARK.test(value);
 
-/** `url`'s query split into its `name=value` pairs, with what comes before and after it. */
-function queryOf(url: string): { head: string; pairs: string[]; tail: string } {
+/**
+ * `url` split where credentials may be written as `name=value` pairs: the query and the fragment
+ * (`#access_token=…`, as an OAuth implicit flow hands a token over). `sections` alternate text kept
+ * as written (even index) and `&`-joined pairs (odd index).
+ */
+function sectionsOf(url: string): string[] {
   const hash = url.indexOf("#");
-  const [main, tail] = hash < 0 ? [url, ""] : [url.slice(0, hash), url.slice(hash)];
+  const [main, fragment] = hash < 0 ? [url, undefined] : [url.slice(0, hash), url.slice(hash + 1)];
   const at = main.indexOf("?");
-  return at < 0 ? { head: main, pairs: [], tail } : { head: main.slice(0, at + 1), pairs: main.slice(at + 1).split("&"), tail };
+  const out = at < 0 ? [main] : [main.slice(0, at + 1), main.slice(at + 1)];
+  if (fragment === undefined) return out;
+  if (out.length === 1) out.push("");
+  return [...out, "#", fragment];
+}
+
+/** `url` with each pair of its query and fragment as `each` makes it; undefined when `each` gives undefined for one. */
+function mapPairs(url: string, each: (pair: string, where: string) => string | undefined): string | undefined {
+  const sections = sectionsOf(url);
+  for (let i = 1; i < sections.length; i += 2) {
+    const pairs = sections[i]!.split("&").map((p) => each(p, String(i)));
+    if (pairs.includes(undefined)) return undefined;
+    sections[i] = pairs.join("&");
+  }
+  return sections.join("");
 }
 
 /** A pair's name and value: `token=abc` → ["token", "abc"]; undefined when it has no `=` or names no credential. */
@@ -37,13 +55,10 @@ function credentialPair(pair: string): [string, string] | undefined {
 export function sealedUrl(url: string): string {
   const m = USERINFO.exec(url);
   const withPassword = m && sealable(m[2]) ? m[1] + sealOf(m[2]) + url.slice(m[0].length - 1) : url;
-  const { head, pairs, tail } = queryOf(withPassword);
-  if (!pairs.some((p) => sealable(credentialPair(p)?.[1]))) return withPassword;
-  const sealed = pairs.map((p) => {
+  return mapPairs(withPassword, (p) => {
     const named = credentialPair(p);
     return named && sealable(named[1]) ? `${named[0]}=${sealOf(named[1])}` : p;
-  });
-  return head + sealed.join("&") + tail;
+  })!;
 }
 
 /**
@@ -60,20 +75,18 @@ export function unsealedUrl(approved: string, current: unknown): string | undefi
     if (password === undefined || sealOf(password) !== m[2]) return undefined;
     out = m[1] + password + approved.slice(m[0].length - 1);
   }
-  const { head, pairs, tail } = queryOf(out);
-  if (!pairs.some((p) => MARK.test(credentialPair(p)?.[1] ?? ""))) return out;
-  const written = new Map(queryOf(now).pairs.flatMap((p) => (credentialPair(p) ? [credentialPair(p)!] : [])));
-  const unsealed: string[] = [];
-  for (const p of pairs) {
+  const written = new Map<string, string>();
+  mapPairs(now, (p, where) => {
     const named = credentialPair(p);
-    if (!named || !MARK.test(named[1])) unsealed.push(p);
-    else {
-      const value = written.get(named[0]);
-      if (value === undefined || sealOf(value) !== named[1]) return undefined;
-      unsealed.push(`${named[0]}=${value}`);
-    }
-  }
-  return head + unsealed.join("&") + tail;
+    if (named) written.set(`${where} ${named[0]}`, named[1]);
+    return p;
+  });
+  return mapPairs(out, (p, where) => {
+    const named = credentialPair(p);
+    if (!named || !MARK.test(named[1])) return p;
+    const value = written.get(`${where} ${named[0]}`);
+    return value === undefined || sealOf(value) !== named[1] ? undefined : `${named[0]}=${value}`;
+  });
 }
 
 /** A record's URLs sealed (an older hey kept them as written): name → URL. */

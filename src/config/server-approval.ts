@@ -58,34 +58,90 @@ export function shownUrl(url: string): string {
   return hashedShapes(sealed);
 }
 
+/** A name followed by `=` or `:` where a word or a shell script may set a credential: `--api-key=`, `TOKEN=`, `Authorization: `. */
+const NAMED = /(?<![\w.-])-*([A-Za-z][\w.-]*)[ \t]*[=:][ \t]*/g;
+
+/** A credential-named flag and the spaces before its value, inside a shell script: `--token `, `-p `. */
+const FLAG = /(?<![\w.-])(-+[A-Za-z][\w.-]*)[ \t]+/g;
+
 /**
- * A literal after a credential's name in one word as its hash: `--api-key=…`, `API_TOKEN=…`,
- * `Authorization: Bearer …`, `--header=X-Api-Key: …`; not a path or a URL (`--token-file=…` names
- * no credential), nor a `${VAR}`.
+ * Where the value starting at `at` ends: a quoted value at its closing quote, a bare one at the
+ * first character a shell would end it with (space, `;`, `&`, `|`, a quote, a bracket), so a script
+ * after `TOKEN=x;` stays on screen. [start, end) of the value, inside its quotes.
+ */
+function valueAt(text: string, at: number): [number, number] {
+  const q = text[at];
+  if (q === '"' || q === "'") {
+    const close = text.indexOf(q, at + 1);
+    return [at + 1, close < 0 ? text.length : close];
+  }
+  return [at, at + /^[^\s;&|'"()<>`]*/.exec(text.slice(at))![0].length];
+}
+
+/** Whether a value is a literal to hide: not empty, not a variable (`${X}`, `$X`), a path, a URL or a hash already. */
+const literal = (value: string) => value !== "" && !value.includes("${") && !/^(?:\$|\[secret$)/.test(value) && !pathOrUrl(value);
+
+/** `text` with each [start, end) range given as its hash, the rest as written. */
+function hashRanges(text: string, ranges: [number, number][]): string {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(from, start) + hashed(text.slice(start, end));
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Each literal after a credential's name in a word or a shell script as its hash, and only that
+ * value: `--api-key=…`, `API_TOKEN=…`, `Authorization: Bearer …`, `--header=X-Api-Key: …`; not a
+ * path or a URL (`--token-file=…` names no credential), nor a variable. In `sh -c "TOKEN=x; curl …"`
+ * the script after `x` is what runs, so it stays as written.
  */
 function hashedNamed(word: string): string {
-  const m = /^(-*([A-Za-z][\w.-]*)[ \t]*[=:][ \t]*)(.*)$/s.exec(word);
-  if (!m) return word;
-  const [, lead, name, rest] = m as unknown as [string, string, string, string];
-  if (!credentialName(name)) return lead + hashedNamed(rest);
-  const scheme = /^(?:(?:Bearer|Basic|token)[ \t]+)?/i.exec(rest)![0];
-  const value = rest.slice(scheme.length);
-  return value === "" || value.includes("${") || pathOrUrl(value) ? word : `${lead}${scheme}${hashed(value)}`;
+  const ranges: [number, number][] = [];
+  NAMED.lastIndex = 0;
+  for (let m = NAMED.exec(word); m; m = NAMED.exec(word)) {
+    if (!credentialName(m[1]!)) continue;
+    const after = NAMED.lastIndex;
+    const scheme = /^(?:(?:Bearer|Basic|token)[ \t]+)?/i.exec(word.slice(after))![0];
+    const [start, end] = valueAt(word, after + scheme.length);
+    if (literal(word.slice(start, end))) ranges.push([start, end]);
+    NAMED.lastIndex = Math.max(end, after);
+  }
+  return hashRanges(word, ranges);
 }
+
+/** In a shell script (a word holding spaces), each literal after a credential-named flag as its hash: `node srv.js --token …`. */
+function hashedFlags(script: string): string {
+  if (!/\s/.test(script)) return script;
+  const ranges: [number, number][] = [];
+  FLAG.lastIndex = 0;
+  for (let m = FLAG.exec(script); m; m = FLAG.exec(script)) {
+    if (!credentialName(m[1]!) || script[FLAG.lastIndex] === "-") continue;
+    const [start, end] = valueAt(script, FLAG.lastIndex);
+    if (literal(script.slice(start, end))) ranges.push([start, end]);
+    FLAG.lastIndex = Math.max(end, FLAG.lastIndex);
+  }
+  return hashRanges(script, ranges);
+}
+
+/** Each URL inside a shell script as shownUrl shows it: `curl https://host/x?token=…`. */
+const scriptUrls = (script: string) => script.replace(/(?<![\w.+-])[a-z][a-z0-9+.-]*:\/\/[^\s'"<>|;&()`]+/gi, (url) => shownUrl(url));
 
 /**
  * A command and its arguments as the approval shows them and its record keeps them, each secret as
  * its hash: a URL as shownUrl shows it, a credential's value named in the word (hashedNamed) or
- * given as the word after a credential-named flag (`--api-key`, `--token`), unless it is a path, a
- * URL or a `${VAR}`, and any credential shape (`ghp_…`).
+ * given as the word after a credential-named flag (`--api-key`, `--token`) — in a shell script's
+ * words as well — unless it is a path, a URL or a variable, and any credential shape (`ghp_…`).
  */
 function shownWords(words: string[]): string[] {
   return words.map((word, i) => {
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return shownUrl(word);
+    if (/^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(word)) return shownUrl(word);
     const flag = words[i - 1];
     if (flag !== undefined && /^-/.test(flag) && credentialName(flag) && !/^-/.test(word) && word !== "" && !word.includes("${") && !pathOrUrl(word))
       return hashed(word);
-    return hashedShapes(hashedNamed(word));
+    return hashedShapes(hashedFlags(hashedNamed(scriptUrls(word))));
   });
 }
 
