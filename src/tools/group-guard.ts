@@ -122,8 +122,8 @@ export interface HeldJob {
 
 /**
  * Process groups whose command exited while more of the group ran, to be looked at again, and what
- * is known of each; when each was left, and its number: `/jobs stop 2` is the job listed as 2 even
- * after job 1 ended, so a number is given once in a run and stays its job's until that ends.
+ * is known of each; when each was left, and its number (0 until jobsLeft first finds it running on): `/jobs stop 2`
+ * is the job listed as 2 even after job 1 ended, so a number is given once in a run and stays its job's until that ends.
  */
 const held = new Map<number, HeldJob & { left: number; number: number }>();
 let numbered = 0;
@@ -135,7 +135,7 @@ let sweep: ReturnType<typeof setTimeout> | undefined;
  */
 export function release(pgid: number, job: HeldJob = {}): void {
   if (reader === null || reader === undefined) return;
-  held.set(pgid, { ...job, left: Date.now(), number: ++numbered });
+  held.set(pgid, { ...job, left: Date.now(), number: 0 }); // numbered once seen running on (jobsLeft): most commands leave nothing
   schedule(SWEEP_MS);
 }
 
@@ -202,6 +202,7 @@ export function jobsLeft(): RunningJob[] {
     if (!first) continue;
     const command = job.command ?? commandLine(first.pid);
     if (command === undefined) continue;
+    if (job.number === 0) job.number = ++numbered;
     jobs.push({
       number: job.number,
       pgid,

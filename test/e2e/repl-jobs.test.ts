@@ -40,6 +40,7 @@ async function replWithJobs(): Promise<Record<"A" | "B", string>> {
     `sh -c 'trap "echo cleaned > ${name}.txt; exit" TERM; : > ${name}.ready; while :; do sleep 0.1; done; : ${jobs[name]}' >/dev/null 2>&1 & until [ -e ${name}.ready ]; do sleep 0.05; done`;
   model = startModelServer((req) => {
     for (const name of ["A", "B"] as const) if (asked(req, `start ${name}`)) return { calls: [["bash", { command: command(name) }]] };
+    if (asked(req, "run plain")) return { calls: [["bash", { command: "echo plain" }]] };
     return { text: "answered" };
   });
   term = await startTerm({ cwd: home.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" }, args: ["--base-url", model.baseUrl, "-m", "m"] });
@@ -75,13 +76,21 @@ test("the model is told with the next message which job the user stopped, once: 
   await say(t, "start A", "1 job running");
   await say(t, "/jobs stop 1", "stopped job 1: sh -c 'trap");
   await say(t, "is A still up?", "answered");
-  const note = (req: ChatRequest) => JSON.stringify(req.messages.at(-1)).match(/\[hey: the user stopped a job[^\]]*\]/)?.[0];
+  const note = (req: ChatRequest) => JSON.stringify(req.messages.at(-1)).match(/\[hey: the user stopped a job.*?it no longer runs\]/)?.[0];
   const told = model!.requests.find((req) => asked(req, "is A still up?"))!;
   expect(note(told)).toMatch(
-    /^\[hey: the user stopped a job your commands left running, with \/jobs stop: `sh -c 'trap .*A\.txt.*&` \(pid \d+\); it no longer runs\]$/,
+    /^\[hey: the user stopped a job your commands left running, with \/jobs stop: `sh -c 'trap .*A\.txt.*` \(pid \d+\); it no longer runs\]$/,
   );
   await say(t, "and now?", "answered");
   expect(note(model!.requests.find((req) => asked(req, "and now?"))!)).toBeUndefined();
+});
+
+test("a command that leaves nothing running takes no job number: the first job after it is job 1", async () => {
+  await replWithJobs();
+  const t = term!;
+  await say(t, "run plain", "answered");
+  await say(t, "start A", /1 job running: \[1\] sh -c 'trap/);
+  await say(t, "/jobs stop 1", "stopped job 1: sh -c 'trap");
 });
 
 test("/quit says which jobs it stops, and stops them with SIGTERM: the job's TERM trap writes its file", async () => {
