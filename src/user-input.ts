@@ -15,7 +15,6 @@ import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { decodeForPrompt } from "./fs/prompt-text.ts";
 import { cutNotice, findMentions, writeMention } from "./prompt/mentions.ts";
 import { projectFiles } from "./tools/project-files.ts";
-import { ripgrepFor } from "./tools/ripgrep.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Runtime } from "./runtime.ts";
@@ -90,7 +89,9 @@ export function firstPrompt(
 export async function filesForNames(message: string, here: Places, rg: () => string | null | undefined): Promise<readonly string[] | undefined> {
   const bare = ({ path }: { path: string }) => !path.includes("/") && !path.startsWith("~") && !existsSync(join(here.cwd, path));
   if (!findMentions(message).some(bare)) return undefined;
-  return projectFiles(here.root, here.cwd, () => ripgrepFor(rg(), here.home, here.cacheDir)).fresh();
+  // ripgrep's code loads only when a message names a file so (tools/ripgrep.ts)
+  const ripgrep = async () => (await import("./tools/ripgrep.ts")).ripgrepFor(rg(), here.home, here.cacheDir);
+  return projectFiles(here.root, here.cwd, ripgrep).fresh();
 }
 
 /** A message of `-` alone is read from stdin (`hey -p - < task.md`, as `codex exec -` does), not given stdin after it. */

@@ -4,7 +4,6 @@
 // background once it is REFRESH_MS old, so a keystroke never waits for it.
 import { join, relative, sep } from "node:path";
 import { shownName } from "../fs/odd-names.ts";
-import { eachRecord } from "./ripgrep.ts";
 
 const LIST_MS = 1500; // a listing is cut off after this (a home directory holding no project may be vast): what it found is kept
 const FILES_MAX = 200_000; // and after this many files, which is all Tab can rank between two keystrokes
@@ -31,6 +30,7 @@ export async function listFiles(rg: string, dir: string, skip: readonly string[]
   const timer = setTimeout(stop, ms);
   try {
     const each = (path: Uint8Array) => void (take(path) === false && stop());
+    const { eachRecord } = await import("./ripgrep.ts"); // grep's reader, loaded when a listing runs (a one-shot run without @names never does)
     await eachRecord(proc.stdout, 0, each, () => stopped);
   } catch {
     proc.kill();
