@@ -167,16 +167,20 @@ export function approvalQuestion(pending: readonly Widening[]): string {
   return `${files.join("\n")}\nThe agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks. Use ${them}? (y/N) `;
 }
 
+/** A widening's line as its table names it (`+ [mcp.db]`), for an MCP server or a provider; another as it is. */
+const tableOnly = (line: string) => /^[+~-] \[(?:mcp|provider)\.[^\]]+\]/.exec(line)?.[0] ?? line;
+
 /**
  * One line per file whose widening is not used: in a one-shot run (never asked), or after the
  * REPL's question was not answered yes.
  */
 export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
-  // asked: named again, as /reload's note carries the line to the model, which never saw the question
+  // asked: named again, as /reload's note carries the line to the model, which never saw the question: by
+  // name alone, as a server's command, env and URL and a provider's URL may hold credentials
   if (asked)
     return pending.map(
       (w) =>
-        `not used, not approved: ${visible(w.lines.join(", "))} in ${visible(w.file)}; the rest of the file is used (hey asks again at the next start or /reload)`,
+        `not used, not approved: ${visible(w.lines.map(tableOnly).join(", "))} in ${visible(w.file)}; the rest of the file is used (hey asks again at the next start or /reload)`,
     );
   return pending.map((w) => {
     // a base_url never approved has no approved value to use: its provider gets no request

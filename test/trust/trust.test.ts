@@ -64,6 +64,20 @@ test("a one-shot run's notice of a changed MCP server says it does not start unt
   expect(notice[0]).toContain("the rest of the file is used; a changed MCP server does not start until its change is approved (the interactive prompt");
 });
 
+test("after the question was answered no, the notice (which /reload's note carries to the model) names each server and provider by its table alone: no value of theirs, which may be a credential", () => {
+  const lines = [
+    '+ [mcp.db] node s.js --pwd=Hunter21; env SLACK_WEBHOOK_URL="https://hooks.slack.com/services/T0/B0/Hunter26"',
+    "~ [mcp.web] https://mcp.example.com/sse?signature=Hunter32 (changed: url …)",
+    '+ [provider.local] base_url = "https://u:Hunter40@h/v1": its requests and key would go there',
+    '+ [permission] allow "bash: touch *"',
+  ];
+  const [notice] = approvalNotice([{ file: "/h/.config/hey/config.toml", lines }], true);
+  expect(notice).toBe(
+    'not used, not approved: + [mcp.db], ~ [mcp.web], + [provider.local], + [permission] allow "bash: touch *" in /h/.config/hey/config.toml; the rest of the file is used (hey asks again at the next start or /reload)',
+  );
+  expect(notice).not.toContain("Hunter");
+});
+
 describe("readAnswer", () => {
   test.each([
     ["y", "yes"],
