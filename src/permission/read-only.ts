@@ -12,10 +12,10 @@ import { readingOf } from "./rules.ts";
 import { parseCommand } from "./shell-commands.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 
-/** Programs that only read and print, whatever their options (not sort: `-o`; not uniq: `uniq IN OUT`; not xxd: `-r`). */
+/** Programs that only read and print, whatever their options (not sort: `-o`; not uniq: `uniq IN OUT`; not xxd: `-r`; not less: `-o FILE`; not bat: `--pager=CMD`). */
 const READERS = new Set(
   (
-    "ls,cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,wc,file,stat,du,df,tree,pwd,echo,printf,which,whereis,type,date,uname,whoami,id,hostname," +
+    "ls,cat,head,tail,more,grep,egrep,fgrep,rg,ag,wc,file,stat,du,df,tree,pwd,echo,printf,which,whereis,type,date,uname,whoami,id,hostname," +
     "printenv,basename,dirname,realpath,readlink,diff,cmp,comm,md5sum,sha1sum,sha256sum,sha512sum,cksum,b2sum,od,hexdump,strings,jq,nl,tac,cut,tr," +
     "column,fold,rev,paste,join,expr,seq,true,false,test,[,sleep,ps,pgrep,nproc,free,uptime,locale,getconf,find"
   ).split(","),

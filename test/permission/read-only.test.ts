@@ -76,6 +76,8 @@ test.each([
   "file --compile --magic-file mymagic",
   "file --comp -m mymagic",
   "file -p a",
+  "less -o copy.txt notes.md",
+  "bat --paging=always --pager=./deploy.sh a",
 ])("may change something: %s", (command) => {
   expect(readsOnly(command, "sh")).toBe(false);
 });
