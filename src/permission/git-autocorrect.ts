@@ -2,8 +2,8 @@
 // help.c, 2.39): each known command and alias is scored by a weighted edit distance from the typed
 // name (a swap free, a substitution 2, an added letter 1, a dropped one 3), a common command the
 // name begins is a prefix match; git runs the best only when there is no prefix match, exactly one
-// best, and it scores under 7 (`git psuh` runs `push`, `git pus` runs nothing: `push` and `pull`
-// both begin so). Pure: the checker judges the command as each one this names (git-aliases.ts).
+// best, and it scores under 7 (`git psuh` runs `push`; `git pus` runs nothing: a prefix match,
+// `pus` of `push`, makes git list suggestions instead). Pure: the checker judges the command as each one this names (git-aliases.ts).
 
 /** The commands `git help` lists, whose prefixes git treats as near-certain matches. */
 const COMMON = new Set("clone,init,add,mv,restore,rm,bisect,diff,grep,log,show,status,branch,commit,merge,rebase,reset,switch,tag,fetch,pull,push".split(","));

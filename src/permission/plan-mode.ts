@@ -2,10 +2,11 @@
 // proposes; it changes nothing until the user turns the mode off. While it is on, every call the
 // user's own lists let through is judged once more by an allow list of what only reads (READING and
 // a few more), compiled and decided as any [permission] allow list is, so it can only narrow what
-// runs, never widen it; a bash command must also read only (read-only.ts: no `find -delete`, no
-// redirection into a file). The model is told when the mode changes, in the user's next message
+// runs, never widen it; no MCP tool runs, whatever its name; a bash command must also read only
+// (read-only.ts: no `find -delete`, no `rg --pre`, no redirection into a file). The model is told when the mode changes, in the user's next message
 // (planNote), so the note sits in the history the prompt cache already holds. Pure.
 import { textOf, type ContentBlock, type Message } from "../kernel/ir.ts";
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { READING } from "./peer-rules.ts";
 import { readsOnly } from "./read-only.ts";
 import { compileRules, decide, type CompiledRules } from "./rules.ts";
@@ -13,20 +14,22 @@ import { compileRules, decide, type CompiledRules } from "./rules.ts";
 /**
  * Plan mode's state: one for the hey process, so the runs `/clear` and `/resume` build share it.
  * `check`: while it is on, why a call that the user's lists let through may not run (undefined: it
- * may), judged for the shell named `shell` by the name the model calls it (an MCP tool is never
- * taken for one of hey's readers by its server's name for it); never throws.
+ * may), judged for the shell named `shell` by the name the model calls it; `origin`: the MCP tool
+ * that name stands for, which is refused whatever its name (a server's `compress` is offered under
+ * that bare name when hey's own is off, and is no reader of hey's); never throws.
  */
 export interface PlanMode {
   on: boolean;
-  check(tool: string, args: Record<string, unknown>, shell: string): string | undefined;
+  check(tool: string, args: Record<string, unknown>, shell: string, origin?: ToolOrigin): string | undefined;
 }
 
 export function createPlanMode(on: boolean): PlanMode {
   const checks = new Map<string, ReturnType<typeof planCheck>>(); // compiled once for each shell
   const mode: PlanMode = {
     on,
-    check(tool, args, shell) {
+    check(tool, args, shell, origin) {
       if (!mode.on) return undefined;
+      if (origin) return `${PLAN_PREFIX} ${tool} (from MCP server ${origin.server}) may change things; ${LEAVE}`;
       if (!checks.has(shell)) checks.set(shell, planCheck(shell));
       return checks.get(shell)!(tool, args);
     },
@@ -54,16 +57,13 @@ export const PLAN_ON =
 /** The model's note when it turns off. */
 export const PLAN_OFF = "plan mode is off: you can change files and run commands again";
 
-/** ripgrep's options that run a program on each file (`--pre=CMD`), which no allow pattern can leave out. */
-const RUNS_PROGRAM = /(^|\s)--pre(-glob)?(=|\s|$)/;
-
 /** The plan mode check for the shell named `shell`: the rules compiled once, then a refusal reason or undefined for each call. */
 export function planCheck(shell: string): (tool: string, args: Record<string, unknown>) => string | undefined {
   const rules: CompiledRules = compileRules({ allow: PLAN_ALLOW, deny: [] }, shell).rules;
   return (tool, args) => {
     const command = typeof args.command === "string" ? args.command : undefined;
     if (tool === "bash" && command !== undefined) {
-      const reads = decide(tool, args, rules).allowed && readsOnly(command, shell) && !RUNS_PROGRAM.test(command);
+      const reads = decide(tool, args, rules).allowed && readsOnly(command, shell);
       return reads ? undefined : `${PLAN_PREFIX} \`${oneLine(command)}\` may change things; ${LEAVE}`;
     }
     if (decide(tool, args, rules).allowed) return undefined;

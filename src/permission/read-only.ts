@@ -7,14 +7,15 @@ import { isInert } from "./builtins.ts";
 import { writes } from "./control-files.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { program } from "./match.ts";
+import { optionsRead } from "./reader-options.ts";
 import { readingOf } from "./rules.ts";
 import { parseCommand } from "./shell-commands.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 
-/** Programs that only read and print, whatever their options (not sort: `-o`; not uniq: `uniq IN OUT`; not xxd: `-r`). */
+/** Programs that only read and print, whatever their options (not sort: `-o`; not uniq: `uniq IN OUT`; not xxd: `-r`; not less: `-o FILE`; not bat: `--pager=CMD`). */
 const READERS = new Set(
   (
-    "ls,cat,head,tail,less,more,bat,grep,egrep,fgrep,rg,ag,wc,file,stat,du,df,tree,pwd,echo,printf,which,whereis,type,date,uname,whoami,id,hostname," +
+    "ls,cat,head,tail,more,grep,egrep,fgrep,rg,ag,wc,file,stat,du,df,tree,pwd,echo,printf,which,whereis,type,date,uname,whoami,id,hostname," +
     "printenv,basename,dirname,realpath,readlink,diff,cmp,comm,md5sum,sha1sum,sha256sum,sha512sum,cksum,b2sum,od,hexdump,strings,jq,nl,tac,cut,tr," +
     "column,fold,rev,paste,join,expr,seq,true,false,test,[,sleep,ps,pgrep,nproc,free,uptime,locale,getconf,find"
   ).split(","),
@@ -23,7 +24,11 @@ const READERS = new Set(
 const RUNNERS = new Set(["env", "timeout", "nice", "ionice", "time", "command", "builtin", "stdbuf", "xargs", "sh", "bash", "dash", "eval", "exec", "nohup"]);
 /** find's actions that delete or write files (its -exec commands are segments of their own). */
 const FIND_WRITES = /^-(delete|fprint0?|fprintf|fls)$/;
-/** git subcommands that change nothing (their listing forms: see gitReads). */
+/**
+ * git subcommands that change nothing (their listing forms: see gitReads). diff, log and show run
+ * the diff and textconv programs the user's git config names, as they do when the user types them;
+ * `-c`, `git config` and GIT_CONFIG_* assignments, the ways to name another, never read only.
+ */
 const GIT_READERS = new Set(
   (
     "status,diff,log,show,blame,annotate,ls-files,ls-tree,ls-remote,rev-parse,rev-list,describe,shortlog,cat-file,grep,check-ignore,merge-base," +
@@ -49,6 +54,7 @@ function segmentReads(seg: Segment): boolean {
   if (seg.inert === "words" && RUNNERS.has(name)) return true;
   if (name === "find") return seg.words.every((w) => known(w) && !FIND_WRITES.test(w.text));
   if (name === "git") return gitReads(seg.words);
+  if (name === "rg" || name === "file") return seg.words.every(known) && optionsRead(name, seg.words.slice(1));
   return READERS.has(name);
 }
 

@@ -295,3 +295,13 @@ test("the filesystem server started with no directory works in the project hey r
   expect(resultText(listed.at(-1)!)).toBe(`Allowed directories:\n${root}`);
   expect(r.stdout).toBe("read: - ship it\n");
 });
+
+test("plan mode refuses an MCP tool named `compress` (offered under that name with compress_tool = false): it is the server's, not hey's reader", async () => {
+  const m = model((req) => (lastTool(req) ? { text: resultText(lastTool(req)!) } : { calls: [["compress", { text: "x" }]] }));
+  writeConfig(`${provider(m.baseUrl)}\n[compaction]\ncompress_tool = false\n${fake("fs", "ok", "fs", "compress")}`);
+  const run = await hey(["--plan", "-p", "shorten"]);
+  expect(run.code).toBe(0);
+  expect(toolNames(m.requests[0]!)).toContain("compress");
+  expect(run.stdout).toStartWith("blocked by plan mode: compress (from MCP server fs) may change things");
+  expect(run.stdout).not.toContain("fs: x");
+});

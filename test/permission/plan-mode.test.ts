@@ -38,12 +38,24 @@ describe("in plan mode", () => {
     ["bash", { command: "git branch -D old" }, "`git branch -D old`"],
     ["bash", { command: "git log --output=log.txt" }, "`git log --output=log.txt`"],
     ["bash", { command: "rg --pre=./run.sh foo" }, "`rg --pre=./run.sh foo`"],
+    ["bash", { command: "rg --hostname-bin=./deploy.sh foo" }, "`rg --hostname-bin=./deploy.sh foo`"],
+    ["bash", { command: "rg --hostname-bin make --hyperlink-format=default x" }, "`rg --hostname-bin make"],
+    ["bash", { command: "file -C -m mymagic" }, "`file -C -m mymagic`"],
     ["bash", { command: "sed -i s/a/b/ x.txt" }, "`sed -i s/a/b/ x.txt`"],
   ])("%s %j is refused, saying plan mode is on and how to leave it", (tool, args, what) => {
     const reason = judged(tool, args);
     expect(reason).toStartWith("blocked by plan mode:");
     expect(reason).toContain(what);
     expect(reason).toEndWith("until the user turns plan mode off (Shift+Tab or /plan)");
+  });
+
+  test("an MCP tool is refused whatever its name: a server's `compress`, offered so when hey's own is off, is not hey's", () => {
+    const origin = { server: "fs", name: "compress", qualified: "fs_compress" };
+    expect(on.check("compress", { path: "x" }, "bash", origin)).toBe(
+      "blocked by plan mode: compress (from MCP server fs) may change things; only reading and searching run until the user turns plan mode off (Shift+Tab or /plan)",
+    );
+    expect(on.check("read_file", { path: "x" }, "bash", { server: "fs", name: "read_file", qualified: "fs_read_file" })).toStartWith("blocked by plan mode:");
+    expect(on.check("compress", {}, "bash")).toBeUndefined(); // hey's own
   });
 
   test("turned off, it refuses nothing", () => {

@@ -24,6 +24,13 @@ test.each([
   "timeout 5 cat big.log",
   "[ -f f.txt ] && echo yes || echo no",
   "wc -l $(git ls-files '*.ts')",
+  "rg -z needle logs/",
+  "rg --hyperlink-format=default x",
+  "rg -- --pre x",
+  "file -bi a.png",
+  "file --mime-type -m /usr/share/misc/magic a",
+  "file -mC a",
+  "file -- -C",
 ])("reads only: %s", (command) => {
   expect(readsOnly(command, "sh")).toBe(true);
 });
@@ -59,6 +66,18 @@ test.each([
   "cd web && npm run build",
   "cat <<'EOF' > x\nhi\nEOF",
   "echo 'unbalanced",
+  "rg --pre=./run.sh x",
+  "rg --pre-glob '*.pdf' x",
+  "rg --hostname-bin=./deploy.sh x",
+  "rg --hostname-bin make --hyperlink-format=default x",
+  "rg $OPTS x",
+  "file -C -m mymagic",
+  "file -Cm mymagic",
+  "file --compile --magic-file mymagic",
+  "file --comp -m mymagic",
+  "file -p a",
+  "less -o copy.txt notes.md",
+  "bat --paging=always --pager=./deploy.sh a",
 ])("may change something: %s", (command) => {
   expect(readsOnly(command, "sh")).toBe(false);
 });
