@@ -47,7 +47,7 @@ import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
-import { createPlanMode, withPlanNote } from "./permission/plan-mode.ts";
+import { createPlanMode, PLAN_LEFT, PLAN_RESUMED, planNote, withPlanNote } from "./permission/plan-mode.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   try {
@@ -94,6 +94,12 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
     const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message), warn);
+    // a session left in plan mode goes on in it at the prompt ("continue" after planning is no edit run the user did not
+    // ask for); a one-shot run without --plan, which has no way to leave it, is said to have left it
+    if (resumed && !plan.on && planNote(true, resumed.messages) === undefined) {
+      plan.on = !oneShot;
+      warn(oneShot ? PLAN_LEFT : PLAN_RESUMED);
+    }
     // the REPL asks before anything loads; node:readline (the question) is loaded only to ask.
     // The question and its notices are long sentences: wrapped at spaces, not mid-word by the terminal.
     // one of the agent's commands (trust/agent-mark.ts) answers none of hey's questions, even at a pseudo-terminal

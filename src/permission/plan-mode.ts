@@ -56,6 +56,9 @@ export const PLAN_ON =
   "plan mode: you can read and search but not change files or run commands that change things; investigate and present a plan; the user will switch plan mode off to let you carry it out";
 /** The model's note when it turns off. */
 export const PLAN_OFF = "plan mode is off: you can change files and run commands again";
+/** What the user is told when a session left in plan mode is resumed: at the prompt it stays in it; a one-shot run leaves it unless --plan. */
+export const PLAN_RESUMED = "this session was in plan mode, and still is: the agent only reads and searches (Shift+Tab or /plan off turns it off)";
+export const PLAN_LEFT = "this session was in plan mode; this run is not (the agent may change files): hey -c --plan keeps it";
 
 /** The plan mode check for the shell named `shell`: the rules compiled once, then a refusal reason or undefined for each call. */
 export function planCheck(shell: string): (tool: string, args: Record<string, unknown>) => string | undefined {

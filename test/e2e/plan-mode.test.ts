@@ -3,12 +3,12 @@
 // the model is told of the mode in the next message only; Shift+Tab again lets the same write run.
 // `hey --plan -p` runs one message so. Before: Shift+Tab did nothing and every tool ran.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { ALL, answer, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
-import { PLAN_OFF, PLAN_ON } from "../../src/permission/plan-mode.ts";
+import { PLAN_LEFT, PLAN_OFF, PLAN_ON } from "../../src/permission/plan-mode.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -106,4 +106,25 @@ test("hey --plan opens the REPL in plan mode, and /clear keeps it", async () => 
   await term.waitFor((s) => s.includes("Proposed.") && lastLine(s) === "plan ›");
   expect(text(messagesOf(first).at(-1)?.content)).toContain(PLAN_ON); // the new session's model is told too
   expect(text(messagesOf(first + 1).find((m) => m.role === "tool")?.content)).toContain("blocked by plan mode: edit may change things");
+});
+
+test("a session left in plan mode: hey -c at the prompt stays in it and says so; a one-shot hey -c -p leaves it and says so", async () => {
+  const dir = join(work.path, "resumed");
+  mkdirSync(dir);
+  const env = { HOME: dir };
+  const args = ["--base-url", `${server.url}/v1`, "-m", "mock-model"];
+  server.enqueue(answer("A plan."));
+  expect((await runHey([...args, "--plan", "-p", "plan it"], { cwd: dir, env })).code).toBe(0);
+  const term = await start({ cwd: dir, env, args: [...args, "-c"] });
+  await term.waitFor((s) => lastLine(s) === "plan ›");
+  expect(await term.screen(ALL)).toContain("this session was in plan mode, and still is");
+  await term.type("/quit");
+  await term.keys("Enter");
+  await term.waitFor((s) => s.includes("[exit 0]"));
+  server.enqueue(answer("Went on."));
+  const first = server.requests.length;
+  const once = await runHey([...args, "-c", "-p", "go on"], { cwd: dir, env });
+  expect(once).toMatchObject({ code: 0, stdout: "Went on.\n" });
+  expect(once.stderr).toContain(PLAN_LEFT);
+  expect(text(messagesOf(first).at(-1)?.content)).toContain(PLAN_OFF); // the model hears the mode this run is in
 });
