@@ -4,8 +4,10 @@
 // outputs). `/undo` puts back the files of the last turn that changed any, each only while it is
 // still exactly what the agent left; a file changed since (by the user, an editor, a later
 // command) is left as it is and named. What bash commands changed is not kept: a turn that ran one
-// is said to have. Checkpoints are taken only in a turn the REPL began (beginTurn): a one-shot run
-// cannot be undone by a later one and keeps nothing.
+// is said to have, and `/undo` reaches past a newer turn that ran one only when typed again (x59:
+// it undid the older turn at once, leaving the newer commands' changes without a word).
+// Checkpoints are taken only in a turn the REPL began (beginTurn): a one-shot run cannot be undone
+// by a later one and keeps nothing.
 import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -49,14 +51,29 @@ export interface UndoReport {
   skipped: { path: string; why: string }[];
   /** the turn also ran bash commands, whose changes are not undone */
   ranBash: boolean;
+  /** the newer turns passed over (they changed no file with edit or write_file) */
+  later: Later;
 }
+
+/** Turns newer than the one `/undo` reaches: how many, and how many of those ran bash commands (whose changes stay). */
+export interface Later {
+  turns: number;
+  ranBash: number;
+}
+
+/**
+ * What `/undo` did: `undone`, the report; `waiting`, nothing yet: newer turns ran bash commands,
+ * and the next `/undo` (no turn begun between) undoes the turn that changed `files`; `none`, no
+ * turn changed a file with edit or write_file (`later`: the newer turns it looked at).
+ */
+export type UndoOutcome = { kind: "undone"; report: UndoReport } | { kind: "waiting"; later: Later; files: string[] } | { kind: "none"; later: Later };
 
 /** A session's checkpoints. Its methods never throw: a checkpoint that cannot be kept is said at /undo. */
 export interface Checkpoints {
   /** a new turn starts: what the tools change from now on is its */
   beginTurn(): void;
-  /** undoes the last turn that changed files and forgets it; undefined when there is none */
-  undo(): Promise<UndoReport | undefined>;
+  /** undoes the last turn that changed files and forgets it and the newer turns; past a newer turn that ran bash, only when asked twice */
+  undo(): Promise<UndoOutcome>;
 }
 
 interface Store extends Checkpoints {
@@ -77,6 +94,8 @@ function storeIn(dir: string): Store {
   if (known) return known;
   const turns: Turn[] = [];
   let current: Turn | undefined;
+  // the newest turn when /undo last stopped before turns that ran bash: the next /undo, with no turn begun since, goes past them
+  let warned: Turn | undefined;
   let copies = 0;
   const hashOf = (path: string) =>
     readFile(diskPath(path)).then(
@@ -127,12 +146,23 @@ function storeIn(dir: string): Store {
       if (kept && now) kept.after = now;
     },
     async undo() {
-      // the last turn that changed a file; turns that changed none are passed over
-      let turn: Turn | undefined;
-      while ((turn = turns.pop()) && ![...turn.files.values()].some((k) => k.after !== undefined)) await forget(turn);
-      if (turn === current) current = undefined;
-      if (!turn) return undefined;
-      const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash };
+      // the last turn that changed a file; the newer turns changed none, and are passed over
+      const changed = (t: Turn) => [...t.files.values()].filter((k) => k.after !== undefined).map((k) => k.path);
+      let at = turns.length - 1;
+      while (at >= 0 && changed(turns[at]!).length === 0) at--;
+      const passed = turns.slice(at + 1);
+      const later: Later = { turns: passed.length, ranBash: passed.filter((t) => t.ranBash).length };
+      const turn = turns[at];
+      // what those commands changed stays: the user hears so before an older turn is undone under it
+      if (turn && later.ranBash > 0 && warned !== turns.at(-1)) {
+        warned = turns.at(-1);
+        return { kind: "waiting", later, files: changed(turn) };
+      }
+      warned = undefined;
+      for (const gone of turns.splice(Math.max(at, 0))) if (gone !== turn) await forget(gone);
+      if (current && !turns.includes(current)) current = undefined;
+      if (!turn) return { kind: "none", later };
+      const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash, later };
       for (const kept of turn.files.values()) {
         if (kept.after === undefined) continue; // every change to it failed
         if (kept.skipped) report.skipped.push({ path: kept.path, why: kept.skipped });
@@ -154,7 +184,7 @@ function storeIn(dir: string): Store {
         }
       }
       await forget(turn);
-      return report;
+      return { kind: "undone", report };
     },
   };
   stores.set(dir, store);

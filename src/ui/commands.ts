@@ -28,8 +28,8 @@ import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit, markInUse } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 import { diffView } from "./diff-view.ts";
-import type { UndoReport } from "../tools/checkpoints.ts";
-import { NOTHING_TO_UNDO, undoNote, undoText } from "./undo-report.ts";
+import type { UndoOutcome } from "../tools/checkpoints.ts";
+import { notUndoneText, undoNote, undoText } from "./undo-report.ts";
 import { usageReport, type Spent } from "./usage-report.ts";
 
 export interface CommandContext {
@@ -71,7 +71,7 @@ export interface CommandContext {
   /** text from outside the conversation (a full-output file) with the secrets hey knows hidden */
   redact(text: string): string;
   /** `/undo`: the session's checkpoints (tools/checkpoints.ts); absent outside the REPL */
-  undo?(): Promise<UndoReport | undefined>;
+  undo?(): Promise<UndoOutcome>;
   /** `/diff` paints its lines as the tools' diffs are */
   color?: boolean;
   /** `/plan`: plan mode on (true), off (false) or over (undefined); what to tell the user. The REPL's alone. */
@@ -243,12 +243,12 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/last":
       return lastOutput(ctx);
     case "/diff":
-      return diffView(ctx.here.cwd, ctx.color === true, ctx.columns ?? 0);
+      return diffView(ctx.here.cwd, ctx.color === true, ctx.columns ?? 0, ctx.signal);
     case "/undo": {
       if (!ctx.undo) return refused("/undo works at the interactive prompt: it undoes the file changes of a turn of the session open there");
-      const report = await ctx.undo();
-      if (!report) return said(NOTHING_TO_UNDO);
-      return { text: undoText(report, ctx.here.cwd), ok: true, note: undoNote(report, ctx.here.cwd) };
+      const outcome = await ctx.undo();
+      if (outcome.kind !== "undone") return said(notUndoneText(outcome, ctx.here.cwd));
+      return { text: undoText(outcome.report, ctx.here.cwd), ok: true, note: undoNote(outcome.report, ctx.here.cwd) };
     }
     case "/jobs": {
       const jobs = jobsLeft();

@@ -1,14 +1,49 @@
 // What `/undo` says to the user and, with the next message, to the model (x57). Pure.
 import { relative } from "node:path";
-import type { UndoReport } from "../tools/checkpoints.ts";
+import type { Later, UndoOutcome, UndoReport } from "../tools/checkpoints.ts";
 
 /** Said when there is no turn to undo. */
 export const NOTHING_TO_UNDO = "nothing to undo: no turn of this session (since hey started) changed a file with edit or write_file";
 
+/** Files named at most in the line that says which turn a second `/undo` would undo; the rest are counted. */
+const NAMED_FILES = 5;
+
+const nameFrom = (cwd: string) => (path: string) => (path.startsWith(cwd + "/") ? relative(cwd, path) : path);
+
+/** "the last turn ran", "the last 2 turns ran", "1 of the last 3 turns ran": the newer turns, as the user saw them go by. */
+function laterTurns(later: Later): string {
+  if (later.turns === 1) return "the last turn ran";
+  if (later.ranBash === later.turns) return `the last ${later.turns} turns ran`;
+  return `${later.ranBash} of the last ${later.turns} turns ran`;
+}
+
+/** The user's lines for an `/undo` that undid nothing: none to undo, or one more `/undo` goes past turns that ran bash. */
+export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>, cwd: string): string {
+  const { later } = outcome;
+  if (outcome.kind === "none")
+    return later.ranBash === 0
+      ? NOTHING_TO_UNDO
+      : `nothing to undo: ${laterTurns(later)} bash commands, whose changes /undo cannot put back, and no turn before changed a file with edit or write_file`;
+  const names = outcome.files.map(nameFrom(cwd));
+  const shown = names.slice(0, NAMED_FILES).join(", ") + (names.length > NAMED_FILES ? ` and ${names.length - NAMED_FILES} more` : "");
+  const before = later.turns === 1 ? "the turn before it" : "the turn before them";
+  return [
+    `nothing undone yet: ${laterTurns(later)} bash commands, whose changes /undo cannot put back`,
+    `/undo again undoes ${before} anyway (its changes to ${shown}); what the commands changed stays`,
+  ].join("\n");
+}
+
 /** The user's lines: which files came back, which were left and why, that bash's changes stay. Paths relative to `cwd`. */
 export function undoText(report: UndoReport, cwd: string): string {
-  const name = (path: string) => (path.startsWith(cwd + "/") ? relative(cwd, path) : path);
-  const lines = ["undid the file changes of the agent's last turn that changed files:"];
+  const name = nameFrom(cwd);
+  const { later } = report;
+  const lines =
+    later.ranBash === 0
+      ? ["undid the file changes of the agent's last turn that changed files:"]
+      : [
+          `passed over newer turns: ${laterTurns(later)} bash commands, whose changes stay`,
+          `undid the file changes of the turn before ${later.turns === 1 ? "it" : "them"}:`,
+        ];
   for (const path of report.restored) lines.push(`  restored ${name(path)}`);
   for (const path of report.removed) lines.push(`  removed ${name(path)} (that turn created it)`);
   for (const path of report.changed) lines.push(`  left ${name(path)}: it changed after the agent's edit (yours, or a command's); not touched`);
@@ -20,14 +55,16 @@ export function undoText(report: UndoReport, cwd: string): string {
 
 /** The model's note: which files are back to what they were, so it reads them again before editing. */
 export function undoNote(report: UndoReport, cwd: string): string {
-  const name = (path: string) => (path.startsWith(cwd + "/") ? relative(cwd, path) : path);
+  const name = nameFrom(cwd);
   const back = [...report.restored, ...report.removed.map((p) => `${p} (removed: that turn created it)`)].map(name);
   const left = [...report.changed, ...report.skipped.map((s) => s.path)].map(name);
+  const laterBash = report.later.ranBash;
   return (
     "The user ran /undo before writing this message: your file changes of an earlier turn were undone" +
     (back.length ? `; back to what they were before it: ${back.join(", ")}` : "") +
     (left.length ? `; not undone: ${left.join(", ")}` : "") +
     (report.ranBash ? "; what that turn's bash commands changed was not undone" : "") +
+    (laterBash > 0 ? `; what your bash commands changed in the ${laterBash === 1 ? "later turn" : `${laterBash} later turns`} stays as it is` : "") +
     ". Read a file again before you edit it."
   );
 }

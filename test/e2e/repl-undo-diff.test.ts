@@ -9,7 +9,9 @@ import { tempDir } from "../helpers/e2e.ts";
 import { lastUserText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { testNeeding } from "../helpers/tools.ts";
-import { say } from "./repl-helpers.ts";
+import { killMarked, marker, withMarker } from "../helpers/processes.ts";
+import { until } from "../helpers/wait.ts";
+import { ALL, say } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -46,6 +48,7 @@ const editingModel = (req: Parameters<Parameters<typeof startModelServer>[0]>[0]
   if (ask === "edit" && tools === 0) return { calls: [["read_file", { path: "app.txt" }]] };
   if (ask === "edit" && tools === 1) return { calls: [["edit", { path: "app.txt", old_string: "b = 2", new_string: "b = 20" }]] };
   if (ask === "make" && tools === 0) return { calls: [["write_file", { path: "notes.txt", content: "made\n" }]] };
+  if (ask === "sed" && tools === 0) return { calls: [["bash", { command: "sed -i 's/x = 1/x = 10/' other.txt" }]] };
   if (tools > 0) return { text: "done." };
   return { text: `you said: ${ask.split("\n").at(-1)}` }; // the last line: what the user typed, after any note
 };
@@ -104,4 +107,56 @@ test("/diff outside a git work tree says so", async () => {
   server = startModelServer(editingModel);
   term = await startHey(server);
   await say(term, "/diff", "is not in a git work tree");
+});
+
+test("/undo after a turn that changed files only with bash says so and undoes nothing; /undo again undoes the turn before it", async () => {
+  writeFileSync(join(project.path, "other.txt"), "x = 1\n");
+  server = startModelServer(editingModel);
+  term = await startHey(server);
+  await say(term, "make", "done.");
+  await say(term, "sed", "done.");
+  expect(readFileSync(join(project.path, "other.txt"), "utf8")).toBe("x = 10\n");
+  await say(term, "/undo", "/undo again undoes the turn before it anyway (its changes to notes.txt)");
+  expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("made\n");
+  await say(term, "/undo", "removed notes.txt (that turn created it)");
+  expect(existsSync(join(project.path, "notes.txt"))).toBe(false);
+  expect(readFileSync(join(project.path, "other.txt"), "utf8")).toBe("x = 10\n"); // the command's change stays, as said
+  await say(term, "hello", "you said: hello");
+  expect(JSON.stringify(server.requests.at(-1)!.messages.at(-1))).toContain("what your bash commands changed in the later turn stays as it is");
+});
+
+/** The `sleep` duration the slow textconv driver of a test runs, which finds it: killed after the test if still there. */
+let slowDriver: string | undefined;
+afterEach(() => {
+  if (slowDriver) killMarked([slowDriver]);
+  slowDriver = undefined;
+});
+
+testNeeding(["git"])("/diff waiting on a slow textconv driver stops at Ctrl-C or Esc, the driver with it; the prompt answers at once", async () => {
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: project.path });
+  const m = (slowDriver = marker());
+  const driver = join(home.path, "slow-textconv");
+  writeFileSync(driver, `#!/bin/sh\nexec sleep ${m}\n`, { mode: 0o755 }); // a docx-to-text that takes minutes
+  writeFileSync(join(project.path, ".gitattributes"), "*.txt diff=slow\n");
+  writeFileSync(join(project.path, "a.txt"), "old\n");
+  git("init", "-q");
+  git("config", "diff.slow.textconv", driver);
+  git("add", ".");
+  git("commit", "-qm", "init");
+  writeFileSync(join(project.path, "a.txt"), "new\n");
+  server = startModelServer(editingModel);
+  term = await startHey(server);
+  const cut = "git diff was stopped: interrupted by user; git diff in a shell of your own shows all of it";
+  for (const [runs, key] of [
+    [1, "C-c"],
+    [2, "Escape"],
+  ] as const) {
+    await term.type("/diff");
+    await term.keys("Enter");
+    await until(() => withMarker(m).length > 0, "git to start the textconv driver");
+    await term.keys(key);
+    await term.waitFor((screen) => screen.split(cut).length > runs, ALL);
+    await until(() => withMarker(m).length === 0, "the textconv driver to be stopped with git");
+    await say(term, `after ${key}`, `you said: after ${key}`);
+  }
 });

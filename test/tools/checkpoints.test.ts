@@ -7,9 +7,9 @@ import { tempDir } from "../helpers/e2e.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
 import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
-import { CHECKPOINT_MAX_BYTES, checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
+import { CHECKPOINT_MAX_BYTES, type Checkpoints, checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
-import { undoNote, undoText } from "../../src/ui/undo-report.ts";
+import { notUndoneText, undoNote, undoText } from "../../src/ui/undo-report.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];
 afterEach(() => {
@@ -36,6 +36,12 @@ function project() {
   return { work: work.path, outputs: outputs.path, tools, call, store: checkpointsIn(outputs.path), file: (n: string) => join(work.path, n) };
 }
 
+/** `/undo`'s report, or undefined when it undid nothing. */
+async function undone(store: Checkpoints) {
+  const outcome = await store.undo();
+  return outcome.kind === "undone" ? outcome.report : undefined;
+}
+
 test("/undo puts back the bytes and mode of an edited file, removes a created one, and keeps no copy after", async () => {
   const p = project();
   writeFileSync(p.file("app.txt"), "a = 1\nb = 2\nc = 3  # the user's unsaved line\n");
@@ -45,8 +51,15 @@ test("/undo puts back the bytes and mode of an edited file, removes a created on
   await p.call(p.tools.edit, { path: "app.txt", old_string: "b = 2", new_string: "b = 20" });
   await p.call(p.tools.edit, { path: "app.txt", old_string: "a = 1", new_string: "a = 10" });
   await p.call(p.tools.write, { path: "new/made.txt", content: "fresh\n" });
-  const report = await p.store.undo();
-  expect(report).toEqual({ restored: [p.file("app.txt")], removed: [p.file("new/made.txt")], changed: [], skipped: [], ranBash: false });
+  const report = await undone(p.store);
+  expect(report).toEqual({
+    restored: [p.file("app.txt")],
+    removed: [p.file("new/made.txt")],
+    changed: [],
+    skipped: [],
+    ranBash: false,
+    later: { turns: 0, ranBash: 0 },
+  });
   expect(readFileSync(p.file("app.txt"), "utf8")).toBe("a = 1\nb = 2\nc = 3  # the user's unsaved line\n");
   expect(statSync(p.file("app.txt")).mode & 0o777).toBe(0o640);
   expect(existsSync(p.file("new/made.txt"))).toBe(false);
@@ -67,13 +80,13 @@ test("a file changed after the agent's edit is left and named; repeated /undo go
   await p.call(p.tools.edit, { path: "b.txt", old_string: "two", new_string: "TWO" });
   p.store.beginTurn(); // a turn that only answered
   writeFileSync(p.file("b.txt"), "TWO\nthe user's line\n");
-  const last = await p.store.undo();
+  const last = await undone(p.store);
   expect(last).toMatchObject({ restored: [], changed: [p.file("b.txt")] });
   expect(readFileSync(p.file("b.txt"), "utf8")).toBe("TWO\nthe user's line\n");
   expect(undoText(last!, p.work)).toContain("left b.txt: it changed after the agent's edit");
-  expect(await p.store.undo()).toMatchObject({ restored: [p.file("a.txt")] });
+  expect(await undone(p.store)).toMatchObject({ restored: [p.file("a.txt")] });
   expect(readFileSync(p.file("a.txt"), "utf8")).toBe("one\n");
-  expect(await p.store.undo()).toBeUndefined();
+  expect(await p.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
 });
 
 test("outside a turn (a one-shot run) nothing is kept; a failed edit is no change; a huge file gets no copy and is said", async () => {
@@ -81,18 +94,18 @@ test("outside a turn (a one-shot run) nothing is kept; a failed edit is no chang
   writeFileSync(p.file("a.txt"), "one\n");
   await p.call(p.tools.read, { path: "a.txt" });
   await p.call(p.tools.edit, { path: "a.txt", old_string: "one", new_string: "ONE" });
-  expect(await p.store.undo()).toBeUndefined();
+  expect(await undone(p.store)).toBeUndefined();
   p.store.beginTurn();
   expect(
     (await p.tools.edit.run({ path: "a.txt", old_string: "absent", new_string: "x" }, { signal: new AbortController().signal, cwd: p.work })).isError,
   ).toBe(true);
-  expect(await p.store.undo()).toBeUndefined();
+  expect(await undone(p.store)).toBeUndefined();
   expect(readdirSync(p.outputs)).toEqual([]); // the failed edit's copy went with its turn
   writeFileSync(p.file("big.txt"), `head\n${"x".repeat(99)}\n`.repeat(Math.ceil(CHECKPOINT_MAX_BYTES / 105) + 1));
   p.store.beginTurn();
   await p.call(p.tools.read, { path: "big.txt", limit: 1 });
   await p.call(p.tools.edit, { path: "big.txt", old_string: "head", new_string: "HEAD", replace_all: true });
-  const report = await p.store.undo();
+  const report = await undone(p.store);
   expect(report?.skipped).toEqual([{ path: p.file("big.txt"), why: "over 10 MB, no copy kept" }]);
   expect(readFileSync(p.file("big.txt"), "utf8").startsWith("HEAD\n")).toBe(true);
 });
@@ -103,7 +116,77 @@ test("a turn that ran bash says its commands' changes are not undone", async () 
   p.store.beginTurn();
   await bash.run({ command: "true" }, { signal: new AbortController().signal, cwd: p.work });
   await p.call(p.tools.write, { path: "n.txt", content: "x\n" });
-  const report = await p.store.undo();
+  const report = await undone(p.store);
   expect(report?.ranBash).toBe(true);
   expect(undoText(report!, p.work)).toContain("also ran bash commands: what they changed is not undone");
+});
+
+/** A bash tool wrapped as wire.ts wraps it, whose command here is to write `file`'s `text` (as `sed -i` would). */
+function bashIn(p: ReturnType<typeof project>) {
+  const bash = withCheckpoints(
+    { name: "bash", description: "", parameters: {}, run: async (args) => (writeFileSync(p.file(String(args.file)), String(args.text)), { output: "" }) },
+    p.outputs,
+    p.work,
+  );
+  return (file: string, text: string) => bash.run({ file, text }, { signal: new AbortController().signal, cwd: p.work });
+}
+
+test("after a turn that changed files only with bash, /undo first says so and undoes nothing; /undo again undoes the turn before it", async () => {
+  const p = project();
+  const sed = bashIn(p);
+  writeFileSync(p.file("b.txt"), "B original\n");
+  p.store.beginTurn();
+  await p.call(p.tools.write, { path: "a.txt", content: "A by turn 1\n" });
+  p.store.beginTurn();
+  await sed("b.txt", "B by turn 2\n");
+  const first = await p.store.undo();
+  expect(first).toEqual({ kind: "waiting", later: { turns: 1, ranBash: 1 }, files: [p.file("a.txt")] });
+  expect(readFileSync(p.file("a.txt"), "utf8")).toBe("A by turn 1\n");
+  if (first.kind !== "waiting") throw new Error("unreachable");
+  expect(notUndoneText(first, p.work)).toBe(
+    "nothing undone yet: the last turn ran bash commands, whose changes /undo cannot put back\n" +
+      "/undo again undoes the turn before it anyway (its changes to a.txt); what the commands changed stays",
+  );
+  const report = await undone(p.store);
+  expect(report).toMatchObject({ removed: [p.file("a.txt")], later: { turns: 1, ranBash: 1 } });
+  expect(existsSync(p.file("a.txt"))).toBe(false);
+  expect(readFileSync(p.file("b.txt"), "utf8")).toBe("B by turn 2\n");
+  expect(undoText(report!, p.work).split("\n").slice(0, 2)).toEqual([
+    "passed over newer turns: the last turn ran bash commands, whose changes stay",
+    "undid the file changes of the turn before it:",
+  ]);
+  expect(undoNote(report!, p.work)).toContain("what your bash commands changed in the later turn stays as it is");
+});
+
+test("a message between the two /undo asks again; a turn that only answered is counted among those passed over", async () => {
+  const p = project();
+  const sed = bashIn(p);
+  p.store.beginTurn();
+  await p.call(p.tools.write, { path: "a.txt", content: "A\n" });
+  p.store.beginTurn();
+  await sed("b.txt", "B\n");
+  expect((await p.store.undo()).kind).toBe("waiting");
+  p.store.beginTurn(); // the user wrote again; the model only answered
+  const again = await p.store.undo();
+  expect(again).toMatchObject({ kind: "waiting", later: { turns: 2, ranBash: 1 } });
+  if (again.kind !== "waiting") throw new Error("unreachable");
+  expect(notUndoneText(again, p.work)).toStartWith("nothing undone yet: 1 of the last 2 turns ran bash commands");
+  expect(notUndoneText(again, p.work)).toContain("/undo again undoes the turn before them anyway");
+  expect(await undone(p.store)).toMatchObject({ removed: [p.file("a.txt")] });
+});
+
+test("turns that only ran bash, with no edit before them: nothing to undo, and said why", async () => {
+  const p = project();
+  const sed = bashIn(p);
+  p.store.beginTurn();
+  await sed("b.txt", "B\n");
+  p.store.beginTurn();
+  await sed("c.txt", "C\n");
+  const outcome = await p.store.undo();
+  expect(outcome).toEqual({ kind: "none", later: { turns: 2, ranBash: 2 } });
+  if (outcome.kind !== "none") throw new Error("unreachable");
+  expect(notUndoneText(outcome, p.work)).toBe(
+    "nothing to undo: the last 2 turns ran bash commands, whose changes /undo cannot put back, and no turn before changed a file with edit or write_file",
+  );
+  expect(await p.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
 });

@@ -1,7 +1,7 @@
 // `/diff`'s view (x57): git's diff with the tools' diff colours, each line cut to the terminal and
 // never wrapped, the untracked files named, and said to go nowhere.
 import { expect, test } from "bun:test";
-import { DIFF_VIEW_MAX_LINES, formatDiffView } from "../../src/ui/diff-view.ts";
+import { DIFF_VIEW_MAX_LINES, formatDiffView, UNTRACKED_MAX } from "../../src/ui/diff-view.ts";
 import { readsOnly } from "../../src/ui/slash.ts";
 
 const DIFF = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
@@ -33,4 +33,14 @@ test("past DIFF_VIEW_MAX_LINES lines the rest is counted; nothing changed says s
 test("hey -c /diff only reads: it takes no session another hey has open (a one-shot /undo is refused, and reads too)", () => {
   expect(readsOnly("/diff")).toBe(true);
   expect(readsOnly("/undo")).toBe(true);
+});
+
+test("a diff git was stopped in is shown as far as it came, then why, and nothing else; past UNTRACKED_MAX names the rest are counted", () => {
+  expect(formatDiffView(DIFF, "fresh.txt\n", false, 0, { cut: "git diff was stopped: interrupted by user" })).toBe(
+    `${DIFF}… git diff was stopped: interrupted by user`,
+  );
+  const names = Array.from({ length: UNTRACKED_MAX }, (_, i) => `f${i}`).join("\n");
+  const shown = formatDiffView("", names, false, 0, { untracked: UNTRACKED_MAX + 7 }).split("\n")[0]!;
+  expect(shown).toEndWith(`f${UNTRACKED_MAX - 1} and 7 more (git status lists them)`);
+  expect(formatDiffView(`${DIFF}+more\n`, "", false, 0, { diffLines: DIFF_VIEW_MAX_LINES + 3 })).toContain("… 3 more lines");
 });
