@@ -104,10 +104,18 @@ export function withPlanNote(plan: PlanMode, history: readonly Message[], conten
   return note ? [{ type: "text", text: note }, ...content] : content;
 }
 
-/** The user's words of `message`: its text without plan mode's notes, which a session listing or a resumed recap does not show as what was asked. */
+/**
+ * The user's words of `message`: its text without the notes hey puts before them — plan mode's, and
+ * those the REPL sends with the next message (`/undo`'s and a `!` command's "The user ran … before
+ * writing this message", `/jobs stop`'s "[hey: …]") — which a session listing or a resumed recap
+ * does not show as what was asked.
+ */
 export function typedText(message: Pick<Message, "content">): string {
-  return textOf({ content: message.content.filter((b) => b.type !== "text" || (b.text !== PLAN_ON && b.text !== PLAN_OFF)) });
+  return textOf({ content: message.content.filter((b) => b.type !== "text" || !heysNote(b.text)) });
 }
+
+const heysNote = (text: string) =>
+  text === PLAN_ON || text === PLAN_OFF || /^The user ran [^\n]*? before writing this message:/.test(text) || text.startsWith("[hey: ");
 
 /** What the user sees on `/plan` or Shift+Tab. */
 export function planToggled(on: boolean): string {

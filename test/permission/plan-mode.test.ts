@@ -99,6 +99,14 @@ describe("the model's note", () => {
     expect(typedText(said(PLAN_OFF))).toBe("hi");
   });
 
+  test("nor the notes the REPL sends with the next message: /undo's, a ! command's, /jobs stop's", () => {
+    const undo = "The user ran /undo before writing this message: your file changes of an earlier turn were undone; back to what they were before it: notes.md.";
+    const shell = "The user ran a command in their shell (with `!`) before writing this message:\n$ ls\na.txt";
+    const jobs = "[hey: the user stopped a job your commands left running, with /jobs stop: `npm run dev &` (pid 42); it no longer runs]";
+    for (const note of [undo, shell, jobs]) expect(typedText(said(note))).toBe("hi");
+    expect(typedText({ content: [{ type: "text", text: "The user ran out of ideas" }] })).toBe("The user ran out of ideas");
+  });
+
   test("it goes before the user's words in their message", () => {
     expect(withPlanNote(createPlanMode(true), [], [{ type: "text", text: "plan a fix" }])).toEqual([
       { type: "text", text: PLAN_ON },
