@@ -100,7 +100,8 @@ describe("the model's note", () => {
   });
 
   test("nor the notes the REPL sends with the next message: /undo's, a ! command's, /jobs stop's", () => {
-    const undo = "The user ran /undo before writing this message: your file changes of an earlier turn were undone; back to what they were before it: notes.md.";
+    const undo =
+      "The user ran /undo before writing this message: your file changes of an earlier turn were undone; back to what they were before it: notes.md.";
     const shell = "The user ran a command in their shell (with `!`) before writing this message:\n$ ls\na.txt";
     const jobs = "[hey: the user stopped a job your commands left running, with /jobs stop: `npm run dev &` (pid 42); it no longer runs]";
     for (const note of [undo, shell, jobs]) expect(typedText(said(note))).toBe("hi");
