@@ -53,6 +53,8 @@ const openRepl = (cwd: string) =>
 async function quitEndingJob(t: Term, job: string): Promise<void> {
   await say(t, "/quit", "stopping 1 job the agent left running");
   await until(() => withMarker(job).length === 0, "the job to end with hey", 10_000);
+  // hey records the ended job in the session after the job's grace: what `hey -c` reads is there once hey has exited
+  await t.waitFor((s) => s.includes("[exit "));
 }
 
 test("a job one session of the REPL left running is that session's: after /clear, the next session is not told of it, the one that started it is", async () => {
