@@ -87,9 +87,8 @@ Usage: hey [options] [@file ...] [message ...]
   With no message, hey opens an interactive prompt (/help there lists its commands and
   keys: /undo, /diff, /last, /jobs, /clear, !COMMAND, Ctrl-R, Ctrl-G, Ctrl-Z …); it needs a
   terminal on stdout, so with stdout a file or a pipe a message runs as with -p (no
-  message exits 2). Piped
-  stdin is appended to the message in a fenced block and implies -p; a message of -
-  alone is read from stdin (hey -p - < task.md). A message starting with - that holds
+  message exits 2). Piped stdin is appended to the message in a fenced block and implies
+  -p; a message of - alone is read from stdin (hey -p - < task.md). A message starting with - that holds
   no space goes after -- (hey -p -- -fix). @path expands to
   the file's content (an @word that names no file stays as written; a name with spaces
   is @"my notes.txt", as Tab writes it); a name alone that one file in the project has
