@@ -4,7 +4,9 @@
 // purge took, so no pass can lose the lines.
 import { TOOL } from "../kernel/tool-names.ts";
 import type { Message } from "../kernel/ir.ts";
-import { STUB_CALL } from "../tools/earlier-reads.ts";
+
+/** How every note of read_file's starts (tools/earlier-reads.ts stubText writes them); `(call <id>)` in it names the earlier call. */
+export const STUB_CALL = /^\[unchanged: [^\n]*\(call ([^()\s]+)\)/;
 
 /** The call id a read_file note points at; undefined for any other message. */
 export function stubTarget(m: Message): string | undefined {

@@ -37,10 +37,7 @@ export function withRead(reads: readonly EarlierRead[] | undefined, read: Earlie
 
 const MAX_READS_PER_FILE = 8;
 
-/** How every note starts; `(call <id>)` in it names the earlier call (context/read-stubs.ts finds it). */
-export const STUB_CALL = /^\[unchanged: [^\n]*\(call ([^()\s]+)\)/;
-
-/** What read_file answers for lines `first`..`last` (of `total`) of `path` when `earlier` already shows them. */
+/** What read_file answers for lines `first`..`last` (of `total`) of `path` when `earlier` already shows them (context/read-stubs.ts STUB_CALL reads it back). */
 export function stubText(path: string, first: number, last: number, total: number, earlier: EarlierRead): string {
   const lines = first === last ? `line ${first}` : `lines ${first}-${last}`;
   const whole = first === 1 && last === total ? ` (all ${total})` : ` of ${total}`;
