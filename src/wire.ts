@@ -205,7 +205,7 @@ export async function assemble(
       seen,
       session: sessionId,
       notice: toolNotice,
-    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home)); // `/undo`
+    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen)); // `/undo`
     return {
       shell,
       env: commandEnv,

@@ -7,7 +7,9 @@
 // is said to have, and `/undo` reaches past a newer turn that ran one only when typed again (x59:
 // it undid the older turn at once, leaving the newer commands' changes without a word).
 // Checkpoints are taken only in a turn the REPL began (beginTurn): a one-shot run cannot be undone
-// by a later one and keeps nothing.
+// by a later one and keeps nothing. A file put back also gets back what the file tools had seen of
+// it before the turn (x58: with the turn's record kept, every later edit of it said it "had changed
+// since you last read it (by a command, the user or another program)").
 import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -18,6 +20,7 @@ import type { Tool } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import { contentHash } from "./read-file.ts";
+import type { SeenFile, SeenFiles } from "./seen-files.ts";
 
 /** A file bigger than this gets no checkpoint (a note says so): copying it on every first edit would cost more than it saves. */
 export const CHECKPOINT_MAX_BYTES = 10 * 1024 * 1024;
@@ -32,6 +35,8 @@ interface Kept {
   skipped?: string;
   /** sha256 of the file after the agent's last successful change to it; undefined: never changed */
   after?: string;
+  /** the run's record of what the file tools saw, and this file's in it before the turn (undefined: none) */
+  seen?: { files: SeenFiles; before: SeenFile | undefined };
 }
 
 interface Turn {
@@ -77,7 +82,7 @@ export interface Checkpoints {
 }
 
 interface Store extends Checkpoints {
-  keep(path: string): Promise<void>;
+  keep(path: string, seen?: SeenFiles): Promise<void>;
   left(path: string): Promise<void>;
   ranBash(): void;
 }
@@ -102,8 +107,8 @@ function storeIn(dir: string): Store {
       (b) => contentHash(b),
       () => null,
     );
-  const copyOf = async (turn: Turn, path: string) => {
-    const kept: Kept = { path };
+  const copyOf = async (turn: Turn, path: string, seen: SeenFiles | undefined) => {
+    const kept: Kept = { path, ...(seen && { seen: { files: seen, before: seen.get(path) } }) };
     turn.files.set(path, kept);
     const info = await stat(diskPath(path)).catch(() => undefined);
     if (!info) return; // created by the turn
@@ -133,9 +138,9 @@ function storeIn(dir: string): Store {
     ranBash() {
       if (current) current.ranBash = true;
     },
-    keep(path) {
+    keep(path, seen) {
       if (!current) return Promise.resolve();
-      const copying = current.copying.get(path) ?? copyOf(current, path);
+      const copying = current.copying.get(path) ?? copyOf(current, path, seen);
       current.copying.set(path, copying);
       return copying;
     },
@@ -163,13 +168,22 @@ function storeIn(dir: string): Store {
       if (current && !turns.includes(current)) current = undefined;
       if (!turn) return { kind: "none", later };
       const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash, later };
+      // the file is as it was before the turn, and so is what the agent has seen of it: none, when it had not read it then
+      const seenAsBefore = (kept: Kept) => {
+        if (!kept.seen) return;
+        if (kept.seen.before) kept.seen.files.set(kept.path, kept.seen.before);
+        else kept.seen.files.delete(kept.path);
+      };
       for (const kept of turn.files.values()) {
         if (kept.after === undefined) continue; // every change to it failed
         if (kept.skipped) report.skipped.push({ path: kept.path, why: kept.skipped });
         else if ((await hashOf(kept.path)) !== kept.after) report.changed.push(kept.path);
         else if (kept.copy === undefined) {
           await rm(diskPath(kept.path), { force: true }).then(
-            () => report.removed.push(kept.path),
+            () => {
+              report.removed.push(kept.path);
+              seenAsBefore(kept);
+            },
             (e: unknown) => report.skipped.push({ path: kept.path, why: `cannot remove it: ${e instanceof Error ? e.message : String(e)}` }),
           );
         } else {
@@ -178,6 +192,7 @@ function storeIn(dir: string): Store {
             await writeFileAtomic(kept.path, bytes, { unchanged: await readFile(diskPath(kept.path)) });
             if (kept.mode !== undefined) await chmod(diskPath(kept.path), kept.mode);
             report.restored.push(kept.path);
+            seenAsBefore(kept);
           } catch (e) {
             report.skipped.push({ path: kept.path, why: `cannot restore it: ${e instanceof Error ? e.message : String(e)}` });
           }
@@ -193,9 +208,10 @@ function storeIn(dir: string): Store {
 
 /**
  * `tool` with checkpoints kept in `dir`: edit and write_file keep what a file was before they
- * change it, bash marks the turn; any other tool is returned as it is.
+ * change it, bash marks the turn; any other tool is returned as it is. `seen`: what the run's file
+ * tools saw, which `/undo` puts back as it was for the files it restores.
  */
-export function withCheckpoints(tool: Tool, dir: string, home: string): Tool {
+export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: SeenFiles): Tool {
   if (tool.name === TOOL.bash)
     return {
       ...tool,
@@ -212,7 +228,7 @@ export function withCheckpoints(tool: Tool, dir: string, home: string): Tool {
       const path = (args as { path?: unknown }).path;
       const where = typeof path === "string" && path !== "" ? resolveUserPath(path, ctx.cwd, home) : undefined;
       const target = where && !("error" in where) ? realTarget(where.abs) : undefined;
-      if (target) await store.keep(target);
+      if (target) await store.keep(target, seen);
       const result = await tool.run(args, ctx);
       if (target && !result.isError) await store.left(target);
       return result;

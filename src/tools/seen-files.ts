@@ -27,8 +27,6 @@ export interface EarlierRead {
 export interface SeenFile {
   hash: string;
   lines?: LineRange[];
-  /** an edit wrote the file after it changed unseen (and kept that change): the agent's last write was that edit, not its read */
-  editedSince?: true;
   reads?: EarlierRead[];
 }
 
@@ -92,9 +90,7 @@ export function writeRefusal(
     );
   if (now.hash !== seen.hash)
     return (
-      (seen.editedSince
-        ? `${path} had changed since you last read it (by the user, a command or another program) before your edit, which kept that change; not written, so it is kept: `
-        : `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: `) +
+      `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: ` +
       "read it again with read_file and make your change to what it holds now"
     );
   if (!seen.lines) return undefined;
@@ -147,9 +143,10 @@ const spans = (ranges: LineRange[]) =>
  * `hashes.before`) into bytes hashing to `hashes.after`, replacing the text from each of `at` to
  * its `end` with `newString` (as many lines, whatever their line ends): every line when it had seen all of `before`; when it had seen some, those
  * lines where they now are, and the lines edit wrote, which it sent; when it had never seen the
- * file, only those (edit shows a few lines of diff, not the file); else still `seen`, as the file
- * had changed unseen and edit kept that change, which a whole-file write from its memory would undo
- * (marked `editedSince`, so write_file's refusal says what happened last).
+ * file, or when the file had changed unseen since (edit kept that change, which a whole-file write
+ * from its memory would undo), only those (edit shows a few lines of diff, not the file). So the
+ * note that it had changed (editedUnseen) is said by that edit alone, not by every later edit of
+ * lines the agent wrote itself (x58).
  * A line edit only partly wrote (the match starts or ends inside it) is seen only if it was before:
  * the rest of it, a line read_file showed cut or one past old_string's final line break, is the
  * file's, not the model's. Linear in the file's length however many matches (a minified bundle).
@@ -159,10 +156,10 @@ export function seenAfterEdit(
   hashes: { before: string; after: string },
   edit: { before: string; at: readonly number[]; end: readonly number[]; newString: string },
 ): SeenFile {
-  if (seen !== undefined && seen.hash !== hashes.before) return seen.editedSince ? seen : { ...seen, editedSince: true };
-  if (seen !== undefined && !seen.lines) return { hash: hashes.after };
+  const current = seen?.hash === hashes.before ? seen : undefined; // what it saw of the bytes edit changed
+  if (current !== undefined && !current.lines) return { hash: hashes.after };
   const { before, at, end, newString } = edit;
-  const known = seen?.lines ?? [];
+  const known = current?.lines ?? [];
   const added = newString.split("\n").length - 1;
   const lineOf = lineCounter(before);
   const kept: LineRange[] = [];

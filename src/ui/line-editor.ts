@@ -120,13 +120,19 @@ export const LISTED_COMPLETIONS = 100;
 
 /**
  * What Tab lists when several completions add nothing: each by what follows the folder they share
- * (`f10  f11`, not `@flat/f10  @flat/f11`, as a shell lists them), the first LISTED_COMPLETIONS
- * only, then how many more (a folder of 20,000 files is not thousands of rows).
+ * (`f10  f11`, not `@flat/f10  @flat/f11`, as a shell lists them) when the word before the cursor
+ * has that folder: else in full, as Tab would write them (`@../../a/dup.md`, files
+ * found by name from a subdirectory: x58 listed `a/dup.md`, which is not a file from there). The
+ * first LISTED_COMPLETIONS only, then how many more (a folder of 20,000 files is not thousands of rows).
  */
-export function completionList(candidates: string[], fit?: ListFit): string {
+export function completionList(candidates: string[], editor: Pick<EditorState, "text" | "cursor">, fit?: ListFit): string {
   const first = candidates[0] ?? "";
+  const typed = editor.text.slice(0, editor.cursor);
+  const word = typed.slice(Math.max(typed.lastIndexOf(" "), typed.lastIndexOf("\n")) + 1).normalize("NFC");
   let folder = first.slice(0, first.lastIndexOf("/") + 1);
-  while (folder && !candidates.every((c) => c.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf("/") + 1);
+  const shorter = (f: string) => f.slice(0, f.slice(0, -1).lastIndexOf("/") + 1);
+  while (folder && !candidates.every((c) => c.startsWith(folder))) folder = shorter(folder);
+  while (folder.length > 1 && !word.startsWith(folder.normalize("NFC"))) folder = shorter(folder);
   if (folder === "/") folder = ""; // slash commands keep their slash
   const quote = /^@(["'])/.exec(folder)?.[1]; // @"my dir/…": the closing quote is no part of the name
   const shown = candidates.slice(0, LISTED_COMPLETIONS).map((c) => {

@@ -158,10 +158,10 @@ export function step(s: ReplState, e: ReplEvent): Step {
       return onKey(s, e.key, e.more, e.now, e.rowMove);
     case "completed": {
       const { state: editor, unique } = complete(s.editor, e.candidates);
-      const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1;
+      const listed = editor.text === s.editor.text && !unique && e.candidates.length > 1 && completionList(e.candidates, s.editor, e.fit);
       return {
         state: { ...s, editor },
-        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: completionList(e.candidates, e.fit) } as const] : []), { type: "draw" }],
+        effects: [...(listed ? [{ type: "below" } as const, { type: "print", text: listed } as const] : []), { type: "draw" }],
       };
     }
     case "ended":

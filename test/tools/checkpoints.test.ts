@@ -21,7 +21,7 @@ function project() {
   const outputs = tempDir("hey-undo-out-");
   dirs.push(work, outputs);
   const seen = new Map();
-  const wrap = (t: Tool) => withCheckpoints(t, outputs.path, work.path);
+  const wrap = (t: Tool) => withCheckpoints(t, outputs.path, work.path, seen);
   const tools = {
     read: wrap(createReadFileTool({ home: work.path, seen })),
     edit: wrap(createEditTool({ home: work.path, seen })),
@@ -66,6 +66,39 @@ test("/undo puts back the bytes and mode of an edited file, removes a created on
   expect(readdirSync(p.outputs)).toEqual([]);
   expect(undoText(report!, p.work)).toContain("  restored app.txt\n");
   expect(undoNote(report!, p.work)).toContain("app.txt");
+});
+
+test("after /undo the agent's edits of a restored file carry no note that someone changed it, and write_file still refuses to overwrite lines it has not seen", async () => {
+  const p = project();
+  writeFileSync(p.file("notes.md"), "line1\nline2\n");
+  writeFileSync(p.file("read.md"), "r1\nr2\n");
+  p.store.beginTurn();
+  await p.call(p.tools.read, { path: "read.md" }); // read before the turn that changes it
+  p.store.beginTurn();
+  await p.call(p.tools.edit, { path: "notes.md", old_string: "line1", new_string: "A1" });
+  await p.call(p.tools.edit, { path: "read.md", old_string: "r1", new_string: "R1" });
+  p.store.beginTurn();
+  await p.call(p.tools.edit, { path: "notes.md", old_string: "A1", new_string: "A2" });
+  expect((await undone(p.store))?.restored).toEqual([p.file("notes.md")]);
+  p.store.beginTurn();
+  // x58: each of these said "notes.md had changed since you last read it (by a command, the user or another program)"
+  for (const [from, to] of [
+    ["A1", "A3"],
+    ["A3", "A4"],
+  ])
+    expect((await p.call(p.tools.edit, { path: "notes.md", old_string: from, new_string: to })).output).not.toContain("note:");
+  // the agent saw only the line it wrote: line2 stays safe from a write from memory
+  expect((await p.tools.write.run({ path: "notes.md", content: "A5\n" }, { signal: new AbortController().signal, cwd: p.work })).isError).toBe(true);
+  expect(readFileSync(p.file("notes.md"), "utf8")).toBe("A4\nline2\n");
+  expect((await undone(p.store))?.restored).toEqual([p.file("notes.md")]);
+  expect((await undone(p.store))?.restored).toEqual([p.file("notes.md"), p.file("read.md")]);
+  // read.md is again what the agent read before that turn: its edit and a whole write go through with nothing to say
+  expect((await p.call(p.tools.edit, { path: "read.md", old_string: "r2", new_string: "R2" })).output).not.toContain("note:");
+  expect((await p.call(p.tools.write, { path: "read.md", content: "r1\nR2\nr3\n" })).output).toBe("overwrote read.md (3 lines, 9 bytes)");
+  // notes.md was not read before: as for any file not read, a whole write is refused until it is
+  expect((await p.tools.write.run({ path: "notes.md", content: "x\n" }, { signal: new AbortController().signal, cwd: p.work })).output).toContain(
+    "has not been read or written in this run",
+  );
 });
 
 test("a file changed after the agent's edit is left and named; repeated /undo goes one turn further back; a turn without changes is passed over", async () => {

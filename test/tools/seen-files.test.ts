@@ -104,7 +104,12 @@ test.each([
     },
   ],
   ["it had read lines 1-3, and the edit joined lines 4 and 5", { hash: "h1", lines: [[1, 3]] }, edit("d\ne", "de"), { hash: "h2", lines: [[1, 4]] }],
-  ["the file had changed unseen: edit kept that change, which the agent still has not read", { hash: "h0" }, edit("b", "B"), { hash: "h0", editedSince: true }],
+  [
+    "the file had changed unseen: edit kept that change, and the agent has seen only the line it wrote",
+    { hash: "h0" },
+    edit("b", "B"),
+    { hash: "h2", lines: [[2, 2]] },
+  ],
   [
     "read_file had shown line 3 cut, and the edit rewrote only its start: the rest is still unseen",
     {

@@ -3,6 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { parseKeys, type Key, type KeyName } from "../../src/ui/keys.ts";
 import { completionList } from "../../src/ui/line-editor.ts";
+
+/** The line editor with `line` typed, the cursor at its end. */
+const typed = (line: string) => ({ text: line, cursor: line.length });
 import { EXIT_CTRL_C_MS, exitCode, initialRepl, promptOf, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
 
 const key = (name: KeyName, now = 0): ReplEvent => ({ type: "key", key: { type: "key", name }, more: false, now });
@@ -126,26 +129,36 @@ describe("at the prompt", () => {
         .map((f) => f.slice("@flat/".length))
         .join("  ")}  … and 11,011 more: type more of the name`,
     });
-    expect(completionList(['@"my dir/a b.txt"', '@"my dir/a c.txt"'])).toBe("a b.txt  a c.txt");
-    expect(completionList(["/reload", "/resume"])).toBe("/reload  /resume");
+    expect(completionList(['@"notes/a b.txt"', '@"notes/a c.txt"'], typed('see @"notes/a'))).toBe("a b.txt  a c.txt");
+    expect(completionList(["/reload", "/resume"], typed("/re"))).toBe("/reload  /resume");
     const deeper = play([{ type: "completed", candidates: ["@src/a/x.ts", "@src/b/y.ts"] }], play([text("@src/"), key("tab")]).state);
     expect(deeper.effects).toContainEqual({ type: "print", text: "a/x.ts  b/y.ts" });
+  });
+
+  test("files found by name are listed as Tab writes them, not cut to a folder the word does not have", () => {
+    // x58: from src/deep, `@dup` Tab listed `a/dup.md  b/dup.md`, and `@a/dup.md` is not a file from there
+    const fromDeep = play([{ type: "completed", candidates: ["@../../a/dup.md", "@../../b/dup.md"] }], play([text("q @dup"), key("tab")]).state);
+    expect(fromDeep.effects).toContainEqual({ type: "print", text: "@../../a/dup.md  @../../b/dup.md" });
+    const fromRoot = play([{ type: "completed", candidates: ["@app/deep/cli.py", "@app/ui/cli_args.py"] }], play([text("@cli"), key("tab")]).state);
+    expect(fromRoot.effects).toContainEqual({ type: "print", text: "@app/deep/cli.py  @app/ui/cli_args.py" });
+    // a word that has part of the folder: cut to that part
+    expect(completionList(["@../../a/dup.md", "@../../b/dup.md"], typed("@../../"))).toBe("a/dup.md  b/dup.md");
   });
 });
 
 test("Tab's list is laid out in columns within the terminal's width, read down then across: no name is broken at a row's end", () => {
   const commands = ["/help", "/model", "/effort", "/thinking", "/usage", "/compact", "/reload", "/trust", "/untrust", "/mcp", "/mcp:", "/skill:"];
   const fit = { columns: 30, width: (t: string) => t.length };
-  const rows = completionList(commands, fit).split("\n");
+  const rows = completionList(commands, typed("/"), fit).split("\n");
   expect(rows).toEqual(["/help      /usage    /untrust", "/model     /compact  /mcp", "/effort    /reload   /mcp:", "/thinking  /trust    /skill:"]);
   // names of two-column characters are measured as drawn
-  const wide = completionList(["@日本語.txt", "@中文.md", "@a.txt"], {
+  const wide = completionList(["@日本語.txt", "@中文.md", "@a.txt"], typed("@"), {
     columns: 24,
     width: (t) => [...t].reduce((n, c) => n + (c.codePointAt(0)! >= 0x1100 ? 2 : 1), 0),
   });
   expect(wide.split("\n")).toEqual(["@日本語.txt  @a.txt", "@中文.md"]);
   // one name wider than the terminal: one a row
-  expect(completionList(["/aaaaaaaa", "/bbbbbbbb"], { columns: 5, width: (t) => t.length })).toBe("/aaaaaaaa\n/bbbbbbbb");
+  expect(completionList(["/aaaaaaaa", "/bbbbbbbb"], typed("/"), { columns: 5, width: (t) => t.length })).toBe("/aaaaaaaa\n/bbbbbbbb");
 });
 
 describe("during a turn", () => {
