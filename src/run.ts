@@ -41,7 +41,6 @@ import { visible } from "./ui/visible.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft, stopJobs } from "./tools/group-guard.ts";
-import { jobName } from "./ui/jobs-command.ts";
 import { filesForNames, firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
@@ -147,7 +146,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       seen,
       settings: config.settings,
       secrets: logSecrets,
-      projectFiles: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.py` for app/deep/cli.py
+      byName: await filesForNames(message, here, () => config.settings.tools.rg), // `@cli.py` for app/deep/cli.py
     });
     for (const w of config.warnings) warn(w);
     // what is said once per project until it changes (peers/said.ts); a hey the agent runs says it without taking the user's once
@@ -213,6 +212,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   } finally {
     // they end with hey as a timeout ends a command (SIGTERM, a grace, SIGKILL): said first, not left for the user to find the server gone
     const jobs = jobsLeft();
+    const { jobName } = jobs.length > 0 ? await import("./ui/jobs-command.ts") : { jobName: String }; // a run that left none never names one
     if (jobs.length > 0)
       warn(`stopping ${jobs.length} job${jobs.length === 1 ? "" : "s"} the agent left running: ${jobs.map((j) => jobName(j.command)).join("; ")}`);
     await Promise.all([stopJobs(jobs.map((j) => j.pgid)), runtime.close()]); // the REPL closed its own already, and a run closes once (what it says at close is said once)

@@ -29,7 +29,7 @@ import type { OutputKeeping } from "./tools/command-result.ts";
 import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
 import { unsentProvider } from "./endpoint.ts";
-import { modelsLeft } from "./models-left.ts";
+import type { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
@@ -193,8 +193,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
   const { live, agent } = parts;
   /** `provider/model` of each model this run has used: switching back to one needs no list, and goes on with its provider (models-left.ts) */
   const used = new Set([`${live.config.settings.provider.name}/${live.config.settings.model}`]);
-  const left = modelsLeft(); // the providers of the models switched away from
-
+  let left: ReturnType<typeof modelsLeft> | undefined; // the providers of the models switched away from: only /model loads their code
   /**
    * The configuration part of `/reload`: the files read again with the flags of this run (and
    * `/model`), weighed against what the user approved; a change that gives the agent more is asked
@@ -346,7 +345,8 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         }
         warning = checkModel(next.model, { ...next.provider, models: [...new Set(known)] }, listed, warning); // throws ConfigError when refused
       }
-      agent.switchModel(left.back(live.config.settings, agent.provider, next, live.fetch) ?? (await parts.providerFor(next, live.fetch)), agentSettings(next));
+      const kept = (left ??= (await import("./models-left.ts")).modelsLeft()).back(live.config.settings, agent.provider, next, live.fetch);
+      agent.switchModel(kept ?? (await parts.providerFor(next, live.fetch)), agentSettings(next));
       used.add(`${next.provider.name}/${next.model}`);
       live.config = { ...live.config, settings: next, flags: next.effort !== resolved.effort ? { ...flags, effort: next.effort } : flags }; // /effort's over -t from now on
       live.configured = parts.configure(next); // the new provider's key is a secret too

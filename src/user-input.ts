@@ -14,7 +14,6 @@ import { resourceMentions } from "./mcp/resources.ts";
 import { expandPrompt, isBlank, MentionError } from "./prompt/input.ts";
 import { decodeForPrompt } from "./fs/prompt-text.ts";
 import { cutNotice, findMentions, writeMention } from "./prompt/mentions.ts";
-import { projectFiles } from "./tools/project-files.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Runtime } from "./runtime.ts";
@@ -24,6 +23,7 @@ import { effectiveBudget } from "./context/window.ts";
 import { readSkillText, SkillLinkOut } from "./skills/load.ts";
 import { contentHash } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
+import type { FilesByName } from "./prompt/file-match.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { lineKind, type SlashNames } from "./ui/slash.ts";
 import { peerCommandFile, projectSkillFile } from "./peers/found.ts";
@@ -51,7 +51,7 @@ export function firstPrompt(
     settings: Settings;
     secrets: readonly string[];
     /** filesForNames */
-    projectFiles?: readonly string[];
+    byName?: FilesByName;
   },
 ): ContentBlock[] {
   if (opts.oneShot && message.trim() === "" && isBlank(stdin)) throw new UsageError('no message: give it as arguments (hey -p "…") or on stdin');
@@ -68,7 +68,7 @@ export function firstPrompt(
     skip: resourceWord(opts.servers),
     saw: sawInto(opts.seen),
     imageCheck: imageCheckFor(opts.settings.provider.protocol),
-    projectFiles: opts.projectFiles,
+    byName: opts.byName,
     redact: (text: string) =>
       redactedForm(
         text,
@@ -82,16 +82,18 @@ export function firstPrompt(
 }
 
 /**
- * The project's files (tools/project-files.ts, listed by the ripgrep `rg` gives, `[tools] rg`) when
+ * The project's files by name (tools/project-files.ts, listed by the ripgrep `rg` gives, `[tools] rg`) when
  * `message` has an `@name` with no `/` that is no file here, which expandPrompt then looks up by
  * name; undefined otherwise: most messages never list the project.
  */
-export async function filesForNames(message: string, here: Places, rg: () => string | null | undefined): Promise<readonly string[] | undefined> {
+export async function filesForNames(message: string, here: Places, rg: () => string | null | undefined): Promise<FilesByName | undefined> {
   const bare = ({ path }: { path: string }) => !path.includes("/") && !path.startsWith("~") && !existsSync(join(here.cwd, path));
   if (!findMentions(message).some(bare)) return undefined;
   // ripgrep's code loads only when a message names a file so (tools/ripgrep.ts)
   const ripgrep = async () => (await import("./tools/ripgrep.ts")).ripgrepFor(rg(), here.home, here.cacheDir);
-  return projectFiles(here.root, here.cwd, ripgrep).fresh();
+  // so does the listing's and the lookup's: most messages name none
+  const [{ projectFiles }, { filesByName }] = await Promise.all([import("./tools/project-files.ts"), import("./prompt/file-match.ts")]);
+  return filesByName(await projectFiles(here.root, here.cwd, ripgrep).fresh());
 }
 
 /** A message of `-` alone is read from stdin (`hey -p - < task.md`, as `codex exec -` does), not given stdin after it. */
@@ -145,7 +147,7 @@ export async function lineContent(line: string, runtime: Runtime, here: Places, 
     saw: sawInto(runtime.seen),
     imageCheck: imageCheckFor(runtime.settings.provider.protocol),
     redact: runtime.redact, // its placeholders count as shown: write_file will not put them back in the file
-    projectFiles: await filesForNames(line, here, () => runtime.settings.tools.rg),
+    byName: await filesForNames(line, here, () => runtime.settings.tools.rg),
   };
   const content =
     kind === "skill"

@@ -58,7 +58,6 @@ import { createSessionWriter } from "./sessions/writer.ts";
 import { type BashToolOptions, createBashTool, systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
-import { withCheckpoints } from "./tools/checkpoints.ts";
 import { createGrepTool } from "./tools/grep.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
@@ -152,6 +151,7 @@ export async function assemble(
   debug?: DebugLog,
 ): Promise<Runtime> {
   const { cwd, home, userConfig } = here;
+  const { withCheckpoints } = oneShot ? { withCheckpoints: (t: Tool) => t } : await import("./tools/checkpoints.ts"); // `/undo`'s copies: only a turn the REPL begins keeps them
   const { env, warn } = start;
   const say = (m: string) => start.notice(`hey: ${m}`); // said mid-answer: a line of its own, never inside the streamed text
   const { settings } = start.config;

@@ -61,6 +61,19 @@ export function filesNamed(name: string, files: readonly string[]): string[] {
   return files.filter((path) => baseName(path).normalize("NFC") === key).sort();
 }
 
+/** The project's files a message's `@name` that is no path may mean (user-input.ts filesForNames); its code loads only for such a name. */
+export interface FilesByName {
+  /** the files named `name` (filesNamed) */
+  named(name: string): string[];
+  /** what the user is told of them (namedNotice) */
+  notice(written: string, found: readonly string[]): string;
+}
+
+/** FilesByName over the listed `files`. */
+export function filesByName(files: readonly string[]): FilesByName {
+  return { named: (name) => filesNamed(name, files), notice: namedNotice };
+}
+
 /**
  * What the user is told of `@name` found by its name alone: the one file attached
  * (`@cli.py → app/deep/cli.py`), or, when several have the name, up to NAMED_MAX of them and that

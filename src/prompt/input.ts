@@ -11,7 +11,7 @@ import { decodeForPrompt } from "../fs/prompt-text.ts";
 import { buildPrompt, cutNotice, findMentions, quoteArgument, writeMention, type MentionedFile } from "./mentions.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import { sameNameOnDiskSync } from "../tools/missing-file.ts";
-import { filesNamed, namedNotice } from "./file-match.ts";
+import type { FilesByName } from "./file-match.ts";
 import { join } from "node:path";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
@@ -39,8 +39,8 @@ export interface PromptInput {
   imageCheck?: (image: ImagePart) => string | undefined;
   /** a file's text as the model may read it, its secrets hidden as in read_file's result (config/secrets.ts redactText) */
   redact?: (text: string) => string;
-  /** the project's files from `cwd` (tools/project-files.ts): an `@name` that is no path but one file's name attaches that file */
-  projectFiles?: readonly string[];
+  /** the project's files from `cwd` by name (tools/project-files.ts): an `@name` that is no path but one file's name attaches that file */
+  byName?: FilesByName;
 }
 
 /**
@@ -68,9 +68,9 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const full = "abs" in where ? (existsSync(diskPath(where.abs)) ? where.abs : (sameNameOnDiskSync(where.abs) ?? where.abs)) : undefined;
     let file = full === undefined ? undefined : readMention(path, full, opts);
     // no path, but one project file's name (`@cli.ts`): that file, said, as the user may have meant another
-    const byName = file === undefined && opts.projectFiles ? filesNamed(path, opts.projectFiles) : [];
-    if (byName.length > 1 && whole) throw new MentionError(namedNotice(written, byName));
-    if (byName.length > 0) opts.warn(namedNotice(written, byName));
+    const byName = file === undefined && opts.byName ? opts.byName.named(path) : [];
+    if (byName.length > 1 && whole) throw new MentionError(opts.byName!.notice(written, byName));
+    if (byName.length > 0) opts.warn(opts.byName!.notice(written, byName));
     if (byName.length === 1) file = readMention(byName[0]!, join(opts.cwd, byName[0]!), opts);
     else if (byName.length > 1) continue;
     if (file === DIRECTORY) {

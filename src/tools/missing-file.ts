@@ -9,7 +9,6 @@ import { basename, dirname, isAbsolute, join, parse, relative, sep } from "node:
 import { projectOf } from "../fs/root-probe.ts";
 import { diskPath, namesIn } from "../fs/dir-names.ts";
 import { CONTROL, readAsText, shownName } from "../fs/odd-names.ts";
-import { listFiles } from "./project-files.ts";
 
 // The same name elsewhere in the project is looked up by ripgrep, which lists 100,000 files in about
 // 0.3 s with its ignore rules; without one, by a walk of the first files in path order.
@@ -172,6 +171,7 @@ async function listedLike(rg: string, project: string, skip: readonly string[], 
     const name = path.subarray(path.lastIndexOf(SLASH) + 1);
     if (like(shownName(name))) found.push(join(project, shownName(path)));
   };
+  const { listFiles } = await import("./project-files.ts"); // loaded only when a file is missing
   if (!(await listFiles(rg, project, skip, RG_MS, take))) return undefined;
   const order = (path: string) => path.replaceAll(sep, "\0"); // a directory's files before the next name's
   return found.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { completions } from "../../src/ui/commands.ts";
 import { expandPrompt } from "../../src/prompt/input.ts";
+import { filesByName } from "../../src/prompt/file-match.ts";
 import { complete, emptyEditor, insert } from "../../src/ui/line-editor.ts";
 import { lineKind } from "../../src/ui/slash.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -136,7 +137,7 @@ test("a message's @name that is no path attaches the one project file of that na
     writeFileSync(join(dir.path, "b", "index.ts"), "b\n");
     const projectFiles = ["src/deep/cli.ts", "a/index.ts", "b/index.ts"];
     const warnings: string[] = [];
-    const opts = { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: (w: string) => warnings.push(w), projectFiles };
+    const opts = { cwd: dir.path, home: dir.path, maxBytes: 1000, warn: (w: string) => warnings.push(w), byName: filesByName(projectFiles) };
     const [content] = expandPrompt("explain @cli.ts and @index.ts", opts);
     expect(content).toEqual({ type: "text", text: "explain @cli.ts and @index.ts\n\n```src/deep/cli.ts\nexport const cli = 1;\n```" });
     expect(warnings).toEqual(["@cli.ts → src/deep/cli.ts", "@index.ts names 2 files: a/index.ts, b/index.ts; none attached, mention one by its path"]);
