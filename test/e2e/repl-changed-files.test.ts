@@ -1,45 +1,22 @@
 // In a real terminal (tmux) through dist/hey: what the file tools saw of a file outlives /reload,
 // so a save the user makes after the model read it is still kept from a whole-file write; a file a
 // typed line brought whole (`@file`) counts as read.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers/e2e.ts";
 import { lastUserText, resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
-import { startTerm, type Term } from "../helpers/tmux.ts";
-import { say } from "./repl-helpers.ts";
+import type { Term } from "../helpers/tmux.ts";
+import { say, projectTerms } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
+const dirs = projectTerms();
 let server: ModelServer | undefined;
 let term: Term | undefined;
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-});
-afterEach(async () => {
-  await term?.close();
-  server?.stop();
-  home.remove();
-  project.remove();
-});
-
-/** hey in tmux in the project, its configuration naming `server`'s model. */
-async function startHey(server: ModelServer): Promise<Term> {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${server.baseUrl}"\nmodels = ["m"]\n`,
-  );
-  const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
-  await term.waitFor(/^›/m);
-  return term;
-}
+afterEach(() => server?.stop());
 
 test("read, /reload, the user saves a change: write_file of the file as the model remembers it is refused, the change kept", async () => {
-  const app = join(project.path, "app.ts");
+  const app = join(dirs.project.path, "app.ts");
   writeFileSync(app, "export const a = 1;\n");
   const user = "export const a = 1;\nexport const user = true;\n";
   server = startModelServer((req): Turn => {
@@ -48,7 +25,7 @@ test("read, /reload, the user saves a change: write_file of the file as the mode
     if (ask.startsWith("read")) return { calls: [["read_file", { path: "app.ts" }]] };
     return { calls: [["write_file", { path: "app.ts", content: "export const a = 2;\n" }]] };
   });
-  term = await startHey(server);
+  term = await dirs.start(server);
   await say(term, "read app.ts", /the tool said: 1\s+export const a = 1;/);
   await say(term, "/reload", "reloaded");
   writeFileSync(app, user);
@@ -57,7 +34,7 @@ test("read, /reload, the user saves a change: write_file of the file as the mode
 });
 
 test("a line that brings @app.ts whole, then the user saves a change: write_file of the file as the model remembers it is refused, the change kept", async () => {
-  const app = join(project.path, "app.ts");
+  const app = join(dirs.project.path, "app.ts");
   writeFileSync(app, "export const a = 1;\n");
   const user = "export const a = 1;\nexport const user = true;\n";
   server = startModelServer((req): Turn => {
@@ -65,7 +42,7 @@ test("a line that brings @app.ts whole, then the user saves a change: write_file
     if (lastUserText(req).startsWith("look")) return { text: "I see a = 1" };
     return { calls: [["write_file", { path: "app.ts", content: "export const a = 2;\n" }]] };
   });
-  term = await startHey(server);
+  term = await dirs.start(server);
   await say(term, "look at @app.ts", "I see a = 1");
   writeFileSync(app, user);
   await say(term, "write app.ts", "the tool said: app.ts has changed since it was last read or written");

@@ -3,10 +3,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { toLine } from "../../src/sessions/format.ts";
-import { afterEach } from "bun:test";
+import { afterEach, beforeEach } from "bun:test";
 import { sseReply, type Reply, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sseEvents } from "../helpers/sse.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import type { ModelServer } from "../helpers/model-server.ts";
 import { found, until } from "../helpers/wait.ts";
 
 const USAGE = chatChunk({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
@@ -122,4 +124,40 @@ export async function say(term: Term, line: string, expect: RegExp | string): Pr
   return found(after, `${String(expect)} after typing ${line}`, 60_000).catch((e: Error) => {
     throw new Error(`${e.message}; the screen:\n${screen}`);
   });
+}
+
+/**
+ * Per test, a home and a project directory, and `start(server)`: hey in tmux in the project, its
+ * configuration naming `server`'s model (mock/m). The terminal and both directories go after each test.
+ */
+export function projectTerms(): { readonly home: { path: string }; readonly project: { path: string }; start(server: ModelServer): Promise<Term> } {
+  let home: ReturnType<typeof tempDir> | undefined;
+  let project: ReturnType<typeof tempDir> | undefined;
+  let term: Term | undefined;
+  beforeEach(() => {
+    home = tempDir("hey-home-");
+    project = tempDir("hey-project-");
+  });
+  afterEach(async () => {
+    await term?.close();
+    term = undefined;
+    home?.remove();
+    project?.remove();
+  });
+  return {
+    get home() {
+      return home!;
+    },
+    get project() {
+      return project!;
+    },
+    async start(server) {
+      const dir = join(home!.path, ".config", "hey");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "config.toml"), `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${server.baseUrl}"\nmodels = ["m"]\n`);
+      term = await startTerm({ cwd: project!.path, cols: 200, rows: 50, env: { HOME: home!.path, NO_COLOR: "1" } });
+      await term.waitFor(/^›/m);
+      return term;
+    },
+  };
 }

@@ -2,44 +2,22 @@
 // changed with edit and write_file and keeps the user's own uncommitted lines (hey's old advice,
 // `!git restore FILE`, dropped them), tells the model with the next message; /diff shows git's
 // changes without sending any of them.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers/e2e.ts";
 import { lastUserText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
-import { startTerm, type Term } from "../helpers/tmux.ts";
+import type { Term } from "../helpers/tmux.ts";
 import { testNeeding } from "../helpers/tools.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { until } from "../helpers/wait.ts";
-import { ALL, say } from "./repl-helpers.ts";
+import { ALL, say, projectTerms } from "./repl-helpers.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
+const dirs = projectTerms();
 let server: ModelServer | undefined;
 let term: Term | undefined;
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-});
-afterEach(async () => {
-  await term?.close();
-  server?.stop();
-  home.remove();
-  project.remove();
-});
-
-async function startHey(server: ModelServer): Promise<Term> {
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${server.baseUrl}"\nmodels = ["m"]\n`,
-  );
-  const term = await startTerm({ cwd: project.path, cols: 200, rows: 50, env: { HOME: home.path, NO_COLOR: "1" } });
-  await term.waitFor(/^›/m);
-  return term;
-}
+afterEach(() => server?.stop());
 
 /** The model: `edit` reads app.txt and sets b to 20, `make` writes notes.txt; every other line is echoed. */
 const editingModel = (req: Parameters<Parameters<typeof startModelServer>[0]>[0]): Turn => {
@@ -54,17 +32,17 @@ const editingModel = (req: Parameters<Parameters<typeof startModelServer>[0]>[0]
 };
 
 test("/undo puts back the agent's edit and keeps the user's own unsaved line; again: the turn before; the model hears of it", async () => {
-  const app = join(project.path, "app.txt");
+  const app = join(dirs.project.path, "app.txt");
   const mine = "a = 1\nb = 2\nc = 3  # my own unsaved work\n";
   writeFileSync(app, mine);
   server = startModelServer(editingModel);
-  term = await startHey(server);
+  term = await dirs.start(server);
   await say(term, "edit", "done.");
   expect(readFileSync(app, "utf8")).toContain("b = 20");
   await say(term, "make", "done.");
-  expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("made\n");
+  expect(readFileSync(join(dirs.project.path, "notes.txt"), "utf8")).toBe("made\n");
   await say(term, "/undo", "removed notes.txt (that turn created it)");
-  expect(existsSync(join(project.path, "notes.txt"))).toBe(false);
+  expect(existsSync(join(dirs.project.path, "notes.txt"))).toBe(false);
   await say(term, "/undo", "restored app.txt");
   expect(readFileSync(app, "utf8")).toBe(mine);
   await say(term, "/undo", "nothing to undo");
@@ -75,10 +53,10 @@ test("/undo puts back the agent's edit and keeps the user's own unsaved line; ag
 });
 
 test("/undo leaves a file the user changed after the agent's edit, and says so", async () => {
-  const app = join(project.path, "app.txt");
+  const app = join(dirs.project.path, "app.txt");
   writeFileSync(app, "a = 1\nb = 2\n");
   server = startModelServer(editingModel);
-  term = await startHey(server);
+  term = await dirs.start(server);
   await say(term, "edit", "done.");
   writeFileSync(app, "a = 1\nb = 20\nd = 4  # typed after\n");
   await say(term, "/undo", "left app.txt: it changed after the agent's edit");
@@ -86,15 +64,15 @@ test("/undo leaves a file the user changed after the agent's edit, and says so",
 });
 
 testNeeding(["git"])("/diff shows the change and the untracked files; the next message carries none of it", async () => {
-  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: project.path });
-  writeFileSync(join(project.path, "big.txt"), "old line\n");
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: dirs.project.path });
+  writeFileSync(join(dirs.project.path, "big.txt"), "old line\n");
   git("init", "-q");
   git("add", ".");
   git("commit", "-qm", "init");
-  writeFileSync(join(project.path, "big.txt"), "new line\n");
-  writeFileSync(join(project.path, "fresh.txt"), "x\n");
+  writeFileSync(join(dirs.project.path, "big.txt"), "new line\n");
+  writeFileSync(join(dirs.project.path, "fresh.txt"), "x\n");
   server = startModelServer(editingModel);
-  term = await startHey(server);
+  term = await dirs.start(server);
   const screen = await say(term, "/diff", "untracked: fresh.txt");
   expect(screen).toContain("-old line");
   expect(screen).toContain("+new line");
@@ -105,22 +83,22 @@ testNeeding(["git"])("/diff shows the change and the untracked files; the next m
 
 test("/diff outside a git work tree says so", async () => {
   server = startModelServer(editingModel);
-  term = await startHey(server);
+  term = await dirs.start(server);
   await say(term, "/diff", "is not in a git work tree");
 });
 
 test("/undo after a turn that changed files only with bash says so and undoes nothing; /undo again undoes the turn before it", async () => {
-  writeFileSync(join(project.path, "other.txt"), "x = 1\n");
+  writeFileSync(join(dirs.project.path, "other.txt"), "x = 1\n");
   server = startModelServer(editingModel);
-  term = await startHey(server);
+  term = await dirs.start(server);
   await say(term, "make", "done.");
   await say(term, "sed", "done.");
-  expect(readFileSync(join(project.path, "other.txt"), "utf8")).toBe("x = 10\n");
+  expect(readFileSync(join(dirs.project.path, "other.txt"), "utf8")).toBe("x = 10\n");
   await say(term, "/undo", "/undo again undoes the turn before it anyway (its changes to notes.txt)");
-  expect(readFileSync(join(project.path, "notes.txt"), "utf8")).toBe("made\n");
+  expect(readFileSync(join(dirs.project.path, "notes.txt"), "utf8")).toBe("made\n");
   await say(term, "/undo", "removed notes.txt (that turn created it)");
-  expect(existsSync(join(project.path, "notes.txt"))).toBe(false);
-  expect(readFileSync(join(project.path, "other.txt"), "utf8")).toBe("x = 10\n"); // the command's change stays, as said
+  expect(existsSync(join(dirs.project.path, "notes.txt"))).toBe(false);
+  expect(readFileSync(join(dirs.project.path, "other.txt"), "utf8")).toBe("x = 10\n"); // the command's change stays, as said
   await say(term, "hello", "you said: hello");
   expect(JSON.stringify(server.requests.at(-1)!.messages.at(-1))).toContain("what your bash commands changed in the later turn stays as it is");
 });
@@ -133,19 +111,19 @@ afterEach(() => {
 });
 
 testNeeding(["git"])("/diff waiting on a slow textconv driver stops at Ctrl-C or Esc, the driver with it; the prompt answers at once", async () => {
-  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: project.path });
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: dirs.project.path });
   const m = (slowDriver = marker());
-  const driver = join(home.path, "slow-textconv");
+  const driver = join(dirs.home.path, "slow-textconv");
   writeFileSync(driver, `#!/bin/sh\nexec sleep ${m}\n`, { mode: 0o755 }); // a docx-to-text that takes minutes
-  writeFileSync(join(project.path, ".gitattributes"), "*.txt diff=slow\n");
-  writeFileSync(join(project.path, "a.txt"), "old\n");
+  writeFileSync(join(dirs.project.path, ".gitattributes"), "*.txt diff=slow\n");
+  writeFileSync(join(dirs.project.path, "a.txt"), "old\n");
   git("init", "-q");
   git("config", "diff.slow.textconv", driver);
   git("add", ".");
   git("commit", "-qm", "init");
-  writeFileSync(join(project.path, "a.txt"), "new\n");
+  writeFileSync(join(dirs.project.path, "a.txt"), "new\n");
   server = startModelServer(editingModel);
-  term = await startHey(server);
+  term = await dirs.start(server);
   const cut = "git diff was stopped: interrupted by user; git diff in a shell of your own shows all of it";
   for (const [runs, key] of [
     [1, "C-c"],
