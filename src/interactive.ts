@@ -14,6 +14,7 @@ import { endpointModels } from "./endpoint.ts";
 import { endpointLists } from "./endpoint-lists.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
+import { heyNote } from "./kernel/user-notes.ts";
 import type { Runtime } from "./runtime.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import { completions, runCommand } from "./ui/commands.ts";
@@ -267,5 +268,5 @@ export async function repl(first: Runtime, here: Places, message: string, skills
  * history still says the server it started runs, and it would curl it or debug a refused connection.
  */
 function stoppedJobNote(job: RunningJob): string {
-  return `[hey: the user stopped a job your commands left running, with /jobs stop: \`${jobName(job.command, 200)}\` (pid ${job.pid}); it no longer runs]`;
+  return heyNote(`the user stopped a job your commands left running, with /jobs stop: \`${jobName(job.command, 200)}\` (pid ${job.pid}); it no longer runs`);
 }

@@ -9,6 +9,7 @@
 import { camel, SECTIONS, type DeferMode } from "./keys.ts";
 import type { ProviderSettings, Settings } from "./settings.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
+import { heyNote } from "../kernel/user-notes.ts";
 
 /** What one part found: its errors and warnings (one line each, naming file and line), and what would change. */
 export interface Staged {
@@ -115,7 +116,7 @@ export function reloadNote(r: ReloadReport, before: readonly string[], after: re
       ? "the user ran /reload:"
       : "the user ran /reload; nothing changed" // but its problems
     : "the user ran /reload and nothing changed; fix these and ask them to /reload again:";
-  let text = `[hey: ${head}${[...parts, ...problems].map((p) => `\n${p}`).join("")}]`;
+  let text = heyNote(`${head}${[...parts, ...problems].map((p) => `\n${p}`).join("")}`);
   if (text.length > RELOAD_NOTE_MAX_CHARS) text = `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]`;
   return text;
 }

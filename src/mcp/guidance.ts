@@ -10,6 +10,7 @@
 // tools that joined, in the words `/reload`'s note uses (`+ tools …`, `- tools …`), said once a
 // request carrying them is answered. Pure.
 import type { ServerStatus } from "./server.ts";
+import { heyNote } from "../kernel/user-notes.ts";
 
 /** Each server's instructions are cut here: they ride on every request. */
 export const MAX_INSTRUCTIONS_BYTES = 2048;
@@ -83,17 +84,17 @@ export function createGuidance(): Guidance {
         if (added.length) parts.push(`+ tools ${added.join(", ")}`);
         if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
       }
-      if (parts.length) notes.push(`[hey: the MCP tools offered changed since the last request:\n${parts.join("\n")}]`);
+      if (parts.length) notes.push(heyNote(`the MCP tools offered changed since the last request:\n${parts.join("\n")}`));
       const late = given(statuses).filter((s) => fixed && !fixed.has(s.name) && tools.some((t) => t.server === s.name));
       for (const s of late)
         notes.push(
           told.has(s.name)
-            ? `[hey: MCP server ${s.name} connected after this conversation's system prompt was set; its instructions:\n${capped(s.instructions!)}]`
-            : `[hey: MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}]`,
+            ? heyNote(`MCP server ${s.name} connected after this conversation's system prompt was set; its instructions:\n${capped(s.instructions!)}`)
+            : heyNote(`MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}`),
         );
       const unsaid = problems.filter((p) => !fixable.has(p));
       if (unsaid.length)
-        notes.push(`[hey: the MCP configuration names tools its server does not offer:\n${unsaid.join("\n")}\nfix the table, then ask the user to /reload]`);
+        notes.push(heyNote(`the MCP configuration names tools its server does not offer:\n${unsaid.join("\n")}\nfix the table, then ask the user to /reload`));
       pending = { at: answered, offered, told: late.map((s) => s.name), problems: unsaid };
       return notes.join("\n") || undefined;
     },

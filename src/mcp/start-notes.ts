@@ -6,6 +6,7 @@
 // Pure.
 import type { ServerStatus } from "./server.ts";
 import { stderrLines } from "./stderr-lines.ts";
+import { heyNote } from "../kernel/user-notes.ts";
 
 /**
  * The line for a request while servers still start with no tool list yet, or undefined: said so,
@@ -23,13 +24,15 @@ export function stillStarting(statuses: readonly ServerStatus[], changes: readon
     s.failedBefore === undefined
       ? []
       : [
-          `[hey: MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again: do not count on its tools]`,
+          heyNote(
+            `MCP server ${s.name} failed to start in a recent run${s.failedBefore ? `: ${s.failedBefore}` : ""}; it is being tried again: do not count on its tools`,
+          ),
         ],
   );
   if (names.length === 0) return lines.join("\n") || undefined;
   const which = names.length === 1 ? `MCP server ${names[0]} is` : `MCP servers ${names.join(", ")} are`;
   return [
-    `[hey: ${which} still starting: ${names.length === 1 ? "its" : "their"} tools join the list when ready (a call to one by name waits for it)]`,
+    heyNote(`${which} still starting: ${names.length === 1 ? "its" : "their"} tools join the list when ready (a call to one by name waits for it)`),
     ...lines,
   ].join("\n");
 }
@@ -58,7 +61,7 @@ export function startingNotes(): (statuses: readonly ServerStatus[], changes?: r
     const failed = down.filter((s) => !told.has(s.name)); // a /reload's note says those it started (startNotes)
     const starting = stillStarting(statuses, changes);
     for (const s of statuses) if (s.state === "connecting" && s.tools === undefined) named.add(s.name);
-    const lines = failed.map((s) => `[hey: MCP server ${s.name} failed to start: ${failure(s)}; its tools are not coming this run]`);
+    const lines = failed.map((s) => heyNote(`MCP server ${s.name} failed to start: ${failure(s)}; its tools are not coming this run`));
     return [...lines, ...(starting ? [starting] : [])].join("\n") || undefined;
   };
 }

@@ -7,6 +7,7 @@ import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
 import type { LayerGuard } from "../config/resolve.ts";
 import { isTable, type Table } from "../config/table.ts";
 import type { Tool, ToolResult } from "../kernel/tool.ts";
+import { heyNote } from "../kernel/user-notes.ts";
 
 /**
  * A server not started: its name, the file that names it, and why, with what starts it (for the
@@ -81,7 +82,7 @@ function startsIt(w: Withheld, oneShot: boolean): string {
 export function withheldNote(withheld: readonly Withheld[], oneShot: boolean, shown: (path: string) => string): string | undefined {
   if (withheld.length === 0) return undefined;
   const each = withheld.map((w) => `MCP server ${w.name} (${shown(w.source)}) is not started: ${startsIt(w, oneShot)}.`);
-  const text = `[hey: ${each.join(" ")} Do not change ${withheld.length > 1 ? "their configs" : "its config"} for this.]`;
+  const text = heyNote(`${each.join(" ")} Do not change ${withheld.length > 1 ? "their configs" : "its config"} for this.`);
   return text.length > RELOAD_NOTE_MAX_CHARS ? `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]` : text; // a project with dozens of servers
 }
 

@@ -5,8 +5,9 @@
 // runs, never widen it; no MCP tool runs, whatever its name; a bash command must also read only
 // (read-only.ts: no `find -delete`, no `rg --pre`, no redirection into a file). The model is told when the mode changes, in the user's next message
 // (planNote), so the note sits in the history the prompt cache already holds. Pure.
-import { textOf, type ContentBlock, type Message } from "../kernel/ir.ts";
+import type { ContentBlock, Message } from "../kernel/ir.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
+import { PLAN_OFF, PLAN_ON } from "../kernel/user-notes.ts";
 import { READING } from "./peer-rules.ts";
 import { readsOnly } from "./read-only.ts";
 import { compileRules, decide, type CompiledRules } from "./rules.ts";
@@ -51,11 +52,6 @@ export const PLAN_PREFIX = "blocked by plan mode:";
 /** How the user leaves plan mode, as a refusal says it. */
 const LEAVE = "only reading and searching run until the user turns plan mode off (Shift+Tab or /plan)";
 
-/** The model's note when the mode turns on. */
-export const PLAN_ON =
-  "plan mode: you can read and search but not change files or run commands that change things; investigate and present a plan; the user will switch plan mode off to let you carry it out";
-/** The model's note when it turns off. */
-export const PLAN_OFF = "plan mode is off: you can change files and run commands again";
 /** What the user is told when a session left in plan mode is resumed: at the prompt it stays in it; a one-shot run leaves it unless --plan. */
 export const PLAN_RESUMED = "this session was in plan mode, and still is: the agent only reads and searches (Shift+Tab or /plan off turns it off)";
 export const PLAN_LEFT = "this session was in plan mode; this run is not (the agent may change files): hey -c --plan keeps it";
@@ -103,19 +99,6 @@ export function withPlanNote(plan: PlanMode, history: readonly Message[], conten
   const note = planNote(plan.on, history);
   return note ? [{ type: "text", text: note }, ...content] : content;
 }
-
-/**
- * The user's words of `message`: its text without the notes hey puts before them — plan mode's, and
- * those the REPL sends with the next message (`/undo`'s and a `!` command's "The user ran … before
- * writing this message", `/jobs stop`'s "[hey: …]") — which a session listing or a resumed recap
- * does not show as what was asked.
- */
-export function typedText(message: Pick<Message, "content">): string {
-  return textOf({ content: message.content.filter((b) => b.type !== "text" || !heysNote(b.text)) });
-}
-
-const heysNote = (text: string) =>
-  text === PLAN_ON || text === PLAN_OFF || /^The user ran [^\n]*? before writing this message:/.test(text) || text.startsWith("[hey: ");
 
 /** What the user sees on `/plan` or Shift+Tab. */
 export function planToggled(on: boolean): string {

@@ -6,6 +6,7 @@
 import { sep } from "node:path";
 import { RELOAD_NOTE_MAX_CHARS } from "../config/reload.ts";
 import type { SkillProblem } from "../skills/frontmatter.ts";
+import { heyNote } from "../kernel/user-notes.ts";
 
 /**
  * The note for `problems` (start-up's skill problems, each message starting with its file's path)
@@ -19,6 +20,6 @@ export function skillStartNote(problems: readonly SkillProblem[], own: readonly 
   if (mine.length === 0) return undefined;
   const head =
     "these skill files in hey's skills folders could not be loaded as written (the user was told too); fix them — a fix loads at /reload or in the next run:";
-  const text = `[hey: ${head}${mine.map((p) => `\nwarning: ${p}`).join("")}]`;
+  const text = heyNote(`${head}${mine.map((p) => `\nwarning: ${p}`).join("")}`);
   return text.length > RELOAD_NOTE_MAX_CHARS ? `${text.slice(0, RELOAD_NOTE_MAX_CHARS - 2)}…]` : text;
 }

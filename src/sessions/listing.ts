@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, readdirSync, unlinkSync } from "node:f
 import { basename, join } from "node:path";
 import { brokenLink, dirProblem } from "../fs/dir-problem.ts";
 import { errnoCode } from "../kernel/errors.ts";
-import { typedText } from "../permission/plan-mode.ts";
+import { typedText } from "../kernel/user-notes.ts";
 import { oneLine, parseEntry, parseHeader, promptOfCutLine, salvageHeader, type SessionInfo } from "./format.ts";
 import { matchIds, shortIds } from "./ids.ts";
 import { closeQuietly, linesForward, onlyNul, openSessionFile, type ForwardLine } from "./lines.ts";
@@ -228,5 +228,5 @@ function userText(line: ForwardLine | undefined): string | null {
   if (!line?.terminated || line.oversized) return null;
   const parsed = parseEntry(line.text);
   if (!parsed.ok || parsed.entry.type !== "message") return null;
-  return parsed.entry.message.role === "user" ? typedText(parsed.entry.message) : ""; // a plan mode note is no title
+  return parsed.entry.message.role === "user" ? typedText(parsed.entry.message) : ""; // a note of hey's is no title
 }

@@ -2,6 +2,7 @@
 // of what the session learned still holds for the model the resumed run uses.
 import type { ConfigFlags } from "../config/settings.ts";
 import type { LoadedSession } from "./reader.ts";
+import { heyNote } from "../kernel/user-notes.ts";
 
 /**
  * What a resumed session gives the agent (agent.ts AgentParts) when it goes on with
@@ -35,7 +36,9 @@ export function endedJobsNote(session: LoadedSession): string | undefined {
   const jobs = session.endedJobs;
   if (!jobs?.length) return undefined;
   const named = jobs.map((j) => `\`${j.length > 80 ? `${j.slice(0, 79)}…` : j}\``).join(", ");
-  return `[hey: this is a new run of hey; the job${jobs.length === 1 ? "" : "s"} the last run left running ended with it: ${named}; start again what is still needed]`;
+  return heyNote(
+    `this is a new run of hey; the job${jobs.length === 1 ? "" : "s"} the last run left running ended with it: ${named}; start again what is still needed`,
+  );
 }
 
 /** The flags of a run that continues `session`: its model and effort are one more layer of the choice (ConfigFlags.session). */

@@ -2,7 +2,7 @@
 // exchange of a resumed session, and the numbered list `/resume` picks from. Pure.
 import { SUMMARY_ID } from "../context/passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
-import { typedText } from "../permission/plan-mode.ts";
+import { typedText } from "../kernel/user-notes.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
 import { typedSkillLine } from "../skills/catalog.ts";
@@ -90,7 +90,7 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
     // a question's start and its last line: after a paste, what the user asked of it is often at the end
     return fromEnd ? [dim("…", format.color), ...lines.slice(-max)] : [...lines.slice(0, max - 1), "…", lines.at(-1)!];
   };
-  const text = typedText(messages[asked]!); // without a plan mode note
+  const text = typedText(messages[asked]!); // without the notes hey put before the words
   // a `/skill:NAME args` message as it was typed, as the session listings show it: not the skill's text
   const question = cap(visible((typedSkillLine(text) ?? text).trim()).split("\n"), PAST_QUESTION_LINES, false).map((l, i) =>
     dim((i === 0 ? prompt : "  ") + l, format.color),

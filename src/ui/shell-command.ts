@@ -11,6 +11,7 @@ import { commandResult, type FilterContext, type OutputFiles, type OutputKeeping
 import { outputDecoder } from "../fs/output-text.ts";
 import { goneDirectory } from "../fs/dir-problem.ts";
 import { errorText } from "../kernel/errors.ts";
+import { userRanNote } from "../kernel/user-notes.ts";
 import { killTree, killTreeNow, STOP_GRACE_MS } from "../tools/process-tree.ts";
 import type { ShellChoice } from "../tools/shell.ts";
 
@@ -134,7 +135,7 @@ export async function shellNote(
   const finished = { stdout: run.output, stderr: empty, exitCode, ended: "exit" as const };
   const notes = run.signal ? [`[${ending(run)}]`] : [];
   const result = await commandResult(finished, command, exitCode, { ...opts, notes, view: (text) => shownText(text, redraws) });
-  return opts.redact(`The user ran a command in their shell (with \`!\`) before writing this message:\n$ ${command}\n${result}`);
+  return opts.redact(userRanNote("a command in their shell (with `!`)", `\n$ ${command}\n${result}`));
 }
 
 /** What stands in the note for a full-screen program's screen. */

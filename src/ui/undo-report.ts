@@ -1,6 +1,7 @@
 // What `/undo` says to the user and, with the next message, to the model (x57). Pure.
 import { relative } from "node:path";
 import type { Later, UndoOutcome, UndoReport } from "../tools/checkpoints.ts";
+import { userRanNote } from "../kernel/user-notes.ts";
 
 /** Said when there is no turn to undo. */
 export const NOTHING_TO_UNDO = "nothing to undo: no turn of this session (since hey started) changed a file with edit or write_file";
@@ -59,12 +60,13 @@ export function undoNote(report: UndoReport, cwd: string): string {
   const back = [...report.restored, ...report.removed.map((p) => `${p} (removed: that turn created it)`)].map(name);
   const left = [...report.changed, ...report.skipped.map((s) => s.path)].map(name);
   const laterBash = report.later.ranBash;
-  return (
-    "The user ran /undo before writing this message: your file changes of an earlier turn were undone" +
-    (back.length ? `; back to what they were before it: ${back.join(", ")}` : "") +
-    (left.length ? `; not undone: ${left.join(", ")}` : "") +
-    (report.ranBash ? "; what that turn's bash commands changed was not undone" : "") +
-    (laterBash > 0 ? `; what your bash commands changed in the ${laterBash === 1 ? "later turn" : `${laterBash} later turns`} stays as it is` : "") +
-    ". Read a file again before you edit it."
+  return userRanNote(
+    "/undo",
+    " your file changes of an earlier turn were undone" +
+      (back.length ? `; back to what they were before it: ${back.join(", ")}` : "") +
+      (left.length ? `; not undone: ${left.join(", ")}` : "") +
+      (report.ranBash ? "; what that turn's bash commands changed was not undone" : "") +
+      (laterBash > 0 ? `; what your bash commands changed in the ${laterBash === 1 ? "later turn" : `${laterBash} later turns`} stays as it is` : "") +
+      ". Read a file again before you edit it.",
   );
 }

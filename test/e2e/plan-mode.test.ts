@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { ALL, answer, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
-import { PLAN_LEFT, PLAN_OFF, PLAN_ON } from "../../src/permission/plan-mode.ts";
+import { PLAN_LEFT } from "../../src/permission/plan-mode.ts";
+import { PLAN_OFF, PLAN_ON } from "../../src/kernel/user-notes.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 

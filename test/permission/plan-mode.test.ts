@@ -2,7 +2,8 @@
 // refused with plan mode's reason; off, it judges nothing; the user's own lists are asked first
 // (wire.ts), so it can only narrow them. And the note the model gets when the mode changes.
 import { describe, expect, test } from "bun:test";
-import { createPlanMode, PLAN_OFF, PLAN_ON, planNote, typedText, withPlanNote } from "../../src/permission/plan-mode.ts";
+import { createPlanMode, planNote, withPlanNote } from "../../src/permission/plan-mode.ts";
+import { PLAN_OFF, PLAN_ON } from "../../src/kernel/user-notes.ts";
 import { permissionCheck } from "../../src/permission-check.ts";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
 
@@ -92,20 +93,6 @@ describe("the model's note", () => {
     [false, [said(PLAN_ON), said(PLAN_OFF)], undefined],
   ] as [boolean, Message[], string | undefined][])("on %p after %j: %p (said only when the mode changed)", (mode, history, note) => {
     expect(planNote(mode, history)).toBe(note);
-  });
-
-  test("a listing or a recap shows the user's words without it", () => {
-    expect(typedText(said(PLAN_ON))).toBe("hi");
-    expect(typedText(said(PLAN_OFF))).toBe("hi");
-  });
-
-  test("nor the notes the REPL sends with the next message: /undo's, a ! command's, /jobs stop's", () => {
-    const undo =
-      "The user ran /undo before writing this message: your file changes of an earlier turn were undone; back to what they were before it: notes.md.";
-    const shell = "The user ran a command in their shell (with `!`) before writing this message:\n$ ls\na.txt";
-    const jobs = "[hey: the user stopped a job your commands left running, with /jobs stop: `npm run dev &` (pid 42); it no longer runs]";
-    for (const note of [undo, shell, jobs]) expect(typedText(said(note))).toBe("hi");
-    expect(typedText({ content: [{ type: "text", text: "The user ran out of ideas" }] })).toBe("The user ran out of ideas");
   });
 
   test("it goes before the user's words in their message", () => {

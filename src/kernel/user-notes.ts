@@ -1,0 +1,28 @@
+// The notes hey writes into a user message ahead of the user's own words: plan mode's, the REPL's
+// (`/undo`'s and a `!` command's "The user ran … before writing this message:", `/jobs stop`'s
+// "[hey: …]") and hey's other bracketed notes. Their shapes live here, beside the one function that
+// recognises them, so a session listing or a resumed recap that leaves them out cannot drift from
+// what writes them. Pure.
+import { textOf, type Message } from "./ir.ts";
+
+/** The model's note when plan mode turns on (permission/plan-mode.ts says when it is sent). */
+export const PLAN_ON =
+  "plan mode: you can read and search but not change files or run commands that change things; investigate and present a plan; the user will switch plan mode off to let you carry it out";
+/** The model's note when it turns off. */
+export const PLAN_OFF = "plan mode is off: you can change files and run commands again";
+
+/** A note of hey's own to the model: `[hey: BODY]`. */
+export const heyNote = (body: string): string => `[hey: ${body}]`;
+
+/** What the user did at the prompt before this message (`/undo`, a `!` command): "The user ran WHAT before writing this message:BODY". */
+export const userRanNote = (what: string, body: string): string => `The user ran ${what} before writing this message:${body}`;
+
+const USER_RAN = /^The user ran [^\n]*? before writing this message:/;
+
+/** Whether a text block is one of the notes above rather than the user's words. */
+export const isHeysNote = (text: string): boolean => text === PLAN_ON || text === PLAN_OFF || text.startsWith("[hey: ") || USER_RAN.test(text);
+
+/** The user's words of `message`: its text without the notes hey put before them, which a listing or recap does not show as what was asked. */
+export function typedText(message: Pick<Message, "content">): string {
+  return textOf({ content: message.content.filter((b) => b.type !== "text" || !isHeysNote(b.text)) });
+}

@@ -1,0 +1,31 @@
+// The notes hey puts before the user's words (kernel/user-notes.ts): a session listing's title and a
+// resumed recap show what the user typed, never plan mode's note or the REPL's `/undo`, `!` and
+// `/jobs stop` notes, as each of their writers words them.
+import { describe, expect, test } from "bun:test";
+import { userMessage, type Message } from "../../src/kernel/ir.ts";
+import { heyNote, PLAN_OFF, PLAN_ON, typedText, userRanNote } from "../../src/kernel/user-notes.ts";
+import { undoNote } from "../../src/ui/undo-report.ts";
+
+/** The user's "hi" with `note` before it, as the REPL sends it. */
+const said = (note: string): Message => ({ ...userMessage("hi"), content: [{ type: "text", text: note }, ...userMessage("hi").content] });
+
+describe("typedText", () => {
+  test("leaves out plan mode's notes", () => {
+    expect(typedText(said(PLAN_ON))).toBe("hi");
+    expect(typedText(said(PLAN_OFF))).toBe("hi");
+  });
+
+  test("leaves out the REPL's notes as their writers word them: /undo's, a ! command's, /jobs stop's", () => {
+    const report = { restored: ["/p/notes.md"], removed: [], changed: [], skipped: [], ranBash: false, later: { turns: 0, ranBash: 0 } };
+    const undo = undoNote(report, "/p");
+    expect(undo).toStartWith("The user ran /undo before writing this message:");
+    const shell = userRanNote("a command in their shell (with `!`)", "\n$ ls\na.txt");
+    const jobs = heyNote("the user stopped a job your commands left running, with /jobs stop: `npm run dev &` (pid 42); it no longer runs");
+    for (const note of [undo, shell, jobs]) expect(typedText(said(note))).toBe("hi");
+  });
+
+  test("keeps the user's own words that only look like a note", () => {
+    expect(typedText({ content: [{ type: "text", text: "The user ran out of ideas" }] })).toBe("The user ran out of ideas");
+    expect(typedText({ content: [{ type: "text", text: "[hey, look at this]" }] })).toBe("[hey, look at this]");
+  });
+});
