@@ -141,6 +141,9 @@ function shownWords(words: string[]): string[] {
     const flag = words[i - 1];
     if (flag !== undefined && /^-/.test(flag) && credentialName(flag) && !/^-/.test(word) && word !== "" && !word.includes("${") && !pathOrUrl(word))
       return hashed(word);
+    // `--password=a b c` is one argument: its value is the rest of the word, spaces and all (a shell script's `TOKEN=x; …` ends at the space)
+    const joined = /^(-+([A-Za-z][\w.-]*)=)([\s\S]*\s[\s\S]*)$/.exec(word);
+    if (joined && credentialName(joined[2]!) && literal(joined[3]!.trim())) return joined[1]! + hashed(joined[3]!);
     return hashedShapes(hashedFlags(hashedNamed(scriptUrls(word))));
   });
 }

@@ -85,6 +85,14 @@ describe("an MCP server's approval hides a secret in its arguments or its URL, o
     for (const secret of [first, "plainsecret1", "abc123xyz", "pw123456", "abcd1234secret"]) expect(record).not.toContain(secret);
   });
 
+  test("a credential flag's value that holds a space is masked whole: the argument is one word to the program", () => {
+    const toml = '[mcp.db]\ncommand = "node"\nargs = ["/srv/db.js", "--password=correct horse battery", "--api-key= padded secret1", "--header=X-Api-Key: abc123xyz", "--name=my server"]\n';
+    const g = guardLayer(data(toml), undefined);
+    expect(g.widenings).toEqual(['+ [mcp.db] node /srv/db.js --password=[secret] --api-key=[secret] "--header=X-Api-Key: [secret]" "--name=my server"']);
+    const record = formatApprovals(withConfigs(emptyApprovals(), { "/c.toml": approvedOf(toml) }));
+    for (const secret of ["horse", "battery", "padded", "abc123xyz"]) expect(record + g.widenings.join("\n")).not.toContain(secret);
+  });
+
   test("a changed token is said to be another secret without showing either", () => {
     const g = guardLayer(data(fs(second) + remote("changed99")), approvedOf(fs(first) + remote("abcd1234secret")));
     const text = g.widenings.join("\n");
