@@ -86,7 +86,8 @@ describe("an MCP server's approval hides a secret in its arguments or its URL, o
   });
 
   test("a credential flag's value that holds a space is masked whole: the argument is one word to the program", () => {
-    const toml = '[mcp.db]\ncommand = "node"\nargs = ["/srv/db.js", "--password=correct horse battery", "--api-key= padded secret1", "--header=X-Api-Key: abc123xyz", "--name=my server"]\n';
+    const toml =
+      '[mcp.db]\ncommand = "node"\nargs = ["/srv/db.js", "--password=correct horse battery", "--api-key= padded secret1", "--header=X-Api-Key: abc123xyz", "--name=my server"]\n';
     const g = guardLayer(data(toml), undefined);
     expect(g.widenings).toEqual(['+ [mcp.db] node /srv/db.js --password=[secret] --api-key=[secret] "--header=X-Api-Key: [secret]" "--name=my server"']);
     const record = formatApprovals(withConfigs(emptyApprovals(), { "/c.toml": approvedOf(toml) }));
