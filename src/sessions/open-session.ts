@@ -39,14 +39,26 @@ export async function openSession(
     const note = unreadableNote(unreadable.filter((u) => !newest || u.modified > newest.modified));
     if (note) warn(note);
     if (!newest) warn(`no earlier session in this directory${here.root === here.cwd ? "" : " or its project"}; starting a new one`);
-    // the newest one open in another hey (a second terminal; a crashed hey's own session is the one before it): the
-    // newest that is not, said; a command that only reads takes no lock, and reads the newest
-    const latest = readOnly ? newest : (offered.find((s) => !lockedByOther(s.path)) ?? newest);
-    if (latest && latest !== newest)
-      warn(
-        `the latest session here, ${newest!.id}, is open in another hey; continuing ${latest.id}, the latest one that is not: “${oneLine(latest.firstPrompt, 50) || "(no prompt)"}”`,
-      );
-    return latest ? resumeSession(latest.path, here.cwd, { readOnly }) : undefined;
+    if (!newest) return undefined;
+    if (readOnly) return resumeSession(newest.path, here.cwd, { readOnly }); // a command that only reads takes no lock, and reads the newest
+    // the newest one not open in another hey (a second terminal; a crashed hey's own session is the one before it), said.
+    // Taking its lock is the test: another hey started at the same moment may take the one that looked free, so on to the next
+    for (const s of offered) {
+      if (lockedByOther(s.path)) continue;
+      let loaded: LoadedSession;
+      try {
+        loaded = resumeSession(s.path, here.cwd, { readOnly });
+      } catch (e) {
+        if (e instanceof SessionLockedError) continue;
+        throw e;
+      }
+      if (s !== newest)
+        warn(
+          `the latest session here, ${newest.id}, is open in another hey; continuing ${s.id}, the latest one that is not: “${oneLine(s.firstPrompt, 50) || "(no prompt)"}”`,
+        );
+      return loaded;
+    }
+    return resumeSession(newest.path, here.cwd, { readOnly }); // every one is open: its refusal says by which hey
   } catch (e) {
     if (e instanceof SessionLockedError) throw e; // in use: retried later, not fixed on the command line
     throw new SessionError(errorText(e));
