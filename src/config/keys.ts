@@ -7,7 +7,7 @@ import type { Effort, Protocol } from "../kernel/ir.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 
 /** What a key holds: one accept rule and one phrase for messages per kind (schema.ts). */
-export type Kind = "string" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "defer" | "strings" | "stringTable" | "window";
+export type Kind = "string" | "command" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "defer" | "strings" | "stringTable" | "window";
 
 /** When MCP tools wait behind find_tools (`[mcp] defer_tools`, mcp/deferred.ts). */
 export const DEFER_MODES = ["auto", "always", "never"] as const;
@@ -127,12 +127,12 @@ export const SECTIONS = {
   },
   tools: {
     shell: {
-      kind: "string",
+      kind: "command",
       env: "HEY_SHELL",
       doc: "the shell bash runs; default `sh` (Windows: `sh` or `bash` on PATH, else Git Bash next to `git`, else PowerShell; see [Windows](#windows))",
     },
     bash_filter: {
-      kind: "string",
+      kind: "command",
       default: "builtin",
       env: "HEY_BASH_FILTER",
       doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through",
@@ -144,7 +144,7 @@ export const SECTIONS = {
       env: "HEY_BASH_TIMEOUT_MS",
       doc: "a command's time limit; a call's `timeout_ms` may ask for 1 s up to 10 minutes (or this, when longer); a call asking for less (`60` meant as a minute) is refused before it runs, saying the unit",
     },
-    rg: { kind: "string", doc: "the ripgrep grep runs (a path or a command); default `rg` on PATH, else the one inside hey" },
+    rg: { kind: "command", doc: "the ripgrep grep runs (a path or a command); default `rg` on PATH, else the one inside hey" },
     keep_env: {
       kind: "strings",
       default: [],
@@ -273,7 +273,7 @@ export const MCP_SERVER_KEYS = {
 // ---- the types the table implies ----
 
 /** The value a kind holds. */
-export type ValueOf<K extends Kind> = K extends "string"
+export type ValueOf<K extends Kind> = K extends "string" | "command"
   ? string
   : K extends "boolean"
     ? boolean

@@ -75,6 +75,8 @@ export const WINDOW_RANGE = [1_024, 100_000_000] as const;
 
 const SCALARS: Record<Exclude<Kind, "strings" | "stringTable" | "window">, [accepts: (v: unknown) => boolean, phrase: string]> = {
   string: [(v) => typeof v === "string", "a string"],
+  // an empty one would run `sh -c ""`: a filter that prints nothing, a shell or ripgrep that is no program
+  command: [(v) => typeof v === "string" && v.trim() !== "", "a command (not empty)"],
   boolean: [(v) => typeof v === "boolean", "true or false"],
   positive: [(v) => isInt(v) && v > 0, "a positive integer"],
   count: [(v) => isInt(v) && v >= 0, "a non-negative integer"],

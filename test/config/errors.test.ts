@@ -91,7 +91,11 @@ describe("wrong types name the file, the key and what was expected", () => {
     ['[retry]\njitter = "yes"', `${U}: [retry] jitter must be true or false, got "yes"`],
     ["[compaction]\nnudge_threshold = 1.5", `${U}: [compaction] nudge_threshold must be a number greater than 0 and at most 1, got 1.5`],
     ["[compaction]\nnudge_threshold = 0", `${U}: [compaction] nudge_threshold must be a number greater than 0 and at most 1, got 0`],
-    ["[tools]\nshell = 5", `${U}: [tools] shell must be a string, got 5`],
+    ["[tools]\nshell = 5", `${U}: [tools] shell must be a command (not empty), got 5`],
+    // an empty filter ran `sh -c ""`: every filtered command's output reached the model empty (x62)
+    ['[tools]\nbash_filter = ""', `${U}: [tools] bash_filter must be a command (not empty), got ""`],
+    ['[tools]\nbash_filter = "  "', `${U}: [tools] bash_filter must be a command (not empty), got "  "`],
+    ['[tools]\nrg = ""', `${U}: [tools] rg must be a command (not empty), got ""`],
     ["[default]\nmodel = 4", `${U}: [default] model must be a string, got 4`],
     ["[proxy]\nurl = 1979-05-27T07:32:00Z", `${U}: [proxy] url must be a string, got a date/time`],
     ['[permission]\nallow = "bash: ls"', `${U}: [permission] allow must be an array of strings, got "bash: ls"`],
