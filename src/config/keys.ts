@@ -7,7 +7,19 @@ import type { Effort, Protocol } from "../kernel/ir.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "../providers/stream-guard.ts";
 
 /** What a key holds: one accept rule and one phrase for messages per kind (schema.ts). */
-export type Kind = "string" | "command" | "boolean" | "positive" | "count" | "fraction" | "effort" | "protocol" | "defer" | "strings" | "stringTable" | "window";
+export type Kind =
+  | "string"
+  | "command"
+  | "boolean"
+  | "positive"
+  | "count"
+  | "fraction"
+  | "effort"
+  | "protocol"
+  | "defer"
+  | "strings"
+  | "stringTable"
+  | "window";
 
 /** When MCP tools wait behind find_tools (`[mcp] defer_tools`, mcp/deferred.ts). */
 export const DEFER_MODES = ["auto", "always", "never"] as const;
