@@ -373,11 +373,12 @@ async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, inte
   let text = last.role === "assistant" ? textOf(last).trim() : "";
   if (text === "") {
     text = fallbackHandOff(messages.findLast((m) => m.toolCalls?.length)?.toolCalls ?? []);
-    warn("the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
+    notices.print("hey: the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
   }
   try {
     const file = await saveHandOff(root, textOf(task), text, limit);
-    warn(`the hand-off is saved in ${file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
+    // where notices go, so at a terminal it comes after the answer's last words, on a line of its own (the answer is still held while this runs)
+    notices.print(`hey: the hand-off is saved in ${file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
   } catch (e) {
     // an error event before the run's `done`, so --output json says the hand-off is not there (stderr too)
     runtime.output.emit({ type: "error", kind: "config", message: `could not save the hand-off in .hey/task.md: ${errorText(e)}` });

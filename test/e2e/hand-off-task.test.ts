@@ -49,3 +49,21 @@ test("a hand-off that cannot be saved (another hey keeps task.md locked) is an e
     rmSync(join(work.path, ".hey", "task.md.lock"), { force: true });
   }
 }, 60_000);
+
+test("at a terminal, the hand-off is shown whole and hey's line saying where it is saved comes after it, on a line of its own", async () => {
+  const { startTerm } = await import("../helpers/tmux.ts");
+  const term = await startTerm({
+    args: ["--base-url", model.baseUrl, "-m", "m", "--max-turns", "1", "-p", "LOOP at a terminal"],
+    cwd: work.path,
+    env: { XDG_STATE_HOME: state.path, NO_COLOR: "1" },
+    cols: 200,
+  });
+  try {
+    const screen = await term.waitFor("[exit 3]", { scrollback: true, joined: true });
+    const lines = screen.split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^Remaining: step \d+$/)); // the answer's last word was not cut off by hey's line
+    expect(lines).toContainEqual(expect.stringMatching(/^hey: the hand-off is saved in .*task\.md; `hey -c` continues from there$/));
+  } finally {
+    await term.close();
+  }
+}, 60_000);
