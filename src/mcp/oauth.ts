@@ -174,9 +174,9 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
     },
   });
   /**
-   * Refreshes `seen`, due, holding the file's lock from the decision to the write. Read again under
-   * the lock: when another hey has refreshed meanwhile (or the user signed in again), its tokens are
-   * no longer due and are used as they are — sending the refresh token it already traded would be
+   * Refreshes the stored tokens, holding the file's lock from the decision to the write. They are
+   * read again under the lock: when another hey has refreshed meanwhile (or the user signed in
+   * again), its tokens are no longer due and are used as they are — sending the refresh token it already traded would be
    * refused (servers rotate them) and cost this hey its sign-in.
    */
   const refreshHeld = (refresh: NonNullable<ProviderOptions["refresh"]>) =>
