@@ -3,14 +3,25 @@
 // discovery found. Files are 0600 in a 0700 directory, written atomically, never through a link.
 // Every token and client secret this process reads or writes is remembered, so the redaction layer
 // keeps them out of the terminal, the JSON events, the session and the debug log.
+// Several heys share a file (a REPL, a `hey -p` from a git hook, `hey mcp login` in another
+// terminal): a refresh and every read-modify-write of it hold its lock (fs/file-lock.ts), so one
+// hey's rotated refresh token is never refreshed again, nor written over, by another.
 import { mkdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { withFileLock } from "../fs/file-lock.ts";
 import { checkOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { errnoCode } from "../kernel/errors.ts";
 
 /** A sign-in file larger than this is not read (no registration or token is that big). */
 const MAX_FILE_BYTES = 256 * 1024;
+
+/**
+ * How long a hey waits for another's lock on a sign-in file: the holder may be waiting on the token
+ * endpoint for a refresh, which can take seconds. A waiter that gives up goes on with the tokens
+ * as stored.
+ */
+export const LOCK_WAIT_MS = 15_000;
 
 /** Tokens as the authorization server sent them, and when the access token expires (ms since the epoch). */
 export interface StoredTokens {
@@ -38,8 +49,14 @@ export interface CredentialStore {
   pathOf(url: string): string;
   /** the sign-in of `url`, or undefined (none, or unreadable: treated as none) */
   read(url: string): Credentials | undefined;
-  /** replaces the sign-in of `url`; throws when it cannot be written */
+  /** replaces the sign-in of `url`; throws when it cannot be written. Inside `locked` only, or for a file no other hey writes. */
   write(credentials: Credentials): Promise<void>;
+  /**
+   * Runs `fn` holding the lock of `url`'s file against every other hey (and this process's other
+   * callers), so what it reads is still there when it writes. Waits up to LOCK_WAIT_MS, then throws
+   * FileLockedError; throws what `fn` throws. Never hold it across a browser sign-in.
+   */
+  locked<T>(url: string, fn: () => Promise<T>): Promise<T>;
   /** removes the sign-in of `url`; whether there was one */
   remove(url: string): boolean;
   /** every token and client secret read or written so far, for redaction */
@@ -82,6 +99,7 @@ export function createCredentialStore(configDir: string): CredentialStore {
       const path = pathOf(credentials.url);
       await writeFileAtomic(path, JSON.stringify({ ...credentials, url: normalUrl(credentials.url) }, null, 2) + "\n", { own: true, mode: 0o600 });
     },
+    locked: (url, fn) => withFileLock(pathOf(url), fn, { private: true, waitMs: LOCK_WAIT_MS }),
     remove(url) {
       const path = pathOf(url);
       checkOwnFile(path);

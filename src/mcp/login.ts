@@ -101,8 +101,10 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
     } catch (e) {
       if (!(e instanceof ForgottenRegistration)) throw e;
       // the registration is dead: a new one, as on the first sign-in
-      const c = deps.store.read(url);
-      if (c) await deps.store.write({ url: c.url, ...(c.discovery ? { discovery: c.discovery } : {}), ...(c.tokens ? { tokens: c.tokens } : {}) });
+      await deps.store.locked(url, async () => {
+        const c = deps.store.read(url);
+        if (c) await deps.store.write({ url: c.url, ...(c.discovery ? { discovery: c.discovery } : {}), ...(c.tokens ? { tokens: c.tokens } : {}) });
+      });
       deps.print(`  ${e.message}: registering hey again`);
       return await attempt(false);
     }

@@ -6,6 +6,8 @@
 //   browser only records that a sign-in is needed (the server is then shown as auth required);
 // - sign-in (`hey mcp login`): registers when needed, sends the user to the authorization URL and
 //   has the loopback redirect listener's address as redirect URL.
+// Several heys may share a sign-in: a refresh and every write hold the store's lock of it, and a
+// refused grant drops only what this hey used (see `invalidated`).
 // Pure: the store, the clock and the refresh are given.
 import type { McpServerSettings } from "../config/settings.ts";
 import type { CredentialStore, Credentials, StoredTokens } from "./credentials.ts";
@@ -99,10 +101,41 @@ export function registeredPort(c: Credentials | undefined): number | undefined {
   return undefined;
 }
 
+/** Whether `a` and `b` are the same grant: a refresh or a new sign-in changes both tokens, or at least the access token. */
+export function sameTokens(a: StoredTokens | undefined, b: StoredTokens | undefined): boolean {
+  return a?.access_token === b?.access_token && a?.refresh_token === b?.refresh_token;
+}
+
+/** What one provider last used: the tokens it handed to the SDK or stored, the registration it handed out. */
+export interface Used {
+  tokens?: StoredTokens;
+  clientId?: string;
+}
+
+/**
+ * What is kept of `c` when the SDK gives up on `scope` (a refresh refused with invalid_grant drops
+ * the tokens; an unknown client, everything): only what this hey used and was refused goes. Tokens
+ * or a registration another hey stored meanwhile (its refresh, a new `hey mcp login`) stay: the
+ * server refused this hey's old ones, not those.
+ */
+export function invalidated(c: Credentials, scope: "all" | "client" | "tokens" | "discovery", used: Used): Credentials {
+  const dropClient = (scope === "all" || scope === "client") && c.client !== undefined && c.client.client_id === used.clientId;
+  // tokens granted to a registration that is gone are of no use
+  const dropTokens = (scope === "tokens" || scope === "all") && (sameTokens(c.tokens, used.tokens) || (scope === "all" && dropClient));
+  return {
+    url: c.url,
+    ...(c.client && !dropClient ? { client: c.client } : {}),
+    ...(c.tokens && !dropTokens ? { tokens: c.tokens } : {}),
+    ...(c.discovery && scope !== "all" && scope !== "discovery" ? { discovery: c.discovery } : {}),
+  };
+}
+
 export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
   const { url, store, signIn } = opts;
   const current = () => store.read(url) ?? { url };
-  const update = (change: (c: Credentials) => Credentials) => store.write(change(current()));
+  // every read-modify-write holds the file's lock; a refresh already holds it and writes as it is
+  const update = (change: (c: Credentials) => Credentials) => store.locked(url, () => store.write(change(current())));
+  const updateHeld = (change: (c: Credentials) => Credentials) => store.write(change(current()));
   const configured = opts.client ? { client_id: opts.client.id, ...(opts.client.secret ? { client_secret: opts.client.secret } : {}) } : undefined;
   // background: the redirect URL of the registration (never visited); sign-in: the listener's
   const redirectUrl = signIn?.redirectUrl ?? current().client?.redirect_uris?.[0] ?? "http://127.0.0.1/callback";
@@ -111,12 +144,47 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
   let needsSignIn = false;
   let refreshing: Promise<void> | undefined; // one refresh for every request that finds the token due
   let discovered = false;
+  const used: Used = {};
+  /** Hands `tokens` to the SDK, remembered as this hey's: an invalidation drops only them. */
+  const handOut = (tokens: StoredTokens | undefined) => {
+    used.tokens = tokens;
+    return tokens;
+  };
   /** A token past its stated expiry is not sent: the server would refuse it (some answer 500, not 401); a sign-in is needed. */
   const usable = (tokens: StoredTokens | undefined) => {
     if (tokens?.expires_at === undefined || tokens.expires_at > opts.now()) return tokens;
     needsSignIn = true;
     return undefined;
   };
+  /** The methods that write, through `write`: the lock taken for each, or already held. */
+  const writers = (write: typeof update) => ({
+    async saveTokens(tokens: Record<string, unknown>) {
+      const kept = withExpiry(tokens, opts.now());
+      used.tokens = kept;
+      await write((c) => ({ ...c, tokens: kept }));
+    },
+    async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+      if (scope === "verifier") return;
+      await write((c) => invalidated(c, scope, used));
+    },
+    async saveDiscoveryState(state: Record<string, unknown>) {
+      if (step === "discovery") step = provider.clientInformation() ? "authorization request" : "client registration";
+      discovered = true;
+      await write((c) => ({ ...c, discovery: state }));
+    },
+  });
+  /**
+   * Refreshes the stored tokens, holding the file's lock from the decision to the write. They are
+   * read again under the lock: when another hey has refreshed meanwhile (or the user signed in
+   * again), its tokens are no longer due and are used as they are — sending the refresh token it already traded would be
+   * refused (servers rotate them) and cost this hey its sign-in.
+   */
+  const refreshHeld = (refresh: NonNullable<ProviderOptions["refresh"]>) =>
+    store.locked(url, async () => {
+      if (!dueForRefresh(current().tokens, opts.now())) return;
+      // the SDK reads the stored tokens as they are, expired ones too: it wants the refresh token
+      await refresh({ ...provider, ...writers(updateHeld), tokens: async () => handOut(current().tokens) });
+    });
   const provider: HeyOAuthProvider = {
     redirectUrl,
     clientMetadata: clientMetadata(redirectUrl, Boolean(opts.client?.secret)),
@@ -126,6 +194,7 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
       const client = current().client;
       // a registration for another redirect URL would be refused: a sign-in registers anew
       if (signIn && client && !(client.redirect_uris ?? []).includes(signIn.redirectUrl)) return undefined;
+      used.clientId = client?.client_id;
       return client;
     },
     async tokens() {
@@ -133,17 +202,15 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
       const refresh = opts.refresh;
       if (refresh && dueForRefresh(current().tokens, opts.now()))
         // a failed refresh leaves the old token: the request goes with it while it lasts, and a 401 then says what is wrong
-        await (refreshing ??= refresh({ ...provider, tokens: async () => current().tokens })
+        await (refreshing ??= refreshHeld(refresh)
           .then(
             () => {},
             () => {},
           )
           .finally(() => (refreshing = undefined)));
-      return usable(current().tokens);
+      return handOut(usable(current().tokens));
     },
-    async saveTokens(tokens) {
-      await update((c) => ({ ...c, tokens: withExpiry(tokens, opts.now()) }));
-    },
+    ...writers(update),
     async redirectToAuthorization(authorizationUrl) {
       if (!signIn) {
         needsSignIn = true; // background: only the user can go on, with hey mcp login
@@ -156,20 +223,6 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
       verifier = v;
     },
     codeVerifier: () => verifier,
-    async invalidateCredentials(scope) {
-      if (scope === "verifier") return;
-      await update((c) => ({
-        url: c.url,
-        ...(scope !== "all" && scope !== "client" && c.client ? { client: c.client } : {}),
-        ...(scope !== "all" && scope !== "tokens" && c.tokens ? { tokens: c.tokens } : {}),
-        ...(scope !== "all" && scope !== "discovery" && c.discovery ? { discovery: c.discovery } : {}),
-      }));
-    },
-    async saveDiscoveryState(state) {
-      if (step === "discovery") step = provider.clientInformation() ? "authorization request" : "client registration";
-      discovered = true;
-      await update((c) => ({ ...c, discovery: state }));
-    },
     // a sign-in discovers afresh (the server may have moved), then keeps what it found for the token exchange
     discoveryState: () => (signIn && !discovered ? undefined : current().discovery),
     get step() {
@@ -183,6 +236,7 @@ export function createOAuthProvider(opts: ProviderOptions): HeyOAuthProvider {
   if (signIn && !configured)
     provider.saveClientInformation = async (info) => {
       step = "authorization request";
+      used.clientId = (info as { client_id?: string }).client_id;
       await update((c) => ({ ...c, client: info as NonNullable<Credentials["client"]> }));
     };
   return provider;

@@ -28,6 +28,8 @@ export interface OAuthFake {
 export interface OAuthFakeOptions {
   /** expires_in of each access token (seconds) */
   expiresIn?: number;
+  /** how long a refresh grant takes to answer (ms), as a real token endpoint's may: heys starting together then overlap */
+  refreshDelayMs?: number;
   /** issue refresh tokens (default true) */
   refresh?: boolean;
   /** answer registration with this status (a failing registration) */
@@ -100,6 +102,7 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
         const form = new URLSearchParams(await req.text());
         const grant = form.get("grant_type") ?? "";
         grants.push(grant);
+        if (grant === "refresh_token" && opts.refreshDelayMs) await Bun.sleep(opts.refreshDelayMs);
         if (grant === "authorization_code" && codes.delete(form.get("code") ?? "")) return token();
         if (grant === "refresh_token" && refresh.delete(form.get("refresh_token") ?? "")) return token();
         return Response.json({ error: "invalid_grant", error_description: "unknown or revoked" }, { status: 400 });

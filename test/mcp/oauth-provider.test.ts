@@ -12,6 +12,7 @@ function memory(initial?: Credentials): CredentialStore & { data: Credentials | 
     pathOf: () => "/x",
     read: () => s.data,
     write: async (c: Credentials) => void (s.data = c),
+    locked: <T>(_url: string, fn: () => Promise<T>) => fn(),
     remove: () => ((s.data = undefined), true),
     secrets: () => [],
   };
