@@ -1,9 +1,16 @@
 // What the file tools say of a path that is no regular file, and which kernel files they never
 // read. Pure: the callers stat and resolve the path.
-import type { Stats } from "node:fs";
+
+/** What stat says of a file's kind (node:fs Stats has these). */
+export interface FileKind {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}
 
 /** What a file that is neither a regular file nor a directory is, for a message: `a named pipe (FIFO)`. */
-export function specialKind(stat: Stats): string {
+export function specialKind(stat: FileKind): string {
   if (stat.isFIFO()) return "a named pipe (FIFO)";
   if (stat.isCharacterDevice()) return "a character device";
   if (stat.isBlockDevice()) return "a block device";
@@ -16,7 +23,7 @@ export function specialKind(stat: Stats): string {
  * and, for a link, what it leads to (`linkTo`), so the model does not try another way to open it.
  * Opening one could wait forever (a FIFO with no writer) or never end (`/dev/zero`).
  */
-export const notRegularFile = (path: string, stat: Stats, linkTo?: string): string =>
+export const notRegularFile = (path: string, stat: FileKind, linkTo?: string): string =>
   `${path} is not a regular file: ${specialKind(stat)}${linkTo ? ` (a link to ${linkTo})` : ""}`;
 
 /**
