@@ -35,3 +35,15 @@ export const isProcessEnvironment = (real: string): boolean => /^\/proc\/(?:\d+|
 
 /** What read_file and a mention say of a process's environment (isProcessEnvironment), after the path's name. */
 export const ENVIRONMENT_REFUSED = "a process's environment, which holds its secrets (API keys, tokens); never read";
+
+/**
+ * Why grep does not search `real` (its path, links resolved), or undefined: a process's environment,
+ * whose matches would tell the model a key a guess at a time; a directory of /proc, which holds
+ * every process's environment (root reads them all) and files whose read waits for ever (/proc/kmsg).
+ */
+export function unsearchedKernelPath(real: string, isDirectory: boolean): string | undefined {
+  if (isProcessEnvironment(real)) return ENVIRONMENT_REFUSED;
+  if (isDirectory && (real === "/proc" || real.startsWith("/proc/")))
+    return "a directory of /proc, which holds the environments of processes (their API keys) and files that wait for ever to be read: grep searches none; name a file in it";
+  return undefined;
+}

@@ -44,7 +44,7 @@ import { clip, type Clip, createClip } from "./grep-clip.ts";
 import { bareClassNote, compilePattern, posixClasses } from "./grep-regex.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { shownName } from "../fs/odd-names.ts";
-import { notRegularFile } from "../fs/special-files.ts";
+import { notRegularFile, unsearchedKernelPath } from "../fs/special-files.ts";
 import { realTarget } from "../fs/real-target.ts";
 
 export interface GrepToolOptions {
@@ -84,10 +84,10 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   if (!info) return toolError(`path not found: ${where}`);
   // named, ripgrep and the built-in search would open it and read on forever (a FIFO with no
   // writer, /dev/zero); walking a directory, both pass such files by, as they pass links by
-  if (!info.isFile() && !info.isDirectory()) {
-    const real = realTarget(root);
-    return toolError(notRegularFile(where, info, real !== root ? real : undefined));
-  }
+  const real = realTarget(root);
+  if (!info.isFile() && !info.isDirectory()) return toolError(notRegularFile(where, info, real !== root ? real : undefined));
+  const kernel = unsearchedKernelPath(real, info.isDirectory());
+  if (kernel) return toolError(`${where}${real !== where ? ` (${real})` : ""} is ${kernel}`);
   const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
   if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
   const keep = (abs: string) => !filter || filter.keep(abs);

@@ -48,6 +48,16 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
     expect(await callTool(createReadFileTool(), { path }, ctx)).toEqual({ output: message, isError: true });
   });
 
+  test("a link to /proc/self/environ and a directory of /proc: refused, so no match tells a key a guess at a time", async () => {
+    const env = await callTool(tool, { pattern: "PATH=", path: "envdump.txt" }, ctx);
+    expect(env.isError).toBe(true);
+    expect(env.output).toMatch(/^envdump\.txt \(\/proc\/\d+\/environ\) is a process's environment, which holds its secrets \(API keys, tokens\); never read$/);
+    const dirOf = await callTool(tool, { pattern: "PATH=", path: "/proc/self" }, ctx);
+    expect(dirOf.isError).toBe(true);
+    expect(dirOf.output).toMatch(/^\/proc\/self \(\/proc\/\d+\) is a directory of \/proc, .*grep searches none; name a file in it$/);
+    expect(await callTool(tool, { pattern: "^Name:", path: "status.txt" }, ctx)).toEqual({ output: expect.stringMatching(/^status\.txt:1: Name:\t\S/) });
+  });
+
   test("a directory holding a FIFO and a link to /dev/zero: searched past them", async () => {
     expect(await callTool(tool, { pattern: "needle", path: "data" }, ctx)).toEqual({ output: "data/notes.log:1: a needle here" });
     expect(await callTool(tool, { pattern: "needle", path: "data", glob: "*.log" }, ctx)).toEqual({ output: "data/notes.log:1: a needle here" });
