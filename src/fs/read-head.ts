@@ -26,8 +26,30 @@ export function readHead(path: string, maxBytes: number, how: Reading = {}): { t
   return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), truncated: size > bytes.length };
 }
 
+const CHUNK_BYTES = 64 * 1024;
+
 /**
- * The first `maxBytes` bytes of the regular file `path` and its size; never reads more. Throws
+ * The first `maxBytes` bytes of a file whose size stat gives as 0 — empty, or written by the kernel
+ * as it is read (/proc/cpuinfo) — read to its end; its size is what was read, one byte more when
+ * there is more. Opened non-blocking, a read that would wait throws EAGAIN.
+ */
+function readUnsized(fd: number, maxBytes: number): { bytes: Uint8Array; size: number } {
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(maxBytes - got, 1)));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    if (got >= maxBytes) return { bytes: Buffer.concat(chunks), size: got + n };
+    chunks.push(chunk.subarray(0, n));
+    got += n;
+  }
+  return { bytes: Buffer.concat(chunks), size: got };
+}
+
+/**
+ * The first `maxBytes` bytes of the regular file `path` and its size (for a file stat gives as empty,
+ * as readUnsized reads it); never reads more. Throws
  * the system error (ENOENT, EACCES…), or an error with code EISDIR / EINVAL when `path` is a
  * directory or not a regular file (a FIFO is opened non-blocking, so it cannot hang the read).
  */
@@ -37,6 +59,7 @@ export function readHeadBytes(path: PathLike, maxBytes: number, how: Reading = {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
     if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
+    if (st.size === 0) return readUnsized(fd, maxBytes);
     const want = Math.min(st.size, maxBytes);
     const buf = Buffer.alloc(want);
     let got = 0;

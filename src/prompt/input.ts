@@ -13,6 +13,8 @@ import { errnoCode } from "../kernel/errors.ts";
 import { sameNameOnDiskSync } from "../tools/missing-file.ts";
 import type { FilesByName } from "./file-match.ts";
 import { join } from "node:path";
+import { ENVIRONMENT_REFUSED, isProcessEnvironment, specialKind } from "../fs/special-files.ts";
+import { realTarget } from "../fs/real-target.ts";
 
 /** A mentioned file (or stdin) that cannot be used; the message names it. */
 export class MentionError extends Error {
@@ -230,7 +232,9 @@ function readMention(
     return undefined;
   }
   if (stat.isDirectory()) return DIRECTORY;
-  if (!stat.isFile()) throw new MentionError(`${writeMention(path)}: ${special(stat)}, not a regular file; only files can be mentioned`);
+  if (!stat.isFile()) throw new MentionError(`${writeMention(path)}: ${specialKind(stat)}, not a regular file; only files can be mentioned`);
+  const real = realTarget(full);
+  if (isProcessEnvironment(real)) throw new MentionError(`${writeMention(path)} (${real}): ${ENVIRONMENT_REFUSED}`);
   let head: { bytes: Uint8Array; size: number };
   const readUpTo = (n: number) => {
     try {
@@ -262,13 +266,4 @@ function readMention(
   if ("binary" in decoded) throw new MentionError(`${writeMention(path)}: binary file, cannot be included as text`);
   if (!decoded.cut) saw?.(full, head.bytes);
   return { path, ...decoded };
-}
-
-/** What a file that is not a regular file is, for a message. */
-function special(stat: Stats): string {
-  if (stat.isFIFO()) return "a named pipe (FIFO)";
-  if (stat.isCharacterDevice()) return "a character device";
-  if (stat.isBlockDevice()) return "a block device";
-  if (stat.isSocket()) return "a socket";
-  return "a special file";
 }

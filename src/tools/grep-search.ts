@@ -44,6 +44,8 @@ import { clip, type Clip, createClip } from "./grep-clip.ts";
 import { bareClassNote, compilePattern, posixClasses } from "./grep-regex.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { shownName } from "../fs/odd-names.ts";
+import { notRegularFile, unsearchedKernelPath } from "../fs/special-files.ts";
+import { realTarget } from "../fs/real-target.ts";
 
 export interface GrepToolOptions {
   /** the ripgrep binary; null forces the built-in walker; default: `rg` on PATH, else the embedded one */
@@ -80,6 +82,12 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   const root = at.abs;
   const info = await stat(diskPath(root)).catch(() => undefined);
   if (!info) return toolError(`path not found: ${where}`);
+  // named, ripgrep and the built-in search would open it and read on forever (a FIFO with no
+  // writer, /dev/zero); walking a directory, both pass such files by, as they pass links by
+  const real = realTarget(root);
+  if (!info.isFile() && !info.isDirectory()) return toolError(notRegularFile(where, info, real !== root ? real : undefined));
+  const kernel = unsearchedKernelPath(real, info.isDirectory());
+  if (kernel) return toolError(`${where}${real !== where ? ` (${real})` : ""} is ${kernel}`);
   const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
   if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
   const keep = (abs: string) => !filter || filter.keep(abs);

@@ -2,7 +2,8 @@
 import type { PathLike } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { diskPath } from "../fs/dir-names.ts";
-import { fileChunks } from "../fs/file-chunks.ts";
+import { fileChunks, NO_WAIT } from "../fs/file-chunks.ts";
+import { ENVIRONMENT_REFUSED, isProcessEnvironment, notRegularFile } from "../fs/special-files.ts";
 import { homedir } from "node:os";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
@@ -65,12 +66,19 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       if (info.isDirectory()) return toolError(`${path} is a directory; list it with bash (ls) or search it with grep`);
       const slash = directorySpelling(path);
       if (slash) return toolError(`read_file: ${slash}`);
-      if (!info.isFile()) return toolError(`${path} is not a regular file`);
-      if (info.size === 0) {
-        seen.set(realTarget(abs), { hash: contentHash(new Uint8Array()) });
-        return { output: `${path} is empty` };
-      }
+      const real = realTarget(abs);
+      if (!info.isFile()) return toolError(notRegularFile(path, info, real !== abs ? real : undefined));
+      if (isProcessEnvironment(real)) return toolError(`${path} (${real}) is ${ENVIRONMENT_REFUSED}`);
       const disk = diskPath(abs); // a name not UTF-8, as hey writes it (fs/odd-names.ts), is opened by its bytes
+      // stat gives 0 for a file the kernel writes as it is read (/proc/cpuinfo): only a read says it is empty
+      if (info.size === 0) {
+        const head = await headOf(disk, 1).catch((e: NodeJS.ErrnoException) => e);
+        if (head instanceof Error) return toolError(`cannot read ${path}: ${head.code ?? head.message}`);
+        if (head.length === 0) {
+          seen.set(real, { hash: contentHash(new Uint8Array()) });
+          return { output: `${path} is empty` };
+        }
+      }
       const image = await readImage(disk, info.size);
       if (image)
         return image.data
@@ -109,7 +117,6 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
-      const real = realTarget(abs);
       const hash = hasher.digest("hex");
       const saw = sawWindow(seen.get(real), hash, { first: offset, last, total: window.total, cut: window.cut });
       seen.set(real, saw);
@@ -203,9 +210,9 @@ async function* hashed(chunks: AsyncIterable<Uint8Array>, hasher: Bun.CryptoHash
 
 const isBinary = async (path: PathLike): Promise<boolean> => (await headOf(path, BINARY_PROBE)).includes(0);
 
-/** The first `size` bytes of the file at `path` (fewer when it is shorter). */
+/** The first `size` bytes of the file at `path` (fewer when it is shorter); a read that would wait throws (EAGAIN), as fileChunks does. */
 async function headOf(path: PathLike, size: number): Promise<Uint8Array> {
-  const handle = await open(path, "r");
+  const handle = await open(path, NO_WAIT);
   try {
     const head = new Uint8Array(size);
     const { bytesRead } = await handle.read(head, 0, size, 0);
