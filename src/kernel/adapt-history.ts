@@ -1,7 +1,7 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
 import { readCallArguments } from "./call-arguments.ts";
-import { type Message, type Opaque, type Protocol, type ToolCall } from "./ir.ts";
+import type { Message, Opaque, Protocol, ToolCall } from "./ir.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
