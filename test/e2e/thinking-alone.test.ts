@@ -4,12 +4,16 @@
 // turn whose last block is thinking and one with no content (the replay server answers both with
 // its 400s: test/helpers/invariants-anthropic.ts); before, every later request of the session failed.
 // The thinking replies are the real recording anthropic/thinking-signature.sse without its text block.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 import { fixture, sseReply, WIRE_DIR } from "../helpers/replay-server.ts";
+import { startTerm } from "../helpers/tmux.ts";
+import { say } from "./repl-helpers.ts";
+
+setDefaultTimeout(120_000); // the first test may build dist/hey
 
 const server = fileReplayServer();
 
@@ -68,4 +72,19 @@ test("thinking alone after tool work ends the task; the next prompt goes after t
   expect(server.violations).toEqual([]);
   expect(again).toMatchObject({ code: 0 });
   expect(shapes(lastBody())).toEqual(["user:text", "assistant:thinking,tool_use", "user:tool_result,text"]);
+});
+
+test("in the REPL: after a first reply of thinking alone, the next prompt is answered", async () => {
+  const where = project();
+  const term = await startTerm({ cwd: where.cwd, cols: 160, rows: 40, env: { ...where.env, NO_COLOR: "1" } });
+  try {
+    server.enqueue(thinkingAlone("end_turn"));
+    await say(term, "name my pelican", "the model's answer was empty");
+    server.enqueue(fixture("anthropic/text"));
+    await say(term, "two names, please", "Hello");
+    expect(server.violations).toEqual([]);
+    await say(term, "/quit", "[exit 0]");
+  } finally {
+    await term.close();
+  }
 });
