@@ -542,6 +542,15 @@ describe("a reply of thinking alone (Claude ending a task so, or cut off by max_
     expect(shapes(sent)).toEqual(["user:text", called, "user:tool_result,text"]);
   });
 
+  test("a redacted_thinking block alone (redacted-thinking.sse's first block) is left out too", async () => {
+    const redacted: Message = {
+      id: "a5",
+      role: "assistant",
+      content: [{ type: "thinking", text: "", opaque: { protocol: "anthropic", model: MODEL, data: { redacted: "EmwKAhgBEgy3va3pzix" } } }],
+    };
+    expect(shapes(await messagesOf([user("q"), redacted, user("again")], { effort: "high" }))).toEqual(["user:text,text"]);
+  });
+
   test("thinking after a turn's last text is left out; the thinking before it stays", async () => {
     const trailing: Message = { id: "a2", role: "assistant", content: [signed("Plan.", "EoQDa"), { type: "text", text: "Pouch." }, signed("More?", "EoQDb")] };
     const sent = (await messagesOf([user("q"), trailing, user("again")], { effort: "high" })) as Sent;
