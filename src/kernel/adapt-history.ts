@@ -1,7 +1,7 @@
 // What of a conversation may be sent to a given protocol and model (SPEC §5.6). The one place
 // that decides: adapters then send everything they are given, the way their protocol wants it.
 import { readCallArguments } from "./call-arguments.ts";
-import { type Message, type Opaque, type Protocol, type ToolCall } from "./ir.ts";
+import type { Message, Opaque, Protocol, ToolCall } from "./ir.ts";
 import { syntheticResult } from "./tool-calls.ts";
 
 export interface Target {
@@ -23,6 +23,12 @@ export function producedBy(o: Opaque | undefined, target: Target): boolean {
 
 /**
  * The history adapted for `target`, without changing `messages`:
+ * - a reply without an answer (no tool call, no text but blanks: Claude ending a task, or cut off by
+ *   the output limit, while still thinking) sends none of its thinking: the API refuses a turn that
+ *   ends in thinking (Anthropic: "The final block in an assistant message cannot be `thinking`";
+ *   Responses: a reasoning item "without its required following item"), so each adapter sends such
+ *   a turn as it sends one that came empty (chat: an empty assistant message, keeping the roles
+ *   alternating; the others leave it out);
  * - thinking is kept only where the model that produced it will read it: same provider, protocol
  *   and model (producedBy), and only in the current turn (after the last user message) or on the last assistant
  *   message when it called tools — its results are still the lastmost ones, sent in the same
@@ -90,7 +96,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
 
 function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Message {
   const mine = (o: Opaque | undefined) => producedBy(o, target);
-  const keepThinking = currentTurn || target.protocol === "anthropic" || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0);
+  const keepThinking = answers(m) && (currentTurn || target.protocol === "anthropic" || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0));
   const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
   let calls = m.toolCalls;
   if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)) || sentArguments(c) !== c.arguments)) {
@@ -101,6 +107,15 @@ function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Messa
   }
   if (content.length === m.content.length && calls === m.toolCalls) return m;
   return { ...m, content, ...(calls ? { toolCalls: calls } : {}) };
+}
+
+/**
+ * Whether assistant message `m` holds something besides thinking for the model to read back: a tool
+ * call, text that is not blank, an image or a PDF. A reply without any ended without an answer; it
+ * is sent without its thinking (adaptHistory), so Anthropic leaves it out.
+ */
+export function answers(m: Message): boolean {
+  return (m.toolCalls?.length ?? 0) > 0 || m.content.some((p) => (p.type === "text" ? p.text.trim() !== "" : p.type !== "thinking"));
 }
 
 /**
@@ -143,17 +158,15 @@ function hash(text: string): string {
  * thinking of `target` to send back: it came from another provider, model or protocol (`/model`, a session
  * resumed with another model), or was made with thinking off — then the whole loop goes without,
  * and once it ends with an answer the next request thinks again. Later messages of the loop need
- * no thinking of their own (Claude may not think between calls). A reply with nothing to send
- * after the loop (another model's thinking alone) does not end it: the request leaves it out.
+ * no thinking of their own (Claude may not think between calls). A reply without an answer after
+ * the loop (thinking alone) does not end it: the request leaves it out.
  */
 export function thinkingBlocked(messages: readonly Message[], target: Target): boolean {
   if (target.protocol !== "anthropic") return false;
   const mine = (p: Message["content"][number]) => p.type === "thinking" && producedBy(p.opaque, target) && p.opaque?.data !== undefined;
-  // an assistant message with nothing to send (another model's thinking alone, a blank text: a reply that ended a loop
-  // without an answer) is left out of the request, so the loop before it is still the turn in progress
-  const sent = (m: Message) =>
-    m.role === "assistant" && (m.toolCalls?.length || m.content.some((p) => mine(p) || (p.type === "text" ? p.text.trim() !== "" : p.type !== "thinking")));
-  let first = messages.findLastIndex(sent);
+  // an assistant message without an answer (thinking alone, a blank text: a reply that ended a loop without one)
+  // is left out of the request, so the loop before it is still the turn in progress
+  let first = messages.findLastIndex((m) => m.role === "assistant" && answers(m));
   if (first < 0 || !messages[first]!.toolCalls?.length) return false;
   for (;;) {
     let before = first - 1;

@@ -2,6 +2,9 @@
 // adaptingStream). Pure apart from changing `options`; each change is made for good, so each is
 // tried once and the retries end:
 // - thinking sent back whose prefix a summary or a trim changed is dropped by the API (anthropic-binding.ts);
+// - a turn refused for ending in thinking: earlier turns go without their thinking, as with thinking
+//   off. hey sends no such turn (anthropic-turns.ts), but a gateway may change what it sends, and the
+//   session goes on rather than failing every request after;
 // - a level of `output_config.effort` the model does not take goes as the nearest it names (effort.ts), and the user is told;
 // - hey's own max_tokens (its default, or the room it adds above a thinking budget; never the
 //   user's) comes down to a limit the endpoint states, and a thinking budget fits under it: an
@@ -25,6 +28,7 @@ export interface AnthropicAdaptable {
   outputLimit?: number;
   /** the thinking mode was switched once already: a refusal of the other one means the model takes none */
   modeSwitched?: boolean;
+  noEarlierThinking?: boolean;
 }
 
 /** What the refused request sent. */
@@ -48,6 +52,7 @@ export function adaptToAnthropicRefusal(
   ctx: { userMax: number | undefined; next: () => { type: string; budget_tokens?: number } | undefined },
 ): boolean | string {
   if (!options.dropMismatched && boundElsewhere(said)) return (options.dropMismatched = true);
+  if (!options.noEarlierThinking && ENDS_IN_THINKING.test(said)) return (options.noEarlierThinking = true);
   const learned = learnEffort((options.effortFor ??= {}), said);
   if (learned) return effortNotice(learned);
   const stated = ctx.userMax === undefined || sent.maxTokens > ctx.userMax ? statedOutputLimit(said, sent.maxTokens) : undefined;
@@ -68,3 +73,6 @@ const NO_THINKING = /does not support (?:extended )?thinking|(?<!adaptive |budge
 
 /** A 400's words that may be the refusal of `thinking: {type: "disabled"}` (not any 400 naming thinking: a bad signature is another). */
 const THINKING_REFUSED = /between_tools|disabled/i;
+
+/** A 400 refusing an assistant turn whose last block is thinking ("messages.3: The final block in an assistant message cannot be `thinking`."). */
+const ENDS_IN_THINKING = /final block in an assistant message cannot be\W+(?:redacted_)?thinking/i;

@@ -7,11 +7,7 @@
 // on that 400 the request goes again, and every request after it, with the blocks dropped by the
 // API (the documented remedy, behind its beta header). Pure.
 
-/** What of a request body this changes (the SDK's type stays in anthropic.ts, the one file that imports it). */
-interface Body {
-  thinking?: { type: string };
-  messages: { role: string; content: string | { type: string }[] }[];
-}
+import { dropThinking, type Body } from "./anthropic-turns.ts";
 
 /** The beta header that lets a request set `block_binding`. */
 export const BINDING_BETA = "thinking-binding-controls-2026-08-01";
@@ -37,21 +33,4 @@ export function dropMismatched(body: Body): void {
 export function bindingBeta(headers: Record<string, string> | undefined): Record<string, string> {
   const configured = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === "anthropic-beta")?.[1];
   return { "anthropic-beta": configured ? `${configured},${BINDING_BETA}` : BINDING_BETA };
-}
-
-/**
- * With thinking off, the thinking of turns before the last prompt is left out, as before earlier
- * turns' thinking was sent at all (kernel/adapt-history.ts): a model that keeps it in context
- * thinks, and one that is told not to has no use for it. The turn in progress keeps its own.
- */
-export function earlierThinkingOff(body: Body): void {
-  if (body.thinking?.type !== "disabled") return;
-  // a prompt: a user turn of its own, not tool results (the context line rides on theirs)
-  const prompt = body.messages.findLastIndex((m) => m.role === "user" && (typeof m.content === "string" || !m.content.some((b) => b.type === "tool_result")));
-  for (const m of body.messages.slice(0, Math.max(prompt, 0))) dropThinking(m);
-}
-
-/** An assistant turn without its thinking blocks, signed or redacted. */
-function dropThinking(m: Body["messages"][number]): void {
-  if (m.role === "assistant" && Array.isArray(m.content)) m.content = m.content.filter((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
 }

@@ -10,7 +10,8 @@ import type { ModelRequest, Provider, ProviderError, StreamEvent } from "../kern
 import { toProviderError } from "./anthropic-errors.ts";
 import { continuingPaused, recording, type Paused, type Recorded } from "./anthropic-pause.ts";
 import { adaptingStream, errorContextOf, joinText, requestBasics, sentSchema, unfinishedError, type AdapterOptions, type RequestBasics } from "./common.ts";
-import { bindingBeta, dropMismatched, earlierThinkingOff } from "./anthropic-binding.ts";
+import { bindingBeta, dropMismatched } from "./anthropic-binding.ts";
+import { answeredTurns, earlierThinkingOff } from "./anthropic-turns.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort } from "./effort.ts";
@@ -37,6 +38,8 @@ export interface RequestOptions extends RequestBasics {
   dropMismatched?: boolean;
   /** The thinking mode was switched once (anthropic-adapt.ts): a refusal of the other one means the model takes none. */
   modeSwitched?: boolean;
+  /** The API refused a turn's thinking as its last block (anthropic-adapt.ts): earlier turns go without theirs, as with thinking off. */
+  noEarlierThinking?: boolean;
 }
 
 /** What rides in `Opaque.data` of an Anthropic thinking part: a signature, or a redacted block's data. */
@@ -51,7 +54,8 @@ type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
  * The streaming request body for `req`. Pure. Consecutive same-role messages are merged (tool
  * results become `tool_result` blocks of one user turn, in the order given); assistant content
  * is replayed in its block order, then its `tool_use` blocks. Thinking goes back only with its
- * signature and only to the model that signed it. `system` messages inside the history join
+ * signature and only to the model that signed it, and never as a turn's last block
+ * (anthropic-turns.ts: a turn of thinking alone is left out). `system` messages inside the history join
  * the top-level system prompt (the wire has no other place every gateway accepts).
  */
 export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreateParamsStreaming {
@@ -102,12 +106,6 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   const cached = req.tools.length > 0;
   if (prompt) body.system = cached ? [{ type: "text", text: prompt, cache_control: EPHEMERAL }] : prompt;
   else if (cached) body.tools!.at(-1)!.cache_control = EPHEMERAL;
-  if (cached && !req.onceTail) markTail(turns); // a first prompt cut from the next request on: no write nothing reads
-  if (req.note) {
-    const last = turns.at(-1);
-    if (last?.role === "user") last.content.push({ type: "text", text: req.note });
-    else turns.push({ role: "user", content: [{ type: "text", text: req.note }] });
-  }
   // No tool_choice for the hand-off (req.toolChoice "none"): a change of it invalidates the cached
   // message blocks, so the whole conversation would be written again at 1.25× (docs.anthropic.com
   // prompt caching, "What invalidates the cache": tool choice) and a `hey -c` after it could not
@@ -115,8 +113,16 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): MessageCreat
   if (thinking && !(thinking.type === "disabled" && opts.noDisabledThinking)) body.thinking = thinking;
   const effort = output_config && (opts.effortFor?.[output_config.effort] ?? output_config.effort);
   if (effort) body.output_config = { effort } as MessageCreateParamsStreaming["output_config"];
-  earlierThinkingOff(body);
+  earlierThinkingOff(body, opts.noEarlierThinking);
   if (opts.dropMismatched) dropMismatched(body);
+  answeredTurns(body);
+  const sent = body.messages as Turn[];
+  if (cached && !req.onceTail) markTail(sent); // a first prompt cut from the next request on: no write nothing reads
+  if (req.note) {
+    const last = sent.at(-1);
+    if (last?.role === "user") last.content.push({ type: "text", text: req.note });
+    else sent.push({ role: "user", content: [{ type: "text", text: req.note }] });
+  }
   return body;
 }
 

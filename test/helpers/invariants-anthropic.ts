@@ -61,3 +61,25 @@ export const anthropicToolPairs: InvariantCheck = {
     return problems;
   },
 };
+
+/**
+ * The Messages API's 400s for an assistant turn that ends in thinking ("messages.N: The final block
+ * in an assistant message cannot be `thinking`.") and for a turn without content ("messages.N: all
+ * messages must have non-empty content except for the optional final assistant message"), in its words.
+ */
+export const anthropicTurnContent: InvariantCheck = {
+  name: "anthropic-content",
+  applies: anthropicToolPairs.applies,
+  check(body) {
+    const messages: unknown[] = isObject(body) && Array.isArray(body.messages) ? body.messages : [];
+    return messages.flatMap((m, i) => {
+      if (!isObject(m) || !Array.isArray(m.content)) return [];
+      const last = blocksOf(m).at(-1);
+      if (m.role === "assistant" && (last?.type === "thinking" || last?.type === "redacted_thinking"))
+        return [`messages.${i}: The final block in an assistant message cannot be \`thinking\`.`];
+      if (m.content.length === 0 && !(m.role === "assistant" && i === messages.length - 1))
+        return [`messages.${i}: all messages must have non-empty content except for the optional final assistant message`];
+      return [];
+    });
+  },
+};

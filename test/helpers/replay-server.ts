@@ -4,7 +4,7 @@
 // tool-call invariant (each call answered exactly once), like codex's mock server.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { anthropicToolPairs } from "./invariants-anthropic.ts";
+import { anthropicToolPairs, anthropicTurnContent } from "./invariants-anthropic.ts";
 import { googleToolPairs } from "./invariants-google.ts";
 import { responsesToolPairs } from "./invariants-responses.ts";
 
@@ -94,7 +94,7 @@ export const openaiChatToolPairs: InvariantCheck = {
 };
 
 /** Checked on every request by default: each protocol's check applies to its own request paths. */
-export const INVARIANTS: InvariantCheck[] = [openaiChatToolPairs, responsesToolPairs, anthropicToolPairs, googleToolPairs];
+export const INVARIANTS: InvariantCheck[] = [openaiChatToolPairs, responsesToolPairs, anthropicToolPairs, anthropicTurnContent, googleToolPairs];
 
 // ---------------------------------------------------------------------------------------------
 // Replies

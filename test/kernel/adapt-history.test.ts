@@ -61,6 +61,21 @@ describe("thinking", () => {
     expect(out[3]!.content).toEqual([{ type: "text", text: "done" }]);
   });
 
+  test.each<Protocol>(["anthropic", "responses", "google", "openai"])(
+    "a reply without an answer (thinking alone, or beside blank text) goes without its thinking to %s: no API takes a turn that ends in it",
+    (protocol) => {
+      const alone: Message[] = [
+        user("u1"),
+        { id: "a1", role: "assistant", content: [think(protocol, "m")] },
+        user("u2"),
+        { id: "a2", role: "assistant", content: [think(protocol, "m"), { type: "text", text: "\n\n" }] },
+      ];
+      const out = adaptHistory(alone, { protocol, model: "m" });
+      expect(out.map((m) => m.content.filter((p) => p.type === "thinking").length)).toEqual([0, 0, 0, 0]);
+      expect(alone[1]!.content).toHaveLength(1); // the session keeps it
+    },
+  );
+
   test("returns the same array when nothing changes", () => {
     const plain: Message[] = [user("u1"), { id: "a", role: "assistant", content: [{ type: "text", text: "hi" }] }];
     expect(adaptHistory(plain, { protocol: "openai", model: "m" })).toBe(plain);
@@ -192,6 +207,13 @@ describe("thinkingBlocked: Anthropic's one thinking setting per tool loop", () =
       [user("u"), call([think("anthropic", "claude")]), result("r", "c1"), { id: "a", role: "assistant", content: [think("anthropic", "claude")] }, user("u2")],
       claude,
       false,
+    ],
+    // its own thinking alone is no answer either: the request leaves it out, so the loop is still in progress
+    [
+      "after another model's loop that ended in this model's thinking alone, a line typed",
+      [user("u"), call([]), result("r", "c1"), { id: "a", role: "assistant", content: [think("anthropic", "claude")] }, user("u2")],
+      claude,
+      true,
     ],
     ["a loop another model began, continued without thinking", [user("u"), call([]), result("r", "c1"), call([]), result("r", "c1")], claude, true],
     [

@@ -508,6 +508,85 @@ describe("thinking of earlier turns", () => {
   });
 });
 
+describe("a reply of thinking alone (Claude ending a task so, or cut off by max_tokens while it thought)", () => {
+  // The API refuses an assistant turn whose last block is thinking, and one with no content; the
+  // replay server answers both with those 400s (invariants-anthropic.ts), so each request here is checked.
+  const alone: Message = { id: "a-alone", role: "assistant", content: [signed("Two names, then.", "EoQDsig")] };
+  const call: Message = {
+    id: "a1",
+    role: "assistant",
+    content: [signed("Look first.", "EoQDcall")],
+    toolCalls: [{ id: "toolu_1", name: "read", arguments: '{"path":"a"}' }],
+  };
+  type Sent = { role: string; content: { type: string; text?: string }[] }[];
+  const shapes = (messages: unknown) => (messages as Sent).map((m) => `${m.role}:${m.content.map((b) => b.type).join(",")}`);
+
+  test.each(["high", "off"] as const)("is left out with thinking %s: the prompt it left unanswered and the next go as one user turn", async (effort) => {
+    const sent = await messagesOf([user("name my pelican"), alone, user("two names, please")], { effort });
+    expect(sent).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "name my pelican" },
+          { type: "text", text: "two names, please" },
+        ],
+      },
+    ]);
+  });
+
+  test.each([
+    ["high", "assistant:thinking,tool_use"],
+    ["off", "assistant:tool_use"], // the task it thought for ended: an earlier turn's, as with any prompt after it
+  ] as const)("after tool work, with thinking %s: the next prompt joins the results; the call goes as %s", async (effort, called) => {
+    const sent = await messagesOf([user("fix it"), call, result("toolu_1", "a.ts"), alone, user("what did you find?")], { effort });
+    expect(shapes(sent)).toEqual(["user:text", called, "user:tool_result,text"]);
+  });
+
+  test("a redacted_thinking block alone (redacted-thinking.sse's first block) is left out too", async () => {
+    const redacted: Message = {
+      id: "a5",
+      role: "assistant",
+      content: [{ type: "thinking", text: "", opaque: { protocol: "anthropic", model: MODEL, data: { redacted: "EmwKAhgBEgy3va3pzix" } } }],
+    };
+    expect(shapes(await messagesOf([user("q"), redacted, user("again")], { effort: "high" }))).toEqual(["user:text,text"]);
+  });
+
+  test("thinking after a turn's last text is left out; the thinking before it stays", async () => {
+    const trailing: Message = { id: "a2", role: "assistant", content: [signed("Plan.", "EoQDa"), { type: "text", text: "Pouch." }, signed("More?", "EoQDb")] };
+    const sent = (await messagesOf([user("q"), trailing, user("again")], { effort: "high" })) as Sent;
+    expect(sent[1]!.content.map((b) => b.type)).toEqual(["thinking", "text"]);
+  });
+
+  test("a blank text beside it (adaptive thinking's leading \\n\\n) is no answer either", async () => {
+    const blank: Message = { id: "a3", role: "assistant", content: [signed("Hmm.", "EoQDc"), { type: "text", text: "\n\n" }] };
+    expect(shapes(await messagesOf([user("q"), blank, user("again")], { effort: "high" }))).toEqual(["user:text,text"]);
+  });
+
+  test("the API's refusal of a turn ending in thinking (a gateway that changed it) sends the request again at once without earlier turns' thinking, and every later one", async () => {
+    const provider = await createAnthropicProvider({ model: MODEL, baseUrl: `${server.url}/v1`, apiKey: "sk-ant-test", effort: "high" });
+    const before = server.requests.length;
+    server.enqueue(
+      invalidRequest("messages.1: The final block in an assistant message cannot be `thinking`."),
+      fixture("anthropic/text"),
+      fixture("anthropic/text"),
+    );
+    const history = [
+      user("q"),
+      { id: "a4", role: "assistant" as const, content: [signed("Plan.", "EoQDd"), { type: "text" as const, text: "Done." }] },
+      user("again"),
+    ];
+    const first = await drain(provider.stream({ system: "", messages: history, tools: [] }, new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    await drain(provider.stream({ system: "", messages: history, tools: [] }, new AbortController().signal));
+    const sent = server.requests.slice(before).map((r) => shapes((r.body as { messages: unknown }).messages));
+    expect(sent).toEqual([
+      ["user:text", "assistant:thinking,text", "user:text"],
+      ["user:text", "assistant:text", "user:text"],
+      ["user:text", "assistant:text", "user:text"],
+    ]);
+  });
+});
+
 describe("thinking bound to a conversation whose prefix changed (preserved thinking)", () => {
   // The error's words are quoted from platform.claude.com/docs/en/build-with-claude/preserved-thinking/
   // fix-bound-to-a-different-conversation (not recorded): a model with preserved thinking refuses a block
