@@ -9,6 +9,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { forcingOf } from "./git-config-forcing.ts";
+import { repositoryProgram } from "../permission/git-env.ts";
 import { type GitConfigEntry, type IncludeContext, includeConditionMet, parseGitConfig } from "./git-config-syntax.ts";
 import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
 import { isDevNull, readHeadBytes } from "./read-head.ts";
@@ -275,4 +276,27 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
     if (e instanceof Hung) return `${e.message}, so it may set anything`;
   }
   return found;
+}
+
+/**
+ * The settings of the repository git finds from `cwd` (its `config`, `config.worktree` and what they
+ * include, every `includeIf` taken as met) that name a program git runs while it only reads
+ * (permission/git-env.ts repositoryProgram), as `section.sub.key`; none outside a repository. A
+ * bare repository is found only by `.git` or GIT_DIR, as under `safe.bareRepository = explicit`.
+ * Read without a deadline; never throws.
+ */
+export function repositoryPrograms(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
+  const found = new Set<string>();
+  try {
+    const [dir, common] = gitDirs(cwd, env);
+    if (!dir) return [];
+    walkGitConfig([join(common ?? dir, "config"), join(dir, "config.worktree")], readConfigFile, () => true, home, (setting) => {
+      const key = repositoryProgram(setting);
+      if (key) found.add(key);
+      return false;
+    });
+  } catch {
+    // a directory that vanished while it was read: nothing found
+  }
+  return [...found];
 }

@@ -33,3 +33,35 @@ export function gitConfigWith(env: Env, entries: [string, string][], first: bool
 export function explicitBareRepositories(env: Env): Env {
   return { ...env, ...gitConfigWith(env, [["safe.bareRepository", "explicit"]], false) };
 }
+
+/**
+ * A setting in a repository's own config that names a program git runs while it only reads
+ * (`git diff`, `git log -p`, `git status`), as `section.sub.key`, or undefined: a textconv driver or
+ * a diff driver's external command, `diff.external`, a filter's clean, smudge or process command.
+ */
+export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {
+  const { section, sub, key } = setting;
+  if (section === "diff" && sub === undefined && key === "external") return "diff.external";
+  if (sub === undefined) return undefined;
+  const names = section === "diff" ? ["textconv", "command"] : section === "filter" ? ["clean", "smudge", "process"] : [];
+  return names.includes(key) ? `${section}.${sub}.${key}` : undefined;
+}
+
+/** What each such setting is given instead: a filter or a textconv driver passes the file through as it is, a diff command only names the file. */
+function harmless(key: string): string {
+  if (key.endsWith(".process")) return ""; // none: git then uses the clean and smudge commands below
+  if (key.endsWith(".clean") || key.endsWith(".smudge") || key.endsWith(".textconv")) return "cat";
+  return `sh -c 'echo "$0: not shown (hey runs no diff program a repository's own config names)"'`;
+}
+
+/**
+ * `env` with git kept from running what a repository names (plan mode's commands, `/diff`): only a
+ * bare repository the command names (safe.bareRepository, git 2.38+: a committed `tools/` with
+ * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook, and each
+ * of `programs` (repositoryProgram's keys, from the repository's own config) made harmless. Given
+ * after the user's own GIT_CONFIG_COUNT entries, so they win over the files and lose to these.
+ */
+export function guardedGit(env: Env, programs: string[]): Env {
+  const entries: [string, string][] = [["safe.bareRepository", "explicit"], ["core.fsmonitor", "false"], ...programs.map((k): [string, string] => [k, harmless(k)])];
+  return { ...env, ...gitConfigWith(env, entries, false) };
+}
