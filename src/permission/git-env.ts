@@ -47,11 +47,11 @@ export function repositoryProgram(setting: { section: string; sub: string | unde
   return names.includes(key) ? `${section}.${sub}.${key}` : undefined;
 }
 
-/** What each such setting is given instead: a filter or a textconv driver passes the file through as it is, a diff command only names the file. */
+/** What each such setting is given instead: a filter or a textconv driver passes the file through as it is, a diff command is diff(1) -u. */
 function harmless(key: string): string {
   if (key.endsWith(".process")) return ""; // none: git then uses the clean and smudge commands below
   if (key.endsWith(".clean") || key.endsWith(".smudge") || key.endsWith(".textconv")) return "cat";
-  return `sh -c 'echo "$0: not shown (hey runs no diff program a repository's own config names)"'`;
+  return `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`; // git gives: path, old file, hash, mode, new file…; exit 1 is "differ"
 }
 
 /**
