@@ -41,7 +41,8 @@ import type { DebugLog } from "./net/debug-log.ts";
 import { refusedOutright } from "./permission/refused.ts";
 import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
-import { globalGitConfigs, repositoryPrograms } from "./fs/git-config-files.ts";
+import { globalGitConfigs } from "./fs/git-config-files.ts";
+import { repositoryPrograms } from "./fs/repository-programs.ts";
 import { explicitBareRepositories, guardedGit } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedNotice } from "./permission/blocked-tools.ts";
@@ -123,16 +124,15 @@ type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default); `seen`: the run's SeenFiles.
  */
-export function createTools(settings: Settings, opts: BashPart & { env?: Env | (() => Env); cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
+export function createTools(settings: Settings, opts: BashPart & { env?: Env | ((command: string) => Env); cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
   const { shell, env: given = process.env, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
-  const env = typeof given === "function" ? given : () => given; // made before each command: plan mode's comes and goes
-  const marked = session === undefined ? env : () => ({ ...env(), [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
+  const env = (command: string) => (typeof given === "function" ? given(command) : given); // made for each command: plan mode's comes and goes; a hey it runs asks no question (trust/agent-mark.ts)
   return [
-    createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
+    createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: (c) => ({ ...env(c), ...(session === undefined ? {} : { [AGENT_MARK]: session }) }), home, session }),
     createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
-    createGrepTool({ rg: settings.tools.rg, home, env: env(), cacheDir }),
+    createGrepTool({ rg: settings.tools.rg, home, env: env(""), cacheDir }),
   ];
 }
 export { permissionCheck } from "./permission-check.ts";
@@ -199,7 +199,7 @@ export async function assemble(
     const tools = createTools(s, {
       shell,
       ...keeping,
-      env: () => (start.plan?.on ? guardedGit(commandEnv, repositoryPrograms(cwd, home, commandEnv)) : commandEnv), // plan mode: git runs no program the repository names
+      env: (command: string) => (start.plan?.on ? guardedGit(commandEnv, repositoryPrograms(cwd, command, home, commandEnv)) : commandEnv), // plan mode: git runs no program a repository names
       home,
       cacheDir: here.cacheDir,
       seen,

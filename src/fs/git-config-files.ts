@@ -9,7 +9,6 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { forcingOf } from "./git-config-forcing.ts";
-import { repositoryProgram } from "../permission/git-env.ts";
 import { type GitConfigEntry, type IncludeContext, includeConditionMet, parseGitConfig } from "./git-config-syntax.ts";
 import { boundedHead, boundedStat, Hung, type Stat } from "./bounded-reads.ts";
 import { isDevNull, readHeadBytes } from "./read-head.ts";
@@ -49,7 +48,7 @@ function statOrNone(path: string): Stat | undefined {
 }
 
 /** The repository's git directory and its common directory (a worktree's main `.git`), from `cwd` up. */
-function gitDirs(cwd: string, env: Record<string, string | undefined>): string[] {
+export function gitDirs(cwd: string, env: Record<string, string | undefined>): string[] {
   let dir = env.GIT_DIR ? resolve(cwd, env.GIT_DIR) : undefined;
   for (let d = resolve(cwd); !dir; d = dirname(d)) {
     const dotGit = join(d, ".git");
@@ -278,25 +277,3 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
   return found;
 }
 
-/**
- * The settings of the repository git finds from `cwd` (its `config`, `config.worktree` and what they
- * include, every `includeIf` taken as met) that name a program git runs while it only reads
- * (permission/git-env.ts repositoryProgram), as `section.sub.key`; none outside a repository. A
- * bare repository is found only by `.git` or GIT_DIR, as under `safe.bareRepository = explicit`.
- * Read without a deadline; never throws.
- */
-export function repositoryPrograms(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
-  const found = new Set<string>();
-  try {
-    const [dir, common] = gitDirs(cwd, env);
-    if (!dir) return [];
-    walkGitConfig([join(common ?? dir, "config"), join(dir, "config.worktree")], readConfigFile, () => true, home, (setting) => {
-      const key = repositoryProgram(setting);
-      if (key) found.add(key);
-      return false;
-    });
-  } catch {
-    // a directory that vanished while it was read: nothing found
-  }
-  return [...found];
-}

@@ -10,7 +10,7 @@
 // the repository names a textconv driver, and where it names a filter the changed files are named,
 // not shown, as a file can only be shown truthfully through its filter.
 import { homedir } from "node:os";
-import { repositoryPrograms } from "../fs/git-config-files.ts";
+import { repositoryPrograms } from "../fs/repository-programs.ts";
 import { abortReason } from "../kernel/tool.ts";
 import { guardedGit } from "../permission/git-env.ts";
 import { runProcess } from "../tools/run-process.ts";
@@ -77,7 +77,7 @@ function stopped(what: string, ended: "timeout" | "abort", signal: AbortSignal):
  */
 export async function diffView(cwd: string, color: boolean, columns: number, signal: AbortSignal): Promise<{ text: string; ok: boolean; fitted?: true }> {
   const until = Date.now() + GIT_TIMEOUT_MS;
-  const programs = repositoryPrograms(cwd, homedir(), process.env);
+  const programs = repositoryPrograms(cwd, "", homedir(), process.env);
   const env = guardedGit(process.env, programs);
   const run = (keep: number, ...args: string[]) => git(args, cwd, env, keep, Math.max(until - Date.now(), 1), signal);
   const inside = await run(1, "rev-parse", "--is-inside-work-tree");

@@ -1,6 +1,6 @@
 // Plan mode ("changes nothing") runs no program a repository's own config names (x67 #1): the
 // agent's `git status`, `git diff`, `git log -p` run without the repository's `core.fsmonitor`,
-// textconv driver, `diff.external` or clean filter, and `cd tools && git status` in a clone does not
+// textconv driver, `diff.external` or clean filter (its own, or one `cd DIR` names), and `cd tools && git status` in a clone does not
 // take a committed `tools/` for a bare repository. The environment follows the mode at each call:
 // turned on mid-session it holds from the next command, turned off git is the user's again.
 // Real git, real repositories; before, each program touched its marker file.
@@ -25,12 +25,16 @@ testNeeding(["git"])("hey --plan -p: git status, diff and log -p in a hostile re
   const { repo, marks } = hostileRepo(join(work.path, "one"));
   const first = server.requests.length;
   server.enqueue(toolCalls([["bash", { command: "git status --short && git diff && git log -p -1" }]]), answer("Read it."));
+  server.enqueue(toolCalls([["bash", { command: "cd repo && git diff" }]]), answer("Read that."));
   const run = await runHey([...args, "--plan", "-p", "what changed?"], { cwd: repo, env: { HOME: work.path } });
+  const from = await runHey([...args, "--plan", "-p", "and there?"], { cwd: join(work.path, "one"), env: { HOME: work.path } }); // another repository, by its name
+  expect(from).toMatchObject({ code: 0, stdout: "Read that.\n" });
   expect(run).toMatchObject({ code: 0, stdout: "Read it.\n" });
   expect(marksIn(marks)).toEqual([]);
   const [result] = resultsOf(first + 1);
   expect(result).toContain("M a.txt");
   expect(result).toContain("+changed too"); // b.dat's diff, as git shows it without the repository's textconv
+  expect(resultsOf(first + 3)[0]).toContain("+changed too");
 });
 
 testNeeding(["git"])("hey --plan -p in a clone: `cd tools && git status` is refused by git, and the committed config's fsmonitor does not run", async () => {
