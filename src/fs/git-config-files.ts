@@ -276,4 +276,3 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
   }
   return found;
 }
-

@@ -7,7 +7,7 @@
 // GIT_DIR, as under `safe.bareRepository = explicit`. Read without a deadline; never throws.
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { repositoryProgram } from "../permission/git-env.ts";
+import { guardedGit, repositoryProgram } from "../permission/git-env.ts";
 import { gitDirs, readConfigFile, walkGitConfig } from "./git-config-files.ts";
 
 /** Words of a command looked at, at most: each is a stat(2). */
@@ -38,14 +38,25 @@ export function repositoryPrograms(cwd: string, command: string, home: string, e
       const [gitDir, common] = gitDirs(dir, env);
       if (!gitDir || seen.has(gitDir)) continue;
       seen.add(gitDir);
-      walkGitConfig([join(common ?? gitDir, "config"), join(gitDir, "config.worktree")], readConfigFile, () => true, home, (setting) => {
-        const key = repositoryProgram(setting);
-        if (key) found.add(key);
-        return false;
-      });
+      walkGitConfig(
+        [join(common ?? gitDir, "config"), join(gitDir, "config.worktree")],
+        readConfigFile,
+        () => true,
+        home,
+        (setting) => {
+          const key = repositoryProgram(setting);
+          if (key) found.add(key);
+          return false;
+        },
+      );
     } catch {
       // a directory that vanished while it was read: nothing found there
     }
   }
   return [...found].sort();
+}
+
+/** The commands' environment, made for each command: `env`, guarded (guardedGit) for the repositories it may run git in while `on()` says so (plan mode, which comes and goes). */
+export function guardedWhile(on: () => boolean, env: Record<string, string | undefined>, cwd: string, home: string) {
+  return (command: string) => (on() ? guardedGit(env, repositoryPrograms(cwd, command, home, env)) : env);
 }

@@ -62,6 +62,10 @@ function harmless(key: string): string {
  * after the user's own GIT_CONFIG_COUNT entries, so they win over the files and lose to these.
  */
 export function guardedGit(env: Env, programs: string[]): Env {
-  const entries: [string, string][] = [["safe.bareRepository", "explicit"], ["core.fsmonitor", "false"], ...programs.map((k): [string, string] => [k, harmless(k)])];
+  const entries: [string, string][] = [
+    ["safe.bareRepository", "explicit"],
+    ["core.fsmonitor", "false"],
+    ...programs.map((k): [string, string] => [k, harmless(k)]),
+  ];
   return { ...env, ...gitConfigWith(env, entries, false) };
 }

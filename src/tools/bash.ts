@@ -65,6 +65,11 @@ export function systemShell(configured?: string): ShellChoice {
   return chooseShell({ configured, platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined, realPath });
 }
 
+/** `env` (process.env when undefined), made for each command when it is a function, with `variables` added. */
+export function withVariables(env: BashToolOptions["env"], variables: Env): (command: string) => Env {
+  return (command) => ({ ...((typeof env === "function" ? env(command) : env) ?? process.env), ...variables });
+}
+
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);

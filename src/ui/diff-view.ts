@@ -42,7 +42,14 @@ interface GitOutput {
  * keeping the first `keep` lines of what it prints and counting the rest; a timeout or abort
  * kills the group. `{error}`: git could not start. Never throws.
  */
-async function git(args: string[], cwd: string, env: Record<string, string | undefined>, keep: number, timeoutMs: number, signal: AbortSignal): Promise<GitOutput | { error: string }> {
+async function git(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  keep: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<GitOutput | { error: string }> {
   const kept: Uint8Array[] = [];
   let keptLines = 0;
   let newlines = 0;
@@ -87,7 +94,14 @@ export async function diffView(cwd: string, color: boolean, columns: number, sig
   if (!inside.ok || inside.lines[0] !== "true") return { text: `hey: /diff shows git's changes; ${cwd} is not in a git work tree${bare}`, ok: false };
   const filters = programs.filter((k) => k.startsWith("filter."));
   const textconv = programs.some((k) => k.endsWith(".textconv")) ? ["--no-textconv"] : [];
-  const diff = await run(DIFF_VIEW_MAX_LINES, "diff", "--no-color", "--no-ext-diff", ...textconv, ...(filters.length ? ["--no-textconv", "--name-status"] : []));
+  const diff = await run(
+    DIFF_VIEW_MAX_LINES,
+    "diff",
+    "--no-color",
+    "--no-ext-diff",
+    ...textconv,
+    ...(filters.length ? ["--no-textconv", "--name-status"] : []),
+  );
   if ("error" in diff) return { text: `hey: git diff failed: ${diff.error}`, ok: false };
   if (diff.ended !== "exit") {
     const cut = `${stopped("git diff", diff.ended, signal)}; git diff in a shell of your own shows all of it`;

@@ -4,7 +4,7 @@
 // take a committed `tools/` for a bare repository. The environment follows the mode at each call:
 // turned on mid-session it holds from the next command, turned off git is the user's again.
 // Real git, real repositories; before, each program touched its marker file.
-import { expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout } from "bun:test";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
@@ -19,7 +19,9 @@ const { open } = replTerms(server);
 const work = fileTempDir("hey-plan-git-");
 const args = ["--base-url", `${server.url}/v1`, "-m", "mock-model"];
 const resultsOf = (i: number) =>
-  (server.requests[i]!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "tool").map((m) => JSON.stringify(m.content));
+  (server.requests[i]!.body as { messages: { role: string; content: unknown }[] }).messages
+    .filter((m) => m.role === "tool")
+    .map((m) => JSON.stringify(m.content));
 
 testNeeding(["git"])("hey --plan -p: git status, diff and log -p in a hostile repository run none of its programs, and still answer", async () => {
   const { repo, marks } = hostileRepo(join(work.path, "one"));

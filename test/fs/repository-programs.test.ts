@@ -33,7 +33,16 @@ test.each([
 });
 
 test("the words that may be paths: at blanks, quotes, punctuation and `=`, not options or variables", () => {
-  expect(pathWords(`cd ../other && git -C "/src/x" diff --git-dir=/g; GIT_DIR=$HOME/y git log`)).toEqual(["cd", "../other", "git", "/src/x", "diff", "/g", "GIT_DIR", "log"]);
+  expect(pathWords(`cd ../other && git -C "/src/x" diff --git-dir=/g; GIT_DIR=$HOME/y git log`)).toEqual([
+    "cd",
+    "../other",
+    "git",
+    "/src/x",
+    "diff",
+    "/g",
+    "GIT_DIR",
+    "log",
+  ]);
 });
 
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {

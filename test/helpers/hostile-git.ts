@@ -53,7 +53,10 @@ export function embeddedBareClone(dir: string): { clone: string; marks: string }
   writeFileSync(join(tools, "HEAD"), "ref: refs/heads/main\n");
   writeFileSync(join(tools, "objects", "info", ".keep"), "");
   writeFileSync(join(tools, "refs", "heads", ".keep"), "");
-  writeFileSync(join(tools, "config"), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch '${join(marks, "bare-fsmonitor")}'; echo"\n`);
+  writeFileSync(
+    join(tools, "config"),
+    `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch '${join(marks, "bare-fsmonitor")}'; echo"\n`,
+  );
   writeFileSync(join(tools, "build.py"), "print(1)\n");
   git(origin, "add", "-A");
   git(origin, "commit", "-qm", "init");

@@ -38,11 +38,14 @@ testNeeding(["git"])("a repository's own textconv driver does not run: the file'
   expect(text).toContain("+changed\n");
 });
 
-testNeeding(["git"])("a committed tools/ that git would take for a bare repository: its fsmonitor does not run, and /diff says why it shows nothing", async () => {
-  const { clone, marks } = embeddedBareClone(fresh());
-  const text = await view(join(clone, "tools"));
-  expect(marksIn(marks)).toEqual([]);
-  expect(text).toContain("cannot use bare repository");
-  expect(await view(clone)).toContain("no changes");
-  expect(marksIn(marks)).toEqual([]);
-});
+testNeeding(["git"])(
+  "a committed tools/ that git would take for a bare repository: its fsmonitor does not run, and /diff says why it shows nothing",
+  async () => {
+    const { clone, marks } = embeddedBareClone(fresh());
+    const text = await view(join(clone, "tools"));
+    expect(marksIn(marks)).toEqual([]);
+    expect(text).toContain("cannot use bare repository");
+    expect(await view(clone)).toContain("no changes");
+    expect(marksIn(marks)).toEqual([]);
+  },
+);
