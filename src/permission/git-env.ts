@@ -1,8 +1,11 @@
-// While a permission list is set, git in the agent's commands uses a bare repository only when
-// the command names it (`--git-dir`, GIT_DIR): a directory the agent filled with HEAD, objects/,
-// refs/ and a `config` is otherwise a repository git finds by itself, and runs what that config
-// names (`diff.external` at `git diff --no-index a b`, under `bash: git diff *`). No `.git` is
-// involved, so the control-file guard (control-files.ts inGit) cannot see it. git 2.38+ reads
+// The environment git gets where hey keeps it from running what a repository names. While a
+// permission list is set, git in the agent's commands uses a bare repository only when the command
+// names it (`--git-dir`, GIT_DIR): a directory the agent filled with HEAD, objects/, refs/ and a
+// `config` is otherwise a repository git finds by itself, and runs what that config names
+// (`diff.external` at `git diff --no-index a b`, under `bash: git diff *`). No `.git` is involved,
+// so the control-file guard (control-files.ts inGit) cannot see it. In plan mode and at `/diff`
+// (guardedGit) also no `core.fsmonitor`, and the programs a repository's own config names made
+// harmless (x67: a clone's config ran them at the agent's `git status`). git 2.38+ reads
 // `safe.bareRepository = explicit`; an older git ignores it. Given through GIT_CONFIG_COUNT after
 // the user's own entries, which stay; the checker refuses a command that changes a GIT_ variable
 // unless a pattern spells it out (variables.ts). Pure.
@@ -35,23 +38,40 @@ export function explicitBareRepositories(env: Env): Env {
 }
 
 /**
- * A setting in a repository's own config that names a program git runs while it only reads
- * (`git diff`, `git log -p`, `git status`), as `section.sub.key`, or undefined: a textconv driver or
- * a diff driver's external command, `diff.external`, a filter's clean, smudge or process command.
+ * The programs a repository's own config may name for git to run while it only reads (`git diff`,
+ * `log -p`, `status`, `blame`, `log` with `log.showSignature`), by key (`sub` for any subsection
+ * name), with what each is given instead: a textconv driver or a filter passes the file through as
+ * it is (a filter's `process` is none, so its `clean` and `smudge` are used), a diff command is
+ * diff(1) -u (git gives it: path, old file, hash, mode, new file…; exit 1 is "differ"), a signature
+ * or ssh program is git's own default one, found on PATH. Not here: `remote.NAME.uploadpack`, where
+ * git takes the first value, not the last.
  */
+const HARMLESS: Record<string, string> = {
+  "diff.external": `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`,
+  "diff.sub.command": `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`,
+  "diff.sub.textconv": "cat",
+  "filter.sub.clean": "cat",
+  "filter.sub.smudge": "cat",
+  "filter.sub.process": "",
+  "gpg.program": "gpg",
+  "gpg.openpgp.program": "gpg",
+  "gpg.x509.program": "gpgsm",
+  "gpg.ssh.program": "ssh-keygen",
+  "core.sshcommand": "ssh",
+};
+
+/** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
 export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {
   const { section, sub, key } = setting;
-  if (section === "diff" && sub === undefined && key === "external") return "diff.external";
-  if (sub === undefined) return undefined;
-  const names = section === "diff" ? ["textconv", "command"] : section === "filter" ? ["clean", "smudge", "process"] : [];
-  return names.includes(key) ? `${section}.${sub}.${key}` : undefined;
+  const name = sub === undefined ? `${section}.${key}` : `${section}.${sub}.${key}`;
+  if (name in HARMLESS) return name;
+  return sub !== undefined && `${section}.sub.${key}` in HARMLESS ? name : undefined;
 }
 
-/** What each such setting is given instead: a filter or a textconv driver passes the file through as it is, a diff command is diff(1) -u. */
+/** What `key` (repositoryProgram's) is given instead. */
 function harmless(key: string): string {
-  if (key.endsWith(".process")) return ""; // none: git then uses the clean and smudge commands below
-  if (key.endsWith(".clean") || key.endsWith(".smudge") || key.endsWith(".textconv")) return "cat";
-  return `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`; // git gives: path, old file, hash, mode, new file…; exit 1 is "differ"
+  const [section, ...rest] = key.split(".");
+  return HARMLESS[key] ?? HARMLESS[`${section}.sub.${rest.at(-1)}`] ?? "";
 }
 
 /**

@@ -93,15 +93,8 @@ export async function diffView(cwd: string, color: boolean, columns: number, sig
   const bare = /cannot use bare repository/.test(inside.err) ? ` (git: ${inside.err.replace(/^fatal: /, "")})` : ""; // a committed `tools/` git would take for a repository
   if (!inside.ok || inside.lines[0] !== "true") return { text: `hey: /diff shows git's changes; ${cwd} is not in a git work tree${bare}`, ok: false };
   const filters = programs.filter((k) => k.startsWith("filter."));
-  const textconv = programs.some((k) => k.endsWith(".textconv")) ? ["--no-textconv"] : [];
-  const diff = await run(
-    DIFF_VIEW_MAX_LINES,
-    "diff",
-    "--no-color",
-    "--no-ext-diff",
-    ...textconv,
-    ...(filters.length ? ["--no-textconv", "--name-status"] : []),
-  );
+  const textconv = filters.length || programs.some((k) => k.endsWith(".textconv")) ? ["--no-textconv"] : [];
+  const diff = await run(DIFF_VIEW_MAX_LINES, "diff", "--no-color", "--no-ext-diff", ...textconv, ...(filters.length ? ["--name-status"] : []));
   if ("error" in diff) return { text: `hey: git diff failed: ${diff.error}`, ok: false };
   if (diff.ended !== "exit") {
     const cut = `${stopped("git diff", diff.ended, signal)}; git diff in a shell of your own shows all of it`;

@@ -26,6 +26,10 @@ test.each([
   [{ section: "diff", sub: undefined, key: "external" }, "diff.external"],
   [{ section: "filter", sub: "lfs", key: "process" }, "filter.lfs.process"],
   [{ section: "filter", sub: "f", key: "required" }, undefined],
+  [{ section: "gpg", sub: undefined, key: "program" }, "gpg.program"],
+  [{ section: "gpg", sub: "ssh", key: "program" }, "gpg.ssh.program"],
+  [{ section: "gpg", sub: "other", key: "program" }, undefined],
+  [{ section: "core", sub: undefined, key: "sshcommand" }, "core.sshcommand"],
   [{ section: "diff", sub: "x", key: "binary" }, undefined],
   [{ section: "core", sub: undefined, key: "editor" }, undefined],
 ])("%o names a program git runs while it reads: %s", (setting, key) => {
@@ -47,14 +51,15 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
 
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
-  const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process"]);
-  expect(env.GIT_CONFIG_COUNT).toBe("5");
+  const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
+  expect(env.GIT_CONFIG_COUNT).toBe("6");
   expect([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0]).toEqual(["user.name", "Ana"]);
-  expect([1, 2, 3, 4].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
+  expect([1, 2, 3, 4, 5].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
     "safe.bareRepository=explicit",
     "core.fsmonitor=false",
     "diff.evil.textconv=cat",
     "filter.f.process=",
+    "gpg.x509.program=gpgsm",
   ]);
 });
 
