@@ -43,8 +43,9 @@ export function explicitBareRepositories(env: Env): Env {
  * name), with what each is given instead: a textconv driver or a filter passes the file through as
  * it is (a filter's `process` is none, so its `clean` and `smudge` are used), a diff command is
  * diff(1) -u (git gives it: path, old file, hash, mode, new file…; exit 1 is "differ"), a signature
- * or ssh program is git's own default one, found on PATH. Not here: `remote.NAME.uploadpack`, where
- * git takes the first value, not the last.
+ * or ssh program is git's own default one, found on PATH, a password asker or credential helper is
+ * none. Not here: `remote.NAME.uploadpack`, where git takes the first value, not the last: guardedGit
+ * keeps git from reaching a remote by a local path instead.
  */
 const HARMLESS: Record<string, string> = {
   "diff.external": `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`,
@@ -58,6 +59,9 @@ const HARMLESS: Record<string, string> = {
   "gpg.x509.program": "gpgsm",
   "gpg.ssh.program": "ssh-keygen",
   "core.sshcommand": "ssh",
+  "core.askpass": "", // none: git then asks no one, as GIT_TERMINAL_PROMPT=0 keeps it from the terminal
+  "credential.helper": "", // an empty value empties the list of helpers
+  "credential.sub.helper": "",
 };
 
 /** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
@@ -77,7 +81,8 @@ function harmless(key: string): string {
 /**
  * `env` with git kept from running what a repository names (plan mode's commands, `/diff`): only a
  * bare repository the command names (safe.bareRepository, git 2.38+: a committed `tools/` with
- * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook, and each
+ * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook, no remote
+ * reached by a local path or `ext::` (protocol.*.allow), and each
  * of `programs` (repositoryProgram's keys, from the repository's own config) made harmless. Given
  * after the user's own GIT_CONFIG_COUNT entries, so they win over the files and lose to these.
  */
@@ -85,7 +90,10 @@ export function guardedGit(env: Env, programs: string[]): Env {
   const entries: [string, string][] = [
     ["safe.bareRepository", "explicit"],
     ["core.fsmonitor", "false"],
+    // a remote at a local path runs its `uploadpack` through the shell (`git remote show origin`), and `ext::` runs any command
+    ["protocol.file.allow", "user"],
+    ["protocol.ext.allow", "never"],
     ...programs.map((k): [string, string] => [k, harmless(k)]),
   ];
-  return { ...env, ...gitConfigWith(env, entries, false) };
+  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0" }; // "user" protocols: refused
 }

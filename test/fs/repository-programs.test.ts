@@ -52,11 +52,14 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
   const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
-  expect(env.GIT_CONFIG_COUNT).toBe("6");
+  expect(env.GIT_CONFIG_COUNT).toBe("8");
+  expect(env.GIT_PROTOCOL_FROM_USER).toBe("0");
   expect([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0]).toEqual(["user.name", "Ana"]);
-  expect([1, 2, 3, 4, 5].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
+  expect([1, 2, 3, 4, 5, 6, 7].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
     "safe.bareRepository=explicit",
     "core.fsmonitor=false",
+    "protocol.file.allow=user",
+    "protocol.ext.allow=never",
     "diff.evil.textconv=cat",
     "filter.f.process=",
     "gpg.x509.program=gpgsm",
@@ -77,4 +80,15 @@ testNeeding(["git"])("a command that goes to another repository: its programs ar
   expect(run.stderr.toString()).toContain("safe.bareRepository");
   expect(marksIn(marks)).toEqual([]);
   expect(marksIn(join(base, "elsewhere", "marks"))).toEqual([]);
+});
+
+testNeeding(["git"])("a remote at a local path is not reached, so the repository's remote.origin.uploadpack does not run at `git remote show origin`", () => {
+  const base = fresh();
+  const { clone, marks } = embeddedBareClone(base);
+  Bun.spawnSync(["git", "config", "remote.origin.uploadpack", `touch '${join(marks, "uploadpack")}'; git-upload-pack`], { cwd: clone });
+  const programs = repositoryPrograms(clone, "", "/nonexistent", process.env);
+  const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+  expect(run.stderr.toString()).toContain("transport 'file' not allowed");
+  expect(marksIn(marks)).toEqual([]);
+  expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain("origin");
 });
