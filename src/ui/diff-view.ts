@@ -90,8 +90,13 @@ export async function diffView(cwd: string, color: boolean, columns: number, sig
   const inside = await run(1, "rev-parse", "--is-inside-work-tree");
   if ("error" in inside) return { text: "hey: /diff shows git's changes, and git is not installed here", ok: false };
   if (inside.ended !== "exit") return { text: `hey: /diff: ${stopped("git rev-parse", inside.ended, signal)}`, ok: false };
-  const bare = /cannot use bare repository/.test(inside.err) ? ` (git: ${inside.err.replace(/^fatal: /, "")})` : ""; // a committed `tools/` git would take for a repository
-  if (!inside.ok || inside.lines[0] !== "true") return { text: `hey: /diff shows git's changes; ${cwd} is not in a git work tree${bare}`, ok: false };
+  // a committed `tools/` with HEAD, objects/ and refs/: git would take it for a repository and run its config
+  if (/cannot use bare repository/.test(inside.err))
+    return {
+      text: `hey: /diff: git takes ${cwd} for a bare repository of its own, which /diff does not use (git: ${inside.err.replace(/^fatal: /, "")}); /diff from the project's top shows its changes`,
+      ok: false,
+    };
+  if (!inside.ok || inside.lines[0] !== "true") return { text: `hey: /diff shows git's changes; ${cwd} is not in a git work tree`, ok: false };
   const filters = programs.filter((k) => k.startsWith("filter."));
   const textconv = filters.length || programs.some((k) => k.endsWith(".textconv")) ? ["--no-textconv"] : [];
   const diff = await run(DIFF_VIEW_MAX_LINES, "diff", "--no-color", "--no-ext-diff", ...textconv, ...(filters.length ? ["--name-status"] : []));

@@ -44,7 +44,8 @@ testNeeding(["git"])(
     const { clone, marks } = embeddedBareClone(fresh());
     const text = await view(join(clone, "tools"));
     expect(marksIn(marks)).toEqual([]);
-    expect(text).toContain("cannot use bare repository");
+    expect(text).toContain("git takes");
+    expect(text).toContain("for a bare repository of its own, which /diff does not use (git: cannot use bare repository");
     expect(await view(clone)).toContain("no changes");
     expect(marksIn(marks)).toEqual([]);
   },
