@@ -42,6 +42,7 @@ import { refusedOutright } from "./permission/refused.ts";
 import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
+import { guardedWhile } from "./fs/repository-programs.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedNotice } from "./permission/blocked-tools.ts";
@@ -55,7 +56,7 @@ import { endedJobsNote, resumedParts, withSession } from "./sessions/resumed.ts"
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
-import { type BashToolOptions, createBashTool, systemShell } from "./tools/bash.ts";
+import { type BashToolOptions, createBashTool, systemShell, withVariables } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { createEditTool } from "./tools/edit.ts";
 import { createGrepTool } from "./tools/grep.ts";
@@ -118,23 +119,22 @@ interface Servers {
   ports: McpPorts;
 }
 
-type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide">;
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env">;
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
  * keeps full outputs; `env`: the commands' environment (process.env by default); `seen`: the run's SeenFiles.
  */
-export function createTools(settings: Settings, opts: BashPart & { env?: Env; cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
+export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
   const { shell, env, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
-  const marked = session === undefined ? env : { ...(env ?? process.env), [AGENT_MARK]: session }; // a hey it runs asks no question (trust/agent-mark.ts)
+  const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
-    createGrepTool({ rg: settings.tools.rg, home, env, cacheDir }),
+    createGrepTool({ rg: settings.tools.rg, home, env: typeof env === "function" ? env("") : env, cacheDir }),
   ];
 }
-
 export { permissionCheck } from "./permission-check.ts";
 
 /**
@@ -199,7 +199,7 @@ export async function assemble(
     const tools = createTools(s, {
       shell,
       ...keeping,
-      env: commandEnv,
+      env: guardedWhile(() => start.plan?.on === true, commandEnv, cwd, home), // plan mode: git runs no program a repository names
       home,
       cacheDir: here.cacheDir,
       seen,

@@ -47,6 +47,7 @@ const EDGES = new Set([
   "fs/file-lock.ts",
   "fs/proc-stat.ts",
   "fs/git-config-files.ts",
+  "fs/repository-programs.ts",
   "fs/listed-windows.ts",
   "fs/worktree.ts",
   "fs/own-files.ts",

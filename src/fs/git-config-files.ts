@@ -48,7 +48,7 @@ function statOrNone(path: string): Stat | undefined {
 }
 
 /** The repository's git directory and its common directory (a worktree's main `.git`), from `cwd` up. */
-function gitDirs(cwd: string, env: Record<string, string | undefined>): string[] {
+export function gitDirs(cwd: string, env: Record<string, string | undefined>): string[] {
   let dir = env.GIT_DIR ? resolve(cwd, env.GIT_DIR) : undefined;
   for (let d = resolve(cwd); !dir; d = dirname(d)) {
     const dotGit = join(d, ".git");

@@ -1,8 +1,11 @@
-// While a permission list is set, git in the agent's commands uses a bare repository only when
-// the command names it (`--git-dir`, GIT_DIR): a directory the agent filled with HEAD, objects/,
-// refs/ and a `config` is otherwise a repository git finds by itself, and runs what that config
-// names (`diff.external` at `git diff --no-index a b`, under `bash: git diff *`). No `.git` is
-// involved, so the control-file guard (control-files.ts inGit) cannot see it. git 2.38+ reads
+// The environment git gets where hey keeps it from running what a repository names. While a
+// permission list is set, git in the agent's commands uses a bare repository only when the command
+// names it (`--git-dir`, GIT_DIR): a directory the agent filled with HEAD, objects/, refs/ and a
+// `config` is otherwise a repository git finds by itself, and runs what that config names
+// (`diff.external` at `git diff --no-index a b`, under `bash: git diff *`). No `.git` is involved,
+// so the control-file guard (control-files.ts inGit) cannot see it. In plan mode and at `/diff`
+// (guardedGit) also no `core.fsmonitor`, and the programs a repository's own config names made
+// harmless (x67: a clone's config ran them at the agent's `git status`). git 2.38+ reads
 // `safe.bareRepository = explicit`; an older git ignores it. Given through GIT_CONFIG_COUNT after
 // the user's own entries, which stay; the checker refuses a command that changes a GIT_ variable
 // unless a pattern spells it out (variables.ts). Pure.
@@ -32,4 +35,65 @@ export function gitConfigWith(env: Env, entries: [string, string][], first: bool
 /** `env` with git told to use only bare repositories a command names (git-config `safe.bareRepository`). */
 export function explicitBareRepositories(env: Env): Env {
   return { ...env, ...gitConfigWith(env, [["safe.bareRepository", "explicit"]], false) };
+}
+
+/**
+ * The programs a repository's own config may name for git to run while it only reads (`git diff`,
+ * `log -p`, `status`, `blame`, `log` with `log.showSignature`), by key (`sub` for any subsection
+ * name), with what each is given instead: a textconv driver or a filter passes the file through as
+ * it is (a filter's `process` is none, so its `clean` and `smudge` are used), a diff command is
+ * diff(1) -u (git gives it: path, old file, hash, mode, new file…; exit 1 is "differ"), a signature
+ * or ssh program is git's own default one, found on PATH, a password asker or credential helper is
+ * none. Not here: `remote.NAME.uploadpack`, where git takes the first value, not the last: guardedGit
+ * keeps git from reaching a remote by a local path instead.
+ */
+const HARMLESS: Record<string, string> = {
+  "diff.external": `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`,
+  "diff.sub.command": `sh -c 'diff -u --label "a/$0" --label "b/$0" -- "$1" "$4"; [ $? -le 1 ]'`,
+  "diff.sub.textconv": "cat",
+  "filter.sub.clean": "cat",
+  "filter.sub.smudge": "cat",
+  "filter.sub.process": "",
+  "gpg.program": "gpg",
+  "gpg.openpgp.program": "gpg",
+  "gpg.x509.program": "gpgsm",
+  "gpg.ssh.program": "ssh-keygen",
+  "core.sshcommand": "ssh",
+  "core.askpass": "", // none: git then asks no one, as GIT_TERMINAL_PROMPT=0 keeps it from the terminal
+  "credential.helper": "", // an empty value empties the list of helpers
+  "credential.sub.helper": "",
+};
+
+/** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
+export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {
+  const { section, sub, key } = setting;
+  const name = sub === undefined ? `${section}.${key}` : `${section}.${sub}.${key}`;
+  if (name in HARMLESS) return name;
+  return sub !== undefined && `${section}.sub.${key}` in HARMLESS ? name : undefined;
+}
+
+/** What `key` (repositoryProgram's) is given instead. */
+function harmless(key: string): string {
+  const [section, ...rest] = key.split(".");
+  return HARMLESS[key] ?? HARMLESS[`${section}.sub.${rest.at(-1)}`] ?? "";
+}
+
+/**
+ * `env` with git kept from running what a repository names (plan mode's commands, `/diff`): only a
+ * bare repository the command names (safe.bareRepository, git 2.38+: a committed `tools/` with
+ * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook, no remote
+ * reached by a local path or `ext::` (protocol.*.allow), and each
+ * of `programs` (repositoryProgram's keys, from the repository's own config) made harmless. Given
+ * after the user's own GIT_CONFIG_COUNT entries, so they win over the files and lose to these.
+ */
+export function guardedGit(env: Env, programs: string[]): Env {
+  const entries: [string, string][] = [
+    ["safe.bareRepository", "explicit"],
+    ["core.fsmonitor", "false"],
+    // a remote at a local path runs its `uploadpack` through the shell (`git remote show origin`), and `ext::` runs any command
+    ["protocol.file.allow", "user"],
+    ["protocol.ext.allow", "never"],
+    ...programs.map((k): [string, string] => [k, harmless(k)]),
+  ];
+  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0" }; // "user" protocols: refused
 }

@@ -41,8 +41,8 @@ export interface BashToolOptions {
   raw: boolean;
   /** where full outputs go, created 0700 when first needed: the session's folder under outputs.ts's root by default */
   outputDir?: string;
-  /** the commands' environment, or what makes it before each command; process.env by default */
-  env?: Env | (() => Env);
+  /** the commands' environment, or what makes it for each command (given its text); process.env by default */
+  env?: Env | ((command: string) => Env);
   /** what a leading `~` in a `workdir` means, as in the file tools' paths; the user's home by default */
   home?: string;
   /** the id of the session its commands run for, whose the jobs they leave running are (group-guard.ts jobsLeft) */
@@ -63,6 +63,11 @@ export function systemShell(configured?: string): ShellChoice {
     }
   };
   return chooseShell({ configured, platform: process.platform, findOnPath: (name) => Bun.which(name) ?? undefined, realPath });
+}
+
+/** `env` (process.env when undefined), made for each command when it is a function, with `variables` added. */
+export function withVariables(env: BashToolOptions["env"], variables: Env): (command: string) => Env {
+  return (command) => ({ ...((typeof env === "function" ? env(command) : env) ?? process.env), ...variables });
 }
 
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
@@ -90,7 +95,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
     readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
     run: (args, ctx) => {
-      const given = (typeof opts.env === "function" ? opts.env() : opts.env) ?? process.env;
+      const given = (typeof opts.env === "function" ? opts.env(String(args.command)) : opts.env) ?? process.env;
       const env = withoutTerminal(given, oldGit(given.PATH));
       return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
     },

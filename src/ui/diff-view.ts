@@ -3,8 +3,16 @@
 // it goes to the model (`!git diff` would send it all with the next message). git runs in the
 // background (x59: it ran synchronously, and a slow textconv driver froze the REPL, Ctrl-C
 // included, for up to 40 s): Esc or Ctrl-C stops it, as does GIT_TIMEOUT_MS, and what it printed
-// by then is shown. Its textconv drivers still run: their text is the view the user set up.
+// by then is shown. The user's own textconv drivers still run: their text is the view the user set
+// up. Nothing a repository's own config names runs (x67: a clone's `.git/config`, or a committed
+// `tools/` git took for a bare repository, ran `core.fsmonitor`, a clean filter and a textconv
+// driver at /diff): git gets permission/git-env.ts guardedGit's environment, `--no-textconv` when
+// the repository names a textconv driver, and where it names a filter the changed files are named,
+// not shown, as a file can only be shown truthfully through its filter.
+import { homedir } from "node:os";
+import { repositoryPrograms } from "../fs/repository-programs.ts";
 import { abortReason } from "../kernel/tool.ts";
+import { guardedGit } from "../permission/git-env.ts";
 import { runProcess } from "../tools/run-process.ts";
 import { diffColor } from "./terminal.ts";
 import { visible } from "./visible.ts";
@@ -34,7 +42,14 @@ interface GitOutput {
  * keeping the first `keep` lines of what it prints and counting the rest; a timeout or abort
  * kills the group. `{error}`: git could not start. Never throws.
  */
-async function git(args: string[], cwd: string, keep: number, timeoutMs: number, signal: AbortSignal): Promise<GitOutput | { error: string }> {
+async function git(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  keep: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<GitOutput | { error: string }> {
   const kept: Uint8Array[] = [];
   let keptLines = 0;
   let newlines = 0;
@@ -48,7 +63,7 @@ async function git(args: string[], cwd: string, keep: number, timeoutMs: number,
     }
     if (keptLines < keep) kept.push(chunk);
   };
-  const run = await runProcess(["git", "-c", "core.quotePath=false", ...args], { cwd, env: undefined, timeoutMs, signal, listen });
+  const run = await runProcess(["git", "-c", "core.quotePath=false", ...args], { cwd, env, timeoutMs, signal, listen });
   if ("error" in run) return run;
   const lines = Buffer.concat(kept).toString().split("\n").slice(0, keep);
   if (lines.at(-1) === "") lines.pop();
@@ -69,12 +84,22 @@ function stopped(what: string, ended: "timeout" | "abort", signal: AbortSignal):
  */
 export async function diffView(cwd: string, color: boolean, columns: number, signal: AbortSignal): Promise<{ text: string; ok: boolean; fitted?: true }> {
   const until = Date.now() + GIT_TIMEOUT_MS;
-  const run = (keep: number, ...args: string[]) => git(args, cwd, keep, Math.max(until - Date.now(), 1), signal);
+  const programs = repositoryPrograms(cwd, "", homedir(), process.env);
+  const env = guardedGit(process.env, programs);
+  const run = (keep: number, ...args: string[]) => git(args, cwd, env, keep, Math.max(until - Date.now(), 1), signal);
   const inside = await run(1, "rev-parse", "--is-inside-work-tree");
   if ("error" in inside) return { text: "hey: /diff shows git's changes, and git is not installed here", ok: false };
   if (inside.ended !== "exit") return { text: `hey: /diff: ${stopped("git rev-parse", inside.ended, signal)}`, ok: false };
+  // a committed `tools/` with HEAD, objects/ and refs/: git would take it for a repository and run its config
+  if (/cannot use bare repository/.test(inside.err))
+    return {
+      text: `hey: /diff: git takes ${cwd} for a bare repository of its own, which /diff does not use (git: ${inside.err.replace(/^fatal: /, "")}); /diff from the project's top shows its changes`,
+      ok: false,
+    };
   if (!inside.ok || inside.lines[0] !== "true") return { text: `hey: /diff shows git's changes; ${cwd} is not in a git work tree`, ok: false };
-  const diff = await run(DIFF_VIEW_MAX_LINES, "diff", "--no-color", "--no-ext-diff");
+  const filters = programs.filter((k) => k.startsWith("filter."));
+  const textconv = filters.length || programs.some((k) => k.endsWith(".textconv")) ? ["--no-textconv"] : [];
+  const diff = await run(DIFF_VIEW_MAX_LINES, "diff", "--no-color", "--no-ext-diff", ...textconv, ...(filters.length ? ["--name-status"] : []));
   if ("error" in diff) return { text: `hey: git diff failed: ${diff.error}`, ok: false };
   if (diff.ended !== "exit") {
     const cut = `${stopped("git diff", diff.ended, signal)}; git diff in a shell of your own shows all of it`;
@@ -82,7 +107,7 @@ export async function diffView(cwd: string, color: boolean, columns: number, sig
   }
   if (!diff.ok) return { text: `hey: git diff failed: ${diff.err || "no reason given"}`, ok: false };
   const untracked = await run(UNTRACKED_MAX, "ls-files", "--others", "--exclude-standard");
-  const read: DiffRead = { diffLines: diff.total };
+  const read: DiffRead = { diffLines: diff.total, ...(filters.length ? { namesOnly: filters.join(", ") } : {}) };
   if (!("error" in untracked)) read.untracked = untracked.total;
   if (!("error" in untracked) && untracked.ended !== "exit") read.unlisted = stopped("git ls-files", untracked.ended, signal);
   const listed = "error" in untracked || !untracked.ok ? "" : untracked.lines.join("\n");
@@ -99,6 +124,8 @@ export interface DiffRead {
   cut?: string;
   /** the untracked files were not all listed: why */
   unlisted?: string;
+  /** the diff is git's names of the changed files, as the repository's config names these filters */
+  namesOnly?: string;
 }
 
 /** The view of `git diff`'s output and the untracked files (one a line), capped at DIFF_VIEW_MAX_LINES and UNTRACKED_MAX. Pure. */
@@ -106,7 +133,9 @@ export function formatDiffView(diff: string, untracked: string, color: boolean, 
   const cut = (line: string) => (columns > 1 ? cutToWidth(line, columns - 1, terminalWidth) : line);
   const paint = (line: string) => (color ? diffColor(line) + cut(line) + RESET : cut(line));
   const lines = diff.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1);
-  const shown = lines.slice(0, DIFF_VIEW_MAX_LINES).map((l) => paint(visible(l)));
+  const shown = lines.slice(0, DIFF_VIEW_MAX_LINES).map((l) => paint(visible(read.namesOnly ? l.replace(/\t/g, " ") : l)));
+  if (read.namesOnly && shown.length > 0)
+    shown.unshift(`changed, not shown: this repository's own config names filter programs (${read.namesOnly}), which /diff does not run`);
   if (read.cut) return [...shown, `… ${read.cut}`].join("\n");
   const total = Math.max(read.diffLines ?? 0, lines.length);
   if (total > DIFF_VIEW_MAX_LINES) shown.push(`… ${total - DIFF_VIEW_MAX_LINES} more lines (git diff in a shell of your own shows them)`);

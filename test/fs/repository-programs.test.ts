@@ -1,0 +1,94 @@
+// The programs a repository's own config names are found in each repository a command may run git
+// in: the working directory's, and those of the directories its words name (`cd ../other`,
+// `git -C DIR`, `--git-dir=DIR`); given guardedGit's environment, real git then runs none of them.
+import { afterEach, expect, test } from "bun:test";
+import { join } from "node:path";
+import { pathWords, repositoryPrograms } from "../../src/fs/repository-programs.ts";
+import { guardedGit, repositoryProgram } from "../../src/permission/git-env.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";
+import { testNeeding } from "../helpers/tools.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+const fresh = () => {
+  const d = tempDir("hey-repo-programs-");
+  dirs.push(d);
+  return d.path;
+};
+const PROGRAMS = ["diff.evil.textconv", "diff.external", "filter.evilf.clean", "filter.evilf.smudge"];
+
+test.each([
+  [{ section: "diff", sub: "evil", key: "textconv" }, "diff.evil.textconv"],
+  [{ section: "diff", sub: "x", key: "command" }, "diff.x.command"],
+  [{ section: "diff", sub: undefined, key: "external" }, "diff.external"],
+  [{ section: "filter", sub: "lfs", key: "process" }, "filter.lfs.process"],
+  [{ section: "filter", sub: "f", key: "required" }, undefined],
+  [{ section: "gpg", sub: undefined, key: "program" }, "gpg.program"],
+  [{ section: "gpg", sub: "ssh", key: "program" }, "gpg.ssh.program"],
+  [{ section: "gpg", sub: "other", key: "program" }, undefined],
+  [{ section: "core", sub: undefined, key: "sshcommand" }, "core.sshcommand"],
+  [{ section: "diff", sub: "x", key: "binary" }, undefined],
+  [{ section: "core", sub: undefined, key: "editor" }, undefined],
+])("%o names a program git runs while it reads: %s", (setting, key) => {
+  expect(repositoryProgram(setting)).toBe(key);
+});
+
+test("the words that may be paths: at blanks, quotes, punctuation and `=`, not options or variables", () => {
+  expect(pathWords(`cd ../other && git -C "/src/x" diff --git-dir=/g; GIT_DIR=$HOME/y git log`)).toEqual([
+    "cd",
+    "../other",
+    "git",
+    "/src/x",
+    "diff",
+    "/g",
+    "GIT_DIR",
+    "log",
+  ]);
+});
+
+test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
+  const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
+  const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
+  expect(env.GIT_CONFIG_COUNT).toBe("8");
+  expect(env.GIT_PROTOCOL_FROM_USER).toBe("0");
+  expect([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0]).toEqual(["user.name", "Ana"]);
+  expect([1, 2, 3, 4, 5, 6, 7].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
+    "safe.bareRepository=explicit",
+    "core.fsmonitor=false",
+    "protocol.file.allow=user",
+    "protocol.ext.allow=never",
+    "diff.evil.textconv=cat",
+    "filter.f.process=",
+    "gpg.x509.program=gpgsm",
+  ]);
+});
+
+testNeeding(["git"])("a command that goes to another repository: its programs are found, and git given guardedGit runs none of them", () => {
+  const base = fresh();
+  const { repo, marks } = hostileRepo(base);
+  const { clone } = embeddedBareClone(join(base, "elsewhere"));
+  const command = `cd ${repo} && git status --short && git diff && git log -p -1 && git -C ${join(clone, "tools")} status`;
+  expect(repositoryPrograms(clone, "ls", "/nonexistent", process.env)).toEqual([]);
+  expect(repositoryPrograms(repo, "", "/nonexistent", process.env)).toEqual(PROGRAMS);
+  const programs = repositoryPrograms(clone, command, "/nonexistent", process.env);
+  expect(programs).toEqual(PROGRAMS);
+  const run = Bun.spawnSync(["sh", "-c", command], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+  expect(run.stdout.toString()).toContain("+changed too");
+  expect(run.stderr.toString()).toContain("safe.bareRepository");
+  expect(marksIn(marks)).toEqual([]);
+  expect(marksIn(join(base, "elsewhere", "marks"))).toEqual([]);
+});
+
+testNeeding(["git"])("a remote at a local path is not reached, so the repository's remote.origin.uploadpack does not run at `git remote show origin`", () => {
+  const base = fresh();
+  const { clone, marks } = embeddedBareClone(base);
+  Bun.spawnSync(["git", "config", "remote.origin.uploadpack", `touch '${join(marks, "uploadpack")}'; git-upload-pack`], { cwd: clone });
+  const programs = repositoryPrograms(clone, "", "/nonexistent", process.env);
+  const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+  expect(run.stderr.toString()).toContain("transport 'file' not allowed");
+  expect(marksIn(marks)).toEqual([]);
+  expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain("origin");
+});

@@ -1,0 +1,65 @@
+// Repositories whose own files name programs git runs while it only reads (x67): a `.git/config`
+// with `core.fsmonitor`, a textconv driver, a diff driver's command, `diff.external` and a clean
+// filter; and a clone holding a committed `tools/` (HEAD, objects/, refs/, a `config` with
+// `core.fsmonitor`) that git takes for a bare repository. Each program touches a marker file in
+// `marks`, so a test sees what ran.
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+function git(cwd: string, ...args: string[]): void {
+  const run = Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd, stdout: "ignore", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
+}
+
+/** The markers made so far (what the repositories' programs ran), by name. */
+export const marksIn = (marks: string) => readdirSync(marks).sort();
+
+/** In `dir`: `repo/` (a.txt and b.dat changed, both through the config's programs) and `marks/`. */
+export function hostileRepo(dir: string): { repo: string; marks: string } {
+  const [repo, marks] = [join(dir, "repo"), join(dir, "marks")];
+  mkdirSync(repo, { recursive: true });
+  mkdirSync(marks, { recursive: true });
+  git(repo, "init", "-q", ".");
+  writeFileSync(join(repo, "a.txt"), "hello\n");
+  writeFileSync(join(repo, "b.dat"), "bin\n");
+  writeFileSync(join(repo, ".gitattributes"), "*.dat diff=evil\n*.txt filter=evilf\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "init");
+  writeFileSync(join(repo, "a.txt"), "changed\n");
+  writeFileSync(join(repo, "b.dat"), "changed too\n");
+  const touch = (name: string) => `touch '${join(marks, name)}'`;
+  const config = `[core]
+\tfsmonitor = "${touch("fsmonitor")}; echo"
+[diff]
+\texternal = "${touch("external")}"
+[diff "evil"]
+\ttextconv = "sh -c '${touch("textconv").replace(/'/g, "")}; cat \\"$0\\"'"
+[filter "evilf"]
+\tclean = "sh -c '${touch("clean").replace(/'/g, "")}; cat'"
+\tsmudge = cat
+`;
+  writeFileSync(join(repo, ".git", "config"), config, { flag: "a" });
+  return { repo, marks };
+}
+
+/** In `dir`: `clone/`, a plain `git clone` of a repository that committed `tools/` as a bare repository, and `marks/`. */
+export function embeddedBareClone(dir: string): { clone: string; marks: string } {
+  const [origin, clone, marks] = [join(dir, "origin"), join(dir, "clone"), join(dir, "marks")];
+  const tools = join(origin, "tools");
+  mkdirSync(join(tools, "objects", "info"), { recursive: true });
+  mkdirSync(join(tools, "refs", "heads"), { recursive: true });
+  mkdirSync(marks, { recursive: true });
+  git(origin, "init", "-q", ".");
+  writeFileSync(join(tools, "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(tools, "objects", "info", ".keep"), "");
+  writeFileSync(join(tools, "refs", "heads", ".keep"), "");
+  writeFileSync(
+    join(tools, "config"),
+    `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch '${join(marks, "bare-fsmonitor")}'; echo"\n`,
+  );
+  writeFileSync(join(tools, "build.py"), "print(1)\n");
+  git(origin, "add", "-A");
+  git(origin, "commit", "-qm", "init");
+  git(dir, "clone", "-q", origin, clone);
+  return { clone, marks };
+}

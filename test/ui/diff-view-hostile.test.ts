@@ -1,0 +1,52 @@
+// `/diff` in a repository hey never trusted (x67 #2) runs nothing the repository names: not its
+// `core.fsmonitor`, textconv driver, `diff.external` or clean filter, nor the config of a committed
+// `tools/` git would take for a bare repository. Real git against real repositories: before, each
+// program touched its marker file at /diff.
+import { afterEach, expect } from "bun:test";
+import { join } from "node:path";
+import { diffView } from "../../src/ui/diff-view.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";
+import { testNeeding } from "../helpers/tools.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+const fresh = () => {
+  const d = tempDir("hey-diff-hostile-");
+  dirs.push(d);
+  return d.path;
+};
+const view = async (cwd: string) => (await diffView(cwd, false, 0, new AbortController().signal)).text;
+
+testNeeding(["git"])("a repository whose config names filters: its changed files are named, not shown, and none of its programs runs", async () => {
+  const { repo, marks } = hostileRepo(fresh());
+  const text = await view(repo);
+  expect(marksIn(marks)).toEqual([]);
+  expect(text).toContain("changed, not shown: this repository's own config names filter programs (filter.evilf.clean");
+  expect(text).toContain("M a.txt");
+  expect(text).toContain("M b.dat");
+});
+
+testNeeding(["git"])("a repository's own textconv driver does not run: the file's diff is git's own", async () => {
+  const { repo, marks } = hostileRepo(fresh());
+  Bun.spawnSync(["git", "config", "--remove-section", "filter.evilf"], { cwd: repo });
+  const text = await view(repo);
+  expect(marksIn(marks)).toEqual([]);
+  expect(text).toContain("+changed too");
+  expect(text).toContain("+changed\n");
+});
+
+testNeeding(["git"])(
+  "a committed tools/ that git would take for a bare repository: its fsmonitor does not run, and /diff says why it shows nothing",
+  async () => {
+    const { clone, marks } = embeddedBareClone(fresh());
+    const text = await view(join(clone, "tools"));
+    expect(marksIn(marks)).toEqual([]);
+    expect(text).toContain("git takes");
+    expect(text).toContain("for a bare repository of its own, which /diff does not use (git: cannot use bare repository");
+    expect(await view(clone)).toContain("no changes");
+    expect(marksIn(marks)).toEqual([]);
+  },
+);
