@@ -113,6 +113,21 @@ export function stopJob(): void {
 }
 
 /**
+ * `off` (what onSignals returns) with, until it is called, a SIGTSTP (Ctrl-Z in `hey -p`'s
+ * terminal, which stays cooked; `kill -TSTP`) stopping the commands hey runs along with hey
+ * (stopJob), not hey alone. The REPL stops its own way (onJobControl). POSIX only.
+ */
+export function withCommandsStopping(off: (keep?: readonly EndSignal[]) => void): (keep?: readonly EndSignal[]) => void {
+  if (process.platform === "win32") return off; // no job control signals there
+  const stop = () => stopJob();
+  process.on("SIGTSTP", stop);
+  return (keep) => {
+    process.off("SIGTSTP", stop);
+    off(keep);
+  };
+}
+
+/**
  * Until the returned function is called, hey stops and continues as a program that owns the
  * terminal must (vim, less, readline): a SIGTSTP from outside (`kill -TSTP`, Ctrl-Z while a `!`
  * command has the terminal) runs `stop`, which gives the terminal back and calls stopJob; a

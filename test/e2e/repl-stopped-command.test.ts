@@ -3,7 +3,7 @@
 // changing files behind the user's back — and goes on at `fg`; a hey killed (kill -9) while
 // stopped still takes its command's process group with it.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { procStat } from "../../src/fs/proc-stat.ts";
 import { fileReplayServer } from "../helpers/fixtures.ts";
@@ -29,17 +29,28 @@ function commandGroup(file: string): { pid: number; state: string; guard: boolea
   });
   const shell = all.find((p) => p.cmdline.includes(file) && p.pid === p.pgid);
   if (!shell) return [];
-  return all.filter((p) => p.pgid === shell.pid && p.state !== "Z").map((p) => ({ pid: p.pid, state: p.state, guard: p.cmdline.trimEnd().endsWith(" hey-guard") }));
+  return all
+    .filter((p) => p.pgid === shell.pid && p.state !== "Z")
+    .map((p) => ({ pid: p.pid, state: p.state, guard: p.cmdline.trimEnd().endsWith(" hey-guard") }));
 }
 
-/** hey at its prompt under a shell with job control, its model calling bash with a command that counts into `file` (in HOME) 150 times */
-async function countingTurn(): Promise<{ t: Term; file: string }> {
-  const t = await start({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], jobControl: true });
+/**
+ * hey under a shell with job control, its model calling bash with a command that counts into `file`
+ * (in HOME) 150 times: asked at the prompt, or with `oneShot` as `hey -p count`.
+ */
+async function countingTurn(oneShot = false): Promise<{ t: Term; file: string }> {
+  const args = ["--base-url", `${server.url}/v1`, "-m", "mock-model", ...(oneShot ? ["-p", "count"] : [])];
+  const count = (file: string) => toolCalls([["bash", { command: `for i in $(seq 150); do echo $i >> ${file}; sleep 0.04; done` }]]);
+  const t = await start({ args, jobControl: true, before: oneShot ? "while [ ! -e go ]; do sleep 0.05; done" : "" });
   const file = join(t.home, "count.txt");
-  await t.waitFor((s) => lastLine(s) === "›");
-  server.enqueue(toolCalls([["bash", { command: `for i in $(seq 150); do echo $i >> ${file}; sleep 0.04; done` }]]), answer("Counted."));
-  await t.type("count");
-  await t.keys("Enter");
+  server.enqueue(count(file)); // the answer after it is queued by the tests that let the command end
+  if (oneShot)
+    writeFileSync(join(t.home, "go"), ""); // the call names the file in the terminal's HOME, known once it started
+  else {
+    await t.waitFor((s) => lastLine(s) === "›");
+    await t.type("count");
+    await t.keys("Enter");
+  }
   await until(() => lines(file) >= 3, "the command to count");
   return { t, file };
 }
@@ -61,6 +72,7 @@ test(
     expect(lines(file)).toBe(counted);
     expect(counted).toBeLessThan(150);
     expect(commandGroup(file).filter((p) => p.guard && p.state !== "T")).toHaveLength(1); // the guard keeps watching hey
+    server.enqueue(answer("Counted."));
     await t.type("fg");
     await t.keys("Enter");
     await until(() => lines(file) > counted, "the count to go on after fg");
@@ -80,6 +92,25 @@ test(
     process.kill(await t.heyPid(), "SIGKILL");
     await until(() => commandGroup(file).length === 0, "the command's group to end with hey");
     expect(lines(file)).toBeLessThan(150); // ended, not finished
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "hey -p: Ctrl-Z stops its command too, and fg continues it to the end",
+  async () => {
+    const { t, file } = await countingTurn(true);
+    await t.keys("C-z");
+    await t.waitFor(/Stopped/);
+    await until(() => stopped(file), "the command's processes to stop with hey");
+    const counted = lines(file);
+    expect(counted).toBeLessThan(150);
+    server.enqueue(answer("Counted."));
+    await t.type("fg");
+    await t.keys("Enter");
+    await until(() => lines(file) > counted, "the count to go on after fg");
+    await t.waitFor("[exit 0]", { timeoutMs: 30_000 });
+    expect(lines(file)).toBe(150);
   },
   E2E_TIMEOUT,
 );
