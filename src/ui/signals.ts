@@ -92,8 +92,8 @@ export function guardUnfinishedExit(why: string, stdout: (why: string) => string
 }
 
 /**
- * Stops hey as a job of the shell, as Ctrl-Z in a cooked terminal would: the commands hey's bash
- * calls are running first (holdCommands: each has a process group of its own, which no signal to
+ * Stops hey as a job of the shell, as Ctrl-Z in a cooked terminal would: first the commands hey's
+ * bash calls are running (holdCommands: each has a process group of its own, which no signal to
  * hey's reaches), then SIGTSTP to hey's whole process group, as vim does (a wrapper script that
  * started hey stops with it, so the shell sees the job stopped). Returns once continued (`fg`),
  * the commands continued too, or at once when the kernel discarded the stop (a shell without job
