@@ -32,7 +32,7 @@ import { projectKey, strayNotices } from "./trust/store.ts";
 import { hasLists, peerNotices } from "./peers/found.ts";
 import { unsaid } from "./peers/said.ts";
 import { doneEvent, failureLines } from "./ui/json.ts";
-import { type EndSignal, exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON } from "./ui/signals.ts";
+import { type EndSignal, exitAfterGrace, learnIgnoredSignals, onSignals, SIGNAL_EXIT, SIGNAL_REASON, withCommandsStopping } from "./ui/signals.ts";
 import { lineKind, readsOnly, slashMistake } from "./ui/slash.ts";
 import { outputLost, STDOUT_CLOSED } from "./ui/output-lost.ts";
 import { drainAll, dumbTerminal, isDumb, isTty, letGo, terminalWidth, wasClosedAtStart, whenReaderGone, writer } from "./ui/term.ts";
@@ -288,20 +288,22 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   let late: EndSignal | undefined; // a signal that came then
   let stopWaiting = () => {};
   const lateSignal = new Promise<void>((resolve) => (stopWaiting = resolve));
-  const off = onSignals({
-    interrupt() {
-      if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
-      abort.abort();
-    },
-    end(name) {
-      signalled ??= SIGNAL_EXIT[name];
-      abort.abort(SIGNAL_REASON[name]);
-      exitAfterGrace(signalled);
-      if (!answered) return;
-      late ??= name;
-      stopWaiting();
-    },
-  });
+  const off = withCommandsStopping(
+    onSignals({
+      interrupt() {
+        if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
+        abort.abort();
+      },
+      end(name) {
+        signalled ??= SIGNAL_EXIT[name];
+        abort.abort(SIGNAL_REASON[name]);
+        exitAfterGrace(signalled);
+        if (!answered) return;
+        late ??= name;
+        stopWaiting();
+      },
+    }),
+  );
   // the reader of the answer went away (`hey -p … --output json | head -3`): nobody reads what the run does, so it stops, as a shell's program does on SIGPIPE;
   // a write that fails otherwise (`> out.txt` on a full disk) stops it too, exit 1 (ui/output-lost.ts)
   let lost: ReturnType<typeof outputLost> | undefined;
@@ -315,8 +317,7 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   try {
     result = await runtime.agent.send(prompt, abort.signal, { keepHandOff: (limit) => handOff(runtime, root, limit) }); // saved before `done`
     answered = true;
-    // a long answer fails in its flush, after the run: still heard while the handler is on; a reader
-    // that reads nothing (`hey -p … | sleep 60`) holds it here, and a signal then ends the wait
+    // a long answer fails in its flush, after the run: still heard while the handler is on; a reader that reads nothing (`hey -p … | sleep 60`) holds it here, and a signal then ends the wait
     await Promise.race([writer(1).drain(), lateSignal]);
   } finally {
     off();

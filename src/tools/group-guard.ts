@@ -147,6 +147,13 @@ export function heldLog(pgid: number, log: string): void {
 
 const isGuard = (pid: number) => commandLine(pid)?.endsWith(" hey-guard") === true;
 
+/** The guards running in group `pgid` (one, for a guarded command; none once it ended). Never throws. */
+export function guardsOf(pgid: number): number[] {
+  return listProcesses()
+    .filter((p) => p.pgid === pgid && p.running && isGuard(p.pid))
+    .map((p) => p.pid);
+}
+
 function schedule(ms: number): void {
   if (sweep) return;
   sweep = setTimeout(() => {

@@ -4,7 +4,7 @@
 // command leaves in the background keeps its output pipes: what it prints later goes to a file
 // (job-log.ts).
 import { capture, drained, type Captured } from "./capture.ts";
-import { guarded, heldLog, release } from "./group-guard.ts";
+import { guardsOf, guarded, heldLog, release } from "./group-guard.ts";
 import { hostJob } from "./job-object.ts";
 import { openJobLog, type JobLog } from "./job-log.ts";
 import { CALL_MARK, listProcesses, markedProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
@@ -100,12 +100,15 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
     stopping = killGroup(proc, opts.guard ? mark : undefined);
   };
   const onAbort = () => stop("abort");
-  const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
+  const timer = pausableTimer(() => stop("timeout"), opts.timeoutMs);
   if (opts.signal.aborted) onAbort();
   else opts.signal.addEventListener("abort", onAbort, { once: true });
+  const running: Running = { pgid: proc.pid, guarded: opts.guard === true, timer };
+  if (process.platform !== "win32") commands.add(running);
 
   const exitCode = await proc.exited;
-  clearTimeout(timer);
+  commands.delete(running);
+  timer.clear();
   opts.signal.removeEventListener("abort", onAbort);
   await stopping;
   if (opts.guard && !stopping)
@@ -122,6 +125,88 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   if (log && !log.error) heldLog(proc.pid, log.path);
   const signal = typeof proc.signalCode === "string" ? proc.signalCode : undefined;
   return { stdout: out, stderr: err, exitCode, signal, ended, ...(log ? { jobLog: log } : {}) };
+}
+
+/** A command running now: its group, and the timer of its timeout. */
+interface Running {
+  pgid: number;
+  guarded: boolean;
+  timer: PausableTimer;
+}
+
+/** The commands running now (POSIX): what holdCommands stops while hey is stopped. */
+const commands = new Set<Running>();
+
+/**
+ * Stops every command running now while hey is stopped (Ctrl-Z), as a shell stops the whole
+ * pipeline of its foreground job, and returns what continues them (at `fg`). SIGSTOP to each
+ * command's group: its own session makes it an orphaned group, where the kernel discards SIGTSTP.
+ * The group's guard (group-guard.ts) is continued at once: stopped, it would not end the group
+ * should hey be killed (kill -9) while stopped. The time stopped does not count towards a
+ * command's timeout: a command stopped for ten minutes is not killed the moment it continues.
+ * The jobs the commands left running (`server &`) are not stopped, as a shell's background jobs
+ * are not. POSIX only; never throws.
+ */
+export function holdCommands(): () => void {
+  const held = [...commands];
+  for (const command of held) {
+    command.timer.pause();
+    signalGroup(command.pgid, "SIGSTOP");
+    if (command.guarded)
+      for (const pid of guardsOf(command.pgid))
+        try {
+          process.kill(pid, "SIGCONT");
+        } catch {} // gone meanwhile
+  }
+  return () => {
+    for (const command of held) {
+      signalGroup(command.pgid, "SIGCONT");
+      command.timer.resume();
+    }
+  };
+}
+
+const signalGroup = (pgid: number, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-pgid, signal);
+  } catch {} // ESRCH: the group has ended
+};
+
+/** A timeout that can be held: paused, the time until it fires stays what it was. */
+export interface PausableTimer {
+  pause(): void;
+  resume(): void;
+  clear(): void;
+}
+
+/** Calls `fire` once `ms` have passed, not counting the time it was paused. `now` is the clock (ms). */
+export function pausableTimer(fire: () => void, ms: number, now: () => number = performance.now.bind(performance)): PausableTimer {
+  let left = ms;
+  let since = now();
+  let cleared = false;
+  const go = () => {
+    cleared = true;
+    fire();
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(go, left);
+  return {
+    pause() {
+      if (timer === undefined || cleared) return;
+      clearTimeout(timer);
+      timer = undefined;
+      left = Math.max(0, left - (now() - since));
+    },
+    resume() {
+      if (timer !== undefined || cleared) return;
+      since = now();
+      timer = setTimeout(go, left);
+    },
+    clear() {
+      cleared = true;
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
 }
 
 /**

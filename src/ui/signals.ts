@@ -8,6 +8,7 @@
 // script. Linux reads that from /proc; macOS has no /proc, and there hey listens to them all.
 import { EXIT } from "../cli.ts";
 import { writer } from "./term.ts";
+import { holdCommands } from "../tools/run-process.ts";
 
 /** The signals that end a run, and its exit code after each. */
 export const SIGNAL_EXIT = { SIGTERM: EXIT.terminated, SIGHUP: EXIT.hangup, SIGQUIT: EXIT.quit } as const;
@@ -91,20 +92,39 @@ export function guardUnfinishedExit(why: string, stdout: (why: string) => string
 }
 
 /**
- * Stops hey as a job of the shell, as Ctrl-Z in a cooked terminal would: SIGTSTP to hey's whole
- * process group, as vim does (a wrapper script that started hey, and the MCP servers it started,
- * stop with it, so the shell sees the job stopped and `fg` continues them all). Returns once
- * continued (`fg`), or at once when the kernel discarded the stop (a shell without job control:
- * an orphaned process group). hey's own SIGTSTP listeners (onJobControl) are set aside meanwhile:
- * with one, the signal would only call it again. Never throws.
+ * Stops hey as a job of the shell, as Ctrl-Z in a cooked terminal would: first the commands hey's
+ * bash calls are running (holdCommands: each has a process group of its own, which no signal to
+ * hey's reaches), then SIGTSTP to hey's whole process group, as vim does (a wrapper script that
+ * started hey stops with it, so the shell sees the job stopped). Returns once continued (`fg`),
+ * the commands continued too, or at once when the kernel discarded the stop (a shell without job
+ * control: an orphaned process group). The jobs the commands left running and the MCP servers go
+ * on, as a shell's background jobs do. hey's own SIGTSTP listeners (onJobControl) are set aside
+ * meanwhile: with one, the signal would only call it again. Never throws.
  */
 export function stopJob(): void {
   const listeners = process.listeners("SIGTSTP");
   for (const listener of listeners) process.off("SIGTSTP", listener);
+  const continueCommands = holdCommands();
   try {
     process.kill(0, "SIGTSTP");
   } catch {}
+  continueCommands();
   for (const listener of listeners) process.on("SIGTSTP", listener);
+}
+
+/**
+ * `off` (what onSignals returns) with, until it is called, a SIGTSTP (Ctrl-Z in `hey -p`'s
+ * terminal, which stays cooked; `kill -TSTP`) stopping the commands hey runs along with hey
+ * (stopJob), not hey alone. The REPL stops its own way (onJobControl). POSIX only.
+ */
+export function withCommandsStopping(off: (keep?: readonly EndSignal[]) => void): (keep?: readonly EndSignal[]) => void {
+  if (process.platform === "win32") return off; // no job control signals there
+  const stop = () => stopJob();
+  process.on("SIGTSTP", stop);
+  return (keep) => {
+    process.off("SIGTSTP", stop);
+    off(keep);
+  };
 }
 
 /**
