@@ -14,6 +14,7 @@ import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
 import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
+import { cutNotices } from "./cut-notice.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export { compactRange, summaryCost } from "./summary-request.ts";
@@ -165,6 +166,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     // said when what is left out or cut changes (once the budget is reached again), not on every request
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held), ...crowded });
   }
+  for (const line of cutNotices(history, view.messages, new Set(state.sent?.messages.map((m) => m.id)))) deps.output.emit({ type: "notice", message: line });
   state.last = asSent(view);
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
