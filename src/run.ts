@@ -363,7 +363,8 @@ async function heedingSignals<T>(wait: () => Promise<T>, output: RunFlags["outpu
 
 /**
  * The max-turns (and max-run-tokens) hand-off (SPEC §6) goes into the project root's .hey/task.md,
- * under the prompt that was stopped, so `hey -c` or "continue" resumes there.
+ * under the prompt that was stopped, so `hey -c` or "continue" resumes there. What it says goes where notices go: at a
+ * terminal after the answer's last words (still held while this runs), on a line of its own.
  */
 async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, interactive = false): Promise<void> {
   const { messages } = runtime.agent;
@@ -378,7 +379,6 @@ async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, inte
   }
   try {
     const file = await saveHandOff(root, textOf(task), text, limit);
-    // where notices go, so at a terminal it comes after the answer's last words, on a line of its own (the answer is still held while this runs)
     notices.print(`hey: the hand-off is saved in ${file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
   } catch (e) {
     // an error event before the run's `done`, so --output json says the hand-off is not there (stderr too)
