@@ -7,11 +7,11 @@ import { controlFiles } from "./config/control-files.ts";
 import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
-import { fallbackHandOff, saveHandOff } from "./context/task-note.ts";
+import { keepHandOff } from "./context/task-note.ts";
 import { startProvider, unapprovedEndpoint } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
 import { errorText } from "./kernel/errors.ts";
-import { handOffTask, type HandOffLimit } from "./kernel/hand-off.ts";
+import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { textOf, type ContentBlock } from "./kernel/ir.ts";
 import { INTERRUPTED } from "./kernel/tool.ts";
 import type { RunResult } from "./kernel/loop.ts";
@@ -367,23 +367,12 @@ async function heedingSignals<T>(wait: () => Promise<T>, output: RunFlags["outpu
  * terminal after the answer's last words (still held while this runs), on a line of its own.
  */
 async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, interactive = false): Promise<void> {
-  const { messages } = runtime.agent;
-  const task = handOffTask(messages);
-  if (!task) return;
-  // the loop keeps the hand-off only when it has text: else the last message is its request
-  const last = messages.at(-1)!;
-  let text = last.role === "assistant" ? textOf(last).trim() : "";
-  if (text === "") {
-    text = fallbackHandOff(messages.findLast((m) => m.toolCalls?.length)?.toolCalls ?? []);
-    notices.print("hey: the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
-  }
-  try {
-    const file = await saveHandOff(root, textOf(task), text, limit);
-    notices.print(`hey: the hand-off is saved in ${file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
-  } catch (e) {
-    // an error event before the run's `done`, so --output json says the hand-off is not there (stderr too)
-    runtime.output.emit({ type: "error", kind: "config", message: `could not save the hand-off in .hey/task.md: ${errorText(e)}` });
-  }
+  const kept = await keepHandOff(runtime.agent.messages, root, limit);
+  if (kept?.wrote) notices.print("hey: the model gave no hand-off (it called tools instead of answering); hey wrote what it knows");
+  if (kept?.file)
+    notices.print(`hey: the hand-off is saved in ${kept.file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
+  // an error event before the run's `done`, so --output json says the hand-off is not there (stderr too)
+  else if (kept) runtime.output.emit({ type: "error", kind: "config", message: `could not save the hand-off in .hey/task.md: ${errorText(kept.error)}` });
 }
 
 function print(text: string): number {

@@ -5,7 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { sweepDeadCopies, withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
-import type { HandOffLimit } from "../kernel/hand-off.ts";
+import { handOffTask, type HandOffLimit } from "../kernel/hand-off.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { cutTaskNote, noteCutLine } from "./budget.ts";
 
@@ -126,4 +126,27 @@ export async function saveHandOff(cwd: string, task: string, handOff: string, li
     await writeFileAtomic(file, withHandOff(existing, task, handOff, limit, now), { own: true });
   });
   return file;
+}
+
+/**
+ * The hand-off of a run stopped at `limit`, saved under the task it stopped (saveHandOff): the
+ * model's last answer, or, when it called tools instead (`wrote`), what hey knows. Undefined when
+ * there is no task to hand off; `error` when the note cannot be written.
+ */
+export async function keepHandOff(
+  messages: readonly Message[],
+  root: string,
+  limit: HandOffLimit,
+): Promise<{ wrote: boolean; file?: string; error?: unknown } | undefined> {
+  const task = handOffTask(messages);
+  if (!task) return undefined;
+  // the loop keeps the hand-off only when it has text: else the last message is its request
+  const last = messages.at(-1)!;
+  const answered = last.role === "assistant" ? textOf(last).trim() : "";
+  const text = answered || fallbackHandOff(messages.findLast((m) => m.toolCalls?.length)?.toolCalls ?? []);
+  try {
+    return { wrote: answered === "", file: await saveHandOff(root, textOf(task), text, limit) };
+  } catch (error) {
+    return { wrote: answered === "", error };
+  }
 }
