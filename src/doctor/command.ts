@@ -16,7 +16,7 @@ import { decideWidenings } from "../trust/approve.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
 import { setupHint } from "../ui/setup-help.ts";
 import { canDraw, writer } from "../ui/term.ts";
-import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
+import { baseUrlSettingOf, fetchFor, unsendable } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
@@ -80,7 +80,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   for (const w of config.warnings) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
   const provider = settings.provider;
-  if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
+  if (unsendable(provider)) throw new ConfigError(unsendable(provider)!); // no probe goes out there, nor without a model name
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
