@@ -23,6 +23,7 @@ import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
+import { grepLine } from "../tools/ripgrep.ts";
 import { renderJson, renderText, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -95,6 +96,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     project,
     peers,
     permissions,
+    grep: grepLine(settings.tools.rg),
   };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers
