@@ -26,13 +26,13 @@ export interface Started {
 /**
  * Checks the proxy settings (a bad value is a configuration error now, not a minute of "network"
  * retries later) and starts loading the provider's adapter, whose SDK module takes ~12 ms to
- * evaluate: the caller reads stdin meanwhile. A provider whose base_url is not approved yet is one
- * that refuses each request (unsentProvider): what needs no model (`hey mcp`, `/usage`, `/model`
+ * evaluate: the caller reads stdin meanwhile. A provider whose base_url is not approved yet, or whose model
+ * name is empty, is one that refuses each request (unsentProvider): what needs no model (`hey mcp`, `/usage`, `/model`
  * to another) still runs. Throws ConfigError or NetConfigError.
  */
 export function startProvider(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): Started {
   const fetchImpl = fetchFor(settings, cliProxy, env, debug);
-  const provider = settings.provider.unapproved
+  const provider = unsendable(settings.provider)
     ? Promise.resolve(unsentProvider(settings.provider, settings.model))
     : providerFor(settings.provider, settings.model, settings.effort, fetchImpl, settings.retry.idleTimeoutMs);
   provider.catch(() => {}); // awaited by assemble; a run that fails before that never awaits it
@@ -62,7 +62,8 @@ export function providerFor(
   fetchImpl: typeof fetch,
   idleTimeoutMs?: number,
 ): Promise<Provider> {
-  if (settings.unapproved) return Promise.reject(new ConfigError(unapprovedEndpoint(settings)));
+  const refused = unsendable(settings) ?? (model.trim() ? undefined : `provider ${settings.name}: the model name is empty; pass -m ${settings.name}/MODEL`);
+  if (refused) return Promise.reject(new ConfigError(refused));
   // the endpoint's own keys are the adapter's options; the rest are hey's (which models, where it was defined)
   const {
     name,
@@ -74,6 +75,7 @@ export function providerFor(
     insecure,
     contextWindow: _window,
     source: _source,
+    noModel: _noModel,
     ...endpoint
   } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
@@ -115,7 +117,10 @@ export function unapprovedEndpoint(p: ProviderSettings): string {
   return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (${p.apiKey ? "its requests carry the provider's key; " : ""}the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
 }
 
-/** A provider that sends nothing: each request fails at once (not retried), saying why (unapprovedEndpoint). */
+/** Why no request goes out for `p`: its base_url is not approved yet, or its model name is empty (ProviderSettings.noModel); undefined: none. */
+export const unsendable = (p: ProviderSettings): string | undefined => (p.unapproved ? unapprovedEndpoint(p) : p.noModel);
+
+/** A provider that sends nothing: each request fails at once (not retried), saying why (unsendable). */
 export function unsentProvider(settings: ProviderSettings, model: string): Provider {
   return {
     protocol: settings.protocol,
@@ -123,7 +128,7 @@ export function unsentProvider(settings: ProviderSettings, model: string): Provi
     name: settings.name,
     // biome-ignore lint/correctness/useYield: it ends before its first event
     async *stream() {
-      throw new ProviderError("bad_request", unapprovedEndpoint(settings));
+      throw new ProviderError("bad_request", unsendable(settings) ?? unapprovedEndpoint(settings));
     },
   };
 }

@@ -8,7 +8,7 @@ import { hideEnvironment } from "./config/private-env.ts";
 import { hideSecrets, knownSecrets } from "./config/secrets.ts";
 import { ConfigError } from "./config/settings.ts";
 import { keepHandOff } from "./context/task-note.ts";
-import { startProvider, unapprovedEndpoint } from "./endpoint.ts";
+import { startProvider, unsendable } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
 import { errorText } from "./kernel/errors.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
@@ -113,7 +113,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const { trust, approvals } = begun;
     // a prompt would go to a provider that sends nothing: that is the one line, before the rest is told (a command needs no model)
     const { provider } = begun.config.settings;
-    if (oneShot && provider.unapproved && lineKind(message) === "prompt") throw new ConfigError(unapprovedEndpoint(provider));
+    if (oneShot && unsendable(provider) && lineKind(message) === "prompt") throw new ConfigError(unsendable(provider)!);
     // what the files give the agent beyond what the user approved waits for a yes (REPL) or is left out (issue 24)
     const config = await decideWidenings(begun.config, ask, warn, args.run.mcp);
     if (args.approve && !agent && widenings(config, args.run.mcp).length) warn(APPROVE_LEAVES); // what a user who typed --approve expects it to cover

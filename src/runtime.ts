@@ -28,7 +28,7 @@ import type { ShellChoice } from "./tools/shell.ts";
 import type { OutputKeeping } from "./tools/command-result.ts";
 import type { UserShell } from "./ui/shell-command.ts";
 import type { Places } from "./fs/places.ts";
-import { unsentProvider } from "./endpoint.ts";
+import { unsendable, unsentProvider } from "./endpoint.ts";
 import type { modelsLeft } from "./models-left.ts";
 import { decideWidenings, keepApproved, recordApprovals, recordOnAnswer, rereadApprovals, widenings, type ApprovalState } from "./trust/approve.ts";
 import { untrustedReloadNotice } from "./trust/policy.ts";
@@ -221,7 +221,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         JSON.stringify(s.provider) === JSON.stringify(current.provider) &&
         s.retry.idleTimeoutMs === current.retry.idleTimeoutMs;
       if (same) return { fetchImpl, provider: agent.provider };
-      return { fetchImpl, provider: s.provider.unapproved ? unsentProvider(s.provider, s.model) : await parts.providerFor(s, fetchImpl) };
+      return { fetchImpl, provider: unsendable(s.provider) ? unsentProvider(s.provider, s.model) : await parts.providerFor(s, fetchImpl) };
     };
     const servers = !parts.mcpOff;
     const refused: string[] = [];

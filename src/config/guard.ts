@@ -130,7 +130,7 @@ export function guardedOf(data: Table): Guarded {
 }
 
 /** The `${NAME}`s of a file whose values hey sends (Guarded.vars), with the key path of each. */
-export function sentVars(data: Table): { name: string; path: string[] }[] {
+export function sentVars(data: Table): { name: string; path: string[]; written: string }[] {
   const { permission: _rules, mcp: _servers, ...rest } = data;
   return varsIn(rest);
 }
@@ -297,7 +297,8 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   // hides from the agent's commands): it is left out — empty — until approved
   const wasVars = older ? (now.vars ?? []) : (was.vars ?? []);
   const unsent = new Set((now.vars ?? []).filter((v) => !wasVars.includes(v)));
-  for (const place of unsent) widenings.push(`+ ${place}: its value would be sent`);
+  const written = new Map(sentVars(data).map((v) => [varPlace(v.name, v.path), `${where(v.path)} ${v.written}`])); // `${M:-m1}` as the file has it
+  for (const place of unsent) widenings.push(`+ ${written.get(place) ?? place}: its value would be sent`);
   used.vars = (now.vars ?? []).filter((v) => !unsent.has(v));
 
   let out: Table = { ...data };

@@ -156,7 +156,10 @@ export const SECTIONS = {
       env: "HEY_BASH_TIMEOUT_MS",
       doc: "a command's time limit; a call's `timeout_ms` may ask for 1 s up to 10 minutes (or this, when longer); a call asking for less (`60` meant as a minute) is refused before it runs, saying the unit",
     },
-    rg: { kind: "command", doc: "the ripgrep grep runs (a path or a command); default `rg` on PATH, else the one inside hey" },
+    rg: {
+      kind: "command",
+      doc: "the ripgrep grep runs (a path or a command); default `rg` on PATH, else the one inside hey; one that cannot be run is said at start and by `hey doctor`, and the default is used",
+    },
     keep_env: {
       kind: "strings",
       default: [],

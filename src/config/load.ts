@@ -11,7 +11,8 @@ import type { Approvals } from "./approvals.ts";
 import { guardedOf, withMainApprovals, type Guarded, type LayerRole } from "./guard.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
-import { checkLayer } from "./schema.ts";
+import { checkLayer, keyLine } from "./schema.ts";
+import { unrunnableRipgrep } from "../tools/ripgrep.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
@@ -317,7 +318,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
-    warnings: [...read, ...warnings],
+    warnings: [...read, ...warnings, ...[unrunnableRipgrep(settings.tools.rg, rgSetting(layers))].filter((w) => w !== undefined)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
@@ -330,6 +331,14 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
       ).config,
   };
   return { config, unresolved };
+}
+
+/** `FILE:LINE` of the last file that sets `[tools] rg` (the one in force), for the line saying it cannot be run. */
+function rgSetting(layers: readonly ConfigLayer[]): string {
+  const path = ["tools", "rg"];
+  const layer = layers.findLast((l) => isTable(l.data.tools) && l.data.tools.rg !== undefined);
+  const line = layer && (layer.locate?.(path) ?? (layer.text === undefined ? undefined : keyLine(layer.text, path)));
+  return layer ? `${layer.source}${line ? `:${line}` : ""}` : "config";
 }
 
 /**

@@ -36,6 +36,8 @@ export interface ProviderInput {
   lineOf?: (path: string[]) => string;
   /** the variables that had no value while expanding the key at `path` */
   missing: (path: string[]) => string[];
+  /** the variables left out (empty) as not approved yet, where they stand (config/guard.ts Guarded.vars: `[provider.x] models ${M}`) */
+  withheld?: readonly string[];
   env: Env;
   flags: ConfigFlags;
 }
@@ -124,6 +126,20 @@ function compatOf(p: FileProvider, label: (key: string) => string): { compat?: C
   if (p.pdfs !== undefined) compat.pdfs = p.pdfs;
   if (p.cache_control !== undefined) compat.cacheControl = p.cache_control;
   return Object.keys(compat).length > 0 ? { compat } : {};
+}
+
+/**
+ * Why the model name the key at `path` gives is empty, and what to do: a request without one is
+ * refused by any endpoint, far from the cause (ProviderSettings.noModel).
+ */
+function emptyModel(input: ProviderInput, path: string[], provider: string): string {
+  const unset = input.missing(path).map((v) => `\${${v}} is not set`);
+  const unapproved = (input.withheld ?? [])
+    .filter((v) => v.startsWith(`${where(path)} \${`))
+    .map((v) => `${v.slice(where(path).length + 1)} is not approved yet`);
+  const why = [...unset, ...unapproved].join(", ") || "it is written empty";
+  const fix = unapproved.length ? "say yes to the change at the interactive prompt (start hey at a terminal), or pass" : "pass";
+  return `${(input.lineOf ?? input.sourceOf)(path)}: ${where(path)}: the model name is empty (${why}), and hey sends no request without one: ${fix} -m ${provider}/MODEL`;
 }
 
 /**
@@ -277,7 +293,8 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const builtIn = choice.model === undefined && !file.provider?.[provider.name]?.models ? PRESETS.find((x) => x.name === provider.name) : undefined;
   const alias = builtIn && aliasNote(builtIn, env);
   if (alias) warnings.push(alias);
-  const chosen = { ...(choice.model === undefined ? provider : named), ...(rooted ? { baseUrl: rooted.root } : {}), ...key };
+  const noModel = model.trim() ? undefined : emptyModel(input, choice.model === undefined ? [...path, "models"] : ["default", "model"], provider.name);
+  const chosen = { ...(choice.model === undefined ? provider : named), ...(rooted ? { baseUrl: rooted.root } : {}), ...key, ...(noModel ? { noModel } : {}) };
   const heys = builtIn && !provider.modelVar ? { defaultModel: true as const } : {}; // a 404 for it says so (missing-model.ts)
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}), ...heys };
 }

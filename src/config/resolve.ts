@@ -184,7 +184,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const overridden = applyOverrides(file as Table, env, flags);
   const effort = checkedEffort(env, flags);
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
-  const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, lineOf, missing, env, flags });
+  const withheld = guards.flatMap((g) => (g.current.vars ?? []).filter((v) => !g.used.vars?.includes(v)));
+  const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, lineOf, missing, withheld, env, flags });
   // a base_url the user has not approved: the provider stays as written, its requests are refused (endpoint.ts)
   const unapproved = unapprovedEndpoints(endpointSteps);
   const mark = (p: ProviderSettings): ProviderSettings => (unapproved.has(p.name) && !p.preset ? { ...p, unapproved: unapproved.get(p.name)! } : p);

@@ -364,11 +364,11 @@ export function expandVars(v: unknown, path: string[], env: Record<string, strin
   );
 }
 
-/** Each `${NAME}` in the strings of `v`, with the key path of its string, in the file's order. */
-export function varsIn(v: unknown, path: string[] = []): { name: string; path: string[] }[] {
-  const out: { name: string; path: string[] }[] = [];
+/** Each `${NAME}` in the strings of `v`, with the key path of its string and its text as written (`${NAME:-default}`), in the file's order. */
+export function varsIn(v: unknown, path: string[] = []): { name: string; path: string[]; written: string }[] {
+  const out: { name: string; path: string[]; written: string }[] = [];
   mapStrings(v, path, (s, at) => {
-    for (const m of s.matchAll(VAR)) out.push({ name: m[1]!, path: at });
+    for (const m of s.matchAll(VAR)) out.push({ name: m[1]!, path: at, written: m[0] });
     return s;
   });
   return out;

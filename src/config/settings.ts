@@ -121,6 +121,8 @@ export interface ProviderSettings {
    * no request goes there — with its key — until they say yes at the interactive prompt
    */
   unapproved?: string;
+  /** why the model in use has an empty name (a variable in it not set, or not approved yet): no request is sent for it (endpoint.ts providerFor) */
+  noModel?: string;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */

@@ -16,13 +16,14 @@ import { decideWidenings } from "../trust/approve.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
 import { setupHint } from "../ui/setup-help.ts";
 import { canDraw, writer } from "../ui/term.ts";
-import { baseUrlSettingOf, fetchFor, unapprovedEndpoint } from "../endpoint.ts";
+import { baseUrlSettingOf, fetchFor, unsendable } from "../endpoint.ts";
 import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
+import { grepLine } from "../tools/ripgrep.ts";
 import { renderJson, renderText, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -80,7 +81,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   for (const w of config.warnings) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
   const provider = settings.provider;
-  if (provider.unapproved) throw new ConfigError(unapprovedEndpoint(provider));
+  if (unsendable(provider)) throw new ConfigError(unsendable(provider)!); // no probe goes out there, nor without a model name
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
@@ -95,6 +96,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     project,
     peers,
     permissions,
+    grep: grepLine(settings.tools.rg),
   };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers

@@ -18,6 +18,8 @@ export interface Subject {
   peers?: string[];
   /** the permission lists in force, one line each, with their files (permission-lines.ts) */
   permissions?: string[];
+  /** what grep searches with (tools/ripgrep.ts grepLine): `[tools] rg`, marked `!` when it cannot be run, or the default */
+  grep?: string;
 }
 
 /** The project's line: where it is, whether it is trusted, what of it loads. */
@@ -44,7 +46,7 @@ export function renderText(subject: Subject, verdict: Verdict, missing: Flags, w
   const modelFrom = subject.modelFrom ? ` (from ${subject.modelFrom})` : "";
   const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}${from}, model ${subject.model}${modelFrom}`];
   if (subject.project) lines.push(projectLine(subject.project));
-  lines.push(...(subject.permissions ?? []));
+  lines.push(...(subject.permissions ?? []), ...(subject.grep ? [subject.grep] : []));
   for (const p of subject.peers ?? []) lines.push(`! ${p}`);
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
@@ -91,6 +93,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     ...(subject.project ? { project: subject.project } : {}),
     ...(subject.peers?.length ? { other_agents: subject.peers } : {}),
     ...(subject.permissions ? { permissions: subject.permissions } : {}),
+    ...(subject.grep ? { grep: subject.grep } : {}),
     usable,
     checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
     flags: verdict.flags,

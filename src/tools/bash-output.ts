@@ -147,8 +147,9 @@ export interface Hidden {
  * tail (half the budget each) around a `… N lines (B bytes) omitted …` marker. `hidden` is what a
  * longer output lost from the middle of `text` before it got here (its middle lies well inside the
  * omitted part): the counts in the marker are of the whole output. A `text` within the budgets is
- * not cut: a hidden middle of no lines is redraws its ends drew over (nothing to say), one of lines
- * is said before the last line (`[exit code N]`), never after it. Never throws.
+ * not cut, nor is one whose cut would take no fewer bytes than the text whole: a hidden middle of
+ * no lines is redraws its ends drew over (nothing to say), one of lines is said before the last
+ * line (`[exit code N]`), never after it. Never throws.
  */
 export function truncateHeadTail(
   text: string,
@@ -158,20 +159,22 @@ export function truncateHeadTail(
 ): { text: string; truncated: boolean } {
   const total = utf8Length(text);
   const lines = text.split("\n");
-  if (lines.length <= maxLines && total <= maxBytes) {
-    if (hidden.lines === 0) return { text, truncated: false };
-    const marker = `… ${hidden.lines} line${hidden.lines === 1 ? "" : "s"} (${hidden.bytes} bytes) omitted …`;
-    return { text: [...lines.slice(0, -1), marker, ...lines.slice(-1)].join("\n"), truncated: true };
-  }
+  const note = hidden.lines === 0 ? "" : omitted(hidden.lines, hidden.bytes);
+  const uncut = () => (note === "" ? { text, truncated: false } : { text: [...lines.slice(0, -1), note, ...lines.slice(-1)].join("\n"), truncated: true });
+  if (lines.length <= maxLines && total <= maxBytes) return uncut();
   const lineBudget = Math.max(1, Math.floor(maxLines / 2));
   const byteBudget = Math.floor(maxBytes / 2);
   const head = take(lines, lineBudget, byteBudget, false);
   const tail = take(lines.slice(head.whole), lineBudget, byteBudget, true);
-  const omittedLines = lines.length + hidden.lines - head.whole - tail.whole;
-  const omittedBytes = total + hidden.bytes - utf8Length(head.text) - utf8Length(tail.text);
-  const marker = `… ${omittedLines} line${omittedLines === 1 ? "" : "s"} (${omittedBytes} bytes) omitted …`;
-  return { text: [head.text, marker, tail.text].filter((s) => s !== "").join("\n"), truncated: true };
+  const marker = omitted(lines.length + hidden.lines - head.whole - tail.whole, total + hidden.bytes - utf8Length(head.text) - utf8Length(tail.text));
+  const cut = [head.text, marker, tail.text].filter((s) => s !== "").join("\n");
+  // a few short lines over the budget (2000 lines of output and hey's `[exit code 0]`) take no
+  // more than the marker that would stand for them: the model gets them, not a cut
+  if (total + (note === "" ? 0 : utf8Length(note) + 1) <= utf8Length(cut)) return uncut();
+  return { text: cut, truncated: true };
 }
+
+const omitted = (lines: number, bytes: number) => `… ${lines} line${lines === 1 ? "" : "s"} (${bytes} bytes) omitted …`;
 
 /** Whole lines from the start (or end) within the budgets; a first line too long is cut instead. */
 function take(lines: string[], maxLines: number, maxBytes: number, fromEnd: boolean): { text: string; whole: number } {

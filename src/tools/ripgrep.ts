@@ -1,6 +1,8 @@
 // Which ripgrep the grep tool runs (SPEC §7, §24): `rg` on PATH, else the one embedded in the
 // release binary (scripts/build.ts puts the target's rg in with `--asset`), else none and grep
-// walks the tree itself. `[tools] rg` bypasses this lookup (grep-search.ts).
+// walks the tree itself. `[tools] rg` bypasses this lookup while it names a program that can be
+// run; one that cannot (a typo, a removed build) is said at start (config/load.ts) and in `hey
+// doctor`, and grep takes the lookup's ripgrep rather than the ten times slower walk.
 //
 // An embedded file cannot be executed from inside the binary, so on the first search it is
 // written once to the user's cache dir under a name made from its SHA-256 (a new hey with a new
@@ -12,24 +14,51 @@
 // cannot be set back by a user process), replaced when the hash is wrong. An unchanged file
 // costs one stat, not a hash of several MB.
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import { closeSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { places } from "../fs/places.ts";
 
 const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
 
 /**
- * The ripgrep to run for one search, or null when there is none: `rg` on PATH (looked up once per
- * process), else the embedded one in `cacheDir` (fs/places.ts), checked before each use as above.
- * Never throws.
- */
-/**
- * The ripgrep a tool runs: `rg` when given (`[tools] rg`; null: none), else locateRipgrep in `cacheDir`
- * (default: hey's cache dir under `home`, fs/places.ts). Never throws.
+ * The ripgrep a tool runs: `rg` when given (`[tools] rg`; null: none) and it can be run, else
+ * locateRipgrep in `cacheDir` (default: hey's cache dir under `home`, fs/places.ts). Never throws.
  */
 export function ripgrepFor(rg: string | null | undefined, home: string, cacheDir?: string): Promise<string | null> {
-  if (rg !== undefined) return Promise.resolve(rg);
+  if (rg === null || (rg !== undefined && !unrunnable(rg))) return Promise.resolve(rg);
   return locateRipgrep(cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
+}
+
+/** Why the program `rg` names cannot be run — not on PATH, not found, a directory, not executable — or undefined when it can. */
+export function unrunnable(rg: string): string | undefined {
+  if (Bun.which(rg)) return undefined;
+  if (!/[\\/]/.test(rg)) return "not on PATH";
+  const info = statSync(rg, { throwIfNoEntry: false });
+  return !info ? "not found" : info.isDirectory() ? "a directory" : "not executable";
+}
+
+/** What grep searches with when `[tools] rg` is not set (or cannot be run), said without extracting anything. */
+export function defaultRipgrep(): string {
+  const found = Bun.which("rg");
+  if (found) return `rg on PATH (${found})`;
+  const inside = Bun.isStandaloneExecutable && Bun.embeddedFiles.some((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
+  return inside ? "the ripgrep inside hey" : "its built-in search (no rg on PATH; about ten times slower on a large tree)";
+}
+
+/** `hey doctor`'s line on what grep searches with: `[tools] rg` (`rg`), marked `!` when it cannot be run, or the default. */
+export function grepLine(rg: string | null | undefined): string {
+  if (typeof rg !== "string") return `grep: ${defaultRipgrep()}`;
+  const why = unrunnable(rg);
+  return why ? `! grep: [tools] rg ${JSON.stringify(rg)} cannot be run (${why}); grep uses ${defaultRipgrep()} instead` : `grep: ${rg} ([tools] rg)`;
+}
+
+/**
+ * The line about `[tools] rg` = `rg` (set at `at`, `FILE:LINE`) when it cannot be run, saying what
+ * grep uses instead; undefined when it is not set or can be run.
+ */
+export function unrunnableRipgrep(rg: string | null | undefined, at: string): string | undefined {
+  const why = typeof rg === "string" ? unrunnable(rg) : undefined;
+  return why && `${at}: [tools] rg ${JSON.stringify(rg)} cannot be run (${why}); grep uses ${defaultRipgrep()} instead`;
 }
 
 export async function locateRipgrep(cacheDir: string): Promise<string | null> {

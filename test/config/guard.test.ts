@@ -272,11 +272,11 @@ describe("guardLayer", () => {
       { provider: { gw: { base_url: "https://gw.example/v1", api_key: "" } } },
     ],
     [
-      "a variable left out is empty, its default too (a default may spell another variable)",
+      "a variable left out is empty, its default too (a default may spell another variable); the notice shows it as written",
       "",
       '[default]\nmodel = "${HEY_TEST_MODEL:-qwen3}"',
       {},
-      ["+ [default] model ${HEY_TEST_MODEL}: its value would be sent"],
+      ["+ [default] model ${HEY_TEST_MODEL:-qwen3}: its value would be sent"],
       { default: { model: "" } },
     ],
     [

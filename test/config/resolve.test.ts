@@ -864,3 +864,21 @@ describe("a model name that is not one provider's", () => {
     expect(warnings).toEqual(['-m gemini-3-pro: no provider lists "gemini-3-pro"; it goes to claude, whose models are claude-x']);
   });
 });
+
+describe("a model name a variable leaves empty is never sent", () => {
+  const toml = '[provider.mock]\nbase_url = "http://h/v1"\nmodels = ["${MM}", "m2"]\n';
+  test("an unset variable: the provider refuses every request, naming the key, the variable and what to do", async () => {
+    const { settings } = resolve(toml);
+    expect(settings.model).toBe("");
+    expect(settings.provider.noModel).toBe(
+      "/l0.toml: [provider.mock] models: the model name is empty (${MM} is not set), and hey sends no request without one: pass -m mock/MODEL",
+    );
+    const { providerFor } = await import("../../src/endpoint.ts");
+    expect(providerFor(settings.provider, settings.model, undefined, fetch)).rejects.toThrow("the model name is empty (${MM} is not set)");
+  });
+
+  test("set, or another model named with -m: nothing is refused", () => {
+    expect(resolve(toml, { MM: "m1" }).settings.provider.noModel).toBeUndefined();
+    expect(resolve(toml, {}, { model: "m2" }).settings.provider.noModel).toBeUndefined();
+  });
+});

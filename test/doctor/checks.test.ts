@@ -313,4 +313,12 @@ describe("missingFlags and the verdict line", () => {
     const written = JSON.parse(renderJson(subject, v, v.flags, { file: "/c.toml", backup: "/c.toml.bak", flags: v.flags }));
     expect(written.usable).toBe(true);
   });
+
+  test("what grep searches with has its line, in text and JSON: a [tools] rg that cannot be run is marked", () => {
+    const v = judge(healthy(), "K");
+    const grep = '! grep: [tools] rg "/nonexistent/rg" cannot be run (not found); grep uses the ripgrep inside hey instead';
+    const subject = { provider: "lab", protocol: "openai", baseUrl: "https://llm/v1", model: "m", grep };
+    expect(renderText(subject, v, v.flags, undefined, "lab").split("\n")[1]).toBe(grep);
+    expect(JSON.parse(renderJson(subject, v, v.flags, undefined)).grep).toBe(grep);
+  });
 });

@@ -91,3 +91,21 @@ test("[tools] rg overrides both", async () => {
   expect(existsSync(join(work.path, "path-rg.log"))).toBe(false);
   expect(existsSync(join(cache, "hey"))).toBe(false);
 });
+
+test("[tools] rg naming a program that cannot be run is said once, with its line, and grep uses the ripgrep it would without it", async () => {
+  const log = join(work.path, "rg.log");
+  loggingRg(join(work.path, "rg-path", "rg"), log);
+  const config = join(work.path, "config.toml");
+  writeFileSync(config, `[tools]\nrg = "/nonexistent/rg"\n`);
+  const cache = join(work.path, "cache");
+  const env = { PATH: join(work.path, "rg-path"), XDG_CACHE_HOME: cache };
+  server.enqueue(
+    sseReply(sse([chatChunk({ toolCall: { index: 0, id: "call_1", name: "grep", arguments: '{"pattern":"needle"}' } }), chatChunk({ finish: "tool_calls" })])),
+    sseReply(sse([chatChunk({ content: "found" }), chatChunk({ finish: "stop" })])),
+  );
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "-p", "find needle", "--config", config], { cwd: join(work.path, "repo"), env });
+  expect(run.code).toBe(0);
+  const said = `hey: ${config}:2: [tools] rg "/nonexistent/rg" cannot be run (not found); grep uses rg on PATH (${join(work.path, "rg-path", "rg")}) instead`;
+  expect(run.stderr.split("\n").filter((l) => l.includes("[tools] rg"))).toEqual([said]);
+  expect(readFileSync(log, "utf8")).toBe("ran\n"); // ripgrep searched, not the walk
+});

@@ -81,6 +81,25 @@ test("a variable the agent names where none was approved is not sent, even to th
   expect(JSON.stringify(model.headers)).not.toContain(SECRET);
 });
 
+test("a model name the agent puts behind a variable not approved yet is never sent empty: the run stops before any request, naming the key", async () => {
+  mkdirSync(join(userConfig(), ".."), { recursive: true });
+  writeFileSync(userConfig(), `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`);
+  edit = { path: "~/.config/hey/config.toml", old_string: 'models = ["m1"]', new_string: 'models = ["${MODEL_NAME:-m1}"]' };
+  expect((await hey()).code).toBe(0);
+  const before = requestsTo(model);
+
+  edit = undefined;
+  const second = await hey();
+  expect(second.stderr).toStartWith(`hey: ${userConfig()}:4: [provider.local] models: the model name is empty (\${MODEL_NAME} is not approved yet)`);
+  expect(second.code).toBe(2);
+  expect(requestsTo(model)).toBe(before);
+  // a model named on the command line is sent as ever; the notice shows the variable as the file writes it
+  const named = await runHey(["-p", "-m", "local/m1", "go"], { cwd: project.path, env: { HOME: home.path, LOCAL_KEY: KEY } });
+  expect(named.stderr).toContain(`hey: not used: + [provider.local] models \${MODEL_NAME:-m1}: its value would be sent in ${userConfig()}`);
+  expect(named.code).toBe(0);
+  expect(named.stdout).toContain("done");
+});
+
 test("a CA file the agent adds to the user's config is not trusted, nor read, until approved; the next run names it", async () => {
   mkdirSync(join(userConfig(), ".."), { recursive: true });
   writeFileSync(userConfig(), `[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "\${LOCAL_KEY}"\nmodels = ["m1"]\n`);

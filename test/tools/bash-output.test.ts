@@ -289,6 +289,18 @@ describe("truncateHeadTail", () => {
     });
   });
 
+  test("a cut that would leave out no more than its marker takes is not made: 2000 lines of output and the exit code all reach the model", () => {
+    const text = [...Array.from({ length: 2000 }, (_, i) => String(i + 1)), "[exit code 0]"].join("\n");
+    expect(truncateHeadTail(text, 2000, 50 * 1024)).toEqual({ text, truncated: false });
+    // a middle lost before has its marker anyway: the line joins the lines it counts
+    const r = truncateHeadTail(text, 2000, 50 * 1024, { lines: 90, bytes: 900 });
+    expect(r.text.match(/omitted/g)).toHaveLength(1);
+    expect(r.text).toContain("\n1000\n… 91 lines (");
+    // 40 lines over the budget are worth a marker
+    const longer = [...Array.from({ length: 2040 }, (_, i) => `line ${i + 1}`), "[exit code 0]"].join("\n");
+    expect(truncateHeadTail(longer, 2000, 50 * 1024).text).toContain("\n… 41 lines (");
+  });
+
   test("keeps the head and the tail by lines", async () => {
     const text = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join("\n");
     const r = truncateHeadTail(text, 100, 1 << 20);

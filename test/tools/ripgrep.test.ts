@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installRipgrep } from "../../src/tools/ripgrep.ts";
+import { grepLine, installRipgrep, ripgrepFor, unrunnableRipgrep } from "../../src/tools/ripgrep.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-rg-cache-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -72,5 +72,30 @@ describe("installRipgrep", () => {
     const file = join(root, "not-a-dir");
     writeFileSync(file, "");
     expect(await installRipgrep(rg, join(file, "hey"), false)).toBeUndefined();
+  });
+});
+
+describe("[tools] rg that cannot be run", () => {
+  const dir = join(root, "configured");
+  const home = join(root, "home");
+  test("is not used: grep takes the ripgrep it would without it; the line names the key, where it is set and why", async () => {
+    const missing = join(dir, "no-such-rg");
+    expect(await ripgrepFor(missing, home, join(root, "cache-x"))).toBe(await ripgrepFor(undefined, home, join(root, "cache-x")));
+    expect(unrunnableRipgrep(missing, "/c.toml:7")).toStartWith(`/c.toml:7: [tools] rg ${JSON.stringify(missing)} cannot be run (not found); grep uses `);
+    expect(unrunnableRipgrep("no-such-rg-on-path", "/c.toml:7")).toContain("cannot be run (not on PATH)");
+    expect(grepLine(missing)).toStartWith(`! grep: [tools] rg ${JSON.stringify(missing)} cannot be run (not found); grep uses `);
+  });
+
+  test("a file that is not executable is named so; one that is runs as set", async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(dir, { recursive: true });
+    const plain = join(dir, "plain-rg");
+    writeFileSync(plain, "#!/bin/sh\n");
+    expect(unrunnableRipgrep(plain, "/c.toml:7")).toContain("cannot be run (not executable)");
+    chmodSync(plain, 0o755);
+    expect(unrunnableRipgrep(plain, "/c.toml:7")).toBeUndefined();
+    expect(await ripgrepFor(plain, home)).toBe(plain);
+    expect(grepLine(plain)).toBe(`grep: ${plain} ([tools] rg)`);
+    expect(grepLine(undefined)).toStartWith("grep: ");
   });
 });
