@@ -12,7 +12,6 @@ import { guardedOf, withMainApprovals, type Guarded, type LayerRole } from "./gu
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer, keyLine } from "./schema.ts";
-import { unrunnableRipgrep } from "../tools/ripgrep.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
@@ -318,7 +317,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
-    warnings: [...read, ...warnings, ...[unrunnableRipgrep(settings.tools.rg, rgSetting(layers))].filter((w) => w !== undefined)],
+    warnings: [...read, ...warnings, ...[rgWarning(settings.tools.rg, layers)].filter((w) => w !== undefined)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
@@ -331,6 +330,13 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
       ).config,
   };
   return { config, unresolved };
+}
+
+/** The line saying `[tools] rg` cannot be run; ripgrep's module is loaded only when the key is set (a one-shot run without it loads none of grep's search). */
+function rgWarning(rg: string | null | undefined, layers: readonly ConfigLayer[]): string | undefined {
+  if (typeof rg !== "string") return undefined;
+  const { unrunnableRipgrep } = require("../tools/ripgrep.ts") as typeof import("../tools/ripgrep.ts");
+  return unrunnableRipgrep(rg, rgSetting(layers));
 }
 
 /** `FILE:LINE` of the last file that sets `[tools] rg` (the one in force), for the line saying it cannot be run. */
