@@ -5,7 +5,9 @@
 //      request prefix — and the provider's prompt cache — stays the same until the budget is
 //      reached again;
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
-//      tail around a note that says how to get the whole back, and long arguments of their calls
+//      tail around a note that says how to get the whole back, oldest first, each only as far as the
+//      overshoot needs (a sixth at least, and down to CUT_SHARE of the budget at most: a request 1 %
+//      over no longer loses 290 of a file's 300 lines), and long arguments of their calls
 //      (call-cut.ts: a write_file's content is in the file it wrote);
 //   3. recent units are dropped, oldest first;
 //   4. past the model's window (when known), the newest turn's calls and results are cut too, the
@@ -39,6 +41,11 @@ export const LOW_WATER = 0.6;
 const LOW_ROOM = 0.2;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
+/**
+ * A cut by the ceiling leaves this share of the budget free: the next short exchanges then extend
+ * the same prefix (the provider's prompt cache) instead of each cutting a little more.
+ */
+const CUT_ROOM = 0.2;
 /** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
 const FIT_MARGIN = 400;
 /** Of a cut result, this share is its head; the rest its tail (errors and summaries end outputs). */
@@ -91,18 +98,20 @@ export interface Budget {
 
 /**
  * What a request left out (the first message id of each dropped unit) and cut by the ceiling
- * (ids of results, and of assistant messages whose calls' arguments were cut), within `budgetTokens`: a hold made for another budget (a window learned, another
+ * (ids of results, with the characters each kept, and of assistant messages whose calls' arguments
+ * were cut), within `budgetTokens`: a hold made for another budget (a window learned, another
  * model) is not kept — what fits is judged afresh.
  */
 export interface Hold {
   budgetTokens: number;
   dropped: ReadonlySet<string>;
-  cut: ReadonlySet<string>;
+  /** result id → the characters its cut kept (cutResult's `keep`); an assistant message's id → 0, its calls' arguments cut */
+  cut: ReadonlyMap<string, number>;
   /** messages whose text stage 5 cut, and to how many characters */
   texts: ReadonlyMap<string, number>;
 }
 
-const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set(), texts: new Map() };
+const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Map(), texts: new Map() };
 
 export interface Fitted {
   messages: readonly Message[];
@@ -170,6 +179,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   let calls = 0;
   const texts = new Map<string, number>(); // stage 5: message id → characters kept
   let results: ReadonlyMap<string, Message> | undefined; // per call id its result, once a call is cut
+  const cutTo = new Map<number, number>(); // message index → the size its result was cut to
   const tokens = (c: number) => {
     if (dropped > 0) c += messageChars(textMessage("", omittedNote(dropped))) * stretches();
     if (task && (summarized || dropped > 0)) c += messageChars(task);
@@ -185,20 +195,23 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     dropped += units[u]!.end - units[u]!.start;
   };
   /**
-   * Cuts results of `which` units, oldest first, to CUT_SHARE of the budget each until the messages
-   * fit `limit` (default: the budget); `record` collects the ids of those cut to that size.
+   * Cuts results of `which` units, oldest first, each to what the messages need to fit `limit`
+   * (default: the budget) — down to `keep` at most, a sixth at least (cutResult's least worth a
+   * note) — until they fit; `record` collects the ids of those cut, with the size each kept.
    */
-  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Set<string>) => {
+  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Map<string, number>) => {
     for (const [k, unit] of units.entries()) {
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
         if (out[j]!.toolCalls) callsAt(j, toFit ? CALL_KEEP_SHARE * 1.2 : CUT_SHARE, toFit ? undefined : record);
         if (out[j]!.role !== "tool" || fits(limit)) continue;
-        // `toFit`: past the window's ceiling, a result keeps what fits the budget (room for the
-        // estimate's error and the answer), down to `keep`; cutResult cuts a sixth at least
-        const over = toFit ? Math.ceil((tokens(kept) - Math.min(limit!, budget.budgetTokens)) / budget.tokensPerChar) + FIT_MARGIN : 0;
-        const length = textOf(out[j]!).length;
-        cutAt(j, toFit ? Math.max(keep, Math.min(length - over, Math.floor(length / 1.2) - 1)) : keep, unit.start, toFit ? undefined : record);
+        // past the target by `over` characters (with room for the estimate's error and the note): past
+        // the window's ceiling (`toFit`) the budget, else CUT_ROOM under it
+        const target = toFit ? Math.min(limit!, budget.budgetTokens) : (limit ?? budget.budgetTokens) * (1 - CUT_ROOM);
+        const over = Math.ceil((tokens(kept) - target) / budget.tokensPerChar) + FIT_MARGIN;
+        const length = textOf(messages[j]!).length;
+        const size = Math.max(keep, Math.min(textOf(out[j]!).length - over, Math.floor(length / 1.2) - 1));
+        if (size < (cutTo.get(j) ?? Number.POSITIVE_INFINITY)) cutAt(j, size, unit.start, toFit ? undefined : record);
       }
       if (fits(limit)) return;
     }
@@ -206,14 +219,17 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
 
   // the hold: what the previous request left out and cut, as it was sent
   const hold = budget.hold?.budgetTokens === budget.budgetTokens ? budget.hold : NO_HOLD;
-  const cutIds = new Set<string>();
+  const cutIds = new Map<string, number>();
   for (const [k, unit] of units.entries()) {
     if (unit.pinned) continue;
     if (hold.dropped.has(messages[unit.start]!.id)) {
       dropUnit(k);
       continue;
     }
-    for (let j = unit.start; j < unit.end; j++) if (hold.cut.has(out[j]!.id)) cutAt(j, keep, unit.start, cutIds);
+    for (let j = unit.start; j < unit.end; j++) {
+      const size = hold.cut.get(out[j]!.id);
+      if (size !== undefined) cutAt(j, Math.max(size, keep), unit.start, cutIds);
+    }
   }
   for (let j = 0; j < out.length; j++) if (hold.texts.has(out[j]!.id) && !drop.has(unitOf[j]!)) cutTextAt(j, hold.texts.get(out[j]!.id)!);
   const held = dropped;
@@ -262,30 +278,33 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   }
 
   /**
-   * Cuts the result at `j` (of the unit starting at `start`) to `size`, or the arguments of its calls
-   * when `j` is the assistant message (as the ceiling does); `record`: the ids of those cut to the ceiling's size.
+   * Cuts the result at `j` (of the unit starting at `start`) to `size`, from the result as it came (the
+   * same bytes for the same size), or the arguments of its calls when `j` is the assistant message (as
+   * the ceiling does); `record`: the ids of those cut, with the size.
    */
-  function cutAt(j: number, size: number, start: number, record?: Set<string>): void {
+  function cutAt(j: number, size: number, start: number, record?: Map<string, number>): void {
     if (out[j]!.toolCalls) return callsAt(j, CUT_SHARE, record);
-    replace(j, cutResult(out[j]!, size, callOf(messages, start, out[j]!)), record);
+    const shorter = cutResult(messages[j]!, size, callOf(messages, start, messages[j]!));
+    if (shorter !== messages[j]) cutTo.set(j, size);
+    replace(j, shorter, record, size);
   }
 
   /** Cuts the arguments of the calls of message `j` that are over `overShare` of the budget (call-cut.ts). */
-  function callsAt(j: number, overShare: number, record?: Set<string>): void {
+  function callsAt(j: number, overShare: number, record?: Map<string, number>): void {
     results ??= resultsOf(messages);
     const cut = { overTokens: overShare * budget.budgetTokens, keepTokens: CALL_KEEP_SHARE * budget.budgetTokens };
-    replace(j, cutCalls(out[j]!, cut, results), record);
+    replace(j, cutCalls(out[j]!, cut, results), record, 0);
   }
 
-  /** Message `j` sent as `shorter`, counted as one more result cut, or as the calls it cut. */
-  function replace(j: number, shorter: Message, record?: Set<string>): void {
+  /** Message `j` sent as `shorter`, counted as one more result cut (once, however often it is cut shorter), or as the calls it cut. */
+  function replace(j: number, shorter: Message, record: Map<string, number> | undefined, size: number): void {
     if (shorter === out[j]) return;
+    if (shorter.role === "tool" && out[j] === messages[j]) cut++;
+    else if (shorter.role !== "tool") calls += callsCut(out[j]!, shorter);
     kept += messageChars(shorter) - chars[j]!;
     chars[j] = messageChars(shorter);
-    if (shorter.role === "tool") cut++;
-    else calls += callsCut(out[j]!, shorter);
     out[j] = shorter;
-    record?.add(messages[j]!.id);
+    record?.set(messages[j]!.id, size);
   }
 }
 
