@@ -41,10 +41,7 @@ export const LOW_WATER = 0.6;
 const LOW_ROOM = 0.2;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
-/**
- * A cut by the ceiling leaves this share of the budget free: the next short exchanges then extend
- * the same prefix (the provider's prompt cache) instead of each cutting a little more.
- */
+/** A cut by the ceiling leaves this share of the budget free: the next short exchanges extend its prefix (the prompt cache) instead of each cutting more. */
 const CUT_ROOM = 0.2;
 /** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
 const FIT_MARGIN = 400;
@@ -278,9 +275,8 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   }
 
   /**
-   * Cuts the result at `j` (of the unit starting at `start`) to `size`, from the result as it came (the
-   * same bytes for the same size), or the arguments of its calls when `j` is the assistant message (as
-   * the ceiling does); `record`: the ids of those cut, with the size.
+   * Cuts the result at `j` (of the unit starting at `start`) to `size`, from the result as it came (the same bytes
+   * for the same size), or the arguments of its calls when `j` is the assistant message; `record`: ids cut, with the size.
    */
   function cutAt(j: number, size: number, start: number, record?: Map<string, number>): void {
     if (out[j]!.toolCalls) return callsAt(j, CUT_SHARE, record);
