@@ -122,7 +122,7 @@ async function ask(
   signal: AbortSignal,
   instructions?: string,
 ): Promise<{ text: string; usage: Usage }> {
-  const transcript = summaryTranscript(range.messages, summarySize(size, deps.budgetTokens).maxChars);
+  const transcript = summaryTranscript(range.messages, summarySize(size, deps.budgetTokens).maxChars, range.cut);
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
     system: SUMMARY_SYSTEM,
