@@ -1,7 +1,7 @@
 // A summary on a small window after the request had to cut a read: the request sent part of a
 // 300-line file (budget.ts's ceiling), and the next turn's read brings the budget's summary, which
-// replaces it. The summary reads the file from the history, not as the request cut it, and as far
-// as its share holds, not capped like other tool output: it is all that will keep the file's facts.
+// replaces it. The summary reads the file from the history, not as the request cut it, and as much
+// of it as of the assistant's own text: it is all that will keep the file's facts.
 import { expect, test } from "bun:test";
 import { newCompactionState, prepare, type PrepareDeps } from "../../src/context/compaction.ts";
 import { emptyUsage, textOf, type Message } from "../../src/kernel/ir.ts";
@@ -41,7 +41,7 @@ function summarizer(): Provider & { asked: ModelRequest[] } {
   };
 }
 
-test("the summary of a read the request had to cut reads as much of it as the summary's share holds", async () => {
+test("the summary of a read the request had to cut reads twice as much of it as of other tool output", async () => {
   const provider = summarizer();
   const deps: PrepareDeps = {
     state: newCompactionState(),
@@ -62,6 +62,6 @@ test("the summary of a read the request had to cut reads as much of it as the su
   await prepare(history, deps, signal);
   expect(provider.asked).toHaveLength(1);
   const transcript = textOf(provider.asked[0]!.messages[0]!);
-  // as much of the file as the summary's share holds, not the 2,000 characters (lines 1–15 and 296–300) other tool output gets
-  for (const line of [1, 60, 100, 280, 300]) expect(transcript.includes(`fn_a_${line}(`)).toBe(true);
+  // as much as the assistant's own text (4,000 characters: lines 1–30 and 291–300), not the 2,000 other tool output gets (lines 1–15 and 296–300)
+  for (const line of [1, 25, 292, 300]) expect(transcript.includes(`fn_a_${line}(`)).toBe(true);
 });
