@@ -16,7 +16,7 @@ import {
 } from "./context/compaction.ts";
 import { cutCounts, offeredPolicy, type ContextView, type Summary } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
-import { fixedText, latestOverWindow, learnWindow } from "./context/window.ts";
+import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
@@ -242,14 +242,15 @@ export function createAgent(parts: AgentParts): Agent {
           if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
           const before = compaction.last?.estimate ?? 0;
           const known = compaction.window ?? settings.context.window;
-          compaction.window = learnWindow(e.overflow ?? {}, before, known);
-          compaction.windowFrom = CONTEXT_ERROR;
           if (e.overflow?.prompt) correctEstimate(compaction, e.overflow.prompt);
+          const learned = learnWindow(e.overflow ?? {}, before, known);
+          const fixed = Math.ceil(fixedText(request).length * compaction.tokensPerChar);
+          if (keepsWindow(learned, fixed)) (compaction.window = learned), (compaction.windowFrom = CONTEXT_ERROR);
+          else if (e.overflow?.window === undefined) throw new ProviderError("context_length", unlearnedWindow(e.message, learned, fixed), { cause: e });
           if (attempt > 1) throw e;
           // a window the error or the settings state, too small for the tools and system prompt alone, or with the latest message: cutting the history cannot help
           const serverOf = (name: string) => offered.find((t) => t.name === name)?.server;
-          const over =
-            (e.overflow?.window ?? known) !== undefined ? uncuttable(request, sendable(), serverOf, compaction.tokensPerChar, compaction.window) : undefined;
+          const over = (e.overflow?.window ?? known) !== undefined ? uncuttable(request, sendable(), serverOf, compaction.tokensPerChar, learned) : undefined;
           if (over) throw new ProviderError("context_length", over, { ...(e.overflow ? { overflow: e.overflow } : {}), cause: e });
           // its trim is said by the window event below, with the same sizes: not twice
           const quiet: Output = { emit: (event) => event.type !== "compaction" && counted.emit(event) };

@@ -5,7 +5,9 @@
 //      request prefix — and the provider's prompt cache — stays the same until the budget is
 //      reached again;
 //   2. the hard ceiling: older tool results of the protected recent turns are cut to their head and
-//      tail around a note that says how to get the whole back, and long arguments of their calls
+//      tail around a note that says how to get the whole back, oldest first, each only as far as the
+//      overshoot needs (a sixth at least, and down to CUT_SHARE of the budget at most: a request 1 %
+//      over no longer loses 290 of a file's 300 lines), and long arguments of their calls
 //      (call-cut.ts: a write_file's content is in the file it wrote);
 //   3. recent units are dropped, oldest first;
 //   4. past the model's window (when known), the newest turn's calls and results are cut too, the
@@ -21,6 +23,7 @@ import { DEFAULT_TOKENS_PER_CHAR, messageChars, SUMMARY_ID, unitEnd, type Histor
 import { textOf, type Message } from "../kernel/ir.ts";
 import { cuttable, cutText, TEXT_SHARES, textCutKeep } from "./text-cut.ts";
 import { CALL_KEEP_SHARE, callsCut, cutCalls, resultsOf } from "./call-cut.ts";
+import { cutResult } from "./result-cut.ts";
 
 export const TASK_NOTE_PREFIX = "[task notes from .hey/task.md]\n";
 export const TASK_NOTE_ID = "task-note";
@@ -39,10 +42,10 @@ export const LOW_WATER = 0.6;
 const LOW_ROOM = 0.2;
 /** A result cut by the ceiling keeps about this share of the budget: 2,000 tokens of the default 40,000. */
 export const CUT_SHARE = 0.05;
+/** A cut by the ceiling leaves this share of the budget free: the next short exchanges extend its prefix (the prompt cache) instead of each cutting more. */
+const CUT_ROOM = 0.2;
 /** Characters a cut to fit leaves besides what the limit needs: the note in place of what was left out, and lines kept whole. */
 const FIT_MARGIN = 400;
-/** Of a cut result, this share is its head; the rest its tail (errors and summaries end outputs). */
-const HEAD_SHARE = 0.75;
 
 /** The task note takes at most this share of the budget: 8,000 tokens (32 KB) of the default 40,000, 600 of a 3,000-token budget. */
 export const TASK_NOTE_SHARE = 0.2;
@@ -91,18 +94,20 @@ export interface Budget {
 
 /**
  * What a request left out (the first message id of each dropped unit) and cut by the ceiling
- * (ids of results, and of assistant messages whose calls' arguments were cut), within `budgetTokens`: a hold made for another budget (a window learned, another
+ * (ids of results, with the characters each kept, and of assistant messages whose calls' arguments
+ * were cut), within `budgetTokens`: a hold made for another budget (a window learned, another
  * model) is not kept — what fits is judged afresh.
  */
 export interface Hold {
   budgetTokens: number;
   dropped: ReadonlySet<string>;
-  cut: ReadonlySet<string>;
+  /** result id → the characters its cut kept (cutResult's `keep`); an assistant message's id → 0, its calls' arguments cut */
+  cut: ReadonlyMap<string, number>;
   /** messages whose text stage 5 cut, and to how many characters */
   texts: ReadonlyMap<string, number>;
 }
 
-const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Set(), texts: new Map() };
+const NO_HOLD: Omit<Hold, "budgetTokens"> = { dropped: new Set(), cut: new Map(), texts: new Map() };
 
 export interface Fitted {
   messages: readonly Message[];
@@ -170,6 +175,7 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   let calls = 0;
   const texts = new Map<string, number>(); // stage 5: message id → characters kept
   let results: ReadonlyMap<string, Message> | undefined; // per call id its result, once a call is cut
+  const cutTo = new Map<number, number>(); // message index → the size its result was cut to
   const tokens = (c: number) => {
     if (dropped > 0) c += messageChars(textMessage("", omittedNote(dropped))) * stretches();
     if (task && (summarized || dropped > 0)) c += messageChars(task);
@@ -185,20 +191,23 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
     dropped += units[u]!.end - units[u]!.start;
   };
   /**
-   * Cuts results of `which` units, oldest first, to CUT_SHARE of the budget each until the messages
-   * fit `limit` (default: the budget); `record` collects the ids of those cut to that size.
+   * Cuts results of `which` units, oldest first, each to what the messages need to fit `limit`
+   * (default: the budget) — down to `keep` at most, a sixth at least (cutResult's least worth a
+   * note) — until they fit; `record` collects the ids of those cut, with the size each kept.
    */
-  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Set<string>) => {
+  const cutResults = (which: (u: Unit) => boolean, limit?: number, toFit = false, record?: Map<string, number>) => {
     for (const [k, unit] of units.entries()) {
       if (drop.has(k) || !which(unit)) continue;
       for (let j = unit.start; j < unit.end && !fits(limit); j++) {
         if (out[j]!.toolCalls) callsAt(j, toFit ? CALL_KEEP_SHARE * 1.2 : CUT_SHARE, toFit ? undefined : record);
         if (out[j]!.role !== "tool" || fits(limit)) continue;
-        // `toFit`: past the window's ceiling, a result keeps what fits the budget (room for the
-        // estimate's error and the answer), down to `keep`; cutResult cuts a sixth at least
-        const over = toFit ? Math.ceil((tokens(kept) - Math.min(limit!, budget.budgetTokens)) / budget.tokensPerChar) + FIT_MARGIN : 0;
-        const length = textOf(out[j]!).length;
-        cutAt(j, toFit ? Math.max(keep, Math.min(length - over, Math.floor(length / 1.2) - 1)) : keep, unit.start, toFit ? undefined : record);
+        // past the target by `over` characters (with room for the estimate's error and the note): past
+        // the window's ceiling (`toFit`) the budget, else CUT_ROOM under it
+        const target = toFit ? Math.min(limit!, budget.budgetTokens) : (limit ?? budget.budgetTokens) * (1 - CUT_ROOM);
+        const over = Math.ceil((tokens(kept) - target) / budget.tokensPerChar) + FIT_MARGIN;
+        const length = textOf(messages[j]!).length;
+        const size = Math.max(keep, Math.min(textOf(out[j]!).length - over, Math.floor(length / 1.2) - 1));
+        if (size < (cutTo.get(j) ?? Number.POSITIVE_INFINITY)) cutAt(j, size, unit.start, toFit ? undefined : record);
       }
       if (fits(limit)) return;
     }
@@ -206,14 +215,17 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
 
   // the hold: what the previous request left out and cut, as it was sent
   const hold = budget.hold?.budgetTokens === budget.budgetTokens ? budget.hold : NO_HOLD;
-  const cutIds = new Set<string>();
+  const cutIds = new Map<string, number>();
   for (const [k, unit] of units.entries()) {
     if (unit.pinned) continue;
     if (hold.dropped.has(messages[unit.start]!.id)) {
       dropUnit(k);
       continue;
     }
-    for (let j = unit.start; j < unit.end; j++) if (hold.cut.has(out[j]!.id)) cutAt(j, keep, unit.start, cutIds);
+    for (let j = unit.start; j < unit.end; j++) {
+      const size = hold.cut.get(out[j]!.id);
+      if (size !== undefined) cutAt(j, Math.max(size, keep), unit.start, cutIds);
+    }
   }
   for (let j = 0; j < out.length; j++) if (hold.texts.has(out[j]!.id) && !drop.has(unitOf[j]!)) cutTextAt(j, hold.texts.get(out[j]!.id)!);
   const held = dropped;
@@ -262,33 +274,35 @@ export function trimToBudget(messages: readonly Message[], facts: HistoryFacts, 
   }
 
   /**
-   * Cuts the result at `j` (of the unit starting at `start`) to `size`, or the arguments of its calls
-   * when `j` is the assistant message (as the ceiling does); `record`: the ids of those cut to the ceiling's size.
+   * Cuts the result at `j` (of the unit starting at `start`) to `size`, from the result as it came (the same bytes
+   * for the same size), or the arguments of its calls when `j` is the assistant message; `record`: ids cut, with the size.
    */
-  function cutAt(j: number, size: number, start: number, record?: Set<string>): void {
+  function cutAt(j: number, size: number, start: number, record?: Map<string, number>): void {
     if (out[j]!.toolCalls) return callsAt(j, CUT_SHARE, record);
     // a cut the hold does not record is stage 4's, to what fits: its hint asks for no more lines than a read
     // of them, the newest result, may take — what the cut kept and the room between the budget and the window
     const room = record === undefined ? size + Math.max(0, ((budget.hardTokens ?? 0) - budget.budgetTokens) / budget.tokensPerChar - FIT_MARGIN) : undefined;
-    replace(j, cutResult(out[j]!, size, callOf(messages, start, out[j]!), room), record);
+    const shorter = cutResult(messages[j]!, size, callOf(messages, start, messages[j]!), room);
+    if (shorter !== messages[j]) cutTo.set(j, size);
+    replace(j, shorter, record, size);
   }
 
   /** Cuts the arguments of the calls of message `j` that are over `overShare` of the budget (call-cut.ts). */
-  function callsAt(j: number, overShare: number, record?: Set<string>): void {
+  function callsAt(j: number, overShare: number, record?: Map<string, number>): void {
     results ??= resultsOf(messages);
     const cut = { overTokens: overShare * budget.budgetTokens, keepTokens: CALL_KEEP_SHARE * budget.budgetTokens };
-    replace(j, cutCalls(out[j]!, cut, results), record);
+    replace(j, cutCalls(out[j]!, cut, results), record, 0);
   }
 
-  /** Message `j` sent as `shorter`, counted as one more result cut, or as the calls it cut. */
-  function replace(j: number, shorter: Message, record?: Set<string>): void {
+  /** Message `j` sent as `shorter`, counted as one more result cut (once, however often it is cut shorter), or as the calls it cut. */
+  function replace(j: number, shorter: Message, record: Map<string, number> | undefined, size: number): void {
     if (shorter === out[j]) return;
+    if (shorter.role === "tool" && out[j] === messages[j]) cut++;
+    else if (shorter.role !== "tool") calls += callsCut(out[j]!, shorter);
     kept += messageChars(shorter) - chars[j]!;
     chars[j] = messageChars(shorter);
-    if (shorter.role === "tool") cut++;
-    else calls += callsCut(out[j]!, shorter);
     out[j] = shorter;
-    record?.add(messages[j]!.id);
+    record?.set(messages[j]!.id, size);
   }
 }
 
@@ -320,81 +334,4 @@ function assemble(messages: readonly Message[], units: Unit[], drop: ReadonlySet
 /** The name and arguments of the call `result` answers, from the assistant message that starts its unit. */
 function callOf(messages: readonly Message[], unitStart: number, result: Message): { name: string; arguments: string } | undefined {
   return messages[unitStart]?.toolCalls?.find((c) => c.id === result.toolCallId);
-}
-
-const cuts = new WeakMap<Message, { keep: number; readRoom: number | undefined; out: Message }>();
-
-/**
- * `result` cut to about `keep` characters of text: its head and tail at line boundaries around a
- * note saying what was left out and how to see it again — read_file with the offset and limit of
- * the lines left out (no more than `readRoom` characters hold, when given), the full-output file a
- * bash result names, a narrower grep, else running the call again.
- * Images are kept. `result` itself when it is short enough. Memoized: the same object comes back
- * for the same result and size, so unchanged requests compare cheaply.
- */
-export function cutResult(result: Message, keep: number, call?: { name: string; arguments: string }, readRoom?: number): Message {
-  const memo = cuts.get(result);
-  if (memo?.keep === keep && memo.readRoom === readRoom) return memo.out;
-  const text = textOf(result);
-  if (text.length <= keep * 1.2) return result; // cutting saves too little to be worth a note
-  const lines = text.split("\n");
-  let h = 0; // lines kept at the start
-  let t = 0; // and at the end
-  let room = Math.floor(keep * HEAD_SHARE);
-  while (h < lines.length && lines[h]!.length + 1 <= room) room -= lines[h++]!.length + 1;
-  room += keep - Math.floor(keep * HEAD_SHARE);
-  while (h + t < lines.length && lines[lines.length - 1 - t]!.length + 1 <= room) room -= lines[lines.length - 1 - t++]!.length + 1;
-  const head = lines.slice(0, h);
-  const tail = lines.slice(lines.length - t);
-  let body: string;
-  if (head.join("\n").length + tail.join("\n").length < keep / 2) {
-    // long lines: cut inside them
-    const at = Math.floor(keep * HEAD_SHARE);
-    body = `${text.slice(0, at)}\n${cutPointer(`${text.length - keep} characters`, [], text, call)}\n${text.slice(text.length - (keep - at))}`;
-  } else {
-    const left = lines.slice(h, lines.length - t);
-    body = [...head, cutPointer(`${left.length} line${left.length === 1 ? "" : "s"}`, left, text, call, readRoom), ...tail].join("\n");
-  }
-  const out: Message = { ...result, content: [{ type: "text", text: body }, ...result.content.filter((p) => p.type !== "text")] };
-  cuts.set(result, { keep, readRoom, out });
-  return out;
-}
-
-/**
- * The note in place of what was left out of a result (`amount`; the lines `left`, when whole lines
- * were). `room`: what a read of them may take; a hint for more would be cut again to a new hole,
- * one that fits is sent whole and read_file's `… N more lines; use offset=…` points on. Without it
- * (a cut by the ceiling) all the lines left out: read again they are cut only past the window.
- */
-function cutPointer(amount: string, left: string[], text: string, call?: { name: string; arguments: string }, room?: number): string {
-  const head = `[… ${amount} left out to fit the context budget`;
-  const numbers = left.map((l) => /^\s*(\d+)\t/.exec(l)?.[1]).filter((n) => n !== undefined);
-  const path = call?.name === "read_file" ? pathArgument(call.arguments) : undefined;
-  if (path !== undefined && numbers.length > 0) {
-    const first = Number(numbers[0]);
-    const last = Number(numbers.at(-1));
-    const limit = room === undefined ? last - first + 1 : Math.max(1, linesIn(left, room));
-    const shows = limit < last - first + 1 ? `shows the first ${limit} of them (what fits)` : "shows them";
-    return `[… lines ${first}–${last} left out to fit the context budget; read_file ${JSON.stringify(path)} with offset=${first} limit=${limit} ${shows} …]`;
-  }
-  const saved = /\[full output: (.+)\]\s*$/m.exec(text)?.[1];
-  if (saved) return `${head}; the full output is in ${saved} …]`;
-  // the same grep again returns the same lines: a narrower one fits
-  if (call?.name === "grep") return `${head}; narrow the grep (path, glob, a smaller context or max_results) to see them …]`;
-  return `${head}; call the tool again to see them …]`;
-}
-
-/** How many of `lines`, from the first, take at most `chars` characters with their line breaks. */
-function linesIn(lines: readonly string[], chars: number): number {
-  const over = lines.findIndex((l) => (chars -= l.length + 1) < 0);
-  return over < 0 ? lines.length : over;
-}
-
-function pathArgument(args: string): string | undefined {
-  try {
-    const v = (JSON.parse(args) as { path?: unknown }).path;
-    return typeof v === "string" ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }

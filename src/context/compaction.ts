@@ -142,7 +142,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget || kept) && summarizable) {
     deps.output.emit({ type: "summarizing" });
     try {
-      const done = await compactRange(summarizable, { ...deps, budgetTokens }, signal);
+      const done = await compactRange(summarizable, { ...deps, budgetTokens, ...windowOf(deps) }, signal);
       usage = done.usage;
       state.summaryFailed = false;
       const before = view;
@@ -252,7 +252,7 @@ export async function compactNow(
   if (!before.summarizable) return false;
   // the context as /usage showed it: an old result cut to head and tail counts as cut, not whole
   const shown = previewContext(history, deps).estimate;
-  const { parts, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens }, signal, instructions);
+  const { parts, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens, ...windowOf(deps) }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = asSent(build(history.length)); // what the next request holds now (`/usage` reads it)
   deps.output.emit(summaryEvent(parts, shown, deps.state.last));
@@ -300,6 +300,12 @@ export function previewContext(history: readonly Message[], deps: PrepareDeps): 
 /** Whether the latest user message of `history`, with the system prompt and tools (`fixed`), is alone over a window known now. */
 function doomed(history: readonly Message[], fixed: string, { state, policy }: PrepareDeps): boolean {
   return latestOverWindow(history, fixed, state.tokensPerChar, minDefined(state.window, policy.window)) !== undefined;
+}
+
+/** The model's window as far as it is known (compactRange's `window`), or nothing. */
+function windowOf({ state, policy }: PrepareDeps): { window?: number } {
+  const window = minDefined(state.window, policy.window);
+  return window === undefined ? {} : { window };
 }
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {

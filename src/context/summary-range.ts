@@ -17,6 +17,8 @@ export interface SummaryRange {
   messages: readonly Message[];
   /** earlier runs the same summary covers, each replaced by a line pointing at it */
   before?: readonly { fromId: string; toId: string }[];
+  /** results among `messages` the request had to cut (budget.ts): the summary reads them as far as its share allows */
+  cut?: ReadonlySet<string>;
 }
 
 /** The summary's text in place of an earlier run it covers: the summary itself stands after the pinned message, where the work went on. */

@@ -2,7 +2,7 @@
 // the budget, sent to the provider with reasoning off and its own output budget, for a summary the
 // agent can go on from. compaction.ts decides when; this file asks.
 import { textOf, type Usage } from "../kernel/ir.ts";
-import { ProviderError, type ModelRequest, type Provider } from "../kernel/provider.ts";
+import { ProviderError, type ContextOverflow, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { costedStream, type RequestEstimate } from "./request-cost.ts";
 import { summaryParts, type SummaryRange } from "./summary-range.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
@@ -12,6 +12,16 @@ import type { Summary } from "./passes.ts";
 const SUMMARY_MAX_TOKENS = 4096;
 /** A summary request's transcript fills at most this share of the budget (its answer and prompt need the rest). */
 const SUMMARY_INPUT_SHARE = 0.6;
+/**
+ * Of a known window, this share is left free beside the request's estimate: the characters-per-token
+ * estimate runs low on code, and a vLLM, SGLang or TGI refuses a request whose prompt and
+ * max_tokens together pass its window.
+ */
+const WINDOW_MARGIN = 0.1;
+/** The answer a summary gets at least in a small window: its transcript is shortened to leave this room. */
+const SUMMARY_MIN_TOKENS = 512;
+/** Tokens of the request's wrapping around the transcript ("Summarize this part of the work:"): counted with the system prompt. */
+const ASK_TOKENS = 20;
 
 const SUMMARY_SYSTEM =
   "You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: " +
@@ -26,7 +36,8 @@ const SUMMARY_SYSTEM =
  * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
  * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
  * budget: past that, the oldest messages of the new stretch are left out (every earlier summary in
- * it is kept whole, wherever it stands). Returns the summary with the tokens the request cost (they
+ * it is kept whole, wherever it stands). In a known window the transcript and the answer's limit
+ * fit it (summarySize); a refusal as too long for the window is asked once more, shorter. Returns the summary with the tokens the request cost (they
  * count like any request's, estimated where the provider did not report them: request-cost.ts).
  * Throws a ProviderError when the provider fails, or "empty_answer" when it returns nothing; its
  * `usage` says what the request cost when it was billed (it began, or came back empty), an
@@ -34,36 +45,101 @@ const SUMMARY_SYSTEM =
  */
 export async function compactRange(
   range: SummaryRange,
-  deps: { state: { summaries: Summary[]; tokensPerChar: number; summaryFailed?: boolean }; provider: Provider; budgetTokens: number },
+  deps: {
+    state: { summaries: Summary[]; tokensPerChar: number; summaryFailed?: boolean };
+    provider: Provider;
+    budgetTokens: number;
+    /** the model's window when known (configured, stated or learned): the request is sized to fit it */
+    window?: number;
+  },
   signal: AbortSignal,
   instructions?: string,
 ): Promise<{ parts: Summary[]; usage: Usage }> {
   // after a failed one, half: each failed request is billed, and the stretch it would cover only grows
-  const maxChars = Math.ceil((SUMMARY_INPUT_SHARE * deps.budgetTokens) / deps.state.tokensPerChar / (deps.state.summaryFailed ? 2 : 1));
-  const transcript = summaryTranscript(range.messages, maxChars);
-  const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
-  const request = (effort?: "off"): ModelRequest => ({
-    system: SUMMARY_SYSTEM,
-    messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text: ask }] }],
-    tools: [],
-    ...(effort ? { effort } : {}),
-    maxTokens: SUMMARY_MAX_TOKENS,
-  });
-  const estimate = { input: Math.ceil((SUMMARY_SYSTEM.length + ask.length) * deps.state.tokensPerChar), tokensPerChar: deps.state.tokensPerChar };
+  const size = { window: deps.window, tokensPerChar: deps.state.tokensPerChar, shrink: deps.state.summaryFailed ? 2 : 1 };
   let reply: { text: string; usage: Usage };
   try {
-    reply = await collect(deps.provider, request("off"), estimate, signal);
+    reply = await ask(range, deps, size, signal, instructions);
   } catch (e) {
-    // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it;
-    // another refusal would only be paid for twice
-    if (!(e instanceof ProviderError) || e.kind !== "bad_request" || !REASONING_REFUSAL.test(e.message)) throw e;
-    reply = await collect(deps.provider, request(), estimate, signal);
+    // a server that counts max_tokens into the window (vLLM, SGLang, TGI) refused it as too long: it
+    // says its window and the prompt's real size, so the request that fits is known; asked once more
+    // with half the transcript and what is left for the answer, not counted as a failed summary
+    if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
+    reply = await ask(range, deps, shrunk(size, e.overflow), signal, instructions);
   }
   const { text, usage } = reply;
   if (text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage });
   const parts = summaryParts(range, text);
   deps.state.summaries.push(...parts);
   return { parts, usage };
+}
+
+/** How a summary request is sized: the window when known, the estimate's ratio, and how many times shorter its transcript is made. */
+interface SizeInput {
+  window: number | undefined;
+  tokensPerChar: number;
+  shrink: number;
+}
+
+/**
+ * The transcript's length (characters) and the answer's limit (tokens) of a summary request:
+ * SUMMARY_INPUT_SHARE of the budget and SUMMARY_MAX_TOKENS, and within a known window both, with
+ * WINDOW_MARGIN of it free — the transcript shortened first so the answer keeps
+ * SUMMARY_MIN_TOKENS (or half of what is left, in a window too small for that). `maxTokens` is
+ * what the answer may take beside a transcript of that length; a shorter one leaves it more
+ * (answerTokens). Pure.
+ */
+export function summarySize(size: SizeInput, budgetTokens: number): { maxChars: number; maxTokens: number } {
+  const share = Math.ceil((SUMMARY_INPUT_SHARE * budgetTokens) / size.tokensPerChar / size.shrink);
+  if (size.window === undefined) return { maxChars: share, maxTokens: SUMMARY_MAX_TOKENS };
+  const room = roomOf(size.window, size.tokensPerChar);
+  const answer = Math.min(SUMMARY_MAX_TOKENS, SUMMARY_MIN_TOKENS, Math.floor(room / 2));
+  const maxChars = Math.max(0, Math.min(share, Math.floor((room - answer) / size.tokensPerChar / size.shrink)));
+  return { maxChars, maxTokens: answerTokens(size, maxChars) };
+}
+
+/** Tokens a known window leaves for the transcript and the answer: less its margin, the system prompt and the ask's wrapping. */
+const roomOf = (window: number, tokensPerChar: number) =>
+  Math.max(0, window - Math.ceil(WINDOW_MARGIN * window) - Math.ceil(SUMMARY_SYSTEM.length * tokensPerChar) - ASK_TOKENS);
+
+/** The answer's limit beside a transcript of `chars` characters: what the window leaves (at least 1), at most SUMMARY_MAX_TOKENS. Pure. */
+function answerTokens(size: SizeInput, chars: number): number {
+  if (size.window === undefined) return SUMMARY_MAX_TOKENS;
+  return Math.max(1, Math.min(SUMMARY_MAX_TOKENS, roomOf(size.window, size.tokensPerChar) - Math.ceil(chars * size.tokensPerChar)));
+}
+
+/** The size of the second try after a context-length refusal: within the window it states (or the one known), the transcript half as long. */
+function shrunk(size: SizeInput, overflow: ContextOverflow | undefined): SizeInput {
+  const window = overflow?.window === undefined ? size.window : Math.min(overflow.window, size.window ?? overflow.window);
+  return { window, tokensPerChar: size.tokensPerChar, shrink: size.shrink * 2 };
+}
+
+/** One summary request of `range`'s transcript sized by `size` (summarySize), reasoning off (once more without a reasoning setting when that is refused). */
+async function ask(
+  range: SummaryRange,
+  deps: { provider: Provider; budgetTokens: number },
+  size: SizeInput,
+  signal: AbortSignal,
+  instructions?: string,
+): Promise<{ text: string; usage: Usage }> {
+  const transcript = summaryTranscript(range.messages, summarySize(size, deps.budgetTokens).maxChars, range.cut);
+  const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
+  const request = (effort?: "off"): ModelRequest => ({
+    system: SUMMARY_SYSTEM,
+    messages: [{ id: "summary-request", role: "user", content: [{ type: "text", text: ask }] }],
+    tools: [],
+    ...(effort ? { effort } : {}),
+    maxTokens: answerTokens(size, transcript.length),
+  });
+  const estimate = { input: Math.ceil((SUMMARY_SYSTEM.length + ask.length) * size.tokensPerChar), tokensPerChar: size.tokensPerChar };
+  try {
+    return await collect(deps.provider, request("off"), estimate, signal);
+  } catch (e) {
+    // models without reasoning reject any reasoning setting (gpt-4o: reasoning_effort): once more without it;
+    // another refusal would only be paid for twice
+    if (!(e instanceof ProviderError) || e.kind !== "bad_request" || !REASONING_REFUSAL.test(e.message)) throw e;
+    return await collect(deps.provider, request(), estimate, signal);
+  }
 }
 
 /** How a refusal names the reasoning setting: OpenAI's reasoning_effort / reasoning.effort, Anthropic's thinking. */

@@ -156,12 +156,15 @@ export function buildContext(input: ContextInput): ContextView {
     overBudget: trimmed.overBudget,
     newlyTrimmed: trimmed.newlyTrimmed,
     hold: trimmed.hold,
-    summarizable: summarizableRange(handled, history, facts, summarized.applied, {
-      turns,
-      budgetTokens: policy.budgetTokens,
-      tokensPerChar: input.tokensPerChar,
-      crowded: trimmed.texts > 0,
-    }),
+    summarizable: withCut(
+      summarizableRange(handled, history, facts, summarized.applied, {
+        turns,
+        budgetTokens: policy.budgetTokens,
+        tokensPerChar: input.tokensPerChar,
+        crowded: trimmed.texts > 0,
+      }),
+      trimmed.hold.cut,
+    ),
     stats: {
       deduped: deduped.count,
       purged: purged.count,
@@ -178,6 +181,12 @@ export function buildContext(input: ContextInput): ContextView {
       texts: trimmed.texts,
     },
   };
+}
+
+/** `range` with the results of it the request cut (`cut`: the hold's ids): the summary is all that can keep what they lost. */
+function withCut(range: SummaryRange | undefined, cut: ReadonlyMap<string, number>): SummaryRange | undefined {
+  const ids = range?.messages.filter((m) => m.role === "tool" && cut.has(m.id)).map((m) => m.id) ?? [];
+  return range && ids.length > 0 ? { ...range, cut: new Set(ids) } : range;
 }
 
 /** How many messages of `history` these (applied, non-overlapping) summaries replace. */

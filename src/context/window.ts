@@ -58,6 +58,25 @@ export function learnWindow(overflow: ContextOverflow, sent: number, known: numb
   return known === undefined ? guess : Math.min(known, guess);
 }
 
+/**
+ * Whether hey keeps `learned` (learnWindow) as the model's window: not when it is no larger than
+ * the request's fixed part, its system prompt and tools (`fixed` tokens) — no request could be
+ * sent in it, so every later message would be refused without being sent, a `context_window`
+ * configured in vain. A server that states so small a window is asked again next time (it may
+ * have been restarted with more); a guess that small was drawn from an error that was likely not
+ * about the window at all (a proxy's error page quoting the words).
+ */
+export const keepsWindow = (learned: number, fixed: number) => learned > fixed;
+
+/** The error of a context-length refusal whose guessed window (`guess`) hey did not keep: the server's words, and why. */
+export function unlearnedWindow(said: string, guess: number, fixed: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return (
+    `${said} (hey did not take ~${n(guess)} tokens as the model's window: the system prompt and tools alone take ~${n(fixed)}; ` +
+    "check the server's context size and its log: the error may not be about the window)"
+  );
+}
+
 /** The system prompt and tools of `request` as the context estimate counts them (compaction.ts contextOf). */
 export const fixedText = (request: Pick<ModelRequest, "system" | "tools">) => `${request.system}\u0000${JSON.stringify(request.tools)}`;
 

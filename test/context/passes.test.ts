@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import type { Message, ToolCall } from "../../src/kernel/ir.ts";
 import { buildContext, estimateTokens, nudgeLine, protectedFrom, type ContextInput } from "../../src/context/view.ts";
 import { addHandles, applySummaries, dedup, DUPLICATE_NOTE, historyFacts, purgeErrors } from "../../src/context/passes.ts";
-import { cutResult, cutTaskNote, omittedNote, trimToBudget, type Fitted } from "../../src/context/budget.ts";
+import { cutTaskNote, omittedNote, trimToBudget, type Fitted } from "../../src/context/budget.ts";
+import { cutResult } from "../../src/context/result-cut.ts";
 import { sharedPrefix } from "../../src/context/cache.ts";
 import { testPolicy } from "../helpers/settings.ts";
 
