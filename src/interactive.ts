@@ -27,7 +27,7 @@ import { outputFiles } from "./tools/command-result.ts";
 import { jobsLeft, type RunningJob } from "./tools/group-guard.ts";
 import { jobName, jobsLine } from "./ui/jobs-command.ts";
 import { lineKind, slashMistake } from "./ui/slash.ts";
-import { isTty, terminalWidth } from "./ui/term.ts";
+import { isTty, terminalWidth, wantsColor } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
@@ -78,7 +78,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   /** `!` commands, `/undo`s and `/jobs stop`s since the last message, each a note for the next one */
   const notes: string[] = [];
   const toldJobs = new Set<number>(); // the jobs said after a turn (process groups)
-  const color = isTty(1) && !process.env.NO_COLOR;
+  const color = wantsColor(isTty(1), process.env);
   const say = (text: string) => void process.stdout.write(text);
   const dim = (text: string) => (color ? DIM + text + RESET : text);
   const answerFormat = {

@@ -1,6 +1,8 @@
 // The REPL's questions before the first turn (SPEC §15 trust, issue 24 approvals), on the terminal.
 import * as readline from "node:readline";
 import { onJobControl, stopJob } from "../ui/signals.ts";
+import { reflowedRow } from "../ui/prompt-rows.ts";
+import { codePointWidth, terminalWidth } from "../ui/term.ts";
 
 /** Keys queued in the terminal come at the first read: ample for that, too short to be felt. */
 const EARLY_INPUT_MS = 30;
@@ -12,7 +14,8 @@ const EARLY_INPUT_MS = 30;
  * started) do not answer it: they are set aside first and given back to stdin after the answer,
  * for the prompt that follows (type-ahead, kept). Ctrl-Z (or a SIGTSTP from outside) stops hey
  * with the terminal as the shell left it; after `fg` (or a SIGSTOP's SIGCONT) the question is shown
- * again with what was typed of the answer, and still waits.
+ * again with what was typed of the answer, and still waits. A resize redraws it where the terminal's
+ * reflow of its row put the cursor, so it shows once.
  */
 export async function askLine(question: string): Promise<string | undefined> {
   const early = await setAside();
@@ -20,7 +23,25 @@ export async function askLine(question: string): Promise<string | undefined> {
   if (cut > 0) process.stdout.write(question.slice(0, cut));
   const prompt = question.slice(cut);
   return new Promise((resolve) => {
-    const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+    const stdout = process.stdout;
+    const before = new Set(stdout.listeners("resize"));
+    const terminal = Boolean(process.stdin.isTTY);
+    const rl = readline.createInterface({ input: process.stdin, output: stdout, terminal });
+    // readline's own redraw on a resize goes up the rows it counts at the new width, not those the
+    // terminal's reflow of the drawn row made, and shows the question twice: hey redraws it itself
+    for (const listener of stdout.listeners("resize")) if (!before.has(listener)) stdout.off("resize", listener);
+    let drawnAt = stdout.columns || 0;
+    const resized = () => {
+      const cols = stdout.columns || 0;
+      const shown = rl.getPrompt() + rl.line;
+      const cells = [...shown].map(codePointWidth).filter((w) => w > 0);
+      const offset = terminalWidth(rl.getPrompt() + rl.line.slice(0, rl.cursor));
+      // where the cursor went in the reflowed question, which readline's redraw goes up from
+      if (drawnAt > 0 && cols > 0) (rl as unknown as { prevRows: number }).prevRows = reflowedRow({ cells: [cells], line: 0, offset, cols: drawnAt }, cols);
+      drawnAt = cols;
+      rl.prompt(true);
+    };
+    if (terminal) stdout.on("resize", resized);
     let answered = false;
     const raw = (on: boolean) => {
       try {
@@ -47,6 +68,7 @@ export async function askLine(question: string): Promise<string | undefined> {
       if (answered) return;
       answered = true;
       offJobControl();
+      stdout.off("resize", resized);
       rl.close();
       if (early.length > 0) process.stdin.unshift(early);
       if (value === undefined) process.stdout.write("\n");

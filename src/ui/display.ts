@@ -8,7 +8,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { errnoCode } from "../kernel/errors.ts";
 import type { Output } from "../kernel/output.ts";
-import { canDraw, isDumb, isTty, terminalWidth, writer, type Writer } from "./term.ts";
+import { canDraw, isTty, terminalWidth, wantsColor, writer, type Writer } from "./term.ts";
 import { createTerminalOutput, type TerminalOptions, type TerminalOutput } from "./terminal.ts";
 import { holdNoticesInText } from "./held-notices.ts";
 import type { Before } from "./tool-lines.ts";
@@ -24,7 +24,6 @@ export function terminalOutput(
   env: Env,
   opts: { maxRetries: number; cwd: string; home: string; hint: TerminalOptions["hint"]; asShown: (text: string) => string },
 ): TerminalOutput {
-  const noColor = Boolean(env.NO_COLOR) || isDumb(env);
   const options: TerminalOptions = {
     maxRetries: opts.maxRetries,
     stringWidth: terminalWidth,
@@ -39,11 +38,16 @@ export function terminalOutput(
   const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;
   if (!oneShot) {
     const tty = isTty(1);
-    const out = { write: (t: string) => void process.stdout.write(t), color: tty && !noColor, tty, columns: columns(1) };
+    const out = { write: (t: string) => void process.stdout.write(t), color: wantsColor(tty, env), tty, columns: columns(1) };
     return createTerminalOutput(out, out, options);
   }
   // TERM=dumb: the answer still streams, wrapped, as plain text; no spinner or live lines are drawn on stderr
-  const stream = (fd: 1 | 2) => ({ write: writer(fd).write, color: isTty(fd) && !noColor, tty: fd === 1 ? isTty(fd) : canDraw(fd, env), columns: columns(fd) });
+  const stream = (fd: 1 | 2) => ({
+    write: writer(fd).write,
+    color: wantsColor(isTty(fd), env),
+    tty: fd === 1 ? isTty(fd) : canDraw(fd, env),
+    columns: columns(fd),
+  });
   // the REPL holds its own notices while a turn runs; a -p run's would cut into the streamed answer
   return holdNoticesInText(createTerminalOutput(stream(1), stream(2), options));
 }

@@ -37,6 +37,19 @@ export const dumbTerminal = (env: Record<string, string | undefined>) =>
     ? 'this terminal (TERM=dumb) cannot show hey\'s prompt, which redraws its line and moves the cursor: ask with hey -p "…" (the answer streams here as plain text), or run hey in a terminal emulator (in Emacs: M-x vterm or M-x ansi-term)'
     : 'TERM is not set, so hey cannot tell whether this terminal can show its prompt, which redraws its line and moves the cursor: set TERM to what your terminal is (TERM=xterm-256color for most), or ask with hey -p "…" (the answer streams here as plain text)';
 
+/**
+ * Whether what hey writes to a stream gets colours and styles. NO_COLOR (set and not empty) turns
+ * them off and wins (no-color.org); FORCE_COLOR turns them on where hey would not use them (a pipe
+ * to `less -R`, a CI log), or off with 0 or false, as Node, chalk and other CLIs read it; else a
+ * terminal that takes escape sequences gets them. The one place this is decided.
+ */
+export function wantsColor(tty: boolean, env: Record<string, string | undefined>): boolean {
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
+  return tty && !isDumb(env);
+}
+
 /** Whether `fd` is a terminal hey may draw on: colours, a spinner, a line redrawn in place (not TERM=dumb). */
 export const canDraw = (fd: 1 | 2, env: Record<string, string | undefined>) => isTty(fd) && !isDumb(env);
 

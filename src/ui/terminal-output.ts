@@ -5,7 +5,7 @@ import type { Before } from "./tool-lines.ts";
 
 export interface Stream {
   write(text: string): void;
-  /** ANSI colours and styles: a terminal, and NO_COLOR unset */
+  /** ANSI colours and styles (term.ts wantsColor: a terminal, NO_COLOR unset, or FORCE_COLOR) */
   color: boolean;
   /** a person is watching (a terminal): the spinner, markdown (with colour) and word wrap */
   tty: boolean;

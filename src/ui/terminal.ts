@@ -94,7 +94,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let spinLine = ""; // the spinner's row as drawn: the cursor is at its end
   /** a drawn line's characters, the columns of each (what a resize reflows) */
   const cellsOf = (line: string) => [...line].map(width).filter((w) => w > 0);
-  let back = ""; // after a status under the text is cleared: what takes the cursor back to where the text stopped
+  let back: ((columns: number) => string) | undefined; // after a status under the text is cleared: what takes the cursor back to where the text stopped
   let spinUnder = false; // the spinner is the quiet status under the streamed text
   let cancelQuiet = () => {};
   /**
@@ -136,15 +136,15 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     clearInterval(spinner);
     spinner = undefined;
     clearLive(); // the live lines go with it: the scrollback keeps none
-    if (back !== "") info.write(back);
-    back = "";
+    if (back) info.write(back(info.columns?.() ?? 0));
+    back = undefined;
   };
   /**
    * `start`: when the wait began (a spinner drawn again after a notice keeps counting); `until`: a
    * wait with a known end (a retry's delay) counts down to it, then the wait for the answer counts up;
    * `under`: drawn under the streamed text, which goes on where it stopped once the spinner is cleared
    */
-  const spin = (label: string, start = now(), until?: number, under?: { below: string; back: string }) => {
+  const spin = (label: string, start = now(), until?: number, under?: { below: string; back(columns: number): string }) => {
     if (!info.tty) return;
     if (spinner && label === spinLabel) return;
     stopSpinner();
@@ -163,7 +163,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     let frame = 0;
     drawLive();
     const draw = (redrawLive = false) => {
-      if (redrawLive) {
+      // a resize since the last frame: the terminal reflowed the rows drawn, which are cleared as it reflowed them
+      if (redrawLive || (info.columns?.() || LIVE_COLUMNS) !== liveDrawn.columns) {
         clearLive();
         drawLive();
       }
@@ -231,7 +232,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     stopSpinner,
     suspend(moved) {
       const was = spinner ? { label: spinLabel, start: spinStart, until: spinUntil, under: spinUnder } : undefined;
-      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0 }, ""]; // the shell's lines stand where they were drawn
+      if (moved) [liveDrawn, back] = [{ cells: [], columns: 0 }, undefined]; // the shell's lines stand where they were drawn
       if (moved) clearInterval(spinner);
       else stopSpinner();
       // after a SIGSTOP the status's timer may have drawn a frame on the shell's fresh line before this

@@ -5,6 +5,8 @@
 import { expect, test } from "bun:test";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import { createTerminalOutput } from "../../src/ui/terminal.ts";
+import { lineEnd } from "../../src/ui/quiet-status.ts";
+import { terminalWidth } from "../../src/ui/term.ts";
 
 /** The rows a terminal shows after `written` (cursor moves, line erases and styles as xterm takes them). */
 function screenOf(written: string): string[] {
@@ -108,4 +110,31 @@ test("no quiet status where nobody watches, nor for an answer that goes to a pip
     expect(term.waiting()).toBe(false);
     term.stop();
   }
+});
+
+/** where the way back from a status under `tail` takes the cursor: [rows up, column from 1] */
+function wayBack(tail: string, drawnAt: number, now: number): [number, number] | undefined {
+  const end = lineEnd(terminalWidth);
+  end.wrote(tail);
+  const under = end.status(drawnAt);
+  if (!under) return undefined;
+  const m = /^\x1b\[(\d+)A\x1b\[(\d+)G$/.exec(under.back(now));
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+const STALLED = "First words of a stalled answer,"; // 32 columns
+
+test.each([
+  ["the width as drawn", STALLED, 80, 80, [1, 33]],
+  ["narrowed: the line's last row as the terminal reflowed it", STALLED, 80, 20, [1, 13]],
+  ["widened", STALLED, 40, 100, [1, 33]],
+  ["narrowed so its last row is full: on its last cell (a line break follows)", STALLED, 80, 16, [1, 16]],
+  ["a wide character that does not fit goes whole to the next row", "abcdefghi中文", 80, 10, [1, 5]],
+] as const)("the way back after a resize, %s", (_what, tail, drawnAt, now, want) => {
+  expect(wayBack(tail, drawnAt, now)).toEqual([...want]);
+});
+
+test("a line the terminal already wraps gets a status when its last row leaves room, and none when it is full", () => {
+  expect(wayBack(STALLED, 20, 20)).toEqual([1, 13]);
+  expect(wayBack(STALLED, 16, 16)).toBeUndefined();
 });
