@@ -242,6 +242,8 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   const nearby = URL.canParse(baseUrl) && isLocalHost(new URL(baseUrl).hostname);
   const from = named.setting ? `, set by ${named.setting}` : "";
+  // which of several endpoints failed (a gateway's 502 page, an OPENAI_BASE_URL left set); "cli" is --base-url's, no table of the user's
+  const endpoint = provider.name && provider.name !== "cli" ? `${where} (provider ${provider.name})` : where;
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
@@ -253,6 +255,7 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
         }
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl, e.usage);
+        if (e instanceof ProviderError && e.retryable && !e.message.includes(baseUrl)) e.endpoint ??= endpoint;
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent)
           throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, ${NOT_A_BYTE}${nearby ? NEARBY_SILENCE : ""}`, {
