@@ -9,7 +9,7 @@ import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
 import { fittingDocuments } from "./document-fit.ts";
 import { takesPdfs } from "./documents.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, KEEP_ALIVE_TIMEOUTS, KEEP_ALIVES_ONLY, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
 import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
 
@@ -260,6 +260,10 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
         if (e.silent)
           throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, ${NOT_A_BYTE}${nearby ? NEARBY_SILENCE : ""}`, {
             silent: true,
+            cause: e,
+          });
+        if (e.message.startsWith(KEEP_ALIVES_ONLY))
+          throw new ProviderError("network", `${where} ${e.message} (keep-alives hold a try ${KEEP_ALIVE_TIMEOUTS} × [retry] idle_timeout_ms at most)`, {
             cause: e,
           });
         // a proxy that refuses names its own setting (net/errors.ts)
