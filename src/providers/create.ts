@@ -275,7 +275,7 @@ function namedFailures(
             throw noContentError(undefined, event.usage);
           if (named.whole.came && !named.whole.told) {
             named.whole.told = true;
-            yield { type: "notice", message: `${baseUrl} does not stream (it ignores "stream": true): each answer shows once it is complete` };
+            yield { type: "notice", message: `${baseUrl} ${NOT_STREAMED}: each answer shows once it is complete` };
           }
           yield signed(event, provider.name);
         }
@@ -301,6 +301,9 @@ function namedFailures(
     },
   };
 }
+
+/** What the notice of an endpoint that sends whole answers says of it (doctor/probe.ts tells it by these words). */
+export const NOT_STREAMED = 'does not stream (it ignores "stream": true)';
 
 /** Why a server on this machine or its network that took the request says nothing: Ollama and LM Studio hold it while they load the model. */
 const NEARBY_SILENCE = ": a local server may still be loading the model (a large one takes minutes the first time) or reading a long prompt";
