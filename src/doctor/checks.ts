@@ -18,6 +18,8 @@ export interface Streamed {
   asText?: true;
   /** the server's fix its notice named then (providers/text-call-stream.ts serverFix) */
   serverFix?: string;
+  /** the answer came whole, not streamed: the server ignores `stream: true` (providers/create.ts NOT_STREAMED) */
+  whole?: true;
 }
 
 /** Everything the probes found; an undefined field was not probed (an earlier failure, or not this protocol). */
@@ -196,10 +198,16 @@ function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean, he
   if (p.answer) {
     const ok = p.answer.ok || p.developer?.ok;
     const streamed = p.answer.ok ? p.answer : p.developer;
-    if (ok && streamed?.ok) out.push(pass("answer", "streamed answer", streamed.text ? `"${clip(streamed.text)}"` : "an empty answer, streamed"));
+    if (ok && streamed?.ok) out.push(pass("answer", "streamed answer", answerLine(streamed)));
     else if (!p.answer.ok) out.push(fail("answer", "streamed answer", p.answer.message, answerFix(p.answer, authFix(p.answer), help)));
   }
   return out;
+}
+
+/** The answer's start; an answer sent whole says so, for a run shows nothing of it before it is complete. */
+function answerLine(s: Streamed): string {
+  const said = s.text ? `"${clip(s.text)}"` : s.whole ? "an empty answer" : "an empty answer, streamed";
+  return s.whole ? `${said}, sent whole: the server ignores "stream": true, so a run shows each answer once it is complete` : said;
 }
 
 /** What to do about a failed answer, by what failed: the key for a refused key, billing for a spent quota, the URL or model for a 404. */

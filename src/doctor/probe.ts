@@ -8,6 +8,7 @@ import type { Compat } from "../providers/common.ts";
 import { probeHeaders, providerFor } from "../endpoint.ts";
 import { withServerWindow } from "../providers/server-window.ts";
 import { CALLS_AS_TEXT, fixIn } from "../providers/text-call-stream.ts";
+import { NOT_STREAMED } from "../providers/create.ts";
 import type { Probes, Streamed } from "./checks.ts";
 import { errorText } from "../kernel/errors.ts";
 import { NetError } from "../net/errors.ts";
@@ -156,18 +157,28 @@ async function streamTurn(
       let thinking = false;
       let asText = false;
       let fix: string | undefined;
+      let whole = false;
       for await (const event of (await provider).stream(req, signal)) {
         heard = true;
         if (event.type === "text") text += event.delta;
         else if (event.type === "thinking") thinking = true;
         else if (event.type === "notice" && event.message.startsWith(CALLS_AS_TEXT)) (asText = true), (fix = fixIn(event.message));
+        else if (event.type === "notice" && event.message.includes(NOT_STREAMED)) whole = true;
         else if (event.type === "done") message = event.message;
       }
       const calls = message?.toolCalls?.length ?? 0;
       if (asText && calls === 0 && message) text = textOf(message); // the written call hey could not run, held back while it streamed
       thinking ||= message?.content.some((p) => p.type === "thinking") ?? false;
       return {
-        outcome: { ok: true, text, calls, thinking, ...(asText ? { asText: true as const } : {}), ...(fix ? { serverFix: fix } : {}) },
+        outcome: {
+          ok: true,
+          text,
+          calls,
+          thinking,
+          ...(asText ? { asText: true as const } : {}),
+          ...(fix ? { serverFix: fix } : {}),
+          ...(whole ? { whole: true as const } : {}),
+        },
         ...(message ? { message } : {}),
       };
     } catch (e) {

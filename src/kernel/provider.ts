@@ -160,6 +160,11 @@ export class ProviderError extends Error {
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
   usage: Usage | undefined;
+  /**
+   * the endpoint that failed, in words (`http://…/v1 (provider gw)`), set by whoever knows it when
+   * the message does not name it: a retry line stays short, the give-up line names it (turns.ts)
+   */
+  endpoint: string | undefined;
 
   constructor(
     kind: ProviderErrorKind,
@@ -175,6 +180,7 @@ export class ProviderError extends Error {
     this.overflow = opts.overflow;
     this.silent = opts.silent ?? false;
     this.usage = opts.usage;
+    this.endpoint = undefined;
   }
 
   get retryable(): boolean {

@@ -249,8 +249,9 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
       );
       if (!decision.retry) {
         const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
+        const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
         return {
-          error: decision.why ? new ProviderError(error.kind, `${error.message} — ${decision.why}`) : new ProviderError(error.kind, error.message + hint),
+          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`) : new ProviderError(error.kind, said + hint),
         };
       }
       const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};

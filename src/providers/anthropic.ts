@@ -20,6 +20,8 @@ import { claudeStart } from "./claude-models.ts";
 import { envHeaderNulls, sdkWarnings, withSdkNotices } from "./sdk-own.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { anthropicBaseUrl } from "./api-root.ts";
+/** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
+export { messageAsEvents as wholeAnswerAsEvents } from "./anthropic-whole-answer.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** `[provider.X] max_tokens`; default and legacy-thinking floor come from effort.ts. */

@@ -1,7 +1,7 @@
 // A Provider for one endpoint, by protocol (SPEC §1, §4). Each adapter module — and with it its
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
-import { asObject, type ProviderOptions } from "./common.ts";
+import { asObject, type AdapterOptions, type ProviderOptions } from "./common.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
 import type { Message, Opaque } from "../kernel/ir.ts";
 import { isUnknownHost, NetError } from "../net/errors.ts";
@@ -9,7 +9,7 @@ import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
 import { fittingDocuments } from "./document-fit.ts";
 import { takesPdfs } from "./documents.ts";
-import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, KEEP_ALIVE_TIMEOUTS, KEEP_ALIVES_ONLY, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
 import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
 
@@ -21,24 +21,30 @@ export type { ProviderOptions };
  * byte of an answer says which endpoint was silent. Throws only what the adapter's factory throws.
  */
 export async function createProvider(opts: ProviderOptions): Promise<Provider> {
+  const adapter = await adapterFor(opts.protocol);
+  const whole = { came: false, told: false };
   const fetchImpl = streamsOnly(
     typoFailsAtOnce(opts.fetch ?? fetch, opts.baseUrl, opts.builtInUrl ? undefined : (opts.baseUrlSetting ?? "base_url")),
     opts.baseUrl,
     opts.protocol === "anthropic",
+    (body) => {
+      const events = adapter.wholeAnswerAsEvents(body);
+      whole.came ||= events !== undefined;
+      return events;
+    },
   );
-  const { proxy, ...adapterOptions } = opts;
+  const { proxy, protocol: _, ...adapterOptions } = opts;
   const where = proxy ? `${opts.baseUrl} (through ${proxy})` : opts.baseUrl;
   const host = URL.canParse(opts.baseUrl) ? new URL(opts.baseUrl).hostname : "";
   const sendsPdfs = opts.protocol !== "openai" || (opts.compat?.pdfs ?? takesPdfs(host));
-  const provider = fittingDocuments(fittingImages(await adapter({ ...adapterOptions, fetch: fetchImpl })), sendsPdfs, opts.name);
+  const made = await adapter.create({ ...adapterOptions, fetch: fetchImpl, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
+  const provider = fittingDocuments(fittingImages(made), sendsPdfs, opts.name);
   return namedFailures(
     opts.name === undefined ? provider : { ...provider, name: opts.name },
     opts.baseUrl,
     opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     where,
-    {
-      setting: opts.builtInUrl ? undefined : opts.baseUrlSetting,
-    },
+    { setting: opts.builtInUrl ? undefined : opts.baseUrlSetting, whole },
   );
 }
 
@@ -74,8 +80,8 @@ function typoFailsAtOnce(base: typeof fetch, baseUrl: string, setting: string | 
 const NOT_A_STREAM = /text\/html|application\/(json|xml|x-ndjson)|text\/xml/i;
 /** How much of such a body the error quotes. */
 const QUOTED_CHARS = 160;
-/** How much of a JSON body is read to find an error in it; an error body is far smaller. */
-const ERROR_BODY_CHARS = 64 * 1024;
+/** How much of a JSON body is read to find an error or a whole answer in it: an answer of 128k output tokens is about 0.5 MB. */
+const JSON_BODY_CHARS = 16 * 1024 * 1024;
 /** The start of an event stream: a `data:` or `event:` line, or a `:` comment (OpenRouter's `: OPENROUTER PROCESSING`). */
 const SSE_START = /^(?:data|event)?:/;
 /** Enough of a body's start to tell events from JSON ("event:" is the longest word SSE_START needs). */
@@ -85,13 +91,15 @@ const START_CHARS = 6;
  * `base`, except that a successful answer to a streaming request (`"stream":true` in the body,
  * Gemini's `alt=sse`) that is plainly not an event stream fails as a `protocol` error quoting its
  * start — a captive portal's page or a proxy's JSON is not a network failure to retry. Its type
- * is not the last word: events labelled JSON are read as the stream they are, and a JSON body
+ * is not the last word: events labelled JSON are read as the stream they are, a JSON body
  * holding an `error` (OpenRouter documents a 200 with its error body) reaches the SDK as the error
- * event a stream carries, classified as such. `namedEvents`: the protocol names its events (an
+ * event a stream carries, classified as such, and a whole answer of the protocol (a server that
+ * ignores `stream: true`), which `wholeAnswer` turns into the events that say the same, is read as
+ * that stream: it was paid for. `namedEvents`: the protocol names its events (an
  * error is `event: error`). The SDKs wrap what fetch throws; guardedStream finds it again. A real
  * stream's bytes feed the idle watchdog (watchedResponse), keep-alives included.
  */
-function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean): typeof fetch {
+function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean, wholeAnswer: (body: unknown) => string | undefined): typeof fetch {
   const checked = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const response = await base(input, init).catch((e: unknown) => {
       const failure = netFailure(e);
@@ -117,11 +125,14 @@ function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean):
     while (!ended && text.trimStart().length < START_CHARS) await more();
     const start = text.trimStart();
     if (SSE_START.test(start)) return watchedResponse(withBody(response, rejoined(head, reader)));
-    // the whole JSON object, not the end of the body: a server may keep the connection open after it
-    while (start.startsWith("{") && !ended && text.length < ERROR_BODY_CHARS && parsed(text) === undefined) await more();
+    // the whole JSON value, not the end of the body: a server may keep the connection open after it
+    while (/^[{[]/.test(start) && !ended && text.length < JSON_BODY_CHARS && !(/[}\]]\s*$/.test(text) && parsed(text) !== undefined)) await more();
     await reader.cancel().catch(() => {});
-    const error = errorBody(parsed(text));
+    const body = parsed(text);
+    const error = errorBody(body);
     if (error !== undefined) return withBody(response, `${namedEvents ? "event: error\n" : ""}data: ${error}\n\n`);
+    const events = body === undefined ? undefined : wholeAnswer(body);
+    if (events !== undefined) return withBody(response, events);
     throw notAStream(baseUrl, type, text);
   };
   return Object.assign(checked, { preconnect: base.preconnect }) as typeof fetch;
@@ -201,25 +212,30 @@ function isStreaming(input: Parameters<typeof fetch>[0], init: Parameters<typeof
   return /[?&]alt=sse\b/.test(url) || (typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body));
 }
 
-async function adapter(opts: ProviderOptions): Promise<Provider> {
-  const { protocol, ...rest } = opts;
-  const common = { ...rest, idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS };
+/** What create.ts takes of an adapter module: its factory, and its reading of a whole answer (`*-whole-answer.ts`). */
+interface AdapterModule {
+  create(opts: AdapterOptions): Promise<Provider>;
+  wholeAnswerAsEvents(body: unknown): string | undefined;
+}
+
+/** The adapter module of `protocol`, loaded now (with its SDK) and only for it. */
+async function adapterFor(protocol: ProviderOptions["protocol"]): Promise<AdapterModule> {
   switch (protocol) {
     case "openai": {
-      const { createOpenAIProvider } = await import("./openai.ts");
-      return createOpenAIProvider(common);
+      const { createOpenAIProvider, wholeAnswerAsEvents } = await import("./openai.ts");
+      return { create: createOpenAIProvider, wholeAnswerAsEvents };
     }
     case "responses": {
-      const { createResponsesProvider } = await import("./responses.ts");
-      return createResponsesProvider(common);
+      const { createResponsesProvider, wholeAnswerAsEvents } = await import("./responses.ts");
+      return { create: createResponsesProvider, wholeAnswerAsEvents };
     }
     case "google": {
-      const { createGoogleProvider } = await import("./google.ts");
-      return createGoogleProvider(common);
+      const { createGoogleProvider, wholeAnswerAsEvents } = await import("./google.ts");
+      return { create: createGoogleProvider, wholeAnswerAsEvents };
     }
     case "anthropic": {
-      const { createAnthropicProvider } = await import("./anthropic.ts");
-      return createAnthropicProvider(common);
+      const { createAnthropicProvider, wholeAnswerAsEvents } = await import("./anthropic.ts");
+      return { create: createAnthropicProvider, wholeAnswerAsEvents };
     }
     default: // the callers check the protocol first (config/schema.ts, lib.ts); this names it rather than failing on undefined later
       throw new Error(`no adapter for protocol ${JSON.stringify(protocol)}`);
@@ -238,10 +254,18 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
  * endpoint, retried as such; Anthropic's empty end_turn after tool results ends the task (the loop
  * says so). The opaque data of its answers names the provider (signed).
  */
-function namedFailures(provider: Provider, baseUrl: string, idleMs: number, where: string, named: { setting: string | undefined }): Provider {
+function namedFailures(
+  provider: Provider,
+  baseUrl: string,
+  idleMs: number,
+  where: string,
+  named: { setting: string | undefined; whole: { came: boolean; told: boolean } },
+): Provider {
   const local = URL.canParse(baseUrl) && isLoopback(new URL(baseUrl).hostname);
   const nearby = URL.canParse(baseUrl) && isLocalHost(new URL(baseUrl).hostname);
   const from = named.setting ? `, set by ${named.setting}` : "";
+  // which of several endpoints failed (a gateway's 502 page, an OPENAI_BASE_URL left set); "cli" is --base-url's, no table of the user's
+  const endpoint = provider.name && provider.name !== "cli" ? `${where} (provider ${provider.name})` : where;
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
@@ -249,14 +273,23 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
         for await (const event of provider.stream(request, signal)) {
           if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol))
             throw noContentError(undefined, event.usage);
+          if (named.whole.came && !named.whole.told) {
+            named.whole.told = true;
+            yield { type: "notice", message: `${baseUrl} ${NOT_STREAMED}: each answer shows once it is complete` };
+          }
           yield signed(event, provider.name);
         }
       } catch (e) {
         if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl, e.usage);
+        if (e instanceof ProviderError && e.retryable && !e.message.includes(baseUrl)) e.endpoint ??= endpoint;
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent)
           throw new ProviderError("network", `no answer from ${where} in ${idleMs / 1000} s, ${NOT_A_BYTE}${nearby ? NEARBY_SILENCE : ""}`, {
             silent: true,
+            cause: e,
+          });
+        if (e.message.startsWith(KEEP_ALIVES_ONLY))
+          throw new ProviderError("network", `${where} ${e.message} (keep-alives hold a try ${KEEP_ALIVE_TIMEOUTS} × [retry] idle_timeout_ms at most)`, {
             cause: e,
           });
         // a proxy that refuses names its own setting (net/errors.ts)
@@ -268,6 +301,9 @@ function namedFailures(provider: Provider, baseUrl: string, idleMs: number, wher
     },
   };
 }
+
+/** What the notice of an endpoint that sends whole answers says of it (doctor/probe.ts tells it by these words). */
+export const NOT_STREAMED = 'does not stream (it ignores "stream": true)';
 
 /** Why a server on this machine or its network that took the request says nothing: Ollama and LM Studio hold it while they load the model. */
 const NEARBY_SILENCE = ": a local server may still be loading the model (a large one takes minutes the first time) or reading a long prompt";

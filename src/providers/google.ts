@@ -26,6 +26,8 @@ import { finishMessageTap, toStop, toUsage } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { splitBaseUrl } from "./api-root.ts";
+/** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
+export { generateAnswerAsEvents as wholeAnswerAsEvents } from "./google-whole-answer.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Opaque data: what a Gemini turn needs back on the next request

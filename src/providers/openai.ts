@@ -26,6 +26,8 @@ import { doneMarkers, toStop } from "./openai-end.ts";
 import { reasoningAsAnswer } from "./reasoning-answer.ts";
 import { textCallsOf } from "./text-call-stream.ts";
 import { markCacheBreakpoints, takesCacheMarks } from "./chat-cache-marks.ts";
+/** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
+export { chatAnswerAsEvents as wholeAnswerAsEvents } from "./openai-whole-answer.ts";
 
 export interface RequestOptions extends RequestBasics {
   /** api.openai.com wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */

@@ -16,6 +16,8 @@ import { openaiClient } from "./openai.ts";
 import type { OpenAI } from "./openai.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toolOutput, userContent } from "./responses-content.ts";
+/** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
+export { responseAsEvents as wholeAnswerAsEvents } from "./responses-whole-answer.ts";
 
 type CreateParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;

@@ -18,8 +18,20 @@ import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
  */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
+/**
+ * How many idle timeouts keep-alives alone (SSE comments, Anthropic's pings: no event of the
+ * answer) may hold a try open: they prove the connection lives, not that the model works — OpenRouter
+ * sends `: OPENROUTER PROCESSING` every few seconds while an upstream provider hangs, for ever. 10
+ * minutes at the default, Claude Code's own limit on a request (API_TIMEOUT_MS); a model that
+ * thinks in silence longer needs a larger idle_timeout_ms.
+ */
+export const KEEP_ALIVE_TIMEOUTS = 5;
+
 export interface IdleWatchdog {
-  /** Aborts when the caller's signal aborts or when `watch` has waited `idleMs` for an item. Pass it to the SDK. */
+  /**
+   * Aborts when the caller's signal aborts, when `watch` has waited `idleMs` for an item, or
+   * KEEP_ALIVE_TIMEOUTS × `idleMs` with only keep-alives (`touch`). Pass it to the SDK.
+   */
   readonly signal: AbortSignal;
   /** Whether the watchdog (not the caller) aborted the request. */
   readonly fired: boolean;
@@ -30,36 +42,45 @@ export interface IdleWatchdog {
    * time the consumer spends holding one (rendering, a slow subscriber) does not count as silence.
    */
   watch<T>(source: AsyncIterable<T>): AsyncGenerator<T>;
-  /** Bytes arrived that the SDK parses away (an SSE comment, Anthropic's `ping`): while waiting, the silence starts again. */
+  /** Bytes arrived that the SDK parses away (an SSE comment, Anthropic's `ping`): while waiting, the silence starts again, not the time since the last item. */
   touch(): void;
   /** Stop the timer, unlink from the caller's signal and abort the request (a connection left open is closed); call in `finally`. */
   dispose(): void;
 }
 
 /**
- * Starts timing at once, so a server that never sends headers is caught too. Never throws; the
- * adapter turns `fired` into `idleError(idleMs)` after the SDK has given up.
+ * Starts timing at once, so a server that never sends headers is caught too. Never throws;
+ * guardedStream turns `fired` into `idleError(idleMs)` (or the keep-alives stall it aborted with)
+ * after the SDK has given up.
  */
 export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatchdog {
   const controller = new AbortController();
   let fired = false;
   let heard = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** runs from the last item on, which a keep-alive (touch) does not re-arm */
+  let eventTimer: ReturnType<typeof setTimeout> | undefined;
   /** false while the consumer holds an item */
   let waiting = true;
   const onParentAbort = () => controller.abort(parent.reason);
+  const stall = (error: ProviderError) => {
+    fired = true;
+    controller.abort(error);
+  };
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      fired = true;
-      controller.abort(idleError(idleMs));
-    }, idleMs);
+    timer = setTimeout(() => stall(idleError(idleMs)), idleMs);
+  };
+  const armEvents = () => {
+    clearTimeout(eventTimer);
+    eventTimer = setTimeout(() => stall(keepAlivesError(idleMs * KEEP_ALIVE_TIMEOUTS)), idleMs * KEEP_ALIVE_TIMEOUTS);
   };
 
   if (parent.aborted) onParentAbort();
   else {
     parent.addEventListener("abort", onParentAbort, { once: true });
     arm();
+    armEvents();
   }
   return {
     signal: controller.signal,
@@ -74,9 +95,10 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
         heard = true;
         waiting = false;
         clearTimeout(timer);
+        clearTimeout(eventTimer);
         yield item;
         waiting = true;
-        if (!controller.signal.aborted) arm();
+        if (!controller.signal.aborted) arm(), armEvents();
       }
     },
     touch: () => {
@@ -85,6 +107,7 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
     },
     dispose: () => {
       clearTimeout(timer);
+      clearTimeout(eventTimer);
       parent.removeEventListener("abort", onParentAbort);
       // the stream is done with: a connection the server holds open (quietAfter ended it) is closed
       if (!controller.signal.aborted) controller.abort(new DOMException("the answer is complete", "AbortError"));
@@ -104,6 +127,23 @@ export function idleError(idleMs: number, silent = false): ProviderError {
   if (silent) return new ProviderError("network", `no answer in ${idleMs / 1000} s, ${NOT_A_BYTE}`, { silent: true });
   return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
 }
+
+/**
+ * The error of a stream that sent keep-alives and no event for `ms`: a stall like idleError
+ * (retried, or "broke off" after part of an answer), never silent — bytes came.
+ */
+export function keepAlivesError(ms: number): ProviderError {
+  return new ProviderError("network", `${KEEP_ALIVES_ONLY} for ${formatMs(ms)} and no event of the answer`);
+}
+
+/** How the message of a keep-alive stall starts: create.ts names the endpoint before it and the setting after it. */
+export const KEEP_ALIVES_ONLY = "sent only keep-alives";
+
+/** The keep-alives stall the watchdog fired with, when that is why it fired. */
+const keepAlivesIn = (reason: unknown) => (reason instanceof ProviderError && reason.message.startsWith(KEEP_ALIVES_ONLY) ? reason : undefined);
+
+/** "10 min", "45 s", "1.5 s". */
+const formatMs = (ms: number) => (ms >= 120_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
 /**
  * One streaming request as every adapter runs it: `open` starts it with the watchdog's signal and
@@ -132,7 +172,7 @@ export async function* guardedStream<E>(
     }
   } catch (e) {
     signal.throwIfAborted();
-    if (watchdog.fired) throw stallCauses.get(watchdog) ?? idleError(idleMs, !watchdog.heard);
+    if (watchdog.fired) throw stallCauses.get(watchdog) ?? keepAlivesIn(watchdog.signal.reason) ?? idleError(idleMs, !watchdog.heard);
     throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
   } finally {
     watchdog.dispose();

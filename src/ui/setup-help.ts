@@ -104,7 +104,8 @@ export function setupHint(
   // an Ollama that took the request and said nothing (or closed it unanswered) is running: loading the model, most likely, not missing
   if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.includes(NOT_A_BYTE))
     return `the Ollama at ${provider.baseUrl} took the request and sent nothing back: it is running, most likely still loading ${model} (\`ollama ps\` shows what it has loaded) or reading a long prompt; a larger [retry] idle_timeout_ms waits longer for it`;
-  if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.startsWith(UNFINISHED))
+  if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.includes(UNFINISHED))
+    // after the endpoint the give-up line names
     return `the Ollama at ${provider.baseUrl} took the request and closed it unanswered: it is running, but failed on ${model} (the Ollama server's log says why)`;
   if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider, where.env);
   const notFound = error.kind === "bad_request" && /\(404\)/.test(error.message);

@@ -46,3 +46,22 @@ test("a model list that answered leaves the answer its full limit", async () => 
   expect(out.models).toEqual({ ok: true, listed: ["m"] });
   expect(out.answer).toEqual({ ok: false, kind: "network", message: `no answer from ${url} in 0.9 s (hey doctor's limit for one request)`, silent: true });
 });
+
+/** Answers every chat request with a whole chat.completion, as a server that ignores stream: true does. */
+const wholeAnswers = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: (req) =>
+    new URL(req.url).pathname.endsWith("/models")
+      ? Response.json({ data: [{ id: "m" }] })
+      : Response.json({
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: "Plain JSON answer." }, finish_reason: "stop" }],
+        }),
+});
+afterAll(() => wholeAnswers.stop(true));
+
+test("an endpoint that ignores stream: true answers (not 'not usable'), and the answer is said to come whole", async () => {
+  const out = await probe(`http://127.0.0.1:${wholeAnswers.port}/v1`);
+  expect(out.answer).toMatchObject({ ok: true, text: "Plain JSON answer.", whole: true });
+});

@@ -1,8 +1,8 @@
 // Issue 13 rows 7 and 15 (not the proxy's 407): a server that goes silent is given up on after
 // `[retry] idle_timeout_ms`, each stall counting against the retry budget with its backoff;
 // retries keep a floor however short the server's Retry-After; an answer that is not the protocol
-// — an HTML page, JSON instead of a stream, malformed events — fails at once as a protocol error
-// instead of five "network" retries. Through the compiled binary against a local replay server.
+// — an HTML page, JSON that is no whole answer, malformed events — fails at once as a protocol error
+// instead of five "network" retries; a whole answer where a stream was asked for is used. Through the compiled binary against a local replay server.
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,8 +36,8 @@ test.each([
     'answered with text/html instead of a stream of events: "<html><body><h1>Sign in to the hotel Wi-Fi',
   ],
   [
-    "a non-streaming JSON answer",
-    raw("application/json", JSON.stringify({ id: "x", object: "chat.completion", choices: [] })),
+    "JSON that is neither an error nor a whole answer",
+    raw("application/json", JSON.stringify({ object: "list", data: [{ id: "m" }] })),
     "answered with application/json instead of a stream of events",
   ],
   ["malformed events", raw("text/event-stream", "data: {this is not json\n\n"), "the model's answer is malformed"],
@@ -147,7 +147,8 @@ test("a 500 with a gateway's whole HTML page: each retry and the final error are
   const lines = run.stderr.trimEnd().split("\n");
   expect(lines).toHaveLength(2);
   expect(lines[0]).toMatch(/^retrying in .* \(1\/1\): the provider is failing \(500\): an HTML page: 500 Internal Server Error$/);
-  expect(lines[1]).toContain("the provider is failing (500): an HTML page: 500 Internal Server Error — gave up after 1 retry");
+  // the give-up line names the endpoint that sent the page (a gateway's, an old OPENAI_BASE_URL's); the retry line stays short
+  expect(lines[1]).toBe(`error: ${server.url}/v1: the provider is failing (500): an HTML page: 500 Internal Server Error — gave up after 1 retry`);
 });
 
 test.each([
@@ -199,4 +200,30 @@ test("OpenRouter's 200 JSON error body is its upstream's failure: retried, said 
 test("a stream of events labelled application/json is read as the stream", async () => {
   server.enqueue(raw("application/json; charset=utf-8", sse([chatChunk({ content: "Streamed anyway." }), chatChunk({ finish: "stop" })])));
   expect(await runHey([...adHoc(), "-p", "hi"], { cwd: work.path })).toMatchObject({ code: 0, stdout: "Streamed anyway.\n", stderr: "" });
+});
+
+test("a server that ignores stream: true: its whole answers are used — a tool call runs, then the answer — and it is said once not to stream", async () => {
+  const whole = (message: Record<string, unknown>, finish: string) =>
+    raw(
+      "application/json",
+      JSON.stringify({
+        id: "x",
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: finish }],
+        usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 },
+      }),
+    );
+  writeFileSync(join(work.path, "note.txt"), "the word is plover\n");
+  const call = { id: "call_1", type: "function", function: { name: "read", arguments: JSON.stringify({ path: "note.txt" }) } };
+  const before = server.requests.length;
+  server.enqueue(whole({ content: null, tool_calls: [call] }, "tool_calls"), whole({ content: "The word is plover." }, "stop"));
+  const run = await runHey([...adHoc(), "-p", "what is the word?"], { cwd: work.path });
+  expect(run.stdout).toEndWith("The word is plover.\n");
+  expect(run.code).toBe(0);
+  expect(server.requests.length - before).toBe(2);
+  expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("the word is plover");
+  const notice = `hey: ${server.url}/v1 does not stream (it ignores "stream": true): each answer shows once it is complete\n`;
+  expect(run.stderr.startsWith(notice)).toBe(true);
+  expect(run.stderr.split(notice)).toHaveLength(2); // once, not for each answer
+  expect(run.stderr).toContain("read note.txt");
 });

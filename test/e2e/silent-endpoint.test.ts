@@ -1,6 +1,7 @@
 // A server that accepts the request and then sends nothing — no headers, no byte — is given up on
 // after two idle timeouts in a row, the error naming the endpoint, the wait and the key; one that
-// sent anything (a keep-alive) before it stalled keeps all of max_retries. Through the compiled
+// sent anything (a keep-alive) before it stalled keeps all of max_retries; keep-alives alone hold a try
+// 5 idle timeouts at most. Through the compiled
 // binary, with a small [retry] idle_timeout_ms.
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -64,5 +65,32 @@ test("a keep-alive, then silence: the stream was alive, so every retry of max_re
   expect(run.code).toBe(1);
   expect(server.requests.length - before).toBe(3);
   expect(run.stderr).toContain("retrying in 1 s (2/2): no data from the model for 0.4 s\n");
-  expect(run.stderr).toContain("error: no data from the model for 0.4 s — gave up after 2 retries\n");
+  expect(run.stderr).toContain(`error: ${server.url}/v1: no data from the model for 0.4 s — gave up after 2 retries\n`);
+});
+
+test("keep-alives and nothing else (OpenRouter's while its upstream hangs): each try ends after 5 idle timeouts, retried, then a -p run exits 1", async () => {
+  const one = join(work.path, "one.toml");
+  writeFileSync(one, "[retry]\nidle_timeout_ms = 400\nmax_retries = 1\nbase_delay_ms = 100\njitter = false\n");
+  const forever = () =>
+    sseReply(
+      Array.from({ length: 1000 }, () => ": OPENROUTER PROCESSING\n\n"),
+      { delayMs: 100, hang: true },
+    );
+  const before = server.requests.length;
+  server.enqueue(forever(), forever());
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", one, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(2);
+  const said = `${server.url}/v1 sent only keep-alives for 2 s and no event of the answer (keep-alives hold a try 5 × [retry] idle_timeout_ms at most)`;
+  expect(run.stderr).toBe(`retrying in 500 ms (1/1): ${said}\nerror: ${said} — gave up after 1 retry\n`);
+});
+
+test("a few words, then keep-alives only: the answer broke off, its words kept, and the error names the endpoint", async () => {
+  const one = join(work.path, "one.toml");
+  const words = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Starting... " } }] })}\n\n`;
+  server.enqueue(sseReply([words, ...Array.from({ length: 1000 }, () => ": keep-alive\n\n")], { delayMs: 100, hang: true }));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", one, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain("Starting...");
+  expect(run.stderr).toContain(`error: the response broke off after partial output: ${server.url}/v1 sent only keep-alives for 2 s`);
 });

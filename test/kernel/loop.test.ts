@@ -462,6 +462,20 @@ describe("retries", () => {
     expect(deps.output.of("error")[0]!.message).toBe("overloaded (503) — gave up after 5 retries");
   });
 
+  test("the give-up line names the endpoint that failed; the retry lines stay short", async () => {
+    const failing = () => {
+      const error = new ProviderError("rate_limit", "rate limited (429): slow down", { status: 429 });
+      error.endpoint = "http://gw.corp/v1 (provider gw)";
+      return { error };
+    };
+    const deps = loopDeps(fakeProvider([failing(), failing()]), {
+      retry: { enabled: true, maxRetries: 1, baseDelayMs: 100, maxDelayMs: 1000, jitter: false, respectRetryAfter: true },
+    });
+    await runLoop([userMessage("q")], deps);
+    expect(deps.output.of("retry").map((e) => e.error)).toEqual(["rate limited (429): slow down"]);
+    expect(deps.output.of("error")[0]!.message).toBe("http://gw.corp/v1 (provider gw): rate limited (429): slow down — gave up after 1 retry");
+  });
+
   test.each([
     ["auth", "authentication failed (401) — check OPENAI_API_KEY"],
     ["bad_request", "Invalid 'tools[0].function.name'"],

@@ -222,6 +222,29 @@ describe.each(ADAPTERS)("$name", (adapter) => {
     expect(events.at(-1)).toMatchObject({ type: "done", ...adapter.slowDone });
   });
 
+  test(
+    "keep-alives alone hold a try open KEEP_ALIVE_TIMEOUTS idle times at most: then a retryable stall naming the endpoint, before any event or after some",
+    async () => {
+      const keepAlives = Array.from({ length: 200 }, () => adapter.keepAlive); // longer than the test may run: only the bound ends them
+      server.enqueue(
+        sseReply(keepAlives, { delayMs: SLOW_GAP_MS, hang: true }),
+        sseReply([...adapter.stall, ...keepAlives], { delayMs: SLOW_GAP_MS, hang: true }),
+      );
+      const p = await adapter.create(server.url, SLOW_IDLE_MS);
+      for (const said of [[], [adapter.stallDelta]]) {
+        const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal));
+        expect(thrown).toBeInstanceOf(ProviderError);
+        expect(thrown).toMatchObject({ kind: "network", silent: false });
+        expect((thrown as ProviderError).message).toMatch(
+          /^http:\/\/127\.0\.0\.1:\d+\S* sent only keep-alives for 2\.5 s and no event of the answer \(keep-alives hold a try 5 × \[retry\] idle_timeout_ms at most\)$/,
+        );
+        expect((thrown as ProviderError).retryable).toBe(true);
+        expect(answer(events).map((e) => (e.type === "text" ? e.delta : e.type))).toEqual(said);
+      }
+    },
+    HANG,
+  );
+
   test("keep-alives the SDK drops count as data: a model thinking in silence for longer than the idle time is not cut", async () => {
     const keepAlives = Array.from({ length: 8 }, () => adapter.keepAlive);
     server.enqueue(sseReply([...keepAlives, ...adapter.slow], { delayMs: SLOW_GAP_MS }));

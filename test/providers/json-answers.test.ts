@@ -1,7 +1,7 @@
 // Answers to a streaming request labelled application/json (create.ts streamsOnly): a JSON body
 // holding an error — OpenRouter documents a 200 with its error body — is classified as the same
 // error arriving as an event of the stream is; events labelled JSON are read as the stream they
-// are; any other JSON is still no stream. Real SDKs against a loopback replay server.
+// are; JSON that is no whole answer either (whole-answers.test.ts) is still no stream. Real SDKs against a loopback replay server.
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { userMessage, type Protocol } from "../../src/kernel/ir.ts";
 import { ProviderError } from "../../src/kernel/provider.ts";
@@ -79,10 +79,18 @@ test("a stream of events labelled application/json, its first line split over tw
   expect(events.map((e) => (e.type === "text" ? e.delta : e.type))).toEqual(["Hello", "done"]);
 });
 
-test("JSON that is no error (a non-streaming answer) is still no stream: a protocol error quoting it", async () => {
-  const error = await failure(jsonReply(200, { id: "x", object: "chat.completion", choices: [] }));
+test.each(["openai", "responses", "anthropic", "google"] as const)(
+  "%s: JSON that is neither an error nor a whole answer (a model list) is still no stream: a protocol error quoting it",
+  async (protocol) => {
+    const error = await failure(jsonReply(200, { object: "list", data: [{ id: "m" }] }), protocol);
+    expect(error.kind).toBe("protocol");
+    expect(error.message).toContain('answered with application/json instead of a stream of events: "{\\"object\\":\\"list\\"');
+  },
+);
+
+test("a Responses object still in progress (background mode) is no answer yet: a protocol error", async () => {
+  const error = await failure(jsonReply(200, { id: "resp_1", object: "response", status: "queued", output: [] }), "responses");
   expect(error.kind).toBe("protocol");
-  expect(error.message).toContain('answered with application/json instead of a stream of events: "{\\"id\\":\\"x\\"');
 });
 
 test("newline-delimited JSON (Ollama's own API, not its OpenAI one) is no stream of events: a protocol error naming its type, not an empty answer", async () => {

@@ -78,7 +78,7 @@ describe("setup help", () => {
     expect(hint).not.toContain("ollama serve");
     const closed = setupHint(ollama.provider, ollama.model, {
       kind: "network",
-      message: "the connection closed before the model finished its answer — gave up after 5 retries",
+      message: "http://127.0.0.1:11434/v1 (provider ollama): the connection closed before the model finished its answer — gave up after 5 retries",
     })!;
     expect(closed).toBe(
       "the Ollama at http://127.0.0.1:11434/v1 took the request and closed it unanswered: it is running, but failed on qwen3 (the Ollama server's log says why)",
