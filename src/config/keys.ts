@@ -91,7 +91,7 @@ export const SECTIONS = {
     enabled: {
       kind: "boolean",
       default: true,
-      doc: "retry rate limits, overloads and network errors; an answer that is not the protocol (an HTML page, JSON instead of a stream) is a `protocol` error, never retried",
+      doc: "retry rate limits, overloads and network errors; an answer that is not the protocol (an HTML page, JSON that is neither an error nor a whole answer instead of a stream) is a `protocol` error, never retried",
     },
     max_retries: { kind: "count", default: 5, range: [0, 100], env: "HEY_MAX_RETRIES", doc: "retries of one request" },
     base_delay_ms: {

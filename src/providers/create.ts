@@ -212,7 +212,7 @@ function isStreaming(input: Parameters<typeof fetch>[0], init: Parameters<typeof
   return /[?&]alt=sse\b/.test(url) || (typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body));
 }
 
-/** What create.ts takes of an adapter module: its factory, and its reading of a whole answer (`*-whole-answer.ts`). */
+/** What create.ts takes of an adapter module: its factory, and its reading of a whole answer (each protocol's whole-answer file, beside its adapter). */
 interface AdapterModule {
   create(opts: AdapterOptions): Promise<Provider>;
   wholeAnswerAsEvents(body: unknown): string | undefined;
