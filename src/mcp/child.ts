@@ -44,7 +44,7 @@ export function spawnChild(spec: ChildSpec, platform = process.platform): Promis
 
 async function spawnNode({ exe, args, env, cwd }: ChildSpec): Promise<Child> {
   const { spawn } = await import("node:child_process"); // not at start-up: ~2 ms a run without servers would pay
-  const guard = guardedKeepingStdin([exe, ...args]);
+  const guard = await guardedKeepingStdin([exe, ...args]);
   const [program, ...rest] = guard.argv;
   // stdin, stdout and stderr are pipes; fd 3 the guard's (the types know pipes only of a three-item list)
   const stdio: StdioOptions = ["pipe", "pipe", "pipe", guard.pipe ?? "ignore"];

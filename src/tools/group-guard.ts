@@ -40,8 +40,9 @@ const RESWEEP_MS = 10_000;
 /** How often a stopping job is looked at during its grace. */
 const STOP_POLL_MS = 20;
 
-/** The pipe's read end (the write end is only ever hey's); null once it could not be made. */
+/** The pipe's read end (the write end is only ever hey's); null once it could not be made, undefined until it is. */
 let reader: number | null | undefined;
+let making: Promise<number | null> | undefined;
 /** Why no directory took the pipe, until unguardedNotice has said it. */
 let unguarded: string | undefined;
 
@@ -50,21 +51,23 @@ export function pipeDirs(env: Record<string, string | undefined>, temp: string):
   return [...new Set([temp, env.XDG_RUNTIME_DIR, "/tmp", "/var/tmp", "/dev/shm"].filter((d): d is string => Boolean(d)))];
 }
 
-function pipeReader(): number | null {
-  if (reader !== undefined) return reader;
-  reader = null;
-  if (process.platform === "win32") return reader;
-  const made = makePipe(pipeDirs(process.env, tmpdir()));
-  if (typeof made === "number") return (reader = made);
-  unguarded = `commands run unguarded: a job one leaves running may outlive hey if hey is killed (kill -9), as no directory took the guard's pipe: ${made}; set TMPDIR to a writable directory`;
-  return reader;
+/** The pipe's read end, made at the first call; null where it cannot be. Never rejects. */
+function pipeReader(): Promise<number | null> {
+  making ??= (async () => {
+    if (process.platform === "win32") return (reader = null);
+    const made = await makePipe(pipeDirs(process.env, tmpdir()));
+    if (typeof made === "number") return (reader = made);
+    unguarded = `commands run unguarded: a job one leaves running may outlive hey if hey is killed (kill -9), as no directory took the guard's pipe: ${made}; set TMPDIR to a writable directory`;
+    return (reader = null);
+  })();
+  return making;
 }
 
 /** The pipe's read end, made in the first of `dirs` that takes it; else what each said, `DIR (ERROR), …`. */
-export function makePipe(dirs: string[]): number | string {
+export async function makePipe(dirs: string[]): Promise<number | string> {
   const failed: string[] = [];
   for (const dir of dirs) {
-    const made = pipeIn(dir);
+    const made = await pipeIn(dir);
     if (typeof made === "number") return made;
     failed.push(`${dir} (${made})`);
   }
@@ -72,19 +75,15 @@ export function makePipe(dirs: string[]): number | string {
 }
 
 /** The pipe's read end, made in a directory of its own under `dir` (removed at once: the open ends keep it), or why it could not be. */
-function pipeIn(dir: string): number | string {
+async function pipeIn(dir: string): Promise<number | string> {
   let made: string | undefined;
   try {
     made = mkdtempSync(join(dir, "hey-guard-"));
     const path = join(made, "pipe");
-    const fifo = Bun.spawnSync(["mkfifo", "-m", "600", path], { stdout: "ignore", stderr: "pipe" });
-    if (fifo.exitCode !== 0)
-      return (
-        fifo.stderr
-          .toString()
-          .trim()
-          .replace(/^mkfifo: /, "") || `mkfifo exited ${fifo.exitCode}`
-      );
+    // not spawnSync: that held hey's start up 3 to 15 ms (a loaded machine) when the first thing guarded is an MCP server
+    const fifo = Bun.spawn(["mkfifo", "-m", "600", path], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const [code, said] = await Promise.all([fifo.exited, new Response(fifo.stderr).text()]);
+    if (code !== 0) return said.trim().replace(/^mkfifo: /, "") || `mkfifo exited ${code}`;
     openSync(path, constants.O_RDWR); // hey's end, never written to, never closed: open read-write, it does not wait for a reader
     return openSync(path, constants.O_RDONLY);
   } catch (e) {
@@ -105,8 +104,8 @@ export function unguardedNotice(): string | undefined {
  * How to spawn `argv` guarded: the argv and its stdin; unguarded (stdin closed) where there is no
  * pipe, and when its program is not found on `path` (from `cwd`; spawning it fails then, saying so).
  */
-export function guarded(argv: string[], path: string | undefined, cwd: string): { argv: string[]; stdin: number | "ignore" } {
-  const fd = pipeReader();
+export async function guarded(argv: string[], path: string | undefined, cwd: string): Promise<{ argv: string[]; stdin: number | "ignore" }> {
+  const fd = await pipeReader();
   const found = fd !== null && Bun.which(argv[0]!, { PATH: path ?? "", cwd }) !== null;
   return fd === null || !found ? { argv, stdin: "ignore" } : { argv: ["/bin/sh", "-c", GUARD, "hey", ...argv], stdin: fd };
 }
@@ -116,8 +115,8 @@ export function guarded(argv: string[], path: string | undefined, cwd: string): 
  * the pipe to give it as fd 3; the argv alone (unguarded) where there is no pipe. `argv[0]` is a
  * program found already: a guarded one that cannot run is the shell's exit 126 or 127, no spawn error.
  */
-export function guardedKeepingStdin(argv: string[]): { argv: string[]; pipe?: number } {
-  const fd = pipeReader();
+export async function guardedKeepingStdin(argv: string[]): Promise<{ argv: string[]; pipe?: number }> {
+  const fd = await pipeReader();
   return fd === null ? { argv } : { argv: ["/bin/sh", "-c", WATCH, "hey", ...argv], pipe: fd };
 }
 
