@@ -1,11 +1,16 @@
 // A local MCP server's process (SPEC §14), in its own process group (a Ctrl-C meant for hey does
-// not reach it; hey ends its whole tree), behind one small interface for stdio.ts. Two spawns:
+// not reach it; hey ends its whole tree), behind one small interface for stdio.ts. The group ends
+// with hey however hey ends, `kill -9` too, as a bash command's does: under the bash tool's guard
+// on POSIX (tools/group-guard.ts), in hey's job object on Windows (tools/job-object.ts). Two spawns:
 // - POSIX: node:child_process, whose pipes can stop holding the program open (`hold(false)`): a
 //   Bun.spawn pipe being read keeps the event loop alive whatever `unref()` says (Bun 1.4.5);
 // - Windows: Bun.spawn, as before. Bun's node:child_process refuses a `.cmd` or `.bat` without a
 //   shell (spawn EINVAL, as Node does since CVE-2024-27980), and `npx`/`uvx` servers are `.cmd`
 //   shims there; Bun.spawn runs them. There `hold` does nothing: a program that embeds hey must
 //   close its servers to exit.
+import type { ChildProcessWithoutNullStreams, StdioOptions } from "node:child_process";
+import { guardedKeepingStdin } from "../tools/group-guard.ts";
+import { hostJob } from "../tools/job-object.ts";
 
 /** A running server process. */
 export interface Child {
@@ -39,7 +44,11 @@ export function spawnChild(spec: ChildSpec, platform = process.platform): Promis
 
 async function spawnNode({ exe, args, env, cwd }: ChildSpec): Promise<Child> {
   const { spawn } = await import("node:child_process"); // not at start-up: ~2 ms a run without servers would pay
-  const proc = spawn(exe, args, { cwd, env, stdio: "pipe", detached: true });
+  const guard = await guardedKeepingStdin([exe, ...args]);
+  const [program, ...rest] = guard.argv;
+  // stdin, stdout and stderr are pipes; fd 3 the guard's (the types know pipes only of a three-item list)
+  const stdio: StdioOptions = ["pipe", "pipe", "pipe", guard.pipe ?? "ignore"];
+  const proc = spawn(program!, rest, { cwd, env, stdio, detached: true }) as ChildProcessWithoutNullStreams;
   await new Promise<void>((resolve, reject) => {
     proc.once("spawn", resolve);
     proc.once("error", reject);
@@ -66,7 +75,9 @@ async function spawnNode({ exe, args, env, cwd }: ChildSpec): Promise<Child> {
 }
 
 async function spawnBun({ exe, args, env, cwd }: ChildSpec): Promise<Child> {
+  const joinJob = await hostJob();
   const proc = Bun.spawn([exe, ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", windowsHide: true });
+  joinJob?.(proc.pid);
   return {
     stdout: proc.stdout,
     stderr: proc.stderr,

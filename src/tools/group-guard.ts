@@ -1,17 +1,20 @@
 // A bash call's process group ends with hey, however hey ends — `kill -9` included, when hey runs no
-// code at all. Each command starts under a small guard: a `sh` in the command's own process group
+// code at all — and so does a local MCP server's (mcp/child.ts), with what it started there (a
+// language server, a browser), stdin's end ignored or not. Each command starts under a small guard: a `sh` in the command's own process group
 // that reads a pipe only hey writes to, and kills its group (`kill -KILL 0`) when the read ends. It
 // ends when no writer is left: when hey's process ends, for any reason, the kernel closes hey's
 // end. (Linux's PR_SET_PDEATHSIG would cover only the shell, not a job it left running, and
 // Bun.spawn has no hook to set it in the child.) One pipe serves every guard of the run: a FIFO
 // made and unlinked at the first guarded call, hey holding it open to write (no child inherits
-// that) and giving each command its read end as stdin. Being in the group, the guard also keeps
+// that) and giving each command its read end as stdin (a server, whose stdin is its own, as fd 3).
+// Being in the group, the guard also keeps
 // the group's number from being reused while it waits, so its kill never reaches another group.
 // Once a call's command has exited and only the guard is left in its group, hey ends the guard:
 // no idle guard per call; a job left running (`server &`) keeps its guard until it ends or hey
-// does. POSIX only (Windows: job-object.ts). The FIFO is made in the first directory that takes it
+// does (a server's group, guard and all, hey ends when it closes the server or the server exits:
+// mcp/stdio.ts). POSIX only (Windows: job-object.ts). The FIFO is made in the first directory that takes it
 // ($TMPDIR, $XDG_RUNTIME_DIR, /tmp, /var/tmp, /dev/shm: a TMPDIR that names no directory loses
-// nothing); where none does, commands run unguarded, and the user is told so once.
+// nothing); where none does, commands and servers run unguarded, and the user is told so once (at a bash call).
 import { constants, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,16 +22,17 @@ import { commandLine, listProcesses, markedProcesses, type Proc, send, STOP_GRAC
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /**
- * `sh -c GUARD hey PROGRAM ARGS…`: the pipe (stdin) moves to fd 3 and the command's stdin is
- * /dev/null, as unguarded; the guard starts in the background with the pipe, no output of its own
- * (it must not hold the output pipes open), then the shell becomes the command (`exec`: same pid,
- * same exit status). The guard starts from a subshell that ends at once, so it is no child of the
- * command: a program that waits until no child is left (`while (wait(NULL) > 0);`, Perl's
- * `1 while wait() != -1`) would wait on the guard for ever.
+ * `sh -c WATCH hey PROGRAM ARGS…`, the pipe on fd 3: the guard starts in the background with the
+ * pipe, no output of its own (it must not hold the output pipes open), then the shell becomes the
+ * program (`exec`: same pid, same exit status), fd 3 closed. The guard starts from a subshell that
+ * ends at once, so it is no child of the program: one that waits until no child is left
+ * (`while (wait(NULL) > 0);`, Perl's `1 while wait() != -1`) would wait on the guard for ever.
  */
-const GUARD = `exec 3<&0 </dev/null
-(/bin/sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &)
+const WATCH = `(/bin/sh -c 'read line || kill -KILL 0' hey-guard <&3 >/dev/null 2>&1 &)
 exec 3<&- "$@"`;
+/** WATCH for a bash command, the pipe given as stdin: it moves to fd 3, and the command's stdin is /dev/null, as unguarded. */
+const GUARD = `exec 3<&0 </dev/null
+${WATCH}`;
 
 /** How long after a call ends its group is first looked at (calls in a row share one look), and again while a job runs on. */
 const SWEEP_MS = 500;
@@ -36,8 +40,9 @@ const RESWEEP_MS = 10_000;
 /** How often a stopping job is looked at during its grace. */
 const STOP_POLL_MS = 20;
 
-/** The pipe's read end (the write end is only ever hey's); null once it could not be made. */
+/** The pipe's read end (the write end is only ever hey's); null once it could not be made, undefined until it is. */
 let reader: number | null | undefined;
+let making: Promise<number | null> | undefined;
 /** Why no directory took the pipe, until unguardedNotice has said it. */
 let unguarded: string | undefined;
 
@@ -46,21 +51,23 @@ export function pipeDirs(env: Record<string, string | undefined>, temp: string):
   return [...new Set([temp, env.XDG_RUNTIME_DIR, "/tmp", "/var/tmp", "/dev/shm"].filter((d): d is string => Boolean(d)))];
 }
 
-function pipeReader(): number | null {
-  if (reader !== undefined) return reader;
-  reader = null;
-  if (process.platform === "win32") return reader;
-  const made = makePipe(pipeDirs(process.env, tmpdir()));
-  if (typeof made === "number") return (reader = made);
-  unguarded = `commands run unguarded: a job one leaves running may outlive hey if hey is killed (kill -9), as no directory took the guard's pipe: ${made}; set TMPDIR to a writable directory`;
-  return reader;
+/** The pipe's read end, made at the first call; null where it cannot be. Never rejects. */
+function pipeReader(): Promise<number | null> {
+  making ??= (async () => {
+    if (process.platform === "win32") return (reader = null);
+    const made = await makePipe(pipeDirs(process.env, tmpdir()));
+    if (typeof made === "number") return (reader = made);
+    unguarded = `commands run unguarded: a job one leaves running may outlive hey if hey is killed (kill -9), as no directory took the guard's pipe: ${made}; set TMPDIR to a writable directory`;
+    return (reader = null);
+  })();
+  return making;
 }
 
 /** The pipe's read end, made in the first of `dirs` that takes it; else what each said, `DIR (ERROR), …`. */
-export function makePipe(dirs: string[]): number | string {
+export async function makePipe(dirs: string[]): Promise<number | string> {
   const failed: string[] = [];
   for (const dir of dirs) {
-    const made = pipeIn(dir);
+    const made = await pipeIn(dir);
     if (typeof made === "number") return made;
     failed.push(`${dir} (${made})`);
   }
@@ -68,19 +75,15 @@ export function makePipe(dirs: string[]): number | string {
 }
 
 /** The pipe's read end, made in a directory of its own under `dir` (removed at once: the open ends keep it), or why it could not be. */
-function pipeIn(dir: string): number | string {
+async function pipeIn(dir: string): Promise<number | string> {
   let made: string | undefined;
   try {
     made = mkdtempSync(join(dir, "hey-guard-"));
     const path = join(made, "pipe");
-    const fifo = Bun.spawnSync(["mkfifo", "-m", "600", path], { stdout: "ignore", stderr: "pipe" });
-    if (fifo.exitCode !== 0)
-      return (
-        fifo.stderr
-          .toString()
-          .trim()
-          .replace(/^mkfifo: /, "") || `mkfifo exited ${fifo.exitCode}`
-      );
+    // not spawnSync: that held hey's start up 3 to 15 ms (a loaded machine) when the first thing guarded is an MCP server
+    const fifo = Bun.spawn(["mkfifo", "-m", "600", path], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const [code, said] = await Promise.all([fifo.exited, new Response(fifo.stderr).text()]);
+    if (code !== 0) return said.trim().replace(/^mkfifo: /, "") || `mkfifo exited ${code}`;
     openSync(path, constants.O_RDWR); // hey's end, never written to, never closed: open read-write, it does not wait for a reader
     return openSync(path, constants.O_RDONLY);
   } catch (e) {
@@ -101,10 +104,20 @@ export function unguardedNotice(): string | undefined {
  * How to spawn `argv` guarded: the argv and its stdin; unguarded (stdin closed) where there is no
  * pipe, and when its program is not found on `path` (from `cwd`; spawning it fails then, saying so).
  */
-export function guarded(argv: string[], path: string | undefined, cwd: string): { argv: string[]; stdin: number | "ignore" } {
-  const fd = pipeReader();
+export async function guarded(argv: string[], path: string | undefined, cwd: string): Promise<{ argv: string[]; stdin: number | "ignore" }> {
+  const fd = await pipeReader();
   const found = fd !== null && Bun.which(argv[0]!, { PATH: path ?? "", cwd }) !== null;
   return fd === null || !found ? { argv, stdin: "ignore" } : { argv: ["/bin/sh", "-c", GUARD, "hey", ...argv], stdin: fd };
+}
+
+/**
+ * How to spawn `argv` guarded when its stdin is its own (an MCP server speaks on it): the argv and
+ * the pipe to give it as fd 3; the argv alone (unguarded) where there is no pipe. `argv[0]` is a
+ * program found already: a guarded one that cannot run is the shell's exit 126 or 127, no spawn error.
+ */
+export async function guardedKeepingStdin(argv: string[]): Promise<{ argv: string[]; pipe?: number }> {
+  const fd = await pipeReader();
+  return fd === null ? { argv } : { argv: ["/bin/sh", "-c", WATCH, "hey", ...argv], pipe: fd };
 }
 
 /** A job a command left running: what hey knows of it to name it and stop it. */

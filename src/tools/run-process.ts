@@ -66,7 +66,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   try {
     // every process of the command carries the mark (CALL_MARK), found by it when the command is stopped
     const env = opts.guard ? { ...(opts.env ?? process.env), [CALL_MARK]: mark } : (opts.env ?? process.env);
-    const run = opts.guard ? guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
+    const run = opts.guard ? await guarded(argv, env.PATH, opts.cwd) : { argv, stdin: "ignore" as const };
     const joinJob = opts.guard ? await hostJob() : undefined; // Windows: job-object.ts
     proc = Bun.spawn(run.argv, {
       cwd: opts.cwd,

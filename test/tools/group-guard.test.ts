@@ -15,18 +15,18 @@ test("the temp dir first, then the runtime dir, /tmp, /var/tmp and /dev/shm, eac
   expect(pipeDirs({}, "/tmp")).toEqual(["/tmp", "/var/tmp", "/dev/shm"]);
 });
 
-test("a directory that is not there, or a file, is passed over for the next; the pipe is made there and nothing is left behind", () => {
+test("a directory that is not there, or a file, is passed over for the next; the pipe is made there and nothing is left behind", async () => {
   const file = join(root.path, "a-file");
   writeFileSync(file, "");
-  const fd = makePipe([join(root.path, "nowhere", "tmp"), file, root.path]);
+  const fd = await makePipe([join(root.path, "nowhere", "tmp"), file, root.path]);
   expect(typeof fd).toBe("number");
   expect(fstatSync(fd as number).isFIFO()).toBe(true);
   closeSync(fd as number);
   expect(readdirSync(root.path)).toEqual(["a-file"]); // the pipe's own directory is removed at once
 });
 
-test("where no directory takes it, each is named with why", () => {
+test("where no directory takes it, each is named with why", async () => {
   const file = join(root.path, "a-file");
   writeFileSync(file, "");
-  expect(makePipe([join(root.path, "nowhere"), file])).toBe(`${join(root.path, "nowhere")} (ENOENT), ${file} (ENOTDIR)`);
+  expect(await makePipe([join(root.path, "nowhere"), file])).toBe(`${join(root.path, "nowhere")} (ENOENT), ${file} (ENOTDIR)`);
 });
