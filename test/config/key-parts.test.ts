@@ -23,22 +23,49 @@ const H = "[secret: private-key]";
 describe("a private key without its BEGIN line is hidden", () => {
   test.each([
     ["tail of a key", `${KEY.slice(-4).join("\n")}\n`, `${H}\n`],
-    ["tail of an RSA key, under cat -n", `${pem("RSA PRIVATE KEY", RSA).map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).slice(-3).join("\n")}\n`, `    ${RSA.length}\t${H}\n`], // line 1 is BEGIN, so the body's last line has the body's count
+    [
+      "tail of an RSA key, under cat -n",
+      `${pem("RSA PRIVATE KEY", RSA)
+        .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+        .slice(-3)
+        .join("\n")}\n`,
+      `    ${RSA.length}\t${H}\n`,
+    ], // line 1 is BEGIN, so the body's last line has the body's count
     ["tail, as grep shows context", `server.key-12-${PKCS8.at(-1)}\nserver.key:13:-----END PRIVATE KEY-----`, `server.key-12-${H}`],
-    ["the end of a key in one JSON line", `${PKCS8.at(-2)}\\n${PKCS8.at(-1)}\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "a@b.iam"`, `${H}\\n",\n  "client_email": "a@b.iam"`],
+    [
+      "the end of a key in one JSON line",
+      `${PKCS8.at(-2)}\\n${PKCS8.at(-1)}\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "a@b.iam"`,
+      `${H}\\n",\n  "client_email": "a@b.iam"`,
+    ],
     ["first lines of a PKCS#8 key", `${PKCS8.slice(0, 5).join("\n")}\n`, `${H}\n`],
-    ["first lines of an RSA key, read_file's numbers", RSA.slice(0, 3).map((l, i) => `${i + 2}\t${l}`).join("\n"), `2\t${H}`],
+    [
+      "first lines of an RSA key, read_file's numbers",
+      RSA.slice(0, 3)
+        .map((l, i) => `${i + 2}\t${l}`)
+        .join("\n"),
+      `2\t${H}`,
+    ],
     ["an EC key's body, whole", EC.join("\n"), H],
     ["first lines of an encrypted key", ENCRYPTED.slice(0, 2).join("\n"), H],
     ["an OpenSSH key's first line", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", H],
     ["a key in base64, one line", btoa(`${KEY.join("\n")}\n`), H],
-    ["a key in base64, wrapped as base64 does, then a word", `${btoa(`${KEY.join("\n")}\n`).match(/.{1,76}/g)!.join("\n")}\nafter`, `${H}\nafter`],
+    [
+      "a key in base64, wrapped as base64 does, then a word",
+      `${btoa(`${KEY.join("\n")}\n`)
+        .match(/.{1,76}/g)!
+        .join("\n")}\nafter`,
+      `${H}\nafter`,
+    ],
     [
       "kubeconfig's client-key-data; its certificate stays",
       `    client-certificate-data: ${btoa(pem("CERTIFICATE", CERT).join("\n"))}\n    client-key-data: ${btoa(pem("RSA PRIVATE KEY", RSA).join("\n"))}\n    token: abc`,
       `    client-certificate-data: ${btoa(pem("CERTIFICATE", CERT).join("\n"))}\n    client-key-data: ${H}\n    token: abc`,
     ],
-    ["a key in base64 inside base64 JSON (a service account in a Secret)", `  key.json: ${btoa(`{"private_key": "${KEY.join("\\n")}\\n"}`)}`, `  key.json: ${H}`],
+    [
+      "a key in base64 inside base64 JSON (a service account in a Secret)",
+      `  key.json: ${btoa(`{"private_key": "${KEY.join("\\n")}\\n"}`)}`,
+      `  key.json: ${H}`,
+    ],
   ])("%s", (_, text, hidden) => {
     expect(redactShapes(text)).toBe(hidden);
   });
@@ -51,7 +78,12 @@ describe("certificates and public keys are kept", () => {
     ["a public key's first lines", PUBLIC.slice(0, 3).join("\n")],
     ["an RSA public key's first lines", RSA_PUBLIC.slice(0, 3).join("\n")],
     ["a certificate in base64", `certificate-authority-data: ${btoa(pem("CERTIFICATE", CERT).join("\n"))}`],
-    ["a public key in base64, wrapped", btoa(pem("PUBLIC KEY", PUBLIC).join("\n")).match(/.{1,76}/g)!.join("\n")],
+    [
+      "a public key in base64, wrapped",
+      btoa(pem("PUBLIC KEY", PUBLIC).join("\n"))
+        .match(/.{1,76}/g)!
+        .join("\n"),
+    ],
     ["an END line alone", "-----END PRIVATE KEY-----"],
     ["prose above an END line", "the key ends with\n-----END PRIVATE KEY-----"],
   ])("%s", (_, text) => {
