@@ -34,6 +34,18 @@ function masked(text: string, ranges: [number, number][], mask: (name: string, v
   return out + text.slice(from);
 }
 
+/** Where the base64 and `\n`s that end `line` start (a key's body in a JSON string), or -1 when they hold fewer than MIN_BODY_LINE characters; scanned back from the end. */
+function escapedTail(line: string): number {
+  let at = line.length;
+  let chars = 0;
+  for (;;) {
+    if (at >= 2 && line[at - 2] === "\\" && (line[at - 1] === "n" || line[at - 1] === "r")) at -= 2;
+    else if (at >= 1 && /[A-Za-z0-9+/=]/.test(line[at - 1]!)) [at, chars] = [at - 1, chars + 1];
+    else break;
+  }
+  return chars >= MIN_BODY_LINE ? at : -1;
+}
+
 /** Each `-----END … PRIVATE KEY-----` with the key's lines above it (no BEGIN line: a whole key was hidden before). */
 function tails(text: string): [number, number][] {
   const ranges: [number, number][] = [];
@@ -41,8 +53,8 @@ function tails(text: string): [number, number][] {
     const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
     const before = text.slice(lineStart, m.index);
     let start: number | undefined;
-    const inline = /(?:[A-Za-z0-9+/=]|\\[nr])+$/.exec(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
-    if (inline && inline[0].replace(/\\[nr]/g, "").length >= MIN_BODY_LINE) start = lineStart + inline.index;
+    const inline = escapedTail(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
+    if (inline >= 0) start = lineStart + inline;
     else if (/^(?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])?[ \t]*$/.test(before)) {
       for (let end = lineStart - 1; end > 0; ) {
         const from = text.lastIndexOf("\n", end - 1) + 1;
