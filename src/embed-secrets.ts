@@ -4,7 +4,7 @@
 // values shaped like credentials become `[secret: NAME]` placeholders in tool results, and the
 // commands the model runs get no variable that holds one of the secrets (config/secrets.ts
 // withoutSecrets, as the CLI's). Pure.
-import { redactingOutput, redactingTool, secretSpellings } from "./config/secrets.ts";
+import { redactingOutput, redactingTool, redactText, secretSpellings } from "./config/secrets.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Tool } from "./kernel/tool.ts";
 
@@ -13,6 +13,8 @@ export interface SecretGuard {
   tool(tool: Tool): Tool;
   /** `output` seeing every event redacted, streamed text included */
   output(output: Output): Output;
+  /** `text` as a tool result shows it, its placeholders counted as shown (read_file's window into a private key) */
+  text(text: string): string;
 }
 
 /** A guard for `secrets` (as the CLI's: those of 8 characters or more, and their base64 spellings); `shapes`: hide values shaped like credentials too. */
@@ -22,5 +24,6 @@ export function secretGuard(secrets: readonly (string | undefined)[], shapes: bo
   return {
     tool: (tool) => redactingTool(tool, redaction),
     output: (output) => redactingOutput(output, () => known),
+    text: (text) => redactText(text, redaction),
   };
 }

@@ -245,6 +245,11 @@ export interface DefaultToolsOptions {
  * made as it starts. (A ShellChoice alone, as before, is `{ shell }`.)
  */
 export function defaultTools(options: DefaultToolsOptions | ShellChoice = {}): Tool[] {
+  return builtInTools(options);
+}
+
+/** defaultTools, read_file hiding a private key its window cuts into as `hide` hides results (an agent's own tools: its SecretGuard's). */
+function builtInTools(options: DefaultToolsOptions | ShellChoice, hide?: (text: string) => string): Tool[] {
   const { shell = defaultShell(), secrets = [], outputDir } = "program" in options ? { shell: options } : options;
   const tools = resolveTable(SECTIONS.tools, undefined);
   const seen: SeenFiles = new Map();
@@ -252,7 +257,7 @@ export function defaultTools(options: DefaultToolsOptions | ShellChoice = {}): T
   const outputs = outputDir ?? ownOutputDir();
   return [
     createBashTool({ shell, timeoutMs: tools.bashTimeoutMs, filter: tools.bashFilter, raw: false, env, outputDir: outputs }),
-    createReadFileTool({ seen }),
+    createReadFileTool({ seen, ...(hide ? { redact: hide } : {}) }),
     createWriteFileTool({ seen }),
     createEditTool({ seen }),
     createGrepTool(),
@@ -271,7 +276,7 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const key = providerKeys.get(options.provider);
   const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
   const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
-  const tools = options.tools ?? defaultTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) });
+  const tools = options.tools ?? builtInTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) }, guard.text);
   const system =
     options.system ??
     buildSystemPrompt({

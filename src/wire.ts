@@ -121,15 +121,15 @@ interface Servers {
 
 type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env">;
 /**
- * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash
- * keeps full outputs; `env`: the commands' environment (process.env by default); `seen`: the run's SeenFiles.
+ * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands'
+ * environment (process.env by default); `seen`: the run's SeenFiles; `hide`: a result's text (bash's saved output, read_file's window into a key).
  */
 export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
   const { shell, env, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
   const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
-    createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir }),
+    createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir, ...(bash.hide ? { redact: bash.hide } : {}) }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
     createGrepTool({ rg: settings.tools.rg, home, env: typeof env === "function" ? env("") : env, cacheDir }),
@@ -195,7 +195,7 @@ export async function assemble(
     const gitConfigs = globalGitConfigs(home, commandEnv);
     const bases = serverBases(s.mcp.servers, projectRoots(here), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
     const permission = permissionRules(s.permission, shell, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, bases });
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactedForm(t, redaction) }; // a full output saved hides what the result hides
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactText(t, redaction) }; // a full output saved, a read_file window into a key: hidden as results are
     const tools = createTools(s, {
       shell,
       ...keeping,

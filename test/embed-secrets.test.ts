@@ -58,3 +58,30 @@ test("the provider's API key and the program's secrets reach no request, event o
     model.stop();
   }
 });
+
+test("read_file from an offset inside a private key shows the key hidden whole, and the placeholder is not written back over it", async () => {
+  const body = Array.from({ length: 10 }, (_, i) => `RW1iZWQ${i}`.padEnd(64, "y")); // a fake key's lines
+  const key = `-----BEGIN PRIVATE KEY-----\n${body.join("\n")}\n-----END PRIVATE KEY-----\n`;
+  writeFileSync(join(dir.path, "embed.key"), key);
+  const model = startModelServer((req) =>
+    req.messages.some((m) => m.role === "tool")
+      ? { text: "done" }
+      : {
+          calls: [
+            ["read_file", { path: "embed.key", offset: 3, limit: 2 }],
+            ["write_file", { path: "embed.key", content: "[secret: private-key]\n" }],
+          ],
+        },
+  );
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m", apiKey: KEY });
+    const agent = createAgent({ provider, cwd: dir.path });
+    await agent.send("look at the key", new AbortController().signal);
+    const results = model.requests.at(-1)!.messages.filter((m) => m.role === "tool");
+    expect(JSON.stringify(results[0])).toContain("1\\t[secret: private-key]");
+    expect(JSON.stringify(model.requests)).not.toContain(body[2]!);
+    expect(readFileSync(join(dir.path, "embed.key"), "utf8")).toBe(key);
+  } finally {
+    model.stop();
+  }
+});

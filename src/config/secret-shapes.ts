@@ -6,6 +6,8 @@
 // dotenv value that is a literal (not `${VAR}`, not code). `[tools] redact_secrets = false`
 // turns it off. Pure.
 
+import { hideKeyParts } from "./key-shapes.ts";
+
 /** A placeholder in the text: what the model sees instead of the value. */
 export const placeholder = (name: string) => `[secret: ${name}]`;
 
@@ -159,7 +161,7 @@ export function redactShapes(text: string, mask: (name: string, value: string) =
     shape.pattern.lastIndex = 0;
     out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : mask(shape.name, m)));
   }
-  return out;
+  return hideKeyParts(out, mask); // a key's end, its first lines, a key in base64: what holds no BEGIN line of its own
 }
 
 /** The placeholders (`[secret: NAME]`) in `text`, each once. */

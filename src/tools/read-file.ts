@@ -16,6 +16,7 @@ import { fileNotFound, type NameLookup, otherForm, statNamed } from "./missing-f
 import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
 import { coveringRead, stubText, withRead } from "./earlier-reads.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
+import { keyBlockTracker, withCutKeysHidden } from "./key-lines.ts";
 
 export const READ_LIMIT = 2000; // lines per call unless `limit` says otherwise
 export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is cut
@@ -31,9 +32,11 @@ export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("
  * file read is remembered for write_file, and each result, so that a re-read of unchanged lines
  * still shown whole answers with a note pointing at it (earlier-reads.ts) (shared by a run's file
  * tools and its agent; default: this tool's own); `rg`, `cacheDir`: how a missing file's name is
- * looked up in the project (missing-file.ts NameLookup).
+ * looked up in the project (missing-file.ts NameLookup); `redact`: what a tool result may show of a text
+ * (config/secrets.ts redactText), so that a window that cuts a private key block shows the block hidden
+ * as a read of the whole file does (tools/key-lines.ts); absent: such a window is shown as it is.
  */
-export function createReadFileTool(options: { home?: string; seen?: SeenFiles; shell?: string } & NameLookup = {}): Tool {
+export function createReadFileTool(options: { home?: string; seen?: SeenFiles; shell?: string; redact?: (text: string) => string } & NameLookup = {}): Tool {
   const home = options.home ?? homedir();
   const seen: SeenFiles = options.seen ?? new Map();
   return {
@@ -125,10 +128,13 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
         const earlier = coveringRead(saw.reads, hash, offset, last);
         if (earlier) return { output: stubText(path, offset, last, window.total, earlier) };
       }
-      const width = String(last).length;
-      let output = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
-      const more = window.total - last;
-      if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${last + 1}`;
+      const { rows, next } = options.redact
+        ? withCutKeysHidden(window.lines, offset, window.keys, window.total, options.redact)
+        : { rows: window.lines.map((line, i): [number, string] => [offset + i, line]), next: last + 1 };
+      const width = String(rows.at(-1)![0]).length;
+      let output = rows.map(([no, line]) => `${String(no).padStart(width)}\t${line}`).join("\n");
+      const more = window.total - next + 1;
+      if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${next}`;
       // numbering a lone CR (classic Mac line ends) as a line break here would set read_file's line numbers apart from edit's and write_file's
       const cr = window.lines.findIndex((line) => line.includes("\r"));
       if (cr !== -1)
@@ -243,6 +249,7 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
   let newlines = 0;
   let lastByte = -1;
   const cut: number[] = []; // lines shown cut
+  const keys = keyBlockTracker(first); // a key block the window cuts is read to its END line, past the window
 
   /** Characters `from`..`to` of `text` belong to the current line. */
   const take = (text: string, from: number, to: number) => {
@@ -256,6 +263,7 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     const line = carry;
     const chars = length - (endsInCr ? 1 : 0);
     [carry, length, endsInCr] = ["", 0, false];
+    keys.line(lineNo, line);
     if (lineNo < first || full) return;
     const shown = chars > READ_LINE_MAX ? line.slice(0, READ_LINE_MAX) + cutMark(READ_LINE_MAX, chars) : line.replace(/\r$/, "");
     if (chars > READ_LINE_MAX) cut.push(lineNo);
@@ -272,25 +280,26 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     if (chunk.length === 0) continue;
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
     lastByte = chunk[chunk.length - 1]!;
-    if (full) {
+    if (full && !keys.open()) {
       rest?.(chunk);
       continue;
     }
     let text = decode(chunk);
     if (start && text !== "") [text, start] = [text.replace(/^\uFEFF/, ""), false];
     let from = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1 && !full; nl = text.indexOf("\n", from)) {
+    const reading = () => !full || keys.open();
+    for (let nl = text.indexOf("\n"); nl !== -1 && reading(); nl = text.indexOf("\n", from)) {
       take(text, from, nl);
       from = nl + 1;
       finishLine();
     }
-    if (!full) take(text, from, text.length);
+    if (reading()) take(text, from, text.length);
   }
-  if (!full) {
+  if (!full || keys.open()) {
     const end = decode(new Uint8Array(0), false);
     take(end, 0, end.length);
     if (lastByte !== 10) finishLine();
   } else rest?.(new Uint8Array(0), false);
   const total = newlines + (lastByte !== 10 ? 1 : 0);
-  return { lines, total, cut };
+  return { lines, total, cut, keys: keys.blocks };
 }

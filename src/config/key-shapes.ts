@@ -1,0 +1,180 @@
+// Private keys that reach a tool's output without their `-----BEGIN … PRIVATE KEY-----` line (x78
+// #3): the end of a key (`tail server.key`), its first lines (`sed -n 2,6p server.key`), and a
+// whole key encoded in base64 (`base64 -w0 server.key`, a kubeconfig's `client-key-data:`, a
+// Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they are: they are no
+// secret, and people debug them. Lines from the middle of a key, with neither end nor its first
+// line, cannot be told from a certificate's here; read_file, which knows the whole file, hides
+// those itself (tools/key-lines.ts). Pure.
+
+const NAME = "private-key";
+const END = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g;
+const BEGIN_PRIVATE = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+/** The shortest line of a key's body taken above its last one: PEM writes 64 characters a line, OpenSSH 70. */
+const MIN_BODY_LINE = 16;
+
+/**
+ * The base64 of a line of a key's body, and where it starts: the whole line, after what a tool puts
+ * before it (read_file's or `cat -n`'s number, grep's `path:12:`/`path-12-`, a diff's `+`, an indent).
+ */
+function bodyOf(line: string): { at: number; body: string } | undefined {
+  const m = /^((?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])?[ \t]*)(=?[A-Za-z0-9+/]+={0,2})[ \t\r]*$/.exec(line);
+  const plain = /^([ \t]*)(=?[A-Za-z0-9+/]+={0,2})[ \t\r]*$/.exec(line); // a body line that starts with `+` is base64, not a diff's
+  const found = plain ?? m;
+  return found ? { at: found[1]!.length, body: found[2]! } : undefined;
+}
+
+/** `text` with the spans of `ranges` (in order, apart) replaced by what `mask` makes of them. */
+function masked(text: string, ranges: [number, number][], mask: (name: string, value: string) => string): string {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(from, start) + mask(NAME, text.slice(start, end));
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/** Where the base64 and `\n`s that end `line` start (a key's body in a JSON string), or -1 when they hold fewer than MIN_BODY_LINE characters; scanned back from the end. */
+function escapedTail(line: string): number {
+  let at = line.length;
+  let chars = 0;
+  for (;;) {
+    if (at >= 2 && line[at - 2] === "\\" && (line[at - 1] === "n" || line[at - 1] === "r")) at -= 2;
+    else if (at >= 1 && /[A-Za-z0-9+/=]/.test(line[at - 1]!)) [at, chars] = [at - 1, chars + 1];
+    else break;
+  }
+  return chars >= MIN_BODY_LINE ? at : -1;
+}
+
+/** Each `-----END … PRIVATE KEY-----` with the key's lines above it (no BEGIN line: a whole key was hidden before). */
+function tails(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const m of text.matchAll(END)) {
+    const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
+    const before = text.slice(lineStart, m.index);
+    let start: number | undefined;
+    const inline = escapedTail(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
+    if (inline >= 0) start = lineStart + inline;
+    else if (/^(?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])?[ \t]*$/.test(before)) {
+      for (let end = lineStart - 1; end > 0; ) {
+        const from = text.lastIndexOf("\n", end - 1) + 1;
+        const body = bodyOf(text.slice(from, end));
+        // the line above the END line is the key's last, often short; those above it are whole
+        if (!body || (start !== undefined && body.body.length < MIN_BODY_LINE)) break;
+        start = from + body.at;
+        end = from - 1;
+      }
+    }
+    if (start !== undefined && (ranges.length === 0 || start >= ranges.at(-1)![1])) ranges.push([start, m.index + m[0].length]);
+  }
+  return ranges;
+}
+
+/** Whether base64 `body` starts a private key's DER (PKCS#1, SEC1, PKCS#8, encrypted PKCS#8) or an OpenSSH key; not a certificate's or a public key's. */
+export function startsPrivateKey(body: string): boolean {
+  if (body.startsWith("b3BlbnNzaC1rZXktdjE")) return true; // "openssh-key-v1": OpenSSH writes only private keys so
+  if (body.length < 32) return false;
+  let b: string;
+  try {
+    b = atob(body.slice(0, 32));
+  } catch {
+    return false;
+  }
+  const at = (i: number) => b.charCodeAt(i);
+  const after = (i: number) => (at(i + 1) < 0x80 ? i + 2 : i + 2 + (at(i + 1) & 0x7f)); // past a tag and its length
+  if (at(0) !== 0x30) return false;
+  const inner = after(0);
+  // a SEQUENCE whose first member is the version 0 or 1: RSA, DSA, EC and PKCS#8 keys (a certificate, a CSR and a public key open with another SEQUENCE or a big INTEGER)
+  if (at(inner) === 0x02 && at(inner + 1) === 0x01 && at(inner + 2) <= 1) return true;
+  // encrypted PKCS#8: SEQUENCE { SEQUENCE { OID pkcs5 (PBES2…) or pkcs12 PBE … } … }
+  if (at(inner) !== 0x30) return false;
+  const oid = after(inner);
+  return at(oid) === 0x06 && /^\x2a\x86\x48\x86\xf7\x0d\x01(?:\x05|\x0c\x01)/.test(b.slice(oid + 2));
+}
+
+/** The first lines of a key's body (its BEGIN line not in the text), to the end of its run of base64 lines. */
+function heads(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let lineStart = 0;
+  while (lineStart < text.length) {
+    const lineEnd = text.indexOf("\n", lineStart) === -1 ? text.length : text.indexOf("\n", lineStart);
+    const first = bodyOf(text.slice(lineStart, lineEnd));
+    if (first && first.body.length >= 40 && startsPrivateKey(first.body)) {
+      let end = lineEnd;
+      let width = first.body.length;
+      // the lines that follow, while they are as wide; a shorter one is the key's last
+      while (end < text.length) {
+        const next = text.indexOf("\n", end + 1) === -1 ? text.length : text.indexOf("\n", end + 1);
+        const body = bodyOf(text.slice(end + 1, next));
+        if (!body || body.body.length > width) break;
+        end = next;
+        if (body.body.length < width) break;
+        width = body.body.length;
+      }
+      ranges.push([lineStart + first.at, lineStart + first.at + text.slice(lineStart + first.at, end).trimEnd().length]);
+      lineStart = end + 1;
+    } else lineStart = lineEnd + 1;
+  }
+  return ranges;
+}
+
+/** `-----BEGIN` in base64, at each of the three byte offsets it can start at: the characters that carry its bytes alone. */
+const ENCODED_BEGIN = [
+  ["LS0tLS1CRUdJT", 0],
+  ["0tLS0tQkVHSU", 2],
+  ["tLS0tLUJFR0lO", 3],
+] as const;
+
+/** A private key PEM written in base64 (whole lines of it, as `base64` wraps them, or one token): the token, and its lines. */
+function encoded(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const [core, skip] of ENCODED_BEGIN) {
+    for (let i = text.indexOf(core); i !== -1; i = text.indexOf(core, i + 1)) {
+      if (ranges.some(([s, e]) => i >= s && i < e)) continue;
+      let start = i;
+      while (start > 0 && /[A-Za-z0-9+/]/.test(text[start - 1]!)) start--;
+      let end = i;
+      while (end < text.length && /[A-Za-z0-9+/=]/.test(text[end]!)) end++;
+      // `base64`'s wrapped lines: a token that is its whole line, followed by lines as wide (the last may be shorter)
+      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+      const width = end - start;
+      if (/^[ \t]*$/.test(text.slice(lineStart, start)) && (text[end] === "\n" || text[end] === "\r") && width >= 60) {
+        for (let next = text.indexOf("\n", end); next !== -1; ) {
+          const stop = text.indexOf("\n", next + 1) === -1 ? text.length : text.indexOf("\n", next + 1);
+          const body = /^[ \t]*([A-Za-z0-9+/]+={0,2})\r?$/.exec(text.slice(next + 1, stop));
+          if (!body || body[1]!.length > width) break;
+          // the last line, shorter, makes the whole a multiple of four characters (`after` below it is a word)
+          const short = body[1]!.length < width;
+          if (short && (text.slice(start, next).replace(/\s/g, "").length + body[1]!.length) % 4 !== 0) break;
+          end = next + 1 + body.index + body[0].replace(/\r$/, "").length;
+          if (short) break;
+          next = stop === text.length ? -1 : stop;
+        }
+      }
+      const joined = text.slice(start, end).replace(/[^A-Za-z0-9+/]/g, "");
+      const from = (((i - start - skip) % 4) + 4) % 4; // the core starts `skip` characters into a group of four
+      const groups = joined.slice(from, from + Math.floor((joined.length - from) / 4) * 4);
+      let decoded = "";
+      try {
+        decoded = atob(groups);
+      } catch {
+        continue;
+      }
+      if (BEGIN_PRIVATE.test(decoded)) ranges.push([start, end]);
+    }
+  }
+  return ranges.sort((a, b) => a[0] - b[0]).filter((r, n, all) => n === 0 || r[0] >= all[n - 1]![1]);
+}
+
+/**
+ * `text` with the parts of private keys that hold no BEGIN line of their own replaced by what
+ * `mask` makes of them: a key's last lines with its END line, its first lines, and a key PEM in
+ * base64. Run after the whole keys (BEGIN to END) are hidden.
+ */
+export function hideKeyParts(text: string, mask: (name: string, value: string) => string): string {
+  let out = text;
+  if (out.includes("PRIVATE KEY")) out = masked(out, tails(out), mask);
+  if (/(?:^|[\s:+-])(?:M[A-Za-z0-9+/]{39}|b3BlbnNzaC1rZXktdjE)/m.test(out)) out = masked(out, heads(out), mask);
+  if (ENCODED_BEGIN.some(([core]) => out.includes(core))) out = masked(out, encoded(out), mask);
+  return out;
+}
