@@ -4,7 +4,7 @@
 // values shaped like credentials become `[secret: NAME]` placeholders in tool results, and the
 // commands the model runs get no variable that holds one of the secrets (config/secrets.ts
 // withoutSecrets, as the CLI's). Pure.
-import { redactingOutput, redactingTool, secretSpellings } from "./config/secrets.ts";
+import { redactDeep, redactingOutput, redactingTool, secretSpellings } from "./config/secrets.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Tool } from "./kernel/tool.ts";
 
@@ -13,6 +13,8 @@ export interface SecretGuard {
   tool(tool: Tool): Tool;
   /** `output` seeing every event redacted, streamed text included */
   output(output: Output): Output;
+  /** `value` (a run's result) with the secrets replaced, as an event's are */
+  value<T>(value: T): T;
 }
 
 /** A guard for `secrets` (as the CLI's: those of 8 characters or more, and their base64 spellings); `shapes`: hide values shaped like credentials too. */
@@ -22,5 +24,6 @@ export function secretGuard(secrets: readonly (string | undefined)[], shapes: bo
   return {
     tool: (tool) => redactingTool(tool, redaction),
     output: (output) => redactingOutput(output, () => known),
+    value: (value) => redactDeep(value, known),
   };
 }
