@@ -110,11 +110,8 @@ export interface Agent {
   readonly usage: Readonly<AgentUsage>;
   readonly context: Readonly<CompactionState>;
   /**
-   * appends a user message and runs the loop until it stops; never throws for provider or tool
-   * failures. A send made while a run is going waits for it, then runs (sends run in call order).
-   * `signal` aborting ends the run "interrupted"; what the result, the history and the model read
-   * is its reason: a string as given, an Error's message, "timed out" for AbortSignal.timeout, and
-   * "interrupted by user" for `abort()` with no reason (kernel/tool.ts abortReason)
+   * appends a user message and runs the loop until it stops; never throws for provider or tool failures. A send made while a run is going
+   * waits for it, then runs (sends run in call order). An abort ends it "interrupted", in its reason's words (kernel/tool.ts abortReason)
    */
   send(content: string | ContentBlock[], signal: AbortSignal, opts?: SendOptions): Promise<RunResult>;
   /**

@@ -11,6 +11,7 @@ import { createMcpManager, type McpManager } from "./mcp/manager.ts";
 import { redactingConnect } from "./mcp/redacted.ts";
 import { redact, secretSpellings, serverSecrets } from "./config/secrets.ts";
 import { fanOut } from "./kernel/output.ts";
+import { embeddedTool, embeddedWords } from "./embed-words.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import { proxiedFetch } from "./net/fetch.ts";
@@ -112,17 +113,25 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
-        output.emit(e);
-        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
+        const said = e.error === undefined ? e : { ...e, error: embeddedWords(e.error) };
+        output.emit(said);
+        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${said.error ?? "unknown error"}`);
       },
-      warn,
+      warn: (message) => warn(embeddedWords(message)),
       refused: refusesOf(opts.permission),
       budget: () => resolveTable(SECTIONS.agent, undefined).budgetTokens, // hey's default: the program's agent may differ
       now: Date.now,
     },
   );
-  mcpSettings.set(manager, { servers: settings, startupWaitMs: startupWait, secrets });
-  return manager;
+  // what the model and the program read of the servers, in the program's words: no /reload, `timeoutMs` (embed-words.ts)
+  const worded: McpServers = {
+    ...manager,
+    tools: async (builtins, signal) => (await manager.tools(builtins, signal)).map((t) => (builtins.includes(t) ? t : embeddedTool(t))),
+    note: (answered) => ((n) => n && embeddedWords(n))(manager.note(answered)),
+    status: () => manager.status().map((s) => (s.error === undefined ? s : { ...s, error: embeddedWords(s.error) })),
+  };
+  mcpSettings.set(worded, { servers: settings, startupWaitMs: startupWait, secrets });
+  return worded;
 }
 
 /**

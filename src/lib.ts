@@ -37,6 +37,7 @@ import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.t
 import { resolveProxy } from "./net/proxy.ts";
 import { bunFetch, defaultFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
 import { ownOutputDir } from "./embed-dirs.ts";
+import { embeddedTool } from "./embed-words.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
 import { checkValue } from "./config/schema.ts";
 import { checkUrl } from "./config/providers.ts";
@@ -334,7 +335,10 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     // server's tool of that name, offered under its prefix)
     unlisted: (name: string, offered: readonly string[]) => {
       const late = { tools: requestTools, settings: () => (mcp && mcpSettings.get(mcp)) || { servers: [], startupWaitMs: 0 }, now: Date.now };
-      return refusedLast.find((t) => t.name === name) ?? (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, ...late }, offered)) : undefined);
+      return (
+        refusedLast.find((t) => t.name === name) ??
+        (mcp ? (refusedTool(name, mcp) ?? ((t) => t && embeddedTool(t))(lateTool(name, { mcp, ...late }, offered))) : undefined)
+      );
     },
     ...(mcp ? { alias: (name: string) => mcpCallName(name, mcp.offer()) } : {}), // `mcp__SERVER__TOOL`: runs, and is judged, as TOOL
     output,
