@@ -1,9 +1,9 @@
 // createMcp keeps its servers' credentials from the model as the CLI does (README "Secrets"): a
 // credential-named header or `env` value that a server sends back — an HTTP 500 that echoes the
 // Authorization header, a tool description or stderr that prints its token — reaches no request,
-// event, warning or cached file, and an agent given the servers hides them in its tool results too.
+// event, warning or cached file, and an agent given the servers hides them in its own tools' results too.
 import { afterAll, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent, createMcp, createProvider, type AgentEvent } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
@@ -29,7 +29,18 @@ test("a header's token a server echoes and an env token a server prints reach no
     hostname: "127.0.0.1",
     fetch: (req) => new Response(`internal error, auth was: ${req.headers.get("authorization")}`, { status: 500 }),
   });
-  const model = startModelServer((req) => (req.messages.some((m) => m.role === "tool") ? { text: "done" } : { calls: [["remote_x", {}]] }));
+  // the project holds the token too, where no shape gives it away: the agent given the servers hides it in its own tools' results
+  writeFileSync(join(dir.path, "notes.txt"), `remote auth is ${HEADER_TOKEN}\n`);
+  const model = startModelServer((req) =>
+    req.messages.some((m) => m.role === "tool")
+      ? { text: "done" }
+      : {
+          calls: [
+            ["remote_x", {}],
+            ["read_file", { path: "notes.txt" }],
+          ],
+        },
+  );
   const cacheDir = join(dir.path, "cache");
   const mcpEvents: AgentEvent[] = [];
   const warnings: string[] = [];
@@ -45,12 +56,13 @@ test("a header's token a server echoes and an env token a server prints reach no
     await until(() => mcpEvents.length === 3, "the three servers' events");
     const provider = await createProvider({ protocol: "openai", baseUrl: model.baseUrl, model: "m" });
     const events: AgentEvent[] = [];
-    const agent = createAgent({ provider, mcp, output: { emit: (e) => void events.push(e) } });
+    const agent = createAgent({ provider, mcp, cwd: dir.path, output: { emit: (e) => void events.push(e) } });
     expect((await agent.send("who am I?", new AbortController().signal)).stop).toBe("end");
 
     const sent = JSON.stringify(model.requests);
     expect(sent).toContain("auth was: [redacted]"); // the model still reads why the server failed
     expect(sent).toContain("(token [redacted])");
+    expect(sent).toContain("remote auth is [redacted]");
     expect(JSON.stringify(mcpEvents)).toContain("[redacted]");
     for (const seen of [sent, JSON.stringify(mcpEvents), JSON.stringify(events), warnings.join("\n"), ...filesIn(cacheDir)]) {
       expect(seen).not.toContain(HEADER_TOKEN);
