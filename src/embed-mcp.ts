@@ -82,8 +82,11 @@ export interface McpOptions {
  * MCP servers (SPEC §14), connecting in the background at once: give them to an agent
  * (`createAgent({ provider, mcp })`) and each request offers their tools as they come, a call to
  * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in `cacheDir` (default: embeddedDirs().cache).
- * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
- * server that has no name or another's, or not exactly one of `command` and `url`.
+ * No OAuth sign-in: a remote server's own `headers` authorize it. As the CLI's, the servers' credentials — values of
+ * `headers` and `env` with credential names (`Authorization`, `…_TOKEN`), a `url`'s password or `?api_key=` — are
+ * `[redacted]` in all a server sends or causes (a 500 that echoes the header): `output`, `warn`, the cache, what the
+ * model reads; an agent given these servers hides them as its `secrets`. Throws an Error naming every server that has
+ * no name or another's, or not exactly one of `command` and `url`.
  */
 export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
   const problems = serverProblems(servers);
