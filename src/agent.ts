@@ -110,8 +110,8 @@ export interface Agent {
   readonly usage: Readonly<AgentUsage>;
   readonly context: Readonly<CompactionState>;
   /**
-   * appends a user message and runs the loop until it stops; never throws for provider or tool
-   * failures. A send made while a run is going waits for it, then runs (sends run in call order)
+   * appends a user message and runs the loop until it stops; never throws for provider or tool failures. A send made while a run is going
+   * waits for it, then runs (sends run in call order). An abort ends it "interrupted", in its reason's words (kernel/tool.ts abortReason)
    */
   send(content: string | ContentBlock[], signal: AbortSignal, opts?: SendOptions): Promise<RunResult>;
   /**

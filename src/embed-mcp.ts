@@ -8,6 +8,10 @@ import type { Output } from "./kernel/output.ts";
 import { BUILTIN_TOOLS } from "./kernel/tool-names.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import { redactingConnect } from "./mcp/redacted.ts";
+import { redact, secretSpellings, serverSecrets } from "./config/secrets.ts";
+import { fanOut } from "./kernel/output.ts";
+import { embeddedTool, embeddedWords } from "./embed-words.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import { proxiedFetch } from "./net/fetch.ts";
@@ -78,8 +82,11 @@ export interface McpOptions {
  * MCP servers (SPEC §14), connecting in the background at once: give them to an agent
  * (`createAgent({ provider, mcp })`) and each request offers their tools as they come, a call to
  * one whose server is still starting waiting for it; `close()` stops them. Their tool lists are cached in `cacheDir` (default: embeddedDirs().cache).
- * No OAuth sign-in: a remote server's own `headers` authorize it. Throws an Error naming every
- * server that has no name or another's, or not exactly one of `command` and `url`.
+ * No OAuth sign-in: a remote server's own `headers` authorize it. As the CLI's, the servers' credentials — values of
+ * `headers` and `env` with credential names (`Authorization`, `…_TOKEN`), a `url`'s password or `?api_key=` — are
+ * `[redacted]` in all a server sends or causes (a 500 that echoes the header): `output`, `warn`, the cache, what the
+ * model reads; an agent given these servers hides them as its `secrets`. Throws an Error naming every server that has
+ * no name or another's, or not exactly one of `command` and `url`.
  */
 export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServers {
   const problems = serverProblems(servers);
@@ -89,7 +96,12 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
   const settings = servers.map((s): McpServerSettings => ({ ...defaults, ...s, at: `the server ${s.name}` }));
   const cacheDir = opts.cacheDir ?? embeddedDirs().cache;
   const startupWait = opts.startupWaitMs ?? resolveTable(SECTIONS.mcp, undefined).startupWaitMs;
-  const warn = opts.warn ?? (() => {});
+  // as the CLI's: the servers' credentials (an Authorization header, a token in `env`) are hidden in all a server sends or
+  // causes — an HTTP 500 that echoes the header, a stderr that prints the token — before the manager keeps, reports or caches it
+  const secrets = secretSpellings(serverSecrets(settings));
+  const given = opts.warn ?? (() => {});
+  const warn = (message: string) => given(redact(message, secrets));
+  const output = fanOut(opts.output ? [opts.output] : []); // an output that throws, or rejects, loses that event only
   // one for every connect of these servers: a SOCKS5 route's loopback bridge is started once, not at each reconnect
   const fetchImpl = opts.fetch ? bunFetch(opts.fetch) : defaultFetch();
   const manager = createMcpManager(
@@ -97,25 +109,39 @@ export function createMcp(servers: McpServer[], opts: McpOptions = {}): McpServe
     // rules judge) that name, and the rename is said when the server connects; before, `offered` counted the server's names
     { servers: settings, startupWaitMs: startupWait, off: false, builtins: BUILTIN_TOOLS },
     {
-      connect: async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: fetchImpl }, signal),
+      connect: redactingConnect(
+        async (s, hooks, signal) => (await import("./mcp/client.ts")).connectServer(s, hooks, { version: pkg.version, env, fetch: fetchImpl }, signal),
+        () => secrets,
+      ),
       store: createToolStore(cacheDir),
       missingCommand: (command, s) => (findCommand(command, childEnv(env, s.env), s.cwd) ? undefined : commandNotFound(command)),
       report: (e) => {
-        opts.output?.emit(e);
-        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${e.error ?? "unknown error"}`);
+        const said = e.error === undefined ? e : { ...e, error: embeddedWords(e.error) };
+        output.emit(said);
+        if (e.state === "failed") warn(`MCP server ${e.server} failed: ${said.error ?? "unknown error"}`);
       },
-      warn,
+      warn: (message) => warn(embeddedWords(message)),
       refused: refusesOf(opts.permission),
       budget: () => resolveTable(SECTIONS.agent, undefined).budgetTokens, // hey's default: the program's agent may differ
       now: Date.now,
     },
   );
-  mcpSettings.set(manager, { servers: settings, startupWaitMs: startupWait });
-  return manager;
+  // what the model and the program read of the servers, in the program's words: no /reload, `timeoutMs` (embed-words.ts)
+  const worded: McpServers = {
+    ...manager,
+    tools: async (builtins, signal) => (await manager.tools(builtins, signal)).map((t) => (builtins.includes(t) ? t : embeddedTool(t))),
+    note: (answered) => ((n) => n && embeddedWords(n))(manager.note(answered)),
+    status: () => manager.status().map((s) => (s.error === undefined ? s : { ...s, error: embeddedWords(s.error) })),
+  };
+  mcpSettings.set(worded, { servers: settings, startupWaitMs: startupWait, secrets });
+  return worded;
 }
 
-/** The servers each createMcp was given, as settings (a late call waits for its server at most its `timeoutMs`), and the start-up wait (a late call on a guess waits no longer). */
-export const mcpSettings = new WeakMap<McpServers, { servers: McpServerSettings[]; startupWaitMs: number }>();
+/**
+ * The servers each createMcp was given, as settings (a late call waits for its server at most its `timeoutMs`), the
+ * start-up wait (a late call on a guess waits no longer), and their credentials: an agent given these servers hides them too.
+ */
+export const mcpSettings = new WeakMap<McpServers, { servers: McpServerSettings[]; startupWaitMs: number; secrets: readonly string[] }>();
 
 /** What is wrong with createMcp's `servers`, each naming the server (as a config file's `[mcp.NAME]` errors do); none: []. */
 function serverProblems(servers: McpServer[]): string[] {

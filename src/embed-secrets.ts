@@ -4,7 +4,7 @@
 // values shaped like credentials become `[secret: NAME]` placeholders in tool results, and the
 // commands the model runs get no variable that holds one of the secrets (config/secrets.ts
 // withoutSecrets, as the CLI's). Pure.
-import { redactingOutput, redactingTool, redactText, secretSpellings } from "./config/secrets.ts";
+import { redactDeep, redactingOutput, redactingTool, redactText, secretSpellings } from "./config/secrets.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Tool } from "./kernel/tool.ts";
 
@@ -15,6 +15,8 @@ export interface SecretGuard {
   output(output: Output): Output;
   /** `text` as a tool result shows it, its placeholders counted as shown (read_file's window into a private key) */
   text(text: string): string;
+  /** `value` (a run's result) with the secrets replaced, as an event's are */
+  value<T>(value: T): T;
 }
 
 /** A guard for `secrets` (as the CLI's: those of 8 characters or more, and their base64 spellings); `shapes`: hide values shaped like credentials too. */
@@ -25,5 +27,6 @@ export function secretGuard(secrets: readonly (string | undefined)[], shapes: bo
     tool: (tool) => redactingTool(tool, redaction),
     output: (output) => redactingOutput(output, () => known),
     text: (text) => redactText(text, redaction),
+    value: (value) => redactDeep(value, known),
   };
 }

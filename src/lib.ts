@@ -9,7 +9,7 @@ import { createAgent as agentOf, type Agent, type AgentSettings } from "./agent.
 import { resolveTable, SECTIONS } from "./config/keys.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
-import type { Message } from "./kernel/ir.ts";
+import type { ContentBlock, Message } from "./kernel/ir.ts";
 import { TOOL, toolNameProblem } from "./kernel/tool-names.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
 import { resumedParts } from "./sessions/resumed.ts";
@@ -32,11 +32,12 @@ import type { ShellChoice } from "./tools/shell.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { createProvider as providerFor, type ProviderOptions as AdapterChoice } from "./providers/create.ts";
 import { secretGuard } from "./embed-secrets.ts";
-import { withoutSecrets } from "./config/secrets.ts";
+import { MIN_SECRET_CHARS, withoutSecrets } from "./config/secrets.ts";
 import { withStream, type EmbeddedAgent, type StreamTap } from "./embed-stream.ts";
 import { resolveProxy } from "./net/proxy.ts";
 import { bunFetch, defaultFetch, mcpSettings, type FetchLike, type McpServers } from "./embed-mcp.ts";
 import { ownOutputDir } from "./embed-dirs.ts";
+import { embeddedTool } from "./embed-words.ts";
 import { refusesOf, type ListPermission } from "./embed-permission.ts";
 import { checkValue } from "./config/schema.ts";
 import { checkUrl } from "./config/providers.ts";
@@ -92,6 +93,9 @@ export { chooseShell, type ShellChoice } from "./tools/shell.ts";
 export type { SessionWriter, SessionWriterOptions } from "./sessions/writer.ts";
 export { resumeSession, type LoadedSession } from "./sessions/reader.ts";
 export { SessionLockedError } from "./sessions/lock.ts";
+// what createProvider throws, for `instanceof`: a bad protocol or baseUrl; a proxy in the environment hey cannot use
+export { ConfigError } from "./config/settings.ts";
+export { NetConfigError } from "./net/proxy.ts";
 
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
@@ -134,8 +138,10 @@ export interface AgentOptions {
   history?: Message[];
   /**
    * values the model must never read, besides the API key the provider was made with
-   * (createProvider's `apiKey`): `[redacted]` in every tool result and event (a session writer's
-   * file too), and the commands of the default tools get no variable that holds one
+   * (createProvider's `apiKey`) and the credentials of `mcp`'s servers: `[redacted]` in every tool
+   * result, event and RunResult (a session writer's file too), and the commands of the default tools
+   * get no variable that holds one. Each must be 8 characters or more: redaction looks for no
+   * shorter value (it would turn up in ordinary text), so createAgent throws, naming the short ones
    */
   secrets?: string[];
   /** values shaped like credentials in tool results become `[secret: NAME]` placeholders; default on, as the CLI's `[tools] redact_secrets` */
@@ -274,7 +280,11 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
   const cwd = options.cwd ?? process.cwd();
   const shell = defaultShell();
   const key = providerKeys.get(options.provider);
-  const secrets = [...(options.secrets ?? []), ...(key ? [key] : [])];
+  const short = shortSecrets(options.secrets ?? []);
+  if (short) throw new Error(short);
+  // the credentials of createMcp's servers too: a tool result or event that echoes one is hidden as the servers' own events are
+  const serverKeys = options.mcp ? (mcpSettings.get(options.mcp)?.secrets ?? []) : [];
+  const secrets = [...(options.secrets ?? []), ...serverKeys, ...(key ? [key] : [])];
   const guard = secretGuard(secrets, options.redactShapes ?? resolveTable(SECTIONS.tools, undefined).redactSecrets);
   const tools = options.tools ?? builtInTools({ shell, secrets, ...(options.outputDir ? { outputDir: options.outputDir } : {}) }, guard.text);
   const system =
@@ -330,7 +340,10 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     // server's tool of that name, offered under its prefix)
     unlisted: (name: string, offered: readonly string[]) => {
       const late = { tools: requestTools, settings: () => (mcp && mcpSettings.get(mcp)) || { servers: [], startupWaitMs: 0 }, now: Date.now };
-      return refusedLast.find((t) => t.name === name) ?? (mcp ? (refusedTool(name, mcp) ?? lateTool(name, { mcp, ...late }, offered)) : undefined);
+      return (
+        refusedLast.find((t) => t.name === name) ??
+        (mcp ? (refusedTool(name, mcp) ?? ((t) => t && embeddedTool(t))(lateTool(name, { mcp, ...late }, offered))) : undefined)
+      );
     },
     ...(mcp ? { alias: (name: string) => mcpCallName(name, mcp.offer()) } : {}), // `mcp__SERVER__TOOL`: runs, and is judged, as TOOL
     output,
@@ -343,5 +356,17 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     ...(mcp ? { note: () => mcp.note(agent.usage.requests) } : {}),
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),
   });
-  return withStream(agent, tap);
+  // what `send` returns, and so a stream's `result` item, is redacted as the events are: an error that quotes the key
+  const redacted = Object.create(agent) as Agent;
+  Object.defineProperty(redacted, "send", {
+    value: async (content: string | ContentBlock[], signal: AbortSignal) => guard.value(await agent.send(content, signal)),
+  });
+  return withStream(redacted, tap);
+}
+
+/** Why createAgent refuses `secrets`: those under the length redaction looks for, which would reach the model as they are; none: undefined. */
+export function shortSecrets(secrets: readonly string[]): string | undefined {
+  const short = secrets.flatMap((s, i) => (s !== "" && s.length < MIN_SECRET_CHARS ? [`secrets[${i}] (${s.length} characters)`] : []));
+  if (short.length === 0) return undefined;
+  return `createAgent: ${short.join(", ")} ${short.length > 1 ? "are" : "is"} shorter than ${MIN_SECRET_CHARS} characters, which hey does not hide (a value that short turns up in ordinary text, which would be garbled); keep such a value from the model another way`;
 }

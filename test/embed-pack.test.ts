@@ -67,7 +67,7 @@ function scratchProject(dir: string, tarball: string, integrity: string): void {
  * fetch` wants `preconnect` too), settings given in part, why a run failed; and what it cannot
  * reach: the CLI's parts of the MCP manager. Type-checked, never run.
  */
-const TYPED = `import { createAgent, createMcp, createProvider, defaultTools, defineTool, embeddedDirs, permissionCheck, type AgentEvent, type RunResult } from "hey";
+const TYPED = `import { ConfigError, NetConfigError, createAgent, createMcp, createProvider, defaultTools, defineTool, embeddedDirs, permissionCheck, type AgentEvent, type RunResult } from "hey";
 import { z } from "zod";
 const logged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => fetch(input, init);
 const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", fetch: logged });
@@ -90,6 +90,9 @@ for await (const item of createAgent({ provider, tools: [lookup], mcp }).stream(
 }
 // @ts-expect-error the CLI's /reload swap is not the program's to call
 void mcp.reloadable;
+// an output that writes to a socket, and createProvider's errors told apart
+void createAgent({ provider, output: { async emit(e: AgentEvent) { await Bun.write("/dev/null", e.type); } } });
+export const kind = (e: unknown): string => (e instanceof ConfigError ? e.message : e instanceof NetConfigError ? e.name : "other");
 `;
 
 beforeAll(() => {
@@ -245,4 +248,27 @@ for await (const item of createAgent({ provider, tools: [say] }).stream("say hi"
   const child = Bun.spawn([process.execPath, "streamed.ts"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
   expect({ stdout, stderr, exitCode }).toEqual({ stdout: "say: `word` Too big: expected string to have <=5 characters\nhihi\nend\n", stderr: "", exitCode: 0 });
+}, 60_000);
+
+test("from the installed package, an async output that rejects loses its events, not the run: exit 0; createProvider's errors are classes to catch", async () => {
+  writeFileSync(
+    join(scratch.path, "rejecting.ts"),
+    `import { ConfigError, createAgent, createProvider, NetConfigError } from "hey";
+const provider = await createProvider({ protocol: "openai", baseUrl: process.env.MODEL_BASE_URL!, model: "mock" });
+// a socket's write that fails once the client is gone
+const output = { async emit(e: { type: string }) { if (e.type === "text_delta") throw new Error("socket closed"); } };
+const result = await createAgent({ provider, tools: [], output }).send("hi", new AbortController().signal);
+await Bun.sleep(0); // a rejection left unhandled would end the program here
+console.log(result.stop);
+const thrown = async (f: () => Promise<unknown>) => f().then(() => undefined, (e: unknown) => e);
+console.log(await thrown(() => createProvider({ protocol: "openai", baseUrl: "ftp://example.com/v1", model: "m" })) instanceof ConfigError);
+process.env.HTTPS_PROXY = "ftp://proxy.example:1";
+console.log(await thrown(() => createProvider({ protocol: "openai", baseUrl: "https://api.example.com/v1", model: "m" })) instanceof NetConfigError);
+`,
+  );
+  model.enqueue(sseReply(sse([chatChunk({ content: "hello" }), chatChunk({ content: " there" }), chatChunk({ finish: "stop" })])));
+  const env = { PATH: process.env.PATH, HOME: scratch.path, MODEL_BASE_URL: `${model.url}/v1` };
+  const child = Bun.spawn([process.execPath, "rejecting.ts"], { cwd: scratch.path, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([child.stdout.text(), child.stderr.text(), child.exited]);
+  expect({ stdout, stderr, exitCode }).toEqual({ stdout: "end\ntrue\ntrue\n", stderr: "", exitCode: 0 });
 }, 60_000);

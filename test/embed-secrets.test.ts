@@ -85,3 +85,35 @@ test("read_file from an offset inside a private key shows the key hidden whole, 
     model.stop();
   }
 });
+
+test("a run's result carries no key: send()'s error and a stream's result item are redacted as the error event is", async () => {
+  // as OpenAI's "Incorrect API key provided: sk-…": a 400 that quotes the Authorization header it got
+  const echo = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) =>
+      Response.json({ error: { message: `Incorrect API key provided: ${req.headers.get("authorization")}`, type: "invalid_request_error" } }, { status: 400 }),
+  });
+  try {
+    const provider = await createProvider({ protocol: "openai", baseUrl: `http://127.0.0.1:${echo.port}/v1`, model: "m", apiKey: KEY });
+    const events: AgentEvent[] = [];
+    const agent = createAgent({ provider, cwd: dir.path, output: { emit: (e) => void events.push(e) } });
+    const sent = await agent.send("hi", new AbortController().signal);
+    const items = [];
+    for await (const item of agent.stream("again")) items.push(item);
+    const streamed = items.at(-1);
+    expect(sent.error?.message).toContain("Incorrect API key provided: Bearer [redacted]");
+    expect(streamed).toMatchObject({ type: "result", result: { stop: "error", error: { message: expect.stringContaining("Bearer [redacted]") } } });
+    for (const seen of [sent, streamed, events, items]) expect(JSON.stringify(seen)).not.toContain(KEY);
+  } finally {
+    echo.stop(true);
+  }
+});
+
+test("secrets under 8 characters, which redaction would not look for, are refused at once, each named; an empty one is nothing to hide", async () => {
+  const provider = await createProvider({ protocol: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m" });
+  expect(() => createAgent({ provider, cwd: dir.path, secrets: ["hunter2", "pw-9f3K2", "abc", ""] })).toThrow(
+    "createAgent: secrets[0] (7 characters), secrets[2] (3 characters) are shorter than 8 characters, which hey does not hide",
+  );
+  expect(() => createAgent({ provider, cwd: dir.path, secrets: ["pw-9f3K2", ""] })).not.toThrow();
+});

@@ -8,14 +8,14 @@ import type { Tool } from "../kernel/tool.ts";
 import { environmentSecrets, pathOrUrl, placeholdersIn, redactShapes } from "./secret-shapes.ts";
 import { credentialName } from "./secret-variables.ts";
 import { placeholderRefusal } from "./written-placeholders.ts";
-import type { Settings } from "./settings.ts";
+import type { McpServerSettings, Settings } from "./settings.ts";
 
 export { secretVariables } from "./secret-variables.ts";
 
 export const REDACTED = "[redacted]";
 
 /** Shorter values are not treated as secrets: redacting "abc" everywhere would garble output, and no real key is that short. */
-const MIN_SECRET_CHARS = 8;
+export const MIN_SECRET_CHARS = 8;
 
 /** Variables that may carry a proxy URL, whose password is a secret. */
 const PROXY_VARS = ["HEY_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
@@ -35,21 +35,32 @@ export function knownSecrets(settings: Settings, env: Record<string, string | un
 /** The secret values of knownSecrets as configured, without their other spellings; in no order. */
 function secretValues(settings: Settings, env: Record<string, string | undefined>, cliProxy?: string): (string | undefined)[] {
   const found: (string | undefined)[] = [];
-  const credentials = (table: Record<string, string>) => {
-    for (const [name, value] of Object.entries(table)) if (credentialName(name)) found.push(value, value.replace(/^(Bearer|Basic|token)\s+/i, ""));
-  };
   for (const p of settings.providers) {
     found.push(p.apiKey, ...urlPassword(p.baseUrl), ...urlKeys(p.baseUrl)); // `https://user:PASSWORD@host/v1`: fetch sends it as Basic auth
-    credentials(p.headers);
+    found.push(...credentialValues(p.headers));
   }
-  for (const s of [...settings.mcp.servers, ...(settings.heldServers ?? [])]) {
-    credentials(s.headers);
-    credentials(s.env);
-    found.push(s.oauthClient?.secret, ...urlPassword(s.url), ...urlKeys(s.url));
-  }
+  found.push(...serverSecrets([...settings.mcp.servers, ...(settings.heldServers ?? [])]));
   for (const url of [cliProxy, settings.proxy, ...PROXY_VARS.map((v) => env[v])]) found.push(...urlPassword(url));
   for (const name of settings.secretVars ?? []) found.push(env[name]); // a `${VAR}` in a secret place: `?api_key=${K}`, `"--token", "${T}"`
   return found.filter((v) => v === undefined || !pathOrUrl(v)); // `GOOGLE_APPLICATION_CREDENTIALS = "/home/ana/key.json"` says where a key is
+}
+
+/**
+ * The secret values of MCP servers' settings, as written (no other spellings): credential-named header and `env`
+ * values (also without `Bearer `), `client_secret`s, a url's password and credential-named query values — none that
+ * is a path or a URL. The CLI's (knownSecrets) and createMcp's alike.
+ */
+export function serverSecrets(servers: readonly McpServerSettings[]): string[] {
+  const found: (string | undefined)[] = [];
+  for (const s of servers) {
+    found.push(...credentialValues(s.headers), ...credentialValues(s.env), s.oauthClient?.secret, ...urlPassword(s.url), ...urlKeys(s.url));
+  }
+  return found.filter((v): v is string => v !== undefined && !pathOrUrl(v));
+}
+
+/** The values of a header or `env` table under credential names, each also without `Bearer `/`Basic `/`token `. */
+function credentialValues(table: Record<string, string>): string[] {
+  return Object.entries(table).flatMap(([name, value]) => (credentialName(name) ? [value, value.replace(/^(Bearer|Basic|token)\s+/i, "")] : []));
 }
 
 /** `used` with the secrets of `written` (the files with the parts not approved yet): an MCP server waiting for a yes keeps

@@ -145,21 +145,26 @@ export type AgentEvent =
   | { type: "error"; kind: ErrorKind; message: string; max_tokens?: number }
   | { type: "done"; stop_reason: RunStop; turns: number; usage: UsageCounts };
 
-/** Receives every agent event in order. `emit` must not throw and must not block the loop. */
+/**
+ * Receives every agent event in order. `emit` must not throw and must not block the loop: the loop
+ * does not wait for it. An `async emit` (a socket write) may: through fanOut, its rejection is dropped.
+ */
 export interface Output {
   emit(event: AgentEvent): void;
 }
 
 /**
- * Sends each event to every output, in the given order. One output that throws (a closed pipe)
- * does not keep the event from the others (the session writer) nor break the loop.
+ * Sends each event to every output, in the given order. One output that throws (a closed pipe), or
+ * whose `async emit` rejects (a closed socket), loses that event only: the others (the session
+ * writer) still get it and the loop goes on — a rejection left unhandled would end the program.
  */
 export function fanOut(outputs: Output[]): Output {
   return {
     emit: (event) => {
       for (const o of outputs) {
         try {
-          o.emit(event);
+          const returned: unknown = o.emit(event);
+          if (isThenable(returned)) returned.then(undefined, () => {});
         } catch {
           // an Output must not throw; if one does anyway, the others still get the event
         }
@@ -167,6 +172,8 @@ export function fanOut(outputs: Output[]): Output {
     },
   };
 }
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 
 export function usageCounts(u: Usage): UsageCounts {
   return {

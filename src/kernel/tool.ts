@@ -17,12 +17,22 @@ export interface ToolContext {
 /** What an abort without a reason of its own was (Ctrl-C, Esc, an embedder's `abort()`). */
 export const INTERRUPTED = "interrupted by user";
 
+/** What an abort by `AbortSignal.timeout` was (its reason is a DOMException named TimeoutError). */
+export const TIMED_OUT = "timed out";
+
 /**
  * What happened when `signal` aborted, in words for the user and the model: the reason its aborter
- * gave as a string (`abort("terminated (SIGTERM)")`), else INTERRUPTED. The kernel never guesses.
+ * gave as a string (`abort("terminated (SIGTERM)")`) or an Error's first line (`abort(new Error("client
+ * went away"))`), TIMED_OUT for `AbortSignal.timeout`, else INTERRUPTED (`abort()` with no reason,
+ * whose reason is a DOMException named AbortError). The kernel never guesses.
  */
 export function abortReason(signal: AbortSignal): string {
-  return typeof signal.reason === "string" && signal.reason !== "" ? signal.reason : INTERRUPTED;
+  const reason: unknown = signal.reason;
+  if (typeof reason === "string") return reason !== "" ? reason : INTERRUPTED;
+  if (!(reason instanceof Error)) return INTERRUPTED; // a DOMException is an Error in Bun, as in browsers
+  if (reason.name === "TimeoutError") return TIMED_OUT;
+  const said = reason.message.split("\n")[0]!.trim();
+  return reason.name === "AbortError" || said === "" ? INTERRUPTED : said;
 }
 /** What a tool returns to the model: plain text, optionally images and PDFs, and whether it failed. */
 export interface ToolResult {
