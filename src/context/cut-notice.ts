@@ -4,6 +4,7 @@
 // all 300 lines when it got 70 and a note saying where the rest is. Pure.
 import { textOf, type Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { pathArgument } from "./result-cut.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
 const NUMBERED = /^\s*\d+\t/;
@@ -43,11 +44,6 @@ function amount(full: string, shown: string, read: boolean): string {
 /** The call as the user knows it: `read notes.md`, else the tool's name. */
 function label(call: { name: string; arguments: string } | undefined): string {
   if (!call) return "a tool result";
-  if (call.name !== TOOL.readFile) return call.name;
-  try {
-    const path = (JSON.parse(call.arguments) as { path?: unknown }).path;
-    return typeof path === "string" ? `read ${path}` : call.name;
-  } catch {
-    return call.name;
-  }
+  const path = call.name === TOOL.readFile ? pathArgument(call.arguments) : undefined;
+  return path === undefined ? call.name : `read ${path}`;
 }
