@@ -70,7 +70,9 @@ export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DE
 }
 
 /** The model answered the request `prepare` built last: it has seen what that request held (cut notices). */
-export const answered = (state: CompactionState) => void (state.seen = seenIn(state.sent?.messages));
+export function answered(state: CompactionState): void {
+  state.seen = seenIn(state.sent?.messages);
+}
 
 export interface PrepareDeps {
   state: CompactionState;
