@@ -4,6 +4,7 @@
 // file writes it: the rest of hey sees read-only views. It knows no configuration file: its
 // settings are values (runtime.ts makes them from the configuration; lib.ts has defaults).
 import {
+  answered,
   compactNow,
   correctEstimate,
   newCompactionState,
@@ -14,7 +15,7 @@ import {
   type CompactionState,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { cutCounts, offeredPolicy, type ContextView, type Summary } from "./context/view.ts";
+import { cutCounts, offeredPolicy, type ContextPolicy, type ContextView, type Summary } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
@@ -28,7 +29,6 @@ import { identityOf, ProviderError, type ModelRequest, type Provider, type Strea
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { RetryPolicy } from "./kernel/retry.ts";
-import type { ContextPolicy } from "./context/view.ts";
 import { keepShown } from "./tools/earlier-reads.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 
@@ -232,7 +232,7 @@ export function createAgent(parts: AgentParts): Agent {
         try {
           const estimate = { input: compaction.last?.estimate ?? 0, tokensPerChar: compaction.tokensPerChar };
           for await (const event of costedStream(provider.stream(request, signal), estimate)) {
-            if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true);
+            if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true), answered(compaction); // cut notices: seen now
             if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
             yield event;
           }

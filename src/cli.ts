@@ -285,13 +285,14 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
   return value;
 }
 
-/** `-m PROVIDER/` would quietly mean the provider's default model; `-m PROVIDER` is how to say that. */
+/** `-m PROVIDER/` (or `PROVIDER/ `, a blank model) would quietly mean the provider's default model, or none; `-m PROVIDER` is how to say that. */
 function model(value: string | undefined): string | undefined {
   const spec = nonEmpty("-m/--model", value);
-  if (spec === undefined || !spec.endsWith("/")) return spec;
-  const provider = spec.slice(0, -1);
+  const slashed = spec?.trimEnd();
+  if (spec === undefined || !slashed!.endsWith("/")) return spec;
+  const provider = slashed!.slice(0, -1);
   const hint = provider.includes("/") ? "" : `; -m ${provider} alone uses the provider's default model`;
-  throw new UsageError(`-m/--model ${spec}: no model after "${spec}" (-m PROVIDER/MODEL${hint})`);
+  throw new UsageError(`-m/--model ${slashed}: no model after "${slashed}" (-m PROVIDER/MODEL${hint})`);
 }
 
 function positiveInt(flag: string, value: string): number {

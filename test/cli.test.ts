@@ -100,6 +100,8 @@ test.each([
   [["--sessions", "-c"], "--sessions lists sessions and opens none: drop -c/--continue, or run it without --sessions"],
   [["--sessions", "--resume", "abc"], "--sessions lists sessions and opens none: drop --resume, or run it without --sessions"],
   [["-m", "mock/"], '-m/--model mock/: no model after "mock/" (-m PROVIDER/MODEL; -m mock alone uses the provider\'s default model)'],
+  // a blank model after the provider: refused here, not blamed on a line of the config file
+  [["-m", "mock/ "], '-m/--model mock/: no model after "mock/" (-m PROVIDER/MODEL; -m mock alone uses the provider\'s default model)'],
   [["--model=openrouter/vendor/"], '-m/--model openrouter/vendor/: no model after "openrouter/vendor/" (-m PROVIDER/MODEL)'],
 ])("%p → %s", (argv, message) => {
   expect(() => parseCli([...argv])).toThrow(new UsageError(message));

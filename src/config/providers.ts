@@ -132,7 +132,9 @@ function compatOf(p: FileProvider, label: (key: string) => string): { compat?: C
  * Why the model name the key at `path` gives is empty, and what to do: a request without one is
  * refused by any endpoint, far from the cause (ProviderSettings.noModel).
  */
-function emptyModel(input: ProviderInput, path: string[], provider: string): string {
+function emptyModel(input: ProviderInput, path: string[] | string, provider: string): string {
+  // named outside the files (-m, HEY_MODEL, the resumed session's): no line of a file to blame
+  if (typeof path === "string") return `${path}: the model name is empty, and hey sends no request without one: pass -m ${provider}/MODEL`;
   const unset = input.missing(path).map((v) => `\${${v}} is not set`);
   const unapproved = (input.withheld ?? [])
     .filter((v) => v.startsWith(`${where(path)} \${`))
@@ -204,12 +206,13 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   };
 
   let unrouted: string | undefined; // a bare name of no vendor's family that went to the default vendor
-  // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model)
-  let choice: { provider: string; model?: string; named?: string; note?: string | undefined } = { provider: first };
+  // `named`: where the model was named, when it was (-m, HEY_MODEL, [default] model); `key`, when that was a file's key
+  let choice: { provider: string; model?: string; named?: string; key?: string[]; note?: string | undefined } = { provider: first };
   const d = file.default;
   const defaultLabel = (key: string) => `${(input.lineOf ?? input.sourceOf)(["default", key])}: [default] ${key}`;
-  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, named: defaultLabel("model") };
-  else if (d?.model) choice = { ...parse(d.model, defaultLabel("model"), first), named: defaultLabel("model") };
+  const fromDefault = { named: defaultLabel("model"), key: ["default", "model"] };
+  if (d?.provider !== undefined) choice = { provider: known(d.provider, defaultLabel("provider")), model: d.model || undefined, ...fromDefault };
+  else if (d?.model) choice = { ...parse(d.model, defaultLabel("model"), first), ...fromDefault };
   let notice: string | undefined;
   if (flags.session && byName(flags.session.provider)) choice = { ...flags.session };
   else if (flags.session && !flags.model && !envValue(env, "HEY_MODEL") && !envValue(env, "HEY_PROVIDER")) {
@@ -293,7 +296,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const builtIn = choice.model === undefined && !file.provider?.[provider.name]?.models ? PRESETS.find((x) => x.name === provider.name) : undefined;
   const alias = builtIn && aliasNote(builtIn, env);
   if (alias) warnings.push(alias);
-  const noModel = model.trim() ? undefined : emptyModel(input, choice.model === undefined ? [...path, "models"] : ["default", "model"], provider.name);
+  const noModel = model.trim()
+    ? undefined
+    : emptyModel(input, choice.model === undefined ? [...path, "models"] : (choice.key ?? choice.named ?? "the resumed session's model"), provider.name);
   const chosen = { ...(choice.model === undefined ? provider : named), ...(rooted ? { baseUrl: rooted.root } : {}), ...key, ...(noModel ? { noModel } : {}) };
   const heys = builtIn && !provider.modelVar ? { defaultModel: true as const } : {}; // a 404 for it says so (missing-model.ts)
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}), ...heys };

@@ -14,7 +14,7 @@ import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
 import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
-import { cutNotices } from "./cut-notice.ts";
+import { cutNotices, seenIn, type Seen } from "./cut-notice.ts";
 import { errorText } from "../kernel/errors.ts";
 
 export { compactRange, summaryCost } from "./summary-request.ts";
@@ -45,6 +45,8 @@ export interface CompactionState {
   rewriteUpTo: number | undefined;
   /** the previous request: the first `count` messages of `messages`, the system prompt and tools, when */
   sent: { messages: readonly Message[]; count: number; fixed: string; at: number } | undefined;
+  /** what the model has seen (the last request it answered: `answered`) and the cut notices said since */
+  seen: Seen;
   /** what the previous request left out and cut (ContextView.hold): the next one leaves out and cuts the same first */
   hold: Hold | undefined;
   /** the last summary request failed: older messages are left out instead, and the model is nudged to compress */
@@ -55,7 +57,21 @@ export interface CompactionState {
 export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DEFAULT_TOKENS_PER_CHAR): CompactionState {
   const [low, high] = TOKENS_PER_CHAR_RANGE;
   const ratio = Number.isFinite(tokensPerChar) ? Math.min(high, Math.max(low, tokensPerChar)) : DEFAULT_TOKENS_PER_CHAR;
-  return { summaries: [...summaries], tokensPerChar: ratio, last: undefined, window: undefined, rewriteUpTo: undefined, sent: undefined, hold: undefined };
+  return {
+    summaries: [...summaries],
+    tokensPerChar: ratio,
+    last: undefined,
+    window: undefined,
+    rewriteUpTo: undefined,
+    sent: undefined,
+    seen: seenIn(),
+    hold: undefined,
+  };
+}
+
+/** The model answered the request `prepare` built last: it has seen what that request held (cut notices). */
+export function answered(state: CompactionState): void {
+  state.seen = seenIn(state.sent?.messages);
 }
 
 export interface PrepareDeps {
@@ -166,7 +182,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
     // said when what is left out or cut changes (once the budget is reached again), not on every request
     deps.output.emit({ type: "compaction", kind: "trim", ...trimmedTokens(view, held), ...crowded });
   }
-  for (const line of cutNotices(history, view.messages, new Set(state.sent?.messages.map((m) => m.id)))) deps.output.emit({ type: "notice", message: line });
+  for (const line of cutNotices(history, view.messages, state.seen)) deps.output.emit({ type: "notice", message: line });
   state.last = asSent(view);
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
@@ -272,6 +288,7 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
   state.rewriteUpTo = undefined;
   state.sent = undefined;
   state.hold = undefined;
+  state.seen = seenIn();
   for (let h = from.upTo; h < history.length; h++) {
     if (history[h]!.role !== "assistant") continue; // the answer of a request made with the first h messages
     const before = history.slice(0, h);
@@ -280,6 +297,7 @@ export function replayCache(history: readonly Message[], deps: PrepareDeps, from
     state.rewriteUpTo = upTo;
     state.hold = view.hold;
     state.sent = { messages: view.messages, count: view.messages.length, fixed, at: from.at };
+    answered(state); // each replayed request is one the model answered
   }
   // what the replayed requests left out is not known to have been sent (a summary may have failed,
   // the budget may differ now): the first request after the resume judges the budget afresh

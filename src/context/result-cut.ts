@@ -2,6 +2,7 @@
 // around a note that says what was left out and how to see it again — read_file's offset and limit
 // of the lines left out, the full-output file a bash result names, a narrower grep. Pure.
 import { textOf, type Message } from "../kernel/ir.ts";
+import { TOOL } from "../kernel/tool-names.ts";
 
 /** Of a cut result, this share is its head; the rest its tail (errors and summaries end outputs). */
 const HEAD_SHARE = 0.75;
@@ -53,7 +54,7 @@ export function cutResult(result: Message, keep: number, call?: { name: string; 
 function cutPointer(amount: string, left: string[], text: string, call?: { name: string; arguments: string }, room?: number): string {
   const head = `[… ${amount} left out to fit the context budget`;
   const numbers = left.map((l) => /^\s*(\d+)\t/.exec(l)?.[1]).filter((n) => n !== undefined);
-  const path = call?.name === "read_file" ? pathArgument(call.arguments) : undefined;
+  const path = call?.name === TOOL.readFile ? pathArgument(call.arguments) : undefined;
   if (path !== undefined && numbers.length > 0) {
     const first = Number(numbers[0]);
     const last = Number(numbers.at(-1));
@@ -74,7 +75,8 @@ function linesIn(lines: readonly string[], chars: number): number {
   return over < 0 ? lines.length : over;
 }
 
-function pathArgument(args: string): string | undefined {
+/** The `path` argument of a call's JSON arguments (read_file's), or undefined when there is none or they do not parse. */
+export function pathArgument(args: string): string | undefined {
   try {
     const v = (JSON.parse(args) as { path?: unknown }).path;
     return typeof v === "string" ? v : undefined;

@@ -78,7 +78,9 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     );
     throw withUnloadedProvider(unknown, here, trust.trusted);
   }
-  for (const w of config.warnings) warn(w);
+  // an unrunnable `[tools] rg` is the report's `! grep:` line, with where it is set: not said twice
+  const grep = grepLine(settings.tools.rg, config.warnings);
+  for (const w of config.warnings) if (!grep.endsWith(w)) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
   const provider = settings.provider;
   if (unsendable(provider)) throw new ConfigError(unsendable(provider)!); // no probe goes out there, nor without a model name
@@ -96,7 +98,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     project,
     peers,
     permissions,
-    grep: grepLine(settings.tools.rg),
+    grep,
   };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers

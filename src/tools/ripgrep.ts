@@ -45,11 +45,16 @@ export function defaultRipgrep(): string {
   return inside ? "the ripgrep inside hey" : "its built-in search (no rg on PATH; about ten times slower on a large tree)";
 }
 
-/** `hey doctor`'s line on what grep searches with: `[tools] rg` (`rg`), marked `!` when it cannot be run, or the default. */
-export function grepLine(rg: string | null | undefined): string {
+/**
+ * `hey doctor`'s line on what grep searches with: `[tools] rg` (`rg`), marked `!` when it cannot be
+ * run — then the config's own line for that (unrunnableRipgrep, with where the key is set) when
+ * `warnings` holds it, so the doctor says it once, here — or the default.
+ */
+export function grepLine(rg: string | null | undefined, warnings: readonly string[] = []): string {
   if (typeof rg !== "string") return `grep: ${defaultRipgrep()}`;
-  const why = unrunnable(rg);
-  return why ? `! grep: [tools] rg ${JSON.stringify(rg)} cannot be run (${why}); grep uses ${defaultRipgrep()} instead` : `grep: ${rg} ([tools] rg)`;
+  const trouble = unrunnableRipgrep(rg, "");
+  if (!trouble) return `grep: ${rg} ([tools] rg)`;
+  return `! grep: ${warnings.find((w) => w.endsWith(trouble)) ?? trouble.slice(2)}`;
 }
 
 /**

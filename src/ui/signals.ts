@@ -94,19 +94,19 @@ export function guardUnfinishedExit(why: string, stdout: (why: string) => string
 /**
  * Stops hey as a job of the shell, as Ctrl-Z in a cooked terminal would: first the commands hey's
  * bash calls are running (holdCommands: each has a process group of its own, which no signal to
- * hey's reaches), then SIGTSTP to hey's whole process group, as vim does (a wrapper script that
- * started hey stops with it, so the shell sees the job stopped). Returns once continued (`fg`),
- * the commands continued too, or at once when the kernel discarded the stop (a shell without job
- * control: an orphaned process group). The jobs the commands left running and the MCP servers go
- * on, as a shell's background jobs do. hey's own SIGTSTP listeners (onJobControl) are set aside
- * meanwhile: with one, the signal would only call it again. Never throws.
+ * hey's reaches), then with `whole` SIGTSTP to hey's whole process group, as vim does (a wrapper
+ * script that started hey stops with it, so the shell sees the job stopped), else to hey alone.
+ * Returns once continued (`fg`), the commands continued too, or at once when the kernel discarded
+ * the stop (a shell without job control: an orphaned process group). The jobs the commands left
+ * running and the MCP servers go on, as a shell's background jobs do. hey's own SIGTSTP listeners
+ * (onJobControl) are set aside meanwhile: with one, the signal would only call it again. Never throws.
  */
-export function stopJob(): void {
+export function stopJob(whole = true): void {
   const listeners = process.listeners("SIGTSTP");
   for (const listener of listeners) process.off("SIGTSTP", listener);
   const continueCommands = holdCommands();
   try {
-    process.kill(0, "SIGTSTP");
+    process.kill(whole ? 0 : process.pid, "SIGTSTP");
   } catch {}
   continueCommands();
   for (const listener of listeners) process.on("SIGTSTP", listener);
@@ -115,16 +115,32 @@ export function stopJob(): void {
 /**
  * `off` (what onSignals returns) with, until it is called, a SIGTSTP (Ctrl-Z in `hey -p`'s
  * terminal, which stays cooked; `kill -TSTP`) stopping the commands hey runs along with hey
- * (stopJob), not hey alone. The REPL stops its own way (onJobControl). POSIX only.
+ * (stopJob). Not hey's whole process group unless hey leads it: a Ctrl-Z at the terminal sends
+ * SIGTSTP to every process of the foreground group anyway, while a SIGTSTP a supervisor sends to
+ * hey alone must not stop the script that started hey, or the rest of its pipeline (`hey -p … |
+ * tee log`). The REPL stops its own way (onJobControl). POSIX only.
  */
 export function withCommandsStopping(off: (keep?: readonly EndSignal[]) => void): (keep?: readonly EndSignal[]) => void {
   if (process.platform === "win32") return off; // no job control signals there
-  const stop = () => stopJob();
+  const stop = () => stopJob(leadsGroup());
   process.on("SIGTSTP", stop);
   return (keep) => {
     process.off("SIGTSTP", stop);
     off(keep);
   };
+}
+
+/**
+ * Whether hey leads its process group (a shell with job control started it as a job): a group
+ * whose id is hey's pid exists, and a pid is no group's id but its leader's.
+ */
+function leadsGroup(): boolean {
+  try {
+    process.kill(-process.pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM"; // the group exists; one of its processes is another user's
+  }
 }
 
 /**

@@ -877,6 +877,17 @@ describe("a model name a variable leaves empty is never sent", () => {
     expect(providerFor(settings.provider, settings.model, undefined, fetch)).rejects.toThrow("the model name is empty (${MM} is not set)");
   });
 
+  test.each([
+    ["HEY_MODEL", { HEY_MODEL: "mock/ " }, {}, "HEY_MODEL=mock/ "],
+    ["-m (the REPL's /model, the library)", {}, { model: "mock/ " }, "-m mock/ "],
+    ["the resumed session's", {}, { session: { provider: "mock", model: " " } }, "the resumed session's model"],
+  ])("a blank model from %s names where it came from, not a line of the file", (_, env, flags, from) => {
+    const toml = '[provider.mock]\nbase_url = "http://h/v1"\nmodels = ["m1"]\n\n[default]\nprovider = "mock"\n';
+    expect(resolve(toml, env, flags).settings.provider.noModel).toBe(
+      `${from}: the model name is empty, and hey sends no request without one: pass -m mock/MODEL`,
+    );
+  });
+
   test("set, or another model named with -m: nothing is refused", () => {
     expect(resolve(toml, { MM: "m1" }).settings.provider.noModel).toBeUndefined();
     expect(resolve(toml, {}, { model: "m2" }).settings.provider.noModel).toBeUndefined();

@@ -6,7 +6,7 @@
 // user is told how much of the newest result was sent.
 import { describe, expect, test } from "bun:test";
 import { newCompactionState, prepare, type PrepareDeps } from "../../src/context/compaction.ts";
-import { cutNotices } from "../../src/context/cut-notice.ts";
+import { cutNotices, seenIn } from "../../src/context/cut-notice.ts";
 import { emptyUsage, textOf, type Message } from "../../src/kernel/ir.ts";
 import type { AgentEvent } from "../../src/kernel/output.ts";
 import type { Provider, StreamEvent } from "../../src/kernel/provider.ts";
@@ -116,11 +116,20 @@ describe("cutNotices", () => {
     ["a newest result sent whole", [history[1]!], [], []],
     ["a result the previous request carried", [cutLog], ["r1"], []],
   ])("%s", (_, sent, before, said) => {
-    expect(cutNotices(history, sent, new Set(before))).toEqual(said);
+    expect(cutNotices(history, sent, { ids: new Set(before), told: new Map() })).toEqual(said);
+  });
+
+  test("a line said for a request not answered is not said again; a changed cut is, and after an answer nothing is", () => {
+    const seen = seenIn();
+    expect(cutNotices(history, [cutLog], seen)).toHaveLength(1);
+    expect(cutNotices(history, [cutLog], seen)).toEqual([]); // the same request built again
+    const shorter = tool("r1", "c1", [...log.split("\n").slice(0, 20), "[… 470 lines left out …]", ...log.split("\n").slice(490)].join("\n"));
+    expect(cutNotices(history, [shorter], seen)).toEqual(["bash: 30 of 500 lines sent to the model; the rest was left out to fit the context budget"]);
+    expect(cutNotices(history, [shorter], seenIn([shorter]))).toEqual([]); // the model answered a request that held it
   });
 
   test("a result of an earlier step (a resumed session's first request) is not told", () => {
     const later = [...history, ask("a2", "c2", "bash", '{"command":"ls"}'), tool("r2", "c2", "a.ts")];
-    expect(cutNotices(later, [cutLog, later[3]!], new Set())).toEqual([]);
+    expect(cutNotices(later, [cutLog, later[3]!], seenIn())).toEqual([]);
   });
 });

@@ -109,3 +109,14 @@ test("[tools] rg naming a program that cannot be run is said once, with its line
   expect(run.stderr.split("\n").filter((l) => l.includes("[tools] rg"))).toEqual([said]);
   expect(readFileSync(log, "utf8")).toBe("ran\n"); // ripgrep searched, not the walk
 });
+
+test("hey doctor says an unrunnable [tools] rg once, as its `! grep:` line with where it is set", async () => {
+  loggingRg(join(work.path, "rg-path", "rg"), join(work.path, "rg.log"));
+  const config = join(work.path, "config.toml");
+  writeFileSync(config, `[tools]\nrg = "/nonexistent/rg"\n`);
+  const env = { PATH: join(work.path, "rg-path"), XDG_CACHE_HOME: join(work.path, "cache") };
+  // port 1 on loopback refuses: the probes fail fast, and the report is printed all the same
+  const run = await runHey(["doctor", "--base-url", "http://127.0.0.1:1/v1", "-m", "m", "--config", config], { cwd: join(work.path, "repo"), env });
+  const said = `${config}:2: [tools] rg "/nonexistent/rg" cannot be run (not found); grep uses rg on PATH (${join(work.path, "rg-path", "rg")}) instead`;
+  expect(`${run.stdout}\n${run.stderr}`.split("\n").filter((l) => l.includes("[tools] rg"))).toEqual([`! grep: ${said}`]);
+});
