@@ -142,7 +142,8 @@ function routeLines(init: RoutedInit | undefined): string[] {
   const proxy = init?.proxy;
   const origin = init?.[PROXY_ORIGIN];
   const headers = proxy && typeof proxy === "object" && "url" in proxy && proxy.headers ? ` with headers ${maskHeaders(proxy.headers as HeadersInit)}` : "";
-  if (origin) lines.push(`proxy: ${origin.shown} (from ${origin.source})${headers}${typeof proxy === "string" ? `, through hey's SOCKS5 bridge ${proxy}` : ""}`);
+  if (origin)
+    lines.push(`proxy: ${origin.shown} (from ${origin.source})${headers}${typeof proxy === "string" ? `, through hey's SOCKS5 bridge ${proxy}` : ""}`);
   else if (typeof proxy === "string") lines.push(`proxy: ${redactProxyUrl(proxy)}`);
   else if (proxy && typeof proxy === "object" && "url" in proxy) lines.push(`proxy: ${redactProxyUrl(String(proxy.url))}${headers}`);
   else if (proxy === false) lines.push("proxy: none (direct)");

@@ -262,7 +262,15 @@ export function expectedProtocol(route: Proxied): ProxyProtocol {
   return route.kind === "socks5" ? "socks5" : route.url.startsWith("https:") ? "tls" : "http";
 }
 
-const KINDS: readonly string[] = ["tls", "proxy_auth", "proxy_refused", "proxy_unreachable", "proxy_protocol", "upstream", "no_such_host"] satisfies NetErrorKind[];
+const KINDS: readonly string[] = [
+  "tls",
+  "proxy_auth",
+  "proxy_refused",
+  "proxy_unreachable",
+  "proxy_protocol",
+  "upstream",
+  "no_such_host",
+] satisfies NetErrorKind[];
 const isKind = (v: string | null): v is NetErrorKind => v !== null && KINDS.includes(v);
 
 /** `http://***@proxy:8080 (from HTTPS_PROXY)` */

@@ -50,7 +50,10 @@ export function nextHop(hop: Hop, status: number, location: string | null, count
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw redirectError("UnsupportedRedirectProtocol", `${hop.url.origin} redirected to ${url.protocol} (${url.origin}), which is not HTTP: not followed`);
   if (count > MAX_REDIRECTS)
-    throw redirectError("TooManyRedirects", `more than ${MAX_REDIRECTS} redirects, the last from ${hop.url.origin}${hop.url.pathname} to ${url.origin}${url.pathname}: a redirect loop`);
+    throw redirectError(
+      "TooManyRedirects",
+      `more than ${MAX_REDIRECTS} redirects, the last from ${hop.url.origin}${hop.url.pathname} to ${url.origin}${url.pathname}: a redirect loop`,
+    );
   const headers = new Headers(hop.headers);
   let { method, body } = hop;
   if (status === 303 ? method !== "GET" && method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {

@@ -247,7 +247,10 @@ async function socksHost(route: SocksRoute, host: string, lookup: Lookup): Promi
   // a name that does not exist stays so: only a resolver that could not answer (EAI_AGAIN, a timeout) may do better on a retry
   if (failure === undefined || isUnknownHost(failure))
     throw new BridgeError("no_such_host", `cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
-  throw new BridgeError("upstream", `cannot resolve ${host} locally (${errnoCode(failure) ?? errorText(failure)}); use socks5h:// to let the proxy resolve names`);
+  throw new BridgeError(
+    "upstream",
+    `cannot resolve ${host} locally (${errnoCode(failure) ?? errorText(failure)}); use socks5h:// to let the proxy resolve names`,
+  );
 }
 
 async function lookupWithBun(host: string): Promise<string> {

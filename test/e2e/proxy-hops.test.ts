@@ -10,6 +10,8 @@ import { PROXIED_HOST, startMicrosocks, startTinyproxy, type RealProxy } from ".
 import { startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { missingTools, testNeeding } from "../helpers/tools.ts";
 
+/** A name no resolver finds: its first label is over DNS's 63 bytes, refused here without asking a server (the test needs no network). */
+const NO_SUCH_HOST = `${"x".repeat(64)}.corp.example`;
 const withTinyproxy = testNeeding(["tinyproxy"]);
 const withMicrosocks = testNeeding(["microsocks"]);
 
@@ -56,12 +58,12 @@ withTinyproxy("a 307 from a host NO_PROXY sends direct, to one that goes through
 
 withMicrosocks("socks5:// with a host this machine cannot resolve fails at once, not retried, naming socks5h:// as the fix", async () => {
   const proxy = microsocks!.urlWith("bob", "sock-pw#9");
-  const run = await hey("http://model.hey-test.invalid:8080/v1", { ALL_PROXY: proxy }, ["--output", "json"]);
+  const run = await hey(`http://${NO_SUCH_HOST}:8080/v1`, { ALL_PROXY: proxy }, ["--output", "json"]);
   expect(run.code).toBe(1);
   const events = jsonEvents(run.stdout);
   expect(events.filter((e) => e.type === "retry")).toEqual([]);
   expect(String(events.find((e) => e.type === "error")?.message)).toContain(
-    `the host model.hey-test.invalid does not resolve on this machine (no such host), so hey does not retry: socks5:// has this machine resolve names before asking the proxy socks5://***@127.0.0.1:${microsocks!.port} (from ALL_PROXY) — if only the proxy's side knows model.hey-test.invalid, use socks5h://***@127.0.0.1:${microsocks!.port} in ALL_PROXY`,
+    `the host ${NO_SUCH_HOST} does not resolve on this machine (no such host), so hey does not retry: socks5:// has this machine resolve names before asking the proxy socks5://***@127.0.0.1:${microsocks!.port} (from ALL_PROXY) — if only the proxy's side knows ${NO_SUCH_HOST}, use socks5h://***@127.0.0.1:${microsocks!.port} in ALL_PROXY`,
   );
   expect(run.stdout + run.stderr).not.toContain("sock-pw");
 });
@@ -75,7 +77,9 @@ withMicrosocks("--verbose names the SOCKS5 proxy the user set and where, passwor
   const dir = join(state, "hey", "logs");
   const text = readFileSync(join(dir, readdirSync(dir)[0]!), "utf8");
   expect(text).toMatch(
-    new RegExp(`\\n  proxy: socks5h://\\*\\*\\*@127\\.0\\.0\\.1:${microsocks!.port} \\(from ALL_PROXY\\), through hey's SOCKS5 bridge http://127\\.0\\.0\\.1:\\d+\\n`),
+    new RegExp(
+      `\\n  proxy: socks5h://\\*\\*\\*@127\\.0\\.0\\.1:${microsocks!.port} \\(from ALL_PROXY\\), through hey's SOCKS5 bridge http://127\\.0\\.0\\.1:\\d+\\n`,
+    ),
   );
   expect(text).not.toContain("sock-pw");
 });

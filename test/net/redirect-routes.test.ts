@@ -32,7 +32,8 @@ async function track<T extends { close(): void }>(s: Promise<T>): Promise<T> {
 /** `/to?status=307&url=…` redirects there; `/loop` redirects to itself; anything else echoes the request. */
 async function routes(req: Request): Promise<Response> {
   const url = new URL(req.url);
-  if (url.pathname === "/to") return new Response("moved", { status: Number(url.searchParams.get("status")), headers: { location: url.searchParams.get("url")! } });
+  if (url.pathname === "/to")
+    return new Response("moved", { status: Number(url.searchParams.get("status")), headers: { location: url.searchParams.get("url")! } });
   if (url.pathname === "/loop") return new Response(null, { status: 302, headers: { location: "/loop" } });
   const h = req.headers;
   return Response.json({
@@ -110,7 +111,9 @@ describe("fetch's rules for each hop", () => {
     const base = (async (input: string | URL | Request, init?: BunFetchRequestInit) => {
       const url = String(input);
       seen.push({ url, tls: init?.tls });
-      return url.includes("/first") ? new Response(null, { status: 302, headers: { location: url.includes("same") ? "/then" : "https://other.example/then" } }) : new Response("ok");
+      return url.includes("/first")
+        ? new Response(null, { status: 302, headers: { location: url.includes("same") ? "/then" : "https://other.example/then" } })
+        : new Response("ok");
     }) as typeof fetch;
     const insecure = { tls: { rejectUnauthorized: false } };
     await proxiedFetch({ env: {} }, { base })("https://lab.example/first?same", insecure);
