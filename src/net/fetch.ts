@@ -148,7 +148,7 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
       const tls = hop.url.hostname === first.hostname ? init.tls : checked;
       res = await sendOnce(hop.url.href, { ...init, method: hop.method, headers: hop.headers, body: hop.body, signal, tls, redirect: "manual" });
     }
-    return redirected(res, hop.url);
+    return hop.url === first ? res : redirected(res, hop.url); // a Location that is no URL: the redirect is the answer
   }
   const routed = Object.assign(routedFetch, { preconnect: base.preconnect });
   proxyNames.set(routed, (url) => {
