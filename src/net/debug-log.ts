@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { appendOwnFile } from "../fs/own-files.ts";
 import type { Output } from "../kernel/output.ts";
-import { redactProxyUrl } from "./proxy.ts";
+import { PROXY_ORIGIN, redactProxyUrl, type RoutedInit } from "./proxy.ts";
 import { errorText } from "../kernel/errors.ts";
 
 /** How much of each body is kept: enough for an error message or a request's start, not a whole conversation. */
@@ -50,7 +50,7 @@ export function openDebugLog(dir: string, hide: (text: string) => string, now: (
   return {
     path,
     wrap(base) {
-      const logged = async (input: string | URL | Request, init?: BunFetchRequestInit): Promise<Response> => {
+      const logged = async (input: string | URL | Request, init?: RoutedInit): Promise<Response> => {
         const n = ++counter;
         const started = performance.now();
         const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
@@ -132,13 +132,20 @@ function watchBody(res: Response, done: (end: string) => void): Response {
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-/** Which proxy and TLS settings the request went with; a proxy's credentials never appear. */
-function routeLines(init: BunFetchRequestInit | undefined): string[] {
+/**
+ * Which proxy and TLS settings the request went with; a proxy's credentials never appear. The proxy
+ * is named as the user set it (PROXY_ORIGIN, from hey's fetch); for SOCKS5, the loopback bridge that
+ * carries the request to it is the detail after.
+ */
+function routeLines(init: RoutedInit | undefined): string[] {
   const lines: string[] = [];
   const proxy = init?.proxy;
-  if (typeof proxy === "string") lines.push(`proxy: ${redactProxyUrl(proxy)}`);
-  else if (proxy && typeof proxy === "object" && "url" in proxy)
-    lines.push(`proxy: ${redactProxyUrl(String(proxy.url))}${proxy.headers ? ` with headers ${maskHeaders(proxy.headers as HeadersInit)}` : ""}`);
+  const origin = init?.[PROXY_ORIGIN];
+  const headers = proxy && typeof proxy === "object" && "url" in proxy && proxy.headers ? ` with headers ${maskHeaders(proxy.headers as HeadersInit)}` : "";
+  if (origin)
+    lines.push(`proxy: ${origin.shown} (from ${origin.source})${headers}${typeof proxy === "string" ? `, through hey's SOCKS5 bridge ${proxy}` : ""}`);
+  else if (typeof proxy === "string") lines.push(`proxy: ${redactProxyUrl(proxy)}`);
+  else if (proxy && typeof proxy === "object" && "url" in proxy) lines.push(`proxy: ${redactProxyUrl(String(proxy.url))}${headers}`);
   else if (proxy === false) lines.push("proxy: none (direct)");
   const tls = init?.tls;
   if (tls?.ca) lines.push(`tls: ${Array.isArray(tls.ca) ? tls.ca.length : 1} trusted CA certificates (the default store + [network] ca_file)`);

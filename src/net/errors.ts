@@ -15,8 +15,10 @@ import type { ProxyRoute } from "./proxy.ts";
  *   given as http://, a plain HTTP proxy as https://)
  * - `upstream`: the proxy could not reach the server (5xx, SOCKS host unreachable): retryable, like
  *   a refused direct connection
+ * - `no_such_host`: through socks5://, which has this machine resolve the server's name before it
+ *   asks the proxy, the name does not resolve here: final, like a direct "no such host"
  */
-export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream";
+export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream" | "no_such_host";
 
 /** A classified network failure. `message` is complete and safe to print (no credentials). */
 export class NetError extends Error {
@@ -162,6 +164,13 @@ function proxyAnswer(status: number, statusText: string, headers: Headers, targe
       );
     case "proxy_unreachable":
       return new NetError(kind, `cannot reach the proxy ${proxy}: ${detail} — is it running, and is ${route.source} right?`);
+    case "no_such_host": {
+      const remote = route.shown.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "socks5h://");
+      return new NetError(
+        kind,
+        `the host ${target.hostname} does not resolve on this machine (no such host), so hey does not retry: ${scheme(route)}:// has this machine resolve names before asking the proxy ${proxy} — if only the proxy's side knows ${target.hostname}, use ${remote} in ${route.source}; else check the host name`,
+      );
+    }
     case "upstream":
       return new NetError(
         kind,
@@ -253,8 +262,16 @@ export function expectedProtocol(route: Proxied): ProxyProtocol {
   return route.kind === "socks5" ? "socks5" : route.url.startsWith("https:") ? "tls" : "http";
 }
 
-const isKind = (v: string | null): v is NetErrorKind =>
-  v === "tls" || v === "proxy_auth" || v === "proxy_refused" || v === "proxy_unreachable" || v === "proxy_protocol" || v === "upstream";
+const KINDS: readonly string[] = [
+  "tls",
+  "proxy_auth",
+  "proxy_refused",
+  "proxy_unreachable",
+  "proxy_protocol",
+  "upstream",
+  "no_such_host",
+] satisfies NetErrorKind[];
+const isKind = (v: string | null): v is NetErrorKind => v !== null && KINDS.includes(v);
 
 /** `http://***@proxy:8080 (from HTTPS_PROXY)` */
 function nameOf(route: Proxied): string {

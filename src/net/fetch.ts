@@ -1,5 +1,6 @@
 // The one fetch every provider SDK and HTTP MCP transport is given: hey's own proxy choice
-// (net/proxy.ts) applied per request, SOCKS5 through a loopback bridge, no idle timer.
+// (net/proxy.ts) applied per request and per redirect hop, SOCKS5 through a loopback bridge, no
+// idle timer.
 import {
   classifyFetchError,
   classifyProxyResponse,
@@ -11,7 +12,19 @@ import {
   NetError,
 } from "./errors.ts";
 import { ProviderError } from "../kernel/provider.ts";
-import { proxyAddress, redactProxyUrl, resolveProxy, type HttpRoute, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
+import {
+  PROXY_ORIGIN,
+  proxyAddress,
+  redactProxyUrl,
+  resolveProxy,
+  type HttpRoute,
+  type ProxiedRoute,
+  type ProxyRoute,
+  type ProxySources,
+  type RoutedInit,
+  type SocksRoute,
+} from "./proxy.ts";
+import { isRedirect, nextHop, redirectError, type Hop } from "./redirects.ts";
 import type { speaksAs } from "./proxy-probe.ts";
 import type { SocksBridge, SocksBridgeOptions } from "./socks-bridge.ts";
 
@@ -28,7 +41,9 @@ export interface NetOptions extends SocksBridgeOptions {
 }
 
 /**
- * A fetch that routes each request as resolveProxy decides. Throws NetConfigError (before any I/O)
+ * A fetch that routes each request as resolveProxy decides — each hop of a redirect too: it follows
+ * redirects itself, by fetch's rules (redirects.ts, which throws fetch's TypeErrors for a loop and
+ * the like), honouring `init.redirect`. Throws NetConfigError (before any I/O)
  * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
  * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
  * refusal came as a response in the server's place — and for a proxy whose port speaks another
@@ -73,29 +88,67 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     return bridge;
   };
 
-  async function routedFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
+  /** One request, routed by its own URL; its failures in hey's words (the contract of proxiedFetch). */
+  async function sendOnce(input: FetchInput, init: FetchInit): Promise<Response> {
     const target = new URL(requestUrl(input));
     const route = resolveProxy(target, sources);
-    if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init?.signal);
+    if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init.signal);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
+    const origin = route.kind === "direct" ? {} : { [PROXY_ORIGIN]: { shown: route.shown, source: route.source } };
     let res: Response;
     const started = Date.now();
     try {
-      const tls = ca ? { tls: { ca, ...init?.tls } } : {};
-      res = await base(input, { ...init, ...tls, timeout: init?.timeout ?? false, proxy });
+      const tls = ca ? { tls: { ca, ...init.tls } } : {};
+      res = await base(input, { ...init, ...tls, timeout: init.timeout ?? false, proxy, ...origin } as RoutedInit);
     } catch (e) {
       if (route.kind === "http") {
-        const ours = await proxysFault(e, route, target, ca, init?.signal, (Date.now() - started) / 1000);
+        const ours = await proxysFault(e, route, target, ca, init.signal, (Date.now() - started) / 1000);
         if (ours) throw ours;
       }
       const failure = classifyFetchError(e, target, route);
       if (failure?.kind === "tls" && pendingCa) throw unapprovedCa(failure, pendingCa);
-      throw failure ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
+      throw failure ?? (await untilAborted(misdialed(e, route), init.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);
     if (!refused) return res;
     await res.body?.cancel();
     throw refused;
+  }
+
+  /**
+   * Follows redirects itself (`redirect: "manual"` below it), so that each hop is routed by its own
+   * URL: the runtime would send every hop the way the first went (redirects.ts).
+   */
+  async function routedFetch(input: FetchInput, init: FetchInit = {}): Promise<Response> {
+    const request = input instanceof Request ? input : undefined;
+    const mode = init.redirect ?? request?.redirect ?? "follow";
+    const spare = mode === "follow" && request?.body ? request.clone() : undefined; // its body, should a 307 ask for it again
+    let res = await sendOnce(input, { ...init, redirect: "manual" });
+    if (mode === "manual" || !isRedirect(res.status) || !res.headers.has("location")) return res;
+    if (mode === "error") {
+      await res.body?.cancel();
+      throw redirectError("UnexpectedRedirect", `${requestUrl(input)} answered ${res.status}, a redirect, to a request that allows none`);
+    }
+    const first = new URL(requestUrl(input));
+    const signal = init.signal ?? request?.signal;
+    let hop: Hop = {
+      url: first,
+      method: (init.method ?? request?.method ?? "GET").toUpperCase(),
+      headers: new Headers(init.headers ?? request?.headers),
+      body: init.body ?? (spare ? await spare.arrayBuffer() : undefined),
+    };
+    for (let count = 1; isRedirect(res.status); count++) {
+      const next = nextHop(hop, res.status, res.headers.get("location"), count);
+      if (!next) break;
+      await res.body?.cancel();
+      signal?.throwIfAborted();
+      hop = next;
+      // `insecure = true` is for the configured endpoint's host: another host's certificate is checked
+      const { rejectUnauthorized: _unchecked, ...checked } = init.tls ?? {};
+      const tls = hop.url.hostname === first.hostname ? init.tls : checked;
+      res = await sendOnce(hop.url.href, { ...init, method: hop.method, headers: hop.headers, body: hop.body, signal, tls, redirect: "manual" });
+    }
+    return hop.url === first ? res : redirected(res, hop.url); // a Location that is no URL: the redirect is the answer
   }
   const routed = Object.assign(routedFetch, { preconnect: base.preconnect });
   proxyNames.set(routed, (url) => {
@@ -103,6 +156,13 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     return route.kind === "direct" ? undefined : `the ${route.kind === "socks5" ? "SOCKS5 proxy" : "proxy"} ${route.shown} (from ${route.source})`;
   });
   return routed;
+}
+
+/** `res`, as fetch gives the last answer of a redirect chain: `redirected`, and the URL it came from. */
+function redirected(res: Response, url: URL): Response {
+  Object.defineProperty(res, "url", { value: url.href });
+  Object.defineProperty(res, "redirected", { value: true });
+  return res;
 }
 
 const proxyNames = new WeakMap<typeof fetch, (url: string) => string | undefined>();

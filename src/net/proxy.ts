@@ -42,6 +42,15 @@ export type ProxyRoute =
       password?: string;
     });
 
+/**
+ * The key of the request option by which hey's fetch (fetch.ts) tells the fetch under it — the
+ * `--verbose` log — which proxy a request goes through, as the user set it: a SOCKS5 request's own
+ * `proxy` option names hey's loopback bridge instead.
+ */
+export const PROXY_ORIGIN = Symbol("proxy origin");
+/** A request's options as hey's fetch passes them down: the runtime's, plus the proxy in the user's words. */
+export type RoutedInit = BunFetchRequestInit & { [PROXY_ORIGIN]?: ProxyOrigin };
+
 export type ProxiedRoute = Exclude<ProxyRoute, { kind: "direct" }>;
 export type HttpRoute = Extract<ProxyRoute, { kind: "http" }>;
 export type SocksRoute = Extract<ProxyRoute, { kind: "socks5" }>;

@@ -6,11 +6,14 @@
 import type { Socket } from "bun";
 import { connect as tcpConnect, type Socket as TcpSocket } from "node:net";
 import { errnoCode, errorText } from "../kernel/errors.ts";
-import { BRIDGE_DETAIL_HEADER, BRIDGE_KIND_HEADER, type NetErrorKind } from "./errors.ts";
+import { BRIDGE_DETAIL_HEADER, BRIDGE_KIND_HEADER, isUnknownHost, type NetErrorKind } from "./errors.ts";
 import { parseIp, type SocksRoute } from "./proxy.ts";
 
 export interface SocksBridgeOptions {
-  /** Resolves a name to one IP address, for socks5:// (local DNS). Rejects when it cannot. Default: Bun.dns. */
+  /**
+   * Resolves a name to one IP address, for socks5:// (local DNS). Rejects when it cannot: with code
+   * ENOTFOUND (or DNS_ENOTFOUND, EAI_NONAME) when the name does not exist. Default: Bun.dns.
+   */
   lookup?: (host: string) => Promise<string>;
 }
 
@@ -235,17 +238,24 @@ async function socksHost(route: SocksRoute, host: string, lookup: Lookup): Promi
     if (!parseIp(host) && Buffer.byteLength(host) > 255) throw new BridgeError("proxy_refused", `host name too long for SOCKS5: ${host.slice(0, 40)}…`);
     return host;
   }
+  let failure: unknown;
   const resolved = await lookup(host).then(
     (ip) => (parseIp(ip) ? ip : null),
-    () => null,
+    (e: unknown) => ((failure = e), null),
   );
-  if (!resolved) throw new BridgeError("upstream", `cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
-  return resolved;
+  if (resolved) return resolved;
+  // a name that does not exist stays so: only a resolver that could not answer (EAI_AGAIN, a timeout) may do better on a retry
+  if (failure === undefined || isUnknownHost(failure))
+    throw new BridgeError("no_such_host", `cannot resolve ${host} locally; use socks5h:// to let the proxy resolve names`);
+  throw new BridgeError(
+    "upstream",
+    `cannot resolve ${host} locally (${errnoCode(failure) ?? errorText(failure)}); use socks5h:// to let the proxy resolve names`,
+  );
 }
 
 async function lookupWithBun(host: string): Promise<string> {
   const [first] = await Bun.dns.lookup(host);
-  if (!first) throw new Error(`no address for ${host}`);
+  if (!first) throw Object.assign(new Error(`no address for ${host}`), { code: "ENOTFOUND" });
   return first.address;
 }
 

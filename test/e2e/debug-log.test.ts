@@ -52,7 +52,7 @@ test("--verbose: request, proxy, status, timings, retry and bodies; key and prox
     const { path, text } = logOf(state);
     expect(run.stderr.split("\n").filter((l) => l.includes("debug log"))).toEqual([`hey: debug log: ${path}`]);
     expect(text).toContain(`#1 → POST http://model.test:${port}/v1/chat/completions`);
-    expect(text).toContain(`proxy: http://127.0.0.1:${proxy.port} with headers {"proxy-authorization":"***"}`);
+    expect(text).toContain(`proxy: http://***@127.0.0.1:${proxy.port} (from --proxy) with headers {"proxy-authorization":"***"}`);
     expect(text).toMatch(/"authorization":"\*\*\*"/);
     expect(text).toMatch(/#1 ← 503 Service Unavailable in \d+ ms/);
     expect(text).toContain('"overloaded, try again"');

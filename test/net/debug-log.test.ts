@@ -4,7 +4,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { hideSecrets } from "../../src/config/secrets.ts";
 import { maskHeaders, maskTokens, maskUrl, openDebugLog } from "../../src/net/debug-log.ts";
+import { proxiedFetch } from "../../src/net/fetch.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { startHttpProxy, startSocks5Server } from "../helpers/proxies.ts";
 
 describe("masking", () => {
   test("secret headers are ***, others as sent", () => {
@@ -51,6 +53,33 @@ test("a streamed body passes through whole; only its first 4 KB go to the log", 
     expect(text).toContain("body complete, 10000 bytes (first 4096):");
     expect(text).not.toContain("x".repeat(4097));
   } finally {
+    dir.remove();
+  }
+});
+
+test("the proxy is named as the user set it, with where it was set: for SOCKS5 not only hey's loopback bridge; never its password", async () => {
+  const dir = tempDir();
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok") });
+  const hosts = { "model.test": "127.0.0.1" };
+  const socks = await startSocks5Server({ hosts, users: { bob: "sock-pw-9" } });
+  const http = await startHttpProxy({ hosts, credentials: { username: "ann", password: "http-pw-9" } });
+  try {
+    const log = openDebugLog(dir.path, (t) => t);
+    const target = `http://model.test:${server.port}/v1/models`;
+    await (await proxiedFetch({ env: { ALL_PROXY: `socks5h://bob:sock-pw-9@127.0.0.1:${socks.port}` } }, { base: log.wrap(fetch) })(target)).text();
+    await (await proxiedFetch({ cli: `http://ann:http-pw-9@127.0.0.1:${http.port}`, env: {} }, { base: log.wrap(fetch) })(target)).text();
+    const lines = readFileSync(join(dir.path, readdirSync(dir.path)[0]!), "utf8")
+      .split("\n")
+      .filter((l) => l.includes("proxy:"));
+    expect(lines[0]).toMatch(
+      new RegExp(`^  proxy: socks5h://\\*\\*\\*@127\\.0\\.0\\.1:${socks.port} \\(from ALL_PROXY\\), through hey's SOCKS5 bridge http://127\\.0\\.0\\.1:\\d+$`),
+    );
+    expect(lines[1]).toBe(`  proxy: http://***@127.0.0.1:${http.port} (from --proxy) with headers {"proxy-authorization":"***"}`);
+    expect(lines.join("\n")).not.toMatch(/sock-pw-9|http-pw-9/);
+  } finally {
+    socks.close();
+    http.close();
+    server.stop(true);
     dir.remove();
   }
 });

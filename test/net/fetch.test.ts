@@ -192,12 +192,23 @@ describe("through a SOCKS5 server", () => {
     expect(socks.log).toEqual([{ atyp: 1, host: LOCAL_ONLY_IP, port: modelPort }]);
   });
 
-  test("socks5:// with a name that does not resolve locally is a retryable NetError suggesting socks5h://", async () => {
+  test("socks5:// with a name that does not exist here fails for good, as a direct request to it does, saying to use socks5h://", async () => {
     const socks = await socksServer();
-    const lookup = () => Promise.reject(new Error("ENOTFOUND"));
-    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, { lookup })(`${MODEL}/v1/echo`));
+    const lookup = () => Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "DNS_ENOTFOUND" }));
+    const error = await rejectionOf(proxiedFetch({ env: { ALL_PROXY: socksUrl(socks, "socks5") } }, { lookup })(`${MODEL}/v1/echo`));
+    expect(error).toMatchObject({ kind: "no_such_host", permanent: true });
+    expect(error.message).toBe(
+      `the host model.test does not resolve on this machine (no such host), so hey does not retry: socks5:// has this machine resolve names before asking the proxy socks5://127.0.0.1:${socks.port} (from ALL_PROXY) — if only the proxy's side knows model.test, use socks5h://127.0.0.1:${socks.port} in ALL_PROXY; else check the host name`,
+    );
+    expect(socks.log).toEqual([]);
+  });
+
+  test("socks5:// with a resolver that could not answer (EAI_AGAIN) is retryable, and still suggests socks5h://", async () => {
+    const socks = await socksServer();
+    const lookup = () => Promise.reject(Object.assign(new Error("temporary failure"), { code: "EAI_AGAIN" }));
+    const error = await rejectionOf(proxiedFetch({ cli: socksUrl(socks, "socks5"), env: {} }, { lookup })(`https://model.test:${modelPort}/`));
     expect(error).toMatchObject({ kind: "upstream", permanent: false });
-    expect(error.message).toContain("socks5h://");
+    expect(error.message).toContain("cannot resolve model.test locally (EAI_AGAIN); use socks5h://");
     expect(socks.log).toEqual([]);
   });
 
