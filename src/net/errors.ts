@@ -15,8 +15,10 @@ import type { ProxyRoute } from "./proxy.ts";
  *   given as http://, a plain HTTP proxy as https://)
  * - `upstream`: the proxy could not reach the server (5xx, SOCKS host unreachable): retryable, like
  *   a refused direct connection
+ * - `proxy_unapproved`: the `[proxy] url` that would route the request waits for the user's approval
+ *   (net/proxy.ts unapprovedRoute): nothing was sent
  */
-export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream";
+export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream" | "proxy_unapproved";
 
 /** A classified network failure. `message` is complete and safe to print (no credentials). */
 export class NetError extends Error {

@@ -11,7 +11,17 @@ import {
   NetError,
 } from "./errors.ts";
 import { ProviderError } from "../kernel/provider.ts";
-import { proxyAddress, redactProxyUrl, resolveProxy, type HttpRoute, type ProxiedRoute, type ProxyRoute, type ProxySources, type SocksRoute } from "./proxy.ts";
+import {
+  proxyAddress,
+  redactProxyUrl,
+  resolveProxy,
+  unapprovedRoute,
+  type HttpRoute,
+  type ProxiedRoute,
+  type ProxyRoute,
+  type ProxySources,
+  type SocksRoute,
+} from "./proxy.ts";
 import type { speaksAs } from "./proxy-probe.ts";
 import type { SocksBridge, SocksBridgeOptions } from "./socks-bridge.ts";
 
@@ -29,7 +39,8 @@ export interface NetOptions extends SocksBridgeOptions {
 
 /**
  * A fetch that routes each request as resolveProxy decides. Throws NetConfigError (before any I/O)
- * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
+ * for an unusable proxy setting; a NetError (errors.ts) — before any I/O too — for a request only a
+ * `[proxy] url` not approved yet would route (unapprovedRoute); for a certificate that fails verification
  * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
  * refusal came as a response in the server's place — and for a proxy whose port speaks another
  * protocol than its URL's scheme says (proxy-probe.ts: asked before the first request through an
@@ -75,6 +86,8 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
 
   async function routedFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
     const target = new URL(requestUrl(input));
+    const held = unapprovedRoute(target, sources);
+    if (held) throw new NetError("proxy_unapproved", held);
     const route = resolveProxy(target, sources);
     if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init?.signal);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
