@@ -159,7 +159,7 @@ async function runProbes(
       return { ...routed, tls: { ok: false, kind: "ca", message: e.message } };
     }
     onProbe?.("network");
-    const network = await probeNetwork(target, route, { ca, insecure: provider.insecure ?? false });
+    const network = await probeNetwork(target, route, { ca, insecure: provider.insecure ?? false, env });
     const probes: Probes = { ...routed, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
     return {

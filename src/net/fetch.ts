@@ -11,6 +11,7 @@ import {
   NetError,
 } from "./errors.ts";
 import { ProviderError } from "../kernel/provider.ts";
+import { withUnreadCas } from "./ca.ts";
 import {
   proxyAddress,
   redactProxyUrl,
@@ -99,10 +100,10 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     } catch (e) {
       if (route.kind === "http") {
         const ours = await proxysFault(e, route, target, ca, init?.signal, (Date.now() - started) / 1000);
-        if (ours) throw ours;
+        if (ours) throw ours.kind === "tls" ? withUnreadCas(ours, sources.env) : ours;
       }
       const failure = classifyFetchError(e, target, route);
-      if (failure?.kind === "tls" && pendingCa) throw unapprovedCa(failure, pendingCa);
+      if (failure?.kind === "tls") throw withUnreadCas(pendingCa ? unapprovedCa(failure, pendingCa) : failure, sources.env);
       throw failure ?? (await untilAborted(misdialed(e, route), init?.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);
