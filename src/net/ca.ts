@@ -60,7 +60,16 @@ function caPathProblem(path: string, directory: boolean): string | undefined {
     return splitPem(readFileSync(path, "utf8")).length === 0 ? "holds no PEM certificate (-----BEGIN CERTIFICATE----- …)" : undefined;
   } catch (e) {
     const code = errnoCode(e);
-    const words = code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a directory" : code === "ENOTDIR" ? "it is not a directory" : errorText(e);
+    const words =
+      code === "ENOENT"
+        ? "no such file or directory"
+        : code === "EACCES"
+          ? "permission denied"
+          : code === "EISDIR"
+            ? "it is a directory"
+            : code === "ENOTDIR"
+              ? "it is not a directory"
+              : errorText(e);
     return `cannot be read (${code ? `${code}: ${words}` : words})`;
   }
 }
