@@ -49,7 +49,7 @@ export function fetchFor(settings: Settings, cliProxy: string | undefined, env: 
   if (cliProxy) parseProxyUrl(cliProxy, "--proxy");
   const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env, held: settings.network.heldProxy };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
-  const ca = trustedCas({ ...settings.network, env });
+  const ca = trustedCas(settings.network);
   const pendingCa = settings.network.pendingCa;
   return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}), ...(pendingCa ? { pendingCa } : {}) });
 }

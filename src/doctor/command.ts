@@ -152,7 +152,7 @@ async function runProbes(
     const routed = { ...base, route: { ok: true as const, text, proxied: route.kind !== "direct" } };
     let ca: ReturnType<typeof trustedCas>;
     try {
-      ca = trustedCas({ ...settings.network, env });
+      ca = trustedCas(settings.network);
     } catch (e) {
       // a CA file that cannot be read is the TLS check's failure (it names the setting), not the proxy's
       if (!(e instanceof NetConfigError)) throw e;

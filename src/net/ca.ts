@@ -14,7 +14,6 @@ export interface CaSources {
   caFile?: string;
   /** where caFile was set, for messages: "[network] ca_file in PATH" */
   caFileSource?: string;
-  env: Record<string, string | undefined>;
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
