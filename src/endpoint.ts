@@ -47,9 +47,9 @@ export function startProvider(settings: Settings, cliProxy: string | undefined, 
 export function fetchFor(settings: Settings, cliProxy: string | undefined, env: Env, debug?: DebugLog): typeof fetch {
   // checked even when the model URL is loopback (always direct): a bad value is a mistake wherever it would be used
   if (cliProxy) parseProxyUrl(cliProxy, "--proxy");
-  const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
+  const sources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env, held: settings.network.heldProxy };
   resolveProxy(new URL(settings.provider.baseUrl), sources);
-  const ca = trustedCas({ ...settings.network, env });
+  const ca = trustedCas(settings.network);
   const pendingCa = settings.network.pendingCa;
   return proxiedFetch(sources, { ...(ca ? { ca } : {}), ...(debug ? { base: debug.wrap(fetch) } : {}), ...(pendingCa ? { pendingCa } : {}) });
 }

@@ -157,6 +157,12 @@ export interface Guard {
    * (ProviderSettings.unapproved) — unless a file before it sets one, which then stands (resolve.ts)
    */
   withheld: string[];
+  /**
+   * the file's `[proxy] url` is left out and no approved one can stand in (none approved, another
+   * password): the requests it would route may not go out (ProxySources.held) — unless a file
+   * before it sets one, which then stands (resolve.ts)
+   */
+  proxyHeld?: true;
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -169,9 +175,9 @@ const quote = (s: string) => JSON.stringify(s);
  * one did not (or none, where the approved one restricted), a deny entry no longer in force, a
  * bash_filter, shell or rg command that changed, a keep_env variable added, a new or changed MCP
  * server, a provider's new or changed base_url (its key would go there: the agent cannot read the
- * key, hey keeps it from the commands it runs, but it can write a config file), a new proxy. Each
- * widening is left out — the approved value is used; a base_url with none approved is `withheld` —
- * and named in `widenings`.
+ * key, hey keeps it from the commands it runs, but it can write a config file), a new or changed
+ * proxy. Each widening is left out — the approved value is used; a base_url with none approved is
+ * `withheld`, a proxy `proxyHeld` — and named in `widenings`.
  * `approved` undefined: nothing of the file is approved.
  */
 export function guardLayer(data: Table, approved: Guarded | undefined, below: Below = {}): Guard {
@@ -276,11 +282,20 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     if (usable === undefined) withheld.push(name);
     else providers[name] = { ...(providers[name] as Table), base_url: usable };
   }
+  // the proxy model requests go through: a changed one goes back to the approved one; where none can
+  // be used (none approved, another password) the route stays closed — going direct or through
+  // HTTPS_PROXY instead would leave out a proxy the network may require, and say nothing
   const proxy: Table = isTable(data.proxy) ? { ...data.proxy } : {};
   const wasProxy = legacy ? now.proxy : was.proxy && sealedUrl(was.proxy);
+  let proxyHeld = false;
   if (now.proxy !== undefined && now.proxy !== wasProxy) {
-    widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(urlOnScreen(now.proxy))}: model requests would go through it`);
-    setOrDelete(proxy, "url", wasProxy && unsealedUrl(wasProxy, proxy.url)); // another password: none, rather than an unapproved proxy
+    const usable = wasProxy && unsealedUrl(wasProxy, proxy.url);
+    const went = wasProxy === undefined ? "" : ` (was ${quote(urlOnScreen(wasProxy))}${usable ? "" : ", with another password"})`;
+    const closed = usable ? "" : "; none goes out, directly or through another proxy, until you approve";
+    widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(urlOnScreen(now.proxy))}${went}: model requests would go through it${closed}`);
+    setOrDelete(proxy, "url", usable);
+    proxyHeld = !usable;
+    if (wasProxy !== undefined) used.proxy = wasProxy; // the approval stands until the user answers
   }
   if (typeof proxy.url === "string" && proxy.url) used.proxy = sealedUrl(proxy.url);
   // a CA added to those hey trusts would let whoever holds it answer for any endpoint, and read its key
@@ -317,7 +332,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
       ...(mcp === undefined ? {} : { mcp }),
     };
   }
-  return { data: out, widenings, used, kept, withheld };
+  return { data: out, widenings, used, kept, withheld, ...(proxyHeld ? { proxyHeld: true as const } : {}) };
 }
 
 /**
@@ -362,36 +377,4 @@ export const aboutServer = (line: string): boolean => /^[+~] \[mcp\./.test(line)
 /** Whether two records of a file's guarded keys say the same (to skip writing an unchanged record). */
 export function sameGuarded(a: Guarded | undefined, b: Guarded | undefined): boolean {
   return JSON.stringify(a && sortKeys(a as unknown as Table)) === JSON.stringify(b && sortKeys(b as unknown as Table));
-}
-
-/**
- * What a git worktree's file is approved in: `own`, its own record, with each key the file sets
- * now (`now`) exactly as `main`, its main checkout's file's record, approves it — a server, a
- * provider's base_url, a list — taken from `main`: the user approved that value in the same project.
- * So a worktree that merged what the main checkout approved since is not asked about it, and one
- * still behind runs what its own record approved.
- */
-export function withMainApprovals(own: Guarded, approvedInMain: Guarded, now: Guarded): Guarded {
-  const main = { ...approvedInMain, ...(approvedInMain.endpoints && { endpoints: sealedUrls(approvedInMain.endpoints) }) };
-  if (main.proxy) main.proxy = sealedUrl(main.proxy);
-  const out: Guarded = { ...own, mcp: { ...own.mcp } };
-  for (const [name, print] of Object.entries(now.mcp)) {
-    if (main.mcp[name] !== print) continue;
-    out.mcp[name] = print;
-    if (main.servers?.[name]) out.servers = { ...own.servers, ...out.servers, [name]: main.servers[name] };
-  }
-  if (own.selections && main.selections)
-    for (const [name, sel] of Object.entries(now.selections ?? {}))
-      if (JSON.stringify(main.selections[name]) === JSON.stringify(sel)) out.selections = { ...own.selections, ...out.selections, [name]: sel };
-  // a record without endpoints (an older hey's) approves every one already
-  if (own.endpoints && main.endpoints) {
-    const endpoints = { ...own.endpoints };
-    for (const [name, url] of Object.entries(now.endpoints ?? {})) if (main.endpoints[name] === url) endpoints[name] = url;
-    out.endpoints = endpoints;
-  }
-  for (const key of ["allow", "deny", "keep_env"] as const)
-    if (now[key] !== undefined && JSON.stringify(now[key]) === JSON.stringify(main[key])) out[key] = main[key];
-  for (const key of ["bash_filter", "shell", "rg", "proxy", "ca_file"] as const) if (now[key] !== undefined && now[key] === main[key]) out[key] = main[key];
-  if (own.vars && main.vars) out.vars = [...new Set([...own.vars, ...(now.vars ?? []).filter((v) => main.vars!.includes(v))])].sort();
-  return out;
 }

@@ -4,9 +4,9 @@
 //
 // Precedence, later wins, key by key: defaults < user file < project file < --config file <
 // HEY_* variables < flags. Tables merge into tables; arrays and scalars replace.
-import { dirname, isAbsolute, join } from "node:path";
 import type { Effort } from "../kernel/ir.ts";
-import { NetConfigError, parseProxyUrl } from "../net/proxy.ts";
+import { redactProxyUrl } from "../net/proxy.ts";
+import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
@@ -104,6 +104,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const projectDeny: string[] = [];
   const origins = new Map<string, string>();
   const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
+  let heldProxy: string | undefined; // the [proxy] url in force, were it approved (Settings.network.heldProxy)
   for (const layer of layers) {
     const checked = checkLayer(layer.source, layer.data, layer.locate ?? layer.text);
     errors.push(...checked.errors);
@@ -128,13 +129,14 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       const standing = guard.withheld.filter((name) => isTable(below[name]) && below[name].base_url !== undefined);
       if (standing.length) data = { ...data, provider: withoutBaseUrls(data.provider as Table, standing) };
       withheld = guard.withheld.filter((name) => !standing.includes(name));
+      const written = (checked.data as ConfigFile).proxy?.url ?? "";
+      if (guard.proxyHeld) heldProxy = `[proxy] url = ${JSON.stringify(redactProxyUrl(written))} in ${placeIn(layer, ["proxy", "url"])}`;
     }
+    if ((data as ConfigFile).proxy?.url) heldProxy = undefined; // a later file's approved proxy is the one in force
     endpointSteps.push({ source: layer.source, data, withheld });
     // each entry of the file's lists that is no rule, with the file's other mistakes (a misspelt key beside it)
     const written = (checked.data as ConfigFile).permission;
-    const line = (list: string) =>
-      (layer.locate ?? (layer.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p)))?.(["permission", list]);
-    errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => `${layer.source}${line(list) ? `:${line(list)}` : ""}`));
+    errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => placeIn(layer, ["permission", list])));
     if (layer.project) {
       // a project narrows the user's lists, never widens them: its allow list is one more a call
       // must match, its deny entries add to the user's (issue 24)
@@ -224,7 +226,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     ...(choice.defaultModel ? { defaultModel: true } : {}),
     providers: choice.providers,
     effort: effort ?? sessionEffort(flags.session, choice) ?? choice.provider.effort,
-    network: caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env),
+    network: { ...caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env), ...(heldProxy && !f.proxy?.url ? { heldProxy } : {}) },
     proxy: f.proxy?.url || undefined,
     ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${lineOf(["proxy", "url"])}` } : {}),
     agent: resolveTable(SECTIONS.agent, f.agent),
@@ -254,41 +256,6 @@ const asWritten = ({ guard: _, ...layer }: ConfigLayer): ConfigLayer => layer;
 function listsOf(merged: Table): Below {
   const { permission, tools } = merged as ConfigFile;
   return { allow: permission?.allow, deny: permission?.deny, keep_env: tools?.keep_env };
-}
-
-/**
- * A project's config may not turn certificate checks off nor add a CA to trust: a repository
- * would then decide who may answer for a model endpoint, and read the user's key (SPEC §24).
- */
-function refuseInProject(layer: ConfigLayer, data: Table): string[] {
-  const refused = (path: string[]) => {
-    const line = layer.text === undefined ? undefined : keyLine(layer.text, path);
-    return `${layer.source}${line ? `:${line}` : ""}: ${where(path)} is not accepted in a project's config; set it in your user config or a --config file`;
-  };
-  const providers = isTable(data.provider) ? data.provider : {};
-  const insecure = Object.entries(providers)
-    .filter(([, p]) => isTable(p) && p.insecure !== undefined)
-    .map(([name]) => refused(["provider", name, "insecure"]));
-  const caFile = isTable(data.network) && data.network.ca_file !== undefined ? [refused(["network", "ca_file"])] : [];
-  return [...insecure, ...caFile];
-}
-
-/** A proxy URL hey cannot use is a ConfigError at `at` (`FILE:LINE: [proxy] url`, or `HEY_PROXY`), not only once a request would use it. */
-function checkProxy(url: string, at: string): void {
-  try {
-    parseProxyUrl(url, at);
-  } catch (e) {
-    if (e instanceof NetConfigError) throw new ConfigError(e.message);
-    throw e;
-  }
-}
-
-/** `[network] ca_file`: `~/` is the home directory, a relative path is relative to the file that set it. */
-function caFile(value: string | undefined, source: string, env: Record<string, string | undefined>): Settings["network"] {
-  if (!value) return {};
-  const home = env.HOME ?? "";
-  const path = value.startsWith("~/") && home ? join(home, value.slice(2)) : isAbsolute(value) ? value : join(dirname(source), value);
-  return { caFile: path, caFileSource: `[network] ca_file in ${source}` };
 }
 
 /** Each entry that is no rule, named, after `at(list)` (`FILE:LINE`): it would silently allow or deny nothing (SPEC §24). */

@@ -167,9 +167,12 @@ export interface Settings {
   proxySource?: string;
   /**
    * `[network] ca_file` as an absolute path, and where it was set (for messages); `pendingCa`: a
-   * ca_file left out for want of approval (`[network] ca_file = "…" in FILE`), named by a TLS error
+   * ca_file left out for want of approval (`[network] ca_file = "…" in FILE`), named by a TLS error;
+   * `heldProxy`: a `[proxy] url` left out for want of approval, none standing in its place
+   * (`[proxy] url = "http://***@host:port" in FILE:LINE`): the requests it would route are refused
+   * (net/proxy.ts ProxySources.held), not sent directly or through another proxy
    */
-  network: { caFile?: string; caFileSource?: string; pendingCa?: string };
+  network: { caFile?: string; caFileSource?: string; pendingCa?: string; heldProxy?: string };
   // the plain tables, as config/keys.ts declares them (camelCase names; its docs say what each key does)
   agent: Resolved<typeof SECTIONS.agent>;
   retry: Resolved<typeof SECTIONS.retry>;

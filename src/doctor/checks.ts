@@ -27,7 +27,7 @@ export interface Probes {
   protocol: Protocol;
   /** where base_url was set (endpoint.ts baseUrlSettingOf), named in the DNS failure's fix; undefined: hey's own address of a built-in provider */
   setting?: string;
-  /** `direct: …` or `through the proxy …` (net/proxy.ts describeRoute), or the proxy setting's error */
+  /** `direct: …` or `through the proxy …` (net/proxy.ts describeRoute), or the proxy setting's error; kind "approval": a `[proxy] url` not approved yet (net/proxy.ts unapprovedRoute) */
   route: Outcome<{ text: string; proxied: boolean }>;
   /** the addresses of the host, or why it was not looked up here */
   dns?: Outcome<{ addresses: string[] }> | { ok: true; skipped: string };
@@ -121,7 +121,8 @@ export function judge(p: Probes, keyVar: string | undefined, sent = true): Verdi
 /** `help`: what a run says after a failed connection, when it says more than the network's fix (the default Ollama's setup help). */
 function networkChecks(p: Probes, help?: string): Check[] {
   const out: Check[] = [];
-  out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, FIX_PROXY));
+  // kind "approval": a [proxy] url waiting for the user's yes, which the message says how to give
+  out.push(p.route.ok ? pass("proxy", "proxy", p.route.text) : fail("proxy", "proxy", p.route.message, p.route.kind === "approval" ? undefined : FIX_PROXY));
   if (p.dns) {
     // hey's own address of a built-in provider is no typo: this machine's network or DNS is what fails
     const fix = p.setting ? `check the host name in ${p.setting}, or this machine's DNS` : "check this machine's network connection, or its DNS";

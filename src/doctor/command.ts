@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
-import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, type ProxySources } from "../net/proxy.ts";
+import { describeRoute, NetConfigError, parseProxyUrl, resolveProxy, unapprovedRoute, type ProxySources } from "../net/proxy.ts";
 import { decideWidenings } from "../trust/approve.ts";
 import { beginConfig, withUnloadedProvider } from "../trust/start.ts";
 import { setupHint } from "../ui/setup-help.ts";
@@ -141,24 +141,27 @@ async function runProbes(
 ): Promise<Probes> {
   const provider = settings.provider;
   const target = new URL(provider.baseUrl);
-  const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env };
+  const sources: ProxySources = { cli: cliProxy, config: settings.proxy, configSource: settings.proxySource, env, held: settings.network.heldProxy };
   const base = { protocol: provider.protocol, model: settings.model, rateLimits: [], setting: builtInUrl(provider) ? undefined : baseUrlSettingOf(provider) };
   let route: ReturnType<typeof resolveProxy>;
   try {
     if (cliProxy) parseProxyUrl(cliProxy, "--proxy"); // as a run checks it: a mistake even where the model URL is loopback
+    // no probe goes out where no request would: not directly, not around a proxy waiting for approval
+    const held = unapprovedRoute(target, sources);
+    if (held) return { ...base, route: { ok: false, kind: "approval", message: held } };
     route = resolveProxy(target, sources);
     const text = describeRoute(target, sources);
     const routed = { ...base, route: { ok: true as const, text, proxied: route.kind !== "direct" } };
     let ca: ReturnType<typeof trustedCas>;
     try {
-      ca = trustedCas({ ...settings.network, env });
+      ca = trustedCas(settings.network);
     } catch (e) {
       // a CA file that cannot be read is the TLS check's failure (it names the setting), not the proxy's
       if (!(e instanceof NetConfigError)) throw e;
       return { ...routed, tls: { ok: false, kind: "ca", message: e.message } };
     }
     onProbe?.("network");
-    const network = await probeNetwork(target, route, { ca, insecure: provider.insecure ?? false });
+    const network = await probeNetwork(target, route, { ca, insecure: provider.insecure ?? false, env });
     const probes: Probes = { ...routed, ...network };
     if ([network.dns, network.tcp, network.tls].some((o) => o && !o.ok)) return probes;
     return {

@@ -5,6 +5,7 @@ import { lookup } from "node:dns/promises";
 import { connect, type Socket } from "node:net";
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate } from "node:tls";
 import { classifyFetchError, expectedProtocol, proxyTlsError, tlsError, tunnelSilent, wrongScheme } from "../net/errors.ts";
+import { withUnreadCas } from "../net/ca.ts";
 import { certificateCheck, speaksAs } from "../net/proxy-probe.ts";
 import { parseIp, proxyAddress, type ProxiedRoute, type ProxyRoute } from "../net/proxy.ts";
 import { startSocksBridge } from "../net/socks-bridge.ts";
@@ -26,6 +27,8 @@ export interface NetworkOptions {
   ca?: string[];
   /** the provider skips verification: the certificate is read, and its failures reported as such */
   insecure: boolean;
+  /** the environment, whose CA variables a certificate failure checks (net/ca.ts withUnreadCas) */
+  env: Record<string, string | undefined>;
 }
 
 /** DNS, TCP and TLS as `target` is reached on `route`. Never throws: each failure is its probe's outcome. */
@@ -100,7 +103,7 @@ async function probeTls(target: URL, host: string, port: number, route: ProxyRou
     const cert = secure.getPeerCertificate();
     const code = secure.authorized ? identityError(host, cert) : String(secure.authorizationError ?? "CERT_UNTRUSTED");
     const details = { issuer: issuerOf(cert), validTo: dateOf(cert.valid_to), daysLeft: Math.floor((Date.parse(cert.valid_to) - Date.now()) / DAY_MS) };
-    if (code && !opts.insecure) return { ok: false, kind: "network", message: tlsError(code, "", target, route).message };
+    if (code && !opts.insecure) return { ok: false, kind: "network", message: withUnreadCas(tlsError(code, "", target, route), opts.env).message };
     return { ok: true, ...details, insecure: opts.insecure };
   } catch (e) {
     if ((e as { code?: unknown }).code === "ETIMEDOUT")
@@ -120,7 +123,7 @@ async function proxyCertificate(route: ProxiedRoute, opts: NetworkOptions): Prom
   if (opts.insecure) return undefined;
   const { host, port } = proxyAddress(route);
   const code = await certificateCheck(host, port, opts.ca, HANDSHAKE_WAIT_MS);
-  return code ? { ok: false, kind: "network", message: proxyTlsError(code, route).message, proxy: true } : undefined;
+  return code ? { ok: false, kind: "network", message: withUnreadCas(proxyTlsError(code, route), opts.env).message, proxy: true } : undefined;
 }
 
 /** "ERR_TLS_CERT_ALTNAME_INVALID" when the certificate is not for `host`, else "". */

@@ -1,9 +1,11 @@
 // The certificate authorities model requests trust (SPEC §24 §3). Bun's default store already holds
 // Mozilla's CAs, NODE_EXTRA_CA_CERTS and what OpenSSL's default paths hold — $SSL_CERT_FILE (else
-// /etc/ssl/cert.pem) and $SSL_CERT_DIR — read by the runtime itself (oven-sh/bun#42970), at no cost
-// to hey. `[network] ca_file` is hey's: its PEM bundle is added to that store, never put in its
-// place, so a corporate CA does not make public endpoints untrusted. Read once per run, only when set.
-import { readFileSync } from "node:fs";
+// /etc/ssl/cert.pem) and $SSL_CERT_DIR (else /etc/ssl/certs) — read by the runtime itself
+// (oven-sh/bun#42970), at no cost to hey. `[network] ca_file` is hey's: its PEM bundle is added to
+// that store, never put in its place, so a corporate CA does not make public endpoints untrusted.
+// Read once per run, only when set.
+import { readdirSync, readFileSync } from "node:fs";
+import { NetError } from "./errors.ts";
 import { NetConfigError } from "./proxy.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -12,7 +14,6 @@ export interface CaSources {
   caFile?: string;
   /** where caFile was set, for messages: "[network] ca_file in PATH" */
   caFileSource?: string;
-  env: Record<string, string | undefined>;
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -20,23 +21,56 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
 /**
  * The CA list to pass as fetch's `tls.ca`, or undefined without `[network] ca_file` (then fetch
  * keeps its default store, and nothing is read). A `tls.ca` replaces the default store, so the list
- * holds that store's certificates and SSL_CERT_FILE's too (read here for that reason only, and
- * skipped when unreadable, as the runtime skips it). Throws NetConfigError naming the setting when
- * ca_file cannot be read or holds no PEM certificate.
+ * holds all that store trusts — the bundled CAs and NODE_EXTRA_CA_CERTS ("default"), and OpenSSL's
+ * paths, SSL_CERT_FILE and SSL_CERT_DIR or the system's file and directory ("system", which the
+ * runtime reads only when asked, skipping what it cannot read) — with ca_file's added. Throws
+ * NetConfigError naming the setting when ca_file cannot be read or holds no PEM certificate.
  */
 export function trustedCas(sources: CaSources): string[] | undefined {
   if (!sources.caFile) return undefined;
   const added = readPemBundle(sources.caFile, sources.caFileSource ?? "[network] ca_file");
-  const sslCertFile = sources.env.SSL_CERT_FILE;
-  let system: string[] = [];
-  if (sslCertFile) {
-    try {
-      system = splitPem(readFileSync(sslCertFile, "utf8"));
-    } catch {}
-  }
   // node:tls only now: loading it costs start-up time every other run would pay for nothing
   const { getCACertificates } = require("node:tls") as typeof import("node:tls");
-  return [...new Set([...getCACertificates("default"), ...system, ...added])];
+  return [...new Set([...getCACertificates("default"), ...getCACertificates("system"), ...added])];
+}
+
+/** The CA variables the runtime reads (and skips, without a word, when it cannot) */
+const CA_VARIABLES = ["SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "SSL_CERT_DIR"] as const;
+
+/**
+ * `failure` (a certificate that failed verification) with what is wrong with each CA variable of
+ * `env` that is set but adds no CA — a path that cannot be read, a file with no PEM certificate —
+ * said at its end: the message tells the user to set them, and they may have. Reads only those
+ * variables' paths, only on such a failure. Never throws.
+ */
+export function withUnreadCas(failure: NetError, env: Record<string, string | undefined>): NetError {
+  const unread = CA_VARIABLES.flatMap((name) => {
+    const path = env[name];
+    const problem = path ? caPathProblem(path, name === "SSL_CERT_DIR") : undefined;
+    return problem ? [`${name}=${path} is set but ${problem}, so it adds no CA`] : [];
+  });
+  return unread.length ? new NetError(failure.kind, `${failure.message} — ${unread.join("; ")}`) : failure;
+}
+
+/** Why the CA file (or directory) at `path` adds nothing, in words; undefined when it can add something. */
+function caPathProblem(path: string, directory: boolean): string | undefined {
+  try {
+    if (directory) return readdirSync(path).length === 0 ? "is an empty directory" : undefined;
+    return splitPem(readFileSync(path, "utf8")).length === 0 ? "holds no PEM certificate (-----BEGIN CERTIFICATE----- …)" : undefined;
+  } catch (e) {
+    const code = errnoCode(e);
+    const words =
+      code === "ENOENT"
+        ? "no such file or directory"
+        : code === "EACCES"
+          ? "permission denied"
+          : code === "EISDIR"
+            ? "it is a directory"
+            : code === "ENOTDIR"
+              ? "it is not a directory"
+              : errorText(e);
+    return `cannot be read (${code ? `${code}: ${words}` : words})`;
+  }
 }
 
 /** The certificates of a PEM bundle. Throws NetConfigError naming `label` and the path. */

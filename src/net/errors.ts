@@ -17,8 +17,10 @@ import type { ProxyRoute } from "./proxy.ts";
  *   a refused direct connection
  * - `no_such_host`: through socks5://, which has this machine resolve the server's name before it
  *   asks the proxy, the name does not resolve here: final, like a direct "no such host"
+ * - `proxy_unapproved`: the `[proxy] url` that would route the request waits for the user's approval
+ *   (net/proxy.ts unapprovedRoute): nothing was sent
  */
-export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream" | "no_such_host";
+export type NetErrorKind = "tls" | "proxy_auth" | "proxy_refused" | "proxy_unreachable" | "proxy_protocol" | "upstream" | "no_such_host" | "proxy_unapproved";
 
 /** A classified network failure. `message` is complete and safe to print (no credentials). */
 export class NetError extends Error {

@@ -12,11 +12,13 @@ import {
   NetError,
 } from "./errors.ts";
 import { ProviderError } from "../kernel/provider.ts";
+import { withUnreadCas } from "./ca.ts";
 import {
   PROXY_ORIGIN,
   proxyAddress,
   redactProxyUrl,
   resolveProxy,
+  unapprovedRoute,
   type HttpRoute,
   type ProxiedRoute,
   type ProxyRoute,
@@ -44,7 +46,8 @@ export interface NetOptions extends SocksBridgeOptions {
  * A fetch that routes each request as resolveProxy decides — each hop of a redirect too: it follows
  * redirects itself, by fetch's rules (redirects.ts, which throws fetch's TypeErrors for a loop and
  * the like), honouring `init.redirect`. Throws NetConfigError (before any I/O)
- * for an unusable proxy setting; a NetError (errors.ts) for a certificate that fails verification
+ * for an unusable proxy setting; a NetError (errors.ts) — before any I/O too — for a request only a
+ * `[proxy] url` not approved yet would route (unapprovedRoute); for a certificate that fails verification
  * and for a proxy that refuses, wants credentials or cannot be reached — also when the proxy's
  * refusal came as a response in the server's place — and for a proxy whose port speaks another
  * protocol than its URL's scheme says (proxy-probe.ts: asked before the first request through an
@@ -91,6 +94,8 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
   /** One request, routed by its own URL; its failures in hey's words (the contract of proxiedFetch). */
   async function sendOnce(input: FetchInput, init: FetchInit): Promise<Response> {
     const target = new URL(requestUrl(input));
+    const held = unapprovedRoute(target, sources);
+    if (held) throw new NetError("proxy_unapproved", held);
     const route = resolveProxy(target, sources);
     if (route.kind === "socks5" || (route.kind === "http" && route.url.startsWith("https:"))) await untilAborted(checkedProxy(route), init.signal);
     const proxy = route.kind === "socks5" ? (await bridgeFor(route)).url : proxyOption(route);
@@ -103,10 +108,10 @@ export function proxiedFetch(sources: ProxySources, opts: NetOptions = {}): type
     } catch (e) {
       if (route.kind === "http") {
         const ours = await proxysFault(e, route, target, ca, init.signal, (Date.now() - started) / 1000);
-        if (ours) throw ours;
+        if (ours) throw ours.kind === "tls" ? withUnreadCas(ours, sources.env) : ours;
       }
       const failure = classifyFetchError(e, target, route);
-      if (failure?.kind === "tls" && pendingCa) throw unapprovedCa(failure, pendingCa);
+      if (failure?.kind === "tls") throw withUnreadCas(pendingCa ? unapprovedCa(failure, pendingCa) : failure, sources.env);
       throw failure ?? (await untilAborted(misdialed(e, route), init.signal)) ?? redactError(e);
     }
     const refused = classifyProxyResponse(res, target, route);

@@ -12,6 +12,12 @@ export interface ProxySources {
   configSource?: string;
   /** The process environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, any case as curl reads them). */
   env: Record<string, string | undefined>;
+  /**
+   * A `[proxy] url` written in a config file but not approved yet, where it stands (`[proxy] url =
+   * "http://***@host:port" in FILE:LINE`), when no `config` stands in its place: what it would
+   * route may not go out another way (unapprovedRoute).
+   */
+  held?: string;
 }
 
 /** Which proxy a route goes through, for messages: never holds credentials. */
@@ -99,6 +105,19 @@ export function describeRoute(target: URL, sources: ProxySources): string {
     return `direct: ${noProxy.source} matches ${target.hostname} (the proxy of ${chosen.source} is not used)`;
   const route = parseProxyUrl(chosen.value, chosen.source);
   return `through ${route.kind === "socks5" ? "the SOCKS5 proxy" : "the proxy"} ${route.shown} (from ${route.source})`;
+}
+
+/**
+ * Why a request to `target` may not go out, in words: the `[proxy] url` that would route it is not
+ * approved yet (ProxySources.held), and neither `--proxy` nor an approved `[proxy] url`/HEY_PROXY
+ * outranks it. Going direct or through HTTPS_PROXY instead would leave out a proxy the network may
+ * require (and its inspection), silently. Undefined when the request may go: to loopback or a NO_PROXY
+ * host (direct whatever the proxy), or with no held proxy.
+ */
+export function unapprovedRoute(target: URL, sources: ProxySources): string | undefined {
+  if (!sources.held || isLoopback(target.hostname) || present(sources.cli) !== undefined || present(sources.config) !== undefined) return undefined;
+  if (matchesNoProxy(target.hostname, targetPort(target), envValue(sources.env, "no_proxy")?.value ?? "")) return undefined;
+  return `${sources.held} is not approved yet, so no request to ${target.host} goes out, neither directly nor through another proxy (the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
 }
 
 /** The proxy setting that applies to a request of `protocol` ("https:"), before NO_PROXY, and where it came from. */

@@ -27,6 +27,6 @@ export function upgradeFetch(env: Env, warn: (message: string) => void): typeof 
     warn(`${errorText(e)}: its [proxy] url and [network] ca_file are not used; the download goes by HEY_PROXY, the proxy variables and SSL_CERT_FILE`);
     if (env.HEY_PROXY?.trim()) user = { proxy: env.HEY_PROXY, proxySource: "HEY_PROXY", network: {} };
   }
-  const ca = trustedCas({ ...user.network, env });
+  const ca = trustedCas(user.network);
   return proxiedFetch({ config: user.proxy, configSource: user.proxySource, env }, ca ? { ca } : {});
 }

@@ -2,7 +2,8 @@
 // give the agent more than the user approved (left out, the approved value used, named), and which
 // only take away (used at once); a project narrows the user's lists, never widens them.
 import { describe, expect, test } from "bun:test";
-import { guardedOf, guardLayer, NOTHING_APPROVED, withMainApprovals, type Below, type Guarded } from "../../src/config/guard.ts";
+import { guardedOf, guardLayer, NOTHING_APPROVED, type Below, type Guarded } from "../../src/config/guard.ts";
+import { withMainApprovals } from "../../src/config/main-approvals.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { checkLayer } from "../../src/config/schema.ts";
 import type { Table } from "../../src/config/table.ts";
@@ -292,7 +293,7 @@ describe("guardLayer", () => {
       "",
       '[proxy]\nurl = "http://proxy.example:3128"',
       {},
-      ['+ [proxy] url = "http://proxy.example:3128": model requests would go through it'],
+      ['+ [proxy] url = "http://proxy.example:3128": model requests would go through it; none goes out, directly or through another proxy, until you approve'],
       { proxy: {} },
     ],
     [
@@ -316,7 +317,7 @@ describe("guardLayer", () => {
       '[proxy]\nurl = "http://a:3128"',
       '[proxy]\nurl = "http://b:3128"',
       {},
-      ['~ [proxy] url = "http://b:3128": model requests would go through it'],
+      ['~ [proxy] url = "http://b:3128" (was "http://a:3128"): model requests would go through it'],
       { proxy: { url: "http://a:3128" } },
     ],
   ])("%s", (_, approved, now, below, widenings, used) => {
@@ -335,6 +336,8 @@ describe("guardLayer", () => {
     expect(g.withheld).toEqual(
       widenings.filter((w) => w.startsWith("+ [provider.") && w.includes("base_url")).map((w) => /\[provider\.([^\]]+)\]/.exec(w)![1]!),
     );
+    // a proxy with none approved closes the route; a changed one goes back to the approved one
+    expect(g.proxyHeld).toBe(widenings.some((w) => w.startsWith("+ [proxy]")) || undefined);
   });
 
   test("a record of an earlier hey, which kept no endpoints nor variables, approves the file's endpoints, proxy and variables as they are", () => {
@@ -439,6 +442,18 @@ describe("resolution: where a provider's requests go", () => {
     expect(s.provider.unapproved).toBeUndefined();
   });
 
+  test("a [proxy] url not approved closes the route, named with its file, its password hidden; one that stands in its place is used (x68)", () => {
+    const proxied = (url: string) => `[proxy]\nurl = "${url}"\n`;
+    const held = resolve(proxied("http://ana:pw-9@proxy.example:3128"));
+    expect(held.proxy).toBeUndefined();
+    expect(held.network.heldProxy).toBe('[proxy] url = "http://***@proxy.example:3128" in /p/.hey/config.toml');
+    const below = { ...user, data: { ...user.data, proxy: { url: "http://approved.example:3128" } } };
+    const stands = resolveConfig([below, project(proxied("http://other.example:1"))], { GW_KEY: "k" }, {}).settings;
+    expect(stands).toMatchObject({ proxy: "http://approved.example:3128" });
+    expect(stands.network.heldProxy).toBeUndefined();
+    expect(resolveConfig([user, project(proxied("http://p:1"))], { GW_KEY: "k", HEY_PROXY: "http://env:1" }, {}).settings.network.heldProxy).toBeUndefined();
+  });
+
   test("a new provider's base_url: the provider is there as written, marked, so no request goes there", () => {
     const s = resolve('[provider.fast]\nbase_url = "https://fast.example/v1"\napi_key = "${GW_KEY}"\nmodels = ["f"]', "fast/f");
     expect(s.provider).toMatchObject({ name: "fast", baseUrl: "https://fast.example/v1", unapproved: "/p/.hey/config.toml" });
@@ -521,10 +536,13 @@ describe("a password written in a base_url or [proxy] url is kept hashed in the 
     const changed = guardLayer(data(withPassword("otherPw_0000abcdef")), approved);
     expect(changed.widenings).toEqual([
       '~ [provider.gw] base_url = "http://user:[secret]@127.0.0.1:8080/v1" (was "http://user:[secret]@127.0.0.1:8080/v1", with another password or key: no request goes to either until you approve): its requests and key would go there',
-      '~ [proxy] url = "http://ana:[secret]@proxy.example:3128": model requests would go through it',
+      '~ [proxy] url = "http://ana:[secret]@proxy.example:3128" (was "http://ana:[secret]@proxy.example:3128", with another password): model requests would go through it; none goes out, directly or through another proxy, until you approve',
     ]);
     expect(changed.withheld).toEqual(["gw"]);
     expect(changed.data.proxy).toEqual({});
+    // the route stays closed, not direct (x68): and the approved proxy stays on record, so the next run still says "~"
+    expect(changed.proxyHeld).toBe(true);
+    expect(changed.used.proxy).toBe(approved.proxy);
     const moved = guardLayer(data(withPassword(PW, "elsewhere.example")), approved);
     expect(moved.withheld).toEqual([]);
     expect(moved.data.provider).toMatchObject({ gw: { base_url: `http://user:${PW}@127.0.0.1:8080/v1` } });

@@ -209,6 +209,43 @@ describe.each(PROTOCOLS)("%s: happy paths", (protocol) => {
   });
 });
 
+describe("the CA settings add up (x68)", () => {
+  withCa("[network] ca_file adds to SSL_CERT_DIR's CAs, not in their place", async () => {
+    const dir = join(work.path, "cert-dir");
+    mkdirSync(dir, { recursive: true });
+    // a hashed directory, as `openssl rehash` makes it: OpenSSL looks a CA up by its subject's hash
+    const hash = Bun.spawnSync(["openssl", "x509", "-hash", "-noout", "-in", ca.caFile]).stdout.toString().trim();
+    writeFileSync(join(dir, `${hash}.0`), readFileSync(ca.caFile));
+    const unrelated = join(work.path, "unrelated-ca.pem");
+    writeFileSync(unrelated, ca.otherCaPem);
+    const config = join(work.path, "unrelated-ca.toml");
+    writeFileSync(config, `[network]\nca_file = "${unrelated}"\n`);
+    for (const extra of [[], ["--config", config]]) {
+      good.enqueue(textReply("openai", "trusted through SSL_CERT_DIR"));
+      const run = await hey("openai", directUrl(good, "openai"), extra, { SSL_CERT_DIR: dir });
+      expect(run).toMatchObject({ code: 0, stdout: "trusted through SSL_CERT_DIR\n" });
+    }
+  });
+
+  withCa("an SSL_CERT_FILE, SSL_CERT_DIR or NODE_EXTRA_CA_CERTS that adds no CA is named in the TLS error of a run and of hey doctor", async () => {
+    const notPem = join(work.path, "not-a-cert.pem");
+    writeFileSync(notPem, "# the CI image's bundle was not mounted\n");
+    const env = { SSL_CERT_FILE: "/nonexistent/corp-ca.pem", SSL_CERT_DIR: "/nonexistent/certs", NODE_EXTRA_CA_CERTS: notPem };
+    const before = good.requests.length;
+    const run = await hey("openai", directUrl(good, "openai"), [], env);
+    expectFastFailure(run, [
+      "the TLS certificate of 127.0.0.1 is not signed by a CA hey trusts",
+      "SSL_CERT_FILE=/nonexistent/corp-ca.pem is set but cannot be read (ENOENT: no such file or directory), so it adds no CA",
+      `NODE_EXTRA_CA_CERTS=${notPem} is set but holds no PEM certificate`,
+      "SSL_CERT_DIR=/nonexistent/certs is set but cannot be read (ENOENT",
+    ]);
+    const doctor = await runHey(["doctor", "--base-url", directUrl(good, "openai"), "--api-key", "k-1", "-m", "m"], { cwd: work.path, env });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout.split("\n").find((l) => l.startsWith("✗ TLS"))).toContain("SSL_CERT_FILE=/nonexistent/corp-ca.pem is set but cannot be read (ENOENT");
+    expect(good.requests.length).toBe(before);
+  });
+});
+
 describe("CA and insecure settings that cannot be used", () => {
   withCa("a ca_file that does not exist, or holds no certificate, is a configuration error naming it (exit 2)", async () => {
     const config = join(work.path, "missing-ca.toml");

@@ -1,7 +1,7 @@
 // dist/hey behind proxies (SPEC §16): the model endpoint is http://model.test:PORT, a name only the
 // loopback proxies resolve, so an answer proves the request went through the proxy.
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { startHttpProxy, startSocks5Server } from "../helpers/proxies.ts";
@@ -58,6 +58,47 @@ describe("through an HTTP proxy", () => {
     expect(run.code).toBe(0);
     expect(proxy.log[0]!.proxyAuthorization).toBe(`Basic ${btoa("alice:s3cret-pw")}`);
     expect(run.stdout + run.stderr).not.toContain("s3cret-pw");
+  });
+
+  test("[proxy] url whose password changed since it was approved: a -p run sends nothing, neither directly nor through HTTP_PROXY, and says how to approve; doctor says so (x68)", async () => {
+    // 0.0.0.0 is reached directly too (it is no loopback name): a request that went around the proxy would get an answer
+    const proxy = await startHttpProxy({ hosts: { "0.0.0.0": "127.0.0.1" }, credentials: { username: "alice", password: "s3cret-pw" } });
+    closers.push(proxy.close);
+    const other = await httpProxy();
+    const home = join(work.path, "rotated");
+    const config = join(home, ".config", "hey", "config.toml");
+    mkdirSync(join(config, ".."), { recursive: true });
+    const withPassword = (pw: string) => writeFileSync(config, `[proxy]\nurl = "http://alice:${pw}@127.0.0.1:${proxy.port}"\n`);
+    const endpoint = ["--base-url", `http://0.0.0.0:${port}/v1`, "-m", "m"];
+    withPassword("s3cret-pw");
+    server.enqueue(answer());
+    expect(await runHey([...endpoint, "-p", "hi"], { cwd: work.path, env: { HOME: home } })).toMatchObject({ code: 0, stdout: "via proxy\n" });
+    const sent = server.requests.length;
+
+    withPassword("n3w-pw-2027"); // the user's password rotated
+    const env = { HOME: home, HTTP_PROXY: other.url, HEY_MAX_RETRIES: "0" };
+    const run = await runHey([...endpoint, "-p", "hi"], { cwd: work.path, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `not used: ~ [proxy] url = "http://alice:[secret]@127.0.0.1:${proxy.port}" (was "http://alice:[secret]@127.0.0.1:${proxy.port}", with another password)`,
+    );
+    expect(run.stderr).toContain(
+      `error: [proxy] url = "http://***@127.0.0.1:${proxy.port}" in ${config}:2 is not approved yet, so no request to 0.0.0.0:${port} goes out, neither directly nor through another proxy`,
+    );
+    expect(run.stderr).toContain("say yes to it at the interactive prompt");
+    expect(server.requests.length).toBe(sent);
+    expect(proxy.log).toHaveLength(1);
+    expect(other.log).toEqual([]);
+    // the doctor names the change as the run does, and the proxy as set but not approved: no "no proxy is set"
+    const doctor = await runHey(["doctor", ...endpoint], { cwd: work.path, env });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stderr).toContain("hey doctor: not used: ~ [proxy] url");
+    expect(doctor.stdout.split("\n").find((l) => l.startsWith("✗ proxy "))).toContain(
+      `[proxy] url = "http://***@127.0.0.1:${proxy.port}" in ${config}:2 is not approved yet`,
+    );
+    expect(doctor.stdout + doctor.stderr).not.toContain("n3w-pw-2027");
+    expect(server.requests.length).toBe(sent);
+    expect(other.log).toEqual([]);
   });
 
   test("a proxy that refuses the credentials: clear error, password not shown", async () => {

@@ -1,11 +1,12 @@
-// The CAs model requests trust: Bun's store (which reads SSL_CERT_FILE itself) plus [network] ca_file.
+// The CAs model requests trust: Bun's store (which reads SSL_CERT_FILE and SSL_CERT_DIR itself) plus [network] ca_file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getCACertificates } from "node:tls";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NetConfigError } from "../../src/net/proxy.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
-import { splitPem, trustedCas } from "../../src/net/ca.ts";
+import { splitPem, trustedCas, withUnreadCas } from "../../src/net/ca.ts";
+import { NetError } from "../../src/net/errors.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 const cert = (body: string) => `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----`;
@@ -22,35 +23,57 @@ describe("splitPem", () => {
   });
 });
 
+describe("withUnreadCas: a TLS error says which CA variable is set but adds no CA (x68)", () => {
+  test.each<[string, (d: string) => Record<string, string>, string | undefined]>([
+    [
+      "a file that does not exist",
+      () => ({ SSL_CERT_FILE: "/nonexistent/ca.pem" }),
+      "SSL_CERT_FILE=/nonexistent/ca.pem is set but cannot be read (ENOENT: no such file or directory), so it adds no CA",
+    ],
+    ["a file with no certificate", (d) => ({ NODE_EXTRA_CA_CERTS: join(d, "notes.txt") }), "holds no PEM certificate"],
+    ["a directory given as a file", (d) => ({ SSL_CERT_FILE: d }), "cannot be read (EISDIR: it is a directory)"],
+    ["an empty certificate directory", (d) => ({ SSL_CERT_DIR: join(d, "empty") }), "is an empty directory"],
+    ["a certificate file that reads", (d) => ({ SSL_CERT_FILE: join(d, "good.pem"), SSL_CERT_DIR: d }), undefined],
+  ])("%s", (_, envOf, said) => {
+    mkdirSync(join(dir.path, "empty"), { recursive: true });
+    writeFileSync(join(dir.path, "notes.txt"), "no certificate here\n");
+    writeFileSync(join(dir.path, "good.pem"), cert("AAA"));
+    const failure = new NetError("tls", "the TLS certificate of h is not signed by a CA hey trusts");
+    const told = withUnreadCas(failure, envOf(dir.path));
+    if (said === undefined) expect(told).toBe(failure);
+    else {
+      expect(told.message).toStartWith(`${failure.message} — `);
+      expect(told.message).toContain(said);
+    }
+  });
+});
+
 describe("trustedCas", () => {
-  test("no ca_file: undefined, so fetch keeps its default store (SSL_CERT_FILE is the runtime's, read by it)", () => {
-    expect(trustedCas({ env: {} })).toBeUndefined();
-    expect(trustedCas({ env: { SSL_CERT_FILE: "/etc/ssl/certs/ca-certificates.crt" } })).toBeUndefined();
+  test("no ca_file: undefined, so fetch keeps its default store (SSL_CERT_FILE and SSL_CERT_DIR are the runtime's, read by it)", () => {
+    expect(trustedCas({})).toBeUndefined();
   });
 
-  test("ca_file is added to the default store and SSL_CERT_FILE's, not put in their place", () => {
+  test("ca_file is added to all the runtime trusts — its bundle, NODE_EXTRA_CA_CERTS and OpenSSL's paths (SSL_CERT_FILE, SSL_CERT_DIR) — not put in their place", () => {
     const a = join(dir.path, "a.pem");
-    const b = join(dir.path, "b.pem");
     writeFileSync(a, cert("AAA") + "\n" + cert("AAB"));
-    writeFileSync(b, cert("BBB"));
-    const cas = trustedCas({ caFile: a, env: { SSL_CERT_FILE: b } })!;
-    const defaults = getCACertificates("default");
-    expect(cas.length).toBe(defaults.length + 3);
-    expect(cas.slice(-3)).toEqual([`${cert("BBB")}\n`, `${cert("AAA")}\n`, `${cert("AAB")}\n`]);
-    expect(trustedCas({ caFile: a, env: { SSL_CERT_FILE: "/nonexistent" } })!.length).toBe(defaults.length + 2);
+    const cas = trustedCas({ caFile: a })!;
+    const runtime = new Set([...getCACertificates("default"), ...getCACertificates("system")]);
+    expect(cas.length).toBe(runtime.size + 2);
+    expect(cas.filter((c) => runtime.has(c)).length).toBe(runtime.size);
+    expect(cas.slice(-2)).toEqual([`${cert("AAA")}\n`, `${cert("AAB")}\n`]);
   });
 
   test("an unreadable ca_file or one without a certificate is a configuration error naming the setting", () => {
-    expect(() => trustedCas({ caFile: "/nonexistent.pem", caFileSource: "[network] ca_file in /c.toml", env: {} })).toThrow(
+    expect(() => trustedCas({ caFile: "/nonexistent.pem", caFileSource: "[network] ca_file in /c.toml" })).toThrow(
       new NetConfigError("[network] ca_file in /c.toml: cannot read /nonexistent.pem (ENOENT)"),
     );
     const empty = join(dir.path, "empty.pem");
     writeFileSync(empty, "");
-    expect(() => trustedCas({ caFile: empty, env: {} })).toThrow(`[network] ca_file: ${empty} holds no PEM certificate`);
+    expect(() => trustedCas({ caFile: empty })).toThrow(`[network] ca_file: ${empty} holds no PEM certificate`);
   });
 
   test("a ca_file that is a directory (/etc/ssl/certs) points at SSL_CERT_DIR", () => {
-    expect(() => trustedCas({ caFile: dir.path, env: {} })).toThrow(
+    expect(() => trustedCas({ caFile: dir.path })).toThrow(
       `[network] ca_file: cannot read ${dir.path} (EISDIR): it is a directory — give one PEM file (a bundle) here, or point SSL_CERT_DIR at a directory of hashed certificates`,
     );
   });

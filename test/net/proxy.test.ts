@@ -8,6 +8,7 @@ import {
   proxyAddress,
   redactProxyUrl,
   resolveProxy,
+  unapprovedRoute,
   type ProxySources,
 } from "../../src/net/proxy.ts";
 
@@ -92,6 +93,23 @@ describe("resolveProxy precedence", () => {
     }
     expect(thrown).toBeInstanceOf(NetConfigError);
     expect((thrown as Error).message).toStartWith(start);
+  });
+});
+
+describe("unapprovedRoute: a [proxy] url waiting for approval keeps what it would route from going out another way (x68)", () => {
+  const held = '[proxy] url = "http://***@corp:3128" in /u/config.toml:2';
+  test.each<[string, URL, Partial<ProxySources>, boolean]>([
+    ["refused: not direct", HTTPS, {}, true],
+    ["refused: not through HTTPS_PROXY either", HTTPS, { env: { HTTPS_PROXY: "http://other:8080" } }, true],
+    ["--proxy outranks it", HTTPS, { cli: "http://cli:1" }, false],
+    ["an approved [proxy] url or HEY_PROXY stands in its place", HTTPS, { config: "http://approved:1" }, false],
+    ["loopback is direct whatever the proxy", new URL("http://127.0.0.1:8080/v1"), {}, false],
+    ["a NO_PROXY host is direct whatever the proxy", HTTPS, { env: { NO_PROXY: ".example.com" } }, false],
+    ["nothing held", HTTPS, { held: undefined }, false],
+  ])("%s", (_, target, given, refused) => {
+    const why = unapprovedRoute(target, { env: {}, held, ...given });
+    expect(why !== undefined).toBe(refused);
+    if (refused) expect(why).toStartWith(`${held} is not approved yet, so no request to api.example.com goes out, neither directly nor through another proxy`);
   });
 });
 
