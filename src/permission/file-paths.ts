@@ -131,7 +131,10 @@ function patternParts(glob: string, place: FilePlace): string[] {
   if ("error" in where) throw new Error(where.error);
   const parts = slashed(p.normalize(where.abs), place).split("/");
   const wild = parts.findIndex((s) => /[*?]/.test(s));
-  if (wild === -1) return slashed(place.real(p.normalize(where.abs)), place).split("/").filter(Boolean);
+  if (wild === -1)
+    return slashed(place.real(p.normalize(where.abs)), place)
+      .split("/")
+      .filter(Boolean);
   const fixed = parts.slice(0, wild).join("/") || "/";
   const dir = place.real(p.sep === "\\" ? fixed.replaceAll("/", "\\") : fixed);
   return [...slashed(dir, place).split("/"), ...parts.slice(wild)].filter(Boolean);
@@ -162,7 +165,10 @@ function mayHold(pattern: string[], i: number, parts: string[], j: number): bool
 /** One name against one pattern name: `*` any characters, `?` one. */
 function nameMatch(glob: string, name: string): boolean {
   if (!/[*?]/.test(glob)) return glob === name;
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".");
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replaceAll("*", ".*")
+    .replaceAll("?", ".");
   return new RegExp(`^${body}$`, "s").test(name);
 }
 

@@ -2,20 +2,20 @@
 //
 // Entries (entries.ts): "TOOLNAME" (a glob on tool names: "read_file", "github_*", "*"; "bash"
 // covers every bash command) and "bash: PATTERN" (for the bash tool's `command`, matched as
-// match.ts describes) and a file tool's "read_file: GLOB" (file-paths.ts). Deny is checked first and always wins; with an allow list a call runs only
-// if it matches. A bash command is judged on what the shell that runs it will run: every segment —
+// match.ts describes), and a file tool's "read_file: GLOB" (file-paths.ts). Deny is checked first
+// and always wins; with an allow list a call runs only if it matches. A bash command is judged on what the shell that runs it will run: every segment —
 // chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
 import type { ControlFiles } from "./control-files.ts";
 import { linkedWrite } from "./control-links.ts";
 import { readEntry } from "./entries.ts";
-import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
+import { respelled, doesOtherwise, type Equivalent, equivalents, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { asWritten } from "./git-texts.ts";
 import { controlRefusal } from "./control-refusal.ts";
-import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern, program } from "./match.ts";
+import { aliasRisk, denyMatch, equivalentHit } from "./deny.ts";
+import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern } from "./match.ts";
 import { type Advice, adviceFor } from "./advice.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
@@ -26,7 +26,6 @@ import { shellTexts } from "./shell-texts.ts";
 import { gitAllowed, gitMatches } from "./git-allow.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun } from "./run-scripts.ts";
-import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
 import { type FilePattern, type FilePlace, judgeFile } from "./file-paths.ts";
@@ -226,7 +225,7 @@ function decideCall(tool: string, args: Record<string, unknown>, rules: Compiled
   const name = tool.toLowerCase();
   const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
   if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches deny entry \`${deniedBy}\``);
-  // a path entry: deny wins over any allow entry; an allow list then lets the call run by the tool's name or by a path entry
+  // a path entry (`read_file: src/**`): deny wins, then an allow list lets the call run by the tool's name or by a path entry
   const paths = judgeFile(name, args, { allow: rules.allow?.files, deny: rules.deny.files }, rules.place, origin);
   if (paths && "refused" in paths) return block(paths.refused);
   const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow")) || (paths !== undefined && "allowed" in paths);
@@ -234,11 +233,11 @@ function decideCall(tool: string, args: Record<string, unknown>, rules: Compiled
   if (name !== BASH_TOOL && origin?.name.toLowerCase() !== BASH_TOOL) {
     if (open) return ALLOWED;
     const allowed = `allowed: ${listed([...rules.allow!.tools, ...rules.allow!.files.map((f) => f.entry)])}`;
-    if (paths && "subject" in paths) {
-      const why = paths.entry && !rules.file ? `the allow entry ${quoted([paths.entry])} would allow it` : ""; // no file to name: the entry still
-      return unlisted(paths.subject, allowed, rules.file, { ...(paths.entry ? { entry: paths.entry } : {}), why });
-    }
-    return unlisted(`tool \`${tool}\`${from(tool, origin)}`, allowed, rules.file, { entry: name, why: "" });
+    if (!paths || !("subject" in paths)) return unlisted(`tool \`${tool}\`${from(tool, origin)}`, allowed, rules.file, { entry: name, why: "" });
+    return unlisted(paths.subject, allowed, rules.file, {
+      ...paths,
+      why: paths.entry && !rules.file ? `the allow entry ${quoted([paths.entry])} would allow it` : "",
+    });
   }
   if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
@@ -372,16 +371,6 @@ function shellText(seg: Segment, script: WrittenScript | undefined, segments: Se
       const why = deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
       if (why) return asWritten(`${at} ${from}: ${why}`);
     }
-  }
-  return undefined;
-}
-
-/** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
-function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
-  for (const run of [seg, ...runnerTails(seg)]) {
-    // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
-    if (denyMatch(run, p, powershell, caseless) === "yes" && !spared(run, program(p.words[0]!.text), p.words))
-      return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
   }
   return undefined;
 }
