@@ -96,7 +96,11 @@ export { SessionLockedError } from "./sessions/lock.ts";
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
   provider: Provider;
-  /** the project the tools work in; default: the current directory */
+  /**
+   * the project the tools work in: their relative paths, and a permissionCheck list's path entries
+   * (`read_file: src/**`), start here; default: the current directory. It fences nothing: without
+   * path entries the file tools read and write any file the process can
+   */
   cwd?: string;
   /**
    * the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for

@@ -128,7 +128,7 @@ function misspelled(e: string): string {
     const tool = heyToolName(call[1]!);
     if (tool === "bash") return `is another agent's syntax; write "bash: ${call[2]!.trim().replace(/:\*$/, " *")}"`;
     if (tool && PATH_TOOLS.includes(tool) && call[2]!.trim()) return `is another agent's syntax; write "${tool}: ${call[2]!.trim()}"`;
-    if (tool) return `is another agent's syntax; hey's rules name whole tools: write "${tool}"`;
+    if (tool) return `is another agent's syntax; write "${tool}"`;
     return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
   }
   const scoped = /^([A-Za-z0-9_-]+)\s*:(.*)$/s.exec(e);

@@ -16,7 +16,7 @@ test.each([
   ["Bash(npm run test:*)", 'is another agent\'s syntax; write "bash: npm run test *"'],
   ["run_shell_command(git status)", 'is another agent\'s syntax; write "bash: git status"'],
   ["Read(./.env)", 'is another agent\'s syntax; write "read_file: ./.env"'],
-  ["Read()", "is another agent's syntax; hey's rules name whole tools: write \"read_file\""],
+  ["Read()", 'is another agent\'s syntax; write "read_file"'],
   ["WebFetch(domain:example.com)", 'is another agent\'s syntax; write a tool name or "bash: PATTERN"'],
   // another agent's name with a path: hey's name for that tool, never one hey would then refuse (deny) or take for an MCP tool's (allow)
   ["edit_file: src/**", 'gives `edit_file` a pattern; hey\'s name for the tool is edit: write "edit: src/**"'],
