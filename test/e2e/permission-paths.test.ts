@@ -2,8 +2,9 @@
 // (`read_file: src/**`, `deny: read_file: ~/.ssh/**`): a read of ~/.ssh/id_ed25519, of it through a
 // link in the project, of a sibling project's .env by `..`, and a grep of the whole project are
 // refused, each naming the entry to add; a read and a grep under src/ run; the tools stay offered.
+// Plan mode still narrows such a list: a write the list allows is refused by plan mode.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { eachScriptedRun } from "../helpers/scripted-run.ts";
@@ -56,4 +57,23 @@ test("read_file: src/** and a deny of ~/.ssh/**: the key, a link to it, ../other
   } finally {
     Bun.spawnSync(["rm", "-rf", other]);
   }
+});
+
+test("plan mode still narrows a list with path entries: src/ is read, a write there is refused by plan mode, a read outside by the list", async () => {
+  const { home, project } = scripted;
+  scripted.userConfig(`[permission]\nallow = ["read_file: src/**", "write_file: src/**"]\n`);
+  write(join(project.path, "src", "a.ts"), "export const a = 1;\n");
+  write(join(project.path, "notes.txt"), "private\n");
+  scripted.calls = [
+    ["read_file", { path: "src/a.ts" }],
+    ["write_file", { path: "src/b.ts", content: "x" }],
+    ["read_file", { path: "notes.txt" }],
+  ];
+  const run = await runHey(["--plan", "-p", "plan it"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const got = scripted.results();
+  expect(got[0]).toBe("1\texport const a = 1;");
+  expect(got[1]).toStartWith("blocked by plan mode: write_file may change things");
+  expect(got[2]).toStartWith("blocked by permission rules: read_file of `notes.txt` matches no allow entry");
+  expect(existsSync(join(project.path, "src", "b.ts"))).toBe(false);
 });
