@@ -24,7 +24,7 @@ function placeOf(links: Record<string, string>, win = false, cwd = win ? "C:\\pr
   return { cwd, home, real, fold: win, p };
 }
 
-const LINKS = { "/proj/src/keys": "/home/u/.ssh", "/proj/docs": "/elsewhere/docs" };
+const LINKS = { "/proj/src/keys": "/home/u/.ssh", "/proj/docs": "/elsewhere/docs", "/proj/src/rc": "/home/u/.bashrc" };
 
 function verdict(lists: { allow?: string[]; deny?: string[] }, tool: string, args: Record<string, unknown>, given: FilePlace | "none" = placeOf(LINKS)) {
   const place = given === "none" ? undefined : given;
@@ -111,6 +111,10 @@ test.each([
 test("write_file and edit are fenced by their own entries", () => {
   const lists = { allow: ["write_file: src/**", "edit: src/**", "read_file"] };
   expect(verdict(lists, "write_file", { path: "src/new/x.ts", content: "" })).toBe("allowed");
+  // a link in src/ to a file outside (which need not exist yet): the write would land there
+  expect(verdict(lists, "write_file", { path: "src/rc", content: "" })).toBe(
+    'write_file of `src/rc` (/home/u/.bashrc) matches no allow entry; the allow entry "write_file: ~/.bashrc" would allow it (allowed: read_file, write_file: src/**, edit: src/**)',
+  );
   expect(verdict(lists, "edit", { path: "src/keys/authorized_keys", old_string: "a", new_string: "b" })).toBe(
     'edit of `src/keys/authorized_keys` (/home/u/.ssh/authorized_keys) matches no allow entry; the allow entry "edit: ~/.ssh/authorized_keys" would allow it (allowed: read_file, write_file: src/**, edit: src/**)',
   );
