@@ -129,15 +129,15 @@ function patternParts(glob: string, place: FilePlace): string[] {
   const p = place.p ?? nodePath;
   const where = resolveUserPath(glob, place.cwd, place.home, p);
   if ("error" in where) throw new Error(where.error);
-  const parts = slashed(p.normalize(where.abs), place).split("/");
+  const abs = p.normalize(where.abs);
+  const parts = abs.split(p.sep === "\\" ? /[\\/]/ : "/");
   const wild = parts.findIndex((s) => /[*?]/.test(s));
-  if (wild === -1)
-    return slashed(place.real(p.normalize(where.abs)), place)
-      .split("/")
-      .filter(Boolean);
-  const fixed = parts.slice(0, wild).join("/") || "/";
-  const dir = place.real(p.sep === "\\" ? fixed.replaceAll("/", "\\") : fixed);
-  return [...slashed(dir, place).split("/"), ...parts.slice(wild)].filter(Boolean);
+  // links are looked up by the names as written (a case-sensitive volume on macOS), compared folded
+  const fixed = wild === -1 ? abs : parts.slice(0, wild).join(p.sep);
+  const root = p.parse(abs).root; // `/`, `C:\`: a pattern may have no name before its first `*`
+  const dir = fixed.length < root.length ? root : fixed;
+  const rest = wild === -1 ? [] : parts.slice(wild);
+  return [...slashed(place.real(dir), place).split("/"), ...rest.map((s) => (place.fold ? s.toLowerCase() : s))].filter(Boolean);
 }
 
 /** `abs` with `/` between names, lowercase where names ignore case. */

@@ -137,6 +137,14 @@ test.each([
   expect(verdict({ allow: ["read_file: src\\**"] }, "read_file", { path: file }, placeOf({}, true))).toBe(expected);
 });
 
+test("patterns with no name before their first * (/**, C:\\**) cover the whole disk", () => {
+  expect(verdict({ allow: ["read_file: /**/.env"] }, "read_file", { path: "/a/b/.env" })).toBe("allowed");
+  expect(verdict({ allow: ["read_file: C:\\**"] }, "read_file", { path: "..\\x.txt" }, placeOf({}, true))).toBe("allowed");
+  expect(verdict({ allow: ["read_file: D:\\**"] }, "read_file", { path: "x.txt" }, placeOf({}, true))).toStartWith(
+    "read_file of `x.txt` matches no allow entry",
+  );
+});
+
 test("a path that cannot be looked at in time, or a check given no place to resolve from, refuses rather than allows", () => {
   const hung: FilePlace = {
     ...placeOf({}),
