@@ -75,25 +75,29 @@ export function judgeFile(
   const path = pathOf(tool, args);
   if (path === undefined) return undefined; // the tool refuses a call without a path itself
   const subject = `${tool} of \`${path}\``;
+  if (!place) return { refused: `cannot verify ${subject}: this check was given no working directory to resolve paths from` };
   let target: string;
   try {
     target = realPath(path, place);
   } catch (e) {
     return { refused: `cannot verify ${subject}: ${(e as Error).message}` };
   }
-  const at = (entry: FilePattern) => `${subject}${shownTarget(path, target, place!)} matches deny entry \`${entry.entry}\``;
+  const shown = `${subject}${shownTarget(path, target, place)}`;
   for (const entry of deny) {
-    const hit = covers(entry.glob, target, place!, tool === TOOL.grep ? "tree" : "file");
-    if (hit === "yes") return { refused: at(entry) };
+    const hit = covers(entry.glob, target, place, tool === TOOL.grep ? "tree" : "file");
+    if (hit === "yes") return { refused: `${shown} matches deny entry \`${entry.entry}\`` };
     if (hit !== "no") return { refused: `cannot verify ${subject} against deny entry \`${entry.entry}\`: ${hit.unknown}` };
   }
-  if (allow.some((entry) => covers(entry.glob, target, place!, "file") === "yes")) return { allowed: true };
-  return { subject: `${subject}${shownTarget(path, target, place!)}`, ...offered(tool, target, place!) };
+  const hits = allow.map((entry) => ({ entry, hit: covers(entry.glob, target, place, "file") }));
+  if (hits.some((h) => h.hit === "yes")) return { allowed: true };
+  const unknown = hits.find((h) => typeof h.hit === "object");
+  if (unknown && typeof unknown.hit === "object")
+    return { refused: `cannot verify ${subject} against allow entry \`${unknown.entry.entry}\`: ${unknown.hit.unknown}` };
+  return { subject: shown, ...offered(tool, target, place) };
 }
 
 /** The absolute path `path` names, links followed; throws saying why it cannot be told. */
-function realPath(path: string, place: FilePlace | undefined): string {
-  if (!place) throw new Error("this check was given no working directory to resolve paths from");
+function realPath(path: string, place: FilePlace): string {
   const p = place.p ?? nodePath;
   const where = resolveUserPath(path, place.cwd, place.home, p);
   if ("error" in where) throw new Error(where.error);

@@ -156,6 +156,17 @@ test("a path that cannot be looked at in time, or a check given no place to reso
   expect(verdict({ deny: ["read_file: ~/.ssh/**"] }, "read_file", { path: "a" }, "none")).toBe(
     "cannot verify read_file of `a`: this check was given no working directory to resolve paths from",
   );
+  // a pattern's own directory that does not answer: not taken for "no entry allows it"
+  const slowDir: FilePlace = {
+    ...placeOf({}),
+    real: (abs) => {
+      if (abs.startsWith("/mnt")) throw new Error("/mnt did not answer within 5 s");
+      return abs;
+    },
+  };
+  expect(verdict({ allow: ["read_file: /mnt/share/**"] }, "read_file", { path: "/etc/x" }, slowDir)).toBe(
+    "cannot verify read_file of `/etc/x` against allow entry `read_file: /mnt/share/**`: /mnt did not answer within 5 s",
+  );
   // without a path entry for the tool, nothing is looked up
   expect(verdict({ allow: ["read_file"], deny: ["grep: x/**"] }, "read_file", { path: "a" }, "none")).toBe("allowed");
 });
