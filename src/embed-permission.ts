@@ -1,33 +1,43 @@
 // The permission lists of an embedded agent (README "Embed"): `permissionCheck` makes SPEC §8's
 // check from `allow` and `deny` lists as a config file writes them, and also knows which tools it
 // refuses whatever their arguments, so an agent and its MCP servers leave those out of requests.
+// Path entries (`read_file: src/**`) look at the disk: where a path's links lead.
+import { homedir } from "node:os";
+import { realTarget } from "./fs/real-target.ts";
 import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import { refusedOutright } from "./permission/refused.ts";
-import { compileRules, decide, validateRules } from "./permission/rules.ts";
+import { CASELESS_FILES, compileRules, decide, validateRules } from "./permission/rules.ts";
 
 /**
  * The permission check of SPEC §8 for `allow` and `deny` lists as a config file writes them
- * (`"read_file"`, `"github_*"`, `"bash: git *"`): deny wins; with an allow list a call runs only if
- * it matches; a refused call's result starts with `blocked by permission rules:`. `shell` is the
- * shell the bash tool runs (its syntax is what is checked). Throws an Error naming every entry that
- * is no rule.
+ * (`"read_file"`, `"github_*"`, `"bash: git *"`, `"read_file: src/**"`): deny wins; with an allow
+ * list a call runs only if it matches; a refused call's result starts with `blocked by permission
+ * rules:`. `shell` is the shell the bash tool runs (its syntax is what is checked). A file tool's
+ * relative path, and a relative path entry, are taken from the process's working directory; an
+ * agent (createAgent) judges them from its own `cwd` (ListPermission.within). Throws an Error
+ * naming every entry that is no rule.
  */
 export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, shell = "sh"): ListPermission {
   const both = { allow: lists.allow ?? [], deny: lists.deny ?? [] };
   const problems = validateRules(both);
   if (problems.length > 0) throw new Error(problems.join("\n"));
-  const { rules } = compileRules(both, shell);
-  const check = (tool: string, args: Record<string, unknown>, origin?: ToolOrigin) => {
-    const decision = decide(tool, args, rules, origin);
-    return decision.allowed ? undefined : decision.reason;
+  const made = (cwd: string): ListPermission => {
+    const { rules } = compileRules(both, shell, undefined, CASELESS_FILES, { cwd, home: homedir(), real: realTarget, fold: CASELESS_FILES });
+    const check = (tool: string, args: Record<string, unknown>, origin?: ToolOrigin) => {
+      const decision = decide(tool, args, rules, origin);
+      return decision.allowed ? undefined : decision.reason;
+    };
+    return Object.assign(check, { refuses: (tool: string, origin?: ToolOrigin) => refusedOutright(tool, rules, origin), within: made });
   };
-  return Object.assign(check, { refuses: (tool: string, origin?: ToolOrigin) => refusedOutright(tool, rules, origin) });
+  return made(process.cwd());
 }
 
 /** A PermissionCheck made from lists (`permissionCheck`), which also knows the tools it refuses whatever their arguments. */
 export interface ListPermission extends PermissionCheck {
   /** true when every call of `tool` (from `origin`, an MCP tool) is refused: a deny entry names it, or an allow list leaves it no way to run */
   refuses(tool: string, origin?: ToolOrigin): boolean;
+  /** the same lists, with relative paths (a call's and a path entry's) under `cwd`: createAgent judges its tools' calls so, from its own `cwd` */
+  within(cwd: string): ListPermission;
 }
 
 /** Which tools `permission` refuses outright: a ListPermission knows; of any other check, none is assumed. */

@@ -100,7 +100,11 @@ export { NetConfigError } from "./net/proxy.ts";
 /** What an embedded agent is built from: a provider, and whatever should differ from hey's defaults. */
 export interface AgentOptions {
   provider: Provider;
-  /** the project the tools work in; default: the current directory */
+  /**
+   * the project the tools work in: their relative paths, and a permissionCheck list's path entries
+   * (`read_file: src/**`), start here; default: the current directory. It fences nothing: without
+   * path entries the file tools read and write any file the process can
+   */
   cwd?: string;
   /**
    * the tools of each request; default: hey's five (bash, read_file, write_file, edit, grep) for
@@ -314,7 +318,9 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     });
     if (twice.length > 0) throw new Error(twice.join("\n"));
   }
-  const refuses = refusesOf(options.permission);
+  // a list's path entries and the tools' relative paths: both under this agent's cwd
+  const permission = options.permission && "within" in options.permission ? options.permission.within(cwd) : options.permission;
+  const refuses = refusesOf(permission);
   // offered unless the list refuses it; results show handles exactly when the model has it (agent.ts)
   const compress = settings.context.compressTool ? [createCompressTool(() => agent.messages)] : [];
   const given = typeof tools === "function" ? tools : () => tools;
@@ -348,10 +354,10 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     ...(mcp ? { alias: (name: string) => mcpCallName(name, mcp.offer()) } : {}), // `mcp__SERVER__TOOL`: runs, and is judged, as TOOL
     output,
     cwd,
-    pathOf: (path) => callTarget(callPath(path, cwd, homedir()), options.permission !== undefined),
+    pathOf: (path) => callTarget(callPath(path, cwd, homedir()), permission !== undefined),
     // the servers' instructions: those connected at the first request, the same all run; a later one's in its request's note
     system: () => (mcp?.instructions() ? `${system}\n\n${mcp.instructions()}` : system),
-    permission: options.permission ? (tool, a) => options.permission!(tool, a, mcp?.origin(tool)) : () => undefined,
+    permission: permission ? (tool, a) => permission(tool, a, mcp?.origin(tool)) : () => undefined,
     taskNote: () => undefined,
     ...(mcp ? { note: () => mcp.note(agent.usage.requests) } : {}),
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),

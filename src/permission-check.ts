@@ -8,7 +8,8 @@ import type { Settings } from "./config/settings.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
-import { compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
+import { realTargetBounded } from "./fs/real-target.ts";
+import { CASELESS_FILES, compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
 
 /**
  * where hey runs: its control files, and its cache dir (the file tools may not write in it while a list is set);
@@ -36,7 +37,11 @@ export function permissionRules(
   const guarded = listsSet(lists);
   const { target, control } = controlContext(place);
   // a refusal names the list's file as the user writes it: `~/.config/hey/config.toml`
-  const checks = everyList(lists).map((l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control).rules);
+  // path entries (`read_file: src/**`) judge the file a path really names, links followed within the deadline
+  const files = { cwd: place.cwd, home: place.home, real: realTargetBounded, fold: CASELESS_FILES };
+  const checks = everyList(lists).map(
+    (l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control, CASELESS_FILES, files).rules,
+  );
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
       const bases = origin && place.bases ? place.bases(origin.server) : undefined;

@@ -15,6 +15,7 @@ const SRC = join(ROOT, "src");
  */
 const EDGES = new Set([
   "lib.ts",
+  "embed-permission.ts",
   "embed-mcp.ts",
   "embed-dirs.ts",
   "main.ts",

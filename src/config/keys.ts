@@ -133,9 +133,13 @@ export const SECTIONS = {
     allow: {
       kind: "strings",
       default: [],
-      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]` (see [Permissions](#permissions))',
+      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]`; a file tool\'s path pattern (`"read_file: src/**"`, `"grep: src/**"`) allows it only there, matched against the file the call opens (`~`, `..` and links resolved; a relative pattern under the working directory) (see [Permissions](#permissions))',
     },
-    deny: { kind: "strings", default: [], doc: "calls refused whatever `allow` says; deny always wins" },
+    deny: {
+      kind: "strings",
+      default: [],
+      doc: 'calls refused whatever `allow` says; deny always wins. `"read_file: ~/.ssh/**"` refuses those files, through a link or `..` too',
+    },
   },
   tools: {
     shell: {

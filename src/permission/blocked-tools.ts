@@ -10,7 +10,8 @@ import { ALLOWS_NOTHING, BASH_TOOL, compileRules, type CompiledRules, type Permi
 export function blockedTools(rules: CompiledRules, names: string[]): string[] {
   const allow = rules.allow;
   if (!allow) return [];
-  return names.filter((name) => !allow.tools.some((glob) => globMatch(glob, name)) && !(name === BASH_TOOL && allow.patterns.length));
+  const some = (name: string) => (name === BASH_TOOL && allow.patterns.length > 0) || allow.files.some((f) => f.tool === name); // allowed some calls
+  return names.filter((name) => !allow.tools.some((glob) => globMatch(glob, name)) && !some(name));
 }
 
 /**

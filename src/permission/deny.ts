@@ -13,7 +13,9 @@
 // - under PowerShell, the entry's words are also read as PowerShell binds a command's parameters
 //   (`-r`, `-REC`, `-Recurse:1` anywhere are `-Recurse`: deny-options.ts parameterIn), except for
 //   git and npm: programs, to which PowerShell passes the words as written, and whose own reading
-//   of them hey has tables of.
+//   of them hey has tables of;
+// - an entry's equivalents (equivalents.ts: `find -delete` for `rm *`) match as the entry does,
+//   by what a package runner in the command runs too (equivalentHit).
 import { both, denyReadings, either, type Hit, optionsIn } from "./deny-options.ts";
 import { type Form, pathForm } from "./path-form.ts";
 import { readGit } from "./git.ts";
@@ -21,6 +23,8 @@ import { globMatch, isStar, type Pattern, program, wordMatches } from "./match.t
 import { powerShellTokens } from "./powershell.ts";
 import { ASSIGN, type Segment, type Word } from "./shell-model.ts";
 import { sameSubcommand, subcommandAlias } from "./subcommands.ts";
+import { type Equivalent, runnerTails } from "./equivalents.ts";
+import { spared } from "./spares.ts";
 
 /** Programs with an option table (program-tables.ts) that PowerShell runs as programs, passing their words on as written. */
 const NATIVE = new Set(["git", "npm"]);
@@ -132,4 +136,14 @@ export function aliasRisk(seg: Segment, p: Pattern, git?: { from: Segment; to?: 
   }
   const risk = subcommandAlias(program(command.text), path, seg.words);
   return risk && git && (seg === git.from || !!git.to?.includes(seg)) ? git.why : risk;
+}
+
+/** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
+export function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
+  for (const run of [seg, ...runnerTails(seg)]) {
+    // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
+    if (denyMatch(run, p, powershell, caseless) === "yes" && !spared(run, program(p.words[0]!.text), p.words))
+      return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
+  }
+  return undefined;
 }

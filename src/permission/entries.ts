@@ -1,6 +1,7 @@
 // Reading one `[permission]` entry (SPEC §8, §24): "TOOLNAME" — a lowercase glob on tool names,
 // built-in or MCP ("read_file", "github_*", "*"; an MCP server's in Claude Code's spelling too,
-// "mcp__fs", "mcp__fs__move_file": tool-match.ts) — or "bash: PATTERN". Anything else is a
+// "mcp__fs", "mcp__fs__move_file": tool-match.ts) — "bash: PATTERN", or a file tool's path rule
+// ("read_file: src/**", "edit: ~/notes/*": file-paths.ts). Anything else is a
 // configuration error, never a rule that silently matches nothing; where an entry looks like
 // another agent's spelling ("Bash(git:*)", "Write", "write_file:*.env") the message gives hey's. Pure.
 import { harmless, type Pattern } from "./match.ts";
@@ -9,8 +10,9 @@ import type { Word } from "./shell-model.ts";
 import { BUILTIN_TOOLS } from "../kernel/tool-names.ts";
 import { editDistance } from "../kernel/spelling.ts";
 import { scopedProblem } from "./tool-match.ts";
+import { type FilePattern, PATH_TOOLS, readFilePattern } from "./file-paths.ts";
 
-export type Entry = { tool: string } | { pattern: Pattern };
+export type Entry = { tool: string } | { pattern: Pattern } | { file: FilePattern };
 
 // A tool name as MCP tools keep them (sanitized to [A-Za-z0-9_-]), lowercase, `*` as a glob.
 const TOOL_GLOB = /^[a-z0-9_*-]+$/;
@@ -72,6 +74,8 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   if (!e) return { error: "is empty" };
   const bash = /^(bash)\s*:(.*)$/is.exec(e);
   if (bash) return bash[1] === "bash" ? readPattern(e, bash[2]!.trim()) : { error: `names no tool (tool names are lowercase); write "bash:${bash[2]}"` };
+  const file = readFilePattern(e);
+  if (file) return "error" in file ? file : { file };
   // `deny = ["rm"]` means the command: as a tool name it would match nothing, and rm would run (in
   // an allow list such a name fails closed — the commands are refused, and an MCP tool may bear it)
   if (list === "deny" && PROGRAMS.has(e) && !BUILTIN_TOOLS.includes(e))
@@ -123,7 +127,8 @@ function misspelled(e: string): string {
   if (call) {
     const tool = heyToolName(call[1]!);
     if (tool === "bash") return `is another agent's syntax; write "bash: ${call[2]!.trim().replace(/:\*$/, " *")}"`;
-    if (tool) return `is another agent's syntax; hey's rules name whole tools: write "${tool}"`;
+    if (tool && PATH_TOOLS.includes(tool) && call[2]!.trim()) return `is another agent's syntax; write "${tool}: ${call[2]!.trim()}"`;
+    if (tool) return `is another agent's syntax; write "${tool}"`;
     return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
   }
   const scoped = /^([A-Za-z0-9_-]+)\s*:(.*)$/s.exec(e);
@@ -140,15 +145,16 @@ function misspelled(e: string): string {
 }
 
 /**
- * What to write for `name: PATTERN`, a pattern on a tool that takes none: hey's name for the tool
- * (`edit_file: src/**` means edit, `write: *.env` write_file, `shell: ls *` bash), and that a rule
- * allows or refuses a file tool whole; a name hey does not know may be an MCP tool's.
+ * What to write for `name: PATTERN` that is no rule: hey's name for the tool (`edit_file: src/**`
+ * means "edit: src/**", `write: *.env` "write_file: *.env", `shell: ls *` "bash: ls *"); a tool that
+ * takes no pattern (compress, an MCP tool) is allowed or refused whole.
  */
 function scopedTool(name: string, pattern: string): string {
   const lower = name.toLowerCase();
   const tool = BUILTIN_TOOLS.includes(lower) ? lower : slipFor(lower);
-  const given = `gives \`${name}\` a pattern, which only bash takes ("bash: PATTERN")`;
-  if (tool === "bash") return `${given}; write "bash: ${pattern}"`;
-  if (tool) return `${given}: file tools take no path, a rule allows or refuses the whole tool; write "${tool}"`;
+  if (tool === "bash") return `gives \`${name}\` a pattern, which only bash takes ("bash: PATTERN"); write "bash: ${pattern}"`;
+  if (tool && PATH_TOOLS.includes(tool)) return `gives \`${name}\` a pattern; hey's name for the tool is ${tool}: write "${tool}: ${pattern}"`;
+  const given = `gives \`${name}\` a pattern, which only bash and the file tools take ("bash: PATTERN", "read_file: GLOB")`;
+  if (tool) return `${given}; write "${tool}" for the whole tool`;
   return `${given}; write "${lower}" for the whole tool`;
 }

@@ -25,8 +25,9 @@ export function claudeRules(data: unknown): PeerRules {
 }
 
 /**
- * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `Read(./.env)`
- * "names a file; …"). Claude's `Edit` covers every tool that edits files: hey's edit and write_file.
+ * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `WebFetch` "names
+ * a tool hey does not have"). Claude's `Edit` covers every tool that edits files: hey's edit and
+ * write_file; its paths become hey's path entries (heyGlob).
  */
 function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } | { none: string } {
   const r = rule.trim();
@@ -36,11 +37,30 @@ function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } |
   const tool = heyToolName(call[1]!);
   const arg = call[2]?.trim();
   if (!tool) return { none: "names a tool hey does not have" };
-  if (arg === undefined || arg === "" || arg === "*") return { entries: call[1]!.toLowerCase() === "edit" ? ["edit", "write_file"] : [tool] };
-  if (tool !== "bash") return { none: "names files; hey's rules name whole tools" };
+  const tools = call[1]!.toLowerCase() === "edit" ? ["edit", "write_file"] : [tool];
+  if (arg === undefined || arg === "" || arg === "*") return { entries: tools };
+  if (tool !== "bash") {
+    const glob = heyGlob(arg);
+    if ("none" in glob) return glob;
+    const entries = tools.map((t) => `${t}: ${glob.glob}`);
+    const bad = entries.map((e) => readEntry(e, list)).find((r) => "error" in r);
+    return bad && "error" in bad ? { none: `as "${entries[0]}" ${bad.error}` } : { entries };
+  }
   const entry = `bash: ${arg.replace(/:\*$/, " *")}`;
   const read = readEntry(entry, list);
   return "error" in read ? { none: `as "${entry}" ${read.error}` } : { entries: [entry] };
+}
+
+/**
+ * A path of Claude's Read/Edit rules (gitignore's syntax, README "Coming from another agent") as
+ * hey's pattern: `//abs` is `/abs`, `~/x` and `./x` stay, a name without a `/` matches in every
+ * directory below (hey's `**` and a `/` before it); `/x`, relative to the settings file's directory, has none.
+ */
+function heyGlob(path: string): { glob: string } | { none: string } {
+  if (path.startsWith("//")) return { glob: path.slice(1) };
+  if (path.startsWith("/")) return { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" };
+  if (path.startsWith("~/") || path.startsWith("./") || path.replace(/\/$/, "").includes("/")) return { glob: path };
+  return { glob: `**/${path}` };
 }
 
 /** One of Claude's deny or ask rules as hey's deny entries (heyEntry). */

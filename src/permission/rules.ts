@@ -2,20 +2,20 @@
 //
 // Entries (entries.ts): "TOOLNAME" (a glob on tool names: "read_file", "github_*", "*"; "bash"
 // covers every bash command) and "bash: PATTERN" (for the bash tool's `command`, matched as
-// match.ts describes). Deny is checked first and always wins; with an allow list a call runs only
-// if it matches. A bash command is judged on what the shell that runs it will run: every segment —
+// match.ts describes), and a file tool's "read_file: GLOB" (file-paths.ts). Deny is checked first
+// and always wins; with an allow list a call runs only if it matches. A bash command is judged on what the shell that runs it will run: every segment —
 // chained, piped, substituted, in a subshell, behind a wrapper, inside `sh -c`/eval — is matched
 // on its own, and whatever the checker cannot model exactly for that shell is refused as "cannot
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
 import type { ControlFiles } from "./control-files.ts";
 import { linkedWrite } from "./control-links.ts";
 import { readEntry } from "./entries.ts";
-import { respelled, doesOtherwise, type Equivalent, equivalents, runnerTails, sameEntries } from "./equivalents.ts";
+import { respelled, doesOtherwise, type Equivalent, equivalents, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { asWritten } from "./git-texts.ts";
 import { controlRefusal } from "./control-refusal.ts";
-import { aliasRisk, denyMatch } from "./deny.ts";
-import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern, program } from "./match.ts";
+import { aliasRisk, denyMatch, equivalentHit } from "./deny.ts";
+import { allowMatch, catOfInput, harmless, isStar, namedUnseen, type Pattern } from "./match.ts";
 import { type Advice, adviceFor } from "./advice.ts";
 import { parsePowerShell, powerShellSpellings } from "./powershell.ts";
 import { upperMethods } from "./methods.ts";
@@ -26,9 +26,9 @@ import { shellTexts } from "./shell-texts.ts";
 import { gitAllowed, gitMatches } from "./git-allow.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
 import { scriptsRun } from "./run-scripts.ts";
-import { spared } from "./spares.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
+import { type FilePattern, type FilePlace, judgeFile } from "./file-paths.ts";
 import { listed, quoted, show } from "./refusal-words.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 
@@ -60,6 +60,8 @@ export interface CompiledRules {
   readonly file?: string;
   /** each pending entry (PermissionRules.pending) with the allow list it would make */
   readonly waiting?: { entries: string[]; allow: RuleList }[];
+  /** where the file tools' paths resolve, for path entries; none: a call a path entry would judge is refused as not verifiable */
+  readonly place?: FilePlace;
 }
 
 /**
@@ -83,6 +85,7 @@ export const BASH3_BY_NAME = process.platform === "darwin";
 interface RuleList {
   tools: string[];
   patterns: Pattern[];
+  files: FilePattern[];
 }
 
 export const BLOCKED_PREFIX = "blocked by permission rules:";
@@ -116,21 +119,24 @@ export function readingOf(shell: string): Reading | "powershell" | undefined {
  * tool …`); such entries are left out of `rules`, and the configuration layer refuses to start.
  * `control`: hey's control files (the caller knows where they are), which bash redirections may
  * not write while any list is set. `caseless`: file names ignore case where commands run (CASELESS_FILES).
+ * `place`: where the file tools' paths resolve, for path entries (CompiledRules.place).
  */
 export function compileRules(
   lists: PermissionRules,
   shell: string | ShellFacts = "sh",
   control?: ControlFiles,
   caseless = CASELESS_FILES,
+  place?: FilePlace,
 ): { rules: CompiledRules; errors: string[] } {
   const errors: string[] = [];
   const read = (list: "allow" | "deny", entries: string[]): RuleList => {
-    const out: RuleList = { tools: [], patterns: [] };
+    const out: RuleList = { tools: [], patterns: [], files: [] };
     for (const entry of entries) {
       if (entry === ALLOWS_NOTHING && list === "allow") continue;
       const e = readEntry(entry, list);
       if ("error" in e) errors.push(errorLine(list, entry, e.error));
       else if ("tool" in e) out.tools.push(e.tool);
+      else if ("file" in e) out.files.push(e.file);
       else if (list === "allow") out.patterns.push(e.pattern);
       else {
         const base = openEnded(e.pattern);
@@ -152,6 +158,7 @@ export function compileRules(
     ...(control && listed ? { control } : {}),
     caseless,
     ...(lists.file ? { file: lists.file } : {}),
+    ...(place ? { place } : {}),
   };
   if (allow && lists.pending?.length) {
     const all = read("allow", [...lists.allow, ...lists.pending]);
@@ -218,10 +225,20 @@ function decideCall(tool: string, args: Record<string, unknown>, rules: Compiled
   const name = tool.toLowerCase();
   const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
   if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches deny entry \`${deniedBy}\``);
-  const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow"));
+  // a path entry (`read_file: src/**`): deny wins, then an allow list lets the call run by the tool's name or by a path entry
+  const paths = judgeFile(name, args, { allow: rules.allow?.files, deny: rules.deny.files }, rules.place, origin);
+  if (paths && "refused" in paths) return block(paths.refused);
+  const open = !rules.allow || rules.allow.tools.some((glob) => toolMatch(glob, name, origin, "allow")) || (paths !== undefined && "allowed" in paths);
   // an MCP server's `bash` offered under its prefix (`d_bash`, beside hey's own) is judged as a bash too
-  if (name !== BASH_TOOL && origin?.name.toLowerCase() !== BASH_TOOL)
-    return open ? ALLOWED : unlisted(`tool \`${tool}\`${from(tool, origin)}`, `allowed: ${listed(rules.allow!.tools)}`, rules.file, { entry: name, why: "" });
+  if (name !== BASH_TOOL && origin?.name.toLowerCase() !== BASH_TOOL) {
+    if (open) return ALLOWED;
+    const allowed = `allowed: ${listed([...rules.allow!.tools, ...rules.allow!.files.map((f) => f.entry)])}`;
+    if (!paths || !("subject" in paths)) return unlisted(`tool \`${tool}\`${from(tool, origin)}`, allowed, rules.file, { entry: name, why: "" });
+    return unlisted(paths.subject, allowed, rules.file, {
+      ...paths,
+      why: paths.entry && !rules.file ? `the allow entry ${quoted([paths.entry])} would allow it` : "",
+    });
+  }
   if (open && !rules.deny.patterns.length && !rules.control) return ALLOWED;
   return decideCommand(args.command, rules, open ? undefined : rules.allow!.patterns);
 }
@@ -354,16 +371,6 @@ function shellText(seg: Segment, script: WrittenScript | undefined, segments: Se
       const why = deniedSegment(inner, parsed.segments, rules, { ...follow, depth: follow.depth + 1 });
       if (why) return asWritten(`${at} ${from}: ${why}`);
     }
-  }
-  return undefined;
-}
-
-/** An equivalent of a deny entry (equivalents.ts) matched by the segment, or by what a package runner in it runs: the refusal, or undefined. */
-function equivalentHit(seg: Segment, p: Equivalent, powershell: boolean, caseless: boolean): string | undefined {
-  for (const run of [seg, ...runnerTails(seg)]) {
-    // only what the command spells out: `mv "$a" "$b"` could be `mv x /dev/null`, but refusing every run-time word would refuse ordinary scripts
-    if (denyMatch(run, p, powershell, caseless) === "yes" && !spared(run, program(p.words[0]!.text), p.words))
-      return `matches deny entry \`${p.entry}\` by another name: ${p.does}`;
   }
   return undefined;
 }

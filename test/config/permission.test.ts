@@ -36,9 +36,9 @@ test.each([
   ['[permission]\nallow = ["Bash"]', `${U}: [permission] allow: "Bash" names no tool (tool names are lowercase); write "bash"`],
   ['[permission]\ndeny = ["Write"]', `${U}: [permission] deny: "Write" names no tool (tool names are lowercase); write "write_file"`],
   [
-    '[permission]\nallow = ["Bash(git:*)", "write_file:*.env", "read_file"]',
+    '[permission]\nallow = ["Bash(git:*)", "write:*.env", "read_file"]',
     `${U}: [permission] allow: "Bash(git:*)" is another agent's syntax; write "bash: git *"\n` +
-      `${U}: [permission] allow: "write_file:*.env" gives \`write_file\` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "write_file"`,
+      `${U}: [permission] allow: "write:*.env" gives \`write\` a pattern; hey's name for the tool is write_file: write "write_file: *.env"`,
   ],
   // a program's name is no tool: as one it would match nothing, and the command would run
   [

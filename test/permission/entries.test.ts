@@ -1,4 +1,4 @@
-// A `[permission]` entry is a tool glob or "bash: PATTERN"; anything else is a configuration error
+// A `[permission]` entry is a tool glob, "bash: PATTERN" or a file tool's "read_file: GLOB"; anything else is a configuration error
 // naming the entry and, for other agents' spellings, hey's.
 import { expect, test } from "bun:test";
 import { compileRules } from "../../src/permission/rules.ts";
@@ -15,31 +15,25 @@ test.each([
   ["Bash(git:*)", 'is another agent\'s syntax; write "bash: git *"'],
   ["Bash(npm run test:*)", 'is another agent\'s syntax; write "bash: npm run test *"'],
   ["run_shell_command(git status)", 'is another agent\'s syntax; write "bash: git status"'],
-  ["Read(./.env)", "is another agent's syntax; hey's rules name whole tools: write \"read_file\""],
+  ["Read(./.env)", 'is another agent\'s syntax; write "read_file: ./.env"'],
+  ["Read()", 'is another agent\'s syntax; write "read_file"'],
   ["WebFetch(domain:example.com)", 'is another agent\'s syntax; write a tool name or "bash: PATTERN"'],
-  [
-    "write_file:*.env",
-    'gives `write_file` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "write_file"',
-  ],
   // another agent's name with a path: hey's name for that tool, never one hey would then refuse (deny) or take for an MCP tool's (allow)
-  [
-    "edit_file: src/**",
-    'gives `edit_file` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "edit"',
-  ],
-  [
-    "write: src/**",
-    'gives `write` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "write_file"',
-  ],
-  [
-    "apply_patch: src/**",
-    'gives `apply_patch` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "edit"',
-  ],
-  [
-    "Edit: src/**",
-    'gives `Edit` a pattern, which only bash takes ("bash: PATTERN"): file tools take no path, a rule allows or refuses the whole tool; write "edit"',
-  ],
+  ["edit_file: src/**", 'gives `edit_file` a pattern; hey\'s name for the tool is edit: write "edit: src/**"'],
+  ["write: src/**", 'gives `write` a pattern; hey\'s name for the tool is write_file: write "write_file: src/**"'],
+  ["apply_patch: src/**", 'gives `apply_patch` a pattern; hey\'s name for the tool is edit: write "edit: src/**"'],
+  ["Edit: src/**", 'gives `Edit` a pattern; hey\'s name for the tool is edit: write "edit: src/**"'],
   ["shell: npm test *", 'gives `shell` a pattern, which only bash takes ("bash: PATTERN"); write "bash: npm test *"'],
-  ["github_search: repo/*", 'gives `github_search` a pattern, which only bash takes ("bash: PATTERN"); write "github_search" for the whole tool'],
+  [
+    "github_search: repo/*",
+    'gives `github_search` a pattern, which only bash and the file tools take ("bash: PATTERN", "read_file: GLOB"); write "github_search" for the whole tool',
+  ],
+  [
+    "compress: x",
+    'gives `compress` a pattern, which only bash and the file tools take ("bash: PATTERN", "read_file: GLOB"); write "compress" for the whole tool',
+  ],
+  ["read_file:", 'has an empty pattern; "read_file" alone covers every path'],
+  ["grep: ~bob/src/**", "names another user's home (~bob), which is not supported; give the full path"],
   ["Bash: git *", 'names no tool (tool names are lowercase); write "bash: git *"'],
   ["bash git *", 'misses the colon; write "bash: git *"'],
   ["read file", 'is neither a tool name nor "bash: PATTERN"'],
@@ -62,7 +56,8 @@ test("the name a path-scoped entry's message suggests is a rule in either list",
     for (const list of ["allow", "deny"] as const) {
       const meant = /write "([^"]+)"$/.exec(errorOf(entry, list)[0]!)![1]!;
       expect({ entry, list, errors: errorOf(meant, list) }).toEqual({ entry, list, errors: [] });
-      expect(compileRules({ allow: list === "allow" ? [meant] : [], deny: list === "deny" ? [meant] : [] }).rules[list]!.tools).toEqual([meant]);
+      const rules = compileRules({ allow: list === "allow" ? [meant] : [], deny: list === "deny" ? [meant] : [] }).rules[list]!;
+      expect(rules.files.map((f) => f.entry)).toEqual([meant]);
     }
 });
 
@@ -82,6 +77,10 @@ test.each([
   "bash: make * > build.log",
   "bash: FOO=1 make *",
   "bash: ${TOOLS}/bin/*",
+  "write_file:*.env",
+  "read_file: src/**",
+  "edit: ~/notes/*.md",
+  "grep: /etc/**",
 ])("%j is a rule", (entry) => {
   expect(errorOf(entry)).toEqual([]);
   expect(errorOf(entry, "deny")).toEqual([]);

@@ -14,20 +14,26 @@ test.each([
   ["MultiEdit", { entries: ["edit"] }],
   ["Write(*)", { entries: ["write_file"] }],
   ["mcp__github__delete_repo", { entries: ["mcp__github__delete_repo"] }],
-  ["Read(./.env)", { none: "names files; hey's rules name whole tools" }],
+  // paths in gitignore's syntax: a bare name at any depth, `//` absolute, `/` relative to the settings file (none)
+  ["Read(./.env)", { entries: ["read_file: ./.env"] }],
+  ["Read(.env)", { entries: ["read_file: **/.env"] }],
+  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**"] }],
+  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd"] }],
+  ["Edit(src/**)", { entries: ["edit: src/**", "write_file: src/**"] }],
+  ["Read(/secrets/**)", { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" }],
   ["WebFetch(domain:example.com)", { none: "names a tool hey does not have" }],
 ])("%s → %o", (rule, want) => {
   expect(heyDenyEntry(rule)).toEqual(want);
 });
 
 test("deny and ask rules become one deny list", () => {
-  const rules = claudeRules({ permissions: { deny: ["Bash(rm:*)", "Read(./.env)"], ask: ["Bash(git push:*)", "Bash(rm:*)"] } });
+  const rules = claudeRules({ permissions: { deny: ["Bash(rm:*)", "Read(./.env)", "Read(/x)"], ask: ["Bash(git push:*)", "Bash(rm:*)"] } });
   expect(peerRulesNotice([".claude/settings.json"], rules, "~/.config/hey/config.toml")).toBe(
-    "warning: .claude/settings.json has Claude Code permission rules (2 deny, 2 ask) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
+    "warning: .claude/settings.json has Claude Code permission rules (3 deny, 2 ask) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To refuse the same, write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  deny = ["bash: rm *", "bash: git push *"]\n' +
-      "  No hey entry for: Read(./.env) (names files; hey's rules name whole tools)",
+      '  deny = ["bash: rm *", "read_file: ./.env", "bash: git push *"]\n' +
+      "  No hey entry for: Read(/x) (is relative to the settings file's directory, hey's patterns to where it runs: give the full path)",
   );
   expect(peerRulesNotice(["x"], claudeRules({ permissions: { deny: "Bash(rm:*)" } }), "y")).toBeUndefined();
 });

@@ -1,0 +1,200 @@
+// Path rules for hey's file tools (SPEC §8): `read_file: GLOB`, `write_file: GLOB`, `edit: GLOB`,
+// `grep: GLOB` in an allow or deny list. A rule is matched against the file a call really opens:
+// its `path` (grep's, default the working directory) with `~` as the home, a relative path under the
+// working directory, `..` resolved and every link followed, so neither `../other/.env` nor a link
+// `x -> ~/.ssh` gets around it. A pattern is resolved the same way: `~/…` under the home, an
+// absolute one as written, a relative one under the working directory (where the model's relative
+// paths point too); links in its directory part are followed. `*` and `?` match within one name,
+// `**` any number of directories; a pattern naming a directory covers everything in it. A grep
+// searches a whole tree, so a deny pattern refuses it when the tree may hold a path it names. Pure:
+// the caller says where links lead (FilePlace.real).
+import * as nodePath from "node:path";
+import { type PlatformPath, resolveUserPath } from "../fs/user-path.ts";
+import { TOOL } from "../kernel/tool-names.ts";
+import type { ToolOrigin } from "../kernel/tool-calls.ts";
+
+/** The tools a path rule may name: each takes the file or directory it works on as `path`. */
+export const PATH_TOOLS: readonly string[] = [TOOL.readFile, TOOL.writeFile, TOOL.edit, TOOL.grep];
+
+/** One `TOOL: GLOB` entry as read: `entry` as the config file writes it. */
+export interface FilePattern {
+  entry: string;
+  tool: string;
+  glob: string;
+}
+
+/** Where the file tools run, for resolving paths; built by the caller, which can look at the disk. */
+export interface FilePlace {
+  /** the tools' working directory: relative paths and patterns are under it */
+  cwd: string;
+  home: string;
+  /** `abs` with every link on the way followed (also for a file not created yet); may throw (a look that did not answer in time) */
+  real(abs: string): string;
+  /** names compare ignoring case (macOS, Windows) */
+  fold: boolean;
+  /** the platform's path functions (path.win32 in tests of Windows paths) */
+  p?: PlatformPath;
+}
+
+/** What the path rules say of one file tool call: refused (deny, or cannot tell), allowed by an allow entry, or nothing (no entry matches). */
+export type FileVerdict = { refused: string } | { allowed: true } | { subject: string; entry?: string };
+
+/** `TOOL: GLOB` for one of PATH_TOOLS, or why it is none; undefined for any other entry. */
+export function readFilePattern(entry: string): FilePattern | { error: string } | undefined {
+  const m = /^([a-z_]+)\s*:(.*)$/s.exec(entry.trim());
+  if (!m || !PATH_TOOLS.includes(m[1]!)) return undefined;
+  const [tool, glob] = [m[1]!, m[2]!.trim()];
+  if (!glob) return { error: `has an empty pattern; "${tool}" alone covers every path` };
+  if (/^~[^/\\]/.test(glob)) return { error: `names another user's home (${glob.split(/[/\\]/)[0]}), which is not supported; give the full path` };
+  return { entry: entry.trim(), tool, glob };
+}
+
+/** The path a call of `tool` works on, as its arguments give it: grep's defaults to the working directory; undefined when it names none. */
+function pathOf(tool: string, args: Record<string, unknown>): string | undefined {
+  if (tool === TOOL.grep && (args.path === undefined || args.path === "")) return ".";
+  return typeof args.path === "string" && args.path !== "" ? args.path : undefined;
+}
+
+/**
+ * How the path rules judge `tool` called with `args` (hey's own file tools only: an MCP tool, whose
+ * arguments mean what its server says, is judged by name). undefined: no path entry names the tool
+ * (nothing to look up). `place` undefined: the caller cannot look at the disk, so a path cannot be
+ * told and the call is refused.
+ */
+export function judgeFile(
+  tool: string,
+  args: Record<string, unknown>,
+  lists: { allow?: readonly FilePattern[]; deny: readonly FilePattern[] },
+  place: FilePlace | undefined,
+  origin?: ToolOrigin,
+): FileVerdict | undefined {
+  if (origin || !PATH_TOOLS.includes(tool)) return undefined;
+  const deny = lists.deny.filter((f) => f.tool === tool);
+  const allow = (lists.allow ?? []).filter((f) => f.tool === tool);
+  if (!deny.length && !allow.length) return undefined;
+  const path = pathOf(tool, args);
+  if (path === undefined) return undefined; // the tool refuses a call without a path itself
+  const subject = `${tool} of \`${path}\``;
+  if (!place) return { refused: `cannot verify ${subject}: this check was given no working directory to resolve paths from` };
+  let target: string;
+  try {
+    target = realPath(path, place);
+  } catch (e) {
+    return { refused: `cannot verify ${subject}: ${(e as Error).message}` };
+  }
+  const shown = `${subject}${shownTarget(path, target, place)}`;
+  for (const entry of deny) {
+    const hit = covers(entry.glob, target, place, tool === TOOL.grep ? "tree" : "file");
+    if (hit === "yes") return { refused: `${shown} matches deny entry \`${entry.entry}\`` };
+    if (hit !== "no") return { refused: `cannot verify ${subject} against deny entry \`${entry.entry}\`: ${hit.unknown}` };
+  }
+  const hits = allow.map((entry) => ({ entry, hit: covers(entry.glob, target, place, "file") }));
+  if (hits.some((h) => h.hit === "yes")) return { allowed: true };
+  const unknown = hits.find((h) => typeof h.hit === "object");
+  if (unknown && typeof unknown.hit === "object")
+    return { refused: `cannot verify ${subject} against allow entry \`${unknown.entry.entry}\`: ${unknown.hit.unknown}` };
+  return { subject: shown, ...offered(tool, target, place) };
+}
+
+/** The absolute path `path` names, links followed; throws saying why it cannot be told. */
+function realPath(path: string, place: FilePlace): string {
+  const p = place.p ?? nodePath;
+  const where = resolveUserPath(path, place.cwd, place.home, p);
+  if ("error" in where) throw new Error(where.error);
+  return place.real(p.normalize(where.abs));
+}
+
+/** ` (where it leads)`, when the path as written does not say it. */
+function shownTarget(path: string, target: string, place: FilePlace): string {
+  const p = place.p ?? nodePath;
+  const written = resolveUserPath(path, place.cwd, place.home, p);
+  return "abs" in written && p.normalize(written.abs) === target ? "" : ` (${target})`;
+}
+
+/**
+ * Whether the pattern `glob` covers `target` (an absolute path, links followed): the path or a
+ * directory above it matches. `"tree"`: `target` is a directory searched whole, which is covered
+ * also when a path below it may match. A pattern whose directory cannot be looked at: unknown.
+ */
+export function covers(glob: string, target: string, place: FilePlace, kind: "file" | "tree" = "file"): "yes" | "no" | { unknown: string } {
+  let pattern: string[];
+  try {
+    pattern = patternParts(glob, place);
+  } catch (e) {
+    return { unknown: (e as Error).message };
+  }
+  const parts = slashed(target, place).split("/").filter(Boolean);
+  for (let n = parts.length; n >= 0; n--) if (segmentsMatch(pattern, 0, parts.slice(0, n), 0)) return "yes";
+  return kind === "tree" && mayHold(pattern, 0, parts, 0) ? "yes" : "no";
+}
+
+/** The pattern as absolute path segments, compared as names are (folded where names ignore case): `~/` and relative resolved, links in its directory part followed. */
+function patternParts(glob: string, place: FilePlace): string[] {
+  const p = place.p ?? nodePath;
+  const where = resolveUserPath(glob, place.cwd, place.home, p);
+  if ("error" in where) throw new Error(where.error);
+  const abs = p.normalize(where.abs);
+  const parts = abs.split(p.sep === "\\" ? /[\\/]/ : "/");
+  const wild = parts.findIndex((s) => /[*?]/.test(s));
+  // links are looked up by the names as written (a case-sensitive volume on macOS), compared folded
+  const fixed = wild === -1 ? abs : parts.slice(0, wild).join(p.sep);
+  const root = p.parse(abs).root; // `/`, `C:\`: a pattern may have no name before its first `*`
+  const dir = fixed.length < root.length ? root : fixed;
+  const rest = wild === -1 ? [] : parts.slice(wild);
+  return [...slashed(place.real(dir), place).split("/"), ...rest.map((s) => (place.fold ? s.toLowerCase() : s))].filter(Boolean);
+}
+
+/** `abs` with `/` between names, lowercase where names ignore case. */
+function slashed(abs: string, place: FilePlace): string {
+  const p = place.p ?? nodePath;
+  const s = p.sep === "\\" ? abs.replaceAll("\\", "/") : abs;
+  return place.fold ? s.toLowerCase() : s;
+}
+
+/** Whether pattern segments from `i` match path segments from `j` exactly (`**`: any number of names, none too). */
+function segmentsMatch(pattern: string[], i: number, parts: string[], j: number): boolean {
+  if (i === pattern.length) return j === parts.length;
+  if (pattern[i] === "**") return segmentsMatch(pattern, i + 1, parts, j) || (j < parts.length && segmentsMatch(pattern, i, parts, j + 1));
+  return j < parts.length && nameMatch(pattern[i]!, parts[j]!) && segmentsMatch(pattern, i + 1, parts, j + 1);
+}
+
+/** Whether a path below the directory `parts` may match the pattern from `i` on: every name of the directory matches a leading part of it. */
+function mayHold(pattern: string[], i: number, parts: string[], j: number): boolean {
+  if (j === parts.length) return i < pattern.length;
+  if (i === pattern.length) return false;
+  if (pattern[i] === "**") return true;
+  return nameMatch(pattern[i]!, parts[j]!) && mayHold(pattern, i + 1, parts, j + 1);
+}
+
+/** One name against one pattern name: `*` any characters, `?` one. */
+function nameMatch(glob: string, name: string): boolean {
+  if (!/[*?]/.test(glob)) return glob === name;
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replaceAll("*", ".*")
+    .replaceAll("?", ".");
+  return new RegExp(`^${body}$`, "s").test(name);
+}
+
+/**
+ * The entry that allows exactly `target` for `tool`: relative under the working directory, `~/…`
+ * under the home, else absolute; none for a name a pattern cannot spell (it holds `*` or `?`).
+ */
+function offered(tool: string, target: string, place: FilePlace): { entry?: string } {
+  const p = place.p ?? nodePath;
+  if (/[*?]/.test(target)) return {};
+  const under = (dir: string) => {
+    let real: string;
+    try {
+      real = place.real(dir);
+    } catch {
+      return undefined;
+    }
+    const rel = p.relative(real, target);
+    return rel === ".." || rel.startsWith(`..${p.sep}`) || p.isAbsolute(rel) ? undefined : rel.replaceAll("\\", "/");
+  };
+  const inCwd = under(place.cwd);
+  const inHome = inCwd === undefined ? under(place.home) : undefined;
+  const glob = inCwd !== undefined ? inCwd || "." : inHome !== undefined ? (inHome ? `~/${inHome}` : "~") : target;
+  return covers(glob, target, place) === "yes" ? { entry: `${tool}: ${glob}` } : {};
+}
