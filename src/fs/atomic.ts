@@ -8,6 +8,7 @@ import { closeSync, constants, fsyncSync, ftruncateSync, openSync, readFileSync,
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
+import { renameRetrying } from "./busy-rename.ts";
 import { firstNonDirectory } from "./dir-problem.ts";
 import { dirSync } from "./dir-sync.ts";
 import { diskPath } from "./dir-names.ts";
@@ -20,7 +21,8 @@ import { realTarget } from "./real-target.ts";
  * mode; a symlink is followed and its target replaced (created, when the link dangles), so the
  * link survives. The temporary file lives in the target's directory (rename is only atomic within
  * one filesystem) and is removed on failure. Throws the underlying error (EACCES, EISDIR…) after cleaning up,
- * or a ParentIsFileError when a parent directory to make is a file.
+ * or a ParentIsFileError when a parent directory to make is a file, or a FileInUseError when on
+ * Windows the rename was refused at every try (busy-rename.ts: another program has the file open).
  * Temporary copies of it that a killed hey left (sweepLeftCopies) are removed first.
  * `own`: a file of hey's own (own-files.ts): a link at `path` or its directory is refused
  * (OwnFileError), never followed. `private`: hey's state — missing directories are created 0700
@@ -94,9 +96,16 @@ export async function writeFileAtomic(
     }
     // open() applied the umask; an existing file's mode (e.g. 0755) must survive unchanged.
     if (keep !== undefined || opts.mode !== undefined || opts.private) await chmod(diskPath(tmp), mode);
-    if (opts.unchanged === undefined) await rename(diskPath(tmp), diskPath(target));
-    else if (sameBytes(current(target), opts.unchanged)) renameSync(diskPath(tmp), diskPath(target));
-    else throw new Error(CHANGED_MEANWHILE);
+    const { unchanged } = opts;
+    const replace =
+      unchanged === undefined
+        ? () => rename(diskPath(tmp), diskPath(target))
+        : () => {
+            // compared again at every try: the file may have been saved while a refused rename waited
+            if (!sameBytes(current(target), unchanged)) throw new Error(CHANGED_MEANWHILE);
+            renameSync(diskPath(tmp), diskPath(target));
+          };
+    await renameRetrying(replace, target, process.platform, Bun.sleep);
   } catch (error) {
     await unlink(diskPath(tmp)).catch(() => {});
     throw error;

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import { FileInUseError, fileInUse } from "../fs/busy-rename.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
@@ -124,7 +125,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } & Na
       try {
         await writeFileAtomic(abs, encoded, { unchanged: bytes });
       } catch (e) {
-        return toolError(`cannot write ${path}: ${errorText(e)}`);
+        return toolError(e instanceof FileInUseError ? fileInUse(path, e.code) : `cannot write ${path}: ${errorText(e)}`);
       }
       const real = realTarget(abs);
       const hashes = { before: contentHash(bytes), after: contentHash(encoded) };

@@ -2,6 +2,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { ParentIsFileError, parentIsFile, readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import { FileInUseError, fileInUse } from "../fs/busy-rename.ts";
 import { readOnlyError } from "./edit.ts";
 import { contentHash } from "./read-file.ts";
 import { cutLineRefusal, type SeenFiles, writeRefusal } from "./seen-files.ts";
@@ -68,6 +69,7 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
       try {
         await writeFileAtomic(abs, bytes, { unchanged: before ? old : null }); // undefined (unreadable): not compared
       } catch (e) {
+        if (e instanceof FileInUseError) return toolError(fileInUse(path, e.code));
         return toolError(`cannot write ${path}: ${e instanceof ParentIsFileError ? parentIsFile(spelled(path, abs, e.file)) : errorText(e)}`);
       }
       seen.set(real, { hash: contentHash(bytes) });
