@@ -64,6 +64,16 @@ const HARMLESS: Record<string, string> = {
   "credential.sub.helper": "",
 };
 
+/** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where a repository's config could not be read to its end. */
+export const PROGRAMS_WITHOUT_NAMES: readonly string[] = Object.keys(HARMLESS).filter((key) => !key.includes(".sub."));
+
+/**
+ * What guardedGit is given, as a program, to stop git in a command altogether, for a repository
+ * whose config neither hey nor, in time, git could read to its end (an include of a FIFO): GIT_DIR
+ * then names no repository, so git stops before it reads any repository's config, and says why.
+ */
+export const REFUSED = "/hey: this repository's config could not be read to its end, so no git runs in this command";
+
 /** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
 export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {
   const { section, sub, key } = setting;
@@ -93,7 +103,8 @@ export function guardedGit(env: Env, programs: string[]): Env {
     // a remote at a local path runs its `uploadpack` through the shell (`git remote show origin`), and `ext::` runs any command
     ["protocol.file.allow", "user"],
     ["protocol.ext.allow", "never"],
-    ...programs.map((k): [string, string] => [k, harmless(k)]),
+    ...programs.filter((k) => k !== REFUSED).map((k): [string, string] => [k, harmless(k)]),
   ];
-  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0" }; // "user" protocols: refused
+  const refused = programs.includes(REFUSED) ? { GIT_DIR: REFUSED } : {};
+  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0", ...refused }; // "user" protocols: refused
 }
