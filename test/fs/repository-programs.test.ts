@@ -53,10 +53,10 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
   const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
-  expect(env.GIT_CONFIG_COUNT).toBe("8");
+  expect(env.GIT_CONFIG_COUNT).toBe("9");
   expect(env.GIT_PROTOCOL_FROM_USER).toBe("0");
   expect([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0]).toEqual(["user.name", "Ana"]);
-  expect([1, 2, 3, 4, 5, 6, 7].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
+  expect([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
     "safe.bareRepository=explicit",
     "core.fsmonitor=false",
     "protocol.file.allow=user",
@@ -64,6 +64,7 @@ test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () 
     "diff.evil.textconv=cat",
     "filter.f.process=",
     "gpg.x509.program=gpgsm",
+    "filter.f.required=false",
   ]);
 });
 
@@ -150,3 +151,34 @@ testNeeding(["git"])("where git cannot list the config in time either (an includ
   expect(status.stderr.toString()).toContain("could not be read to its end");
   expect(marksIn(marks)).toEqual([]);
 });
+
+testNeeding(["git"])(
+  "a required filter (as `git lfs install --local` writes it) made harmless: plan mode's git status and /diff's git diff run, and run no filter",
+  () => {
+    const base = fresh();
+    const [repo, marks] = [join(base, "repo"), join(base, "marks")];
+    mkdirSync(marks);
+    mkdirSync(repo);
+    const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo });
+    git("init", "-q");
+    writeFileSync(join(repo, ".gitattributes"), "*.bin filter=lfs\n");
+    writeFileSync(join(repo, "f.bin"), "old\n");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    writeFileSync(join(repo, "f.bin"), "new\n");
+    const touch = (name: string) => `sh -c 'touch ${join(marks, name)}; cat'`;
+    for (const [key, value] of [
+      ["clean", touch("clean")],
+      ["smudge", touch("smudge")],
+      ["process", touch("process")],
+      ["required", "true"],
+    ])
+      git("config", `filter.lfs.${key}`, value!);
+    const env = guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env));
+    const status = Bun.spawnSync(["git", "status", "--short"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+    expect([status.exitCode, status.stdout.toString(), status.stderr.toString()]).toEqual([0, " M f.bin\n", ""]);
+    const diff = Bun.spawnSync(["git", "diff", "--no-ext-diff", "--no-textconv", "--name-status"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+    expect([diff.exitCode, diff.stdout.toString(), diff.stderr.toString()]).toEqual([0, "M\tf.bin\n", ""]);
+    expect(marksIn(marks)).toEqual([]);
+  },
+);
