@@ -104,6 +104,7 @@ const EDGES = new Set([
   "tools/group-guard.ts",
   "tools/job-log.ts",
   "tools/job-object.ts",
+  "tools/kernel-dirs.ts",
   "tools/long-command.ts",
   "tools/missing-file.ts",
   "tools/project-files.ts",

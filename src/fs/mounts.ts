@@ -2,8 +2,9 @@
 // known), so that one read stuck on a hung network mount makes the reads of every path on that
 // mount fail at once (fs/bounded-reads.ts), not each after its own wait and its own thread. Only
 // mounts whose file system can hang that way count: a network or FUSE one (an sshfs mount after the
-// laptop slept, an NFS server gone). Pure: fs/bounded-reads.ts reads the table, which touches
-// none of the mounts.
+// laptop slept, an NFS server gone). And which directories no walk enters: the kernel's own file
+// systems (/proc, /sys), wherever they are mounted below the walk's root. Pure: fs/bounded-reads.ts
+// and tools/walk.ts read the table, which touches none of the mounts.
 
 /** A mount: where it is and its file system type (`nfs4`, `fuse.sshfs`, `ext4`…). */
 export interface Mount {
@@ -43,6 +44,31 @@ export function mountOf(path: string, mounts: readonly Mount[]): Mount | undefin
     if (holds && (!best || m.point.length >= best.point.length)) best = m;
   }
   return best;
+}
+
+/**
+ * The kernel's own file systems, which no walk enters: proc holds every process's environment (a
+ * match count on it tells an API key a guess at a time, and root reads them all) and files whose
+ * read waits for ever (/proc/kmsg); sysfs is a huge tree of files the kernel makes up as they are read.
+ */
+const KERNEL = new Set(["proc", "sysfs"]);
+
+/**
+ * The directories strictly below `realRoot` (a real path) that a walk of it leaves out: /proc, /sys
+ * and every other mount of the kernel's own file systems (KERNEL: a chroot's `proc`), sorted; one
+ * inside another is left out with it. /proc and /sys count even where `mounts` does not list them
+ * (no table: not Linux, or the table could not be read). Pure.
+ */
+export function kernelDirsBelow(realRoot: string, mounts: readonly Mount[]): string[] {
+  const prefix = realRoot.endsWith("/") ? realRoot : `${realRoot}/`;
+  const points = ["/proc", "/sys", ...mounts.filter((m) => KERNEL.has(m.type)).map((m) => m.point)].filter((p) => p.startsWith(prefix));
+  return [...new Set(points)].filter((p, _, all) => !all.some((q) => p.startsWith(`${q}/`))).sort();
+}
+
+/** `real` as a path in /proc when it lies on a mount of proc elsewhere (a chroot's `/srv/c/proc/1/environ` is `/proc/1/environ`), else `real`. Pure. */
+export function procPath(real: string, mounts: readonly Mount[]): string {
+  const mount = mountOf(real, mounts);
+  return mount?.type === "proc" && mount.point !== "/proc" ? `/proc${real.slice(mount.point.length)}` : real;
 }
 
 /** The kernel writes a space, tab, newline or backslash in a mount point as `\040`, `\011`, `\012`, `\134`. */

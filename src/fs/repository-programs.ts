@@ -7,7 +7,7 @@
 // GIT_DIR, as under `safe.bareRepository = explicit`. Read without a deadline; never throws.
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { guardedGit, repositoryProgram } from "../permission/git-env.ts";
+import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, REFUSED, repositoryProgram } from "../permission/git-env.ts";
 import { gitDirs, readConfigFile, walkGitConfig } from "./git-config-files.ts";
 
 /** Words of a command looked at, at most: each is a stat(2). */
@@ -38,7 +38,7 @@ export function repositoryPrograms(cwd: string, command: string, home: string, e
       const [gitDir, common] = gitDirs(dir, env);
       if (!gitDir || seen.has(gitDir)) continue;
       seen.add(gitDir);
-      walkGitConfig(
+      const stop = walkGitConfig(
         [join(common ?? gitDir, "config"), join(gitDir, "config.worktree")],
         readConfigFile,
         () => true,
@@ -49,11 +49,46 @@ export function repositoryPrograms(cwd: string, command: string, home: string, e
           return false;
         },
       );
+      // hey stopped reading where git reads on (an include over 1 MB, over 200 files): what comes
+      // after may set any program, so every one is made harmless, the drivers by the names git lists
+      if (stop && stop !== "found" && !stop.gitStops) for (const key of everyProgram(dir, env)) found.add(key);
     } catch {
       // a directory that vanished while it was read: nothing found there
     }
   }
   return [...found].sort();
+}
+
+/** How long git may take to list a repository's config keys (everyProgram): it runs before the command, which waits. */
+const LIST_MS = 5000;
+
+/**
+ * Every program key (repositoryProgram's) the config of the repository of `dir` may set: those
+ * without a subsection name, and each driver's by the names git itself lists from the repository's
+ * own files (`git config --list`, includes followed: it reads what hey did not). When git does not
+ * list them in time or fails, REFUSED: git in that command then runs nothing at all.
+ */
+function everyProgram(dir: string, env: Record<string, string | undefined>): string[] {
+  const listed = Bun.spawnSync(["git", "config", "--list", "--includes", "--show-scope", "--name-only", "-z"], {
+    cwd: dir,
+    env: explicitBareRepositories(env),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+    timeout: LIST_MS,
+  });
+  if (listed.exitCode !== 0) return [REFUSED];
+  const words = listed.stdout.toString().split("\0"); // scope, name, scope, name…
+  const drivers: string[] = [];
+  for (let i = 0; i + 1 < words.length; i += 2) {
+    if (words[i] !== "local" && words[i] !== "worktree") continue;
+    const name = words[i + 1]!;
+    const [section, key] = [name.slice(0, name.indexOf(".")), name.slice(name.lastIndexOf(".") + 1)];
+    const sub = name.slice(section.length + 1, -key.length - 1);
+    const program = sub === "" ? undefined : repositoryProgram({ section, sub, key });
+    if (program) drivers.push(program);
+  }
+  return [...PROGRAMS_WITHOUT_NAMES, ...drivers];
 }
 
 /** The commands' environment, made for each command: `env`, guarded (guardedGit) for the repositories it may run git in while `on()` says so (plan mode, which comes and goes). */

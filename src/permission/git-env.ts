@@ -41,7 +41,9 @@ export function explicitBareRepositories(env: Env): Env {
  * The programs a repository's own config may name for git to run while it only reads (`git diff`,
  * `log -p`, `status`, `blame`, `log` with `log.showSignature`), by key (`sub` for any subsection
  * name), with what each is given instead: a textconv driver or a filter passes the file through as
- * it is (a filter's `process` is none, so its `clean` and `smudge` are used), a diff command is
+ * it is (an empty `process` is still set, so git runs no filter at all, neither `process` nor
+ * `clean`/`smudge`; guardedGit also makes the filter not `required`, where git would fail every
+ * file the filter does not run on: `git lfs install --local` writes that), a diff command is
  * diff(1) -u (git gives it: path, old file, hash, mode, new file…; exit 1 is "differ"), a signature
  * or ssh program is git's own default one, found on PATH, a password asker or credential helper is
  * none. Not here: `remote.NAME.uploadpack`, where git takes the first value, not the last: guardedGit
@@ -64,6 +66,16 @@ const HARMLESS: Record<string, string> = {
   "credential.sub.helper": "",
 };
 
+/** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where a repository's config could not be read to its end. */
+export const PROGRAMS_WITHOUT_NAMES: readonly string[] = Object.keys(HARMLESS).filter((key) => !key.includes(".sub."));
+
+/**
+ * What guardedGit is given, as a program, to stop git in a command altogether, for a repository
+ * whose config neither hey nor, in time, git could read to its end (an include of a FIFO): GIT_DIR
+ * then names no repository, so git stops before it reads any repository's config, and says why.
+ */
+export const REFUSED = "/hey: this repository's config could not be read to its end, so no git runs in this command";
+
 /** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
 export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {
   const { section, sub, key } = setting;
@@ -78,12 +90,16 @@ function harmless(key: string): string {
   return HARMLESS[key] ?? HARMLESS[`${section}.sub.${rest.at(-1)}`] ?? "";
 }
 
+/** The filters `programs` (repositoryProgram's keys) name, each once: `filter.lfs.clean` → `lfs`. */
+const filterNames = (programs: string[]) => [...new Set(programs.filter((k) => k.startsWith("filter.")).map((k) => k.slice(7, k.lastIndexOf("."))))];
+
 /**
  * `env` with git kept from running what a repository names (plan mode's commands, `/diff`): only a
  * bare repository the command names (safe.bareRepository, git 2.38+: a committed `tools/` with
  * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook, no remote
  * reached by a local path or `ext::` (protocol.*.allow), and each
- * of `programs` (repositoryProgram's keys, from the repository's own config) made harmless. Given
+ * of `programs` (repositoryProgram's keys, from the repository's own config) made harmless, its
+ * filters not `required`. Given
  * after the user's own GIT_CONFIG_COUNT entries, so they win over the files and lose to these.
  */
 export function guardedGit(env: Env, programs: string[]): Env {
@@ -93,7 +109,9 @@ export function guardedGit(env: Env, programs: string[]): Env {
     // a remote at a local path runs its `uploadpack` through the shell (`git remote show origin`), and `ext::` runs any command
     ["protocol.file.allow", "user"],
     ["protocol.ext.allow", "never"],
-    ...programs.map((k): [string, string] => [k, harmless(k)]),
+    ...programs.filter((k) => k !== REFUSED).map((k): [string, string] => [k, harmless(k)]),
+    ...filterNames(programs).map((sub): [string, string] => [`filter.${sub}.required`, "false"]),
   ];
-  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0" }; // "user" protocols: refused
+  const refused = programs.includes(REFUSED) ? { GIT_DIR: REFUSED } : {};
+  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0", ...refused }; // "user" protocols: refused
 }

@@ -24,6 +24,7 @@ import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts"
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { eachRecord, hasPcre2, ripgrepFor } from "./ripgrep.ts";
 import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { kernelDirsIn, mountTable, rgKeptOut } from "./kernel-dirs.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
 import {
@@ -45,6 +46,7 @@ import { bareClassNote, compilePattern, posixClasses } from "./grep-regex.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { shownName } from "../fs/odd-names.ts";
 import { notRegularFile, unsearchedKernelPath } from "../fs/special-files.ts";
+import { procPath } from "../fs/mounts.ts";
 import { realTarget } from "../fs/real-target.ts";
 
 export interface GrepToolOptions {
@@ -86,11 +88,18 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   // writer, /dev/zero); walking a directory, both pass such files by, as they pass links by
   const real = realTarget(root);
   if (!info.isFile() && !info.isDirectory()) return toolError(notRegularFile(where, info, real !== root ? real : undefined));
-  const kernel = unsearchedKernelPath(real, info.isDirectory());
+  const mounts = await mountTable();
+  const kernel = unsearchedKernelPath(procPath(real, mounts), info.isDirectory());
   if (kernel) return toolError(`${where}${real !== where ? ` (${real})` : ""} is ${kernel}`);
   const filter = glob === undefined ? undefined : await globFilter(glob, { root, rootDir: info.isFile() ? dirname(root) : root, cwd: ctx.cwd }, isDir);
   if (glob !== undefined && !filter) return toolError(`grep: invalid glob ${JSON.stringify(glob)}`);
-  const keep = (abs: string) => !filter || filter.keep(abs);
+  // /proc and /sys below a searched directory (`/`) are never entered (kernel-dirs.ts), and
+  // nothing in them is named should a ripgrep go in all the same: a match count on
+  // /proc/PID/environ told a key a guess at a time
+  const away = info.isDirectory() ? (await kernelDirsIn(root, real, mounts)).map((dir) => resolve(dir)) : [];
+  const keep = (abs: string) => !away.some((dir) => abs.startsWith(`${dir}/`)) && (!filter || filter.keep(abs));
+  const rgGlob = filter ?? { rgArgs: [], rgPaths: [root] };
+  const rgAway = await rgKeptOut(root, real, rgGlob.rgPaths, ctx.cwd, mounts);
   if (info.isFile() && keep(root) && (await isBinaryFile(root).catch(() => false))) return await namedBinary(root, where, pattern, regex, ctx.signal);
 
   const scope = scopeOf(root, ctx.cwd);
@@ -104,7 +113,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
     pattern,
     ignoreCase,
     context,
-    rgGlob: filter ?? { rgArgs: [], rgPaths: [root] },
+    rgGlob: { rgArgs: [...rgGlob.rgArgs, ...rgAway.args], rgPaths: rgAway.paths },
     rgExcludes: global?.rgArgs ?? [],
     cap,
     keep,

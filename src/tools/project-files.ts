@@ -2,20 +2,25 @@
 // have meant by a missing file (missing-file.ts), and what a user's `@name` may mean (Tab in the
 // REPL, a message's `@cli.ts`). The list for `@` is kept for the session and listed again in the
 // background once it is REFRESH_MS old, so a keystroke never waits for it.
+import { realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { shownName } from "../fs/odd-names.ts";
+import { kernelDirsIn, rgKeepOut } from "./kernel-dirs.ts";
 
 const LIST_MS = 1500; // a listing is cut off after this (a home directory holding no project may be vast): what it found is kept
 const FILES_MAX = 200_000; // and after this many files, which is all Tab can rank between two keystrokes
 const REFRESH_MS = 5000; // a list older than this is listed again when next asked: files come and go as the agent works
 
 /**
- * Each file ripgrep `rg` lists under `dir` (its ignore rules, dotfiles, not the `skip` names), given
- * to `take` as its path relative to `dir` in bytes; `take` returning false stops the listing, as
- * does `ms` passing. False when ripgrep could not run. Never throws.
+ * Each file ripgrep `rg` lists under `dir` (its ignore rules, dotfiles, not the `skip` names nor the
+ * kernel's /proc and /sys), given to `take` as its path relative to `dir` in bytes; `take` returning
+ * false stops the listing, as does `ms` passing. False when ripgrep could not run. Never throws.
  */
 export async function listFiles(rg: string, dir: string, skip: readonly string[], ms: number, take: (path: Uint8Array) => boolean | void): Promise<boolean> {
   const argv = [rg, "--no-config", "--files", "--hidden", "--null", ...skip.flatMap((name) => ["--glob", `!${name}`])];
+  // nor /proc and /sys, where the project is `/` (kernel-dirs.ts)
+  const real = await realpath(dir).catch(() => dir);
+  argv.push(...rgKeepOut(await kernelDirsIn(dir, real), [dir, real]));
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
     proc = Bun.spawn(argv, { cwd: dir, stdin: "ignore", stdout: "pipe", stderr: "ignore" });

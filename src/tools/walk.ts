@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { isIgnored, type IgnoreLevel, type IgnoreRules } from "../fs/gitignore.ts";
 import { ignoreLevel } from "../fs/ignore-files.ts";
 import { diskPath, showNames } from "../fs/dir-names.ts";
+import { kernelDirsIn } from "./kernel-dirs.ts";
 
 /**
  * Names never searched, even without a .gitignore: version-control data and dependency or cache
@@ -46,7 +47,8 @@ export async function* walkFiles(
   // Ancestors are found from the real path (as ripgrep does); entries are matched in the same
   // coordinates but reported under `root` as given.
   const realRoot = await realpath(root).catch(() => root);
-  yield* visit(root, toSlash(realRoot), await levelsAbove(realRoot, scope), signal, unreadable, scope);
+  const away = new Set(await kernelDirsIn(root, realRoot));
+  yield* visit(root, toSlash(realRoot), await levelsAbove(realRoot, scope), signal, unreadable, { ...scope, away });
 }
 
 /** The ignore files of the directories above `realRoot`, nearest first. */
@@ -88,6 +90,8 @@ export interface Scope {
   gitignore: boolean;
   /** git's global excludes file (fs/ignore-files.ts globalExcludes), given absolute real paths */
   global?: IgnoreRules;
+  /** directories never entered, as the walk names them (walkFiles sets it: kernelDirsIn) */
+  away?: ReadonlySet<string>;
 }
 
 /**
@@ -130,6 +134,7 @@ async function* visit(
     if (!isDir && !entry.isFile()) continue;
     const matchPath = (matchDir.endsWith("/") ? matchDir : matchDir + "/") + entry.name;
     if (isIgnored(levels, matchPath, isDir, scope.global)) continue;
+    if (isDir && scope.away?.has(join(dir, entry.name))) continue;
     if (isDir) yield* visit(join(dir, entry.name), matchPath, levels, signal, unreadable, scope);
     else yield join(dir, entry.name);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mayHang, mountOf, parseMountinfo } from "../../src/fs/mounts.ts";
+import { kernelDirsBelow, mayHang, mountOf, parseMountinfo, procPath } from "../../src/fs/mounts.ts";
 
 // Lines as Linux writes them (proc(5)): optional fields (none, one, several) before the `-`.
 const TABLE = [
@@ -40,5 +40,43 @@ describe("the kernel's mount table", () => {
   test("network and FUSE file systems can hang; local ones are not treated so", () => {
     expect(["nfs", "nfs4", "cifs", "smb3", "9p", "fuse.sshfs", "fuse.rclone", "fuse"].filter(mayHang)).toHaveLength(8);
     expect(["ext4", "xfs", "btrfs", "tmpfs", "overlay", "proc", "zfs"].filter(mayHang)).toEqual([]);
+  });
+});
+
+describe("where no walk goes: the kernel's own file systems below its root", () => {
+  const mounts = parseMountinfo(
+    [
+      "22 1 8:1 / / rw - ext4 /dev/sda1 rw",
+      "23 22 0:5 / /proc rw - proc proc rw",
+      "24 22 0:6 / /sys rw - sysfs sysfs rw",
+      "25 24 0:7 / /sys/kernel/debug rw - debugfs debugfs rw",
+      "26 22 0:8 / /srv/chroot/proc rw - proc proc rw",
+      "27 22 0:9 / /srv/chroot/dev rw - devtmpfs udev rw",
+    ].join("\n"),
+  );
+
+  test.each([
+    ["/", ["/proc", "/srv/chroot/proc", "/sys"]],
+    ["/srv", ["/srv/chroot/proc"]],
+    ["/srv/chroot", ["/srv/chroot/proc"]],
+    ["/home/ana/project", []],
+    ["/sys", []], // the root itself is the caller's to refuse or search
+    ["/proc", []],
+  ])("below %s: %p", (root, dirs) => {
+    expect(kernelDirsBelow(root, mounts)).toEqual(dirs);
+  });
+
+  test("/proc and /sys count where no table lists them (not Linux, or it could not be read)", () => {
+    expect(kernelDirsBelow("/", [])).toEqual(["/proc", "/sys"]);
+  });
+
+  test.each([
+    ["/srv/chroot/proc/1/environ", "/proc/1/environ"],
+    ["/srv/chroot/proc", "/proc"],
+    ["/proc/1/environ", "/proc/1/environ"],
+    ["/srv/chroot/dev/null", "/srv/chroot/dev/null"],
+    ["/srv/chroot/procfs/1/environ", "/srv/chroot/procfs/1/environ"],
+  ])("%s is %s in /proc's own names", (real, asProc) => {
+    expect(procPath(real, mounts)).toBe(asProc);
   });
 });

@@ -2,9 +2,10 @@
 // in: the working directory's, and those of the directories its words name (`cd ../other`,
 // `git -C DIR`, `--git-dir=DIR`); given guardedGit's environment, real git then runs none of them.
 import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathWords, repositoryPrograms } from "../../src/fs/repository-programs.ts";
-import { guardedGit, repositoryProgram } from "../../src/permission/git-env.ts";
+import { guardedGit, REFUSED, repositoryProgram } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -52,10 +53,10 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
   const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
-  expect(env.GIT_CONFIG_COUNT).toBe("8");
+  expect(env.GIT_CONFIG_COUNT).toBe("9");
   expect(env.GIT_PROTOCOL_FROM_USER).toBe("0");
   expect([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0]).toEqual(["user.name", "Ana"]);
-  expect([1, 2, 3, 4, 5, 6, 7].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
+  expect([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
     "safe.bareRepository=explicit",
     "core.fsmonitor=false",
     "protocol.file.allow=user",
@@ -63,6 +64,7 @@ test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () 
     "diff.evil.textconv=cat",
     "filter.f.process=",
     "gpg.x509.program=gpgsm",
+    "filter.f.required=false",
   ]);
 });
 
@@ -92,3 +94,91 @@ testNeeding(["git"])("a remote at a local path is not reached, so the repository
   expect(marksIn(marks)).toEqual([]);
   expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain("origin");
 });
+
+/** A repository whose `.git/config` includes what `pad` writes, then names a textconv driver and a filter that touch markers. */
+function paddedRepo(pad: (gitDir: string) => string): { repo: string; marks: string } {
+  const base = fresh();
+  const [repo, marks] = [join(base, "repo"), join(base, "marks")];
+  mkdirSync(marks);
+  mkdirSync(repo);
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo });
+  git("init", "-q");
+  writeFileSync(join(repo, ".gitattributes"), "*.txt diff=x\n*.dat filter=f\n");
+  writeFileSync(join(repo, "a.txt"), "old\n");
+  writeFileSync(join(repo, "b.dat"), "old\n");
+  git("add", "-A");
+  git("commit", "-qm", "init");
+  writeFileSync(join(repo, "a.txt"), "new\n");
+  writeFileSync(join(repo, "b.dat"), "new\n");
+  const touch = (name: string) => `touch ${join(marks, name)}`;
+  const after = `[diff "x"]\n\ttextconv = "sh -c '${touch("textconv")}; cat \\"$0\\"'"\n[filter "f"]\n\tclean = "sh -c '${touch("clean")}; cat'"\n`;
+  writeFileSync(join(repo, ".git", "config"), `${pad(join(repo, ".git"))}${after}`, { flag: "a" });
+  return { repo, marks };
+}
+
+testNeeding(["git"])(
+  "after an include hey stops reading (over 1 MB, over 200 files), every program is made harmless, the drivers by the names git lists",
+  () => {
+    const large = (gitDir: string) => {
+      writeFileSync(join(gitDir, "big.inc"), "# padding\n".repeat(200_000)); // 2 MB
+      return "[include]\n\tpath = big.inc\n";
+    };
+    const many = (gitDir: string) => {
+      for (let i = 0; i < 210; i++) writeFileSync(join(gitDir, `part${i}.inc`), "[core]\n\tquotePath = false\n");
+      return Array.from({ length: 210 }, (_, i) => `[include]\n\tpath = part${i}.inc\n`).join("");
+    };
+    for (const pad of [large, many]) {
+      const { repo, marks } = paddedRepo(pad);
+      const programs = repositoryPrograms(repo, "", "/nonexistent", process.env);
+      expect(programs).toEqual(expect.arrayContaining(["diff.external", "diff.x.textconv", "filter.f.clean", "gpg.program", "core.sshcommand"]));
+      const env = guardedGit(process.env, programs);
+      const diff = Bun.spawnSync(["sh", "-c", "git status --short && git diff"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+      expect(diff.stdout.toString()).toContain("+new");
+      expect(marksIn(marks)).toEqual([]);
+    }
+  },
+);
+
+testNeeding(["git"])("where git cannot list the config in time either (an include of a FIFO), git runs nothing in that command", () => {
+  const { repo, marks } = paddedRepo((gitDir) => {
+    Bun.spawnSync(["mkfifo", join(gitDir, "pipe.inc")]);
+    return "[include]\n\tpath = pipe.inc\n";
+  });
+  const programs = repositoryPrograms(repo, "", "/nonexistent", process.env);
+  expect(programs).toEqual([REFUSED]);
+  const status = Bun.spawnSync(["git", "status"], { cwd: repo, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+  expect(status.exitCode).not.toBe(0);
+  expect(status.stderr.toString()).toContain("could not be read to its end");
+  expect(marksIn(marks)).toEqual([]);
+});
+
+testNeeding(["git"])(
+  "a required filter (as `git lfs install --local` writes it) made harmless: plan mode's git status and /diff's git diff run, and run no filter",
+  () => {
+    const base = fresh();
+    const [repo, marks] = [join(base, "repo"), join(base, "marks")];
+    mkdirSync(marks);
+    mkdirSync(repo);
+    const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo });
+    git("init", "-q");
+    writeFileSync(join(repo, ".gitattributes"), "*.bin filter=lfs\n");
+    writeFileSync(join(repo, "f.bin"), "old\n");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    writeFileSync(join(repo, "f.bin"), "new\n");
+    const touch = (name: string) => `sh -c 'touch ${join(marks, name)}; cat'`;
+    for (const [key, value] of [
+      ["clean", touch("clean")],
+      ["smudge", touch("smudge")],
+      ["process", touch("process")],
+      ["required", "true"],
+    ])
+      git("config", `filter.lfs.${key}`, value!);
+    const env = guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env));
+    const status = Bun.spawnSync(["git", "status", "--short"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+    expect([status.exitCode, status.stdout.toString(), status.stderr.toString()]).toEqual([0, " M f.bin\n", ""]);
+    const diff = Bun.spawnSync(["git", "diff", "--no-ext-diff", "--no-textconv", "--name-status"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+    expect([diff.exitCode, diff.stdout.toString(), diff.stderr.toString()]).toEqual([0, "M\tf.bin\n", ""]);
+    expect(marksIn(marks)).toEqual([]);
+  },
+);

@@ -3,6 +3,7 @@
 // `tools/` git would take for a bare repository. Real git against real repositories: before, each
 // program touched its marker file at /diff.
 import { afterEach, expect } from "bun:test";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { diffView } from "../../src/ui/diff-view.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -50,3 +51,11 @@ testNeeding(["git"])(
     expect(marksIn(marks)).toEqual([]);
   },
 );
+
+testNeeding(["git"])("a repository whose config includes what neither hey nor git can read ahead (a FIFO): /diff says so and runs no git", async () => {
+  const { repo, marks } = hostileRepo(fresh());
+  Bun.spawnSync(["mkfifo", join(repo, ".git", "pipe.inc")]);
+  appendFileSync(join(repo, ".git", "config"), "[include]\n\tpath = pipe.inc\n");
+  expect(await view(repo)).toBe("hey: /diff runs no git here: this repository's config could not be read to its end, so no git runs in this command");
+  expect(marksIn(marks)).toEqual([]);
+});
