@@ -71,7 +71,7 @@ test("a UTF-16 SKILL.md is a skill, with its name and description", () => {
 test("a UTF-16 .hey/task.md is read as the note, its end too when long, and a hand-off is appended in its own encoding and line ends", async () => {
   const note = put(join(dir.path, ".hey", "task.md"), utf16("# Task\n\nPort the build.\n\n## Done\n\n- step one\n"));
   expect(readTaskNote(dir.path)).toBe("# Task\n\nPort the build.\n\n## Done\n\n- step one");
-  await saveHandOff(dir.path, "Port the build.", "Next: step two.", "turns", new Date("2026-01-02T03:04:05Z"));
+  await saveHandOff(dir.path, "Port the build.", "Next: step two.", "max_turns", new Date("2026-01-02T03:04:05Z"));
   const bytes = readFileSync(note);
   expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
   const text = new TextDecoder("utf-16le").decode(bytes);
