@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { inMainCheckout } from "../fs/worktree.ts";
-import { isDevNull, readHead } from "../fs/read-head.ts";
+import { isDevNull, readHeadText } from "../fs/read-head.ts";
 import type { Approvals } from "./approvals.ts";
 import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { withMainApprovals } from "./main-approvals.ts";
@@ -76,10 +76,11 @@ export function loadMcpJson(path: string, warn: (message: string) => void): Conf
 /**
  * A config file's text, read only from a regular file (fs/read-head.ts opens it without waiting): a
  * FIFO would hold start-up in open() until something wrote to it. /dev/null reads as empty
- * (`--config /dev/null`: no settings). Throws the system error, EISDIR or EINVAL (not a file).
+ * (`--config /dev/null`: no settings). UTF-16 with a byte-order mark (Windows PowerShell 5.1's
+ * `>`) is read as such, as read_file reads it. Throws the system error, EISDIR or EINVAL (not a file).
  */
 function readConfigText(path: string): string {
-  return isDevNull(path) ? "" : readHead(path, Number.MAX_SAFE_INTEGER).text;
+  return isDevNull(path) ? "" : readHeadText(path, Number.MAX_SAFE_INTEGER).text;
 }
 
 /**
@@ -107,7 +108,8 @@ function parseToml(path: string, text: string): Record<string, unknown> {
   } catch (fast) {
     const TOML = require("@iarna/toml") as typeof TOMLModule;
     try {
-      TOML.parse(clean);
+      // CRLF as LF, same lines: @iarna/toml takes a CR in a comment for the mistake, on line 1 (Windows files end lines so)
+      TOML.parse(clean.replace(/\r\n/g, "\n"));
     } catch (e) {
       if (isTomlError(e)) {
         const why = reason(e);

@@ -5,6 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { sweepDeadCopies, withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
+import { likeBefore } from "../fs/text-encoding.ts";
 import { handOffTask, type HandOffLimit } from "../kernel/hand-off.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { cutTaskNote, noteCutLine } from "./budget.ts";
@@ -22,6 +23,9 @@ const HEAD_BYTES = 8 * 1024;
 /** The task as the hand-off's heading quotes it, when the agent kept no note. */
 const TASK_QUOTE_CHARS = 4000;
 
+/** `text` with LF line ends. */
+const lf = (text: string) => text.replace(/\r\n/g, "\n");
+
 /**
  * The note when the project has a usable one — over TASK_NOTE_MAX_CHARS, its end (the newest
  * hand-off) and its top, saying what was left out; undefined when it has none, or it is a link or unreadable.
@@ -29,15 +33,16 @@ const TASK_QUOTE_CHARS = 4000;
 export function readTaskNote(cwd: string): string | undefined {
   try {
     const file = join(cwd, TASK_NOTE_PATH);
-    const read = readOwnFile(file, TAIL_BYTES, { tail: true });
+    // a note the user wrote themselves may be UTF-16 (Windows PowerShell 5.1's `>`) and have CRLF line ends
+    const read = readOwnFile(file, TAIL_BYTES, { tail: true, text: true });
     if (!read?.text.trim()) return undefined;
-    let text = read.text;
+    let text = lf(read.text);
     if (read.truncated) {
       // the start of the file, up to the first section, then what was not read, then the end from a line start
-      const top = readOwnFile(file, HEAD_BYTES)?.text ?? "";
+      const top = lf(readOwnFile(file, HEAD_BYTES, { text: true })?.text ?? "");
       const sections = top.search(/^## /m);
       const head = sections > 0 ? top.slice(0, sections) : "";
-      const tail = read.text.slice(read.text.indexOf("\n") + 1);
+      const tail = text.slice(text.indexOf("\n") + 1);
       const left = read.size - Buffer.byteLength(head) - Buffer.byteLength(tail);
       text = `${head}${noteCutLine(Math.max(1, Math.round(left / 1024)))}\n${tail}`;
     }
@@ -122,8 +127,10 @@ export async function saveHandOff(cwd: string, task: string, handOff: string, li
   await withFileLock(file, async () => {
     // a killed hey's half-made copy, in the user's project: under the lock no hey writes one now, whatever its age
     sweepDeadCopies(dirname(file), basename(file));
-    const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER)?.text;
-    await writeFileAtomic(file, withHandOff(existing, task, handOff, limit, now), { own: true });
+    const existing = readOwnFile(file, Number.MAX_SAFE_INTEGER, { text: true });
+    const note = withHandOff(existing && lf(existing.text), task, handOff, limit, now);
+    // written in the note's own encoding and line ends, as write_file keeps them
+    await writeFileAtomic(file, likeBefore(existing?.bytes, note).bytes, { own: true });
   });
   return file;
 }

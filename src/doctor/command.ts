@@ -8,6 +8,7 @@ import { hideSecrets, knownSecrets } from "../config/secrets.ts";
 import { builtInUrl, unknownProviderHint } from "../config/presets.ts";
 import { ConfigError, UnknownProviderError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { decodeText, likeBefore } from "../fs/text-encoding.ts";
 import type { Places } from "../fs/places.ts";
 import { trustedCas } from "../net/ca.ts";
 import type { DebugLog } from "../net/debug-log.ts";
@@ -239,9 +240,14 @@ async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
         : `${p.name} is a built-in provider with no table in a config file (add [provider.${p.name}] with its base_url first)`,
     );
   const file = p.source;
+  let old: Uint8Array;
   let before: string;
   try {
-    before = await readFile(file, "utf8");
+    // read as hey read it to load it (UTF-16 from Windows PowerShell 5.1's `>`, CRLF), and written back so
+    old = await readFile(file);
+    before = decodeText(old)
+      .text.replace(/^\uFEFF/, "")
+      .replace(/\r\n/g, "\n");
   } catch (e) {
     return by(`cannot read ${file} (${errnoCode(e) ?? errorText(e)})`);
   }
@@ -257,8 +263,8 @@ async function writeFlags(p: ProviderSettings, flags: Flags): Promise<Written> {
   try {
     // a new file renamed into place, never written through a link planted at FILE.bak (issue 24); mode as the config's
     const mode = (await stat(file)).mode & 0o777;
-    await writeFileAtomic(backup, before, { follow: false, mode });
-    await writeFileAtomic(file, after);
+    await writeFileAtomic(backup, old, { follow: false, mode });
+    await writeFileAtomic(file, likeBefore(old, after).bytes);
   } catch (e) {
     return by(`cannot write ${file} (${errnoCode(e) ?? errorText(e)})`);
   }

@@ -5,6 +5,8 @@
 import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
+import { concatBytes } from "./output-text.ts";
+import { decodeText, utf16Of, wholeCharacters } from "./text-encoding.ts";
 
 /** A file of hey's that is a link, a directory or a device: refused, never followed. */
 export class OwnFileError extends Error {
@@ -34,14 +36,16 @@ export function checkOwnFile(path: string): void {
 /**
  * The text of `path` read without following a link (O_NOFOLLOW, then a regular-file check on the
  * open descriptor), at most `maxBytes` of it — its start, or its end with `tail` — (`truncated`
- * says whether there was more, `size` is the whole file's bytes), as UTF-8 or by `decode`; undefined when the file does not exist.
- * Throws OwnFileError for a link or a non-regular file, the system error otherwise.
+ * says whether there was more, `size` is the whole file's bytes, `bytes` those read), as UTF-8, by
+ * `decode`, or with `text` as read_file decodes a file a person may have written (text-encoding.ts:
+ * UTF-16 by the byte-order mark at its start, even when only its end is read; without the mark);
+ * undefined when the file does not exist. Throws OwnFileError for a link or a non-regular file, the system error otherwise.
  */
 export function readOwnFile(
   path: string,
   maxBytes: number,
-  opts: { tail?: boolean; decode?: (bytes: Uint8Array) => string } = {},
-): { text: string; truncated: boolean; size: number } | undefined {
+  opts: { tail?: boolean; decode?: (bytes: Uint8Array) => string; text?: boolean } = {},
+): { text: string; truncated: boolean; size: number; bytes: Uint8Array } | undefined {
   checkOwnFile(path);
   let fd: number;
   try {
@@ -55,8 +59,10 @@ export function readOwnFile(
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new OwnFileError(`${path} is not a regular file`);
-    const want = Math.min(st.size, maxBytes);
-    const start = opts.tail ? st.size - want : 0;
+    let want = Math.min(st.size, maxBytes);
+    let start = opts.tail ? st.size - want : 0;
+    const mark = opts.text && start > 0 ? utf16Mark(fd) : undefined;
+    if (mark && start % 2 === 1) [start, want] = [start + 1, want - 1]; // whole UTF-16 code units
     const buf = Buffer.alloc(want);
     let got = 0;
     while (got < want) {
@@ -64,10 +70,21 @@ export function readOwnFile(
       if (n === 0) break;
       got += n;
     }
-    return { text: opts.decode ? opts.decode(buf.subarray(0, got)) : buf.toString("utf8", 0, got), truncated: st.size > got, size: st.size };
+    const bytes = buf.subarray(0, got);
+    const truncated = st.size > got;
+    let text: string;
+    if (opts.text) text = decodeText(mark ? concatBytes(mark, bytes) : truncated && start === 0 ? wholeCharacters(bytes) : bytes).text.replace(/^\uFEFF/, "");
+    else text = opts.decode ? opts.decode(bytes) : buf.toString("utf8", 0, got);
+    return { text, truncated, size: st.size, bytes };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The UTF-16 byte-order mark the file open as `fd` starts with, if it does. */
+function utf16Mark(fd: number): Uint8Array | undefined {
+  const head = Buffer.alloc(2);
+  return readSync(fd, head, 0, 2, 0) === 2 && utf16Of(head) ? head : undefined;
 }
 
 /**

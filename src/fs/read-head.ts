@@ -2,6 +2,7 @@
 // of the file, whatever its size, so a huge or endless file cannot stall start-up or fill the
 // prompt. Links are followed; whether a link may be followed is the caller's decision.
 import { closeSync, constants, fstatSync, openSync, type PathLike, readSync, realpathSync } from "node:fs";
+import { decodeText, type Encoding, wholeCharacters } from "./text-encoding.ts";
 
 /** Whether `path` is, links followed, /dev/null (a device that reads as an empty file: `GIT_CONFIG_GLOBAL=/dev/null`). */
 export function isDevNull(path: string): boolean {
@@ -24,6 +25,20 @@ export interface Reading {
 export function readHead(path: string, maxBytes: number, how: Reading = {}): { text: string; truncated: boolean } {
   const { bytes, size } = readHeadBytes(path, maxBytes, how);
   return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"), truncated: size > bytes.length };
+}
+
+/**
+ * The first `maxBytes` of `path` as text, decoded as read_file decodes a file (text-encoding.ts):
+ * UTF-16 by its byte-order mark (Windows PowerShell 5.1's `>` and Out-File write it so), else UTF-8,
+ * else Windows-1252; `encoding` says which. A byte-order mark stays, as U+FEFF; a character cut at
+ * the limit is left out. For the files hey reads as text it is told (config, AGENTS.md); a file git
+ * or ripgrep reads too (.gitignore) is read with readHead, as they read it. Throws as readHeadBytes does.
+ */
+export function readHeadText(path: string, maxBytes: number, how: Reading = {}): { text: string; truncated: boolean; encoding: Encoding } {
+  const { bytes, size } = readHeadBytes(path, maxBytes, how);
+  const truncated = size > bytes.length;
+  const { text, encoding } = decodeText(truncated ? wholeCharacters(bytes) : bytes);
+  return { text, truncated, encoding };
 }
 
 const CHUNK_BYTES = 64 * 1024;

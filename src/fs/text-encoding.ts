@@ -48,6 +48,16 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: Encodin
   return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
 }
 
+/**
+ * `bytes`, the start of a longer file, without the character the cut split (an odd byte of UTF-16,
+ * an incomplete UTF-8 sequence), so a cut does not read as a stray byte or U+FFFD.
+ */
+export function wholeCharacters(bytes: Uint8Array): Uint8Array {
+  if (utf16Of(bytes)) return bytes.subarray(0, bytes.length - (bytes.length % 2));
+  for (let at = Math.max(0, bytes.length - 3); at < bytes.length; at++) if (bytes[at]! >= 0xc0 && sequenceAt(bytes, at) === -1) return bytes.subarray(0, at);
+  return bytes;
+}
+
 /** What decides how a file that is not all UTF-8 is read: its valid multi-byte characters, its bytes that are not UTF-8 (strays), the line of the first stray (0: none). */
 export interface Utf8Scan {
   multibyte: number;

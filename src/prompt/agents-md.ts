@@ -7,7 +7,7 @@
 // importer — but never a file that holds secrets or that git ignores (importRefusal).
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { readHead } from "../fs/read-head.ts";
+import { readHeadText } from "../fs/read-head.ts";
 import { isWithin } from "../fs/within.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
@@ -87,8 +87,8 @@ export interface AgentsReading {
    * that trusting would let them in. undefined: never followed (a deeper directory's CLAUDE.md)
    */
   outside?: OutsideImports;
-  /** readHead; tests may count the reads */
-  read?: typeof readHead;
+  /** readHeadText (UTF-16 by its byte-order mark, as read_file reads it); tests may count the reads */
+  read?: typeof readHeadText;
 }
 
 /** Where a CLAUDE.md's imports may lead outside the project (AgentsReading). */
@@ -104,7 +104,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
   const imports: string[] = [];
   const userOnly: string[] = [];
   const given = new Set(how.shown); // real paths: a file imported twice, or imported and in the chain, is given once
-  const read = how.read ?? readHead;
+  const read = how.read ?? readHeadText;
   const count = { files: 0, over: [] as string[] };
   for (const place of places) {
     const path = firstExisting(place);
@@ -148,7 +148,7 @@ export function readAgentsFiles(places: AgentsPlace[], how: AgentsReading = {}):
 interface Importing {
   within: string;
   outside: AgentsReading["outside"];
-  read: typeof readHead;
+  read: typeof readHeadText;
   given: Set<string>;
   files: AgentsFile[];
   warnings: string[];
@@ -303,8 +303,8 @@ function exists(path: string): boolean {
   }
 }
 
-/** `path`'s text as the prompt shows it: at most AGENTS_MD_MAX_BYTES. Throws as readHead does. */
-function readText(path: string, read: typeof readHead): AgentsFile {
+/** `path`'s text as the prompt shows it: at most AGENTS_MD_MAX_BYTES. Throws as readHeadText does. */
+function readText(path: string, read: typeof readHeadText): AgentsFile {
   const head = read(path, AGENTS_MD_MAX_BYTES);
   return { path, text: clean(head.text, head.truncated), truncated: head.truncated };
 }

@@ -86,12 +86,15 @@ function typedMention(line: string): { at: number; partial: string; spelling: Sp
   return { at: bare.index, partial: bare[1]!.replace(/\\ /g, " "), spelling: bare[1]!.includes("\\ ") ? "\\" : "" };
 }
 
-/** `path` (a directory ends in `/`) spelled as a mention; a quoted directory stays open, so Tab can go on into it. */
+/**
+ * `path` (a directory ends in `/`, or `\` as Windows spells it) spelled as a mention; a quoted
+ * directory stays open, so Tab can go on into it (and `"dir\"` would read as an escaped quote).
+ */
 function spell(path: string, spelling: Spelling): string {
   if (spelling === "\\") return `@${path.replaceAll(" ", "\\ ")}`;
   if (spelling === "") return `@${path}`;
   const inside = spelling === '"' ? path.replaceAll('"', '\\"') : path;
-  return `@${spelling}${inside}${path.endsWith("/") ? "" : spelling}`;
+  return `@${spelling}${inside}${/[/\\]$/.test(path) ? "" : spelling}`;
 }
 
 /**

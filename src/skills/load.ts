@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import { isWithin } from "../fs/within.ts";
 import { readHeadBytes } from "../fs/read-head.ts";
 import { decodeOutput } from "../fs/output-text.ts";
+import { decodeText, utf16Of, wholeCharacters } from "../fs/text-encoding.ts";
 import { type Cut, decodeForPrompt } from "../fs/prompt-text.ts";
 import { byPrecedence } from "./catalog.ts";
 import { parseSkill, splitFrontmatter, type Skill, type SkillProblem } from "./frontmatter.ts";
@@ -94,7 +95,8 @@ export function loadSkills(folders: readonly (string | SkillFolder)[]): LoadedSk
       }
       const { bytes, size } = readHeadBytes(path, SKILL_HEAD_BYTES);
       // a Latin-1 file reads as its Windows-1252 characters, as an @file does, not as U+FFFD; and it is said
-      const decoded = decodeOutput(bytes, size > bytes.length);
+      // UTF-16 by its byte-order mark (Windows PowerShell 5.1's `>`), as read_file reads it
+      const decoded = utf16Of(bytes) ? { text: decodeText(wholeCharacters(bytes)).text, foreign: 0 } : decodeOutput(bytes, size > bytes.length);
       text = decoded.text;
       if (decoded.foreign > 0)
         problems.push({

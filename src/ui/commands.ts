@@ -1,6 +1,7 @@
 // Slash commands (SPEC §17) and tab completion for the REPL.
 import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import * as nodePath from "node:path";
+import type { PlatformPath } from "../fs/user-path.ts";
 import type { Agent } from "../agent.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import type { Places } from "../fs/places.ts";
@@ -15,6 +16,7 @@ import { promptCompletions, type McpPrompt } from "../mcp/prompts.ts";
 import { completeMention } from "../prompt/mentions.ts";
 import { rankFiles } from "../prompt/file-match.ts";
 import { diskPath, showNamesSync } from "../fs/dir-names.ts";
+import { typedDir } from "./typed-dir.ts";
 import { formatSessionList } from "../sessions/format.ts";
 import { pruneSessions, scanSessions, sessionShortIds, unreadableNote } from "../sessions/listing.ts";
 import type { LoadedSession } from "../sessions/reader.ts";
@@ -303,8 +305,11 @@ export interface CompletionSource {
   listed?: ListedModels;
 }
 
-/** Tab completions for the last word of `line`: slash commands, skill names, MCP prompts and servers, model names, @paths. */
-export function completions(line: string, from: CompletionSource): string[] {
+/**
+ * Tab completions for the last word of `line`: slash commands, skill names, MCP prompts and servers,
+ * model names, @paths (spelled as the platform's path module `p` reads them).
+ */
+export function completions(line: string, from: CompletionSource, p: PlatformPath = nodePath): string[] {
   const word = line.slice(line.lastIndexOf(" ") + 1);
   if (line === word && word.startsWith("/skill:")) return from.skills.map((n) => `/skill:${n}`).filter((c) => c.startsWith(word));
   if (line === word && word.startsWith("/mcp:")) return promptCompletions(word, from.prompts ?? []);
@@ -322,20 +327,23 @@ export function completions(line: string, from: CompletionSource): string[] {
     return started.length > 0 ? started : [...new Set(full.filter((m) => bare(m).startsWith(word)).map(alone))];
   }
   if (line.startsWith("/effort ")) return EFFORTS.filter((e) => e.startsWith(word));
-  return completeMention(line, (partial) => pathCompletions(partial, from.cwd) ?? rankFiles(partial, from.projectFiles?.() ?? [])); // `@path`, `@"my notes.txt"`, `@cli` for app/deep/cli.py
+  return completeMention(line, (partial) => pathCompletions(partial, from.cwd, p) ?? rankFiles(partial, from.projectFiles?.() ?? [])); // `@path`, `@"my notes.txt"`, `@cli` for app/deep/cli.py
 }
 
-/** The paths from `cwd` that start with `partial`; undefined when none does (then `@cli` is looked for by name). */
-function pathCompletions(partial: string, cwd: string): string[] | undefined {
-  const dir = partial.endsWith("/") ? partial : dirname(partial) === "." && !partial.startsWith("./") ? "" : dirname(partial) + "/";
+/**
+ * The paths from `cwd` (or an absolute one) that start with `partial`, each spelled with the
+ * separators it was typed with (typed-dir.ts: `\` too on Windows, `p` the platform's path module);
+ * undefined when none does (then `@cli` is looked for by name).
+ */
+function pathCompletions(partial: string, cwd: string, p: PlatformPath): string[] | undefined {
+  const { dir, at, sep } = typedDir(partial, cwd, p);
   try {
-    const at = join(cwd, dir || ".");
     const entries = readdirSync(diskPath(at), { withFileTypes: true });
     showNamesSync(at, entries); // a name not UTF-8 or with a newline as hey writes it (fs/odd-names.ts), which a mention reads back
     const found = entries
       .filter((e) => !e.name.startsWith(".") || partial.slice(dir.length).startsWith("."))
-      .map((e) => dir + e.name + (e.isDirectory() ? "/" : ""))
-      .filter((p) => p.normalize("NFC").startsWith(partial.normalize("NFC"))) // `@ré` typed composed finds `résumé.md` stored decomposed (macOS)
+      .map((e) => dir + e.name + (e.isDirectory() ? sep : ""))
+      .filter((c) => c.normalize("NFC").startsWith(partial.normalize("NFC"))) // `@ré` typed composed finds `résumé.md` stored decomposed (macOS)
       .sort();
     return found.length > 0 ? found : undefined;
   } catch {

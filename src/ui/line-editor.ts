@@ -94,8 +94,8 @@ function moveLine(s: EditorState, dir: -1 | 1, history: readonly string[]): Edit
 
 /**
  * Tab completion: replaces the word before the cursor by the candidates' common prefix. A unique
- * candidate gets a space after it, unless it ends in `/` (a folder) or `:` (`/skill:`, `/mcp:`):
- * those name a place the next Tab completes inside.
+ * candidate gets a space after it, unless it ends in `/` or `\` (a folder; `\` as Windows spells
+ * it) or `:` (`/skill:`, `/mcp:`): those name a place the next Tab completes inside.
  */
 export function complete(s: EditorState, candidates: string[]): { state: EditorState; unique: boolean } {
   if (candidates.length === 0) return { state: s, unique: false };
@@ -107,7 +107,7 @@ export function complete(s: EditorState, candidates: string[]): { state: EditorS
     return a.slice(0, i);
   });
   const unique = candidates.length === 1;
-  const replacement = unique && !/[/:]$/.test(common) ? common + " " : common;
+  const replacement = unique && !/[/\\:]$/.test(common) ? common + " " : common;
   const word = before.slice(wordAt).normalize("NFC");
   // several files found by name (`@cli` → app/deep/cli.py, app/ui/cli_args.py) share a start that is not the word: it stays, they are listed
   if (replacement.length < s.cursor - wordAt || (!unique && !common.normalize("NFC").startsWith(word))) return { state: s, unique };
@@ -129,8 +129,9 @@ export function completionList(candidates: string[], editor: Pick<EditorState, "
   const first = candidates[0] ?? "";
   const typed = editor.text.slice(0, editor.cursor);
   const word = typed.slice(Math.max(typed.lastIndexOf(" "), typed.lastIndexOf("\n")) + 1).normalize("NFC");
-  let folder = first.slice(0, first.lastIndexOf("/") + 1);
-  const shorter = (f: string) => f.slice(0, f.slice(0, -1).lastIndexOf("/") + 1);
+  const lastSep = (f: string) => Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\")); // `@src\a.ts` as Windows spells it
+  let folder = first.slice(0, lastSep(first) + 1);
+  const shorter = (f: string) => f.slice(0, lastSep(f.slice(0, -1)) + 1);
   while (folder && !candidates.every((c) => c.startsWith(folder))) folder = shorter(folder);
   while (folder.length > 1 && !word.startsWith(folder.normalize("NFC"))) folder = shorter(folder);
   if (folder === "/") folder = ""; // slash commands keep their slash
