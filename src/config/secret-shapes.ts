@@ -1,6 +1,6 @@
 // Secrets hey does not know (issue 24): values shaped like credentials in tool results — provider
-// key prefixes, PEM private keys, JWTs, and the values of `*_KEY`/`*_TOKEN`/`*_SECRET`/`PASSWORD`
-// lines of dotenv-style files — become placeholders that name them (`[secret: GITHUB_TOKEN]`,
+// key prefixes, PEM private keys, JWTs, and the values assigned to `*_KEY`/`*_TOKEN`/`*_SECRET`/`PASSWORD`
+// names wherever a line holds them (a diff, a Dockerfile, grep's output, one-line JSON) — become placeholders that name them (`[secret: GITHUB_TOKEN]`,
 // `[secret: openai-key]`) before the model, the session file or the terminal see them. A shape is
 // a guess, so each pattern is narrow: a prefix at a word boundary and a long enough tail, a
 // dotenv value that is a literal (not `${VAR}`, not code). `[tools] redact_secrets = false`
