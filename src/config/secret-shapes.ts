@@ -1,6 +1,6 @@
 // Secrets hey does not know (issue 24): values shaped like credentials in tool results — provider
-// key prefixes, PEM private keys, JWTs, and the values of `*_KEY`/`*_TOKEN`/`*_SECRET`/`PASSWORD`
-// lines of dotenv-style files — become placeholders that name them (`[secret: GITHUB_TOKEN]`,
+// key prefixes, PEM private keys, JWTs, and the values assigned to `*_KEY`/`*_TOKEN`/`*_SECRET`/`PASSWORD`
+// names wherever a line holds them (a diff, a Dockerfile, grep's output, one-line JSON) — become placeholders that name them (`[secret: GITHUB_TOKEN]`,
 // `[secret: openai-key]`) before the model, the session file or the terminal see them. A shape is
 // a guess, so each pattern is narrow: a prefix at a word boundary and a long enough tail, a
 // dotenv value that is a literal (not `${VAR}`, not code). `[tools] redact_secrets = false`
@@ -21,6 +21,8 @@ interface Shape {
   accept?: (match: string) => boolean;
 }
 
+/** A value written to look like a key in a test or a doc: it counts up, `abcdef…` and `123456…` both (`sk-proj-abcdefghij1234567890ABCD`). */
+const fixture = (m: string) => /abcdefgh|ABCDEFGH/.test(m) && /12345678|01234567/.test(m);
 /** Mixed letters and digits, as a generated key has: `sk-learn-…` and `sk-` in prose are words. */
 const keyLike = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && !/^[a-z-]+-\d{1,4}$/i.test(s);
 
@@ -28,19 +30,29 @@ const SHAPES: Shape[] = [
   // the header names the key type (RSA, EC, OPENSSH, ENCRYPTED, PGP…); a key cut short is hidden to the end
   { name: "private-key", pattern: /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|$)/g },
   { name: "anthropic-key", pattern: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}/g },
-  { name: "openai-key", pattern: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: (m) => keyLike(m.slice(3)) },
+  { name: "openai-key", pattern: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: (m) => keyLike(m.slice(3)) && !fixture(m) },
   { name: "github-token", pattern: /(?<!\w)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
   { name: "gitlab-token", pattern: /(?<![\w-])glpat-[A-Za-z0-9_-]{20,}/g },
-  { name: "slack-token", pattern: /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}/g, accept: (m) => /\d/.test(m) },
+  { name: "slack-token", pattern: /(?<![\w-])(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/g, accept: (m) => /\d/.test(m) },
   { name: "aws-access-key-id", pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/g },
   { name: "google-api-key", pattern: /(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])/g },
-  { name: "stripe-key", pattern: /(?<!\w)[sr]k_live_[0-9A-Za-z]{20,}/g },
+  { name: "stripe-key", pattern: /(?<!\w)(?:[sr]k_(?:live|test)_[0-9A-Za-z]{20,}|whsec_[0-9A-Za-z]{24,})/g },
+  { name: "pypi-token", pattern: /(?<![\w-])pypi-AgE[A-Za-z0-9_-]{50,}/g },
+  // the URL is the credential: whoever has it can post to the channel
+  { name: "slack-webhook", pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g },
   { name: "npm-token", pattern: /(?<!\w)npm_[A-Za-z0-9]{36}(?!\w)/g },
   { name: "huggingface-token", pattern: /(?<!\w)hf_[A-Za-z0-9]{34,}(?!\w)/g },
   { name: "sendgrid-key", pattern: /(?<![\w.-])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   // three base64url parts, the first two JSON objects (`{"` is `eyJ`)
   { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
 ];
+
+/**
+ * An HTTP header as a script or git config writes it (`curl -H "Authorization: Bearer …"`,
+ * `extraheader = AUTHORIZATION: basic …`): only the credential is replaced, after the shapes, so a
+ * JWT or a known key there is named as itself.
+ */
+const AUTHORIZATION = /(\b(?:proxy-)?authorization:[ \t]*(?:(?:bearer|basic|token|digest)[ \t]+)?)([A-Za-z0-9._~+/-]{16,}=*)/gi;
 
 /** What stands for a password in a URL: a reference, `PASSWORD`/`YOUR_PASSWORD`, a placeholder already there, `***`. */
 const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "password");
@@ -61,14 +73,32 @@ const SECRET_NAME =
 const SECRET_SUFFIX = /^[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|CREDENTIALS)$/;
 /** The same names in camelCase (`clientSecret`, `apiKey`, `dbPassword`), case and all: `monkey` and `primaryKey` are no such name. */
 const SECRET_CAMEL =
-  /^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*)?(?:[aA]piKey|[sS]ecretKey|[pP]rivateKey|[aA]ccessKey|[tT]oken|[sS]ecret|[pP]assword|[pP]asswd|[cC]redentials?)$/;
-// a line as a tool shows it may start with its number (`12\t` from read_file or `cat -n`) or with
-// `path:12:` (grep, rg); the name may be quoted (JSON: `"api_key": "…",`)
-const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2([ \t]*[=:][ \t]*)(.*\S)?([ \t]*)$/gm; // not `(.*?)`: a lazy value before a run of blanks is tried at each of them
+  /^(?:[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*)?(?:[aA]piKey|[aA]ccountKey|[sS]ecretKey|[pP]rivateKey|[aA]ccessKey|[tT]oken|[sS]ecret|[pP]assword|[pP]asswd|[cC]redentials?)$/;
+// a name may follow anything a tool or a format puts before it (a diff's `+`, a YAML list's `- `,
+// `ENV `, `export `, `declare -x `, `-e `, grep's `path:12:`, `path-12-` and `path:`, `{"`, `(`, `;`)
+// but not a word character, nor a `/` (a URL's user, a path); a dotted name (`spring.datasource.password`)
+// is read whole and judged by its last part. `<password>…` is XML's form of the same. Only a name
+// with a credential's word in it is looked at further: code is full of `name: value`.
+const NAME_AT =
+  /(?<![\w./])(["']?)((?:[A-Za-z_][\w-]*\.)*)(?=\w*?(?:key|token|secret|pass|pwd|auth|credential))([A-Za-z_]\w*)\\?\1([ \t]*(?:=>|[=:])[ \t]*|>)/gi;
+/** A value as written after its name: quoted, or a run up to a blank or a sign that ends a value in code, a URL's query, a list. */
+const VALUE = /\\?"([^"\\\n]*)\\?"|'([^'\n]*)'|([^\s"'`,;&|<>(){}[\]]+)/y;
+/** A `name`/`value` pair that names an environment variable (k8s, ECS, .NET `<add key= value=>`), on one line or two. */
+const NAME_VALUE = /(?<![\w.])(["']?)(?:name|key)\1[ \t]*[:=][ \t]*(["']?)([A-Za-z_]\w*)\2[ \t]*,?[ \t]*(?:\r?\n[ \t-]*)?(["']?)value\4([ \t]*[:=][ \t]*)/gi;
+/** Words that make a `*_KEY` or `*_TOKEN` name an identifier or something public by design: `CACHE_KEY`, `STRIPE_PUBLISHABLE_KEY`, `nextPageToken`. */
+const PUBLIC_NAME = /(?:PUBLIC|PUBLISHABLE|SITE|CACHE|SORT|FOREIGN|PRIMARY|PARTITION|IDEMPOTENCY|PAGE|CURSOR)_?(?:KEY|TOKEN)$/i;
+/** Where a line says a value is a secret without `=` or `:`: a netrc `password`, csh's `setenv NAME value`. */
+const SPACED_FORMS = /(\b(?:machine|default)\b[^\n]*?\bpassword[ \t]+|^[ \t]*password[ \t]+|\bsetenv[ \t]+([A-Za-z_]\w*)[ \t]+)(?=\S)/gm;
+
+interface Span {
+  start: number;
+  end: number;
+  name: string;
+}
 
 /**
- * The value of an assignment as written, or undefined when it is not a literal secret (a reference,
- * code, a sample). A quoted value followed by a comma under an unquoted name is an object literal's
+ * The span of the literal secret after an assignment's separator at `at`, or undefined when there
+ * is none (a reference, code, a sample). A quoted value followed by a comma is an object literal's
  * member (`password: "different",`), where only a value that looks generated is taken. `jsonName`:
  * the name is quoted (`"password": …`); there, under a camelCase name, and for a quoted value under
  * any name but an environment variable's, the value is often a translation, a label or a validation
@@ -76,19 +106,97 @@ const ASSIGNMENT = /^((?:[ \t]*\d+\t|\S+?:\d+:[ \t]?)?[ \t]*(?:export[ \t]+)?)([
  * `"accessToken": "Access_Token"`, `"password": "required|min:8"`), so only one that looks generated
  * or written as a key (secretText) is; `DB_PASSWORD="…"`, `POSTGRES_PASSWORD: "…"` are taken as before.
  */
-function literalValue(raw: string, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
-  const quoted = /^(["'])(.*)\1(,?)$/.exec(raw); // an object member's value ends in a comma
-  const value = quoted ? quoted[2]! : raw.replace(/[ \t]+#.*$/, "");
-  if (value.length < MIN_VALUE_CHARS || sample(value, name)) return undefined;
+function literalAt(text: string, at: number, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
+  VALUE.lastIndex = at;
+  const m = VALUE.exec(text);
+  if (!m) return undefined;
+  const quoted = m[3] === undefined;
+  const value = m[1] ?? m[2] ?? m[3]!;
+  const next = text[at + m[0].length];
+  if (value.length < MIN_VALUE_CHARS || sample(value, name) || notSecret(value)) return undefined;
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
-  if (!quoted && /[\s()[\]{};,]/.test(value)) return undefined; // code or prose
-  if (quoted?.[3] && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
+  if (!quoted && (next === "(" || next === "[")) return undefined; // code: a call or an index
+  if (quoted && next === "," && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
   // text for people (a translation, a label) rather than a key, under any name but an environment variable's (`DB_PASSWORD="…"`)
   if ((jsonName || (quoted && !/^[A-Z][A-Z\d_]*$/.test(name)) || /[a-z][A-Z]/.test(name)) && !generated(value) && !secretText(value)) return undefined;
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
   if (spaced && !quoted && !generated(value) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
-  const start = quoted ? 1 : 0;
+  const start = at + (m[0].startsWith("\\") ? 2 : quoted ? 1 : 0); // after `"` or `\"`
   return { start, end: start + value.length };
+}
+
+/**
+ * A value that says what it is rather than hiding it: a path (`~/.ssh/id_ed25519`,
+ * `uploads/2024/report.csv`; not base64 with a `/` in it), a URL (its password is URL_PASSWORD's),
+ * a name with a year in it (`v2-deps-2024-01-15`, `order-2024-0001`, `user_id_2024`), a
+ * publishable key (`pk_live_…`), public by design, a checksum (`sha512-…`).
+ */
+const notSecret = (value: string) =>
+  pathOrUrl(value) ||
+  (/^(?:[\w.-]+\/)+[\w.-]+$/.test(value) && (/\.[A-Za-z0-9]{1,5}$/.test(value) || !/[A-Z]/.test(value))) ||
+  (/^(?:[a-z]+\d{0,2}|\d+)(?:[-_.](?:[a-z]+\d{0,2}|\d+)){2,}$/.test(value) && /(?:^|[-_.])(?:19|20)\d\d(?:$|[-_.])/.test(value)) ||
+  /^pk_(?:live|test)_/.test(value) ||
+  /^(?:sha1|sha256|sha384|sha512|md5)[-:]/i.test(value); // a checksum
+
+/** Whether only blanks stand before `at` on its line. */
+const startsLine = (text: string, at: number) => {
+  for (let i = at - 1; i >= 0 && text[i] !== "\n"; i--) if (text[i] !== " " && text[i] !== "\t") return false;
+  return true;
+};
+
+/** Whether `name` (a dotted name's last part) holds a credential in an assignment: not a public or identifying key, and a bare `key` only as `key=` starting a line. */
+const assignedSecret = (name: string, spaced: boolean, text: string, at: number) => {
+  const bare = name.replace(/^_+/, ""); // npm's `_authToken`, `_auth`
+  if (!secretName(bare) || PUBLIC_NAME.test(bare)) return false;
+  return !/^key$/i.test(bare) || (!spaced && startsLine(text, at)); // a bare `key:` is a YAML mapping's key far more often than a credential
+};
+
+/** `text` with the spans (sorted, not overlapping) replaced by what `mask` makes of their names and values. */
+function replaceSpans(text: string, spans: Span[], mask: (name: string, value: string) => string): string {
+  if (spans.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const s of spans) {
+    out += text.slice(from, s.start) + mask(s.name, text.slice(s.start, s.end));
+    from = s.end;
+  }
+  return out + text.slice(from);
+}
+
+/** The values of assignments to credential names anywhere in `text`. */
+function assignments(text: string): Span[] {
+  const spans: Span[] = [];
+  NAME_AT.lastIndex = 0;
+  for (let m = NAME_AT.exec(text); m; m = NAME_AT.exec(text)) {
+    const [all, quote, , name, sep] = m as unknown as [string, string, string, string, string];
+    if (sep === ">" && text[m.index - 1] !== "<") continue;
+    const spaced = /[ \t]/.test(sep);
+    // not a credential's name: its value is read again, for `--build-arg=NPM_TOKEN=…`
+    if (!assignedSecret(name, spaced, text, m.index)) continue;
+    const at = literalAt(text, m.index + all.length, spaced, name, quote !== "");
+    if (!at) continue;
+    spans.push({ ...at, name });
+    NAME_AT.lastIndex = at.end;
+  }
+  return spans;
+}
+
+/** The values of `name: DB_PASSWORD` / `value: …` pairs, of a netrc `password` and of csh's `setenv`. */
+function pairs(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(NAME_VALUE)) {
+    const name = m[3]!;
+    if (!secretName(name) || PUBLIC_NAME.test(name)) continue;
+    const at = literalAt(text, m.index + m[0].length, /[ \t]/.test(m[5]!), name, false);
+    if (at) spans.push({ ...at, name });
+  }
+  for (const m of text.matchAll(SPACED_FORMS)) {
+    const name = m[2] ?? "password";
+    if (m[2] !== undefined && !secretName(name)) continue;
+    const at = literalAt(text, m.index + m[0].length, true, name, false);
+    if (at) spans.push({ ...at, name });
+  }
+  return spans.sort((a, b) => a.start - b.start).filter((s, i, all) => i === 0 || s.start >= all[i - 1]!.end);
 }
 
 /**
@@ -97,9 +205,10 @@ function literalValue(raw: string, spaced: boolean, name: string, jsonName: bool
  * dot; `config.api_key`, `settings.API_KEY_V2`, `sha256_hash` and `token2` are names.
  */
 const generated = (value: string) =>
-  /^[0-9a-f]{16,}$/i.test(value) ||
-  (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
-  (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
+  !/\s/.test(value) && // words with a number (`Neues Passwort 2`) are text for people
+  (/^[0-9a-f]{16,}$/i.test(value) ||
+    (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
+    (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value)));
 
 /** The kinds of characters in `v`, of lower case, upper case, digits and others. */
 const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
@@ -146,14 +255,8 @@ export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUF
  */
 export function redactShapes(text: string, mask: (name: string, value: string) => string = placeholder): string {
   if (text === "") return text;
-  let out = text.replace(ASSIGNMENT, (line, lead: string, quote: string, name: string, sep: string, raw = "", trail: string) => {
-    const spaced = /[ \t]/.test(sep);
-    // a bare `key:` is a YAML mapping's key far more often than a credential
-    if (!secretName(name) || (spaced && /^key$/i.test(name))) return line;
-    const at = literalValue(raw, spaced, name, quote !== "");
-    if (!at) return line;
-    return `${lead}${quote}${name}${quote}${sep}${raw.slice(0, at.start)}${mask(name, raw.slice(at.start, at.end))}${raw.slice(at.end)}${trail}`;
-  });
+  let out = replaceSpans(text, assignments(text), mask);
+  out = replaceSpans(out, pairs(out), mask);
   out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>
     password.length < MIN_VALUE_CHARS || samplePassword(password) ? m : `${before}${mask("url-password", password)}`,
   );
@@ -161,6 +264,9 @@ export function redactShapes(text: string, mask: (name: string, value: string) =
     shape.pattern.lastIndex = 0;
     out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : mask(shape.name, m)));
   }
+  out = out.replace(AUTHORIZATION, (m, head: string, token: string) =>
+    /\d/.test(token) && /[A-Za-z]/.test(token) ? `${head}${mask("authorization", token)}` : m,
+  );
   return hideKeyParts(out, mask); // a key's end, its first lines, a key in base64: what holds no BEGIN line of its own
 }
 
