@@ -120,8 +120,7 @@ async function runBash(
   const files = outputFiles(opts.outputDir);
 
   const script = shellArgv(opts.shell, command, files.script);
-  if (script.error)
-    return { output: `bash: could not write the command to a script file to run it from: ${script.error}`, isError: true };
+  if (script.error) return { output: `bash: could not write the command to a script file to run it from: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
   // a vim the refusal could not see (a script, git difftool) is stopped once it waits for keys with no terminal (vim-watch.ts)
   const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();

@@ -92,7 +92,12 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   const since = opts.guard && process.platform === "linux" ? procStat(proc.pid)?.[19] : undefined;
   const { listen } = opts;
   const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, listen && ((chunk) => listen(chunk, "stdout")));
-  const stderr = capture(opts.stderrText ? opts.stderrText(proc.stderr) : proc.stderr, opts.spill?.("stderr"), undefined, listen && ((chunk) => listen(chunk, "stderr")));
+  const stderr = capture(
+    opts.stderrText ? opts.stderrText(proc.stderr) : proc.stderr,
+    opts.spill?.("stderr"),
+    undefined,
+    listen && ((chunk) => listen(chunk, "stderr")),
+  );
 
   let ended: Finished["ended"] = "exit";
   let stopping: Promise<void> | undefined;

@@ -103,9 +103,12 @@ function shellFor(program: string): ShellChoice {
   if (base === "pwsh" || base === "powershell") return powershell(program, base === "powershell");
   // cmd.exe strips the outer quotes /s promises and reads the rest as typed
   if (base === "cmd")
-    return { program, name: "cmd", label: "cmd.exe", args: (command) => ["/d", "/s", "/c", `"${CMD_UTF8}${cmdLine(command)}"`], verbatim: true };
+    return { program, name: "cmd", label: CMD_LABEL, args: (command) => ["/d", "/s", "/c", `"${CMD_UTF8}${cmdLine(command)}"`], verbatim: true };
   return posix(program, base);
 }
+
+/** cmd told to the model with what a command of several lines is (runsAsBatch): `for %i` there is a syntax error. */
+const CMD_LABEL = "cmd.exe (a command of several lines runs as a batch file: %%i in for)";
 
 // Console programs write to a pipe in the console's code page, the OEM one (437, 850…) unless told
 // otherwise: `dir` listed café.txt as `caf‚.txt`, and hey reads output as UTF-8. cmd's chcp and

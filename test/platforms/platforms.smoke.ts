@@ -86,7 +86,14 @@ function decide(req: ChatRequest): Turn {
     // reads each line in the code page in effect when it gets to it), so non-ASCII text is typed on one line
     const lines =
       "echo one\nset GREETING=hello world\nif exist win-cafe (\n  dir /b win-cafe\n  echo %GREETING%\n)\ncmd /c exit 3\necho exited %ERRORLEVEL%\ncd win-cafe\necho in %CD%\nexit /b 4";
-    return results === 0 ? { calls: [["bash", { command: "echo héllo wörld" }], ["bash", { command: lines }]] } : { text: "cmd done" };
+    return results === 0
+      ? {
+          calls: [
+            ["bash", { command: "echo héllo wörld" }],
+            ["bash", { command: lines }],
+          ],
+        }
+      : { text: "cmd done" };
   }
   if (first.startsWith("background job")) {
     if (results === 1) jobSeen.push(...processesWith(JOB_MARK)); // the job runs while hey does
@@ -334,11 +341,17 @@ for (const platform of PLATFORMS) {
       expect(r.stderr.split("\n").filter((l) => /error|warning/i.test(l) && !l.includes("%ERRORLEVEL%"))).toEqual([]); // the command is shown
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("cmd done\n");
-      const [typed, batch] = server.requests.at(-1)!.messages.filter((m) => m.role === "tool").map(resultText);
+      const [typed, batch] = server.requests
+        .at(-1)!
+        .messages.filter((m) => m.role === "tool")
+        .map(resultText);
       expect(typed).toBe("héllo wörld\n[exit code 0]");
       expect(batch).toStartWith(`one\ncafé.txt\nhello world\nexited 3\nin ${runner.path(join(proj, "win-cafe"))}\n[exit code 4]`);
       expect(batch).not.toContain("not UTF-8");
-      note(platform.id, `✓ cmd.exe: café.txt and héllo wörld read as written, a batch file's %VAR%, %ERRORLEVEL% and %CD% per line, exit code 4 (${secs(r.ms)})`);
+      note(
+        platform.id,
+        `✓ cmd.exe: café.txt and héllo wörld read as written, a batch file's %VAR%, %ERRORLEVEL% and %CD% per line, exit code 4 (${secs(r.ms)})`,
+      );
     });
 
     // A job a command leaves running ends with hey, however hey ends (README): on Windows through a

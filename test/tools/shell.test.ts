@@ -160,7 +160,7 @@ describe("chooseShell", () => {
     const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
     expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"chcp 65001>nul 2>&1& echo "a b" & dir"']);
     expect(cmd.verbatim).toBe(true);
-    expect(cmd.label).toBe("cmd.exe");
+    expect(cmd.label).toBe("cmd.exe (a command of several lines runs as a batch file: %%i in for)");
     expect(chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).verbatim).toBeUndefined();
   });
 });

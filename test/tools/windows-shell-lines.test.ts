@@ -91,7 +91,8 @@ describe("a PowerShell's CLIXML stderr reaches the model as text", () => {
 });
 
 test("CLIXML split anywhere between reads decodes to the same text", () => {
-  const xml = '#< CLIXML\r\n<Objs Version="1.1.0.1"><Obj S="progress" RefId="0"><MS><Obj N="x" RefId="1"></Obj></MS></Obj><S S="Error">caf\u00e9 &lt;1&gt;_x000D__x000A_</S>tail\r\n</Objs>';
+  const xml =
+    '#< CLIXML\r\n<Objs Version="1.1.0.1"><Obj S="progress" RefId="0"><MS><Obj N="x" RefId="1"></Obj></MS></Obj><S S="Error">caf\u00e9 &lt;1&gt;_x000D__x000A_</S>tail\r\n</Objs>';
   const bytes = new TextEncoder().encode(xml);
   for (const size of [1, 2, 5, 13, bytes.length]) {
     const decoder = clixmlDecoder();
