@@ -167,7 +167,8 @@ function posix(program: string, name: string): ShellChoice {
 // `cd x && npm test` of every session is a parse error.
 // An encoded command with stderr a pipe makes PowerShell write errors and progress as CLIXML
 // (`#< CLIXML<Objs …><S S="Error">…_x000D__x000A_</S>`) unless `-OutputFormat Text` is given,
-// which pwsh honours and 5.1 ignores (clixml.ts decodes what 5.1 writes). Progress is switched
+// which pwsh honours (since 6.2: PowerShell/PowerShell#8115) and 5.1 ignores (clixml.ts decodes
+// what 5.1 writes). Progress is switched
 // off: no one sees it, and 5.1's Invoke-WebRequest runs many times slower drawing it.
 function powershell(program: string, windows: boolean): ShellChoice {
   return {
