@@ -14,6 +14,7 @@ import { unguardedNotice } from "./group-guard.ts";
 import { chooseShell, inDirectory, type ShellChoice } from "./shell.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { liveTail } from "./live-tail.ts";
+import { clixmlText } from "./clixml.ts";
 import { shellArgv } from "./long-command.ts";
 import { type Env, gitBefore231, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, VIM_SWAP, withoutTerminal } from "./no-terminal.ts";
 import { vimWatch } from "./vim-watch.ts";
@@ -119,8 +120,7 @@ async function runBash(
   const files = outputFiles(opts.outputDir);
 
   const script = shellArgv(opts.shell, command, files.script);
-  if (script.error)
-    return { output: `bash: could not write the ${Buffer.byteLength(command) >> 10} KB command to a script file: ${script.error}`, isError: true };
+  if (script.error) return { output: `bash: could not write the command to a script file to run it from: ${script.error}`, isError: true };
   const live = ctx.output ? liveTail(ctx.output) : undefined; // the terminal's last lines while it runs
   // a vim the refusal could not see (a script, git difftool) is stopped once it waits for keys with no terminal (vim-watch.ts)
   const vim = reader().viBatch(command, opts.shell) ? undefined : new AbortController();
@@ -144,6 +144,7 @@ async function runBash(
     ...(watch ? { started: (pid: number) => watch.started(pid) } : {}),
     jobLog: files.job,
     ...(opts.hide ? { hide: opts.hide } : {}),
+    ...(opts.shell.name === "powershell" ? { stderrText: clixmlText } : {}),
   }).finally(() => {
     live?.stop();
     watch?.stop();

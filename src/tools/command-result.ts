@@ -43,7 +43,8 @@ export interface OutputFiles {
   spill: (stream: "stdout" | "stderr") => () => string;
   full: string;
   job: () => string;
-  script: () => string;
+  /** a file for the command itself, named with `extension` (long-command.ts) */
+  script: (extension: string) => string;
 }
 
 export function outputFiles(outputDir: string): OutputFiles {
@@ -52,7 +53,7 @@ export function outputFiles(outputDir: string): OutputFiles {
     ensurePrivateDir(outputDir);
     return join(outputDir, `${id}.${name}`);
   };
-  return { spill: file, full: join(outputDir, `${id}.log`), job: file("job.log"), script: file("sh") };
+  return { spill: file, full: join(outputDir, `${id}.log`), job: file("job.log"), script: (extension) => file(extension)() };
 }
 
 /** What the external filter runs with: the command's shell, environment, directory and abort. */

@@ -54,6 +54,8 @@ export interface RunOptions {
   jobLog?: () => string;
   /** what that file hides of what the job prints, as the call's result does (secrets hey knows); none: kept as printed */
   hide?: (text: string) => string;
+  /** what turns the shell's stderr into the text it stands for before it is captured (PowerShell's CLIXML: clixml.ts); none: as written */
+  stderrText?: (stream: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>;
 }
 
 /**
@@ -90,7 +92,12 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
   const since = opts.guard && process.platform === "linux" ? procStat(proc.pid)?.[19] : undefined;
   const { listen } = opts;
   const stdout = capture(proc.stdout, opts.spill?.("stdout"), undefined, listen && ((chunk) => listen(chunk, "stdout")));
-  const stderr = capture(proc.stderr, opts.spill?.("stderr"), undefined, listen && ((chunk) => listen(chunk, "stderr")));
+  const stderr = capture(
+    opts.stderrText ? opts.stderrText(proc.stderr) : proc.stderr,
+    opts.spill?.("stderr"),
+    undefined,
+    listen && ((chunk) => listen(chunk, "stderr")),
+  );
 
   let ended: Finished["ended"] = "exit";
   let stopping: Promise<void> | undefined;

@@ -103,9 +103,12 @@ function shellFor(program: string): ShellChoice {
   if (base === "pwsh" || base === "powershell") return powershell(program, base === "powershell");
   // cmd.exe strips the outer quotes /s promises and reads the rest as typed
   if (base === "cmd")
-    return { program, name: "cmd", label: "cmd.exe", args: (command) => ["/d", "/s", "/c", `"${CMD_UTF8}${cmdLine(command)}"`], verbatim: true };
+    return { program, name: "cmd", label: CMD_LABEL, args: (command) => ["/d", "/s", "/c", `"${CMD_UTF8}${cmdLine(command)}"`], verbatim: true };
   return posix(program, base);
 }
+
+/** cmd told to the model with what a command of several lines is (runsAsBatch): `for %i` there is a syntax error. */
+const CMD_LABEL = "cmd.exe (a command of several lines runs as a batch file: %%i in for)";
 
 // Console programs write to a pipe in the console's code page, the OEM one (437, 850…) unless told
 // otherwise: `dir` listed café.txt as `caf‚.txt`, and hey reads output as UTF-8. cmd's chcp and
@@ -115,11 +118,29 @@ function shellFor(program: string): ShellChoice {
 // command runs in: hey's own when hey has one (UTF-8, as hey writes), else one no one sees.
 const CMD_UTF8 = "chcp 65001>nul 2>&1& ";
 const POWERSHELL_UTF8 = "[Console]::OutputEncoding=[Text.Encoding]::UTF8;";
+const POWERSHELL_QUIET = "$ProgressPreference='SilentlyContinue';";
 /** What must come first in a PowerShell script (`using`, `param(…)`, `#requires`): no line goes before it. */
 const FIRST_STATEMENTS = /^\s*(using\s|param\s*\(|#requires\s)/i;
 
 /**
- * A command of several lines as one line of cmd.exe, which runs only the first line of `/c`: each
+ * Whether cmd runs `command` from a batch file (batchFile, batchArgs) rather than as the line `/c`
+ * takes: a command of several lines does, as a batch file runs them — each line's `%VAR%` expanded
+ * when that line runs, so `set X=1` then `echo %X%`, `%ERRORLEVEL%` and `%CD%` see what the lines
+ * before did (on one line all of them are expanded before any runs). `for` variables are `%%i` there.
+ */
+export const runsAsBatch = (shell: ShellChoice, command: string): boolean => shell.name === "cmd" && /[\r\n]/.test(command.trim());
+
+/** The text of the batch file for `command`: no echo of each line, the console UTF-8 (CMD_UTF8), CRLF line ends (cmd's `goto` and `call :label` misread LF-only files). */
+export function batchFile(command: string): string {
+  return ["@echo off", "chcp 65001>nul 2>&1", ...command.split(/\r?\n/)].join("\r\n") + "\r\n";
+}
+
+/** cmd's arguments (verbatim) for the batch file at `path`: `call` returns the file's own exit code, which `cmd /c FILE` alone can lose. */
+export const batchArgs = (path: string): string[] => ["/d", "/c", `call "${path}"`];
+
+/**
+ * A command of several lines as one line of cmd.exe, which runs only the first line of `/c` (for a
+ * `!` command; the bash tool runs such a command as a batch file, runsAsBatch): each
  * line after the one before (`&`, as a script's lines run, whatever the one before returned), the
  * lines of a `( … )` block inside it, a `^` at a line's end joining it to the next as in a batch
  * file. Blank lines and comment lines (`rem`, `::`) are left out: on one line they would hide the rest.
@@ -144,18 +165,32 @@ function posix(program: string, name: string): ShellChoice {
 // quotes Windows' command-line rules leave in it. powershell.exe is Windows PowerShell 5.1, whose
 // parser has no `&&` or `||` (pwsh, PowerShell 7, has them): the model is told, or its first
 // `cd x && npm test` of every session is a parse error.
+// An encoded command with stderr a pipe makes PowerShell write errors and progress as CLIXML
+// (`#< CLIXML<Objs …><S S="Error">…_x000D__x000A_</S>`) unless `-OutputFormat Text` is given,
+// which pwsh honours (since 6.2: PowerShell/PowerShell#8115) and 5.1 ignores (clixml.ts decodes
+// what 5.1 writes). Progress is switched
+// off: no one sees it, and 5.1's Invoke-WebRequest runs many times slower drawing it.
 function powershell(program: string, windows: boolean): ShellChoice {
   return {
     program,
     name: "powershell",
     label: windows ? "Windows PowerShell 5.1 (it has no && or ||: separate commands with ;)" : "PowerShell 7 (pwsh)",
-    args: (command) => [
-      "-NoProfile",
-      "-NonInteractive",
-      "-EncodedCommand",
-      encodePowerShell(FIRST_STATEMENTS.test(command) ? command : `${POWERSHELL_UTF8}\n${command}`),
-    ],
+    args: (command) => ["-NoProfile", "-NonInteractive", "-OutputFormat", "Text", "-EncodedCommand", encodePowerShell(powershellScript(command))],
   };
+}
+
+/**
+ * What PowerShell's exit code is after a script that does not `exit` itself: 0 when its last
+ * statement succeeded, else the exit code of the last native program when it is not 0 (`npm test`
+ * failing with 2 gives 2, where PowerShell alone gives 1), else 1 (a cmdlet's error after a program
+ * that succeeded). A cmdlet failing after a program that failed earlier gives that program's code.
+ */
+const POWERSHELL_EXIT = "if (-not $?) { exit $(if ($LASTEXITCODE) { $LASTEXITCODE } else { 1 }) }";
+
+/** The script PowerShell runs for `command`: UTF-8 output and no progress first (unless the script must begin with its own statement), its exit code last. */
+export function powershellScript(command: string): string {
+  const first = FIRST_STATEMENTS.test(command) ? "" : `${POWERSHELL_UTF8}${POWERSHELL_QUIET}\n`;
+  return `${first}${command}\n${POWERSHELL_EXIT}`;
 }
 
 /**

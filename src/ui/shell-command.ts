@@ -7,6 +7,7 @@
 import { constants } from "node:os";
 import { asShown, showsFiles } from "../tools/bash-output.ts";
 import { capture, type Captured, drained, readPipe } from "../tools/capture.ts";
+import { clixmlText } from "../tools/clixml.ts";
 import { commandResult, type FilterContext, type OutputFiles, type OutputKeeping } from "../tools/command-result.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { goneDirectory } from "../fs/dir-problem.ts";
@@ -82,7 +83,8 @@ export async function runShellCommand(
       if (chunk.byteLength > 0) feed?.enqueue(chunk);
     };
   // read to their end even after the run, unshown: closing them would kill a job that writes (EPIPE)
-  const pipes = [readPipe(child.stdout, take(decoders[0])), readPipe(child.stderr, take(decoders[1]))];
+  const stderr = opts.shell.name === "powershell" ? clixmlText(child.stderr) : child.stderr; // errors as PowerShell's text, not CLIXML
+  const pipes = [readPipe(child.stdout, take(decoders[0])), readPipe(stderr, take(decoders[1]))];
   const runs = () => child.exitCode === null && child.signalCode === null; // not reaped: its pid is still its own
   let stopping: Promise<void> | undefined;
   const stop = () => {

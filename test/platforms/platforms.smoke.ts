@@ -81,8 +81,19 @@ function decide(req: ChatRequest): Turn {
     return results === 0 ? { calls: [["write_file", { path: "~\\home-check.txt", content: "home\n" }]] } : { text: "two" };
   }
   if (first.startsWith("cmd output")) {
-    const lines = "echo one\nif exist win-cafe (\n  dir /b win-cafe\n  echo héllo wörld\n)\nexit /b 4";
-    return results === 0 ? { calls: [["bash", { command: lines }]] } : { text: "cmd done" };
+    // a batch file's lines: each %VAR% read when its line runs, after the lines before it ran. Its
+    // text is ASCII: Wine's cmd reads a batch file in the OEM code page whatever chcp said (Windows'
+    // reads each line in the code page in effect when it gets to it), so non-ASCII text is typed on one line
+    const lines =
+      "echo one\nset GREETING=hello world\nif exist win-cafe (\n  dir /b win-cafe\n  echo %GREETING%\n)\ncmd /c exit 3\necho exited %ERRORLEVEL%\ncd win-cafe\necho in %CD%\nexit /b 4";
+    return results === 0
+      ? {
+          calls: [
+            ["bash", { command: "echo héllo wörld" }],
+            ["bash", { command: lines }],
+          ],
+        }
+      : { text: "cmd done" };
   }
   if (first.startsWith("background job")) {
     if (results === 1) jobSeen.push(...processesWith(JOB_MARK)); // the job runs while hey does
@@ -320,18 +331,27 @@ for (const platform of PLATFORMS) {
     });
 
     // cmd.exe writes to a pipe in the OEM code page (café.txt read `caf‚.txt`), and `cmd /c` ran
-    // only the first line of a command of several
-    windowsTest("cmd.exe: non-ASCII names and text read as typed, every line of a multi-line command run, the last one's exit code", async () => {
+    // only the first line of a command of several; joined into one line, every %VAR% was expanded
+    // before any ran (`set X=…` then `echo %X%` printed `%X%`: explorer finding x79 #3)
+    windowsTest("cmd.exe: non-ASCII names and text read as typed, a multi-line command run as a batch file, the last one's exit code", async () => {
       mkdirSync(join(proj, "win-cafe"), { recursive: true });
       writeFileSync(join(proj, "win-cafe", "café.txt"), "");
       writeFileSync(join(proj, "cmd.toml"), '[tools]\nshell = "cmd"\n');
       const r = await hey(["-p", "cmd output", "--config", "cmd.toml"]);
-      expectOk(r);
+      expect(r.stderr.split("\n").filter((l) => /error|warning/i.test(l) && !l.includes("%ERRORLEVEL%"))).toEqual([]); // the command is shown
+      expect(r.code).toBe(0);
       expect(r.stdout).toBe("cmd done\n");
-      const result = resultText(server.requests.at(-1)!.messages.findLast((m) => m.role === "tool")!);
-      expect(result).toStartWith("one\ncafé.txt\nhéllo wörld\n[exit code 4]");
-      expect(result).not.toContain("not UTF-8");
-      note(platform.id, `✓ cmd.exe: café.txt and héllo wörld read as written, 3 lines and a ( … ) block run, exit code 4 (${secs(r.ms)})`);
+      const [typed, batch] = server.requests
+        .at(-1)!
+        .messages.filter((m) => m.role === "tool")
+        .map(resultText);
+      expect(typed).toBe("héllo wörld\n[exit code 0]");
+      expect(batch).toStartWith(`one\ncafé.txt\nhello world\nexited 3\nin ${runner.path(join(proj, "win-cafe"))}\n[exit code 4]`);
+      expect(batch).not.toContain("not UTF-8");
+      note(
+        platform.id,
+        `✓ cmd.exe: café.txt and héllo wörld read as written, a batch file's %VAR%, %ERRORLEVEL% and %CD% per line, exit code 4 (${secs(r.ms)})`,
+      );
     });
 
     // A job a command leaves running ends with hey, however hey ends (README): on Windows through a

@@ -5,6 +5,10 @@ import { join } from "node:path";
 import { chooseShell, cmdLine, encodePowerShell, inDirectory } from "../../src/tools/shell.ts";
 
 const decode = (b64: string) => Buffer.from(b64, "base64").toString("utf16le");
+// what every PowerShell script hey runs begins and ends with: UTF-8 output and no progress records;
+// the exit code of the last program when the last statement failed
+const PROLOGUE = "[Console]::OutputEncoding=[Text.Encoding]::UTF8;$ProgressPreference='SilentlyContinue';";
+const EXIT = "if (-not $?) { exit $(if ($LASTEXITCODE) { $LASTEXITCODE } else { 1 }) }";
 const path = (entries: Record<string, string>) => (name: string) => entries[name];
 
 describe("chooseShell", () => {
@@ -130,8 +134,8 @@ describe("chooseShell", () => {
       expect(shell.program).toBe(configured);
       expect(shell.name).toBe("powershell");
       const args = shell.args("echo hi");
-      expect(args.slice(0, 3)).toEqual(["-NoProfile", "-NonInteractive", "-EncodedCommand"]);
-      expect(decode(args[3]!)).toBe("[Console]::OutputEncoding=[Text.Encoding]::UTF8;\necho hi");
+      expect(args.slice(0, 5)).toEqual(["-NoProfile", "-NonInteractive", "-OutputFormat", "Text", "-EncodedCommand"]);
+      expect(decode(args[5]!)).toBe(`${PROLOGUE}\necho hi\n${EXIT}`);
     },
   );
 
@@ -140,7 +144,7 @@ describe("chooseShell", () => {
   test("PowerShell (5.1 and 7) is told to write UTF-8 first, and gets a command of several lines whole", () => {
     for (const configured of ["powershell", "pwsh"]) {
       const args = chooseShell({ configured, platform: "win32", findOnPath: path({}) }).args("echo one\necho café");
-      expect(decode(args[3]!).split("\n")).toEqual(["[Console]::OutputEncoding=[Text.Encoding]::UTF8;", "echo one", "echo café"]);
+      expect(decode(args[5]!).split("\n")).toEqual([PROLOGUE, "echo one", "echo café", EXIT]);
     }
   });
 
@@ -148,7 +152,7 @@ describe("chooseShell", () => {
     "a script that must begin with its own statement is left as written: %p",
     (command) => {
       const args = chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).args(command);
-      expect(decode(args[3]!)).toBe(command);
+      expect(decode(args[5]!)).toBe(`${command}\n${EXIT}`);
     },
   );
 
@@ -156,7 +160,7 @@ describe("chooseShell", () => {
     const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
     expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"chcp 65001>nul 2>&1& echo "a b" & dir"']);
     expect(cmd.verbatim).toBe(true);
-    expect(cmd.label).toBe("cmd.exe");
+    expect(cmd.label).toBe("cmd.exe (a command of several lines runs as a batch file: %%i in for)");
     expect(chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).verbatim).toBeUndefined();
   });
 });
