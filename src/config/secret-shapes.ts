@@ -46,6 +46,7 @@ const SHAPES: Shape[] = [
   // three base64url parts, the first two JSON objects (`{"` is `eyJ`)
   { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
 ];
+const PRIVATE_KEY = SHAPES.find((s) => s.name === "private-key")!;
 
 /**
  * An HTTP header as a script or git config writes it (`curl -H "Authorization: Bearer …"`,
@@ -255,19 +256,24 @@ export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUF
  */
 export function redactShapes(text: string, mask: (name: string, value: string) => string = placeholder): string {
   if (text === "") return text;
-  let out = replaceSpans(text, assignments(text), mask);
+  // private keys first, whole or in parts: a key's armour line is no assignment's value (grep's `server.key:13:-----END …`)
+  let out = hideKeyParts(
+    text.replace(PRIVATE_KEY.pattern, (m) => mask(PRIVATE_KEY.name, m)),
+    mask,
+  );
+  out = replaceSpans(out, assignments(out), mask);
   out = replaceSpans(out, pairs(out), mask);
   out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>
     password.length < MIN_VALUE_CHARS || samplePassword(password) ? m : `${before}${mask("url-password", password)}`,
   );
   for (const shape of SHAPES) {
+    if (shape === PRIVATE_KEY) continue;
     shape.pattern.lastIndex = 0;
     out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : mask(shape.name, m)));
   }
-  out = out.replace(AUTHORIZATION, (m, head: string, token: string) =>
+  return out.replace(AUTHORIZATION, (m, head: string, token: string) =>
     /\d/.test(token) && /[A-Za-z]/.test(token) ? `${head}${mask("authorization", token)}` : m,
   );
-  return hideKeyParts(out, mask); // a key's end, its first lines, a key in base64: what holds no BEGIN line of its own
 }
 
 /** The placeholders (`[secret: NAME]`) in `text`, each once. */

@@ -129,7 +129,7 @@ export function completionList(candidates: string[], editor: Pick<EditorState, "
   const first = candidates[0] ?? "";
   const typed = editor.text.slice(0, editor.cursor);
   const word = typed.slice(Math.max(typed.lastIndexOf(" "), typed.lastIndexOf("\n")) + 1).normalize("NFC");
-  const lastSep = (f: string) => Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\")); // `@src\a.ts` as Windows spells it
+  const lastSep = (f: string) => Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\")); // `@src\cr` as Windows spells it
   let folder = first.slice(0, lastSep(first) + 1);
   const shorter = (f: string) => f.slice(0, lastSep(f.slice(0, -1)) + 1);
   while (folder && !candidates.every((c) => c.startsWith(folder))) folder = shorter(folder);
