@@ -110,7 +110,7 @@ afterEach(() => {
   slowDriver = undefined;
 });
 
-testNeeding(["git"])("/diff waiting on a slow textconv driver stops at Ctrl-C or Esc, the driver with it; the prompt answers at once", async () => {
+testNeeding(["git"])("/diff waiting on the user's slow textconv driver stops at Ctrl-C or Esc, the driver with it; the prompt answers at once", async () => {
   const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=x@y", "-c", "user.name=x", ...args], { cwd: dirs.project.path });
   const m = (slowDriver = marker());
   const driver = join(dirs.home.path, "slow-textconv");
@@ -118,7 +118,8 @@ testNeeding(["git"])("/diff waiting on a slow textconv driver stops at Ctrl-C or
   writeFileSync(join(dirs.project.path, ".gitattributes"), "*.txt diff=slow\n");
   writeFileSync(join(dirs.project.path, "a.txt"), "old\n");
   git("init", "-q");
-  git("config", "diff.slow.textconv", driver);
+  // the user's own driver, in their global config: /diff runs those as `git diff` does (one the repository's config names, it does not)
+  writeFileSync(join(dirs.home.path, ".gitconfig"), `[diff "slow"]\n\ttextconv = ${driver}\n`);
   git("add", ".");
   git("commit", "-qm", "init");
   writeFileSync(join(dirs.project.path, "a.txt"), "new\n");
