@@ -8,7 +8,7 @@ import { userMessage, type Protocol } from "../../src/kernel/ir.ts";
 import type { StreamEvent } from "../../src/kernel/provider.ts";
 import { createProvider } from "../../src/providers/create.ts";
 import { baseUrlFor } from "../helpers/protocol-streams.ts";
-import { jsonReply, startReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply, startReplayServer, type Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";
 
 const server = startReplayServer();
@@ -128,7 +128,7 @@ test("a chat completion with text only, no usage and no `object` (a simple proxy
 });
 
 /** `body` as a server that does not say it is JSON sends it: `type` "none" sends no content type at all. */
-const labelled = (body: unknown, type: string) => ({
+const labelled = (body: unknown, type: string): Reply => ({
   status: 200,
   headers: type === "none" ? {} : { "content-type": type },
   chunks: [new TextEncoder().encode(JSON.stringify(body))],
@@ -157,7 +157,7 @@ test.each(["text/plain", "none"])("a real stream of events labelled %s is still 
   const provider = await createProvider({ protocol: "openai", model: "m", baseUrl: `${server.url}/v1` });
   const body =
     ': keep-alive\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
-  server.enqueue({ status: 200, headers: type === "none" ? {} : { "content-type": type }, chunks: [new TextEncoder().encode(body)] });
+  server.enqueue({ status: 200, headers: type === "none" ? ({} as Record<string, string>) : { "content-type": type }, chunks: [new TextEncoder().encode(body)] });
   const { events, error } = await drain(provider.stream(request, new AbortController().signal));
   expect(error).toBeUndefined();
   expect(seen(events)).toEqual(["text: Hi", "done stop in 0 out 0"]);
