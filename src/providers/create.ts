@@ -132,7 +132,8 @@ function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean, 
       ended = next.done;
     };
     const labelled = EVENT_STREAM.test(type);
-    while (!ended && text.trimStart().length < (labelled ? 1 : START_CHARS)) await more();
+    // a first `:` (a keep-alive comment), `{` or `[` says enough at once
+    while (!ended && text.trimStart().length < (labelled || /^\s*[:{[]/.test(text) ? 1 : START_CHARS)) await more();
     const start = text.trimStart();
     const json = /^[{[]/.test(start);
     // events (labelled so, or by their first line), or an empty body not said to be something else, go to the SDK as they come

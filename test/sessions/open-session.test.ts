@@ -45,7 +45,7 @@ test("-c when every session here is open in another live hey: says so, how many 
   // two other heys, alive: a lock holding only a live pid is theirs
   const others = ids.map(() => Bun.spawn(["sleep", "60"]));
   try {
-    ids.forEach((id, i) => writeFileSync(`${at(id)}.lock`, `${others[i]!.pid}\n`));
+    for (const [i, id] of ids.entries()) writeFileSync(`${at(id)}.lock`, `${others[i]!.pid}\n`);
     const refused = await openSession(here, undefined, true, false, () => {}).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SessionLockedError);
     const message = (refused as Error).message;
