@@ -106,7 +106,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (agent && (!oneShot || args.approve)) warn(args.approve ? `${agent}; --approve is ignored` : agent);
     const asks = !oneShot && !agent;
     const ask = asks
-      ? async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, terminalWidth))
+      ? async (question: string) => (await import("./trust/ask.ts")).askLine(wrapColumns(question, process.stdout.columns || 0, terminalWidth), true)
       : undefined;
     const begun = await beginConfig(here, env, withSession(args.flags, resumed), { approve: args.approve && !agent, configFile: args.config, ask, warn: warn });
     if (begun === "cancelled") return EXIT.interrupted;

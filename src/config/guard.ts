@@ -11,6 +11,7 @@ import { isTable, type Table } from "./table.ts";
 import { globMatch } from "../permission/match.ts";
 import { sealedUrl, sealedUrls, unsealedUrl } from "./sealed-url.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
+import { redactProxyUrl } from "../net/proxy.ts";
 import { type ApprovedSelection, describeServer, selectionOf, serverParts, urlOnScreen, weighSelection, withSelection } from "./server-approval.ts";
 
 export { describeServer, hideCredentials } from "./server-approval.ts";
@@ -290,9 +291,12 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
   let proxyHeld = false;
   if (now.proxy !== undefined && now.proxy !== wasProxy) {
     const usable = wasProxy && unsealedUrl(wasProxy, proxy.url);
-    const went = wasProxy === undefined ? "" : ` (was ${quote(urlOnScreen(wasProxy))}${usable ? "" : ", with another password"})`;
+    // credentials as every proxy message shows them (net/proxy.ts redactProxyUrl), not a base_url's `user:[secret]@`
+    const went = wasProxy === undefined ? "" : ` (was ${quote(redactProxyUrl(wasProxy))}${usable ? "" : ", with another password"})`;
     const closed = usable ? "" : "; none goes out, directly or through another proxy, until you approve";
-    widenings.push(`${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(urlOnScreen(now.proxy))}${went}: model requests would go through it${closed}`);
+    widenings.push(
+      `${wasProxy === undefined ? "+" : "~"} [proxy] url = ${quote(redactProxyUrl(now.proxy))}${went}: model requests would go through it${closed}`,
+    );
     setOrDelete(proxy, "url", usable);
     proxyHeld = !usable;
     if (wasProxy !== undefined) used.proxy = wasProxy; // the approval stands until the user answers

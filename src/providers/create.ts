@@ -83,15 +83,18 @@ const QUOTED_CHARS = 160;
 /** How much of a JSON body is read to find an error or a whole answer in it: an answer of 128k output tokens is about 0.5 MB. */
 const JSON_BODY_CHARS = 16 * 1024 * 1024;
 /** The start of an event stream: a `data:` or `event:` line, or a `:` comment (OpenRouter's `: OPENROUTER PROCESSING`). */
-const SSE_START = /^(?:data|event)?:/;
-/** Enough of a body's start to tell events from JSON ("event:" is the longest word SSE_START needs). */
+const SSE_START = /^(?:data|event|id|retry)?:/;
+/** A body labelled an event stream: its first character tells events from JSON. */
+const EVENT_STREAM = /text\/event-stream/i;
+/** Enough of a body's start to tell events from JSON or a page ("event:" and "retry:" are the longest words SSE_START needs). */
 const START_CHARS = 6;
 
 /**
  * `base`, except that a successful answer to a streaming request (`"stream":true` in the body,
  * Gemini's `alt=sse`) that is plainly not an event stream fails as a `protocol` error quoting its
  * start — a captive portal's page or a proxy's JSON is not a network failure to retry. Its type
- * is not the last word: events labelled JSON are read as the stream they are, a JSON body
+ * is not the last word: events labelled JSON are read as the stream they are, a body that is one
+ * JSON value is read as JSON whatever its label (text/plain, none, even text/event-stream), a JSON body
  * holding an `error` (OpenRouter documents a 200 with its error body) reaches the SDK as the error
  * event a stream carries, classified as such, and a whole answer of the protocol (a server that
  * ignores `stream: true`), which `wholeAnswer` turns into the events that say the same, is read as
@@ -109,9 +112,15 @@ function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean, 
     if (response.redirected && !response.ok) throw redirectedError(input, init, response, baseUrl);
     const type = response.headers.get("content-type") ?? "";
     if (!response.ok || !isStreaming(input, init)) return response;
-    if (!NOT_A_STREAM.test(type)) return watchedResponse(response);
-    if (!response.body) throw notAStream(baseUrl, type, "");
-    const reader = response.body.getReader();
+    if (!response.body) {
+      if (!NOT_A_STREAM.test(type)) return response;
+      throw notAStream(baseUrl, type, "");
+    }
+    // its bytes, not its label, say what it is: a server that ignores `stream: true` may send its
+    // whole JSON answer as text/plain, with no type, or even as text/event-stream. A real stream's
+    // first byte is `d`, `e` or `:` (every recorded one: fixtures/wire), so this waits for one chunk
+    const watched = watchedResponse(response);
+    const reader = watched.body!.getReader();
     const head: Uint8Array[] = [];
     const decoder = new TextDecoder();
     let text = "";
@@ -122,11 +131,15 @@ function streamsOnly(base: typeof fetch, baseUrl: string, namedEvents: boolean, 
       text += next.value ? decoder.decode(next.value, { stream: true }) : "";
       ended = next.done;
     };
-    while (!ended && text.trimStart().length < START_CHARS) await more();
+    const labelled = EVENT_STREAM.test(type);
+    // a first `:` (a keep-alive comment), `{` or `[` says enough at once
+    while (!ended && text.trimStart().length < (labelled || /^\s*[:{[]/.test(text) ? 1 : START_CHARS)) await more();
     const start = text.trimStart();
-    if (SSE_START.test(start)) return watchedResponse(withBody(response, rejoined(head, reader)));
+    const json = /^[{[]/.test(start);
+    // events (labelled so, or by their first line), or an empty body not said to be something else, go to the SDK as they come
+    if (!json && (labelled || SSE_START.test(start) || (start === "" && !NOT_A_STREAM.test(type)))) return withBody(watched, rejoined(head, reader));
     // the whole JSON value, not the end of the body: a server may keep the connection open after it
-    while (/^[{[]/.test(start) && !ended && text.length < JSON_BODY_CHARS && !(/[}\]]\s*$/.test(text) && parsed(text) !== undefined)) await more();
+    while (json && !ended && text.length < JSON_BODY_CHARS && !(/[}\]]\s*$/.test(text) && parsed(text) !== undefined)) await more();
     await reader.cancel().catch(() => {});
     const body = parsed(text);
     const error = errorBody(body);
@@ -163,7 +176,7 @@ function notAStream(baseUrl: string, type: string, text: string): ProviderError 
   const quoted = text.replace(/\s+/g, " ").trim().slice(0, QUOTED_CHARS);
   return new ProviderError(
     "protocol",
-    `${baseUrl} answered with ${type.split(";")[0]} instead of a stream of events${quoted ? `: ${JSON.stringify(quoted)}` : ""}; check base_url and protocol`,
+    `${baseUrl} answered with ${type.split(";")[0] || "a body of no content type"} instead of a stream of events${quoted ? `: ${JSON.stringify(quoted)}` : ""}; check base_url and protocol`,
   );
 }
 

@@ -89,6 +89,12 @@ export function lockedByOther(sessionPath: string): boolean {
   return !held.has(lock) && lockOwner(lock) !== undefined;
 }
 
+/** Who holds the session (`pid 123`, `pid 123 on host`, this process's pid), or undefined when no live process does. */
+export function holderOf(sessionPath: string): string | undefined {
+  const lock = `${sessionPath}.lock`;
+  return held.has(lock) ? `pid ${process.pid}` : lockOwner(lock);
+}
+
 /**
  * Whether the live process `pid`, not this one, holds the session (a lock on another host, or one
  * that cannot be read, counts as held): a temporary file named after it may be in the making.

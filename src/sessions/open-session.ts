@@ -3,7 +3,7 @@ import type { Places } from "../fs/places.ts";
 import { projectOf } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
 import { oneLine } from "./format.ts";
-import { lockedByOther, SessionLockedError } from "./lock.ts";
+import { holderOf, lockedByOther, SessionLockedError } from "./lock.ts";
 import type { LoadedSession } from "./reader.ts";
 
 /** A `--resume` or `-c` that cannot be followed: a usage error. */
@@ -34,7 +34,8 @@ export async function openSession(
     ]);
     if (resume) return resumeSession(findSession(here.sessionsDir, resume).path, here.cwd, { readOnly });
     const { sessions, unreadable } = scanSessions(here.sessionsDir);
-    const offered = sessionsHere(sessions, here, projectOf(here.home)).sessions;
+    const scope = sessionsHere(sessions, here, projectOf(here.home));
+    const offered = scope.sessions;
     const newest = offered[0];
     const note = unreadableNote(unreadable.filter((u) => !newest || u.modified > newest.modified));
     if (note) warn(note);
@@ -58,9 +59,31 @@ export async function openSession(
         );
       return loaded;
     }
-    return resumeSession(newest.path, here.cwd, { readOnly }); // every one is open: its refusal says by which hey
+    throw new SessionLockedError(
+      everyOneOpen(
+        offered.map((s) => s.id),
+        offered.map((s) => holderOf(s.path)),
+        scope.project,
+      ),
+    );
   } catch (e) {
     if (e instanceof SessionLockedError) throw e; // in use: retried later, not fixed on the command line
     throw new SessionError(errorText(e));
   }
+}
+
+/** How many holders a refusal names: more heys than this at once in one directory are a script's. */
+const NAMED_HOLDERS = 5;
+
+/**
+ * Why `-c` continues none of the sessions offered here (`ids`): each is open in a live hey
+ * (`holders`, as lockOwner says them; undefined for one that let go meanwhile). Not the lock's own
+ * refusal, whose "delete the lock" is for a hey that may be gone: these were checked alive.
+ */
+export function everyOneOpen(ids: readonly string[], holders: readonly (string | undefined)[], project: boolean): string {
+  const named = [...new Set(holders.filter((h) => h !== undefined))];
+  const by = named.length ? ` (${named.slice(0, NAMED_HOLDERS).join(", ")}${named.length > NAMED_HOLDERS ? ", …" : ""})` : "";
+  const where = project ? "of this project" : "of this directory";
+  const which = ids.length === 1 ? `the one session ${where}, ${ids[0]}, is` : `every session ${where} (${ids.length} of ${ids.length}) is`;
+  return `${which} open in another hey${by}; \`hey\` without -c starts a new session, or wait for one to finish`;
 }

@@ -3,6 +3,7 @@ import * as readline from "node:readline";
 import { onJobControl, stopJob } from "../ui/signals.ts";
 import { reflowedRow } from "../ui/prompt-rows.ts";
 import { codePointWidth, terminalWidth } from "../ui/term.ts";
+import { answersYesNo } from "./policy.ts";
 
 /** Keys queued in the terminal come at the first read: ample for that, too short to be felt. */
 const EARLY_INPUT_MS = 30;
@@ -15,9 +16,12 @@ const EARLY_INPUT_MS = 30;
  * for the prompt that follows (type-ahead, kept). Ctrl-Z (or a SIGTSTP from outside) stops hey
  * with the terminal as the shell left it; after `fg` (or a SIGSTOP's SIGCONT) the question is shown
  * again with what was typed of the answer, and still waits. A resize redraws it where the terminal's
- * reflow of its row put the cursor, so it shows once.
+ * reflow of its row put the cursor, so it shows once. A question ending in `(y/N) ` takes only y,
+ * yes, n, no or Enter: anything else (`yhi there`, a y with the first message typed on after it)
+ * is asked again, not taken as a no; with `keep` (a prompt follows: the REPL's start) that text is
+ * given back to stdin, unsent, as the start of the prompt's line, not dropped.
  */
-export async function askLine(question: string): Promise<string | undefined> {
+export async function askLine(question: string, keep = false): Promise<string | undefined> {
   const early = await setAside();
   const cut = question.lastIndexOf("\n") + 1;
   if (cut > 0) process.stdout.write(question.slice(0, cut));
@@ -43,6 +47,7 @@ export async function askLine(question: string): Promise<string | undefined> {
     };
     if (terminal) stdout.on("resize", resized);
     let answered = false;
+    let kept = "";
     const raw = (on: boolean) => {
       try {
         if (process.stdin.isTTY) process.stdin.setRawMode(on);
@@ -70,13 +75,22 @@ export async function askLine(question: string): Promise<string | undefined> {
       offJobControl();
       stdout.off("resize", resized);
       rl.close();
-      if (early.length > 0) process.stdin.unshift(early);
+      const back = Buffer.concat([early, Buffer.from(kept)]);
+      if (back.length > 0) process.stdin.unshift(back);
       if (value === undefined) process.stdout.write("\n");
       resolve(value);
     };
     rl.on("SIGINT", () => done(undefined));
     rl.on("close", () => done(undefined));
-    rl.question(prompt, (answer) => done(answer));
+    const yesNo = /\(y\/N\)\s*$/.test(prompt);
+    const heard = (answer: string) => {
+      if (!yesNo || answersYesNo(answer)) return done(answer);
+      if (keep) kept = answer;
+      const then = keep ? " (what you typed waits at the prompt after it)" : "";
+      stdout.write(`hey: ${JSON.stringify(answer.trim())} does not answer the question: type y or n, then Enter${then}\n`);
+      rl.question(prompt, heard);
+    };
+    rl.question(prompt, heard);
   });
 }
 

@@ -4,6 +4,7 @@
 // (config/schema.ts checkLayer's data).
 import { sentVars } from "../config/guard.ts";
 import { describeServer, urlOnScreen } from "../config/server-approval.ts";
+import { redactProxyUrl } from "../net/proxy.ts";
 import { where } from "../config/schema.ts";
 import { isTable, type Table } from "../config/table.ts";
 
@@ -21,7 +22,7 @@ export function effectLines(files: readonly { source: string; data: Table }[]): 
     for (const [name, p] of Object.entries(providers))
       if (isTable(p) && typeof p.base_url === "string") out.push(`send [provider.${name}] requests, with its key, to ${urlOnScreen(p.base_url)}`);
     const proxy = isTable(data.proxy) ? data.proxy.url : undefined;
-    if (typeof proxy === "string" && proxy) out.push(`send model requests through the proxy ${urlOnScreen(proxy)}`);
+    if (typeof proxy === "string" && proxy) out.push(`send model requests through the proxy ${redactProxyUrl(proxy)}`);
     const tools = isTable(data.tools) ? data.tools : {};
     if (typeof tools.bash_filter === "string" && tools.bash_filter !== "builtin" && tools.bash_filter !== "none")
       out.push(`pipe bash output through ${tools.bash_filter}`);

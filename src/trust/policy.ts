@@ -73,6 +73,13 @@ export function readAnswer(text: string): TrustAnswer {
   return "not now";
 }
 
+/**
+ * Whether `text` answers a (y/N) question at all: y, yes, n, no or nothing (Enter, the default).
+ * Anything else — `yhi there`, a message typed on after the y — is no answer: asked again, not
+ * taken as a no (ask.ts).
+ */
+export const answersYesNo = (text: string): boolean => /^\s*(?:y(?:es)?|no?)?\s*$/i.test(text);
+
 /** What the project's files would do once trusted (trust/effects.ts), one indented line each; "" when nothing. */
 export function effectsBlock(effects: readonly string[]): string {
   return effects.length ? ` Trusted, it would:\n${effects.map((e) => `  ${visible(e)}`).join("\n")}` : "";

@@ -536,7 +536,8 @@ describe("a password written in a base_url or [proxy] url is kept hashed in the 
     const changed = guardLayer(data(withPassword("otherPw_0000abcdef")), approved);
     expect(changed.widenings).toEqual([
       '~ [provider.gw] base_url = "http://user:[secret]@127.0.0.1:8080/v1" (was "http://user:[secret]@127.0.0.1:8080/v1", with another password or key: no request goes to either until you approve): its requests and key would go there',
-      '~ [proxy] url = "http://ana:[secret]@proxy.example:3128" (was "http://ana:[secret]@proxy.example:3128", with another password): model requests would go through it; none goes out, directly or through another proxy, until you approve',
+      // masked as every proxy message (the error after it, hey doctor) masks it: one way, http://***@
+      '~ [proxy] url = "http://***@proxy.example:3128" (was "http://***@proxy.example:3128", with another password): model requests would go through it; none goes out, directly or through another proxy, until you approve',
     ]);
     expect(changed.withheld).toEqual(["gw"]);
     expect(changed.data.proxy).toEqual({});

@@ -80,7 +80,7 @@ describe("through an HTTP proxy", () => {
     const run = await runHey([...endpoint, "-p", "hi"], { cwd: work.path, env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `not used: ~ [proxy] url = "http://alice:[secret]@127.0.0.1:${proxy.port}" (was "http://alice:[secret]@127.0.0.1:${proxy.port}", with another password)`,
+      `not used: ~ [proxy] url = "http://***@127.0.0.1:${proxy.port}" (was "http://***@127.0.0.1:${proxy.port}", with another password)`,
     );
     expect(run.stderr).toContain(
       `error: [proxy] url = "http://***@127.0.0.1:${proxy.port}" in ${config}:2 is not approved yet, so no request to 0.0.0.0:${port} goes out, neither directly nor through another proxy`,

@@ -68,7 +68,7 @@ test("while an interactive hey has the session open, `hey -c /usage`, `/sessions
 
   const prompt = await runHey(["-c", "-p", "and now?"], { cwd, env });
   expect(prompt.code).toBe(1); // a wait, not a mistake on the command line (2)
-  expect(prompt.stderr).toContain("is in use by another hey");
+  expect(prompt.stderr).toContain("is open in another hey (pid ");
   expect(model.requests.length).toBe(requests);
   expect(readFileSync(join(dir, file!), "utf8")).toBe(before);
   expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([`${file}.lock`]); // the interactive hey's, still there

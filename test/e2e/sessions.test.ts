@@ -400,7 +400,9 @@ test("two `hey -c` at once: the second is refused with a message (exit 1, kind b
   expect(locks()).toHaveLength(1);
   const second = await hey(["-c", "-p", "second one"]);
   expect(second.code).toBe(1);
-  expect(second.stderr).toMatch(new RegExp(`^hey: session \\S+ is in use by another hey \\(pid ${slow.pid}\\); wait for it to finish or start a new session`));
+  expect(second.stderr).toMatch(
+    new RegExp(`^hey: the one session of this directory, \\S+, is open in another hey \\(pid ${slow.pid}\\); \`hey\` without -c starts a new session`),
+  );
   expect(jsonEvents(second.stdout).map((e) => [e.type, e.kind])).toEqual([
     ["error", "busy"],
     ["done", undefined],

@@ -8,7 +8,7 @@ import { userMessage, type Protocol } from "../../src/kernel/ir.ts";
 import type { StreamEvent } from "../../src/kernel/provider.ts";
 import { createProvider } from "../../src/providers/create.ts";
 import { baseUrlFor } from "../helpers/protocol-streams.ts";
-import { jsonReply, startReplayServer } from "../helpers/replay-server.ts";
+import { jsonReply, startReplayServer, type Reply } from "../helpers/replay-server.ts";
 import { drain } from "../helpers/drain.ts";
 
 const server = startReplayServer();
@@ -125,4 +125,49 @@ test("a chat completion with text only, no usage and no `object` (a simple proxy
   const { events, error } = await drain(provider.stream(request, new AbortController().signal));
   expect(error).toBeUndefined();
   expect(seen(events).slice(1)).toEqual(["text: Plain JSON answer.", "done stop in 0 out 0"]);
+});
+
+/** `body` as a server that does not say it is JSON sends it: `type` "none" sends no content type at all. */
+const labelled = (body: unknown, type: string): Reply => ({
+  status: 200,
+  headers: type === "none" ? {} : { "content-type": type },
+  chunks: [new TextEncoder().encode(JSON.stringify(body))],
+});
+
+test.each(
+  WHOLE.flatMap(([protocol, body, stop]) => ["text/plain; charset=utf-8", "text/event-stream", "none"].map((type) => [protocol, type, body, stop] as const)),
+)("%s: a whole answer labelled %s is the answer too, in one request (not 'no content', retried)", async (protocol, type, body, stop) => {
+  const url = baseUrlFor(protocol, server.url);
+  const provider = await createProvider({ protocol, model: "m", baseUrl: url, apiKey: "KEY" });
+  const before = server.requests.length;
+  server.enqueue(labelled(body, type));
+  const { events, error } = await drain(provider.stream(request, new AbortController().signal));
+  expect(error).toBeUndefined();
+  expect(seen(events)).toEqual([
+    `notice: ${url} does not stream (it ignores "stream": true): each answer shows once it is complete`,
+    "thinking: The user wants a.txt.",
+    "text: Reading it.",
+    'call read {"path":"a.txt"}',
+    `done ${stop} in 12 out 7`,
+  ]);
+  expect(server.requests.length - before).toBe(1);
+});
+
+test.each(["text/plain", "none"])("a real stream of events labelled %s is still read as it comes", async (type) => {
+  const provider = await createProvider({ protocol: "openai", model: "m", baseUrl: `${server.url}/v1` });
+  const body =
+    ': keep-alive\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+  server.enqueue({ status: 200, headers: type === "none" ? ({} as Record<string, string>) : { "content-type": type }, chunks: [new TextEncoder().encode(body)] });
+  const { events, error } = await drain(provider.stream(request, new AbortController().signal));
+  expect(error).toBeUndefined();
+  expect(seen(events)).toEqual(["text: Hi", "done stop in 0 out 0"]);
+});
+
+test("a 200 text/plain body that is neither events nor JSON (a shim's own words) is a protocol error quoting it, not 'no content' retried", async () => {
+  const provider = await createProvider({ protocol: "openai", model: "m", baseUrl: `${server.url}/v1` });
+  server.enqueue({ status: 200, headers: { "content-type": "text/plain" }, chunks: [new TextEncoder().encode("upstream model not loaded")] });
+  const { events, error } = await drain(provider.stream(request, new AbortController().signal));
+  expect(events).toEqual([]);
+  expect((error as { kind?: string }).kind).toBe("protocol");
+  expect(String(error)).toContain('answered with text/plain instead of a stream of events: "upstream model not loaded"');
 });

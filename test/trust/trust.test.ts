@@ -359,7 +359,7 @@ describe("what trusting a project would let it do (issue 26)", () => {
       "run MCP server fs: npx -y server-filesystem /",
       "connect to MCP server docs: https://u:[secret]@mcp.example/mcp",
       "send [provider.main] requests, with its key, to https://elsewhere.example/v1",
-      "send model requests through the proxy http://user:[secret]@proxy.example:8080",
+      "send model requests through the proxy http://***@proxy.example:8080",
       "pipe bash output through rtk",
       "run the agent's commands with zsh",
       "run ./rg for grep",
