@@ -157,7 +157,11 @@ test.each(["text/plain", "none"])("a real stream of events labelled %s is still 
   const provider = await createProvider({ protocol: "openai", model: "m", baseUrl: `${server.url}/v1` });
   const body =
     ': keep-alive\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
-  server.enqueue({ status: 200, headers: type === "none" ? ({} as Record<string, string>) : { "content-type": type }, chunks: [new TextEncoder().encode(body)] });
+  server.enqueue({
+    status: 200,
+    headers: type === "none" ? ({} as Record<string, string>) : { "content-type": type },
+    chunks: [new TextEncoder().encode(body)],
+  });
   const { events, error } = await drain(provider.stream(request, new AbortController().signal));
   expect(error).toBeUndefined();
   expect(seen(events)).toEqual(["text: Hi", "done stop in 0 out 0"]);
