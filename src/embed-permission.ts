@@ -1,9 +1,12 @@
 // The permission lists of an embedded agent (README "Embed"): `permissionCheck` makes SPEC §8's
 // check from `allow` and `deny` lists as a config file writes them, and also knows which tools it
 // refuses whatever their arguments, so an agent and its MCP servers leave those out of requests.
-// Path entries (`read_file: src/**`) look at the disk: where a path's links lead.
+// Path entries (`read_file: src/**`) look at the disk: where a path's links lead, within the
+// deadline the CLI's checks keep (fs/bounded-reads.ts), so a hung network mount makes a call
+// "cannot verify" rather than freezing the program that embeds the agent.
 import { homedir } from "node:os";
-import { realTarget } from "./fs/real-target.ts";
+import { oneCheck } from "./fs/bounded-reads.ts";
+import { realTargetBounded } from "./fs/real-target.ts";
 import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import { refusedOutright } from "./permission/refused.ts";
 import { CASELESS_FILES, compileRules, decide, validateRules } from "./permission/rules.ts";
@@ -22,11 +25,13 @@ export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, sh
   const problems = validateRules(both);
   if (problems.length > 0) throw new Error(problems.join("\n"));
   const made = (cwd: string): ListPermission => {
-    const { rules } = compileRules(both, shell, undefined, CASELESS_FILES, { cwd, home: homedir(), real: realTarget, fold: CASELESS_FILES });
-    const check = (tool: string, args: Record<string, unknown>, origin?: ToolOrigin) => {
-      const decision = decide(tool, args, rules, origin);
-      return decision.allowed ? undefined : decision.reason;
-    };
+    const { rules } = compileRules(both, shell, undefined, CASELESS_FILES, { cwd, home: homedir(), real: realTargetBounded, fold: CASELESS_FILES });
+    // one check waits one deadline at most, however many paths it looks at
+    const check = (tool: string, args: Record<string, unknown>, origin?: ToolOrigin) =>
+      oneCheck(() => {
+        const decision = decide(tool, args, rules, origin);
+        return decision.allowed ? undefined : decision.reason;
+      });
     return Object.assign(check, { refuses: (tool: string, origin?: ToolOrigin) => refusedOutright(tool, rules, origin), within: made });
   };
   return made(process.cwd());

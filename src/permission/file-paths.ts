@@ -1,13 +1,16 @@
 // Path rules for hey's file tools (SPEC §8): `read_file: GLOB`, `write_file: GLOB`, `edit: GLOB`,
-// `grep: GLOB` in an allow or deny list. A rule is matched against the file a call really opens:
-// its `path` (grep's, default the working directory) with `~` as the home, a relative path under the
-// working directory, `..` resolved and every link followed, so neither `../other/.env` nor a link
-// `x -> ~/.ssh` gets around it. A pattern is resolved the same way: `~/…` under the home, an
-// absolute one as written, a relative one under the working directory (where the model's relative
-// paths point too); links in its directory part are followed. `*` and `?` match within one name,
-// `**` any number of directories; a pattern naming a directory covers everything in it. A grep
-// searches a whole tree, so a deny pattern refuses it when the tree may hold a path it names. Pure:
-// the caller says where links lead (FilePlace.real).
+// `grep: GLOB` in an allow or deny list. A call's `path` (grep's, default the working directory) is
+// resolved with `~` as the home, a relative path under the working directory and `..` resolved. An
+// allow entry is matched against the file the call really opens, every link followed, so a link
+// `src/keys -> ~/.ssh` inside an allowed tree is judged as where it leads. A deny entry refuses when
+// it matches that file or the name the call used (links not followed): `.env -> .env.local` is
+// refused by `/**/.env`, and `../other/.env` or a link `x -> ~/.ssh` by `~/.ssh/**`. A pattern is
+// resolved the same way: `~/…` under the home, an absolute one as written, a relative one under the
+// working directory (where the model's relative paths point too); links in its directory part are
+// followed (a deny entry is also taken as written). `*` and `?` match within one name, `**` any
+// number of directories; a pattern naming a directory covers everything in it. A grep searches a
+// whole tree, so a deny pattern refuses it when the tree may hold a path it names. Pure: the caller
+// says where links lead (FilePlace.real).
 import * as nodePath from "node:path";
 import { type PlatformPath, resolveUserPath } from "../fs/user-path.ts";
 import { TOOL } from "../kernel/tool-names.ts";
@@ -76,16 +79,20 @@ export function judgeFile(
   if (path === undefined) return undefined; // the tool refuses a call without a path itself
   const subject = `${tool} of \`${path}\``;
   if (!place) return { refused: `cannot verify ${subject}: this check was given no working directory to resolve paths from` };
+  let written: string;
   let target: string;
   try {
-    target = realPath(path, place);
+    written = writtenPath(path, place);
+    target = place.real(written);
   } catch (e) {
     return { refused: `cannot verify ${subject}: ${(e as Error).message}` };
   }
-  const shown = `${subject}${shownTarget(path, target, place)}`;
+  const shown = written === target ? subject : `${subject} (${target})`;
   for (const entry of deny) {
-    const hit = covers(entry.glob, target, place, tool === TOOL.grep ? "tree" : "file");
-    if (hit === "yes") return { refused: `${shown} matches deny entry \`${entry.entry}\`` };
+    const hit = denies(entry.glob, { written, target }, place, tool === TOOL.grep ? "tree" : "file");
+    // the name the call used matched: where it leads is shown only when that is what matched
+    if (hit === "written") return { refused: `${subject} matches deny entry \`${entry.entry}\`` };
+    if (hit === "target") return { refused: `${shown} matches deny entry \`${entry.entry}\`` };
     if (hit !== "no") return { refused: `cannot verify ${subject} against deny entry \`${entry.entry}\`: ${hit.unknown}` };
   }
   const hits = allow.map((entry) => ({ entry, hit: covers(entry.glob, target, place, "file") }));
@@ -96,19 +103,12 @@ export function judgeFile(
   return { subject: shown, ...offered(tool, target, place) };
 }
 
-/** The absolute path `path` names, links followed; throws saying why it cannot be told. */
-function realPath(path: string, place: FilePlace): string {
+/** The absolute path `path` names as written: `~`, the working directory and `..` resolved, no link followed; throws saying why it names none. */
+function writtenPath(path: string, place: FilePlace): string {
   const p = place.p ?? nodePath;
   const where = resolveUserPath(path, place.cwd, place.home, p);
   if ("error" in where) throw new Error(where.error);
-  return place.real(p.normalize(where.abs));
-}
-
-/** ` (where it leads)`, when the path as written does not say it. */
-function shownTarget(path: string, target: string, place: FilePlace): string {
-  const p = place.p ?? nodePath;
-  const written = resolveUserPath(path, place.cwd, place.home, p);
-  return "abs" in written && p.normalize(written.abs) === target ? "" : ` (${target})`;
+  return p.normalize(where.abs);
 }
 
 /**
@@ -123,13 +123,48 @@ export function covers(glob: string, target: string, place: FilePlace, kind: "fi
   } catch (e) {
     return { unknown: (e as Error).message };
   }
-  const parts = slashed(target, place).split("/").filter(Boolean);
-  for (let n = parts.length; n >= 0; n--) if (segmentsMatch(pattern, 0, parts.slice(0, n), 0)) return "yes";
-  return kind === "tree" && mayHold(pattern, 0, parts, 0) ? "yes" : "no";
+  return partsMatch(pattern, target, place, kind) ? "yes" : "no";
 }
 
-/** The pattern as absolute path segments, compared as names are (folded where names ignore case): `~/` and relative resolved, links in its directory part followed. */
-function patternParts(glob: string, place: FilePlace): string[] {
+/**
+ * Whether the deny pattern `glob` refuses a call on `written` (the path as the call names it, no
+ * link followed) that opens `target`: the pattern, as written or with the links in its directory
+ * part followed, matches either. A link's name is what a user denies as often as the file it leads
+ * to (`.env -> .env.local`, `server.key -> certs/server.pem`), so either refuses. "written": the
+ * name matched; "target": only where it leads did. A pattern whose directory cannot be looked at, and
+ * whose written form matches neither: unknown.
+ */
+function denies(
+  glob: string,
+  paths: { written: string; target: string },
+  place: FilePlace,
+  kind: "file" | "tree",
+): "target" | "written" | "no" | { unknown: string } {
+  const patterns: string[][] = [];
+  let unknown: { unknown: string } | undefined;
+  for (const follow of [false, true])
+    try {
+      patterns.push(patternParts(glob, place, follow));
+    } catch (e) {
+      unknown = { unknown: (e as Error).message };
+    }
+  if (patterns.some((pattern) => partsMatch(pattern, paths.written, place, kind))) return "written";
+  if (patterns.some((pattern) => partsMatch(pattern, paths.target, place, kind))) return "target";
+  return unknown ?? "no";
+}
+
+/** Whether the pattern segments `pattern` cover the absolute path `abs`, as `covers` says. */
+function partsMatch(pattern: string[], abs: string, place: FilePlace, kind: "file" | "tree"): boolean {
+  const parts = slashed(abs, place).split("/").filter(Boolean);
+  for (let n = parts.length; n >= 0; n--) if (segmentsMatch(pattern, 0, parts.slice(0, n), 0)) return true;
+  return kind === "tree" && mayHold(pattern, 0, parts, 0);
+}
+
+/**
+ * The pattern as absolute path segments, compared as names are (folded where names ignore case):
+ * `~/` and relative resolved, links in its directory part followed (`follow`; else as written).
+ */
+function patternParts(glob: string, place: FilePlace, follow = true): string[] {
   const p = place.p ?? nodePath;
   const where = resolveUserPath(glob, place.cwd, place.home, p);
   if ("error" in where) throw new Error(where.error);
@@ -141,7 +176,7 @@ function patternParts(glob: string, place: FilePlace): string[] {
   const root = p.parse(abs).root; // `/`, `C:\`: a pattern may have no name before its first `*`
   const dir = fixed.length < root.length ? root : fixed;
   const rest = wild === -1 ? [] : parts.slice(wild);
-  return [...slashed(place.real(dir), place).split("/"), ...rest.map((s) => (place.fold ? s.toLowerCase() : s))].filter(Boolean);
+  return [...slashed(follow ? place.real(dir) : dir, place).split("/"), ...rest.map((s) => (place.fold ? s.toLowerCase() : s))].filter(Boolean);
 }
 
 /** `abs` with `/` between names, lowercase where names ignore case. */

@@ -94,6 +94,53 @@ test.each([
   expect(verdict(lists, "read_file", { path: file })).toBe(expected);
 });
 
+// links whose names are what a user denies: `.env` and `server.key` lead to files named otherwise,
+// `keys` to a directory elsewhere
+const NAMED = {
+  "/proj/.env": "/proj/.env.local",
+  "/proj/server.key": "/proj/certs/server.pem",
+  "/proj/keys": "/vault",
+  "/vault/link.pem": "/vault/notes.txt",
+};
+test.each([
+  // a deny entry refuses the name the call used as well as where it leads, with or without a wildcard (README's own example first)
+  [{ allow: ["read_file: **"], deny: ["read_file: ~/.ssh/**", "read_file: /**/.env"] }, ".env", "read_file of `.env` matches deny entry `read_file: /**/.env`"],
+  [{ deny: ["read_file: **/.env"] }, "./src/../.env", "read_file of `./src/../.env` matches deny entry `read_file: **/.env`"],
+  [{ deny: ["read_file: **/*.key"] }, "server.key", "read_file of `server.key` matches deny entry `read_file: **/*.key`"],
+  [{ deny: ["read_file: *.key"] }, "/proj/server.key", "read_file of `/proj/server.key` matches deny entry `read_file: *.key`"],
+  [{ allow: ["read_file: src/**"], deny: ["read_file: **/*.key"] }, "server.key", "read_file of `server.key` matches deny entry `read_file: **/*.key`"],
+  [{ deny: ["read_file: server.key"] }, "server.key", "read_file of `server.key` matches deny entry `read_file: server.key`"],
+  // where it leads matches: the refusal says where that is
+  [{ deny: ["read_file: **/*.pem"] }, "server.key", "read_file of `server.key` (/proj/certs/server.pem) matches deny entry `read_file: **/*.pem`"],
+  // a pattern through a link (keys -> /vault): the name as written, or under where its directory leads
+  [{ deny: ["read_file: keys/*.pem"] }, "keys/a.pem", "read_file of `keys/a.pem` matches deny entry `read_file: keys/*.pem`"],
+  [{ deny: ["read_file: keys/*.pem"] }, "/vault/link.pem", "read_file of `/vault/link.pem` matches deny entry `read_file: keys/*.pem`"],
+  [{ deny: ["read_file: keys/*.pem"] }, "/vault/notes.txt", "allowed"],
+  // an allow entry is judged where the link leads only: a link to outside what it allows is not allowed by its name
+  [
+    { allow: ["read_file: **/*.key"] },
+    "server.key",
+    'read_file of `server.key` (/proj/certs/server.pem) matches no allow entry; the allow entry "read_file: certs/server.pem" would allow it (allowed: read_file: **/*.key)',
+  ],
+  [{ allow: ["read_file: certs/**"] }, "server.key", "allowed"],
+  [{ allow: ["read_file: /vault/**"] }, "keys/x.txt", "allowed"],
+])("links named as denied: %j: read_file %s → %s", (lists, file, expected) => {
+  expect(verdict(lists, "read_file", { path: file }, placeOf(NAMED))).toBe(expected);
+});
+
+test("a grep, a write and a Windows path are refused by a deny entry matching the name of a link", () => {
+  expect(verdict({ deny: ["grep: **/.env"] }, "grep", { pattern: "x", path: ".env" }, placeOf(NAMED))).toBe(
+    "grep of `.env` matches deny entry `grep: **/.env`",
+  );
+  expect(verdict({ deny: ["write_file: **/.env"] }, "write_file", { path: ".env", content: "" }, placeOf(NAMED))).toBe(
+    "write_file of `.env` matches deny entry `write_file: **/.env`",
+  );
+  const win = placeOf({ "C:\\proj\\server.key": "C:\\proj\\certs\\server.pem" }, true);
+  expect(verdict({ deny: ["read_file: **\\*.key"] }, "read_file", { path: "SERVER.KEY" }, win)).toBe(
+    "read_file of `SERVER.KEY` matches deny entry `read_file: **\\*.key`",
+  );
+});
+
 test.each([
   // grep's path defaults to the working directory; an allow entry must cover the whole tree searched
   [{ allow: ["grep: src/**"] }, {}, 'grep of `.` matches no allow entry; the allow entry "grep: ." would allow it (allowed: grep: src/**)'],
