@@ -26,7 +26,10 @@ export function keyBlockTracker(from: number) {
   let kept: [number, string][] = []; // the lines of the block begun and not ended
   let tooLong = false;
   const keep = (spans: KeySpan[]) => {
-    for (const { from: [begin], to: [end] } of spans)
+    for (const {
+      from: [begin],
+      to: [end],
+    } of spans)
       if (end >= from && !tooLong)
         blocks.push({
           begin,
