@@ -15,7 +15,7 @@ export interface KeySpan {
   to: Place;
 }
 
-const RUN = String.raw`=?[A-Za-z0-9+/]+={0,2}`;
+const RUN = "=?[A-Za-z0-9+/]+={0,2}";
 const ESCAPE = String.raw`(?:\\+[rn])`; // `\n` in a code or JSON string, `\\n` in one inside another
 const OPEN = String.raw`^${LINE_PREFIX}?[ \t]*["'\x60]?`;
 /** What may follow a body on its line: a closing quote, and code's joining of strings (`+`, `,`, PHP's `.`, a `\` continuation). */
