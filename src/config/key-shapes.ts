@@ -7,17 +7,22 @@
 // those itself (tools/key-lines.ts). Pure.
 
 const NAME = "private-key";
-const END = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g;
-const BEGIN_PRIVATE = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+/** A private key's armour lines; the label names the key type (RSA, EC, OPENSSH, ENCRYPTED, PGP…). The one definition: redaction and read_file's windows agree on what a key is. */
+export const BEGIN_PRIVATE = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+export const END_PRIVATE = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+const END = new RegExp(END_PRIVATE.source, "g");
 /** The shortest line of a key's body taken above its last one: PEM writes 64 characters a line, OpenSSH 70. */
-const MIN_BODY_LINE = 16;
+export const MIN_BODY_LINE = 16;
+/** What a tool puts before a line of a file: read_file's or `cat -n`'s number, grep's `path:12:`/`path-12-`, a diff's `+`. */
+export const LINE_PREFIX = String.raw`(?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])`;
 
 /**
  * The base64 of a line of a key's body, and where it starts: the whole line, after what a tool puts
  * before it (read_file's or `cat -n`'s number, grep's `path:12:`/`path-12-`, a diff's `+`, an indent).
  */
+const PREFIXED_BODY = new RegExp(String.raw`^(${LINE_PREFIX}?[ \t]*)(=?[A-Za-z0-9+/]+={0,2})[ \t\r]*$`);
 function bodyOf(line: string): { at: number; body: string } | undefined {
-  const m = /^((?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])?[ \t]*)(=?[A-Za-z0-9+/]+={0,2})[ \t\r]*$/.exec(line);
+  const m = PREFIXED_BODY.exec(line);
   const plain = /^([ \t]*)(=?[A-Za-z0-9+/]+={0,2})[ \t\r]*$/.exec(line); // a body line that starts with `+` is base64, not a diff's
   const found = plain ?? m;
   return found ? { at: found[1]!.length, body: found[2]! } : undefined;
@@ -46,6 +51,8 @@ function escapedTail(line: string): number {
   return chars >= MIN_BODY_LINE ? at : -1;
 }
 
+const PREFIX_ONLY = new RegExp(String.raw`^${LINE_PREFIX}?[ \t]*$`);
+
 /** Each `-----END … PRIVATE KEY-----` with the key's lines above it (no BEGIN line: a whole key was hidden before). */
 function tails(text: string): [number, number][] {
   const ranges: [number, number][] = [];
@@ -55,7 +62,7 @@ function tails(text: string): [number, number][] {
     let start: number | undefined;
     const inline = escapedTail(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
     if (inline >= 0) start = lineStart + inline;
-    else if (/^(?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])?[ \t]*$/.test(before)) {
+    else if (PREFIX_ONLY.test(before)) {
       for (let end = lineStart - 1; end > 0; ) {
         const from = text.lastIndexOf("\n", end - 1) + 1;
         const body = bodyOf(text.slice(from, end));

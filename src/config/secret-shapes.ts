@@ -6,6 +6,7 @@
 // dotenv value that is a literal (not `${VAR}`, not code). `[tools] redact_secrets = false`
 // turns it off. Pure.
 
+import { keySpans } from "./key-blocks.ts";
 import { hideKeyParts } from "./key-shapes.ts";
 
 /** A placeholder in the text: what the model sees instead of the value. */
@@ -27,8 +28,6 @@ const fixture = (m: string) => /abcdefgh|ABCDEFGH/.test(m) && /12345678|01234567
 const keyLike = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s) && !/^[a-z-]+-\d{1,4}$/i.test(s);
 
 const SHAPES: Shape[] = [
-  // the header names the key type (RSA, EC, OPENSSH, ENCRYPTED, PGP…); a key cut short is hidden to the end
-  { name: "private-key", pattern: /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|$)/g },
   { name: "anthropic-key", pattern: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}/g },
   { name: "openai-key", pattern: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: (m) => keyLike(m.slice(3)) && !fixture(m) },
   { name: "github-token", pattern: /(?<!\w)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
@@ -46,7 +45,6 @@ const SHAPES: Shape[] = [
   // three base64url parts, the first two JSON objects (`{"` is `eyJ`)
   { name: "jwt", pattern: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
 ];
-const PRIVATE_KEY = SHAPES.find((s) => s.name === "private-key")!;
 
 /**
  * An HTTP header as a script or git config writes it (`curl -H "Authorization: Bearer …"`,
@@ -257,17 +255,16 @@ export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUF
 export function redactShapes(text: string, mask: (name: string, value: string) => string = placeholder): string {
   if (text === "") return text;
   // private keys first, whole or in parts: a key's armour line is no assignment's value (grep's `server.key:13:-----END …`)
-  let out = hideKeyParts(
-    text.replace(PRIVATE_KEY.pattern, (m) => mask(PRIVATE_KEY.name, m)),
-    mask,
-  );
+  let out = text;
+  // a key cut short (no END line) is hidden to its last whole body line (config/key-blocks.ts)
+  for (const [start, end] of keySpans(text).reverse()) out = out.slice(0, start) + mask("private-key", out.slice(start, end)) + out.slice(end);
+  out = hideKeyParts(out, mask);
   out = replaceSpans(out, assignments(out), mask);
   out = replaceSpans(out, pairs(out), mask);
   out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>
     password.length < MIN_VALUE_CHARS || samplePassword(password) ? m : `${before}${mask("url-password", password)}`,
   );
   for (const shape of SHAPES) {
-    if (shape === PRIVATE_KEY) continue;
     shape.pattern.lastIndex = 0;
     out = out.replace(shape.pattern, (m) => (shape.accept && !shape.accept(m) ? m : mask(shape.name, m)));
   }

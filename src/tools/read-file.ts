@@ -129,7 +129,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
         if (earlier) return { output: stubText(path, offset, last, window.total, earlier) };
       }
       const { rows, next } = options.redact
-        ? withCutKeysHidden(window.lines, offset, window.keys, window.total, options.redact)
+        ? withCutKeysHidden(window.lines, offset, window.keys, options.redact)
         : { rows: window.lines.map((line, i): [number, string] => [offset + i, line]), next: last + 1 };
       const width = String(rows.at(-1)![0]).length;
       let output = rows.map(([no, line]) => `${String(no).padStart(width)}\t${line}`).join("\n");
@@ -299,6 +299,7 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     const end = decode(new Uint8Array(0), false);
     take(end, 0, end.length);
     if (lastByte !== 10) finishLine();
+    keys.finish();
   } else rest?.(new Uint8Array(0), false);
   const total = newlines + (lastByte !== 10 ? 1 : 0);
   return { lines, total, cut, keys: keys.blocks };

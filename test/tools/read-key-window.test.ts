@@ -10,6 +10,7 @@ import { redactShapes } from "../../src/config/secret-shapes.ts";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
+import { DETECT_PY, PEM_GO } from "../helpers/key-code.ts";
 
 const BODY = Array.from({ length: 26 }, (_, i) => `Qk9EWQ${String(i).padStart(2, "0")}`.padEnd(64, "x"));
 const KEY = ["-----BEGIN PRIVATE KEY-----", ...BODY, "-----END PRIVATE KEY-----"]; // lines 1–28
@@ -24,6 +25,10 @@ beforeAll(() => {
   ctx = { cwd: dir, signal: new AbortController().signal };
   writeFileSync(join(dir, "server.key"), `${KEY.join("\n")}\n`);
   // a config file whose key sits in an indented block, lines 4–31, with lines after it
+  writeFileSync(join(dir, "pem.go"), PEM_GO);
+  writeFileSync(join(dir, "detect.py"), DETECT_PY);
+  // a key cut short: no END line, then other text
+  writeFileSync(join(dir, "cut.txt"), [...KEY.slice(0, 10), "$ ls", "src", ""].join("\n"));
   writeFileSync(join(dir, "conf.yaml"), ["name: app", "tls:", "  key: |", ...KEY.map((l) => `    ${l}`), "  after: yes", "last: 1", ""].join("\n"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,4 +54,25 @@ test("a window that ends just before a key, or starts just after it, is as it wa
 test("with hiding off, the window's lines are shown", async () => {
   const { output } = await read({ path: "server.key", offset: 2, limit: 2 }, (text) => text);
   expect(output).toBe(`2\t${BODY[0]}\n3\t${BODY[1]}\n… 25 more lines; use offset=4`);
+});
+
+// x82 #1: an armour line in code is no key; the window shows the code, and its note pages on
+test("a window of code after a header string shows that code, and pages on", async () => {
+  expect((await read({ path: "pem.go", offset: 100, limit: 3 })).output).toBe(
+    "100\tfunc f96(x int) int { return x + 96 }\n101\tfunc f97(x int) int { return x + 97 }\n102\tfunc f98(x int) int { return x + 98 }\n… 102 more lines; use offset=103",
+  );
+  expect((await read({ path: "pem.go", offset: 1, limit: 5 })).output).toBe(
+    '1\tpackage pem\n2\t\n3\tconst begin = "-----BEGIN RSA PRIVATE KEY-----"\n4\tfunc f0(x int) int { return x + 0 }\n5\tfunc f1(x int) int { return x + 1 }\n… 199 more lines; use offset=6',
+  );
+});
+
+test("a header in a detector with no END line hides nothing after it", async () => {
+  expect((await read({ path: "detect.py", offset: 2, limit: 3 })).output).toBe(
+    '2\t    if line.startswith("-----BEGIN OPENSSH PRIVATE KEY-----"):\n3\t        return True\n4\t    return False\n… 3 more lines; use offset=5',
+  );
+});
+
+test("a key cut short is hidden to its last body line, and the note reads on after it", async () => {
+  expect((await read({ path: "cut.txt", offset: 3, limit: 2 })).output).toBe(`1\t${H}\n… 2 more lines; use offset=11`);
+  expect((await read({ path: "cut.txt", offset: 9 })).output).toBe(` 1\t${H}\n11\t$ ls\n12\tsrc`);
 });
