@@ -32,7 +32,13 @@ test("held, a command's group stops (its guard aside) and its file stops growing
   await until(() => lines(file) >= 3, "the command to count");
   const resume = holdCommands();
   const members = () => listProcesses().filter((p) => p.pgid === pgid && p.running);
-  await until(() => members().every((p) => isGuard(p.pid) || stateOf(p.pid) === "T"), "the command's processes to be stopped");
+  const shown = () =>
+    members()
+      .map((p) => `${p.pid} ${stateOf(p.pid)} ${commandLine(p.pid)}`)
+      .join("; ");
+  await until(() => members().every((p) => isGuard(p.pid) || stateOf(p.pid) === "T"), "the command's processes to be stopped").catch((e) => {
+    throw new Error(`${(e as Error).message}; the group: ${shown()}`); // which process was not stopped, should this ever fail
+  });
   const guard = members().find((p) => isGuard(p.pid));
   expect(guard).toBeDefined();
   expect(stateOf(guard!.pid)).not.toBe("T"); // it still reads its pipe: a kill -9 of hey would still end the group
