@@ -40,14 +40,14 @@ test("Claude Code's deny rules: the first run says they are not applied and the 
   lay(project, ".claude/settings.json", CLAUDE_RULES);
   // a hey the agent runs says them too, and leaves the user's first run its notice
   const agents = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: project.path, env: { HOME: home.path, HEY_AGENT_SESSION: "x" } });
-  expect(agents.stderr).toContain('deny = ["bash: rm *", "bash: curl *"]');
+  expect(agents.stderr).toContain('deny = ["bash: rm *", "read_file: ./.env", "bash: curl *"]');
   const first = await hey(["-p", "hi"]);
   expect(first.code).toBe(0);
   expect(first.stderr).toContain(
     "hey: warning: .claude/settings.json has Claude Code permission rules (3 deny, 1 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
   );
-  expect(first.stderr).toContain('  [permission]\n  deny = ["bash: rm *", "bash: curl *"]\n');
-  expect(first.stderr).toContain("No hey entry for: Read(./.env) (names files; hey's rules name whole tools)");
+  expect(first.stderr).toContain('  [permission]\n  deny = ["bash: rm *", "read_file: ./.env", "bash: curl *"]\n'); // a file rule is a path entry of hey's
+  expect(first.stderr).not.toContain("No hey entry for");
   const second = await hey(["-p", "hi"]);
   expect(second.stderr).not.toContain("settings.json");
   // a rule added: said again
