@@ -5,7 +5,7 @@
 // approve is found again next time, whoever wrote it.
 import { readApprovalsForRun, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
-import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
+import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
 import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
@@ -55,11 +55,8 @@ export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
  * want of approval, when there is one: a certificate error then says it is there but not used yet.
  */
 export function withPendingCa(config: LoadedConfig): Settings {
-  for (const w of widenings(config, false)) {
-    const line = w.lines.find((l) => /^[+~] \[network\] ca_file = /.test(l));
-    if (line) return { ...config.settings, network: { ...config.settings.network, pendingCa: `${line.slice(2).replace(/: its CAs.*$/, "")} in ${w.file}` } };
-  }
-  return config.settings;
+  const pendingCa = pendingCaFile(config.guards);
+  return pendingCa ? { ...config.settings, network: { ...config.settings.network, pendingCa } } : config.settings;
 }
 
 /**

@@ -6,6 +6,7 @@
 // could stall) every download, so one not approved yet holds the requests back, as in a run.
 import { homedir } from "node:os";
 import { readApprovalsForRun } from "../config/approval-store.ts";
+import { pendingCaFile } from "../config/guard.ts";
 import { loadUserLayer } from "../config/load.ts";
 import { resolveConfig } from "../config/resolve.ts";
 import type { Settings } from "../config/settings.ts";
@@ -26,13 +27,19 @@ type Env = Record<string, string | undefined>;
 export function upgradeFetch(env: Env, warn: (message: string) => void): typeof fetch {
   const here = places(env, homeOf(env, process.platform, homedir), process.cwd(), process.platform);
   let user: Pick<Settings, "proxy" | "proxySource" | "network"> = { network: {} };
+  let pendingCa: string | undefined; // a ca_file left out: a certificate error says it waits for approval, as a run's does
   try {
     const layer = loadUserLayer(here.userConfig, readApprovalsForRun(here.approvalsFile, warn));
-    user = resolveConfig(layer ? [layer] : [], env, {}).settings;
+    const resolved = resolveConfig(layer ? [layer] : [], env, {});
+    user = resolved.settings;
+    pendingCa = pendingCaFile(resolved.guards);
   } catch (e) {
     warn(`${errorText(e)}: its [proxy] url and [network] ca_file are not used; the download goes by HEY_PROXY, the proxy variables and SSL_CERT_FILE`);
     if (env.HEY_PROXY?.trim()) user = { proxy: env.HEY_PROXY, proxySource: "HEY_PROXY", network: {} };
   }
   const ca = trustedCas(user.network);
-  return proxiedFetch({ config: user.proxy, configSource: user.proxySource, env, held: user.network.heldProxy }, ca ? { ca } : {});
+  return proxiedFetch(
+    { config: user.proxy, configSource: user.proxySource, env, held: user.network.heldProxy },
+    { ...(ca ? { ca } : {}), ...(pendingCa ? { pendingCa } : {}) },
+  );
 }

@@ -4,7 +4,7 @@
 // on hey's first run (no approvals record), is. The proxy here is a loopback server that answers
 // every request itself; the release host is a name that is never looked up.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyApprovals, formatApprovals } from "../../src/config/approvals.ts";
 import { guardedOf } from "../../src/config/guard.ts";
@@ -89,6 +89,25 @@ describe("the CA file of hey upgrade", () => {
   test("a [network] ca_file not approved yet is not used: not even read", () => {
     configure(missingCa(), "none");
     expect(() => upgradeFetch(env, () => {})).not.toThrow();
+  });
+
+  test("a certificate error while a [network] ca_file waits for approval says it is there but not used yet", async () => {
+    const tls = join(import.meta.dir, "..", "fixtures", "tls");
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      tls: { cert: readFileSync(join(tls, "model.test.crt"), "utf8"), key: readFileSync(join(tls, "model.test.key"), "utf8") },
+      fetch: () => new Response("sums"),
+    });
+    try {
+      const ca = join(tls, "model.test.crt");
+      configure(`[network]\nca_file = "${ca}"\n`, "none");
+      await expect(upgradeFetch(env, () => {})(`https://127.0.0.1:${server.port}/SHA256SUMS`)).rejects.toThrow(
+        `— [network] ca_file = "${ca}" in ${userConfig()} is set but not approved yet, so it is not used: start \`hey\` at a terminal and answer yes to use it`,
+      );
+    } finally {
+      server.stop(true);
+    }
   });
 
   test("an approved [network] ca_file is used: one that cannot be read stops the upgrade, naming it", () => {
