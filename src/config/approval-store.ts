@@ -1,9 +1,8 @@
 // The approvals record on disk (config/approvals.ts): read and written by hey alone, atomically,
 // private (0600 in a 0700 directory), never through a link, one hey at a time (fs/file-lock.ts).
-import { writeFileAtomic } from "../fs/atomic.ts";
-import { withFileLock } from "../fs/file-lock.ts";
 import { readOwnFile } from "../fs/own-files.ts";
 import { emptyApprovals, formatApprovals, parseApprovals, type Approvals } from "./approvals.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 
 /** The record holds a few lines per config file; anything bigger is not hey's. */
 const APPROVALS_MAX_BYTES = 4 * 1024 * 1024;
@@ -12,6 +11,22 @@ const APPROVALS_MAX_BYTES = 4 * 1024 * 1024;
 export function readApprovals(file: string): Approvals | undefined {
   const read = readOwnFile(file, APPROVALS_MAX_BYTES);
   return read ? parseApprovals(read.text) : undefined;
+}
+
+/**
+ * The record as a run goes by it: undefined when there is none yet (hey's first run), or none can be
+ * there (the state directory below a file: ENOTDIR); a broken one (or a link) is said to `warn` and
+ * approves nothing, until hey records again. Never throws.
+ */
+export function readApprovalsForRun(file: string, warn: (message: string) => void): Approvals | undefined {
+  try {
+    return readApprovals(file);
+  } catch (e) {
+    // below a file (HOME=/dev/null, a state directory in the way of a file): no record can be there, as when there is none
+    if (errnoCode(e) === "ENOTDIR") return undefined;
+    warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
+    return emptyApprovals();
+  }
 }
 
 /**
@@ -27,6 +42,8 @@ export function readApprovals(file: string): Approvals | undefined {
 export async function updateApprovals(file: string, update: (a: Approvals) => Approvals): Promise<Approvals>;
 export async function updateApprovals(file: string, update: (a: Approvals) => Approvals, existing: "existing"): Promise<Approvals | undefined>;
 export async function updateApprovals(file: string, update: (a: Approvals) => Approvals, existing?: "existing"): Promise<Approvals | undefined> {
+  // loaded only to write: `hey upgrade` reads the record, and its start does not pay for the lock and the atomic write
+  const [{ withFileLock }, { writeFileAtomic }] = await Promise.all([import("../fs/file-lock.ts"), import("../fs/atomic.ts")]);
   return withFileLock(
     file,
     async () => {

@@ -169,6 +169,18 @@ export interface Guard {
 const quote = (s: string) => JSON.stringify(s);
 
 /**
+ * The `[network] ca_file` that `guards` (one per file) left out for want of approval, as a
+ * certificate error names it (`[network] ca_file = "…" in FILE`); undefined when none was.
+ */
+export function pendingCaFile(guards: readonly { source: string; widenings: readonly string[] }[]): string | undefined {
+  for (const g of guards) {
+    const line = g.widenings.find((l) => /^[+~] \[network\] ca_file = /.test(l));
+    if (line) return `${line.slice(2).replace(/: its CAs.*$/, "")} in ${g.source}`;
+  }
+  return undefined;
+}
+
+/**
  * Compares a file's checked `data` with what the user approved of it and keeps only what is not
  * wider. A list is weighed by what it leaves in force — the file's own, or when the file sets none,
  * `below` (the lists it would replace; nothing for a file whose lists do not replace) — so a list

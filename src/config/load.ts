@@ -221,7 +221,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
       // a --config file named for the first time (the user just chose it) — unless the agent named
       // it, or it is the user's or a project's file by another name (its own record, or none, counts);
       // a user or project file hey has not seen yet is approved in nothing: the agent may be the one that created it
-      const recorded = opts.approvals && recordedFor(opts.approvals, path, () => guardedOf(checkLayer(path, layer.data, layer.locate ?? layer.text).data));
+      const recorded = opts.approvals && recordedOf(opts.approvals, layer);
       const adopted = !opts.approvals || (role === "replacing" && !recorded && !opts.agent && !guardedFiles.has(recordKey(path)));
       const shown = project ? opts.projectApproved?.find((f) => f.source === path) : undefined;
       const approved: Guarded | undefined | "current" = adopted ? "current" : shown ? guardedOf(shown.data) : recorded;
@@ -237,6 +237,21 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   if (narrowing) layers.splice(layers[0]?.source === userConfig ? 1 : 0, 0, narrowing); // where the trusted file would be
   return layers;
 }
+
+/**
+ * The user's config file (at `path`) as a run reads it, for what runs without the rest of
+ * configuration (`hey upgrade`): guarded by what `approvals` records of it, so what the user has not
+ * approved — a `[proxy] url`, a `[network] ca_file` — is left out when it is resolved; all of it on
+ * hey's first run (`approvals` undefined). Undefined when there is none. Throws ConfigError.
+ */
+export function loadUserLayer(path: string, approvals: Approvals | undefined): ConfigLayer | undefined {
+  const layer = loadLayer(path, { required: false });
+  return layer && { ...layer, guard: { approved: approvals ? recordedOf(approvals, layer) : "current", role: "base" } };
+}
+
+/** What the user approved of a config file read as `layer`, by its own record or its main checkout's (recordedFor). */
+const recordedOf = (approvals: Approvals, layer: ConfigLayer) =>
+  recordedFor(approvals, layer.source, () => guardedOf(checkLayer(layer.source, layer.data, layer.locate ?? layer.text).data));
 
 /**
  * An untrusted project's `.hey/config.toml` as far as it cannot hurt the user: its `[permission]

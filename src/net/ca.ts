@@ -4,7 +4,8 @@
 // (oven-sh/bun#42970), at no cost to hey. `[network] ca_file` is hey's: its PEM bundle is added to
 // that store, never put in its place, so a corporate CA does not make public endpoints untrusted.
 // Read once per run, only when set.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { NetError } from "./errors.ts";
 import { NetConfigError } from "./proxy.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -39,15 +40,29 @@ const CA_VARIABLES = ["SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "SSL_CERT_DIR"] as
 
 /**
  * `failure` (a certificate that failed verification) with what is wrong with each CA variable of
- * `env` that is set but adds no CA — a path that cannot be read, a file with no PEM certificate —
- * said at its end: the message tells the user to set them, and they may have. Reads only those
- * variables' paths, only on such a failure. Never throws.
+ * `env` that is set but adds no CA — a path that cannot be read, a file with no PEM certificate, a
+ * directory of SSL_CERT_DIR's list (`:`-separated, `;` on Windows, as OpenSSL reads it) that cannot be
+ * read or holds none — said at its end: the message tells the user to set them, and they may have.
+ * Reads only those variables' paths, only on such a failure. Never throws.
  */
 export function withUnreadCas(failure: NetError, env: Record<string, string | undefined>): NetError {
   const unread = CA_VARIABLES.flatMap((name) => {
-    const path = env[name];
-    const problem = path ? caPathProblem(path, name === "SSL_CERT_DIR") : undefined;
-    return problem ? [`${name}=${path} is set but ${problem}, so it adds no CA`] : [];
+    const value = env[name];
+    if (!value) return [];
+    if (name !== "SSL_CERT_DIR") {
+      const problem = caPathProblem(value, false);
+      return problem ? [`${name}=${value} is set but ${problem}, so it adds no CA`] : [];
+    }
+    const dirs = value.split(delimiter).filter((d) => d !== "");
+    return dirs.flatMap((dir) => {
+      const problem = caPathProblem(dir, true);
+      if (!problem) return [];
+      return [
+        dirs.length === 1 && dir === value
+          ? `${name}=${value} is set but ${problem}, so it adds no CA`
+          : `${dir} of ${name}=${value} ${problem}, so it adds no CA`,
+      ];
+    });
   });
   return unread.length ? new NetError(failure.kind, `${failure.message} — ${unread.join("; ")}`) : failure;
 }
@@ -55,7 +70,13 @@ export function withUnreadCas(failure: NetError, env: Record<string, string | un
 /** Why the CA file (or directory) at `path` adds nothing, in words; undefined when it can add something. */
 function caPathProblem(path: string, directory: boolean): string | undefined {
   try {
-    if (directory) return readdirSync(path).length === 0 ? "is an empty directory" : undefined;
+    if (directory) {
+      const names = readdirSync(path);
+      if (names.length === 0) return "is an empty directory";
+      return names.some((name) => holdsCertificate(join(path, name)))
+        ? undefined
+        : "holds no PEM certificate file (-----BEGIN CERTIFICATE----- …) at its top level";
+    }
     return splitPem(readFileSync(path, "utf8")).length === 0 ? "holds no PEM certificate (-----BEGIN CERTIFICATE----- …)" : undefined;
   } catch (e) {
     const code = errnoCode(e);
@@ -70,6 +91,18 @@ function caPathProblem(path: string, directory: boolean): string | undefined {
               ? "it is not a directory"
               : errorText(e);
     return `cannot be read (${code ? `${code}: ${words}` : words})`;
+  }
+}
+
+/**
+ * Whether the file at `path` (a link followed) holds a PEM certificate; false for anything that is
+ * not a regular file (a FIFO would hold the read forever) or cannot be read.
+ */
+function holdsCertificate(path: string): boolean {
+  try {
+    return statSync(path).isFile() && readFileSync(path, "utf8").includes("-----BEGIN CERTIFICATE-----");
+  } catch {
+    return false;
   }
 }
 

@@ -3,6 +3,7 @@
 // that must go through the proxy skipped the proxy (and the reverse). These are the rules of fetch's
 // own "HTTP-redirect fetch" (WHATWG Fetch §4.4), so the SDKs above see what they would from fetch.
 // Pure.
+import { credentialName } from "../config/secret-variables.ts";
 
 type RequestBody = RequestInit["body"];
 
@@ -21,12 +22,6 @@ export const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The headers that describe a body, dropped with it when a redirect turns the request into a GET. */
 const BODY_HEADERS = ["content-encoding", "content-language", "content-location", "content-type", "content-length"];
-/**
- * Headers that carry the caller's credentials, never sent to another origin: fetch drops
- * Authorization; the API keys some vendors send in their own headers (Anthropic's x-api-key,
- * Gemini's x-goog-api-key, Azure's api-key) and cookies are credentials just the same.
- */
-const CREDENTIAL_HEADER = /^(?:proxy-)?authorization$|^cookie$|(?:^|-)(?:api-?key|token)$/i;
 
 /** Whether `status` asks the client to follow its Location. */
 export const isRedirect = (status: number): boolean => REDIRECTS.has(status);
@@ -39,7 +34,8 @@ export function redirectError(code: "TooManyRedirects" | "UnsupportedRedirectPro
 /**
  * The request a redirect answer (`status`, `location`) to `hop` asks for, the `count`th of its chain:
  * a 303, and a 301/302 to a POST, become a GET without the body and the headers that describe it;
- * a 307/308 keeps method and body. A hop to another origin goes without the credentials headers.
+ * a 307/308 keeps method and body. A hop to another origin goes without the headers whose names say
+ * they hold a credential (config/secret-variables.ts credentialName: Authorization, Cookie, API keys).
  * Undefined when the answer has no Location (it is then the answer). Throws redirectError for a chain
  * longer than MAX_REDIRECTS, a Location that is not http(s), and a 307/308 whose body was a stream
  * (read once, it cannot be sent again).
@@ -63,7 +59,9 @@ export function nextHop(hop: Hop, status: number, location: string | null, count
   } else if (!replayable(body)) {
     throw redirectError("UnexpectedRedirect", `${hop.url.origin} answered ${status}, which asks for the request's body again: it was a stream, read once`);
   }
-  if (url.origin !== hop.url.origin) for (const name of [...headers.keys()]) if (CREDENTIAL_HEADER.test(name)) headers.delete(name);
+  // fetch drops only Authorization; the keys vendors and gateways send in their own headers (x-api-key,
+  // Ocp-Apim-Subscription-Key, x-functions-key) are credentials just the same: those hey hides by name
+  if (url.origin !== hop.url.origin) for (const name of [...headers.keys()]) if (credentialName(name)) headers.delete(name);
   return { url, method, headers, body };
 }
 

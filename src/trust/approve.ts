@@ -3,9 +3,9 @@
 // is shown and asked about in the REPL; a one-shot run never asks and uses the approved values,
 // saying so. What is used is then recorded in the approvals record, so a change the user did not
 // approve is found again next time, whoever wrote it.
-import { readApprovals, updateApprovals } from "../config/approval-store.ts";
+import { readApprovalsForRun, updateApprovals } from "../config/approval-store.ts";
 import { emptyApprovals, withConfigs, type Approvals } from "../config/approvals.ts";
-import { aboutServer, NOTHING_APPROVED, sameGuarded, type Guarded } from "../config/guard.ts";
+import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded } from "../config/guard.ts";
 import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
@@ -29,14 +29,7 @@ export interface ApprovalState {
 
 /** Reads the record. A broken one (or a link) is a warning and approves nothing; it is rewritten when hey records next. */
 export function readApprovalState(file: string, warn: (message: string) => void): ApprovalState {
-  try {
-    return { record: readApprovals(file), file };
-  } catch (e) {
-    // below a file (HOME=/dev/null, a state directory in the way of a file): no record can be there, as when there is none
-    if (errnoCode(e) === "ENOTDIR") return { record: undefined, file };
-    warn(`${file}: ${errorText(e)}; nothing counts as approved until hey records again`);
-    return { record: emptyApprovals(), file };
-  }
+  return { record: readApprovalsForRun(file, warn), file };
 }
 
 /**
@@ -62,11 +55,8 @@ export const widenings = (config: LoadedConfig, servers = true): Widening[] =>
  * want of approval, when there is one: a certificate error then says it is there but not used yet.
  */
 export function withPendingCa(config: LoadedConfig): Settings {
-  for (const w of widenings(config, false)) {
-    const line = w.lines.find((l) => /^[+~] \[network\] ca_file = /.test(l));
-    if (line) return { ...config.settings, network: { ...config.settings.network, pendingCa: `${line.slice(2).replace(/: its CAs.*$/, "")} in ${w.file}` } };
-  }
-  return config.settings;
+  const pendingCa = pendingCaFile(config.guards);
+  return pendingCa ? { ...config.settings, network: { ...config.settings.network, pendingCa } } : config.settings;
 }
 
 /**

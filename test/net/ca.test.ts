@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getCACertificates } from "node:tls";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { NetConfigError } from "../../src/net/proxy.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import { splitPem, trustedCas, withUnreadCas } from "../../src/net/ca.ts";
@@ -24,7 +24,7 @@ describe("splitPem", () => {
 });
 
 describe("withUnreadCas: a TLS error says which CA variable is set but adds no CA (x68)", () => {
-  test.each<[string, (d: string) => Record<string, string>, string | undefined]>([
+  test.each<[string, (d: string) => Record<string, string>, string | ((d: string) => string) | undefined]>([
     [
       "a file that does not exist",
       () => ({ SSL_CERT_FILE: "/nonexistent/ca.pem" }),
@@ -34,8 +34,24 @@ describe("withUnreadCas: a TLS error says which CA variable is set but adds no C
     ["a directory given as a file", (d) => ({ SSL_CERT_FILE: d }), "cannot be read (EISDIR: it is a directory)"],
     ["an empty certificate directory", (d) => ({ SSL_CERT_DIR: join(d, "empty") }), "is an empty directory"],
     ["a certificate file that reads", (d) => ({ SSL_CERT_FILE: join(d, "good.pem"), SSL_CERT_DIR: d }), undefined],
+    // OpenSSL, and so the runtime, reads SSL_CERT_DIR as a list
+    ["a list of certificate directories that all read", (d) => ({ SSL_CERT_DIR: `${d}${delimiter}${join(d, "certs")}` }), undefined],
+    [
+      "a list naming a directory that does not exist",
+      (d) => ({ SSL_CERT_DIR: `${d}${delimiter}/nonexistent/certs` }),
+      (d) => `/nonexistent/certs of SSL_CERT_DIR=${d}${delimiter}/nonexistent/certs cannot be read (ENOENT: no such file or directory), so it adds no CA`,
+    ],
+    [
+      "a list naming a directory whose certificates are only in subdirectories (the runtime reads none there)",
+      (d) => ({ SSL_CERT_DIR: `${join(d, "certs")}${delimiter}${join(d, "nested")}` }),
+      (d) => `${join(d, "nested")} of SSL_CERT_DIR=${join(d, "certs")}${delimiter}${join(d, "nested")} holds no PEM certificate file`,
+    ],
   ])("%s", (_, envOf, said) => {
     mkdirSync(join(dir.path, "empty"), { recursive: true });
+    mkdirSync(join(dir.path, "certs"), { recursive: true });
+    writeFileSync(join(dir.path, "certs", "a1b2c3d4.0"), cert("CCC"));
+    mkdirSync(join(dir.path, "nested", "mozilla"), { recursive: true });
+    writeFileSync(join(dir.path, "nested", "mozilla", "Root_CA.crt"), cert("DDD"));
     writeFileSync(join(dir.path, "notes.txt"), "no certificate here\n");
     writeFileSync(join(dir.path, "good.pem"), cert("AAA"));
     const failure = new NetError("tls", "the TLS certificate of h is not signed by a CA hey trusts");
@@ -43,7 +59,7 @@ describe("withUnreadCas: a TLS error says which CA variable is set but adds no C
     if (said === undefined) expect(told).toBe(failure);
     else {
       expect(told.message).toStartWith(`${failure.message} — `);
-      expect(told.message).toContain(said);
+      expect(told.message).toContain(typeof said === "function" ? said(dir.path) : said);
     }
   });
 });

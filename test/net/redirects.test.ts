@@ -38,3 +38,19 @@ test.each([
 ])("%s is refused, as fetch refuses it", (_name, from, status, location, count, code) => {
   expect(() => nextHop(from, status, location, count)).toThrow(expect.objectContaining({ code }));
 });
+
+test.each([
+  ["Azure API Management's subscription key", "Ocp-Apim-Subscription-Key"],
+  ["Cloudflare's key", "X-Auth-Key"],
+  ["Azure Functions' key", "x-functions-key"],
+  ["a gateway's token", "X-Auth-Token"],
+  ["a secret", "x-api-secret"],
+  ["Proxy-Authorization", "Proxy-Authorization"],
+])("%s (%s) stays with its origin: a redirect elsewhere drops it, one on the same origin keeps it", (_what, name) => {
+  const from = hop({ headers: new Headers({ [name]: "k-1", "anthropic-version": "2023-06-01", "x-request-id": "r1" }) });
+  expect(Object.fromEntries(nextHop(from, 307, "https://elsewhere.example/v1/chat", 1)!.headers)).toEqual({
+    "anthropic-version": "2023-06-01",
+    "x-request-id": "r1",
+  });
+  expect(nextHop(from, 307, "/v2/chat", 1)!.headers.get(name)).toBe("k-1");
+});
