@@ -2,7 +2,7 @@
 // repository added with `git add`) names programs too, and git runs them in the superproject's
 // `git status` and `git diff --submodule=diff` (x81): they are found as the superproject's are, and
 // git given guardedGit runs none of them.
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitlinkPaths } from "../../src/fs/git-index-links.ts";
