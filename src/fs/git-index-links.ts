@@ -26,7 +26,8 @@ export function gitlinkPaths(bytes: Uint8Array, hashBytes: number): string[] | u
   const decoder = new TextDecoder();
   const links: string[] = [];
   let at = 12;
-  let previous: Uint8Array = new Uint8Array(0);
+  let name = new Uint8Array(4096); // version 4: the previous name, in place, its length in `length`
+  let length = 0;
   for (let i = 0; i < count; i++) {
     const start = at;
     const flagsAt = start + STAT_BYTES + hashBytes;
@@ -34,7 +35,7 @@ export function gitlinkPaths(bytes: Uint8Array, hashBytes: number): string[] | u
     const mode = view.getUint32(start + MODE_AT);
     const flags = view.getUint16(flagsAt);
     at = flagsAt + 2 + (version >= 3 && flags & EXTENDED ? 2 : 0);
-    let name: Uint8Array;
+    let path: Uint8Array;
     if (version === 4) {
       // the name is the previous one less its last N bytes (N a varint), then what follows up to a NUL
       let strip = 0;
@@ -45,18 +46,25 @@ export function gitlinkPaths(bytes: Uint8Array, hashBytes: number): string[] | u
         more = (b & 0x80) !== 0;
       }
       const end = bytes.indexOf(0, at);
-      if (end === -1 || strip > previous.length) return undefined;
-      name = new Uint8Array([...previous.subarray(0, previous.length - strip), ...bytes.subarray(at, end)]);
+      if (end === -1 || strip > length) return undefined;
+      const kept = length - strip;
+      length = kept + end - at;
+      if (length > name.length) {
+        const larger = new Uint8Array(length * 2);
+        larger.set(name.subarray(0, kept));
+        name = larger;
+      }
+      name.set(bytes.subarray(at, end), kept);
+      path = name.subarray(0, length);
       at = end + 1;
     } else {
-      const length = flags & NAME_LENGTH;
-      const end = length < NAME_LENGTH ? at + length : bytes.indexOf(0, at);
+      const size = flags & NAME_LENGTH;
+      const end = size < NAME_LENGTH ? at + size : bytes.indexOf(0, at);
       if (end === -1 || end > bytes.length) return undefined;
-      name = bytes.subarray(at, end);
+      path = bytes.subarray(at, end);
       at = start + Math.ceil((end - start + 1) / 8) * 8; // one to eight NULs pad the entry to a multiple of 8
     }
-    previous = name;
-    if ((mode & MODE_MASK) === GITLINK) links.push(decoder.decode(name));
+    if ((mode & MODE_MASK) === GITLINK) links.push(decoder.decode(path));
   }
   return links;
 }
