@@ -191,7 +191,9 @@ function moduleGitDirs(dirs: string[]): string[] | undefined {
       found.push(dir);
       return true;
     }
-    return entries.every((e) => !e.isDirectory() || visit(join(dir, e.name), depth + 1));
+    // a link to a directory is followed, as git follows it; MAX_MODULE_DIRS ends a loop of them
+    const into = (e: Dirent) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(join(dir, e.name)));
+    return entries.every((e) => !into(e) || visit(join(dir, e.name), depth + 1));
   };
   for (const dir of new Set(dirs)) if (!visit(join(dir, "modules"), 0)) return undefined;
   return found;

@@ -3,7 +3,7 @@
 // `git status` and `git diff --submodule=diff` (x81): they are found as the superproject's are, and
 // git given guardedGit runs none of them.
 import { afterEach, expect } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitlinkPaths } from "../../src/fs/git-index-links.ts";
 import { repositoryPrograms } from "../../src/fs/repository-programs.ts";
@@ -43,6 +43,17 @@ testNeeding(["git"])(
     expect(marksIn(marks)).toEqual([]);
   },
 );
+
+testNeeding(["git"])("a git directory below .git/modules that is a link (as git follows it) is read too", () => {
+  const base = fresh();
+  const [repo, other] = [join(base, "repo"), join(base, "other")];
+  git(base, "init", "-q", repo);
+  git(base, "init", "-q", other);
+  git(other, "config", "diff.linked.textconv", "evil");
+  mkdirSync(join(repo, ".git", "modules", "lib"), { recursive: true });
+  symlinkSync(join(other, ".git"), join(repo, ".git", "modules", "lib", "x"));
+  expect(repositoryPrograms(repo, "", "/nonexistent", process.env)).toEqual(["diff.linked.textconv"]);
+});
 
 testNeeding(["git"])("the gitlinks of an index of each version, SHA-1 and SHA-256, split or not, are the ones git lists", () => {
   const base = fresh();
