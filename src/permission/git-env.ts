@@ -46,7 +46,7 @@ export function explicitBareRepositories(env: Env): Env {
  * file the filter does not run on: `git lfs install --local` writes that), a diff command is
  * diff(1) -u (git gives it: path, old file, hash, mode, new file…; exit 1 is "differ"), a signature
  * or ssh program is git's own default one, found on PATH, a password asker or credential helper is
- * none. Not here: `remote.NAME.uploadpack`, where git takes the first value, not the last: guardedGit
+ * none, a `git://` proxy command none, `git help`'s man viewer man(1) and its browser echo(1). Not here: `remote.NAME.uploadpack`, where git takes the first value, not the last: guardedGit
  * keeps git from reaching a remote by a local path instead.
  */
 const HARMLESS: Record<string, string> = {
@@ -61,6 +61,11 @@ const HARMLESS: Record<string, string> = {
   "gpg.x509.program": "gpgsm",
   "gpg.ssh.program": "ssh-keygen",
   "core.sshcommand": "ssh",
+  "man.sub.cmd": "man", // `git help -m`: a viewer's command or path is man(1)
+  "man.sub.path": "man",
+  "browser.sub.cmd": "echo", // `git help -w`: a browser prints the page's address
+  "browser.sub.path": "echo",
+  "core.gitproxy": "", // none: git connects to a git:// remote itself (guardedGit gives it as GIT_PROXY_COMMAND: git takes the first value, not the last)
   "core.askpass": "", // none: git then asks no one, as GIT_TERMINAL_PROMPT=0 keeps it from the terminal
   "credential.helper": "", // an empty value empties the list of helpers
   "credential.sub.helper": "",
@@ -96,7 +101,7 @@ const filterNames = (programs: string[]) => [...new Set(programs.filter((k) => k
 /**
  * `env` with git kept from running what a repository names (plan mode's commands, `/diff`): only a
  * bare repository the command names (safe.bareRepository, git 2.38+: a committed `tools/` with
- * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook, no remote
+ * HEAD, objects/, refs/ and a `config` is no repository then), no `core.fsmonitor` hook and no hook of its own, no remote
  * reached by a local path or `ext::` (protocol.*.allow), and each
  * of `programs` (repositoryProgram's keys, from the repository's own config) made harmless, its
  * filters not `required`. Given
@@ -109,9 +114,13 @@ export function guardedGit(env: Env, programs: string[]): Env {
     // a remote at a local path runs its `uploadpack` through the shell (`git remote show origin`), and `ext::` runs any command
     ["protocol.file.allow", "user"],
     ["protocol.ext.allow", "never"],
-    ...programs.filter((k) => k !== REFUSED).map((k): [string, string] => [k, harmless(k)]),
+    // git status and git diff write the index they refreshed, then run the repository's post-index-change hook
+    ["core.hooksPath", "/dev/null"],
+    ...programs.filter((k) => k !== REFUSED && k !== "core.gitproxy").map((k): [string, string] => [k, harmless(k)]),
     ...filterNames(programs).map((sub): [string, string] => [`filter.${sub}.required`, "false"]),
   ];
   const refused = programs.includes(REFUSED) ? { GIT_DIR: REFUSED } : {};
-  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0", ...refused }; // "user" protocols: refused
+  // the variable beats every config file, and an empty one is no proxy; the user's own stays
+  const proxy = programs.includes("core.gitproxy") ? { GIT_PROXY_COMMAND: env.GIT_PROXY_COMMAND ?? "" } : {};
+  return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0", ...proxy, ...refused }; // "user" protocols: refused
 }

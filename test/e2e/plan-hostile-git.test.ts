@@ -5,10 +5,11 @@
 // turned on mid-session it holds from the next command, turned off git is the user's again.
 // Real git, real repositories; before, each program touched its marker file.
 import { expect, setDefaultTimeout } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
-import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";
+import { embeddedBareClone, hostileRepo, hostileSubmodules, marksIn } from "../helpers/hostile-git.ts";
 import { testNeeding } from "../helpers/tools.ts";
 import { answer, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
 
@@ -38,6 +39,25 @@ testNeeding(["git"])("hey --plan -p: git status, diff and log -p in a hostile re
   expect(result).toContain("+changed too"); // b.dat's diff, as git shows it without the repository's textconv
   expect(resultsOf(first + 3)[0]).toContain("+changed too");
 });
+
+testNeeding(["git"])(
+  "hey --plan -p with submodules (x81): git status and git diff --submodule=diff run no program their own config names; git remote show runs no core.gitProxy",
+  async () => {
+    const { repo, marks } = hostileSubmodules(join(work.path, "subs"));
+    const proxy = join(work.path, "subs", "proxy.sh");
+    writeFileSync(proxy, `#!/bin/sh\ntouch '${join(marks, "gitproxy")}'\n`, { mode: 0o755 });
+    Bun.spawnSync(["git", "config", "core.gitProxy", proxy], { cwd: repo });
+    Bun.spawnSync(["git", "remote", "add", "origin", "git://127.0.0.1:44352/x.git"], { cwd: repo }); // nothing listens there
+    const first = server.requests.length;
+    server.enqueue(toolCalls([["bash", { command: "git status --short && git diff --submodule=diff; git remote show origin" }]]), answer("Read it."));
+    const run = await runHey([...args, "--plan", "-p", "what changed?"], { cwd: repo, env: { HOME: work.path } });
+    expect(run).toMatchObject({ code: 0, stdout: "Read it.\n" });
+    expect(marksIn(marks)).toEqual([]);
+    const [result] = resultsOf(first + 1);
+    expect(result).toContain("Submodule deep contains modified content");
+    expect(result).toContain("+two");
+  },
+);
 
 testNeeding(["git"])("hey --plan -p in a clone: `cd tools && git status` is refused by git, and the committed config's fsmonitor does not run", async () => {
   const { clone, marks } = embeddedBareClone(join(work.path, "two"));

@@ -53,14 +53,15 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
   const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
-  expect(env.GIT_CONFIG_COUNT).toBe("9");
+  expect(env.GIT_CONFIG_COUNT).toBe("10");
   expect(env.GIT_PROTOCOL_FROM_USER).toBe("0");
   expect([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0]).toEqual(["user.name", "Ana"]);
-  expect([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
+  expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `${env[`GIT_CONFIG_KEY_${i}`]}=${env[`GIT_CONFIG_VALUE_${i}`]}`)).toEqual([
     "safe.bareRepository=explicit",
     "core.fsmonitor=false",
     "protocol.file.allow=user",
     "protocol.ext.allow=never",
+    "core.hooksPath=/dev/null",
     "diff.evil.textconv=cat",
     "filter.f.process=",
     "gpg.x509.program=gpgsm",
@@ -93,6 +94,44 @@ testNeeding(["git"])("a remote at a local path is not reached, so the repository
   expect(run.stderr.toString()).toContain("transport 'file' not allowed");
   expect(marksIn(marks)).toEqual([]);
   expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain("origin");
+});
+
+testNeeding(["git"])(
+  "the repository's core.gitProxy does not run at `git remote show origin` of a git:// remote; the user's own GIT_PROXY_COMMAND stays",
+  () => {
+    const { repo, marks } = hostileRepo(fresh());
+    const proxy = join(marks, "..", "proxy.sh");
+    writeFileSync(proxy, `#!/bin/sh\ntouch '${join(marks, "gitproxy")}'\n`, { mode: 0o755 });
+    Bun.spawnSync(["git", "config", "core.gitProxy", proxy], { cwd: repo });
+    Bun.spawnSync(["git", "remote", "add", "origin", "git://127.0.0.1:44351/x.git"], { cwd: repo }); // nothing listens there
+    const programs = repositoryPrograms(repo, "", "/nonexistent", process.env);
+    expect(programs).toContain("core.gitproxy");
+    const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: repo, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+    expect(run.stderr.toString()).toContain("127.0.0.1");
+    expect(marksIn(marks)).toEqual([]);
+    expect(guardedGit({ GIT_PROXY_COMMAND: "my-proxy" }, programs).GIT_PROXY_COMMAND).toBe("my-proxy");
+  },
+);
+
+testNeeding(["git"])("`git help -m` runs man(1), not a man viewer the repository's config names", () => {
+  const { repo, marks } = hostileRepo(fresh());
+  Bun.spawnSync(["git", "config", "man.viewer", "evil"], { cwd: repo });
+  Bun.spawnSync(["git", "config", "man.evil.cmd", `touch '${join(marks, "man")}'; true`], { cwd: repo });
+  const env = { ...guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env)), MANPAGER: "cat", PAGER: "cat" };
+  Bun.spawnSync(["git", "help", "-m", "log"], { cwd: repo, env, stdin: "ignore", stdout: "ignore", stderr: "ignore", timeout: 20_000 });
+  expect(marksIn(marks)).toEqual([]);
+});
+
+testNeeding(["git"])("git status and git diff, which write the refreshed index, run no hook of the repository's (post-index-change)", () => {
+  const { repo, marks } = hostileRepo(fresh());
+  writeFileSync(join(repo, ".git", "hooks", "post-index-change"), `#!/bin/sh\ntouch '${join(marks, "hook")}'\n`, { mode: 0o755 });
+  const env = guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env));
+  for (const args of [["status", "--short"], ["diff"]]) {
+    Bun.spawnSync(["touch", "-d", "2001-01-01", join(repo, "a.txt"), join(repo, "b.dat")]); // stat-dirty: git refreshes the index and writes it
+    const run = Bun.spawnSync(["git", ...args], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+    expect(run.exitCode).toBe(0);
+  }
+  expect(marksIn(marks)).toEqual([]);
 });
 
 /** A repository whose `.git/config` includes what `pad` writes, then names a textconv driver and a filter that touch markers. */

@@ -63,3 +63,47 @@ export function embeddedBareClone(dir: string): { clone: string; marks: string }
   git(dir, "clone", "-q", origin, clone);
   return { clone, marks };
 }
+
+/**
+ * In `dir`: `super/`, a repository with the submodule `sub`, which has its own submodule `deep`, and
+ * `embedded`, a repository added with `git add` (a gitlink no `.gitmodules` lists, its `.git` a
+ * directory); `marks/`. Each of the three has `a.txt` changed, through a textconv driver and a clean
+ * filter its own config names (`.git/modules/sub/config`, `.git/modules/sub/modules/deep/config`,
+ * `embedded/.git/config`), which touch markers named after the repository.
+ */
+export function hostileSubmodules(dir: string): { repo: string; marks: string } {
+  const [repo, marks] = [join(dir, "super"), join(dir, "marks")];
+  mkdirSync(marks, { recursive: true });
+  const source = (name: string, more: (at: string) => void = () => {}) => {
+    const at = join(dir, `${name}-source`);
+    mkdirSync(at, { recursive: true });
+    git(at, "init", "-q", ".");
+    writeFileSync(join(at, "a.txt"), "one\n");
+    writeFileSync(join(at, ".gitattributes"), "*.txt diff=evil filter=evil\n");
+    more(at);
+    git(at, "add", "-A");
+    git(at, "commit", "-qm", name);
+    return at;
+  };
+  const deep = source("deep");
+  const sub = source("sub", (at) => git(at, "-c", "protocol.file.allow=always", "submodule", "add", "-q", deep, "deep"));
+  const embedded = source("embedded");
+  mkdirSync(repo);
+  git(repo, "init", "-q", ".");
+  git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub");
+  git(repo, "-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init", "--recursive");
+  git(repo, "clone", "-q", embedded, "embedded");
+  git(repo, "add", "embedded"); // git warns of an embedded repository and records a gitlink
+  git(repo, "commit", "-qm", "init");
+  for (const [name, at] of [
+    ["sub", join(repo, "sub")],
+    ["deep", join(repo, "sub", "deep")],
+    ["embedded", join(repo, "embedded")],
+  ] as const) {
+    const touch = (what: string) => `touch '${join(marks, `${name}-${what}`)}'`;
+    git(at, "config", "diff.evil.textconv", `sh -c '${touch("textconv").replace(/'/g, "")}; cat "$0"'`);
+    git(at, "config", "filter.evil.clean", `sh -c '${touch("clean").replace(/'/g, "")}; cat'`);
+    writeFileSync(join(at, "a.txt"), "two\n");
+  }
+  return { repo, marks };
+}

@@ -7,7 +7,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { diffView } from "../../src/ui/diff-view.ts";
 import { tempDir } from "../helpers/e2e.ts";
-import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";
+import { embeddedBareClone, hostileRepo, hostileSubmodules, marksIn } from "../helpers/hostile-git.ts";
 import { testNeeding } from "../helpers/tools.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -58,4 +58,13 @@ testNeeding(["git"])("a repository whose config includes what neither hey nor gi
   appendFileSync(join(repo, ".git", "config"), "[include]\n\tpath = pipe.inc\n");
   expect(await view(repo)).toBe("hey: /diff runs no git here: this repository's config could not be read to its end, so no git runs in this command");
   expect(marksIn(marks)).toEqual([]);
+});
+
+testNeeding(["git"])("a superproject that sets diff.submodule = diff: no program its submodules' own config names runs at /diff (x81)", async () => {
+  const { repo, marks } = hostileSubmodules(fresh());
+  Bun.spawnSync(["git", "config", "diff.submodule", "diff"], { cwd: repo });
+  const text = await view(repo);
+  expect(marksIn(marks)).toEqual([]);
+  expect(text).toContain("M sub");
+  expect(text).toContain("M embedded");
 });
