@@ -60,7 +60,7 @@ test("a cloned repository's CLAUDE.md cannot import your .env or a file git igno
     for (const secret of ["sk_live_", "hunter2", "correcthorse", "s3cr3tpass", "ghp_"]) expect(system).not.toContain(secret);
     expect(system).not.toContain(`Instructions from ${join(repo, ".env")}`);
     expect(system).toContain(`Instructions from ${join(repo, "package.json")} (imported by ${claude}):\n{"scripts":{"test":"bun test"}}`);
-    expect(system).toContain(`Instructions from ${join(repo, "docs", "deploy.md")} (imported by ${claude}):\nDeploy with GITHUB_TOKEN=[secret: github-token]`);
+    expect(system).toContain(`Instructions from ${join(repo, "docs", "deploy.md")} (imported by ${claude}):\nDeploy with GITHUB_TOKEN=[secret: GITHUB_TOKEN]`);
     // said at the first run; the next one (the same imports left out) says nothing of them again
     expect(lines(run.stderr, "never imported")).toEqual(
       args[0] === "-p"
