@@ -114,7 +114,7 @@ function keySettingOf(p: ProviderSettings): { apiKeySetting?: string } {
 /** Why no request goes to a provider whose base_url the user has not approved (config/guard.ts). */
 export function unapprovedEndpoint(p: ProviderSettings): string {
   const url = hideCredentials(p.baseUrl);
-  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (${p.apiKey ? "its requests carry the provider's key; " : ""}the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload`;
+  return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (${p.apiKey ? "its requests carry the provider's key; " : ""}the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload, or pick an approved provider with /model (-m on the command line)`;
 }
 
 /** Why no request goes out for `p`: its base_url is not approved yet, or its model name is empty (ProviderSettings.noModel); undefined: none. */

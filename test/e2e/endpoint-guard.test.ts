@@ -127,6 +127,7 @@ test("a provider the agent added is refused, named, and never sent a request", a
   // one line says it: the provider is not approved, nothing goes there, and where to approve it
   expect(second.stderr).toStartWith(`hey: [provider.fast] base_url = "${other.baseUrl}" in ${userConfig()} is not approved yet, so hey sends nothing there`);
   expect(second.stderr.trim().split("\n")).toHaveLength(1);
+  expect(second.stderr).toContain("or pick an approved provider with /model (-m on the command line)"); // the way on when the answer was no
   expect(requestsTo(other)).toBe(0);
 
   // what needs no model runs all the same: the MCP servers listed, the usage shown
