@@ -22,7 +22,14 @@ const USER_RAN = /^The user ran [^\n]*? before writing this message:/;
 /** Whether a text block is one of the notes above rather than the user's words. */
 export const isHeysNote = (text: string): boolean => text === PLAN_ON || text === PLAN_OFF || text.startsWith("[hey: ") || USER_RAN.test(text);
 
-/** The user's words of `message`: its text without the notes hey put before them, which a listing or recap does not show as what was asked. */
+/**
+ * The user's words of `message`: its text without the notes hey put before them and without the
+ * files and stdin attached after them (prompt/mentions.ts buildPrompt: each a fenced block after a
+ * blank line), which a listing or recap does not show as what was asked — a session's title was
+ * `check @.env ```.env SECRET=1 ```…`. A message that is only an attachment keeps it.
+ */
 export function typedText(message: Pick<Message, "content">): string {
-  return textOf({ content: message.content.filter((b) => b.type !== "text" || !isHeysNote(b.text)) });
+  const text = textOf({ content: message.content.filter((b) => b.type !== "text" || !isHeysNote(b.text)) });
+  const attached = text.search(/\n\n```+[^\n`]*\n/);
+  return attached > 0 ? text.slice(0, attached) : text;
 }

@@ -29,3 +29,16 @@ describe("typedText", () => {
     expect(typedText({ content: [{ type: "text", text: "[hey, look at this]" }] })).toBe("[hey, look at this]");
   });
 });
+
+describe("typedText and attachments", () => {
+  test("the files and stdin attached after the words are no part of them: a session's title is what was typed", async () => {
+    const { buildPrompt } = await import("../../src/prompt/mentions.ts");
+    const prompt = buildPrompt("check @.env", [{ path: ".env", text: "SECRET=1\n" }], { text: "log line\n" });
+    expect(typedText({ content: [{ type: "text", text: prompt }] })).toBe("check @.env");
+    // a fence the user typed in their own words, with no blank line before it, stays
+    expect(typedText({ content: [{ type: "text", text: "fix this:\n```\nx = 1\n```" }] })).toBe("fix this:\n```\nx = 1\n```");
+    // only an attachment: kept, rather than no title
+    const only = buildPrompt("", [{ path: "a.txt", text: "hi\n" }]);
+    expect(typedText({ content: [{ type: "text", text: only }] })).toBe(only);
+  });
+});
