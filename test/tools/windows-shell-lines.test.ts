@@ -50,12 +50,19 @@ describe("in the batch file a % reads as on cmd's command line where a batch fil
     ["set /a's remainder", "set /a x=7%3", "set /a x=7%%3"],
     ["git's format: the text up to the next % is no variable's name", 'git log --format="%h %s"', 'git log --format="%%h %%s"'],
     ["for's variable written as on the command line", "for %i in (*.txt) do echo %i", "for %%i in (*.txt) do echo %%i"],
-    ["batch syntax kept: %%, variables with their :~ and :a=b, %~", "for %%i in (*) do echo %%i %PATH:~0,5% %X:a b=c% %~dp0 100%%", "for %%i in (*) do echo %%i %PATH:~0,5% %X:a b=c% %~dp0 100%%"],
-  ])("%s", (_name, line, want) => {
-    const path = join(dir, "percent.cmd");
+    [
+      "batch syntax kept: %%, variables with their :~ and :a=b, %~",
+      "for %%i in (*) do echo %%i %PATH:~0,5% %X:a b=c% %~dp0 100%%",
+      "for %%i in (*) do echo %%i %PATH:~0,5% %X:a b=c% %~dp0 100%%",
+    ],
+  ])("%s", (name, line, want) => {
+    const path = join(dir, `percent-${name.length}.cmd`);
     const run = shellArgv(cmd, `cd web\n${line}`, () => path);
-    expect(readFileSync(path, "utf8")).toBe(`@echo off\r\nchcp 65001>nul 2>&1\r\ncd web\r\n${want}\r\n`);
-    run.done();
+    try {
+      expect(readFileSync(path, "utf8")).toBe(`@echo off\r\nchcp 65001>nul 2>&1\r\ncd web\r\n${want}\r\n`);
+    } finally {
+      run.done();
+    }
   });
 
   test("one line, run with /c, is left as typed", () => {
@@ -69,13 +76,9 @@ describe("a workdir that cmd cannot enter stops the batch file before its first 
     if (!("command" in folded)) throw new Error(folded.error);
     const path = join(dir, "workdir.cmd");
     const run = shellArgv(cmd, folded.command, () => path);
-    expect(readFileSync(path, "utf8").split("\r\n").slice(2)).toEqual([
-      `cd /d "D:\\build" || (echo ${NOT_ENTERED}>&2& exit /b 1)`,
-      "del *.o",
-      "echo done",
-      "",
-    ]);
+    expect(readFileSync(path, "utf8").split("\r\n").slice(2)).toEqual([`cd /d "D:\\build" || (echo ${NOT_ENTERED}>&2& exit /b 1)`, "del *.o", "echo done", ""]);
     run.done();
+    expect(existsSync(path)).toBe(false);
   });
 });
 
