@@ -107,8 +107,8 @@ function shellFor(program: string): ShellChoice {
   return posix(program, base);
 }
 
-/** cmd told to the model with what a command of several lines is (runsAsBatch): `for %i` there is a syntax error. */
-const CMD_LABEL = "cmd.exe (a command of several lines runs as a batch file: %%i in for)";
+/** cmd told to the model with what a command of several lines is (runsAsBatch): `for %i` there is a syntax error, a lone `%` is dropped. */
+const CMD_LABEL = "cmd.exe (a command of several lines runs as a batch file: write %% for a literal %, %%i in for)";
 
 // Console programs write to a pipe in the console's code page, the OEM one (437, 850…) unless told
 // otherwise: `dir` listed café.txt as `caf‚.txt`, and hey reads output as UTF-8. cmd's chcp and
@@ -130,9 +130,37 @@ const FIRST_STATEMENTS = /^\s*(using\s|param\s*\(|#requires\s)/i;
  */
 export const runsAsBatch = (shell: ShellChoice, command: string): boolean => shell.name === "cmd" && /[\r\n]/.test(command.trim());
 
-/** The text of the batch file for `command`: no echo of each line, the console UTF-8 (CMD_UTF8), CRLF line ends (cmd's `goto` and `call :label` misread LF-only files). */
+/** The text of the batch file for `command`: no echo of each line, the console UTF-8 (CMD_UTF8), CRLF line ends (cmd's `goto` and `call :label` misread LF-only files), each `%` no batch file can mean as a variable kept as written (batchPercents). */
 export function batchFile(command: string): string {
-  return ["@echo off", "chcp 65001>nul 2>&1", ...command.split(/\r?\n/)].join("\r\n") + "\r\n";
+  return ["@echo off", "chcp 65001>nul 2>&1", ...command.split(/\r?\n/).map(batchPercents)].join("\r\n") + "\r\n";
+}
+
+/**
+ * `line` with a `%` doubled where a batch file would drop it or read an argument hey's has none
+ * of, so it stays a `%` as on cmd's command line: before a digit or `*` (`%20` in a URL, `set /a
+ * 7%3`), with no `%` after it on the line (`echo 100%`), or where the text up to the next `%` is no
+ * variable's name, a space before any `:` (`git log --format="%h %s"`, `for %i in …`). `%%`,
+ * `%NAME%` (with its `:~1,3` or `:a=b`) and `%~…` stay batch syntax.
+ */
+export function batchPercents(line: string): string {
+  let out = "";
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] !== "%") {
+      out += line[i];
+      continue;
+    }
+    const next = line[i + 1] ?? "";
+    const close = line.indexOf("%", i + 1);
+    if (next === "%" || next === "~") {
+      out += `%${next}`;
+      i++;
+    } else if (/[0-9*]/.test(next) || close < 0 || /\s/.test(line.slice(i + 1, close).split(":", 1)[0]!)) out += "%%";
+    else {
+      out += line.slice(i, close + 1);
+      i = close;
+    }
+  }
+  return out;
 }
 
 /** cmd's arguments (verbatim) for the batch file at `path`: `call` returns the file's own exit code, which `cmd /c FILE` alone can lose. */
@@ -193,13 +221,20 @@ export function powershellScript(command: string): string {
   return `${first}${command}\n${POWERSHELL_EXIT}`;
 }
 
+/** What the shell prints when a `workdir` could not be entered (inDirectory): no line of the command ran. */
+export const NOT_ENTERED = "hey: the workdir could not be entered, so the command did not run";
+
 /**
  * `command` run in `dir` (a `workdir`/`cwd` argument, Tool.inDirectory) in `shell`'s syntax, a
- * leading `~` being `home` as in the file tools' paths: sh and bash `cd "DIR" && COMMAND`, cmd
- * `cd /d "DIR" && COMMAND` (/d: another drive too), PowerShell `Set-Location -LiteralPath 'DIR'
- * -ErrorAction Stop; COMMAND` (5.1 has no &&; Stop ends the script when the directory is not there,
- * -LiteralPath reads `[` as a name). Or why `dir` cannot be put there: what the quotes would not
- * keep as written in that shell. Pure; never throws.
+ * leading `~` being `home` as in the file tools' paths. A `cd` that fails ends the whole command
+ * (not only its first line or first `&&` chain: `rm -f *.o` on a later line ran in the project)
+ * with NOT_ENTERED and exit code 1: sh and bash a line of its own, `cd "DIR" || { echo …; exit 1; }`;
+ * cmd `cd /d "DIR"` (/d: another drive too) `|| (echo …& exit /b 1)`, a line of its own before a
+ * command of several lines (a batch file, runsAsBatch) and `& COMMAND` after it on one line (a line
+ * more would make it a batch file); PowerShell `Set-Location -LiteralPath 'DIR' -ErrorAction Stop;
+ * COMMAND` (5.1 has no &&; Stop ends the script when the directory is not there, with PowerShell's
+ * own "Cannot find path"; -LiteralPath reads `[` as a name). Or why `dir` cannot be put there: what
+ * the quotes would not keep as written in that shell. Pure; never throws.
  */
 export function inDirectory(shell: ShellChoice, command: string, dir: string, home: string): { command: string } | { error: string } {
   const windows = shell.name === "cmd" || shell.name === "powershell";
@@ -212,12 +247,13 @@ export function inDirectory(shell: ShellChoice, command: string, dir: string, ho
   if (shell.name === "powershell") return { command: `Set-Location -LiteralPath '${path.replace(/['‘’‚‛]/g, "$&$&")}' -ErrorAction Stop; ${command}` };
   if (shell.name === "cmd") {
     if (/["%]/.test(path)) return refused(`cmd would read its ${path.includes('"') ? '"' : "%"}`);
-    return { command: `cd /d "${path}" && ${command}` };
+    const guard = `cd /d "${path}" || (echo ${NOT_ENTERED}>&2& exit /b 1)`;
+    return { command: /[\r\n]/.test(command.trim()) ? `${guard}\n${command}` : `${guard} & ${command}` };
   }
   const special = /["$`]/.exec(path)?.[0];
   if (special) return refused(`the shell would read its ${special}`);
   if (path.startsWith("-")) return refused("cd would read it as an option");
-  return { command: `cd "${path.replace(/\\/g, "\\\\")}" && ${command}` };
+  return { command: `cd "${path.replace(/\\/g, "\\\\")}" || { echo '${NOT_ENTERED}' >&2; exit 1; }\n${command}` };
 }
 
 /** Base64 of the UTF-16LE bytes of `command`, the form `powershell -EncodedCommand` takes. */

@@ -176,6 +176,18 @@ test("a lone `cd` is said to be lost, the next call runs in the working director
   expect(existsSync(join(project.path, "pwned"))).toBe(false);
 });
 
+test("a `workdir` that is not there runs no line of the command (explorer finding x83 #3: the second line deleted a file in the project) and the result says the directory could not be entered", async () => {
+  scripted.userConfig("");
+  writeFileSync(join(project.path, "keep.o"), "");
+  scripted.calls = [["bash", { command: "echo first\nrm -f *.o; echo removed", workdir: "nope" }]];
+  const run = await runHey(["-p", "clean the build"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const [result] = scripted.results();
+  expect(result).toEndWith("\nhey: the workdir could not be entered, so the command did not run\n[exit code 1]");
+  expect(result).not.toContain("first");
+  expect(existsSync(join(project.path, "keep.o"))).toBe(true);
+});
+
 test("bash syntax under sh: where sh is dash, `[[` (exit code 0) gets a line saying so; the description names dash", async () => {
   scripted.userConfig("");
   scripted.calls = [["bash", { command: "if [[ -f f.txt ]]; then echo yes; else echo no; fi" }]];

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chooseShell, cmdLine, encodePowerShell, inDirectory } from "../../src/tools/shell.ts";
+import { chooseShell, cmdLine, encodePowerShell, inDirectory, NOT_ENTERED } from "../../src/tools/shell.ts";
 
 const decode = (b64: string) => Buffer.from(b64, "base64").toString("utf16le");
 // what every PowerShell script hey runs begins and ends with: UTF-8 output and no progress records;
@@ -160,7 +160,7 @@ describe("chooseShell", () => {
     const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
     expect(cmd.args('echo "a b" & dir')).toEqual(["/d", "/s", "/c", '"chcp 65001>nul 2>&1& echo "a b" & dir"']);
     expect(cmd.verbatim).toBe(true);
-    expect(cmd.label).toBe("cmd.exe (a command of several lines runs as a batch file: %%i in for)");
+    expect(cmd.label).toBe("cmd.exe (a command of several lines runs as a batch file: write %% for a literal %, %%i in for)");
     expect(chooseShell({ configured: "pwsh", platform: "win32", findOnPath: path({}) }).verbatim).toBeUndefined();
   });
 });
@@ -211,17 +211,24 @@ describe("inDirectory: a workdir folded into the command as its shell writes it"
   const sh = chooseShell({ platform: "linux", findOnPath: path({ sh: "/bin/sh" }) });
   const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: path({}) });
   const ps51 = chooseShell({ platform: "win32", findOnPath: path({}) });
+  // a failed cd ends the whole command, saying so (explorer finding x83 #3: a later line ran in the project)
+  const shGuard = (dir: string) => `cd "${dir}" || { echo '${NOT_ENTERED}' >&2; exit 1; }\n`;
+  const cmdGuard = (dir: string) => `cd /d "${dir}" || (echo ${NOT_ENTERED}>&2& exit /b 1)`;
   test.each([
-    ["sh", sh, "web", "/home/u", 'cd "web" && npm test'],
-    ["sh, ~ is the home", sh, "~/x y", "/home/u", 'cd "/home/u/x y" && npm test'],
-    ["sh, ~ alone", sh, "~", "/home/u", 'cd "/home/u" && npm test'],
-    ["sh, a backslash kept", sh, "C:\\proj\\", "/home/u", 'cd "C:\\\\proj\\\\" && npm test'],
-    ["cmd, another drive", cmd, "D:\\proj\\sub", "C:\\Users\\u", 'cd /d "D:\\proj\\sub" && npm test'],
-    ["cmd, ~\\ is the home", cmd, "~\\src", "C:\\Users\\u", 'cd /d "C:\\Users\\u\\src" && npm test'],
+    ["sh", sh, "web", "/home/u", `${shGuard("web")}npm test`],
+    ["sh, ~ is the home", sh, "~/x y", "/home/u", `${shGuard("/home/u/x y")}npm test`],
+    ["sh, ~ alone", sh, "~", "/home/u", `${shGuard("/home/u")}npm test`],
+    ["sh, a backslash kept", sh, "C:\\proj\\", "/home/u", `${shGuard("C:\\\\proj\\\\")}npm test`],
+    ["cmd, another drive, one line stays one line", cmd, "D:\\proj\\sub", "C:\\Users\\u", `${cmdGuard("D:\\proj\\sub")} & npm test`],
+    ["cmd, ~\\ is the home", cmd, "~\\src", "C:\\Users\\u", `${cmdGuard("C:\\Users\\u\\src")} & npm test`],
     ["Windows PowerShell 5.1: no &&", ps51, "C:\\proj\\sub", "C:\\Users\\u", "Set-Location -LiteralPath 'C:\\proj\\sub' -ErrorAction Stop; npm test"],
     ["PowerShell, a quote doubled", ps51, "~/it's", "C:\\Users\\u", "Set-Location -LiteralPath 'C:\\Users\\u/it''s' -ErrorAction Stop; npm test"],
   ])("%s", (_name, shell, dir, home, want) => {
     expect(inDirectory(shell, "npm test", dir, home)).toEqual({ command: want });
+  });
+
+  test("cmd: before a command of several lines (a batch file) the cd is a line of its own, so a failed one stops every line", () => {
+    expect(inDirectory(cmd, "del *.o\r\necho done", "D:\\proj", "C:\\Users\\u")).toEqual({ command: `${cmdGuard("D:\\proj")}\ndel *.o\r\necho done` });
   });
 
   test.each([
@@ -244,6 +251,22 @@ describe("inDirectory: a workdir folded into the command as its shell writes it"
       expect(run.stdout.toString().trim()).toBe(join(realpathSync(home), "a\\b"));
     } finally {
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test.each([["sh"], ["bash"]])("%s: a workdir that is not there runs no line of the command, and the result says so", (program) => {
+    const project = mkdtempSync(join(tmpdir(), "hey-indir-"));
+    try {
+      writeFileSync(join(project, "keep.o"), "");
+      const folded = inDirectory(sh, "echo first\nrm -f *.o; echo removed", "nope", project);
+      if (!("command" in folded)) throw new Error(folded.error);
+      const run = Bun.spawnSync([program, "-c", folded.command], { cwd: project });
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout.toString()).toBe("");
+      expect(run.stderr.toString()).toEndWith(`${NOT_ENTERED}\n`);
+      expect(existsSync(join(project, "keep.o"))).toBe(true);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
     }
   });
 });

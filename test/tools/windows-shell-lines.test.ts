@@ -9,7 +9,7 @@ import { fileBashTool } from "../helpers/bash-tool.ts";
 import { fileTempDir } from "../helpers/fixtures.ts";
 import { clixmlDecoder } from "../../src/tools/clixml.ts";
 import { shellArgv } from "../../src/tools/long-command.ts";
-import { chooseShell, powershellScript } from "../../src/tools/shell.ts";
+import { chooseShell, inDirectory, NOT_ENTERED, powershellScript } from "../../src/tools/shell.ts";
 
 const none = () => undefined;
 const cmd = chooseShell({ configured: "cmd.exe", platform: "win32", findOnPath: none });
@@ -40,6 +40,45 @@ describe("cmd runs a command of several lines as a batch file", () => {
     const run = shellArgv(cmd, "echo a\necho b", () => join(dir, "missing", "x.cmd"));
     expect(run.argv).toEqual([]);
     expect(run.error).toContain("ENOENT");
+  });
+});
+
+describe("in the batch file a % reads as on cmd's command line where a batch file would drop it (explorer finding x83 #2)", () => {
+  test.each([
+    ["a URL escape: %2 would be the batch's (empty) second argument", 'curl "https://h/?q=a%20b"', 'curl "https://h/?q=a%%20b"'],
+    ["a lone % at the end", "echo 100%", "echo 100%%"],
+    ["set /a's remainder", "set /a x=7%3", "set /a x=7%%3"],
+    ["git's format: the text up to the next % is no variable's name", 'git log --format="%h %s"', 'git log --format="%%h %%s"'],
+    ["for's variable written as on the command line", "for %i in (*.txt) do echo %i", "for %%i in (*.txt) do echo %%i"],
+    [
+      "batch syntax kept: %%, variables with their :~ and :a=b, %~",
+      "for %%i in (*) do echo %%i %PATH:~0,5% %X:a b=c% %~dp0 100%%",
+      "for %%i in (*) do echo %%i %PATH:~0,5% %X:a b=c% %~dp0 100%%",
+    ],
+  ])("%s", (name, line, want) => {
+    const path = join(dir, `percent-${name.length}.cmd`);
+    const run = shellArgv(cmd, `cd web\n${line}`, () => path);
+    try {
+      expect(readFileSync(path, "utf8")).toBe(`@echo off\r\nchcp 65001>nul 2>&1\r\ncd web\r\n${want}\r\n`);
+    } finally {
+      run.done();
+    }
+  });
+
+  test("one line, run with /c, is left as typed", () => {
+    expect(shellArgv(cmd, "echo 100%", () => "").argv.at(-1)).toBe('"chcp 65001>nul 2>&1& echo 100%"');
+  });
+});
+
+describe("a workdir that cmd cannot enter stops the batch file before its first line (explorer finding x83 #3)", () => {
+  test("the cd is a line of its own that leaves the batch with exit code 1 and says why", () => {
+    const folded = inDirectory(cmd, "del *.o\necho done", "D:\\build", "C:\\Users\\u");
+    if (!("command" in folded)) throw new Error(folded.error);
+    const path = join(dir, "workdir.cmd");
+    const run = shellArgv(cmd, folded.command, () => path);
+    expect(readFileSync(path, "utf8").split("\r\n").slice(2)).toEqual([`cd /d "D:\\build" || (echo ${NOT_ENTERED}>&2& exit /b 1)`, "del *.o", "echo done", ""]);
+    run.done();
+    expect(existsSync(path)).toBe(false);
   });
 });
 
