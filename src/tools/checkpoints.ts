@@ -236,14 +236,15 @@ async function missingFolders(path: string): Promise<string[]> {
 /**
  * The folders a turn made, removed deepest first once its files are undone: one that holds
  * anything (a file left because it changed, one the user or a command put there) stays, without a
- * word, as does one already gone; one that cannot be removed for another reason is named.
+ * word, as does one already gone or replaced; one that cannot be removed for another reason is named.
  */
 async function removeFolders(folders: Set<string>, report: UndoReport): Promise<void> {
   const deepestFirst = [...folders].sort((a, b) => b.length - a.length); // a folder's path is longer than any above it
   for (const folder of deepestFirst)
     await rmdir(diskPath(folder)).catch((e: unknown) => {
       const code = errnoCode(e);
-      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOENT") return;
+      // not empty, gone, or no folder now (a file or link put in its place): not the turn's to remove
+      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOENT" || code === "ENOTDIR") return;
       report.skipped.push({ path: folder, why: `cannot remove this folder, which that turn made: ${errorText(e)}` });
     });
 }
