@@ -10,14 +10,17 @@
 // by a later one and keeps nothing. A file put back also gets back what the file tools had seen of
 // it before the turn (x58: with the turn's record kept, every later edit of it said it "had changed
 // since you last read it (by a command, the user or another program)").
-import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+// The folders write_file made for a new file are the turn's too (x84: `/undo` removed deep/er/x.txt
+// and left deep/er/ behind, empty): `/undo` removes them deepest first, each only while it is empty.
+import { chmod, lstat, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { errnoCode, errorText } from "../kernel/errors.ts";
 import { ensurePrivateDir } from "./outputs.ts";
 import { contentHash } from "./read-file.ts";
 import type { SeenFile, SeenFiles } from "./seen-files.ts";
@@ -44,6 +47,8 @@ interface Turn {
   /** the copy being made of each file, which a second call on it in the same turn waits for */
   copying: Map<string, Promise<void>>;
   ranBash: boolean;
+  /** the folders write_file made in this turn (none of them was there before its call) */
+  folders: Set<string>;
 }
 
 /** What `/undo` did, file by file (paths as the agent's tools resolved them). */
@@ -84,6 +89,8 @@ export interface Checkpoints {
 interface Store extends Checkpoints {
   keep(path: string, seen?: SeenFiles): Promise<void>;
   left(path: string): Promise<void>;
+  /** of `folders`, missing before a write_file call, those there now are the current turn's */
+  made(folders: string[]): Promise<void>;
   ranBash(): void;
 }
 
@@ -132,7 +139,7 @@ function storeIn(dir: string): Store {
   };
   const store: Store = {
     beginTurn() {
-      current = { files: new Map(), copying: new Map(), ranBash: false };
+      current = { files: new Map(), copying: new Map(), ranBash: false, folders: new Set() };
       turns.push(current);
     },
     ranBash() {
@@ -149,6 +156,11 @@ function storeIn(dir: string): Store {
       const now = kept && (await hashOf(path));
       // not there after a change that worked: the tool wrote under another spelling of the name, which this cannot follow
       if (kept && now) kept.after = now;
+    },
+    async made(folders) {
+      const turn = current;
+      if (!turn) return;
+      for (const folder of folders) if ((await stat(diskPath(folder)).catch(() => undefined))?.isDirectory()) turn.folders.add(folder);
     },
     async undo() {
       // the last turn that changed a file; the newer turns changed none, and are passed over
@@ -198,12 +210,43 @@ function storeIn(dir: string): Store {
           }
         }
       }
+      await removeFolders(turn.folders, report);
       await forget(turn);
       return { kind: "undone", report };
     },
   };
   stores.set(dir, store);
   return store;
+}
+
+/** The folders above `path` that are not there, deepest first: those writing `path` would make. Never throws. */
+async function missingFolders(path: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const there = await lstat(diskPath(dir)).then(
+      () => true,
+      (e: unknown) => errnoCode(e) !== "ENOENT", // unreadable: there, for all this can tell
+    );
+    if (there) break;
+    missing.push(dir);
+  }
+  return missing;
+}
+
+/**
+ * The folders a turn made, removed deepest first once its files are undone: one that holds
+ * anything (a file left because it changed, one the user or a command put there) stays, without a
+ * word, as does one already gone or replaced; one that cannot be removed for another reason is named.
+ */
+async function removeFolders(folders: Set<string>, report: UndoReport): Promise<void> {
+  const deepestFirst = [...folders].sort((a, b) => b.length - a.length); // a folder's path is longer than any above it
+  for (const folder of deepestFirst)
+    await rmdir(diskPath(folder)).catch((e: unknown) => {
+      const code = errnoCode(e);
+      // not empty, gone, or no folder now (a file or link put in its place): not the turn's to remove
+      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOENT" || code === "ENOTDIR") return;
+      report.skipped.push({ path: folder, why: `cannot remove this folder, which that turn made: ${errorText(e)}` });
+    });
 }
 
 /**
@@ -229,8 +272,11 @@ export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: Se
       const where = typeof path === "string" && path !== "" ? resolveUserPath(path, ctx.cwd, home) : undefined;
       const target = where && !("error" in where) ? realTarget(where.abs) : undefined;
       if (target) await store.keep(target, seen);
+      // edit changes only a file that is there; write_file makes the folders a new file needs
+      const missing = target && tool.name === TOOL.writeFile ? await missingFolders(target) : [];
       const result = await tool.run(args, ctx);
       if (target && !result.isError) await store.left(target);
+      if (missing.length) await store.made(missing);
       return result;
     },
   };

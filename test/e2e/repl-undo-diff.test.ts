@@ -3,7 +3,7 @@
 // `!git restore FILE`, dropped them), tells the model with the next message; /diff shows git's
 // changes without sending any of them.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lastUserText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import type { Term } from "../helpers/tmux.ts";
@@ -19,13 +19,14 @@ let server: ModelServer | undefined;
 let term: Term | undefined;
 afterEach(() => server?.stop());
 
-/** The model: `edit` reads app.txt and sets b to 20, `make` writes notes.txt; every other line is echoed. */
+/** The model: `edit` reads app.txt and sets b to 20, `make` writes notes.txt, `deep` writes deep/er/x.txt; every other line is echoed. */
 const editingModel = (req: Parameters<Parameters<typeof startModelServer>[0]>[0]): Turn => {
   const tools = req.messages.slice(req.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "tool").length;
   const ask = lastUserText(req);
   if (ask === "edit" && tools === 0) return { calls: [["read_file", { path: "app.txt" }]] };
   if (ask === "edit" && tools === 1) return { calls: [["edit", { path: "app.txt", old_string: "b = 2", new_string: "b = 20" }]] };
   if (ask === "make" && tools === 0) return { calls: [["write_file", { path: "notes.txt", content: "made\n" }]] };
+  if (ask.split("\n").at(-1) === "deep" && tools === 0) return { calls: [["write_file", { path: "deep/er/x.txt", content: "hi\n" }]] };
   if (ask === "sed" && tools === 0) return { calls: [["bash", { command: "sed -i 's/x = 1/x = 10/' other.txt" }]] };
   if (tools > 0) return { text: "done." };
   return { text: `you said: ${ask.split("\n").at(-1)}` }; // the last line: what the user typed, after any note
@@ -50,6 +51,22 @@ test("/undo puts back the agent's edit and keeps the user's own unsaved line; ag
   const sent = JSON.stringify(server.requests.at(-1)!.messages.at(-1));
   expect(sent).toContain("The user ran /undo");
   expect(sent).toContain("app.txt");
+});
+
+test("/undo of a write_file that made folders for its file removes them too, and keeps a folder that was there before", async () => {
+  const deep = join(dirs.project.path, "deep");
+  server = startModelServer(editingModel);
+  term = await dirs.start(server);
+  await say(term, "deep", "done.");
+  expect(readFileSync(join(deep, "er", "x.txt"), "utf8")).toBe("hi\n");
+  const screen = await say(term, "/undo", "removed deep/er/x.txt (that turn created it)");
+  expect(existsSync(deep)).toBe(false); // the tree is as it was: no empty deep/er/ left behind
+  expect(screen).not.toContain("left deep");
+  mkdirSync(deep); // there before the turn this time: only deep/er/ is the turn's
+  await say(term, "deep", "done.");
+  await say(term, "/undo", "removed deep/er/x.txt (that turn created it)");
+  expect(readdirSync(dirs.project.path)).toContain("deep");
+  expect(readdirSync(deep)).toEqual([]);
 });
 
 test("/undo leaves a file the user changed after the agent's edit, and says so", async () => {

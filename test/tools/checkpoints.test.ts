@@ -1,7 +1,7 @@
 // `/undo`'s checkpoints (x57): the real edit and write_file tools wrapped as wire.ts wraps them, in
 // a temp project; what a turn changed comes back, what was changed since is left.
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
@@ -222,4 +222,24 @@ test("turns that only ran bash, with no edit before them: nothing to undo, and s
     "nothing to undo: the last 2 turns ran bash commands, whose changes /undo cannot put back, and no turn before changed a file with edit or write_file",
   );
   expect(await p.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
+});
+
+test("the folders write_file made for new files go with them, deepest first; one that was there before, or that holds anything else, stays without a word", async () => {
+  const p = project();
+  mkdirSync(p.file("there"));
+  p.store.beginTurn();
+  await p.call(p.tools.write, { path: "a/b/c/one.txt", content: "1\n" });
+  await p.call(p.tools.write, { path: "a/b/two.txt", content: "2\n" });
+  await p.call(p.tools.write, { path: "there/new/three.txt", content: "3\n" });
+  await p.call(p.tools.write, { path: "kept/mine/four.txt", content: "4\n" });
+  writeFileSync(p.file("kept/yours.txt"), "the user's\n"); // put in a folder the turn made, after it
+  writeFileSync(p.file("kept/mine/four.txt"), "4, changed by the user\n");
+  const report = await undone(p.store);
+  expect(report?.removed.sort()).toEqual([p.file("a/b/c/one.txt"), p.file("a/b/two.txt"), p.file("there/new/three.txt")]);
+  expect(report?.changed).toEqual([p.file("kept/mine/four.txt")]);
+  expect(report?.skipped).toEqual([]);
+  expect(readdirSync(p.work).sort()).toEqual(["kept", "there"]);
+  expect(readdirSync(p.file("there"))).toEqual([]);
+  expect(readdirSync(p.file("kept")).sort()).toEqual(["mine", "yours.txt"]);
+  expect(undoText(report!, p.work)).not.toContain("folder");
 });
