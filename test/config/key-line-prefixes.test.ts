@@ -1,0 +1,51 @@
+// A private key is hidden whatever its lines carry before the armour (x83 #1): grep's and awk's
+// line numbers, a key commented out or quoted, log and kubectl prefixes, a script that writes it
+// line by line. The prefix on the BEGIN line is the key's own; its other lines are judged without
+// it. The key is a fake: base64 filler between a PKCS#8 key's armour lines.
+import { describe, expect, test } from "bun:test";
+import { redactShapes } from "../../src/config/secret-shapes.ts";
+
+const BODY = [...Array.from({ length: 13 }, (_, i) => `MIIE${i}`.padEnd(64, "Qk9EWQ")), "Ab9x=="];
+const KEY = ["-----BEGIN PRIVATE KEY-----", ...BODY, "-----END PRIVATE KEY-----"];
+const H = "[secret: private-key]";
+
+/** Each way of writing a key's lines: what goes before line `n` (1-based) of the key, and after it. */
+const PREFIXES: [string, (n: number) => string, (n: number) => string][] = [
+  ["grep -n . server.key", (n) => `${n}:`, () => ""],
+  ["grep -n -A40 BEGIN server.key", (n) => (n === 1 ? "1:" : `${n}-`), () => ""],
+  ["awk '{print NR\": \"$0}'", (n) => `${n}: `, () => ""],
+  ["commented out with #", () => "# ", () => ""],
+  ["commented out with //", () => "// ", () => ""],
+  ["inside a /* */ comment", () => " * ", () => ""],
+  ["quoted in a mail", () => "> ", () => ""],
+  ["journal lines", (n) => `Dec 06 10:00:${String(n).padStart(2, "0")} host app[12]: `, () => ""],
+  ["kubectl logs --prefix", () => "[pod/api-1/app] ", () => ""],
+  ["a script that echoes it", () => 'echo "', (n) => (n === 1 ? '" > k' : '" >> k')],
+];
+const written = (prefix: (n: number) => string, suffix: (n: number) => string, lines: string[]) =>
+  lines.map((line, i) => `${prefix(i + 1)}${line}${suffix(i + 1)}`).join("\n");
+
+describe("a key whatever its line prefix", () => {
+  test.each(PREFIXES)("%s: hidden from its BEGIN line to its END line", (_, prefix, suffix) => {
+    const text = `$ run\n${written(prefix, suffix, KEY)}\ndone`;
+    expect(redactShapes(text)).toBe(`$ run\n${prefix(1)}${H}${suffix(KEY.length)}\ndone`);
+  });
+
+  test.each(PREFIXES.filter(([name]) => !name.includes("echo")))("%s, cut short by head: hidden to its last body line", (_, prefix, suffix) => {
+    const text = written(prefix, suffix, KEY.slice(0, 8));
+    expect(redactShapes(text)).toBe(`${prefix(1)}${H}`);
+  });
+});
+
+describe("what is not a key stays", () => {
+  test.each([
+    [
+      "commented code between commented armour lines",
+      '# "-----BEGIN RSA PRIVATE KEY-----"\n# if line.startswith(x):\n#     return True\n# "-----END RSA PRIVATE KEY-----"',
+    ],
+    ["an elided body after a prefix", "1:-----BEGIN RSA PRIVATE KEY-----\n2:MIIEpAIBAAKCAQEA...\n3:-----END RSA PRIVATE KEY-----"],
+    ["short words up to an END line", 'x = ["-----BEGIN EC PRIVATE KEY-----",\n  "abc", "def",\n  "-----END EC PRIVATE KEY-----"]'],
+  ])("%s", (_, text) => {
+    expect(redactShapes(text)).toBe(text);
+  });
+});
