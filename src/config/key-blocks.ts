@@ -9,7 +9,7 @@
 // they are judged (x83 #1); and lines that are mostly base64 up to an END line (`echo "MIIE…" >> k`)
 // are a key whatever else they hold.
 // Redaction (secret-shapes.ts) and read_file's windows (tools/key-lines.ts) both ask this. Pure.
-import { BEGIN_PRIVATE, END_PRIVATE, LINE_PREFIX, MIN_BODY_LINE } from "./key-shapes.ts";
+import { BEGIN_PRIVATE, END_PRIVATE, LINE_PREFIX, MIN_BODY_LINE, prefixShape } from "./key-shapes.ts";
 
 /** A line and a column (0-based) in the lines given to a KeyScanner. */
 export type Place = [line: number, column: number];
@@ -55,16 +55,6 @@ interface Open {
 const MIN_KEY_CHARS = 64;
 /** Lines after a loose body's last long run: its short last line, PGP's checksum. */
 const MAX_TAIL_LINES = 2;
-
-/** A pattern for `before` (the text before a BEGIN armour) that matches it on the key's other lines: numbers change (`1:`, then grep's `2-`; a log's time), so do the widths of blanks. */
-function prefixShape(before: string): RegExp | undefined {
-  if (before.trim() === "") return undefined; // blanks are OPEN's already
-  const source = before
-    .split(/(\d+|[ \t]+|[-:])/)
-    .map((part, i) => (i % 2 === 0 ? part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : /\d/.test(part) ? "\\d+" : /[-:]/.test(part) ? "[-:]" : "[ \\t]*"))
-    .join("");
-  return new RegExp(`^${source}`);
-}
 
 /** `text` without the key's line prefix, when it starts with one. */
 const unprefixed = (o: Open, text: string) => {

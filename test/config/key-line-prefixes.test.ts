@@ -49,3 +49,17 @@ describe("what is not a key stays", () => {
     expect(redactShapes(text)).toBe(text);
   });
 });
+
+describe("a key's end without its BEGIN line, whatever its line prefix", () => {
+  test.each(PREFIXES.filter(([name]) => !name.includes("echo")))("%s, as tail shows it", (_, prefix, suffix) => {
+    const lines = KEY.map((line, i) => `${prefix(i + 1)}${line}${suffix(i + 1)}`).slice(-5);
+    const hidden = redactShapes(lines.join("\n"));
+    for (const line of BODY) expect(hidden).not.toContain(line);
+    expect(hidden).toEndWith(H);
+  });
+
+  test("a base64 line above code that names the END armour stays", () => {
+    const text = 'const cert = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA"\nif (s.endsWith("-----END RSA PRIVATE KEY-----")) {';
+    expect(redactShapes(text)).toBe(text);
+  });
+});
