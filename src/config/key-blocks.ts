@@ -42,6 +42,8 @@ interface Open {
   runs: number;
   /** a short run was seen: it is the body's last, so only a PGP checksum (`=AbCd`) or the END line may follow */
   short: boolean;
+  /** the width of the body's first run */
+  width?: number;
   lastLong?: Place;
   /** what the BEGIN line holds before its armour, as a pattern for the same text on the key's other lines */
   prefix?: RegExp;
@@ -98,8 +100,11 @@ export function keyScanner() {
     if (o.short && !run.startsWith("=")) return false;
     o.runs++;
     o.chars += run.replace(/[^A-Za-z0-9+/]/g, "").length;
-    if (width >= MIN_BODY_LINE && !o.short) o.lastLong = at;
-    else o.short = true;
+    o.width ??= width;
+    // a body wrapped narrower than MIN_BODY_LINE is whole lines of its first line's width, once they add up to a key
+    if (!o.short && (width >= MIN_BODY_LINE || width === o.width)) {
+      if (width >= MIN_BODY_LINE || o.chars >= MIN_KEY_CHARS) o.lastLong = at;
+    } else o.short = true;
     return true;
   };
 

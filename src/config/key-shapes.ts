@@ -1,7 +1,7 @@
 // Private keys that reach a tool's output without their `-----BEGIN … PRIVATE KEY-----` line (x78
-// #3): the end of a key (`tail server.key`, also with a prefix on its lines: `# `, `12:`, x83 #1), its first lines (`sed -n 2,6p server.key`), and a
-// whole key encoded in base64 (`base64 -w0 server.key`, a kubeconfig's `client-key-data:`, a
-// Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they are: they are no
+// #3): the end of a key (`tail server.key`, also with a prefix on its lines: `# `, `12:`, x83 #1),
+// its first lines (`sed -n 2,6p server.key`), and a whole key encoded in base64 (`base64 -w0
+// server.key`, a kubeconfig's `client-key-data:`, a Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they are: they are no
 // secret, and people debug them. Lines from the middle of a key, with neither end nor its first
 // line, cannot be told from a certificate's here; read_file, which knows the whole file, hides
 // those itself (tools/key-lines.ts). Pure.

@@ -63,3 +63,10 @@ describe("a key's end without its BEGIN line, whatever its line prefix", () => {
     expect(redactShapes(text)).toBe(text);
   });
 });
+
+test("a key wrapped narrower than 16 characters a line is hidden whole", () => {
+  const narrow = BODY.join("").match(/.{1,12}/g)!;
+  const hidden = redactShapes(["-----BEGIN PRIVATE KEY-----", ...narrow, "-----END PRIVATE KEY-----"].join("\n"));
+  expect(hidden).toBe(H);
+  expect(redactShapes(["-----BEGIN PRIVATE KEY-----", ...narrow.slice(0, 9), "$ ls"].join("\n"))).toBe(`${H}\n$ ls`);
+});
