@@ -73,14 +73,18 @@ const judged = (o: Open, pattern: RegExp, text: string) => {
 };
 
 const RUNS = /[A-Za-z0-9+/]+={0,2}/g;
-/** How a line reads as a key's body whatever else it holds: "long" when its widest base64 run has MIN_BODY_LINE characters and more than half the line's (after the key's prefix), "short" when it holds any. */
+/**
+ * How a line reads as a key's body whatever else it holds: "long" when its widest base64 run has
+ * MIN_BODY_LINE characters, more than half the line's (after the key's prefix), and the body's width
+ * (a key's whole lines are alike; names in code are not); "short" when it holds a narrower run.
+ */
 function looseBody(o: Open, text: string): { kind: "long" | "short"; chars: number } | undefined {
   const rest = unprefixed(o, text) ?? text;
   const runs = rest.match(RUNS) ?? [];
   const chars = Math.max(0, ...runs.map((r) => r.length));
-  if (chars === 0) return undefined;
-  const kind = chars >= MIN_BODY_LINE && chars * 2 > rest.replace(/\s/g, "").length ? "long" : "short";
-  return { kind, chars };
+  if (chars === 0 || (o.width !== undefined && chars > o.width)) return undefined;
+  const long = chars >= MIN_BODY_LINE && chars * 2 > rest.replace(/\s/g, "").length && (o.width === undefined || chars === o.width);
+  return { kind: long ? "long" : "short", chars };
 }
 
 /** The longest base64 run of a body. */
@@ -177,6 +181,7 @@ export function keyScanner() {
       if (loose && (loose.kind === "short" ? (o.loose || o.lastLong) && tail < MAX_TAIL_LINES : tail === 0 && !o.short)) {
         o.loose = { tail: loose.kind === "short" ? tail + 1 : 0 };
         o.chars += loose.chars;
+        if (loose.kind === "long") o.width ??= loose.chars;
         return [];
       }
       open = undefined;

@@ -70,3 +70,14 @@ test("a key wrapped narrower than 16 characters a line is hidden whole", () => {
   expect(hidden).toBe(H);
   expect(redactShapes(["-----BEGIN PRIVATE KEY-----", ...narrow.slice(0, 9), "$ ls"].join("\n"))).toBe(`${H}\n$ ls`);
 });
+
+test("a key parser's code between the armour strings stays, long names and all", () => {
+  const text = [
+    'if (line === "-----BEGIN RSA PRIVATE KEY-----") {',
+    "  const privateKeyBase64Content = readLines(input)",
+    "  anotherVeryLongIdentifierName = decodeTheContent(x)",
+    "  yetAnotherLongIdentifierHere2 = 1",
+    '} else if (line === "-----END RSA PRIVATE KEY-----") {',
+  ].join("\n");
+  expect(redactShapes(text)).toBe(text);
+});
