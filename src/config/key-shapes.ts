@@ -1,7 +1,7 @@
 // Private keys that reach a tool's output without their `-----BEGIN … PRIVATE KEY-----` line (x78
-// #3): the end of a key (`tail server.key`), its first lines (`sed -n 2,6p server.key`), and a
-// whole key encoded in base64 (`base64 -w0 server.key`, a kubeconfig's `client-key-data:`, a
-// Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they are: they are no
+// #3): the end of a key (`tail server.key`, also with a prefix on its lines: `# `, `12:`, x83 #1),
+// its first lines (`sed -n 2,6p server.key`), and a whole key encoded in base64 (`base64 -w0
+// server.key`, a kubeconfig's `client-key-data:`, a Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they are: they are no
 // secret, and people debug them. Lines from the middle of a key, with neither end nor its first
 // line, cannot be told from a certificate's here; read_file, which knows the whole file, hides
 // those itself (tools/key-lines.ts). Pure.
@@ -15,6 +15,16 @@ const END = new RegExp(END_PRIVATE.source, "g");
 export const MIN_BODY_LINE = 16;
 /** What a tool puts before a line of a file: read_file's or `cat -n`'s number, grep's `path:12:`/`path-12-`, a diff's `+`. */
 export const LINE_PREFIX = String.raw`(?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])`;
+
+/** A pattern for `before` (the text before a key's armour on its line) that matches it on the key's other lines: numbers change (`1:`, then grep's `2-`; a log's time), so do the widths of blanks. */
+export function prefixShape(before: string): RegExp | undefined {
+  if (before.trim() === "") return undefined; // blanks are OPEN's already
+  const source = before
+    .split(/(\d+|[ \t]+|[-:])/)
+    .map((part, i) => (i % 2 === 0 ? part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : /\d/.test(part) ? "\\d+" : /[-:]/.test(part) ? "[-:]" : "[ \\t]*"))
+    .join("");
+  return new RegExp(`^${source}`);
+}
 
 /**
  * The base64 of a line of a key's body, and where it starts: the whole line, after what a tool puts
@@ -62,13 +72,17 @@ function tails(text: string): [number, number][] {
     let start: number | undefined;
     const inline = escapedTail(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
     if (inline >= 0) start = lineStart + inline;
-    else if (PREFIX_ONLY.test(before)) {
+    else {
+      // what goes before the END armour goes before the key's other lines too (`# `, `12:`, a log's time)
+      const prefix = PREFIX_ONLY.test(before) ? undefined : prefixShape(before);
       for (let end = lineStart - 1; end > 0; ) {
         const from = text.lastIndexOf("\n", end - 1) + 1;
-        const body = bodyOf(text.slice(from, end));
+        const line = text.slice(from, end);
+        const skip = prefix ? prefix.exec(line)?.[0].length : 0;
+        const body = skip === undefined ? undefined : bodyOf(line.slice(skip));
         // the line above the END line is the key's last, often short; those above it are whole
         if (!body || (start !== undefined && body.body.length < MIN_BODY_LINE)) break;
-        start = from + body.at;
+        start = from + skip! + body.at;
         end = from - 1;
       }
     }

@@ -1,0 +1,62 @@
+// x83 #1, through dist/hey: a private key reaches the model hidden whatever its lines carry before
+// the armour: `grep -n`'s numbers, `sed`'s `# `, awk's `N: `, and a key commented out in a file that
+// read_file shows whole or in a window. The key is a fake: base64 filler between its armour lines.
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
+import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+
+setDefaultTimeout(60_000);
+
+const BODY = [...Array.from({ length: 12 }, (_, i) => `MIIE${i}`.padEnd(64, "Qk9EWQ")), "Ab9xQk9EWQ=="];
+const KEY = ["-----BEGIN PRIVATE KEY-----", ...BODY, "-----END PRIVATE KEY-----"];
+const H = "[secret: private-key]";
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let model: ModelServer;
+beforeEach(() => {
+  home = tempDir("hey-home-");
+  project = tempDir("hey-project-");
+  model = startModelServer((req): Turn => {
+    if (req.messages.some((m) => m.role === "tool")) return { text: "done" };
+    return {
+      calls: [
+        ["bash", { command: "grep -n . server.key" }],
+        ["bash", { command: "sed 's/^/# /' server.key" }],
+        ["bash", { command: `awk '{print NR": "$0}' server.key` }],
+        ["read_file", { path: "commented.py", offset: 4, limit: 3 }],
+        ["read_file", { path: "commented.py" }],
+      ],
+    };
+  });
+});
+afterEach(() => {
+  model.stop();
+  home.remove();
+  project.remove();
+});
+
+test("no line of a key's body reaches the model, whatever goes before its lines", async () => {
+  await ensureBinary();
+  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
+  writeFileSync(
+    join(home.path, ".config", "hey", "config.toml"),
+    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "k"\nmodels = ["m1"]\n`,
+  );
+  writeFileSync(join(project.path, "server.key"), `${KEY.join("\n")}\n`);
+  writeFileSync(join(project.path, "commented.py"), ["import ssl", "", ...KEY.map((l) => `# ${l}`), "ssl.create_default_context()", ""].join("\n"));
+  const run = await runHey(["-p", "look at the key"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  const results = model.requests
+    .at(-1)!
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => resultText(m).replace(/\n\[#\w+\]$/, ""));
+  expect(results).toHaveLength(5);
+  for (const result of results) for (const line of BODY) expect(result).not.toContain(line);
+  expect(results[0]).toStartWith(`1:${H}`);
+  expect(results[1]).toStartWith(`# ${H}`);
+  expect(results[2]).toStartWith(`1: ${H}`);
+  expect(results[3]).toBe(`3\t# ${H}\n… 1 more line; use offset=18`);
+  expect(results[4]).toBe(` 1\timport ssl\n 2\t\n 3\t# ${H}\n18\tssl.create_default_context()`);
+});
