@@ -118,14 +118,10 @@ interface Servers {
   manager: McpManager;
   ports: McpPorts;
 }
-
-type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env"> & {
-  /** grep's environment where `env` is made for each command: it runs no command the model wrote */
-  readEnv?: Record<string, string | undefined>;
-};
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env"> & { readEnv?: Env };
 /**
- * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands'
- * environment (process.env by default); `seen`: the run's SeenFiles; `hide`: a result's text (bash's saved output, read_file's window into a key).
+ * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands' environment
+ * (process.env by default; grep's is `readEnv` where `env` is made per command); `seen`: the run's SeenFiles; `hide`: keys out of a result's text.
  */
 export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
   const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide

@@ -8,7 +8,7 @@
 // (everyProgram, which `signal` stops); never throws.
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, REFUSED, refusal, repositoryProgram } from "../permission/git-env.ts";
+import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "../permission/git-env.ts";
 import { gitDirs, readConfigFile, walkGitConfig } from "./git-config-files.ts";
 import { gitlinkPaths } from "./git-index-links.ts";
 import { readHeadBytes } from "./read-head.ts";
@@ -80,11 +80,12 @@ async function readRepositories(first: Repository, how: Listing & { home: string
       found.add(refusal(`more than ${MAX_REPOSITORIES} repositories and submodules to read`));
       return;
     }
-    const files: string[] = []; // every config file read, for everyProgram's memory
+    const tops = [join(repo.common, "config"), join(repo.gitDir, "config.worktree")];
+    const files = [...tops]; // every config file read, and both tops even where reading stopped before one: everyProgram's memory holds while they are unchanged
     let worktree: string | undefined;
     let hashBytes = 20;
     const stop = walkGitConfig(
-      [join(repo.common, "config"), join(repo.gitDir, "config.worktree")],
+      tops,
       (path) => (files.push(path), readConfigFile(path)),
       () => true,
       how.home,
@@ -269,7 +270,7 @@ function stampOf(files: string[]): string {
  * Every program key (repositoryProgram's) the config of the repository of `gitDir` may set: those
  * without a subsection name, and each driver's by the names git itself lists from the repository's
  * own files (`git config --list`, includes followed: it reads what hey did not), remembered while
- * `files` are unchanged. git older than 2.26 has no `--show-scope`: it is asked again without, and
+ * `files` are unchanged (a file only the oversized one includes is not among them: hey never read it). git older than 2.26 has no `--show-scope`: it is asked again without, and
  * every name it lists is taken, the user's own too, which only makes more harmless. When git does
  * not list them in time or fails, a refusal saying so: git in that command then runs nothing.
  */

@@ -71,18 +71,16 @@ const HARMLESS: Record<string, string> = {
   "credential.sub.helper": "",
 };
 
-/** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where a repository's config could not be read to its end. */
+/** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where hey could not read a repository's config to its end. */
 export const PROGRAMS_WITHOUT_NAMES: readonly string[] = Object.keys(HARMLESS).filter((key) => !key.includes(".sub."));
 
 /**
- * What guardedGit is given, as a program, to stop git in a command altogether, for a repository
- * whose config neither hey nor, in time, git could read to its end (an include of a FIFO): GIT_DIR
- * then names no repository, so git stops before it reads any repository's config, and says why.
+ * What guardedGit is given, as a program, to stop git in a command altogether (a repository whose
+ * config neither hey nor, in time, git could read to its end; submodules hey cannot list): GIT_DIR
+ * then names no repository, so git stops before it reads any repository's config, and says `why`.
  */
-/** A refusal among the programs: git in that command runs nothing at all, and git's error names `why` (guardedGit sets GIT_DIR to it). */
 export const refusal = (why: string) => `/hey: ${why}, so no git runs in this command`;
 export const isRefusal = (key: string) => key.startsWith("/hey: ");
-export const REFUSED = refusal("this repository's config could not be read to its end");
 
 /** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
 export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {

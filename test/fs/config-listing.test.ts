@@ -41,22 +41,29 @@ function loggingGit(base: string, old: boolean): { env: Record<string, string | 
   writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\n${refuse}exec '${Bun.which("git")}' "$@"\n`, { mode: 0o755 });
   return { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, log };
 }
-const listings = (log: string) => readFileSync(log, "utf8").split("\n").filter((l) => l.startsWith("config --list")).length;
+const listings = (log: string) =>
+  readFileSync(log, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("config --list")).length;
 
-testNeeding(["git"])("on git before 2.26 (no --show-scope) the config is listed all the same: a driver past an oversized include is found, and git is not refused", async () => {
-  const base = fresh();
-  const repo = repoIncluding(base, (path) => writeFileSync(path, HIDDEN));
-  const { env } = loggingGit(base, true);
-  const programs = await repositoryPrograms(repo, "git diff", "/nonexistent", env);
-  expect(programs.filter(isRefusal)).toEqual([]);
-  expect(programs).toContain("diff.hidden.textconv");
-});
+testNeeding(["git"])(
+  "on git before 2.26 (no --show-scope) the config is listed all the same: a driver past an oversized include is found, and git is not refused",
+  async () => {
+    const base = fresh();
+    const repo = repoIncluding(base, (path) => writeFileSync(path, HIDDEN));
+    const { env } = loggingGit(base, true);
+    const programs = await repositoryPrograms(repo, "git diff", "/nonexistent", env);
+    expect(programs.filter(isRefusal)).toEqual([]);
+    expect(programs).toContain("diff.hidden.textconv");
+  },
+);
 
 testNeeding(["git"])("git lists the config once while its files keep their size and time, and again once one of them changes", async () => {
   const base = fresh();
   const repo = repoIncluding(base, (path) => writeFileSync(path, HIDDEN));
   const { env, log } = loggingGit(base, false);
-  for (const command of ["git status", "git diff", "git log -1"]) expect(await repositoryPrograms(repo, command, "/nonexistent", env)).toContain("diff.hidden.textconv");
+  for (const command of ["git status", "git diff", "git log -1"])
+    expect(await repositoryPrograms(repo, command, "/nonexistent", env)).toContain("diff.hidden.textconv");
   expect(listings(log)).toBe(1);
   appendFileSync(join(repo, ".git", "big.inc"), '[diff "later"]\n\ttextconv = cat\n');
   expect(await repositoryPrograms(repo, "git diff", "/nonexistent", env)).toContain("diff.later.textconv");

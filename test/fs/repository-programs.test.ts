@@ -85,16 +85,21 @@ testNeeding(["git"])("a command that goes to another repository: its programs ar
   expect(marksIn(join(base, "elsewhere", "marks"))).toEqual([]);
 });
 
-testNeeding(["git"])("a remote at a local path is not reached, so the repository's remote.origin.uploadpack does not run at `git remote show origin`", async () => {
-  const base = fresh();
-  const { clone, marks } = embeddedBareClone(base);
-  Bun.spawnSync(["git", "config", "remote.origin.uploadpack", `touch '${join(marks, "uploadpack")}'; git-upload-pack`], { cwd: clone });
-  const programs = await repositoryPrograms(clone, "", "/nonexistent", process.env);
-  const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
-  expect(run.stderr.toString()).toContain("transport 'file' not allowed");
-  expect(marksIn(marks)).toEqual([]);
-  expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain("origin");
-});
+testNeeding(["git"])(
+  "a remote at a local path is not reached, so the repository's remote.origin.uploadpack does not run at `git remote show origin`",
+  async () => {
+    const base = fresh();
+    const { clone, marks } = embeddedBareClone(base);
+    Bun.spawnSync(["git", "config", "remote.origin.uploadpack", `touch '${join(marks, "uploadpack")}'; git-upload-pack`], { cwd: clone });
+    const programs = await repositoryPrograms(clone, "", "/nonexistent", process.env);
+    const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+    expect(run.stderr.toString()).toContain("transport 'file' not allowed");
+    expect(marksIn(marks)).toEqual([]);
+    expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain(
+      "origin",
+    );
+  },
+);
 
 testNeeding(["git"])(
   "the repository's core.gitProxy does not run at `git remote show origin` of a git:// remote; the user's own GIT_PROXY_COMMAND stays",
