@@ -118,21 +118,20 @@ interface Servers {
   manager: McpManager;
   ports: McpPorts;
 }
-
-type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env">;
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env"> & { readEnv?: Env };
 /**
- * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands'
- * environment (process.env by default); `seen`: the run's SeenFiles; `hide`: a result's text (bash's saved output, read_file's window into a key).
+ * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands' environment
+ * (process.env by default; grep's is `readEnv` where `env` is made per command); `seen`: the run's SeenFiles; `hide`: keys out of a result's text.
  */
 export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
-  const { shell, env, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
+  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
   const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir, ...(bash.hide ? { redact: bash.hide } : {}) }),
     createWriteFileTool({ home, seen }),
     createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
-    createGrepTool({ rg: settings.tools.rg, home, env: typeof env === "function" ? env("") : env, cacheDir }),
+    createGrepTool({ rg: settings.tools.rg, home, env: readEnv ?? (typeof env === "function" ? undefined : env), cacheDir }),
   ];
 }
 export { permissionCheck } from "./permission-check.ts";
@@ -200,6 +199,7 @@ export async function assemble(
       shell,
       ...keeping,
       env: guardedWhile(() => start.plan?.on === true, commandEnv, cwd, home), // plan mode: git runs no program a repository names
+      readEnv: commandEnv,
       home,
       cacheDir: here.cacheDir,
       seen,

@@ -4,10 +4,11 @@
 // repositories are the one git finds from the working directory and from each directory the
 // command's words name (`cd ../other`, `git -C /src/x`, `--git-dir=…`): a path hidden in a
 // variable or a command's output is not seen. A bare repository is found only by `.git` or
-// GIT_DIR, as under `safe.bareRepository = explicit`. Read without a deadline; never throws.
-import { type Dirent, readdirSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, REFUSED, repositoryProgram } from "../permission/git-env.ts";
+// GIT_DIR, as under `safe.bareRepository = explicit`. Read without a deadline but git's listing
+// (everyProgram, which `signal` stops); never throws.
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "../permission/git-env.ts";
 import { gitDirs, readConfigFile, walkGitConfig } from "./git-config-files.ts";
 import { gitlinkPaths } from "./git-index-links.ts";
 import { readHeadBytes } from "./read-head.ts";
@@ -30,7 +31,13 @@ const isDirectory = (path: string) => {
 };
 
 /** The `section.sub.key` of every such program the repositories of `cwd` and of the directories `command` names set, their submodules' too; `home` for `~/`. */
-export function repositoryPrograms(cwd: string, command: string, home: string, env: Record<string, string | undefined>): string[] {
+export async function repositoryPrograms(
+  cwd: string,
+  command: string,
+  home: string,
+  env: Record<string, string | undefined>,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const named = pathWords(command).map((w) => (w === "~" ? home : w.startsWith("~/") ? join(home, w.slice(2)) : resolve(cwd, w)));
   const dirs = [...new Set([cwd, ...named.filter(isDirectory)])];
   const found = new Set<string>();
@@ -38,7 +45,7 @@ export function repositoryPrograms(cwd: string, command: string, home: string, e
   for (const dir of dirs) {
     try {
       const [gitDir, common] = gitDirs(dir, env);
-      if (gitDir) readRepositories({ gitDir, common: common ?? gitDir, top: env.GIT_DIR ? dir : undefined }, home, env, found, seen);
+      if (gitDir) await readRepositories({ gitDir, common: common ?? gitDir, top: env.GIT_DIR ? dir : undefined }, { home, env, signal }, found, seen);
     } catch {
       // a directory that vanished while it was read: nothing found there
     }
@@ -62,24 +69,26 @@ const MAX_REPOSITORIES = 500;
  * with the config of the repository the submodule's `.git` names, or else of `modules/NAME` in the
  * superproject's git directory: both are read, for every gitlink the index records and every git
  * directory below `modules/`. Where a config cannot be read to its end, everyProgram; where the
- * submodules cannot all be found (an index hey cannot read, too many), REFUSED.
+ * submodules cannot all be found (an index hey cannot read, too many), a refusal that says so.
  */
-function readRepositories(first: Repository, home: string, env: Record<string, string | undefined>, found: Set<string>, seen: Set<string>): void {
+async function readRepositories(first: Repository, how: Listing & { home: string }, found: Set<string>, seen: Set<string>): Promise<void> {
   const queue = [first];
   for (let repo = queue.shift(); repo; repo = queue.shift()) {
     if (seen.has(repo.gitDir)) continue;
     seen.add(repo.gitDir);
     if (seen.size > MAX_REPOSITORIES) {
-      found.add(REFUSED);
+      found.add(refusal(`more than ${MAX_REPOSITORIES} repositories and submodules to read`));
       return;
     }
+    const tops = [join(repo.common, "config"), join(repo.gitDir, "config.worktree")];
+    const files = [...tops]; // every config file read, and both tops even where reading stopped before one: everyProgram's memory holds while they are unchanged
     let worktree: string | undefined;
     let hashBytes = 20;
     const stop = walkGitConfig(
-      [join(repo.common, "config"), join(repo.gitDir, "config.worktree")],
-      readConfigFile,
+      tops,
+      (path) => (files.push(path), readConfigFile(path)),
       () => true,
-      home,
+      how.home,
       (setting) => {
         const key = repositoryProgram(setting);
         if (key) found.add(key);
@@ -90,12 +99,12 @@ function readRepositories(first: Repository, home: string, env: Record<string, s
     );
     // hey stopped reading where git reads on (an include over 1 MB, over 200 files): what comes
     // after may set any program, so every one is made harmless, the drivers by the names git lists
-    if (stop && stop !== "found" && !stop.gitStops) for (const key of everyProgram(repo.gitDir, env)) found.add(key);
+    if (stop && stop !== "found" && !stop.gitStops) for (const key of await everyProgram(repo.gitDir, files, how)) found.add(key);
     const top = worktree ? resolve(repo.gitDir, worktree) : (repo.top ?? workTreeOf(repo.gitDir));
     const modules = moduleGitDirs([repo.gitDir, repo.common]);
     const links = top ? indexLinks(repo.gitDir, hashBytes) : [];
     if (!modules || !links) {
-      found.add(REFUSED); // submodules hey cannot list: it cannot know what their config names
+      found.add(refusal(links ? "this repository's submodules could not all be listed" : "this repository's index could not be read")); // it cannot know what their config names
       return;
     }
     for (const path of links) {
@@ -171,29 +180,61 @@ function indexLinks(gitDir: string, hashBytes: number): string[] | undefined {
 const MAX_MODULE_DIRS = 5000;
 const MAX_MODULE_DEPTH = 32;
 
+/** The real path of `path`, or undefined where it is gone. */
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `dir` is a git directory: it holds a `HEAD` that is no directory. */
+function holdsHead(dir: string): boolean {
+  try {
+    return !statSync(join(dir, "HEAD")).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The git directories below `<dir>/modules` for each of `dirs` (a directory holding `HEAD` is one;
  * any other is a step of a name with slashes), not their own `modules/`, which their own reading
- * finds. Undefined where there are more than hey looks at.
+ * finds. Undefined where there are more than hey looks at. A link that stays inside the git
+ * directory is followed, as git follows it, each directory once; one that leads out of it is a
+ * module's git directory where it is one and is never walked (`modules/x -> /` is no 5000 reads).
  */
 function moduleGitDirs(dirs: string[]): string[] | undefined {
   const found: string[] = [];
+  const roots = dirs.map(realOf).filter((d): d is string => d !== undefined);
+  const within = (real: string) => roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
+  const walked = new Set<string>();
   let looked = 0;
   const visit = (dir: string, depth: number): boolean => {
     if (++looked > MAX_MODULE_DIRS || depth > MAX_MODULE_DEPTH) return false;
+    const real = realOf(dir);
+    if (real === undefined || walked.has(real)) return true; // none, gone, or read already
+    walked.add(real);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      return true; // none, or gone
+      return true;
     }
     if (entries.some((e) => e.name === "HEAD" && !e.isDirectory())) {
       found.push(dir);
       return true;
     }
-    // a link to a directory is followed, as git follows it; MAX_MODULE_DIRS ends a loop of them
-    const into = (e: Dirent) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(join(dir, e.name)));
-    return entries.every((e) => !into(e) || visit(join(dir, e.name), depth + 1));
+    return entries.every((e) => {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) return visit(path, depth + 1);
+      if (!e.isSymbolicLink() || !isDirectory(path)) return true;
+      const target = realOf(path);
+      if (target !== undefined && within(target)) return visit(path, depth + 1);
+      if (holdsHead(path)) found.push(path);
+      return true;
+    });
   };
   for (const dir of new Set(dirs)) if (!visit(join(dir, "modules"), 0)) return undefined;
   return found;
@@ -202,36 +243,89 @@ function moduleGitDirs(dirs: string[]): string[] | undefined {
 /** How long git may take to list a repository's config keys (everyProgram): it runs before the command, which waits. */
 const LIST_MS = 5000;
 
+/** How everyProgram runs git: the commands' environment, and the call's abort. */
+interface Listing {
+  env: Record<string, string | undefined>;
+  signal: AbortSignal | undefined;
+}
+
+/** git's answer by git directory, kept while the config files hey read keep their sizes and times: git is asked once a session, not before each command. */
+const listed = new Map<string, { stamp: string; programs: string[] }>();
+
+/** The size and time of each of `files`: what tells everyProgram its remembered answer still holds. */
+function stampOf(files: string[]): string {
+  return files
+    .map((file) => {
+      try {
+        const s = statSync(file);
+        return `${file}\0${s.size}\0${s.mtimeMs}`;
+      } catch {
+        return `${file}\0-`;
+      }
+    })
+    .join("\0");
+}
+
 /**
- * Every program key (repositoryProgram's) the config of the repository of `dir` may set: those
+ * Every program key (repositoryProgram's) the config of the repository of `gitDir` may set: those
  * without a subsection name, and each driver's by the names git itself lists from the repository's
- * own files (`git config --list`, includes followed: it reads what hey did not). When git does not
- * list them in time or fails, REFUSED: git in that command then runs nothing at all.
+ * own files (`git config --list`, includes followed: it reads what hey did not), remembered while
+ * `files` are unchanged (a file only the oversized one includes is not among them: hey never read it). git older than 2.26 has no `--show-scope`: it is asked again without, and
+ * every name it lists is taken, the user's own too, which only makes more harmless. When git does
+ * not list them in time or fails, a refusal saying so: git in that command then runs nothing.
  */
-function everyProgram(gitDir: string, env: Record<string, string | undefined>): string[] {
-  const listed = Bun.spawnSync(["git", "config", "--list", "--includes", "--show-scope", "--name-only", "-z"], {
-    cwd: gitDir,
-    env: explicitBareRepositories({ ...env, GIT_DIR: gitDir }),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
-    timeout: LIST_MS,
-  });
-  if (listed.exitCode !== 0) return [REFUSED];
-  const words = listed.stdout.toString().split("\0"); // scope, name, scope, name…
+async function everyProgram(gitDir: string, files: string[], how: Listing): Promise<string[]> {
+  const stamp = stampOf(files);
+  const known = listed.get(gitDir);
+  if (known?.stamp === stamp) return known.programs;
+  let answer = await listConfig(gitDir, true, how);
+  if (answer.code === USAGE_ERROR) answer = await listConfig(gitDir, false, how);
+  if (answer.code !== 0) {
+    if (how.signal?.aborted) return [refusal("the command was stopped while git listed this repository's config")];
+    if (answer.code === undefined) return [refusal(`git did not list this repository's config within ${LIST_MS / 1000} s`)];
+    return [refusal(`git could not list this repository's config (it exited with ${answer.code})`)];
+  }
   const drivers: string[] = [];
-  for (let i = 0; i + 1 < words.length; i += 2) {
-    if (words[i] !== "local" && words[i] !== "worktree") continue;
-    const name = words[i + 1]!;
+  for (const name of answer.names) {
     const [section, key] = [name.slice(0, name.indexOf(".")), name.slice(name.lastIndexOf(".") + 1)];
     const sub = name.slice(section.length + 1, -key.length - 1);
     const program = sub === "" ? undefined : repositoryProgram({ section, sub, key });
     if (program) drivers.push(program);
   }
-  return [...PROGRAMS_WITHOUT_NAMES, ...drivers];
+  const programs = [...PROGRAMS_WITHOUT_NAMES, ...drivers];
+  listed.set(gitDir, { stamp, programs });
+  return programs;
+}
+
+/** git's exit code for an option it does not know (`--show-scope` before 2.26). */
+const USAGE_ERROR = 129;
+
+/** The config names git lists for `gitDir`, only the repository's own where `scoped`; code undefined where git was stopped (LIST_MS, the abort) or could not start. */
+async function listConfig(gitDir: string, scoped: boolean, how: Listing): Promise<{ code: number | undefined; names: string[] }> {
+  const args = scoped ? ["--show-scope", "--name-only", "-z"] : ["-z"]; // unscoped: `name\nvalue`, as git 1.8 writes it
+  try {
+    const git = Bun.spawn(["git", "config", "--list", "--includes", ...args], {
+      cwd: gitDir,
+      env: explicitBareRepositories({ ...how.env, GIT_DIR: gitDir }),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      timeout: LIST_MS,
+      ...(how.signal ? { signal: how.signal } : {}),
+    });
+    const [out, code] = await Promise.all([new Response(git.stdout).text(), git.exited]);
+    if (git.signalCode !== null) return { code: undefined, names: [] };
+    const words = out.split("\0");
+    if (!scoped) return { code, names: words.map((record) => record.split("\n")[0]!).filter((name) => name !== "") };
+    const names: string[] = []; // scope, name, scope, name…
+    for (let i = 0; i + 1 < words.length; i += 2) if (words[i] === "local" || words[i] === "worktree") names.push(words[i + 1]!);
+    return { code, names };
+  } catch {
+    return { code: undefined, names: [] };
+  }
 }
 
 /** The commands' environment, made for each command: `env`, guarded (guardedGit) for the repositories it may run git in while `on()` says so (plan mode, which comes and goes). */
 export function guardedWhile(on: () => boolean, env: Record<string, string | undefined>, cwd: string, home: string) {
-  return (command: string) => (on() ? guardedGit(env, repositoryPrograms(cwd, command, home, env)) : env);
+  return async (command: string, signal?: AbortSignal) => (on() ? guardedGit(env, await repositoryPrograms(cwd, command, home, env, signal)) : env);
 }

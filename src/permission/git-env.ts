@@ -71,15 +71,16 @@ const HARMLESS: Record<string, string> = {
   "credential.sub.helper": "",
 };
 
-/** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where a repository's config could not be read to its end. */
+/** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where hey could not read a repository's config to its end. */
 export const PROGRAMS_WITHOUT_NAMES: readonly string[] = Object.keys(HARMLESS).filter((key) => !key.includes(".sub."));
 
 /**
- * What guardedGit is given, as a program, to stop git in a command altogether, for a repository
- * whose config neither hey nor, in time, git could read to its end (an include of a FIFO): GIT_DIR
- * then names no repository, so git stops before it reads any repository's config, and says why.
+ * What guardedGit is given, as a program, to stop git in a command altogether (a repository whose
+ * config neither hey nor, in time, git could read to its end; submodules hey cannot list): GIT_DIR
+ * then names no repository, so git stops before it reads any repository's config, and says `why`.
  */
-export const REFUSED = "/hey: this repository's config could not be read to its end, so no git runs in this command";
+export const refusal = (why: string) => `/hey: ${why}, so no git runs in this command`;
+export const isRefusal = (key: string) => key.startsWith("/hey: ");
 
 /** A setting in a repository's own config that names a program git runs while it only reads (HARMLESS), as `section.sub.key`, or undefined. */
 export function repositoryProgram(setting: { section: string; sub: string | undefined; key: string }): string | undefined {
@@ -116,10 +117,11 @@ export function guardedGit(env: Env, programs: string[]): Env {
     ["protocol.ext.allow", "never"],
     // git status and git diff write the index they refreshed, then run the repository's post-index-change hook
     ["core.hooksPath", "/dev/null"],
-    ...programs.filter((k) => k !== REFUSED && k !== "core.gitproxy").map((k): [string, string] => [k, harmless(k)]),
+    ...programs.filter((k) => !isRefusal(k) && k !== "core.gitproxy").map((k): [string, string] => [k, harmless(k)]),
     ...filterNames(programs).map((sub): [string, string] => [`filter.${sub}.required`, "false"]),
   ];
-  const refused = programs.includes(REFUSED) ? { GIT_DIR: REFUSED } : {};
+  const why = programs.find(isRefusal);
+  const refused = why ? { GIT_DIR: why } : {};
   // the variable beats every config file, and an empty one is no proxy; the user's own stays
   const proxy = programs.includes("core.gitproxy") ? { GIT_PROXY_COMMAND: env.GIT_PROXY_COMMAND ?? "" } : {};
   return { ...env, ...gitConfigWith(env, entries, false), GIT_PROTOCOL_FROM_USER: "0", ...proxy, ...refused }; // "user" protocols: refused

@@ -42,8 +42,8 @@ export interface BashToolOptions {
   raw: boolean;
   /** where full outputs go, created 0700 when first needed: the session's folder under outputs.ts's root by default */
   outputDir?: string;
-  /** the commands' environment, or what makes it for each command (given its text); process.env by default */
-  env?: Env | ((command: string) => Env);
+  /** the commands' environment, or what makes it for each command (given its text and the call's abort signal; it may take a while: plan mode reads repositories' config); process.env by default */
+  env?: Env | ((command: string, signal?: AbortSignal) => Env | Promise<Env>);
   /** what a leading `~` in a `workdir` means, as in the file tools' paths; the user's home by default */
   home?: string;
   /** the id of the session its commands run for, whose the jobs they leave running are (group-guard.ts jobsLeft) */
@@ -67,8 +67,8 @@ export function systemShell(configured?: string): ShellChoice {
 }
 
 /** `env` (process.env when undefined), made for each command when it is a function, with `variables` added. */
-export function withVariables(env: BashToolOptions["env"], variables: Env): (command: string) => Env {
-  return (command) => ({ ...((typeof env === "function" ? env(command) : env) ?? process.env), ...variables });
+export function withVariables(env: BashToolOptions["env"], variables: Env): (command: string, signal?: AbortSignal) => Promise<Env> {
+  return async (command, signal) => ({ ...((typeof env === "function" ? await env(command, signal) : env) ?? process.env), ...variables });
 }
 
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
@@ -95,8 +95,8 @@ export function createBashTool(opts: BashToolOptions): Tool {
     // calls that change nothing run beside each other; any other runs alone, in call order (kernel/tool-calls.ts)
     readOnly: (args) => typeof args.command === "string" && reader().readsOnly(args.command, opts.shell.name),
     inDirectory: (command, dir) => inDirectory(opts.shell, command, dir, opts.home ?? homedir()),
-    run: (args, ctx) => {
-      const given = (typeof opts.env === "function" ? opts.env(String(args.command)) : opts.env) ?? process.env;
+    run: async (args, ctx) => {
+      const given = (typeof opts.env === "function" ? await opts.env(String(args.command), ctx.signal) : opts.env) ?? process.env;
       const env = withoutTerminal(given, oldGit(given.PATH));
       return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
     },

@@ -12,7 +12,7 @@
 import { homedir } from "node:os";
 import { repositoryPrograms } from "../fs/repository-programs.ts";
 import { abortReason } from "../kernel/tool.ts";
-import { guardedGit, REFUSED } from "../permission/git-env.ts";
+import { guardedGit, isRefusal } from "../permission/git-env.ts";
 import { runProcess } from "../tools/run-process.ts";
 import { diffColor } from "./terminal.ts";
 import { visible } from "./visible.ts";
@@ -84,8 +84,9 @@ function stopped(what: string, ended: "timeout" | "abort", signal: AbortSignal):
  */
 export async function diffView(cwd: string, color: boolean, columns: number, signal: AbortSignal): Promise<{ text: string; ok: boolean; fitted?: true }> {
   const until = Date.now() + GIT_TIMEOUT_MS;
-  const programs = repositoryPrograms(cwd, "", homedir(), process.env);
-  if (programs.includes(REFUSED)) return { text: `hey: /diff runs no git here: ${REFUSED.slice("/hey: ".length)}`, ok: false };
+  const programs = await repositoryPrograms(cwd, "", homedir(), process.env, signal);
+  const refused = programs.find(isRefusal);
+  if (refused) return { text: `hey: /diff runs no git here: ${refused.slice("/hey: ".length)}`, ok: false };
   const env = guardedGit(process.env, programs);
   const run = (keep: number, ...args: string[]) => git(args, cwd, env, keep, Math.max(until - Date.now(), 1), signal);
   const inside = await run(1, "rev-parse", "--is-inside-work-tree");

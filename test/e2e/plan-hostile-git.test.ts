@@ -89,3 +89,27 @@ testNeeding(["git"])("/plan turned on mid-session guards the next git command; /
   await term.waitFor((s) => s.includes("Done.") && lastLine(s) === "›");
   expect(marksIn(marks)).toContain("fsmonitor"); // outside plan mode the repository's config is git's as ever
 });
+
+testNeeding(["git"])(
+  "hey --plan -p on git before 2.26, a 2 MB config include and .git/modules/x -> /: git status runs, and the driver past the include does not",
+  async () => {
+    const { repo, marks } = hostileRepo(join(work.path, "old-git"));
+    const touch = `sh -c 'touch ${join(marks, "hidden")}; cat'`;
+    writeFileSync(join(repo, ".git", "big.inc"), `${"# padding\n".repeat(200_000)}[diff "evil"]\n\ttextconv = ${JSON.stringify(touch)}\n`);
+    Bun.spawnSync(["git", "config", "--add", "include.path", "big.inc"], { cwd: repo });
+    Bun.spawnSync(["mkdir", "-p", join(repo, ".git", "modules")]);
+    Bun.spawnSync(["ln", "-s", "/", join(repo, ".git", "modules", "x")]);
+    const bin = join(work.path, "old-git-bin");
+    Bun.spawnSync(["mkdir", "-p", bin]);
+    const refuse = `case " $* " in *" --show-scope "*) echo "error: unknown option \\\`show-scope'" >&2; exit 129;; esac\n`;
+    writeFileSync(join(bin, "git"), `#!/bin/sh\n${refuse}exec '${Bun.which("git")}' "$@"\n`, { mode: 0o755 });
+    const first = server.requests.length;
+    server.enqueue(toolCalls([["bash", { command: "git status --short && git diff" }]]), answer("Read it."));
+    const run = await runHey([...args, "--plan", "-p", "what changed?"], { cwd: repo, env: { HOME: work.path, PATH: `${bin}:${process.env.PATH}` } });
+    expect(run).toMatchObject({ code: 0, stdout: "Read it.\n" });
+    const [result] = resultsOf(first + 1);
+    expect(result).toContain("M a.txt");
+    expect(result).not.toContain("no git runs");
+    expect(marksIn(marks)).toEqual([]);
+  },
+);

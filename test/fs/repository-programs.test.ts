@@ -5,7 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathWords, repositoryPrograms } from "../../src/fs/repository-programs.ts";
-import { guardedGit, REFUSED, repositoryProgram } from "../../src/permission/git-env.ts";
+import { guardedGit, refusal, repositoryProgram } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -69,14 +69,14 @@ test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () 
   ]);
 });
 
-testNeeding(["git"])("a command that goes to another repository: its programs are found, and git given guardedGit runs none of them", () => {
+testNeeding(["git"])("a command that goes to another repository: its programs are found, and git given guardedGit runs none of them", async () => {
   const base = fresh();
   const { repo, marks } = hostileRepo(base);
   const { clone } = embeddedBareClone(join(base, "elsewhere"));
   const command = `cd ${repo} && git status --short && git diff && git log -p -1 && git -C ${join(clone, "tools")} status`;
-  expect(repositoryPrograms(clone, "ls", "/nonexistent", process.env)).toEqual([]);
-  expect(repositoryPrograms(repo, "", "/nonexistent", process.env)).toEqual(PROGRAMS);
-  const programs = repositoryPrograms(clone, command, "/nonexistent", process.env);
+  expect(await repositoryPrograms(clone, "ls", "/nonexistent", process.env)).toEqual([]);
+  expect(await repositoryPrograms(repo, "", "/nonexistent", process.env)).toEqual(PROGRAMS);
+  const programs = await repositoryPrograms(clone, command, "/nonexistent", process.env);
   expect(programs).toEqual(PROGRAMS);
   const run = Bun.spawnSync(["sh", "-c", command], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
   expect(run.stdout.toString()).toContain("+changed too");
@@ -85,26 +85,31 @@ testNeeding(["git"])("a command that goes to another repository: its programs ar
   expect(marksIn(join(base, "elsewhere", "marks"))).toEqual([]);
 });
 
-testNeeding(["git"])("a remote at a local path is not reached, so the repository's remote.origin.uploadpack does not run at `git remote show origin`", () => {
-  const base = fresh();
-  const { clone, marks } = embeddedBareClone(base);
-  Bun.spawnSync(["git", "config", "remote.origin.uploadpack", `touch '${join(marks, "uploadpack")}'; git-upload-pack`], { cwd: clone });
-  const programs = repositoryPrograms(clone, "", "/nonexistent", process.env);
-  const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
-  expect(run.stderr.toString()).toContain("transport 'file' not allowed");
-  expect(marksIn(marks)).toEqual([]);
-  expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain("origin");
-});
+testNeeding(["git"])(
+  "a remote at a local path is not reached, so the repository's remote.origin.uploadpack does not run at `git remote show origin`",
+  async () => {
+    const base = fresh();
+    const { clone, marks } = embeddedBareClone(base);
+    Bun.spawnSync(["git", "config", "remote.origin.uploadpack", `touch '${join(marks, "uploadpack")}'; git-upload-pack`], { cwd: clone });
+    const programs = await repositoryPrograms(clone, "", "/nonexistent", process.env);
+    const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
+    expect(run.stderr.toString()).toContain("transport 'file' not allowed");
+    expect(marksIn(marks)).toEqual([]);
+    expect(Bun.spawnSync(["git", "remote", "-v"], { cwd: clone, env: guardedGit(process.env, programs), stdout: "pipe" }).stdout.toString()).toContain(
+      "origin",
+    );
+  },
+);
 
 testNeeding(["git"])(
   "the repository's core.gitProxy does not run at `git remote show origin` of a git:// remote; the user's own GIT_PROXY_COMMAND stays",
-  () => {
+  async () => {
     const { repo, marks } = hostileRepo(fresh());
     const proxy = join(marks, "..", "proxy.sh");
     writeFileSync(proxy, `#!/bin/sh\ntouch '${join(marks, "gitproxy")}'\n`, { mode: 0o755 });
     Bun.spawnSync(["git", "config", "core.gitProxy", proxy], { cwd: repo });
     Bun.spawnSync(["git", "remote", "add", "origin", "git://127.0.0.1:44351/x.git"], { cwd: repo }); // nothing listens there
-    const programs = repositoryPrograms(repo, "", "/nonexistent", process.env);
+    const programs = await repositoryPrograms(repo, "", "/nonexistent", process.env);
     expect(programs).toContain("core.gitproxy");
     const run = Bun.spawnSync(["git", "remote", "show", "origin"], { cwd: repo, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
     expect(run.stderr.toString()).toContain("127.0.0.1");
@@ -113,19 +118,19 @@ testNeeding(["git"])(
   },
 );
 
-testNeeding(["git"])("`git help -m` runs man(1), not a man viewer the repository's config names", () => {
+testNeeding(["git"])("`git help -m` runs man(1), not a man viewer the repository's config names", async () => {
   const { repo, marks } = hostileRepo(fresh());
   Bun.spawnSync(["git", "config", "man.viewer", "evil"], { cwd: repo });
   Bun.spawnSync(["git", "config", "man.evil.cmd", `touch '${join(marks, "man")}'; true`], { cwd: repo });
-  const env = { ...guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env)), MANPAGER: "cat", PAGER: "cat" };
+  const env = { ...guardedGit(process.env, await repositoryPrograms(repo, "", "/nonexistent", process.env)), MANPAGER: "cat", PAGER: "cat" };
   Bun.spawnSync(["git", "help", "-m", "log"], { cwd: repo, env, stdin: "ignore", stdout: "ignore", stderr: "ignore", timeout: 20_000 });
   expect(marksIn(marks)).toEqual([]);
 });
 
-testNeeding(["git"])("git status and git diff, which write the refreshed index, run no hook of the repository's (post-index-change)", () => {
+testNeeding(["git"])("git status and git diff, which write the refreshed index, run no hook of the repository's (post-index-change)", async () => {
   const { repo, marks } = hostileRepo(fresh());
   writeFileSync(join(repo, ".git", "hooks", "post-index-change"), `#!/bin/sh\ntouch '${join(marks, "hook")}'\n`, { mode: 0o755 });
-  const env = guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env));
+  const env = guardedGit(process.env, await repositoryPrograms(repo, "", "/nonexistent", process.env));
   for (const args of [["status", "--short"], ["diff"]]) {
     Bun.spawnSync(["touch", "-d", "2001-01-01", join(repo, "a.txt"), join(repo, "b.dat")]); // stat-dirty: git refreshes the index and writes it
     const run = Bun.spawnSync(["git", ...args], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
@@ -157,7 +162,7 @@ function paddedRepo(pad: (gitDir: string) => string): { repo: string; marks: str
 
 testNeeding(["git"])(
   "after an include hey stops reading (over 1 MB, over 200 files), every program is made harmless, the drivers by the names git lists",
-  () => {
+  async () => {
     const large = (gitDir: string) => {
       writeFileSync(join(gitDir, "big.inc"), "# padding\n".repeat(200_000)); // 2 MB
       return "[include]\n\tpath = big.inc\n";
@@ -168,7 +173,7 @@ testNeeding(["git"])(
     };
     for (const pad of [large, many]) {
       const { repo, marks } = paddedRepo(pad);
-      const programs = repositoryPrograms(repo, "", "/nonexistent", process.env);
+      const programs = await repositoryPrograms(repo, "", "/nonexistent", process.env);
       expect(programs).toEqual(expect.arrayContaining(["diff.external", "diff.x.textconv", "filter.f.clean", "gpg.program", "core.sshcommand"]));
       const env = guardedGit(process.env, programs);
       const diff = Bun.spawnSync(["sh", "-c", "git status --short && git diff"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
@@ -178,22 +183,22 @@ testNeeding(["git"])(
   },
 );
 
-testNeeding(["git"])("where git cannot list the config in time either (an include of a FIFO), git runs nothing in that command", () => {
+testNeeding(["git"])("where git cannot list the config in time either (an include of a FIFO), git runs nothing in that command", async () => {
   const { repo, marks } = paddedRepo((gitDir) => {
     Bun.spawnSync(["mkfifo", join(gitDir, "pipe.inc")]);
     return "[include]\n\tpath = pipe.inc\n";
   });
-  const programs = repositoryPrograms(repo, "", "/nonexistent", process.env);
-  expect(programs).toEqual([REFUSED]);
+  const programs = await repositoryPrograms(repo, "", "/nonexistent", process.env);
+  expect(programs).toEqual([refusal("git did not list this repository's config within 5 s")]);
   const status = Bun.spawnSync(["git", "status"], { cwd: repo, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
   expect(status.exitCode).not.toBe(0);
-  expect(status.stderr.toString()).toContain("could not be read to its end");
+  expect(status.stderr.toString()).toContain("git did not list this repository's config within 5 s, so no git runs");
   expect(marksIn(marks)).toEqual([]);
 });
 
 testNeeding(["git"])(
   "a required filter (as `git lfs install --local` writes it) made harmless: plan mode's git status and /diff's git diff run, and run no filter",
-  () => {
+  async () => {
     const base = fresh();
     const [repo, marks] = [join(base, "repo"), join(base, "marks")];
     mkdirSync(marks);
@@ -213,7 +218,7 @@ testNeeding(["git"])(
       ["required", "true"],
     ])
       git("config", `filter.lfs.${key}`, value!);
-    const env = guardedGit(process.env, repositoryPrograms(repo, "", "/nonexistent", process.env));
+    const env = guardedGit(process.env, await repositoryPrograms(repo, "", "/nonexistent", process.env));
     const status = Bun.spawnSync(["git", "status", "--short"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
     expect([status.exitCode, status.stdout.toString(), status.stderr.toString()]).toEqual([0, " M f.bin\n", ""]);
     const diff = Bun.spawnSync(["git", "diff", "--no-ext-diff", "--no-textconv", "--name-status"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from "node:path";
 import { gitlinkPaths } from "../../src/fs/git-index-links.ts";
 import { repositoryPrograms } from "../../src/fs/repository-programs.ts";
-import { guardedGit, REFUSED } from "../../src/permission/git-env.ts";
+import { guardedGit, refusal } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { hostileSubmodules, marksIn } from "../helpers/hostile-git.ts";
 import { testNeeding } from "../helpers/tools.ts";
@@ -26,7 +26,7 @@ const git = (cwd: string, ...args: string[]) =>
 
 testNeeding(["git"])(
   "plan mode's git status and git diff --submodule=diff (or diff.submodule = diff) run no program a submodule's own config names, nested or embedded",
-  () => {
+  async () => {
     const { repo, marks } = hostileSubmodules(fresh());
     git(repo, "config", "diff.submodule", "diff");
     for (const [cwd, command] of [
@@ -34,7 +34,7 @@ testNeeding(["git"])(
       [join(repo, "sub"), "git status --short && git diff --submodule=diff"],
       [repo, "git -C sub/deep diff && git -C embedded diff"],
     ] as const) {
-      const programs = repositoryPrograms(cwd, command, "/nonexistent", process.env);
+      const programs = await repositoryPrograms(cwd, command, "/nonexistent", process.env);
       expect(programs).toEqual(expect.arrayContaining(["diff.evil.textconv", "filter.evil.clean"]));
       const run = Bun.spawnSync(["sh", "-c", command], { cwd, env: guardedGit(process.env, programs), stdout: "pipe", stderr: "pipe" });
       expect(run.exitCode).toBe(0);
@@ -44,7 +44,7 @@ testNeeding(["git"])(
   },
 );
 
-testNeeding(["git"])("a git directory below .git/modules that is a link (as git follows it) is read too", () => {
+testNeeding(["git"])("a git directory below .git/modules that is a link (as git follows it) is read too", async () => {
   const base = fresh();
   const [repo, other] = [join(base, "repo"), join(base, "other")];
   git(base, "init", "-q", repo);
@@ -52,10 +52,10 @@ testNeeding(["git"])("a git directory below .git/modules that is a link (as git 
   git(other, "config", "diff.linked.textconv", "evil");
   mkdirSync(join(repo, ".git", "modules", "lib"), { recursive: true });
   symlinkSync(join(other, ".git"), join(repo, ".git", "modules", "lib", "x"));
-  expect(repositoryPrograms(repo, "", "/nonexistent", process.env)).toEqual(["diff.linked.textconv"]);
+  expect(await repositoryPrograms(repo, "", "/nonexistent", process.env)).toEqual(["diff.linked.textconv"]);
 });
 
-testNeeding(["git"])("the gitlinks of an index of each version, SHA-1 and SHA-256, split or not, are the ones git lists", () => {
+testNeeding(["git"])("the gitlinks of an index of each version, SHA-1 and SHA-256, split or not, are the ones git lists", async () => {
   const base = fresh();
   for (const [format, version, split] of [
     ["sha1", "2", false],
@@ -93,9 +93,9 @@ testNeeding(["git"])("the gitlinks of an index of each version, SHA-1 and SHA-25
   expect(gitlinkPaths(new TextEncoder().encode("DIRC\0\0\0\x09\0\0\0\x01"), 20)).toBeUndefined();
 });
 
-testNeeding(["git"])("an index hey cannot read through: it cannot know the submodules, so git runs nothing in that command", () => {
+testNeeding(["git"])("an index hey cannot read through: it cannot know the submodules, so git runs nothing in that command", async () => {
   const { repo, marks } = hostileSubmodules(fresh());
   writeFileSync(join(repo, ".git", "index"), "DIRC\0\0\0\x09\0\0\0\x01");
-  expect(repositoryPrograms(repo, "", "/nonexistent", process.env)).toContain(REFUSED);
+  expect(await repositoryPrograms(repo, "", "/nonexistent", process.env)).toContain(refusal("this repository's index could not be read"));
   expect(marksIn(marks)).toEqual([]);
 });

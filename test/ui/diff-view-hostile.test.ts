@@ -56,7 +56,7 @@ testNeeding(["git"])("a repository whose config includes what neither hey nor gi
   const { repo, marks } = hostileRepo(fresh());
   Bun.spawnSync(["mkfifo", join(repo, ".git", "pipe.inc")]);
   appendFileSync(join(repo, ".git", "config"), "[include]\n\tpath = pipe.inc\n");
-  expect(await view(repo)).toBe("hey: /diff runs no git here: this repository's config could not be read to its end, so no git runs in this command");
+  expect(await view(repo)).toBe("hey: /diff runs no git here: git did not list this repository's config within 5 s, so no git runs in this command");
   expect(marksIn(marks)).toEqual([]);
 });
 
