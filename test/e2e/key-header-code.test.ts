@@ -1,8 +1,9 @@
 // x82 #1, through dist/hey: code that names a private key's armour line (the reviewer's pem.go and
 // detect.py) reaches the model as it is, read whole or in a window, and each window's note pages on.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { localModel, writeUserConfig } from "../helpers/fixtures.ts";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { DETECT_PY, PEM_GO } from "../helpers/key-code.ts";
 import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
@@ -34,11 +35,7 @@ afterEach(() => {
 
 test("code after a PEM header string reaches the model, whole and in windows", async () => {
   await ensureBinary();
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "k"\nmodels = ["m1"]\n`,
-  );
+  writeUserConfig(home.path, localModel(model.baseUrl));
   writeFileSync(join(project.path, "pem.go"), PEM_GO);
   writeFileSync(join(project.path, "detect.py"), DETECT_PY);
   const run = await runHey(["-p", "read the code"], { cwd: project.path, env: { HOME: home.path } });

@@ -2,8 +2,9 @@
 // the armour: `grep -n`'s numbers, `sed`'s `# `, awk's `N: `, and a key commented out in a file that
 // read_file shows whole or in a window. The key is a fake: base64 filler between its armour lines.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { localModel, writeUserConfig } from "../helpers/fixtures.ts";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 
@@ -39,11 +40,7 @@ afterEach(() => {
 
 test("no line of a key's body reaches the model, whatever goes before its lines", async () => {
   await ensureBinary();
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "k"\nmodels = ["m1"]\n`,
-  );
+  writeUserConfig(home.path, localModel(model.baseUrl));
   writeFileSync(join(project.path, "server.key"), `${KEY.join("\n")}\n`);
   writeFileSync(join(project.path, "commented.py"), ["import ssl", "", ...KEY.map((l) => `# ${l}`), "ssl.create_default_context()", ""].join("\n"));
   const run = await runHey(["-p", "look at the key"], { cwd: project.path, env: { HOME: home.path } });

@@ -3,8 +3,9 @@
 // session file nor the terminal; the placeholder read_file shows cannot be written back over the
 // key; the kubeconfig's certificate is still shown. The key is a fake: PKCS#8's first bytes, then filler.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { localModel, writeUserConfig } from "../helpers/fixtures.ts";
 import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
 import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 
@@ -50,11 +51,7 @@ afterEach(() => {
 
 test("no line of a key without its BEGIN line reaches the model, the session or the terminal; its placeholder is not written over it", async () => {
   await ensureBinary();
-  mkdirSync(join(home.path, ".config", "hey"), { recursive: true });
-  writeFileSync(
-    join(home.path, ".config", "hey", "config.toml"),
-    `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${model.baseUrl}"\napi_key = "k"\nmodels = ["m1"]\n`,
-  );
+  writeUserConfig(home.path, localModel(model.baseUrl));
   writeFileSync(join(project.path, "server.key"), KEY);
   writeFileSync(join(project.path, "kubeconfig"), `users:\n- user:\n    client-certificate-data: ${CERT}\n    client-key-data: ${btoa(KEY)}\n`);
   const run = await runHey(["-p", "look at the key"], { cwd: project.path, env: { HOME: home.path } });

@@ -57,6 +57,10 @@ export function eachModelServers(): (decide: (req: ChatRequest) => Turn) => Mode
   };
 }
 
+/** A user config naming one provider, `local`, at `baseUrl` with model `m1` (and a key), the default. */
+export const localModel = (baseUrl: string): string =>
+  `[default]\nprovider = "local"\nmodel = "m1"\n[provider.local]\nbase_url = "${baseUrl}"\napi_key = "k"\nmodels = ["m1"]\n`;
+
 /** Writes the user's config file of `home` (`~/.config/hey/config.toml`); returns its path. */
 export function writeUserConfig(home: string, text: string): string {
   const file = join(home, ".config", "hey", "config.toml");
