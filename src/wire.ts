@@ -42,7 +42,7 @@ import { refusedOutright } from "./permission/refused.ts";
 import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
-import { guardedWhile } from "./fs/repository-programs.ts";
+import { guardedWhile } from "./permission/repository-programs.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
 import { everyList, permissionRules } from "./permission-check.ts";
 import { blockedNotice } from "./permission/blocked-tools.ts";

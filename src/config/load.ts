@@ -13,6 +13,7 @@ import { withMainApprovals } from "./main-approvals.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
 import { checkLayer, keyLine } from "./schema.ts";
+import { unrunnableRipgrep } from "../fs/ripgrep-choice.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
@@ -350,11 +351,9 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   return { config, unresolved };
 }
 
-/** The line saying `[tools] rg` cannot be run; ripgrep's module is loaded only when the key is set (a one-shot run without it loads none of grep's search). */
+/** The line saying `[tools] rg` cannot be run, with where it is set; undefined when it is not set or can be run. */
 function rgWarning(rg: string | null | undefined, layers: readonly ConfigLayer[]): string | undefined {
-  if (typeof rg !== "string") return undefined;
-  const { unrunnableRipgrep } = require("../tools/ripgrep.ts") as typeof import("../tools/ripgrep.ts");
-  return unrunnableRipgrep(rg, rgSetting(layers));
+  return typeof rg === "string" ? unrunnableRipgrep(rg, rgSetting(layers)) : undefined;
 }
 
 /** `FILE:LINE` of the last file that sets `[tools] rg` (the one in force), for the line saying it cannot be run. */

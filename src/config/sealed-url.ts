@@ -4,7 +4,7 @@
 // approvals.json holds no secret and yet tells a changed one from the approved one. The approved URL
 // is used again (a moved base_url goes back to it) only with the secrets of the file as it is now,
 // when those are the ones approved. Pure.
-import { credentialName } from "./secret-variables.ts";
+import { credentialName } from "../net/credential-names.ts";
 
 /** `scheme://user:` and the password, up to the authority's last `@` */
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*:)([^/?#]*)@/i;

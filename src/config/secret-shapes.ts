@@ -6,6 +6,7 @@
 // dotenv value that is a literal (not `${VAR}`, not code). `[tools] redact_secrets = false`
 // turns it off. Pure.
 
+import { SECRET_NAME, SECRET_SUFFIX, secretName } from "../net/credential-names.ts";
 import { keySpans } from "./key-blocks.ts";
 import { hideKeyParts } from "./key-shapes.ts";
 
@@ -62,17 +63,6 @@ const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "pas
  */
 const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@?#'"`]+)(?=@[\w[])/gi;
 
-/**
- * A `NAME=value` line whose name says it holds a credential: `GITHUB_TOKEN=…`, `export
- * AWS_SECRET_ACCESS_KEY=…`, `DB_PASSWORD="…"`, `aws_secret_access_key = …` (~/.aws/credentials).
- */
-const SECRET_NAME =
-  /^(?:[A-Za-z0-9]+_)*(?:(?:API|SECRET|ACCESS|PRIVATE|CLIENT)?_?KEY|(?:AUTH|ACCESS|REFRESH|BEARER|SESSION)?_?TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$|^[A-Za-z0-9]+_PWD$/i;
-/** A password's or credentials' name run together, upper case as a variable's is: `PGPASSWORD`, `MYSQLPASSWD`; not `showPassword`. */
-const SECRET_SUFFIX = /^[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|CREDENTIALS)$/;
-/** The same names in camelCase (`clientSecret`, `apiKey`, `dbPassword`), case and all: `monkey` and `primaryKey` are no such name. */
-const SECRET_CAMEL =
-  /^(?:[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*)?(?:[aA]piKey|[aA]ccountKey|[sS]ecretKey|[pP]rivateKey|[aA]ccessKey|[tT]oken|[sS]ecret|[pP]assword|[pP]asswd|[cC]redentials?)$/;
 // a name may follow anything a tool or a format puts before it (a diff's `+`, a YAML list's `- `,
 // `ENV `, `export `, `declare -x `, `-e `, grep's `path:12:`, `path-12-` and `path:`, `{"`, `(`, `;`)
 // but not a word character, nor a `/` (a URL's user, a path); a dotted name (`spring.datasource.password`)
@@ -244,9 +234,6 @@ export function environmentSecrets(env: Record<string, string | undefined>): str
 
 /** A value that says where something is, a path (`/`, `~`, `.`) or a URL, rather than being a secret: `/home/ana/key.json`, `http://127.0.0.1:8080`. */
 export const pathOrUrl = (value: string) => /^(?:[/~.]|[a-z][a-z0-9+.-]*:\/\/)/i.test(value);
-
-/** Whether `name` says it holds a credential, as a dotenv or camelCase name: `GITHUB_TOKEN`, `api_key`, `clientSecret`; not `MAX_TOKENS`, `token_file`. */
-export const secretName = (name: string) => SECRET_NAME.test(name) || SECRET_SUFFIX.test(name) || SECRET_CAMEL.test(name);
 
 /**
  * `text` with every value shaped like a credential replaced by its placeholder, or by what `mask`

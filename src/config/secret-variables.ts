@@ -3,7 +3,8 @@
 // place does (a credential header's value, a credential argument, a URL's password or key); a place
 // that says where something is (a host, a path) does not. Pure.
 import { VAR } from "./schema.ts";
-import { pathOrUrl, secretName } from "./secret-shapes.ts";
+import { credentialName } from "../net/credential-names.ts";
+import { pathOrUrl } from "./secret-shapes.ts";
 
 /**
  * The variables a configuration (merged, before `${VAR}` expansion) gives hey as secrets, by
@@ -74,9 +75,6 @@ function urlSecret(before: string, after: string): boolean {
   const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)$/i.exec(before)?.[1];
   return userinfo?.includes(":") === true && /^[^/?#]*@/.test(after);
 }
-
-/** Whether a name says its value is a credential: `Authorization`, `Cookie`, and the names redactShapes reads (`X-Api-Key`, `GITHUB_TOKEN`, `--api-key`, `exaApiKey`); not `--token-file`, `--author`, `MAX_TOKENS`. */
-export const credentialName = (name: string) => /^(?:proxy-)?authorization$|^cookie$/i.test(name) || secretName(name.replace(/^-+/, "").replace(/-/g, "_"));
 
 /** A table's entries; anything else has none. */
 const entries = (v: unknown): [string, unknown][] => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : []);

@@ -6,7 +6,7 @@ import type { Message } from "../kernel/ir.ts";
 import type { Output } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { environmentSecrets, pathOrUrl, placeholdersIn, redactShapes } from "./secret-shapes.ts";
-import { credentialName } from "./secret-variables.ts";
+import { credentialName } from "../net/credential-names.ts";
 import { placeholderRefusal } from "./written-placeholders.ts";
 import type { McpServerSettings, Settings } from "./settings.ts";
 

@@ -7,8 +7,9 @@
 // offers fewer applies at once. Pure.
 import { globMatch } from "../permission/match.ts";
 import { sealedUrl } from "./sealed-url.ts";
-import { pathOrUrl, redactShapes, secretName } from "./secret-shapes.ts";
-import { credentialName } from "./secret-variables.ts";
+import { pathOrUrl, redactShapes } from "./secret-shapes.ts";
+import { secretName } from "../net/credential-names.ts";
+import { credentialName } from "../net/credential-names.ts";
 import { isTable, type Table } from "./table.ts";
 
 /** A server's tool selection as the user approved it: `tools` (or `enabled_tools`), `exclude_tools` (or `disabled_tools`). */

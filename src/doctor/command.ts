@@ -24,7 +24,7 @@ import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
-import { grepLine } from "../tools/ripgrep.ts";
+import { grepLine } from "../fs/ripgrep-choice.ts";
 import { renderJson, renderText, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";

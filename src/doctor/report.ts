@@ -18,7 +18,7 @@ export interface Subject {
   peers?: string[];
   /** the permission lists in force, one line each, with their files (permission-lines.ts) */
   permissions?: string[];
-  /** what grep searches with (tools/ripgrep.ts grepLine): `[tools] rg`, marked `!` when it cannot be run, or the default */
+  /** what grep searches with (fs/ripgrep-choice.ts grepLine): `[tools] rg`, marked `!` when it cannot be run, or the default */
   grep?: string;
 }
 

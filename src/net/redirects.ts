@@ -3,7 +3,7 @@
 // that must go through the proxy skipped the proxy (and the reverse). These are the rules of fetch's
 // own "HTTP-redirect fetch" (WHATWG Fetch §4.4), so the SDKs above see what they would from fetch.
 // Pure.
-import { credentialName } from "../config/secret-variables.ts";
+import { credentialName } from "./credential-names.ts";
 
 type RequestBody = RequestInit["body"];
 

@@ -2,7 +2,7 @@
 // release binary (scripts/build.ts puts the target's rg in with `--asset`), else none and grep
 // walks the tree itself. `[tools] rg` bypasses this lookup while it names a program that can be
 // run; one that cannot (a typo, a removed build) is said at start (config/load.ts) and in `hey
-// doctor`, and grep takes the lookup's ripgrep rather than the ten times slower walk.
+// doctor` (fs/ripgrep-choice.ts), and grep takes the lookup's ripgrep rather than the ten times slower walk.
 //
 // An embedded file cannot be executed from inside the binary, so on the first search it is
 // written once to the user's cache dir under a name made from its SHA-256 (a new hey with a new
@@ -17,8 +17,7 @@ import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { places } from "../fs/places.ts";
-
-const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
+import { EMBEDDED_NAMES, unrunnable } from "../fs/ripgrep-choice.ts";
 
 /**
  * The ripgrep a tool runs: `rg` when given (`[tools] rg`; null: none) and it can be run, else
@@ -27,43 +26,6 @@ const EMBEDDED_NAMES = new Set(["rg", "rg.exe"]);
 export function ripgrepFor(rg: string | null | undefined, home: string, cacheDir?: string): Promise<string | null> {
   if (rg === null || (rg !== undefined && !unrunnable(rg))) return Promise.resolve(rg);
   return locateRipgrep(cacheDir ?? places(process.env, home, process.cwd(), process.platform).cacheDir);
-}
-
-/** Why the program `rg` names cannot be run — not on PATH, not found, a directory, not executable — or undefined when it can. */
-export function unrunnable(rg: string): string | undefined {
-  if (Bun.which(rg)) return undefined;
-  if (!/[\\/]/.test(rg)) return "not on PATH";
-  const info = statSync(rg, { throwIfNoEntry: false });
-  return !info ? "not found" : info.isDirectory() ? "a directory" : "not executable";
-}
-
-/** What grep searches with when `[tools] rg` is not set (or cannot be run), said without extracting anything. */
-export function defaultRipgrep(): string {
-  const found = Bun.which("rg");
-  if (found) return `rg on PATH (${found})`;
-  const inside = Bun.isStandaloneExecutable && Bun.embeddedFiles.some((b) => EMBEDDED_NAMES.has((b as Blob & { name?: string }).name ?? ""));
-  return inside ? "the ripgrep inside hey" : "its built-in search (no rg on PATH; about ten times slower on a large tree)";
-}
-
-/**
- * `hey doctor`'s line on what grep searches with: `[tools] rg` (`rg`), marked `!` when it cannot be
- * run — then the config's own line for that (unrunnableRipgrep, with where the key is set) when
- * `warnings` holds it, so the doctor says it once, here — or the default.
- */
-export function grepLine(rg: string | null | undefined, warnings: readonly string[] = []): string {
-  if (typeof rg !== "string") return `grep: ${defaultRipgrep()}`;
-  const trouble = unrunnableRipgrep(rg, "");
-  if (!trouble) return `grep: ${rg} ([tools] rg)`;
-  return `! grep: ${warnings.find((w) => w.endsWith(trouble)) ?? trouble.slice(2)}`;
-}
-
-/**
- * The line about `[tools] rg` = `rg` (set at `at`, `FILE:LINE`) when it cannot be run, saying what
- * grep uses instead; undefined when it is not set or can be run.
- */
-export function unrunnableRipgrep(rg: string | null | undefined, at: string): string | undefined {
-  const why = typeof rg === "string" ? unrunnable(rg) : undefined;
-  return why && `${at}: [tools] rg ${JSON.stringify(rg)} cannot be run (${why}); grep uses ${defaultRipgrep()} instead`;
 }
 
 export async function locateRipgrep(cacheDir: string): Promise<string | null> {

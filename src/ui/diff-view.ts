@@ -10,7 +10,7 @@
 // the repository names a textconv driver, and where it names a filter the changed files are named,
 // not shown, as a file can only be shown truthfully through its filter.
 import { homedir } from "node:os";
-import { repositoryPrograms } from "../fs/repository-programs.ts";
+import { repositoryPrograms } from "../permission/repository-programs.ts";
 import { abortReason } from "../kernel/tool.ts";
 import { guardedGit, isRefusal } from "../permission/git-env.ts";
 import { runProcess } from "../tools/run-process.ts";

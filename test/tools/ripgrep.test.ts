@@ -4,7 +4,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { grepLine, installRipgrep, ripgrepFor, unrunnableRipgrep } from "../../src/tools/ripgrep.ts";
+import { grepLine, unrunnableRipgrep } from "../../src/fs/ripgrep-choice.ts";
+import { installRipgrep, ripgrepFor } from "../../src/tools/ripgrep.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-rg-cache-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathWords, repositoryPrograms } from "../../src/fs/repository-programs.ts";
+import { pathWords, repositoryPrograms } from "../../src/permission/repository-programs.ts";
 import { guardedGit, refusal, repositoryProgram } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { embeddedBareClone, hostileRepo, marksIn } from "../helpers/hostile-git.ts";

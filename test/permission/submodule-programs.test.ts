@@ -6,7 +6,7 @@ import { afterEach, expect } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitlinkPaths } from "../../src/fs/git-index-links.ts";
-import { repositoryPrograms } from "../../src/fs/repository-programs.ts";
+import { repositoryPrograms } from "../../src/permission/repository-programs.ts";
 import { guardedGit, refusal } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { hostileSubmodules, marksIn } from "../helpers/hostile-git.ts";

@@ -8,10 +8,10 @@
 // (everyProgram, which `signal` stops); never throws.
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "../permission/git-env.ts";
-import { gitDirs, readConfigFile, walkGitConfig } from "./git-config-files.ts";
-import { gitlinkPaths } from "./git-index-links.ts";
-import { readHeadBytes } from "./read-head.ts";
+import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "./git-env.ts";
+import { gitDirs, readConfigFile, walkGitConfig } from "../fs/git-config-files.ts";
+import { gitlinkPaths } from "../fs/git-index-links.ts";
+import { readHeadBytes } from "../fs/read-head.ts";
 
 /** Words of a command looked at, at most: each is a stat(2). */
 const MAX_WORDS = 64;

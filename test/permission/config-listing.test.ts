@@ -5,7 +5,7 @@
 import { afterEach, expect } from "bun:test";
 import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { repositoryPrograms } from "../../src/fs/repository-programs.ts";
+import { repositoryPrograms } from "../../src/permission/repository-programs.ts";
 import { isRefusal } from "../../src/permission/git-env.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { testNeeding } from "../helpers/tools.ts";
