@@ -1,36 +1,26 @@
 // x82 #1, through dist/hey: code that names a private key's armour line (the reviewer's pem.go and
 // detect.py) reaches the model as it is, read whole or in a window, and each window's note pages on.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { localModel, writeUserConfig } from "../helpers/fixtures.ts";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer, localModel, writeUserConfig } from "../helpers/fixtures.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
 import { DETECT_PY, PEM_GO } from "../helpers/key-code.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { resultText, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000);
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  model = startModelServer((req): Turn => {
-    if (req.messages.some((m) => m.role === "tool")) return { text: "done" };
-    return {
-      calls: [
-        ["read_file", { path: "pem.go", offset: 100, limit: 3 }],
-        ["read_file", { path: "detect.py", offset: 2, limit: 2 }],
-        ["read_file", { path: "pem.go" }], // after the window: a read of lines already shown is answered with a note
-      ],
-    };
-  });
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
+const home = eachTempDir("hey-home-");
+const project = eachTempDir("hey-project-");
+const model = fileModelServer((req): Turn => {
+  if (req.messages.some((m) => m.role === "tool")) return { text: "done" };
+  return {
+    calls: [
+      ["read_file", { path: "pem.go", offset: 100, limit: 3 }],
+      ["read_file", { path: "detect.py", offset: 2, limit: 2 }],
+      ["read_file", { path: "pem.go" }], // after the window: a read of lines already shown is answered with a note
+    ],
+  };
 });
 
 test("code after a PEM header string reaches the model, whole and in windows", async () => {

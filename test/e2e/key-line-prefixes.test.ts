@@ -1,41 +1,31 @@
 // x83 #1, through dist/hey: a private key reaches the model hidden whatever its lines carry before
 // the armour: `grep -n`'s numbers, `sed`'s `# `, awk's `N: `, and a key commented out in a file that
 // read_file shows whole or in a window. The key is a fake: base64 filler between its armour lines.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { localModel, writeUserConfig } from "../helpers/fixtures.ts";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { eachTempDir, fileModelServer, localModel, writeUserConfig } from "../helpers/fixtures.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { resultText, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000);
 
 const BODY = [...Array.from({ length: 12 }, (_, i) => `MIIE${i}`.padEnd(64, "Qk9EWQ")), "Ab9xQk9EWQ=="];
 const KEY = ["-----BEGIN PRIVATE KEY-----", ...BODY, "-----END PRIVATE KEY-----"];
 const H = "[secret: private-key]";
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  model = startModelServer((req): Turn => {
-    if (req.messages.some((m) => m.role === "tool")) return { text: "done" };
-    return {
-      calls: [
-        ["bash", { command: "grep -n . server.key" }],
-        ["bash", { command: "sed 's/^/# /' server.key" }],
-        ["bash", { command: `awk '{print NR": "$0}' server.key` }],
-        ["read_file", { path: "commented.py", offset: 4, limit: 3 }],
-        ["read_file", { path: "commented.py" }],
-      ],
-    };
-  });
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
+const home = eachTempDir("hey-home-");
+const project = eachTempDir("hey-project-");
+const model = fileModelServer((req): Turn => {
+  if (req.messages.some((m) => m.role === "tool")) return { text: "done" };
+  return {
+    calls: [
+      ["bash", { command: "grep -n . server.key" }],
+      ["bash", { command: "sed 's/^/# /' server.key" }],
+      ["bash", { command: `awk '{print NR": "$0}' server.key` }],
+      ["read_file", { path: "commented.py", offset: 4, limit: 3 }],
+      ["read_file", { path: "commented.py" }],
+    ],
+  };
 });
 
 test("no line of a key's body reaches the model, whatever goes before its lines", async () => {

@@ -2,12 +2,12 @@
 // from an offset, `tail`, `base64`, a kubeconfig's client-key-data) reaches neither the model, the
 // session file nor the terminal; the placeholder read_file shows cannot be written back over the
 // key; the kubeconfig's certificate is still shown. The key is a fake: PKCS#8's first bytes, then filler.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { localModel, writeUserConfig } from "../helpers/fixtures.ts";
-import { ensureBinary, runHey, tempDir } from "../helpers/e2e.ts";
-import { resultText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { eachTempDir, fileModelServer, localModel, writeUserConfig } from "../helpers/fixtures.ts";
+import { ensureBinary, runHey } from "../helpers/e2e.ts";
+import { resultText, type Turn } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000);
 
@@ -16,37 +16,27 @@ const BODY = btoa(String.fromCharCode(...Array.from({ length: 600 }, (_, i) => h
 const KEY = `-----BEGIN PRIVATE KEY-----\n${BODY.join("\n")}\n-----END PRIVATE KEY-----\n`;
 const CERT = btoa("-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUBvK3\n-----END CERTIFICATE-----\n");
 const H = "[secret: private-key]";
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  // two turns: the reads and a write of what read_file showed, then the commands
-  model = startModelServer((req): Turn => {
-    const results = req.messages.filter((m) => m.role === "tool").length;
-    if (results === 0)
-      return {
-        calls: [
-          ["read_file", { path: "server.key", offset: 2, limit: 5 }],
-          ["write_file", { path: "server.key", content: `${H}\n` }],
-        ],
-      };
-    if (results === 2)
-      return {
-        calls: [
-          ["bash", { command: "tail -n 4 server.key" }],
-          ["bash", { command: "base64 -w0 server.key" }],
-          ["read_file", { path: "kubeconfig" }],
-        ],
-      };
-    return { text: "done" };
-  });
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
+const home = eachTempDir("hey-home-");
+const project = eachTempDir("hey-project-");
+// two turns: the reads and a write of what read_file showed, then the commands
+const model = fileModelServer((req): Turn => {
+  const results = req.messages.filter((m) => m.role === "tool").length;
+  if (results === 0)
+    return {
+      calls: [
+        ["read_file", { path: "server.key", offset: 2, limit: 5 }],
+        ["write_file", { path: "server.key", content: `${H}\n` }],
+      ],
+    };
+  if (results === 2)
+    return {
+      calls: [
+        ["bash", { command: "tail -n 4 server.key" }],
+        ["bash", { command: "base64 -w0 server.key" }],
+        ["read_file", { path: "kubeconfig" }],
+      ],
+    };
+  return { text: "done" };
 });
 
 test("no line of a key without its BEGIN line reaches the model, the session or the terminal; its placeholder is not written over it", async () => {

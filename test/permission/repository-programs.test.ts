@@ -139,14 +139,20 @@ testNeeding(["git"])("git status and git diff, which write the refreshed index, 
   expect(marksIn(marks)).toEqual([]);
 });
 
-/** A repository whose `.git/config` includes what `pad` writes, then names a textconv driver and a filter that touch markers. */
-function paddedRepo(pad: (gitDir: string) => string): { repo: string; marks: string } {
+/** A new repository (`git` runs in it, as a user with a name) and an empty folder beside it for the markers its programs would touch. */
+function markedRepo(): { repo: string; marks: string; git: (...args: string[]) => unknown } {
   const base = fresh();
   const [repo, marks] = [join(base, "repo"), join(base, "marks")];
   mkdirSync(marks);
   mkdirSync(repo);
   const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo });
   git("init", "-q");
+  return { repo, marks, git };
+}
+
+/** A repository whose `.git/config` includes what `pad` writes, then names a textconv driver and a filter that touch markers. */
+function paddedRepo(pad: (gitDir: string) => string): { repo: string; marks: string } {
+  const { repo, marks, git } = markedRepo();
   writeFileSync(join(repo, ".gitattributes"), "*.txt diff=x\n*.dat filter=f\n");
   writeFileSync(join(repo, "a.txt"), "old\n");
   writeFileSync(join(repo, "b.dat"), "old\n");
@@ -199,12 +205,7 @@ testNeeding(["git"])("where git cannot list the config in time either (an includ
 testNeeding(["git"])(
   "a required filter (as `git lfs install --local` writes it) made harmless: plan mode's git status and /diff's git diff run, and run no filter",
   async () => {
-    const base = fresh();
-    const [repo, marks] = [join(base, "repo"), join(base, "marks")];
-    mkdirSync(marks);
-    mkdirSync(repo);
-    const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo });
-    git("init", "-q");
+    const { repo, marks, git } = markedRepo();
     writeFileSync(join(repo, ".gitattributes"), "*.bin filter=lfs\n");
     writeFileSync(join(repo, "f.bin"), "old\n");
     git("add", "-A");
