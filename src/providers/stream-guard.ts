@@ -23,7 +23,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
  * answer) may hold a try open: they prove the connection lives, not that the model works — OpenRouter
  * sends `: OPENROUTER PROCESSING` every few seconds while an upstream provider hangs, for ever. 10
  * minutes at the default, Claude Code's own limit on a request (API_TIMEOUT_MS); a model that
- * thinks in silence longer needs a larger idle_timeout_ms.
+ * thinks in silence longer needs a larger idle_timeout_ms. A try so ended before any event counts
+ * toward kernel/retry.ts SILENT_TRIES, so a stuck endpoint holds a run two such tries at most.
  */
 export const KEEP_ALIVE_TIMEOUTS = 5;
 
