@@ -116,7 +116,7 @@ export const SECTIONS = {
       kind: "positive",
       default: DEFAULT_IDLE_TIMEOUT_MS,
       range: [100, HOUR_MS],
-      doc: "a model stream silent this long (before its first byte or between chunks; keep-alives count as data) is a network error, retried within `max_retries` — but a server that sends not a byte of its answer twice in a row is given up on (reasoning models that stream nothing while they think may need more)",
+      doc: "a model stream silent this long (before its first byte or between chunks; keep-alives count as data, for 5 times this at most without an event) is a network error, retried within `max_retries` — but a server that sends no event of its answer (not a byte, or keep-alives only) twice in a row is given up on (reasoning models that stream nothing while they think may need more)",
     },
   },
   compaction: {

@@ -156,6 +156,11 @@ export class ProviderError extends Error {
   /** the idle timeout ended the try before a single byte of an answer came (kernel/retry.ts SILENT_TRIES) */
   readonly silent: boolean;
   /**
+   * the try stalled before any event of the answer came: not a byte (silent), or keep-alives only
+   * (kernel/retry.ts SILENT_TRIES counts such tries in a row too)
+   */
+  readonly answerless: boolean;
+  /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
    */
@@ -169,7 +174,16 @@ export class ProviderError extends Error {
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; final?: boolean; overflow?: ContextOverflow; silent?: boolean; cause?: unknown; usage?: Usage } = {},
+    opts: {
+      status?: number;
+      retryAfterMs?: number;
+      final?: boolean;
+      overflow?: ContextOverflow;
+      silent?: boolean;
+      answerless?: boolean;
+      cause?: unknown;
+      usage?: Usage;
+    } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "ProviderError";
@@ -179,6 +193,7 @@ export class ProviderError extends Error {
     this.final = opts.final ?? false;
     this.overflow = opts.overflow;
     this.silent = opts.silent ?? false;
+    this.answerless = this.silent || (opts.answerless ?? false);
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

@@ -21,6 +21,27 @@ export interface RetryableFailure {
    * of an answer (ProviderError.silent); 0 or undefined when this one is no such failure.
    */
   silentTries?: number;
+  /**
+   * How many tries in a row, this one included, stalled before any event of the answer came: silent
+   * ones, and ones that got keep-alives only (ProviderError.answerless); at least silentTries.
+   */
+  answerlessTries?: number;
+}
+
+/** Tries in a row that ended with no answer: `silent` ones (not a byte) and all `answerless` ones (silent, or keep-alives only). */
+export interface StuckTries {
+  silent: number;
+  answerless: number;
+}
+
+/**
+ * The streaks after one more failed try: each kind of stall adds to its own, any other failure (a
+ * 503, a stall after an event of the answer) ends both. A keep-alive-only try counts toward
+ * SILENT_TRIES like a silent one — keep-alives prove a connection, not a model — but does not make
+ * a silent streak. Pure.
+ */
+export function countStuckTries(before: StuckTries, failure: { silent: boolean; answerless: boolean }): StuckTries {
+  return { silent: failure.silent ? before.silent + 1 : 0, answerless: failure.silent || failure.answerless ? before.answerless + 1 : 0 };
 }
 
 /** `retries`: how many this failure gets in all, when other than the policy's maxRetries (an empty answer's EMPTY_RETRIES, a loading model's tries) */
@@ -41,11 +62,13 @@ const SERVER_DELAY_JITTER = 0.1;
 const MIN_DELAY_MS = 500;
 
 /**
- * Silent tries in a row after which a request is given up: a server that accepts the request and
- * then sends nothing, not a header or a keep-alive, for the whole idle timeout twice is stuck (or
+ * Tries in a row with no answer after which a request is given up: a server that accepts the request
+ * and then sends nothing, not a header or a keep-alive, for the whole idle timeout twice is stuck (or
  * is a model that thinks longer in silence than the timeout allows, which a third try will not
- * change). At the default 120 s that is 4 minutes instead of six tries and 13; a server that sent
- * anything before it stalled keeps the whole `max_retries`.
+ * change). At the default 120 s that is 4 minutes instead of six tries and 13. Tries that got only
+ * keep-alives (OpenRouter's `: OPENROUTER PROCESSING` while its upstream hangs) count the same: two
+ * of 5 idle timeouts each are 20 minutes instead of six tries and an hour. A server that sent an
+ * event of the answer before it stalled keeps the whole `max_retries`.
  */
 export const SILENT_TRIES = 2;
 
@@ -87,8 +110,8 @@ function loadingDecision(failure: RetryableFailure, attempt: number): RetryDecis
  * from [delay/2, delay] ("equal jitter": spread out, never much shorter). A server-given
  * delay (Retry-After) is waited in full, lengthened by at most 10 % jitter; one longer than
  * maxDelayMs is not waited at all — the caller fails and says when the server allows a retry.
- * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1). SILENT_TRIES silent tries in a row end
- * the retries whatever max_retries says, and an empty answer is retried EMPTY_RETRIES times at most.
+ * No delay is shorter than MIN_DELAY_MS × 2^(attempt-1). SILENT_TRIES silent or answerless tries in
+ * a row end the retries whatever max_retries says, and an empty answer is retried EMPTY_RETRIES times at most.
  */
 export function retryDecision(failure: RetryableFailure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!RETRYABLE_KINDS.has(failure.kind) || failure.final) return { retry: false };
@@ -99,6 +122,11 @@ export function retryDecision(failure: RetryableFailure, attempt: number, policy
     return {
       retry: false,
       why: `nothing came on ${failure.silentTries} tries in a row, so hey stopped: the server looks stuck (a model that loads, reads a long prompt or thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
+    };
+  if ((failure.answerlessTries ?? 0) >= SILENT_TRIES)
+    return {
+      retry: false,
+      why: `no event of the answer came on ${failure.answerlessTries} tries in a row (keep-alives at most), so hey stopped: the endpoint looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)`,
     };
   const most = failure.kind === "empty_answer" ? Math.min(EMPTY_RETRIES, policy.maxRetries) : policy.maxRetries;
   if (attempt > most) return { retry: false, why: `gave up after ${most} ${most === 1 ? "retry" : "retries"}` };

@@ -8,7 +8,7 @@ import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type St
 import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { refusedAnswer, withoutRefused } from "./refusal.ts";
-import { retryDecision, type RetryPolicy } from "./retry.ts";
+import { countStuckTries, retryDecision, type RetryPolicy, type StuckTries } from "./retry.ts";
 import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
 import { withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
 
@@ -220,12 +220,12 @@ type Reply =
 /**
  * One model request with retries (SPEC §6). A failure before any delta is retried like the
  * request; after partial output it is not (no duplicated text): the partial text is returned
- * to be kept, with a `stream_interrupted` error. Silent tries (ProviderError.silent) are counted
- * in a row for the policy's SILENT_TRIES. What a failed try cost (an empty answer is billed its
+ * to be kept, with a `stream_interrupted` error. Silent and answerless tries (ProviderError.silent,
+ * .answerless) are counted in a row for the policy's SILENT_TRIES (countStuckTries). What a failed try cost (an empty answer is billed its
  * input) goes to `spend` as the try fails, retried or not; a returned error's usage is the caller's.
  */
 async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u: Usage) => void): Promise<Reply> {
-  let silentTries = 0;
+  let stuck: StuckTries = { silent: 0, answerless: 0 };
   for (let attempt = 1; ; attempt++) {
     const partial = { text: "", thinking: "" };
     try {
@@ -240,9 +240,15 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
       }
       if (error.usage) spend(error.usage);
       error.usage = undefined; // counted once
-      silentTries = error.silent ? silentTries + 1 : 0;
+      stuck = countStuckTries(stuck, error);
       const decision = retryDecision(
-        { kind: error.kind, final: error.final, silentTries, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) },
+        {
+          kind: error.kind,
+          final: error.final,
+          silentTries: stuck.silent,
+          answerlessTries: stuck.answerless,
+          ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+        },
         attempt,
         deps.retry,
         deps.clock.random,

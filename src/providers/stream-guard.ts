@@ -23,7 +23,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
  * answer) may hold a try open: they prove the connection lives, not that the model works — OpenRouter
  * sends `: OPENROUTER PROCESSING` every few seconds while an upstream provider hangs, for ever. 10
  * minutes at the default, Claude Code's own limit on a request (API_TIMEOUT_MS); a model that
- * thinks in silence longer needs a larger idle_timeout_ms.
+ * thinks in silence longer needs a larger idle_timeout_ms. A try so ended before any event counts
+ * toward kernel/retry.ts SILENT_TRIES, so a stuck endpoint holds a run two such tries at most.
  */
 export const KEEP_ALIVE_TIMEOUTS = 5;
 
@@ -37,6 +38,8 @@ export interface IdleWatchdog {
   readonly fired: boolean;
   /** Whether anything of the body came (a chunk `touch`ed, an item): else a stall is ProviderError.silent. */
   readonly heard: boolean;
+  /** Whether an item (an event of the answer) came: else a stall is ProviderError.answerless. */
+  readonly answered: boolean;
   /**
    * Passes the vendor stream through. The timer runs only while waiting for the next item: the
    * time the consumer spends holding one (rendering, a slow subscriber) does not count as silence.
@@ -57,6 +60,7 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   const controller = new AbortController();
   let fired = false;
   let heard = false;
+  let answered = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** runs from the last item on, which a keep-alive (touch) does not re-arm */
   let eventTimer: ReturnType<typeof setTimeout> | undefined;
@@ -73,7 +77,7 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
   };
   const armEvents = () => {
     clearTimeout(eventTimer);
-    eventTimer = setTimeout(() => stall(keepAlivesError(idleMs * KEEP_ALIVE_TIMEOUTS)), idleMs * KEEP_ALIVE_TIMEOUTS);
+    eventTimer = setTimeout(() => stall(keepAlivesError(idleMs * KEEP_ALIVE_TIMEOUTS, !answered)), idleMs * KEEP_ALIVE_TIMEOUTS);
   };
 
   if (parent.aborted) onParentAbort();
@@ -90,9 +94,13 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
     get heard() {
       return heard;
     },
+    get answered() {
+      return answered;
+    },
     async *watch(source) {
       for await (const item of source) {
         heard = true;
+        answered = true;
         waiting = false;
         clearTimeout(timer);
         clearTimeout(eventTimer);
@@ -120,20 +128,22 @@ export const NOT_A_BYTE = "not a byte";
 
 /**
  * The error a stalled stream ends with: retryable like any network failure, so stalls use the retry
- * budget and its backoff. `silent`: not a byte of the body came before it (kernel/retry.ts
- * SILENT_TRIES ends the retries of a request stalled so twice in a row).
+ * budget and its backoff. `silent`: not a byte of the body came before it; `answerless`: no event of
+ * the answer came, keep-alives at most (kernel/retry.ts SILENT_TRIES ends the retries of a request
+ * stalled either way twice in a row).
  */
-export function idleError(idleMs: number, silent = false): ProviderError {
+export function idleError(idleMs: number, silent = false, answerless = silent): ProviderError {
   if (silent) return new ProviderError("network", `no answer in ${idleMs / 1000} s, ${NOT_A_BYTE}`, { silent: true });
-  return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`);
+  return new ProviderError("network", `no data from the model for ${idleMs / 1000} s`, { answerless });
 }
 
 /**
  * The error of a stream that sent keep-alives and no event for `ms`: a stall like idleError
- * (retried, or "broke off" after part of an answer), never silent — bytes came.
+ * (retried, or "broke off" after part of an answer), never silent — bytes came. `answerless`: no
+ * event of the answer came at all (not just none for `ms`), so it counts toward SILENT_TRIES.
  */
-export function keepAlivesError(ms: number): ProviderError {
-  return new ProviderError("network", `${KEEP_ALIVES_ONLY} for ${formatMs(ms)} and no event of the answer`);
+export function keepAlivesError(ms: number, answerless = false): ProviderError {
+  return new ProviderError("network", `${KEEP_ALIVES_ONLY} for ${formatMs(ms)} and no event of the answer`, { answerless });
 }
 
 /** How the message of a keep-alive stall starts: create.ts names the endpoint before it and the setting after it. */
@@ -172,7 +182,7 @@ export async function* guardedStream<E>(
     }
   } catch (e) {
     signal.throwIfAborted();
-    if (watchdog.fired) throw stallCauses.get(watchdog) ?? keepAlivesIn(watchdog.signal.reason) ?? idleError(idleMs, !watchdog.heard);
+    if (watchdog.fired) throw stallCauses.get(watchdog) ?? keepAlivesIn(watchdog.signal.reason) ?? idleError(idleMs, !watchdog.heard, !watchdog.answered);
     throw providerErrorIn(e) ?? (e instanceof SyntaxError ? malformedError(e) : classify(e));
   } finally {
     watchdog.dispose();

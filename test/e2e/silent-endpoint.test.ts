@@ -1,14 +1,16 @@
 // A server that accepts the request and then sends nothing — no headers, no byte — is given up on
 // after two idle timeouts in a row, the error naming the endpoint, the wait and the key; one that
-// sent anything (a keep-alive) before it stalled keeps all of max_retries; keep-alives alone hold a try
-// 5 idle timeouts at most. Through the compiled
-// binary, with a small [retry] idle_timeout_ms.
+// sends keep-alives and no event of the answer is given up on after two such tries as well (each
+// held 5 idle timeouts at most), whatever max_retries says; one that sent an event of the answer
+// before it stalled keeps all of max_retries. Through the compiled binary, with a small
+// [retry] idle_timeout_ms.
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
+import { chatChunk, sseEvents } from "../helpers/sse.ts";
 
 const work = fileTempDir("hey-silent-");
 const config = join(work.path, "silent.toml");
@@ -56,37 +58,62 @@ test("hey doctor says it as a run does: no answer from the endpoint in [retry] i
 
 const server = fileReplayServer();
 
-test("a keep-alive, then silence: the stream was alive, so every retry of max_retries is tried", async () => {
-  const two = join(work.path, "two.toml");
-  writeFileSync(two, "[retry]\nidle_timeout_ms = 400\nmax_retries = 2\nbase_delay_ms = 100\njitter = false\n");
-  const before = server.requests.length;
-  server.enqueue(...Array.from({ length: 3 }, () => sseReply([": keep-alive\n\n"], { hang: true })));
-  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", two, "-p", "hi"], { cwd: work.path });
-  expect(run.code).toBe(1);
-  expect(server.requests.length - before).toBe(3);
-  expect(run.stderr).toContain("retrying in 1 s (2/2): no data from the model for 0.4 s\n");
-  expect(run.stderr).toContain(`error: ${server.url}/v1: no data from the model for 0.4 s — gave up after 2 retries\n`);
-});
+/** How a run that got keep-alives and no event of the answer twice in a row ends. */
+const KEPT_ALIVE =
+  "no event of the answer came on 2 tries in a row (keep-alives at most), so hey stopped: the endpoint looks stuck (a model that thinks in silence for longer needs a larger [retry] idle_timeout_ms)";
 
-test("keep-alives and nothing else (OpenRouter's while its upstream hangs): each try ends after 5 idle timeouts, retried, then a -p run exits 1", async () => {
-  const one = join(work.path, "one.toml");
-  writeFileSync(one, "[retry]\nidle_timeout_ms = 400\nmax_retries = 1\nbase_delay_ms = 100\njitter = false\n");
-  const forever = () =>
-    sseReply(
-      Array.from({ length: 1000 }, () => ": OPENROUTER PROCESSING\n\n"),
-      { delayMs: 100, hang: true },
-    );
+/** OpenRouter's keep-alive every 100 ms for longer than any test runs: only hey's bound ends it. */
+const forever = () =>
+  sseReply(
+    Array.from({ length: 1000 }, () => ": OPENROUTER PROCESSING\n\n"),
+    { delayMs: 100, hang: true },
+  );
+
+test("a keep-alive, then silence: no event of the answer came, so two such tries end the run whatever max_retries says", async () => {
+  const url = `${server.url}/v1`;
   const before = server.requests.length;
-  server.enqueue(forever(), forever());
-  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", one, "-p", "hi"], { cwd: work.path });
+  server.enqueue(...Array.from({ length: 2 }, () => sseReply([": keep-alive\n\n"], { hang: true })));
+  const run = await runHey(["--base-url", url, "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
   expect(run.code).toBe(1);
   expect(server.requests.length - before).toBe(2);
-  const said = `${server.url}/v1 sent only keep-alives for 2 s and no event of the answer (keep-alives hold a try 5 × [retry] idle_timeout_ms at most)`;
-  expect(run.stderr).toBe(`retrying in 500 ms (1/1): ${said}\nerror: ${said} — gave up after 1 retry\n`);
+  expect(run.stderr).toBe("retrying in 500 ms (1/5): no data from the model for 0.4 s\n" + `error: ${url}: no data from the model for 0.4 s — ${KEPT_ALIVE}\n`);
+});
+
+test("keep-alives and nothing else (OpenRouter's while its upstream hangs): two tries of 5 idle timeouts, not max_retries + 1, then a -p run exits 1 naming the endpoint and the key", async () => {
+  const url = `${server.url}/v1`;
+  const before = server.requests.length;
+  server.enqueue(forever(), forever());
+  const run = await runHey(["--base-url", url, "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
+  expect(run.code).toBe(1);
+  expect(server.requests.length - before).toBe(2);
+  const said = `${url} sent only keep-alives for 2 s and no event of the answer (keep-alives hold a try 5 × [retry] idle_timeout_ms at most)`;
+  expect(run.stderr).toBe(`retrying in 500 ms (1/5): ${said}\nerror: ${said} — ${KEPT_ALIVE}\n`);
+});
+
+test("one try of keep-alives only, then an answer: the retry answers, and the run succeeds", async () => {
+  const before = server.requests.length;
+  server.enqueue(forever(), sseReply(sseEvents([chatChunk({ content: "answered at last" }), chatChunk({ finish: "stop" })])));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
+  expect(run.stderr).toContain("retrying in 500 ms (1/5): ");
+  expect(run.code).toBe(0);
+  expect(server.requests.length - before).toBe(2);
+  expect(run.stdout).toContain("answered at last");
+});
+
+test("keep-alives for longer than the idle timeout, then the answer: a model thinking in silence is not cut", async () => {
+  const before = server.requests.length;
+  const keepAlives = Array.from({ length: 8 }, () => ": OPENROUTER PROCESSING\n\n"); // 8 × 100 ms: twice idle_timeout_ms
+  server.enqueue(sseReply([...keepAlives, ...sseEvents([chatChunk({ content: "thought it over" }), chatChunk({ finish: "stop" })])], { delayMs: 100 }));
+  const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(server.requests.length - before).toBe(1);
+  expect(run.stdout).toContain("thought it over");
 });
 
 test("a few words, then keep-alives only: the answer broke off, its words kept, and the error names the endpoint", async () => {
   const one = join(work.path, "one.toml");
+  writeFileSync(one, "[retry]\nidle_timeout_ms = 400\nmax_retries = 1\nbase_delay_ms = 100\njitter = false\n");
   const words = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Starting... " } }] })}\n\n`;
   server.enqueue(sseReply([words, ...Array.from({ length: 1000 }, () => ": keep-alive\n\n")], { delayMs: 100, hang: true }));
   const run = await runHey(["--base-url", `${server.url}/v1`, "-m", "m", "--config", one, "-p", "hi"], { cwd: work.path });

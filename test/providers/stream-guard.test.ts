@@ -99,6 +99,36 @@ describe("startIdleWatchdog", () => {
     dog.dispose();
   });
 
+  test("keep-alives alone end the try after KEEP_ALIVE_TIMEOUTS idle times, answerless only when no item came at all", async () => {
+    for (const items of [0, 1]) {
+      const dog = startIdleWatchdog(new AbortController().signal, 60);
+      const source = fed();
+      const watched = dog.watch(source.items);
+      for (let n = 1; n <= items; n++) {
+        const next = watched.next();
+        source.give();
+        expect(await next).toEqual({ value: n, done: false });
+      }
+      const next = watched.next();
+      for (let i = 0; i < 5 * 6 - 1; i++) {
+        jest.advanceTimersByTime(10);
+        dog.touch();
+      }
+      expect(dog.fired).toBe(false);
+      jest.advanceTimersByTime(10);
+      expect(dog.fired).toBe(true);
+      expect(dog.signal.reason).toMatchObject({
+        kind: "network",
+        silent: false,
+        answerless: items === 0,
+        message: "sent only keep-alives for 0.3 s and no event of the answer",
+      });
+      source.end();
+      await next;
+      dog.dispose();
+    }
+  });
+
   test("a touch while the consumer holds an item does not start the timer", async () => {
     const dog = startIdleWatchdog(new AbortController().signal, 60);
     const source = fed();
