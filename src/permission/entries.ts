@@ -162,7 +162,8 @@ function misspelled(e: string, list?: "allow" | "deny"): string {
   const call = /^([A-Za-z_][\w-]*)\s*\((.*)\)$/s.exec(e); // Claude Code's Bash(git:*), Gemini CLI's run_shell_command(git)
   if (call) {
     const tool = heyToolName(call[1]!);
-    if (tool === "bash") return `is another agent's syntax; write "${bashEntry(call[2]!, list)}"`;
+    // Gemini CLI's run_shell_command(git) is a prefix, as hey's entries are; Claude Code's Bash(git) is exact
+    if (tool === "bash") return `is another agent's syntax; write "${bashEntry(call[2]!, /^bash$/i.test(call[1]!) ? list : "deny")}"`;
     if (tool && PATH_TOOLS.includes(tool) && call[2]!.trim()) return `is another agent's syntax; write "${tool}: ${call[2]!.trim()}"`;
     if (tool) return `is another agent's syntax; write "${tool}"`;
     return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
