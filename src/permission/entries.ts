@@ -129,7 +129,8 @@ function readPattern(entry: string, text: string, list?: "allow" | "deny"): Entr
   const seg = top[0]!;
   const marks = seg.words.flatMap((w, i) => (w.raw === EXACT_MARK ? [i] : []));
   const exact = marks.length > 0;
-  const problem = exact ? markProblem(seg.words.length, marks, list) : glued(seg.words.at(-1), text);
+  // a deny entry has no exact mark, so a `$` ending its last word is that word's
+  const problem = exact ? markProblem(seg.words.length, marks, list) : list === "deny" ? undefined : glued(seg.words.at(-1), text);
   if (problem) return { error: problem };
   const words = [...seg.assigns, ...seg.words.slice(0, exact ? -1 : undefined)];
   const redirects = seg.redirects.filter((r) => !harmless(r));
@@ -151,10 +152,14 @@ function markProblem(count: number, marks: number[], list?: "allow" | "deny"): s
   return undefined;
 }
 
-/** A last word ending in an unquoted `$` (`npm test$`): the exact mark written without its space, which would match nothing. */
+/**
+ * A last word ending in an unquoted `$` (`npm test$`): most likely the exact mark without its
+ * space. Either meaning can be written plainly, so both are offered (`grep -c ^$` may mean the `$`).
+ */
 function glued(last: Word | undefined, text: string): string | undefined {
   if (!last || last.unknown || !/[^$]\$$/.test(last.raw) || /['"\\]/.test(last.raw) || !text.endsWith(last.raw)) return undefined;
-  return `ends in \`${last.raw}\`; the exact mark is a word of its own: write "bash: ${text.slice(0, -1)} $"`;
+  const before = text.slice(0, -last.raw.length);
+  return `ends in \`${last.raw}\`; the exact mark is a word of its own: write "bash: ${text.slice(0, -1)} $" (for a \`$\` in the word, quote it: "bash: ${before}'${last.raw}'")`;
 }
 
 /** What is wrong with an entry that is neither a tool glob nor "bash: PATTERN", and what to write instead. */

@@ -15,8 +15,7 @@ import { resultStatus } from "../../src/ui/tool-lines.ts";
 const USER = "/h/.config/hey/config.toml";
 const check = (allow: string[], command: string) =>
   permissionCheck({ allow, deny: [], narrow: [], file: USER }, "sh", { cwd: "/p", home: "/h", controls: [] })("bash", { command });
-const errorsOf = (entry: string, list: "allow" | "deny") =>
-  compileRules(list === "allow" ? { allow: [entry], deny: [] } : { allow: [], deny: [entry] }).errors;
+const errorsOf = (entry: string, list: "allow" | "deny") => compileRules(list === "allow" ? { allow: [entry], deny: [] } : { allow: [], deny: [entry] }).errors;
 
 describe("matching", () => {
   type Row = [entry: string, command: string, allowed: boolean];
@@ -55,18 +54,27 @@ describe("a mark that cannot mean what it says is a configuration error", () => 
     ["bash: $", "allow", "has only the exact mark `$`; write the command before it"],
     ["bash: npm $ test", "allow", "has `$` before its last word; the exact mark goes at the end, once"],
     ["bash: npm test $ $", "allow", "has `$` before its last word; the exact mark goes at the end, once"],
-    ["bash: npm test$", "allow", 'ends in `test$`; the exact mark is a word of its own: write "bash: npm test $"'],
     [
-      "bash: rm -rf / $",
-      "deny",
-      "ends in the exact mark `$`, which a deny entry cannot have: it refuses whatever follows its words; drop the `$`",
+      "bash: npm test$",
+      "allow",
+      'ends in `test$`; the exact mark is a word of its own: write "bash: npm test $" (for a `$` in the word, quote it: "bash: npm \'test$\'")',
     ],
+    [
+      "bash: grep -c ^$",
+      "allow",
+      'ends in `^$`; the exact mark is a word of its own: write "bash: grep -c ^ $" (for a `$` in the word, quote it: "bash: grep -c \'^$\'")',
+    ],
+    ["bash: rm -rf / $", "deny", "ends in the exact mark `$`, which a deny entry cannot have: it refuses whatever follows its words; drop the `$`"],
   ] as const)("%s in %s", (entry, list, error) => {
     expect(errorsOf(entry, list)).toEqual([`[permission] ${list}: ${JSON.stringify(entry)} ${error}`]);
   });
 
   test("a `$` that is part of a word is no mark, and no error", () => {
     for (const entry of ["bash: echo '$'", 'bash: grep -e "x$" *', "bash: echo $HOME", "bash: echo $$"]) expect(errorsOf(entry, "allow")).toEqual([]);
+    // a deny entry has no exact mark: its last word's `$` is that word's, as before
+    expect(errorsOf("bash: grep -c ^$", "deny")).toEqual([]);
+    // the quoted form the error offers allows the command as written
+    expect(check(["bash: grep -c '^$'"], "grep -c ^$ notes.txt")).toBeUndefined();
   });
 });
 
@@ -79,8 +87,12 @@ describe("Claude Code's rules", () => {
   });
 
   test("written in hey's config, Bash(x) is told the exact entry; Gemini CLI's run_shell_command(x), a prefix there, the open one", () => {
-    expect(errorsOf("Bash(npm run build)", "allow")).toEqual([`[permission] allow: "Bash(npm run build)" is another agent's syntax; write "bash: npm run build $"`]);
-    expect(errorsOf("Bash(npm run build)", "deny")).toEqual([`[permission] deny: "Bash(npm run build)" is another agent's syntax; write "bash: npm run build"`]);
+    expect(errorsOf("Bash(npm run build)", "allow")).toEqual([
+      `[permission] allow: "Bash(npm run build)" is another agent's syntax; write "bash: npm run build $"`,
+    ]);
+    expect(errorsOf("Bash(npm run build)", "deny")).toEqual([
+      `[permission] deny: "Bash(npm run build)" is another agent's syntax; write "bash: npm run build"`,
+    ]);
     expect(errorsOf("run_shell_command(git status)", "allow")).toEqual([
       `[permission] allow: "run_shell_command(git status)" is another agent's syntax; write "bash: git status"`,
     ]);
