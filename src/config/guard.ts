@@ -11,6 +11,7 @@ import { isTable, type Table } from "./table.ts";
 import { globMatch } from "../permission/match.ts";
 import { sealedUrl, sealedUrls, unsealedUrl } from "./sealed-url.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
+import { EXACT_NOTE, isExact } from "../permission/entries.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { type ApprovedSelection, describeServer, selectionOf, serverParts, urlOnScreen, weighSelection, withSelection } from "./server-approval.ts";
 
@@ -211,7 +212,7 @@ export function guardLayer(data: Table, approved: Guarded | undefined, below: Be
     const more = nowAllow.filter((e) => !wasAllow.includes(e)).map(quote);
     if (nowAllow.length === 0) widenings.push("- [permission] allow (the whole list: every tool call would run)");
     else if (now.allow === undefined) widenings.push(`- [permission] allow (the list of the files before it would count, which adds ${more.join(", ")})`);
-    else widenings.push(...more.map((e) => `+ [permission] allow ${e}`));
+    else widenings.push(...nowAllow.filter((e) => !wasAllow.includes(e)).map((e) => `+ [permission] allow ${quote(e)}${isExact(e) ? ` (${EXACT_NOTE})` : ""}`));
     setOrDelete(permission, "allow", nowAllow.length === 0 ? was.allow : keptAllow(wasAllow, nowAllow));
   }
   if (permission.allow !== undefined) used.allow = permission.allow as string[];

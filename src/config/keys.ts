@@ -133,7 +133,7 @@ export const SECTIONS = {
     allow: {
       kind: "strings",
       default: [],
-      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]`; a file tool\'s path pattern (`"read_file: src/**"`, `"grep: src/**"`) allows it only there, matched against the file the call opens (`~`, `..` and links resolved; a relative pattern under the working directory) (see [Permissions](#permissions))',
+      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]`; a bash pattern matches leading words, one ending in the word `$` that command exactly (`"bash: npm run build $"`); a file tool\'s path pattern (`"read_file: src/**"`, `"grep: src/**"`) allows it only there, matched against the file the call opens (`~`, `..` and links resolved; a relative pattern under the working directory) (see [Permissions](#permissions))',
     },
     deny: {
       kind: "strings",

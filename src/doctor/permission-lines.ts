@@ -2,10 +2,12 @@
 // from (`~/…` under the home directory), a trusted project's allow list as the one more every call
 // must match, and the allow entries that wait for the user's approval. Pure.
 import type { Settings } from "../config/settings.ts";
+import { EXACT_NOTE, isExact } from "../permission/entries.ts";
 import { ALLOWS_NOTHING } from "../permission/rules.ts";
 import { shortPath } from "../ui/intro.ts";
 
-const entries = (list: string[]) => list.map((e) => (e === ALLOWS_NOTHING ? "nothing until an entry is approved" : e)).join(", ");
+const entries = (list: string[]) =>
+  list.map((e) => (e === ALLOWS_NOTHING ? "nothing until an entry is approved" : isExact(e) ? `${e} (${EXACT_NOTE})` : e)).join(", ");
 
 /** One line per list in force, or one saying there is none (every tool call runs). */
 export function permissionLines(p: Settings["permission"], home: string): string[] {

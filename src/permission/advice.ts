@@ -5,7 +5,7 @@
 // refusal (`CI=1 npm test` under `bash: npm test *` needs "bash: CI=1 npm test *", `npm test >
 // test.log` needs "bash: npm test * > test.log"). Why the entries that match the command's words do
 // not allow it is said too. Pure.
-import { readEntry } from "./entries.ts";
+import { EXACT_MARK, readEntry } from "./entries.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { type GitAllowed, gitMatches } from "./git-allow.ts";
 import { INTERPRETER } from "./interpreter-code.ts";
@@ -61,7 +61,7 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
 /**
  * `bash: [ASSIGNS] PROGRAM [SUB] * [git's file options] * [REDIRECTIONS]`: the entry `adviceFor`
  * checks before offering it. For a program that can destroy or run anything (`wide`), the command's
- * own words instead (`bash: rm -rf build`), which a user can widen knowingly.
+ * own words and nothing after (`bash: rm -rf build $`), which a user can widen knowingly.
  */
 function entryFor(seg: Segment): string | undefined {
   const [name, next] = seg.words;
@@ -78,7 +78,9 @@ function entryFor(seg: Segment): string | undefined {
   const files = seg.redirects.filter((r) => !harmless(r)).map((r) => `${r.op} ${r.target.raw}`);
   // a name the shell reads as one word only when quoted (`"./my tool"`) keeps its quotes
   const named = /^[\w@%+=:,./-]+$/.test(name.text) ? name.text : name.raw;
-  return `bash: ${[...seg.assigns.map((w) => w.raw), named, ...sub, ...rest, ...files].join(" ")}`;
+  // a wide program's own words end with the exact mark: `bash: rm -rf build` would allow `rm -rf build ~` too
+  const end = own ? [EXACT_MARK] : [];
+  return `bash: ${[...seg.assigns.map((w) => w.raw), named, ...sub, ...rest, ...files, ...end].join(" ")}`;
 }
 
 /** Whether `PROGRAM *` would let `seg`'s program destroy or run anything: then only its own words are offered. */

@@ -73,7 +73,7 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   const e = entry.trim();
   if (!e) return { error: "is empty" };
   const bash = /^(bash)\s*:(.*)$/is.exec(e);
-  if (bash) return bash[1] === "bash" ? readPattern(e, bash[2]!.trim()) : { error: `names no tool (tool names are lowercase); write "bash:${bash[2]}"` };
+  if (bash) return bash[1] === "bash" ? readPattern(e, bash[2]!.trim(), list) : { error: `names no tool (tool names are lowercase); write "bash:${bash[2]}"` };
   const file = readFilePattern(e);
   if (file) return "error" in file ? file : { file };
   // `deny = ["rm"]` means the command: as a tool name it would match nothing, and rm would run (in
@@ -90,7 +90,7 @@ export function readEntry(entry: string, list?: "allow" | "deny"): Entry | { err
   if (scoped) return { error: scoped };
   if (/^mcp__/i.test(e)) return { tool: e.toLowerCase() };
   if (TOOL_GLOB.test(e)) return { tool: e };
-  return { error: misspelled(e) };
+  return { error: misspelled(e, list) };
 }
 
 /**
@@ -105,7 +105,20 @@ const PROGRAMS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-function readPattern(entry: string, text: string): Entry | { error: string } {
+/**
+ * The word that ends an exact entry: `bash: npm run build $` allows that command and nothing after
+ * it. `$` alone is no word a command is written with (the shell reads it as a plain `$`), and it
+ * ends a line in a regular expression.
+ */
+export const EXACT_MARK = "$";
+
+/** Whether an entry is an exact one (`bash: rm -rf build $`), for the lines that show it. */
+export const isExact = (entry: string) => /^bash\s*:.*\s\$$/is.test(entry.trim());
+
+/** What an exact entry's `$` means, said beside it wherever hey shows one. */
+export const EXACT_NOTE = "`$`: this command exactly, no words after it";
+
+function readPattern(entry: string, text: string, list?: "allow" | "deny"): Entry | { error: string } {
   if (!text) return { error: 'has an empty pattern; "bash" alone covers every command' };
   const parsed = parseSyntax(text, "bash");
   if (!parsed.ok) return { error: `cannot be parsed: ${parsed.reason}` };
@@ -114,19 +127,48 @@ function readPattern(entry: string, text: string): Entry | { error: string } {
   const top = parsed.segments.filter((s) => !s.nested);
   if (top.length !== 1) return { error: "is not one simple command; write one entry per command" };
   const seg = top[0]!;
-  const words = [...seg.assigns, ...seg.words];
+  const marks = seg.words.flatMap((w, i) => (w.raw === EXACT_MARK ? [i] : []));
+  const exact = marks.length > 0;
+  // a deny entry has no exact mark, so a `$` ending its last word is that word's
+  const problem = exact ? markProblem(seg.words.length, marks, list) : list === "deny" ? undefined : glued(seg.words.at(-1), text);
+  if (problem) return { error: problem };
+  const words = [...seg.assigns, ...seg.words.slice(0, exact ? -1 : undefined)];
   const redirects = seg.redirects.filter((r) => !harmless(r));
   const star = (w: Word) => w.glob && w.text.includes("*");
-  if (!words.some(star) && !redirects.some((r) => star(r.target))) words.push(STAR);
+  // without `*`, a pattern matches leading words; the exact mark says nothing may follow them
+  if (!exact && !words.some(star) && !redirects.some((r) => star(r.target))) words.push(STAR);
   return { pattern: { entry, words, assigns: seg.assigns.length > 0, redirects } };
 }
 
+/**
+ * What is wrong with an entry's exact mark (`$` at word positions `marks` of `count` words), if
+ * anything: it ends a command's words, once; a deny entry refuses whatever follows its words anyway
+ * (rules.ts openEnded), so one there would promise what it does not do.
+ */
+function markProblem(count: number, marks: number[], list?: "allow" | "deny"): string | undefined {
+  if (count === 1) return "has only the exact mark `$`; write the command before it";
+  if (marks.length > 1 || marks[0] !== count - 1) return "has `$` before its last word; the exact mark goes at the end, once";
+  if (list === "deny") return "ends in the exact mark `$`, which a deny entry cannot have: it refuses whatever follows its words; drop the `$`";
+  return undefined;
+}
+
+/**
+ * A last word ending in an unquoted `$` (`npm test$`): most likely the exact mark without its
+ * space. Either meaning can be written plainly, so both are offered (`grep -c ^$` may mean the `$`).
+ */
+function glued(last: Word | undefined, text: string): string | undefined {
+  if (!last || last.unknown || !/[^$]\$$/.test(last.raw) || /['"\\]/.test(last.raw) || !text.endsWith(last.raw)) return undefined;
+  const before = text.slice(0, -last.raw.length);
+  return `ends in \`${last.raw}\`; the exact mark is a word of its own: write "bash: ${text.slice(0, -1)} $" (for a \`$\` in the word, quote it: "bash: ${before}'${last.raw}'")`;
+}
+
 /** What is wrong with an entry that is neither a tool glob nor "bash: PATTERN", and what to write instead. */
-function misspelled(e: string): string {
+function misspelled(e: string, list?: "allow" | "deny"): string {
   const call = /^([A-Za-z_][\w-]*)\s*\((.*)\)$/s.exec(e); // Claude Code's Bash(git:*), Gemini CLI's run_shell_command(git)
   if (call) {
     const tool = heyToolName(call[1]!);
-    if (tool === "bash") return `is another agent's syntax; write "bash: ${call[2]!.trim().replace(/:\*$/, " *")}"`;
+    // Gemini CLI's run_shell_command(git) is a prefix, as hey's entries are; Claude Code's Bash(git) is exact
+    if (tool === "bash") return `is another agent's syntax; write "${bashEntry(call[2]!, /^bash$/i.test(call[1]!) ? list : "deny")}"`;
     if (tool && PATH_TOOLS.includes(tool) && call[2]!.trim()) return `is another agent's syntax; write "${tool}: ${call[2]!.trim()}"`;
     if (tool) return `is another agent's syntax; write "${tool}"`;
     return 'is another agent\'s syntax; write a tool name or "bash: PATTERN"';
@@ -157,4 +199,15 @@ function scopedTool(name: string, pattern: string): string {
   const given = `gives \`${name}\` a pattern, which only bash and the file tools take ("bash: PATTERN", "read_file: GLOB")`;
   if (tool) return `${given}; write "${tool}" for the whole tool`;
   return `${given}; write "${lower}" for the whole tool`;
+}
+
+/**
+ * Claude Code's `Bash(RULE)` as hey's entry: `npm run test:*` (a prefix) is "bash: npm run test *";
+ * `npm run build`, which there means that command only, is the exact "bash: npm run build $" in an
+ * allow list, and stays open in a deny list, which refuses whatever follows its words.
+ */
+export function bashEntry(rule: string, list?: "allow" | "deny"): string {
+  const r = rule.trim();
+  if (/:\*$/.test(r)) return `bash: ${r.slice(0, -2).trimEnd()} *`;
+  return list === "deny" || r.includes("*") || r.endsWith(` ${EXACT_MARK}`) ? `bash: ${r}` : `bash: ${r} ${EXACT_MARK}`;
 }

@@ -5,7 +5,7 @@
 // before running what their settings leave out; hey never asks, so without a list it runs every
 // call: a rule to ask becomes one to refuse, and Claude's allow list becomes hey's (fail-closed,
 // so what it leaves out is refused instead of asked about). Pure: the caller reads the file.
-import { heyToolName, readEntry } from "./entries.ts";
+import { bashEntry, heyToolName, readEntry } from "./entries.ts";
 
 /** The rules of one settings file, as written there. */
 export interface PeerRules {
@@ -46,7 +46,7 @@ function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } |
     const bad = entries.map((e) => readEntry(e, list)).find((r) => "error" in r);
     return bad && "error" in bad ? { none: `as "${entries[0]}" ${bad.error}` } : { entries };
   }
-  const entry = `bash: ${arg.replace(/:\*$/, " *")}`;
+  const entry = bashEntry(arg, list);
   const read = readEntry(entry, list);
   return "error" in read ? { none: `as "${entry}" ${read.error}` } : { entries: [entry] };
 }

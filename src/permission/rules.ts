@@ -9,7 +9,7 @@
 // verify" (fail closed). The rules are read once (compileRules) and then decide every call.
 import type { ControlFiles } from "./control-files.ts";
 import { linkedWrite } from "./control-links.ts";
-import { readEntry } from "./entries.ts";
+import { EXACT_NOTE, isExact, readEntry } from "./entries.ts";
 import { respelled, doesOtherwise, type Equivalent, equivalents, sameEntries } from "./equivalents.ts";
 import { gitDashed } from "./git.ts";
 import { asWritten } from "./git-texts.ts";
@@ -383,7 +383,8 @@ const from = (tool: string, origin: ToolOrigin | undefined) => (origin && origin
  * shows on a line of its own) when both are known, why the entries close to it do not (advice.ts), then what the list allows.
  */
 function unlisted(subject: string, allowed: string, file: string | undefined, { entry, why }: Advice): Refusal {
-  const text = file && entry ? ` in ${file}: add ${quoted([entry])} there${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
+  const note = entry && isExact(entry) ? ` (${EXACT_NOTE})` : "";
+  const text = file && entry ? ` in ${file}: add ${quoted([entry])} there${note}${why ? `, as ${why}` : ""}` : why ? `; ${why}` : "";
   return { ...block(`${subject} matches no allow entry${text} (${allowed})`), unlisted: subject };
 }
 

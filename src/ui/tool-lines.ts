@@ -159,8 +159,8 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   }
 }
 
-/** An allow list's advice in a refusal (permission/rules.ts unlisted): ` in FILE: add "ENTRY" there`. */
-const ADD_THERE = / in (\S.*?): add ("(?:[^"\\]|\\.)*") there/;
+/** An allow list's advice in a refusal (permission/rules.ts unlisted): ` in FILE: add "ENTRY" there`, then what an exact entry's `$` means. */
+const ADD_THERE = / in (\S.*?): add ("(?:[^"\\]|\\.)*") there( \(`\$`: [^()]*\))?/;
 
 /**
  * A refusal by the rules: its words on the status line; the entry an allow list says to add, with
@@ -170,7 +170,7 @@ function refused(output: string): ResultStatus {
   const add = ADD_THERE.exec(output);
   if (!add) return { ok: false, text: cut(output), diff: [], preview: [] };
   const text = output.slice(0, add.index) + output.slice(add.index + add[0].length);
-  return { ok: false, text: cut(text), diff: [], preview: [`add ${add[2]} to ${add[1]}`] };
+  return { ok: false, text: cut(text), diff: [], preview: [`add ${add[2]} to ${add[1]}${add[3] ?? ""}`] };
 }
 
 /**

@@ -230,7 +230,7 @@ test("Claude Code's allow list alone (it asks about the rest) is said with hey's
   expect(first.stderr).toContain(
     "hey: warning: ~/.claude/settings.json has Claude Code permission rules (4 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
   );
-  const allow = 'allow = ["bash: git status", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]';
+  const allow = 'allow = ["bash: git status $", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]';
   expect(first.stderr).toContain(
     `  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n  [permission]\n  ${allow}\n`,
   );

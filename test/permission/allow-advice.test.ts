@@ -59,25 +59,29 @@ test('an entry holding ", " is offered whole, as one quoted entry', () => {
 
 // x55 finding 5: `bash: rm *`, `bash: find *`, `bash: python3 *` and `bash: sudo *` were offered,
 // which together allow `sudo rm -rf ~`; a program that can destroy or run anything is offered the
-// command's own words, and one that runs as another user no entry at all.
+// command's own words, and one that runs as another user no entry at all. Those words end with the
+// exact mark `$` (f90b): without it, "bash: rm -rf build" allowed `rm -rf build ~` too.
 describe("a program that can destroy or run anything is offered its own words, never `PROGRAM *`", () => {
   const LIST = ["read_file", "grep", "bash: git status", "bash: ls *", "bash: npm test"];
   test.each([
-    ["rm -rf build", "bash: rm -rf build"],
-    ["find . -name '*.ts' -newer package.json", "bash: find . -name '*.ts' -newer package.json"],
-    ["python3 -c 'print(1)'", "bash: python3 -c 'print(1)'"],
-    ["node scripts/seed.js --reset", "bash: node scripts/seed.js --reset"],
-    ["bun -e 'console.log(1)'", "bash: bun -e 'console.log(1)'"],
-    ["chmod -R 777 .", "bash: chmod -R 777 ."],
-    ["dd if=/dev/zero of=disk.img bs=1M count=1", "bash: dd if=/dev/zero of=disk.img bs=1M count=1"],
-    ["mkfs.ext4 disk.img", "bash: mkfs.ext4 disk.img"],
-    ["curl -o install.sh https://example.com/install.sh", "bash: curl -o install.sh https://example.com/install.sh"],
-    ["git push --force origin main", "bash: git push --force origin main"],
-    ["rm -rf build > rm.log", "bash: rm -rf build > rm.log"],
+    ["rm -rf build", "bash: rm -rf build $"],
+    ["find . -name '*.ts' -newer package.json", "bash: find . -name '*.ts' -newer package.json $"],
+    ["python3 -c 'print(1)'", "bash: python3 -c 'print(1)' $"],
+    ["node scripts/seed.js --reset", "bash: node scripts/seed.js --reset $"],
+    ["bun -e 'console.log(1)'", "bash: bun -e 'console.log(1)' $"],
+    ["chmod -R 777 .", "bash: chmod -R 777 . $"],
+    ["dd if=/dev/zero of=disk.img bs=1M count=1", "bash: dd if=/dev/zero of=disk.img bs=1M count=1 $"],
+    ["mkfs.ext4 disk.img", "bash: mkfs.ext4 disk.img $"],
+    ["curl -o install.sh https://example.com/install.sh", "bash: curl -o install.sh https://example.com/install.sh $"],
+    ["git push --force origin main", "bash: git push --force origin main $"],
+    ["rm -rf build > rm.log", "bash: rm -rf build > rm.log $"],
   ])("%s", (command, entry) => {
     const reason = check(LIST, command);
     expect(added(reason)).toBe(entry);
+    expect(reason).toContain(`add ${JSON.stringify(entry)} there (\`$\`: this command exactly, no words after it)`);
     expect(check([...LIST, entry], command)).toBeUndefined();
+    // the entry ends with the exact mark: accepting the advice for `rm -rf build` does not allow `rm -rf build ~`
+    expect(check([...LIST, entry], `${command} ~`)).toContain("matches no allow entry");
   });
 
   test("others keep the wide entry: a plain git push, npm's and make's subcommands, ls", () => {

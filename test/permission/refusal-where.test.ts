@@ -46,7 +46,7 @@ test("a call that an allow entry waiting for approval would allow says which ent
     `\`ls -la\`: allow entry "bash: ls *" in ${SHOWN} waits for your approval`,
   );
   // what no waiting entry allows is refused as before, with the entry to add
-  expect(check({ allow: ["read_file", "grep"], file: USER, waiting }, "bash", { command: "rm x" })).toContain(`in ${SHOWN}: add "bash: rm x" there`);
+  expect(check({ allow: ["read_file", "grep"], file: USER, waiting }, "bash", { command: "rm x" })).toContain(`in ${SHOWN}: add "bash: rm x $" there`);
   // all approved entries removed, others added: nothing runs until approved, and the refusal says why
   expect(check({ allow: [ALLOWS_NOTHING], file: USER, waiting: { [USER]: ["bash: head *"] } }, "bash", { command: "head -1 x" })).toContain(
     `allow entry "bash: head *" in ${SHOWN} waits for your approval`,
