@@ -13,7 +13,7 @@ export interface Driver {
   name: string;
 }
 
-/** The filters and textconv drivers among `programs` (repository-programs.ts keys: `filter.lfs.clean`, `diff.evil.textconv`), each once. */
+/** The filters and textconv drivers among `programs` (permission/repository-programs.ts keys: `filter.lfs.clean`, `diff.evil.textconv`), each once. */
 export function driversOf(programs: string[]): Driver[] {
   const found = new Map<string, Driver>();
   for (const key of programs) {
@@ -35,7 +35,7 @@ function driverOf(key: string): Driver | undefined {
 const USER_SCOPES = new Set(["system", "global", "command"]);
 
 /**
- * The keys of `programs` (repository-programs.ts) that are the user's own, with the user's value:
+ * The keys of `programs` (permission/repository-programs.ts) that are the user's own, with the user's value:
  * every key of a driver whose value git would take in this repository (the last one `listing` gives,
  * `git config --list --show-scope -z --includes`) is the user's last value for it. A driver with
  * one key that is not (the repository sets it alone, or to something else) keeps all its keys the
@@ -147,7 +147,7 @@ export function pathspecCalls(include: string[], exclude: string[]): string[][] 
   const calls: string[][] = [[]];
   let bytes = 0;
   for (const spec of include.map((path) => literal(path))) {
-    if (bytes + size([spec]) > PATHSPEC_BYTES && calls.at(-1)!.length > 0) (calls.push([]), (bytes = 0));
+    if (bytes + size([spec]) > PATHSPEC_BYTES && calls.at(-1)!.length > 0) calls.push([]), (bytes = 0);
     calls.at(-1)!.push(spec);
     bytes += size([spec]);
   }

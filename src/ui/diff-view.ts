@@ -102,6 +102,7 @@ function stopped(what: string, ended: "timeout" | "abort", signal: AbortSignal):
   if (ended === "abort") return `${what} was stopped: ${abortReason(signal)}`;
   return `${what} was still running after ${GIT_TIMEOUT_MS / 1000} s and was stopped (a slow textconv driver or a huge work tree can take that long)`;
 }
+
 /**
  * `/diff` in `cwd`: the text to show, each line cut to `columns` (0: not cut) and never wrapped,
  * as the tools' diffs are, so a line keeps its +/- in front; `color`: their colours. `signal`
@@ -109,7 +110,7 @@ function stopped(what: string, ended: "timeout" | "abort", signal: AbortSignal):
  */
 export async function diffView(cwd: string, color: boolean, columns: number, signal: AbortSignal): Promise<{ text: string; ok: boolean; fitted?: true }> {
   const until = Date.now() + GIT_TIMEOUT_MS;
-  const place = (env: Env, dir = cwd): GitPlace => ({ cwd: dir, env, timeoutMs: Math.max(until - Date.now(), 1), signal });
+  const place = (env: Env): GitPlace => ({ cwd, env, timeoutMs: Math.max(until - Date.now(), 1), signal });
   const programs = await repositoryPrograms(cwd, "", homedir(), process.env, signal);
   const refused = programs.find(isRefusal);
   if (refused) return { text: `hey: /diff runs no git here: ${refused.slice("/hey: ".length)}`, ok: false };
@@ -194,7 +195,8 @@ async function fileByFile(run: (calls: string[][]) => Promise<Diffs>, at: () => 
   if (!names.ok) return { failed: names.err || "no reason given" };
   const changed = parseChanged(names.text);
   const paths = changed.map((file) => `${file.path}\0`).join("");
-  const asked = names.exact && changed.length > 0 ? await gitListing(["check-attr", "-z", "--stdin", "filter", "diff"], { ...at(), cwd: top }, paths) : undefined;
+  const asked =
+    names.exact && changed.length > 0 ? await gitListing(["check-attr", "-z", "--stdin", "filter", "diff"], { ...at(), cwd: top }, paths) : undefined;
   // no answer, or paths hey could not give git: each file is taken to select every driver
   const attributes = asked && !("error" in asked) && asked.ok && asked.exact ? parseAttributes(asked.text) : new Map();
   const sorted = sortChanged(changed, attributes, drivers);
@@ -234,15 +236,21 @@ const driversIn = (files: Held[]) => [...new Set(files.map((file) => file.driver
 function heldLines(read: DiffRead, cut: (line: string) => string): string[] {
   const lines: string[] = [];
   const bytes = read.bytes ?? [];
+  const more = (files: Held[]) => (files.length > NAMED_MAX ? ` and ${files.length - NAMED_MAX} more` : "");
   if (bytes.length > 0)
     lines.push(
-      `shown as git's own bytes, without the textconv driver this repository's own config names for them (diff=${driversIn(bytes)}), which /diff does not run: ${bytes.map((file) => visible(file.path)).join(", ")}`,
+      `shown as git's own bytes, without the textconv driver this repository's own config names for them (diff=${driversIn(bytes)}), which /diff does not run: ${bytes
+        .slice(0, NAMED_MAX)
+        .map((file) => visible(file.path))
+        .join(", ")}${more(bytes)}`,
     );
   const named = read.named ?? [];
   if (named.length === 0) return lines;
-  lines.push(`changed, not shown: this repository's own config names their filter (filter=${driversIn(named)}), which /diff does not run, and only it shows them truthfully:`);
+  lines.push(
+    `changed, not shown: this repository's own config names their filter (filter=${driversIn(named)}), which /diff does not run, and only it shows them truthfully:`,
+  );
   lines.push(...named.slice(0, NAMED_MAX).map((file) => cut(visible(`${file.status} ${file.path}`))));
-  if (named.length > NAMED_MAX) lines.push(`and ${named.length - NAMED_MAX} more (git status lists them)`);
+  if (named.length > NAMED_MAX) lines.push(`${more(named).trim()} (git status lists them)`);
   return lines;
 }
 

@@ -25,15 +25,18 @@ testNeeding(["git"])("hey -c -p /diff in a `git lfs install --local` repository:
   expect(run.code).toBe(0);
 });
 
-testNeeding(["git"])("hey -c -p /diff where the user's global config sets the repository's filter alike: the user's program runs and the .bin file's diff shows", async () => {
-  const { repo, marks } = lfsRepo(dir.path);
-  const mine = markingFilter("lfs", marks, "user", ["clean", "smudge"]);
-  Bun.spawnSync(["git", "config", "--remove-section", "filter.lfs"], { cwd: repo });
-  writeFileSync(join(repo, ".git", "config"), mine, { flag: "a" });
-  writeFileSync(join(dir.path, "user.gitconfig"), mine);
-  const run = await runHey(["-c", "-p", "/diff"], { cwd: repo, env: { GIT_CONFIG_GLOBAL: join(dir.path, "user.gitconfig") } });
-  expect(run.stdout).toContain("-logo v1\n+logo v2\n");
-  expect(run.stdout).toContain("+new line\n");
-  expect(run.stdout).not.toContain("not shown");
-  expect(marksIn(marks)).toEqual(["user-clean"]);
-});
+testNeeding(["git"])(
+  "hey -c -p /diff where the user's global config sets the repository's filter alike: the user's program runs and the .bin file's diff shows",
+  async () => {
+    const { repo, marks } = lfsRepo(dir.path);
+    const mine = markingFilter("lfs", marks, "user", ["clean", "smudge"]);
+    Bun.spawnSync(["git", "config", "--remove-section", "filter.lfs"], { cwd: repo });
+    writeFileSync(join(repo, ".git", "config"), mine, { flag: "a" });
+    writeFileSync(join(dir.path, "user.gitconfig"), mine);
+    const run = await runHey(["-c", "-p", "/diff"], { cwd: repo, env: { GIT_CONFIG_GLOBAL: join(dir.path, "user.gitconfig") } });
+    expect(run.stdout).toContain("-logo v1\n+logo v2\n");
+    expect(run.stdout).toContain("+new line\n");
+    expect(run.stdout).not.toContain("not shown");
+    expect(marksIn(marks)).toEqual(["user-clean"]);
+  },
+);

@@ -50,12 +50,18 @@ test("git's -z listings read back: the changed files, their attributes, and the 
 });
 
 /** `git config --list --show-scope --includes -z`'s records. */
-const listing = (...records: [string, string, string?][]) => records.map(([scope, name, value]) => `${scope}\0${name}${value === undefined ? "" : `\n${value}`}\0`).join("");
+const listing = (...records: [string, string, string?][]) =>
+  records.map(([scope, name, value]) => `${scope}\0${name}${value === undefined ? "" : `\n${value}`}\0`).join("");
 
 test.each([
   [
     "set alike by `git lfs install` and `git lfs install --local`: the user's",
-    listing(["global", "filter.lfs.clean", "git-lfs clean -- %f"], ["global", "filter.lfs.process", "git-lfs filter-process"], ["local", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", "filter.lfs.process", "git-lfs filter-process"]),
+    listing(
+      ["global", "filter.lfs.clean", "git-lfs clean -- %f"],
+      ["global", "filter.lfs.process", "git-lfs filter-process"],
+      ["local", "filter.lfs.clean", "git-lfs clean -- %f"],
+      ["local", "filter.lfs.process", "git-lfs filter-process"],
+    ),
     ["filter.lfs.clean", "filter.lfs.process"],
     [
       ["filter.lfs.clean", "git-lfs clean -- %f"],
@@ -64,20 +70,44 @@ test.each([
   ],
   [
     "one key the repository's alone: the whole filter is the repository's",
-    listing(["global", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", "filter.lfs.process", "sh evil.sh"]),
+    listing(
+      ["global", "filter.lfs.clean", "git-lfs clean -- %f"],
+      ["local", "filter.lfs.clean", "git-lfs clean -- %f"],
+      ["local", "filter.lfs.process", "sh evil.sh"],
+    ),
     ["filter.lfs.clean", "filter.lfs.process"],
     [],
   ],
-  ["a value of its own: the repository's", listing(["global", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", "filter.lfs.clean", "sh evil.sh"]), ["filter.lfs.clean"], []],
+  [
+    "a value of its own: the repository's",
+    listing(["global", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", "filter.lfs.clean", "sh evil.sh"]),
+    ["filter.lfs.clean"],
+    [],
+  ],
   [
     "the repository's last value the user's (an earlier line of its own is not what git runs): the user's",
     listing(["system", "filter.lfs.clean", "cat"], ["local", "filter.lfs.clean", "sh evil.sh"], ["local", "filter.lfs.clean", "cat"]),
     ["filter.lfs.clean"],
     [["filter.lfs.clean", "cat"]],
   ],
-  ["the user's value, then the repository's: the repository's wins in git, so it is its", listing(["global", "diff.x.textconv", "cat"], ["local", "diff.x.textconv", "sh evil.sh"]), ["diff.x.textconv"], []],
-  ["the user's command-scope value beats the repository's: the user's", listing(["local", "diff.x.textconv", "sh evil.sh"], ["command", "diff.x.textconv", "cat"]), ["diff.x.textconv"], [["diff.x.textconv", "cat"]]],
-  ["a worktree's config is the repository's", listing(["global", "filter.a.clean", "cat"], ["worktree", "filter.a.clean", "sh evil.sh"]), ["filter.a.clean"], []],
+  [
+    "the user's value, then the repository's: the repository's wins in git, so it is its",
+    listing(["global", "diff.x.textconv", "cat"], ["local", "diff.x.textconv", "sh evil.sh"]),
+    ["diff.x.textconv"],
+    [],
+  ],
+  [
+    "the user's command-scope value beats the repository's: the user's",
+    listing(["local", "diff.x.textconv", "sh evil.sh"], ["command", "diff.x.textconv", "cat"]),
+    ["diff.x.textconv"],
+    [["diff.x.textconv", "cat"]],
+  ],
+  [
+    "a worktree's config is the repository's",
+    listing(["global", "filter.a.clean", "cat"], ["worktree", "filter.a.clean", "sh evil.sh"]),
+    ["filter.a.clean"],
+    [],
+  ],
   ["a bare key names no program, the user's neither", listing(["global", "filter.a.clean"], ["local", "filter.a.clean"]), ["filter.a.clean"], []],
 ] as const)("a driver %s", (_, text, programs, own) => {
   expect(usersOwnKeys(text, [...programs])).toEqual(own.map(([k, v]) => [k, v]));

@@ -35,17 +35,20 @@ function userConfig(dir: string, text: string): void {
 
 const TEXT_DIFFS = ["-old line", "+new line", "-export const size = 1;", "+export const size = 2;"];
 
-testNeeding(["git"])("a `git lfs install --local` repository: the text files' diffs in full, the .bin file named with its filter, none of its programs run", async () => {
-  const { repo, marks } = lfsRepo(fresh());
-  for (const cwd of [repo, join(repo, "src")]) {
-    const text = await view(cwd);
-    for (const line of TEXT_DIFFS) expect(text).toContain(line);
-    expect(text).toContain("changed, not shown: this repository's own config names their filter (filter=lfs), which /diff does not run");
-    expect(text).toContain("\nM assets/logo.bin\n");
-    expect(text).not.toContain("logo v2");
-  }
-  expect(marksIn(marks)).toEqual([]);
-});
+testNeeding(["git"])(
+  "a `git lfs install --local` repository: the text files' diffs in full, the .bin file named with its filter, none of its programs run",
+  async () => {
+    const { repo, marks } = lfsRepo(fresh());
+    for (const cwd of [repo, join(repo, "src")]) {
+      const text = await view(cwd);
+      for (const line of TEXT_DIFFS) expect(text).toContain(line);
+      expect(text).toContain("changed, not shown: this repository's own config names their filter (filter=lfs), which /diff does not run");
+      expect(text).toContain("\nM assets/logo.bin\n");
+      expect(text).not.toContain("logo v2");
+    }
+    expect(marksIn(marks)).toEqual([]);
+  },
+);
 
 testNeeding(["git"])("the filter only in the user's global config: every file's diff, the .bin one through the user's filter", async () => {
   const dir = fresh();
@@ -58,28 +61,34 @@ testNeeding(["git"])("the filter only in the user's global config: every file's 
   expect(marksIn(marks)).toEqual(["user-clean"]);
 });
 
-testNeeding(["git"])("the repository's filter set as the user's global config sets it (`git lfs install` and `--local`): the user's program, so the .bin file's diff is shown too", async () => {
-  const dir = fresh();
-  const { repo, marks } = lfsRepo(dir);
-  git(repo, "config", "--remove-section", "filter.lfs");
-  const mine = markingFilter("lfs", marks, "user", ["clean", "smudge"]);
-  writeFileSync(join(repo, ".git", "config"), mine, { flag: "a" });
-  userConfig(dir, mine);
-  const text = await view(repo);
-  for (const line of [...TEXT_DIFFS, "-logo v1", "+logo v2"]) expect(text).toContain(line);
-  expect(text).not.toContain("not shown");
-  expect(marksIn(marks)).toEqual(["user-clean"]);
-});
+testNeeding(["git"])(
+  "the repository's filter set as the user's global config sets it (`git lfs install` and `--local`): the user's program, so the .bin file's diff is shown too",
+  async () => {
+    const dir = fresh();
+    const { repo, marks } = lfsRepo(dir);
+    git(repo, "config", "--remove-section", "filter.lfs");
+    const mine = markingFilter("lfs", marks, "user", ["clean", "smudge"]);
+    writeFileSync(join(repo, ".git", "config"), mine, { flag: "a" });
+    userConfig(dir, mine);
+    const text = await view(repo);
+    for (const line of [...TEXT_DIFFS, "-logo v1", "+logo v2"]) expect(text).toContain(line);
+    expect(text).not.toContain("not shown");
+    expect(marksIn(marks)).toEqual(["user-clean"]);
+  },
+);
 
-testNeeding(["git"])("the same filter name, but the repository's programs are not the user's: the repository's do not run, and its files are named", async () => {
-  const dir = fresh();
-  const { repo, marks } = lfsRepo(dir);
-  userConfig(dir, markingFilter("lfs", marks, "user", ["clean", "smudge"]));
-  const text = await view(repo);
-  for (const line of TEXT_DIFFS) expect(text).toContain(line);
-  expect(text).toContain("\nM assets/logo.bin\n");
-  expect(marksIn(marks).filter((m) => m.startsWith("repo-"))).toEqual([]);
-});
+testNeeding(["git"])(
+  "the same filter name, but the repository's programs are not the user's: the repository's do not run, and its files are named",
+  async () => {
+    const dir = fresh();
+    const { repo, marks } = lfsRepo(dir);
+    userConfig(dir, markingFilter("lfs", marks, "user", ["clean", "smudge"]));
+    const text = await view(repo);
+    for (const line of TEXT_DIFFS) expect(text).toContain(line);
+    expect(text).toContain("\nM assets/logo.bin\n");
+    expect(marksIn(marks).filter((m) => m.startsWith("repo-"))).toEqual([]);
+  },
+);
 
 testNeeding(["git"])("a submodule that defines the user's filter with a program of its own: git runs the user's there, never the submodule's", async () => {
   const dir = fresh();
@@ -93,16 +102,21 @@ testNeeding(["git"])("a submodule that defines the user's filter with a program 
   expect(marksIn(marks).filter((m) => !m.startsWith("user-"))).toEqual([]);
 });
 
-testNeeding(["git"])("a repository's own textconv driver: that file as git's own bytes, and the user's own textconv driver still runs for the others", async () => {
-  const dir = fresh();
-  const { repo, marks } = lfsRepo(dir);
-  git(repo, "config", "--remove-section", "filter.lfs");
-  git(repo, "config", "diff.lfs.textconv", `sh -c 'touch ${join(marks, "repo-textconv")}; cat "$0"'`);
-  writeFileSync(join(repo, ".gitattributes"), "*.bin diff=lfs\n*.md diff=upper\n");
-  userConfig(dir, `[diff "upper"]\n\ttextconv = "sh -c 'touch ${join(marks, "user-textconv")}; tr a-z A-Z < $0'"\n`);
-  const text = await view(repo);
-  expect(text).toContain("+NEW LINE"); // the user's driver's text
-  expect(text).toContain("+logo v2");
-  expect(text).toContain("shown as git's own bytes, without the textconv driver this repository's own config names for them (diff=lfs), which /diff does not run: assets/logo.bin");
-  expect(marksIn(marks)).toEqual(["user-textconv"]);
-});
+testNeeding(["git"])(
+  "a repository's own textconv driver: that file as git's own bytes, and the user's own textconv driver still runs for the others",
+  async () => {
+    const dir = fresh();
+    const { repo, marks } = lfsRepo(dir);
+    git(repo, "config", "--remove-section", "filter.lfs");
+    git(repo, "config", "diff.lfs.textconv", `sh -c 'touch ${join(marks, "repo-textconv")}; cat "$0"'`);
+    writeFileSync(join(repo, ".gitattributes"), "*.bin diff=lfs\n*.md diff=upper\n");
+    userConfig(dir, `[diff "upper"]\n\ttextconv = "sh -c 'touch ${join(marks, "user-textconv")}; tr a-z A-Z < $0'"\n`);
+    const text = await view(repo);
+    expect(text).toContain("+NEW LINE"); // the user's driver's text
+    expect(text).toContain("+logo v2");
+    expect(text).toContain(
+      "shown as git's own bytes, without the textconv driver this repository's own config names for them (diff=lfs), which /diff does not run: assets/logo.bin",
+    );
+    expect(marksIn(marks)).toEqual(["user-textconv"]);
+  },
+);
