@@ -137,7 +137,7 @@ export async function diffView(cwd: string, color: boolean, columns: number, sig
     return { text: formatDiffView(diff.lines.join("\n"), "", color, columns, { cut }), ok: false, fitted: true };
   }
   const untracked = await git(["ls-files", "--others", "--exclude-standard"], place(env), UNTRACKED_MAX);
-  const read: DiffRead = { diffLines: diff.total, bytes: diff.bytes, named: diff.named };
+  const read: DiffRead = { diffLines: diff.total, bytes: diff.bytes, named: diff.named, unsorted: diff.unsorted };
   if (!("error" in untracked)) read.untracked = untracked.total;
   if (!("error" in untracked) && untracked.ended !== "exit") read.unlisted = stopped("git ls-files", untracked.ended, signal);
   const listed = "error" in untracked || !untracked.ok ? "" : untracked.lines.join("\n");
@@ -156,7 +156,7 @@ async function usersOwn(at: GitPlace, programs: string[]): Promise<[string, stri
 }
 
 /** git diff's lines shown (DIFF_VIEW_MAX_LINES at most), how many it printed in all, how it ended, and the changed files not shown in full; or why it failed. */
-type Diffs = { lines: string[]; total: number; ended: GitOutput["ended"]; bytes?: Held[]; named?: Held[] } | { failed: string };
+type Diffs = ({ lines: string[]; total: number; ended: GitOutput["ended"] } & Pick<DiffRead, "bytes" | "named" | "unsorted">) | { failed: string };
 
 /**
  * `git diff` once for each of `calls` (its further arguments: pathspecs, `--no-textconv`), their
@@ -198,8 +198,9 @@ async function fileByFile(run: (calls: string[][]) => Promise<Diffs>, at: () => 
   const asked =
     names.exact && changed.length > 0 ? await gitListing(["check-attr", "-z", "--stdin", "filter", "diff"], { ...at(), cwd: top }, paths) : undefined;
   // no answer, or paths hey could not give git: each file is taken to select every driver
-  const attributes = asked && !("error" in asked) && asked.ok && asked.exact ? parseAttributes(asked.text) : new Map();
-  const sorted = sortChanged(changed, attributes, drivers);
+  const known = !asked || (!("error" in asked) && asked.ok && asked.exact);
+  const sorted = sortChanged(changed, known && asked ? parseAttributes(asked.text) : new Map(), drivers);
+  const unsorted = !names.exact || !known ? { unsorted: true as const } : {};
   if (!names.exact && sorted.bytes.length > 0) return run([[SUBMODULE_COMMITS, "--no-textconv"]]);
   const [bytes, named] = [sorted.bytes.map((file) => file.path), sorted.named.map((file) => file.path)];
   const calls = [
@@ -207,7 +208,7 @@ async function fileByFile(run: (calls: string[][]) => Promise<Diffs>, at: () => 
     ...pathspecCalls(bytes, [...sorted.diff, ...named]).map((specs) => [SUBMODULE_COMMITS, "--no-textconv", "--", ...specs]),
   ];
   const diff = await run(calls);
-  return "failed" in diff ? diff : { ...diff, bytes: sorted.bytes, named: sorted.named };
+  return "failed" in diff ? diff : { ...diff, bytes: sorted.bytes, named: sorted.named, ...unsorted };
 }
 
 /** How much git printed beyond the lines given, and why it was stopped, if it was. */
@@ -224,6 +225,8 @@ export interface DiffRead {
   bytes?: Held[] | undefined;
   /** changed files not shown, as the repository's own config names their filter */
   named?: Held[] | undefined;
+  /** git's answer could not be had file by file (a name that is not UTF-8, check-attr failed): `named` is every changed file */
+  unsorted?: true | undefined;
 }
 
 /** Files named, not shown, at most (a tree of LFS files: thousands); the rest are counted. */
@@ -247,7 +250,9 @@ function heldLines(read: DiffRead, cut: (line: string) => string): string[] {
   const named = read.named ?? [];
   if (named.length === 0) return lines;
   lines.push(
-    `changed, not shown: this repository's own config names their filter (filter=${driversIn(named)}), which /diff does not run, and only it shows them truthfully:`,
+    read.unsorted
+      ? `changed, not shown: this repository's own config names filters (filter=${driversIn(named)}), which /diff does not run, and /diff could not tell which files they clean (a file name that is not UTF-8, or no answer from git check-attr):`
+      : `changed, not shown: this repository's own config names their filter (filter=${driversIn(named)}), which /diff does not run, and only it shows them truthfully:`,
   );
   lines.push(...named.slice(0, NAMED_MAX).map((file) => cut(visible(`${file.status} ${file.path}`))));
   if (named.length > NAMED_MAX) lines.push(`${more(named).trim()} (git status lists them)`);

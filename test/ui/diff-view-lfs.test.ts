@@ -120,3 +120,19 @@ testNeeding(["git"])(
     expect(marksIn(marks)).toEqual(["user-textconv"]);
   },
 );
+
+testNeeding(["git"])("a changed file whose name is not UTF-8 (which hey cannot hand back to git): every changed file named, and /diff says why", async () => {
+  const { repo, marks } = lfsRepo(fresh());
+  const latin1 = Buffer.concat([Buffer.from(`${repo}/caf`), Buffer.from([0xe9]), Buffer.from(".txt")]);
+  writeFileSync(latin1, "one\n");
+  const harmless = ["-c", "filter.lfs.process=", "-c", "filter.lfs.clean=cat", "-c", "filter.lfs.required=false", "-c", "user.email=a@b", "-c", "user.name=a"];
+  git(repo, ...harmless, "add", "-A");
+  git(repo, ...harmless, "commit", "-qm", "latin-1");
+  writeFileSync(latin1, "two\n");
+  writeFileSync(join(repo, "notes.md"), "# Notes\nnewer line\n");
+  const text = await view(repo);
+  expect(text).toContain("/diff could not tell which files they clean (a file name that is not UTF-8");
+  expect(text).toContain("\nM notes.md\n");
+  expect(text).not.toContain("+newer line");
+  expect(marksIn(marks)).toEqual([]);
+});
