@@ -35,11 +35,11 @@ function driverOf(key: string): Driver | undefined {
 const USER_SCOPES = new Set(["system", "global", "command"]);
 
 /**
- * The keys of `programs` (permission/repository-programs.ts) that are the user's own, with the user's value:
- * every key of a driver whose value git would take in this repository (the last one `listing` gives,
- * `git config --list --show-scope -z --includes`) is the user's last value for it. A driver with
- * one key that is not (the repository sets it alone, or to something else) keeps all its keys the
- * repository's. Given as command-scope config, these values then win in every repository git
+ * The keys of `programs` (permission/repository-programs.ts) that are the user's own, with the
+ * user's values: those of a driver each of whose keys git takes in this repository at the user's
+ * last value for it (the last value `listing` gives, `git config --list --show-scope -z
+ * --includes`, is the one git takes). A driver with one key that is not (the repository sets it
+ * alone, or to something else) keeps all its keys the repository's. Given as command-scope config, these values then win in every repository git
  * reads at /diff, its submodules' too: what runs is always the user's own program.
  */
 export function usersOwnKeys(listing: string, programs: string[]): [string, string][] {
@@ -50,20 +50,20 @@ export function usersOwnKeys(listing: string, programs: string[]): [string, stri
     const record = words[i + 1]!;
     const cut = record.indexOf("\n");
     const [name, value] = cut < 0 ? [record, undefined] : [record.slice(0, cut), record.slice(cut + 1)];
-    const mine = USER_SCOPES.has(words[i]!);
+    const users = USER_SCOPES.has(words[i]!);
     // a bare `key` with no `=` names no program: none is the user's then
     if (value === undefined) {
       last.delete(name);
-      if (mine) user.delete(name);
+      if (users) user.delete(name);
     } else {
       last.set(name, value);
-      if (mine) user.set(name, value);
+      if (users) user.set(name, value);
     }
   }
   const keys = programs.filter((key) => driverOf(key));
-  const theirs = (key: string) => user.get(key) === undefined || user.get(key) !== last.get(key);
-  const repositorys = new Set(keys.filter(theirs).map((key) => driverKey(driverOf(key)!)));
-  return keys.filter((key) => !repositorys.has(driverKey(driverOf(key)!))).map((key) => [key, user.get(key)!]);
+  const mine = (key: string) => user.has(key) && user.get(key) === last.get(key);
+  const theirs = new Set(keys.filter((key) => !mine(key)).map((key) => driverKey(driverOf(key)!)));
+  return keys.filter((key) => !theirs.has(driverKey(driverOf(key)!))).map((key) => [key, user.get(key)!]);
 }
 
 const driverKey = (d: Driver) => `${d.kind}.${d.name}`;

@@ -199,7 +199,7 @@ async function fileByFile(run: (calls: string[][]) => Promise<Diffs>, at: () => 
     names.exact && changed.length > 0 ? await gitListing(["check-attr", "-z", "--stdin", "filter", "diff"], { ...at(), cwd: top }, paths) : undefined;
   // no answer, or paths hey could not give git: each file is taken to select every driver
   const known = !asked || (!("error" in asked) && asked.ok && asked.exact);
-  const sorted = sortChanged(changed, known && asked ? parseAttributes(asked.text) : new Map(), drivers);
+  const sorted = sortChanged(changed, known && asked ? parseAttributes(asked.text) : new Map<string, never>(), drivers);
   const unsorted = !names.exact || !known ? { unsorted: true as const } : {};
   if (!names.exact && sorted.bytes.length > 0) return run([[SUBMODULE_COMMITS, "--no-textconv"]]);
   const [bytes, named] = [sorted.bytes.map((file) => file.path), sorted.named.map((file) => file.path)];
