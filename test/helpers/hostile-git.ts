@@ -107,3 +107,35 @@ export function hostileSubmodules(dir: string): { repo: string; marks: string } 
   }
   return { repo, marks };
 }
+
+/** A filter's programs as a config section: each touches its marker in `marks` (named `${who}-clean`…), then passes the file through; `process` fails, as a program git's protocol does not fit. */
+export function markingFilter(name: string, marks: string, who: string, keys: ("clean" | "smudge" | "process")[] = ["clean", "smudge", "process"]): string {
+  const run = (key: string, then: string) => `\t${key} = "sh -c 'touch ${join(marks, `${who}-${key}`)}; ${then}'"\n`;
+  const lines = keys.map((key) => run(key, key === "process" ? "exit 1" : "cat"));
+  return `[filter "${name}"]\n${lines.join("")}\trequired = true\n`;
+}
+
+/**
+ * In `dir`: `repo/` set up as `git lfs install --local` leaves one (filter.lfs clean, smudge and
+ * process in `.git/config`, `required`; here each touches a marker `repo-…` in `marks/`), its
+ * `.gitattributes` sending `*.bin` through it; `notes.md`, `src/app.ts` and `assets/logo.bin`
+ * changed since the commit. No git-lfs needed: a filter entry naming a program is enough.
+ */
+export function lfsRepo(dir: string): { repo: string; marks: string } {
+  const [repo, marks] = [join(dir, "repo"), join(dir, "marks")];
+  mkdirSync(join(repo, "src"), { recursive: true });
+  mkdirSync(join(repo, "assets"), { recursive: true });
+  mkdirSync(marks, { recursive: true });
+  git(repo, "init", "-q", ".");
+  writeFileSync(join(repo, ".gitattributes"), "*.bin filter=lfs diff=lfs merge=lfs -text\n");
+  writeFileSync(join(repo, "notes.md"), "# Notes\nold line\n");
+  writeFileSync(join(repo, "src", "app.ts"), "export const size = 1;\n");
+  writeFileSync(join(repo, "assets", "logo.bin"), "logo v1\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "init");
+  writeFileSync(join(repo, ".git", "config"), markingFilter("lfs", marks, "repo"), { flag: "a" });
+  writeFileSync(join(repo, "notes.md"), "# Notes\nnew line\n");
+  writeFileSync(join(repo, "src", "app.ts"), "export const size = 2;\n");
+  writeFileSync(join(repo, "assets", "logo.bin"), "logo v2\n");
+  return { repo, marks };
+}

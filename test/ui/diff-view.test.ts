@@ -1,7 +1,7 @@
 // `/diff`'s view (x57): git's diff with the tools' diff colours, each line cut to the terminal and
 // never wrapped, the untracked files named, and said to go nowhere.
 import { expect, test } from "bun:test";
-import { DIFF_VIEW_MAX_LINES, formatDiffView, UNTRACKED_MAX } from "../../src/ui/diff-view.ts";
+import { DIFF_VIEW_MAX_LINES, formatDiffView, NAMED_MAX, UNTRACKED_MAX } from "../../src/ui/diff-view.ts";
 import { readsOnly } from "../../src/ui/slash.ts";
 
 const DIFF = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
@@ -43,4 +43,19 @@ test("a diff git was stopped in is shown as far as it came, then why, and nothin
   const shown = formatDiffView("", names, false, 0, { untracked: UNTRACKED_MAX + 7 }).split("\n")[0]!;
   expect(shown).toEndWith(`f${UNTRACKED_MAX - 1} and 7 more (git status lists them)`);
   expect(formatDiffView(`${DIFF}+more\n`, "", false, 0, { diffLines: DIFF_VIEW_MAX_LINES + 3 })).toContain("… 3 more lines");
+});
+
+test("files a repository's own driver holds back: those shown as git's own bytes said so, those its filter cleans named, past NAMED_MAX counted", () => {
+  const held = (n: number, driver: string) => Array.from({ length: n }, (_, i) => ({ status: "M", path: `f${i}.bin`, driver }));
+  const shown = formatDiffView(DIFF, "", false, 0, { bytes: held(1, "evil"), named: held(NAMED_MAX + 3, "lfs") }).split("\n");
+  expect(shown).toContain(
+    "shown as git's own bytes, without the textconv driver this repository's own config names for them (diff=evil), which /diff does not run: f0.bin",
+  );
+  expect(shown).toContain(
+    "changed, not shown: this repository's own config names their filter (filter=lfs), which /diff does not run, and only it shows them truthfully:",
+  );
+  expect(shown).toContain(`M f${NAMED_MAX - 1}.bin`);
+  expect(shown).not.toContain(`M f${NAMED_MAX}.bin`);
+  expect(shown).toContain("and 3 more (git status lists them)");
+  expect(formatDiffView("", "", false, 0, { named: held(1, "lfs") })).toStartWith("changed, not shown");
 });
