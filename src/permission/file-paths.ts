@@ -52,6 +52,18 @@ export function readFilePattern(entry: string): FilePattern | { error: string } 
   return { entry: entry.trim(), tool, glob };
 }
 
+/**
+ * `entry` with its relative pattern anchored at `root`: a project's `.hey/config.toml` names the
+ * project's files (a `.env` at any depth, `edit: src/**`) wherever in it hey starts, so its
+ * patterns are under the folder that holds `.hey/`, not the working directory. Any other entry (a `~/…` or
+ * absolute pattern, a tool name, `bash: …`) is returned as it is.
+ */
+export function anchoredEntry(entry: string, root: string, p: PlatformPath = nodePath): string {
+  const file = readFilePattern(entry);
+  if (!file || "error" in file || file.glob.startsWith("~") || p.isAbsolute(file.glob)) return entry;
+  return `${file.tool}: ${p.join(root, file.glob)}`;
+}
+
 /** The path a call of `tool` works on, as its arguments give it: grep's defaults to the working directory; undefined when it names none. */
 function pathOf(tool: string, args: Record<string, unknown>): string | undefined {
   if (tool === TOOL.grep && (args.path === undefined || args.path === "")) return ".";

@@ -14,16 +14,39 @@ test.each([
   ["MultiEdit", { entries: ["edit"] }],
   ["Write(*)", { entries: ["write_file"] }],
   ["mcp__github__delete_repo", { entries: ["mcp__github__delete_repo"] }],
+  // Claude's Read covers every tool that reads files: grep hands the model the lines of the files it searches
+  ["Read", { entries: ["read_file", "grep"] }],
   // paths in gitignore's syntax: a bare name at any depth, `//` absolute, `/` relative to the settings file (none)
-  ["Read(./.env)", { entries: ["read_file: ./.env"] }],
-  ["Read(.env)", { entries: ["read_file: **/.env"] }],
-  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**"] }],
-  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd"] }],
+  ["Read(./.env)", { entries: ["read_file: ./.env", "grep: ./.env"] }],
+  ["Read(.env)", { entries: ["read_file: **/.env", "grep: **/.env"] }],
+  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**", "grep: ~/.ssh/**"] }],
+  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd", "grep: /etc/passwd"] }],
   ["Edit(src/**)", { entries: ["edit: src/**", "write_file: src/**"] }],
   ["Read(/secrets/**)", { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" }],
   ["WebFetch(domain:example.com)", { none: "names a tool hey does not have" }],
 ])("%s → %o", (rule, want) => {
   expect(heyDenyEntry(rule)).toEqual(want);
+});
+
+// a project's rule is anchored at the project, as Claude Code anchors it: started in web/, its root .env stays refused
+test.each([
+  ["Read(.env)", ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env"]],
+  ["Read(./.env)", ["read_file: /w/proj/.env", "grep: /w/proj/.env"]],
+  ["Read(/secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**"]],
+  ["Read(secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**"]],
+  ["Edit(package.json)", ["edit: /w/proj/**/package.json", "write_file: /w/proj/**/package.json"]],
+  ["Read(~/.ssh/**)", ["read_file: ~/.ssh/**", "grep: ~/.ssh/**"]],
+  ["Read(//etc/passwd)", ["read_file: /etc/passwd", "grep: /etc/passwd"]],
+])("a project's %s → %o", (rule, entries) => {
+  expect(heyDenyEntry(rule, "/w/proj/")).toEqual({ entries });
+});
+
+test("a project's settings give entries anchored at the project, the user's relative to where hey runs", () => {
+  const rules = claudeRules({ permissions: { deny: ["Read(.env)"] } });
+  expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", "/w/proj")).toContain(
+    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env"]',
+  );
+  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain('  deny = ["read_file: **/.env", "grep: **/.env"]');
 });
 
 test("deny and ask rules become one deny list", () => {
@@ -32,7 +55,7 @@ test("deny and ask rules become one deny list", () => {
     "warning: .claude/settings.json has Claude Code permission rules (3 deny, 2 ask) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To refuse the same, write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  deny = ["bash: rm *", "read_file: ./.env", "bash: git push *"]\n' +
+      '  deny = ["bash: rm *", "read_file: ./.env", "grep: ./.env", "bash: git push *"]\n' +
       "  No hey entry for: Read(/x) (is relative to the settings file's directory, hey's patterns to where it runs: give the full path)",
   );
   expect(peerRulesNotice(["x"], claudeRules({ permissions: { deny: "Bash(rm:*)" } }), "y")).toBeUndefined();
@@ -49,7 +72,7 @@ test("an allow list alone (Claude Code asks about the rest) is said, with hey's 
     "warning: ~/.claude/settings.json has Claude Code permission rules (5 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  allow = ["bash: git status", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]\n' +
+      '  allow = ["bash: git status", "bash: npm test *", "read_file", "grep", "edit", "write_file", "compress"]\n' +
       "  No hey entry for: WebFetch (names a tool hey does not have)",
   );
   const both = peerRulesNotice(["x"], claudeRules({ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(git:*)"] } }), "y")!;
