@@ -25,11 +25,17 @@ export function claudeRules(data: unknown): PeerRules {
 }
 
 /**
- * The hey tools a Claude tool's path rule stands for: its `Edit` covers every tool that edits files
- * (hey's edit and write_file), its `Read` every tool that reads them (read_file, and grep, which
- * hands the model the lines it finds).
+ * The hey tools a Claude tool's rule stands for, in an allow and a deny list: its `Edit` covers
+ * every tool that edits files (hey's edit and write_file), its `Read` every tool that reads them:
+ * read_file, and grep, which hands the model the lines it finds. A file Claude may not read it
+ * cannot edit either (its Edit needs a Read first), and hey's edit shows lines of the file it
+ * edits (the diff, where old_string nearly matched), so a Read deny refuses edit too; a Read
+ * allow never allows an edit.
  */
-const PATH_RULE_TOOLS: Record<string, string[]> = { edit: ["edit", "write_file"], read: ["read_file", "grep"] };
+const PATH_RULE_TOOLS: Record<string, { allow: string[]; deny: string[] }> = {
+  edit: { allow: ["edit", "write_file"], deny: ["edit", "write_file"] },
+  read: { allow: ["read_file", "grep"], deny: ["read_file", "grep", "edit"] },
+};
 
 /**
  * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `WebFetch` "names
@@ -44,7 +50,7 @@ function heyEntry(rule: string, list: "allow" | "deny", root?: string): { entrie
   const tool = heyToolName(call[1]!);
   const arg = call[2]?.trim();
   if (!tool) return { none: "names a tool hey does not have" };
-  const tools = PATH_RULE_TOOLS[call[1]!.toLowerCase()] ?? [tool];
+  const tools = PATH_RULE_TOOLS[call[1]!.toLowerCase()]?.[list] ?? [tool];
   if (arg === undefined || arg === "" || arg === "*") return { entries: tools };
   if (tool !== "bash") {
     const glob = heyGlob(arg, root);

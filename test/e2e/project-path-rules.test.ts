@@ -37,7 +37,7 @@ test("Claude's project rule Read(.env) becomes entries anchored at the project; 
   write(join(root, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(.env)"] } }));
   scripted.userConfig("");
   const first = await runHey(["-p", "hi"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
-  const deny = `deny = ["read_file: ${root}/**/.env", "grep: ${root}/**/.env"]`;
+  const deny = `deny = ["read_file: ${root}/**/.env", "grep: ${root}/**/.env", "edit: ${root}/**/.env"]`;
   expect(first.stderr).toContain(`  ${deny}`);
 
   scripted.userConfig(`[permission]\n${deny}\n`);

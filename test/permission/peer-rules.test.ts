@@ -14,13 +14,14 @@ test.each([
   ["MultiEdit", { entries: ["edit"] }],
   ["Write(*)", { entries: ["write_file"] }],
   ["mcp__github__delete_repo", { entries: ["mcp__github__delete_repo"] }],
-  // Claude's Read covers every tool that reads files: grep hands the model the lines of the files it searches
-  ["Read", { entries: ["read_file", "grep"] }],
+  // Claude's Read covers every tool that reads files: grep hands the model the lines of the files it
+  // searches, edit those of the file it edits (and Claude cannot edit a file it may not read)
+  ["Read", { entries: ["read_file", "grep", "edit"] }],
   // paths in gitignore's syntax: a bare name at any depth, `//` absolute, `/` relative to the settings file (none)
-  ["Read(./.env)", { entries: ["read_file: ./.env", "grep: ./.env"] }],
-  ["Read(.env)", { entries: ["read_file: **/.env", "grep: **/.env"] }],
-  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**", "grep: ~/.ssh/**"] }],
-  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd", "grep: /etc/passwd"] }],
+  ["Read(./.env)", { entries: ["read_file: ./.env", "grep: ./.env", "edit: ./.env"] }],
+  ["Read(.env)", { entries: ["read_file: **/.env", "grep: **/.env", "edit: **/.env"] }],
+  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**", "grep: ~/.ssh/**", "edit: ~/.ssh/**"] }],
+  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd", "grep: /etc/passwd", "edit: /etc/passwd"] }],
   ["Edit(src/**)", { entries: ["edit: src/**", "write_file: src/**"] }],
   ["Read(/secrets/**)", { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" }],
   ["WebFetch(domain:example.com)", { none: "names a tool hey does not have" }],
@@ -30,13 +31,13 @@ test.each([
 
 // a project's rule is anchored at the project, as Claude Code anchors it: started in web/, its root .env stays refused
 test.each([
-  ["Read(.env)", ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env"]],
-  ["Read(./.env)", ["read_file: /w/proj/.env", "grep: /w/proj/.env"]],
-  ["Read(/secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**"]],
-  ["Read(secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**"]],
+  ["Read(.env)", ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]],
+  ["Read(./.env)", ["read_file: /w/proj/.env", "grep: /w/proj/.env", "edit: /w/proj/.env"]],
+  ["Read(/secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**", "edit: /w/proj/secrets/**"]],
+  ["Read(secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**", "edit: /w/proj/secrets/**"]],
   ["Edit(package.json)", ["edit: /w/proj/**/package.json", "write_file: /w/proj/**/package.json"]],
-  ["Read(~/.ssh/**)", ["read_file: ~/.ssh/**", "grep: ~/.ssh/**"]],
-  ["Read(//etc/passwd)", ["read_file: /etc/passwd", "grep: /etc/passwd"]],
+  ["Read(~/.ssh/**)", ["read_file: ~/.ssh/**", "grep: ~/.ssh/**", "edit: ~/.ssh/**"]],
+  ["Read(//etc/passwd)", ["read_file: /etc/passwd", "grep: /etc/passwd", "edit: /etc/passwd"]],
 ])("a project's %s → %o", (rule, entries) => {
   expect(heyDenyEntry(rule, "/w/proj/")).toEqual({ entries });
 });
@@ -44,9 +45,9 @@ test.each([
 test("a project's settings give entries anchored at the project, the user's relative to where hey runs", () => {
   const rules = claudeRules({ permissions: { deny: ["Read(.env)"] } });
   expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", "/w/proj")).toContain(
-    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env"]',
+    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]',
   );
-  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain('  deny = ["read_file: **/.env", "grep: **/.env"]');
+  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain('  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]');
 });
 
 test("deny and ask rules become one deny list", () => {
@@ -55,10 +56,15 @@ test("deny and ask rules become one deny list", () => {
     "warning: .claude/settings.json has Claude Code permission rules (3 deny, 2 ask) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To refuse the same, write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  deny = ["bash: rm *", "read_file: ./.env", "grep: ./.env", "bash: git push *"]\n' +
+      '  deny = ["bash: rm *", "read_file: ./.env", "grep: ./.env", "edit: ./.env", "bash: git push *"]\n' +
       "  No hey entry for: Read(/x) (is relative to the settings file's directory, hey's patterns to where it runs: give the full path)",
   );
   expect(peerRulesNotice(["x"], claudeRules({ permissions: { deny: "Bash(rm:*)" } }), "y")).toBeUndefined();
+});
+
+test("a Read allow lets read_file and grep read there, and never allows an edit", () => {
+  const notice = peerRulesNotice(["x"], claudeRules({ permissions: { allow: ["Read(docs/**)", "Bash(git:*)"] } }), "y")!;
+  expect(notice).toContain('  allow = ["read_file: docs/**", "grep: docs/**", "bash: git *", "read_file", "grep", "compress"]');
 });
 
 test("a deny rule on Edit refuses write_file too: a paste of the entries leaves no way to change a file", () => {
