@@ -8,7 +8,7 @@ import type { Effort } from "../kernel/ir.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
 import { basename, dirname } from "node:path";
-import { anchoredEntry } from "../permission/file-paths.ts";
+import { anchoredEntry, readOnlyDenies } from "../permission/file-paths.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
@@ -139,6 +139,10 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     // each entry of the file's lists that is no rule, with the file's other mistakes (a misspelt key beside it)
     const written = (checked.data as ConfigFile).permission;
     errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => placeIn(layer, ["permission", list])));
+    for (const f of readOnlyDenies(written?.deny ?? []))
+      warnings.push(
+        `${placeIn(layer, ["permission", "deny"])}: [permission] deny "${f.entry}" keeps those files from read_file only: grep still searches them and shows the model the lines it finds; add "grep: ${f.glob}" too (a grep of a folder that may hold them is then refused)`,
+      );
     if (layer.project) {
       // a project narrows the user's lists, never widens them: its allow list is one more a call
       // must match, its deny entries add to the user's (issue 24)

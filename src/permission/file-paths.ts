@@ -64,6 +64,18 @@ export function anchoredEntry(entry: string, root: string, p: PlatformPath = nod
   return `${file.tool}: ${p.join(root, file.glob)}`;
 }
 
+/**
+ * The `read_file: GLOB` entries of a deny list that grep would still search: no `grep: GLOB` (nor
+ * `grep`) beside them. Each entry judges its own tool, and grep hands the model the lines it
+ * finds, so a user who wrote only the read_file entry is told (config/resolve.ts warns).
+ */
+export function readOnlyDenies(deny: readonly string[]): FilePattern[] {
+  const read = deny.map((e) => readFilePattern(e)).filter((f): f is FilePattern => f !== undefined && !("error" in f));
+  if (deny.some((e) => e.trim() === TOOL.grep)) return [];
+  const searched = new Set(read.filter((f) => f.tool === TOOL.grep).map((f) => f.glob));
+  return read.filter((f) => f.tool === TOOL.readFile && !searched.has(f.glob));
+}
+
 /** The path a call of `tool` works on, as its arguments give it: grep's defaults to the working directory; undefined when it names none. */
 function pathOf(tool: string, args: Record<string, unknown>): string | undefined {
   if (tool === TOOL.grep && (args.path === undefined || args.path === "")) return ".";
