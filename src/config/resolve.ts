@@ -7,8 +7,7 @@
 import type { Effort } from "../kernel/ir.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
-import { basename, dirname } from "node:path";
-import { anchoredEntry, readOnlyDenies } from "../permission/file-paths.ts";
+import { anchoredEntry, projectFolder, readOnlyDenies } from "../permission/file-paths.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
@@ -256,9 +255,6 @@ function sessionEffort(session: ConfigFlags["session"], choice: Pick<Settings, "
   if (!session || (session.provider === choice.provider.name && session.model === choice.model)) return session?.effort;
   return session.effort === choice.providers.find((p) => p.name === session.provider)?.effort ? undefined : session.effort;
 }
-
-/** The project folder of a project's file: the one holding `.hey/` for `.hey/config.toml`, the file's own for `.mcp.json`. */
-const projectFolder = (source: string) => (basename(dirname(source)) === ".hey" ? dirname(dirname(source)) : dirname(source));
 
 /** The allow entries waiting for approval (pendingAllows), a project file's anchored at its project as its list is. */
 function projectWaiting(waiting: Record<string, string[]>, layers: readonly ConfigLayer[]): Record<string, string[]> {

@@ -76,6 +76,10 @@ export function readOnlyDenies(deny: readonly string[]): FilePattern[] {
   return read.filter((f) => f.tool === TOOL.readFile && !searched.has(f.glob));
 }
 
+/** The project folder of a project's file: the one holding `.hey/` for `.hey/config.toml`, the file's own for `.mcp.json`. */
+export const projectFolder = (source: string, p: PlatformPath = nodePath) =>
+  p.basename(p.dirname(source)) === ".hey" ? p.dirname(p.dirname(source)) : p.dirname(source);
+
 /** The path a call of `tool` works on, as its arguments give it: grep's defaults to the working directory; undefined when it names none. */
 function pathOf(tool: string, args: Record<string, unknown>): string | undefined {
   if (tool === TOOL.grep && (args.path === undefined || args.path === "")) return ".";

@@ -55,10 +55,13 @@ test("Claude's project rule Read(.env) becomes entries anchored at the project; 
 test("a project's own .hey/config.toml deny of **/.env holds from web/: its patterns are the project's, not the working directory's", async () => {
   const root = project();
   write(join(root, ".hey", "config.toml"), '[permission]\ndeny = ["read_file: **/.env", "grep: **/.env"]\n');
+  write(join(root, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
   scripted.userConfig("");
   scripted.calls = CALLS;
   const run = await runHey(["-p", "show the pin"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
   expect(run.code).toBe(0);
+  // the untrusted project's deny entries are no list of the user's: Claude's rules are still said
+  expect(run.stderr).toContain(".claude/settings.json has Claude Code permission rules (1 deny)");
   const got = scripted.results();
   expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\``);
   expect(got[1]).toContain(`matches deny entry \`grep: ${root}/**/.env\``);
