@@ -103,6 +103,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const guards: LayerGuard[] = [];
   const narrow: { source: string; allow: string[] }[] = [];
   const projectDeny: string[] = [];
+  const readOnly: string[] = []; // Settings.permission.readOnly
   const origins = new Map<string, string>();
   const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
   let heldProxy: string | undefined; // the [proxy] url in force, were it approved (Settings.network.heldProxy)
@@ -139,7 +140,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     const written = (checked.data as ConfigFile).permission;
     errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => placeIn(layer, ["permission", list])));
     for (const f of readOnlyDenies(written?.deny ?? []))
-      warnings.push(
+      readOnly.push(
         `${placeIn(layer, ["permission", "deny"])}: [permission] deny "${f.entry}" keeps those files from read_file only: grep still searches them and shows the model the lines it finds; add "grep: ${f.glob}" too (a grep of a folder that may hold them is then refused)`,
       );
     if (layer.project) {
@@ -239,7 +240,9 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     agent: resolveTable(SECTIONS.agent, f.agent),
     retry: resolveTable(SECTIONS.retry, f.retry),
     compaction: resolveTable(SECTIONS.compaction, f.compaction),
-    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow, file: sourceOf(["permission", "allow"]), waiting: projectWaiting(pendingAllows(guards), layers) },
+    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow, file: sourceOf(["permission", "allow"]), waiting: projectWaiting(pendingAllows(guards), layers),
+      ...(readOnly.length ? { readOnly } : {}),
+    },
     tools: resolveTable(SECTIONS.tools, f.tools),
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),

@@ -1,6 +1,7 @@
 // Each path entry judges its own tool: a deny list with "read_file: ~/.ssh/**" alone still lets grep
-// search those files and hand the model the lines it finds. hey says so at start-up, with the entry
-// to add, rather than leave the user believing the files are shut off.
+// search those files and hand the model the lines it finds. hey says so at start-up (once until it
+// changes) and in `hey doctor`, with the entry to add, rather than leave the user believing the files
+// are shut off.
 import TOML from "@iarna/toml";
 import { expect, test } from "bun:test";
 import { resolveConfig } from "../../src/config/resolve.ts";
@@ -20,8 +21,8 @@ test.each([
 
 test("a user's read_file deny without its grep entry is warned about, with the line and the entry to add", () => {
   const text = `${PROVIDER}[permission]\ndeny = ["read_file: ~/.ssh/**", "read_file: **/.env", "grep: **/.env"]\n`;
-  const { warnings } = resolveConfig([{ source: "/u/config.toml", data: TOML.parse(text), text }], {}, {});
-  expect(warnings.filter((w) => w.includes("read_file only"))).toEqual([
+  const { settings } = resolveConfig([{ source: "/u/config.toml", data: TOML.parse(text), text }], {}, {});
+  expect(settings.permission.readOnly).toEqual([
     '/u/config.toml:5: [permission] deny "read_file: ~/.ssh/**" keeps those files from read_file only: grep still searches them and shows the model the lines it finds; add "grep: ~/.ssh/**" too (a grep of a folder that may hold them is then refused)',
   ]);
 });
