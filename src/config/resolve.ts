@@ -240,7 +240,11 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     agent: resolveTable(SECTIONS.agent, f.agent),
     retry: resolveTable(SECTIONS.retry, f.retry),
     compaction: resolveTable(SECTIONS.compaction, f.compaction),
-    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow, file: sourceOf(["permission", "allow"]), waiting: projectWaiting(pendingAllows(guards), layers),
+    permission: {
+      ...resolveTable(SECTIONS.permission, f.permission),
+      narrow,
+      file: sourceOf(["permission", "allow"]),
+      waiting: projectWaiting(pendingAllows(guards), layers),
       ...(readOnly.length ? { readOnly } : {}),
     },
     tools: resolveTable(SECTIONS.tools, f.tools),

@@ -47,7 +47,9 @@ test("a project's settings give entries anchored at the project, the user's rela
   expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", "/w/proj")).toContain(
     '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]',
   );
-  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain('  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]');
+  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain(
+    '  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]',
+  );
 });
 
 test("deny and ask rules become one deny list", () => {
