@@ -6,10 +6,12 @@
 // it matches that file or the name the call used (links not followed): `.env -> .env.local` is
 // refused by `/**/.env`, and `../other/.env` or a link `x -> ~/.ssh` by `~/.ssh/**`. A pattern is
 // resolved the same way: `~/…` under the home, an absolute one as written, a relative one under the
-// working directory (where the model's relative paths point too); links in its directory part are
+// working directory (where the model's relative paths point too) — a project's own entries are
+// anchored at the project folder first (anchoredEntry); links in its directory part are
 // followed (a deny entry is also taken as written). `*` and `?` match within one name, `**` any
 // number of directories; a pattern naming a directory covers everything in it. A grep searches a
-// whole tree, so a deny pattern refuses it when the tree may hold a path it names. Pure: the caller
+// whole tree, so a deny pattern refuses it when the tree may hold a path it names. Each entry judges
+// its own tool: a read_file deny without grep's is said to the user (readOnlyDenies). Pure: the caller
 // says where links lead (FilePlace.real).
 import * as nodePath from "node:path";
 import { type PlatformPath, resolveUserPath } from "../fs/user-path.ts";
