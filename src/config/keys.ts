@@ -133,12 +133,12 @@ export const SECTIONS = {
     allow: {
       kind: "strings",
       default: [],
-      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]`; a bash pattern matches leading words, one ending in the word `$` that command exactly (`"bash: npm run build $"`); a file tool\'s path pattern (`"read_file: src/**"`, `"grep: src/**"`) allows it only there, matched against the file the call opens (`~`, `..` and links resolved; a relative pattern under the working directory) (see [Permissions](#permissions))',
+      doc: 'with a list, a call runs only if it matches an entry, e.g. `["bash: git *", "read_file"]`; a bash pattern matches leading words, one ending in the word `$` that command exactly (`"bash: npm run build $"`); a file tool\'s path pattern (`"read_file: src/**"`, `"grep: src/**"`) allows it only there, matched against the file the call opens (`~`, `..` and links resolved; a relative pattern under the working directory, in a project\'s `.hey/config.toml` under the project folder) (see [Permissions](#permissions))',
     },
     deny: {
       kind: "strings",
       default: [],
-      doc: 'calls refused whatever `allow` says; deny always wins. `"read_file: ~/.ssh/**"` refuses those files, through a link or `..` too; a path entry matches the name a call uses as well as where its links lead (`"read_file: **/.env"` refuses a link `.env -> .env.local`)',
+      doc: 'calls refused whatever `allow` says; deny always wins. `"read_file: ~/.ssh/**"` refuses those files, through a link or `..` too; a path entry matches the name a call uses as well as where its links lead (`"read_file: **/.env"` refuses a link `.env -> .env.local`); each judges its own tool, so keep files from grep with `"grep: ~/.ssh/**"` too',
     },
   },
   tools: {

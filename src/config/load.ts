@@ -16,6 +16,7 @@ import { checkLayer, keyLine } from "./schema.ts";
 import { unrunnableRipgrep } from "../fs/ripgrep-choice.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
+import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
 import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
@@ -331,7 +332,8 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const project = opts.here.projectConfig;
   const skipped = !opts.trustProject && existsSync(project) ? project : undefined;
   const applied = skipped ? layers.find((l) => l.source === project)?.data.permission : undefined;
-  const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]) : undefined;
+  // anchored at the project as the settings' deny list holds them (config/resolve.ts), so run.ts can tell them apart
+  const deny = isTable(applied) && Array.isArray(applied.deny) ? (applied.deny as string[]).map((e) => anchoredEntry(e, projectFolder(project))) : undefined;
   const { settings, warnings, unresolved, guards } = resolveConfig(layers, opts.env, opts.flags);
   const config: LoadedConfig = {
     settings,

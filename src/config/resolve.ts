@@ -7,6 +7,7 @@
 import type { Effort } from "../kernel/ir.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
+import { anchoredEntry, projectFolder, readOnlyDenies } from "../permission/file-paths.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
@@ -102,6 +103,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const guards: LayerGuard[] = [];
   const narrow: { source: string; allow: string[] }[] = [];
   const projectDeny: string[] = [];
+  const readOnly: string[] = []; // Settings.permission.readOnly
   const origins = new Map<string, string>();
   const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
   let heldProxy: string | undefined; // the [proxy] url in force, were it approved (Settings.network.heldProxy)
@@ -137,11 +139,17 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     // each entry of the file's lists that is no rule, with the file's other mistakes (a misspelt key beside it)
     const written = (checked.data as ConfigFile).permission;
     errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => placeIn(layer, ["permission", list])));
+    for (const f of readOnlyDenies(written?.deny ?? []))
+      readOnly.push(
+        `${placeIn(layer, ["permission", "deny"])}: [permission] deny "${f.entry}" keeps those files from read_file only: grep still searches them and shows the model the lines it finds; add "grep: ${f.glob}" too (a grep of a folder that may hold them is then refused)`,
+      );
     if (layer.project) {
       // a project narrows the user's lists, never widens them: its allow list is one more a call
       // must match, its deny entries add to the user's (issue 24)
+      // its path entries name the project's files: relative ones are under the folder holding .hey/, wherever hey starts
       const { permission, ...rest } = data as ConfigFile & Table;
-      const lists = { allow: permission?.allow ?? [], deny: permission?.deny ?? [] };
+      const root = projectFolder(layer.source);
+      const lists = { allow: (permission?.allow ?? []).map((e) => anchoredEntry(e, root)), deny: (permission?.deny ?? []).map((e) => anchoredEntry(e, root)) };
       if (lists.allow.length) narrow.push({ source: layer.source, allow: lists.allow });
       projectDeny.push(...lists.deny);
       data = rest;
@@ -232,7 +240,13 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     agent: resolveTable(SECTIONS.agent, f.agent),
     retry: resolveTable(SECTIONS.retry, f.retry),
     compaction: resolveTable(SECTIONS.compaction, f.compaction),
-    permission: { ...resolveTable(SECTIONS.permission, f.permission), narrow, file: sourceOf(["permission", "allow"]), waiting: pendingAllows(guards) },
+    permission: {
+      ...resolveTable(SECTIONS.permission, f.permission),
+      narrow,
+      file: sourceOf(["permission", "allow"]),
+      waiting: projectWaiting(pendingAllows(guards), layers),
+      ...(readOnly.length ? { readOnly } : {}),
+    },
     tools: resolveTable(SECTIONS.tools, f.tools),
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
     input: resolveTable(SECTIONS.input, f.input),
@@ -247,6 +261,14 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
 function sessionEffort(session: ConfigFlags["session"], choice: Pick<Settings, "provider" | "providers" | "model">): Effort | undefined {
   if (!session || (session.provider === choice.provider.name && session.model === choice.model)) return session?.effort;
   return session.effort === choice.providers.find((p) => p.name === session.provider)?.effort ? undefined : session.effort;
+}
+
+/** The allow entries waiting for approval (pendingAllows), a project file's anchored at its project as its list is. */
+function projectWaiting(waiting: Record<string, string[]>, layers: readonly ConfigLayer[]): Record<string, string[]> {
+  const project = new Set(layers.filter((l) => l.project).map((l) => l.source));
+  return Object.fromEntries(
+    Object.entries(waiting).map(([source, entries]) => [source, project.has(source) ? entries.map((e) => anchoredEntry(e, projectFolder(source))) : entries]),
+  );
 }
 
 /** A layer with all of it used, whatever was approved of it. */

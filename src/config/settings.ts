@@ -181,12 +181,15 @@ export interface Settings {
    * `allow`/`deny` as the user's files set them, a trusted project's deny entries added; `narrow`:
    * the allow lists of trusted projects, each of which a call must match too (a project's config
    * may narrow the user's lists, never widen them). `file`: the file that sets the user's allow list;
-   * `waiting`: each file's allow entries that wait for the user's approval (config/guard.ts pendingAllows).
+   * `waiting`: each file's allow entries that wait for the user's approval (config/guard.ts pendingAllows);
+   * `readOnly`: one line for each `read_file: GLOB` deny entry with no grep entry beside it, whose
+   * files grep still searches (permission/file-paths.ts readOnlyDenies): said once until it changes, and by `hey doctor`.
    */
   permission: Resolved<typeof SECTIONS.permission> & {
     narrow: { source: string; allow: string[] }[];
     file?: string;
     waiting?: Record<string, string[]>;
+    readOnly?: string[];
   };
   tools: Resolved<typeof SECTIONS.tools>;
   mcp: Resolved<typeof SECTIONS.mcp> & { servers: McpServerSettings[] };

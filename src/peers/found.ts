@@ -81,11 +81,11 @@ function permissionNotices(at: PeerPlaces): string[] {
   const user = join(at.configDir, "config.toml");
   const project = `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}`;
   const files = [
-    { path: join(at.root, ".claude", "settings.json"), where: project },
-    { path: join(at.root, ".claude", "settings.local.json"), where: project },
+    { path: join(at.root, ".claude", "settings.json"), where: project, root: at.root },
+    { path: join(at.root, ".claude", "settings.local.json"), where: project, root: at.root },
     { path: join(at.claudeDir, "settings.json"), where: shortPath(user, at.home) },
   ];
-  const places = new Map<string, { files: string[]; rules: PeerRules }>();
+  const places = new Map<string, { files: string[]; rules: PeerRules; root?: string }>();
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) continue; // hey started in the home directory: its .claude is the user's
@@ -98,12 +98,12 @@ function permissionNotices(at: PeerPlaces): string[] {
     }
     const rules = claudeRules(data);
     if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
-    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] } };
+    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { root: f.root } : {}) };
     place.files.push(label(f.path, at));
     place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
     places.set(f.where, place);
   }
-  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where) ?? []);
+  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.root) ?? []);
   const codex = codexPermissionNotice(at);
   return codex ? [...claude, codex] : claude;
 }

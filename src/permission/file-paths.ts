@@ -6,10 +6,12 @@
 // it matches that file or the name the call used (links not followed): `.env -> .env.local` is
 // refused by `/**/.env`, and `../other/.env` or a link `x -> ~/.ssh` by `~/.ssh/**`. A pattern is
 // resolved the same way: `~/…` under the home, an absolute one as written, a relative one under the
-// working directory (where the model's relative paths point too); links in its directory part are
+// working directory (where the model's relative paths point too) — a project's own entries are
+// anchored at the project folder first (anchoredEntry); links in its directory part are
 // followed (a deny entry is also taken as written). `*` and `?` match within one name, `**` any
 // number of directories; a pattern naming a directory covers everything in it. A grep searches a
-// whole tree, so a deny pattern refuses it when the tree may hold a path it names. Pure: the caller
+// whole tree, so a deny pattern refuses it when the tree may hold a path it names. Each entry judges
+// its own tool: a read_file deny without grep's is said to the user (readOnlyDenies). Pure: the caller
 // says where links lead (FilePlace.real).
 import * as nodePath from "node:path";
 import { type PlatformPath, resolveUserPath } from "../fs/user-path.ts";
@@ -51,6 +53,34 @@ export function readFilePattern(entry: string): FilePattern | { error: string } 
   if (/^~[^/\\]/.test(glob)) return { error: `names another user's home (${glob.split(/[/\\]/)[0]}), which is not supported; give the full path` };
   return { entry: entry.trim(), tool, glob };
 }
+
+/**
+ * `entry` with its relative pattern anchored at `root`: a project's `.hey/config.toml` names the
+ * project's files (a `.env` at any depth, `edit: src/**`) wherever in it hey starts, so its
+ * patterns are under the folder that holds `.hey/`, not the working directory. Any other entry (a `~/…` or
+ * absolute pattern, a tool name, `bash: …`) is returned as it is.
+ */
+export function anchoredEntry(entry: string, root: string, p: PlatformPath = nodePath): string {
+  const file = readFilePattern(entry);
+  if (!file || "error" in file || file.glob.startsWith("~") || p.isAbsolute(file.glob)) return entry;
+  return `${file.tool}: ${p.join(root, file.glob)}`;
+}
+
+/**
+ * The `read_file: GLOB` entries of a deny list that grep would still search: no `grep: GLOB` (nor
+ * `grep`) beside them. Each entry judges its own tool, and grep hands the model the lines it
+ * finds, so a user who wrote only the read_file entry is told (config/resolve.ts warns).
+ */
+export function readOnlyDenies(deny: readonly string[]): FilePattern[] {
+  const read = deny.map((e) => readFilePattern(e)).filter((f): f is FilePattern => f !== undefined && !("error" in f));
+  if (deny.some((e) => e.trim() === TOOL.grep)) return [];
+  const searched = new Set(read.filter((f) => f.tool === TOOL.grep).map((f) => f.glob));
+  return read.filter((f) => f.tool === TOOL.readFile && !searched.has(f.glob));
+}
+
+/** The project folder of a project's file: the one holding `.hey/` for `.hey/config.toml`, the file's own for `.mcp.json`. */
+export const projectFolder = (source: string, p: PlatformPath = nodePath) =>
+  p.basename(p.dirname(source)) === ".hey" ? p.dirname(p.dirname(source)) : p.dirname(source);
 
 /** The path a call of `tool` works on, as its arguments give it: grep's defaults to the working directory; undefined when it names none. */
 function pathOf(tool: string, args: Record<string, unknown>): string | undefined {

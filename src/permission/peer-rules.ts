@@ -25,11 +25,24 @@ export function claudeRules(data: unknown): PeerRules {
 }
 
 /**
- * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `WebFetch` "names
- * a tool hey does not have"). Claude's `Edit` covers every tool that edits files: hey's edit and
- * write_file; its paths become hey's path entries (heyGlob).
+ * The hey tools a Claude tool's rule stands for, in an allow and a deny list: its `Edit` covers
+ * every tool that edits files (hey's edit and write_file), its `Read` every tool that reads them:
+ * read_file, and grep, which hands the model the lines it finds. A file Claude may not read it
+ * cannot edit either (its Edit needs a Read first), and hey's edit shows lines of the file it
+ * edits (the diff, where old_string nearly matched), so a Read deny refuses edit too; a Read
+ * allow never allows an edit.
  */
-function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } | { none: string } {
+const PATH_RULE_TOOLS: Record<string, { allow: string[]; deny: string[] }> = {
+  edit: { allow: ["edit", "write_file"], deny: ["edit", "write_file"] },
+  read: { allow: ["read_file", "grep"], deny: ["read_file", "grep", "edit"] },
+};
+
+/**
+ * One of Claude's rules as hey's entries for `list`, or why hey has none (a phrase: `WebFetch` "names
+ * a tool hey does not have"). Its paths become hey's path entries (heyGlob), anchored at `root`
+ * when the rule is a project's.
+ */
+function heyEntry(rule: string, list: "allow" | "deny", root?: string): { entries: string[] } | { none: string } {
   const r = rule.trim();
   const call = /^([A-Za-z_][\w-]*)\s*(?:\((.*)\))?$/s.exec(r);
   if (/^mcp__/i.test(r)) return { entries: [r.toLowerCase()] };
@@ -37,10 +50,10 @@ function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } |
   const tool = heyToolName(call[1]!);
   const arg = call[2]?.trim();
   if (!tool) return { none: "names a tool hey does not have" };
-  const tools = call[1]!.toLowerCase() === "edit" ? ["edit", "write_file"] : [tool];
+  const tools = PATH_RULE_TOOLS[call[1]!.toLowerCase()]?.[list] ?? [tool];
   if (arg === undefined || arg === "" || arg === "*") return { entries: tools };
   if (tool !== "bash") {
-    const glob = heyGlob(arg);
+    const glob = heyGlob(arg, root);
     if ("none" in glob) return glob;
     const entries = tools.map((t) => `${t}: ${glob.glob}`);
     const bad = entries.map((e) => readEntry(e, list)).find((r) => "error" in r);
@@ -53,18 +66,27 @@ function heyEntry(rule: string, list: "allow" | "deny"): { entries: string[] } |
 
 /**
  * A path of Claude's Read/Edit rules (gitignore's syntax, README "Coming from another agent") as
- * hey's pattern: `//abs` is `/abs`, `~/x` and `./x` stay, a name without a `/` matches in every
- * directory below (hey's `**` and a `/` before it); `/x`, relative to the settings file's directory, has none.
+ * hey's pattern: `//abs` is `/abs`, `~/x` stays, a name without a `/` matches in every directory
+ * below (hey's `**` and a `/` before it). A project's rule (`root`: its folder) is anchored there,
+ * as Claude Code anchors it, so it holds wherever in the project hey starts: `.env` matches in
+ * every directory of the project, `./x`, `x/y` and `/x` are under ROOT. The user's rules stay relative to where hey
+ * runs, as Claude Code reads them; their `/x`, relative to the settings file's directory, has none.
  */
-function heyGlob(path: string): { glob: string } | { none: string } {
+function heyGlob(path: string, root?: string): { glob: string } | { none: string } {
   if (path.startsWith("//")) return { glob: path.slice(1) };
-  if (path.startsWith("/")) return { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" };
-  if (path.startsWith("~/") || path.startsWith("./") || path.replace(/\/$/, "").includes("/")) return { glob: path };
-  return { glob: `**/${path}` };
+  if (path.startsWith("~/")) return { glob: path };
+  const under = root === undefined ? (rest: string) => rest : (rest: string) => `${root.replace(/[\\/]+$/, "")}/${rest}`;
+  if (path.startsWith("/")) {
+    if (root === undefined) return { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" };
+    return { glob: under(path.slice(1)) };
+  }
+  if (path.startsWith("./")) return { glob: under(root === undefined ? path : path.slice(2)) };
+  if (path.replace(/\/$/, "").includes("/")) return { glob: under(path) };
+  return { glob: under(`**/${path}`) };
 }
 
-/** One of Claude's deny or ask rules as hey's deny entries (heyEntry). */
-export const heyDenyEntry = (rule: string) => heyEntry(rule, "deny");
+/** One of Claude's deny or ask rules as hey's deny entries (heyEntry); `root`: the project's folder, for a project's rule. */
+export const heyDenyEntry = (rule: string, root?: string) => heyEntry(rule, "deny", root);
 
 /** Claude Code never asks before reading or searching files, nor would about hey's compress (it only shortens the context): hey's allow list names them too. */
 const READERS = ["read_file", "grep", "compress"];
@@ -74,12 +96,12 @@ const READERS = ["read_file", "grep", "compress"];
  * to ask becomes one to refuse), allow for the allow list with the readers (none without one), and
  * the rules it has no entry for.
  */
-function heyLists(rules: PeerRules): { deny: string[]; allow: string[]; none: string[] } {
+function heyLists(rules: PeerRules, root?: string): { deny: string[]; allow: string[]; none: string[] } {
   const deny: string[] = [];
   const allow: string[] = [];
   const none: string[] = [];
   const add = (rule: string, list: "allow" | "deny", into: string[]) => {
-    const h = heyEntry(rule, list);
+    const h = heyEntry(rule, list, root);
     if ("entries" in h) {
       for (const entry of h.entries) if (!into.includes(entry)) into.push(entry);
     } else none.push(`${rule} (${h.none})`);
@@ -98,10 +120,11 @@ function pasteIntro(deny: boolean, allow: boolean): string {
 
 /**
  * What hey says of settings files with rules (`files` as the user would name them, whose rules are
- * `rules` together: one [permission] table to paste; `where`: the config file to write them in),
- * or undefined when they have none.
+ * `rules` together: one [permission] table to paste; `where`: the config file to write them in;
+ * `root`: the project's folder when they are a project's, whose paths are anchored there), or
+ * undefined when they have none.
  */
-export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string): string | undefined {
+export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string, root?: string): string | undefined {
   const counts = [
     rules.deny.length && `${rules.deny.length} deny`,
     rules.ask.length && `${rules.ask.length} ask`,
@@ -111,7 +134,7 @@ export function peerRulesNotice(files: readonly string[], rules: PeerRules, wher
     .join(", ");
   if (!counts) return undefined;
   const file = files.length > 1 ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)} have` : `${files[0]} has`;
-  const { deny, allow, none } = heyLists(rules);
+  const { deny, allow, none } = heyLists(rules, root);
   const lines = [
     `warning: ${file} Claude Code permission rules (${counts}) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.`,
   ];

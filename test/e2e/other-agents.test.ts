@@ -5,7 +5,7 @@
 // agents' commands and flags as what hey has instead, never sending `/cost` or `/review x` to the model.
 // The user's folders of Claude Code and Codex are where CLAUDE_CONFIG_DIR and CODEX_HOME put them.
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { resultText, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
@@ -40,13 +40,16 @@ test("Claude Code's deny rules: the first run says they are not applied and the 
   lay(project, ".claude/settings.json", CLAUDE_RULES);
   // a hey the agent runs says them too, and leaves the user's first run its notice
   const agents = await runHey(["--base-url", model.baseUrl, "-m", "m", "-p", "hi"], { cwd: project.path, env: { HOME: home.path, HEY_AGENT_SESSION: "x" } });
-  expect(agents.stderr).toContain('deny = ["bash: rm *", "read_file: ./.env", "bash: curl *"]');
+  // a project's file rule is anchored at the project, and Read refuses every tool that reads files
+  const env = `${realpathSync(project.path)}/.env`;
+  const deny = `deny = ["bash: rm *", "read_file: ${env}", "grep: ${env}", "edit: ${env}", "bash: curl *"]`;
+  expect(agents.stderr).toContain(deny);
   const first = await hey(["-p", "hi"]);
   expect(first.code).toBe(0);
   expect(first.stderr).toContain(
     "hey: warning: .claude/settings.json has Claude Code permission rules (3 deny, 1 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
   );
-  expect(first.stderr).toContain('  [permission]\n  deny = ["bash: rm *", "read_file: ./.env", "bash: curl *"]\n'); // a file rule is a path entry of hey's
+  expect(first.stderr).toContain(`  [permission]\n  ${deny}\n`); // a file rule is a path entry of hey's
   expect(first.stderr).not.toContain("No hey entry for");
   const second = await hey(["-p", "hi"]);
   expect(second.stderr).not.toContain("settings.json");
@@ -230,7 +233,7 @@ test("Claude Code's allow list alone (it asks about the rest) is said with hey's
   expect(first.stderr).toContain(
     "hey: warning: ~/.claude/settings.json has Claude Code permission rules (4 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.",
   );
-  const allow = 'allow = ["bash: git status $", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]';
+  const allow = 'allow = ["bash: git status $", "bash: npm test *", "read_file", "grep", "edit", "write_file", "compress"]';
   expect(first.stderr).toContain(
     `  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n  [permission]\n  ${allow}\n`,
   );

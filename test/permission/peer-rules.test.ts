@@ -14,16 +14,42 @@ test.each([
   ["MultiEdit", { entries: ["edit"] }],
   ["Write(*)", { entries: ["write_file"] }],
   ["mcp__github__delete_repo", { entries: ["mcp__github__delete_repo"] }],
+  // Claude's Read covers every tool that reads files: grep hands the model the lines of the files it
+  // searches, edit those of the file it edits (and Claude cannot edit a file it may not read)
+  ["Read", { entries: ["read_file", "grep", "edit"] }],
   // paths in gitignore's syntax: a bare name at any depth, `//` absolute, `/` relative to the settings file (none)
-  ["Read(./.env)", { entries: ["read_file: ./.env"] }],
-  ["Read(.env)", { entries: ["read_file: **/.env"] }],
-  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**"] }],
-  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd"] }],
+  ["Read(./.env)", { entries: ["read_file: ./.env", "grep: ./.env", "edit: ./.env"] }],
+  ["Read(.env)", { entries: ["read_file: **/.env", "grep: **/.env", "edit: **/.env"] }],
+  ["Read(~/.ssh/**)", { entries: ["read_file: ~/.ssh/**", "grep: ~/.ssh/**", "edit: ~/.ssh/**"] }],
+  ["Read(//etc/passwd)", { entries: ["read_file: /etc/passwd", "grep: /etc/passwd", "edit: /etc/passwd"] }],
   ["Edit(src/**)", { entries: ["edit: src/**", "write_file: src/**"] }],
   ["Read(/secrets/**)", { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" }],
   ["WebFetch(domain:example.com)", { none: "names a tool hey does not have" }],
 ])("%s → %o", (rule, want) => {
   expect(heyDenyEntry(rule)).toEqual(want);
+});
+
+// a project's rule is anchored at the project, as Claude Code anchors it: started in web/, its root .env stays refused
+test.each([
+  ["Read(.env)", ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]],
+  ["Read(./.env)", ["read_file: /w/proj/.env", "grep: /w/proj/.env", "edit: /w/proj/.env"]],
+  ["Read(/secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**", "edit: /w/proj/secrets/**"]],
+  ["Read(secrets/**)", ["read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**", "edit: /w/proj/secrets/**"]],
+  ["Edit(package.json)", ["edit: /w/proj/**/package.json", "write_file: /w/proj/**/package.json"]],
+  ["Read(~/.ssh/**)", ["read_file: ~/.ssh/**", "grep: ~/.ssh/**", "edit: ~/.ssh/**"]],
+  ["Read(//etc/passwd)", ["read_file: /etc/passwd", "grep: /etc/passwd", "edit: /etc/passwd"]],
+])("a project's %s → %o", (rule, entries) => {
+  expect(heyDenyEntry(rule, "/w/proj/")).toEqual({ entries });
+});
+
+test("a project's settings give entries anchored at the project, the user's relative to where hey runs", () => {
+  const rules = claudeRules({ permissions: { deny: ["Read(.env)"] } });
+  expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", "/w/proj")).toContain(
+    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]',
+  );
+  expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain(
+    '  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]',
+  );
 });
 
 test("deny and ask rules become one deny list", () => {
@@ -32,10 +58,15 @@ test("deny and ask rules become one deny list", () => {
     "warning: .claude/settings.json has Claude Code permission rules (3 deny, 2 ask) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To refuse the same, write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  deny = ["bash: rm *", "read_file: ./.env", "bash: git push *"]\n' +
+      '  deny = ["bash: rm *", "read_file: ./.env", "grep: ./.env", "edit: ./.env", "bash: git push *"]\n' +
       "  No hey entry for: Read(/x) (is relative to the settings file's directory, hey's patterns to where it runs: give the full path)",
   );
   expect(peerRulesNotice(["x"], claudeRules({ permissions: { deny: "Bash(rm:*)" } }), "y")).toBeUndefined();
+});
+
+test("a Read allow lets read_file and grep read there, and never allows an edit", () => {
+  const notice = peerRulesNotice(["x"], claudeRules({ permissions: { allow: ["Read(docs/**)", "Bash(git:*)"] } }), "y")!;
+  expect(notice).toContain('  allow = ["read_file: docs/**", "grep: docs/**", "bash: git *", "read_file", "grep", "compress"]');
 });
 
 test("a deny rule on Edit refuses write_file too: a paste of the entries leaves no way to change a file", () => {
@@ -49,7 +80,8 @@ test("an allow list alone (Claude Code asks about the rest) is said, with hey's 
     "warning: ~/.claude/settings.json has Claude Code permission rules (5 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  allow = ["bash: git status $", "bash: npm test *", "read_file", "edit", "write_file", "grep", "compress"]\n' +
+      '  allow = ["bash: git status $", "bash: npm test *", "read_file", "grep", "edit", "write_file", "compress"]
+' +
       "  No hey entry for: WebFetch (names a tool hey does not have)",
   );
   const both = peerRulesNotice(["x"], claudeRules({ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(git:*)"] } }), "y")!;
