@@ -80,8 +80,7 @@ test("an allow list alone (Claude Code asks about the rest) is said, with hey's 
     "warning: ~/.claude/settings.json has Claude Code permission rules (5 allow) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.\n" +
       "  To run only what they allow (hey cannot ask: what the list leaves out is refused), write in ~/.config/hey/config.toml:\n" +
       "  [permission]\n" +
-      '  allow = ["bash: git status $", "bash: npm test *", "read_file", "grep", "edit", "write_file", "compress"]
-' +
+      '  allow = ["bash: git status $", "bash: npm test *", "read_file", "grep", "edit", "write_file", "compress"]\n' +
       "  No hey entry for: WebFetch (names a tool hey does not have)",
   );
   const both = peerRulesNotice(["x"], claudeRules({ permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(git:*)"] } }), "y")!;
