@@ -128,16 +128,19 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
   if (known) return known;
   const file = join(dir, RECORD_FILE);
   const text = readRecord(file); // read once, at the session's first turn or /undo in this hey: small, and never on the way to the prompt
-  const turns: Turn[] = replayRecords(text ?? "").map((t) => ({ ...t, copying: new Map(), recorded: true }));
-  // turns of an earlier hey changed files, and nothing of them is left: /undo says so rather than that no turn did
-  const earlierGone = text === undefined && history !== undefined && changedFiles(history) ? PRUNED : undefined;
-  let cut = text !== undefined && text !== "" && !text.endsWith("\n"); // a hey killed mid-line: the next line starts on its own
+  const replayed = replayRecords(text ?? "");
+  const turns: Turn[] = replayed.turns.map((t) => ({ ...t, copying: new Map(), recorded: true }));
+  // turns of an earlier hey changed files, and nothing of them is left: /undo says so rather than that no turn did, as does
+  // every later hey, from the first line of the record begun now
+  const lost = replayed.lost || (text === undefined && history !== undefined && changedFiles(history));
+  let start = lost && !replayed.lost ? recordLine({ type: "lost" }) : "";
+  if (text !== undefined && text !== "" && !text.endsWith("\n")) start = "\n"; // a hey killed mid-line: the next line starts on its own
   // appended as it happens; one that cannot be written leaves this hey's /undo whole, and only a later hey's without the step
   const record = (turn: Turn, r: UndoRecord) => {
     try {
       ensurePrivateDir(dir);
-      appendFileSync(file, (cut ? "\n" : "") + (turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id })) + recordLine(r), { mode: 0o600 });
-      cut = false;
+      appendFileSync(file, start + (turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id })) + recordLine(r), { mode: 0o600 });
+      start = "";
       turn.recorded = true;
     } catch {}
   };
@@ -232,7 +235,7 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
       const first = dropped.find((t) => t.recorded);
       const recordUndone = () => first && record(first, { type: "undone", turn: first.id });
       if (!turn) recordUndone();
-      if (!turn) return { kind: "none", later, ...(earlierGone && { gone: earlierGone }) };
+      if (!turn) return { kind: "none", later, ...(lost && { gone: PRUNED }) };
       const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash, later };
       // the file is as it was before the turn, and so is what the agent has seen of it: none, when it had not read it then
       const seenAsBefore = (kept: Kept) => {

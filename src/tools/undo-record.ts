@@ -18,9 +18,11 @@ const COPY_NAME = /^undo-[a-z0-9]+-\d+$/;
  * One step: a turn began; it ran a bash command; what a file was before its first change in the
  * turn (`copy` and its sha-256, `mode`; neither: the turn created it; `skipped`: why no copy was
  * kept); the sha-256 of what the agent's last change left; a folder write_file made; `/undo` undid
- * or passed over the turn and every newer one.
+ * or passed over the turn and every newer one; `lost`, first in a record begun after an earlier
+ * one was lost: the session's turns before it changed files whose copies are gone.
  */
 export type UndoRecord =
+  | { type: "lost" }
   | { type: "turn"; turn: string }
   | { type: "bash"; turn: string }
   | { type: "before"; turn: string; path: string; copy?: string; sha256?: string; mode?: number; skipped?: string }
@@ -56,16 +58,21 @@ export function recordLine(record: UndoRecord): string {
 }
 
 /**
- * The turns `text` (the record file) leaves on the undo stack, oldest first. Lines that do not
- * parse (the last one, cut by a hey that was killed; any other) and steps of a turn it does not
- * know are passed over. Never throws.
+ * The turns `text` (the record file) leaves on the undo stack, oldest first, and whether the
+ * session's earlier turns were `lost`. Lines that do not parse (the last one, cut by a hey that
+ * was killed; any other) and steps of a turn it does not know are passed over. Never throws.
  */
-export function replayRecords(text: string): RecordedTurn[] {
+export function replayRecords(text: string): { turns: RecordedTurn[]; lost: boolean } {
   const turns: RecordedTurn[] = [];
   const byId = new Map<string, RecordedTurn>();
+  let lost = false;
   for (const line of text.split("\n")) {
     const r = parsed(line);
     if (!r) continue;
+    if (r.type === "lost") {
+      lost = true;
+      continue;
+    }
     if (r.type === "turn") {
       if (byId.has(r.turn)) continue;
       const turn: RecordedTurn = { id: r.turn, files: new Map(), ranBash: false, folders: new Set() };
@@ -83,7 +90,7 @@ export function replayRecords(text: string): RecordedTurn[] {
     } else if (r.type === "before") turn.files.set(r.path, keptFrom(r));
     else for (const gone of turns.splice(turns.indexOf(turn))) byId.delete(gone.id); // undone
   }
-  return turns;
+  return { turns, lost };
 }
 
 function keptFrom(r: Extract<UndoRecord, { type: "before" }>): KeptFile {
@@ -109,6 +116,7 @@ function parsed(line: string): UndoRecord | undefined {
   }
   if (typeof v !== "object" || v === null) return undefined;
   const r = v as Record<string, unknown>;
+  if (r.type === "lost") return { type: "lost" };
   if (!isText(r.turn)) return undefined;
   const turn = r.turn;
   switch (r.type) {

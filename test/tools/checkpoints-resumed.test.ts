@@ -180,3 +180,15 @@ test("copies pruned or damaged since are said, and the files left as the agent l
   const quiet = await s.hey().store.undo(); // a session whose turns changed no file
   expect(quiet.kind === "none" && notUndoneText(quiet, s.work)).toBe(NOTHING_TO_UNDO);
 });
+
+test("a session whose record was lost says so in every later hey, after the turns recorded since are undone", async () => {
+  const s = session();
+  const edited: Message[] = [{ id: "m", role: "tool", toolName: "edit", toolCallId: "c", content: [] }];
+  const first = s.hey(edited); // its outputs folder pruned whole before this hey
+  first.store.beginTurn();
+  await first.call(first.tools.write, { path: "n.txt", content: "n\n" });
+  const next = s.hey([...edited, ...edited]);
+  expect(await undone(next.store)).toMatchObject({ removed: [s.file("n.txt")] });
+  const outcome = await next.store.undo();
+  expect(outcome).toMatchObject({ kind: "none", gone: expect.stringContaining("hey prunes saved outputs") });
+});

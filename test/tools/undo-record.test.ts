@@ -25,7 +25,8 @@ const steps: UndoRecord[] = [
 const text = steps.map(recordLine).join("");
 
 /** The stack as plain values: each turn's id, files, bash and folders. */
-const stack = (record: string) => replayRecords(record).map((t) => ({ id: t.id, files: [...t.files.values()], ranBash: t.ranBash, folders: [...t.folders] }));
+const stack = (record: string) =>
+  replayRecords(record).turns.map((t) => ({ id: t.id, files: [...t.files.values()], ranBash: t.ranBash, folders: [...t.folders] }));
 
 const whole = [
   {
@@ -79,14 +80,20 @@ test.each<[string, string, unknown]>([
   ["not JSON", "{nonsense", undefined],
 ])("%s: never restored from", (_, line, skipped) => {
   const record = `${recordLine({ type: "turn", turn: "t1" })}${line}\n`;
-  const files = replayRecords(record)[0]!.files;
+  const files = replayRecords(record).turns[0]!.files;
   if (skipped === undefined) expect(files.size).toBe(0);
   else expect(files.get("/p/a")).toEqual({ path: "/p/a", skipped: "the record of its copy is damaged; not touched" });
 });
 
 test("an empty or missing record is an empty stack", () => {
-  expect(replayRecords("")).toEqual([]);
-  expect(replayRecords("\n\n")).toEqual([]);
+  expect(replayRecords("")).toEqual({ turns: [], lost: false });
+  expect(replayRecords("\n\n")).toEqual({ turns: [], lost: false });
+});
+
+test("a record begun after an earlier one was lost says so, whatever follows", () => {
+  const record = recordLine({ type: "lost" }) + text + recordLine({ type: "undone", turn: "t1" });
+  expect(replayRecords(record)).toEqual({ turns: [], lost: true });
+  expect(replayRecords(text).lost).toBe(false);
 });
 
 test.each<[string, Message[], boolean]>([
