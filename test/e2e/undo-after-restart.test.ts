@@ -90,3 +90,17 @@ test("after a restart, a file changed since the agent's edit is left; a copy hey
   await say(term, "/undo", "removed notes.txt (that turn created it)");
   await say(term, "/undo", "no copies are kept of this session's earlier turns that changed files");
 });
+
+test("a new hey that /resumes the session undoes its earlier turn too", async () => {
+  const app = join(dirs.project.path, "app.txt");
+  writeFileSync(app, "a = 1\nb = 2\n");
+  server = startModelServer(editingModel);
+  let term = await dirs.start(server);
+  await say(term, "edit", "done.");
+  await quit(term);
+  const id = outputsFolder().split("/").at(-1)!; // the outputs folder is named after the session
+  term = await dirs.start(server);
+  await say(term, `/resume ${id}`, `resumed session ${id}`);
+  await say(term, "/undo", "restored app.txt");
+  expect(readFileSync(app, "utf8")).toBe("a = 1\nb = 2\n");
+});
