@@ -68,8 +68,9 @@ export async function repl(first: Runtime, here: Places, message: string, skills
     for (const writer of behind) if (writer.holding() === undefined) writer.close();
     behind = behind.filter((writer) => writer.holding() !== undefined);
   };
-  // the session's checkpoints (`/undo`): kept with its outputs, so a /resume or /clear reaches the new session's
-  const checkpoints = () => checkpointsIn(runtime.userShell().keeping.outputDir);
+  // the session's checkpoints (`/undo`): kept with its outputs, so a /resume or /clear reaches the new session's, and a
+  // resumed session's turns of an earlier hey are rebuilt from their record there
+  const checkpoints = () => checkpointsIn(runtime.userShell().keeping.outputDir, { seen: runtime.seen, history: runtime.agent.messages });
   /** `/plan` (on: true, off: false, undefined: over) and Shift+Tab; the model hears of it with the next message (withPlanNote) */
   const togglePlan = (on = !hooks.plan.on) => {
     hooks.plan.on = on;

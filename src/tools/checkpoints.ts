@@ -12,6 +12,10 @@
 // since you last read it (by a command, the user or another program)").
 // The folders write_file made for a new file are the turn's too (x84: `/undo` removed deep/er/x.txt
 // and left deep/er/ behind, empty): `/undo` removes them deepest first, each only while it is empty.
+// Each step is also appended to a record beside the copies (undo-record.ts), from which a hey
+// started again on the session (`hey -c`, `/resume`) rebuilds its turns: before, a restart started
+// with none and the copies on disk went unused.
+import { appendFileSync, readFileSync } from "node:fs";
 import { chmod, lstat, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -21,34 +25,31 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
-import { ensurePrivateDir } from "./outputs.ts";
+import { newId, type Message } from "../kernel/ir.ts";
+import { ensurePrivateDir, OUTPUTS_MAX_AGE_MS, OUTPUTS_MAX_BYTES } from "./outputs.ts";
 import { contentHash } from "./read-file.ts";
 import type { SeenFile, SeenFiles } from "./seen-files.ts";
+import { changedFiles, type KeptFile, RECORD_FILE, type RecordedTurn, recordLine, replayRecords, type UndoRecord } from "./undo-record.ts";
 
 /** A file bigger than this gets no checkpoint (a note says so): copying it on every first edit would cost more than it saves. */
 export const CHECKPOINT_MAX_BYTES = 10 * 1024 * 1024;
 
-/** What one file was before the turn's first change to it, and the hash of what the agent left. */
-interface Kept {
-  path: string;
-  /** the copy of the old bytes; undefined: the file did not exist (the turn created it) */
-  copy?: string;
-  mode?: number;
-  /** why no copy was kept of a file that existed */
-  skipped?: string;
-  /** sha256 of the file after the agent's last successful change to it; undefined: never changed */
-  after?: string;
-  /** the run's record of what the file tools saw, and this file's in it before the turn (undefined: none) */
+/** Why a copy, or every copy of a session, may be gone: hey prunes its outputs (outputs.ts). */
+const PRUNED = `hey prunes saved outputs older than ${OUTPUTS_MAX_AGE_MS / 86_400_000} days, and the oldest past ${OUTPUTS_MAX_BYTES / 1024 / 1024} MB`;
+
+/** A file's checkpoint (undo-record.ts), with what the file tools had seen of it before the turn. */
+interface Kept extends KeptFile {
+  /** the run's record of what the file tools saw, and this file's in it before the turn (undefined: none, or a turn of an earlier hey) */
   seen?: { files: SeenFiles; before: SeenFile | undefined };
 }
 
-interface Turn {
+/** A turn: its id names its copies and its steps in the record; `folders`, those write_file made (none was there before its call). */
+interface Turn extends RecordedTurn {
   files: Map<string, Kept>;
   /** the copy being made of each file, which a second call on it in the same turn waits for */
   copying: Map<string, Promise<void>>;
-  ranBash: boolean;
-  /** the folders write_file made in this turn (none of them was there before its call) */
-  folders: Set<string>;
+  /** its first step is in the record (a turn that changed nothing is never written) */
+  recorded: boolean;
 }
 
 /** What `/undo` did, file by file (paths as the agent's tools resolved them). */
@@ -74,9 +75,13 @@ export interface Later {
 /**
  * What `/undo` did: `undone`, the report; `waiting`, nothing yet: newer turns ran bash commands,
  * and the next `/undo` (no turn begun between) undoes the turn that changed `files`; `none`, no
- * turn changed a file with edit or write_file (`later`: the newer turns it looked at).
+ * turn changed a file with edit or write_file (`later`: the newer turns it looked at; `gone`: the
+ * session's earlier turns changed files but their record is gone, and why it may be).
  */
-export type UndoOutcome = { kind: "undone"; report: UndoReport } | { kind: "waiting"; later: Later; files: string[] } | { kind: "none"; later: Later };
+export type UndoOutcome =
+  | { kind: "undone"; report: UndoReport }
+  | { kind: "waiting"; later: Later; files: string[] }
+  | { kind: "none"; later: Later; gone?: string };
 
 /** A session's checkpoints. Its methods never throw: a checkpoint that cannot be kept is said at /undo. */
 export interface Checkpoints {
@@ -88,6 +93,8 @@ export interface Checkpoints {
 
 interface Store extends Checkpoints {
   keep(path: string, seen?: SeenFiles): Promise<void>;
+  /** what the run's file tools saw: a file put back of a turn of an earlier hey counts as not seen */
+  seen(files: SeenFiles): void;
   left(path: string): Promise<void>;
   /** of `folders`, missing before a write_file call, those there now are the current turn's */
   made(folders: string[]): Promise<void>;
@@ -96,15 +103,48 @@ interface Store extends Checkpoints {
 
 const stores = new Map<string, Store>();
 
-/** The checkpoints kept in `dir` (a session's outputs folder): one store per folder, shared by the tools and the REPL. */
-export function checkpointsIn(dir: string): Checkpoints {
-  return storeIn(dir);
+/**
+ * The checkpoints kept in `dir` (a session's outputs folder): one store per folder, shared by the
+ * tools and the REPL, its turns first rebuilt from the folder's record. `run`: the run's SeenFiles,
+ * and the session's messages so far (a session whose record is gone says so when they changed files).
+ */
+export function checkpointsIn(dir: string, run: { seen?: SeenFiles; history?: readonly Message[] } = {}): Checkpoints {
+  const store = storeIn(dir, run.history);
+  if (run.seen) store.seen(run.seen);
+  return store;
 }
 
-function storeIn(dir: string): Store {
+/** The record's text; undefined when there is none (or it cannot be read). Never throws. */
+function readRecord(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function storeIn(dir: string, history?: readonly Message[]): Store {
   const known = stores.get(dir);
   if (known) return known;
-  const turns: Turn[] = [];
+  const file = join(dir, RECORD_FILE);
+  const text = readRecord(file); // read once, at the session's first turn or /undo in this hey: small, and never on the way to the prompt
+  const replayed = replayRecords(text ?? "");
+  const turns: Turn[] = replayed.turns.map((t) => ({ ...t, copying: new Map(), recorded: true }));
+  // turns of an earlier hey changed files, and nothing of them is left: /undo says so rather than that no turn did, as does
+  // every later hey, from the first line of the record begun now
+  const lost = replayed.lost || (text === undefined && history !== undefined && changedFiles(history));
+  let start = lost && !replayed.lost ? recordLine({ type: "lost" }) : "";
+  if (text !== undefined && text !== "" && !text.endsWith("\n")) start = "\n"; // a hey killed mid-line: the next line starts on its own
+  // appended as it happens; one that cannot be written leaves this hey's /undo whole, and only a later hey's without the step
+  const record = (turn: Turn, r: UndoRecord) => {
+    try {
+      ensurePrivateDir(dir);
+      appendFileSync(file, start + (turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id })) + recordLine(r), { mode: 0o600 });
+      start = "";
+      turn.recorded = true;
+    } catch {}
+  };
+  let runSeen: SeenFiles | undefined; // for a turn of an earlier hey, what this run's file tools saw
   let current: Turn | undefined;
   // the newest turn when /undo last stopped before turns that ran bash: the next /undo, with no turn begun since, goes past them
   let warned: Turn | undefined;
@@ -118,34 +158,41 @@ function storeIn(dir: string): Store {
     const kept: Kept = { path, ...(seen && { seen: { files: seen, before: seen.get(path) } }) };
     turn.files.set(path, kept);
     const info = await stat(diskPath(path)).catch(() => undefined);
-    if (!info) return; // created by the turn
-    kept.mode = info.mode & 0o7777;
-    if (info.size > CHECKPOINT_MAX_BYTES) {
-      kept.skipped = `over ${CHECKPOINT_MAX_BYTES / 1024 / 1024} MB, no copy kept`;
-      return;
-    }
-    try {
-      ensurePrivateDir(dir);
-      const copy = join(dir, `undo-${++copies}`);
-      await writeFile(copy, await readFile(diskPath(path)), { mode: 0o600 });
-      kept.copy = copy;
-    } catch (e) {
-      kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
-    }
+    if (info) kept.mode = info.mode & 0o7777; // else created by the turn
+    if (info && info.size > CHECKPOINT_MAX_BYTES) kept.skipped = `over ${CHECKPOINT_MAX_BYTES / 1024 / 1024} MB, no copy kept`;
+    else if (info)
+      try {
+        ensurePrivateDir(dir);
+        const name = `undo-${turn.id}-${++copies}`; // the turn's id: a later hey on the session never writes over an earlier one's copy
+        const bytes = await readFile(diskPath(path));
+        await writeFile(join(dir, name), bytes, { mode: 0o600 });
+        kept.copy = name;
+        kept.copyHash = contentHash(bytes);
+      } catch (e) {
+        kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    const { copy, copyHash: sha256, mode, skipped } = kept;
+    const was = skipped !== undefined ? { skipped } : copy !== undefined ? { copy, sha256 } : {};
+    record(turn, { type: "before", turn: turn.id, path, ...was, ...(mode !== undefined && { mode }) });
   };
   // a turn undone or passed over: its copies go (those of calls that failed too)
   const forget = async (turn: Turn) => {
-    for (const kept of turn.files.values()) if (kept.copy) await rm(kept.copy, { force: true }).catch(() => {});
+    for (const kept of turn.files.values()) if (kept.copy) await rm(join(dir, kept.copy), { force: true }).catch(() => {});
   };
   const store: Store = {
     beginTurn() {
-      current = { files: new Map(), copying: new Map(), ranBash: false, folders: new Set() };
+      current = { id: newId(), files: new Map(), copying: new Map(), ranBash: false, folders: new Set(), recorded: false };
       turns.push(current);
     },
     ranBash() {
+      if (current && !current.ranBash) record(current, { type: "bash", turn: current.id });
       if (current) current.ranBash = true;
     },
+    seen(files) {
+      runSeen = files;
+    },
     keep(path, seen) {
+      if (seen) runSeen = seen;
       if (!current) return Promise.resolve();
       const copying = current.copying.get(path) ?? copyOf(current, path, seen);
       current.copying.set(path, copying);
@@ -156,11 +203,16 @@ function storeIn(dir: string): Store {
       const now = kept && (await hashOf(path));
       // not there after a change that worked: the tool wrote under another spelling of the name, which this cannot follow
       if (kept && now) kept.after = now;
+      if (current && kept && now) record(current, { type: "after", turn: current.id, path, sha256: now });
     },
     async made(folders) {
       const turn = current;
       if (!turn) return;
-      for (const folder of folders) if ((await stat(diskPath(folder)).catch(() => undefined))?.isDirectory()) turn.folders.add(folder);
+      for (const folder of folders)
+        if ((await stat(diskPath(folder)).catch(() => undefined))?.isDirectory()) {
+          turn.folders.add(folder);
+          record(turn, { type: "folder", turn: turn.id, path: folder });
+        }
     },
     async undo() {
       // the last turn that changed a file; the newer turns changed none, and are passed over
@@ -176,15 +228,21 @@ function storeIn(dir: string): Store {
         return { kind: "waiting", later, files: changed(turn) };
       }
       warned = undefined;
-      for (const gone of turns.splice(Math.max(at, 0))) if (gone !== turn) await forget(gone);
+      const dropped = turns.splice(Math.max(at, 0));
+      for (const gone of dropped) if (gone !== turn) await forget(gone);
       if (current && !turns.includes(current)) current = undefined;
-      if (!turn) return { kind: "none", later };
+      // a later hey's stack ends where this one's does: the first of them in the record, and every newer one, are gone
+      const first = dropped.find((t) => t.recorded);
+      const recordUndone = () => first && record(first, { type: "undone", turn: first.id });
+      if (!turn) recordUndone();
+      if (!turn) return { kind: "none", later, ...(lost && { gone: PRUNED }) };
       const report: UndoReport = { restored: [], removed: [], changed: [], skipped: [], ranBash: turn.ranBash, later };
       // the file is as it was before the turn, and so is what the agent has seen of it: none, when it had not read it then
       const seenAsBefore = (kept: Kept) => {
-        if (!kept.seen) return;
-        if (kept.seen.before) kept.seen.files.set(kept.path, kept.seen.before);
-        else kept.seen.files.delete(kept.path);
+        const seen = kept.seen ?? (runSeen && { files: runSeen, before: undefined }); // of an earlier hey's turn: not seen in this run
+        if (!seen) return;
+        if (seen.before) seen.files.set(kept.path, seen.before);
+        else seen.files.delete(kept.path);
       };
       for (const kept of turn.files.values()) {
         if (kept.after === undefined) continue; // every change to it failed
@@ -199,8 +257,14 @@ function storeIn(dir: string): Store {
             (e: unknown) => report.skipped.push({ path: kept.path, why: `cannot remove it: ${e instanceof Error ? e.message : String(e)}` }),
           );
         } else {
+          const bytes = await readFile(join(dir, kept.copy)).catch(() => undefined);
+          // pruned with the session's other outputs, or not the bytes it was: what the agent left stays
+          if (!bytes || contentHash(bytes) !== kept.copyHash) {
+            const why = bytes ? "its copy from before that turn is damaged" : `its copy from before that turn is gone (${PRUNED})`;
+            report.skipped.push({ path: kept.path, why: `${why}; not touched` });
+            continue;
+          }
           try {
-            const bytes = await readFile(kept.copy);
             await writeFileAtomic(kept.path, bytes, { unchanged: await readFile(diskPath(kept.path)) });
             if (kept.mode !== undefined) await chmod(diskPath(kept.path), kept.mode);
             report.restored.push(kept.path);
@@ -210,6 +274,7 @@ function storeIn(dir: string): Store {
           }
         }
       }
+      recordUndone(); // once its files are back: a hey killed before has the turn still, each file left as it now is
       await removeFolders(turn.folders, report);
       await forget(turn);
       return { kind: "undone", report };

@@ -4,7 +4,7 @@ import type { Later, UndoOutcome, UndoReport } from "../tools/checkpoints.ts";
 import { userRanNote } from "../kernel/user-notes.ts";
 
 /** Said when there is no turn to undo. */
-export const NOTHING_TO_UNDO = "nothing to undo: no turn of this session (since hey started) changed a file with edit or write_file";
+export const NOTHING_TO_UNDO = "nothing to undo: no turn of this session changed a file with edit or write_file";
 
 /** Files named at most in the line that says which turn a second `/undo` would undo; the rest are counted. */
 const NAMED_FILES = 5;
@@ -21,6 +21,9 @@ function laterTurns(later: Later): string {
 /** The user's lines for an `/undo` that undid nothing: none to undo, or one more `/undo` goes past turns that ran bash. */
 export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>, cwd: string): string {
   const { later } = outcome;
+  // the session's turns of an earlier hey changed files, and their copies went with its outputs
+  if (outcome.kind === "none" && outcome.gone)
+    return `nothing to undo: no copies are kept of this session's earlier turns that changed files (${outcome.gone}; a run with -p keeps none)`;
   if (outcome.kind === "none")
     return later.ranBash === 0
       ? NOTHING_TO_UNDO

@@ -127,10 +127,14 @@ export async function say(term: Term, line: string, expect: RegExp | string): Pr
 }
 
 /**
- * Per test, a home and a project directory, and `start(server)`: hey in tmux in the project, its
+ * Per test, a home and a project directory, and `start(server, args)`: hey ARGS in tmux in the project, its
  * configuration naming `server`'s model (mock/m). The terminal and both directories go after each test.
  */
-export function projectTerms(): { readonly home: { path: string }; readonly project: { path: string }; start(server: ModelServer): Promise<Term> } {
+export function projectTerms(): {
+  readonly home: { path: string };
+  readonly project: { path: string };
+  start(server: ModelServer, args?: string[]): Promise<Term>;
+} {
   let home: ReturnType<typeof tempDir> | undefined;
   let project: ReturnType<typeof tempDir> | undefined;
   let term: Term | undefined;
@@ -151,11 +155,12 @@ export function projectTerms(): { readonly home: { path: string }; readonly proj
     get project() {
       return project!;
     },
-    async start(server) {
+    async start(server, args = []) {
+      await term?.close(); // a second hey in one test (`hey -c` after the first quit): the first terminal goes
       const dir = join(home!.path, ".config", "hey");
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, "config.toml"), `[default]\nprovider = "mock"\nmodel = "m"\n\n[provider.mock]\nbase_url = "${server.baseUrl}"\nmodels = ["m"]\n`);
-      term = await startTerm({ cwd: project!.path, cols: 200, rows: 50, env: { HOME: home!.path, NO_COLOR: "1" } });
+      term = await startTerm({ cwd: project!.path, cols: 200, rows: 50, env: { HOME: home!.path, NO_COLOR: "1" }, args });
       await term.waitFor(/^›/m);
       return term;
     },

@@ -10,6 +10,7 @@ import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { CHECKPOINT_MAX_BYTES, type Checkpoints, checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 import { notUndoneText, undoNote, undoText } from "../../src/ui/undo-report.ts";
+import { RECORD_FILE } from "../../src/tools/undo-record.ts";
 
 const dirs: ReturnType<typeof tempDir>[] = [];
 afterEach(() => {
@@ -63,7 +64,7 @@ test("/undo puts back the bytes and mode of an edited file, removes a created on
   expect(readFileSync(p.file("app.txt"), "utf8")).toBe("a = 1\nb = 2\nc = 3  # the user's unsaved line\n");
   expect(statSync(p.file("app.txt")).mode & 0o777).toBe(0o640);
   expect(existsSync(p.file("new/made.txt"))).toBe(false);
-  expect(readdirSync(p.outputs)).toEqual([]);
+  expect(readdirSync(p.outputs)).toEqual([RECORD_FILE]); // no copy; the record stays, saying the turn was undone
   expect(undoText(report!, p.work)).toContain("  restored app.txt\n");
   expect(undoNote(report!, p.work)).toContain("app.txt");
 });
@@ -133,7 +134,7 @@ test("outside a turn (a one-shot run) nothing is kept; a failed edit is no chang
     (await p.tools.edit.run({ path: "a.txt", old_string: "absent", new_string: "x" }, { signal: new AbortController().signal, cwd: p.work })).isError,
   ).toBe(true);
   expect(await undone(p.store)).toBeUndefined();
-  expect(readdirSync(p.outputs)).toEqual([]); // the failed edit's copy went with its turn
+  expect(readdirSync(p.outputs)).toEqual([RECORD_FILE]); // the failed edit's copy went with its turn
   writeFileSync(p.file("big.txt"), `head\n${"x".repeat(99)}\n`.repeat(Math.ceil(CHECKPOINT_MAX_BYTES / 105) + 1));
   p.store.beginTurn();
   await p.call(p.tools.read, { path: "big.txt", limit: 1 });

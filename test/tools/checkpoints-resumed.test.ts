@@ -1,0 +1,194 @@
+// `/undo` in a hey started again on a session (`hey -c`, `/resume`): its checkpoints are rebuilt
+// from the record in the session's outputs folder (before: a restart started with none), under the
+// same rules. A hey started again is a store that has never seen the folder: the folder is copied
+// where none has been opened, as the next hey finds it on disk.
+import { afterEach, expect, test } from "bun:test";
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { createEditTool } from "../../src/tools/edit.ts";
+import { createWriteFileTool } from "../../src/tools/write-file.ts";
+import { createReadFileTool } from "../../src/tools/read-file.ts";
+import { type Checkpoints, checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
+import { RECORD_FILE } from "../../src/tools/undo-record.ts";
+import type { Message } from "../../src/kernel/ir.ts";
+import type { Tool } from "../../src/kernel/tool.ts";
+import { NOTHING_TO_UNDO, notUndoneText, undoText } from "../../src/ui/undo-report.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+/** A project, and `hey(history)`: one run of hey on the session, its tools and checkpoints; each run after the first finds the folder the last one left. */
+function session() {
+  const work = tempDir("hey-undo-");
+  dirs.push(work);
+  let outputs: string | undefined;
+  const hey = (history: Message[] = []) => {
+    const dir = tempDir("hey-undo-out-");
+    dirs.push(dir);
+    if (outputs && existsSync(outputs)) cpSync(outputs, dir.path, { recursive: true });
+    outputs = dir.path;
+    const seen = new Map();
+    const wrap = (t: Tool) => withCheckpoints(t, dir.path, work.path, seen);
+    const tools = {
+      read: wrap(createReadFileTool({ home: work.path, seen })),
+      edit: wrap(createEditTool({ home: work.path, seen })),
+      write: wrap(createWriteFileTool({ home: work.path, seen })),
+    };
+    const bash = withCheckpoints(
+      { name: "bash", description: "", parameters: {}, run: async (args) => (writeFileSync(file(String(args.file)), String(args.text)), { output: "" }) },
+      dir.path,
+      work.path,
+    );
+    const ctx = { signal: new AbortController().signal, cwd: work.path };
+    const call = async (tool: Tool, args: Record<string, unknown>) => {
+      const r = await tool.run(args, ctx);
+      expect(r.isError ? r.output : "").toBe("");
+      return r;
+    };
+    return {
+      outputs: dir.path,
+      tools,
+      call,
+      ctx,
+      sed: (f: string, text: string) => bash.run({ file: f, text }, ctx),
+      store: checkpointsIn(dir.path, { seen, history }),
+    };
+  };
+  const file = (n: string) => join(work.path, n);
+  const read = (n: string) => readFileSync(file(n), "utf8");
+  return { work: work.path, hey, file, read };
+}
+
+async function undone(store: Checkpoints) {
+  const outcome = await store.undo();
+  return outcome.kind === "undone" ? outcome.report : undefined;
+}
+
+test("a hey started again undoes the earlier hey's turns, one turn each, after its own: files back, a created file and its folders removed, no copy left", async () => {
+  const s = session();
+  writeFileSync(s.file("app.txt"), "v0\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "app.txt" });
+  await first.call(first.tools.edit, { path: "app.txt", old_string: "v0", new_string: "v1" });
+  await first.call(first.tools.write, { path: "new/deep/x.txt", content: "x\n" });
+  first.store.beginTurn();
+  await first.call(first.tools.edit, { path: "app.txt", old_string: "v1", new_string: "v2" });
+
+  const next = s.hey(); // hey quit; `hey -c`
+  next.store.beginTurn();
+  await next.call(next.tools.read, { path: "app.txt" });
+  await next.call(next.tools.edit, { path: "app.txt", old_string: "v2", new_string: "v3" });
+  expect(await undone(next.store)).toMatchObject({ restored: [s.file("app.txt")] });
+  expect(s.read("app.txt")).toBe("v2\n");
+  expect(await undone(next.store)).toMatchObject({ restored: [s.file("app.txt")] });
+  expect(s.read("app.txt")).toBe("v1\n");
+  const report = await undone(next.store);
+  expect(report).toMatchObject({ restored: [s.file("app.txt")], removed: [s.file("new/deep/x.txt")], changed: [], skipped: [] });
+  expect(s.read("app.txt")).toBe("v0\n");
+  expect(existsSync(s.file("new"))).toBe(false);
+  expect(await next.store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
+  expect(readdirSync(next.outputs)).toEqual([RECORD_FILE]);
+  // and a third hey, the session's edits in its history, has the same nothing to undo
+  const edited: Message[] = [{ id: "m", role: "tool", toolName: "edit", toolCallId: "c", content: [] }];
+  expect(await s.hey(edited).store.undo()).toEqual({ kind: "none", later: { turns: 0, ranBash: 0 } });
+});
+
+test("after a restart the rules hold: a file changed since is left, a later turn's bash asks first, a file put back must be read before write_file replaces it", async () => {
+  const s = session();
+  writeFileSync(s.file("a.txt"), "a\n");
+  writeFileSync(s.file("c.txt"), "c\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "a.txt" }); // read first, as write_file asks of a file that is there
+  await first.call(first.tools.write, { path: "a.txt", content: "A\n" });
+  await first.call(first.tools.read, { path: "c.txt" });
+  await first.call(first.tools.write, { path: "c.txt", content: "C\n" });
+  first.store.beginTurn();
+  await first.sed("b.txt", "B\n");
+  writeFileSync(s.file("c.txt"), "C and the user's line\n"); // while hey was closed
+
+  const next = s.hey();
+  await next.call(next.tools.read, { path: "a.txt" }); // the model reads it again in the new hey
+  expect(await next.store.undo()).toEqual({ kind: "waiting", later: { turns: 1, ranBash: 1 }, files: [s.file("a.txt"), s.file("c.txt")] });
+  const report = await undone(next.store);
+  expect(report).toMatchObject({ restored: [s.file("a.txt")], changed: [s.file("c.txt")], later: { turns: 1, ranBash: 1 } });
+  expect([s.read("a.txt"), s.read("b.txt"), s.read("c.txt")]).toEqual(["a\n", "B\n", "C and the user's line\n"]);
+  expect(undoText(report!, s.work)).toContain("left c.txt: it changed after the agent's edit");
+  // what it read was the agent's version: a.txt counts as not read
+  expect((await next.tools.write.run({ path: "a.txt", content: "x\n" }, next.ctx)).output).toContain("has not been read or written in this run");
+});
+
+test("a hey killed mid-line loses that step only: the next hey's steps start on a line of their own, and both heys' turns undo", async () => {
+  const s = session();
+  writeFileSync(s.file("a.txt"), "a\n");
+  writeFileSync(s.file("b.txt"), "b\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "a.txt" });
+  await first.call(first.tools.write, { path: "a.txt", content: "A\n" });
+  first.store.beginTurn();
+  appendFileSync(join(first.outputs, RECORD_FILE), '{"type":"turn","tu'); // killed while it wrote the next turn's first step
+
+  const second = s.hey();
+  second.store.beginTurn();
+  await second.call(second.tools.read, { path: "b.txt" });
+  await second.call(second.tools.write, { path: "b.txt", content: "B\n" });
+
+  const third = s.hey();
+  expect(await undone(third.store)).toMatchObject({ restored: [s.file("b.txt")] });
+  expect(await undone(third.store)).toMatchObject({ restored: [s.file("a.txt")] });
+  expect([s.read("a.txt"), s.read("b.txt")]).toEqual(["a\n", "b\n"]);
+});
+
+test("copies pruned or damaged since are said, and the files left as the agent left them; a session whose record is gone says its copies are", async () => {
+  const s = session();
+  writeFileSync(s.file("a.txt"), "a\n");
+  writeFileSync(s.file("b.txt"), "b\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "a.txt" });
+  await first.call(first.tools.write, { path: "a.txt", content: "A\n" });
+  await first.call(first.tools.read, { path: "b.txt" });
+  await first.call(first.tools.write, { path: "b.txt", content: "B\n" });
+  const [copyA, copyB] = readdirSync(first.outputs)
+    .filter((n) => n.startsWith("undo-"))
+    .sort((x, y) => Number(x.split("-").at(-1)) - Number(y.split("-").at(-1)));
+  rmSync(join(first.outputs, copyA!)); // hey's pruning of old outputs
+  writeFileSync(join(first.outputs, copyB!), "");
+
+  const next = s.hey();
+  const report = await undone(next.store);
+  expect(report?.skipped).toEqual([
+    {
+      path: s.file("a.txt"),
+      why: "its copy from before that turn is gone (hey prunes saved outputs older than 7 days, and the oldest past 500 MB); not touched",
+    },
+    { path: s.file("b.txt"), why: "its copy from before that turn is damaged; not touched" },
+  ]);
+  expect([s.read("a.txt"), s.read("b.txt")]).toEqual(["A\n", "B\n"]);
+
+  rmSync(next.outputs, { recursive: true }); // the whole folder, record and all
+  const edited: Message[] = [{ id: "m", role: "tool", toolName: "write_file", toolCallId: "c", content: [] }];
+  const outcome = await s.hey(edited).store.undo();
+  expect(outcome.kind === "none" && notUndoneText(outcome, s.work)).toBe(
+    "nothing to undo: no copies are kept of this session's earlier turns that changed files (hey prunes saved outputs older than 7 days, and the oldest past 500 MB; a run with -p keeps none)",
+  );
+  const quiet = await s.hey().store.undo(); // a session whose turns changed no file
+  expect(quiet.kind === "none" && notUndoneText(quiet, s.work)).toBe(NOTHING_TO_UNDO);
+});
+
+test("a session whose record was lost says so in every later hey, after the turns recorded since are undone", async () => {
+  const s = session();
+  const edited: Message[] = [{ id: "m", role: "tool", toolName: "edit", toolCallId: "c", content: [] }];
+  const first = s.hey(edited); // its outputs folder pruned whole before this hey
+  first.store.beginTurn();
+  await first.call(first.tools.write, { path: "n.txt", content: "n\n" });
+  const next = s.hey([...edited, ...edited]);
+  expect(await undone(next.store)).toMatchObject({ removed: [s.file("n.txt")] });
+  const outcome = await next.store.undo();
+  expect(outcome).toMatchObject({ kind: "none", gone: expect.stringContaining("hey prunes saved outputs") });
+});
