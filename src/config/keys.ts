@@ -244,7 +244,7 @@ export const PROVIDER_KEYS = {
   system_role: { kind: "string", doc: "`system` or `developer`: the role of the system prompt (compatibility flag)" },
   reasoning_replay: {
     kind: "boolean",
-    doc: '`true` sends every tool-call turn\'s reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn; a turn another model made goes with `reasoning_content: ""`, as those APIs refuse one without), `false` never',
+    doc: "chat completions: `true` sends every tool-call turn's reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn; a turn another model made goes with `reasoning_content: \"\"`, as those APIs refuse one without), `false` never; Responses: every turn's reasoning items go back (the default), `false` sends none (for a Responses-compatible server that refuses them)",
   },
   parallel_tool_calls: { kind: "boolean", doc: "`false` sends `parallel_tool_calls: false` (one call per turn)" },
   pdfs: {

@@ -35,9 +35,11 @@ export function producedBy(o: Opaque | undefined, target: Target): boolean {
  *   user turn as a message after them (a hand-off request, a line typed after Esc, `-c` after a
  *   crash), and Anthropic with thinking on rejects that turn without its thinking block — except
  *   on chat completions tool-call turns, which DeepSeek requires in every later request, and on
- *   Anthropic, whose models from Opus 4.5 on keep earlier turns' thinking in context (older ones
- *   drop it themselves): taken out, every new prompt rewrote the cached prefix from the first
- *   thinking block on, and the model lost its earlier reasoning;
+ *   Anthropic and Responses, which get every earlier turn's thinking back as Claude Code and Codex
+ *   send it (Claude from Opus 4.5 on keeps it in context; a Responses reasoning item goes back in
+ *   its place, before the call or message that followed it): taken out, every new prompt rewrote
+ *   the cached prefix from the first thinking block on, and the model lost its earlier reasoning.
+ *   With thinking off each adapter leaves earlier prompts' thinking out itself (it knows the effort);
  * - opaque data on tool calls (Gemini thought signatures) survives only for its own provider and model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
@@ -94,9 +96,12 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   }
 }
 
+/** Protocols whose own thinking goes back in every later request, earlier prompts' turns included (adaptHistory). */
+const EVERY_TURN: ReadonlySet<Protocol> = new Set(["anthropic", "responses"]);
+
 function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Message {
   const mine = (o: Opaque | undefined) => producedBy(o, target);
-  const keepThinking = answers(m) && (currentTurn || target.protocol === "anthropic" || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0));
+  const keepThinking = answers(m) && (currentTurn || EVERY_TURN.has(target.protocol) || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0));
   const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
   let calls = m.toolCalls;
   if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)) || sentArguments(c) !== c.arguments)) {

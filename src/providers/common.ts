@@ -24,7 +24,7 @@ export interface Compat {
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** openai: the role of the system prompt; default "system" */
   systemRole?: "system" | "developer";
-  /** openai: send the model's reasoning_content back with its tool-call turns (DeepSeek needs it); default true */
+  /** openai: send the model's reasoning_content back with its tool-call turns (DeepSeek needs it); responses: false sends no reasoning item; default true */
   reasoningReplay?: boolean;
   /** openai, responses: false sends `parallel_tool_calls: false` (one call per turn); default: not sent */
   parallelToolCalls?: boolean;

@@ -40,6 +40,8 @@ export interface RequestOptions extends RequestBasics {
   noSummary?: boolean;
   /** ids of reasoning items the endpoint could not verify (unverifiedItems): never sent again */
   unverified?: Set<string>;
+  /** `reasoning_replay = false`: no reasoning item is sent back, not even the current turn's */
+  noReplay?: boolean;
 }
 
 /** A ToolCall's opaque data: its output item id (`fc_…`), which is not its call_id (`call_…`). */
@@ -57,7 +59,13 @@ interface CallData {
  */
 export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams {
   const input: InputItem[] = [];
-  for (const m of req.messages) {
+  const effort = req.effort ?? opts.effort;
+  // Reasoning goes back from this message on: every turn's, each in its place (kernel/adapt-history.ts
+  // keeps this model's), except with thinking off, where earlier prompts' is left out as Claude's is
+  // (anthropic-turns.ts earlierThinkingOff: a model told not to think has no use for it; the turn in
+  // progress keeps its own), and with `reasoning_replay = false`, where none is sent.
+  const reasonFrom = opts.noReplay ? Number.POSITIVE_INFINITY : effort === "off" ? req.messages.findLastIndex((m) => m.role === "user") : 0;
+  for (const [i, m] of req.messages.entries()) {
     switch (m.role) {
       case "system":
         input.push({ role: "system", content: [{ type: "input_text", text: joinText(m.content) }] });
@@ -70,7 +78,7 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
         input.push({ type: "function_call_output", call_id: m.toolCallId ?? "", output: toolOutput(m.content) });
         break;
       case "assistant":
-        input.push(...assistantItems(m, opts.model, opts.unverified));
+        input.push(...assistantItems(m, opts.model, i < reasonFrom ? () => false : (id) => !opts.unverified?.has(id)));
         break;
     }
   }
@@ -98,7 +106,6 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
   if (req.tools.length > 0 && opts.parallelToolCalls === false) body.parallel_tool_calls = false;
   const key = opts.cacheKey ? conversationKey(req) : undefined;
   if (key) body.prompt_cache_key = key;
-  const effort = req.effort ?? opts.effort;
   if (effort !== undefined && !opts.noReasoning) {
     // "none" is the official no-reasoning value; there is no summary of no reasoning.
     const wire = (opts.effortFor?.[openaiEffort(effort)] ?? openaiEffort(effort)) as WireEffort;
@@ -111,31 +118,31 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): CreateParams
 
 /**
  * An assistant turn as the output items it came from, in their order: reasoning, messages, then
- * function calls. Thinking is sent only as this model's own reasoning items that carry their
+ * function calls — the same bytes in every later request, so each extends the cached prefix of the
+ * one before. Thinking is sent only as this model's own reasoning items that carry their
  * encrypted_content: with store:false the server keeps nothing, so an item without it would be
  * answered 404 "Item with id 'rs_…' not found" (vercel/ai#7543).
  */
-function assistantItems(m: Message, model: string, unverified: ReadonlySet<string> | undefined): InputItem[] {
+function assistantItems(m: Message, model: string, sent: (reasoningId: string) => boolean): InputItem[] {
   const items: InputItem[] = [];
-  let reasoning = 0;
   for (const p of m.content) {
     if (p.type === "text" && p.text) items.push(assistantText(p.text));
     else if (p.type === "thinking") {
       const item = replayable(p, model);
-      if (item && !unverified?.has(item.id)) {
-        items.push(item);
-        reasoning++;
-      }
+      if (item && sent(item.id)) items.push(item);
     }
   }
   const calls = m.toolCalls ?? [];
-  // A reasoning item with nothing after it is a 400: "… was provided without its required following item".
-  if (reasoning > 0 && reasoning === items.length && calls.length === 0) return [];
+  // A reasoning item with nothing of its turn after it is a 400: "Item 'rs_…' of type 'reasoning' was
+  // provided without its required following item" (continuedev/continue#8933): a turn that ended in
+  // thinking (cut off by the output limit, a text left blank) goes without that last reasoning.
+  if (calls.length === 0) while (items.at(-1)?.type === "reasoning") items.pop();
+  const reasoning = items.some((item) => item.type === "reasoning");
   for (const c of calls) {
     // A call's `fc_` id ties it to the reasoning item before it: sent without that item it is a 400
     // "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item"
     // (mastra-ai/mastra#8738). call_id alone pairs the output, so the id goes only beside its reasoning.
-    const id = reasoning > 0 ? callItemId(c, model) : undefined;
+    const id = reasoning ? callItemId(c, model) : undefined;
     // arguments cut off mid-way (a `length` stop) go back as an object: they are a JSON string on the wire
     const args = parseArguments(c.arguments) ? c.arguments : "{}";
     items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: args, ...(id !== undefined ? { id } : {}) });
@@ -352,10 +359,11 @@ function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
  */
 export async function createResponsesProvider(opts: AdapterOptions): Promise<Provider> {
   const client = await openaiClient(opts);
-  const { parallelToolCalls, promptCacheKey } = opts.compat ?? {};
+  const { parallelToolCalls, promptCacheKey, reasoningReplay } = opts.compat ?? {};
   const requestOptions: RequestOptions = {
     ...requestBasics(opts),
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
+    ...(reasoningReplay === false ? { noReplay: true } : {}),
     cacheKey: promptCacheKey ?? true,
     effortFor: {},
   };

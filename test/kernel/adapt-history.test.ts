@@ -18,14 +18,26 @@ describe("thinking", () => {
     result("r1", "toolu_1"),
   ];
 
-  test("kept for the model that made it: on Anthropic in every turn (from Opus 4.5 its models keep it in context), elsewhere in the current turn only", () => {
-    const out = adaptHistory(history, { protocol: "anthropic", model: "claude" });
-    expect(out[1]!.content).toEqual([think("anthropic", "claude"), { type: "text", text: "old answer" }]);
-    expect(out[3]!.content).toEqual([think("anthropic", "claude", "now")]);
-    const responses = history.map((m) => ({ ...m, content: m.content.map((p) => (p.type === "thinking" ? think("responses", "gpt", p.text) : p)) }));
-    const sent = adaptHistory(responses, { protocol: "responses", model: "gpt" });
+  /** `history` with its thinking made by `protocol`'s model `model`. */
+  const madeBy = (protocol: Protocol, model: string) =>
+    history.map((m) => ({ ...m, content: m.content.map((p) => (p.type === "thinking" ? think(protocol, model, p.text) : p)) }));
+
+  test.each<[Protocol, string]>([
+    ["anthropic", "claude"],
+    ["responses", "gpt"],
+  ])(
+    "kept for the model that made it on %s in every turn, earlier prompts' included: Claude Code and Codex send it so, and the cached prefix holds",
+    (protocol, model) => {
+      const out = adaptHistory(madeBy(protocol, model), { protocol, model });
+      expect(out[1]!.content).toEqual([think(protocol, model), { type: "text", text: "old answer" }]);
+      expect(out[3]!.content).toEqual([think(protocol, model, "now")]);
+    },
+  );
+
+  test("elsewhere in the current turn only", () => {
+    const sent = adaptHistory(madeBy("google", "gemini"), { protocol: "google", model: "gemini" });
     expect(sent[1]!.content).toEqual([{ type: "text", text: "old answer" }]);
-    expect(sent[3]!.content).toEqual([think("responses", "gpt", "now")]);
+    expect(sent[3]!.content).toEqual([think("google", "gemini", "now")]);
   });
 
   test.each([
@@ -40,12 +52,11 @@ describe("thinking", () => {
   test("the last assistant message's, when it called tools, even with a user message after its results", () => {
     // a hand-off request, a line typed after Esc stopped a tool, `-c` after a crash: the message goes
     // in the same user turn as the results, and a model thinking on wants the block back
-    const responses = history.map((m) => ({ ...m, content: m.content.map((p) => (p.type === "thinking" ? think("responses", "gpt", p.text) : p)) }));
-    const after = [...responses, user("u3", "never mind")];
-    expect(adaptHistory(after, { protocol: "responses", model: "gpt" })[3]!.content).toEqual([think("responses", "gpt", "now")]);
+    const after = [...madeBy("google", "gemini"), user("u3", "never mind")];
+    expect(adaptHistory(after, { protocol: "google", model: "gemini" })[3]!.content).toEqual([think("google", "gemini", "now")]);
     // once an answer follows, that turn is over: its thinking is old
     const answered = [...after, { id: "a3", role: "assistant" as const, content: [{ type: "text" as const, text: "ok" }] }, user("u4")];
-    expect(adaptHistory(answered, { protocol: "responses", model: "gpt" })[3]!.content).toEqual([]);
+    expect(adaptHistory(answered, { protocol: "google", model: "gemini" })[3]!.content).toEqual([]);
   });
 
   test("chat-completions tool-call turns keep their reasoning in every later request (DeepSeek)", () => {

@@ -118,19 +118,57 @@ describe("request body", () => {
     expect(input[1]).toEqual({ type: "message", role: "assistant", content: [{ type: "output_text", text: expect.stringMatching(/^“John Doe”/) }] });
   });
 
-  test("a call without a reasoning item beside it goes without its fc_ id (the API would ask for that reasoning item)", async () => {
+  test("an earlier prompt's turn goes back as it came in every later request: its reasoning item, then the call with its fc_ id", async () => {
+    // Codex sends every output item back; left out, each new prompt rewrote the cached prefix from the first reasoning item on
     const turn = await turnFrom("openai-responses/reasoning-summary-function-call");
     const answer: Message = { id: "a-19", role: "assistant", content: [{ type: "text", text: "19" }] };
     const messages = [user("q1"), turn, result("call_AB6AaRZ1FYZB2RwS6A5vbdqn", "19"), answer, user("q2")];
-    // An older turn (answered since): adaptHistory has dropped its thinking, so its call loses the id too.
-    expect(await loopInputOf(messages)).toEqual([
+    const within = (await loopInputOf(messages.slice(0, 3))) as unknown[];
+    const later = (await loopInputOf(messages)) as unknown[];
+    expect(later.slice(0, within.length)).toEqual(within);
+    expect(later.map((i) => (i as { id?: string }).id ?? (i as { type?: string; role?: string }).type ?? (i as { role: string }).role)).toEqual([
+      "user",
+      "rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9",
+      "fc_01830d662ab3856501693c32151234819091cfca267e98cc5f",
+      "function_call_output",
+      "message",
+      "user",
+    ]);
+    expect(JSON.stringify(later[1])).toContain('"encrypted_content":"gAAAAABpPDIVOKrsHNZ0');
+  });
+
+  test("with thinking off (-t off) an earlier prompt's reasoning stays out, and its call goes without the fc_ id (the API would ask for that reasoning item)", async () => {
+    const turn = await turnFrom("openai-responses/reasoning-summary-function-call");
+    const answer: Message = { id: "a-19", role: "assistant", content: [{ type: "text", text: "19" }] };
+    const messages = adaptHistory([user("q1"), turn, result("call_AB6AaRZ1FYZB2RwS6A5vbdqn", "19"), answer, user("q2")], {
+      protocol: "responses",
+      model: MODEL,
+    });
+    expect((await bodyOf({ messages, effort: "off" })).input).toEqual([
       userItem("q1"),
       { type: "function_call", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", name: "calculator", arguments: '{"a":12,"b":7,"op":"add"}' },
       { type: "function_call_output", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", output: "19" },
       { type: "message", role: "assistant", content: [{ type: "output_text", text: "19" }] },
       userItem("q2"),
     ]);
-    // And a call of a turn that had no reasoning item at all (gpt-5.5, low effort).
+    // the turn in progress keeps its own, off or not
+    const current = adaptHistory([user("q1"), turn, result("call_AB6AaRZ1FYZB2RwS6A5vbdqn", "19")], { protocol: "responses", model: MODEL });
+    const input = (await bodyOf({ messages: current, effort: "off" })).input as { type?: string }[];
+    expect(input.map((i) => i.type ?? "user")).toEqual(["user", "reasoning", "function_call", "function_call_output"]);
+  });
+
+  test("reasoning_replay = false sends no reasoning item, not even the current turn's, and no fc_ id", async () => {
+    const turn = await turnFrom("openai-responses/reasoning-summary-function-call");
+    const messages = adaptHistory([user("q1"), turn, result("call_AB6AaRZ1FYZB2RwS6A5vbdqn", "19")], { protocol: "responses", model: MODEL });
+    expect((await bodyOf({ messages }, { compat: { reasoningReplay: false } })).input).toEqual([
+      userItem("q1"),
+      { type: "function_call", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", name: "calculator", arguments: '{"a":12,"b":7,"op":"add"}' },
+      { type: "function_call_output", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", output: "19" },
+    ]);
+  });
+
+  test("a call of a turn that had no reasoning item goes without its fc_ id", async () => {
+    // gpt-5.5 at low effort: no reasoning item at all
     const plain = await turnFrom("openai-responses/function-call");
     expect(await loopInputOf([user("q"), plain, result("call_sVidsfFJ6zlzRpelrPkTPlpd", "2869461")])).toEqual([
       userItem("q"),
@@ -161,6 +199,17 @@ describe("request body", () => {
       ],
     };
     expect(await inputOf([user("q"), only, user("again")])).toEqual([userItem("q"), userItem("again")]);
+  });
+
+  test("reasoning after a turn's last text is left out: a reasoning item is never sent without an item of its turn after it", async () => {
+    const reasoning = (id: string) => ({
+      type: "thinking" as const,
+      text: "",
+      opaque: { protocol: "responses" as const, model: MODEL, data: { id, type: "reasoning", summary: [], encrypted_content: `enc-${id}` } },
+    });
+    const ended: Message = { id: "a", role: "assistant", content: [reasoning("rs_1"), { type: "text", text: "done" }, reasoning("rs_2")] };
+    const input = (await loopInputOf([user("q"), ended, user("again")])) as { id?: string; type?: string; role?: string }[];
+    expect(input.map((i) => i.id ?? i.type ?? i.role)).toEqual(["user", "rs_1", "message", "user"]);
   });
 
   test("parallel calls and their outputs in call order; an error result as text; images as data URLs", async () => {
