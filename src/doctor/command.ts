@@ -88,7 +88,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
-  const peers = [...peerNotices(here, false), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
+  const peers = [...peerNotices(here, false, env), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
   const permissions = permissionLines(settings.permission, here.home);
   const subject: Subject = {
     provider: provider.name,
