@@ -49,7 +49,7 @@ test("plan mode, hooks, env, a Codex profile, providers and MCP servers and a se
   lay(project, "AGENTS.md", "ROOT-AGENTS\n");
   lay(project, "CLAUDE.md", "PROJECT-CLAUDE\n");
   const said = [
-    'hey: warning: ~/.claude/settings.json sets Claude Code\'s defaultMode "plan", which hey does not apply: hey starts able to change files. hey\'s plan mode is hey --plan',
+    "hey: warning: ~/.claude/settings.json sets Claude Code's defaultMode \"plan\", which hey does not apply: hey starts able to change files. hey's plan mode is hey --plan",
     "hey: warning: 1 Claude Code hook not run (PreToolUse in ~/.claude/settings.json): hey has no hooks",
     "  export ANTHROPIC_BASE_URL=http://127.0.0.1:46399 ANTHROPIC_AUTH_TOKEN=… ANTHROPIC_MODEL=glm-4.6",
     'has Codex\'s approval_policy = "untrusted" and sandbox_mode = "read-only" (its profile "safe")',
@@ -70,6 +70,8 @@ test("plan mode, hooks, env, a Codex profile, providers and MCP servers and a se
   for (const line of said) expect(doctor.stdout).toContain(line.replace(/^hey: /, ""));
   const unknown = await hey(["-m", "gw/gpt-5-codex", "-p", "hi"]);
   expect(unknown.code).toBe(2);
-  expect(unknown.stderr).toContain("~/.codex/config.toml defines it as Codex's [model_providers.gw], which hey does not read: write it as hey's in ~/.config/hey/config.toml:");
+  expect(unknown.stderr).toContain(
+    "~/.codex/config.toml defines it as Codex's [model_providers.gw], which hey does not read: write it as hey's in ~/.config/hey/config.toml:",
+  );
   expect(unknown.stderr).toContain('api_key = "${GW_KEY}"');
 });

@@ -52,7 +52,9 @@ test("the user's Codex config: its profile's settings, providers and MCP servers
   );
   const said = peerNotices(at, false, {}).join("\n");
   expect(said).toContain('warning: ~/.codex/config.toml has Codex\'s sandbox_mode = "read-only" (its profile "safe")');
-  expect(said).toContain('  [default]\n  provider = "gw"\n  [provider.gw]\n  base_url = "http://127.0.0.1:46391/v1"\n  api_key = "${GW_KEY}"\n  models = ["m1"]');
+  expect(said).toContain(
+    '  [default]\n  provider = "gw"\n  [provider.gw]\n  base_url = "http://127.0.0.1:46391/v1"\n  api_key = "${GW_KEY}"\n  models = ["m1"]',
+  );
   expect(said).toContain("not started: ~/.codex/config.toml's MCP server (docs)");
   expect(peerProviderHint(at, "gw")).toStartWith("; ~/.codex/config.toml defines it as Codex's [model_providers.gw], which hey does not read");
   expect(peerProviderHint(at, "other")).toBe("");

@@ -44,7 +44,7 @@ const gateway = { env: { ANTHROPIC_BASE_URL: "https://api.z.ai/api/anthropic", A
 test("the env of the user's settings: the variables hey reads, the export line, the token never shown; ones already set are not said", () => {
   const said = envNotice({ label: "~/.claude/settings.json", data: gateway }, {})!;
   expect(said).toBe(
-    'not used: ~/.claude/settings.json\'s "env" sets ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN and ANTHROPIC_MODEL for Claude Code only; hey reads them from its environment: set them there (your shell\'s profile), as\n' +
+    "not used: ~/.claude/settings.json's \"env\" sets ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN and ANTHROPIC_MODEL for Claude Code only; hey reads them from its environment: set them there (your shell's profile), as\n" +
       "  export ANTHROPIC_BASE_URL=https://api.z.ai/api/anthropic ANTHROPIC_AUTH_TOKEN=… ANTHROPIC_MODEL=glm-4.6  # … is the value in ~/.claude/settings.json",
   );
   expect(said).not.toContain("sk-gw-123");
