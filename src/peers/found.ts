@@ -10,6 +10,8 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead, readHeadText } from "../fs/read-head.ts";
 import { importRefs } from "../prompt/imports.ts";
 import { AGENTS_MD_MAX_BYTES } from "../prompt/system.ts";
+import type { ProviderSettings } from "../config/settings.ts";
+import { setupHint, type Failure } from "../ui/setup-help.ts";
 import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../prompt/agents-md.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { capInstructions, instructionsMaxBytes } from "../prompt/instruction-cap.ts";
@@ -18,7 +20,16 @@ import { shownPath } from "../prompt/source.ts";
 import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 import { PEER_VARS, type Places } from "../fs/places.ts";
-import { codexMcpNotice, codexProviderHint, codexProviderNotice, envNotice, hooksNotice, planNotice, type ClaudeSettings } from "./unused-settings.ts";
+import {
+  codexMcpNotice,
+  codexProviderHint,
+  codexProviderNotice,
+  elsewhereLine,
+  envNotice,
+  hooksNotice,
+  planNotice,
+  type ClaudeSettings,
+} from "./unused-settings.ts";
 
 /** A settings file is a few KB; one bigger is not read for this. */
 const SETTINGS_MAX_BYTES = 1024 * 1024;
@@ -154,6 +165,24 @@ function codexConfig(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd">): { label
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where the help after a failed request points (ui/setup-help.ts setupHint): hey's user config
+ * file, and the model servers the user's Claude Code `env` and Codex config name, which hey does not read.
+ */
+export function setupPlaces(at: PeerPlaces & { userConfig: string }, env: Record<string, string | undefined>) {
+  const user = claudeSettings(at).find((f) => f.user);
+  return { userFile: at.userConfig, home: at.home, env, elsewhere: elsewhereLine(user, codexConfig(at), env) };
+}
+
+/** The help for a failed request of a run whose provider and model `now` gives (setupHint, with setupPlaces read at the failure). */
+export function failureHelp(
+  at: PeerPlaces & { userConfig: string },
+  env: Record<string, string | undefined>,
+  now: () => { provider: ProviderSettings; model: string },
+) {
+  return (e: Failure) => setupHint(now().provider, now().model, e, setupPlaces(at, env));
 }
 
 /**

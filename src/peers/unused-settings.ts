@@ -76,6 +76,33 @@ function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`;
 }
 
+/** The variables of a settings file's `env` that hey reads and `env` does not already hold with that value. */
+function unsetVars(data: unknown, env: Record<string, string | undefined>): string[] {
+  const block = tableOf(tableOf(data)?.env) ?? {};
+  return Object.keys(block).filter((k) => HEY_VARS.has(k) && typeof block[k] === "string" && block[k] !== "" && env[k] !== block[k]);
+}
+
+/**
+ * The model servers other agents' files name that hey does not read, for the help after the
+ * default Ollama did not answer: the user's Claude Code `env` (`claude`) and Codex's providers
+ * (`codex`); undefined when they name none.
+ */
+export function elsewhereLine(
+  claude: ClaudeSettings | undefined,
+  codex: ClaudeSettings | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const vars = claude ? unsetVars(claude.data, env) : [];
+  const providers = codex ? codexProviders(codex.data).providers.map(([n]) => `[model_providers.${tomlKey(n)}]`) : [];
+  const named = [
+    ...(vars.length ? [`${claude!.label}'s env (${vars.join(", ")})`] : []),
+    ...(providers.length ? [`${codex!.label}'s ${providers.join(", ")}`] : []),
+  ];
+  return named.length
+    ? `or use the model server your other agent's files name, which hey does not read (hey doctor says what to write): ${named.join("; ")}`
+    : undefined;
+}
+
 /**
  * The user's `~/.claude/settings.json` `env` (`file` its name): the variables in it that hey reads
  * (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_MODEL — how Claude Code is pointed at a
@@ -84,9 +111,8 @@ function shellWord(value: string): string {
  * repository's would send your key where it says.
  */
 export function envNotice(file: ClaudeSettings, env: Record<string, string | undefined>): string | undefined {
-  const block = tableOf(tableOf(file.data)?.env);
-  if (!block) return undefined;
-  const names = Object.keys(block).filter((k) => HEY_VARS.has(k) && typeof block[k] === "string" && block[k] !== "" && env[k] !== block[k]);
+  const block = tableOf(tableOf(file.data)?.env) ?? {};
+  const names = unsetVars(file.data, env);
   if (names.length === 0) return undefined;
   const words = names.map((k) => `${k}=${isKey(k) ? "…" : shellWord(block[k] as string)}`);
   const keys = names.some(isKey) ? `  # … is the value in ${file.label}` : "";

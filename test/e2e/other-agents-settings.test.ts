@@ -75,3 +75,16 @@ test("plan mode, hooks, env, a Codex profile, providers and MCP servers and a se
   );
   expect(unknown.stderr).toContain('api_key = "${GW_KEY}"');
 });
+
+test("with no configuration, the help after the default Ollama did not answer names the gateway in ~/.claude/settings.json", async () => {
+  lay(home, ".claude/settings.json", JSON.stringify({ env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:46399", ANTHROPIC_AUTH_TOKEN: "sk-gw-secret" } }));
+  // an Ollama address nothing listens on, in this test's range of ports
+  const env = { HOME: home.path, OLLAMA_HOST: "127.0.0.1:46397" };
+  for (let i = 0; i < 2; i++) {
+    const run = await runHey(["-p", "hi"], { cwd: project.path, env });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(
+      "or use the model server your other agent's files name, which hey does not read (hey doctor says what to write): ~/.claude/settings.json's env (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN)",
+    );
+  }
+});

@@ -2,7 +2,7 @@
 // Code's plan mode by default, its hooks, the env of the user's settings, Codex's model providers
 // and MCP servers are said with hey's equivalent, never applied.
 import { expect, test } from "bun:test";
-import { codexMcpNotice, codexProviderHint, codexProviderNotice, envNotice, hooksNotice, planNotice } from "../../src/peers/unused-settings.ts";
+import { codexMcpNotice, codexProviderHint, codexProviderNotice, elsewhereLine, envNotice, hooksNotice, planNotice } from "../../src/peers/unused-settings.ts";
 
 const plan = { permissions: { defaultMode: "plan" } };
 
@@ -100,4 +100,13 @@ test("Codex's enabled MCP servers are said with where to copy their tables", () 
     "not started: ~/.codex/config.toml's MCP server (echo): hey reads Codex's [mcp_servers.NAME] tables as they are in its own config; copy that table into ~/.config/hey/config.toml",
   );
   expect(codexMcpNotice("x", { mcp_servers: { off: { enabled: false } } }, "y")).toBeUndefined();
+});
+
+test("the help after the default Ollama did not answer names the model servers other agents' files set", () => {
+  const claude = { label: "~/.claude/settings.json", data: gateway };
+  const config = { label: "~/.codex/config.toml", data: codex };
+  expect(elsewhereLine(claude, config, {})).toBe(
+    "or use the model server your other agent's files name, which hey does not read (hey doctor says what to write): ~/.claude/settings.json's env (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_MODEL); ~/.codex/config.toml's [model_providers.mockp], [model_providers.azure]",
+  );
+  expect(elsewhereLine(undefined, { label: "x", data: { model: "o3" } }, {})).toBeUndefined();
 });
