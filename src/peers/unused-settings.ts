@@ -99,7 +99,7 @@ export function elsewhereLine(
     ...(providers.length ? [`${codex!.label}'s ${providers.join(", ")}`] : []),
   ];
   return named.length
-    ? `or use the model server your other agent's files name, which hey does not read (hey doctor says what to write): ${named.join("; ")}`
+    ? `or use the model server your other agents' files name, which hey does not read (hey doctor says what to write): ${named.join("; ")}`
     : undefined;
 }
 

@@ -84,7 +84,7 @@ test("with no configuration, the help after the default Ollama did not answer na
     const run = await runHey(["-p", "hi"], { cwd: project.path, env });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(
-      "or use the model server your other agent's files name, which hey does not read (hey doctor says what to write): ~/.claude/settings.json's env (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN)",
+      "or use the model server your other agents' files name, which hey does not read (hey doctor says what to write): ~/.claude/settings.json's env (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN)",
     );
   }
 });

@@ -106,7 +106,7 @@ test("the help after the default Ollama did not answer names the model servers o
   const claude = { label: "~/.claude/settings.json", data: gateway };
   const config = { label: "~/.codex/config.toml", data: codex };
   expect(elsewhereLine(claude, config, {})).toBe(
-    "or use the model server your other agent's files name, which hey does not read (hey doctor says what to write): ~/.claude/settings.json's env (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_MODEL); ~/.codex/config.toml's [model_providers.mockp], [model_providers.azure]",
+    "or use the model server your other agents' files name, which hey does not read (hey doctor says what to write): ~/.claude/settings.json's env (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_MODEL); ~/.codex/config.toml's [model_providers.mockp], [model_providers.azure]",
   );
   expect(elsewhereLine(undefined, { label: "x", data: { model: "o3" } }, {})).toBeUndefined();
 });
