@@ -160,7 +160,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     // an untrusted project's deny entries narrow what runs, but are no list of the user's: they never silence these notices
     const { permission } = config.settings;
     const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !config.projectDeny?.includes(d)) });
-    for (const line of await once("", peerNotices(here, listed))) warn(line); // other agents' files
+    for (const line of await once("", peerNotices(here, listed, env))) warn(line); // other agents' files
     for (const line of await once("reads", permission.readOnly ?? [])) warn(line); // a read_file deny grep does not keep
     // once per user, to a person: a script's log on a fresh CI machine would have it on every run
     if (!listed && !agent && isTty(2)) for (const line of await unsaid(here.peerNoticesFile, "~", [unaskedLine(here.userConfig, here.home)])) warn(line);

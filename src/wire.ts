@@ -66,7 +66,7 @@ import { createWriteFileTool } from "./tools/write-file.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
-import { setupHint, type Failure } from "./ui/setup-help.ts";
+import { failureHelp } from "./peers/found.ts";
 import { visible } from "./ui/visible.ts";
 import { writer } from "./ui/term.ts";
 
@@ -168,7 +168,7 @@ export async function assemble(
         untilAnswer: true,
         existing: resumed,
       });
-  const hint = (e: Failure) => setupHint(runtime.settings.provider, runtime.settings.model, e, { userFile: here.userConfig, home, env });
+  const hint = failureHelp(here, env, () => runtime.settings);
   const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone

@@ -22,7 +22,7 @@ import { judge, missingFlags, type Flags, type Probes } from "./checks.ts";
 import { probeNetwork } from "./network.ts";
 import { replaysEveryTurn } from "../providers/reasoning-replay.ts";
 import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
-import { peerNotices, projectNotes } from "../peers/found.ts";
+import { peerNotices, projectNotes, setupPlaces } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
 import { grepLine } from "../fs/ripgrep-choice.ts";
 import { renderJson, renderText, type Subject, type Written } from "./report.ts";
@@ -88,7 +88,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
-  const peers = [...peerNotices(here, false), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
+  const peers = [...peerNotices(here, false, env), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
   const permissions = permissionLines(settings.permission, here.home);
   const subject: Subject = {
     provider: provider.name,
@@ -121,7 +121,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   } finally {
     progress?.stop();
   }
-  const help = runHelp(probes, settings, { userFile: here.userConfig, home: here.home, env });
+  const help = runHelp(probes, settings, setupPlaces(here, env));
   // a keyless server (OPENAI_BASE_URL alone) accepted no key
   const verdict = judge({ ...probes, ...(help ? { help } : {}) }, provider.apiKeyVar, provider.apiKey !== undefined);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));

@@ -5,9 +5,13 @@
 // in `hey doctor` every time. What hey does read of theirs (their skills folders, CLAUDE.md,
 // `.claude/CLAUDE.md`, the user's `~/.claude/CLAUDE.md`) is not said. The user's folders of theirs
 // are where those agents keep them (fs/places.ts PeerDirs: `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`).
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
-import { readHead } from "../fs/read-head.ts";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { readHead, readHeadText } from "../fs/read-head.ts";
+import { importRefs } from "../prompt/imports.ts";
+import { AGENTS_MD_MAX_BYTES } from "../prompt/system.ts";
+import type { ProviderSettings } from "../config/settings.ts";
+import { setupHint, type Failure } from "../ui/setup-help.ts";
 import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../prompt/agents-md.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { capInstructions, instructionsMaxBytes } from "../prompt/instruction-cap.ts";
@@ -16,6 +20,16 @@ import { shownPath } from "../prompt/source.ts";
 import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 import { PEER_VARS, type Places } from "../fs/places.ts";
+import {
+  codexMcpNotice,
+  codexProviderHint,
+  codexProviderNotice,
+  elsewhereLine,
+  envNotice,
+  hooksNotice,
+  planNotice,
+  type ClaudeSettings,
+} from "./unused-settings.ts";
 
 /** A settings file is a few KB; one bigger is not read for this. */
 const SETTINGS_MAX_BYTES = 1024 * 1024;
@@ -34,13 +48,15 @@ export interface PeerPlaces extends Pick<Places, "claudeDir" | "codexDir" | "pee
  * `listed`: hey has a `[permission]` list of its own — the user has written hey's rules, so
  * another agent's are not brought up (`hey doctor` passes false: it always shows them).
  */
-export function peerNotices(at: PeerPlaces, listed: boolean): string[] {
+export function peerNotices(at: PeerPlaces, listed: boolean, env: Record<string, string | undefined> = {}): string[] {
   const out = at.peerRelative.map(({ name, value }) => {
     const [agent, dir] = PEER_VARS[name];
     const why = value.startsWith("~") ? "a shell expands ~ only when it is not quoted" : "relative, it names another folder in each directory";
     return `${name}=${value} is not a full path (${why}): hey reads your ${agent} files in ${label(at[dir], at)}/ instead; set ${name} to one`;
   });
-  if (!listed) out.push(...permissionNotices(at));
+  const claude = claudeSettings(at);
+  if (!listed) out.push(...permissionNotices(at, claude));
+  out.push(...settingsNotices(at, claude, env));
   out.push(...instructionNotices(at));
   for (const place of commandDirs(at)) {
     const names = commandNames(place.dir);
@@ -77,7 +93,32 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
  * place (the project's two: one [permission] table to paste); then the user's Codex config when it
  * asks before running (permission/peer-rules.ts).
  */
-function permissionNotices(at: PeerPlaces): string[] {
+function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[]): string[] {
+  const places = new Map<string, { files: string[]; rules: PeerRules; root?: string }>();
+  for (const f of files) {
+    const rules = claudeRules(f.data);
+    if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
+    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { root: f.root } : {}) };
+    place.files.push(f.label);
+    place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
+    places.set(f.where, place);
+  }
+  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.root) ?? []);
+  const codex = codexPermissionNotice(at);
+  return codex ? [...claude, codex] : claude;
+}
+
+/** A Claude Code settings file that parsed, and the config file hey's entries for it go in. */
+interface ClaudeFile extends ClaudeSettings {
+  where: string;
+  /** the user's own (`~/.claude/settings.json`), not a project's */
+  user: boolean;
+  /** a project's: the folder its rules' paths are anchored at (Claude Code anchors a project's rules there) */
+  root?: string;
+}
+
+/** Claude Code's settings files that are there and parse: the project's two, then the user's (once, when hey runs in the home directory). */
+function claudeSettings(at: PeerPlaces): ClaudeFile[] {
   const user = join(at.configDir, "config.toml");
   const project = `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}`;
   const files = [
@@ -85,27 +126,80 @@ function permissionNotices(at: PeerPlaces): string[] {
     { path: join(at.root, ".claude", "settings.local.json"), where: project, root: at.root },
     { path: join(at.claudeDir, "settings.json"), where: shortPath(user, at.home) },
   ];
-  const places = new Map<string, { files: string[]; rules: PeerRules; root?: string }>();
   const seen = new Set<string>();
+  const out: ClaudeFile[] = [];
   for (const f of files) {
     if (seen.has(f.path)) continue; // hey started in the home directory: its .claude is the user's
     seen.add(f.path);
-    let data: unknown;
     try {
-      data = JSON.parse(readHead(f.path, SETTINGS_MAX_BYTES).text);
+      out.push({
+        label: label(f.path, at),
+        data: JSON.parse(readHead(f.path, SETTINGS_MAX_BYTES).text),
+        where: f.where,
+        user: f.path === files[2]!.path,
+        ...(f.root ? { root: f.root } : {}),
+      });
     } catch {
-      continue; // none, unreadable or not JSON: nothing hey could point at
+      // none, unreadable or not JSON: nothing hey could point at
     }
-    const rules = claudeRules(data);
-    if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
-    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { root: f.root } : {}) };
-    place.files.push(label(f.path, at));
-    place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
-    places.set(f.where, place);
   }
-  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.root) ?? []);
-  const codex = codexPermissionNotice(at);
-  return codex ? [...claude, codex] : claude;
+  return out;
+}
+
+/**
+ * Other agents' settings that no [permission] list of hey's stands for (peers/unused-settings.ts):
+ * Claude Code's plan mode by default and hooks, the `env` of the user's settings, and the model
+ * providers and MCP servers of the user's Codex config.
+ */
+function settingsNotices(at: PeerPlaces, claude: readonly ClaudeFile[], env: Record<string, string | undefined>): string[] {
+  const user = claude.find((f) => f.user);
+  const codex = codexConfig(at);
+  const where = shortPath(join(at.configDir, "config.toml"), at.home);
+  const notices = [
+    planNotice(claude),
+    hooksNotice(claude),
+    user && envNotice(user, env),
+    codex && codexProviderNotice(codex.label, codex.data, where),
+    codex && codexMcpNotice(codex.label, codex.data, where),
+  ];
+  return notices.filter((n): n is string => typeof n === "string");
+}
+
+/** The user's Codex config.toml, parsed; undefined when there is none, or it cannot be read or parsed. */
+function codexConfig(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd">): { label: string; data: unknown } | undefined {
+  const file = join(at.codexDir, "config.toml");
+  try {
+    return { label: label(file, at), data: Bun.TOML.parse(readHead(file, SETTINGS_MAX_BYTES).text.replace(/^\uFEFF/, "")) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the help after a failed request points (ui/setup-help.ts setupHint): hey's user config
+ * file, and the model servers the user's Claude Code `env` and Codex config name, which hey does not read.
+ */
+export function setupPlaces(at: PeerPlaces & { userConfig: string }, env: Record<string, string | undefined>) {
+  const user = claudeSettings(at).find((f) => f.user);
+  return { userFile: at.userConfig, home: at.home, env, elsewhere: elsewhereLine(user, codexConfig(at), env) };
+}
+
+/** The help for a failed request of a run whose provider and model `now` gives (setupHint, with setupPlaces read at the failure). */
+export function failureHelp(
+  at: PeerPlaces & { userConfig: string },
+  env: Record<string, string | undefined>,
+  now: () => { provider: ProviderSettings; model: string },
+) {
+  return (e: Failure) => setupHint(now().provider, now().model, e, setupPlaces(at, env));
+}
+
+/**
+ * What follows "unknown provider NAME" when the user's Codex config defines NAME among its
+ * `[model_providers]`: that file, and hey's table to write; "" when it does not.
+ */
+export function peerProviderHint(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd" | "configDir">, name: string): string {
+  const codex = codexConfig(at);
+  return (codex && codexProviderHint(name, codex.label, codex.data, shortPath(join(at.configDir, "config.toml"), at.home))) ?? "";
 }
 
 /** The user's `~/.codex/config.toml` (`$CODEX_HOME/config.toml`) when its settings make Codex ask before running (permission/peer-rules.ts). */
@@ -136,6 +230,8 @@ function instructionNotices(at: PeerPlaces): string[] {
     out.push(`not read: ${label(file, at)} (another agent's; hey reads one file of your rules, ${label(read!, at)}): ${into}`);
   const places = agentsPlaces(at.cwd, at.configDir).slice(1);
   for (const place of places) {
+    const [read, ...passed] = PROJECT_NAMES.map((n) => join(place.dir, n)).filter(isFile);
+    for (const file of passed) if (!onlyImports(file, read!)) out.push(passedOver(label(file, at), label(read!, at), file));
     const local = join(place.dir, "CLAUDE.local.md");
     if (isFile(local))
       out.push(
@@ -154,6 +250,45 @@ function instructionNotices(at: PeerPlaces): string[] {
     }
   }
   return out;
+}
+
+/**
+ * A directory's second file of instructions (its CLAUDE.md beside an AGENTS.md), which hey does not
+ * read, and its imports with it: said as the user's second file is, with how to keep both agents
+ * reading the same.
+ */
+function passedOver(shown: string, read: string, file: string): string {
+  const imports = importRefs(readHeadText(file, AGENTS_MD_MAX_BYTES).text).length > 0 ? ", nor its @imports" : "";
+  return `not read: ${shown}${imports} (hey reads one file a directory, ${read}, first): move what hey should follow into ${basename(read)}, and make ${basename(shown)} "@${basename(read)}" so Claude Code reads the same`;
+}
+
+/**
+ * Whether `file` (a CLAUDE.md) only brings in `read` (the AGENTS.md beside it): the same file, the
+ * same text, or nothing but an import of it (`@AGENTS.md`) with headings and comments around.
+ */
+function onlyImports(file: string, read: string): boolean {
+  try {
+    if (realpathSync(file) === realpathSync(read)) return true;
+    const text = readHeadText(file, AGENTS_MD_MAX_BYTES).text.replace(/^\uFEFF/, "");
+    if (
+      text.trim() ===
+      readHeadText(read, AGENTS_MD_MAX_BYTES)
+        .text.replace(/^\uFEFF/, "")
+        .trim()
+    )
+      return true;
+    const imports = importRefs(text);
+    if (imports.length === 0 || !imports.every((r) => resolve(dirname(file), r.path) === read)) return false;
+    const rest = text
+      .replace(/<!--[\s\S]*?-->/g, "")
+      .split("\n")
+      .filter((l) => !/^\s*(#.*)?$/.test(l))
+      .join("\n")
+      .replace(/(^|\s)@\S+/g, "$1");
+    return rest.trim() === "";
+  } catch {
+    return false; // unreadable: the reading of the prompt says so
+  }
 }
 
 /**

@@ -150,17 +150,37 @@ const entryList = (entries: readonly string[]) => `[${entries.map((e) => JSON.st
 export interface CodexSettings {
   approval?: string;
   sandbox?: string;
+  /** the profile (`profile = "NAME"`) whose `[profiles.NAME]` table set one of them */
+  profile?: string;
 }
 
-/** The top-level `approval_policy` and `sandbox_mode` of a Codex config.toml's text (a profile's are not read). */
+/**
+ * The `approval_policy` and `sandbox_mode` Codex runs with by a config.toml's text: the top-level
+ * ones, then those of the profile its top-level `profile = "NAME"` selects (`[profiles.NAME]`),
+ * which win, as in Codex. Other tables' keys are not these settings.
+ */
 export function codexSettings(text: string): CodexSettings {
-  const out: CodexSettings = {};
+  const top: CodexSettings = {};
+  const profiles = new Map<string, CodexSettings>();
+  let selected: string | undefined;
+  let table: CodexSettings | undefined = top; // undefined: a table whose keys are no settings of these
   for (const line of text.split("\n")) {
-    if (/^\s*\[/.test(line)) break; // a table: the top-level keys are above it
-    const m = /^\s*(approval_policy|sandbox_mode)\s*=\s*["']([\w-]+)["']/.exec(line);
-    if (m) out[m[1] === "approval_policy" ? "approval" : "sandbox"] = m[2];
+    const header = /^\s*\[\s*([^\]]*?)\s*\]/.exec(line);
+    if (header) {
+      const name = /^profiles\s*\.\s*(?:"([^"]+)"|'([^']+)'|([\w-]+))$/.exec(header[1]!);
+      const profile = name ? (name[1] ?? name[2] ?? name[3])! : undefined;
+      table = profile === undefined ? undefined : (profiles.get(profile) ?? profiles.set(profile, {}).get(profile));
+      continue;
+    }
+    const m = /^\s*(approval_policy|sandbox_mode|profile)\s*=\s*["']([\w.-]+)["']/.exec(line);
+    if (!m || !table) continue;
+    if (m[1] === "profile") {
+      if (table === top) selected = m[2];
+    } else table[m[1] === "approval_policy" ? "approval" : "sandbox"] = m[2];
   }
-  return out;
+  const chosen = selected === undefined ? undefined : profiles.get(selected);
+  if (!chosen || (chosen.approval === undefined && chosen.sandbox === undefined)) return top;
+  return { ...top, ...chosen, profile: selected };
 }
 
 const CODEX_ASKS = ["untrusted", "on-request", "on-failure"];
@@ -190,10 +210,12 @@ export function codexNotice(file: string, settings: CodexSettings, where: string
   ].filter((s) => typeof s === "string");
   if (said.length === 0) return undefined;
   const reads = sandbox === "read-only" || approval === "untrusted";
+  const profile = settings.profile === undefined ? "" : ` (its profile "${settings.profile}")`;
   return [
-    `warning: ${file} has Codex's ${said.join(" and ")}, which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.`,
+    `warning: ${file} has Codex's ${said.join(" and ")}${profile}, which hey does not apply: hey never asks, and with no [permission] list of its own it runs every tool call.`,
     reads ? `  Closest, reading only, in ${where}:` : `  Closest (hey has no sandbox: refuse what reaches the network), in ${where}:`,
     "  [permission]",
     reads ? `  allow = ${entryList(READING)}` : `  deny = ${entryList(NETWORK)}`,
+    ...(sandbox === "read-only" ? ["  Or for one run: hey --plan (it reads and searches, and changes nothing; Shift+Tab turns it off at the prompt)"] : []),
   ].join("\n");
 }

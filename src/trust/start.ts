@@ -8,6 +8,7 @@ import { isTable } from "../config/table.ts";
 import type { Places } from "../fs/places.ts";
 import { readApprovalState, type ApprovalState } from "./approve.ts";
 import { unloadedProviderHint } from "./policy.ts";
+import { peerProviderHint } from "../peers/found.ts";
 import { agentCommand } from "./agent-mark.ts";
 import { settleTrust, type TrustOutcome } from "./store.ts";
 
@@ -64,16 +65,17 @@ export async function beginConfig(
 /**
  * `e`, and when the provider it names is defined in this project's config file, not loaded as the
  * project is not trusted, that said with how to load it: the run stops on the error before the
- * notice of what is not loaded is given. The file is read for that name only, never used.
+ * notice of what is not loaded is given. The file is read for that name only, never used. Else,
+ * when the user's Codex config defines it (`[model_providers.NAME]`), that file and hey's table.
  */
 export function withUnloadedProvider(e: UnknownProviderError, here: Places, trusted: boolean): ConfigError {
-  if (trusted) return e;
   let defined = false;
   try {
-    const providers = loadLayer(here.projectConfig, { required: false })?.data.provider;
+    const providers = trusted ? undefined : loadLayer(here.projectConfig, { required: false })?.data.provider;
     defined = isTable(providers) && Object.hasOwn(providers, e.provider);
   } catch {
     // unreadable or not TOML: nothing to tell beyond the error
   }
-  return defined ? new ConfigError(e.message + unloadedProviderHint(e.provider, relative(here.root, here.projectConfig)), e.warnings) : e;
+  const hint = defined ? unloadedProviderHint(e.provider, relative(here.root, here.projectConfig)) : peerProviderHint(here, e.provider);
+  return hint ? new ConfigError(e.message + hint, e.warnings) : e;
 }

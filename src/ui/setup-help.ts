@@ -14,13 +14,14 @@ import { creditHint, lengthHint } from "./length-hint.ts";
 /**
  * What a new user with no configuration and no model server reads: the default, then three ways
  * to configure one. `userFile` is the user config file this run reads (XDG_CONFIG_HOME counts),
- * `~/`-shortened under `home`.
+ * `~/`-shortened under `home`; `elsewhere`: the model servers other agents' files name (peers/found.ts setupPlaces).
  */
 export function setupText(
   userFile = "~/.config/hey/config.toml",
   home?: string,
   ollama: { baseUrl: string; urlVar?: string } = { baseUrl: OLLAMA_URL },
   env: Record<string, string | undefined> = {},
+  elsewhere?: string,
 ): string {
   const windows = /^[A-Za-z]:[\\/]/.test(userFile); // the config is a Windows path: hey runs there
   const shown = home && userFile.startsWith(`${home}/`) ? `~/${userFile.slice(home.length + 1)}` : userFile;
@@ -42,6 +43,7 @@ export function setupText(
     '  models = ["MODEL"]',
     `or use any endpoint once: hey --base-url ${ollama.baseUrl} -m MODEL`,
     ...gatewayKeys(env, shown),
+    ...(elsewhere ? [elsewhere] : []),
   ].join("\n");
 }
 
@@ -96,7 +98,7 @@ export function setupHint(
   provider: ProviderSettings,
   model: string,
   error: Failure,
-  where: { userFile?: string; home?: string; env?: Record<string, string | undefined> } = {},
+  where: { userFile?: string; home?: string; env?: Record<string, string | undefined>; elsewhere?: string | undefined } = {},
 ): string | undefined {
   if (error.kind === "length" && error.message === CUT_OFF) return lengthHint(provider, where.userFile, error.max_tokens);
   const afford = error.kind === "bad_request" ? affordableTokens(error.message) : undefined;
@@ -107,7 +109,8 @@ export function setupHint(
   if (provider.preset && provider.name === "ollama" && error.kind === "network" && error.message.includes(UNFINISHED))
     // after the endpoint the give-up line names
     return `the Ollama at ${provider.baseUrl} took the request and closed it unanswered: it is running, but failed on ${model} (the Ollama server's log says why)`;
-  if (provider.preset && provider.name === "ollama" && error.kind === "network") return setupText(where.userFile, where.home, provider, where.env);
+  if (provider.preset && provider.name === "ollama" && error.kind === "network")
+    return setupText(where.userFile, where.home, provider, where.env, where.elsewhere);
   const notFound = error.kind === "bad_request" && /\(404\)/.test(error.message);
   // a 404 that names no model is the path's when base_url lacks its /v1, or the words are a router's ("404 page not found": Ollama, Go servers)
   const said = error.message.replace(/ — check the model name and base URL.*$/s, ""); // the server's words, without hey's own advice

@@ -111,3 +111,29 @@ test.each(['approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', '
     expect(codexNotice("x", codexSettings(toml), "y")).toBeUndefined();
   },
 );
+
+test.each([
+  [
+    'profile = "safe"\n[profiles.safe]\napproval_policy = "untrusted"\nsandbox_mode = "read-only"\n',
+    { approval: "untrusted", sandbox: "read-only", profile: "safe" },
+  ],
+  // the profile's win over the top-level ones; a profile not selected is not read
+  [
+    'approval_policy = "never"\nprofile = "ci"\n[profiles.x]\nsandbox_mode = "read-only"\n[profiles."ci"]\napproval_policy = "on-request"\n',
+    { approval: "on-request", profile: "ci" },
+  ],
+  ['profile = "fast"\napproval_policy = "on-failure"\n[profiles.fast]\nmodel = "o3"\n', { approval: "on-failure" }],
+  ['[profiles.safe]\nprofile = "x"\napproval_policy = "untrusted"\n', {}],
+])("Codex's selected profile is followed: %p", (toml, want) => {
+  expect(codexSettings(toml)).toEqual(want);
+});
+
+test("a profile's read-only settings are said with the profile's name and hey --plan", () => {
+  const notice = codexNotice(
+    "~/.codex/config.toml",
+    codexSettings('profile = "safe"\n[profiles.safe]\nsandbox_mode = "read-only"\n'),
+    "~/.config/hey/config.toml",
+  )!;
+  expect(notice).toStartWith('warning: ~/.codex/config.toml has Codex\'s sandbox_mode = "read-only" (its profile "safe"), which hey does not apply');
+  expect(notice).toContain("  Or for one run: hey --plan (it reads and searches, and changes nothing;");
+});

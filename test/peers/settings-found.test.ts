@@ -1,0 +1,80 @@
+// What a start finds of other agents' files (peers/found.ts): Claude Code's plan mode by default,
+// hooks and the env of the user's settings, Codex's profile, providers and MCP servers, and a
+// project CLAUDE.md beside its AGENTS.md — each said, never applied; an unknown provider Codex
+// defines names its file.
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { peerNotices, peerProviderHint } from "../../src/peers/found.ts";
+import { tempDir } from "../helpers/e2e.ts";
+
+const home = tempDir("hey-peer-settings-");
+afterAll(() => home.remove());
+const project = join(home.path, "src", "app");
+const at = {
+  home: home.path,
+  cwd: project,
+  root: project,
+  claudeDir: join(home.path, ".claude"),
+  codexDir: join(home.path, ".codex"),
+  configDir: join(home.path, ".config", "hey"),
+  peerRelative: [],
+};
+const lay = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+};
+mkdirSync(join(project, ".git"), { recursive: true });
+
+test("the user's and the project's settings: plan mode, hooks and the env are said; with a [permission] list of hey's too", () => {
+  lay(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "plan" } }));
+  lay(
+    join(home.path, ".claude", "settings.json"),
+    JSON.stringify({
+      env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:46390", ANTHROPIC_AUTH_TOKEN: "sk-gw" },
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }] },
+    }),
+  );
+  for (const listed of [false, true]) {
+    const said = peerNotices(at, listed, {}).join("\n");
+    expect(said).toContain('warning: .claude/settings.json sets Claude Code\'s defaultMode "plan", which hey does not apply');
+    expect(said).toContain("warning: 1 Claude Code hook not run (PreToolUse in ~/.claude/settings.json): hey has no hooks");
+    expect(said).toContain("  export ANTHROPIC_BASE_URL=http://127.0.0.1:46390 ANTHROPIC_AUTH_TOKEN=…");
+  }
+  rmSync(join(project, ".claude"), { recursive: true });
+  rmSync(join(home.path, ".claude"), { recursive: true });
+});
+
+test("the user's Codex config: its profile's settings, providers and MCP servers; -m with its provider names the file", () => {
+  lay(
+    join(home.path, ".codex", "config.toml"),
+    'model = "m1"\nmodel_provider = "gw"\nprofile = "safe"\n[profiles.safe]\nsandbox_mode = "read-only"\n[model_providers.gw]\nbase_url = "http://127.0.0.1:46391/v1"\nenv_key = "GW_KEY"\n[mcp_servers.docs]\ncommand = "docs-mcp"\n',
+  );
+  const said = peerNotices(at, false, {}).join("\n");
+  expect(said).toContain('warning: ~/.codex/config.toml has Codex\'s sandbox_mode = "read-only" (its profile "safe")');
+  expect(said).toContain(
+    '  [default]\n  provider = "gw"\n  [provider.gw]\n  base_url = "http://127.0.0.1:46391/v1"\n  api_key = "${GW_KEY}"\n  models = ["m1"]',
+  );
+  expect(said).toContain("not started: ~/.codex/config.toml's MCP server (docs)");
+  expect(peerProviderHint(at, "gw")).toStartWith("; ~/.codex/config.toml defines it as Codex's [model_providers.gw], which hey does not read");
+  expect(peerProviderHint(at, "other")).toBe("");
+  rmSync(join(home.path, ".codex"), { recursive: true });
+});
+
+test("a project CLAUDE.md beside its AGENTS.md is said not read, with its imports; not when it only imports AGENTS.md or is the same file", () => {
+  lay(join(project, "AGENTS.md"), "Shared rules.\n");
+  lay(join(project, "CLAUDE.md"), "Claude rules. See @docs/style.md\n");
+  const notice = (lines: string[]) => lines.filter((l) => l.includes("CLAUDE.md"));
+  expect(notice(peerNotices(at, false, {}))).toEqual([
+    'not read: CLAUDE.md, nor its @imports (hey reads one file a directory, AGENTS.md, first): move what hey should follow into AGENTS.md, and make CLAUDE.md "@AGENTS.md" so Claude Code reads the same',
+  ]);
+  for (const only of ["@AGENTS.md\n", "# Claude\n\n<!-- shared -->\n@./AGENTS.md\n", "Shared rules.\n"]) {
+    lay(join(project, "CLAUDE.md"), only);
+    expect(notice(peerNotices(at, false, {}))).toEqual([]);
+  }
+  rmSync(join(project, "CLAUDE.md"));
+  symlinkSync("AGENTS.md", join(project, "CLAUDE.md"));
+  expect(notice(peerNotices(at, false, {}))).toEqual([]);
+  rmSync(join(project, "CLAUDE.md"));
+  rmSync(join(project, "AGENTS.md"));
+});
