@@ -7,7 +7,7 @@
 // prefix, two or more in a row; and base64 whose text is such lines. A certificate's or public
 // key's lines inside their own armour, or above its END line, stay; lines from a certificate's
 // middle with neither armour line look the same as a key's and are hidden too. Pure.
-import { prefixShape, startsPrivateKey } from "./key-shapes.ts";
+import { base64Code, prefixShape, startsPrivateKey } from "./key-shapes.ts";
 
 /** The widths of a key's body lines: PEM (and PGP, PuTTY) wrap at 64 characters, OpenSSH at 70. */
 const KEY_WIDTHS = [64, 70] as const;
@@ -18,8 +18,6 @@ const PUBLIC_BEGIN = /-----BEGIN (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----/;
 const PUBLIC_END = /-----END (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----/;
 const ARMOUR_END = /-----END [A-Z0-9 ]+-----/;
 const BASE64 = /^[A-Za-z0-9+/]+$/;
-/** Quick test for a line that ends in a key's width of base64: the text has none, most texts. */
-const ANY_WIDE = /[A-Za-z0-9+/]{64}\r?$/m;
 
 const threeKinds = (body: string) => /[A-Z]/.test(body) && /[a-z]/.test(body) && /\d/.test(body);
 
@@ -37,67 +35,96 @@ function samePrefix(shape: RegExp | undefined, prefix: string): boolean {
   return m !== null && m[0].length === prefix.length;
 }
 
-/** The line without its `\r`, split into what goes before a body of `width` base64 characters and that body, when it ends so. */
-function wholeLine(line: string, width: number): { prefix: string; body: string } | undefined {
-  const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-  const body = text.slice(text.length - width);
-  if (body.length < width || !BASE64.test(body) || !threeKinds(body)) return undefined;
-  return { prefix: text.slice(0, text.length - width), body };
+/** A line of `text`: from `start` to its end, without a `\r`; `next` is where the line after it starts (past the text's end for the last). */
+function lineAt(text: string, start: number): { start: number; end: number; next: number } {
+  const newline = text.indexOf("\n", start);
+  const stop = newline === -1 ? text.length : newline;
+  return { start, end: text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop, next: stop + 1 };
 }
 
-/** A line after the key's prefix that holds a part of its line: the first (`tail -c` starts in one) or the last (shorter, maybe padded). */
-function partLine(line: string, shape: RegExp | undefined, width: number, last: boolean): number | undefined {
-  const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-  const skip = shape ? shape.exec(text)?.[0].length : (/^[ \t]*/.exec(text)?.[0].length ?? 0);
+/** The line split into what goes before a body of `width` base64 characters ending it and that body, when it ends so. */
+function wholeLine(text: string, line: { start: number; end: number }, width: number): { prefix: string; body: string } | undefined {
+  const at = line.end - width;
+  if (at < line.start) return undefined;
+  // the base64 is as wide as a key's line, but for a diff's `+` before it: a wider line is other base64 (`base64` wraps at 76)
+  if (at > line.start && base64Code(text.charCodeAt(at - 1)) && !(text.charCodeAt(at - 1) === 43 && text.slice(line.start, at - 1).trim() === "")) return undefined;
+  for (let i = line.end - 1; i >= at; i--) if (!base64Code(text.charCodeAt(i))) return undefined;
+  const body = text.slice(line.end - width, line.end);
+  return threeKinds(body) ? { prefix: text.slice(line.start, line.end - width), body } : undefined;
+}
+
+/** Where a line's part of a key's line starts, when it holds one after the key's prefix: the first (`tail -c` starts inside one) or the last (shorter, maybe padded). */
+function partLine(text: string, line: { start: number; end: number }, shape: RegExp | undefined, width: number, last: boolean): number | undefined {
+  const whole = text.slice(line.start, line.end);
+  const skip = shape ? shape.exec(whole)?.[0].length : (/^[ \t]*/.exec(whole)?.[0].length ?? 0);
   if (skip === undefined) return undefined;
-  const rest = text.slice(skip);
+  const rest = whole.slice(skip);
   const body = last ? rest.replace(/={1,2}$/, "") : rest;
-  return body.length > 0 && body.length < width && BASE64.test(body) ? skip : undefined;
+  return body.length > 0 && body.length < width && BASE64.test(body) ? line.start + skip : undefined;
 }
 
-/** The spans (start, end offsets) of runs of a key's body lines in `text`, each from its first base64 character to its last. */
-export function keyBodyRuns(text: string): [number, number][] {
-  if (!ANY_WIDE.test(text)) return [];
-  const lines = text.split("\n");
-  const starts: number[] = [];
-  let at = 0;
-  for (const line of lines) {
-    starts.push(at);
-    at += line.length + 1;
-  }
+/**
+ * The spans (start, end offsets) of the pieces of keys in `text`, in order: runs of a key's body
+ * lines, each from its first base64 character to its last, and base64 tokens that hold such lines.
+ * One walk over the lines, as this runs on every tool result.
+ */
+export function keyPieces(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let inPublic = false;
-  for (let i = 0; i < lines.length; i++) {
-    if (PUBLIC_BEGIN.test(lines[i]!)) inPublic = true;
-    else if (ARMOUR_END.test(lines[i]!)) inPublic = false;
-    if (inPublic) continue;
-    for (const width of KEY_WIDTHS) {
-      const first = wholeLine(lines[i]!, width);
-      if (!first) continue;
-      const shape = prefixShape(first.prefix);
-      let end = i + 1;
-      for (; end < lines.length; end++) {
-        const next = wholeLine(lines[end]!, width);
-        if (!next || !samePrefix(shape, next.prefix)) break;
-      }
-      if (end - i < MIN_RUN_LINES) continue;
-      // a line cut short on either side belongs to the run: `tail -c` starts inside a line, a key's last line is shorter
-      const before = i > 0 && (ranges.length === 0 || ranges.at(-1)![1] < starts[i - 1]!) ? partLine(lines[i - 1]!, shape, width, false) : undefined;
-      const after = end < lines.length ? partLine(lines[end]!, shape, width, true) : undefined;
-      const last = after === undefined ? end - 1 : end;
-      // a certificate's or public key's last lines, or its first: shown, all of the run
-      const shown = (last + 1 < lines.length && PUBLIC_END.test(lines[last + 1]!)) || (before === undefined && startsDer(first.body) && !startsPrivateKey(first.body));
-      const from = before === undefined ? starts[i]! + first.prefix.length : starts[i - 1]! + before;
-      if (!shown) ranges.push([from, starts[last]! + lines[last]!.replace(/\r$/, "").length]);
-      i = last;
-      break;
+  let dash = text.indexOf("-----");
+  let taken = -1; // where the last run ended: the line above a run is its part only if no run took it
+  for (let start = 0; start <= text.length; ) {
+    const line = lineAt(text, start);
+    if (dash !== -1 && dash < start) dash = text.indexOf("-----", start);
+    if (dash !== -1 && dash < line.end) {
+      const armour = text.slice(start, line.end);
+      if (PUBLIC_BEGIN.test(armour)) inPublic = true;
+      else if (ARMOUR_END.test(armour)) inPublic = false;
     }
+    start = line.next;
+    if (inPublic) continue;
+    if (line.end - line.start >= MIN_ENCODED) ranges.push(...encodedOn(text, line));
+    // most lines are shorter than a key's, or end in no base64: nothing more to do for them
+    if (line.end - line.start < KEY_WIDTHS[0] || !base64Code(text.charCodeAt(line.end - 1))) continue;
+    const above = line.start > 0 && taken < line.start - 1 ? lineAt(text, text.lastIndexOf("\n", line.start - 2) + 1) : undefined;
+    const run = runFrom(text, line, above);
+    if (!run) continue;
+    if (run.hidden && (ranges.length === 0 || run.hidden[0] >= ranges.at(-1)![1])) ranges.push(run.hidden);
+    [start, taken] = [run.next, run.next - 1];
   }
   return ranges;
 }
 
+/** The run of a key's body lines that starts at `line` (or at a part of a line in `above`): its span unless it is a certificate's or public key's, and where the line after it starts. */
+function runFrom(text: string, line: { start: number; end: number; next: number }, above: { start: number; end: number } | undefined) {
+  for (const width of KEY_WIDTHS) {
+    const first = wholeLine(text, line, width);
+    if (!first) continue;
+    const shape = prefixShape(first.prefix);
+    let count = 1;
+    let last = line;
+    for (let next = lineAt(text, line.next); next.start < text.length; next = lineAt(text, next.next)) {
+      const whole = wholeLine(text, next, width);
+      if (!whole || !samePrefix(shape, whole.prefix)) break;
+      [count, last] = [count + 1, next];
+    }
+    if (count < MIN_RUN_LINES) continue;
+    // a line cut short on either side belongs to the run: `tail -c` starts inside a line, a key's last line is shorter
+    const from = above && partLine(text, above, shape, width, false);
+    const after = lineAt(text, last.next);
+    if (after.start < text.length && partLine(text, after, shape, width, true) !== undefined) last = after;
+    const below = lineAt(text, last.next);
+    // a certificate's or public key's last lines, or its first: shown, all of the run
+    const shown =
+      (below.start < text.length && PUBLIC_END.test(text.slice(below.start, below.end))) || (from === undefined && startsDer(first.body) && !startsPrivateKey(first.body));
+    return { hidden: shown ? undefined : ([from ?? line.start + first.prefix.length, last.end] as [number, number]), next: last.next };
+  }
+  return undefined;
+}
+
 /** Base64 on one line long enough to hold whole lines of a key PEM: shorter tokens are ids, hashes and keys' own lines. */
-const ENCODED_RUN = /[A-Za-z0-9+/]{256,}={0,2}/g;
+const MIN_ENCODED = 256;
+const ENCODED_RUN = new RegExp(`[A-Za-z0-9+/]{${MIN_ENCODED},}={0,2}`, "g");
 /** How much of a token is decoded to judge it: some 3,000 characters of PEM, whole lines and any armour near. */
 const DECODE_CHARS = 4096;
 const PEM_LINES = /(?:^|\n)[A-Za-z0-9+/]*\n(?:[A-Za-z0-9+/]{64}\n){2}|(?:^|\n)[A-Za-z0-9+/]*\n(?:[A-Za-z0-9+/]{70}\n){2}/;
@@ -114,12 +141,12 @@ function decodings(token: string): string[] {
   });
 }
 
-/** The spans of base64 tokens whose text is a key PEM's body lines without a certificate's or public key's armour (a piece from its middle, its BEGIN line not in the piece). */
-export function encodedKeyBodies(text: string): [number, number][] {
+/** The base64 tokens of a long line whose text is a key PEM's body lines without a certificate's or public key's armour (a piece from its middle, its BEGIN line not in the piece). */
+function encodedOn(text: string, line: { start: number; end: number }): [number, number][] {
   const ranges: [number, number][] = [];
-  for (const m of text.matchAll(ENCODED_RUN)) {
+  for (const m of text.slice(line.start, line.end).matchAll(ENCODED_RUN)) {
     const pem = decodings(m[0]).find((decoded) => PEM_LINES.test(decoded));
-    if (pem && !PUBLIC_BEGIN.test(pem) && !PUBLIC_END.test(pem)) ranges.push([m.index, m.index + m[0].length]);
+    if (pem && !PUBLIC_BEGIN.test(pem) && !PUBLIC_END.test(pem)) ranges.push([line.start + m.index, line.start + m.index + m[0].length]);
   }
   return ranges;
 }

@@ -112,13 +112,22 @@ export function startsPrivateKey(body: string): boolean {
   return at(oid) === 0x06 && /^\x2a\x86\x48\x86\xf7\x0d\x01(?:\x05|\x0c\x01)/.test(b.slice(oid + 2));
 }
 
-/** A key's first body line after any other prefix (`# `, a log's time and host, `2:`): where its base64 starts, and the prefix's shape. */
-const ANY_PREFIXED_FIRST = /^(.*[^A-Za-z0-9+/=])(M[A-Za-z0-9+/]{39,}={0,2}|b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]*={0,2})[ \t\r]*$/;
+/** Whether character code `c` is base64's (`+`, `/`, digits, letters). */
+export const base64Code = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 47 && c <= 57) || c === 43;
+
+/** A key's first body line, also after any other prefix (`# `, a log's time and host, `2:`): where its base64 starts, and the prefix's shape. */
 function firstOf(line: string): { at: number; body: string; prefix?: RegExp } | undefined {
   const plain = bodyOf(line);
   if (plain) return plain;
-  const m = ANY_PREFIXED_FIRST.exec(line);
-  return m ? { at: m[1]!.length, body: m[2]!, prefix: prefixShape(m[1]!) } : undefined;
+  // the base64 that ends the line (a key's first line may be padded: an Ed25519 key is one line), scanned back from its end
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9 || line.charCodeAt(end - 1) === 13)) end--;
+  let at = end;
+  while (at > 0 && line.charCodeAt(at - 1) === 61) at--; // `=`
+  while (at > 0 && base64Code(line.charCodeAt(at - 1))) at--;
+  if (at === 0 || end - at < 19) return undefined;
+  const body = line.slice(at, end);
+  return /^(?:M[A-Za-z0-9+/]{39}|b3BlbnNzaC1rZXktdjE)/.test(body) ? { at, body, prefix: prefixShape(line.slice(0, at)) } : undefined;
 }
 
 /** The first lines of a key's body (its BEGIN line not in the text), to the end of its run of base64 lines; each after the first line's prefix, if it has one. */
