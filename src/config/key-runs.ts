@@ -47,7 +47,8 @@ function wholeLine(text: string, line: { start: number; end: number }, width: nu
   const at = line.end - width;
   if (at < line.start) return undefined;
   // the base64 is as wide as a key's line, but for a diff's `+` before it: a wider line is other base64 (`base64` wraps at 76)
-  if (at > line.start && base64Code(text.charCodeAt(at - 1)) && !(text.charCodeAt(at - 1) === 43 && text.slice(line.start, at - 1).trim() === "")) return undefined;
+  if (at > line.start && base64Code(text.charCodeAt(at - 1)) && !(text.charCodeAt(at - 1) === 43 && text.slice(line.start, at - 1).trim() === ""))
+    return undefined;
   for (let i = line.end - 1; i >= at; i--) if (!base64Code(text.charCodeAt(i))) return undefined;
   const body = text.slice(line.end - width, line.end);
   return threeKinds(body) ? { prefix: text.slice(line.start, line.end - width), body } : undefined;
@@ -116,7 +117,8 @@ function runFrom(text: string, line: { start: number; end: number; next: number 
     const below = lineAt(text, last.next);
     // a certificate's or public key's last lines, or its first: shown, all of the run
     const shown =
-      (below.start < text.length && PUBLIC_END.test(text.slice(below.start, below.end))) || (from === undefined && startsDer(first.body) && !startsPrivateKey(first.body));
+      (below.start < text.length && PUBLIC_END.test(text.slice(below.start, below.end))) ||
+      (from === undefined && startsDer(first.body) && !startsPrivateKey(first.body));
     return { hidden: shown ? undefined : ([from ?? line.start + first.prefix.length, last.end] as [number, number]), next: last.next };
   }
   return undefined;

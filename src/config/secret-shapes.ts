@@ -248,7 +248,11 @@ export function redactShapes(text: string, mask: (name: string, value: string) =
   for (const [start, end] of keySpans(text).reverse()) out = out.slice(0, start) + mask("private-key", out.slice(start, end)) + out.slice(end);
   out = hideKeyParts(out, mask);
   // what is left of a key, by its shape alone: lines from its middle, a piece of it in base64 (config/key-runs.ts)
-  out = replaceSpans(out, keyPieces(out).map(([start, end]) => ({ name: "private-key", start, end })), mask);
+  out = replaceSpans(
+    out,
+    keyPieces(out).map(([start, end]) => ({ name: "private-key", start, end })),
+    mask,
+  );
   out = replaceSpans(out, assignments(out), mask);
   out = replaceSpans(out, pairs(out), mask);
   out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>
