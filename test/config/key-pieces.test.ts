@@ -8,13 +8,9 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { redactShapes } from "../../src/config/secret-shapes.ts";
 
 const H = "[secret: private-key]";
-const pemOf = (type: "rsa" | "ec" | "ed25519", encoding: "pkcs1" | "pkcs8") =>
-  generateKeyPairSync(type as "rsa", { modulusLength: 2048, namedCurve: "P-256" } as never)
-    .privateKey.export({ type: encoding, format: "pem" })
-    .toString();
-const RSA = pemOf("rsa", "pkcs1");
-const EC = pemOf("ec", "pkcs8");
-const ED = pemOf("ed25519", "pkcs8");
+const RSA = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+const EC = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+const ED = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 const OPENSSH = `-----BEGIN OPENSSH PRIVATE KEY-----\n${`b3BlbnNzaC1rZXktdjE${randomBytes(1800).toString("base64")}`.match(/.{1,70}/g)!.join("\n")}\n-----END OPENSSH PRIVATE KEY-----\n`;
 /** Lines `from` to `to` (1-based), as `sed -n FROM,TOp` prints them. */
 const sed = (text: string, from: number, to: number) =>
@@ -46,7 +42,7 @@ describe("pieces of a key are hidden", () => {
         .join("\n")}`,
       `@@ -9,3 +9,3 @@\n+${H}`,
     ],
-  ])("%s", (_, text, hidden) => {
+  ] as [string, string, string][])("%s", (_, text, hidden) => {
     expect(redactShapes(text)).toBe(hidden);
   });
 
