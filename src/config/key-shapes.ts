@@ -1,11 +1,10 @@
 // Private keys that reach a tool's output without their `-----BEGIN … PRIVATE KEY-----` line (x78
 // #3): the end of a key (`tail server.key`, also with a prefix on its lines: `# `, `12:`, x83 #1),
-// its first lines (`sed -n 2,6p server.key`), and a whole key encoded in base64 (`base64 -w0
-// server.key`, a kubeconfig's `client-key-data:`, a Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they are: they are no
-// secret, and people debug them. Lines from the middle of a key, with neither end nor its first
-// line, cannot be told from a certificate's here; read_file, which knows the whole file, hides
-// those itself (tools/key-lines.ts). Pure.
-
+// its first lines (`sed -n 2,6p server.key`, also behind any prefix: `grep -n`, `# `, a log's time,
+// x90 #3), and a whole key encoded in base64 (`base64 -w0 server.key`, a kubeconfig's
+// `client-key-data:`, a Kubernetes Secret's `tls.key:`). Certificates and public keys stay as they
+// are: they are no secret, and people debug them. Lines from the middle of a key, with neither end
+// nor its first line, are told by their shape alone (config/key-runs.ts). Pure.
 const NAME = "private-key";
 /** A private key's armour lines; the label names the key type (RSA, EC, OPENSSH, ENCRYPTED, PGP…). The one definition: redaction and read_file's windows agree on what a key is. */
 export const BEGIN_PRIVATE = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
@@ -113,20 +112,40 @@ export function startsPrivateKey(body: string): boolean {
   return at(oid) === 0x06 && /^\x2a\x86\x48\x86\xf7\x0d\x01(?:\x05|\x0c\x01)/.test(b.slice(oid + 2));
 }
 
-/** The first lines of a key's body (its BEGIN line not in the text), to the end of its run of base64 lines. */
+/** Whether character code `c` is base64's (`+`, `/`, digits, letters). */
+export const base64Code = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 47 && c <= 57) || c === 43;
+
+/** A key's first body line, also after any other prefix (`# `, a log's time and host, `2:`): where its base64 starts, and the prefix's shape. */
+function firstOf(line: string): { at: number; body: string; prefix?: RegExp } | undefined {
+  const plain = bodyOf(line);
+  if (plain) return plain;
+  // the base64 that ends the line (a key's first line may be padded: an Ed25519 key is one line), scanned back from its end
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9 || line.charCodeAt(end - 1) === 13)) end--;
+  let at = end;
+  while (at > 0 && line.charCodeAt(at - 1) === 61) at--; // `=`
+  while (at > 0 && base64Code(line.charCodeAt(at - 1))) at--;
+  if (at === 0 || end - at < 19) return undefined;
+  const body = line.slice(at, end);
+  return /^(?:M[A-Za-z0-9+/]{39}|b3BlbnNzaC1rZXktdjE)/.test(body) ? { at, body, prefix: prefixShape(line.slice(0, at)) } : undefined;
+}
+
+/** The first lines of a key's body (its BEGIN line not in the text), to the end of its run of base64 lines; each after the first line's prefix, if it has one. */
 function heads(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let lineStart = 0;
   while (lineStart < text.length) {
     const lineEnd = text.indexOf("\n", lineStart) === -1 ? text.length : text.indexOf("\n", lineStart);
-    const first = bodyOf(text.slice(lineStart, lineEnd));
+    const first = firstOf(text.slice(lineStart, lineEnd));
     if (first && first.body.length >= 40 && startsPrivateKey(first.body)) {
       let end = lineEnd;
       let width = first.body.length;
       // the lines that follow, while they are as wide; a shorter one is the key's last
       while (end < text.length) {
         const next = text.indexOf("\n", end + 1) === -1 ? text.length : text.indexOf("\n", end + 1);
-        const body = bodyOf(text.slice(end + 1, next));
+        const line = text.slice(end + 1, next);
+        const skip = first.prefix ? first.prefix.exec(line)?.[0].length : 0;
+        const body = skip === undefined ? undefined : bodyOf(line.slice(skip));
         if (!body || body.body.length > width) break;
         end = next;
         if (body.body.length < width) break;
@@ -195,7 +214,7 @@ function encoded(text: string): [number, number][] {
 export function hideKeyParts(text: string, mask: (name: string, value: string) => string): string {
   let out = text;
   if (out.includes("PRIVATE KEY")) out = masked(out, tails(out), mask);
-  if (/(?:^|[\s:+-])(?:M[A-Za-z0-9+/]{39}|b3BlbnNzaC1rZXktdjE)/m.test(out)) out = masked(out, heads(out), mask);
+  if (/(?:^|[^A-Za-z0-9+/=])(?:M[A-Za-z0-9+/]{39}|b3BlbnNzaC1rZXktdjE)/m.test(out)) out = masked(out, heads(out), mask);
   if (ENCODED_BEGIN.some(([core]) => out.includes(core))) out = masked(out, encoded(out), mask);
   return out;
 }

@@ -8,6 +8,7 @@
 
 import { SECRET_NAME, SECRET_SUFFIX, secretName } from "../net/credential-names.ts";
 import { keySpans } from "./key-blocks.ts";
+import { keyPieces } from "./key-runs.ts";
 import { hideKeyParts } from "./key-shapes.ts";
 
 /** A placeholder in the text: what the model sees instead of the value. */
@@ -246,6 +247,12 @@ export function redactShapes(text: string, mask: (name: string, value: string) =
   // a key cut short (no END line) is hidden to its last whole body line (config/key-blocks.ts)
   for (const [start, end] of keySpans(text).reverse()) out = out.slice(0, start) + mask("private-key", out.slice(start, end)) + out.slice(end);
   out = hideKeyParts(out, mask);
+  // what is left of a key, by its shape alone: lines from its middle, a piece of it in base64 (config/key-runs.ts)
+  out = replaceSpans(
+    out,
+    keyPieces(out).map(([start, end]) => ({ name: "private-key", start, end })),
+    mask,
+  );
   out = replaceSpans(out, assignments(out), mask);
   out = replaceSpans(out, pairs(out), mask);
   out = out.replace(URL_PASSWORD, (m, before: string, password: string) =>

@@ -1,0 +1,154 @@
+// Pieces of a private key that hold neither of its armour lines nor its first bytes (x90 #1, #2):
+// lines from its middle (`sed -n 10,12p ~/.ssh/id_rsa`, `head -c 600 key | tail -c 300`, also with
+// a prefix on each line: `grep -n`'s `12:`, `# `, a log's time and host), and the rest of a key PEM
+// written in base64 on one line past read_file's cut (`sed -n 3p kubeconfig | cut -c 2001-6000`).
+// They are told by shape: lines of a key's width (PEM's 64, OpenSSH's 70), base64 of all three
+// kinds (upper and lower case, digits: a hex digest has two) to the end of the line, behind the same
+// prefix, two or more in a row; and base64 whose text is such lines. A certificate's or public
+// key's lines inside their own armour, or above its END line, stay; lines from a certificate's
+// middle with neither armour line look the same as a key's and are hidden too. Pure.
+import { base64Code, prefixShape, startsPrivateKey } from "./key-shapes.ts";
+
+/** The widths of a key's body lines: PEM (and PGP, PuTTY) wrap at 64 characters, OpenSSH at 70. */
+const KEY_WIDTHS = [64, 70] as const;
+/** Whole lines of a key's width in a row: one such line alone is too common in other text (a hash, an id) to take. */
+const MIN_RUN_LINES = 2;
+/** The armour of what is no secret, inside which lines of a key's width are shown: a certificate, a public key, a signature. */
+const PUBLIC_BEGIN = /-----BEGIN (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----/;
+const PUBLIC_END = /-----END (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----/;
+const ARMOUR_END = /-----END [A-Z0-9 ]+-----/;
+const BASE64 = /^[A-Za-z0-9+/]+$/;
+
+const threeKinds = (body: string) => /[A-Z]/.test(body) && /[a-z]/.test(body) && /\d/.test(body);
+
+/** Whether base64 `body` starts a DER structure (a SEQUENCE holding a SEQUENCE or an INTEGER): a certificate's or public key's first line, when it starts no private key. */
+function startsDer(body: string): boolean {
+  const b = atob(body.slice(0, 12));
+  const inner = b.charCodeAt(1) < 0x80 ? 2 : 2 + (b.charCodeAt(1) & 0x7f);
+  return b.charCodeAt(0) === 0x30 && (b.charCodeAt(inner) === 0x30 || b.charCodeAt(inner) === 0x02);
+}
+
+/** Whether `prefix` (what a line holds before its base64) has the shape `first`'s prefix has: digits and blanks may differ. */
+function samePrefix(shape: RegExp | undefined, prefix: string): boolean {
+  if (!shape) return prefix.trim() === "";
+  const m = shape.exec(prefix);
+  return m !== null && m[0].length === prefix.length;
+}
+
+/** A line of `text`: from `start` to its end, without a `\r`; `next` is where the line after it starts (past the text's end for the last). */
+function lineAt(text: string, start: number): { start: number; end: number; next: number } {
+  const newline = text.indexOf("\n", start);
+  const stop = newline === -1 ? text.length : newline;
+  return { start, end: text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop, next: stop + 1 };
+}
+
+/** The line split into what goes before a body of `width` base64 characters ending it and that body, when it ends so. */
+function wholeLine(text: string, line: { start: number; end: number }, width: number): { prefix: string; body: string } | undefined {
+  const at = line.end - width;
+  if (at < line.start) return undefined;
+  // the base64 is as wide as a key's line, but for a diff's `+` before it: a wider line is other base64 (`base64` wraps at 76)
+  if (at > line.start && base64Code(text.charCodeAt(at - 1)) && !(text.charCodeAt(at - 1) === 43 && text.slice(line.start, at - 1).trim() === ""))
+    return undefined;
+  for (let i = line.end - 1; i >= at; i--) if (!base64Code(text.charCodeAt(i))) return undefined;
+  const body = text.slice(line.end - width, line.end);
+  return threeKinds(body) ? { prefix: text.slice(line.start, line.end - width), body } : undefined;
+}
+
+/** Where a line's part of a key's line starts, when it holds one after the key's prefix: the first (`tail -c` starts inside one) or the last (shorter, maybe padded). */
+function partLine(text: string, line: { start: number; end: number }, shape: RegExp | undefined, width: number, last: boolean): number | undefined {
+  const whole = text.slice(line.start, line.end);
+  const skip = shape ? shape.exec(whole)?.[0].length : (/^[ \t]*/.exec(whole)?.[0].length ?? 0);
+  if (skip === undefined) return undefined;
+  const rest = whole.slice(skip);
+  const body = last ? rest.replace(/={1,2}$/, "") : rest;
+  return body.length > 0 && body.length < width && BASE64.test(body) ? line.start + skip : undefined;
+}
+
+/**
+ * The spans (start, end offsets) of the pieces of keys in `text`, in order: runs of a key's body
+ * lines, each from its first base64 character to its last, and base64 tokens that hold such lines.
+ * One walk over the lines, as this runs on every tool result.
+ */
+export function keyPieces(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let inPublic = false;
+  let dash = text.indexOf("-----");
+  let taken = -1; // where the last run ended: the line above a run is its part only if no run took it
+  for (let start = 0; start <= text.length; ) {
+    const line = lineAt(text, start);
+    if (dash !== -1 && dash < start) dash = text.indexOf("-----", start);
+    if (dash !== -1 && dash < line.end) {
+      const armour = text.slice(start, line.end);
+      if (PUBLIC_BEGIN.test(armour)) inPublic = true;
+      else if (ARMOUR_END.test(armour)) inPublic = false;
+    }
+    start = line.next;
+    if (inPublic) continue;
+    if (line.end - line.start >= MIN_ENCODED) ranges.push(...encodedOn(text, line));
+    // most lines are shorter than a key's, or end in no base64: nothing more to do for them
+    if (line.end - line.start < KEY_WIDTHS[0] || !base64Code(text.charCodeAt(line.end - 1))) continue;
+    const above = line.start > 0 && taken < line.start - 1 ? lineAt(text, text.lastIndexOf("\n", line.start - 2) + 1) : undefined;
+    const run = runFrom(text, line, above);
+    if (!run) continue;
+    if (run.hidden && (ranges.length === 0 || run.hidden[0] >= ranges.at(-1)![1])) ranges.push(run.hidden);
+    [start, taken] = [run.next, run.next - 1];
+  }
+  return ranges;
+}
+
+/** The run of a key's body lines that starts at `line` (or at a part of a line in `above`): its span unless it is a certificate's or public key's, and where the line after it starts. */
+function runFrom(text: string, line: { start: number; end: number; next: number }, above: { start: number; end: number } | undefined) {
+  for (const width of KEY_WIDTHS) {
+    const first = wholeLine(text, line, width);
+    if (!first) continue;
+    const shape = prefixShape(first.prefix);
+    let count = 1;
+    let last = line;
+    for (let next = lineAt(text, line.next); next.start < text.length; next = lineAt(text, next.next)) {
+      const whole = wholeLine(text, next, width);
+      if (!whole || !samePrefix(shape, whole.prefix)) break;
+      [count, last] = [count + 1, next];
+    }
+    if (count < MIN_RUN_LINES) continue;
+    // a line cut short on either side belongs to the run: `tail -c` starts inside a line, a key's last line is shorter
+    const from = above && partLine(text, above, shape, width, false);
+    const after = lineAt(text, last.next);
+    if (after.start < text.length && partLine(text, after, shape, width, true) !== undefined) last = after;
+    const below = lineAt(text, last.next);
+    // a certificate's or public key's last lines, or its first: shown, all of the run
+    const shown =
+      (below.start < text.length && PUBLIC_END.test(text.slice(below.start, below.end))) ||
+      (from === undefined && startsDer(first.body) && !startsPrivateKey(first.body));
+    return { hidden: shown ? undefined : ([from ?? line.start + first.prefix.length, last.end] as [number, number]), next: last.next };
+  }
+  return undefined;
+}
+
+/** Base64 on one line long enough to hold whole lines of a key PEM: shorter tokens are ids, hashes and keys' own lines. */
+const MIN_ENCODED = 256;
+const ENCODED_RUN = new RegExp(`[A-Za-z0-9+/]{${MIN_ENCODED},}={0,2}`, "g");
+/** How much of a token is decoded to judge it: some 3,000 characters of PEM, whole lines and any armour near. */
+const DECODE_CHARS = 4096;
+const PEM_LINES = /(?:^|\n)[A-Za-z0-9+/]*\n(?:[A-Za-z0-9+/]{64}\n){2}|(?:^|\n)[A-Za-z0-9+/]*\n(?:[A-Za-z0-9+/]{70}\n){2}/;
+
+/** The text of base64 `token` at each of the four places its groups of four may start. */
+function decodings(token: string): string[] {
+  return [0, 1, 2, 3].flatMap((skip) => {
+    const groups = token.slice(skip, skip + Math.floor((Math.min(token.length, DECODE_CHARS) - skip) / 4) * 4);
+    try {
+      return [atob(groups)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The base64 tokens of a long line whose text is a key PEM's body lines without a certificate's or public key's armour (a piece from its middle, its BEGIN line not in the piece). */
+function encodedOn(text: string, line: { start: number; end: number }): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const m of text.slice(line.start, line.end).matchAll(ENCODED_RUN)) {
+    const pem = decodings(m[0]).find((decoded) => PEM_LINES.test(decoded));
+    if (pem && !PUBLIC_BEGIN.test(pem) && !PUBLIC_END.test(pem)) ranges.push([line.start + m.index, line.start + m.index + m[0].length]);
+  }
+  return ranges;
+}
