@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { procStat } from "../../src/fs/proc-stat.ts";
 import { ensureBinary, tempDir } from "../helpers/e2e.ts";
+import { groupMembers, held } from "../helpers/held-group.ts";
 import { sseReply, startReplayServer, type ReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { until } from "../helpers/wait.ts";
@@ -49,11 +50,10 @@ const cmdline = (pid: number) => {
   }
 };
 
-/** Whether every process of the group of the command counting into `file` is stopped (its guard, which watches hey, aside). */
+/** Whether the group of the command counting into `file` is stopped (its guard, which watches hey, aside). */
 const commandStopped = (file: string) => {
   const shell = pids().find((pid) => cmdline(pid).includes(file) && procStat(pid)?.[2] === String(pid));
-  const members = shell === undefined ? [] : pids().filter((pid) => procStat(pid)?.[2] === String(shell) && !cmdline(pid).trimEnd().endsWith(" hey-guard"));
-  return members.length > 0 && members.every((pid) => ["T", "Z"].includes(state(pid) ?? "Z"));
+  return shell !== undefined && held(groupMembers(shell));
 };
 
 /** `hey -p count` under a wrapper script in its own process group, its model counting into a file with bash; resolves once counting. */

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { procStat } from "../../src/fs/proc-stat.ts";
 import { fileReplayServer } from "../helpers/fixtures.ts";
+import { groupMembers, held, type Member } from "../helpers/held-group.ts";
 import type { Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
 import { answer, lastLine, replTerms, toolCalls } from "./repl-helpers.ts";
@@ -17,21 +18,16 @@ const { start } = replTerms(server);
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").length - 1 : 0);
 
-/** The processes of the group the command writing `file` runs in (its shell's cmdline names the file), with their states. */
-function commandGroup(file: string): { pid: number; state: string; guard: boolean }[] {
-  const all = [...new Bun.Glob("[0-9]*").scanSync({ cwd: "/proc", onlyFiles: false })].flatMap((pid) => {
-    const stat = procStat(pid);
-    let cmdline = "";
+/** The live processes of the group the command writing `file` runs in (its shell's cmdline names the file). */
+function commandGroup(file: string): Member[] {
+  const shell = [...new Bun.Glob("[0-9]*").scanSync({ cwd: "/proc", onlyFiles: false })].find((pid) => {
     try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-    } catch {}
-    return stat ? [{ pid: Number(pid), state: stat[0]!, pgid: Number(stat[2]), cmdline }] : [];
+      return procStat(pid)?.[2] === pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(file);
+    } catch {
+      return false; // gone meanwhile
+    }
   });
-  const shell = all.find((p) => p.cmdline.includes(file) && p.pid === p.pgid);
-  if (!shell) return [];
-  return all
-    .filter((p) => p.pgid === shell.pid && p.state !== "Z")
-    .map((p) => ({ pid: p.pid, state: p.state, guard: p.cmdline.trimEnd().endsWith(" hey-guard") }));
+  return shell === undefined ? [] : groupMembers(Number(shell));
 }
 
 /**
@@ -55,10 +51,7 @@ async function countingTurn(oneShot = false): Promise<{ t: Term; file: string }>
   return { t, file };
 }
 
-const stopped = (file: string) => {
-  const group = commandGroup(file);
-  return group.length > 0 && group.every((p) => p.guard || p.state === "T");
-};
+const stopped = (file: string) => held(commandGroup(file));
 
 test(
   "Ctrl-Z while the agent's command writes a counter file: the file stops growing while hey is stopped, and grows again after fg",

@@ -2,21 +2,20 @@
 // process group stops with hey, so it changes nothing behind the user's back, and goes on once
 // continued (`fg`); the group's guard keeps running, to end the group should hey be killed while
 // stopped; and the time stopped does not count towards the command's timeout.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { procStat } from "../../src/fs/proc-stat.ts";
-import { listProcesses, commandLine } from "../../src/tools/process-tree.ts";
 import { holdCommands, runProcess } from "../../src/tools/run-process.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { groupMembers, held, shown } from "../helpers/held-group.ts";
 import { found, until } from "../helpers/wait.ts";
 
 const root = tempDir("hey-held-");
 afterAll(() => root.remove());
+let resume = () => {};
+afterEach(() => resume()); // a failed test's command is not left stopped: continued, it ends by itself
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").length - 1 : 0);
-const stateOf = (pid: number) => procStat(pid)?.[0];
-const isGuard = (pid: number) => commandLine(pid)?.endsWith(" hey-guard") === true;
 
 test("held, a command's group stops (its guard aside) and its file stops growing; continued, it goes on and ends as it would have", async () => {
   const file = join(root.path, "count.txt");
@@ -30,20 +29,17 @@ test("held, a command's group stops (its guard aside) and its file stops growing
     started: (pid) => (pgid = pid),
   });
   await until(() => lines(file) >= 3, "the command to count");
-  const resume = holdCommands();
-  const members = () => listProcesses().filter((p) => p.pgid === pgid && p.running);
-  const shown = () =>
-    members()
-      .map((p) => `${p.pid} ${stateOf(p.pid)} ${commandLine(p.pid)}`)
-      .join("; ");
-  await until(() => members().every((p) => isGuard(p.pid) || stateOf(p.pid) === "T"), "the command's processes to be stopped").catch((e) => {
-    throw new Error(`${(e as Error).message}; the group: ${shown()}`); // which process was not stopped, should this ever fail
-  });
-  const guard = members().find((p) => isGuard(p.pid));
-  expect(guard).toBeDefined();
-  expect(stateOf(guard!.pid)).not.toBe("T"); // it still reads its pipe: a kill -9 of hey would still end the group
+  resume = holdCommands();
+  const stopped = (what: string) =>
+    until(() => held(groupMembers(pgid)), what).catch((e) => {
+      throw new Error(`${(e as Error).message}; the group: ${shown(groupMembers(pgid))}`); // which process was not stopped, should this ever fail
+    });
+  await stopped("the command's processes to be stopped");
+  const guards = groupMembers(pgid).filter((p) => p.guard);
+  expect(guards).toHaveLength(1);
+  expect(guards[0]!.state).not.toBe("T"); // it still reads its pipe: a kill -9 of hey would still end the group
   const counted = lines(file);
-  await until(() => members().every((p) => isGuard(p.pid) || stateOf(p.pid) === "T"), "the processes to be seen stopped again");
+  await stopped("the processes to be seen stopped again");
   expect(lines(file)).toBe(counted);
   expect(counted).toBeLessThan(40);
   resume();
@@ -68,7 +64,7 @@ test("the time a command was held does not count towards its timeout: held past 
   });
   await found(() => (pgid ? pgid : undefined), "the command to start");
   const heldAt = performance.now();
-  const resume = holdCommands();
+  resume = holdCommands();
   // what is tested is a stop longer than the timeout: the wait is that stop
   await until(() => performance.now() - heldAt > timeoutMs + 500, "the timeout to pass while the command is held");
   resume();
