@@ -32,9 +32,11 @@ export interface PromptSourceOptions extends PeerDirs {
   shell(): string;
   /**
    * undefined = `--no-skills`: no skills are read, listed or explained; `trusted()`: whether the
-   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between)
+   * project's skills load — asked at start-up and at each `/reload` (`/trust` changes it between);
+   * `guarded()`: whether the project holds files that load only once it is trusted (skills,
+   * `.hey/config.toml`, `.mcp.json`), asked with it
    */
-  skills: { trusted(): boolean } | undefined;
+  skills: { trusted(): boolean; guarded(): boolean } | undefined;
   /** where a CLAUDE.md's imports may lead outside the project (agents-md.ts), asked at start-up and at each `/reload` */
   importsOutside(): AgentsReading["outside"];
   /**
@@ -81,12 +83,18 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
-  const guideOf = (trusted: boolean): GuideFacts => ({
+  // the guide speaks of the project's .hey/ unless this run leaves out something in it: a project with
+  // nothing to guard gets the same words in the REPL (trusted for the session) and in `hey -p`
+  // (not trusted, nothing left out), so moving between the two keeps the cached system prompt
+  const guideOf = (loaded: boolean): GuideFacts => {
+    const trusted = loaded || opts.skills?.guarded() === false;
+    return {
     skillsDir: trusted ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
     ...(trusted ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
     userConfig: mine(join(configDir, "config.toml")),
     writable: opts.writable(),
-  });
+    };
+  };
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");

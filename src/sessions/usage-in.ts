@@ -3,6 +3,7 @@ import { closeSync, constants, readSync } from "node:fs";
 import { addUsage, emptyUsage, type Usage } from "../kernel/ir.ts";
 import { ENTRY_PREFIX, parseEntry } from "./format.ts";
 import { openSessionFile, TAIL_CHUNK } from "./lines.ts";
+import type { LoadedSession } from "./reader.ts";
 
 /** A usage entry's line is ~170 bytes; more is not one of hey's. */
 const USAGE_LINE_MAX = 1024;
@@ -50,4 +51,20 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
     closeSync(fd);
   }
   return { usage, requests, messages, ...(last ? { last } : {}) };
+}
+
+/**
+ * The tokens `resumed`'s earlier runs used and its messages before this run (RuntimeParts.earlierRuns),
+ * read from its file; `loaded`: how many this run's history started with; `last`: the last request's
+ * tokens, when there was one. Undefined for a new session, or when the file went away (this run's
+ * counts are all there is).
+ */
+export function earlierRuns(resumed: LoadedSession | undefined): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined {
+  if (!resumed) return undefined;
+  try {
+    const { usage, requests, messages, last } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after
+    return { usage, requests, messages: messages + resumed.appended.length, loaded: resumed.messages.length, ...(last ? { last } : {}) };
+  } catch {
+    return undefined;
+  }
 }

@@ -40,7 +40,7 @@ function source(cwd: string, warned: string[]) {
     ...facts,
     budget: () => 40_000,
     warn,
-    skills: { trusted: () => true },
+    skills: { trusted: () => true, guarded: () => true },
     importsOutside: () => undefined,
     redact: (t) => t,
     writable: () => true,

@@ -37,7 +37,7 @@ function source(root: string, shapes: boolean) {
     configDir,
     os: "linux",
     shell: () => "bash",
-    skills: { trusted: () => false },
+    skills: { trusted: () => false, guarded: () => true },
     importsOutside: () => ({ home: join(root, "home"), trusted: false }),
     redact: (text) => redactText(text, redaction),
     writable: () => true,

@@ -29,7 +29,7 @@ const options = (configDir: string, warned: string[]): PromptSourceOptions => ({
   configDir,
   os: "linux",
   shell: () => "bash",
-  skills: { trusted: () => true },
+  skills: { trusted: () => true, guarded: () => true },
   importsOutside: () => undefined,
   redact: (text) => text,
   writable: () => true,
