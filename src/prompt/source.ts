@@ -89,10 +89,10 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const guideOf = (loaded: boolean): GuideFacts => {
     const trusted = loaded || opts.skills?.guarded() === false;
     return {
-    skillsDir: trusted ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
-    ...(trusted ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
-    userConfig: mine(join(configDir, "config.toml")),
-    writable: opts.writable(),
+      skillsDir: trusted ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
+      ...(trusted ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
+      userConfig: mine(join(configDir, "config.toml")),
+      writable: opts.writable(),
     };
   };
   const startTrusted = opts.skills?.trusted() ?? false;

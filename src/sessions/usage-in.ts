@@ -59,7 +59,9 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
  * tokens, when there was one. Undefined for a new session, or when the file went away (this run's
  * counts are all there is).
  */
-export function earlierRuns(resumed: LoadedSession | undefined): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined {
+export function earlierRuns(
+  resumed: LoadedSession | undefined,
+): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined {
   if (!resumed) return undefined;
   try {
     const { usage, requests, messages, last } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after

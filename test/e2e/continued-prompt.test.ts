@@ -39,7 +39,11 @@ const oneShot = (args: string[], cwd = project) => runHey(args, { cwd, env: { HO
 const MOVED = "[hey: the working directory is now ";
 /** the notes of a move in a request's user messages (each a line of its own, before the user's words) */
 const moves = (i: number) =>
-  model.requests[i]!.messages.filter((m) => m.role === "user").flatMap((m) => textOf(m).split("\n").filter((line) => line.startsWith(MOVED)));
+  model.requests[i]!.messages.filter((m) => m.role === "user").flatMap((m) =>
+    textOf(m)
+      .split("\n")
+      .filter((line) => line.startsWith(MOVED)),
+  );
 
 test("hey -p, then hey -c at the prompt, then hey -c -p again: one system prompt in every request", async () => {
   expect((await oneShot(["-p", "first question"])).code).toBe(0);
