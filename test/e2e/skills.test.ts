@@ -101,7 +101,7 @@ test("--no-skills: no list, no guide, no /skill", async () => {
   await hey(["--no-skills", "-p", "greet me"]);
   const [on, off] = [model.requests[0]!, model.requests.at(-1)!].map(systemOf);
   expect(model.requests.length).toBe(3); // the skill was read in the first run only
-  expect(on).toContain("~/.config/hey/skills/<name>/SKILL.md"); // a -p run in a project not trusted: the user's folder
+  expect(on).toContain("Keep a procedure as a skill: .hey/skills/<name>/SKILL.md"); // a -p run in a project with nothing to guard: its own folder, as the REPL says
   expect(on).toContain(SKILL_NAME);
   expect(off).not.toContain("SKILL.md");
   expect(off).not.toContain(SKILL_NAME);
