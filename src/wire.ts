@@ -250,7 +250,7 @@ export async function assemble(
 
   const prompt = createPromptSource({
     ...here, // root, home, configDir, and the user's folders of Claude Code and Codex
-    cwd: startDir, // `hey -c` from another directory of the project keeps the prompt the cache holds; the model is told (user-notes.ts movedNote)
+    cwd: startDir, // `hey -c` from another directory of the project keeps the prompt the cache holds; the model is told (kernel/user-notes.ts moveNote)
     core: corePrompt,
     os: platform(),
     shell: () => live.configured.shell.label ?? live.configured.shell.name,

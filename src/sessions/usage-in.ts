@@ -3,7 +3,6 @@ import { closeSync, constants, readSync } from "node:fs";
 import { addUsage, emptyUsage, type Usage } from "../kernel/ir.ts";
 import { ENTRY_PREFIX, parseEntry } from "./format.ts";
 import { openSessionFile, TAIL_CHUNK } from "./lines.ts";
-import type { LoadedSession } from "./reader.ts";
 
 /** A usage entry's line is ~170 bytes; more is not one of hey's. */
 const USAGE_LINE_MAX = 1024;
@@ -60,7 +59,7 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
  * counts are all there is).
  */
 export function earlierRuns(
-  resumed: LoadedSession | undefined,
+  resumed: { path: string; bytes: number; appended: readonly unknown[]; messages: readonly unknown[] } | undefined, // a LoadedSession (reader.ts)
 ): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined {
   if (!resumed) return undefined;
   try {
