@@ -14,7 +14,7 @@ import { endpointModels } from "./endpoint.ts";
 import { endpointLists } from "./endpoint-lists.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
-import { heyNote } from "./kernel/user-notes.ts";
+import { heyNote, withMoveNote } from "./kernel/user-notes.ts";
 import type { Runtime } from "./runtime.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import { completions, runCommand } from "./ui/commands.ts";
@@ -242,7 +242,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           if (mistake) return void say(`hey: ${mistake}\n`);
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
-          const noted: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
+          const told: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
+          const noted = withMoveNote(here.cwd, runtime.startDir, runtime.agent.messages, told); // `hey -c`, `/resume` elsewhere in the project
           checkpoints().beginTurn(); // what edit and write_file change from here on is this turn's
           // a run at its limit saves its hand-off before it ends
           await runtime.agent.send(withPlanNote(hooks.plan, runtime.agent.messages, [...noted, ...content]), signal, {

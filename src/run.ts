@@ -47,6 +47,7 @@ import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 import { createPlanMode, PLAN_LEFT, PLAN_RESUMED, planNote, withPlanNote } from "./permission/plan-mode.ts";
+import { withMoveNote } from "./kernel/user-notes.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   try {
@@ -206,7 +207,8 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
-    return await oneShotRun(runtime, withPlanNote(plan, runtime.agent.messages, await mcpInput(runtime, message, prompt, warn)), here.root);
+    const input = withMoveNote(here.cwd, runtime.startDir, runtime.agent.messages, await mcpInput(runtime, message, prompt, warn)); // `hey -c -p` from another directory
+    return await oneShotRun(runtime, withPlanNote(plan, runtime.agent.messages, input), here.root);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);
     throw e;

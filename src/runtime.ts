@@ -89,11 +89,7 @@ export interface RuntimeParts {
   credentials: CredentialStore;
   /** what the agent last saw of each file (the file tools' and the user's `@file`s), so write_file keeps a change it has not seen */
   seen: SeenFiles;
-  /**
-   * the tokens a resumed session's earlier runs used and its messages before this run (`/usage`),
-   * read from its file when asked; `loaded`: how many this run's history started with; `last`: the
-   * last request's tokens, when there was one
-   */
+  /** a resumed session's earlier runs' tokens and messages (`/usage`; sessions/usage-in.ts earlierRuns), read when asked */
   earlierRuns(): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined;
   /** parts of the live state besides the configuration: skills, AGENTS.md, MCP servers */
   reloadables: readonly Reloadable[];
@@ -117,6 +113,8 @@ export interface RuntimeParts {
    */
   trust: { trusted: boolean; loaded: boolean; provisional: boolean };
   oneShot: boolean;
+  /** the working directory the system prompt names (sessions/resumed.ts promptDir): hey's, or where the session began in this project */
+  startDir: string;
   warn(message: string): void;
   /** the same run around another session, with the model it last used, or (none) around a new one with the configuration now; throws ConfigError */
   reopen(session: LoadedSession | undefined): Promise<Runtime>;
@@ -315,6 +313,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     seen: parts.seen,
     earlierRuns: parts.earlierRuns,
     oneShot: parts.oneShot,
+    startDir: parts.startDir,
     get settings() {
       return live.config.settings;
     },

@@ -17,7 +17,7 @@ import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
 import { callTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
-import { rootProbe } from "./fs/root-probe.ts";
+import { projectOf, rootProbe } from "./fs/root-probe.ts";
 import { sweepLeftCopies } from "./fs/atomic.ts";
 import { newId } from "./kernel/ir.ts";
 import { fanOut, type Output } from "./kernel/output.ts";
@@ -51,8 +51,8 @@ import { createPromptSource } from "./prompt/source.ts";
 import corePrompt from "./prompt/system.md" with { type: "text" };
 import { agentSettings, createRuntime, type Configured, type Live, type Runtime } from "./runtime.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
-import { usageIn } from "./sessions/usage-in.ts";
-import { endedJobsNote, resumedParts, withSession } from "./sessions/resumed.ts";
+import { earlierRuns } from "./sessions/usage-in.ts";
+import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/resumed.ts";
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
@@ -178,8 +178,9 @@ export async function assemble(
   const seen: Runtime["seen"] = new Map(); // what the file tools saw of each file; /reload keeps it, a resumed run has none
   const trust = { trusted: start.trusted, loaded: start.loaded ?? start.trusted, provisional: start.provisional ?? false };
   const pathOf = (path: string) => callPath(path, cwd, home);
-  // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26)
-  const nested = createNestedAgents({ cwd, configDir: here.configDir, warn: say, inPrompt: () => prompt.instructions() }); // within the share it leaves
+  const startDir = promptDir(resumed?.header.cwd, here, projectOf(home)); // the system prompt's: where a session of this project began
+  // a subdirectory's AGENTS.md reaches the model with the first file tool result under it (issue 26): below the system prompt's directory
+  const nested = createNestedAgents({ cwd: startDir, configDir: here.configDir, warn: say, inPrompt: () => prompt.instructions() }); // within the share it leaves
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
@@ -247,7 +248,8 @@ export async function assemble(
   }
 
   const prompt = createPromptSource({
-    ...here, // cwd, root, home, configDir, and the user's folders of Claude Code and Codex
+    ...here, // root, home, configDir, and the user's folders of Claude Code and Codex
+    cwd: startDir, // `hey -c` from another directory of the project keeps the prompt the cache holds; the model is told (kernel/user-notes.ts moveNote)
     core: corePrompt,
     os: platform(),
     shell: () => live.configured.shell.label ?? live.configured.shell.name,
@@ -318,15 +320,7 @@ export async function assemble(
     requestTools,
     credentials,
     seen,
-    earlierRuns() {
-      if (!resumed) return undefined;
-      try {
-        const { usage, requests, messages, last } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after
-        return { usage, requests, messages: messages + resumed.appended.length, loaded: resumed.messages.length, ...(last ? { last } : {}) };
-      } catch {
-        return undefined; // the file went away: this run's counts are all there is
-      }
-    },
+    earlierRuns: () => earlierRuns(resumed),
     reloadables: [...prompt.reloadables, mcp.reloadable],
     startNote: [prompt.startNote, resumed && endedJobsNote(resumed)].filter(Boolean).join("\n") || undefined, // told once, with the first request
     configure,
@@ -337,6 +331,7 @@ export async function assemble(
     project: here,
     trust,
     oneShot,
+    startDir,
     warn: say, // approvals and trust at /reload, /trust, the first answer: said while a turn or the prompt is drawn
     redact: (text) => redactText(text, redaction),
     // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with

@@ -3,7 +3,7 @@
 // "[hey: …]") and hey's other bracketed notes. Their shapes live here, beside the one function that
 // recognises them, so a session listing or a resumed recap that leaves them out cannot drift from
 // what writes them. Pure.
-import { textOf, type Message } from "./ir.ts";
+import { textOf, type ContentBlock, type Message } from "./ir.ts";
 
 /** The model's note when plan mode turns on (permission/plan-mode.ts says when it is sent). */
 export const PLAN_ON =
@@ -32,4 +32,29 @@ export function typedText(message: Pick<Message, "content">): string {
   const text = textOf({ content: message.content.filter((b) => b.type !== "text" || !isHeysNote(b.text)) });
   const attached = text.search(/\n\n```+[^\n`]*\n/);
   return attached > 0 ? text.slice(0, attached) : text;
+}
+
+const MOVED_START = "[hey: the working directory is now ";
+const MOVED_END = " (the user continued this session there): relative paths and commands start from it]";
+
+/** The model's note that hey now works in `dir`, not where the system prompt (or an earlier such note) says. */
+export const movedNote = (dir: string): string => `${MOVED_START}${dir}${MOVED_END}`;
+
+/**
+ * The note the user's next message needs when hey works in `cwd` while the model last heard of
+ * another directory — the last movedNote in `history`, else `promptDir`, the system prompt's —
+ * undefined when it knows (so it is sent once, and again only after another move).
+ */
+export function moveNote(cwd: string, promptDir: string, history: readonly Message[]): string | undefined {
+  let known = promptDir;
+  for (const m of history)
+    for (const b of m.role === "user" ? m.content : [])
+      if (b.type === "text" && b.text.startsWith(MOVED_START) && b.text.endsWith(MOVED_END)) known = b.text.slice(MOVED_START.length, -MOVED_END.length);
+  return known === cwd ? undefined : movedNote(cwd);
+}
+
+/** `content` (the user's next message) after moveNote's note, when it needs one. */
+export function withMoveNote(cwd: string, promptDir: string, history: readonly Message[], content: ContentBlock[]): ContentBlock[] {
+  const note = moveNote(cwd, promptDir, history);
+  return note ? [{ type: "text", text: note }, ...content] : content;
 }

@@ -1,5 +1,6 @@
 // What a loaded session (reader.ts) gives the agent that goes on with it: pure choices about which
 // of what the session learned still holds for the model the resumed run uses.
+import { isWithin } from "../fs/within.ts";
 import type { ConfigFlags } from "../config/settings.ts";
 import type { LoadedSession } from "./reader.ts";
 import { heyNote } from "../kernel/user-notes.ts";
@@ -47,4 +48,15 @@ export function withSession(flags: ConfigFlags, session: LoadedSession | undefin
   if (!session?.model) return rest;
   const { provider, model, effort } = session.model;
   return { ...rest, session: { provider, model, ...(effort === undefined ? {} : { effort }) } };
+}
+
+/**
+ * The working directory the system prompt names: where the session it continues (`began`: its
+ * header's) began, when that is another directory of the same project (`projectOf` says a
+ * directory's root), so `hey -c` from a subdirectory sends the prompt the cache holds and the
+ * model hears of the move in a note (kernel/user-notes.ts movedNote); else where hey runs.
+ */
+export function promptDir(began: string | undefined, here: { cwd: string; root: string }, projectOf: (dir: string) => string): string {
+  if (began === undefined || began === here.cwd || !isWithin(began, here.root)) return here.cwd;
+  return projectOf(began) === here.root ? began : here.cwd;
 }

@@ -51,3 +51,21 @@ export function usageIn(path: string, bytes: number): { usage: Usage; requests: 
   }
   return { usage, requests, messages, ...(last ? { last } : {}) };
 }
+
+/**
+ * The tokens `resumed`'s earlier runs used and its messages before this run (RuntimeParts.earlierRuns),
+ * read from its file; `loaded`: how many this run's history started with; `last`: the last request's
+ * tokens, when there was one. Undefined for a new session, or when the file went away (this run's
+ * counts are all there is).
+ */
+export function earlierRuns(
+  resumed: { path: string; bytes: number; appended: readonly unknown[]; messages: readonly unknown[] } | undefined, // a LoadedSession (reader.ts)
+): { usage: Usage; requests: number; messages: number; loaded: number; last?: Usage } | undefined {
+  if (!resumed) return undefined;
+  try {
+    const { usage, requests, messages, last } = usageIn(resumed.path, resumed.bytes); // the results of calls a crash left open came after
+    return { usage, requests, messages: messages + resumed.appended.length, loaded: resumed.messages.length, ...(last ? { last } : {}) };
+  } catch {
+    return undefined;
+  }
+}

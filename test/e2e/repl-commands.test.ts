@@ -7,6 +7,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { movedNote } from "../../src/kernel/user-notes.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { killMarked, marker, withMarker } from "../helpers/processes.ts";
 import { startTerm, type Term, type TermOptions } from "../helpers/tmux.ts";
@@ -385,7 +386,9 @@ test(
     server.enqueue(answer("Step one: tag it."));
     await say(t, "what is step one?", "Step one: tag it.");
     const sent = body(server.requests.length - 1).messages.filter((m) => m.role !== "system");
-    expect(sent.map((m) => m.content)).toEqual(["where are the release steps?", "In RELEASE.md.", "what is step one?"]);
+    expect(JSON.stringify(body(server.requests.length - 1).messages[0])).toContain(`Working directory: ${repo}\\n`);
+    // the system prompt names where the session began (the cache holds it); the model is told where hey works now
+    expect(sent.map((m) => m.content)).toEqual(["where are the release steps?", "In RELEASE.md.", `${movedNote(join(repo, "web"))}\nwhat is step one?`]);
   },
   E2E_TIMEOUT,
 );

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { movedNote } from "../../src/kernel/user-notes.ts";
 import { lastUserText, startModelServer, textOf } from "../helpers/model-server.ts";
 
 const model = startModelServer((req) => ({ text: `noted: ${lastUserText(req)}` }));
@@ -52,7 +53,8 @@ test("from a subdirectory with no session of its own, -c continues the project's
 
   const run = await hey("api/src", ["-c", "-p", "where are the release steps?"]);
   expect(run.code).toBe(0);
-  expect(sentPrompts()).toEqual(["the release steps are in RELEASE.md", "where are the release steps?"]);
+  // the model is told where hey works now, before the words: the system prompt names where the session began
+  expect(sentPrompts()).toEqual(["the release steps are in RELEASE.md", `${movedNote(join(repo, "api", "src"))}\nwhere are the release steps?`]);
   // hey works where it runs, and says the session began elsewhere
   expect(run.stderr).toContain(`hey: this session was started in ${repo}; hey works in ${join(repo, "api", "src")} now`);
   expect(run.stderr).not.toContain("no earlier session");
@@ -78,7 +80,7 @@ test("a nested repository is a project of its own: -c there does not continue th
   expect(run.stderr).toBe("hey: no earlier session in this directory; starting a new one\n");
   // and the outer project's subdirectories do not continue the nested one's
   expect((await hey("web", ["-c", "-p", "outer again"])).code).toBe(0);
-  expect(sentPrompts()).toEqual(["the outer project", "outer again"]);
+  expect(sentPrompts()).toEqual(["the outer project", `${movedNote(join(repo, "web"))}\nouter again`]);
 });
 
 test("a subdirectory in a project with no session anywhere starts a new one and says where it looked", async () => {

@@ -3,7 +3,7 @@
 // `/jobs stop` notes, as each of their writers words them.
 import { describe, expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
-import { heyNote, PLAN_OFF, PLAN_ON, typedText, userRanNote } from "../../src/kernel/user-notes.ts";
+import { heyNote, movedNote, moveNote, PLAN_OFF, PLAN_ON, typedText, userRanNote } from "../../src/kernel/user-notes.ts";
 import { undoNote } from "../../src/ui/undo-report.ts";
 
 /** The user's "hi" with `note` before it, as the REPL sends it. */
@@ -40,5 +40,22 @@ describe("typedText and attachments", () => {
     // only an attachment: kept, rather than no title
     const only = buildPrompt("", [{ path: "a.txt", text: "hi\n" }]);
     expect(typedText({ content: [{ type: "text", text: only }] })).toBe(only);
+  });
+});
+
+describe("moveNote", () => {
+  const noted = (dir: string): Message => ({ ...userMessage("go on"), content: [{ type: "text", text: movedNote(dir) }, ...userMessage("go on").content] });
+  test.each([
+    ["where the system prompt says: nothing", "/p", [userMessage("hi")], undefined],
+    ["a subdirectory: the note", "/p/src", [userMessage("hi")], "/p/src"],
+    ["there again, the history has it: nothing", "/p/src", [userMessage("hi"), noted("/p/src")], undefined],
+    ["back where it began: the note", "/p", [userMessage("hi"), noted("/p/src")], "/p"],
+    ["a directory with a parenthesis in its name", "/p/a (b)", [noted("/p/a (b)")], undefined],
+  ] as const)("%s", (_, cwd, history, told) => {
+    expect(moveNote(cwd, "/p", history)).toBe(told === undefined ? undefined : movedNote(told));
+  });
+
+  test("a listing's title leaves the note out", () => {
+    expect(typedText({ ...userMessage("hi"), content: [{ type: "text", text: movedNote("/p/src") }, ...userMessage("hi").content] })).toBe("hi");
   });
 });
