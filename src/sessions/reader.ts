@@ -271,6 +271,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         // not one that would part a call from its results: the requests never applied such a one either
         if (s && first && found.at(-1)?.role !== "tool" && !(first === e.message.id && e.message.role === "tool")) {
           found.push(summaryMessage(s));
+          if (e.message.toolCallId && wanted.delete(e.message.toolCallId)) pointedAt.push(e.message); // a result a note after the range points at
           if (first !== e.message.id) skip = { first, at: line.offset };
           continue;
         }
@@ -289,7 +290,10 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     }
     let older: Summary | undefined; // the latest summary before the messages read, when none was among them
     if (before > 0 && (summaries.length === 0 || !model)) {
-      const entries = lastEntriesBefore(fd, before, SCAN_LIMIT, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
+      const entries = lastEntriesBefore(fd, before, SCAN_LIMIT, [
+        ...(summaries.length === 0 ? ["compaction" as const] : []),
+        ...(model ? [] : ["model" as const]),
+      ]);
       if (entries.compaction?.type === "compaction" && entries.compaction.summary !== SUMMARIZED_BELOW)
         // the latest is a pointer: its summary is lost
         summaries.push((older = { fromId: entries.compaction.from_id, toId: entries.compaction.to_id, text: entries.compaction.summary }));
