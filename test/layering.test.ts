@@ -88,6 +88,7 @@ const EDGES = new Set([
   "providers/server-window.ts",
   "sessions/damaged-head.ts",
   "sessions/ended-jobs.ts",
+  "sessions/entries-before.ts",
   "sessions/open-session.ts",
   "sessions/header-repair.ts",
   "sessions/leftovers.ts",

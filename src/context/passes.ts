@@ -28,6 +28,12 @@ export interface Summary {
   fromId: string;
   toId: string;
   text: string;
+  /**
+   * read_file results in its range that notes after it point at (read-stubs.ts), when the history
+   * lacks the range: a resume loads them with it (sessions/pointed-at.ts), so a note is sent as the
+   * run that made the summary sent it
+   */
+  results?: readonly Message[];
 }
 
 export const SUMMARY_PREFIX = "[summary of earlier work]\n";

@@ -133,7 +133,10 @@ export function buildContext(input: ContextInput): ContextView {
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
-  const restored = restoreStubs(purged.messages, history);
+  // a resumed history lacks the ranges its summaries replaced: the results its notes point at come with them
+  const results = input.summaries.flatMap((s) => s.results ?? []);
+  const earlier = results.length > 0 ? [...results, ...history] : history;
+  const restored = restoreStubs(purged.messages, earlier);
   const called = cutLargeCalls(restored.messages, policy.budgetTokens);
   const handled = policy.compressTool ? addHandles(called.messages, facts.handles) : called.messages;
   const budget = {
@@ -146,7 +149,7 @@ export function buildContext(input: ContextInput): ContextView {
   };
   const trimmed = trimToBudget(handled, facts, budget);
   // a note whose earlier result the trim left out or cut says so: the model reads the lines again if it needs them
-  const messages = restoreStubs(trimmed.messages, history, true).messages;
+  const messages = restoreStubs(trimmed.messages, earlier, true).messages;
   const estimate = input.fixedTokens + estimateTokens(messages, input.tokensPerChar);
   const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.calls > 0 || trimmed.texts > 0;
   return {

@@ -1,13 +1,14 @@
 // Reading a session (SPEC §19): resume, which reads big files from the tail, and the usage of what
 // earlier runs wrote. Finding one is listing.ts's; the format and the window rules live in format.ts.
-import { closeSync, constants, fstatSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync } from "node:fs";
 import { basename } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import { summaryMessage, type Summary } from "../context/passes.ts";
 import { SUMMARIZED_BELOW } from "../context/view.ts";
-import { alignWindow, coveredEntry, ENTRY_PREFIX, foldSummary, formatSize, idMarker, modelOf, parseEntry, parseHeader, rangeStart } from "./format.ts";
+import { alignWindow, coveredEntry, foldSummary, formatSize, idMarker, modelOf, parseHeader, rangeStart } from "./format.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
-import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, TAIL_CHUNK, type TailLine } from "./lines.ts";
+import { linesBackward, linesForward, MAX_LINE_BYTES, openSessionFile, type TailLine } from "./lines.ts";
+import { lastEntriesBefore } from "./entries-before.ts";
 import { lockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
@@ -17,6 +18,7 @@ import { entryOf, newerNote } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";
+import { notePointers, pointedAtIn, resultMarker, withResults } from "./pointed-at.ts";
 
 export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
 
@@ -105,7 +107,8 @@ export interface LoadedSession {
   /**
    * the summaries among the lines read (the window's and those of the ranges folded in), oldest
    * first, else the latest one within SCAN_LIMIT before the window (none further back): the last
-   * one is the latest
+   * one is the latest, with the results that read_file notes in `messages` point at and `messages`
+   * lack (Summary.results): found in a range read to fold it in, not searched for further back
    */
   summaries: Summary[];
   /**
@@ -170,6 +173,8 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const cut = new Set<string>(); // messages too long to load, loaded as their start
     const summaries: Summary[] = [];
     const ending = new Map<string, Summary>(); // summaries not folded in yet, by their last message (the latest one ending there)
+    const wanted = new Set<string>(); // the calls whose results the read_file notes read point at, not met yet (pointed-at.ts)
+    const pointedAt: Message[] = []; // those results, met inside a folded summary's range
     let skip: { first: string; at: number; markers?: Buffer[] } | undefined; // inside a folded summary's range: its first message, where the range ends, the ids it looks for
     let gaveUp = false; // the range began further back than resume looks
     let model: LoadedSession["model"];
@@ -219,17 +224,23 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       fromEnd++;
       if (line.offset === 0) break; // the header
       if (skip) {
-        // the messages a summary covers come back as its summary: only other summaries, models and the range's first message matter
+        // the messages a summary covers come back as its summary: only other summaries, models, the range's first message
+        // and the results that read_file notes after it point at matter
         if (skip.at - line.offset > SCAN_LIMIT) {
           before = line.offset + (line.oversized ? line.oversized.bytes : line.end - line.start);
           gaveUp = true;
           break;
         }
-        const covered = coveredEntry(line, (skip.markers ??= [skip.first, ...ending.keys()].map(idMarker)));
+        skip.markers ??= [...[skip.first, ...ending.keys()].map(idMarker), ...[...wanted].map(resultMarker)];
+        const covered = coveredEntry(line, skip.markers);
         if (covered?.type === "compaction") summaryAt(covered, line);
         else if (covered?.type === "model") modelAt(covered);
         else if (covered?.type === "message") {
           const m = covered.message;
+          if (m.role === "tool" && m.toolCallId && wanted.delete(m.toolCallId)) {
+            pointedAt.push(m);
+            skip.markers = undefined;
+          }
           if (ending.delete(m.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
           // a range that starts at a result goes back to its call: a call is never parted from its results
           if (m.id === skip.first && m.role === "tool" && m.toolCallId) skip = { first: m.toolCallId, at: skip.at };
@@ -260,11 +271,13 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         // not one that would part a call from its results: the requests never applied such a one either
         if (s && first && found.at(-1)?.role !== "tool" && !(first === e.message.id && e.message.role === "tool")) {
           found.push(summaryMessage(s));
+          if (e.message.toolCallId && wanted.delete(e.message.toolCallId)) pointedAt.push(e.message); // a result a note after the range points at
           if (first !== e.message.id) skip = { first, at: line.offset };
           continue;
         }
         if (line.oversized) cut.add(e.message.id);
         found.push(e.message);
+        notePointers(e.message, wanted);
       } else if (e.type === "model") modelAt(e);
       else if (e.type === "usage") usageAt(e);
       // the words of an answer hey stopped in (streamed.ts): only its lines after the last message, which no message superseded
@@ -277,7 +290,10 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     }
     let older: Summary | undefined; // the latest summary before the messages read, when none was among them
     if (before > 0 && (summaries.length === 0 || !model)) {
-      const entries = lastEntriesBefore(fd, before, [...(summaries.length === 0 ? ["compaction" as const] : []), ...(model ? [] : ["model" as const])]);
+      const entries = lastEntriesBefore(fd, before, SCAN_LIMIT, [
+        ...(summaries.length === 0 ? ["compaction" as const] : []),
+        ...(model ? [] : ["model" as const]),
+      ]);
       if (entries.compaction?.type === "compaction" && entries.compaction.summary !== SUMMARIZED_BELOW)
         // the latest is a pointer: its summary is lost
         summaries.push((older = { fromId: entries.compaction.from_id, toId: entries.compaction.to_id, text: entries.compaction.summary }));
@@ -299,13 +315,15 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
           ];
     // a summary that ends before the messages read (none of them met its last message) goes after the first prompt
     const messages = foldSummary(closed.messages, gaveUp ? [] : older ? [older] : [...ending.values()].reverse(), before > 0);
+    // what the read_file notes left point at that the summaries took: the view finds it with them
+    const results = pointedAtIn(messages, [...pointedAt, ...chronological]);
     lastAt ??= usages[0]?.at;
     // counted from the end: what follows the epoch was read whole; a request's answer came after its history was judged
     const upTo = epoch && messages.length - appended.length - epoch.after - (epoch.answer ? 1 : 0);
     return {
       header: { ...header, id: basename(path, ".jsonl") }, // the file's name is the id: a copy's header names the original
       messages,
-      summaries,
+      summaries: withResults(summaries, results),
       ...(model ? { model } : {}),
       ...(windows ? { windows } : {}),
       warnings: [
@@ -355,36 +373,6 @@ function readHead(
     };
   }
   return { header, firstModel };
-}
-
-type Marked = keyof typeof ENTRY_PREFIX;
-
-/**
- * The last entry of each `wanted` type that starts in the SCAN_LIMIT bytes before byte `before`,
- * found by searching the bytes for its line prefix: no other line is decoded or parsed.
- */
-function lastEntriesBefore(fd: number, before: number, wanted: Marked[]): Partial<Record<Marked, SessionEntry>> {
-  const out: Partial<Record<Marked, SessionEntry>> = {};
-  const markers = wanted.map((type) => ({ type, bytes: Buffer.from("\n" + ENTRY_PREFIX[type]) }));
-  const overlap = Math.max(...markers.map((m) => m.bytes.length)) - 1; // a marker across two reads
-  const buf = Buffer.allocUnsafe(TAIL_CHUNK);
-  for (let end = before; end > 0 && before - end < SCAN_LIMIT && markers.some((m) => !out[m.type]); ) {
-    const from = Math.max(0, end - TAIL_CHUNK);
-    const got = readSync(fd, buf, 0, end - from, from);
-    const view = buf.subarray(0, got);
-    for (const { type, bytes } of markers) {
-      for (let at = view.length - 1; !out[type] && at >= 0; at--) {
-        at = view.lastIndexOf(bytes, at);
-        if (at < 0) break;
-        const line = linesForward(fd, Number.MAX_SAFE_INTEGER, from + at + 1).next();
-        const parsed = line.done ? undefined : parseEntry(line.value.text);
-        if (parsed?.ok && parsed.entry.type === type) out[type] = parsed.entry;
-      }
-    }
-    if (from === 0) break;
-    end = from + overlap;
-  }
-  return out;
 }
 
 /** A model entry as read, less its effort. */

@@ -1,0 +1,35 @@
+// A read_file note points at an earlier result (context/read-stubs.ts). Once a summary took that
+// result, the live run sends the note as the result was; a resume, which passes over the lines a
+// summary replaced (reader.ts), loads the results its notes point at from them, so that the
+// resumed run sends the same bytes. Pure.
+import type { Message } from "../kernel/ir.ts";
+import type { Summary } from "../context/passes.ts";
+import { stubTarget } from "../context/read-stubs.ts";
+
+/** What a line holding the result of call `callId` holds. */
+export const resultMarker = (callId: string) => Buffer.from(`"toolCallId":${JSON.stringify(callId)}`);
+
+/**
+ * Keeps `wanted` (the calls whose results notes read so far point at, not met yet) up to date
+ * with `m`, read after them going back through the file: a note adds its call, a result met takes it out.
+ */
+export function notePointers(m: Message, wanted: Set<string>): void {
+  const target = stubTarget(m);
+  if (target !== undefined) wanted.add(target);
+  else if (m.role === "tool" && m.toolCallId) wanted.delete(m.toolCallId);
+}
+
+/** The results of `pool` that notes in `messages` point at and `messages` do not hold, in `pool`'s order. */
+export function pointedAtIn(messages: readonly Message[], pool: readonly Message[]): Message[] {
+  const held = new Set(messages.flatMap((m) => (m.role === "tool" && m.toolCallId ? [m.toolCallId] : [])));
+  const wanted = new Set(messages.map(stubTarget).filter((t): t is string => t !== undefined && !held.has(t)));
+  const out: Message[] = [];
+  for (const m of pool) if (m.role === "tool" && m.toolCallId && wanted.delete(m.toolCallId)) out.push(m);
+  return out;
+}
+
+/** `summaries` with `results` on the latest (the view looks for them in every summary): as they are when there are none. */
+export function withResults(summaries: Summary[], results: readonly Message[]): Summary[] {
+  const latest = summaries.at(-1);
+  return latest && results.length > 0 ? [...summaries.slice(0, -1), { ...latest, results }] : summaries;
+}
