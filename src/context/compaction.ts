@@ -75,7 +75,8 @@ export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DE
 /** The model answered the request `prepare` built last (`request`, sent to `by`): it has seen what that request held (cut notices). */
 export function answered(state: CompactionState, sent?: Omit<AnsweredRequest, "at">): void {
   state.seen = seenIn(state.sent?.messages);
-  state.answered = sent && state.sent ? { ...sent, at: state.sent.at } : undefined;
+  // a copy: a request's messages may be the history array itself, which grows after it
+  state.answered = sent && state.sent ? { by: sent.by, request: { ...sent.request, messages: sent.request.messages.slice() }, at: state.sent.at } : undefined;
 }
 
 export interface PrepareDeps {

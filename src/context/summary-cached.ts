@@ -27,6 +27,9 @@ export interface AnsweredRequest {
   at: number;
 }
 
+/** How the ask after the conversation starts: hey's words, no task of the user's. */
+export const SUMMARY_ASK_START = "[hey: the context is full.";
+
 /** Characters of a message's words quoted to name it in the ask. */
 const QUOTE_CHARS = 60;
 
@@ -57,7 +60,7 @@ export function summaryAsk(sent: readonly Message[], range: SummaryRange, instru
   const end = describe(sent, range.messages.at(-1)!.id);
   const part = first === end ? first : `from ${first} through ${end}`;
   return (
-    "[hey: the context is full. Do not call any tool now (none will run); answer in plain text only. " +
+    `${SUMMARY_ASK_START} Do not call any tool now (none will run); answer in plain text only. ` +
     `Summarize the part of this conversation ${part}${instructions ? ` (${instructions})` : ""}: ` +
     `your summary replaces that part, and the messages after it stay as they are, so leave them out. Write it for yourself, to continue the work without the original: ${SUMMARY_RULES}]`
   );

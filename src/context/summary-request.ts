@@ -32,7 +32,7 @@ const SUMMARY_SYSTEM = `You compress a coding agent's working history for the ag
  * provider, and records the summary. First, where the provider's cache still holds the last request
  * the model answered (`state.answered`) and that request with the ask fits a known window, the
  * summary is asked after it (summary-cached.ts: the same request, read from the cache); an answer
- * that calls a tool or has no text, or a refusal as too long, falls back to the transcript request
+ * that calls a tool, or a refusal as too long, falls back to the transcript request
  * (reasoning off, its own system prompt and output budget), both paid. The caller emits its
  * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
  * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
@@ -93,7 +93,7 @@ function done(range: SummaryRange, state: { summaries: Summary[] }, text: string
 /**
  * The summary asked after the last request the model answered, read from the provider's cache
  * (summary-cached.ts): its `text` when the model wrote one without calling a tool; only the
- * `usage` it cost when the answer was not a summary; undefined when it could not be asked (nothing
+ * `usage` it cost when it called one instead; undefined when it could not be asked (nothing
  * cached to repeat, over a known window with the answer's least room, refused as too long).
  * Throws any other failure like compactRange.
  */
@@ -113,9 +113,10 @@ async function askCached(
   if (room < SUMMARY_MIN_TOKENS) return undefined; // the transcript is sized to the window instead
   try {
     const reply = await collect(provider, { ...request, maxTokens: Math.min(SUMMARY_MAX_TOKENS, room) }, { input, tokensPerChar: state.tokensPerChar }, signal);
-    return reply.called || reply.text === "" ? { usage: reply.usage } : reply;
+    if (reply.called) return { usage: reply.usage };
+    if (reply.text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage: reply.usage });
+    return reply;
   } catch (e) {
-    if (e instanceof ProviderError && e.kind === "empty_answer" && e.usage) return { usage: e.usage }; // no summary, paid
     if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
     return undefined; // the estimate ran low: the transcript is sized to the window the refusal states
   }
