@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createAgent, type Agent } from "../../src/agent.ts";
 import { cachedSummaryRequest, SUMMARY_ASK_START, type AnsweredRequest } from "../../src/context/summary-cached.ts";
+import { compactRange } from "../../src/context/summary-request.ts";
 import { textOf, type Message } from "../../src/kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
 import { toRequest } from "../../src/providers/anthropic.ts";
@@ -198,4 +199,34 @@ test("/compact asks after the last request too, with the user's words in the ask
   expect(p.all.at(-1)!.kind).toBe("cached");
   expect(JSON.stringify(summary!.messages.slice(0, -1))).toBe(JSON.stringify(last!.messages));
   expect(textOf(summary!.messages.at(-1)!)).toContain("(keep the file names)");
+});
+
+/** A last request of six reads whose results are `chars` long each, to the provider that answers every request with a summary. */
+function readsAnswered(chars: number) {
+  const requests: ModelRequest[] = [];
+  const p: Provider = {
+    protocol: "anthropic",
+    model: "m",
+    async *stream(request): AsyncGenerator<StreamEvent> {
+      requests.push(request);
+      yield { type: "done", message: { id: "s", role: "assistant", content: [{ type: "text", text: "S" }] }, usage, stop: "stop" };
+    },
+  };
+  const messages: Message[] = [{ id: "u1", role: "user", content: [{ type: "text", text: "go" }] }];
+  for (let i = 1; i <= 6; i++)
+    messages.push(
+      { id: `a${i}`, role: "assistant", content: [], toolCalls: [{ id: `c${i}`, name: "read_file", arguments: `{"path":"f${i}.ts"}` }] },
+      { id: `r${i}`, role: "tool", toolCallId: `c${i}`, content: [{ type: "text", text: "x".repeat(chars) }] },
+    );
+  const state = { summaries: [], tokensPerChar: 0.25, answered: { request: { system: "s", messages, tools: [] }, by: p, at: 0 } };
+  return { requests, messages, deps: { state, provider: p, budgetTokens: 40_000, now: () => 1 } };
+}
+
+test("the summary goes as the transcript where that costs less than reading the conversation from the cache: a short range of long results", async () => {
+  const long = readsAnswered(40_000); // one 40 KB result to fold: a transcript shows 2 KB of it; the cache would serve all 240 KB at a tenth
+  await compactRange({ fromId: "a1", toId: "r1", messages: long.messages.slice(1, 3) }, long.deps, new AbortController().signal);
+  expect(long.requests.map((r) => (isCachedSummary(r) ? "cached" : "transcript"))).toEqual(["transcript"]);
+  const short = readsAnswered(2_000); // five 2 KB results to fold, all shown whole by a transcript: the cache serves them for less
+  await compactRange({ fromId: "a1", toId: "r5", messages: short.messages.slice(1, 11) }, short.deps, new AbortController().signal);
+  expect(short.requests.map((r) => (isCachedSummary(r) ? "cached" : "transcript"))).toEqual(["cached"]);
 });
