@@ -28,7 +28,7 @@ export interface AnsweredRequest {
 }
 
 /** How the ask after the conversation starts: hey's words, no task of the user's. */
-export const SUMMARY_ASK_START = "[hey: the context is full.";
+export const SUMMARY_ASK_START = "[hey: older work is being summarized to make room in the context.";
 
 /** Characters of a message's words quoted to name it in the ask. */
 const QUOTE_CHARS = 60;
