@@ -13,6 +13,7 @@ import type { ModelRequest, Provider, StreamEvent } from "../src/kernel/provider
 import { resolveConfig } from "../src/config/resolve.ts";
 import type { Settings } from "../src/config/settings.ts";
 import { estimateTokens } from "../src/context/view.ts";
+import { isSummaryRequest } from "../test/helpers/summary-requests.ts";
 import { chooseShell } from "../src/tools/shell.ts";
 import { buildSystemPrompt } from "../src/prompt/system.ts";
 import corePrompt from "../src/prompt/system.md" with { type: "text" };
@@ -306,7 +307,7 @@ const tokensOf = (request: ModelRequest) => ({
   estimate: estimateTokens(request.messages, 0.25) + Math.ceil((request.system.length + JSON.stringify(request.tools).length) * 0.25),
 });
 
-/** Plays SCRIPT, one step per agent request; a summary request (no tools) gets a summary and takes no step. */
+/** Plays SCRIPT, one step per agent request; a summary request (either kind) gets a summary and takes no step. */
 function scriptedProvider(count: Count, seen?: (request: ModelRequest) => void, protocol: Protocol = "openai"): Provider {
   let step = 0;
   return {
@@ -319,7 +320,7 @@ function scriptedProvider(count: Count, seen?: (request: ModelRequest) => void, 
       count.wire += t.wire;
       count.estimate += t.estimate;
       count.maxWire = Math.max(count.maxWire, t.wire);
-      const summary = request.tools.length === 0;
+      const summary = isSummaryRequest(request);
       if (summary) count.summaries++;
       const s: Step = summary
         ? {

@@ -3,6 +3,7 @@
 // `textSse` / `toolCallSse`). Bodies are not kept, so a 500-turn run costs the bench little memory.
 import { existsSync, readFileSync } from "node:fs";
 import { chatChunk, sse } from "../test/helpers/sse.ts";
+import { SUMMARY_ASK_START } from "../src/context/summary-cached.ts";
 
 export interface ChatBody {
   messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
@@ -65,8 +66,12 @@ export function toolCallSse(calls: { id: string; name: string; args: unknown }[]
   return sse([...chunks, chatChunk({ finish: "tool_calls" }), usage(promptTokens)]);
 }
 
-/** A summary request (compaction) carries no tool schemas; the agent's own requests always do. */
-export const isSummaryRequest = (body: ChatBody) => !body.tools || body.tools.length === 0;
+/**
+ * A summary request (compaction): the transcript carries no tool schemas (the agent's own requests
+ * always do); the one asked after the cached conversation ends with hey's ask (context/summary-cached.ts).
+ */
+export const isSummaryRequest = (body: ChatBody) =>
+  !body.tools || body.tools.length === 0 || JSON.stringify(body.messages.at(-1)?.content ?? "").includes(SUMMARY_ASK_START);
 
 /**
  * Runs `cmd` with stdout and stderr drained and returns the exit code, the wall time and the peak

@@ -8,7 +8,7 @@
 // cache is missed from there on), the summary requests, the uncached tokens, the billed cost.
 // Deterministic: no clock, no randomness. `npx bun scripts/long-session.ts` prints its lines.
 import { sharedPrefix } from "../src/context/cache.ts";
-import { newCompactionState, prepare, type PrepareDeps } from "../src/context/compaction.ts";
+import { answered, newCompactionState, prepare, type PrepareDeps } from "../src/context/compaction.ts";
 import { contextPolicy } from "../src/context/policy.ts";
 import { resolveConfig } from "../src/config/resolve.ts";
 import { emptyUsage, type Message } from "../src/kernel/ir.ts";
@@ -79,7 +79,9 @@ export async function longSession(opts: { turns?: number; summaries: boolean; re
       history.push({ id: `u${n}`, role: "user", content: [{ type: "text", text: `Next step (${n / 6}): ${"go on with the task. ".repeat(15)}` }] });
     const sent = await prepare(history, deps, signal);
     agentAt.push(prompts.length);
-    prompts.push(render({ system: sent.system, messages: sent.messages, tools: [] }));
+    const request = { system: sent.system, messages: sent.messages, tools: [] };
+    prompts.push(render(request));
+    answered(deps.state, { request, by: provider }); // as the agent records it: the next summary is asked after this request
     largest = Math.max(largest, deps.state.last!.estimate);
     if (previous && sharedPrefix(previous, sent.messages) < previous.length) rewrites++;
     previous = sent.messages;

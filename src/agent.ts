@@ -232,7 +232,7 @@ export function createAgent(parts: AgentParts): Agent {
         try {
           const estimate = { input: compaction.last?.estimate ?? 0, tokensPerChar: compaction.tokensPerChar };
           for await (const event of costedStream(provider.stream(request, signal), estimate)) {
-            if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true), answered(compaction); // cut notices: seen now
+            if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true), answered(compaction, { request, by: provider }); // cut notices: seen now
             if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
             yield event;
           }

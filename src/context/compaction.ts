@@ -10,6 +10,7 @@ import type { Hold } from "./budget.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
 import { estimateTokens, firstPromptKeep, PROTECT_TURNS } from "./passes.ts";
 import { compactRange, summaryCost } from "./summary-request.ts";
+import type { AnsweredRequest } from "./summary-cached.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
 import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
@@ -51,6 +52,8 @@ export interface CompactionState {
   hold: Hold | undefined;
   /** the last summary request failed: older messages are left out instead, and the model is nudged to compress */
   summaryFailed?: boolean;
+  /** the last request the model answered, as sent (with `sent.at`): a summary is asked after it, from the provider's cache */
+  answered?: AnsweredRequest;
 }
 
 /** `tokensPerChar`: a resumed session's corrected ratio (kept within TOKENS_PER_CHAR_RANGE); default DEFAULT_TOKENS_PER_CHAR. */
@@ -69,9 +72,11 @@ export function newCompactionState(summaries: Summary[] = [], tokensPerChar = DE
   };
 }
 
-/** The model answered the request `prepare` built last: it has seen what that request held (cut notices). */
-export function answered(state: CompactionState): void {
+/** The model answered the request `prepare` built last (`request`, sent to `by`): it has seen what that request held (cut notices). */
+export function answered(state: CompactionState, sent?: Omit<AnsweredRequest, "at">): void {
   state.seen = seenIn(state.sent?.messages);
+  // a copy: a request's messages may be the history array itself, which grows after it
+  state.answered = sent && state.sent ? { by: sent.by, request: { ...sent.request, messages: sent.request.messages.slice() }, at: state.sent.at } : undefined;
 }
 
 export interface PrepareDeps {

@@ -1,12 +1,14 @@
 // The summary request (SPEC §10): a stretch of the conversation, as a transcript within a share of
 // the budget, sent to the provider with reasoning off and its own output budget, for a summary the
 // agent can go on from. compaction.ts decides when; this file asks.
-import { textOf, type Usage } from "../kernel/ir.ts";
+import { addUsage, textOf, type Usage } from "../kernel/ir.ts";
 import { ProviderError, type ContextOverflow, type ModelRequest, type Provider } from "../kernel/provider.ts";
 import { costedStream, type RequestEstimate } from "./request-cost.ts";
 import { summaryParts, type SummaryRange } from "./summary-range.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
-import type { Summary } from "./passes.ts";
+import { cachedSummaryRequest, SUMMARY_RULES, type AnsweredRequest } from "./summary-cached.ts";
+import { estimateTokens, type Summary } from "./passes.ts";
+import { cachePrices } from "./cache.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -23,16 +25,16 @@ const SUMMARY_MIN_TOKENS = 512;
 /** Tokens of the request's wrapping around the transcript ("Summarize this part of the work:"): counted with the system prompt. */
 const ASK_TOKENS = 20;
 
-const SUMMARY_SYSTEM =
-  "You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: " +
-  "keep every request and constraint of the user's (what to do and what never to do, in their words), file paths, line numbers, commands, " +
-  "decisions and why, errors and how they were fixed, test results, and what remains to do. " +
-  "Be exact and terse; no preamble. An earlier summary in the history is part of it: carry over what still matters.";
+const SUMMARY_SYSTEM = `You compress a coding agent's working history for the agent itself. Write a summary that lets it continue without the original: ${SUMMARY_RULES}`;
 
 /**
  * Summarizes `range` (its messages as the view shows them: an earlier summary in it is its text, so
  * each summary carries the last one forward instead of reading the whole history again) with the
- * provider (reasoning off, its own output budget), and records the summary; the caller emits its
+ * provider, and records the summary. First, where the provider's cache still holds the last request
+ * the model answered (`state.answered`) and that request with the ask fits a known window, the
+ * summary is asked after it (summary-cached.ts: the same request, read from the cache); an answer
+ * that calls a tool, or a refusal as too long, falls back to the transcript request
+ * (reasoning off, its own system prompt and output budget), both paid. The caller emits its
  * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
  * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
  * budget: past that, the oldest messages of the new stretch are left out (every earlier summary in
@@ -46,32 +48,91 @@ const SUMMARY_SYSTEM =
 export async function compactRange(
   range: SummaryRange,
   deps: {
-    state: { summaries: Summary[]; tokensPerChar: number; summaryFailed?: boolean };
+    state: { summaries: Summary[]; tokensPerChar: number; summaryFailed?: boolean; answered?: AnsweredRequest | undefined };
     provider: Provider;
     budgetTokens: number;
     /** the model's window when known (configured, stated or learned): the request is sized to fit it */
     window?: number;
+    /** milliseconds since the epoch: a last request older than the cache's lifetime is not asked again */
+    now?: () => number;
   },
   signal: AbortSignal,
   instructions?: string,
 ): Promise<{ parts: Summary[]; usage: Usage }> {
   // after a failed one, half: each failed request is billed, and the stretch it would cover only grows
   const size = { window: deps.window, tokensPerChar: deps.state.tokensPerChar, shrink: deps.state.summaryFailed ? 2 : 1 };
+  const cached = await askCached(range, deps, signal, instructions, transcriptTokens(range, deps, size));
+  if (cached && "text" in cached) return done(range, deps.state, cached.text, cached.usage);
   let reply: { text: string; usage: Usage };
   try {
-    reply = await ask(range, deps, size, signal, instructions);
+    try {
+      reply = await ask(range, deps, size, signal, instructions);
+    } catch (e) {
+      // a server that counts max_tokens into the window (vLLM, SGLang, TGI) refused it as too long: it
+      // says its window and the prompt's real size, so the request that fits is known; asked once more
+      // with half the transcript and what is left for the answer, not counted as a failed summary
+      if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
+      reply = await ask(range, deps, shrunk(size, e.overflow), signal, instructions);
+    }
   } catch (e) {
-    // a server that counts max_tokens into the window (vLLM, SGLang, TGI) refused it as too long: it
-    // says its window and the prompt's real size, so the request that fits is known; asked once more
-    // with half the transcript and what is left for the answer, not counted as a failed summary
-    if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
-    reply = await ask(range, deps, shrunk(size, e.overflow), signal, instructions);
+    // the cached request's answer that was no summary was paid all the same
+    if (cached?.usage && e instanceof ProviderError) e.usage = e.usage ? addUsage(cached.usage, e.usage) : cached.usage;
+    throw e;
   }
-  const { text, usage } = reply;
-  if (text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage });
+  const usage = cached?.usage ? addUsage(cached.usage, reply.usage) : reply.usage;
+  if (reply.text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage });
+  return done(range, deps.state, reply.text, usage);
+}
+
+/** The summary `text` of `range` recorded in `state`, with what it cost. */
+function done(range: SummaryRange, state: { summaries: Summary[] }, text: string, usage: Usage): { parts: Summary[]; usage: Usage } {
   const parts = summaryParts(range, text);
-  deps.state.summaries.push(...parts);
+  state.summaries.push(...parts);
   return { parts, usage };
+}
+
+/**
+ * The summary asked after the last request the model answered, read from the provider's cache
+ * (summary-cached.ts): its `text` when the model wrote one without calling a tool; only the
+ * `usage` it cost when it called one instead; undefined when it could not be asked (nothing
+ * cached to repeat, over a known window with the answer's least room, refused as too long).
+ * Throws any other failure like compactRange.
+ */
+async function askCached(
+  range: SummaryRange,
+  deps: Parameters<typeof compactRange>[1],
+  signal: AbortSignal,
+  instructions: string | undefined,
+  transcript: number,
+): Promise<{ text: string; usage: Usage } | { usage: Usage } | undefined> {
+  const { state, provider, window } = deps;
+  const made = cachedSummaryRequest(state.answered, range, { provider, now: deps.now?.() ?? 0, instructions });
+  if (!made) return undefined;
+  const { request } = made;
+  const fixed = request.system.length + JSON.stringify(request.tools).length;
+  const input = Math.ceil(fixed * state.tokensPerChar) + estimateTokens(request.messages, state.tokensPerChar);
+  const room = window === undefined ? SUMMARY_MAX_TOKENS : window - Math.ceil(WINDOW_MARGIN * window) - input;
+  if (room < SUMMARY_MIN_TOKENS) return undefined; // the transcript is sized to the window instead
+  // the conversation read from the cache, the ask written to it, against the transcript paid in full: a
+  // short range of long results (each shown at most 2 KB in a transcript) can cost less as a transcript
+  // (x91's mock: 1.4k against 5.5k; in the bench's re-read session the cached one cost 2.4 % more in all)
+  const prices = cachePrices(provider.protocol);
+  const ask = Math.ceil(made.askChars * state.tokensPerChar);
+  if ((input - ask) * prices.read + ask * prices.miss >= transcript) return undefined;
+  try {
+    const reply = await collect(provider, { ...request, maxTokens: Math.min(SUMMARY_MAX_TOKENS, room) }, { input, tokensPerChar: state.tokensPerChar }, signal);
+    if (reply.called) return { usage: reply.usage };
+    if (reply.text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage: reply.usage });
+    return reply;
+  } catch (e) {
+    if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
+    return undefined; // the estimate ran low: the transcript is sized to the window the refusal states
+  }
+}
+/** The tokens of the transcript request `ask` would make of `range` (its system prompt, the ask and the transcript): paid in full. */
+function transcriptTokens(range: SummaryRange, deps: { budgetTokens: number }, size: SizeInput): number {
+  const chars = summaryTranscript(range.messages, summarySize(size, deps.budgetTokens).maxChars, range.cut).length;
+  return Math.ceil((SUMMARY_SYSTEM.length + chars + ASK_TOKENS / size.tokensPerChar) * size.tokensPerChar);
 }
 
 /** How a summary request is sized: the window when known, the estimate's ratio, and how many times shorter its transcript is made. */
@@ -150,8 +211,14 @@ export function summaryCost(e: unknown): Usage | undefined {
   return e instanceof ProviderError ? e.usage : undefined;
 }
 
-async function collect(provider: Provider, request: ModelRequest, estimate: RequestEstimate, signal: AbortSignal): Promise<{ text: string; usage: Usage }> {
+/** The answer's text, whether it called a tool (a summary asked with the tools described may), and what it cost. */
+async function collect(
+  provider: Provider,
+  request: ModelRequest,
+  estimate: RequestEstimate,
+  signal: AbortSignal,
+): Promise<{ text: string; usage: Usage; called: boolean }> {
   for await (const event of costedStream(provider.stream(request, signal), estimate))
-    if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage };
+    if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage, called: (event.message.toolCalls?.length ?? 0) > 0 };
   throw new ProviderError("network", "the model's stream ended without a final message"); // as the loop says it (kernel/turns.ts)
 }

@@ -11,6 +11,7 @@ import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput, type RecordingOutput } from "../helpers/recording-output.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
+import { isSummaryRequest } from "../helpers/summary-requests.ts";
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -18,7 +19,6 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-const isSummaryRequest = (r: ModelRequest) => r.tools.length === 0 && r.effort === "off";
 const SUMMARY_TEXT = "SUMMARY: read the files; ".repeat(20);
 
 /** How the summary request is answered: whole with `usage`, cut after part of its text, or held until the run is interrupted. */

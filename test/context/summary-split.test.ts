@@ -18,11 +18,11 @@ import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput } from "../helpers/recording-output.ts";
 import { defaultSettingsForTest } from "../helpers/settings.ts";
+import { isSummaryRequest } from "../helpers/summary-requests.ts";
 
 const dir = tempDir("hey-summary-split-");
 afterEach(() => dir.remove());
 
-const isSummaryRequest = (r: ModelRequest) => r.tools.length === 0 && r.effort === "off";
 const reads = (from: number, n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: from + i } }] }));
 
 /** Two user messages, each followed by reads of a ~2 KB file, with a 2,500-token budget: the requests made, the summary requests, the session file. */
@@ -70,8 +70,10 @@ test("one summary request covers the work before the latest user message and the
   const { requests, summaries, session: path, agent } = await session(2, 6);
   expect(summaries).toHaveLength(1);
   expect(usageReport(agent)).toMatch(/ · 1 summary$/m); // one summary, though it stands in two places
-  const asked = textOf(summaries[0]!.messages[0]!);
+  const asked = summaries[0]!.messages.map(textOf).join("\n");
   for (const part of ["file 1:", "file 2:", "now the lexer", "file 3:"]) expect(asked).toContain(part); // both stretches and the message between
+  // asked after the conversation as last sent: from the first stretch's start through the second's end
+  expect(textOf(summaries[0]!.messages.at(-1)!)).toMatch(/from your turn calling read_big \{"n":1\} through the result of your read_big \{"n":\d\} call/);
   const after = requests.findIndex((r) => r.messages.some((m) => m.id.startsWith("summary-")));
   // the work before the message points past it; the summary stands after it, where the work went on
   expect(requests[after]!.messages.slice(0, 4).map(textOf)).toEqual([
