@@ -9,6 +9,7 @@ import { oneCheck } from "./fs/bounded-reads.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
 import { realTargetBounded } from "./fs/real-target.ts";
+import { anyRefuses, searchedFileRefusal } from "./permission/searched-files.ts";
 import { CASELESS_FILES, compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
 
 /**
@@ -42,6 +43,7 @@ export function permissionRules(
   const checks = everyList(lists).map(
     (l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control, CASELESS_FILES, files).rules,
   );
+  const searched = (tool: string) => anyRefuses(checks.map((rules) => searchedFileRefusal(tool, rules)));
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
       const bases = origin && place.bases ? place.bases(origin.server) : undefined;
@@ -53,6 +55,8 @@ export function permissionRules(
       }
       return undefined;
     });
+  // a grep over a tree passes by the files a path entry keeps from it (permission/searched-files.ts)
+  check.files = searched;
   return { check, compiled: checks };
 }
 
