@@ -200,30 +200,50 @@ export function refusedFiles(
   if (!deny.length && !allow.length) return undefined;
   if (!place) return () => true;
   const p = place.p ?? nodePath;
-  let denied: string[][];
+  let deniedBy: string[][];
   let allowed: string[][];
   try {
-    denied = deny.flatMap((f) => [patternParts(f.glob, place, false), patternParts(f.glob, place)]);
+    const both = deny.flatMap((f) => [patternParts(f.glob, place, false), patternParts(f.glob, place)]);
+    deniedBy = [...new Map(both.map((parts) => [parts.join("/"), parts])).values()]; // most patterns hold no link: one form
     allowed = allow.map((f) => patternParts(f.glob, place));
   } catch {
     return () => true; // judgeFile has refused the call already: nothing gets through if it did run
   }
-  const folders = new Map<string, string>();
+  // a folder's answer is looked up once: where it leads, and whether a pattern covers it (and so every file in it)
+  const folders = new Map<string, { real: string; moved: boolean; denied: boolean; allowed: boolean }>();
+  const folderOf = (dir: string) => {
+    let known = folders.get(dir);
+    if (!known) {
+      const real = place.real(dir);
+      const moved = real !== dir;
+      const denied = deniedBy.some((parts) => partsMatch(parts, dir, place, "file") || (moved && partsMatch(parts, real, place, "file")));
+      known = { real, moved, denied, allowed: allowed.some((parts) => partsMatch(parts, real, place, "file")) };
+      folders.set(dir, known);
+    }
+    return known;
+  };
   return (abs) => {
     const written = p.normalize(abs);
-    const dir = p.dirname(written);
-    let real = folders.get(dir);
+    let folder: ReturnType<typeof folderOf>;
     try {
-      real ??= place.real(dir);
+      folder = folderOf(p.dirname(written));
     } catch {
       return true;
     }
-    folders.set(dir, real);
-    const target = p.join(real, p.basename(written));
-    if (denied.some((parts) => partsMatch(parts, written, place, "file") || partsMatch(parts, target, place, "file"))) return true;
-    return allowed.length > 0 && !allowed.some((parts) => partsMatch(parts, target, place, "file"));
+    if (folder.denied) return true;
+    const name = slashed(p.basename(written), place);
+    const target = folder.moved ? p.join(folder.real, p.basename(written)) : written;
+    if (deniedBy.some((parts) => nameMatches(parts, name) && (partsEqual(parts, written, place) || (folder.moved && partsEqual(parts, target, place)))))
+      return true;
+    return allowed.length > 0 && !folder.allowed && !allowed.some((parts) => nameMatches(parts, name) && partsEqual(parts, target, place));
   };
 }
+
+/** Whether the last pattern segment may match the name `name` (a cheap test before the whole path's). */
+const nameMatches = (pattern: string[], name: string) => pattern.at(-1) === "**" || nameMatch(pattern.at(-1) ?? "", name);
+
+/** Whether the pattern segments match the absolute path `abs` itself (no folder above it). */
+const partsEqual = (pattern: string[], abs: string, place: FilePlace) => segmentsMatch(pattern, 0, slashed(abs, place).split("/").filter(Boolean), 0);
 
 /** Whether the pattern segments `pattern` cover the absolute path `abs`, as `covers` says. */
 function partsMatch(pattern: string[], abs: string, place: FilePlace, kind: "file" | "tree"): boolean {
@@ -276,12 +296,20 @@ function mayHold(pattern: string[], i: number, parts: string[], j: number): bool
 /** One name against one pattern name: `*` any characters, `?` one. */
 function nameMatch(glob: string, name: string): boolean {
   if (!/[*?]/.test(glob)) return glob === name;
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replaceAll("*", ".*")
-    .replaceAll("?", ".");
-  return new RegExp(`^${body}$`, "s").test(name);
+  let regex = namePatterns.get(glob);
+  if (!regex) {
+    const body = glob
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replaceAll("*", ".*")
+      .replaceAll("?", ".");
+    regex = new RegExp(`^${body}$`, "s");
+    if (namePatterns.size > 1000) namePatterns.clear(); // a list holds a few dozen: never grows without end
+    namePatterns.set(glob, regex);
+  }
+  return regex.test(name);
 }
+/** Each pattern name's RegExp, made once: a grep over a tree matches it against every file it finds. */
+const namePatterns = new Map<string, RegExp>();
 
 /**
  * The entry that allows exactly `target` for `tool`: relative under the working directory, `~/…`

@@ -24,7 +24,13 @@ export async function countLeftOut(
 ): Promise<void> {
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
-    proc = Bun.spawn([rg, ...run.scope, "--null", "--files", "--", ...run.paths], { cwd: run.cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", ...(run.env ? { env: run.env } : {}) });
+    proc = Bun.spawn([rg, ...run.scope, "--null", "--files", "--", ...run.paths], {
+      cwd: run.cwd,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      ...(run.env ? { env: run.env } : {}),
+    });
   } catch {
     return;
   }

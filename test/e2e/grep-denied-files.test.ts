@@ -12,7 +12,7 @@ setDefaultTimeout(60_000); // the first test may build dist/hey
 
 const scripted = eachScriptedRun();
 
-test('deny = ["grep: **/.env"]: grep KEY . returns the allowed file\'s line and not the .env\'s', async () => {
+test("deny = [\"grep: **/.env\"]: grep KEY . returns the allowed file's line and not the .env's", async () => {
   const { home, project } = scripted;
   scripted.userConfig(`[permission]\ndeny = ["grep: **/.env"]\n`);
   mkdirSync(join(project.path, "api"), { recursive: true });
