@@ -145,6 +145,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   if (bin && !found && !ctx.signal.aborted && (await hasPcre2(bin, options.env))) found = await searchWithRg(bin, { ...search, pcre2: true }, ctx, options.env);
   if (found && counted) {
     await counted;
+    leftOut.clear(); // the listing's count alone: the matches ripgrep named depend on what the files hold
     for (const abs of listed) leftOut.add(abs);
   } else listing?.abort(); // ripgrep did not finish: the walk meets every file and counts them itself
   if (!found && !ctx.signal.aborted) {
