@@ -13,6 +13,8 @@
 //   context                   taken from ripgrep's context lines, cut to the shown matches here;
 //                             no `--` between groups: the line numbers say where one ends
 //   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
+//   permission rules          a file they keep from grep (ToolContext.refusedFile) is passed by in both, and
+//                             counted (grep-left-out.ts), never named
 // Patterns are compiled as JS regexes first (grep-regex.ts: so a bad pattern fails the same way in
 // both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs with ripgrep's PCRE2,
 // which writes those as JavaScript does, and on the built-in path only when PCRE2 rejects it too or
@@ -208,7 +210,7 @@ interface Search {
   cap: number;
   /** ripgrep runs the pattern with PCRE2 (`--pcre2`) instead of its own engine */
   pcre2?: boolean;
-  /** whether a file (by its absolute path) passes the glob */
+  /** whether a file (by its absolute path) passes the glob, and the permission rules let grep read it */
   keep: (abs: string) => boolean;
   show: (abs: string) => string;
 }
