@@ -9,6 +9,7 @@ import { oneCheck } from "./fs/bounded-reads.ts";
 import { realTargetBounded } from "./fs/real-target.ts";
 import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import { refusedOutright } from "./permission/refused.ts";
+import { searchedFileRefusal } from "./permission/searched-files.ts";
 import { CASELESS_FILES, compileRules, decide, validateRules } from "./permission/rules.ts";
 
 /**
@@ -32,7 +33,12 @@ export function permissionCheck(lists: { allow?: string[]; deny?: string[] }, sh
         const decision = decide(tool, args, rules, origin);
         return decision.allowed ? undefined : decision.reason;
       });
-    return Object.assign(check, { refuses: (tool: string, origin?: ToolOrigin) => refusedOutright(tool, rules, origin), within: made });
+    return Object.assign(check, {
+      refuses: (tool: string, origin?: ToolOrigin) => refusedOutright(tool, rules, origin),
+      within: made,
+      // a grep over a tree passes by the files a path entry keeps from it, as in the CLI
+      files: (tool: string) => searchedFileRefusal(tool, rules),
+    });
   };
   return made(process.cwd());
 }

@@ -357,7 +357,9 @@ export function createAgent(options: AgentOptions): EmbeddedAgent {
     pathOf: (path) => callTarget(callPath(path, cwd, homedir()), permission !== undefined),
     // the servers' instructions: those connected at the first request, the same all run; a later one's in its request's note
     system: () => (mcp?.instructions() ? `${system}\n\n${mcp.instructions()}` : system),
-    permission: permission ? (tool, a) => permission(tool, a, mcp?.origin(tool)) : () => undefined,
+    permission: permission
+      ? Object.assign((tool: string, a: Record<string, unknown>) => permission(tool, a, mcp?.origin(tool)), { files: permission.files?.bind(permission) })
+      : () => undefined,
     taskNote: () => undefined,
     ...(mcp ? { note: () => mcp.note(agent.usage.requests) } : {}),
     ...(options.resume ? resumedParts(options.resume, settings.model.provider, settings.model.model) : options.history ? { history: options.history } : {}),

@@ -6,9 +6,10 @@ import { controlContext, type ControlPlace } from "./config/control-context.ts";
 import { controlRefusal, listsSet } from "./config/control-files.ts";
 import type { Settings } from "./config/settings.ts";
 import { oneCheck } from "./fs/bounded-reads.ts";
-import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import { shortPath } from "./ui/intro.ts";
 import { realTargetBounded } from "./fs/real-target.ts";
+import { anyRefuses, searchedFileRefusal } from "./permission/searched-files.ts";
 import { CASELESS_FILES, compileRules, decide, type CompiledRules, type PermissionRules, type ShellFacts } from "./permission/rules.ts";
 
 /**
@@ -42,6 +43,7 @@ export function permissionRules(
   const checks = everyList(lists).map(
     (l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control, CASELESS_FILES, files).rules,
   );
+  const searched = (tool: string) => anyRefuses(checks.map((rules) => searchedFileRefusal(tool, rules)));
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
       const bases = origin && place.bases ? place.bases(origin.server) : undefined;
@@ -53,7 +55,27 @@ export function permissionRules(
       }
       return undefined;
     });
+  // a grep over a tree passes by the files a path entry keeps from it (permission/searched-files.ts)
+  check.files = searched;
   return { check, compiled: checks };
+}
+
+/**
+ * The check of a run's calls: the lists as the settings say now (`live.configured`, which a /reload
+ * replaces), then plan mode (`start.plan`), which narrows them; `exempt` (find_tools, which loads
+ * only what the lists allow) always runs. An MCP tool is judged by its server's names for it
+ * (`mcp.origin`). A grep passes by the files the lists keep from it (PermissionCheck.files).
+ */
+export function runCheck(
+  live: { configured: { check: PermissionCheck; shell: { name: string } } },
+  start: { plan?: { check(tool: string, args: Record<string, unknown>, shell: string, origin?: ToolOrigin): string | undefined } },
+  mcp: { origin(tool: string): ToolOrigin | undefined },
+  exempt: string,
+): PermissionCheck {
+  const check: PermissionCheck = (tool, args, origin = mcp.origin(tool)) =>
+    tool === exempt ? undefined : (live.configured.check(tool, args, origin) ?? start.plan?.check(tool, args, live.configured.shell.name, origin));
+  check.files = (tool, args) => live.configured.check.files?.(tool, args);
+  return check;
 }
 
 /** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */

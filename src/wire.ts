@@ -44,7 +44,7 @@ import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
 import { guardedWhile } from "./permission/repository-programs.ts";
 import { explicitBareRepositories } from "./permission/git-env.ts";
-import { everyList, permissionRules } from "./permission-check.ts";
+import { everyList, permissionRules, runCheck } from "./permission-check.ts";
 import { blockedNotice } from "./permission/blocked-tools.ts";
 import { createNestedAgents, lastRequestOf, withNestedAgents } from "./prompt/nested-agents.ts";
 import { createPromptSource } from "./prompt/source.ts";
@@ -300,8 +300,7 @@ export async function assemble(
     seen, // read_file's notes point at results a request still shows whole
     pathOf: (path) => callTarget(pathOf(path), listsSet(live.config.settings.permission)), // an edit through a link and one through its target: one file, run in call order
     system: prompt.system,
-    permission: (tool, a, origin = mcp.origin(tool)) =>
-      tool === FIND_TOOLS ? undefined : (live.configured.check(tool, a, origin) ?? start.plan?.check(tool, a, live.configured.shell.name, origin)), // an MCP tool is judged by its server's names for it too; plan mode narrows, and refuses every MCP tool
+    permission: runCheck(live, start, mcp, FIND_TOOLS), // an MCP tool is judged by its server's names for it too; plan mode narrows, and refuses every MCP tool
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),

@@ -2,7 +2,7 @@
 // "grep"]` lets the model read its project's src/ — judged from createAgent's `cwd`, not the
 // program's — and refuses a sibling project's file by `..`, a link in src/ leading out of it, and
 // an absolute path, each refusal naming the entry that would allow it; the files' text never
-// reaches the model.
+// reaches the model. Under a `grep:` deny entry its grep of the project passes the denied files by.
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,4 +54,25 @@ test("an agent's allow list with read_file: src/** reads src/ under its own cwd 
       refused(`\`${key}\``, key),
     ].sort(),
   );
+});
+
+test('an agent under deny = ["grep: **/.env"] greps its project: the .env files are passed by and counted, the rest found', async () => {
+  const project = join(dir.path, "greps");
+  mkdirSync(join(project, "api"), { recursive: true });
+  writeFileSync(join(project, ".env"), "KEY=root-secret-value\n");
+  writeFileSync(join(project, "api", ".env"), "KEY=api-secret-value\n");
+  writeFileSync(join(project, "api", "config.ts"), "export const key = env.KEY;\n");
+  server.enqueue(
+    sseReply(
+      sse([chatChunk({ toolCall: { index: 0, id: "g0", name: "grep", arguments: JSON.stringify({ pattern: "KEY" }) } }), chatChunk({ finish: "tool_calls" })]),
+    ),
+    sseReply(sse([chatChunk({ content: "done" }), chatChunk({ finish: "stop" })])),
+  );
+  const provider = await createProvider({ protocol: "openai", baseUrl: `${server.url}/v1`, model: "m" });
+  const agent = createAgent({ provider, cwd: project, permission: permissionCheck({ deny: ["grep: **/.env"] }) });
+  await agent.send("where is KEY read?", new AbortController().signal);
+  const [result] = agent.messages.filter((m) => m.role === "tool").map((m) => textOf(m));
+  expect(result).toContain("api/config.ts:1: export const key = env.KEY;");
+  expect(result).toContain("[2 files not searched: the permission rules keep them from grep]");
+  expect(result).not.toContain("secret-value");
 });

@@ -23,8 +23,15 @@ export interface ToolOrigin {
   qualified: string;
 }
 
-/** A refusal reason, or undefined when the call may run. `origin`: the MCP tool the model calls as `tool` (none for hey's own). */
-export type PermissionCheck = (tool: string, args: Record<string, unknown>, origin?: ToolOrigin) => string | undefined;
+/**
+ * A refusal reason, or undefined when the call may run. `origin`: the MCP tool the model calls as `tool` (none for hey's own).
+ * `files`: for a call it let run that searches a tree (grep), which files in it the rules still keep
+ * from the call, by absolute path (ToolContext.refusedFile); undefined: none. Never throws.
+ */
+export type PermissionCheck = {
+  (tool: string, args: Record<string, unknown>, origin?: ToolOrigin): string | undefined;
+  files?(tool: string, args: Record<string, unknown>): ((abs: string) => boolean) | undefined;
+};
 
 export interface ToolRunDeps {
   tools: Tool[];
@@ -253,7 +260,8 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
   try {
     const progress = (note: string) => deps.output.emit({ type: "tool_progress", id: call.id, note });
     const output = (lines: string[]) => deps.output.emit({ type: "tool_output", id: call.id, lines });
-    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd, callId: call.id, progress, output });
+    const refusedFile = tool.server === undefined ? deps.permission.files?.(call.name, checked.args) : undefined;
+    return await tool.run(checked.args, { signal: deps.signal, cwd: deps.cwd, callId: call.id, progress, output, ...(refusedFile ? { refusedFile } : {}) });
   } catch (e) {
     if (deps.signal.aborted) return { output: abortReason(deps.signal), isError: true };
     return { output: `${call.name} failed: ${errorText(e)}`, isError: true };

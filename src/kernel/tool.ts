@@ -12,6 +12,8 @@ export interface ToolContext {
   progress?(note: string): void;
   /** the last lines of a running command's output, for the terminal only (never the model); never throws */
   output?(lines: string[]): void;
+  /** whether the permission rules keep this file (an absolute path) from the call: a search over a tree passes it by unread; absent: none. May do I/O, never throws */
+  refusedFile?(abs: string): boolean;
 }
 
 /** What an abort without a reason of its own was (Ctrl-C, Esc, an embedder's `abort()`). */

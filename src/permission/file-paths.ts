@@ -10,7 +10,9 @@
 // anchored at the project folder first (anchoredEntry); links in its directory part are
 // followed (a deny entry is also taken as written). `*` and `?` match within one name, `**` any
 // number of directories; a pattern naming a directory covers everything in it. A grep searches a
-// whole tree, so a deny pattern refuses it when the tree may hold a path it names. Each entry judges
+// whole tree: a deny pattern refuses it only when the path it names is denied (a file, or a folder
+// inside a denied one); below it, the files a deny entry names, or no allow entry covers, are passed
+// by one at a time (refusedFiles), as Claude Code's Grep leaves denied files out. Each entry judges
 // its own tool: a read_file deny without grep's is said to the user (readOnlyDenies). Pure: the caller
 // says where links lead (FilePlace.real).
 import * as nodePath from "node:path";
@@ -119,13 +121,14 @@ export function judgeFile(
   }
   const shown = written === target ? subject : `${subject} (${target})`;
   for (const entry of deny) {
-    const hit = denies(entry.glob, { written, target }, place, tool === TOOL.grep ? "tree" : "file");
+    const hit = denies(entry.glob, { written, target }, place);
     // the name the call used matched: where it leads is shown only when that is what matched
     if (hit === "written") return { refused: `${subject} matches deny entry \`${entry.entry}\`` };
     if (hit === "target") return { refused: `${shown} matches deny entry \`${entry.entry}\`` };
     if (hit !== "no") return { refused: `cannot verify ${subject} against deny entry \`${entry.entry}\`: ${hit.unknown}` };
   }
-  const hits = allow.map((entry) => ({ entry, hit: covers(entry.glob, target, place, "file") }));
+  // a folder grep searches is let in when an allow entry may cover some file in it: refusedFiles passes the others by
+  const hits = allow.map((entry) => ({ entry, hit: covers(entry.glob, target, place, tool === TOOL.grep ? "tree" : "file") }));
   if (hits.some((h) => h.hit === "yes")) return { allowed: true };
   const unknown = hits.find((h) => typeof h.hit === "object");
   if (unknown && typeof unknown.hit === "object")
@@ -164,12 +167,7 @@ export function covers(glob: string, target: string, place: FilePlace, kind: "fi
  * name matched; "target": only where it leads did. A pattern whose directory cannot be looked at, and
  * whose written form matches neither: unknown.
  */
-function denies(
-  glob: string,
-  paths: { written: string; target: string },
-  place: FilePlace,
-  kind: "file" | "tree",
-): "target" | "written" | "no" | { unknown: string } {
+function denies(glob: string, paths: { written: string; target: string }, place: FilePlace): "target" | "written" | "no" | { unknown: string } {
   const patterns: string[][] = [];
   let unknown: { unknown: string } | undefined;
   for (const follow of [false, true])
@@ -178,10 +176,74 @@ function denies(
     } catch (e) {
       unknown = { unknown: (e as Error).message };
     }
-  if (patterns.some((pattern) => partsMatch(pattern, paths.written, place, kind))) return "written";
-  if (patterns.some((pattern) => partsMatch(pattern, paths.target, place, kind))) return "target";
+  if (patterns.some((pattern) => partsMatch(pattern, paths.written, place, "file"))) return "written";
+  if (patterns.some((pattern) => partsMatch(pattern, paths.target, place, "file"))) return "target";
   return unknown ?? "no";
 }
+
+/**
+ * Which files of a tree that `tool` searches (grep) the path rules keep from it, by absolute path as
+ * the walk or ripgrep finds them: one a deny entry names (as found, or where the links above it
+ * lead), or, unless the allow list allows the tool by name (`byName`), one no allow entry covers.
+ * Neither search follows a link to a file, so where a file leads is where its folder does: each
+ * folder is looked up once (a tree of 50k files costs a lookup per folder, not per file). A file
+ * whose folder cannot be looked at is kept out. Undefined: no entry judges the tool's files.
+ */
+export function refusedFiles(
+  tool: string,
+  lists: { allow?: readonly FilePattern[]; deny: readonly FilePattern[] },
+  place: FilePlace | undefined,
+  byName: boolean,
+): ((abs: string) => boolean) | undefined {
+  const deny = lists.deny.filter((f) => f.tool === tool);
+  const allow = byName ? [] : (lists.allow ?? []).filter((f) => f.tool === tool);
+  if (!deny.length && !allow.length) return undefined;
+  if (!place) return () => true;
+  const p = place.p ?? nodePath;
+  let deniedBy: string[][];
+  let allowed: string[][];
+  try {
+    const both = deny.flatMap((f) => [patternParts(f.glob, place, false), patternParts(f.glob, place)]);
+    deniedBy = [...new Map(both.map((parts) => [parts.join("/"), parts])).values()]; // most patterns hold no link: one form
+    allowed = allow.map((f) => patternParts(f.glob, place));
+  } catch {
+    return () => true; // judgeFile has refused the call already: nothing gets through if it did run
+  }
+  // a folder's answer is looked up once: where it leads, and whether a pattern covers it (and so every file in it)
+  const folders = new Map<string, { real: string; moved: boolean; denied: boolean; allowed: boolean }>();
+  const folderOf = (dir: string) => {
+    let known = folders.get(dir);
+    if (!known) {
+      const real = place.real(dir);
+      const moved = real !== dir;
+      const denied = deniedBy.some((parts) => partsMatch(parts, dir, place, "file") || (moved && partsMatch(parts, real, place, "file")));
+      known = { real, moved, denied, allowed: allowed.some((parts) => partsMatch(parts, real, place, "file")) };
+      folders.set(dir, known);
+    }
+    return known;
+  };
+  return (abs) => {
+    const written = p.normalize(abs);
+    let folder: ReturnType<typeof folderOf>;
+    try {
+      folder = folderOf(p.dirname(written));
+    } catch {
+      return true;
+    }
+    if (folder.denied) return true;
+    const name = slashed(p.basename(written), place);
+    const target = folder.moved ? p.join(folder.real, p.basename(written)) : written;
+    if (deniedBy.some((parts) => nameMatches(parts, name) && (partsEqual(parts, written, place) || (folder.moved && partsEqual(parts, target, place)))))
+      return true;
+    return allowed.length > 0 && !folder.allowed && !allowed.some((parts) => nameMatches(parts, name) && partsEqual(parts, target, place));
+  };
+}
+
+/** Whether the last pattern segment may match the name `name` (a cheap test before the whole path's). */
+const nameMatches = (pattern: string[], name: string) => pattern.at(-1) === "**" || nameMatch(pattern.at(-1) ?? "", name);
+
+/** Whether the pattern segments match the absolute path `abs` itself (no folder above it). */
+const partsEqual = (pattern: string[], abs: string, place: FilePlace) => segmentsMatch(pattern, 0, slashed(abs, place).split("/").filter(Boolean), 0);
 
 /** Whether the pattern segments `pattern` cover the absolute path `abs`, as `covers` says. */
 function partsMatch(pattern: string[], abs: string, place: FilePlace, kind: "file" | "tree"): boolean {
@@ -234,12 +296,20 @@ function mayHold(pattern: string[], i: number, parts: string[], j: number): bool
 /** One name against one pattern name: `*` any characters, `?` one. */
 function nameMatch(glob: string, name: string): boolean {
   if (!/[*?]/.test(glob)) return glob === name;
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replaceAll("*", ".*")
-    .replaceAll("?", ".");
-  return new RegExp(`^${body}$`, "s").test(name);
+  let regex = namePatterns.get(glob);
+  if (!regex) {
+    const body = glob
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replaceAll("*", ".*")
+      .replaceAll("?", ".");
+    regex = new RegExp(`^${body}$`, "s");
+    if (namePatterns.size > 1000) namePatterns.clear(); // a list holds a few dozen: never grows without end
+    namePatterns.set(glob, regex);
+  }
+  return regex.test(name);
 }
+/** Each pattern name's RegExp, made once: a grep over a tree matches it against every file it finds. */
+const namePatterns = new Map<string, RegExp>();
 
 /**
  * The entry that allows exactly `target` for `tool`: relative under the working directory, `~/…`

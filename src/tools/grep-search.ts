@@ -13,6 +13,8 @@
 //   context                   taken from ripgrep's context lines, cut to the shown matches here;
 //                             no `--` between groups: the line numbers say where one ends
 //   long lines                ripgrep leaves out lines over RG_MAX_COLUMNS; they are read from the file
+//   permission rules          a file they keep from grep (ToolContext.refusedFile) is passed by in both, and
+//                             counted (grep-left-out.ts), never named
 // Patterns are compiled as JS regexes first (grep-regex.ts: so a bad pattern fails the same way in
 // both); one ripgrep's Rust dialect rejects (look-around, backreferences) runs with ripgrep's PCRE2,
 // which writes those as JavaScript does, and on the built-in path only when PCRE2 rejects it too or
@@ -23,6 +25,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { eachRecord, hasPcre2, ripgrepFor } from "./ripgrep.ts";
+import { countLeftOut, type LeftOut, leftOutNote } from "./grep-left-out.ts";
 import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { kernelDirsIn, mountTable, rgKeptOut } from "./kernel-dirs.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
@@ -97,7 +100,12 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   // nothing in them is named should a ripgrep go in all the same: a match count on
   // /proc/PID/environ told a key a guess at a time
   const away = info.isDirectory() ? (await kernelDirsIn(root, real, mounts)).map((dir) => resolve(dir)) : [];
-  const keep = (abs: string) => !away.some((dir) => abs.startsWith(`${dir}/`)) && (!filter || filter.keep(abs));
+  const searched = (abs: string) => !away.some((dir) => abs.startsWith(`${dir}/`)) && (!filter || filter.keep(abs));
+  // a file the permission rules keep from grep (a `.env` under `deny = ["grep: **/.env"]`) is passed by, and counted
+  const refused = ctx.refusedFile;
+  if (refused && info.isFile() && refused(root)) return toolError(`blocked by permission rules: grep of \`${where}\` is a file the rules keep from grep`);
+  const leftOut: LeftOut = new Set();
+  const keep = !refused ? searched : (abs: string) => searched(abs) && !(refused(abs) && leftOut.add(abs));
   const rgGlob = filter ?? { rgArgs: [], rgPaths: [root] };
   const rgAway = await rgKeptOut(root, real, rgGlob.rgPaths, ctx.cwd, mounts);
   if (info.isFile() && keep(root) && (await isBinaryFile(root).catch(() => false))) return await namedBinary(root, where, pattern, regex, ctx.signal);
@@ -121,11 +129,31 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   };
   // a path named by bytes that are not UTF-8 cannot be given to ripgrep: the built-in search reads it
   const bin = diskPath(root) !== root ? null : await ripgrepFor(rg, home, options.cacheDir);
+  // ripgrep names only the files that match: the files the rules keep out are counted from a listing, made while it searches
+  const listing = bin && refused && !info.isFile() ? new AbortController() : undefined;
+  const listed: LeftOut = new Set();
+  const counted = listing
+    ? countLeftOut(
+        bin!,
+        { scope: rgScope(search), paths: search.rgGlob.rgPaths, cwd: ctx.cwd, env: options.env, signal: AbortSignal.any([ctx.signal, listing.signal]) },
+        searched,
+        refused!,
+        listed,
+      )
+    : undefined;
   let found = bin ? await searchWithRg(bin, search, ctx, options.env) : undefined;
   // a pattern ripgrep's own engine rejects (look-around, backreferences): PCRE2 reads those as
   // JavaScript does, at ripgrep's speed (the built-in walker took 20 s where it takes 2 in 100k files)
   if (bin && !found && !ctx.signal.aborted && (await hasPcre2(bin, options.env))) found = await searchWithRg(bin, { ...search, pcre2: true }, ctx, options.env);
-  if (!found && !ctx.signal.aborted) found = await searchBuiltin(search, ctx.signal);
+  if (found && counted) {
+    await counted;
+    leftOut.clear(); // the listing's count alone: the matches ripgrep named depend on what the files hold
+    for (const abs of listed) leftOut.add(abs);
+  } else listing?.abort(); // ripgrep did not finish: the walk meets every file and counts them itself
+  if (!found && !ctx.signal.aborted) {
+    leftOut.clear();
+    found = await searchBuiltin(search, ctx.signal);
+  }
   if (!found || ctx.signal.aborted) return toolError("grep interrupted");
   // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold
   const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
@@ -136,7 +164,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   const text = found.total > 0 ? `${format(found, cap, context)}${binary ? `\n${binary}` : ""}` : none;
   // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
   const ignored = found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await leftOutDirs(root, scope)).map((name) => show(join(root, name)))) : "";
-  return { output: [text, unreadableNote(found), bareClassNote(pattern), ignored].filter(Boolean).join("\n") };
+  return { output: [text, leftOutNote(leftOut.size), unreadableNote(found), bareClassNote(pattern), ignored].filter(Boolean).join("\n") };
 }
 
 /**
@@ -182,7 +210,7 @@ interface Search {
   cap: number;
   /** ripgrep runs the pattern with PCRE2 (`--pcre2`) instead of its own engine */
   pcre2?: boolean;
-  /** whether a file (by its absolute path) passes the glob */
+  /** whether a file (by its absolute path) passes the glob, and the permission rules let grep read it */
   keep: (abs: string) => boolean;
   show: (abs: string) => string;
 }
@@ -234,21 +262,17 @@ const NEWLINE = new Uint8Array([10]);
  * share; and a line `--` could be part of a file's name.
  */
 async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
-  const argv = [rg, "--no-config", "--hidden"];
+  const argv = [rg, ...rgScope(search)];
   argv.push("--crlf", "--encoding", "auto");
   argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
   argv.push("--max-columns", String(RG_MAX_COLUMNS));
-  const { scope } = search;
-  for (const name of scope.skip) argv.push("--glob", `!${name}`);
-  if (!scope.gitignore) argv.push("--no-ignore-vcs");
-  argv.push(...search.rgExcludes);
   // PCRE2 takes POSIX classes as Unicode sets (ripgrep's own engine, and grep's, as ASCII): spelled out, they stay ASCII
   if (search.pcre2) argv.push("--pcre2");
   if (search.ignoreCase) argv.push("--ignore-case");
   if (search.context > 0) argv.push("--context", String(search.context), "--no-context-separator");
   // a binary file found in a directory is searched whole, and named (RG_BINARY_MATCHES) when it matches
   if (!search.isFile) argv.push("--binary");
-  argv.push(...search.rgGlob.rgArgs, "--regexp", search.pcre2 ? posixClasses(search.pattern) : search.pattern, "--", ...search.rgGlob.rgPaths);
+  argv.push("--regexp", search.pcre2 ? posixClasses(search.pattern) : search.pattern, "--", ...search.rgGlob.rgPaths);
 
   if (ctx.signal.aborted) return undefined; // an abort before the start is heard by no listener
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -343,6 +367,14 @@ async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: R
     await reclip(abs, hits, new Set(lines), search.regex).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
   }
   return found;
+}
+
+/** ripgrep's arguments that say which files a search reads: dotfiles, ignore files, the names always skipped, the glob. */
+function rgScope(search: Search): string[] {
+  const argv = ["--no-config", "--hidden"];
+  for (const name of search.scope.skip) argv.push("--glob", `!${name}`);
+  if (!search.scope.gitignore) argv.push("--no-ignore-vcs");
+  return [...argv, ...search.rgExcludes, ...search.rgGlob.rgArgs];
 }
 
 /** Cuts the `wanted` lines of `hits` from the file, read a piece at a time (grep-clip.ts), up to the last of them. */

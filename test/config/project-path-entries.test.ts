@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.remove());
 
-test("started in a subfolder, a project's deny of .env still refuses the root .env to read_file and grep", () => {
+test("started in a subfolder, a project's deny of .env still keeps the root .env from read_file and grep", () => {
   const proj = realpathSync(tmp.path);
   mkdirSync(join(proj, ".hey"));
   mkdirSync(join(proj, "web"));
@@ -62,6 +62,11 @@ test("started in a subfolder, a project's deny of .env still refuses the root .e
   const check = permissionCheck(settings.permission, "sh", { cwd: join(proj, "web"), home: homedir(), controls: [] });
   expect(check("read_file", { path: "../.env" })).toContain("matches deny entry `read_file: ");
   expect(check("read_file", { path: join(proj, ".env") })).toContain("blocked by permission rules");
-  expect(check("grep", { pattern: "PIN", path: ".." })).toContain("blocked by permission rules");
+  expect(check("grep", { pattern: "PIN", path: "../.env" })).toContain("blocked by permission rules");
+  // a grep of the project runs, and passes its .env by
+  expect(check("grep", { pattern: "PIN", path: ".." })).toBeUndefined();
+  const passedBy = check.files?.("grep", { pattern: "PIN", path: ".." });
+  expect(passedBy?.(join(proj, ".env"))).toBe(true);
+  expect(passedBy?.(join(proj, "web", "index.html"))).toBe(false);
   expect(check("read_file", { path: "index.html" })).toBeUndefined();
 });

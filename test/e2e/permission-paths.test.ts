@@ -1,7 +1,7 @@
 // Through dist/hey against a loopback model, under a list whose path entries fence the file tools
 // (`read_file: src/**`, `deny: read_file: ~/.ssh/**`): a read of ~/.ssh/id_ed25519, of it through a
-// link in the project, of a sibling project's .env by `..`, and a grep of the whole project are
-// refused, each naming the entry to add; a read and a grep under src/ run; the tools stay offered.
+// link in the project and of a sibling project's .env by `..` are refused, each naming the entry to
+// add; a grep of the whole project searches src/ alone; a read and a grep under src/ run; the tools stay offered.
 // Plan mode still narrows such a list: a write the list allows is refused by plan mode.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
@@ -18,11 +18,12 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 
-test("read_file: src/** and a deny of ~/.ssh/**: the key, a link to it, ../other/.env and a grep of the project are refused; src/ is read and searched", async () => {
+test("read_file: src/** and a deny of ~/.ssh/**: the key, a link to it and ../other/.env are refused; a grep of the project searches src/ alone", async () => {
   const { home, project } = scripted;
   scripted.userConfig(`[permission]\nallow = ["read_file: src/**", "grep: src/**"]\ndeny = ["read_file: ~/.ssh/**"]\n`);
   write(join(home.path, ".ssh", "id_ed25519"), "PRIVATE KEY DATA\n");
   write(join(project.path, "src", "a.ts"), "export const a = 1;\n");
+  write(join(project.path, "notes.md"), "db password: hunter2\n"); // outside src/: a grep of the project passes it by
   const other = join(project.path, "..", `${project.path.split("/").at(-1)}-other`);
   write(join(other, ".env"), "db=hunter2\n");
   symlinkSync(join(home.path, ".ssh"), join(project.path, "src", "keys"));
@@ -47,13 +48,14 @@ test("read_file: src/** and a deny of ~/.ssh/**: the key, a link to it, ../other
     expect(got[2]).toBe(
       `blocked by permission rules: read_file of \`../${other.split("/").at(-1)}/.env\`${shown(`../${other.split("/").at(-1)}/.env`, env)} matches no allow entry in ~/.config/hey/config.toml: add "read_file: ${env}" there (allowed: read_file: src/**, grep: src/**)`,
     );
-    expect(got[3]).toBe(
-      `blocked by permission rules: grep of \`.\`${shown(".", realpathSync(project.path))} matches no allow entry in ~/.config/hey/config.toml: add "grep: ." there (allowed: read_file: src/**, grep: src/**)`,
-    );
+    // a grep of the project searches src/ only: the files outside it are passed by, counted, not read
+    expect(got[3]).toStartWith('no matches for "hunter2" in .');
+    expect(got[3]).toContain("[1 file not searched: the permission rules keep it from grep]");
     expect(got[4]).toBe("1\texport const a = 1;");
     expect(got[5]).toContain("a.ts");
     expect(got.join("\n")).not.toContain("PRIVATE KEY DATA");
     expect(got.join("\n")).not.toContain("hunter2\n");
+    expect(got.join("\n")).not.toContain("db password");
   } finally {
     Bun.spawnSync(["rm", "-rf", other]);
   }

@@ -1,7 +1,8 @@
 // Through dist/hey started in a project's subfolder (web/), as monorepo users start it: the entries
 // hey suggests for the project's Claude rule `Read(.env)` name the project's root .env, and pasted —
 // into the user's config, or the project's .hey/config.toml written by hand as `**/.env` — they
-// refuse ../.env to read_file and to grep, whose matches would hand the model its lines.
+// refuse ../.env to read_file, and a grep of the project (`..`) passes it by, whose matches would
+// hand the model its lines.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -46,8 +47,8 @@ test("Claude's project rule Read(.env) becomes entries anchored at the project; 
   expect(run.code).toBe(0);
   const got = scripted.results();
   expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\``);
-  expect(got[1]).toStartWith(`blocked by permission rules: grep of \`..\``);
-  expect(got[1]).toContain(`matches deny entry \`grep: ${root}/**/.env\``);
+  expect(got[1]).toStartWith('no matches for "PIN" in ..');
+  expect(got[1]).toContain("[1 file not searched: the permission rules keep it from grep]");
   expect(got[2]).toBe("1\t<p>hi</p>");
   expect(got.join("\n")).not.toContain("4711");
 });
@@ -64,7 +65,7 @@ test("a project's own .hey/config.toml deny of **/.env holds from web/: its patt
   expect(run.stderr).toContain(".claude/settings.json has Claude Code permission rules (1 deny)");
   const got = scripted.results();
   expect(got[0]).toBe(`blocked by permission rules: read_file of \`../.env\` matches deny entry \`read_file: ${root}/**/.env\``);
-  expect(got[1]).toContain(`matches deny entry \`grep: ${root}/**/.env\``);
+  expect(got[1]).toContain("[1 file not searched: the permission rules keep it from grep]");
   expect(got[2]).toBe("1\t<p>hi</p>");
   expect(got.join("\n")).not.toContain("4711");
 });

@@ -5,7 +5,7 @@
 // entry everywhere; a refusal names the entry that allows exactly the path refused.
 import { expect, test } from "bun:test";
 import * as path from "node:path";
-import type { FilePlace } from "../../src/permission/file-paths.ts";
+import { type FilePlace, readFilePattern, refusedFiles, type FilePattern } from "../../src/permission/file-paths.ts";
 import { refusedOutright } from "../../src/permission/refused.ts";
 import { blockedTools } from "../../src/permission/blocked-tools.ts";
 import { compileRules, decide } from "../../src/permission/rules.ts";
@@ -142,14 +142,19 @@ test("a grep, a write and a Windows path are refused by a deny entry matching th
 });
 
 test.each([
-  // grep's path defaults to the working directory; an allow entry must cover the whole tree searched
-  [{ allow: ["grep: src/**"] }, {}, 'grep of `.` matches no allow entry; the allow entry "grep: ." would allow it (allowed: grep: src/**)'],
+  // grep's path defaults to the working directory; a folder an allow entry may cover a file in is
+  // searched (refusedFiles passes the other files by), one it cannot is refused
+  [{ allow: ["grep: src/**"] }, {}, "allowed"],
   [{ allow: ["grep: src/**"] }, { path: "src" }, "allowed"],
   [{ allow: ["grep: src/**"] }, { path: "src/lib" }, "allowed"],
-  // a deny entry refuses a grep of any tree that may hold what it names
-  [{ deny: ["grep: src/secret/**"] }, {}, "grep of `.` matches deny entry `grep: src/secret/**`"],
-  [{ deny: ["grep: src/secret/**"] }, { path: "src" }, "grep of `src` matches deny entry `grep: src/secret/**`"],
+  [{ allow: ["grep: src/**"] }, { path: "lib" }, 'grep of `lib` matches no allow entry; the allow entry "grep: lib" would allow it (allowed: grep: src/**)'],
+  // a deny entry refuses a grep of what it names, a folder inside it too; a tree around it is searched, its files passed by
+  [{ deny: ["grep: src/secret/**"] }, {}, "allowed"],
+  [{ deny: ["grep: src/secret/**"] }, { path: "src" }, "allowed"],
+  [{ deny: ["grep: src/secret/**"] }, { path: "src/secret" }, "grep of `src/secret` matches deny entry `grep: src/secret/**`"],
+  [{ deny: ["grep: src/secret/**"] }, { path: "src/secret/old" }, "grep of `src/secret/old` matches deny entry `grep: src/secret/**`"],
   [{ deny: ["grep: src/secret/**"] }, { path: "lib" }, "allowed"],
+  [{ deny: ["grep: **/.env"] }, {}, "allowed"],
   [{ deny: ["grep: ~/.ssh/**"] }, { path: "src/keys" }, "grep of `src/keys` (/home/u/.ssh) matches deny entry `grep: ~/.ssh/**`"],
 ])("%j: grep %j → %s", (lists, args, expected) => {
   expect(verdict(lists, "grep", { pattern: "x", ...args })).toBe(expected);
@@ -228,4 +233,40 @@ test("a tool an allow entry gives paths stays offered, unless a deny entry names
   expect(refusedOutright("read_file", denied)).toBe(true);
   const origin = { server: "fs", name: "read_file", qualified: "fs_read_file" };
   expect(decide("fs_read_file", { path: "src/a.ts" }, rules, origin).allowed).toBe(false);
+});
+
+const patterns = (entries: string[]) => entries.map((e) => readFilePattern(e) as FilePattern);
+test.each([
+  // each file a grep of a tree finds, judged alone: its name as found, and where the links above it lead
+  [["grep: **/.env"], [], "/proj/.env", true],
+  [["grep: **/.env"], [], "/proj/app/config/.env", true],
+  [["grep: **/.env"], [], "/proj/.env.example", false],
+  [["grep: **/.env"], [], "/proj/src/a.ts", false],
+  [["grep: ~/.ssh/**"], [], "/proj/src/keys/id_ed25519", true], // src/keys -> ~/.ssh
+  [["grep: /elsewhere/docs/private/**"], [], "/proj/docs/private/plan.md", true], // docs -> /elsewhere/docs
+  [["grep: src/secret/**"], [], "/proj/src/secret/a/b.txt", true],
+  [["grep: src/secret/**"], [], "/proj/src/secrets.ts", false],
+  [["read_file: **/.env"], [], "/proj/.env", false], // each entry judges its own tool
+  // an allow list of grep paths: only what it covers, links followed
+  [[], ["grep: src/**"], "/proj/src/a.ts", false],
+  [[], ["grep: src/**"], "/proj/README.md", true],
+  [[], ["grep: src/**"], "/proj/src/keys/id_ed25519", true],
+])("deny %j, allow %j: grep passes %s by → %p", (deny, allow, file, expected) => {
+  const filter = refusedFiles("grep", { deny: patterns(deny), allow: patterns(allow) }, placeOf(LINKS), false);
+  expect(filter?.(file) ?? false).toBe(expected);
+});
+
+test("a grep the allow list allows by name, or no path entry for grep, passes no file by; a folder that cannot be looked at keeps its files out", () => {
+  expect(refusedFiles("grep", { deny: [], allow: patterns(["grep: src/**"]) }, placeOf(LINKS), true)).toBeUndefined();
+  expect(refusedFiles("grep", { deny: patterns(["read_file: **/.env"]) }, placeOf(LINKS), false)).toBeUndefined();
+  const hung: FilePlace = {
+    ...placeOf({}),
+    real: (abs) => {
+      if (abs.startsWith("/proj/mnt")) throw new Error("/proj/mnt did not answer within 5 s");
+      return abs;
+    },
+  };
+  const filter = refusedFiles("grep", { deny: patterns(["grep: **/.env"]) }, hung, false)!;
+  expect(filter("/proj/mnt/a.ts")).toBe(true);
+  expect(filter("/proj/src/a.ts")).toBe(false);
 });

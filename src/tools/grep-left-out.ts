@@ -1,0 +1,61 @@
+// The files a grep leaves out because the permission rules keep them from it (ToolContext.refusedFile):
+// counted, never named or read. The built-in walk meets every file and counts as it goes; ripgrep
+// names only the files that match — counting those would tell the model which denied file holds
+// the pattern, a guess at a time — so its files are listed once more (`rg --files`, the same
+// scope), which costs a listing, not a search.
+import { resolve } from "node:path";
+import { shownName } from "../fs/odd-names.ts";
+import { eachRecord } from "./ripgrep.ts";
+
+/** The files left out, by absolute path (a Set: ripgrep's matches and its listing name a file twice). */
+export type LeftOut = Set<string>;
+
+/**
+ * Counts into `out` each file ripgrep `rg` would search with `scope` (its arguments that say which
+ * files: ignore handling, skipped names, the glob) under `paths` that `searched` lets through and
+ * `refused` keeps out. Never throws; stops when `signal` aborts.
+ */
+export async function countLeftOut(
+  rg: string,
+  run: { scope: string[]; paths: string[]; cwd: string; env: Record<string, string | undefined> | undefined; signal: AbortSignal },
+  searched: (abs: string) => boolean,
+  refused: (abs: string) => boolean,
+  out: LeftOut,
+): Promise<void> {
+  let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  try {
+    proc = Bun.spawn([rg, ...run.scope, "--null", "--files", "--", ...run.paths], {
+      cwd: run.cwd,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      ...(run.env ? { env: run.env } : {}),
+    });
+  } catch {
+    return;
+  }
+  const kill = () => proc.kill();
+  run.signal.addEventListener("abort", kill, { once: true });
+  try {
+    await eachRecord(
+      proc.stdout,
+      0,
+      (name) => {
+        const abs = resolve(run.cwd, shownName(name));
+        if (searched(abs) && refused(abs)) out.add(abs);
+      },
+      () => run.signal.aborted,
+    );
+  } catch {
+    proc.kill();
+  } finally {
+    run.signal.removeEventListener("abort", kill);
+    await proc.exited;
+  }
+}
+
+/** The result's line for `n` files left out by the rules; "" for none. */
+export function leftOutNote(n: number): string {
+  if (n === 0) return "";
+  return `[${n} ${n === 1 ? "file" : "files"} not searched: the permission rules keep ${n === 1 ? "it" : "them"} from grep]`;
+}
