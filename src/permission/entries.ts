@@ -112,8 +112,11 @@ const PROGRAMS: ReadonlySet<string> = new Set(
  */
 export const EXACT_MARK = "$";
 
-/** Whether an entry is an exact one (`bash: rm -rf build $`), for the lines that show it. */
-export const isExact = (entry: string) => /^bash\s*:.*\s\$$/is.test(entry.trim());
+/** Whether an entry is an exact one (`bash: rm -rf build $`, `bash: npm test $ > log`), as the matcher reads it, for the lines that show it. */
+export function isExact(entry: string): boolean {
+  const read = readEntry(entry, "allow");
+  return "pattern" in read && read.pattern.exact === true;
+}
 
 /** What an exact entry's `$` means, said beside it wherever hey shows one. */
 export const EXACT_NOTE = "`$`: this command exactly, no words after it";
@@ -137,7 +140,7 @@ function readPattern(entry: string, text: string, list?: "allow" | "deny"): Entr
   const star = (w: Word) => w.glob && w.text.includes("*");
   // without `*`, a pattern matches leading words; the exact mark says nothing may follow them
   if (!exact && !words.some(star) && !redirects.some((r) => star(r.target))) words.push(STAR);
-  return { pattern: { entry, words, assigns: seg.assigns.length > 0, redirects } };
+  return { pattern: { entry, words, assigns: seg.assigns.length > 0, redirects, ...(exact ? { exact } : {}) } };
 }
 
 /**

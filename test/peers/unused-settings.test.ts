@@ -131,7 +131,9 @@ test("a password, a query token or a key in another agent's URL is hidden in eve
     /\n {2}base_url = "https:\/\/svc:\[secret #[0-9a-f]{8}\]@llm\.corp\.example\/v1\?token=\[secret #[0-9a-f]{8}\]" {2}# \[secret #…\] is the value in ~\/\.codex\/config\.toml\n/,
   );
   expect(lines[1]).toContain("@llm.corp.example/v1?token=[secret #");
-  expect(lines[2]).toMatch(/export ANTHROPIC_BASE_URL='https:\/\/gw\.example\.com\/v1\?api_key=\[secret #[0-9a-f]{8}\]' {2}# \[secret #…\] is the value in ~\/\.claude\/settings\.json$/);
+  expect(lines[2]).toMatch(
+    /export ANTHROPIC_BASE_URL='https:\/\/gw\.example\.com\/v1\?api_key=\[secret #[0-9a-f]{8}\]' {2}# \[secret #…\] is the value in ~\/\.claude\/settings\.json$/,
+  );
   // a user name alone may be a token (`https://ghp_…@github.com`); a plain URL stays as written
   const userOnly = { model_providers: { p: { base_url: "https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@x.example/v1" } } };
   expect(codexProviderNotice("x", userOnly, "y")).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
