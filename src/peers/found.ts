@@ -94,16 +94,17 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
  * asks before running (permission/peer-rules.ts).
  */
 function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[]): string[] {
-  const places = new Map<string, { files: string[]; rules: PeerRules; root?: string }>();
+  const places = new Map<string, { files: string[]; rules: PeerRules; project?: { root: string; user: string } }>();
+  const user = shortPath(join(at.configDir, "config.toml"), at.home);
   for (const f of files) {
     const rules = claudeRules(f.data);
     if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
-    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { root: f.root } : {}) };
+    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { project: { root: f.root, user } } : {}) };
     place.files.push(f.label);
     place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
     places.set(f.where, place);
   }
-  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.root) ?? []);
+  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.project) ?? []);
   const codex = codexPermissionNotice(at);
   return codex ? [...claude, codex] : claude;
 }
@@ -117,26 +118,28 @@ interface ClaudeFile extends ClaudeSettings {
   root?: string;
 }
 
-/** Claude Code's settings files that are there and parse: the project's two, then the user's (once, when hey runs in the home directory). */
+/**
+ * Claude Code's settings files that are there and parse: the project's two, then the user's. Started
+ * in the home directory, its `.claude` is the user's: its files are the user's alone, their rules
+ * relative to where hey runs (a home holds no project's `.hey/config.toml`).
+ */
 function claudeSettings(at: PeerPlaces): ClaudeFile[] {
-  const user = join(at.configDir, "config.toml");
-  const project = `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}`;
+  const user = shortPath(join(at.configDir, "config.toml"), at.home);
+  const project = ".hey/config.toml (loaded once the project is trusted)";
+  const home = join(at.root, ".claude") === at.claudeDir;
   const files = [
-    { path: join(at.root, ".claude", "settings.json"), where: project, root: at.root },
-    { path: join(at.root, ".claude", "settings.local.json"), where: project, root: at.root },
-    { path: join(at.claudeDir, "settings.json"), where: shortPath(user, at.home) },
+    ...(home ? [] : [{ path: join(at.root, ".claude", "settings.json"), where: project, root: at.root }]),
+    { path: join(at.root, ".claude", "settings.local.json"), where: home ? user : project, ...(home ? {} : { root: at.root }) },
+    { path: join(at.claudeDir, "settings.json"), where: user },
   ];
-  const seen = new Set<string>();
   const out: ClaudeFile[] = [];
   for (const f of files) {
-    if (seen.has(f.path)) continue; // hey started in the home directory: its .claude is the user's
-    seen.add(f.path);
     try {
       out.push({
         label: label(f.path, at),
         data: JSON.parse(readHead(f.path, SETTINGS_MAX_BYTES).text),
         where: f.where,
-        user: f.path === files[2]!.path,
+        user: f.path === join(at.claudeDir, "settings.json"),
         ...(f.root ? { root: f.root } : {}),
       });
     } catch {

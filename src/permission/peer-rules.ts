@@ -69,13 +69,15 @@ function heyEntry(rule: string, list: "allow" | "deny", root?: string): { entrie
  * hey's pattern: `//abs` is `/abs`, `~/x` stays, a name without a `/` matches in every directory
  * below (hey's `**` and a `/` before it). A project's rule (`root`: its folder) is anchored there,
  * as Claude Code anchors it, so it holds wherever in the project hey starts: `.env` matches in
- * every directory of the project, `./x`, `x/y` and `/x` are under ROOT. The user's rules stay relative to where hey
+ * every directory of the project, `./x`, `x/y` and `/x` are under ROOT. `root` "" gives the same
+ * patterns relative, for the project's own `.hey/config.toml`, which anchors them at the project
+ * itself (and so holds in a teammate's checkout too). The user's rules stay relative to where hey
  * runs, as Claude Code reads them; their `/x`, relative to the settings file's directory, has none.
  */
 function heyGlob(path: string, root?: string): { glob: string } | { none: string } {
   if (path.startsWith("//")) return { glob: path.slice(1) };
   if (path.startsWith("~/")) return { glob: path };
-  const under = root === undefined ? (rest: string) => rest : (rest: string) => `${root.replace(/[\\/]+$/, "")}/${rest}`;
+  const under = !root ? (rest: string) => rest : (rest: string) => `${root.replace(/[\\/]+$/, "")}/${rest}`;
   if (path.startsWith("/")) {
     if (root === undefined) return { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" };
     return { glob: under(path.slice(1)) };
@@ -120,11 +122,13 @@ function pasteIntro(deny: boolean, allow: boolean): string {
 
 /**
  * What hey says of settings files with rules (`files` as the user would name them, whose rules are
- * `rules` together: one [permission] table to paste; `where`: the config file to write them in;
- * `root`: the project's folder when they are a project's, whose paths are anchored there), or
- * undefined when they have none.
+ * `rules` together: one [permission] table to paste; `where`: the config file to write them in),
+ * or undefined when they have none. For a project's (`project`), `where` is its `.hey/config.toml`,
+ * given the rules' paths relative (that file anchors them at the project); the user's config
+ * (`project.user`), where they must name the project's folder (`project.root`), is offered those
+ * anchored when they differ.
  */
-export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string, root?: string): string | undefined {
+export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string, project?: { root: string; user: string }): string | undefined {
   const counts = [
     rules.deny.length && `${rules.deny.length} deny`,
     rules.ask.length && `${rules.ask.length} ask`,
@@ -134,15 +138,24 @@ export function peerRulesNotice(files: readonly string[], rules: PeerRules, wher
     .join(", ");
   if (!counts) return undefined;
   const file = files.length > 1 ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)} have` : `${files[0]} has`;
-  const { deny, allow, none } = heyLists(rules, root);
+  const { deny, allow, none } = heyLists(rules, project && "");
   const lines = [
     `warning: ${file} Claude Code permission rules (${counts}) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.`,
   ];
-  const table = [deny.length && `  deny = ${entryList(deny)}`, allow.length && `  allow = ${entryList(allow)}`].filter((l) => typeof l === "string");
-  if (table.length) lines.push(`  ${pasteIntro(deny.length > 0, allow.length > 0)}, write in ${where}:`, "  [permission]", ...table);
+  const table = tableLines(deny, allow);
+  const anchored = project ? heyLists(rules, project.root) : undefined;
+  const theirs = anchored ? tableLines(anchored.deny, anchored.allow) : table;
+  const same = theirs.join("\n") === table.join("\n");
+  const into = project && same ? `${where} or ${project.user}` : where;
+  if (table.length) lines.push(`  ${pasteIntro(deny.length > 0, allow.length > 0)}, write in ${into}:`, "  [permission]", ...table);
+  if (project && table.length && !same)
+    lines.push(`  Or for you alone, in ${project.user} (its paths named under the project's folder):`, "  [permission]", ...theirs);
   if (none.length) lines.push(`  No hey entry for: ${none.join("; ")}`);
   return lines.join("\n");
 }
+
+const tableLines = (deny: string[], allow: string[]) =>
+  [deny.length && `  deny = ${entryList(deny)}`, allow.length && `  allow = ${entryList(allow)}`].filter((l) => typeof l === "string");
 
 const entryList = (entries: readonly string[]) => `[${entries.map((e) => JSON.stringify(e)).join(", ")}]`;
 

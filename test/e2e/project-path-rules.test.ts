@@ -38,7 +38,11 @@ test("Claude's project rule Read(.env) becomes entries anchored at the project; 
   scripted.userConfig("");
   const first = await runHey(["-p", "hi"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
   const deny = `deny = ["read_file: ${root}/**/.env", "grep: ${root}/**/.env", "edit: ${root}/**/.env"]`;
-  expect(first.stderr).toContain(`  ${deny}`);
+  // the project's own file gets the relative form, which it anchors at the project (the next test pastes it)
+  expect(first.stderr).toContain(
+    'write in .hey/config.toml (loaded once the project is trusted):\n  [permission]\n  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]',
+  );
+  expect(first.stderr).toContain(`  Or for you alone, in ~/.config/hey/config.toml (its paths named under the project's folder):\n  [permission]\n  ${deny}`);
 
   scripted.userConfig(`[permission]\n${deny}\n`);
   scripted.calls = CALLS;

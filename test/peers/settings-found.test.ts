@@ -78,3 +78,13 @@ test("a project CLAUDE.md beside its AGENTS.md is said not read, with its import
   rmSync(join(project, "CLAUDE.md"));
   rmSync(join(project, "AGENTS.md"));
 });
+
+// x93 #8: the rules were anchored at the home folder and offered for a project's .hey/config.toml
+test("started in the home directory, the user's Claude rules stay the user's: relative to where hey runs, for the user's config", () => {
+  lay(join(home.path, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(.env)"] } }));
+  const said = peerNotices({ ...at, cwd: home.path, root: home.path }, false, {}).join("\n");
+  expect(said).toContain('write in ~/.config/hey/config.toml:\n  [permission]\n  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]');
+  expect(said).not.toContain(home.path);
+  expect(said).not.toContain(".hey/config.toml");
+  rmSync(join(home.path, ".claude"), { recursive: true });
+});

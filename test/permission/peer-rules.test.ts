@@ -42,10 +42,22 @@ test.each([
   expect(heyDenyEntry(rule, "/w/proj/")).toEqual({ entries });
 });
 
-test("a project's settings give entries anchored at the project, the user's relative to where hey runs", () => {
-  const rules = claudeRules({ permissions: { deny: ["Read(.env)"] } });
-  expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", "/w/proj")).toContain(
-    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]',
+// x93 #3: pasted into the committed .hey/config.toml, /home/alice/app/**/.env matched nothing in a teammate's checkout or on CI
+test("a project's settings give relative entries for its .hey/config.toml (anchored there) and anchored ones for the user's config; the user's relative to where hey runs", () => {
+  const rules = claudeRules({ permissions: { deny: ["Read(.env)", "Read(/secrets/**)"] } });
+  const project = { root: "/w/proj", user: "~/.config/hey/config.toml" };
+  expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", project)!.split("\n").slice(1)).toEqual([
+    "  To refuse the same, write in .hey/config.toml:",
+    "  [permission]",
+    '  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env", "read_file: secrets/**", "grep: secrets/**", "edit: secrets/**"]',
+    "  Or for you alone, in ~/.config/hey/config.toml (its paths named under the project's folder):",
+    "  [permission]",
+    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env", "read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**", "edit: /w/proj/secrets/**"]',
+  ]);
+  // no path to anchor: one table, for either file
+  const commands = claudeRules({ permissions: { deny: ["Bash(rm:*)"] } });
+  expect(peerRulesNotice([".claude/settings.json"], commands, ".hey/config.toml", project)).toContain(
+    '  To refuse the same, write in .hey/config.toml or ~/.config/hey/config.toml:\n  [permission]\n  deny = ["bash: rm *"]',
   );
   expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain(
     '  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]',
