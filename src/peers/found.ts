@@ -234,7 +234,7 @@ function instructionNotices(at: PeerPlaces): string[] {
   const places = agentsPlaces(at.cwd, at.configDir).slice(1);
   for (const place of places) {
     const [read, ...passed] = PROJECT_NAMES.map((n) => join(place.dir, n)).filter(isFile);
-    for (const file of passed) if (!onlyImports(file, read!)) out.push(passedOver(label(file, at), label(read!, at), file));
+    for (const file of passed) if (!onlyImports(file, read!)) out.push(passedOver(file, read!, (path) => label(path, at)));
     const local = join(place.dir, "CLAUDE.local.md");
     if (isFile(local))
       out.push(
@@ -256,13 +256,19 @@ function instructionNotices(at: PeerPlaces): string[] {
 }
 
 /**
- * A directory's second file of instructions (its CLAUDE.md beside an AGENTS.md), which hey does not
- * read, and its imports with it: said as the user's second file is, with how to keep both agents
- * reading the same.
+ * A directory's second file of instructions (its CLAUDE.md beside an AGENTS.md, its
+ * `.claude/CLAUDE.md` beside either), which hey does not read, and its imports with it (not one of
+ * `read` itself): said as the user's second file is, with how to keep both agents reading the
+ * same. Claude Code reads a CLAUDE.md and a `.claude/CLAUDE.md` alike, so when hey reads one of
+ * those, moving the rules there is all it takes; an AGENTS.md, which Claude Code does not read, is
+ * brought in with an import written from the file's own folder (`@../AGENTS.md` in `.claude/`).
  */
-function passedOver(shown: string, read: string, file: string): string {
-  const imports = importRefs(readHeadText(file, AGENTS_MD_MAX_BYTES).text).length > 0 ? ", nor its @imports" : "";
-  return `not read: ${shown}${imports} (hey reads one file a directory, ${read}, first): move what hey should follow into ${basename(read)}, and make ${basename(shown)} "@${basename(read)}" so Claude Code reads the same`;
+function passedOver(file: string, read: string, shown: (path: string) => string): string {
+  const refs = importRefs(readHeadText(file, AGENTS_MD_MAX_BYTES).text).filter((r) => resolve(dirname(file), r.path) !== read);
+  const imports = refs.length > 0 ? ", nor its @imports" : "";
+  const claudeReads = basename(read) === "CLAUDE.md";
+  const keep = claudeReads ? `, which Claude Code reads too` : `, and make ${shown(file)} "@${relative(dirname(file), read)}" so Claude Code reads the same`;
+  return `not read: ${shown(file)}${imports} (hey reads one file a directory, ${shown(read)}, first): move what hey should follow into ${shown(read)}${keep}`;
 }
 
 /**

@@ -88,3 +88,25 @@ test("started in the home directory, the user's Claude rules stay the user's: re
   expect(said).not.toContain(".hey/config.toml");
   rmSync(join(home.path, ".claude"), { recursive: true });
 });
+
+// x93 #5: the advice used base names: a self-import for .claude/CLAUDE.md beside CLAUDE.md, `@AGENTS.md` from inside .claude/
+test("a .claude/CLAUDE.md passed over is named by its path, with an import written from its folder; an import of the file hey reads is no import left out", () => {
+  const notice = () => peerNotices(at, false, {}).filter((l) => l.includes("CLAUDE.md"));
+  lay(join(project, "CLAUDE.md"), "Claude rules.\n");
+  lay(join(project, ".claude", "CLAUDE.md"), "More rules.\n");
+  expect(notice()).toEqual([
+    "not read: .claude/CLAUDE.md (hey reads one file a directory, CLAUDE.md, first): move what hey should follow into CLAUDE.md, which Claude Code reads too",
+  ]);
+  rmSync(join(project, "CLAUDE.md"));
+  lay(join(project, "AGENTS.md"), "Shared rules.\n");
+  expect(notice()).toEqual([
+    'not read: .claude/CLAUDE.md (hey reads one file a directory, AGENTS.md, first): move what hey should follow into AGENTS.md, and make .claude/CLAUDE.md "@../AGENTS.md" so Claude Code reads the same',
+  ]);
+  rmSync(join(project, ".claude"), { recursive: true });
+  lay(join(project, "CLAUDE.md"), "Also follow @AGENTS.md, and keep answers short.\n");
+  expect(notice()).toEqual([
+    'not read: CLAUDE.md (hey reads one file a directory, AGENTS.md, first): move what hey should follow into AGENTS.md, and make CLAUDE.md "@AGENTS.md" so Claude Code reads the same',
+  ]);
+  rmSync(join(project, "CLAUDE.md"));
+  rmSync(join(project, "AGENTS.md"));
+});
