@@ -207,14 +207,8 @@ export function peerProviderHint(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd
 
 /** The user's `~/.codex/config.toml` (`$CODEX_HOME/config.toml`) when its settings make Codex ask before running (permission/peer-rules.ts). */
 function codexPermissionNotice(at: PeerPlaces): string | undefined {
-  const file = join(at.codexDir, "config.toml");
-  let text: string;
-  try {
-    text = readHead(file, SETTINGS_MAX_BYTES).text;
-  } catch {
-    return undefined; // none or unreadable
-  }
-  return codexNotice(label(file, at), codexSettings(text), shortPath(join(at.configDir, "config.toml"), at.home));
+  const codex = codexConfig(at); // none, unreadable or no TOML: nothing to say
+  return codex && codexNotice(codex.label, codexSettings(codex.data), shortPath(join(at.configDir, "config.toml"), at.home));
 }
 
 /**

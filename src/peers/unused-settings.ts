@@ -6,6 +6,7 @@
 // caller reads and parses the files (peers/found.ts).
 import { PRESETS } from "../config/presets.ts";
 import { shownUrl } from "../config/server-approval.ts";
+import { codexSetting } from "../permission/peer-rules.ts";
 
 type Table = Record<string, unknown>;
 
@@ -168,13 +169,10 @@ export function heyProviderTable(name: string, codex: unknown, file: string, mod
 
 const shownLine = (line: string, file: string) => line + hiddenNote(line, false, file);
 
-/** The model providers a Codex config (parsed) defines, and the one it uses with its model (a selected profile's win). */
+/** The model providers a Codex config (parsed) defines, and the one it uses with its model (a selected profile's win: codexSetting). */
 function codexProviders(data: unknown): { providers: [string, unknown][]; chosen?: string; model?: string } {
-  const top = tableOf(data) ?? {};
-  const profile = typeof top.profile === "string" ? tableOf(tableOf(top.profiles)?.[top.profile]) : undefined;
-  const pick = (k: string) => [profile?.[k], top[k]].find((v): v is string => typeof v === "string");
-  const providers = Object.entries(tableOf(top.model_providers) ?? {}).filter(([, v]) => tableOf(v) !== undefined);
-  return { providers, chosen: pick("model_provider"), model: pick("model") };
+  const providers = Object.entries(tableOf(tableOf(data)?.model_providers) ?? {}).filter(([, v]) => tableOf(v) !== undefined);
+  return { providers, chosen: codexSetting(data, "model_provider")?.value, model: codexSetting(data, "model")?.value };
 }
 
 /**

@@ -167,33 +167,32 @@ export interface CodexSettings {
   profile?: string;
 }
 
+const tableOf = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
 /**
- * The `approval_policy` and `sandbox_mode` Codex runs with by a config.toml's text: the top-level
- * ones, then those of the profile its top-level `profile = "NAME"` selects (`[profiles.NAME]`),
- * which win, as in Codex. Other tables' keys are not these settings.
+ * Codex's string setting `key` as Codex runs with it, from its config.toml parsed (as a TOML
+ * parser reads it: dotted keys, inline tables and multi-line strings too): the profile its top-level
+ * `profile = "NAME"` selects (`[profiles.NAME]`) wins where it sets the key (`profile` then names
+ * it), else the top level's; other tables' keys are not settings. Undefined when neither sets it.
  */
-export function codexSettings(text: string): CodexSettings {
-  const top: CodexSettings = {};
-  const profiles = new Map<string, CodexSettings>();
-  let selected: string | undefined;
-  let table: CodexSettings | undefined = top; // undefined: a table whose keys are no settings of these
-  for (const line of text.split("\n")) {
-    const header = /^\s*\[\s*([^\]]*?)\s*\]/.exec(line);
-    if (header) {
-      const name = /^profiles\s*\.\s*(?:"([^"]+)"|'([^']+)'|([\w-]+))$/.exec(header[1]!);
-      const profile = name ? (name[1] ?? name[2] ?? name[3])! : undefined;
-      table = profile === undefined ? undefined : (profiles.get(profile) ?? profiles.set(profile, {}).get(profile));
-      continue;
-    }
-    const m = /^\s*(approval_policy|sandbox_mode|profile)\s*=\s*["']([\w.-]+)["']/.exec(line);
-    if (!m || !table) continue;
-    if (m[1] === "profile") {
-      if (table === top) selected = m[2];
-    } else table[m[1] === "approval_policy" ? "approval" : "sandbox"] = m[2];
-  }
-  const chosen = selected === undefined ? undefined : profiles.get(selected);
-  if (!chosen || (chosen.approval === undefined && chosen.sandbox === undefined)) return top;
-  return { ...top, ...chosen, profile: selected };
+export function codexSetting(data: unknown, key: string): { value: string; profile?: string } | undefined {
+  const top = tableOf(data);
+  const name = typeof top.profile === "string" ? top.profile : undefined;
+  const own = name === undefined ? undefined : tableOf(tableOf(top.profiles)[name])[key];
+  if (typeof own === "string") return { value: own, profile: name };
+  return typeof top[key] === "string" ? { value: top[key] as string } : undefined;
+}
+
+/** The `approval_policy` and `sandbox_mode` Codex runs with by its config.toml parsed (codexSetting). */
+export function codexSettings(data: unknown): CodexSettings {
+  const approval = codexSetting(data, "approval_policy");
+  const sandbox = codexSetting(data, "sandbox_mode");
+  const profile = approval?.profile ?? sandbox?.profile;
+  return {
+    ...(approval ? { approval: approval.value } : {}),
+    ...(sandbox ? { sandbox: sandbox.value } : {}),
+    ...(profile !== undefined ? { profile } : {}),
+  };
 }
 
 const CODEX_ASKS = ["untrusted", "on-request", "on-failure"];

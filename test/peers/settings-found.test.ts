@@ -110,3 +110,15 @@ test("a .claude/CLAUDE.md passed over is named by its path, with an import writt
   rmSync(join(project, "CLAUDE.md"));
   rmSync(join(project, "AGENTS.md"));
 });
+
+// x93 #6: a second, line-by-line reading of the file missed valid TOML that the provider notice's parser read
+test("Codex's approval settings are read as TOML: a dotted key or an inline table of the selected profile is said", () => {
+  for (const text of [
+    'profile = "work"\nprofiles.work.approval_policy = "on-request"\n',
+    'profile = "work"\n[profiles]\nwork = { approval_policy = "on-request", sandbox_mode = "read-only" }\n',
+  ]) {
+    lay(join(home.path, ".codex", "config.toml"), text);
+    expect(peerNotices(at, false, {}).join("\n")).toContain('warning: ~/.codex/config.toml has Codex\'s approval_policy = "on-request"');
+  }
+  rmSync(join(home.path, ".codex"), { recursive: true });
+});

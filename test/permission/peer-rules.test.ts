@@ -111,7 +111,7 @@ test.each([
   ],
   ['approval_policy = "on-failure"\n[profiles.x]\napproval_policy = "never"\n', 'approval_policy = "on-failure", which', 'deny = ["bash: git push *"'],
 ])("Codex's %p is said with the closest [permission] list", (toml, said, list) => {
-  const notice = codexNotice("~/.codex/config.toml", codexSettings(toml), "~/.config/hey/config.toml")!;
+  const notice = codexNotice("~/.codex/config.toml", codexSettings(Bun.TOML.parse(toml)), "~/.config/hey/config.toml")!;
   expect(notice).toStartWith(`warning: ~/.codex/config.toml has Codex's ${said}`);
   expect(notice).toContain("hey never asks, and with no [permission] list of its own it runs every tool call.");
   expect(notice).toContain(`  [permission]\n  ${list}`);
@@ -120,7 +120,7 @@ test.each([
 test.each(['approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', 'model = "o3"\n', '[profiles.safe]\napproval_policy = "untrusted"\n'])(
   "Codex's %p asks about nothing: nothing is said",
   (toml) => {
-    expect(codexNotice("x", codexSettings(toml), "y")).toBeUndefined();
+    expect(codexNotice("x", codexSettings(Bun.TOML.parse(toml)), "y")).toBeUndefined();
   },
 );
 
@@ -136,14 +136,21 @@ test.each([
   ],
   ['profile = "fast"\napproval_policy = "on-failure"\n[profiles.fast]\nmodel = "o3"\n', { approval: "on-failure" }],
   ['[profiles.safe]\nprofile = "x"\napproval_policy = "untrusted"\n', {}],
+  // x93 #6: TOML the line scanner did not read — a dotted key, an inline table, a multi-line string
+  ['profile = "work"\nprofiles.work.approval_policy = "on-request"\n', { approval: "on-request", profile: "work" }],
+  [
+    'profile = "work"\n[profiles]\nwork = { approval_policy = "on-request", sandbox_mode = "read-only" }\n',
+    { approval: "on-request", sandbox: "read-only", profile: "work" },
+  ],
+  ['approval_policy = """on-request"""\n', { approval: "on-request" }],
 ])("Codex's selected profile is followed: %p", (toml, want) => {
-  expect(codexSettings(toml)).toEqual(want);
+  expect(codexSettings(Bun.TOML.parse(toml))).toEqual(want);
 });
 
 test("a profile's read-only settings are said with the profile's name and hey --plan", () => {
   const notice = codexNotice(
     "~/.codex/config.toml",
-    codexSettings('profile = "safe"\n[profiles.safe]\nsandbox_mode = "read-only"\n'),
+    codexSettings(Bun.TOML.parse('profile = "safe"\n[profiles.safe]\nsandbox_mode = "read-only"\n')),
     "~/.config/hey/config.toml",
   )!;
   expect(notice).toStartWith('warning: ~/.codex/config.toml has Codex\'s sandbox_mode = "read-only" (its profile "safe"), which hey does not apply');
