@@ -170,7 +170,7 @@ export function gluedMark(entry: string): string | undefined {
   const last = parsed.ok ? parsed.segments.find((s) => !s.nested)?.words.at(-1) : undefined;
   if (!last || last.unknown || !/[^$]\$$/.test(last.raw) || /['"\\]/.test(last.raw) || !text.endsWith(last.raw)) return undefined;
   const before = text.slice(0, -last.raw.length);
-  return `${JSON.stringify(entry)} ends in \`${last.raw}\`, a word of its own (it allows what starts with \`${text}\`): for the exact mark, which is a word of its own, write "bash: ${text.slice(0, -1)} $"; to keep this meaning without this warning, quote the word: "bash: ${before}'${last.raw}'"`;
+  return `${JSON.stringify(entry)} ends in \`${last.raw}\`, whose \`$\` is the word's (it allows what starts with \`${text}\`): for the exact mark, a word of its own, write "bash: ${text.slice(0, -1)} $"; to keep this meaning without this warning, quote the word: "bash: ${before}'${last.raw}'"`;
 }
 
 /** What is wrong with an entry that is neither a tool glob nor "bash: PATTERN", and what to write instead. */

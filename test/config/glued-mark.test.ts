@@ -14,8 +14,8 @@ test("a glued `$` starts hey with a warning naming the line and both spellings, 
   const text = `${PROVIDER}[permission]\nallow = ["read_file", "bash: grep -c ^$", "bash: npm test$"]\n`;
   const { settings } = resolveConfig([{ source: "/u/config.toml", data: TOML.parse(text), text }], {}, {});
   expect(settings.permission.entryNotes).toEqual([
-    `/u/config.toml:5: [permission] allow "bash: grep -c ^$" ends in \`^$\`, a word of its own (it allows what starts with \`grep -c ^$\`): for the exact mark, which is a word of its own, write "bash: grep -c ^ $"; to keep this meaning without this warning, quote the word: "bash: grep -c '^$'"`,
-    `/u/config.toml:5: [permission] allow "bash: npm test$" ends in \`test$\`, a word of its own (it allows what starts with \`npm test$\`): for the exact mark, which is a word of its own, write "bash: npm test $"; to keep this meaning without this warning, quote the word: "bash: npm 'test$'"`,
+    `/u/config.toml:5: [permission] allow "bash: grep -c ^$" ends in \`^$\`, whose \`$\` is the word's (it allows what starts with \`grep -c ^$\`): for the exact mark, a word of its own, write "bash: grep -c ^ $"; to keep this meaning without this warning, quote the word: "bash: grep -c '^$'"`,
+    `/u/config.toml:5: [permission] allow "bash: npm test$" ends in \`test$\`, whose \`$\` is the word's (it allows what starts with \`npm test$\`): for the exact mark, a word of its own, write "bash: npm test $"; to keep this meaning without this warning, quote the word: "bash: npm 'test$'"`,
   ]);
   expect(
     permissionLines(settings.permission, "/h").some((l) => l.startsWith('permission: /u/config.toml:5: [permission] allow "bash: grep -c ^$" ends in')),
