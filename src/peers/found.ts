@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead, readHeadText } from "../fs/read-head.ts";
+import { redactShapes } from "../config/secret-shapes.ts";
 import { importRefs } from "../prompt/imports.ts";
 import { AGENTS_MD_MAX_BYTES } from "../prompt/system.ts";
 import type { ProviderSettings } from "../config/settings.ts";
@@ -104,7 +105,10 @@ function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[]): string
     place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
     places.set(f.where, place);
   }
-  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.project) ?? []);
+  // a rule may spell out a key (`Bash(curl -H "Authorization: Bearer sk-…" …)`): shown hidden, as every value of theirs is
+  const hidden = (files: string[], text: string) =>
+    redactShapes(text) === text ? text : `${redactShapes(text)}\n  [secret: …] stands for a value written in ${files.join(" and ")}`;
+  const claude = [...places].flatMap(([where, p]) => hidden(p.files, peerRulesNotice(p.files, p.rules, where, p.project) ?? "") || []);
   const codex = codexPermissionNotice(at);
   return codex ? [...claude, codex] : claude;
 }

@@ -122,3 +122,17 @@ test("Codex's approval settings are read as TOML: a dotted key or an inline tabl
   }
   rmSync(join(home.path, ".codex"), { recursive: true });
 });
+
+// x93 #1: a rule's text reaches the screen and, under an agent, its model's context
+test("a key spelled out in a Claude rule is hidden in the table offered for it, with the file that holds it", () => {
+  const key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123";
+  lay(
+    join(project, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { allow: [`Bash(curl -H "Authorization: Bearer ${key}" https://api.example.com/v1)`] } }),
+  );
+  const said = peerNotices(at, false, {}).join("\n");
+  expect(said).not.toContain(key);
+  expect(said).toContain('allow = ["bash: curl -H \\"Authorization: Bearer [secret: anthropic-key]\\" https://api.example.com/v1 $"');
+  expect(said).toContain("  [secret: …] stands for a value written in .claude/settings.json");
+  rmSync(join(project, ".claude"), { recursive: true });
+});
