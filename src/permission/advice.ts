@@ -50,7 +50,7 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   const name = base.words[0] && program(base.words[0].text);
   if (name && ESCALATING.has(name))
     return { why: `\`${name}\` runs a command as another user, root unless told otherwise, which hey offers no entry for: run it yourself` };
-  // what an interpreter reads on stdin is code no entry spells out (an exact entry does not match it): any program could be given that way
+  // what an interpreter reads on stdin is code no entry spells out, so none allows it (match.ts runsInput): `bash: python3 $` would run any program
   if (name && runsInput(seg))
     return {
       why: `\`${name}\` may run what it reads on stdin (here a heredoc, a here-string or a pipe) as code, which no entry can spell out, so none is offered: write it to a file and name the file`,

@@ -160,11 +160,11 @@ function markProblem(count: number, marks: number[], list?: "allow" | "deny"): s
  * undefined: that `$` is the word's, as it was before the exact mark, so the entry allows what
  * starts with those words; the exact mark without its space is as likely meant (`grep -c ^$` may
  * mean the `$`). Both are offered, either of which ends the warning. A warning, not an error: a
- * config that worked before still starts (x93).
+ * config that worked before the mark still starts.
  */
 export function gluedMark(entry: string): string | undefined {
   const bash = /^bash\s*:(.*)$/is.exec(entry.trim());
-  const text = bash?.[1]!.trim();
+  const text = bash?.[1]?.trim();
   if (!text || !("pattern" in readEntry(entry, "allow"))) return undefined;
   const parsed = parseSyntax(text, "bash");
   const last = parsed.ok ? parsed.segments.find((s) => !s.nested)?.words.at(-1) : undefined;
