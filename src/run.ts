@@ -162,7 +162,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     const { permission } = config.settings;
     const listed = hasLists({ ...permission, deny: permission.deny.filter((d) => !config.projectDeny?.includes(d)) });
     for (const line of await once("", peerNotices(here, listed, env))) warn(line); // other agents' files
-    for (const line of await once("reads", permission.readOnly ?? [])) warn(line); // a read_file deny grep does not keep
+    for (const line of await once("reads", permission.entryNotes ?? [])) warn(line); // a read_file deny grep or edit does not keep, a glued `$`
     // once per user, to a person: a script's log on a fresh CI machine would have it on every run
     if (!listed && !agent && isTty(2)) for (const line of await unsaid(here.peerNoticesFile, "~", [unaskedLine(here.userConfig, here.home)])) warn(line);
     const held: string[] = []; // the project's lines of start-up to say once (a CLAUDE.md's imports left out, a skill replacing another)

@@ -138,7 +138,7 @@ export const SECTIONS = {
     deny: {
       kind: "strings",
       default: [],
-      doc: 'calls refused whatever `allow` says; deny always wins. `"read_file: ~/.ssh/**"` refuses those files, through a link or `..` too; a path entry matches the name a call uses as well as where its links lead (`"read_file: **/.env"` refuses a link `.env -> .env.local`); each judges its own tool, so keep files from grep with `"grep: ~/.ssh/**"` too',
+      doc: 'calls refused whatever `allow` says; deny always wins. `"read_file: ~/.ssh/**"` refuses those files, through a link or `..` too; a path entry matches the name a call uses as well as where its links lead (`"read_file: **/.env"` refuses a link `.env -> .env.local`); each judges its own tool, so keep files from grep and edit with `"grep: ~/.ssh/**", "edit: ~/.ssh/**"` too',
     },
   },
   tools: {

@@ -7,7 +7,8 @@
 import type { Effort } from "../kernel/ir.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
-import { anchoredEntry, projectFolder, readOnlyDenies } from "../permission/file-paths.ts";
+import { anchoredEntry, projectFolder, type ReadDeny, readOnlyDenies } from "../permission/file-paths.ts";
+import { gluedMark } from "../permission/entries.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
 import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
@@ -103,7 +104,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const guards: LayerGuard[] = [];
   const narrow: { source: string; allow: string[] }[] = [];
   const projectDeny: string[] = [];
-  const readOnly: string[] = []; // Settings.permission.readOnly
+  const entryNotes: string[] = []; // Settings.permission.entryNotes
+  const reads: ReadDeny[] = []; // every file's deny entries, judged against the lists in force at the end
   const origins = new Map<string, string>();
   const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
   let heldProxy: string | undefined; // the [proxy] url in force, were it approved (Settings.network.heldProxy)
@@ -139,10 +141,10 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     // each entry of the file's lists that is no rule, with the file's other mistakes (a misspelt key beside it)
     const written = (checked.data as ConfigFile).permission;
     errors.push(...ruleErrors({ allow: written?.allow ?? [], deny: written?.deny ?? [] }, (list) => placeIn(layer, ["permission", list])));
-    for (const f of readOnlyDenies(written?.deny ?? []))
-      readOnly.push(
-        `${placeIn(layer, ["permission", "deny"])}: [permission] deny "${f.entry}" keeps those files from read_file only: grep still searches them and shows the model the lines it finds; add "grep: ${f.glob}" too (a grep of a folder that may hold them is then refused)`,
-      );
+    const denyAt = placeIn(layer, ["permission", "deny"]);
+    for (const entry of written?.deny ?? [])
+      reads.push({ entry, anchored: layer.project ? anchoredEntry(entry, projectFolder(layer.source)) : entry, file: denyAt });
+    for (const w of (written?.allow ?? []).map(gluedMark)) if (w) entryNotes.push(`${placeIn(layer, ["permission", "allow"])}: [permission] allow ${w}`);
     if (layer.project) {
       // a project narrows the user's lists, never widens them: its allow list is one more a call
       // must match, its deny entries add to the user's (issue 24)
@@ -245,7 +247,6 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
       narrow,
       file: sourceOf(["permission", "allow"]),
       waiting: projectWaiting(pendingAllows(guards), layers),
-      ...(readOnly.length ? { readOnly } : {}),
     },
     tools: resolveTable(SECTIONS.tools, f.tools),
     mcp: { servers, ...resolveTable(SECTIONS.mcp, f.mcp) },
@@ -253,6 +254,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     secretVars: secretVariables(merged),
   };
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
+  entryNotes.push(...readOnlyDenies(reads, settings.permission.deny));
+  if (entryNotes.length) settings.permission.entryNotes = entryNotes;
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
 }
 

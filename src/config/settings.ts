@@ -182,14 +182,16 @@ export interface Settings {
    * the allow lists of trusted projects, each of which a call must match too (a project's config
    * may narrow the user's lists, never widen them). `file`: the file that sets the user's allow list;
    * `waiting`: each file's allow entries that wait for the user's approval (config/guard.ts pendingAllows);
-   * `readOnly`: one line for each `read_file: GLOB` deny entry with no grep entry beside it, whose
-   * files grep still searches (permission/file-paths.ts readOnlyDenies): said once until it changes, and by `hey doctor`.
+   * `entryNotes`: one line for each entry that does less than it seems to: a `read_file: GLOB` deny
+   * entry whose files grep or edit may still show (permission/file-paths.ts readOnlyDenies), an allow
+   * entry whose last word ends in a `$` not its own (entries.ts gluedMark): said once until they
+   * change, and by `hey doctor`.
    */
   permission: Resolved<typeof SECTIONS.permission> & {
     narrow: { source: string; allow: string[] }[];
     file?: string;
     waiting?: Record<string, string[]>;
-    readOnly?: string[];
+    entryNotes?: string[];
   };
   tools: Resolved<typeof SECTIONS.tools>;
   mcp: Resolved<typeof SECTIONS.mcp> & { servers: McpServerSettings[] };

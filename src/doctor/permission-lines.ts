@@ -20,6 +20,6 @@ export function permissionLines(p: Settings["permission"], home: string): string
   if (p.allow.length) lines.push(`permission: allow ${entries(p.allow)}${at(p.file)}${waiting(p.file)}`);
   for (const n of p.narrow) lines.push(`permission: allow ${entries(n.allow)}${at(n.source)}, which narrows the list above${waiting(n.source)}`);
   if (p.deny.length) lines.push(`permission: deny ${entries(p.deny)}`);
-  for (const line of p.readOnly ?? []) lines.push(`permission: ${line}`); // a read_file deny grep does not keep
+  for (const line of p.entryNotes ?? []) lines.push(`permission: ${line}`); // a read_file deny grep or edit does not keep, a glued `$`
   return lines.length ? lines : ["permission: no allow or deny list: every tool call runs"];
 }

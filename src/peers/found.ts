@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead, readHeadText } from "../fs/read-head.ts";
+import { redactShapes } from "../config/secret-shapes.ts";
 import { importRefs } from "../prompt/imports.ts";
 import { AGENTS_MD_MAX_BYTES } from "../prompt/system.ts";
 import type { ProviderSettings } from "../config/settings.ts";
@@ -94,16 +95,20 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
  * asks before running (permission/peer-rules.ts).
  */
 function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[]): string[] {
-  const places = new Map<string, { files: string[]; rules: PeerRules; root?: string }>();
+  const places = new Map<string, { files: string[]; rules: PeerRules; project?: { root: string; user: string } }>();
+  const user = shortPath(join(at.configDir, "config.toml"), at.home);
   for (const f of files) {
     const rules = claudeRules(f.data);
     if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
-    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { root: f.root } : {}) };
+    const place = places.get(f.where) ?? { files: [], rules: { deny: [], ask: [], allow: [] }, ...(f.root ? { project: { root: f.root, user } } : {}) };
     place.files.push(f.label);
     place.rules = { deny: [...place.rules.deny, ...rules.deny], ask: [...place.rules.ask, ...rules.ask], allow: [...place.rules.allow, ...rules.allow] };
     places.set(f.where, place);
   }
-  const claude = [...places].flatMap(([where, p]) => peerRulesNotice(p.files, p.rules, where, p.root) ?? []);
+  // a rule may spell out a key (`Bash(curl -H "Authorization: Bearer sk-…" …)`): shown hidden, as every value of theirs is
+  const hidden = (files: string[], text: string) =>
+    redactShapes(text) === text ? text : `${redactShapes(text)}\n  [secret: …] stands for a value written in ${files.join(" and ")}`;
+  const claude = [...places].flatMap(([where, p]) => hidden(p.files, peerRulesNotice(p.files, p.rules, where, p.project) ?? "") || []);
   const codex = codexPermissionNotice(at);
   return codex ? [...claude, codex] : claude;
 }
@@ -117,26 +122,28 @@ interface ClaudeFile extends ClaudeSettings {
   root?: string;
 }
 
-/** Claude Code's settings files that are there and parse: the project's two, then the user's (once, when hey runs in the home directory). */
+/**
+ * Claude Code's settings files that are there and parse: the project's two, then the user's. Started
+ * in the home directory, its `.claude` is the user's: its files are the user's alone, their rules
+ * relative to where hey runs (a home holds no project's `.hey/config.toml`).
+ */
 function claudeSettings(at: PeerPlaces): ClaudeFile[] {
-  const user = join(at.configDir, "config.toml");
-  const project = `.hey/config.toml (loaded once the project is trusted) or ${shortPath(user, at.home)}`;
+  const user = shortPath(join(at.configDir, "config.toml"), at.home);
+  const project = ".hey/config.toml (loaded once the project is trusted)";
+  const home = join(at.root, ".claude") === at.claudeDir;
   const files = [
-    { path: join(at.root, ".claude", "settings.json"), where: project, root: at.root },
-    { path: join(at.root, ".claude", "settings.local.json"), where: project, root: at.root },
-    { path: join(at.claudeDir, "settings.json"), where: shortPath(user, at.home) },
+    ...(home ? [] : [{ path: join(at.root, ".claude", "settings.json"), where: project, root: at.root }]),
+    { path: join(at.root, ".claude", "settings.local.json"), where: home ? user : project, ...(home ? {} : { root: at.root }) },
+    { path: join(at.claudeDir, "settings.json"), where: user },
   ];
-  const seen = new Set<string>();
   const out: ClaudeFile[] = [];
   for (const f of files) {
-    if (seen.has(f.path)) continue; // hey started in the home directory: its .claude is the user's
-    seen.add(f.path);
     try {
       out.push({
         label: label(f.path, at),
         data: JSON.parse(readHead(f.path, SETTINGS_MAX_BYTES).text),
         where: f.where,
-        user: f.path === files[2]!.path,
+        user: f.path === join(at.claudeDir, "settings.json"),
         ...(f.root ? { root: f.root } : {}),
       });
     } catch {
@@ -204,14 +211,8 @@ export function peerProviderHint(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd
 
 /** The user's `~/.codex/config.toml` (`$CODEX_HOME/config.toml`) when its settings make Codex ask before running (permission/peer-rules.ts). */
 function codexPermissionNotice(at: PeerPlaces): string | undefined {
-  const file = join(at.codexDir, "config.toml");
-  let text: string;
-  try {
-    text = readHead(file, SETTINGS_MAX_BYTES).text;
-  } catch {
-    return undefined; // none or unreadable
-  }
-  return codexNotice(label(file, at), codexSettings(text), shortPath(join(at.configDir, "config.toml"), at.home));
+  const codex = codexConfig(at); // none, unreadable or no TOML: nothing to say
+  return codex && codexNotice(codex.label, codexSettings(codex.data), shortPath(join(at.configDir, "config.toml"), at.home));
 }
 
 /**
@@ -231,7 +232,7 @@ function instructionNotices(at: PeerPlaces): string[] {
   const places = agentsPlaces(at.cwd, at.configDir).slice(1);
   for (const place of places) {
     const [read, ...passed] = PROJECT_NAMES.map((n) => join(place.dir, n)).filter(isFile);
-    for (const file of passed) if (!onlyImports(file, read!)) out.push(passedOver(label(file, at), label(read!, at), file));
+    for (const file of passed) if (!onlyImports(file, read!)) out.push(passedOver(file, read!, (path) => label(path, at)));
     const local = join(place.dir, "CLAUDE.local.md");
     if (isFile(local))
       out.push(
@@ -253,13 +254,19 @@ function instructionNotices(at: PeerPlaces): string[] {
 }
 
 /**
- * A directory's second file of instructions (its CLAUDE.md beside an AGENTS.md), which hey does not
- * read, and its imports with it: said as the user's second file is, with how to keep both agents
- * reading the same.
+ * A directory's second file of instructions (its CLAUDE.md beside an AGENTS.md, its
+ * `.claude/CLAUDE.md` beside either), which hey does not read, and its imports with it (not one of
+ * `read` itself): said as the user's second file is, with how to keep both agents reading the
+ * same. Claude Code reads a CLAUDE.md and a `.claude/CLAUDE.md` alike, so when hey reads one of
+ * those, moving the rules there is all it takes; an AGENTS.md, which Claude Code does not read, is
+ * brought in with an import written from the file's own folder (`@../AGENTS.md` in `.claude/`).
  */
-function passedOver(shown: string, read: string, file: string): string {
-  const imports = importRefs(readHeadText(file, AGENTS_MD_MAX_BYTES).text).length > 0 ? ", nor its @imports" : "";
-  return `not read: ${shown}${imports} (hey reads one file a directory, ${read}, first): move what hey should follow into ${basename(read)}, and make ${basename(shown)} "@${basename(read)}" so Claude Code reads the same`;
+function passedOver(file: string, read: string, shown: (path: string) => string): string {
+  const refs = importRefs(readHeadText(file, AGENTS_MD_MAX_BYTES).text).filter((r) => resolve(dirname(file), r.path) !== read);
+  const imports = refs.length > 0 ? ", nor its @imports" : "";
+  const claudeReads = basename(read) === "CLAUDE.md";
+  const keep = claudeReads ? `, which Claude Code reads too` : `, and make ${shown(file)} "@${relative(dirname(file), read)}" so Claude Code reads the same`;
+  return `not read: ${shown(file)}${imports} (hey reads one file a directory, ${shown(read)}, first): move what hey should follow into ${shown(read)}${keep}`;
 }
 
 /**

@@ -5,6 +5,8 @@
 // change hey behind the user's back — it says what is there and what to write instead. Pure: the
 // caller reads and parses the files (peers/found.ts).
 import { PRESETS } from "../config/presets.ts";
+import { shownUrl } from "../config/server-approval.ts";
+import { codexSetting } from "../permission/peer-rules.ts";
 
 type Table = Record<string, unknown>;
 
@@ -70,10 +72,23 @@ const HEY_VARS = new Set(PRESETS.flatMap((p) => [...p.keyVars, ...(p.urlVar ? [p
 /** A variable whose value is a secret: never shown. */
 const isKey = (name: string) => /KEY|TOKEN|SECRET/i.test(name);
 
-/** `value` for a shell's `export`: as it is when plain, else single-quoted; a password in a URL hidden. */
+/**
+ * A value of another agent's file as a notice shows it: a URL's password, a user name alone, each
+ * credential-named query value (`?token=…`) and any credential shape (`sk-…`, `ghp_…`) as a short
+ * hash, as an MCP server's approval shows them (config/server-approval.ts shownUrl). These lines
+ * reach the screen, a terminal's scrollback and, under an agent, its model's context.
+ */
+const shown = (value: string) => shownUrl(value);
+
+/** The comment that follows a line some of whose values are hidden: where the user finds them. */
+const hiddenNote = (line: string, keys: boolean, file: string) => {
+  const marks = [...(keys ? ["…"] : []), ...(line.includes("[secret #") ? ["[secret #…]"] : [])];
+  return marks.length ? `  # ${marks.join(" and ")} ${marks.length > 1 ? "are the values" : "is the value"} in ${file}` : "";
+};
+
+/** `value` for a shell's `export`: as it is when plain, else single-quoted. */
 function shellWord(value: string): string {
-  const v = value.replace(/^([a-z][\w+.-]*:\/\/)[^@/]*@/i, "$1…@");
-  return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`;
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /** The variables of a settings file's `env` that hey reads and `env` does not already hold with that value. */
@@ -114,11 +129,11 @@ export function envNotice(file: ClaudeSettings, env: Record<string, string | und
   const block = tableOf(tableOf(file.data)?.env) ?? {};
   const names = unsetVars(file.data, env);
   if (names.length === 0) return undefined;
-  const words = names.map((k) => `${k}=${isKey(k) ? "…" : shellWord(block[k] as string)}`);
-  const keys = names.some(isKey) ? `  # … is the value in ${file.label}` : "";
+  const words = names.map((k) => `${k}=${isKey(k) ? "…" : shellWord(shown(block[k] as string))}`);
+  const line = `  export ${words.join(" ")}`;
   return [
     `not used: ${file.label}'s "env" sets ${listed(names)} for Claude Code only; hey reads ${names.length > 1 ? "them" : "it"} from its environment: set ${names.length > 1 ? "them" : "it"} there (your shell's profile), as`,
-    `  export ${words.join(" ")}${keys}`,
+    line + hiddenNote(line, names.some(isKey), file.label),
   ].join("\n");
 }
 
@@ -132,9 +147,10 @@ const PROVIDER_KEYS = new Set(["name", "base_url", "env_key", "wire_api", "env_h
  * Codex's `[model_providers.NAME]` as hey's `[provider.NAME]` lines: `wire_api` as `protocol`,
  * `env_key` as `api_key = "${VAR}"`, `env_http_headers` as headers from variables, `model` (the one
  * Codex uses it with) as its models. Keys hey has none for are named, their values not shown (an
- * `http_headers` value may be a key).
+ * `http_headers` value may be a key); a secret in the base_url is hidden (`shown`), with a comment
+ * that names `file`, where it is.
  */
-export function heyProviderTable(name: string, codex: unknown, model?: string): string[] {
+export function heyProviderTable(name: string, codex: unknown, file: string, model?: string): string[] {
   const t = tableOf(codex) ?? {};
   const str = (k: string) => (typeof t[k] === "string" ? (t[k] as string) : undefined);
   const wire = str("wire_api");
@@ -143,21 +159,20 @@ export function heyProviderTable(name: string, codex: unknown, model?: string): 
   return [
     `  [provider.${tomlKey(name)}]`,
     ...(wire === "responses" ? ['  protocol = "responses"'] : wire === "chat" ? ['  protocol = "openai"'] : []),
-    ...(str("base_url") ? [`  base_url = ${JSON.stringify(str("base_url"))}`] : []),
+    ...(str("base_url") ? [shownLine(`  base_url = ${JSON.stringify(shown(str("base_url")!))}`, file)] : []),
     ...(str("env_key") ? [`  api_key = "\${${str("env_key")}}"`] : []),
-    ...(model ? [`  models = [${JSON.stringify(model)}]`] : []),
+    ...(model ? [shownLine(`  models = [${JSON.stringify(shown(model))}]`, file)] : []),
     ...(headers.length ? [`  headers = { ${headers.map(([h, v]) => `${JSON.stringify(h)} = "\${${v}}"`).join(", ")} }`] : []),
     ...(other.length ? [`  # not carried over: ${other.join(", ")}`] : []),
   ];
 }
 
-/** The model providers a Codex config (parsed) defines, and the one it uses with its model (a selected profile's win). */
+const shownLine = (line: string, file: string) => line + hiddenNote(line, false, file);
+
+/** The model providers a Codex config (parsed) defines, and the one it uses with its model (a selected profile's win: codexSetting). */
 function codexProviders(data: unknown): { providers: [string, unknown][]; chosen?: string; model?: string } {
-  const top = tableOf(data) ?? {};
-  const profile = typeof top.profile === "string" ? tableOf(tableOf(top.profiles)?.[top.profile]) : undefined;
-  const pick = (k: string) => [profile?.[k], top[k]].find((v): v is string => typeof v === "string");
-  const providers = Object.entries(tableOf(top.model_providers) ?? {}).filter(([, v]) => tableOf(v) !== undefined);
-  return { providers, chosen: pick("model_provider"), model: pick("model") };
+  const providers = Object.entries(tableOf(tableOf(data)?.model_providers) ?? {}).filter(([, v]) => tableOf(v) !== undefined);
+  return { providers, chosen: codexSetting(data, "model_provider")?.value, model: codexSetting(data, "model")?.value };
 }
 
 /**
@@ -173,7 +188,7 @@ export function codexProviderNotice(file: string, data: unknown, where: string):
   return [
     `not used: ${file}'s model provider${names.length > 1 ? "s" : ""} (${names.join(", ")}${used ? `, Codex's model_provider` : ""}): hey reads [provider.NAME] tables, not Codex's [model_providers]; as hey's, in ${where}:`,
     ...(used ? ["  [default]", `  provider = ${JSON.stringify(chosen)}`] : []),
-    ...providers.flatMap(([name, t]) => heyProviderTable(name, t, name === chosen ? model : undefined)),
+    ...providers.flatMap(([name, t]) => heyProviderTable(name, t, file, name === chosen ? model : undefined)),
   ].join("\n");
 }
 
@@ -185,7 +200,7 @@ export function codexProviderHint(name: string, file: string, data: unknown, whe
   const { providers, chosen, model } = codexProviders(data);
   const found = providers.find(([n]) => n === name);
   if (!found) return undefined;
-  const table = heyProviderTable(name, found[1], name === chosen ? model : undefined);
+  const table = heyProviderTable(name, found[1], file, name === chosen ? model : undefined);
   return `; ${file} defines it as Codex's [model_providers.${tomlKey(name)}], which hey does not read: write it as hey's in ${where}:\n${table.join("\n")}`;
 }
 

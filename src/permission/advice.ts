@@ -8,8 +8,8 @@
 import { EXACT_MARK, readEntry } from "./entries.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { type GitAllowed, gitMatches } from "./git-allow.ts";
-import { INTERPRETER } from "./interpreter-code.ts";
-import { allowMatch, allowWords, harmless, type Pattern, program } from "./match.ts";
+import { allowMatch, allowWords, harmless, type Pattern, program, runsInput } from "./match.ts";
+import { INTERPRETER } from "./stdin-code.ts";
 import { RUNNERS } from "./script-files.ts";
 import type { Segment, Word } from "./shell-model.ts";
 import { WRAPPERS } from "./wrappers.ts";
@@ -50,7 +50,13 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   const name = base.words[0] && program(base.words[0].text);
   if (name && ESCALATING.has(name))
     return { why: `\`${name}\` runs a command as another user, root unless told otherwise, which hey offers no entry for: run it yourself` };
-  const entry = entryFor(base);
+  // what an interpreter reads on stdin is code no entry spells out, so none allows it (match.ts runsInput): `bash: python3 $` would run any program
+  if (name && runsInput(seg))
+    return {
+      why: `\`${name}\` may run what it reads on stdin (here a heredoc, a here-string or a pipe) as code, which no entry can spell out, so none is offered: write it to a file and name the file`,
+    };
+  // a wide command's own words as written: an exact entry does not set git's `-C DIR` aside (git-allow.ts)
+  const entry = entryFor(base.words[0] && wide(base) ? seg : base);
   const allows = (p: Pattern) => (git ? gitMatches(seg, git, [p]).by.length > 0 : allowMatch(seg, p));
   // an entry with a control character could not be written into the config as shown
   const read = entry && !/[\x00-\x1f\x7f]/.test(entry) ? readEntry(entry, "allow") : undefined;

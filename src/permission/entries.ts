@@ -112,8 +112,11 @@ const PROGRAMS: ReadonlySet<string> = new Set(
  */
 export const EXACT_MARK = "$";
 
-/** Whether an entry is an exact one (`bash: rm -rf build $`), for the lines that show it. */
-export const isExact = (entry: string) => /^bash\s*:.*\s\$$/is.test(entry.trim());
+/** Whether an entry is an exact one (`bash: rm -rf build $`, `bash: npm test $ > log`), as the matcher reads it, for the lines that show it. */
+export function isExact(entry: string): boolean {
+  const read = readEntry(entry, "allow");
+  return "pattern" in read && read.pattern.exact === true;
+}
 
 /** What an exact entry's `$` means, said beside it wherever hey shows one. */
 export const EXACT_NOTE = "`$`: this command exactly, no words after it";
@@ -129,15 +132,15 @@ function readPattern(entry: string, text: string, list?: "allow" | "deny"): Entr
   const seg = top[0]!;
   const marks = seg.words.flatMap((w, i) => (w.raw === EXACT_MARK ? [i] : []));
   const exact = marks.length > 0;
-  // a deny entry has no exact mark, so a `$` ending its last word is that word's
-  const problem = exact ? markProblem(seg.words.length, marks, list) : list === "deny" ? undefined : glued(seg.words.at(-1), text);
+  // a `$` ending the last word is that word's, as it was before the exact mark (gluedMark says so)
+  const problem = exact ? markProblem(seg.words.length, marks, list) : undefined;
   if (problem) return { error: problem };
   const words = [...seg.assigns, ...seg.words.slice(0, exact ? -1 : undefined)];
   const redirects = seg.redirects.filter((r) => !harmless(r));
   const star = (w: Word) => w.glob && w.text.includes("*");
   // without `*`, a pattern matches leading words; the exact mark says nothing may follow them
   if (!exact && !words.some(star) && !redirects.some((r) => star(r.target))) words.push(STAR);
-  return { pattern: { entry, words, assigns: seg.assigns.length > 0, redirects } };
+  return { pattern: { entry, words, assigns: seg.assigns.length > 0, redirects, ...(exact ? { exact } : {}) } };
 }
 
 /**
@@ -153,13 +156,21 @@ function markProblem(count: number, marks: number[], list?: "allow" | "deny"): s
 }
 
 /**
- * A last word ending in an unquoted `$` (`npm test$`): most likely the exact mark without its
- * space. Either meaning can be written plainly, so both are offered (`grep -c ^$` may mean the `$`).
+ * What to warn of an allow entry whose last word ends in an unquoted `$` (`bash: npm test$`), or
+ * undefined: that `$` is the word's, as it was before the exact mark, so the entry allows what
+ * starts with those words; the exact mark without its space is as likely meant (`grep -c ^$` may
+ * mean the `$`). Both are offered, either of which ends the warning. A warning, not an error: a
+ * config that worked before the mark still starts.
  */
-function glued(last: Word | undefined, text: string): string | undefined {
+export function gluedMark(entry: string): string | undefined {
+  const bash = /^bash\s*:(.*)$/is.exec(entry.trim());
+  const text = bash?.[1]?.trim();
+  if (!text || !("pattern" in readEntry(entry, "allow"))) return undefined;
+  const parsed = parseSyntax(text, "bash");
+  const last = parsed.ok ? parsed.segments.find((s) => !s.nested)?.words.at(-1) : undefined;
   if (!last || last.unknown || !/[^$]\$$/.test(last.raw) || /['"\\]/.test(last.raw) || !text.endsWith(last.raw)) return undefined;
   const before = text.slice(0, -last.raw.length);
-  return `ends in \`${last.raw}\`; the exact mark is a word of its own: write "bash: ${text.slice(0, -1)} $" (for a \`$\` in the word, quote it: "bash: ${before}'${last.raw}'")`;
+  return `${JSON.stringify(entry)} ends in \`${last.raw}\`, whose \`$\` is the word's (it allows what starts with \`${text}\`): for the exact mark, a word of its own, write "bash: ${text.slice(0, -1)} $"; to keep this meaning without this warning, quote the word: "bash: ${before}'${last.raw}'"`;
 }
 
 /** What is wrong with an entry that is neither a tool glob nor "bash: PATTERN", and what to write instead. */

@@ -13,7 +13,7 @@
 // whole tree: a deny pattern refuses it only when the path it names is denied (a file, or a folder
 // inside a denied one); below it, the files a deny entry names, or no allow entry covers, are passed
 // by one at a time (refusedFiles), as Claude Code's Grep leaves denied files out. Each entry judges
-// its own tool: a read_file deny without grep's is said to the user (readOnlyDenies). Pure: the caller
+// its own tool: a read_file deny without grep's and edit's is said to the user (readOnlyDenies). Pure: the caller
 // says where links lead (FilePlace.real).
 import * as nodePath from "node:path";
 import { type PlatformPath, resolveUserPath } from "../fs/user-path.ts";
@@ -68,16 +68,53 @@ export function anchoredEntry(entry: string, root: string, p: PlatformPath = nod
   return `${file.tool}: ${p.join(root, file.glob)}`;
 }
 
+/** A `read_file: GLOB` deny entry as a config file writes it (`entry`), in force as `anchored` (a project's under its folder), and where it is (`file`: `FILE:LINE`). */
+export interface ReadDeny {
+  entry: string;
+  anchored: string;
+  file: string;
+}
+
 /**
- * The `read_file: GLOB` entries of a deny list that grep would still search: no `grep: GLOB` (nor
- * `grep`) beside them. Each entry judges its own tool, and grep hands the model the lines it
- * finds, so a user who wrote only the read_file entry is told (config/resolve.ts warns).
+ * Why a read_file deny entry does not keep its files from the model, one line each: each entry
+ * judges its own tool, and grep hands the model the lines it finds, edit shows lines of the file it
+ * edits (its diff, where old_string nearly matched, and whether a guessed text is there at all), so
+ * an entry whose files `deny` (the lists in force, every file's) leaves to grep or edit is said with
+ * the entries to add. A `grep`/`edit` entry covers it by name alone or by a pattern covering its
+ * files (`grep: ~/.ssh` covers `read_file: ~/.ssh/**`).
  */
-export function readOnlyDenies(deny: readonly string[]): FilePattern[] {
-  const read = deny.map((e) => readFilePattern(e)).filter((f): f is FilePattern => f !== undefined && !("error" in f));
-  if (deny.some((e) => e.trim() === TOOL.grep)) return [];
-  const searched = new Set(read.filter((f) => f.tool === TOOL.grep).map((f) => f.glob));
-  return read.filter((f) => f.tool === TOOL.readFile && !searched.has(f.glob));
+export function readOnlyDenies(reads: readonly ReadDeny[], deny: readonly string[]): string[] {
+  const paths = deny.map((e) => readFilePattern(e)).filter((f): f is FilePattern => f !== undefined && !("error" in f));
+  const out: string[] = [];
+  for (const r of reads) {
+    const read = readFilePattern(r.anchored);
+    if (!read || "error" in read || read.tool !== TOOL.readFile || !deny.includes(r.anchored)) continue;
+    const open = [TOOL.grep, TOOL.edit].filter(
+      (tool) => !deny.some((e) => e.trim() === tool) && !paths.some((f) => f.tool === tool && coversGlob(f.glob, read.glob)),
+    );
+    if (open.length === 0) continue;
+    const glob = readFilePattern(r.entry) as FilePattern;
+    const does = open.map((t) =>
+      t === TOOL.grep ? "grep still searches them and shows the model the lines it finds" : "edit shows the model lines of a file it edits",
+    );
+    out.push(
+      `${r.file}: [permission] deny "${r.entry}" keeps those files from read_file only: ${does.join(", and ")}; add ${open.map((t) => `"${t}: ${glob.glob}"`).join(", ")} too${open.includes(TOOL.grep) ? " (a grep of a folder that may hold them is then refused)" : ""}`,
+    );
+  }
+  return out;
+}
+
+/** Where `coversGlob` resolves patterns: any fixed folder does, as both patterns resolve alike; no link is followed. */
+const GLOB_PLACE: FilePlace = { cwd: "/cwd", home: "/home", real: (abs) => abs, fold: false, p: nodePath.posix };
+
+/** Whether the pattern `outer` covers every path `inner` matches: the same pattern, or one covering the folder `inner`'s wildcards start in. */
+function coversGlob(outer: string, inner: string): boolean {
+  if (outer === inner) return true;
+  const fixed = inner.split(/[\\/]/);
+  const at = fixed.findIndex((part) => /[*?[]/.test(part));
+  const folder = (at < 0 ? fixed : fixed.slice(0, at)).join("/") || ".";
+  const where = resolveUserPath(folder, GLOB_PLACE.cwd, GLOB_PLACE.home, nodePath.posix);
+  return !("error" in where) && covers(outer, nodePath.posix.normalize(where.abs), GLOB_PLACE) === "yes";
 }
 
 /** The project folder of a project's file: the one holding `.hey/` for `.hey/config.toml`, the file's own for `.mcp.json`. */

@@ -4,7 +4,8 @@
 // commit` and `git -c core.editor=vim commit` both need `bash: vim *`. git's options before the
 // subcommand that change nothing else the rules see (`-c` pairs whose value is judged or runs
 // nothing, `--no-pager`, `-C DIR` as `cd DIR &&` would) are set aside for matching, so hey's own
-// hint `git -c core.editor=true rebase --continue` meets `bash: git rebase *`. Pure.
+// hint `git -c core.editor=true rebase --continue` meets `bash: git rebase *`; not for an exact
+// entry, which allows the command as written only. Pure.
 import { gitShellTexts, type GitText, judgedSetting } from "./git-texts.ts";
 import { allowMatch, isStar, type Pattern } from "./match.ts";
 import type { Segment, Word } from "./shell-model.ts";
@@ -45,7 +46,8 @@ export function gitAllowed(seg: Segment, segments: Segment[]): GitAllowed | unde
  * (`bash: git -c core.editor=vim commit *`) is the user's choice.
  */
 export function gitMatches(seg: Segment, git: GitAllowed, allow: Pattern[]): { by: Pattern[]; judge: GitText[] | { unknown: string } } {
-  const by = allow.filter((p) => allowMatch(seg, p) || (git.bare !== seg && allowMatch(git.bare, p)));
+  // an exact entry is the command as written: `git -C ../other push --force` is another repository's push
+  const by = allow.filter((p) => allowMatch(seg, p) || (git.bare !== seg && !p.exact && allowMatch(git.bare, p)));
   if ("unknown" in git.texts) return { by, judge: git.texts };
   const spelled = (t: GitText) => by.some((p) => p.words.some((w) => !isStar(w) && w.raw === t.word));
   return { by, judge: git.texts.filter((t) => !spelled(t)) };

@@ -11,9 +11,7 @@
 import { entryMethod } from "./methods.ts";
 import { type Pattern, program, toldValues } from "./match.ts";
 import type { Segment } from "./shell-model.ts";
-
-/** Interpreters that take their program as an argument or on stdin (`python3 -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`). */
-export const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|node|nodejs|ruby[0-9.]*|deno|bun|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|osascript)$/;
+import { INTERPRETER } from "./stdin-code.ts";
 
 /**
  * The code an interpreter is given on its command line or stdin: the word after `-c`, `-e`, `-E`,

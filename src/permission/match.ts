@@ -17,6 +17,7 @@
 import { gitOutputs, readGit } from "./git.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
+import { runsStdin } from "./stdin-code.ts";
 
 /** A compiled `bash: PATTERN` entry. */
 export interface Pattern {
@@ -25,6 +26,8 @@ export interface Pattern {
   words: Word[];
   assigns: boolean;
   redirects: Redirect[];
+  /** an exact entry (`bash: npm run build $`): its words and nothing else, nor code given on stdin (runsInput) */
+  exact?: boolean;
 }
 
 /** Redirections that touch no file: fd duplication or closing, /dev/null, data given on stdin (a heredoc, a here-string, `< <(cmd)`). */
@@ -89,8 +92,27 @@ export function allowWords(seg: Segment, p: Pattern): boolean {
   return next[0]!;
 }
 
+/**
+ * Whether a segment's program may run as code input its words do not show — a heredoc, a
+ * here-string, a process substitution on stdin (`< <(cmd)`), a pipe from the command before it —
+ * being one that may run what it reads (stdin-code.ts: `python3`, `sh`).
+ */
+export function runsInput(seg: Segment): boolean {
+  const first = seg.words[0];
+  if (!first || first.unknown || first.glob) return false;
+  const given =
+    seg.piped === true ||
+    seg.redirects.some((r) => {
+      const op = r.op.replace(/^\d+/, "");
+      return op === "<<" || op === "<<-" || op === "<<<" || (op === "<" && r.target.raw.startsWith("<("));
+    });
+  return given && runsStdin(program(first.text));
+}
+
 export function allowMatch(seg: Segment, p: Pattern): boolean {
   if (!allowWords(seg, p)) return false;
+  // an exact entry spells out the whole command: the code `echo '…' | python3` runs is no word of it
+  if (p.exact && runsInput(seg)) return false;
   const files = seg.redirects.filter((r) => !harmless(r));
   return (
     files.length === p.redirects.length &&

@@ -69,13 +69,15 @@ function heyEntry(rule: string, list: "allow" | "deny", root?: string): { entrie
  * hey's pattern: `//abs` is `/abs`, `~/x` stays, a name without a `/` matches in every directory
  * below (hey's `**` and a `/` before it). A project's rule (`root`: its folder) is anchored there,
  * as Claude Code anchors it, so it holds wherever in the project hey starts: `.env` matches in
- * every directory of the project, `./x`, `x/y` and `/x` are under ROOT. The user's rules stay relative to where hey
+ * every directory of the project, `./x`, `x/y` and `/x` are under ROOT. `root` "" gives the same
+ * patterns relative, for the project's own `.hey/config.toml`, which anchors them at the project
+ * itself (and so holds in a teammate's checkout too). The user's rules stay relative to where hey
  * runs, as Claude Code reads them; their `/x`, relative to the settings file's directory, has none.
  */
 function heyGlob(path: string, root?: string): { glob: string } | { none: string } {
   if (path.startsWith("//")) return { glob: path.slice(1) };
   if (path.startsWith("~/")) return { glob: path };
-  const under = root === undefined ? (rest: string) => rest : (rest: string) => `${root.replace(/[\\/]+$/, "")}/${rest}`;
+  const under = !root ? (rest: string) => rest : (rest: string) => `${root.replace(/[\\/]+$/, "")}/${rest}`;
   if (path.startsWith("/")) {
     if (root === undefined) return { none: "is relative to the settings file's directory, hey's patterns to where it runs: give the full path" };
     return { glob: under(path.slice(1)) };
@@ -120,11 +122,13 @@ function pasteIntro(deny: boolean, allow: boolean): string {
 
 /**
  * What hey says of settings files with rules (`files` as the user would name them, whose rules are
- * `rules` together: one [permission] table to paste; `where`: the config file to write them in;
- * `root`: the project's folder when they are a project's, whose paths are anchored there), or
- * undefined when they have none.
+ * `rules` together: one [permission] table to paste; `where`: the config file to write them in),
+ * or undefined when they have none. For a project's (`project`), `where` is its `.hey/config.toml`,
+ * given the rules' paths relative (that file anchors them at the project); the user's config
+ * (`project.user`), where they must name the project's folder (`project.root`), is offered those
+ * anchored when they differ.
  */
-export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string, root?: string): string | undefined {
+export function peerRulesNotice(files: readonly string[], rules: PeerRules, where: string, project?: { root: string; user: string }): string | undefined {
   const counts = [
     rules.deny.length && `${rules.deny.length} deny`,
     rules.ask.length && `${rules.ask.length} ask`,
@@ -134,15 +138,24 @@ export function peerRulesNotice(files: readonly string[], rules: PeerRules, wher
     .join(", ");
   if (!counts) return undefined;
   const file = files.length > 1 ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)} have` : `${files[0]} has`;
-  const { deny, allow, none } = heyLists(rules, root);
+  const { deny, allow, none } = heyLists(rules, project && "");
   const lines = [
     `warning: ${file} Claude Code permission rules (${counts}) that hey does not apply: with no [permission] list of its own hey runs every tool call without asking.`,
   ];
-  const table = [deny.length && `  deny = ${entryList(deny)}`, allow.length && `  allow = ${entryList(allow)}`].filter((l) => typeof l === "string");
-  if (table.length) lines.push(`  ${pasteIntro(deny.length > 0, allow.length > 0)}, write in ${where}:`, "  [permission]", ...table);
+  const table = tableLines(deny, allow);
+  const anchored = project ? heyLists(rules, project.root) : undefined;
+  const theirs = anchored ? tableLines(anchored.deny, anchored.allow) : table;
+  const same = theirs.join("\n") === table.join("\n");
+  const into = project && same ? `${where} or ${project.user}` : where;
+  if (table.length) lines.push(`  ${pasteIntro(deny.length > 0, allow.length > 0)}, write in ${into}:`, "  [permission]", ...table);
+  if (project && table.length && !same)
+    lines.push(`  Or for you alone, in ${project.user} (its paths named under the project's folder):`, "  [permission]", ...theirs);
   if (none.length) lines.push(`  No hey entry for: ${none.join("; ")}`);
   return lines.join("\n");
 }
+
+const tableLines = (deny: string[], allow: string[]) =>
+  [deny.length && `  deny = ${entryList(deny)}`, allow.length && `  allow = ${entryList(allow)}`].filter((l) => typeof l === "string");
 
 const entryList = (entries: readonly string[]) => `[${entries.map((e) => JSON.stringify(e)).join(", ")}]`;
 
@@ -154,33 +167,32 @@ export interface CodexSettings {
   profile?: string;
 }
 
+const tableOf = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
 /**
- * The `approval_policy` and `sandbox_mode` Codex runs with by a config.toml's text: the top-level
- * ones, then those of the profile its top-level `profile = "NAME"` selects (`[profiles.NAME]`),
- * which win, as in Codex. Other tables' keys are not these settings.
+ * Codex's string setting `key` as Codex runs with it, from its config.toml parsed (as a TOML
+ * parser reads it: dotted keys, inline tables and multi-line strings too): the profile its top-level
+ * `profile = "NAME"` selects (`[profiles.NAME]`) wins where it sets the key (`profile` then names
+ * it), else the top level's; other tables' keys are not settings. Undefined when neither sets it.
  */
-export function codexSettings(text: string): CodexSettings {
-  const top: CodexSettings = {};
-  const profiles = new Map<string, CodexSettings>();
-  let selected: string | undefined;
-  let table: CodexSettings | undefined = top; // undefined: a table whose keys are no settings of these
-  for (const line of text.split("\n")) {
-    const header = /^\s*\[\s*([^\]]*?)\s*\]/.exec(line);
-    if (header) {
-      const name = /^profiles\s*\.\s*(?:"([^"]+)"|'([^']+)'|([\w-]+))$/.exec(header[1]!);
-      const profile = name ? (name[1] ?? name[2] ?? name[3])! : undefined;
-      table = profile === undefined ? undefined : (profiles.get(profile) ?? profiles.set(profile, {}).get(profile));
-      continue;
-    }
-    const m = /^\s*(approval_policy|sandbox_mode|profile)\s*=\s*["']([\w.-]+)["']/.exec(line);
-    if (!m || !table) continue;
-    if (m[1] === "profile") {
-      if (table === top) selected = m[2];
-    } else table[m[1] === "approval_policy" ? "approval" : "sandbox"] = m[2];
-  }
-  const chosen = selected === undefined ? undefined : profiles.get(selected);
-  if (!chosen || (chosen.approval === undefined && chosen.sandbox === undefined)) return top;
-  return { ...top, ...chosen, profile: selected };
+export function codexSetting(data: unknown, key: string): { value: string; profile?: string } | undefined {
+  const top = tableOf(data);
+  const name = typeof top.profile === "string" ? top.profile : undefined;
+  const own = name === undefined ? undefined : tableOf(tableOf(top.profiles)[name])[key];
+  if (typeof own === "string") return { value: own, profile: name };
+  return typeof top[key] === "string" ? { value: top[key] as string } : undefined;
+}
+
+/** The `approval_policy` and `sandbox_mode` Codex runs with by its config.toml parsed (codexSetting). */
+export function codexSettings(data: unknown): CodexSettings {
+  const approval = codexSetting(data, "approval_policy");
+  const sandbox = codexSetting(data, "sandbox_mode");
+  const profile = approval?.profile ?? sandbox?.profile;
+  return {
+    ...(approval ? { approval: approval.value } : {}),
+    ...(sandbox ? { sandbox: sandbox.value } : {}),
+    ...(profile !== undefined ? { profile } : {}),
+  };
 }
 
 const CODEX_ASKS = ["untrusted", "on-request", "on-failure"];

@@ -1,8 +1,9 @@
 // Through dist/hey against a loopback model, under an allow list with an exact entry (f90b):
 // "bash: rm -rf build $" runs `rm -rf build` and refuses `rm -rf build keep`, offering that command's
 // own exact entry. Before, the `$` was a word of the command, so the entry allowed neither (and the
-// advice offered "bash: rm -rf build keep", which also allowed `rm -rf build keep ~`). A `$` glued to
-// a word, or in a deny list, is a config error `hey doctor` names with the file, line and key.
+// advice offered "bash: rm -rf build keep", which also allowed `rm -rf build keep ~`). A `$` ending
+// a deny entry is a config error `hey doctor` names with the file, line and key; one glued to an
+// allow entry's word is the word's, said as a warning.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -32,16 +33,27 @@ test("an exact entry runs its command, and the same command with one more word i
   expect(existsSync(join(project.path, "keep"))).toBe(true);
 });
 
-test("hey doctor names a `$` glued to a word and one in a deny list, with the file, line and key", async () => {
+test("hey doctor names a `$` in a deny list as an error, with the file, line and key", async () => {
   const { home, project } = scripted;
-  scripted.userConfig(`[permission]\nallow = [\n  "bash: ls *",\n  "bash: npm test$",\n]\ndeny = ["bash: rm -rf / $"]\n`);
+  scripted.userConfig(`[permission]\nallow = [\n  "bash: ls *",\n]\ndeny = ["bash: rm -rf / $"]\n`);
   const run = await runHey(["doctor"], { cwd: project.path, env: { HOME: home.path } });
   const file = join(home.path, ".config", "hey", "config.toml");
   const lines = scripted.provider().split("\n").length - 1; // the permission table follows the provider's lines; an entry is named at its key's line
   expect(run.stdout + run.stderr).toContain(
-    `${file}:${lines + 2}: [permission] allow: "bash: npm test$" ends in \`test$\`; the exact mark is a word of its own: write "bash: npm test $"`,
+    `${file}:${lines + 5}: [permission] deny: "bash: rm -rf / $" ends in the exact mark \`$\`, which a deny entry cannot have: it refuses whatever follows its words; drop the \`$\``,
   );
-  expect(run.stdout + run.stderr).toContain(
-    `${file}:${lines + 6}: [permission] deny: "bash: rm -rf / $" ends in the exact mark \`$\`, which a deny entry cannot have: it refuses whatever follows its words; drop the \`$\``,
-  );
+});
+
+// x93 #4: a `$` glued to an allow entry's last word was valid before the mark; it stopped hey
+test("a `$` glued to an allow entry's word starts hey with a warning, the entry as it was, and hey doctor names it", async () => {
+  const { home, project } = scripted;
+  scripted.userConfig(`[permission]\nallow = [\n  "bash: ls *",\n  "bash: npm test$",\n]\n`);
+  const file = join(home.path, ".config", "hey", "config.toml");
+  const lines = scripted.provider().split("\n").length - 1;
+  const said = `${file}:${lines + 2}: [permission] allow "bash: npm test$" ends in \`test$\`, whose \`$\` is the word's`;
+  const run = await runHey(["-p", "hi"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toContain(said);
+  const doctor = await runHey(["doctor"], { cwd: project.path, env: { HOME: home.path } });
+  expect(doctor.stdout + doctor.stderr).toContain(said);
 });

@@ -39,7 +39,11 @@ test("Claude's project rule Read(.env) becomes entries anchored at the project; 
   scripted.userConfig("");
   const first = await runHey(["-p", "hi"], { cwd: join(root, "web"), env: { HOME: scripted.home.path } });
   const deny = `deny = ["read_file: ${root}/**/.env", "grep: ${root}/**/.env", "edit: ${root}/**/.env"]`;
-  expect(first.stderr).toContain(`  ${deny}`);
+  // the project's own file gets the relative form, which it anchors at the project (the next test pastes it)
+  expect(first.stderr).toContain(
+    'write in .hey/config.toml (loaded once the project is trusted):\n  [permission]\n  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]',
+  );
+  expect(first.stderr).toContain(`  Or for you alone, in ~/.config/hey/config.toml (its paths named under the project's folder):\n  [permission]\n  ${deny}`);
 
   scripted.userConfig(`[permission]\n${deny}\n`);
   scripted.calls = CALLS;
@@ -70,14 +74,14 @@ test("a project's own .hey/config.toml deny of **/.env holds from web/: its patt
   expect(got.join("\n")).not.toContain("4711");
 });
 
-test("a hand-written read_file deny with no grep entry is said once, with the entry to add, and by hey doctor every time", async () => {
+test("a hand-written read_file deny with no grep or edit entry is said once, with the entries to add, and by hey doctor every time", async () => {
   const root = project();
   scripted.userConfig('[permission]\ndeny = ["read_file: ~/.ssh/**"]\n');
   const said = `config.toml:8: [permission] deny "read_file: ~/.ssh/**" keeps those files from read_file only: grep still searches them`;
   const env = { HOME: scripted.home.path };
   expect((await runHey(["-p", "hi"], { cwd: root, env })).stderr).toContain(said);
   expect((await runHey(["-p", "hi"], { cwd: root, env })).stderr).not.toContain("read_file only");
-  expect((await runHey(["doctor"], { cwd: root, env })).stdout).toContain(`add "grep: ~/.ssh/**" too`);
-  scripted.userConfig('[permission]\ndeny = ["read_file: ~/.ssh/**", "grep: ~/.ssh/**"]\n');
+  expect((await runHey(["doctor"], { cwd: root, env })).stdout).toContain(`add "grep: ~/.ssh/**", "edit: ~/.ssh/**" too`);
+  scripted.userConfig('[permission]\ndeny = ["read_file: ~/.ssh/**", "grep: ~/.ssh", "edit: ~/.ssh/**"]\n');
   expect((await runHey(["doctor"], { cwd: root, env })).stdout).not.toContain("read_file only");
 });

@@ -78,3 +78,61 @@ test("a project CLAUDE.md beside its AGENTS.md is said not read, with its import
   rmSync(join(project, "CLAUDE.md"));
   rmSync(join(project, "AGENTS.md"));
 });
+
+// x93 #8: the rules were anchored at the home folder and offered for a project's .hey/config.toml
+test("started in the home directory, the user's Claude rules stay the user's: relative to where hey runs, for the user's config", () => {
+  lay(join(home.path, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(.env)"] } }));
+  const said = peerNotices({ ...at, cwd: home.path, root: home.path }, false, {}).join("\n");
+  expect(said).toContain('write in ~/.config/hey/config.toml:\n  [permission]\n  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]');
+  expect(said).not.toContain(home.path);
+  expect(said).not.toContain(".hey/config.toml");
+  rmSync(join(home.path, ".claude"), { recursive: true });
+});
+
+// x93 #5: the advice used base names: a self-import for .claude/CLAUDE.md beside CLAUDE.md, `@AGENTS.md` from inside .claude/
+test("a .claude/CLAUDE.md passed over is named by its path, with an import written from its folder; an import of the file hey reads is no import left out", () => {
+  const notice = () => peerNotices(at, false, {}).filter((l) => l.includes("CLAUDE.md"));
+  lay(join(project, "CLAUDE.md"), "Claude rules.\n");
+  lay(join(project, ".claude", "CLAUDE.md"), "More rules.\n");
+  expect(notice()).toEqual([
+    "not read: .claude/CLAUDE.md (hey reads one file a directory, CLAUDE.md, first): move what hey should follow into CLAUDE.md, which Claude Code reads too",
+  ]);
+  rmSync(join(project, "CLAUDE.md"));
+  lay(join(project, "AGENTS.md"), "Shared rules.\n");
+  expect(notice()).toEqual([
+    'not read: .claude/CLAUDE.md (hey reads one file a directory, AGENTS.md, first): move what hey should follow into AGENTS.md, and make .claude/CLAUDE.md "@../AGENTS.md" so Claude Code reads the same',
+  ]);
+  rmSync(join(project, ".claude"), { recursive: true });
+  lay(join(project, "CLAUDE.md"), "Also follow @AGENTS.md, and keep answers short.\n");
+  expect(notice()).toEqual([
+    'not read: CLAUDE.md (hey reads one file a directory, AGENTS.md, first): move what hey should follow into AGENTS.md, and make CLAUDE.md "@AGENTS.md" so Claude Code reads the same',
+  ]);
+  rmSync(join(project, "CLAUDE.md"));
+  rmSync(join(project, "AGENTS.md"));
+});
+
+// x93 #6: a second, line-by-line reading of the file missed valid TOML that the provider notice's parser read
+test("Codex's approval settings are read as TOML: a dotted key or an inline table of the selected profile is said", () => {
+  for (const text of [
+    'profile = "work"\nprofiles.work.approval_policy = "on-request"\n',
+    'profile = "work"\n[profiles]\nwork = { approval_policy = "on-request", sandbox_mode = "read-only" }\n',
+  ]) {
+    lay(join(home.path, ".codex", "config.toml"), text);
+    expect(peerNotices(at, false, {}).join("\n")).toContain('warning: ~/.codex/config.toml has Codex\'s approval_policy = "on-request"');
+  }
+  rmSync(join(home.path, ".codex"), { recursive: true });
+});
+
+// x93 #1: a rule's text reaches the screen and, under an agent, its model's context
+test("a key spelled out in a Claude rule is hidden in the table offered for it, with the file that holds it", () => {
+  const key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123";
+  lay(
+    join(project, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { allow: [`Bash(curl -H "Authorization: Bearer ${key}" https://api.example.com/v1)`] } }),
+  );
+  const said = peerNotices(at, false, {}).join("\n");
+  expect(said).not.toContain(key);
+  expect(said).toContain('allow = ["bash: curl -H \\"Authorization: Bearer [secret: anthropic-key]\\" https://api.example.com/v1 $"');
+  expect(said).toContain("  [secret: …] stands for a value written in .claude/settings.json");
+  rmSync(join(project, ".claude"), { recursive: true });
+});

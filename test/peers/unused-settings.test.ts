@@ -110,3 +110,32 @@ test("the help after the default Ollama did not answer names the model servers o
   );
   expect(elsewhereLine(undefined, { label: "x", data: { model: "o3" } }, {})).toBeUndefined();
 });
+
+// x93 #1: these lines go to the terminal and, under an agent, into its model's context
+const leaky = {
+  model: "gpt-5",
+  model_provider: "corp",
+  model_providers: { corp: { base_url: "https://svc:hunter2-p4ss@llm.corp.example/v1?token=ghp_abcdefghijklmnopqrstuvwxyz0123456789", env_key: "CORP_KEY" } },
+};
+const leakyEnv = { env: { ANTHROPIC_BASE_URL: "https://gw.example.com/v1?api_key=sk-ant-api03-SECRETSECRETSECRETSECRET1234567890" } };
+const SECRETS = ["hunter2-p4ss", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "sk-ant-api03-SECRET"];
+
+test("a password, a query token or a key in another agent's URL is hidden in every line that shows it, with where it is", () => {
+  const lines = [
+    codexProviderNotice("~/.codex/config.toml", leaky, "~/.config/hey/config.toml")!,
+    codexProviderHint("corp", "~/.codex/config.toml", leaky, "~/.config/hey/config.toml")!,
+    envNotice({ label: "~/.claude/settings.json", data: leakyEnv }, {})!,
+  ];
+  for (const line of lines) for (const secret of SECRETS) expect(line).not.toContain(secret);
+  expect(lines[0]).toMatch(
+    /\n {2}base_url = "https:\/\/svc:\[secret #[0-9a-f]{8}\]@llm\.corp\.example\/v1\?token=\[secret #[0-9a-f]{8}\]" {2}# \[secret #…\] is the value in ~\/\.codex\/config\.toml\n/,
+  );
+  expect(lines[1]).toContain("@llm.corp.example/v1?token=[secret #");
+  expect(lines[2]).toMatch(
+    /export ANTHROPIC_BASE_URL='https:\/\/gw\.example\.com\/v1\?api_key=\[secret #[0-9a-f]{8}\]' {2}# \[secret #…\] is the value in ~\/\.claude\/settings\.json$/,
+  );
+  // a user name alone may be a token (`https://ghp_…@github.com`); a plain URL stays as written
+  const userOnly = { model_providers: { p: { base_url: "https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@x.example/v1" } } };
+  expect(codexProviderNotice("x", userOnly, "y")).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+  expect(codexProviderNotice("x", codex, "y")).toContain('base_url = "http://127.0.0.1:46001/v1"\n');
+});

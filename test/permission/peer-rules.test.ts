@@ -42,10 +42,22 @@ test.each([
   expect(heyDenyEntry(rule, "/w/proj/")).toEqual({ entries });
 });
 
-test("a project's settings give entries anchored at the project, the user's relative to where hey runs", () => {
-  const rules = claudeRules({ permissions: { deny: ["Read(.env)"] } });
-  expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", "/w/proj")).toContain(
-    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env"]',
+// x93 #3: pasted into the committed .hey/config.toml, /home/alice/app/**/.env matched nothing in a teammate's checkout or on CI
+test("a project's settings give relative entries for its .hey/config.toml (anchored there) and anchored ones for the user's config; the user's relative to where hey runs", () => {
+  const rules = claudeRules({ permissions: { deny: ["Read(.env)", "Read(/secrets/**)"] } });
+  const project = { root: "/w/proj", user: "~/.config/hey/config.toml" };
+  expect(peerRulesNotice([".claude/settings.json"], rules, ".hey/config.toml", project)!.split("\n").slice(1)).toEqual([
+    "  To refuse the same, write in .hey/config.toml:",
+    "  [permission]",
+    '  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env", "read_file: secrets/**", "grep: secrets/**", "edit: secrets/**"]',
+    "  Or for you alone, in ~/.config/hey/config.toml (its paths named under the project's folder):",
+    "  [permission]",
+    '  deny = ["read_file: /w/proj/**/.env", "grep: /w/proj/**/.env", "edit: /w/proj/**/.env", "read_file: /w/proj/secrets/**", "grep: /w/proj/secrets/**", "edit: /w/proj/secrets/**"]',
+  ]);
+  // no path to anchor: one table, for either file
+  const commands = claudeRules({ permissions: { deny: ["Bash(rm:*)"] } });
+  expect(peerRulesNotice([".claude/settings.json"], commands, ".hey/config.toml", project)).toContain(
+    '  To refuse the same, write in .hey/config.toml or ~/.config/hey/config.toml:\n  [permission]\n  deny = ["bash: rm *"]',
   );
   expect(peerRulesNotice(["~/.claude/settings.json"], rules, "~/.config/hey/config.toml")).toContain(
     '  deny = ["read_file: **/.env", "grep: **/.env", "edit: **/.env"]',
@@ -99,7 +111,7 @@ test.each([
   ],
   ['approval_policy = "on-failure"\n[profiles.x]\napproval_policy = "never"\n', 'approval_policy = "on-failure", which', 'deny = ["bash: git push *"'],
 ])("Codex's %p is said with the closest [permission] list", (toml, said, list) => {
-  const notice = codexNotice("~/.codex/config.toml", codexSettings(toml), "~/.config/hey/config.toml")!;
+  const notice = codexNotice("~/.codex/config.toml", codexSettings(Bun.TOML.parse(toml)), "~/.config/hey/config.toml")!;
   expect(notice).toStartWith(`warning: ~/.codex/config.toml has Codex's ${said}`);
   expect(notice).toContain("hey never asks, and with no [permission] list of its own it runs every tool call.");
   expect(notice).toContain(`  [permission]\n  ${list}`);
@@ -108,7 +120,7 @@ test.each([
 test.each(['approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', 'model = "o3"\n', '[profiles.safe]\napproval_policy = "untrusted"\n'])(
   "Codex's %p asks about nothing: nothing is said",
   (toml) => {
-    expect(codexNotice("x", codexSettings(toml), "y")).toBeUndefined();
+    expect(codexNotice("x", codexSettings(Bun.TOML.parse(toml)), "y")).toBeUndefined();
   },
 );
 
@@ -124,14 +136,21 @@ test.each([
   ],
   ['profile = "fast"\napproval_policy = "on-failure"\n[profiles.fast]\nmodel = "o3"\n', { approval: "on-failure" }],
   ['[profiles.safe]\nprofile = "x"\napproval_policy = "untrusted"\n', {}],
+  // x93 #6: TOML the line scanner did not read — a dotted key, an inline table, a multi-line string
+  ['profile = "work"\nprofiles.work.approval_policy = "on-request"\n', { approval: "on-request", profile: "work" }],
+  [
+    'profile = "work"\n[profiles]\nwork = { approval_policy = "on-request", sandbox_mode = "read-only" }\n',
+    { approval: "on-request", sandbox: "read-only", profile: "work" },
+  ],
+  ['approval_policy = """on-request"""\n', { approval: "on-request" }],
 ])("Codex's selected profile is followed: %p", (toml, want) => {
-  expect(codexSettings(toml)).toEqual(want);
+  expect(codexSettings(Bun.TOML.parse(toml))).toEqual(want);
 });
 
 test("a profile's read-only settings are said with the profile's name and hey --plan", () => {
   const notice = codexNotice(
     "~/.codex/config.toml",
-    codexSettings('profile = "safe"\n[profiles.safe]\nsandbox_mode = "read-only"\n'),
+    codexSettings(Bun.TOML.parse('profile = "safe"\n[profiles.safe]\nsandbox_mode = "read-only"\n')),
     "~/.config/hey/config.toml",
   )!;
   expect(notice).toStartWith('warning: ~/.codex/config.toml has Codex\'s sandbox_mode = "read-only" (its profile "safe"), which hey does not apply');
