@@ -184,7 +184,7 @@ export interface Settings {
    * `waiting`: each file's allow entries that wait for the user's approval (config/guard.ts pendingAllows);
    * `entryNotes`: one line for each entry that does less than it seems to: a `read_file: GLOB` deny
    * entry whose files grep or edit may still show (permission/file-paths.ts readOnlyDenies), an allow
-   * entry whose last word ends in a `$` not its own (entries.ts gluedMark): said once until they
+   * entry whose last word ends in a `$` not its own (permission/entries.ts gluedMark): said once until they
    * change, and by `hey doctor`.
    */
   permission: Resolved<typeof SECTIONS.permission> & {
