@@ -6,10 +6,10 @@ import { writeFileSync } from "node:fs";
 
 /** Writes to `file` a table with `/` on ext4 and each of `network` an NFS mount; returns `file`. */
 export function networkMounts(file: string, network: readonly string[]): string {
-  const escape = (point: string) => point.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
+  const octal = (point: string) => point.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
   const lines = [
     "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw",
-    ...network.map((point, i) => `${40 + i} 22 0:${50 + i} / ${escape(point)} rw,relatime shared:${20 + i} - nfs4 server:/export${i} rw,vers=4.2`),
+    ...network.map((point, i) => `${40 + i} 22 0:${50 + i} / ${octal(point)} rw,relatime shared:${20 + i} - nfs4 server:/export${i} rw,vers=4.2`),
   ];
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
