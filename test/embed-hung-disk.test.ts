@@ -2,13 +2,14 @@
 // the deadline the CLI's checks keep (fs/bounded-reads.ts): a path, or a pattern's directory, that
 // does not answer makes the call "cannot verify", naming it, instead of blocking the host program
 // for good. A worker whose reads of paths holding "/hung" block until a file appears stands for
-// the hung network mount.
+// the hung network mount, which a mount table of the test's own lists as NFS.
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setWorkerSource, stuckReads, workerSource } from "../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../src/lib.ts";
 import { tempDir } from "./helpers/e2e.ts";
+import { networkMounts } from "./helpers/mount-table.ts";
 import { until } from "./helpers/wait.ts";
 
 const tmp = tempDir("hey-embed-hung-");
@@ -21,7 +22,7 @@ mkdirSync(join(project, "hung"));
 /** hey's own worker, but a read of a path holding "/hung" blocks until `back` exists */
 function hangingMount(): void {
   const gate = `(req) => { if (req.path.includes("/hung")) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
-  setWorkerSource(workerSource(gate), 500);
+  setWorkerSource(workerSource(gate), 500, networkMounts(join(root, "mountinfo"), [join(project, "hung")]));
 }
 
 afterEach(async () => {

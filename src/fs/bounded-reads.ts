@@ -1,8 +1,11 @@
 // Disk reads with a deadline, for the permission checks (SPEC §8). The checks run before every bash
 // call and are synchronous (kernel/tool-calls.ts PermissionCheck, the embedding API's too); a read
 // of a path on a hung network mount (an NFS or SMB server gone) blocks in the kernel, and hey with
-// it. So each read runs on a worker thread while hey waits for its answer at most DEADLINE_MS
-// (Atomics.wait); a read that does not answer in time throws Hung, which the callers turn into
+// it. So each read runs on a worker thread while hey waits for its answer (Atomics.wait) at most
+// DEADLINE_MS for a path on a network or FUSE mount (fs/mounts.ts), or anywhere when the mount
+// table is not known (not Linux), and LOCAL_TIMES as long on a local disk, where a read waits on
+// a busy machine, not on a server (a build running must not make a tmpfs path "a hung network
+// mount?"); a read that does not answer in time throws Hung, which the callers turn into
 // "cannot verify" naming the file. The worker it is stuck in is left behind (a thread blocked in
 // the kernel cannot be ended: terminate() frees nothing until the read returns) and a fresh one
 // takes the next read. A stuck worker whose read has answered since (the mount is back) is ended
@@ -13,16 +16,28 @@
 // makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
 // round trip between threads). Where no worker can be made, or until the first one made starts (its
 // code may not load there: it costs one wait), the reads run here, without a deadline; once one has
-// started, a fresh one that cannot be made or does not start in time (an overloaded machine, no
-// threads left) fails the read, as a hung one does: here, a hung mount would freeze hey.
+// started, a fresh one that cannot be made, or does not start in a local read's time (an
+// overloaded machine, no threads left), fails the read, as a hung one does: here, a hung mount
+// would freeze hey.
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { hardLinkBelow, resolveTarget } from "./disk-walks.ts";
-import { mayHang, MOUNTINFO, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
+import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
+import { hangingMount, MOUNTINFO, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
 
 export const DEADLINE_MS = 2000;
+/**
+ * How many deadlines a read of a path on a local disk waits, and a fresh thread's start: there the
+ * machine's load is what holds a read (a CI run at load 10 on two cores saw a tmpfs path not answer
+ * in 2 s, and refused `touch` as "a hung network mount?"); finite, since a link on a local path may
+ * lead onto a network mount, which the path's name does not show.
+ */
+export const LOCAL_TIMES = 15;
+/** How long the mount table read is used: a mount made since is seen within a second, at one read of it a second, not one a disk read. */
+const TABLE_FRESH_MS = 1000;
 /** Workers left stuck in a read at once, at most: each holds a thread until its read returns. */
 export const MAX_STUCK = 8;
+
+export type { Stat } from "./disk-walks.ts";
 
 /** A read that did not answer within the deadline, or was not tried (one before it is still stuck). The message starts with the path. */
 export class Hung extends Error {
@@ -32,57 +47,6 @@ export class Hung extends Error {
     why = `did not answer in ${deadline / 1000} s (a hung network mount?)`,
   ) {
     super(`${path} ${why}`);
-  }
-}
-
-/** What lstat/stat say of a path: its kind, size, link count and identity (device:inode). */
-export interface Stat {
-  kind: "file" | "dir" | "link" | "other";
-  size: number;
-  nlink: number;
-  id: string;
-}
-
-type Op =
-  | { op: "lstat" | "stat" | "real"; path: string }
-  | { op: "list"; path: string; dirs?: boolean }
-  | { op: "head"; path: string; max: number }
-  | { op: "links"; path: string; file: string };
-type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; names?: string[]; error?: { code?: string; message: string } };
-type Walks = { path: typeof nodePath; real: typeof resolveTarget; links: typeof hardLinkBelow };
-
-// Runs in the worker and, without one, here: Node's fs and the walks only, no import (a worker made from text can import nothing of hey's)
-function perform(fs: typeof import("node:fs"), req: Op, walks: Walks): { answer: Answer; bytes?: Uint8Array } {
-  const stat = (st: import("node:fs").BigIntStats): Stat => ({
-    kind: st.isSymbolicLink() ? "link" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other",
-    size: Number(st.size),
-    nlink: Number(st.nlink),
-    id: `${st.dev}:${st.ino}`,
-  });
-  try {
-    if (req.op === "lstat") return { answer: { stat: stat(fs.lstatSync(req.path, { bigint: true })) } };
-    if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
-    if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
-    if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
-    if (req.op === "list" && req.dirs)
-      return { answer: { names: fs.readdirSync(req.path, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : [])) } };
-    if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
-    // a FIFO is opened non-blocking, so it cannot hang the read; only a regular file is read
-    const fd = fs.openSync(req.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    try {
-      const st = fs.fstatSync(fd);
-      if (st.isDirectory()) return { answer: { error: { code: "EISDIR", message: `${req.path} is a directory` } } };
-      if (!st.isFile()) return { answer: { error: { code: "EINVAL", message: `${req.path} is not a regular file` } } };
-      const bytes = new Uint8Array(Math.min(st.size, (req as { max: number }).max));
-      let got = 0;
-      for (let n = 1; got < bytes.length && n > 0; got += n) n = fs.readSync(fd, bytes, got, bytes.length - got, got);
-      return { answer: { size: st.size }, bytes: bytes.subarray(0, got) };
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    return { answer: { error: { ...(err.code ? { code: err.code } : {}), message: err.message } } };
   }
 }
 
@@ -121,7 +85,7 @@ self.onmessage = (e) => {
 
 /**
  * A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it
- * is stuck in, and since when; `mount`: the network or FUSE mount that read's path is on.
+ * is stuck in, and when it began; `mount`: the network or FUSE mount that read's path is on.
  */
 type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number; mount?: Mount };
 
@@ -134,6 +98,9 @@ let standard = DEADLINE_MS;
 /** Where the mount table is read (tests: a file of their own), and the table as it was when a read last got stuck. */
 let mountinfo = MOUNTINFO;
 let mounts: Mount[] = [];
+/** When the table was read, and whether it could be (not on Linux: no mount is known, and every path may hang). */
+let tableAt = Number.NEGATIVE_INFINITY;
+let tableKnown = false;
 let noWorker = false;
 /** Whether a worker has started in this process: then workers work here, and reads never run on hey's own thread. */
 let everStarted = false;
@@ -175,6 +142,7 @@ export function setWorkerSource(code: string | undefined, deadlineMs = standard,
   source = code;
   deadline = deadlineMs;
   mountinfo = mountTable;
+  tableAt = Number.NEGATIVE_INFINITY;
 }
 
 /**
@@ -214,7 +182,7 @@ function reap(): void {
 function blocked(path: string): string | undefined {
   const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && path.startsWith(r.op!.path.replace(/\/?$/, "/"))));
   const secs = (r: Reader) => {
-    const s = (Date.now() - r.since! + deadline) / 1000; // since the read began
+    const s = (Date.now() - r.since!) / 1000;
     return s < 10 ? s.toFixed(1) : Math.round(s);
   };
   if (on) return `${on.op!.path === path ? "" : `is below ${on.op!.path}, which `}has not answered for ${secs(on)} s (a hung network mount?)`;
@@ -250,9 +218,7 @@ function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
 
 function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   reap();
-  const why =
-    blocked(req.path) ??
-    (lost === undefined ? undefined : `was not read: ${lost}, read before it in this check, did not answer in ${deadline / 1000} s (a hung network mount?)`);
+  const why = blocked(req.path) ?? (lost === undefined ? undefined : `was not read: ${lost}`);
   if (why) throw new Hung(req.path, why);
   const room = HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0);
   if (current && current.shared.byteLength < room) {
@@ -271,11 +237,14 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   const ctl = control(r);
   // the first, not started when waited for, is looked at again without waiting: once it starts, it reads
   if (r.late && Atomics.load(ctl, 5) === 0) return here();
-  if (!r.started && !r.late && Atomics.wait(ctl, 5, 0, deadline) === "timed-out" && Atomics.load(ctl, 5) === 0) {
+  // a fresh thread slow to start waits on a busy CPU, not a mount: it gets a local read's time
+  const startIn = everStarted ? deadline * LOCAL_TIMES : deadline;
+  if (!r.started && !r.late && Atomics.wait(ctl, 5, 0, startIn) === "timed-out" && Atomics.load(ctl, 5) === 0) {
     // once workers have worked here, one slow to start is kept (the next read looks again), and this read fails
     if (everStarted) {
-      if (checking) lost = req.path;
-      throw new Hung(req.path, `was not read: hey's thread for reads has not started in ${deadline / 1000} s (an overloaded machine, or no threads left?)`);
+      const why = `hey's thread for reads has not started in ${startIn / 1000} s (an overloaded machine, or no threads left?)`;
+      if (checking) lost = why;
+      throw new Hung(req.path, `was not read: ${why}`);
     }
     // the first has not started (its code cannot load on this platform, or the machine is overloaded): read here until it does
     r.late = true;
@@ -296,30 +265,52 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   Atomics.store(ctl, 0, 1);
   Atomics.notify(ctl, 0);
   const answeredIn = (ms: number) => Atomics.wait(ctl, 1, 0, ms) !== "timed-out" || Atomics.load(ctl, 1) !== 0;
+  const limit = limitOf(req);
   // a request the thread has not even taken up (it clears ctl[0] when it does) waits on a starved
   // CPU, not a hung mount: one more deadline before a busy machine's check is refused for nothing
-  if (!answeredIn(deadline) && (Atomics.load(ctl, 0) === 0 || !answeredIn(deadline))) {
+  if (!answeredIn(limit) && (Atomics.load(ctl, 0) === 0 || limit > deadline || !answeredIn(limit))) {
     // a thread blocked in the kernel cannot be ended; it is kept to be ended once its read returns
-    stuck.push({ ...r, op: req, since: Date.now(), ...stuckMount(req) });
+    stuck.push({ ...r, op: req, since: Date.now() - limit, ...stuckMount(req) });
     current = undefined;
-    if (checking) lost = req.path;
-    throw new Hung(req.path, slow);
+    const why = `did not answer in ${limit / 1000} s (${limit > deadline ? "a hung disk, or a link onto a hung network mount?" : "a hung network mount?"})`;
+    if (checking) lost = `${req.path}, read before it in this check, ${why}`;
+    throw new Hung(req.path, slow ?? why);
   }
   const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(r.shared, HEADER, ctl[3]!).slice())) as Answer;
   return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(r.shared, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
 }
 
+/** The mounts there are (the table read again once it is TABLE_FRESH_MS old, or `afresh`); undefined where no table is known. */
+function mountTable(afresh = false): Mount[] | undefined {
+  if (afresh || Date.now() - tableAt > TABLE_FRESH_MS) {
+    tableAt = Date.now();
+    try {
+      mounts = parseMountinfo(fs.readFileSync(mountinfo, "utf8"));
+      tableKnown = true;
+    } catch {
+      mounts = []; // no such table (not Linux): no mount is known
+      tableKnown = false;
+    }
+  }
+  return tableKnown ? mounts : undefined;
+}
+
+/**
+ * How long the read `req` may take: a deadline on a network or FUSE mount, where no mount table is
+ * known (not Linux), and for the search below a directory (its time is the tree's size, which a
+ * longer wait would let freeze hey); LOCAL_TIMES deadlines on a local disk, where only a busy
+ * machine keeps a read waiting.
+ */
+function limitOf(req: Op): number {
+  const table = req.op === "links" ? undefined : mountTable();
+  return table && mountOf(req.path, table) && !hangingMount(req.path, table) ? deadline * LOCAL_TIMES : deadline;
+}
+
 /** The network or FUSE mount the stuck read `req` names a path on (the table read afresh); none for a search below a directory, whose stuck path is not known. */
 function stuckMount(req: Op): { mount?: Mount } {
   if (req.op === "links") return {};
-  try {
-    mounts = parseMountinfo(fs.readFileSync(mountinfo, "utf8"));
-  } catch {
-    mounts = []; // no such table (not Linux): no mount is known
-  }
-  const mount = mountOf(req.path, mounts);
-  // the root itself (a rootless container's fuse-overlayfs): a slow read there does not refuse every path hey checks
-  return mount && mount.point !== "/" && mayHang(mount.type) ? { mount } : {};
+  const mount = hangingMount(req.path, mountTable(true) ?? []);
+  return mount ? { mount } : {};
 }
 
 function answered(path: string, r: { answer: Answer }): void {

@@ -2,9 +2,62 @@
 // a path really names, and another name of a hard-linked file below a directory. Each is one
 // self-contained function of Node's fs and path modules (no name from outside its body: a worker
 // made from text can import nothing of hey's), so fs/bounded-reads.ts runs it on its worker, within
-// the deadline, and realTarget runs it here.
+// the deadline, and realTarget runs it here; and the one read or walk the worker is asked for (perform).
 type Fs = typeof import("node:fs");
 type Path = typeof import("node:path");
+
+/** What lstat/stat say of a path: its kind, size, link count and identity (device:inode). */
+export interface Stat {
+  kind: "file" | "dir" | "link" | "other";
+  size: number;
+  nlink: number;
+  id: string;
+}
+
+/** A request to the worker: one read, or one walk. */
+export type Op =
+  | { op: "lstat" | "stat" | "real"; path: string }
+  | { op: "list"; path: string; dirs?: boolean }
+  | { op: "head"; path: string; max: number }
+  | { op: "links"; path: string; file: string };
+/** The worker's answer: what was read, or the system error (its code and message). */
+export type Answer = { stat?: Stat; size?: number; real?: string; links?: boolean | "maybe"; names?: string[]; error?: { code?: string; message: string } };
+export type Walks = { path: Path; real: typeof resolveTarget; links: typeof hardLinkBelow };
+
+/** One read or walk, as fs/bounded-reads.ts's worker runs it and, without one, hey's thread: Node's fs and the walks only, no name from outside (a worker made from text can import nothing of hey's). */
+export function perform(fs: Fs, req: Op, walks: Walks): { answer: Answer; bytes?: Uint8Array } {
+  const stat = (st: import("node:fs").BigIntStats): Stat => ({
+    kind: st.isSymbolicLink() ? "link" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other",
+    size: Number(st.size),
+    nlink: Number(st.nlink),
+    id: `${st.dev}:${st.ino}`,
+  });
+  try {
+    if (req.op === "lstat") return { answer: { stat: stat(fs.lstatSync(req.path, { bigint: true })) } };
+    if (req.op === "stat") return { answer: { stat: stat(fs.statSync(req.path, { bigint: true })) } };
+    if (req.op === "real") return { answer: { real: walks.real(fs, walks.path, req.path) } };
+    if (req.op === "links") return { answer: { links: walks.links(fs, walks.path, req.file, req.path) } };
+    if (req.op === "list" && req.dirs)
+      return { answer: { names: fs.readdirSync(req.path, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : [])) } };
+    if (req.op === "list") return { answer: { names: fs.readdirSync(req.path) } };
+    // a FIFO is opened non-blocking, so it cannot hang the read; only a regular file is read
+    const fd = fs.openSync(req.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      const st = fs.fstatSync(fd);
+      if (st.isDirectory()) return { answer: { error: { code: "EISDIR", message: `${req.path} is a directory` } } };
+      if (!st.isFile()) return { answer: { error: { code: "EINVAL", message: `${req.path} is not a regular file` } } };
+      const bytes = new Uint8Array(Math.min(st.size, (req as { max: number }).max));
+      let got = 0;
+      for (let n = 1; got < bytes.length && n > 0; got += n) n = fs.readSync(fd, bytes, got, bytes.length - got, got);
+      return { answer: { size: st.size }, bytes: bytes.subarray(0, got) };
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    return { answer: { error: { ...(err.code ? { code: err.code } : {}), message: err.message } } };
+  }
+}
 
 /**
  * `abs` with every link on the way resolved and `..` taken after the link before it, as the

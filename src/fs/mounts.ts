@@ -22,6 +22,16 @@ const REMOTE = new Set(["nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "9p", "
 export const mayHang = (type: string): boolean => REMOTE.has(type) || type.startsWith("fuse.");
 
 /**
+ * The network or FUSE mount `path` (absolute) is on, where a read can hang; never the root itself (a
+ * rootless container's fuse-overlayfs): a slow read there is the machine's, and refuses no other
+ * path. Pure.
+ */
+export function hangingMount(path: string, mounts: readonly Mount[]): Mount | undefined {
+  const mount = mountOf(path, mounts);
+  return mount && mount.point !== "/" && mayHang(mount.type) ? mount : undefined;
+}
+
+/**
  * The mounts of a mountinfo text (proc(5): ID, parent, dev, root, mount point, options, optional
  * fields, `-`, type, source, super options); lines it cannot read are left out. Pure.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { kernelDirsBelow, mayHang, mountOf, parseMountinfo, procPath } from "../../src/fs/mounts.ts";
+import { hangingMount, kernelDirsBelow, mayHang, mountOf, parseMountinfo, procPath } from "../../src/fs/mounts.ts";
 
 // Lines as Linux writes them (proc(5)): optional fields (none, one, several) before the `-`.
 const TABLE = [
@@ -40,6 +40,21 @@ describe("the kernel's mount table", () => {
   test("network and FUSE file systems can hang; local ones are not treated so", () => {
     expect(["nfs", "nfs4", "cifs", "smb3", "9p", "fuse.sshfs", "fuse.rclone", "fuse"].filter(mayHang)).toHaveLength(8);
     expect(["ext4", "xfs", "btrfs", "tmpfs", "overlay", "proc", "zfs"].filter(mayHang)).toEqual([]);
+  });
+
+  // the permission checks' reads get the short deadline there only: a local path waits as a busy machine needs
+  test.each([
+    ["/home/ana/work files/src/a.ts", "/home/ana/work files"], // sshfs
+    ["/home/ana/work files/cache/x", undefined], // a tmpfs inside it
+    ["/mnt/nfs/a", undefined], // the tmpfs stacked on the NFS mount
+    ["/etc/hosts", undefined],
+  ])("the mount %s may hang on: %s", (path, point) => {
+    expect(hangingMount(path, mounts)?.point).toBe(point);
+  });
+
+  test("a root file system that is FUSE (a rootless container's fuse-overlayfs) is not one that may hang: every path is on it", () => {
+    const root = parseMountinfo("1 0 0:40 / / rw,relatime - fuse.fuse-overlayfs fuse-overlayfs rw\n");
+    expect(hangingMount("/tmp/hey-project/touched/config.toml", root)).toBeUndefined();
   });
 });
 

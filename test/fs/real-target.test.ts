@@ -9,11 +9,14 @@ import { resolveTarget } from "../../src/fs/disk-walks.ts";
 import { boundedLstat, readerStarted, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { callTarget, fileId, realTarget, realTargetBounded } from "../../src/fs/real-target.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { networkMounts } from "../helpers/mount-table.ts";
 
 const tmp = tempDir("hey-real-target-");
 afterAll(() => tmp.remove());
 const root = realpathSync(tmp.path);
 const at = (...parts: string[]) => join(root, ...parts);
+/** the mount table the hung-read tests see: `hung` is an NFS mount (a local disk's read would wait longer) */
+const onNfs = networkMounts(at("mountinfo"), [at("hung")]);
 mkdirSync(at("conf", "hey"), { recursive: true });
 mkdirSync(at("proj", "sub"), { recursive: true });
 mkdirSync(at("proj", ".hey"));
@@ -57,7 +60,7 @@ test("fileId: a hard link is the same file; a missing file is none", () => {
 
 test("callTarget (the order of tool calls on one file) does not wait on a path that does not answer: it cannot tell which file it is (the call runs in order with every file call), said at once the second time", () => {
   // the worker's reads of paths holding "/hung" never answer: a hung mount (fs/bounded-reads.ts)
-  setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300);
+  setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300, onNfs);
   try {
     expect(callTarget(at("proj", "cfglink"))).toBe(at("conf", "hey", "config.toml")); // no thread for reads yet: looked up here
     boundedLstat(at("proj")); // a permission list's check starts the thread
@@ -73,7 +76,7 @@ test("callTarget (the order of tool calls on one file) does not wait on a path t
 });
 
 test("with a permission list the first turn's calls, ordered before any check has run, do not wait on a path that does not answer", () => {
-  setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300);
+  setWorkerSource(workerSource(`(req) => { if (req.path.includes("/hung")) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), 300, onNfs);
   try {
     expect(readerStarted()).toBe(false); // no check has run yet
     expect(callTarget(at("hung", "x"), true)).toBeUndefined(); // on a hung mount, looked up here, hey would freeze

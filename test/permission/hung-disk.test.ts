@@ -4,13 +4,15 @@
 // all run on the worker. A path that does not answer makes the check refuse, naming the path and
 // that it took too long, never allow; the same path again is refused at once; and once the mount
 // answers again — also after more reads hung than hey keeps threads for — checks work again.
-// A worker whose reads of paths holding "hung" block until a file appears stands for the mount.
+// A worker whose reads of paths holding "hung" block until a file appears stands for the mount, which
+// a mount table of the test's own lists as NFS (a local disk's read waits longer: a busy machine).
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_STUCK, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
+import { LOCAL_TIMES, MAX_STUCK, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { permissionCheck } from "../../src/wire.ts";
 import { tempDir } from "../helpers/e2e.ts";
+import { networkMounts } from "../helpers/mount-table.ts";
 import { found, until } from "../helpers/wait.ts";
 
 const tmp = tempDir("hey-hung-disk-");
@@ -29,11 +31,14 @@ const allowing = permissionCheck({ allow: ["write_file", "bash: echo * > *", "ba
 const denying = permissionCheck({ allow: [], deny: ["bash: rm -rf build"], narrow: [] }, "sh", place);
 const DEADLINE = 500;
 
-/** hey's own worker, but a read whose path holds "hung" (or, `search`, the search for other names) blocks until `back` exists */
-function hangingMount(search = false): void {
-  const hangs = search ? `req.op === "links"` : `req.path.includes("/hung")`;
-  const gate = `(req) => { if (${hangs}) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
-  setWorkerSource(workerSource(gate), DEADLINE);
+const hangingGate = (hangs: string) =>
+  `(req) => { if (${hangs}) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
+/** the mount table the tests see: each of `network` is an NFS mount */
+const table = (network: string[]) => networkMounts(join(root, "mountinfo"), network);
+
+/** hey's own worker, but a read whose path holds "hung" (or, `search`, the search for other names) blocks until `back` exists; `network`: the NFS mounts */
+function hangingMount(search = false, network = [join(project, "hung")]): void {
+  setWorkerSource(workerSource(hangingGate(search ? `req.op === "links"` : `req.path.includes("/hung")`)), DEADLINE, table(network));
 }
 
 afterEach(() => {
@@ -87,7 +92,10 @@ test("emptying a file whose other names are searched for under a directory that 
 });
 
 test(`after ${MAX_STUCK} reads hung at once every disk check is refused at once, saying why; once the mount answers, checks work again`, async () => {
-  hangingMount();
+  hangingMount(
+    false,
+    Array.from({ length: MAX_STUCK }, (_, i) => join(project, "hung", `f${i}.txt`)),
+  ); // as many hung mounts (an automounter's shares)
   for (let i = 0; i < MAX_STUCK; i++) expect(write(`hung/f${i}.txt`)).toContain(`hung/f${i}.txt did not answer in 0.5 s`);
   expect(stuckReads()).toBe(MAX_STUCK);
   expect(write("src/a.ts")).toMatch(
@@ -109,22 +117,28 @@ test(`after ${MAX_STUCK} reads hung at once every disk check is refused at once,
   expect(refusal).toContain("is a file with other hard links");
 });
 
-test("a thread for reads that does not start, once hey's have started (an overloaded machine, no threads left), makes the check refuse, saying so: the reads never move to hey's own thread, where a hung mount would freeze it", async () => {
-  const slow = join(root, "slow-start");
-  const gate = `(req) => { if (req.path.includes("/hung")) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
-  // hey's worker, whose start waits while `slow` exists
-  const starting = `{ const t = new Int32Array(new SharedArrayBuffer(4)); while (require("node:fs").existsSync(${JSON.stringify(slow)})) Atomics.wait(t, 0, 0, 20); }`;
-  setWorkerSource(`${starting}\n${workerSource(gate)}`, DEADLINE);
+test("a fresh thread for reads slow to start (a busy machine) is waited for as a local read is, and reads: only one that never starts refuses the check, saying so — the reads never move to hey's own thread, where a hung mount would freeze it", async () => {
+  const slowFor = join(root, "slow-start-for-a-while");
+  const never = join(root, "slow-start");
+  // hey's worker, whose start takes 0.6 s while `slowFor` exists (three deadlines), and waits while `never` exists
+  const starting = `{ const fs = require("node:fs"); const t = new Int32Array(new SharedArrayBuffer(4)); const end = Date.now() + (fs.existsSync(${JSON.stringify(slowFor)}) ? 600 : 0); while (Date.now() < end || fs.existsSync(${JSON.stringify(never)})) Atomics.wait(t, 0, 0, 20); }`;
+  const deadline = 200; // a thread's start waits LOCAL_TIMES as long: 3 s
+  setWorkerSource(`${starting}\n${workerSource(hangingGate(`req.path.includes("/hung")`))}`, deadline, table([join(project, "hung"), join(project, "hung2")]));
   try {
-    expect(write("hung/a")).toContain(`${project}/hung/a did not answer in 0.5 s`); // the thread left stuck there had started
-    writeFileSync(slow, "");
-    expect(write("hung/b")).toBe(
-      `blocked by permission rules: cannot verify that hung/b is none of hey's control files: ${project}/hung/b was not read: hey's thread for reads has not started in 0.5 s (an overloaded machine, or no threads left?); while a permission list is set the agent may not change its own rules`,
+    expect(write("hung/a")).toContain(`${project}/hung/a did not answer in 0.2 s`); // the thread left stuck there had started
+    writeFileSync(slowFor, "");
+    // before: "…src/a.ts was not read: hey's thread for reads has not started in 0.2 s (an overloaded machine, or no threads left?)"
+    expect(write("src/a.ts")).toBeUndefined();
+    rmSync(slowFor);
+    expect(write("hung2/b")).toContain(`${project}/hung2/b did not answer in 0.2 s`); // a second thread left stuck
+    writeFileSync(never, "");
+    expect(write("src/c.ts")).toBe(
+      `blocked by permission rules: cannot verify that src/c.ts is none of hey's control files: ${project}/src/c.ts was not read: hey's thread for reads has not started in ${(deadline * LOCAL_TIMES) / 1000} s (an overloaded machine, or no threads left?); while a permission list is set the agent may not change its own rules`,
     );
-    expect(write("hung/c")).toContain(`${project}/hung/c was not read: hey's thread for reads has not started`); // not read here either
-    expect(stuckReads()).toBe(1); // the thread that has not started is not joined by more
+    expect(stuckReads()).toBe(2); // the thread that has not started is not joined by more
   } finally {
-    rmSync(slow, { force: true });
+    rmSync(never, { force: true });
+    rmSync(slowFor, { force: true });
   }
   await until(() => write("src/a.ts") === undefined, "the thread for reads to start");
 });
@@ -134,7 +148,7 @@ test("a first thread for reads slow to start (an overloaded machine) lets the ch
   writeFileSync(slow, "");
   const gate = `(req) => { if (req.path.includes("/hung")) { const t = new Int32Array(new SharedArrayBuffer(4)); while (!fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); } }`;
   const starting = `{ const t = new Int32Array(new SharedArrayBuffer(4)); while (require("node:fs").existsSync(${JSON.stringify(slow)})) Atomics.wait(t, 0, 0, 20); }`;
-  setWorkerSource(`${starting}\n${workerSource(gate)}`, DEADLINE);
+  setWorkerSource(`${starting}\n${workerSource(gate)}`, DEADLINE, table([join(project, "hung")]));
   try {
     expect(write("src/a.ts")).toBeUndefined(); // read here, after one wait
   } finally {
