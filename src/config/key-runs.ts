@@ -7,7 +7,7 @@
 // prefix, two or more in a row; and base64 whose text is such lines. A certificate's or public
 // key's lines inside their own armour, or above its END line, stay; lines from a certificate's
 // middle with neither armour line look the same as a key's and are hidden too. Pure.
-import { base64Code, prefixShape, startsPrivateKey } from "./key-shapes.ts";
+import { base64Code, type PrefixShape, prefixLength, prefixShape, startsPrivateKey } from "./key-shapes.ts";
 
 /** The widths of a key's body lines: PEM (and PGP, PuTTY) wrap at 64 characters, OpenSSH at 70. */
 const KEY_WIDTHS = [64, 70] as const;
@@ -29,10 +29,8 @@ function startsDer(body: string): boolean {
 }
 
 /** Whether `prefix` (what a line holds before its base64) has the shape `first`'s prefix has: digits and blanks may differ. */
-function samePrefix(shape: RegExp | undefined, prefix: string): boolean {
-  if (!shape) return prefix.trim() === "";
-  const m = shape.exec(prefix);
-  return m !== null && m[0].length === prefix.length;
+function samePrefix(shape: PrefixShape | undefined, prefix: string): boolean {
+  return shape ? prefixLength(shape, prefix) === prefix.length : prefix.trim() === "";
 }
 
 /** A line of `text`: from `start` to its end, without a `\r`; `next` is where the line after it starts (past the text's end for the last). */
@@ -55,9 +53,9 @@ function wholeLine(text: string, line: { start: number; end: number }, width: nu
 }
 
 /** Where a line's part of a key's line starts, when it holds one after the key's prefix: the first (`tail -c` starts inside one) or the last (shorter, maybe padded). */
-function partLine(text: string, line: { start: number; end: number }, shape: RegExp | undefined, width: number, last: boolean): number | undefined {
+function partLine(text: string, line: { start: number; end: number }, shape: PrefixShape | undefined, width: number, last: boolean): number | undefined {
   const whole = text.slice(line.start, line.end);
-  const skip = shape ? shape.exec(whole)?.[0].length : (/^[ \t]*/.exec(whole)?.[0].length ?? 0);
+  const skip = shape ? prefixLength(shape, whole) : (/^[ \t]*/.exec(whole)?.[0].length ?? 0);
   if (skip === undefined) return undefined;
   const rest = whole.slice(skip);
   const body = last ? rest.replace(/={1,2}$/, "") : rest;
