@@ -13,6 +13,8 @@ import { base64Code, type PrefixShape, prefixLength, prefixShape, startsPrivateK
 const KEY_WIDTHS = [64, 70] as const;
 /** Whole lines of a key's width in a row: one such line alone is too common in other text (a hash, an id) to take. */
 const MIN_RUN_LINES = 2;
+/** More lines of a key's width in a row than any key has (an RSA key of 16,384 bits: 195 lines of 64) are other base64: `openssl base64` of a file. */
+const MAX_RUN_LINES = 200;
 /** The armour of what is no secret, inside which lines of a key's width are shown: a certificate, a public key, a signature, and RFC 4716's public key (`ssh-keygen -e`, four dashes). */
 const PUBLIC_BEGIN = /-----BEGIN (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----|---- BEGIN SSH2 PUBLIC KEY ----/;
 const PUBLIC_END = /-----END (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----|---- END SSH2 PUBLIC KEY ----/;
@@ -100,27 +102,77 @@ function runFrom(text: string, line: { start: number; end: number; next: number 
     const first = wholeLine(text, line, width);
     if (!first) continue;
     const shape = prefixShape(first.prefix);
-    let count = 1;
+    const bodies = [first.body];
     let last = line;
     for (let next = lineAt(text, line.next); next.start < text.length; next = lineAt(text, next.next)) {
       const whole = wholeLine(text, next, width);
       if (!whole || !samePrefix(shape, whole.prefix)) break;
-      [count, last] = [count + 1, next];
+      bodies.push(whole.body);
+      last = next;
     }
-    if (count < MIN_RUN_LINES) continue;
+    if (bodies.length < MIN_RUN_LINES) continue;
     // a line cut short on either side belongs to the run: `tail -c` starts inside a line, a key's last line is shorter
     const from = above && partLine(text, above, shape, width, false);
     const after = lineAt(text, last.next);
-    if (after.start < text.length && partLine(text, after, shape, width, true) !== undefined) last = after;
+    const end = after.start < text.length ? partLine(text, after, shape, width, true) : undefined;
+    if (end !== undefined) [last, bodies[bodies.length]] = [after, text.slice(end, after.end)];
     const below = lineAt(text, last.next);
     // a certificate's or public key's last lines, or its first: shown, all of the run; its first line may end the line above, after a tag (SAML's `<ds:X509Certificate>MIIC…`, x94 #4)
     const opening = from === undefined ? (above && tokenEnding(text, above)) || first.body : undefined;
     const shown =
       (below.start < text.length && PUBLIC_END.test(text.slice(below.start, below.end))) ||
-      (opening !== undefined && startsDer(opening) && !startsPrivateKey(opening));
+      (opening !== undefined && startsDer(opening) && !startsPrivateKey(opening)) ||
+      bodies.length > MAX_RUN_LINES ||
+      // base64 that ends where its data ends, in lines from its own start (`openssl base64` of a signature): a key's last lines end as a key does
+      (from === undefined && end !== undefined && endsAsNoKey(bodies.join("")));
     return { hidden: shown ? undefined : ([from ?? line.start + first.prefix.length, last.end] as [number, number]), next: last.next };
   }
   return undefined;
+}
+
+/** Decoded bytes past which any key's last lines reach the header of its last number: an RSA key of 4,096 bits ends with a coefficient of 257 bytes and its 4-byte header. */
+const MIN_DATA_BYTES = 264;
+/** A 2,048-bit RSA signature's bytes (`openssl dgst -sign | openssl base64`): shorter, but judged too. */
+const RSA_2048_SIGNATURE = 256;
+
+/**
+ * Whether base64 `body`, whole groups of four from a line's start, decodes to bytes that end as no
+ * private key's do: not with DER's last INTEGER (an RSA key's coefficient, a DSA key's x), the BIT
+ * STRING of an EC key's public point, or OpenSSH's comment (a length, its text) and padding `1 2 3…`.
+ * Random bytes end so by chance in about 1 of 500. An encrypted key's last lines are random bytes
+ * too, and so are shown; so are the last 264 to 516 bytes of an RSA key of 8,192 bits.
+ */
+export function endsAsNoKey(body: string): boolean {
+  if (body.length % 4 !== 0) return false;
+  let b: string;
+  try {
+    b = atob(body);
+  } catch {
+    return false;
+  }
+  if (b.length < MIN_DATA_BYTES && b.length !== RSA_2048_SIGNATURE) return false;
+  return !endsLikeKey(b);
+}
+
+function endsLikeKey(b: string): boolean {
+  const n = b.length;
+  const at = (i: number) => b.charCodeAt(i);
+  for (let i = n - 2; i >= Math.max(0, n - 1100); i--) {
+    if (at(i) !== 0x02 && at(i) !== 0x03) continue;
+    const [length, header] =
+      at(i + 1) < 0x80 ? [at(i + 1), 2] : at(i + 1) === 0x81 ? [at(i + 2), 3] : at(i + 1) === 0x82 ? [at(i + 2) * 256 + at(i + 3), 4] : [-1, 0];
+    if (i + header + length !== n) continue;
+    if (at(i) === 0x02 ? length >= 20 : at(i + header) === 0 && at(i + header + 1) >= 2 && at(i + header + 1) <= 4) return true;
+  }
+  const padding =
+    at(n - 1) >= 1 && at(n - 1) <= 7 && Array.from({ length: at(n - 1) }, (_, k) => at(n - 1 - k) === at(n - 1) - k).every(Boolean) ? at(n - 1) : 0;
+  for (const end of new Set([n - padding, n])) {
+    for (let length = 0; length <= Math.min(end - 4, 1024); length++) {
+      const i = end - 4 - length;
+      if (((at(i) << 24) | (at(i + 1) << 16) | (at(i + 2) << 8) | at(i + 3)) === length) return true;
+    }
+  }
+  return false;
 }
 
 /** The base64 that ends `line`, when it is at least a DER header's 12 characters long after other text (a tag, a key's name). */
@@ -140,7 +192,9 @@ const PEM_LINES = /(?:^|\n)[A-Za-z0-9+/]*\n(?:[A-Za-z0-9+/]{64}\n){2}|(?:^|\n)[A
 /** Whether the 6-bit values `a`..`d` of a group of four base64 characters decode to three bytes of text (below 0x80): a PEM's bytes all are. */
 const asciiGroup = (a: number, b: number, c: number) => a < 32 && (b & 15) < 8 && (c & 3) < 2;
 /** Each base64 character's 6-bit value, or 64 for any other. */
-const SIXTETS = Array.from({ length: 128 }, (_, c) => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".indexOf(String.fromCharCode(c))).map((v) => (v < 0 ? 64 : v));
+const SIXTETS = Array.from({ length: 128 }, (_, c) => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".indexOf(String.fromCharCode(c))).map(
+  (v) => (v < 0 ? 64 : v),
+);
 
 /**
  * The text of base64 `token` at each of the four places its groups of four may start, where it is
