@@ -87,8 +87,7 @@ export function keyPieces(text: string): [number, number][] {
     if (line.end - line.start >= MIN_ENCODED) ranges.push(...encodedOn(text, line));
     // most lines are shorter than a key's, or end in no base64: nothing more to do for them
     if (line.end - line.start < KEY_WIDTHS[0] || !base64Code(text.charCodeAt(line.end - 1))) continue;
-    const above = line.start > 0 && taken < line.start - 1 ? lineAt(text, text.lastIndexOf("\n", line.start - 2) + 1) : undefined;
-    const run = runFrom(text, line, above);
+    const run = runFrom(text, line, line.start > 0 && taken < line.start - 1);
     if (!run) continue;
     if (run.hidden && (ranges.length === 0 || run.hidden[0] >= ranges.at(-1)![1])) ranges.push(run.hidden);
     [start, taken] = [run.next, run.next - 1];
@@ -96,8 +95,8 @@ export function keyPieces(text: string): [number, number][] {
   return ranges;
 }
 
-/** The run of a key's body lines that starts at `line` (or at a part of a line in `above`): its span unless it is a certificate's or public key's, and where the line after it starts. */
-function runFrom(text: string, line: { start: number; end: number; next: number }, above: { start: number; end: number } | undefined) {
+/** The run of a key's body lines that starts at `line` (or at a part of the line above it, when `withAbove`): its span unless it is a certificate's or public key's, and where the line after it starts. */
+function runFrom(text: string, line: { start: number; end: number; next: number }, withAbove: boolean) {
   for (const width of KEY_WIDTHS) {
     const first = wholeLine(text, line, width);
     if (!first) continue;
@@ -112,6 +111,7 @@ function runFrom(text: string, line: { start: number; end: number; next: number 
     }
     if (bodies.length < MIN_RUN_LINES) continue;
     // a line cut short on either side belongs to the run: `tail -c` starts inside a line, a key's last line is shorter
+    const above = withAbove ? lineAt(text, text.lastIndexOf("\n", line.start - 2) + 1) : undefined;
     const from = above && partLine(text, above, shape, width, false);
     const after = lineAt(text, last.next);
     const end = after.start < text.length ? partLine(text, after, shape, width, true) : undefined;
@@ -203,14 +203,15 @@ const SIXTETS = Array.from({ length: 128 }, (_, c) => "ABCDEFGHIJKLMNOPQRSTUVWXY
  */
 function decodings(token: string): string[] {
   const length = Math.min(token.length, DECODE_CHARS);
-  return [0, 1, 2, 3].flatMap((skip) => {
+  const texts: string[] = [];
+  places: for (let skip = 0; skip < 4; skip++) {
     const end = skip + Math.floor((length - skip) / 4) * 4;
     for (let i = skip; i < end; i += 4) {
-      const six = (k: number) => SIXTETS[token.charCodeAt(i + k)]!;
-      if (!asciiGroup(six(0), six(1), six(2))) return [];
+      if (!asciiGroup(SIXTETS[token.charCodeAt(i)]!, SIXTETS[token.charCodeAt(i + 1)]!, SIXTETS[token.charCodeAt(i + 2)]!)) continue places;
     }
-    return [atob(token.slice(skip, end))];
-  });
+    texts.push(atob(token.slice(skip, end)));
+  }
+  return texts;
 }
 
 const ARMOUR_LINE = /-----(BEGIN|END) ([A-Z0-9 ]+)-----/g;
