@@ -138,7 +138,8 @@ const RSA_2048_SIGNATURE = 256;
 /**
  * Whether base64 `body`, whole groups of four from a line's start, decodes to bytes that end as no
  * private key's do: not with DER's last INTEGER (an RSA key's coefficient, a DSA key's x), the BIT
- * STRING of an EC key's public point, or OpenSSH's comment (a length, its text) and padding `1 2 3…`.
+ * STRING of an EC key's public point, OpenSSH's comment (a length, its text) and padding `1 2 3…`, or
+ * OpenPGP's closing signature packet.
  * Random bytes end so by chance in about 1 of 500. An encrypted key's last lines are random bytes
  * too, and so are shown; so are the last 264 to 516 bytes of an RSA key of 8,192 bits.
  */
@@ -163,6 +164,21 @@ function endsLikeKey(b: string): boolean {
       at(i + 1) < 0x80 ? [at(i + 1), 2] : at(i + 1) === 0x81 ? [at(i + 2), 3] : at(i + 1) === 0x82 ? [at(i + 2) * 256 + at(i + 3), 4] : [-1, 0];
     if (i + header + length !== n) continue;
     if (at(i) === 0x02 ? length >= 20 : at(i + header) === 0 && at(i + header + 1) >= 2 && at(i + header + 1) <= 4) return true;
+  }
+  // OpenPGP's last packet, a signature of version 4 to 6 (old format 0x88/0x89, new 0xC2): a `PGP PRIVATE KEY BLOCK`
+  for (let i = n - 3; i >= Math.max(0, n - 1100); i--) {
+    const tag = at(i);
+    const [length, header] =
+      tag === 0x88
+        ? [at(i + 1), 2]
+        : tag === 0x89
+          ? [at(i + 1) * 256 + at(i + 2), 3]
+          : tag === 0xc2 && at(i + 1) < 192
+            ? [at(i + 1), 2]
+            : tag === 0xc2 && at(i + 1) < 224
+              ? [(at(i + 1) - 192) * 256 + at(i + 2) + 192, 3]
+              : [-1, 0];
+    if (i + header + length === n && at(i + header) >= 4 && at(i + header) <= 6) return true;
   }
   const padding =
     at(n - 1) >= 1 && at(n - 1) <= 7 && Array.from({ length: at(n - 1) }, (_, k) => at(n - 1 - k) === at(n - 1) - k).every(Boolean) ? at(n - 1) : 0;

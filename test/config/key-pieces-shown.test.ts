@@ -57,6 +57,13 @@ describe("a key's pieces stay hidden", () => {
   });
 });
 
+test("an OpenPGP secret key's last lines, from any line above its closing signature packet, stay hidden", () => {
+  // a secret key packet's bytes, then a version 4 signature packet (old format, two length bytes), as gpg exports a key without a passphrase
+  const packets = Buffer.concat([randomBytes(600), Buffer.from([0x89, 0x01, 0x1c, 0x04]), randomBytes(283)]);
+  const lines = wrapped(packets, 64);
+  for (let from = 0; from * 48 < 600; from++) expect(redactShapes(`${lines.slice(from).join("\n")}\n`)).toBe(`${H}\n`);
+});
+
 describe("long lines of base64", () => {
   const atob = globalThis.atob;
   afterEach(() => {
