@@ -9,7 +9,7 @@
 // they are judged (x83 #1); and lines that are mostly base64 up to an END line (`echo "MIIE…" >> k`)
 // are a key whatever else they hold.
 // Redaction (secret-shapes.ts) and read_file's windows (tools/key-lines.ts) both ask this. Pure.
-import { BEGIN_PRIVATE, END_PRIVATE, LINE_PREFIX, MIN_BODY_LINE, prefixShape } from "./key-shapes.ts";
+import { BEGIN_PRIVATE, END_PRIVATE, LINE_PREFIX, MIN_BODY_LINE, type PrefixShape, prefixLength, prefixShape } from "./key-shapes.ts";
 
 /** A line and a column (0-based) in the lines given to a KeyScanner. */
 export type Place = [line: number, column: number];
@@ -45,8 +45,8 @@ interface Open {
   /** the width of the body's first run */
   width?: number;
   lastLong?: Place;
-  /** what the BEGIN line holds before its armour, as a pattern for the same text on the key's other lines */
-  prefix?: RegExp;
+  /** what the BEGIN line holds before its armour, the shape of the same text on the key's other lines */
+  prefix?: PrefixShape;
   /** base64 characters taken, strictly or loosely */
   chars: number;
   /** the body broke the strict shape: it is a key only if an END line follows the lines that are mostly base64 (lines after the last long run are counted) */
@@ -60,8 +60,8 @@ const MAX_TAIL_LINES = 2;
 
 /** `text` without the key's line prefix, when it starts with one. */
 const unprefixed = (o: Open, text: string) => {
-  const m = o.prefix?.exec(text);
-  return m ? text.slice(m[0].length) : undefined;
+  const skip = o.prefix && prefixLength(o.prefix, text);
+  return skip === undefined ? undefined : text.slice(skip);
 };
 /** The first match of `pattern` in `text` whole, or in it without the key's line prefix. */
 const judged = (o: Open, pattern: RegExp, text: string) => {

@@ -15,14 +15,45 @@ export const MIN_BODY_LINE = 16;
 /** What a tool puts before a line of a file: read_file's or `cat -n`'s number, grep's `path:12:`/`path-12-`, a diff's `+`. */
 export const LINE_PREFIX = String.raw`(?:[ \t]*\d+\t|[^\s:]*?[-:]\d+[-:] ?|[+ -])`;
 
-/** A pattern for `before` (the text before a key's armour on its line) that matches it on the key's other lines: numbers change (`1:`, then grep's `2-`; a log's time), so do the widths of blanks. */
-export function prefixShape(before: string): RegExp | undefined {
+/**
+ * The shape of `before` (the text before a key's base64 or armour on its line), to find it on the
+ * key's other lines: numbers change (`1:`, then grep's `2-`; a log's time), so do the widths of
+ * blanks and grep's `:`/`-`. Its parts: "0" a number, " " blanks, "-" a `-` or `:`, any other its
+ * own text (which then holds none of those characters).
+ */
+export type PrefixShape = readonly string[];
+export function prefixShape(before: string): PrefixShape | undefined {
   if (before.trim() === "") return undefined; // blanks are OPEN's already
-  const source = before
+  return before
     .split(/(\d+|[ \t]+|[-:])/)
-    .map((part, i) => (i % 2 === 0 ? part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : /\d/.test(part) ? "\\d+" : /[-:]/.test(part) ? "[-:]" : "[ \\t]*"))
-    .join("");
-  return new RegExp(`^${source}`);
+    .filter((part) => part !== "")
+    .map((part) => (/^\d/.test(part) ? "0" : /^[ \t]/.test(part) ? " " : part === ":" ? "-" : part));
+}
+
+/**
+ * How many characters at the start of `line` have `shape`, or undefined when it does not start so.
+ * Plain code, not a regex built from the text: each part takes all it can and never gives back, so
+ * the time is linear in the line (a pattern of `\d+` and `[ \t]*` in a row tried every split of
+ * `111…1` between them: seconds for a few hundred characters, x94 #2).
+ */
+export function prefixLength(shape: PrefixShape, line: string): number | undefined {
+  let at = 0;
+  for (const part of shape) {
+    if (part === "0") {
+      const from = at;
+      while (at < line.length && line.charCodeAt(at) >= 48 && line.charCodeAt(at) <= 57) at++;
+      if (at === from) return undefined;
+    } else if (part === " ") {
+      while (line[at] === " " || line[at] === "\t") at++;
+    } else if (part === "-") {
+      if (line[at] !== "-" && line[at] !== ":") return undefined;
+      at++;
+    } else {
+      if (!line.startsWith(part, at)) return undefined;
+      at += part.length;
+    }
+  }
+  return at;
 }
 
 /**
@@ -77,7 +108,7 @@ function tails(text: string): [number, number][] {
       for (let end = lineStart - 1; end > 0; ) {
         const from = text.lastIndexOf("\n", end - 1) + 1;
         const line = text.slice(from, end);
-        const skip = prefix ? prefix.exec(line)?.[0].length : 0;
+        const skip = prefix ? prefixLength(prefix, line) : 0;
         const body = skip === undefined ? undefined : bodyOf(line.slice(skip));
         // the line above the END line is the key's last, often short; those above it are whole
         if (!body || (start !== undefined && body.body.length < MIN_BODY_LINE)) break;
@@ -116,7 +147,7 @@ export function startsPrivateKey(body: string): boolean {
 export const base64Code = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 47 && c <= 57) || c === 43;
 
 /** A key's first body line, also after any other prefix (`# `, a log's time and host, `2:`): where its base64 starts, and the prefix's shape. */
-function firstOf(line: string): { at: number; body: string; prefix?: RegExp } | undefined {
+function firstOf(line: string): { at: number; body: string; prefix?: PrefixShape } | undefined {
   const plain = bodyOf(line);
   if (plain) return plain;
   // the base64 that ends the line (a key's first line may be padded: an Ed25519 key is one line), scanned back from its end
@@ -144,7 +175,7 @@ function heads(text: string): [number, number][] {
       while (end < text.length) {
         const next = text.indexOf("\n", end + 1) === -1 ? text.length : text.indexOf("\n", end + 1);
         const line = text.slice(end + 1, next);
-        const skip = first.prefix ? first.prefix.exec(line)?.[0].length : 0;
+        const skip = first.prefix ? prefixLength(first.prefix, line) : 0;
         const body = skip === undefined ? undefined : bodyOf(line.slice(skip));
         if (!body || body.body.length > width) break;
         end = next;
