@@ -33,6 +33,12 @@ test.each([
   [{ section: "core", sub: undefined, key: "sshcommand" }, "core.sshcommand"],
   [{ section: "diff", sub: "x", key: "binary" }, undefined],
   [{ section: "core", sub: undefined, key: "editor" }, undefined],
+  [{ section: "lfs", sub: "extension.evil", key: "clean" }, "lfs.extension.evil.clean"],
+  [{ section: "lfs", sub: "Extension.evil", key: "smudge" }, "lfs.Extension.evil.smudge"],
+  [{ section: "lfs", sub: "customtransfer.x", key: "path" }, "lfs.customtransfer.x.path"],
+  [{ section: "lfs", sub: undefined, key: "standalonetransferagent" }, "lfs.standalonetransferagent"],
+  [{ section: "lfs", sub: "extension.evil", key: "priority" }, undefined],
+  [{ section: "lfs", sub: "evil", key: "clean" }, undefined],
 ])("%o names a program git runs while it reads: %s", (setting, key) => {
   expect(repositoryProgram(setting)).toBe(key);
 });

@@ -78,6 +78,37 @@ testNeeding(["git"])(
 );
 
 testNeeding(["git"])(
+  "the user's own git-lfs, but the repository's config names an lfs extension (which git-lfs runs at clean): it does not run, and the .bin file is named",
+  async () => {
+    const dir = fresh();
+    const { repo, marks } = lfsRepo(dir);
+    git(repo, "config", "--remove-section", "filter.lfs");
+    // git-lfs reads the repository's config and runs each extension's clean program: this one does too
+    const gitLfs = join(dir, "git-lfs");
+    const ext = "'^lfs\\.extension\\..*\\.clean$'";
+    writeFileSync(
+      gitLfs,
+      `#!/bin/sh\ngit config --get-regexp ${ext} | while read -r key value; do sh -c "$value" </dev/null >/dev/null; done\ntouch ${join(marks, "user-clean")}\ncat\n`,
+      { mode: 0o755 },
+    );
+    const mine = `[filter "lfs"]\n\tclean = ${gitLfs} clean -- %f\n\tsmudge = ${gitLfs} smudge -- %f\n\trequired = true\n`;
+    writeFileSync(join(repo, ".git", "config"), mine, { flag: "a" });
+    userConfig(dir, mine);
+    git(repo, "config", "lfs.extension.evil.clean", `touch ${join(marks, "repo-extension")}`);
+    git(repo, "config", "lfs.extension.evil.priority", "0");
+    const text = await view(repo);
+    for (const line of TEXT_DIFFS) expect(text).toContain(line);
+    expect(text).toContain("\nM assets/logo.bin\n");
+    expect(text).not.toContain("logo v2");
+    expect(marksIn(marks)).toEqual([]);
+    // the same filter without the extension is the user's, and runs (the fake git-lfs works)
+    git(repo, "config", "--remove-section", "lfs.extension.evil");
+    expect(await view(repo)).toContain("+logo v2");
+    expect(marksIn(marks)).toEqual(["user-clean"]);
+  },
+);
+
+testNeeding(["git"])(
   "the same filter name, but the repository's programs are not the user's: the repository's do not run, and its files are named",
   async () => {
     const dir = fresh();
