@@ -40,7 +40,8 @@ const USER_SCOPES = new Set(["system", "global", "command"]);
  * elsewhere: git-lfs reads them from the repository, whoever's filter runs it. `git lfs install
  * --local`, `git lfs fetch` and locking write none of them.
  */
-const LFS_OWN = /^(lfs\.extension\..*\.(clean|smudge)|lfs\.customtransfer\..*\.(path|args)|lfs\.standalonetransferagent|lfs\.storage|lfs\.(push)?url|remote\..*\.lfs(push)?url)$/i;
+const LFS_OWN =
+  /^(lfs\.extension\..*\.(clean|smudge)|lfs\.customtransfer\..*\.(path|args)|lfs\.standalonetransferagent|lfs\.storage|lfs\.(push)?url|remote\..*\.lfs(push)?url)$/i;
 
 /**
  * The keys of `programs` (permission/repository-programs.ts) that are the user's own, with the
