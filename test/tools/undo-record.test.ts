@@ -106,9 +106,12 @@ test.each<[string, Message[], boolean]>([
 });
 
 test("a turn's project is read back where it is a path; the folders /undo may remove are those above a file the turn created", () => {
-  const [made, bare, relative] = replayRecords(
-    [{ type: "turn", turn: "t1", root: "/p" }, { type: "turn", turn: "t2" }, { type: "turn", turn: "t3", root: "p" } as UndoRecord].map(recordLine).join(""),
-  ).turns;
+  const turns: UndoRecord[] = [
+    { type: "turn", turn: "t1", root: "/p" },
+    { type: "turn", turn: "t2" },
+    { type: "turn", turn: "t3", root: "p" }, // not a path: which project is not known
+  ];
+  const [made, bare, relative] = replayRecords(turns.map(recordLine).join("")).turns;
   expect([made?.root, bare?.root, relative?.root]).toEqual(["/p", undefined, undefined]);
   const files = [{ path: "/p/new/deep/x.txt" }, { path: "/p/app.txt", copy: "undo-t1-1", copyHash: A }, { path: "/p/big/y.bin", skipped: "over 10 MB" }];
   expect(foldersOfCreated(["/p/new/deep", "/p/new", "/p/newer", "/home/u/empty", "/p/big", "/p/new/deep/x.txt"], files)).toEqual(["/p/new/deep", "/p/new"]);
