@@ -56,6 +56,17 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
   ]);
 });
 
+test("guardedGit gives the user's git-lfs, run as a filter, no program the repository's config names: an extension passes the bytes through, a transfer agent is none", () => {
+  const env = guardedGit({}, ["lfs.Extension.evil.clean", "lfs.extension.evil.smudge", "lfs.customtransfer.x.path", "lfs.standalonetransferagent"]);
+  const given = Object.fromEntries(Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]));
+  expect(given).toMatchObject({
+    "lfs.Extension.evil.clean": "cat",
+    "lfs.extension.evil.smudge": "cat",
+    "lfs.customtransfer.x.path": "",
+    "lfs.standalonetransferagent": "",
+  });
+});
+
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {
   const mine = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ana" };
   const env = guardedGit(mine, ["diff.evil.textconv", "filter.f.process", "gpg.x509.program"]);
