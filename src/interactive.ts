@@ -70,7 +70,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
   };
   // the session's checkpoints (`/undo`): kept with its outputs, so a /resume or /clear reaches the new session's, and a
   // resumed session's turns of an earlier hey are rebuilt from their record there
-  const checkpoints = () => checkpointsIn(runtime.userShell().keeping.outputDir, { seen: runtime.seen, history: runtime.agent.messages });
+  const checkpoints = () => checkpointsIn(runtime.userShell().keeping.outputDir, { seen: runtime.seen, history: runtime.agent.messages, root: here.root });
   /** `/plan` (on: true, off: false, undefined: over) and Shift+Tab; the model hears of it with the next message (withPlanNote) */
   const togglePlan = (on = !hooks.plan.on) => {
     hooks.plan.on = on;

@@ -150,7 +150,12 @@ export async function assemble(
   debug?: DebugLog,
 ): Promise<Runtime> {
   const { cwd, home, userConfig } = here;
-  const { withCheckpoints } = oneShot ? { withCheckpoints: (t: Tool) => t } : await import("./tools/checkpoints.ts"); // `/undo`'s copies: only a turn the REPL begins keeps them
+  // `/undo`'s copies: only a turn the REPL begins keeps them; a -p run on a session is a turn of it without copies all the same
+  const withCheckpoints = !oneShot
+    ? (await import("./tools/checkpoints.ts")).withCheckpoints
+    : resumed
+      ? (await import("./tools/one-shot-turn.ts")).oneShotTurns(here.root)
+      : (t: Tool) => t;
   const { env, warn } = start;
   const say = (m: string) => start.notice(`hey: ${m}`); // said mid-answer: a line of its own, never inside the streamed text
   const { settings } = start.config;

@@ -69,6 +69,11 @@ const HARMLESS: Record<string, string> = {
   "core.askpass": "", // none: git then asks no one, as GIT_TERMINAL_PROMPT=0 keeps it from the terminal
   "credential.helper": "", // an empty value empties the list of helpers
   "credential.sub.helper": "",
+  // git-lfs, run as the user's own filter, reads the repository's config too and runs what it names there
+  "lfs.extension.sub.clean": "cat", // an extension's program: the bytes pass through as they are
+  "lfs.extension.sub.smudge": "cat",
+  "lfs.customtransfer.sub.path": "", // a transfer agent's program: none
+  "lfs.standalonetransferagent": "",
 };
 
 /** The program keys without a driver's name in them (`diff.external`, `gpg.program`…): given all where hey could not read a repository's config to its end. */
@@ -87,13 +92,17 @@ export function repositoryProgram(setting: { section: string; sub: string | unde
   const { section, sub, key } = setting;
   const name = sub === undefined ? `${section}.${key}` : `${section}.${sub}.${key}`;
   if (name in HARMLESS) return name;
-  return sub !== undefined && `${section}.sub.${key}` in HARMLESS ? name : undefined;
+  if (sub === undefined) return undefined;
+  if (`${section}.sub.${key}` in HARMLESS) return name;
+  // git-lfs's `lfs.extension.NAME.clean`: git reads it as section `lfs`, subsection `extension.NAME`
+  const dot = sub.indexOf(".");
+  return dot > 0 && `${section}.${sub.slice(0, dot).toLowerCase()}.sub.${key}` in HARMLESS ? name : undefined;
 }
 
 /** What `key` (repositoryProgram's) is given instead. */
 function harmless(key: string): string {
   const [section, ...rest] = key.split(".");
-  return HARMLESS[key] ?? HARMLESS[`${section}.sub.${rest.at(-1)}`] ?? "";
+  return HARMLESS[key] ?? HARMLESS[`${section}.sub.${rest.at(-1)}`] ?? HARMLESS[`${section}.${rest[0]?.toLowerCase()}.sub.${rest.at(-1)}`] ?? "";
 }
 
 /** The filters `programs` (repositoryProgram's keys) name, each once: `filter.lfs.clean` → `lfs`. */

@@ -179,6 +179,9 @@ type Block =
  * parallel-tool-use.sse). Throws ProviderError("network") when the stream ends without one. `ctx.maxTokens`: the request's
  * max_tokens, which `done` carries.
  */
+/** message_start with no content, which Anthropic sends before the pings of a model (or a stuck upstream) that has said nothing yet: not an event of the answer. Pure. */
+export const opensAnswer = (ev: RawMessageStreamEvent) => ev.type === "message_start" && (ev.message?.content?.length ?? 0) === 0;
+
 export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, ctx: { model: string; maxTokens?: number }): AsyncGenerator<StreamEvent> {
   const blocks = new Map<number, Block>();
   let usage: WireUsage = {};
@@ -341,6 +344,7 @@ export async function createAnthropicProvider(opts: AdapterOptions): Promise<Pro
           },
           (events) => mapEvents(recording(events, into), { model: opts.model, maxTokens: sent.maxTokens }),
           (e) => toProviderError(e, errorContext),
+          opensAnswer,
         );
       // a turn the server paused goes on where it stopped (anthropic-pause.ts)
       // a 400 that one change of the request avoids, made for good (anthropic-adapt.ts)

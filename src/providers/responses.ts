@@ -212,6 +212,10 @@ interface Slot {
  * its error body in the SDK's APIError shape; reading ends at completed/incomplete, and a stream
  * that ends without either throws ProviderError("network").
  */
+/** response.created, queued or in_progress with no output yet: sent before the keep-alives of a model (or a stuck upstream) that has said nothing, so not an event of the answer. Pure. */
+export const opensAnswer = (e: WireEvent) =>
+  (e.type === "response.created" || e.type === "response.queued" || e.type === "response.in_progress") && (e.response?.output?.length ?? 0) === 0;
+
 export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
   // Keyed by item id, never by call_id: argument deltas name only `item_id`. Insertion order is
   // output order (`output_item.added` comes first for each item).
@@ -375,6 +379,7 @@ export async function createResponsesProvider(opts: AdapterOptions): Promise<Pro
       (s) => client.responses.create(toRequest(request, requestOptions), { signal: s }),
       (events) => mapEvents(events, { model: opts.model }),
       (e) => toProviderError(e, errorContext),
+      opensAnswer,
     );
 
   return {

@@ -43,8 +43,10 @@ export interface IdleWatchdog {
   /**
    * Passes the vendor stream through. The timer runs only while waiting for the next item: the
    * time the consumer spends holding one (rendering, a slow subscriber) does not count as silence.
+   * An item `opening` names (a start event that holds none of the answer) is passed on but counts
+   * as a keep-alive: it is not an event of the answer.
    */
-  watch<T>(source: AsyncIterable<T>): AsyncGenerator<T>;
+  watch<T>(source: AsyncIterable<T>, opening?: (item: T) => boolean): AsyncGenerator<T>;
   /** Bytes arrived that the SDK parses away (an SSE comment, Anthropic's `ping`): while waiting, the silence starts again, not the time since the last item. */
   touch(): void;
   /** Stop the timer, unlink from the caller's signal and abort the request (a connection left open is closed); call in `finally`. */
@@ -97,16 +99,22 @@ export function startIdleWatchdog(parent: AbortSignal, idleMs: number): IdleWatc
     get answered() {
       return answered;
     },
-    async *watch(source) {
+    async *watch(source, opening) {
       for await (const item of source) {
+        // Anthropic's message_start and Responses' response.created come before the keep-alives of a
+        // stuck upstream: they neither answer nor restart the keep-alives' limit
+        const ofAnswer = !opening?.(item);
         heard = true;
-        answered = true;
+        answered ||= ofAnswer;
         waiting = false;
         clearTimeout(timer);
-        clearTimeout(eventTimer);
+        if (ofAnswer) clearTimeout(eventTimer);
         yield item;
         waiting = true;
-        if (!controller.signal.aborted) arm(), armEvents();
+        if (!controller.signal.aborted) {
+          arm();
+          if (ofAnswer) armEvents();
+        }
       }
     },
     touch: () => {
@@ -157,7 +165,8 @@ const formatMs = (ms: number) => (ms >= 120_000 && ms % 60_000 === 0 ? `${ms / 6
 
 /**
  * One streaming request as every adapter runs it: `open` starts it with the watchdog's signal and
- * returns the vendor's event stream, `map` turns that into IR events. `idleTimeoutMs` undefined
+ * returns the vendor's event stream, `map` turns that into IR events; `opening` names the vendor's
+ * events that start an answer without holding any of it (watch). `idleTimeoutMs` undefined
  * means DEFAULT_IDLE_TIMEOUT_MS. The caller's abort always ends as a throw of its reason (the
  * SDKs differ: openai and anthropic end their loop silently, genai throws AbortError); a stall
  * becomes `idleError`; any other failure goes through `classify`, the adapter's pure
@@ -169,12 +178,13 @@ export async function* guardedStream<E>(
   open: (signal: AbortSignal) => Promise<AsyncIterable<E>>,
   map: (events: AsyncIterable<E>) => AsyncGenerator<StreamEvent>,
   classify: (e: unknown) => ProviderError,
+  opening?: (event: E) => boolean,
 ): AsyncGenerator<StreamEvent> {
   const idleMs = idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const watchdog = startIdleWatchdog(signal, idleMs);
   try {
     const events = await requestsOf.run(watchdog, () => open(watchdog.signal));
-    for await (const event of map(endOnAbort(watchdog.watch(events), watchdog.signal))) {
+    for await (const event of map(endOnAbort(watchdog.watch(events, opening), watchdog.signal))) {
       // the caller's abort ends the stream at once: not after the events the SDK had already read
       // (one read can hold many), which would still be shown and kept as the interrupted answer
       signal.throwIfAborted();

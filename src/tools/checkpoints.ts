@@ -29,7 +29,17 @@ import { newId, type Message } from "../kernel/ir.ts";
 import { ensurePrivateDir, OUTPUTS_MAX_AGE_MS, OUTPUTS_MAX_BYTES } from "./outputs.ts";
 import { contentHash } from "./read-file.ts";
 import type { SeenFile, SeenFiles } from "./seen-files.ts";
-import { changedFiles, type KeptFile, RECORD_FILE, type RecordedTurn, recordLine, replayRecords, type UndoRecord } from "./undo-record.ts";
+import {
+  changedFiles,
+  foldersOfCreated,
+  type KeptFile,
+  RECORD_FILE,
+  type RecordedTurn,
+  recordLine,
+  replayRecords,
+  type UndoRecord,
+  within,
+} from "./undo-record.ts";
 
 /** A file bigger than this gets no checkpoint (a note says so): copying it on every first edit would cost more than it saves. */
 export const CHECKPOINT_MAX_BYTES = 10 * 1024 * 1024;
@@ -50,6 +60,8 @@ interface Turn extends RecordedTurn {
   copying: Map<string, Promise<void>>;
   /** its first step is in the record (a turn that changed nothing is never written) */
   recorded: boolean;
+  /** rebuilt from the record: a turn of an earlier hey, possibly elsewhere */
+  earlier?: true;
 }
 
 /** What `/undo` did, file by file (paths as the agent's tools resolved them). */
@@ -80,6 +92,7 @@ export interface Later {
  */
 export type UndoOutcome =
   | { kind: "undone"; report: UndoReport }
+  | { kind: "elsewhere"; root: string; files: string[] }
   | { kind: "waiting"; later: Later; files: string[] }
   | { kind: "none"; later: Later; gone?: string };
 
@@ -108,8 +121,8 @@ const stores = new Map<string, Store>();
  * tools and the REPL, its turns first rebuilt from the folder's record. `run`: the run's SeenFiles,
  * and the session's messages so far (a session whose record is gone says so when they changed files).
  */
-export function checkpointsIn(dir: string, run: { seen?: SeenFiles; history?: readonly Message[] } = {}): Checkpoints {
-  const store = storeIn(dir, run.history);
+export function checkpointsIn(dir: string, run: { seen?: SeenFiles; history?: readonly Message[]; root?: string } = {}): Checkpoints {
+  const store = storeIn(dir, run.history, run.root);
   if (run.seen) store.seen(run.seen);
   return store;
 }
@@ -123,13 +136,18 @@ function readRecord(file: string): string | undefined {
   }
 }
 
-function storeIn(dir: string, history?: readonly Message[]): Store {
+/**
+ * `root`: the project this hey runs in. A turn records it; `/undo` of a turn an earlier hey made in
+ * another project touches nothing and says where it was made, and of one made here puts back no
+ * file outside the project (`hey --resume ID` from another directory had /undo write there unasked).
+ */
+function storeIn(dir: string, history?: readonly Message[], root?: string): Store {
   const known = stores.get(dir);
   if (known) return known;
   const file = join(dir, RECORD_FILE);
   const text = readRecord(file); // read once, at the session's first turn or /undo in this hey: small, and never on the way to the prompt
   const replayed = replayRecords(text ?? "");
-  const turns: Turn[] = replayed.turns.map((t) => ({ ...t, copying: new Map(), recorded: true }));
+  const turns: Turn[] = replayed.turns.map((t) => ({ ...t, copying: new Map(), recorded: true, earlier: true }));
   // turns of an earlier hey changed files, and nothing of them is left: /undo says so rather than that no turn did, as does
   // every later hey, from the first line of the record begun now
   const lost = replayed.lost || (text === undefined && history !== undefined && changedFiles(history));
@@ -139,7 +157,8 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
   const record = (turn: Turn, r: UndoRecord) => {
     try {
       ensurePrivateDir(dir);
-      appendFileSync(file, start + (turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id })) + recordLine(r), { mode: 0o600 });
+      const begun = turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id, ...(turn.root !== undefined && { root: turn.root }) });
+      appendFileSync(file, start + begun + recordLine(r), { mode: 0o600 });
       start = "";
       turn.recorded = true;
     } catch {}
@@ -181,7 +200,7 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
   };
   const store: Store = {
     beginTurn() {
-      current = { id: newId(), files: new Map(), copying: new Map(), ranBash: false, folders: new Set(), recorded: false };
+      current = { id: newId(), files: new Map(), copying: new Map(), ranBash: false, folders: new Set(), recorded: false, ...(root !== undefined && { root }) };
       turns.push(current);
     },
     ranBash() {
@@ -222,6 +241,9 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
       const passed = turns.slice(at + 1);
       const later: Later = { turns: passed.length, ranBash: passed.filter((t) => t.ranBash).length };
       const turn = turns[at];
+      // made in another project: undone only from there, where its paths mean what they meant
+      if (turn?.earlier && turn.root !== undefined && root !== undefined && turn.root !== root)
+        return { kind: "elsewhere", root: turn.root, files: changed(turn) };
       // what those commands changed stays: the user hears so before an older turn is undone under it
       if (turn && later.ranBash > 0 && warned !== turns.at(-1)) {
         warned = turns.at(-1);
@@ -244,9 +266,13 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
         if (seen.before) seen.files.set(kept.path, seen.before);
         else seen.files.delete(kept.path);
       };
+      // a turn rebuilt from the record reaches into this project only: the record proves no more
+      const outside = (path: string) => turn.earlier === true && root !== undefined && !within(root, path);
       for (const kept of turn.files.values()) {
         if (kept.after === undefined) continue; // every change to it failed
-        if (kept.skipped) report.skipped.push({ path: kept.path, why: kept.skipped });
+        if (outside(kept.path))
+          report.skipped.push({ path: kept.path, why: `outside this project (${root}), which /undo of an earlier hey's turn does not reach; not touched` });
+        else if (kept.skipped) report.skipped.push({ path: kept.path, why: kept.skipped });
         else if ((await hashOf(kept.path)) !== kept.after) report.changed.push(kept.path);
         else if (kept.copy === undefined) {
           await rm(diskPath(kept.path), { force: true }).then(
@@ -275,7 +301,7 @@ function storeIn(dir: string, history?: readonly Message[]): Store {
         }
       }
       recordUndone(); // once its files are back: a hey killed before has the turn still, each file left as it now is
-      await removeFolders(turn.folders, report);
+      await removeFolders(new Set(foldersOfCreated(turn.folders, turn.files.values()).filter((f) => !outside(f))), report);
       await forget(turn);
       return { kind: "undone", report };
     },

@@ -4,7 +4,7 @@
 // rewritten: a hey killed mid-line loses that line only, and a line that does not parse is passed
 // over. The record is read only at a session's first turn or `/undo`, never on the way to the
 // prompt. Pure.
-import { isAbsolute } from "node:path";
+import { isAbsolute, sep } from "node:path";
 import type { Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
@@ -15,7 +15,7 @@ export const RECORD_FILE = "undo.jsonl";
 const COPY_NAME = /^undo-[a-z0-9]+-\d+$/;
 
 /**
- * One step: a turn began; it ran a bash command; what a file was before its first change in the
+ * One step: a turn began (`root`: the project it was made in); it ran a bash command; what a file was before its first change in the
  * turn (`copy` and its sha-256, `mode`; neither: the turn created it; `skipped`: why no copy was
  * kept); the sha-256 of what the agent's last change left; a folder write_file made; `/undo` undid
  * or passed over the turn and every newer one; `lost`, first in a record begun after an earlier
@@ -23,7 +23,7 @@ const COPY_NAME = /^undo-[a-z0-9]+-\d+$/;
  */
 export type UndoRecord =
   | { type: "lost" }
-  | { type: "turn"; turn: string }
+  | { type: "turn"; turn: string; root?: string }
   | { type: "bash"; turn: string }
   | { type: "before"; turn: string; path: string; copy?: string; sha256?: string; mode?: number; skipped?: string }
   | { type: "after"; turn: string; path: string; sha256: string }
@@ -50,6 +50,8 @@ export interface RecordedTurn {
   files: Map<string, KeptFile>;
   ranBash: boolean;
   folders: Set<string>;
+  /** the project root of the hey that made it; undefined in a record written before hey kept it */
+  root?: string;
 }
 
 /** The line that appends `record`. */
@@ -75,7 +77,7 @@ export function replayRecords(text: string): { turns: RecordedTurn[]; lost: bool
     }
     if (r.type === "turn") {
       if (byId.has(r.turn)) continue;
-      const turn: RecordedTurn = { id: r.turn, files: new Map(), ranBash: false, folders: new Set() };
+      const turn: RecordedTurn = { id: r.turn, files: new Map(), ranBash: false, folders: new Set(), ...(r.root !== undefined && { root: r.root }) };
       turns.push(turn);
       byId.set(r.turn, turn);
       continue;
@@ -121,6 +123,7 @@ function parsed(line: string): UndoRecord | undefined {
   const turn = r.turn;
   switch (r.type) {
     case "turn":
+      return isPath(r.root) ? { type: "turn", turn, root: r.root } : { type: "turn", turn };
     case "bash":
     case "undone":
       return { type: r.type, turn };
@@ -147,4 +150,17 @@ function parsed(line: string): UndoRecord | undefined {
  */
 export function changedFiles(history: readonly Message[]): boolean {
   return history.some((m) => m.role === "tool" && !m.isError && (m.toolName === TOOL.edit || m.toolName === TOOL.writeFile));
+}
+
+/** Whether `path` is `dir` or below it (both absolute, as the tools resolved them). Pure. */
+export const within = (dir: string, path: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/**
+ * The folders of `folders` that /undo may remove: those above a file the turn created (`files`
+ * without a copy or a reason), which write_file had to make for it. A `folder` line the record
+ * holds for any other path (stale, damaged, written by something else) removes nothing. Pure.
+ */
+export function foldersOfCreated(folders: Iterable<string>, files: Iterable<KeptFile>): string[] {
+  const created = [...files].filter((k) => k.copy === undefined && k.skipped === undefined).map((k) => k.path);
+  return [...folders].filter((folder) => created.some((path) => path !== folder && within(folder, path)));
 }

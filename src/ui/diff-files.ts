@@ -35,22 +35,34 @@ function driverOf(key: string): Driver | undefined {
 const USER_SCOPES = new Set(["system", "global", "command"]);
 
 /**
+ * The git-lfs settings by which a repository's own config has the user's git-lfs run a program
+ * (an extension's clean or smudge, a transfer agent) or keep its objects and reach its server
+ * elsewhere: git-lfs reads them from the repository, whoever's filter runs it. `git lfs install
+ * --local`, `git lfs fetch` and locking write none of them.
+ */
+const LFS_OWN =
+  /^(lfs\.extension\..*\.(clean|smudge)|lfs\.customtransfer\..*\.(path|args)|lfs\.standalonetransferagent|lfs\.storage|lfs\.(push)?url|remote\..*\.lfs(push)?url)$/i;
+
+/**
  * The keys of `programs` (permission/repository-programs.ts) that are the user's own, with the
  * user's values: those of a driver each of whose keys git takes in this repository at the user's
  * last value for it (the last value `listing` gives, `git config --list --show-scope -z
  * --includes`, is the one git takes). A driver with one key that is not (the repository sets it
- * alone, or to something else) keeps all its keys the repository's. Given as command-scope config, these values then win in every repository git
+ * alone, or to something else) keeps all its keys the repository's. None where the repository sets
+ * one of git-lfs's programs or places (LFS_OWN). Given as command-scope config, these values then win in every repository git
  * reads at /diff, its submodules' too: what runs is always the user's own program.
  */
 export function usersOwnKeys(listing: string, programs: string[]): [string, string][] {
   const user = new Map<string, string>();
   const last = new Map<string, string>();
   const words = listing.split("\0");
+  let lfsSetHere = false;
   for (let i = 0; i + 1 < words.length; i += 2) {
     const record = words[i + 1]!;
     const cut = record.indexOf("\n");
     const [name, value] = cut < 0 ? [record, undefined] : [record.slice(0, cut), record.slice(cut + 1)];
     const users = USER_SCOPES.has(words[i]!);
+    if (!users && LFS_OWN.test(name)) lfsSetHere = true;
     // a bare `key` with no `=` names no program: none is the user's then
     if (value === undefined) {
       last.delete(name);
@@ -60,6 +72,7 @@ export function usersOwnKeys(listing: string, programs: string[]): [string, stri
       if (users) user.set(name, value);
     }
   }
+  if (lfsSetHere) return []; // git-lfs, if the user's filter is it, would run or write where the repository says
   const keys = programs.filter((key) => driverOf(key));
   const mine = (key: string) => user.has(key) && user.get(key) === last.get(key);
   const theirs = new Set(keys.filter((key) => !mine(key)).map((key) => driverKey(driverOf(key)!)));

@@ -20,6 +20,11 @@ function laterTurns(later: Later): string {
 
 /** The user's lines for an `/undo` that undid nothing: none to undo, or one more `/undo` goes past turns that ran bash. */
 export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>, cwd: string): string {
+  if (outcome.kind === "elsewhere")
+    return [
+      `nothing undone: the last turn that changed files (${outcome.files.length === 1 ? "1 file" : `${outcome.files.length} files`}) was made in ${outcome.root}, not in this project`,
+      `/undo undoes it from there: cd ${outcome.root}, then hey --resume this session`,
+    ].join("\n");
   const { later } = outcome;
   // the session's turns of an earlier hey changed files, and their copies went with its outputs
   if (outcome.kind === "none" && outcome.gone)

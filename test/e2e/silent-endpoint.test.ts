@@ -90,6 +90,38 @@ test("keep-alives and nothing else (OpenRouter's while its upstream hangs): two 
   expect(run.stderr).toBe(`retrying in 500 ms (1/5): ${said}\nerror: ${said} — ${KEPT_ALIVE}\n`);
 });
 
+/** The event that opens an answer and holds none of it, then the protocol's keep-alive every 100 ms for longer than any test runs. */
+const MESSAGE_START = {
+  type: "message_start",
+  message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 1 } },
+};
+const RESPONSE = { id: "resp_1", object: "response", status: "in_progress", output: [], usage: null };
+test.each([
+  ["anthropic", "", [`event: message_start\ndata: ${JSON.stringify(MESSAGE_START)}\n\n`], 'event: ping\ndata: {"type": "ping"}\n\n'],
+  [
+    "responses",
+    "/v1",
+    ["response.created", "response.in_progress"].map(
+      (type, n) => `event: ${type}\ndata: ${JSON.stringify({ type, response: RESPONSE, sequence_number: n })}\n\n`,
+    ),
+    ": keep-alive\n\n",
+  ],
+])(
+  "%s: the event that opens an answer, then keep-alives only: no event of the answer, so two tries end the run, not max_retries + 1",
+  async (protocol, path, opening, keepAlive) => {
+    const url = `${server.url}${path}`;
+    const before = server.requests.length;
+    const stuck = () => sseReply([...opening, ...Array.from({ length: 1000 }, () => keepAlive)], { delayMs: 100, hang: true });
+    server.enqueue(stuck(), stuck());
+    const run = await runHey(["--base-url", url, "--protocol", protocol, "--api-key", "k", "-m", "m", "--config", config, "-p", "hi"], { cwd: work.path });
+    expect(run.code).toBe(1);
+    expect(server.requests.length - before).toBe(2);
+    expect(run.stderr).toContain(
+      `sent only keep-alives for 2 s and no event of the answer (keep-alives hold a try 5 × [retry] idle_timeout_ms at most) — ${KEPT_ALIVE}\n`,
+    );
+  },
+);
+
 test("one try of keep-alives only, then an answer: the retry answers, and the run succeeds", async () => {
   const before = server.requests.length;
   server.enqueue(forever(), sseReply(sseEvents([chatChunk({ content: "answered at last" }), chatChunk({ finish: "stop" })])));

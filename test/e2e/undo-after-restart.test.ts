@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { lastUserText, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import type { Term } from "../helpers/tmux.ts";
 import { ALL, say, projectTerms } from "./repl-helpers.ts";
+import { runHey } from "../helpers/e2e.ts";
 
 setDefaultTimeout(120_000); // the first test may build dist/hey
 
@@ -101,6 +102,25 @@ test("a new hey that /resumes the session undoes its earlier turn too", async ()
   const id = outputsFolder().split("/").at(-1)!; // the outputs folder is named after the session
   term = await dirs.start(server);
   await say(term, `/resume ${id}`, `resumed session ${id}`);
+  await say(term, "/undo", "restored app.txt");
+  expect(readFileSync(app, "utf8")).toBe("a = 1\nb = 2\n");
+});
+
+test("a `hey -c -p` turn between: after `hey -c`, /undo reaches it first and says it kept no copy, then the REPL's older turn", async () => {
+  const app = join(dirs.project.path, "app.txt");
+  const notes = join(dirs.project.path, "notes.txt");
+  writeFileSync(app, "a = 1\nb = 2\n");
+  server = startModelServer(editingModel);
+  let term = await dirs.start(server);
+  await say(term, "edit", "done.");
+  await quit(term);
+  const run = await runHey(["-c", "-p", "make"], { cwd: dirs.project.path, env: { HOME: dirs.home.path } });
+  expect(run.code).toBe(0);
+  expect(readFileSync(notes, "utf8")).toBe("made\n");
+
+  term = await dirs.start(server, ["-c"]);
+  await say(term, "/undo", "left notes.txt: a run with -p keeps no copies; not touched");
+  expect(existsSync(notes)).toBe(true);
   await say(term, "/undo", "restored app.txt");
   expect(readFileSync(app, "utf8")).toBe("a = 1\nb = 2\n");
 });

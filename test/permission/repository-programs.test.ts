@@ -33,6 +33,12 @@ test.each([
   [{ section: "core", sub: undefined, key: "sshcommand" }, "core.sshcommand"],
   [{ section: "diff", sub: "x", key: "binary" }, undefined],
   [{ section: "core", sub: undefined, key: "editor" }, undefined],
+  [{ section: "lfs", sub: "extension.evil", key: "clean" }, "lfs.extension.evil.clean"],
+  [{ section: "lfs", sub: "Extension.evil", key: "smudge" }, "lfs.Extension.evil.smudge"],
+  [{ section: "lfs", sub: "customtransfer.x", key: "path" }, "lfs.customtransfer.x.path"],
+  [{ section: "lfs", sub: undefined, key: "standalonetransferagent" }, "lfs.standalonetransferagent"],
+  [{ section: "lfs", sub: "extension.evil", key: "priority" }, undefined],
+  [{ section: "lfs", sub: "evil", key: "clean" }, undefined],
 ])("%o names a program git runs while it reads: %s", (setting, key) => {
   expect(repositoryProgram(setting)).toBe(key);
 });
@@ -48,6 +54,17 @@ test("the words that may be paths: at blanks, quotes, punctuation and `=`, not o
     "GIT_DIR",
     "log",
   ]);
+});
+
+test("guardedGit gives the user's git-lfs, run as a filter, no program the repository's config names: an extension passes the bytes through, a transfer agent is none", () => {
+  const env = guardedGit({}, ["lfs.Extension.evil.clean", "lfs.extension.evil.smudge", "lfs.customtransfer.x.path", "lfs.standalonetransferagent"]);
+  const given = Object.fromEntries(Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]));
+  expect(given).toMatchObject({
+    "lfs.Extension.evil.clean": "cat",
+    "lfs.extension.evil.smudge": "cat",
+    "lfs.customtransfer.x.path": "",
+    "lfs.standalonetransferagent": "",
+  });
 });
 
 test("guardedGit comes after the user's own GIT_CONFIG entries, which stay", () => {

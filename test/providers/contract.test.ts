@@ -59,6 +59,8 @@ interface Adapter {
   slowDone: Record<string, unknown>;
   /** What a server sends to keep a silent stream open, which the SDK drops. */
   keepAlive: string;
+  /** The events that start an answer before any of it, which a stuck upstream sends before its keep-alives. */
+  opening: string[];
 }
 
 const idle = (ms: number | undefined) => (ms !== undefined ? { idleTimeoutMs: ms } : {});
@@ -72,6 +74,8 @@ const eventsOf = (name: string) => readFileSync(join(WIRE_DIR, `${name}.sse`), "
 
 const responsesDelta = (d: string, n: number) =>
   `event: response.output_text.delta\ndata: ${JSON.stringify({ type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: d, sequence_number: n })}\n\n`;
+const responsesStart = (type: string, n: number) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, response: { id: "resp_1", object: "response", status: "in_progress", output: [], usage: null }, sequence_number: n })}\n\n`;
 const RESPONSES_COMPLETED =
   'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[],"usage":null},"sequence_number":99}\n\n';
 
@@ -90,6 +94,7 @@ const ADAPTERS: Adapter[] = [
     slow: sseEvents([...ABCDEF.map((c) => chatChunk({ content: c })), chatChunk({ finish: "stop" })]),
     slowDone: FINISHED_ABCDEF,
     keepAlive: SSE_COMMENT,
+    opening: [],
   },
   {
     name: "responses",
@@ -102,6 +107,7 @@ const ADAPTERS: Adapter[] = [
     slow: [...ABCDEF.map(responsesDelta), RESPONSES_COMPLETED],
     slowDone: FINISHED_ABCDEF,
     keepAlive: SSE_COMMENT,
+    opening: ["response.created", "response.in_progress"].map(responsesStart),
   },
   {
     name: "anthropic",
@@ -115,6 +121,7 @@ const ADAPTERS: Adapter[] = [
     slow: eventsOf("anthropic/thinking-signature"),
     slowDone: { stop: "stop" },
     keepAlive: 'event: ping\ndata: {"type": "ping"}\n\n',
+    opening: eventsOf("anthropic/text").slice(0, 1), // message_start
   },
   {
     name: "google",
@@ -127,6 +134,7 @@ const ADAPTERS: Adapter[] = [
     slow: [...ABCDEF.map((c) => geminiChunk(c)), geminiChunk("", "STOP")],
     slowDone: FINISHED_ABCDEF,
     keepAlive: ": keep-alive\r\n\r\n",
+    opening: [],
   },
 ];
 
@@ -242,6 +250,20 @@ describe.each(ADAPTERS)("$name", (adapter) => {
         expect((thrown as ProviderError).retryable).toBe(true);
         expect(answer(events).map((e) => (e.type === "text" ? e.delta : e.type))).toEqual(said);
       }
+    },
+    HANG,
+  );
+
+  test(
+    "the events that open an answer, then keep-alives alone: the same bound holds (no event of the answer came), and the try counts as answerless",
+    async () => {
+      const keepAlives = Array.from({ length: 200 }, () => adapter.keepAlive);
+      server.enqueue(sseReply([...adapter.opening, ...keepAlives], { delayMs: SLOW_GAP_MS, hang: true }));
+      const p = await adapter.create(server.url, SLOW_IDLE_MS);
+      const { events, error: thrown } = await drain(p.stream(request, new AbortController().signal));
+      expect(thrown).toMatchObject({ kind: "network", silent: false, answerless: true });
+      expect((thrown as ProviderError).message).toContain("sent only keep-alives for 2.5 s and no event of the answer");
+      expect(answer(events)).toEqual([]);
     },
     HANG,
   );

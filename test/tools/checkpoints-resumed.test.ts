@@ -3,7 +3,7 @@
 // same rules. A hey started again is a store that has never seen the folder: the folder is copied
 // where none has been opened, as the next hey finds it on disk.
 import { afterEach, expect, test } from "bun:test";
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
@@ -11,6 +11,7 @@ import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { type Checkpoints, checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
 import { RECORD_FILE } from "../../src/tools/undo-record.ts";
+import { oneShotTurns } from "../../src/tools/one-shot-turn.ts";
 import type { Message } from "../../src/kernel/ir.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 import { NOTHING_TO_UNDO, notUndoneText, undoText } from "../../src/ui/undo-report.ts";
@@ -20,24 +21,29 @@ afterEach(() => {
   for (const d of dirs.splice(0)) d.remove();
 });
 
-/** A project, and `hey(history)`: one run of hey on the session, its tools and checkpoints; each run after the first finds the folder the last one left. */
+/**
+ * A project, and `hey(history, root)`: one run of hey on the session (in the project `root`, the
+ * project's own unless given), its tools and checkpoints; each run after the first finds the folder
+ * the last one left. `oneShot`: a `hey -c -p` run, whose tools keep no copies.
+ */
 function session() {
   const work = tempDir("hey-undo-");
   dirs.push(work);
   let outputs: string | undefined;
-  const hey = (history: Message[] = []) => {
+  const hey = (history: Message[] = [], root = work.path, oneShot = false) => {
     const dir = tempDir("hey-undo-out-");
     dirs.push(dir);
     if (outputs && existsSync(outputs)) cpSync(outputs, dir.path, { recursive: true });
     outputs = dir.path;
     const seen = new Map();
-    const wrap = (t: Tool) => withCheckpoints(t, dir.path, work.path, seen);
+    const keeping = oneShot ? oneShotTurns(root) : withCheckpoints;
+    const wrap = (t: Tool) => keeping(t, dir.path, work.path, seen);
     const tools = {
       read: wrap(createReadFileTool({ home: work.path, seen })),
       edit: wrap(createEditTool({ home: work.path, seen })),
       write: wrap(createWriteFileTool({ home: work.path, seen })),
     };
-    const bash = withCheckpoints(
+    const bash = keeping(
       { name: "bash", description: "", parameters: {}, run: async (args) => (writeFileSync(file(String(args.file)), String(args.text)), { output: "" }) },
       dir.path,
       work.path,
@@ -54,7 +60,7 @@ function session() {
       call,
       ctx,
       sed: (f: string, text: string) => bash.run({ file: f, text }, ctx),
-      store: checkpointsIn(dir.path, { seen, history }),
+      store: oneShot ? undefined! : checkpointsIn(dir.path, { seen, history, root }),
     };
   };
   const file = (n: string) => join(work.path, n);
@@ -192,3 +198,72 @@ test("a session whose record was lost says so in every later hey, after the turn
   const outcome = await next.store.undo();
   expect(outcome).toMatchObject({ kind: "none", gone: expect.stringContaining("hey prunes saved outputs") });
 });
+
+test("a session resumed in another project: /undo touches nothing and says where the turn was made; from there it undoes it", async () => {
+  const s = session();
+  writeFileSync(s.file("app.txt"), "v0\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "app.txt" });
+  await first.call(first.tools.edit, { path: "app.txt", old_string: "v0", new_string: "v1" });
+  const elsewhere = tempDir("hey-undo-elsewhere-");
+  dirs.push(elsewhere);
+  const away = s.hey([], elsewhere.path); // `hey --resume ID` from another directory
+  const outcome = await away.store.undo();
+  expect(outcome).toEqual({ kind: "elsewhere", root: s.work, files: [s.file("app.txt")] });
+  expect(outcome.kind === "elsewhere" && notUndoneText(outcome, elsewhere.path)).toBe(
+    `nothing undone: the last turn that changed files (1 file) was made in ${s.work}, not in this project\n/undo undoes it from there: cd ${s.work}, then hey --resume this session`,
+  );
+  expect(s.read("app.txt")).toBe("v1\n");
+  expect(await undone(s.hey().store)).toMatchObject({ restored: [s.file("app.txt")] });
+  expect(s.read("app.txt")).toBe("v0\n");
+});
+
+test("after a restart, a file outside the turn's project is named, not touched; a folder line for anything but a created file's folders removes nothing", async () => {
+  const s = session();
+  const project = s.file("proj");
+  mkdirSync(join(project, "kept"), { recursive: true });
+  writeFileSync(s.file("outside.txt"), "o0\n");
+  const first = s.hey([], project);
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "outside.txt" });
+  await first.call(first.tools.write, { path: "outside.txt", content: "o1\n" }); // allowed then, by the user: outside the project
+  await first.call(first.tools.write, { path: "proj/new/x.txt", content: "x\n" });
+  // a stale or crafted line: an empty folder of the user's that no file of the turn lies below
+  appendFileSync(join(first.outputs, RECORD_FILE), `${JSON.stringify({ type: "folder", turn: turnOf(first.outputs), path: join(project, "kept") })}\n`);
+  const report = await undone(s.hey([], project).store);
+  expect(report).toMatchObject({ removed: [join(project, "new/x.txt")], restored: [] });
+  expect(report?.skipped).toEqual([
+    { path: s.file("outside.txt"), why: `outside this project (${project}), which /undo of an earlier hey's turn does not reach; not touched` },
+  ]);
+  expect(s.read("outside.txt")).toBe("o1\n");
+  expect(existsSync(join(project, "new"))).toBe(false); // the folder write_file made for x.txt
+  expect(existsSync(join(project, "kept"))).toBe(true);
+});
+
+test("a `hey -c -p` turn is on the stack after a restart: its bash commands are said before an older turn is undone, its edits named as kept by no copy", async () => {
+  const s = session();
+  writeFileSync(s.file("schema.ts"), "s0\n");
+  writeFileSync(s.file("b.ts"), "b0\n");
+  const first = s.hey();
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "schema.ts" });
+  await first.call(first.tools.edit, { path: "schema.ts", old_string: "s0", new_string: "s1" });
+  const codegen = s.hey([], s.work, true); // hey -c -p "run npm run codegen"
+  await codegen.sed("gen.ts", "generated\n");
+  const next = s.hey();
+  expect(await next.store.undo()).toEqual({ kind: "waiting", later: { turns: 1, ranBash: 1 }, files: [s.file("schema.ts")] });
+  expect(s.read("schema.ts")).toBe("s1\n");
+
+  const update = s.hey([], s.work, true); // hey -c -p "update b.ts"
+  await update.call(update.tools.read, { path: "b.ts" });
+  await update.call(update.tools.edit, { path: "b.ts", old_string: "b0", new_string: "b1" });
+  const last = s.hey();
+  expect(await undone(last.store)).toMatchObject({ restored: [], skipped: [{ path: s.file("b.ts"), why: "a run with -p keeps no copies; not touched" }] });
+  expect(s.read("b.ts")).toBe("b1\n");
+  expect(await last.store.undo()).toMatchObject({ kind: "waiting", later: { turns: 1, ranBash: 1 } }); // the codegen turn, still
+  expect(await undone(last.store)).toMatchObject({ restored: [s.file("schema.ts")] });
+});
+
+/** The id of the first turn in the record of `outputs`. */
+const turnOf = (outputs: string) => JSON.parse(readFileSync(join(outputs, RECORD_FILE), "utf8").split("\n")[0]!).turn as string;

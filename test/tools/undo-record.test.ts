@@ -1,7 +1,7 @@
 // The record of `/undo`'s turns read back (undo-record.ts): the stack a hey started again on the
 // session rebuilds, whatever a hey killed mid-line left at the end.
 import { describe, expect, test } from "bun:test";
-import { changedFiles, recordLine, replayRecords, type UndoRecord } from "../../src/tools/undo-record.ts";
+import { changedFiles, foldersOfCreated, recordLine, replayRecords, type UndoRecord } from "../../src/tools/undo-record.ts";
 import type { Message } from "../../src/kernel/ir.ts";
 
 const A = "a".repeat(64);
@@ -103,4 +103,16 @@ test.each<[string, Message[], boolean]>([
   ["only reads and commands", [{ id: "1", role: "tool", toolName: "bash", toolCallId: "c", content: [] }], false],
 ])("whether a history with %s changed files", (_, history, changed) => {
   expect(changedFiles(history)).toBe(changed);
+});
+
+test("a turn's project is read back where it is a path; the folders /undo may remove are those above a file the turn created", () => {
+  const turns: UndoRecord[] = [
+    { type: "turn", turn: "t1", root: "/p" },
+    { type: "turn", turn: "t2" },
+    { type: "turn", turn: "t3", root: "p" }, // not a path: which project is not known
+  ];
+  const [made, bare, relative] = replayRecords(turns.map(recordLine).join("")).turns;
+  expect([made?.root, bare?.root, relative?.root]).toEqual(["/p", undefined, undefined]);
+  const files = [{ path: "/p/new/deep/x.txt" }, { path: "/p/app.txt", copy: "undo-t1-1", copyHash: A }, { path: "/p/big/y.bin", skipped: "over 10 MB" }];
+  expect(foldersOfCreated(["/p/new/deep", "/p/new", "/p/newer", "/home/u/empty", "/p/big", "/p/new/deep/x.txt"], files)).toEqual(["/p/new/deep", "/p/new"]);
 });

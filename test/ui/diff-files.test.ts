@@ -109,6 +109,27 @@ test.each([
     [],
   ],
   ["a bare key names no program, the user's neither", listing(["global", "filter.a.clean"], ["local", "filter.a.clean"]), ["filter.a.clean"], []],
+  ...["lfs.extension.evil.clean", "lfs.customtransfer.x.path", "lfs.standalonetransferagent", "lfs.storage", "lfs.url", "remote.origin.lfsurl"].map(
+    (key) =>
+      [
+        `the user's own, but the repository sets git-lfs's ${key}, which git-lfs would read: the repository's`,
+        listing(["global", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", "filter.lfs.clean", "git-lfs clean -- %f"], ["local", key, "/tmp/evil.sh"]),
+        ["filter.lfs.clean"],
+        [],
+      ] as const,
+  ),
+  [
+    "the user's own, and the repository sets only what `git lfs fetch` and locking write: the user's",
+    listing(
+      ["global", "filter.lfs.clean", "git-lfs clean -- %f"],
+      ["local", "filter.lfs.clean", "git-lfs clean -- %f"],
+      ["local", "lfs.repositoryformatversion", "0"],
+      ["local", "lfs.https://example.com/r.git/info/lfs.locksverify", "true"],
+      ["global", "lfs.storage", "/srv/lfs"],
+    ),
+    ["filter.lfs.clean"],
+    [["filter.lfs.clean", "git-lfs clean -- %f"]],
+  ],
 ] as const)("a driver %s", (_, text, programs, own) => {
   expect(usersOwnKeys(text, [...programs])).toEqual(own.map(([k, v]) => [k, v]));
 });

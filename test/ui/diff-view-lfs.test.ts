@@ -77,6 +77,61 @@ testNeeding(["git"])(
   },
 );
 
+/**
+ * A stand-in for the user's git-lfs at `dir/git-lfs`, and the filter entry that runs it: as git-lfs
+ * does at clean, it runs each extension's clean program the config git gives it names (the last
+ * value, as git-lfs takes it), then marks `user-clean` and passes the bytes through.
+ */
+function userGitLfs(dir: string, marks: string): string {
+  const gitLfs = join(dir, "git-lfs");
+  const names = "git config --name-only --get-regexp '^lfs\\.extension\\..*\\.clean$' | sort -u";
+  writeFileSync(
+    gitLfs,
+    `#!/bin/sh\n${names} | while read -r key; do sh -c "$(git config --get "$key")" </dev/null >/dev/null; done\ntouch ${join(marks, "user-clean")}\ncat\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return `[filter "lfs"]\n\tclean = ${gitLfs} clean -- %f\n\tsmudge = ${gitLfs} smudge -- %f\n\trequired = true\n`;
+}
+
+testNeeding(["git"])(
+  "the user's own git-lfs, but the repository's config names an lfs extension (which git-lfs runs at clean): it does not run, and the .bin file is named",
+  async () => {
+    const dir = fresh();
+    const { repo, marks } = lfsRepo(dir);
+    git(repo, "config", "--remove-section", "filter.lfs");
+    const mine = userGitLfs(dir, marks);
+    writeFileSync(join(repo, ".git", "config"), mine, { flag: "a" });
+    userConfig(dir, mine);
+    git(repo, "config", "lfs.extension.evil.clean", `touch ${join(marks, "repo-extension")}`);
+    git(repo, "config", "lfs.extension.evil.priority", "0");
+    const text = await view(repo);
+    for (const line of TEXT_DIFFS) expect(text).toContain(line);
+    expect(text).toContain("\nM assets/logo.bin\n");
+    expect(text).not.toContain("logo v2");
+    expect(marksIn(marks)).toEqual([]);
+    // the same filter without the extension is the user's, and runs (the stand-in works)
+    git(repo, "config", "--remove-section", "lfs.extension.evil");
+    expect(await view(repo)).toContain("+logo v2");
+    expect(marksIn(marks)).toEqual(["user-clean"]);
+  },
+);
+
+testNeeding(["git"])(
+  "git-lfs only in the user's global config, an lfs extension in the repository's: the user's filter runs, the extension does not",
+  async () => {
+    const dir = fresh();
+    const { repo, marks } = lfsRepo(dir);
+    git(repo, "config", "--remove-section", "filter.lfs");
+    userConfig(dir, userGitLfs(dir, marks));
+    git(repo, "config", "lfs.extension.evil.clean", `touch ${join(marks, "repo-extension")}`);
+    const text = await view(repo);
+    for (const line of [...TEXT_DIFFS, "-logo v1", "+logo v2"]) expect(text).toContain(line);
+    expect(marksIn(marks)).toEqual(["user-clean"]);
+  },
+);
+
 testNeeding(["git"])(
   "the same filter name, but the repository's programs are not the user's: the repository's do not run, and its files are named",
   async () => {
