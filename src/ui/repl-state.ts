@@ -40,6 +40,8 @@ export interface ReplState {
   cancelledAt?: number;
   /** what was typed during the last turn, shown when it ended: a Ctrl-C that clears it as it stands says so (it was never seen being typed) */
   typedAhead?: string;
+  /** the line typed during a turn that a Ctrl-C then cleared, unsent since: a Ctrl-C that leaves hey keeps it in the history */
+  clearedAhead?: string;
   /** the line as the last paste left it, the cursor after the paste: a `\` it ends in is text, not a line continuation */
   pasted?: string;
   /** the question being asked, and the line that waits under it */
@@ -239,9 +241,13 @@ function ctrlC(s: ReplState, now: number): Step {
     if (s.editor.text !== s.typedAhead) return { state: cleared, effects: [{ type: "draw" }] };
     // typed unseen during the turn, and cleared maybe by a Ctrl-C meant for the turn: left on screen, and said
     const said = "cleared what you typed during the turn (Ctrl-Y brings it back)";
-    return { state: cleared, effects: [{ type: "below" }, { type: "print", text: said, dim: true }, { type: "draw" }] };
+    return { state: { ...cleared, clearedAhead: s.editor.text }, effects: [{ type: "below" }, { type: "print", text: said, dim: true }, { type: "draw" }] };
   }
-  if (now - s.lastCtrlC < EXIT_CTRL_C_MS) return leave(s, [{ type: "below" }]);
+  if (now - s.lastCtrlC < EXIT_CTRL_C_MS) {
+    // more presses than the turn needed must not lose what was typed during it: ↑ finds it at the next start
+    const kept: Effect[] = s.clearedAhead ? [{ type: "remember", entry: expand(s.pastes, s.clearedAhead) }] : [];
+    return leave(s, [{ type: "below" }, ...kept]);
+  }
   return {
     state: { ...s, lastCtrlC: now },
     effects: [{ type: "below" }, { type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true }, { type: "draw" }],
@@ -281,7 +287,16 @@ function submit(s: ReplState): Step {
 /** A line becomes a turn: what is typed meanwhile collects, unseen, in a new line. */
 export function run(s: ReplState, line: string, before: Effect[] = []): Step {
   return {
-    state: { ...s, mode: "busy", cancelled: false, cancelPresses: 0, cancelledAt: undefined, lastCtrlC: 0, editor: emptyEditor(s.history) },
+    state: {
+      ...s,
+      mode: "busy",
+      cancelled: false,
+      cancelPresses: 0,
+      cancelledAt: undefined,
+      lastCtrlC: 0,
+      editor: emptyEditor(s.history),
+      clearedAhead: undefined,
+    },
     effects: [...before, { type: "run", line }],
   };
 }

@@ -256,7 +256,7 @@ describe("during a turn", () => {
     ]);
   });
 
-  test("a second Ctrl-C that clears what was typed unseen during the turn says so, leaving it on screen; Ctrl-Y brings it back", () => {
+  test("a second Ctrl-C that clears what was typed unseen during the turn says so, leaving it on screen; Ctrl-Y brings it back, and a Ctrl-C exit keeps it in the history", () => {
     const typed = play([text("second careful follow-up"), key("interrupt", 10_000)], busy());
     const back = play([{ type: "ended", line: "go", quit: false }], typed.state).state;
     const cleared = play([key("interrupt", 10_200)], back);
@@ -266,6 +266,14 @@ describe("during a turn", () => {
       { type: "draw" },
     ]);
     expect(play([key("yank")], cleared.state).state.editor.text).toBe("second careful follow-up");
+    // Ctrl-C twice more leaves hey, and the line goes to the history file; once another line was sent, it does not
+    const left = play([key("interrupt", 10_400), key("interrupt", 10_600)], cleared.state).effects;
+    expect(left.slice(-2)).toEqual([
+      { type: "remember", entry: "second careful follow-up" },
+      { type: "leave", code: 0 },
+    ]);
+    const sent = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }], cleared.state).state;
+    expect(types(play([key("interrupt", 20_000), key("interrupt", 20_200)], sent).effects)).not.toContain("remember");
     // once edited it is the user's line as seen: Ctrl-C clears it quietly, as any line
     expect(play([text("!"), key("interrupt", 10_300)], back).effects).toEqual([{ type: "draw" }, { type: "draw" }]);
   });
