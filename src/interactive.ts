@@ -232,6 +232,11 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         history: { project: projectHistoryFile(here.historiesDir, here.root), global: here.historyFile, hide: (entry) => runtime.redact(entry) },
         aside: hooks.aside,
         stopping: (moved) => runtime.terminal?.suspend(moved) ?? (() => {}),
+        quitMidTurn: () => {
+          runtime.terminal?.suspend(false); // the status row cleared, the answer's unfinished line ended
+          runtime.session.close(); // synced as it stands: `hey -c` closes the call that was cut off
+          return existsSync(runtime.session.path) ? "the session is saved (hey -c continues it)" : "";
+        },
         complete: (line) => completions(line, source()),
         onLine: async (line, signal, io) => {
           retryBehind(); // before a /resume of one of them, say

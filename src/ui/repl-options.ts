@@ -38,6 +38,11 @@ export interface ReplOptions {
    * the turn shows is put aside; returns what writes it again below the shell's lines (TerminalOutput.suspend).
    */
   stopping?(moved: boolean): () => void;
+  /**
+   * hey quits while a turn has not stopped after its cancel (Ctrl-C again): what the turn shows is cleared and the
+   * session closed as it stands; returns what to say of the session (empty: nothing saved). Must not throw.
+   */
+  quitMidTurn?(): string;
   /** whether a pasted path names a file: a paste that is one dropped image or PDF becomes its mention (ui/dropped-file.ts); unset, pastes stay text */
   isFile?(path: string): boolean;
 }

@@ -8,13 +8,19 @@
 import { remembered } from "./history-line.ts";
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
-import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState, type ListFit } from "./line-editor.ts";
+import type { Effect, ReplEvent } from "./repl-effects.ts";
+import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
 import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
 export const EXIT_CTRL_C_MS = 2000;
 /** Ctrl-C presses after a cancel the turn has not honoured yet before hey stops waiting and exits. */
 export const FORCE_QUIT_PRESSES = 3;
+/**
+ * ...and only this long after the cancel: a command asked to stop gets 1.5 s to clean up before SIGKILL
+ * (STOP_GRACE_MS, tools/process-tree.ts), and a user pressing Ctrl-C meanwhile wants the prompt back, not hey gone.
+ */
+export const FORCE_QUIT_AFTER_MS = 2500;
 
 export interface ReplState {
   /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
@@ -30,6 +36,14 @@ export interface ReplState {
   cancelled: boolean;
   /** Ctrl-C presses since the cancel the turn has not honoured */
   cancelPresses: number;
+  /** when the running turn was cancelled by a key (ms) */
+  cancelledAt?: number;
+  /** what was typed during the last turn, shown when it ended: a Ctrl-C that clears it as it stands says so (it was never seen being typed) */
+  typedAhead?: string;
+  /** the line typed during a turn that a Ctrl-C then cleared, unsent since: a Ctrl-C that leaves hey keeps it in the history */
+  clearedAhead?: string;
+  /** the line as the last paste left it, the cursor after the paste: a `\` it ends in is text, not a line continuation */
+  pasted?: string;
   /** the question being asked, and the line that waits under it */
   asking?: { question: string; saved: EditorState };
   /** the exit code after a signal (or the terminal closing) */
@@ -50,66 +64,7 @@ export interface ReplState {
   ctrlX?: boolean;
 }
 
-export type ReplEvent =
-  | {
-      type: "key";
-      key: Key;
-      /** more keys arrived with it (an unbracketed paste): Enter is a newline */
-      more: boolean;
-      now: number;
-      /** where Up (-1) or Down (1) lands in the line as drawn (a long line wraps); undefined on its first or last row */
-      rowMove?: (dir: -1 | 1) => number | undefined;
-    }
-  /** the completions of the line before the cursor, asked for by a `complete` effect */
-  | { type: "completed"; candidates: string[]; fit?: ListFit }
-  /** a turn's line ended; `quit`: /quit */
-  | { type: "ended"; line: string; quit: boolean }
-  | { type: "ask"; question: string }
-  /** SIGTERM, SIGHUP or the terminal gone: `code` is the exit code, `why` what the cancelled turn says */
-  | { type: "signal"; code: number; why: string }
-  | { type: "aside"; line: string }
-  /** the user's editor closed (an `edit` effect): `text` as it left the file, or undefined and `why` not */
-  | { type: "edited"; text: string | undefined; why?: string };
-
-export type Effect =
-  /**
-   * draw the prompt (or the question) and the line again, where they stand; `fresh`: from the
-   * cursor's line (output came since); `line`: that line after the prompt instead of the state's
-   * (a line a search found, sent: shown as a typed line is before the turn takes the editor)
-   */
-  | { type: "draw"; fresh?: true; line?: string }
-  /** leave the drawn prompt: the cursor goes to a fresh line below it */
-  | { type: "below" }
-  /** lines above the prompt; `dim`: a hint */
-  | { type: "print"; text: string; dim?: boolean }
-  /** clear the prompt as drawn, print `text` (a line that is not a turn's) and draw again */
-  | { type: "aside"; text: string }
-  | { type: "clearScreen" }
-  /** during a turn, Ctrl-L: ask the terminal where the cursor is (it answers with a cursorAt key) */
-  | { type: "askCursor" }
-  /** the screen cleared but for the row the turn is writing on (where the cursor is: `row`, `col` from 1), which goes to the top */
-  | { type: "keepRow"; row: number; col: number }
-  /** append to the history file */
-  | { type: "remember"; entry: string }
-  /** run `line` as a turn (the driver answers with an `ended` event) */
-  | { type: "run"; line: string }
-  /** cancel the running turn, saying why (undefined: interrupted by the user) */
-  | { type: "abort"; why?: string }
-  /** the question's answer (undefined: cancelled) */
-  | { type: "answer"; text: string | undefined }
-  /** compute the completions of `line` (the driver answers with a `completed` event) */
-  | { type: "complete"; line: string }
-  /** leave the REPL with `code` */
-  | { type: "leave"; code: number }
-  /** exit the process now (a turn that ignores its cancel) */
-  | { type: "exit"; code: number }
-  /** exit with `code` if the cancelled turn has not ended within the grace period */
-  | { type: "grace"; code: number }
-  /** Ctrl-Z: give the terminal back, stop until the shell's `fg`, then take it again and draw */
-  | { type: "suspend" }
-  /** Ctrl-G or Ctrl-X Ctrl-E: `text` (the line, its pastes whole) in the user's editor; the driver answers with an `edited` event */
-  | { type: "edit"; text: string }
-  | { type: "plan" }; // Shift-Tab at the prompt: plan mode on or off, said above the prompt, which is drawn again as the mode shows it
+export type { Effect, ReplEvent } from "./repl-effects.ts";
 
 /** `history`: the lines of earlier sessions, oldest first, in full (folded here as a paste would be). */
 export function initialRepl(history: readonly string[]): ReplState {
@@ -205,6 +160,10 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     const { mark, pastes } = foldPaste(s.pastes, key.text);
     return { state: { ...s, pastes, editor: insert(s.editor, mark) }, effects: redraw };
   }
+  if (key.type === "paste") {
+    const editor = insert(s.editor, key.text);
+    return { state: { ...s, editor, pasted: editor.cursor === editor.text.length ? editor.text : undefined }, effects: redraw };
+  }
   if (key.type !== "key") return { state: { ...s, editor: insert(s.editor, key.text) }, effects: redraw };
   const edited = (editor: EditorState): Step => ({ state: { ...s, editor }, effects: redraw });
   switch (key.name) {
@@ -212,14 +171,15 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       // during a turn, and for lines that arrive together (a paste the terminal did not bracket), Enter is a newline
       if (s.mode === "busy" || more) return edited(insert(s.editor, "\n"));
       const { text, cursor } = s.editor;
-      if (text.endsWith("\\") && cursor === text.length)
+      // a typed `\` continues the line; one a paste ended in is text (a Windows path, a shell line), sent as pasted
+      if (text.endsWith("\\") && cursor === text.length && text !== s.pasted)
         return { state: { ...s, editor: insert({ ...s.editor, text: text.slice(0, -1), cursor: cursor - 1 }, "\n") }, effects: [{ type: "draw" }] };
       return submit(s);
     }
     case "interrupt":
       return ctrlC(s, now);
     case "escape":
-      if (s.mode === "busy" && !s.cancelled) return { state: { ...s, cancelled: true }, effects: [{ type: "abort" }] };
+      if (s.mode === "busy" && !s.cancelled) return { state: { ...s, cancelled: true, cancelledAt: now }, effects: [{ type: "abort" }] };
       return s.mode === "ask" ? answer(s, undefined) : escapeAtPrompt(s, now);
     case "eof":
       if (s.mode === "busy" || s.editor.text !== "") return edited(editKey(s.editor, "delete", s.history));
@@ -269,18 +229,42 @@ const KILLS: ReadonlySet<string> = new Set(["killToEnd", "killToStart", "deleteW
 function ctrlC(s: ReplState, now: number): Step {
   if (s.mode === "ask") return answer(s, undefined);
   if (s.mode === "busy") {
-    if (!s.cancelled) return { state: { ...s, cancelled: true }, effects: [{ type: "abort" }] };
+    if (!s.cancelled) return { state: { ...s, cancelled: true, cancelledAt: now }, effects: [{ type: "abort" }] };
     const presses = s.cancelPresses + 1;
-    // the turn ignores its cancel: do not hold the user hostage
-    return { state: { ...s, cancelPresses: presses }, effects: presses >= FORCE_QUIT_PRESSES ? [{ type: "exit", code: 130 }] : [] };
+    const since = s.cancelledAt === undefined ? Infinity : now - s.cancelledAt; // a signal's cancel: it has its own grace
+    if (presses < FORCE_QUIT_PRESSES || since < FORCE_QUIT_AFTER_MS) return { state: { ...s, cancelPresses: presses }, effects: [] };
+    return forceQuit({ ...s, cancelPresses: presses }, since);
   }
   // the draft is cut, not lost: Ctrl-Y brings it back (a paste's [Pasted text #N] too: its text stays in `pastes`)
-  if (s.editor.text !== "") return { state: { ...s, editor: emptyEditor(s.history), killed: s.editor.text, lastCtrlC: 0 }, effects: [{ type: "draw" }] };
-  if (now - s.lastCtrlC < EXIT_CTRL_C_MS) return leave(s, [{ type: "below" }]);
+  if (s.editor.text !== "") {
+    const cleared: ReplState = { ...s, editor: emptyEditor(s.history), killed: s.editor.text, lastCtrlC: 0 };
+    if (s.editor.text !== s.typedAhead) return { state: cleared, effects: [{ type: "draw" }] };
+    // typed unseen during the turn, and cleared maybe by a Ctrl-C meant for the turn: left on screen, and said
+    const said = "cleared what you typed during the turn (Ctrl-Y brings it back)";
+    return { state: { ...cleared, clearedAhead: s.editor.text }, effects: [{ type: "below" }, { type: "print", text: said, dim: true }, { type: "draw" }] };
+  }
+  if (now - s.lastCtrlC < EXIT_CTRL_C_MS) {
+    // more presses than the turn needed must not lose what was typed during it: ↑ finds it at the next start
+    const kept: Effect[] = s.clearedAhead ? [{ type: "remember", entry: expand(s.pastes, s.clearedAhead) }] : [];
+    return leave(s, [{ type: "below" }, ...kept]);
+  }
   return {
     state: { ...s, lastCtrlC: now },
     effects: [{ type: "below" }, { type: "print", text: "press Ctrl-C again or Ctrl-D to exit", dim: true }, { type: "draw" }],
   };
+}
+
+/**
+ * The turn ignores its cancel: hey does not hold the user hostage. It exits at once, what was typed during the
+ * turn (never seen, and no prompt to bring it back to) kept in the history, as Up finds it after a restart.
+ */
+function forceQuit(s: ReplState, since: number): Step {
+  const draft = expand(s.pastes, s.editor.text).replace(/\n+$/, "");
+  const kept = draft.trim() !== "";
+  const after = Number.isFinite(since) ? ` ${Math.round(since / 1000)} s after it was cancelled` : "";
+  const why = `hey quit: the turn had not stopped${after}${kept ? "; what you typed during it is in the history (↑)" : ""}`;
+  const remember: Effect[] = kept ? [{ type: "remember", entry: draft }] : [];
+  return { state: { ...s, mode: "done" }, effects: [...remember, { type: "exit", code: 130, why }] };
 }
 
 /** Esc Esc at an empty prompt (Claude Code's rewind): where hey's undo is. */
@@ -303,7 +287,16 @@ function submit(s: ReplState): Step {
 /** A line becomes a turn: what is typed meanwhile collects, unseen, in a new line. */
 export function run(s: ReplState, line: string, before: Effect[] = []): Step {
   return {
-    state: { ...s, mode: "busy", cancelled: false, cancelPresses: 0, lastCtrlC: 0, editor: emptyEditor(s.history) },
+    state: {
+      ...s,
+      mode: "busy",
+      cancelled: false,
+      cancelPresses: 0,
+      cancelledAt: undefined,
+      lastCtrlC: 0,
+      editor: emptyEditor(s.history),
+      clearedAhead: undefined,
+    },
     effects: [...before, { type: "run", line }],
   };
 }
@@ -367,7 +360,7 @@ function ended(s: ReplState, quit: boolean): Step {
   // dropped, so the next Enter sends what was typed rather than leaving the cursor on an empty line below it
   const text = s.editor.text.replace(/\n+$/, "");
   return {
-    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length } },
+    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
 }

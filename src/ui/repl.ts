@@ -165,9 +165,13 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       case "leave":
         restore();
         return resolveRepl(e.code);
-      case "exit":
+      case "exit": {
+        // the turn's status cleared (not left half-drawn for the shell to write over), and why hey ends said
+        const session = opts.quitMidTurn?.();
+        out(wrapColumns(visible(session ? `${e.why}; ${session}` : e.why), columns(), terminalWidth).replaceAll("\n", "\r\n") + "\r\n");
         restore();
         return process.exit(e.code);
+      }
       case "grace":
         return exitAfterGrace(e.code, restore);
       case "suspend":

@@ -6,10 +6,22 @@ import { completionList } from "../../src/ui/line-editor.ts";
 
 /** The line editor with `line` typed, the cursor at its end. */
 const typed = (line: string) => ({ text: line, cursor: line.length });
-import { EXIT_CTRL_C_MS, exitCode, initialRepl, promptOf, step, type Effect, type ReplEvent, type ReplState } from "../../src/ui/repl-state.ts";
+import { STOP_GRACE_MS } from "../../src/tools/process-tree.ts";
+import {
+  EXIT_CTRL_C_MS,
+  exitCode,
+  FORCE_QUIT_AFTER_MS,
+  initialRepl,
+  promptOf,
+  step,
+  type Effect,
+  type ReplEvent,
+  type ReplState,
+} from "../../src/ui/repl-state.ts";
 
 const key = (name: KeyName, now = 0): ReplEvent => ({ type: "key", key: { type: "key", name }, more: false, now });
 const text = (t: string): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now: 0 });
+const paste = (t: string): ReplEvent => ({ type: "key", key: { type: "paste", text: t }, more: false, now: 0 });
 
 /** Runs `events` from `state`; every effect, in order. */
 function play(events: ReplEvent[], state: ReplState = initialRepl([])): { state: ReplState; effects: Effect[] } {
@@ -65,6 +77,17 @@ describe("at the prompt", () => {
     expect(pasted.effects).toContainEqual({ type: "run", line: `look: ${paste}` });
   });
 
+  test("a paste that ends in a backslash (a Windows path, a shell line) is sent as pasted by Enter, not continued", () => {
+    for (const [before, pasted] of <[string, string][]>[
+      ["", "ls -la \\"],
+      ["look in ", "C:\\Users\\me\\"],
+      ["", "run this:\nls -la \\"],
+    ]) {
+      const sent = play([text(before), paste(pasted), key("left"), key("right"), key("enter")]);
+      expect(sent.effects).toContainEqual({ type: "run", line: before + pasted });
+    }
+  });
+
   test("Up and Down move a row on the screen where the driver says where that is, else through the lines and history", () => {
     const at = (cursor: number | undefined) => ({ ...key("up"), rowMove: () => cursor }) as ReplEvent;
     const { state } = play([text("a long line that the terminal wraps"), at(5)], initialRepl(["earlier"]));
@@ -76,6 +99,7 @@ describe("at the prompt", () => {
 
   test("a trailing backslash makes Enter a new line; keys that arrive together (an unbracketed paste) too", () => {
     expect(play([text("a\\"), key("enter")]).state.editor.text).toBe("a\n");
+    expect(play([paste("ls -la "), text("\\"), key("enter")]).state.editor.text).toBe("ls -la \n"); // typed after the paste
     const pasted = play([text("a"), { type: "key", key: { type: "key", name: "enter" }, more: true, now: 0 }, text("b")]);
     expect(pasted.state.editor.text).toBe("a\nb");
     expect(types(pasted.effects)).not.toContain("run");
@@ -200,10 +224,58 @@ describe("during a turn", () => {
     expect(play([key("enter")], after.state).effects).toContainEqual({ type: "run", line: "then run the tests" });
   });
 
-  test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it exit 130", () => {
+  test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it for 2.5 s exit 130, saying why", () => {
     expect(play([key("escape")], busy()).effects).toEqual([{ type: "abort" }]);
-    const pressed = play([key("interrupt"), key("interrupt"), key("interrupt"), key("interrupt")], busy());
-    expect(pressed.effects).toEqual([{ type: "abort" }, { type: "exit", code: 130 }]);
+    const late = 10_000 + FORCE_QUIT_AFTER_MS;
+    const pressed = play([key("interrupt", 10_000), key("interrupt", late), key("interrupt", late), key("interrupt", late + 400)], busy());
+    expect(pressed.effects).toEqual([{ type: "abort" }, { type: "exit", code: 130, why: "hey quit: the turn had not stopped 3 s after it was cancelled" }]);
+    expect(pressed.state.mode).toBe("done");
+    // after Esc, too
+    const escaped = play([key("escape", 0), key("interrupt", late), key("interrupt", late), key("interrupt", late)], busy());
+    expect(types(escaped.effects)).toEqual(["abort", "exit"]);
+  });
+
+  test("Ctrl-C pressed again and again while a cancelled command cleans up (1.5 s) does not quit: the turn ends, the typed line waits", () => {
+    expect(FORCE_QUIT_AFTER_MS).toBeGreaterThan(STOP_GRACE_MS);
+    // x97: four presses 150 ms apart during a trap's cleanup ended hey, and the line typed during the turn with it
+    const presses = [0, 150, 300, 450, 1_900].map((at) => key("interrupt", 10_000 + at));
+    const pressed = play([text("my next instruction"), ...presses], busy());
+    expect(pressed.effects).toEqual([{ type: "abort" }]);
+    const after = play([{ type: "ended", line: "go", quit: false }], pressed.state);
+    expect(after.state).toMatchObject({ mode: "prompt", editor: { text: "my next instruction" } });
+  });
+
+  test("a force quit keeps what was typed during the turn in the history file, its pastes whole, without the Enter that ended it", () => {
+    const paste = Array.from({ length: 20 }, (_, i) => `row ${i}`).join("\n");
+    const typedAhead = [text("then fix "), { type: "key", key: { type: "paste", text: paste }, more: false, now: 0 } as ReplEvent, key("enter")];
+    const late = 10_000 + FORCE_QUIT_AFTER_MS;
+    const quit = play([...typedAhead, key("interrupt", 10_000), ...[0, 1, 2].map(() => key("interrupt", late))], busy());
+    expect(quit.effects.slice(1)).toEqual([
+      { type: "remember", entry: `then fix ${paste}` },
+      { type: "exit", code: 130, why: "hey quit: the turn had not stopped 3 s after it was cancelled; what you typed during it is in the history (↑)" },
+    ]);
+  });
+
+  test("a second Ctrl-C that clears what was typed unseen during the turn says so, leaving it on screen; Ctrl-Y brings it back, and a Ctrl-C exit keeps it in the history", () => {
+    const typed = play([text("second careful follow-up"), key("interrupt", 10_000)], busy());
+    const back = play([{ type: "ended", line: "go", quit: false }], typed.state).state;
+    const cleared = play([key("interrupt", 10_200)], back);
+    expect(cleared.effects).toEqual([
+      { type: "below" },
+      { type: "print", text: "cleared what you typed during the turn (Ctrl-Y brings it back)", dim: true },
+      { type: "draw" },
+    ]);
+    expect(play([key("yank")], cleared.state).state.editor.text).toBe("second careful follow-up");
+    // Ctrl-C twice more leaves hey, and the line goes to the history file; once another line was sent, it does not
+    const left = play([key("interrupt", 10_400), key("interrupt", 10_600)], cleared.state).effects;
+    expect(left.slice(-2)).toEqual([
+      { type: "remember", entry: "second careful follow-up" },
+      { type: "leave", code: 0 },
+    ]);
+    const sent = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }], cleared.state).state;
+    expect(types(play([key("interrupt", 20_000), key("interrupt", 20_200)], sent).effects)).not.toContain("remember");
+    // once edited it is the user's line as seen: Ctrl-C clears it quietly, as any line
+    expect(play([text("!"), key("interrupt", 10_300)], back).effects).toEqual([{ type: "draw" }, { type: "draw" }]);
   });
 
   test("Esc then a letter read as one Alt key during a turn cancels it, and the letter waits at the next prompt", () => {
