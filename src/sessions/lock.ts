@@ -7,7 +7,7 @@
 // session and, at the latest, when the process exits.
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
+import { isOwnLock, lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
 
 /** The session is being written by another hey that is still running, or by another writer in this process. */
 export class SessionLockedError extends Error {
@@ -64,13 +64,13 @@ export function lockSession(sessionPath: string, holder: Holder = RESUMED): void
 export function relockSession(sessionPath: string, holder: Holder): void {
   const lock = `${sessionPath}.lock`;
   if (held.get(lock) !== holder) return;
-  let pid: number | undefined;
+  let text: string | undefined;
   try {
-    pid = Number(readFileSync(lock, "utf8").trim().split(/\s+/)[0]);
+    text = readFileSync(lock, "utf8");
   } catch {
     // gone: made again below
   }
-  if (pid === process.pid) return;
+  if (text !== undefined && isOwnLock(text)) return;
   held.delete(lock);
   lockSession(sessionPath, holder);
 }
@@ -101,7 +101,7 @@ export function holderOf(sessionPath: string): string | undefined {
  */
 export function heldByProcess(sessionPath: string, pid: number): boolean {
   const owner = pid === process.pid ? undefined : lockOwner(`${sessionPath}.lock`);
-  return owner !== undefined && (owner === `pid ${pid}` || owner.startsWith(`pid ${pid} on `) || !owner.startsWith("pid "));
+  return owner !== undefined && (owner === `pid ${pid}` || owner.startsWith(`pid ${pid} `) || !owner.startsWith("pid "));
 }
 
 /**
