@@ -7,7 +7,8 @@ import { appendFileSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeF
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage } from "../../src/kernel/ir.ts";
-import { lockSession, SessionLockedError, unlockSession } from "../../src/sessions/lock.ts";
+import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
+import { everyOneOpen } from "../../src/sessions/open-session.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-pid-ns-"));
@@ -55,4 +56,12 @@ test("an answer's partial lines are not cut off once another writer appended aft
   const text = readFileSync(w.path, "utf8");
   expect(text).toContain(other);
   expect(text).toContain("PARTIAL ANSWER rest");
+});
+
+test("`hey -c` refused by a hey in another container names the lock to delete should that hey be gone (none here can check it)", () => {
+  const said = everyOneOpen(["s1"], ["pid 1 in another container or sandbox"], false, "/h/sessions");
+  expect(said).toBe(
+    "the one session of this directory, s1, is open in another hey (pid 1 in another container or sandbox); `hey` without -c starts a new session, or wait for one to finish — if that hey no longer runs, delete /h/sessions/s1.jsonl.lock",
+  );
+  expect(everyOneOpen(["s1"], ["pid 7"], false, "/h/sessions")).not.toContain("delete"); // checked alive here
 });
