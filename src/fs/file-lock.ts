@@ -38,6 +38,13 @@ export class FileLockedError extends Error {
 export const LOCK_WAIT_MS = 5000;
 /** Between two tries: short, as a holder is done in milliseconds; varied, so waiters do not wake together. */
 const POLL_MS = [5, 25] as const;
+/**
+ * How often a hey touches the locks it holds for a whole run (a session's): a hey in another PID
+ * namespace cannot see its process, only that the lock's time moves.
+ */
+export const LOCK_REFRESH_MS = 15_000;
+/** A lock from another PID namespace untouched this long (four refreshes missed) is stale: its hey is gone (its container stopped or restarted). */
+export const LOCK_STALE_MS = 4 * LOCK_REFRESH_MS;
 /** How many times a stale lock is taken over before giving up: each try lost means another hey took it first. */
 const TAKEOVER_TRIES = 3;
 
@@ -223,8 +230,10 @@ export function lockOwner(lock: string, known?: string): string | undefined {
   if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
   // made before this machine last started (a crash, then a reboot): its pid may be another process's now
   if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
-  // another PID namespace's pid (another container, an `unshare -p` sandbox): no process here tells whether it runs
-  if (nsText !== "" && pidNamespace() !== undefined && nsText !== pidNamespace()) return `pid ${pid} in another container or sandbox`;
+  // another PID namespace's pid (another container, an `unshare -p` sandbox): no process here tells whether it runs, but
+  // its hey refreshes the lock's time while it holds it (sessions/lock.ts), so one long left alone is a hey gone with its container
+  if (nsText !== "" && pidNamespace() !== undefined && nsText !== pidNamespace())
+    return lockAge(lock) > LOCK_STALE_MS ? undefined : `pid ${pid} in another container or sandbox`;
   if (pid === process.pid) return undefined; // an earlier process had our pid
   if (!alive(pid)) return undefined;
   // started after the lock was made: a process that has the dead hey's pid since (a container restarted, pids reused)
@@ -240,6 +249,12 @@ export function lockOwner(lock: string, known?: string): string | undefined {
 function startTime(pid: number): string | undefined {
   const field = procStat(pid)?.[19];
   return field && /^\d+$/.test(field) ? field : undefined;
+}
+
+/** How long ago `lock` was last written or touched, in ms; 0 when it cannot be told (then it counts as fresh: held). */
+function lockAge(lock: string): number {
+  const stat = statSync(lock, { throwIfNoEntry: false });
+  return stat ? Date.now() - stat.mtimeMs : 0;
 }
 
 let boot: string | null | undefined;

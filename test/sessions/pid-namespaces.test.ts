@@ -3,11 +3,12 @@
 // never judged stale (fs/file-lock.ts); and a writer whose session got lines from another writer
 // after its answer's partial lines never cuts them off (sessions/writer.ts).
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage } from "../../src/kernel/ir.ts";
-import { lockSession, unlockSession } from "../../src/sessions/lock.ts";
+import { LOCK_STALE_MS } from "../../src/fs/file-lock.ts";
+import { lockSession, refreshLocks, unlockSession } from "../../src/sessions/lock.ts";
 import { everyOneOpen } from "../../src/sessions/open-session.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
@@ -33,6 +34,27 @@ test("a lock made in another PID namespace is held, even with this hey's own pid
   writeFileSync(`${path}.lock`, theirs);
   expect(() => lockSession(path)).toThrow(/in use by another hey \(pid \d+ in another container or sandbox/);
   expect(readFileSync(`${path}.lock`, "utf8")).toBe(theirs);
+});
+
+test("a lock from another PID namespace left untouched past LOCK_STALE_MS is a hey gone with its container: taken over", () => {
+  if (!linux) return;
+  const path = join(root, "gone.jsonl");
+  writeFileSync(`${path}.lock`, `1 ${hostname()} ${linux.boot} 5 ${Number(linux.ns) + 1}\n`);
+  const then = new Date(Date.now() - LOCK_STALE_MS - 5000);
+  utimesSync(`${path}.lock`, then, then);
+  lockSession(path);
+  expect(readFileSync(`${path}.lock`, "utf8")).toStartWith(`${process.pid} `);
+  unlockSession(path);
+});
+
+test("a hey keeps the time of the session locks it holds moving, so a hey in another namespace sees them live", () => {
+  const path = join(root, "held.jsonl");
+  lockSession(path);
+  const then = new Date(Date.now() - LOCK_STALE_MS - 5000);
+  utimesSync(`${path}.lock`, then, then);
+  refreshLocks(); // what its timer does every LOCK_REFRESH_MS
+  expect(Date.now() - statSync(`${path}.lock`).mtimeMs).toBeLessThan(LOCK_STALE_MS);
+  unlockSession(path);
 });
 
 test("this hey's lock says its PID namespace, and a lock of its own namespace whose process is gone is still taken over", () => {
