@@ -375,7 +375,13 @@ async function handOff(runtime: Runtime, root: string, limit: HandOffLimit, inte
   if (kept?.file)
     notices.print(`hey: the hand-off is saved in ${kept.file}; ${interactive ? "say “continue” to go on from it" : "`hey -c` continues from there"}`);
   // an error event before the run's `done`, so --output json says the hand-off is not there (stderr too)
-  else if (kept) runtime.output.emit({ type: "error", kind: "config", message: `could not save the hand-off in .hey/task.md: ${errorText(kept.error)}` });
+  // with the hand-off itself: an unwritable checkout must not lose it (stderr, and the JSON error's message)
+  else if (kept)
+    runtime.output.emit({
+      type: "error",
+      kind: "config",
+      message: `could not save the hand-off in .hey/task.md: ${errorText(kept.error)}; the hand-off was:\n${kept.text}`,
+    });
 }
 
 function print(text: string): number {

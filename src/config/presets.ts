@@ -149,8 +149,8 @@ export function checkAddress(p: ProviderSettings, env: Env, check: (url: string,
  */
 export function presets(env: Env): { providers: ProviderSettings[]; first: string } {
   const providers = PRESETS.map((p): ProviderSettings => {
-    const apiKeyVar = p.keyVars.find((v) => env[v]) ?? p.keyVars[0];
-    const apiKey = apiKeyVar ? envValue(env, apiKeyVar) : undefined;
+    const apiKeyVar = p.keyVars.find((v) => env[v]?.trim()) ?? p.keyVars[0];
+    const apiKey = apiKeyVar && env[apiKeyVar]?.trim() ? env[apiKeyVar] : undefined; // `OPENAI_API_KEY=' '` is no key
     const { name } = p;
     const { models, modelVar } = builtInModel(p, env);
     const address = builtInAddress(p, env);
@@ -168,6 +168,26 @@ export function presets(env: Env): { providers: ProviderSettings[]; first: strin
     };
   });
   return { providers, first: (providers.find((p) => p.apiKey) ?? providers.find(isGateway))?.name ?? "ollama" };
+}
+
+/**
+ * Why the run would go without the key the user meant to give, or undefined: the built-in provider
+ * in use has none while its key variable is set blank (`ANTHROPIC_API_KEY=`, what GitHub Actions
+ * gives for a secret a fork's pull request cannot read, or a misspelt secret's name); or, `fellBack`
+ * (nothing named a provider) to the local Ollama for want of a key, while some vendor's variable is
+ * set blank. A gateway (its address variable moved) may take no key. Pure.
+ */
+export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean): string | undefined {
+  if (p.apiKey || !p.preset || isGateway(p)) return undefined;
+  const toOllama = fellBack && p.name === "ollama" && !p.urlVar; // OLLAMA_HOST set: Ollama is what the user asked for
+  const blank = PRESETS.filter((x) => toOllama || x.name === p.name)
+    .flatMap((x) => x.keyVars)
+    .filter((v) => env[v] !== undefined && env[v]!.trim() === "");
+  if (blank.length === 0) return undefined;
+  const said = `${blank.join(" and ")} ${blank.length > 1 ? "are" : "is"} set but empty (a CI secret that is not available to this job?)`;
+  return toOllama
+    ? `${said}: with no API key hey would talk to a local Ollama instead; give the variable its key, or unset it (-m ollama/MODEL picks Ollama)`
+    : `${said}, so provider ${p.name} has no API key; give the variable its key, or pass --api-key`;
 }
 
 /** The hosts of the vendors' own APIs: the built-in providers that take a key (api.openai.com, api.deepseek.com…). */

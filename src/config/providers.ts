@@ -8,6 +8,7 @@ import { endpointRoot } from "./endpoint-root.ts";
 import { nearMiss, sharedName } from "./model-check.ts";
 import {
   aliasNote,
+  blankKeyProblem,
   builtInAddress,
   builtInModel,
   checkAddress,
@@ -249,6 +250,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const warnings: string[] = [];
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
+  const fellBack = first === "ollama" && !spec && !heyProvider && !flags.session && !d; // nothing named a provider
+  const blank = key ? undefined : blankKeyProblem(provider, env, fellBack && choice.provider === "ollama");
+  if (blank) fail(blank); // stopped before a request that could only fail, and for another reason than the real one
   const missing = provider.preset ? [] : input.missing([...path, "api_key"]);
   if (!key && missing.length)
     warnings.push(

@@ -1,6 +1,7 @@
 // `.hey/task.md` (SPEC §6, §10): the agent's own notes on a long task, re-injected after any
 // compaction, and where the max-turns hand-off is appended. The one file that knows its path.
 // It is a project file hey writes into, so it is never followed through a link (SPEC §24).
+import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { sweepDeadCopies, withFileLock } from "../fs/file-lock.ts";
@@ -118,12 +119,21 @@ export function fallbackHandOff(lastCalls: readonly { name: string; arguments: s
 }
 
 /**
+ * What hey puts in a `.hey/` it made for a hand-off: a CI job's `git add -A` after `hey -p … --max-turns N`
+ * would otherwise commit the note (the prompt, the last calls' arguments). Ignoring itself, it leaves
+ * `git status` clean; a config or skill added to `.hey/` later is not ignored.
+ */
+export const HEY_GITIGNORE =
+  "# made by hey with the hand-off in task.md, so a `git add -A` leaves it out; delete this file to commit it\ntask.md\ntask.md.lock\n.gitignore\n";
+
+/**
  * Appends the max-turns (or max-run-tokens) hand-off to the project's note, atomically, never through a link,
  * holding the note's lock from the read to the write (fs/file-lock.ts), so parallel runs' hand-offs all land.
  * Returns the file's path; throws (with a message naming it) when it cannot be written.
  */
 export async function saveHandOff(cwd: string, task: string, handOff: string, limit: HandOffLimit, now = new Date()): Promise<string> {
   const file = join(cwd, TASK_NOTE_PATH);
+  const madeHere = !existsSync(dirname(file)); // a `.hey/` the user made may be meant to be committed, the note too
   await withFileLock(file, async () => {
     // a killed hey's half-made copy, in the user's project: under the lock no hey writes one now, whatever its age
     sweepDeadCopies(dirname(file), basename(file));
@@ -132,19 +142,20 @@ export async function saveHandOff(cwd: string, task: string, handOff: string, li
     // written in the note's own encoding and line ends, as write_file keeps them
     await writeFileAtomic(file, likeBefore(existing?.bytes, note).bytes, { own: true });
   });
+  if (madeHere) await writeFileAtomic(join(dirname(file), ".gitignore"), HEY_GITIGNORE, { own: true }).catch(() => {}); // the note is saved: this is a nicety
   return file;
 }
 
 /**
  * The hand-off of a run stopped at `limit`, saved under the task it stopped (saveHandOff): the
  * model's last answer, or, when it called tools instead (`wrote`), what hey knows. Undefined when
- * there is no task to hand off; `error` when the note cannot be written.
+ * there is no task to hand off; `error` when the note cannot be written, with the hand-off's `text` (not to be lost).
  */
 export async function keepHandOff(
   messages: readonly Message[],
   root: string,
   limit: HandOffLimit,
-): Promise<{ wrote: boolean; file?: string; error?: unknown } | undefined> {
+): Promise<{ wrote: boolean; file?: string; error?: unknown; text?: string } | undefined> {
   const task = handOffTask(messages);
   if (!task) return undefined;
   // the loop keeps the hand-off only when it has text: else the last message is its request
@@ -154,6 +165,6 @@ export async function keepHandOff(
   try {
     return { wrote: answered === "", file: await saveHandOff(root, textOf(task), text, limit) };
   } catch (error) {
-    return { wrote: answered === "", error };
+    return { wrote: answered === "", error, text };
   }
 }

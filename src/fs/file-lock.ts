@@ -1,11 +1,25 @@
 // Locks between hey processes: `<file>.lock`, created exclusively (a link, which fails when it
-// exists, on Windows too), holds the holder's pid, host and, on Linux, the boot's id and the
-// process's start time (a lock from before a reboot, or from a container since restarted, is stale,
-// whatever process has its pid now). A lock whose process is gone (a crash, a kill -9) is stale and
+// exists, on Windows too), holds the holder's pid, host and, on Linux, the boot's id, the
+// process's start time (a lock from before a reboot is stale, whatever process has its pid now)
+// and its PID namespace: a pid means nothing in another one (two containers or `unshare -p`
+// sandboxes sharing a HOME and a hostname, each hey pid 1), so such a lock is held, as another host's. A lock whose process is gone (a crash, a kill -9) is stale and
 // taken over. sessions/lock.ts holds a session's for a whole run;
 // withFileLock holds one around a read-modify-write of a record several heys share (the approvals
 // record, trust.json, `.hey/task.md`), so no hey's update is written over by another's.
-import { closeSync, constants, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { errnoCode } from "../kernel/errors.ts";
@@ -24,12 +38,19 @@ export class FileLockedError extends Error {
 export const LOCK_WAIT_MS = 5000;
 /** Between two tries: short, as a holder is done in milliseconds; varied, so waiters do not wake together. */
 const POLL_MS = [5, 25] as const;
+/**
+ * How often a hey touches the locks it holds for a whole run (a session's): a hey in another PID
+ * namespace cannot see its process, only that the lock's time moves.
+ */
+export const LOCK_REFRESH_MS = 15_000;
+/** A lock from another PID namespace untouched this long (four refreshes missed) is stale: its hey is gone (its container stopped or restarted). */
+export const LOCK_STALE_MS = 4 * LOCK_REFRESH_MS;
 /** How many times a stale lock is taken over before giving up: each try lost means another hey took it first. */
 const TAKEOVER_TRIES = 3;
 
 /**
  * Makes `lock` this process's. Returns undefined when it did; else who holds it ("pid N", "pid N
- * on HOST", or that it cannot be read: held, better refused than interleaved). A stale lock is
+ * on HOST", "pid N in another container or sandbox", or that it cannot be read: held, better refused than interleaved). A stale lock is
  * taken over. Throws the system error (ENOENT when its directory is missing) when it cannot be made.
  */
 export function tryLock(lock: string): string | undefined {
@@ -141,10 +162,22 @@ async function locked<T>(file: string, lock: string, update: () => Promise<T>, o
 const held = new Set<string>();
 let hooked = false;
 
+/**
+ * Whether a lock's `text` is this process's: its pid, and its start time and PID namespace where it
+ * has them (a hey in another namespace may have this one's pid). The host is left out: a laptop's
+ * name changes with its network.
+ */
+export function isOwnLock(text: string): boolean {
+  const [pid, , , start = "", ns = ""] = text.trim().split(/\s+/);
+  return pid === String(process.pid) && (start === "" || start === startTime(process.pid)) && (ns === "" || ns === pidNamespace());
+}
+
+/** This process's lock text: `PID HOST [BOOT [START [NAMESPACE]]]`, each later field only where the one before is known. */
 const lockText = () => {
   const boot = bootId();
   const start = boot === undefined ? undefined : startTime(process.pid);
-  return `${process.pid} ${hostname()}${boot ? ` ${boot}${start ? ` ${start}` : ""}` : ""}\n`;
+  const ns = start === undefined ? undefined : pidNamespace();
+  return `${process.pid} ${hostname()}${boot ? ` ${boot}${start ? ` ${start}${ns ? ` ${ns}` : ""}` : ""}` : ""}\n`;
 };
 
 /**
@@ -180,7 +213,7 @@ function readLock(lock: string): string | undefined | null {
 }
 
 /**
- * "pid N" when the lock's process is alive (or "pid N on HOST", where it cannot be checked);
+ * "pid N" when the lock's process is alive (or "pid N on HOST", "pid N in another container or sandbox", where it cannot be checked);
  * undefined for no lock or a stale one. An unreadable lock counts as held: better refused than
  * interleaved. `known`: its text, already read.
  */
@@ -191,12 +224,16 @@ export function lockOwner(lock: string, known?: string): string | undefined {
   } catch (e) {
     return errnoCode(e) === "ENOENT" ? undefined : `its lock ${lock} cannot be read`;
   }
-  const [pidText = "", host = "", bootText = "", startText = ""] = text.trim().split(/\s+/);
+  const [pidText = "", host = "", bootText = "", startText = "", nsText = ""] = text.trim().split(/\s+/);
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return undefined; // a torn lock: its writer died while making it
   if (host !== "" && host !== hostname()) return `pid ${pid} on ${host}`;
   // made before this machine last started (a crash, then a reboot): its pid may be another process's now
   if (bootText !== "" && bootId() !== undefined && bootText !== bootId()) return undefined;
+  // another PID namespace's pid (another container, an `unshare -p` sandbox): no process here tells whether it runs, but
+  // its hey refreshes the lock's time while it holds it (sessions/lock.ts), so one long left alone is a hey gone with its container
+  if (nsText !== "" && pidNamespace() !== undefined && nsText !== pidNamespace())
+    return lockAge(lock) > LOCK_STALE_MS ? undefined : `pid ${pid} in another container or sandbox`;
   if (pid === process.pid) return undefined; // an earlier process had our pid
   if (!alive(pid)) return undefined;
   // started after the lock was made: a process that has the dead hey's pid since (a container restarted, pids reused)
@@ -214,7 +251,26 @@ function startTime(pid: number): string | undefined {
   return field && /^\d+$/.test(field) ? field : undefined;
 }
 
+/** How long ago `lock` was last written or touched, in ms; 0 when it cannot be told (then it counts as fresh: held). */
+function lockAge(lock: string): number {
+  const stat = statSync(lock, { throwIfNoEntry: false });
+  return stat ? Date.now() - stat.mtimeMs : 0;
+}
+
 let boot: string | null | undefined;
+let namespace: string | null | undefined;
+
+/** This process's PID namespace (the inode of Linux's /proc/self/ns/pid), undefined elsewhere. */
+function pidNamespace(): string | undefined {
+  if (namespace === undefined) {
+    try {
+      namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1] ?? null;
+    } catch {
+      namespace = null;
+    }
+  }
+  return namespace ?? undefined;
+}
 
 /**
  * This boot's id (Linux's boot_id; a lock written by an older hey has none), undefined elsewhere:

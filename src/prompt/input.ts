@@ -90,6 +90,8 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const decoded = decodeForPrompt(opts.stdin, opts.maxBytes);
     if ("binary" in decoded) throw new MentionError("stdin: binary data (a NUL byte near its start); hey takes text on stdin");
     if (decoded.cut) opts.warn(cutNotice("stdin", decoded.cut));
+    // `git diff | hey -p "review this"` with no changes: the model and the user are told, not left to look for "this"
+    if (isBlank(opts.stdin)) opts.warn(`stdin: empty (${opts.stdin.length === 0 ? "0 bytes" : "only whitespace"}); the message was sent with a note saying so`);
     stdin = decoded;
   }
   return [{ type: "text", text: buildPrompt(message, files, stdin) }, ...images];
@@ -126,12 +128,13 @@ export function spacedArguments(message: string, files: string[], cwd: string, h
  * `< /dev/zero` costs nothing). Past that, a pipe's rest is read in the background and thrown away
  * while the run goes on (stdinDrained waits for it), so its writer ends as it would have, not on
  * SIGPIPE (`set -o pipefail` fails a CI step on that). A stdin open only for writing (what `nohup`
- * puts in place of a terminal) is no input: empty. Throws MentionError when stdin cannot be read
+ * puts in place of a terminal) and a device that sent nothing (`</dev/null`) are no input: undefined;
+ * an empty pipe or file is input that is empty (`git diff | hey -p review` with no changes). Throws MentionError when stdin cannot be read
  * otherwise (`< somedir`: a mistake to name, not to pass over). When nothing at all has arrived after STDIN_WAIT_NOTICE_MS (an open pipe
  * that sends nothing: `tail -f x | hey`, CI runners, ssh), `warn` is told once, and the wait goes
  * on: a slow producer's input still counts.
  */
-export async function readStdin(maxBytes: number, warn?: (message: string) => void): Promise<Uint8Array> {
+export async function readStdin(maxBytes: number, warn?: (message: string) => void): Promise<Uint8Array | undefined> {
   const chunks: Uint8Array[] = [];
   let got = 0;
   const notice = warn && setTimeout(() => warn(STDIN_WAIT_NOTICE), STDIN_WAIT_NOTICE_MS);
@@ -146,12 +149,13 @@ export async function readStdin(maxBytes: number, warn?: (message: string) => vo
     }
   } catch (e) {
     // not open for reading: GNU nohup's stand-in for a terminal (`nohup hey -p … &`), `0>/dev/null`; no input, as </dev/null
-    if (errnoCode(e) === "EBADF" && got === 0) return new Uint8Array(0);
+    if (errnoCode(e) === "EBADF" && got === 0) return undefined;
     throw new MentionError(`stdin: cannot read (${errnoCode(e) ?? String(e)})`);
   } finally {
     clearTimeout(notice);
   }
   if (got > maxBytes && isPipe(0)) rest = discardRest(); // a file or a device has no writer to wait for
+  if (got === 0 && isDevice(0)) return undefined; // `</dev/null`: no input asked for, unlike an empty pipe or file
   return Buffer.concat(chunks);
 }
 
@@ -196,6 +200,15 @@ export async function stdinDrained(): Promise<void> {
 export const STDIN_DRAIN_WAIT_MS = 5000;
 
 const readInto = (buf: Uint8Array) => new Promise<number>((done, fail) => read(0, buf, 0, buf.length, null, (e, k) => (e ? fail(e) : done(k))));
+
+/** Whether `fd` is a character device (`</dev/null`). */
+function isDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
 
 /** Whether `fd` is a pipe or a socket: one with a writer that a read left unfinished would kill with SIGPIPE. */
 function isPipe(fd: number): boolean {

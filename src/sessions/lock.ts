@@ -5,9 +5,9 @@
 // has one holder, a writer or the resume that will hand it to one. A lock whose process is gone (a
 // crash, a kill -9) is stale and taken over. Locks are removed when their holder closes the
 // session and, at the latest, when the process exits.
-import { readFileSync } from "node:fs";
+import { readFileSync, utimesSync } from "node:fs";
 import { basename } from "node:path";
-import { lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
+import { isOwnLock, LOCK_REFRESH_MS, lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
 
 /** The session is being written by another hey that is still running, or by another writer in this process. */
 export class SessionLockedError extends Error {
@@ -49,6 +49,8 @@ export function lockSession(sessionPath: string, holder: Holder = RESUMED): void
     );
   }
   held.set(lock, holder);
+  refresher ??= setInterval(refreshLocks, LOCK_REFRESH_MS);
+  refresher.unref(); // never what keeps hey running
   if (!hooked)
     process.on("exit", () => {
       for (const path of held.keys()) removeQuietly(path);
@@ -64,15 +66,34 @@ export function lockSession(sessionPath: string, holder: Holder = RESUMED): void
 export function relockSession(sessionPath: string, holder: Holder): void {
   const lock = `${sessionPath}.lock`;
   if (held.get(lock) !== holder) return;
-  let pid: number | undefined;
+  let text: string | undefined;
   try {
-    pid = Number(readFileSync(lock, "utf8").trim().split(/\s+/)[0]);
+    text = readFileSync(lock, "utf8");
   } catch {
     // gone: made again below
   }
-  if (pid === process.pid) return;
+  if (text !== undefined && isOwnLock(text)) return;
   held.delete(lock);
   lockSession(sessionPath, holder);
+}
+
+let refresher: ReturnType<typeof setInterval> | undefined;
+
+/**
+ * Touches every session lock this process holds, so a hey in another PID namespace, which cannot
+ * see this process, sees it live (fs/file-lock.ts LOCK_STALE_MS); stops once none is held. Never throws.
+ */
+export function refreshLocks(): void {
+  const now = new Date();
+  for (const lock of held.keys()) {
+    try {
+      utimesSync(lock, now, now);
+    } catch {
+      // gone: relockSession makes it again at the turn's end
+    }
+  }
+  if (held.size === 0 && refresher) clearInterval(refresher);
+  if (held.size === 0) refresher = undefined;
 }
 
 /** Gives the session up when `holder` holds it (its writer closed); another holder's lock is left alone. */
@@ -101,7 +122,7 @@ export function holderOf(sessionPath: string): string | undefined {
  */
 export function heldByProcess(sessionPath: string, pid: number): boolean {
   const owner = pid === process.pid ? undefined : lockOwner(`${sessionPath}.lock`);
-  return owner !== undefined && (owner === `pid ${pid}` || owner.startsWith(`pid ${pid} on `) || !owner.startsWith("pid "));
+  return owner !== undefined && (owner === `pid ${pid}` || owner.startsWith(`pid ${pid} `) || !owner.startsWith("pid "));
 }
 
 /**

@@ -1,4 +1,5 @@
 // Which saved session a run continues (`--resume ID`, `-c`), opened and locked for it.
+import { join } from "node:path";
 import type { Places } from "../fs/places.ts";
 import { projectOf } from "../fs/root-probe.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -64,6 +65,7 @@ export async function openSession(
         offered.map((s) => s.id),
         offered.map((s) => holderOf(s.path)),
         scope.project,
+        here.sessionsDir,
       ),
     );
   } catch (e) {
@@ -78,12 +80,16 @@ const NAMED_HOLDERS = 5;
 /**
  * Why `-c` continues none of the sessions offered here (`ids`): each is open in a live hey
  * (`holders`, as lockOwner says them; undefined for one that let go meanwhile). Not the lock's own
- * refusal, whose "delete the lock" is for a hey that may be gone: these were checked alive.
+ * refusal, whose "delete the lock" is for a hey that may be gone: these were checked alive, but for one
+ * on another host or in another container (`dir`: the sessions folder, to name its lock).
  */
-export function everyOneOpen(ids: readonly string[], holders: readonly (string | undefined)[], project: boolean): string {
+export function everyOneOpen(ids: readonly string[], holders: readonly (string | undefined)[], project: boolean, dir?: string): string {
   const named = [...new Set(holders.filter((h) => h !== undefined))];
   const by = named.length ? ` (${named.slice(0, NAMED_HOLDERS).join(", ")}${named.length > NAMED_HOLDERS ? ", …" : ""})` : "";
   const where = project ? "of this project" : "of this directory";
   const which = ids.length === 1 ? `the one session ${where}, ${ids[0]}, is` : `every session ${where} (${ids.length} of ${ids.length}) is`;
-  return `${which} open in another hey${by}; \`hey\` without -c starts a new session, or wait for one to finish`;
+  // a hey on another host or in another container cannot be checked from here: one killed there (a container gone) leaves its lock
+  const unseen = ids.findIndex((_, i) => / on | in another /.test(holders[i] ?? ""));
+  const gone = unseen < 0 || !dir ? "" : ` — if that hey no longer runs, delete ${join(dir, `${ids[unseen]}.jsonl.lock`)}`;
+  return `${which} open in another hey${by}; \`hey\` without -c starts a new session, or wait for one to finish${gone}`;
 }

@@ -118,7 +118,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     {
       size: () => (fd === undefined || stalled || failed || held ? undefined : kept!.size),
       write: (line, first) => guard(() => spaceSafe(() => write(line, false)) && first && sync()),
-      cut: (size) => guard(() => ftruncateSync(fd!, (kept!.size = size))),
+      cut: (size) => guard(() => fstatSync(fd!).size === kept!.size && ftruncateSync(fd!, (kept!.size = size))), // never bytes another wrote
     },
     newId,
   );

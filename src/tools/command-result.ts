@@ -172,7 +172,7 @@ function keptNotes(run: Finished, filtered: boolean): string[] {
   if (job)
     notes.push(
       job.error
-        ? `[a job the command left running holds its output open; what it prints from now on is dropped (could not create ${job.path}: ${job.error})]`
+        ? `[a job the command left running holds its output open; what it prints from now on is dropped (could not create ${job.path || "a file for it"}: ${job.error})]`
         : `[a job the command left running holds its output open: what it prints from now on goes to ${job.path} (its last ${sizeText(JOB_LOG_BYTES)} kept; read it with read_file or tail)]`,
     );
   return notes;

@@ -26,7 +26,7 @@ const PARTIAL_LINE_MS = 200;
 const LINE_HOLD_BYTES = 64 << 10;
 
 export interface JobLog {
-  /** the file, or why it could not be made (what the job prints is then read and dropped) */
+  /** the file (empty when its folder could not be made), or why it could not be made (what the job prints is then read and dropped) */
   path: string;
   error?: string;
   /**
@@ -57,12 +57,18 @@ export function paced(pace: Pace, bytes: number, now: number, rate: Rate): { pac
   return { pace: { allowance, at: now }, waitMs: allowance < 0 ? Math.ceil((-allowance * 1000) / rate.bytesPerSecond) : 0 };
 }
 
-/** Creates `path` (0600, exclusively) for a job's later output. Never throws. */
-export function openJobLog(path: string, opts: JobLogOptions = {}): JobLog {
+/**
+ * Creates `where` (0600, exclusively) for a job's later output; a function gives the path, making
+ * its folder (a read-only HOME's cache cannot be made: the job runs on, its output dropped, said in
+ * `error`). Never throws.
+ */
+export function openJobLog(where: string | (() => string), opts: JobLogOptions = {}): JobLog {
   const { maxBytes = JOB_LOG_BYTES, hide, rate = JOB_LOG_RATE, now = () => performance.now() } = opts;
   let fd: number | undefined;
   let error: string | undefined;
+  let path = typeof where === "string" ? where : "";
   try {
+    if (typeof where !== "string") path = where();
     fd = openSync(path, "wx+", 0o600);
   } catch (e) {
     error = errorText(e);

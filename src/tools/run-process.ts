@@ -127,7 +127,7 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
     });
   await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
   let log: JobLog | undefined;
-  const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!(), opts.hide ? { hide: opts.hide } : {})).writer());
+  const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!, opts.hide ? { hide: opts.hide } : {})).writer());
   const [out, err] = await Promise.all([stdout.finish(later), stderr.finish(later)]);
   if (log && !log.error) heldLog(proc.pid, log.path);
   const signal = typeof proc.signalCode === "string" ? proc.signalCode : undefined;

@@ -452,7 +452,8 @@ describe("zero-config presets", () => {
     ["openai before anthropic", { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" }, "openai/gpt-5.5", "OPENAI_API_KEY"],
     ["anthropic before google", { GEMINI_API_KEY: "k", ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
     ["google before deepseek", { DEEPSEEK_API_KEY: "k", GOOGLE_API_KEY: "k" }, "google/gemini-3.5-flash", "GOOGLE_API_KEY"],
-    ["an empty key is no key", { OPENAI_API_KEY: "" }, "ollama/qwen3", undefined],
+    ["an empty key is no key: the next vendor's is used", { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
+    ["a key of whitespace is no key", { OPENAI_API_KEY: " ", ANTHROPIC_API_KEY: "k" }, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
   ];
   test.each(cases)("%s", (_name, env, expected, apiKeyVar) => {
     const { settings, warnings } = resolve([], env);

@@ -101,6 +101,12 @@ test("the fallback hand-off names the last tool calls, their arguments cut", () 
   expect(fallbackHandOff([])).not.toContain("Last tool calls");
 });
 
+test("a .hey/ the user made already gets no .gitignore: its files may be meant to be committed", async () => {
+  mkdirSync(join(project.path, ".hey"));
+  await saveHandOff(project.path, "fix it", "Remaining: one", "max_turns", NOW);
+  expect(readdirSync(join(project.path, ".hey"))).toEqual(["task.md"]);
+});
+
 test("saveHandOff creates .hey/task.md and appends to it", async () => {
   const file = await saveHandOff(project.path, "fix it", "Remaining: one", "max_turns", NOW);
   expect(file).toBe(join(project.path, ".hey", "task.md"));

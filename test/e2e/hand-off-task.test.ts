@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
+import { testNeeding } from "../helpers/tools.ts";
 import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
 import type { ChatRequest } from "../helpers/model-server.ts";
 
@@ -41,7 +42,9 @@ test("a hand-off that cannot be saved (another hey keeps task.md locked) is an e
     expect(r.code).toBe(3);
     const events = jsonEvents(r.stdout);
     const error = events.findIndex((e) => e.type === "error");
+    const said = String(events[error]!.message);
     expect(events[error]).toMatchObject({ kind: "config", message: expect.stringContaining("could not save the hand-off in .hey/task.md") });
+    expect(said).toMatch(/; the hand-off was:\nRemaining: step \d+$/); // never lost: it is in the error, on stderr too
     expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "max_turns" });
     expect(error).toBeLessThan(events.length - 1); // said before done: a script trusting `done` is not told the hand-off is there
   } finally {
@@ -67,3 +70,19 @@ test("at a terminal, the hand-off is shown whole and hey's line saying where it 
     await term.close();
   }
 }, 60_000);
+
+testNeeding(["git"])(
+  "a hand-off in a CI checkout leaves `git status` clean: the .hey/ hey made ignores its note, so `git add -A` does not commit it",
+  async () => {
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: work.path, stdout: "pipe", stderr: "pipe" });
+    git("init", "-q", ".");
+    const r = await runHey(["--base-url", model.baseUrl, "-m", "m", "--max-turns", "1", "-p", "fix lint"], {
+      cwd: work.path,
+      env: { XDG_STATE_HOME: state.path },
+    });
+    expect(r.code).toBe(3);
+    expect(readFileSync(join(work.path, ".hey", "task.md"), "utf8")).toStartWith("# Task\n\nfix lint\n");
+    expect(git("status", "--porcelain").stdout.toString()).toBe("");
+  },
+  60_000,
+);

@@ -2,7 +2,7 @@
 // writer, a stale one is taken over; a damaged header is listed from what is left of it or
 // reported, and repaired when the session is resumed.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
@@ -25,15 +25,18 @@ const dir = () => mkdtempSync(join(root, `d${n++}-`));
 /** This boot's id, as locks record it where the system tells it (Linux). */
 const bootId = existsSync("/proc/sys/kernel/random/boot_id") ? readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() : undefined;
 
+/** This process's PID namespace (the inode of /proc/self/ns/pid), as locks record it on Linux. */
+const pidNamespace = bootId ? /\d+/.exec(readlinkSync("/proc/self/ns/pid"))![0] : undefined;
+
 /** When process `pid` started (field 22 of Linux's /proc/PID/stat), as locks record it. */
 function startTime(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
 }
 
-/** The lock holds this process's pid, the host, the boot's id and when this process started. */
+/** The lock holds this process's pid, the host, the boot's id, when this process started and its PID namespace. */
 function expectOurs(lock: string) {
-  expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${hostname()}${bootId ? ` ${bootId} ${startTime(process.pid)}` : ""}\n`);
+  expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${hostname()}${bootId ? ` ${bootId} ${startTime(process.pid)} ${pidNamespace}` : ""}\n`);
 }
 
 /** A live process that is not this one, for a lock held by "another hey". */

@@ -110,3 +110,15 @@ test("`yes &` left running costs hey little: its later output is read at the job
   // the file has not been cut: at 1 MB/s it takes seconds to pass 8 MB (read at once, it was cut again and again)
   expect(readFileSync(log, "utf8")).not.toContain("earlier bytes dropped");
 }, 30_000);
+
+test("a job left running where no folder for its output can be made (a read-only HOME's cache): the call reports what ran, the dropped output is a note", async () => {
+  const m = marker();
+  leftovers.push(m);
+  writeFileSync(join(dir, "not-a-folder"), ""); // mkdir under it fails, as under a read-only HOME, whoever runs the test
+  const r = await tool({ outputDir: join(dir, "not-a-folder", "out") }).run({ command: `echo started\n(exec sleep ${m}) &` }, ctx());
+  expect(r.isError).toBeUndefined();
+  expect(r.output).toStartWith(
+    "started\n[exit code 0]\n[a job the command left running holds its output open; what it prints from now on is dropped (could not create a file for it: ",
+  );
+  expect(r.output).toContain("not-a-folder");
+});
