@@ -63,6 +63,7 @@ import { createGrepTool } from "./tools/grep.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { createReadFileTool } from "./tools/read-file.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
+import { configWriteVet, type WriteVet } from "./config/write-check.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
@@ -123,14 +124,14 @@ type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands' environment
  * (process.env by default; grep's is `readEnv` where `env` is made per command); `seen`: the run's SeenFiles; `hide`: keys out of a result's text.
  */
-export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
-  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
+export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string; vet?: WriteVet }): Tool[] {
+  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, vet, ...bash } = opts; // bash: raw, outputDir, notice, hide
   const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
     createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir, ...(bash.hide ? { redact: bash.hide } : {}) }),
-    createWriteFileTool({ home, seen }),
-    createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
+    createWriteFileTool({ home, seen, vet }),
+    createEditTool({ home, seen, vet, rg: settings.tools.rg, cacheDir }),
     createGrepTool({ rg: settings.tools.rg, home, env: readEnv ?? (typeof env === "function" ? undefined : env), cacheDir }),
   ];
 }
@@ -184,6 +185,8 @@ export async function assemble(
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
+  const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
+  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record));
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
@@ -206,6 +209,7 @@ export async function assemble(
       seen,
       session: sessionId,
       notice: toolNotice,
+      vet: configVet, // a write that would leave one of hey's config files unable to load is refused
     }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen)); // `/undo`
     return {
       shell,

@@ -1,0 +1,40 @@
+// The agent's writes to hey's own config files (x96): a write_file or edit that would leave the user
+// config, the project's `.hey/config.toml` or the `--config` file unable to load is refused, with
+// the loader's own errors (file, line, key), so nothing broken reaches the disk. A file that does
+// not load stops every later start — for the user's file, in every project — and the agent could
+// then no longer fix it itself. The check is `/reload`'s (config/load.ts vet): errors in other
+// files, there before the write, are not the write's.
+import { resolve } from "node:path";
+import { realTarget } from "../fs/real-target.ts";
+import type { Written } from "./settings.ts";
+
+/**
+ * What a file tool calls with the file it is about to write (absolute) and the text it would
+ * hold: the refusal the model reads, or undefined to write. Never throws.
+ */
+export type WriteVet = (abs: string, text: string) => string | undefined;
+
+/**
+ * The vet for config files `files` (absolute; the ones hey reads as TOML): `errors` gives what
+ * `/reload` would find with one file's text replaced (no text: as on disk now). A path
+ * that names one of them through a link counts as that file.
+ */
+export function configWriteVet(files: readonly string[], errors: (written: Written) => string[]): WriteVet {
+  return (abs, text) => {
+    const real = realTarget(resolve(abs));
+    const path = files.find((f) => f === abs || realTarget(f) === real);
+    if (path === undefined) return undefined;
+    const before = new Set(errors({ path }));
+    const found = errors({ path, text }).filter((e) => e.startsWith(path) || !before.has(e));
+    return found.length ? configRefusal(path, found) : undefined;
+  };
+}
+
+/** The refusal of a write that would leave `path` unable to load, with the loader's errors. */
+export function configRefusal(path: string, errors: readonly string[]): string {
+  return (
+    `not written: hey would not load ${path} with this content, and could not start again until it is fixed:\n` +
+    `${errors.map((e) => `  ${e}`).join("\n")}\n` +
+    "fix these and write the file again (the file is unchanged)"
+  );
+}
