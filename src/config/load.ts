@@ -157,8 +157,8 @@ export interface LoadedConfig {
    * before. Throws ConfigError.
    */
   approve(servers?: boolean): LoadedConfig;
-  /** the errors `/reload` would find were `written.path` to hold `written.text` (the project's file read even untrusted: `/trust` loads it) */
-  vet(written: Written, approvals: Approvals | undefined): string[];
+  /** what `/reload` would find were `written.path` to hold `written.text` (the project's file read even untrusted: `/trust` loads it) */
+  vet(written: Written, approvals: Approvals | undefined): { errors: string[]; warnings: string[] };
 }
 
 interface LoadOptions {
@@ -186,8 +186,7 @@ interface LoadOptions {
    * since — a server added while the question was up — is weighed as any is
    */
   projectApproved?: readonly { source: string; data: Table }[];
-  /** one file's text as a write would leave it, read instead of the disk's (config/write-check.ts) */
-  written?: Written;
+  written?: Written; // one file's text as a write would leave it, read instead of the disk's (config/write-check.ts)
 }
 
 /**
@@ -349,7 +348,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),
     vet: (written, approvals) =>
-      reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || written.path === opts.here.projectConfig }).errors ?? [],
+      found(reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),
@@ -384,6 +383,7 @@ function approved(layer: ConfigLayer, guards?: readonly LayerGuard[]): ConfigLay
   return { ...layer, guard: { ...layer.guard, approved: now } };
 }
 
+const found = (r: ReturnType<typeof reloadConfig>) => ({ errors: r.errors ?? [], warnings: r.config?.warnings ?? [] });
 function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const errors: string[] = [];
   const warnings: string[] = [];

@@ -10,23 +10,28 @@ import type { Written } from "./settings.ts";
 
 /**
  * What a file tool calls with the file it is about to write (absolute) and the text it would
- * hold: the refusal the model reads, or undefined to write. Never throws.
+ * hold: `refused`, the refusal the model reads instead; `note`, a line to add to the tool's result
+ * once written (what it wrote loads, but does not take effect); undefined: write, nothing to say. Never throws.
  */
-export type WriteVet = (abs: string, text: string) => string | undefined;
+export type WriteVet = (abs: string, text: string) => { refused: string } | { note: string } | undefined;
 
 /**
  * The vet for config files `files` (absolute; the ones hey reads as TOML): `errors` gives what
  * `/reload` would find with one file's text replaced (no text: as on disk now). A path
  * that names one of them through a link counts as that file.
  */
-export function configWriteVet(files: readonly string[], errors: (written: Written) => string[]): WriteVet {
+export function configWriteVet(files: readonly string[], check: (written: Written) => { errors: string[]; warnings: string[] }): WriteVet {
   return (abs, text) => {
     const real = realTarget(resolve(abs));
     const path = files.find((f) => f === abs || realTarget(f) === real);
     if (path === undefined) return undefined;
-    const before = new Set(errors({ path }));
-    const found = errors({ path, text }).filter((e) => e.startsWith(path) || !before.has(e));
-    return found.length ? configRefusal(path, found) : undefined;
+    const before = new Set(check({ path }).errors);
+    const after = check({ path, text });
+    const found = after.errors.filter((e) => e.startsWith(path) || !before.has(e));
+    if (found.length) return { refused: configRefusal(path, found) };
+    // a server table it wrote that another file's table of the same name replaces (config/replaced-servers.ts): it would never run
+    const unused = after.warnings.filter((w) => w.includes(` of ${path}:`) && w.includes(" is not used: "));
+    return unused.length ? { note: `note: ${unused.join("\n")}` } : undefined;
   };
 }
 

@@ -124,8 +124,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       const encoded = encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
-      const vetoed = options.vet?.(abs, updated);
-      if (vetoed) return toolError(`edit: ${path} ${vetoed}`);
+      const vetted = options.vet?.(abs, updated);
+      if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
       try {
         await writeFileAtomic(abs, encoded, { unchanged: bytes });
       } catch (e) {
@@ -139,7 +139,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       const strays = keptStrays(updated);
       const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
       return {
-        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${diff(text, shownText(updated), spans)}`,
+        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${vetted && "note" in vetted ? `${vetted.note}\n` : ""}${diff(text, shownText(updated), spans)}`,
       };
     },
   };

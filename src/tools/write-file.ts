@@ -67,8 +67,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles; 
         return toolError(
           `${path} is ${unfit.encoding}, and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed`,
         );
-      const vetoed = options.vet?.(abs, content);
-      if (vetoed) return toolError(`write_file: ${path} ${vetoed}`);
+      const vetted = options.vet?.(abs, content);
+      if (vetted && "refused" in vetted) return toolError(`write_file: ${path} ${vetted.refused}`);
       try {
         await writeFileAtomic(abs, bytes, { unchanged: before ? old : null }); // undefined (unreadable): not compared
       } catch (e) {
@@ -81,7 +81,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles; 
         (kept.length ? `; kept its ${kept.join(", ")}` : "") +
         (converted ? `; ${converted}` : "") +
         (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");
-      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})` };
+      const note = vetted && "note" in vetted ? `\n${vetted.note}` : "";
+      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})${note}` };
     },
   };
 }

@@ -86,3 +86,16 @@ test("a project's .hey/config.toml that would not load is not created, in an unt
   expect(said).toContain(`${file}:2`);
   expect(existsSync(file)).toBe(false);
 });
+
+test("a server the agent adds to the user config under a name the trusted project's config already uses is written, and the result says it is not used", async () => {
+  mkdirSync(join(project.path, ".hey"));
+  const projectConfig = join(project.path, ".hey", "config.toml");
+  writeFileSync(projectConfig, `[mcp.fs]\ncommand = "node"\nargs = ["project-server.js"]\n`);
+  turns = [{ calls: [["read_file", { path: userConfig }]] }, { calls: [["write_file", { path: userConfig, content: `${base}${TABLE}` }]] }];
+  const run = await hey(["--approve", "--no-mcp", "-p", "add an mcp server for files"]);
+  expect(run.code).toBe(0);
+  const said = results()[1];
+  expect(said).toStartWith("overwrote");
+  expect(said).toContain(`MCP server fs of ${userConfig}:8 is not used: the one of the same name in ${projectConfig}:1 replaces it whole`);
+  expect(readFileSync(userConfig, "utf8")).toBe(`${base}${TABLE}`);
+});
