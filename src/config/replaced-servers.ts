@@ -42,5 +42,5 @@ export function replacedLine(name: string, earlier: string, later: string): stri
 /** Whether a guard's line (`+ [mcp.fs] node …`, `~ [mcp.fs] … (changed …)`) is about one of the servers `names`. */
 export function aboutServers(line: string, names: ReadonlySet<string> | undefined): boolean {
   const name = /^[+~-] \[mcp\.([^\]]+)\]/.exec(line)?.[1];
-  return name !== undefined && names !== undefined && names.has(name);
+  return name !== undefined && names?.has(name) === true;
 }
