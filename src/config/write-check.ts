@@ -5,7 +5,6 @@
 // then no longer fix it itself. The check is `/reload`'s (config/load.ts vet): errors in other
 // files, there before the write, are not the write's.
 import { resolve } from "node:path";
-import { realTarget } from "../fs/real-target.ts";
 import type { Written } from "./settings.ts";
 
 /**
@@ -18,9 +17,13 @@ export type WriteVet = (abs: string, text: string) => { refused: string } | { no
 /**
  * The vet for config files `files` (absolute; the ones hey reads as TOML): `errors` gives what
  * `/reload` would find with one file's text replaced (no text: as on disk now). A path
- * that names one of them through a link counts as that file.
+ * that names one of them through a link counts as that file (`realTarget`: fs/real-target.ts's).
  */
-export function configWriteVet(files: readonly string[], check: (written: Written) => { errors: string[]; warnings: string[] }): WriteVet {
+export function configWriteVet(
+  files: readonly string[],
+  check: (written: Written) => { errors: string[]; warnings: string[] },
+  realTarget: (abs: string) => string,
+): WriteVet {
   return (abs, text) => {
     const real = realTarget(resolve(abs));
     const path = files.find((f) => f === abs || realTarget(f) === real);
