@@ -20,7 +20,7 @@ import corePrompt from "../src/prompt/system.md" with { type: "text" };
 import { toRequest } from "../src/providers/openai.ts";
 import { createCompressTool } from "../src/tools/compress.ts";
 import { agentSettings } from "../src/runtime.ts";
-import { createTools } from "../src/wire.ts";
+import { createTools } from "../src/builtin-tools.ts";
 
 // ---------------------------------------------------------------------------------------------
 // The repository: a config parser with three bugs, its tests, a noisy test runner and build.

@@ -100,7 +100,7 @@ async function turnOverhead() {
   const { runLoop } = await import("../src/kernel/loop.ts");
   const { toRequest } = await import("../src/providers/openai.ts");
   const { newId } = await import("../src/kernel/ir.ts");
-  const { createTools } = await import("../src/wire.ts");
+  const { createTools } = await import("../src/builtin-tools.ts");
   const { defaultSettingsForTest } = await import("../test/helpers/settings.ts");
   const { chooseShell } = await import("../src/tools/shell.ts");
   const { prepare, newCompactionState } = await import("../src/context/compaction.ts");

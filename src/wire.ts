@@ -7,7 +7,6 @@ import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
-import { AGENT_MARK } from "./trust/agent-mark.ts";
 import { createRedaction, hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment } from "./config/secrets.ts";
 import { configuredWindow, type ConfigFlags, type Settings } from "./config/settings.ts";
 import { readTaskNote, sessionNote } from "./context/task-note.ts";
@@ -15,7 +14,7 @@ import { effectiveBudget } from "./context/window.ts";
 import { endpointModels, fetchFor, listingModels, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
-import { callTarget } from "./fs/real-target.ts";
+import { callTarget, realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import { projectOf, rootProbe } from "./fs/root-probe.ts";
 import { sweepLeftCopies } from "./fs/atomic.ts";
@@ -56,13 +55,11 @@ import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
-import { type BashToolOptions, createBashTool, systemShell, withVariables } from "./tools/bash.ts";
+import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
-import { createEditTool } from "./tools/edit.ts";
-import { createGrepTool } from "./tools/grep.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
-import { createReadFileTool } from "./tools/read-file.ts";
-import { createWriteFileTool } from "./tools/write-file.ts";
+import { configWriteVet } from "./config/write-check.ts";
+import { createTools } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
@@ -117,22 +114,6 @@ interface McpPorts {
 interface Servers {
   manager: McpManager;
   ports: McpPorts;
-}
-type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env"> & { readEnv?: Env };
-/**
- * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands' environment
- * (process.env by default; grep's is `readEnv` where `env` is made per command); `seen`: the run's SeenFiles; `hide`: keys out of a result's text.
- */
-export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: Runtime["seen"]; session?: string }): Tool[] {
-  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, ...bash } = opts; // bash: raw, outputDir, notice, hide
-  const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
-  return [
-    createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
-    createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir, ...(bash.hide ? { redact: bash.hide } : {}) }),
-    createWriteFileTool({ home, seen }),
-    createEditTool({ home, seen, rg: settings.tools.rg, cacheDir }),
-    createGrepTool({ rg: settings.tools.rg, home, env: readEnv ?? (typeof env === "function" ? undefined : env), cacheDir }),
-  ];
 }
 export { permissionCheck } from "./permission-check.ts";
 
@@ -189,6 +170,8 @@ export async function assemble(
   // said among the tool's own lines on a terminal; on stderr with --output json
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
+  const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
+  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), realTarget);
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered
@@ -211,6 +194,7 @@ export async function assemble(
       seen,
       session: sessionId,
       notice: toolNotice,
+      vet: configVet, // a write that would leave one of hey's config files unable to load is refused
     }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen)); // `/undo`
     return {
       shell,

@@ -8,7 +8,7 @@ import { textOf } from "../src/kernel/ir.ts";
 import type { ModelRequest } from "../src/kernel/provider.ts";
 import { defaultSettingsForTest } from "./helpers/settings.ts";
 import { chooseShell } from "../src/tools/shell.ts";
-import { createTools } from "../src/wire.ts";
+import { createTools } from "../src/builtin-tools.ts";
 import { tempDir } from "./helpers/e2e.ts";
 import { fakeProvider } from "./helpers/fake-provider.ts";
 import { recordingOutput } from "./helpers/recording-output.ts";

@@ -17,7 +17,7 @@ import { unrunnableRipgrep } from "../fs/ripgrep-choice.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
-import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings } from "./settings.ts";
+import { type ConfigFlags, ConfigError, type ConfigLayer, type Settings, type Written } from "./settings.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 
 type Env = Record<string, string | undefined>;
@@ -43,10 +43,10 @@ function reason(e: TomlError): string {
  * `required` (the `--config` file). Throws ConfigError `PATH:LINE:COL: reason` (1-based) on a
  * syntax error and `PATH: ...` when the file cannot be read.
  */
-export function loadLayer(path: string, opts: { required: boolean }): ConfigLayer | undefined {
+export function loadLayer(path: string, opts: { required: boolean; written?: Written }): ConfigLayer | undefined {
   let text: string;
   try {
-    text = readConfigText(path);
+    text = (opts.written?.path === path ? opts.written.text : undefined) ?? readConfigText(path);
   } catch (e) {
     const code = errnoCode(e);
     if (absent(code) && !opts.required) return undefined;
@@ -157,6 +157,8 @@ export interface LoadedConfig {
    * before. Throws ConfigError.
    */
   approve(servers?: boolean): LoadedConfig;
+  /** what `/reload` would find were `written.path` to hold `written.text` (the project's file read even untrusted: `/trust` loads it) */
+  vet(written: Written, approvals: Approvals | undefined): { errors: string[]; warnings: string[] };
 }
 
 interface LoadOptions {
@@ -184,6 +186,7 @@ interface LoadOptions {
    * since — a server added while the question was up — is weighed as any is
    */
   projectApproved?: readonly { source: string; data: Table }[];
+  written?: Written; // one file's text as a write would leave it, read instead of the disk's (config/write-check.ts)
 }
 
 /**
@@ -216,7 +219,7 @@ function readLayers(opts: LoadOptions, onError: (e: ConfigError) => void, warnin
   const layers: ConfigLayer[] = [];
   for (const [path, required, role] of files) {
     try {
-      const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required });
+      const layer = path === projectMcpJson ? loadMcpJson(path, (w) => warnings.push(w)) : loadLayer(path, { required, written: opts.written });
       if (!layer) continue;
       const project = path === projectConfig || path === projectMcpJson;
       // what the user approved of the file, by its real path; on the first run all of it, and so of
@@ -344,6 +347,8 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
     resolve: (flags) => resolveConfig(layers, opts.env, flags).settings,
     reload: (flags, approvals, trustProject) => reloadConfig({ ...opts, flags, approvals, trustProject, projectApproved: undefined }),
+    vet: (written, approvals) =>
+      found(reloadConfig({ ...opts, approvals, written, trustProject: opts.trustProject || written.path === opts.here.projectConfig })),
     approve: (servers = true) =>
       loaded(
         layers.map((l) => approved(l, servers ? undefined : guards)),
@@ -378,6 +383,7 @@ function approved(layer: ConfigLayer, guards?: readonly LayerGuard[]): ConfigLay
   return { ...layer, guard: { ...layer.guard, approved: now } };
 }
 
+const found = (r: ReturnType<typeof reloadConfig>) => ({ errors: r.errors ?? [], warnings: r.config?.warnings ?? [] });
 function reloadConfig(opts: LoadOptions): ReturnType<LoadedConfig["reload"]> {
   const errors: string[] = [];
   const warnings: string[] = [];

@@ -7,6 +7,7 @@
 import type { Effort } from "../kernel/ir.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
+import { aboutServers, replacedServers } from "./replaced-servers.ts";
 import { anchoredEntry, projectFolder, type ReadDeny, readOnlyDenies } from "../permission/file-paths.ts";
 import { gluedMark } from "../permission/entries.ts";
 import { validateRules } from "../permission/rules.ts";
@@ -19,7 +20,6 @@ import { secretVariables, withWrittenSecrets } from "./secrets.ts";
 import { isTable, type Table } from "./table.ts";
 import { selectionKey } from "./mcp-formats.ts";
 import { serverDir } from "./server-dir.ts";
-
 import { ConfigError, type ConfigFlags, type ConfigLayer, type McpServerSettings, type ProviderSettings, type Settings } from "./settings.ts";
 
 /** The keys a HEY_* variable or a flag sets (config/keys.ts): above every file, the flags above the variables. */
@@ -109,11 +109,16 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const origins = new Map<string, string>();
   const endpointSteps: { source: string; data: Table; withheld: string[] }[] = [];
   let heldProxy: string | undefined; // the [proxy] url in force, were it approved (Settings.network.heldProxy)
-  for (const layer of layers) {
-    const checked = checkLayer(layer.source, layer.data, layer.locate ?? layer.text);
+  const checkedAll = layers.map((l) => checkLayer(l.source, l.data, l.locate ?? l.text));
+  const serversOf = (data: Table) => (data as ConfigFile).mcp?.servers ?? {};
+  const shadowed = replacedServers(layers.map((l, i) => ({ source: l.source, servers: serversOf(checkedAll[i]!.data), place: (n) => placeIn(l, ["mcp", n]) })));
+  warnings.push(...shadowed.warnings);
+  for (const [i, layer] of layers.entries()) {
+    const checked = checkedAll[i]!;
+    const replaced = shadowed.replaced.get(layer.source); // a table replaced whole never runs: not asked about
     errors.push(...checked.errors);
     // a server's origin is the last file that defines it whole: another agent's spelling, or hey's own
-    const defined = (checked.data as ConfigFile).mcp?.servers ?? {};
+    const defined = serversOf(checked.data);
     for (const [name, s] of Object.entries(defined)) {
       const origin = checked.origins[name] ?? layer.origins?.[name];
       if (origin) origins.set(name, origin);
@@ -126,7 +131,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     if (layer.guard) {
       const approved = layer.guard.approved === "current" ? guardedOf(data) : layer.guard.approved;
       const guard = guardLayer(data, approved, layer.guard.role === "replacing" ? listsOf(merged) : {});
-      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings: guard.widenings, kept: guard.kept });
+      const widenings = guard.widenings.filter((w) => !aboutServers(w, replaced));
+      guards.push({ source: layer.source, current: guardedOf(data), used: guard.used, widenings, kept: guard.kept.filter((n) => !replaced?.has(n)) });
       data = guard.data;
       // a base_url not approved over one a file before it sets: that one stands, as for a moved one
       const below = isTable(merged.provider) ? merged.provider : {};

@@ -44,6 +44,9 @@ export class UnknownProviderError extends ConfigError {
   }
 }
 
+/** A config file's path (as Places names it) and the text a write would give it (config/write-check.ts); no text: as on disk. */
+export type Written = { path: string; text?: string };
+
 /** One parsed config file. `source` is its path, used in every message about it. */
 export interface ConfigLayer {
   source: string;

@@ -34,7 +34,7 @@ export interface Guidance {
    * said), in every request from the first that offers its tools — a request's note is not kept in
    * the history, and the system prompt is fixed, so this is where the model reads them all run (up
    * to MAX_INSTRUCTIONS_BYTES each, after the cached prefix); and each of `problems` (a `[mcp.NAME]
-   * tools` naming no tool of its server: offer.ts Offer.selection), until a request carrying it is
+   * tools` naming no tool of its server, a server the rules refuse whole: offer.ts Offer.selection), until a request carrying it is
    * answered — the server connects after a /reload's note is built, and the model that wrote the
    * table would otherwise read only "unknown tool". Undefined when nothing is to be said.
    */
@@ -93,8 +93,11 @@ export function createGuidance(): Guidance {
             : heyNote(`MCP server ${s.name} connected; its instructions:\n${capped(s.instructions!)}`),
         );
       const unsaid = problems.filter((p) => !fixable.has(p));
-      if (unsaid.length)
-        notes.push(heyNote(`the MCP configuration names tools its server does not offer:\n${unsaid.join("\n")}\nfix the table, then ask the user to /reload`));
+      // a selection's problem is the table's to fix; a server the rules refuse whole is said as it is (offer.ts refusedServerNote)
+      const table = unsaid.filter((p) => p.startsWith("[mcp."));
+      if (table.length)
+        notes.push(heyNote(`the MCP configuration names tools its server does not offer:\n${table.join("\n")}\nfix the table, then ask the user to /reload`));
+      for (const p of unsaid) if (!table.includes(p)) notes.push(heyNote(p));
       pending = { at: answered, offered, told: late.map((s) => s.name), problems: unsaid };
       return notes.join("\n") || undefined;
     },

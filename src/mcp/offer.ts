@@ -11,6 +11,7 @@ import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { clashLines, exposeTools, originOf, renamedLine, sanitizeName, shortDescription, type ExposedTool, type McpTool, type Renaming } from "./names.ts";
 import { schemaProblem } from "./schema-check.ts";
 import { leftOutBy, selectionWarnings, selectTools, type Selection } from "./select.ts";
+import { serverWord } from "../permission/tool-match.ts";
 
 /** Why a server's tool is not in the request. */
 export type Reason = "tools" | "exclude_tools" | "permission" | "schema" | "tasks";
@@ -32,7 +33,7 @@ export interface Offer {
   leftOut: { server: string; name: string; why: Reason; origin?: ToolOrigin }[];
   /** invalid input schemas, and selection names that match no tool */
   warnings: string[];
-  /** those of `warnings` about the selection (`[mcp.NAME] tools` names …): the model that wrote the table is told too (guidance.ts) */
+  /** what the model that wrote a table is told too (guidance.ts): the selection's warnings (`[mcp.NAME] tools` names …), and a server whose tools the rules all refuse */
   selection?: string[];
   /**
    * tools offered under their server's prefix: two servers offer the name, or hey has a tool of that
@@ -107,7 +108,30 @@ export function offerTools(
   const renamed = tools
     .filter((e) => own.has(sanitizeName(e.tool.name)))
     .map((e) => ({ servers: [e.server], line: renamedLine(e.server, sanitizeName(e.tool.name), e.name) }));
+  // a server none of whose tools is offered because the rules refuse them: said to the user with the
+  // entry that allows them, and to the model that added it, which would otherwise take it for live
+  for (const { server } of lists) {
+    const refusedHere = leftOut.filter((l) => l.server === server && l.why === "permission").length;
+    if (refusedHere === 0 || tools.some((e) => e.server === server)) continue;
+    warnings.push(refusedServerLine(server, refusedHere));
+    misnamed.push(refusedServerNote(server, refusedHere));
+  }
   return { tools, leftOut, warnings, selection: misnamed, renamed: [...clashLines(tools, builtins), ...renamed] }; // a name the rules refuse is not said
+}
+
+/** The entry of `[permission] allow` that lets every tool of `server` run (Claude Code's spelling: permission/tool-match.ts). */
+export const serverEntry = (server: string) => `mcp__${serverWord(server)}`;
+
+/** The user's line for a server whose `count` tools `[permission]` all refuses. */
+export function refusedServerLine(server: string, count: number): string {
+  const all = count === 1 ? "its one tool" : `all ${count} of its tools`;
+  return `MCP server ${server}: [permission] refuses ${all}, so the agent is offered none; to let it use them, add ${JSON.stringify(serverEntry(server))} to [permission] allow (or "${serverEntry(server)}__NAME" for one tool)`;
+}
+
+/** The model's: the tools are missing because of the user's lists, which it may not change. */
+export function refusedServerNote(server: string, count: number): string {
+  const all = count === 1 ? "its one tool" : `all ${count} of its tools`;
+  return `MCP server ${server} is running, but the user's [permission] lists refuse ${all}, so you are offered none; only the user can allow them: ask them to add ${JSON.stringify(serverEntry(server))} to [permission] allow`;
 }
 
 /**

@@ -50,4 +50,4 @@ export function unmatchedServers(lists: { allow: readonly string[]; deny: readon
 }
 
 /** A server's name as an entry spells it: lowercase, other characters than [a-z0-9_-] as `_` (as its tools' prefix is). */
-const serverWord = (server: string) => server.toLowerCase().replace(/[^a-z0-9_-]/g, "_");
+export const serverWord = (server: string) => server.toLowerCase().replace(/[^a-z0-9_-]/g, "_");

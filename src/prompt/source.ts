@@ -81,11 +81,15 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const folders = (trusted: boolean) => skillFolders({ ...opts, project: trusted });
   const shown = (path: string) => shownPath(path, cwd, opts.home);
   const mine = (path: string) => shownPath(path, "", opts.home); // the user's files: ~/… wherever hey runs
+  // in the home directory, no project: what the agent keeps is the user's, for every directory (fs/places.ts projectRoot
+  // never finds ~/.hey from below home: saved there, it would load only in ~ itself), and there is nothing to /trust
+  const atHome = opts.root === opts.home;
   const guideOf = (trusted: boolean): GuideFacts => ({
-    skillsDir: trusted ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
-    ...(trusted ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
+    skillsDir: trusted && !atHome ? shown(join(opts.root, ".hey", "skills")) : mine(join(configDir, "skills")),
+    ...(trusted && !atHome ? { projectConfig: shown(join(opts.root, ".hey", "config.toml")) } : {}),
     userConfig: mine(join(configDir, "config.toml")),
     writable: opts.writable(),
+    ...(atHome ? { noProject: true as const } : {}),
   });
   const startTrusted = opts.skills?.trusted() ?? false;
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };

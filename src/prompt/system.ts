@@ -58,6 +58,8 @@ export interface GuideFacts {
   userConfig: string;
   /** whether the agent may write the config files (no permission list is set) */
   writable: boolean;
+  /** hey runs in the home directory, which is no project: only the user's folders are named, and nothing is to be trusted */
+  noProject?: true;
 }
 
 export const DEFAULT_GUIDE: GuideFacts = {
@@ -80,7 +82,7 @@ export function skillGuide(g: GuideFacts): string {
   const configs = g.projectConfig ? `${g.projectConfig} (this project) or ${g.userConfig}` : g.userConfig;
   const table = "`[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`";
   const mcp = g.writable ? `More tools: add an MCP server, ${table}, to ${configs}.` : `MCP servers are ${table} in ${configs}: suggest one to the user.`;
-  const untrusted = g.projectConfig ? "" : " This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
+  const untrusted = g.projectConfig || g.noProject ? "" : " This project is untrusted: its .hey/ is ignored; ask the user to /trust it.";
   return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).${untrusted}`;
 }
 

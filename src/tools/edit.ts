@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
+import type { WriteVet } from "../config/write-check.ts";
 import { FileInUseError, fileInUse } from "../fs/busy-rename.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
@@ -29,9 +30,10 @@ const MATCH_LINES_SHOWN = 20; // lines named when old_string matches more than o
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent
  * last saw of each file, kept up to date for write_file (shared by a run's file tools); `rg`,
- * `cacheDir`: how a missing file's name is looked up in the project (missing-file.ts NameLookup).
+ * `cacheDir`: how a missing file's name is looked up in the project (missing-file.ts NameLookup);
+ * `vet`: a refusal of the edited text for that file (hey's config files), else it is written.
  */
-export function createEditTool(options: { home?: string; seen?: SeenFiles } & NameLookup = {}): Tool {
+export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?: WriteVet } & NameLookup = {}): Tool {
   const home = options.home ?? homedir();
   const seen = options.seen ?? new Map();
   const gutterFor = gutterGate(); // per tool: a refused gutter passes when the same text comes again
@@ -122,6 +124,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } & Na
       const encoded = encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
+      const vetted = options.vet?.(abs, updated);
+      if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
       try {
         await writeFileAtomic(abs, encoded, { unchanged: bytes });
       } catch (e) {
@@ -135,7 +139,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles } & Na
       const strays = keptStrays(updated);
       const kept = encoding !== "utf-8" ? ` (kept in ${ENCODING_NAME[encoding]})` : strays ? ` (${strays})` : "";
       return {
-        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${diff(text, shownText(updated), spans)}`,
+        output: `edited ${path}: ${count}${kept}\n${alike ? `${alike.note}\n` : ""}${unseen ? `${unseen}\n` : ""}${vetted && "note" in vetted ? `${vetted.note}\n` : ""}${diff(text, shownText(updated), spans)}`,
       };
     },
   };

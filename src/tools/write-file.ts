@@ -15,15 +15,16 @@ import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { creationRefusal } from "./missing-file.ts";
+import type { WriteVet } from "../config/write-check.ts";
 
 /**
  * `home`: what a leading `~` in a path means (default: the user's home); `seen`: what the agent last
  * saw of each file — pass the same map to read_file, edit and write_file (createAgent's default
  * tools share one; default: this tool's own, and then no existing file can be replaced, since
  * only a file read or written through the same map may be): a file changed since, or never read,
- * is not replaced.
+ * is not replaced; `vet`: a refusal of the content for that file (hey's config files), else it is written.
  */
-export function createWriteFileTool(options: { home?: string; seen?: SeenFiles } = {}): Tool {
+export function createWriteFileTool(options: { home?: string; seen?: SeenFiles; vet?: WriteVet } = {}): Tool {
   const home = options.home ?? homedir();
   const seen = options.seen ?? new Map();
   const gutterFor = gutterGate(); // per tool: a refused gutter passes when the same text comes again
@@ -66,6 +67,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
         return toolError(
           `${path} is ${unfit.encoding}, and content has U+FFFD (�), the mark of a byte read as if it were UTF-8: read the file with read_file, which decodes it, and write what that shows; not changed`,
         );
+      const vetted = options.vet?.(abs, content);
+      if (vetted && "refused" in vetted) return toolError(`write_file: ${path} ${vetted.refused}`);
       try {
         await writeFileAtomic(abs, bytes, { unchanged: before ? old : null }); // undefined (unreadable): not compared
       } catch (e) {
@@ -78,7 +81,8 @@ export function createWriteFileTool(options: { home?: string; seen?: SeenFiles }
         (kept.length ? `; kept its ${kept.join(", ")}` : "") +
         (converted ? `; ${converted}` : "") +
         (unfit ? `; now UTF-8: ${unfit.encoding} cannot hold ${unfit.missing.join(" ")}` : "");
-      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})` };
+      const note = vetted && "note" in vetted ? `\n${vetted.note}` : "";
+      return { output: `${before ? "overwrote" : "created"} ${path} (${count(lines, "line")}, ${count(bytes.length, "byte")}${form})${note}` };
     },
   };
 }

@@ -9,6 +9,7 @@ import { aboutServer, NOTHING_APPROVED, pendingCaFile, sameGuarded, type Guarded
 import { seedMainCheckout, type LoadedConfig } from "../config/load.ts";
 import { ConfigError, type Settings } from "../config/settings.ts";
 import { adoptedNotice, approvalNotice, approvalQuestion, readAnswer, type Widening } from "./policy.ts";
+import { listsSet } from "../config/control-files.ts";
 import { readTrust } from "./store.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
 import { identityOf, ProviderError, type Provider } from "../kernel/provider.ts";
@@ -75,9 +76,11 @@ export async function decideWidenings(
 ): Promise<LoadedConfig> {
   const pending = widenings(config, servers);
   if (pending.length === 0) return config;
-  const typed = ask ? await ask(approvalQuestion(pending)) : undefined;
+  // the settings as used (the approved lists): while a list is set the agent's tools cannot write hey's config files
+  const agentWrites = !listsSet(config.settings.permission);
+  const typed = ask ? await ask(approvalQuestion(pending, agentWrites)) : undefined;
   if (typed !== undefined && readAnswer(typed) === "yes") return config.approve(servers);
-  for (const line of approvalNotice(pending, ask !== undefined)) warn(line);
+  for (const line of approvalNotice(pending, ask !== undefined, agentWrites)) warn(line);
   return config;
 }
 

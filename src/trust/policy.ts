@@ -167,11 +167,18 @@ export interface Widening {
   lines: string[];
 }
 
-/** The REPL's question before a config change that gives the agent more takes effect. */
-export function approvalQuestion(pending: readonly Widening[]): string {
+/**
+ * The REPL's question before a config change that gives the agent more takes effect. `agentWrites`
+ * false: a permission list keeps the agent from writing the files (config/control-files.ts), and
+ * the question does not say it could: the change may well be the user's own.
+ */
+export function approvalQuestion(pending: readonly Widening[], agentWrites = true): string {
   const files = pending.map((w) => `${visible(w.file)} would give the agent more than you approved:\n${w.lines.map((l) => `  ${visible(l)}`).join("\n")}`);
   const them = pending.reduce((n, w) => n + w.lines.length, 0) === 1 ? "this change" : "these changes";
-  return `${files.join("\n")}\nThe agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks. Use ${them}? (y/N) `;
+  const why = agentWrites
+    ? `The agent can write ${pending.length === 1 ? "this file" : "these files"}, so hey asks.`
+    : "hey asks before any change that gives the agent more takes effect, whoever made it.";
+  return `${files.join("\n")}\n${why} Use ${them}? (y/N) `;
 }
 
 /** A widening's line as its table names it (`+ [mcp.db]`), for an MCP server or a provider; another as it is. */
@@ -181,7 +188,7 @@ const tableOnly = (line: string) => /^[+~-] \[(?:mcp|provider)\.[^\]]+\]/.exec(l
  * One line per file whose widening is not used: in a one-shot run (never asked), or after the
  * REPL's question was not answered yes.
  */
-export function approvalNotice(pending: readonly Widening[], asked: boolean): string[] {
+export function approvalNotice(pending: readonly Widening[], asked: boolean, agentWrites = true): string[] {
   // asked: named again, as /reload's note carries the line to the model, which never saw the question: by
   // name alone, as a server's command, env and URL and a provider's URL may hold credentials
   if (asked)
@@ -194,7 +201,8 @@ export function approvalNotice(pending: readonly Widening[], asked: boolean): st
     const none = w.lines.some((l) => /^\+ \[provider\.[^\]]+\] base_url = /.test(l)) ? "; a provider whose base_url was never approved gets no request" : "";
     // the record keeps only a fingerprint of a server's approved table: a changed one has no approved values to start with
     const server = w.lines.some((l) => /^~ \[mcp\./.test(l)) ? "; a changed MCP server does not start until its change is approved" : "";
-    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
+    const writes = agentWrites ? ", and the agent can write that file" : "";
+    return `not used: ${visible(w.lines.join(", "))} in ${visible(w.file)}: it gives the agent more than you approved${writes}; the rest of the file is used${none}${server} (the interactive prompt asks about it: start \`hey\` at a terminal)`;
   });
 }
 

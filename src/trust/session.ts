@@ -13,7 +13,7 @@ import { gatedResources, isTrusted, projectKey, projectLabel, readProjectFiles, 
 
 /** What of a run the REPL's trust reads and changes (runtime.ts's parts). */
 export interface SessionTrust {
-  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson">;
+  project: Pick<Places, "root" | "trustFile" | "approvalsFile" | "projectConfig" | "projectMcpJson"> & Partial<Pick<Places, "home">>;
   /** as runtime.ts's RuntimeParts.trust; `provisional`: as TrustOutcome's (trust/store.ts) */
   trust: { trusted: boolean; loaded: boolean; provisional: boolean };
   approvals: ApprovalState;
@@ -44,8 +44,13 @@ export async function setSessionTrust(
   rereadApprovals(parts.approvals, parts.warn); // a yes approved the project's files
   parts.trust.trusted = trusted;
   parts.trust.provisional = false;
-  return trustedNotice(label, trusted, resources, trustFile, true, trusted && parts.trust.loaded);
+  const said = trustedNotice(label, trusted, resources, trustFile, true, trusted && parts.trust.loaded);
+  return trusted && root === parts.project.home ? `${said}\n${HOME_NO_PROJECT}` : said;
 }
+
+/** After `/trust` in the home directory: what the user may take it for is not what it does (fs/places.ts projectRoot). */
+export const HOME_NO_PROJECT =
+  "the home directory is no project: its .hey/ loads only when hey starts in ~ itself, never in a directory below it; skills and MCP servers for every directory belong in your user config folder (~/.config/hey/)";
 
 /** Whether the project was trusted before `/trust`: "approved" when only --approve made it so (trust.json does not say it). */
 function trustedBefore(parts: SessionTrust): boolean | "approved" {

@@ -117,12 +117,12 @@ describe("a run", () => {
     expect(warnings).toHaveLength(1);
   });
 
-  test("a widening is left out in a one-shot run, every time, until approved at the REPL's question", async () => {
+  test("a widening is left out in a one-shot run, every time, until approved at the REPL's question; under a list, neither says the agent could write the file", async () => {
     writeUser('[permission]\nallow = ["bash: ls"]\n');
     await start();
     warnings.length = 0;
     writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
-    const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`;
+    const notice = `not used: + [permission] allow "bash", + [mcp.x] sh -c "touch pwned" in ${files.userConfig}: it gives the agent more than you approved; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`;
     for (let run = 0; run < 2; run++) {
       const s = await start();
       expect(s.permission.allow).toEqual(["bash: ls"]);
@@ -132,7 +132,7 @@ describe("a run", () => {
     // the REPL shows the change; Enter is a no
     expect((await start("")).permission.allow).toEqual(["bash: ls"]);
     expect(asked[0]).toBe(
-      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nThe agent can write this file, so hey asks. Use these changes? (y/N) `,
+      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\n  + [mcp.x] sh -c "touch pwned"\nhey asks before any change that gives the agent more takes effect, whoever made it. Use these changes? (y/N) `,
     );
     expect(warnings.at(-1)).toEndWith("(hey asks again at the next start or /reload)");
     // y: used, recorded, not asked again
@@ -204,12 +204,12 @@ describe("a run", () => {
     writeUser('[permission]\nallow = ["bash: ls", "bash"]\n[mcp.x]\ncommand = "sh"\nargs = ["-c", "touch pwned"]\n');
     await start(undefined, false);
     expect(warnings).toEqual([
-      `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
+      `not used: + [permission] allow "bash" in ${files.userConfig}: it gives the agent more than you approved; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
     ]);
     // the REPL asks about the rest only; a yes approves that, not the server it did not show
     expect((await start("y", false)).permission.allow).toEqual(["bash: ls", "bash"]);
     expect(asked).toEqual([
-      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nThe agent can write this file, so hey asks. Use this change? (y/N) `,
+      `${files.userConfig} would give the agent more than you approved:\n  + [permission] allow "bash"\nhey asks before any change that gives the agent more takes effect, whoever made it. Use this change? (y/N) `,
     ]);
     expect(readApprovals(files.approvalsFile)?.configs[files.userConfig]).toEqual({ mcp: {}, endpoints: ENDPOINTS, allow: ["bash: ls", "bash"], vars: [] });
     // with only the server left, --no-mcp asks nothing; a run that starts servers says it left it out

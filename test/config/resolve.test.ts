@@ -133,7 +133,10 @@ describe("precedence: user < project < --config < HEY_* < flags, key by key", ()
       { name: "gh", at: "/l1.toml: [mcp.gh]", url: "https://api.example/mcp", args: [], env: {}, headers: {}, enabled: true, timeoutMs: 60000 },
       { name: "fs", at: "/l1.toml: [mcp.fs]", command: "fs-server", args: [], env: {}, headers: {}, enabled: false, timeoutMs: 60000 },
     ]);
-    expect(r.warnings).toEqual([]);
+    // said (x96): the table replaced whole never runs; fs's later table only adds a key
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^MCP server gh of \/l0\.toml(:1)? is not used: the one of the same name in \/l1\.toml(:1)? replaces it whole/),
+    ]);
   });
 });
 

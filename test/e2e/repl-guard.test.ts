@@ -72,7 +72,7 @@ test("start-up: a user config widened since it was approved is shown and asked a
   const first = await openRepl();
   await first.waitFor("Use this change? (y/N)");
   expect(await flat(first)).toContain(
-    `${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" The agent can write this file, so hey asks. Use this change? (y/N)`,
+    `${userConfigFile()} would give the agent more than you approved: + [permission] allow "bash: touch *" hey asks before any change that gives the agent more takes effect, whoever made it. Use this change? (y/N)`,
   );
   await answer(first, "n", /^›/m);
   expect(await flat(first)).toContain(

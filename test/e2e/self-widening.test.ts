@@ -130,7 +130,7 @@ test("a user config widened between runs is not used in the next one-shot run, w
   expect(second.code).toBe(0);
   const notice = second.stderr.split("\n").find((l) => l.startsWith("hey: not used: "));
   expect(notice).toBe(
-    `hey: not used: + [permission] allow "bash", - [permission] deny "bash: rm *", + [tools] bash_filter = "sh -c 'touch filtered'", + [mcp.evil] ${BUN} -e "require('fs').writeFileSync('${marker}', 'ran')" in ${userConfig()}: it gives the agent more than you approved, and the agent can write that file; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
+    `hey: not used: + [permission] allow "bash", - [permission] deny "bash: rm *", + [tools] bash_filter = "sh -c 'touch filtered'", + [mcp.evil] ${BUN} -e "require('fs').writeFileSync('${marker}', 'ran')" in ${userConfig()}: it gives the agent more than you approved; the rest of the file is used (the interactive prompt asks about it: start \`hey\` at a terminal)`,
   );
   expect(results()[0]).toContain(': allow entry "bash" in ~/.config/hey/config.toml waits for your approval (hey asks at a terminal start or /reload)');
   expect(existsSync(join(project.path, "made-by-agent"))).toBe(false);

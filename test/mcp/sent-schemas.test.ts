@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { realpathSync } from "node:fs";
 import { chooseShell } from "../../src/tools/shell.ts";
-import { createTools } from "../../src/wire.ts";
+import { createTools } from "../../src/builtin-tools.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { EVERYTHING_SERVER, FS_SERVER, serverSettings, testManager, type TestManager } from "../helpers/mcp.ts";
 import { sentSchemas, PROTOCOLS_ALL } from "../helpers/sent-schemas.ts";

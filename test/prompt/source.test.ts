@@ -112,3 +112,21 @@ test("so is a project's AGENTS.md that became a link out of the project, or a CL
     outside.remove();
   }
 });
+
+test("started in the home directory, which is no project: the guide names the user's folders, trusted or not, and asks for no /trust", () => {
+  const configDir = join(dir.path, ".config", "hey");
+  for (const trusted of [true, false]) {
+    const at = (root: string) => createPromptSource({ ...options(configDir, []), cwd: root, root, skills: { trusted: () => trusted } }).system();
+    const home = at(dir.path);
+    expect(home).toContain("Keep a procedure as a skill: ~/.config/hey/skills/<name>/SKILL.md");
+    expect(home).toContain("add an MCP server, `[mcp.NAME]` with `command`, `args`, `env` or `url`, `headers`, to ~/.config/hey/config.toml.");
+    expect(home).not.toContain(".hey/");
+    expect(home).not.toContain("/trust");
+    // a project below home is one: trusted, its own folders; untrusted, how to trust it
+    const project = join(dir.path, "work");
+    mkdirSync(project);
+    const there = at(project);
+    expect(there).toContain(trusted ? "Keep a procedure as a skill: .hey/skills/<name>/SKILL.md" : "ask the user to /trust it");
+    rmSync(project, { recursive: true });
+  }
+});

@@ -10,7 +10,7 @@ import type { ModelRequest } from "../../src/kernel/provider.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import type { SeenFiles } from "../../src/tools/seen-files.ts";
 import { chooseShell } from "../../src/tools/shell.ts";
-import { createTools } from "../../src/wire.ts";
+import { createTools } from "../../src/builtin-tools.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type ScriptedTurn, type Turn } from "../helpers/fake-provider.ts";
 import { recordingOutput } from "../helpers/recording-output.ts";

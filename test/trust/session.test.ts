@@ -160,3 +160,12 @@ describe("a project that grew in the session", () => {
     expect(warnings[0]).toEndWith("; the next start asks about this project");
   });
 });
+
+test("/trust in the home directory trusts it, and says it is no project: its .hey/ loads in ~ alone", async () => {
+  parts.project.home = root;
+  const said = await setSessionTrust(parts, true, undefined);
+  expect(said).toContain("the home directory is no project: its .hey/ loads only when hey starts in ~ itself");
+  expect(trustedIn()).toBe(true);
+  parts.project.home = tmp.path; // a project below home: not said
+  expect(await setSessionTrust(parts, true, undefined)).not.toContain("no project");
+});

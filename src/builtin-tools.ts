@@ -1,0 +1,30 @@
+// The five built-in tools (SPEC §7) as one run configures them: bash, read_file, write_file, edit and
+// grep, from the settings and what the run gives them (wire.ts assemble; the tests build them too).
+import type { Settings } from "./config/settings.ts";
+import type { WriteVet } from "./config/write-check.ts";
+import type { Tool } from "./kernel/tool.ts";
+import { type BashToolOptions, createBashTool, withVariables } from "./tools/bash.ts";
+import { createEditTool } from "./tools/edit.ts";
+import { createGrepTool } from "./tools/grep.ts";
+import { createReadFileTool } from "./tools/read-file.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
+import { createWriteFileTool } from "./tools/write-file.ts";
+import { AGENT_MARK } from "./trust/agent-mark.ts";
+
+type Env = Record<string, string | undefined>;
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env"> & { readEnv?: Env };
+/**
+ * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands' environment
+ * (process.env by default; grep's is `readEnv` where `env` is made per command); `seen`: the run's SeenFiles; `hide`: keys out of a result's text.
+ */
+export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: SeenFiles; session?: string; vet?: WriteVet }): Tool[] {
+  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, vet, ...bash } = opts; // bash: raw, outputDir, notice, hide
+  const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
+  return [
+    createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
+    createReadFileTool({ home, seen, shell: shell.name, rg: settings.tools.rg, cacheDir, ...(bash.hide ? { redact: bash.hide } : {}) }),
+    createWriteFileTool({ home, seen, vet }),
+    createEditTool({ home, seen, vet, rg: settings.tools.rg, cacheDir }),
+    createGrepTool({ rg: settings.tools.rg, home, env: readEnv ?? (typeof env === "function" ? undefined : env), cacheDir }),
+  ];
+}
