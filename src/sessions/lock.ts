@@ -25,6 +25,8 @@ export const RESUMED: Holder = Object.freeze({ resumed: true });
 
 /** The locks this process holds, and by whom. */
 const held = new Map<string, Holder>();
+/** When each lock held here was last made, found still ours or touched (Date.now()): relockAfterPause. */
+const checked = new Map<string, number>();
 let hooked = false;
 
 /**
@@ -51,6 +53,7 @@ export function lockSession(sessionPath: string, holder: Holder = RESUMED): void
     );
   }
   held.set(lock, holder);
+  checked.set(lock, Date.now());
   refresher ??= setInterval(refreshLocks, LOCK_REFRESH_MS);
   refresher.unref(); // never what keeps hey running
   if (!hooked)
@@ -74,9 +77,19 @@ export function relockSession(sessionPath: string, holder: Holder): void {
   } catch {
     // gone: made again below
   }
-  if (text !== undefined && isOwnLock(text)) return;
+  if (text !== undefined && isOwnLock(text)) return void checked.set(lock, Date.now());
   held.delete(lock);
   lockSession(sessionPath, holder);
+}
+
+/**
+ * relockSession, when LOCK_REFRESH_MS went by since the lock was last made, checked or touched here:
+ * a hey stopped past LOCK_STALE_MS (Ctrl-Z, SIGSTOP, docker pause), whose lock another hey may have
+ * taken over meanwhile, finds that out before it writes another line of the session; a hey that
+ * runs reads no file per line. Throws as relockSession does.
+ */
+export function relockAfterPause(sessionPath: string, holder: Holder): void {
+  if (Date.now() - (checked.get(`${sessionPath}.lock`) ?? 0) >= LOCK_REFRESH_MS) relockSession(sessionPath, holder);
 }
 
 let refresher: ReturnType<typeof setInterval> | undefined;
@@ -91,6 +104,7 @@ export function refreshLocks(): void {
     if (takenOver(lock)) continue; // another hey's now: its own refresh keeps it live, and our writer stops at its next sync
     try {
       utimesSync(lock, now, now);
+      checked.set(lock, now.getTime());
     } catch {
       // gone: relockSession makes it again at the turn's end
     }
@@ -104,6 +118,7 @@ export function unlockSession(sessionPath: string, holder: Holder = RESUMED): vo
   const lock = `${sessionPath}.lock`;
   if (held.get(lock) !== holder) return;
   held.delete(lock);
+  checked.delete(lock);
   if (!takenOver(lock)) removeQuietly(lock);
 }
 

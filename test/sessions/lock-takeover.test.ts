@@ -1,11 +1,13 @@
 // A hey stopped for a minute (Ctrl-Z, SIGSTOP, docker pause) may find, when it wakes, that another
 // hey took its session's lock over as stale. It must not remove that lock when it closes or exits,
 // nor refresh it, nor name itself as the holder: a third `hey -c` would then write beside the second.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setSystemTime, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { newId, userMessage } from "../../src/kernel/ir.ts";
 import { holderOf, lockedByOther, lockSession, refreshLocks, unlockSession } from "../../src/sessions/lock.ts";
+import { createSessionWriter } from "../../src/sessions/writer.ts";
 
 const root = mkdtempSync(join(tmpdir(), "hey-takeover-"));
 const other = Bun.spawn(["sleep", "60"]); // the live hey that took the lock over
@@ -57,4 +59,24 @@ writeFileSync(${JSON.stringify(`${path}.lock`)}, ${JSON.stringify(theirs)});`;
   expect(await child.exited).toBe(0);
   expect(readFileSync(`${path}.lock`, "utf8")).toBe(theirs);
   expect(existsSync(`${mine}.lock`)).toBe(false);
+});
+
+test("woken after a minute stopped, with its lock taken over: the writer says who has the session before its next line, which is not written", () => {
+  const dir = mkdtempSync(join(root, `w${n++}-`));
+  const warnings: string[] = [];
+  const w = createSessionWriter({ dir, id: newId(), cwd: "/work/app", version: "1.2.3", warn: (m) => warnings.push(m) });
+  w.emit({ type: "turn_start", turn: 1 });
+  w.emit({ type: "message", message: userMessage("fix the build") });
+  writeFileSync(`${w.path}.lock`, theirs); // the other hey judged it stale while this one was stopped (Ctrl-Z)
+  setSystemTime(new Date(Date.now() + 61_000)); // this hey wakes a minute later; the user types on, first thing
+  try {
+    w.emit({ type: "message", message: userMessage("and the tests") });
+  } finally {
+    setSystemTime();
+  }
+  expect(readFileSync(w.path, "utf8")).not.toContain("and the tests");
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain(`is in use by another hey (pid ${other.pid})`);
+  w.close();
+  expect(readFileSync(`${w.path}.lock`, "utf8")).toBe(theirs);
 });
