@@ -149,8 +149,7 @@ export function checkAddress(p: ProviderSettings, env: Env, check: (url: string,
  */
 export function presets(env: Env): { providers: ProviderSettings[]; first: string } {
   const providers = PRESETS.map((p): ProviderSettings => {
-    const apiKeyVar = p.keyVars.find((v) => env[v]?.trim()) ?? p.keyVars[0];
-    const apiKey = apiKeyVar && env[apiKeyVar]?.trim() ? env[apiKeyVar] : undefined; // `OPENAI_API_KEY=' '` is no key
+    const { apiKey, apiKeyVar } = keyOf(p, env);
     const { name } = p;
     const { models, modelVar } = builtInModel(p, env);
     const address = builtInAddress(p, env);
@@ -171,23 +170,45 @@ export function presets(env: Env): { providers: ProviderSettings[]; first: strin
 }
 
 /**
- * Why the run would go without the key the user meant to give, or undefined: the built-in provider
- * in use has none while its key variable is set blank (`ANTHROPIC_API_KEY=`, what GitHub Actions
- * gives for a secret a fork's pull request cannot read, or a misspelt secret's name); or, `fellBack`
- * (nothing named a provider) to the local Ollama for want of a key, while some vendor's variable is
- * set blank. A gateway (its address variable moved) may take no key. Pure.
+ * The key a built-in provider (or its `[provider.NAME]` table without api_key) takes from `env`:
+ * the first of its variables with a value, and that variable's name, else its first variable's.
+ * A variable of whitespace alone is no key (`OPENAI_API_KEY=' '` would send `Bearer ` and earn a 401). Pure.
  */
-export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean): string | undefined {
-  if (p.apiKey || !p.preset || isGateway(p)) return undefined;
+export function keyOf(p: Preset, env: Env): { apiKey: string | undefined; apiKeyVar: string | undefined } {
+  const apiKeyVar = p.keyVars.find((v) => env[v]?.trim()) ?? p.keyVars[0];
+  return { apiKey: apiKeyVar && env[apiKeyVar]?.trim() ? env[apiKeyVar] : undefined, apiKeyVar };
+}
+
+/**
+ * Why the run would go without the key the user meant to give, or undefined: the built-in provider
+ * in use (or its table without an api_key of its own) has none while its key variable is set
+ * blank (`ANTHROPIC_API_KEY=`, what GitHub Actions gives for a secret a fork's pull request cannot
+ * read, or a misspelt secret's name); or, `fellBack` (nothing named a provider) to the local Ollama
+ * for want of a key, while some vendor's variable is set blank. `fatal`: the request would surely
+ * fail (a vendor's own API wants its key); otherwise the run goes on and this is a warning, as a
+ * blank variable is common where the key is not meant to be used (a compose file's
+ * `OPENAI_API_KEY=${OPENAI_API_KEY}`, a .env template, `export OPENAI_API_KEY=` to switch it off).
+ * A gateway (its address variable moved) may take no key. Pure.
+ */
+export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean): { message: string; fatal: boolean } | undefined {
+  const builtIn = PRESETS.find((x) => x.name === p.name);
+  if (p.apiKey || !builtIn || isGateway(p)) return undefined;
   const toOllama = fellBack && p.name === "ollama" && !p.urlVar; // OLLAMA_HOST set: Ollama is what the user asked for
   const blank = PRESETS.filter((x) => toOllama || x.name === p.name)
     .flatMap((x) => x.keyVars)
     .filter((v) => env[v] !== undefined && env[v]!.trim() === "");
   if (blank.length === 0) return undefined;
-  const said = `${blank.join(" and ")} ${blank.length > 1 ? "are" : "is"} set but empty (a CI secret that is not available to this job?)`;
-  return toOllama
-    ? `${said}: with no API key hey would talk to a local Ollama instead; give the variable its key, or unset it (-m ollama/MODEL picks Ollama)`
-    : `${said}, so provider ${p.name} has no API key; give the variable its key, or pass --api-key`;
+  const said = `${blank.join(" and ")} ${blank.length > 1 ? "are" : "is"} set but empty`;
+  if (toOllama)
+    return {
+      message: `${said}, so hey uses the local Ollama; give the variable its key to use that vendor (unset it to silence this)`,
+      fatal: false,
+    };
+  const fatal = vendorsApi(p.baseUrl); // a local server a table points at may take no key
+  return {
+    message: `${said}${fatal ? " (a CI secret that is not available to this job?)" : ""}, so provider ${p.name} sends no API key; give the variable its key, or pass --api-key`,
+    fatal,
+  };
 }
 
 /** The hosts of the vendors' own APIs: the built-in providers that take a key (api.openai.com, api.deepseek.com…). */

@@ -15,6 +15,7 @@ import {
   envValue,
   familyOf,
   isGateway,
+  keyOf,
   PRESETS,
   presets,
   protocolAt,
@@ -87,8 +88,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   // any variable of the key without a value means no key at all: half a key only earns a 401
   let apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
   if (builtIn && rawKey === undefined) {
-    apiKeyVar = builtIn.keyVars.find((v) => input.env[v]) ?? builtIn.keyVars[0];
-    apiKey = apiKeyVar ? envValue(input.env, apiKeyVar) : undefined;
+    ({ apiKey, apiKeyVar } = keyOf(builtIn, input.env));
   }
   return {
     name,
@@ -251,8 +251,10 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const warnings: string[] = [];
   const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
   const fellBack = first === "ollama" && !spec && !heyProvider && !flags.session && !d; // nothing named a provider
-  const blank = key ? undefined : blankKeyProblem(provider, env, fellBack && choice.provider === "ollama");
-  if (blank) fail(blank); // stopped before a request that could only fail, and for another reason than the real one
+  const ownKey = input.raw.provider?.[provider.name]?.api_key !== undefined; // its ${VAR} without a value is said below
+  const blank = key || ownKey ? undefined : blankKeyProblem(provider, env, fellBack && choice.provider === "ollama");
+  if (blank?.fatal) fail(blank.message); // stopped before a request that could only fail, and for another reason than the real one
+  if (blank) warnings.push(blank.message);
   const missing = provider.preset ? [] : input.missing([...path, "api_key"]);
   if (!key && missing.length)
     warnings.push(

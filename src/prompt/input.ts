@@ -90,8 +90,9 @@ export function expandPrompt(message: string, opts: PromptInput): ContentBlock[]
     const decoded = decodeForPrompt(opts.stdin, opts.maxBytes);
     if ("binary" in decoded) throw new MentionError("stdin: binary data (a NUL byte near its start); hey takes text on stdin");
     if (decoded.cut) opts.warn(cutNotice("stdin", decoded.cut));
-    // `git diff | hey -p "review this"` with no changes: the model and the user are told, not left to look for "this"
-    if (isBlank(opts.stdin)) opts.warn(`stdin: empty (${opts.stdin.length === 0 ? "0 bytes" : "only whitespace"}); the message was sent with a note saying so`);
+    // `git diff | hey -p "review this"` with no changes: the user is told why the answer found nothing; the model reads the
+    // message alone, as a program that never meant to pipe anything (spawnSync, stdin=PIPE) sent it, and may look for itself
+    if (isBlank(opts.stdin)) opts.warn(`stdin: empty (${opts.stdin.length === 0 ? "0 bytes" : "only whitespace"}); the message was sent alone`);
     stdin = decoded;
   }
   return [{ type: "text", text: buildPrompt(message, files, stdin) }, ...images];

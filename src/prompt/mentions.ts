@@ -149,10 +149,12 @@ export interface MentionedFile {
 
 const encodingNote = (note: string | undefined) => (note ? `\n(${note})` : "");
 
-/** What the model reads for a stdin piped in empty (an empty diff): there is nothing to look for. */
-export const EMPTY_STDIN = "(stdin was piped in empty: there is no input beyond this message)";
-
-/** message, then each mentioned file, then stdin, separated by blank lines (SPEC §2); a cut says so. */
+/**
+ * message, then each mentioned file, then stdin, separated by blank lines (SPEC §2); a cut says so.
+ * A stdin that came empty or blank adds nothing: a program that starts hey with a pipe it never
+ * writes (Node's spawnSync, Python's stdin=PIPE, an editor's plugin) means the message alone, and a
+ * note that "there is no input" would tell the model of a coding agent not to go and look.
+ */
 export function buildPrompt(message: string, files: MentionedFile[], stdin?: { text: string; cut?: Cut; encoding?: string }): string {
   const parts: string[] = [];
   if (message.trim() !== "") parts.push(message.trim());
@@ -163,7 +165,7 @@ export function buildPrompt(message: string, files: MentionedFile[], stdin?: { t
   if (stdin !== undefined && stdin.text.trim() !== "") {
     const note = stdin.cut ? `\n(truncated: showing the first ${stdin.cut.shown} bytes of stdin; the rest was left out)` : "";
     parts.push(fence("stdin", stdin.text) + note + encodingNote(stdin.encoding));
-  } else if (stdin !== undefined) parts.push(EMPTY_STDIN);
+  }
   return parts.join("\n\n");
 }
 

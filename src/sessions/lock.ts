@@ -4,7 +4,9 @@
 // this process (two requests of an embedding server continuing one session): each lock held here
 // has one holder, a writer or the resume that will hand it to one. A lock whose process is gone (a
 // crash, a kill -9) is stale and taken over. Locks are removed when their holder closes the
-// session and, at the latest, when the process exits.
+// session and, at the latest, when the process exits — but only while they are still this process's:
+// a hey stopped for a minute (Ctrl-Z, docker pause) may find its lock taken over by another one, and
+// must neither remove nor refresh that hey's lock; its writer stops at its next sync (relockSession).
 import { readFileSync, utimesSync } from "node:fs";
 import { basename } from "node:path";
 import { isOwnLock, LOCK_REFRESH_MS, lockOwner, removeQuietly, tryLock } from "../fs/file-lock.ts";
@@ -23,6 +25,8 @@ export const RESUMED: Holder = Object.freeze({ resumed: true });
 
 /** The locks this process holds, and by whom. */
 const held = new Map<string, Holder>();
+/** When each lock held here was last made, found still ours or touched (Date.now()): relockAfterPause. */
+const checked = new Map<string, number>();
 let hooked = false;
 
 /**
@@ -49,11 +53,12 @@ export function lockSession(sessionPath: string, holder: Holder = RESUMED): void
     );
   }
   held.set(lock, holder);
+  checked.set(lock, Date.now());
   refresher ??= setInterval(refreshLocks, LOCK_REFRESH_MS);
   refresher.unref(); // never what keeps hey running
   if (!hooked)
     process.on("exit", () => {
-      for (const path of held.keys()) removeQuietly(path);
+      for (const path of held.keys()) if (!takenOver(path)) removeQuietly(path);
     });
   hooked = true;
 }
@@ -72,9 +77,19 @@ export function relockSession(sessionPath: string, holder: Holder): void {
   } catch {
     // gone: made again below
   }
-  if (text !== undefined && isOwnLock(text)) return;
+  if (text !== undefined && isOwnLock(text)) return void checked.set(lock, Date.now());
   held.delete(lock);
   lockSession(sessionPath, holder);
+}
+
+/**
+ * relockSession, when LOCK_REFRESH_MS went by since the lock was last made, checked or touched here:
+ * a hey stopped past LOCK_STALE_MS (Ctrl-Z, SIGSTOP, docker pause), whose lock another hey may have
+ * taken over meanwhile, finds that out before it writes another line of the session; a hey that
+ * runs reads no file per line. Throws as relockSession does.
+ */
+export function relockAfterPause(sessionPath: string, holder: Holder): void {
+  if (Date.now() - (checked.get(`${sessionPath}.lock`) ?? 0) >= LOCK_REFRESH_MS) relockSession(sessionPath, holder);
 }
 
 let refresher: ReturnType<typeof setInterval> | undefined;
@@ -86,8 +101,10 @@ let refresher: ReturnType<typeof setInterval> | undefined;
 export function refreshLocks(): void {
   const now = new Date();
   for (const lock of held.keys()) {
+    if (takenOver(lock)) continue; // another hey's now: its own refresh keeps it live, and our writer stops at its next sync
     try {
       utimesSync(lock, now, now);
+      checked.set(lock, now.getTime());
     } catch {
       // gone: relockSession makes it again at the turn's end
     }
@@ -101,19 +118,36 @@ export function unlockSession(sessionPath: string, holder: Holder = RESUMED): vo
   const lock = `${sessionPath}.lock`;
   if (held.get(lock) !== holder) return;
   held.delete(lock);
-  removeQuietly(lock);
+  checked.delete(lock);
+  if (!takenOver(lock)) removeQuietly(lock);
 }
+
+/**
+ * Whether the lock of a session this process holds now holds another process's text: another hey
+ * judged it stale while this one was stopped (Ctrl-Z, SIGSTOP, docker pause, a long freeze) and
+ * took it over. A lock that is gone or cannot be read is not.
+ */
+function takenOver(lock: string): boolean {
+  try {
+    return !isOwnLock(readFileSync(lock, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this process holds the session's lock and it is still its own. */
+const holdsHere = (lock: string) => held.has(lock) && !takenOver(lock);
 
 /** Whether another live process holds the session. */
 export function lockedByOther(sessionPath: string): boolean {
   const lock = `${sessionPath}.lock`;
-  return !held.has(lock) && lockOwner(lock) !== undefined;
+  return !holdsHere(lock) && lockOwner(lock) !== undefined;
 }
 
 /** Who holds the session (`pid 123`, `pid 123 on host`, this process's pid), or undefined when no live process does. */
 export function holderOf(sessionPath: string): string | undefined {
   const lock = `${sessionPath}.lock`;
-  return held.has(lock) ? `pid ${process.pid}` : lockOwner(lock);
+  return holdsHere(lock) ? `pid ${process.pid}` : lockOwner(lock);
 }
 
 /**

@@ -11,7 +11,7 @@ import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, t
 import { copySession, whereabouts, whereaboutsQuietly } from "./vanished.ts";
 import { writeAll } from "../fs/fd-bytes.ts";
 import { closeQuietly, endsWithNewline, linesBackward, linesForward, openSessionFile } from "./lines.ts";
-import { lockSession, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
+import { lockSession, relockAfterPause, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { emptyBacklog, heldNote, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
 import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
@@ -197,14 +197,15 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   };
   /** writes `text` at the end of the file; `line`: it is an entry's line, kept to write back (as how to make it again) */
   const write = (text: string, line: KeptText | false = text) => {
+    relockAfterPause(path, self); // woken after its lock was taken over (Ctrl-Z, docker pause): stopped before the line
     shrunk();
     const bytes = Buffer.from(text);
     tornAt = kept!.size;
     writeAll(fd!, bytes);
     tornAt = undefined;
     dirty = true;
-    if (line !== false) keep(kept!, line, bytes.length);
-    else kept!.size += bytes.length;
+    if (line === false) kept!.size += bytes.length;
+    else keep(kept!, line, bytes.length);
   };
   const shrunk = () => {
     const now = fstatSync(fd!).size;
@@ -370,8 +371,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
             for (const b of event.before ?? []) append({ type: "compaction", id: newId(), from_id: b.from_id, to_id: b.to_id, summary: b.summary });
             return append({ type: "compaction", id: newId(), from_id: event.from_id, to_id: event.to_id, summary: event.summary });
           case "turn_start":
-            // the end of the previous turn; before the first there is nothing worth the fsync's
-            // milliseconds on the way to the first request
+            // the end of the previous turn; before the first, nothing worth the fsync's milliseconds on the way to the first request
             return event.turn > 1 ? sync() : undefined;
           case "done":
             return sync();

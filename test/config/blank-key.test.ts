@@ -22,15 +22,33 @@ test.each([
   ["empty", { ANTHROPIC_API_KEY: "" }, "ANTHROPIC_API_KEY is set"],
   ["to a space", { OPENAI_API_KEY: " " }, "OPENAI_API_KEY is set"],
   ["empty, two of them", { ANTHROPIC_API_KEY: "", GEMINI_API_KEY: "\n" }, "ANTHROPIC_API_KEY and GEMINI_API_KEY are set"],
-])("no key, but a vendor's key variable set %s: a config error naming it, no fall back to Ollama", (_, env: Env, said) => {
-  expect(problem(env)).toBe(
-    `${said} but empty (a CI secret that is not available to this job?): with no API key hey would talk to a local Ollama instead; give the variable its key, or unset it (-m ollama/MODEL picks Ollama)`,
-  );
+])("no key, but a vendor's key variable set %s: the run goes on with the local Ollama, and a warning names the variable", (_, env: Env, said) => {
+  // a compose file's `OPENAI_API_KEY=${OPENAI_API_KEY}` with the host's unset, a .env template, `export OPENAI_API_KEY=`
+  const run = resolve(env);
+  expect(run.settings.provider.name).toBe("ollama");
+  expect(run.warnings).toContain(`${said} but empty, so hey uses the local Ollama; give the variable its key to use that vendor (unset it to silence this)`);
 });
 
 test("-m anthropic/MODEL with ANTHROPIC_API_KEY empty: named before a request that would go without a key", () => {
   expect(problem({ ANTHROPIC_API_KEY: "" }, { model: "anthropic/claude-sonnet-4-5" })).toBe(
-    "ANTHROPIC_API_KEY is set but empty (a CI secret that is not available to this job?), so provider anthropic has no API key; give the variable its key, or pass --api-key",
+    "ANTHROPIC_API_KEY is set but empty (a CI secret that is not available to this job?), so provider anthropic sends no API key; give the variable its key, or pass --api-key",
+  );
+});
+
+test.each([
+  ["empty", ""],
+  ["a space", " "],
+])("a [provider.openai] table at a local server with OPENAI_API_KEY set to %s: no key is sent, and a warning says the variable is empty", (_, blank) => {
+  const file = { provider: { openai: { base_url: "http://127.0.0.1:48601/v1", models: ["gpt-4o"] } } };
+  const run = resolveConfig([{ source: "/c.toml", data: file }], { OPENAI_API_KEY: blank }, {});
+  expect(run.settings.provider.apiKey).toBeUndefined(); // not `Bearer ` with a space
+  expect(run.warnings).toContain("OPENAI_API_KEY is set but empty, so provider openai sends no API key; give the variable its key, or pass --api-key");
+});
+
+test("a [provider.openai] table at OpenAI's own API with OPENAI_API_KEY empty, named by -m: stopped before the request, as the built-in one", () => {
+  const file = { provider: { openai: { models: ["gpt-4o"] } } };
+  expect(() => resolveConfig([{ source: "/c.toml", data: file }], { OPENAI_API_KEY: "" }, { model: "openai/gpt-4o" })).toThrow(
+    "OPENAI_API_KEY is set but empty (a CI secret that is not available to this job?), so provider openai sends no API key",
   );
 });
 
@@ -42,4 +60,11 @@ test.each([
   ["a gateway that takes none", { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" }, {}, "openai"],
 ])("an empty key variable changes nothing when %s", (_, env: Env, flags: ConfigFlags, provider) => {
   expect(resolve(env, flags).settings.provider.name).toBe(provider);
+});
+
+test("[default] provider = anthropic, its table without api_key, and ANTHROPIC_API_KEY empty: stopped before the request, naming the variable", () => {
+  const file = { default: { provider: "anthropic" }, provider: { anthropic: { effort: "high" } } };
+  expect(() => resolveConfig([{ source: "/c.toml", data: file }], { ANTHROPIC_API_KEY: "" }, {})).toThrow(
+    "ANTHROPIC_API_KEY is set but empty (a CI secret that is not available to this job?), so provider anthropic sends no API key",
+  );
 });

@@ -687,11 +687,6 @@ describe("a table named after a built-in provider, without base_url, changes tha
     resolveConfig([{ source: "/u.toml", data: TOML.parse(toml), text: toml }], env, flags).warnings;
   test.each([
     ["anthropic", {}, "/u.toml:3: [provider.anthropic] has no api_key and neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN has a value"],
-    [
-      "anthropic",
-      { ANTHROPIC_API_KEY: "" },
-      "/u.toml:3: [provider.anthropic] has no api_key and neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN has a value",
-    ],
     ["google", {}, "/u.toml:3: [provider.google] has no api_key and neither GEMINI_API_KEY nor GOOGLE_API_KEY has a value"],
   ] as [string, Env, string][])("[provider.%s] in use without api_key while its key variable is unset (%o) warns at start", (name, env, warning) => {
     const warnings = lined(`[default]\nprovider = "${name}"\n[provider.${name}]\neffort = "high"`, env);

@@ -1,8 +1,8 @@
 // `git diff | hey -p "review this"` with no changes: stdin arrives empty. hey used to drop it
-// without a word, and the model went looking for "this" on paid turns. Now the prompt says stdin
-// was empty and stderr (and, in JSON, a `notice`) says so; `</dev/null` is no input and says nothing.
+// without a word. Now stderr (and, in JSON, a `notice`) says so, and the model reads the message
+// alone: a program that starts hey with a pipe it never writes (Node's spawnSync, Python's
+// stdin=PIPE, an editor plugin) meant no input, and its prompt is not changed; `</dev/null` says nothing.
 import { expect, test } from "bun:test";
-import { EMPTY_STDIN } from "../../src/prompt/mentions.ts";
 import { ensureBinary } from "../helpers/e2e.ts";
 import { fileModelServer, fileTempDir } from "../helpers/fixtures.ts";
 import { lastUserText } from "../helpers/model-server.ts";
@@ -29,10 +29,10 @@ async function run(redirect: string, extra: string[] = []): Promise<{ stdout: st
 test.each([
   ["printf '' |", "0 bytes"],
   ["printf '\\n\\n' |", "only whitespace"],
-])("an empty pipe (%s): the model reads that stdin was empty, and stderr says so", async (redirect, what) => {
+])("an empty pipe (%s): stderr says so, and the model reads the message alone", async (redirect, what) => {
   const r = await run(redirect);
-  expect(r).toEqual({ stdout: "nothing to review\n", stderr: `hey: stdin: empty (${what}); the message was sent with a note saying so\n` });
-  expect(lastUserText(server.requests.at(-1)!)).toBe(`review this\n\n${EMPTY_STDIN}`);
+  expect(r).toEqual({ stdout: "nothing to review\n", stderr: `hey: stdin: empty (${what}); the message was sent alone\n` });
+  expect(lastUserText(server.requests.at(-1)!)).toBe("review this");
 });
 
 test("--output json: the empty stdin is a `notice` event", async () => {
@@ -42,7 +42,7 @@ test("--output json: the empty stdin is a `notice` event", async () => {
     .split("\n")
     .map((l) => JSON.parse(l) as { type: string; message?: string })
     .filter((e) => e.type === "notice");
-  expect(notices.map((e) => e.message)).toEqual(["stdin: empty (0 bytes); the message was sent with a note saying so"]);
+  expect(notices.map((e) => e.message)).toEqual(["stdin: empty (0 bytes); the message was sent alone"]);
 });
 
 test("</dev/null is no input: nothing said, the message goes alone", async () => {

@@ -32,6 +32,13 @@ test("cut notices name the input, what was kept and the key", () => {
   );
 });
 
+test.each([
+  ["empty", ""],
+  ["blank", "\n\n"],
+])("a stdin piped in %s (a program's pipe it never wrote: spawnSync, stdin=PIPE) leaves the message as it was written", (_, text) => {
+  expect(buildPrompt("explain this repository", [], { text })).toBe("explain this repository");
+});
+
 test("mentions: trailing punctuation dropped, path-likeness noted", () => {
   expect(findMentions("see @a.ts, @john and @types/node.")).toEqual([
     { path: "a.ts", looksLikePath: true, written: "@a.ts" },
