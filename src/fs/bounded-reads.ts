@@ -105,6 +105,8 @@ let standard = DEADLINE_MS;
 /** Where the mount table is read (tests: a file of their own), and the table as it was last read. */
 let mountinfo = MOUNTINFO;
 let mounts: Mount[] = [];
+/** Its network and FUSE mounts but the root (hangingMount): where a local path's links are followed to. */
+let hanging: Mount[] = [];
 /** The table's text as last read (undefined: not yet), and whether it could be (not Linux: every path may hang). */
 let tableText: string | undefined;
 let tableKnown = false;
@@ -265,7 +267,7 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   r.late = false;
   const limit = limitOf(req);
   // a local path's long wait is for a busy disk: the worker says first whether its links lead onto a network mount
-  const onto = limit > deadline ? hangingPoints() : [];
+  const onto = limit > deadline ? hanging : []; // limitOf read the table
   const asked = new TextEncoder().encode(JSON.stringify(onto.length ? { ...req, onto: onto.map((m) => m.point) } : req));
   // a path of a megabyte (no system takes one) does not fit the buffer: said as the system would
   if (asked.length > r.shared.byteLength - HEADER)
@@ -313,10 +315,11 @@ function mountTable(afresh = false): Mount[] | undefined {
     try {
       tableText = fs.readFileSync(mountinfo, "utf8");
       mounts = parseMountinfo(tableText);
+      hanging = mounts.filter((m) => m.point !== "/" && mayHang(m.type));
       tableKnown = true;
     } catch {
       tableText = "";
-      mounts = []; // no such table (not Linux): no mount is known
+      mounts = hanging = []; // no such table (not Linux): no mount is known
       tableKnown = false;
     }
   }
@@ -325,9 +328,6 @@ function mountTable(afresh = false): Mount[] | undefined {
 
 /** Whether the mount table has changed since it was read (it is read again): a mount made since may be where a read waits. */
 const tableChanged = (was = tableText): boolean => (mountTable(true), tableText !== was);
-
-/** The network and FUSE mounts (not the root: hangingMount), whose points a local path's links are followed to. */
-const hangingPoints = (): Mount[] => (mountTable() ?? []).filter((m) => m.point !== "/" && mayHang(m.type));
 
 /**
  * How long the read `req` may take: a deadline on a network or FUSE mount, where no mount table is
