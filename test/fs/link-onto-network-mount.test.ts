@@ -8,6 +8,7 @@
 import { afterAll, expect, setSystemTime, spyOn, test } from "bun:test";
 import * as fs from "node:fs";
 import { join } from "node:path";
+import { leadsOnto } from "../../src/fs/disk-walks.ts";
 import { boundedLstat, LOCAL_TIMES, setWorkerSource, stuckReads, workerSource } from "../../src/fs/bounded-reads.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { networkMounts } from "../helpers/mount-table.ts";
@@ -91,4 +92,23 @@ test("the mount table is read once for many reads over minutes, not once a secon
     setSystemTime();
     setWorkerSource(undefined);
   }
+});
+
+test.each([
+  ["a path on the mount as written", "nfs/data/a", { point: 0, names: 1 }],
+  ["an absolute link onto it", "project/data/a", { point: 0, names: 2 }],
+  ["a relative link with `..` onto it", "sub/relative/x/y", { point: 0, names: 2 }],
+  ["a chain of links (loop → sub/relative → project/data)", "chain/a", { point: 0, names: 1 }],
+  ["a local path", "project/src/x", undefined],
+  ["a path not there", "nowhere/a/b", undefined],
+  ["a link that loops", "loop/a", undefined],
+])("where a path's links lead: %s", (_, path, expected) => {
+  if (!fs.existsSync(join(root, "chain"))) {
+    fs.symlinkSync("sub/relative", join(root, "chain"));
+    fs.symlinkSync("loop", join(root, "loop"));
+  }
+  // `names`: how many of the path's own names led there, counted below root here
+  const depth = root.split("/").filter(Boolean).length;
+  const found = leadsOnto(fs, join(root, path), [nfs]);
+  expect(found && { ...found, names: found.names - depth }).toEqual(expected as never);
 });
