@@ -14,7 +14,7 @@ import { effectiveBudget } from "./context/window.ts";
 import { endpointModels, fetchFor, listingModels, providerFor, serverOf, startProvider, type Started } from "./endpoint.ts";
 import { withServerWindow } from "./providers/server-window.ts";
 import type { Places } from "./fs/places.ts";
-import { callTarget, realTarget } from "./fs/real-target.ts";
+import { callId, callTarget, realTarget } from "./fs/real-target.ts";
 import { callPath } from "./fs/user-path.ts";
 import { projectOf, rootProbe } from "./fs/root-probe.ts";
 import { sweepLeftCopies } from "./fs/atomic.ts";
@@ -171,7 +171,8 @@ export async function assemble(
   const toolNotice = (line: string) => (terminal ? terminal.notice(visible(line)) : warn(line.replace(/^hey: /, "")));
   const lastRequest = () => lastRequestOf(agent.context.last, agent.context.last?.messages, asShown); // as tool results show it
   const tomlFiles = start.controls.filter((f) => ![here.trustFile, here.approvalsFile, here.projectMcpJson].includes(f));
-  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), realTarget);
+  const fold = process.platform === "darwin" || process.platform === "win32"; // as the permission checks compare names
+  const configVet = configWriteVet(tomlFiles, (written) => live.config.vet(written, start.approvals.record), { real: realTarget, id: callId, fold });
   const configure = (s: Settings): Configured => {
     const shell = systemShell(s.tools.shell);
     // the schema diet: a tool every call of which some list refuses is not offered

@@ -2,9 +2,11 @@
 // config, the project's `.hey/config.toml` or the `--config` file unable to load is refused, with
 // the loader's own errors (file, line, key), so nothing broken reaches the disk. A file that does
 // not load stops every later start — for the user's file, in every project — and the agent could
-// then no longer fix it itself. The check is `/reload`'s (config/load.ts vet): errors in other
-// files, there before the write, are not the write's.
+// then no longer fix it itself. The check is `/reload`'s (config/load.ts vet): errors there before
+// the write, in this file or another, are not the write's (an edit that fixes one of two mistakes
+// is made). Only the file tools are vetted: a bash command that writes the file is not.
 import { resolve } from "node:path";
+import { controlNamed, type ControlNames } from "./control-files.ts";
 import type { Written } from "./settings.ts";
 
 /**
@@ -16,26 +18,45 @@ export type WriteVet = (abs: string, text: string) => { refused: string } | { no
 
 /**
  * The vet for config files `files` (absolute; the ones hey reads as TOML): `errors` gives what
- * `/reload` would find with one file's text replaced (no text: as on disk now). A path
- * that names one of them through a link counts as that file (`realTarget`: fs/real-target.ts's).
+ * `/reload` would find with one file's text replaced (no text: as on disk now). A path that names
+ * one of them another way counts as that file: through a link, a hard link, or in other case on a
+ * disk that folds it (`names`: the run's, as the permission checks find control files).
  */
 export function configWriteVet(
   files: readonly string[],
   check: (written: Written) => { errors: string[]; warnings: string[] },
-  realTarget: (abs: string) => string,
+  names: Omit<ControlNames, "controls">,
 ): WriteVet {
   return (abs, text) => {
-    const real = realTarget(resolve(abs));
-    const path = files.find((f) => f === abs || realTarget(f) === real);
-    if (path === undefined) return undefined;
-    const before = new Set(check({ path }).errors);
-    const after = check({ path, text });
-    const found = after.errors.filter((e) => e.startsWith(path) || !before.has(e));
-    if (found.length) return { refused: configRefusal(path, found) };
-    // a server table it wrote that another file's table of the same name replaces (config/replaced-servers.ts): it would never run
-    const unused = after.warnings.filter((w) => w.includes(` of ${path}:`) && w.includes(" is not used: "));
-    return unused.length ? { note: `note: ${unused.join("\n")}` } : undefined;
+    try {
+      const path = controlNamed(resolve(abs), { ...names, controls: files });
+      if (path === undefined) return undefined;
+      const after = check({ path, text });
+      const found = addedErrors(path, check({ path }).errors, after.errors);
+      if (found.length) return { refused: configRefusal(path, found) };
+      // a server table it wrote that another file's table of the same name replaces (config/replaced-servers.ts): it would never run
+      const unused = after.warnings.filter((w) => w.includes(` of ${path}:`) && w.includes(" is not used: "));
+      return unused.length ? { note: `note: ${unused.join("\n")}` } : undefined;
+    } catch (e) {
+      // the check itself failed (a path that did not answer, a loader bug): the write is the file tool's as before there was a check
+      return { note: `note: hey could not check that its config still loads: ${(e as Error).message}` };
+    }
   };
+}
+
+/**
+ * The errors of `after` that `before` did not have, as many times as they are new: an error of
+ * `path` is compared without its line and column, which a write above it moves. Pure.
+ */
+export function addedErrors(path: string, before: readonly string[], after: readonly string[]): string[] {
+  const unplaced = (e: string) => (e.startsWith(`${path}:`) ? path + e.slice(path.length).replace(/^:\d+(:\d+)?:/, ":") : e);
+  const left = new Map<string, number>();
+  for (const e of before) left.set(unplaced(e), (left.get(unplaced(e)) ?? 0) + 1);
+  return after.filter((e) => {
+    const n = left.get(unplaced(e)) ?? 0;
+    left.set(unplaced(e), n - 1);
+    return n <= 0;
+  });
 }
 
 /** The refusal of a write that would leave `path` unable to load, with the loader's errors. */

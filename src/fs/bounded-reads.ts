@@ -5,12 +5,15 @@
 // DEADLINE_MS for a path on a network or FUSE mount (fs/mounts.ts), or anywhere when the mount
 // table is not known (not Linux), and LOCAL_TIMES as long on a local disk, where a read waits on
 // a busy machine, not on a server (a build running must not make a tmpfs path "a hung network
-// mount?"); a read that does not answer in time throws Hung, which the callers turn into
+// mount?"); whether a path is local is told by where its links lead (the worker follows them
+// before the read, with readlink on local disks only), not by its name: `data` linked to
+// /mnt/nfs/data is on the NFS mount. A read that does not answer in time throws Hung, which the callers turn into
 // "cannot verify" naming the file. The worker it is stuck in is left behind (a thread blocked in
 // the kernel cannot be ended: terminate() frees nothing until the read returns) and a fresh one
 // takes the next read. A stuck worker whose read has answered since (the mount is back) is ended
-// at the next read. While one is stuck, a read of its path, of one below it, or of any path on its
-// mount when that is a network or FUSE one (fs/mounts.ts), fails at once (no second wait, no
+// at the next read. While one is stuck, a read of its path, of one below it or below the link that
+// led it onto a network mount, or of any path on its mount when that is a network or FUSE one
+// (fs/mounts.ts), fails at once (no second wait, no
 // second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
 // fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
 // makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
@@ -21,19 +24,17 @@
 // would freeze hey.
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
-import { hangingMount, MOUNTINFO, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
+import { type Answer, hardLinkBelow, leadsOnto, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
+import { hangingMount, MOUNTINFO, mayHang, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
 
 export const DEADLINE_MS = 2000;
 /**
  * How many deadlines a read of a path on a local disk waits, and a fresh thread's start: there the
  * machine's load is what holds a read (a CI run at load 10 on two cores saw a tmpfs path not answer
- * in 2 s, and refused `touch` as "a hung network mount?"); finite, since a link on a local path may
- * lead onto a network mount, which the path's name does not show.
+ * in 2 s, and refused `touch` as "a hung network mount?"); finite, since a local disk may hang too.
+ * A path whose links lead onto a network mount waits one deadline, whatever its name.
  */
 export const LOCAL_TIMES = 15;
-/** How long the mount table read is used: a mount made since is seen within a second, at one read of it a second, not one a disk read. */
-const TABLE_FRESH_MS = 1000;
 /** Workers left stuck in a read at once, at most: each holds a thread until its read returns. */
 export const MAX_STUCK = 8;
 
@@ -51,24 +52,29 @@ export class Hung extends Error {
 }
 
 // the buffer: [request's state, answer's state, request's length, answer's length, bytes' length,
-// started], then the request or the answer (JSON), then the bytes. The worker waits on the buffer,
-// not for messages: a read is two wake-ups, no message to copy.
-const HEADER = 24;
+// started, the network mount its path leads onto (its index in the request's `onto`, plus one; 0:
+// none), how many of the path's own names led there], then the request or the answer (JSON), then
+// the bytes. The worker waits on the buffer, not for messages: a read is two wake-ups, no message to copy.
+const HEADER = 32;
 const ANSWER_ROOM = 65536; // a resolved path may be as long as the path asked about
 /** hey's worker code; `gate` (tests): a function, as JS, called with each request before it is read (one that blocks stands for a hung mount). */
 export const workerSource = (gate = "() => {}") => `const fs = require("node:fs");
 const gate = ${gate};
 const perform = ${perform.toString()};
 const walks = { path: require("node:path"), real: ${resolveTarget.toString()}, links: ${hardLinkBelow.toString()} };
+const leadsOnto = ${leadsOnto.toString()};
 self.onmessage = (e) => {
   const sab = e.data;
-  const ctl = new Int32Array(sab, 0, 6);
+  const ctl = new Int32Array(sab, 0, 8);
   Atomics.store(ctl, 5, 1);
   Atomics.notify(ctl, 5);
   for (;;) {
     Atomics.wait(ctl, 0, 0);
     Atomics.store(ctl, 0, 0);
     const req = JSON.parse(new TextDecoder().decode(new Uint8Array(sab, ${HEADER}, ctl[2]).slice()));
+    // said before the read that may hang there: hey then waits a network mount's time, not a local disk's
+    const onto = req.onto ? leadsOnto(fs, req.path, req.onto) : undefined;
+    if (onto) { ctl[7] = onto.names; Atomics.store(ctl, 6, onto.point + 1); }
     gate(req);
     const { answer, bytes } = perform(fs, req, walks);
     let text = new TextEncoder().encode(JSON.stringify(answer));
@@ -85,9 +91,10 @@ self.onmessage = (e) => {
 
 /**
  * A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it
- * is stuck in, and when it began; `mount`: the network or FUSE mount that read's path is on.
+ * is stuck in, and when it began; `mount`: the network or FUSE mount that read's path is on, and
+ * `via`: the path, as written, whose link led there (`/p/data` of `/p/data/a`), when one did.
  */
-type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number; mount?: Mount };
+type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number; mount?: Mount; via?: string };
 
 let current: Reader | undefined;
 let stuck: Reader[] = [];
@@ -95,11 +102,13 @@ let source: string | undefined;
 let deadline = DEADLINE_MS;
 /** The deadline setWorkerSource falls back to (setStandardDeadline). */
 let standard = DEADLINE_MS;
-/** Where the mount table is read (tests: a file of their own), and the table as it was when a read last got stuck. */
+/** Where the mount table is read (tests: a file of their own), and the table as it was last read. */
 let mountinfo = MOUNTINFO;
 let mounts: Mount[] = [];
-/** When the table was read, and whether it could be (not on Linux: no mount is known, and every path may hang). */
-let tableAt = Number.NEGATIVE_INFINITY;
+/** Its network and FUSE mounts but the root (hangingMount): where a local path's links are followed to. */
+let hanging: Mount[] = [];
+/** The table's text as last read (undefined: not yet), and whether it could be (not Linux: every path may hang). */
+let tableText: string | undefined;
 let tableKnown = false;
 let noWorker = false;
 /** Whether a worker has started in this process: then workers work here, and reads never run on hey's own thread. */
@@ -142,7 +151,7 @@ export function setWorkerSource(code: string | undefined, deadlineMs = standard,
   source = code;
   deadline = deadlineMs;
   mountinfo = mountTable;
-  tableAt = Number.NEGATIVE_INFINITY;
+  tableText = undefined;
 }
 
 /**
@@ -164,7 +173,7 @@ export function stuckReads(): number {
   return stuck.length;
 }
 
-const control = (r: Reader) => new Int32Array(r.shared, 0, 6);
+const control = (r: Reader) => new Int32Array(r.shared, 0, 8);
 
 /** Ends the stuck workers whose read has answered since: back in their loop, their thread can end. */
 function reap(): void {
@@ -176,15 +185,19 @@ function reap(): void {
 }
 
 /**
- * Why `path` is not read now, or undefined: a stuck read of it, of a directory above it or of a
- * path on its network mount, or MAX_STUCK reads stuck.
+ * Why `path` is not read now, or undefined: a stuck read of it, of a directory above it, of a path
+ * below the same link onto a network mount, or of a path on its network mount, or MAX_STUCK reads stuck.
  */
 function blocked(path: string): string | undefined {
-  const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && path.startsWith(r.op!.path.replace(/\/?$/, "/"))));
   const secs = (r: Reader) => {
     const s = (Date.now() - r.since!) / 1000;
     return s < 10 ? s.toFixed(1) : Math.round(s);
   };
+  const below = (dir: string) => path === dir || path.startsWith(dir.replace(/\/?$/, "/"));
+  const via = stuck.find((r) => r.via !== undefined && below(r.via));
+  if (via)
+    return `${via.via === path ? "" : `is below ${via.via}, which `}leads onto ${via.mount!.point} (${via.mount!.type}), where a read of ${via.op!.path} has not answered for ${secs(via)} s (a hung network mount?)`;
+  const on = stuck.find((r) => r.op!.path === path || (r.op!.op !== "links" && below(r.op!.path)));
   if (on) return `${on.op!.path === path ? "" : `is below ${on.op!.path}, which `}has not answered for ${secs(on)} s (a hung network mount?)`;
   const point = stuck.some((r) => r.mount) ? mountOf(path, mounts)?.point : undefined;
   const same = point === undefined ? undefined : stuck.find((r) => r.mount?.point === point);
@@ -252,7 +265,10 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   }
   r.started = everStarted = true;
   r.late = false;
-  const asked = new TextEncoder().encode(JSON.stringify(req));
+  const limit = limitOf(req);
+  // a local path's long wait is for a busy disk: the worker says first whether its links lead onto a network mount
+  const onto = limit > deadline ? hanging : []; // limitOf read the table
+  const asked = new TextEncoder().encode(JSON.stringify(onto.length ? { ...req, onto: onto.map((m) => m.point) } : req));
   // a path of a megabyte (no system takes one) does not fit the buffer: said as the system would
   if (asked.length > r.shared.byteLength - HEADER)
     throw Object.assign(new Error(`${req.path.slice(0, 200)}… is too long a path to look at (${asked.length} bytes)`), {
@@ -261,18 +277,28 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
     });
   new Uint8Array(r.shared, HEADER).set(asked);
   ctl[2] = asked.length;
+  ctl[6] = 0;
   Atomics.store(ctl, 1, 0);
   Atomics.store(ctl, 0, 1);
   Atomics.notify(ctl, 0);
+  const began = Date.now();
   const answeredIn = (ms: number) => Atomics.wait(ctl, 1, 0, ms) !== "timed-out" || Atomics.load(ctl, 1) !== 0;
-  const limit = limitOf(req);
-  // a request the thread has not even taken up (it clears ctl[0] when it does) waits on a starved
-  // CPU, not a hung mount: one more deadline before a busy machine's check is refused for nothing
-  if (!answeredIn(limit) && (Atomics.load(ctl, 0) === 0 || limit > deadline || !answeredIn(limit))) {
+  // One deadline first; then a request the thread has not even taken up (it clears ctl[0]) waits on a
+  // starved CPU, and a local path whose links lead onto no network mount (ctl[6]; the mount table as
+  // it was) on a busy disk: both wait longer (one more deadline, or LOCAL_TIMES in all).
+  const waitsLong = () => Atomics.load(ctl, 0) !== 0 || (limit > deadline && Atomics.load(ctl, 6) === 0 && !tableChanged());
+  const long = !answeredIn(deadline) && waitsLong();
+  if (long ? !answeredIn(limit > deadline ? limit - deadline : deadline) : Atomics.load(ctl, 1) === 0) {
     // a thread blocked in the kernel cannot be ended; it is kept to be ended once its read returns
-    stuck.push({ ...r, op: req, since: Date.now() - limit, ...stuckMount(req) });
+    const led = Atomics.load(ctl, 6);
+    const mount = led > 0 ? onto[led - 1] : undefined;
+    const via = mount && `/${req.path.split("/").filter(Boolean).slice(0, ctl[7]).join("/")}`;
+    stuck.push({ ...r, op: req, since: began, ...(mount ? { mount, via } : stuckMount(req)) });
     current = undefined;
-    const why = `did not answer in ${limit / 1000} s (${limit > deadline ? "a hung disk, or a link onto a hung network mount?" : "a hung network mount?"})`;
+    const waited = long && limit > deadline;
+    const why = mount
+      ? `did not answer in ${deadline / 1000} s (${via} leads onto ${mount.point} (${mount.type}): a hung network mount?)`
+      : `did not answer in ${(waited ? limit : deadline) / 1000} s (${waited ? "a hung disk, or a link onto a hung network mount?" : "a hung network mount?"})`;
     if (checking) lost = `${req.path}, read before it in this check, ${why}`;
     throw new Hung(req.path, slow ?? why);
   }
@@ -280,20 +306,28 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(r.shared, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
 }
 
-/** The mounts there are (the table read again once it is TABLE_FRESH_MS old, or `afresh`); undefined where no table is known. */
+/**
+ * The mounts there are (undefined: no table known), read once and again only `afresh`, when a read
+ * waits (a Kubernetes node's thousands of mounts take milliseconds to read, against ~40 µs a read).
+ */
 function mountTable(afresh = false): Mount[] | undefined {
-  if (afresh || Date.now() - tableAt > TABLE_FRESH_MS) {
-    tableAt = Date.now();
+  if (afresh || tableText === undefined) {
     try {
-      mounts = parseMountinfo(fs.readFileSync(mountinfo, "utf8"));
+      tableText = fs.readFileSync(mountinfo, "utf8");
+      mounts = parseMountinfo(tableText);
+      hanging = mounts.filter((m) => m.point !== "/" && mayHang(m.type));
       tableKnown = true;
     } catch {
-      mounts = []; // no such table (not Linux): no mount is known
+      tableText = "";
+      mounts = hanging = []; // no such table (not Linux): no mount is known
       tableKnown = false;
     }
   }
   return tableKnown ? mounts : undefined;
 }
+
+/** Whether the mount table has changed since it was read (it is read again): a mount made since may be where a read waits. */
+const tableChanged = (was = tableText): boolean => (mountTable(true), tableText !== was);
 
 /**
  * How long the read `req` may take: a deadline on a network or FUSE mount, where no mount table is
@@ -308,8 +342,7 @@ function limitOf(req: Op): number {
 
 /** The network or FUSE mount the stuck read `req` names a path on (the table read afresh); none for a search below a directory, whose stuck path is not known. */
 function stuckMount(req: Op): { mount?: Mount } {
-  if (req.op === "links") return {};
-  const mount = hangingMount(req.path, mountTable(true) ?? []);
+  const mount = req.op === "links" ? undefined : hangingMount(req.path, mountTable(true) ?? []);
   return mount ? { mount } : {};
 }
 

@@ -156,3 +156,39 @@ export function hardLinkBelow(fs: Fs, path: Path, abs: string, dir: string): boo
   }
   return false;
 }
+
+/**
+ * Where the links on the way to `abs` first lead onto one of the mount points `onto` (the network
+ * and FUSE ones, where a read can hang): the index of that point and how many of `abs`'s own
+ * names led there (`data` of `/p/data/a` when `/p/data` links to `/mnt/nfs/data`); undefined when
+ * the walk stays off them. Each name is looked at with readlink(2) on the way, never one on those
+ * mounts: the walk itself cannot hang there. Self-contained, run on the worker.
+ */
+export function leadsOnto(fs: Fs, abs: string, onto: readonly string[]): { point: number; names: number } | undefined {
+  const hit = (p: string) => onto.findIndex((m) => p === m || p.startsWith(m.endsWith("/") ? m : `${m}/`));
+  const own = abs.split("/").filter(Boolean);
+  let todo = [...own];
+  let at = "";
+  let rest = own.length; // link targets are put in front: the last `rest` names to look at are abs's own
+  for (let hops = 0; todo.length > 0 && hops < 40; ) {
+    if (todo.length <= rest) rest--;
+    const names = own.length - rest;
+    const name = todo.shift()!;
+    if (name === ".") continue;
+    const next = name === ".." ? at.slice(0, Math.max(0, at.lastIndexOf("/"))) : `${at}/${name}`;
+    const point = hit(next || "/");
+    if (point >= 0) return { point, names };
+    let target: string;
+    try {
+      target = fs.readlinkSync(next || "/");
+    } catch {
+      at = next; // not a link (or not there): the names below it are looked at as they are
+      continue;
+    }
+    hops++;
+    todo = [...target.split("/").filter(Boolean), ...todo];
+    if (!target.startsWith("/")) continue;
+    at = "";
+  }
+  return undefined;
+}

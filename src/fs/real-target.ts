@@ -60,6 +60,20 @@ export function callTarget(abs: string, guarded = false): string | undefined {
   }
 }
 
+/**
+ * fileId for a file tool's path, as callTarget looks one up: here unless a thread for reads has
+ * started (then within its deadline); undefined when it is not there or did not answer.
+ */
+export function callId(abs: string): string | undefined {
+  try {
+    if (readerStarted()) return fileId(abs);
+    const st = fs.statSync(diskPath(abs), { bigint: true });
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Which file `abs` is, links followed: its device and inode, so a hard link is known as the same file. Undefined when it does not exist; throws Hung. */
 export function fileId(abs: string): string | undefined {
   try {
