@@ -45,5 +45,5 @@ test("10 runs at once stopped at --max-turns: every hand-off each said it saved 
   const note = readFileSync(join(work.path, ".hey", "task.md"), "utf8");
   expect(note.match(/^## Stopped at the turn limit/gm)?.length).toBe(RUNS);
   for (let i = 0; i < RUNS; i++) expect(note).toContain(`work ${i}\n`);
-  expect(readdirSync(join(work.path, ".hey"))).toEqual(["task.md"]);
+  expect(readdirSync(join(work.path, ".hey")).sort()).toEqual([".gitignore", "task.md"]); // no lock or temp file left; the .gitignore hey wrote for the .hey/ it made
 });
