@@ -103,7 +103,8 @@ test("the summary request is the last request the model answered, byte for byte,
   const [was, now] = [toRequest(last, model), toRequest(summary, model)];
   expect(JSON.stringify([now.system, now.tools])).toBe(JSON.stringify([was.system, was.tools]));
   expect(JSON.stringify(now.messages.slice(0, -1))).toBe(JSON.stringify(was.messages.slice(0, -1))); // the earlier user turn's mark too
-  const without = (messages: unknown, note: string | undefined) => JSON.stringify(messages).replace(`,${JSON.stringify({ type: "text", text: note ?? "" })}`, "");
+  const without = (messages: unknown, note: string | undefined) =>
+    JSON.stringify(messages).replace(`,${JSON.stringify({ type: "text", text: note ?? "" })}`, "");
   expect(without(now.messages, ask)).toBe(without(was.messages, last.note));
   expect(JSON.stringify(now.messages.at(-1)).endsWith(`${JSON.stringify({ type: "text", text: ask })}]}`)).toBe(true);
   // its summary is used as the transcript's was
@@ -238,4 +239,16 @@ test("on chat completions the ask goes inside the last tool result: no user turn
   const wire = toChatRequest(made.request, { model: "devstral" });
   expect(wire.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant", "tool"]);
   expect(String(wire.messages.at(-1)!.content)).toEndWith(`lines\n\n${made.request.note}`);
+});
+
+test("after a refused prompt, /compact does not send the refused words again: the summary is asked as the transcript", async () => {
+  const p = provider([...readTurns(3), { text: "done" }, { text: "I can't help with that.", stop: "refusal" }]);
+  const agent = longTask(p);
+  agent.settings.context.budgetTokens = 100_000; // nothing summarized on the way
+  await agent.send("fix the parser", new AbortController().signal);
+  await agent.send("REFUSED-WORDS-XYZ", new AbortController().signal);
+  expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
+  const summary = p.all.at(-1)!;
+  expect(summary.kind).toBe("transcript");
+  expect(JSON.stringify(summary.request)).not.toContain("REFUSED-WORDS-XYZ");
 });
