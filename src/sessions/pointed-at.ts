@@ -19,12 +19,19 @@ export function notePointers(m: Message, wanted: Set<string>): void {
   else if (m.role === "tool" && m.toolCallId) wanted.delete(m.toolCallId);
 }
 
-/** The results of `pool` that notes in `messages` point at and `messages` do not hold, in `pool`'s order. */
+/** The results of `pool` outside `messages` that notes in `messages` point at and `messages` do not hold before them (a call id can come back), in `pool`'s order. */
 export function pointedAtIn(messages: readonly Message[], pool: readonly Message[]): Message[] {
-  const held = new Set(messages.flatMap((m) => (m.role === "tool" && m.toolCallId ? [m.toolCallId] : [])));
-  const wanted = new Set(messages.map(stubTarget).filter((t): t is string => t !== undefined && !held.has(t)));
+  const held = new Set<string>();
+  const wanted = new Set<string>();
+  for (const m of messages) {
+    const target = stubTarget(m);
+    if (target !== undefined && !held.has(target)) wanted.add(target);
+    if (m.role === "tool" && m.toolCallId) held.add(m.toolCallId);
+  }
   const out: Message[] = [];
-  for (const m of pool) if (m.role === "tool" && m.toolCallId && wanted.delete(m.toolCallId)) out.push(m);
+  const inMessages = new Set(messages.map((m) => m.id));
+  // the pool's messages among `messages` stand after a note, never the result it points at
+  for (const m of pool) if (m.role === "tool" && m.toolCallId && !inMessages.has(m.id) && wanted.delete(m.toolCallId)) out.push(m);
   return out;
 }
 
