@@ -6,8 +6,25 @@ import type { Message } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
 import { stubTarget } from "../context/read-stubs.ts";
 
-/** What a line holding the result of call `callId` holds. */
-export const resultMarker = (callId: string) => Buffer.from(`"toolCallId":${JSON.stringify(callId)}`);
+const RESULT_KEY = Buffer.from(`"toolCallId":"`);
+
+/**
+ * The call id a session line's tool result names, read from its bytes without parsing the line
+ * (words inside a message have their quotes escaped: only the key itself matches); undefined when
+ * it names none.
+ */
+export function resultCallId(bytes: Buffer): string | undefined {
+  const at = bytes.indexOf(RESULT_KEY);
+  if (at < 0) return undefined;
+  const start = at + RESULT_KEY.length - 1; // at the opening quote
+  let end = start + 1;
+  while (end < bytes.length && bytes[end] !== 0x22) end += bytes[end] === 0x5c ? 2 : 1;
+  try {
+    return JSON.parse(bytes.toString("utf8", start, end + 1)) as string;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Keeps `wanted` (the calls whose results notes read so far point at, not met yet) up to date
