@@ -2,7 +2,7 @@
 // the budget, sent to the provider with reasoning off and its own output budget, for a summary the
 // agent can go on from. compaction.ts decides when; this file asks.
 import { addUsage, textOf, type Effort, type Protocol, type StopReason, type Usage } from "../kernel/ir.ts";
-import { ProviderError, type ContextOverflow, type ModelRequest, type Provider } from "../kernel/provider.ts";
+import { ProviderError, type ContextOverflow, type ModelRequest, type Provider, type ProviderErrorKind } from "../kernel/provider.ts";
 import { costedStream, type RequestEstimate } from "./request-cost.ts";
 import { summaryParts, type SummaryRange } from "./summary-range.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
@@ -99,7 +99,8 @@ function done(range: SummaryRange, state: { summaries: Summary[] }, text: string
  * `usage` it cost when its answer was no summary (a tool call, no text, words cut by the output
  * limit or a refusal: thinking shares that limit here) or the request was refused; undefined when
  * it was not asked (nothing cached to repeat, over a known window with the answer's least room,
- * dearer than the transcript). Throws only an abort, carrying what was paid (summaryCost).
+ * dearer than the transcript). Throws an abort, or a failure the transcript would meet too (the
+ * network, the server), like compactRange.
  */
 async function askCached(
   range: SummaryRange,
@@ -123,11 +124,15 @@ async function askCached(
     if (reply.called || reply.text === "" || reply.stop === "length" || reply.stop === "refusal") return { usage: reply.usage };
     return reply;
   } catch (e) {
-    // any refusal of this request (a strict chat template's, the window's) leaves the transcript to ask
-    if (signal.aborted || !(e instanceof ProviderError)) throw e;
+    // a refusal of this request (a strict chat template's 400, the window's) or an empty stream leaves the
+    // transcript to ask; a failing network or server would fail it too, so that is the summary's failure
+    if (signal.aborted || !(e instanceof ProviderError) || !NOT_THIS_REQUEST.has(e.kind)) throw e;
     return { ...(e.usage ? { usage: e.usage } : {}) };
   }
 }
+
+/** Failures of the cached request that the transcript request, another request, need not meet. */
+const NOT_THIS_REQUEST = new Set<ProviderErrorKind>(["bad_request", "context_length", "empty_answer"]);
 
 /**
  * Reasoning tokens a summary asked at each effort is expected to spend, within its output limit:

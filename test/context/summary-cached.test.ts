@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createAgent, type Agent } from "../../src/agent.ts";
 import { cachedSummaryRequest, SUMMARY_ASK_START, type AnsweredRequest } from "../../src/context/summary-cached.ts";
 import { compactRange } from "../../src/context/summary-request.ts";
-import { textOf, type Message } from "../../src/kernel/ir.ts";
+import type { Message } from "../../src/kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
 import { toRequest } from "../../src/providers/anthropic.ts";
 import { toRequest as toChatRequest } from "../../src/providers/openai.ts";
@@ -69,18 +69,6 @@ function longTask(p: Provider, output: RecordingOutput = recordingOutput()): Age
   });
 }
 const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
-
-/** cache_control taken out: where Anthropic looks for a cached prefix, not part of it. */
-const strip = (x: unknown): unknown =>
-  Array.isArray(x)
-    ? x.map(strip)
-    : x && typeof x === "object"
-      ? Object.fromEntries(
-          Object.entries(x)
-            .filter(([k]) => k !== "cache_control")
-            .map(([k, v]) => [k, strip(v)]),
-        )
-      : x;
 
 test("the summary request is the last request the model answered, byte for byte, with the ask for the summary inside its last turn", async () => {
   const p = provider([...readTurns(6), { text: "done" }]);
