@@ -26,6 +26,7 @@ import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
+import { sleep } from "./kernel/sleep.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { PermissionCheck } from "./kernel/tool-calls.ts";
 import type { RetryPolicy } from "./kernel/retry.ts";
@@ -232,7 +233,11 @@ export function createAgent(parts: AgentParts): Agent {
         try {
           const estimate = { input: compaction.last?.estimate ?? 0, tokensPerChar: compaction.tokensPerChar };
           for await (const event of costedStream(provider.stream(request, signal), estimate)) {
-            if (event.type === "done") (requestInput = event.requestInput), (cutInput = event.cut === true), answered(compaction, { request, by: provider }); // cut notices: seen now
+            // cut notices: seen now; a refused request is no base for a summary request (it would send the refused words again)
+            if (event.type === "done")
+              (requestInput = event.requestInput),
+                (cutInput = event.cut === true),
+                answered(compaction, event.stop === "refusal" ? undefined : { request, by: provider });
             if (cutInput) await useServerWindow(); // the window it was cut to, kept with the session now: a run may end with this answer
             yield event;
           }
@@ -353,6 +358,7 @@ export function createAgent(parts: AgentParts): Agent {
       busy = settled;
       return run;
     },
+
     async preview(signal) {
       return previewContext(sendable(), prepareDeps(counted, await parts.tools(signal))); // what the next request holds
     },
@@ -388,13 +394,4 @@ export function createAgent(parts: AgentParts): Agent {
       parts.output.emit({ type: "model", ...settings.model, ...(next === undefined ? {} : { effort: next }) }); // kept with the session: `hey -c` goes on with it
     },
   };
-}
-
-/** Waits `ms`; rejects at once when `signal` aborts (a Ctrl-C during a retry wait). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 }

@@ -27,16 +27,24 @@ export const TRIMMED_NOTE = "[read_file: the earlier result this pointed at was 
  */
 export function restoreStubs(messages: readonly Message[], history: readonly Message[], trimmed = false): { messages: readonly Message[]; count: number } {
   if (!messages.some((m) => stubTarget(m) !== undefined)) return { messages, count: 0 };
+  // a note points at the latest result of its call id before it: an id can come back (a resumed run
+  // cannot see the ids inside summarized ranges; servers whose ids are not random), and a later
+  // call's result must not take the place of the lines the note stands for
   const byCall = new Map<string, Message>();
   const byId = new Map<string, Message>();
-  for (const m of history) if (m.role === "tool" && m.toolCallId) byCall.set(m.toolCallId, m), byId.set(m.id, m);
+  const pointedAt = new Map<string, Message | undefined>();
+  for (const m of history) {
+    const target = stubTarget(m);
+    if (target !== undefined) pointedAt.set(m.id, byCall.get(target));
+    if (m.role === "tool" && m.toolCallId) byCall.set(m.toolCallId, m), byId.set(m.id, m);
+  }
   const sent = new Map<string, string>();
-  for (const m of messages) if (m.role === "tool" && m.toolCallId) sent.set(m.toolCallId, firstText(m));
   let count = 0;
   const out = messages.map((m) => {
+    if (m.role === "tool" && m.toolCallId) sent.set(m.toolCallId, firstText(m)); // after the note's own lookup: its id is its own call's
     const target = stubTarget(m);
     if (target === undefined) return m;
-    const earlier = byCall.get(target);
+    const earlier = pointedAt.has(m.id) ? pointedAt.get(m.id) : byCall.get(target);
     if (earlier && sent.get(target)?.startsWith(firstText(earlier))) return m;
     count++;
     const added = firstText(m).slice(firstText(byId.get(m.id) ?? m).length); // `\n[#k3f9a]`, or nothing

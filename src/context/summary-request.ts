@@ -1,8 +1,8 @@
 // The summary request (SPEC §10): a stretch of the conversation, as a transcript within a share of
 // the budget, sent to the provider with reasoning off and its own output budget, for a summary the
 // agent can go on from. compaction.ts decides when; this file asks.
-import { addUsage, textOf, type Usage } from "../kernel/ir.ts";
-import { ProviderError, type ContextOverflow, type ModelRequest, type Provider } from "../kernel/provider.ts";
+import { addUsage, textOf, type Effort, type Protocol, type StopReason, type Usage } from "../kernel/ir.ts";
+import { ProviderError, type ContextOverflow, type ModelRequest, type Provider, type ProviderErrorKind } from "../kernel/provider.ts";
 import { costedStream, type RequestEstimate } from "./request-cost.ts";
 import { summaryParts, type SummaryRange } from "./summary-range.ts";
 import { summaryTranscript } from "./summary-transcript.ts";
@@ -33,7 +33,7 @@ const SUMMARY_SYSTEM = `You compress a coding agent's working history for the ag
  * provider, and records the summary. First, where the provider's cache still holds the last request
  * the model answered (`state.answered`) and that request with the ask fits a known window, the
  * summary is asked after it (summary-cached.ts: the same request, read from the cache); an answer
- * that calls a tool, or a refusal as too long, falls back to the transcript request
+ * that is no summary (a tool call, no text, cut words) or any refusal of that request falls back to the transcript request
  * (reasoning off, its own system prompt and output budget), both paid. The caller emits its
  * `compaction` event (summaryEvent, which the session writer persists) once it has built the view
  * with it. The transcript (summary-transcript.ts) fills at most SUMMARY_INPUT_SHARE of the
@@ -41,7 +41,8 @@ const SUMMARY_SYSTEM = `You compress a coding agent's working history for the ag
  * it is kept whole, wherever it stands). In a known window the transcript and the answer's limit
  * fit it (summarySize); a refusal as too long for the window is asked once more, shorter. Returns the summary with the tokens the request cost (they
  * count like any request's, estimated where the provider did not report them: request-cost.ts).
- * Throws a ProviderError when the provider fails, or "empty_answer" when it returns nothing; its
+ * Throws a ProviderError when the provider fails, or "empty_answer" when it returns nothing, or
+ * "bad_request" when its words were cut by the output limit or a refusal; its
  * `usage` says what the request cost when it was billed (it began, or came back empty), an
  * interrupted one too: summaryCost.
  */
@@ -61,9 +62,9 @@ export async function compactRange(
 ): Promise<{ parts: Summary[]; usage: Usage }> {
   // after a failed one, half: each failed request is billed, and the stretch it would cover only grows
   const size = { window: deps.window, tokensPerChar: deps.state.tokensPerChar, shrink: deps.state.summaryFailed ? 2 : 1 };
-  const cached = await askCached(range, deps, signal, instructions, transcriptTokens(range, deps, size));
+  const cached = await askCached(range, deps, signal, instructions, () => transcriptTokens(range, deps, size));
   if (cached && "text" in cached) return done(range, deps.state, cached.text, cached.usage);
-  let reply: { text: string; usage: Usage };
+  let reply: { text: string; usage: Usage; stop: StopReason };
   try {
     try {
       reply = await ask(range, deps, size, signal, instructions);
@@ -75,12 +76,13 @@ export async function compactRange(
       reply = await ask(range, deps, shrunk(size, e.overflow), signal, instructions);
     }
   } catch (e) {
-    // the cached request's answer that was no summary was paid all the same
-    if (cached?.usage && e instanceof ProviderError) e.usage = e.usage ? addUsage(cached.usage, e.usage) : cached.usage;
-    throw e;
+    // the cached request's answer that was no summary was paid all the same, also when Ctrl-C comes before the next one
+    throw cached?.usage ? withCost(e, cached.usage) : e;
   }
   const usage = cached?.usage ? addUsage(cached.usage, reply.usage) : reply.usage;
   if (reply.text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage });
+  // words cut by the output limit (or a refusal's) would replace the range for good, whatever they left out
+  if (reply.stop === "length" || reply.stop === "refusal") throw new ProviderError("bad_request", cutWords(reply.stop), { usage });
   return done(range, deps.state, reply.text, usage);
 }
 
@@ -93,42 +95,89 @@ function done(range: SummaryRange, state: { summaries: Summary[] }, text: string
 
 /**
  * The summary asked after the last request the model answered, read from the provider's cache
- * (summary-cached.ts): its `text` when the model wrote one without calling a tool; only the
- * `usage` it cost when it called one instead; undefined when it could not be asked (nothing
- * cached to repeat, over a known window with the answer's least room, refused as too long).
- * Throws any other failure like compactRange.
+ * (summary-cached.ts): its `text` when the model wrote one whole, without calling a tool; only the
+ * `usage` it cost when its answer was no summary (a tool call, no text, words cut by the output
+ * limit or a refusal: thinking shares that limit here) or the request was refused; undefined when
+ * it was not asked (nothing cached to repeat, over a known window with the answer's least room,
+ * dearer than the transcript). Throws an abort, or a failure the transcript would meet too (the
+ * network, the server), like compactRange.
  */
 async function askCached(
   range: SummaryRange,
   deps: Parameters<typeof compactRange>[1],
   signal: AbortSignal,
   instructions: string | undefined,
-  transcript: number,
-): Promise<{ text: string; usage: Usage } | { usage: Usage } | undefined> {
+  transcript: () => number,
+): Promise<{ text: string; usage: Usage } | { usage?: Usage } | undefined> {
   const { state, provider, window } = deps;
   const made = cachedSummaryRequest(state.answered, range, { provider, now: deps.now?.() ?? 0, instructions });
   if (!made) return undefined;
   const { request } = made;
   const fixed = request.system.length + JSON.stringify(request.tools).length;
-  const input = Math.ceil(fixed * state.tokensPerChar) + estimateTokens(request.messages, state.tokensPerChar);
+  const input = Math.ceil((fixed + made.askChars) * state.tokensPerChar) + estimateTokens(request.messages, state.tokensPerChar);
   const room = window === undefined ? SUMMARY_MAX_TOKENS : window - Math.ceil(WINDOW_MARGIN * window) - input;
   if (room < SUMMARY_MIN_TOKENS) return undefined; // the transcript is sized to the window instead
-  // the conversation read from the cache, the ask written to it, against the transcript paid in full: a
-  // short range of long results (each shown at most 2 KB in a transcript) can cost less as a transcript
-  // (x91's mock: 1.4k against 5.5k; in the bench's re-read session the cached one cost 2.4 % more in all)
-  const prices = cachePrices(provider.protocol);
-  const ask = Math.ceil(made.askChars * state.tokensPerChar);
-  if ((input - ask) * prices.read + ask * prices.miss >= transcript) return undefined;
+  const maxTokens = Math.min(SUMMARY_MAX_TOKENS, room);
+  if (cachedCost(input, made.askChars, request.effort, maxTokens, provider.protocol, state.tokensPerChar) >= transcript()) return undefined;
   try {
-    const reply = await collect(provider, { ...request, maxTokens: Math.min(SUMMARY_MAX_TOKENS, room) }, { input, tokensPerChar: state.tokensPerChar }, signal);
-    if (reply.called) return { usage: reply.usage };
-    if (reply.text === "") throw new ProviderError("empty_answer", "the model returned an empty summary", { usage: reply.usage });
+    const reply = await collect(provider, { ...request, maxTokens }, { input, tokensPerChar: state.tokensPerChar }, signal);
+    if (reply.called || reply.text === "" || reply.stop === "length" || reply.stop === "refusal") return { usage: reply.usage };
     return reply;
   } catch (e) {
-    if (!(e instanceof ProviderError) || e.kind !== "context_length" || e.usage) throw e;
-    return undefined; // the estimate ran low: the transcript is sized to the window the refusal states
+    // a refusal of this request (a strict chat template's 400, the window's) or an empty stream leaves the
+    // transcript to ask; a failing network or server would fail it too, so that is the summary's failure
+    if (signal.aborted || !(e instanceof ProviderError) || !NOT_THIS_REQUEST.has(e.kind)) throw e;
+    return { ...(e.usage ? { usage: e.usage } : {}) };
   }
 }
+
+/** Failures of the cached request that the transcript request, another request, need not meet. */
+const NOT_THIS_REQUEST = new Set<ProviderErrorKind>(["bad_request", "context_length", "empty_answer"]);
+
+/**
+ * Reasoning tokens a summary asked at each effort is expected to spend, within its output limit:
+ * the cached request keeps the last one's effort (a chat template renders it into the prompt), the
+ * transcript asks with reasoning off. At high effort a model can think through the whole limit.
+ */
+const THINKING_TOKENS: Record<Effort, number> = {
+  off: 0,
+  minimal: 512,
+  low: 1024,
+  medium: 2048,
+  high: SUMMARY_MAX_TOKENS,
+  xhigh: SUMMARY_MAX_TOKENS,
+  max: SUMMARY_MAX_TOKENS,
+};
+
+/** Output tokens are billed at about this many input tokens' price: Claude 5× ($15 against $3), most others 4×. */
+const outputPrice = (protocol: Protocol) => (protocol === "anthropic" ? 5 : 4);
+
+/**
+ * What the cached request costs, in uncached input tokens: the conversation read from the cache,
+ * the ask written to it, and the thinking its effort adds at the output price (an unset effort
+ * counts none: the provider's default, no thinking on Claude). The summary's own words cost the
+ * same either way. Against the transcript paid in full: a short range of long results (each shown
+ * at most 2 KB in a transcript) can cost less as a transcript (x91's mock: 1.4k against 5.5k). Pure.
+ */
+export function cachedCost(input: number, askChars: number, effort: Effort | undefined, maxTokens: number, protocol: Protocol, tokensPerChar: number): number {
+  const prices = cachePrices(protocol);
+  const ask = Math.ceil(askChars * tokensPerChar);
+  const thinking = effort === undefined ? 0 : Math.min(maxTokens, THINKING_TOKENS[effort]);
+  return (input - ask) * prices.read + ask * prices.miss + thinking * outputPrice(protocol);
+}
+
+/** What was paid for a summary that then failed with an error other than a ProviderError (an abort's DOMException): summaryCost reads it. */
+const paidBefore = new WeakMap<object, Usage>();
+
+/** `e` carrying `paid` too (what an earlier request of this summary cost), thrown as it came: an abort stays the abort it was. */
+function withCost(e: unknown, paid: Usage): unknown {
+  if (e instanceof ProviderError) e.usage = e.usage ? addUsage(paid, e.usage) : paid;
+  else if (typeof e === "object" && e !== null) paidBefore.set(e, paid);
+  return e;
+}
+
+const cutWords = (stop: "length" | "refusal") => (stop === "length" ? "the summary was cut by its output limit" : "the model refused to write the summary");
+
 /** The tokens of the transcript request `ask` would make of `range` (its system prompt, the ask and the transcript): paid in full. */
 function transcriptTokens(range: SummaryRange, deps: { budgetTokens: number }, size: SizeInput): number {
   const chars = summaryTranscript(range.messages, summarySize(size, deps.budgetTokens).maxChars, range.cut).length;
@@ -182,7 +231,7 @@ async function ask(
   size: SizeInput,
   signal: AbortSignal,
   instructions?: string,
-): Promise<{ text: string; usage: Usage }> {
+): Promise<{ text: string; usage: Usage; stop: StopReason }> {
   const transcript = summaryTranscript(range.messages, summarySize(size, deps.budgetTokens).maxChars, range.cut);
   const ask = `Summarize this part of the work${instructions ? ` (${instructions})` : ""}:\n\n${transcript}`;
   const request = (effort?: "off"): ModelRequest => ({
@@ -208,7 +257,8 @@ const REASONING_REFUSAL = /reasoning|effort|thinking/i;
 
 /** What a failed summary request cost, when it was billed (compactRange's errors carry it): to be counted like any request's. */
 export function summaryCost(e: unknown): Usage | undefined {
-  return e instanceof ProviderError ? e.usage : undefined;
+  if (e instanceof ProviderError) return e.usage;
+  return typeof e === "object" && e !== null ? paidBefore.get(e) : undefined;
 }
 
 /** The answer's text, whether it called a tool (a summary asked with the tools described may), and what it cost. */
@@ -217,8 +267,9 @@ async function collect(
   request: ModelRequest,
   estimate: RequestEstimate,
   signal: AbortSignal,
-): Promise<{ text: string; usage: Usage; called: boolean }> {
+): Promise<{ text: string; usage: Usage; called: boolean; stop: StopReason }> {
   for await (const event of costedStream(provider.stream(request, signal), estimate))
-    if (event.type === "done") return { text: textOf(event.message).trim(), usage: event.usage, called: (event.message.toolCalls?.length ?? 0) > 0 };
+    if (event.type === "done")
+      return { text: textOf(event.message).trim(), usage: event.usage, called: (event.message.toolCalls?.length ?? 0) > 0, stop: event.stop };
   throw new ProviderError("network", "the model's stream ended without a final message"); // as the loop says it (kernel/turns.ts)
 }

@@ -10,7 +10,8 @@
 // CallError here, with the server's stderr tail where there is one. What a server sends unasked
 // (tool list changes, roots/list, elicitation, sampling) is answered as answers.ts says.
 import type { McpServerSettings } from "../config/settings.ts";
-import { boundedBodies, retrying503, sleep } from "./http-retry.ts";
+import { boundedBodies, retrying503 } from "./http-retry.ts";
+import { sleep } from "../kernel/sleep.ts";
 import { asksForSignIn, signInMessage, Unreachable } from "./http-faults.ts";
 import { rootProbe } from "../fs/root-probe.ts";
 import { capabilityOf, LIST_WAIT_MS, type ListWatch, rootsOf, serverRoots, unsupported, watchList, withListNote } from "./answers.ts";

@@ -78,12 +78,3 @@ export function messageLimit(maxBytes: number): TransformStream<Uint8Array, Uint
     },
   });
 }
-
-/** Waits `ms`; rejects with the signal's reason as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-}

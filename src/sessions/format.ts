@@ -360,13 +360,17 @@ export const idMarker = (id: string) => Buffer.from(`"id":${JSON.stringify(id)}`
 
 /**
  * A line inside a summary's range, parsed only when it may matter (found by its bytes): a
- * compaction or model entry, or a message line holding one of the `ids` (idMarker). Anything
- * else, or a line that does not parse, is undefined.
+ * compaction or model entry, or a message line holding one of the `ids` (idMarker) or that
+ * `result` takes (read from its bytes: one look per line, however many results are wanted).
+ * Anything else, or a line that does not parse, is undefined.
  */
-export function coveredEntry(line: TailLine, ids: readonly Buffer[]): SessionEntry | undefined {
+export function coveredEntry(line: TailLine, ids: readonly Buffer[], result?: (bytes: Buffer) => boolean): SessionEntry | undefined {
   const bytes = line.oversized ? Buffer.from(line.oversized.head) : line.buf.subarray(line.start, line.end);
   const starts = (prefix: Buffer) => bytes.length >= prefix.length && bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
-  const wanted = starts(ENTRY_BYTES.compaction) || starts(ENTRY_BYTES.model) || (starts(MESSAGE_PREFIX) && ids.some((id) => bytes.includes(id)));
+  const wanted =
+    starts(ENTRY_BYTES.compaction) ||
+    starts(ENTRY_BYTES.model) ||
+    (starts(MESSAGE_PREFIX) && (ids.some((id) => bytes.includes(id)) || result?.(bytes) === true));
   if (!wanted) return undefined;
   const parsed = line.oversized ? oversizedEntry(line.oversized) : parseEntry(bytes.toString("utf8"));
   return parsed.ok ? parsed.entry : undefined;

@@ -6,8 +6,25 @@ import type { Message } from "../kernel/ir.ts";
 import type { Summary } from "../context/passes.ts";
 import { stubTarget } from "../context/read-stubs.ts";
 
-/** What a line holding the result of call `callId` holds. */
-export const resultMarker = (callId: string) => Buffer.from(`"toolCallId":${JSON.stringify(callId)}`);
+const RESULT_KEY = Buffer.from(`"toolCallId":"`);
+
+/**
+ * The call id a session line's tool result names, read from its bytes without parsing the line
+ * (words inside a message have their quotes escaped: only the key itself matches); undefined when
+ * it names none.
+ */
+export function resultCallId(bytes: Buffer): string | undefined {
+  const at = bytes.indexOf(RESULT_KEY);
+  if (at < 0) return undefined;
+  const start = at + RESULT_KEY.length - 1; // at the opening quote
+  let end = start + 1;
+  while (end < bytes.length && bytes[end] !== 0x22) end += bytes[end] === 0x5c ? 2 : 1;
+  try {
+    return JSON.parse(bytes.toString("utf8", start, end + 1)) as string;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Keeps `wanted` (the calls whose results notes read so far point at, not met yet) up to date
@@ -19,12 +36,19 @@ export function notePointers(m: Message, wanted: Set<string>): void {
   else if (m.role === "tool" && m.toolCallId) wanted.delete(m.toolCallId);
 }
 
-/** The results of `pool` that notes in `messages` point at and `messages` do not hold, in `pool`'s order. */
+/** The results of `pool` outside `messages` that notes in `messages` point at and `messages` do not hold before them (a call id can come back), in `pool`'s order. */
 export function pointedAtIn(messages: readonly Message[], pool: readonly Message[]): Message[] {
-  const held = new Set(messages.flatMap((m) => (m.role === "tool" && m.toolCallId ? [m.toolCallId] : [])));
-  const wanted = new Set(messages.map(stubTarget).filter((t): t is string => t !== undefined && !held.has(t)));
+  const held = new Set<string>();
+  const wanted = new Set<string>();
+  for (const m of messages) {
+    const target = stubTarget(m);
+    if (target !== undefined && !held.has(target)) wanted.add(target);
+    if (m.role === "tool" && m.toolCallId) held.add(m.toolCallId);
+  }
   const out: Message[] = [];
-  for (const m of pool) if (m.role === "tool" && m.toolCallId && wanted.delete(m.toolCallId)) out.push(m);
+  const inMessages = new Set(messages.map((m) => m.id));
+  // the pool's messages among `messages` stand after a note, never the result it points at
+  for (const m of pool) if (m.role === "tool" && m.toolCallId && !inMessages.has(m.id) && wanted.delete(m.toolCallId)) out.push(m);
   return out;
 }
 

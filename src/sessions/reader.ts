@@ -18,7 +18,7 @@ import { entryOf, newerNote } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";
-import { notePointers, pointedAtIn, resultMarker, withResults } from "./pointed-at.ts";
+import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
 
 export { usageIn } from "./usage-in.ts"; // what earlier runs cost: wire.ts reads it with the session
 
@@ -231,15 +231,15 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
           gaveUp = true;
           break;
         }
-        skip.markers ??= [...[skip.first, ...ending.keys()].map(idMarker), ...[...wanted].map(resultMarker)];
-        const covered = coveredEntry(line, skip.markers);
+        skip.markers ??= [skip.first, ...ending.keys()].map(idMarker);
+        // one look per line for the results notes point at, not one per note (240 notes over 30 MB took 0.4–0.8 s)
+        const covered = coveredEntry(line, skip.markers, (bytes) => wanted.size > 0 && wanted.has(resultCallId(bytes) ?? ""));
         if (covered?.type === "compaction") summaryAt(covered, line);
         else if (covered?.type === "model") modelAt(covered);
         else if (covered?.type === "message") {
           const m = covered.message;
           if (m.role === "tool" && m.toolCallId && wanted.delete(m.toolCallId)) {
             pointedAt.push(m);
-            skip.markers = undefined;
           }
           if (ending.delete(m.id)) skip.markers = undefined; // a summary that ends inside the range is part of it
           // a range that starts at a result goes back to its call: a call is never parted from its results

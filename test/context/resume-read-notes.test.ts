@@ -146,3 +146,40 @@ test("only what a note points at and the messages lack is taken, once, in the po
   const messages = [note("n1", "c1"), note("n2", "c1"), note("n3", "c3"), result("c3"), note("n4", "c4")];
   expect(pointedAtIn(messages, [result("c9"), result("c1"), result("c1"), result("c3")]).map((m) => m.toolCallId)).toEqual(["c1"]);
 });
+
+test("a call id that comes back after hey -c does not turn a note into the later call's lines: it stays the earlier read's", () => {
+  const B_FILE = " 1\texport const w1 = 1;\n 2\texport const w2 = 2;";
+  const history = [
+    said("u1", "read a.ts", "user"),
+    said("a0", "looking"),
+    ...read("c1", FILE),
+    said("a1", "read it"),
+    said("u3", "again", "user"),
+    ...read("c2", NOTE),
+    said("a3", "the same"),
+  ];
+  // the later call gets id c1 again: the range that held c1 is not in a resumed run's memory (a server whose ids are not random)
+  const later: Message[] = [
+    said("u4", "now b.ts", "user"),
+    { id: "a-c1-b", role: "assistant", content: [], toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"b.ts"}' }] },
+    { id: "r-c1-b", role: "tool", toolCallId: "c1", toolName: "read_file", isError: false, content: [{ type: "text", text: B_FILE }] },
+    said("a4", "read b"),
+  ];
+  const summary: Summary = { fromId: "a0", toId: "a1", text: "a.ts read" };
+  const path = `${dir.path}/s.jsonl`;
+  const lines = [toLine({ type: "header", id: "s", cwd: dir.path, created: new Date(0).toISOString(), version: "0" })];
+  for (const m of history) lines.push(toLine({ type: "message", message: m }));
+  lines.push(toLine({ type: "compaction", id: "k", from_id: summary.fromId, to_id: summary.toId, summary: summary.text }));
+  for (const m of later) lines.push(toLine({ type: "message", message: m }));
+  writeFileSync(path, lines.join(""));
+  const loaded = loadSession(path);
+  const view = buildContext({
+    history: loaded.messages,
+    summaries: loaded.summaries,
+    policy: testPolicy({ compressTool: false }),
+    fixedTokens: 100,
+    tokensPerChar: 0.25,
+  }).messages;
+  expect(textOf(view.find((m) => m.id === "r-c2")!)).toBe(FILE); // a.ts's lines, as the live run sent them
+  expect(textOf(view.find((m) => m.id === "r-c1-b")!)).toBe(B_FILE);
+});

@@ -1,14 +1,15 @@
 // The summary request that reads the provider's prompt cache (context/summary-cached.ts): the last
-// request the model answered, sent again as it went, with one user message asking for the summary
-// of the range; the transcript request when the answer calls a tool, the window has no room for it,
-// or the endpoint refuses it as too long.
+// request the model answered, sent again as it went, with the ask for the summary of the range as
+// its note (inside the last turn); the transcript request when the answer is no summary, the window
+// has no room for it, or the endpoint refuses it.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createAgent, type Agent } from "../../src/agent.ts";
 import { cachedSummaryRequest, SUMMARY_ASK_START, type AnsweredRequest } from "../../src/context/summary-cached.ts";
 import { compactRange } from "../../src/context/summary-request.ts";
-import { textOf, type Message } from "../../src/kernel/ir.ts";
+import type { Message } from "../../src/kernel/ir.ts";
 import { ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../../src/kernel/provider.ts";
 import { toRequest } from "../../src/providers/anthropic.ts";
+import { toRequest as toChatRequest } from "../../src/providers/openai.ts";
 import { agentSettings } from "../../src/runtime.ts";
 import { tempDir } from "../helpers/e2e.ts";
 import { fakeProvider, type Turn } from "../helpers/fake-provider.ts";
@@ -69,19 +70,7 @@ function longTask(p: Provider, output: RecordingOutput = recordingOutput()): Age
 }
 const readTurns = (n: number): Turn[] => Array.from({ length: n }, (_, i) => ({ toolCalls: [{ name: "read_big", arguments: { n: i + 1 } }] }));
 
-/** cache_control taken out: where Anthropic looks for a cached prefix, not part of it. */
-const strip = (x: unknown): unknown =>
-  Array.isArray(x)
-    ? x.map(strip)
-    : x && typeof x === "object"
-      ? Object.fromEntries(
-          Object.entries(x)
-            .filter(([k]) => k !== "cache_control")
-            .map(([k, v]) => [k, strip(v)]),
-        )
-      : x;
-
-test("the summary request is the last request the model answered, byte for byte, with one user message asking for the summary after it", async () => {
+test("the summary request is the last request the model answered, byte for byte, with the ask for the summary inside its last turn", async () => {
   const p = provider([...readTurns(6), { text: "done" }]);
   const output = recordingOutput();
   await longTask(p, output).send("fix the parser", new AbortController().signal);
@@ -92,19 +81,20 @@ test("the summary request is the last request the model answered, byte for byte,
   expect(p.all[at - 1]!.kind).toBe("work");
   // the same system prompt, tools and thinking setting; no tool choice of its own (Anthropic keys its cached messages on it)
   expect([summary.system, summary.tools, summary.effort, summary.toolChoice]).toEqual([last.system, last.tools, last.effort, undefined]);
-  expect(JSON.stringify(summary.messages.slice(0, -1))).toBe(JSON.stringify(last.messages));
-  const ask = textOf(summary.messages.at(-1)!);
+  expect(JSON.stringify(summary.messages)).toBe(JSON.stringify(last.messages));
+  const ask = summary.note!;
   expect(ask.startsWith(SUMMARY_ASK_START)).toBe(true);
   expect(ask).toContain("Do not call any tool now");
   expect(ask).toMatch(/from your turn calling read_big \{"n":1\} through the result of your read_big \{"n":\d\} call/); // where the part to fold ends
-  // on the wire: system and tools with their cache marks as they were, the messages as they were up to the context line the last one ended with
+  // on the wire: system, tools and messages with their cache marks as they were; only the note at the end of the last turn differs
   const model = { model: "claude-test" };
   const [was, now] = [toRequest(last, model), toRequest(summary, model)];
   expect(JSON.stringify([now.system, now.tools])).toBe(JSON.stringify([was.system, was.tools]));
   expect(JSON.stringify(now.messages.slice(0, -1))).toBe(JSON.stringify(was.messages.slice(0, -1))); // the earlier user turn's mark too
-  const note = last.note ? `,${JSON.stringify({ type: "text", text: last.note })}` : "";
-  const before = JSON.stringify(strip(was.messages)).replace(note, "");
-  expect(JSON.stringify(strip(now.messages)).startsWith(before.slice(0, -"]}]".length))).toBe(true);
+  const without = (messages: unknown, note: string | undefined) =>
+    JSON.stringify(messages).replace(`,${JSON.stringify({ type: "text", text: note ?? "" })}`, "");
+  expect(without(now.messages, ask)).toBe(without(was.messages, last.note));
+  expect(JSON.stringify(now.messages.at(-1)).endsWith(`${JSON.stringify({ type: "text", text: ask })}]}`)).toBe(true);
   // its summary is used as the transcript's was
   expect(output.of("compaction").find((e) => e.kind === "summary")).toMatchObject({ summary: "TRANSCRIPT SUMMARY: files 1-3 read." });
   expect(p.all.some((r) => r.kind === "transcript")).toBe(false);
@@ -176,8 +166,9 @@ const range = { fromId: "a1", toId: "r3", messages: sent.slice(1, 7) };
 
 test("the cached request is made only for the same provider, within the cache's lifetime, for a range the last request sent whole", () => {
   const made = cachedSummaryRequest(last, range, { provider: by, now: 2_000 })!;
-  expect(made.request.note).toBeUndefined(); // the context line is the request's own, not part of the prefix
-  expect(textOf(made.request.messages.at(-1)!)).toContain(
+  expect(made.request.note).not.toContain("Context: 90%"); // the context line is the request's own, not part of the prefix
+  expect(made.request.messages).toEqual(sent);
+  expect(made.request.note).toContain(
     'from your turn calling read_file {"path":"f1.ts"} (the 1st of 2 alike) through the result of your read_file {"path":"f1.ts"} call (the 2nd of 2 alike)',
   );
   const other: Provider = { ...by };
@@ -197,8 +188,8 @@ test("/compact asks after the last request too, with the user's words in the ask
   expect(await agent.compact("keep the file names", new AbortController().signal)).toBe(true);
   const [last, summary] = p.all.slice(-2).map((r) => r.request);
   expect(p.all.at(-1)!.kind).toBe("cached");
-  expect(JSON.stringify(summary!.messages.slice(0, -1))).toBe(JSON.stringify(last!.messages));
-  expect(textOf(summary!.messages.at(-1)!)).toContain("(keep the file names)");
+  expect(JSON.stringify(summary!.messages)).toBe(JSON.stringify(last!.messages));
+  expect(summary!.note).toContain("(keep the file names)");
 });
 
 /** A last request of six reads whose results are `chars` long each, to the provider that answers every request with a summary. */
@@ -229,4 +220,23 @@ test("the summary goes as the transcript where that costs less than reading the 
   const short = readsAnswered(2_000); // five 2 KB results to fold, all shown whole by a transcript: the cache serves them for less
   await compactRange({ fromId: "a1", toId: "r5", messages: short.messages.slice(1, 11) }, short.deps, new AbortController().signal);
   expect(short.requests.map((r) => (isCachedSummary(r) ? "cached" : "transcript"))).toEqual(["cached"]);
+});
+
+test("on chat completions the ask goes inside the last tool result: no user turn after tool results, which Mistral refuses", () => {
+  const made = cachedSummaryRequest(last, range, { provider: by, now: 2_000 })!;
+  const wire = toChatRequest(made.request, { model: "devstral" });
+  expect(wire.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant", "tool"]);
+  expect(String(wire.messages.at(-1)!.content)).toEndWith(`lines\n\n${made.request.note}`);
+});
+
+test("after a refused prompt, /compact does not send the refused words again: the summary is asked as the transcript", async () => {
+  const p = provider([...readTurns(3), { text: "done" }, { text: "I can't help with that.", stop: "refusal" }]);
+  const agent = longTask(p);
+  agent.settings.context.budgetTokens = 100_000; // nothing summarized on the way
+  await agent.send("fix the parser", new AbortController().signal);
+  await agent.send("REFUSED-WORDS-XYZ", new AbortController().signal);
+  expect(await agent.compact(undefined, new AbortController().signal)).toBe(true);
+  const summary = p.all.at(-1)!;
+  expect(summary.kind).toBe("transcript");
+  expect(JSON.stringify(summary.request)).not.toContain("REFUSED-WORDS-XYZ");
 });

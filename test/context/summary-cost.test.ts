@@ -153,12 +153,12 @@ test("/compact whose summary request is cut still counts what it cost", async ()
   expect(output.of("usage").at(-1)).toMatchObject({ estimated: true });
 });
 
-test("/compact with an empty summary counts the tokens its provider reported", async () => {
+test("/compact with an empty summary counts the tokens its provider reported, for the cached request and the transcript asked after it", async () => {
   const p = provider([...readTurns(8), { text: "done" }], { empty: { ...emptyUsage(), input: 1234, output: 2 } });
   const output = recordingOutput();
   const agent = longTask(p, output);
   agent.settings.context.budgetTokens = 100_000;
   await agent.send("go", new AbortController().signal);
   await expect(agent.compact(undefined, new AbortController().signal)).rejects.toThrow("empty summary");
-  expect(output.of("usage").at(-1)).toMatchObject({ input_tokens: 1234, output_tokens: 2 });
+  expect(output.of("usage").at(-1)).toMatchObject({ input_tokens: 2 * 1234, output_tokens: 2 * 2 });
 });
