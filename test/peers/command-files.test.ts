@@ -2,29 +2,13 @@
 // and Codex's `~/.codex/prompts/`): `/NAME`, `/project:NAME`, `/user:NAME` and `/prompts:NAME` name
 // the file and the skill it would be — the user's own in the user's skills folder, which loads in
 // every project, a project's in its .hey/skills/ — and a start says each folder once.
-import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { peerCommandFile, peerNotices } from "../../src/peers/found.ts";
 import { slashMistake } from "../../src/ui/slash.ts";
-import { tempDir } from "../helpers/e2e.ts";
+import { peerHome } from "../helpers/peer-home.ts";
 
-const home = tempDir("hey-peer-commands-");
-afterAll(() => home.remove());
-const project = join(home.path, "src", "p2");
-const at = {
-  home: home.path,
-  cwd: project,
-  root: project,
-  claudeDir: join(home.path, ".claude"),
-  codexDir: join(home.path, ".codex"),
-  configDir: join(home.path, ".config", "hey"),
-  peerRelative: [],
-};
-const lay = (path: string, text: string) => {
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, text);
-};
+const { home, project, at, lay } = peerHome("hey-peer-commands-", "p2");
 lay(join(home.path, ".codex", "prompts", "prdesc.md"), "Write a PR description for $1\n");
 lay(join(home.path, ".claude", "commands", "changelog.md"), "Write the changelog for $ARGUMENTS\n");
 lay(join(project, ".claude", "commands", "fix-issue.md"), "Fix issue $ARGUMENTS\n");

@@ -2,28 +2,13 @@
 // hooks and the env of the user's settings, Codex's profile, providers and MCP servers, and a
 // project CLAUDE.md beside its AGENTS.md — each said, never applied; an unknown provider Codex
 // defines names its file.
-import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { peerNotices, peerProviderHint } from "../../src/peers/found.ts";
-import { tempDir } from "../helpers/e2e.ts";
+import { peerHome } from "../helpers/peer-home.ts";
 
-const home = tempDir("hey-peer-settings-");
-afterAll(() => home.remove());
-const project = join(home.path, "src", "app");
-const at = {
-  home: home.path,
-  cwd: project,
-  root: project,
-  claudeDir: join(home.path, ".claude"),
-  codexDir: join(home.path, ".codex"),
-  configDir: join(home.path, ".config", "hey"),
-  peerRelative: [],
-};
-const lay = (path: string, text: string) => {
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, text);
-};
+const { home, project, at, lay } = peerHome("hey-peer-settings-", "app");
 mkdirSync(join(project, ".git"), { recursive: true });
 
 test("the user's and the project's settings: plan mode, hooks and the env are said; with a [permission] list of hey's too", () => {

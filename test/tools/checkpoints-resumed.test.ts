@@ -54,10 +54,16 @@ function session() {
       expect(r.isError ? r.output : "").toBe("");
       return r;
     };
+    /** the model's edit of a file that is there: read first (as write_file and edit ask), then written whole */
+    const rewrite = async (path: string, content: string) => {
+      await call(tools.read, { path });
+      return call(tools.write, { path, content });
+    };
     return {
       outputs: dir.path,
       tools,
       call,
+      rewrite,
       ctx,
       sed: (f: string, text: string) => bash.run({ file: f, text }, ctx),
       store: oneShot ? undefined! : checkpointsIn(dir.path, { seen, history, root }),
@@ -111,8 +117,7 @@ test("after a restart the rules hold: a file changed since is left, a later turn
   first.store.beginTurn();
   await first.call(first.tools.read, { path: "a.txt" }); // read first, as write_file asks of a file that is there
   await first.call(first.tools.write, { path: "a.txt", content: "A\n" });
-  await first.call(first.tools.read, { path: "c.txt" });
-  await first.call(first.tools.write, { path: "c.txt", content: "C\n" });
+  await first.rewrite("c.txt", "C\n");
   first.store.beginTurn();
   await first.sed("b.txt", "B\n");
   writeFileSync(s.file("c.txt"), "C and the user's line\n"); // while hey was closed
@@ -134,15 +139,13 @@ test("a hey killed mid-line loses that step only: the next hey's steps start on 
   writeFileSync(s.file("b.txt"), "b\n");
   const first = s.hey();
   first.store.beginTurn();
-  await first.call(first.tools.read, { path: "a.txt" });
-  await first.call(first.tools.write, { path: "a.txt", content: "A\n" });
+  await first.rewrite("a.txt", "A\n");
   first.store.beginTurn();
   appendFileSync(join(first.outputs, RECORD_FILE), '{"type":"turn","tu'); // killed while it wrote the next turn's first step
 
   const second = s.hey();
   second.store.beginTurn();
-  await second.call(second.tools.read, { path: "b.txt" });
-  await second.call(second.tools.write, { path: "b.txt", content: "B\n" });
+  await second.rewrite("b.txt", "B\n");
 
   const third = s.hey();
   expect(await undone(third.store)).toMatchObject({ restored: [s.file("b.txt")] });
@@ -156,10 +159,8 @@ test("copies pruned or damaged since are said, and the files left as the agent l
   writeFileSync(s.file("b.txt"), "b\n");
   const first = s.hey();
   first.store.beginTurn();
-  await first.call(first.tools.read, { path: "a.txt" });
-  await first.call(first.tools.write, { path: "a.txt", content: "A\n" });
-  await first.call(first.tools.read, { path: "b.txt" });
-  await first.call(first.tools.write, { path: "b.txt", content: "B\n" });
+  await first.rewrite("a.txt", "A\n");
+  await first.rewrite("b.txt", "B\n");
   const [copyA, copyB] = readdirSync(first.outputs)
     .filter((n) => n.startsWith("undo-"))
     .sort((x, y) => Number(x.split("-").at(-1)) - Number(y.split("-").at(-1)));
