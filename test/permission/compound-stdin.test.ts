@@ -21,6 +21,8 @@ test.each([
   `{ { python3; }; } <<< "${CODE}"`,
   `(python3) < <(echo "${CODE}")`,
   `{ python3; } 3<<< "${CODE}" 0<&3`,
+  `echo "${CODE}" | { python3; }`, // a pipe into a group: as a heredoc on it
+  `echo "${CODE}" | (true; python3)`,
 ])("`bash: python3 $` does not allow %j, nor is it offered", (command) => {
   const reason = check(["bash: python3 $", "bash: true", "bash: echo *"], [], command);
   expect(reason).toContain("matches no allow entry");
