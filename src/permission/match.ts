@@ -106,7 +106,13 @@ export function runsInput(seg: Segment): boolean {
       const op = r.op.replace(/^\d+/, "");
       return op === "<<" || op === "<<-" || op === "<<<" || (op === "<" && r.target.raw.startsWith("<("));
     });
-  return given && runsStdin(program(first.text));
+  return (
+    given &&
+    runsStdin(
+      program(first.text),
+      seg.words.slice(1).map((w) => w.text),
+    )
+  );
 }
 
 export function allowMatch(seg: Segment, p: Pattern): boolean {

@@ -18,6 +18,7 @@ import {
   syntaxError,
   type Dialect,
   type Parsed,
+  type Redirect,
   type Segment,
   type Word,
 } from "./shell-model.ts";
@@ -82,6 +83,8 @@ class Reader extends CompoundReader {
   private last?: { seg: Segment; at: number[] };
   /** the command being read reads a pipe from the one before it (directly, or as part of a group or subshell that does) */
   private piped = false;
+  /** where in `out` the commands of each open `if`/`while`/`until`/`for`/`select` start, beside `open` */
+  private starts: number[] = [];
 
   protected reader(src: string, level: number): WordReader {
     return new Reader(src, level, this.out, this.dialect, this.bash3);
@@ -93,20 +96,28 @@ class Reader extends CompoundReader {
     this.level--;
   }
 
-  /** A reserved word's place among the open constructs: `then` only after `if …`, `done` only after `do`… */
-  private structure(kw: string): void {
+  /**
+   * A reserved word's place among the open constructs: `then` only after `if …`, `done` only after
+   * `do`… Returns, at `fi` or `done`, where in `out` the construct's commands start.
+   */
+  private structure(kw: string): number | undefined {
     const top = this.open.length > this.base ? this.open.at(-1) : undefined;
     const after = (...tops: string[]) => {
       if (!top || !tops.includes(top)) syntaxError(`unexpected \`${kw}\``);
     };
-    if (kw === "if" || kw === "while" || kw === "until" || kw === "for" || kw === "select")
+    if (kw === "if" || kw === "while" || kw === "until" || kw === "for" || kw === "select") {
       this.open.push(kw === "if" ? "if" : kw === "until" || kw === "while" ? "while" : "for");
-    else if (kw === "then") after("if"), (this.open[this.open.length - 1] = "then");
+      this.starts[this.open.length - 1] = this.out.length;
+    } else if (kw === "then") after("if"), (this.open[this.open.length - 1] = "then");
     else if (kw === "elif") after("then"), (this.open[this.open.length - 1] = "if");
     else if (kw === "else") after("then"), (this.open[this.open.length - 1] = "else");
-    else if (kw === "fi") after("then", "else"), this.open.pop();
     else if (kw === "do") after("while", "for"), (this.open[this.open.length - 1] = "do");
-    else if (kw === "done") after("do"), this.open.pop();
+    else if (kw === "fi" || kw === "done") {
+      kw === "fi" ? after("then", "else") : after("do");
+      this.open.pop();
+      return this.starts[this.open.length];
+    }
+    return undefined;
   }
 
   /** A list ends: what it opened must be closed. */
@@ -255,6 +266,7 @@ class Reader extends CompoundReader {
     let joined = false;
     let wordEnd = -1; // where the last word ended: `NAME=(` must touch
     const at: number[] = []; // where each word starts
+    let inner = this.out.length; // where the commands of a group, subshell or compound command start
     for (;;) {
       this.blanks();
       const c = this.at();
@@ -276,7 +288,7 @@ class Reader extends CompoundReader {
         compound = true;
       } else if (kw) {
         this.i += kw.length;
-        this.structure(kw);
+        inner = this.structure(kw) ?? inner;
         if (kw === "{") this.sub("}");
         else if (kw === "for" || kw === "select") this.forHeader(nested, kw);
         else if (kw === "case") {
@@ -309,12 +321,25 @@ class Reader extends CompoundReader {
     if (this.i === start) syntaxError(`unexpected \`${this.at()}\``);
     seg.raw = this.s.slice(from, this.i).trim();
     seg.words = seg.words.filter((w) => !w.empty);
+    if (compound) this.giveInput(seg.redirects, inner);
     this.forget(seg);
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
     this.assigned = !seg.opaque && !seg.words.length && !seg.redirects.length && seg.assigns.length ? { words: seg.assigns, at } : undefined;
     this.last = seg.opaque ? undefined : { seg, at };
     return joined;
+  }
+
+  /**
+   * `{ python3; } <<EOF`, `(sh) <<< '…'`, `while …; done < <(cmd)`: what a compound command reads
+   * on stdin (or another fd) every command inside it reads, so each is given the redirection as its
+   * own and is judged as `python3 <<EOF` is (match.ts runsInput, a deny entry named in the heredoc).
+   * The same objects: a heredoc's body is filled in when its line ends.
+   */
+  private giveInput(redirects: Redirect[], from: number): void {
+    const input = redirects.filter((r) => r.op.replace(/^\d+/, "").startsWith("<"));
+    if (!input.length) return;
+    for (const seg of this.out.slice(from)) if (!seg.opaque) seg.redirects.push(...input);
   }
 
   /** A call of a function surely defined runs its body (already read): it runs no program. `unset` may remove one. */

@@ -22,6 +22,7 @@ import { writeFileAtomic } from "../fs/atomic.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { realTarget } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
+import { isWithin } from "../fs/within.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -29,17 +30,7 @@ import { newId, type Message } from "../kernel/ir.ts";
 import { ensurePrivateDir, OUTPUTS_MAX_AGE_MS, OUTPUTS_MAX_BYTES } from "./outputs.ts";
 import { contentHash } from "./read-file.ts";
 import type { SeenFile, SeenFiles } from "./seen-files.ts";
-import {
-  changedFiles,
-  foldersOfCreated,
-  type KeptFile,
-  RECORD_FILE,
-  type RecordedTurn,
-  recordLine,
-  replayRecords,
-  type UndoRecord,
-  within,
-} from "./undo-record.ts";
+import { changedFiles, foldersOfCreated, type KeptFile, RECORD_FILE, type RecordedTurn, recordLine, replayRecords, type UndoRecord } from "./undo-record.ts";
 
 /** A file bigger than this gets no checkpoint (a note says so): copying it on every first edit would cost more than it saves. */
 export const CHECKPOINT_MAX_BYTES = 10 * 1024 * 1024;
@@ -242,7 +233,9 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
       const later: Later = { turns: passed.length, ranBash: passed.filter((t) => t.ranBash).length };
       const turn = turns[at];
       // made in another project: undone only from there, where its paths mean what they meant
-      if (turn?.earlier && turn.root !== undefined && root !== undefined && turn.root !== root)
+      // a project reached through a link is the folder it leads to (a -p turn records real paths; macOS's /tmp is /private/tmp)
+      const real = root === undefined ? undefined : realTarget(root);
+      if (turn?.earlier && turn.root !== undefined && real !== undefined && turn.root !== root && realTarget(turn.root) !== real)
         return { kind: "elsewhere", root: turn.root, files: changed(turn) };
       // what those commands changed stays: the user hears so before an older turn is undone under it
       if (turn && later.ranBash > 0 && warned !== turns.at(-1)) {
@@ -267,7 +260,7 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
         else seen.files.delete(kept.path);
       };
       // a turn rebuilt from the record reaches into this project only: the record proves no more
-      const outside = (path: string) => turn.earlier === true && root !== undefined && !within(root, path);
+      const outside = (path: string) => turn.earlier === true && real !== undefined && !isWithin(path, root!) && !isWithin(realTarget(path), real);
       for (const kept of turn.files.values()) {
         if (kept.after === undefined) continue; // every change to it failed
         if (outside(kept.path))

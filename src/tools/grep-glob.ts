@@ -7,6 +7,7 @@
 //   !*.test.ts        negation: every file but those (or those under a directory it names)
 import { basename, join, relative, sep } from "node:path";
 import { globToRegExp } from "../fs/gitignore.ts";
+import { isWithin } from "../fs/within.ts";
 
 export interface GlobFilter {
   /** whether the file at this absolute path is searched */
@@ -46,11 +47,9 @@ export async function globFilter(
   const type = ["--type-add", `hey:${name[2]}`, "--type", "hey"];
   if (!isPath || root !== rootDir) return { keep, rgArgs: type, rgPaths: [root] };
   // `src/**/*.ts`: only the directories it can match are searched, below the searched path and below the project root
-  const dirs = [join(rootDir, name[1]!), join(cwd, name[1]!)].filter((d, i, all) => all.indexOf(d) === i && isInside(d, rootDir));
+  const dirs = [join(rootDir, name[1]!), join(cwd, name[1]!)].filter((d, i, all) => all.indexOf(d) === i && isWithin(d, rootDir));
   const found: string[] = [];
   for (const d of dirs) if (await isDir(d)) found.push(d);
-  const outer = found.filter((d) => !found.some((o) => o !== d && isInside(d, o))); // a directory inside another is searched once
+  const outer = found.filter((d) => !found.some((o) => o !== d && isWithin(d, o))); // a directory inside another is searched once
   return { keep, rgArgs: type, rgPaths: outer.length > 0 ? outer : [root] };
 }
-
-const isInside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);

@@ -3,9 +3,10 @@
 // names only the files that match — counting those would tell the model which denied file holds
 // the pattern, a guess at a time — so its files are listed once more (`rg --files`, the same
 // scope), which costs a listing, not a search.
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { shownName } from "../fs/odd-names.ts";
 import { eachRecord } from "./ripgrep.ts";
+import { leftOutDirs, type Scope } from "./walk.ts";
 
 /** The files left out, by absolute path (a Set: ripgrep's matches and its listing name a file twice). */
 export type LeftOut = Set<string>;
@@ -58,4 +59,23 @@ export async function countLeftOut(
 export function leftOutNote(n: number): string {
   if (n === 0) return "";
   return `[${n} ${n === 1 ? "file" : "files"} not searched: the permission rules keep ${n === 1 ? "it" : "them"} from grep]`;
+}
+
+/**
+ * Whether the rules (`refused`, absent: none) keep a path grep met but could not read, or a folder
+ * it did not enter, from grep: the path itself, or, for a folder, every file in it — asked of a
+ * child named NUL, a name no file has, so only an entry covering the whole folder (`**\/secretdir`,
+ * `secretdir/**`) says yes. One kept is added to `count`, when given.
+ */
+export const keptFromGrep =
+  (refused: ((abs: string) => boolean) | undefined) =>
+  (abs: string, count?: LeftOut): boolean => {
+    const kept = !!refused && (refused(abs) || refused(join(abs, "\0")));
+    if (kept) count?.add(abs);
+    return kept;
+  };
+
+/** The folders under `root` its scope leaves out (walk.ts leftOutDirs), by absolute path, but those the rules keep from grep (`kept`). */
+export async function ignoredDirs(root: string, scope: Scope, kept: (abs: string) => boolean): Promise<string[]> {
+  return (await leftOutDirs(root, scope)).map((name) => join(root, name)).filter((abs) => !kept(abs));
 }

@@ -20,13 +20,13 @@
 // which writes those as JavaScript does, and on the built-in path only when PCRE2 rejects it too or
 // this ripgrep has none.
 import { stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { eachRecord, hasPcre2, ripgrepFor } from "./ripgrep.ts";
-import { countLeftOut, type LeftOut, leftOutNote } from "./grep-left-out.ts";
-import { leftOutDirs, type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { countLeftOut, ignoredDirs, keptFromGrep, type LeftOut, leftOutNote } from "./grep-left-out.ts";
+import { type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { kernelDirsIn, mountTable, rgKeptOut } from "./kernel-dirs.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -155,6 +155,8 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
     found = await searchBuiltin(search, ctx.signal);
   }
   if (!found || ctx.signal.aborted) return toolError("grep interrupted");
+  const kept = keptFromGrep(refused); // counted, never named, even when grep could not read it (a mode-000 .env)
+  found.unreadable = found.unreadable.filter(({ path }) => !kept(resolve(ctx.cwd, path), leftOut));
   // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold
   const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
     ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
@@ -163,7 +165,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   const none = `no matches for ${JSON.stringify(pattern)} in ${where}${glob ? ` (glob ${glob})` : ""}${binary}${multiline}`;
   const text = found.total > 0 ? `${format(found, cap, context)}${binary ? `\n${binary}` : ""}` : none;
   // nothing found: the directories left out may hold it (a library's code in node_modules, a build/)
-  const ignored = found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await leftOutDirs(root, scope)).map((name) => show(join(root, name)))) : "";
+  const ignored = found.total === 0 && !info.isFile() && !multiline ? ignoredNote((await ignoredDirs(root, scope, kept)).map(show)) : "";
   return { output: [text, leftOutNote(leftOut.size), unreadableNote(found), bareClassNote(pattern), ignored].filter(Boolean).join("\n") };
 }
 

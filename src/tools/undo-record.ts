@@ -4,7 +4,8 @@
 // rewritten: a hey killed mid-line loses that line only, and a line that does not parse is passed
 // over. The record is read only at a session's first turn or `/undo`, never on the way to the
 // prompt. Pure.
-import { isAbsolute, sep } from "node:path";
+import { isAbsolute } from "node:path";
+import { isWithin } from "../fs/within.ts";
 import type { Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 
@@ -152,9 +153,6 @@ export function changedFiles(history: readonly Message[]): boolean {
   return history.some((m) => m.role === "tool" && !m.isError && (m.toolName === TOOL.edit || m.toolName === TOOL.writeFile));
 }
 
-/** Whether `path` is `dir` or below it (both absolute, as the tools resolved them). Pure. */
-export const within = (dir: string, path: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-
 /**
  * The folders of `folders` that /undo may remove: those above a file the turn created (`files`
  * without a copy or a reason), which write_file had to make for it. A `folder` line the record
@@ -162,5 +160,5 @@ export const within = (dir: string, path: string) => path === dir || path.starts
  */
 export function foldersOfCreated(folders: Iterable<string>, files: Iterable<KeptFile>): string[] {
   const created = [...files].filter((k) => k.copy === undefined && k.skipped === undefined).map((k) => k.path);
-  return [...folders].filter((folder) => created.some((path) => path !== folder && within(folder, path)));
+  return [...folders].filter((folder) => created.some((path) => path !== folder && isWithin(path, folder)));
 }

@@ -3,7 +3,7 @@
 // same rules. A hey started again is a store that has never seen the folder: the folder is copied
 // where none has been opened, as the next hey finds it on disk.
 import { afterEach, expect, test } from "bun:test";
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
@@ -268,3 +268,28 @@ test("a `hey -c -p` turn is on the stack after a restart: its bash commands are 
 
 /** The id of the first turn in the record of `outputs`. */
 const turnOf = (outputs: string) => JSON.parse(readFileSync(join(outputs, RECORD_FILE), "utf8").split("\n")[0]!).turn as string;
+
+// x100 #5: a -p turn records the file's real path, and /undo compared it with the project as hey
+// was started in it: in a project reached through a link it said "outside this project".
+test("in a project reached through a link, a `hey -c -p` turn's edit is named as kept by no copy, not as outside the project", async () => {
+  const s = session();
+  const link = tempDir("hey-undo-link-");
+  dirs.push(link);
+  const alias = join(link.path, "project");
+  symlinkSync(s.work, alias);
+  writeFileSync(s.file("a.ts"), "a0\n");
+  writeFileSync(s.file("b.ts"), "b0\n");
+  const first = s.hey([], alias);
+  first.store.beginTurn();
+  await first.call(first.tools.read, { path: "a.ts" });
+  await first.call(first.tools.edit, { path: "a.ts", old_string: "a0", new_string: "a1" });
+  const update = s.hey([], alias, true); // hey -c -p "update b.ts", in the linked folder
+  await update.call(update.tools.read, { path: "b.ts" });
+  await update.call(update.tools.edit, { path: "b.ts", old_string: "b0", new_string: "b1" });
+  // started in the folder the link leads to: the same project, not another
+  const real = s.hey([], s.work);
+  expect(await undone(real.store)).toMatchObject({ skipped: [{ path: s.file("b.ts"), why: "a run with -p keeps no copies; not touched" }] });
+  expect(await undone(s.hey([], alias).store)).toMatchObject({ restored: [s.file("a.ts")], skipped: [] });
+  expect(s.read("a.ts")).toBe("a0\n");
+  expect(s.read("b.ts")).toBe("b1\n");
+});
