@@ -147,7 +147,7 @@ test(
     await t.keys("Enter"); // Enter during a turn is a newline in what is kept, never a send
     await t.type("more");
     const streaming = await t.waitFor("w6 ");
-    await t.keysRead(); // else, on a loaded machine, the turn could end before the keys are read (CI: "› next questionmore")
+    await t.keysRead(); // else, on a loaded machine, the turn could end before the Enter is read, which would then send `next question` alone
     expect(streaming).not.toContain("w23");
     expect(streaming).not.toContain("next question");
     expect(streaming).not.toContain("more");
