@@ -42,6 +42,8 @@ export interface ReplState {
   typedAhead?: string;
   /** the line typed during a turn that a Ctrl-C then cleared, unsent since: a Ctrl-C that leaves hey keeps it in the history */
   clearedAhead?: string;
+  /** the Enter that ended what was typed during the turn, not drawn: words typed next go on after it (the turn may end between the two) */
+  heldBreak?: string;
   /** the line as the last paste left it, the cursor after the paste: a `\` it ends in is text, not a line continuation */
   pasted?: string;
   /** the question being asked, and the line that waits under it */
@@ -139,6 +141,9 @@ export function step(s: ReplState, e: ReplEvent): Step {
 }
 
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
+  const held = s.heldBreak;
+  if (held !== undefined) s = { ...s, heldBreak: undefined };
+  if (held !== undefined && (key.type === "text" || key.type === "paste")) s = { ...s, editor: insert(s.editor, held) };
   if (s.mode === "search") return searchKey(s, key, more, now);
   // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn nobody
   // moves by words in a line they cannot see, so it is the cancel it looks like, the letter kept
@@ -356,11 +361,12 @@ function ended(s: ReplState, quit: boolean): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
   const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
-  // the line typed meanwhile is shown, its cursor at the end; the Enter that ended it (a newline during a turn) is
-  // dropped, so the next Enter sends what was typed rather than leaving the cursor on an empty line below it
+  // the line typed meanwhile is shown, its cursor at the end; the Enter that ended it (a newline during a turn) is held, not drawn:
+  // the next Enter sends the line, no empty row below it, and words typed right after it (the turn ended between) go on a row of their own
   const text = s.editor.text.replace(/\n+$/, "");
+  const heldBreak = text === "" ? undefined : s.editor.text.slice(text.length) || undefined;
   return {
-    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text },
+    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text, heldBreak },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
 }

@@ -147,7 +147,7 @@ test(
     await t.keys("Enter"); // Enter during a turn is a newline in what is kept, never a send
     await t.type("more");
     const streaming = await t.waitFor("w6 ");
-    await t.keysRead(); // else, on a loaded machine, the turn could end before the keys are read (CI: "› next questionmore")
+    await t.keysRead(); // else, on a loaded machine, the turn could end before the Enter is read, which would then send `next question` alone
     expect(streaming).not.toContain("w23");
     expect(streaming).not.toContain("next question");
     expect(streaming).not.toContain("more");
@@ -156,6 +156,51 @@ test(
     const screen = await t.screen();
     expect(screen).toContain("› next question\n… more");
     expect(server.requests.length - before).toBe(1);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "a line, Enter and more typed during a turn in one burst (one read) wait as two lines",
+  async () => {
+    const t = await open();
+    const rest = gate();
+    server.enqueue(heldAnswer("w0 w1 w2 w3", 2, rest.passed));
+    await t.type("first");
+    await t.keys("Enter");
+    await t.waitFor("w0 w1");
+    await t.keys("next question", "Enter", "more"); // one send-keys: the terminal hands them over together, as tmux does under load
+    await t.keysRead();
+    rest.open();
+    await t.waitFor((s) => lastLine(s) === "… more");
+    expect(await t.screen()).toContain("› next question\n… more");
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "an Enter typed during a turn that ends before the next words are typed still parts them from the line before",
+  async () => {
+    const t = await open();
+    const before = server.requests.length;
+    const rest = gate();
+    server.enqueue(heldAnswer("w0 w1 w2 w3", 2, rest.passed));
+    await t.type("first");
+    await t.keys("Enter");
+    await t.waitFor("w0 w1");
+    await t.type("next question");
+    await t.keys("Enter");
+    await t.keysRead();
+    rest.open();
+    await prompt(t, "next question"); // the turn ended between the Enter and what follows it
+    await t.type("more");
+    await t.waitFor((s) => lastLine(s) === "… more");
+    expect(await t.screen()).toContain("› next question\n… more");
+    server.enqueue(answer("Both lines."));
+    await t.keys("Enter");
+    await t.waitFor("Both lines.");
+    expect(userTexts().at(-1)).toBe("next question\nmore");
+    expect(server.requests.length - before).toBe(2);
   },
   E2E_TIMEOUT,
 );

@@ -224,6 +224,43 @@ describe("during a turn", () => {
     expect(play([key("enter")], after.state).effects).toContainEqual({ type: "run", line: "then run the tests" });
   });
 
+  /** `chunk` as the driver (repl.ts) feeds one read: its keys in order, Enter a newline when more keys came with it */
+  const read = (chunk: string, state: ReplState) => {
+    const { keys } = parseKeys(chunk);
+    return play(
+      keys.map((k, i) => ({ type: "key", key: k, more: i < keys.length - 1, now: 0 })),
+      state,
+    ).state;
+  };
+  const ended: ReplEvent = { type: "ended", line: "go", quit: false };
+
+  // CI under load: `next question`, Enter, `more` typed while the answer streamed showed `› next questionmore`
+  describe.each(["\r", "\n"])("`next question`, %j, `more` typed during a turn", (enter) => {
+    const typedKeys = `next question${enter}more`;
+    const cuts = Array.from({ length: typedKeys.length + 1 }, (_, i) => i);
+
+    test.each(cuts)("read in two pieces cut at %i, both during the turn: two lines at the next prompt", (cut) => {
+      const during = read(typedKeys.slice(cut), read(typedKeys.slice(0, cut), busy()));
+      expect(play([ended], during).state.editor).toMatchObject({ text: "next question\nmore", cursor: 18 });
+    });
+
+    test.each(cuts)("the turn ending after %i of them were read: still two lines, whichever side of the end each key fell", (cut) => {
+      const atPrompt = read(typedKeys.slice(cut), play([ended], read(typedKeys.slice(0, cut), busy())).state);
+      expect(atPrompt.mode).toBe("prompt");
+      expect(atPrompt.editor).toMatchObject({ text: "next question\nmore", cursor: 18 });
+    });
+  });
+
+  test("the dropped Enter comes back only before words typed straight after it: not after an edit, not alone at an empty line", () => {
+    const back = play([ended], play([text("then run the tests"), key("enter")], busy()).state).state;
+    expect(play([paste("and lint")], back).state.editor.text).toBe("then run the tests\nand lint");
+    expect(play([key("backspace"), text("s")], back).state.editor.text).toBe("then run the tests"); // Backspace took `s`: the user edits what they see
+    expect(play([key("left"), text("x")], back).state.editor.text).toBe("then run the testxs");
+    expect(play([text("a"), text("b")], back).state.editor.text).toBe("then run the tests\nab"); // once
+    const impatient = play([ended], play([key("enter")], busy()).state).state; // an Enter alone during a turn: nothing to part
+    expect(play([text("hi")], impatient).state.editor.text).toBe("hi");
+  });
+
   test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it for 2.5 s exit 130, saying why", () => {
     expect(play([key("escape")], busy()).effects).toEqual([{ type: "abort" }]);
     const late = 10_000 + FORCE_QUIT_AFTER_MS;
