@@ -57,24 +57,39 @@ export function cachedSummaryRequest(
   return { request: { ...kept, messages: sent.slice(), note: ask }, askChars: ask.length };
 }
 
-/** The ask after the conversation: no tools, which part to summarize (its first and last messages), the rules. */
+/**
+ * The ask after the conversation: no tools, which part to summarize (its first and last messages), the rules.
+ * The ask rides in the last message sent (the request's note), so a range that runs to it ends "at this
+ * note" rather than at a message the model would have to find around the ask itself.
+ */
 export function summaryAsk(sent: readonly Message[], range: SummaryRange, instructions?: string): string {
-  const first = describe(sent, range.messages[0]!.id);
-  const end = describe(sent, range.messages.at(-1)!.id);
-  const part = first === end ? first : `from ${first} through ${end}`;
+  const toTheEnd = range.messages.at(-1)!.id === sent.at(-1)?.id;
+  const first = range.messages[0]!.id === sent.at(-1)?.id ? "the message this note is in" : describe(sent, range.messages[0]!.id);
+  const part = toTheEnd
+    ? `from ${first} to the end, up to this note`
+    : ((end) => (first === end ? first : `from ${first} through ${end}`))(describe(sent, range.messages.at(-1)!.id));
+  const after = toTheEnd ? "" : ", and the messages after it stay as they are, so leave them out";
   return (
     `${SUMMARY_ASK_START} Do not call any tool now (none will run); answer in plain text only. ` +
     `Summarize the part of this conversation ${part}${instructions ? ` (${instructions})` : ""}: ` +
-    `your summary replaces that part, and the messages after it stay as they are, so leave them out. Write it for yourself, to continue the work without the original: ${SUMMARY_RULES}]`
+    `your summary replaces that part${after}. Write it for yourself, to continue the work without the original: ${SUMMARY_RULES}]`
   );
 }
 
-/** A message of `sent` named so the model finds it: a call by its tool and arguments, words by their start; the k-th of alike ones counted. */
+/**
+ * A message of `sent` (not its last, which holds the ask) named so the model finds it: a call by its tool and
+ * arguments, words by their start; among alike ones before the message holding the ask, counted from the nearer end.
+ */
 function describe(sent: readonly Message[], id: string): string {
+  const seen = sent.slice(0, -1);
   const name = (x: Message) => nameOf(sent, x);
-  const own = name(sent.find((m) => m.id === id)!);
-  const alike = sent.filter((x) => name(x) === own);
-  return alike.length > 1 ? `${own} (the ${ordinal(alike.findIndex((x) => x.id === id) + 1)} of ${alike.length} alike)` : own;
+  const own = name(seen.find((m) => m.id === id)!);
+  const alike = seen.filter((x) => name(x) === own);
+  if (alike.length < 2) return own;
+  const k = alike.findIndex((x) => x.id === id) + 1;
+  const fromEnd = alike.length - k + 1;
+  const which = k <= fromEnd ? ordinal(k) : fromEnd === 1 ? "last" : `${ordinal(fromEnd)}-last`;
+  return `${own} (the ${which} of ${alike.length} alike)`;
 }
 
 function nameOf(sent: readonly Message[], m: Message): string {

@@ -1,7 +1,7 @@
 // The summary request (SPEC §10): a stretch of the conversation, as a transcript within a share of
 // the budget, sent to the provider with reasoning off and its own output budget, for a summary the
 // agent can go on from. compaction.ts decides when; this file asks.
-import { addUsage, textOf, type Effort, type Protocol, type StopReason, type Usage } from "../kernel/ir.ts";
+import { addUsage, textOf, type Protocol, type StopReason, type Usage } from "../kernel/ir.ts";
 import { ProviderError, type ContextOverflow, type ModelRequest, type Provider, type ProviderErrorKind } from "../kernel/provider.ts";
 import { costedStream, type RequestEstimate } from "./request-cost.ts";
 import { summaryParts, type SummaryRange } from "./summary-range.ts";
@@ -9,6 +9,7 @@ import { summaryTranscript } from "./summary-transcript.ts";
 import { cachedSummaryRequest, SUMMARY_RULES, type AnsweredRequest } from "./summary-cached.ts";
 import { estimateTokens, type Summary } from "./passes.ts";
 import { cachePrices } from "./cache.ts";
+import { outputSent } from "../providers/effort.ts";
 
 /** Output budget of a summary request: it must be short to be worth anything. */
 const SUMMARY_MAX_TOKENS = 4096;
@@ -98,7 +99,8 @@ function done(range: SummaryRange, state: { summaries: Summary[] }, text: string
  * (summary-cached.ts): its `text` when the model wrote one whole, without calling a tool; only the
  * `usage` it cost when its answer was no summary (a tool call, no text, words cut by the output
  * limit or a refusal: thinking shares that limit here) or the request was refused; undefined when
- * it was not asked (nothing cached to repeat, over a known window with the answer's least room,
+ * it was not asked (nothing cached to repeat, over a known window with the answer's least room or the
+ * output the adapter really sends,
  * dearer than the transcript). Throws an abort, or a failure the transcript would meet too (the
  * network, the server), like compactRange.
  */
@@ -115,10 +117,14 @@ async function askCached(
   const { request } = made;
   const fixed = request.system.length + JSON.stringify(request.tools).length;
   const input = Math.ceil((fixed + made.askChars) * state.tokensPerChar) + estimateTokens(request.messages, state.tokensPerChar);
-  const room = window === undefined ? SUMMARY_MAX_TOKENS : window - Math.ceil(WINDOW_MARGIN * window) - input;
-  if (room < SUMMARY_MIN_TOKENS) return undefined; // the transcript is sized to the window instead
+  const room = window === undefined ? Number.POSITIVE_INFINITY : window - Math.ceil(WINDOW_MARGIN * window) - input;
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, room);
-  if (cachedCost(input, made.askChars, request.effort, maxTokens, provider.protocol, state.tokensPerChar) >= transcript()) return undefined;
+  if (maxTokens < SUMMARY_MIN_TOKENS) return undefined; // the transcript is sized to the window instead
+  // what the adapter really sends: Claude thinking by budget gets the budget plus an answer's room
+  // whatever is asked, and a server counting max_tokens into the window refuses a request past it
+  const sent = outputSent(provider.protocol, request.effort, maxTokens);
+  if (sent.maxTokens > room) return undefined;
+  if (cachedCost(input, made.askChars, sent.thinking, provider.protocol, state.tokensPerChar) >= transcript()) return undefined;
   try {
     const reply = await collect(provider, { ...request, maxTokens }, { input, tokensPerChar: state.tokensPerChar }, signal);
     if (reply.called || reply.text === "" || reply.stop === "length" || reply.stop === "refusal") return { usage: reply.usage };
@@ -134,35 +140,19 @@ async function askCached(
 /** Failures of the cached request that the transcript request, another request, need not meet. */
 const NOT_THIS_REQUEST = new Set<ProviderErrorKind>(["bad_request", "context_length", "empty_answer"]);
 
-/**
- * Reasoning tokens a summary asked at each effort is expected to spend, within its output limit:
- * the cached request keeps the last one's effort (a chat template renders it into the prompt), the
- * transcript asks with reasoning off. At high effort a model can think through the whole limit.
- */
-const THINKING_TOKENS: Record<Effort, number> = {
-  off: 0,
-  minimal: 512,
-  low: 1024,
-  medium: 2048,
-  high: SUMMARY_MAX_TOKENS,
-  xhigh: SUMMARY_MAX_TOKENS,
-  max: SUMMARY_MAX_TOKENS,
-};
-
 /** Output tokens are billed at about this many input tokens' price: Claude 5× ($15 against $3), most others 4×. */
 const outputPrice = (protocol: Protocol) => (protocol === "anthropic" ? 5 : 4);
 
 /**
  * What the cached request costs, in uncached input tokens: the conversation read from the cache,
- * the ask written to it, and the thinking its effort adds at the output price (an unset effort
- * counts none: the provider's default, no thinking on Claude). The summary's own words cost the
+ * the ask written to it, and the `thinking` tokens its effort adds (outputSent: what the adapter
+ * sends, Claude's budget) at the output price. The summary's own words cost the
  * same either way. Against the transcript paid in full: a short range of long results (each shown
  * at most 2 KB in a transcript) can cost less as a transcript (x91's mock: 1.4k against 5.5k). Pure.
  */
-export function cachedCost(input: number, askChars: number, effort: Effort | undefined, maxTokens: number, protocol: Protocol, tokensPerChar: number): number {
+export function cachedCost(input: number, askChars: number, thinking: number, protocol: Protocol, tokensPerChar: number): number {
   const prices = cachePrices(protocol);
   const ask = Math.ceil(askChars * tokensPerChar);
-  const thinking = effort === undefined ? 0 : Math.min(maxTokens, THINKING_TOKENS[effort]);
   return (input - ask) * prices.read + ask * prices.miss + thinking * outputPrice(protocol);
 }
 

@@ -1,6 +1,6 @@
 // Reasoning effort (SPEC §5.5): one table, seven levels × every protocol, each mapped to its
 // protocol's native meaning. Adapters read the row for their protocol and nothing else.
-import type { Effort } from "../kernel/ir.ts";
+import type { Effort, Protocol } from "../kernel/ir.ts";
 
 interface EffortRow {
   /** chat `reasoning_effort` / Responses `reasoning.effort`; "none" is OpenAI's official off */
@@ -61,6 +61,22 @@ export function anthropicEffort(effort: Effort | undefined, opts: { legacyThinki
   const budget = Math.min(row.budget, max_tokens - Math.min(ANSWER_ROOM_TOKENS, Math.ceil(max_tokens / 2)));
   if (budget < SMALLEST_BUDGET) return { thinking: { type: "disabled" }, max_tokens };
   return { thinking: { type: "enabled", budget_tokens: budget }, max_tokens };
+}
+
+/**
+ * The output a request asking `maxTokens` at `effort` goes out with over `protocol`: its real
+ * `maxTokens` and the thinking expected of it (an unset effort: none). Claude's adapter sends what
+ * anthropicEffort makes of it, counted as budget thinking (claude-sonnet-4-5 and earlier, or
+ * what a refusal taught the adapter): that raises max_tokens to the budget plus ANSWER_ROOM_TOKENS,
+ * more than an adaptive model is sent, so the room it needs is never underrated. Other protocols send `maxTokens` as asked, their reasoning within it, at most the
+ * table's budget. The summary request sizes its room and its cost by this (context/summary-request.ts). Pure.
+ */
+export function outputSent(protocol: Protocol, effort: Effort | undefined, maxTokens: number): { maxTokens: number; thinking: number } {
+  if (protocol === "anthropic") {
+    const sent = anthropicEffort(effort, { legacyThinking: true, maxTokens });
+    return { maxTokens: sent.max_tokens, thinking: sent.thinking?.type === "enabled" ? sent.thinking.budget_tokens : 0 };
+  }
+  return { maxTokens, thinking: effort === undefined ? 0 : Math.min(maxTokens, EFFORT_TABLE[effort].budget) };
 }
 
 export interface GeminiThinking {

@@ -85,7 +85,8 @@ test("the summary request is the last request the model answered, byte for byte,
   const ask = summary.note!;
   expect(ask.startsWith(SUMMARY_ASK_START)).toBe(true);
   expect(ask).toContain("Do not call any tool now");
-  expect(ask).toMatch(/from your turn calling read_big \{"n":1\} through the result of your read_big \{"n":\d\} call/); // where the part to fold ends
+  // the part to fold runs to the result this ask is appended to: it ends at the ask, not at a message named around it
+  expect(ask).toContain('from your turn calling read_big {"n":1} to the end, up to this note: your summary replaces that part. Write');
   // on the wire: system, tools and messages with their cache marks as they were; only the note at the end of the last turn differs
   const model = { model: "claude-test" };
   const [was, now] = [toRequest(last, model), toRequest(summary, model)];
@@ -169,7 +170,7 @@ test("the cached request is made only for the same provider, within the cache's 
   expect(made.request.note).not.toContain("Context: 90%"); // the context line is the request's own, not part of the prefix
   expect(made.request.messages).toEqual(sent);
   expect(made.request.note).toContain(
-    'from your turn calling read_file {"path":"f1.ts"} (the 1st of 2 alike) through the result of your read_file {"path":"f1.ts"} call (the 2nd of 2 alike)',
+    'from your turn calling read_file {"path":"f1.ts"} (the 1st of 2 alike) through the result of your read_file {"path":"f1.ts"} call (the last of 2 alike)',
   );
   const other: Provider = { ...by };
   expect(cachedSummaryRequest(last, range, { provider: other, now: 2_000 })).toBeUndefined(); // after /model: another cache
