@@ -47,7 +47,11 @@ for (let i = 1; i <= 5; i++)
     { id: `a${i}`, role: "assistant", content: [], toolCalls: [{ id: `c${i}`, name: "bash", arguments: '{"command":"npm test"}' }] },
     { id: `r${i}`, role: "tool", toolCallId: `c${i}`, content: [{ type: "text", text: `3 tests failed on run ${i}` }] },
   );
-const last: AnsweredRequest = { request: { system: "s", messages: reruns, tools: [] }, by: { protocol: "anthropic", model: "m", stream: async function* () {} }, at: 0 };
+const last: AnsweredRequest = {
+  request: { system: "s", messages: reruns, tools: [] },
+  by: { protocol: "anthropic", model: "m", stream: async function* () {} },
+  at: 0,
+};
 const made = cachedSummaryRequest(last, rangeOf(reruns, 1, 8), { provider: last.by, now: 1 })!;
 const shapes: [string, (r: ModelRequest) => unknown][] = [
   ["Anthropic (the note inside the last result's turn)", (r) => anthropicRequest(r, { model: "claude-sonnet-4-5" })],
