@@ -1,7 +1,7 @@
 // The summary request that reads the provider's prompt cache (SPEC §10). The last request the
 // model answered is sent again as it went — the same system prompt, tools, messages and effort —
 // with the ask for the summary of the range, named by its first and last messages, as the request's
-// note (inside the last turn, where each adapter puts the context line). Its prefix is then the one the provider cached a moment ago, read at about a tenth of
+// note (where each adapter puts the context line, after the last message). Its prefix is then the one the provider cached a moment ago, read at about a tenth of
 // the price, where a transcript under a system prompt of its own was paid in full (x91: 5.8k
 // tokens at full price instead of ~1.1k). Nothing else of the request changes: Anthropic keys its
 // cached messages on the tool choice and the thinking setting, and a chat template renders the
@@ -51,9 +51,9 @@ export function cachedSummaryRequest(
   if (range.messages.length === 0 || range.messages.some((m) => !ids.has(m.id))) return undefined;
   const ask = summaryAsk(sent, range, opts.instructions);
   const { note: _note, onceTail: _once, maxTokens: _max, ...kept } = last.request;
-  // the ask as the request's note: each adapter puts it inside the last user or tool turn, after what the
-  // cache holds; a user message of its own after tool results is refused by strict servers (Mistral:
-  // "Unexpected role 'user' after role 'tool'") and by Mistral's chat templates
+  // the ask as the request's note, after what the cache holds: Anthropic and chat put it inside the last user or
+  // tool turn (a user message of its own after tool results is refused by strict servers, Mistral: "Unexpected
+  // role 'user' after role 'tool'"), Gemini and Responses in a user message of its own after it
   return { request: { ...kept, messages: sent.slice(), note: ask }, askChars: ask.length };
 }
 
