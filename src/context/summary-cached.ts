@@ -1,7 +1,7 @@
 // The summary request that reads the provider's prompt cache (SPEC §10). The last request the
 // model answered is sent again as it went — the same system prompt, tools, messages and effort —
 // with the ask for the summary of the range, named by its first and last messages, as the request's
-// note (inside the last turn, where each adapter puts the context line). Its prefix is then the one the provider cached a moment ago, read at about a tenth of
+// note (where each adapter puts the context line, after the last message). Its prefix is then the one the provider cached a moment ago, read at about a tenth of
 // the price, where a transcript under a system prompt of its own was paid in full (x91: 5.8k
 // tokens at full price instead of ~1.1k). Nothing else of the request changes: Anthropic keys its
 // cached messages on the tool choice and the thinking setting, and a chat template renders the
@@ -51,20 +51,21 @@ export function cachedSummaryRequest(
   if (range.messages.length === 0 || range.messages.some((m) => !ids.has(m.id))) return undefined;
   const ask = summaryAsk(sent, range, opts.instructions);
   const { note: _note, onceTail: _once, maxTokens: _max, ...kept } = last.request;
-  // the ask as the request's note: each adapter puts it inside the last user or tool turn, after what the
-  // cache holds; a user message of its own after tool results is refused by strict servers (Mistral:
-  // "Unexpected role 'user' after role 'tool'") and by Mistral's chat templates
+  // the ask as the request's note, after what the cache holds: Anthropic and chat put it inside the last user or
+  // tool turn (a user message of its own after tool results is refused by strict servers, Mistral: "Unexpected
+  // role 'user' after role 'tool'"), Gemini and Responses in a user message of its own after it
   return { request: { ...kept, messages: sent.slice(), note: ask }, askChars: ask.length };
 }
 
 /**
  * The ask after the conversation: no tools, which part to summarize (its first and last messages), the rules.
- * The ask rides in the last message sent (the request's note), so a range that runs to it ends "at this
- * note" rather than at a message the model would have to find around the ask itself.
+ * The ask is the request's note, right after the last message sent: inside it (Anthropic, chat) or in a
+ * user message of its own (Gemini, Responses). So a range that runs to that message ends "up to this
+ * note", and that message is named by where it is, the same on every protocol.
  */
 export function summaryAsk(sent: readonly Message[], range: SummaryRange, instructions?: string): string {
   const toTheEnd = range.messages.at(-1)!.id === sent.at(-1)?.id;
-  const first = range.messages[0]!.id === sent.at(-1)?.id ? "the message this note is in" : describe(sent, range.messages[0]!.id);
+  const first = range.messages[0]!.id === sent.at(-1)?.id ? "the last message before this note" : describe(sent, range.messages[0]!.id);
   const part = toTheEnd
     ? `from ${first} to the end, up to this note`
     : ((end) => (first === end ? first : `from ${first} through ${end}`))(describe(sent, range.messages.at(-1)!.id));
@@ -77,19 +78,17 @@ export function summaryAsk(sent: readonly Message[], range: SummaryRange, instru
 }
 
 /**
- * A message of `sent` (not its last, which holds the ask) named so the model finds it: a call by its tool and
- * arguments, words by their start; among alike ones before the message holding the ask, counted from the nearer end.
+ * A message of `sent` named so the model finds it: a call by its tool and arguments, words by their start;
+ * among alike ones, counted from the first over all of `sent`, which every protocol shows whole before
+ * the note (the note can follow the last message, or ride inside it, so a count from the end could be one off).
  */
 function describe(sent: readonly Message[], id: string): string {
-  const seen = sent.slice(0, -1);
   const name = (x: Message) => nameOf(sent, x);
-  const own = name(seen.find((m) => m.id === id)!);
-  const alike = seen.filter((x) => name(x) === own);
+  const own = name(sent.find((m) => m.id === id)!);
+  const alike = sent.filter((x) => name(x) === own);
   if (alike.length < 2) return own;
   const k = alike.findIndex((x) => x.id === id) + 1;
-  const fromEnd = alike.length - k + 1;
-  const which = k <= fromEnd ? ordinal(k) : fromEnd === 1 ? "last" : `${ordinal(fromEnd)}-last`;
-  return `${own} (the ${which} of ${alike.length} alike)`;
+  return `${own} (the ${ordinal(k)} of ${alike.length} alike)`;
 }
 
 function nameOf(sent: readonly Message[], m: Message): string {

@@ -99,9 +99,8 @@ function done(range: SummaryRange, state: { summaries: Summary[] }, text: string
  * (summary-cached.ts): its `text` when the model wrote one whole, without calling a tool; only the
  * `usage` it cost when its answer was no summary (a tool call, no text, words cut by the output
  * limit or a refusal: thinking shares that limit here) or the request was refused; undefined when
- * it was not asked (nothing cached to repeat, over a known window with the answer's least room or the
- * output the adapter really sends,
- * dearer than the transcript). Throws an abort, or a failure the transcript would meet too (the
+ * it was not asked (nothing cached to repeat, too little room in a known window for the answer or for
+ * the max_tokens the adapter really sends, or dearer than the transcript). Throws an abort, or a failure the transcript would meet too (the
  * network, the server), like compactRange.
  */
 async function askCached(
@@ -120,9 +119,9 @@ async function askCached(
   const room = window === undefined ? Number.POSITIVE_INFINITY : window - Math.ceil(WINDOW_MARGIN * window) - input;
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, room);
   if (maxTokens < SUMMARY_MIN_TOKENS) return undefined; // the transcript is sized to the window instead
-  // what the adapter really sends: Claude thinking by budget gets the budget plus an answer's room
+  // what the adapter really sends: a Claude thinking by budget gets the budget plus an answer's room
   // whatever is asked, and a server counting max_tokens into the window refuses a request past it
-  const sent = outputSent(provider.protocol, request.effort, maxTokens);
+  const sent = outputSent(provider.protocol, provider.model, request.effort, maxTokens);
   if (sent.maxTokens > room) return undefined;
   if (cachedCost(input, made.askChars, sent.thinking, provider.protocol, state.tokensPerChar) >= transcript()) return undefined;
   try {
@@ -145,8 +144,8 @@ const outputPrice = (protocol: Protocol) => (protocol === "anthropic" ? 5 : 4);
 
 /**
  * What the cached request costs, in uncached input tokens: the conversation read from the cache,
- * the ask written to it, and the `thinking` tokens its effort adds (outputSent: what the adapter
- * sends, Claude's budget) at the output price. The summary's own words cost the
+ * the ask written to it, and the `thinking` tokens its effort is expected to add
+ * (outputSent: within the limit the adapter sends, Claude's budget) at the output price. The summary's own words cost the
  * same either way. Against the transcript paid in full: a short range of long results (each shown
  * at most 2 KB in a transcript) can cost less as a transcript (x91's mock: 1.4k against 5.5k). Pure.
  */

@@ -1,6 +1,7 @@
 // Reasoning effort (SPEC §5.5): one table, seven levels × every protocol, each mapped to its
 // protocol's native meaning. Adapters read the row for their protocol and nothing else.
 import type { Effort, Protocol } from "../kernel/ir.ts";
+import { claudeStart } from "./claude-models.ts";
 
 interface EffortRow {
   /** chat `reasoning_effort` / Responses `reasoning.effort`; "none" is OpenAI's official off */
@@ -64,19 +65,32 @@ export function anthropicEffort(effort: Effort | undefined, opts: { legacyThinki
 }
 
 /**
- * The output a request asking `maxTokens` at `effort` goes out with over `protocol`: its real
- * `maxTokens` and the thinking expected of it (an unset effort: none). Claude's adapter sends what
- * anthropicEffort makes of it, counted as budget thinking (claude-sonnet-4-5 and earlier, or
- * what a refusal taught the adapter): that raises max_tokens to the budget plus ANSWER_ROOM_TOKENS,
- * more than an adaptive model is sent, so the room it needs is never underrated. Other protocols send `maxTokens` as asked, their reasoning within it, at most the
- * table's budget. The summary request sizes its room and its cost by this (context/summary-request.ts). Pure.
+ * Thinking tokens a request at each effort is expected to spend, within what it may spend: a budget
+ * or max_tokens is a cap, not what is billed, and at high effort a model may think through a
+ * summary's 4,096-token limit.
  */
-export function outputSent(protocol: Protocol, effort: Effort | undefined, maxTokens: number): { maxTokens: number; thinking: number } {
-  if (protocol === "anthropic") {
-    const sent = anthropicEffort(effort, { legacyThinking: true, maxTokens });
-    return { maxTokens: sent.max_tokens, thinking: sent.thinking?.type === "enabled" ? sent.thinking.budget_tokens : 0 };
-  }
-  return { maxTokens, thinking: effort === undefined ? 0 : Math.min(maxTokens, EFFORT_TABLE[effort].budget) };
+const EXPECTED_THINKING: Record<Effort, number> = { off: 0, minimal: 512, low: 1024, medium: 2048, high: 4096, xhigh: 4096, max: 4096 };
+
+/**
+ * The output a request asking `maxTokens` at `effort` goes out with over `protocol` to `model`: the
+ * `maxTokens` really sent and the thinking expected of it (an unset effort: none), for the room
+ * and the cost of the cached summary (context/summary-request.ts). Claude's is what anthropicEffort
+ * makes of it in the mode and output limit the adapter starts that model with (claude-models.ts):
+ * budget thinking (4.5 and earlier) raises max_tokens to the budget plus ANSWER_ROOM_TOKENS and
+ * caps the thinking at the budget; adaptive thinking sends `maxTokens` as asked. Other protocols
+ * send `maxTokens`, their reasoning within it. Pure.
+ */
+export function outputSent(protocol: Protocol, model: string, effort: Effort | undefined, maxTokens: number): { maxTokens: number; thinking: number } {
+  const expected = effort === undefined ? 0 : EXPECTED_THINKING[effort];
+  if (protocol !== "anthropic") return { maxTokens, thinking: Math.min(expected, maxTokens) };
+  const start = claudeStart(model);
+  const sent = anthropicEffort(effort, {
+    legacyThinking: start.legacyThinking ?? false,
+    maxTokens,
+    ...(start.outputLimit !== undefined ? { limit: start.outputLimit } : {}),
+  });
+  const cap = sent.thinking?.type === "enabled" ? sent.thinking.budget_tokens : sent.thinking?.type === "adaptive" ? sent.max_tokens : 0;
+  return { maxTokens: sent.max_tokens, thinking: Math.min(expected, cap) };
 }
 
 export interface GeminiThinking {

@@ -14,8 +14,8 @@ export type ReplEvent =
     }
   /** the completions of the line before the cursor, asked for by a `complete` effect */
   | { type: "completed"; candidates: string[]; fit?: ListFit }
-  /** a turn's line ended; `quit`: /quit */
-  | { type: "ended"; line: string; quit: boolean }
+  /** a turn's line ended (at `now`, ms); `quit`: /quit */
+  | { type: "ended"; line: string; quit: boolean; now: number }
   | { type: "ask"; question: string }
   /** SIGTERM, SIGHUP or the terminal gone: `code` is the exit code, `why` what the cancelled turn says */
   | { type: "signal"; code: number; why: string }

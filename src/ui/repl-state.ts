@@ -21,6 +21,8 @@ export const FORCE_QUIT_PRESSES = 3;
  * (STOP_GRACE_MS, tools/process-tree.ts), and a user pressing Ctrl-C meanwhile wants the prompt back, not hey gone.
  */
 export const FORCE_QUIT_AFTER_MS = 2500;
+/** Words typed this soon after a turn ended may have been typed before the screen showed it: they go on after the Enter it held. */
+export const HELD_BREAK_MS = 500;
 
 export interface ReplState {
   /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
@@ -42,8 +44,8 @@ export interface ReplState {
   typedAhead?: string;
   /** the line typed during a turn that a Ctrl-C then cleared, unsent since: a Ctrl-C that leaves hey keeps it in the history */
   clearedAhead?: string;
-  /** the Enter that ended what was typed during the turn, not drawn: words typed next go on after it (the turn may end between the two) */
-  heldBreak?: string;
+  /** when the turn ended, if it held the Enter that ended what was typed during it (not drawn): words typed within HELD_BREAK_MS go on after it */
+  heldBreakAt?: number;
   /** the line as the last paste left it, the cursor after the paste: a `\` it ends in is text, not a line continuation */
   pasted?: string;
   /** the question being asked, and the line that waits under it */
@@ -122,7 +124,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
       };
     }
     case "ended":
-      return ended(s, e.quit);
+      return ended(s, e.quit, e.now);
     case "ask":
       if (s.mode !== "busy") return { state: s, effects: [{ type: "answer", text: undefined }] };
       return {
@@ -141,9 +143,8 @@ export function step(s: ReplState, e: ReplEvent): Step {
 }
 
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
-  const held = s.heldBreak;
-  if (held !== undefined) s = { ...s, heldBreak: undefined };
-  if (held !== undefined && (key.type === "text" || key.type === "paste")) s = { ...s, editor: insert(s.editor, held) };
+  const held = s.heldBreakAt !== undefined && now - s.heldBreakAt <= HELD_BREAK_MS && (key.type === "text" || key.type === "paste");
+  if (s.heldBreakAt !== undefined) s = { ...s, heldBreakAt: undefined, editor: held ? insert(s.editor, "\n") : s.editor };
   if (s.mode === "search") return searchKey(s, key, more, now);
   // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn nobody
   // moves by words in a line they cannot see, so it is the cancel it looks like, the letter kept
@@ -357,16 +358,16 @@ function searchKey(s: ReplState, key: Key, more: boolean, now: number): Step {
   }
 }
 
-function ended(s: ReplState, quit: boolean): Step {
+function ended(s: ReplState, quit: boolean, now: number): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
   const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
-  // the line typed meanwhile is shown, its cursor at the end; the Enter that ended it (a newline during a turn) is held, not drawn:
-  // the next Enter sends the line, no empty row below it, and words typed right after it (the turn ended between) go on a row of their own
+  // the line typed meanwhile is shown, its cursor at the end; the Enters that ended it (newlines during a turn) are not drawn: the next
+  // Enter sends the line, no empty row below it; words typed right after (the turn ended between) go on a row of their own, later ones do not
   const text = s.editor.text.replace(/\n+$/, "");
-  const heldBreak = text === "" ? undefined : s.editor.text.slice(text.length) || undefined;
+  const heldBreakAt = text !== "" && text !== s.editor.text ? now : undefined;
   return {
-    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text, heldBreak },
+    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text, heldBreakAt },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
 }

@@ -243,7 +243,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
       out(`${wrapColumns(`hey: ${visible(errorText(e))}`, columns(), terminalWidth)}\n`); // at spaces, never mid-word
     }
     turn = undefined;
-    dispatch({ type: "ended", line, quit });
+    dispatch({ type: "ended", line, quit, now: Date.now() });
   }
 
   const io: ReplIo = {

@@ -170,7 +170,7 @@ test("the cached request is made only for the same provider, within the cache's 
   expect(made.request.note).not.toContain("Context: 90%"); // the context line is the request's own, not part of the prefix
   expect(made.request.messages).toEqual(sent);
   expect(made.request.note).toContain(
-    'from your turn calling read_file {"path":"f1.ts"} (the 1st of 2 alike) through the result of your read_file {"path":"f1.ts"} call (the last of 2 alike)',
+    'from your turn calling read_file {"path":"f1.ts"} (the 1st of 2 alike) through the result of your read_file {"path":"f1.ts"} call (the 2nd of 2 alike)',
   );
   const other: Provider = { ...by };
   expect(cachedSummaryRequest(last, range, { provider: other, now: 2_000 })).toBeUndefined(); // after /model: another cache

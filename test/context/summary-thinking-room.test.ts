@@ -9,14 +9,15 @@ import type { ModelRequest, Provider, StreamEvent } from "../../src/kernel/provi
 import { toRequest } from "../../src/providers/anthropic.ts";
 import { isCachedSummary } from "../helpers/summary-requests.ts";
 
-/** A last request of `reads` 2 KB reads on a budget-thinking Claude at `effort`; what each summary request was sent with. */
-async function summarize(opts: { reads: number; effort: Effort; window?: number }) {
+/** A last request of `reads` 2 KB reads to `model` (a budget-thinking Claude unless said) at `effort`; what each summary request was sent with. */
+async function summarize(opts: { reads: number; effort: Effort; window?: number; model?: string; protocol?: "anthropic" | "openai" }) {
+  const model = opts.model ?? "claude-sonnet-4-5";
   const asked: { kind: string; max_tokens: number; budget?: number }[] = [];
   const p: Provider = {
-    protocol: "anthropic",
-    model: "claude-sonnet-4-5",
+    protocol: opts.protocol ?? "anthropic",
+    model,
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
-      const body = toRequest(request, { model: "claude-sonnet-4-5", legacyThinking: true });
+      const body = toRequest(request, { model, legacyThinking: model === "claude-sonnet-4-5" });
       const budget = body.thinking?.type === "enabled" ? body.thinking.budget_tokens : undefined;
       asked.push({ kind: isCachedSummary(request) ? "cached" : "transcript", max_tokens: body.max_tokens, ...(budget ? { budget } : {}) });
       const message: Message = { id: "s", role: "assistant", content: [{ type: "text", text: "SUMMARY" }] };
@@ -44,9 +45,25 @@ test("at -t low, a window with room for 4,096 output tokens but not the 6,144 bu
   expect(await summarize({ reads: 40, effort: "low", window: 32_000 })).toEqual([{ kind: "cached", max_tokens: 6_144, budget: 2_048 }]);
 });
 
-test("low's thinking is priced at the 2,048-token budget Claude is sent, not 1,024: a range the transcript serves for less goes as the transcript", async () => {
-  // 17 reads of 2 KB: ~8.5k tokens paid in full as a transcript, against ~2.2k read from the cache
-  // plus 2,048 thinking tokens at five times the price (at 1,024 the cache looked cheaper)
-  expect((await summarize({ reads: 18, effort: "low" })).map((a) => a.kind)).toEqual(["transcript"]);
-  expect((await summarize({ reads: 30, effort: "low" })).map((a) => a.kind)).toEqual(["cached"]);
+test("thinking is priced at what its effort is expected to spend, within the budget: a budget is a cap, not what Claude bills", async () => {
+  // medium's 8,192-token budget priced in full made the transcript look cheaper; 2,048 expected does not
+  expect((await summarize({ reads: 30, effort: "medium" })).map((a) => a.kind)).toEqual(["cached"]);
+  expect((await summarize({ reads: 60, effort: "high" })).map((a) => a.kind)).toEqual(["cached"]);
+  // a short range still goes as the transcript, which costs less than the cached read plus 1,024 thinking tokens
+  expect((await summarize({ reads: 6, effort: "low" })).map((a) => a.kind)).toEqual(["transcript"]);
+});
+
+test("an adaptive Claude (after 4.5) is sent max_tokens 4,096 with no budget: its room and cost are not a budget-thinking one's", async () => {
+  const adaptive = { model: "claude-opus-4-7" };
+  expect(await summarize({ ...adaptive, reads: 30, effort: "medium" })).toEqual([{ kind: "cached", max_tokens: 4_096 }]);
+  expect((await summarize({ ...adaptive, reads: 120, effort: "high" })).map((a) => a.kind)).toEqual(["cached"]);
+  // a 34k window leaves room for 4,096 beside 40 reads, not for the 12,288 budget thinking would send
+  expect((await summarize({ ...adaptive, reads: 40, effort: "medium", window: 34_000 })).map((a) => a.kind)).toEqual(["cached"]);
+});
+
+test("over OpenAI, thinking is priced at the effort's expected spend, not the budget table of budget-based APIs", async () => {
+  const openai = { protocol: "openai" as const, model: "gpt-5" };
+  expect((await summarize({ ...openai, reads: 8, effort: "minimal" })).map((a) => a.kind)).toEqual(["cached"]);
+  expect((await summarize({ ...openai, reads: 16, effort: "low" })).map((a) => a.kind)).toEqual(["cached"]);
+  expect((await summarize({ ...openai, reads: 20, effort: "medium" })).map((a) => a.kind)).toEqual(["cached"]);
 });

@@ -179,8 +179,10 @@ test(
 );
 
 test(
-  "an Enter typed during a turn that ends before the next words are typed still parts them from the line before",
+  "an Enter that ended what was typed during a turn is not drawn: the line waits on one row and Enter sends it alone",
   async () => {
+    // whether words typed right after the turn's end go on a row of their own depends on when they come (HELD_BREAK_MS):
+    // test/ui/repl-state.test.ts steps that with the time given; here, what the screen shows and what is sent
     const t = await open();
     const before = server.requests.length;
     const rest = gate();
@@ -192,14 +194,11 @@ test(
     await t.keys("Enter");
     await t.keysRead();
     rest.open();
-    await prompt(t, "next question"); // the turn ended between the Enter and what follows it
-    await t.type("more");
-    await t.waitFor((s) => lastLine(s) === "… more");
-    expect(await t.screen()).toContain("› next question\n… more");
-    server.enqueue(answer("Both lines."));
+    await prompt(t, "next question");
+    server.enqueue(answer("One line."));
     await t.keys("Enter");
-    await t.waitFor("Both lines.");
-    expect(userTexts().at(-1)).toBe("next question\nmore");
+    await t.waitFor("One line.");
+    expect(userTexts().at(-1)).toBe("next question");
     expect(server.requests.length - before).toBe(2);
   },
   E2E_TIMEOUT,

@@ -73,7 +73,7 @@ describe("a big paste in the line", () => {
   });
 
   test("Up recalls the line folded as it was; Ctrl-R finds it by text inside the paste", () => {
-    let { state } = play([text("look: "), paste(big), key("enter"), { type: "ended", line: "", quit: false }]);
+    let { state } = play([text("look: "), paste(big), key("enter"), { type: "ended", line: "", quit: false, now: 0 }]);
     ({ state } = play([key("up")], state));
     expect(drawn(state)).toBe("look: [Pasted text #1 +2000 lines]");
     ({ state } = play([key("killToStart"), key("reverseSearch"), text("line 1999 of")], state));

@@ -11,6 +11,7 @@ import {
   EXIT_CTRL_C_MS,
   exitCode,
   FORCE_QUIT_AFTER_MS,
+  HELD_BREAK_MS,
   initialRepl,
   promptOf,
   step,
@@ -48,7 +49,7 @@ describe("at the prompt", () => {
     const home = (n: number) => Array.from({ length: n }, () => key("left"));
     let { state } = play([text("a long draft"), key("killToStart")]);
     expect(state.editor.text).toBe("");
-    ({ state } = play([text("git status"), key("enter"), { type: "ended", line: "git status", quit: false }, key("yank")], state));
+    ({ state } = play([text("git status"), key("enter"), { type: "ended", line: "git status", quit: false, now: 0 }, key("yank")], state));
     expect(state.editor).toMatchObject({ text: "a long draft", cursor: 12 });
     ({ state } = play([...home(5), key("killToEnd"), key("deleteWordLeft"), key("yank")], state));
     expect(state.editor.text).toBe("a long ");
@@ -63,7 +64,7 @@ describe("at the prompt", () => {
     expect(play([key("up")], cleared.state).state.editor.text).toBe("earlier");
     expect(play([key("yank")], cleared.state).state.editor).toMatchObject({ text: "a long message I typed", cursor: 22 });
     // kept across a line sent meanwhile, as a Ctrl-U cut is
-    const later = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }, key("yank")], cleared.state).state;
+    const later = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false, now: 0 }, key("yank")], cleared.state).state;
     expect(later.editor.text).toBe("a long message I typed");
 
     const paste = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n");
@@ -192,7 +193,7 @@ describe("during a turn", () => {
     const at: ReplEvent = { type: "key", key: { type: "cursorAt", row: 12, col: 7 }, more: false, now: 0 };
     expect(play([at], state).effects).toEqual([{ type: "keepRow", row: 12, col: 7 }]);
     // at the prompt an answer that comes late does nothing; Ctrl-L clears and draws the line
-    const back = play([{ type: "ended", line: "go", quit: false }, at, key("clearScreen")], state);
+    const back = play([{ type: "ended", line: "go", quit: false, now: 0 }, at, key("clearScreen")], state);
     expect(types(back.effects)).toEqual(["draw", "clearScreen", "draw"]);
   });
 
@@ -211,7 +212,7 @@ describe("during a turn", () => {
   test("keys are kept, not drawn, never sent: Enter is a newline; they wait at the next prompt", () => {
     const typed = play([text("next"), key("enter"), text("line")], busy());
     expect(types(typed.effects)).toEqual([]);
-    const after = play([{ type: "ended", line: "go", quit: false }], typed.state);
+    const after = play([{ type: "ended", line: "go", quit: false, now: 0 }], typed.state);
     expect(after.state.mode).toBe("prompt");
     expect(after.state.editor).toMatchObject({ text: "next\nline", cursor: "next\nline".length });
     expect(after.effects).toEqual([{ type: "draw", fresh: true }]);
@@ -219,7 +220,7 @@ describe("during a turn", () => {
 
   test("an Enter that ended what was typed during the turn is dropped: the next Enter sends it, without an empty last line", () => {
     const typed = play([text("then run the tests"), key("enter"), key("enter")], busy());
-    const after = play([{ type: "ended", line: "go", quit: false }], typed.state);
+    const after = play([{ type: "ended", line: "go", quit: false, now: 0 }], typed.state);
     expect(after.state.editor).toMatchObject({ text: "then run the tests", cursor: 18 });
     expect(play([key("enter")], after.state).effects).toContainEqual({ type: "run", line: "then run the tests" });
   });
@@ -232,7 +233,7 @@ describe("during a turn", () => {
       state,
     ).state;
   };
-  const ended: ReplEvent = { type: "ended", line: "go", quit: false };
+  const ended: ReplEvent = { type: "ended", line: "go", quit: false, now: 0 };
 
   // CI under load: `next question`, Enter, `more` typed while the answer streamed showed `› next questionmore`
   describe.each(["\r", "\n"])("`next question`, %j, `more` typed during a turn", (enter) => {
@@ -261,6 +262,19 @@ describe("during a turn", () => {
     expect(play([text("hi")], impatient).state.editor.text).toBe("hi");
   });
 
+  test("words typed well after the turn ended go on the line as shown, not on a row the screen never showed", () => {
+    const at = (t: string, now: number): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now });
+    const back = play([{ type: "ended", line: "go", quit: false, now: 10_000 }], play([text("fix the test"), key("enter")], busy()).state).state;
+    expect(play([at(" in foo.ts", 70_000), key("enter")], back).effects).toContainEqual({ type: "run", line: "fix the test in foo.ts" });
+    expect(play([at(" in foo.ts", 10_000 + HELD_BREAK_MS + 1)], back).state.editor.text).toBe("fix the test in foo.ts");
+    expect(play([at("and lint", 10_000 + HELD_BREAK_MS)], back).state.editor.text).toBe("fix the test\nand lint"); // the race the hold is for
+  });
+
+  test("several Enters that ended what was typed during the turn hold one line break, not blank lines", () => {
+    const back = play([ended], play([text("fix the test"), key("enter"), key("enter"), key("enter")], busy()).state).state;
+    expect(play([text("and lint")], back).state.editor.text).toBe("fix the test\nand lint");
+  });
+
   test("Esc or Ctrl-C cancels once; three more Ctrl-C while the turn ignores it for 2.5 s exit 130, saying why", () => {
     expect(play([key("escape")], busy()).effects).toEqual([{ type: "abort" }]);
     const late = 10_000 + FORCE_QUIT_AFTER_MS;
@@ -278,7 +292,7 @@ describe("during a turn", () => {
     const presses = [0, 150, 300, 450, 1_900].map((at) => key("interrupt", 10_000 + at));
     const pressed = play([text("my next instruction"), ...presses], busy());
     expect(pressed.effects).toEqual([{ type: "abort" }]);
-    const after = play([{ type: "ended", line: "go", quit: false }], pressed.state);
+    const after = play([{ type: "ended", line: "go", quit: false, now: 0 }], pressed.state);
     expect(after.state).toMatchObject({ mode: "prompt", editor: { text: "my next instruction" } });
   });
 
@@ -295,7 +309,7 @@ describe("during a turn", () => {
 
   test("a second Ctrl-C that clears what was typed unseen during the turn says so, leaving it on screen; Ctrl-Y brings it back, and a Ctrl-C exit keeps it in the history", () => {
     const typed = play([text("second careful follow-up"), key("interrupt", 10_000)], busy());
-    const back = play([{ type: "ended", line: "go", quit: false }], typed.state).state;
+    const back = play([{ type: "ended", line: "go", quit: false, now: 0 }], typed.state).state;
     const cleared = play([key("interrupt", 10_200)], back);
     expect(cleared.effects).toEqual([
       { type: "below" },
@@ -309,7 +323,7 @@ describe("during a turn", () => {
       { type: "remember", entry: "second careful follow-up" },
       { type: "leave", code: 0 },
     ]);
-    const sent = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false }], cleared.state).state;
+    const sent = play([text("/usage"), key("enter"), { type: "ended", line: "/usage", quit: false, now: 0 }], cleared.state).state;
     expect(types(play([key("interrupt", 20_000), key("interrupt", 20_200)], sent).effects)).not.toContain("remember");
     // once edited it is the user's line as seen: Ctrl-C clears it quietly, as any line
     expect(play([text("!"), key("interrupt", 10_300)], back).effects).toEqual([{ type: "draw" }, { type: "draw" }]);
@@ -320,7 +334,7 @@ describe("during a turn", () => {
       const keys = parseKeys(input).keys.map((k): ReplEvent => ({ type: "key", key: k, more: false, now: 0 }));
       const typed = play(keys, busy());
       expect(typed.effects).toEqual([{ type: "abort" }]);
-      const after = play([{ type: "ended", line: "go", quit: false }], typed.state);
+      const after = play([{ type: "ended", line: "go", quit: false, now: 0 }], typed.state);
       expect(after.state.editor.text).toBe(input.slice(1));
     }
   });
@@ -332,9 +346,9 @@ describe("during a turn", () => {
   });
 
   test("the exit code is how the session ends: /quit, Ctrl-D and a double Ctrl-C after a cancelled turn exit 0", () => {
-    const cancelled = play([key("interrupt"), { type: "ended", line: "go", quit: false }], busy()).state;
+    const cancelled = play([key("interrupt"), { type: "ended", line: "go", quit: false, now: 0 }], busy()).state;
     expect(exitCode(cancelled)).toBe(0);
-    expect(play([{ type: "ended", line: "/quit", quit: true }], play([text("/quit"), key("enter")], cancelled).state).effects.at(-1)).toEqual({
+    expect(play([{ type: "ended", line: "/quit", quit: true, now: 0 }], play([text("/quit"), key("enter")], cancelled).state).effects.at(-1)).toEqual({
       type: "leave",
       code: 0,
     });
@@ -345,7 +359,7 @@ describe("during a turn", () => {
   test("lines that are not the turn's wait for its end; at the prompt they go above it", () => {
     const queued = play([{ type: "aside", line: "connected: fs (3 tools)" }], busy());
     expect(queued.effects).toEqual([]);
-    expect(play([{ type: "ended", line: "go", quit: false }], queued.state).effects[0]).toEqual({ type: "print", text: "connected: fs (3 tools)" });
+    expect(play([{ type: "ended", line: "go", quit: false, now: 0 }], queued.state).effects[0]).toEqual({ type: "print", text: "connected: fs (3 tools)" });
     expect(play([{ type: "aside", line: "x" }]).effects).toEqual([{ type: "aside", text: "x" }]);
   });
 
@@ -362,7 +376,7 @@ describe("during a turn", () => {
   });
 
   test("/quit leaves when its line ends", () => {
-    expect(play([{ type: "ended", line: "/quit", quit: true }], busy()).effects.at(-1)).toEqual({ type: "leave", code: 0 });
+    expect(play([{ type: "ended", line: "/quit", quit: true, now: 0 }], busy()).effects.at(-1)).toEqual({ type: "leave", code: 0 });
   });
 });
 
@@ -384,7 +398,7 @@ describe("signals", () => {
       { type: "abort", why: "the terminal hung up (SIGHUP)" },
       { type: "grace", code: 129 },
     ]);
-    expect(play([{ type: "ended", line: "go", quit: false }], signalled.state).effects.at(-1)).toEqual({ type: "leave", code: 129 });
+    expect(play([{ type: "ended", line: "go", quit: false, now: 0 }], signalled.state).effects.at(-1)).toEqual({ type: "leave", code: 129 });
   });
 
   test("after leaving, keys do nothing", () => {
@@ -394,7 +408,7 @@ describe("signals", () => {
 });
 
 test("history: an entry is not repeated back to back", () => {
-  const { state } = play([text("a"), key("enter"), { type: "ended", line: "a", quit: false }, text("a"), key("enter")]);
+  const { state } = play([text("a"), key("enter"), { type: "ended", line: "a", quit: false, now: 0 }, text("a"), key("enter")]);
   expect(state.history).toEqual(["a"]);
 });
 
