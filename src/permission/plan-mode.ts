@@ -5,6 +5,7 @@
 // runs, never widen it; no MCP tool runs, whatever its name; a bash command must also read only
 // (read-only.ts: no `find -delete`, no `rg --pre`, no redirection into a file). The model is told when the mode changes, in the user's next message
 // (planNote), so the note sits in the history the prompt cache already holds. Pure.
+import { SUMMARY_ID } from "../context/passes.ts";
 import type { ContentBlock, Message } from "../kernel/ir.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { PLAN_OFF, PLAN_ON } from "../kernel/user-notes.ts";
@@ -84,6 +85,10 @@ const oneLine = (command: string) => {
 export function planNote(on: boolean, history: readonly Message[]): string | undefined {
   let said: boolean | undefined;
   for (const m of history) {
+    // a summary stands for the messages it replaced, and the notes they held are gone with them: the
+    // note kept in the first message before it says nothing of the mode since (x103: a session that
+    // left plan mode came back in it after a summary, and was told "plan mode is off" again each time)
+    if (m.id.startsWith(SUMMARY_ID)) said = undefined;
     if (m.role !== "user") continue;
     for (const block of m.content) {
       if (block.type === "text" && block.text === PLAN_ON) said = true;
