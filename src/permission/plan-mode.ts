@@ -81,6 +81,7 @@ const oneLine = (command: string) => {
  * The note the user's next message carries (a text block before it) so the model knows the mode
  * now: PLAN_ON when it is on and the history's last such note is not, PLAN_OFF when it is off and
  * the last one said on; undefined when the history already says how it is (a resumed session's too).
+ * A summary in the history (a resumed session's) forgets the notes before it: it took those after them.
  */
 export function planNote(on: boolean, history: readonly Message[]): string | undefined {
   let said: boolean | undefined;
