@@ -5,7 +5,6 @@
 // runs, never widen it; no MCP tool runs, whatever its name; a bash command must also read only
 // (read-only.ts: no `find -delete`, no `rg --pre`, no redirection into a file). The model is told when the mode changes, in the user's next message
 // (planNote), so the note sits in the history the prompt cache already holds. Pure.
-import { SUMMARY_ID } from "../context/passes.ts";
 import type { ContentBlock, Message } from "../kernel/ir.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { PLAN_OFF, PLAN_ON } from "../kernel/user-notes.ts";
@@ -81,15 +80,13 @@ const oneLine = (command: string) => {
  * The note the user's next message carries (a text block before it) so the model knows the mode
  * now: PLAN_ON when it is on and the history's last such note is not, PLAN_OFF when it is off and
  * the last one said on; undefined when the history already says how it is (a resumed session's too).
- * A summary in the history (a resumed session's) forgets the notes before it: it took those after them.
+ * It reads what the model was sent: after a summary that took a later note, the pinned first
+ * message's may speak again, and then the mode is said once more. Which mode a resumed session was
+ * in comes from its file (sessions/plan-said.ts), not from this.
  */
 export function planNote(on: boolean, history: readonly Message[]): string | undefined {
   let said: boolean | undefined;
   for (const m of history) {
-    // a summary stands for the messages it replaced, and the notes they held are gone with them: the
-    // note kept in the first message before it says nothing of the mode since (x103: a session that
-    // left plan mode came back in it after a summary, and was told "plan mode is off" again each time)
-    if (m.id.startsWith(SUMMARY_ID)) said = undefined;
     if (m.role !== "user") continue;
     for (const block of m.content) {
       if (block.type === "text" && block.text === PLAN_ON) said = true;

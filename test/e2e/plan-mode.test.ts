@@ -130,7 +130,7 @@ test("a session left in plan mode: hey -c at the prompt stays in it and says so;
   expect(text(messagesOf(first).at(-1)?.content)).toContain(PLAN_OFF); // the model hears the mode this run is in
 });
 
-test("a session that left plan mode, then was summarized: hey -c -p says nothing of plan mode and does not tell the model it is off again", async () => {
+test("a session that left plan mode, then was summarized: hey -c -p says nothing of plan mode, hey -c opens out of it", async () => {
   const dir = join(work.path, "summarized");
   const state = join(dir, "state");
   mkdirSync(dir);
@@ -155,6 +155,8 @@ test("a session that left plan mode, then was summarized: hey -c -p says nothing
   const once = await runHey([...args, "-c", "-p", "go on"], { cwd: dir, env });
   expect(once).toMatchObject({ code: 0, stdout: "Went on.\n" });
   expect(once.stderr).not.toContain("plan mode"); // was: "this session was in plan mode; this run is not"
-  expect(text(messagesOf(first).at(-1)?.content)).not.toContain(PLAN_OFF); // was: sent again after every summary
   expect(text(messagesOf(first).at(-1)?.content)).toContain("go on");
+  const term = await start({ cwd: dir, env, args: [...args, "-c"] });
+  await term.waitFor((s) => s.includes("resumed session") && lastLine(s) === "›"); // was: `plan ›`, edits refused
+  expect(await term.screen(ALL)).not.toContain("plan mode");
 });
