@@ -80,6 +80,9 @@ const oneLine = (command: string) => {
  * The note the user's next message carries (a text block before it) so the model knows the mode
  * now: PLAN_ON when it is on and the history's last such note is not, PLAN_OFF when it is off and
  * the last one said on; undefined when the history already says how it is (a resumed session's too).
+ * It reads what the model was sent: after a summary that took a later note, the pinned first
+ * message's may speak again, and then the mode is said once more. Which mode a resumed session was
+ * in comes from its file (sessions/plan-said.ts), not from this.
  */
 export function planNote(on: boolean, history: readonly Message[]): string | undefined {
   let said: boolean | undefined;

@@ -16,6 +16,7 @@ import { repairHeader } from "./header-repair.ts";
 import { HEAD_MAX_LINES, headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
 import { entryOf, newerNote } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
+import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
 import { CACHE_LIFETIME_MS } from "../context/cache.ts";
 import { notePointers, pointedAtIn, resultCallId, withResults } from "./pointed-at.ts";
@@ -138,6 +139,8 @@ export interface LoadedSession {
   tokensPerChar?: number;
   /** the jobs the last run left running, which ended with it, when no message came since (format.ts `jobs`) */
   endedJobs?: string[];
+  /** the plan mode the newest note among the lines read says (plan-said.ts), those a summary took from `messages` too; undefined: none said */
+  plan?: boolean;
   /** loaded without the lock by a command that only reads (resumeSession): nothing may write the file */
   readOnly?: true;
 }
@@ -187,6 +190,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     let tokensPerChar: number | undefined;
     let streamed: { id: string; text: string } | undefined; // the partial lines after the last message
     let endedJobs: string[] | undefined; // the newest jobs line after the last message
+    let plan: boolean | undefined;
     const usageAt = (e: Extract<SessionEntry, { type: "usage" }>) => {
       tokensPerChar ??= e.tokens_per_char;
       const at = idTime(e.id);
@@ -223,6 +227,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     for (const line of linesBackward(fd, size)) {
       fromEnd++;
       if (line.offset === 0) break; // the header
+      plan ??= planSaid(line); // the newest note: read backward
       if (skip) {
         // the messages a summary covers come back as its summary: only other summaries, models, the range's first message
         // and the results that read_file notes after it point at matter
@@ -343,6 +348,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       ...(upTo !== undefined && upTo > 0 && lastAt !== undefined ? { cache: { upTo, at: lastAt } } : {}),
       ...(tokensPerChar !== undefined ? { tokensPerChar } : {}),
       ...(endedJobs ? { endedJobs } : {}),
+      ...(plan === undefined ? {} : { plan }),
     };
   } finally {
     closeSync(fd);

@@ -3,7 +3,7 @@
 // the model is told of the mode in the next message only; Shift+Tab again lets the same write run.
 // `hey --plan -p` runs one message so. Before: Shift+Tab did nothing and every tool ran.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
@@ -128,4 +128,35 @@ test("a session left in plan mode: hey -c at the prompt stays in it and says so;
   expect(once).toMatchObject({ code: 0, stdout: "Went on.\n" });
   expect(once.stderr).toContain(PLAN_LEFT);
   expect(text(messagesOf(first).at(-1)?.content)).toContain(PLAN_OFF); // the model hears the mode this run is in
+});
+
+test("a session that left plan mode, then was summarized: hey -c -p says nothing of plan mode, hey -c opens out of it", async () => {
+  const dir = join(work.path, "summarized");
+  const state = join(dir, "state");
+  mkdirSync(dir);
+  const env = { HOME: dir, XDG_STATE_HOME: state };
+  const args = ["--base-url", `${server.url}/v1`, "-m", "mock-model"];
+  server.enqueue(answer("A plan."), answer("Done."), answer("Read it."));
+  expect((await runHey([...args, "--plan", "-p", "plan it"], { cwd: dir, env })).stderr).not.toContain("plan mode");
+  expect((await runHey([...args, "-c", "-p", "go ahead"], { cwd: dir, env })).stderr).toContain(PLAN_LEFT);
+  expect((await runHey([...args, "-c", "-p", "read more"], { cwd: dir, env })).stderr).not.toContain("plan mode");
+  // a summary of everything after the first message, as hey writes one when the context fills
+  const sessions = join(state, "hey", "sessions");
+  const [file] = readdirSync(sessions).filter((f) => f.endsWith(".jsonl"));
+  const path = join(sessions, file!);
+  const ids = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith('{"type":"message"'))
+    .map((l) => (JSON.parse(l) as { message: { id: string } }).message.id);
+  const compaction = { type: "compaction", id: "c1", from_id: ids[1], to_id: ids.at(-1), summary: "planned, then fixed it" };
+  appendFileSync(path, `${JSON.stringify(compaction)}\n`);
+  server.enqueue(answer("Went on."));
+  const first = server.requests.length;
+  const once = await runHey([...args, "-c", "-p", "go on"], { cwd: dir, env });
+  expect(once).toMatchObject({ code: 0, stdout: "Went on.\n" });
+  expect(once.stderr).not.toContain("plan mode"); // was: "this session was in plan mode; this run is not"
+  expect(text(messagesOf(first).at(-1)?.content)).toContain("go on");
+  const term = await start({ cwd: dir, env, args: [...args, "-c"] });
+  await term.waitFor((s) => s.includes("resumed session") && lastLine(s) === "›"); // was: `plan ›`, edits refused
+  expect(await term.screen(ALL)).not.toContain("plan mode");
 });
