@@ -55,10 +55,11 @@ export async function countLeftOut(
   }
 }
 
-/** The result's line for `n` files left out by the rules; "" for none. */
-export function leftOutNote(n: number): string {
-  if (n === 0) return "";
-  return `[${n} ${n === 1 ? "file" : "files"} not searched: the permission rules keep ${n === 1 ? "it" : "them"} from grep]`;
+/** The result's line for `files` files and `folders` folders left out by the rules; "" for none. */
+export function leftOutNote(files: number, folders = 0): string {
+  if (files + folders === 0) return "";
+  const some = (n: number, one: string) => (n === 0 ? [] : [`${n} ${n === 1 ? one : `${one}s`}`]);
+  return `[${[...some(files, "file"), ...some(folders, "folder")].join(" and ")} not searched: the permission rules keep ${files + folders === 1 ? "it" : "them"} from grep]`;
 }
 
 /**
