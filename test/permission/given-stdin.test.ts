@@ -45,3 +45,9 @@ test("a deny entry named in a heredoc given to a function call is seen", () => {
   const reason = check(["bash: *"], ["bash: rm"], "f() { python3; }; f <<EOF\nimport os; os.system('rm -rf x')\nEOF");
   expect(reason).toContain("deny entry `bash: rm`");
 });
+
+test("the refusal says where the stdin comes from when the command itself names none", () => {
+  expect(check(["bash: python3 $", "bash: < *"], [], "{ python3; } < script.py")).toContain(
+    "may run what it reads on stdin (here what the group, loop or function call around it or an earlier `exec` gives it) as code",
+  );
+});
