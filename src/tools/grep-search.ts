@@ -25,7 +25,7 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
 import { type GlobFilter, globFilter } from "./grep-glob.ts";
 import { eachRecord, hasPcre2, ripgrepFor } from "./ripgrep.ts";
-import { countLeftOut, ignoredDirs, keptFromGrep, type LeftOut, leftOutNote } from "./grep-left-out.ts";
+import { countLeftOut, dropKept, ignoredDirs, keptFromGrep, type LeftOut, leftOutNote } from "./grep-left-out.ts";
 import { type Scope, scopeOf, walkFiles } from "./walk.ts";
 import { kernelDirsIn, mountTable, rgKeptOut } from "./kernel-dirs.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
@@ -157,9 +157,7 @@ export async function searchFiles(query: Query, ctx: ToolContext, options: GrepT
   if (!found || ctx.signal.aborted) return toolError("grep interrupted");
   const kept = keptFromGrep(refused); // counted, never named, even when grep could not read it (a mode-000 .env)
   const folders: LeftOut = new Set(); // folders left out are counted as folders, not files
-  const keptUnreadable = found.unreadable.map(({ path }) => resolve(ctx.cwd, path)).filter((abs) => kept(abs, folders));
-  found.unreadable = found.unreadable.filter(({ path }) => !folders.has(resolve(ctx.cwd, path)));
-  for (const abs of keptUnreadable) if (!(await stat(abs).catch(() => undefined))?.isDirectory()) folders.delete(abs), leftOut.add(abs);
+  found.unreadable = await dropKept(found.unreadable, ctx.cwd, kept, leftOut, folders);
   // a line never holds a line break: a pattern asking for one cannot match, whatever the files hold
   const multiline = /\n|\\n|\\r/.test(pattern.replace(/\[(?:\\.|[^\]])*\]/g, ""))
     ? "; grep matches one line at a time, so a pattern with \\n never matches: search for one of its lines"
