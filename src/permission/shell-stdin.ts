@@ -9,6 +9,9 @@ import type { Redirect, Segment } from "./shell-model.ts";
 /** A redirection onto fd 0: `<`, `0<`, `<<`, `<<<`, `<>`, `<&3` (`3<<EOF` feeds fd 3, not stdin). */
 export const onStdin = (r: Redirect): boolean => /^0?</.test(r.op);
 
+/** A command's redirections with the stdin given it from around (Segment.given): what it reads, not what an allow entry matches. */
+export const withGiven = (seg: Segment): Redirect[] => (seg.given ? [...seg.redirects, ...seg.given] : seg.redirects);
+
 /** Where a call of a function reads its body among the segments: [from, to). */
 export type Body = [number, number];
 

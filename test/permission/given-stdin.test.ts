@@ -51,3 +51,14 @@ test("the refusal says where the stdin comes from when the command itself names 
     "may run what it reads on stdin (here what the group, loop or function call around it or an earlier `exec` gives it) as code",
   );
 });
+
+test.each([
+  "{ make -f -; } <<'EOF'\nall:\n\trm -rf x\nEOF", // the makefile a group gives make on stdin
+  "{ cat > x.sh; } <<'EOF'\nrm -rf y\nEOF\nsh x.sh", // the script a group's cat writes, then runs
+])("what a group gives on stdin is still read as the text a command runs: %j", (command) => {
+  expect(check(["bash: *", "bash: * > *"], ["bash: rm"], command)).toContain("deny entry `bash: rm`");
+});
+
+test("a script written from a group's heredoc and run is judged by what it holds", () => {
+  expect(check(["bash: *", "bash: * > *"], ["bash: rm"], "{ cat > x.sh; } <<'EOF'\necho hi\nEOF\nsh x.sh")).toBeUndefined();
+});
