@@ -249,7 +249,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     );
 
   const warnings: string[] = [];
-  const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
+  const key = keyGiven(flags, env);
   const fellBack = first === "ollama" && !spec && !heyProvider && !flags.session && !d; // nothing named a provider
   const ownKey = input.raw.provider?.[provider.name]?.api_key !== undefined; // its ${VAR} without a value is said below
   const blank = key || ownKey ? undefined : blankKeyProblem(provider, env, fellBack && choice.provider === "ollama");
@@ -339,9 +339,11 @@ const pasted = ({ root, cut }: { root: string; cut: string }) => `ends with ${cu
 /** `api_key = "$OPENAI_API_KEY"`: a shell's spelling of a variable, which TOML keeps as it is */
 const SHELL_VAR = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
 
-const keyFromEnv = (env: Env) => {
+/** The key `--api-key` or HEY_API_KEY gives every provider; one of whitespace alone is none, as keyOf reads a vendor's variable. */
+const keyGiven = (flags: { apiKey?: string }, env: Env) => {
+  if (flags.apiKey?.trim()) return { apiKey: flags.apiKey, apiKeyVar: "--api-key" };
   const apiKey = envValue(env, "HEY_API_KEY");
-  return apiKey ? { apiKey, apiKeyVar: "HEY_API_KEY" } : undefined;
+  return apiKey?.trim() ? { apiKey, apiKeyVar: "HEY_API_KEY" } : undefined;
 };
 
 /** The provider named `cli` that `--base-url` / `HEY_BASE_URL` define; flags win over HEY_* field by field. */
@@ -350,7 +352,7 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   const fromFlag = Boolean(flags.baseUrl);
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
-  const key = flags.apiKey ? { apiKey: flags.apiKey, apiKeyVar: "--api-key" } : keyFromEnv(env);
+  const key = keyGiven(flags, env);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
   const rooted = endpointRoot(baseUrl, protocol);
   const from = fromFlag ? {} : { urlVar: "HEY_BASE_URL" }; // named where the address is (banner, doctor, its errors)

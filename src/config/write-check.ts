@@ -28,19 +28,30 @@ export function configWriteVet(
   names: Omit<ControlNames, "controls">,
 ): WriteVet {
   return (abs, text) => {
+    let path: string | undefined;
     try {
-      const path = controlNamed(resolve(abs), { ...names, controls: files });
-      if (path === undefined) return undefined;
-      const after = check({ path, text });
-      const found = addedErrors(path, check({ path }).errors, after.errors);
-      if (found.length) return { refused: configRefusal(path, found) };
-      // a server table it wrote that another file's table of the same name replaces (config/replaced-servers.ts): it would never run
-      const unused = after.warnings.filter((w) => w.includes(` of ${path}:`) && w.includes(" is not used: "));
-      return unused.length ? { note: `note: ${unused.join("\n")}` } : undefined;
+      path = controlNamed(resolve(abs), { ...names, controls: files });
     } catch (e) {
-      // the check itself failed (a path that did not answer, a loader bug): the write is the file tool's as before there was a check
+      // which file it is could not be told (a path that did not answer): the write is the file tool's as before there was a check, said
       return { note: `note: hey could not check that its config still loads: ${(e as Error).message}` };
     }
+    if (path === undefined) return undefined;
+    let after: { errors: string[]; warnings: string[] };
+    try {
+      after = check({ path, text });
+    } catch (e) {
+      // the loader fails on this very text: the next start would meet the same failure, and the agent could no longer fix it
+      return { refused: configRefusal(path, [`hey's loader failed on this content: ${(e as Error).message}`]) };
+    }
+    let before: string[] = [];
+    try {
+      before = check({ path }).errors;
+    } catch {} // the file as it is fails the check: every error of the new text counts as the write's
+    const found = addedErrors(path, before, after.errors);
+    if (found.length) return { refused: configRefusal(path, found) };
+    // a server table it wrote that another file's table of the same name replaces (config/replaced-servers.ts): it would never run
+    const unused = after.warnings.filter((w) => w.includes(` of ${path}:`) && w.includes(" is not used: "));
+    return unused.length ? { note: `note: ${unused.join("\n")}` } : undefined;
   };
 }
 

@@ -53,7 +53,7 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   // what an interpreter reads on stdin is code no entry spells out, so none allows it (match.ts runsInput): `bash: python3 $` would run any program
   if (name && runsInput(seg))
     return {
-      why: `\`${name}\` may run what it reads on stdin (here a heredoc, a here-string or a pipe) as code, which no entry can spell out, so none is offered: write it to a file and name the file`,
+      why: `\`${name}\` may run what it reads on stdin (here ${seg.given?.length && !seg.piped ? "what the group, loop or function call around it or an earlier `exec` gives it" : "a heredoc, a here-string or a pipe"}) as code, which no entry can spell out, so none is offered: write it to a file and name the file`,
     };
   // a wide command's own words as written: an exact entry does not set git's `-C DIR` aside (git-allow.ts)
   const entry = entryFor(base.words[0] && wide(base) ? seg : base);

@@ -48,7 +48,7 @@ export function harmless(r: Redirect): boolean {
  */
 export function catOfInput(seg: Segment): boolean {
   const [first, ...rest] = seg.words;
-  const given = seg.piped || seg.redirects.some((r) => /^0?<<[-<]?$/.test(r.op));
+  const given = seg.piped || [...seg.redirects, ...(seg.given ?? [])].some((r) => /^0?<<[-<]?$/.test(r.op));
   return !!first && !first.unknown && !first.glob && first.text === "cat" && !rest.length && !seg.assigns.length && !!given;
 }
 
@@ -94,14 +94,16 @@ export function allowWords(seg: Segment, p: Pattern): boolean {
 
 /**
  * Whether a segment's program may run as code input its words do not show — a heredoc, a
- * here-string, a process substitution on stdin (`< <(cmd)`), a pipe from the command before it —
- * being one that may run what it reads (stdin-code.ts: `python3`, `sh`).
+ * here-string, a process substitution on stdin (`< <(cmd)`), a pipe from the command before it, or
+ * any stdin a group, loop, function call or `exec` around it gives it (a file too: `{ python3; } <
+ * script.py`) — being one that may run what it reads (stdin-code.ts: `python3`, `sh`).
  */
 export function runsInput(seg: Segment): boolean {
   const first = seg.words[0];
   if (!first || first.unknown || first.glob) return false;
   const given =
     seg.piped === true ||
+    !!seg.given?.some((r) => r.target.text !== "/dev/null" || r.target.unknown) ||
     seg.redirects.some((r) => {
       const op = r.op.replace(/^\d+/, "");
       return op === "<<" || op === "<<-" || op === "<<<" || (op === "<" && r.target.raw.startsWith("<("));
@@ -152,10 +154,10 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
 
 /**
  * What a segment's program is told: its assignments' values, its arguments, and what it reads on
- * stdin from a heredoc or a here-string (`python3 - <<EOF … EOF`).
+ * stdin from a heredoc or a here-string (`python3 - <<EOF … EOF`), its own or given (Segment.given).
  */
 export function toldValues(seg: Segment): string[] {
-  const input = seg.redirects.flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));
+  const input = [...seg.redirects, ...(seg.given ?? [])].flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));
   return [...seg.assigns.map((w) => w.text.slice(w.text.indexOf("=") + 1)), ...seg.words.slice(1).map((w) => w.text), ...input];
 }
 

@@ -167,7 +167,15 @@ function script(words: Word[], seg: Segment, depth: number, reading: Reading): S
 function run(seg: Segment, words: Word[], env: Word[], redirects: Redirect[], depth: number, dialect: Dialect, inShell = false): Segment[] {
   const raw = words.map((w) => w.raw).join(" ");
   return seeThrough(
-    { raw, assigns: [...seg.assigns, ...env], words, redirects, nested: true, ...(seg.piped ? { piped: true } : {}) },
+    {
+      raw,
+      assigns: [...seg.assigns, ...env],
+      words,
+      redirects,
+      nested: true,
+      ...(seg.piped ? { piped: true } : {}),
+      ...(seg.given ? { given: seg.given } : {}),
+    },
     depth + 1,
     dialect,
     inShell,

@@ -137,7 +137,8 @@ export abstract class CompoundReader extends ConditionalReader {
    * compound command that follows, read like any other (its commands are checked whether or not the
    * function is ever called).
    */
-  protected functionBody(nested: boolean): void {
+  protected functionBody(nested: boolean): [number, number] {
+    const from = this.out.length;
     this.blanks();
     if (this.at() === "(") {
       this.i++;
@@ -148,5 +149,6 @@ export abstract class CompoundReader extends ConditionalReader {
     this.linebreaks();
     if (!this.at()) syntaxError("a function without a body");
     this.command(nested); // redirections after the body are the body's: a segment of their own, checked here
+    return [from, this.out.length];
   }
 }

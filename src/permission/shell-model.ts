@@ -56,8 +56,15 @@ export interface Segment {
    * wrapper's own options, `find` without `-exec`). Either way a deny entry need only match its name.
    */
   inert?: "builtin" | "words";
-  /** reads a pipe from the command before it (`… | python3`), directly or as part of a group or subshell that does */
+  /** reads a pipe from the command before it (`… | python3`), directly or as part of a group, subshell or function call that does */
   piped?: boolean;
+  /**
+   * what it reads on stdin without writing it: the fd-0 redirections of a group, loop or function
+   * call around it, or of an earlier `exec < …` (`while read l; do …; done < list.txt`). Read only by
+   * the rule on programs that run code from stdin (match.ts runsInput) and by a deny entry's look
+   * into heredoc text; an allow entry matches a command's own redirections, never these.
+   */
+  given?: Redirect[];
   /** PowerShell: the command under another name of its cmdlet (`iwr` as `curl`): its words are the cmdlet's parameters, not a program's options */
   cmdlet?: boolean;
   /** run by a program in another directory or root (`env -C`, `sudo -D`, `find -execdir`, `chroot`): its relative and absolute paths are not the script's */

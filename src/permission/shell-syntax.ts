@@ -5,6 +5,7 @@
 // lines. A syntax error of the dialect is told apart from what is not modelled: the shell runs the
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
+import { type Body, giveExecInput, giveStdin, onStdin } from "./shell-stdin.ts";
 import { unterminated } from "./shell-tokens.ts";
 import {
   ARITHMETIC,
@@ -18,7 +19,6 @@ import {
   syntaxError,
   type Dialect,
   type Parsed,
-  type Redirect,
   type Segment,
   type Word,
 } from "./shell-model.ts";
@@ -61,14 +61,18 @@ const FUNCTION_NAME: Record<Dialect, RegExp> = { dash: /^[A-Za-z_][A-Za-z0-9_]*$
 
 /** Reads `s`, pushing every simple command found (nested ones first) to `out`; throws ParseError. */
 class Reader extends CompoundReader {
-  /** functions surely defined by now (a definition the main script ran, unconditionally): calling one runs its body, already read */
-  private functions = new Set<string>();
+  /** functions surely defined by now (a definition the main script ran, unconditionally), and where their bodies are in `out`: calling one runs its body, already read */
+  private functions = new Map<string, Body>();
+  /** each call of such a function, and the body it runs (what it is given on stdin, the body reads) */
+  private calls = new Map<Segment, Body>();
+  private called = (seg: Segment) => this.calls.get(seg);
   /** the `if`/`while`/`for` constructs open, innermost last (their keywords are read where they come, so the order is checked here) */
   private open: string[] = [];
   /** where the open constructs of the list being read start in `open` */
   private base = 0;
-  /** a function definition just read, waiting to be known unconditional */
+  /** a function definition just read, and where its body is in `out`, waiting to be known unconditional */
   private defined?: string;
+  private body: Body = [0, 0];
   /** the last command, when it only assigned: its words and where each starts (waiting to be known unconditional) */
   private assigned?: { words: Word[]; at: number[] };
   /** variables surely set to a number, and where (the first time) */
@@ -178,6 +182,7 @@ class Reader extends CompoundReader {
    * number (`wait $pid`).
    */
   private settle(until: number): void {
+    giveExecInput(this.out, this.called);
     const numeric = numericVariables(this.s, this.sure, this.spans);
     const associative = associativeArrays(this.s, this.associative);
     for (const d of this.later!) {
@@ -240,7 +245,7 @@ class Reader extends CompoundReader {
         this.blanks();
         const next = this.operator();
         const surely = !before && next !== "|" && next !== "&" && next !== "|&" && !this.open.length && this.level === 0 && !nested;
-        if (this.defined && surely) this.functions.add(this.defined);
+        if (this.defined && surely) this.functions.set(this.defined, this.body);
         if (surely) this.settled();
         this.defined = this.assigned = this.last = undefined;
         if (next === ";;" || next === ";&" || next === ";;&") {
@@ -321,7 +326,8 @@ class Reader extends CompoundReader {
     if (this.i === start) syntaxError(`unexpected \`${this.at()}\``);
     seg.raw = this.s.slice(from, this.i).trim();
     seg.words = seg.words.filter((w) => !w.empty);
-    if (compound) this.giveInput(seg.redirects, inner);
+    // `{ python3; } <<EOF`, `while …; done < list.txt`: every command inside reads it, unless it sets its own (shell-stdin.ts)
+    if (compound) giveStdin(this.out.slice(inner), seg.redirects.filter(onStdin), false, this.out, this.called);
     this.forget(seg);
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
@@ -331,18 +337,9 @@ class Reader extends CompoundReader {
   }
 
   /**
-   * `{ python3; } <<EOF`, `(sh) <<< '…'`, `while …; done < <(cmd)`: what a compound command reads
-   * on stdin (or another fd) every command inside it reads, so each is given the redirection as its
-   * own and is judged as `python3 <<EOF` is (match.ts runsInput, a deny entry named in the heredoc).
-   * The same objects: a heredoc's body is filled in when its line ends.
+   * A call of a function surely defined runs its body (already read): it runs no program, and its
+   * body reads what the call is given on stdin (`f <<<'…'`, `… | f`). `unset` may remove one.
    */
-  private giveInput(redirects: Redirect[], from: number): void {
-    const input = redirects.filter((r) => r.op.replace(/^\d+/, "").startsWith("<"));
-    if (!input.length) return;
-    for (const seg of this.out.slice(from)) if (!seg.opaque) seg.redirects.push(...input);
-  }
-
-  /** A call of a function surely defined runs its body (already read): it runs no program. `unset` may remove one. */
   private forget(seg: Segment): void {
     const first = seg.words[0];
     if (!first || first.unknown || first.glob) return;
@@ -351,7 +348,12 @@ class Reader extends CompoundReader {
       for (const w of seg.words.slice(1)) w.unknown || w.glob ? this.functions.clear() : this.functions.delete(w.text);
       return;
     }
-    if (this.functions.has(first.text)) seg.inert = "builtin";
+    const body = this.functions.get(first.text);
+    if (!body) return;
+    seg.inert = "builtin";
+    this.calls.set(seg, body);
+    const input = seg.redirects.filter(onStdin);
+    if (input.length || seg.piped) giveStdin(this.out.slice(...body), input, seg.piped === true, this.out, this.called);
   }
 
   /** `function NAME [()] BODY` (bash). */
@@ -359,7 +361,7 @@ class Reader extends CompoundReader {
     this.blanks();
     const name = this.word();
     if (!FUNCTION_NAME.bash.test(name.raw)) syntaxError(`\`${name.raw}\` is no function name`);
-    this.functionBody(nested);
+    this.body = this.functionBody(nested);
     this.defined = name.text;
     seg.raw = "";
   }
@@ -384,7 +386,7 @@ class Reader extends CompoundReader {
     const name = seg.words[0];
     if (seg.words.length === 1 && !seg.assigns.length && !seg.redirects.length && FUNCTION_NAME[this.dialect].test(name!.raw)) {
       seg.words.length = 0;
-      this.functionBody(nested);
+      this.body = this.functionBody(nested);
       this.defined = name!.text;
       return;
     }

@@ -43,6 +43,7 @@ const RUNS_STDIN = new Set([
   ],
   ...["sqlite3", "psql", "mysql", "mariadb", "gdb", "lldb", "ed", "ex", "dc", "ftp", "sftp", "lftp"],
   ...["at", "batch", "parallel", "crontab"],
+  ...["m4", "gnuplot"], // m4's `syscmd`, gnuplot's `system`
 ]);
 
 /** Programs told by `-f FILE` which script to run (awk's program, sed's script, make's makefile). */
@@ -55,17 +56,37 @@ const fromStdin = (args: string[], f: string) =>
       new RegExp(`^-[a-zA-Z]*${f}$`).test(a) || a === "--file" || a === "--makefile"
         ? args[i + 1]
         : new RegExp(`^(-${f}|--file=|--makefile=)(.+)$`).exec(a)?.[2];
-    return file === "-" || file === "/dev/stdin" || file === "/dev/fd/0";
+    return file !== undefined && STDIN_FILES.has(file);
   });
+
+/** Names of stdin as a file. */
+const STDIN_FILES = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+const VIM = new Set(["vim", "nvim", "vi", "view", "vimdiff", "gvim", "rvim", "nvi"]);
+/** ssh's options that take a value (OpenSSH's `ssh(1)` synopsis). */
+const SSH_VALUED = /^-[46AaCfGgKkMNnqsTtVvXxYy]*[BbcDEeFIiJLlmOopQRSWw]$/;
+
+/**
+ * ssh with no remote command runs a login shell on the host that reads its commands from stdin
+ * (`ssh host <<<'rm -rf ~'`); with one, that command is given stdin (`ssh host sh`).
+ */
+function sshRunsStdin(args: string[]): boolean {
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith("-") && args[i] !== "--"; i++) if (SSH_VALUED.test(args[i]!)) i++;
+  if (args[i] === "--") i++;
+  const [remote, ...rest] = args.slice(i + 1); // after the host
+  return remote === undefined || runsStdin(remote.split("/").at(-1)!.toLowerCase(), rest);
+}
 
 /**
  * Whether a program (its name as match.ts `program` gives it) may run what it reads on stdin as
  * code; `args`: its words after the name, as written.
  */
-export const runsStdin = (name: string, args: string[] = []) =>
+export const runsStdin = (name: string, args: string[] = []): boolean =>
   INTERPRETER.test(name) ||
   SHELLS.has(name) ||
   RUNS_STDIN.has(name) ||
   (SCRIPT_FILE.has(name) && fromStdin(args, "f")) ||
-  // vim's `-s -` reads normal-mode keys, `-e`/`-es` ex commands (`:!cmd`), from stdin
-  ((name === "vim" || name === "nvim" || name === "vi") && (fromStdin(args, "s") || args.some((a) => /^-[a-zA-Z]*e/.test(a))));
+  (name === "ssh" && sshRunsStdin(args)) ||
+  // vim's `-s -` reads normal-mode keys, `-e`/`-es`/`-E`/`-Es` ex commands (`:!cmd`), from stdin
+  (VIM.has(name) && (fromStdin(args, "s") || args.some((a) => /^-[a-zA-Z]*[eE]/.test(a))));

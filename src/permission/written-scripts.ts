@@ -12,6 +12,7 @@ import { pathForm } from "./path-form.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { absent, namedElsewhere, type RunFile, runFiles, samePlace, type Where } from "./script-files.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
+import { withGiven } from "./shell-stdin.ts";
 import { echoText, printfText, stdinText, type Written } from "./written-text.ts";
 
 /** Programs of DATA_PROGRAMS that write the files they name. */
@@ -27,7 +28,7 @@ function output(s: Segment, name: string | undefined): Written {
   if (name === "echo") return echoText(args);
   if (name === "printf") return printfText(args);
   if (name !== "cat" || !args.every((w) => known(w) && w.text === "-")) return RUN_TIME;
-  return stdinText(s.redirects) ?? RUN_TIME;
+  return stdinText(withGiven(s)) ?? RUN_TIME;
 }
 
 /** The files the segments write by redirection, by name as written (pathForm), with what they hold (written-text.ts). */

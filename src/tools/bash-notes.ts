@@ -40,7 +40,7 @@ function viBatchWords(words: string[]): boolean {
 /** Ex mode (`ex`, `vim -e`, `vim -E`) fed its commands on stdin (`<`, `<<`, `<<<`, a pipe): it reads them and ends at end-of-input. */
 function exFed(seg: Segment, name: string, words: string[]): boolean {
   if (name !== "ex" && !words.some((w) => w === "-e" || w === "-E")) return false;
-  return seg.piped === true || seg.redirects.some((r) => /^0?<(<-?|<)?$/.test(r.op));
+  return seg.piped === true || [...seg.redirects, ...(seg.given ?? [])].some((r) => /^0?<(<-?|<)?$/.test(r.op)); // given: by a group or loop around it
 }
 
 /** Whether vi's segment runs it without a terminal: viBatchWords, or Ex mode fed on stdin. */

@@ -19,8 +19,9 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { chmod, lstat, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { DEADLINE_MS } from "../fs/bounded-reads.ts";
 import { diskPath } from "../fs/dir-names.ts";
-import { realTarget } from "../fs/real-target.ts";
+import { realTarget, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { isWithin } from "../fs/within.ts";
 import type { Tool } from "../kernel/tool.ts";
@@ -83,9 +84,18 @@ export interface Later {
  */
 export type UndoOutcome =
   | { kind: "undone"; report: UndoReport }
-  | { kind: "elsewhere"; root: string; files: string[] }
+  | { kind: "elsewhere"; root: string; files: string[]; unanswered?: string }
   | { kind: "waiting"; later: Later; files: string[] }
   | { kind: "none"; later: Later; gone?: string };
+
+/** Where `abs` really leads, within the read deadline (fs/bounded-reads.ts); undefined when it did not answer. */
+function realWithin(abs: string): string | undefined {
+  try {
+    return realTargetBounded(abs);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A session's checkpoints. Its methods never throw: a checkpoint that cannot be kept is said at /undo. */
 export interface Checkpoints {
@@ -234,9 +244,18 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
       const turn = turns[at];
       // made in another project: undone only from there, where its paths mean what they meant
       // a project reached through a link is the folder it leads to (a -p turn records real paths; macOS's /tmp is /private/tmp)
-      const real = root === undefined ? undefined : realTarget(root);
-      if (turn?.earlier && turn.root !== undefined && real !== undefined && turn.root !== root && realTarget(turn.root) !== real)
-        return { kind: "elsewhere", root: turn.root, files: changed(turn) };
+      // links looked up only when the names differ, within the read deadline: /undo runs on hey's thread, where a hung network mount would freeze it
+      const real = root === undefined || !turn?.earlier ? undefined : realWithin(root);
+      if (turn?.earlier && turn.root !== undefined && root !== undefined && turn.root !== root) {
+        const there = realWithin(turn.root);
+        if (real === undefined || there !== real)
+          return {
+            kind: "elsewhere",
+            root: turn.root,
+            files: changed(turn),
+            ...(real === undefined || there === undefined ? { unanswered: real === undefined ? root : turn.root } : {}),
+          };
+      }
       // what those commands changed stays: the user hears so before an older turn is undone under it
       if (turn && later.ranBash > 0 && warned !== turns.at(-1)) {
         warned = turns.at(-1);
@@ -260,11 +279,17 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
         else seen.files.delete(kept.path);
       };
       // a turn rebuilt from the record reaches into this project only: the record proves no more
-      const outside = (path: string) => turn.earlier === true && real !== undefined && !isWithin(path, root!) && !isWithin(realTarget(path), real);
+      const outside = (path: string): string | undefined => {
+        if (turn.earlier !== true || root === undefined || isWithin(path, root)) return undefined;
+        const target = real === undefined ? undefined : realWithin(path);
+        if (target === undefined)
+          return `it or this project did not answer within ${DEADLINE_MS / 1000} s (a hung network mount?), so /undo cannot tell whether it is inside; not touched`;
+        return isWithin(target, real!) ? undefined : `outside this project (${root}), which /undo of an earlier hey's turn does not reach; not touched`;
+      };
       for (const kept of turn.files.values()) {
         if (kept.after === undefined) continue; // every change to it failed
-        if (outside(kept.path))
-          report.skipped.push({ path: kept.path, why: `outside this project (${root}), which /undo of an earlier hey's turn does not reach; not touched` });
+        const away = outside(kept.path);
+        if (away) report.skipped.push({ path: kept.path, why: away });
         else if (kept.skipped) report.skipped.push({ path: kept.path, why: kept.skipped });
         else if ((await hashOf(kept.path)) !== kept.after) report.changed.push(kept.path);
         else if (kept.copy === undefined) {

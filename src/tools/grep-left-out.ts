@@ -3,6 +3,7 @@
 // names only the files that match — counting those would tell the model which denied file holds
 // the pattern, a guess at a time — so its files are listed once more (`rg --files`, the same
 // scope), which costs a listing, not a search.
+import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { shownName } from "../fs/odd-names.ts";
 import { eachRecord } from "./ripgrep.ts";
@@ -55,10 +56,11 @@ export async function countLeftOut(
   }
 }
 
-/** The result's line for `n` files left out by the rules; "" for none. */
-export function leftOutNote(n: number): string {
-  if (n === 0) return "";
-  return `[${n} ${n === 1 ? "file" : "files"} not searched: the permission rules keep ${n === 1 ? "it" : "them"} from grep]`;
+/** The result's line for `files` files and `folders` folders left out by the rules; "" for none. */
+export function leftOutNote(files: number, folders = 0): string {
+  if (files + folders === 0) return "";
+  const some = (n: number, one: string) => (n === 0 ? [] : [`${n} ${n === 1 ? one : `${one}s`}`]);
+  return `[${[...some(files, "file"), ...some(folders, "folder")].join(" and ")} not searched: the permission rules keep ${files + folders === 1 ? "it" : "them"} from grep]`;
 }
 
 /**
@@ -78,4 +80,25 @@ export const keptFromGrep =
 /** The folders under `root` its scope leaves out (walk.ts leftOutDirs), by absolute path, but those the rules keep from grep (`kept`). */
 export async function ignoredDirs(root: string, scope: Scope, kept: (abs: string) => boolean): Promise<string[]> {
   return (await leftOutDirs(root, scope)).map((name) => join(root, name)).filter((abs) => !kept(abs));
+}
+
+/**
+ * `unreadable` (paths grep met but could not read, as shown from `cwd`) without those the rules
+ * keep from grep (`kept`), which are counted instead: a folder into `folders`, a file into `files`.
+ */
+export async function dropKept<T extends { path: string }>(
+  unreadable: T[],
+  cwd: string,
+  kept: (abs: string, count?: LeftOut) => boolean,
+  files: LeftOut,
+  folders: LeftOut,
+): Promise<T[]> {
+  const left: T[] = [];
+  for (const entry of unreadable) {
+    const abs = resolve(cwd, entry.path);
+    if (!kept(abs)) left.push(entry);
+    else if ((await stat(abs).catch(() => undefined))?.isDirectory()) folders.add(abs);
+    else files.add(abs);
+  }
+  return left;
 }

@@ -22,7 +22,9 @@ function laterTurns(later: Later): string {
 export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>, cwd: string): string {
   if (outcome.kind === "elsewhere")
     return [
-      `nothing undone: the last turn that changed files (${outcome.files.length === 1 ? "1 file" : `${outcome.files.length} files`}) was made in ${outcome.root}, not in this project`,
+      outcome.unanswered
+        ? `nothing undone: the last turn that changed files (${outcome.files.length === 1 ? "1 file" : `${outcome.files.length} files`}) was made in ${outcome.root}, and ${outcome.unanswered} did not answer in time (a hung network mount?), so /undo cannot tell whether that is this project`
+        : `nothing undone: the last turn that changed files (${outcome.files.length === 1 ? "1 file" : `${outcome.files.length} files`}) was made in ${outcome.root}, not in this project`,
       `/undo undoes it from there: cd ${outcome.root}, then hey --resume this session`,
     ].join("\n");
   const { later } = outcome;

@@ -68,3 +68,13 @@ test("[default] provider = anthropic, its table without api_key, and ANTHROPIC_A
     "ANTHROPIC_API_KEY is set but empty (a CI secret that is not available to this job?), so provider anthropic sends no API key",
   );
 });
+
+// x101 #7: HEY_API_KEY or --api-key of whitespace alone was a key: `Bearer  ` went out, a 401 came back, no variable named
+test.each([
+  ["HEY_API_KEY", { HEY_API_KEY: " " }, {}],
+  ["--api-key", {}, { apiKey: "  " }],
+])("%s of whitespace alone is no key: the vendor's own key is used, or its blank variable named", (_, given: Env, flags: ConfigFlags) => {
+  const run = resolve({ ...given, ANTHROPIC_API_KEY: "k" }, flags);
+  expect([run.settings.provider.name, run.settings.provider.apiKey, run.settings.provider.apiKeyVar]).toEqual(["anthropic", "k", "ANTHROPIC_API_KEY"]);
+  expect(problem({ ...given, ANTHROPIC_API_KEY: "" }, { ...flags, model: "anthropic/claude-sonnet-4-5" })).toContain("ANTHROPIC_API_KEY is set but empty");
+});

@@ -1,7 +1,7 @@
 // The vet of the agent's writes to hey's config files (config/write-check.ts, x99 findings 5 and 6):
 // a config file named another way (a hard link) is vetted as the file; only the errors a write adds
 // refuse it (an edit that fixes one of two mistakes is made, an error a write moves down a line is
-// not new); a check that fails is a note, never an exception out of the tool.
+// not new); a loader that throws on the new text refuses it, a lookup of the path that throws is a note.
 import { afterAll, expect, test } from "bun:test";
 import { linkSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,13 +43,33 @@ test("only the errors a write adds refuse it: fixing one of two mistakes is made
   expect(vet(config, "bad one\nbad one\nok\nbad two\n")).toEqual({ refused: expect.stringContaining("bad one is wrong") }); // the same mistake once more
 });
 
-test("a check that throws is a note on the write, not an exception out of the tool", () => {
-  const broken = configWriteVet(
+// x101 #8: a loader that throws on the very text being written let it through with a note
+test("a loader that throws on the text being written refuses it; a lookup of the path that throws is a note on the write, not an exception out of the tool", () => {
+  writeFileSync(config, "ok\n");
+  const throwsOnNew = configWriteVet(
     [config],
-    () => {
-      throw new TypeError("loader bug");
+    (w) => {
+      if (w.text !== undefined) throw new TypeError("loader bug");
+      return { errors: [], warnings: [] };
     },
     names,
   );
-  expect(broken(config, "ok\n")).toEqual({ note: expect.stringContaining("loader bug") });
+  expect(throwsOnNew(config, "ok\n")).toEqual({ refused: expect.stringContaining("hey's loader failed on this content: loader bug") });
+  const throwsBefore = configWriteVet(
+    [config],
+    (w) => {
+      if (w.text === undefined) throw new TypeError("loader bug");
+      return check(w);
+    },
+    names,
+  );
+  expect(throwsBefore(config, "fixed\n")).toBeUndefined(); // the write may be the fix
+  expect(throwsBefore(config, "bad\n")).toEqual({ refused: expect.stringContaining(`${config}:1: bad is wrong`) });
+  const lookupFails = configWriteVet([config], check, {
+    ...names,
+    real: () => {
+      throw new Error("did not answer");
+    },
+  });
+  expect(lookupFails(config, "bad\n")).toEqual({ note: expect.stringContaining("did not answer") });
 });

@@ -25,6 +25,15 @@ test.each([
   ["sed -f /dev/stdin f", "echo '1e touch x' | sed -f /dev/stdin f"],
   ["make -f -", "printf 'all:\\n\\ttouch x\\n' | make -f -"],
   ["vim -es f", "echo '!touch x' | vim -es f"],
+  ["vim -Es", "vim -Es <<< '!touch x'"], // x101 #3: improved Ex mode
+  ["vim -E -s", "echo '!touch x' | vim -E -s"],
+  ["view -es f", "echo '!touch x' | view -es f"],
+  ["m4", "m4 <<< 'syscmd(touch x)'"],
+  ["gnuplot", "gnuplot <<< 'system \"touch x\"'"],
+  ["awk -f /proc/self/fd/0", "awk -f /proc/self/fd/0 <<< 'BEGIN{system(\"touch x\")}'"],
+  ["ssh host", "ssh host <<< 'rm -rf ~'"], // a login shell on the host reads stdin
+  ["ssh -p 22 host", "echo 'rm -rf ~' | ssh -p 22 host"],
+  ["ssh host sh", "ssh host sh <<< 'rm -rf ~'"],
 ])("`bash: %s $` does not allow %j", (entry, command) => {
   expect(check([`bash: ${entry} $`, "bash: echo *", "bash: printf *"], command)).toMatch(/matches no allow entry|cannot verify/);
 });
@@ -35,6 +44,8 @@ test.each([
   ["make -f Makefile", "echo x | make -f Makefile"],
   ["sort", "echo x | sort"],
   ["sqlite3 db .tables", "sqlite3 db .tables"],
+  ["ssh host cat", "echo x | ssh host cat"],
+  ["vim -R f", "echo x | vim -R f"],
 ])("a program whose stdin is data still matches `bash: %s $`: %j", (entry, command) => {
   expect(check([`bash: ${entry} $`, "bash: ps *", "bash: echo *"], command)).toBeUndefined();
 });

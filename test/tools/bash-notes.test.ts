@@ -78,6 +78,8 @@ test("vi's forms that still wait for keys are not started either: commands given
     "vim -c ':wq!' g.txt",
     "ex -s g.txt",
     "vim -e -s g.txt",
+    "{ vim -E g.txt; } <<EOF\nwq\nEOF", // Ex mode fed by the group around it
+    "while false; do vim -e g.txt; done < cmds.vim",
     "vim -s keys.vim g.txt",
     "gvim g.txt",
     "git difftool --tool=meld",
