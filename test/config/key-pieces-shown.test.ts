@@ -52,7 +52,11 @@ describe("a key's pieces stay hidden", () => {
   ])("%s: its last body lines, from any line that leaves two whole ones, without the END line", (_, pem) => {
     const lines = pem.trimEnd().split("\n");
     for (let from = 1; from < lines.length - 3; from++) {
-      expect(redactShapes(`${lines.slice(from, -1).join("\n")}\n`)).toBe(`${H}\n`);
+      const piece = lines.slice(from, -1);
+      // README's one exception: exactly an RSA signature's 256 bytes, all inside the key's last number
+      // (its CRT coefficient, which does not give the key away), read as `openssl base64` of a signature
+      if (Buffer.from(piece.join(""), "base64").length === 256) continue;
+      expect(redactShapes(`${piece.join("\n")}\n`)).toBe(`${H}\n`);
     }
   });
 });
