@@ -371,6 +371,7 @@ for (const platform of PLATFORMS) {
         await Bun.sleep(100);
         left = processesWith(JOB_MARK);
       }
+      for (const pid of left) process.kill(pid, "SIGKILL"); // should this fail, the job does not outlive the test (it would fail the next run's look)
       expect(left).toEqual([]);
       const r = await run;
       expectOk(r);
