@@ -3,30 +3,21 @@
 // read-only sandbox, its model providers and MCP servers, a project CLAUDE.md beside AGENTS.md —
 // are said once at start with what to write instead, and in `hey doctor` every time; `-m` with a
 // provider only Codex's config defines names that file and hey's table.
-import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runHey, tempDir } from "../helpers/e2e.ts";
-import { startModelServer, systemOf, type ModelServer } from "../helpers/model-server.ts";
+import { runHey } from "../helpers/e2e.ts";
+import { eachTempDir, fileModelServer } from "../helpers/fixtures.ts";
+import { systemOf } from "../helpers/model-server.ts";
 
 setDefaultTimeout(60_000); // the first test may build dist/hey
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-let model: ModelServer;
-beforeEach(() => {
-  home = tempDir("hey-home-");
-  project = tempDir("hey-project-");
-  mkdirSync(join(project.path, ".git"));
-  model = startModelServer(() => ({ text: "ok" }));
-});
-afterEach(() => {
-  model.stop();
-  home.remove();
-  project.remove();
-});
+const home = eachTempDir("hey-home-");
+const project = eachTempDir("hey-project-");
+const model = fileModelServer(() => ({ text: "ok" }));
+beforeEach(() => mkdirSync(join(project.path, ".git")));
 
-function lay(dir: ReturnType<typeof tempDir>, path: string, text: string): void {
+function lay(dir: { readonly path: string }, path: string, text: string): void {
   mkdirSync(dirname(join(dir.path, path)), { recursive: true });
   writeFileSync(join(dir.path, path), text);
 }
