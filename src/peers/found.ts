@@ -56,8 +56,9 @@ export function peerNotices(at: PeerPlaces, listed: boolean, env: Record<string,
     return `${name}=${value} is not a full path (${why}): hey reads your ${agent} files in ${label(at[dir], at)}/ instead; set ${name} to one`;
   });
   const claude = claudeSettings(at);
-  if (!listed) out.push(...permissionNotices(at, claude));
-  out.push(...settingsNotices(at, claude, env));
+  const codex = codexConfig(at); // read once: the permission notice and the settings notices both look at it
+  if (!listed) out.push(...permissionNotices(at, claude, codex));
+  out.push(...settingsNotices(at, claude, codex, env));
   out.push(...instructionNotices(at));
   for (const place of commandDirs(at)) {
     const names = commandNames(place.dir);
@@ -94,9 +95,9 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
  * place (the project's two: one [permission] table to paste); then the user's Codex config when it
  * asks before running (permission/peer-rules.ts).
  */
-function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[]): string[] {
+function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[], codexFile: CodexFile | undefined): string[] {
   const places = new Map<string, { files: string[]; rules: PeerRules; project?: { root: string; user: string } }>();
-  const user = shortPath(join(at.configDir, "config.toml"), at.home);
+  const user = userConfigShown(at);
   for (const f of files) {
     const rules = claudeRules(f.data);
     if (rules.deny.length === 0 && rules.ask.length === 0 && rules.allow.length === 0) continue;
@@ -109,7 +110,7 @@ function permissionNotices(at: PeerPlaces, files: readonly ClaudeFile[]): string
   const hidden = (files: string[], text: string) =>
     redactShapes(text) === text ? text : `${redactShapes(text)}\n  [secret: …] stands for a value written in ${files.join(" and ")}`;
   const claude = [...places].flatMap(([where, p]) => hidden(p.files, peerRulesNotice(p.files, p.rules, where, p.project) ?? "") || []);
-  const codex = codexPermissionNotice(at);
+  const codex = codexFile && codexNotice(codexFile.label, codexSettings(codexFile.data), user);
   return codex ? [...claude, codex] : claude;
 }
 
@@ -128,7 +129,7 @@ interface ClaudeFile extends ClaudeSettings {
  * relative to where hey runs (a home holds no project's `.hey/config.toml`).
  */
 function claudeSettings(at: PeerPlaces): ClaudeFile[] {
-  const user = shortPath(join(at.configDir, "config.toml"), at.home);
+  const user = userConfigShown(at);
   const project = ".hey/config.toml (loaded once the project is trusted)";
   const home = join(at.root, ".claude") === at.claudeDir;
   const files = [
@@ -158,10 +159,9 @@ function claudeSettings(at: PeerPlaces): ClaudeFile[] {
  * Claude Code's plan mode by default and hooks, the `env` of the user's settings, and the model
  * providers and MCP servers of the user's Codex config.
  */
-function settingsNotices(at: PeerPlaces, claude: readonly ClaudeFile[], env: Record<string, string | undefined>): string[] {
+function settingsNotices(at: PeerPlaces, claude: readonly ClaudeFile[], codex: CodexFile | undefined, env: Record<string, string | undefined>): string[] {
   const user = claude.find((f) => f.user);
-  const codex = codexConfig(at);
-  const where = shortPath(join(at.configDir, "config.toml"), at.home);
+  const where = userConfigShown(at);
   const notices = [
     planNotice(claude),
     hooksNotice(claude),
@@ -172,8 +172,17 @@ function settingsNotices(at: PeerPlaces, claude: readonly ClaudeFile[], env: Rec
   return notices.filter((n): n is string => typeof n === "string");
 }
 
+/** The user's Codex `config.toml`, parsed, and how it is named. */
+interface CodexFile {
+  label: string;
+  data: unknown;
+}
+
+/** The user's hey config file as notices name it (`~/.config/hey/config.toml`). */
+const userConfigShown = (at: Pick<PeerPlaces, "configDir" | "home">) => shortPath(join(at.configDir, "config.toml"), at.home);
+
 /** The user's Codex config.toml, parsed; undefined when there is none, or it cannot be read or parsed. */
-function codexConfig(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd">): { label: string; data: unknown } | undefined {
+function codexConfig(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd">): CodexFile | undefined {
   const file = join(at.codexDir, "config.toml");
   try {
     return { label: label(file, at), data: Bun.TOML.parse(readHead(file, SETTINGS_MAX_BYTES).text.replace(/^\uFEFF/, "")) };
@@ -206,13 +215,7 @@ export function failureHelp(
  */
 export function peerProviderHint(at: Pick<PeerPlaces, "codexDir" | "home" | "cwd" | "configDir">, name: string): string {
   const codex = codexConfig(at);
-  return (codex && codexProviderHint(name, codex.label, codex.data, shortPath(join(at.configDir, "config.toml"), at.home))) ?? "";
-}
-
-/** The user's `~/.codex/config.toml` (`$CODEX_HOME/config.toml`) when its settings make Codex ask before running (permission/peer-rules.ts). */
-function codexPermissionNotice(at: PeerPlaces): string | undefined {
-  const codex = codexConfig(at); // none, unreadable or no TOML: nothing to say
-  return codex && codexNotice(codex.label, codexSettings(codex.data), shortPath(join(at.configDir, "config.toml"), at.home));
+  return (codex && codexProviderHint(name, codex.label, codex.data, userConfigShown(at))) ?? "";
 }
 
 /**

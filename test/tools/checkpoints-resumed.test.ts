@@ -59,11 +59,17 @@ function session() {
       await call(tools.read, { path });
       return call(tools.write, { path, content });
     };
+    /** the model's edit of one string in a file it reads first */
+    const revise = async (path: string, from: string, to: string) => {
+      await call(tools.read, { path });
+      return call(tools.edit, { path, old_string: from, new_string: to });
+    };
     return {
       outputs: dir.path,
       tools,
       call,
       rewrite,
+      revise,
       ctx,
       sed: (f: string, text: string) => bash.run({ file: f, text }, ctx),
       store: oneShot ? undefined! : checkpointsIn(dir.path, { seen, history, root }),
@@ -84,16 +90,14 @@ test("a hey started again undoes the earlier hey's turns, one turn each, after i
   writeFileSync(s.file("app.txt"), "v0\n");
   const first = s.hey();
   first.store.beginTurn();
-  await first.call(first.tools.read, { path: "app.txt" });
-  await first.call(first.tools.edit, { path: "app.txt", old_string: "v0", new_string: "v1" });
+  await first.revise("app.txt", "v0", "v1");
   await first.call(first.tools.write, { path: "new/deep/x.txt", content: "x\n" });
   first.store.beginTurn();
   await first.call(first.tools.edit, { path: "app.txt", old_string: "v1", new_string: "v2" });
 
   const next = s.hey(); // hey quit; `hey -c`
   next.store.beginTurn();
-  await next.call(next.tools.read, { path: "app.txt" });
-  await next.call(next.tools.edit, { path: "app.txt", old_string: "v2", new_string: "v3" });
+  await next.revise("app.txt", "v2", "v3");
   expect(await undone(next.store)).toMatchObject({ restored: [s.file("app.txt")] });
   expect(s.read("app.txt")).toBe("v2\n");
   expect(await undone(next.store)).toMatchObject({ restored: [s.file("app.txt")] });
@@ -205,8 +209,7 @@ test("a session resumed in another project: /undo touches nothing and says where
   writeFileSync(s.file("app.txt"), "v0\n");
   const first = s.hey();
   first.store.beginTurn();
-  await first.call(first.tools.read, { path: "app.txt" });
-  await first.call(first.tools.edit, { path: "app.txt", old_string: "v0", new_string: "v1" });
+  await first.revise("app.txt", "v0", "v1");
   const elsewhere = tempDir("hey-undo-elsewhere-");
   dirs.push(elsewhere);
   const away = s.hey([], elsewhere.path); // `hey --resume ID` from another directory
@@ -248,8 +251,7 @@ test("a `hey -c -p` turn is on the stack after a restart: its bash commands are 
   writeFileSync(s.file("b.ts"), "b0\n");
   const first = s.hey();
   first.store.beginTurn();
-  await first.call(first.tools.read, { path: "schema.ts" });
-  await first.call(first.tools.edit, { path: "schema.ts", old_string: "s0", new_string: "s1" });
+  await first.revise("schema.ts", "s0", "s1");
   const codegen = s.hey([], s.work, true); // hey -c -p "run npm run codegen"
   await codegen.sed("gen.ts", "generated\n");
   const next = s.hey();
@@ -257,8 +259,7 @@ test("a `hey -c -p` turn is on the stack after a restart: its bash commands are 
   expect(s.read("schema.ts")).toBe("s1\n");
 
   const update = s.hey([], s.work, true); // hey -c -p "update b.ts"
-  await update.call(update.tools.read, { path: "b.ts" });
-  await update.call(update.tools.edit, { path: "b.ts", old_string: "b0", new_string: "b1" });
+  await update.revise("b.ts", "b0", "b1");
   const last = s.hey();
   expect(await undone(last.store)).toMatchObject({ restored: [], skipped: [{ path: s.file("b.ts"), why: "a run with -p keeps no copies; not touched" }] });
   expect(s.read("b.ts")).toBe("b1\n");
@@ -281,11 +282,9 @@ test("in a project reached through a link, a `hey -c -p` turn's edit is named as
   writeFileSync(s.file("b.ts"), "b0\n");
   const first = s.hey([], alias);
   first.store.beginTurn();
-  await first.call(first.tools.read, { path: "a.ts" });
-  await first.call(first.tools.edit, { path: "a.ts", old_string: "a0", new_string: "a1" });
+  await first.revise("a.ts", "a0", "a1");
   const update = s.hey([], alias, true); // hey -c -p "update b.ts", in the linked folder
-  await update.call(update.tools.read, { path: "b.ts" });
-  await update.call(update.tools.edit, { path: "b.ts", old_string: "b0", new_string: "b1" });
+  await update.revise("b.ts", "b0", "b1");
   // started in the folder the link leads to: the same project, not another
   const real = s.hey([], s.work);
   expect(await undone(real.store)).toMatchObject({ skipped: [{ path: s.file("b.ts"), why: "a run with -p keeps no copies; not touched" }] });
