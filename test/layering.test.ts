@@ -44,6 +44,7 @@ const EDGES = new Set([
   "tools/one-shot-turn.ts",
   "ui/diff-view.ts",
   "fs/bounded-reads.ts",
+  "fs/read-thread.ts",
   "fs/disk-walks.ts",
   "fs/dir-problem.ts",
   "fs/dir-sync.ts",

@@ -17,15 +17,13 @@
 // second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
 // fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
 // makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
-// round trip between threads). Where no worker can be made, or until the first one made starts (its
-// code may not load there: it costs one wait), the reads run here, without a deadline; once one has
-// started, a fresh one that cannot be made, or does not start in a local read's time (an
-// overloaded machine, no threads left), fails the read, as a hung one does: here, a hung mount
-// would freeze hey.
+// round trip between threads). The thread's code and start: fs/read-thread.ts; where no worker can
+// be made, or until the first one made starts, the reads run here (readerFor).
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type Answer, hardLinkBelow, leadsOnto, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
+import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
 import { hangingMount, MOUNTINFO, mayHang, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
+import { ANSWER_ROOM, control, freshReader, HEADER, type Reader, startedIn } from "./read-thread.ts";
 
 export const DEADLINE_MS = 2000;
 /**
@@ -39,6 +37,7 @@ export const LOCAL_TIMES = 15;
 export const MAX_STUCK = 8;
 
 export type { Stat } from "./disk-walks.ts";
+export { workerSource } from "./read-thread.ts";
 
 /** A read that did not answer within the deadline, or was not tried (one before it is still stuck). The message starts with the path. */
 export class Hung extends Error {
@@ -50,51 +49,6 @@ export class Hung extends Error {
     super(`${path} ${why}`);
   }
 }
-
-// the buffer: [request's state, answer's state, request's length, answer's length, bytes' length,
-// started, the network mount its path leads onto (its index in the request's `onto`, plus one; 0:
-// none), how many of the path's own names led there], then the request or the answer (JSON), then
-// the bytes. The worker waits on the buffer, not for messages: a read is two wake-ups, no message to copy.
-const HEADER = 32;
-const ANSWER_ROOM = 65536; // a resolved path may be as long as the path asked about
-/** hey's worker code; `gate` (tests): a function, as JS, called with each request before it is read (one that blocks stands for a hung mount). */
-export const workerSource = (gate = "() => {}") => `const fs = require("node:fs");
-const gate = ${gate};
-const perform = ${perform.toString()};
-const walks = { path: require("node:path"), real: ${resolveTarget.toString()}, links: ${hardLinkBelow.toString()} };
-const leadsOnto = ${leadsOnto.toString()};
-self.onmessage = (e) => {
-  const sab = e.data;
-  const ctl = new Int32Array(sab, 0, 8);
-  Atomics.store(ctl, 5, 1);
-  Atomics.notify(ctl, 5);
-  for (;;) {
-    Atomics.wait(ctl, 0, 0);
-    Atomics.store(ctl, 0, 0);
-    const req = JSON.parse(new TextDecoder().decode(new Uint8Array(sab, ${HEADER}, ctl[2]).slice()));
-    // said before the read that may hang there: hey then waits a network mount's time, not a local disk's
-    const onto = req.onto ? leadsOnto(fs, req.path, req.onto) : undefined;
-    if (onto) { ctl[7] = onto.names; Atomics.store(ctl, 6, onto.point + 1); }
-    gate(req);
-    const { answer, bytes } = perform(fs, req, walks);
-    let text = new TextEncoder().encode(JSON.stringify(answer));
-    // an error naming a path near PATH_MAX does not fit: its code does (cut, the answer would not parse)
-    if (text.length > ${ANSWER_ROOM}) text = new TextEncoder().encode(JSON.stringify({ error: { code: (answer.error && answer.error.code) || "E2BIG", message: req.path.slice(0, 200) + "…: " + ((answer.error && answer.error.code) || "answer too long") } }));
-    new Uint8Array(sab, ${HEADER}).set(text);
-    if (bytes) new Uint8Array(sab, ${HEADER + ANSWER_ROOM}).set(bytes);
-    ctl[3] = text.length;
-    ctl[4] = bytes ? bytes.length : -1;
-    Atomics.store(ctl, 1, 1);
-    Atomics.notify(ctl, 1);
-  }
-};`;
-
-/**
- * A worker and its buffer (one stuck in a read may still write its own); `op`, `since`: the read it
- * is stuck in, and when it began; `mount`: the network or FUSE mount that read's path is on, and
- * `via`: the path, as written, whose link led there (`/p/data` of `/p/data/a`), when one did.
- */
-type Reader = { worker: Worker; shared: SharedArrayBuffer; started: boolean; late?: boolean; op?: Op; since?: number; mount?: Mount; via?: string };
 
 let current: Reader | undefined;
 let stuck: Reader[] = [];
@@ -173,8 +127,6 @@ export function stuckReads(): number {
   return stuck.length;
 }
 
-const control = (r: Reader) => new Int32Array(r.shared, 0, 8);
-
 /** Ends the stuck workers whose read has answered since: back in their loop, their thread can end. */
 function reap(): void {
   stuck = stuck.filter((r) => {
@@ -207,19 +159,6 @@ function blocked(path: string): string | undefined {
   return undefined;
 }
 
-/** A new worker, or why none could be made. */
-function fresh(room: number): Reader | string {
-  try {
-    const shared = new SharedArrayBuffer(Math.max(room, HEADER + ANSWER_ROOM + (1 << 20)));
-    const worker = new Worker(URL.createObjectURL(new Blob([source ?? workerSource()], { type: "application/javascript" })));
-    (worker as Worker & { unref?: () => void }).unref?.();
-    worker.postMessage(shared);
-    return { worker, shared, started: false };
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 /** The worker's answer to `req` (within a check, the one it gave before); throws Hung, saying `slow` (or "did not answer…") when it does not answer in time. */
 function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   if (!checking) return read(req, slow);
@@ -233,38 +172,9 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   reap();
   const why = blocked(req.path) ?? (lost === undefined ? undefined : `was not read: ${lost}`);
   if (why) throw new Hung(req.path, why);
-  const room = HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0);
-  if (current && current.shared.byteLength < room) {
-    current.worker.terminate();
-    current = undefined;
-  }
-  if (!current && !noWorker) {
-    const made = fresh(room);
-    if (typeof made === "object") current = made;
-    else if (everStarted) throw new Hung(req.path, `was not read: hey could not start a thread to read it (${made})`);
-    else noWorker = true; // no workers on this platform: read here, as before there were any
-  }
-  const r = current;
-  const here = () => perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
-  if (!r) return here();
+  const r = readerFor(req.path, HEADER + ANSWER_ROOM + (req.op === "head" ? req.max : 0));
+  if (!r) return perform(fs, req, { path: nodePath, real: resolveTarget, links: hardLinkBelow });
   const ctl = control(r);
-  // the first, not started when waited for, is looked at again without waiting: once it starts, it reads
-  if (r.late && Atomics.load(ctl, 5) === 0) return here();
-  // a fresh thread slow to start waits on a busy CPU, not a mount: it gets a local read's time
-  const startIn = everStarted ? deadline * LOCAL_TIMES : deadline;
-  if (!r.started && !r.late && Atomics.wait(ctl, 5, 0, startIn) === "timed-out" && Atomics.load(ctl, 5) === 0) {
-    // once workers have worked here, one slow to start is kept (the next read looks again), and this read fails
-    if (everStarted) {
-      const why = `hey's thread for reads has not started in ${startIn / 1000} s (an overloaded machine, or no threads left?)`;
-      if (checking) lost = why;
-      throw new Hung(req.path, `was not read: ${why}`);
-    }
-    // the first has not started (its code cannot load on this platform, or the machine is overloaded): read here until it does
-    r.late = true;
-    return here();
-  }
-  r.started = everStarted = true;
-  r.late = false;
   const limit = limitOf(req);
   // a local path's long wait is for a busy disk: the worker says first whether its links lead onto a network mount
   const onto = limit > deadline ? hanging : []; // limitOf read the table
@@ -304,6 +214,53 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   }
   const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(r.shared, HEADER, ctl[3]!).slice())) as Answer;
   return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(r.shared, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
+}
+
+/**
+ * How long a fresh thread's start is waited for: a local read's time (on a busy CPU, not a mount),
+ * but never more than a minute or one deadline (the tests' patient deadline is a minute).
+ */
+const startWait = () => Math.min(deadline * LOCAL_TIMES, Math.max(deadline, DEADLINE_MS * LOCAL_TIMES));
+
+/**
+ * The thread to read `path` on, made when there is none (`room`: the buffer it needs), or
+ * undefined to read on hey's own thread: no thread can be made on this platform, or the first one
+ * made has not started in a deadline (its code may not load there: that costs one wait; once it
+ * starts, it reads). Once a thread has worked here, reads never run on hey's thread, where a hung mount would
+ * freeze hey: a fresh one that cannot be made, or has not started in its wait, fails the read, and
+ * one that has not started is not waited for again: the reads fail at once until it starts, or,
+ * given as long again, a fresh one is tried.
+ */
+function readerFor(path: string, room: number): Reader | undefined {
+  const wait = startWait();
+  const given = current?.cold !== undefined && !startedIn(current, 0) && Date.now() - current.cold >= wait;
+  if (current && (current.shared.byteLength < room || given)) {
+    current.worker.terminate();
+    current = undefined;
+  }
+  if (!current && !noWorker) {
+    const made = freshReader(room, source);
+    if (typeof made === "object") current = made;
+    else if (everStarted) throw new Hung(path, `was not read: hey could not start a thread to read it (${made})`);
+    else noWorker = true; // no workers on this platform: read here, as before there were any
+  }
+  const r = current;
+  if (!r || r.started) return r;
+  // the first thread waits one deadline: its code may not load here, and the reads have hey's own thread
+  if (!startedIn(r, r.late || r.cold !== undefined ? 0 : everStarted ? wait : deadline)) {
+    if (!everStarted) {
+      r.late = true;
+      return undefined;
+    }
+    const age = r.cold === undefined ? wait / 1000 : (Date.now() - r.made) / 1000;
+    r.cold ??= Date.now();
+    const why = `hey's thread for reads has not started in ${age < 10 ? Number(age.toFixed(1)) : Math.round(age)} s (an overloaded machine, or no threads left?)`;
+    if (checking) lost = why;
+    throw new Hung(path, `was not read: ${why}`);
+  }
+  r.started = everStarted = true;
+  r.late = false;
+  return r;
 }
 
 /**

@@ -143,6 +143,26 @@ test("a fresh thread for reads slow to start (a busy machine) is waited for as a
   await until(() => write("src/a.ts") === undefined, "the thread for reads to start");
 });
 
+test("a fresh thread for reads that never starts is not waited for again: the checks after it are refused at once, and once it has been given as long again a fresh one reads", async () => {
+  const taken = join(root, "start-never"); // the thread made while it exists takes it and never starts
+  const starting = `{ const fs = require("node:fs"); let mine = false; try { fs.rmSync(${JSON.stringify(taken)}); mine = true; } catch {} const t = new Int32Array(new SharedArrayBuffer(4)); while (mine && !fs.existsSync(${JSON.stringify(back)})) Atomics.wait(t, 0, 0, 20); }`;
+  const deadline = 100;
+  const wait = deadline * LOCAL_TIMES; // 1.5 s
+  setWorkerSource(`${starting}\n${workerSource(hangingGate(`req.path.includes("/hung")`))}`, deadline, table([join(project, "hung")]));
+  expect(write("hung/a")).toContain(`${project}/hung/a did not answer in 0.1 s`); // a thread has worked, and is left stuck
+  writeFileSync(taken, "");
+  expect(write("src/a.ts")).toContain(`${project}/src/a.ts was not read: hey's thread for reads has not started in ${wait / 1000} s`);
+  const began = Date.now();
+  // before: every check waited the whole start again (30 s a check in hey, 15 min under the tests' patient deadline: a CI run hung)
+  expect(write("src/b.ts")).toMatch(
+    new RegExp(`${project}/src/b.ts was not read: hey's thread for reads has not started in [\\d.]+ s \\(an overloaded machine`),
+  );
+  expect(Date.now() - began).toBeLessThan(wait);
+  expect(existsSync(taken)).toBe(false);
+  await until(() => write("src/b.ts") === undefined, "a fresh thread to read");
+  expect(stuckReads()).toBe(1);
+});
+
 test("a first thread for reads slow to start (an overloaded machine) lets the checks read the disk themselves only until it starts: from then on a path that does not answer is refused", async () => {
   const slow = join(root, "slow-start");
   writeFileSync(slow, "");
