@@ -50,6 +50,12 @@ export const SECTIONS = {
   default: {
     provider: { kind: "string", doc: "the provider that runs when `-m` does not say (HEY_PROVIDER overrides it)" },
     model: { kind: "string", doc: "its model (HEY_MODEL overrides it); default: the provider's first" },
+    fallback_models: {
+      kind: "strings",
+      env: "HEY_FALLBACK_MODELS",
+      flag: "--fallback-model",
+      doc: 'models to go on with, in order, when the model gives up on a request another model could answer (rate limits, overloads, 5xx and network errors after their retries, a stuck endpoint, a missing model), each written as `-m` takes it, e.g. `["openrouter/deepseek/deepseek-chat-v3.1:free", "ollama/qwen3"]`; the variable takes them comma-separated (see [When hey gives up](#networks))',
+    },
   },
   proxy: {
     url: {
