@@ -280,8 +280,9 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
       if (!decision.retry) {
         const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
         const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
+        const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
         return {
-          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`) : new ProviderError(error.kind, said + hint),
+          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`, kept) : new ProviderError(error.kind, said + hint, kept),
         };
       }
       const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};

@@ -100,3 +100,12 @@ test("an empty answer after tool results ends the task as before: no fallback is
   expect(result.stop).toBe("end");
   expect(asked).toEqual([]);
 });
+
+test("a missing model's 404 is handed on as such: the fallback is told the endpoint has no such model", async () => {
+  const missing = new ProviderError("bad_request", "request rejected (404): no model m1", { missingModel: true });
+  const primary = fakeProvider([{ error: missing }], { model: "primary" });
+  const fallback = fakeProvider([{ text: "here" }]);
+  const { deps, asked } = withFallback(primary, fallback);
+  expect((await runLoop([userMessage("q")], deps)).stop).toBe("end");
+  expect(asked.map((e) => e.missingModel)).toEqual([true]);
+});
