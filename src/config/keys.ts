@@ -54,7 +54,7 @@ export const SECTIONS = {
       kind: "strings",
       env: "HEY_FALLBACK_MODELS",
       flag: "--fallback-model",
-      doc: 'models to go on with, in order, when the model gives up on a request another model could answer (rate limits, overloads, 5xx and network errors after their retries, a stuck endpoint, a missing model), each written as `-m` takes it, e.g. `["openrouter/deepseek/deepseek-chat-v3.1:free", "ollama/qwen3"]`; the variable takes them comma-separated (see [When hey gives up](#networks))',
+      doc: 'models to go on with, in order, when the model gives up on a request another model could answer (rate limits, overloads, 5xx and network errors after their retries, a stuck endpoint, a missing model), each written as `-m` takes it, e.g. `["openrouter/deepseek/deepseek-chat-v3.1:free", "ollama/qwen3"]`; the variable takes them comma-separated (see *Fallback models* in [Networks](#networks))',
     },
   },
   proxy: {

@@ -129,3 +129,11 @@ test("a fallback naming no provider stops hey at start-up, naming the flag and t
   expect(filed.code).toBe(2);
   expect(filed.stderr).toContain('config.toml:4: [default] fallback_models "nope/x": unknown provider "nope"');
 });
+
+test("/model lists the fallbacks after the models, the model in use still marked", async () => {
+  const h = home(busy.url);
+  const run = await runHey(["-p", "/model", "--fallback-model", "b/m2"], { cwd: h.path, env: { HOME: h.path } });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("* a/m1\n");
+  expect(run.stdout).toContain("fallbacks: b/m2 (in order, for the rest of a prompt the model gives up on)\n");
+});
