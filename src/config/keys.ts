@@ -330,6 +330,12 @@ export type Resolved<T extends Table> = { -readonly [K in Defaulted<T> & string 
   -readonly [K in Exclude<keyof T, Defaulted<T>> & string as Camel<K>]?: ValueOf<T[K]["kind"]>;
 };
 
+/** What a HEY_* variable's text sets a key of `kind` to: a number for a count, a comma-separated list for strings (`HEY_FALLBACK_MODELS=a,b`), else the text, checked by the caller. */
+export function variableValue(kind: Kind, text: string): unknown {
+  if (kind === "strings") return text.split(",").map((item) => item.trim());
+  return (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
+}
+
 export const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**

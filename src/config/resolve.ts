@@ -12,7 +12,7 @@ import { anchoredEntry, projectFolder, type ReadDeny, readOnlyDenies } from "../
 import { gluedMark } from "../permission/entries.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
-import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
+import { camel, resolveTable, SECTIONS, variableValue, type Key } from "./keys.ts";
 import { envValue } from "./presets.ts";
 import { chooseProvider } from "./providers.ts";
 import { fallbackModels } from "./fallback-models.ts";
@@ -205,8 +205,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
   const withheld = guards.flatMap((g) => (g.current.vars ?? []).filter((v) => !g.used.vars?.includes(v)));
   const input = { file, raw: merged as ConfigFile, sourceOf, lineOf, missing, withheld, env, flags };
-  const choice = chooseProvider(input);
-  const fallbacks = fallbackModels(input, overridden.has(pathKey(["default", "fallback_models"])), warnings);
+  const [choice, fallbacks] = [chooseProvider(input), fallbackModels(input, overridden.has(pathKey(["default", "fallback_models"])), warnings)];
   // a base_url the user has not approved: the provider stays as written, its requests are refused (endpoint.ts)
   const unapproved = unapprovedEndpoints(endpointSteps);
   const mark = (p: ProviderSettings): ProviderSettings => (unapproved.has(p.name) && !p.preset ? { ...p, unapproved: unapproved.get(p.name)! } : p);
@@ -336,8 +335,7 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
   };
   for (const { path, spec } of OVERRIDES) {
     const text = spec.env ? envValue(env, spec.env) : undefined;
-    if (text !== undefined)
-      override(path, spec.kind, spec.kind === "strings" ? listed(text) : (spec.kind === "positive" || spec.kind === "count") && /^\d+$/.test(text) ? Number(text) : text, spec.env!);
+    if (text !== undefined) override(path, spec.kind, variableValue(spec.kind, text), spec.env!);
   }
   for (const { path, spec } of OVERRIDES) {
     const value = spec.flag ? (flags as Record<string, unknown>)[camel(path[1]!)] : undefined;
@@ -345,9 +343,6 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
   }
   return set;
 }
-
-/** A variable's list, comma-separated (`HEY_FALLBACK_MODELS=a,b`): a variable holds one string. */
-const listed = (text: string) => text.split(",").map((item) => item.trim());
 
 /** -t / HEY_EFFORT, checked; undefined when neither is given. */
 function checkedEffort(env: Record<string, string | undefined>, flags: ConfigFlags): Effort | undefined {

@@ -24,7 +24,9 @@ function failing(status: number, message: string) {
 const busy = failing(503, "busy, try later");
 const locked = failing(401, "invalid api key");
 const removed = failing(404, "The model `m1` does not exist or you do not have access to it.");
-const answering = fileModelServer((req) => (req.messages.some((m) => m.role === "tool") ? { text: "done on b" } : { calls: [["bash", { command: "echo hi" }]] }));
+const answering = fileModelServer((req) =>
+  req.messages.some((m) => m.role === "tool") ? { text: "done on b" } : { calls: [["bash", { command: "echo hi" }]] },
+);
 
 /** a home whose config names `a` (at `aUrl`, the default) and `b` (the answering server), with short retries (and `retry`'s other keys) */
 function home(aUrl: string, retry = ""): { path: string; remove(): void } {
@@ -54,7 +56,10 @@ test("a 503 after its retries: the request goes to the fallback, the task comple
   // the session says which model answered: b for this run's answers, then a again, which `hey -c` goes on with
   const dir = join(h.path, ".local", "state", "hey", "sessions");
   const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"))!;
-  const entries = readFileSync(join(dir, file), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; model?: string; message?: { role: string } });
+  const entries = readFileSync(join(dir, file), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; model?: string; message?: { role: string } });
   const told = entries.filter((e) => e.type === "model" || e.message?.role === "assistant").map((e) => (e.type === "model" ? e.model : e.message!.role));
   expect(told).toEqual(["m2", "assistant", "assistant", "m1"]); // the file begins with the first answer: b's
   const again = busy.requests();
@@ -124,7 +129,10 @@ test("a fallback naming no provider stops hey at start-up, naming the flag and t
   expect(run.code).toBe(2);
   expect(run.stderr).toContain('--fallback-model "nope/x": unknown provider "nope"');
   const fromFile = home(busy.url);
-  writeUserConfig(fromFile.path, `${readFileSync(join(h.path, ".config", "hey", "config.toml"), "utf8").replace("[provider.a]", 'fallback_models = ["nope/x"]\n[provider.a]')}`);
+  writeUserConfig(
+    fromFile.path,
+    `${readFileSync(join(h.path, ".config", "hey", "config.toml"), "utf8").replace("[provider.a]", 'fallback_models = ["nope/x"]\n[provider.a]')}`,
+  );
   const filed = await runHey(["-p", "hi"], { cwd: fromFile.path, env: { HOME: fromFile.path } });
   expect(filed.code).toBe(2);
   expect(filed.stderr).toContain('config.toml:4: [default] fallback_models "nope/x": unknown provider "nope"');

@@ -61,7 +61,10 @@ test("no fallback left: the error of the model that gave up ends the run, as wit
 
 test("a fallback that fails too asks for the next one, and its error ends the run when none is left", async () => {
   const primary = fakeProvider([overloaded(), overloaded()], { model: "primary" });
-  const fallback = fakeProvider([{ error: new ProviderError("rate_limit", "rate limited (429): slow down") }, { error: new ProviderError("rate_limit", "rate limited (429): slow down") }]);
+  const fallback = fakeProvider([
+    { error: new ProviderError("rate_limit", "rate limited (429): slow down") },
+    { error: new ProviderError("rate_limit", "rate limited (429): slow down") },
+  ]);
   const { deps, asked } = withFallback(primary, fallback);
   const result = await runLoop([userMessage("q")], deps);
   expect(result.stop).toBe("error");
