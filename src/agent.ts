@@ -15,81 +15,24 @@ import {
   type CompactionState,
   type PrepareDeps,
 } from "./context/compaction.ts";
-import { cutCounts, offeredPolicy, type ContextPolicy, type ContextView, type Summary } from "./context/view.ts";
+import { cutCounts, offeredPolicy, type ContextView } from "./context/view.ts";
 import { uncuttable } from "./mcp/oversize.ts";
 import { fixedText, keepsWindow, latestOverWindow, learnWindow, unlearnedWindow } from "./context/window.ts";
 import { costedStream } from "./context/request-cost.ts";
 import { adaptHistory } from "./kernel/adapt-history.ts";
 import { keptOf, withoutRefused } from "./kernel/refusal.ts";
 import { addUsage, emptyUsage, userMessage, type ContentBlock, type Effort, type Message, type ToolSpec, type Usage } from "./kernel/ir.ts";
-import { runLoop, type LoopDeps, type RunResult } from "./kernel/loop.ts";
+import { runLoop, type RunResult } from "./kernel/loop.ts";
 import { usageCounts, type HandOffLimit, type Output } from "./kernel/output.ts";
 import { saysNoEffortSent } from "./providers/effort.ts";
 import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "./kernel/provider.ts";
 import { sleep } from "./kernel/sleep.ts";
 import type { Tool } from "./kernel/tool.ts";
-import type { PermissionCheck } from "./kernel/tool-calls.ts";
-import type { RetryPolicy } from "./kernel/retry.ts";
 import { keepShown } from "./tools/earlier-reads.ts";
-import type { SeenFiles } from "./tools/seen-files.ts";
+import { fallbackLine } from "./fallback/reasons.ts";
+import type { AgentParts, AgentSettings } from "./agent-parts.ts";
 
-/** What the agent runs with, besides its provider: resolved values, not the configuration. */
-export interface AgentSettings {
-  /** the model in use as `-m` names it (`[provider.NAME]` and model): what the `model` event and the session record */
-  model: { provider: string; model: string };
-  /** `[agent]`: requests per run, parallel calls, the run's token cap */
-  limits: LoopDeps["limits"];
-  retry: RetryPolicy;
-  /** how each request's context is built (context/policy.ts makes it from the settings) */
-  context: ContextPolicy;
-  /** the effort sent with each request; undefined = the provider's configured default */
-  effort?: Effort;
-}
-
-export interface AgentParts {
-  settings: AgentSettings;
-  provider: Provider;
-  /**
-   * the tools of the next request, asked before each one: `/reload` and MCP servers that connect
-   * meanwhile change them; may wait (abortably, bounded) for MCP servers still starting
-   */
-  tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
-  /** a tool a call names that its request did not offer, still to be had (LoopDeps.unlisted) */
-  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
-  /** the name a call means in another spelling of a tool not offered (LoopDeps.alias) */
-  alias?(name: string): string | undefined;
-  output: Output;
-  cwd: string;
-  /** what the file tools saw (their `seen`): each request forgets the read_file results it does not show whole (SeenFile.reads) */
-  seen?: SeenFiles;
-  /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
-  pathOf?(path: string): string | undefined;
-  /** the system prompt without the per-request context line, asked before every request */
-  system(): string;
-  permission: PermissionCheck;
-  /** `.hey/task.md` as it is now when it is this conversation's (`history`), re-read before every request (context/task-note.ts) */
-  taskNote(history: readonly Message[]): string | undefined;
-  /**
-   * a line for the next request only, sent after the last message with the context line
-   * (ModelRequest.note): what `/reload` did (runtime.ts); asked with the request's tools
-   */
-  note?(tools: readonly ToolSpec[]): string | undefined;
-  /** the conversation so far, when a session is resumed, and its compactions */
-  history?: Message[];
-  summaries?: Summary[];
-  /** the model's context window a context-length error taught the session being resumed, with the same model */
-  window?: number;
-  /** the windows it taught the session's other models, by `provider/model`: a `/model` back to one starts within it */
-  windows?: Record<string, number>;
-  /** the resumed session's corrected token estimate (CompactionState.tokensPerChar), when it saved one */
-  tokensPerChar?: number;
-  /**
-   * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
-   * the cache's lifetime its first request judges rewrites as the last request before it did, so
-   * the provider's cached prefix still serves
-   */
-  cache?: { upTo: number; at: number };
-}
+export type { AgentParts, AgentSettings, Fallback } from "./agent-parts.ts";
 
 export interface AgentUsage {
   total: Usage;
@@ -284,12 +227,35 @@ export function createAgent(parts: AgentParts): Agent {
   /** the history as requests carry it: no refused exchange (kernel/refusal.ts; the loop leaves it out of its own requests) */
   const sendable = () => withoutRefused(messages);
 
+  /** the model a send began on, while a fallback answers for it: the send's end goes back to it, so the next one tries it again */
+  let primary: { provider: Provider; settings: AgentSettings; effort: Effort | undefined } | undefined;
+  const modelKey = (m: AgentSettings["model"]) => `${m.provider}/${m.model}`;
+  /** LoopDeps.fallback: the next model of parts.fallback not `tried`, switched to and said */
+  async function fallBack(error: ProviderError, tried: Set<string>, signal: AbortSignal): Promise<Provider | undefined> {
+    const next = await parts.fallback?.(error, tried, signal);
+    if (!next || signal.aborted) return undefined;
+    const [from, to] = [modelKey(settings.model), modelKey(next.settings.model)];
+    tried.add(to);
+    primary ??= { provider, settings, effort };
+    parts.output.emit({ type: "fallback", from, to, kind: error.kind, message: fallbackLine(from, to, next.why, error.message) });
+    self.switchModel(next.provider, next.settings);
+    return windowed();
+  }
+  const backToPrimary = () => {
+    if (!primary) return;
+    const { effort: _, ...rest } = primary.settings;
+    self.switchModel(primary.provider, primary.effort === undefined ? rest : { ...rest, effort: primary.effort });
+    primary = undefined;
+  };
+
   /** one run of send: the user's message, then the loop */
   function runOne(content: string | ContentBlock[], signal: AbortSignal, opts: SendOptions = {}): Promise<RunResult> {
     const message = userMessage(content);
     messages.push(message);
     parts.output.emit({ type: "message", message });
-    return runLoop(messages, {
+    const tried = new Set([modelKey(settings.model)]); // the models this run has used: a fallback is never asked twice
+    const run = runLoop(messages, {
+      ...(parts.fallback ? { fallback: (error: ProviderError, s: AbortSignal) => fallBack(error, tried, s) } : {}),
       ...(opts.keepHandOff ? { keepHandOff: opts.keepHandOff } : {}),
       provider: windowed(),
       output: counted,
@@ -323,11 +289,12 @@ export function createAgent(parts: AgentParts): Agent {
       effort,
       clock: { sleep, random: Math.random },
     });
+    return run.finally(backToPrimary);
   }
   /** the last send's run, until it settles */
   let busy: Promise<void> | undefined;
 
-  return {
+  const self: Agent = {
     get messages() {
       return messages;
     },
@@ -394,4 +361,5 @@ export function createAgent(parts: AgentParts): Agent {
       parts.output.emit({ type: "model", ...settings.model, ...(next === undefined ? {} : { effort: next }) }); // kept with the session: `hey -c` goes on with it
     },
   };
+  return self;
 }

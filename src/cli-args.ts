@@ -18,14 +18,18 @@ export class UnknownFlagError extends UsageError {
   }
 }
 
-/** `number`: its value is a number, so a negative one after it (`--max-turns -1`) is its value, refused as such, not a missing one */
-type OptionSpec = { type: "boolean" | "string"; short?: string; number?: true };
+/**
+ * `number`: its value is a number, so a negative one after it (`--max-turns -1`) is its value, refused as such, not a missing one;
+ * `repeat`: each use adds its value to the earlier ones', comma-separated (`--fallback-model a --fallback-model b` is `a,b`)
+ */
+type OptionSpec = { type: "boolean" | "string"; short?: string; number?: true; repeat?: true };
 
 export const OPTIONS = {
   print: { type: "boolean", short: "p" },
   output: { type: "string" },
   effort: { type: "string", short: "t" },
   model: { type: "string", short: "m" },
+  "fallback-model": { type: "string", repeat: true },
   "base-url": { type: "string" },
   protocol: { type: "string" },
   "api-key": { type: "string" },
@@ -73,7 +77,8 @@ export function splitArgs(argv: string[]): { values: Values; positionals: string
     const negative = "number" in OPTIONS[name] && value !== undefined && /^-\d/.test(value); // a number, not the next flag
     if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-" && !negative))
       throw new UsageError(`${flagName(name)} needs a value`);
-    (values as Record<string, unknown>)[name] = value;
+    const before = "repeat" in OPTIONS[name] ? values[name] : undefined;
+    (values as Record<string, unknown>)[name] = before === undefined ? value : `${before},${value}`;
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

@@ -105,6 +105,11 @@ Options:
   -m, --model [PROVIDER/]MODEL
                            model to use; PROVIDER names a [provider.NAME] table
                            (-m PROVIDER alone: that provider's default model)
+      --fallback-model [PROVIDER/]MODEL
+                           go on with this model when the model gives up on a request
+                           (rate limits, overloads, a stuck endpoint, a missing model);
+                           repeat it or separate names with commas for several, tried
+                           in order (also HEY_FALLBACK_MODELS, [default] fallback_models)
   -t, --effort LEVEL       reasoning effort: ${EFFORTS.join("|")}
       --base-url URL       ad-hoc provider at URL (e.g. http://127.0.0.1:11434/v1); needs -m
       --protocol NAME      protocol of --base-url: ${PROTOCOLS.join("|")} (default openai)
@@ -257,6 +262,7 @@ export function parseCli(argv: string[]): CliArgs {
       effort: v.effort === undefined ? undefined : oneOf("-t/--effort", v.effort, EFFORTS),
       maxTurns: v["max-turns"] === undefined ? undefined : positiveInt("--max-turns", v["max-turns"]),
       maxRunTokens: v["max-run-tokens"] === undefined ? undefined : positiveInt("--max-run-tokens", v["max-run-tokens"]),
+      ...(v["fallback-model"] === undefined ? {} : { fallbackModels: v["fallback-model"].split(",").map((m) => m.trim()) }), // an empty one is refused with the others' checks
     },
     config: nonEmpty("--config", v.config),
     approve: v.approve ?? false,

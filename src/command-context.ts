@@ -37,6 +37,7 @@ export function commandContext(
     signal,
     terminal: runtime.terminal,
     providers: () => runtime.settings.providers,
+    fallbacks: () => runtime.settings.fallbacks?.models ?? [],
     switchModel: runtime.switchModel,
     reload: () => runtime.reload(ask),
     setTrust: (trusted: boolean) => runtime.setTrust(trusted, ask), // /trust lists what it would run and asks

@@ -215,7 +215,8 @@ export function listingModels(provider: Provider, settings: Settings, fetchImpl:
         if (!(e instanceof ProviderError) || e.kind !== "bad_request" || signal.aborted || !isMissingModel(e.message)) throw e;
         const served = await servedBy(settings, fetchImpl, signal);
         if (signal.aborted) throw e;
-        throw new ProviderError("bad_request", missingModelMessage(e.message, settings, served, userFile), e.status === undefined ? {} : { status: e.status });
+        const status = e.status === undefined ? {} : { status: e.status };
+        throw new ProviderError("bad_request", missingModelMessage(e.message, settings, served, userFile), { ...status, missingModel: true });
       }
     },
     ...(provider.serverWindow ? { serverWindow: () => provider.serverWindow!() } : {}),

@@ -5,6 +5,7 @@
 import { platform } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
+import { nextModel } from "./fallback/next-model.ts";
 import { VERSION, type RunFlags } from "./cli.ts";
 import type { LoadedConfig } from "./config/load.ts";
 import { createRedaction, hideSecrets, knownSecrets, redactedForm, redactingOutput, redactingTool, redactText, toolEnvironment } from "./config/secrets.ts";
@@ -269,6 +270,7 @@ export async function assemble(
   const cap = createToolCap({ originOf: (name: string) => mcp.origin(name) });
   const provided = (p: Provider, s: Settings, f: typeof fetch) =>
     recordingOnAnswer(cap.wrap(withServerWindow(listingModels(p, s, f, userConfig), serverOf(s, here.cacheDir), f, say), s.provider.baseUrl), start.approvals);
+  const providerOf = async (s: Settings, f: typeof fetch) => provided(await providerFor(s.provider, s.model, s.effort, f, s.retry.idleTimeoutMs), s, f);
   const requestTools = async (signal: AbortSignal) =>
     (await mcp.tools(live.configured.tools, signal))
       .filter((t) => t.server !== undefined || t.name === FIND_TOOLS || !live.configured.refused(t.name)) // find_tools loads only what the rules allow
@@ -294,6 +296,8 @@ export async function assemble(
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
+    // a model that gives up on a request: the next fallback, as -m names it next to the model in use
+    fallback: nextModel({ config: () => live.config, effort: () => agent.effort, providerFor: (s) => providerOf(s, live.fetch), agentSettings, warn: say }),
   });
 
   const runtime: Runtime = createRuntime({
@@ -314,7 +318,7 @@ export async function assemble(
     startNote: [prompt.startNote, resumed && endedJobsNote(resumed)].filter(Boolean).join("\n") || undefined, // told once, with the first request
     configure,
     fetchFor: (s) => fetchFor(s, run.proxy, env, debug),
-    providerFor: async (s, fetchImpl) => provided(await providerFor(s.provider, s.model, s.effort, fetchImpl, s.retry.idleTimeoutMs), s, fetchImpl),
+    providerFor: providerOf,
     endpointModels,
     approvals: start.approvals, // shared with a run reassembled by /resume: what /reload records holds there too
     project: here,

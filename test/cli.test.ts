@@ -14,6 +14,8 @@ test.each([
   [["-pt", "low", "go"], { print: true, flags: { effort: "low" }, message: "go" }],
   [["--output", "json"], { run: { output: "json" } }],
   [["--max-turns", "7"], { flags: { maxTurns: 7 } }],
+  // repeated, comma-separated, or both: one list in order
+  [["--fallback-model", "b/m2", "--fallback-model=ollama/qwen3, gpt-5-mini", "-p", "x"], { flags: { fallbackModels: ["b/m2", "ollama/qwen3", "gpt-5-mini"] } }],
   [
     ["--base-url", "http://127.0.0.1:11434/v1", "--protocol", "anthropic", "--api-key", "k"],
     { flags: { baseUrl: "http://127.0.0.1:11434/v1", protocol: "anthropic", apiKey: "k" } },

@@ -50,6 +50,12 @@ export const SECTIONS = {
   default: {
     provider: { kind: "string", doc: "the provider that runs when `-m` does not say (HEY_PROVIDER overrides it)" },
     model: { kind: "string", doc: "its model (HEY_MODEL overrides it); default: the provider's first" },
+    fallback_models: {
+      kind: "strings",
+      env: "HEY_FALLBACK_MODELS",
+      flag: "--fallback-model",
+      doc: 'models to go on with, in order, when the model gives up on a request another model could answer (rate limits, overloads, 5xx and network errors after their retries, a stuck endpoint, a missing model), each written as `-m` takes it, e.g. `["openrouter/deepseek/deepseek-chat-v3.1:free", "ollama/qwen3"]`; the variable takes them comma-separated (see *Fallback models* in [Networks](#networks))',
+    },
   },
   proxy: {
     url: {
@@ -323,6 +329,12 @@ type Defaulted<T extends Table> = { [K in keyof T]: T[K] extends { default: unkn
 export type Resolved<T extends Table> = { -readonly [K in Defaulted<T> & string as Camel<K>]: ValueOf<T[K]["kind"]> } & {
   -readonly [K in Exclude<keyof T, Defaulted<T>> & string as Camel<K>]?: ValueOf<T[K]["kind"]>;
 };
+
+/** What a HEY_* variable's text sets a key of `kind` to: a number for a count, a comma-separated list for strings (`HEY_FALLBACK_MODELS=a,b`), else the text, checked by the caller. */
+export function variableValue(kind: Kind, text: string): unknown {
+  if (kind === "strings") return text.split(",").map((item) => item.trim());
+  return (kind === "positive" || kind === "count") && /^\d+$/.test(text) ? Number(text) : text;
+}
 
 export const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 

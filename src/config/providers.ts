@@ -231,7 +231,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
 
   const spec = flags.model || envValue(env, "HEY_MODEL");
   if (spec) {
-    const label = flags.model ? `-m ${spec}` : `HEY_MODEL=${spec}`;
+    const label = flags.model ? (flags.modelLabel ?? `-m ${spec}`) : `HEY_MODEL=${spec}`;
     choice = { ...parse(spec, label, choice.provider), named: label };
   }
 

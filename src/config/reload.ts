@@ -141,6 +141,8 @@ export function settingsChanges(before: Settings, after: Settings): string[] {
   const out: string[] = [];
   if (modelOf(before) !== modelOf(after)) out.push(`~ model ${modelOf(before)} → ${modelOf(after)}`);
   if (before.effort !== after.effort) out.push(`~ effort ${before.effort ?? "(default)"} → ${after.effort ?? "(default)"}`);
+  const fallbacks = (s: Settings) => s.fallbacks?.models.join(", ") || "(none)";
+  if (fallbacks(before) !== fallbacks(after)) out.push(`~ fallback models ${fallbacks(before)} → ${fallbacks(after)}`);
   // a provider the user said no to (or was not asked about) is there, but gets no request: said on its line
   const refused = new Set(after.providers.filter((p) => p.unapproved).map((p) => `provider ${p.name}`));
   out.push(

@@ -12,9 +12,10 @@ import { anchoredEntry, projectFolder, type ReadDeny, readOnlyDenies } from "../
 import { gluedMark } from "../permission/entries.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
-import { camel, resolveTable, SECTIONS, type Key } from "./keys.ts";
+import { camel, resolveTable, SECTIONS, variableValue, type Key } from "./keys.ts";
 import { envValue } from "./presets.ts";
 import { chooseProvider } from "./providers.ts";
+import { fallbackModels } from "./fallback-models.ts";
 import { checkLayer, checkRange, checkValue, type ConfigFile, expandVars, keyLine, type Kind, type Miss, where } from "./schema.ts";
 import { secretVariables, withWrittenSecrets } from "./secrets.ts";
 import { isTable, type Table } from "./table.ts";
@@ -203,7 +204,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const effort = checkedEffort(env, flags);
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
   const withheld = guards.flatMap((g) => (g.current.vars ?? []).filter((v) => !g.used.vars?.includes(v)));
-  const choice = chooseProvider({ file, raw: merged as ConfigFile, sourceOf, lineOf, missing, withheld, env, flags });
+  const input = { file, raw: merged as ConfigFile, sourceOf, lineOf, missing, withheld, env, flags };
+  const [choice, fallbacks] = [chooseProvider(input), fallbackModels(input, overridden.has(pathKey(["default", "fallback_models"])), warnings)];
   // a base_url the user has not approved: the provider stays as written, its requests are refused (endpoint.ts)
   const unapproved = unapprovedEndpoints(endpointSteps);
   const mark = (p: ProviderSettings): ProviderSettings => (unapproved.has(p.name) && !p.preset ? { ...p, unapproved: unapproved.get(p.name)! } : p);
@@ -241,6 +243,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     model: choice.model,
     ...(choice.defaultModel ? { defaultModel: true } : {}),
     providers: choice.providers,
+    ...(fallbacks ? { fallbacks } : {}),
     effort: effort ?? sessionEffort(flags.session, choice) ?? choice.provider.effort,
     network: { ...caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env), ...(heldProxy && !f.proxy?.url ? { heldProxy } : {}) },
     proxy: f.proxy?.url || undefined,
@@ -332,8 +335,7 @@ function applyOverrides(file: Table, env: Record<string, string | undefined>, fl
   };
   for (const { path, spec } of OVERRIDES) {
     const text = spec.env ? envValue(env, spec.env) : undefined;
-    if (text !== undefined)
-      override(path, spec.kind, (spec.kind === "positive" || spec.kind === "count") && /^\d+$/.test(text) ? Number(text) : text, spec.env!);
+    if (text !== undefined) override(path, spec.kind, variableValue(spec.kind, text), spec.env!);
   }
   for (const { path, spec } of OVERRIDES) {
     const value = spec.flag ? (flags as Record<string, unknown>)[camel(path[1]!)] : undefined;

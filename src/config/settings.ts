@@ -79,6 +79,10 @@ export interface ConfigFlags {
   effort?: Effort;
   maxTurns?: number;
   maxRunTokens?: number;
+  /** `--fallback-model`, each use and each comma-separated name of it, in order */
+  fallbackModels?: string[];
+  /** where `model` was named, for messages, when not by `-m` (a fallback model: `--fallback-model NAME`) */
+  modelLabel?: string;
   /**
    * The model a resumed session last used: one more layer of the choice, above `[default]` and
    * below HEY_PROVIDER / HEY_MODEL / -m; ignored when no provider of that name is configured.
@@ -162,6 +166,12 @@ export interface Settings {
   defaultModel?: true;
   /** every provider the run can switch to (`/model`), the chosen one included */
   providers: ProviderSettings[];
+  /**
+   * the models a request the model gives up on goes on with, in order (`[default] fallback_models`,
+   * HEY_FALLBACK_MODELS, --fallback-model), as `-m` names them, each checked as `-m` is; `from`:
+   * where they were set, for messages
+   */
+  fallbacks?: { models: string[]; from: string };
   /** the effective effort: -t / HEY_EFFORT, else the chosen provider's `effort` */
   effort?: Effort;
   /** HEY_PROXY or [proxy] url (the --proxy flag is resolved separately, by net/proxy.ts) */

@@ -74,6 +74,12 @@ export type AgentEvent =
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string; refused?: "permission" }
   /** `retries`: how many retries this failure gets in all, when fewer than `[retry] max_retries` (an empty answer) */
   | { type: "retry"; attempt: number; delay_ms: number; error: string; retries?: number }
+  /**
+   * the model gave up on a request another model may answer (LoopDeps.fallback): the same request goes
+   * to `to` at once, and the rest of the run stays there; `from`, `to` as `-m` names them, `kind` the
+   * error's, `message` the line for the user (naming both, and why)
+   */
+  | { type: "fallback"; from: string; to: string; kind: ProviderErrorKind; message: string }
   /** how the provider adapted the request to go on, said once (StreamEvent `notice`): an effort level the model refused, replaced */
   | { type: "notice"; message: string }
   /**

@@ -160,6 +160,8 @@ export class ProviderError extends Error {
    * (kernel/retry.ts SILENT_TRIES counts such tries in a row too)
    */
   readonly answerless: boolean;
+  /** the endpoint said it has no such model (a 404 naming it): another model may answer where this one cannot (a fallback) */
+  readonly missingModel: boolean;
   /**
    * what the failed request cost, when it is known: a stream cut after part of its answer was billed,
    * and whoever holds the estimator sets its estimate (Usage.estimated) here; the run counts it
@@ -181,6 +183,7 @@ export class ProviderError extends Error {
       overflow?: ContextOverflow;
       silent?: boolean;
       answerless?: boolean;
+      missingModel?: boolean;
       cause?: unknown;
       usage?: Usage;
     } = {},
@@ -194,6 +197,7 @@ export class ProviderError extends Error {
     this.overflow = opts.overflow;
     this.silent = opts.silent ?? false;
     this.answerless = this.silent || (opts.answerless ?? false);
+    this.missingModel = opts.missingModel ?? false;
     this.usage = opts.usage;
     this.endpoint = undefined;
   }

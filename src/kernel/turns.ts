@@ -47,6 +47,14 @@ export interface LoopDeps {
   clock: { sleep(ms: number, signal: AbortSignal): Promise<void>; random(): number };
   /** keeps the hand-off (the run's last message) before the run's `done`: what saving it said is heard first */
   keepHandOff?(limit: HandOffLimit): Promise<void>;
+  /**
+   * the provider the same request goes to when the one in use gave up on it (after its retries)
+   * before a word of the answer came: the next fallback model, already switched to and said
+   * (a `fallback` event), and every later request of the run goes there too; undefined when there is
+   * none left or no other model can help (a bad key, a request to fix). Never asked after an abort, a
+   * partial answer or an empty one after tool results (the model's way to end its task). Never rejects.
+   */
+  fallback?(error: ProviderError, signal: AbortSignal): Promise<Provider | undefined>;
 }
 
 /** What one request is built from; its tools are also the ones its calls run against. */
@@ -104,6 +112,9 @@ export interface Turns {
 
 export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   const { output } = deps;
+  let provider = deps.provider; // a fallback's, once the one before it gave up (LoopDeps.fallback)
+  /** empty again after its retries, after tool results (not in a hand-off): how the model ends its task, not a failure */
+  const endsTask = (error: ProviderError, handOff: boolean) => error.kind === "empty_answer" && messages.at(-1)?.role === "tool" && !handOff;
   let turns = 0;
   let usage = emptyUsage();
   /** one response's tokens, reported or estimated (Usage.estimated): the run's, for its cap and its total */
@@ -148,34 +159,16 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
     async request(handOff, limit) {
       turns++;
       output.emit({ type: "turn_start", turn: turns });
-      let context: RequestContext;
-      try {
-        // a refused exchange is never sent again (refusal.ts), nor summarized or counted
-        context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
-      } catch (e) {
-        if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
-        if (deps.signal.aborted) return unanswered();
-        throw e;
+      let sent = await send(handOff, limit);
+      // given up on for a reason another model may not share: the same request, built again for the next model (its window may differ)
+      while ("reply" in sent && deps.fallback && !deps.signal.aborted && sent.reply.error && !sent.reply.partial && !endsTask(sent.reply.error, handOff)) {
+        const next = await deps.fallback(sent.reply.error, deps.signal);
+        if (!next) break;
+        provider = next;
+        sent = await send(handOff, limit);
       }
-      if (context.usage) usage = addUsage(usage, context.usage);
-      const sent = adaptHistory(context.messages, deps.provider);
-      let effort = deps.effort;
-      if (effort !== undefined && effort !== "off" && thinkingBlocked(sent, deps.provider)) {
-        effort = "off"; // this request only: the next turn thinks again
-        output.emit({ type: "debug", message: `effort ${deps.effort} → off for this request: ${THINKING_BLOCKED}` });
-      }
-      const request: ModelRequest = {
-        system: context.system,
-        messages: sent,
-        tools: context.tools,
-        // the hand-off must be text, but the tools stay described: some APIs reject a history with
-        // tool calls when no tools are defined
-        ...(handOff ? { toolChoice: "none" as const } : {}),
-        ...(context.note ? { note: context.note } : {}),
-        ...(context.onceTail ? { onceTail: true as const } : {}),
-        ...(effort !== undefined ? { effort } : {}),
-      };
-      const reply = await requestWithRetry(request, deps, spend);
+      if (!("reply" in sent)) return sent;
+      const { context, reply } = sent;
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
       if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
@@ -183,7 +176,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         if (deps.signal.aborted) return reply.partial ? self.interrupted() : unanswered();
         // empty again after its retries, after tool results: the model's way to end the task (Claude's
         // empty end_turn, reached through a gateway that speaks another protocol), its work the result
-        if (reply.error.kind === "empty_answer" && messages.at(-1)?.role === "tool" && !handOff) {
+        if (endsTask(reply.error, handOff)) {
           const ended: Message = { id: newId(), role: "assistant", content: [] };
           self.append(ended);
           return { message: ended, answered: false, stop: "stop", tools: context.tools };
@@ -206,6 +199,37 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       return { message, answered, stop, ...(detail ? { detail } : {}), ...(maxTokens ? { maxTokens } : {}), tools: context.tools };
     },
   };
+  /** The request's context, built for the provider in use, and its reply; or the run's end, when building it was interrupted. */
+  async function send(handOff: boolean, limit: HandOffLimit | undefined): Promise<RunResult | { context: RequestContext; reply: Reply }> {
+    let context: RequestContext;
+    try {
+      // a refused exchange is never sent again (refusal.ts), nor summarized or counted
+      context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
+    } catch (e) {
+      if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
+      if (deps.signal.aborted) return unanswered();
+      throw e;
+    }
+    if (context.usage) usage = addUsage(usage, context.usage);
+    const sent = adaptHistory(context.messages, provider);
+    let effort = deps.effort;
+    if (effort !== undefined && effort !== "off" && thinkingBlocked(sent, provider)) {
+      effort = "off"; // this request only: the next turn thinks again
+      output.emit({ type: "debug", message: `effort ${deps.effort} → off for this request: ${THINKING_BLOCKED}` });
+    }
+    const request: ModelRequest = {
+      system: context.system,
+      messages: sent,
+      tools: context.tools,
+      // the hand-off must be text, but the tools stay described: some APIs reject a history with
+      // tool calls when no tools are defined
+      ...(handOff ? { toolChoice: "none" as const } : {}),
+      ...(context.note ? { note: context.note } : {}),
+      ...(context.onceTail ? { onceTail: true as const } : {}),
+      ...(effort !== undefined ? { effort } : {}),
+    };
+    return { context, reply: await requestWithRetry(request, { ...deps, provider }, spend) };
+  }
   return self;
 }
 
@@ -256,8 +280,9 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
       if (!decision.retry) {
         const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
         const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
+        const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
         return {
-          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`) : new ProviderError(error.kind, said + hint),
+          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`, kept) : new ProviderError(error.kind, said + hint, kept),
         };
       }
       const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};

@@ -42,6 +42,8 @@ export interface CommandContext {
   terminal: TerminalOutput | undefined;
   /** every provider the run can switch to (`/model`), the one in use included */
   providers(): readonly ProviderSettings[];
+  /** the fallback models (`--fallback-model`), as named, for `/model` to list; none when unset */
+  fallbacks?(): readonly string[];
   /** the models the endpoint of a provider with none configured lists, once known (endpoint-lists.ts); asks in the background */
   listed?: ListedModels;
   /** re-resolves configuration for `-m spec` and swaps the provider once the model is known (Runtime.switchModel); throws ConfigError */
@@ -140,7 +142,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/exit":
       return { text: "", ok: true, quit: true };
     case "/model": {
-      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true, ctx.listed));
+      if (!arg) return said(modelList(ctx.agent, ctx.providers(), ctx.oneShot === true, ctx.listed, ctx.fallbacks?.()));
       // the first word made it a command (SPEC §24); a model name has no spaces, so this is no model
       if (rest.length > 1)
         return refused(

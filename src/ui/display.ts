@@ -110,10 +110,11 @@ function countLines(abs: string): number {
   }
 }
 
-/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18), with its hint. */
+/** In JSON mode a one-line human-readable error also goes to stderr (SPEC §18), with its hint, and so does a fallback's line. */
 export function errorsTo(stream: Writer, hint: (e: { kind: string; message: string; max_tokens?: number }) => string | undefined): Output {
   return {
     emit: (e) => {
+      if (e.type === "fallback") stream.write(`hey: ${e.message}\n`); // JSON has its event; a person watching stderr hears of it too
       if (e.type !== "error") return;
       const more = hint(e);
       stream.write(`hey: ${e.message}\n${more ? more + "\n" : ""}`);

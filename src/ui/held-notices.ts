@@ -8,7 +8,7 @@ import type { AgentEvent } from "../kernel/output.ts";
 import type { TerminalOutput } from "./terminal.ts";
 
 /** The events after which the answer's text has ended: the terminal closes it before showing them. */
-const ENDS_TEXT = new Set<AgentEvent["type"]>(["turn_start", "thinking_delta", "tool_call", "notice", "retry", "compaction", "error", "done"]);
+const ENDS_TEXT = new Set<AgentEvent["type"]>(["turn_start", "thinking_delta", "tool_call", "notice", "fallback", "retry", "compaction", "error", "done"]);
 
 /** `terminal`, its `notice` held while the answer's text streams and said before the event that ends it. */
 export function holdNoticesInText(terminal: TerminalOutput): TerminalOutput {

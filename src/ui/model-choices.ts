@@ -25,8 +25,14 @@ export function noKeyWarning(providers: readonly ProviderSettings[], name: strin
 /** The model in use, as `-m` names it. */
 export const modelName = (agent: Agent) => `${agent.settings.model.provider}/${agent.settings.model.model}`;
 
-/** `/model`: the usable models, the current one marked; how to switch; what is missing a key or an approval. */
-export function modelList(agent: Agent, providers: readonly ProviderSettings[], oneShot: boolean, listed?: ListedModels): string {
+/** `/model`: the usable models, the current one marked; how to switch; the fallbacks; what is missing a key or an approval. */
+export function modelList(
+  agent: Agent,
+  providers: readonly ProviderSettings[],
+  oneShot: boolean,
+  listed?: ListedModels,
+  fallbacks: readonly string[] = [],
+): string {
   const current = modelName(agent);
   const models = usableModels(providers, listed);
   const lines = (models.includes(current) ? models : [current, ...models]).map((m) => (m === current ? `* ${m}` : `  ${m}`));
@@ -39,6 +45,8 @@ export function modelList(agent: Agent, providers: readonly ProviderSettings[], 
   return [
     ...lines,
     "switch with /model PROVIDER/MODEL",
+    // the model in use is what every prompt starts on; these answer for it only for the rest of a prompt it gives up on
+    ...(fallbacks.length ? [`fallbacks: ${fallbacks.join(", ")} (in order, for the rest of a prompt the model gives up on)`] : []),
     ...(locked.length ? [`without a key: ${locked.join(", ")}`] : []),
     ...(unapproved.length
       ? [`base_url not approved yet: ${unapproved.join(", ")} (${oneShot ? "the interactive prompt asks: start `hey` at a terminal" : "/reload asks"})`]

@@ -331,7 +331,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           spin(calls.size > 0 ? "running…" : "working…");
           break;
         case "notice":
-          infoLine(`hey: ${visible(event.message)}`, DIM);
+        case "fallback": // another model answers from here on: as plain to see as a retry
+          infoLine(`hey: ${visible(event.message)}`, event.type === "fallback" ? YELLOW : DIM);
           break;
         case "retry":
           infoLine(`retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.retries ?? opts.maxRetries ?? "?"}): ${visible(event.error)}`, YELLOW);

@@ -154,6 +154,12 @@ describe("settingsChanges", () => {
     ],
     ["effort", base, { ...base, effort: "high" }, ["~ effort (default) → high"]],
     [
+      "the fallback models",
+      base,
+      { ...base, fallbacks: { models: ["a/y", "ollama/qwen3"], from: "/c.toml:2: [default] fallback_models" } },
+      ["~ fallback models (none) → a/y, ollama/qwen3"],
+    ],
+    [
       "[mcp] defer_tools and startup_wait_ms: said, with what the switch costs",
       base,
       { ...base, mcp: { ...base.mcp, deferTools: "always", startupWaitMs: 9000 } },

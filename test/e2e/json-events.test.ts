@@ -159,6 +159,13 @@ test("every event hey emits has its documented example's fields, and every docum
   expect(cutEvents.at(-2)).toMatchObject({ text: "The answer is" });
   seen.push(...cutEvents);
 
+  // a spent quota, not retried: the same request goes on with the fallback model, said as a fallback event
+  server.enqueue(jsonReply(429, { error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" } }), said("ok"));
+  const fellBack = await hey(["-p", "hi", "--fallback-model", "m2"]);
+  expect(fellBack.code).toBe(0);
+  expect(jsonEvents(fellBack.stdout).find((e) => e.type === "fallback")).toMatchObject({ from: "cli/m", to: "cli/m2", kind: "quota_exhausted" });
+  seen.push(...jsonEvents(fellBack.stdout));
+
   // slash commands: a command event, /reload a reload event too; a failure before the start
   for (const args of [["/usage"], ["/reload"], ["-p", "@missing.txt", "read this"]]) seen.push(...jsonEvents((await hey(args)).stdout));
 

@@ -1,0 +1,85 @@
+// What an agent is made of (agent.ts): its settings and the parts its caller builds for it — the
+// provider, the tools, the output, the prompt — and, for a run whose model gives up, the next model
+// to go on with. Types only.
+import type { ContextPolicy, Summary } from "./context/view.ts";
+import type { Effort, Message, ToolSpec } from "./kernel/ir.ts";
+import type { LoopDeps } from "./kernel/loop.ts";
+import type { Output } from "./kernel/output.ts";
+import type { Provider, ProviderError } from "./kernel/provider.ts";
+import type { RetryPolicy } from "./kernel/retry.ts";
+import type { Tool } from "./kernel/tool.ts";
+import type { PermissionCheck } from "./kernel/tool-calls.ts";
+import type { SeenFiles } from "./tools/seen-files.ts";
+
+/** What the agent runs with, besides its provider: resolved values, not the configuration. */
+export interface AgentSettings {
+  /** the model in use as `-m` names it (`[provider.NAME]` and model): what the `model` event and the session record */
+  model: { provider: string; model: string };
+  /** `[agent]`: requests per run, parallel calls, the run's token cap */
+  limits: LoopDeps["limits"];
+  retry: RetryPolicy;
+  /** how each request's context is built (context/policy.ts makes it from the settings) */
+  context: ContextPolicy;
+  /** the effort sent with each request; undefined = the provider's configured default */
+  effort?: Effort;
+}
+
+export interface AgentParts {
+  settings: AgentSettings;
+  provider: Provider;
+  /**
+   * the tools of the next request, asked before each one: `/reload` and MCP servers that connect
+   * meanwhile change them; may wait (abortably, bounded) for MCP servers still starting
+   */
+  tools(signal: AbortSignal): Tool[] | Promise<Tool[]>;
+  /** a tool a call names that its request did not offer, still to be had (LoopDeps.unlisted) */
+  unlisted?(name: string, offered: readonly string[]): Tool | undefined;
+  /** the name a call means in another spelling of a tool not offered (LoopDeps.alias) */
+  alias?(name: string): string | undefined;
+  output: Output;
+  cwd: string;
+  /** what the file tools saw (their `seen`): each request forgets the read_file results it does not show whole (SeenFile.reads) */
+  seen?: SeenFiles;
+  /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
+  pathOf?(path: string): string | undefined;
+  /** the system prompt without the per-request context line, asked before every request */
+  system(): string;
+  permission: PermissionCheck;
+  /** `.hey/task.md` as it is now when it is this conversation's (`history`), re-read before every request (context/task-note.ts) */
+  taskNote(history: readonly Message[]): string | undefined;
+  /**
+   * a line for the next request only, sent after the last message with the context line
+   * (ModelRequest.note): what `/reload` did (runtime.ts); asked with the request's tools
+   */
+  note?(tools: readonly ToolSpec[]): string | undefined;
+  /** the conversation so far, when a session is resumed, and its compactions */
+  history?: Message[];
+  summaries?: Summary[];
+  /** the model's context window a context-length error taught the session being resumed, with the same model */
+  window?: number;
+  /** the windows it taught the session's other models, by `provider/model`: a `/model` back to one starts within it */
+  windows?: Record<string, number>;
+  /** the resumed session's corrected token estimate (CompactionState.tokensPerChar), when it saved one */
+  tokensPerChar?: number;
+  /**
+   * where the resumed session's prompt cache began (sessions/reader.ts LoadedSession.cache): within
+   * the cache's lifetime its first request judges rewrites as the last request before it did, so
+   * the provider's cached prefix still serves
+   */
+  cache?: { upTo: number; at: number };
+  /**
+   * the next model to go on with when the one in use gave up on a request (LoopDeps.fallback): its
+   * provider, its settings and why the failure is one another model may not share (words after the
+   * model's name); undefined when none is left that `tried` (each `provider/model` this run has
+   * used) leaves out, or when no other model can help. Never rejects.
+   */
+  fallback?(error: ProviderError, tried: ReadonlySet<string>, signal: AbortSignal): Promise<Fallback | undefined>;
+}
+
+/** A model to go on with (AgentParts.fallback). */
+export interface Fallback {
+  provider: Provider;
+  settings: AgentSettings;
+  /** why the model in use gave up, in words that follow its name: "is rate-limited" */
+  why: string;
+}
