@@ -30,6 +30,7 @@ import { withheldTool } from "./mcp/withheld.ts";
 import { mcpCallName } from "./mcp/tool-aliases.ts";
 import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import type { Refused } from "./mcp/offer.ts";
 import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -37,7 +38,7 @@ import { redactingConnect } from "./mcp/redacted.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
-import { refusedOutright } from "./permission/refused.ts";
+import { refusedBy } from "./permission/refused.ts";
 import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
@@ -101,7 +102,7 @@ interface McpPorts {
   fetch(): typeof fetch;
   emit: Output["emit"];
   credentials: CredentialStore;
-  refused(name: string, origin?: ToolOrigin): boolean;
+  refused(name: string, origin?: ToolOrigin): Refused;
   /** the tokens a request is built to, as the settings say now */
   budget(): number;
   /** `[mcp] defer_tools` as the settings say now */
@@ -202,7 +203,7 @@ export async function assemble(
       env: commandEnv,
       keeping,
       check: permission.check,
-      refused: (name, origin) => permission.compiled.some((rules) => refusedOutright(name, rules, origin)),
+      refused: (name, origin) => refusedBy(name, permission.compiled, origin),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
       secrets: knownSecrets(s, env, run.proxy),
       shapes: s.tools.redactSecrets,

@@ -190,11 +190,12 @@ export interface Settings {
    * `entryNotes`: one line for each entry that does less than it seems to: a `read_file: GLOB` deny
    * entry whose files grep or edit may still show (permission/file-paths.ts readOnlyDenies), an allow
    * entry whose last word ends in a `$` not its own (permission/entries.ts gluedMark): said once until they
-   * change, and by `hey doctor`.
+   * change, and by `hey doctor`. `denyAt`: where each deny entry is written (`FILE:LINE`), named when it refuses a call.
    */
   permission: Resolved<typeof SECTIONS.permission> & {
     narrow: { source: string; allow: string[] }[];
     file?: string;
+    denyAt?: Record<string, string>;
     waiting?: Record<string, string[]>;
     entryNotes?: string[];
   };
