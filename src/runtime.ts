@@ -22,7 +22,7 @@ import type { McpManager } from "./mcp/manager.ts";
 import { startNotes, startingNotes } from "./mcp/start-notes.ts";
 import { carriedNames } from "./mcp/deferred.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
-import type { SessionWriter } from "./sessions/writer.ts";
+import type { QuittingWriter } from "./sessions/quit-calls.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
@@ -76,7 +76,7 @@ export interface RuntimeParts {
   terminal: TerminalOutput | undefined;
   /** every subscriber: the display and the session writer */
   output: Output;
-  session: SessionWriter;
+  session: QuittingWriter;
   mcp: McpManager;
   /** --no-mcp */
   mcpOff: boolean;

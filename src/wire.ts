@@ -56,6 +56,7 @@ import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
+import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
@@ -144,17 +145,19 @@ export async function assemble(
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   let noticeEvent = (_message: string) => {}; // JSON: what the session's writer says (not saved, …) is a `notice` too, once the output exists
   // a run that never got an answer leaves no session (issue 14); one that only reads (`hey -c /usage`) writes none: another hey may have it
-  const session = resumed?.readOnly
-    ? unwrittenSession(resumed.path)
-    : createSessionWriter({
-        dir: here.sessionsDir,
-        id: sessionId,
-        cwd,
-        version: VERSION,
-        warn: (m) => (say(m), noticeEvent(m)),
-        untilAnswer: true,
-        existing: resumed,
-      });
+  const session = quitting(
+    resumed?.readOnly
+      ? unwrittenSession(resumed.path)
+      : createSessionWriter({
+          dir: here.sessionsDir,
+          id: sessionId,
+          cwd,
+          version: VERSION,
+          warn: (m) => (say(m), noticeEvent(m)),
+          untilAnswer: true,
+          existing: resumed,
+        }),
+  ); // a quit mid-call writes that call's result: the user stopped it (sessions/quit-calls.ts)
   const hint = failureHelp(here, env, () => runtime.settings);
   const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
