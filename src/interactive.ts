@@ -14,6 +14,7 @@ import { endpointModels } from "./endpoint.ts";
 import { endpointLists } from "./endpoint-lists.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
 import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
+import { INTERRUPTED } from "./kernel/tool.ts";
 import { heyNote, withMoveNote } from "./kernel/user-notes.ts";
 import type { Runtime } from "./runtime.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
@@ -234,7 +235,8 @@ export async function repl(first: Runtime, here: Places, message: string, skills
         stopping: (moved) => runtime.terminal?.suspend(moved) ?? (() => {}),
         quitMidTurn: () => {
           runtime.terminal?.suspend(false); // the status row cleared, the answer's unfinished line ended
-          runtime.session.close(); // synced as it stands: `hey -c` closes the call that was cut off
+          runtime.session.quit(INTERRUPTED); // the calls still running: the user stopped them, as `hey -c` tells the model
+          runtime.session.close(); // synced as it stands
           return existsSync(runtime.session.path) ? "the session is saved (hey -c continues it)" : "";
         },
         complete: (line) => completions(line, source()),

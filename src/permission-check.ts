@@ -40,9 +40,7 @@ export function permissionRules(
   // a refusal names the list's file as the user writes it: `~/.config/hey/config.toml`
   // path entries (`read_file: src/**`) judge the file a path really names, links followed within the deadline
   const files = { cwd: place.cwd, home: place.home, real: realTargetBounded, fold: CASELESS_FILES };
-  const checks = everyList(lists).map(
-    (l: PermissionRules) => compileRules(l.file ? { ...l, file: shortPath(l.file, place.home) } : l, shell, control, CASELESS_FILES, files).rules,
-  );
+  const checks = everyList(lists).map((l: PermissionRules) => compileRules(shortPaths(l, place.home), shell, control, CASELESS_FILES, files).rules);
   const searched = (tool: string) => anyRefuses(checks.map((rules) => searchedFileRefusal(tool, rules)));
   const check: PermissionCheck = (tool, args, origin) =>
     oneCheck(() => {
@@ -58,6 +56,12 @@ export function permissionRules(
   // a grep over a tree passes by the files a path entry keeps from it (permission/searched-files.ts)
   check.files = searched;
   return { check, compiled: checks };
+}
+
+/** `l` with its files as the user writes them (`~/.config/hey/config.toml`), as a refusal names them. */
+function shortPaths(l: PermissionRules, home: string): PermissionRules {
+  const denyAt = l.denyAt && Object.fromEntries(Object.entries(l.denyAt).map(([entry, at]) => [entry, shortPath(at, home)]));
+  return { ...l, ...(l.file ? { file: shortPath(l.file, home) } : {}), ...(denyAt ? { denyAt } : {}) };
 }
 
 /**
@@ -80,10 +84,10 @@ export function runCheck(
 
 /** The user's lists, then each list a trusted project narrows them with (its `source`: how warnings name it). */
 export function everyList(permission: Settings["permission"]): (PermissionRules & { source: string })[] {
-  const { allow, deny, file } = permission;
+  const { allow, deny, file, denyAt } = permission;
   const waiting = (source: string | undefined) => (source && permission.waiting?.[source] ? { pending: permission.waiting[source] } : {});
   return [
-    { allow, deny, source: "", ...(file ? { file } : {}), ...waiting(file) },
+    { allow, deny, source: "", ...(file ? { file } : {}), ...(denyAt ? { denyAt } : {}), ...waiting(file) },
     ...permission.narrow.map((n) => ({ allow: n.allow, deny: [], source: `${n.source}: `, file: n.source, ...waiting(n.source) })),
   ];
 }

@@ -12,7 +12,7 @@ import { startProvider, unsendable } from "./endpoint.ts";
 import type { Places } from "./fs/places.ts";
 import { errorText } from "./kernel/errors.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
-import { textOf, type ContentBlock } from "./kernel/ir.ts";
+import type { ContentBlock } from "./kernel/ir.ts";
 import { INTERRUPTED } from "./kernel/tool.ts";
 import type { RunResult } from "./kernel/loop.ts";
 import { usageCounts } from "./kernel/output.ts";
@@ -294,7 +294,8 @@ async function oneShotRun(runtime: Runtime, prompt: ContentBlock[], root: string
   const off = withCommandsStopping(
     onSignals({
       interrupt() {
-        if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // a second Ctrl-C: leave now
+        if (abort.signal.aborted) runtime.session.quit(INTERRUPTED); // a second Ctrl-C: the calls still running are the user's stop (sessions/quit-calls.ts)
+        if (abort.signal.aborted) process.exit(signalled ?? EXIT.interrupted); // and hey leaves now
         abort.abort();
       },
       end(name) {

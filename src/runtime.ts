@@ -15,13 +15,14 @@ import type { ToolSpec, Usage } from "./kernel/ir.ts";
 import type { Output } from "./kernel/output.ts";
 import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
+import type { Refused } from "./mcp/offer.ts";
 import type { PermissionCheck, ToolOrigin } from "./kernel/tool-calls.ts";
 import type { CredentialStore } from "./mcp/credentials.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import { startNotes, startingNotes } from "./mcp/start-notes.ts";
 import { carriedNames } from "./mcp/deferred.ts";
 import type { LoadedSession } from "./sessions/reader.ts";
-import type { SessionWriter } from "./sessions/writer.ts";
+import type { QuittingWriter } from "./sessions/quit-calls.ts";
 import type { Skill } from "./skills/frontmatter.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import type { ShellChoice } from "./tools/shell.ts";
@@ -48,8 +49,8 @@ export interface Configured {
   keeping: OutputKeeping;
   /** the permission check of every call */
   check: PermissionCheck;
-  /** whether the lists refuse every call of a tool: it is not offered (the schema diet) */
-  refused(name: string, origin?: ToolOrigin): boolean;
+  /** whether the lists refuse every call of a tool, and the deny entry that does (mcp/offer.ts Refused): it is not offered (the schema diet) */
+  refused(name: string, origin?: ToolOrigin): Refused;
   /** hey's own tools */
   tools: Tool[];
   /** the secrets the configuration holds (keys, proxy passwords, secret headers) */
@@ -75,7 +76,7 @@ export interface RuntimeParts {
   terminal: TerminalOutput | undefined;
   /** every subscriber: the display and the session writer */
   output: Output;
-  session: SessionWriter;
+  session: QuittingWriter;
   mcp: McpManager;
   /** --no-mcp */
   mcpOff: boolean;

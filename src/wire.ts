@@ -31,6 +31,7 @@ import { withheldTool } from "./mcp/withheld.ts";
 import { mcpCallName } from "./mcp/tool-aliases.ts";
 import { createToolCap } from "./mcp/tool-cap.ts";
 import { createMcpManager, type McpManager } from "./mcp/manager.ts";
+import type { Refused } from "./mcp/offer.ts";
 import { FIND_TOOLS, loadedIn } from "./mcp/deferred.ts";
 import { signedIn } from "./mcp/oauth.ts";
 import { eventLine } from "./mcp/status.ts";
@@ -38,7 +39,7 @@ import { redactingConnect } from "./mcp/redacted.ts";
 import { childEnv, commandNotFound, findCommand } from "./mcp/stdio.ts";
 import { createToolStore } from "./mcp/store.ts";
 import type { DebugLog } from "./net/debug-log.ts";
-import { refusedOutright } from "./permission/refused.ts";
+import { refusedBy } from "./permission/refused.ts";
 import { unmatchedServers } from "./permission/tool-match.ts";
 import { listsSet } from "./config/control-files.ts";
 import { globalGitConfigs } from "./fs/git-config-files.ts";
@@ -56,6 +57,7 @@ import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/
 import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
+import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
@@ -102,7 +104,7 @@ interface McpPorts {
   fetch(): typeof fetch;
   emit: Output["emit"];
   credentials: CredentialStore;
-  refused(name: string, origin?: ToolOrigin): boolean;
+  refused(name: string, origin?: ToolOrigin): Refused;
   /** the tokens a request is built to, as the settings say now */
   budget(): number;
   /** `[mcp] defer_tools` as the settings say now */
@@ -144,17 +146,19 @@ export async function assemble(
   const sessionId = resumed?.header.id ?? newId(); // ids sort by time
   let noticeEvent = (_message: string) => {}; // JSON: what the session's writer says (not saved, …) is a `notice` too, once the output exists
   // a run that never got an answer leaves no session (issue 14); one that only reads (`hey -c /usage`) writes none: another hey may have it
-  const session = resumed?.readOnly
-    ? unwrittenSession(resumed.path)
-    : createSessionWriter({
-        dir: here.sessionsDir,
-        id: sessionId,
-        cwd,
-        version: VERSION,
-        warn: (m) => (say(m), noticeEvent(m)),
-        untilAnswer: true,
-        existing: resumed,
-      });
+  const session = quitting(
+    resumed?.readOnly
+      ? unwrittenSession(resumed.path)
+      : createSessionWriter({
+          dir: here.sessionsDir,
+          id: sessionId,
+          cwd,
+          version: VERSION,
+          warn: (m) => (say(m), noticeEvent(m)),
+          untilAnswer: true,
+          existing: resumed,
+        }),
+  ); // a quit mid-call writes that call's result: the user stopped it (sessions/quit-calls.ts)
   const hint = failureHelp(here, env, () => runtime.settings);
   const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
@@ -203,7 +207,7 @@ export async function assemble(
       env: commandEnv,
       keeping,
       check: permission.check,
-      refused: (name, origin) => permission.compiled.some((rules) => refusedOutright(name, rules, origin)),
+      refused: (name, origin) => refusedBy(name, permission.compiled, origin),
       tools: s.compaction.compressTool ? [...tools, createCompressTool(() => agent.messages)] : tools,
       secrets: knownSecrets(s, env, run.proxy),
       shapes: s.tools.redactSecrets,

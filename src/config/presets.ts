@@ -211,6 +211,19 @@ export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean
   };
 }
 
+/**
+ * Why no key is sent although one was given, empty: `--api-key ''`, or HEY_API_KEY or a variable the
+ * provider's key comes from (`vars`) set to nothing or whitespace (`OPENAI_API_KEY=`, a CI secret this
+ * job cannot read), as an auth error says it (ProviderSettings.apiKeyEmpty); undefined when none was. Pure.
+ */
+export function emptyKeySaid(vars: readonly string[], env: Env, flags: { apiKey?: string }): string | undefined {
+  const flag = flags.apiKey !== undefined && !flags.apiKey.trim() ? ["--api-key was given empty"] : [];
+  const blank = [...new Set(["HEY_API_KEY", ...vars])].filter((v) => env[v] !== undefined && env[v]!.trim() === "");
+  const verb = blank.length > 1 ? "are" : "is";
+  const said = blank.length ? [`${blank.join(" and ")} ${verb} set but empty (a CI secret that is not available to this job?)`] : [];
+  return [...flag, ...said].join(", and ") || undefined;
+}
+
 /** The hosts of the vendors' own APIs: the built-in providers that take a key (api.openai.com, api.deepseek.com…). */
 const VENDOR_HOSTS = PRESETS.filter((p) => p.keyVars.length > 0).map((p) => new URL(p.baseUrl).hostname);
 

@@ -9,6 +9,7 @@ import { nearMiss, sharedName } from "./model-check.ts";
 import {
   aliasNote,
   blankKeyProblem,
+  emptyKeySaid,
   builtInAddress,
   builtInModel,
   checkAddress,
@@ -21,7 +22,7 @@ import {
   protocolAt,
   unknownProviderHint,
 } from "./presets.ts";
-import { checkValue, type ConfigFile, type FileProvider, where, WHOLE_VAR } from "./schema.ts";
+import { checkValue, type ConfigFile, type FileProvider, varsIn, where, WHOLE_VAR } from "./schema.ts";
 import { ConfigError, UnknownProviderError, type ConfigFlags, type ProviderSettings } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -86,7 +87,7 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
   const rawKey = input.raw.provider?.[name]?.api_key;
   let apiKeyVar = rawKey === undefined ? undefined : (WHOLE_VAR.exec(rawKey)?.[1] ?? `api_key in ${input.sourceOf(keyPath)} ${where(path)}`);
   // any variable of the key without a value means no key at all: half a key only earns a 401
-  let apiKey = input.missing(keyPath).length ? undefined : p.api_key || undefined;
+  let apiKey = input.missing(keyPath).length || !p.api_key?.trim() ? undefined : p.api_key; // whitespace alone is none, as keyOf reads
   if (builtIn && rawKey === undefined) {
     ({ apiKey, apiKeyVar } = keyOf(builtIn, input.env));
   }
@@ -305,7 +306,14 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const noModel = model.trim()
     ? undefined
     : emptyModel(input, choice.model === undefined ? [...path, "models"] : (choice.key ?? choice.named ?? "the resumed session's model"), provider.name);
-  const chosen = { ...(choice.model === undefined ? provider : named), ...(rooted ? { baseUrl: rooted.root } : {}), ...key, ...(noModel ? { noModel } : {}) };
+  const empty = key || provider.apiKey ? undefined : emptyKeySaid(keyVarsOf(provider.name, input), env, flags);
+  const chosen = {
+    ...(choice.model === undefined ? provider : named),
+    ...(rooted ? { baseUrl: rooted.root } : {}),
+    ...key,
+    ...(noModel ? { noModel } : {}),
+    ...(empty ? { apiKeyEmpty: empty } : {}),
+  };
   const heys = builtIn && !provider.modelVar ? { defaultModel: true as const } : {}; // a 404 for it says so (missing-model.ts)
   return { providers: providers.map((p) => (p === provider ? chosen : p)), provider: chosen, model, warnings, ...(notice ? { notice } : {}), ...heys };
 }
@@ -336,6 +344,12 @@ const hosted = (p: ProviderSettings | undefined): boolean => Boolean(p?.preset &
 /** What to say of a base URL given with its endpoint path (endpoint-root.ts). */
 const pasted = ({ root, cut }: { root: string; cut: string }) => `ends with ${cut}, a path the API client adds itself: hey uses ${root}, the API root`;
 
+/** The variables provider `name`'s key comes from: those its table's api_key names, else a built-in provider's own. */
+function keyVarsOf(name: string, input: ProviderInput): string[] {
+  const raw = input.raw.provider?.[name]?.api_key;
+  return raw === undefined ? (PRESETS.find((x) => x.name === name)?.keyVars ?? []) : varsIn(raw).map((v) => v.name);
+}
+
 /** `api_key = "$OPENAI_API_KEY"`: a shell's spelling of a variable, which TOML keeps as it is */
 const SHELL_VAR = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
 
@@ -353,6 +367,7 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
   const key = keyGiven(flags, env);
+  const empty = key ? undefined : emptyKeySaid([], env, flags);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
   const rooted = endpointRoot(baseUrl, protocol);
   const from = fromFlag ? {} : { urlVar: "HEY_BASE_URL" }; // named where the address is (banner, doctor, its errors)
@@ -362,6 +377,7 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
     baseUrl: rooted?.root ?? baseUrl,
     ...from,
     ...key,
+    ...(empty ? { apiKeyEmpty: empty } : {}),
     models: [model],
     legacyThinking: false,
     headers: {},

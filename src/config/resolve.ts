@@ -263,6 +263,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     secretVars: secretVariables(merged),
   };
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
+  if (reads.length) settings.permission.denyAt = Object.fromEntries(reads.toReversed().map((r) => [r.anchored, r.file])); // the first file's, as written twice
   entryNotes.push(...readOnlyDenies(reads, settings.permission.deny));
   if (entryNotes.length) settings.permission.entryNotes = entryNotes;
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };

@@ -102,6 +102,8 @@ export interface ProviderSettings {
   apiKey?: string;
   /** what an auth error tells the user to fix: "OPENAI_API_KEY", "--api-key", "HEY_API_KEY" or "api_key in <path> [provider.NAME]" */
   apiKeyVar?: string;
+  /** why no key is sent though one was given, empty (`OPENAI_API_KEY is set but empty`: presets.ts emptyKeySaid); an auth error says it */
+  apiKeyEmpty?: string;
   models: string[];
   /** the provider's default effort */
   effort?: Effort;
@@ -198,11 +200,12 @@ export interface Settings {
    * `entryNotes`: one line for each entry that does less than it seems to: a `read_file: GLOB` deny
    * entry whose files grep or edit may still show (permission/file-paths.ts readOnlyDenies), an allow
    * entry whose last word ends in a `$` not its own (permission/entries.ts gluedMark): said once until they
-   * change, and by `hey doctor`.
+   * change, and by `hey doctor`. `denyAt`: where each deny entry is written (`FILE:LINE`), named when it refuses a call.
    */
   permission: Resolved<typeof SECTIONS.permission> & {
     narrow: { source: string; allow: string[] }[];
     file?: string;
+    denyAt?: Record<string, string>;
     waiting?: Record<string, string[]>;
     entryNotes?: string[];
   };

@@ -102,13 +102,16 @@ const skip = (id: string, title: string, detail: string): Check => ({ id, title,
 const fail = (id: string, title: string, detail: string, fix?: string): Check => ({ id, title, status: "fail", detail, ...(fix ? { fix } : {}) });
 const quirk = (id: string, title: string, detail: string, fix: string): Check => ({ id, title, status: "quirk", detail, fix });
 
-/** The checks and flags of `p`. `keyVar` names the key for auth advice; `sent`: false when it has no value, so none was sent. */
-export function judge(p: Probes, keyVar: string | undefined, sent = true): Verdict {
+/**
+ * The checks and flags of `p`. `keyVar` names the key for auth advice; `sent`: false when it has no
+ * value, so none was sent; `empty`: why, when it was given empty (ProviderSettings.apiKeyEmpty).
+ */
+export function judge(p: Probes, keyVar: string | undefined, sent = true, empty?: string): Verdict {
   const flags: Flags = {};
   // help of several lines (the setup help) goes below the report, its check's fix pointing there
   const block = p.help?.includes("\n") ? p.help : undefined;
   const help = block ? "what to do is below the verdict" : p.help;
-  const checks: Check[] = [...networkChecks(p, help), ...endpointChecks(p, keyVar, sent, help)];
+  const checks: Check[] = [...networkChecks(p, help), ...endpointChecks(p, keyVar, sent, help, empty)];
   const role = judgeRole(p, flags);
   if (role) checks.push(role);
   const limit = judgeMaxTokens(p, flags);
@@ -162,10 +165,11 @@ function networkChecks(p: Probes, help?: string): Check[] {
 }
 
 /** `help`: what a run says after the answer's failure, when it has more to say than its kind's fix. */
-function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean, help?: string): Check[] {
+function endpointChecks(p: Probes, keyVar: string | undefined, sent: boolean, help?: string, empty?: string): Check[] {
   const out: Check[] = [];
+  const keyFix = sent ? `check ${keyVar ?? "the provider's api_key"}` : empty ? `${empty}: give it the key` : `set ${keyVar ?? "the provider's api_key"}`;
   // the proxy's refusal is no verdict on the key: the endpoint never saw it
-  const authFix = (o: Outcome) => (!o.ok && o.proxy ? FIX_PROXY : `${sent ? "check" : "set"} ${keyVar ?? "the provider's api_key"}`);
+  const authFix = (o: Outcome) => (!o.ok && o.proxy ? FIX_PROXY : keyFix);
   const answerAuthFailed = p.answer && !p.answer.ok && p.answer.kind === "auth";
   if (p.models && !p.models.ok && p.models.kind === "auth") out.push(fail("auth", "auth", p.models.message, authFix(p.models)));
   else if (answerAuthFailed) out.push(fail("auth", "auth", (p.answer as { message: string }).message, authFix(p.answer!)));

@@ -123,7 +123,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   }
   const help = runHelp(probes, settings, setupPlaces(here, env));
   // a keyless server (OPENAI_BASE_URL alone) accepted no key
-  const verdict = judge({ ...probes, ...(help ? { help } : {}) }, provider.apiKeyVar, provider.apiKey !== undefined);
+  const verdict = judge({ ...probes, ...(help ? { help } : {}) }, provider.apiKeyVar, provider.apiKey !== undefined, provider.apiKeyEmpty);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
   const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
   const out = writer(1);

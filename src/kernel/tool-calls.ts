@@ -70,6 +70,15 @@ export const MAX_CONCURRENT_CALLS = 8;
 export const NO_RESULT = "interrupted: hey stopped before this call finished";
 
 /**
+ * The result of a call the user stopped, when hey quit before it ended (a second Ctrl-C while it
+ * ignored its cancel): the words of a cancel that ends in time (`[interrupted by user; …]`), and
+ * that the user, not a crash, stopped it — a model told only that hey stopped runs it again.
+ */
+export function userStopped(reason: string): string {
+  return `${reason}: the user stopped this call before it finished, and hey quit while it ran; it may have done part of its work. Do not run it again unless the user asks`;
+}
+
+/**
  * The result of a call the abort came before (a batch's later calls): it never started, so nothing
  * it would do was done — unlike a call the abort cut short, which may have done part of its work.
  */

@@ -18,7 +18,7 @@ import { createGuidance } from "./guidance.ts";
 import { changeNotices } from "./list-changes.ts";
 import { holdNames, type ExposedTool, type McpTool } from "./names.ts";
 import { toolWeigher } from "./heavy-tools.ts";
-import { mcpSpec, offerTools, originFor, type Offer } from "./offer.ts";
+import { mcpSpec, offerTools, originFor, type Offer, type Refused } from "./offer.ts";
 import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
@@ -50,7 +50,7 @@ export interface ManagerDeps {
   /** the model's tool list grew: find_tools, or a call by its name, loaded a deferred tool (deferring.ts) */
   notice?(message: string): void;
   /** whether the permission rules refuse every call of the tool the model would see as `name`, from `origin` (none: hey's own) (it is then not offered) */
-  refused(name: string, origin?: ToolOrigin): boolean;
+  refused(name: string, origin?: ToolOrigin): Refused;
   /** the tokens a request is built to now (context/window.ts effectiveBudget): a server whose tools take much of it is warned about */
   budget(): number;
   /** `[mcp] defer_tools`, asked at each request; absent: never (every tool's schema in every request) */

@@ -16,6 +16,13 @@ import { serverWord } from "../permission/tool-match.ts";
 /** Why a server's tool is not in the request. */
 export type Reason = "tools" | "exclude_tools" | "permission" | "schema" | "tasks";
 
+/**
+ * What the permission rules say of every call of a tool: false (some may run), true (all refused),
+ * or the deny entry that refuses them in words (`deny entry \`mcp__d\` in ~/.config/hey/config.toml:7`),
+ * which no allow entry can lift: deny wins.
+ */
+export type Refused = boolean | string;
+
 export interface ServerTools {
   server: string;
   tools: readonly McpTool[];
@@ -30,7 +37,7 @@ export interface Offer {
    * name they judged, the model's (`fs_read_file`), so the user sees what an allow entry must name,
    * and with what the rules know of it (`origin`), so a call by that name reads their refusal
    */
-  leftOut: { server: string; name: string; why: Reason; origin?: ToolOrigin }[];
+  leftOut: { server: string; name: string; why: Reason; origin?: ToolOrigin; denied?: string }[];
   /** invalid input schemas, and selection names that match no tool */
   warnings: string[];
   /** what the model that wrote a table is told too (guidance.ts): the selection's warnings (`[mcp.NAME] tools` names …), and a server whose tools the rules all refuse */
@@ -51,12 +58,12 @@ export interface Offer {
 /**
  * The tools to offer from `lists` (in server order). `refused(name, origin)`: whether the permission
  * rules refuse every call of the tool the model would see as `name` (from `origin`: the rules name it
- * by its server's names too); `builtins`: hey's own tools' names, which a server's tool never takes;
+ * by its server's names too), and the deny entry that does (Refused); `builtins`: hey's own tools' names, which a server's tool never takes;
  * `held`: the names the run has offered, which their tools keep (names.ts).
  */
 export function offerTools(
   lists: readonly ServerTools[],
-  refused: (name: string, origin: ToolOrigin) => boolean,
+  refused: (name: string, origin: ToolOrigin) => Refused,
   builtins: readonly string[] = [],
   held?: ReadonlyMap<string, string>,
 ): Offer {
@@ -93,16 +100,18 @@ export function offerTools(
     tools: list.filter((tool) => {
       const origin = originOf({ server, tool, name: "" });
       const alone = own.has(origin.name) ? origin.qualified : origin.name;
-      if (!refused(alone, origin) || !refused(origin.qualified, origin)) return true;
-      leftOut.push({ server, name: listers.get(origin.name)! > 1 ? origin.qualified : alone, why: "permission", origin });
+      const [byName, byQualified] = [refused(alone, origin), refused(origin.qualified, origin)];
+      if (!byName || !byQualified) return true;
+      leftOut.push({ server, name: listers.get(origin.name)! > 1 ? origin.qualified : alone, why: "permission", origin, ...deniedBy(byName) });
       return false;
     }),
   }));
   const exposed = exposeTools(open, builtins, held);
   const tools = exposed.tools.filter((e) => {
     const origin = originOf(e);
-    if (!refused(e.name, origin)) return true;
-    leftOut.push({ server: e.server, name: e.name, why: "permission", origin });
+    const by = refused(e.name, origin);
+    if (!by) return true;
+    leftOut.push({ server: e.server, name: e.name, why: "permission", origin, ...deniedBy(by) });
     return false;
   });
   const renamed = tools
@@ -111,10 +120,11 @@ export function offerTools(
   // a server none of whose tools is offered because the rules refuse them: said to the user with the
   // entry that allows them, and to the model that added it, which would otherwise take it for live
   for (const { server } of lists) {
-    const refusedHere = leftOut.filter((l) => l.server === server && l.why === "permission").length;
-    if (refusedHere === 0 || tools.some((e) => e.server === server)) continue;
-    warnings.push(refusedServerLine(server, refusedHere));
-    misnamed.push(refusedServerNote(server, refusedHere));
+    const refusedHere = leftOut.filter((l) => l.server === server && l.why === "permission");
+    if (refusedHere.length === 0 || tools.some((e) => e.server === server)) continue;
+    const denied = refusedHere.flatMap((l) => l.denied ?? []);
+    warnings.push(refusedServerLine(server, refusedHere.length, denied));
+    misnamed.push(refusedServerNote(server, refusedHere.length, denied));
   }
   return { tools, leftOut, warnings, selection: misnamed, renamed: [...clashLines(tools, builtins), ...renamed] }; // a name the rules refuse is not said
 }
@@ -122,16 +132,37 @@ export function offerTools(
 /** The entry of `[permission] allow` that lets every tool of `server` run (Claude Code's spelling: permission/tool-match.ts). */
 export const serverEntry = (server: string) => `mcp__${serverWord(server)}`;
 
-/** The user's line for a server whose `count` tools `[permission]` all refuses. */
-export function refusedServerLine(server: string, count: number): string {
+/** `{ denied }` of a tool a deny entry refuses (Refused as words), else nothing. */
+const deniedBy = (by: Refused) => (typeof by === "string" ? { denied: by } : {});
+
+/**
+ * The user's line for a server whose `count` tools `[permission]` all refuses: the allow entry that
+ * lets them run; or, as deny wins over allow, the deny entries that refuse them (`denied`, in words
+ * with where they are written) — all of them, or those of the `denied.length` they refuse.
+ */
+export function refusedServerLine(server: string, count: number, denied: readonly string[] = []): string {
   const all = count === 1 ? "its one tool" : `all ${count} of its tools`;
-  return `MCP server ${server}: [permission] refuses ${all}, so the agent is offered none; to let it use them, add ${JSON.stringify(serverEntry(server))} to [permission] allow (or "${serverEntry(server)}__NAME" for one tool)`;
+  const head = `MCP server ${server}: [permission] refuses ${all}, so the agent is offered none`;
+  const allow = `to let it use them, add ${JSON.stringify(serverEntry(server))} to [permission] allow (or "${serverEntry(server)}__NAME" for one tool)`;
+  if (denied.length === 0) return `${head}; ${allow}`;
+  const them = count === 1 ? "it" : "them";
+  if (denied.length === count)
+    return `MCP server ${server}: ${deniedWords(denied)} ${all}, so the agent is offered none; to let it use ${them}, remove that from the deny list (deny wins over allow: an allow entry would not)`;
+  return `${head}; ${deniedWords(denied)} ${denied.length} of them whatever allow says; for the others, ${allow.replace("to let it use them, ", "")}`;
 }
 
 /** The model's: the tools are missing because of the user's lists, which it may not change. */
-export function refusedServerNote(server: string, count: number): string {
+export function refusedServerNote(server: string, count: number, denied: readonly string[] = []): string {
   const all = count === 1 ? "its one tool" : `all ${count} of its tools`;
+  if (denied.length === count)
+    return `MCP server ${server} is running, but the user's ${deniedWords(denied)} ${all}, so you are offered none; only the user can change that (deny wins: no allow entry lifts it)`;
   return `MCP server ${server} is running, but the user's [permission] lists refuse ${all}, so you are offered none; only the user can allow them: ask them to add ${JSON.stringify(serverEntry(server))} to [permission] allow`;
+}
+
+/** `deny entry \`mcp__d\` in FILE:LINE refuses`, or `deny entries \`a\` in FILE:LINE and \`b\` … refuse`: each once. */
+function deniedWords(denied: readonly string[]): string {
+  const each = [...new Set(denied)].map((w) => w.replace(/^deny entry /, ""));
+  return each.length === 1 ? `deny entry ${each[0]} refuses` : `deny entries ${each.slice(0, -1).join(", ")} and ${each.at(-1)} refuse`;
 }
 
 /**

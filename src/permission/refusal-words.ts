@@ -19,3 +19,7 @@ export function show(text: string): string {
 
 /** entries as they are written in the config: `"a", "b"` (one may hold ", ": `bash: npm test > "out, 1.log"`) */
 export const quoted = (entries: readonly string[]) => entries.map((e) => JSON.stringify(e)).join(", ");
+
+/** `deny entry \`mcp__d\` in ~/.config/hey/config.toml:7`: a deny entry, and where it is written when that is known (PermissionRules.denyAt). */
+export const denyWords = (entry: string, denyAt?: Readonly<Record<string, string>>): string =>
+  `deny entry \`${entry}\`${denyAt?.[entry] ? ` in ${denyAt[entry]}` : ""}`;

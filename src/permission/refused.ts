@@ -4,7 +4,9 @@
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 import { globMatch } from "./match.ts";
 import { blockedTools } from "./blocked-tools.ts";
+import { denyWords } from "./refusal-words.ts";
 import { decide, type CompiledRules } from "./rules.ts";
+import { toolMatch } from "./tool-match.ts";
 
 /**
  * Whether every call of `tool` is refused: it matches a deny entry by name, or an allow list
@@ -21,4 +23,23 @@ export function refusedOutright(tool: string, rules: CompiledRules, origin?: Too
     return !(!origin && rules.allow?.files.some((f) => f.tool === tool) && !rules.deny.tools.some((glob) => globMatch(glob, tool)));
   }
   return rules.deny.tools.some((glob) => globMatch(glob, tool)) || blockedTools(rules, [tool]).length > 0;
+}
+
+/**
+ * The deny entry that refuses every call of `tool` by its name (`deny = ["mcp__d"]` for each tool of
+ * server d), in words with where it is written, or undefined: an allow entry cannot lift that
+ * refusal, as deny wins, so what says the tool is refused names this entry instead.
+ */
+export function denyingEntry(tool: string, rules: CompiledRules, origin?: ToolOrigin): string | undefined {
+  const entry = rules.deny.tools.find((glob) => toolMatch(glob, tool.toLowerCase(), origin, "deny"));
+  return entry === undefined ? undefined : denyWords(entry, rules.denyAt);
+}
+
+/**
+ * refusedOutright over every list in force: false; or, when one refuses every call of `tool`, the
+ * deny entry that does in words (denyingEntry), which no allow entry can lift; else true.
+ */
+export function refusedBy(tool: string, lists: readonly CompiledRules[], origin?: ToolOrigin): boolean | string {
+  if (!lists.some((rules) => refusedOutright(tool, rules, origin))) return false;
+  return lists.map((rules) => denyingEntry(tool, rules, origin)).find((words) => words !== undefined) ?? true;
 }

@@ -29,7 +29,7 @@ import { scriptsRun } from "./run-scripts.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
 import { type FilePattern, type FilePlace, judgeFile } from "./file-paths.ts";
-import { listed, quoted, show } from "./refusal-words.ts";
+import { denyWords, listed, quoted, show } from "./refusal-words.ts";
 import type { ToolOrigin } from "../kernel/tool-calls.ts";
 
 /** The `[permission]` lists as configured. */
@@ -38,6 +38,8 @@ export interface PermissionRules {
   deny: string[];
   /** the config file whose allow list this is, named in a refusal with the entry to add there */
   file?: string;
+  /** where each deny entry is written (`~/.config/hey/config.toml:7`), named in its refusal */
+  denyAt?: Readonly<Record<string, string>>;
   /** allow entries that file holds which wait for the user's approval (config/guard.ts): a refusal they would lift says so */
   pending?: string[];
 }
@@ -56,8 +58,9 @@ export interface CompiledRules {
   readonly control?: ControlFiles;
   /** file names ignore case where the commands run, so a deny entry's words do too (`rm -rf BUILD` is `rm -rf build`) */
   readonly caseless: boolean;
-  /** PermissionRules.file */
+  /** PermissionRules.file, PermissionRules.denyAt */
   readonly file?: string;
+  readonly denyAt?: Readonly<Record<string, string>>;
   /** each pending entry (PermissionRules.pending) with the allow list it would make */
   readonly waiting?: { entries: string[]; allow: RuleList }[];
   /** where the file tools' paths resolve, for path entries; none: a call a path entry would judge is refused as not verifiable */
@@ -158,6 +161,7 @@ export function compileRules(
     ...(control && listed ? { control } : {}),
     caseless,
     ...(lists.file ? { file: lists.file } : {}),
+    ...(lists.denyAt ? { denyAt: lists.denyAt } : {}),
     ...(place ? { place } : {}),
   };
   if (allow && lists.pending?.length) {
@@ -224,7 +228,7 @@ function decideCall(tool: string, args: Record<string, unknown>, rules: Compiled
   // entries are lowercase; an MCP tool may not be (`getTinyImage`): names match whatever their case
   const name = tool.toLowerCase();
   const deniedBy = rules.deny.tools.find((glob) => toolMatch(glob, name, origin, "deny"));
-  if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches deny entry \`${deniedBy}\``);
+  if (deniedBy !== undefined) return block(`tool \`${tool}\`${from(tool, origin)} matches ${denyWords(deniedBy, rules.denyAt)}`);
   // a path entry (`read_file: src/**`): deny wins, then an allow list lets the call run by the tool's name or by a path entry
   const paths = judgeFile(name, args, { allow: rules.allow?.files, deny: rules.deny.files }, rules.place, origin);
   if (paths && "refused" in paths) return block(paths.refused);

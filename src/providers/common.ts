@@ -2,7 +2,7 @@
 // and the status rules of the errors it classifies, and the flattening of IR content its wire has no
 // richer place for. Pure; no SDK, not even its types: vendor words stay in the vendor's files.
 import type { ContentBlock, DocumentPart, Effort, ImagePart, Protocol, Usage } from "../kernel/ir.ts";
-import { ProviderError, type ModelRequest, type StreamEvent } from "../kernel/provider.ts";
+import { ProviderError, type ModelRequest } from "../kernel/provider.ts";
 import { NetError } from "../net/errors.ts";
 import { contextOverflow } from "./context-length.ts";
 import { IMAGES_REFUSED } from "./image-words.ts";
@@ -52,6 +52,8 @@ export interface ProviderOptions {
   apiKey?: string;
   /** The variable the key came from, for auth error messages. */
   apiKeyVar?: string;
+  /** Why no key is sent though one was given, empty (`OPENAI_API_KEY is set but empty`), for auth error messages. */
+  apiKeyEmpty?: string;
   /** Where the key is given, for auth error messages; default `api_key in the provider's config, --api-key or HEY_API_KEY` (the CLI's). */
   apiKeySetting?: string;
   /** Sent on every request; they win over the adapter's own. */
@@ -115,6 +117,8 @@ export interface ErrorContext {
   keySetting?: string;
   /** false when no key was configured (so none was sent). Default true. */
   hasKey?: boolean;
+  /** Why none was, when one was given empty (ProviderOptions.apiKeyEmpty). */
+  keyEmpty?: string;
   baseUrl: string;
   /** For HTTP-date Retry-After values; default Date.now(). */
   now?: number;
@@ -127,6 +131,7 @@ export function errorContextOf(opts: AdapterOptions): ErrorContext {
     hasKey: Boolean(opts.apiKey),
     ...(opts.apiKeyVar !== undefined ? { keyVar: opts.apiKeyVar } : {}),
     ...(opts.apiKeySetting !== undefined ? { keySetting: opts.apiKeySetting } : {}),
+    ...(opts.apiKeyEmpty ? { keyEmpty: opts.apiKeyEmpty } : {}),
   };
 }
 
@@ -231,8 +236,10 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 /** An auth failure's message, saying what to fix: the key that was sent, or that none was. */
 export function authMessage(where: string, said: string, ctx: ErrorContext): string {
   const head = `authentication failed ${where}: ${said}`;
-  if (ctx.hasKey === false)
-    return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (${ctx.keySetting ?? "api_key in the provider's config, --api-key or HEY_API_KEY"})`;
+  const setting = ctx.keySetting ?? "api_key in the provider's config, --api-key or HEY_API_KEY";
+  // `OPENAI_API_KEY=` exported (a CI secret this job cannot read): "set it" would send the user to what they did
+  if (ctx.hasKey === false && ctx.keyEmpty) return `${head} — no API key was sent to ${ctx.baseUrl}: ${ctx.keyEmpty}; give it the key (or use ${setting})`;
+  if (ctx.hasKey === false) return `${head} — no API key was sent to ${ctx.baseUrl}; set ${ctx.keyVar ?? "one"} (${setting})`;
   return `${head} — check ${ctx.keyVar ?? ctx.keySetting ?? "the provider's api_key"}`;
 }
 
@@ -344,52 +351,6 @@ export function asObject(v: unknown): Record<string, unknown> | undefined {
 export function conversationKey(req: ModelRequest): string | undefined {
   const first = req.messages.find((m) => m.role === "user");
   return req.tools.length > 0 && first ? `hey-${first.id}` : undefined;
-}
-
-/**
- * The stream of `attempt()`, sent again when it fails as a bad request before any event and
- * `adapt(error)` changed what the next attempt sends (an optional field the endpoint refuses, a
- * replay it turns out to need). `adapt` makes each change for good, so each is tried once and the
- * retries end. A refusal comes before any event, so nothing is repeated. A change the user should
- * hear about (a level of theirs replaced) is `adapt`'s string: a `notice` goes before the next attempt.
- * `state()` is what the adapter's requests are built from besides the request itself (its request
- * options): a state already sent is never sent again (an `adapt` that says it changed something
- * and did not, or undid another change, would send the refused request forever), and at most
- * MAX_ADAPTATIONS changes are made to one request. The refusal is then thrown as it came.
- */
-export async function* adaptingStream(
-  attempt: () => AsyncIterable<StreamEvent>,
-  adapt: (e: ProviderError) => boolean | string,
-  state: () => unknown,
-): AsyncGenerator<StreamEvent> {
-  const sent = new Set([stateKey(state())]);
-  for (;;) {
-    let started = false;
-    try {
-      for await (const event of attempt()) {
-        started = true;
-        yield event;
-      }
-      return;
-    } catch (e) {
-      const adapted = !started && e instanceof ProviderError && e.kind === "bad_request" && sent.size <= MAX_ADAPTATIONS && adapt(e);
-      if (!adapted) throw e;
-      const now = stateKey(state());
-      if (sent.has(now)) throw e;
-      sent.add(now);
-      if (typeof adapted === "string") yield { type: "notice", message: adapted };
-    }
-  }
-}
-
-/** More changes than any adapter has kinds of (the chat adapter's ten, an effort level learned twice): past it, one request is not worth more. */
-const MAX_ADAPTATIONS = 12;
-
-/** A request state as a string to compare: sets and maps by their entries, sorted. */
-function stateKey(state: unknown): string {
-  return JSON.stringify(state, (_, v: unknown) =>
-    v instanceof Set ? [...v].map(String).sort() : v instanceof Map ? [...v.entries()].map(([k, x]) => [String(k), x]).sort() : v,
-  );
 }
 
 /**

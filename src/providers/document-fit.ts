@@ -8,7 +8,7 @@
 // left (image-fit.ts counts a PDF as text). The session keeps every PDF. Pure.
 import type { ContentBlock, DocumentPart, Message, Protocol } from "../kernel/ir.ts";
 import { identityOf, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
-import { adaptingStream } from "./common.ts";
+import { adaptingStream } from "./adapting-stream.ts";
 import { documentLine } from "./documents.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
 import { namedDocument, refusesUnreadablePdf } from "./pdf-refusal.ts";

@@ -6,7 +6,7 @@
 // 2.5 Flash-Lite 512–24576 or 0.)
 import type { Effort } from "../kernel/ir.ts";
 import { ProviderError, type StreamEvent } from "../kernel/provider.ts";
-import { adaptingStream } from "./common.ts";
+import { adaptingStream } from "./adapting-stream.ts";
 import { geminiEffort, type GeminiThinking } from "./effort.ts";
 
 type Level = NonNullable<GeminiThinking["thinkingLevel"]>;

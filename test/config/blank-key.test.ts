@@ -78,3 +78,19 @@ test.each([
   expect([run.settings.provider.name, run.settings.provider.apiKey, run.settings.provider.apiKeyVar]).toEqual(["anthropic", "k", "ANTHROPIC_API_KEY"]);
   expect(problem({ ...given, ANTHROPIC_API_KEY: "" }, { ...flags, model: "anthropic/claude-sonnet-4-5" })).toContain("ANTHROPIC_API_KEY is set but empty");
 });
+
+// f105c: a provider that may take no key (a gateway, a local table) goes on without one; its 401 then says why none was sent
+test.each([
+  ["a gateway's variable", { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" }, {}, "OPENAI_API_KEY is set but empty"],
+  ["HEY_API_KEY at --base-url", { HEY_API_KEY: " " }, { baseUrl: "http://127.0.0.1:8080/v1", model: "m" }, "HEY_API_KEY is set but empty"],
+  ["--api-key", {}, { baseUrl: "http://127.0.0.1:8080/v1", model: "m", apiKey: "" }, "--api-key was given empty"],
+])("%s given empty: the provider in use carries why it sends no key", (_, env: Env, flags: ConfigFlags, said) => {
+  const run = resolve(env, flags);
+  expect(run.settings.provider.apiKey).toBeUndefined();
+  expect(run.settings.provider.apiKeyEmpty).toStartWith(said);
+});
+
+test("a key given, or no variable set at all: nothing is said of an empty one", () => {
+  expect(resolve({ OPENAI_API_KEY: "k", HEY_API_KEY: "" }).settings.provider.apiKeyEmpty).toBeUndefined();
+  expect(resolve({ OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" }).settings.provider.apiKeyEmpty).toBeUndefined();
+});

@@ -80,6 +80,14 @@ describe("judge", () => {
     expect(judge(healthy(), "OPENAI_API_KEY", false).checks.find((c) => c.id === "auth")).toMatchObject({ status: "pass", detail: "no key needed" });
     const refused = judge({ ...healthy(), models: { ok: false, kind: "auth", status: 401, message: "GET /models: 401" } }, "OPENAI_API_KEY", false);
     expect(refused.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "set OPENAI_API_KEY" });
+    // OPENAI_API_KEY= exported: "set OPENAI_API_KEY" would send the user to what they did
+    const empty = judge(
+      { ...healthy(), models: { ok: false, kind: "auth", status: 401, message: "GET /models: 401" } },
+      "OPENAI_API_KEY",
+      false,
+      "OPENAI_API_KEY is set but empty",
+    );
+    expect(empty.checks.find((c) => c.id === "auth")).toMatchObject({ status: "fail", fix: "OPENAI_API_KEY is set but empty: give it the key" });
   });
 
   test("failures that make it unusable: auth, no tool call, the network", () => {

@@ -50,7 +50,9 @@ test("deny = [\"move_file\"] refuses fs's move_file after a project's .mcp.json 
   expect(offered).toContain("files_read_text_file");
   expect(offered.filter((n) => n.endsWith("move_file"))).toEqual([]);
   // the call by the name it would have reads the rules' refusal, not "unknown tool"
-  expect(run.stdout).toBe("result: blocked by permission rules: tool `fs_move_file` (MCP server fs's move_file) matches deny entry `move_file`\n");
+  expect(run.stdout).toBe(
+    "result: blocked by permission rules: tool `fs_move_file` (MCP server fs's move_file) matches deny entry `move_file` in ~/.config/hey/config.toml:10\n",
+  );
 
   // /mcp shows both servers' move_file left out by the rules
   const status = await runHey(["--approve", "-p", "/mcp"], { env: { HOME: home.path }, cwd: root, timeoutMs: 90_000 });

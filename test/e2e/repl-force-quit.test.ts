@@ -3,7 +3,7 @@
 // half-drawn for the shell to write over, one line saying why and that the session is saved, the
 // terminal as it was, and what was typed during the turn in the history file, where ↑ finds it.
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FORCE_QUIT_AFTER_MS } from "../../src/ui/repl-state.ts";
 import { fileReplayServer } from "../helpers/fixtures.ts";
@@ -45,6 +45,10 @@ test(
     expect(screen.trimEnd().split("\n").slice(-3, -1).join(" ")).toBe(said);
     expect(screen).not.toContain("running…");
     expect(readFileSync(join(t.home, "stty-after"), "utf8")).toBe(readFileSync(join(t.home, "stty-before"), "utf8"));
+    // the call that ran on is saved as the user's stop, which `hey -c` tells the model (not "hey stopped before this call finished")
+    const sessions = join(t.home, ".local/state/hey/sessions");
+    const session = readFileSync(join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl"))!), "utf8");
+    expect(session).toContain('"text":"interrupted by user: the user stopped this call before it finished, and hey quit while it ran;');
     const history = readFileSync(join(t.home, ".local/state/hey/history"), "utf8");
     expect(history.trimEnd().split("\n").slice(-2)).toEqual(["run the server", "my next instruction"]);
     expect(lastLine(screen)).toBe("[exit 130]");

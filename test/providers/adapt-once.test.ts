@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { ProviderError, type StreamEvent } from "../../src/kernel/provider.ts";
 import { createAnthropicProvider } from "../../src/providers/anthropic.ts";
-import { adaptingStream } from "../../src/providers/common.ts";
+import { adaptingStream } from "../../src/providers/adapting-stream.ts";
 import { drain } from "../helpers/drain.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { startRefusingServer } from "../helpers/refusing-server.ts";
