@@ -8,7 +8,7 @@ import type { Effort } from "../kernel/ir.ts";
 import { redactProxyUrl } from "../net/proxy.ts";
 import { caFile, checkProxy, placeIn, refuseInProject } from "./network-keys.ts";
 import { aboutServers, replacedServers } from "./replaced-servers.ts";
-import { anchoredEntry, projectFolder, type ReadDeny, readOnlyDenies } from "../permission/file-paths.ts";
+import { anchoredEntry, projectFolder, type ReadDeny, denyFacts } from "../permission/file-paths.ts";
 import { gluedMark } from "../permission/entries.ts";
 import { validateRules } from "../permission/rules.ts";
 import { guardedOf, guardLayer, pendingAllows, type Below, type Guarded } from "./guard.ts";
@@ -263,9 +263,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     secretVars: secretVariables(merged),
   };
   settings.permission.deny = [...new Set([...settings.permission.deny, ...projectDeny])];
-  if (reads.length) settings.permission.denyAt = Object.fromEntries(reads.toReversed().map((r) => [r.anchored, r.file])); // the first file's, as written twice
-  entryNotes.push(...readOnlyDenies(reads, settings.permission.deny));
-  if (entryNotes.length) settings.permission.entryNotes = entryNotes;
+  Object.assign(settings.permission, denyFacts(reads, settings.permission.deny, entryNotes));
   return { settings, warnings: [...new Set(warnings)], unresolved: [...new Set(unresolved)], guards };
 }
 

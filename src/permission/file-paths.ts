@@ -68,7 +68,7 @@ export function anchoredEntry(entry: string, root: string, p: PlatformPath = nod
   return `${file.tool}: ${p.join(root, file.glob)}`;
 }
 
-/** A `read_file: GLOB` deny entry as a config file writes it (`entry`), in force as `anchored` (a project's under its folder), and where it is (`file`: `FILE:LINE`). */
+/** A deny entry (a `read_file: GLOB` one, for readOnlyDenies) as a config file writes it (`entry`), in force as `anchored` (a project's under its folder), and where it is (`file`: `FILE:LINE`). */
 export interface ReadDeny {
   entry: string;
   anchored: string;
@@ -102,6 +102,20 @@ export function readOnlyDenies(reads: readonly ReadDeny[], deny: readonly string
     );
   }
   return out;
+}
+
+/**
+ * What the deny entries `reads` add to the permission settings: where each is written (the first
+ * file's, when two write it), and `notes` with the read_file entries' notes (readOnlyDenies) after them.
+ */
+export function denyFacts(
+  reads: readonly ReadDeny[],
+  deny: readonly string[],
+  notes: readonly string[],
+): { denyAt?: Record<string, string>; entryNotes?: string[] } {
+  const entryNotes = [...notes, ...readOnlyDenies(reads, deny)];
+  const denyAt = reads.length ? Object.fromEntries(reads.toReversed().map((r) => [r.anchored, r.file])) : undefined;
+  return { ...(denyAt ? { denyAt } : {}), ...(entryNotes.length ? { entryNotes } : {}) };
 }
 
 /** Where `coversGlob` resolves patterns: any fixed folder does, as both patterns resolve alike; no link is followed. */
