@@ -96,13 +96,22 @@ const PREFIX_ONLY = new RegExp(String.raw`^${LINE_PREFIX}?[ \t]*$`);
 /** Each `-----END … PRIVATE KEY-----` with the key's lines above it (no BEGIN line: a whole key was hidden before). */
 function tails(text: string): [number, number][] {
   const ranges: [number, number][] = [];
+  let lineStart = 0;
+  let last = -1; // where the last END armour starts: its line's start was searched for back to there
   for (const m of text.matchAll(END)) {
-    const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
+    let sameLine = last >= 0; // an END armour came before on this line: no newline since it
+    for (let i = m.index - 1; i >= Math.max(last, 0); i--)
+      if (text.charCodeAt(i) === 10) {
+        [lineStart, sameLine] = [i + 1, false];
+        break;
+      }
+    last = m.index;
     const before = text.slice(lineStart, m.index);
     let start: number | undefined;
     const inline = escapedTail(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
     if (inline >= 0) start = lineStart + inline;
-    else {
+    // text that holds another END armour is no tool's line prefix; read as one for every END of a line of many, it made the line's time quadratic
+    else if (!sameLine) {
       // what goes before the END armour goes before the key's other lines too (`# `, `12:`, a log's time)
       const prefix = PREFIX_ONLY.test(before) ? undefined : prefixShape(before);
       for (let end = lineStart - 1; end > 0; ) {
@@ -200,12 +209,21 @@ const ENCODED_BEGIN = [
 function encoded(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   for (const [core, skip] of ENCODED_BEGIN) {
+    // the token of the last place, from its line's `start` to `tokenEnd` on that line, and the places of its groups of four decoded:
+    // a token of the core many times over (`LS0tLS1CRUdJT…`) is read and decoded at most four times, not once for each place
+    let token = { start: -1, tokenEnd: -1, decoded: new Set<number>() };
     for (let i = text.indexOf(core); i !== -1; i = text.indexOf(core, i + 1)) {
-      if (ranges.some(([s, e]) => i >= s && i < e)) continue;
       let start = i;
-      while (start > 0 && /[A-Za-z0-9+/]/.test(text[start - 1]!)) start--;
       let end = i;
-      while (end < text.length && /[A-Za-z0-9+/=]/.test(text[end]!)) end++;
+      if (i >= token.start && i < token.tokenEnd) [start, end] = [token.start, token.tokenEnd];
+      else {
+        while (start > 0 && /[A-Za-z0-9+/]/.test(text[start - 1]!)) start--;
+        while (end < text.length && /[A-Za-z0-9+/=]/.test(text[end]!)) end++;
+        token = { start, tokenEnd: end, decoded: new Set() };
+      }
+      const from = (((i - start - skip) % 4) + 4) % 4; // the core starts `skip` characters into a group of four
+      if (token.decoded.has(from)) continue;
+      token.decoded.add(from);
       // `base64`'s wrapped lines: a token that is its whole line, followed by lines as wide (the last may be shorter)
       const lineStart = text.lastIndexOf("\n", start - 1) + 1;
       const width = end - start;
@@ -223,7 +241,6 @@ function encoded(text: string): [number, number][] {
         }
       }
       const joined = text.slice(start, end).replace(/[^A-Za-z0-9+/]/g, "");
-      const from = (((i - start - skip) % 4) + 4) % 4; // the core starts `skip` characters into a group of four
       const groups = joined.slice(from, from + Math.floor((joined.length - from) / 4) * 4);
       let decoded = "";
       try {
@@ -234,6 +251,7 @@ function encoded(text: string): [number, number][] {
       if (BEGIN_PRIVATE.test(decoded)) ranges.push([start, end]);
     }
   }
+  // a token found by two cores, or a wrapped line's below one found, is kept once
   return ranges.sort((a, b) => a[0] - b[0]).filter((r, n, all) => n === 0 || r[0] >= all[n - 1]![1]);
 }
 
