@@ -245,7 +245,11 @@ export function redactShapes(text: string, mask: (name: string, value: string) =
   // private keys first, whole or in parts: a key's armour line is no assignment's value (grep's `server.key:13:-----END …`)
   let out = text;
   // a key cut short (no END line) is hidden to its last whole body line (config/key-blocks.ts)
-  for (const [start, end] of keySpans(text).reverse()) out = out.slice(0, start) + mask("private-key", out.slice(start, end)) + out.slice(end);
+  out = replaceSpans(
+    out,
+    keySpans(text).map(([start, end]) => ({ name: "private-key", start, end })),
+    mask,
+  );
   out = hideKeyParts(out, mask);
   // what is left of a key, by its shape alone: lines from its middle, a piece of it in base64 (config/key-runs.ts)
   out = replaceSpans(
