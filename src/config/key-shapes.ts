@@ -314,7 +314,10 @@ function wholeLinesBelow(text: string, next: number, width: number, known: Map<s
     at = stop === text.length ? -1 : stop;
   }
   found ??= { end, lines: seen.length, last: at };
-  seen.forEach((line, n) => known.set(`${line}:${width}`, { end: found!.end, lines: found!.lines - n, last: found!.last }));
+  const { end: lastEnd, lines, last } = found;
+  seen.forEach((line, n) => {
+    known.set(`${line}:${width}`, { end: lastEnd, lines: lines - n, last });
+  });
   return found;
 }
 
