@@ -25,13 +25,13 @@ export interface Kinds {
   unprintable: number;
 }
 
-/** A value read at a place: its text, where it starts and where what was read ends (past a closing quote), and its kinds. */
+/** A value read at a place: its text, where it starts and where what was read ends (past a closing quote), and its kinds (counted when asked for; ask before the next read). */
 export interface ReadValue {
   value: string;
   quoted: boolean;
   start: number;
   after: number;
-  kinds: Kinds;
+  kinds(): Kinds;
 }
 
 const none = (): Kinds => ({ lower: 0, upper: 0, digits: 0, others: 0, dots: 0, ruleSigns: 0, blanks: 0, unprintable: 0 });
@@ -70,15 +70,24 @@ export type ValueReader = (at: number) => ReadValue | undefined;
 
 /** A ValueReader of `text`; its places are best read in order (a place before the last value's run reads it again). */
 export function valueReader(text: string): ValueReader {
-  // the last value read without quotes, `from` to `to`, and its kinds
+  // the last value read without quotes, `from` to `to`; and when its kinds were asked for, those of `counted.from` to `to`
   let run = { from: -1, to: -1 };
-  let counted = none();
+  let counted: { from: number; kinds: Kinds } | undefined;
+  // most values are judged by their first characters (a reference, a path, a call): their kinds are counted only when asked for
+  const runKinds = (at: number, to: number) => () => {
+    if (!counted || counted.from > at) {
+      counted = { from: at, kinds: none() };
+      tally(counted.kinds, text, at, to, 1);
+    } else {
+      tally(counted.kinds, text, counted.from, at, -1);
+      counted.from = at;
+    }
+    return { ...counted.kinds };
+  };
   return (at) => {
-    // inside the last run (a `\` may start a quoted value): the rest of it, its kinds less those before `at`
+    // inside the last run (a `\` may start a quoted value): the rest of it
     if (at >= run.from && at < run.to && text[at] !== "\\") {
-      tally(counted, text, run.from, at, -1);
-      run = { from: at, to: run.to };
-      return { value: text.slice(at, run.to), quoted: false, start: at, after: run.to, kinds: { ...counted } };
+      return { value: text.slice(at, run.to), quoted: false, start: at, after: run.to, kinds: runKinds(at, run.to) };
     }
     VALUE.lastIndex = at;
     const m = VALUE.exec(text);
@@ -86,8 +95,8 @@ export function valueReader(text: string): ValueReader {
     const quoted = m[3] === undefined;
     const value = m[1] ?? m[2] ?? m[3]!;
     const start = at + (m[0].startsWith("\\") ? 2 : quoted ? 1 : 0); // after `"` or `\"`
-    const kinds = kindsOf(value);
-    if (!quoted) [run, counted] = [{ from: at, to: at + value.length }, { ...kinds }];
-    return { value, quoted, start, after: at + m[0].length, kinds };
+    if (quoted) return { value, quoted, start, after: at + m[0].length, kinds: () => kindsOf(value) };
+    [run, counted] = [{ from: at, to: at + value.length }, undefined];
+    return { value, quoted, start, after: run.to, kinds: runKinds(at, run.to) };
   };
 }

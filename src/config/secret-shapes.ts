@@ -98,16 +98,19 @@ interface Span {
 function literalAt(read: ValueReader, text: string, at: number, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
   const found = read(at);
   if (!found) return undefined;
-  const { value, quoted, start, kinds: k } = found;
+  const { value, quoted, start } = found;
+  let counted: Kinds | undefined;
+  const k = () => (counted ??= found.kinds());
   const next = text[found.after];
   if (value.length < MIN_VALUE_CHARS || sample(value, name) || notSecret(value)) return undefined;
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
   if (!quoted && (next === "(" || next === "[")) return undefined; // code: a call or an index
-  if (quoted && next === "," && (k.blanks > 0 || (!jsonName && !generated(value, k)))) return undefined; // code: `auth: "login logout",`
+  if (quoted && next === "," && (k().blanks > 0 || (!jsonName && !generated(value, k())))) return undefined; // code: `auth: "login logout",`
   // text for people (a translation, a label) rather than a key, under any name but an environment variable's (`DB_PASSWORD="…"`)
-  if ((jsonName || (quoted && !/^[A-Z][A-Z\d_]*$/.test(name)) || /[a-z][A-Z]/.test(name)) && !generated(value, k) && !secretText(value, k)) return undefined;
+  if ((jsonName || (quoted && !/^[A-Z][A-Z\d_]*$/.test(name)) || /[a-z][A-Z]/.test(name)) && !generated(value, k()) && !secretText(value, k()))
+    return undefined;
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
-  if (spaced && !quoted && !generated(value, k) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || k.digits === 0)) return undefined;
+  if (spaced && !quoted && !generated(value, k()) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || k().digits === 0)) return undefined;
   return { start, end: start + value.length };
 }
 
