@@ -117,7 +117,7 @@ export function keyScanner() {
     const found: KeySpan[] = [];
     BEGIN_G.lastIndex = col;
     for (let m = BEGIN_G.exec(text); m; m = BEGIN_G.exec(text)) {
-      const o: Open = { from: [no, m.index], runs: 0, short: false, chars: 0, prefix: prefixShape(text.slice(0, m.index)) };
+      const o: Open = { from: [no, m.index], runs: 0, short: false, chars: 0 };
       let at = m.index + m[0].length;
       // the rest of the BEGIN line: a JSON string's `\nMIIE…\n-----END…`, or one line of runs and blanks
       for (;;) {
@@ -137,6 +137,8 @@ export function keyScanner() {
           // the string closes (`\n" +`): the body goes on below; so it may after anything else on a
           // line of no body (`echo "-----BEGIN…" > k`), if lines mostly base64 and an END line follow
           if (INLINE_REST.test(text.slice(at)) || o.runs === 0) {
+            // its prefix only now, for its other lines: taken for every BEGIN of a line of many, it made the line's time quadratic
+            o.prefix = prefixShape(text.slice(0, m.index));
             open = o;
             return found;
           }

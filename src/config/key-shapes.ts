@@ -96,13 +96,22 @@ const PREFIX_ONLY = new RegExp(String.raw`^${LINE_PREFIX}?[ \t]*$`);
 /** Each `-----END … PRIVATE KEY-----` with the key's lines above it (no BEGIN line: a whole key was hidden before). */
 function tails(text: string): [number, number][] {
   const ranges: [number, number][] = [];
+  let lineStart = 0;
+  let last = -1; // where the last END armour starts: its line's start was searched for back to there
   for (const m of text.matchAll(END)) {
-    const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
+    let sameLine = last >= 0; // an END armour came before on this line: no newline since it
+    for (let i = m.index - 1; i >= Math.max(last, 0); i--)
+      if (text.charCodeAt(i) === 10) {
+        [lineStart, sameLine] = [i + 1, false];
+        break;
+      }
+    last = m.index;
     const before = text.slice(lineStart, m.index);
     let start: number | undefined;
     const inline = escapedTail(before); // JSON's one line: `…AbC==\n-----END PRIVATE KEY-----\n"`
     if (inline >= 0) start = lineStart + inline;
-    else {
+    // text that holds another END armour is no tool's line prefix; read as one for every END of a line of many, it made the line's time quadratic
+    else if (!sameLine) {
       // what goes before the END armour goes before the key's other lines too (`# `, `12:`, a log's time)
       const prefix = PREFIX_ONLY.test(before) ? undefined : prefixShape(before);
       for (let end = lineStart - 1; end > 0; ) {
@@ -196,34 +205,58 @@ const ENCODED_BEGIN = [
   ["tLS0tLUJFR0lO", 3],
 ] as const;
 
-/** A private key PEM written in base64 (whole lines of it, as `base64` wraps them, or one token): the token, and its lines. */
+/** A base64 body as `base64` wraps it: a whole line of it, maybe indented. */
+const WRAPPED_LINE = /^[ \t]*([A-Za-z0-9+/]+={0,2})\r?$/;
+
+/**
+ * A private key PEM written in base64 (whole lines of it, as `base64` wraps them, or one token): the token, and its lines.
+ * Linear in the text, though `base64` of a bundle of certificates holds the core on line after line: each line's
+ * token runs on over the same lines below, which are read once (`below`), and a token that ends where one decoded
+ * before ends, its groups of four placed alike, decodes to a part of that one's text and is not decoded again
+ * (reading and decoding each made 400 KB of it take 3 s).
+ */
 function encoded(text: string): [number, number][] {
   const ranges: [number, number][] = [];
+  const below = new Map<string, WholeLines>(); // see wholeLinesBelow
+  let placed: Int32Array | undefined; // base64 characters before each place
   for (const [core, skip] of ENCODED_BEGIN) {
+    const decodedEnds = new Set<string>(); // `${end}:${where its groups start, mod 4, in the text's base64}`: a core's tokens come in order, each later one no longer
+    // the token of the last place, on one line, and the places of its groups of four read: a token of the
+    // core many times over (`LS0tLS1CRUdJT…`) is read at most four times, not once for each place
+    let token = { start: -1, tokenEnd: -1, read: new Set<number>() };
     for (let i = text.indexOf(core); i !== -1; i = text.indexOf(core, i + 1)) {
-      if (ranges.some(([s, e]) => i >= s && i < e)) continue;
       let start = i;
-      while (start > 0 && /[A-Za-z0-9+/]/.test(text[start - 1]!)) start--;
       let end = i;
-      while (end < text.length && /[A-Za-z0-9+/=]/.test(text[end]!)) end++;
+      if (i >= token.start && i < token.tokenEnd) [start, end] = [token.start, token.tokenEnd];
+      else {
+        while (start > 0 && /[A-Za-z0-9+/]/.test(text[start - 1]!)) start--;
+        while (end < text.length && /[A-Za-z0-9+/=]/.test(text[end]!)) end++;
+        token = { start, tokenEnd: end, read: new Set() };
+      }
+      const from = (((i - start - skip) % 4) + 4) % 4; // the core starts `skip` characters into a group of four
+      if (token.read.has(from)) continue;
+      token.read.add(from);
       // `base64`'s wrapped lines: a token that is its whole line, followed by lines as wide (the last may be shorter)
-      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+      let blanks = start;
+      while (blanks > 0 && (text[blanks - 1] === " " || text[blanks - 1] === "\t")) blanks--;
       const width = end - start;
-      if (/^[ \t]*$/.test(text.slice(lineStart, start)) && (text[end] === "\n" || text[end] === "\r") && width >= 60) {
-        for (let next = text.indexOf("\n", end); next !== -1; ) {
-          const stop = text.indexOf("\n", next + 1) === -1 ? text.length : text.indexOf("\n", next + 1);
-          const body = /^[ \t]*([A-Za-z0-9+/]+={0,2})\r?$/.exec(text.slice(next + 1, stop));
-          if (!body || body[1]!.length > width) break;
+      if ((blanks === 0 || text[blanks - 1] === "\n") && (text[end] === "\n" || text[end] === "\r") && width >= 60) {
+        const next = text.indexOf("\n", end);
+        if (next !== -1) {
+          const whole = wholeLinesBelow(text, next, width, below);
+          if (whole.lines > 0) end = whole.end;
           // the last line, shorter, makes the whole a multiple of four characters (`after` below it is a word)
-          const short = body[1]!.length < width;
-          if (short && (text.slice(start, next).replace(/\s/g, "").length + body[1]!.length) % 4 !== 0) break;
-          end = next + 1 + body.index + body[0].replace(/\r$/, "").length;
-          if (short) break;
-          next = stop === text.length ? -1 : stop;
+          const lastLine = whole.last === -1 ? undefined : WRAPPED_LINE.exec(text.slice(whole.last + 1, lineEnd(text, whole.last + 1)));
+          const firstChars = text.slice(start, next).replace(/\s/g, "").length;
+          if (lastLine && lastLine[1]!.length < width && (firstChars + whole.lines * width + lastLine[1]!.length) % 4 === 0)
+            end = whole.last + 1 + lastLine.index + lastLine[0].replace(/\r$/, "").length;
         }
       }
+      placed ??= base64Before(text);
+      const key = `${end}:${(placed[start]! + from) % 4}`;
+      if (decodedEnds.has(key)) continue;
+      decodedEnds.add(key);
       const joined = text.slice(start, end).replace(/[^A-Za-z0-9+/]/g, "");
-      const from = (((i - start - skip) % 4) + 4) % 4; // the core starts `skip` characters into a group of four
       const groups = joined.slice(from, from + Math.floor((joined.length - from) / 4) * 4);
       let decoded = "";
       try {
@@ -234,7 +267,58 @@ function encoded(text: string): [number, number][] {
       if (BEGIN_PRIVATE.test(decoded)) ranges.push([start, end]);
     }
   }
+  // a token found by two cores, or a wrapped line's below one found, is kept once
   return ranges.sort((a, b) => a[0] - b[0]).filter((r, n, all) => n === 0 || r[0] >= all[n - 1]![1]);
+}
+
+/** Where the line that starts at `from` ends (its `\n`, or the text's end). */
+const lineEnd = (text: string, from: number) => {
+  const stop = text.indexOf("\n", from);
+  return stop === -1 ? text.length : stop;
+};
+
+/** How many base64 characters (`[A-Za-z0-9+/]`) stand before each place of `text`. */
+function base64Before(text: string): Int32Array {
+  const counts = new Int32Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) counts[i + 1] = counts[i]! + (base64Code(text.charCodeAt(i)) ? 1 : 0);
+  return counts;
+}
+
+interface WholeLines {
+  end: number;
+  lines: number;
+  last: number;
+}
+
+/**
+ * The whole lines of base64 `width` characters wide below the `\n` at `next`: how many, where the last
+ * one's base64 ends, and the `\n` before the first line that is not one (-1 at the text's end). Kept in
+ * `known` for each of their lines, so the lines under a token are read once for all the tokens above them.
+ */
+function wholeLinesBelow(text: string, next: number, width: number, known: Map<string, WholeLines>): WholeLines {
+  const seen: number[] = [];
+  let found: WholeLines | undefined;
+  let end = -1;
+  let at = next;
+  while (at !== -1) {
+    const hit = known.get(`${at}:${width}`);
+    if (hit) {
+      found = { end: hit.end, lines: seen.length + hit.lines, last: hit.last };
+      break;
+    }
+    const stop = lineEnd(text, at + 1);
+    const body = WRAPPED_LINE.exec(text.slice(at + 1, stop));
+    if (!body || body[1]!.length !== width) break;
+    seen.push(at);
+    end = at + 1 + body.index + body[0].replace(/\r$/, "").length;
+    at = stop === text.length ? -1 : stop;
+  }
+  found ??= { end, lines: seen.length, last: at };
+  const { end: lastEnd, lines, last } = found;
+  seen.forEach((line, n) => {
+    known.set(`${line}:${width}`, { end: lastEnd, lines: lines - n, last });
+  });
+  return found;
 }
 
 /**

@@ -7,6 +7,8 @@
 // turns it off. Pure.
 
 import { SECRET_NAME, SECRET_SUFFIX, secretName } from "../net/credential-names.ts";
+import { assignedName } from "./assigned-names.ts";
+import { type Kinds, kindCount, kindsOf, type ValueReader, valueReader } from "./assigned-values.ts";
 import { keySpans } from "./key-blocks.ts";
 import { keyPieces } from "./key-runs.ts";
 import { hideKeyParts } from "./key-shapes.ts";
@@ -64,21 +66,18 @@ const samplePassword = (p: string) => /^[$%<{[]|^\*+$/.test(p) || sample(p, "pas
  */
 const URL_PASSWORD = /(?<![\w+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#'"`]+:)([^\s/@?#'"`]+)(?=@[\w[])/gi;
 
-// a name may follow anything a tool or a format puts before it (a diff's `+`, a YAML list's `- `,
-// `ENV `, `export `, `declare -x `, `-e `, grep's `path:12:`, `path-12-` and `path:`, `{"`, `(`, `;`)
-// but not a word character, nor a `/` (a URL's user, a path); a dotted name (`spring.datasource.password`)
-// is read whole and judged by its last part. `<password>…` is XML's form of the same. Only a name
-// with a credential's word in it is looked at further: code is full of `name: value`.
-const NAME_AT =
-  /(?<![\w./])(["']?)((?:[A-Za-z_][\w-]*\.)*)(?=\w*?(?:key|token|secret|pass|pwd|auth|credential))([A-Za-z_]\w*)\\?\1([ \t]*(?:=>|[=:])[ \t]*|>)/gi;
-/** A value as written after its name: quoted, or a run up to a blank or a sign that ends a value in code, a URL's query, a list. */
-const VALUE = /\\?"([^"\\\n]*)\\?"|'([^'\n]*)'|([^\s"'`,;&|<>(){}[\]]+)/y;
 /** A `name`/`value` pair that names an environment variable (k8s, ECS, .NET `<add key= value=>`), on one line or two. */
-const NAME_VALUE = /(?<![\w.])(["']?)(?:name|key)\1[ \t]*[:=][ \t]*(["']?)([A-Za-z_]\w*)\2[ \t]*,?[ \t]*(?:\r?\n[ \t-]*)?(["']?)value\4([ \t]*[:=][ \t]*)/gi;
+const NAME_VALUE =
+  /(?<![\w.])(["']?)(?:name|key)\1[ \t]*[:=][ \t]*(["']?)([A-Za-z_]\w*)\2[ \t]*(?:,[ \t]*)?(?:\r?\n[ \t-]*)?(["']?)value\4([ \t]*[:=][ \t]*)/gi;
 /** Words that make a `*_KEY` or `*_TOKEN` name an identifier or something public by design: `CACHE_KEY`, `STRIPE_PUBLISHABLE_KEY`, `nextPageToken`. */
 const PUBLIC_NAME = /(?:PUBLIC|PUBLISHABLE|SITE|CACHE|SORT|FOREIGN|PRIMARY|PARTITION|IDEMPOTENCY|PAGE|CURSOR)_?(?:KEY|TOKEN)$/i;
-/** Where a line says a value is a secret without `=` or `:`: a netrc `password`, csh's `setenv NAME value`. */
-const SPACED_FORMS = /(\b(?:machine|default)\b[^\n]*?\bpassword[ \t]+|^[ \t]*password[ \t]+|\bsetenv[ \t]+([A-Za-z_]\w*)[ \t]+)(?=\S)/gm;
+/**
+ * Where a line says a value is a secret without `=` or `:`: a netrc `password` (read from the last
+ * `machine` or `default` before it: read from each, a line of many and no password took seconds),
+ * csh's `setenv NAME value`.
+ */
+const SPACED_FORMS =
+  /(\b(?:machine|default)\b(?:(?!\b(?:machine|default)\b)[^\n])*?\bpassword[ \t]+|^[ \t]*password[ \t]+|\bsetenv[ \t]+([A-Za-z_]\w*)[ \t]+)(?=\S)/gm;
 
 interface Span {
   start: number;
@@ -96,22 +95,22 @@ interface Span {
  * `"accessToken": "Access_Token"`, `"password": "required|min:8"`), so only one that looks generated
  * or written as a key (secretText) is; `DB_PASSWORD="…"`, `POSTGRES_PASSWORD: "…"` are taken as before.
  */
-function literalAt(text: string, at: number, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
-  VALUE.lastIndex = at;
-  const m = VALUE.exec(text);
-  if (!m) return undefined;
-  const quoted = m[3] === undefined;
-  const value = m[1] ?? m[2] ?? m[3]!;
-  const next = text[at + m[0].length];
+function literalAt(read: ValueReader, text: string, at: number, spaced: boolean, name: string, jsonName: boolean): { start: number; end: number } | undefined {
+  const found = read(at);
+  if (!found) return undefined;
+  const { value, quoted, start } = found;
+  let counted: Kinds | undefined;
+  const k = () => (counted ??= found.kinds());
+  const next = text[found.after];
   if (value.length < MIN_VALUE_CHARS || sample(value, name) || notSecret(value)) return undefined;
   if (/^[$%<{]|^(?:process\.env|os\.environ|os\.getenv|ENV\[|env\()/.test(value)) return undefined; // a reference, not the value
   if (!quoted && (next === "(" || next === "[")) return undefined; // code: a call or an index
-  if (quoted && next === "," && (/\s/.test(value) || (!jsonName && !generated(value)))) return undefined; // code: `auth: "login logout",`
+  if (quoted && next === "," && (k().blanks > 0 || (!jsonName && !generated(value, k())))) return undefined; // code: `auth: "login logout",`
   // text for people (a translation, a label) rather than a key, under any name but an environment variable's (`DB_PASSWORD="…"`)
-  if ((jsonName || (quoted && !/^[A-Z][A-Z\d_]*$/.test(name)) || /[a-z][A-Z]/.test(name)) && !generated(value) && !secretText(value)) return undefined;
+  if ((jsonName || (quoted && !/^[A-Z][A-Z\d_]*$/.test(name)) || /[a-z][A-Z]/.test(name)) && !generated(value, k()) && !secretText(value, k()))
+    return undefined;
   // spaced and unquoted (`api_key = config.key`, `token: some_variable`) is code unless it looks generated
-  if (spaced && !quoted && !generated(value) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || !/\d/.test(value))) return undefined;
-  const start = at + (m[0].startsWith("\\") ? 2 : quoted ? 1 : 0); // after `"` or `\"`
+  if (spaced && !quoted && !generated(value, k()) && (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(value) || k().digits === 0)) return undefined;
   return { start, end: start + value.length };
 }
 
@@ -153,20 +152,24 @@ function replaceSpans(text: string, spans: Span[], mask: (name: string, value: s
   return out + text.slice(from);
 }
 
-/** The values of assignments to credential names anywhere in `text`. */
+/** The values of assignments to credential names anywhere in `text` (config/assigned-names.ts finds the names). */
 function assignments(text: string): Span[] {
   const spans: Span[] = [];
-  NAME_AT.lastIndex = 0;
-  for (let m = NAME_AT.exec(text); m; m = NAME_AT.exec(text)) {
-    const [all, quote, , name, sep] = m as unknown as [string, string, string, string, string];
-    if (sep === ">" && text[m.index - 1] !== "<") continue;
-    const spaced = /[ \t]/.test(sep);
-    // not a credential's name: its value is read again, for `--build-arg=NPM_TOKEN=…`
-    if (!assignedSecret(name, spaced, text, m.index)) continue;
-    const at = literalAt(text, m.index + all.length, spaced, name, quote !== "");
-    if (!at) continue;
-    spans.push({ ...at, name });
-    NAME_AT.lastIndex = at.end;
+  const read = valueReader(text);
+  for (let m = assignedName(text, 0); m; ) {
+    const { index, end, quote, name, sign } = m;
+    let next = end;
+    const spaced = /[ \t]/.test(sign);
+    // `>` is XML's `<password>`; a name that is no credential's: its value is read again, for `--build-arg=NPM_TOKEN=…`
+    const at =
+      (sign !== ">" || text[index - 1] === "<") && assignedSecret(name, spaced, text, index)
+        ? literalAt(read, text, end, spaced, name, quote !== "")
+        : undefined;
+    if (at) {
+      spans.push({ ...at, name });
+      next = at.end;
+    }
+    m = assignedName(text, next);
   }
   return spans;
 }
@@ -174,16 +177,17 @@ function assignments(text: string): Span[] {
 /** The values of `name: DB_PASSWORD` / `value: …` pairs, of a netrc `password` and of csh's `setenv`. */
 function pairs(text: string): Span[] {
   const spans: Span[] = [];
+  const read = valueReader(text);
   for (const m of text.matchAll(NAME_VALUE)) {
     const name = m[3]!;
     if (!secretName(name) || PUBLIC_NAME.test(name)) continue;
-    const at = literalAt(text, m.index + m[0].length, /[ \t]/.test(m[5]!), name, false);
+    const at = literalAt(read, text, m.index + m[0].length, /[ \t]/.test(m[5]!), name, false);
     if (at) spans.push({ ...at, name });
   }
   for (const m of text.matchAll(SPACED_FORMS)) {
     const name = m[2] ?? "password";
     if (m[2] !== undefined && !secretName(name)) continue;
-    const at = literalAt(text, m.index + m[0].length, true, name, false);
+    const at = literalAt(read, text, m.index + m[0].length, true, name, false);
     if (at) spans.push({ ...at, name });
   }
   return spans.sort((a, b) => a.start - b.start).filter((s, i, all) => i === 0 || s.start >= all[i - 1]!.end);
@@ -194,26 +198,23 @@ function pairs(text: string): Span[] {
  * digits or more (`spaced_plain_666666`), or 16 characters or more of both cases and digits and no
  * dot; `config.api_key`, `settings.API_KEY_V2`, `sha256_hash` and `token2` are names.
  */
-const generated = (value: string) =>
-  !/\s/.test(value) && // words with a number (`Neues Passwort 2`) are text for people
+const generated = (value: string, k: Kinds) =>
+  k.blanks === 0 && // words with a number (`Neues Passwort 2`) are text for people
   (/^[0-9a-f]{16,}$/i.test(value) ||
-    (/[A-Za-z]/.test(value) && (value.match(/\d/g)?.length ?? 0) >= 4) ||
-    (value.length >= 16 && !value.includes(".") && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value)));
-
-/** The kinds of characters in `v`, of lower case, upper case, digits and others. */
-const kinds = (v: string) => [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((k) => k.test(v)).length;
+    (k.lower + k.upper > 0 && k.digits >= 4) ||
+    (value.length >= 16 && k.dots === 0 && k.lower > 0 && k.upper > 0 && k.digits > 0));
 
 /**
  * A value that could be a key someone typed rather than text for people: two kinds of characters or
  * more, ASCII only, no blank, no `|` or `:` (a validation rule such as `required|min:8`), and not a
  * word or words (`Passwort`, `E-Mail-Adresse`, `E-Mail/Password`, `Access_Token`, `required`).
  */
-const secretText = (v: string) =>
-  kinds(v) >= 2 && !/[^\x21-\x7e]/.test(v) && !/[|:]/.test(v) && !/^(?:[A-Z]+|[A-Z]?[a-z]+)(?:[-'./_](?:[A-Z]+|[A-Z]?[a-z]+))*[.!?]?$/.test(v);
+const secretText = (v: string, k: Kinds) =>
+  kindCount(k) >= 2 && k.unprintable === 0 && k.ruleSigns === 0 && !/^(?:[A-Z]+|[A-Z]?[a-z]+)(?:[-'./_](?:[A-Z]+|[A-Z]?[a-z]+))*[.!?]?$/.test(v);
 
 /** What stands for a value: the name itself, a CONSTANT_NAME (`HEADER.PAYLOAD.SIGNATURE`), `your-api-key`, `xxxxxxxx`, `changeme`, a placeholder. */
 const sample = (value: string, name: string) =>
-  value.toLowerCase() === name.toLowerCase() ||
+  (value.length === name.length && value.toLowerCase() === name.toLowerCase()) || // a value as long as the name only: it may be a whole run of 500 KB
   /^[A-Z][A-Z0-9]*(?:[._-][A-Z0-9]+)*$/.test(value) ||
   /^(.)\1+$/.test(value) ||
   /^(?:your|my|some|example|sample|dummy|fake|test)[-_]/i.test(value) ||
@@ -229,7 +230,9 @@ const sample = (value: string, name: string) =>
  */
 export function environmentSecrets(env: Record<string, string | undefined>): string[] {
   return Object.entries(env).flatMap(([name, value]) =>
-    value && (SECRET_NAME.test(name) || SECRET_SUFFIX.test(name)) && value.length >= MIN_VALUE_CHARS && kinds(value) >= 2 && !pathOrUrl(value) ? [value] : [],
+    value && (SECRET_NAME.test(name) || SECRET_SUFFIX.test(name)) && value.length >= MIN_VALUE_CHARS && kindCount(kindsOf(value)) >= 2 && !pathOrUrl(value)
+      ? [value]
+      : [],
   );
 }
 
@@ -245,7 +248,11 @@ export function redactShapes(text: string, mask: (name: string, value: string) =
   // private keys first, whole or in parts: a key's armour line is no assignment's value (grep's `server.key:13:-----END …`)
   let out = text;
   // a key cut short (no END line) is hidden to its last whole body line (config/key-blocks.ts)
-  for (const [start, end] of keySpans(text).reverse()) out = out.slice(0, start) + mask("private-key", out.slice(start, end)) + out.slice(end);
+  out = replaceSpans(
+    out,
+    keySpans(text).map(([start, end]) => ({ name: "private-key", start, end })),
+    mask,
+  );
   out = hideKeyParts(out, mask);
   // what is left of a key, by its shape alone: lines from its middle, a piece of it in base64 (config/key-runs.ts)
   out = replaceSpans(
