@@ -72,6 +72,27 @@ export function editKey(s: EditorState, key: KeyName, history: readonly string[]
   }
 }
 
+/** The keys whose cut Ctrl-Y brings back, by where they cut: before the cursor or after it. */
+const KILLS: Partial<Record<KeyName, "before" | "after">> = { deleteWordLeft: "before", killToStart: "before", deleteWordRight: "after", killToEnd: "after" };
+
+/** Whether `key` cuts text that Ctrl-Y brings back. */
+export const isKill = (key: KeyName) => KILLS[key] !== undefined;
+
+/**
+ * What Ctrl-Y brings back once `key` has made `after` of `before`: a kill's cut, else `killed` as it
+ * was. A kill right after another (`joining`) adds to what that one cut, as readline, zsh and Emacs
+ * do: a cut before the cursor goes in front, one after it behind, so Ctrl-W Ctrl-W then Ctrl-Y puts
+ * both words back as they stood.
+ */
+export function killedBy(key: KeyName, before: EditorState, after: EditorState, killed: string, joining: boolean): string {
+  const cut = before.text.length - after.text.length; // a kill takes a stretch from where the cursor ends up
+  const side = KILLS[key];
+  if (side === undefined || cut <= 0) return killed;
+  const text = before.text.slice(after.cursor, after.cursor + cut);
+  if (!joining) return text;
+  return side === "before" ? text + killed : killed + text;
+}
+
 /** Up/Down: to the line above or below in a multi-line text (as many characters in), else through history. */
 function moveLine(s: EditorState, dir: -1 | 1, history: readonly string[]): EditorState {
   const lineStart = s.text.lastIndexOf("\n", s.cursor - 1) + 1;

@@ -7,7 +7,10 @@
 // session and the history file get the full text (expand); history entries read at start are
 // folded again (foldEntry), so recalling one is as fast. Pure.
 
-/** A paste this long (characters) is folded: Codex CLI's threshold (kimi-cli took it up too). */
+/**
+ * A paste this long is folded: Codex CLI's threshold (kimi-cli took it up too), in characters as a
+ * user counts them (graphemes: `é`, `👍🏽`, `你` are one each), so 1,000 of any script fold alike.
+ */
 export const PASTE_FOLD_CHARS = 1000;
 /** A paste of this many lines is folded, even short ones: kimi-cli's (Claude Code folds at 3, which its users find too eager). */
 export const PASTE_FOLD_LINES = 15;
@@ -30,8 +33,20 @@ const lineCount = (text: string) => {
   return n;
 };
 
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** text every UTF-16 unit of which is a character of its own (ASCII, no CR, which joins the LF after it) */
+const ONE_UNIT_EACH = /^[\x00-\x0c\x0e-\x7f]*$/;
+
+/** The characters of `text` as the user sees them (graphemes), counted up to `cap` at most. */
+function characters(text: string, cap = Number.POSITIVE_INFINITY): number {
+  if (text.length <= cap && ONE_UNIT_EACH.test(text)) return text.length; // a megabyte of ASCII at once, not in 140 ms
+  let n = 0;
+  for (const _ of segmenter.segment(text)) if (++n >= cap) break;
+  return n;
+}
+
 /** Whether a paste of `text` is folded. */
-export const folds = (text: string) => text.length >= PASTE_FOLD_CHARS || lineCount(text) >= PASTE_FOLD_LINES;
+export const folds = (text: string) => characters(text, PASTE_FOLD_CHARS) >= PASTE_FOLD_CHARS || lineCount(text) >= PASTE_FOLD_LINES;
 
 /** `text` kept as a paste: the mark that stands for it in the line, and the pastes with it. */
 export function foldPaste(pastes: Pastes, text: string, numbered = true): { mark: string; pastes: Pastes } {
@@ -51,13 +66,19 @@ export function pasteOf(pastes: Pastes, ch: string): string | undefined {
  * line, `[Pasted text +120 lines]` in a line of earlier sessions; undefined for any other character.
  */
 export function pasteLabel(pastes: Pastes, ch: string): string | undefined {
-  const text = pasteOf(pastes, ch);
-  if (text === undefined) return undefined;
-  const n = pastes[ch.codePointAt(0)! - FIRST_MARK]!.n;
-  const lines = lineCount(text);
-  const size = lines > 1 ? `+${lines} lines` : `${text.length.toLocaleString("en-US")} chars`;
-  return `[Pasted text ${n === undefined ? "" : `#${n} `}${size}]`;
+  if (pasteOf(pastes, ch) === undefined) return undefined;
+  const paste = pastes[ch.codePointAt(0)! - FIRST_MARK]!;
+  let label = labels.get(paste);
+  if (label === undefined) {
+    const lines = lineCount(paste.text);
+    const size = lines > 1 ? `+${lines} lines` : `${characters(paste.text).toLocaleString("en-US")} chars`;
+    labels.set(paste, (label = `[Pasted text ${paste.n === undefined ? "" : `#${paste.n} `}${size}]`));
+  }
+  return label;
 }
+
+/** each paste's label, made once: it is drawn at every key, and counting a megabyte's characters takes 140 ms */
+const labels = new WeakMap<Pastes[number], string>();
 
 /** `text` with each mark replaced by its paste: what is sent and saved. */
 export function expand(pastes: Pastes, text: string): string {
@@ -73,7 +94,8 @@ export function expand(pastes: Pastes, text: string): string {
 export function foldEntry(pastes: Pastes, entry: string): { text: string; pastes: Pastes } {
   if (!folds(entry)) return { text: entry, pastes };
   const nl = entry.indexOf("\n");
-  const head = nl >= 0 && nl < PASTE_FOLD_CHARS / 10 && folds(entry.slice(nl + 1)) ? entry.slice(0, nl + 1) : "";
+  const short = nl >= 0 && characters(entry.slice(0, nl), PASTE_FOLD_CHARS / 10) < PASTE_FOLD_CHARS / 10;
+  const head = short && folds(entry.slice(nl + 1)) ? entry.slice(0, nl + 1) : "";
   const { mark, pastes: next } = foldPaste(pastes, entry.slice(head.length), false);
   return { text: head + mark, pastes: next };
 }

@@ -97,18 +97,20 @@ export function promptRows(
 }
 
 /**
- * Up (-1) or Down (1) on the screen: the place in the text on the row above or below, at the
- * cursor's column or the nearest before it (the row's end when it is shorter); undefined on the
- * first or last row (the key then goes through history).
+ * Up (-1) or Down (1) on the screen: the place in the text on the row above or below, at column
+ * `goal` or the nearest before it (the row's end when it is shorter), and that goal. The goal is the
+ * cursor's column unless given: Up and Down in a row keep the column the first left from, as editors
+ * do, so passing a short row does not pull the cursor to the start of the long ones after it.
+ * Undefined on the first or last row (the key then goes through history).
  */
-export function rowMove(at: PromptRows, dir: -1 | 1): number | undefined {
+export function rowMove(at: PromptRows, dir: -1 | 1, goal = at.cursorCol): { index: number; goal: number } | undefined {
   const row = at.cursorRow + dir;
   let best: [number, number, number] | undefined;
   for (const stop of at.stops) {
     if (stop[1] !== row) continue;
-    if (best === undefined || stop[2] <= at.cursorCol) best = stop;
+    if (best === undefined || stop[2] <= goal) best = stop;
   }
-  return best?.[0];
+  return best && { index: best[0], goal };
 }
 
 /**

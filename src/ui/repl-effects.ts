@@ -9,8 +9,8 @@ export type ReplEvent =
       /** more keys arrived with it (an unbracketed paste): Enter is a newline */
       more: boolean;
       now: number;
-      /** where Up (-1) or Down (1) lands in the line as drawn (a long line wraps); undefined on its first or last row */
-      rowMove?: (dir: -1 | 1) => number | undefined;
+      /** where Up or Down lands in the line as drawn (a long line wraps) */
+      rowMove?: RowMove;
     }
   /** the completions of the line before the cursor, asked for by a `complete` effect */
   | { type: "completed"; candidates: string[]; fit?: ListFit }
@@ -22,6 +22,13 @@ export type ReplEvent =
   | { type: "aside"; line: string }
   /** the user's editor closed (an `edit` effect): `text` as it left the file, or undefined and `why` not */
   | { type: "edited"; text: string | undefined; why?: string };
+
+/**
+ * Where Up (-1) or Down (1) lands in the line as drawn: the index in the text at screen column
+ * `goal` on the row above or below, or the nearest before it (the cursor's column when no goal is
+ * given), and the goal it kept to; undefined on the first or last row.
+ */
+export type RowMove = (dir: -1 | 1, goal?: number) => { index: number; goal: number } | undefined;
 
 export type Effect =
   /**

@@ -8,8 +8,8 @@
 import { remembered } from "./history-line.ts";
 import { again, narrow, newSearch, searchPrompt, widen, type Search } from "./history-search.ts";
 import type { Key } from "./keys.ts";
-import type { Effect, ReplEvent } from "./repl-effects.ts";
-import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, type EditorState } from "./line-editor.ts";
+import type { Effect, ReplEvent, RowMove } from "./repl-effects.ts";
+import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, isKill, killedBy, type EditorState } from "./line-editor.ts";
 import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
@@ -60,6 +60,10 @@ export interface ReplState {
   later: readonly string[];
   /** what the last Ctrl-U, Ctrl-K, Ctrl-W, Alt-D or Ctrl-C (the whole line) cut, for Ctrl-Y; kept across lines (cut a draft, send another line, bring it back) */
   killed: string;
+  /** the last key was one of those kills: the next adds to `killed` (Ctrl-W Ctrl-W then Ctrl-Y brings both words back) */
+  killing?: boolean;
+  /** the screen column Up and Down in a row keep to, the cursor's at the first of them: a short row between does not change it */
+  goalCol?: number;
   /** when Esc last hit an empty prompt (ms): Esc Esc, Claude Code's rewind, points to /undo */
   lastEscape?: number;
   /** Ctrl-L during a turn asked the terminal where the cursor is: the next cursorAt is its answer, not a modified F3 (CSI 1;2R) */
@@ -128,7 +132,7 @@ export function step(s: ReplState, e: ReplEvent): Step {
     case "ask":
       if (s.mode !== "busy") return { state: s, effects: [{ type: "answer", text: undefined }] };
       return {
-        state: { ...s, mode: "ask", asking: { question: e.question, saved: s.editor }, editor: emptyEditor([]) },
+        state: { ...s, mode: "ask", asking: { question: e.question, saved: s.editor }, editor: emptyEditor([]), killing: false },
         effects: [{ type: "draw", fresh: true }],
       };
     case "signal":
@@ -142,9 +146,10 @@ export function step(s: ReplState, e: ReplEvent): Step {
   }
 }
 
-function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (dir: -1 | 1) => number | undefined): Step {
+function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: RowMove): Step {
+  const { killing = false, goalCol, ctrlX = false } = s; // a kill, an Up or Down, a Ctrl-X: each goes on into the next key, and ends there
   const held = s.heldBreakAt !== undefined && now - s.heldBreakAt <= HELD_BREAK_MS && (key.type === "text" || key.type === "paste");
-  if (s.heldBreakAt !== undefined) s = { ...s, heldBreakAt: undefined, editor: held ? insert(s.editor, "\n") : s.editor };
+  s = { ...s, killing: false, goalCol: undefined, ctrlX: false, heldBreakAt: undefined, editor: held ? insert(s.editor, "\n") : s.editor };
   if (s.mode === "search") return searchKey(s, key, more, now);
   // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn nobody
   // moves by words in a line they cannot see, so it is the cancel it looks like, the letter kept
@@ -154,8 +159,6 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
     return { state: typed.state, effects: [...cancelled.effects, ...typed.effects] };
   }
   // Ctrl-G, or Ctrl-X then Ctrl-E (bash's and zsh's): the line in the user's editor, the terminal theirs till it closes
-  const ctrlX = s.ctrlX === true;
-  if (ctrlX) s = { ...s, ctrlX: false };
   if (s.mode === "prompt" && key.type === "key" && (key.name === "cancel" || (ctrlX && key.name === "end")))
     return { state: { ...s, mode: "busy" }, effects: [{ type: "edit", text: expand(s.pastes, s.editor.text) }] };
   if (s.mode === "prompt" && key.type === "key" && key.name === "ctrlX") return { state: { ...s, ctrlX: true }, effects: [] };
@@ -212,25 +215,21 @@ function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: (di
       return edited(insert(s.editor, s.killed));
     case "up":
     case "down": {
-      // a row up or down the line as drawn; from its first or last row, through history
-      const to = drawn(s) ? rowMove?.(key.name === "up" ? -1 : 1) : undefined;
-      if (to !== undefined) return edited({ ...s.editor, cursor: graphemeStart(s.editor.text, to) });
-      return edited(editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []));
+      // a row up or down the line as drawn, at the goal column; from its first or last row, through history
+      const to = drawn(s) ? rowMove?.(key.name === "up" ? -1 : 1, goalCol) : undefined;
+      const editor = to ? { ...s.editor, cursor: graphemeStart(s.editor.text, to.index) } : editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []);
+      return { state: { ...s, editor, goalCol: to?.goal }, effects: redraw };
     }
     default: {
       const editor = editKey(s.editor, key.name, s.mode === "prompt" ? s.history : []);
-      const cut = s.editor.text.length - editor.text.length; // a kill takes a stretch from where the cursor ends up
-      const killed = KILLS.has(key.name) && cut > 0 ? s.editor.text.slice(editor.cursor, editor.cursor + cut) : s.killed;
-      return { state: { ...s, editor, killed }, effects: redraw };
+      const killed = killedBy(key.name, s.editor, editor, s.killed, killing);
+      return { state: { ...s, editor, killed, killing: isKill(key.name) }, effects: redraw };
     }
   }
 }
 
 /** a character that is typed text, not a control (an Alt key's second half) */
 const PRINTABLE = /^[^\x00-\x1f\x7f]$/u;
-
-/** The keys whose cut Ctrl-Y brings back. */
-const KILLS: ReadonlySet<string> = new Set(["killToEnd", "killToStart", "deleteWordLeft", "deleteWordRight"]);
 
 function ctrlC(s: ReplState, now: number): Step {
   if (s.mode === "ask") return answer(s, undefined);

@@ -270,7 +270,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     clearTimeout(escTimer);
     const { keys, rest } = parseKeys(pending + chunk.toString());
     pending = rest;
-    const rowMove = (dir: -1 | 1) => rowMoveOf(place(undefined, undefined, true), dir);
+    const rowMove = (dir: -1 | 1, goal?: number) => rowMoveOf(place(undefined, undefined, true), dir, goal);
     const feed = (ks: Key[]) => {
       for (const [i, key] of ks.entries())
         dispatch({ type: "key", key: droppedKey(key, state.editor, opts.isFile), more: i < ks.length - 1, now: Date.now(), rowMove });

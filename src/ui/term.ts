@@ -165,10 +165,26 @@ export async function drainAll(): Promise<void> {
 }
 
 /**
- * The columns of one code point on the terminal: a combining mark takes none (Bun counts the keycap
- * U+20E3 of `1️⃣` as two, where terminals draw it over the 1).
+ * The format characters a terminal gives a cell, as wcwidth does (glibc's, which tmux and most Linux
+ * terminals take, and xterm's): the soft hyphen, drawn as a hyphen, and Unicode's prepended
+ * concatenation marks (the Arabic number sign U+0600, the Syriac abbreviation mark U+070F…), drawn
+ * before the digits they span. No regex property names the marks, so they are listed (PropList.txt).
  */
-export const codePointWidth = (ch: string): number => (/^[\p{Mn}\p{Me}]$/u.test(ch) ? 0 : Bun.stringWidth(ch));
+const DRAWN_FORMAT = /^[\u00ad\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}]$/u;
+
+/**
+ * The columns of one code point on the terminal, as wcwidth gives them. A combining mark takes none
+ * (Bun counts the keycap U+20E3 of `1️⃣` as two, where terminals draw it over the 1); a spacing one
+ * (the vowel sign of `कि`, Bun's 0) takes one; a format character (a zero-width space, a direction
+ * mark) none, but those terminals draw (DRAWN_FORMAT) one, which Bun counts as none: a soft hyphen
+ * in text pasted from the web would put the cursor a column to the left of where the terminal has it.
+ */
+export function codePointWidth(ch: string): number {
+  if (/^[\p{Mn}\p{Me}]$/u.test(ch)) return 0;
+  if (/^\p{Cf}$/u.test(ch)) return DRAWN_FORMAT.test(ch) ? 1 : 0;
+  if (/^\p{Mc}$/u.test(ch)) return Math.max(1, Bun.stringWidth(ch)); // Bun gives most none; a wide one (U+302E) two
+  return Bun.stringWidth(ch);
+}
 
 /** The columns `text` takes on the terminal: one rule for all hey lays out, the prompt's (cell-width.ts). */
 export const terminalWidth = (text: string): number => cellWidth(text, codePointWidth);

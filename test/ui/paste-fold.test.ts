@@ -31,7 +31,21 @@ describe("what folds", () => {
     [`${PASTE_FOLD_LINES} lines`, "x\n".repeat(PASTE_FOLD_LINES - 1) + "x", true],
     [`${PASTE_FOLD_CHARS - 1} characters`, "y".repeat(PASTE_FOLD_CHARS - 1), false],
     [`${PASTE_FOLD_CHARS} characters`, "y".repeat(PASTE_FOLD_CHARS), true],
-  ])("%s: %p", (_, t, want) => expect(folds(t)).toBe(want));
+    // characters as the user counts them, whatever the script: not UTF-16 units, nor code points
+    ["600 emoji", "😀".repeat(600), false],
+    [`${PASTE_FOLD_CHARS - 1} emoji with a skin tone`, "👍🏽".repeat(PASTE_FOLD_CHARS - 1), false],
+    [`${PASTE_FOLD_CHARS - 1} accented letters written as two code points`, "e\u0301".repeat(PASTE_FOLD_CHARS - 1), false],
+    [`${PASTE_FOLD_CHARS} Chinese characters`, "你".repeat(PASTE_FOLD_CHARS), true],
+    [`${PASTE_FOLD_CHARS} emoji`, "😀".repeat(PASTE_FOLD_CHARS), true],
+  ])("%s", (_, t, want) => expect(folds(t)).toBe(want));
+
+  test("a long line's label counts its characters as the rule does: 10,000 of 'abcdef 你好👍é' say 10,000", () => {
+    const alphabet = [..."abcdef 你好👍", "e\u0301"];
+    const mixed = Array.from({ length: 10_000 }, (_, i) => alphabet[(i * 7) % alphabet.length]).join("");
+    expect(drawn(play([paste(mixed)]).state)).toBe("[Pasted text #1 10,000 chars]");
+    expect(drawn(play([paste("😀".repeat(1200))]).state)).toBe("[Pasted text #1 1,200 chars]");
+    expect(drawn(play([paste("y".repeat(4210))]).state)).toBe("[Pasted text #1 4,210 chars]");
+  });
 });
 
 describe("a big paste in the line", () => {

@@ -41,15 +41,27 @@ test("a window keeps the cursor's row in view and moves only when the cursor lea
 
 test("Up and Down go a row up or down the line as drawn, at the cursor's column or the nearest before it", () => {
   const text = "abcdefghijklmnopqrstuvwxyz\nshort"; // rows: "> abcdefgh", "ijklmnopqr", "stuvwxyz", "… short"
-  expect(rowMove(rows(text, 12), -1)).toBe(2); // m at column 4: c, on the row above
-  expect(rowMove(rows(text, 12), 1)).toBe(22); // w
-  expect(rowMove(rows(text, 25), 1)).toBe(text.length); // z at column 7: "… short" ends at 7
-  expect(rowMove(rows(text, 9), -1)).toBe(0); // j at column 1: the row above starts after the prompt
-  expect(rowMove(rows(text, 3), -1)).toBeUndefined(); // the first row: history
-  expect(rowMove(rows(text, text.length), 1)).toBeUndefined(); // the last row: history
+  expect(rowMove(rows(text, 12), -1)?.index).toBe(2); // m at column 4: c, on the row above
+  expect(rowMove(rows(text, 12), 1)?.index).toBe(22); // w
+  expect(rowMove(rows(text, 25), 1)?.index).toBe(text.length); // z at column 7: "… short" ends at 7
+  expect(rowMove(rows(text, 9), -1)?.index).toBe(0); // j at column 1: the row above starts after the prompt
+  expect(rowMove(rows(text, 3), -1)?.index).toBeUndefined(); // the first row: history
+  expect(rowMove(rows(text, text.length), 1)?.index).toBeUndefined(); // the last row: history
   // wide characters: "> ab你好你" then "好cd"; under d (column 3) is b, under 你 (column 4) is the end of "好cd"
-  expect(rowMove(rows("ab你好你好cd", 7), -1)).toBe(1);
-  expect(rowMove(rows("ab你好你好cd", 2), 1)).toBe(8);
+  expect(rowMove(rows("ab你好你好cd", 7), -1)?.index).toBe(1);
+  expect(rowMove(rows("ab你好你好cd", 2), 1)?.index).toBe(8);
+});
+
+test("Up and Down keep to a goal column: through a short row and on, the cursor lands at the column the first of them left", () => {
+  const text = "a long first\nx\na long third"; // rows "> a long first", "… x", "… a long third"; the cursor at its end, column 14
+  const wide = (cursor: number) => promptRows("> ", "… ", text, cursor, 40, shown, width, true);
+  const up = rowMove(wide(text.length), -1)!;
+  expect(up).toEqual({ index: 14, goal: 14 }); // the end of "x", the nearest before column 14
+  const again = rowMove(wide(up.index), -1, up.goal)!;
+  expect(again.index).toBe(12); // the end of "a long first", not 1 in (x's column)
+  expect(rowMove(wide(again.index), 1, again.goal)).toEqual({ index: 14, goal: 14 });
+  expect(rowMove(wide(14), 1, 14)?.index).toBe(text.length);
+  expect(rowMove(wide(14), 1)?.index).toBe(16); // with no goal: the column after x, after the third line's first character
 });
 
 describe("where a resize leaves the cursor", () => {

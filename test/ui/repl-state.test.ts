@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseKeys, type Key, type KeyName } from "../../src/ui/keys.ts";
 import { completionList } from "../../src/ui/line-editor.ts";
+import { promptRows, rowMove } from "../../src/ui/prompt-rows.ts";
 
 /** The line editor with `line` typed, the cursor at its end. */
 const typed = (line: string) => ({ text: line, cursor: line.length });
@@ -51,11 +52,27 @@ describe("at the prompt", () => {
     expect(state.editor.text).toBe("");
     ({ state } = play([text("git status"), key("enter"), { type: "ended", line: "git status", quit: false, now: 0 }, key("yank")], state));
     expect(state.editor).toMatchObject({ text: "a long draft", cursor: 12 });
-    ({ state } = play([...home(5), key("killToEnd"), key("deleteWordLeft"), key("yank")], state));
+    ({ state } = play([...home(5), key("killToEnd"), key("end"), key("deleteWordLeft"), key("yank")], state));
     expect(state.editor.text).toBe("a long ");
     ({ state } = play([key("home"), key("deleteWordRight"), key("end"), key("yank")], state));
     expect(state.editor.text).toBe(" long a");
     expect(play([key("yank")]).state.editor.text).toBe(""); // nothing cut yet
+  });
+
+  test("kills in a row add up, as in readline and zsh: Ctrl-Y brings back all they cut, in order; any other key starts afresh", () => {
+    const yanked = (line: string, keys: ReplEvent[]) => play([text(line), ...keys, key("yank")]).state.editor.text;
+    const w = key("deleteWordLeft");
+    expect(yanked("alpha beta gamma delta", [w, w])).toBe("alpha beta gamma delta");
+    expect(yanked("please fix the parser bug now", [w, w, w])).toBe("please fix the parser bug now");
+    // forward kills join behind: Alt-D Alt-D from the start, then Ctrl-Y there
+    expect(yanked("please fix the parser", [key("home"), key("deleteWordRight"), key("deleteWordRight")])).toBe("please fix the parser");
+    // either way in one run: Ctrl-K then Ctrl-U takes the whole line, and Ctrl-Y gives it back whole
+    expect(yanked("one two three", [...Array.from({ length: 6 }, () => key("left")), key("killToEnd"), key("killToStart")])).toBe("one two three");
+    expect(yanked("one two three", [...Array.from({ length: 6 }, () => key("left")), key("killToStart"), key("killToEnd")])).toBe("one two three");
+    // a move, a yank or a typed letter between ends the run: Ctrl-Y brings back only the last cut
+    expect(yanked("alpha beta gamma", [w, key("left"), key("right"), w])).toBe("alpha beta ");
+    expect(yanked("alpha beta gamma", [w, key("yank"), w])).toBe("alpha beta gamma");
+    expect(yanked("alpha beta", [w, text("x"), key("backspace"), w])).toBe("alpha ");
   });
 
   test("Ctrl-C clears the line into the kill buffer: Ctrl-Y brings the draft back, a 20-line paste sent in full; Up is still the earlier line", () => {
@@ -90,12 +107,35 @@ describe("at the prompt", () => {
   });
 
   test("Up and Down move a row on the screen where the driver says where that is, else through the lines and history", () => {
-    const at = (cursor: number | undefined) => ({ ...key("up"), rowMove: () => cursor }) as ReplEvent;
+    const at = (cursor: number | undefined) => ({ ...key("up"), rowMove: () => (cursor === undefined ? undefined : { index: cursor, goal: 0 }) }) as ReplEvent;
     const { state } = play([text("a long line that the terminal wraps"), at(5)], initialRepl(["earlier"]));
     expect(state.editor).toMatchObject({ text: "a long line that the terminal wraps", cursor: 5 });
     expect(play([at(undefined)], state).state.editor.text).toBe("earlier");
     // a place inside an emoji is taken to its start
     expect(play([text("a👍🏽b"), at(3)]).state.editor.cursor).toBe(1);
+  });
+
+  test("Up and Down keep to the column the first of them left from, through a short line and back; a move sideways sets a new one", () => {
+    let { state } = play([text("a long first line of text here\nx\nanother long third line of text")]); // the cursor at column 33
+    const press = (name: KeyName) => {
+      const drawn = () =>
+        promptRows(
+          "› ",
+          "… ",
+          state.editor.text,
+          state.editor.cursor,
+          120,
+          (c) => c,
+          () => 1,
+          true,
+        );
+      state = step(state, { ...key(name), rowMove: (dir, goal) => rowMove(drawn(), dir, goal) } as ReplEvent).state;
+      return state.editor.cursor;
+    };
+    expect([press("up"), press("up")]).toEqual([32, 30]); // the end of x, then the end of the first line, not 1 in
+    expect([press("down"), press("down")]).toEqual([32, 64]); // back at column 33, the end of the third line
+    expect([press("up"), press("up"), press("left")]).toEqual([32, 30, 29]);
+    expect([press("down"), press("down")]).toEqual([32, 62]); // the column the Left left, 2 before the end
   });
 
   test("a trailing backslash makes Enter a new line; keys that arrive together (an unbracketed paste) too", () => {
