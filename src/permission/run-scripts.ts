@@ -297,8 +297,10 @@ function readScripts(
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
   if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
-  // a config file there says what runs them (`.npmrc`'s script-shell and node-options, a pnpmfile's hooks, bunfig's preload)
-  const config = CONFIGS.map((name) => (under === undefined ? name : `${under}/${name}`)).find((name) => rewritten(name, seg, disk.segments));
+  // a config file there says what runs them (`.npmrc`'s script-shell and node-options, a pnpmfile's hooks, bunfig's preload);
+  // given `--prefix DIR`, npm reads DIR/etc/npmrc as its global config too
+  const configs = under === undefined ? CONFIGS : [...CONFIGS, "etc/npmrc"].map((name) => `${under}/${name}`);
+  const config = configs.find((name) => rewritten(name, seg, disk.segments));
   if (config) return { unknown: `another part of the command may change ${config}, which says what runs its scripts, before it runs them` };
   const git = disk.segments.find((s) => s !== seg && checksOut(s));
   if (git) return { unknown: `\`${git.words.map((w) => w.text).join(" ")}\` may check out another ${file} before it runs its scripts` };

@@ -128,6 +128,8 @@ describe("under a deny list, what changes how a package.json's scripts run makes
       "another part of the command may change .npmrc, which says what runs its scripts, before it runs them",
     ],
     ["echo 'node-options=--require=./x.js' > .npmrc && npm run build", "may change .npmrc"],
+    // npm given `--prefix DIR` reads DIR/etc/npmrc as its global config (npm 11: its script-shell ran)
+    ["mkdir -p etc && echo 'script-shell=./x' > etc/npmrc && npm --prefix . test", "may change ./etc/npmrc"],
   ])("%s is refused", (command, reason) => {
     expect(said(command)).toContain(reason);
   });
