@@ -116,7 +116,7 @@ function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], sho
   if (option !== undefined && name && allow.some((p) => p.words[0] && program(p.words[0].text) === name)) {
     const w = seg.words[option]!;
     return fixed(w)
-      ? `\`${show(w.raw)}\` changes what ${name} runs (the program its scripts run with, node's options or a config file that sets them), which a pattern must spell out`
+      ? `\`${show(w.raw.replace(/=.*/s, "=…"))}\` changes what ${name} runs (the program its scripts run with, node's options or a config file that sets them), which a pattern must spell out`
       : `\`${show(w.raw)}\` is known only at run time and could expand to an option of ${name}'s that changes what it runs (a file may be named \`--script-shell=./x\`): put \`--\` before the script's arguments`;
   }
   const words = allow.find((p) => allowWords(seg, p));

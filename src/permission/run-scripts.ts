@@ -237,7 +237,7 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   const option = managerOptions(seg.words).find((k) => decided(seg.words[k]!));
   if (option !== undefined)
     return {
-      unknown: `\`${seg.words[option]!.raw}\` changes what runs its scripts (the program they run with, node's options or a config file that sets them)`,
+      unknown: `\`${seg.words[option]!.raw.replace(/=.*/s, "=…")}\` changes what runs its scripts (the program they run with, node's options or a config file that sets them)`,
     };
   // yarn's `workspace NAME SCRIPT` and `workspaces foreach`: which script runs is not read
   if (workspaces && manager === "yarn") return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };

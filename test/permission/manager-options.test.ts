@@ -71,7 +71,7 @@ describe("under an allow list, an option that changes what a package manager run
   test("the refusal says which word and why a pattern must spell it out; an entry that does runs it", () => {
     const [reason] = reasons("npm test --script-shell=./evil.sh");
     expect(reason).toContain(
-      "`--script-shell=./evil.sh` changes what npm runs (the program its scripts run with, node's options or a config file that sets them), which a pattern must spell out",
+      "`--script-shell=…` changes what npm runs (the program its scripts run with, node's options or a config file that sets them), which a pattern must spell out",
     );
     const [glob] = reasons("npm test *");
     expect(glob).toContain("`*` is known only at run time and could expand to an option of npm's that changes what it runs");
@@ -120,8 +120,8 @@ describe("under a deny list, what changes how a package.json's scripts run makes
   const said = (command: string) => check("bash", { command });
 
   test.each([
-    ["npm test --script-shell=./evil.sh", "cannot verify `npm test --script-shell=./evil.sh`: `--script-shell=./evil.sh` changes what runs its scripts"],
-    ["npm test --node-options=--require=./x.js", "`--node-options=--require=./x.js` changes what runs its scripts"],
+    ["npm test --script-shell=./evil.sh", "cannot verify `npm test --script-shell=./evil.sh`: `--script-shell=…` changes what runs its scripts"],
+    ["npm test --node-options=--require=./x.js", "`--node-options=…` changes what runs its scripts"],
     ['npm test "$ARGS"', '`"$ARGS"` is known only at run time and could be an option that changes what runs its scripts'],
     [
       "find . -maxdepth 0 -fprintf .npmrc 'script-shell=./evil.sh\\n' ; npm test",
