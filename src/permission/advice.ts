@@ -110,7 +110,7 @@ function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], sho
     const w = seg.words[output]!;
     return fixed(w)
       ? `\`${show(w.raw)}\` writes a file, which a pattern must spell out`
-      : `\`${show(w.raw)}\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`git ${seg.words[1]?.text ?? "diff"} -- ${w.raw}\`)`;
+      : `\`${show(w.raw)}\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`${show([...seg.words.slice(0, output), { raw: "--" }, ...seg.words.slice(output)].map((v) => v.raw).join(" "))}\`)`;
   }
   const option = managerOptions(seg.words)[0];
   if (option !== undefined && name && allow.some((p) => p.words[0] && program(p.words[0].text) === name)) {

@@ -107,6 +107,7 @@ describe("under an allow list, a glob that could expand to git's --output needs 
     expect(reason).toBe(
       `${BLOCKED_PREFIX} \`git diff *\` matches no allow entry; \`*\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`git diff -- *\`) (allowed: ${ALLOW.slice(0, 6).join(", ")}, …)`,
     );
+    expect(reasons("git diff HEAD~1 *.ts")[0]).toContain("put `--` before paths (`git diff HEAD~1 -- *.ts`)");
   });
 });
 
