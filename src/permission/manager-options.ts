@@ -11,7 +11,8 @@ import { fixed, known, type Word } from "./shell-model.ts";
 
 /**
  * npm's settings (npm-config(7)) that name a program it runs, code node loads or a config file that
- * can set either; pnpm reads the same ones from the command line. `onload-script`: npm 6 and older.
+ * can set either, or that let it run install scripts; pnpm reads the same ones from the command
+ * line. `onload-script`: npm 6 and older.
  */
 const NPM_RUNS = [
   "script-shell",
@@ -26,6 +27,9 @@ const NPM_RUNS = [
   "init-module",
   "node-gyp",
   "onload-script",
+  // npm 11's allowScripts policy: these run dependencies' install scripts the project's policy does not allow
+  "allow-scripts",
+  "dangerously-allow-all-scripts",
 ];
 /** npm's option names that begin one of those and mean another option (`--global` is not `--globalconfig`): not an abbreviation. */
 const NPM_WHOLE = new Set(["global", "no-global"]);

@@ -13,6 +13,7 @@ import { tempDir } from "../helpers/e2e.ts";
 
 const ALLOW = [
   "bash: npm test",
+  "bash: npm ci *",
   "bash: npm run test *",
   "bash: pnpm test *",
   "bash: yarn test *",
@@ -45,6 +46,7 @@ describe("under an allow list, an option that changes what a package manager run
     "npm test --shell=./evil.sh",
     "npm run test --script-shell=./evil.sh",
     "npm test *", // a file named `--script-shell=./x` is that option
+    "npm ci --dangerously-allow-all-scripts", // npm 11: every dependency's install script, whatever package.json's allowScripts says
     "pnpm test --config.script-shell=./x",
     "pnpm test --pnpmfile=./hooks.cjs",
     "yarn test --use-yarnrc ./x",
@@ -60,6 +62,7 @@ describe("under an allow list, an option that changes what a package manager run
     "npm test -- *",
     "npm test --silent",
     "npm test --global",
+    "npm ci --no-audit",
     "npm run test -- --watch",
     "pnpm test --filter web",
     "bun test src/a.test.ts",
