@@ -6,6 +6,7 @@
 // entry's `*` never matches (match.ts), as git's `--output` is, and a deny list cannot read what
 // the scripts then run (run-scripts.ts). A word known only at run time that could be one counts as
 // one (`npm test *` where a file is named `--script-shell=./x`). Pure.
+import { NPM_OPTIONS } from "./program-tables.ts";
 import { couldBegin } from "./programs.ts";
 import { fixed, known, type Word } from "./shell-model.ts";
 
@@ -31,8 +32,8 @@ const NPM_RUNS = [
   "allow-scripts",
   "dangerously-allow-all-scripts",
 ];
-/** npm's option names that begin one of those and mean another option (`--global` is not `--globalconfig`): not an abbreviation. */
-const NPM_WHOLE = new Set(["global", "no-global"]);
+/** npm's option names that begin another's (`--global` is not `--globalconfig`, `--all` not `--allow-scripts`): never an abbreviation. */
+const NPM_WHOLE = new Set(NPM_OPTIONS.split(" | ")[1]!.split(" "));
 /** pnpm's own: a file of hooks it runs at install (`.pnpmfile.cjs`), and the node it runs scripts with. */
 const PNPM_RUNS = [...NPM_RUNS, "pnpmfile", "global-pnpmfile", "use-node-version"];
 /** yarn 1's config file (`--use-yarnrc`, which may set `yarn-path`, another yarn to run) and yarn 4's `run --require`. */
@@ -78,8 +79,9 @@ function runsOther(manager: string, text: string): boolean {
   // a single dash and one letter is a shorthand (`-g`, `-s`); longer, nopt reads it as a long name
   if (!word.startsWith("-") || /^-[^-]$/.test(word)) return false;
   const name = word.replace(/^-+/, "").replace(/^config\./, "");
-  if (name.length < 2 || NPM_WHOLE.has(name)) return false;
-  return (manager === "pnpm" ? PNPM_RUNS : NPM_RUNS).some((n) => n.startsWith(name));
+  const names = manager === "pnpm" ? PNPM_RUNS : NPM_RUNS;
+  if (names.includes(name)) return true;
+  return name.length >= 2 && !NPM_WHOLE.has(name.replace(/^no-/, "")) && names.some((n) => n.startsWith(name));
 }
 
 /** What a word known only at run time could begin with to be one of `manager`'s options that change what it runs. */

@@ -63,6 +63,7 @@ describe("under an allow list, an option that changes what a package manager run
     "npm test --silent",
     "npm test --global",
     "npm ci --no-audit",
+    "npm test --all", // a whole name of npm's, not the beginning of --allow-scripts
     "npm run test -- --watch",
     "pnpm test --filter web",
     "bun test src/a.test.ts",
