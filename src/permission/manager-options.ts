@@ -6,6 +6,7 @@
 // entry's `*` never matches (match.ts), as git's `--output` is, and a deny list cannot read what
 // the scripts then run (run-scripts.ts). A word known only at run time that could be one counts as
 // one (`npm test *` where a file is named `--script-shell=./x`). Pure.
+import { bunRuns } from "./manager-scripts.ts";
 import { NPM_OPTIONS } from "./program-tables.ts";
 import { couldBegin } from "./programs.ts";
 import { fixed, known, type Word } from "./shell-model.ts";
@@ -84,6 +85,12 @@ function runsOther(manager: string, text: string): boolean {
   return name.length >= 2 && !NPM_WHOLE.has(name.replace(/^no-/, "")) && names.some((n) => n.startsWith(name));
 }
 
+/** Whether bun's command `op` is a script's name (`bun dev`), not one of its own commands (`bun test`, `bun install`). */
+function namesScript(op: string): boolean {
+  const runs = bunRuns(op);
+  return runs.itself && !runs.names.length && !runs.lifecycle?.length;
+}
+
 /** What a word known only at run time could begin with to be one of `manager`'s options that change what it runs. */
 function beginnings(manager: string): string[] {
   if (manager === "yarn") return YARN_RUNS;
@@ -102,6 +109,7 @@ export function managerOptions(words: Word[]): number[] {
   // a runner's program takes the words after its name (`npx eslint --config x`), as after pnpm's, yarn's and bun's `exec`, `dlx`, `x`
   let runner = RUNNERS.has(program(words[0]!.text));
   let command = false; // the manager's command has been read
+  let script = false; // and it is bun's `run`, whose next word is the script
   const out: number[] = [];
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
@@ -112,8 +120,13 @@ export function managerOptions(words: Word[]): number[] {
       continue;
     }
     if (!w.text.startsWith("-")) {
-      if (runner) break;
-      if (!command) runner = manager !== "npm" && RUNNING.has(w.text);
+      if (runner || (command && script)) break;
+      if (!command) {
+        runner = manager !== "npm" && RUNNING.has(w.text);
+        // bun hands a script the words after its name (`bun run dev --preload x`, `bun dev -c x`: bun 1.4.5 gave them to the script)
+        script = manager === "bun" && (w.text === "run" || namesScript(w.text));
+        if (script && w.text !== "run") break;
+      }
       command = true;
       continue;
     }

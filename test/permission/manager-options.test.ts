@@ -18,6 +18,7 @@ const ALLOW = [
   "bash: pnpm test *",
   "bash: yarn test *",
   "bash: bun test *",
+  "bash: bun run dev *",
   "bash: npx eslint *",
   "bash: git diff *",
   "bash: git log *",
@@ -52,6 +53,7 @@ describe("under an allow list, an option that changes what a package manager run
     "yarn test --use-yarnrc ./x",
     "bun test --preload ./x.js",
     "bun test -r ./x.js",
+    "bun run --preload ./x.js dev",
   ])("%s is refused", (command) => {
     for (const reason of reasons(command)) expect(reason).toStartWith(`${BLOCKED_PREFIX} \``);
   });
@@ -67,6 +69,7 @@ describe("under an allow list, an option that changes what a package manager run
     "npm run test -- --watch",
     "pnpm test --filter web",
     "bun test src/a.test.ts",
+    "bun run dev --preload ./x.js", // the script's words: bun 1.4.5 handed them to `dev`
     "npx eslint --config eslint.config.js .", // the words after the program are eslint's
   ])("%s still runs", (command) => {
     expect(reasons(command)).toEqual(["allowed", "allowed"]);
