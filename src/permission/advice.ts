@@ -1,6 +1,6 @@
 // What an allow list's refusal tells the user to change (SPEC §8). The entry offered is built from
-// what a pattern can say — the command's leading assignments, git's options that write a file and
-// its file redirections spelled out, every other word `*` — and offered only when the matcher that
+// what a pattern can say — the command's leading assignments, git's options that write a file, a
+// package manager's that change what it runs and its file redirections spelled out, every other word `*` — and offered only when the matcher that
 // refused the command agrees it would allow it: following the advice must never lead to the same
 // refusal (`CI=1 npm test` under `bash: npm test *` needs "bash: CI=1 npm test *", `npm test >
 // test.log` needs "bash: npm test * > test.log"). Why the entries that match the command's words do
@@ -8,10 +8,11 @@
 import { EXACT_MARK, readEntry } from "./entries.ts";
 import { gitOutputs, readGit } from "./git.ts";
 import { type GitAllowed, gitMatches } from "./git-allow.ts";
-import { allowMatch, allowWords, harmless, type Pattern, program, runsInput } from "./match.ts";
+import { managerOptions } from "./manager-options.ts";
+import { allowMatch, allowWords, harmless, type Pattern, program, runsInput, spelledOnly } from "./match.ts";
 import { INTERPRETER } from "./stdin-code.ts";
 import { RUNNERS } from "./script-files.ts";
-import type { Segment, Word } from "./shell-model.ts";
+import { fixed, type Segment, type Word } from "./shell-model.ts";
 import { WRAPPERS } from "./wrappers.ts";
 
 /** The entry that would allow a refused command (none when no pattern can), and why the list's entries do not ("" when none comes close). */
@@ -73,7 +74,7 @@ function entryFor(seg: Segment): string | undefined {
   const [name, next] = seg.words;
   if (!name) return undefined;
   const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) ? [next.text] : [];
-  const writes = new Set(gitOutputs(seg.words));
+  const writes = new Set(spelledOnly(seg.words));
   const own = wide(seg);
   const rest: string[] = [];
   for (let k = 1 + sub.length; k < seg.words.length; k++) {
@@ -104,8 +105,20 @@ function wide(seg: Segment): boolean {
  */
 function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], show: (text: string) => string): string {
   const output = gitOutputs(seg.words)[0];
-  if (output !== undefined && allow.some((p) => p.words[0]?.text === "git"))
-    return `\`${show(seg.words[output]!.raw)}\` writes a file, which a pattern must spell out`;
+  const name = seg.words[0] && program(seg.words[0].text);
+  if (output !== undefined && allow.some((p) => p.words[0]?.text === "git")) {
+    const w = seg.words[output]!;
+    return fixed(w)
+      ? `\`${show(w.raw)}\` writes a file, which a pattern must spell out`
+      : `\`${show(w.raw)}\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`${show([...seg.words.slice(0, output), { raw: "--" }, ...seg.words.slice(output)].map((v) => v.raw).join(" "))}\`)`;
+  }
+  const option = managerOptions(seg.words)[0];
+  if (option !== undefined && name && allow.some((p) => p.words[0] && program(p.words[0].text) === name)) {
+    const w = seg.words[option]!;
+    return fixed(w)
+      ? `\`${show(w.raw.replace(/=.*/s, "=…"))}\` changes what ${name} runs (the program its scripts run with, node's options or a config file that sets them), which a pattern must spell out`
+      : `\`${show(w.raw)}\` is known only at run time and could expand to an option of ${name}'s that changes what it runs (a file may be named \`--script-shell=./x\`): put \`--\` before the script's arguments`;
+  }
   const words = allow.find((p) => allowWords(seg, p));
   const bare = words ?? (seg.assigns.length ? allow.find((p) => !p.assigns && allowWords({ ...seg, assigns: [] }, p)) : undefined);
   if (!bare) return "";

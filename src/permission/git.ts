@@ -1,6 +1,7 @@
 // How git reads its command line (SPEC §8): the options before the subcommand, as git.c's
 // handle_options reads them (git 2.17 to 2.50: exact names, no abbreviations, no clusters), which
 // subcommand runs, and whether a word could make git run a command. Pure.
+import { couldBegin } from "./programs.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 
 /** Options taking the next word as their value. */
@@ -154,6 +155,8 @@ export function gitDashed(seg: Segment): Segment[] {
 /** The long options of git's that name a file or directory it writes (`--output`, format-patch's `--output-directory`), and the abbreviations a git that takes them could read. */
 const OUTPUT_LONG = "--output-directory";
 const MIN_OUTPUT = "--out".length; // `--o`, `--ou` are ambiguous to git (`--oneline`)
+/** Subcommands that take `--output` (git's diff and revision options, archive's own): a glob given to another is no option of that name (`git add *.ts`). */
+const DIFFS = new Set("diff,diff-files,diff-index,diff-tree,log,show,whatchanged,format-patch,range-diff,archive,stash,shortlog,rev-list".split(","));
 /** Subcommands whose `-o` names a file or directory they write. */
 const SHORT_OUTPUT = new Set(["format-patch", "archive"]);
 
@@ -161,7 +164,8 @@ const SHORT_OUTPUT = new Set(["format-patch", "archive"]);
  * The indexes among `words` (git first) of git's own options naming a file it writes, with their
  * values: `--output=FILE`/`--output FILE` (log, diff, show, format-patch, range-diff, archive…),
  * format-patch's `-o DIR`/`--output-directory DIR`, archive's `-o FILE`. They are file writes, as a
- * redirection is: a `*` in an allow pattern never matches them (match.ts). None for another program.
+ * redirection is: a `*` in an allow pattern never matches them (match.ts). A word known only at run
+ * time before `--` that could expand to one counts as one. None for another program.
  */
 export function gitOutputs(words: Word[]): number[] {
   const first = words[0];
@@ -172,8 +176,13 @@ export function gitOutputs(words: Word[]): number[] {
   const out: number[] = [...gitConfigWrites(words, sub)];
   for (let k = sub + 1; k < words.length; k++) {
     const t = words[k]!.text;
-    if (!known(words[k]) || !t.startsWith("-")) continue;
-    if (t === "--") break; // paths follow
+    if (known(words[k]) && t === "--") break; // paths follow
+    // `git diff *` where a file is named `--output=README.md`: the glob is that option (x105 #5)
+    if (!known(words[k])) {
+      if (DIFFS.has(words[sub]!.text) && couldBegin(words[k]!, short ? ["--out", "-"] : ["--out"])) out.push(k);
+      continue;
+    }
+    if (!t.startsWith("-")) continue;
     const name = t.split("=")[0]!;
     if (name.length >= MIN_OUTPUT && OUTPUT_LONG.startsWith(name)) {
       out.push(k);

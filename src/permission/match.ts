@@ -11,10 +11,14 @@
 //   (`PATH=. ls` is not `ls`), and a redirection to or from a file (`bash: make * > build.log`).
 //   Redirections that touch no file pass: fd duplication (`2>&1`), `/dev/null`, heredocs.
 //   git's own options that write a file (`--output FILE`, format-patch's `-o DIR`: git.ts
-//   gitOutputs) are file writes too: a pattern spells them out (`bash: git log --output=log.txt *`).
+//   gitOutputs) are file writes too: a pattern spells them out (`bash: git log --output=log.txt *`),
+//   and so are a package manager's options that change what it runs (`npm test --script-shell=x`,
+//   `--node-options=…`: manager-options.ts), and a glob that could expand to either (`git diff *`
+//   where a file is named `--output=README.md`).
 // Deny patterns match the same way but err towards refusing (deny.ts). A deny entry's program named
 // in the words of a command that could run it is here too (namedUnseen).
 import { gitOutputs, readGit } from "./git.ts";
+import { managerOptions } from "./manager-options.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
 import { runsStdin } from "./stdin-code.ts";
@@ -71,13 +75,20 @@ export function wordMatches(t: Word, w: Word, fixed: boolean): boolean {
 }
 
 /**
+ * The indexes among `words` (the program first) that only a pattern spelling them out matches:
+ * git's options that write a file (git.ts gitOutputs) and a package manager's that change what it
+ * runs (manager-options.ts: `npm test --node-options=…`), and a glob that could expand to one.
+ */
+export const spelledOnly = (words: Word[]): number[] => [...gitOutputs(words), ...managerOptions(words)];
+
+/**
  * Do the pattern's words match the segment's? Filled from the end: `next[si]` says whether the
  * rest of the pattern matches the segment's words from `si` on (linear in each, no recursion).
  */
 export function allowWords(seg: Segment, p: Pattern): boolean {
   const words = [...seg.assigns, ...seg.words];
   const n = words.length;
-  const writes = new Set(gitOutputs(seg.words).map((k) => k + seg.assigns.length));
+  const writes = new Set(spelledOnly(seg.words).map((k) => k + seg.assigns.length));
   const fixed = (i: number) => !words[i]!.unknown && !(words[i]!.glob && i === seg.assigns.length) && !writes.has(i);
   let next = words.map(() => false).concat(true);
   for (let pi = p.words.length - 1; pi >= 0; pi--) {

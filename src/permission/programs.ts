@@ -42,6 +42,23 @@ export function couldBe(w: Word, literals: string[]): boolean {
   return literals.some((l) => re.test(l));
 }
 
+/**
+ * Could `w`, a word known only at run time, expand to a word that begins with one of `prefixes` (an
+ * option's name: `--out` for git's `--output=FILE`)? An expansion or input could be anything, a
+ * brace expansion any words; a glob only what begins as its text before its first `*`, `?` or `[`
+ * does, so `*.md` and `[-]*` could be any option (a file may be named `--output=README.md`) and
+ * `src/*` none.
+ */
+export function couldBegin(w: Word, prefixes: string[]): boolean {
+  if (fixed(w)) return prefixes.some((p) => w.text.startsWith(p));
+  if (w.unknown || /\{[^]*(,|\.\.)[^]*\}/.test(w.text)) return true;
+  // input filled in (xargs, `find -exec … {}`) could be anything; dash's `$'…'` begins with `$` (or is
+  // bash's reading, judged on its own), `<(…)` and `~+` are paths
+  if (w.anyValue && !/^(\$'|[<>]\(|~)/.test(w.text)) return true;
+  const head = w.text.slice(0, w.text.search(/[*?[]|$/));
+  return prefixes.some((p) => p.startsWith(head) || head.startsWith(p));
+}
+
 const FIND_EXEC = ["-exec", "-execdir", "-ok", "-okdir"];
 
 /** `find`'s words read: its own, the commands its `-exec` family runs (`elsewhere`: in each file's directory, by `-execdir`/`-okdir`), or why the checker cannot tell. */

@@ -25,7 +25,7 @@ import { pipedProgram, withScript, type WrittenScript, writtenScript } from "./w
 import { shellTexts } from "./shell-texts.ts";
 import { gitAllowed, gitMatches } from "./git-allow.ts";
 import { parseCommand, type Reading } from "./shell-commands.ts";
-import { scriptsRun } from "./run-scripts.ts";
+import { scriptsRun, unreadOption } from "./run-scripts.ts";
 import type { Parsed, Segment } from "./shell-model.ts";
 import { toolMatch } from "./tool-match.ts";
 import { type FilePattern, type FilePlace, judgeFile } from "./file-paths.ts";
@@ -350,7 +350,8 @@ function deniedSegment(seg: Segment, segments: Segment[], rules: CompiledRules, 
       if (why) return `${at} runs ${file ?? "package.json"}'s script \`${name}\` (\`${show(text)}\`): ${why}`;
     }
   }
-  return undefined;
+  const option = run.length ? unreadOption(seg) : undefined;
+  return option && `cannot verify ${at}: ${option}`;
 }
 
 /**

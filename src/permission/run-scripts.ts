@@ -17,11 +17,14 @@
 // scripts yarn's `workspace` and `workspaces` commands run and deno.json's tasks (`deno task
 // NAME`). A script the agent changed before the check is read as it then is; one another part of
 // the command names, redirects to or may check out (on-disk.ts rewritten, git's commands that
-// rewrite the work tree) cannot be known, so is refused. Pure: the caller's `packageScripts` reads
+// rewrite the work tree) cannot be known, so is refused, as is one whose `.npmrc` (or another
+// manager's config file) the command may change, or that an option makes another program run
+// (`--script-shell=./x`, `--node-options=…`: manager-options.ts). Pure: the caller's `packageScripts` reads
 // the file.
 import { decided, directories, expand, onWindows, POSIX, WINDOWS } from "./control-files.ts";
 import { runnerTails } from "./equivalents.ts";
 import { readGit } from "./git.ts";
+import { managerOptions } from "./manager-options.ts";
 import { BUN_INSTALLING, bunRuns, INSTALLING, LINKED, npmInstalls, pnpmRuns, type Runs, yarnRuns } from "./manager-scripts.ts";
 import { program } from "./match.ts";
 import { type Disk, rewritten } from "./on-disk.ts";
@@ -78,6 +81,8 @@ const LOCAL = /^(\.\.?(\/|$)|\/|~\/|file:|link:)/;
 const RUNS_NONE = new Set(["list", "ls", "why", "outdated", "audit", "info", "view", "exec", "dlx", "x"]);
 /** npm's commands that name the script they run, so run it also under `--ignore-scripts` (without its pre and post). */
 const NAMES_ITS_SCRIPT = new Set(["test", "t", "tst", "start", "stop", "restart"]);
+/** The managers' config files beside package.json that say what runs the scripts (npm's `script-shell` and `node-options` in `.npmrc`, yarn's `yarnPath`, pnpm's hooks, bun's `preload`). */
+const CONFIGS = [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml", "bunfig.toml"];
 /** git's commands that may put another package.json in the work tree (git-checkout(1), git-pull(1)…). */
 const CHECKS_OUT = new Set([
   "checkout",
@@ -228,6 +233,12 @@ function scriptsOf(seg: Segment, disk: Disk | undefined): Script[] | { unknown: 
   }
   if (!names.size && !exact.size && !any) return [];
   if (away) return { unknown: AWAY };
+  // `npm test --script-shell=./x`, `--node-options=--import=…`: the scripts hey reads are not what then runs
+  const option = managerOptions(seg.words).find((k) => decided(seg.words[k]!));
+  if (option !== undefined)
+    return {
+      unknown: `\`${seg.words[option]!.raw.replace(/=.*/s, "=…")}\` changes what runs its scripts (the program they run with, node's options or a config file that sets them)`,
+    };
   // yarn's `workspace NAME SCRIPT` and `workspaces foreach`: which script runs is not read
   if (workspaces && manager === "yarn") return { unknown: "it runs the scripts of a workspace's packages, whose package.json hey does not read" };
   const wanted = [...[...names].flatMap((n) => (ignore ? [n] : [`pre${n}`, n, `post${n}`])), ...exact];
@@ -286,6 +297,11 @@ function readScripts(
   const control = disk.control!;
   const file = under === undefined ? "package.json" : `${under}/package.json`;
   if (rewritten(file, seg, disk.segments)) return { unknown: `another part of the command may change ${file} before it runs its scripts` };
+  // a config file there says what runs them (`.npmrc`'s script-shell and node-options, a pnpmfile's hooks, bunfig's preload);
+  // given `--prefix DIR`, npm reads DIR/etc/npmrc as its global config too
+  const configs = under === undefined ? CONFIGS : [...CONFIGS, "etc/npmrc"].map((name) => `${under}/${name}`);
+  const config = configs.find((name) => rewritten(name, seg, disk.segments));
+  if (config) return { unknown: `another part of the command may change ${config}, which says what runs its scripts, before it runs them` };
   const git = disk.segments.find((s) => s !== seg && checksOut(s));
   if (git) return { unknown: `\`${git.words.map((w) => w.text).join(" ")}\` may check out another ${file} before it runs its scripts` };
   const f = onWindows(control) ? WINDOWS : POSIX;
@@ -348,6 +364,21 @@ function readScripts(
     }
   }
   return out;
+}
+
+/**
+ * Why the scripts `seg` runs (scriptsRun: read and judged first, so that a script a deny entry
+ * names is said) may still not be what runs: a word known only at run time that could be one of
+ * the manager's options that change it (`npm test "$X"`, X `--node-options=--import=…`). Undefined: none.
+ */
+export function unreadOption(seg: Segment): string | undefined {
+  for (const s of [seg, ...runnerTails(seg)]) {
+    const w = managerOptions(s.words)
+      .map((k) => s.words[k]!)
+      .find((w) => !decided(w));
+    if (w) return `\`${w.raw}\` is known only at run time and could be an option that changes what runs its scripts (\`--script-shell\`, \`--node-options\`)`;
+  }
+  return undefined;
 }
 
 /** Whether `s` is a git (or gh) command that may rewrite the work tree (`git checkout other`, `git pull`, `gh pr checkout 12`), or one whose subcommand is known only at run time. */

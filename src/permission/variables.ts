@@ -5,13 +5,14 @@
 /**
  * Names whose value changes which program runs or what it loads: command lookup (PATH), config and
  * hook locations (HOME, XDG_*, GIT_*…), the dynamic loader (LD_*), shell start-up and parsing (ENV,
- * BASH_ENV, SHELLOPTS, IFS, CDPATH…), editors and pagers programs start, and interpreters' own
- * start-up variables, and HEY_AGENT_SESSION, the mark by which a hey the agent's command starts
+ * BASH_ENV, SHELLOPTS, IFS, CDPATH…), editors and pagers programs start, interpreters' own
+ * start-up variables and package managers' (npm's config, BUN_OPTIONS: bun's extra options such as
+ * `--preload=x.js`, yarn's rc file and the yarn it runs instead), and HEY_AGENT_SESSION, the mark by which a hey the agent's command starts
  * knows to ask no question (trust/agent-mark.ts). Assigned (or unset), they make the rest of the
  * script unknown to the checker.
  */
 const SENSITIVE =
-  /^(HEY_AGENT_SESSION|PATH|HOME|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|POSIXLY_CORRECT|SHELL|TMPDIR|EDITOR|VISUAL|SUDO_EDITOR|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|LESS|SSH_ASKPASS|SUDO_ASKPASS|GCONV_PATH|OPENSSL_CONF|OPENSSL_ENGINES|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC|CC|CXX|MAKEFLAGS|MFLAGS|MAKEFILES|(XDG|GIT|LD|DYLD|PYTHON|CARGO|NPM_CONFIG|npm_config|BASH_FUNC)_?.*)$/;
+  /^(HEY_AGENT_SESSION|PATH|HOME|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|POSIXLY_CORRECT|SHELL|TMPDIR|EDITOR|VISUAL|SUDO_EDITOR|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|LESS|SSH_ASKPASS|SUDO_ASKPASS|GCONV_PATH|OPENSSL_CONF|OPENSSL_ENGINES|NODE_OPTIONS|NODE_PATH|BUN_OPTIONS|YARN_RC_FILENAME|YARN_YARN_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC|CC|CXX|MAKEFLAGS|MFLAGS|MAKEFILES|(XDG|GIT|LD|DYLD|PYTHON|CARGO|NPM_CONFIG|npm_config|BASH_FUNC)_?.*)$/;
 
 /** Variables whose value a shell later runs as code: prompts it expands (PS4 with `set -x`; not select's PS3), start-up files, exported functions. */
 export const CODE_VARIABLE = /^(PS[0124]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
