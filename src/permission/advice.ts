@@ -13,6 +13,7 @@ import { allowMatch, allowWords, harmless, type Pattern, program, runsInput, spe
 import { INTERPRETER } from "./stdin-code.ts";
 import { RUNNERS } from "./script-files.ts";
 import { fixed, type Segment, type Word } from "./shell-model.ts";
+import { FED, stdinSources, unopened } from "./shell-stdin.ts";
 import { WRAPPERS } from "./wrappers.ts";
 
 /** The entry that would allow a refused command (none when no pattern can), and why the list's entries do not ("" when none comes close). */
@@ -54,7 +55,7 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   // what an interpreter reads on stdin is code no entry spells out, so none allows it (match.ts runsInput): `bash: python3 $` would run any program
   if (name && runsInput(seg))
     return {
-      why: `\`${name}\` may run what it reads on stdin (here ${seg.given?.length && !seg.piped ? "what the group, loop or function call around it or an earlier `exec` gives it" : "a heredoc, a here-string or a pipe"}) as code, which no entry can spell out, so none is offered: write it to a file and name the file`,
+      why: `\`${name}\` may run what it reads on stdin (here ${stdinFrom(seg)}) as code, which no entry can spell out, so none is offered: write it to a file and name the file`,
     };
   // a wide command's own words as written: an exact entry does not set git's `-C DIR` aside (git-allow.ts)
   const entry = entryFor(base.words[0] && wide(base) ? seg : base);
@@ -63,6 +64,14 @@ export function adviceFor(seg: Segment, git: GitAllowed | undefined, allow: Patt
   const read = entry && !/[\x00-\x1f\x7f]/.test(entry) ? readEntry(entry, "allow") : undefined;
   const offered = read && "pattern" in read && allows(read.pattern) ? entry : undefined;
   return { ...(offered ? { entry: offered } : {}), why: whyNot(base, files, allow, show) };
+}
+
+/** Where the stdin an interpreter may run as code comes from, for runsInput's refusal. */
+function stdinFrom(seg: Segment): string {
+  const sources = seg.piped ? [] : stdinSources(seg);
+  if (sources.some(unopened)) return "an fd the command does not open, which holds what only the run knows";
+  if (sources.some((r) => !seg.redirects.includes(r) && r !== FED)) return "what the group, loop or function call around it or an earlier `exec` gives it";
+  return "a heredoc, a here-string or a pipe";
 }
 
 /**

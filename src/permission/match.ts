@@ -21,6 +21,7 @@ import { gitOutputs, readGit } from "./git.ts";
 import { managerOptions } from "./manager-options.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
+import { stdinSources } from "./shell-stdin.ts";
 import { runsStdin } from "./stdin-code.ts";
 
 /** A compiled `bash: PATTERN` entry. */
@@ -52,11 +53,13 @@ export function harmless(r: Redirect): boolean {
  */
 export function catOfInput(seg: Segment): boolean {
   const [first, ...rest] = seg.words;
-  const given = seg.piped || [...seg.redirects, ...(seg.given ?? [])].some((r) => /^0?<<[-<]?$/.test(r.op));
+  const given = seg.piped || stdinSources(seg).some(isText);
   return !!first && !first.unknown && !first.glob && first.text === "cat" && !rest.length && !seg.assigns.length && !!given;
 }
 
 export const isStar = (w: Word) => w.glob && w.raw === "*";
+/** A heredoc or a here-string, on any fd. */
+const isText = (r: Redirect) => r.body !== undefined || /^\d*<<<$/.test(r.op);
 /**
  * A command's name as a deny entry compares it: its basename, lowercase, without the extension
  * Windows finds a program by (`/bin/rm`, on macOS `RM`, are rm; on Windows `C:\Git\cmd\git.exe`,
@@ -105,16 +108,21 @@ export function allowWords(seg: Segment, p: Pattern): boolean {
 
 /**
  * Whether a segment's program may run as code input its words do not show — a heredoc, a
- * here-string, a process substitution on stdin (`< <(cmd)`), a pipe from the command before it, or
- * any stdin a group, loop, function call or `exec` around it gives it (a file too: `{ python3; } <
- * script.py`) — being one that may run what it reads (stdin-code.ts: `python3`, `sh`).
+ * here-string, a process substitution on stdin (`< <(cmd)`), a pipe from the command before it (or
+ * into `>(…)`), or any stdin a group, loop, function call or `exec` around it gives it (a file too:
+ * `{ python3; } < script.py`), however it reaches fd 0: copied from another fd (`{ python3 0<&3; }
+ * 3<<EOF`, `exec 3<<<'…'; python3 <&3`), named as a file (`< /dev/fd/3`), or from an fd the command
+ * line does not open (`python3 <&3`) — being one that may run what it reads (stdin-code.ts:
+ * `python3`, `sh`). Its own file on stdin (`python3 < x.py`) is a redirection an entry spells out.
  */
 export function runsInput(seg: Segment): boolean {
   const first = seg.words[0];
   if (!first || first.unknown || first.glob) return false;
   const given =
     seg.piped === true ||
-    !!seg.given?.some((r) => r.target.text !== "/dev/null" || r.target.unknown) ||
+    stdinSources(seg).some(
+      (r) => (!seg.redirects.includes(r) && (r.target.text !== "/dev/null" || r.target.unknown)) || isText(r) || r.target.raw.startsWith("<("),
+    ) ||
     seg.redirects.some((r) => {
       const op = r.op.replace(/^\d+/, "");
       return op === "<<" || op === "<<-" || op === "<<<" || (op === "<" && r.target.raw.startsWith("<("));
@@ -164,8 +172,9 @@ export function namedUnseen(seg: Segment, p: Pattern): string | undefined {
 }
 
 /**
- * What a segment's program is told: its assignments' values, its arguments, and what it reads on
- * stdin from a heredoc or a here-string (`python3 - <<EOF … EOF`), its own or given (Segment.given).
+ * What a segment's program is told: its assignments' values, its arguments, and the heredocs and
+ * here-strings open on any of its fds, its own or given (Segment.given): what it reads on stdin
+ * (`python3 - <<EOF … EOF`, `{ python3 0<&3; } 3<<EOF`) or opens by name (`python3 /dev/fd/3`).
  */
 export function toldValues(seg: Segment): string[] {
   const input = [...seg.redirects, ...(seg.given ?? [])].flatMap((r) => (r.body !== undefined ? [r.body] : /^\d*<<<$/.test(r.op) ? [r.target.text] : []));

@@ -1,23 +1,92 @@
 // What a command reads on stdin that it does not write itself (SPEC §8): the input of a group, loop
-// or function call around it, or of an earlier `exec < …`. It is recorded beside the command's own
-// redirections (Segment.given) so that an allow entry still matches what the user wrote on that
-// command (`while read l; do echo "$l"; done < list.txt` needs no entry spelling `< list.txt` on
-// `read` or `echo`), while a program that runs code from stdin (`{ python3; } <<EOF`, `f <<<'…'`)
-// and a deny entry named in a heredoc given that way are still seen. Pure.
-import type { Redirect, Segment } from "./shell-model.ts";
+// or function call around it, or of an earlier `exec`. Every fd those set is recorded beside the
+// command's own redirections (Segment.given), not only fd 0, because a command can make any fd its
+// stdin (`{ python3 0<&3; } 3<<EOF`, `exec 3<<<'…'; python3 <&3`, `python3 < /dev/fd/3`) or read it
+// by name (`python3 /dev/fd/3`). An allow entry still matches what the user wrote on that command
+// (`while read l; do echo "$l"; done < list.txt` needs no entry spelling `< list.txt` on `read` or
+// `echo`), while a program that runs code from stdin, however its fd 0 was copied, and a deny entry
+// named in a heredoc any fd of it holds are still seen. Pure.
+import type { Redirect, Segment, Word } from "./shell-model.ts";
 
-/** A redirection onto fd 0: `<`, `0<`, `<<`, `<<<`, `<>`, `<&3` (`3<<EOF` feeds fd 3, not stdin). */
-export const onStdin = (r: Redirect): boolean => /^0?</.test(r.op);
+/** The fd a redirection sets: its number, or 0 for `<…`, 1 for `>…` (`&>` sets 1 and 2: output only). */
+const fdOf = (r: Redirect): number => {
+  const n = /^\d+/.exec(r.op)?.[0];
+  return n !== undefined ? Number(n) : r.op.startsWith("<") ? 0 : 1;
+};
 
-/** A command's redirections with the stdin given it from around (Segment.given): what it reads, not what an allow entry matches. */
-export const withGiven = (seg: Segment): Redirect[] => (seg.given ? [...seg.redirects, ...seg.given] : seg.redirects);
+/** Names of an fd as a file: `/dev/stdin`, `/dev/fd/3`, `/proc/self/fd/3`. */
+const FD_FILE = /^(?:\/dev\/fd\/|\/proc\/(?:self|thread-self)\/fd\/)(\d+)$/;
+
+/**
+ * What a redirection copies into its fd: another fd (`0<&3`, `0>&3`, bash's `<&3-`, `< /dev/fd/3`),
+ * "closed" (`<&-`), "unknown" (`<&$fd`), or undefined: it opens something of its own.
+ */
+function copyOf(r: Redirect): number | "closed" | "unknown" | undefined {
+  const op = r.op.replace(/^\d+/, "");
+  if (op === "<&" || op === ">&") {
+    if (r.target.unknown || r.target.glob) return "unknown";
+    if (r.target.text === "-") return "closed";
+    const n = /^(\d+)-?$/.exec(r.target.text)?.[1];
+    return n !== undefined ? Number(n) : undefined; // bash's `>&file`: stdout and stderr to a file
+  }
+  if (r.target.unknown || r.target.glob) return undefined;
+  if (r.target.text === "/dev/stdin") return 0;
+  const n = FD_FILE.exec(r.target.text)?.[1];
+  return n !== undefined ? Number(n) : undefined;
+}
+
+/** Whether a redirection carries data a reader of its fd could get (not `> file`, which only writes). */
+const readable = (r: Redirect): boolean => !/^\d*(>|>>|>\||&>|&>>)$/.test(r.op);
+
+/** Stands for an fd the command line does not open, or names only at run time: what it holds is unknown. */
+const unknownFd = (fd: number | string): Redirect => ({ op: "<", target: { text: `&${fd}`, raw: `<&${fd}`, unknown: true, glob: false } });
+
+/** The pipe the commands of a `>(…)` read: what the command around it writes there, as a process substitution's. */
+export const FED: Redirect = { op: "<", target: { text: "", raw: "<(…)", unknown: true, glob: false } };
+
+/** Whether a source of stdinSources is an fd the command line does not open (unknownFd). */
+export const unopened = (r: Redirect): boolean => /^\d*<$/.test(r.op) && r.target.unknown && r.target.raw.startsWith("<&");
+
+/**
+ * What a segment's fd 0 may read: the heredocs, here-strings, files and process substitutions it
+ * comes from, following copies between fds. Its own redirections apply in order, after what it is
+ * given from around; what it is given is taken as a whole (any of a group's, a call's or an
+ * `exec`'s inputs for an fd may be the one). Empty: hey's own stdin, which holds nothing.
+ */
+export function stdinSources(seg: Segment): Redirect[] {
+  const around = seg.given ?? [];
+  const seen = new Set<number>();
+  const fromAround = (fd: number): Redirect[] => {
+    if (seen.has(fd)) return [];
+    seen.add(fd);
+    const setting = around.filter((r) => fdOf(r) === fd);
+    // untouched, fd 0 is hey's stdin and 1 and 2 its output pipes, which give a reader nothing
+    if (!setting.length) return fd <= 2 ? [] : [unknownFd(fd)];
+    return setting.flatMap((r) => follow(r, fromAround));
+  };
+  const own = (fd: number, before: number): Redirect[] => {
+    for (let i = before - 1; i >= 0; i--) if (fdOf(seg.redirects[i]!) === fd) return follow(seg.redirects[i]!, (from) => own(from, i));
+    return fromAround(fd);
+  };
+  return own(0, seg.redirects.length);
+}
+
+/** The sources of the fd `r` sets: what it opens, or what the fd it copies holds (`then`). */
+function follow(r: Redirect, then: (fd: number) => Redirect[]): Redirect[] {
+  const copy = copyOf(r);
+  if (copy === "closed") return [];
+  if (copy === "unknown") return [unknownFd(r.target.raw)];
+  if (copy !== undefined) return then(copy);
+  return readable(r) ? [r] : [];
+}
 
 /** Where a call of a function reads its body among the segments: [from, to). */
 export type Body = [number, number];
 
 /**
- * Gives `input` (fd-0 redirections) and, when `piped`, the pipe to each of `segments` that does not
- * set its own stdin; into a function called there, its `body` too. Mutates the segments.
+ * Gives `input` (the redirections of a group, loop, call or `exec` around them, any fd) and, when
+ * `piped`, the pipe to each of `segments`; into a function called there, its `body` too. Mutates
+ * the segments.
  */
 export function giveStdin(
   segments: Segment[],
@@ -28,28 +97,55 @@ export function giveStdin(
   seen = new Set<Segment>(),
 ): void {
   for (const seg of segments) {
-    if (seg.opaque || seen.has(seg) || seg.redirects.some(onStdin)) continue;
+    if (seg.opaque || seen.has(seg)) continue;
     seen.add(seg);
     if (input.length) seg.given = [...(seg.given ?? []), ...input];
-    if (piped) seg.piped = true;
+    if (piped) seg.piped = true; // even one that sets its own stdin: it may copy the pipe from another fd (`3<&0`)
     const range = body(seg);
-    if (range) giveStdin(all.slice(...range), input, piped, all, body, seen);
+    if (range) giveStdin(all.slice(...range), overridden(seg, input), piped, all, body, seen);
   }
 }
 
-/** `exec < file`, `exec <<<'…'`: an `exec` with no command, whose fd-0 input every later command reads; else undefined. */
-function execInput(seg: Segment): Redirect[] | undefined {
-  const [first, ...rest] = seg.words;
-  if (!first || first.unknown || first.glob || first.text !== "exec" || rest.length || seg.assigns.length) return undefined;
-  const input = seg.redirects.filter(onStdin);
-  return input.length ? input : undefined;
+/**
+ * What a function call passes on to its body of `input` from around it: not the fds the call sets
+ * itself (its own redirections reach the body already), unless it copies one fd to another, which
+ * may read what it set aside.
+ */
+function overridden(call: Segment, input: Redirect[]): Redirect[] {
+  if (call.redirects.some((r) => copyOf(r) !== undefined)) return input;
+  const set = new Set(call.redirects.map(fdOf));
+  return input.filter((r) => !set.has(fdOf(r)));
 }
 
-/** Gives what each `exec < …` reads to every command after it (see execInput). */
+/** The redirections of a segment that may hand a later reader data: all but writes to a file. */
+export const inputs = (redirects: Redirect[]): Redirect[] => redirects.filter((r) => readable(r) || copyOf(r) !== undefined);
+
+/** `exec 3<<EOF`, `exec < file`, `command exec 3<&0`: an `exec` with no command, whose redirections every later command has. */
+const bareExec = (seg: Segment): boolean => {
+  const words = seg.words.filter((w, i) => !(i < seg.words.length - 1 && !w.unknown && !w.glob && (w.text === "command" || w.text === "builtin")));
+  const [first, ...rest] = words;
+  return !!first && !first.unknown && !first.glob && first.text === "exec" && !rest.length && !seg.assigns.length;
+};
+
+/**
+ * What each fd an `exec` sets holds from then on, its copies resolved where it runs (`exec 0<&3`
+ * keeps what fd 3 held then), labelled with that fd.
+ */
+function execFds(seg: Segment): Redirect[] {
+  const fds = [...new Set(seg.redirects.map(fdOf))];
+  return fds.flatMap((fd) => stdinSources({ ...seg, redirects: [...seg.redirects, { op: `<&`, target: word(String(fd)) }] }).map((r) => relabel(r, fd)));
+}
+
+const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: false });
+
+/** A source of fd 0 as the source of `fd`: the same input under that fd's number. */
+const relabel = (r: Redirect, fd: number): Redirect => ({ ...r, op: (fd === 0 ? "" : String(fd)) + r.op.replace(/^\d+/, "") });
+
+/** Gives what every bare `exec` sets to every command after it (see execFds); what they set adds up. */
 export function giveExecInput(segments: Segment[], body: (seg: Segment) => Body | undefined): void {
-  let input: Redirect[] | undefined;
+  const input: Redirect[] = [];
   for (const seg of segments) {
-    if (input) giveStdin([seg], input, false, segments, body);
-    input = execInput(seg) ?? input;
+    if (input.length) giveStdin([seg], [...input], false, segments, body);
+    if (bareExec(seg)) input.push(...execFds(seg));
   }
 }

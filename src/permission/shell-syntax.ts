@@ -5,7 +5,7 @@
 // lines. A syntax error of the dialect is told apart from what is not modelled: the shell runs the
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
-import { type Body, giveExecInput, giveStdin, onStdin } from "./shell-stdin.ts";
+import { type Body, FED, giveExecInput, giveStdin, inputs } from "./shell-stdin.ts";
 import { unterminated } from "./shell-tokens.ts";
 import {
   ARITHMETIC,
@@ -94,9 +94,11 @@ class Reader extends CompoundReader {
     return new Reader(src, level, this.out, this.dialect, this.bash3);
   }
 
-  protected sub(close: ")" | "}"): void {
+  protected sub(close: ")" | "}", fed = false): void {
     if (++this.level > MAX_DEPTH) fail("nested too deeply");
+    const from = this.out.length;
     this.list(close, true);
+    if (fed) giveStdin(this.out.slice(from), [FED], false, this.out, this.called); // `>(python3)` reads a pipe, as `| python3` does
     this.level--;
   }
 
@@ -326,8 +328,8 @@ class Reader extends CompoundReader {
     if (this.i === start) syntaxError(`unexpected \`${this.at()}\``);
     seg.raw = this.s.slice(from, this.i).trim();
     seg.words = seg.words.filter((w) => !w.empty);
-    // `{ python3; } <<EOF`, `while …; done < list.txt`: every command inside reads it, unless it sets its own (shell-stdin.ts)
-    if (compound) giveStdin(this.out.slice(inner), seg.redirects.filter(onStdin), false, this.out, this.called);
+    // `{ python3; } <<EOF`, `while …; done < list.txt`, `{ python3 <&3; } 3<<EOF`: every command inside has what it opens (shell-stdin.ts)
+    if (compound) giveStdin(this.out.slice(inner), inputs(seg.redirects), false, this.out, this.called);
     this.forget(seg);
     if (seg.opaque) this.out.push(opaque(seg.raw, seg.opaque));
     else if (seg.assigns.length || seg.words.length || seg.redirects.length) this.out.push(seg);
@@ -352,7 +354,7 @@ class Reader extends CompoundReader {
     if (!body) return;
     seg.inert = "builtin";
     this.calls.set(seg, body);
-    const input = seg.redirects.filter(onStdin);
+    const input = inputs(seg.redirects);
     if (input.length || seg.piped) giveStdin(this.out.slice(...body), input, seg.piped === true, this.out, this.called);
   }
 

@@ -12,7 +12,7 @@ import { program } from "./match.ts";
 import type { Reading } from "./shell-commands.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
 import type { WrittenScript } from "./written-scripts.ts";
-import { withGiven } from "./shell-stdin.ts";
+import { stdinSources } from "./shell-stdin.ts";
 import { stdinText } from "./written-text.ts";
 
 /** Shell text to judge: what runs it, for messages (`git's core.pager`), and how it is read. */
@@ -48,7 +48,7 @@ export function shellTexts(seg: Segment, script: WrittenScript | undefined, segm
     } else if (read) out.push({ text: script.text, from: `runs \`${script.file.raw}\`, which this command writes`, reading: read });
   }
   if (name === "make" && readsStdin(seg.words)) {
-    const input = stdinText(withGiven(seg));
+    const input = stdinText(stdinSources(seg));
     if (!input && seg.piped) return { unknown: "gives make a makefile from a pipe, which the rules cannot see" };
     if (input && "why" in input) return { unknown: `make reads a makefile that ${input.why.replace(/^writes/, "comes")}` };
     const recipes = input ? makeRecipes(input.text) : [];

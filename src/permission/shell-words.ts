@@ -107,8 +107,8 @@ export abstract class WordReader {
     if (level > MAX_DEPTH) fail("nested too deeply");
   }
 
-  /** Commands up to `close` (consumed), one level deeper: `$(…)`, `<(…)`, `(…)`, `{…}`. */
-  protected abstract sub(close: ")" | "}"): void;
+  /** Commands up to `close` (consumed), one level deeper: `$(…)`, `<(…)`, `(…)`, `{…}`; `fed`: they read a pipe (`>(…)`). */
+  protected abstract sub(close: ")" | "}", fed?: boolean): void;
   /** The commands of `src` (a backtick substitution's text), one level deeper. */
   protected abstract script(src: string): void;
 
@@ -153,8 +153,9 @@ export abstract class WordReader {
       if (this.procSub()) {
         if (this.dialect === "dash") syntaxError("dash reads `<(` or `>(` as a redirection without a target");
         const from = this.i;
+        const fed = c === ">"; // `>(python3)` reads what the command writes there, as `| python3` would
         this.i += 2;
-        this.substitution();
+        this.substitution(fed);
         w.text += this.s.slice(from, this.i);
         w.glob = w.anyValue = true; // a file name (/dev/fd/63): data, whatever its value
       } else if (c === "\\") {
@@ -187,9 +188,9 @@ export abstract class WordReader {
     return { ...w, raw: this.s.slice(start, this.i), ...(empty ? { empty } : {}) };
   }
 
-  private substitution(): void {
+  private substitution(fed = false): void {
     this.substitutions++;
-    this.sub(")");
+    this.sub(")", fed);
     this.substitutions--;
   }
 

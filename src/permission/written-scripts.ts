@@ -12,7 +12,7 @@ import { pathForm } from "./path-form.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { absent, namedElsewhere, type RunFile, runFiles, samePlace, type Where } from "./script-files.ts";
 import { known, type Segment, type Word } from "./shell-model.ts";
-import { withGiven } from "./shell-stdin.ts";
+import { stdinSources, unopened } from "./shell-stdin.ts";
 import { echoText, printfText, stdinText, type Written } from "./written-text.ts";
 
 /** Programs of DATA_PROGRAMS that write the files they name. */
@@ -28,7 +28,7 @@ function output(s: Segment, name: string | undefined): Written {
   if (name === "echo") return echoText(args);
   if (name === "printf") return printfText(args);
   if (name !== "cat" || !args.every((w) => known(w) && w.text === "-")) return RUN_TIME;
-  return stdinText(withGiven(s)) ?? RUN_TIME;
+  return stdinText(stdinSources(s)) ?? RUN_TIME;
 }
 
 /** The files the segments write by redirection, by name as written (pathForm), with what they hold (written-text.ts). */
@@ -122,14 +122,18 @@ const INLINE = /^(-c|-m|-e|-E|-p|-r|--eval|--print|-[A-Za-z]*[cme])$/;
 
 /**
  * Why a segment runs a program read from a pipe (`echo 'import os; os.system("rm x")' | python3`,
- * `curl … | node -`): an interpreter after a pipe given no program — no script, no `-c`/`-e` — and
+ * `curl … | node -`, `python3 < <(curl …)`): an interpreter after a pipe, or reading a process
+ * substitution on stdin, given no program — no script, no `-c`/`-e` — and
  * no heredoc, here-string or file on stdin reads its program from what the pipe carries, which no
  * rule sees. Without a pipe it reads hey's stdin, which holds nothing.
  */
 export function pipedProgram(seg: Segment): string | undefined {
   const [first, ...args] = seg.words;
-  if (!seg.piped || !first || !known(first) || !STDIN_INTERPRETERS.has(program(first.text))) return undefined;
-  if (seg.redirects.some((r) => /^0?<(<<|<-|<)?$/.test(r.op) || r.op === "<")) return undefined;
+  if (!first || !known(first) || !STDIN_INTERPRETERS.has(program(first.text))) return undefined;
+  // `python3 < <(…)`, `exec 3< <(…); python3 <&3`: a process substitution is a pipe too; an fd the
+  // command does not open (`python3 <&3`) may hold one, opened where hey does not look (`eval 'exec 3<…'`)
+  const substituted = stdinSources(seg).some((r) => r.target.raw.startsWith("<(") || unopened(r));
+  if (!substituted && (!seg.piped || seg.redirects.some((r) => /^0?<(<<|<-|<)?$/.test(r.op) || r.op === "<"))) return undefined;
   if (!args.every((w) => known(w) && (w.text === "-" || (w.text.startsWith("-") && !INLINE.test(w.text))))) return undefined;
   if (args.some((w) => /^(-V|-v|--version|-h|--help|-\?)$/.test(w.text))) return undefined; // prints and exits
   return `\`${program(first.text)}\` reads its program from stdin, which the rules cannot see`;

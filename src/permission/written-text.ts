@@ -57,11 +57,12 @@ export function printfText(words: Word[]): Written {
 }
 
 /**
- * What a program reading stdin gets from these redirections: one heredoc (its body as written when
- * the delimiter is quoted, or holds nothing that expands) or one here-string. Undefined: none.
+ * What a program reading stdin gets from these redirections, the sources of its fd 0
+ * (shell-stdin.ts stdinSources): one heredoc (its body as written when the delimiter is quoted, or
+ * holds nothing that expands) or one here-string. Undefined: none.
  */
 export function stdinText(redirects: Redirect[]): Written | undefined {
-  const inputs = redirects.filter((r) => r.body !== undefined || /^0?<<<$/.test(r.op) || /^0?<$/.test(r.op));
+  const inputs = redirects.filter((r) => r.body !== undefined || /^\d*(<<<|<|<>)$/.test(r.op));
   if (!inputs.length) return undefined;
   if (inputs.length > 1) return { why: "writes from more than one input" };
   const r = inputs[0]!;
@@ -70,6 +71,6 @@ export function stdinText(redirects: Redirect[]): Written | undefined {
     const body = r.op.endsWith("<<-") ? r.body.replace(/^\t+/gm, "") : r.body;
     return expands && /[$`\\]/.test(body) ? { why: "writes from a heredoc that expands at run time" } : { text: body };
   }
-  if (/<<<$/.test(r.op)) return known(r.target) ? { text: `${r.target.text}\n` } : { why: "writes from a here-string known only at run time" };
+  if (r.op.endsWith("<<<")) return known(r.target) ? { text: `${r.target.text}\n` } : { why: "writes from a here-string known only at run time" };
   return { why: `writes from \`${r.target.raw}\`, which only the run reads` };
 }

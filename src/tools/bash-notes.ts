@@ -6,6 +6,7 @@
 import { readingOf } from "../permission/rules.ts";
 import { parseCommand } from "../permission/shell-commands.ts";
 import type { Segment } from "../permission/shell-model.ts";
+import { stdinSources } from "../permission/shell-stdin.ts";
 import type { ShellChoice } from "./shell.ts";
 
 /** vi and the names it goes by (Debian's `editor` alternative is vi or nano: nano has no batch form for it to take). */
@@ -40,7 +41,7 @@ function viBatchWords(words: string[]): boolean {
 /** Ex mode (`ex`, `vim -e`, `vim -E`) fed its commands on stdin (`<`, `<<`, `<<<`, a pipe): it reads them and ends at end-of-input. */
 function exFed(seg: Segment, name: string, words: string[]): boolean {
   if (name !== "ex" && !words.some((w) => w === "-e" || w === "-E")) return false;
-  return seg.piped === true || [...seg.redirects, ...(seg.given ?? [])].some((r) => /^0?<(<-?|<)?$/.test(r.op)); // given: by a group or loop around it
+  return seg.piped === true || stdinSources(seg).length > 0; // its own, or given by a group or loop around it
 }
 
 /** Whether vi's segment runs it without a terminal: viBatchWords, or Ex mode fed on stdin. */
