@@ -240,7 +240,7 @@ test("under allow entries for cp and git status, a glob may not reach .git/confi
   const got = results();
   // before: both ran; git status ran the fsmonitor, and the next run found no approvals record
   expect(got[0]).toBe(
-    "blocked by permission rules: `.g?t/config` names git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name) (a pattern that could match it), which the agent may not change",
+    "blocked by permission rules: `.g?t/config` names git's own files (git runs the commands its config and hooks name) (a pattern that could match it), which the agent may not change",
   );
   expect(got[1]).toBe(
     "blocked by permission rules: `~/.local/state/hey/approvals.jso?` names hey's own configuration or trust file (a pattern that could match it), which the agent may not change",
