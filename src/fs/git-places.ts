@@ -65,7 +65,8 @@ export function gitPlaces(cwd: string, home: string, env: Env): GitPlace[] {
     (s) => {
       if (s.key === "path" && s.value && (s.section === "include" || s.section === "includeif")) from.set(includedFile(s.value, s.file!, home), s.file!);
       if (s.section === "core" && s.sub === undefined && s.key === "hookspath" && s.value)
-        for (const hooks of hookDirs(s.value, home, top, dir)) places.push({ path: hooks, why: `in ${hooks}, the hooks directory core.hooksPath names in ${s.file}` });
+        for (const hooks of hookDirs(s.value, home, top, dir))
+          places.push({ path: hooks, why: `in ${hooks}, the hooks directory core.hooksPath names in ${s.file}` });
       return false;
     },
   );

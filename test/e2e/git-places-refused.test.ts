@@ -4,7 +4,7 @@
 // `core.fsmonitor` into `../.bare/config` (by `find -fprintf` or write_file) and into the
 // `~/.gitconfig.local` the user's `~/.gitconfig` includes, and the next `git status` ran it. Now each
 // write is refused, the files stay as they were, and `git status` runs nothing the agent wrote.
-import { expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout } from "bun:test";
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";

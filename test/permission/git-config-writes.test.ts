@@ -97,13 +97,16 @@ const REFUSED: [string, string, string][] = [
 
 describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
   // x105: every config file git reads is guarded by its name, whatever the key; a reader may name it
-  test.each(["~/.gitconfig", "../home/.gitconfig", "/etc/gitconfig", "~/.config/git/config"])("git config -f %s, git's own config, is refused by its name", (file) => {
-    for (const command of [`git config -f ${file} core.fsmonitor 'touch P2; false'`, `git config -f ${file} user.name Ana`])
-      expect(check("bash", { command })).toBe(
-        `${PREFIX}\`${file}\` names git's own files (git runs the commands its config and hooks name) (a config file git reads), which the agent may not change`,
-      );
-    expect(check("bash", { command: `git show HEAD:x ${file}` })).toBeUndefined(); // a reader
-  });
+  test.each(["~/.gitconfig", "../home/.gitconfig", "/etc/gitconfig", "~/.config/git/config"])(
+    "git config -f %s, git's own config, is refused by its name",
+    (file) => {
+      for (const command of [`git config -f ${file} core.fsmonitor 'touch P2; false'`, `git config -f ${file} user.name Ana`])
+        expect(check("bash", { command })).toBe(
+          `${PREFIX}\`${file}\` names git's own files (git runs the commands its config and hooks name) (a config file git reads), which the agent may not change`,
+        );
+      expect(check("bash", { command: `git show HEAD:x ${file}` })).toBeUndefined(); // a reader
+    },
+  );
   test.each(REFUSED)("%s is refused", (command, where, why) => {
     const segment = /^(env|sh -c) /.test(command) ? command.replace(/^env |^sh -c '|'$/g, "") : command.replace(/^git status && /, "");
     expect(check("bash", { command })).toBe(`${PREFIX}\`${segment}\` writes git's config (${where}: ${OWN}${why}`);

@@ -31,7 +31,12 @@ describe.each(checks(main))("under the %s list, from a worktree of a bare reposi
     expect(check("bash", { command: "find . -maxdepth 0 -fprintf ../.bare/config '[core]\\n\\tfsmonitor = touch PWNED\\n'" })).toBe(
       `blocked by permission rules: \`../.bare/config\` names git's own files (git runs the commands its config and hooks name) (in ${join(proj, ".bare")}, a git directory), which the agent may not change`,
     );
-    for (const command of ["cp /tmp/evil ../.bare/hooks/pre-commit", "echo x > ../.bare/worktrees/main/config.worktree", "cd .. && cp /tmp/evil .bare/config", "cp /tmp/evil ../.ba?e/config"])
+    for (const command of [
+      "cp /tmp/evil ../.bare/hooks/pre-commit",
+      "echo x > ../.bare/worktrees/main/config.worktree",
+      "cd .. && cp /tmp/evil .bare/config",
+      "cp /tmp/evil ../.ba?e/config",
+    ])
       expect({ command, refusal: check("bash", { command }) }).toMatchObject({ command, refusal: expect.stringContaining("git's own files") });
   });
 
