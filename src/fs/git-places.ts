@@ -47,10 +47,19 @@ export interface GitPlace {
  * hooks from the one or the other). A file hey cannot read to its end says no more.
  */
 export function gitPlaces(cwd: string, home: string, env: Env): GitPlace[] {
-  const [dir, common] = gitDirs(cwd, env);
+  return placesOf(repositoryAt(cwd, env), cwd, home, env);
+}
+
+/** The repository a git run from `cwd` finds: its git directories and its work tree's top (none for a bare one). */
+function repositoryAt(cwd: string, env: Env): { dirs: string[]; top: string | undefined } {
+  const dirs = gitDirs(cwd, env);
+  return { dirs, top: dirs.length && !env.GIT_DIR ? worktreeTop(cwd) : undefined };
+}
+
+function placesOf(repo: { dirs: string[]; top: string | undefined }, cwd: string, home: string, env: Env): GitPlace[] {
+  const [dir, common] = repo.dirs;
   const places: GitPlace[] = [];
   for (const d of new Set([dir, common])) if (d) places.push({ path: d, why: `in ${d}, a git directory` });
-  const top = dir && !env.GIT_DIR ? worktreeTop(cwd) : undefined;
   const files = configFiles(cwd, home, env);
   const from = new Map<string, string>(); // an included file, and the file that includes it
   const read = (path: string) => {
@@ -65,7 +74,7 @@ export function gitPlaces(cwd: string, home: string, env: Env): GitPlace[] {
     (s) => {
       if (s.key === "path" && s.value && (s.section === "include" || s.section === "includeif")) from.set(includedFile(s.value, s.file!, home), s.file!);
       if (s.section === "core" && s.sub === undefined && s.key === "hookspath" && s.value)
-        for (const hooks of hookDirs(s.value, home, top, dir))
+        for (const hooks of hookDirs(s.value, home, repo.top, dir))
           places.push({ path: hooks, why: `in ${hooks}, the hooks directory core.hooksPath names in ${s.file}` });
       return false;
     },
@@ -90,13 +99,15 @@ function worktreeTop(cwd: string): string | undefined {
 
 const inside = (path: string, place: string) => path === place || path.startsWith(place.endsWith(sep) ? place : place + sep);
 
-let memo = { check: -1, places: new Map<string, GitPlace[]>() };
+let memo = { check: -1, places: new Map<string, (GitPlace & { real: string })[]>() };
 
-/** gitPlaces, worked out once per permission check for each directory (a command names many paths). */
-function placesOnce(cwd: string, home: string, env: Env): GitPlace[] {
+/** gitPlaces with each place's real path, worked out once per permission check for each repository (a command names many paths, many in one repository). */
+function placesOnce(cwd: string, home: string, env: Env): (GitPlace & { real: string })[] {
   if (memo.check !== checkNumber()) memo = { check: checkNumber(), places: new Map() };
-  let places = memo.places.get(cwd);
-  if (!places) memo.places.set(cwd, (places = gitPlaces(cwd, home, env)));
+  const repo = repositoryAt(cwd, env);
+  const key = [...repo.dirs, repo.top ?? ""].join("\0");
+  let places = memo.places.get(key);
+  if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realTargetBounded(p.path) }))));
   return places;
 }
 
@@ -113,9 +124,6 @@ export function gitOwnership(abs: string, from: readonly string[], home: string,
     if (dir !== undefined) return `in ${dir}, a git directory`;
   }
   for (const cwd of new Set([...from, ...written.map(dirname)]))
-    for (const place of placesOnce(cwd, home, env)) {
-      const at = [place.path, realTargetBounded(place.path)];
-      if (written.some((p) => at.some((a) => inside(p, a)))) return place.why;
-    }
+    for (const place of placesOnce(cwd, home, env)) if (written.some((p) => inside(p, place.path) || inside(p, place.real))) return place.why;
   return undefined;
 }
