@@ -47,6 +47,7 @@ export interface GitPlace {
  * hooks from the one or the other). A file hey cannot read to its end says no more.
  */
 export function gitPlaces(cwd: string, home: string, env: Env): GitPlace[] {
+  if (!isAbsolute(cwd)) return []; // a path of another system (a Windows one checked on Linux): nothing here to read
   return placesOf(repositoryAt(cwd, env), cwd, home, env);
 }
 
@@ -117,13 +118,14 @@ function placesOnce(cwd: string, home: string, env: Env): (GitPlace & { real: st
  * from any of `from` or from the directory `abs` is in — as written, or once links are resolved.
  */
 export function gitOwnership(abs: string, from: readonly string[], home: string, env: Env): string | undefined {
+  if (!isAbsolute(abs)) return undefined; // a path of another system (a Windows one checked on Linux)
   const real = realTargetBounded(abs);
   const written = [...new Set([abs, real])];
   for (const p of written) {
     const dir = gitDirHolding(p);
     if (dir !== undefined) return `in ${dir}, a git directory`;
   }
-  for (const cwd of new Set([...from, ...written.map(dirname)]))
+  for (const cwd of new Set([...from, ...written.map(dirname)].filter((d) => isAbsolute(d))))
     for (const place of placesOnce(cwd, home, env)) if (written.some((p) => inside(p, place.path) || inside(p, place.real))) return place.why;
   return undefined;
 }
