@@ -161,7 +161,8 @@ testNeeding(["git", "bash"])("every git config write the checker refuses writes 
       const { changed, refusals } = run(command);
       // the global config's files are refused by their names first, whatever the key (README)
       for (const [name, refusal] of refusals)
-        if (!refusal?.includes("writes git's config") && !refusal?.includes("names git's own files")) violations.push(`${name} list let through ${command}`);
+        if (!refusal?.includes("writes git's config") && !refusal?.includes("names git's own files"))
+          violations.push(`${name} list let through ${command}: ${refusal}`);
       if (!changed.length) violations.push(`git wrote no config key for ${command}, which the checker refuses`);
     }
     for (const command of ALLOWED) {
