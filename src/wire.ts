@@ -188,7 +188,8 @@ export async function assemble(
     const pathDirs = (commandEnv.PATH ?? "").split(process.platform === "win32" ? ";" : ":").filter(isAbsolute);
     const gitConfigs = globalGitConfigs(home, commandEnv);
     const bases = serverBases(s.mcp.servers, projectRoots(here), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
-    const permission = permissionRules(s.permission, shell, { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, bases });
+    const place = { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, gitEnv: commandEnv, bases };
+    const permission = permissionRules(s.permission, shell, place);
     const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactText(t, redaction) }; // a full output saved, a read_file window into a key: hidden as results are
     const tools = createTools(s, {
       shell,

@@ -51,6 +51,7 @@ const EDGES = new Set([
   "fs/file-lock.ts",
   "fs/proc-stat.ts",
   "fs/git-config-files.ts",
+  "fs/git-places.ts",
   "fs/ripgrep-choice.ts",
   "permission/repository-programs.ts",
   "fs/listed-windows.ts",

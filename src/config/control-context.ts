@@ -5,12 +5,14 @@
 // Every look is within fs/bounded-reads.ts's deadline; one that does not answer (a hung network
 // mount, a huge tree) is "cannot tell", in words naming the path, never "no".
 import { gitAliasConfig, pushForcing } from "../fs/git-config-files.ts";
+import { gitOwnership, gitPlaces } from "../fs/git-places.ts";
+import { checkNumber } from "../fs/bounded-reads.ts";
 import { sep } from "node:path";
 import { packageScripts } from "../fs/package-scripts.ts";
 import { workspacePackages } from "../fs/workspace-packages.ts";
 import { fileId, fileLinks, fileState, hardLinkUnder, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
-import { CACHE_WHY, type ControlFiles, GIT_CONFIG_WHY, PATH_WHY } from "../permission/control-files.ts";
+import { CACHE_WHY, type ControlFiles, GIT_CONFIG_WHY, type Guarded, inGit, PATH_WHY } from "../permission/control-files.ts";
 import { controlNamed, type ControlNames } from "./control-files.ts";
 
 /** Why a directory is guarded: hey's cache, or a PATH directory the user can write. */
@@ -42,12 +44,15 @@ export interface ControlPlace {
   cacheDir?: string;
   pathDirs?: readonly string[];
   gitConfigs?: readonly string[];
+  /** the environment the agent's commands get, as git there reads it (`GIT_DIR`, `GIT_CONFIG_GLOBAL`…); none: hey's own */
+  gitEnv?: Record<string, string | undefined>;
 }
 
 export function controlContext(place: ControlPlace): {
   target: ControlNames & { abs(path: string, base?: string): string | undefined };
   control: ControlFiles;
 } {
+  const env = place.gitEnv ?? process.env;
   const target = {
     abs: (path: string, base = place.cwd) => {
       const where = resolveUserPath(path, base, place.home);
@@ -62,14 +67,21 @@ export function controlContext(place: ControlPlace): {
     fold: process.platform === "darwin" || process.platform === "win32",
     links: fileLinks,
     cache: place.cacheDir,
+    gitOwn: (abs: string) => gitOwnership(abs, [place.cwd], place.home, env),
   };
+  const guarded = [
+    ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
+    ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
+    ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
+  ].map(withReal);
+  let fromGit = { check: -1, places: [] as Guarded[] };
   const control: ControlFiles = {
     paths: [...place.controls],
-    guarded: [
-      ...(place.cacheDir ? [{ dir: place.cacheDir, why: CACHE_WHY }] : []),
-      ...(place.pathDirs ?? []).map((dir) => ({ dir, why: PATH_WHY, shallow: true as const })),
-      ...(place.gitConfigs ?? []).map((dir) => ({ dir, why: GIT_CONFIG_WHY, git: true as const })),
-    ].map(withReal),
+    // and what git in the start directory runs commands from, read afresh at each check (a glob or a run-time word is matched against these by name)
+    get guarded() {
+      if (fromGit.check !== checkNumber()) fromGit = { check: checkNumber(), places: placesOf(place.cwd, place.home, env) };
+      return [...guarded, ...fromGit.places];
+    },
     home: place.home,
     cwd: place.cwd,
     fold: target.fold,
@@ -105,6 +117,13 @@ export function controlContext(place: ControlPlace): {
     },
     packageScripts,
     workspacePackages,
+    gitOwn: (abs, from) => {
+      try {
+        return gitOwnership(abs, [place.cwd, ...(from ?? [])], place.home, env);
+      } catch (e) {
+        return { unknown: (e as Error).message }; // it did not answer in time
+      }
+    },
     realDir: (dir) => {
       try {
         return realTargetBounded(dir);
@@ -114,4 +133,16 @@ export function controlContext(place: ControlPlace): {
     },
   };
   return { target, control };
+}
+
+/** The places git in `cwd` runs commands from (fs/git-places.ts), as the guard keeps them; none where they cannot be read in time (each write's own look says so). */
+function placesOf(cwd: string, home: string, env: Record<string, string | undefined>): Guarded[] {
+  try {
+    // a `.git` directory is guarded by its name already, and refused in those words
+    return gitPlaces(cwd, home, env)
+      .filter(({ path }) => !inGit(path))
+      .map(({ path, why }) => withReal({ dir: path, why, git: true as const }));
+  } catch {
+    return [];
+  }
 }

@@ -75,6 +75,8 @@ export interface ControlNames {
   cache?: string;
   /** git's global config files, among `dirs` (files, not directories: a write to one is refused) */
   gitFiles?: readonly string[];
+  /** why writing the absolute `abs` writes what git runs commands from, found by what it is (fs/git-places.ts: a git directory whatever its name, an included config file, core.hooksPath's directory), or undefined; may throw (did not answer in time) */
+  gitOwn?(abs: string): string | undefined;
   /** how many names (hard links) the regular file at `abs` has, undefined when none is there; may throw (did not answer in time) */
   links?(abs: string): number | undefined;
 }
@@ -136,12 +138,14 @@ function pathRefusal(path: string, abs: string, target: Target): string | undefi
   let hit: string | undefined;
   let dir: string | undefined;
   let git = false;
+  let own: string | undefined;
   let linked = false;
   try {
     hit = controlNamed(abs, target);
     dir = hit ? undefined : guardedDir(abs, target);
     git = !hit && !dir && (inGit(abs) || inGit(target.real(abs)));
-    linked = !hit && !dir && !git && (target.links?.(abs) ?? 1) > 1;
+    own = hit || dir || git ? undefined : target.gitOwn?.(abs);
+    linked = !hit && !dir && !git && !own && (target.links?.(abs) ?? 1) > 1;
   } catch (e) {
     // a look that did not answer in time (a hung network mount): refused, saying which path
     return `blocked by permission rules: cannot verify that ${path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
@@ -154,6 +158,8 @@ function pathRefusal(path: string, abs: string, target: Target): string | undefi
         : `blocked by permission rules: ${path} is in ${dir}, a directory on the commands' PATH (the grep tool and every command run programs from there); while a permission list is set the agent may not write there`;
   if (linked)
     return `blocked by permission rules: ${path} has other hard links, which could be git's or hey's own files (hey cannot find every name of a file); while a permission list is set the agent may not write it`;
+  if (own)
+    return `blocked by permission rules: ${path} is git's own: ${own} (git runs the commands its config and hooks name); while a permission list is set the agent may not write it`;
   if (git)
     return `blocked by permission rules: ${path} is git's own (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name); while a permission list is set the agent may not write it — git commands write there themselves`;
   if (!hit) return undefined;

@@ -71,6 +71,10 @@ let everStarted = false;
 let checking = false;
 let lost: string | undefined;
 const answers = new Map<string, { answer: Answer; bytes?: Uint8Array }>();
+let checks = 0;
+
+/** Which check is running (or ran last): what a caller keys what it worked out from the disk on, to work it out once per check. */
+export const checkNumber = (): number => checks;
 
 /**
  * Runs one permission check: once a read of it has not answered in time, its later reads fail at
@@ -82,6 +86,7 @@ const answers = new Map<string, { answer: Answer; bytes?: Uint8Array }>();
 export function oneCheck<T>(check: () => T): T {
   if (checking) return check();
   checking = true;
+  checks++;
   try {
     return check();
   } finally {

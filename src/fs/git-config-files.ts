@@ -27,7 +27,8 @@ const TOO_LARGE = Symbol("too large");
 /** What `bounded` gives for a FIFO or device (not /dev/null): git reads what a writer sends it, which hey cannot read ahead. */
 const NOT_REGULAR = Symbol("not a regular file");
 
-function bounded(path: string): string | typeof TOO_LARGE | typeof NOT_REGULAR | undefined {
+/** A config file's text within the permission checks' deadline (bounded-reads.ts), or why it cannot be read; may throw Hung. */
+export function bounded(path: string): string | typeof TOO_LARGE | typeof NOT_REGULAR | undefined {
   try {
     const { bytes, size } = boundedHead(path, MAX_BYTES);
     return size > bytes.length ? TOO_LARGE : Buffer.from(bytes).toString("utf8");
@@ -38,7 +39,7 @@ function bounded(path: string): string | typeof TOO_LARGE | typeof NOT_REGULAR |
 }
 
 /** stat(2) of `path`, undefined where nothing is; throws Hung (and a vanished directory's errors). */
-function statOrNone(path: string): Stat | undefined {
+export function statOrNone(path: string): Stat | undefined {
   try {
     return boundedStat(path);
   } catch (e) {
@@ -76,7 +77,7 @@ export function userGitConfigs(home: string, env: Record<string, string | undefi
 }
 
 /** The files, in git's order: system, global, the repository's, the worktree's. */
-function files(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
+export function configFiles(cwd: string, home: string, env: Record<string, string | undefined>): string[] {
   const [dir, common] = gitDirs(cwd, env);
   const repo = dir ? [join(common ?? dir, "config"), join(dir, "config.worktree")] : [];
   return [...userGitConfigs(home, env), ...repo];
@@ -128,8 +129,7 @@ export function walkGitConfig(
       const include =
         entry.key === "path" && entry.value && (entry.section === "include" || (entry.section === "includeif" && includeIf(entry.sub ?? "", path)));
       if (!include) continue;
-      const inc = entry.value!;
-      const stop = visit(inc.startsWith("~/") ? join(home, inc.slice(2)) : isAbsolute(inc) ? inc : join(dirname(path), inc), depth + 1);
+      const stop = visit(includedFile(entry.value!, path, home), depth + 1);
       if (stop) return stop;
     }
     return parsed.badLine === undefined ? undefined : { trouble: `${path}: line ${parsed.badLine} is no setting git can read`, gitStops: true };
@@ -140,6 +140,10 @@ export function walkGitConfig(
   }
   return undefined;
 }
+
+/** The file an include's `path` value names: `~/` below `home`, a relative one beside the including `file`. */
+export const includedFile = (value: string, file: string, home: string) =>
+  value.startsWith("~/") ? join(home, value.slice(2)) : isAbsolute(value) ? value : join(dirname(file), value);
 
 /** A config file's text without a deadline (read-head.ts: a FIFO is not waited on), for reads outside the permission checks. */
 export function readConfigFile(path: string): ReturnType<ConfigReader> {
@@ -258,7 +262,7 @@ export function pushForcing(cwd: string, home: string, env: Record<string, strin
   let found: string | undefined;
   try {
     const stop = walkGitConfig(
-      files(cwd, home, env),
+      configFiles(cwd, home, env),
       bounded,
       () => true,
       home,

@@ -198,7 +198,7 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     if (unknown !== undefined) return { unknown };
     // an option's value in the same word (`-o/home/ana/.config/hey/config.toml`), or a path from a directory known only at run time
     if (ending(w.text)) return "by its last names";
-    const reach = git ? gitReach(paths, control, f) : undefined;
+    const reach = git ? gitReach(paths, control, f, dirs) : undefined;
     if (typeof reach === "string") return { git: reach };
     return reach ?? (git && inGit(w.text.replace(/^-\w/, "")) ? { git: "" } : undefined);
 

@@ -37,6 +37,8 @@ export interface ControlFiles {
   packageScripts?(dir: string): Record<string, string> | string | undefined;
   /** the absolute directories of the packages the workspace rooted at the absolute `dir` declares (fs/workspace-packages.ts), none when it is no workspace's root, or why they are unknown */
   workspacePackages?(dir: string): string[] | { unknown: string };
+  /** why writing the absolute path `abs` writes what git runs commands from, found by what it is (fs/git-places.ts): in a git directory whatever its name, a config file git reads from the start directory, any of `from` or `abs`'s own (an included one too), the hooks directory core.hooksPath names; undefined: none; `unknown`: why it cannot be told */
+  gitOwn?(abs: string, from?: readonly string[]): string | { unknown: string } | undefined;
   /** the absolute directory (or file, there or not) `dir` with its links resolved (where pnpm and yarn look above for a workspace's root; where a write lands), or why it did not answer in time */
   realDir?(dir: string): string | { unknown: string };
 }
@@ -167,15 +169,19 @@ const GIT_NAME = /^(?:\.git[. ]*|git~1)(?:::\$INDEX_ALLOCATION|:\$I30:\$INDEX_AL
 export const inGit = (path: string) => path.split(/[\\/]/).some((part) => GIT_NAME.test(part));
 
 /**
- * Whether writing one of the absolute `paths` writes git's own files (inGit): "" as written, "by
- * another name" once links are resolved, why that cannot be told, or undefined.
+ * Whether writing one of the absolute `paths` writes git's own files: "" as written (inGit), "by
+ * another name" once links are resolved, what git runs from there found by what it is
+ * (`control.gitOwn`, looked at from the directories `from` a script may stand in), why that cannot
+ * be told, or undefined.
  */
-export function gitReach(paths: string[], control: ControlFiles, f: Flavour): string | { unknown: string } | undefined {
+export function gitReach(paths: string[], control: ControlFiles, f: Flavour, from?: readonly string[]): string | { unknown: string } | undefined {
   if (paths.some((p) => inGit(f.normalize(p)))) return "";
   for (const p of paths) {
     const real = control.realDir?.(p);
     if (typeof real === "object") return real;
     if (real !== undefined && inGit(real)) return "by another name";
+    const own = control.gitOwn?.(p, from);
+    if (own !== undefined) return own;
   }
   return undefined;
 }
@@ -219,7 +225,7 @@ function reaches(target: Word, control: ControlFiles, dirs: string[] | undefined
   if (unknown !== undefined) return { unknown };
   const guarded = guardedBy(paths, control, f);
   if (guarded) return guarded;
-  const git = gitReach(paths, control, f);
+  const git = gitReach(paths, control, f, dirs);
   return typeof git === "string" ? { git } : git;
 }
 

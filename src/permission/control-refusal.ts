@@ -10,7 +10,7 @@ import type { Segment } from "./shell-model.ts";
 
 const owner = (git: boolean | undefined, how: string) =>
   git
-    ? "git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name)"
+    ? "git's own files (git runs the commands its config and hooks name)"
     : how === CACHE_WHY || how === PATH_WHY
       ? "a file hey guards"
       : "hey's own configuration or trust file";

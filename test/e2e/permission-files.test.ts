@@ -205,12 +205,13 @@ test("under an allow list, git takes no bare repository the agent made of plain 
   scripted.userConfig(`[agent]\nparallel_tools = false\n[permission]\nallow = ["bash: git diff *", "read_file", "write_file"]\n`);
   const pwned = join(home.path, "PWNED_bare");
   scripted.calls = [
-    ["write_file", { path: "evil/HEAD", content: "ref: refs/heads/main\n" }],
-    ["write_file", { path: "evil/objects/.keep", content: "" }],
-    ["write_file", { path: "evil/refs/.keep", content: "" }],
+    // in this order: once HEAD, objects/ and refs/ are there, the directory is a git directory, which no write may land in
     ["write_file", { path: "evil/config", content: `[core]\n\tbare = true\n[diff]\n\texternal = "touch ${pwned}; true"\n` }],
     ["write_file", { path: "evil/a", content: "a\n" }],
     ["write_file", { path: "evil/b", content: "b\n" }],
+    ["write_file", { path: "evil/objects/.keep", content: "" }],
+    ["write_file", { path: "evil/refs/.keep", content: "" }],
+    ["write_file", { path: "evil/HEAD", content: "ref: refs/heads/main\n" }],
     ["bash", { command: "cd evil && git diff --no-index a b" }],
   ];
   const run = await runHey(["-p", "look"], { cwd: project.path, env: { HOME: home.path } });
@@ -240,7 +241,7 @@ test("under allow entries for cp and git status, a glob may not reach .git/confi
   const got = results();
   // before: both ran; git status ran the fsmonitor, and the next run found no approvals record
   expect(got[0]).toBe(
-    "blocked by permission rules: `.g?t/config` names git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name) (a pattern that could match it), which the agent may not change",
+    "blocked by permission rules: `.g?t/config` names git's own files (git runs the commands its config and hooks name) (a pattern that could match it), which the agent may not change",
   );
   expect(got[1]).toBe(
     "blocked by permission rules: `~/.local/state/hey/approvals.jso?` names hey's own configuration or trust file (a pattern that could match it), which the agent may not change",

@@ -13,7 +13,7 @@ const scripted = eachScriptedRun();
 const { home, project } = scripted;
 const HOOK = `npx -c 'printf "#!/bin/sh\\ntouch pwned\\n" > .git/hooks/post-commit; chmod +x .git/hooks/post-commit'`;
 const REFUSED =
-  "blocked by permission rules: `> .git/hooks/post-commit` could write git's own files (in a `.git` directory, or a `.git` file: git runs commands its config and hooks name), which the agent may not change";
+  "blocked by permission rules: `> .git/hooks/post-commit` could write git's own files (git runs the commands its config and hooks name), which the agent may not change";
 
 test.each([
   ["a deny list", `deny = ["bash: rm -rf *", "bash: git push *"]`],

@@ -45,16 +45,24 @@ test("reads answer as the file system does: kind, size, content, the system erro
 
 test("a read that does not answer in time makes the check 'cannot verify', naming the file; the next reads work again", () => {
   expect(check("bash: npm publish *", "npm test")).toContain("runs package.json's script `test`");
-  // a mount that hangs: no read of a package.json or a .git, nor an lstat of notes.txt, ever answers
-  const hangs = `/package\\.json$|\\.git/.test(req.path) || (req.op === "lstat" && /notes/.test(req.path))`;
-  setWorkerSource(workerSource(`(req) => { if (${hangs}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), DEADLINE_MS, noTable);
+  // a mount that hangs: no read of a package.json, nor an lstat of notes.txt, ever answers
+  const hang = (hangs: string) =>
+    setWorkerSource(workerSource(`(req) => { if (${hangs}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }`), DEADLINE_MS, noTable);
+  hang(`/package\\.json$/.test(req.path) || (req.op === "lstat" && /notes/.test(req.path))`);
   try {
     expect(check("bash: npm publish *", "npm test")).toBe(
       "blocked by permission rules: cannot verify `npm test`: its package.json did not answer in 2 s (a hung network mount?), so its scripts are unknown",
     );
-    expect(check("bash: git push --force *", "git push")).toContain(`may force the push through git's config (${join(project, ".git")} did not answer in 2 s`);
     expect(check("bash: rm *", ": > notes.txt")).toContain("it empties `notes.txt` if it holds anything, which hey cannot see");
     expect(check("bash: npm publish *", "ls")).toBeUndefined(); // reads nothing
+  } finally {
+    setWorkerSource(undefined);
+  }
+  // nor does a read of the .git: git's config may include any file, so a command naming one cannot be verified
+  hang(`/\\.git/.test(req.path)`);
+  try {
+    expect(check("bash: git push --force *", "git push")).toContain(`may force the push through git's config (${join(project, ".git")} did not answer in 2 s`);
+    expect(check("bash: rm *", "cp a b")).toContain(`cannot verify \`cp a b\`: hey cannot tell whether \`a\` names its own configuration or trust file`);
   } finally {
     setWorkerSource(undefined);
   }

@@ -130,9 +130,9 @@ symlinkSync(join(project, ".git", "config"), join(project, "gitcfg")); // dangli
 symlinkSync(join(project, ".git"), join(project, "gitdir"));
 describe.each(Object.entries(checks))("under the %s list, git's own files", (_list, check) => {
   const git = (word: string, how = "") =>
-    `blocked by permission rules: \`${word}\` names git's own files (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name)${how}, which the agent may not change`;
+    `blocked by permission rules: \`${word}\` names git's own files (git runs the commands its config and hooks name)${how}, which the agent may not change`;
   const redirect = (target: string, how = "") =>
-    `blocked by permission rules: \`> ${target}\` could write git's own files (in a \`.git\` directory, or a \`.git\` file: git runs commands its config and hooks name)${how}, which the agent may not change`;
+    `blocked by permission rules: \`> ${target}\` could write git's own files (git runs the commands its config and hooks name)${how}, which the agent may not change`;
   test.each([
     ["cp /tmp/x .git/config", git(".git/config")],
     ["cp /tmp/x .git/hooks/pre-commit", git(".git/hooks/pre-commit")],

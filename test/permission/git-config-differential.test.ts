@@ -80,7 +80,6 @@ const ALLOWED = [
   "git config color.x core",
   "git config -f .gitmodules submodule.lib.url https://example.com/lib.git",
   "git config -f .gitmodules core.fsmonitor 'touch pwned; false'",
-  "git config -f ../home/.gitconfig user.email ana@example.com",
   "git -c alias.cfg=config cfg user.name Bea",
   "git -c alias.st=status st",
 ];
@@ -144,21 +143,26 @@ testNeeding(["git", "bash"])("every git config write the checker refuses writes 
       mkdirSync(join(project, "tpl", "hooks"), { recursive: true });
       writeFileSync(join(project, "tpl", "config"), "[core]\n\tfsmonitor = touch pwned; false\n");
       writeFileSync(join(project, "tpl", "hooks", "pre-commit"), "#!/bin/sh\ntouch pwned\n", { mode: 0o755 });
+      // judged as hey judges it: before it runs (a hooks path or include it sets is guarded once set)
+      const checks = {
+        allow: permissionCheck({ allow: ["bash: git *", "bash: env *", "bash: sh *"], deny: [], narrow: [] }, "bash", { cwd: project, home, controls }),
+        deny: permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "bash", { cwd: project, home, controls }),
+      };
+      const refusals = Object.entries(checks).map(([name, check]) => [name, check("bash", { command })] as const);
       const before = configs(dir);
       Bun.spawnSync(["bash", "-c", command], { cwd: project, env, stdout: "ignore", stderr: "ignore" });
       const after = configs(dir);
       const changed = [...new Set([...before.keys(), ...after.keys()])].flatMap((f) =>
         before.get(f) === after.get(f) ? [] : basename(dirname(f)) === "hooks" ? [`hook ${basename(f)}`] : changedKeys(before.get(f) ?? "", after.get(f) ?? ""),
       );
-      const checks = {
-        allow: permissionCheck({ allow: ["bash: git *", "bash: env *", "bash: sh *"], deny: [], narrow: [] }, "bash", { cwd: project, home, controls }),
-        deny: permissionCheck({ allow: [], deny: ["bash: rm *"], narrow: [] }, "bash", { cwd: project, home, controls }),
-      };
-      return { changed, refusals: Object.entries(checks).map(([name, check]) => [name, check("bash", { command })] as const) };
+      return { changed, refusals };
     };
     for (const command of REFUSED) {
       const { changed, refusals } = run(command);
-      for (const [name, refusal] of refusals) if (!refusal?.includes("writes git's config")) violations.push(`${name} list let through ${command}`);
+      // the global config's files are refused by their names first, whatever the key (README)
+      for (const [name, refusal] of refusals)
+        if (!refusal?.includes("writes git's config") && !refusal?.includes("names git's own files"))
+          violations.push(`${name} list let through ${command}: ${refusal}`);
       if (!changed.length) violations.push(`git wrote no config key for ${command}, which the checker refuses`);
     }
     for (const command of ALLOWED) {

@@ -63,14 +63,10 @@ const REFUSED: [string, string, string][] = [
   ["git status && git config core.hooksPath h", "the repository's", unlisted("core.hooksPath")],
   // a key or a file known only at run time
   ['git config -f "$F" core.fsmonitor x', "a file named only at run time", unlisted("core.fsmonitor")],
-  // a file named as written is judged by the key, as the repository's is (review finding 2): the global config by its name, a bare repository's
-  ["git config -f ~/.gitconfig core.fsmonitor 'touch P2; false'", ANY("~/.gitconfig"), unlisted("core.fsmonitor")],
-  ["git config --file ../home/.gitconfig alias.st '!touch P3'", ANY("../home/.gitconfig"), unlisted("alias.st")],
+  // a file named as written is judged by the key, as the repository's is (review finding 2): a bare repository's (the global and system ones: below)
   ["git config -f b/config core.fsmonitor 'touch P4; false'", ANY("b/config"), unlisted("core.fsmonitor")],
   ["git config -fb/config core.hooksPath h", ANY("b/config"), unlisted("core.hooksPath")],
   ["git config --fil=b/config include.path /tmp/evil.cfg", ANY("b/config"), unlisted("include.path")],
-  ["git config -f /etc/gitconfig core.pager 'less; touch /tmp/pwned'", ANY("/etc/gitconfig"), unlisted("core.pager")],
-  ["git config -f ~/.config/git/config credential.helper x", ANY("~/.config/git/config"), unlisted("credential.helper")],
   ["git config -f b/config --unset core.hooksPath", ANY("b/config"), unlisted("core.hooksPath")],
   ["git config -f b/config set alias.x '!sh'", ANY("b/config"), unlisted("alias.x")],
   ["git config -f b/config -e", ANY("b/config"), "`edit` may change any key"],
@@ -100,6 +96,17 @@ const REFUSED: [string, string, string][] = [
 ];
 
 describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
+  // x105: every config file git reads is guarded by its name, whatever the key; a reader may name it
+  test.each(["~/.gitconfig", "../home/.gitconfig", "/etc/gitconfig", "~/.config/git/config"])(
+    "git config -f %s, git's own config, is refused by its name",
+    (file) => {
+      for (const command of [`git config -f ${file} core.fsmonitor 'touch P2; false'`, `git config -f ${file} user.name Ana`])
+        expect(check("bash", { command })).toBe(
+          `${PREFIX}\`${file}\` names git's own files (git runs the commands its config and hooks name) (a config file git reads), which the agent may not change`,
+        );
+      expect(check("bash", { command: `git show HEAD:x ${file}` })).toBeUndefined(); // a reader
+    },
+  );
   test.each(REFUSED)("%s is refused", (command, where, why) => {
     const segment = /^(env|sh -c) /.test(command) ? command.replace(/^env |^sh -c '|'$/g, "") : command.replace(/^git status && /, "");
     expect(check("bash", { command })).toBe(`${PREFIX}\`${segment}\` writes git's config (${where}: ${OWN}${why}`);
@@ -153,7 +160,6 @@ describe.each(Object.entries(checks))("under the %s list", (_list, check) => {
     "git config -f .gitmodules submodule.lib.update '!touch /tmp/pwned'",
     // any other file, with a key that runs nothing
     "git config -f b/config user.name Ana",
-    "git config -f ~/.gitconfig core.fsmonitor",
     "git config --blob HEAD:.gitmodules --list",
     // a repository with git's own template
     "git init",

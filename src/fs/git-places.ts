@@ -1,0 +1,131 @@
+// Where git finds the commands it runs, for the guard that keeps the agent from writing there while
+// a permission list is set (SPEC §8, x105): a git directory known by what it holds, not by its name
+// (`.bare` in the bare-repository-and-worktrees layout, `git init --separate-git-dir`, a worktree's
+// `gitdir:` target, yadm's `repo.git`), every config file git reads from a directory with the
+// files those include (`~/.gitconfig.local`, a tracked `.gitconfig` a repository includes), and the
+// directory `core.hooksPath` names. Read here with bounded reads, never by a git the agent could
+// configure. Every function may throw Hung (a read that did not answer in time).
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { checkNumber } from "./bounded-reads.ts";
+import { bounded, configFiles, gitDirs, includedFile, statOrNone, walkGitConfig } from "./git-config-files.ts";
+import { realTargetBounded } from "./real-target.ts";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Whether `dir` is a git directory as git tells one (setup.c is_git_directory): a HEAD, and
+ * objects/ and refs/ or a `commondir` file naming where they are (a worktree's own directory).
+ */
+export function isGitDir(dir: string): boolean {
+  const head = statOrNone(join(dir, "HEAD"));
+  if (!head || head.kind === "dir") return false;
+  if (statOrNone(join(dir, "commondir"))?.kind === "file") return true;
+  return statOrNone(join(dir, "objects"))?.kind === "dir" && statOrNone(join(dir, "refs"))?.kind === "dir";
+}
+
+/** The git directory `abs` is or is in, looked for from `abs` up to the root, or undefined. */
+export function gitDirHolding(abs: string): string | undefined {
+  for (let d = abs; ; d = dirname(d)) {
+    if (isGitDir(d)) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** A place git runs commands from, and why, in the words a refusal says. */
+export interface GitPlace {
+  path: string;
+  why: string;
+}
+
+/**
+ * The places a git run from `cwd` takes commands from: the repository's git directories (a
+ * worktree's own and the common one, wherever its `.git` file points), every config file it reads
+ * (system, global, the repository's, the worktree's) and every file those include, an
+ * `[includeIf]` whatever its condition (a branch, a remote, a directory may meet it later), there
+ * or not (creating `~/.gitconfig.local` sets what it includes), and each directory
+ * `core.hooksPath` names (relative: from the work tree's top and from the git directory, as git runs
+ * hooks from the one or the other). A file hey cannot read to its end says no more.
+ */
+export function gitPlaces(cwd: string, home: string, env: Env): GitPlace[] {
+  if (!isAbsolute(cwd)) return []; // a path of another system (a Windows one checked on Linux): nothing here to read
+  return placesOf(repositoryAt(cwd, env), cwd, home, env);
+}
+
+/** The repository a git run from `cwd` finds: its git directories and its work tree's top (none for a bare one). */
+function repositoryAt(cwd: string, env: Env): { dirs: string[]; top: string | undefined } {
+  const dirs = gitDirs(cwd, env);
+  return { dirs, top: dirs.length && !env.GIT_DIR ? worktreeTop(cwd) : undefined };
+}
+
+function placesOf(repo: { dirs: string[]; top: string | undefined }, cwd: string, home: string, env: Env): GitPlace[] {
+  const [dir, common] = repo.dirs;
+  const places: GitPlace[] = [];
+  for (const d of new Set([dir, common])) if (d) places.push({ path: d, why: `in ${d}, a git directory` });
+  const files = configFiles(cwd, home, env);
+  const from = new Map<string, string>(); // an included file, and the file that includes it
+  const read = (path: string) => {
+    places.push({ path, why: from.has(path) ? `a config file git reads, included by ${from.get(path)}` : "a config file git reads" });
+    return bounded(path);
+  };
+  walkGitConfig(
+    files,
+    read,
+    () => true,
+    home,
+    (s) => {
+      if (s.key === "path" && s.value && (s.section === "include" || s.section === "includeif")) from.set(includedFile(s.value, s.file!, home), s.file!);
+      if (s.section === "core" && s.sub === undefined && s.key === "hookspath" && s.value)
+        for (const hooks of hookDirs(s.value, home, repo.top, dir))
+          places.push({ path: hooks, why: `in ${hooks}, the hooks directory core.hooksPath names in ${s.file}` });
+      return false;
+    },
+  );
+  return places;
+}
+
+/** Where a `core.hooksPath` value points: `~/` below `home`, a relative one from the work tree's top and from the git directory. */
+function hookDirs(value: string, home: string, top: string | undefined, gitDir: string | undefined): string[] {
+  if (value.startsWith("~/")) return [join(home, value.slice(2))];
+  if (isAbsolute(value)) return [value];
+  return [...new Set([top, gitDir].filter((d) => d !== undefined).map((d) => resolve(d, value)))];
+}
+
+/** The directory holding the `.git` a git run from `cwd` finds, or undefined. */
+function worktreeTop(cwd: string): string | undefined {
+  for (let d = resolve(cwd); ; d = dirname(d)) {
+    if (statOrNone(join(d, ".git"))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+const inside = (path: string, place: string) => path === place || path.startsWith(place.endsWith(sep) ? place : place + sep);
+
+let memo = { check: -1, places: new Map<string, (GitPlace & { real: string })[]>() };
+
+/** gitPlaces with each place's real path, worked out once per permission check for each repository (a command names many paths, many in one repository). */
+function placesOnce(cwd: string, home: string, env: Env): (GitPlace & { real: string })[] {
+  if (memo.check !== checkNumber()) memo = { check: checkNumber(), places: new Map() };
+  const repo = repositoryAt(cwd, env);
+  const key = [...repo.dirs, repo.top ?? ""].join("\0");
+  let places = memo.places.get(key);
+  if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realTargetBounded(p.path) }))));
+  return places;
+}
+
+/**
+ * Why writing the absolute path `abs` would write something git runs commands from, or undefined:
+ * it is in a git directory (by what that holds), or it is one of the places (gitPlaces) of a git run
+ * from any of `from` or from the directory `abs` is in — as written, or once links are resolved.
+ */
+export function gitOwnership(abs: string, from: readonly string[], home: string, env: Env): string | undefined {
+  if (!isAbsolute(abs)) return undefined; // a path of another system (a Windows one checked on Linux)
+  const real = realTargetBounded(abs);
+  const written = [...new Set([abs, real])];
+  for (const p of written) {
+    const dir = gitDirHolding(p);
+    if (dir !== undefined) return `in ${dir}, a git directory`;
+  }
+  for (const cwd of new Set([...from, ...written.map(dirname)].filter((d) => isAbsolute(d))))
+    for (const place of placesOnce(cwd, home, env)) if (written.some((p) => inside(p, place.path) || inside(p, place.real))) return place.why;
+  return undefined;
+}
