@@ -189,8 +189,8 @@ describe("grep (built-in walker)", () => {
   });
 
   test("no match, bad arguments and missing paths", async () => {
-    // the directories the search left out, where a library's code or a build's output would be
-    const left = "[ignored, not searched: build/, dist/, node_modules/; name one as path to search it]";
+    // the directories the search left out, where a library's code or a build's output would be, those below too
+    const left = "[ignored, not searched: build/, dist/, node_modules/, sub/node_modules/; name one as path to search it]";
     expect(await grep({ pattern: "zzz_nothing" })).toEqual({ output: `no matches for "zzz_nothing" in .\n${left}` });
     expect(await grep({ pattern: "zzz_nothing", path: "sub" })).toEqual({
       output: 'no matches for "zzz_nothing" in sub\n[ignored, not searched: sub/node_modules/; name one as path to search it]',
