@@ -6,7 +6,8 @@
 //   1. how many lines match in each file (`--count`): one line per file, the search's whole cost
 //   2. which of those files hold a NUL byte (binary: named, not shown), read only where they matched
 //   3. the lines of the files the result shows (fairShares), each at most as far as its share
-//      (`--max-count`), with their context
+//      (`--max-count`), with their context; asked at the same time as 2, and again in the rare
+//      case that a file it read turns out binary
 // The counts are the same ones the lines would give: ripgrep counts a line once however often it matches.
 import { resolve } from "node:path";
 import { shownName } from "../fs/odd-names.ts";
@@ -58,8 +59,11 @@ const RG_BINARY_SAID = ": WARNING: stopped searching binary file";
 const RG_BINARY_MATCHES = /: binary file matches \(found "\\0" byte around offset \d+\)$/;
 /** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
 const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
-/** Characters of paths given to one ripgrep: Windows takes command lines of 32,767 characters at most. */
-const ARGV_CHARS = 24_000;
+/**
+ * Characters of paths given to one ripgrep: Windows takes command lines of 32,767 characters at
+ * most; macOS 1 MB of arguments and environment, Linux 2 MB. Each run costs a start (~5 ms).
+ */
+const ARGV_CHARS = process.platform === "win32" ? 24_000 : 256_000;
 const NEWLINE = new Uint8Array([10]);
 const strict = new TextDecoder("utf-8", { fatal: true });
 
@@ -81,10 +85,21 @@ export async function searchWithRg(rg: string, search: Search, ctx: ToolContext,
   const found = createCollector(search.cap, search.context);
   const matched = await countMatches(rg, search, ctx, env, found);
   if (!matched) return undefined;
-  const binary = await holdingNul(rg, matched, ctx, env);
-  if (!binary) return undefined;
+  // which files hold a NUL is asked while the lines are read: that a shown one does is rare, and then they are read again
+  const [binary, first] = await Promise.all([holdingNul(rg, matched, ctx, env), linesShown(rg, search, matched, new Set(), ctx, env)]);
+  if (!binary || !first) return undefined;
+  const lines = [...first.shown.keys()].some((m) => binary.has(m)) ? await linesShown(rg, search, matched, binary, ctx, env) : first;
+  if (!lines) return undefined;
+  for (const m of matched) {
+    if (binary.has(m) || lines.turned.has(m)) found.binary.push(search.show(m.abs));
+    else found.add(lines.shown.get(m) ?? { path: search.show(m.abs), count: m.count, lines: new Map() });
+  }
+  return found;
+}
+
+/** The hits of the files of `matched` but `binary` a result shows (fairShares), with their lines; and those that turned out binary as they were read. */
+async function linesShown(rg: string, search: Search, matched: Matched[], binary: Set<Matched>, ctx: ToolContext, env: Env) {
   const text = matched.filter((m) => !binary.has(m)).sort((a, b) => comparePaths(a.printed, b.printed));
-  for (const m of matched) if (binary.has(m)) found.binary.push(search.show(m.abs));
   const shares = fairShares(
     text.map((m) => m.count),
     search.cap,
@@ -92,12 +107,7 @@ export async function searchWithRg(rg: string, search: Search, ctx: ToolContext,
   const shown = new Map<Matched, FileHits>();
   for (const [i, m] of text.entries()) if (shares[i]! > 0) shown.set(m, { path: search.show(m.abs), count: m.count, lines: new Map() });
   const turned = await shownLines(rg, search, shown, Math.max(0, ...shares), ctx, env);
-  if (!turned) return undefined;
-  for (const m of text) {
-    if (turned.has(m)) found.binary.push(search.show(m.abs));
-    else found.add(shown.get(m) ?? { path: search.show(m.abs), count: m.count, lines: new Map() });
-  }
-  return found;
+  return turned && { shown, turned };
 }
 
 /** ripgrep's arguments that say which files a search reads: dotfiles, ignore files, the names always skipped, the glob. */

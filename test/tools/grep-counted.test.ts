@@ -31,7 +31,10 @@ beforeAll(async () => {
   log = join(root, "printed.log");
   writeFileSync(log, "");
   const wrapper = join(root, "rg.sh");
-  writeFileSync(wrapper, `#!/bin/sh\n'${rg}' "$@" > '${root}/out'\ncode=$?\nwc -c < '${root}/out' >> '${log}'\ncat '${root}/out'\nexit $code\n`);
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\n'${rg}' "$@" > '${root}/out'.$$\ncode=$?\nwc -c < '${root}/out'.$$ >> '${log}'\ncat '${root}/out'.$$\nrm -f '${root}/out'.$$\nexit $code\n`,
+  );
   chmodSync(wrapper, 0o755);
   rgTool = createGrepTool({ rg: wrapper });
 });

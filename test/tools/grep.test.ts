@@ -278,7 +278,7 @@ describe("grep: ripgrep and the built-in walker give the same text", () => {
     const viaRg = await grep(args, rgTool);
     // rejected (2), then run with --pcre2, which answered (0); `--pcre2-version` (0) is asked once per process
     expect(rgRuns().slice(before)[0]).toBe("2");
-    expect(rgRuns().at(-1)).toBe("0 --pcre2");
+    expect(rgRuns().slice(before)).toContain("0 --pcre2");
     expect(viaRg).toEqual({ output: "crlf.txt:2: foo needle" });
     expect(viaRg).toEqual(await grep(args));
   });
