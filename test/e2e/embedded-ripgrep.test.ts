@@ -107,7 +107,7 @@ test("[tools] rg naming a program that cannot be run is said once, with its line
   expect(run.code).toBe(0);
   const said = `hey: ${config}:2: [tools] rg "/nonexistent/rg" cannot be run (not found); grep uses rg on PATH (${join(work.path, "rg-path", "rg")}) instead`;
   expect(run.stderr.split("\n").filter((l) => l.includes("[tools] rg"))).toEqual([said]);
-  expect(readFileSync(log, "utf8")).toMatch(/^(ran\n)+$/); // grep runs it more than once: counts, then lines // ripgrep searched, not the walk
+  expect(readFileSync(log, "utf8")).toMatch(/^(ran\n)+$/); // ripgrep searched, not the walk (more than once: counts, then lines)
 });
 
 test("hey doctor says an unrunnable [tools] rg once, as its `! grep:` line with where it is set", async () => {
