@@ -243,6 +243,15 @@ try {
     `memory    search task (grep, edit, run, answer; ${Bun.which("rg", { PATH: withoutRipgrep(toolEnv.PATH) }) ? "rg on PATH" : "embedded ripgrep"}): peak RSS ${mb(median(searchRss))} (first run ${mb(searchRss[0]!)}; max ${mb(Math.max(...searchRss))})   (target ≤ 60 MB)`,
   );
 
+  const { grepBench } = await import("./bench-grep.ts");
+  mkdirSync(join(dir, "grep"));
+  const g = await grepBench(join(dir, "grep"), TASK_RUNS);
+  console.log(
+    g
+      ? `grep      a word on ${num(g.matches)} lines (4,000 files and a 40 MB dump), grep tool with ripgrep: ${fmt(g.grep)}; rg -n ${fmt(g.rgPrint)}, rg -c ${fmt(g.rgCount)}   (target ≤ rg -n)`
+      : "grep      skipped: no ripgrep found (test/helpers/find-rg.ts)",
+  );
+
   const { faultsBench } = await import("./bench-faults.ts");
   for (const f of await faultsBench(hey, join(dir, "memory"), toolEnv))
     console.log(`faults    ${f.name}: peak RSS ${mb(f.peakRss)}, ${fmt(f.ms)}, exit ${f.code}${f.ok ? "" : " (UNEXPECTED)"}   (target ≤ 100 MB)`);

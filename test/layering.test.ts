@@ -118,6 +118,7 @@ const EDGES = new Set([
   "tools/file-lines.ts",
   "tools/grep.ts",
   "tools/grep-search.ts",
+  "tools/grep-ripgrep.ts",
   "tools/grep-left-out.ts",
   "tools/outputs.ts",
   "tools/process-tree.ts",

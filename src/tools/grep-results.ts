@@ -189,11 +189,28 @@ export function binaryNote(found: Collector): string {
   return `[${files} also ${all.length === 1 ? "matches" : "match"}: ${named}; not shown]`;
 }
 
-/** The line naming the directories a search that found nothing left out (walk.ts leftOutDirs, at most 5), or "". */
+/**
+ * The line naming the directories a search that found nothing left out (walk.ts leftOutDirs), or "":
+ * those in one workspace's packages as one (200 `packages/NAME/node_modules` as `packages/*` + `/node_modules/ (200 folders)`), at most 5 named.
+ */
 export function ignoredNote(paths: string[]): string {
   if (paths.length === 0) return "";
-  const named = paths.slice(0, 5).map((p) => `${p}/`);
-  return `[ignored, not searched: ${named.join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}; name one as path to search it]`;
+  const named = collapsedDirs(paths);
+  return `[ignored, not searched: ${named.slice(0, 5).join(", ")}${named.length > 5 ? ` and ${named.length - 5} more` : ""}; name one as path to search it]`;
+}
+
+/** Folders of one name in sibling folders (`a/x/dist`, `a/y/dist`) as one entry, `a/*` + `/dist/ (2 folders)`; the top ones first. */
+function collapsedDirs(paths: string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const path of paths) {
+    const parts = path.split("/");
+    const key = parts.length < 2 ? path : [...parts.slice(0, -2), "*", parts.at(-1)].join("/");
+    groups.set(key, [...(groups.get(key) ?? []), path]);
+  }
+  const depth = (path: string) => path.split("/").length;
+  return [...groups]
+    .sort(([a], [b]) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, members]) => (members.length === 1 ? `${members[0]}/` : `${key}/ (${members.length} folders)`));
 }
 
 /**

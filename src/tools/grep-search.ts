@@ -23,31 +23,19 @@ import { stat } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { type ToolContext, type ToolResult, toolError } from "../kernel/tool.ts";
-import { type GlobFilter, globFilter } from "./grep-glob.ts";
-import { eachRecord, hasPcre2, ripgrepFor } from "./ripgrep.ts";
+import { globFilter } from "./grep-glob.ts";
+import { hasPcre2, ripgrepFor } from "./ripgrep.ts";
+import { rgScope, type Search, searchWithRg } from "./grep-ripgrep.ts";
 import { countLeftOut, dropKept, ignoredDirs, keptFromGrep, type LeftOut, leftOutNote } from "./grep-left-out.ts";
-import { type Scope, scopeOf, walkFiles } from "./walk.ts";
+import { scopeOf, walkFiles } from "./walk.ts";
 import { kernelDirsIn, mountTable, rgKeptOut } from "./kernel-dirs.ts";
 import { globalExcludes } from "../fs/ignore-files.ts";
 import { errorText } from "../kernel/errors.ts";
-import {
-  binaryNote,
-  type Collector,
-  createCollector,
-  createHits,
-  type FileHits,
-  format,
-  ignoredNote,
-  lower,
-  reasonOf,
-  unreadableNote,
-} from "./grep-results.ts";
-import { binaryMatches, isBinaryFile, readLinePieces, readLines } from "./file-lines.ts";
+import { binaryNote, type Collector, createCollector, createHits, format, ignoredNote, reasonOf, unreadableNote } from "./grep-results.ts";
+import { binaryMatches, isBinaryFile, readLines } from "./file-lines.ts";
 import type { Query } from "./grep-args.ts";
-import { clip, type Clip, createClip } from "./grep-clip.ts";
-import { bareClassNote, compilePattern, posixClasses } from "./grep-regex.ts";
+import { bareClassNote, compilePattern } from "./grep-regex.ts";
 import { diskPath } from "../fs/dir-names.ts";
-import { shownName } from "../fs/odd-names.ts";
 import { notRegularFile, unsearchedKernelPath } from "../fs/special-files.ts";
 import { procPath } from "../fs/mounts.ts";
 import { realTarget } from "../fs/real-target.ts";
@@ -197,27 +185,6 @@ function display(abs: string, cwd: string): string {
   return sep === "/" ? path : path.replaceAll(sep, "/");
 }
 
-interface Search {
-  root: string;
-  /** what the walk leaves out there (walk.ts scopeOf) */
-  scope: Scope;
-  isFile: boolean;
-  regex: RegExp;
-  pattern: string;
-  ignoreCase: boolean;
-  context: number;
-  /** how ripgrep applies the glob (grep-glob.ts) */
-  rgGlob: Pick<GlobFilter, "rgArgs" | "rgPaths">;
-  /** how ripgrep reads git's global excludes file as the walk does (fs/ignore-files.ts globalExcludes) */
-  rgExcludes: string[];
-  cap: number;
-  /** ripgrep runs the pattern with PCRE2 (`--pcre2`) instead of its own engine */
-  pcre2?: boolean;
-  /** whether a file (by its absolute path) passes the glob, and the permission rules let grep read it */
-  keep: (abs: string) => boolean;
-  show: (abs: string) => string;
-}
-
 async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Collector> {
   const found = createCollector(search.cap, search.context);
   const unreadable = (abs: string, e: unknown) => found.unreadable.push({ path: search.show(abs), why: reasonOf(e) });
@@ -234,167 +201,4 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     else if (read === "binary" && (await binaryMatches(abs, search.regex, signal, true).catch(() => 0)) > 0) found.binary.push(path);
   }
   return found;
-}
-
-/**
- * Lines longer than this many bytes ripgrep does not print (`--max-columns`): grep.ts reads them
- * from the file itself and cuts them around the match (clip). Without it one line of a minified
- * bundle with a match on every character cost gigabytes: ripgrep's `--json` lists each match, and
- * ignores --max-columns, so ripgrep's plain output is read instead.
- */
-const RG_MAX_COLUMNS = 4096;
-/** How ripgrep prints a line over RG_MAX_COLUMNS: `[Omitted long matching line]`, `[Omitted long context line]`. */
-const RG_OMITTED = /^\[Omitted long .*\]$/;
-/** The line ripgrep prints when a file it was searching turns out to hold a NUL byte (the file is dropped). */
-const RG_BINARY_SAID = ": WARNING: stopped searching binary file";
-const RG_BINARY = new RegExp(`^.*${RG_BINARY_SAID}`);
-/** What `--binary` prints for a binary file that matches (its lines printed before are dropped). */
-const RG_BINARY_MATCHES = /: binary file matches \(found "\\0" byte around offset \d+\)$/;
-/** A path ripgrep could not read, as it says on stderr: `rg: PATH: Permission denied (os error 13)`. */
-const RG_UNREADABLE = /^rg: (.+): (.+?) \(os error \d+\)$/;
-const NEWLINE = new Uint8Array([10]);
-
-/**
- * The hits ripgrep finds, or undefined when it could not run or did not finish a search (it
- * rejected the pattern, failed to start or was killed by an abort), so the caller falls back to
- * the built-in search. ripgrep prints `PATH\0N:TEXT` for a match and `PATH\0N-TEXT` for context,
- * one file's lines together; a line without a NUL is a warning or the start of a path with a line
- * break in it. ripgrep prints no line between context groups (`--no-context-separator`, ripgrep 12
- * and later; an older one rejects it and the built-in search answers): with `--crlf` it would be
- * `--\r`, and a group taken for a new file lost context lines and split one file's matches and
- * share; and a line `--` could be part of a file's name.
- */
-async function searchWithRg(rg: string, search: Search, ctx: ToolContext, env: Record<string, string | undefined> | undefined): Promise<Collector | undefined> {
-  const argv = [rg, ...rgScope(search)];
-  argv.push("--crlf", "--encoding", "auto");
-  argv.push("--with-filename", "--line-number", "--null", "--no-heading", "--color", "never");
-  argv.push("--max-columns", String(RG_MAX_COLUMNS));
-  // PCRE2 takes POSIX classes as Unicode sets (ripgrep's own engine, and grep's, as ASCII): spelled out, they stay ASCII
-  if (search.pcre2) argv.push("--pcre2");
-  if (search.ignoreCase) argv.push("--ignore-case");
-  if (search.context > 0) argv.push("--context", String(search.context), "--no-context-separator");
-  // a binary file found in a directory is searched whole, and named (RG_BINARY_MATCHES) when it matches
-  if (!search.isFile) argv.push("--binary");
-  argv.push("--regexp", search.pcre2 ? posixClasses(search.pattern) : search.pattern, "--", ...search.rgGlob.rgPaths);
-
-  if (ctx.signal.aborted) return undefined; // an abort before the start is heard by no listener
-  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
-  try {
-    proc = Bun.spawn(argv, { cwd: ctx.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", ...(env ? { env } : {}) });
-  } catch {
-    return undefined;
-  }
-  const errors = proc.stderr.text();
-  const kill = () => proc.kill();
-  ctx.signal.addEventListener("abort", kill, { once: true });
-
-  const found = createCollector(search.cap, search.context);
-  const long = new Map<FileHits, { abs: string; lines: number[] }>(); // lines ripgrep left out, read from the file below
-  let current: { printed: string; abs: string; hits: FileHits | undefined } | undefined;
-  let capLine = Infinity; // line of the cap-th match in the current file: later lines are not needed
-  const close = () => {
-    if (current?.hits) found.add(current.hits);
-    current = undefined;
-  };
-  const decoder = new TextDecoder();
-  let before: Uint8Array[] = []; // a path's start before a newline in its name: the line that ends it follows
-  const onLine = (bytes: Uint8Array) => {
-    const nul = bytes.indexOf(0);
-    if (nul === -1) {
-      const said = decoder.decode(bytes);
-      const matches = RG_BINARY_MATCHES.exec(said);
-      if (matches) {
-        const name = Buffer.concat([...before, bytes]);
-        before = [];
-        const printed = shownName(name.subarray(0, name.length - Buffer.byteLength(matches[0])));
-        if (current?.printed === printed) current.hits = undefined;
-        const abs = resolve(ctx.cwd, printed);
-        if (search.keep(abs)) found.binary.push(search.show(abs));
-        return;
-      }
-      const binary = RG_BINARY.test(said);
-      const file = current;
-      if (file && binary && file.printed === shownName(bytes.subarray(0, Buffer.from(bytes).indexOf(RG_BINARY_SAID)))) file.hits = undefined;
-      else if (!binary) before.push(bytes, NEWLINE);
-      return;
-    }
-    // the path's bytes as hey writes a name (fs/odd-names.ts): one that is not UTF-8 is opened again so
-    const printed = shownName(before.length === 0 ? bytes.subarray(0, nul) : Buffer.concat([...before, bytes.subarray(0, nul)]));
-    before = [];
-    if (current?.printed !== printed) {
-      close();
-      const abs = resolve(ctx.cwd, printed);
-      const path = search.show(abs);
-      current = { printed, abs, hits: search.keep(abs) ? { path, count: 0, lines: new Map() } : undefined };
-      capLine = Infinity;
-    }
-    const file = current;
-    const hits = file.hits;
-    const line = /^(\d+)([:-])/.exec(decoder.decode(bytes.subarray(nul + 1, nul + 24)));
-    if (!hits || !line) return;
-    const n = Number(line[1]);
-    const match = line[2] === ":";
-    if (match && ++hits.count === search.cap) capLine = n;
-    if (n > capLine + search.context) return;
-    const text = decoder.decode(bytes.subarray(nul + 1 + line[0].length)).replace(/\r$/, "");
-    hits.lines.set(n, { text: clip(text, match ? search.regex : undefined), match });
-    if (!RG_OMITTED.test(text)) return;
-    const left = long.get(hits) ?? { abs: file.abs, lines: [] };
-    left.lines.push(n);
-    long.set(hits, left);
-  };
-
-  try {
-    await eachRecord(proc.stdout, 10, onLine, () => ctx.signal.aborted);
-    if (ctx.signal.aborted) {
-      proc.kill(); // the listener may not have run yet
-      return undefined;
-    }
-    close();
-    const code = await proc.exited;
-    const stderr = (await errors).split("\n").filter(Boolean);
-    // 0: matches, 1: none, 2: an error, which is the search's end only when every error is a path it could not read
-    if (ctx.signal.aborted || !(code === 0 || code === 1 || (code === 2 && stderr.length > 0 && stderr.every((l) => RG_UNREADABLE.test(l))))) return undefined;
-    // other lines are warnings (a bad .gitignore glob): the search went on
-    for (const [, path, why] of stderr.map((l) => RG_UNREADABLE.exec(l)).filter((m) => m !== null))
-      if (resolve(ctx.cwd, path!).startsWith(search.root)) found.unreadable.push({ path: search.show(resolve(ctx.cwd, path!)), why: lower(why!) });
-  } catch {
-    proc.kill(); // unreadable output: do not leave it blocked on a full pipe
-    return undefined;
-  } finally {
-    ctx.signal.removeEventListener("abort", kill);
-  }
-  const kept = new Set(found.files);
-  for (const [hits, { abs, lines }] of long) {
-    if (!kept.has(hits)) continue; // cut by the cap: never shown
-    await reclip(abs, hits, new Set(lines), search.regex).catch(() => {}); // unreadable now: ripgrep's `[Omitted long … line]` stays
-  }
-  return found;
-}
-
-/** ripgrep's arguments that say which files a search reads: dotfiles, ignore files, the names always skipped, the glob. */
-function rgScope(search: Search): string[] {
-  const argv = ["--no-config", "--hidden"];
-  for (const name of search.scope.skip) argv.push("--glob", `!${name}`);
-  if (!search.scope.gitignore) argv.push("--no-ignore-vcs");
-  return [...argv, ...search.rgExcludes, ...search.rgGlob.rgArgs];
-}
-
-/** Cuts the `wanted` lines of `hits` from the file, read a piece at a time (grep-clip.ts), up to the last of them. */
-async function reclip(abs: string, hits: FileHits, wanted: Set<number>, regex: RegExp): Promise<void> {
-  const last = Math.max(...wanted);
-  let cut: Clip | undefined;
-  await readLinePieces(
-    abs,
-    (text, n) => {
-      const line = wanted.has(n) ? hits.lines.get(n) : undefined;
-      if (line) (cut ??= createClip(line.match ? regex : undefined)).push(text);
-    },
-    (n) => {
-      const line = hits.lines.get(n);
-      if (cut && line && wanted.has(n)) line.text = cut.end();
-      cut = undefined;
-      return n >= last;
-    },
-  );
 }

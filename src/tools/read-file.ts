@@ -13,7 +13,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { isPdf, PDF_COUNT_MAX_BYTES, pdfPart, pdfProblem } from "../fs/pdf-bytes.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
 import { fileNotFound, type NameLookup, otherForm, statNamed } from "./missing-file.ts";
-import { cutMark, sawWindow, type SeenFiles } from "./seen-files.ts";
+import { cutMark, type SeenFile, type SeenFiles, sawWindow, UNHASHED } from "./seen-files.ts";
 import { coveringRead, stubText, withRead } from "./earlier-reads.ts";
 import { ENCODING_NAME, type Encoding, keepsStrays, utf16Of, utf8Decoder } from "../fs/text-encoding.ts";
 import { keyBlockTracker, withCutKeysHidden } from "./key-lines.ts";
@@ -23,6 +23,13 @@ export const READ_LINE_MAX = 2000; // characters kept of one line; the rest is c
 export const READ_OUTPUT_MAX = 100_000; // characters per call, whatever the limit: ~25k tokens
 const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's heuristic)
 const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so only up to this size
+/**
+ * A file up to this size is read to its end: its lines past the window are counted ("… 1200 more
+ * lines") and its bytes hashed, for write_file and edit to tell a change since (seen-files.ts). A
+ * larger one is read only as far as the window: counting a 200 MB dump's lines (and hashing and
+ * scanning its bytes) to show its first 20 took a second or more.
+ */
+export const READ_TO_END_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A hash of a file's bytes: what SeenFiles keeps of it. */
 export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
@@ -109,22 +116,25 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
         return utf16 ? utf8Of(disk, utf16, hasher) : hashed(fileChunks(disk), hasher);
       };
       const utf8 = utf8Decoder("shown");
-      let window = await readWindow(stream(), offset, limit, ctx.signal, utf8.decode, utf8.decode);
+      const whole = utf16 !== undefined || info.size <= READ_TO_END_MAX_BYTES;
+      let window = await readWindow(stream(), { first: offset, limit, whole }, ctx.signal, utf8.decode, utf8.decode);
       const { scan } = utf8;
       let encoding: Encoding = utf16 ?? "utf-8";
       if (scan.strays > 0 && !keepsStrays(scan)) {
         encoding = "windows-1252";
         const latin = new TextDecoder(encoding);
-        window = await readWindow(stream(), offset, limit, ctx.signal, (chunk, more = true) => latin.decode(chunk, { stream: more }));
+        window = await readWindow(stream(), { first: offset, limit, whole }, ctx.signal, (chunk, more = true) => latin.decode(chunk, { stream: more }));
       }
       if (ctx.signal.aborted) return toolError(`read_file interrupted: ${path}`);
       if (window.lines.length === 0) return toolError(`${path} has ${window.total} line${window.total === 1 ? "" : "s"}; offset ${offset} is past the end`);
       const last = offset + window.lines.length - 1;
-      const hash = hasher.digest("hex");
-      const saw = sawWindow(seen.get(real), hash, { first: offset, last, total: window.total, cut: window.cut });
+      // a file read only as far as the window has no hash: what the agent saw of it is not known by one
+      const hash = window.total === undefined ? UNHASHED : hasher.digest("hex");
+      const saw: SeenFile =
+        window.total === undefined ? { hash } : sawWindow(seen.get(real), hash, { first: offset, last, total: window.total, cut: window.cut });
       seen.set(real, saw);
       // lines some line of which was cut are not all shown: such a read neither answers nor is answered by a note
-      if (window.cut.length === 0 && ctx.callId !== undefined) {
+      if (window.cut.length === 0 && ctx.callId !== undefined && window.total !== undefined) {
         const earlier = coveringRead(saw.reads, hash, offset, last);
         if (earlier) return { output: stubText(path, offset, last, window.total, earlier) };
       }
@@ -133,8 +143,9 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
         : { rows: window.lines.map((line, i): [number, string] => [offset + i, line]), next: last + 1 };
       const width = String(rows.at(-1)![0]).length;
       let output = rows.map(([no, line]) => `${String(no).padStart(width)}\t${line}`).join("\n");
-      const more = window.total - next + 1;
-      if (more > 0) output += `\n… ${more} more line${more === 1 ? "" : "s"}; use offset=${next}`;
+      if (window.total === undefined)
+        output += `\n… more lines follow in this ${(info.size / 1048576).toFixed(1)} MB file (read_file counts lines only in files up to ${READ_TO_END_MAX_BYTES / 1048576} MB); use offset=${next}`;
+      else if (window.total >= next) output += `\n… ${window.total - next + 1} more line${window.total === next ? "" : "s"}; use offset=${next}`;
       // numbering a lone CR (classic Mac line ends) as a line break here would set read_file's line numbers apart from edit's and write_file's
       const cr = window.lines.findIndex((line) => line.includes("\r"));
       if (cr !== -1)
@@ -143,7 +154,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
         output += `\n[to see more of a cut line: ${cutLineCommand(options.shell, path.startsWith("~") || abs !== where.abs ? abs : path, window.cut[0]!)}]`;
       if (abs !== where.abs) output = `${otherForm(path, abs)}\n${output}`;
       const shown = (output: string) => {
-        if (window.cut.length === 0 && ctx.callId !== undefined)
+        if (window.cut.length === 0 && ctx.callId !== undefined && window.total !== undefined)
           seen.set(real, { ...saw, reads: withRead(saw.reads, { hash, first: offset, last, callId: ctx.callId, output }) });
         return { output };
       };
@@ -235,9 +246,16 @@ type Decode = (chunk: Uint8Array, more?: boolean) => string;
  * Lines `first`.. of a byte stream (at most `limit` lines and READ_OUTPUT_MAX characters, each
  * cut at READ_LINE_MAX, CR of CRLF removed) and the total line count. Streams: memory stays
  * bounded by the window however large the file is; past the window only newlines are counted,
- * and the bytes given to `rest` (the first pass's UTF-8 scan, which decides the encoding).
+ * and the bytes given to `rest` (the first pass's UTF-8 scan, which decides the encoding). Unless
+ * `whole`, it stops once the window is read, and the total is undefined when lines were left.
  */
-async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limit: number, signal: AbortSignal, decode: Decode, rest?: Decode) {
+async function readWindow(
+  chunks: AsyncIterable<Uint8Array>,
+  { first, limit, whole }: { first: number; limit: number; whole: boolean },
+  signal: AbortSignal,
+  decode: Decode,
+  rest?: Decode,
+) {
   let start = true; // a UTF-8 byte-order mark is not shown
   const lines: string[] = [];
   let size = 0; // characters in `lines`
@@ -280,6 +298,7 @@ async function readWindow(chunks: AsyncIterable<Uint8Array>, first: number, limi
     if (chunk.length === 0) continue;
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
     lastByte = chunk[chunk.length - 1]!;
+    if (full && !keys.open() && !whole) return { lines, total: undefined, cut, keys: keys.blocks };
     if (full && !keys.open()) {
       rest?.(chunk);
       continue;

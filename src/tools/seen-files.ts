@@ -31,6 +31,12 @@ export interface SeenFile {
 }
 
 /**
+ * The hash of a file read_file showed a window of and did not read to its end (one too large:
+ * read-file.ts READ_TO_END_MAX_BYTES): no file's bytes hash to it, and no change since is told by it.
+ */
+export const UNHASHED = "";
+
+/**
  * What the agent last saw of each file this run, by real path (links resolved): what read_file
  * read, what write_file wrote, what edit made of a file. Shared by the file tools of one run; a
  * resumed run starts with none.
@@ -88,6 +94,8 @@ export function writeRefusal(
       `${path} exists and has not been read or written in this run; not written, so what it holds is kept: ` +
       "read it with read_file and make your change to what it holds now"
     );
+  if (seen.hash === UNHASHED)
+    return `${path} is too large for read_file to have read it to its end, so what it holds past the lines you saw is not known; not written, so it is kept: change it with edit`;
   if (now.hash !== seen.hash)
     return (
       `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: ` +
@@ -245,20 +253,20 @@ export function cutLineRefusal(path: string, content: string): string | undefine
 /**
  * The line edit adds to its result when it changed `path` whose bytes (hashing to `before`) are
  * not those the agent last saw (`seen`): someone changed the file since, edit kept that change,
- * and the lines the agent remembers may have moved or changed. Undefined when it saw them, or
- * never read the file this run.
+ * and the lines the agent remembers may have moved or changed. Undefined when it saw them, never
+ * read the file this run, or read a window of one too large to hash (UNHASHED).
  */
 export function editedUnseen(path: string, seen: SeenFile | undefined, before: string): string | undefined {
-  if (seen === undefined || seen.hash === before) return undefined;
+  if (seen === undefined || seen.hash === before || seen.hash === UNHASHED) return undefined;
   return `note: ${path} had changed since you last read it (by a command, the user or another program); your edit went into what it holds now, and that change is kept: read it again before relying on its other lines`;
 }
 
 /**
  * What edit says first when old_string is not in `path` and the file's bytes (hashing to `now`)
  * are not those the agent last saw (`seen`): the likely reason, someone changed it since. Undefined
- * when the agent never saw it this run, or saw it as it is.
+ * when the agent never saw it this run, saw it as it is, or saw a window of it unhashed (UNHASHED).
  */
 export function changedSinceRead(path: string, seen: SeenFile | undefined, now: string): string | undefined {
-  if (seen === undefined || seen.hash === now) return undefined;
+  if (seen === undefined || seen.hash === now || seen.hash === UNHASHED) return undefined;
   return `${path} has changed since you last read it (by the user, a command or another program): read it again with read_file and take old_string from what it holds now`;
 }

@@ -63,24 +63,46 @@ async function levelsAbove(realRoot: string, scope: Scope): Promise<IgnoreLevel[
 /** Skipped names not worth searching even by name: version-control data and bytecode caches. */
 const NOT_SEARCHED_BY_NAME = [".git", ".hg", ".svn", ".jj", "__pycache__", ".mypy_cache", ".pytest_cache"];
 
+/** How deep below the searched path left-out folders are looked for: a workspace's `packages/NAME/node_modules` is 3 down, `packages/@scope/NAME/dist` 4. */
+const LEFT_OUT_DEPTH = 4;
+/** Directories listed at most in that look: the first levels of a big tree (or of `/`) cost a fraction of a second, not a walk. */
+const LEFT_OUT_LISTINGS = 2000;
+
 /**
- * The directories right in `root` that a walk of it leaves out, by name, sorted (node_modules, a
- * .gitignored build/): what grep names when nothing matched, since a search for a library's code
- * finds nothing in the project's own. One listing and the ignore files of root and its ancestors.
- * Never throws.
+ * The directories below `root` that a walk of it leaves out (node_modules, a .gitignored build/,
+ * each package's own node_modules and dist in a workspace), as `/`-separated paths relative to
+ * root, sorted: what grep names when nothing matched, since a search for a library's code finds
+ * nothing in the project's own. Looks LEFT_OUT_DEPTH levels down, level by level, listing at most
+ * LEFT_OUT_LISTINGS directories, never into one the walk leaves out. Never throws.
  */
 export async function leftOutDirs(root: string, scope: Scope): Promise<string[]> {
   const realRoot = await realpath(root).catch(() => root);
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  const names = new Set(entries.map((e) => e.name));
-  const here = await ignoreLevel(root, (name) => names.has(name), scope.gitignore);
-  const levels = [{ ...here, dir: toSlash(realRoot) }, ...(await levelsAbove(realRoot, scope))];
-  const prefix = toSlash(realRoot).endsWith("/") ? toSlash(realRoot) : toSlash(realRoot) + "/";
-  return entries
-    .filter((e) => e.isDirectory() && !NOT_SEARCHED_BY_NAME.includes(e.name))
-    .filter((e) => scope.skip.includes(e.name) || isIgnored(levels, prefix + e.name, true, scope.global))
-    .map((e) => e.name)
-    .sort();
+  const away = new Set(await kernelDirsIn(root, realRoot));
+  const out: string[] = [];
+  let level: { dir: string; matchDir: string; rel: string; above: IgnoreLevel[] }[] = [
+    { dir: root, matchDir: toSlash(realRoot), rel: "", above: await levelsAbove(realRoot, scope) },
+  ];
+  let listings = 0;
+  for (let depth = 1; depth <= LEFT_OUT_DEPTH && level.length > 0; depth++) {
+    const next: typeof level = [];
+    for (const { dir, matchDir, rel, above } of level) {
+      if (++listings > LEFT_OUT_LISTINGS) break;
+      const entries = await readdir(diskPath(dir), { withFileTypes: true }).catch(() => []);
+      const renaming = showNames(dir, entries);
+      if (renaming) await renaming;
+      const names = new Set(entries.map((e) => e.name));
+      const levels = [{ ...(await ignoreLevel(dir, (name) => names.has(name), scope.gitignore)), dir: matchDir }, ...above];
+      const prefix = matchDir.endsWith("/") ? matchDir : `${matchDir}/`;
+      for (const e of entries) {
+        if (!e.isDirectory() || NOT_SEARCHED_BY_NAME.includes(e.name) || away.has(join(dir, e.name))) continue;
+        const path = rel === "" ? e.name : `${rel}/${e.name}`;
+        if (scope.skip.includes(e.name) || isIgnored(levels, prefix + e.name, true, scope.global)) out.push(path);
+        else next.push({ dir: join(dir, e.name), matchDir: prefix + e.name, rel: path, above: levels });
+      }
+    }
+    level = next;
+  }
+  return out.sort();
 }
 
 /** What a walk leaves out: names skipped wherever they are, and what ignore files say. */

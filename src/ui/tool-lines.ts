@@ -122,11 +122,12 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
   switch (name) {
     case TOOL.readFile: {
       const numbered = output.split("\n").filter((l) => /^\s*\d+\t/.test(l)).length;
-      const more = /^… (\d+) more lines?;/m.exec(output);
+      // a file over tools/read-file.ts READ_TO_END_MAX_BYTES: lines follow, not counted
+      const more = /^… (?:(\d+) more lines?;|more lines follow)/m.exec(output);
       // tools/earlier-reads.ts: a re-read of unchanged lines, answered by a note
       const unchanged = /^\[unchanged: .*? (lines? [\d-]+)/.exec(output);
       if (unchanged) return good(`${unchanged[1]} unchanged: not sent again`);
-      return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1]} more)` : ""}`) : good(firstLine(output));
+      return numbered > 0 ? good(`${plural(numbered, "line")}${more ? ` (${more[1] ? `${more[1]} more` : "more follow"})` : ""}`) : good(firstLine(output));
     }
     case TOOL.grep: {
       // tools/grep-search.ts: binary files are named, never shown

@@ -104,7 +104,13 @@ describe("grep with context: ripgrep and the built-in search give the same text"
     ]) {
       const before = rgRuns().length;
       const viaRg = await callTool(rgTool, args, ctx);
-      expect(rgRuns().slice(before)).toEqual(["0"]); // ripgrep answered
+      // ripgrep answered: no run failed and left the search to the built-in one
+      expect(
+        rgRuns()
+          .slice(before)
+          .filter((code) => code !== "0" && code !== "1"),
+      ).toEqual([]);
+      expect(rgRuns().length).toBeGreaterThan(before);
       expect(viaRg).toEqual(await callTool(tools[0]![1], args, ctx));
     }
   });

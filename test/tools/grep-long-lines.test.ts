@@ -14,7 +14,17 @@ let root: string;
 let ctx: ToolContext;
 let rgTool: ReturnType<typeof createGrepTool> | undefined;
 const builtin = createGrepTool({ rg: null });
-const printed = () => readFileSync(join(root, "..", `${root.split("/").pop()}-rg.out`)).length;
+/** Bytes ripgrep printed in all its runs since the last call (grep runs it more than once, some at the same time). */
+const printed = () => {
+  const log = join(root, "..", `${root.split("/").pop()}-rg.out`);
+  const sum = readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map(Number)
+    .reduce((a, b) => a + b, 0);
+  writeFileSync(log, "");
+  return sum;
+};
 
 const HUGE = `{${'"a":1,'.repeat(500_000)}"end":"needle"}\n`; // 3 MB on one line, a match of `"` every 3 characters
 const PAGE = `<p>${"x".repeat(10_000)}</p>\nneedle\n${"y".repeat(10_000)} needle ${"z".repeat(10_000)}\n`;
@@ -26,10 +36,11 @@ beforeAll(async () => {
   ctx = { cwd: root, signal: new AbortController().signal };
   const rg = await findRg();
   if (!rg) return;
-  // A wrapper keeps what ripgrep printed, to show how much that was.
+  // A wrapper counts the bytes each ripgrep run printed, to show how much that was.
   const wrapper = join(root, "..", `${root.split("/").pop()}-rg.sh`);
   const out = join(root, "..", `${root.split("/").pop()}-rg.out`);
-  writeFileSync(wrapper, `#!/bin/sh\n'${rg}' "$@" > '${out}'\ncode=$?\ncat '${out}'\nexit $code\n`);
+  writeFileSync(out, "");
+  writeFileSync(wrapper, `#!/bin/sh\n'${rg}' "$@" > '${out}'.$$\ncode=$?\nwc -c < '${out}'.$$ >> '${out}'\ncat '${out}'.$$\nrm -f '${out}'.$$\nexit $code\n`);
   chmodSync(wrapper, 0o755);
   rgTool = createGrepTool({ rg: wrapper });
 });

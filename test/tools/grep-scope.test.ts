@@ -1,5 +1,6 @@
 // Which files grep searches in a monorepo: a glob's `!` negation, a path glob read from the
-// searched path, and a pnpm dependency tree searched when `path` is inside node_modules.
+// searched path, a pnpm dependency tree searched when `path` is inside node_modules, and the
+// folders named when nothing matched, each package's own node_modules too.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,8 @@ const TREE: Record<string, string> = {
   "packages/api/src/server.ts": "add on the server\n",
   "node_modules/.pnpm/zod@3.0.0/node_modules/zod/index.js": "export function safeParse() {}\n",
   "node_modules/.pnpm/zod@3.0.0/node_modules/zod/package.json": '{"name":"zod"}\n',
+  "packages/web/node_modules/left-pad/index.js": "module.exports = function leftPad() {}\n",
+  "packages/api/node_modules/left-pad/index.js": "module.exports = function leftPad() {}\n",
 };
 
 beforeAll(() => {
@@ -66,8 +69,19 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
     expect((await grep({ pattern: "safeParse", path: "node_modules/zod" })).output).toBe("node_modules/zod/index.js:1: export function safeParse() {}");
     // the project's own files only, and the answer says where else to look
     expect((await grep({ pattern: "safeParse" })).output).toBe(
-      'no matches for "safeParse" in .\n[ignored, not searched: node_modules/; name one as path to search it]',
+      'no matches for "safeParse" in .\n[ignored, not searched: node_modules/, packages/*/node_modules/ (2 folders), packages/web/src/gen/; name one as path to search it]',
     );
+  });
+
+  test("a search that finds nothing names each package's own node_modules, and the folders ignored deeper down, not only the top ones", async () => {
+    expect((await grep({ pattern: "leftPad" })).output).toBe(
+      'no matches for "leftPad" in .\n[ignored, not searched: node_modules/, packages/*/node_modules/ (2 folders), packages/web/src/gen/; name one as path to search it]',
+    );
+    expect((await grep({ pattern: "leftPad", path: "packages/web" })).output).toBe(
+      'no matches for "leftPad" in packages/web\n[ignored, not searched: packages/web/node_modules/, packages/web/src/gen/; name one as path to search it]',
+    );
+    // named as path, one is searched
+    expect(files((await grep({ pattern: "leftPad", path: "packages/api/node_modules" })).output)).toEqual(["packages/api/node_modules/left-pad/index.js"]);
   });
 
   test("a project that itself lives in a node_modules (a package developed where it is installed) is searched as any project: its .gitignore counts", async () => {

@@ -90,6 +90,13 @@ test.each([
   ["read_file partial", "read_file", true, "1\ta\n2\tb\n… 98 more lines; use offset=3", "✓ 2 lines (98 more)"],
   ["read_file all but one", "read_file", true, "1\ta\n2\tb\n… 1 more line; use offset=3", "✓ 2 lines (1 more)"],
   [
+    "read_file of a large file, lines after not counted",
+    "read_file",
+    true,
+    "1\ta\n2\tb\n… more lines follow in this 192.0 MB file (read_file counts lines only in files up to 16 MB); use offset=3",
+    "✓ 2 lines (more follow)",
+  ],
+  [
     "read_file unchanged since an earlier read",
     "read_file",
     true,
