@@ -238,14 +238,42 @@ function diff(before: string, after: string, spans: Spans): string {
 
   const out: string[] = [];
   let total = 0; // lines of the whole diff, shown or not
+  let shut = false; // the cap is reached though fewer lines than it are shown
   // `pair`: the lines on the other side of a change, its k-th shown from where the k-th of these first differs from it
-  const put = (table: LineTable, from: number, to: number, mark: string, pair?: { table: LineTable; from: number; to: number }) => {
-    for (let l = from; l < to && out.length < EDIT_DIFF_LINES; l++) {
+  // `room`: at most this many of them shown
+  const put = (table: LineTable, from: number, to: number, mark: string, pair?: { table: LineTable; from: number; to: number }, room = Infinity) => {
+    for (let l = from; l < to && !shut && out.length < EDIT_DIFF_LINES && l - from < room; l++) {
       const line = table.line(l);
       const other = pair && pair.from + (l - from) < pair.to ? pair.table.line(pair.from + (l - from)) : undefined;
       out.push(mark + (other === undefined ? cut(line) : around(line, other)));
     }
     total += Math.max(0, to - from);
+  };
+  // A block the cap would cut (replace_all on many neighbouring lines is one block) is shown a line
+  // at a time, each old line beside the one it became, when it has as many new lines as old; else
+  // what is left of the cap is shared between its old and new lines: either way the model sees
+  // what it wrote, not 40 lines of `-`.
+  const putChange = (c: Change) => {
+    const [olds, news] = [c.b - c.a, c.b2 - c.a2];
+    const room = EDIT_DIFF_LINES - out.length;
+    if (olds + news <= room) {
+      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 });
+      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
+    } else if (olds === news)
+      for (let k = 0; k < olds; k++) {
+        if (out.length + 2 > EDIT_DIFF_LINES) {
+          shut = true; // a line without the one it became would mislead: nothing more is shown
+          total += 2 * (olds - k);
+          break;
+        }
+        put(oldLines, c.a + k, c.a + k + 1, "-", { table: newLines, from: c.a2 + k, to: c.a2 + k + 1 });
+        put(newLines, c.a2 + k, c.a2 + k + 1, "+", { table: oldLines, from: c.a + k, to: c.a + k + 1 });
+      }
+    else {
+      const shownOld = Math.min(olds, Math.max(Math.ceil(room / 2), room - news));
+      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 }, shownOld);
+      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
+    }
   };
   for (let i = 0; i < changes.length; ) {
     let j = i;
@@ -256,14 +284,13 @@ function diff(before: string, after: string, spans: Spans): string {
     const end = Math.min(oldLines.count, last.b + DIFF_CONTEXT);
     const start2 = first.a2 - (first.a - start);
     const end2 = last.b2 + (end - last.b);
-    if (out.length < EDIT_DIFF_LINES) out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
+    if (!shut && out.length < EDIT_DIFF_LINES) out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
     total++;
     let pos = start;
     for (let k = i; k <= j; k++) {
       const c = changes[k]!;
       put(oldLines, pos, c.a, " ");
-      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 });
-      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
+      putChange(c);
       pos = c.b;
     }
     put(oldLines, pos, end, " ");
