@@ -1,7 +1,7 @@
 // The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import type { WriteVet } from "../config/write-check.ts";
@@ -10,6 +10,7 @@ import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
+import { singleQuoted } from "../kernel/tool-args.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { contentHash } from "./read-file.ts";
 import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
@@ -17,10 +18,14 @@ import { fileNotFound, type NameLookup, statNamed } from "./missing-file.ts";
 import { diskPath } from "../fs/dir-names.ts";
 import { changedSinceRead, editedUnseen, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
-import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
+import { chunkedText, type DecodedText, decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText, utf8Pieces } from "../fs/text-encoding.ts";
+import { NO_WAIT } from "../fs/file-chunks.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
+export const EDIT_MAX_BYTES = 64 * 1024 * 1024; // a bigger file is refused (tooBig says why)
+const READ_CHUNK = 1024 * 1024; // the file is read and decoded so many bytes at a time
+const COLLECT_FROM_BYTES = 8 * 1024 * 1024; // from this size the garbage of reading is collected at once
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const DIFF_LEAD = 100; // characters shown before a change far into a long line
@@ -78,10 +83,11 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const bytes = await readFile(diskPath(abs)); // a name as hey writes it (fs/odd-names.ts) opened by its bytes
-      if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
+      if (info.size > EDIT_MAX_BYTES) return toolError(tooBig(path, info.size));
+      const file = await readForEdit(abs);
+      if (!file) return toolError(`${path} is a binary file; edit only changes text files`);
       // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
-      const { text, encoding, raw = text } = decodeText(bytes);
+      const { text, encoding, raw = text, before } = file;
 
       // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
       if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
@@ -104,7 +110,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       if (found === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (found === 0) {
-        const changed = changedSinceRead(path, seen.get(realTarget(abs)), contentHash(bytes));
+        const changed = changedSinceRead(path, seen.get(realTarget(abs)), before.sha256);
         return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol()));
       }
       if (found > 1 && !replaceAll) {
@@ -121,18 +127,20 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       const replaced = await replaceMatches(text, matches, replacement, ctx.signal, raw);
       if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
       const { updated, spans } = replaced;
-      const encoded = encodeText(updated, encoding);
+      // UTF-8 (most files) is encoded a piece at a time as it is written: no second whole copy
+      const encoded = encoding === "utf-8" ? utf8Pieces(updated) : encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       const vetted = options.vet?.(abs, updated);
+      const hasher = new Bun.CryptoHasher("sha256"); // of the bytes written, as read_file's contentHash
       if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
       try {
-        await writeFileAtomic(abs, encoded, { unchanged: bytes });
+        await writeFileAtomic(abs, hashing(encoded instanceof Uint8Array ? [encoded] : encoded, hasher), { unchanged: before });
       } catch (e) {
         return toolError(e instanceof FileInUseError ? fileInUse(path, e.code) : `cannot write ${path}: ${errorText(e)}`);
       }
       const real = realTarget(abs);
-      const hashes = { before: contentHash(bytes), after: contentHash(encoded) };
+      const hashes = { before: before.sha256, after: hasher.digest("hex") };
       const unseen = editedUnseen(path, seen.get(real), hashes.before);
       seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at: matches.at, end: matches.end, newString: replacement }));
       const count = found === 1 ? "1 replacement" : `${found} replacements`;
@@ -144,6 +152,58 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
     },
   };
 }
+
+/**
+ * The text of the file at `abs` (decodeText), and the SHA-256 and length of its bytes, or undefined
+ * when it is binary. Read and decoded a chunk at a time, and the bytes are not kept: writeFileAtomic
+ * compares the file with the hash before replacing it. A big file is then held once, as text.
+ */
+async function readForEdit(abs: string): Promise<(DecodedText & { before: { sha256: string; size: number } }) | undefined> {
+  const path = diskPath(abs); // a name as hey writes it (fs/odd-names.ts) opened by its bytes
+  const hasher = new Bun.CryptoHasher("sha256");
+  const decoder = chunkedText();
+  let size = 0;
+  const handle = await open(path, NO_WAIT);
+  try {
+    const chunk = new Uint8Array(READ_CHUNK); // one, read into again and again: no garbage to wait for
+    for (let n = 0; (n = (await handle.read(chunk, 0, READ_CHUNK, null)).bytesRead) > 0; size += n) {
+      const read = chunk.subarray(0, n);
+      if (size === 0 && !isText(read)) return undefined;
+      hasher.update(read);
+      decoder.add(read);
+    }
+  } finally {
+    await handle.close();
+  }
+  const text = decoder.done();
+  // the pieces the text was joined from are garbage the size of the file, which a collection may
+  // not take before the edited text is made beside it: taken now (some milliseconds)
+  if (size >= COLLECT_FROM_BYTES) Bun.gc(true);
+  if (text) return { ...text, before: { sha256: hasher.digest("hex"), size } };
+  const bytes = await readFile(path); // UTF-16 or Windows-1252: read whole (rare, and seldom big)
+  return { ...decodeText(bytes), before: { sha256: contentHash(bytes), size: bytes.length } };
+}
+
+/** `pieces`, each added to `hasher` as it is read. */
+function* hashing(pieces: Iterable<Uint8Array>, hasher: Bun.CryptoHasher): Generator<Uint8Array> {
+  for (const piece of pieces) {
+    hasher.update(piece);
+    yield piece;
+  }
+}
+
+/**
+ * Why edit leaves a file over EDIT_MAX_BYTES alone: the edit holds it in memory a few times over
+ * (its text, the text after, the diff's line tables), 200 MB would cost about 600 MB, and a
+ * container's limit kills the session. Such a file is data (a dump, a log, a bundle) that read_file
+ * pages through a window at a time; a command edits it in a stream, in constant memory.
+ */
+const tooBig = (path: string, size: number) =>
+  `edit: ${path} is ${megabytes(size)}, over edit's ${megabytes(EDIT_MAX_BYTES)} limit (edit holds a file in memory several times over); ` +
+  `change it with a command that streams it, e.g. sed -i 's/old/new/' ${shellWord(path)} (perl -0pi -e for text across lines), then check the lines with grep -n`;
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const shellWord = (path: string) => (/^[\w./@%+=:,-]+$/.test(path) ? path : singleQuoted(path));
 
 /** A read-only file is left alone: it may be kept so on purpose. */
 export const readOnlyError = (path: string, mode: string) =>
