@@ -91,9 +91,7 @@ export async function writeFileAtomic(
   try {
     try {
       if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
-      else
-        for (const piece of data)
-          for (let done = 0; done < piece.length; ) done += (await handle.write(piece, done, piece.length - done)).bytesWritten;
+      else for (const piece of data) for (let done = 0; done < piece.length; ) done += (await handle.write(piece, done, piece.length - done)).bytesWritten;
       await handle.sync(); // so a power cut after the rename cannot leave an empty file
     } finally {
       await handle.close();

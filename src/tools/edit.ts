@@ -1,7 +1,6 @@
 // The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
-import { open, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import type { WriteVet } from "../config/write-check.ts";
@@ -10,22 +9,16 @@ import { realTarget } from "../fs/real-target.ts";
 import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
-import { singleQuoted } from "../kernel/tool-args.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { contentHash } from "./read-file.ts";
 import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
 import { fileNotFound, type NameLookup, statNamed } from "./missing-file.ts";
-import { diskPath } from "../fs/dir-names.ts";
 import { changedSinceRead, editedUnseen, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
-import { chunkedText, type DecodedText, decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText, utf8Pieces } from "../fs/text-encoding.ts";
-import { NO_WAIT } from "../fs/file-chunks.ts";
+import { ENCODING_NAME, encodeText, keptStrays, shownText, utf8Pieces } from "../fs/text-encoding.ts";
+import { EDIT_MAX_BYTES, hashing, readForEdit, tooBig } from "./edit-file.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
-export const EDIT_MAX_BYTES = 64 * 1024 * 1024; // a bigger file is refused (tooBig says why)
-const READ_CHUNK = 1024 * 1024; // the file is read and decoded so many bytes at a time
-const COLLECT_FROM_BYTES = 8 * 1024 * 1024; // from this size the garbage of reading is collected at once
 const DIFF_CONTEXT = 3; // unchanged lines around each change
 const DIFF_LINE_CHARS = 300; // a diff line is cut after this many characters
 const DIFF_LEAD = 100; // characters shown before a change far into a long line
@@ -152,58 +145,6 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
     },
   };
 }
-
-/**
- * The text of the file at `abs` (decodeText), and the SHA-256 and length of its bytes, or undefined
- * when it is binary. Read and decoded a chunk at a time, and the bytes are not kept: writeFileAtomic
- * compares the file with the hash before replacing it. A big file is then held once, as text.
- */
-async function readForEdit(abs: string): Promise<(DecodedText & { before: { sha256: string; size: number } }) | undefined> {
-  const path = diskPath(abs); // a name as hey writes it (fs/odd-names.ts) opened by its bytes
-  const hasher = new Bun.CryptoHasher("sha256");
-  const decoder = chunkedText();
-  let size = 0;
-  const handle = await open(path, NO_WAIT);
-  try {
-    const chunk = new Uint8Array(READ_CHUNK); // one, read into again and again: no garbage to wait for
-    for (let n = 0; (n = (await handle.read(chunk, 0, READ_CHUNK, null)).bytesRead) > 0; size += n) {
-      const read = chunk.subarray(0, n);
-      if (size === 0 && !isText(read)) return undefined;
-      hasher.update(read);
-      decoder.add(read);
-    }
-  } finally {
-    await handle.close();
-  }
-  const text = decoder.done();
-  // the pieces the text was joined from are garbage the size of the file, which a collection may
-  // not take before the edited text is made beside it: taken now (some milliseconds)
-  if (size >= COLLECT_FROM_BYTES) Bun.gc(true);
-  if (text) return { ...text, before: { sha256: hasher.digest("hex"), size } };
-  const bytes = await readFile(path); // UTF-16 or Windows-1252: read whole (rare, and seldom big)
-  return { ...decodeText(bytes), before: { sha256: contentHash(bytes), size: bytes.length } };
-}
-
-/** `pieces`, each added to `hasher` as it is read. */
-function* hashing(pieces: Iterable<Uint8Array>, hasher: Bun.CryptoHasher): Generator<Uint8Array> {
-  for (const piece of pieces) {
-    hasher.update(piece);
-    yield piece;
-  }
-}
-
-/**
- * Why edit leaves a file over EDIT_MAX_BYTES alone: the edit holds it in memory a few times over
- * (its text, the text after, the diff's line tables), 200 MB would cost about 600 MB, and a
- * container's limit kills the session. Such a file is data (a dump, a log, a bundle) that read_file
- * pages through a window at a time; a command edits it in a stream, in constant memory.
- */
-const tooBig = (path: string, size: number) =>
-  `edit: ${path} is ${megabytes(size)}, over edit's ${megabytes(EDIT_MAX_BYTES)} limit (edit holds a file in memory several times over); ` +
-  `change it with a command that streams it, e.g. sed -i 's/old/new/' ${shellWord(path)} (perl -0pi -e for text across lines), then check the lines with grep -n`;
-
-const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-const shellWord = (path: string) => (/^[\w./@%+=:,-]+$/.test(path) ? path : singleQuoted(path));
 
 /** A read-only file is left alone: it may be kept so on purpose. */
 export const readOnlyError = (path: string, mode: string) =>
