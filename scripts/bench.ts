@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
-import { longSession, SEARCH_TASK, shortTask } from "./bench-memory.ts";
+import { bigEdit, longSession, SEARCH_TASK, shortTask } from "./bench-memory.ts";
 import { hugePromptResume, resumeBench } from "./bench-resume.ts";
 import { testPolicy } from "../test/helpers/settings.ts";
 
@@ -241,6 +241,11 @@ try {
   const searchRss = searches.map((t) => t.peakRss);
   console.log(
     `memory    search task (grep, edit, run, answer; ${Bun.which("rg", { PATH: withoutRipgrep(toolEnv.PATH) }) ? "rg on PATH" : "embedded ripgrep"}): peak RSS ${mb(median(searchRss))} (first run ${mb(searchRss[0]!)}; max ${mb(Math.max(...searchRss))})   (target ≤ 60 MB)`,
+  );
+
+  const big = await bigEdit(hey, join(dir, "memory"), toolEnv);
+  console.log(
+    `memory    edit of one line in a ${mb(big.bytes)} dump: peak RSS ${mb(big.edit)} (an answer alone ${mb(big.answer)}: ${((big.edit - big.answer) / big.bytes).toFixed(1)}× the file), ${fmt(big.ms)}   (target ≤ 3×; files over 64 MB are refused)`,
   );
 
   const { faultsBench } = await import("./bench-faults.ts");
