@@ -125,8 +125,8 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       const vetted = options.vet?.(abs, updated);
-      const hasher = new Bun.CryptoHasher("sha256"); // of the bytes written, as read_file's contentHash
       if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
+      const hasher = new Bun.CryptoHasher("sha256"); // of the bytes written, as read_file's contentHash
       try {
         await writeFileAtomic(abs, hashing(encoded instanceof Uint8Array ? [encoded] : encoded, hasher), { unchanged: before });
       } catch (e) {
