@@ -106,3 +106,33 @@ export async function shortTask(hey: string, dir: string, env: Record<string, st
   }
   return results;
 }
+
+/**
+ * Peak RSS of dist/hey making one replacement in a SQL dump of `mb` MB (one row a line) and of
+ * answering with a short text, and the dump's size: what edit holds beside the file.
+ */
+export async function bigEdit(hey: string, dir: string, env: Record<string, string>, mb = 50) {
+  const work = join(dir, `edit-${mb}`);
+  mkdirSync(work, { recursive: true });
+  const rows = Array.from({ length: 10_000 }, (_, i) => `INSERT INTO t VALUES (${i}, "row ${i} handler TODO value", 0.5);\n`).join("");
+  const copies = Math.ceil((mb * 1e6) / rows.length);
+  const dump = rows.repeat(copies >> 1) + "UNIQUE_MARKER_LINE\n" + rows.repeat(copies - (copies >> 1));
+  writeFileSync(join(work, "dump.sql"), dump);
+  const edit = { path: "dump.sql", old_string: "UNIQUE_MARKER_LINE", new_string: "UNIQUE_MARKER_LINE2" };
+  const measure = async (script: string[]) => {
+    let next = 0;
+    const server = startMock(() => script[next++] ?? textSse("done"));
+    try {
+      const cmd = [hey, "--base-url", server.url, "-m", "m", "--output", "json", "-p", "rename the marker"];
+      const run = await runMeasured(cmd, { cwd: work, env: { ...env, XDG_STATE_HOME: join(dir, "edit-state") }, timeoutMs: 60_000 });
+      if (run.code !== 0) throw new Error(`big edit run failed (exit ${run.code}): ${run.stderr.slice(0, 500)}`);
+      return run;
+    } finally {
+      server.stop();
+    }
+  };
+  const answer = await measure([textSse("nothing to do")]);
+  const edited = await measure([toolCallSse([{ id: "e1", name: "edit", args: edit }]), textSse("renamed")]);
+  if (!readFileSync(join(work, "dump.sql"), "latin1").includes("\nUNIQUE_MARKER_LINE2\n")) throw new Error("big edit: the file was not changed");
+  return { bytes: dump.length, answer: answer.peakRss, edit: edited.peakRss, ms: edited.ms };
+}

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ensureBinary } from "../test/helpers/e2e.ts";
-import { longSession, SEARCH_TASK, shortTask } from "./bench-memory.ts";
+import { bigEdit, longSession, SEARCH_TASK, shortTask } from "./bench-memory.ts";
 import { hugePromptResume, resumeBench } from "./bench-resume.ts";
 import { testPolicy } from "../test/helpers/settings.ts";
 
@@ -250,6 +250,11 @@ try {
     g
       ? `grep      a word on ${num(g.matches)} lines (4,000 files and a 40 MB dump), grep tool with ripgrep: ${fmt(g.grep)}; rg -n ${fmt(g.rgPrint)}, rg -c ${fmt(g.rgCount)}   (target ≤ rg -n)`
       : "grep      skipped: no ripgrep found (test/helpers/find-rg.ts)",
+  );
+
+  const big = await bigEdit(hey, join(dir, "memory"), toolEnv);
+  console.log(
+    `memory    edit of one line in a ${mb(big.bytes)} dump: peak RSS ${mb(big.edit)} (an answer alone ${mb(big.answer)}: ${((big.edit - big.answer) / big.bytes).toFixed(1)}× the file), ${fmt(big.ms)}   (target ≤ 3×; files over 64 MB are refused)`,
   );
 
   const { faultsBench } = await import("./bench-faults.ts");

@@ -115,6 +115,7 @@ const EDGES = new Set([
   "tools/missing-file.ts",
   "tools/project-files.ts",
   "tools/edit.ts",
+  "tools/edit-file.ts",
   "tools/file-lines.ts",
   "tools/grep.ts",
   "tools/grep-search.ts",

@@ -4,7 +4,7 @@
 // write of the same file removes (as does a resume of the session whose write was cut: wire.ts).
 // A rename makes a new file, though: where that would change what the file is — its owner, its
 // other hard links — or cannot be done, a user's file is written in place instead (writeInPlace).
-import { closeSync, constants, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
 import { access, chmod, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -29,7 +29,8 @@ import { realTarget } from "./real-target.ts";
  * and a new file 0600. `follow: false`: a link at `path` is replaced by the file, never written
  * through (a backup next to a file the user owns). `mode`: the file's mode whatever it was before
  * (0o600 for credentials), created so — never readable by others, not even for a moment.
- * `unchanged`: the bytes the caller read from the file (null: there was none); when it holds
+ * `data`: the new content, whole or in pieces (read once: a big file's is never held whole).
+ * `unchanged`: what the caller read from the file (Unchanged); when it holds
  * anything else just before the rename — the user saved it while the new file was written and
  * flushed — it is left as it is and this throws. Compared and renamed in one synchronous step, so
  * nothing of this process runs between them.
@@ -40,8 +41,8 @@ import { realTarget } from "./real-target.ts";
  */
 export async function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
-  opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number; unchanged?: Uint8Array | null } = {},
+  data: string | Uint8Array | Iterable<Uint8Array>,
+  opts: { own?: boolean; private?: boolean; follow?: boolean; mode?: number; unchanged?: Unchanged } = {},
 ): Promise<void> {
   if (opts.own) checkOwnFile(path);
   const follow = !opts.own && opts.follow !== false;
@@ -89,7 +90,8 @@ export async function writeFileAtomic(
   }
   try {
     try {
-      await handle.writeFile(data);
+      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+      else for (const piece of data) for (let done = 0; done < piece.length; ) done += (await handle.write(piece, done, piece.length - done)).bytesWritten;
       await handle.sync(); // so a power cut after the rename cannot leave an empty file
     } finally {
       await handle.close();
@@ -102,7 +104,7 @@ export async function writeFileAtomic(
         ? () => rename(diskPath(tmp), diskPath(target))
         : () => {
             // compared again at every try: the file may have been saved while a refused rename waited
-            if (!sameBytes(current(target), unchanged)) throw new Error(CHANGED_MEANWHILE);
+            if (!holds(target, unchanged)) throw new Error(CHANGED_MEANWHILE);
             renameSync(diskPath(tmp), diskPath(target));
           };
     await renameRetrying(replace, target, process.platform, Bun.sleep);
@@ -120,12 +122,12 @@ export async function writeFileAtomic(
  * so a failure leaves the file as it was. All synchronous: nothing of this process runs between
  * the comparison and the write.
  */
-function writeInPlace(target: string, data: string | Uint8Array, unchanged: Uint8Array | null | undefined): void {
+function writeInPlace(target: string, data: string | Uint8Array | Iterable<Uint8Array>, unchanged: Unchanged | undefined): void {
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
   const fd = openSync(diskPath(target), "r+");
   try {
     const old = readFileSync(fd);
-    if (unchanged !== undefined && !sameBytes(old, unchanged)) throw new Error(CHANGED_MEANWHILE);
+    if (unchanged !== undefined && !sameContent(old, unchanged)) throw new Error(CHANGED_MEANWHILE);
     try {
       writeAll(fd, bytes);
     } catch (error) {
@@ -141,10 +143,15 @@ function writeInPlace(target: string, data: string | Uint8Array, unchanged: Uint
   }
 }
 
-/** `bytes` as the whole content of the open file `fd`: written from its start, cut after them, flushed. */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
-  ftruncateSync(fd, bytes.length); // written before cut: a shorter file is never empty on the way
+/** `data` as the whole content of the open file `fd`: written from its start, cut after it, flushed. */
+function writeAll(fd: number, data: Uint8Array | Iterable<Uint8Array>): void {
+  let at = 0;
+  for (const bytes of data instanceof Uint8Array ? [data] : data)
+    for (let done = 0; done < bytes.length; ) {
+      const n = writeSync(fd, bytes, done, bytes.length - done, at);
+      [done, at] = [done + n, at + n];
+    }
+  ftruncateSync(fd, at); // written before cut: a shorter file is never empty on the way
   fsyncSync(fd);
 }
 
@@ -183,17 +190,47 @@ const LEFT_COPY_AGE_MS = 60_000;
 /** The name a temporary copy of `target` starts with (after its dot): the file's, cut to 100 characters. */
 const copyName = (target: string) => basename(target).slice(0, 100);
 
-/** The bytes of the file at `path`, null when there is none; any other error is thrown. */
-function current(path: string): Uint8Array | null {
+/**
+ * What a file held when the caller read it: its bytes, or their SHA-256 (hex) and length (a big
+ * file's bytes need not be kept for the comparison); null: there was no file.
+ */
+export type Unchanged = Uint8Array | { sha256: string; size: number } | null;
+
+const COMPARE_CHUNK = 1024 * 1024; // the file is compared a chunk at a time: a big one is not read whole again
+
+/** Whether the file at `path` holds what `unchanged` says; any error but its absence is thrown. */
+function holds(path: string, unchanged: Unchanged): boolean {
+  let fd: number;
   try {
-    return readFileSync(diskPath(path));
+    fd = openSync(diskPath(path), "r");
   } catch (e) {
-    if (errnoCode(e) === "ENOENT") return null;
+    if (errnoCode(e) === "ENOENT") return unchanged === null;
     throw e;
+  }
+  try {
+    if (unchanged === null) return false;
+    const size = unchanged instanceof Uint8Array ? unchanged.length : unchanged.size;
+    if (fstatSync(fd).size !== size) return false;
+    const hasher = new Bun.CryptoHasher("sha256");
+    const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(COMPARE_CHUNK, size)));
+    for (let at = 0, n = 0; (n = readSync(fd, chunk, 0, chunk.length, at)) > 0; at += n) {
+      const read = chunk.subarray(0, n);
+      if (!(unchanged instanceof Uint8Array)) hasher.update(read);
+      else if (at + n > size || Buffer.compare(read, unchanged.subarray(at, at + n)) !== 0) return false; // grown since the stat
+    }
+    return unchanged instanceof Uint8Array || hasher.digest("hex") === unchanged.sha256;
+  } finally {
+    closeSync(fd);
   }
 }
 
-const sameBytes = (a: Uint8Array | null, b: Uint8Array | null) => (a === null || b === null ? a === b : Buffer.compare(a, b) === 0);
+/** Whether `bytes`, a file's content, are what `unchanged` says it held. */
+const sameContent = (bytes: Uint8Array, unchanged: Unchanged) =>
+  unchanged === null
+    ? false
+    : unchanged instanceof Uint8Array
+      ? Buffer.compare(bytes, unchanged) === 0
+      : bytes.length === unchanged.size && new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === unchanged.sha256;
 
 /**
  * The mode of the existing file at `path` (links followed) when it is read-only: no write bit at

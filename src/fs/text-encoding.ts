@@ -12,6 +12,14 @@ import { sequenceAt } from "./output-text.ts";
 
 export type Encoding = "utf-8" | "windows-1252" | "utf-16le" | "utf-16be";
 
+/** A text file's content as decodeText reads it. */
+export interface DecodedText {
+  text: string;
+  encoding: Encoding;
+  raw?: string;
+  strays?: number;
+}
+
 /** An encoding as messages name it. */
 export const ENCODING_NAME: Record<Encoding, string> = {
   "utf-8": "UTF-8",
@@ -37,7 +45,7 @@ export function utf16Of(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined 
  * character, as read_file does, and `raw` (the same length) holds it as a character encodeText
  * writes back as the byte.
  */
-export function decodeText(bytes: Uint8Array): { text: string; encoding: Encoding; raw?: string; strays?: number } {
+export function decodeText(bytes: Uint8Array): DecodedText {
   const utf16 = utf16Of(bytes);
   if (utf16) return { text: new TextDecoder(utf16, { ignoreBOM: true }).decode(bytes), encoding: utf16 };
   const decoder = utf8Decoder("kept");
@@ -46,6 +54,32 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: Encodin
   if (strays === 0) return { text: raw, encoding: "utf-8" };
   if (keepsStrays(decoder.scan)) return { text: shownText(raw), encoding: "utf-8", raw, strays };
   return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+}
+
+/**
+ * decodeText for a file given a chunk at a time, so a big file is not held whole as bytes beside
+ * its text: `add` each chunk in order, then `done`. Undefined when only decodeText of the whole
+ * file reads it rightly: UTF-16 (its first chunk says so), or Windows-1252 throughout (its end does).
+ */
+export function chunkedText(): { add(chunk: Uint8Array): void; done(): DecodedText | undefined } {
+  const decoder = utf8Decoder("kept");
+  const parts: string[] = [];
+  let utf16 = false;
+  return {
+    add(chunk) {
+      if (parts.length === 0 && utf16Of(chunk)) utf16 = true;
+      if (!utf16) parts.push(decoder.decode(chunk, true));
+    },
+    done() {
+      if (utf16) return undefined;
+      parts.push(decoder.decode(new Uint8Array(0), false));
+      const raw = parts.join("");
+      parts.length = 0; // the pieces are garbage before the caller makes its next copy
+      const { strays } = decoder.scan;
+      if (strays === 0) return { text: raw, encoding: "utf-8" };
+      return keepsStrays(decoder.scan) ? { text: shownText(raw), encoding: "utf-8", raw, strays } : undefined;
+    },
+  };
 }
 
 /**
@@ -153,6 +187,26 @@ export function encodeText(text: string, encoding: Encoding): Uint8Array | { mis
     else out[n++] = byte;
   }
   return missing.size ? { missing: [...missing].slice(0, 5) } : out;
+}
+
+/**
+ * `text` as UTF-8 (as encodeText writes it) in pieces of about `chars` characters each, made as
+ * they are read into one buffer, reused: a piece is good until the next is asked for. A big file's
+ * new content is so written without a second whole copy. A piece never ends between the two halves
+ * of a surrogate pair.
+ */
+export function* utf8Pieces(text: string, chars = 1 << 20): Generator<Uint8Array> {
+  const encoder = new TextEncoder();
+  const buffer = new Uint8Array(3 * Math.min(chars + 1, text.length)); // a UTF-16 unit is at most 3 bytes of UTF-8
+  const strays = text.search(STRAY) !== -1;
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + chars);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++; // a high surrogate: its low half comes with it
+    const piece = text.slice(at, end);
+    yield strays ? utf8Of(piece) : buffer.subarray(0, encoder.encodeInto(piece, buffer).written);
+    at = end;
+  }
 }
 
 /** `text` as UTF-8, each stray byte decodeText kept in it (in `raw`) written back as that byte. */

@@ -21,6 +21,7 @@ import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { DEADLINE_MS } from "../fs/bounded-reads.ts";
 import { diskPath } from "../fs/dir-names.ts";
+import { fileChunks } from "../fs/file-chunks.ts";
 import { realTarget, realTargetBounded } from "../fs/real-target.ts";
 import { resolveUserPath } from "../fs/user-path.ts";
 import { isWithin } from "../fs/within.ts";
@@ -169,11 +170,16 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   // the newest turn when /undo last stopped before turns that ran bash: the next /undo, with no turn begun since, goes past them
   let warned: Turn | undefined;
   let copies = 0;
-  const hashOf = (path: string) =>
-    readFile(diskPath(path)).then(
-      (b) => contentHash(b),
-      () => null,
-    );
+  // read a chunk at a time: the file may be one of 60 MB that edit has just changed
+  const hashOf = async (path: string) => {
+    const hasher = new Bun.CryptoHasher("sha256");
+    try {
+      for await (const chunk of fileChunks(diskPath(path))) hasher.update(chunk);
+    } catch {
+      return null;
+    }
+    return hasher.digest("hex");
+  };
   const copyOf = async (turn: Turn, path: string, seen: SeenFiles | undefined) => {
     const kept: Kept = { path, ...(seen && { seen: { files: seen, before: seen.get(path) } }) };
     turn.files.set(path, kept);

@@ -1,7 +1,6 @@
 // The edit tool (SPEC §7): exact string replacement in a file, answered with a short diff.
 // old_string must be non-empty: new files and whole rewrites are write_file's job, so a stray
 // empty old_string can never clobber a file.
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { readOnlyMode, writeFileAtomic } from "../fs/atomic.ts";
 import type { WriteVet } from "../config/write-check.ts";
@@ -11,13 +10,12 @@ import { directorySpelling, resolveUserPath } from "../fs/user-path.ts";
 import { type Tool, toolError } from "../kernel/tool.ts";
 import { errorText } from "../kernel/errors.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { contentHash } from "./read-file.ts";
 import { INVISIBLE, lookAlike, oddCharacters, plainMatches } from "./look-alike.ts";
 import { fileNotFound, type NameLookup, statNamed } from "./missing-file.ts";
-import { diskPath } from "../fs/dir-names.ts";
 import { changedSinceRead, editedUnseen, type SeenFiles, seenAfterEdit } from "./seen-files.ts";
 import { gutterGate, gutterRefusal, LINE_NUMBER } from "./line-gutter.ts";
-import { decodeText, ENCODING_NAME, encodeText, isText, keptStrays, shownText } from "../fs/text-encoding.ts";
+import { ENCODING_NAME, encodeText, keptStrays, shownText, utf8Pieces } from "../fs/text-encoding.ts";
+import { EDIT_MAX_BYTES, hashing, readForEdit, tooBig } from "./edit-file.ts";
 import { findMatches, firstLines, lineNumbers, majorityEol, replaceMatches, type Matches, type Spans } from "./edit-matches.ts";
 
 export const EDIT_DIFF_LINES = 40; // diff lines shown in the result; the rest is summarized
@@ -78,10 +76,11 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       if (!info.isFile()) return toolError(`${path} is not a regular file`);
       const locked = await readOnlyMode(abs);
       if (locked) return toolError(readOnlyError(path, locked));
-      const bytes = await readFile(diskPath(abs)); // a name as hey writes it (fs/odd-names.ts) opened by its bytes
-      if (!isText(bytes)) return toolError(`${path} is a binary file; edit only changes text files`);
+      if (info.size > EDIT_MAX_BYTES) return toolError(tooBig(path, info.size));
+      const file = await readForEdit(abs);
+      if (!file) return toolError(`${path} is a binary file; edit only changes text files`);
       // `raw` is `text` (the same length) with each byte that is not UTF-8 kept for writing back as it was
-      const { text, encoding, raw = text } = decodeText(bytes);
+      const { text, encoding, raw = text, before } = file;
 
       // read_file shows no line ends: old_string's line breaks match either kind (edit-matches.ts)
       if (oldArg.replace(/\r\n/g, "\n") === newArg.replace(/\r\n/g, "\n"))
@@ -104,7 +103,7 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       if (found === 0 && text.replace(/^\uFEFF/, "") === "")
         return toolError(`${path} is empty, so old_string cannot match; use write_file to give it content`);
       if (found === 0) {
-        const changed = changedSinceRead(path, seen.get(realTarget(abs)), contentHash(bytes));
+        const changed = changedSinceRead(path, seen.get(realTarget(abs)), before.sha256);
         return toolError((changed ? `${changed}\n` : "") + notFound(text, oldArg, path, eol()));
       }
       if (found > 1 && !replaceAll) {
@@ -121,18 +120,20 @@ export function createEditTool(options: { home?: string; seen?: SeenFiles; vet?:
       const replaced = await replaceMatches(text, matches, replacement, ctx.signal, raw);
       if (!replaced || ctx.signal.aborted) return toolError(`edit interrupted: ${path} not changed`);
       const { updated, spans } = replaced;
-      const encoded = encodeText(updated, encoding);
+      // UTF-8 (most files) is encoded a piece at a time as it is written: no second whole copy
+      const encoded = encoding === "utf-8" ? utf8Pieces(updated) : encodeText(updated, encoding);
       if ("missing" in encoded)
         return toolError(`${path} is not UTF-8 but ${ENCODING_NAME[encoding]}, which cannot hold ${encoded.missing.join(" ")} of new_string; not changed`);
       const vetted = options.vet?.(abs, updated);
       if (vetted && "refused" in vetted) return toolError(`edit: ${path} ${vetted.refused}`);
+      const hasher = new Bun.CryptoHasher("sha256"); // of the bytes written, as read_file's contentHash
       try {
-        await writeFileAtomic(abs, encoded, { unchanged: bytes });
+        await writeFileAtomic(abs, hashing(encoded instanceof Uint8Array ? [encoded] : encoded, hasher), { unchanged: before });
       } catch (e) {
         return toolError(e instanceof FileInUseError ? fileInUse(path, e.code) : `cannot write ${path}: ${errorText(e)}`);
       }
       const real = realTarget(abs);
-      const hashes = { before: contentHash(bytes), after: contentHash(encoded) };
+      const hashes = { before: before.sha256, after: hasher.digest("hex") };
       const unseen = editedUnseen(path, seen.get(real), hashes.before);
       seen.set(real, seenAfterEdit(seen.get(real), hashes, { before: text, at: matches.at, end: matches.end, newString: replacement }));
       const count = found === 1 ? "1 replacement" : `${found} replacements`;
@@ -238,14 +239,42 @@ function diff(before: string, after: string, spans: Spans): string {
 
   const out: string[] = [];
   let total = 0; // lines of the whole diff, shown or not
+  let shut = false; // the cap is reached though fewer lines than it are shown
   // `pair`: the lines on the other side of a change, its k-th shown from where the k-th of these first differs from it
-  const put = (table: LineTable, from: number, to: number, mark: string, pair?: { table: LineTable; from: number; to: number }) => {
-    for (let l = from; l < to && out.length < EDIT_DIFF_LINES; l++) {
+  // `room`: at most this many of them shown
+  const put = (table: LineTable, from: number, to: number, mark: string, pair?: { table: LineTable; from: number; to: number }, room = Infinity) => {
+    for (let l = from; l < to && !shut && out.length < EDIT_DIFF_LINES && l - from < room; l++) {
       const line = table.line(l);
       const other = pair && pair.from + (l - from) < pair.to ? pair.table.line(pair.from + (l - from)) : undefined;
       out.push(mark + (other === undefined ? cut(line) : around(line, other)));
     }
     total += Math.max(0, to - from);
+  };
+  // A block the cap would cut (replace_all on many neighbouring lines is one block) is shown a line
+  // at a time, each old line beside the one it became, when it has as many new lines as old; else
+  // what is left of the cap is shared between its old and new lines: either way the model sees
+  // what it wrote, not 40 lines of `-`.
+  const putChange = (c: Change) => {
+    const [olds, news] = [c.b - c.a, c.b2 - c.a2];
+    const room = EDIT_DIFF_LINES - out.length;
+    if (olds + news <= room) {
+      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 });
+      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
+    } else if (olds === news)
+      for (let k = 0; k < olds; k++) {
+        if (out.length + 2 > EDIT_DIFF_LINES) {
+          shut = true; // a line without the one it became would mislead: nothing more is shown
+          total += 2 * (olds - k);
+          break;
+        }
+        put(oldLines, c.a + k, c.a + k + 1, "-", { table: newLines, from: c.a2 + k, to: c.a2 + k + 1 });
+        put(newLines, c.a2 + k, c.a2 + k + 1, "+", { table: oldLines, from: c.a + k, to: c.a + k + 1 });
+      }
+    else {
+      const shownOld = Math.min(olds, Math.max(Math.ceil(room / 2), room - news));
+      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 }, shownOld);
+      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
+    }
   };
   for (let i = 0; i < changes.length; ) {
     let j = i;
@@ -256,14 +285,13 @@ function diff(before: string, after: string, spans: Spans): string {
     const end = Math.min(oldLines.count, last.b + DIFF_CONTEXT);
     const start2 = first.a2 - (first.a - start);
     const end2 = last.b2 + (end - last.b);
-    if (out.length < EDIT_DIFF_LINES) out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
+    if (!shut && out.length < EDIT_DIFF_LINES) out.push(`@@ -${start + 1},${end - start} +${start2 + 1},${end2 - start2} @@`);
     total++;
     let pos = start;
     for (let k = i; k <= j; k++) {
       const c = changes[k]!;
       put(oldLines, pos, c.a, " ");
-      put(oldLines, c.a, c.b, "-", { table: newLines, from: c.a2, to: c.b2 });
-      put(newLines, c.a2, c.b2, "+", { table: oldLines, from: c.a, to: c.b });
+      putChange(c);
       pos = c.b;
     }
     put(oldLines, pos, end, " ");

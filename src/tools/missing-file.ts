@@ -104,7 +104,7 @@ export interface NameLookup {
  */
 export async function fileNotFound(path: string, abs: string, cwd: string, home: string, hint = "", lookup: NameLookup = {}): Promise<string> {
   const project = projectOf(home)(cwd);
-  const meant = await meantFiles(path, abs, cwd, project, async () => {
+  const { files: meant, more } = await meantFiles(path, abs, cwd, project, async () => {
     const { ripgrepFor } = await import("./ripgrep.ts"); // loaded only now: most runs never miss a file
     return ripgrepFor(lookup.rg, home, lookup.cacheDir);
   });
@@ -114,13 +114,25 @@ export async function fileNotFound(path: string, abs: string, cwd: string, home:
     const rel = relative(cwd, file);
     return isAbsolute(rel) || relative(project, file).startsWith("..") ? file : rel; // in the project: as the model would write it
   };
+  // so the model knows the list is not all of them, and that a guess among them may be wrong
+  const rest = more > 0 ? ` (and ${more} more named ${basename(abs)}: narrow the path)` : "";
   const first = shown(meant[0]!);
-  if (meant.length === 1) return `${looked}; did you mean ${first}${first === meant[0] ? "" : ` (${meant[0]})`}?`;
-  return `${looked}; did you mean one of: ${meant.map(shown).join(", ")}?`;
+  if (meant.length === 1) return `${looked}; did you mean ${first}${first === meant[0] ? "" : ` (${meant[0]})`}${rest}?`;
+  return `${looked}; did you mean one of: ${meant.map(shown).join(", ")}${rest}?`;
 }
 
-/** Files the model may have meant by `path`: nearest first, none twice. */
-async function meantFiles(path: string, abs: string, cwd: string, project: string, ripgrep: () => Promise<string | null>): Promise<string[]> {
+/**
+ * Files the model may have meant by `path`, at most MEANT_MAX, nearest first, none twice: the path
+ * from a directory above, the name in another case beside it, then the same name anywhere in the
+ * project ranked by closeness to `abs` (nearerFirst); `more`: how many more of those there are.
+ */
+async function meantFiles(
+  path: string,
+  abs: string,
+  cwd: string,
+  project: string,
+  ripgrep: () => Promise<string | null>,
+): Promise<{ files: string[]; more: number }> {
   const out: string[] = [];
   const add = (file: string) => {
     if (out.length < MEANT_MAX && !out.includes(file)) out.push(file);
@@ -141,27 +153,73 @@ async function meantFiles(path: string, abs: string, cwd: string, project: strin
   };
   for (const entry of await namesIn(dirname(abs)))
     if (entry !== name && like(entry) && (await isFile(join(dirname(abs), entry)))) add(join(dirname(abs), entry));
-  // the name anywhere in the project, in path order (the walker loaded only now: most runs never miss a file)
+  // the name anywhere in the project (the walker loaded only now: most runs never miss a file)
   const { ALWAYS_SKIP, walkFiles } = await import("./walk.ts");
   const rg = await ripgrep();
-  const listed = rg ? await listedLike(rg, project, ALWAYS_SKIP, like) : undefined;
-  if (listed) {
-    for (const file of listed) if (file !== abs) add(file);
-    return out;
+  let found = rg ? await listedLike(rg, project, ALWAYS_SKIP, like) : undefined;
+  if (!found) {
+    found = [];
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), WALK_MS);
+    let looked = 0;
+    for await (const file of walkFiles(project, stop.signal)) {
+      if (like(basename(file))) found.push(file);
+      if (++looked >= WALK_FILES) stop.abort();
+    }
+    clearTimeout(timer);
   }
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), WALK_MS);
-  let looked = 0;
-  for await (const file of walkFiles(project, stop.signal)) {
-    if (file !== abs && like(basename(file))) add(file);
-    if (++looked >= WALK_FILES || out.length >= MEANT_MAX) stop.abort();
-  }
-  clearTimeout(timer);
-  return out;
+  const elsewhere = nearerFirst(
+    abs,
+    found.filter((file) => file !== abs && !out.includes(file)),
+  );
+  for (const file of elsewhere) add(file);
+  return { files: out, more: elsewhere.length - elsewhere.filter((file) => out.includes(file)).length };
 }
 
 /**
- * The files under `project` whose name is `like` the one looked for, in path order, as ripgrep
+ * `files` (absolute paths) ordered by how close each is to `asked`, the path the model gave: most
+ * directory names shared in the same order first (`packages/pkg150/src/mod3/file7.ts` is nearest
+ * `packages/pkg150/src/mod3/sub/file7.ts`, not `packages/pkg0/…`), then most shared at the end and
+ * at the start, then fewest other directories, then path order. In a monorepo every package has
+ * its `index.ts`: the first few in path order would be another package's. Pure.
+ */
+export function nearerFirst(asked: string, files: readonly string[]): string[] {
+  const dirs = (file: string) =>
+    dirname(file)
+      .split(sep)
+      .filter((d) => d !== "");
+  const want = dirs(asked);
+  const rank = (file: string) => {
+    const have = dirs(file);
+    let start = 0;
+    while (start < want.length && start < have.length && want[start] === have[start]) start++;
+    let end = 0;
+    while (end < want.length && end < have.length && want[want.length - 1 - end] === have[have.length - 1 - end]) end++;
+    const shared = inOrder(want, have);
+    return [shared, end, start, -(have.length - shared)];
+  };
+  const ranked = files.map((file) => ({ file, rank: rank(file), order: file.replaceAll(sep, "\0") })); // a directory's files before the next name's
+  return ranked
+    .sort((a, b) => {
+      for (let i = 0; i < a.rank.length; i++) if (a.rank[i] !== b.rank[i]) return b.rank[i]! - a.rank[i]!;
+      return a.order < b.order ? -1 : a.order > b.order ? 1 : 0;
+    })
+    .map((r) => r.file);
+}
+
+/** How many of `a`'s names `b` holds in the same order (the longest common subsequence). */
+function inOrder(a: readonly string[], b: readonly string[]): number {
+  let row = new Array<number>(b.length + 1).fill(0);
+  for (const name of a) {
+    const next = [0];
+    for (let j = 0; j < b.length; j++) next.push(name === b[j] ? row[j]! + 1 : Math.max(row[j + 1]!, next[j]!));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The files under `project` whose name is `like` the one looked for, as ripgrep
  * lists the project's files (its ignore rules, dotfiles, not the `skip` names); what it listed in
  * RG_MS when it takes longer. Undefined when ripgrep could not run.
  */
@@ -173,8 +231,7 @@ async function listedLike(rg: string, project: string, skip: readonly string[], 
   };
   const { listFiles } = await import("./project-files.ts"); // loaded only when a file is missing
   if (!(await listFiles(rg, project, skip, RG_MS, take))) return undefined;
-  const order = (path: string) => path.replaceAll(sep, "\0"); // a directory's files before the next name's
-  return found.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return found;
 }
 const SLASH = 0x2f;
 

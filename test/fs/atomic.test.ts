@@ -2,7 +2,7 @@
 // files, even over an older file left readable), and a file put next to a user's file without
 // following a link planted at its name; for the file tools, a file that changed since they read it is kept.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sweepLeftCopies, writeFileAtomic } from "../../src/fs/atomic.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -56,6 +56,25 @@ test("unchanged: a file that no longer holds what the caller read is kept as it 
   expect(readFileSync(file, "utf8")).toBe("the agent's\n");
   await writeFileAtomic(join(tmp.path, "new.ts"), "x\n", { unchanged: null });
   expect(readFileSync(join(tmp.path, "new.ts"), "utf8")).toBe("x\n");
+});
+
+test("unchanged given as the SHA-256 and length of what was read (a big file's bytes are not kept), and the new content in pieces, also written in place through a hard link", async () => {
+  const file = join(tmp.path, "dump.sql");
+  const read = "row 1\nrow 2\n";
+  const hash = (text: string) => ({ sha256: new Bun.CryptoHasher("sha256").update(text).digest("hex"), size: Buffer.byteLength(text) });
+  const pieces = () => ["row 1\n", "ROW 2\n"].map((p) => Buffer.from(p));
+  writeFileSync(file, "row 1\nrow 2 saved by the user\n");
+  await expect(writeFileAtomic(file, pieces(), { unchanged: hash(read) })).rejects.toThrow("it changed while it was being written");
+  writeFileSync(file, "row 1\nrow 3\n"); // the same length, other bytes
+  await expect(writeFileAtomic(file, pieces(), { unchanged: hash(read) })).rejects.toThrow("it changed while it was being written");
+  expect(readdirSync(tmp.path)).toEqual(["dump.sql"]);
+  writeFileSync(file, read);
+  await writeFileAtomic(file, pieces(), { unchanged: hash(read) });
+  expect(readFileSync(file, "utf8")).toBe("row 1\nROW 2\n");
+  linkSync(file, join(tmp.path, "other-name.sql")); // two names: written in place, not renamed over
+  await expect(writeFileAtomic(file, pieces(), { unchanged: hash(read) })).rejects.toThrow("it changed while it was being written");
+  await writeFileAtomic(file, [Buffer.from("short\n")], { unchanged: hash("row 1\nROW 2\n") });
+  expect(readFileSync(join(tmp.path, "other-name.sql"), "utf8")).toBe("short\n");
 });
 
 test("a temporary copy a killed hey left of a file (kill -9 mid-write) goes when the file is written again (a minute old), or swept; a running process's, a fresh one's and other files' stay", async () => {

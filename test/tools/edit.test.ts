@@ -193,12 +193,38 @@ test("atomic write: keeps the mode, leaves no temp file", async () => {
 test("long diffs are capped", async () => {
   writeFileSync(join(dir, "many.txt"), "x\n".repeat(100));
   const lines = (await edit({ path: "many.txt", old_string: "x", new_string: "y", replace_all: true })).output.split("\n");
-  expect(lines).toHaveLength(42);
-  expect(lines.at(-1)).toBe("… 161 more diff lines");
-  // 20 changed lines are 41 diff lines (a hunk header, then - and + each): one past what is shown
+  expect(lines).toHaveLength(41); // 19 lines shown with what each became, in 39 diff lines
+  expect(lines.at(-1)).toBe("… 162 more diff lines");
+  // 20 changed lines are 41 diff lines (a hunk header, then - and + each): one past what is shown, so the last pair is left out
   writeFileSync(join(dir, "twenty.txt"), "x\n".repeat(20));
   const one = (await edit({ path: "twenty.txt", old_string: "x", new_string: "y", replace_all: true })).output.split("\n");
-  expect(one.at(-1)).toBe("… 1 more diff line");
+  expect(one.at(-1)).toBe("… 2 more diff lines");
+  // 19 are 39: all shown, the old lines before the new ones
+  writeFileSync(join(dir, "nineteen.txt"), "x\n".repeat(19));
+  const all = (await edit({ path: "nineteen.txt", old_string: "x", new_string: "y", replace_all: true })).output.split("\n");
+  expect(all.slice(1)).toEqual(["@@ -1,19 +1,19 @@", ...Array<string>(19).fill("-x"), ...Array<string>(19).fill("+y")]);
+});
+
+test("replace_all on many neighbouring lines shows each changed line beside what it became, within the cap", async () => {
+  writeFileSync(join(dir, "cfg.ts"), Array.from({ length: 60 }, (_, i) => `export const opt${i} = getFoo("opt${i}");\n`).join(""));
+  const lines = (await edit({ path: "cfg.ts", old_string: "getFoo", new_string: "getBar", replace_all: true })).output.split("\n");
+  expect(lines.slice(0, 6)).toEqual([
+    "edited cfg.ts: 60 replacements",
+    "@@ -1,60 +1,60 @@",
+    '-export const opt0 = getFoo("opt0");',
+    '+export const opt0 = getBar("opt0");',
+    '-export const opt1 = getFoo("opt1");',
+    '+export const opt1 = getBar("opt1");',
+  ]);
+  expect(lines.filter((l) => l.startsWith("+"))).toHaveLength(19);
+  expect(lines.at(-2)).toBe('+export const opt18 = getBar("opt18");');
+  expect(lines.at(-1)).toBe("… 82 more diff lines");
+  // one line become two, 50 times: the cap is shared, so the new lines show too
+  writeFileSync(join(dir, "grow.txt"), "x\n".repeat(50));
+  const grown = (await edit({ path: "grow.txt", old_string: "x\n", new_string: "y\nz\n", replace_all: true })).output.split("\n");
+  expect(grown.filter((l) => l.startsWith("-"))).toHaveLength(20);
+  expect(grown.filter((l) => l.startsWith("+")).slice(0, 2)).toEqual(["+y", "+z"]);
+  expect(grown.at(-1)).toBe("… 111 more diff lines");
 });
 
 test.each([

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
+import { nearerFirst } from "../../src/tools/missing-file.ts";
 import { createReadFileTool } from "../../src/tools/read-file.ts";
 import { callTool } from "../helpers/call-tool.ts";
 import { eachTempDir } from "../helpers/fixtures.ts";
@@ -82,13 +83,49 @@ test("a file whose name is stored decomposed (NFD, as macOS writes it) is found 
   expect(readFileSync(join(root, stored), "utf8")).toBe("CV\n");
 });
 
+test.each([
+  ["a folder left out", "/p/packages/pkg150/src/mod3/file7.ts", "/p/packages/pkg150/src/mod3/sub/file7.ts"],
+  ["the package's name left out", "/p/pkg150/src/mod3/file7.ts", "/p/packages/pkg150/src/mod3/sub/file7.ts"],
+  ["only the name given", "/p/file7.ts", "/p/file7/file7.ts"],
+  ["the start left out", "/p/src/mod0/sub/file7.ts", "/p/packages/pkg0/src/mod0/sub/file7.ts"],
+  ["the start given", "/p/packages/pkg150/lib/file7.ts", "/p/packages/pkg150/src/mod3/sub/file7.ts"],
+])("the same name elsewhere is ranked by closeness to the path asked: %s", (_, asked, nearest) => {
+  const files = [
+    "/p/packages/pkg0/src/mod0/sub/file7.ts",
+    "/p/packages/pkg0/src/mod3/sub/file7.ts",
+    "/p/packages/pkg150/src/mod3/sub/file7.ts",
+    "/p/file7/file7.ts",
+  ];
+  expect(nearerFirst(asked, files)[0]).toBe(nearest);
+});
+
+test("in a monorepo of same-named files, the ones nearest the path asked are offered, and the error says how many more there are", async () => {
+  const root = project.path;
+  mkdirSync(join(root, ".git"));
+  for (let p = 0; p < 10; p++)
+    for (let m = 0; m < 3; m++) {
+      mkdirSync(join(root, "packages", `pkg${p}`, "src", `mod${m}`, "sub"), { recursive: true });
+      writeFileSync(join(root, "packages", `pkg${p}`, "src", `mod${m}`, "sub", "file7.ts"), "export const x = 7;\n");
+    }
+  const ctx: ToolContext = { cwd: root, signal: new AbortController().signal };
+  const asked = "packages/pkg5/src/mod1/file7.ts";
+  const hint =
+    "did you mean one of: packages/pkg5/src/mod1/sub/file7.ts, packages/pkg5/src/mod0/sub/file7.ts, packages/pkg5/src/mod2/sub/file7.ts (and 27 more named file7.ts: narrow the path)?";
+  for (const rg of [await findRg(), null]) {
+    const read = await callTool(createReadFileTool({ home: "/nonexistent-home", rg }), { path: asked }, ctx);
+    expect(read.output).toBe(`file not found: ${asked} (looked for ${join(root, asked)}); ${hint}`);
+    const edit = await callTool(createEditTool({ home: "/nonexistent-home", rg }), { path: asked, old_string: "7", new_string: "8" }, ctx);
+    expect(edit.output).toEndWith(`; ${hint}`);
+  }
+});
+
 describe("the same name elsewhere in a big project", () => {
   let rg: string | undefined;
   beforeAll(async () => {
     rg = await findRg();
   });
 
-  test("is found by ripgrep past the first 20,000 files, in path order, and ignored files are not offered", async () => {
+  test("is found by ripgrep past the first 20,000 files, nearest first, and ignored files are not offered", async () => {
     if (!rg) throw new Error(NO_RG);
     const root = project.path;
     mkdirSync(join(root, ".git"));
@@ -103,13 +140,13 @@ describe("the same name elsewhere in a big project", () => {
     const ctx: ToolContext = { cwd: root, signal: new AbortController().signal };
     const read = (tool: ReturnType<typeof createReadFileTool>) => callTool(tool, { path: "target.ts" }, ctx);
     expect((await read(createReadFileTool({ home: "/nonexistent-home", rg }))).output).toBe(
-      `file not found: target.ts (looked for ${join(root, "target.ts")}); did you mean one of: src/a/deep/er/target.ts, src/b/deep/target.ts?`,
+      `file not found: target.ts (looked for ${join(root, "target.ts")}); did you mean one of: src/b/deep/target.ts, src/a/deep/er/target.ts?`,
     );
     // without ripgrep, the walk looks at the first files only: the answer says where hey looked
     expect((await read(createReadFileTool({ home: "/nonexistent-home", rg: null }))).output).toBe(
       `file not found: target.ts (looked for ${join(root, "target.ts")})`,
     );
     const edit = await callTool(createEditTool({ home: "/nonexistent-home", rg }), { path: "deep/target.ts", old_string: "a", new_string: "b" }, ctx);
-    expect(edit.output).toEndWith("; did you mean one of: src/a/deep/er/target.ts, src/b/deep/target.ts?");
+    expect(edit.output).toEndWith("; did you mean one of: src/b/deep/target.ts, src/a/deep/er/target.ts?");
   });
 });
