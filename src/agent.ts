@@ -64,8 +64,12 @@ export interface AgentParts {
   seen?: SeenFiles;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
   pathOf?(path: string): string | undefined;
-  /** the system prompt without the per-request context line, asked before every request */
-  system(): string;
+  /**
+   * the system prompt without the per-request context line, asked before every request with the
+   * latest summary of the conversation (undefined: none yet): a new one means the cached prefix is
+   * gone anyway, so the prompt may catch up then (prompt/source.ts: the skills a /reload changed)
+   */
+  system(summary?: unknown): string;
   permission: PermissionCheck;
   /** `.hey/task.md` as it is now when it is this conversation's (`history`), re-read before every request (context/task-note.ts) */
   taskNote(history: readonly Message[]): string | undefined;
@@ -187,7 +191,7 @@ export function createAgent(parts: AgentParts): Agent {
     provider,
     output,
     tools,
-    system: parts.system(),
+    system: parts.system(compaction.summaries.at(-1)),
     taskNote: parts.taskNote,
     now: Date.now,
   });

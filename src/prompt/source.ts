@@ -61,8 +61,12 @@ export interface PromptSourceOptions extends PeerDirs {
 }
 
 export interface PromptSource {
-  /** the system prompt for the next request; files are re-read only when they changed */
-  system(): string;
+  /**
+   * the system prompt for the next request; files are re-read only when they changed. `summary`:
+   * the conversation's latest summary; a new one (the cached prefix is lost anyway, and a /reload's
+   * skills note may now be summarized away) brings the skills list up to date
+   */
+  system(summary?: unknown): string;
   /** the skills loaded now, sorted by name (none with `--no-skills`) */
   skills(): readonly Skill[];
   /**
@@ -129,7 +133,12 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
   const date = new Date().toISOString().slice(0, 10);
   let built: { key: unknown[]; text: string } | undefined;
-  const system = () => {
+  let summarized: unknown;
+  const system = (summary?: unknown) => {
+    if (summary !== summarized) {
+      summarized = summary;
+      if (inPrompt !== skills) built = undefined; // rebuilt below, with the skills loaded now
+    }
     const agentsMd = agents.files;
     const mcp = opts.servers?.() ?? "";
     const key = [agentsMd, guide, opts.shell(), mcp];
@@ -150,7 +159,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       });
     let text = build(inPrompt);
     // rewritten anyway (an AGENTS.md, the guide, a server's instructions): the list catches up with the skills loaded now
-    if (text !== built?.text && inPrompt !== skills) [inPrompt, text] = [skills, build(skills)];
+    if ((built === undefined || text !== built.text) && inPrompt !== skills) [inPrompt, text] = [skills, build(skills)];
     built = { key, text };
     return text;
   };

@@ -88,7 +88,7 @@ test("a project's skill that became a link out of the project: /reload tells the
 });
 
 // x106 finding 2: a /reload that added a skill rewrote the system prompt, so the whole conversation was billed uncached
-test("a /reload that adds, changes and removes skills keeps the system prompt byte-identical; the note tells the model, and an AGENTS.md change brings the list up to date", async () => {
+test("a /reload that adds, changes and removes skills keeps the system prompt byte-identical; the note tells the model, and an AGENTS.md change or a summary brings the list up to date", async () => {
   const skill = (name: string, description: string) =>
     write(join(dir.path, ".hey", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
   skill("lint", "Lint the code.");
@@ -114,6 +114,12 @@ test("a /reload that adds, changes and removes skills keeps the system prompt by
   const after = source.system();
   expect(after).toContain("- shout: Shout the answer.");
   expect(after).not.toContain("- old:");
+  // a summary of the conversation (the cached prefix is lost anyway, and the note may be summarized away): it catches up too
+  skill("tidy", "Tidy the imports.");
+  await reloadAll(config, source.reloadables);
+  expect(source.system()).toBe(after);
+  const summary = { fromId: "a", toId: "b", text: "what happened" };
+  expect(source.system(summary)).toContain("- tidy: Tidy the imports.");
 });
 
 test("so is a project's AGENTS.md that became a link out of the project, or a CLAUDE.md import through such a link", async () => {
