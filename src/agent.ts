@@ -64,11 +64,7 @@ export interface AgentParts {
   seen?: SeenFiles;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
   pathOf?(path: string): string | undefined;
-  /**
-   * the system prompt without the per-request context line, asked before every request with the
-   * latest summary of the conversation (undefined: none yet): a new one means the cached prefix is
-   * gone anyway, so the prompt may catch up then (prompt/source.ts: the skills a /reload changed)
-   */
+  /** the system prompt without the per-request context line, asked before every request with the latest summary (a new one: the cache is lost anyway, so it may catch up: prompt/source.ts) */
   system(summary?: unknown): string;
   permission: PermissionCheck;
   /** `.hey/task.md` as it is now when it is this conversation's (`history`), re-read before every request (context/task-note.ts) */

@@ -133,3 +133,25 @@ test("/skills: a skill kept from the model says so, and the skills after it are 
   expect(text).toContain("review  ~/.config/hey/skills (yours)  Reviews the diff\n");
   expect(text).toContain("zeta    ~/.config/hey/skills (yours)  Long [listed by name only: the list is over its cap]");
 });
+
+// x107 finding 4: past the names too, the list counts the rest; /skills says which those are
+test("/skills: a skill past the list's cap altogether says the model is told which folder to list", () => {
+  const long = (n: string) => `${n}-a-procedure-with-a-long-name-of-sixty-characters-or-so`;
+  const skills = ["alpha", "beta", "gamma"].map((n) => sk(long(n), `/h/.config/hey/skills/${long(n)}/SKILL.md`, `${n} does things.`));
+  const cut = listSkills(skills, 370); // the heading, the folder, one name and the count
+  expect(cut).toMatchObject({ described: [], named: [long("alpha")], left: [long("beta"), long("gamma")] });
+  const text = formatSkills({
+    folders: [{ dir: "/h/.config/hey/skills", whose: "yours" }],
+    found: skills,
+    untrusted: [],
+    problems: [],
+    loaded: skills,
+    nameOnly: new Set(cut.named),
+    unlisted: new Set(cut.left),
+    shown: (p) => p.replace(/^\/h\//, "~/"),
+    columns: 0,
+  });
+  expect(text).toContain(
+    `${long("gamma")}  ~/.config/hey/skills (yours)  gamma does things. [not in the model's list, past its cap: the model is told which folder to list]`,
+  );
+});
