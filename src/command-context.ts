@@ -13,10 +13,10 @@ import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
-import { skillLines } from "./prompt/system.ts";
+import { listSkills } from "./prompt/skill-listing.ts";
 import { shownPath } from "./prompt/source.ts";
 import { loadSkills, skillFolders } from "./skills/load.ts";
-import { formatSkills, namesOnly } from "./ui/skills-list.ts";
+import { formatSkills } from "./ui/skills-list.ts";
 
 /**
  * What commands reach; `print`: lines a command shows as it goes (a sign-in's URL); `ask`: the
@@ -99,13 +99,15 @@ function skillsListing(runtime: Runtime, here: Places, columns: number): string 
   const now = loadSkills(projectLoaded ? all : user);
   const untrusted = projectLoaded ? [] : loadSkills(all).skills.filter((s) => inProject(s.path));
   const whose = (i: number) => (i >= user.length ? "project" : i === 0 ? "yours, Claude Code's" : "yours");
+  const cut = listSkills(loaded.map((s) => ({ ...s, path: shownPath(s.path, here.cwd, here.home) }))); // as the model's list has them
   return formatSkills({
     folders: all.map((f, i) => ({ dir: f.dir, whose: whose(i) })),
     found: now.skills,
     untrusted,
     problems: now.problems,
     loaded,
-    nameOnly: namesOnly(skillLines(loaded, here.cwd).lines, loaded),
+    nameOnly: new Set(cut.named),
+    unlisted: new Set(cut.left),
     ...(leftOut && !projectLoaded ? { leftOut } : {}),
     shown: (path) => shownPath(path, here.cwd, here.home),
     columns,

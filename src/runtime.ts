@@ -224,8 +224,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     };
     const servers = !parts.mcpOff;
     const refused: string[] = [];
-    let decided: LoadedConfig;
-    let swaps: Awaited<ReturnType<typeof swapsFor>>;
+    let decided: LoadedConfig, swaps: Awaited<ReturnType<typeof swapsFor>>;
     try {
       // what a yes would switch to is checked before the question: a change that cannot apply (an
       // MCP command not found) is the reload's error, never something the user is asked to approve
@@ -361,11 +360,12 @@ export function createRuntime(parts: RuntimeParts): Runtime {
         parts.trust.loaded = trusted;
         await keepGrownTrust(parts); // a project that grew in the session keeps its trust
       }
-      const { userOnly: _, ...event } = report; // the screen's warnings all are in it; which of them the model is not told is hey's business
+      const { userOnly: _, note: _kept, ...event } = report; // the screen's warnings all are in it; which of them the model is not told is hey's business
       parts.output.emit({ type: "reload", ...event });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];
-      pending = { report: { ...report, changes: [...earlier, ...report.changes] }, before };
+      const kept = report.note ?? (pending?.report.ok ? pending.report.note : undefined); // its skill lines are the kept note's, not the tail's
+      pending = { report: { ...report, changes: [...earlier, ...report.changes], ...(kept ? { note: kept } : {}) }, before };
       return report;
     },
     setTrust: (trusted, ask) => setSessionTrust(parts, trusted, ask),

@@ -21,6 +21,11 @@ export interface Staged {
   /** one short line each: `+ skill x`, `- skill y`, `~ model a → b` */
   changes: string[];
   /**
+   * what the model keeps in its conversation, with the user's next message, rather than the
+   * one-shot reload note: the skills that changed, while the system prompt stays as it was (prompt/skill-listing.ts skillsChangedNote)
+   */
+  note?: string;
+  /**
    * switches this part to what was checked; called only when no part has errors; must not throw.
    * May say how it went where that is known only by doing it (an MCP server that failed to start
    * and was kept as it was): its `changes` then replace the checked ones, its `warnings` add up.
@@ -55,6 +60,8 @@ export interface ReloadReport {
   warnings: string[];
   /** those of `warnings` the model's note leaves out (Staged.userOnly) */
   userOnly?: string[];
+  /** the parts' Staged.note, when it applied: the model keeps it with the next message; the changes it tells are left out of reloadNote's */
+  note?: string;
 }
 
 /**
@@ -81,7 +88,8 @@ export async function reloadAll(config: (vet: Vet) => Promise<StagedConfig>, par
     changes.push(...(applied ? applied.changes : s.changes));
     if (applied) warnings.push(...applied.warnings);
   }
-  return { ok: true, changes, errors: [], warnings, ...(userOnly.length ? { userOnly } : {}) };
+  const note = staged.flatMap((s) => s.note ?? []).join("\n");
+  return { ok: true, changes, errors: [], warnings, ...(userOnly.length ? { userOnly } : {}), ...(note ? { note } : {}) };
 }
 
 /** The note is cut here: it rides on one request, and a flood of warnings must not crowd out the rest. */
@@ -104,7 +112,8 @@ export function reloadNote(r: ReloadReport, before: readonly string[], after: re
   const removed = before.filter((t) => !now.has(t));
   const gone = removed.filter((t) => !deferred.includes(t));
   const waiting = removed.filter((t) => deferred.includes(t));
-  const parts = r.ok ? [...r.changes] : [];
+  // the skills' changes the model keeps in its conversation (ReloadReport.note) are not said twice
+  const parts = r.ok ? r.changes.filter((c) => !(r.note && /^[+~-] skill /.test(c))) : [];
   if (added.length) parts.push(`+ tools ${added.join(", ")}`);
   if (gone.length) parts.push(`- tools ${gone.join(", ")}`);
   if (waiting.length) parts.push(`~ tools left to find_tools (a call by name still runs one): ${waiting.join(", ")}`);

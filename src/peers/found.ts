@@ -16,7 +16,7 @@ import { setupHint, type Failure } from "../ui/setup-help.ts";
 import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../prompt/agents-md.ts";
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { capInstructions, instructionsMaxBytes } from "../prompt/instruction-cap.ts";
-import { skillsSize } from "../prompt/system.ts";
+import { skillsListCut } from "../prompt/skill-listing.ts";
 import { shownPath } from "../prompt/source.ts";
 import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
@@ -85,7 +85,7 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
       ? []
       : [
           capInstructions(agents.files, instructionsMaxBytes(budgetTokens), (p) => shownPath(p, at.cwd, at.home)).leftOut?.warning,
-          skillsSize(skills.skills, at.cwd),
+          skillsListCut(skills.skills.map((s) => ({ ...s, path: shownPath(s.path, at.cwd, at.home) }))),
         ];
   return [...agents.imports, ...skills.problems.filter((p) => p.level === "note").map((p) => p.message), ...sizes.filter((l) => l !== undefined)];
 }

@@ -2,9 +2,11 @@
 // guide), the AGENTS.md files, read at start-up, and the MCP servers' instructions — what comes
 // from files and servers redacted as tool results are. Within a run it stays byte-identical, so the
 // provider's prompt cache can reuse it (issue 23): the date is the run's first, and edits to
-// AGENTS.md and skills — and what the guide says, which follows the project's trust and the
-// permission lists — switch in at `/reload` (or the next run), after validation. The two are
-// Reloadables for `/reload`.
+// AGENTS.md — and what the guide says, which follows the project's trust and the permission lists
+// — switch in at `/reload` (or the next run), after validation. Skills a `/reload` adds, changes
+// or removes do not touch it: the model keeps a note of them in its conversation
+// (skillsChangedNote), and the list catches up when the prompt is rewritten anyway (an AGENTS.md
+// change, the next run, /new, /resume). The two are Reloadables for `/reload`.
 import * as nodePath from "node:path";
 import { join } from "node:path";
 import type { PlatformPath } from "../fs/user-path.ts";
@@ -16,7 +18,8 @@ import { loadSkills, skillFolders } from "../skills/load.ts";
 import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type AgentsReading } from "./agents-md.ts";
 import { skillStartNote } from "./start-note.ts";
 import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-cap.ts";
-import { buildSystemPrompt, skillsSize, type GuideFacts } from "./system.ts";
+import { buildSystemPrompt, type GuideFacts } from "./system.ts";
+import { skillsChangedNote, skillsListCut, type ListedSkill } from "./skill-listing.ts";
 
 /** What the system prompt is made of; `claudeDir` and `codexDir` (PeerDirs) hold the user's CLAUDE.md and skills, and AGENTS.md, of Claude Code and Codex. */
 export interface PromptSourceOptions extends PeerDirs {
@@ -58,8 +61,12 @@ export interface PromptSourceOptions extends PeerDirs {
 }
 
 export interface PromptSource {
-  /** the system prompt for the next request; files are re-read only when they changed */
-  system(): string;
+  /**
+   * the system prompt for the next request; files are re-read only when they changed. `summary`:
+   * the conversation's latest summary; a new one (the cached prefix is lost anyway, and a /reload's
+   * skills note may now be summarized away) brings the skills list up to date
+   */
+  system(summary?: unknown): string;
   /** the skills loaded now, sorted by name (none with `--no-skills`) */
   skills(): readonly Skill[];
   /**
@@ -96,8 +103,12 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   for (const p of first.problems) warn(p.message, p.level === "note");
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
   const startNote = skillStartNote(first.problems, own);
+  // the skills as the model's list shows them: descriptions redacted, paths as it writes them
+  const listed = (list: readonly Skill[]): ListedSkill[] => list.map((s) => ({ ...s, description: opts.redact(s.description), path: shown(s.path) }));
   let skills: readonly Skill[] = first.skills;
-  let sizeSaid = skillsSize(first.skills, cwd);
+  /** the skills the system prompt lists: those of the start, until something else rewrites the prompt */
+  let inPrompt: readonly Skill[] = skills;
+  let sizeSaid = skillsListCut(listed(first.skills));
   if (sizeSaid) warn(sizeSaid, true);
   let skillWarnings = new Set(first.problems.map(problemKey));
   let guide = guideOf(startTrusted);
@@ -122,24 +133,33 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
   const date = new Date().toISOString().slice(0, 10);
   let built: { key: unknown[]; text: string } | undefined;
-  const system = () => {
+  let summarized: unknown;
+  const system = (summary?: unknown) => {
+    if (summary !== summarized) {
+      summarized = summary;
+      if (inPrompt !== skills) built = undefined; // rebuilt below, with the skills loaded now
+    }
     const agentsMd = agents.files;
     const mcp = opts.servers?.() ?? "";
-    const key = [agentsMd, skills, guide, opts.shell(), mcp];
+    const key = [agentsMd, guide, opts.shell(), mcp];
     if (built?.key.every((k, i) => k === key[i])) return built.text;
-    const text = buildSystemPrompt({
-      core: opts.core,
-      cwd,
-      root: opts.root,
-      date,
-      os: opts.os,
-      shell: opts.shell(),
-      agentsMd,
-      agentsLeftOut: agents.leftOut,
-      skills: opts.skills ? skills.map((s) => ({ ...s, description: opts.redact(s.description) })) : undefined,
-      guide,
-      mcp: opts.redact(mcp),
-    });
+    const build = (list: readonly Skill[]) =>
+      buildSystemPrompt({
+        core: opts.core,
+        cwd,
+        root: opts.root,
+        date,
+        os: opts.os,
+        shell: opts.shell(),
+        agentsMd,
+        agentsLeftOut: agents.leftOut,
+        skills: opts.skills ? listed(list) : undefined,
+        guide,
+        mcp: opts.redact(mcp),
+      });
+    let text = build(inPrompt);
+    // rewritten anyway (an AGENTS.md, the guide, a server's instructions): the list catches up with the skills loaded now
+    if ((built === undefined || text !== built.text) && inPrompt !== skills) [inPrompt, text] = [skills, build(skills)];
     built = { key, text };
     return text;
   };
@@ -156,12 +176,13 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const problems = next.problems.map(problemKey);
       const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
       const nextGuide = guideOf(trusted);
-      const size = skillsSize(next.skills, cwd);
+      const size = skillsListCut(listed(next.skills));
       return {
         errors: [],
         warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
         userOnly: fresh.filter((p) => p.userOnly).map((p) => p.message),
         changes: skillChanges(skills, next.skills),
+        note: skillsChangedNote(listed(skills), listed(next.skills)),
         apply() {
           skills = next.skills;
           skillWarnings = new Set(problems);

@@ -3,6 +3,9 @@
 // (with the task.md guidance), the skill-creation guide, the skills list, the AGENTS.md files,
 // the MCP servers' instructions, then the facts of this run. The nudge line is added by context/compaction.ts.
 import { isAbsolute, join, relative, sep } from "node:path";
+import { listSkills, type ListedSkill } from "./skill-listing.ts";
+
+export { LISTED_DESCRIPTION_MAX, type ListedSkill } from "./skill-listing.ts";
 
 /** Each AGENTS.md is cut here, with a note naming it: it is resent with every request (~8k tokens). */
 export const AGENTS_MD_MAX_BYTES = 32 * 1024;
@@ -16,16 +19,6 @@ export interface AgentsFile {
   importedBy?: string;
   /** cut shorter to keep within the instruction files' share (instruction-cap.ts): the last line kept */
   cutAtLine?: number;
-}
-
-/** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
-export interface ListedSkill {
-  name: string;
-  description: string;
-  /** the SKILL.md (or root .md) file */
-  path: string;
-  /** Claude Code's `disable-model-invocation: true`: only the user runs it (`/skill:NAME`), so it is not listed */
-  disableModelInvocation?: boolean;
 }
 
 export interface PromptFacts {
@@ -69,9 +62,6 @@ export const DEFAULT_GUIDE: GuideFacts = {
   writable: true,
 };
 
-/** A listed description is cut here (the Agent Skills limit): it is paid on every request. */
-export const LISTED_DESCRIPTION_MAX = 1024;
-
 /**
  * How the agent grows itself (SPEC §12, issue 26): a skill, and an MCP server's table, where each
  * goes, and that both load at the user's /reload. In an untrusted project it names the user's
@@ -86,14 +76,12 @@ export function skillGuide(g: GuideFacts): string {
   return `${skill}\n${mcp}\nBoth load at the user's /reload or next run (a new server after their yes).${untrusted}`;
 }
 
-const SKILLS_HEADER = "Skills — when a task matches a description, read that file with read_file before acting:";
-
 export function buildSystemPrompt(f: PromptFacts): string {
   const parts = [f.core.trim()];
   if (f.skills) {
     parts.push(skillGuide(f.guide ?? DEFAULT_GUIDE));
-    const listed = skillLines(f.skills, f.cwd).lines;
-    if (listed.length > 0) parts.push([SKILLS_HEADER, ...listed].join("\n"));
+    const listed = listSkills(f.skills.map((s) => ({ ...s, path: shown(s.path, f.cwd) }))).text;
+    if (listed) parts.push(listed);
   }
   for (const file of f.agentsMd) parts.push(agentsSection(file));
   if (f.agentsLeftOut) parts.push(f.agentsLeftOut);
@@ -105,39 +93,9 @@ export function buildSystemPrompt(f: PromptFacts): string {
   return parts.join("\n\n");
 }
 
-/** The skills' descriptions together stop here (80 skills of ~700 characters put 56 KB in every request): past it a skill is listed by name. */
-export const LISTED_DESCRIPTIONS_MAX_BYTES = 16 * 1024;
-
-/**
- * `- name: description (path)` for each skill, the path relative to the working directory when
- * inside it; once the descriptions come to LISTED_DESCRIPTIONS_MAX_BYTES, `- name (path)`: `named`
- * skills so listed, `bytes` what all descriptions would take. A skill only the user runs
- * (disableModelInvocation: a deploy, a release) is not offered.
- */
-export function skillLines(skills: readonly ListedSkill[], cwd: string): { lines: string[]; named: number; bytes: number } {
-  let bytes = 0;
-  let named = 0;
-  const lines = skills
-    .filter((s) => !s.disableModelInvocation)
-    .map((s) => {
-      let description = s.description.replace(/\s+/g, " ").trim();
-      if (description.length > LISTED_DESCRIPTION_MAX) description = description.slice(0, LISTED_DESCRIPTION_MAX - 1) + "…";
-      bytes += new TextEncoder().encode(description).length;
-      if (bytes > LISTED_DESCRIPTIONS_MAX_BYTES) return (named++, `- ${s.name} (${shown(s.path, cwd)})`);
-      return `- ${s.name}: ${description} (${shown(s.path, cwd)})`;
-    });
-  return { lines, named, bytes };
-}
-
-/** What the skills list costs every request, when its descriptions are past the cap (skillLines), for the user; else undefined. */
-export function skillsSize(skills: readonly ListedSkill[], cwd: string): string | undefined {
-  const { named, bytes } = skillLines(skills, cwd);
-  if (named === 0) return undefined;
-  const max = `${LISTED_DESCRIPTIONS_MAX_BYTES / 1024} KB`;
-  return `${skills.length} skills' descriptions come to ${Math.round(bytes / 1024)} KB of each request, over ${max}: the last ${named} are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders`;
-}
-
+/** A skill's path inside the working directory relative to it; one given relative (`~/…`) as it is. */
 function shown(path: string, cwd: string): string {
+  if (!isAbsolute(path)) return path;
   const rel = relative(cwd, path);
   return rel !== "" && !rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel) ? rel : path;
 }

@@ -178,10 +178,10 @@ async function meantFiles(
 
 /**
  * `files` (absolute paths) ordered by how close each is to `asked`, the path the model gave: most
- * directory names shared in the same order first (`packages/pkg150/src/mod3/file7.ts` is nearest
- * `packages/pkg150/src/mod3/sub/file7.ts`, not `packages/pkg0/…`), then most shared at the end and
+ * directory names shared in the same order first (`packages/pkg150/src/mod3/file7` is nearest
+ * `packages/pkg150/src/mod3/sub/file7`, not `packages/pkg0/…`), then most shared at the end and
  * at the start, then fewest other directories, then path order. In a monorepo every package has
- * its `index.ts`: the first few in path order would be another package's. Pure.
+ * its own index file: the first few in path order would be another package's. Pure.
  */
 export function nearerFirst(asked: string, files: readonly string[]): string[] {
   const dirs = (file: string) =>

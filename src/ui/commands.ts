@@ -213,7 +213,8 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return ctx.skills ? said(visible(ctx.skills(ctx.columns ?? 0))) : refused("this run lists no skills");
     case "/reload": {
       const report = await ctx.reload();
-      return { text: formatReload(report), ok: report.ok };
+      // the skills it changed: kept in the conversation, the system prompt (and the provider's cache) as it was
+      return { text: formatReload(report), ok: report.ok, ...(report.note ? { note: report.note } : {}) };
     }
     case "/trust":
     case "/untrust": {

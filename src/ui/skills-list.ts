@@ -3,7 +3,6 @@
 // level too deep, broken frontmatter, a link out of the project, a name another folder's skill
 // took), so a missing skill is explained without reading the start-up lines again. Pure.
 import type { Skill, SkillProblem } from "../skills/frontmatter.ts";
-import type { ListedSkill } from "../prompt/system.ts";
 
 export interface SkillsListing {
   /** the skill folders in precedence order (skills/load.ts skillFolders), with whose they are ("project", "yours") */
@@ -15,8 +14,10 @@ export interface SkillsListing {
   problems: readonly SkillProblem[];
   /** the skills this run loaded (at start or the last /reload): the model's list */
   loaded: readonly Skill[];
-  /** the skills listed by name only, past the descriptions' cap (prompt/system.ts skillLines) */
+  /** the skills listed by name only, past the list's cap (prompt/skill-listing.ts listSkills) */
   nameOnly: ReadonlySet<string>;
+  /** the skills not even named in the model's list, past its cap: it is told which folder to list */
+  unlisted?: ReadonlySet<string>;
   /** why the project's skills are not loaded (trust), if they are not */
   leftOut?: string;
   /** `~`- and working-directory-relative form of a path */
@@ -57,8 +58,10 @@ export function formatSkills(l: SkillsListing): string {
             : loaded.get(s.name)!.disableModelInvocation
               ? " [not in the model's list (disable-model-invocation): /skill:NAME runs it]"
               : l.nameOnly.has(s.name)
-                ? " [listed by name only: the descriptions are over their cap]"
-                : "";
+                ? " [listed by name only: the list is over its cap]"
+                : l.unlisted?.has(s.name)
+                  ? " [not in the model's list, past its cap: the model is told which folder to list]"
+                  : "";
     const head = `  ${s.name.padEnd(nameWidth)}  ${sources[i]!.padEnd(sourceWidth)}  `;
     const description = s.description.replace(/\s+/g, " ").trim();
     // a narrow terminal: the state goes on a line of its own rather than past the edge
@@ -89,9 +92,3 @@ function source(path: string, l: SkillsListing): string {
 }
 
 const cut = (text: string, room: number) => (text.length <= room ? text : `${text.slice(0, room - 1)}…`);
-
-/** The names skillLines lists without their description (past the cap). */
-export function namesOnly(lines: readonly string[], skills: readonly ListedSkill[]): Set<string> {
-  // by name, not by place: the model's list leaves out the skills it may not invoke
-  return new Set(skills.filter((s) => lines.some((line) => line.startsWith(`- ${s.name} (`))).map((s) => s.name));
-}

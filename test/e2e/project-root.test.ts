@@ -55,7 +55,7 @@ test("from repo/sub: the root's skills and MCP servers are loaded, the prompt na
   const run = await hey(["--approve", "--max-turns", "1", "-p", "find the bug"]);
   expect(run.code).toBe(3); // stopped at the turn limit: the hand-off is saved
   const first = m.requests[0]!;
-  expect(systemOf(first)).toContain(`- greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})`);
+  expect(systemOf(first)).toContain(`${join(repo, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
   expect(systemOf(first)).toContain(
     `Working directory: ${join(repo, "sub")}\nProject root: ${repo} (keep task.md at ${join(repo, ".hey", "task.md")}; its .hey/ holds skills and config)`,
   );

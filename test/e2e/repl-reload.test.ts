@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHey, tempDir } from "../helpers/e2e.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
-import { lastUserText, reloadNoteOf, startModelServer, systemOf, textOf, type ChatRequest, type ModelServer } from "../helpers/model-server.ts";
+import { lastUserText, reloadNoteOf, skillsNoteOf, startModelServer, systemOf, textOf, type ChatRequest, type ModelServer } from "../helpers/model-server.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { until } from "../helpers/wait.ts";
 import { ALL, flat, lastLine, say } from "./repl-helpers.ts";
@@ -93,11 +93,15 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   await say(term, "hello", "ok");
   const loaded = model.requests.at(-1)!;
   expect(lastUserText(loaded)).toBe("hello");
-  expect(systemOf(loaded)).toContain(`- greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})`);
+  // the trust changed the guide, so the prompt was rewritten anyway: the list caught up
+  expect(systemOf(loaded)).toContain(`${join(repo, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
   expect(systemOf(loaded)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
-  expect(reloadNoteOf(loaded)).toBe("[hey: the user ran /reload:\n+ skill greet]");
+  expect(skillsNoteOf(loaded.messages.at(-1))).toBe(
+    `[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n+ skill greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})]`,
+  );
+  expect(reloadNoteOf(loaded)).toBeUndefined(); // the skill's line is the kept note's, not said twice
   await say(term, "and now?", "ok");
-  expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined(); // heard once
+  expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined();
   // a new session in place keeps what /trust and /reload loaded
   await say(term, "/clear", "new session");
   await say(term, "hello again", "ok");
@@ -167,12 +171,13 @@ test("/reload as a diff: a broken skill beside a good one, an unchanged server k
   const asked = model.requests.find((r) => lastUserText(r) === "query it")!; // the turn's first request; the one after the call carries nothing
   const note = reloadNoteOf(asked) ?? "";
   expect(reloadNoteOf(model.requests.at(-1)!)).toBeUndefined();
-  expect(note).toStartWith("[hey: the user ran /reload:\n+ skill good\n~ mcp server db (not started: the old one keeps serving)\n");
+  expect(note).toStartWith("[hey: the user ran /reload:\n~ mcp server db (not started: the old one keeps serving)\n");
+  expect(skillsNoteOf(asked.messages.at(-1))).toContain("\n+ skill good: A good skill. (.config/hey/skills/good/SKILL.md)]"); // hey runs in the home directory here
   expect(note).toContain(
     `\nwarning: ${bad}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Broken: here"; left out`,
   );
   expect(note).toContain("\nwarning: MCP server db: its changed table did not start (it exited with code 3 before it was ready");
-  expect(systemOf(model.requests.at(-1)!)).toContain("- good: A good skill.");
+  expect(systemOf(model.requests.at(-1)!)).toBe(systemOf(model.requests[0]!)); // the skill is the note's: the prompt, and the cache, as they were
 
   // a change declined at the question: the approved server — the one running — goes on as it is
   writeFileSync(configFile(), readFileSync(configFile(), "utf8").replace('"ok", "keep", "ping"', '"ok", "other", "ping"'));

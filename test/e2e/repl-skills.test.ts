@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
-import { lastUserText, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
+import { lastUserText, skillsNoteOf, startModelServer, systemOf, textOf, type ModelServer } from "../helpers/model-server.ts";
 import { SKILL_ANSWER, SKILL_FILE, SKILL_NAME, SKILL_PATH, skillModel } from "../helpers/skill-model.ts";
 import { startTerm, type Term } from "../helpers/tmux.ts";
 import { ALL, flat, say } from "./repl-helpers.ts";
@@ -70,8 +70,12 @@ test("the agent writes a skill, /reload lists it in the same session; a broken s
   await term.waitFor(`› /skill:${SKILL_NAME}`);
   await term.keys("C-u"); // clear the line again
   await say(term, "greet me", SKILL_ANSWER);
-  const listed = model.requests.find((r) => lastUserText(r) === "greet me" && systemOf(r).includes(`- ${SKILL_NAME}:`))!;
-  expect(systemOf(listed)).toContain(`- ${SKILL_NAME}: How to greet the user. Use it whenever the user asks for a greeting. (${SKILL_PATH})`);
+  // the system prompt stays as it was (the provider's cache holds); the skill is the kept note's, with its file
+  const listed = model.requests.find((r) => lastUserText(r) === "greet me" && skillsNoteOf(r.messages.at(-1)))!;
+  expect(systemOf(listed)).not.toContain(SKILL_NAME);
+  expect(skillsNoteOf(listed.messages.at(-1))).toContain(
+    `\n+ skill ${SKILL_NAME}: How to greet the user. Use it whenever the user asks for a greeting. (${SKILL_PATH})`,
+  );
   expect(listed.messages.some((m) => textOf(m) === "save a skill for greetings")).toBe(true); // the same conversation
 
   // a broken SKILL.md: left out with a warning naming file and line, as at start-up; fixed, it is back
@@ -82,11 +86,12 @@ test("the agent writes a skill, /reload lists it in the same session; a broken s
     `hey: ${skillFile}:3: broken YAML frontmatter: Unexpected token; the value of description holds ": ", so quote it: description: "Greeting: pirate style"; left out`,
   );
   await say(term, "hello there", "ok");
-  expect(systemOf(model.requests.at(-1)!)).not.toContain(`- ${SKILL_NAME}:`);
+  expect(skillsNoteOf(model.requests.at(-1)!.messages.at(-1))).toContain(`\n- skill ${SKILL_NAME}: removed; do not use it]`);
   writeFileSync(join(project.path, SKILL_PATH), SKILL_FILE.replace("How to greet the user.", "How to greet the user, pirate style."));
   await say(term, "/reload", `+ skill ${SKILL_NAME}`);
   await say(term, "hello again", "ok");
-  expect(systemOf(model.requests.at(-1)!)).toContain(`- ${SKILL_NAME}: How to greet the user, pirate style.`);
+  expect(skillsNoteOf(model.requests.at(-1)!.messages.at(-1))).toContain(`\n+ skill ${SKILL_NAME}: How to greet the user, pirate style.`);
+  expect(systemOf(model.requests.at(-1)!)).toBe(systemOf(model.requests[0]!)); // three skill /reloads: the prompt as it was
 
   // a broken config: the same model answers until the file is fixed, then the new one
   writeFileSync(configFile, userConfig(model.baseUrl).replace('model = "m1"', "model = m2"));

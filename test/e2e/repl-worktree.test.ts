@@ -11,6 +11,7 @@ import { runHey, tempDir } from "../helpers/e2e.ts";
 import { git, repoWith } from "../helpers/git-worktree.ts";
 import { BUN, FAKE_SERVER } from "../helpers/mcp.ts";
 import { lastUserText, startModelServer, systemOf, textOf, type ChatRequest } from "../helpers/model-server.ts";
+import { skillsOffered } from "../helpers/skill-model.ts";
 import { startTerm } from "../helpers/tmux.ts";
 import { ALL, say } from "./repl-helpers.ts";
 
@@ -35,8 +36,8 @@ const model = startModelServer((req: ChatRequest) => {
   const skills = /as a skill: (\S+)\/<name>\/SKILL\.md/.exec(systemOf(req))?.[1];
   if (/save a skill/.test(ask)) return { calls: [["write_file", { path: `${skills}/pirate/SKILL.md`, content: PIRATE }]] };
   if (/greet/.test(ask)) {
-    const listed = /^- pirate: .* \((.+)\)$/m.exec(systemOf(req));
-    return listed ? { calls: [["read_file", { path: listed[1] }]] } : { text: "no pirate skill" };
+    const listed = skillsOffered(req).find((s) => s.name === "pirate");
+    return listed ? { calls: [["read_file", { path: listed.path }]] } : { text: "no pirate skill" };
   }
   if (/add the tracker/.test(ask)) return { calls: [["write_file", { path: join(fix, ".mcp.json"), content: JSON.stringify(TRACKER) }]] };
   if (/track it/.test(ask)) return { calls: [["echo", { text: "the bug" }]] };

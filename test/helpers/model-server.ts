@@ -103,9 +103,15 @@ export const systemOf = (req: ChatRequest): string => (req.messages[0]?.role ===
 export const reloadNoteOf = (req: ChatRequest): string | undefined =>
   /\[hey: the user ran \/reload[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/.exec(textOf(req.messages.at(-1)))?.[0];
 
-/** The last user message's text, without the note of a /reload or of MCP tools that changed (mcp/guidance.ts) a request may end with. */
+/** The note of the skills a /reload changed that the user's next message begins with, and stays in the conversation (prompt/skill-listing.ts skillsChangedNote), or undefined. */
+export const skillsNoteOf = (m: ChatMessage | undefined): string | undefined => SKILLS_NOTE.exec(textOf(m))?.[1];
+const SKILLS_NOTE = /^(\[hey: the skills changed at the user's \/reload;[\s\S]*?\])(?:\n+|$)/;
+
+/** The last user message's text, without the note of a /reload or of MCP tools that changed (mcp/guidance.ts) a request may end with, nor a /reload's skills note it begins with. */
 export const lastUserText = (req: ChatRequest): string =>
-  textOf(req.messages.findLast((m) => m.role === "user")).replace(
-    /\n\n\[hey: (?:the user ran \/reload|the MCP tools offered changed|MCP server \S+ connected; its instructions)[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/,
-    "",
-  );
+  textOf(req.messages.findLast((m) => m.role === "user"))
+    .replace(SKILLS_NOTE, "")
+    .replace(
+      /\n\n\[hey: (?:the user ran \/reload|the MCP tools offered changed|MCP server \S+ connected; its instructions)[\s\S]*\](?=(?:\nContext: [^\n]*)?$)/,
+      "",
+    );

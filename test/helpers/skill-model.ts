@@ -27,8 +27,32 @@ export function skillModel(req: ChatRequest): Turn {
   const ask = lastUserText(req);
   if (/save a skill/i.test(ask)) return { calls: [["write_file", { path: SKILL_PATH, content: SKILL_FILE }]] };
   if (/greet/i.test(ask)) {
-    const listed = /^- ([a-z0-9-]+): (.*greeting.*) \((.+)\)$/m.exec(systemOf(req));
-    return listed ? { calls: [["read_file", { path: listed[3] }]] } : { text: PLAIN_ANSWER };
+    const listed = skillsOffered(req).find((s) => /greeting/.test(s.description));
+    return listed ? { calls: [["read_file", { path: listed.path }]] } : { text: PLAIN_ANSWER };
   }
   return { text: "ok" };
+}
+
+/**
+ * The skills a request offers, as a model reads them: the system prompt's list (each folder's
+ * heading, then `- NAME: description`, or `- NAME (FILE): description`), then the lines of the
+ * notes a skills-only /reload left in the conversation (`+ skill NAME: description (PATH)`).
+ */
+export function skillsOffered(req: ChatRequest): { name: string; description: string; path: string }[] {
+  const found = new Map<string, { name: string; description: string; path: string }>();
+  let folder = "";
+  for (const line of systemOf(req).split("\n")) {
+    const heading = /^(\S.*)\/:$/.exec(line);
+    if (heading) folder = heading[1]!;
+    const entry = /^- ([a-z0-9-]+)(?: \((.+?)\))?: (.*)$/.exec(line);
+    if (entry && folder) found.set(entry[1]!, { name: entry[1]!, description: entry[3]!, path: `${folder}/${entry[2] ?? `${entry[1]}/SKILL.md`}` });
+  }
+  for (const m of req.messages)
+    for (const line of m.role === "user" ? textOf(m).split("\n") : []) {
+      const kept = /^[+~] skill ([a-z0-9-]+): (.*) \((.+)\)\]?$/.exec(line);
+      if (kept) found.set(kept[1]!, { name: kept[1]!, description: kept[2]!, path: kept[3]! });
+      const gone = /^- skill ([a-z0-9-]+): removed/.exec(line);
+      if (gone) found.delete(gone[1]!);
+    }
+  return [...found.values()];
 }

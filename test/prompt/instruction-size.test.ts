@@ -3,8 +3,9 @@
 // imports left out first, a whole file at a time; then the farthest directory's file cut, never the
 // working directory's; named to the user once, in paths that cannot be taken for another file, and
 // to the model in a line), in the system prompt and, for what it leaves, when a deeper directory's
-// come with a tool result — as does a directory's file it had no room for; past 16 KB
-// of skills' descriptions, a skill is listed by name only, with one warning naming the count.
+// come with a tool result — as does a directory's file it had no room for; the skills list, paths
+// and names included, keeps within 16 KB: past it a skill is listed by name only, and past that
+// counted with the folder to list, with one warning naming what was cut and the bytes sent.
 import { expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -198,11 +199,33 @@ test("80 skills of ~700-character descriptions: past 16 KB of descriptions the r
   }
   const warned: string[] = [];
   const system = source(repo, warned).system();
-  expect(system.length).toBeLessThan(24_000); // before: 64 KB
-  expect(system).toContain("- skill-00: Does one thing well.");
-  expect(system).toContain(`- skill-79 (${join(".claude", "skills", "skill-79", "SKILL.md")})`);
+  expect(system.length).toBeLessThan(18_000); // before: 64 KB, then 24 KB
+  expect(system).toContain(".claude/skills/:\n- skill-00: Does one thing well.");
+  expect(system).toMatch(/\n- by name only \(read the file for what it does\): skill-2\d, [^\n]*skill-79\n/);
   expect(warned).toEqual([
-    "once: 80 skills' descriptions come to 54 KB of each request, over 16 KB: the last 57 are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
+    "once: 80 skills would put 55 KB into each request; the list is held to 16 KB (16 KB sent): 22 with descriptions, 58 by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
+  ]);
+});
+
+// x107 finding 4: 1,000 skills put 91 KB into every request, each "by name only" entry with its absolute path
+test("1,000 user skills: the list stays within 16 KB, names the folder once, and the skills past the descriptions by name", () => {
+  const repo = join(realpathSync(tmp.path), "repo");
+  mkdirSync(repo, { recursive: true });
+  const home = join(tmp.path, "home");
+  for (let i = 0; i < 1000; i++)
+    write(
+      join(home, ".config", "hey", "skills", `skill-${i}`, "SKILL.md"),
+      `---\nname: skill-${i}\ndescription: Skill number ${i} does a specific thing for the project when the user asks for it; it knows the steps and the checks to run after.\n---\nSteps.\n`,
+    );
+  const warned: string[] = [];
+  const system = source(repo, warned).system();
+  const list = system.slice(system.indexOf("Skills —"), system.indexOf("\n\nWorking directory:"));
+  expect(new TextEncoder().encode(list).length).toBeLessThanOrEqual(16 * 1024); // before: 91 KB
+  expect(list.split("~/.config/hey/skills/").length).toBe(2); // the folder's heading: no path a skill
+  expect(list).toContain("~/.config/hey/skills/:\n- skill-0: Skill number 0 does");
+  expect(list).toMatch(/\n- by name only \(read the file for what it does\): [^\n]*, skill-999$/);
+  expect(warned).toEqual([
+    "once: 1000 skills would put 140 KB into each request; the list is held to 16 KB (16 KB sent): 40 with descriptions, 960 by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
   ]);
 });
 
@@ -224,6 +247,6 @@ test("hey doctor's project notes name the instruction files and skills over thei
   const notes = projectNotes(at, true, 40_000);
   expect(notes.filter((n) => n.startsWith("instruction files (AGENTS.md, CLAUDE.md and their imports) come to 640 KB"))).toHaveLength(1);
   expect(notes).toContain(
-    "80 skills' descriptions come to 54 KB of each request, over 16 KB: the last 57 are listed by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
+    "80 skills would put 55 KB into each request; the list is held to 16 KB (16 KB sent): 22 with descriptions, 58 by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
   );
 });

@@ -1,6 +1,8 @@
 // /reload's word on skills (issue 26): a problem is said once, as at start-up — and again after its
 // file was edited, so an edit that did not fix a broken skill never reads as "nothing changed"; a
-// project's skill that became a link out of the project is the user's to read, not the model's.
+// project's skill that became a link out of the project is the user's to read, not the model's; a
+// /reload that only changes skills leaves the system prompt byte for byte as it was (the model
+// keeps a note of the change instead), and an AGENTS.md change, which rewrites it, brings the list up to date.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,11 +77,49 @@ test("a project's skill that became a link out of the project: /reload tells the
     const report = await reloadAll(config, source.reloadables);
     const link = `${file} is a link to ${realpathSync(secret)}, outside the project; left out`;
     expect(formatReload(report)).toBe(`hey: ${link}\nreloaded:\n  - skill review`);
-    expect(reloadNote(report, [], [])).toBe("[hey: the user ran /reload:\n- skill review]");
+    expect(report.note).toBe(
+      "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n- skill review: removed; do not use it]",
+    );
+    expect(reloadNote(report, [], [])).toBeUndefined(); // the kept note says it: not twice
     expect(source.unloadedSkill("review")).toBe(link); // \`/skill:review\` says why, on the user's screen
   } finally {
     outside.remove();
   }
+});
+
+// x106 finding 2: a /reload that added a skill rewrote the system prompt, so the whole conversation was billed uncached
+test("a /reload that adds, changes and removes skills keeps the system prompt byte-identical; the note tells the model, and an AGENTS.md change or a summary brings the list up to date", async () => {
+  const skill = (name: string, description: string) =>
+    write(join(dir.path, ".hey", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
+  skill("lint", "Lint the code.");
+  skill("old", "An old habit.");
+  const source = createPromptSource(options(join(dir.path, "config"), []));
+  const before = source.system();
+  skill("shout", "Shout the answer.");
+  skill("lint", "Lint the code, then fix what it finds.");
+  rmSync(join(dir.path, ".hey", "skills", "old"), { recursive: true });
+  const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+  const report = await reloadAll(config, source.reloadables);
+  expect(report.changes).toEqual(["~ skill lint", "+ skill shout", "- skill old"]);
+  expect(source.system()).toBe(before);
+  expect(report.note).toBe(
+    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n" +
+      "~ skill lint: Lint the code, then fix what it finds. (.hey/skills/lint/SKILL.md)\n" +
+      "+ skill shout: Shout the answer. (.hey/skills/shout/SKILL.md)\n" +
+      "- skill old: removed; do not use it]",
+  );
+  expect(source.skills().map((s) => s.name)).toEqual(["lint", "shout"]); // /skill:old is refused: it is gone
+  write(join(dir.path, "AGENTS.md"), "Use tabs.\n");
+  await reloadAll(config, source.reloadables);
+  const after = source.system();
+  expect(after).toContain("- shout: Shout the answer.");
+  expect(after).not.toContain("- old:");
+  // a summary of the conversation (the cached prefix is lost anyway, and the note may be summarized away): it catches up too
+  skill("tidy", "Tidy the imports.");
+  await reloadAll(config, source.reloadables);
+  expect(source.system()).toBe(after);
+  const summary = { fromId: "a", toId: "b", text: "what happened" };
+  expect(source.system(summary)).toContain("- tidy: Tidy the imports.");
 });
 
 test("so is a project's AGENTS.md that became a link out of the project, or a CLAUDE.md import through such a link", async () => {

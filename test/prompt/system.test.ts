@@ -27,7 +27,7 @@ describe("buildSystemPrompt", () => {
     expect(buildSystemPrompt(facts({ skills: undefined }))).toBe(`CORE\n\n${tail}`);
   });
 
-  test("skills: one line each, project paths relative, others absolute, whitespace folded", () => {
+  test("skills: each folder named once (project's relative, others absolute), a line a skill, its file only when not NAME/SKILL.md, whitespace folded", () => {
     const text = buildSystemPrompt(
       facts({
         skills: [
@@ -38,9 +38,11 @@ describe("buildSystemPrompt", () => {
     );
     expect(text).toBe(
       `CORE\n\n${SKILL_GUIDE}\n\n` +
-        "Skills — when a task matches a description, read that file with read_file before acting:\n" +
-        "- deploy: Ship it. Use when asked to deploy. (.hey/skills/deploy/SKILL.md)\n" +
-        "- notes: Notes. (/home/u/.agents/skills/notes.md)\n\n" +
+        "Skills — when a task matches a description, read that skill's file with read_file before acting (FOLDER/NAME/SKILL.md, unless another file is named):\n" +
+        ".hey/skills/:\n" +
+        "- deploy: Ship it. Use when asked to deploy.\n" +
+        "/home/u/.agents/skills/:\n" +
+        "- notes (notes.md): Notes.\n\n" +
         tail,
     );
   });
@@ -50,15 +52,15 @@ describe("buildSystemPrompt", () => {
     const deploy = { name: "deploy", description: "Deploy to production.", path: "/p/.claude/skills/deploy/SKILL.md", disableModelInvocation: true };
     const notes = { name: "notes", description: "Notes.", path: "/home/u/.agents/skills/notes.md" };
     const text = buildSystemPrompt(facts({ skills: [deploy, notes] }));
-    expect(text).toContain("- notes: Notes.");
+    expect(text).toContain("- notes (notes.md): Notes.");
     expect(text).not.toContain("deploy");
     expect(buildSystemPrompt(facts({ skills: [deploy] }))).toBe(`CORE\n\n${SKILL_GUIDE}\n\n${tail}`);
   });
 
   test(`a description over ${LISTED_DESCRIPTION_MAX} characters is cut in the list`, () => {
     const text = buildSystemPrompt(facts({ skills: [{ name: "long", description: "d".repeat(3000), path: "/p/long.md" }] }));
-    const line = text.split("\n").find((l) => l.startsWith("- long:"))!;
-    expect(line).toBe(`- long: ${"d".repeat(LISTED_DESCRIPTION_MAX - 1)}… (long.md)`);
+    const line = text.split("\n").find((l) => l.startsWith("- long"))!;
+    expect(line).toBe(`- long (long.md): ${"d".repeat(LISTED_DESCRIPTION_MAX - 1)}…`);
   });
 
   test("AGENTS.md files in order, each under its path; a cut file says so and names itself", () => {

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { skillMaxBytes } from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
 import { loadSkills, readSkillText } from "../../src/skills/load.ts";
-import { formatSkills, namesOnly, type SkillsListing } from "../../src/ui/skills-list.ts";
+import { listSkills } from "../../src/prompt/skill-listing.ts";
+import { formatSkills, type SkillsListing } from "../../src/ui/skills-list.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -86,7 +87,7 @@ test("formatSkills: the folder and whose it is, the description's start, and why
     [
       "5 skills (the model sees each one's name and description in every request; /skill:NAME sends one whole):",
       "  alpha  ~/.claude/skills (yours, Claude Code's)  alpha does things.",
-      `  beta   ~/.config/hey/skills (yours)             ${"x".repeat(79)}… [listed by name only: the descriptions are over their cap]`,
+      `  beta   ~/.config/hey/skills (yours)             ${"x".repeat(79)}… [listed by name only: the list is over its cap]`,
       "  gamma  .hey/skills (project)                    gamma does things. [not loaded: the project is not trusted (below)]",
       "  new    ~/.config/hey/skills (yours)             new does things. [not loaded yet: /reload loads it]",
       "  old    ~/.claude/skills (yours, Claude Code's)  old does things. [gone from its folder: /reload drops it]",
@@ -100,11 +101,11 @@ test("formatSkills: the folder and whose it is, the description's start, and why
   );
   // a terminal's width cuts the description, not the state, which goes below it when they do not fit side by side
   const wide = formatSkills({ ...listing, columns: 140 }).split("\n");
-  expect(wide[2]).toBe(`  beta   ~/.config/hey/skills (yours)             ${"x".repeat(30)}… [listed by name only: the descriptions are over their cap]`);
+  expect(wide[2]).toBe(`  beta   ~/.config/hey/skills (yours)             ${"x".repeat(41)}… [listed by name only: the list is over its cap]`);
   const narrow = formatSkills({ ...listing, columns: 80 }).split("\n");
   expect(narrow.slice(2, 4)).toEqual([
     `  beta   ~/.config/hey/skills (yours)             ${"x".repeat(29)}…`,
-    `${" ".repeat(4)}[listed by name only: the descriptions are over their cap]`,
+    `${" ".repeat(4)}[listed by name only: the list is over its cap]`,
   ]);
   for (const row of narrow.slice(1, 6)) expect(row.length).toBeLessThanOrEqual(80);
 });
@@ -115,8 +116,8 @@ test("/skills: a skill kept from the model says so, and the skills after it are 
   const deploy: Skill = { ...sk("deploy", "/h/.config/hey/skills/deploy/SKILL.md", "Deploys"), disableModelInvocation: true };
   const review = sk("review", "/h/.config/hey/skills/review/SKILL.md", "Reviews the diff");
   const named = sk("zeta", "/h/.config/hey/skills/zeta/SKILL.md", "Long");
-  const lines = ["- review: Reviews the diff (/h/.config/hey/skills/review/SKILL.md)", "- zeta (/h/.config/hey/skills/zeta/SKILL.md)"];
-  const nameOnly = namesOnly(lines, [deploy, review, named]);
+  const cut = listSkills([deploy, review, { ...named, description: "Long ".repeat(40) }], 300); // room for one description
+  const nameOnly = new Set(cut.named);
   expect([...nameOnly]).toEqual(["zeta"]);
   const text = formatSkills({
     folders: [{ dir: "/h/.config/hey/skills", whose: "yours" }],
@@ -130,5 +131,27 @@ test("/skills: a skill kept from the model says so, and the skills after it are 
   });
   expect(text).toContain("deploy  ~/.config/hey/skills (yours)  Deploys [not in the model's list (disable-model-invocation): /skill:NAME runs it]");
   expect(text).toContain("review  ~/.config/hey/skills (yours)  Reviews the diff\n");
-  expect(text).toContain("zeta    ~/.config/hey/skills (yours)  Long [listed by name only: the descriptions are over their cap]");
+  expect(text).toContain("zeta    ~/.config/hey/skills (yours)  Long [listed by name only: the list is over its cap]");
+});
+
+// x107 finding 4: past the names too, the list counts the rest; /skills says which those are
+test("/skills: a skill past the list's cap altogether says the model is told which folder to list", () => {
+  const long = (n: string) => `${n}-a-procedure-with-a-long-name-of-sixty-characters-or-so`;
+  const skills = ["alpha", "beta", "gamma"].map((n) => sk(long(n), `/h/.config/hey/skills/${long(n)}/SKILL.md`, `${n} does things.`));
+  const cut = listSkills(skills, 370); // the heading, the folder, one name and the count
+  expect(cut).toMatchObject({ described: [], named: [long("alpha")], left: [long("beta"), long("gamma")] });
+  const text = formatSkills({
+    folders: [{ dir: "/h/.config/hey/skills", whose: "yours" }],
+    found: skills,
+    untrusted: [],
+    problems: [],
+    loaded: skills,
+    nameOnly: new Set(cut.named),
+    unlisted: new Set(cut.left),
+    shown: (p) => p.replace(/^\/h\//, "~/"),
+    columns: 0,
+  });
+  expect(text).toContain(
+    `${long("gamma")}  ~/.config/hey/skills (yours)  gamma does things. [not in the model's list, past its cap: the model is told which folder to list]`,
+  );
 });

@@ -1,0 +1,156 @@
+// The skills list of the system prompt (SPEC §12), held to a size: it is paid on every request.
+// 1,000 skills once put 91 KB into each one, most of it absolute paths. Now each skill folder is
+// named once and its skills under it by name (a path only when it is not NAME/SKILL.md); past the
+// cap, the later skills lose their descriptions (the model reads the file for one), and past it
+// even by name, the rest are counted with the folder to list. Claude Code does the same: its skill
+// listing keeps to a share of the context window and drops the descriptions past it. Pure.
+import { posix } from "node:path";
+
+/** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
+export interface ListedSkill {
+  name: string;
+  description: string;
+  /** the SKILL.md (or root .md) file, as the model should write it (relative, `~/…`, or absolute) */
+  path: string;
+  /** Claude Code's `disable-model-invocation: true`: only the user runs it (`/skill:NAME`), so it is not listed */
+  disableModelInvocation?: boolean;
+}
+
+/** A listed description is cut here (the Agent Skills limit). */
+export const LISTED_DESCRIPTION_MAX = 1024;
+
+/** The whole list, headings included, stops here (about 4,000 tokens): 80 skills of ~700-character descriptions put 56 KB in every request. */
+export const SKILLS_LIST_MAX_BYTES = 16 * 1024;
+
+const HEADER =
+  "Skills — when a task matches a description, read that skill's file with read_file before acting (FOLDER/NAME/SKILL.md, unless another file is named):";
+
+/** How the list came out: its text, the skills described, named only and left out (their names), and what describing all would take. */
+export interface SkillListing {
+  /** "" when no skill is offered to the model */
+  text: string;
+  described: string[];
+  named: string[];
+  left: string[];
+  /** the bytes of the whole list with every skill described */
+  full: number;
+}
+
+interface Entry {
+  name: string;
+  description: string;
+  folder: string;
+  /** the file relative to its folder, when it is not NAME/SKILL.md */
+  file?: string;
+}
+
+/**
+ * The list of `skills` (sorted by name) that the model may run, within `max` bytes: every skill
+ * described when they fit, else the first ones described and the rest by name, else as many names
+ * as fit and a count of the rest with the folder to list. A skill only the user runs
+ * (disableModelInvocation: a deploy, a release) is not offered.
+ */
+export function listSkills(skills: readonly ListedSkill[], max = SKILLS_LIST_MAX_BYTES): SkillListing {
+  const entries = skills.filter((s) => !s.disableModelInvocation).map(entryOf);
+  if (entries.length === 0) return { text: "", described: [], named: [], left: [], full: 0 };
+  const full = render(entries, entries.length, entries.length);
+  const names = (from: number, to: number) => entries.slice(from, to).map((e) => e.name);
+  const result = (described: number, named: number, text: string) => ({
+    text,
+    described: names(0, described),
+    named: names(described, named),
+    left: names(named, entries.length),
+    full: size(full),
+  });
+  if (size(full) <= max) return result(entries.length, entries.length, full);
+  // the most skills described (in name order) with every other one still named; else the most named
+  const described = most(entries.length, (n) => size(render(entries, n, entries.length)) <= max);
+  if (described >= 0) return result(described, entries.length, render(entries, described, entries.length));
+  const named = Math.max(
+    0,
+    most(entries.length, (n) => size(render(entries, 0, n)) <= max),
+  );
+  return result(0, named, render(entries, 0, named));
+}
+
+/** The largest n in 0..top for which `fits` holds (it holds for every smaller n too); -1 when none. */
+function most(top: number, fits: (n: number) => boolean): number {
+  let lo = -1;
+  let hi = top;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi + 1) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function entryOf(s: ListedSkill): Entry {
+  let description = s.description.replace(/\s+/g, " ").trim();
+  if (description.length > LISTED_DESCRIPTION_MAX) description = description.slice(0, LISTED_DESCRIPTION_MAX - 1) + "…";
+  const path = s.path.replaceAll("\\", "/");
+  const dir = posix.dirname(path);
+  // NAME/SKILL.md: the folder is the one above; a root .md file (or a SKILL.md in a folder of another name) names its file
+  if (posix.basename(path) === "SKILL.md" && posix.basename(dir) === s.name) return { name: s.name, description, folder: posix.dirname(dir) };
+  const folder = posix.basename(path) === "SKILL.md" ? posix.dirname(dir) : dir;
+  return { name: s.name, description, folder, file: posix.relative(folder, path) };
+}
+
+/** The list with the first `described` entries described and the first `named` named at all, grouped by folder. */
+function render(entries: readonly Entry[], described: number, named: number): string {
+  const folders = new Map<string, { lines: string[]; names: string[]; left: number }>();
+  entries.forEach((e, i) => {
+    const f = folders.get(e.folder) ?? { lines: [], names: [], left: 0 };
+    folders.set(e.folder, f);
+    const label = e.file ? `${e.name} (${e.file})` : e.name;
+    if (i < described) f.lines.push(`- ${label}: ${e.description}`);
+    else if (i < named) f.names.push(label);
+    else f.left++;
+  });
+  const parts = [HEADER];
+  for (const [folder, f] of folders) {
+    parts.push(`${folder}/:`, ...f.lines);
+    if (f.names.length) parts.push(`- by name only (read the file for what it does): ${f.names.join(", ")}`);
+    if (f.left) parts.push(`- and ${f.left} more not listed here: list ${folder}/ to find them`);
+  }
+  return parts.join("\n");
+}
+
+const size = (text: string) => new TextEncoder().encode(text).length;
+
+/** What the skills list leaves out, for the user (said once); undefined when every skill is described. */
+export function skillsListCut(skills: readonly ListedSkill[], max = SKILLS_LIST_MAX_BYTES): string | undefined {
+  const l = listSkills(skills, max);
+  if (l.named.length === 0 && l.left.length === 0) return undefined;
+  const kb = (n: number) => `${Math.max(1, Math.round(n / 1024))} KB`;
+  const [described, named, left] = [l.described.length, l.named.length, l.left.length];
+  const cut = [
+    `${described} with descriptions`,
+    named ? `${named} by name only` : "",
+    left ? `${left} not listed (the model is told which folders to list)` : "",
+  ];
+  return `${described + named + left} skills would put ${kb(l.full)} into each request; the list is held to ${kb(max)} (${kb(size(l.text))} sent): ${cut.filter(Boolean).join(", ")}; shorten their descriptions, or move the skills you rarely use out of the skills folders`;
+}
+
+/**
+ * What the model keeps in its conversation when `/reload` changes the skills it may run, `before`
+ * → `after` (as the prompt shows them): the system prompt keeps the list it had, byte for byte, so
+ * the provider's prompt cache still holds the whole conversation — a new list there re-bills it all
+ * (60k tokens to add one skill). A skill gone, or now only the user's to run, must not be used
+ * though the list still names it. Undefined: no change the model can see.
+ */
+export function skillsChangedNote(before: readonly ListedSkill[], after: readonly ListedSkill[]): string | undefined {
+  const offered = (list: readonly ListedSkill[]) => new Map(list.filter((s) => !s.disableModelInvocation).map((s) => [s.name, entryOf(s)]));
+  const old = offered(before);
+  const now = offered(after);
+  const line = (e: Entry) => `${e.name}: ${e.description} (${e.file ? `${e.folder}/${e.file}` : `${e.folder}/${e.name}/SKILL.md`})`;
+  const lines: string[] = [];
+  for (const [name, e] of now) {
+    const was = old.get(name);
+    if (!was) lines.push(`+ skill ${line(e)}`);
+    else if (line(was) !== line(e)) lines.push(`~ skill ${line(e)}`);
+  }
+  for (const name of old.keys()) if (!now.has(name)) lines.push(`- skill ${name}: removed; do not use it`);
+  if (lines.length === 0) return undefined;
+  return `[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n${lines.join("\n")}]`;
+}
