@@ -246,8 +246,10 @@ for (const platform of PLATFORMS) {
       expect(server.requests.length - before).toBe(5);
       expect(results[0]).toContain("needle one");
       expect(results[3]).toBe("notes.txt:2: needle one\nsrc/app.txt:1: needle two");
+      // grep runs ripgrep more than once (its counts, then the lines it shows): each time the embedded one
       const rg = r.started.filter((p) => platform.rg.test(p));
-      expect(rg).toHaveLength(1);
+      expect(rg.length).toBeGreaterThan(0);
+      expect([...new Set(rg)]).toEqual([rg[0]!]);
       note(platform.id, `✓ one-shot task: read_file, write_file (out/result.txt), edit (notes.txt), grep → 2 hits via ${rg[0]} (${secs(r.ms)})`);
     });
 
