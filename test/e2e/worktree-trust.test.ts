@@ -55,7 +55,7 @@ test("a worktree of a trusted project is trusted: its skills and .mcp.json serve
   expect(inFix.stderr).not.toContain("not loaded");
   const first = m.requests.at(-2)!;
   expect(toolNames(first)).toContain("search_notes");
-  expect(systemOf(first)).toContain(`- greet: Greet the user. Use it for greetings. (${join(fix, ".hey", "skills", "greet", "SKILL.md")})`);
+  expect(systemOf(first)).toContain(`${join(fix, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
   expect(inFix.stdout).toStartWith("notes: todo");
 
   // the branch's .mcp.json adds a server: the worktree's file is approved only as far as it is the main checkout's
