@@ -250,7 +250,7 @@ export const PROVIDER_KEYS = {
   system_role: { kind: "string", doc: "`system` or `developer`: the role of the system prompt (compatibility flag)" },
   reasoning_replay: {
     kind: "boolean",
-    doc: "chat completions: `true` sends every tool-call turn's reasoning back in every later request (the default for DeepSeek and Kimi; elsewhere only within the current user turn; a turn another model made goes with `reasoning_content: \"\"`, as those APIs refuse one without), `false` never; Responses: every turn's reasoning items go back (the default), `false` sends none (for a Responses-compatible server that refuses them)",
+    doc: "chat completions: by default the reasoning that went out once — the current user turn's, and each tool-call turn's, sent with its results — goes back in every later request, in the field it came in, so a new prompt extends the cached prefix instead of re-billing the previous turn (a final answer's reasoning never went out and stays out); `true` also sends a tool-call turn another model made with `reasoning_content: \"\"`, as DeepSeek and Kimi refuse one without (their default); `false` sends none; Responses: every turn's reasoning items go back (the default), `false` sends none (for a Responses-compatible server that refuses them)",
   },
   parallel_tool_calls: { kind: "boolean", doc: "`false` sends `parallel_tool_calls: false` (one call per turn)" },
   pdfs: {

@@ -330,7 +330,7 @@ function judgeAfterTool(p: Probes, flags: Flags): Check {
       id,
       title,
       `requires its reasoning replayed with the tool-call turn (without it: ${failure(without)})`,
-      "reasoning_replay = true (every tool-call turn's reasoning goes back in every later request)",
+      "reasoning_replay = true (the field on every tool-call turn, empty on one another model made)",
     );
   }
   if (!after.ok && without?.ok) {

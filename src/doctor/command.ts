@@ -210,8 +210,9 @@ function progressLine(out: { write(text: string): unknown }): { show(what: strin
 
 /**
  * What the adapters do today without new flags (the openai adapter's defaults included): reasoning
- * goes back within the user turn everywhere, and in every later request where replaysEveryTurn
- * says so (`reasoning_replay = true`).
+ * that went out (the user turn's, every tool-call turn's) goes back in every later request
+ * everywhere, and an empty field on a tool-call turn without any where replaysEveryTurn says so
+ * (`reasoning_replay = true`).
  */
 function effectiveFlags(p: ProviderSettings, model: string): Flags {
   const c = p.compat ?? {};

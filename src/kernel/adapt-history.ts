@@ -30,16 +30,21 @@ export function producedBy(o: Opaque | undefined, target: Target): boolean {
  *   a turn as it sends one that came empty (chat: an empty assistant message, keeping the roles
  *   alternating; the others leave it out);
  * - thinking is kept only where the model that produced it will read it: same provider, protocol
- *   and model (producedBy), and only in the current turn (after the last user message) or on the last assistant
- *   message when it called tools — its results are still the lastmost ones, sent in the same
- *   user turn as a message after them (a hand-off request, a line typed after Esc, `-c` after a
- *   crash), and Anthropic with thinking on rejects that turn without its thinking block — except
- *   on chat completions tool-call turns, which DeepSeek requires in every later request, and on
- *   Anthropic and Responses, which get every earlier turn's thinking back as Claude Code and Codex
- *   send it (Claude from Opus 4.5 on keeps it in context; a Responses reasoning item goes back in
- *   its place, before the call or message that followed it): taken out, every new prompt rewrote
- *   the cached prefix from the first thinking block on, and the model lost its earlier reasoning.
- *   With thinking off each adapter leaves earlier prompts' thinking out itself (it knows the effort);
+ *   and model (producedBy); and, of that, what went out once keeps going out, so a new prompt extends
+ *   the cached prefix instead of rewriting it: the current turn's (after the last user message),
+ *   and every tool-call turn's in every later request, on every protocol — it went out with the
+ *   turn's results (DeepSeek requires it back; Anthropic with thinking on rejects a tool loop's
+ *   turn without its thinking block, as when a line typed after Esc, a hand-off request or `-c`
+ *   after a crash follows the results; left out at the next prompt on chat completions and Gemini,
+ *   the prefix broke there and the whole previous turn was billed again uncached). Anthropic and
+ *   Responses also get every earlier final answer's thinking back, as Claude Code and Codex send it
+ *   (Claude from Opus 4.5 on keeps it in context; a Responses reasoning item goes back in its place,
+ *   before the message that followed it); on chat completions and Gemini a final answer's thinking
+ *   never went out (the next request is the next prompt's), so it stays out: nothing cached holds
+ *   it, and it would be paid for in every later request. What ends all this is what loses the cache
+ *   anyway: a summary or `/compact` replaces the turns, and `/model` to another model sends none of
+ *   this model's (producedBy). With thinking off the Anthropic and Responses adapters leave earlier
+ *   prompts' thinking out themselves (they know the effort);
  * - opaque data on tool calls (Gemini thought signatures) survives only for its own provider and model;
  * - tool-call ids are made acceptable to every protocol (`[A-Za-z0-9_-]`, ≤ 40 characters),
  *   the same way on the call and on its result;
@@ -56,7 +61,6 @@ export function producedBy(o: Opaque | undefined, target: Target): boolean {
  */
 export function adaptHistory(messages: readonly Message[], target: Target): readonly Message[] {
   const lastUser = messages.findLastIndex((m) => m.role === "user");
-  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
   let changed = false;
   const out: Message[] = [];
   const open = new Map<string, ToolCall>(); // calls of the latest assistant message, in call order
@@ -73,7 +77,7 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
       out.push(m);
       continue;
     }
-    const adapted = adaptAssistant(m, target, i > lastUser || (i === lastAssistant && (m.toolCalls?.length ?? 0) > 0));
+    const adapted = adaptAssistant(m, target, i > lastUser);
     if (adapted !== m) changed = true;
     out.push(adapted);
     for (const c of m.toolCalls ?? []) open.set(c.id, c);
@@ -96,12 +100,13 @@ export function adaptHistory(messages: readonly Message[], target: Target): read
   }
 }
 
-/** Protocols whose own thinking goes back in every later request, earlier prompts' turns included (adaptHistory). */
+/** Protocols whose own thinking goes back in every later request, earlier prompts' final answers included (adaptHistory). */
 const EVERY_TURN: ReadonlySet<Protocol> = new Set(["anthropic", "responses"]);
 
 function adaptAssistant(m: Message, target: Target, currentTurn: boolean): Message {
   const mine = (o: Opaque | undefined) => producedBy(o, target);
-  const keepThinking = answers(m) && (currentTurn || EVERY_TURN.has(target.protocol) || (target.protocol === "openai" && (m.toolCalls?.length ?? 0) > 0));
+  // a tool-call turn's thinking went out with its results: it goes in every later request
+  const keepThinking = answers(m) && (currentTurn || (m.toolCalls?.length ?? 0) > 0 || EVERY_TURN.has(target.protocol));
   const content = m.content.filter((p) => p.type !== "thinking" || (keepThinking && mine(p.opaque)));
   let calls = m.toolCalls;
   if (calls?.some((c) => safeId(c.id) !== c.id || (c.opaque && !mine(c.opaque)) || sentArguments(c) !== c.arguments)) {

@@ -54,8 +54,10 @@ export interface RequestOptions extends RequestBasics {
 }
 
 /**
- * The `generateContentStream` parameters for `req`. Pure. An assistant turn of this model goes
- * back as the parts it streamed (thought signatures included); any other turn is rebuilt from
+ * The `generateContentStream` parameters for `req`. Pure. An assistant turn of this model whose
+ * thinking the history kept (the current turn, and every tool-call turn in every later request, as
+ * the SDK's own chat sends them) goes back as the parts it streamed, thought parts and signatures
+ * included, so the cached prefix holds across prompts; any other turn is rebuilt from
  * text and tool calls without signatures. A turn's tool results become one user content of
  * `functionResponse` parts in call order.
  */
@@ -137,7 +139,8 @@ function replayParts(m: Message, model: string): Part[] | undefined {
 }
 
 /**
- * Text and calls without the turn's thought parts; a call of this model keeps its signature and id.
+ * Text and calls without the turn's thought parts (another model's turn, or an earlier prompt's final
+ * answer, whose thinking never went out: kernel/adapt-history.ts); a call of this model keeps its signature and id.
  * Gemini 3 answers 400 "Function call is missing a thought_signature" to a step whose first call has
  * none (ai.google.dev/gemini-api/docs/thought-signatures), as another model's calls do after /model.
  */

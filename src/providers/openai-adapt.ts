@@ -72,7 +72,8 @@ export function adaptToRefusal(options: Adaptable, said: string, name?: string):
   if (!options.nineCharIds && NINE_CHAR_REFUSAL.test(said)) return (options.nineCharIds = true);
   // an endpoint that refuses the field (Mistral's 422 "Extra inputs are not permitted", loc …"reasoning_content"; Groq, Cerebras)
   if (options.reasoningReplay !== "none" && REPLAY_FIELD.test(said) && REFUSED_FIELD.test(said)) return Boolean((options.reasoningReplay = "none"));
-  // an endpoint that wants every tool-call turn's reasoning back, in DeepSeek's words (a DeepSeek model under another name)
-  if (options.reasoningReplay === "turn" && REASONING_WANTED.test(said)) return Boolean((options.reasoningReplay = "all"));
+  // an endpoint that wants the field on every tool-call turn, in DeepSeek's words (a DeepSeek model under another name): one
+  // without this model's reasoning (another model's turn) goes with it empty
+  if (options.reasoningReplay === "sent" && REASONING_WANTED.test(said)) return Boolean((options.reasoningReplay = "all"));
   return false;
 }

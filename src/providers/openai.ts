@@ -36,9 +36,10 @@ export interface RequestOptions extends RequestBasics {
   /** the role of the system prompt (default "system"); some servers reject the other one */
   systemRole?: "system" | "developer";
   /**
-   * which turns' reasoning goes back as reasoning_content: "all" — every tool-call turn's, in
-   * every later request (DeepSeek, Kimi); "turn" — the current user turn's only (default); "none" —
-   * never (a strict server rejects the unknown field)
+   * which turns' reasoning goes back as reasoning_content (or the field it came in): "sent" (default)
+   * — what went out once, in every later request: the current user turn's and every tool-call
+   * turn's; "all" — that, and an empty reasoning_content on a tool-call turn without any of this
+   * model's (DeepSeek, Kimi refuse one without); "none" — never (a strict server rejects the unknown field)
    */
   reasoningReplay?: ReasoningReplay;
   /** false: `parallel_tool_calls: false` (a server that loses all but one of parallel calls) */
@@ -114,9 +115,11 @@ export function toRequest(req: ModelRequest, opts: RequestOptions): ChatCompleti
           content: text || (calls.length > 0 ? null : ""),
         };
         if (calls.length > 0) out.tool_calls = calls.map((c, k) => wireCall(c, wireId(c.id), opts.model, k === 0 && opts.signatureFallback === true));
-        const replay = opts.reasoningReplay ?? "turn";
-        const everyCall = replay === "all" && calls.length > 0;
-        messages.push(replay === "none" ? out : { ...out, ...reasoningFields(m, opts.model, i > lastUser || everyCall, everyCall) });
+        const replay = opts.reasoningReplay ?? "sent";
+        // a tool-call turn's reasoning went out with its results: left out at the next prompt, the
+        // cached prefix broke there and the whole turn was billed again uncached
+        const sent = i > lastUser || calls.length > 0;
+        messages.push(replay === "none" ? out : { ...out, ...reasoningFields(m, opts.model, sent, replay === "all" && calls.length > 0) });
         break;
       }
     }
@@ -330,7 +333,7 @@ export function requestOptionsFor(opts: AdapterOptions): RequestOptions {
   const mistral = host === "api.mistral.ai";
   const { maxTokensField, systemRole, reasoningReplay, parallelToolCalls, promptCacheKey, cacheControl } = opts.compat ?? {};
   const replay: ReasoningReplay =
-    reasoningReplay === false || (reasoningReplay === undefined && mistral) ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "turn";
+    reasoningReplay === false || (reasoningReplay === undefined && mistral) ? "none" : reasoningReplay || replaysEveryTurn(host, opts.model) ? "all" : "sent";
   return {
     ...requestBasics(opts),
     maxTokensField: maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens"),

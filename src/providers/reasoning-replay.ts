@@ -4,7 +4,7 @@ import type { Message, ThinkingPart } from "../kernel/ir.ts";
 import type { ReasoningDetail } from "./openrouter-details.ts";
 
 /** Which turns' reasoning goes back (openai.ts RequestOptions.reasoningReplay). */
-export type ReasoningReplay = "all" | "turn" | "none";
+export type ReasoningReplay = "all" | "sent" | "none";
 
 /**
  * Endpoints whose thinking mode needs every tool-call turn's reasoning back in all later requests,
@@ -38,10 +38,11 @@ export interface ChatReasoningData {
 
 /**
  * The reasoning fields of the assistant message `m` when `needed` (openai.ts RequestOptions.reasoningReplay):
- * within the current user turn every endpoint takes it; before it only those of REPLAY_ALL need it,
- * and elsewhere it would be paid for in every request. Thinking from another protocol or model is
- * never sent (SPEC §5.6); `always`: those endpoints refuse a tool-call turn without the field
- * ("Missing `reasoning_content` field"), so one another model made (`/model`, `-c -m`) gets it empty.
+ * what went out once — the current user turn's, and a tool-call turn's, which went with its results —
+ * keeps going out, as the cached prefix holds it; a final answer's never went out and stays out.
+ * Thinking from another protocol or model is never sent (SPEC §5.6); `always` (REPLAY_ALL): those
+ * endpoints refuse a tool-call turn without the field ("Missing `reasoning_content` field"), so one
+ * another model made (`/model`, `-c -m`) gets it empty.
  * OpenRouter's `reasoning_details` go back in place of the text wherever the history kept them (the
  * current turn and every tool-call turn: kernel/adapt-history.ts), as OpenRouter asks.
  */

@@ -34,10 +34,13 @@ describe("thinking", () => {
     },
   );
 
-  test("elsewhere in the current turn only", () => {
-    const sent = adaptHistory(madeBy("google", "gemini"), { protocol: "google", model: "gemini" });
+  test.each<[Protocol, string]>([
+    ["google", "gemini"],
+    ["openai", "deepseek-reasoner"],
+  ])("on %s an earlier prompt's final answer goes without it: it never went out", (protocol, model) => {
+    const sent = adaptHistory(madeBy(protocol, model), { protocol, model });
     expect(sent[1]!.content).toEqual([{ type: "text", text: "old answer" }]);
-    expect(sent[3]!.content).toEqual([think("google", "gemini", "now")]);
+    expect(sent[3]!.content).toEqual([think(protocol, model, "now")]);
   });
 
   test.each([
@@ -49,17 +52,21 @@ describe("thinking", () => {
     expect(history[3]!.content).toHaveLength(1); // the input is not modified
   });
 
-  test("the last assistant message's, when it called tools, even with a user message after its results", () => {
-    // a hand-off request, a line typed after Esc stopped a tool, `-c` after a crash: the message goes
-    // in the same user turn as the results, and a model thinking on wants the block back
-    const after = [...madeBy("google", "gemini"), user("u3", "never mind")];
-    expect(adaptHistory(after, { protocol: "google", model: "gemini" })[3]!.content).toEqual([think("google", "gemini", "now")]);
-    // once an answer follows, that turn is over: its thinking is old
+  test.each<[Protocol, string]>([
+    ["google", "gemini"],
+    ["openai", "deepseek-reasoner"],
+    ["anthropic", "claude"],
+    ["responses", "gpt"],
+  ])("on %s a tool-call turn's goes in every later request, as it went with its results: the cached prefix holds", (protocol, model) => {
+    // a hand-off request, a line typed after Esc stopped a tool, `-c` after a crash: the same user turn as the results
+    const after = [...madeBy(protocol, model), user("u3", "never mind")];
+    expect(adaptHistory(after, { protocol, model })[3]!.content).toEqual([think(protocol, model, "now")]);
+    // an answer, then the next prompt: sent without it, the prefix broke at this turn and all of it was billed again
     const answered = [...after, { id: "a3", role: "assistant" as const, content: [{ type: "text" as const, text: "ok" }] }, user("u4")];
-    expect(adaptHistory(answered, { protocol: "google", model: "gemini" })[3]!.content).toEqual([]);
+    expect(adaptHistory(answered, { protocol, model })[3]!.content).toEqual([think(protocol, model, "now")]);
   });
 
-  test("chat-completions tool-call turns keep their reasoning in every later request (DeepSeek)", () => {
+  test("a tool-call turn's reasoning goes to no other model after /model", () => {
     const ds: Message[] = [
       user("u1"),
       { id: "a1", role: "assistant", content: [think("openai", "deepseek-reasoner")], toolCalls: [{ id: "call_1", name: "t", arguments: "{}" }] },
@@ -67,9 +74,8 @@ describe("thinking", () => {
       { id: "a2", role: "assistant", content: [think("openai", "deepseek-reasoner"), { type: "text", text: "done" }] },
       user("u2"),
     ];
-    const out = adaptHistory(ds, { protocol: "openai", model: "deepseek-reasoner" });
-    expect(out[1]!.content).toHaveLength(1);
-    expect(out[3]!.content).toEqual([{ type: "text", text: "done" }]);
+    expect(adaptHistory(ds, { protocol: "openai", model: "deepseek-reasoner" })[1]!.content).toHaveLength(1);
+    expect(adaptHistory(ds, { protocol: "openai", model: "deepseek-chat" })[1]!.content).toEqual([]);
   });
 
   test.each<Protocol>(["anthropic", "responses", "google", "openai"])(

@@ -118,7 +118,7 @@ describe("request body", () => {
       { role: "user", parts: [{ text: "q" }] },
       { role: "model", parts: [{ text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y' }, { text: "", thoughtSignature: signature }] },
     ]);
-    // Once the user has spoken again it is an old turn: its thinking, and so its parts, are pruned (SPEC §5.6).
+    // Once the user has spoken again it is an earlier prompt's final answer, whose thinking never went out: its parts are not sent.
     const later = await send({ messages: [user("q"), turn, user("and blueberry?")] });
     expect(later.body.contents[1]).toEqual({ role: "model", parts: [{ text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y' }] });
   });

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { type Adaptable, adaptToRefusal } from "../../src/providers/openai-adapt.ts";
 
-const base = (): Adaptable => ({ cacheKey: true, reasoningReplay: "turn" });
+const base = (): Adaptable => ({ cacheKey: true, reasoningReplay: "sent" });
 
 test.each([
   // Groq (iamsrikanthnani/pluely#219), xAI (BerriAI/litellm#16265), Ollama (ollama/ollama#12561, taketwo/llm-ollama#54), OpenAI

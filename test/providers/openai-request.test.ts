@@ -298,7 +298,7 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     { id: "t", role: "tool", toolCallId: "c1", content: [{ type: "text", text: "done" }] },
   ];
 
-  test("defaults: system role, reasoning_content replayed within the user turn, no parallel_tool_calls, max_tokens off api.openai.com", async () => {
+  test("defaults: system role, reasoning_content replayed with the tool call, no parallel_tool_calls, max_tokens off api.openai.com", async () => {
     const body = await bodyOf({ system: "S", messages: callTurn, tools: [READ], maxTokens: 99 });
     expect((body.messages as unknown[])[0]).toEqual({ role: "system", content: "S" });
     expect(JSON.stringify(body.messages)).toContain('"reasoning_content":"I should read."');
@@ -316,18 +316,21 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     expect(body).not.toHaveProperty("max_tokens");
   });
 
-  test("reasoning of an earlier user turn's tool calls goes back only where the endpoint needs it (DeepSeek, Kimi)", async () => {
+  test("reasoning of an earlier user turn's tool calls goes back in every later request, as it went with their results: the cached prefix holds", async () => {
     const twoTurns: Message[] = [...callTurn, { id: "a2", role: "assistant", content: [{ type: "text", text: "read it" }] }, user("and now?")];
     const replayed = (body: Record<string, unknown>) => JSON.stringify(body.messages).includes('"reasoning_content":"I should read."');
-    expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }))).toBe(false); // paid for on every request, for nothing
+    expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }))).toBe(true);
     expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }, { model: "deepseek-v4-pro" }))).toBe(false); // another model's reasoning is never sent
     const deepseek: Message[] = JSON.parse(JSON.stringify(twoTurns).replaceAll('"model":"gpt-test"', '"model":"deepseek-v4-pro"'));
     expect(replayed(await bodyOf({ messages: deepseek, tools: [READ] }, { model: "deepseek-v4-pro" }))).toBe(true);
     expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }, { compat: { reasoningReplay: true } }))).toBe(true);
+    expect(replayed(await bodyOf({ messages: twoTurns, tools: [READ] }, { compat: { reasoningReplay: false } }))).toBe(false);
   });
 
-  test("an endpoint that asks for the reasoning back gets the request again with every turn's, and from then on", async () => {
-    const twoTurns: Message[] = [...callTurn, { id: "a2", role: "assistant", content: [{ type: "text", text: "read it" }] }, user("and now?")];
+  test("an endpoint that asks for the reasoning back gets the request again with the field on every tool-call turn, and from then on", async () => {
+    // a tool-call turn another model made: nothing of this model's to send back
+    const theirs: Message[] = JSON.parse(JSON.stringify(callTurn).replaceAll('"model":"gpt-test"', '"model":"other"'));
+    const twoTurns: Message[] = [...theirs, { id: "a2", role: "assistant", content: [{ type: "text", text: "read it" }] }, user("and now?")];
     const provider = await createOpenAIProvider({ model: "gpt-test", baseUrl: `${server.url}/v1` });
     const before = server.requests.length;
     server.enqueue(
@@ -335,7 +338,7 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     );
     server.enqueue(sseReply(OK), sseReply(OK));
     for (let i = 0; i < 2; i++) for await (const _ of provider.stream({ system: "", messages: twoTurns, tools: [READ] }, new AbortController().signal));
-    const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes("I should read."));
+    const sent = server.requests.slice(before).map((r) => JSON.stringify((r.body as Record<string, unknown>).messages).includes('"reasoning_content":""'));
     expect(sent).toEqual([false, true, true]);
   });
 
@@ -374,7 +377,7 @@ describe("compatibility flags ([provider.NAME] keys that hey doctor writes)", ()
     // a key in the provider's table still wins
     expect(requestOptionsFor({ model: "m", baseUrl: "https://api.mistral.ai/v1", compat: { reasoningReplay: true } }).reasoningReplay).toBe("all");
     const other = requestOptionsFor({ model: "gpt-test", baseUrl: "http://127.0.0.1:1/v1" });
-    expect(other).toMatchObject({ reasoningReplay: "turn", nineCharIds: false });
+    expect(other).toMatchObject({ reasoningReplay: "sent", nineCharIds: false });
     expect(other).not.toHaveProperty("streamUsage");
   });
 
