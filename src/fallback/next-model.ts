@@ -33,7 +33,8 @@ export function nextModel(deps: NextModelDeps): NonNullable<AgentParts["fallback
     for (const name of fallbacks.models) {
       const modelLabel = `${fallbacks.from} ${JSON.stringify(name)}`;
       try {
-        const s = config.resolve({ ...config.flags, model: name, modelLabel, session });
+        // --api-key and HEY_API_KEY were given for the model in use: a fallback on another provider goes with that provider's own key
+        const s = config.resolve({ ...config.flags, model: name, modelLabel, session, keyFor: provider.name });
         if (tried.has(`${s.provider.name}/${s.model}`)) continue;
         const made = await deps.providerFor(s);
         if (signal.aborted) return undefined;
