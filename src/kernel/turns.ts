@@ -19,10 +19,14 @@ export interface LoopDeps {
    * The system prompt, the messages and the tools of the next request, built fresh each time from
    * the full history (pruning, compaction and the context-usage line live there; tools of MCP
    * servers that connected meanwhile join). `handOff`: the request is the hand-off at that limit;
-   * past the run's token cap it must not cost a summary request (a trim stands in). Throws only on
-   * abort: a ProviderError whose `usage` is what a summary request it began cost, counted in the run's total.
+   * past the run's token cap it must not cost a summary request (a trim stands in). `summary`: with
+   * `handOn`, a summary that failed for a reason another model may not share ends the building (its
+   * ProviderError), older messages not dropped, for the request to go to a fallback, which summarizes
+   * again; with `failed`, the summary failed so and no fallback is left: the trim stands, no summary
+   * asked again. Throws only on abort or that hand-on: a ProviderError whose `usage` is what a summary
+   * request it began cost, counted in the run's total.
    */
-  context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit): Promise<RequestContext>;
+  context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit, summary?: { handOn: true } | { failed: ProviderError }): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
   /** where a tool call's `path` points (ToolRunDeps.pathOf); undefined: it cannot be told */
@@ -167,8 +171,11 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         provider = next;
         sent = await send(handOff, limit);
       }
+      // its summary failed and no model is left to ask: the trim stands, as without fallbacks
+      if ("reply" in sent && !sent.context) sent = await send(handOff, limit, sent.reply.error);
       if (!("reply" in sent)) return sent;
       const { context, reply } = sent;
+      if (!context) return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // not built twice: `failed` trims
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
       if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
@@ -199,16 +206,23 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       return { message, answered, stop, ...(detail ? { detail } : {}), ...(maxTokens ? { maxTokens } : {}), tools: context.tools };
     },
   };
-  /** The request's context, built for the provider in use, and its reply; or the run's end, when building it was interrupted. */
-  async function send(handOff: boolean, limit: HandOffLimit | undefined): Promise<RunResult | { context: RequestContext; reply: Reply }> {
+  /**
+   * The request's context, built for the provider in use, and its reply; its summary's failure alone
+   * (no context) when a fallback may summarize instead; or the run's end, when building it was
+   * interrupted. `failed`: that failure, when no fallback was left (the trim stands).
+   */
+  async function send(handOff: boolean, limit: HandOffLimit | undefined, failed?: ProviderError): Promise<RunResult | Sent> {
     let context: RequestContext;
     try {
       // a refused exchange is never sent again (refusal.ts), nor summarized or counted
-      context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
+      const summary = failed ? { failed } : deps.fallback ? { handOn: true as const } : undefined;
+      context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined, summary);
     } catch (e) {
       if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
       if (deps.signal.aborted) return unanswered();
-      throw e;
+      if (!(e instanceof ProviderError) || failed || !deps.fallback) throw e;
+      e.usage = undefined; // counted once
+      return { reply: { error: e } };
     }
     if (context.usage) usage = addUsage(usage, context.usage);
     const sent = adaptHistory(context.messages, provider);
@@ -240,6 +254,9 @@ const THINKING_BLOCKED =
 type Reply =
   | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string; maxTokens?: number }
   | { error: ProviderError; partial?: Message };
+
+/** A request made (its context and reply), or its summary's failure before it, for a fallback to summarize (no context). */
+type Sent = { context: RequestContext; reply: Reply } | { context?: undefined; reply: { error: ProviderError; partial?: undefined } };
 
 /**
  * One model request with retries (SPEC §6). A failure before any delta is retried like the
