@@ -241,6 +241,8 @@ export function createAgent(parts: AgentParts): Agent {
     self.switchModel(next.provider, next.settings);
     return windowed();
   }
+  /** what a failed summary handed on to a fallback cost, until the next context is built */
+  let handedOn: Usage | undefined;
   /** a failed summary that a fallback may summarize instead: one that gave up for a reason of this model or its endpoint */
   const canHandOn = (e: unknown) => e instanceof ProviderError && fallbackReason(e) !== undefined;
   const backToPrimary = () => {
@@ -273,10 +275,14 @@ export function createAgent(parts: AgentParts): Agent {
         const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens", ...failing }).catch(
           (e: unknown) => {
             const cost = summaryCost(e); // a summary request interrupted with the run: the run counts it too (LoopDeps.context)
-            if (cost) spent(cost);
+            // one handed on is counted with the context built next (the fallback's, or the trim's): after what that says, as a failed summary's cost always is
+            if (cost && !s.aborted && "handOn" in failing) handedOn = addUsage(handedOn ?? emptyUsage(), cost);
+            else if (cost) spent(cost);
             throw e;
           },
         );
+        if (handedOn) spent(handedOn);
+        handedOn = undefined;
         if (prepared.usage) spent(prepared.usage);
         if (parts.seen) keepShown(parts.seen, prepared.messages);
         extraNote = parts.note?.(tools);
