@@ -67,6 +67,7 @@ import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/app
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { failureHelp } from "./peers/found.ts";
+import { answering } from "./fallback/answering.ts";
 import { visible } from "./ui/visible.ts";
 import { writer } from "./ui/term.ts";
 
@@ -159,7 +160,8 @@ export async function assemble(
           existing: resumed,
         }),
   ); // a quit mid-call writes that call's result: the user stopped it (sessions/quit-calls.ts)
-  const hint = failureHelp(here, env, () => runtime.settings);
+  // the model answering when the request failed: a fallback's failure is explained by its own provider, not the first model's
+  const hint = failureHelp(here, env, () => answering(runtime.settings, agent.settings.model));
   const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone

@@ -56,3 +56,13 @@ test("a fallback whose own key variable has no value: warned of at start-up, and
   expect(run.stderr).toContain("[provider.b] api_key: ${B_KEY} has no value, so provider b sends no API key");
   expect(answering.headers.slice(answered).map((h) => h.authorization)).toEqual([undefined]);
 });
+
+test("a fallback that fails too is explained by its own endpoint: the setup advice names the fallback's base_url, not the first model's", async () => {
+  const h = home(limited.url, routerless.url);
+  const run = await runHey(["-m", "a/m1", "--fallback-model", "b/m2", "-p", "hi"], { cwd: h, env: { HOME: h, A_KEY: "ka", B_KEY: "kb" } });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("falling back from a/m1 to b/m2");
+  const advice = run.stderr.split("\n").find((l) => l.includes("check the path of base_url"));
+  expect(advice).toContain(`(${routerless.url})`);
+  expect(advice).not.toContain(limited.url);
+});
