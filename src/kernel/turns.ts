@@ -188,7 +188,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
           self.append(ended);
           return { message: ended, answered: false, stop: "stop", tools: context.tools };
         }
-        return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
+        return self.fail(reply.error.kind, reply.error.message + advice(reply.error), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
       if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run
@@ -247,6 +247,9 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   return self;
 }
 
+/** What the user can do about the error that ends the run, after its words; not in the error a fallback is told by (it just switched models). */
+const advice = (error: ProviderError) => (error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "");
+
 /** Why a request goes with thinking off (the debug log's line). */
 const THINKING_BLOCKED =
   "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
@@ -295,11 +298,10 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
         deps.clock.random,
       );
       if (!decision.retry) {
-        const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
         const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
         const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
         return {
-          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`, kept) : new ProviderError(error.kind, said + hint, kept),
+          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`, kept) : new ProviderError(error.kind, said, kept),
         };
       }
       const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
