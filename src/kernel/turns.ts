@@ -212,17 +212,25 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
    * interrupted. `failed`: that failure, when no fallback was left (the trim stands).
    */
   async function send(handOff: boolean, limit: HandOffLimit | undefined, failed?: ProviderError): Promise<RunResult | Sent> {
-    let context: RequestContext;
-    try {
-      // a refused exchange is never sent again (refusal.ts), nor summarized or counted
-      const summary = failed ? { failed } : deps.fallback ? { handOn: true as const } : undefined;
-      context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined, summary);
-    } catch (e) {
-      if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
-      if (deps.signal.aborted) return unanswered();
-      if (!(e instanceof ProviderError) || failed || !deps.fallback) throw e;
-      e.usage = undefined; // counted once
-      return { reply: { error: e } };
+    let context: RequestContext | undefined;
+    let stuck: StuckTries = { silent: 0, answerless: 0 };
+    // a summary handed on is tried again as the request would be, and handed to the fallback once its retries are spent
+    for (let attempt = 1; !context; attempt++) {
+      try {
+        // a refused exchange is never sent again (refusal.ts), nor summarized or counted
+        const summary = failed ? { failed } : deps.fallback ? { handOn: true as const } : undefined;
+        context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined, summary);
+      } catch (e) {
+        if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
+        if (deps.signal.aborted) return unanswered();
+        if (!(e instanceof ProviderError) || failed || !deps.fallback) throw e;
+        e.usage = undefined; // counted once
+        stuck = countStuckTries(stuck, e);
+        const next = retryOrGiveUp(e, attempt, stuck, deps);
+        if ("error" in next) return { reply: next };
+        await deps.clock.sleep(next.delayMs, deps.signal).catch(() => {});
+        if (deps.signal.aborted) return unanswered();
+      }
     }
     if (context.usage) usage = addUsage(usage, context.usage);
     const sent = adaptHistory(context.messages, provider);
@@ -285,34 +293,38 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
       if (error.usage) spend(error.usage);
       error.usage = undefined; // counted once
       stuck = countStuckTries(stuck, error);
-      const decision = retryDecision(
-        {
-          kind: error.kind,
-          final: error.final,
-          silentTries: stuck.silent,
-          answerlessTries: stuck.answerless,
-          ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-        },
-        attempt,
-        deps.retry,
-        deps.clock.random,
-      );
-      if (!decision.retry) {
-        const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
-        const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
-        return {
-          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`, kept) : new ProviderError(error.kind, said, kept),
-        };
-      }
-      const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
-      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
+      const next = retryOrGiveUp(error, attempt, stuck, deps);
+      if ("error" in next) return next;
       try {
-        await deps.clock.sleep(decision.delayMs, deps.signal);
+        await deps.clock.sleep(next.delayMs, deps.signal);
       } catch {
         return { error };
       }
     }
   }
+}
+
+/**
+ * After try number `attempt` failed with `error` (`stuck`: the silent and answerless tries in a
+ * row): the wait before the next, said as a `retry` event; or the error to give up with, which
+ * names the endpoint that failed and why no more tries are made.
+ */
+function retryOrGiveUp(error: ProviderError, attempt: number, stuck: StuckTries, deps: LoopDeps): { delayMs: number } | { error: ProviderError } {
+  const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless };
+  const decision = retryDecision(
+    error.retryAfterMs !== undefined ? { ...failure, retryAfterMs: error.retryAfterMs } : failure,
+    attempt,
+    deps.retry,
+    deps.clock.random,
+  );
+  if (!decision.retry) {
+    const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
+    const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
+    return { error: new ProviderError(error.kind, decision.why ? `${said} — ${decision.why}` : said, kept) };
+  }
+  const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
+  deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
+  return { delayMs: decision.delayMs };
 }
 
 /** Streams one response, forwarding deltas to the output and collecting them in `partial`. */

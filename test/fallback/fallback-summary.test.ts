@@ -60,15 +60,12 @@ function model(name: string, task: { reads: number }, limited = false) {
   return { provider, asked };
 }
 
-/** An agent on model a under a 2,500-token budget, without retries, with `fallback` (b) as its fallback; "spent": the fallbacks were all used. */
-function agentOn(a: Provider, output: RecordingOutput, fallback: Provider | "spent"): Agent {
+/** An agent on model a under a 2,500-token budget, with `fallback` (b) as its fallback ("spent": the fallbacks were all used) and `maxRetries` (none). */
+function agentOn(a: Provider, output: RecordingOutput, fallback: Provider | "spent", maxRetries = 0): Agent {
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
-  const settingsOf = (provider: string, m: string) => ({
-    ...agentSettings(settings),
-    model: { provider, model: m },
-    retry: { ...settings.retry, maxRetries: 0 },
-  });
+  const retry = { ...settings.retry, maxRetries, baseDelayMs: 0, jitter: false };
+  const settingsOf = (provider: string, m: string) => ({ ...agentSettings(settings), model: { provider, model: m }, retry });
   const readBig = { name: "read_big", description: "reads", parameters: {}, run: async () => ({ output: "lorem ipsum dolor ".repeat(120) }) };
   return createAgent({
     settings: settingsOf("a", "m1"),
@@ -115,4 +112,19 @@ test("with no fallback left, a failed summary leaves the trim as before, asked o
   expect(dropped(output)).toHaveLength(1);
   expect(a.asked.refused).toBe(2); // the summary, then the trimmed request
   expect(output.of("summarizing")).toHaveLength(1);
+});
+
+test("the failing model's summary is tried again as its request would be, then handed on: one round of retries, not two", async () => {
+  const task = { reads: 0 };
+  const [a, b] = [model("m1", task, true), model("m2", task)];
+  const output = recordingOutput();
+  const result = await agentOn(a.provider, output, b.provider, 1).send("go", new AbortController().signal);
+  expect(result.stop).toBe("end");
+  expect(a.asked.refused).toBe(2); // the summary and its one retry; the request itself went to b
+  expect(output.of("retry")).toHaveLength(1);
+  expect(output.of("fallback").map((e) => e.message)).toEqual([
+    "falling back from a/m1 to b/m2 for the rest of this run: a/m1 is rate-limited (rate limited (429): slow down — gave up after 1 retry)",
+  ]);
+  expect(b.asked.summaries).toBeGreaterThan(0);
+  expect(dropped(output)).toEqual([]);
 });
