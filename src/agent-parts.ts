@@ -71,9 +71,10 @@ export interface AgentParts {
    * the next model to go on with when the one in use gave up on a request (LoopDeps.fallback): its
    * provider, its settings and why the failure is one another model may not share (words after the
    * model's name); undefined when none is left that `tried` (each `provider/model` this run has
-   * used) leaves out, or when no other model can help. Never rejects.
+   * used) leaves out, or when no other model can help. One it passes over (it cannot be used) is
+   * added to `tried`, so a run says so once. Never rejects.
    */
-  fallback?(error: ProviderError, tried: ReadonlySet<string>, signal: AbortSignal): Promise<Fallback | undefined>;
+  fallback?(error: ProviderError, tried: Set<string>, signal: AbortSignal): Promise<Fallback | undefined>;
 }
 
 /** A model to go on with (AgentParts.fallback). */

@@ -29,7 +29,7 @@ import { identityOf, ProviderError, type ModelRequest, type Provider, type Strea
 import { sleep } from "./kernel/sleep.ts";
 import type { Tool } from "./kernel/tool.ts";
 import { keepShown } from "./tools/earlier-reads.ts";
-import { fallbackLine } from "./fallback/reasons.ts";
+import { fallbackLine, fallbackReason } from "./fallback/reasons.ts";
 import type { AgentParts, AgentSettings } from "./agent-parts.ts";
 
 export type { AgentParts, AgentSettings, Fallback } from "./agent-parts.ts";
@@ -241,6 +241,10 @@ export function createAgent(parts: AgentParts): Agent {
     self.switchModel(next.provider, next.settings);
     return windowed();
   }
+  /** what a failed summary handed on to a fallback cost, until the next context is built */
+  let handedOn: Usage | undefined;
+  /** a failed summary that a fallback may summarize instead: one that gave up for a reason of this model or its endpoint */
+  const canHandOn = (e: unknown) => e instanceof ProviderError && fallbackReason(e) !== undefined;
   const backToPrimary = () => {
     if (!primary) return;
     const { effort: _, ...rest } = primary.settings;
@@ -259,7 +263,7 @@ export function createAgent(parts: AgentParts): Agent {
       ...(opts.keepHandOff ? { keepHandOff: opts.keepHandOff } : {}),
       provider: windowed(),
       output: counted,
-      context: async (history, s, handOff) => {
+      context: async (history, s, handOff, summary) => {
         const tools = await parts.tools(s);
         offered = tools;
         await useServerWindow();
@@ -267,11 +271,18 @@ export function createAgent(parts: AgentParts): Agent {
         if (resumedCache) replayCache(history.slice(0, -1), prepareDeps(counted, tools), { ...resumedCache, upTo: keptOf(messages, resumedCache.upTo) });
         resumedCache = undefined;
         // past the run's token cap the hand-off is trimmed to fit, never summarized: the cap is not overshot by a request the run does not need
-        const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens" }).catch((e: unknown) => {
-          const cost = summaryCost(e); // a summary request interrupted with the run: the run counts it too (LoopDeps.context)
-          if (cost) spent(cost);
-          throw e;
-        });
+        const failing = summary && "failed" in summary ? { failed: summary.failed } : summary ? { handOn: canHandOn } : {}; // LoopDeps.context
+        const prepared = await prepare(history, prepareDeps(counted, tools), s, { deterministic: handOff === "max_run_tokens", ...failing }).catch(
+          (e: unknown) => {
+            const cost = summaryCost(e); // a summary request interrupted with the run: the run counts it too (LoopDeps.context)
+            // one handed on is counted with the context built next (the fallback's, or the trim's): after what that says, as a failed summary's cost always is
+            if (cost && !s.aborted && "handOn" in failing) handedOn = addUsage(handedOn ?? emptyUsage(), cost);
+            else if (cost) spent(cost);
+            throw e;
+          },
+        );
+        if (handedOn) spent(handedOn);
+        handedOn = undefined;
         if (prepared.usage) spent(prepared.usage);
         if (parts.seen) keepShown(parts.seen, prepared.messages);
         extraNote = parts.note?.(tools);

@@ -67,6 +67,7 @@ import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/app
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
 import { failureHelp } from "./peers/found.ts";
+import { answering } from "./fallback/answering.ts";
 import { visible } from "./ui/visible.ts";
 import { writer } from "./ui/term.ts";
 
@@ -159,7 +160,7 @@ export async function assemble(
           existing: resumed,
         }),
   ); // a quit mid-call writes that call's result: the user stopped it (sessions/quit-calls.ts)
-  const hint = failureHelp(here, env, () => runtime.settings);
+  const hint = failureHelp(here, env, () => answering(runtime.settings, agent.settings.model)); // a fallback's failure: its own provider's help
   const asShown = (text: string) => redactedForm(text, redaction); // a file's text as a tool result shows it: its secrets hidden
   const terminal = run.output === "text" ? terminalOutput(oneShot, env, { maxRetries: settings.retry.maxRetries, cwd, home, hint, asShown }) : undefined;
   let ended = false; // `done` is the last event: what the writer says as hey ends (still not saved) goes to stderr alone
@@ -280,6 +281,7 @@ export async function assemble(
     (await mcp.tools(live.configured.tools, signal))
       .filter((t) => t.server !== undefined || t.name === FIND_TOOLS || !live.configured.refused(t.name)) // find_tools loads only what the rules allow
       .map((t) => cap.guard(redactingTool(t, redaction))); // a tool the last request left out over its API's cap: a call reads why
+  const next = nextModel({ config: () => live.config, effort: () => agent.effort, providerFor: (s) => providerOf(s, live.fetch), agentSettings, warn: say });
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: provided(await start.started.provider, settings, live.fetch),
@@ -301,8 +303,11 @@ export async function assemble(
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
-    // a model that gives up on a request: the next fallback, as -m names it next to the model in use
-    fallback: nextModel({ config: () => live.config, effort: () => agent.effort, providerFor: (s) => providerOf(s, live.fetch), agentSettings, warn: say }),
+    // a model that gives up on a request: the next fallback, as -m names it next to the model in use; read as each prompt
+    // starts (`/reload` may add some): with none configured nothing is handed on, a failed summary's trim included
+    get fallback() {
+      return live.config.settings.fallbacks ? next : undefined;
+    },
   });
 
   const runtime: Runtime = createRuntime({

@@ -250,7 +250,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
     );
 
   const warnings: string[] = [];
-  const key = keyGiven(flags, env);
+  const key = keyGiven(flags, env, provider.name);
   const fellBack = first === "ollama" && !spec && !heyProvider && !flags.session && !d; // nothing named a provider
   const ownKey = input.raw.provider?.[provider.name]?.api_key !== undefined; // its ${VAR} without a value is said below
   const blank = key || ownKey ? undefined : blankKeyProblem(provider, env, fellBack && choice.provider === "ollama");
@@ -306,7 +306,10 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const noModel = model.trim()
     ? undefined
     : emptyModel(input, choice.model === undefined ? [...path, "models"] : (choice.key ?? choice.named ?? "the resumed session's model"), provider.name);
-  const empty = key || provider.apiKey ? undefined : emptyKeySaid(keyVarsOf(provider.name, input), env, flags);
+  // a fallback on another provider than the key's: neither an empty --api-key nor HEY_API_KEY is why it sends none
+  const given = flags.keyFor === undefined || flags.keyFor === provider.name;
+  const vars = keyVarsOf(provider.name, input);
+  const empty = key || provider.apiKey ? undefined : given ? emptyKeySaid(vars, env, flags) : emptyKeySaid(vars, { ...env, HEY_API_KEY: undefined }, {});
   const chosen = {
     ...(choice.model === undefined ? provider : named),
     ...(rooted ? { baseUrl: rooted.root } : {}),
@@ -353,8 +356,12 @@ function keyVarsOf(name: string, input: ProviderInput): string[] {
 /** `api_key = "$OPENAI_API_KEY"`: a shell's spelling of a variable, which TOML keeps as it is */
 const SHELL_VAR = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
 
-/** The key `--api-key` or HEY_API_KEY gives every provider; one of whitespace alone is none, as keyOf reads a vendor's variable. */
-const keyGiven = (flags: { apiKey?: string }, env: Env) => {
+/**
+ * The key `--api-key` or HEY_API_KEY gives provider `name`: every one, unless `keyFor` names the one
+ * they were given for; one of whitespace alone is none, as keyOf reads a vendor's variable.
+ */
+const keyGiven = (flags: Pick<ConfigFlags, "apiKey" | "keyFor">, env: Env, name: string) => {
+  if (flags.keyFor !== undefined && flags.keyFor !== name) return undefined;
   if (flags.apiKey?.trim()) return { apiKey: flags.apiKey, apiKeyVar: "--api-key" };
   const apiKey = envValue(env, "HEY_API_KEY");
   return apiKey?.trim() ? { apiKey, apiKeyVar: "HEY_API_KEY" } : undefined;
@@ -366,7 +373,7 @@ function adHoc(baseUrl: string, heyProtocol: string | undefined, others: Provide
   const fromFlag = Boolean(flags.baseUrl);
   checkUrl(baseUrl, fromFlag ? "--base-url" : "HEY_BASE_URL");
   const model = flags.model || envValue(env, "HEY_MODEL") || fail(fromFlag ? "--base-url needs -m MODEL" : "HEY_BASE_URL needs HEY_MODEL or -m MODEL");
-  const key = keyGiven(flags, env);
+  const key = keyGiven(flags, env, "cli");
   const empty = key ? undefined : emptyKeySaid([], env, flags);
   const protocol = flags.protocol ?? (heyProtocol as Protocol | undefined) ?? "openai";
   const rooted = endpointRoot(baseUrl, protocol);

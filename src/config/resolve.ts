@@ -205,7 +205,8 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
   const missing = (path: string[]) => misses.filter((m) => pathKey(m.path) === pathKey(path)).map((m) => m.name);
   const withheld = guards.flatMap((g) => (g.current.vars ?? []).filter((v) => !g.used.vars?.includes(v)));
   const input = { file, raw: merged as ConfigFile, sourceOf, lineOf, missing, withheld, env, flags };
-  const [choice, fallbacks] = [chooseProvider(input), fallbackModels(input, overridden.has(pathKey(["default", "fallback_models"])), warnings)];
+  const choice = chooseProvider(input);
+  const fallbacks = fallbackModels(input, overridden.has(pathKey(["default", "fallback_models"])), warnings, choice.provider.name);
   // a base_url the user has not approved: the provider stays as written, its requests are refused (endpoint.ts)
   const unapproved = unapprovedEndpoints(endpointSteps);
   const mark = (p: ProviderSettings): ProviderSettings => (unapproved.has(p.name) && !p.preset ? { ...p, unapproved: unapproved.get(p.name)! } : p);

@@ -76,6 +76,12 @@ export interface ConfigFlags {
   baseUrl?: string;
   protocol?: Protocol;
   apiKey?: string;
+  /**
+   * the provider `apiKey` and HEY_API_KEY are given for (the model in use's, when a fallback model is
+   * resolved): any other provider goes with its own key, as it would under `-m` without them, so the
+   * key never reaches another vendor; undefined: whichever provider is chosen
+   */
+  keyFor?: string;
   effort?: Effort;
   maxTurns?: number;
   maxRunTokens?: number;

@@ -4,7 +4,7 @@
 // model's window (window.ts), and summary compaction through the provider with a deterministic
 // fallback. The agent calls `prepare` before every model request.
 import { textOf, type Message, type ToolSpec, type Usage } from "../kernel/ir.ts";
-import type { AgentEvent, Output } from "../kernel/output.ts";
+import type { Output } from "../kernel/output.ts";
 import { CACHE_LIFETIME_MS, cachePrices, rewritePays, sharedPrefix } from "./cache.ts";
 import type { Hold } from "./budget.ts";
 import { FEWEST_TOKENS_PER_CHAR, type Provider } from "../kernel/provider.ts";
@@ -13,10 +13,11 @@ import { compactRange, summaryCost } from "./summary-request.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
-import { buildContext, compressibleIn, cutCounts, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
+import { buildContext, compressibleIn, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
 import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
 import { cutNotices, seenIn, type Seen } from "./cut-notice.ts";
 import { errorText } from "../kernel/errors.ts";
+import { summaryEvent, tokensBefore, trimmedTokens } from "./compaction-events.ts";
 
 export { compactRange, summaryCost } from "./summary-request.ts";
 
@@ -143,11 +144,19 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
  * rewrite saves pay for the cache miss it causes (cache.ts). When the budget forces dropping
  * history, the stretch before the last turns is summarized by the provider first (the previous
  * summary with the new stretch); if that fails, the deterministic trim stands and the turn goes on.
- * `deterministic`: no summary request (a retry after a context-length error). `.hey/task.md` is
- * re-injected after any compaction. Throws only when `signal` aborts: a summary request it began
- * was billed all the same, and the error carries what it cost (summaryCost).
+ * `deterministic`: no summary request (a retry after a context-length error). `handOn`: a failed
+ * summary it accepts is thrown, nothing trimmed, for another model (a fallback) to summarize — a trim
+ * would drop the older messages from that model's request too; `failed`: the summary failed so
+ * already (no fallback was left): the trim stands at once, no summary asked again. `.hey/task.md` is
+ * re-injected after any compaction. Throws only when `signal` aborts or `handOn` takes the failure: a
+ * summary request it began was billed all the same, and the error carries what it cost (summaryCost).
  */
-export async function prepare(history: readonly Message[], deps: PrepareDeps, signal: AbortSignal, opts: { deterministic?: boolean } = {}): Promise<Prepared> {
+export async function prepare(
+  history: readonly Message[],
+  deps: PrepareDeps,
+  signal: AbortSignal,
+  opts: { deterministic?: boolean; handOn?: (e: unknown) => boolean; failed?: Error } = {},
+): Promise<Prepared> {
   const { state, policy } = deps;
   const { budgetTokens, fixed, build, crowded } = contextOf(history, deps);
   const now = deps.now();
@@ -160,18 +169,26 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
   // (nor one for a latest message that alone is over the window: no request can hold it)
   const worth = view.summarizable && summaryWorth(view.summarizable, budgetTokens, state.tokensPerChar) && !doomed(history, fixed, deps);
   const summarizable = worth ? view.summarizable : undefined;
-  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget || kept) && summarizable) {
+  /** asks for the summary of `range` and rebuilds the view on it; what failed, when it did (and was not handed on) */
+  async function summarize(range: NonNullable<typeof summarizable>): Promise<unknown> {
     deps.output.emit({ type: "summarizing" });
     try {
-      const done = await compactRange(summarizable, { ...deps, budgetTokens, ...windowOf(deps) }, signal);
+      const done = await compactRange(range, { ...deps, budgetTokens, ...windowOf(deps) }, signal);
       usage = done.usage;
       state.summaryFailed = false;
       const before = view;
       view = build((upTo = history.length));
       deps.output.emit(summaryEvent(done.parts, tokensBefore(before, held), view));
+      return undefined;
     } catch (e) {
-      if (signal.aborted) throw e; // with what it cost, when it began (summaryCost): the caller counts it
+      if (signal.aborted || opts.handOn?.(e)) throw e; // with what it cost, when it began (summaryCost): the caller counts it
       usage = summaryCost(e);
+      return e ?? new Error("the summary request failed");
+    }
+  }
+  if (!opts.deterministic && (view.newlyTrimmed > 0 || view.overBudget || kept) && summarizable) {
+    const failed = opts.failed ?? (await summarize(summarizable));
+    if (failed) {
       // the trim stands, as without dedup: what it leaves out stays out (the hold), so the next requests extend its prefix instead of asking again
       if (kept) ({ view, upTo } = kept);
       state.summaryFailed = true;
@@ -180,7 +197,7 @@ export async function prepare(history: readonly Message[], deps: PrepareDeps, si
         kind: "trim",
         ...trimmedTokens(view, held),
         ...crowded,
-        error: `summary failed, older messages dropped instead: ${errorText(e)}`,
+        error: `summary failed, older messages dropped instead: ${errorText(failed)}`,
       });
     }
   } else if ((view.stats.trimmed || view.stats.texts) && (view.stats.trimmed !== state.last?.stats.trimmed || view.stats.texts !== state.last?.stats.texts)) {
@@ -352,35 +369,6 @@ function heldBefore(history: readonly Message[], last: ContextView | undefined, 
  * apart, heldBefore finds what came since.
  */
 const asSent = (view: ContextView): ContextView => ({ ...view, messages: view.messages.slice() });
-
-/**
- * A compaction event's `tokens_before`, the same for a trim and a summary (docs/json-events.md): the
- * context the request would have held before the step — system prompt, tools and messages, nothing
- * left out — and no more than the last request held with what came since (`held`): a result
- * only ever sent cut to the model's window counts as sent, not whole.
- */
-const tokensBefore = (view: ContextView, held: number | undefined) => Math.min(view.untrimmedEstimate, held ?? Number.POSITIVE_INFINITY);
-const trimmedTokens = (view: ContextView, held: number | undefined) => ({
-  tokens_before: tokensBefore(view, held),
-  tokens_after: view.estimate,
-  ...cutCounts(view),
-});
-
-/** The `compaction` event of one summary's `parts` (summaryParts: the summary last): `before` is the context before it (tokensBefore), `after` the view with it. */
-function summaryEvent(parts: readonly Summary[], before: number, after: ContextView): AgentEvent {
-  const summary = parts.at(-1)!;
-  const earlier = parts.slice(0, -1).map((p) => ({ from_id: p.fromId, to_id: p.toId, summary: p.text }));
-  return {
-    type: "compaction",
-    kind: "summary",
-    from_id: summary.fromId,
-    to_id: summary.toId,
-    summary: summary.text,
-    ...(earlier.length ? { before: earlier } : {}),
-    tokens_before: before,
-    tokens_after: after.estimate,
-  };
-}
 
 /**
  * Corrects the estimate with the provider's count for the request just sent: the ratio of

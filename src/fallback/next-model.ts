@@ -32,14 +32,19 @@ export function nextModel(deps: NextModelDeps): NonNullable<AgentParts["fallback
     const session = { provider: provider.name, model, current: true, ...(effort === undefined ? {} : { effort }) };
     for (const name of fallbacks.models) {
       const modelLabel = `${fallbacks.from} ${JSON.stringify(name)}`;
+      let key = name; // as `tried` holds it: `provider/model` once resolved
+      if (tried.has(key)) continue;
       try {
-        const s = config.resolve({ ...config.flags, model: name, modelLabel, session });
-        if (tried.has(`${s.provider.name}/${s.model}`)) continue;
+        // --api-key and HEY_API_KEY were given for the model in use: a fallback on another provider goes with that provider's own key
+        const s = config.resolve({ ...config.flags, model: name, modelLabel, session, keyFor: provider.name });
+        key = `${s.provider.name}/${s.model}`;
+        if (tried.has(key)) continue;
         const made = await deps.providerFor(s);
         if (signal.aborted) return undefined;
         return { provider: made, settings: deps.agentSettings(s), why };
       } catch (e) {
         if (signal.aborted) return undefined;
+        tried.add(key); // passed over for the rest of the run, said once
         deps.warn(`${errorText(e)} — that fallback is passed over`);
       }
     }

@@ -19,10 +19,14 @@ export interface LoopDeps {
    * The system prompt, the messages and the tools of the next request, built fresh each time from
    * the full history (pruning, compaction and the context-usage line live there; tools of MCP
    * servers that connected meanwhile join). `handOff`: the request is the hand-off at that limit;
-   * past the run's token cap it must not cost a summary request (a trim stands in). Throws only on
-   * abort: a ProviderError whose `usage` is what a summary request it began cost, counted in the run's total.
+   * past the run's token cap it must not cost a summary request (a trim stands in). `summary`: with
+   * `handOn`, a summary that failed for a reason another model may not share ends the building (its
+   * ProviderError), older messages not dropped, for the request to go to a fallback, which summarizes
+   * again; with `failed`, the summary failed so and no fallback is left: the trim stands, no summary
+   * asked again. Throws only on abort or that hand-on: a ProviderError whose `usage` is what a summary
+   * request it began cost, counted in the run's total.
    */
-  context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit): Promise<RequestContext>;
+  context(history: Message[], signal: AbortSignal, handOff?: HandOffLimit, summary?: { handOn: true } | { failed: ProviderError }): Promise<RequestContext>;
   signal: AbortSignal;
   cwd: string;
   /** where a tool call's `path` points (ToolRunDeps.pathOf); undefined: it cannot be told */
@@ -167,8 +171,11 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         provider = next;
         sent = await send(handOff, limit);
       }
+      // its summary failed and no model is left to ask: the trim stands, as without fallbacks
+      if ("reply" in sent && !sent.context) sent = await send(handOff, limit, sent.reply.error);
       if (!("reply" in sent)) return sent;
       const { context, reply } = sent;
+      if (!context) return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // not built twice: `failed` trims
       // an answer cut short (by the user, a signal or the connection) is kept, marked, so the model reads it as unfinished
       if (reply.partial) self.append(interruptedAnswer(reply.partial, deps.signal.aborted ? abortReason(deps.signal) : BROKE_OFF));
       if (reply.error?.usage) spend(reply.error.usage); // a stream cut after it began was billed all the same
@@ -181,7 +188,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
           self.append(ended);
           return { message: ended, answered: false, stop: "stop", tools: context.tools };
         }
-        return self.fail(reply.error.kind, reply.error.message, limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
+        return self.fail(reply.error.kind, reply.error.message + advice(reply.error), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
       if (handOff) delete reply.message.toolCalls; // calls made anyway in the hand-off will never run
@@ -199,16 +206,31 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
       return { message, answered, stop, ...(detail ? { detail } : {}), ...(maxTokens ? { maxTokens } : {}), tools: context.tools };
     },
   };
-  /** The request's context, built for the provider in use, and its reply; or the run's end, when building it was interrupted. */
-  async function send(handOff: boolean, limit: HandOffLimit | undefined): Promise<RunResult | { context: RequestContext; reply: Reply }> {
-    let context: RequestContext;
-    try {
-      // a refused exchange is never sent again (refusal.ts), nor summarized or counted
-      context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined);
-    } catch (e) {
-      if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
-      if (deps.signal.aborted) return unanswered();
-      throw e;
+  /**
+   * The request's context, built for the provider in use, and its reply; its summary's failure alone
+   * (no context) when a fallback may summarize instead; or the run's end, when building it was
+   * interrupted. `failed`: that failure, when no fallback was left (the trim stands).
+   */
+  async function send(handOff: boolean, limit: HandOffLimit | undefined, failed?: ProviderError): Promise<RunResult | Sent> {
+    let context: RequestContext | undefined;
+    let stuck: StuckTries = { silent: 0, answerless: 0 };
+    // a summary handed on is tried again as the request would be, and handed to the fallback once its retries are spent
+    for (let attempt = 1; !context; attempt++) {
+      try {
+        // a refused exchange is never sent again (refusal.ts), nor summarized or counted
+        const summary = failed ? { failed } : deps.fallback ? { handOn: true as const } : undefined;
+        context = await deps.context(withoutRefused(messages), deps.signal, handOff ? limit : undefined, summary);
+      } catch (e) {
+        if (e instanceof ProviderError && e.usage) usage = addUsage(usage, e.usage); // a summary request it began was billed all the same
+        if (deps.signal.aborted) return unanswered();
+        if (!(e instanceof ProviderError) || failed || !deps.fallback) throw e;
+        e.usage = undefined; // counted once
+        stuck = countStuckTries(stuck, e);
+        const next = retryOrGiveUp(e, attempt, stuck, deps);
+        if ("error" in next) return { reply: next };
+        await deps.clock.sleep(next.delayMs, deps.signal).catch(() => {});
+        if (deps.signal.aborted) return unanswered();
+      }
     }
     if (context.usage) usage = addUsage(usage, context.usage);
     const sent = adaptHistory(context.messages, provider);
@@ -233,6 +255,9 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
   return self;
 }
 
+/** What the user can do about the error that ends the run, after its words; not in the error a fallback is told by (it just switched models). */
+const advice = (error: ProviderError) => (error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "");
+
 /** Why a request goes with thinking off (the debug log's line). */
 const THINKING_BLOCKED =
   "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
@@ -240,6 +265,9 @@ const THINKING_BLOCKED =
 type Reply =
   | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string; maxTokens?: number }
   | { error: ProviderError; partial?: Message };
+
+/** A request made (its context and reply), or its summary's failure before it, for a fallback to summarize (no context). */
+type Sent = { context: RequestContext; reply: Reply } | { context?: undefined; reply: { error: ProviderError; partial?: undefined } };
 
 /**
  * One model request with retries (SPEC §6). A failure before any delta is retried like the
@@ -265,35 +293,38 @@ async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u
       if (error.usage) spend(error.usage);
       error.usage = undefined; // counted once
       stuck = countStuckTries(stuck, error);
-      const decision = retryDecision(
-        {
-          kind: error.kind,
-          final: error.final,
-          silentTries: stuck.silent,
-          answerlessTries: stuck.answerless,
-          ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-        },
-        attempt,
-        deps.retry,
-        deps.clock.random,
-      );
-      if (!decision.retry) {
-        const hint = error.kind === "quota_exhausted" ? " (switch models with /model or -m)" : "";
-        const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
-        const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
-        return {
-          error: decision.why ? new ProviderError(error.kind, `${said} — ${decision.why}`, kept) : new ProviderError(error.kind, said + hint, kept),
-        };
-      }
-      const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
-      deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
+      const next = retryOrGiveUp(error, attempt, stuck, deps);
+      if ("error" in next) return next;
       try {
-        await deps.clock.sleep(decision.delayMs, deps.signal);
+        await deps.clock.sleep(next.delayMs, deps.signal);
       } catch {
         return { error };
       }
     }
   }
+}
+
+/**
+ * After try number `attempt` failed with `error` (`stuck`: the silent and answerless tries in a
+ * row): the wait before the next, said as a `retry` event; or the error to give up with, which
+ * names the endpoint that failed and why no more tries are made.
+ */
+function retryOrGiveUp(error: ProviderError, attempt: number, stuck: StuckTries, deps: LoopDeps): { delayMs: number } | { error: ProviderError } {
+  const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless };
+  const decision = retryDecision(
+    error.retryAfterMs !== undefined ? { ...failure, retryAfterMs: error.retryAfterMs } : failure,
+    attempt,
+    deps.retry,
+    deps.clock.random,
+  );
+  if (!decision.retry) {
+    const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
+    const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
+    return { error: new ProviderError(error.kind, decision.why ? `${said} — ${decision.why}` : said, kept) };
+  }
+  const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
+  deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
+  return { delayMs: decision.delayMs };
 }
 
 /** Streams one response, forwarding deltas to the output and collecting them in `partial`. */
