@@ -314,6 +314,7 @@ export async function assemble(
     mcp,
     mcpOff: !run.mcp,
     skills: prompt.skills,
+    skillsShown: prompt.shown,
     unloadedSkill: prompt.unloadedSkill,
     requestTools,
     credentials,
