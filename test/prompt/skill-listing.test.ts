@@ -51,7 +51,7 @@ test("the note of a skills-only /reload: added and changed skills with what they
     skill(".hey/skills", "shout"),
   ];
   expect(skillsChangedNote(before, after)).toBe(
-    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n" +
+    "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n" +
       "~ skill lint: Lint, then fix. (.hey/skills/lint/SKILL.md)\n" +
       "+ skill shout: What shout does, and when to use it. (.hey/skills/shout/SKILL.md)\n" +
       "- skill deploy: removed; do not use it\n" +

@@ -8,6 +8,7 @@ import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { formatReload, reloadAll, reloadNote } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
+import { userMessage } from "../../src/kernel/ir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let dir: ReturnType<typeof tempDir>;
@@ -78,7 +79,7 @@ test("a project's skill that became a link out of the project: /reload tells the
     const link = `${file} is a link to ${realpathSync(secret)}, outside the project; left out`;
     expect(formatReload(report)).toBe(`hey: ${link}\nreloaded:\n  - skill review`);
     expect(report.note).toBe(
-      "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n- skill review: removed; do not use it]",
+      "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n- skill review: removed; do not use it]",
     );
     expect(reloadNote(report, [], [])).toBeUndefined(); // the kept note says it: not twice
     expect(source.unloadedSkill("review")).toBe(link); // \`/skill:review\` says why, on the user's screen
@@ -103,7 +104,7 @@ test("a /reload that adds, changes and removes skills keeps the system prompt by
   expect(report.changes).toEqual(["~ skill lint", "+ skill shout", "- skill old"]);
   expect(source.system()).toBe(before);
   expect(report.note).toBe(
-    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n" +
+    "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n" +
       "~ skill lint: Lint the code, then fix what it finds. (.hey/skills/lint/SKILL.md)\n" +
       "+ skill shout: Shout the answer. (.hey/skills/shout/SKILL.md)\n" +
       "- skill old: removed; do not use it]",
@@ -114,12 +115,16 @@ test("a /reload that adds, changes and removes skills keeps the system prompt by
   const after = source.system();
   expect(after).toContain("- shout: Shout the answer.");
   expect(after).not.toContain("- old:");
-  // a summary of the conversation (the cached prefix is lost anyway, and the note may be summarized away): it catches up too
+  // a request that no longer carries the note an earlier one did (a summary or trim left it out): it catches up too
   skill("tidy", "Tidy the imports.");
-  await reloadAll(config, source.reloadables);
-  expect(source.system()).toBe(after);
-  const summary = { fromId: "a", toId: "b", text: "what happened" };
-  expect(source.system(summary)).toContain("- tidy: Tidy the imports.");
+  const tidied = await reloadAll(config, source.reloadables);
+  const carrying = [userMessage([{ type: "text", text: tidied.note ?? "" }, { type: "text", text: "go on" }])];
+  expect(source.system([userMessage("before the note is sent")])).toBe(after); // not sent yet: nothing was lost
+  expect(source.system(carrying)).toBe(after);
+  expect(source.system([...carrying, userMessage("more")])).toBe(after);
+  expect(source.shown().notes).toEqual([tidied.note ?? ""]);
+  expect(source.system([userMessage("[summary of earlier work]"), userMessage("more")])).toContain("- tidy: Tidy the imports.");
+  expect(source.shown().notes).toEqual([]); // the list holds it now
 });
 
 test("so is a project's AGENTS.md that became a link out of the project, or a CLAUDE.md import through such a link", async () => {
