@@ -175,3 +175,25 @@ test("started in the home directory, which is no project: the guide names the us
     rmSync(project, { recursive: true });
   }
 });
+
+// x114 finding 1: the note had no cap; 300 skills copied in made a 222 KB note in every later request
+test("a /reload that adds a collection of skills rebuilds the list (held to its cap) instead of keeping a note over 4 KB; a few skills still get a note", async () => {
+  const skill = (name: string, description: string) =>
+    write(join(dir.path, ".hey", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
+  skill("lint", "Lint the code.");
+  const source = createPromptSource(options(join(dir.path, "config"), []));
+  const before = source.system();
+  const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+  skill("shout", "Shout the answer.");
+  const few = await reloadAll(config, source.reloadables);
+  expect(few.note).toContain("+ skill shout: Shout the answer.");
+  expect(source.system()).toBe(before);
+  for (let i = 0; i < 300; i++) skill(`collected-${String(i).padStart(3, "0")}`, `Procedure ${i} ${"does this and that when asked to. ".repeat(22)}`);
+  const many = await reloadAll(config, source.reloadables);
+  expect(many.note).toBeUndefined(); // before: 222 KB, kept in the conversation
+  const after = source.system();
+  expect(after).toContain("- collected-000: Procedure 0 does");
+  expect(new TextEncoder().encode(after).length - new TextEncoder().encode(before).length).toBeLessThan(17 * 1024);
+  expect(source.shown().notes).toEqual([]); // the list holds shout too: its note no longer applies
+  expect(reloadNote(many, [], [])).toContain("+ skill collected-000"); // told once, at the tail, as the list now has them
+});
