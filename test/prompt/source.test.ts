@@ -8,6 +8,7 @@ import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { formatReload, reloadAll, reloadNote } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
+import { notedSkills } from "../../src/prompt/skill-listing.ts";
 import { userMessage } from "../../src/kernel/ir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
@@ -196,4 +197,20 @@ test("a /reload that adds a collection of skills rebuilds the list (held to its 
   expect(new TextEncoder().encode(after).length - new TextEncoder().encode(before).length).toBeLessThan(17 * 1024);
   expect(source.shown().notes).toEqual([]); // the list holds shout too: its note no longer applies
   expect(reloadNote(many, [], [])).toContain("+ skill collected-000"); // told once, at the tail, as the list now has them
+});
+
+// x114 finding 5: /skills labelled the skills loaded now as "the model's list", after a /reload that left the list as it was
+test("what the model is shown of the skills after a skills-only /reload: the start's list as it was cut, and the skills the note describes", async () => {
+  const skill = (name: string, description: string) =>
+    write(join(dir.path, ".hey", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
+  for (let i = 0; i < 40; i++) skill(`s${String(i).padStart(2, "0")}`, "Does one thing well. ".repeat(33));
+  const source = createPromptSource(options(join(dir.path, "config"), []));
+  const start = source.shown().list;
+  expect(start.named.length).toBeGreaterThan(0);
+  skill("a-new", "Comes first by name.");
+  const { note } = await reloadAll(async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never }), source.reloadables);
+  const shown = source.shown();
+  expect(shown.list).toEqual(start); // what the prompt still lists, cut where it was cut (the loaded skills would cut one later)
+  expect(shown.notes).toEqual([note ?? ""]);
+  expect(shown.notes.flatMap(notedSkills)).toEqual(["a-new"]);
 });
