@@ -27,8 +27,6 @@ import type { FilesByName } from "./prompt/file-match.ts";
 import { realTarget } from "./fs/real-target.ts";
 import { lineKind, type SlashNames } from "./ui/slash.ts";
 import { peerCommandFile, projectSkillFile } from "./peers/found.ts";
-import { withSkillsNote } from "./prompt/skill-listing.ts";
-import { withMoveNote } from "./kernel/user-notes.ts";
 
 type Warn = (message: string) => void;
 
@@ -219,16 +217,4 @@ function withSkill(skill: string, content: ContentBlock[]): ContentBlock[] {
   const [first, ...rest] = content;
   if (first?.type === "text") return [{ type: "text", text: `${skill}\n\n${first.text}` }, ...rest];
   return [{ type: "text", text: skill }, ...content];
-}
-
-/**
- * `content`, the user's next message, after the notes hey puts before it: `told` (the REPL's:
- * `/reload`'s skills note, a `!` command's output), whether the skills list in the system prompt
- * has caught up with the skills notes the conversation holds (`hey -c`, `/resume`, a rebuilt list),
- * and where hey works now when the model last heard of another directory.
- */
-export function withSessionNotes(runtime: Runtime, cwd: string, told: readonly string[], content: ContentBlock[]): ContentBlock[] {
-  const history = runtime.agent.messages;
-  const notes = withSkillsNote(history, told, runtime.skillsShown().notes).map((text): ContentBlock => ({ type: "text", text }));
-  return withMoveNote(cwd, runtime.startDir, history, [...notes, ...content]);
 }

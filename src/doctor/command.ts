@@ -88,7 +88,10 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
-  const redaction = createRedaction(() => knownSecrets(settings, env), () => settings.tools.redactSecrets); // the skills' descriptions as a run's prompt has them
+  const redaction = createRedaction(
+    () => knownSecrets(settings, env),
+    () => settings.tools.redactSecrets,
+  ); // the skills' descriptions as a run's prompt has them
   const notes = projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens, (t) => redactedForm(t, redaction));
   const peers = [...peerNotices(here, false, env), ...notes];
   const permissions = permissionLines(settings.permission, here.home);

@@ -144,7 +144,8 @@ const NOTE_HEAD = "[hey: the user's /reload changed the skills; as of this messa
 /** the head of the note hey 0.x wrote before the wording above: a resumed session may hold it */
 const OLD_NOTE_HEAD = "[hey: the skills changed at the user's /reload;";
 /** What the user's next message says when the list in the system prompt has caught up with the notes the conversation holds. */
-export const SKILLS_CURRENT_NOTE = "[hey: the skills list in the system prompt is up to date as of this message; the skills-changed notes before it no longer apply]";
+export const SKILLS_CURRENT_NOTE =
+  "[hey: the skills list in the system prompt is up to date as of this message; the skills-changed notes before it no longer apply]";
 
 /**
  * What the model keeps in its conversation when `/reload` changes the skills it may run, `before`

@@ -194,7 +194,8 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
         ...(note && note !== "rebuild" ? { note } : {}),
         apply() {
           skills = next.skills;
-          if (note === "rebuild") built = undefined; // the next request's list is the new one
+          if (note === "rebuild")
+            built = undefined; // the next request's list is the new one
           else if (note) notes.push({ text: note, sent: false });
           skillWarnings = new Set(problems);
           sizeSaid = size;

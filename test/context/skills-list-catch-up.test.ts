@@ -78,7 +78,12 @@ async function run(failed?: ProviderError) {
   const p = provider([{ text: "ok" }, { text: "noted" }, ...reads(8), { text: "done" }], failed);
   const settings = defaultSettingsForTest();
   settings.agent.budgetTokens = 2500;
-  const readBig = { name: "read_big", description: "reads", parameters: {}, run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ${"lorem ipsum ".repeat(170)}` }) };
+  const readBig = {
+    name: "read_big",
+    description: "reads",
+    parameters: {},
+    run: async (args: Record<string, unknown>) => ({ output: `file ${args.n}: ${"lorem ipsum ".repeat(170)}` }),
+  };
   const agent = createAgent({
     settings: agentSettings(settings),
     provider: p,
@@ -94,7 +99,13 @@ async function run(failed?: ProviderError) {
   skill("shout", "Shout the answer.");
   const report = await reloadAll(async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never }), prompt.reloadables);
   expect(report.note).toContain("- skill old: removed; do not use it");
-  await agent.send([{ type: "text", text: report.note! }, { type: "text", text: "second question" }], new AbortController().signal);
+  await agent.send(
+    [
+      { type: "text", text: report.note! },
+      { type: "text", text: "second question" },
+    ],
+    new AbortController().signal,
+  );
   await agent.send("read the files", new AbortController().signal);
   return p.work.requests.map((r) => ({ note: r.messages.some((m) => textOf(m).includes(report.note!)), system: r.system }));
 }

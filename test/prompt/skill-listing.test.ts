@@ -73,9 +73,15 @@ test("the note of a skills-only /reload: added and changed skills with what they
 // x114 finding 4: `hey -c` and `/resume` rebuild the list from disk, and a note kept in the history
 // still said "these lines override it … do not use it" of a skill that was back
 test("the next message says the list is up to date when the conversation holds skills notes older than it, once; an unsent one is dropped", () => {
-  const old = "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n- skill release: removed; do not use it]";
+  const old =
+    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n- skill release: removed; do not use it]";
   const later = skillsChangedNote([skill(".hey/skills", "lint")], [])!;
-  const history = [userMessage([{ type: "text", text: old }, { type: "text", text: "hi" }])];
+  const history = [
+    userMessage([
+      { type: "text", text: old },
+      { type: "text", text: "hi" },
+    ]),
+  ];
   expect(withSkillsNote(history, ["[hey: a job stopped]"], [])).toEqual([SKILLS_CURRENT_NOTE, "[hey: a job stopped]"]);
   expect(withSkillsNote([...history, userMessage([{ type: "text", text: SKILLS_CURRENT_NOTE }])], [], [])).toEqual([]); // said already
   expect(withSkillsNote([], [later], [later])).toEqual([later]); // against the list in the prompt now: kept

@@ -119,7 +119,12 @@ test("a /reload that adds, changes and removes skills keeps the system prompt by
   // a request that no longer carries the note an earlier one did (a summary or trim left it out): it catches up too
   skill("tidy", "Tidy the imports.");
   const tidied = await reloadAll(config, source.reloadables);
-  const carrying = [userMessage([{ type: "text", text: tidied.note ?? "" }, { type: "text", text: "go on" }])];
+  const carrying = [
+    userMessage([
+      { type: "text", text: tidied.note ?? "" },
+      { type: "text", text: "go on" },
+    ]),
+  ];
   expect(source.system([userMessage("before the note is sent")])).toBe(after); // not sent yet: nothing was lost
   expect(source.system(carrying)).toBe(after);
   expect(source.system([...carrying, userMessage("more")])).toBe(after);
