@@ -141,7 +141,7 @@ export function skillsListCut(skills: readonly ListedSkill[], max = SKILLS_LIST_
 export const SKILLS_NOTE_MAX_BYTES = 4 * 1024;
 
 const NOTE_HEAD = "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:";
-/** the head of the note hey 0.x wrote before the wording above: a resumed session may hold it */
+/** the note's head before the wording above (it said the list "stays as it was"): a session saved then may hold it */
 const OLD_NOTE_HEAD = "[hey: the skills changed at the user's /reload;";
 /** What the user's next message says when the list in the system prompt has caught up with the notes the conversation holds. */
 export const SKILLS_CURRENT_NOTE =
