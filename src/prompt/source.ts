@@ -142,7 +142,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   /** the kept notes told since the list in the prompt was built, and whether a request carried each */
   let notes: { text: string; sent: boolean }[] = [];
   const system = (sent?: readonly Message[]) => {
-    const texts = new Set(sent?.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : [])));
+    const texts = new Set(notes.length ? sent?.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : [])) : []);
     for (const n of sent ? notes : []) {
       if (texts.has(n.text)) n.sent = true;
       else if (n.sent) built = undefined; // the model can no longer see it: rebuilt below, with the skills loaded now
@@ -194,8 +194,8 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
         ...(note && note !== "rebuild" ? { note } : {}),
         apply() {
           skills = next.skills;
-          if (note === "rebuild")
-            built = undefined; // the next request's list is the new one
+          // past the note's cap the next request lists the skills anew; else the model keeps the note
+          if (note === "rebuild") built = undefined;
           else if (note) notes.push({ text: note, sent: false });
           skillWarnings = new Set(problems);
           sizeSaid = size;
