@@ -152,7 +152,16 @@ async function turnOverhead() {
     context: async (history: Message[], signal: AbortSignal) => ({
       ...(await prepare(
         history,
-        { state, policy, provider, output: { emit: () => {} }, tools: [...tools, echo], system: "system prompt", taskNote: () => undefined, now: Date.now },
+        {
+          state,
+          policy,
+          provider,
+          output: { emit: () => {} },
+          tools: [...tools, echo],
+          system: () => "system prompt",
+          taskNote: () => undefined,
+          now: Date.now,
+        },
         signal,
       )),
       tools: [...tools, echo],

@@ -65,7 +65,7 @@ export async function longSession(opts: { turns?: number; summaries: boolean; re
     provider,
     output: { emit: () => {} },
     tools: [],
-    system: "You are hey, a coding agent in a terminal. ".repeat(150),
+    system: () => "You are hey, a coding agent in a terminal. ".repeat(150),
     taskNote: () => undefined,
     now: () => 0,
   };

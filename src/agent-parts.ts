@@ -42,8 +42,8 @@ export interface AgentParts {
   seen?: SeenFiles;
   /** which file a tool call's `path` names (`~` is the home directory, links resolved), to run calls on one file in order; undefined: it cannot be told (ToolRunDeps.pathOf) */
   pathOf?(path: string): string | undefined;
-  /** the system prompt without the per-request context line, asked before every request with the latest summary (a new one: the cache is lost anyway, so it may catch up: prompt/source.ts) */
-  system(summary?: unknown): string;
+  /** the system prompt without the per-request context line, asked before every request with the messages it carries (PrepareDeps.system) */
+  system(sent?: readonly Message[]): string;
   permission: PermissionCheck;
   /** `.hey/task.md` as it is now when it is this conversation's (`history`), re-read before every request (context/task-note.ts) */
   taskNote(history: readonly Message[]): string | undefined;

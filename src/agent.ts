@@ -130,7 +130,7 @@ export function createAgent(parts: AgentParts): Agent {
     provider,
     output,
     tools,
-    system: parts.system(compaction.summaries.at(-1)),
+    system: parts.system,
     taskNote: parts.taskNote,
     now: Date.now,
   });

@@ -13,7 +13,7 @@ import type { Runtime } from "./runtime.ts";
 import { strayNotice } from "./trust/policy.ts";
 import { strayResources } from "./trust/store.ts";
 import type { CommandContext } from "./ui/commands.ts";
-import { listSkills } from "./prompt/skill-listing.ts";
+import { notedSkills } from "./prompt/skill-listing.ts";
 import { shownPath } from "./prompt/source.ts";
 import { loadSkills, skillFolders } from "./skills/load.ts";
 import { formatSkills } from "./ui/skills-list.ts";
@@ -99,15 +99,18 @@ function skillsListing(runtime: Runtime, here: Places, columns: number): string 
   const now = loadSkills(projectLoaded ? all : user);
   const untrusted = projectLoaded ? [] : loadSkills(all).skills.filter((s) => inProject(s.path));
   const whose = (i: number) => (i >= user.length ? "project" : i === 0 ? "yours, Claude Code's" : "yours");
-  const cut = listSkills(loaded.map((s) => ({ ...s, path: shownPath(s.path, here.cwd, here.home) }))); // as the model's list has them
+  // as the model has them: the system prompt's list, where a kept note of /reload's describes a skill it names only or leaves out
+  const { list, notes } = runtime.skillsShown();
+  const noted = new Set(notes.flatMap(notedSkills));
+  const cut = (names: readonly string[]) => new Set(names.filter((n) => !noted.has(n)));
   return formatSkills({
     folders: all.map((f, i) => ({ dir: f.dir, whose: whose(i) })),
     found: now.skills,
     untrusted,
     problems: now.problems,
     loaded,
-    nameOnly: new Set(cut.named),
-    unlisted: new Set(cut.left),
+    nameOnly: cut(list.named),
+    unlisted: cut(list.left),
     ...(leftOut && !projectLoaded ? { leftOut } : {}),
     shown: (path) => shownPath(path, here.cwd, here.home),
     columns,

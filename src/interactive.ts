@@ -13,9 +13,9 @@ import { projectHistoryFile } from "./fs/history-file.ts";
 import { endpointModels } from "./endpoint.ts";
 import { endpointLists } from "./endpoint-lists.ts";
 import type { HandOffLimit } from "./kernel/hand-off.ts";
-import { addUsage, emptyUsage, type ContentBlock } from "./kernel/ir.ts";
+import { addUsage, emptyUsage } from "./kernel/ir.ts";
 import { INTERRUPTED } from "./kernel/tool.ts";
-import { heyNote, withMoveNote } from "./kernel/user-notes.ts";
+import { heyNote } from "./kernel/user-notes.ts";
 import type { Runtime } from "./runtime.ts";
 import type { SessionWriter } from "./sessions/writer.ts";
 import { completions, runCommand } from "./ui/commands.ts";
@@ -32,6 +32,7 @@ import { isTty, terminalWidth, wantsColor } from "./ui/term.ts";
 import { wrapColumns } from "./ui/wrap.ts";
 import type { Spent } from "./ui/usage-report.ts";
 import { lineContent, slashNames } from "./user-input.ts";
+import { withSessionNotes } from "./session-notes.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 import { checkpointsIn } from "./tools/checkpoints.ts";
 import { projectFiles } from "./tools/project-files.ts";
@@ -249,8 +250,7 @@ export async function repl(first: Runtime, here: Places, message: string, skills
           if (mistake) return void say(`hey: ${mistake}\n`);
           // a bad @file, an unknown skill or prompt, a resource that cannot be read: printed by the REPL, and nothing is sent
           const content = await lineContent(line, runtime, here, skillsOn, hooks.warn, signal);
-          const told: ContentBlock[] = notes.splice(0).map((text) => ({ type: "text", text }));
-          const noted = withMoveNote(here.cwd, runtime.startDir, runtime.agent.messages, told); // `hey -c`, `/resume` elsewhere in the project
+          const noted = withSessionNotes(runtime, here.cwd, notes.splice(0), []); // `hey -c`, `/resume` elsewhere in the project, a skills list caught up
           checkpoints().beginTurn(); // what edit and write_file change from here on is this turn's
           // a run at its limit saves its hand-off before it ends
           await runtime.agent.send(withPlanNote(hooks.plan, runtime.agent.messages, [...noted, ...content]), signal, {

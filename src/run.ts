@@ -42,12 +42,12 @@ import { wrapColumns } from "./ui/wrap.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { jobsLeft, stopJobs } from "./tools/group-guard.ts";
 import { filesForNames, firstPrompt, mcpInput, slashNames, STDIN_IS_TERMINAL, STDIN_MESSAGE, stdinMessage, withSkillText } from "./user-input.ts";
+import { withSessionNotes } from "./session-notes.ts";
 import { assemble } from "./wire.ts";
 import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 import { createPlanMode, PLAN_LEFT, PLAN_RESUMED, planNote, withPlanNote } from "./permission/plan-mode.ts";
-import { withMoveNote } from "./kernel/user-notes.ts";
 
 export async function run(args: CliArgs, here: Places): Promise<number> {
   try {
@@ -207,7 +207,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
     if (mistake) return preflightFailure(new UsageError(mistake), args.run.output);
     const terminal = runtime.terminal;
     if (terminal) notices.print = (line) => terminal.notice(visible(line)); // never glued to the spinner's line
-    const input = withMoveNote(here.cwd, runtime.startDir, runtime.agent.messages, await mcpInput(runtime, message, prompt, warn)); // `hey -c -p` from another directory
+    const input = withSessionNotes(runtime, here.cwd, [], await mcpInput(runtime, message, prompt, warn)); // `hey -c -p` from another directory, or after a /reload
     return await oneShotRun(runtime, withPlanNote(plan, runtime.agent.messages, input), here.root);
   } catch (e) {
     if (e instanceof McpInputError) return preflightFailure(new UsageError(e.message), args.run.output);

@@ -36,7 +36,7 @@ import { untrustedReloadNotice } from "./trust/policy.ts";
 import { keepGrownTrust, leftOutNotice, setSessionTrust } from "./trust/session.ts";
 import { gatedResources, readProjectFiles, strayNotices } from "./trust/store.ts";
 import { withheldNote, withheldServers, type Withheld } from "./mcp/withheld.ts";
-import { shownPath } from "./prompt/source.ts";
+import { shownPath, type ShownSkills } from "./prompt/source.ts";
 import { unlockSession } from "./sessions/lock.ts";
 import type { TerminalOutput } from "./ui/terminal.ts";
 
@@ -80,8 +80,9 @@ export interface RuntimeParts {
   mcp: McpManager;
   /** --no-mcp */
   mcpOff: boolean;
-  /** the skills loaded now (`/skill:NAME`, Tab completion) */
+  /** the skills loaded now (`/skill:NAME`, Tab completion); what the model is shown of them (prompt/source.ts) */
   skills(): readonly Skill[];
+  skillsShown(): ShownSkills;
   /** why no skill named `name` is loaded though its file is there (prompt/source.ts), else undefined */
   unloadedSkill(name: string): string | undefined;
   /** the tools the next request offers (hey's own and the servers', none the rules refuse outright), waiting as a request waits */
@@ -307,6 +308,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
     mcp: parts.mcp,
     mcpOff: parts.mcpOff,
     skills: parts.skills,
+    skillsShown: parts.skillsShown,
     unloadedSkill: parts.unloadedSkill,
     requestTools: parts.requestTools,
     credentials: parts.credentials,
@@ -364,7 +366,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       parts.output.emit({ type: "reload", ...event });
       // two reloads before the model hears of them: what both changed, the later one's problems, against the tools it had before both
       const earlier = pending?.report.ok ? pending.report.changes : [];
-      const kept = report.note ?? (pending?.report.ok ? pending.report.note : undefined); // its skill lines are the kept note's, not the tail's
+      const kept = [pending?.report.ok && pending.report.note, report.note].filter(Boolean).join("\n"); // their skill lines are the kept notes', not the tail's
       pending = { report: { ...report, changes: [...earlier, ...report.changes], ...(kept ? { note: kept } : {}) }, before };
       return report;
     },
@@ -386,11 +388,7 @@ export function createRuntime(parts: RuntimeParts): Runtime {
       return [startup?.note, reload, starting(parts.mcp.status(), report.changes)].filter(Boolean).join("\n");
     },
     resume: (session) => swap(session),
-    async fresh() {
-      const next = await swap(undefined);
-      next.agent.setEffort(agent.effort); // an /effort choice is the user's, not the session's
-      return next;
-    },
+    fresh: () => swap(undefined).then((next) => (next.agent.setEffort(agent.effort), next)), // an /effort choice is the user's, not the session's
     close() {
       if (!closing) parts.session.close(); // once: the REPL closes the run it ends with, hey's end the run it began with
       return (closing ??= parts.mcp.close());

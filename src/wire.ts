@@ -319,6 +319,7 @@ export async function assemble(
     mcp,
     mcpOff: !run.mcp,
     skills: prompt.skills,
+    skillsShown: prompt.shown,
     unloadedSkill: prompt.unloadedSkill,
     requestTools,
     credentials,

@@ -112,8 +112,8 @@ export function reloadNote(r: ReloadReport, before: readonly string[], after: re
   const removed = before.filter((t) => !now.has(t));
   const gone = removed.filter((t) => !deferred.includes(t));
   const waiting = removed.filter((t) => deferred.includes(t));
-  // the skills' changes the model keeps in its conversation (ReloadReport.note) are not said twice
-  const parts = r.ok ? r.changes.filter((c) => !(r.note && /^[+~-] skill /.test(c))) : [];
+  // the skills' changes the model keeps in its conversation (ReloadReport.note: `+ skill NAME: …`) are not said twice
+  const parts = r.ok ? r.changes.filter((c) => !r.note?.includes(`\n${c}:`)) : [];
   if (added.length) parts.push(`+ tools ${added.join(", ")}`);
   if (gone.length) parts.push(`- tools ${gone.join(", ")}`);
   if (waiting.length) parts.push(`~ tools left to find_tools (a call by name still runs one): ${waiting.join(", ")}`);

@@ -86,8 +86,8 @@ export interface PrepareDeps {
   provider: Provider;
   output: Output;
   tools: ToolSpec[];
-  /** the system prompt */
-  system: string;
+  /** the system prompt; `sent`: the messages of the request it goes with, once chosen (a skills list may catch up then: prompt/source.ts) */
+  system(sent?: readonly Message[]): string;
   /** `.hey/task.md` as it is now when it is `history`'s (context/task-note.ts sessionNote), or undefined */
   taskNote(history: readonly Message[]): string | undefined;
   /** milliseconds since the epoch: a prefix older than the cache lifetime is gone anyway */
@@ -112,7 +112,7 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
   const window = minDefined(state.window, policy.window);
   const configured = effectiveBudget(policy.budgetTokens, window);
   const hard = hardTokens(window);
-  const fixed = `${deps.system}\u0000${JSON.stringify(deps.tools)}`;
+  const fixed = `${deps.system()}\u0000${JSON.stringify(deps.tools)}`;
   const fixedTokens = Math.ceil(fixed.length * state.tokensPerChar);
   const budgetTokens = roomyBudget(configured, fixedTokens, window);
   // the system prompt and tools leave the messages less than their floor of the budget: a trim says so, with the numbers
@@ -208,7 +208,9 @@ export async function prepare(
   state.last = asSent(view);
   state.rewriteUpTo = upTo;
   state.hold = view.hold;
-  state.sent = { messages: view.messages, count: view.messages.length, fixed, at: now };
+  // asked once the summary or trim is chosen: a list catching up goes out with it, not a request later (a second cache miss)
+  const system = deps.system(view.messages);
+  state.sent = { messages: view.messages, count: view.messages.length, fixed: `${system}\u0000${JSON.stringify(deps.tools)}`, at: now };
   // compress is suggested only when it could help: a stretch to compress, and room for the rest once it is gone;
   // and only once hey's own summary failed. While summaries work, a model that obeyed the nudge from 70 % of the
   // budget cost 25 % more over 150 steps (a turn of its own per compress, twice the cache breaks), and still 18 %
@@ -220,7 +222,7 @@ export async function prepare(
   const nudge = nudgeLine(view.estimate, budgetTokens, policy.compressTool && helps ? policy.nudgeThreshold : Number.POSITIVE_INFINITY);
   const note = [...heavy, ...(nudge ? [nudge] : [])].join("\n") || undefined;
   const once = view.messages.length === 1 && view.messages[0]!.role === "user" && willBeCut(view.messages[0]!, budgetTokens);
-  return { system: deps.system, messages: view.messages, ...(note ? { note } : {}), ...(once ? { onceTail: true as const } : {}), ...(usage ? { usage } : {}) };
+  return { system, messages: view.messages, ...(note ? { note } : {}), ...(once ? { onceTail: true as const } : {}), ...(usage ? { usage } : {}) };
 }
 
 /** Whether a first prompt, answered, is cut in the requests after (passes.ts trimFirstPrompt). */
@@ -348,9 +350,7 @@ function windowOf({ state, policy }: PrepareDeps): { window?: number } {
   return window === undefined ? {} : { window };
 }
 
-function minDefined(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
-}
+const minDefined = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 /**
  * What the context held before this request, when an earlier request of this run tells: that

@@ -4,7 +4,7 @@
 // (backed up first, replaced atomically). Exit 0 only when the endpoint is usable as configured.
 import { readFile, stat } from "node:fs/promises";
 import { EXIT, parseCli, UsageError, type CliArgs } from "../cli.ts";
-import { hideSecrets, knownSecrets } from "../config/secrets.ts";
+import { createRedaction, hideSecrets, knownSecrets, redactedForm } from "../config/secrets.ts";
 import { builtInUrl, unknownProviderHint } from "../config/presets.ts";
 import { ConfigError, UnknownProviderError, type ProviderSettings, type Settings } from "../config/settings.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
@@ -88,7 +88,12 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   const project = { root: here.root, trusted: trust.trusted, approved: args.approve, files: trust.resources };
   const from = { ...(provider.urlVar ? { from: provider.urlVar } : {}), ...(provider.modelVar ? { modelFrom: provider.modelVar } : {}) };
   // every time, [permission] lists or not: the doctor is where a user looks for what hey leaves out
-  const peers = [...peerNotices(here, false, env), ...projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens)];
+  const redaction = createRedaction(
+    () => knownSecrets(settings, env),
+    () => settings.tools.redactSecrets,
+  ); // the skills' descriptions as a run's prompt has them
+  const notes = projectNotes(here, trust.trusted && !trust.provisional, settings.agent.budgetTokens, (t) => redactedForm(t, redaction));
+  const peers = [...peerNotices(here, false, env), ...notes];
   const permissions = permissionLines(settings.permission, here.home);
   const subject: Subject = {
     provider: provider.name,

@@ -17,7 +17,7 @@ import { agentsPlaces, PROJECT_NAMES, readAgentsFiles, userPeerFiles } from "../
 import { loadSkills, skillFolders } from "../skills/load.ts";
 import { capInstructions, instructionsMaxBytes } from "../prompt/instruction-cap.ts";
 import { skillsListCut } from "../prompt/skill-listing.ts";
-import { shownPath } from "../prompt/source.ts";
+import { promptSkills, shownPath } from "../prompt/source.ts";
 import { claudeRules, codexNotice, codexSettings, peerRulesNotice, type PeerRules } from "../permission/peer-rules.ts";
 import { shortPath } from "../ui/intro.ts";
 import { PEER_VARS, type Places } from "../fs/places.ts";
@@ -75,9 +75,9 @@ export function peerNotices(at: PeerPlaces, listed: boolean, env: Record<string,
  * every time: the imports its CLAUDE.md files leave out, the skills that replace others by name,
  * and — given `[agent] budget_tokens` — instruction files or skills' descriptions over what they
  * may take of each request (prompt/instruction-cap.ts). `trusted`: the project's skills load and
- * its imports from outside it are followed.
+ * its imports from outside it are followed; `redact`: a skill's description as the prompt shows it.
  */
-export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: number): string[] {
+export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: number, redact = (text: string) => text): string[] {
   const agents = readAgentsFiles(agentsPlaces(at.cwd, at.configDir, at), { outside: { home: at.home, trusted } });
   const skills = loadSkills(skillFolders({ ...at, project: trusted }));
   const sizes =
@@ -85,7 +85,7 @@ export function projectNotes(at: PeerPlaces, trusted: boolean, budgetTokens?: nu
       ? []
       : [
           capInstructions(agents.files, instructionsMaxBytes(budgetTokens), (p) => shownPath(p, at.cwd, at.home)).leftOut?.warning,
-          skillsListCut(skills.skills.map((s) => ({ ...s, path: shownPath(s.path, at.cwd, at.home) }))),
+          skillsListCut(promptSkills(skills.skills, { ...at, redact })),
         ];
   return [...agents.imports, ...skills.problems.filter((p) => p.level === "note").map((p) => p.message), ...sizes.filter((l) => l !== undefined)];
 }

@@ -5,6 +5,7 @@
 // even by name, the rest are counted with the folder to list. Claude Code does the same: its skill
 // listing keeps to a share of the context window and drops the descriptions past it. Pure.
 import { posix } from "node:path";
+import type { Message } from "../kernel/ir.ts";
 
 /** What the prompt shows of a skill (progressive disclosure): the model reads the file when a task matches. */
 export interface ListedSkill {
@@ -133,13 +134,28 @@ export function skillsListCut(skills: readonly ListedSkill[], max = SKILLS_LIST_
 }
 
 /**
+ * A kept note stops here (about 1,000 tokens: a few skills' lines). It rides in every later request
+ * until a summary or trim drops it; past it the system prompt is rebuilt with the new list instead,
+ * one cache miss rather than a note 300 skills made 222 KB.
+ */
+export const SKILLS_NOTE_MAX_BYTES = 4 * 1024;
+
+const NOTE_HEAD = "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:";
+/** the note's head before the wording above (it said the list "stays as it was"): a session saved then may hold it */
+const OLD_NOTE_HEAD = "[hey: the skills changed at the user's /reload;";
+/** What the user's next message says when the list in the system prompt has caught up with the notes the conversation holds. */
+export const SKILLS_CURRENT_NOTE =
+  "[hey: the skills list in the system prompt is up to date as of this message; the skills-changed notes before it no longer apply]";
+
+/**
  * What the model keeps in its conversation when `/reload` changes the skills it may run, `before`
  * → `after` (as the prompt shows them): the system prompt keeps the list it had, byte for byte, so
  * the provider's prompt cache still holds the whole conversation — a new list there re-bills it all
  * (60k tokens to add one skill). A skill gone, or now only the user's to run, must not be used
- * though the list still names it. Undefined: no change the model can see.
+ * though the list still names it. Undefined: no change the model can see; "rebuild": a note over
+ * SKILLS_NOTE_MAX_BYTES, which the system prompt's new list (held to its cap) replaces.
  */
-export function skillsChangedNote(before: readonly ListedSkill[], after: readonly ListedSkill[]): string | undefined {
+export function skillsChangedNote(before: readonly ListedSkill[], after: readonly ListedSkill[]): string | "rebuild" | undefined {
   const offered = (list: readonly ListedSkill[]) => new Map(list.filter((s) => !s.disableModelInvocation).map((s) => [s.name, entryOf(s)]));
   const old = offered(before);
   const now = offered(after);
@@ -152,5 +168,36 @@ export function skillsChangedNote(before: readonly ListedSkill[], after: readonl
   }
   for (const name of old.keys()) if (!now.has(name)) lines.push(`- skill ${name}: removed; do not use it`);
   if (lines.length === 0) return undefined;
-  return `[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n${lines.join("\n")}]`;
+  const note = `${NOTE_HEAD}\n${lines.join("\n")}]`;
+  return size(note) > SKILLS_NOTE_MAX_BYTES ? "rebuild" : note;
+}
+
+/** The skills a kept note describes (added or changed): the model has their descriptions though the list may name them only. */
+export const notedSkills = (note: string): string[] => [...note.matchAll(/^[+~] skill ([^:\n]+):/gm)].map((m) => m[1]!);
+
+const isSkillsNote = (text: string) => text.startsWith(NOTE_HEAD) || text.startsWith(OLD_NOTE_HEAD);
+
+/**
+ * The notes the user's next message carries (`told`, the REPL's, oldest first) given the
+ * conversation so far (`history`) and `current`, the kept notes told since the system prompt's
+ * list was built: a skills note not among them predates that list (an earlier run's, at `hey -c`
+ * or `/resume`, or one from before a rebuild). One not sent yet is left out; for those sent, the
+ * message says first, once, that the list is up to date — else a note still shown would say a
+ * skill the list holds again is removed.
+ */
+export function withSkillsNote(history: readonly Message[], told: readonly string[], current: readonly string[]): string[] {
+  const kept = told.filter((t) => !isSkillsNote(t) || current.includes(t));
+  let stale = false;
+  for (const m of history)
+    for (const b of m.role === "user" ? m.content : [])
+      if (b.type === "text" && b.text === SKILLS_CURRENT_NOTE) stale = false;
+      else if (b.type === "text" && isSkillsNote(b.text) && !current.includes(b.text)) stale = true;
+  return stale ? [SKILLS_CURRENT_NOTE, ...kept] : kept;
+}
+
+/** What the model is shown of the skills now (prompt/source.ts): the system prompt's list as it was built, and the kept notes told since. */
+export interface ShownSkills {
+  list: SkillListing;
+  /** oldest first; the skills they describe (notedSkills) have their descriptions whatever the list says */
+  notes: readonly string[];
 }

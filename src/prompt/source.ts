@@ -6,7 +6,9 @@
 // — switch in at `/reload` (or the next run), after validation. Skills a `/reload` adds, changes
 // or removes do not touch it: the model keeps a note of them in its conversation
 // (skillsChangedNote), and the list catches up when the prompt is rewritten anyway (an AGENTS.md
-// change, the next run, /new, /resume). The two are Reloadables for `/reload`.
+// change, the next run, /new, /resume), when a note the model was sent is no longer in a request
+// (a summary or trim left it out), or when the note would be over its cap. The two are Reloadables
+// for `/reload`.
 import * as nodePath from "node:path";
 import { join } from "node:path";
 import type { PlatformPath } from "../fs/user-path.ts";
@@ -19,7 +21,10 @@ import { agentsChanges, agentsPlaces, readAgentsFiles, type AgentsMd, type Agent
 import { skillStartNote } from "./start-note.ts";
 import { capInstructions, instructionsMaxBytes, utf8Size } from "./instruction-cap.ts";
 import { buildSystemPrompt, type GuideFacts } from "./system.ts";
-import { skillsChangedNote, skillsListCut, type ListedSkill } from "./skill-listing.ts";
+import { listSkills, skillsChangedNote, skillsListCut, type ListedSkill, type ShownSkills } from "./skill-listing.ts";
+import type { Message } from "../kernel/ir.ts";
+
+export type { ShownSkills } from "./skill-listing.ts";
 
 /** What the system prompt is made of; `claudeDir` and `codexDir` (PeerDirs) hold the user's CLAUDE.md and skills, and AGENTS.md, of Claude Code and Codex. */
 export interface PromptSourceOptions extends PeerDirs {
@@ -62,11 +67,13 @@ export interface PromptSourceOptions extends PeerDirs {
 
 export interface PromptSource {
   /**
-   * the system prompt for the next request; files are re-read only when they changed. `summary`:
-   * the conversation's latest summary; a new one (the cached prefix is lost anyway, and a /reload's
-   * skills note may now be summarized away) brings the skills list up to date
+   * the system prompt for the next request; files are re-read only when they changed. `sent`: the
+   * messages that request carries; when a skills note of /reload's that an earlier request carried
+   * is not among them (a summary or trim left it out), the skills list catches up. Without: as it is
    */
-  system(summary?: unknown): string;
+  system(sent?: readonly Message[]): string;
+  /** what the model is shown of the skills: the list the system prompt was built with and the kept notes since (/skills, the next message's notes) */
+  shown(): ShownSkills;
   /** the skills loaded now, sorted by name (none with `--no-skills`) */
   skills(): readonly Skill[];
   /**
@@ -103,8 +110,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   for (const p of first.problems) warn(p.message, p.level === "note");
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
   const startNote = skillStartNote(first.problems, own);
-  // the skills as the model's list shows them: descriptions redacted, paths as it writes them
-  const listed = (list: readonly Skill[]): ListedSkill[] => list.map((s) => ({ ...s, description: opts.redact(s.description), path: shown(s.path) }));
+  const listed = (list: readonly Skill[]) => promptSkills(list, { cwd, home: opts.home, redact: opts.redact });
   let skills: readonly Skill[] = first.skills;
   /** the skills the system prompt lists: those of the start, until something else rewrites the prompt */
   let inPrompt: readonly Skill[] = skills;
@@ -133,11 +139,13 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
 
   const date = new Date().toISOString().slice(0, 10);
   let built: { key: unknown[]; text: string } | undefined;
-  let summarized: unknown;
-  const system = (summary?: unknown) => {
-    if (summary !== summarized) {
-      summarized = summary;
-      if (inPrompt !== skills) built = undefined; // rebuilt below, with the skills loaded now
+  /** the kept notes told since the list in the prompt was built, and whether a request carried each */
+  let notes: { text: string; sent: boolean }[] = [];
+  const system = (sent?: readonly Message[]) => {
+    const texts = new Set(notes.length ? sent?.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : [])) : []);
+    for (const n of sent ? notes : []) {
+      if (texts.has(n.text)) n.sent = true;
+      else if (n.sent) built = undefined; // the model can no longer see it: rebuilt below, with the skills loaded now
     }
     const agentsMd = agents.files;
     const mcp = opts.servers?.() ?? "";
@@ -159,7 +167,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       });
     let text = build(inPrompt);
     // rewritten anyway (an AGENTS.md, the guide, a server's instructions): the list catches up with the skills loaded now
-    if ((built === undefined || text !== built.text) && inPrompt !== skills) [inPrompt, text] = [skills, build(skills)];
+    if ((built === undefined || text !== built.text) && inPrompt !== skills) [inPrompt, text, notes] = [skills, build(skills), []];
     built = { key, text };
     return text;
   };
@@ -177,14 +185,18 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
       const fresh = next.problems.filter((p) => !skillWarnings.has(problemKey(p)));
       const nextGuide = guideOf(trusted);
       const size = skillsListCut(listed(next.skills));
+      const note = skillsChangedNote(listed(skills), listed(next.skills));
       return {
         errors: [],
         warnings: [...fresh.map((p) => p.message), ...(size && size !== sizeSaid ? [size] : [])],
         userOnly: fresh.filter((p) => p.userOnly).map((p) => p.message),
         changes: skillChanges(skills, next.skills),
-        note: skillsChangedNote(listed(skills), listed(next.skills)),
+        ...(note && note !== "rebuild" ? { note } : {}),
         apply() {
           skills = next.skills;
+          // past the note's cap the next request lists the skills anew; else the model keeps the note
+          if (note === "rebuild") built = undefined;
+          else if (note) notes.push({ text: note, sent: false });
           skillWarnings = new Set(problems);
           sizeSaid = size;
           if (JSON.stringify(nextGuide) !== JSON.stringify(guide)) guide = nextGuide;
@@ -224,7 +236,17 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
     left: opts.budget ? instructionsMaxBytes(opts.budget()) - agents.files.reduce((n, f) => n + utf8Size(f.text), 0) : Infinity,
     leftOut: agents.dirsLeftOut ?? [],
   });
-  return { system, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
+  const shownSkills = () => ({ list: listSkills(opts.skills ? listed(inPrompt) : []), notes: notes.map((n) => n.text) });
+  return { system, shown: shownSkills, skills: () => skills, unloadedSkill, reloadables: [skillsPart, agentsPart], startNote, instructions };
+}
+
+/**
+ * The skills as the system prompt's list shows them (listSkills' input), for the prompt, `/skills`
+ * and `hey doctor` alike: descriptions as `redact` leaves them, paths as the model writes them from
+ * `cwd` (the prompt's directory).
+ */
+export function promptSkills(skills: readonly Skill[], at: { cwd: string; home: string; redact(text: string): string }): ListedSkill[] {
+  return skills.map((s) => ({ ...s, description: at.redact(s.description), path: shownPath(s.path, at.cwd, at.home) }));
 }
 
 /** A skill problem as it was said: its words and the version of its file. */

@@ -33,7 +33,7 @@ function depsFor(provider: Provider, budgetTokens: number): PrepareDeps {
     provider,
     output: { emit: () => {} },
     tools: [],
-    system: "system",
+    system: () => "system",
     taskNote: () => undefined,
     now: () => 0,
   };

@@ -81,7 +81,7 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
       provider,
       output: { emit: () => {} },
       tools: [],
-      system: "system",
+      system: () => "system",
       taskNote: () => undefined,
       now: () => clock,
     };
@@ -118,6 +118,6 @@ describe("prepare: rewrites wait for a moment the cache is broken anyway", () =>
     await prepare(h2, other, signal);
     h2.push(...read(5, "a.ts"));
     expect(pruned((await prepare(h2, other, signal)).messages)).toEqual([]);
-    expect(pruned((await prepare(h2, { ...other, system: "system, reloaded" }, signal)).messages)).toEqual(["r1"]);
+    expect(pruned((await prepare(h2, { ...other, system: () => "system, reloaded" }, signal)).messages)).toEqual(["r1"]);
   });
 });

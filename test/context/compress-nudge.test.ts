@@ -23,7 +23,7 @@ const deps = (tools: ToolSpec[]): PrepareDeps => ({
   provider,
   output: { emit: () => {} },
   tools,
-  system: "system",
+  system: () => "system",
   taskNote: () => undefined,
   now: () => 0,
 });

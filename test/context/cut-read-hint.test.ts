@@ -41,7 +41,7 @@ function session() {
     provider,
     output: { emit: (e) => events.push(e) },
     tools: [],
-    system: "system",
+    system: () => "system",
     taskNote: () => undefined,
     now: () => 0,
   };

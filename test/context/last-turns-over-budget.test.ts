@@ -118,7 +118,7 @@ describe("prepare", () => {
     provider,
     output: { emit: (e) => events.push(e) },
     tools: [],
-    system: "s".repeat(4400),
+    system: () => "s".repeat(4400),
     taskNote: () => undefined,
     now: () => 0,
   });

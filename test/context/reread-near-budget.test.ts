@@ -35,7 +35,7 @@ async function session(opts: { summaries: boolean; dedup?: boolean }) {
     provider,
     output: { emit: (e) => events.push(e) },
     tools: [],
-    system: "system",
+    system: () => "system",
     taskNote: () => undefined,
     now: () => 0,
   };
@@ -101,7 +101,7 @@ describe("re-reading the same files near the budget", () => {
       provider,
       output: { emit: () => {} },
       tools: [],
-      system: "system",
+      system: () => "system",
       taskNote: () => undefined,
       now: () => clock,
     };

@@ -49,7 +49,7 @@ test("the summary of a read the request had to cut reads twice as much of it as 
     provider,
     output: { emit: () => {} },
     tools: [],
-    system: "s".repeat(4_400), // hey's system prompt and tools: ~1,100 tokens
+    system: () => "s".repeat(4_400), // hey's system prompt and tools: ~1,100 tokens
     taskNote: () => undefined,
     now: () => 0,
   };

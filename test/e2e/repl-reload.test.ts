@@ -97,7 +97,7 @@ test("an untrusted project, from a subdirectory: the skill's absence is explaine
   expect(systemOf(loaded)).toContain(`${join(repo, ".hey", "skills")}/:\n- greet: Greet the user. Use it for greetings.`);
   expect(systemOf(loaded)).toContain(`as a skill: ${join(repo, ".hey", "skills")}/<name>/SKILL.md`);
   expect(skillsNoteOf(loaded.messages.at(-1))).toBe(
-    `[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n+ skill greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})]`,
+    `[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n+ skill greet: Greet the user. Use it for greetings. (${join(repo, ".hey", "skills", "greet", "SKILL.md")})]`,
   );
   expect(reloadNoteOf(loaded)).toBeUndefined(); // the skill's line is the kept note's, not said twice
   await say(term, "and now?", "ok");

@@ -60,6 +60,8 @@ test("/reload that adds a skill: the next request extends the last one, system p
     const next = await runHey(["-c", "-p", "fifth question"], { cwd: terms.project.path, env: { HOME: terms.home.path } });
     expect(next.code).toBe(0);
     expect(systemOf(model.requests.at(-1)!)).toContain("- shout: Shout the answer in capitals.");
+    // and its message says so first: the note kept in the history no longer stands against that list (x114 finding 4)
+    expect(textOf(model.requests.at(-1)!.messages.at(-1))).toStartWith("[hey: the skills list in the system prompt is up to date as of this message;");
   } finally {
     model?.stop();
   }

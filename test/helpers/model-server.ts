@@ -105,7 +105,7 @@ export const reloadNoteOf = (req: ChatRequest): string | undefined =>
 
 /** The note of the skills a /reload changed that the user's next message begins with, and stays in the conversation (prompt/skill-listing.ts skillsChangedNote), or undefined. */
 export const skillsNoteOf = (m: ChatMessage | undefined): string | undefined => SKILLS_NOTE.exec(textOf(m))?.[1];
-const SKILLS_NOTE = /^(\[hey: the skills changed at the user's \/reload;[\s\S]*?\])(?:\n+|$)/;
+const SKILLS_NOTE = /^(\[hey: the user's \/reload changed the skills;[\s\S]*?\])(?:\n+|$)/;
 
 /** The last user message's text, without the note of a /reload or of MCP tools that changed (mcp/guidance.ts) a request may end with, nor a /reload's skills note it begins with. */
 export const lastUserText = (req: ChatRequest): string =>

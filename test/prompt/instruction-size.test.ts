@@ -250,3 +250,24 @@ test("hey doctor's project notes name the instruction files and skills over thei
     "80 skills would put 55 KB into each request; the list is held to 16 KB (16 KB sent): 22 with descriptions, 58 by name only; shorten their descriptions, or move the skills you rarely use out of the skills folders",
   );
 });
+
+// x114 finding 5: hey doctor cut the list from the descriptions as written, the prompt from them as the model reads them
+test("hey doctor cuts the skills list where the prompt does: from the descriptions with the secrets hey knows hidden", () => {
+  const repo = join(tmp.path, "repo");
+  const key = "sk-live-" + "k".repeat(400); // a key pasted into descriptions: the prompt shows it as a short placeholder
+  for (let i = 0; i < 50; i++)
+    write(join(repo, ".hey", "skills", `s${i}`, "SKILL.md"), `---\nname: s${i}\ndescription: Deploy with ${key} then check.\n---\nSteps.\n`);
+  const home = join(tmp.path, "home");
+  const at = {
+    home,
+    claudeDir: join(home, ".claude"),
+    codexDir: join(home, ".codex"),
+    peerRelative: [],
+    cwd: repo,
+    root: repo,
+    configDir: join(home, ".config", "hey"),
+  };
+  const said = (redact?: (t: string) => string) => projectNotes(at, true, 40_000, redact).filter((n) => n.includes("skills would put"));
+  expect(said()).toHaveLength(1); // 50 descriptions of ~430 bytes as written: over 16 KB
+  expect(said((t) => t.replaceAll(key, "[secret: KEY]"))).toEqual([]); // as the prompt lists them: 50 short lines, nothing cut
+});

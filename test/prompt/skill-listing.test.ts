@@ -3,7 +3,16 @@
 // and past the names counted with the folder to list; and the note a skills-only /reload leaves
 // in the conversation instead of a new list (x106 finding 2).
 import { expect, test } from "bun:test";
-import { listSkills, SKILLS_LIST_MAX_BYTES, skillsChangedNote, skillsListCut, type ListedSkill } from "../../src/prompt/skill-listing.ts";
+import {
+  listSkills,
+  SKILLS_CURRENT_NOTE,
+  SKILLS_LIST_MAX_BYTES,
+  skillsChangedNote,
+  skillsListCut,
+  withSkillsNote,
+  type ListedSkill,
+} from "../../src/prompt/skill-listing.ts";
+import { userMessage } from "../../src/kernel/ir.ts";
 
 const skill = (folder: string, name: string, description = `What ${name} does, and when to use it.`): ListedSkill => ({
   name,
@@ -51,7 +60,7 @@ test("the note of a skills-only /reload: added and changed skills with what they
     skill(".hey/skills", "shout"),
   ];
   expect(skillsChangedNote(before, after)).toBe(
-    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n" +
+    "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n" +
       "~ skill lint: Lint, then fix. (.hey/skills/lint/SKILL.md)\n" +
       "+ skill shout: What shout does, and when to use it. (.hey/skills/shout/SKILL.md)\n" +
       "- skill deploy: removed; do not use it\n" +
@@ -59,4 +68,23 @@ test("the note of a skills-only /reload: added and changed skills with what they
   );
   // a skill only the user runs, added: the model is told nothing
   expect(skillsChangedNote(before, [...before, { ...skill(".hey/skills", "release"), disableModelInvocation: true }])).toBeUndefined();
+});
+
+// x114 finding 4: `hey -c` and `/resume` rebuild the list from disk, and a note kept in the history
+// still said "these lines override it … do not use it" of a skill that was back
+test("the next message says the list is up to date when the conversation holds skills notes older than it, once; an unsent one is dropped", () => {
+  const old =
+    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n- skill release: removed; do not use it]";
+  const later = skillsChangedNote([skill(".hey/skills", "lint")], [])!;
+  const history = [
+    userMessage([
+      { type: "text", text: old },
+      { type: "text", text: "hi" },
+    ]),
+  ];
+  expect(withSkillsNote(history, ["[hey: a job stopped]"], [])).toEqual([SKILLS_CURRENT_NOTE, "[hey: a job stopped]"]);
+  expect(withSkillsNote([...history, userMessage([{ type: "text", text: SKILLS_CURRENT_NOTE }])], [], [])).toEqual([]); // said already
+  expect(withSkillsNote([], [later], [later])).toEqual([later]); // against the list in the prompt now: kept
+  expect(withSkillsNote([], [later], [])).toEqual([]); // the list was rebuilt before it was sent
+  expect(withSkillsNote([userMessage([{ type: "text", text: later }])], [], [later])).toEqual([]);
 });

@@ -8,6 +8,8 @@ import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { formatReload, reloadAll, reloadNote } from "../../src/config/reload.ts";
 import { createPromptSource, type PromptSourceOptions } from "../../src/prompt/source.ts";
+import { notedSkills } from "../../src/prompt/skill-listing.ts";
+import { userMessage } from "../../src/kernel/ir.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let dir: ReturnType<typeof tempDir>;
@@ -78,7 +80,7 @@ test("a project's skill that became a link out of the project: /reload tells the
     const link = `${file} is a link to ${realpathSync(secret)}, outside the project; left out`;
     expect(formatReload(report)).toBe(`hey: ${link}\nreloaded:\n  - skill review`);
     expect(report.note).toBe(
-      "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n- skill review: removed; do not use it]",
+      "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n- skill review: removed; do not use it]",
     );
     expect(reloadNote(report, [], [])).toBeUndefined(); // the kept note says it: not twice
     expect(source.unloadedSkill("review")).toBe(link); // \`/skill:review\` says why, on the user's screen
@@ -103,7 +105,7 @@ test("a /reload that adds, changes and removes skills keeps the system prompt by
   expect(report.changes).toEqual(["~ skill lint", "+ skill shout", "- skill old"]);
   expect(source.system()).toBe(before);
   expect(report.note).toBe(
-    "[hey: the skills changed at the user's /reload; the skills list in the system prompt stays as it was, these lines override it:\n" +
+    "[hey: the user's /reload changed the skills; as of this message these lines update the skills list in the system prompt:\n" +
       "~ skill lint: Lint the code, then fix what it finds. (.hey/skills/lint/SKILL.md)\n" +
       "+ skill shout: Shout the answer. (.hey/skills/shout/SKILL.md)\n" +
       "- skill old: removed; do not use it]",
@@ -114,12 +116,21 @@ test("a /reload that adds, changes and removes skills keeps the system prompt by
   const after = source.system();
   expect(after).toContain("- shout: Shout the answer.");
   expect(after).not.toContain("- old:");
-  // a summary of the conversation (the cached prefix is lost anyway, and the note may be summarized away): it catches up too
+  // a request that no longer carries the note an earlier one did (a summary or trim left it out): it catches up too
   skill("tidy", "Tidy the imports.");
-  await reloadAll(config, source.reloadables);
-  expect(source.system()).toBe(after);
-  const summary = { fromId: "a", toId: "b", text: "what happened" };
-  expect(source.system(summary)).toContain("- tidy: Tidy the imports.");
+  const tidied = await reloadAll(config, source.reloadables);
+  const carrying = [
+    userMessage([
+      { type: "text", text: tidied.note ?? "" },
+      { type: "text", text: "go on" },
+    ]),
+  ];
+  expect(source.system([userMessage("before the note is sent")])).toBe(after); // not sent yet: nothing was lost
+  expect(source.system(carrying)).toBe(after);
+  expect(source.system([...carrying, userMessage("more")])).toBe(after);
+  expect(source.shown().notes).toEqual([tidied.note ?? ""]);
+  expect(source.system([userMessage("[summary of earlier work]"), userMessage("more")])).toContain("- tidy: Tidy the imports.");
+  expect(source.shown().notes).toEqual([]); // the list holds it now
 });
 
 test("so is a project's AGENTS.md that became a link out of the project, or a CLAUDE.md import through such a link", async () => {
@@ -169,4 +180,42 @@ test("started in the home directory, which is no project: the guide names the us
     expect(there).toContain(trusted ? "Keep a procedure as a skill: .hey/skills/<name>/SKILL.md" : "ask the user to /trust it");
     rmSync(project, { recursive: true });
   }
+});
+
+// x114 finding 1: the note had no cap; 300 skills copied in made a 222 KB note in every later request
+test("a /reload that adds a collection of skills rebuilds the list (held to its cap) instead of keeping a note over 4 KB; a few skills still get a note", async () => {
+  const skill = (name: string, description: string) =>
+    write(join(dir.path, ".hey", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
+  skill("lint", "Lint the code.");
+  const source = createPromptSource(options(join(dir.path, "config"), []));
+  const before = source.system();
+  const config = async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never });
+  skill("shout", "Shout the answer.");
+  const few = await reloadAll(config, source.reloadables);
+  expect(few.note).toContain("+ skill shout: Shout the answer.");
+  expect(source.system()).toBe(before);
+  for (let i = 0; i < 300; i++) skill(`collected-${String(i).padStart(3, "0")}`, `Procedure ${i} ${"does this and that when asked to. ".repeat(22)}`);
+  const many = await reloadAll(config, source.reloadables);
+  expect(many.note).toBeUndefined(); // before: 222 KB, kept in the conversation
+  const after = source.system();
+  expect(after).toContain("- collected-000: Procedure 0 does");
+  expect(new TextEncoder().encode(after).length - new TextEncoder().encode(before).length).toBeLessThan(17 * 1024);
+  expect(source.shown().notes).toEqual([]); // the list holds shout too: its note no longer applies
+  expect(reloadNote(many, [], [])).toContain("+ skill collected-000"); // told once, at the tail, as the list now has them
+});
+
+// x114 finding 5: /skills labelled the skills loaded now as "the model's list", after a /reload that left the list as it was
+test("what the model is shown of the skills after a skills-only /reload: the start's list as it was cut, and the skills the note describes", async () => {
+  const skill = (name: string, description: string) =>
+    write(join(dir.path, ".hey", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
+  for (let i = 0; i < 40; i++) skill(`s${String(i).padStart(2, "0")}`, "Does one thing well. ".repeat(33));
+  const source = createPromptSource(options(join(dir.path, "config"), []));
+  const start = source.shown().list;
+  expect(start.named.length).toBeGreaterThan(0);
+  skill("a-new", "Comes first by name.");
+  const { note } = await reloadAll(async () => ({ errors: [], warnings: [], changes: [], apply() {}, settings: {} as never }), source.reloadables);
+  const shown = source.shown();
+  expect(shown.list).toEqual(start); // what the prompt still lists, cut where it was cut (the loaded skills would cut one later)
+  expect(shown.notes).toEqual([note ?? ""]);
+  expect(shown.notes.flatMap(notedSkills)).toEqual(["a-new"]);
 });
