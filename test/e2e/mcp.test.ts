@@ -168,7 +168,9 @@ test("two servers with the same tool name, one's denied by its prefixed name: th
   expect(offered).not.toContain("alpha_echo");
   expect(offered).not.toContain("beta_echo");
   // the call by the name it would have reads the rules' refusal
-  expect(run.stdout).toMatch(/^blocked by permission rules: tool `alpha_echo` \(MCP server alpha's echo\) matches deny entry `alpha_\*` in ~\/\.config\/hey\/config\.toml:\d+ \| /);
+  expect(run.stdout).toMatch(
+    /^blocked by permission rules: tool `alpha_echo` \(MCP server alpha's echo\) matches deny entry `alpha_\*` in ~\/\.config\/hey\/config\.toml:\d+ \| /,
+  );
   expect(run.stdout).toEndWith(" | beta: b\n");
   expect(run.stderr).not.toContain("offer a tool named");
   expect(run.stderr).toContain("connected: alpha (0 of its 1 tool offered; /mcp lists them)\n");
