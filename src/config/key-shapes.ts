@@ -207,6 +207,8 @@ const ENCODED_BEGIN = [
 
 /** A base64 body as `base64` wraps it: a whole line of it, maybe indented. */
 const WRAPPED_LINE = /^[ \t]*([A-Za-z0-9+/]+={0,2})\r?$/;
+/** The line that ends such a body, no wider: its base64 and `=` padding, also with text after it on the line (a closing quote, a blank, a comment). */
+const LAST_LINE = /^[ \t]*([A-Za-z0-9+/]+={0,2})/;
 
 /**
  * A private key PEM written in base64 (whole lines of it, as `base64` wraps them, or one token): the token, and its lines.
@@ -250,11 +252,11 @@ function encoded(text: string): [number, number][] {
         if (next !== -1) {
           const whole = wholeLinesBelow(text, next, width, below);
           if (whole.lines > 0) end = whole.end;
-          // the last line, shorter, makes the whole a multiple of four characters (`after` below it is a word)
-          const lastLine = whole.last === -1 ? undefined : WRAPPED_LINE.exec(text.slice(whole.last + 1, lineEnd(text, whole.last + 1)));
+          // the last line, no wider, makes the whole a multiple of four characters (`after` below it is a word)
+          const lastLine = whole.last === -1 ? undefined : LAST_LINE.exec(text.slice(whole.last + 1, lineEnd(text, whole.last + 1)));
           const firstChars = text.slice(start, next).replace(/\s/g, "").length;
-          if (lastLine && lastLine[1]!.length < width && (firstChars + whole.lines * width + lastLine[1]!.length) % 4 === 0)
-            end = whole.last + 1 + lastLine.index + lastLine[0].replace(/\r$/, "").length;
+          if (lastLine && lastLine[1]!.length <= width && (firstChars + whole.lines * width + lastLine[1]!.length) % 4 === 0)
+            end = whole.last + 1 + lastLine[0].length;
         }
       }
       placed ??= base64Before(text);

@@ -108,6 +108,17 @@ describe("a key in base64 right after other base64 is hidden, a certificate kept
   });
 });
 
+describe("a key in base64 wrapped as base64 does, with text after its last line, is hidden to that text", () => {
+  // `echo "$(base64 tls.key)"` inside quotes, a comment after it: the last line was shown (no fallback
+  // takes lines 76 wide)
+  const wrapped = btoa(pkcs8(generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey))
+    .match(/.{1,76}/g)!
+    .join("\n");
+  test.each([['"'], ['",'], [" <- tls.key"], [" "]])("%j", (after) => {
+    expect(redactShapes(`${wrapped}${after}\nnext`)).toBe(`${H}${after}\nnext`);
+  });
+});
+
 describe("certificates and public keys are kept", () => {
   test.each([
     ["a certificate's tail", pem("CERTIFICATE", CERT).slice(-4).join("\n")],
