@@ -25,7 +25,7 @@ export interface Kinds {
   unprintable: number;
 }
 
-/** A value read at a place: its text, where it starts and where what was read ends (past a closing quote), and its kinds (counted when asked for; ask before the next read). */
+/** A value read at a place: its text, where it starts and where what was read ends (past a closing quote), and its kinds (counted when asked for, at any time). */
 export interface ReadValue {
   value: string;
   quoted: boolean;
@@ -74,7 +74,12 @@ export function valueReader(text: string): ValueReader {
   let run = { from: -1, to: -1 };
   let counted: { from: number; kinds: Kinds } | undefined;
   // most values are judged by their first characters (a reference, a path, a call): their kinds are counted only when asked for
-  const runKinds = (at: number, to: number) => () => {
+  // a value of an earlier run, asked for after a later run was read, is counted alone: the counts carried are the later run's
+  const runKinds = (at: number, to: number) => {
+    const mine = run;
+    return () => (run === mine ? carried(at, to) : kindsOf(text.slice(at, to)));
+  };
+  const carried = (at: number, to: number) => {
     if (!counted || counted.from > at) {
       counted = { from: at, kinds: none() };
       tally(counted.kinds, text, at, to, 1);

@@ -207,6 +207,8 @@ const ENCODED_BEGIN = [
 
 /** A base64 body as `base64` wraps it: a whole line of it, maybe indented. */
 const WRAPPED_LINE = /^[ \t]*([A-Za-z0-9+/]+={0,2})\r?$/;
+/** The line that ends such a body, no wider: its base64 and `=` padding, also with text after it on the line (a closing quote, a blank, a comment). */
+const LAST_LINE = /^[ \t]*([A-Za-z0-9+/]+={0,2})/;
 
 /**
  * A private key PEM written in base64 (whole lines of it, as `base64` wraps them, or one token): the token, and its lines.
@@ -221,18 +223,23 @@ function encoded(text: string): [number, number][] {
   let placed: Int32Array | undefined; // base64 characters before each place
   for (const [core, skip] of ENCODED_BEGIN) {
     const decodedEnds = new Set<string>(); // `${end}:${where its groups start, mod 4, in the text's base64}`: a core's tokens come in order, each later one no longer
-    // the token of the last place, on one line, and the places of its groups of four read: a token of the
-    // core many times over (`LS0tLS1CRUdJT…`) is read at most four times, not once for each place
-    let token = { start: -1, tokenEnd: -1, read: new Set<number>() };
+    // the token of the last place, on one line: where its part after the last `=` before that place starts
+    // (`crt==key`, two blobs glued: the key's groups of four start after the `=`), how far `=` was looked
+    // for, and the places of that part's groups of four read: a token of the core many times over
+    // (`LS0tLS1CRUdJT…`) is read at most four times a part, not once for each place
+    let token = { start: -1, tokenEnd: -1, looked: -1, read: new Set<number>() };
     for (let i = text.indexOf(core); i !== -1; i = text.indexOf(core, i + 1)) {
-      let start = i;
-      let end = i;
-      if (i >= token.start && i < token.tokenEnd) [start, end] = [token.start, token.tokenEnd];
-      else {
-        while (start > 0 && /[A-Za-z0-9+/]/.test(text[start - 1]!)) start--;
-        while (end < text.length && /[A-Za-z0-9+/=]/.test(text[end]!)) end++;
-        token = { start, tokenEnd: end, read: new Set() };
+      if (i >= token.start && i < token.tokenEnd) {
+        for (; token.looked < i; token.looked++) if (text.charCodeAt(token.looked) === 61) [token.start, token.read] = [token.looked + 1, new Set()];
+      } else {
+        let start = i;
+        let end = i;
+        while (start > 0 && base64Code(text.charCodeAt(start - 1))) start--;
+        while (end < text.length && (base64Code(text.charCodeAt(end)) || text.charCodeAt(end) === 61)) end++;
+        token = { start, tokenEnd: end, looked: i, read: new Set() };
       }
+      const start = token.start;
+      let end = token.tokenEnd;
       const from = (((i - start - skip) % 4) + 4) % 4; // the core starts `skip` characters into a group of four
       if (token.read.has(from)) continue;
       token.read.add(from);
@@ -245,11 +252,11 @@ function encoded(text: string): [number, number][] {
         if (next !== -1) {
           const whole = wholeLinesBelow(text, next, width, below);
           if (whole.lines > 0) end = whole.end;
-          // the last line, shorter, makes the whole a multiple of four characters (`after` below it is a word)
-          const lastLine = whole.last === -1 ? undefined : WRAPPED_LINE.exec(text.slice(whole.last + 1, lineEnd(text, whole.last + 1)));
+          // the last line, no wider, makes the whole a multiple of four characters (`after` below it is a word)
+          const lastLine = whole.last === -1 ? undefined : LAST_LINE.exec(text.slice(whole.last + 1, lineEnd(text, whole.last + 1)));
           const firstChars = text.slice(start, next).replace(/\s/g, "").length;
-          if (lastLine && lastLine[1]!.length < width && (firstChars + whole.lines * width + lastLine[1]!.length) % 4 === 0)
-            end = whole.last + 1 + lastLine.index + lastLine[0].replace(/\r$/, "").length;
+          if (lastLine && lastLine[1]!.length <= width && (firstChars + whole.lines * width + lastLine[1]!.length) % 4 === 0)
+            end = whole.last + 1 + lastLine[0].length;
         }
       }
       placed ??= base64Before(text);
@@ -267,8 +274,16 @@ function encoded(text: string): [number, number][] {
       if (BEGIN_PRIVATE.test(decoded)) ranges.push([start, end]);
     }
   }
-  // a token found by two cores, or a wrapped line's below one found, is kept once
-  return ranges.sort((a, b) => a[0] - b[0]).filter((r, n, all) => n === 0 || r[0] >= all[n - 1]![1]);
+  // a token found by two cores, or a wrapped line's below one found, is kept once: ranges that overlap
+  // become one, so what any of them covers stays hidden (keeping the first showed the rest of the
+  // second: a one-line key's base64 took the next line, the first of another key's, as its last)
+  const kept: [number, number][] = [];
+  for (const [start, end] of ranges.sort((a, b) => a[0] - b[0])) {
+    const last = kept.at(-1);
+    if (last && start < last[1]) last[1] = Math.max(last[1], end);
+    else kept.push([start, end]);
+  }
+  return kept;
 }
 
 /** Where the line that starts at `from` ends (its `\n`, or the text's end). */

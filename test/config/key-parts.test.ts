@@ -2,6 +2,7 @@
 // first lines, a key PEM in base64 (kubeconfig's client-key-data) are hidden; certificates and
 // public keys are kept. The keys are fakes: DER headers of each kind followed by filler bytes.
 import { describe, expect, test } from "bun:test";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { redactShapes } from "../../src/config/secret-shapes.ts";
 
 /** A fake PEM body: `head` bytes, then filler, as base64 lines of 64 characters. */
@@ -14,10 +15,13 @@ const PKCS8 = body([0x30, 0x82, 0x02, 0x54, 0x02, 0x01, 0x00, 0x30, 0x0d, 0x06, 
 const RSA = body([0x30, 0x82, 0x02, 0x54, 0x02, 0x01, 0x00, 0x02, 0x82, 0x01, 0x01, 0x00]);
 const EC = body([0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20], 121);
 const ENCRYPTED = body([0x30, 0x82, 0x02, 0x54, 0x30, 0x4e, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05, 0x0d]);
-const CERT = body([0x30, 0x82, 0x02, 0x54, 0x30, 0x82, 0x01, 0xbc, 0xa0, 0x03, 0x02, 0x01, 0x02, 0x02, 0x14]);
+const CERT_HEAD = [0x30, 0x82, 0x02, 0x54, 0x30, 0x82, 0x01, 0xbc, 0xa0, 0x03, 0x02, 0x01, 0x02, 0x02, 0x14];
+const CERT = body(CERT_HEAD);
 const PUBLIC = body([0x30, 0x82, 0x01, 0x22, 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00, 0x03]);
 const RSA_PUBLIC = body([0x30, 0x82, 0x01, 0x0a, 0x02, 0x82, 0x01, 0x01, 0x00]);
 const KEY = pem("PRIVATE KEY", PKCS8);
+/** a real key's PEM, as `openssl genpkey` writes it */
+const pkcs8 = (key: KeyObject) => key.export({ type: "pkcs8", format: "pem" }).toString();
 const H = "[secret: private-key]";
 
 describe("a private key without its BEGIN line is hidden", () => {
@@ -68,6 +72,50 @@ describe("a private key without its BEGIN line is hidden", () => {
     ],
   ])("%s", (_, text, hidden) => {
     expect(redactShapes(text)).toBe(hidden);
+  });
+});
+
+describe("a key in base64 right after other base64 is hidden, a certificate kept", () => {
+  // `kubectl get secret web-tls -o jsonpath='{.data.tls\.crt}{.data.tls\.key}'`, or `base64 -w0` of
+  // each in turn: the key's base64 starts right after the certificate's `=` padding
+  const certificate = (padding: string) => {
+    for (let size = 600; ; size++) {
+      const encoded = btoa(`${pem("CERTIFICATE", body(CERT_HEAD, size)).join("\n")}\n`);
+      if (encoded.endsWith(padding) && !encoded.endsWith(`${padding}=`)) return encoded;
+    }
+  };
+  const keys = {
+    Ed25519: generateKeyPairSync("ed25519"), // 160 characters of base64: too short for the fallback that catches long runs
+    "EC P-256": generateKeyPairSync("ec", { namedCurve: "prime256v1" }),
+  };
+  test.each(Object.entries(keys).flatMap(([name, pair]) => ["=", "=="].map((padding) => [name, padding, pair.privateKey] as const)))(
+    "%s key after a certificate ending in %s",
+    (_, padding, key) => {
+      const crt = certificate(padding);
+      const command = "$ kubectl get secret web-tls -o jsonpath='{.data.tls\\.crt}{.data.tls\\.key}'";
+      const text = `${command}\n${crt}${btoa(pkcs8(key))}\n`;
+      expect(redactShapes(text)).toBe(`${command}\n${crt}${H}\n`);
+    },
+  );
+
+  test("a key in base64 on one line, then another wrapped as base64 does: both hidden whole", () => {
+    // the first line's token took the next line as its shorter last one, and the second key, found
+    // from that line, was then dropped as overlapping: its lines below were shown
+    const wrapped = btoa(pkcs8(generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey))
+      .match(/.{1,76}/g)!
+      .join("\n");
+    expect(redactShapes(`${btoa(pkcs8(keys.Ed25519.privateKey))}\n${wrapped}\n`)).toBe(`${H}\n`);
+  });
+});
+
+describe("a key in base64 wrapped as base64 does, with text after its last line, is hidden to that text", () => {
+  // `echo "$(base64 tls.key)"` inside quotes, a comment after it: the last line was shown (no fallback
+  // takes lines 76 wide)
+  const wrapped = btoa(pkcs8(generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey))
+    .match(/.{1,76}/g)!
+    .join("\n");
+  test.each([['"'], ['",'], [" <- tls.key"], [" "]])("%j", (after) => {
+    expect(redactShapes(`${wrapped}${after}\nnext`)).toBe(`${H}${after}\nnext`);
   });
 });
 

@@ -21,6 +21,8 @@ function play(events: ReplEvent[], state: ReplState = initialRepl([])): { state:
 /** the line as drawn: each mark as its label */
 const drawn = (s: ReplState) => Array.from(s.editor.text, (ch) => pasteLabel(s.pastes, ch) ?? ch).join("");
 
+/** `n` letters, each under 200 combining marks: one character each as the user sees them, 201 UTF-16 units */
+const zalgo = (n: number) => `e${"\u0301\u0302\u0303\u0304".repeat(50)}`.repeat(n);
 const big = Array.from({ length: 2000 }, (_, i) => `line ${i} of the log`).join("\n");
 
 describe("what folds", () => {
@@ -37,7 +39,16 @@ describe("what folds", () => {
     [`${PASTE_FOLD_CHARS - 1} accented letters written as two code points`, "e\u0301".repeat(PASTE_FOLD_CHARS - 1), false],
     [`${PASTE_FOLD_CHARS} Chinese characters`, "你".repeat(PASTE_FOLD_CHARS), true],
     [`${PASTE_FOLD_CHARS} emoji`, "😀".repeat(PASTE_FOLD_CHARS), true],
+    // few characters of many code units each draw as slowly as many characters: they fold too
+    [`${PASTE_FOLD_CHARS - 1} letters under 200 combining marks each (Zalgo text, 200,799 units)`, zalgo(PASTE_FOLD_CHARS - 1), true],
+    [`${PASTE_FOLD_CHARS - 1} family emoji (10,989 units)`, "👨‍👩‍👧‍👦".repeat(PASTE_FOLD_CHARS - 1), true],
+    ["40 letters under 200 combining marks each (8,040 units)", zalgo(40), true],
+    ["30 letters under 200 combining marks each (6,030 units)", zalgo(30), false],
   ])("%s", (_, t, want) => expect(folds(t)).toBe(want));
+
+  test("a paste of few characters but many code units folds, its label counting characters", () => {
+    expect(drawn(play([text("see "), paste(zalgo(PASTE_FOLD_CHARS - 1))]).state)).toBe("see [Pasted text #1 999 chars]");
+  });
 
   test("a long line's label counts its characters as the rule does: 10,000 of 'abcdef 你好👍é' say 10,000", () => {
     const alphabet = [..."abcdef 你好👍", "e\u0301"];
@@ -114,6 +125,13 @@ describe("history of earlier sessions", () => {
     expect(expand(state.pastes, state.history[1]!)).toBe(`fix this:\n${big}`);
     // the user's first paste is still #1
     expect(drawn(play([paste(big)], state).state)).toBe("[Pasted text #1 +2000 lines]");
+  });
+
+  test("an entry whose first line is few characters of many code units folds whole", () => {
+    const entry = `${zalgo(60)}\n${big}`; // 60 characters, 12,060 units: as slow to draw as the paste under it
+    const { text: t, pastes } = foldEntry([], entry);
+    expect([...t].length).toBe(1);
+    expect(expand(pastes, t)).toBe(entry);
   });
 
   test("an entry made of one long first line folds whole", () => {
