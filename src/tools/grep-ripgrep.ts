@@ -227,7 +227,16 @@ async function holdingNul(rg: string, search: Search, files: Matched[], ctx: Too
     if (!ran) return undefined;
     noteUnreadable(ran.stderr, search, ctx, found);
   }
-  for (const file of files) if (file.odd && (await readLines(file.abs, () => {}).catch(() => "text")) === "binary") binary.add(file);
+  // a name ripgrep cannot be given back is read here, up to its first NUL
+  const upToNul = (file: Matched) =>
+    readLinePieces(
+      file.abs,
+      () => {},
+      () => {},
+      ctx.signal,
+    ).catch(() => "text");
+  for (const file of files) if (file.odd && (await upToNul(file)) === "binary") binary.add(file);
+  if (ctx.signal.aborted) return undefined;
   return binary;
 }
 
@@ -290,9 +299,13 @@ async function shownLines(
   }
   for (const [m, hits] of shown) {
     if (!m.odd || !identity.get(m)) continue;
-    const read = createHits(hits.path, search.regex, most, search.context);
-    if ((await readLines(m.abs, read.line).catch(() => "text")) === "binary") turned.add(m);
+    // up to the cap: its count may differ from pass 1's, and the Collector shares by the new one
+    const read = createHits(hits.path, search.regex, search.cap, search.context);
+    if ((await readLines(m.abs, read.line, ctx.signal).catch(() => "text")) === "binary") turned.add(m);
+    if (ctx.signal.aborted) return undefined;
+    // counted by the engine that found its lines (the JS regex), so the count and the lines agree
     hits.lines = read.hits.lines;
+    hits.count = read.hits.count;
   }
   for (const [m, hits] of shown) {
     if (identity.get(m) !== undefined && identity.get(m) === (await fileIdentity(m.abs, under))) continue;
