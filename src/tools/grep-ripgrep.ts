@@ -307,13 +307,13 @@ async function shownLines(
     hits.lines = read.hits.lines;
     hits.count = read.hits.count;
   }
+  for (const [m, lines] of long) await reclip(m.abs, shown.get(m)!, new Set(lines), search.regex).catch(() => {}); // unreadable now: `[Omitted long … line]` stays
+  // looked at once every read of it is done, the long lines' too
   for (const [m, hits] of shown) {
     if (identity.get(m) !== undefined && identity.get(m) === (await fileIdentity(m.abs, under))) continue;
     hits.lines = new Map(); // counted from what was read (linesShown): none
-    long.delete(m);
     if (!found.unreadable.some((u) => u.path === hits.path)) found.unreadable.push({ path: hits.path, why: "changed while grep searched" });
   }
-  for (const [m, lines] of long) await reclip(m.abs, shown.get(m)!, new Set(lines), search.regex).catch(() => {}); // unreadable now: `[Omitted long … line]` stays
   return turned;
 }
 

@@ -85,6 +85,25 @@ describe("ripgrep, files changed between its passes", () => {
     expect(out).toContain("notes.txt (changed while grep searched)");
   });
 
+  test("a file with a long line swapped for a link once its lines are read shows none of the link's long line", async () => {
+    const dir = join(root, "swap-long");
+    mkdirSync(join(dir, "secret"), { recursive: true });
+    mkdirSync(join(dir, "proj"));
+    // lines over ripgrep's --max-columns are read again from the file, to cut around the match
+    writeFileSync(join(dir, "secret/.env"), `API_TOKEN=hunter2-very-secret ${"s".repeat(5000)}\n`);
+    writeFileSync(join(dir, "proj/notes.txt"), `TOKEN goes here ${"x".repeat(5000)}\n`);
+    const swap = `ln -sf '${dir}/secret/.env' '${dir}/proj/notes.txt'`;
+    const swapping = createGrepTool({ rg: wrapper("swap-long", "", `'${rg}' "$@"; code=$?; ${swap}; exit $code`) });
+    const out = (
+      await callTool(
+        swapping,
+        { pattern: "TOKEN" },
+        ctxAt(join(dir, "proj"), (abs) => abs.includes("/secret/")),
+      )
+    ).output;
+    expect(out).not.toContain("hunter2");
+  });
+
   test("a folder swapped for a link after the count shows none of where it leads", async () => {
     const dir = join(root, "swap-dir");
     mkdirSync(join(dir, "secret"), { recursive: true });
