@@ -120,6 +120,7 @@ const EDGES = new Set([
   "tools/grep.ts",
   "tools/grep-search.ts",
   "tools/grep-ripgrep.ts",
+  "tools/grep-same-file.ts",
   "tools/grep-left-out.ts",
   "tools/outputs.ts",
   "tools/process-tree.ts",

@@ -236,7 +236,8 @@ function denies(glob: string, paths: { written: string; target: string }, place:
  * Which files of a tree that `tool` searches (grep) the path rules keep from it, by absolute path as
  * the walk or ripgrep finds them: one a deny entry names (as found, or where the links above it
  * lead), or, unless the allow list allows the tool by name (`byName`), one no allow entry covers.
- * Neither search follows a link to a file, so where a file leads is where its folder does: each
+ * Neither search follows a link to a file (ripgrep, given a matched file back by name, reads it
+ * only while it is still that file: tools/grep-same-file.ts), so where a file leads is where its folder does: each
  * folder is looked up once (a tree of 50k files costs a lookup per folder, not per file). A file
  * whose folder cannot be looked at is kept out. Undefined: no entry judges the tool's files.
  */

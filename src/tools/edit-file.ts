@@ -6,9 +6,10 @@ import { diskPath } from "../fs/dir-names.ts";
 import { NO_WAIT } from "../fs/file-chunks.ts";
 import { chunkedText, type DecodedText, decodeText, isText } from "../fs/text-encoding.ts";
 import { singleQuoted } from "../kernel/tool-args.ts";
-import { contentHash } from "./read-file.ts";
+import { contentHash, READ_TO_END_MAX_BYTES } from "./read-file.ts";
 
-export const EDIT_MAX_BYTES = 64 * 1024 * 1024; // a bigger file is refused (tooBig says why)
+// a bigger file is refused (tooBig says why); read_file reads a file this size to its end, so both decide its encoding alike
+export const EDIT_MAX_BYTES = READ_TO_END_MAX_BYTES;
 const READ_CHUNK = 1024 * 1024; // the file is read and decoded so many bytes at a time
 const COLLECT_FROM_BYTES = 8 * 1024 * 1024; // from this size the garbage of reading is collected at once
 

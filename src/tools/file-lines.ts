@@ -5,6 +5,7 @@
 import { open } from "node:fs/promises";
 import { utf16Of } from "../fs/text-encoding.ts";
 import { diskPath } from "../fs/dir-names.ts";
+import { NO_WAIT } from "../fs/file-chunks.ts";
 
 const CHUNK_BYTES = 256 * 1024;
 
@@ -12,7 +13,7 @@ const CHUNK_BYTES = 256 * 1024;
  * Calls `onLine` with each line of the file at `abs` and its 1-based number, as readLinePieces
  * reads them. Each line is held whole: the built-in search's regex needs all of it.
  */
-export function readLines(abs: string, onLine: (text: string, n: number) => void): Promise<"text" | "binary"> {
+export function readLines(abs: string, onLine: (text: string, n: number) => void, signal?: AbortSignal): Promise<"text" | "binary"> {
   let parts: string[] = [];
   return readLinePieces(
     abs,
@@ -21,6 +22,7 @@ export function readLines(abs: string, onLine: (text: string, n: number) => void
       onLine(parts.length === 1 ? parts[0]! : parts.join(""), n);
       parts = [];
     },
+    signal,
   );
 }
 
@@ -30,14 +32,17 @@ export function readLines(abs: string, onLine: (text: string, n: number) => void
  * line of 150 MB with no newline costs a chunk, not the line. UTF-16 when the file starts with that
  * byte-order mark (dropped, as a UTF-8 one is), a CR before "\n" dropped, no line after a final "\n".
  * Stops at the first NUL byte of a file that is not UTF-16 and returns "binary" (ripgrep drops such
- * a file); "text" when the file was read. Throws when the file cannot be read.
+ * a file); "text" when the file was read, or when `signal` was aborted (a multi-GB log is read no
+ * further: the caller checks the signal). Never waits for a writer (a FIFO put at that path reads as
+ * empty). Throws when the file cannot be read.
  */
 export async function readLinePieces(
   abs: string,
   onPiece: (text: string, n: number) => void,
   onEnd: (n: number) => boolean | void,
+  signal?: AbortSignal,
 ): Promise<"text" | "binary"> {
-  const handle = await open(diskPath(abs), "r");
+  const handle = await open(diskPath(abs), NO_WAIT);
   try {
     const buffer = new Uint8Array(CHUNK_BYTES);
     let decoder: TextDecoder | undefined;
@@ -53,6 +58,7 @@ export async function readLinePieces(
       return ends ? onEnd(++n) === true : false;
     };
     for (;;) {
+      if (signal?.aborted) return "text";
       const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES);
       if (bytesRead === 0) break;
       const bytes = buffer.subarray(0, bytesRead);

@@ -199,7 +199,11 @@ export function ignoredNote(paths: string[]): string {
   return `[ignored, not searched: ${named.slice(0, 5).join(", ")}${named.length > 5 ? ` and ${named.length - 5} more` : ""}; name one as path to search it]`;
 }
 
-/** Folders of one name in sibling folders (`a/x/dist`, `a/y/dist`) as one entry, `a/*` + `/dist/ (2 folders)`; the top ones first. */
+/**
+ * Folders of one name in sibling folders (`a/x/dist`, `a/y/dist`) as one entry naming the first of
+ * them, `a/*` + `/dist/ (2 folders, as a/x/dist/)`: grep's path takes no glob, so the model is given
+ * one it can search; the top ones first.
+ */
 function collapsedDirs(paths: string[]): string[] {
   const groups = new Map<string, string[]>();
   for (const path of paths) {
@@ -210,7 +214,7 @@ function collapsedDirs(paths: string[]): string[] {
   const depth = (path: string) => path.split("/").length;
   return [...groups]
     .sort(([a], [b]) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, members]) => (members.length === 1 ? `${members[0]}/` : `${key}/ (${members.length} folders)`));
+    .map(([key, members]) => (members.length === 1 ? `${members[0]}/` : `${key}/ (${members.length} folders, as ${members.sort(comparePaths)[0]}/)`));
 }
 
 /**

@@ -7,7 +7,9 @@
 //   2. which of those files hold a NUL byte (binary: named, not shown), read only where they matched
 //   3. the lines of the files the result shows (fairShares), each at most as far as its share
 //      (`--max-count`), with their context; asked at the same time as 2, and again in the rare
-//      case that a file it read turns out binary
+//      case that a file it read turns out binary. A file is read only while it is still the
+//      regular file that matched (grep-same-file.ts), and counted by what was read when it lost
+//      matches since 1 (rewritten, deleted)
 // The counts are the same ones the lines would give: ripgrep counts a line once however often it matches.
 import { resolve } from "node:path";
 import { shownName } from "../fs/odd-names.ts";
@@ -17,6 +19,7 @@ import { type Clip, clip, createClip } from "./grep-clip.ts";
 import { posixClasses } from "./grep-regex.ts";
 import { comparePaths, type Collector, createCollector, createHits, type FileHits, fairShares, lower } from "./grep-results.ts";
 import { readLinePieces, readLines } from "./file-lines.ts";
+import { fileIdentity } from "./grep-same-file.ts";
 import { eachRecord } from "./ripgrep.ts";
 import type { Scope } from "./walk.ts";
 
@@ -86,9 +89,15 @@ export async function searchWithRg(rg: string, search: Search, ctx: ToolContext,
   const matched = await countMatches(rg, search, ctx, env, found);
   if (!matched) return undefined;
   // which files hold a NUL is asked while the lines are read: that a shown one does is rare, and then they are read again
-  const [binary, first] = await Promise.all([holdingNul(rg, matched, ctx, env), linesShown(rg, search, matched, new Set(), ctx, env)]);
+  const [binary, first] = await Promise.all([holdingNul(rg, search, matched, ctx, env, found), linesShown(rg, search, matched, new Set(), ctx, env, found)]);
   if (!binary || !first) return undefined;
-  const lines = [...first.shown.keys()].some((m) => binary.has(m)) ? await linesShown(rg, search, matched, binary, ctx, env) : first;
+  let lines: Shown | undefined = first;
+  if ([...first.shown.keys()].some((m) => binary.has(m))) lines = await linesShown(rg, search, matched, binary, ctx, env, found);
+  // a shown file that turned binary as it was read gives its share to the others: asked once more
+  if (lines && lines.turned.size > 0) {
+    for (const m of lines.turned) binary.add(m);
+    lines = await linesShown(rg, search, matched, binary, ctx, env, found);
+  }
   if (!lines) return undefined;
   for (const m of matched) {
     if (binary.has(m) || lines.turned.has(m)) found.binary.push(search.show(m.abs));
@@ -97,17 +106,37 @@ export async function searchWithRg(rg: string, search: Search, ctx: ToolContext,
   return found;
 }
 
-/** The hits of the files of `matched` but `binary` a result shows (fairShares), with their lines; and those that turned out binary as they were read. */
-async function linesShown(rg: string, search: Search, matched: Matched[], binary: Set<Matched>, ctx: ToolContext, env: Env) {
-  const text = matched.filter((m) => !binary.has(m)).sort((a, b) => comparePaths(a.printed, b.printed));
+interface Shown {
+  shown: Map<Matched, FileHits>;
+  turned: Set<Matched>;
+}
+
+/**
+ * The hits of the files of `matched` but `binary` a result shows (fairShares), with their lines; and
+ * those that turned out binary as they were read. The files are ordered as the Collector orders them
+ * (by the path shown), so the files given lines are the files it shows.
+ */
+async function linesShown(rg: string, search: Search, matched: Matched[], binary: Set<Matched>, ctx: ToolContext, env: Env, found: Collector) {
+  const text = matched
+    .filter((m) => !binary.has(m))
+    .map((m) => ({ m, shown: search.show(m.abs) }))
+    .sort((a, b) => comparePaths(a.shown, b.shown))
+    .map(({ m }) => m);
   const shares = fairShares(
     text.map((m) => m.count),
     search.cap,
   );
   const shown = new Map<Matched, FileHits>();
   for (const [i, m] of text.entries()) if (shares[i]! > 0) shown.set(m, { path: search.show(m.abs), count: m.count, lines: new Map() });
-  const turned = await shownLines(rg, search, shown, Math.max(0, ...shares), ctx, env);
-  return turned && { shown, turned };
+  const turned = await shownLines(rg, search, shown, Math.max(0, ...shares), ctx, env, found);
+  if (!turned) return undefined;
+  // a file that lost matches since they were counted (rewritten, deleted) is counted by what was read
+  for (const [i, m] of text.entries()) {
+    const hits = shown.get(m);
+    const seen = hits ? [...hits.lines.values()].filter((l) => l.match).length : 0;
+    if (hits && seen < Math.min(shares[i]!, m.count)) hits.count = seen;
+  }
+  return { shown, turned } satisfies Shown;
 }
 
 /** ripgrep's arguments that say which files a search reads: dotfiles, ignore files, the names always skipped, the glob. */
@@ -137,6 +166,8 @@ const patternArgs = (search: Search) => ["--regexp", search.pcre2 ? posixClasses
  */
 async function countMatches(rg: string, search: Search, ctx: ToolContext, env: Env, found: Collector): Promise<Matched[] | undefined> {
   const argv = [rg, ...rgScope(search), ...rgPattern(search), "--count", "--with-filename", "--null", "--color", "never"];
+  // harmless with --count; a ripgrep before 12 rejects it here, before it searches, not after (pass 3)
+  if (search.context > 0) argv.push("--no-context-separator");
   const matched: Matched[] = [];
   let before: Uint8Array[] = [];
   const ran = await runRg([...argv, ...patternArgs(search), "--", ...search.rgGlob.rgPaths], ctx, env, (bytes) => {
@@ -150,10 +181,18 @@ async function countMatches(rg: string, search: Search, ctx: ToolContext, env: E
     if (count > 0 && search.keep(abs)) matched.push({ printed, abs, count, odd: !plainName(name, printed) });
   });
   if (!ran) return undefined;
-  // other lines are warnings (a bad .gitignore glob): the search went on
-  for (const [, path, why] of ran.stderr.map((l) => RG_UNREADABLE.exec(l)).filter((m) => m !== null))
-    if (resolve(ctx.cwd, path!).startsWith(search.root)) found.unreadable.push({ path: search.show(resolve(ctx.cwd, path!)), why: lower(why!) });
+  noteUnreadable(ran.stderr, search, ctx, found);
   return matched;
+}
+
+/** The paths ripgrep said on `stderr` it could not read go to `found.unreadable`, each once (a file deleted since pass 1 is one). */
+function noteUnreadable(stderr: string[], search: Search, ctx: ToolContext, found: Collector): void {
+  // other lines are warnings (a bad .gitignore glob): the search went on
+  for (const [, path, why] of stderr.map((l) => RG_UNREADABLE.exec(l)).filter((m) => m !== null)) {
+    const abs = resolve(ctx.cwd, path!);
+    const shown = search.show(abs);
+    if (abs.startsWith(search.root) && !found.unreadable.some((u) => u.path === shown)) found.unreadable.push({ path: shown, why: lower(why!) });
+  }
 }
 
 /** Whether a name's bytes are the UTF-8 of the name hey shows, so that ripgrep can be given it back. */
@@ -170,7 +209,7 @@ function plainName(bytes: Uint8Array, printed: string): boolean {
  * text, as the search did): ripgrep's `--binary` counts such a file's lines and prints none. Each is
  * read up to its first NUL: the files that matched, not the whole tree.
  */
-async function holdingNul(rg: string, files: Matched[], ctx: ToolContext, env: Env): Promise<Set<Matched> | undefined> {
+async function holdingNul(rg: string, search: Search, files: Matched[], ctx: ToolContext, env: Env, found: Collector): Promise<Set<Matched> | undefined> {
   const binary = new Set<Matched>();
   const byName = new Map(files.filter((f) => !f.odd).map((f) => [f.printed, f]));
   const argv = [rg, "--no-config", "--encoding", "auto", "--text", "--files-with-matches", "--null", "--color", "never", "--regexp", "\\x00", "--"];
@@ -186,8 +225,18 @@ async function holdingNul(rg: string, files: Matched[], ctx: ToolContext, env: E
       0,
     );
     if (!ran) return undefined;
+    noteUnreadable(ran.stderr, search, ctx, found);
   }
-  for (const file of files) if (file.odd && (await readLines(file.abs, () => {}).catch(() => "text")) === "binary") binary.add(file);
+  // a name ripgrep cannot be given back is read here, up to its first NUL
+  const upToNul = (file: Matched) =>
+    readLinePieces(
+      file.abs,
+      () => {},
+      () => {},
+      ctx.signal,
+    ).catch(() => "text");
+  for (const file of files) if (file.odd && (await upToNul(file)) === "binary") binary.add(file);
+  if (ctx.signal.aborted) return undefined;
   return binary;
 }
 
@@ -205,9 +254,14 @@ async function shownLines(
   most: number,
   ctx: ToolContext,
   env: Env,
+  found: Collector,
 ): Promise<Set<Matched> | undefined> {
   const turned = new Set<Matched>();
-  const byName = new Map([...shown].filter(([m]) => !m.odd).map(([m, hits]) => [m.printed, { m, hits }]));
+  // each file is read only while it is the regular file that matched (grep-same-file.ts)
+  const under = [search.root, ...search.rgGlob.rgPaths.map((p) => resolve(ctx.cwd, p))];
+  const identity = new Map<Matched, string | undefined>();
+  for (const m of shown.keys()) identity.set(m, await fileIdentity(m.abs, under));
+  const byName = new Map([...shown].filter(([m]) => !m.odd && identity.get(m)).map(([m, hits]) => [m.printed, { m, hits }]));
   const argv = [rg, "--no-config", ...rgPattern(search), "--with-filename", "--line-number", "--null", "--no-heading", "--color", "never"];
   argv.push("--max-columns", String(RG_MAX_COLUMNS), "--max-count", String(most));
   if (search.context > 0) argv.push("--context", String(search.context), "--no-context-separator");
@@ -238,14 +292,28 @@ async function shownLines(
     file.hits.lines.set(n, { text: clip(text, match ? search.regex : undefined), match });
     if (RG_OMITTED.test(text)) long.set(file.m, [...(long.get(file.m) ?? []), n]);
   };
-  for (const batch of batches([...byName.keys()])) if (!(await runRg([...argv, ...batch], ctx, env, onLine))) return undefined;
+  for (const batch of batches([...byName.keys()])) {
+    const ran = await runRg([...argv, ...batch], ctx, env, onLine);
+    if (!ran) return undefined;
+    noteUnreadable(ran.stderr, search, ctx, found);
+  }
   for (const [m, hits] of shown) {
-    if (!m.odd) continue;
-    const read = createHits(hits.path, search.regex, most, search.context);
-    if ((await readLines(m.abs, read.line).catch(() => "text")) === "binary") turned.add(m);
+    if (!m.odd || !identity.get(m)) continue;
+    // up to the cap: its count may differ from pass 1's, and the Collector shares by the new one
+    const read = createHits(hits.path, search.regex, search.cap, search.context);
+    if ((await readLines(m.abs, read.line, ctx.signal).catch(() => "text")) === "binary") turned.add(m);
+    if (ctx.signal.aborted) return undefined;
+    // counted by the engine that found its lines (the JS regex), so the count and the lines agree
     hits.lines = read.hits.lines;
+    hits.count = read.hits.count;
   }
   for (const [m, lines] of long) await reclip(m.abs, shown.get(m)!, new Set(lines), search.regex).catch(() => {}); // unreadable now: `[Omitted long … line]` stays
+  // looked at once every read of it is done, the long lines' too
+  for (const [m, hits] of shown) {
+    if (identity.get(m) !== undefined && identity.get(m) === (await fileIdentity(m.abs, under))) continue;
+    hits.lines = new Map(); // counted from what was read (linesShown): none
+    if (!found.unreadable.some((u) => u.path === hits.path)) found.unreadable.push({ path: hits.path, why: "changed while grep searched" });
+  }
   return turned;
 }
 

@@ -195,7 +195,7 @@ async function searchBuiltin(search: Search, signal: AbortSignal): Promise<Colle
     if (!search.keep(abs)) continue;
     // read a chunk at a time, so a file of any size costs little memory (logs, dumps, datasets)
     const file = createHits(path, search.regex, search.cap, search.context);
-    const read = await readLines(abs, file.line).catch((e: unknown) => void unreadable(abs, e));
+    const read = await readLines(abs, file.line, signal).catch((e: unknown) => void unreadable(abs, e));
     if (read === "text") found.add(file.hits);
     // as ripgrep's --binary: a file with a NUL is left out, and named when it matches anywhere
     else if (read === "binary" && (await binaryMatches(abs, search.regex, signal, true).catch(() => 0)) > 0) found.binary.push(path);

@@ -25,11 +25,15 @@ const BINARY_PROBE = 8192; // a NUL byte in the first 8 KB means binary (git's h
 const UTF16_MAX_BYTES = 64 * 1024 * 1024; // a UTF-16 file is decoded whole, so only up to this size
 /**
  * A file up to this size is read to its end: its lines past the window are counted ("… 1200 more
- * lines") and its bytes hashed, for write_file and edit to tell a change since (seen-files.ts). A
- * larger one is read only as far as the window: counting a 200 MB dump's lines (and hashing and
- * scanning its bytes) to show its first 20 took a second or more.
+ * lines"), its bytes hashed, for write_file and edit to tell a change since (seen-files.ts), and its
+ * encoding decided on all of them. A larger one is read only as far as the window: counting a
+ * 200 MB dump's lines (and hashing and scanning its bytes) to show its first 20 took a second or
+ * more. The size is edit's (edit-file.ts EDIT_MAX_BYTES takes it): a file edit changes is one
+ * read_file decided the encoding of as edit does, on the whole file, whichever line the odd byte is
+ * on (a window's bytes alone showed `naïve café` that edit, reading Windows-1252, could not find).
+ * Reading 55 MB to its end to show 20 lines takes about 0.2 s.
  */
-export const READ_TO_END_MAX_BYTES = 16 * 1024 * 1024;
+export const READ_TO_END_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A hash of a file's bytes: what SeenFiles keeps of it. */
 export const contentHash = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
@@ -108,6 +112,7 @@ export function createReadFileTool(options: { home?: string; seen?: SeenFiles; s
 
       // one decision for the whole file, the one edit makes (fs/text-encoding.ts): the first pass reads
       // it all as UTF-8, counting the bytes that are not; a file that is Windows-1252 is read again so.
+      // (A file over READ_TO_END_MAX_BYTES, which edit refuses, is decided on the window's bytes.)
       // UTF-16 is decoded whole (its newline bytes cannot be counted on their own) and read as UTF-8
       // the bytes shown are hashed as they stream by: the file as the model saw it, read once
       let hasher = new Bun.CryptoHasher("sha256");

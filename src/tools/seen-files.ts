@@ -4,6 +4,7 @@
 // bytes (read-file.ts contentHash), as does an `@file` the user's message brought whole
 // (user-input.ts).
 import { decodeText } from "../fs/text-encoding.ts";
+import { shellWord } from "../kernel/tool-args.ts";
 import { lineCounter } from "./edit-matches.ts";
 
 /** 1-based first and last line, inclusive. */
@@ -95,7 +96,10 @@ export function writeRefusal(
       "read it with read_file and make your change to what it holds now"
     );
   if (seen.hash === UNHASHED)
-    return `${path} is too large for read_file to have read it to its end, so what it holds past the lines you saw is not known; not written, so it is kept: change it with edit`;
+    return (
+      `${path} is too large for read_file to have read it to its end, so what it holds past the lines you saw is not known; not written, so it is kept: ` +
+      `change it with a command that streams it, e.g. sed -i 's/old/new/' ${shellWord(path)} (edit and write_file hold a file this size in memory)`
+    );
   if (now.hash !== seen.hash)
     return (
       `${path} has changed since it was last read or written (by the user, a command or another program); not written, so that change is kept: ` +

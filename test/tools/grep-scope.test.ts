@@ -69,14 +69,16 @@ describe.each(tools)("grep (%s)", (_name, tool) => {
     expect((await grep({ pattern: "safeParse", path: "node_modules/zod" })).output).toBe("node_modules/zod/index.js:1: export function safeParse() {}");
     // the project's own files only, and the answer says where else to look
     expect((await grep({ pattern: "safeParse" })).output).toBe(
-      'no matches for "safeParse" in .\n[ignored, not searched: node_modules/, packages/*/node_modules/ (2 folders), packages/web/src/gen/; name one as path to search it]',
+      'no matches for "safeParse" in .\n[ignored, not searched: node_modules/, packages/*/node_modules/ (2 folders, as packages/api/node_modules/), packages/web/src/gen/; name one as path to search it]',
     );
   });
 
   test("a search that finds nothing names each package's own node_modules, and the folders ignored deeper down, not only the top ones", async () => {
     expect((await grep({ pattern: "leftPad" })).output).toBe(
-      'no matches for "leftPad" in .\n[ignored, not searched: node_modules/, packages/*/node_modules/ (2 folders), packages/web/src/gen/; name one as path to search it]',
+      'no matches for "leftPad" in .\n[ignored, not searched: node_modules/, packages/*/node_modules/ (2 folders, as packages/api/node_modules/), packages/web/src/gen/; name one as path to search it]',
     );
+    // the folder named for the group is one grep's path takes (it takes no glob)
+    expect((await grep({ pattern: "leftPad", path: "packages/api/node_modules/" })).output).toContain("packages/api/node_modules/left-pad/index.js:1:");
     expect((await grep({ pattern: "leftPad", path: "packages/web" })).output).toBe(
       'no matches for "leftPad" in packages/web\n[ignored, not searched: packages/web/node_modules/, packages/web/src/gen/; name one as path to search it]',
     );

@@ -328,8 +328,9 @@ testNeeding(asUser.slice(0, 1))("what could not be read is named, by ripgrep and
 test("a warning ripgrep gives on stderr (a bad .gitignore glob) does not make grep search again without it", async () => {
   const tree = mkdtempSync(join(tmpdir(), "hey-grep-warned-"));
   try {
-    // a stand-in for ripgrep: one match in a file the built-in walker cannot find, and a warning;
+    // a stand-in for ripgrep: one match in a file where the built-in walker finds none, and a warning;
     // it answers grep's count (`--count`), its look for NUL bytes (none) and its read of the lines
+    writeFileSync(join(tree, "only-rg.txt"), "no match here\n");
     const rg = join(tree, "rg.sh");
     const answers = [
       `*" --count "*) printf 'only-rg.txt\\0001\\n' ;;`,

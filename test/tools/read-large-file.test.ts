@@ -1,6 +1,6 @@
 // read_file of the head of a file over READ_TO_END_MAX_BYTES (a dump, a log) reads only as far as
-// the window: the lines after it are said to follow, not counted, and the edit and write_file that
-// come after it know the file was not hashed whole.
+// the window: the lines after it are said to follow, not counted, and write_file, after it, knows
+// the file was not hashed whole.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,13 +33,15 @@ const tools = () => {
   return { read: call(createReadFileTool({ seen })), edit: call(createEditTool({ seen })), write: call(createWriteFileTool({ seen })) };
 };
 
-test("the first 20 lines of a 17–18 MB file: lines after them follow, not counted; of a small file they are counted", async () => {
+test("the first 20 lines of a file just over READ_TO_END_MAX_BYTES: lines after them follow, not counted; of a small file they are counted", async () => {
   const { read } = tools();
   const lines = (await read({ path: "dump.sql", limit: 20 })).output.split("\n");
   expect(lines).toHaveLength(21);
   expect(lines[19]).toBe(`20\t${ROW(20)}`);
   const mb = (statSync(join(dir, "dump.sql")).size / 1048576).toFixed(1);
-  expect(lines[20]).toBe(`… more lines follow in this ${mb} MB file (read_file counts lines only in files up to 16 MB); use offset=21`);
+  expect(lines[20]).toBe(
+    `… more lines follow in this ${mb} MB file (read_file counts lines only in files up to ${READ_TO_END_MAX_BYTES / 1048576} MB); use offset=21`,
+  );
   expect((await read({ path: "small.sql", limit: 20 })).output.split("\n").at(-1)).toBe("… 980 more lines; use offset=21");
 });
 
@@ -50,19 +52,16 @@ test("a window that reaches the end of a large file shows its last lines and say
   expect((await read({ path: "dump.sql", offset: rows + 5 })).output).toBe(`dump.sql has ${rows} lines; offset ${rows + 5} is past the end`);
 });
 
-test("after such a read an edit says nothing of a change it cannot know of, and write_file keeps the file, saying why", async () => {
+test("after such a read (a file too large for edit too) write_file keeps the file and points to a command that streams it", async () => {
   const { read, edit, write } = tools();
   await read({ path: "dump.sql", limit: 5 });
-  const edited = await edit({ path: "dump.sql", old_string: ROW(3), new_string: ROW(3).replace("a row", "A ROW") });
-  expect(edited.isError).toBeUndefined();
-  expect(edited.output).not.toContain("changed since");
-  expect(readFileSync(join(dir, "dump.sql"), "utf8")).toContain("(3, 'A ROW of the dump");
-  await read({ path: "dump.sql", limit: 5 });
+  expect((await edit({ path: "dump.sql", old_string: ROW(3), new_string: "x" })).output).toContain("over edit's 64 MB limit");
   const written = await write({ path: "dump.sql", content: "only this\n" });
   expect(written).toEqual({
     isError: true,
     output:
-      "dump.sql is too large for read_file to have read it to its end, so what it holds past the lines you saw is not known; not written, so it is kept: change it with edit",
+      "dump.sql is too large for read_file to have read it to its end, so what it holds past the lines you saw is not known; not written, so it is kept: " +
+      "change it with a command that streams it, e.g. sed -i 's/old/new/' dump.sql (edit and write_file hold a file this size in memory)",
   });
   expect(readFileSync(join(dir, "dump.sql"), "utf8").startsWith(ROW(1))).toBe(true);
 });

@@ -93,7 +93,7 @@ test.each([
     "read_file of a large file, lines after not counted",
     "read_file",
     true,
-    "1\ta\n2\tb\n… more lines follow in this 192.0 MB file (read_file counts lines only in files up to 16 MB); use offset=3",
+    "1\ta\n2\tb\n… more lines follow in this 192.0 MB file (read_file counts lines only in files up to 64 MB); use offset=3",
     "✓ 2 lines (more follow)",
   ],
   [
