@@ -20,7 +20,9 @@ export async function fileIdentity(abs: string, under: string[]): Promise<string
     // a folder on the way swapped for a link leads somewhere else: the real path must be the one
     // the searched path leads to, with the rest of the name as written
     const real = await realpath(disk, { encoding: "buffer" });
-    const expected = Buffer.from(bytesPath(resolve(await realpath(top), relative(top, abs))));
+    // read as diskPath read it: a name as written when a file has it (`back\new.txt`), else its bytes
+    const leads = resolve(await realpath(top), relative(top, abs));
+    const expected = Buffer.from(disk === abs ? leads : bytesPath(leads));
     if (!samePath(real, expected)) return undefined;
     return `${info.dev}:${info.ino}:${real.toString("hex")}`;
   } catch {
