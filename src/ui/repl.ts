@@ -52,6 +52,21 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
     } catch {} // the terminal is gone (SIGHUP): nothing left to show
   };
   const columns = () => stdout.columns || 80;
+  let asking = false; // draw() is asking the terminal its size: the resize it finds is drawn by that draw
+  /**
+   * The terminal's width as it is now. The runtime learns of a resize at its SIGWINCH, read after a
+   * key typed meanwhile (a key typed just after a resize is drawn at the old width, leaving a copy
+   * of the line's first rows) and never sent to a job stopped while the window changed (at `fg`):
+   * asked again, as the runtime itself does at a SIGWINCH (Node's and Bun's _refreshSize).
+   */
+  const columnsNow = () => {
+    asking = true;
+    try {
+      (stdout as { _refreshSize?: () => void })._refreshSize?.();
+    } catch {} // the terminal is gone: the width known stays
+    asking = false;
+    return columns();
+  };
   /** text of several lines as the terminal needs them: a raw terminal moves down a row at \n but stays in its column */
   const shownLines = (text: string) => (restored ? visible(text) : visible(text).replaceAll("\n", "\r\n"));
   /** a tab as spaces, a folded paste as its label, a control character made visible */
@@ -89,7 +104,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   const styled = (row: Row) => (row.prompt && style(row.prompt, PROMPT_STYLE)) + (row.continuation && style(row.continuation, DIM)) + row.text;
   /** `whole`: every row, even of a line taller than the screen (it is being left, and stays above what follows) */
   function draw(view = current(), whole = false): void {
-    const cols = columns();
+    const cols = columnsNow();
     drawnRow = rowNow(cols);
     const at = place(view, cols);
     const height = whole ? at.rows.length : screenRows();
@@ -287,7 +302,7 @@ export function runRepl(opts: ReplOptions, initial?: string): Promise<number> {
   // ---- the terminal, and giving it back ----
   // the terminal reflowed the drawn line (draw finds where that put the cursor): drawn again at the new width
   const onResize = () => {
-    if (drawn(state) && !lent) draw();
+    if (drawn(state) && !lent && !asking) draw();
   };
   // closing a terminal window ends its input (often just before the SIGHUP): a hang-up, not a /quit
   const onEnd = () => dispatch({ type: "signal", code: SIGNAL_EXIT.SIGHUP, why: CLOSED });

@@ -131,3 +131,31 @@ test.each(["C-z", "SIGSTOP"] as const)(
   },
   E2E_TIMEOUT,
 );
+
+test(
+  "Ctrl-Z, the terminal narrowed while hey is stopped, fg: the line is drawn at the new width and typing in it leaves no stale copy of its first rows",
+  async () => {
+    // no SIGWINCH reaches a job stopped in the background: hey learns of the new width at fg
+    const t = await start({ args: ["--base-url", `${server.url}/v1`, "-m", "mock-model"], jobControl: true, cols: 60, rows: 20 });
+    await t.waitFor((s) => lastLine(s) === "›");
+    // 100 characters of two columns: 4 rows at 60 columns, 6 at 41
+    const cjk = Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("");
+    await t.paste(cjk);
+    await t.waitFor((s) => s.includes("乣"));
+    await t.keys("C-z");
+    await t.waitFor(/Stopped/);
+    await t.resize(41, 20);
+    await t.type("fg");
+    await t.keys("Enter");
+    await t.waitFor((s) => s.includes("$ fg") && s.slice(s.indexOf("$ fg")).includes("乣"));
+    await t.type("X");
+    await t.waitFor((s) => s.includes("乣X"));
+    await t.type("Y");
+    await t.waitFor((s) => s.includes("乣XY"));
+    const screen = await t.screen({ scrollback: true });
+    const after = screen.slice(screen.indexOf("$ fg")).split("\n");
+    expect(after.filter((l) => l.startsWith("› 一"))).toEqual(["› 一丁丂七丄丅丆万丈三上下丌不与丏丐丑丒"]);
+    expect(lastLine(screen)).toBe("乣XY"); // the line's last row, at 41 columns
+  },
+  E2E_TIMEOUT,
+);
