@@ -6,28 +6,47 @@
 // directory `core.hooksPath` names. Read here with bounded reads, never by a git the agent could
 // configure. Every function may throw Hung (a read that did not answer in time).
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { checkNumber } from "./bounded-reads.ts";
+import { boundedHead, checkNumber, Hung } from "./bounded-reads.ts";
 import { bounded, configFiles, gitDirs, includedFile, statOrNone, walkGitConfig } from "./git-config-files.ts";
 import { realTargetBounded } from "./real-target.ts";
 
 type Env = Record<string, string | undefined>;
 
 /**
- * Whether `dir` is a git directory as git tells one (setup.c is_git_directory): a HEAD, and
- * objects/ and refs/ or a `commondir` file naming where they are (a worktree's own directory).
+ * Whether `dir` is a git directory as git tells one (setup.c is_git_directory): a HEAD that names a
+ * branch (`ref: refs/…`) or holds a commit's hash, as git's validate_headref asks (a `HEAD` of
+ * Markdown in a docs folder is no repository), and objects/ and refs/ or a `commondir` file naming
+ * where they are (a worktree's own directory).
  */
 export function isGitDir(dir: string): boolean {
   const head = statOrNone(join(dir, "HEAD"));
-  if (!head || head.kind === "dir") return false;
+  if (!head || head.kind === "dir" || !headNamesCommit(join(dir, "HEAD"))) return false;
   if (statOrNone(join(dir, "commondir"))?.kind === "file") return true;
   return statOrNone(join(dir, "objects"))?.kind === "dir" && statOrNone(join(dir, "refs"))?.kind === "dir";
 }
 
-/** The git directory `abs` is or is in, looked for from `abs` up to the root, or undefined. */
+/** Whether the file `head` begins as git's HEAD does: `ref: refs/`, or a SHA-1 or SHA-256 hash. */
+function headNamesCommit(head: string): boolean {
+  let text: string;
+  try {
+    text = Buffer.from(boundedHead(head, 80).bytes).toString("latin1");
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    return false;
+  }
+  return /^ref:\s*refs\//.test(text) || /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.test(text);
+}
+
+/**
+ * The git directory `abs` is or is in, looked for from `abs` up to the root, or undefined. The look
+ * stops at a work tree's top (a directory holding `.git`, which the agent cannot make: that name is
+ * guarded): a worktree checked out inside a bare clone (`git clone --bare url repo; git -C repo
+ * worktree add main`) is no part of the git directory it sits in, as git sees it.
+ */
 export function gitDirHolding(abs: string): string | undefined {
   for (let d = abs; ; d = dirname(d)) {
     if (isGitDir(d)) return d;
-    if (dirname(d) === d) return undefined;
+    if (dirname(d) === d || statOrNone(join(d, ".git"))) return undefined;
   }
 }
 
@@ -65,7 +84,15 @@ function placesOf(repo: { dirs: string[]; top: string | undefined }, cwd: string
   const from = new Map<string, string>(); // an included file, and the file that includes it
   const read = (path: string) => {
     places.push({ path, why: from.has(path) ? `a config file git reads, included by ${from.get(path)}` : "a config file git reads" });
-    return bounded(path);
+    if (!from.has(path)) return bounded(path);
+    // an included file that does not answer (a team share, its VPN down) stays a place by its name, and the rest is still read:
+    // git, where it reads the file, waits on it as long, and one an `[includeIf]` names may be one git here never reads
+    try {
+      return bounded(path);
+    } catch (e) {
+      if (e instanceof Hung) return undefined;
+      throw e;
+    }
   };
   walkGitConfig(
     files,
@@ -108,8 +135,18 @@ function placesOnce(cwd: string, home: string, env: Env): (GitPlace & { real: st
   const repo = repositoryAt(cwd, env);
   const key = [...repo.dirs, repo.top ?? ""].join("\0");
   let places = memo.places.get(key);
-  if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realTargetBounded(p.path) }))));
+  if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realOrAsWritten(p.path) }))));
   return places;
+}
+
+/** Where `path` really is; as written where that does not answer (an included file on a hung share). */
+function realOrAsWritten(path: string): string {
+  try {
+    return realTargetBounded(path);
+  } catch (e) {
+    if (e instanceof Hung) return path;
+    throw e;
+  }
 }
 
 /**
