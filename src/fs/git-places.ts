@@ -6,7 +6,7 @@
 // directory `core.hooksPath` names. Read here with bounded reads, never by a git the agent could
 // configure. Every function may throw Hung (a read that did not answer in time).
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { boundedHead, checkNumber, Hung } from "./bounded-reads.ts";
+import { boundedHead, boundedList, checkNumber, Hung } from "./bounded-reads.ts";
 import { bounded, configFiles, gitDirs, includedFile, statOrNone, walkGitConfig } from "./git-config-files.ts";
 import { realTargetBounded } from "./real-target.ts";
 
@@ -54,6 +54,10 @@ export function gitDirHolding(abs: string): string | undefined {
 export interface GitPlace {
   path: string;
   why: string;
+  /** a git directory: a work tree checked out inside it (a bare clone's worktrees) is no part of it */
+  gitDir?: true;
+  /** of a git directory, the work trees git records inside it (`worktrees/NAME/gitdir`) */
+  workTrees?: string[];
 }
 
 /**
@@ -79,7 +83,7 @@ function repositoryAt(cwd: string, env: Env): { dirs: string[]; top: string | un
 function placesOf(repo: { dirs: string[]; top: string | undefined }, cwd: string, home: string, env: Env): GitPlace[] {
   const [dir, common] = repo.dirs;
   const places: GitPlace[] = [];
-  for (const d of new Set([dir, common])) if (d) places.push({ path: d, why: `in ${d}, a git directory` });
+  for (const d of new Set([dir, common])) if (d) places.push({ path: d, why: `in ${d}, a git directory`, gitDir: true, workTrees: workTreesIn(d) });
   const files = configFiles(cwd, home, env);
   const from = new Map<string, string>(); // an included file, and the file that includes it
   const read = (path: string) => {
@@ -163,6 +167,30 @@ export function gitOwnership(abs: string, from: readonly string[], home: string,
     if (dir !== undefined) return `in ${dir}, a git directory`;
   }
   for (const cwd of new Set([...from, ...written.map(dirname)].filter((d) => isAbsolute(d))))
-    for (const place of placesOnce(cwd, home, env)) if (written.some((p) => inside(p, place.path) || inside(p, place.real))) return place.why;
+    for (const place of placesOnce(cwd, home, env))
+      if (written.some((p) => [place.path, place.real].some((at) => inside(p, at) && !(place.gitDir && inWorkTree(p, at))))) return place.why;
   return undefined;
+}
+
+/** The tops of the work trees git records in `gitDir/worktrees/NAME/gitdir` (the path of each one's `.git` file, absolute or from there) that are inside `gitDir`. */
+function workTreesIn(gitDir: string): string[] {
+  let names: string[];
+  try {
+    names = boundedList(join(gitDir, "worktrees"), true);
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    return [];
+  }
+  return names.flatMap((name) => {
+    const text = bounded(join(gitDir, "worktrees", name, "gitdir"));
+    if (typeof text !== "string" || !text.trim()) return [];
+    const top = dirname(resolve(gitDir, "worktrees", name, text.trim()));
+    return inside(top, gitDir) && top !== gitDir ? [top] : [];
+  });
+}
+
+/** Whether a directory between `gitDir` and the path `p` below it holds a `.git`: `p` is then in a work tree checked out there, not in the git directory. */
+function inWorkTree(p: string, gitDir: string): boolean {
+  for (let d = dirname(p); d !== gitDir && inside(d, gitDir); d = dirname(d)) if (statOrNone(join(d, ".git"))) return true;
+  return false;
 }

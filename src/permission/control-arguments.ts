@@ -225,7 +225,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
           if (moving && !above(n) && here.some((d) => d === fold(place) || under(fold(place), d))) return g.why;
           if (!(holding || moving) || !here.includes(fold(parent(place, f)))) continue;
           const name = lastName(place);
-          if (words.slice(1).some((w) => (decided(w) ? lastName(w.text) === name : w.unknown || matchesName(lastComponent(w.text), name, dotglob)))) return g.why;
+          if (words.slice(1).some((w) => (decided(w) ? lastName(w.text) === name : w.unknown || matchesName(lastComponent(w.text), name, dotglob))))
+            return g.why;
         }
       }
       return undefined;
