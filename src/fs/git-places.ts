@@ -131,12 +131,15 @@ function worktreeTop(cwd: string): string | undefined {
 
 const inside = (path: string, place: string) => path === place || path.startsWith(place.endsWith(sep) ? place : place + sep);
 
-let memo = { check: -1, places: new Map<string, (GitPlace & { real: string })[]>() };
+let memo = { check: -1, places: new Map<string, (GitPlace & { real: string })[]>(), repos: new Map<string, ReturnType<typeof repositoryAt>>() };
 
 /** gitPlaces with each place's real path, worked out once per permission check for each repository (a command names many paths, many in one repository). */
 function placesOnce(cwd: string, home: string, env: Env): (GitPlace & { real: string })[] {
-  if (memo.check !== checkNumber()) memo = { check: checkNumber(), places: new Map() };
-  const repo = repositoryAt(cwd, env);
+  if (memo.check !== checkNumber()) memo = { check: checkNumber(), places: new Map(), repos: new Map() };
+  // the repository too, by directory: a command naming 200 files in 200 directories of one repository looks it up 200 times otherwise
+  const at = `${cwd}\0${env.GIT_DIR ?? ""}`;
+  let repo = memo.repos.get(at);
+  if (!repo) memo.repos.set(at, (repo = repositoryAt(cwd, env)));
   const key = [...repo.dirs, repo.top ?? ""].join("\0");
   let places = memo.places.get(key);
   if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realOrAsWritten(p.path) }))));
