@@ -141,7 +141,7 @@ function placesOf(cwd: string, home: string, env: Record<string, string | undefi
     // a `.git` directory is guarded by its name already, and refused in those words
     return gitPlaces(cwd, home, env)
       .filter(({ path }) => !inGit(path))
-      .map(({ path, why }) => withReal({ dir: path, why, git: true as const }));
+      .map(({ path, why, workTrees }) => withReal({ dir: path, why, git: true as const, ...(workTrees?.length ? { except: workTrees } : {}) }));
   } catch {
     return [];
   }

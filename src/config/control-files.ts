@@ -148,7 +148,7 @@ function pathRefusal(path: string, abs: string, target: Target): string | undefi
     linked = !hit && !dir && !git && !own && (target.links?.(abs) ?? 1) > 1;
   } catch (e) {
     // a look that did not answer in time (a hung network mount): refused, saying which path
-    return `blocked by permission rules: cannot verify that ${path} is none of hey's control files: ${(e as Error).message}; while a permission list is set the agent may not change its own rules`;
+    return `blocked by permission rules: cannot verify that ${path} is none of the files hey guards (its own configuration, git's config and hooks): ${(e as Error).message}; while a permission list is set the agent may not write it`;
   }
   if (dir)
     return target.gitFiles?.includes(dir)

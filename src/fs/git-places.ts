@@ -6,28 +6,47 @@
 // directory `core.hooksPath` names. Read here with bounded reads, never by a git the agent could
 // configure. Every function may throw Hung (a read that did not answer in time).
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { checkNumber } from "./bounded-reads.ts";
+import { boundedHead, boundedList, checkNumber, Hung } from "./bounded-reads.ts";
 import { bounded, configFiles, gitDirs, includedFile, statOrNone, walkGitConfig } from "./git-config-files.ts";
 import { realTargetBounded } from "./real-target.ts";
 
 type Env = Record<string, string | undefined>;
 
 /**
- * Whether `dir` is a git directory as git tells one (setup.c is_git_directory): a HEAD, and
- * objects/ and refs/ or a `commondir` file naming where they are (a worktree's own directory).
+ * Whether `dir` is a git directory as git tells one (setup.c is_git_directory): a HEAD that names a
+ * branch (`ref: refs/…`) or holds a commit's hash, as git's validate_headref asks (a `HEAD` of
+ * Markdown in a docs folder is no repository), and objects/ and refs/ or a `commondir` file naming
+ * where they are (a worktree's own directory).
  */
 export function isGitDir(dir: string): boolean {
   const head = statOrNone(join(dir, "HEAD"));
-  if (!head || head.kind === "dir") return false;
+  if (!head || head.kind === "dir" || !headNamesCommit(join(dir, "HEAD"))) return false;
   if (statOrNone(join(dir, "commondir"))?.kind === "file") return true;
   return statOrNone(join(dir, "objects"))?.kind === "dir" && statOrNone(join(dir, "refs"))?.kind === "dir";
 }
 
-/** The git directory `abs` is or is in, looked for from `abs` up to the root, or undefined. */
+/** Whether the file `head` begins as git's HEAD does: `ref: refs/`, or a SHA-1 or SHA-256 hash. */
+function headNamesCommit(head: string): boolean {
+  let text: string;
+  try {
+    text = Buffer.from(boundedHead(head, 80).bytes).toString("latin1");
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    return false;
+  }
+  return /^ref:\s*refs\//.test(text) || /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.test(text);
+}
+
+/**
+ * The git directory `abs` is or is in, looked for from `abs` up to the root, or undefined. The look
+ * stops at a work tree's top (a directory holding `.git`, which the agent cannot make: that name is
+ * guarded): a worktree checked out inside a bare clone (`git clone --bare url repo; git -C repo
+ * worktree add main`) is no part of the git directory it sits in, as git sees it.
+ */
 export function gitDirHolding(abs: string): string | undefined {
   for (let d = abs; ; d = dirname(d)) {
     if (isGitDir(d)) return d;
-    if (dirname(d) === d) return undefined;
+    if (dirname(d) === d || statOrNone(join(d, ".git"))) return undefined;
   }
 }
 
@@ -35,6 +54,10 @@ export function gitDirHolding(abs: string): string | undefined {
 export interface GitPlace {
   path: string;
   why: string;
+  /** a git directory: a work tree checked out inside it (a bare clone's worktrees) is no part of it */
+  gitDir?: true;
+  /** of a git directory, the work trees git records inside it (`worktrees/NAME/gitdir`) */
+  workTrees?: string[];
 }
 
 /**
@@ -60,12 +83,20 @@ function repositoryAt(cwd: string, env: Env): { dirs: string[]; top: string | un
 function placesOf(repo: { dirs: string[]; top: string | undefined }, cwd: string, home: string, env: Env): GitPlace[] {
   const [dir, common] = repo.dirs;
   const places: GitPlace[] = [];
-  for (const d of new Set([dir, common])) if (d) places.push({ path: d, why: `in ${d}, a git directory` });
+  for (const d of new Set([dir, common])) if (d) places.push({ path: d, why: `in ${d}, a git directory`, gitDir: true, workTrees: workTreesIn(d) });
   const files = configFiles(cwd, home, env);
   const from = new Map<string, string>(); // an included file, and the file that includes it
   const read = (path: string) => {
     places.push({ path, why: from.has(path) ? `a config file git reads, included by ${from.get(path)}` : "a config file git reads" });
-    return bounded(path);
+    if (!from.has(path)) return bounded(path);
+    // an included file that does not answer (a team share, its VPN down) stays a place by its name, and the rest is still read:
+    // git, where it reads the file, waits on it as long, and one an `[includeIf]` names may be one git here never reads
+    try {
+      return bounded(path);
+    } catch (e) {
+      if (e instanceof Hung) return undefined;
+      throw e;
+    }
   };
   walkGitConfig(
     files,
@@ -100,16 +131,29 @@ function worktreeTop(cwd: string): string | undefined {
 
 const inside = (path: string, place: string) => path === place || path.startsWith(place.endsWith(sep) ? place : place + sep);
 
-let memo = { check: -1, places: new Map<string, (GitPlace & { real: string })[]>() };
+let memo = { check: -1, places: new Map<string, (GitPlace & { real: string })[]>(), repos: new Map<string, ReturnType<typeof repositoryAt>>() };
 
 /** gitPlaces with each place's real path, worked out once per permission check for each repository (a command names many paths, many in one repository). */
 function placesOnce(cwd: string, home: string, env: Env): (GitPlace & { real: string })[] {
-  if (memo.check !== checkNumber()) memo = { check: checkNumber(), places: new Map() };
-  const repo = repositoryAt(cwd, env);
+  if (memo.check !== checkNumber()) memo = { check: checkNumber(), places: new Map(), repos: new Map() };
+  // the repository too, by directory: a command naming 200 files in 200 directories of one repository looks it up 200 times otherwise
+  const at = `${cwd}\0${env.GIT_DIR ?? ""}`;
+  let repo = memo.repos.get(at);
+  if (!repo) memo.repos.set(at, (repo = repositoryAt(cwd, env)));
   const key = [...repo.dirs, repo.top ?? ""].join("\0");
   let places = memo.places.get(key);
-  if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realTargetBounded(p.path) }))));
+  if (!places) memo.places.set(key, (places = placesOf(repo, cwd, home, env).map((p) => ({ ...p, real: realOrAsWritten(p.path) }))));
   return places;
+}
+
+/** Where `path` really is; as written where that does not answer (an included file on a hung share). */
+function realOrAsWritten(path: string): string {
+  try {
+    return realTargetBounded(path);
+  } catch (e) {
+    if (e instanceof Hung) return path;
+    throw e;
+  }
 }
 
 /**
@@ -126,6 +170,30 @@ export function gitOwnership(abs: string, from: readonly string[], home: string,
     if (dir !== undefined) return `in ${dir}, a git directory`;
   }
   for (const cwd of new Set([...from, ...written.map(dirname)].filter((d) => isAbsolute(d))))
-    for (const place of placesOnce(cwd, home, env)) if (written.some((p) => inside(p, place.path) || inside(p, place.real))) return place.why;
+    for (const place of placesOnce(cwd, home, env))
+      if (written.some((p) => [place.path, place.real].some((at) => inside(p, at) && !(place.gitDir && inWorkTree(p, at))))) return place.why;
   return undefined;
+}
+
+/** The tops of the work trees git records in `gitDir/worktrees/NAME/gitdir` (the path of each one's `.git` file, absolute or from there) that are inside `gitDir`. */
+function workTreesIn(gitDir: string): string[] {
+  let names: string[];
+  try {
+    names = boundedList(join(gitDir, "worktrees"), true);
+  } catch (e) {
+    if (e instanceof Hung) throw e;
+    return [];
+  }
+  return names.flatMap((name) => {
+    const text = bounded(join(gitDir, "worktrees", name, "gitdir"));
+    if (typeof text !== "string" || !text.trim()) return [];
+    const top = dirname(resolve(gitDir, "worktrees", name, text.trim()));
+    return inside(top, gitDir) && top !== gitDir ? [top] : [];
+  });
+}
+
+/** Whether a directory between `gitDir` and the path `p` below it holds a `.git`: `p` is then in a work tree checked out there, not in the git directory. */
+function inWorkTree(p: string, gitDir: string): boolean {
+  for (let d = dirname(p); d !== gitDir && inside(d, gitDir); d = dirname(d)) if (statOrNone(join(d, ".git"))) return true;
+  return false;
 }

@@ -120,7 +120,9 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
   const dotglob = segments.some((s) => /dotglob|GLOBIGNORE/.test(s.raw) || s.assigns.some((a) => a.text.startsWith("GLOBIGNORE")));
   /** whether a word's text ends with, or names a file under, a control file's last two names (in any case: macOS and Windows ignore it) */
   const ending = (text: string) => tails.some((t) => text.toLowerCase().endsWith(t) || text.toLowerCase().includes(`${t}/`));
+  let words: Word[] = []; // the segment's, for gitHeld
   for (const seg of segments) {
+    words = seg.words;
     // a wrapper's own words ("words") can name a file it writes: `logsave FILE`, `strace -o FILE`, `time -o FILE`, `valgrind --log-file=FILE`
     if (seg.inert === "builtin" || reads(seg)) continue;
     // mkdir(1) makes a directory that is not there and writes nothing in it: naming the one holding a control file (`mkdir -p .hey`) writes no control file
@@ -192,6 +194,8 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
       if (moving && (foldedAncestors.includes(fold(n)) || foldedAncestors.includes(fold(resolved(p))))) return "a directory above it";
       const guarded = guarding ? guardedBy([p], control, f, !only) : undefined;
       if (guarded) return guarded;
+      const held = git && guarding ? gitHeld(n, resolved(p), holding, moving && !only) : undefined;
+      if (held) return { git: held };
       if (another(p)) return "by another name";
       if (holding && names.some((name, i) => holders.includes(parent(control.paths[i]!, f)) && another(f.join(p, name)))) return "by another name";
     }
@@ -201,6 +205,32 @@ export function controlArgument(segments: Segment[], control: ControlFiles): { w
     const reach = git ? gitReach(paths, control, f, dirs) : undefined;
     if (typeof reach === "string") return { git: reach };
     return reach ?? (git && inGit(w.text.replace(/^-\w/, "")) ? { git: "" } : undefined);
+
+    /**
+     * Why the directory `n` (`real` through links) could put a new file where git reads one
+     * (control.guarded's git places): a copy or move into the directory holding it of a file or
+     * directory of its name (`cp evil/.gitconfig.local ~/`, `cp -r x/.githooks .`; any name
+     * there is the place's, so only one that could be its name counts: `cp notes.md ~/` stays), or
+     * (moving) a move of it or a directory above it below the start directory (`mv ~/dotfiles old`,
+     * `mv evil ~/dotfiles`).
+     */
+    function gitHeld(n: string, real: string, holding: boolean, moving: boolean): string | undefined {
+      const sep = f === WINDOWS ? "\\" : "/";
+      const under = (place: string, d: string) => place.startsWith(d.endsWith(sep) ? d : d + sep);
+      for (const g of control.guarded ?? []) {
+        if (!g.git) continue;
+        for (const place of new Set([f.normalize(g.dir), ...(g.real !== undefined ? [f.normalize(g.real)] : [])])) {
+          const here = [n, real].map(fold);
+          // not the start directory or one above it: `mv x .` is judged by the name rule below
+          if (moving && !above(n) && here.some((d) => d === fold(place) || under(fold(place), d))) return g.why;
+          if (!(holding || moving) || !here.includes(fold(parent(place, f)))) continue;
+          const name = lastName(place);
+          if (words.slice(1).some((w) => (decided(w) ? lastName(w.text) === name : w.unknown || matchesName(lastComponent(w.text), name, dotglob))))
+            return g.why;
+        }
+      }
+      return undefined;
+    }
 
     /** a name whose directory is unknown: refused when it could be a control file's, its directory's, one git runs commands from, or (moving) a directory above one */
     function couldName(last: string, why: string): string | { git: string } | undefined {

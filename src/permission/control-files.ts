@@ -49,7 +49,8 @@ export const PATH_WHY = "in a directory on the commands' PATH, whose programs th
 export const GIT_CONFIG_WHY = "git's global config, whose settings run commands";
 
 /** A directory (or file) no write may land in, why, whether it is git's (its global config), whether only what is directly in it counts (a PATH directory), and where it really is (links resolved once, when the check is built). */
-export type Guarded = { dir: string; why: string; git?: true; shallow?: true; real?: string };
+/** `except`: directories inside `dir` that are not guarded (the work trees checked out inside a bare clone) */
+export type Guarded = { dir: string; why: string; git?: true; shallow?: true; real?: string; except?: string[] };
 
 /** Redirections that open their target for writing (`>&2` and `>&-` duplicate or close an fd instead). */
 export function writes(r: Redirect): boolean {
@@ -198,7 +199,11 @@ export function guardedBy(paths: string[], control: ControlFiles, f: Flavour, se
   };
   const spelled = paths.flatMap((p) => [f.normalize(p), real(p)]);
   const hit = control.guarded?.find((g) =>
-    spelled.some((p) => inside(p, f.normalize(g.dir), g.shallow) || (g.real !== undefined && inside(p, f.normalize(g.real), g.shallow))),
+    spelled.some(
+      (p) =>
+        (inside(p, f.normalize(g.dir), g.shallow) || (g.real !== undefined && inside(p, f.normalize(g.real), g.shallow))) &&
+        !g.except?.some((e) => p === f.normalize(e) || p.startsWith(f.normalize(e) + sep)),
+    ),
   );
   return hit && (hit.git ? { git: hit.why } : hit.why);
 }

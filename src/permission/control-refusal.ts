@@ -20,7 +20,7 @@ export function controlRefusal(command: string, segments: Segment[], control: Co
   if (!control) return undefined;
   // a path that did not answer in time (fs/bounded-reads.ts): not known to be safe, so refused, saying which
   const unknown = (it: string, what: string, why: string) =>
-    `cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} its own configuration or trust file: ${why}`;
+    `cannot verify \`${show(command)}\`: hey cannot tell whether \`${show(it)}\` ${what} a file hey guards (its own configuration, git's config and hooks): ${why}`;
   const written = controlWrite(segments, control);
   if (written?.unknown) return unknown(written.redirect, "writes", written.unknown);
   if (written)

@@ -223,3 +223,27 @@ function gitConfigWrites(words: Word[], sub: number): number[] {
   }
   return out;
 }
+
+/**
+ * The indexes among `words` (git first) of a `--git-dir` git's own options give, with its value,
+ * unless that names a `.git` directory or a path in one (`git --git-dir=sub/.git log`): a directory
+ * of another name may be one the agent filled itself, its `config` and `hooks/` written before the
+ * HEAD that makes it a repository (x111: the guard then saw no repository at each write), or a
+ * `config` written before `git init --bare` kept it. git runs that config's `core.fsmonitor` and those
+ * hooks in the command, so only a pattern spelling the option out allows it, as GIT_DIR=
+ * (variables.ts). A `.git` is none the agent could write (control-files.ts inGit).
+ */
+export function gitDirNamed(words: Word[]): number[] {
+  const first = words[0];
+  if (!known(first) || !/^git(\.exe)?$/i.test(first.text.slice(Math.max(first.text.lastIndexOf("/"), first.text.lastIndexOf("\\")) + 1))) return [];
+  const sub = readGit(words)?.sub ?? words.length;
+  const out: number[] = [];
+  const elsewhere = (w: Word | undefined) => !known(w) || !w.text.split(/[\\/]/).some((part) => /^\.git$/i.test(part));
+  for (let k = 1; k < sub; k++) {
+    const t = words[k]!.text;
+    if (NEXT.has(t) && t !== "--git-dir") k++;
+    else if (t === "--git-dir" && elsewhere(words[k + 1])) out.push(k, ++k);
+    else if (t.startsWith("--git-dir=") && elsewhere({ ...words[k]!, text: t.slice("--git-dir=".length) })) out.push(k);
+  }
+  return out;
+}

@@ -12,12 +12,13 @@
 //   Redirections that touch no file pass: fd duplication (`2>&1`), `/dev/null`, heredocs.
 //   git's own options that write a file (`--output FILE`, format-patch's `-o DIR`: git.ts
 //   gitOutputs) are file writes too: a pattern spells them out (`bash: git log --output=log.txt *`),
+//   as it does a `--git-dir` that names no `.git` (gitDirNamed: a directory the agent may have filled),
 //   and so are a package manager's options that change what it runs (`npm test --script-shell=x`,
 //   `--node-options=…`: manager-options.ts), and a glob that could expand to either (`git diff *`
 //   where a file is named `--output=README.md`).
 // Deny patterns match the same way but err towards refusing (deny.ts). A deny entry's program named
 // in the words of a command that could run it is here too (namedUnseen).
-import { gitOutputs, readGit } from "./git.ts";
+import { gitDirNamed, gitOutputs, readGit } from "./git.ts";
 import { managerOptions } from "./manager-options.ts";
 import { DATA_PROGRAMS } from "./programs.ts";
 import { ASSIGN, type Redirect, type Segment, type Word } from "./shell-model.ts";
@@ -79,10 +80,11 @@ export function wordMatches(t: Word, w: Word, fixed: boolean): boolean {
 
 /**
  * The indexes among `words` (the program first) that only a pattern spelling them out matches:
- * git's options that write a file (git.ts gitOutputs) and a package manager's that change what it
+ * git's options that write a file (git.ts gitOutputs) or name a git directory of another name than
+ * `.git` (gitDirNamed: the agent may have filled it), and a package manager's that change what it
  * runs (manager-options.ts: `npm test --node-options=…`), and a glob that could expand to one.
  */
-export const spelledOnly = (words: Word[]): number[] => [...gitOutputs(words), ...managerOptions(words)];
+export const spelledOnly = (words: Word[]): number[] => [...gitOutputs(words), ...gitDirNamed(words), ...managerOptions(words)];
 
 /**
  * Do the pattern's words match the segment's? Filled from the end: `next[si]` says whether the

@@ -62,7 +62,7 @@ test("a read that does not answer in time makes the check 'cannot verify', namin
   hang(`/\\.git/.test(req.path)`);
   try {
     expect(check("bash: git push --force *", "git push")).toContain(`may force the push through git's config (${join(project, ".git")} did not answer in 2 s`);
-    expect(check("bash: rm *", "cp a b")).toContain(`cannot verify \`cp a b\`: hey cannot tell whether \`a\` names its own configuration or trust file`);
+    expect(check("bash: rm *", "cp a b")).toContain(`cannot verify \`cp a b\`: hey cannot tell whether \`a\` names a file hey guards`);
   } finally {
     setWorkerSource(undefined);
   }

@@ -52,7 +52,7 @@ const write = (path: string) => allowing("write_file", { path, content: "x" });
 test("a file tool's write to a path that does not answer is refused, naming it; the same path again is refused at once; others are not held up", async () => {
   hangingMount();
   expect(write("hung/dir")).toBe(
-    `blocked by permission rules: cannot verify that hung/dir is none of hey's control files: ${project}/hung/dir did not answer in 0.5 s (a hung network mount?); while a permission list is set the agent may not change its own rules`,
+    `blocked by permission rules: cannot verify that hung/dir is none of the files hey guards (its own configuration, git's config and hooks): ${project}/hung/dir did not answer in 0.5 s (a hung network mount?); while a permission list is set the agent may not write it`,
   );
   expect(stuckReads()).toBe(1);
   // no second wait, no second thread held
@@ -68,7 +68,7 @@ test("a file tool's write to a path that does not answer is refused, naming it; 
 test("a redirection into a path that does not answer is 'cannot verify', naming the path", () => {
   hangingMount();
   expect(allowing("bash", { command: "echo hi > hung/out.txt" })).toBe(
-    `blocked by permission rules: cannot verify \`echo hi > hung/out.txt\`: hey cannot tell whether \`> hung/out.txt\` writes its own configuration or trust file: ${project}/hung/out.txt did not answer in 0.5 s (a hung network mount?)`,
+    `blocked by permission rules: cannot verify \`echo hi > hung/out.txt\`: hey cannot tell whether \`> hung/out.txt\` writes a file hey guards (its own configuration, git's config and hooks): ${project}/hung/out.txt did not answer in 0.5 s (a hung network mount?)`,
   );
   expect(allowing("bash", { command: "echo hi > out.txt" })).toBeUndefined();
 });
@@ -77,7 +77,7 @@ test("one check waits for one path that does not answer, not for each: the next 
   hangingMount();
   // `> f` is resolved from each directory the `cd`s may lead to: two on the hung mount
   expect(allowing("bash", { command: "cd hung/a || cd hung/b; echo hi > f" })).toBe(
-    `blocked by permission rules: cannot verify \`cd hung/a || cd hung/b; echo hi > f\`: hey cannot tell whether \`> f\` writes its own configuration or trust file: ${project}/hung/a/f did not answer in 0.5 s (a hung network mount?)`,
+    `blocked by permission rules: cannot verify \`cd hung/a || cd hung/b; echo hi > f\`: hey cannot tell whether \`> f\` writes a file hey guards (its own configuration, git's config and hooks): ${project}/hung/a/f did not answer in 0.5 s (a hung network mount?)`,
   );
   expect(stuckReads()).toBe(1); // hung/b/f was not sent to a second worker to wait for
   expect(allowing("bash", { command: "echo hi > f" })).toBeUndefined(); // the next check reads again
@@ -133,7 +133,7 @@ test("a fresh thread for reads slow to start (a busy machine) is waited for as a
     expect(write("hung2/b")).toContain(`${project}/hung2/b did not answer in 0.2 s`); // a second thread left stuck
     writeFileSync(never, "");
     expect(write("src/c.ts")).toBe(
-      `blocked by permission rules: cannot verify that src/c.ts is none of hey's control files: ${project}/src/c.ts was not read: hey's thread for reads has not started in ${(deadline * LOCAL_TIMES) / 1000} s (an overloaded machine, or no threads left?); while a permission list is set the agent may not change its own rules`,
+      `blocked by permission rules: cannot verify that src/c.ts is none of the files hey guards (its own configuration, git's config and hooks): ${project}/src/c.ts was not read: hey's thread for reads has not started in ${(deadline * LOCAL_TIMES) / 1000} s (an overloaded machine, or no threads left?); while a permission list is set the agent may not write it`,
     );
     expect(stuckReads()).toBe(2); // the thread that has not started is not joined by more
   } finally {
