@@ -160,7 +160,7 @@ export function heldLog(pgid: number, log: string): void {
 
 const isGuard = (pid: number) => commandLine(pid)?.endsWith(" hey-guard") === true;
 
-/** How the command line of a fork of the guarded command's shell starts before it runs anything else: the guard on its way, made in GUARD's second line. */
+/** How the command line of a fork of a guarded command's shell starts until it execs: WATCH's subshells, the guard on its way (the shell itself became the command). */
 const GUARD_FORK = `/bin/sh -c ${GUARD.split("\n")[0]}`;
 
 /**
