@@ -97,12 +97,34 @@ export function readPipe(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8
 
 /** Grandchildren (`server &`) can hold the pipes open long after the shell exited or was killed. */
 const IO_DRAIN_MS = 200;
+/**
+ * How long the end of the pipes is waited for past IO_DRAIN_MS once no process is seen that could
+ * hold them: their end is late only because hey got no CPU in time (a loaded machine: a build
+ * running), unless a process that left the command's group unseen holds them (`setsid server &`
+ * where its mark cannot be read: macOS), which is then reported this much later.
+ */
+const LATE_END_MS = 3000;
 
 /**
  * For once the child has exited: what is still in its pipes arrives at once, and anything later
- * comes from a grandchild holding them open. Settles when every pipe has ended, or after IO_DRAIN_MS.
+ * comes from a grandchild holding them open. Settles when every pipe has ended; after IO_DRAIN_MS
+ * when `mayHold` says a process may still hold them (a job the command left running); else when
+ * they end or LATE_END_MS later. `mayHold` (default: always) must not reject.
  */
-export const drained = (pipes: { done: Promise<void> }[]): Promise<unknown> => Promise.race([Promise.all(pipes.map((p) => p.done)), Bun.sleep(IO_DRAIN_MS)]);
+export async function drained(pipes: { done: Promise<void> }[], mayHold: () => Promise<boolean> = async () => true): Promise<void> {
+  const ended = Promise.all(pipes.map((p) => p.done));
+  if (await within(ended, IO_DRAIN_MS)) return;
+  if (!(await mayHold())) await within(ended, LATE_END_MS);
+}
+
+/** Whether `promise` settles within `ms` (its timer cleared when it does, so no timer keeps the process up). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true as const), late]);
+  clearTimeout(timer);
+  return settled;
+}
 
 /**
  * Reads `stream` until it ends or `finish` is called. `spillPath` (opened 0600, exclusively) holds

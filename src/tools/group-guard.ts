@@ -160,6 +160,26 @@ export function heldLog(pgid: number, log: string): void {
 
 const isGuard = (pid: number) => commandLine(pid)?.endsWith(" hey-guard") === true;
 
+/** How the command line of a fork of a guarded command's shell starts until it execs: WATCH's subshells, the guard on its way (the shell itself became the command). */
+const GUARD_FORK = `/bin/sh -c ${GUARD.split("\n")[0]}`;
+
+/**
+ * Whether a process of a guarded command's group, of command line `line`, may hold the command's
+ * output open: not the guard (its output is /dev/null), nor a fork of the shell on its way to become
+ * it (it holds the pipes only until it runs its redirections, which on a loaded machine can be a
+ * while after the command exited), nor a process whose line cannot be read (gone, or ending). Pure.
+ */
+export const mayHoldOutput = (line: string | undefined): boolean => line !== undefined && !line.endsWith(" hey-guard") && !line.startsWith(GUARD_FORK);
+
+/**
+ * Whether group `pgid`, its command's shell gone, still runs a process that may hold the command's
+ * output open (mayHoldOutput): a job the command left (`server &`). True when the processes cannot
+ * be listed. POSIX; never throws.
+ */
+export function jobInGroup(pgid: number, all: Proc[] = listProcesses()): boolean {
+  return all.length === 0 || all.some((p) => p.pgid === pgid && p.running && mayHoldOutput(commandLine(p.pid)));
+}
+
 /** The guards running in group `pgid` (one, for a guarded command; none once it ended). Never throws. */
 export function guardsOf(pgid: number): number[] {
   return listProcesses()

@@ -4,7 +4,7 @@
 // command leaves in the background keeps its output pipes: what it prints later goes to a file
 // (job-log.ts).
 import { capture, drained, type Captured } from "./capture.ts";
-import { guardsOf, guarded, heldLog, release } from "./group-guard.ts";
+import { guardsOf, guarded, heldLog, jobInGroup, release } from "./group-guard.ts";
 import { hostJob } from "./job-object.ts";
 import { openJobLog, type JobLog } from "./job-log.ts";
 import { CALL_MARK, listProcesses, markedProcesses, type Proc, send, STOP_GRACE_MS, stillRunning, treeOf } from "./process-tree.ts";
@@ -125,13 +125,28 @@ export async function runProcess(argv: string[], opts: RunOptions): Promise<Fini
       mark,
       ...(since !== undefined ? { since } : {}),
     });
-  await drained([stdout, stderr]); // the shell is gone; a grandchild (`server &`) may hold the pipes
+  // the shell is gone; a grandchild (`server &`) may hold the pipes
+  await drained([stdout, stderr], () => mayStillHold(proc.pid, opts.guard ? mark : undefined, since));
   let log: JobLog | undefined;
   const later = opts.jobLog && (() => (log ??= openJobLog(opts.jobLog!, opts.hide ? { hide: opts.hide } : {})).writer());
   const [out, err] = await Promise.all([stdout.finish(later), stderr.finish(later)]);
   if (log && !log.error) heldLog(proc.pid, log.path);
   const signal = typeof proc.signalCode === "string" ? proc.signalCode : undefined;
   return { stdout: out, stderr: err, exitCode, signal, ended, ...(log ? { jobLog: log } : {}) };
+}
+
+/**
+ * Whether a process may still hold the output pipes of the command of group `pgid`, its shell gone:
+ * a job in the group (`server &`), or on Linux one outside it that carries the call's `mark` (a
+ * double fork, `(setsid server &)`; processes started at or after `since`). Windows: always (the
+ * job object is not asked). Never rejects.
+ */
+async function mayStillHold(pgid: number, mark: string | undefined, since: string | undefined): Promise<boolean> {
+  if (process.platform === "win32") return true;
+  const all = listProcesses();
+  if (jobInGroup(pgid, all)) return true;
+  if (mark === undefined || since === undefined) return false;
+  return (await markedProcesses(mark, since, all)).some((p) => p.pgid !== pgid);
 }
 
 /** A command running now: its group, and the timer of its timeout. */
