@@ -11,6 +11,7 @@ import type { Key } from "./keys.ts";
 import type { Effect, ReplEvent, RowMove } from "./repl-effects.ts";
 import { complete, completionList, editKey, emptyEditor, graphemeStart, insert, isKill, killedBy, type EditorState } from "./line-editor.ts";
 import { expand, foldEntry, foldPaste, folds, type Pastes } from "./paste-fold.ts";
+import { aheadAtEnd, readAfterEnd, type TurnEndTimes } from "./typed-ahead.ts";
 
 /** A second Ctrl-C at an empty prompt within this window exits. */
 export const EXIT_CTRL_C_MS = 2000;
@@ -21,10 +22,10 @@ export const FORCE_QUIT_PRESSES = 3;
  * (STOP_GRACE_MS, tools/process-tree.ts), and a user pressing Ctrl-C meanwhile wants the prompt back, not hey gone.
  */
 export const FORCE_QUIT_AFTER_MS = 2500;
-/** Words typed this soon after a turn ended may have been typed before the screen showed it: they go on after the Enter it held. */
-export const HELD_BREAK_MS = 500;
+export { HELD_BREAK_MS } from "./typed-ahead.ts";
 
-export interface ReplState {
+/** The turn-end times: keys read right after a turn ended may have been typed during it (typed-ahead.ts). */
+export interface ReplState extends TurnEndTimes {
   /** prompt: editing a line; search: Ctrl-R at the prompt; busy: a turn runs; ask: a question during a turn takes the keys; done: left */
   mode: "prompt" | "search" | "busy" | "ask" | "done";
   editor: EditorState;
@@ -44,8 +45,6 @@ export interface ReplState {
   typedAhead?: string;
   /** the line typed during a turn that a Ctrl-C then cleared, unsent since: a Ctrl-C that leaves hey keeps it in the history */
   clearedAhead?: string;
-  /** when the turn ended, if it held the Enter that ended what was typed during it (not drawn): words typed within HELD_BREAK_MS go on after it */
-  heldBreakAt?: number;
   /** the line as the last paste left it, the cursor after the paste: a `\` it ends in is text, not a line continuation */
   pasted?: string;
   /** the question being asked, and the line that waits under it */
@@ -148,8 +147,9 @@ export function step(s: ReplState, e: ReplEvent): Step {
 
 function onKey(s: ReplState, key: Key, more: boolean, now: number, rowMove?: RowMove): Step {
   const { killing = false, goalCol, ctrlX = false } = s; // a kill, an Up or Down, a Ctrl-X: each goes on into the next key, and ends there
-  const held = s.heldBreakAt !== undefined && now - s.heldBreakAt <= HELD_BREAK_MS && (key.type === "text" || key.type === "paste");
-  s = { ...s, killing: false, goalCol: undefined, ctrlX: false, heldBreakAt: undefined, editor: held ? insert(s.editor, "\n") : s.editor };
+  const late = readAfterEnd(s.mode === "prompt" ? s : {}, key, more, now);
+  s = { ...s, killing: false, goalCol: undefined, ctrlX: false, ...late.times, editor: late.lineBreak ? insert(s.editor, "\n") : s.editor };
+  if (late.heldEnter) return { state: s, effects: [] }; // the line's own Enter, typed during the turn: nothing to draw, nothing sent
   if (s.mode === "search") return searchKey(s, key, more, now);
   // Esc then a letter read as one Alt key (typed quickly; one read over ssh): during a turn nobody
   // moves by words in a line they cannot see, so it is the cancel it looks like, the letter kept
@@ -361,12 +361,11 @@ function ended(s: ReplState, quit: boolean, now: number): Step {
   const flushed: Effect[] = s.later.map((text) => ({ type: "print", text }));
   const next: ReplState = { ...s, cancelled: false, later: [] };
   if (quit || s.signalled !== undefined) return leave(next, flushed);
-  // the line typed meanwhile is shown, its cursor at the end; the Enters that ended it (newlines during a turn) are not drawn: the next
-  // Enter sends the line, no empty row below it; words typed right after (the turn ended between) go on a row of their own, later ones do not
-  const text = s.editor.text.replace(/\n+$/, "");
-  const heldBreakAt = text !== "" && text !== s.editor.text ? now : undefined;
+  // the line typed meanwhile is shown, its cursor at the end; the Enters that ended it (newlines during a turn) are not drawn, and
+  // keys read right after may have been typed before the end (typed-ahead.ts)
+  const { text, ...times } = aheadAtEnd(s.editor.text, now);
   return {
-    state: { ...next, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text, heldBreakAt },
+    state: { ...next, ...times, mode: "prompt", editor: { ...s.editor, text, cursor: text.length, historyIndex: s.history.length }, typedAhead: text },
     effects: [...flushed, { type: "draw", fresh: true }],
   };
 }

@@ -147,7 +147,7 @@ test(
     await t.keys("Enter"); // Enter during a turn is a newline in what is kept, never a send
     await t.type("more");
     const streaming = await t.waitFor("w6 ");
-    await t.keysRead(); // else, on a loaded machine, the turn could end before the Enter is read, which would then send `next question` alone
+    await t.keysRead(); // else, on a loaded machine, the turn could end before the keys are read, and `more` read over half a second after it would go on the line's row
     expect(streaming).not.toContain("w23");
     expect(streaming).not.toContain("next question");
     expect(streaming).not.toContain("more");
@@ -195,6 +195,34 @@ test(
     await t.keysRead();
     rest.open();
     await prompt(t, "next question");
+    server.enqueue(answer("One line."));
+    await t.keys("Enter");
+    await t.waitFor("One line.");
+    expect(userTexts().at(-1)).toBe("next question");
+    expect(server.requests.length - before).toBe(2);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "an Enter pressed as the turn ends, onto the line typed during it, does not send it: the line waits, and the next Enter sends it",
+  async () => {
+    const t = await open();
+    const before = server.requests.length;
+    const rest = gate();
+    server.enqueue(heldAnswer("w0 w1 w2 w3", 2, rest.passed));
+    await t.type("first");
+    await t.keys("Enter");
+    await t.waitFor("w0 w1");
+    await t.type("next question");
+    await t.keysRead();
+    rest.open(); // the turn ends as the Enter goes: it is read before the end or after it, as on a loaded machine
+    await t.keys("Enter");
+    await t.keysRead();
+    // a sent line would show the provider's failure (no answer is queued): the prompt with the line, or that
+    const shown = await t.waitFor((s) => lastLine(s) === "› next question" || s.includes("retrying"));
+    expect(shown).not.toContain("retrying");
+    expect(server.requests.length - before).toBe(1);
     server.enqueue(answer("One line."));
     await t.keys("Enter");
     await t.waitFor("One line.");

@@ -292,6 +292,39 @@ describe("during a turn", () => {
     });
   });
 
+  // CI under load: `next question` and Enter typed during a turn, the Enter read only after the turn ended, sent the line
+  describe.each(["\r", "\n"])("`next question` and %j typed during a turn", (enter) => {
+    const typedKeys = `next question${enter}`;
+    const cuts = Array.from({ length: typedKeys.length }, (_, i) => i + 1);
+
+    test.each(cuts)("the turn ending after %i of them were read: the line waits, unsent, and the Enter typed after the turn sends it alone", (cut) => {
+      const atPrompt = read(typedKeys.slice(cut), play([ended], read(typedKeys.slice(0, cut), busy())).state);
+      expect(atPrompt.mode).toBe("prompt");
+      expect(atPrompt.editor).toMatchObject({ text: "next question", cursor: 13 });
+      expect(play([key("enter")], atPrompt).effects).toContainEqual({ type: "run", line: "next question" });
+    });
+  });
+
+  test("an Enter read within HELD_BREAK_MS of the turn's end, onto a line typed during it without one, ends that line: not sent, words after it on a row of their own", () => {
+    const at = (t: string, now: number): ReplEvent => ({ type: "key", key: { type: "text", text: t } as Key, more: false, now });
+    const back = play([{ type: "ended", line: "go", quit: false, now: 10_000 }], play([text("fix the test")], busy()).state).state;
+    const late = play([key("enter", 10_000 + HELD_BREAK_MS)], back);
+    expect(late.effects).toEqual([]); // nothing drawn, nothing sent
+    expect(late.state).toMatchObject({ mode: "prompt", editor: { text: "fix the test", cursor: 12 } });
+    expect(play([at("and lint", 10_000 + HELD_BREAK_MS)], late.state).state.editor.text).toBe("fix the test\nand lint");
+    // the line gets one Enter from the turn: the next is the user's, and sends it
+    expect(play([key("enter", 10_000 + HELD_BREAK_MS)], late.state).effects).toContainEqual({ type: "run", line: "fix the test" });
+    // its last words read late too, then its Enter: held all the same
+    expect(play([at("s", 10_010), key("enter", 10_020)], back).state).toMatchObject({ mode: "prompt", editor: { text: "fix the tests" } });
+    // an Enter later than that was typed with the line on screen: it sends
+    expect(play([key("enter", 10_000 + HELD_BREAK_MS + 1)], back).effects).toContainEqual({ type: "run", line: "fix the test" });
+  });
+
+  test("with nothing typed during the turn, a line typed and sent right after its end is sent", () => {
+    const back = play([{ type: "ended", line: "go", quit: false, now: 10_000 }], busy()).state;
+    expect(play([text("again"), key("enter", 10_001)], back).effects).toContainEqual({ type: "run", line: "again" });
+  });
+
   test("the dropped Enter comes back only before words typed straight after it: not after an edit, not alone at an empty line", () => {
     const back = play([ended], play([text("then run the tests"), key("enter")], busy()).state).state;
     expect(play([paste("and lint")], back).state.editor.text).toBe("then run the tests\nand lint");
