@@ -85,7 +85,7 @@ function entryFor(seg: Segment): string | undefined {
   const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) ? [next.text] : [];
   const writes = new Set(spelledOnly(seg.words));
   // a glob that could be such an option matches the same glob in an entry, whatever it expands to
-  // (`bash: git diff * *.ts *` would let `git diff *.ts` write a file named `--output=x.ts`): only the `--` form is safe
+  // (`bash: git diff * *.ts *` would let `git diff *.ts` write a file named `--output=` and a name ending in .ts): only the `--` form is safe
   if ([...writes].some((k) => !fixed(seg.words[k]!))) return undefined;
   const own = wide(seg);
   const rest: string[] = [];

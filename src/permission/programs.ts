@@ -51,6 +51,7 @@ export function couldBe(w: Word, literals: string[]): boolean {
  */
 export function couldBegin(w: Word, prefixes: string[]): boolean {
   if (fixed(w)) return prefixes.some((p) => w.text.startsWith(p));
+  if (w.dashless && prefixes.every((p) => p.startsWith("-"))) return false;
   if (w.unknown || /\{[^]*(,|\.\.)[^]*\}/.test(w.text)) return true;
   // input filled in (xargs, `find -exec … {}`) could be anything; dash's `$'…'` begins with `$` (or is
   // bash's reading, judged on its own), `<(…)` and `~+` are paths

@@ -48,15 +48,26 @@ test.each([
   expect(check(["bash: git diff *"], [], command)).toContain("could expand to git's `--output=FILE`");
 });
 
-test("under a deny list, a script's argument known only at run time is refused with the `--` form to use", () => {
+test("under a deny list, a loop over names that cannot begin with `-` runs a script; another argument known only at run time is refused with the `--` form", () => {
   const { path: dir, remove } = tempDir("hey-glob-options-");
   try {
     mkdirSync(join(dir, "test"));
     writeFileSync(join(dir, "package.json"), JSON.stringify({ scripts: { test: "node --test" } }));
-    const refusal = check([], ["bash: rm *"], 'for f in test/*.js; do npm test "$f"; done', dir);
-    expect(refusal).toContain('put `--` before the script\'s arguments (`npm test -- "$f"`)');
-    expect(check([], ["bash: rm *"], 'for f in test/*.js; do npm test -- "$f"; done', dir)).toBeUndefined();
-    expect(check([], ["bash: rm *"], "npm test test/*.js", dir)).toBeUndefined();
+    const deny = ["bash: rm *"];
+    expect(check([], deny, 'for f in test/*.js; do npm test "$f"; done', dir)).toBeUndefined();
+    expect(check([], deny, 'for f in a.js b.js\ndo\n  npm test "${f}"\ndone', dir)).toBeUndefined();
+    expect(check([], deny, "npm test test/*.js", dir)).toBeUndefined();
+    for (const command of [
+      'for f in *.js; do npm test "$f"; done', // a file may be named `--script-shell=x.js`
+      "for f in test/*.js; do npm test $f; done", // unquoted: split at spaces in a name
+      'for f in test/*.js; do f=--script-shell=x; npm test "$f"; done',
+      'for f in test/*.js; do read f; npm test "$f"; done',
+      'for f in test/*.js; do :; done; npm test "$f"',
+      'npm test "$f"; for f in test/*.js; do :; done',
+      'for f in a; do for f in -x; do :; done; npm test "$f"; done',
+    ])
+      expect(check([], deny, command, dir)).toContain("put `--` before the script's arguments (`npm test -- ");
+    expect(check([], deny, 'for f in *.js; do npm test -- "$f"; done', dir)).toBeUndefined();
   } finally {
     remove();
   }
