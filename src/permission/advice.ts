@@ -84,6 +84,9 @@ function entryFor(seg: Segment): string | undefined {
   if (!name) return undefined;
   const sub = next && SUBCOMMANDED.has(program(name.text)) && /^[a-z][a-z0-9:-]*$/.test(next.text) ? [next.text] : [];
   const writes = new Set(spelledOnly(seg.words));
+  // a glob that could be such an option matches the same glob in an entry, whatever it expands to
+  // (`bash: git diff * *.ts *` would let `git diff *.ts` write a file named `--output=` and a name ending in .ts): only the `--` form is safe
+  if ([...writes].some((k) => !fixed(seg.words[k]!))) return undefined;
   const own = wide(seg);
   const rest: string[] = [];
   for (let k = 1 + sub.length; k < seg.words.length; k++) {
@@ -119,14 +122,14 @@ function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], sho
     const w = seg.words[output]!;
     return fixed(w)
       ? `\`${show(w.raw)}\` writes a file, which a pattern must spell out`
-      : `\`${show(w.raw)}\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`${show([...seg.words.slice(0, output), { raw: "--" }, ...seg.words.slice(output)].map((v) => v.raw).join(" "))}\`)`;
+      : `\`${show(w.raw)}\` is known only at run time and could expand to git's \`--output=FILE\` (a file may be so named), which writes that file: put \`--\` before paths (\`${show(withEnd(seg.words, output))}\`)`;
   }
   const option = managerOptions(seg.words)[0];
   if (option !== undefined && name && allow.some((p) => p.words[0] && program(p.words[0].text) === name)) {
     const w = seg.words[option]!;
     return fixed(w)
       ? `\`${show(w.raw.replace(/=.*/s, "=…"))}\` changes what ${name} runs (the program its scripts run with, node's options or a config file that sets them), which a pattern must spell out`
-      : `\`${show(w.raw)}\` is known only at run time and could expand to an option of ${name}'s that changes what it runs (a file may be named \`--script-shell=./x\`): put \`--\` before the script's arguments`;
+      : `\`${show(w.raw)}\` is known only at run time and could expand to an option of ${name}'s that changes what it runs (a file may be named \`--script-shell=./x\`): put \`--\` before the script's arguments (\`${show(withEnd(seg.words, option))}\`)`;
   }
   const words = allow.find((p) => allowWords(seg, p));
   const bare = words ?? (seg.assigns.length ? allow.find((p) => !p.assigns && allowWords({ ...seg, assigns: [] }, p)) : undefined);
@@ -139,6 +142,9 @@ function whyNot(seg: Segment, files: Segment["redirects"], allow: Pattern[], sho
   ];
   return missing.length ? `\`${bare.entry}\` does not allow ${missing.join(" or ")}, which a pattern must spell out` : "";
 }
+
+/** The command as written with `--` before the word at `at`: where its options end. */
+const withEnd = (words: Word[], at: number): string => [...words.slice(0, at), { raw: "--" }, ...words.slice(at)].map((v) => v.raw).join(" ");
 
 /**
  * For a message given as `"$(cat <<'EOF' … EOF)"` that is not known (where bash 3.x may run it, one

@@ -155,8 +155,28 @@ export function gitDashed(seg: Segment): Segment[] {
 /** The long options of git's that name a file or directory it writes (`--output`, format-patch's `--output-directory`), and the abbreviations a git that takes them could read. */
 const OUTPUT_LONG = "--output-directory";
 const MIN_OUTPUT = "--out".length; // `--o`, `--ou` are ambiguous to git (`--oneline`)
-/** Subcommands that take `--output` (git's diff and revision options, archive's own): a glob given to another is no option of that name (`git add *.ts`). */
-const DIFFS = new Set("diff,diff-files,diff-index,diff-tree,log,show,whatchanged,format-patch,range-diff,archive,stash,shortlog,rev-list".split(","));
+/**
+ * Subcommands that read no `--output`: their options are their own (parse-options), with no diff or
+ * revision options among them, so a glob given to one is a path (`git add *.ts`, `git restore *`).
+ * Every other may: git's diff and revision options reach log, show, diff*, format-patch, blame,
+ * annotate, reflog, fast-export, cherry-pick, revert, difftool, bisect's view, archive's own… (git
+ * 2.39 wrote `--output=FILE` under each), and a subcommand git adds later is taken as one of them.
+ */
+const NO_OUTPUT = new Set(
+  "add,rm,mv,restore,checkout,switch,commit,status,grep,ls-files,clean,reset,apply,am,check-ignore,check-attr,branch,tag,init,clone,fetch,pull,push,merge,rebase,config,remote,submodule,worktree,rev-parse,cat-file,ls-tree,update-index,sparse-checkout,notes,mergetool,gc,prune,fsck,describe,merge-base,hash-object,show-ref,for-each-ref,symbolic-ref,update-ref,count-objects,var,version,help".split(
+    ",",
+  ),
+);
+/** stash's subcommands that read log and diff options; `git stash push *.ts` and the others read paths. */
+const STASH_LOGS = new Set(["show", "list"]);
+
+/** Whether the subcommand at `sub` may read a `--output` a glob expands to. */
+function readsOutput(words: Word[], sub: number): boolean {
+  const name = words[sub]!.text;
+  if (name !== "stash") return !NO_OUTPUT.has(name);
+  const next = words[sub + 1];
+  return !!next && (!known(next) || STASH_LOGS.has(next.text));
+}
 /** Subcommands whose `-o` names a file or directory they write. */
 const SHORT_OUTPUT = new Set(["format-patch", "archive"]);
 
@@ -179,7 +199,7 @@ export function gitOutputs(words: Word[]): number[] {
     if (known(words[k]) && t === "--") break; // paths follow
     // `git diff *` where a file is named `--output=README.md`: the glob is that option (x105 #5)
     if (!known(words[k])) {
-      if (DIFFS.has(words[sub]!.text) && couldBegin(words[k]!, short ? ["--out", "-"] : ["--out"])) out.push(k);
+      if (readsOutput(words, sub) && couldBegin(words[k]!, short ? ["--out", "-"] : ["--out"])) out.push(k);
       continue;
     }
     if (!t.startsWith("-")) continue;

@@ -76,7 +76,8 @@ function runsOther(manager: string, text: string): boolean {
   const eq = text.indexOf("=");
   const word = eq < 0 ? text : text.slice(0, eq);
   if (manager === "yarn") return YARN_RUNS.includes(word);
-  if (manager === "bun") return BUN_RUNS.includes(word);
+  // bun reads a short option's value attached too: `-r./p.js` is `--preload ./p.js` (bun 1.4.5)
+  if (manager === "bun") return BUN_RUNS.includes(word) || BUN_RUNS.some((o) => /^-[^-]$/.test(o) && text.startsWith(o));
   // a single dash and one letter is a shorthand (`-g`, `-s`); longer, nopt reads it as a long name
   if (!word.startsWith("-") || /^-[^-]$/.test(word)) return false;
   const name = word.replace(/^-+/, "").replace(/^config\./, "");
@@ -84,6 +85,17 @@ function runsOther(manager: string, text: string): boolean {
   if (names.includes(name)) return true;
   return name.length >= 2 && !NPM_WHOLE.has(name.replace(/^no-/, "")) && names.some((n) => n.startsWith(name));
 }
+
+/**
+ * Runner options that take no value. After any other option written without `=`, the next word may
+ * be its value rather than the program (`npx -p typescript tsc`, `npx --package typescript tsc`,
+ * `bunx --package x y`), as npx reads it, so the options after it are still the runner's own.
+ */
+const SWITCHES = new Set(
+  "-y --yes -n --no --no-install --ignore-existing -q --quiet -s --silent -d -dd -ddd --verbose --prefer-offline --prefer-online --offline -f --force --bun -c --shell-mode".split(
+    " ",
+  ),
+);
 
 /** Whether bun's command `op` is a script's name (`bun dev`), not one of its own commands (`bun test`, `bun install`). */
 function namesScript(op: string): boolean {
@@ -110,16 +122,20 @@ export function managerOptions(words: Word[]): number[] {
   let runner = RUNNERS.has(program(words[0]!.text));
   let command = false; // the manager's command has been read
   let script = false; // and it is bun's `run`, whose next word is the script
+  let value = false; // a runner's option before this word may take it as its value
   const out: number[] = [];
   for (let k = 1; k < words.length; k++) {
     const w = words[k]!;
     if (known(w) && w.text === "--") break;
+    const taken = value;
+    value = runner && w.text.startsWith("-") && !w.text.includes("=") && !SWITCHES.has(w.text);
     if (!fixed(w)) {
       if (couldBegin(w, beginnings(manager))) out.push(k);
-      if (runner && !w.text.startsWith("-")) break;
+      if (runner && !w.text.startsWith("-") && !taken) break;
       continue;
     }
     if (!w.text.startsWith("-")) {
+      if (runner && taken) continue;
       if (runner || (command && script)) break;
       if (!command) {
         runner = manager !== "npm" && RUNNING.has(w.text);
@@ -134,7 +150,9 @@ export function managerOptions(words: Word[]): number[] {
     out.push(k);
     // its value in the next word, unless that is another option (`--browser --json`: browser's true)
     const next = words[k + 1];
-    if (!w.text.includes("=") && next && !(known(next) && next.text.startsWith("-"))) out.push(++k);
+    const attached = w.text.includes("=") || (manager === "bun" && /^-[^-]./.test(w.text));
+    if (!attached && next && !(known(next) && next.text.startsWith("-"))) out.push(++k);
+    value = false;
   }
   return out;
 }

@@ -45,18 +45,71 @@ export function couldBe(w: Word, literals: string[]): boolean {
 /**
  * Could `w`, a word known only at run time, expand to a word that begins with one of `prefixes` (an
  * option's name: `--out` for git's `--output=FILE`)? An expansion or input could be anything, a
- * brace expansion any words; a glob only what begins as its text before its first `*`, `?` or `[`
- * does, so `*.md` and `[-]*` could be any option (a file may be named `--output=README.md`) and
- * `src/*` none.
+ * brace expansion any words; a glob only what its pieces before its first `*` let begin, so `*.md`
+ * and `[-]*` could be any option (a file may be named `--output=README.md`), and `src/*` and
+ * `[a-z]*` none.
  */
 export function couldBegin(w: Word, prefixes: string[]): boolean {
   if (fixed(w)) return prefixes.some((p) => w.text.startsWith(p));
+  if (w.dashless && prefixes.every((p) => p.startsWith("-"))) return false;
   if (w.unknown || /\{[^]*(,|\.\.)[^]*\}/.test(w.text)) return true;
   // input filled in (xargs, `find -exec … {}`) could be anything; dash's `$'…'` begins with `$` (or is
   // bash's reading, judged on its own), `<(…)` and `~+` are paths
   if (w.anyValue && !/^(\$'|[<>]\(|~)/.test(w.text)) return true;
-  const head = w.text.slice(0, w.text.search(/[*?[]|$/));
-  return prefixes.some((p) => p.startsWith(head) || head.startsWith(p));
+  return prefixes.some((p) => globCouldBegin(w, p));
+}
+
+/** The pieces of a glob, each matching one character (a letter, `?`, a `[…]` class), or a `*`. */
+function globPieces(glob: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < glob.length; i++) {
+    const close = glob[i] === "[" ? classEnd(glob, i) : -1;
+    out.push(close < 0 ? glob[i]! : glob.slice(i, close + 1));
+    if (close >= 0) i = close;
+  }
+  return out;
+}
+
+/** Where the class opened at `open` closes: past a leading `!`/`^` and `]`, and past `[:alpha:]`-style names; -1: a literal `[`. */
+function classEnd(glob: string, open: number): number {
+  let i = open + 1 + (/[!^]/.test(glob[open + 1] ?? "") ? 1 : 0);
+  if (glob[i] === "]") i++;
+  for (; i < glob.length; i++) {
+    if (glob[i] === "]") return i;
+    const named = /^\[([:=.])/.exec(glob.slice(i))?.[1];
+    const end = named ? glob.indexOf(`${named}]`, i + 2) : -1;
+    if (end >= 0) i = end + 1;
+  }
+  return -1;
+}
+
+/** POSIX classes that hold no `-` (punct, graph and print do). */
+const NO_DASH_CLASS = /\[:(alpha|alnum|digit|upper|lower|xdigit|space|blank|cntrl):\]/g;
+
+/** Whether one piece of a glob can match the character `c`; `quoted`: the word had quotes, which may have made a class's `-` literal. */
+function pieceMatches(piece: string, c: string, quoted: boolean): boolean {
+  if (!piece.startsWith("[") || piece.length < 3) return piece === "?" || piece.toLowerCase() === c.toLowerCase();
+  if (quoted || /^\[[!^]/.test(piece)) return true;
+  const body = piece.slice(1, -1).replace(NO_DASH_CLASS, "");
+  if (/\[[:=.]/.test(body)) return true; // another named class, an equivalence class or a collating element
+  return body === "" ? false : globRegExp(`[${body}]`).test(c);
+}
+
+/**
+ * Could the glob match a word beginning with `prefix`? Each of the prefix's characters must fit the
+ * piece at its place until a `*`, which takes the rest: `[a-z]*` and `src/*` cannot begin `-`, `*.ts`
+ * and `[-a]*` can.
+ */
+function globCouldBegin(w: Word, prefix: string): boolean {
+  const pieces = globPieces(w.text);
+  const quoted = /['"\\]/.test(w.raw);
+  for (let i = 0; i < prefix.length; i++) {
+    const piece = pieces[i];
+    if (piece === undefined) return false;
+    if (piece === "*") return true;
+    if (!pieceMatches(piece, prefix[i]!, quoted)) return false;
+  }
+  return true;
 }
 
 const FIND_EXEC = ["-exec", "-execdir", "-ok", "-okdir"];

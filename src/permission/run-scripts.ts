@@ -373,10 +373,10 @@ function readScripts(
  */
 export function unreadOption(seg: Segment): string | undefined {
   for (const s of [seg, ...runnerTails(seg)]) {
-    const w = managerOptions(s.words)
-      .map((k) => s.words[k]!)
-      .find((w) => !decided(w));
-    if (w) return `\`${w.raw}\` is known only at run time and could be an option that changes what runs its scripts (\`--script-shell\`, \`--node-options\`)`;
+    const at = managerOptions(s.words).find((k) => !decided(s.words[k]!));
+    if (at === undefined) continue;
+    const safe = [...s.words.slice(0, at), { raw: "--" }, ...s.words.slice(at)].map((w) => w.raw).join(" ");
+    return `\`${s.words[at]!.raw}\` is known only at run time and could be an option that changes what runs its scripts (\`--script-shell\`, \`--node-options\`): put \`--\` before the script's arguments (\`${safe}\`)`;
   }
   return undefined;
 }

@@ -5,6 +5,7 @@
 // become opaque segments. shell-syntax.ts calls these from its command reader.
 import { ConditionalReader } from "./shell-conditional.ts";
 import { fail, NAME, opaque, syntaxError, type Word } from "./shell-model.ts";
+import { dashlessList, type Loop } from "./loop-variables.ts";
 import { META } from "./shell-words.ts";
 import { arithmeticReads, assignRisk, integerRisk } from "./variables.ts";
 
@@ -50,12 +51,21 @@ export abstract class CompoundReader extends ConditionalReader {
     return { text: `${name.text}(${body})`, raw: `${name.raw}(${body})`, unknown, glob: false };
   }
 
+  /** the `for` loops read, for loop-variables.ts */
+  protected loops: Loop[] = [];
+
+  /** A `done` at `depth` among the open constructs ends, at `end`, the loop opened there, if a `for`. */
+  protected loopEnds(depth: number, end: number): void {
+    const loop = this.loops.findLast((l) => l.depth === depth && l.end === undefined);
+    if (loop) loop.end = end;
+  }
+
   /**
    * After `for` (or bash's `select`): NAME, then `in WORDS` ended by `;` or a newline, or nothing;
    * `do` must follow. Runs nothing itself, but assigns NAME: a name that decides what later commands
    * run makes them unknown. bash's `for ((…; …; …))` is arithmetic.
    */
-  protected forHeader(nested: boolean, kw: string): void {
+  protected forHeader(nested: boolean, kw: string, depth: number): void {
     this.blanks();
     if (kw === "for" && this.dialect === "bash" && this.at() === "(" && this.at(1) === "(") {
       const start = this.i;
@@ -76,19 +86,23 @@ export abstract class CompoundReader extends ConditionalReader {
     // dash: "Bad for loop variable", a syntax error (`for ((…))` included)
     const bad = (why: string) => (this.dialect === "dash" ? syntaxError(why) : fail(why));
     if (this.at() === "" || META.includes(this.at())) bad(`\`${kw}\` needs a plain variable name`);
+    const at = this.i;
     const name = this.word();
     if (!NAME.test(name.raw)) bad(`\`${kw}\` needs a plain variable name`);
     const risk = assignRisk(name.text) ?? (this.dialect === "bash" ? integerRisk(name.text) : undefined);
     if (risk) this.out.push({ ...opaque(`${kw} ${name.raw}`, risk), nested });
     this.linebreaks();
     let next = this.keyword();
+    const list: Word[] = [];
     if (next === "in") {
       this.i += next.length;
       for (this.blanks(); this.at() !== ";" && this.at() !== "\n"; this.blanks()) {
         if (this.at() === "" || META.includes(this.at())) fail(`unexpected \`${this.at() || "end"}\` in a \`${kw}\` list`);
-        this.noNewline(this.word());
+        list.push(this.word());
+        this.noNewline(list.at(-1)!);
       }
     }
+    this.loops.push({ name: name.text, at, depth, dashless: kw === "for" && dashlessList(list) });
     if (next === "in" || this.at() === ";") {
       if (this.at() === ";") this.i++;
       this.linebreaks();

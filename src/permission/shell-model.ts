@@ -26,6 +26,8 @@ export interface Word {
   anyValue?: boolean;
   /** `$NAME` of a variable the script only ever sets to numbers (variables.ts numericVariables) */
   numeric?: boolean;
+  /** `"$NAME"` of a loop variable that only ever holds words not beginning with `-` (loop-variables.ts) */
+  dashless?: boolean;
   /** an unquoted `$(…)` that surely prints nothing: it expands to no word */
   empty?: boolean;
 }

@@ -120,12 +120,45 @@ function overridden(call: Segment, input: Redirect[]): Redirect[] {
 /** The redirections of a segment that may hand a later reader data: all but writes to a file. */
 export const inputs = (redirects: Redirect[]): Redirect[] => redirects.filter((r) => readable(r) || copyOf(r) !== undefined);
 
-/** `exec 3<<EOF`, `exec < file`, `command exec 3<&0`: an `exec` with no command, whose redirections every later command has. */
-const bareExec = (seg: Segment): boolean => {
-  const words = seg.words.filter((w, i) => !(i < seg.words.length - 1 && !w.unknown && !w.glob && (w.text === "command" || w.text === "builtin")));
-  const [first, ...rest] = words;
-  return !!first && !first.unknown && !first.glob && first.text === "exec" && !rest.length && !seg.assigns.length;
-};
+/** A segment's words without the `command`/`builtin` in front (`command exec 3<&0` is an `exec`). */
+const unwrapped = (seg: Segment): Word[] =>
+  seg.words.filter((w, i) => !(i < seg.words.length - 1 && !w.unknown && !w.glob && (w.text === "command" || w.text === "builtin")));
+
+const named = (w: Word | undefined, ...names: string[]): boolean => !!w && !w.unknown && !w.glob && names.includes(w.text);
+
+/**
+ * What an `exec` leaves to later commands: "bare" when it runs no command, so its redirections stay
+ * for every later one (`exec 3<<EOF`, `X= exec < file`, bash's `exec -- <&3`, `exec -c -a NAME
+ * <<EOF`: an assignment and exec's own options `-c`, `-l`, `-a NAME` up to `--` run nothing);
+ * "unknown" when a word known only at run time may be its command or nothing (`exec $X <<EOF`).
+ * dash reads no options, but a word that fails there (`exec -- <<EOF`) is taken as bash takes it.
+ */
+function execKind(seg: Segment): "bare" | "unknown" | undefined {
+  const [first, ...rest] = unwrapped(seg);
+  if (!named(first, "exec")) return undefined;
+  let i = 0;
+  for (; i < rest.length; i++) {
+    const w = rest[i]!;
+    if (w.unknown || w.glob) return "unknown";
+    if (w.text === "--") {
+      i++;
+      break;
+    }
+    const flags = /^-([cla]+)(.*)$/.exec(w.text);
+    if (!flags) break;
+    // `-a NAME` / `-aNAME`: the name bash gives the command, not a command
+    if (flags[1]!.includes("a") && !flags[2] && flags[1]!.endsWith("a")) i++;
+  }
+  if (rest.slice(i).some((w) => w.unknown || w.glob || w.anyValue)) return "unknown";
+  return i >= rest.length ? "bare" : undefined;
+}
+
+/**
+ * `eval TEXT`, `source FILE`, `. FILE`: their commands run in this shell and may `exec` a
+ * redirection hey does not see among these segments (`eval "exec <<EOF…"`, a sourced file's `exec <
+ * x.py`), so every later command's fd 0 holds what only the run knows.
+ */
+const unseenInput = (seg: Segment): boolean => named(unwrapped(seg)[0], "eval", "source", ".");
 
 /**
  * What each fd an `exec` sets holds from then on, its copies resolved where it runs (`exec 0<&3`
@@ -141,11 +174,17 @@ const word = (text: string): Word => ({ text, raw: text, unknown: false, glob: f
 /** A source of fd 0 as the source of `fd`: the same input under that fd's number. */
 const relabel = (r: Redirect, fd: number): Redirect => ({ ...r, op: (fd === 0 ? "" : String(fd)) + r.op.replace(/^\d+/, "") });
 
-/** Gives what every bare `exec` sets to every command after it (see execFds); what they set adds up. */
+/** Gives what every bare `exec` sets to every command after it (see execFds); what they set adds up; after an `eval`, `source` or an `exec` of unknown words, fd 0 is unknown. */
 export function giveExecInput(segments: Segment[], body: (seg: Segment) => Body | undefined): void {
   const input: Redirect[] = [];
+  let unseen = false;
   for (const seg of segments) {
     if (input.length) giveStdin([seg], [...input], false, segments, body);
-    if (bareExec(seg)) input.push(...execFds(seg));
+    const exec = execKind(seg);
+    if (exec) input.push(...execFds(seg));
+    if (!unseen && (exec === "unknown" || unseenInput(seg))) {
+      unseen = true;
+      input.push(unknownFd(0));
+    }
   }
 }

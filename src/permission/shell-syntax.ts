@@ -6,6 +6,7 @@
 // complete commands before it, and none from there on.
 import { CompoundReader, type Close } from "./shell-compound.ts";
 import { type Body, FED, giveExecInput, giveStdin, inputs } from "./shell-stdin.ts";
+import { markDashless } from "./loop-variables.ts";
 import { unterminated } from "./shell-tokens.ts";
 import {
   ARITHMETIC,
@@ -119,7 +120,7 @@ class Reader extends CompoundReader {
     else if (kw === "else") after("then"), (this.open[this.open.length - 1] = "else");
     else if (kw === "do") after("while", "for"), (this.open[this.open.length - 1] = "do");
     else if (kw === "fi" || kw === "done") {
-      kw === "fi" ? after("then", "else") : after("do");
+      kw === "fi" ? after("then", "else") : (after("do"), this.loopEnds(this.open.length, this.i));
       this.open.pop();
       return this.starts[this.open.length];
     }
@@ -185,6 +186,7 @@ class Reader extends CompoundReader {
    */
   private settle(until: number): void {
     giveExecInput(this.out, this.called);
+    markDashless(this.s, this.loops, this.out);
     const numeric = numericVariables(this.s, this.sure, this.spans);
     const associative = associativeArrays(this.s, this.associative);
     for (const d of this.later!) {
@@ -297,7 +299,7 @@ class Reader extends CompoundReader {
         this.i += kw.length;
         inner = this.structure(kw) ?? inner;
         if (kw === "{") this.sub("}");
-        else if (kw === "for" || kw === "select") this.forHeader(nested, kw);
+        else if (kw === "for" || kw === "select") this.forHeader(nested, kw, this.open.length);
         else if (kw === "case") {
           this.open.push("case"); // a function defined in an item may not be
           this.caseClause(nested);

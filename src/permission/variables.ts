@@ -6,13 +6,23 @@
  * Names whose value changes which program runs or what it loads: command lookup (PATH), config and
  * hook locations (HOME, XDG_*, GIT_*…), the dynamic loader (LD_*), shell start-up and parsing (ENV,
  * BASH_ENV, SHELLOPTS, IFS, CDPATH…), editors and pagers programs start, interpreters' own
- * start-up variables and package managers' (npm's config, BUN_OPTIONS: bun's extra options such as
- * `--preload=x.js`, yarn's rc file and the yarn it runs instead), and HEY_AGENT_SESSION, the mark by which a hey the agent's command starts
+ * start-up variables and package managers' (npm's, pnpm's and yarn's config: MANAGER_SETTING, BUN_OPTIONS: bun's extra options such as
+ * `--preload=x.js`), and HEY_AGENT_SESSION, the mark by which a hey the agent's command starts
  * knows to ask no question (trust/agent-mark.ts). Assigned (or unset), they make the rest of the
  * script unknown to the checker.
  */
 const SENSITIVE =
-  /^(HEY_AGENT_SESSION|PATH|HOME|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|POSIXLY_CORRECT|SHELL|TMPDIR|EDITOR|VISUAL|SUDO_EDITOR|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|LESS|SSH_ASKPASS|SUDO_ASKPASS|GCONV_PATH|OPENSSL_CONF|OPENSSL_ENGINES|NODE_OPTIONS|NODE_PATH|BUN_OPTIONS|YARN_RC_FILENAME|YARN_YARN_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC|CC|CXX|MAKEFLAGS|MFLAGS|MAKEFILES|(XDG|GIT|LD|DYLD|PYTHON|CARGO|NPM_CONFIG|npm_config|BASH_FUNC)_?.*)$/;
+  /^(HEY_AGENT_SESSION|PATH|HOME|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|POSIXLY_CORRECT|SHELL|TMPDIR|EDITOR|VISUAL|SUDO_EDITOR|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|LESS|SSH_ASKPASS|SUDO_ASKPASS|GCONV_PATH|OPENSSL_CONF|OPENSSL_ENGINES|NODE_OPTIONS|NODE_PATH|BUN_OPTIONS|YARN_RC_FILENAME|YARN_YARN_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC|CC|CXX|MAKEFLAGS|MFLAGS|MAKEFILES|(XDG|GIT|LD|DYLD|PYTHON|CARGO|BASH_FUNC)_?.*)$/;
+
+/**
+ * Package managers' settings, read in any letter case: npm's config loader takes every variable
+ * matching `/^npm_config_/i` (`Npm_Config_Script_Shell=./evil.sh npm test` runs evil.sh), pnpm's
+ * `pnpm_config_*` likewise, and yarn lower-cases a `YARN_*` name into any setting (`yarnPath`,
+ * `plugins`, yarn 1's `script-shell`).
+ */
+const MANAGER_SETTING = /^(npm_config|pnpm_config|yarn)_/i;
+
+const sensitive = (name: string): boolean => SENSITIVE.test(name) || MANAGER_SETTING.test(name);
 
 /** Variables whose value a shell later runs as code: prompts it expands (PS4 with `set -x`; not select's PS3), start-up files, exported functions. */
 export const CODE_VARIABLE = /^(PS[0124]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/;
@@ -20,7 +30,7 @@ export const CODE_VARIABLE = /^(PS[0124]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|B
 /** Why assigning `name` makes what follows unknown, or undefined for an ordinary name. */
 export function assignRisk(name: string): string | undefined {
   if (CODE_VARIABLE.test(name)) return `\`${name}\` is run as code later`;
-  if (SENSITIVE.test(name)) return `assigning \`${name}\` changes what later commands run`;
+  if (sensitive(name)) return `assigning \`${name}\` changes what later commands run`;
   return undefined;
 }
 
@@ -47,7 +57,7 @@ export const GIT_SHELL_VARS = new Set([
 export function prefixRisk(name: string, command: string): string | undefined {
   if (command.slice(command.lastIndexOf("/") + 1) === "git" && GIT_SHELL_VARS.has(name)) return undefined;
   if (CODE_VARIABLE.test(name)) return assignRisk(name);
-  if (SENSITIVE.test(name)) return `assigning \`${name}\` before \`${command}\` changes what that command runs`;
+  if (sensitive(name)) return `assigning \`${name}\` before \`${command}\` changes what that command runs`;
   return undefined;
 }
 
