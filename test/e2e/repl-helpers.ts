@@ -166,3 +166,14 @@ export function projectTerms(): {
     },
   };
 }
+
+/** waits until the terminal's cursor is at `col`, `row`; fails naming where it is */
+export async function cursorAt(t: Term, col: number, row: number): Promise<void> {
+  let at = { col: -1, row: -1 };
+  await until(async () => {
+    at = await t.cursor();
+    return at.col === col && at.row === row;
+  }, `the cursor at column ${col}, row ${row}`).catch((e: Error) => {
+    throw new Error(`${e.message}; it is at column ${at.col}, row ${at.row}`);
+  });
+}

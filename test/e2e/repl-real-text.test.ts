@@ -4,24 +4,11 @@
 // and kills in a row add up for Ctrl-Y.
 import { expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
-import type { Term } from "../helpers/tmux.ts";
-import { until } from "../helpers/wait.ts";
-import { answer, lastLine, replTerms } from "./repl-helpers.ts";
+import { answer, cursorAt, lastLine, replTerms } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
 const terms = replTerms(server);
-
-/** waits until the terminal's cursor is at `col`, `row`; fails naming where it is */
-async function cursorAt(t: Term, col: number, row: number): Promise<void> {
-  let at = { col: -1, row: -1 };
-  await until(async () => {
-    at = await t.cursor();
-    return at.col === col && at.row === row;
-  }, `the cursor at column ${col}, row ${row}`).catch((e: Error) => {
-    throw new Error(`${e.message}; it is at column ${at.col}, row ${at.row}`);
-  });
-}
 
 test(
   "the cursor stands where the terminal drew the text: soft hyphens and spacing vowel signs take a cell each",

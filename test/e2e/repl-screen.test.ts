@@ -5,10 +5,9 @@
 // after Ctrl-L); Ctrl-L during a turn keeps the row being written.
 import { expect, test } from "bun:test";
 import { fileReplayServer } from "../helpers/fixtures.ts";
-import type { Term } from "../helpers/tmux.ts";
 import { PASTE_FOLD_LINES } from "../../src/ui/paste-fold.ts";
 import { gate, until } from "../helpers/wait.ts";
-import { answer, heldAnswer, say, lastLine, replTerms } from "./repl-helpers.ts";
+import { answer, cursorAt, heldAnswer, say, lastLine, replTerms } from "./repl-helpers.ts";
 
 const E2E_TIMEOUT = 90_000;
 const server = fileReplayServer();
@@ -20,17 +19,6 @@ const asked = () =>
 const SCROLLBACK = { scrollback: true };
 
 const open = (cols: number, rows: number) => terms.open({ cols, rows });
-
-/** waits until the terminal's cursor is at `col`, `row`; fails naming where it is */
-async function cursorAt(t: Term, col: number, row: number): Promise<void> {
-  let at = { col: -1, row: -1 };
-  await until(async () => {
-    at = await t.cursor();
-    return at.col === col && at.row === row;
-  }, `the cursor at column ${col}, row ${row}`).catch((e: Error) => {
-    throw new Error(`${e.message}; it is at column ${at.col}, row ${at.row}`);
-  });
-}
 
 test(
   "the cursor stands on the character it is at: a wide character moved to the next row, a tab split at the edge, an emoji family taken whole",
