@@ -17,13 +17,15 @@
 // second thread); with MAX_STUCK stuck (a thread and ~2.5 MB each), every read
 // fails at once until one of them answers. Within one check (oneCheck) a read that did not answer
 // makes the check's later reads fail at once: a check waits one deadline at most. ~40 µs a read (a
-// round trip between threads). The thread's code and start: fs/read-thread.ts; where no worker can
-// be made, or until the first one made starts, the reads run here (readerFor).
+// round trip between threads). A thread that ends by itself while hey waits for its answer is seen
+// within ALIVE_MS and its read asked of a fresh one (ended). The thread's code and start:
+// fs/read-thread.ts; where no worker can be made, or until the first one made starts, the reads
+// run here (readerFor).
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type Answer, hardLinkBelow, type Op, perform, resolveTarget, type Stat } from "./disk-walks.ts";
 import { hangingMount, MOUNTINFO, mayHang, mountOf, parseMountinfo, type Mount } from "./mounts.ts";
-import { ANSWER_ROOM, control, freshReader, HEADER, type Reader, startedIn } from "./read-thread.ts";
+import { ANSWER_ROOM, control, freshReader, HEADER, type Reader, startedIn, threadEnded } from "./read-thread.ts";
 
 export const DEADLINE_MS = 2000;
 /**
@@ -35,6 +37,8 @@ export const DEADLINE_MS = 2000;
 export const LOCAL_TIMES = 15;
 /** Workers left stuck in a read at once, at most: each holds a thread until its read returns. */
 export const MAX_STUCK = 8;
+/** How often a read waiting for its answer looks whether its thread is still there. */
+const ALIVE_MS = 500;
 
 export type { Stat } from "./disk-walks.ts";
 export { workerSource } from "./read-thread.ts";
@@ -132,10 +136,10 @@ export function stuckReads(): number {
   return stuck.length;
 }
 
-/** Ends the stuck workers whose read has answered since: back in their loop, their thread can end. */
+/** Ends the stuck workers whose read has answered since (back in their loop, their thread can end), and forgets those whose thread ended by itself. */
 function reap(): void {
   stuck = stuck.filter((r) => {
-    if (Atomics.load(control(r), 1) === 0) return true;
+    if (Atomics.load(control(r), 1) === 0 && r.ended === undefined) return true;
     r.worker.terminate();
     return false;
   });
@@ -173,7 +177,7 @@ function ask(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   return known;
 }
 
-function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
+function read(req: Op, slow?: string, again = false): { answer: Answer; bytes?: Uint8Array } {
   reap();
   const why = blocked(req.path) ?? (lost === undefined ? undefined : `was not read: ${lost}`);
   if (why) throw new Hung(req.path, why);
@@ -197,13 +201,20 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   Atomics.store(ctl, 0, 1);
   Atomics.notify(ctl, 0);
   const began = Date.now();
-  const answeredIn = (ms: number) => Atomics.wait(ctl, 1, 0, ms) !== "timed-out" || Atomics.load(ctl, 1) !== 0;
+  // waited for in slices: a thread that ended by itself (its read cannot answer any more) is not waited for to the end
+  const answeredIn = (ms: number) => {
+    for (let left = ms; ; left -= ALIVE_MS) {
+      if (Atomics.wait(ctl, 1, 0, Math.min(left, ALIVE_MS)) !== "timed-out" || Atomics.load(ctl, 1) !== 0) return true;
+      if (left <= ALIVE_MS || threadEnded(r)) return false;
+    }
+  };
   // One deadline first; then a request the thread has not even taken up (it clears ctl[0]) waits on a
   // starved CPU, and a local path whose links lead onto no network mount (ctl[6]; the mount table as
   // it was) on a busy disk: both wait longer (one more deadline, or LOCAL_TIMES in all).
   const waitsLong = () => Atomics.load(ctl, 0) !== 0 || (limit > deadline && Atomics.load(ctl, 6) === 0 && !tableChanged());
-  const long = !answeredIn(deadline) && waitsLong();
+  const long = !answeredIn(deadline) && r.ended === undefined && waitsLong();
   if (long ? !answeredIn(limit > deadline ? limit - deadline : deadline) : Atomics.load(ctl, 1) === 0) {
+    if (r.ended !== undefined) return ended(r, req, slow, again);
     // a thread blocked in the kernel cannot be ended; it is kept to be ended once its read returns
     const led = Atomics.load(ctl, 6);
     const mount = led > 0 ? onto[led - 1] : undefined;
@@ -219,6 +230,20 @@ function read(req: Op, slow?: string): { answer: Answer; bytes?: Uint8Array } {
   }
   const answer = JSON.parse(new TextDecoder().decode(new Uint8Array(r.shared, HEADER, ctl[3]!).slice())) as Answer;
   return { answer, ...(ctl[4]! >= 0 ? { bytes: new Uint8Array(r.shared, HEADER + ANSWER_ROOM, ctl[4]!).slice() } : {}) };
+}
+
+/**
+ * The read `req` whose thread ended by itself before answering (`r.ended` says why): no read holds
+ * it, so it is not kept as stuck; the read is asked once more of a fresh thread, and a second
+ * thread ending too fails it, saying so.
+ */
+function ended(r: Reader, req: Op, slow: string | undefined, again: boolean): { answer: Answer; bytes?: Uint8Array } {
+  r.worker.terminate();
+  if (current === r) current = undefined;
+  if (!again) return read(req, slow, true);
+  const why = `was not read: hey's thread for reads ended before answering (${r.ended})`;
+  if (checking) lost = why;
+  throw new Hung(req.path, why);
 }
 
 /**
@@ -239,7 +264,7 @@ const startWait = () => Math.min(deadline * LOCAL_TIMES, Math.max(deadline, DEAD
 function readerFor(path: string, room: number): Reader | undefined {
   const wait = startWait();
   const given = current?.cold !== undefined && !startedIn(current, 0) && Date.now() - current.cold >= wait;
-  if (current && (current.shared.byteLength < room || given)) {
+  if (current && (current.shared.byteLength < room || given || current.ended !== undefined)) {
     current.worker.terminate();
     current = undefined;
   }
