@@ -236,7 +236,7 @@ export function parseCli(argv: string[]): CliArgs {
   if (words[0] === "doctor" && words.length === 2 && /^[\w.-]+$/.test(words[1]!))
     throw new UsageError(`${goesFirst(`doctor ${words[1]}`)} (as a prompt: add more words)`);
   // `hey --config f.toml mcp list`: its subcommand's very words (`mcp list`, `mcp login NAME`)
-  if (words[0] === "mcp" && (words[1] === "list" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
+  if (words[0] === "mcp" && (words[1] === "list" || words[1] === "ls" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
     throw new UsageError(`${goesFirst(`mcp ${words[1]}`)} (as a prompt: add more words)`);
   // Claude Code's and Codex's `mcp add|remove|get`, after a flag: no command of hey's, and no prompt anyone means
   if (words[0] === "mcp" && (PEER_MCP_VERBS as readonly string[]).includes(words[1]!))
