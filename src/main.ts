@@ -104,11 +104,10 @@ function isMcpCommand(rest: string[]): boolean {
 
 /**
  * The words of a message `args` hold besides their flags; throws the UsageError of a flag
- * hey does not take. One word alone is counted, not read as a command line of its own (`doctr`).
+ * hey does not take.
  */
 function messageWords(args: string[]): string[] {
-  if (args.length === 1 && !args[0]!.startsWith("-")) return args;
-  return parseCli(args).message.split(/\s+/).filter(Boolean);
+  return parseCli(args, "command").message.split(/\s+/).filter(Boolean);
 }
 
 /**

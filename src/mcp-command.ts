@@ -37,8 +37,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     const list = verb === "list" || verb === "ls";
     const flags = list ? rest : argv;
     try {
-      // one word alone is the stray word, not read as a command line of its own (`hey mcp list doctr`)
-      const message = flags.length === 1 && !flags[0]!.startsWith("-") ? flags[0]! : parseCli(flags).message;
+      const { message } = parseCli(flags, "command"); // a stray word is no prompt of its own (`hey mcp list doctr`)
       const asPrompt = `(to send it as a prompt: hey -p "mcp ${argv.join(" ")}")`;
       if (message) throw new UsageError(`hey mcp${list ? ` ${verb}` : ""} takes flags only, got "${message}" ${asPrompt}`);
     } catch (e) {
@@ -55,7 +54,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
   let name: string;
   let args: CliArgs;
   try {
-    args = parseCli(rest);
+    args = parseCli(rest, "command");
     const words = args.message.split(/\s+/).filter(Boolean);
     if (words.length > 1) throw new UsageError(`hey mcp ${verb} takes one server name, got "${args.message}"`);
     name = words[0] ?? ""; // none: which server is asked once the configuration names them

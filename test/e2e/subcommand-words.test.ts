@@ -167,3 +167,11 @@ test("hey skills list / ls is hey skills; hey skills --help prints its usage; on
   expect((await hey(["trust", "me", "on", "this"])).stdout).toContain("answered: trust me on this");
   expect(asked()).toHaveLength(2);
 });
+
+test("hey doctor --bogus: refused with the doctor's usage, without advice on sending a prompt (no prompt goes after a command)", async () => {
+  const r = await hey(["doctor", "--bogus"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toStartWith("hey doctor: unknown flag --bogus (see hey --help)\nusage: hey doctor [PROVIDER]");
+  expect(r.stderr).not.toContain("put --");
+  expect((await hey(["-p", "--bogus"])).stderr).toContain('put -- before a message that starts with - (hey -p -- "--bogus")'); // a prompt's still is
+});
