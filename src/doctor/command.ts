@@ -40,7 +40,10 @@ export async function doctorCommand(argv: string[], here: Places): Promise<numbe
   let named: string | undefined; // the PROVIDER word
   try {
     write = argv.includes("--write");
-    args = parseCli(argv.filter((a) => a !== "--write"), "command");
+    args = parseCli(
+      argv.filter((a) => a !== "--write"),
+      "command",
+    );
     if (args.help) {
       writer(1).write(DOCTOR_USAGE);
       return EXIT.ok;

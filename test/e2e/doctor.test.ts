@@ -351,7 +351,9 @@ test("--write writes the lines hey doctor prints, no more: the flags whose value
   writeFileSync(configFile, before);
   const env = { XDG_CONFIG_HOME: xdg };
   const shown = await runHey(["doctor", "lab"], { cwd: work.path, env });
-  expect(shown.stdout).toContain("! usable once these lines are in [provider.lab] — run hey doctor lab --write, or add them yourself:\n  parallel_tool_calls = false\n");
+  expect(shown.stdout).toContain(
+    "! usable once these lines are in [provider.lab] — run hey doctor lab --write, or add them yourself:\n  parallel_tool_calls = false\n",
+  );
   const written = await runHey(["doctor", "lab", "--write"], { cwd: work.path, env });
   expect(written.code).toBe(0);
   expect(written.stdout).toContain(`wrote parallel_tool_calls = false to ${configFile}`);
