@@ -343,7 +343,8 @@ test("--write records the flags a quirky server needs (after a backup), and then
 });
 
 test("--write writes the lines hey doctor prints, no more: the flags whose value is hey's default already are left out of both", async () => {
-  const server = track(startQuirkyServer("qm", { dropsParallelCalls: true }));
+  // the system role and max_tokens it finds are what hey sends anyway
+  const server = track(startQuirkyServer("qm", { rejectsDeveloper: true, rejectsMaxCompletionTokens: true, dropsParallelCalls: true }));
   const xdg = join(work.path, "xdg-same");
   mkdirSync(join(xdg, "hey"), { recursive: true });
   const configFile = join(xdg, "hey", "config.toml");
@@ -354,6 +355,7 @@ test("--write writes the lines hey doctor prints, no more: the flags whose value
   expect(shown.stdout).toContain(
     "! usable once these lines are in [provider.lab] — run hey doctor lab --write, or add them yourself:\n  parallel_tool_calls = false\n",
   );
+  expect(line(shown.stdout, "system role")).toStartWith("!");
   const written = await runHey(["doctor", "lab", "--write"], { cwd: work.path, env });
   expect(written.code).toBe(0);
   expect(written.stdout).toContain(`wrote parallel_tool_calls = false to ${configFile}`);
