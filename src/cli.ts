@@ -202,11 +202,12 @@ export const PEER_MCP_VERBS = ["add", "add-json", "add-from-claude-desktop", "re
 /** What to say when a command of hey's own came after flags (`hey -m x doctor`): it goes first. */
 const goesFirst = (sub: string) => `${sub} is a command of hey's own and goes first, before any flag: hey ${sub} …`;
 
-export function parseCli(argv: string[]): CliArgs {
-  const word = oneWordCommand(argv); // `hey doctr`, `hey sessions`: no prompt anyone means; `hey help`: the help
+export function parseCli(argv: string[], command?: "command"): CliArgs {
+  // a command's own flags and words (`hey doctor lab --bogus`): no prompt, so no advice for one
+  const word = command ? undefined : oneWordCommand(argv); // `hey doctr`, `hey sessions`: no prompt anyone means; `hey help`: the help
   if (word === "help") return parseCli(["--help"]);
   if (word) throw new UsageError(word.error);
-  const exec = codexExec(argv); // `hey exec "…"`, as Codex runs one prompt
+  const exec = command ? undefined : codexExec(argv); // `hey exec "…"`, as Codex runs one prompt
   if (exec) throw new UsageError(exec);
   let parsed: ReturnType<typeof splitArgs>;
   try {
@@ -215,7 +216,7 @@ export function parseCli(argv: string[]): CliArgs {
     // `hey --no-mcp upgrade --check`: the flag is the subcommand's, not hey's
     const sub = SUBCOMMANDS.find((s) => argv.slice(1).includes(s));
     if (e instanceof UsageError && sub && /^unknown flag/.test(e.message)) throw new UsageError(`${e.message}; ${goesFirst(sub)}`);
-    if (e instanceof UnknownFlagError) throw new UsageError(e.message + e.dashes); // `-fix`, `--version-2`: maybe a message's first word
+    if (e instanceof UnknownFlagError) throw new UsageError(e.message + (command ? "" : e.dashes)); // `-fix`, `--version-2`: maybe a message's first word
     throw e;
   }
   const v = parsed.values;
@@ -236,7 +237,7 @@ export function parseCli(argv: string[]): CliArgs {
   if (words[0] === "doctor" && words.length === 2 && /^[\w.-]+$/.test(words[1]!))
     throw new UsageError(`${goesFirst(`doctor ${words[1]}`)} (as a prompt: add more words)`);
   // `hey --config f.toml mcp list`: its subcommand's very words (`mcp list`, `mcp login NAME`)
-  if (words[0] === "mcp" && (words[1] === "list" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
+  if (words[0] === "mcp" && (words[1] === "list" || words[1] === "ls" ? words.length === 2 : ["login", "logout"].includes(words[1]!) && words.length === 3))
     throw new UsageError(`${goesFirst(`mcp ${words[1]}`)} (as a prompt: add more words)`);
   // Claude Code's and Codex's `mcp add|remove|get`, after a flag: no command of hey's, and no prompt anyone means
   if (words[0] === "mcp" && (PEER_MCP_VERBS as readonly string[]).includes(words[1]!))

@@ -24,10 +24,18 @@ async function main(argv: string[]): Promise<number> {
     const [{ isTrustCommand, trustCommand }, where] = await Promise.all([import("./trust/command.ts"), import("./here.ts")]);
     if (isTrustCommand(argv.slice(1), where.rootProbe.isDir)) return trustCommand(argv.slice(1), where.here(), where.rootProbe);
   }
-  // `hey skills [--config FILE] [--approve]`: the skills as /skills lists them (a one-shot run of it); with words after it, a prompt
-  if (argv[0] === "skills" && flagsOnly(argv.slice(1))) {
-    const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
-    return run(parseCli([...argv.slice(1), "-p", "/skills"]), at);
+  // `hey skills [list|ls] [--config FILE] [--approve]`: the skills as /skills lists them (a one-shot run of it)
+  if (argv[0] === "skills") {
+    const line = skillsLine(argv.slice(1));
+    if (line === "usage") return print(SKILLS_USAGE, EXIT.ok);
+    if (!Array.isArray(line) && typeof line === "object") {
+      writer(2).write(`hey skills: ${line.error}\n${SKILLS_USAGE}`);
+      return EXIT.usage;
+    }
+    if (line !== "prompt") {
+      const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
+      return run(parseCli([...line, "-p", "/skills"]), at);
+    }
   }
   if (argv[0] === "doctor") {
     const { doctorCommand } = await import("./doctor/command.ts");
@@ -52,25 +60,54 @@ async function main(argv: string[]): Promise<number> {
   return run(args, at);
 }
 
-/** Whether `rest` is flags only (`--config FILE --approve`), no message. */
-function flagsOnly(rest: string[]): boolean {
+const SKILLS_USAGE =
+  "usage: hey skills [list] [--config FILE] [--approve]\n  lists the skills as /skills does: each with its folder, its description's start and whether the model sees it\n";
+
+/**
+ * What `hey skills REST` is: its flags (to run /skills with; `list` and `ls` are the same), its
+ * usage, a stray word refused (`hey skills foo`, `hey skills list all`), or a prompt — a message
+ * of two words or more after it (`hey skills for a rust repo: write one`), as after `hey mcp list`.
+ */
+function skillsLine(rest: string[]): string[] | "usage" | "prompt" | { error: string } {
+  if (rest[0] === "help" || rest.includes("--help") || rest.includes("-h")) return "usage";
+  const flags = rest[0] === "list" || rest[0] === "ls" ? rest.slice(1) : rest;
+  let words: string[];
   try {
-    const { message, files } = parseCli(rest);
-    return message === "" && files.length === 0;
-  } catch {
-    return false;
+    words = messageWords(flags);
+  } catch (e) {
+    if (e instanceof UsageError) return { error: e.message };
+    throw e;
   }
+  if (words.length === 0) return flags;
+  const asPrompt = `(to send it as a prompt: hey -p "skills ${rest.join(" ")}")`;
+  return words.length === 1 ? { error: `unknown argument ${JSON.stringify(words[0])}: hey skills takes flags only ${asPrompt}` } : "prompt";
 }
 
 /**
  * `hey mcp` alone or with its flags (`hey mcp --config FILE`), `hey mcp list` (Claude Code's and
- * Codex's word for it) or a subcommand; any other `hey mcp …` is a prompt.
+ * Codex's word for it, or `ls`), with at most one stray word the command refuses, or a subcommand;
+ * any other `hey mcp …` is a prompt.
  */
 function isMcpCommand(rest: string[]): boolean {
-  const [verb, next] = rest;
+  const [verb] = rest;
   if (verb === undefined || verb.startsWith("-")) return true;
-  if (verb === "list") return next === undefined || next.startsWith("-");
+  // one word after it is a slip the command refuses (`hey mcp list servers`); more are a prompt
+  if (verb === "list" || verb === "ls") {
+    try {
+      return messageWords(rest.slice(1)).length <= 1;
+    } catch {
+      return true; // a flag it does not take: refused with its usage
+    }
+  }
   return ["login", "logout", "help"].includes(verb);
+}
+
+/**
+ * The words of a message `args` hold besides their flags; throws the UsageError of a flag
+ * hey does not take.
+ */
+function messageWords(args: string[]): string[] {
+  return parseCli(args, "command").message.split(/\s+/).filter(Boolean);
 }
 
 /**

@@ -22,7 +22,7 @@ import { createToolStore } from "./mcp/store.ts";
 import { errorText } from "./kernel/errors.ts";
 
 export const MCP_USAGE =
-  "usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp (or hey mcp list) lists the servers as /mcp does; NAME: an [mcp.NAME] table with a url\n";
+  "usage: hey mcp [list] | hey mcp login NAME | hey mcp logout NAME   [--config FILE] [--approve] [--proxy URL] [--verbose]\n  hey mcp (or hey mcp list, hey mcp ls) lists the servers as /mcp does; NAME: an [mcp.NAME] table with a url\n";
 
 export async function mcpCommand(argv: string[], here: Places): Promise<number> {
   const out = writer(1);
@@ -33,11 +33,13 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     return EXIT.ok;
   }
   // alone (or `list`, with flags or not): the servers, their state and tools, as /mcp shows them (a one-shot run of /mcp)
-  if (verb === undefined || verb === "list" || verb.startsWith("-")) {
-    const flags = verb === "list" ? rest : argv;
+  if (verb === undefined || verb === "list" || verb === "ls" || verb.startsWith("-")) {
+    const list = verb === "list" || verb === "ls";
+    const flags = list ? rest : argv;
     try {
-      const { message } = parseCli(flags);
-      if (message) throw new UsageError(`hey mcp${verb === "list" ? " list" : ""} takes flags only, got "${message}"`);
+      const { message } = parseCli(flags, "command"); // a stray word is no prompt of its own (`hey mcp list doctr`)
+      const asPrompt = `(to send it as a prompt: hey -p "mcp ${argv.join(" ")}")`;
+      if (message) throw new UsageError(`hey mcp${list ? ` ${verb}` : ""} takes flags only, got "${message}" ${asPrompt}`);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       err.write(`hey mcp: ${e.message}\n${MCP_USAGE}`);
@@ -52,7 +54,7 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
   let name: string;
   let args: CliArgs;
   try {
-    args = parseCli(rest);
+    args = parseCli(rest, "command");
     const words = args.message.split(/\s+/).filter(Boolean);
     if (words.length > 1) throw new UsageError(`hey mcp ${verb} takes one server name, got "${args.message}"`);
     name = words[0] ?? ""; // none: which server is asked once the configuration names them

@@ -54,7 +54,7 @@ import { agentSettings, createRuntime, type Configured, type Live, type Runtime 
 import type { LoadedSession } from "./sessions/reader.ts";
 import { earlierRuns } from "./sessions/usage-in.ts";
 import { endedJobsNote, promptDir, resumedParts, withSession } from "./sessions/resumed.ts";
-import { interruptedNotes, interruptedWrites } from "./sessions/open-ends.ts";
+import { interruptedNotes, interruptedWrites, writtenPaths } from "./sessions/open-ends.ts";
 import { unwrittenSession } from "./sessions/unwritten.ts";
 import { createSessionWriter } from "./sessions/writer.ts";
 import { quitting } from "./sessions/quit-calls.ts";
@@ -258,6 +258,7 @@ export async function assemble(
     warn,
     servers: () => mcp.instructions(),
     budget: () => live.config.settings.agent.budgetTokens,
+    written: resumed && writtenPaths(resumed.messages).map((path) => callPath(path, resumed.header.cwd, home)),
   });
   const ports: McpPorts = {
     fetch: () => live.fetch,

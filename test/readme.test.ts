@@ -4,12 +4,14 @@
 // example shows the version hey is. Ten merges a day each edit the README; these are
 // the parts of it a test can hold without reading prose.
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import TOML from "@iarna/toml";
 import { OPTIONS, VERSION } from "../src/cli.ts";
 import { checkLayer } from "../src/config/schema.ts";
 import { PROTOCOLS } from "../src/kernel/ir.ts";
+import { peerNotices } from "../src/peers/found.ts";
+import { peerHome } from "./helpers/peer-home.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -162,4 +164,16 @@ test("the docs' example Claude models are none the installed Anthropic SDK calls
   expect(deprecated.size).toBeGreaterThan(0);
   const named = DOCS.flatMap((f) => [...read(f).matchAll(/\bclaude-[a-z0-9.-]*[a-z0-9]/g)].map((m) => `${f}: ${m[0]}`));
   expect(named.filter((n) => deprecated.has(n.split(": ")[1]!))).toEqual([]);
+});
+
+test("the 'Coming from another agent' sample is what hey prints for its three Claude Code rules", () => {
+  const { project, at, lay } = peerHome("hey-readme-peer-", "app");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  lay(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Bash(curl:*)", "Read(.env)"] } }));
+  const said = peerNotices(at, false, {})
+    .map((n) => `hey: ${n}`)
+    .join("\n")
+    .replaceAll(project, "/home/you/app");
+  const block = /^ {2}\$ hey -p "clean up"\n([\s\S]*?)\n {2}```/m.exec(read("README.md"))?.[1];
+  expect(block?.replace(/^ {2}/gm, "")).toBe(said);
 });

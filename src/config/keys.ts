@@ -17,6 +17,8 @@ export type Kind =
   | "effort"
   | "protocol"
   | "defer"
+  | "tokensField"
+  | "systemRole"
   | "strings"
   | "stringTable"
   | "window";
@@ -24,6 +26,10 @@ export type Kind =
 /** When MCP tools wait behind find_tools (`[mcp] defer_tools`, mcp/deferred.ts). */
 export const DEFER_MODES = ["auto", "always", "never"] as const;
 export type DeferMode = (typeof DEFER_MODES)[number];
+
+/** The compatibility flags' values (`hey doctor --write` writes them; providers.ts passes them on). */
+export const TOKENS_FIELDS = ["max_tokens", "max_completion_tokens"] as const;
+export const SYSTEM_ROLES = ["system", "developer"] as const;
 
 export interface Key {
   kind: Kind;
@@ -242,12 +248,12 @@ export const PROVIDER_KEYS = {
     kind: "window",
     doc: "the model's context window in tokens, `32768`, or by model: `{ \"qwen3:8b\" = 16384 }`; requests are built to 80 % of it when `budget_tokens` is larger (without it hey learns the window from the model's first context-length error, asks a local Ollama, llama-server or LM Studio what it runs the model with, or reads it from the endpoint's model list); with it the list is not asked, but a local server still is: it tells hey the window and does not change the server's (Ollama's is OLLAMA_CONTEXT_LENGTH or a Modelfile's num_ctx), so a server that runs the model with less is said and its window used",
   },
-  // compatibility flags, written by `hey doctor --write`; values checked in providers.ts
+  // compatibility flags, written by `hey doctor --write`
   max_tokens_field: {
-    kind: "string",
-    doc: "`max_tokens` or `max_completion_tokens`: which field carries the output limit (compatibility flag, see [hey doctor](#hey-doctor))",
+    kind: "tokensField",
+    doc: "which field carries the output limit (compatibility flag, see [hey doctor](#hey-doctor))",
   },
-  system_role: { kind: "string", doc: "`system` or `developer`: the role of the system prompt (compatibility flag)" },
+  system_role: { kind: "systemRole", doc: "the role of the system prompt (compatibility flag)" },
   reasoning_replay: {
     kind: "boolean",
     doc: "chat completions: by default the reasoning that went out once — the current user turn's, and each tool-call turn's, sent with its results — goes back in every later request, in the field it came in, so a new prompt extends the cached prefix instead of re-billing the previous turn (a final answer's reasoning never went out and stays out); `true` also sends a tool-call turn another model made with `reasoning_content: \"\"`, as DeepSeek and Kimi refuse one without (their default); `false` sends none; Responses: every turn's reasoning items go back (the default), `false` sends none (for a Responses-compatible server that refuses them)",
@@ -310,11 +316,15 @@ export type ValueOf<K extends Kind> = K extends "string" | "command"
           ? Protocol
           : K extends "defer"
             ? DeferMode
-            : K extends "strings"
-              ? string[]
-              : K extends "stringTable"
-                ? Record<string, string>
-                : number | Record<string, number>;
+            : K extends "tokensField"
+              ? (typeof TOKENS_FIELDS)[number]
+              : K extends "systemRole"
+                ? (typeof SYSTEM_ROLES)[number]
+                : K extends "strings"
+                  ? string[]
+                  : K extends "stringTable"
+                    ? Record<string, string>
+                    : number | Record<string, number>;
 
 /** `budget_tokens` → `budgetTokens`. */
 export type Camel<S extends string> = S extends `${infer A}_${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;

@@ -105,21 +105,17 @@ function fromFile(name: string, p: FileProvider, input: ProviderInput): Provider
     apiVersion: p.api_version || undefined,
     ...(p.context_window !== undefined ? { contextWindow: p.context_window } : {}),
     ...(p.insecure ? { insecure: true } : {}),
-    ...compatOf(p, (key) => `${at([...path, key])}: ${where([...path, key])}`),
+    ...compatOf(p),
     source: input.sourceOf([...path, "base_url"]),
   };
 }
 
 /** The compatibility flags of a provider table, checked; `{}` when it sets none. */
-function compatOf(p: FileProvider, label: (key: string) => string): { compat?: Compat } {
-  const oneOf = <T extends string>(key: "max_tokens_field" | "system_role", allowed: readonly T[]): T | undefined => {
-    const v = p[key];
-    if (v === undefined || (allowed as readonly string[]).includes(v)) return v as T | undefined;
-    return fail(`${label(key)} must be ${allowed.map((a) => JSON.stringify(a)).join(" or ")}, got ${JSON.stringify(v)}`);
-  };
+function compatOf(p: FileProvider): { compat?: Compat } {
+  // the values were checked with the other keys (schema.ts: their kinds)
   const compat: Compat = {};
-  const maxTokensField = oneOf("max_tokens_field", ["max_tokens", "max_completion_tokens"] as const);
-  const systemRole = oneOf("system_role", ["system", "developer"] as const);
+  const maxTokensField = p.max_tokens_field;
+  const systemRole = p.system_role;
   if (maxTokensField) compat.maxTokensField = maxTokensField;
   if (systemRole) compat.systemRole = systemRole;
   if (p.reasoning_replay !== undefined) compat.reasoningReplay = p.reasoning_replay;

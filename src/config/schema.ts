@@ -4,7 +4,7 @@
 // in [permission] and near-misses of its name, which would otherwise leave no rules at all.
 // Merging, `${VAR}` expansion and defaults belong to config/resolve.ts.
 import { EFFORTS, PROTOCOLS } from "../kernel/ir.ts";
-import { DEFER_MODES, MCP_SERVER_KEYS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
+import { DEFER_MODES, MCP_SERVER_KEYS, SYSTEM_ROLES, TOKENS_FIELDS, PROVIDER_KEYS, SECTIONS, type FileTable, type Key, type Kind } from "./keys.ts";
 import { fromCodex } from "./mcp-formats.ts";
 import { editDistance } from "../kernel/spelling.ts";
 import { didYouMean, protocolHint } from "./suggest.ts";
@@ -84,6 +84,8 @@ const SCALARS: Record<Exclude<Kind, "strings" | "stringTable" | "window">, [acce
   effort: [(v) => (EFFORTS as readonly unknown[]).includes(v), `one of ${EFFORTS.join(", ")}`],
   protocol: [(v) => (PROTOCOLS as readonly unknown[]).includes(v), `one of ${PROTOCOLS.join(", ")}`],
   defer: [(v) => (DEFER_MODES as readonly unknown[]).includes(v), `one of ${DEFER_MODES.join(", ")}`],
+  tokensField: [(v) => (TOKENS_FIELDS as readonly unknown[]).includes(v), `one of ${TOKENS_FIELDS.join(", ")}`],
+  systemRole: [(v) => (SYSTEM_ROLES as readonly unknown[]).includes(v), `one of ${SYSTEM_ROLES.join(", ")}`],
 };
 
 /** How a message (and the reference) names what a kind holds. */

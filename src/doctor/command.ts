@@ -40,7 +40,10 @@ export async function doctorCommand(argv: string[], here: Places): Promise<numbe
   let named: string | undefined; // the PROVIDER word
   try {
     write = argv.includes("--write");
-    args = parseCli(argv.filter((a) => a !== "--write"));
+    args = parseCli(
+      argv.filter((a) => a !== "--write"),
+      "command",
+    );
     if (args.help) {
       writer(1).write(DOCTOR_USAGE);
       return EXIT.ok;
@@ -130,7 +133,8 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   // a keyless server (OPENAI_BASE_URL alone) accepted no key
   const verdict = judge({ ...probes, ...(help ? { help } : {}) }, provider.apiKeyVar, provider.apiKey !== undefined, provider.apiKeyEmpty);
   const missing = missingFlags(verdict.flags, effectiveFlags(provider, settings.model));
-  const written = write && Object.keys(verdict.flags).length > 0 ? await writeFlags(provider, verdict.flags) : undefined;
+  // the lines the report asks for, no more: a flag that is the default already changes nothing written
+  const written = write && Object.keys(missing).length > 0 ? await writeFlags(provider, missing) : undefined;
   const out = writer(1);
   out.write(hide(args.run.output === "json" ? renderJson(subject, verdict, missing, written) : renderText(subject, verdict, missing, written, provider.name)));
   const recorded = Object.keys(missing).length === 0 || (written !== undefined && !("error" in written));

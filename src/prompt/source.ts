@@ -61,6 +61,8 @@ export interface PromptSourceOptions extends PeerDirs {
   warn(message: string, once?: boolean): void;
   /** the MCP servers' instructions (mcp/guidance.ts: the same text all run, until /reload changes the servers) */
   servers?(): string;
+  /** the absolute paths a resumed session's write_file and edit calls named: a broken skill among them is the model's to fix (start-note.ts) */
+  written?: readonly string[];
   /** `[agent] budget_tokens`, asked at start-up and at each `/reload`: instruction files take at most a quarter (instruction-cap.ts); undefined: no cap */
   budget?(): number;
 }
@@ -84,7 +86,7 @@ export interface PromptSource {
   unloadedSkill(name: string): string | undefined;
   /** skills and AGENTS.md, for `/reload` */
   reloadables: Reloadable[];
-  /** the problems start-up found in the skills the agent writes (start-note.ts), for the model's first request; undefined: none */
+  /** the problems start-up found in the skill files the session wrote (start-note.ts), for the model's first request; undefined: none */
   startNote: string | undefined;
   /** the bytes the system prompt's instruction files leave now of their share (instruction-cap.ts; Infinity without a budget), and the directories' own files it left out for their size */
   instructions(): { left: number; leftOut: readonly string[] };
@@ -109,7 +111,7 @@ export function createPromptSource(opts: PromptSourceOptions): PromptSource {
   const first = opts.skills ? loadSkills(folders(startTrusted)) : { skills: [], problems: [] };
   for (const p of first.problems) warn(p.message, p.level === "note");
   const own = [join(configDir, "skills"), ...(startTrusted ? [join(opts.root, ".hey", "skills")] : [])]; // where the guide has it write them
-  const startNote = skillStartNote(first.problems, own);
+  const startNote = skillStartNote(first.problems, own, opts.written ?? []);
   const listed = (list: readonly Skill[]) => promptSkills(list, { cwd, home: opts.home, redact: opts.redact });
   let skills: readonly Skill[] = first.skills;
   /** the skills the system prompt lists: those of the start, until something else rewrites the prompt */

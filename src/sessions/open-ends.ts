@@ -55,6 +55,12 @@ export function interruptedWrites(messages: readonly Message[], appended: readon
   return writes.map((c) => callPath(parseArguments(c.arguments))).filter((p): p is string => p !== undefined);
 }
 
+/** The paths every write_file and edit call of `messages` named (as the model gave them), each once: the files the session wrote. */
+export function writtenPaths(messages: readonly Message[]): string[] {
+  const writes = messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).filter((c) => c.name === TOOL.writeFile || c.name === TOOL.edit);
+  return [...new Set(writes.map((c) => callPath(parseArguments(c.arguments))).filter((p): p is string => p !== undefined))];
+}
+
 /** Calls named in one note; more are "…". */
 const MAX_NAMED = 3;
 /** Characters of a command or path a note quotes. */

@@ -26,13 +26,17 @@ export const TRUST_USAGE = `usage: hey trust [DIR]            trust the project 
 /**
  * Whether `hey trust …` is this command (else it is a prompt, `hey trust me on this`): flags it
  * knows, and at most one directory — one that exists, or a word written as a path (`../x`, `~/x`,
- * `/x`, or any word after `--revoke`), which the command then refuses when it is none.
+ * `/x`, or any word after `--revoke`), which the command then refuses when it is none — and at most
+ * one word after it, which the command refuses.
  */
 export function isTrustCommand(args: readonly string[], isDir: (path: string) => boolean): boolean {
   const words = args.filter((a) => !["--revoke", "--help", "-h"].includes(a));
   // `hey trust --approve`: a flag it does not take is refused by the command, with its usage
   if (words.length === 0 || (words.length === 1 && words[0]!.startsWith("-"))) return true;
-  return words.length === 1 && (isDir(words[0]!) || args.includes("--revoke") || /^[.~]|\//.test(words[0]!) || verbAdvice(words[0]!) !== undefined);
+  const dir = isDir(words[0]!) || args.includes("--revoke") || /^[.~]|\//.test(words[0]!);
+  // `hey trust . extra`: one word after the directory is a slip the command refuses; more are a prompt
+  if (words.length === 2) return dir;
+  return words.length === 1 && (dir || verbAdvice(words[0]!) !== undefined);
 }
 
 /**
@@ -64,7 +68,11 @@ export async function trustCommand(args: string[], here: Places, probe: Paramete
     return EXIT.usage;
   }
   const revoke = args.includes("--revoke");
-  const dir = args.find((a) => a !== "--revoke");
+  const [dir, stray] = args.filter((a) => a !== "--revoke");
+  if (stray !== undefined) {
+    err.write(`hey trust: unknown argument ${JSON.stringify(stray)} after ${dir} (to send it as a prompt: hey -p "trust ${args.join(" ")}")\n${TRUST_USAGE}`);
+    return EXIT.usage;
+  }
   const cwd = dir === undefined ? here.cwd : resolve(here.cwd, dir.replace(/^~(?=\/|$)/, here.home));
   const verb = dir === undefined || revoke || probe.isDir(cwd) ? undefined : verbAdvice(dir, here.trustFile);
   if (verb !== undefined) {

@@ -268,7 +268,9 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/resume": {
       if (!ctx.pickSession) return refused("/resume works at the interactive prompt; from the command line use hey --resume ID or hey -c");
       const session = await ctx.pickSession(arg);
-      return session ? { text: "", ok: true, resume: session } : said("");
+      if (session) return { text: "", ok: true, resume: session };
+      // none picked where nothing was said yet (`hey --resume`, then Enter): the user learns what goes on instead
+      return said(ctx.agent.messages.length === 0 ? "no session resumed: this is a new session (/resume picks one)" : "");
     }
     default:
       return refused(unknownCommand(name));

@@ -205,6 +205,15 @@ describe("numbers out of range name the file, its line and the key (issue 13 row
     ]);
   });
 
+  test("a provider's compatibility flags with a wrong value are listed with its other problems", () => {
+    const text = '[provider.m]\nbase_url = "http://127.0.0.1:1/v1"\nmodels = ["a"]\nsystem_role = "admin"\nmax_tokens_field = "maxTokens"\napi_version = 3\n';
+    expect(fileError(text).split("\n")).toEqual([
+      'PATH:4: [provider.m] system_role must be one of system, developer, got "admin"',
+      'PATH:5: [provider.m] max_tokens_field must be one of max_tokens, max_completion_tokens, got "maxTokens"',
+      "PATH:6: [provider.m] api_version must be a string, got 3",
+    ]);
+  });
+
   test("a misspelled [permission] table is named with its line, next to the other problems", () => {
     expect(fileError('[agent]\nmax_turns = 0\n\n[permissions]\nallow = ["bash(ls)"]\n').split("\n")).toEqual([
       "PATH:2: [agent] max_turns must be a positive integer, got 0",

@@ -342,6 +342,26 @@ test("--write records the flags a quirky server needs (after a backup), and then
   expect(existsSync(`${configFile}.bak`)).toBe(true);
 });
 
+test("--write writes the lines hey doctor prints, no more: the flags whose value is hey's default already are left out of both", async () => {
+  // the system role and max_tokens it finds are what hey sends anyway
+  const server = track(startQuirkyServer("qm", { rejectsDeveloper: true, rejectsMaxCompletionTokens: true, dropsParallelCalls: true }));
+  const xdg = join(work.path, "xdg-same");
+  mkdirSync(join(xdg, "hey"), { recursive: true });
+  const configFile = join(xdg, "hey", "config.toml");
+  const before = `[provider.lab]\nbase_url = "${server.url}/v1"\nmodels = ["qm"]\n`;
+  writeFileSync(configFile, before);
+  const env = { XDG_CONFIG_HOME: xdg };
+  const shown = await runHey(["doctor", "lab"], { cwd: work.path, env });
+  expect(shown.stdout).toContain(
+    "! usable once these lines are in [provider.lab] — run hey doctor lab --write, or add them yourself:\n  parallel_tool_calls = false\n",
+  );
+  expect(line(shown.stdout, "system role")).toStartWith("!");
+  const written = await runHey(["doctor", "lab", "--write"], { cwd: work.path, env });
+  expect(written.code).toBe(0);
+  expect(written.stdout).toContain(`wrote parallel_tool_calls = false to ${configFile}`);
+  expect(readFileSync(configFile, "utf8")).toBe(`${before}parallel_tool_calls = false\n`);
+});
+
 test("--write for a provider without a config table prints the lines to add instead", async () => {
   const server = track(startQuirkyServer("qm", { dropsParallelCalls: true }));
   const run = await runHey(["doctor", "--base-url", `${server.url}/v1`, "-m", "qm", "--write"], { cwd: work.path });

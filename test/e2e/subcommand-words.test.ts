@@ -130,3 +130,48 @@ test("hey mcp WORD where WORD is a name every object has (constructor, toString)
   expect(r.stdout).toContain("answered: mcp constructor of the parser is slow");
   expect(asked()).toHaveLength(1);
 });
+
+test("hey skills list / ls is hey skills; hey skills --help prints its usage; one stray word after skills, mcp list or trust DIR is refused (exit 2), more words are a prompt", async () => {
+  const { asked } = setUp();
+  for (const verb of ["list", "ls"]) {
+    const r = await hey(["skills", verb]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("No skills.");
+  }
+  const help = await hey(["skills", "--help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toStartWith("usage: hey skills [list]");
+  const ls = await hey(["mcp", "ls"]);
+  expect(ls.code).toBe(0);
+  expect(ls.stdout).toContain("no MCP servers in use");
+  expect(asked()).toEqual([]);
+
+  const skills = await hey(["skills", "foo"]);
+  expect(skills.code).toBe(2);
+  expect(skills.stderr).toBe(
+    'hey skills: unknown argument "foo": hey skills takes flags only (to send it as a prompt: hey -p "skills foo")\nusage: hey skills [list] [--config FILE] [--approve]\n  lists the skills as /skills does: each with its folder, its description\'s start and whether the model sees it\n',
+  );
+  expect((await hey(["skills", "list", "all"])).code).toBe(2);
+  const servers = await hey(["mcp", "list", "servers"]);
+  expect(servers.code).toBe(2);
+  expect(servers.stderr).toStartWith(
+    'hey mcp: hey mcp list takes flags only, got "servers" (to send it as a prompt: hey -p "mcp list servers")\nusage: hey mcp [list]',
+  );
+  const trust = await hey(["trust", ".", "extra"]);
+  expect(trust.code).toBe(2);
+  expect(trust.stderr).toStartWith('hey trust: unknown argument "extra" after . (to send it as a prompt: hey -p "trust . extra")\nusage: hey trust [DIR]');
+  expect(asked()).toEqual([]);
+
+  // a sentence after the command word stays a prompt
+  expect((await hey(["skills", "for", "a", "rust", "repo"])).stdout).toContain("answered: skills for a rust repo");
+  expect((await hey(["trust", "me", "on", "this"])).stdout).toContain("answered: trust me on this");
+  expect(asked()).toHaveLength(2);
+});
+
+test("hey doctor --bogus: refused with the doctor's usage, without advice on sending a prompt (no prompt goes after a command)", async () => {
+  const r = await hey(["doctor", "--bogus"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toStartWith("hey doctor: unknown flag --bogus (see hey --help)\nusage: hey doctor [PROVIDER]");
+  expect(r.stderr).not.toContain("put --");
+  expect((await hey(["-p", "--bogus"])).stderr).toContain('put -- before a message that starts with - (hey -p -- "--bogus")'); // a prompt's still is
+});

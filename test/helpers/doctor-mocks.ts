@@ -138,6 +138,8 @@ export interface Quirks {
   rejectsDeveloper?: boolean;
   /** 400 for `max_tokens`, as api.openai.com does for its reasoning models */
   wantsMaxCompletionTokens?: boolean;
+  /** 400 for `max_completion_tokens`, as an older OpenAI-compatible server does */
+  rejectsMaxCompletionTokens?: boolean;
   /** 400 for `tools: []` */
   rejectsEmptyTools?: boolean;
   /** streams reasoning_content, and 400s (as DeepSeek does) when a tool-call turn comes back without it */
@@ -176,6 +178,7 @@ export function startQuirkyServer(model: string, quirks: Quirks): MockServer {
         return reject("Invalid value: 'developer'. Supported values are: 'system', 'assistant', 'user', 'tool'.");
       if (quirks.wantsMaxCompletionTokens && body.max_tokens !== undefined)
         return reject("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
+      if (quirks.rejectsMaxCompletionTokens && body.max_completion_tokens !== undefined) return reject("Unrecognized request argument: max_completion_tokens");
       if (quirks.rejectsEmptyTools && Array.isArray(body.tools) && body.tools.length === 0) return reject("[] is too short - 'tools'");
       const unreplayed = messages.findIndex((m) => m.role === "assistant" && arr(m.tool_calls).length > 0 && typeof m.reasoning_content !== "string");
       if (quirks.requiresReasoningReplay && unreplayed >= 0)

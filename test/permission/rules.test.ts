@@ -174,6 +174,15 @@ describe("decide", () => {
     expect(bash("cat README.md x.md", rules)).toBe(false);
   });
 
+  test("README's first example, npm run test *: npm run test with any arguments, not another script starting with test; test* the other way round", () => {
+    const spaced = { allow: ["bash: npm run test *"], deny: [] };
+    for (const command of ["npm run test", "npm run test -- --watch", "npm run test foo"]) expect(bash(command, spaced)).toBe(true);
+    for (const command of ["npm run testify", "npm run test:unit"]) expect(bash(command, spaced)).toBe(false);
+    const glued = { allow: ["bash: npm run test*"], deny: [] };
+    for (const command of ["npm run test", "npm run test:unit", "npm run testify"]) expect(bash(command, glued)).toBe(true);
+    for (const command of ["npm run test -- --watch", "npm run test foo"]) expect(bash(command, glued)).toBe(false);
+  });
+
   test("refusals start with the marker, name the segment and the rule, on one line", () => {
     const rules = { allow: ["bash: git *", "bash: ls", "read_file"], deny: ["bash: rm *", "write_file"] };
     const reason = (tool: string, args: Record<string, unknown>) => {

@@ -68,7 +68,7 @@ test("a link out of the project found at start-up is the user's to read: the mod
   put(join(dir, "notes.md"), "# Notes\n"); // a mistake of the agent's own, beside it: still its to fix
   const { problems } = load();
   expect(problems.map((p) => p.message)).toContain(`${join(dir, "review", "SKILL.md")} is a link to ${realpathSync(secret)}, outside the project; left out`);
-  const note = skillStartNote(problems, [dir])!;
+  const note = skillStartNote(problems, [dir], [join(dir, "notes.md"), join(dir, "review", "SKILL.md")])!;
   expect(note).toContain(`${join(dir, "notes.md")}: no frontmatter`);
   expect(note).not.toContain(".aws");
   expect(note).not.toContain("review");
@@ -76,5 +76,5 @@ test("a link out of the project found at start-up is the user's to read: the mod
     problems.findIndex((p) => p.message.includes("notes.md")),
     1,
   );
-  expect(skillStartNote(problems, [dir])).toBeUndefined();
+  expect(skillStartNote(problems, [dir], [join(dir, "notes.md"), join(dir, "review", "SKILL.md")])).toBeUndefined();
 });

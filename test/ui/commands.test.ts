@@ -196,3 +196,12 @@ test("/model names a provider with a key and no models configured, then lists wh
   ]);
   expect(asked).toEqual(["gw2"]); // once for the run
 });
+
+test("/resume with none picked (hey --resume, then Enter) says a new session goes on; later in a conversation it says nothing", async () => {
+  const { ctx } = context();
+  const none = async () => undefined;
+  const fresh = { ...ctx, agent: { ...ctx.agent, messages: [] } as unknown as Agent, pickSession: none };
+  expect(await runCommand("/resume", fresh)).toMatchObject({ text: "no session resumed: this is a new session (/resume picks one)" });
+  const talked = { ...ctx, agent: { ...ctx.agent, messages: [{ role: "user", content: "hi" }] } as unknown as Agent, pickSession: none };
+  expect((await runCommand("/resume", talked)).text).toBe("");
+});
