@@ -12,7 +12,7 @@ import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { withMainApprovals } from "./main-approvals.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
-import { checkLayer, keyLine } from "./schema.ts";
+import { checkLayer } from "./schema.ts";
 import { unrunnableTools } from "./unrunnable-tools.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";

@@ -51,7 +51,12 @@ test("a filter found missing at start is never run and nothing more is said", as
 const never = () => "not on PATH";
 const always = () => undefined;
 test.each([
-  ["bogusfilter", "HEY_BASH_FILTER", never, 'HEY_BASH_FILTER "bogusfilter" cannot be run (bogusfilter: not on PATH); bash output goes through the built-in filter instead'],
+  [
+    "bogusfilter",
+    "HEY_BASH_FILTER",
+    never,
+    'HEY_BASH_FILTER "bogusfilter" cannot be run (bogusfilter: not on PATH); bash output goes through the built-in filter instead',
+  ],
   [
     "rtk-filter --compact",
     "/h/.config/hey/config.toml:7",
