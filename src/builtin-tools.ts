@@ -10,15 +10,17 @@ import { createReadFileTool } from "./tools/read-file.ts";
 import type { SeenFiles } from "./tools/seen-files.ts";
 import { createWriteFileTool } from "./tools/write-file.ts";
 import { AGENT_MARK } from "./trust/agent-mark.ts";
+import { type FilterWatch, unrunnableFilter, watchFilter } from "./tools/filter-watch.ts";
+import { unrunnable } from "./fs/ripgrep-choice.ts";
 
 type Env = Record<string, string | undefined>;
-type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env"> & { readEnv?: Env };
+type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env" | "watch"> & { readEnv?: Env };
 /**
  * The five built-in tools (SPEC §7), configured from settings and flags; `outputDir`: where bash keeps full outputs; `env`: the commands' environment
  * (process.env by default; grep's is `readEnv` where `env` is made per command); `seen`: the run's SeenFiles; `hide`: keys out of a result's text.
  */
 export function createTools(settings: Settings, opts: BashPart & { cacheDir?: string; seen?: SeenFiles; session?: string; vet?: WriteVet }): Tool[] {
-  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, vet, ...bash } = opts; // bash: raw, outputDir, notice, hide
+  const { shell, env, readEnv, home, cacheDir, seen = new Map(), session, vet, ...bash } = opts; // bash: raw, outputDir, notice, hide, watch
   const marked = withVariables(env, session === undefined ? {} : { [AGENT_MARK]: session }); // a hey it runs asks no question (trust/agent-mark.ts)
   return [
     createBashTool({ ...bash, shell, timeoutMs: settings.tools.bashTimeoutMs, filter: settings.tools.bashFilter, env: marked, home, session }),
@@ -27,4 +29,14 @@ export function createTools(settings: Settings, opts: BashPart & { cacheDir?: st
     createEditTool({ home, seen, vet, rg: settings.tools.rg, cacheDir }),
     createGrepTool({ rg: settings.tools.rg, home, env: readEnv ?? (typeof env === "function" ? undefined : env), cacheDir }),
   ];
+}
+
+/**
+ * The run's watch over `settings`' bash filter, shared by the bash tool and `!COMMAND`, telling `say`
+ * of its first failure; one found missing at start (said then, among the config's problems) is never run.
+ */
+export function filterWatch(settings: Pick<Settings, "tools" | "bashFilterSource">, say: (line: string) => void): FilterWatch {
+  const { bashFilter } = settings.tools;
+  const missing = unrunnableFilter(bashFilter, settings.bashFilterSource, process.platform, unrunnable) !== undefined;
+  return watchFilter(bashFilter, settings.bashFilterSource, say, missing);
 }

@@ -90,7 +90,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
   if (message === STDIN_MESSAGE && isTty(0)) return preflightFailure(new UsageError(STDIN_IS_TERMINAL), args.run.output);
   let runtime: Runtime;
   let prompt: ContentBlock[];
-  const plan = createPlanMode(args.run.plan === true); // the REPL's /plan and Shift+Tab turn it on and off
+  const plan = createPlanMode(args.run.plan === true, oneShot); // the REPL's /plan and Shift+Tab turn it on and off
   try {
     // a command that only reads (`hey -c /usage`) works while another hey has the session open: it takes no lock and writes nothing
     const resumed = await openSession(here, args.resume, args.continue, oneShot && lineKind(message) === "command" && readsOnly(message), warn);

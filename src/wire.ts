@@ -62,7 +62,7 @@ import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
 import { configWriteVet } from "./config/write-check.ts";
-import { createTools } from "./builtin-tools.ts";
+import { createTools, filterWatch } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
 import { errorsTo, fileTextNow, terminalOutput } from "./ui/display.ts";
 import { createJsonOutput } from "./ui/json.ts";
@@ -191,7 +191,8 @@ export async function assemble(
     const bases = serverBases(s.mcp.servers, projectRoots(here), { cwd, home, isDir: rootProbe.isDir }); // where MCP servers read relative paths
     const place = { cwd, home, controls: start.controls, cacheDir: here.cacheDir, pathDirs, gitConfigs, gitEnv: commandEnv, bases };
     const permission = permissionRules(s.permission, shell, place);
-    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide: (t: string) => redactText(t, redaction) }; // a full output saved, a read_file window into a key: hidden as results are
+    const hide = (t: string) => redactText(t, redaction); // a full output saved, a read_file window into a key: hidden as results are
+    const keeping = { filter: s.tools.bashFilter, raw: run.raw, outputDir: join(here.outputsDir, sessionId), hide, watch: filterWatch(s, toolNotice) }; // a failure told once
     const tools = createTools(s, {
       shell,
       ...keeping,

@@ -53,6 +53,7 @@ const EDGES = new Set([
   "fs/git-config-files.ts",
   "fs/git-places.ts",
   "fs/ripgrep-choice.ts",
+  "config/unrunnable-tools.ts",
   "permission/repository-programs.ts",
   "fs/listed-windows.ts",
   "fs/worktree.ts",

@@ -163,7 +163,7 @@ export const SECTIONS = {
       kind: "command",
       default: "builtin",
       env: "HEY_BASH_FILTER",
-      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through",
+      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through; one that cannot run is said at start (its program missing) or at its first failure, and by `hey doctor`, and the built-in filter is used",
     },
     bash_timeout_ms: {
       kind: "positive",

@@ -12,8 +12,8 @@ import { guardedOf, type Guarded, type LayerRole } from "./guard.ts";
 import { withMainApprovals } from "./main-approvals.ts";
 import { resolveConfig, type LayerGuard } from "./resolve.ts";
 import { fromMcpJson } from "./mcp-formats.ts";
-import { checkLayer, keyLine } from "./schema.ts";
-import { unrunnableRipgrep } from "../fs/ripgrep-choice.ts";
+import { checkLayer } from "./schema.ts";
+import { unrunnableTools } from "./unrunnable-tools.ts";
 import { isTable, type Table } from "./table.ts";
 import { readEntry } from "../permission/entries.ts";
 import { anchoredEntry, projectFolder } from "../permission/file-paths.ts";
@@ -341,7 +341,7 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
   const config: LoadedConfig = {
     settings,
     flags: opts.flags,
-    warnings: [...read, ...warnings, ...[rgWarning(settings.tools.rg, layers)].filter((w) => w !== undefined)],
+    warnings: [...read, ...warnings, ...unrunnableTools(settings, layers)],
     ...(skipped ? { skipped } : {}),
     ...(deny ? { projectDeny: deny } : {}),
     guards: guards.map((g) => ({ ...g, key: recordKey(g.source) })),
@@ -356,19 +356,6 @@ function loaded(layers: ConfigLayer[], opts: LoadOptions, read: string[] = []): 
       ).config,
   };
   return { config, unresolved };
-}
-
-/** The line saying `[tools] rg` cannot be run, with where it is set; undefined when it is not set or can be run. */
-function rgWarning(rg: string | null | undefined, layers: readonly ConfigLayer[]): string | undefined {
-  return typeof rg === "string" ? unrunnableRipgrep(rg, rgSetting(layers)) : undefined;
-}
-
-/** `FILE:LINE` of the last file that sets `[tools] rg` (the one in force), for the line saying it cannot be run. */
-function rgSetting(layers: readonly ConfigLayer[]): string {
-  const path = ["tools", "rg"];
-  const layer = layers.findLast((l) => isTable(l.data.tools) && l.data.tools.rg !== undefined);
-  const line = layer && (layer.locate?.(path) ?? (layer.text === undefined ? undefined : keyLine(layer.text, path)));
-  return layer ? `${layer.source}${line ? `:${line}` : ""}` : "config";
 }
 
 /**

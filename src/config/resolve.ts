@@ -181,13 +181,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     const layer = bySource.get(source);
     const locate = layer?.locate ?? (layer?.text === undefined ? undefined : (p: readonly string[]) => keyLine(layer.text!, p));
     // a server is written [mcp.NAME], or [mcp_servers.NAME] in Codex's spelling
-    const written =
-      path[0] === "mcp" && path[1] === "servers"
-        ? [
-            ["mcp", ...path.slice(2)],
-            ["mcp_servers", ...path.slice(2)],
-          ]
-        : [path];
+    const written = path[0] === "mcp" && path[1] === "servers" ? ["mcp", "mcp_servers"].map((top) => [top, ...path.slice(2)]) : [path];
     // a key inside an inline table or array (`headers = { X-Team = "${TEAM}" }`): the line of the key holding it
     const line = written
       .flatMap((p) => p.map((_, n) => p.slice(0, p.length - n)))
@@ -249,6 +243,7 @@ function resolveInto(layers: ConfigLayer[], env: Record<string, string | undefin
     network: { ...caFile(f.network?.ca_file, sourceOf(["network", "ca_file"]), env), ...(heldProxy && !f.proxy?.url ? { heldProxy } : {}) },
     proxy: f.proxy?.url || undefined,
     ...(f.proxy?.url ? { proxySource: overridden.has(pathKey(["proxy", "url"])) ? "HEY_PROXY" : `[proxy] url in ${lineOf(["proxy", "url"])}` } : {}),
+    bashFilterSource: overridden.has(pathKey(["tools", "bash_filter"])) ? "HEY_BASH_FILTER" : lineOf(["tools", "bash_filter"]),
     agent: resolveTable(SECTIONS.agent, f.agent),
     retry: resolveTable(SECTIONS.retry, f.retry),
     compaction: resolveTable(SECTIONS.compaction, f.compaction),

@@ -186,6 +186,8 @@ export interface Settings {
   proxy?: string;
   /** where `proxy` came from, for messages: "HEY_PROXY" or "[proxy] url in PATH" */
   proxySource?: string;
+  /** where `[tools] bash_filter` was set, for the line saying it cannot run: "HEY_BASH_FILTER" or "FILE:LINE" */
+  bashFilterSource?: string;
   /**
    * `[network] ca_file` as an absolute path, and where it was set (for messages); `pendingCa`: a
    * ca_file left out for want of approval (`[network] ca_file = "…" in FILE`), named by a TLS error;

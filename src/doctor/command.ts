@@ -25,6 +25,7 @@ import { PROBE_TIMEOUT_MS, probeEndpoint } from "./probe.ts";
 import { peerNotices, projectNotes, setupPlaces } from "../peers/found.ts";
 import { permissionLines } from "./permission-lines.ts";
 import { grepLine } from "../fs/ripgrep-choice.ts";
+import { filterLine } from "../tools/filter-watch.ts";
 import { renderJson, renderText, type Subject, type Written } from "./report.ts";
 import { setProviderKeys, TomlEditError } from "./toml-edit.ts";
 import { errnoCode, errorText } from "../kernel/errors.ts";
@@ -84,7 +85,8 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
   }
   // an unrunnable `[tools] rg` is the report's `! grep:` line, with where it is set: not said twice
   const grep = grepLine(settings.tools.rg, config.warnings);
-  for (const w of config.warnings) if (!grep.endsWith(w)) warn(w);
+  const filter = filterLine(settings.tools.bashFilter, settings.bashFilterSource, config.warnings); // an unrunnable bash_filter too
+  for (const w of config.warnings) if (!grep.endsWith(w) && !filter?.endsWith(w)) warn(w);
   await decideWidenings(config, undefined, warn); // what a -p run would leave out, said as it says it: the doctor checks the approved values
   const provider = settings.provider;
   if (unsendable(provider)) throw new ConfigError(unsendable(provider)!); // no probe goes out there, nor without a model name
@@ -108,6 +110,7 @@ async function doctor(args: CliArgs, write: boolean, named: string | undefined, 
     peers,
     permissions,
     grep,
+    ...(filter ? { filter } : {}),
   };
 
   // what it writes names the endpoint, whose base_url may hold a password, and quotes its answers

@@ -20,6 +20,8 @@ export interface Subject {
   permissions?: string[];
   /** what grep searches with (fs/ripgrep-choice.ts grepLine): `[tools] rg`, marked `!` when it cannot be run, or the default */
   grep?: string;
+  /** the external bash filter and where it is set (tools/filter-watch.ts filterLine), marked `!` when it cannot be run; none for the built-in one */
+  filter?: string;
 }
 
 /** The project's line: where it is, whether it is trusted, what of it loads. */
@@ -46,7 +48,7 @@ export function renderText(subject: Subject, verdict: Verdict, missing: Flags, w
   const modelFrom = subject.modelFrom ? ` (from ${subject.modelFrom})` : "";
   const lines = [`hey doctor: ${subject.provider} (${subject.protocol}) ${subject.baseUrl}${from}, model ${subject.model}${modelFrom}`];
   if (subject.project) lines.push(projectLine(subject.project));
-  lines.push(...(subject.permissions ?? []), ...(subject.grep ? [subject.grep] : []));
+  lines.push(...(subject.permissions ?? []), ...(subject.grep ? [subject.grep] : []), ...(subject.filter ? [subject.filter] : []));
   for (const p of subject.peers ?? []) lines.push(`! ${p}`);
   for (const c of verdict.checks) lines.push(`${MARKS[c.status]} ${c.title.padEnd(width)}  ${c.detail}${c.fix ? ` → ${c.fix}` : ""}`);
   lines.push("", verdictLine(verdict, missing, written, command));
@@ -94,6 +96,7 @@ export function renderJson(subject: Subject, verdict: Verdict, missing: Flags, w
     ...(subject.peers?.length ? { other_agents: subject.peers } : {}),
     ...(subject.permissions ? { permissions: subject.permissions } : {}),
     ...(subject.grep ? { grep: subject.grep } : {}),
+    ...(subject.filter ? { bash_filter: subject.filter } : {}),
     usable,
     checks: verdict.checks.map((c: Check) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, ...(c.fix ? { fix: c.fix } : {}) })),
     flags: verdict.flags,

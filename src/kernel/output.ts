@@ -4,6 +4,9 @@
 import type { Effort, Message, Usage } from "./ir.ts";
 import type { ProviderErrorKind } from "./provider.ts";
 
+/** What refused a tool call: the permission rules, or plan mode (its reason starts with tool-calls.ts PLAN_PREFIX), which a script counts apart. */
+export type Refuser = "permission" | "plan";
+
 export interface UsageCounts {
   input_tokens: number;
   output_tokens: number;
@@ -71,7 +74,7 @@ export type AgentEvent =
   | { type: "summarizing" }
   | { type: "debug"; message: string }
   /** `refused`: the permission rules refused the call (it never ran; `output` says why), absent otherwise */
-  | { type: "tool_result"; id: string; name: string; ok: boolean; output: string; refused?: "permission" }
+  | { type: "tool_result"; id: string; name: string; ok: boolean; output: string; refused?: Refuser }
   /** `retries`: how many retries this failure gets in all, when fewer than `[retry] max_retries` (an empty answer) */
   | { type: "retry"; attempt: number; delay_ms: number; error: string; retries?: number }
   /**

@@ -3,7 +3,7 @@
 // errors all become error results for the model; only an abort ends the turn early.
 import { resolve as resolvePath } from "node:path";
 import { newId, parseArguments, type Message, type ToolCall } from "./ir.ts";
-import type { Output } from "./output.ts";
+import type { Output, Refuser } from "./output.ts";
 import { abortReason, type Tool, type ToolResult } from "./tool.ts";
 import { callPath, checkArguments } from "./tool-args.ts";
 import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
@@ -251,8 +251,11 @@ function toolMessage(call: ToolCall, result: ToolResult): Message {
   };
 }
 
-/** A call's result, and whether the permission rules refused it (the call never ran). */
-type Ran = ToolResult & { refused?: "permission" };
+/** A call's result, and what refused it, when something did (the call never ran): the permission rules or plan mode. */
+type Ran = ToolResult & { refused?: Refuser };
+
+/** What a refusal in plan mode starts with (permission/plan-mode.ts writes it; ui/tool-lines.ts shows its words as a refusal, not a failure). */
+export const PLAN_PREFIX = "blocked by plan mode:";
 
 async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<string, unknown> | undefined, deps: ToolRunDeps): Promise<Ran> {
   if (deps.signal.aborted) return { output: notStarted(deps.signal), isError: true };
@@ -264,7 +267,7 @@ async function runOne(call: ToolCall, tool: Tool | undefined, args: Record<strin
   const checked = checkArguments(call.name, args, tool.parameters, builtin, tool.inDirectory?.bind(tool));
   if ("error" in checked) return { output: checked.error, isError: true };
   const refusal = deps.permission(call.name, checked.args);
-  if (refusal !== undefined) return { output: refusal, isError: true, refused: "permission" };
+  if (refusal !== undefined) return { output: refusal, isError: true, refused: refusal.startsWith(PLAN_PREFIX) ? "plan" : "permission" };
   deps.output.emit({ type: "tool_start", id: call.id });
   try {
     const progress = (note: string) => deps.output.emit({ type: "tool_progress", id: call.id, note });

@@ -6,7 +6,7 @@
 // (read-only.ts: no `find -delete`, no `rg --pre`, no redirection into a file). The model is told when the mode changes, in the user's next message
 // (planNote), so the note sits in the history the prompt cache already holds. Pure.
 import type { ContentBlock, Message } from "../kernel/ir.ts";
-import type { ToolOrigin } from "../kernel/tool-calls.ts";
+import { PLAN_PREFIX, type ToolOrigin } from "../kernel/tool-calls.ts";
 import { PLAN_OFF, PLAN_ON } from "../kernel/user-notes.ts";
 import { READING } from "./peer-rules.ts";
 import { readsOnly } from "./read-only.ts";
@@ -24,14 +24,19 @@ export interface PlanMode {
   check(tool: string, args: Record<string, unknown>, shell: string, origin?: ToolOrigin): string | undefined;
 }
 
-export function createPlanMode(on: boolean): PlanMode {
+/**
+ * `oneShot`: a `hey --plan -p` run, which no one can take out of plan mode (no Shift+Tab, no /plan):
+ * its refusals say the run is in plan mode, not that the user will turn it off.
+ */
+export function createPlanMode(on: boolean, oneShot = false): PlanMode {
   const checks = new Map<string, ReturnType<typeof planCheck>>(); // compiled once for each shell
+  const leave = oneShot ? ONE_SHOT_LEAVE : LEAVE;
   const mode: PlanMode = {
     on,
     check(tool, args, shell, origin) {
       if (!mode.on) return undefined;
-      if (origin) return `${PLAN_PREFIX} ${tool} (from MCP server ${origin.server}) may change things; ${LEAVE}`;
-      if (!checks.has(shell)) checks.set(shell, planCheck(shell));
+      if (origin) return `${PLAN_PREFIX} ${tool} (from MCP server ${origin.server}) may change things; ${leave}`;
+      if (!checks.has(shell)) checks.set(shell, planCheck(shell, leave));
       return checks.get(shell)!(tool, args);
     },
   };
@@ -46,27 +51,25 @@ export const PLAN_ALLOW = [
   ),
 ];
 
-/** What a refusal in plan mode starts with (ui/tool-lines.ts shows its words as a refusal, not a failure). */
-export const PLAN_PREFIX = "blocked by plan mode:";
-
-/** How the user leaves plan mode, as a refusal says it. */
+/** How the user leaves plan mode, as a refusal says it at the prompt; in a one-shot run, which cannot leave it, what holds for the run. */
 const LEAVE = "only reading and searching run until the user turns plan mode off (Shift+Tab or /plan)";
+const ONE_SHOT_LEAVE = "this run is in plan mode (--plan): only reading and searching run";
 
 /** What the user is told when a session left in plan mode is resumed: at the prompt it stays in it; a one-shot run leaves it unless --plan. */
 export const PLAN_RESUMED = "this session was in plan mode, and still is: the agent only reads and searches (Shift+Tab or /plan off turns it off)";
 export const PLAN_LEFT = "this session was in plan mode; this run is not (the agent may change files): hey -c --plan keeps it";
 
-/** The plan mode check for the shell named `shell`: the rules compiled once, then a refusal reason or undefined for each call. */
-export function planCheck(shell: string): (tool: string, args: Record<string, unknown>) => string | undefined {
+/** The plan mode check for the shell named `shell`: the rules compiled once, then a refusal reason (ending with `leave`) or undefined for each call. */
+export function planCheck(shell: string, leave = LEAVE): (tool: string, args: Record<string, unknown>) => string | undefined {
   const rules: CompiledRules = compileRules({ allow: PLAN_ALLOW, deny: [] }, shell).rules;
   return (tool, args) => {
     const command = typeof args.command === "string" ? args.command : undefined;
     if (tool === "bash" && command !== undefined) {
       const reads = decide(tool, args, rules).allowed && readsOnly(command, shell);
-      return reads ? undefined : `${PLAN_PREFIX} \`${oneLine(command)}\` may change things; ${LEAVE}`;
+      return reads ? undefined : `${PLAN_PREFIX} \`${oneLine(command)}\` may change things; ${leave}`;
     }
     if (decide(tool, args, rules).allowed) return undefined;
-    return `${PLAN_PREFIX} ${tool} may change things; ${LEAVE}`;
+    return `${PLAN_PREFIX} ${tool} may change things; ${leave}`;
   };
 }
 

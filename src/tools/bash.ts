@@ -18,6 +18,7 @@ import { clixmlText } from "./clixml.ts";
 import { shellArgv } from "./long-command.ts";
 import { type Env, gitBefore231, terminalNotes, timeoutNotes, unansweredNotes, VIM_STOPPED, VIM_SWAP, withoutTerminal } from "./no-terminal.ts";
 import { vimWatch } from "./vim-watch.ts";
+import { type FilterWatch, watchFilter } from "./filter-watch.ts";
 
 export { MAX_RESULT_BYTES, MAX_RESULT_LINES };
 export const MAX_TIMEOUT_MS = 600_000;
@@ -52,6 +53,8 @@ export interface BashToolOptions {
   notice?: (line: string) => void;
   /** what a saved full output hides (command-result.ts OutputKeeping) */
   hide?: (text: string) => string;
+  /** the external filter's state over the run, shared with `!COMMAND` (filter-watch.ts); by default the tool's own, telling `notice` */
+  watch?: FilterWatch;
 }
 
 /** The shell the bash tool runs on this machine (SPEC §7.1): `[tools] shell` when `configured`, looked up on PATH, its links followed (is `sh` dash?). */
@@ -74,6 +77,8 @@ export function withVariables(env: BashToolOptions["env"], variables: Env): (com
 /** The bash tool. `run` never throws: spawn failures, non-zero exits, timeouts and aborts are error results. */
 export function createBashTool(opts: BashToolOptions): Tool {
   const maxTimeoutMs = Math.max(opts.maxTimeoutMs ?? MAX_TIMEOUT_MS, opts.timeoutMs);
+  // an embedder's tool without a watch: the filter's failure is said through `notice`, once per tool
+  const watch = opts.watch ?? watchFilter(opts.filter, undefined, (line) => opts.notice?.(line));
   const outputDir = opts.outputDir ?? join(places(process.env, homedir(), process.cwd(), process.platform).outputsDir, newId());
   const cut = `${MAX_RESULT_LINES} lines/${MAX_RESULT_BYTES >> 10} KB, all saved to a file the result names.`;
   const { label, lacks, name } = opts.shell;
@@ -98,7 +103,7 @@ export function createBashTool(opts: BashToolOptions): Tool {
     run: async (args, ctx) => {
       const given = (typeof opts.env === "function" ? await opts.env(String(args.command), ctx.signal) : opts.env) ?? process.env;
       const env = withoutTerminal(given, oldGit(given.PATH));
-      return runBash({ ...opts, outputDir, env }, maxTimeoutMs, args, ctx);
+      return runBash({ ...opts, outputDir, env, watch }, maxTimeoutMs, args, ctx);
     },
   };
 }

@@ -16,6 +16,7 @@ import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
 import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
+import type { FilterWatch } from "./filter-watch.ts";
 
 /** What the model sees at most, after filtering; the rest is in the full-output file. */
 export const MAX_RESULT_LINES = 2000;
@@ -33,6 +34,8 @@ export interface OutputKeeping {
   outputDir: string;
   /** what the saved full output hides, as the result does (the secrets hey knows, shaped ones when on); none: kept as printed */
   hide?: (text: string) => string;
+  /** the external filter's state over the run (filter-watch.ts): told its failures, asked whether to run it */
+  watch?: FilterWatch;
 }
 
 /**
@@ -118,19 +121,17 @@ export async function commandResult(
     };
     // after an abort the user is waiting: output in memory is filtered in milliseconds, a spill file's could take seconds
     if (opts.signal.aborted) body = plain.hidden.bytes === 0 ? ((await builtin()) ?? plain) : plain;
-    else if (opts.filter === "builtin") body = (await builtin().catch(() => undefined)) ?? plain;
+    else if (opts.filter === "builtin" || opts.watch?.usable() === false) body = (await builtin().catch(() => undefined)) ?? plain;
     else {
       const external = await runFilter(opts, shown, exitCode);
       if ("text" in external) body = external;
       else {
-        const fallback = (opts.signal.aborted ? undefined : await builtin().catch(() => undefined)) ?? plain;
-        body = {
-          ...fallback,
-          text: `[external filter \`${opts.filter}\` failed (${external.failure}); built-in filter used; the filter is [tools] bash_filter]\n${fallback.text}`,
-        };
+        // the user is told (once a run), not the model: only the user can fix the setting; the built-in filter stands in
+        if (!opts.signal.aborted) opts.watch?.failed(external.failure);
+        body = (opts.signal.aborted ? undefined : await builtin().catch(() => undefined)) ?? plain;
       }
     }
-    filtered = body !== plain;
+    filtered = body !== plain; // a built-in filter that left the output as it was filtered nothing: no full-output file for 5 lines
   }
   const cut = truncateHeadTail(body.text, MAX_RESULT_LINES, MAX_RESULT_BYTES, body.hidden);
   let output = [cut.text, ...opts.notes, ...keptNotes(run, filtered)].join("\n");

@@ -61,7 +61,8 @@ export function createJsonOutput(write: (line: string) => void): Output {
           return line(counts);
         }
         case "tool_result":
-          if (event.refused)
+          // plan mode's refusals are no denial of the rules: `refused: "plan"` tells them apart
+          if (event.refused === "permission")
             denials.push({
               id: event.id,
               name: event.name,

@@ -8,7 +8,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 import { BLOCKED_PREFIX } from "../permission/rules.ts";
-import { PLAN_PREFIX } from "../permission/plan-mode.ts";
+import { PLAN_PREFIX } from "../kernel/tool-calls.ts";
 import { cutToWidth } from "./wrap.ts";
 import { shownName } from "../fs/odd-names.ts";
 

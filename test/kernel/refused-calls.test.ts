@@ -34,3 +34,22 @@ test("a refused call's tool_result says refused: permission; a call that ran and
   expect(refused!.output).toStartWith("blocked by permission rules:");
   expect(failed).toEqual({ type: "tool_result", id: "c2", name: "bash", ok: false, output: "false: exit 1" });
 });
+
+test("a call plan mode refused says refused: plan, apart from the permission rules' refusals", async () => {
+  const provider = fakeProvider([
+    {
+      toolCalls: [
+        { id: "c1", name: "bash", arguments: { command: "touch x" } },
+        { id: "c2", name: "bash", arguments: { command: "rm -rf build" } },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  const permission = (_: string, args: Record<string, unknown>) =>
+    String(args.command).startsWith("rm")
+      ? "blocked by permission rules: `rm -rf build` matches no allow entry"
+      : "blocked by plan mode: `touch x` may change things; this run is in plan mode (--plan): only reading and searching run";
+  const deps = loopDeps(provider, { tools: [bash], permission });
+  await runLoop([userMessage("go")], deps);
+  expect(deps.output.of("tool_result").map((r) => r.refused)).toEqual(["plan", "permission"]);
+});

@@ -59,6 +59,19 @@ describe("in plan mode", () => {
     expect(on.check("compress", {}, "bash")).toBeUndefined(); // hey's own
   });
 
+  test("in a one-shot run, which no key takes out of plan mode, a refusal says the run is in it (--plan), not to wait for Shift+Tab", () => {
+    const once = createPlanMode(true, true);
+    expect(once.check("bash", { command: "touch x" }, "bash")).toBe(
+      "blocked by plan mode: `touch x` may change things; this run is in plan mode (--plan): only reading and searching run",
+    );
+    expect(once.check("write_file", { path: "a" }, "bash")).toBe(
+      "blocked by plan mode: write_file may change things; this run is in plan mode (--plan): only reading and searching run",
+    );
+    expect(once.check("compress", { path: "x" }, "bash", { server: "fs", name: "compress", qualified: "fs_compress" })).toEndWith(
+      "this run is in plan mode (--plan): only reading and searching run",
+    );
+  });
+
   test("turned off, it refuses nothing", () => {
     const mode = createPlanMode(true);
     mode.on = false;

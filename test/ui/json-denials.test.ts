@@ -47,3 +47,20 @@ test("a run with no refused call has no permission_denials", () => {
   ]);
   expect(out.some((l) => "permission_denials" in l)).toBe(false);
 });
+
+test("a call plan mode refused is marked refused: plan and is no permission denial", () => {
+  const out = lines([
+    { type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"touch x"}' },
+    {
+      type: "tool_result",
+      id: "c1",
+      name: "bash",
+      ok: false,
+      output: "blocked by plan mode: `touch x` may change things; this run is in plan mode (--plan): only reading and searching run",
+      refused: "plan",
+    },
+    { type: "done", stop_reason: "end", turns: 2, usage },
+  ]);
+  expect(out.find((l) => l.type === "tool_result")).toMatchObject({ refused: "plan" });
+  expect(out.some((l) => "permission_denials" in l)).toBe(false);
+});

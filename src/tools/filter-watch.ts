@@ -1,0 +1,76 @@
+// An external `[tools] bash_filter` that cannot run, found once a run: at start when its program is
+// plainly missing (unrunnableFilter, said with the config's other problems and by `hey doctor`),
+// else at its first failure (FilterWatch). Either way the user is told once, naming where the filter
+// is set, and every later command goes through the built-in filter: the model is not told, as only
+// the user can fix the setting (a note on each result cost ~60 tokens and a saved file a call). Pure.
+/** An external filter's state over a run. */
+export interface FilterWatch {
+  /** false once the filter failed or was found missing at start: the built-in filter is used instead */
+  usable(): boolean;
+  /** the filter failed with `why` (`exit code 127: sh: 1: rtk: not found`): the user is told, the first time only */
+  failed(why: string): void;
+}
+
+/**
+ * The watch over `filter`, set at `source` ("HEY_BASH_FILTER" or "FILE:LINE"); `say` gets the
+ * one `hey:` line; `missing`: it was found missing at start (and said then), so it is never run.
+ */
+export function watchFilter(filter: string, source: string | undefined, say: (line: string) => void, missing = false): FilterWatch {
+  let usable = !missing;
+  return {
+    usable: () => usable,
+    failed(why) {
+      if (!usable) return;
+      usable = false;
+      say(`hey: ${filterName(filter, source)} failed (${why}); bash output goes through the built-in filter for the rest of this run`);
+    },
+  };
+}
+
+/** The filter as the user set it: `HEY_BASH_FILTER "rtk"` or `FILE:LINE: [tools] bash_filter "rtk"`. */
+export function filterName(filter: string, source: string | undefined): string {
+  const value = JSON.stringify(filter);
+  if (source === "HEY_BASH_FILTER") return `HEY_BASH_FILTER ${value}`;
+  return `${source ? `${source}: ` : ""}[tools] bash_filter ${value}`;
+}
+
+/** What sh and bash run without looking on PATH: a filter starting with one of them is not checked at start. */
+const SHELL_WORDS = new Set(
+  (
+    ". : [ [[ { ( ! alias bg break builtin case cd command continue declare echo eval exec exit export false fc fg for function " +
+    "getopts hash if jobs kill let local printf pwd read readonly return select set shift source test time times trap true type " +
+    "typeset ulimit umask unalias unset until wait while"
+  ).split(" "),
+);
+
+/**
+ * The line saying the external filter cannot be run, when its first word plainly names a program
+ * that is not there (`rtk` not on PATH, `/opt/f` not found); undefined for `builtin`, `none`, a
+ * program that is there, and a first word the shell resolves itself (a builtin, `~`, `$VAR`,
+ * quotes, `X=1 cmd`): those are found at their first failure. Not on Windows, where the shell may be PowerShell.
+ * `unrunnable` says why a program cannot be run (fs/ripgrep-choice.ts), or undefined when it can.
+ */
+export function unrunnableFilter(
+  filter: string,
+  source: string | undefined,
+  platform: string,
+  unrunnable: (program: string) => string | undefined,
+): string | undefined {
+  if (filter === "builtin" || filter === "none" || platform === "win32") return undefined;
+  const first = /^\s*([^\s;&|<>()$`'"\\=~*?]+)(?:\s|$)/.exec(filter)?.[1];
+  if (first === undefined || SHELL_WORDS.has(first)) return undefined;
+  const why = unrunnable(first);
+  return why && `${filterName(filter, source)} cannot be run (${first}: ${why}); bash output goes through the built-in filter instead`;
+}
+
+/**
+ * `hey doctor`'s line on an external filter: `! bash filter: ` and the start's line saying it cannot
+ * be run (unrunnableFilter) when `warnings` holds it, so the doctor says it once, here; else where it
+ * is set. Undefined for `builtin` and `none`.
+ */
+export function filterLine(filter: string, source: string | undefined, warnings: readonly string[]): string | undefined {
+  if (filter === "builtin" || filter === "none") return undefined;
+  const name = filterName(filter, source);
+  const trouble = warnings.find((w) => w.startsWith(`${name} cannot be run (`));
+  return trouble ? `! bash filter: ${trouble}` : `bash filter: ${name}`;
+}
