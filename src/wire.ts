@@ -1,7 +1,6 @@
-// The composition root: the only file that names concrete providers, tools, outputs and stores. `assemble` builds a run's pieces once —
-// outputs, the session writer, the tool array, the permission check compiled once, the system prompt source, the MCP servers — and the
-// agent, and hands them to runtime.ts, which alone swaps what the configuration decided (`/model`, `/reload`, `/resume`). It takes
-// resolved values: where hey's files are, what the command line chose, the configuration run.ts loaded.
+// The composition root: the only file that names concrete providers, tools, outputs and stores. `assemble` builds a run's pieces
+// once (outputs, session writer, tools, the permission check, the system prompt source, MCP servers, the agent) from resolved values
+// (hey's places, the command line's choices, run.ts's configuration) and hands them to runtime.ts, which alone swaps them (/model, /reload, /resume).
 import { platform } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createAgent } from "./agent.ts";
