@@ -110,7 +110,12 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
       return await attempt(false);
     }
   } catch (e) {
-    return fail(step === "discovery" ? (provider?.step ?? step) : step, deps.signal.aborted ? `Ctrl-C; ${stillSignedIn(deps.store.read(url)?.tokens, Date.now()) ? "an earlier sign-in still holds" : `not signed in: ${s.name} stays signed out, its tools left out`}` : messageOf(e));
+    return fail(
+      step === "discovery" ? (provider?.step ?? step) : step,
+      deps.signal.aborted
+        ? `Ctrl-C; ${stillSignedIn(deps.store.read(url)?.tokens, Date.now()) ? "an earlier sign-in still holds" : `not signed in: ${s.name} stays signed out, its tools left out`}`
+        : messageOf(e),
+    );
   } finally {
     listener.stop();
   }

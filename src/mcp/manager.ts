@@ -66,7 +66,6 @@ export interface ManagerDeps {
 /** An MCP tool as the loop sees it: a plain Tool that knows its server. */
 export type McpToolEntry = Tool & { server: string };
 
-
 interface Generation {
   servers: McpServer[];
   startedAt: number;

@@ -3,14 +3,13 @@
 // holds as waiting for a sign-in should take it up at its next request or call, not at /reload.
 // Cheap: one stat of the file per check, and a read only when the file changed since the server
 // refused hey's sign-in. Pure: the stat and the read are given.
-import type { Credentials } from "./credentials.ts";
 import type { McpServer } from "./server.ts";
 
 export interface SignInSource {
   /** what changes whenever the sign-in file of `url` is written (one stat), undefined when there is none */
   stamp(url: string): string | undefined;
-  /** the sign-in of `url`, undefined when there is none */
-  read(url: string): Credentials | undefined;
+  /** the sign-in of `url` (credentials.ts Credentials), undefined when there is none */
+  read(url: string): { tokens?: { access_token: string } } | undefined;
 }
 
 export interface SignInWatch {

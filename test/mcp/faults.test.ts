@@ -141,7 +141,10 @@ const existsLog = (name: string) => {
 test("/reload brings a server that stopped twice back: an unchanged table whose server is not running starts again", async () => {
   const flaky = fake("flaky", ["crash-after-call", "flaky"]);
   const m = open([flaky]);
-  for (const [text, state] of [["one", "stopped"], ["two", "failed"]] as const) {
+  for (const [text, state] of [
+    ["one", "stopped"],
+    ["two", "failed"],
+  ] as const) {
     expect((await m.call("echo", { text })).output).toBe(`flaky: ${text}`);
     await until(() => m.manager.status()[0]!.state === state, "the crash");
   }

@@ -305,7 +305,9 @@ test("a server that answers a token it no longer knows with 500 server_error (th
   expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
   f.revokeAll(); // the server restarted: its tokens are gone
   const why = "it refused hey's sign-in with HTTP 500 server_error (Internal Server Error) and asks for a new one";
-  expect(await call()).toBe(`MCP server remote needs a sign-in (${why}): the user signs in with /mcp login remote; do not run it (or hey mcp login) yourself: ask the user to, then call again`);
+  expect(await call()).toBe(
+    `MCP server remote needs a sign-in (${why}): the user signs in with /mcp login remote; do not run it (or hey mcp login) yourself: ask the user to, then call again`,
+  );
   expect(m.status()[0]).toMatchObject({ state: "auth_required", error: why });
   await m.close(); // the run ends (its cache writes with it); then the next one starts
   const next = manager(f.url);

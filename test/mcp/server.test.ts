@@ -85,7 +85,9 @@ test("a local server that stops again soon after its restart is failed, not stop
     state: "failed",
     error: "exited with code 1; it stopped again after a restart, so it is not restarted again: /reload restarts it",
   });
-  expect(await call()).toEqual({ error: "MCP server flaky stopped again (exited with code 1; it stopped again after a restart, so it is not restarted again: /reload restarts it)" });
+  expect(await call()).toEqual({
+    error: "MCP server flaky stopped again (exited with code 1; it stopped again after a restart, so it is not restarted again: /reload restarts it)",
+  });
   expect(starts()).toBe(2);
 });
 
