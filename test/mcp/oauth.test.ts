@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { connectServer } from "../../src/mcp/client.ts";
 import { createCredentialStore, watchStore } from "../../src/mcp/credentials.ts";
-import { signIn, signOut } from "../../src/mcp/login.ts";
+import { authCommand, signIn, signOut } from "../../src/mcp/login.ts";
 import { signedIn } from "../../src/mcp/oauth.ts";
 import { createMcpManager } from "../../src/mcp/manager.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
@@ -336,4 +336,25 @@ test("a sign-in whose registration the authorization server has forgotten regist
   const after = store().read(f.url)!;
   expect(after.client!.client_id).not.toBe(before);
   expect(after.tokens!.access_token).toBe(f.issued.at(-1)!);
+});
+
+test("/mcp login in a hey the agent's command started (hey -p '/mcp login o' through bash) refuses at once: no browser, no request", async () => {
+  const f = fake();
+  let restarted = false;
+  const r = await authCommand("login", "remote", {
+    servers: [serverSettings("remote", { url: f.url })],
+    store: store(),
+    fetch,
+    env: { BROWSER, PATH: process.env.PATH ?? "", HEY_AGENT_SESSION: "s-1" },
+    print: (t) => void printed.push(t),
+    signal: new AbortController().signal,
+    restart: async () => (restarted = true),
+  });
+  expect(r).toEqual({
+    ok: false,
+    text: "hey: running under an agent's command (HEY_AGENT_SESSION): the user signs in at their own terminal, with /mcp login remote in hey or hey mcp login remote in a shell",
+  });
+  expect(f.grants).toEqual([]);
+  expect(store().read(f.url)).toBeUndefined();
+  expect(restarted).toBe(false);
 });
