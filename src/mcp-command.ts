@@ -11,6 +11,7 @@ import { NetConfigError } from "./net/proxy.ts";
 import { beginConfig } from "./trust/start.ts";
 import { strayNotices } from "./trust/store.ts";
 import { writer } from "./ui/term.ts";
+import { agentSignIn } from "./trust/agent-mark.ts";
 import { fetchFor } from "./endpoint.ts";
 import { connectServer } from "./mcp/client.ts";
 import { redactingConnect } from "./mcp/redacted.ts";
@@ -64,6 +65,11 @@ export async function mcpCommand(argv: string[], here: Places): Promise<number> 
     return EXIT.usage;
   }
   const env = process.env;
+  const agent = agentSignIn(env, verb, name); // at once: nothing read, no browser opened
+  if (agent) {
+    err.write(`hey: ${agent}\n`);
+    return EXIT.usage;
+  }
   const warn = (m: string) => err.write(`hey: ${m}\n`);
   try {
     // as the doctor does: what the user has not approved (a server the agent added) is left out

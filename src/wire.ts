@@ -24,7 +24,7 @@ import type { Provider } from "./kernel/provider.ts";
 import type { Tool } from "./kernel/tool.ts";
 import type { ToolOrigin } from "./kernel/tool-calls.ts";
 import { projectRoots, serverBases } from "./mcp/answers.ts";
-import { createCredentialStore, type CredentialStore } from "./mcp/credentials.ts";
+import { createCredentialStore, watchStore, type CredentialStore } from "./mcp/credentials.ts";
 import { lateTool, refusedTool } from "./mcp/late-tool.ts";
 import { withheldTool } from "./mcp/withheld.ts";
 import { mcpCallName } from "./mcp/tool-aliases.ts";
@@ -289,7 +289,7 @@ export async function assemble(
     tools: requestTools, // every tool's results, MCP servers' included, are redacted before the model reads them
     // a built-in the rules refuse outright is not offered; a call to it reads the rules' refusal, not "unknown tool" (nor the server's tool of that name, offered under its prefix)
     unlisted: (name, offered) =>
-      (live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
+      (mcp.pickUpSignIns(), live.configured.refused(name) ? live.configured.tools.find((t) => t.name === name) : undefined) ??
       refusedTool(name, mcp) ?? // an MCP tool the rules refuse: their refusal
       ((t) => t && cap.guard(redactingTool(t, redaction)))(mcp.deferred(name)) ?? // one left to find_tools, called by the name it listed: it runs
       lateTool(name, { mcp, tools: requestTools, settings: () => live.config.settings.mcp, now: Date.now }, offered) ??
@@ -393,6 +393,7 @@ function mcpManager(here: Places, run: RunFlags, start: Start, builtins: string[
       refused: (name, origin) => servers.ports.refused(name, origin),
       budget: () => servers.ports.budget(),
       deferTools: () => servers.ports.deferTools(),
+      signIns: watchStore(() => servers.ports.credentials), // a sign-in made in a shell or by another hey is taken up at the next request or call
       now: Date.now,
     },
   );

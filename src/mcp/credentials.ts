@@ -6,12 +6,13 @@
 // Several heys share a file (a REPL, a `hey -p` from a git hook, `hey mcp login` in another
 // terminal): a refresh and every read-modify-write of it hold its lock (fs/file-lock.ts), so one
 // hey's rotated refresh token is never refreshed again, nor written over, by another.
-import { mkdirSync, unlinkSync } from "node:fs";
+import { mkdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { withFileLock } from "../fs/file-lock.ts";
 import { checkOwnFile, readOwnFile } from "../fs/own-files.ts";
 import { errnoCode } from "../kernel/errors.ts";
+import { watchSignIns, type SignInWatch } from "./sign-in-watch.ts";
 
 /** A sign-in file larger than this is not read (no registration or token is that big). */
 const MAX_FILE_BYTES = 256 * 1024;
@@ -113,4 +114,19 @@ export function createCredentialStore(configDir: string): CredentialStore {
     },
     secrets: () => [...seen],
   };
+}
+
+/** What changes whenever the sign-in file of `url` is written (each write is a new file: its inode), undefined when there is none: one stat. */
+export function signInStamp(store: Pick<CredentialStore, "pathOf">, url: string): string | undefined {
+  try {
+    const s = statSync(store.pathOf(url));
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sign-ins of `store` (the run's now), watched for one made outside this hey (sign-in-watch.ts). */
+export function watchStore(store: () => CredentialStore): SignInWatch {
+  return watchSignIns({ stamp: (url) => signInStamp(store(), url), read: (url) => store().read(url) });
 }

@@ -11,6 +11,8 @@
 // request carrying them is answered. Pure.
 import type { ServerStatus } from "./server.ts";
 import { heyNote } from "../kernel/user-notes.ts";
+import { signInText } from "./server.ts";
+import { failure } from "./start-notes.ts";
 
 /** Each server's instructions are cut here: they ride on every request. */
 export const MAX_INSTRUCTIONS_BYTES = 2048;
@@ -53,7 +55,9 @@ export function createGuidance(): Guidance {
   let section = "";
   const told = new Set<string>(); // late servers whose connection an answered request's note said
   let last: readonly string[] | undefined; // the tools of the last request answered with its note
-  let pending: { at: number; offered: readonly string[]; told: readonly string[]; problems: readonly string[] } | undefined; // the note of the request on its way
+  let lastServers = new Set<string>(); // and their servers
+  // the note of the request on its way
+  let pending: { at: number; offered: readonly string[]; servers: Set<string>; told: readonly string[]; problems: readonly string[] } | undefined;
   const fixable = new Set<string>(); // the problems an answered request's note said
   // a server whose cached list is offered while it starts: its cached instructions with it
   const given = (statuses: readonly ServerStatus[]) =>
@@ -70,6 +74,7 @@ export function createGuidance(): Guidance {
       // what the last request that carried a note was answered with counts as said; one that failed or was stopped said nothing
       if (pending && answered > pending.at) {
         last = pending.offered;
+        lastServers = pending.servers;
         for (const s of pending.told) told.add(s);
         for (const p of pending.problems) fixable.add(p);
       }
@@ -85,6 +90,10 @@ export function createGuidance(): Guidance {
         if (removed.length) parts.push(`- tools ${removed.join(", ")}`);
       }
       if (parts.length) notes.push(heyNote(`the MCP tools offered changed since the last request:\n${parts.join("\n")}`));
+      // a server whose tools the last request had and this one has not, because it failed or waits for a sign-in: why, once
+      for (const s of statuses)
+        if (lastServers.has(s.name) && !tools.some((t) => t.server === s.name) && (s.state === "failed" || s.state === "auth_required"))
+          notes.push(heyNote(s.state === "failed" ? `MCP server ${s.name} failed: ${failure(s)}; its tools are left out` : signInText(s.name, s.error)));
       const late = given(statuses).filter((s) => fixed && !fixed.has(s.name) && tools.some((t) => t.server === s.name));
       for (const s of late)
         notes.push(
@@ -98,11 +107,11 @@ export function createGuidance(): Guidance {
       if (table.length)
         notes.push(heyNote(`the MCP configuration names tools its server does not offer:\n${table.join("\n")}\nfix the table, then ask the user to /reload`));
       for (const p of unsaid) if (!table.includes(p)) notes.push(heyNote(p));
-      pending = { at: answered, offered, told: late.map((s) => s.name), problems: unsaid };
+      pending = { at: answered, offered, servers: new Set(tools.map((t) => t.server)), told: late.map((s) => s.name), problems: unsaid };
       return notes.join("\n") || undefined;
     },
     reset(servers) {
-      (last = undefined), (pending = undefined);
+      (last = undefined), (pending = undefined), (lastServers = new Set());
       fixable.clear(); // a problem the reload left is said again: the model may think it fixed it
       if (servers) (fixed = undefined), told.clear();
     },

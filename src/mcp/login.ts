@@ -9,8 +9,9 @@ import type { McpServerSettings } from "../config/settings.ts";
 import { browserCommands } from "./browser.ts";
 import { oauthSdk } from "./client.ts";
 import type { CredentialStore } from "./credentials.ts";
+import { agentSignIn } from "../trust/agent-mark.ts";
 import { asksForSignIn, initializeBody, Unreachable } from "./http-faults.ts";
-import { createOAuthProvider, registeredPort, type HeyOAuthProvider, type Step } from "./oauth.ts";
+import { createOAuthProvider, registeredPort, stillSignedIn, type HeyOAuthProvider, type Step } from "./oauth.ts";
 
 /** How long a sign-in waits for the browser to come back. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -109,7 +110,12 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
       return await attempt(false);
     }
   } catch (e) {
-    return fail(step === "discovery" ? (provider?.step ?? step) : step, deps.signal.aborted ? "Ctrl-C; an earlier sign-in still holds" : messageOf(e));
+    return fail(
+      step === "discovery" ? (provider?.step ?? step) : step,
+      deps.signal.aborted
+        ? `Ctrl-C; ${stillSignedIn(deps.store.read(url)?.tokens, Date.now()) ? "an earlier sign-in still holds" : `not signed in: ${s.name} stays signed out, its tools left out`}`
+        : messageOf(e),
+    );
   } finally {
     listener.stop();
   }
@@ -148,6 +154,8 @@ export async function authCommand(
   name: string,
   deps: SignInDeps & { servers: readonly McpServerSettings[]; restart(name: string): Promise<boolean> },
 ): Promise<{ ok: boolean; text: string }> {
+  const agent = agentSignIn(deps.env, verb, name);
+  if (agent) return { ok: false, text: `hey: ${agent}` };
   const s = deps.servers.find((x) => x.name === name);
   if (!s)
     return {

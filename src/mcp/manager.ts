@@ -9,7 +9,7 @@
 // starts as at start-up; a changed one that is serving is started beside it and takes over once it
 // has connected — if it fails, the old one keeps serving and the reload says so. Pure:
 // connecting, the cache and the output are given.
-import { namedChanges, type Applied, type Reloadable } from "../config/reload.ts";
+import { namedChanges, type Applied } from "../config/reload.ts";
 import type { McpServerSettings, Settings } from "../config/settings.ts";
 import type { AgentEvent } from "../kernel/output.ts";
 import type { Tool } from "../kernel/tool.ts";
@@ -19,16 +19,19 @@ import { changeNotices } from "./list-changes.ts";
 import { holdNames, type ExposedTool, type McpTool } from "./names.ts";
 import { toolWeigher } from "./heavy-tools.ts";
 import { mcpSpec, offerTools, originFor, type Offer, type Refused } from "./offer.ts";
-import type { McpPrompt, PromptResult, ResourceResult } from "./prompts.ts";
 import { shapeResult, toolResultOf } from "./results.ts";
 import { renameNotices } from "./said-renames.ts";
-import { abortable, createServer, within, type Connect, type Get, type McpServer, type ServerStatus } from "./server.ts";
+import { abortable, createServer, within, type Connect, type McpServer, type ServerStatus } from "./server.ts";
 import type { ToolStore } from "./store.ts";
 import { keptOld, running, sameServer } from "./takeover.ts";
 import { withTail } from "./stderr-lines.ts";
 import { failure, notReady } from "./start-notes.ts";
 import { FIND_TOOLS } from "./deferred.ts";
 import { createDeferring } from "./deferring.ts";
+import { startSignedIn, type SignInWatch } from "./sign-in-watch.ts";
+import type { McpManager } from "./manager-api.ts";
+
+export type { McpManager } from "./manager-api.ts";
 
 /** Servers with a cached list start this long after start-up at the latest (the REPL sends no request for a while). */
 export const CACHED_START_DELAY_MS = 200;
@@ -55,48 +58,13 @@ export interface ManagerDeps {
   budget(): number;
   /** `[mcp] defer_tools`, asked at each request; absent: never (every tool's schema in every request) */
   deferTools?(): Settings["mcp"]["deferTools"];
+  /** the shared sign-ins, watched for one made outside this hey while a server waits for it; absent: only /mcp login brings such a server back */
+  signIns?: SignInWatch;
   now(): number;
 }
 
 /** An MCP tool as the loop sees it: a plain Tool that knows its server. */
 export type McpToolEntry = Tool & { server: string };
-
-export interface McpManager {
-  /**
-   * `builtins` with every offered MCP tool added (an MCP tool named like a built-in replaces it).
-   * Waits, abortably, only for servers without a tool list yet whose start-up wait is not over.
-   */
-  tools(builtins: Tool[], signal: AbortSignal): Promise<Tool[]>;
-  /** every server, in configuration order (`/mcp`) */
-  status(): ServerStatus[];
-  /** what the next request offers of the servers' tools, and what it leaves out and why (`/mcp`) */
-  offer(): Offer;
-  /** a call by `name` to a tool left to find_tools (deferred.ts): it loads, then runs; undefined for any other name */
-  deferred(name: string): Tool | undefined;
-  /** a new session (`/clear`, `/resume`): the tools loaded are `loaded` (a resumed session's, deferred.ts loadedIn) */
-  resume(loaded: string[]): void;
-  /** the MCP tool a request offered as `name`, for the permission rules (they name it by its server's names too); undefined: none */
-  origin(name: string): ToolOrigin | undefined;
-  /** the system prompt's part: the instructions of the servers connected at its first build (guidance.ts) */
-  instructions(): string;
-  /** the next request's note of the servers: the MCP tools changed since the last request answered, a late server's instructions (`answered`: the run's requests answered so far) */
-  note(answered: number): string | undefined;
-  /** settles once `server` has connected or failed (at once when it is not starting); rejects only when `signal` aborts */
-  settled(server: string, signal: AbortSignal): Promise<void>;
-  /** the prompts of the connected servers (`/mcp:SERVER:PROMPT`, Tab completion) */
-  prompts(): { server: string; prompts: McpPrompt[] }[];
-  /** a prompt or resource of `server`, waiting for it when it is starting; the error text when it cannot be had */
-  get(server: string, what: Get, signal: AbortSignal): Promise<{ result: PromptResult | ResourceResult } | { error: string }>;
-  /** starts `server` again (after a sign-in); false when no running server has that name */
-  restart(server: string): Promise<boolean>;
-  /**
-   * `/reload`: a server to run whose command is not found is an error (SPEC §23: nothing switches,
-   * the current servers are kept); apply closes all and starts the new set
-   */
-  reloadable: Reloadable;
-  /** closes every server; never throws */
-  close(): Promise<void>;
-}
 
 interface Generation {
   servers: McpServer[];
@@ -171,13 +139,15 @@ export function createMcpManager(
       connect: deps.connect,
       cached,
       instructions,
+      now: deps.now,
+      signedInAgain: () => settings.url !== undefined && deps.signIns?.fresh(settings.url) === true,
       events: {
         changed: (s) => {
           if (s.state === "connected") lastListed.set(self, names(s.tools));
           if (pending.get(settings.name) === self) return takeOver(self, s);
           if (!current.servers.includes(self)) return;
           if (s.state === "connected") connected(s, offered(current));
-          if (s.state === "auth_required") track(deps.store.forget(settings)); // the next run does not offer tools it cannot call
+          if (s.state === "auth_required") track(deps.store.forget(settings)), settings.url && deps.signIns?.refused(settings.url); // the next run does not offer tools it cannot call
           if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, failure(s))); // the next run does not wait for it, and says why
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
             deps.report({ type: "mcp", server: s.name, state: s.state, error: withTail(s) });
@@ -320,6 +290,8 @@ export function createMcpManager(
       const gen = current;
       if (gen.servers.length === 0) return builtinTools;
       await waitForStarting(gen, signal);
+      const again = deps.signIns ? startSignedIn(gen.servers, deps.signIns) : []; // signed in elsewhere: this request has its tools
+      if (again.length) await abortable(within(Promise.all(again.map((s) => s.settled())), gen.waitMs), signal);
       // the first request is on its way: the servers it did not wait for start now
       if (gen.deferred !== undefined) setTimeout(() => current === gen && gen.deferred !== undefined && startDeferred(gen), 0);
       const own = builtinTools.map((t) => t.name);
@@ -362,6 +334,7 @@ export function createMcpManager(
       await next.settled();
       return true;
     },
+    pickUpSignIns: () => void (deps.signIns && startSignedIn(current.servers, deps.signIns)),
     reloadable: {
       name: "mcp",
       async check(settings: Settings) {

@@ -101,6 +101,11 @@ export function registeredPort(c: Credentials | undefined): number | undefined {
   return undefined;
 }
 
+/** Whether `tokens` can still be used: an access token not past its expiry, or a refresh token to get another (a cancelled sign-in says whether one holds). */
+export function stillSignedIn(tokens: StoredTokens | undefined, now: number): boolean {
+  return !!tokens?.access_token && (tokens.expires_at === undefined || tokens.expires_at > now || tokens.refresh_token !== undefined);
+}
+
 /** Whether `a` and `b` are the same grant: a refresh or a new sign-in changes both tokens, or at least the access token. */
 export function sameTokens(a: StoredTokens | undefined, b: StoredTokens | undefined): boolean {
   return a?.access_token === b?.access_token && a?.refresh_token === b?.refresh_token;

@@ -1,7 +1,8 @@
 // One MCP server's life (SPEC §14): connecting → connected, or failed (left out, with why), or
 // auth_required (a remote server that wants a sign-in: left out until `hey mcp login`); a
-// connected server that stops (a crash, an exit) is restarted lazily, once, on its next call, and
-// after that a call tells the model and the user to /reload. A remote server that is lost (out of
+// connected server that stops (a crash, an exit) is restarted lazily, once, on its next call; one
+// that stops again is failed (its tools left out) until /reload — unless it had stayed up for
+// RESTART_BACK_MS, which gives it its restart back. A remote server that is lost (out of
 // reach) is connected again on its next call, every time it comes back: reaching it again is no
 // crash loop. A call that times out is an error
 // result and the server is kept. Pure: the connection is made by the `connect` it is given
@@ -16,8 +17,10 @@ import { errorText } from "../kernel/errors.ts";
 /** How long a failed call waits for the server's exit to be seen, to tell a crash from a failure. */
 const CLOSE_SETTLE_MS = 300;
 
-/** A stopped server is restarted this many times (per /reload) before calls say to /reload. */
+/** A stopped server is restarted this many times (per /reload) before it is failed until /reload. */
 export const MAX_RESTARTS = 1;
+/** A local server that stays up this long before it stops has its restart back: a crash at 9:00 and one at 17:00 are no crash loop. */
+export const RESTART_BACK_MS = 10 * 60_000;
 
 /**
  * One request's limits: `timeoutMs` without a word from the server; a call's progress notices
@@ -149,8 +152,17 @@ export interface McpServer {
 /** `cached`: the tool list (and `instructions`) cached of this configuration, offered until the server has answered. */
 export function createServer(
   settings: McpServerSettings,
-  deps: { connect: Connect; cached: McpTool[] | undefined; instructions?: string | undefined; events: ServerEvents },
+  deps: {
+    connect: Connect;
+    cached: McpTool[] | undefined;
+    instructions?: string | undefined;
+    events: ServerEvents;
+    /** while it waits for a sign-in: whether a new one was stored since (`hey mcp login` in a shell, another hey: sign-in-watch.ts) */
+    signedInAgain?: () => boolean;
+    now?: () => number;
+  },
 ): McpServer {
+  const now = deps.now ?? Date.now;
   const { name } = settings;
   const remote = settings.url !== undefined;
   let state: ServerState = "connecting";
@@ -164,6 +176,8 @@ export function createServer(
   let error: string | undefined;
   let stderr: string | undefined;
   let restarts = 0;
+  let upSince = 0; // when the current connection was made
+  let spent = false; // failed because it stopped again after its restart
   let busy = false; // a 503 answered this start
   const closing = new AbortController();
   const waiters: (() => void)[] = []; // calls waiting for the next change of state
@@ -209,6 +223,10 @@ export function createServer(
       onClose(why, tail, auth) {
         if (!mine || connection !== mine || state === "closed") return; // a failure while connecting rejects connect instead
         connection = undefined;
+        if (now() - upSince >= RESTART_BACK_MS) restarts = 0; // it ran well for a long while: this stop is no crash loop
+        // a server hey will not restart is failed, as one that does not start: its tools leave the requests, and the model is told
+        spent = !auth && restarts >= MAX_RESTARTS;
+        if (spent) return set("failed", { error: `${why}; it stopped again after a restart, so it is not restarted again: /reload restarts it`, stderr: tail });
         set(auth ? "auth_required" : "stopped", { error: why, stderr: tail });
       },
       onBusy: () => void (busy = true),
@@ -225,6 +243,8 @@ export function createServer(
         if (state === "closed") return void c.close();
         mine = c;
         connection = c;
+        upSince = now();
+        spent = false;
         // a remote server reached again is well again: losing it later is no crash loop
         if (remote) restarts = 0;
         tools = early ?? c.tools;
@@ -245,10 +265,10 @@ export function createServer(
   async function ready(signal: AbortSignal, progress?: (note: string) => void): Promise<Connection | string> {
     if (!started) start();
     if (state === "stopped") {
-      if (restarts >= MAX_RESTARTS) return `MCP server ${name} stopped again (${error}); it is not restarted twice: /reload restarts it`;
       restarts++;
       start();
     }
+    if (state === "auth_required" && deps.signedInAgain?.()) start(); // signed in elsewhere since: the new sign-in is used now
     if (state === "connecting") {
       progress?.(`waiting for MCP server ${name} to start`); // a slow start is no hung call
       // for timeout_ms at most: a start takes up to timeout_ms for each of its steps (a legacy SSE
@@ -261,6 +281,7 @@ export function createServer(
     if (state === "closed") return `MCP server ${name} was closed (/reload replaced it)`;
     if (state === "auth_required") return signInText(name, error);
     const tail = stderr ? `\n${stderr}` : "";
+    if (spent) return `MCP server ${name} stopped again (${error})${tail}`;
     if (restarts > 0 && remote) return `MCP server ${name} was lost and could not be reconnected: ${error}; /reload connects again${tail}`;
     if (restarts > 0) return `MCP server ${name} stopped and could not be restarted: ${error}; fix it, then /reload${tail}`;
     return `MCP server ${name} is not available: ${error}; fix its configuration, then /reload${tail}`;
@@ -301,6 +322,7 @@ export function createServer(
       if (err.kind === "closed" || connection !== c) {
         const why = connection !== c && error ? error : "the connection closed";
         if (remote) return { error: `MCP server ${name} was lost during the call (${why}); hey connects again on the next call` };
+        if (spent) return { error: `MCP server ${name} stopped again during the call (${why})` }; // its error says it is not restarted
         const next = restarts < MAX_RESTARTS ? "it is restarted on the next call" : "/reload restarts it";
         return { error: `MCP server ${name} stopped during the call (${why}); ${next}` };
       }
@@ -354,7 +376,10 @@ export async function within(p: Promise<unknown>, ms: number): Promise<void> {
   await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
-/** What a call (or the user) reads while a server waits for a sign-in. */
+/**
+ * What a call reads while a server waits for a sign-in. Only the user signs in: the sign-in opens
+ * their browser, and run by the agent it would hang its command until it timed out (x115 #2).
+ */
 export function signInText(server: string, why: string | undefined): string {
-  return `MCP server ${server} needs a sign-in${why ? ` (${why})` : ""}: run hey mcp login ${server} (or /mcp login ${server} in hey), then try again`;
+  return `MCP server ${server} needs a sign-in${why ? ` (${why})` : ""}: the user signs in with /mcp login ${server}; do not run it (or hey mcp login) yourself: ask the user to, then call again`;
 }

@@ -13,3 +13,13 @@ export const AGENT_MARK = "HEY_AGENT_SESSION";
 export function agentCommand(env: Record<string, string | undefined>): string | undefined {
   return env[AGENT_MARK] ? `running under an agent's command (${AGENT_MARK}): questions are answered in your own terminal` : undefined;
 }
+
+/**
+ * Why `hey mcp login`/`logout` (or `/mcp login` in a hey the agent's command started) refuses, or
+ * undefined: only the user signs in. A sign-in opens the user's browser and waits for it (x115 #2).
+ */
+export function agentSignIn(env: Record<string, string | undefined>, verb: "login" | "logout", name: string): string | undefined {
+  if (!env[AGENT_MARK]) return undefined;
+  const what = verb === "login" ? "signs in" : "signs out";
+  return `running under an agent's command (${AGENT_MARK}): the user ${what} at their own terminal, with /mcp ${verb} ${name || "NAME"} in hey or hey mcp ${verb} ${name || "NAME"} in a shell`;
+}

@@ -109,7 +109,7 @@ test("the SDK's OAuth example: auth required at once before a sign-in; hey mcp l
   ]);
   // its cached tool was offered to the first request; the call says how to sign in
   expect(resultOf(expired.stdout)).toStartWith(
-    "got MCP server demo needs a sign-in (hey's sign-in to it has run out and could not be refreshed): run hey mcp login demo",
+    "got MCP server demo needs a sign-in (hey's sign-in to it has run out and could not be refreshed): the user signs in with /mcp login demo",
   );
   // and the run after that offers nothing of it
   const after = await hey(["-p", "greet Ana", "--output", "json"]);
@@ -138,7 +138,7 @@ test("the SDK's OAuth example restarted: the next run says it needs a sign-in (n
     `hey: MCP server demo needs a sign-in, its tools are left out (${why}); sign in with hey mcp login demo (or /mcp login demo in hey)\n`,
   );
   // its cached greet was offered to the first request: the call says how to sign in
-  expect(resultOf(after.stdout)).toStartWith(`got MCP server demo needs a sign-in (${why}): run hey mcp login demo`);
+  expect(resultOf(after.stdout)).toStartWith(`got MCP server demo needs a sign-in (${why}): the user signs in with /mcp login demo`);
 
   const again = await hey(["mcp", "login", "demo"], { BROWSER });
   expect(again.stderr).toBe("");
@@ -270,4 +270,23 @@ test("hey mcp login of a server that an untrusted project's .mcp.json defines: n
   const approved = await runHey(["mcp", "login", "tracker", "--approve"], { env: { HOME: home.path, BROWSER }, cwd: project, timeoutMs: 60_000 });
   expect(approved.code).toBe(0);
   expect(approved.stdout).toMatch(/\nconnected: tracker \(1 tool\)\n$/);
+});
+
+test("hey mcp login (and logout) run by the agent's bash command refuse at once: only the user signs in, at their own terminal", async () => {
+  await ensureBinary();
+  const f: OAuthFake = startOAuthFake();
+  stops.push(() => f.stop());
+  writeConfig(`[mcp.o]\nurl = "${f.url}"\n`);
+  // a browser that would come back: the agent must not get a sign-in even so
+  for (const verb of ["login", "logout"]) {
+    const r = await hey(["mcp", verb, "o"], { BROWSER, HEY_AGENT_SESSION: "s-1" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    const what = verb === "login" ? "signs in" : "signs out";
+    expect(r.stderr).toBe(
+      `hey: running under an agent's command (HEY_AGENT_SESSION): the user ${what} at their own terminal, with /mcp ${verb} o in hey or hey mcp ${verb} o in a shell\n`,
+    );
+  }
+  expect(f.grants).toEqual([]); // nothing was asked of the authorization server
+  expect(f.seen).toEqual([]);
 });

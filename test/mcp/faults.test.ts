@@ -1,6 +1,7 @@
 // Servers that misbehave, made by us (test/fixtures/mcp/fake-server.ts): none of them blocks the
 // first request past startup_wait_ms or hangs a call; each failure is reported once with why (and
-// the tail of the server's stderr); a crash is restarted once, then calls say to /reload.
+// the tail of the server's stderr); a crash is restarted once, then the server is failed (its tools
+// left out) until /reload, unless it had stayed up RESTART_BACK_MS.
 // A call that changes its server's tools returns once the new list is read (a bounded wait).
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -93,17 +94,20 @@ test("a server that writes a log line on stdout before it answers is used all th
   expect(m.events.filter((e) => e.state === "failed")).toEqual([]);
 });
 
-test("a server that crashes after a call is restarted once, on the next call; after the second crash calls say to /reload", async () => {
-  const m = open([fake("flaky", ["crash-after-call", "flaky"])]);
+test("a server that crashes after a call is restarted once, on the next call; after the second crash it is failed: its tools leave the request, /mcp and the model say /reload", async () => {
+  const m = open([fake("flaky", ["crash-after-call", "flaky"]), fake("good", ["ok", "good", "fine"])]);
   expect(await m.call("echo", { text: "one" })).toEqual({ output: "flaky: one" });
   await until(() => m.events.some((e) => e.state === "stopped"), "the crash");
   expect(m.events.find((e) => e.state === "stopped")!.error).toBe("exited with code 1\n  segfault (pretend)");
   expect(await m.call("echo", { text: "two" })).toEqual({ output: "flaky: two" }); // restarted
   expect(starts("flaky")).toBe(2);
-  await until(() => m.events.filter((e) => e.state === "stopped").length === 2, "the second crash");
-  const third = await m.call("echo", { text: "three" });
-  expect(third.isError).toBe(true);
-  expect(third.output).toBe("MCP server flaky stopped again (exited with code 1); it is not restarted twice: /reload restarts it");
+  await until(() => m.events.some((e) => e.state === "failed"), "the second crash");
+  const why = "exited with code 1; it stopped again after a restart, so it is not restarted again: /reload restarts it";
+  expect(m.events.filter((e) => e.server === "flaky").map((e) => e.state)).toEqual(["connected", "stopped", "connected", "failed"]);
+  expect(m.events.at(-1)!.error).toBe(`${why}\n  segfault (pretend)`);
+  expect((await m.tools()).map((t) => t.name)).toEqual(["fine"]); // its schemas no longer ride on every request
+  const listing = formatStatus(m.manager.status(), m.manager.offer(), false);
+  expect(listing).toContain(`flaky: failed\n  ${why}`);
   expect(starts("flaky")).toBe(2);
 });
 
@@ -137,15 +141,17 @@ const existsLog = (name: string) => {
 test("/reload brings a server that stopped twice back: an unchanged table whose server is not running starts again", async () => {
   const flaky = fake("flaky", ["crash-after-call", "flaky"]);
   const m = open([flaky]);
-  for (const text of ["one", "two"]) {
+  for (const [text, state] of [
+    ["one", "stopped"],
+    ["two", "failed"],
+  ] as const) {
     expect((await m.call("echo", { text })).output).toBe(`flaky: ${text}`);
-    await until(() => m.manager.status()[0]!.state === "stopped", "the crash");
+    await until(() => m.manager.status()[0]!.state === state, "the crash");
   }
-  expect((await m.call("echo", { text: "three" })).output).toContain("/reload restarts it");
   const settings = { ...defaultSettingsForTest(), mcp: { servers: [flaky], startupWaitMs: 20_000, deferTools: "never" as const } };
   const staged = await m.manager.reloadable.check(settings);
   expect(staged.errors).toEqual([]);
-  expect(staged.changes).toEqual(["~ mcp server flaky (started again: it had stopped)"]);
+  expect(staged.changes).toEqual(["~ mcp server flaky (started again: it had failed)"]);
   await staged.apply();
   expect((await m.call("echo", { text: "four" })).output).toBe("flaky: four");
   expect(starts("flaky")).toBe(3);

@@ -72,3 +72,29 @@ test("a server none of whose tools is offered (the rules refuse them all) puts n
   expect(g.system([up("docs", "Search before you fetch."), hostile], named("search"))).toBe("Instructions from MCP server docs:\nSearch before you fetch.");
   expect(g.note([up("docs", "Search before you fetch."), hostile], named("search"), 0)).toBeUndefined();
 });
+
+test("a server whose tools leave the request because it failed (stopped again) or waits for a sign-in: why, once, with the tools that went", () => {
+  const g = createGuidance();
+  const tools = [
+    { name: "die", server: "f" },
+    { name: "whoami", server: "o" },
+    { name: "search", server: "docs" },
+  ];
+  const all = [up("f"), up("o"), up("docs")];
+  expect(g.note(all, tools, 0)).toBeUndefined();
+  const why = "exited with code 3; it stopped again after a restart, so it is not restarted again: /reload restarts it";
+  const down: ServerStatus[] = [
+    { name: "f", state: "failed", tools: [], cached: false, error: why },
+    { name: "o", state: "auth_required", tools: [], cached: false, error: "HTTP 401" },
+    up("docs"),
+  ];
+  const note = g.note(down, tools.slice(2), 1);
+  expect(note).toBe(
+    [
+      "[hey: the MCP tools offered changed since the last request:\n- tools die, whoami]",
+      `[hey: MCP server f failed: ${why}; its tools are left out]`,
+      "[hey: MCP server o needs a sign-in (HTTP 401): the user signs in with /mcp login o; do not run it (or hey mcp login) yourself: ask the user to, then call again]",
+    ].join("\n"),
+  );
+  expect(g.note(down, tools.slice(2), 2)).toBeUndefined(); // said once
+});

@@ -123,7 +123,7 @@ test("the line for servers that do not list the name: each one's state, with its
   expect(line).toBe(
     'unknown tool "serach": MCP server web started but has no tool serach (closest: search, fetch, scrape); ' +
       "MCP server slow is still starting after 12 s; its tools join the list when it is ready: call it again then; " +
-      "MCP server gh needs a sign-in (HTTP 401): run hey mcp login gh (or /mcp login gh in hey), then try again",
+      "MCP server gh needs a sign-in (HTTP 401): the user signs in with /mcp login gh; do not run it (or hey mcp login) yourself: ask the user to, then call again",
   );
 });
 

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { connectServer } from "../../src/mcp/client.ts";
-import { createCredentialStore } from "../../src/mcp/credentials.ts";
-import { signIn, signOut } from "../../src/mcp/login.ts";
+import { createCredentialStore, watchStore } from "../../src/mcp/credentials.ts";
+import { authCommand, signIn, signOut } from "../../src/mcp/login.ts";
 import { signedIn } from "../../src/mcp/oauth.ts";
 import { createMcpManager } from "../../src/mcp/manager.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
@@ -56,6 +56,7 @@ function manager(url: string, headers: Record<string, string> = {}) {
       warn: () => {},
       refused: () => false,
       budget: () => 40_000,
+      signIns: watchStore(() => creds),
       now: Date.now,
     },
   );
@@ -132,7 +133,9 @@ test("a revoked sign-in whose refresh is refused: auth_required again, and a cal
   const tool = (await m.tools([], new AbortController().signal)).find((t) => t.name === "whoami")!;
   const r = await tool.run({}, { signal: new AbortController().signal, cwd: dir.path });
   expect(r).toEqual({ output: expect.stringContaining("MCP server remote needs a sign-in"), isError: true });
-  expect(r.output).toContain("run hey mcp login remote");
+  // the user signs in, not the agent: a model told to "run hey mcp login" ran it through bash, opening the user's browser
+  expect(r.output).toContain("the user signs in with /mcp login remote; do not run it (or hey mcp login) yourself");
+  expect(r.output).not.toContain("run hey mcp login");
   expect(f.grants).toContain("refresh_token"); // the SDK tried to refresh first
   expect(events.at(-1)).toMatchObject({ state: "auth_required" });
   expect(m.status()[0]!.state).toBe("auth_required");
@@ -185,6 +188,54 @@ test("a failed registration names its step; a cancelled wait names the browser s
     text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; an earlier sign-in still holds",
   });
   expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
+});
+
+test("a cancelled sign-in with no usable sign-in stored says the server stays signed out, never that an earlier one holds", async () => {
+  const f = fake();
+  for (const earlier of ["none", "revoked"] as const) {
+    if (earlier === "revoked") {
+      expect((await login(f.url)).ok).toBe(true);
+      const s = store();
+      const { tokens: _, ...rest } = s.read(f.url)!; // a refused grant drops the tokens, keeping the registration
+      await s.write(rest);
+    }
+    const abort = new AbortController();
+    const waiting = printed.length;
+    const pending = login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal);
+    await until(() => printed.slice(waiting).some((t) => t.startsWith("Waiting for the browser to come back")), "the sign-in waiting for the browser");
+    abort.abort();
+    expect((await pending).text).toBe(
+      "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; not signed in: remote stays signed out, its tools left out",
+    );
+  }
+});
+
+test("a sign-in made by another hey (hey mcp login in a shell) while this one waits for it is taken up at the next request: no /reload", async () => {
+  const f = fake();
+  const { m, events, call } = manager(f.url);
+  expect(await call()).toBe("(no whoami offered)");
+  expect(m.status()[0]!.state).toBe("auth_required");
+  expect(await call()).toBe("(no whoami offered)"); // nothing new stored: no reconnect, no request to the server
+  const asked = f.seen.length;
+  expect((await login(f.url)).ok).toBe(true); // its own store, as another process's
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  expect(events.at(-1)).toMatchObject({ state: "connected", tools: 1 });
+  expect(f.seen.length).toBeGreaterThan(asked);
+});
+
+test("a call through a tool of a server whose sign-in was revoked works again once a sign-in is made elsewhere", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const { m, call } = manager(f.url);
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  const tool = (await m.tools([], new AbortController().signal)).find((t) => t.name === "whoami")!; // as the model holds it from the last request
+  f.revokeAll();
+  const run = () => tool.run({}, { signal: new AbortController().signal, cwd: dir.path });
+  expect((await run()).output).toContain("needs a sign-in");
+  expect((await run()).output).toContain("needs a sign-in"); // still: nothing new stored
+  expect((await login(f.url)).ok).toBe(true);
+  expect(await run()).toEqual({ output: `you sent: Bearer ${f.issued.at(-1)}` });
+  expect(m.status()[0]!.state).toBe("connected");
 });
 
 test("a server that cannot be reached, or has no OAuth metadata, fails at discovery; one that asks for nothing needs no sign-in; logout forgets", async () => {
@@ -254,7 +305,9 @@ test("a server that answers a token it no longer knows with 500 server_error (th
   expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
   f.revokeAll(); // the server restarted: its tokens are gone
   const why = "it refused hey's sign-in with HTTP 500 server_error (Internal Server Error) and asks for a new one";
-  expect(await call()).toBe(`MCP server remote needs a sign-in (${why}): run hey mcp login remote (or /mcp login remote in hey), then try again`);
+  expect(await call()).toBe(
+    `MCP server remote needs a sign-in (${why}): the user signs in with /mcp login remote; do not run it (or hey mcp login) yourself: ask the user to, then call again`,
+  );
   expect(m.status()[0]).toMatchObject({ state: "auth_required", error: why });
   await m.close(); // the run ends (its cache writes with it); then the next one starts
   const next = manager(f.url);
@@ -283,4 +336,25 @@ test("a sign-in whose registration the authorization server has forgotten regist
   const after = store().read(f.url)!;
   expect(after.client!.client_id).not.toBe(before);
   expect(after.tokens!.access_token).toBe(f.issued.at(-1)!);
+});
+
+test("/mcp login in a hey the agent's command started (hey -p '/mcp login o' through bash) refuses at once: no browser, no request", async () => {
+  const f = fake();
+  let restarted = false;
+  const r = await authCommand("login", "remote", {
+    servers: [serverSettings("remote", { url: f.url })],
+    store: store(),
+    fetch,
+    env: { BROWSER, PATH: process.env.PATH ?? "", HEY_AGENT_SESSION: "s-1" },
+    print: (t) => void printed.push(t),
+    signal: new AbortController().signal,
+    restart: async () => (restarted = true),
+  });
+  expect(r).toEqual({
+    ok: false,
+    text: "hey: running under an agent's command (HEY_AGENT_SESSION): the user signs in at their own terminal, with /mcp login remote in hey or hey mcp login remote in a shell",
+  });
+  expect(f.grants).toEqual([]);
+  expect(store().read(f.url)).toBeUndefined();
+  expect(restarted).toBe(false);
 });
