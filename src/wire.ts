@@ -304,8 +304,7 @@ export async function assemble(
     taskNote: (history) => sessionNote(readTaskNote(here.root), history),
     note: (tools) => [runtime.requestNote(tools), mcp.note(agent.usage.requests)].filter(Boolean).join("\n") || undefined, // after a /reload's, a late server's
     ...(resumed ? resumedParts(resumed, settings.provider.name, settings.model) : {}),
-    // a model that gives up on a request: the next fallback, as -m names it next to the model in use; read as each prompt
-    // starts (`/reload` may add some): with none configured nothing is handed on, a failed summary's trim included
+    // the fallback after a model that gives up, read as each prompt starts (`/reload` may add some); none configured: none
     get fallback() {
       return live.config.settings.fallbacks ? next : undefined;
     },
