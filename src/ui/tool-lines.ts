@@ -174,6 +174,19 @@ function refused(output: string): ResultStatus {
   return { ok: false, text: cut(text), diff: [], preview: [`add ${add[2]} to ${add[1]}${add[3] ?? ""}`] };
 }
 
+/** The colour of a line of a diff: added, removed, a hunk's head, context. */
+export function diffColor(line: string): string {
+  if (line.startsWith("+")) return "\x1b[32m";
+  if (line.startsWith("-")) return "\x1b[31m";
+  if (line.startsWith("@@")) return "\x1b[36m";
+  return "\x1b[2m";
+}
+
+/** What a result line adds when the model asked for the same call `copies` more times in its reply (kernel repeats.ts firstOfSame). */
+export function askedAgain(copies = 0): string {
+  return copies > 0 ? ` (asked for ${copies + 1} times in one reply; run once)` : "";
+}
+
 /**
  * A past call's result in a few words, for a resumed session's recap (no turn's own line is there
  * to say why it stopped): ✓ or ✗ and its status, with why a command was stopped
