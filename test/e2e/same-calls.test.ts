@@ -27,7 +27,7 @@ test("20 identical appending calls (chat completions, --output json): one line i
   expect(results.map((e) => e.id)).toEqual(calls.map((e) => e.id));
   expect(results.slice(1).every((e) => e.output === COPY && e.ok === true)).toBe(true);
   const sent = server.requests.at(-1)!.body as { messages: { role: string; tool_call_id?: string; content?: string }[] };
-  expect(sent.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(calls.map((e) => e.id));
+  expect(sent.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(calls.map((e) => String(e.id)));
 });
 
 test("Anthropic, on the terminal: the command shows once with how often it was asked for; the session resumes with every result", async () => {
