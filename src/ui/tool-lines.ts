@@ -184,7 +184,7 @@ export function diffColor(line: string): string {
   return "\x1b[2m";
 }
 
-/** What a result line adds when the model asked for the same call `copies` more times in its reply (kernel repeats.ts firstOfSame). */
+/** What a result line adds when the model asked for the same call `copies` more times in its reply (kernel/repeats.ts firstOfSame). */
 export function askedAgain(copies = 0): string {
   return copies > 0 ? ` (asked for ${copies + 1} times in one reply; run once)` : "";
 }
