@@ -2,7 +2,8 @@
 // first, then the slips open-weight models make that have only one meaning, repaired — a code fence
 // around the object, the object JSON-encoded twice, trailing commas, Python's True/False/None and
 // single-quoted strings, keys without quotes, a raw line break or an escape JSON lacks (`\'`, `\d`) inside a string, the
-// same object sent twice. What has two meanings (two different objects, a word that is no literal,
+// same object sent twice, a stray `}` or `]` after the whole object (`{"path":"a.txt"}}`, a Qwen habit:
+// langchain-qwq#30), an empty `{}` before or after it (a server's first argument delta). What has two meanings (two different objects, a word that is no literal,
 // an unclosed object: a call the output limit cut off) is not guessed at: the error says why and
 // where. Pure; never throws.
 
@@ -24,9 +25,11 @@ export function readArguments(text: string): ReadArguments {
   const body = trimmed.replace(FENCE, "$1").trim();
   const read = lenientValues(body);
   if ("error" in read) return { error: `not JSON (${strict}): ${read.error}` };
-  const [first, ...rest] = read.values;
+  // `{}{"path":…}`: an empty object beside the real one adds nothing to it
+  const filled = read.values.filter((v) => v !== "{}");
+  const [first, ...rest] = filled.length > 0 ? filled : read.values;
   if (first === undefined) return { error: "no JSON object in them" };
-  if (rest.some((v) => v !== first)) return { error: `${read.values.length} different JSON values one after another, not one object` };
+  if (rest.some((v) => v !== first)) return { error: `${rest.length + 1} different JSON values one after another, not one object` };
   return asObject(JSON.parse(first), true);
 }
 
@@ -68,11 +71,14 @@ const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
 /** A number or a bare word, where the reading stands (sticky: no copy of the rest of the text per word). */
 const WORD = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[A-Za-z_]\w*/y;
 const COLON = /\s*:/y;
+/** Only closing brackets and whitespace, from where the reading stands to the end. */
+const CLOSERS_TO_END = /[\s}\]]*$/y;
 const WORDS: Record<string, string> = { true: "true", false: "false", null: "null", True: "true", False: "false", None: "null" };
 
 /**
  * The top-level JSON values `text` holds, each as strict JSON text, read leniently (the slips
- * above); or where it stops making sense. Only whitespace may part two values.
+ * above); or where it stops making sense. Only whitespace may part two values; closing brackets
+ * with nothing but whitespace after them end the reading after a whole value.
  */
 function lenientValues(text: string): { values: string[] } | { error: string } {
   const values: string[] = [];
@@ -100,6 +106,9 @@ function lenientValues(text: string): { values: string[] } | { error: string } {
       out += ch;
       i++;
     } else if (ch === "}" || ch === "]") {
+      CLOSERS_TO_END.lastIndex = i;
+      // a bracket too many after a whole value (the model closed it twice): the value is whole, it means nothing more
+      if (open.length === 0 && values.length > 0 && CLOSERS_TO_END.test(text)) break;
       if (open.pop() !== ch) return fail(`an unmatched ${ch}`);
       out = out.replace(/,$/, "") + ch; // a trailing comma
       i++;

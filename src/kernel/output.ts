@@ -64,8 +64,12 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
-  /** `server`: the MCP server whose tool this is (absent for hey's own tools) */
-  | { type: "tool_call"; id: string; name: string; arguments: string; server?: string }
+  /**
+   * `server`: the MCP server whose tool this is (absent for hey's own tools); `same_as`: the id of
+   * the reply's earlier call with the same tool and arguments, which this one repeats — it does not
+   * run, and its result says so (repeats.ts firstOfSame)
+   */
+  | { type: "tool_call"; id: string; name: string; arguments: string; server?: string; same_as?: string }
   | { type: "tool_start"; id: string }
   /** how far a running call has come, in a few words (an MCP server's progress notice) */
   | { type: "tool_progress"; id: string; note: string }

@@ -46,10 +46,49 @@ function withoutNote(output: string): string {
   return at >= 0 && /^\d+$/.test(output.slice(at + NOTE_HEAD.length, -NOTE_TAIL.length)) ? output.slice(0, at) : output;
 }
 
+/** `call`'s arguments as calls are compared (Step.args): JSON without spacing, else their raw text. */
+function argumentsKey(call: ToolCall): string {
+  const read = readCallArguments(call);
+  return "args" in read ? JSON.stringify(read.args) : call.arguments;
+}
+
 /** `call`, made in `turn`, and its result as a Step. */
 export function stepOf(call: ToolCall, output: string, isError: boolean, turn: unknown): Step {
-  const read = readCallArguments(call);
-  return { name: call.name, args: "args" in read ? JSON.stringify(read.args) : call.arguments, output: withoutNote(output), isError, turn };
+  return { name: call.name, args: argumentsKey(call), output: withoutNote(output), isError, turn };
+}
+
+/**
+ * For each of one reply's calls, the index of the earlier call of that reply it repeats (the same
+ * tool and arguments, compared as steps are), or undefined when it is to run. Such a copy is a
+ * degenerate repetition (weak models send 20 of one call), not intent, and is not run again:
+ * `echo line >> log.txt` twice would add two lines, `git commit` twice make two commits. A call
+ * that `mayChange` (by its index) ends that: an identical call after it may be meant to see what
+ * it changed (`npm test`, an edit, `npm test` again), and runs.
+ */
+export function firstOfSame(calls: readonly ToolCall[], mayChange: (i: number) => boolean): (number | undefined)[] {
+  const firsts = new Map<string, number>();
+  return calls.map((call, i) => {
+    const key = JSON.stringify([call.name, argumentsKey(call)]);
+    const first = firsts.get(key);
+    if (first !== undefined) return first;
+    if (mayChange(i)) firsts.clear();
+    firsts.set(key, i);
+    return undefined;
+  });
+}
+
+/** The result a copy gets (firstOfSame): which call it repeats (`first`, from 0), and that it did not run. */
+export function sameCallResult(first: number): string {
+  return `same call as the ${ordinal(first + 1)} in this reply: not run again; its result is above`;
+}
+
+/** A copy's result (sameCallResult): the history holds it in place of a result of its own. */
+export const isSameCallResult = (text: string) => /^same call as the \d+(st|nd|rd|th) in this reply: not run again; its result is above$/.test(text);
+
+/** `n` as an ordinal: 1st, 2nd, 3rd, 11th, 22nd. */
+function ordinal(n: number): string {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${n}${tail}`;
 }
 
 /**
@@ -69,7 +108,7 @@ export function callSteps(messages: readonly Message[]): Step[] {
     for (let c = calls.length - 1; c >= 0; c--) {
       const call = calls[c]!;
       const r = results.get(call.id);
-      if (!r) continue;
+      if (!r || isSameCallResult(textOf(r))) continue; // a copy of a call of the same reply: that call is the step
       const last = row[0];
       if (last && call.name !== last.name) return row.reverse();
       const step = stepOf(call, textOf(r), r.isError === true, m);

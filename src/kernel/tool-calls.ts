@@ -10,7 +10,7 @@ import { BUILTIN_TOOLS, TOOL } from "./tool-names.ts";
 import { errorText } from "./errors.ts";
 import { readArguments } from "./call-arguments.ts";
 import { nearestTool } from "./call-names.ts";
-import { repeatCount, repeatNote, repeatNotice, REPEAT_NOTE_AT, stepOf, type Step } from "./repeats.ts";
+import { firstOfSame, repeatCount, repeatNote, repeatNotice, REPEAT_NOTE_AT, sameCallResult, stepOf, type Step } from "./repeats.ts";
 
 /**
  * Where an MCP tool comes from, for the permission rules: its server, the server's own name for it
@@ -139,6 +139,9 @@ export function syntheticResult(call: Pick<ToolCall, "id" | "name">, id: string,
  * file calls), and a call on a directory after the edit and write_file calls before it on files inside it.
  * A call identical to those of the REPEAT_NOTE_AT - 1 turns before it (`deps.repeats`, then the turn's own; repeats.ts)
  * gets repeatNote at the end of its result message — not in its `tool_result`, which shows what the tool printed.
+ * A call identical to an earlier one of the same turn with no call that may change anything between them
+ * (repeats.ts firstOfSame) does not run: its `tool_call` names that one (`same_as`), and once that one is
+ * done the copy's result says so, with its outcome (ok or not).
  */
 export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promise<Message[]> {
   const found = calls.map(
@@ -149,9 +152,26 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
         deps.tools.map((t) => t.name),
       ),
   );
+  const parsed = calls.map((c) => parseArguments(c.arguments));
+  // a command that may change anything (`git add` beside `git commit`: index.lock), or an MCP tool its server
+  // does not call read-only (even with a `path`: the server reads it against its own root), runs alone, in call order
+  // asked only when the turn has other calls: a lone call runs alone anyway, and the question costs bash a parse
+  const exclusive = calls.map(
+    (_, i) => found[i]?.exclusive === true || (calls.length > 1 && parsed[i] !== undefined && found[i]?.readOnly?.(parsed[i]) === false),
+  );
+  // what a call changes, a later identical one may be meant to see (`npm test`, edit, `npm test`): that one runs
+  const firsts = firstOfSame(calls, (i) => exclusive[i]! || FILE_CHANGES.has(found[i]?.name ?? ""));
   for (const [i, c] of calls.entries()) {
     const server = found[i]?.server;
-    deps.output.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments, ...(server ? { server } : {}) });
+    const first = firsts[i];
+    deps.output.emit({
+      type: "tool_call",
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      ...(server ? { server } : {}),
+      ...(first !== undefined ? { same_as: calls[first]!.id } : {}),
+    });
   }
   const results: (Ran | undefined)[] = calls.map(() => undefined);
   const done: Message[] = []; // the result messages in the order their calls finished: as the session has them
@@ -165,8 +185,10 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
       deps.output.emit({ type: "tool_result", id: call.id, name: call.name, ok: !r.isError, output: r.output, ...(r.refused ? { refused: r.refused } : {}) });
     }
     // the model is told when it repeats itself (in the result it reads); the user sees what the tool printed, and a notice
-    steps[i] = stepOf(calls[i]!, result.output, Boolean(result.isError), calls);
-    const repeats = repeatCount([...(deps.repeats ?? []), ...steps.slice(0, i)], steps[i]);
+    // a copy is its first call's step (one turn's identical calls count once), told nothing more
+    const first = firsts[i];
+    steps[i] = first !== undefined ? steps[first] : stepOf(calls[i]!, result.output, Boolean(result.isError), calls);
+    const repeats = first !== undefined ? 0 : repeatCount([...(deps.repeats ?? []), ...steps.slice(0, i)], steps[i]!);
     if (repeats === REPEAT_NOTE_AT) deps.output.emit({ type: "notice", message: repeatNotice(calls[i]!.name, repeats) });
     const message = toolMessage(calls[i]!, repeats >= REPEAT_NOTE_AT ? { ...result, output: result.output + repeatNote(repeats) } : result);
     done.push(message);
@@ -181,18 +203,20 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
   const commands: Promise<unknown>[] = []; // its calls without a path so far
   let barrier: Promise<unknown> = Promise.resolve();
   for (const [i, call] of calls.entries()) {
+    const first = firsts[i];
+    if (first !== undefined) {
+      // not run again: answered once its first is done, with that one's outcome (the model reads its result above)
+      started.push(started[first]!.then((m) => finished(i, { output: sameCallResult(first), isError: m.isError })));
+      continue;
+    }
     const tool = found[i];
-    const args = parseArguments(call.arguments);
+    const args = parsed[i];
     // one file named two ways (`a.txt`, `./a.txt`, `~/…`, absolute) is one file: order by where it is
     const named = callPath(args); // `file_path` too: it becomes `path` only when the call is checked
     const path = named !== undefined ? (deps.pathOf ? deps.pathOf(named) : resolvePath(deps.cwd, named)) : undefined;
-    // a command that may change anything (`git add` beside `git commit`: index.lock), or an MCP tool its server
-    // does not call read-only (even with a `path`: the server reads it against its own root), runs alone, in call order
-    // asked only when the turn has other calls: a lone call runs alone anyway, and the question costs bash a parse
-    const exclusive = tool?.exclusive === true || (calls.length > 1 && args !== undefined && tool?.readOnly?.(args) === false);
     const changesFile = path !== undefined && FILE_CHANGES.has(call.name);
     let before: Promise<unknown> = barrier;
-    if (!deps.parallel || exclusive) before = Promise.allSettled(started);
+    if (!deps.parallel || exclusive[i]) before = Promise.allSettled(started);
     else {
       const after = [barrier];
       if (path === undefined) after.push(...onPaths);
@@ -207,7 +231,7 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunDeps): Promis
     if (path !== undefined) lastOnPath.set(path, task);
     if (changesFile) changes.push({ path, task });
     (path === undefined ? commands : onPaths).push(task);
-    if (exclusive) barrier = task.catch(() => {});
+    if (exclusive[i]) barrier = task.catch(() => {});
   }
   await Promise.all(started);
   return done;

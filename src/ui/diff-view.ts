@@ -15,7 +15,7 @@ import { abortReason } from "../kernel/tool.ts";
 import { type Env, explicitBareRepositories, gitConfigWith, guardedGit, isRefusal } from "../permission/git-env.ts";
 import { runProcess } from "../tools/run-process.ts";
 import { type Driver, driversOf, type Held, parseAttributes, parseChanged, pathspecCalls, sortChanged, usersOwnKeys } from "./diff-files.ts";
-import { diffColor } from "./terminal.ts";
+import { diffColor } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { cutToWidth } from "./wrap.ts";
 import { terminalWidth } from "./term.ts";

@@ -5,6 +5,7 @@
 import { sep } from "node:path";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
+import { isSameCallResult } from "../kernel/repeats.ts";
 import { toolLine } from "./tool-lines.ts";
 
 export interface LastCall {
@@ -24,7 +25,8 @@ const FULL_OUTPUT = /\n\[full output: ([^\n]+)\]$/;
  * only from bash's own last line, and only inside `outputsDir`: no other text names a file to show.
  */
 export function lastCall(messages: readonly Message[], outputsDir: string): LastCall | undefined {
-  const result = messages.findLast((m) => m.role === "tool");
+  // a call the model repeated in its reply was not run again: the one that ran has the output
+  const result = messages.findLast((m) => m.role === "tool" && !isSameCallResult(textOf(m)));
   if (!result) return undefined;
   const call = messages.flatMap((m) => m.toolCalls ?? []).findLast((c) => c.id === result.toolCallId);
   const output = textOf(result);

@@ -8,7 +8,7 @@ import type { AgentEvent } from "../kernel/output.ts";
 import type { Stream, TerminalOptions, TerminalOutput } from "./terminal-output.ts";
 import { createTextStream, rawTextStream, type TextStream } from "./markdown.ts";
 import { cutToWidth, wrapColumns } from "./wrap.ts";
-import { type Before, commandRest, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
+import { askedAgain, type Before, commandRest, diffColor, fitStatus, resultStatus, toolLine } from "./tool-lines.ts";
 import { visible } from "./visible.ts";
 import { compactionLine } from "./compaction-line.ts";
 import { lineEnd, QUIET_MS } from "./quiet-status.ts";
@@ -24,7 +24,6 @@ const BOLD = "\x1b[1m";
 const RED = "\x1b[31m";
 const GREEN = "\x1b[32m";
 const YELLOW = "\x1b[33m";
-const CYAN = "\x1b[36m";
 const RESET = "\x1b[0m";
 const CLEAR_LINE = "\r\x1b[K";
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -75,7 +74,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let showThinking = true;
   let turnText = ""; // finalOnly: this turn's text, until it turns out to be narration or the answer
   let turnAnswered = false; // this turn has written text
-  const calls = new Map<string, { name: string; args: string; before?: Before; label: string }>();
+  const calls = new Map<string, { name: string; args: string; before?: Before; label: string; copies?: number }>();
+  const copies = new Set<string>(); // calls that repeat an earlier one of their reply: not run, no line of their own
   let batch = 0; // calls announced in the current turn
 
   /** ends the streamed text or thinking, so other lines start on a line of their own */
@@ -214,7 +214,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     calls.delete(event.id);
     const status = resultStatus(event.name, event.ok, visible(event.output), call?.args, call?.before);
     const mark = status.ok ? "✓" : "✗";
-    const text = fitStatus(batch > 1 && call ? call.label : "", status.text, room(width(`${RESULT_INDENT}${mark} `)), width);
+    const text = fitStatus(batch > 1 && call ? call.label : "", status.text + askedAgain(call?.copies), room(width(`${RESULT_INDENT}${mark} `)), width);
     if (info.color) write(info, `${RESULT_INDENT}${status.ok ? GREEN : RED}${mark}${RESET} ${status.ok ? DIM : RED}${text}${RESET}\n`);
     else write(info, `${RESULT_INDENT}${mark} ${text}\n`);
     for (const line of status.diff) write(info, fitted(DIFF_INDENT + visible(line)) + "\n", diffColor(line)); // a write's diff holds file text; cut, not wrapped away from its +/-
@@ -293,6 +293,12 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           break;
         }
         case "tool_call": {
+          if (event.same_as !== undefined) {
+            const first = calls.get(event.same_as); // its result line says how often it was asked for
+            if (first) first.copies = (first.copies ?? 0) + 1;
+            copies.add(event.id);
+            break;
+          }
           if (finalOnly) {
             stopSpinner(); // the turn's text was narration: it goes where the spinner was
             closeSection();
@@ -325,6 +331,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           if (spinner) redraw();
           break;
         case "tool_result":
+          if (copies.delete(event.id)) break;
           live.delete(event.id);
           stopSpinner();
           showResult(event);
@@ -384,13 +391,6 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     const path = callPath(parseArguments(argsJson)); // `file_path` too, as the call will take it
     return path ? opts.readBefore?.(path) : undefined;
   }
-}
-
-export function diffColor(line: string): string {
-  if (line.startsWith("+")) return GREEN;
-  if (line.startsWith("-")) return RED;
-  if (line.startsWith("@@")) return CYAN;
-  return DIM;
 }
 
 function formatDelay(ms: number): string {

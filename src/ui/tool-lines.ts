@@ -5,6 +5,8 @@
 // unified diff of an edit or a write, capped. Pure: the colours and the I/O are terminal.ts's.
 import { structuredPatch } from "diff";
 import { TOOL } from "../kernel/tool-names.ts";
+// arguments with a slip of one meaning (a stray `}`, single quotes) are shown as they ran
+import { parseArguments } from "../kernel/ir.ts";
 import { INTERRUPTED } from "../kernel/tool.ts";
 import { isSignal } from "../tools/bash-filter.ts";
 import { BLOCKED_PREFIX } from "../permission/rules.ts";
@@ -30,7 +32,7 @@ const DIFF_TIMEOUT_MS = 200;
  * the MCP server of an MCP tool (whose `read_file` is not hey's, even when it replaced it).
  */
 export function toolLine(name: string, argsJson: string, server?: string): string {
-  const args = parseArgs(argsJson);
+  const args = parseArguments(argsJson);
   if (server !== undefined) {
     const head = `${name} (${server})`;
     if (!args) return cut(`${head} ${oneLine(argsJson)}`.trim());
@@ -93,7 +95,7 @@ export const COMMAND_LINES = 10;
 
 /** The lines of a bash call's command after its first (the call line shows that one), at most COMMAND_LINES in all. */
 export function commandRest(name: string, argsJson: string): string[] {
-  const command = name === "bash" ? parseArgs(argsJson)?.command : undefined;
+  const command = name === "bash" ? parseArguments(argsJson)?.command : undefined;
   if (typeof command !== "string") return [];
   const lines = command
     .trim()
@@ -147,7 +149,7 @@ export function resultStatus(name: string, ok: boolean, output: string, argsJson
       return good(head.replace(/^edited .*?: /, ""), capDiff(rest));
     }
     case TOOL.writeFile: {
-      const args = parseArgs(argsJson);
+      const args = parseArguments(argsJson);
       const content = typeof args?.content === "string" ? args.content : undefined;
       // a file whose encoding could not hold the content is now UTF-8: every byte of its other characters changed too
       const converted = /; (now UTF-8: .*)\)$/.exec(output.split("\n")[0]!)?.[1];
@@ -172,6 +174,19 @@ function refused(output: string): ResultStatus {
   if (!add) return { ok: false, text: cut(output), diff: [], preview: [] };
   const text = output.slice(0, add.index) + output.slice(add.index + add[0].length);
   return { ok: false, text: cut(text), diff: [], preview: [`add ${add[2]} to ${add[1]}${add[3] ?? ""}`] };
+}
+
+/** The colour of a line of a diff: added, removed, a hunk's head, context. */
+export function diffColor(line: string): string {
+  if (line.startsWith("+")) return "\x1b[32m";
+  if (line.startsWith("-")) return "\x1b[31m";
+  if (line.startsWith("@@")) return "\x1b[36m";
+  return "\x1b[2m";
+}
+
+/** What a result line adds when the model asked for the same call `copies` more times in its reply (kernel/repeats.ts firstOfSame). */
+export function askedAgain(copies = 0): string {
+  return copies > 0 ? ` (asked for ${copies + 1} times in one reply; run once)` : "";
 }
 
 /**
@@ -315,15 +330,6 @@ export function capDiff(lines: string[]): string[] {
   more += Math.max(0, body.length - DIFF_SHOWN_LINES);
   const shown = body.slice(0, DIFF_SHOWN_LINES).map((l) => (l.length > LINE_MAX ? l.slice(0, LINE_MAX - 1) + "…" : l));
   return more > 0 ? [...shown, `… ${plural(more, "more line")}`] : shown;
-}
-
-function parseArgs(json: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(json);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function shortValue(v: unknown): string {

@@ -41,7 +41,7 @@ test("a model that does something else after the note goes on to its answer; the
   expect(run.stderr).toContain("same bash call 3 turns in a row");
 });
 
-test("five identical calls in one reply: each runs, the model reads their results and answers; no note, no stop (before: stopped after that reply, exit 1)", async () => {
+test("five identical calls in one reply: the first runs, each copy is told so; the model answers; no note, no stop (before: stopped after that reply, exit 1)", async () => {
   let n = 0;
   const server = servers(() =>
     ++n === 1 ? { calls: Array.from({ length: 5 }, () => ["bash", { command: "echo clean" }] as [string, unknown]) } : { text: "All clean." },
@@ -53,6 +53,7 @@ test("five identical calls in one reply: each runs, the model reads their result
   expect(server.requests).toHaveLength(2);
   const results = server.requests[1]!.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
   expect(results).toHaveLength(5);
-  for (const r of results) expect(r).toStartWith("clean\n[exit code 0]");
+  expect(results[0]).toStartWith("clean\n[exit code 0]");
+  for (const r of results.slice(1)) expect(r).toStartWith("same call as the 1st in this reply: not run again; its result is above");
   expect(results.join("\n")).not.toContain("you have made this exact call");
 });

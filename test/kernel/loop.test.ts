@@ -411,7 +411,7 @@ describe("tool calls", () => {
         {
           toolCalls: [
             { name: "slow", arguments: {} },
-            { name: "slow", arguments: {} },
+            { name: "slow", arguments: { n: 2 } },
           ],
         },
       ]);

@@ -44,3 +44,12 @@ test.each([
   const messages = [call("9", tool, tool === "bash" ? { command: "cat notes" } : { path: "notes" }), result("9", tool, text)];
   expect(lastCall(messages, OUT)?.fullOutput).toBeUndefined();
 });
+
+test("a copy the model repeated in its reply (not run) is passed over: the call that ran is the last", () => {
+  const messages: Message[] = [
+    { id: "a", role: "assistant", content: [], toolCalls: ["1", "2"].map((id) => ({ id, name: "bash", arguments: '{"command":"npm test"}' })) },
+    result("1", "bash", "12 pass"),
+    result("2", "bash", "same call as the 1st in this reply: not run again; its result is above"),
+  ];
+  expect(lastCall(messages, OUT)).toEqual({ line: "$ npm test", output: "12 pass" });
+});

@@ -448,3 +448,27 @@ test("at 60 columns: a batch's failed status keeps its exit code and error, the 
   expect(rows).toContain("    +    return a_rather_long_name + a_rather_long_name + a…");
   for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(60);
 });
+
+test("a call the model repeated in its reply shows once: no line per copy, its result line says how often it was asked for", () => {
+  const command = '{"command":"echo line >> log.txt"}';
+  const copies = Array.from({ length: 19 }, (_, i) => `c${i + 1}`);
+  const { err } = render([
+    { type: "turn_start", turn: 1 },
+    { type: "tool_call", id: "c0", name: "bash", arguments: command },
+    ...copies.map((id): AgentEvent => ({ type: "tool_call", id, name: "bash", arguments: command, same_as: "c0" })),
+    { type: "tool_result", id: "c0", name: "bash", ok: true, output: "(no output)\n[exit code 0]" },
+    ...copies.map(
+      (id): AgentEvent => ({
+        type: "tool_result",
+        id,
+        name: "bash",
+        ok: true,
+        output: "same call as the 1st in this reply: not run again; its result is above",
+      }),
+    ),
+    done,
+  ]);
+  expect(err.match(/echo line/g)).toHaveLength(1);
+  expect(err).toContain("✓ no output (asked for 20 times in one reply; run once)");
+  expect(err).not.toContain("same call as");
+});

@@ -275,3 +275,10 @@ test("a path with a newline or an escape character stays on the call's one line,
   expect(toolLine("edit", JSON.stringify({ path: "odd/\x1b[2Jx.txt", old_string: "a", new_string: "b" }))).toBe("edit odd/\\x1B[2Jx.txt");
   expect(toolLine("grep", JSON.stringify({ pattern: "p", path: "a\tb" }))).toBe('grep "p" a\\tb');
 });
+
+test("arguments with a slip of one meaning show as the call ran with them: a stray }, an empty {} before them, single quotes", () => {
+  expect(toolLine("write_file", `${JSON.stringify({ path: "g.txt", content: "a\nb\n" })}}`)).toBe("write g.txt (2 lines)");
+  expect(toolLine("read_file", '{}{"path":"a.txt"}')).toBe("read a.txt");
+  expect(toolLine("bash", "{'command': 'ls'}")).toBe("$ ls");
+  expect(toolLine("read_file", '{"path":"a.txt"}}garbage')).toBe('read_file {"path":"a.txt"}}garbage');
+});
