@@ -14,7 +14,7 @@ import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
 import { repairHeader } from "./header-repair.ts";
 import { HEAD_MAX_LINES, headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
-import { entryOf, newerNote } from "./torn.ts";
+import { entryOf, newerNote, skippedWarning } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -168,7 +168,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const size = fstatSync(fd).size;
     const { header, firstUser, firstModel, firstCut } = readHead(fd, size, opts.header);
     if (!header) throw new Error(headProblem(path));
-    const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line" }[] = [];
+    const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line"; nul?: number }[] = [];
     const noted = new Set<string>(); // torn lines said before (their notes come after them: read first)
     const torn: string[] = []; // torn lines said now for the first time
     const newer = new Map<string, number>(); // lines of kinds a newer hey writes: how many of each
@@ -262,7 +262,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       if (line.start === line.end && !line.oversized) continue;
       const parsed = entryOf(line.oversized ? "" : line.buf.toString("utf8", line.start, line.end), line.terminated, line.oversized, noted);
       if (!parsed.ok) {
-        if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: "torn" in parsed ? parsed.torn : undefined });
+        if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, ...parsed });
         if ("key" in parsed && parsed.key !== undefined) torn.push(parsed.key);
         if ("newer" in parsed && parsed.newer !== undefined) newer.set(parsed.newer, (newer.get(parsed.newer) ?? 0) + 1);
         continue;
@@ -335,10 +335,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         ...cutNote,
         ...(newer.size > 0 ? [newerNote(path, newer)] : []),
         ...warnings.reverse().map((w) => {
-          const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
-          return w.torn
-            ? `${path}: skipped a torn ${w.torn === "last" ? "last " : ""}line (${where}): hey stopped while writing it`
-            : `${path}: skipped ${where}: ${w.reason}`;
+          const n = fromEnd - w.fromEnd + 1;
+          const where = before === 0 ? `line ${n}` : `the line at byte ${w.offset}`;
+          return skippedWarning(path, w, where, before === 0 ? `line ${n - 1}` : `byte ${w.offset}`);
         }),
       ],
       appended,

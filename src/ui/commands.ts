@@ -237,6 +237,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     case "/compact": {
       // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole
       const done = await ctx.agent.compact(arg || undefined, ctx.signal).catch((e: unknown) => {
+        ctx.terminal?.stopSpinner(); // its `summarizing` spinner, which no compaction line ends now
         if (ctx.signal.aborted) return "cancelled" as const;
         throw e;
       });
