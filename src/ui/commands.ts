@@ -30,7 +30,7 @@ import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit, markInUse } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 import { diffView } from "./diff-view.ts";
-import type { UndoOutcome } from "../tools/checkpoints.ts";
+import type { UndoOutcome } from "../tools/undo-outcome.ts";
 import { notUndoneText, undoNote, undoText } from "./undo-report.ts";
 import { usageReport, type Spent } from "./usage-report.ts";
 
