@@ -76,6 +76,7 @@ export function providerFor(
     contextWindow: _window,
     source: _source,
     noModel: _noModel,
+    noKey: _noKey,
     ...endpoint
   } = settings;
   const baseUrlSetting = baseUrlSettingOf(settings);
@@ -117,8 +118,8 @@ export function unapprovedEndpoint(p: ProviderSettings): string {
   return `[provider.${p.name}] base_url = ${JSON.stringify(url)} in ${p.unapproved} is not approved yet, so hey sends nothing there (${p.apiKey ? "its requests carry the provider's key; " : ""}the agent can write that file): say yes to it at the interactive prompt, which asks at start-up and at /reload, or pick an approved provider with /model (-m on the command line)`;
 }
 
-/** Why no request goes out for `p`: its base_url is not approved yet, or its model name is empty (ProviderSettings.noModel); undefined: none. */
-export const unsendable = (p: ProviderSettings): string | undefined => (p.unapproved ? unapprovedEndpoint(p) : p.noModel);
+/** Why no request goes out for `p`: its base_url is not approved yet, its model name is empty (ProviderSettings.noModel), a resumed session's provider has no key; undefined: none. */
+export const unsendable = (p: ProviderSettings): string | undefined => (p.unapproved ? unapprovedEndpoint(p) : (p.noModel ?? p.noKey));
 
 /** A provider that sends nothing: each request fails at once (not retried), saying why (unsendable). */
 export function unsentProvider(settings: ProviderSettings, model: string): Provider {

@@ -203,7 +203,7 @@ export async function assemble(
       session: sessionId,
       notice: toolNotice,
       vet: configVet, // a write that would leave one of hey's config files unable to load is refused
-    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen)); // `/undo`
+    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen, toolNotice)); // `/undo`
     return {
       shell,
       env: commandEnv,

@@ -41,6 +41,7 @@ const EDGES = new Set([
   "model-list.ts",
   "fs/atomic.ts",
   "tools/checkpoints.ts",
+  "tools/undo-folders.ts",
   "tools/one-shot-turn.ts",
   "ui/diff-view.ts",
   "fs/bounded-reads.ts",

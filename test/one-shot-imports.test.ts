@@ -44,7 +44,7 @@ test.each([
   ],
   ["the walk that finds the file a model meant by a missing path", ["tools/walk.ts"]],
   ["inflating a PDF's compressed object streams", ["node:zlib"]],
-  ["keeping copies for the REPL's /undo", ["tools/checkpoints.ts"]],
+  ["keeping copies for the REPL's /undo", ["tools/checkpoints.ts", "tools/undo-folders.ts"]],
   ["naming the jobs the agent left running", ["ui/jobs-command.ts"]],
   ["going back to a model /model switched away from", ["models-left.ts"]],
   ["an @name that is no path: listing the project's files and matching the name", ["tools/project-files.ts", "prompt/file-match.ts"]],

@@ -212,6 +212,17 @@ export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean
 }
 
 /**
+ * Why nothing is sent for a resumed session whose provider (`p`, its model `used`) has no key now:
+ * the request would only be refused, after carrying the whole history; with a provider that has one, named.
+ */
+export function noKeyRefusal(p: ProviderSettings, used: string, providers: readonly ProviderSettings[]): string {
+  const other = providers.find((x) => x !== p && x.apiKey !== undefined && x.models.length > 0);
+  const set = /^[A-Z_][A-Z0-9_]*$/.test(p.apiKeyVar ?? "") ? `${p.apiKeyVar} is not set` : `${p.apiKeyVar} has no value`;
+  const instead = other ? `continue it with a model whose key is set: hey -c -m ${other.name}/${other.models[0]} (/model at the prompt), or ` : "";
+  return `this session last used ${used}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${p.apiKeyVar} (or pass --api-key)`;
+}
+
+/**
  * Why no key is sent although one was given, empty: `--api-key ''`, or HEY_API_KEY or a variable the
  * provider's key comes from (`vars`) set to nothing or whitespace (`OPENAI_API_KEY=`, a CI secret this
  * job cannot read), as an auth error says it (ProviderSettings.apiKeyEmpty); undefined when none was. Pure.

@@ -16,6 +16,7 @@ import {
   envValue,
   familyOf,
   isGateway,
+  noKeyRefusal,
   keyOf,
   PRESETS,
   presets,
@@ -221,6 +222,7 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
       `the session used ${p}/${m}, which is not configured in this run; using ${choice.provider}${using ? `/${using}` : ""}` +
       (p === "cli" ? ` — pass --base-url URL -m ${m} to continue with it` : ` — pass -m PROVIDER/MODEL to choose`);
   }
+  const resumedChoice = flags.session && byName(flags.session.provider) ? choice : undefined; // still it below: nothing named another
 
   const heyProvider = envValue(env, "HEY_PROVIDER");
   const inUse = flags.session?.current && choice.provider === flags.session.provider; // /model's: a switch HEY_PROVIDER does not undo
@@ -306,8 +308,12 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const given = flags.keyFor === undefined || flags.keyFor === provider.name;
   const vars = keyVarsOf(provider.name, input);
   const empty = key || provider.apiKey ? undefined : given ? emptyKeySaid(vars, env, flags) : emptyKeySaid(vars, { ...env, HEY_API_KEY: undefined }, {});
+  // the resumed session's provider has no key now (x117: the whole history went out unauthenticated, then a 401)
+  const noKey = choice === resumedChoice && !key && !isUsable(provider) ? noKeyRefusal(provider, `${provider.name}/${model}`, providers) : undefined;
+  if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
   const chosen = {
     ...(choice.model === undefined ? provider : named),
+    ...(noKey ? { noKey } : {}),
     ...(rooted ? { baseUrl: rooted.root } : {}),
     ...key,
     ...(noModel ? { noModel } : {}),

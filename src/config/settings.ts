@@ -138,6 +138,8 @@ export interface ProviderSettings {
   unapproved?: string;
   /** why the model in use has an empty name (a variable in it not set, or not approved yet): no request is sent for it (endpoint.ts providerFor) */
   noModel?: string;
+  /** why the resumed session's provider gets no request: it has no key now (providers.ts noKeyRefusal) */
+  noKey?: string;
 }
 
 /** One MCP server: exactly one of `command` (stdio) and `url` (HTTP) is set. */

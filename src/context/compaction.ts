@@ -292,6 +292,7 @@ export async function compactNow(
   if (!before.summarizable) return false;
   // the context as /usage showed it: an old result cut to head and tail counts as cut, not whole
   const shown = previewContext(history, deps).estimate;
+  deps.output.emit({ type: "summarizing" }); // as in a turn: the 10-30 s wait shows what it is (x117: /compact showed nothing)
   const { parts, usage } = await compactRange(before.summarizable, { ...deps, budgetTokens, ...windowOf(deps) }, signal, instructions);
   deps.state.rewriteUpTo = undefined; // the prefix changed: the next request may rewrite all it likes
   deps.state.last = asSent(build(history.length)); // what the next request holds now (`/usage` reads it)

@@ -3,7 +3,7 @@
 // (closeToolCalls), a question without an answer the marker of an answer cut before its
 // first word, and the user is told in one line what the model is told. Pure.
 import { SUMMARY_ID } from "../context/passes.ts";
-import { parseArguments, type Message, type ToolCall } from "../kernel/ir.ts";
+import { parseArguments, textOf, type Message, type ToolCall } from "../kernel/ir.ts";
 import { callPath } from "../kernel/tool-args.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { cutBeforeAnswer, HEY_STOPPED, HEY_STOPPED_MIDWAY, interruptedAnswer } from "../kernel/turns.ts";
@@ -17,8 +17,13 @@ import { oneLine } from "./format.ts";
  * after a user message always, so that the next message goes as a message of its own; after tool
  * results when words had come. What was added is in `appended` too, for the caller to persist.
  */
-export function closeOpenEnds(messages: Message[], makeId: () => string, streamed?: string): { messages: Message[]; appended: Message[] } {
-  const closed = closeToolCalls(messages, makeId);
+export function closeOpenEnds(
+  messages: Message[],
+  makeId: () => string,
+  streamed?: string,
+  lost?: ReadonlyMap<string, string>,
+): { messages: Message[]; appended: Message[] } {
+  const closed = closeToolCalls(messages, makeId, lost);
   const last = closed.messages.at(-1);
   const asked = last?.role === "user" && !last.id.startsWith(SUMMARY_ID); // a summary stands for answered work
   const words = streamed !== undefined && streamed.trim() !== "" && (asked || last?.role === "tool");
@@ -33,10 +38,21 @@ export function closeOpenEnds(messages: Message[], makeId: () => string, streame
  * each named by its tool and what it was given (a command, a path), and a question left without an answer.
  */
 export function interruptedNotes(messages: readonly Message[], appended: readonly Message[]): string[] {
-  const calls = openCalls(messages, appended);
-  const lastCalls = messages.findLast((m) => m.role === "assistant" && m.toolCalls?.length)?.toolCalls ?? [];
+  const lostText = new Map(appended.flatMap((m) => (m.role === "tool" && textOf(m).startsWith(LOST_PREFIX) ? [[m.toolCallId, textOf(m)]] : [])));
+  const open = openCalls(messages, appended);
+  const calls = open.filter((c) => !lostText.has(c.id));
+  const lost = open.filter((c) => lostText.has(c.id));
+  // the last turn is the one the last user message began: a call before it belongs to a turn that went on
+  const asked = messages.findLastIndex((m) => m.role === "user" && !m.id.startsWith(SUMMARY_ID));
+  const lastCalls = messages.slice(asked + 1).flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
   const ofLast = calls.every((c) => lastCalls.includes(c)) ? " of the last turn" : "";
   const notes: string[] = [];
+  if (lost.length > 0) {
+    const lines = [...new Set(lost.map((c) => /\(session (.*) damaged\)/.exec(lostText.get(c.id)!)?.[1]))].join(", ");
+    const named = lost.slice(0, MAX_NAMED).map(callLabel).join(", ") + (lost.length > MAX_NAMED ? ", …" : "");
+    const whose = lost.length === 1 ? "the result of 1 tool call was" : `the results of ${lost.length} tool calls were`;
+    notes.push(`${whose} lost (session ${lines} damaged): ${named}; ${lost.length === 1 ? "it" : "they"} may have run, and the model is told so`);
+  }
   if (calls.length > 0) {
     const named = calls.slice(0, MAX_NAMED).map(callLabel).join(", ") + (calls.length > MAX_NAMED ? ", …" : "");
     const count = calls.length === 1 ? `1 tool call${ofLast} was` : `${calls.length} tool calls${ofLast} were`;
@@ -61,6 +77,14 @@ export function writtenPaths(messages: readonly Message[]): string[] {
   return [...new Set(writes.map((c) => callPath(parseArguments(c.arguments))).filter((p): p is string => p !== undefined))];
 }
 
+/** How the result of a call whose saved result line is damaged begins: the call finished, so hey did not stop in it (x117). */
+const LOST_PREFIX = "the result of this call was lost";
+
+/** A call's result when its line (`where`: "line 28", "the line at byte B") was skipped as damaged: it may have run, so the model checks before running it again. */
+export function lostResult(where: string): string {
+  return `${LOST_PREFIX} (session ${where} damaged); it may have run: check what it did before running it again`;
+}
+
 /** Calls named in one note; more are "…". */
 const MAX_NAMED = 3;
 /** Characters of a command or path a note quotes. */
@@ -83,10 +107,10 @@ function callLabel(call: ToolCall): string {
  * Puts every tool result right after the assistant message that made its call, in the order they
  * were saved (as their calls finished; requests send them in call order, kernel/adapt-history.ts);
  * drops results whose call is not in `messages` and repeated message ids; and gives each call
- * without a result a synthetic error result (`NO_RESULT`), returned in `appended` too
- * so the caller can persist it. `makeId` names the synthetic messages.
+ * without a result a synthetic error result (`NO_RESULT`; lostResult for a call in `lost`, whose
+ * result line was skipped as damaged), returned in `appended` too so the caller can persist it. `makeId` names the synthetic messages.
  */
-export function closeToolCalls(messages: Message[], makeId: () => string): { messages: Message[]; appended: Message[] } {
+export function closeToolCalls(messages: Message[], makeId: () => string, lost?: ReadonlyMap<string, string>): { messages: Message[]; appended: Message[] } {
   const results = new Map<string, Message>();
   for (const m of messages) if (m.role === "tool" && m.toolCallId !== undefined && !results.has(m.toolCallId)) results.set(m.toolCallId, m);
   const position = new Map(messages.map((m, i) => [m, i]));
@@ -107,7 +131,8 @@ export function closeToolCalls(messages: Message[], makeId: () => string): { mes
     }
     for (const call of calls) {
       if (results.has(call.id)) continue;
-      const synthetic = syntheticResult(call, makeId());
+      const where = lost?.get(call.id);
+      const synthetic = syntheticResult(call, makeId(), where === undefined ? undefined : lostResult(where));
       appended.push(synthetic);
       out.push(synthetic);
     }

@@ -14,7 +14,7 @@ import { diskProblem } from "../fs/dir-problem.ts";
 import { idTime } from "./ids.ts";
 import { repairHeader } from "./header-repair.ts";
 import { HEAD_MAX_LINES, headProblem, judgeHead, unrepairedNote } from "./damaged-head.ts";
-import { entryOf, newerNote } from "./torn.ts";
+import { entryOf, newerNote, skippedWarning } from "./torn.ts";
 import { closeOpenEnds } from "./open-ends.ts";
 import { planSaid } from "./plan-said.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -168,7 +168,8 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const size = fstatSync(fd).size;
     const { header, firstUser, firstModel, firstCut } = readHead(fd, size, opts.header);
     if (!header) throw new Error(headProblem(path));
-    const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line" }[] = [];
+    // skipped lines; `callId`, the call whose result a damaged one held (its call is closed as lost, not as interrupted)
+    const warnings: { offset: number; fromEnd: number; reason: string; torn?: "last" | "line"; nul?: number; callId?: string }[] = [];
     const noted = new Set<string>(); // torn lines said before (their notes come after them: read first)
     const torn: string[] = []; // torn lines said now for the first time
     const newer = new Map<string, number>(); // lines of kinds a newer hey writes: how many of each
@@ -262,7 +263,8 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
       if (line.start === line.end && !line.oversized) continue;
       const parsed = entryOf(line.oversized ? "" : line.buf.toString("utf8", line.start, line.end), line.terminated, line.oversized, noted);
       if (!parsed.ok) {
-        if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, reason: parsed.reason, torn: "torn" in parsed ? parsed.torn : undefined });
+        const callId = line.oversized ? undefined : resultCallId(line.buf.subarray(line.start, line.end));
+        if (parsed.reason) warnings.push({ offset: line.offset, fromEnd, ...parsed, ...(callId && { callId }) });
         if ("key" in parsed && parsed.key !== undefined) torn.push(parsed.key);
         if ("newer" in parsed && parsed.newer !== undefined) newer.set(parsed.newer, (newer.get(parsed.newer) ?? 0) + 1);
         continue;
@@ -309,7 +311,9 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
     const chronological = found.reverse();
     const recent = chronological.slice(alignWindow(chronological, window));
     const withFirst = firstUser && !recent.some((m) => m.id === firstUser.id) ? [firstUser, ...recent] : recent;
-    const closed = closeOpenEnds(withFirst, () => newId(), streamed?.text); // what a hey stopped mid-turn left open
+    const whereOf = (w: (typeof warnings)[number]) => (before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`);
+    const lost = new Map(warnings.flatMap((w) => (w.callId ? [[w.callId, whereOf(w)] as const] : [])));
+    const closed = closeOpenEnds(withFirst, () => newId(), streamed?.text, lost); // what a hey stopped mid-turn left open
     const { appended } = closed;
     if (firstCut && firstUser) cut.add(firstUser.id);
     const cutNote =
@@ -335,10 +339,7 @@ export function loadSession(path: string, opts: { window?: number; header?: Sess
         ...cutNote,
         ...(newer.size > 0 ? [newerNote(path, newer)] : []),
         ...warnings.reverse().map((w) => {
-          const where = before === 0 ? `line ${fromEnd - w.fromEnd + 1}` : `the line at byte ${w.offset}`;
-          return w.torn
-            ? `${path}: skipped a torn ${w.torn === "last" ? "last " : ""}line (${where}): hey stopped while writing it`
-            : `${path}: skipped ${where}: ${w.reason}`;
+          return skippedWarning(path, w, whereOf(w), before === 0 ? `line ${fromEnd - w.fromEnd}` : `byte ${w.offset}`);
         }),
       ],
       appended,

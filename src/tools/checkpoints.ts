@@ -16,8 +16,8 @@
 // started again on the session (`hey -c`, `/resume`) rebuilds its turns: before, a restart started
 // with none and the copies on disk went unused.
 import { appendFileSync, readFileSync } from "node:fs";
-import { chmod, lstat, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { DEADLINE_MS } from "../fs/bounded-reads.ts";
 import { diskPath } from "../fs/dir-names.ts";
@@ -27,8 +27,12 @@ import { resolveUserPath } from "../fs/user-path.ts";
 import { isWithin } from "../fs/within.ts";
 import type { Tool } from "../kernel/tool.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { errnoCode, errorText } from "../kernel/errors.ts";
+import { errorText } from "../kernel/errors.ts";
+import { diskProblem } from "../fs/dir-problem.ts";
+import { type Unsaved, unsavedNotice } from "./undo-unsaved.ts";
+import type { Later, UndoOutcome, UndoReport } from "./undo-outcome.ts";
 import { newId, type Message } from "../kernel/ir.ts";
+import { missingFolders, removeFolders } from "./undo-folders.ts";
 import { ensurePrivateDir, OUTPUTS_MAX_AGE_MS, OUTPUTS_MAX_BYTES } from "./outputs.ts";
 import { contentHash } from "./read-file.ts";
 import type { SeenFile, SeenFiles } from "./seen-files.ts";
@@ -53,41 +57,12 @@ interface Turn extends RecordedTurn {
   copying: Map<string, Promise<void>>;
   /** its first step is in the record (a turn that changed nothing is never written) */
   recorded: boolean;
+  /** the first copy or step of it that could not be saved, until the user is told (`told`: once a turn) */
+  unsaved?: Unsaved;
+  told?: true;
   /** rebuilt from the record: a turn of an earlier hey, possibly elsewhere */
   earlier?: true;
 }
-
-/** What `/undo` did, file by file (paths as the agent's tools resolved them). */
-export interface UndoReport {
-  restored: string[];
-  removed: string[];
-  /** changed since the agent left it: not touched */
-  changed: string[];
-  /** no copy was kept (too big, unreadable): not touched */
-  skipped: { path: string; why: string }[];
-  /** the turn also ran bash commands, whose changes are not undone */
-  ranBash: boolean;
-  /** the newer turns passed over (they changed no file with edit or write_file) */
-  later: Later;
-}
-
-/** Turns newer than the one `/undo` reaches: how many, and how many of those ran bash commands (whose changes stay). */
-export interface Later {
-  turns: number;
-  ranBash: number;
-}
-
-/**
- * What `/undo` did: `undone`, the report; `waiting`, nothing yet: newer turns ran bash commands,
- * and the next `/undo` (no turn begun between) undoes the turn that changed `files`; `none`, no
- * turn changed a file with edit or write_file (`later`: the newer turns it looked at; `gone`: the
- * session's earlier turns changed files but their record is gone, and why it may be).
- */
-export type UndoOutcome =
-  | { kind: "undone"; report: UndoReport }
-  | { kind: "elsewhere"; root: string; files: string[]; unanswered?: string }
-  | { kind: "waiting"; later: Later; files: string[] }
-  | { kind: "none"; later: Later; gone?: string };
 
 /** Where `abs` really leads, within the read deadline (fs/bounded-reads.ts); undefined when it did not answer. */
 function realWithin(abs: string): string | undefined {
@@ -107,6 +82,8 @@ export interface Checkpoints {
 }
 
 interface Store extends Checkpoints {
+  /** what of the current turn could not be saved, the first time it is asked: the user is told at once, while the change can be reviewed (x117) */
+  untold(): Unsaved | undefined;
   keep(path: string, seen?: SeenFiles): Promise<void>;
   /** what the run's file tools saw: a file put back of a turn of an earlier hey counts as not seen */
   seen(files: SeenFiles): void;
@@ -155,15 +132,30 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   const lost = replayed.lost || (text === undefined && history !== undefined && changedFiles(history));
   let start = lost && !replayed.lost ? recordLine({ type: "lost" }) : "";
   if (text !== undefined && text !== "" && !text.endsWith("\n")) start = "\n"; // a hey killed mid-line: the next line starts on its own
-  // appended as it happens; one that cannot be written leaves this hey's /undo whole, and only a later hey's without the step
-  const record = (turn: Turn, r: UndoRecord) => {
+  // the first thing of the turn that could not be saved (what /undo cannot do is said at once)
+  const unsaved = (turn: Turn, e: unknown, path?: string) => {
+    turn.unsaved ??= { ...(path !== undefined && { path }), where: path === undefined ? file : dir, why: diskProblem(e)?.split(";")[0] ?? errorText(e) };
+  };
+  // the steps a full disk kept out, written with the next step or turn: a later hey rebuilds the turn whole
+  let pending = "";
+  const flush = (turn?: Turn) => {
+    if (pending === "") return;
     try {
       ensurePrivateDir(dir);
-      const begun = turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id, ...(turn.root !== undefined && { root: turn.root }) });
-      appendFileSync(file, start + begun + recordLine(r), { mode: 0o600 });
-      start = "";
-      turn.recorded = true;
-    } catch {}
+      appendFileSync(file, pending, { mode: 0o600 });
+      pending = "";
+    } catch (e) {
+      if (turn) unsaved(turn, e);
+      if (!pending.startsWith("\n")) pending = `\n${pending}`; // after what a failed write left of a line: a line of its own
+    }
+  };
+  // appended as it happens; one that cannot be written leaves this hey's /undo whole, and is written again with the next
+  const record = (turn: Turn, r: UndoRecord) => {
+    const begun = turn.recorded ? "" : recordLine({ type: "turn", turn: turn.id, ...(turn.root !== undefined && { root: turn.root }) });
+    pending += start + begun + recordLine(r);
+    start = "";
+    turn.recorded = true;
+    flush(turn);
   };
   let runSeen: SeenFiles | undefined; // for a turn of an earlier hey, what this run's file tools saw
   let current: Turn | undefined;
@@ -181,6 +173,7 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     return hasher.digest("hex");
   };
   const copyOf = async (turn: Turn, path: string, seen: SeenFiles | undefined) => {
+    let name: string | undefined;
     const kept: Kept = { path, ...(seen && { seen: { files: seen, before: seen.get(path) } }) };
     turn.files.set(path, kept);
     const info = await stat(diskPath(path)).catch(() => undefined);
@@ -189,13 +182,15 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     else if (info)
       try {
         ensurePrivateDir(dir);
-        const name = `undo-${turn.id}-${++copies}`; // the turn's id: a later hey on the session never writes over an earlier one's copy
+        name = `undo-${turn.id}-${++copies}`; // the turn's id: a later hey on the session never writes over an earlier one's copy
         const bytes = await readFile(diskPath(path));
         await writeFile(join(dir, name), bytes, { mode: 0o600 });
         kept.copy = name;
         kept.copyHash = contentHash(bytes);
       } catch (e) {
         kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
+        unsaved(turn, e, path);
+        if (name) await rm(join(dir, name), { force: true }).catch(() => {}); // what a full disk took of it: no copy
       }
     const { copy, copyHash: sha256, mode, skipped } = kept;
     const was = skipped !== undefined ? { skipped } : copy !== undefined ? { copy, sha256 } : {};
@@ -206,7 +201,13 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     for (const kept of turn.files.values()) if (kept.copy) await rm(join(dir, kept.copy), { force: true }).catch(() => {});
   };
   const store: Store = {
+    untold() {
+      if (!current?.unsaved || current.told) return undefined;
+      current.told = true;
+      return current.unsaved;
+    },
     beginTurn() {
+      flush();
       current = { id: newId(), files: new Map(), copying: new Map(), ranBash: false, folders: new Set(), recorded: false, ...(root !== undefined && { root }) };
       turns.push(current);
     },
@@ -325,7 +326,7 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
         }
       }
       recordUndone(); // once its files are back: a hey killed before has the turn still, each file left as it now is
-      await removeFolders(new Set(foldersOfCreated(turn.folders, turn.files.values()).filter((f) => !outside(f))), report);
+      await removeFolders(new Set(foldersOfCreated(turn.folders, turn.files.values()).filter((f) => !outside(f))), report.skipped);
       await forget(turn);
       return { kind: "undone", report };
     },
@@ -334,47 +335,22 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   return store;
 }
 
-/** The folders above `path` that are not there, deepest first: those writing `path` would make. Never throws. */
-async function missingFolders(path: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-    const there = await lstat(diskPath(dir)).then(
-      () => true,
-      (e: unknown) => errnoCode(e) !== "ENOENT", // unreadable: there, for all this can tell
-    );
-    if (there) break;
-    missing.push(dir);
-  }
-  return missing;
-}
-
-/**
- * The folders a turn made, removed deepest first once its files are undone: one that holds
- * anything (a file left because it changed, one the user or a command put there) stays, without a
- * word, as does one already gone or replaced; one that cannot be removed for another reason is named.
- */
-async function removeFolders(folders: Set<string>, report: UndoReport): Promise<void> {
-  const deepestFirst = [...folders].sort((a, b) => b.length - a.length); // a folder's path is longer than any above it
-  for (const folder of deepestFirst)
-    await rmdir(diskPath(folder)).catch((e: unknown) => {
-      const code = errnoCode(e);
-      // not empty, gone, or no folder now (a file or link put in its place): not the turn's to remove
-      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOENT" || code === "ENOTDIR") return;
-      report.skipped.push({ path: folder, why: `cannot remove this folder, which that turn made: ${errorText(e)}` });
-    });
-}
-
 /**
  * `tool` with checkpoints kept in `dir`: edit and write_file keep what a file was before they
  * change it, bash marks the turn; any other tool is returned as it is. `seen`: what the run's file
  * tools saw, which `/undo` puts back as it was for the files it restores.
  */
-export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: SeenFiles): Tool {
+export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: SeenFiles, notice?: (line: string) => void): Tool {
+  const tell = (store: Store, cwd: string) => {
+    const unsaved = store.untold();
+    if (unsaved) notice?.(unsavedNotice(unsaved, cwd));
+  };
   if (tool.name === TOOL.bash)
     return {
       ...tool,
       run: (args, ctx) => {
         storeIn(dir).ranBash();
+        tell(storeIn(dir), ctx.cwd);
         return tool.run(args, ctx);
       },
     };
@@ -392,6 +368,7 @@ export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: Se
       const result = await tool.run(args, ctx);
       if (target && !result.isError) await store.left(target);
       if (missing.length) await store.made(missing);
+      tell(store, ctx.cwd);
       return result;
     },
   };

@@ -30,7 +30,7 @@ import { COMMANDS, unknownCommand } from "./slash.ts";
 import { listedHere, listFit, markInUse } from "./sessions-list.ts";
 import { visible } from "./visible.ts";
 import { diffView } from "./diff-view.ts";
-import type { UndoOutcome } from "../tools/checkpoints.ts";
+import type { UndoOutcome } from "../tools/undo-outcome.ts";
 import { notUndoneText, undoNote, undoText } from "./undo-report.ts";
 import { usageReport, type Spent } from "./usage-report.ts";
 
@@ -235,8 +235,9 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       return said(ctx.plan(want));
     }
     case "/compact": {
-      // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole
+      // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole; its spinner, no compaction line ends
       const done = await ctx.agent.compact(arg || undefined, ctx.signal).catch((e: unknown) => {
+        ctx.terminal?.stopSpinner();
         if (ctx.signal.aborted) return "cancelled" as const;
         throw e;
       });

@@ -74,6 +74,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
   let showThinking = true;
   let turnText = ""; // finalOnly: this turn's text, until it turns out to be narration or the answer
   let turnAnswered = false; // this turn has written text
+  let inTurn = false; // between turn_start and done: a summary outside one is /compact's
   const calls = new Map<string, { name: string; args: string; before?: Before; label: string; copies?: number }>();
   const copies = new Set<string>(); // calls that repeat an earlier one of their reply: not run, no line of their own
   let batch = 0; // calls announced in the current turn
@@ -256,6 +257,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
     emit(event: AgentEvent) {
       switch (event.type) {
         case "turn_start":
+          inTurn = true;
           batch = 0;
           turnAnswered = false;
           spin("working…");
@@ -347,12 +349,13 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           break;
         case "summarizing":
           // a summary takes 10-30 s, and interrupting it loses it: the user sees what the wait is
-          spin("summarizing the conversation…");
+          // outside a turn it is /compact's, which Esc cancels (and nothing else would say so)
+          spin(inTurn ? "summarizing the conversation…" : "summarizing the conversation (Esc cancels)…");
           break;
         case "compaction": {
           const waiting = spinner !== undefined;
           infoLine(compactionLine(event), DIM);
-          if (waiting) spin("working…"); // the turn's own request follows the summary
+          if (waiting && inTurn) spin("working…"); // the turn's own request follows the summary; /compact's is all
           break;
         }
         case "error": {
@@ -366,6 +369,7 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           break;
         }
         case "done":
+          inTurn = false;
           stopSpinner();
           closeSection();
           if (finalOnly) flushTurn(answer);
@@ -380,8 +384,6 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           endLine(answer);
           calls.clear();
           live.clear();
-          break;
-        default:
           break;
       }
     },

@@ -1,6 +1,6 @@
 // What `/undo` says to the user and, with the next message, to the model (x57). Pure.
 import { relative } from "node:path";
-import type { Later, UndoOutcome, UndoReport } from "../tools/checkpoints.ts";
+import type { Later, UndoOutcome, UndoReport } from "../tools/undo-outcome.ts";
 import { userRanNote } from "../kernel/user-notes.ts";
 
 /** Said when there is no turn to undo. */
@@ -48,13 +48,13 @@ export function notUndoneText(outcome: Exclude<UndoOutcome, { kind: "undone" }>,
 export function undoText(report: UndoReport, cwd: string): string {
   const name = nameFrom(cwd);
   const { later } = report;
-  const lines =
-    later.ranBash === 0
-      ? ["undid the file changes of the agent's last turn that changed files:"]
-      : [
-          `passed over newer turns: ${laterTurns(later)} bash commands, whose changes stay`,
-          `undid the file changes of the turn before ${later.turns === 1 ? "it" : "them"}:`,
-        ];
+  // no file came back (no copy could be kept, each changed since): said so, not "undid" (x117)
+  const none = report.restored.length === 0 && report.removed.length === 0;
+  const turn = later.ranBash === 0 ? "the agent's last turn that changed files" : `the turn before ${later.turns === 1 ? "it" : "them"}`;
+  const lines = [
+    ...(later.ranBash === 0 ? [] : [`passed over newer turns: ${laterTurns(later)} bash commands, whose changes stay`]),
+    none ? `nothing undone: no file change of ${turn} could be put back:` : `undid the file changes of ${turn}:`,
+  ];
   for (const path of report.restored) lines.push(`  restored ${name(path)}`);
   for (const path of report.removed) lines.push(`  removed ${name(path)} (that turn created it)`);
   for (const path of report.changed) lines.push(`  left ${name(path)}: it changed after the agent's edit (yours, or a command's); not touched`);
@@ -72,7 +72,7 @@ export function undoNote(report: UndoReport, cwd: string): string {
   const laterBash = report.later.ranBash;
   return userRanNote(
     "/undo",
-    " your file changes of an earlier turn were undone" +
+    (back.length === 0 ? " none of your file changes of an earlier turn could be undone" : " your file changes of an earlier turn were undone") +
       (back.length ? `; back to what they were before it: ${back.join(", ")}` : "") +
       (left.length ? `; not undone: ${left.join(", ")}` : "") +
       (report.ranBash ? "; what that turn's bash commands changed was not undone" : "") +

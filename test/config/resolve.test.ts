@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadConfig, loadMcpJson } from "../../src/config/load.ts";
 import { isUsable } from "../../src/config/providers.ts";
 import { resolveConfig } from "../../src/config/resolve.ts";
+import { unsendable } from "../../src/endpoint.ts";
 import type { ConfigFlags, ConfigLayer } from "../../src/config/settings.ts";
 import { configInputs } from "../helpers/places.ts";
 
@@ -795,6 +796,31 @@ describe("a resumed session's model", () => {
       "the session used cli/claude-x, which is not configured in this run; using mock/m — pass --base-url URL -m claude-x to continue with it",
     ]);
     expect(unresolved).toEqual([]); // /reload does not refuse it
+  });
+  describe("whose provider has no key now (x117: the history went out with none, then a 401)", () => {
+    const openai = { session: { provider: "openai", model: "gpt-5.5" } };
+    test("gets no request: the run says the model, the variable, and -m with a provider that has a key", () => {
+      const { settings } = resolve("", { ANTHROPIC_API_KEY: "k" }, openai);
+      expect(`${settings.provider.name}/${settings.model}`).toBe("openai/gpt-5.5");
+      const anthropic = resolve("", { ANTHROPIC_API_KEY: "k" }).settings;
+      expect(unsendable(settings.provider)).toBe(
+        `this session last used openai/gpt-5.5, and OPENAI_API_KEY is not set, so hey sends it nothing (the request would be refused); continue it with a model whose key is set: hey -c -m anthropic/${anthropic.model} (/model at the prompt), or set OPENAI_API_KEY (or pass --api-key)`,
+      );
+    });
+    test("with no provider that has a key, says to set it", () => {
+      expect(unsendable(resolve("", {}, openai).settings.provider)).toEndWith(
+        "is not set, so hey sends it nothing (the request would be refused); set OPENAI_API_KEY (or pass --api-key)",
+      );
+    });
+    test.each([
+      ["its key is set", { OPENAI_API_KEY: "k" }, {}],
+      ["--api-key gives one", {}, { apiKey: "k" }],
+      ["HEY_API_KEY gives one", { HEY_API_KEY: "k" }, {}],
+      ["OPENAI_BASE_URL moved it (a gateway may take no key)", { OPENAI_BASE_URL: "http://127.0.0.1:4000/v1" }, {}],
+      ["-m names another model", { ANTHROPIC_API_KEY: "k" }, { model: "anthropic/claude-sonnet-4-5" }],
+    ])("is sent as before when %s", (_why, env: Env, flags: ConfigFlags) => {
+      expect(unsendable(resolve("", env, { ...openai, ...flags }).settings.provider)).toBeUndefined();
+    });
   });
   test("needs no word when -m chooses anyway", () => {
     expect(resolve(P, {}, { session: { provider: "cli", model: "claude-x" }, model: "mock/m" }).warnings).toEqual([]);

@@ -145,8 +145,10 @@ test(
     await until(() => server.requests.length > before, "the summary request").catch(async (e: Error) => {
       throw new Error(`${e.message}: ${await t.screen()}`);
     });
+    await t.waitFor(/summarizing the conversation \(Esc cancels\)… \d+s/); // x117: the wait showed nothing
     await t.keys("Escape");
     await t.waitFor(/^compact: interrupted by user; the conversation is as it was$/m);
+    expect(await t.screen()).not.toContain("summarizing the conversation"); // the spinner went with it
     expect(await t.screen(ALL)).not.toContain("aborted");
     await t.waitFor((s) => lastLine(s) === "›");
     server.enqueue(answer("Answer six."));

@@ -2,14 +2,14 @@
 // question of an answer whose words were showing is on disk, a question left without an answer is
 // marked so the next message goes on its own, and the user hears which calls had no result.
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import { NO_RESULT } from "../../src/kernel/tool-calls.ts";
 import { HEY_STOPPED, HEY_STOPPED_MIDWAY } from "../../src/kernel/turns.ts";
 import { SUMMARY_ID } from "../../src/context/passes.ts";
-import { closeOpenEnds, interruptedNotes, interruptedWrites } from "../../src/sessions/open-ends.ts";
+import { closeOpenEnds, interruptedNotes, interruptedWrites, lostResult } from "../../src/sessions/open-ends.ts";
 import { loadSession } from "../../src/sessions/reader.ts";
 import { createSessionWriter } from "../../src/sessions/writer.ts";
 
@@ -162,4 +162,46 @@ test("a summary over a turn whose calls finished out of order ends at its last s
     const loaded = loadSession(w.path, { window: 4 });
     expect(loaded.messages.map((m) => (m.id.startsWith(SUMMARY_ID) ? "SUM" : textOf(m)))).toEqual(["first", "SUM", "done", "next", "ok"]);
   }
+});
+
+/** A session: `go`, a bash call and its result, its answer, then a later question and answer (x117's turn five messages back). */
+function finishedCall(): string {
+  const dir = tempDir();
+  const w = createSessionWriter({ dir, id: newId(), cwd: "/p", version: "1", warn: () => {} });
+  const later = [said("done"), userMessage("q2"), said("a2")];
+  for (const message of [userMessage("go"), calls(["bash", { command: "git push" }]), result("c1", "pushed"), ...later]) w.emit({ type: "message", message });
+  w.close();
+  return w.path;
+}
+
+test("a finished call whose saved result line is damaged is closed as a result lost from that line, which may have run, not as one hey stopped in", () => {
+  const path = finishedCall();
+  const lines = readFileSync(path, "utf8").split("\n");
+  const at = lines.findIndex((l) => l.includes('"toolCallId":"c1"'));
+  lines[at] = `X${lines[at]}`; // a stray byte: the line is no JSON now
+  writeFileSync(path, lines.join("\n"));
+  const loaded = loadSession(path);
+  expect(loaded.warnings).toEqual([expect.stringContaining(`skipped line ${at + 1}: not valid JSON`)]);
+  const closedWith = loaded.messages.find((m) => m.role === "tool" && m.toolCallId === "c1");
+  expect(textOf(closedWith!)).toBe(lostResult(`line ${at + 1}`));
+  expect(textOf(closedWith!)).toContain("it may have run");
+  expect(textOf(closedWith!)).not.toContain(NO_RESULT);
+  expect(interruptedNotes(loaded.messages, loaded.appended)).toEqual([
+    `the result of 1 tool call was lost (session line ${at + 1} damaged): bash \`git push\`; it may have run, and the model is told so`,
+  ]);
+});
+
+test("a call left without a result in a turn a later question followed is not said to be of the last turn", () => {
+  const path = finishedCall();
+  writeFileSync(
+    path,
+    readFileSync(path, "utf8")
+      .split("\n")
+      .filter((l) => !l.includes('"toolCallId":"c1"'))
+      .join("\n"),
+  ); // its line gone, no trace
+  const loaded = loadSession(path);
+  expect(interruptedNotes(loaded.messages, loaded.appended)).toEqual([
+    "1 tool call was interrupted (hey stopped before it finished): bash `git push`; the model is told so",
+  ]);
 });

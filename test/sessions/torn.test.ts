@@ -1,11 +1,11 @@
 // Torn lines are said once (torn.ts): one an older hey ended with a bare newline is recorded as
 // said by the run that says it; one longer than hey loads is skipped as torn, not loaded as a message.
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, userMessage, type Message } from "../../src/kernel/ir.ts";
-import { TORN_END } from "../../src/sessions/format.ts";
+import { formatSize, TORN_END } from "../../src/sessions/format.ts";
 import { MAX_LINE_BYTES } from "../../src/sessions/lines.ts";
 import { loadSession, resumeSession } from "../../src/sessions/reader.ts";
 import { cutShort } from "../../src/sessions/torn.ts";
@@ -69,6 +69,48 @@ describe("a torn line an older hey ended with a bare newline", () => {
       `${s.path}: skipped a torn line (line 9): hey stopped while writing it`,
     ]);
     expect(resumeAndRun(s, "four")).toHaveLength(1); // only the damaged one, every time
+  });
+});
+
+describe("a tail of NUL bytes over several lines (a power cut before the blocks reached the disk)", () => {
+  /** A session of three exchanges whose bytes from line `from` on are NULs, its size kept. */
+  function nulFrom(from: number, keep = 0): { path: string; id: string; dir: string; nul: number } {
+    const s = session("");
+    for (const n of ["two", "three"])
+      appendFileSync(s.path, [userMessage(n), answer(`${n} answer`)].map((m) => `${JSON.stringify({ type: "message", message: m })}\n`).join(""));
+    const bytes = readFileSync(s.path);
+    const start =
+      bytes
+        .toString("latin1")
+        .split("\n")
+        .slice(0, from - 1)
+        .join("\n").length +
+      1 +
+      keep;
+    bytes.fill(0, start);
+    writeFileSync(s.path, bytes);
+    return { ...s, nul: bytes.length - start };
+  }
+
+  test("is said as NUL bytes with their size and the line after which what was written is lost, not as one torn line", () => {
+    const s = nulFrom(4);
+    const loaded = loadSession(s.path);
+    expect(loaded.warnings).toEqual([
+      `${s.path}: the last ${formatSize(s.nul)} of the file are NUL bytes (the machine crashed or lost power before they reached the disk): what hey wrote after line 3 is lost, likely your last exchanges; ask them again`,
+    ]);
+    expect(loaded.messages.map(textOf)).toEqual(["one", "first answer"]);
+    expect(resumeAndRun(s, "again")).toHaveLength(1);
+    expect(loadSession(s.path).warnings).toEqual([]); // said once: the writer marked it
+  });
+
+  test("one that begins inside a line (the start of an entry, then NULs) is said the same", () => {
+    const s = nulFrom(4, 12);
+    expect(loadSession(s.path).warnings).toEqual([expect.stringContaining(`the last ${formatSize(s.nul)} of the file are NUL bytes`)]);
+  });
+
+  test("a line cut mid-write with no NULs is still a torn last line", () => {
+    const s = session(TORN);
+    expect(loadSession(s.path).warnings).toEqual([`${s.path}: skipped a torn last line (line 4): hey stopped while writing it`]);
   });
 });
 

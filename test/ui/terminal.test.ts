@@ -99,6 +99,17 @@ test("while a summary request runs the spinner says so, then goes back to waitin
   expect(after).toMatch(/⠋ working… \ds/);
 });
 
+test("/compact's summary (no turn around it) shows a spinner that says Esc cancels it, and its compaction line ends it", () => {
+  let t = 0;
+  const { err } = render(
+    [{ type: "summarizing" }, { type: "compaction", kind: "summary", from_id: "a", to_id: "b", summary: "s", tokens_before: 45_092, tokens_after: 14_797 }],
+    { tty: true, color: false, now: () => (t += 1500) },
+  );
+  const [during, after] = err.split("context: summarized older work");
+  expect(during).toContain("⠋ summarizing the conversation (Esc cancels)… ");
+  expect(after).not.toContain("working…"); // no request of a turn follows
+});
+
 test("a spinner with elapsed seconds runs while the model or a tool is awaited, plain under NO_COLOR", () => {
   let t = 0;
   const { err } = render(

@@ -1,0 +1,96 @@
+// When `/undo`'s copy of a file or a step of its record cannot be saved (a full disk, `ulimit -f`,
+// a cache that is no folder), the user hears it the moment it happens, once a turn, and `/undo` says
+// "nothing undone" rather than "undid" (x117: the edit showed ✓ and /undo later said "undid").
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers/e2e.ts";
+import { createEditTool } from "../../src/tools/edit.ts";
+import { checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
+import type { Tool } from "../../src/kernel/tool.ts";
+import { undoNote, undoText } from "../../src/ui/undo-report.ts";
+import { RECORD_FILE, replayRecords } from "../../src/tools/undo-record.ts";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+/** A project whose outputs folder lies under `blocked`, a plain file for now: nothing can be saved there. */
+function blockedProject() {
+  const work = tempDir("hey-unsaved-");
+  dirs.push(work);
+  const blocked = join(work.path, ".cache-blocked");
+  writeFileSync(blocked, "a file where the cache folder should be\n");
+  const outputs = join(blocked, "outputs");
+  const notices: string[] = [];
+  const seen = new Map();
+  const edit = withCheckpoints(createEditTool({ home: work.path, seen }), outputs, work.path, seen, (line) => notices.push(line));
+  const ctx = { signal: new AbortController().signal, cwd: work.path };
+  const call = async (tool: Tool, args: Record<string, unknown>) => expect((await tool.run(args, ctx)).isError ?? false).toBe(false);
+  const file = (n: string) => join(work.path, n);
+  return { work: work.path, blocked, outputs, notices, edit, call, file, store: checkpointsIn(outputs) };
+}
+
+test("a copy that cannot be saved is said at once, naming the file and why, once a turn; /undo then says nothing was undone", async () => {
+  const p = blockedProject();
+  writeFileSync(p.file("e.txt"), "original content\n");
+  writeFileSync(p.file("f.txt"), "other\n");
+  p.store.beginTurn();
+  await p.call(p.edit, { path: "e.txt", old_string: "original", new_string: "EDITED" });
+  expect(p.notices).toEqual([
+    `hey: /undo will not be able to restore e.txt: its copy could not be saved in ${p.outputs}: ENOTDIR: not a directory, mkdir '${p.outputs}'`,
+  ]);
+  await p.call(p.edit, { path: "f.txt", old_string: "other", new_string: "changed" });
+  expect(p.notices).toHaveLength(1); // once a turn, not once a file
+  p.store.beginTurn();
+  await p.call(p.edit, { path: "e.txt", old_string: "EDITED", new_string: "AGAIN" });
+  expect(p.notices).toHaveLength(2); // a new turn: said again
+  const outcome = await p.store.undo();
+  if (outcome.kind !== "undone") throw new Error(`undone expected, got ${outcome.kind}`);
+  const text = undoText(outcome.report, p.work);
+  expect(text.split("\n")[0]).toBe("nothing undone: no file change of the agent's last turn that changed files could be put back:");
+  expect(text).toContain("  left e.txt: no copy could be kept:");
+  expect(text).not.toContain("undid");
+  expect(undoNote(outcome.report, p.work)).toContain("none of your file changes of an earlier turn could be undone");
+  expect(readFileSync(p.file("e.txt"), "utf8")).toBe("AGAIN content\n");
+});
+
+test("record steps a full cache kept out are written with the next one once there is room: a later hey rebuilds the whole turn", async () => {
+  const p = blockedProject();
+  writeFileSync(p.file("a.txt"), "a\n");
+  writeFileSync(p.file("b.txt"), "b\n");
+  p.store.beginTurn();
+  await p.call(p.edit, { path: "a.txt", old_string: "a", new_string: "A" });
+  rmSync(p.blocked); // space again
+  mkdirSync(p.blocked);
+  await p.call(p.edit, { path: "b.txt", old_string: "b", new_string: "B" });
+  const { turns } = replayRecords(readFileSync(join(p.outputs, RECORD_FILE), "utf8"));
+  expect(turns).toHaveLength(1);
+  expect([...turns[0]!.files.keys()]).toEqual([p.file("a.txt"), p.file("b.txt")]); // a.txt's steps were not lost
+  expect(turns[0]!.files.get(p.file("a.txt"))?.after).toBeDefined();
+});
+
+test("a copy cut short by the file size limit (as by a full disk) is removed, and said", () => {
+  const work = tempDir("hey-unsaved-limit-");
+  dirs.push(work);
+  const outputs = join(work.path, "outputs");
+  writeFileSync(join(work.path, "big.txt"), `${"x".repeat(8191)}\n`);
+  const script = `
+    const { withCheckpoints, checkpointsIn } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/checkpoints.ts"))});
+    const said = [];
+    const edit = { name: "edit", description: "", parameters: {}, run: async () => ({ output: "ok" }) }; // changes nothing: only the copy is big
+    const tool = withCheckpoints(edit, ${JSON.stringify(outputs)}, ${JSON.stringify(work.path)}, undefined, (l) => said.push(l));
+    checkpointsIn(${JSON.stringify(outputs)}).beginTurn();
+    await tool.run({ path: "big.txt" }, { signal: new AbortController().signal, cwd: ${JSON.stringify(work.path)} });
+    console.log(JSON.stringify(said));`;
+  const run = Bun.spawnSync(["sh", "-c", `ulimit -f 4 && exec "$0" -e "$1"`, process.execPath, script], { cwd: work.path });
+  expect(run.stderr.toString()).toBe("");
+  const said = JSON.parse(run.stdout.toString()) as string[];
+  expect(said).toEqual([
+    expect.stringMatching(
+      /^hey: \/undo will not be able to restore big\.txt: its copy could not be saved in .*: the file would be larger than this process may write \(EFBIG/,
+    ),
+  ]);
+  expect(readdirSync(outputs).filter((f) => f.startsWith("undo-") && f !== RECORD_FILE)).toEqual([]); // no partial copy left
+});
