@@ -238,8 +238,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
       // cancelled (Esc, Ctrl-C): compaction changes nothing until its summary is whole; its spinner, no compaction line ends
       const done = await ctx.agent.compact(arg || undefined, ctx.signal).catch((e: unknown) => {
         ctx.terminal?.stopSpinner();
-        if (ctx.signal.aborted) return "cancelled" as const;
-        throw e;
+        return ctx.signal.aborted ? ("cancelled" as const) : Promise.reject(e);
       });
       if (done === "cancelled") return { text: `compact: ${abortReason(ctx.signal)}; the conversation is as it was`, ok: false };
       // on a terminal the compaction's own line ("context: summarized older work (~N → ~M tokens)") already said it
