@@ -12,7 +12,7 @@ import { formatOutput, isVerbatimCommand, showsFiles, truncateHeadTail, type Hid
 import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
-import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
+import { ensurePrivateDir, keepUnderCeiling, unsavedNotice } from "./outputs.ts";
 import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
@@ -236,6 +236,7 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number, hid
         await put(stderr);
       }
       await file.write(`\n[exit code ${exitCode}]\n`);
+      void keepUnderCeiling(path, (await file.stat()).size); // in the background: the oldest outputs go past the ceiling
     } finally {
       await file.close();
     }

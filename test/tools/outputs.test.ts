@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
+import { keepUnderCeiling, pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let root: ReturnType<typeof tempDir>;
@@ -47,4 +47,26 @@ test("a missing root is nothing to prune; removeSessionOutputs takes ids, never 
   expect(existsSync(kept)).toBe(true);
   removeSessionOutputs(root.path, "s1");
   expect(existsSync(kept)).toBe(false);
+});
+
+test("a session that saves past the ceiling deletes the oldest outputs, other sessions' first, and keeps its newest", async () => {
+  const others = [put("old1", "a.log", 300, 5), put("old2", "b.log", 300, 4)];
+  const mine: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const path = put("current", `call${i}.log`, 300, 3 - i * 0.1);
+    mine.push(path);
+    await keepUnderCeiling(path, 300, 1000);
+    const left = [...others, ...mine].filter((f) => existsSync(f));
+    expect(left.length * 300).toBeLessThanOrEqual(1000);
+    expect(existsSync(path)).toBe(true);
+  }
+  expect(others.map((f) => existsSync(f))).toEqual([false, false]);
+  expect(mine.map((f) => existsSync(f))).toEqual([false, false, false, false, false, true, true, true]);
+});
+
+test("one output bigger than the ceiling stays, alone", async () => {
+  const other = put("s1", "a.log", 10, 1);
+  const big = put("now", "big.log", 5000, 0);
+  expect(await keepUnderCeiling(big, 5000, 1000)).toEqual({ deleted: 1 });
+  expect([existsSync(other), existsSync(big)]).toEqual([false, true]);
 });
