@@ -108,7 +108,7 @@ export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_
     }
     while (l.total > maxBytes && l.files.length > 1) {
       const i = l.files.findIndex((f) => f.session !== session);
-      const [gone] = l.files.splice(i >= 0 ? i : 0, 1);
+      const [gone] = l.files.splice(Math.max(i, 0), 1);
       if (gone!.path === path) {
         l.files.unshift(gone!); // only the new file is left of this session: it stays
         break;
