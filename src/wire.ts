@@ -61,6 +61,7 @@ import { quitting } from "./sessions/quit-calls.ts";
 import { systemShell } from "./tools/bash.ts";
 import { createCompressTool } from "./tools/compress.ts";
 import { pruneOutputs } from "./tools/outputs.ts";
+import { afterSaves } from "./tools/saves-pending.ts";
 import { configWriteVet } from "./config/write-check.ts";
 import { createTools } from "./builtin-tools.ts";
 import { keepApproved, recordingOnAnswer, type ApprovalState } from "./trust/approve.ts";
@@ -203,7 +204,7 @@ export async function assemble(
       session: sessionId,
       notice: toolNotice,
       vet: configVet, // a write that would leave one of hey's config files unable to load is refused
-    }).map((t) => withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen)); // `/undo`
+    }).map((t) => afterSaves(withCheckpoints(withNestedAgents(t, nested, pathOf, lastRequest, toolNotice), keeping.outputDir, home, seen))); // `/undo`; a full output still being written is complete before a call may read it
     return {
       shell,
       env: commandEnv,

@@ -15,6 +15,7 @@ import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { ensurePrivateDir, keepUnderCeiling, unsavedNotice } from "./outputs.ts";
 import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
+import { pendingSave } from "./saves-pending.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
 
@@ -141,10 +142,13 @@ export async function commandResult(
   const nul = shown.stdout.nul || shown.stderr.nul;
   if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
   if (filtered || cut.truncated || spilled || binary || foreign > 0 || nul) {
-    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide);
+    const tell = (error: string) => {
+      const notice = unsavedNotice(opts.outputDir, error); // the user is told too, once a run
+      if (notice) opts.notice?.(notice);
+    };
+    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide, tell);
     output += `\n${saved.note}`;
-    const notice = saved.error === undefined ? undefined : unsavedNotice(opts.outputDir, saved.error); // the user is told too, once a run
-    if (notice) opts.notice?.(notice);
+    if (saved.error !== undefined) tell(saved.error);
   }
   return output;
 }
@@ -206,30 +210,48 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
 
 /**
  * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
- * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. Spill files never outlive the call.
+ * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. A
+ * spilled stream whose secrets are hidden is written after this returns (saves-pending.ts: the
+ * next tool call waits for it), a write that fails then told through `late`. Spill files never outlive the call.
  */
-async function saveFullOutput(path: string, run: Finished, exitCode: number, hide?: (text: string) => string): Promise<{ note: string; error?: string }> {
+async function saveFullOutput(
+  path: string,
+  run: Finished,
+  exitCode: number,
+  hide: ((text: string) => string) | undefined,
+  late: (error: string) => void,
+): Promise<{ note: string; error?: string }> {
   const { stdout, stderr } = run;
+  const removeSpills = async () => {
+    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
+  };
+  let file: Awaited<ReturnType<typeof open>>;
+  let moved = false;
   try {
     const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
     if (lost) throw new Error(lost.spillError ?? "not kept");
     ensurePrivateDir(join(path, ".."));
-    const moved = stdout.spill !== undefined && hide === undefined;
+    moved = stdout.spill !== undefined && hide === undefined;
     if (moved) await rename(stdout.spill!, path);
     // 0600 and O_EXCL: output can hold secrets
-    const file = await open(path, moved ? "a" : "wx", 0o600);
-    const put = async (c: Captured) => {
-      if (c.spill && hide)
-        for await (const piece of hiddenChunks(fileChunks(c.spill), hide)) {
-          await file.write(piece);
-          // each 1 MB piece leaves its text, its copy and the regexes' strings behind: collected now, 50 MB
-          // of output peaks at ~92 MB (hey's bench; ~120 MB at the collector's own pace), for ~0.5 s more
-          Bun.gc(true);
-        }
-      else if (c.spill) for await (const chunk of fileChunks(c.spill)) await file.write(chunk);
-      else if (c.raw) await file.write(hide ? hiddenBytes(c.raw, hide) : c.raw);
-      else await file.write(hide ? hide(c.head) : c.head);
-    };
+    file = await open(path, moved ? "a" : "wx", 0o600);
+  } catch (e) {
+    await removeSpills();
+    return { note: `[could not save the full output: ${errorText(e)}]`, error: errorText(e) };
+  }
+  const put = async (c: Captured) => {
+    if (c.spill && hide)
+      for await (const piece of hiddenChunks(fileChunks(c.spill), hide)) {
+        await file.write(piece);
+        // each 1 MB piece leaves its text, its copy and the regexes' strings behind: collected now, 50 MB
+        // of output peaks at ~92 MB (hey's bench; ~120 MB at the collector's own pace), for ~0.5 s more
+        Bun.gc(true);
+      }
+    else if (c.spill) for await (const chunk of fileChunks(c.spill)) await file.write(chunk);
+    else if (c.raw) await file.write(hide ? hiddenBytes(c.raw, hide) : c.raw);
+    else await file.write(hide ? hide(c.head) : c.head);
+  };
+  const write = async (): Promise<string | undefined> => {
     try {
       if (!moved) await put(stdout);
       if (stderr.bytes > 0) {
@@ -238,15 +260,20 @@ async function saveFullOutput(path: string, run: Finished, exitCode: number, hid
       }
       await file.write(`\n[exit code ${exitCode}]\n`);
       void keepUnderCeiling(path, (await file.stat()).size); // in the background: the oldest outputs go past the ceiling
+      return undefined;
+    } catch (e) {
+      return errorText(e);
     } finally {
-      await file.close();
+      await file.close().catch(() => {});
+      await removeSpills();
     }
+  };
+  if (hide && (stdout.spill || stderr.spill)) {
+    pendingSave(write().then((error) => void (error !== undefined && late(error))));
     return { note: `[full output: ${path}]` };
-  } catch (e) {
-    return { note: `[could not save the full output: ${errorText(e)}]`, error: errorText(e) };
-  } finally {
-    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
   }
+  const error = await write();
+  return error === undefined ? { note: `[full output: ${path}]` } : { note: `[could not save the full output: ${error}]`, error };
 }
 
 /**
