@@ -2,20 +2,17 @@
 // `!COMMAND` alike: binary streams named, long output filtered (the built-in filter or an external
 // one, unless raw), cut to its head and tail, and the full output saved in the session's outputs
 // folder (outputs.ts) and named whenever anything was left out.
-import { open, rename, rm } from "node:fs/promises";
-import { fileChunks } from "../fs/file-chunks.ts";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
-import { errorText } from "../kernel/errors.ts";
 import { filterOutput, filterStreams, type Unkept } from "./bash-filter.ts";
 import { createLineSplitter } from "./line-splitter.ts";
 import { formatOutput, isVerbatimCommand, showsFiles, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
-import { ensurePrivateDir, keepUnderCeiling, unsavedNotice } from "./outputs.ts";
-import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
-import { pendingSave } from "./saves-pending.ts";
+import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
+import { saveFullOutput } from "./save-full-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
 
@@ -206,74 +203,6 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
   if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
   const text = `[output filtered by \`${opts.filter}\`]\n${joined(filter.stdout).replace(/\n$/, "")}\n[exit code ${exitCode}]`;
   return { text, hidden: filter.stdout.hidden };
-}
-
-/**
- * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
- * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. A
- * spilled stream whose secrets are hidden is written after this returns (saves-pending.ts: the
- * next tool call waits for it), a write that fails then told through `late`. Spill files never outlive the call.
- */
-async function saveFullOutput(
-  path: string,
-  run: Finished,
-  exitCode: number,
-  hide: ((text: string) => string) | undefined,
-  late: (error: string) => void,
-): Promise<{ note: string; error?: string }> {
-  const { stdout, stderr } = run;
-  const removeSpills = async () => {
-    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
-  };
-  let file: Awaited<ReturnType<typeof open>>;
-  let moved = false;
-  try {
-    const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
-    if (lost) throw new Error(lost.spillError ?? "not kept");
-    ensurePrivateDir(join(path, ".."));
-    moved = stdout.spill !== undefined && hide === undefined;
-    if (moved) await rename(stdout.spill!, path);
-    // 0600 and O_EXCL: output can hold secrets
-    file = await open(path, moved ? "a" : "wx", 0o600);
-  } catch (e) {
-    await removeSpills();
-    return { note: `[could not save the full output: ${errorText(e)}]`, error: errorText(e) };
-  }
-  const put = async (c: Captured) => {
-    if (c.spill && hide)
-      for await (const piece of hiddenChunks(fileChunks(c.spill), hide)) {
-        await file.write(piece);
-        // each 1 MB piece leaves its text, its copy and the regexes' strings behind: collected now, 50 MB
-        // of output peaks at ~92 MB (hey's bench; ~120 MB at the collector's own pace), for ~0.5 s more
-        Bun.gc(true);
-      }
-    else if (c.spill) for await (const chunk of fileChunks(c.spill)) await file.write(chunk);
-    else if (c.raw) await file.write(hide ? hiddenBytes(c.raw, hide) : c.raw);
-    else await file.write(hide ? hide(c.head) : c.head);
-  };
-  const write = async (): Promise<string | undefined> => {
-    try {
-      if (!moved) await put(stdout);
-      if (stderr.bytes > 0) {
-        await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
-        await put(stderr);
-      }
-      await file.write(`\n[exit code ${exitCode}]\n`);
-      void keepUnderCeiling(path, (await file.stat()).size); // in the background: the oldest outputs go past the ceiling
-      return undefined;
-    } catch (e) {
-      return errorText(e);
-    } finally {
-      await file.close().catch(() => {});
-      await removeSpills();
-    }
-  };
-  if (hide && (stdout.spill || stderr.spill)) {
-    pendingSave(write().then((error) => void (error !== undefined && late(error))));
-    return { note: `[full output: ${path}]` };
-  }
-  const error = await write();
-  return error === undefined ? { note: `[full output: ${path}]` } : { note: `[could not save the full output: ${error}]`, error };
 }
 
 /**

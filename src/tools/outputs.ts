@@ -92,7 +92,7 @@ const ledgers = new Map<string, Promise<Ledger>>();
 /**
  * After a save of `size` bytes to `path` (`<root>/<session>/<call>.log`): while the files under
  * root pass `maxBytes`, deletes the oldest, other sessions' first, then the running session's own
- * oldest; the file just saved stays. A session that runs all day (or `hey -c` going on with one)
+ * oldest full outputs (its job logs and /undo copies stay); the file just saved stays. A session that runs all day (or `hey -c` going on with one)
  * would otherwise grow its folder without limit. The tree is read once a run; later saves add to a
  * running total. Saves are queued per root, so parallel calls never delete twice. Never throws.
  */
@@ -106,13 +106,12 @@ export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_
       l.files.push({ path, session, size });
       l.total += size;
     }
-    while (l.total > maxBytes && l.files.length > 1) {
-      const i = l.files.findIndex((f) => f.session !== session);
-      const [gone] = l.files.splice(Math.max(i, 0), 1);
-      if (gone!.path === path) {
-        l.files.unshift(gone!); // only the new file is left of this session: it stays
-        break;
-      }
+    while (l.total > maxBytes) {
+      const other = l.files.findIndex((f) => f.session !== session);
+      // of this session only a call's full output: its /undo copies and record (checkpoints.ts) stay
+      const i = other >= 0 ? other : l.files.findIndex((f) => f.path !== path && /^[\w-]+\.log$/.test(basename(f.path))); // not a job log: one dot
+      if (i < 0) break;
+      const [gone] = l.files.splice(i, 1);
       l.total -= gone!.size;
       await rm(gone!.path, { force: true }).then(
         () => deleted++,

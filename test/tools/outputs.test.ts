@@ -70,3 +70,12 @@ test("one output bigger than the ceiling stays, alone", async () => {
   expect(await keepUnderCeiling(big, 5000, 1000)).toEqual({ deleted: 1 });
   expect([existsSync(other), existsSync(big)]).toEqual([false, true]);
 });
+
+test("the ceiling never deletes the running session's /undo copies or job logs", async () => {
+  const undo = [put("current", "undo.jsonl", 300, 5), put("current", "0abc.t1.copy", 300, 5), put("current", "0old.job.log", 300, 5)];
+  const older = put("current", "0old.log", 300, 4);
+  const latest = put("current", "0new.log", 300, 0);
+  await keepUnderCeiling(latest, 300, 600);
+  expect(undo.map((f) => existsSync(f))).toEqual([true, true, true]);
+  expect([existsSync(older), existsSync(latest)]).toEqual([false, true]);
+});

@@ -1,6 +1,6 @@
 // The saved copy of a long output has its secrets hidden after the result is back (x119: hiding
 // them in 45 MB held every such call ~1.2 s): the model's result does not wait for it, and a tool
-// call, or hey's exit, that may read the file waits until it is whole.
+// call that names the file (or hey's exit) waits until it is whole.
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** A stdout of ~3 MB spilled to a file, its secret on its last line, as capture.ts leaves it. */
 function spilledRun(name: string) {
-  const text = `${Array.from({ length: 400_000 }, (_, i) => `line ${i}`).join("\n")}\nTOKEN=${SECRET}\n`;
+  const text = `${name}\n${Array.from({ length: 400_000 }, (_, i) => `line ${i}`).join("\n")}\nTOKEN=${SECRET}\n`;
   const spill = join(dir.path, `${name}.spill`);
   writeFileSync(spill, text);
   const head = text.slice(0, 65_536);
@@ -27,7 +27,7 @@ function spilledRun(name: string) {
   return { stdout, stderr, exitCode: 0, ended: "exit" as const };
 }
 
-test("the result comes back before the saved copy's secrets are hidden; a tool call after it reads the whole file, hidden", async () => {
+test("the result comes back before the saved copy's secrets are hidden; a tool call naming the file reads it whole, hidden", async () => {
   let pieces = 0;
   const hide = (text: string) => (pieces++, text.replaceAll(SECRET, "[redacted]"));
   const outputDir = join(dir.path, "out");
@@ -46,12 +46,16 @@ test("the result comes back before the saved copy's secrets are hidden; a tool c
   const result = await commandResult(spilledRun("a"), "make", 0, opts);
   const path = result.match(/\[full output: (\S+)\]/)![1]!;
   expect(pieces).toBe(0); // old code: every 1 MB piece hidden before the result
-  const read: Tool = { name: "read", description: "", parameters: {}, run: async () => ({ output: readFileSync(path, "utf8") }) };
-  const saved = (await afterSaves(read).run({}, { signal: new AbortController().signal, cwd: dir.path })).output as string;
+  const ctx = { signal: new AbortController().signal, cwd: dir.path };
+  const other: Tool = { name: "edit", description: "", parameters: {}, run: async () => ({ output: "edited" }) };
+  expect((await afterSaves(other).run({ path: "src/app.ts" }, ctx)).output).toBe("edited");
+  expect(pieces).toBe(0); // a call that names no full output does not wait
+  const read: Tool = { name: "read", description: "", parameters: {}, run: async (args) => ({ output: readFileSync(String(args.path), "utf8") }) };
+  const saved = (await afterSaves(read).run({ path }, ctx)).output as string;
   expect(pieces).toBeGreaterThan(1);
   expect(saved).toEndWith("line 399999\nTOKEN=[redacted]\n\n[exit code 0]\n");
   expect(saved).not.toContain(SECRET);
-  expect(saved.startsWith("line 0\nline 1\n")).toBe(true);
+  expect(saved.startsWith("a\nline 0\nline 1\n")).toBe(true);
 });
 
 test("savesDone waits for every copy still being written", async () => {
