@@ -42,6 +42,15 @@ export function removeSessionOutputs(root: string, session: string): void {
   try {
     rmSync(join(root, session), { recursive: true, force: true });
   } catch {}
+  const ledger = ledgers.get(root); // its files no longer count toward the ceiling
+  if (ledger)
+    ledgers.set(
+      root,
+      ledger.then((l) => {
+        const files = l.files.filter((f) => f.session !== session);
+        return { files, total: files.reduce((n, f) => n + f.size, 0) };
+      }),
+    );
 }
 
 /**

@@ -79,3 +79,13 @@ test("the ceiling never deletes the running session's /undo copies or job logs",
   expect(undo.map((f) => existsSync(f))).toEqual([true, true, true]);
   expect([existsSync(older), existsSync(latest)]).toEqual([false, true]);
 });
+
+test("a session's outputs removed by /sessions prune no longer count toward the ceiling", async () => {
+  put("gone", "a.log", 800, 5);
+  const first = put("now", "first.log", 100, 1);
+  await keepUnderCeiling(first, 100, 1000);
+  removeSessionOutputs(root.path, "gone");
+  const second = put("now", "second.log", 200, 0);
+  expect(await keepUnderCeiling(second, 200, 1000)).toEqual({ deleted: 0 }); // else 1100 bytes counted, one file "deleted"
+  expect(existsSync(first)).toBe(true);
+});
