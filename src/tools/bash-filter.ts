@@ -16,6 +16,8 @@ const CONTEXT_BEFORE = 2;
 const CONTEXT_AFTER = 3;
 /** A line is decided once the lines that can still change it have been read: its after-context and the one-line-gap rule's. */
 const LOOKAHEAD = CONTEXT_BEFORE + 2;
+/** Lines read as lines each side of a stretch the filter skips (line-splitter.ts): past all a signal's context and the gap rule reach. */
+const SKIP_MARGIN = 2 * LOOKAHEAD;
 /** Lines a filtered result may show (tails included); a flood of errors is shown from its start. */
 const MAX_KEPT_LINES = 150;
 /**
@@ -114,7 +116,7 @@ export async function filterStreams(out: {
     const unkept = out.unkept?.[label === "[stderr]" ? "stderr" : "stdout"];
     const filter = createLineFilter(Math.max(budget, TAIL_LINES));
     // a stream whose middle was not kept has the line standing for it to find: read line by line
-    const skipping = unkept ? undefined : { skip: filter.skip, head: HEAD_LINES };
+    const skipping = unkept ? undefined : { skip: filter.skip, head: HEAD_LINES, tail: TAIL_LINES, margin: SKIP_MARGIN };
     const split = createLineSplitter((text, length) => filter.push(text, length, text === unkept?.line), skipping);
     for await (const chunk of chunks) split.push(chunk);
     split.end();

@@ -23,21 +23,17 @@ export const HINTS = [
   /\n=/g, // a line that starts with `=` (pytest's `=== 1 failed ===`): searched from the newline before it
 ];
 
-/** Lines a skipped stretch keeps on each side, read as lines: more than a signal's context (and the one-line-gap rule) reaches. */
-const SKIP_MARGIN = 8;
-/** Lines at a piece's end always read as lines: a stream's tail is shown, so never skipped. */
-const PIECE_TAIL_LINES = 20 + SKIP_MARGIN;
-
 /**
  * Turns text pushed in pieces into the lines a terminal would show: ANSI colours removed, a
  * carriage return redraws its line (progress bars keep their last state), a final newline ends
  * the last line. Each line is passed on with its length; at most LINE_READ_CHARS of it are kept.
- * With `skip`, a run of lines none of the HINTS touches, past the stream's first `head` lines and
- * not among a piece's last ones, goes to `skip` as a count, less SKIP_MARGIN lines each side.
+ * With `skipping`, a run of lines none of the HINTS touches goes to `skip` as a count, less `margin`
+ * lines each side read as lines, once the stream's first `head` lines are read, and never among a
+ * piece's last `tail` + `margin` lines (the stream's last `tail` lines are shown, so never skipped).
  */
 export function createLineSplitter(
   onLine: (text: string, length: number) => void,
-  skipping?: { skip: (lines: number) => void; head: number },
+  skipping?: { skip: (lines: number) => void; head: number; tail: number; margin: number },
 ): { push(piece: string): void; end(): void } {
   let text = "";
   let length = 0;
@@ -85,9 +81,10 @@ export function createLineSplitter(
   };
   /** Lines `at`..`to` that no hint touches: their middle skipped when long enough, past the head. */
   const plain = (piece: string, at: number, to: number) => {
-    const from = after(piece, at, to, SKIP_MARGIN);
-    const until = before(piece, from, to, SKIP_MARGIN);
-    const count = from < until && passed + SKIP_MARGIN >= skipping!.head ? newlines(piece, from, until) : 0;
+    const { margin, head } = skipping!;
+    const from = after(piece, at, to, margin);
+    const until = before(piece, from, to, margin);
+    const count = from < until && passed + margin >= head ? newlines(piece, from, until) : 0;
     if (count === 0) return lines(piece, at, to);
     lines(piece, at, from);
     skipping!.skip(count);
@@ -97,7 +94,7 @@ export function createLineSplitter(
   return {
     push(piece) {
       const first = skipping ? piece.indexOf("\n") : -1;
-      const stop = first < 0 ? -1 : before(piece, first + 1, piece.length, PIECE_TAIL_LINES);
+      const stop = first < 0 ? -1 : before(piece, first + 1, piece.length, skipping!.tail + skipping!.margin);
       if (stop <= first + 1) return lines(piece, 0, piece.length);
       lines(piece, 0, first + 1); // the end of the line an earlier piece began
       const next = HINTS.map(() => -1); // each hint's next match, searched again once it falls behind
