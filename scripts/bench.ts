@@ -266,6 +266,13 @@ try {
     `memory    edit of one line in a ${mb(big.bytes)} dump: peak RSS ${mb(big.edit)} (an answer alone ${mb(big.answer)}: ${((big.edit - big.answer) / big.bytes).toFixed(1)}× the file), ${fmt(big.ms)}   (target ≤ 3×; files over 64 MB are refused)`,
   );
 
+  const { outputBench } = await import("./bench-output.ts");
+  mkdirSync(join(dir, "output"));
+  const out = await outputBench(hey, join(dir, "output"), toolEnv, TASK_RUNS);
+  console.log(
+    `bash      a 45 MB output (${out.command}, ${fmt(out.commandMs)} alone): step from the call to the next request ${fmt(out.step)}, hey's CPU for the run ${fmt(out.cpu)}   (target: step ≤ command + 500 ms)`,
+  );
+
   const { faultsBench } = await import("./bench-faults.ts");
   for (const f of await faultsBench(hey, join(dir, "memory"), toolEnv))
     console.log(`faults    ${f.name}: peak RSS ${mb(f.peakRss)}, ${fmt(f.ms)}, exit ${f.code}${f.ok ? "" : " (UNEXPECTED)"}   (target ≤ 100 MB)`);

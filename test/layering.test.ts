@@ -127,6 +127,7 @@ const EDGES = new Set([
   "tools/outputs.ts",
   "tools/process-tree.ts",
   "tools/run-process.ts",
+  "tools/save-full-output.ts",
   "tools/vim-watch.ts",
   "tools/read-file.ts",
   "tools/ripgrep.ts",

@@ -2,7 +2,8 @@
 // gives the same text, so results stay cacheable and testable. It reads each stream once, line by
 // line, holding only a few dozen lines and the kept ones: 50 MB of output spilled to a file is
 // filtered as a whole in bounded memory, and the counts it reports are of the whole output.
-import { ESCAPES, formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-output.ts";
+import { formatOutput, isVerbatimCommand, type CommandOutput } from "./bash-output.ts";
+import { createLineSplitter } from "./line-splitter.ts";
 
 /** Output at or under both limits is shown whole: filtering it would save little and hide context. */
 export const FILTER_MIN_LINES = 100;
@@ -15,6 +16,8 @@ const CONTEXT_BEFORE = 2;
 const CONTEXT_AFTER = 3;
 /** A line is decided once the lines that can still change it have been read: its after-context and the one-line-gap rule's. */
 const LOOKAHEAD = CONTEXT_BEFORE + 2;
+/** Lines read as lines each side of a stretch the filter skips (line-splitter.ts): past all a signal's context and the gap rule reach. */
+const SKIP_MARGIN = 2 * LOOKAHEAD;
 /** Lines a filtered result may show (tails included); a flood of errors is shown from its start. */
 const MAX_KEPT_LINES = 150;
 /**
@@ -29,8 +32,6 @@ const MAX_SUMMARIES = 40;
 const LAST_LINES = 3;
 /** A kept line longer than this is cut: minified code and base64 blobs cost tokens and say little. */
 const MAX_LINE_CHARS = 300;
-/** Of a longer line only this much is read for signals and kept (its length is still counted): a 50 MB line is not held. */
-export const LINE_READ_CHARS = 4096;
 /**
  * Distinct error lines remembered to fold their repeats into `(×N)`. Past this many, later
  * distinct errors are not remembered (their repeats count as omitted lines): the shown lines are
@@ -38,7 +39,7 @@ export const LINE_READ_CHARS = 4096;
  */
 const MAX_REMEMBERED = 2000;
 
-/** Errors, warnings, failures, positions and summaries of common compilers and test runners. */
+/** Errors, warnings, failures, positions and summaries of common compilers and test runners (each line one matches must hold a match of line-splitter.ts HINTS). */
 const SIGNALS = [
   /error|exception|traceback|panic|fatal|fail|abort|assert|warn|denied|not found|cannot|unable|\bERR!/i,
   /[✗✘×✕●]|^\s*E\s{2,}\S|^\s*not ok\b/, // mocha/jest/vitest marks, pytest `E   `, TAP
@@ -114,7 +115,9 @@ export async function filterStreams(out: {
   ] as const) {
     const unkept = out.unkept?.[label === "[stderr]" ? "stderr" : "stdout"];
     const filter = createLineFilter(Math.max(budget, TAIL_LINES));
-    const split = createLineSplitter((text, length) => filter.push(text, length, text === unkept?.line));
+    // a stream whose middle was not kept has the line standing for it to find: read line by line
+    const skipping = unkept ? undefined : { skip: filter.skip, head: HEAD_LINES, tail: TAIL_LINES, margin: SKIP_MARGIN };
+    const split = createLineSplitter((text, length) => filter.push(text, length, text === unkept?.line), skipping);
     for await (const chunk of chunks) split.push(chunk);
     split.end();
     const kept = filter.end(unkept?.lines);
@@ -135,55 +138,6 @@ export async function filterStreams(out: {
 
 /** A stream's middle that was not kept: the line that stands for it in its chunks, and the stream's true line count. */
 export type Unkept = { line: string; lines: number };
-
-/**
- * Turns text pushed in pieces into the lines a terminal would show: ANSI colours removed, a
- * carriage return redraws its line (progress bars keep their last state), a final newline ends
- * the last line. Each line is passed on with its length; at most LINE_READ_CHARS of it are kept.
- */
-export function createLineSplitter(onLine: (text: string, length: number) => void): { push(piece: string): void; end(): void } {
-  let text = "";
-  let length = 0;
-  let open = false; // something of the current line was read
-  let pendingCr = false; // a `\r` ended the last piece: a redraw, unless a newline follows
-
-  const reset = () => {
-    text = "";
-    length = 0;
-  };
-  const add = (piece: string) => {
-    if (piece === "") return;
-    open = true;
-    if (pendingCr) reset();
-    pendingCr = piece.endsWith("\r");
-    if (pendingCr) piece = piece.slice(0, -1);
-    const cr = piece.lastIndexOf("\r");
-    if (cr >= 0) {
-      reset();
-      piece = piece.slice(cr + 1);
-    }
-    if (text.length < LINE_READ_CHARS) text += piece.slice(0, LINE_READ_CHARS - text.length);
-    length += piece.length;
-  };
-  const finish = () => {
-    const plain = text.replace(ESCAPES, "");
-    onLine(plain, length - (text.length - plain.length));
-    reset();
-    open = pendingCr = false;
-  };
-  return {
-    push(piece) {
-      for (let at = 0; ; ) {
-        const nl = piece.indexOf("\n", at);
-        add(piece.slice(at, nl < 0 ? piece.length : nl));
-        if (nl < 0) return;
-        finish();
-        at = nl + 1;
-      }
-    },
-    end: () => void (open && finish()),
-  };
-}
 
 interface Line {
   text: string;
@@ -226,6 +180,8 @@ const displayed = (it: Item) => ("omitted" in it ? 0 : !it.similar ? 1 : it.coun
  */
 export function createLineFilter(budget: number): {
   push(text: string, length: number, gap?: boolean): void;
+  /** `lines` lines pushed at once that are neither signals nor console headers and are not near one, past the head and before the tail (line-splitter.ts) */
+  skip(lines: number): void;
   /** `total`: the stream's true line count when more than were pushed (a middle not kept: its lines join the gap line's omission) */
   end(total?: number): { lines: string[]; shown: number; total: number; warnings: number };
 } {
@@ -242,6 +198,7 @@ export function createLineFilter(budget: number): {
   let warningsDropped = 0; // warnings past MAX_WARNINGS, counted
   let summaries = 0;
   const at = (i: number) => window[i - rendered];
+  let blanks = 0; // lines last pushed by skip: blank ones, all alike
 
   const detect = (i: number) => {
     const line = at(i)!;
@@ -315,12 +272,33 @@ export function createLineFilter(budget: number): {
     rendered++;
   };
 
+  const push = (text: string, length: number, gap?: boolean) => {
+    window.push({ text, length, keep: 0, signal: false, gap });
+    n++;
+    while (n - detected > TAIL_LINES) detect(detected++);
+    while (detected - rendered >= LOOKAHEAD) renderNext();
+  };
+
   return {
     push(text, length, gap) {
-      window.push({ text, length, keep: 0, signal: false, gap });
-      n++;
-      while (n - detected > TAIL_LINES) detect(detected++);
-      while (detected - rendered >= LOOKAHEAD) renderNext();
+      blanks = 0;
+      push(text, length, gap);
+    },
+    skip(lines) {
+      // as many blank lines as render the window's real ones; from then on each line pushed would
+      // only add one to the omission being counted, the window all blanks as before
+      for (; lines > 0; lines--) {
+        const last = items.at(-1);
+        if (blanks >= window.length && rendered >= HEAD_LINES && last && "omitted" in last && !last.gap) {
+          last.omitted += lines;
+          n += lines;
+          detected += lines;
+          rendered += lines;
+          return;
+        }
+        push("", 0);
+        blanks++;
+      }
     },
     end(total = n) {
       while (rendered < detected) renderNext();

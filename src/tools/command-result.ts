@@ -2,18 +2,17 @@
 // `!COMMAND` alike: binary streams named, long output filtered (the built-in filter or an external
 // one, unless raw), cut to its head and tail, and the full output saved in the session's outputs
 // folder (outputs.ts) and named whenever anything was left out.
-import { open, rename, rm } from "node:fs/promises";
-import { fileChunks } from "../fs/file-chunks.ts";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { newId } from "../kernel/ir.ts";
-import { errorText } from "../kernel/errors.ts";
-import { createLineSplitter, filterOutput, filterStreams, type Unkept } from "./bash-filter.ts";
+import { filterOutput, filterStreams, type Unkept } from "./bash-filter.ts";
+import { createLineSplitter } from "./line-splitter.ts";
 import { formatOutput, isVerbatimCommand, showsFiles, truncateHeadTail, type Hidden } from "./bash-output.ts";
 import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
 import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
-import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
+import { saveFullOutput } from "./save-full-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
 import type { FilterWatch } from "./filter-watch.ts";
@@ -141,10 +140,13 @@ export async function commandResult(
   const nul = shown.stdout.nul || shown.stderr.nul;
   if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
   if (filtered || cut.truncated || spilled || binary || foreign > 0 || nul) {
-    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide);
+    const tell = (error: string) => {
+      const notice = unsavedNotice(opts.outputDir, error); // the user is told too, once a run
+      if (notice) opts.notice?.(notice);
+    };
+    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide, tell);
     output += `\n${saved.note}`;
-    const notice = saved.error === undefined ? undefined : unsavedNotice(opts.outputDir, saved.error); // the user is told too, once a run
-    if (notice) opts.notice?.(notice);
+    if (saved.error !== undefined) tell(saved.error);
   }
   return output;
 }
@@ -202,50 +204,6 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
   if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
   const text = `[output filtered by \`${opts.filter}\`]\n${joined(filter.stdout).replace(/\n$/, "")}\n[exit code ${exitCode}]`;
   return { text, hidden: filter.stdout.hidden };
-}
-
-/**
- * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
- * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. Spill files never outlive the call.
- */
-async function saveFullOutput(path: string, run: Finished, exitCode: number, hide?: (text: string) => string): Promise<{ note: string; error?: string }> {
-  const { stdout, stderr } = run;
-  try {
-    const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
-    if (lost) throw new Error(lost.spillError ?? "not kept");
-    ensurePrivateDir(join(path, ".."));
-    const moved = stdout.spill !== undefined && hide === undefined;
-    if (moved) await rename(stdout.spill!, path);
-    // 0600 and O_EXCL: output can hold secrets
-    const file = await open(path, moved ? "a" : "wx", 0o600);
-    const put = async (c: Captured) => {
-      if (c.spill && hide)
-        for await (const piece of hiddenChunks(fileChunks(c.spill), hide)) {
-          await file.write(piece);
-          // each 1 MB piece leaves its text, its copy and the regexes' strings behind: collected now, 50 MB
-          // of output peaks at ~92 MB (hey's bench; ~120 MB at the collector's own pace), for ~0.5 s more
-          Bun.gc(true);
-        }
-      else if (c.spill) for await (const chunk of fileChunks(c.spill)) await file.write(chunk);
-      else if (c.raw) await file.write(hide ? hiddenBytes(c.raw, hide) : c.raw);
-      else await file.write(hide ? hide(c.head) : c.head);
-    };
-    try {
-      if (!moved) await put(stdout);
-      if (stderr.bytes > 0) {
-        await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
-        await put(stderr);
-      }
-      await file.write(`\n[exit code ${exitCode}]\n`);
-    } finally {
-      await file.close();
-    }
-    return { note: `[full output: ${path}]` };
-  } catch (e) {
-    return { note: `[could not save the full output: ${errorText(e)}]`, error: errorText(e) };
-  } finally {
-    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
-  }
 }
 
 /**

@@ -1,11 +1,12 @@
 // Where the bash tool keeps the full output of a call whose result was cut (SPEC §7, issue 10):
 // `<cache>/hey/outputs/<session>/<call>.log`, directories 0700 and files 0600 (output can hold
 // secrets). hey may delete them any time: at start-up, in the background, files older than
-// OUTPUTS_MAX_AGE_MS go, then the oldest until all of them fit in OUTPUTS_MAX_BYTES;
+// OUTPUTS_MAX_AGE_MS go, then the oldest until all of them fit in OUTPUTS_MAX_BYTES; after each
+// save that passes OUTPUTS_MAX_BYTES, the oldest go too, the running session's last (keepUnderCeiling);
 // `/sessions prune` removes a deleted session's folder with it.
 import { mkdirSync, rmSync } from "node:fs";
 import { readdir, rm, rmdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { dirProblem } from "../fs/dir-problem.ts";
 
 export const OUTPUTS_MAX_AGE_MS = 7 * 86_400_000;
@@ -41,6 +42,15 @@ export function removeSessionOutputs(root: string, session: string): void {
   try {
     rmSync(join(root, session), { recursive: true, force: true });
   } catch {}
+  const ledger = ledgers.get(root); // its files no longer count toward the ceiling
+  if (ledger)
+    ledgers.set(
+      root,
+      ledger.then((l) => {
+        const files = l.files.filter((f) => f.session !== session);
+        return { files, total: files.reduce((n, f) => n + f.size, 0) };
+      }),
+    );
 }
 
 /**
@@ -79,4 +89,60 @@ export async function pruneOutputs(root: string, opts: { current: string; now?: 
   }
   for (const session of sessions) await rmdir(join(root, session)).catch(() => {}); // only empty ones go
   return { deleted };
+}
+
+/** A root's files, oldest first, and their total size: walked once a run, then kept by keepUnderCeiling. */
+interface Ledger {
+  files: { path: string; session: string; size: number }[];
+  total: number;
+}
+const ledgers = new Map<string, Promise<Ledger>>();
+
+/**
+ * After a save of `size` bytes to `path` (`<root>/<session>/<call>.log`): while the files under
+ * root pass `maxBytes`, deletes the oldest, other sessions' first, then the running session's own
+ * oldest full outputs (its job logs and /undo copies stay); the file just saved stays. A session that runs all day (or `hey -c` going on with one)
+ * would otherwise grow its folder without limit. The tree is read once a run; later saves add to a
+ * running total. Saves are queued per root, so parallel calls never delete twice. Never throws.
+ */
+export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_MAX_BYTES): Promise<{ deleted: number }> {
+  const dir = dirname(path);
+  const root = dirname(dir);
+  const session = basename(dir);
+  let deleted = 0;
+  const ledger = (ledgers.get(root) ?? readLedger(root)).then(async (l) => {
+    if (!l.files.some((f) => f.path === path)) {
+      l.files.push({ path, session, size });
+      l.total += size;
+    }
+    while (l.total > maxBytes) {
+      const other = l.files.findIndex((f) => f.session !== session);
+      // of this session only a call's full output: its /undo copies and record (checkpoints.ts) stay
+      const i = other >= 0 ? other : l.files.findIndex((f) => f.path !== path && /^[\w-]+\.log$/.test(basename(f.path))); // not a job log: one dot
+      if (i < 0) break;
+      const [gone] = l.files.splice(i, 1);
+      l.total -= gone!.size;
+      await rm(gone!.path, { force: true }).then(
+        () => deleted++,
+        () => {},
+      );
+    }
+    return l;
+  });
+  ledgers.set(root, ledger);
+  return ledger.then(() => ({ deleted }));
+}
+
+/** Every file under `root/<session>/`, oldest first. Never throws. */
+async function readLedger(root: string): Promise<Ledger> {
+  const files: (Ledger["files"][number] & { mtime: number })[] = [];
+  for (const session of await readdir(root).catch(() => [] as string[])) {
+    for (const name of await readdir(join(root, session)).catch(() => [] as string[])) {
+      const path = join(root, session, name);
+      const s = await stat(path).catch(() => undefined);
+      if (s?.isFile()) files.push({ path, session, size: s.size, mtime: s.mtimeMs });
+    }
+  }
+  files.sort((a, b) => a.mtime - b.mtime);
+  return { files, total: files.reduce((n, f) => n + f.size, 0) };
 }

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
+import { keepUnderCeiling, pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
 import { tempDir } from "../helpers/e2e.ts";
 
 let root: ReturnType<typeof tempDir>;
@@ -47,4 +47,45 @@ test("a missing root is nothing to prune; removeSessionOutputs takes ids, never 
   expect(existsSync(kept)).toBe(true);
   removeSessionOutputs(root.path, "s1");
   expect(existsSync(kept)).toBe(false);
+});
+
+test("a session that saves past the ceiling deletes the oldest outputs, other sessions' first, and keeps its newest", async () => {
+  const others = [put("old1", "a.log", 300, 5), put("old2", "b.log", 300, 4)];
+  const mine: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const path = put("current", `call${i}.log`, 300, 3 - i * 0.1);
+    mine.push(path);
+    await keepUnderCeiling(path, 300, 1000);
+    const left = [...others, ...mine].filter((f) => existsSync(f));
+    expect(left.length * 300).toBeLessThanOrEqual(1000);
+    expect(existsSync(path)).toBe(true);
+  }
+  expect(others.map((f) => existsSync(f))).toEqual([false, false]);
+  expect(mine.map((f) => existsSync(f))).toEqual([false, false, false, false, false, true, true, true]);
+});
+
+test("one output bigger than the ceiling stays, alone", async () => {
+  const other = put("s1", "a.log", 10, 1);
+  const big = put("now", "big.log", 5000, 0);
+  expect(await keepUnderCeiling(big, 5000, 1000)).toEqual({ deleted: 1 });
+  expect([existsSync(other), existsSync(big)]).toEqual([false, true]);
+});
+
+test("the ceiling never deletes the running session's /undo copies or job logs", async () => {
+  const undo = [put("current", "undo.jsonl", 300, 5), put("current", "0abc.t1.copy", 300, 5), put("current", "0old.job.log", 300, 5)];
+  const older = put("current", "0old.log", 300, 4);
+  const latest = put("current", "0new.log", 300, 0);
+  await keepUnderCeiling(latest, 300, 600);
+  expect(undo.map((f) => existsSync(f))).toEqual([true, true, true]);
+  expect([existsSync(older), existsSync(latest)]).toEqual([false, true]);
+});
+
+test("a session's outputs removed by /sessions prune no longer count toward the ceiling", async () => {
+  put("gone", "a.log", 800, 5);
+  const first = put("now", "first.log", 100, 1);
+  await keepUnderCeiling(first, 100, 1000);
+  removeSessionOutputs(root.path, "gone");
+  const second = put("now", "second.log", 200, 0);
+  expect(await keepUnderCeiling(second, 200, 1000)).toEqual({ deleted: 0 }); // else 1100 bytes counted, one file "deleted"
+  expect(existsSync(first)).toBe(true);
 });
