@@ -75,6 +75,18 @@ test.each([
   expect(filterCannotRun(code, spawnError)).toBe(cannot);
 });
 
+test("five lines the built-in filter leaves as they are read as they are after a filter that cannot run: no note, no full-output file", async () => {
+  const said: string[] = [];
+  const outputDir = join(bash.dir, "five-lines");
+  const tool = bash.tool({ filter: "exit 127", notice: (l) => said.push(l), outputDir }); // an embedder's tool: its own watch, told through notice
+  const r = await tool.run({ command: "seq 1 5" }, bash.ctx());
+  expect(r.output).toBe("1\n2\n3\n4\n5\n[exit code 0]");
+  expect(existsSync(outputDir) ? readdirSync(outputDir) : []).toEqual([]);
+  expect(said).toEqual([
+    'hey: [tools] bash_filter "exit 127" cannot be run (exit code 127); bash output goes through the built-in filter for the rest of this run',
+  ]);
+});
+
 test("a filter found missing at start is never run and nothing more is said", async () => {
   const said: string[] = [];
   const runs = join(bash.dir, "missing-runs");
