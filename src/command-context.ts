@@ -78,6 +78,7 @@ export function commandContext(
         print,
         signal: s,
         restart: runtime.mcp.restart,
+        state: () => runtime.mcp.status().find((x) => x.name === name)?.state,
       });
     },
   };

@@ -163,7 +163,7 @@ export const SECTIONS = {
       kind: "command",
       default: "builtin",
       env: "HEY_BASH_FILTER",
-      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through; one that cannot run is said at start (its program missing) or at its first failure, and by `hey doctor`, and the built-in filter is used",
+      doc: "`builtin` (long output cut to its errors, summary and ends), `none`, or a command the output is piped through; one that cannot run is said at start (its program missing) or at its first exit 126/127, and by `hey doctor`, and the built-in filter is used; any other failure falls back for that command only, said once at the third",
     },
     bash_timeout_ms: {
       kind: "positive",

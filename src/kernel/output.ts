@@ -77,7 +77,7 @@ export type AgentEvent =
   | { type: "tool_output"; id: string; lines: string[] }
   | { type: "summarizing" }
   | { type: "debug"; message: string }
-  /** `refused`: the permission rules refused the call (it never ran; `output` says why), absent otherwise */
+  /** `refused`: who refused the call, which never ran (`output` says why): `permission` (the rules) or `plan` (plan mode); only `permission` is listed in permission_denials; absent when it ran */
   | { type: "tool_result"; id: string; name: string; ok: boolean; output: string; refused?: Refuser }
   /** `retries`: how many retries this failure gets in all, when fewer than `[retry] max_retries` (an empty answer) */
   | { type: "retry"; attempt: number; delay_ms: number; error: string; retries?: number }

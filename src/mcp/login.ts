@@ -29,6 +29,11 @@ export interface SignInDeps {
   /** Ctrl-C: the sign-in stops where it is */
   signal: AbortSignal;
   timeoutMs?: number;
+  /**
+   * the server's state in this hey (`auth_required`: it refused the stored sign-in or has none),
+   * read when a sign-in is cancelled; absent in `hey mcp login`, which runs no server
+   */
+  state?: () => string | undefined;
 }
 
 /** How a sign-in ended. `step`: where it failed or was cancelled. */
@@ -112,13 +117,23 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
   } catch (e) {
     return fail(
       step === "discovery" ? (provider?.step ?? step) : step,
-      deps.signal.aborted
-        ? `Ctrl-C; ${stillSignedIn(deps.store.read(url)?.tokens, Date.now()) ? "an earlier sign-in still holds" : `not signed in: ${s.name} stays signed out, its tools left out`}`
-        : messageOf(e),
+      deps.signal.aborted ? `Ctrl-C; ${cancelledNote(s.name, deps.state?.(), stillSignedIn(deps.store.read(url)?.tokens, Date.now()))}` : messageOf(e),
     );
   } finally {
     listener.stop();
   }
+}
+
+/**
+ * What a cancelled sign-in leaves, judged by the server when hey runs it (`state`): one waiting for
+ * a sign-in refused what is stored (revoked, the server restarted), however unexpired it looks.
+ * Without a server (`hey mcp login` in a shell) only the file is known: `stored`, a token that has
+ * not run out or can be refreshed, is said as stored, not as one the server takes. Pure.
+ */
+export function cancelledNote(name: string, state: string | undefined, stored: boolean): string {
+  if (state === "auth_required" || !stored) return `not signed in: ${name} stays signed out, its tools left out`;
+  if (state === "connected") return "the earlier sign-in still holds";
+  return "the earlier sign-in is still stored; whether the server takes it is not known";
 }
 
 /** The authorization server does not know the registration hey kept (it restarted, or dropped it). */

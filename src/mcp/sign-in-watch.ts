@@ -1,8 +1,14 @@
 // A sign-in made outside this hey (x115 #1): `hey mcp login NAME` in a shell, or another hey's
 // `/mcp login NAME`, writes the shared credential file (credentials.ts), and a server this hey
 // holds as waiting for a sign-in should take it up at its next request or call, not at /reload.
+// Every server at that URL takes it up: two tables may name one endpoint, sharing its file.
+// A new token is not always a new sign-in: a refused attempt of another hey may have refreshed
+// one the server refuses too (its authorization server still issues them, its resource server
+// refuses them: a wrong audience, a role removed). Two heys taking up each other's refreshes would
+// reconnect and refresh at every request without end, so a server the watch started again that is
+// refused again is watched no more, until it connects (`/mcp login`) or /reload starts it again.
 // Cheap: one stat of the file per check, and a read only when the file changed since the server
-// refused hey's sign-in. Pure: the stat and the read are given.
+// was refused. Pure: the stat and the read are given.
 import type { McpServer } from "./server.ts";
 
 export interface SignInSource {
@@ -13,33 +19,44 @@ export interface SignInSource {
 }
 
 export interface SignInWatch {
-  /** the server at `url` refused hey's sign-in, or asked for one: what is stored now is what it refused */
-  refused(url: string): void;
-  /** whether a new sign-in of `url` was stored since it was refused (the file changed and holds another access token); true once */
-  fresh(url: string): boolean;
+  /** server `name` at `url` refused hey's sign-in, or asked for one: what is stored now is what it refused */
+  refused(name: string, url: string): void;
+  /** whether a new sign-in of `url` was stored since server `name` was refused (the file changed and holds another access token); true once for each refusal */
+  fresh(name: string, url: string): boolean;
+  /** server `name` connected: a later refusal is watched again */
+  connected(name: string): void;
 }
 
+/** What the watch holds of one server: the file and token it was refused with, or `spent` once the watch's restart was refused too. */
+type Mark = { stamp: string | undefined; token: string | undefined; restarted: boolean } | { spent: true };
+
 export function watchSignIns(source: SignInSource): SignInWatch {
-  const marks = new Map<string, { stamp: string | undefined; token: string | undefined }>();
+  const marks = new Map<string, Mark>();
   const token = (url: string) => source.read(url)?.tokens?.access_token;
   return {
-    refused: (url) => void marks.set(url, { stamp: source.stamp(url), token: token(url) }),
-    fresh(url) {
-      const mark = marks.get(url);
-      const stamp = mark && source.stamp(url);
-      if (!mark || stamp === mark.stamp) return false;
+    refused(name, url) {
+      const before = marks.get(name);
+      const again = before !== undefined && "restarted" in before && before.restarted; // the watch's own restart: refused too
+      marks.set(name, again ? { spent: true } : { stamp: source.stamp(url), token: token(url), restarted: false });
+    },
+    fresh(name, url) {
+      const mark = marks.get(name);
+      if (!mark || "spent" in mark || mark.restarted) return false;
+      const stamp = source.stamp(url);
+      if (stamp === mark.stamp) return false;
       mark.stamp = stamp; // a write that brought no new token (a refused grant dropped) is not read again
       const now = token(url);
       if (now === undefined || now === mark.token) return false;
-      marks.delete(url);
+      mark.restarted = true;
       return true;
     },
+    connected: (name) => void marks.delete(name),
   };
 }
 
 /** Starts again each of `servers` waiting for a sign-in that has a new one stored; the ones started. */
 export function startSignedIn(servers: readonly McpServer[], watch: SignInWatch): McpServer[] {
-  const again = servers.filter((s) => s.status().state === "auth_required" && s.settings.url !== undefined && watch.fresh(s.settings.url));
+  const again = servers.filter((s) => s.status().state === "auth_required" && s.settings.url !== undefined && watch.fresh(s.settings.name, s.settings.url));
   for (const s of again) s.start();
   return again;
 }

@@ -15,7 +15,7 @@ import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
 import { saveFullOutput } from "./save-full-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
-import type { FilterWatch } from "./filter-watch.ts";
+import { type FilterWatch, filterCannotRun } from "./filter-watch.ts";
 
 /** What the model sees at most, after filtering; the rest is in the full-output file. */
 export const MAX_RESULT_LINES = 2000;
@@ -121,12 +121,14 @@ export async function commandResult(
     // after an abort the user is waiting: output in memory is filtered in milliseconds, a spill file's could take seconds
     if (opts.signal.aborted) body = plain.hidden.bytes === 0 ? ((await builtin()) ?? plain) : plain;
     else if (opts.filter === "builtin" || opts.watch?.usable() === false) body = (await builtin().catch(() => undefined)) ?? plain;
+    else if (run.stdout.bytes + run.stderr.bytes === 0)
+      body = plain; // nothing to filter (mkdir, git add): no process, no file
     else {
       const external = await runFilter(opts, shown, exitCode);
       if ("text" in external) body = external;
       else {
-        // the user is told (once a run), not the model: only the user can fix the setting; the built-in filter stands in
-        if (!opts.signal.aborted) opts.watch?.failed(external.failure);
+        // the user is told (filter-watch.ts), not the model: only the user can fix the setting; the built-in filter stands in
+        if (!opts.signal.aborted) opts.watch?.failed(external.failure, external.unrunnable);
         body = (opts.signal.aborted ? undefined : await builtin().catch(() => undefined)) ?? plain;
       }
     }
@@ -181,8 +183,11 @@ function keptNotes(run: Finished, filtered: boolean): string[] {
   return notes;
 }
 
-/** The external filter's output, or why it failed. It reads stderr then stdout on stdin. */
-async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exitCode: number): Promise<Body | { failure: string }> {
+/**
+ * The external filter's output, or why it failed and whether it cannot run at all (filterCannotRun).
+ * It reads stderr then stdout on stdin.
+ */
+async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exitCode: number): Promise<Body | { failure: string; unrunnable: boolean }> {
   const argv = [opts.shell.program, ...opts.shell.args(opts.filter)];
   const input = readable(async function* () {
     for (const c of [run.stderr, run.stdout]) {
@@ -199,9 +204,16 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
     input,
     verbatim: opts.shell.verbatim,
   });
-  if ("error" in filter) return { failure: filter.error };
-  if (filter.ended !== "exit") return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted" };
-  if (filter.exitCode !== 0) return { failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}` };
+  if ("error" in filter) return { failure: filter.error, unrunnable: filterCannotRun(undefined, filter.error) };
+  if (filter.ended !== "exit")
+    return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted", unrunnable: false };
+  // grep and its kind exit 1, silently, when they select no line: `grep -v '^npm WARN'` on a run of warnings only
+  const selectedNothing = filter.exitCode === 1 && filter.stdout.bytes === 0 && filter.stderr.bytes === 0;
+  if (filter.exitCode !== 0 && !selectedNothing)
+    return {
+      failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}`,
+      unrunnable: filterCannotRun(filter.exitCode),
+    };
   const text = `[output filtered by \`${opts.filter}\`]\n${joined(filter.stdout).replace(/\n$/, "")}\n[exit code ${exitCode}]`;
   return { text, hidden: filter.stdout.hidden };
 }

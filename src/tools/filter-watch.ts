@@ -1,15 +1,26 @@
-// An external `[tools] bash_filter` that cannot run, found once a run: at start when its program is
-// plainly missing (unrunnableFilter, said with the config's other problems and by `hey doctor`),
-// else at its first failure (FilterWatch). Either way the user is told once, naming where the filter
-// is set, and every later command goes through the built-in filter: the model is not told, as only
-// the user can fix the setting (a note on each result cost ~60 tokens and a saved file a call). Pure.
+// An external `[tools] bash_filter` over a run. One that cannot run (its program missing or not
+// executable) is found once: at start when its program is plainly missing (unrunnableFilter, said
+// with the config's other problems and by `hey doctor`), else at its first exit 126 or 127 or a shell
+// that could not be started (FilterWatch). The user is told once, naming where the filter is set, and
+// every later command goes through the built-in filter. Any other failure (a non-zero exit, a
+// timeout on one huge log, a kill, a busy machine) is that call's only: the built-in filter stands in
+// for it and the filter stays on, and the user hears of it once, at its FAILURES_SAID-th failure, so
+// one odd output costs no line but a filter that keeps failing is not hidden for the whole run. The
+// model is not told either way, as only the user can fix the setting (a note on each result cost
+// ~60 tokens and a saved file a call). Pure.
 /** An external filter's state over a run. */
 export interface FilterWatch {
-  /** false once the filter failed or was found missing at start: the built-in filter is used instead */
+  /** false once the filter could not run or was found missing at start: the built-in filter is used instead */
   usable(): boolean;
-  /** the filter failed with `why` (`exit code 127: sh: 1: rtk: not found`): the user is told, the first time only */
-  failed(why: string): void;
+  /**
+   * The filter failed with `why` (`exit code 127: sh: 1: rtk: not found`); `unrunnable` (filterCannotRun):
+   * it is not run again and the user is told, the first time only; else the user is told at the FAILURES_SAID-th failure only
+   */
+  failed(why: string, unrunnable: boolean): void;
 }
+
+/** Failures of a filter that runs before the user hears of them: one may be an odd output, three are a pattern. */
+export const FAILURES_SAID = 3;
 
 /**
  * The watch over `filter`, set at `source` ("HEY_BASH_FILTER" or "FILE:LINE"); `say` gets the
@@ -17,14 +28,30 @@ export interface FilterWatch {
  */
 export function watchFilter(filter: string, source: string | undefined, say: (line: string) => void, missing = false): FilterWatch {
   let usable = !missing;
+  let failures = 0;
   return {
     usable: () => usable,
-    failed(why) {
+    failed(why, unrunnable) {
       if (!usable) return;
-      usable = false;
-      say(`hey: ${filterName(filter, source)} failed (${why}); bash output goes through the built-in filter for the rest of this run`);
+      if (unrunnable) {
+        usable = false;
+        say(`hey: ${filterName(filter, source)} cannot be run (${why}); bash output goes through the built-in filter for the rest of this run`);
+      } else if (++failures === FAILURES_SAID)
+        say(
+          `hey: ${filterName(filter, source)} failed ${FAILURES_SAID} times in this run (last: ${why}); each time that command's output went through the built-in filter, and the filter stays on`,
+        );
     },
   };
+}
+
+/**
+ * Whether a filter's failure means it cannot run at all: the shell's exit 126 (not executable) or
+ * 127 (not found), or a shell that could not be started for a reason other than a busy machine
+ * (`spawnError`). `exitCode` undefined: it did not exit (timed out, killed).
+ */
+export function filterCannotRun(exitCode: number | undefined, spawnError?: string): boolean {
+  if (spawnError !== undefined) return !/EAGAIN|EMFILE|ENFILE|ENOMEM|EBUSY/.test(spawnError);
+  return exitCode === 126 || exitCode === 127;
 }
 
 /** The filter as the user set it: `HEY_BASH_FILTER "rtk"` or `FILE:LINE: [tools] bash_filter "rtk"`. */

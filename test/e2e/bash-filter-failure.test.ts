@@ -1,6 +1,7 @@
 // A `[tools] bash_filter` (or HEY_BASH_FILTER) that cannot run, through dist/hey: the user is told
 // once, naming where it is set, at start when its program is missing and by `hey doctor`; the model
 // reads each command's output as the built-in filter leaves it, with no note and no full-output file.
+// A filter that runs (grep -v) stays on whatever one command prints.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { runHey } from "../helpers/e2e.ts";
@@ -26,16 +27,30 @@ test("HEY_BASH_FILTER naming a missing program: one line at start naming the var
   expect(scripted.results()).toEqual(["1\n2\n3\n4\n5\n[exit code 0]", "6\n7\n8\n[exit code 0]"]);
 });
 
-test("a configured filter that fails when run: one line at its first failure naming FILE:LINE, then the built-in filter without a note", async () => {
-  scripted.userConfig('[tools]\nbash_filter = "echo nope >&2; exit 3"\n');
+test("a configured filter that cannot run (exit 127): one line at its first failure naming FILE:LINE, then the built-in filter without a note", async () => {
+  scripted.userConfig('[tools]\nbash_filter = "echo nope >&2; exit 127"\n');
   scripted.calls = twoCalls;
   const run = await runHey(["-p", "count"], { cwd: project.path, env: { HOME: home.path } });
   expect(run.code).toBe(0);
   const config = join(home.path, ".config", "hey", "config.toml");
   expect(`${run.stdout}\n${run.stderr}`.split("\n").filter((l) => l.includes("bash_filter"))).toEqual([
-    `hey: ${config}:8: [tools] bash_filter "echo nope >&2; exit 3" failed (exit code 3: nope); bash output goes through the built-in filter for the rest of this run`,
+    `hey: ${config}:8: [tools] bash_filter "echo nope >&2; exit 127" cannot be run (exit code 127: nope); bash output goes through the built-in filter for the rest of this run`,
   ]);
   expect(scripted.results()).toEqual(["1\n2\n3\n4\n5\n[exit code 0]", "6\n7\n8\n[exit code 0]"]);
+});
+
+test("a configured grep -v filter stays on after a command that prints nothing: nothing said, the next output filtered", async () => {
+  scripted.userConfig(`[tools]\nbash_filter = "grep -v '^npm WARN'"\n`);
+  scripted.calls = [
+    ["bash", { command: "mkdir -p made" }],
+    ["bash", { command: "echo 'npm WARN deprecated'; echo real line" }],
+  ];
+  const run = await runHey(["-p", "go"], { cwd: project.path, env: { HOME: home.path } });
+  expect(run.code).toBe(0);
+  expect(`${run.stdout}\n${run.stderr}`).not.toContain("bash_filter");
+  const [silent, warned] = scripted.results();
+  expect(silent).toBe("(no output)\n[exit code 0]");
+  expect(warned).toStartWith("[output filtered by `grep -v '^npm WARN'`]\nreal line\n[exit code 0]");
 });
 
 test("hey doctor says a filter that cannot be run once, as its `! bash filter:` line", async () => {

@@ -22,6 +22,8 @@ export interface OAuthFake {
   expireAll(): void;
   /** forgets every client it registered: authorize refuses them (400 invalid_client) */
   forgetClients(): void;
+  /** MCP refuses every token from now on (401), new ones too, while the token endpoint goes on issuing them (a wrong audience, a role removed) */
+  refuseTokens(): void;
   stop(): void;
 }
 
@@ -55,6 +57,7 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
   const registered = new Set<string>();
   const forgotten = new Set<string>();
   let n = 0;
+  let refusing = false;
   const token = () => {
     const t = `at-${++n}-${crypto.randomUUID()}`;
     access.add(t);
@@ -117,7 +120,7 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     seen.push(bearer);
     if (bearer && !access.has(bearer) && opts.revokedStatus)
       return Response.json({ error: "server_error", error_description: "Internal Server Error" }, { status: opts.revokedStatus });
-    if (!access.has(bearer))
+    if (!access.has(bearer) || refusing)
       return Response.json(
         { error: "invalid_token" },
         { status: 401, headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` } },
@@ -152,6 +155,9 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     },
     forgetClients() {
       for (const id of registered) forgotten.add(id);
+    },
+    refuseTokens() {
+      refusing = true;
     },
     stop: () => void server.stop(true),
   };

@@ -38,8 +38,12 @@ const fake = (opts?: OAuthFakeOptions) => {
 };
 const store = () => createCredentialStore(join(dir.path, "config"));
 const printed: string[] = [];
-const login = (url: string, env: Record<string, string> = { BROWSER, PATH: process.env.PATH ?? "" }, signal = new AbortController().signal) =>
-  signIn(serverSettings("remote", { url }), { store: store(), fetch, env, print: (t) => void printed.push(t), signal, timeoutMs: 10_000 });
+const login = (
+  url: string,
+  env: Record<string, string> = { BROWSER, PATH: process.env.PATH ?? "" },
+  signal = new AbortController().signal,
+  state?: () => string | undefined, // the server's state in the hey signing in (/mcp login); absent: hey mcp login in a shell
+) => signIn(serverSettings("remote", { url }), { store: store(), fetch, env, print: (t) => void printed.push(t), signal, timeoutMs: 10_000, state });
 
 /** A manager over the real client, with hey's background OAuth provider. */
 function manager(url: string, headers: Record<string, string> = {}) {
@@ -185,9 +189,30 @@ test("a failed registration names its step; a cancelled wait names the browser s
   expect(cancelled).toEqual({
     ok: false,
     step: "browser sign-in",
-    text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; an earlier sign-in still holds",
+    text: "sign-in to remote cancelled at the browser sign-in (waiting for the browser to come back): Ctrl-C; the earlier sign-in is still stored; whether the server takes it is not known",
   });
   expect(store().read(f.url)!.tokens!.access_token).toBe(kept);
+});
+
+test("/mcp login cancelled for a server that refused the stored token says it stays signed out, though the token has not run out", async () => {
+  const f = fake({ refresh: false });
+  expect((await login(f.url)).ok).toBe(true);
+  const { m, call } = manager(f.url);
+  expect(await call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.expireAll(); // the server no longer takes it (revoked, restarted); the file still holds it, unexpired
+  expect(await call()).toContain("needs a sign-in");
+  expect(m.status()[0]!.state).toBe("auth_required");
+  const cancel = async (state: () => string | undefined) => {
+    const abort = new AbortController();
+    const waiting = printed.length;
+    const pending = login(f.url, { BROWSER: "true", PATH: process.env.PATH ?? "" }, abort.signal, state);
+    await until(() => printed.slice(waiting).some((t) => t.startsWith("Waiting for the browser to come back")), "the sign-in waiting for the browser");
+    abort.abort();
+    return (await pending).text;
+  };
+  expect(await cancel(() => m.status()[0]!.state)).toEndWith("Ctrl-C; not signed in: remote stays signed out, its tools left out");
+  expect(m.status()[0]!.state).toBe("auth_required");
+  expect(await cancel(() => "connected")).toEndWith("Ctrl-C; the earlier sign-in still holds"); // a server that takes it
 });
 
 test("a cancelled sign-in with no usable sign-in stored says the server stays signed out, never that an earlier one holds", async () => {

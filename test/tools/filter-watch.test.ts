@@ -1,24 +1,25 @@
-// An external bash filter that cannot run, as the user and the model meet it: said to the user
-// once a run with where it is set, never to the model, then the built-in filter on every command.
+// An external bash filter that cannot run, or fails, as the user and the model meet it: one that
+// cannot run is said to the user once a run with where it is set, never to the model, then the
+// built-in filter on every command; one that fails otherwise stands aside for that command only.
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { filterLine, unrunnableFilter, watchFilter } from "../../src/tools/filter-watch.ts";
+import { filterCannotRun, filterLine, unrunnableFilter, watchFilter } from "../../src/tools/filter-watch.ts";
 import { fileBashTool } from "../helpers/bash-tool.ts";
 
 const bash = fileBashTool("hey-filter-watch-");
 const noisy = "for i in $(seq 1 300); do echo \"collecting line $i\"; done; echo 'FAILED tests/x.py::test_y - assert 1 == 2'";
 
-test("a filter that fails is said to the user once, not to the model, and is not run again: the built-in filter takes over", async () => {
+test("a filter that cannot run (exit 127) is said to the user once, not to the model, and is not run again: the built-in filter takes over", async () => {
   const said: string[] = [];
   const runs = join(bash.dir, "filter-runs");
-  const filter = `echo ran >> ${runs}; echo broken >&2; exit 7`;
+  const filter = `echo ran >> ${runs}; echo 'sh: 1: rtk: not found' >&2; exit 127`;
   const watch = watchFilter(filter, "/home/u/.config/hey/config.toml:4", (l) => said.push(l));
   const tool = bash.tool({ filter, watch });
   const first = await tool.run({ command: noisy }, bash.ctx());
   const second = await tool.run({ command: noisy }, bash.ctx());
   expect(said).toEqual([
-    `hey: /home/u/.config/hey/config.toml:4: [tools] bash_filter ${JSON.stringify(filter)} failed (exit code 7: broken); bash output goes through the built-in filter for the rest of this run`,
+    `hey: /home/u/.config/hey/config.toml:4: [tools] bash_filter ${JSON.stringify(filter)} cannot be run (exit code 127: sh: 1: rtk: not found); bash output goes through the built-in filter for the rest of this run`,
   ]);
   for (const r of [first, second]) {
     expect(r.output).toStartWith("[output filtered: ");
@@ -29,14 +30,61 @@ test("a filter that fails is said to the user once, not to the model, and is not
   expect(readFileSync(runs, "utf8")).toBe("ran\n"); // the second command did not try it
 });
 
-test("five lines the built-in filter leaves as they are read as they are after a failed filter: no note, no full-output file", async () => {
+test("grep -v keeps filtering after a command that prints nothing and after one whose every line it removes", async () => {
+  const said: string[] = [];
+  const filter = "grep -v '^npm WARN'";
+  const tool = bash.tool({ filter, watch: watchFilter(filter, "HEY_BASH_FILTER", (l) => said.push(l)) });
+  expect((await tool.run({ command: `mkdir -p ${join(bash.dir, "made")}` }, bash.ctx())).output).toBe("(no output)\n[exit code 0]");
+  const warnings = (await tool.run({ command: "echo 'npm WARN old'; echo 'npm WARN older'" }, bash.ctx())).output;
+  expect(warnings).toStartWith("[output filtered by `grep -v '^npm WARN'`]\n\n[exit code 0]");
+  const mixed = (await tool.run({ command: "echo 'npm WARN deprecated'; echo real line" }, bash.ctx())).output;
+  expect(mixed).toStartWith("[output filtered by `grep -v '^npm WARN'`]\nreal line\n[exit code 0]");
+  expect(said).toEqual([]);
+});
+
+test("a filter that fails otherwise falls back for that command only; the user hears of it once, at its third failure", async () => {
+  const said: string[] = [];
+  const runs = join(bash.dir, "odd-runs");
+  // fails on output holding "odd", filters the rest
+  const filter = `echo ran >> ${runs}; input=$(cat); case "$input" in *odd*) echo 'odd input' >&2; exit 2;; esac; echo "kept: $input"`;
+  const tool = bash.tool({ filter, watch: watchFilter(filter, "HEY_BASH_FILTER", (l) => said.push(l)) });
+  const odd = await tool.run({ command: "echo odd" }, bash.ctx());
+  expect(odd.output).toBe("odd\n[exit code 0]"); // the built-in filter's, for this one
+  expect((await tool.run({ command: "echo fine" }, bash.ctx())).output).toStartWith(`[output filtered by \`${filter}\`]\nkept: fine\n`);
+  expect(said).toEqual([]);
+  await tool.run({ command: "echo odd" }, bash.ctx());
+  await tool.run({ command: "echo odd" }, bash.ctx());
+  await tool.run({ command: "echo odd" }, bash.ctx());
+  expect(said).toEqual([
+    `hey: HEY_BASH_FILTER ${JSON.stringify(filter)} failed 3 times in this run (last: exit code 2: odd input); each time that command's output went through the built-in filter, and the filter stays on`,
+  ]);
+  expect((await tool.run({ command: "echo fine" }, bash.ctx())).output).toStartWith(`[output filtered by \`${filter}\`]\nkept: fine\n`);
+  expect(readFileSync(runs, "utf8").split("\n").filter(Boolean)).toHaveLength(6);
+});
+
+test.each([
+  [127, undefined, true],
+  [126, undefined, true],
+  [1, undefined, false],
+  [2, undefined, false],
+  [undefined, undefined, false], // timed out or killed
+  [undefined, "ENOENT: no such file or directory, posix_spawn '/bin/nosh'", true],
+  [undefined, "EAGAIN: resource temporarily unavailable, posix_spawn", false],
+  [undefined, "EMFILE: too many open files", false],
+])("filterCannotRun(%p, %p) is %p", (code, spawnError, cannot) => {
+  expect(filterCannotRun(code, spawnError)).toBe(cannot);
+});
+
+test("five lines the built-in filter leaves as they are read as they are after a filter that cannot run: no note, no full-output file", async () => {
   const said: string[] = [];
   const outputDir = join(bash.dir, "five-lines");
   const tool = bash.tool({ filter: "exit 127", notice: (l) => said.push(l), outputDir }); // an embedder's tool: its own watch, told through notice
   const r = await tool.run({ command: "seq 1 5" }, bash.ctx());
   expect(r.output).toBe("1\n2\n3\n4\n5\n[exit code 0]");
   expect(existsSync(outputDir) ? readdirSync(outputDir) : []).toEqual([]);
-  expect(said).toEqual(['hey: [tools] bash_filter "exit 127" failed (exit code 127); bash output goes through the built-in filter for the rest of this run']);
+  expect(said).toEqual([
+    'hey: [tools] bash_filter "exit 127" cannot be run (exit code 127); bash output goes through the built-in filter for the rest of this run',
+  ]);
 });
 
 test("a filter found missing at start is never run and nothing more is said", async () => {

@@ -1,0 +1,125 @@
+// A sign-in stored outside this hey, as servers waiting for one take it up (sign-in-watch.ts):
+// every server at its URL does, and a server the watch started again that is refused again is
+// left alone, so two heys sharing a sign-in the server refuses do not reconnect and refresh at
+// every request. Against the fake OAuth-protected server (test/helpers/oauth-server.ts).
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { connectServer } from "../../src/mcp/client.ts";
+import { createCredentialStore, watchStore } from "../../src/mcp/credentials.ts";
+import { signIn } from "../../src/mcp/login.ts";
+import { createMcpManager } from "../../src/mcp/manager.ts";
+import { signedIn } from "../../src/mcp/oauth.ts";
+import { watchSignIns } from "../../src/mcp/sign-in-watch.ts";
+import { createToolStore } from "../../src/mcp/store.ts";
+import { tempDir } from "../helpers/e2e.ts";
+import { serverSettings } from "../helpers/mcp.ts";
+import { type OAuthFake, startOAuthFake } from "../helpers/oauth-server.ts";
+
+setDefaultTimeout(30_000);
+
+const BROWSER = `node ${join(import.meta.dir, "..", "fixtures", "mcp", "browser.mjs")}`;
+let dir: ReturnType<typeof tempDir>;
+const fakes: OAuthFake[] = [];
+const cleanup: (() => Promise<void>)[] = [];
+beforeEach(() => {
+  dir = tempDir("hey-sign-in-watch-");
+});
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+  for (const f of fakes.splice(0)) f.stop();
+  dir.remove();
+});
+
+const fake = () => {
+  const f = startOAuthFake();
+  fakes.push(f);
+  return f;
+};
+const store = () => createCredentialStore(join(dir.path, "config"));
+/** `hey mcp login` in a shell: its own store over the shared directory */
+const login = (url: string) =>
+  signIn(serverSettings("remote", { url }), {
+    store: store(),
+    fetch,
+    env: { BROWSER, PATH: process.env.PATH ?? "" },
+    print: () => {},
+    signal: new AbortController().signal,
+    timeoutMs: 10_000,
+  });
+
+/** A hey (its own store over the shared directory, its own cache) with a server named each of `names` at `url`. */
+function hey(url: string, names = ["remote"]) {
+  const events: { server: string; state: string }[] = [];
+  const creds = store();
+  const m = createMcpManager(
+    { servers: names.map((n) => serverSettings(n, { url })), startupWaitMs: 10_000, off: false },
+    {
+      connect: (s, hooks, signal) =>
+        connectServer(s, hooks, { version: "test", env: {}, fetch, auth: (s, refresh) => signedIn(s, creds, Date.now, refresh) }, signal),
+      store: createToolStore(join(dir.path, `cache-${crypto.randomUUID()}`)),
+      missingCommand: () => undefined,
+      report: (e) => void events.push(e as never),
+      warn: () => {},
+      refused: () => false,
+      budget: () => 40_000,
+      signIns: watchStore(() => creds),
+      now: Date.now,
+    },
+  );
+  cleanup.push(() => m.close());
+  /** one request, and a call of whoami when it is offered */
+  const call = async () => {
+    const tool = (await m.tools([], new AbortController().signal)).find((t) => t.name === "whoami");
+    return tool ? (await tool.run({}, { signal: new AbortController().signal, cwd: dir.path })).output : "(no whoami offered)";
+  };
+  const states = () => Object.fromEntries(m.status().map((s) => [s.name, s.state]));
+  return { m, events, call, states };
+}
+
+test("two heys whose server refuses every token its sign-in server still refreshes stop trying after one restart each: no refresh at every request", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const a = hey(f.url);
+  const b = hey(f.url);
+  expect(await a.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  expect(await b.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.refuseTokens();
+  for (let i = 0; i < 3; i++) await a.call(), await b.call();
+  expect(a.states()).toEqual({ remote: "auth_required" });
+  expect(b.states()).toEqual({ remote: "auth_required" });
+  const asked = { mcp: f.seen.length, grants: f.grants.length };
+  const said = a.events.length + b.events.length;
+  for (let i = 0; i < 5; i++) await a.call(), await b.call();
+  expect({ mcp: f.seen.length, grants: f.grants.length }).toEqual(asked); // quiet: no reconnect, no refresh grant
+  expect(a.events.length + b.events.length).toBe(said); // and no new line to the user
+  expect(f.grants.filter((g) => g === "refresh_token").length).toBeLessThanOrEqual(4);
+});
+
+test("a sign-in made elsewhere is taken up by every server at its URL, not the first only", async () => {
+  const f = fake();
+  const { m, states } = hey(f.url, ["work", "work-ro"]);
+  await m.tools([], new AbortController().signal);
+  expect(states()).toEqual({ work: "auth_required", "work-ro": "auth_required" });
+  expect((await login(f.url)).ok).toBe(true);
+  await m.tools([], new AbortController().signal);
+  expect(states()).toEqual({ work: "connected", "work-ro": "connected" });
+});
+
+test("the watch: each server takes up a new token once; a restart it made that is refused again is watched no more, until the server connects", () => {
+  let file = { stamp: "1", token: "t1" };
+  const watch = watchSignIns({ stamp: () => file.stamp, read: () => ({ tokens: { access_token: file.token } }) });
+  const url = "https://x/mcp";
+  watch.refused("a", url);
+  watch.refused("b", url);
+  expect([watch.fresh("a", url), watch.fresh("b", url)]).toEqual([false, false]); // nothing new
+  file = { stamp: "2", token: "t2" };
+  expect([watch.fresh("a", url), watch.fresh("b", url)]).toEqual([true, true]);
+  expect([watch.fresh("a", url), watch.fresh("b", url)]).toEqual([false, false]); // once
+  watch.refused("a", url); // the restart was refused: t2 is refused too
+  file = { stamp: "3", token: "t3" }; // another hey's refused attempt refreshed it
+  expect(watch.fresh("a", url)).toBe(false);
+  watch.connected("a"); // `/mcp login` brought it back
+  watch.refused("a", url);
+  file = { stamp: "4", token: "t4" };
+  expect(watch.fresh("a", url)).toBe(true);
+});
