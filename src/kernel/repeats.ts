@@ -83,7 +83,7 @@ export function sameCallResult(first: number): string {
 }
 
 /** A copy's result (sameCallResult): the history holds it in place of a result of its own. */
-export const isSameCallResult = (text: string) => /^same call as the \d+(st|nd|rd|th) in this reply: not run again; its result is above$/.test(text);
+const isSameCallResult = (text: string) => /^same call as the \d+(st|nd|rd|th) in this reply: not run again; its result is above$/.test(text);
 
 /**
  * Whether `m` is a copy's result message: its call never ran and says nothing of its own, so it is
