@@ -66,11 +66,12 @@ const SKILLS_USAGE =
 
 /**
  * What `hey skills REST` is: its flags (to run /skills with; `list` and `ls` are the same), its
- * usage, a stray word refused (`hey skills foo`, `hey skills list all`), or a prompt — a message
- * of two words or more after it (`hey skills for a rust repo: write one`), as after `hey mcp list`.
+ * usage (`--help`, or `help` alone), a stray word refused (`hey skills foo`, `hey skills list all`),
+ * or a prompt — a message of two words or more after it (`hey skills for a rust repo: write one`,
+ * `hey skills help me write one`), as after `hey mcp list`.
  */
 function skillsLine(rest: string[]): string[] | "usage" | "prompt" | { error: string } {
-  if (rest[0] === "help" || rest.includes("--help") || rest.includes("-h")) return "usage";
+  if (rest.includes("--help") || rest.includes("-h")) return "usage";
   const flags = rest[0] === "list" || rest[0] === "ls" ? rest.slice(1) : rest;
   let words: string[];
   try {
@@ -80,27 +81,29 @@ function skillsLine(rest: string[]): string[] | "usage" | "prompt" | { error: st
     throw e;
   }
   if (words.length === 0) return flags;
+  if (words.length === 1 && words[0] === "help") return "usage";
   const asPrompt = `(to send it as a prompt: hey -p "skills ${rest.join(" ")}")`;
   return words.length === 1 ? { error: `unknown argument ${JSON.stringify(words[0])}: hey skills takes flags only ${asPrompt}` } : "prompt";
 }
 
 /**
  * `hey mcp` alone or with its flags (`hey mcp --config FILE`), `hey mcp list` (Claude Code's and
- * Codex's word for it, or `ls`), with at most one stray word the command refuses, or a subcommand;
- * any other `hey mcp …` is a prompt.
+ * Codex's word for it, or `ls`) with at most one stray word the command refuses, `hey mcp help`
+ * with at most the word it is asked about, or a subcommand; any other `hey mcp …` is a prompt
+ * (`hey mcp help me add the github server`).
  */
 function isMcpCommand(rest: string[]): boolean {
   const [verb] = rest;
   if (verb === undefined || verb.startsWith("-")) return true;
-  // one word after it is a slip the command refuses (`hey mcp list servers`); more are a prompt
-  if (verb === "list" || verb === "ls") {
+  // one word after it is a slip the command refuses (`hey mcp list servers`) or asks help on (`hey mcp help login`); more are a prompt
+  if (verb === "list" || verb === "ls" || verb === "help") {
     try {
       return messageWords(rest.slice(1)).length <= 1;
     } catch {
       return true; // a flag it does not take: refused with its usage
     }
   }
-  return ["login", "logout", "help"].includes(verb);
+  return verb === "login" || verb === "logout";
 }
 
 /**

@@ -132,7 +132,11 @@ export const SECTIONS = {
     },
   },
   compaction: {
-    dedup: { kind: "boolean", default: true, doc: "repeated identical tool calls keep only their latest output" },
+    dedup: {
+      kind: "boolean",
+      default: true,
+      doc: "repeated identical tool calls keep only their latest output (a copy in one reply, which did not run, never counts as the latest)",
+    },
     purge_errors_after: { kind: "count", default: 4, range: [0, 1_000], doc: "failed calls lose their arguments after this many turns (0: never)" },
     nudge_threshold: {
       kind: "fraction",

@@ -4,6 +4,7 @@
 // rewrites or drops whole units only (a unit is an assistant message with the results after it,
 // or a lone user message).
 import { textOf, type Message } from "../kernel/ir.ts";
+import { isCopyResult } from "../kernel/repeats.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
@@ -246,7 +247,8 @@ function canonical(v: unknown): string {
  * protected tail too; its result may be an error (the older output is stale either way: a
  * read_file before and after an edit is the same call). Untouched: results of write_file, edit
  * and compress, protected results, and outputs no longer than the note itself. A read_file note
- * pointing at an earlier result (read-stubs.ts) is no later call for it: the lines are in that result. With `scope`, only
+ * pointing at an earlier result (read-stubs.ts) is no later call for it: the lines are in that result;
+ * nor is a copy in one reply (kernel/repeats.ts isCopyResult), which never ran: its output is its first's. With `scope`, only
  * calls and results of those message ids take part (the history as it was when dedup last ran).
  */
 export function dedup(
@@ -258,7 +260,7 @@ export function dedup(
   const older = new Set<string>(); // call ids with an identical later call
   const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once
   const stubs = new Set<string>();
-  for (const m of messages) if (stubTarget(m) !== undefined) stubs.add(m.toolCallId!);
+  for (const m of messages) if (stubTarget(m) !== undefined || isCopyResult(m)) stubs.add(m.toolCallId!);
   for (let i = messages.length - 1; i >= 0; i--) {
     const calls = messages[i]!.toolCalls;
     if (!calls || (scope && !scope.has(messages[i]!.id))) continue;
@@ -269,7 +271,7 @@ export function dedup(
       if (args === undefined) canon.set(c.arguments, (args = canonicalArguments(c.arguments)));
       const key = `${c.name}\0${args}`;
       if (seen.has(key)) older.add(c.id);
-      else if (!stubs.has(c.id)) seen.add(key); // a note is older than a later read, never later than the one it names
+      else if (!stubs.has(c.id)) seen.add(key); // a note or a copy is older than a later call, never later than the one it names
     }
   }
   if (older.size === 0) return { messages, count: 0 };

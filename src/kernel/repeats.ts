@@ -83,7 +83,19 @@ export function sameCallResult(first: number): string {
 }
 
 /** A copy's result (sameCallResult): the history holds it in place of a result of its own. */
-export const isSameCallResult = (text: string) => /^same call as the \d+(st|nd|rd|th) in this reply: not run again; its result is above$/.test(text);
+const isSameCallResult = (text: string) => /^same call as the \d+(st|nd|rd|th) in this reply: not run again; its result is above$/.test(text);
+
+/**
+ * Whether `m` is a copy's result message: its call never ran and says nothing of its own, so it is
+ * no later call for what compares calls (dedup, "the last call"); the output is its first's.
+ */
+export const isCopyResult = (m: Message) => m.role === "tool" && isSameCallResult(textOf(m));
+
+/** The tool calls `messages` made, in order, less the copies (isCopyResult): the calls that ran, or were to. */
+export function ranCalls(messages: readonly Message[]): ToolCall[] {
+  const copies = new Set(messages.flatMap((m) => (isCopyResult(m) ? [m.toolCallId] : [])));
+  return messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).filter((c) => !copies.has(c.id));
+}
 
 /** `n` as an ordinal: 1st, 2nd, 3rd, 11th, 22nd. */
 function ordinal(n: number): string {
@@ -108,7 +120,7 @@ export function callSteps(messages: readonly Message[]): Step[] {
     for (let c = calls.length - 1; c >= 0; c--) {
       const call = calls[c]!;
       const r = results.get(call.id);
-      if (!r || isSameCallResult(textOf(r))) continue; // a copy of a call of the same reply: that call is the step
+      if (!r || isCopyResult(r)) continue; // a copy of a call of the same reply: that call is the step
       const last = row[0];
       if (last && call.name !== last.name) return row.reverse();
       const step = stepOf(call, textOf(r), r.isError === true, m);

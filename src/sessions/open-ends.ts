@@ -71,9 +71,16 @@ export function interruptedWrites(messages: readonly Message[], appended: readon
   return writes.map((c) => callPath(parseArguments(c.arguments))).filter((p): p is string => p !== undefined);
 }
 
-/** The paths every write_file and edit call of `messages` named (as the model gave them), each once: the files the session wrote. */
+/**
+ * The paths the write_file and edit calls of `messages` that succeeded named (as the model gave
+ * them), each once: the files the session wrote. A call refused (at the prompt, by a rule, in plan
+ * mode), failed or left without a result wrote nothing: the file is still as the user left it.
+ */
 export function writtenPaths(messages: readonly Message[]): string[] {
-  const writes = messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).filter((c) => c.name === TOOL.writeFile || c.name === TOOL.edit);
+  const succeeded = new Set(messages.flatMap((m) => (m.role === "tool" && !m.isError ? [m.toolCallId] : [])));
+  const writes = messages
+    .flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []))
+    .filter((c) => (c.name === TOOL.writeFile || c.name === TOOL.edit) && succeeded.has(c.id));
   return [...new Set(writes.map((c) => callPath(parseArguments(c.arguments))).filter((p): p is string => p !== undefined))];
 }
 

@@ -2,6 +2,7 @@
 // exchange of a resumed session, and the numbered list `/resume` picks from. Pure.
 import { SUMMARY_ID } from "../context/passes.ts";
 import { textOf, type Message } from "../kernel/ir.ts";
+import { ranCalls } from "../kernel/repeats.ts";
 import { typedText } from "../kernel/user-notes.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { formatSize, oneLine, type SessionInfo } from "../sessions/format.ts";
@@ -109,7 +110,8 @@ export function lastExchange(messages: readonly Message[], prompt: string, forma
  * mid-task): how many calls were made and the last one with how it ended, dim; nothing when none was.
  */
 function unanswered(after: readonly Message[], color: boolean): string[] {
-  const calls = after.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
+  // a call the model repeated in its reply did not run: the one that ran is counted, and its result is what the tool printed
+  const calls = ranCalls(after);
   const last = calls.at(-1);
   if (!last) return [];
   const many = calls.length === 1 ? "1 tool call" : `${calls.length} tool calls`;

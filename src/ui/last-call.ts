@@ -5,7 +5,7 @@
 import { sep } from "node:path";
 import { textOf, type Message } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
-import { isSameCallResult } from "../kernel/repeats.ts";
+import { isCopyResult } from "../kernel/repeats.ts";
 import { toolLine } from "./tool-lines.ts";
 
 export interface LastCall {
@@ -26,7 +26,7 @@ const FULL_OUTPUT = /\n\[full output: ([^\n]+)\]$/;
  */
 export function lastCall(messages: readonly Message[], outputsDir: string): LastCall | undefined {
   // a call the model repeated in its reply was not run again: the one that ran has the output
-  const result = messages.findLast((m) => m.role === "tool" && !isSameCallResult(textOf(m)));
+  const result = messages.findLast((m) => m.role === "tool" && !isCopyResult(m));
   if (!result) return undefined;
   const call = messages.flatMap((m) => m.toolCalls ?? []).findLast((c) => c.id === result.toolCallId);
   const output = textOf(result);

@@ -168,6 +168,34 @@ test("hey skills list / ls is hey skills; hey skills --help prints its usage; on
   expect(asked()).toHaveLength(2);
 });
 
+test("hey skills help / hey mcp help alone print the usage; a prompt that starts with help reaches the model (it used to print the usage, exit 0)", async () => {
+  const { asked } = setUp();
+  for (const args of [
+    ["skills", "help"],
+    ["skills", "list", "help"],
+  ]) {
+    const r = await hey(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toStartWith("usage: hey skills [list]");
+  }
+  for (const args of [
+    ["mcp", "help"],
+    ["mcp", "help", "login"],
+  ]) {
+    const r = await hey(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toStartWith("usage: hey mcp [list]");
+  }
+  expect(asked()).toEqual([]);
+
+  const skills = await hey(["skills", "help", "me", "write", "a", "skill", "for", "rust"]);
+  expect(skills.code).toBe(0);
+  expect(skills.stdout).toContain("answered: skills help me write a skill for rust");
+  expect((await hey(["skills", "help", "me"])).stdout).toContain("answered: skills help me");
+  expect((await hey(["mcp", "help", "me", "add", "github"])).stdout).toContain("answered: mcp help me add github");
+  expect(asked()).toHaveLength(3);
+});
+
 test("hey doctor --bogus: refused with the doctor's usage, without advice on sending a prompt (no prompt goes after a command)", async () => {
   const r = await hey(["doctor", "--bogus"]);
   expect(r.code).toBe(2);

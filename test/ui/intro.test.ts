@@ -2,6 +2,7 @@
 // answer rendered as a live answer is (markdown, wrap), a long answer cut to its end without losing its styles.
 import { expect, test } from "bun:test";
 import { userMessage, type Message } from "../../src/kernel/ir.ts";
+import { sameCallResult } from "../../src/kernel/repeats.ts";
 import { skillMessage } from "../../src/skills/catalog.ts";
 import type { Skill } from "../../src/skills/frontmatter.ts";
 import { banner, lastExchange, resumeChoices } from "../../src/ui/intro.ts";
@@ -77,6 +78,32 @@ test("a question whose turn stopped in its tools (interrupted, hey ended) says h
     "› fix the test\n  2 tool calls, no answer yet; the last: $ npm test ✗ stopped (interrupted by user)\n",
   );
   expect(lastExchange([userMessage("hi")], "› ", format(false))).toBe("› hi\n"); // nothing done after it: the question alone
+});
+
+test("20 identical calls in one reply ran once: the recap counts that one and shows its output, not a copy's note", () => {
+  const calls = Array.from({ length: 20 }, (_, i) => ({ id: `c${i}`, name: "bash", arguments: '{"command":"npm test"}' }));
+  const ran: Message = {
+    id: "r0",
+    role: "tool",
+    toolCallId: "c0",
+    toolName: "bash",
+    content: [{ type: "text", text: "1 failing\n  at add.test.ts:4\n[exit code 1]" }],
+    isError: true,
+  };
+  const copies = calls
+    .slice(1)
+    .map(
+      (c): Message => ({
+        id: `r-${c.id}`,
+        role: "tool",
+        toolCallId: c.id,
+        toolName: "bash",
+        isError: true,
+        content: [{ type: "text", text: sameCallResult(0) }],
+      }),
+    );
+  const history = [userMessage("fix the test"), { id: "a1", role: "assistant", content: [], toolCalls: calls } as Message, ran, ...copies];
+  expect(lastExchange(history, "› ", format(false))).toBe("› fix the test\n  1 tool call, no answer yet; the last: $ npm test ✗ exit 1: 1 failing\n");
 });
 
 test("words before a call the terminal's closing stopped: the call and how it ended follow them, not the words alone", () => {
