@@ -90,18 +90,16 @@ test("20 identical calls in one reply ran once: the recap counts that one and sh
     content: [{ type: "text", text: "1 failing\n  at add.test.ts:4\n[exit code 1]" }],
     isError: true,
   };
-  const copies = calls
-    .slice(1)
-    .map(
-      (c): Message => ({
-        id: `r-${c.id}`,
-        role: "tool",
-        toolCallId: c.id,
-        toolName: "bash",
-        isError: true,
-        content: [{ type: "text", text: sameCallResult(0) }],
-      }),
-    );
+  const copies = calls.slice(1).map(
+    (c): Message => ({
+      id: `r-${c.id}`,
+      role: "tool",
+      toolCallId: c.id,
+      toolName: "bash",
+      isError: true,
+      content: [{ type: "text", text: sameCallResult(0) }],
+    }),
+  );
   const history = [userMessage("fix the test"), { id: "a1", role: "assistant", content: [], toolCalls: calls } as Message, ran, ...copies];
   expect(lastExchange(history, "› ", format(false))).toBe("› fix the test\n  1 tool call, no answer yet; the last: $ npm test ✗ exit 1: 1 failing\n");
 });
