@@ -4,6 +4,7 @@
 import { ProviderError } from "../kernel/provider.ts";
 import { classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
+import { midStreamFailure } from "./mid-stream-errors.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -36,7 +37,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * headers and the body `{type: "error", error: {type, message}}`. Pure; never throws.
  * - No status and no body (APIConnectionError, a reset while reading) → network.
  * - An `event: error` inside a 200 stream has a body but no status: its error type stands for
- *   one (overloaded_error and api_error → overloaded, rate_limit_error → rate_limit, …).
+ *   one (overloaded_error and api_error → overloaded, rate_limit_error → rate_limit, a type
+ *   Anthropic has not listed yet → a server error); one with no type is read by its code and
+ *   words (mid-stream-errors.ts).
  * - A 5xx with `x-should-retry: false` is not retried: the server says it would fail again. The
  *   header is not trusted the other way (a 4xx stays unretried whatever it says).
  */
@@ -47,8 +50,16 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   const err: ErrorShape = isObject(e) ? e : { message: String(e) };
   const inStream = typeof err.status !== "number";
   if (inStream && err.error === undefined) return networkError(typeof err.message === "string" ? err.message : "", err.cause, ctx.baseUrl);
-  const { type, said } = errorBody(err);
-  const status = typeof err.status === "number" ? err.status : (TYPE_STATUS[type ?? ""] ?? 500);
+  const { type, said, inner } = errorBody(err);
+  let status = typeof err.status === "number" ? err.status : type === undefined ? undefined : (TYPE_STATUS[type] ?? 500);
+  if (status === undefined) {
+    // no type at all: not Anthropic's shape but a gateway's or a local server's own (a whole 200
+    // body holding an error comes as this event too), read as every protocol reads an error chunk
+    // rather than taken for a server error to retry ("model not found" was retried 5 times)
+    const failure = midStreamFailure(inner, said, ctx.now);
+    if (failure) return failure;
+    status = Number(inner.code);
+  }
   const retryAfterMs = retryAfterOf(err.headers, ctx.now);
   return classifyFailure(
     {
@@ -69,11 +80,11 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
  * not, and the local servers with an Anthropic endpoint (LM Studio, llama-server) send their own
  * shapes (error-words.ts reads them all).
  */
-function errorBody(err: ErrorShape): { type: string | undefined; said: string } {
+function errorBody(err: ErrorShape): { type: string | undefined; said: string; inner: Record<string, unknown> } {
   const body = isObject(err.error) ? err.error : {};
   const inner = isObject(body.error) ? body.error : body;
-  const type = typeof inner.type === "string" ? inner.type : undefined;
-  return { type, said: errorWords(err.error) ?? sdkWords(err.message) };
+  const type = typeof inner.type === "string" && inner.type !== "error" ? inner.type : undefined; // "error" is the envelope's type, never an error's
+  return { type, said: errorWords(err.error) ?? sdkWords(err.message), inner };
 }
 
 /**

@@ -4,6 +4,8 @@
 // never imported.
 import { ProviderError } from "../kernel/provider.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf } from "./common.ts";
+import { errorWords } from "./error-words.ts";
+import { midStreamFailure } from "./mid-stream-errors.ts";
 import type { ErrorContext as CommonErrorContext, Failure } from "./common.ts";
 
 export interface ErrorContext extends CommonErrorContext {
@@ -38,6 +40,17 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   if (status === undefined) return networkError(said, err.cause, ctx.baseUrl);
 
   return classifyFailure(googleFailure(status, said, body, retryAfterOf(ctx.headers, ctx.now)), ctx);
+}
+
+/**
+ * The failure an error chunk the SDK let through stands for (google-finish.ts errorChunkOf: an
+ * `error` without a numeric code): read by its code and words as every protocol reads an error
+ * inside a 200 answer (mid-stream-errors.ts), the server's words in the message. Pure.
+ */
+export function errorChunkFailure(chunk: Record<string, unknown>, ctx: ErrorContext): ProviderError {
+  const body = asObject(chunk.error) ?? {};
+  const said = errorWords(chunk) ?? JSON.stringify(chunk);
+  return midStreamFailure(body, said, ctx.now) ?? classifyFailure(googleFailure(Number(body.code), said, body, undefined), ctx);
 }
 
 /**

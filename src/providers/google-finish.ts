@@ -1,7 +1,7 @@
 // How a Gemini stream ends, for the adapter (google.ts): its finishReason as the IR's stop reason,
-// its usage metadata as the IR's token counts, and its finishMessage, read off the wire as the body
-// passes (the SDK drops it). No I/O; the SDK's types are the adapter's, so the usage is taken by
-// the fields read.
+// its usage metadata as the IR's token counts, and its finishMessage and error chunks, read off the
+// wire as the body passes (the SDK drops them). No I/O; the SDK's types are the adapter's, so the
+// usage is taken by the fields read.
 import { unreportedUsage, type StopReason, type Usage } from "../kernel/ir.ts";
 
 /** The fields of the SDK's GenerateContentResponseUsageMetadata that are counted. */
@@ -65,8 +65,32 @@ export function finishMessageOf(line: string): string | undefined {
   }
 }
 
-/** Passes the body on unchanged, noting the finishMessage of any whole `data:` line into `seen` (before the SDK parses that line). */
-export function finishMessageTap(seen: { finishMessage?: string }): TransformStream<Uint8Array, Uint8Array> {
+/**
+ * The event in one line of the streamed body when it is a `data:` event holding an `error`: the SDK
+ * (3.3.0) throws only on one whose `error.code` is a number from 400 to 599, and passes any other
+ * (`{"error": {"message": …}}`, `{"error": "…"}`: gateways, a whole 200 body holding an error) on
+ * as an empty chunk, its words dropped. Never throws.
+ */
+export function errorChunkOf(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith("data:") || !line.includes('"error"')) return undefined;
+  try {
+    const event: unknown = JSON.parse(line.slice(5));
+    const error = (event as { error?: unknown } | null)?.error;
+    return error === undefined || error === null || Array.isArray(event) ? undefined : (event as Record<string, unknown>);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What wireTap notes of a streamed body. */
+export interface WireSeen {
+  finishMessage?: string;
+  /** the first error chunk (errorChunkOf) */
+  errorChunk?: Record<string, unknown>;
+}
+
+/** Passes the body on unchanged, noting the finishMessage and the error chunk of any whole `data:` line into `seen` (before the SDK parses that line). */
+export function wireTap(seen: WireSeen): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   let rest = "";
   return new TransformStream({
@@ -76,7 +100,10 @@ export function finishMessageTap(seen: { finishMessage?: string }): TransformStr
       const end = text.lastIndexOf("\n"); // only whole lines are read: a long line is joined once, not re-split per chunk
       if (end < 0) rest += text;
       else {
-        for (const line of (rest + text.slice(0, end)).split(/\r?\n/)) seen.finishMessage = finishMessageOf(line) ?? seen.finishMessage;
+        for (const line of (rest + text.slice(0, end)).split(/\r?\n/)) {
+          seen.finishMessage = finishMessageOf(line) ?? seen.finishMessage;
+          seen.errorChunk ??= errorChunkOf(line);
+        }
         rest = text.slice(end + 1);
       }
     },

@@ -14,15 +14,16 @@ import type {
   ThinkingConfig,
 } from "@google/genai";
 import { newId, parseArguments, type ContentBlock, type Message, type ToolCall } from "../kernel/ir.ts";
+import { readArguments } from "../kernel/call-arguments.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { asObject, errorContextOf, FOREIGN_CALL_SIGNATURE, joinText, requestBasics, sentSchema, toolText, noContentError, unfinishedError } from "./common.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { geminiGeneration } from "./effort.ts";
 import { fittingThinking, geminiThinking, thinkingConfigOf, type GeminiLearned } from "./gemini-thinking.ts";
-import { toProviderError } from "./google-errors.ts";
+import { errorChunkFailure, toProviderError } from "./google-errors.ts";
 import { type GeminiNames, geminiNames } from "./gemini-names.ts";
-import { finishMessageTap, toStop, toUsage } from "./google-finish.ts";
+import { toStop, toUsage, wireTap, type WireSeen } from "./google-finish.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { splitBaseUrl } from "./api-root.ts";
@@ -197,6 +198,8 @@ interface OpenCall {
   name: string;
   id?: string;
   args: Record<string, unknown>;
+  /** the arguments as sent, when they came as no object and could not be read as one (callArgs) */
+  text?: string;
   signature?: string;
 }
 
@@ -205,11 +208,12 @@ interface OpenCall {
  * propagate unchanged. Text and thought deltas are yielded as they arrive; tool calls whole once
  * the stream has ended, then `done`. Throws ProviderError("network") when the stream ends with no
  * finishReason and no promptFeedback after some of an answer (a cut connection must not look like a
- * finished answer), "empty_answer" when nothing came.
+ * finished answer), "empty_answer" when nothing came, and what `ctx.failed` says once the wire
+ * held an error chunk the SDK passed on as an empty chunk.
  */
 export async function* mapEvents(
   chunks: AsyncIterable<Chunk>,
-  ctx: { model: string; tools?: readonly string[]; finishMessage?: () => string | undefined },
+  ctx: { model: string; tools?: readonly string[]; finishMessage?: () => string | undefined; failed?: () => Error | undefined },
 ): AsyncGenerator<StreamEvent> {
   const parts: Part[] = []; // what the next request sends back (see keepPart)
   const calls: OpenCall[] = [];
@@ -222,6 +226,8 @@ export async function* mapEvents(
   let usage: GenerateContentResponseUsageMetadata | undefined;
 
   for await (const chunk of chunks) {
+    const failure = ctx.failed?.();
+    if (failure) throw failure;
     // Every chunk repeats usage and the counts change (text.sse): the last one is the total; the first with the prompt's count is passed on, kept should the stream break
     if (chunk.usageMetadata?.promptTokenCount && !usage?.promptTokenCount) yield { type: "usage", usage: toUsage(chunk.usageMetadata) };
     if (chunk.usageMetadata) usage = chunk.usageMetadata;
@@ -292,7 +298,7 @@ function keepPart(parts: Part[], part: Part): void {
 function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, parts: Part[], calls: OpenCall[]): OpenCall | undefined {
   if (fc.name) {
     const { functionCall: _, thoughtSignature: __, ...rest } = part;
-    open = { part: { ...rest }, name: fc.name, args: { ...fc.args }, ...(fc.id ? { id: fc.id } : {}) };
+    open = { part: { ...rest }, name: fc.name, ...callArgs(fc.args), ...(fc.id ? { id: fc.id } : {}) };
     parts.push(open.part);
     calls.push(open);
   }
@@ -305,11 +311,25 @@ function addCallPart(part: Part, fc: FunctionCall, open: OpenCall | undefined, p
   return fc.willContinue ? open : undefined;
 }
 
+/**
+ * A functionCall's `args` as the call's arguments. Gemini sends an object; a translating proxy may
+ * send the JSON as a string, which is read as chat completions' arguments are (readArguments: JSON
+ * in a string, and the slips with one meaning); what is still no object keeps its text, so the model
+ * is shown why its arguments could not be read — never spread into one argument per character.
+ */
+function callArgs(args: unknown): Pick<OpenCall, "args" | "text"> {
+  if (args === undefined || args === null) return { args: {} };
+  if (asObject(args)) return { args: { ...(args as Record<string, unknown>) } };
+  const text = typeof args === "string" ? args : JSON.stringify(args);
+  const read = readArguments(text);
+  return "args" in read ? { args: read.args } : { args: {}, text };
+}
+
 /** `cut`: a call still willContinue when the stream ended (MAX_TOKENS): its JSON is left unclosed, as cut. */
 function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames): (c: OpenCall) => ToolCall {
   return (c) => {
     const data: CallData = { ...(c.signature ? { thoughtSignature: c.signature } : {}), ...(c.id ? { id: c.id } : {}) };
-    const args = JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
+    const args = c.text ?? JSON.stringify(c.args); // no ids on the Gemini API (function-call-thought-signature.sse): matched by name and order
     const call: ToolCall = { id: callIdOf(c.id), name: names.fromWire(c.name), arguments: c === cut ? args.slice(0, -1) : args };
     if (data.thoughtSignature || data.id) call.opaque = { protocol: "google", model, data };
     return call;
@@ -321,8 +341,8 @@ function toToolCall(model: string, cut: OpenCall | undefined, names: GeminiNames
 
 type Fetch = NonNullable<HttpOptions["fetch"]>;
 const KEY_HEADER = "x-goog-api-key";
-/** What our fetch saw of one request's response: its headers, and Gemini's finishMessage (finishMessageTap). */
-type Seen = { headers?: Headers; finishMessage?: string };
+/** What our fetch saw of one request's response: its headers, and Gemini's finishMessage and error chunk (wireTap). */
+type Seen = WireSeen & { headers?: Headers };
 
 /**
  * A Provider over the Gemini API. The SDK is configured from these options only: never from
@@ -336,7 +356,7 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
   const target = splitBaseUrl(opts.baseUrl, opts.apiVersion);
   const send = opts.fetch ?? fetch;
 
-  /** Our fetch, recording the response headers into `seen` (ApiError carries none) and a streamed finishMessage (finishMessageOf). */
+  /** Our fetch, recording the response headers into `seen` (ApiError carries none), a streamed finishMessage and an error chunk (wireTap). */
   const wrap =
     (seen: Seen): Fetch =>
     async (input, init) => {
@@ -345,9 +365,10 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
       if (apiKey === undefined && headers.get(KEY_HEADER) === "") headers.delete(KEY_HEADER);
       const response = await send(input, { ...init, headers });
       seen.headers = response.headers;
+      delete seen.errorChunk; // of an earlier try of this request (a refused thinking level goes again)
       if (!response.ok || !response.body) return response;
       const { status, statusText } = response;
-      return new Response(response.body.pipeThrough(finishMessageTap(seen)), { status, statusText, headers: response.headers });
+      return new Response(response.body.pipeThrough(wireTap(seen)), { status, statusText, headers: response.headers });
     };
 
   // The constructor warns about a missing key (twice) and about GOOGLE_API_KEY + GEMINI_API_KEY
@@ -382,7 +403,13 @@ export async function createGoogleProvider(opts: AdapterOptions): Promise<Provid
             params.config = { ...params.config, httpOptions: { fetch: wrap(seen) } };
             return client.models.generateContentStream(params);
           },
-          (chunks) => mapEvents(chunks, { model: opts.model, tools: request.tools.map((t) => t.name), finishMessage: () => seen.finishMessage }),
+          (chunks) =>
+            mapEvents(chunks, {
+              model: opts.model,
+              tools: request.tools.map((t) => t.name),
+              finishMessage: () => seen.finishMessage,
+              failed: () => (seen.errorChunk ? errorChunkFailure(seen.errorChunk, errorContext) : undefined),
+            }),
           (e) => toProviderError(e, { ...errorContext, ...(seen.headers ? { headers: seen.headers } : {}) }),
         );
       // a thinking level or budget the model refuses goes again as the nearest it takes (gemini-thinking.ts)

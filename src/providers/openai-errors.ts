@@ -2,13 +2,11 @@
 // Responses): the HTTP status and headers of its APIError, else the error chunk a stream carried.
 // Pure; the SDK's error classes are duck-typed, never imported.
 import { ProviderError } from "../kernel/provider.ts";
-import { formatWait } from "../kernel/retry.ts";
 import { affordableTokens } from "./afford.ts";
-import { contextOverflow } from "./context-length.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
-import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
+import { gatewayRetryAfter, isQuota, midStreamFailure, resetOf, type ErrorFields } from "./mid-stream-errors.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -37,7 +35,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     const said = typeof google.message === "string" && google.message ? google.message : sdkWords(err.message);
     return classifyFailure(googleFailure(err.status, said, google, retryAfterOf(err.headers, ctx.now)), ctx);
   }
-  const body = typeof err.error === "object" && err.error !== null ? (err.error as ErrorShape) : {};
+  const body: ErrorFields = typeof err.error === "object" && err.error !== null ? (err.error as ErrorFields) : {};
   const own = providerMessage(err);
   const upstream = gatewayWords(body);
   const said = upstream ? `${own} (${upstream})` : own;
@@ -46,16 +44,10 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
   if (status === undefined) {
     if (err.error === undefined) return networkError(said, err.cause, ctx.baseUrl);
     // An SSE `data: {"error": …}` chunk mid-stream: no HTTP status. A numeric code is one (OpenRouter
-    // sends {"code": 502}); else, as a documented last resort, the code/type/message words decide.
-    const code = Number(body.code);
-    const overflow = contextOverflow(said, body as Record<string, unknown>);
-    if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
-    if (code >= 400 && code < 600) status = code;
-    else if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, ctx.now)}`);
-    else if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own))) {
-      const retryAfterMs = gatewayRetryAfter(body, ctx.now) ?? retryHintOf(said);
-      return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
-    } else return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+    // sends {"code": 502}); else the code/type/message words decide (mid-stream-errors.ts).
+    const failure = midStreamFailure(body, said, ctx.now, own);
+    if (failure) return failure;
+    status = Number(body.code);
   }
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);
@@ -67,7 +59,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
       status,
       said: quota ? `${said}${resetOf(body, ctx.now)}` : said,
       quota,
-      body: body as Record<string, unknown>,
+      body,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     },
     ctx,
@@ -107,55 +99,4 @@ function gatewayWords(body: ErrorShape): string | undefined {
   if (raw === undefined || raw === null || raw === "") return undefined;
   const text = errorWords(raw) ?? JSON.stringify(raw);
   return typeof meta?.provider_name === "string" && meta.provider_name ? `${meta.provider_name}: ${text}` : text;
-}
-
-/**
- * The wait a gateway names inside the error body when its HTTP headers name none, or when there
- * are no headers (an error chunk in a 200 stream): OpenRouter's `metadata.retry_after_seconds`,
- * else the upstream's `Retry-After` it copies into `metadata.headers`.
- */
-function gatewayRetryAfter(body: ErrorShape, now: number | undefined): number | undefined {
-  const meta = asObject((body as { metadata?: unknown }).metadata);
-  const seconds = meta?.retry_after_seconds;
-  if (typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
-  const headers = asObject(meta?.headers);
-  if (!headers) return undefined;
-  const get = (name: string) => {
-    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-    const v = key === undefined ? undefined : headers[key];
-    return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
-  };
-  return parseRetryAfter(get, now ?? Date.now());
-}
-
-function wordsOf(body: ErrorShape, said: string): string {
-  return [body.code, body.type, said].filter((w) => typeof w === "string").join(" ");
-}
-
-/**
- * `insufficient_quota` (OpenAI), billing/credit wording from gateways, or OpenRouter's daily cap on
- * free models ("Rate limit exceeded: free-models-per-day", also "…-per-day-high-balance", which
- * names no credits; openrouter.ai/docs/api/reference/limits): retrying cannot help. Not a
- * `rate_limit_exceeded` code, nor words only in a link: Groq's per-minute 429 (code
- * rate_limit_exceeded) ends "Need more tokens? Upgrade to Dev Tier today at
- * https://console.groq.com/settings/billing" (continuedev/continue#10920, elizaOS/eliza#4040).
- */
-function isQuota(body: ErrorShape, said: string): boolean {
-  if (body.code === "rate_limit_exceeded") return false;
-  return /insufficient_quota|quota|billing|credit|free-models-per-day/i.test(wordsOf(body, said).replace(/https?:\/\/\S+/g, ""));
-}
-
-/**
- * When a spent limit comes back, as a clause for its message: OpenRouter copies its
- * `X-RateLimit-Reset` (epoch milliseconds) into `metadata.headers` of the free-models-per-day 429,
- * beside X-RateLimit-Limit and -Remaining (Gitlawb/openclaude#936, Avarok-Cybersecurity/atlas#543).
- * "" when the body names no future reset.
- */
-function resetOf(body: ErrorShape, now: number | undefined): string {
-  const headers = asObject(asObject((body as { metadata?: unknown }).metadata)?.headers);
-  const key = headers && Object.keys(headers).find((k) => k.toLowerCase() === "x-ratelimit-reset");
-  const stamp = key === undefined ? Number.NaN : Number(headers![key]);
-  const at = stamp < 1e11 ? stamp * 1000 : stamp; // epoch seconds, as some gateways send it
-  const wait = at - (now ?? Date.now());
-  return Number.isFinite(wait) && wait > 0 ? ` — the limit resets in ${formatWait(wait)}` : "";
 }

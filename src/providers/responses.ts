@@ -196,9 +196,11 @@ export function unverifiedItems(req: ModelRequest, said: string, opts: RequestOp
 /** One output item of the response, as its events arrive. */
 interface Slot {
   kind: "reasoning" | "message" | "function_call" | "other";
-  /** streamed text, thinking, or function-call arguments */
+  /** streamed text, thinking, or function-call arguments; a message's whole text when none streamed (shownWhole) */
   text: string;
-  /** from `output_item.done`: the `.added` item may be incomplete (the SDK's type comment) */
+  /** text or refusal deltas came for it */
+  streamed?: boolean;
+  /** from `output_item.done` (else the completed response's output): the `.added` item may be incomplete (the SDK's type comment) */
   item?: OutputItem;
   /** from `output_item.added`: all there is of an item the output token limit cut off */
   added?: OutputItem;
@@ -207,7 +209,10 @@ interface Slot {
 /**
  * Maps a Responses event stream to IR events. Pure apart from iterating `events`; errors from
  * `events` propagate unchanged (the factory classifies them). Text and thinking deltas are yielded
- * as they arrive, with a blank line between reasoning summary parts; function calls are yielded
+ * as they arrive, with a blank line between reasoning summary parts; a message's text that did not
+ * stream is yielded whole, once, from the first event that carries it (`output_text.done`,
+ * `output_item.done`, else the completed response's `output`: gateways that translate to Responses
+ * send only some of the events, as Codex reads them too); function calls are yielded
  * whole after the response has completed, then `done`, whose message keeps the output items'
  * order. A failed response (`response.failed`, or an `error` event the SDK let through) throws
  * its error body in the SDK's APIError shape; reading ends at completed/incomplete, and a stream
@@ -230,14 +235,32 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
   let thought = false;
   let refused = false;
   let end: WireResponse | undefined;
+  // Text that streamed into a message whose item has not ended: a gateway may name the same item
+  // otherwise in its done events, and then their text is that text again.
+  const streamedElsewhere = (s: Slot) => [...slots.values()].some((o) => o !== s && o.kind === "message" && o.streamed && !o.item);
+  /** A message's whole `text`, into its slot and yielded, when none of it was shown. */
+  function* shownWhole(s: Slot, text: string): Generator<StreamEvent> {
+    if (s.streamed || !text || streamedElsewhere(s)) return;
+    s.text += text;
+    yield { type: "text", delta: text };
+  }
 
   for await (const e of events) {
     switch (e.type) {
       case "response.output_text.delta":
-      case "response.refusal.delta": // a refusal is shown as the answer
+      case "response.refusal.delta": {
+        // a refusal is shown as the answer
         if (e.type === "response.refusal.delta") refused = true;
-        slot(e.item_id, "message").text += e.delta;
+        const s = slot(e.item_id, "message");
+        s.text += e.delta;
+        s.streamed = true;
         yield { type: "text", delta: e.delta };
+        break;
+      }
+      case "response.output_text.done":
+      case "response.refusal.done":
+        if (e.type === "response.refusal.done") refused = true;
+        yield* shownWhole(slot(e.item_id, "message"), e.type === "response.output_text.done" ? e.text : e.refusal);
         break;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta": {
@@ -257,8 +280,11 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       case "response.output_item.added":
       case "response.output_item.done": {
         const s = slot(e.item.id ?? `#${e.output_index}`, kindOf(e.item));
-        if (e.type === "response.output_item.done") s.item = e.item;
-        else s.added = e.item;
+        if (e.type === "response.output_item.added") s.added = e.item;
+        else {
+          if (e.item.type === "message" && !s.text) yield* shownWhole(s, messageText(e.item));
+          s.item = e.item;
+        }
         break;
       }
       case "response.completed":
@@ -274,6 +300,14 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
     if (end) break; // the last event: a server may keep the connection open after it
   }
   if (!end) throw unfinishedError();
+  // Items no event brought (a gateway that sends only response.completed), each where none of its kind came.
+  for (const [i, item] of (end.output ?? []).entries()) {
+    const id = item.id ?? `#${i}`;
+    const s = slots.get(id) ?? ([...slots.values()].some((o) => o.kind === kindOf(item)) ? undefined : slot(id, kindOf(item)));
+    if (!s || s.item) continue;
+    if (item.type === "message" && !s.text) yield* shownWhole(s, messageText(item));
+    s.item = item;
+  }
 
   const content: ContentBlock[] = [];
   const toolCalls: ToolCall[] = [];
@@ -285,8 +319,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       content.push({ type: "thinking", text, opaque: { protocol: "responses", model: ctx.model, ...(item ? { data: item } : {}) } });
     } else if (s.kind === "message") {
       if (item?.type === "message" && item.content.some((c) => c.type === "refusal")) refused = true;
-      const text = s.text || (item?.type === "message" ? item.content.map((c) => (c.type === "refusal" ? c.refusal : c.text)).join("") : "");
-      if (text) content.push({ type: "text", text });
+      if (s.text) content.push({ type: "text", text: s.text });
     } else if (item?.type === "function_call" || (s.added?.type === "function_call" && s.text && end.status === "incomplete")) {
       // A call the output limit cut off mid-arguments (response.incomplete, no output_item.done) keeps
       // what came of them: the loop runs none of it and tells the model its call was cut.
@@ -316,6 +349,11 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
 
 function kindOf(item: OutputItem): Slot["kind"] {
   return item.type === "reasoning" || item.type === "message" || item.type === "function_call" ? item.type : "other";
+}
+
+/** A message's text: its output text and refusal parts, in order. */
+function messageText(item: OpenAI.Responses.ResponseOutputMessage): string {
+  return item.content.map((c) => (c.type === "refusal" ? c.refusal : c.text)).join("");
 }
 
 /** Summary parts joined by a blank line, as they were streamed; raw reasoning text when there is no summary. */

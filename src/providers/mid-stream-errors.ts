@@ -1,0 +1,86 @@
+// An error reported inside a 200 answer, with no HTTP status to classify it by: an error chunk of a
+// chat completions or Responses stream (openai-errors.ts), an Anthropic `event: error` of a type
+// Anthropic does not have or of none (anthropic-errors.ts), a Gemini error chunk without the
+// numeric code its SDK throws on (google-errors.ts) — or a whole 200 body holding an `error`, which
+// create.ts hands each SDK as such a chunk. Every protocol reads them the same way: a status code
+// in the body is that status; else its code, type and words decide, as the documented last resort.
+// Also the OpenRouter readings its HTTP errors share (quota words, the wait and reset it names). Pure.
+import { ProviderError } from "../kernel/provider.ts";
+import { formatWait } from "../kernel/retry.ts";
+import { asObject } from "./common.ts";
+import { contextOverflow } from "./context-length.ts";
+import { parseRetryAfter, retryHintOf } from "./retry-after.ts";
+
+/** An error body's fields read here; any of them may be missing or of another type. */
+export type ErrorFields = Record<string, unknown>;
+
+/**
+ * The failure an in-answer error stands for, from its error object `body` and the server's words
+ * `said` (`own`: the words that decide, when `said` adds a gateway's upstream's to them): a context overflow; a spent quota or credit (final); a rate limit, an overload or a server
+ * error, by its code, type or words (retried, after the wait the body names); anything else
+ * ("model not found", a bad argument) a bad request, final. undefined when the body carries a
+ * status code (OpenRouter sends `{"code": 502}`): the caller classifies it as that status. Pure.
+ */
+export function midStreamFailure(body: ErrorFields, said: string, now: number | undefined, own = said): ProviderError | undefined {
+  const overflow = contextOverflow(said, body);
+  if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
+  const code = Number(body.code);
+  if (code >= 400 && code < 600) return undefined;
+  if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, now)}`);
+  if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own))) {
+    const retryAfterMs = gatewayRetryAfter(body, now) ?? retryHintOf(said);
+    return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
+  }
+  return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+}
+
+/**
+ * The wait a gateway names inside the error body when its HTTP headers name none, or when there
+ * are no headers (an error chunk in a 200 stream): OpenRouter's `metadata.retry_after_seconds`,
+ * else the upstream's `Retry-After` it copies into `metadata.headers`.
+ */
+export function gatewayRetryAfter(body: ErrorFields, now: number | undefined): number | undefined {
+  const meta = asObject(body.metadata);
+  const seconds = meta?.retry_after_seconds;
+  if (typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  const headers = asObject(meta?.headers);
+  if (!headers) return undefined;
+  const get = (name: string) => {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+    const v = key === undefined ? undefined : headers[key];
+    return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
+  };
+  return parseRetryAfter(get, now ?? Date.now());
+}
+
+function wordsOf(body: ErrorFields, said: string): string {
+  return [body.code, body.type, said].filter((w) => typeof w === "string").join(" ");
+}
+
+/**
+ * `insufficient_quota` (OpenAI), billing/credit wording from gateways, or OpenRouter's daily cap on
+ * free models ("Rate limit exceeded: free-models-per-day", also "…-per-day-high-balance", which
+ * names no credits; openrouter.ai/docs/api/reference/limits): retrying cannot help. Not a
+ * `rate_limit_exceeded` code, nor words only in a link: Groq's per-minute 429 (code
+ * rate_limit_exceeded) ends "Need more tokens? Upgrade to Dev Tier today at
+ * https://console.groq.com/settings/billing" (continuedev/continue#10920, elizaOS/eliza#4040).
+ */
+export function isQuota(body: ErrorFields, said: string): boolean {
+  if (body.code === "rate_limit_exceeded") return false;
+  return /insufficient_quota|quota|billing|credit|free-models-per-day/i.test(wordsOf(body, said).replace(/https?:\/\/\S+/g, ""));
+}
+
+/**
+ * When a spent limit comes back, as a clause for its message: OpenRouter copies its
+ * `X-RateLimit-Reset` (epoch milliseconds) into `metadata.headers` of the free-models-per-day 429,
+ * beside X-RateLimit-Limit and -Remaining (Gitlawb/openclaude#936, Avarok-Cybersecurity/atlas#543).
+ * "" when the body names no future reset.
+ */
+export function resetOf(body: ErrorFields, now: number | undefined): string {
+  const headers = asObject(asObject(body.metadata)?.headers);
+  const key = headers && Object.keys(headers).find((k) => k.toLowerCase() === "x-ratelimit-reset");
+  const stamp = key === undefined ? Number.NaN : Number(headers![key]);
+  const at = stamp < 1e11 ? stamp * 1000 : stamp; // epoch seconds, as some gateways send it
+  const wait = at - (now ?? Date.now());
+  return Number.isFinite(wait) && wait > 0 ? ` — the limit resets in ${formatWait(wait)}` : "";
+}
