@@ -283,7 +283,7 @@ export function unfinishedError(): ProviderError {
  * transient flake of some models), retried a few times (kernel/retry.ts EMPTY_RETRIES). create.ts
  * names the endpoint in place of `endpoint`; `usage` is what the empty answer was billed, when its
  * server said (a request whose answer is empty still costs its input); `said`: what it answered
- * with (reasoning-answer.ts: "only reasoning").
+ * with (empty-answers.ts: "only reasoning").
  */
 export function noContentError(endpoint = "the endpoint", usage?: Usage, said = "no content"): ProviderError {
   return new ProviderError("empty_answer", `${endpoint} answered with ${said}`, usage ? { usage } : {});
