@@ -8,7 +8,7 @@ import { refused } from "./refusal.ts";
 import { callSteps, repeatStop } from "./repeats.ts";
 import { runToolCalls, syntheticResult } from "./tool-calls.ts";
 import { turnsOf, type LoopDeps, type RunResult } from "./turns.ts";
-import { newId, userMessage, type Message, type ToolCall } from "./ir.ts";
+import { newId, textOf, userMessage, type Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
@@ -74,7 +74,7 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (reply.stop === "other") {
       if (calls.length > 0) turns.append(...calls.map((c) => syntheticResult(c, newId(), notRunAfter(reply.detail))));
       const kind = calls.length === 0 && !reply.answered ? "empty_answer" : "unknown_stop";
-      return turns.fail(kind, unknownStop(reply.detail, reply.answered, calls), "error");
+      return turns.fail(kind, unknownStop(reply.detail, reply.message), "error");
     }
     // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
     // text after the model worked with tools ends the run normally (its work is the result)
@@ -95,12 +95,14 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
 }
 
 /**
- * The `error` event of a reply that stopped for a reason no protocol lists (stop "other"), named by
- * its provider's `detail` (`"OTHER"`); `answered`: it has text, kept; `calls`: those it made, not run.
+ * The `error` event of `reply`, which stopped for a reason no protocol lists (stop "other"), named by
+ * its provider's `detail` (`"OTHER"`): its text is kept, its calls were not run.
  */
-export function unknownStop(detail: string | undefined, answered: boolean, calls: readonly ToolCall[]): string {
+export function unknownStop(detail: string | undefined, reply: Message): string {
   const why = `stopped for ${detail ?? "a reason its provider did not name"}`;
-  if (!answered && calls.length === 0) return `${EMPTY_ANSWER}: it ${why}`;
+  const calls = reply.toolCalls ?? [];
+  const thought = reply.content.some((p) => p.type === "thinking" && p.text.trim() !== "");
+  if (textOf(reply).trim() === "" && calls.length === 0) return thought ? `the model answered with only reasoning: it ${why}` : `${EMPTY_ANSWER}: it ${why}`;
   const names = [...new Set(calls.map((c) => c.name))].join(", ");
   const notRun = calls.length === 1 ? `its tool call (${names}) was not run` : `its ${calls.length} tool calls (${names}) were not run`;
   return `the model ${why}; its answer may be incomplete${calls.length > 0 ? `, and ${notRun}` : ""}`;

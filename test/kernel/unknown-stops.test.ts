@@ -3,7 +3,7 @@
 // ends with an error saying so, so a script running `hey -p` can tell it from a whole answer.
 import { expect, test } from "bun:test";
 import { runLoop, unknownStop } from "../../src/kernel/loop.ts";
-import { textOf, userMessage } from "../../src/kernel/ir.ts";
+import { textOf, userMessage, type Message } from "../../src/kernel/ir.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 import { fakeProvider } from "../helpers/fake-provider.ts";
 import { loopDeps, sleepTool } from "../helpers/loop-deps.ts";
@@ -56,22 +56,19 @@ test("its tool calls are not run: each gets a result saying why (the history sta
   expect(textOf(result)).toStartWith('not run: the reply that made this call stopped for "OTHER"');
 });
 
+const reply = (text: string, calls: string[] = [], thinking = ""): Message => ({
+  id: "a",
+  role: "assistant",
+  content: [...(thinking ? [{ type: "thinking" as const, text: thinking }] : []), ...(text ? [{ type: "text" as const, text }] : [])],
+  ...(calls.length ? { toolCalls: calls.map((name, i) => ({ id: `c${i}`, name, arguments: "{}" })) } : {}),
+});
+
 test.each([
-  [undefined, [], false, "the model's answer was empty: it stopped for a reason its provider did not name"],
-  ['"OTHER"', [], false, `the model's answer was empty: it stopped for "OTHER"`],
-  [
-    '"x"',
-    [{ name: "a" }, { name: "b" }, { name: "a" }],
-    false,
-    'the model stopped for "x"; its answer may be incomplete, and its 3 tool calls (a, b) were not run',
-  ],
-  [undefined, [], true, "the model stopped for a reason its provider did not name; its answer may be incomplete"],
-] as const)("unknownStop(%p, %p, answered %p) → %p", (detail, calls, answered, said) => {
-  expect(
-    unknownStop(
-      detail,
-      answered,
-      calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: "{}" })),
-    ),
-  ).toBe(said);
+  [undefined, reply(""), "the model's answer was empty: it stopped for a reason its provider did not name"],
+  ['"OTHER"', reply(""), `the model's answer was empty: it stopped for "OTHER"`],
+  ['"OTHER"', reply("", [], "Let me see."), 'the model answered with only reasoning: it stopped for "OTHER"'],
+  ['"x"', reply("", ["a", "b", "a"]), 'the model stopped for "x"; its answer may be incomplete, and its 3 tool calls (a, b) were not run'],
+  [undefined, reply("Half"), "the model stopped for a reason its provider did not name; its answer may be incomplete"],
+] as const)("unknownStop(%p, %o) → %p", (detail, message, said) => {
+  expect(unknownStop(detail, message)).toBe(said);
 });
