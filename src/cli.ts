@@ -185,8 +185,8 @@ keeps running); /mcp:SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches 
 [permission] entries name an MCP tool as the model sees it or as SERVER_NAME (a deny entry by
 its plain name too, on every server); "mcp__SERVER" names all of a server's tools.
 
-Exit codes: 0 done, 1 runtime error (a model stopped for making one call in 5 turns in a
-row too; a session -c or --resume names that another hey has open, JSON kind busy: try
+Exit codes: 0 done, 1 runtime error (an answer that broke off, or stopped for a reason hey
+does not know, too; a model stopped for making one call in 5 turns in a row too; a session -c or --resume names that another hey has open, JSON kind busy: try
 again later), 2 usage or config error, 3 max turns or run tokens
 reached (the hand-off is in the project's .hey/task.md), 130 interrupted, 143 SIGTERM, 129 SIGHUP,
 131 SIGQUIT, 141 the reader of the output went away (| head): the run stops there (stdout

@@ -6,16 +6,16 @@
 import { handOff, MALFORMED_NOTE_START } from "./hand-off.ts";
 import { refused } from "./refusal.ts";
 import { callSteps, repeatStop } from "./repeats.ts";
-import { runToolCalls } from "./tool-calls.ts";
+import { runToolCalls, syntheticResult } from "./tool-calls.ts";
 import { turnsOf, type LoopDeps, type RunResult } from "./turns.ts";
-import { userMessage, type Message } from "./ir.ts";
+import { newId, textOf, userMessage, type Message } from "./ir.ts";
 
 export type { LoopDeps, RequestContext, RunResult } from "./turns.ts";
 
 /** The `error` event of a run whose answer stopped at the model's output token limit (`done.stop_reason` "length"); a provider that says why otherwise (`done.detail`: the context window) is quoted instead. */
 export const CUT_OFF = "the answer was cut off: the model reached its output token limit";
 
-/** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking), or any reply that was so and stopped for an unlisted reason. */
+/** The `error` event of a run whose first reply was empty (no tool calls, no text: nothing, or only thinking); unknownStop starts with it for any reply that was so and stopped for an unlisted reason. */
 export const EMPTY_ANSWER = "the model's answer was empty";
 
 /** How much of the provider's words on a call it could not parse is quoted: enough to show where the call went wrong, not a whole file it tried to write. */
@@ -68,14 +68,17 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (calls.length === 0 && reply.stop === "refusal") {
       return turns.fail("refusal", refused(reply.detail), "error");
     }
-    // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
-    // text after the model worked with tools ends the run normally (its work is the result), unless
-    // it stopped for a reason no protocol lists ("other") that its provider named: that is no answer,
-    // and the user hears why (a server's odd finish_reason with nothing to say stays a normal end)
-    const unlisted = reply.stop === "other" && reply.detail !== undefined;
-    if (calls.length === 0 && reply.stop !== "length" && !reply.answered && (turns.count() === 1 || unlisted)) {
-      return turns.fail("empty_answer", reply.detail ? `${EMPTY_ANSWER} (${reply.detail})` : EMPTY_ANSWER, "error");
+    // a stop for a reason no protocol lists ("other": Gemini's OTHER, a new stop_reason) says nothing
+    // of whether the answer was done: its text stays, its calls do not run (the last may be cut), and
+    // the run ends with an error saying why (exit 1): a script must not take it for a whole answer
+    if (reply.stop === "other") {
+      if (calls.length > 0) turns.append(...calls.map((c) => syntheticResult(c, newId(), notRunAfter(reply.detail))));
+      const kind = calls.length === 0 && !reply.answered ? "empty_answer" : "unknown_stop";
+      return turns.fail(kind, unknownStop(reply.detail, reply.message), "error");
     }
+    // nothing at all for the request: a failure (exit 1), not a silent success; an answer without
+    // text after the model worked with tools ends the run normally (its work is the result)
+    if (calls.length === 0 && reply.stop !== "length" && !reply.answered && turns.count() === 1) return turns.fail("empty_answer", EMPTY_ANSWER, "error");
     if (calls.length === 0 && reply.stop === "length") {
       const message = reply.detail ? `the answer was cut off: ${reply.detail}` : CUT_OFF;
       return turns.fail("length", message, "length", reply.maxTokens);
@@ -90,6 +93,24 @@ export async function runLoop(messages: Message[], deps: LoopDeps): Promise<RunR
     if (stuck) return turns.fail("repeated_calls", stuck, "error");
   }
 }
+
+/**
+ * The `error` event of `reply`, which stopped for a reason no protocol lists (stop "other"), named by
+ * its provider's `detail` (`"OTHER"`): its text is kept, its calls were not run.
+ */
+export function unknownStop(detail: string | undefined, reply: Message): string {
+  const why = `stopped for ${detail ?? "a reason its provider did not name"}`;
+  const calls = reply.toolCalls ?? [];
+  const thought = reply.content.some((p) => p.type === "thinking" && p.text.trim() !== "");
+  if (textOf(reply).trim() === "" && calls.length === 0) return thought ? `the model answered with only reasoning: it ${why}` : `${EMPTY_ANSWER}: it ${why}`;
+  const names = [...new Set(calls.map((c) => c.name))].join(", ");
+  const notRun = calls.length === 1 ? `its tool call (${names}) was not run` : `its ${calls.length} tool calls (${names}) were not run`;
+  return `the model ${why}; its answer may be incomplete${calls.length > 0 ? `, and ${notRun}` : ""}`;
+}
+
+/** The result of a call in a reply that stopped for an unlisted reason: the model, asked to go on, makes it again. */
+const notRunAfter = (detail: string | undefined) =>
+  `not run: the reply that made this call stopped for ${detail ?? "a reason its provider did not name"}, so the call may be incomplete. Make it again if it is still needed`;
 
 /** A provider's words on a call it could not parse, cut at MALFORMED_QUOTE_CHARS. */
 const quoted = (detail: string) => (detail.length > MALFORMED_QUOTE_CHARS ? `${detail.slice(0, MALFORMED_QUOTE_CHARS)}…` : detail);

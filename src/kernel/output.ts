@@ -39,7 +39,9 @@ export type ErrorKind =
   | "empty_answer"
   | "length"
   | "refusal"
-  | "repeated_calls";
+  | "repeated_calls"
+  /** a reply stopped for a reason no protocol lists (stop "other"): its answer may be incomplete, its calls were not run */
+  | "unknown_stop";
 
 /**
  * Everything the loop and the agent report, in order. All but `message`, `model`, `tool_start`,

@@ -1,14 +1,14 @@
 // One request of a run and its tally (SPEC §6): a `turn_start`, the context built for it, the
-// request with its retries (kernel/retry.ts) and the reply appended. The loop (loop.ts) and the
+// request with its retries (retried-request.ts) and the reply appended. The loop (loop.ts) and the
 // hand-off (hand-off.ts) make their requests through it. Every dependency is passed in.
 import { adaptHistory, thinkingBlocked } from "./adapt-history.ts";
 import { withToolNames } from "./call-names.ts";
-import { errorText } from "./errors.ts";
 import { addUsage, emptyUsage, newId, textOf, type Effort, type Message, type StopReason, type Usage } from "./ir.ts";
 import { usageCounts, type ErrorKind, type HandOffLimit, type Output, type RunStop } from "./output.ts";
 import { ProviderError, type ModelRequest, type Provider } from "./provider.ts";
 import { refusedAnswer, withoutRefused } from "./refusal.ts";
-import { countStuckTries, retryDecision, type RetryPolicy, type StuckTries } from "./retry.ts";
+import { partialMessage, requestWithRetry, retryOrGiveUp, type Reply } from "./retried-request.ts";
+import { countStuckTries, type RetryPolicy, type StuckTries } from "./retry.ts";
 import { abortReason, INTERRUPTED, type Tool } from "./tool.ts";
 import { withUniqueCallIds, type PermissionCheck } from "./tool-calls.ts";
 
@@ -262,85 +262,8 @@ const advice = (error: ProviderError) => (error.kind === "quota_exhausted" ? " (
 const THINKING_BLOCKED =
   "the tool-calling message in progress has no thinking block of this model (another model's, or made with thinking off), and Anthropic keeps one thinking setting per tool loop";
 
-type Reply =
-  | { error?: undefined; partial?: undefined; message: Message; usage: Usage; stop: StopReason; detail?: string; maxTokens?: number }
-  | { error: ProviderError; partial?: Message };
-
 /** A request made (its context and reply), or its summary's failure before it, for a fallback to summarize (no context). */
 type Sent = { context: RequestContext; reply: Reply } | { context?: undefined; reply: { error: ProviderError; partial?: undefined } };
-
-/**
- * One model request with retries (SPEC §6). A failure before any delta is retried like the
- * request; after partial output it is not (no duplicated text): the partial text is returned
- * to be kept, with a `stream_interrupted` error. Silent and answerless tries (ProviderError.silent,
- * .answerless) are counted in a row for the policy's SILENT_TRIES (countStuckTries). What a failed try cost (an empty answer is billed its
- * input) goes to `spend` as the try fails, retried or not; a returned error's usage is the caller's.
- */
-async function requestWithRetry(request: ModelRequest, deps: LoopDeps, spend: (u: Usage) => void): Promise<Reply> {
-  let stuck: StuckTries = { silent: 0, answerless: 0 };
-  for (let attempt = 1; ; attempt++) {
-    const partial = { text: "", thinking: "" };
-    try {
-      return await streamOnce(request, deps, partial);
-    } catch (e) {
-      const error = e instanceof ProviderError ? e : new ProviderError("network", errorText(e));
-      const kept = partialMessage(partial);
-      if (deps.signal.aborted) return { error, partial: kept };
-      if (partial.text !== "" || partial.thinking !== "") {
-        const message = `the response broke off after partial output: ${error.message}`;
-        return { error: new ProviderError("stream_interrupted", message, error.usage ? { usage: error.usage } : {}), partial: kept };
-      }
-      if (error.usage) spend(error.usage);
-      error.usage = undefined; // counted once
-      stuck = countStuckTries(stuck, error);
-      const next = retryOrGiveUp(error, attempt, stuck, deps);
-      if ("error" in next) return next;
-      try {
-        await deps.clock.sleep(next.delayMs, deps.signal);
-      } catch {
-        return { error };
-      }
-    }
-  }
-}
-
-/**
- * After try number `attempt` failed with `error` (`stuck`: the silent and answerless tries in a
- * row): the wait before the next, said as a `retry` event; or the error to give up with, which
- * names the endpoint that failed and why no more tries are made.
- */
-function retryOrGiveUp(error: ProviderError, attempt: number, stuck: StuckTries, deps: LoopDeps): { delayMs: number } | { error: ProviderError } {
-  const failure = { kind: error.kind, final: error.final, silentTries: stuck.silent, answerlessTries: stuck.answerless };
-  const decision = retryDecision(
-    error.retryAfterMs !== undefined ? { ...failure, retryAfterMs: error.retryAfterMs } : failure,
-    attempt,
-    deps.retry,
-    deps.clock.random,
-  );
-  if (!decision.retry) {
-    const said = error.endpoint ? `${error.endpoint}: ${error.message}` : error.message; // which of several endpoints failed
-    const kept = error.missingModel ? { missingModel: true } : {}; // what a fallback is chosen by
-    return { error: new ProviderError(error.kind, decision.why ? `${said} — ${decision.why}` : said, kept) };
-  }
-  const fewer = decision.retries !== undefined ? { retries: decision.retries } : {};
-  deps.output.emit({ type: "retry", attempt, delay_ms: decision.delayMs, error: error.message, ...fewer });
-  return { delayMs: decision.delayMs };
-}
-
-/** Streams one response, forwarding deltas to the output and collecting them in `partial`. */
-async function streamOnce(request: ModelRequest, deps: LoopDeps, partial: { text: string; thinking: string }): Promise<Reply> {
-  for await (const event of deps.provider.stream(request, deps.signal)) {
-    if (event.type === "text") {
-      partial.text += event.delta;
-      deps.output.emit({ type: "text_delta", text: event.delta });
-    } else if (event.type === "thinking") {
-      partial.thinking += event.delta;
-      deps.output.emit({ type: "thinking_delta", text: event.delta });
-    } else if (event.type === "notice") deps.output.emit(event);
-    else if (event.type === "done") return event;
-  }
-  throw new ProviderError("network", "the model's stream ended without a final message");
-}
 
 /** The end of an answer the user interrupted, as the session keeps it and every later request sends it. */
 export const INTERRUPTED_ANSWER = "[interrupted by the user]";
@@ -380,10 +303,4 @@ export function interruptedAnswer(partial: Message, reason: string): Message {
   const marker = reason === INTERRUPTED ? INTERRUPTED_ANSWER : `${OTHER_MARKER}${reason}]`;
   const marked = (text: string) => (text.trim() === "" ? marker : `${text.trimEnd()}\n\n${marker}`);
   return { ...partial, content: partial.content.map((b) => (b.type === "text" ? { ...b, text: marked(b.text) } : b)) };
-}
-
-/** What survives of a broken response: its visible text (thinking without a signature cannot be replayed); `empty`: a message even without any. */
-function partialMessage(partial: { text: string }, empty = false): Message | undefined {
-  if (partial.text === "" && !empty) return undefined;
-  return { id: newId(), role: "assistant", content: [{ type: "text", text: partial.text }] };
 }

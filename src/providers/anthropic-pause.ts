@@ -10,6 +10,9 @@ import type { StreamEvent } from "../kernel/provider.ts";
 /** Continuations of one turn at most: a server that pauses on and on still ends, with what it said. */
 export const MAX_CONTINUATIONS = 5;
 
+/** The `detail` of a turn still paused after MAX_CONTINUATIONS: what it stopped for, as the loop says it. */
+export const pausedTooOften = (times: number) => `"pause_turn" ${times} times (hey stopped asking the server to go on)`;
+
 /** The fields of the SDK's RawMessageStreamEvent that a recording reads. */
 export interface WireEvent {
   type: string;
@@ -81,7 +84,7 @@ export interface Paused {
  * A response that stopped with "pause_turn" is sent back as it came, up to MAX_CONTINUATIONS
  * times. Deltas and tool calls pass on as they come; one `done` ends it: every response's parts in
  * order, their usage summed (each request is billed), the last one's stop. A turn still paused
- * after the last continuation ends with stop "other", a notice and a detail that say so.
+ * after the last continuation ends with stop "other" and a detail that says so (pausedTooOften).
  */
 export async function* continuingPaused(send: (paused: Paused, into: Recorded) => AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent> {
   const paused: Paused = { content: [] };
@@ -99,9 +102,8 @@ export async function* continuingPaused(send: (paused: Paused, into: Recorded) =
     merged = merged ? joined(merged, done) : done;
     if (into.stop !== "pause_turn") return yield merged;
     if (continued === MAX_CONTINUATIONS) {
-      const detail = `the server paused the turn (pause_turn) ${continued + 1} times; hey stopped asking it to go on, so the answer may be unfinished`;
-      yield { type: "notice", message: detail };
-      return yield { ...merged, detail };
+      // the loop says the model stopped for it (and that the answer may be incomplete), keeps what came, runs no call
+      return yield { ...merged, detail: pausedTooOften(continued + 1) };
     }
     // the API rejects whitespace-only text blocks, its own included ("text content blocks must contain non-whitespace text")
     paused.content.push(...into.blocks.filter((b) => b && !(b.type === "text" && String(b.text ?? "").trim() === "")));

@@ -31,7 +31,7 @@ const WINDOW_FULL = "the conversation filled the model's context window (model_c
  */
 export function stopDetail(stop: string | undefined, d: { category?: string | null; explanation?: string | null } | null | undefined): string | undefined {
   if (stop === "model_context_window_exceeded") return WINDOW_FULL;
-  if (stop !== undefined && toStop(stop) === "other") return `stop_reason ${stop}`; // pause_turn, or a new one
+  if (stop !== undefined && toStop(stop) === "other") return `"${stop}"`; // pause_turn, or a new one: the loop says it stopped for it
   const words = [d?.category, d?.explanation].filter((w): w is string => typeof w === "string" && w.trim() !== "");
   return words.length > 0 ? words.join(": ") : undefined;
 }

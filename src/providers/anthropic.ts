@@ -14,6 +14,7 @@ import { errorContextOf, joinText, requestBasics, sentSchema, unfinishedError, t
 import { bindingBeta, dropMismatched } from "./anthropic-binding.ts";
 import { answeredTurns, earlierThinkingOff } from "./anthropic-turns.ts";
 import { toStop, stopDetail } from "./anthropic-stop.ts";
+import { failedStop } from "./failed-stop.ts";
 import { mergeUsage, toUsage, type WireUsage } from "./anthropic-usage.ts";
 import { anthropicEffort } from "./effort.ts";
 import { adaptToAnthropicRefusal, type SentThinking } from "./anthropic-adapt.ts";
@@ -177,7 +178,8 @@ type Block =
  * complete, then `done`, whose message keeps one part per content block in block order.
  * Complete means a stop reason arrived: `message_stop` adds nothing but ends the reading, and the
  * SDK drops a final event that lacks its blank line (max-tokens-truncated-tool-input.sse,
- * parallel-tool-use.sse). Throws ProviderError("network") when the stream ends without one. `ctx.maxTokens`: the request's
+ * parallel-tool-use.sse). Throws ProviderError("network") when the stream ends without one, and
+ * as a broken stream when it reports a failure (failed-stop.ts). `ctx.maxTokens`: the request's
  * max_tokens, which `done` carries.
  */
 /** message_start with no content, which Anthropic sends before the pings of a model (or a stuck upstream) that has said nothing yet: not an event of the answer. Pure. */
@@ -231,6 +233,8 @@ export async function* mapEvents(events: AsyncIterable<RawMessageStreamEvent>, c
   }
 
   if (stop === undefined) throw unfinishedError();
+  const failed = failedStop(stop, "stop_reason"); // not Anthropic's, but a gateway's that fronts another API
+  if (failed) throw failed;
 
   const content: ContentBlock[] = [];
   const toolCalls: ToolCall[] = [];

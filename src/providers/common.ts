@@ -282,10 +282,11 @@ export function unfinishedError(): ProviderError {
  * text, no thinking, no tool call. Not a dropped connection: the endpoint answered, with nothing (a
  * transient flake of some models), retried a few times (kernel/retry.ts EMPTY_RETRIES). create.ts
  * names the endpoint in place of `endpoint`; `usage` is what the empty answer was billed, when its
- * server said (a request whose answer is empty still costs its input).
+ * server said (a request whose answer is empty still costs its input); `said`: what it answered
+ * with (empty-answers.ts: "only reasoning").
  */
-export function noContentError(endpoint = "the endpoint", usage?: Usage): ProviderError {
-  return new ProviderError("empty_answer", `${endpoint} answered with no content`, usage ? { usage } : {});
+export function noContentError(endpoint = "the endpoint", usage?: Usage, said = "no content"): ProviderError {
+  return new ProviderError("empty_answer", `${endpoint} answered with ${said}`, usage ? { usage } : {});
 }
 
 /**

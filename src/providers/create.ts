@@ -2,8 +2,8 @@
 // vendor SDK — is imported only here and only when its protocol is used, so start-up never parses
 // the others. Used by the composition root (wire.ts) and by embedders (lib.ts).
 import { asObject, type AdapterOptions, type ProviderOptions } from "./common.ts";
-import { identityOf, ProviderError, type ModelRequest, type Provider, type StreamEvent } from "../kernel/provider.ts";
-import type { Message, Opaque } from "../kernel/ir.ts";
+import { identityOf, ProviderError, type Provider, type StreamEvent } from "../kernel/provider.ts";
+import type { Opaque } from "../kernel/ir.ts";
 import { isUnknownHost, NetError } from "../net/errors.ts";
 import { isLoopback } from "../net/proxy.ts";
 import { fittingImages } from "./image-fit.ts";
@@ -12,6 +12,7 @@ import { takesPdfs } from "./documents.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, explainStall, KEEP_ALIVE_TIMEOUTS, KEEP_ALIVES_ONLY, NOT_A_BYTE, watchedResponse } from "./stream-guard.ts";
 import { isLocalHost } from "./served-context.ts";
 import { netFailure, noContentError } from "./common.ts";
+import { checkedAnswer, ONLY_REASONING, type ReasoningRow } from "./empty-answers.ts";
 
 export type { ProviderOptions };
 
@@ -262,7 +263,7 @@ const REFUSED = /ECONNREFUSED|Unable to connect|connection refused/i;
  * `where` (the base URL, and the proxy when one is used: the silence may be its own) and the wait;
  * a refused connection to this machine is final. A refused connection names `setting`, where the
  * address was set (OPENAI_BASE_URL, OLLAMA_HOST, a table's base_url): what to change or unset. An answer that ended as it should with nothing in
- * it (no text, thinking or call) where that is a flake (emptyIsFlake), or
+ * it (no text or call: nothing, or reasoning alone) where that is a flake (empty-answers.ts), or
  * a stream that ended so before its finish (common.ts noContentError), is an empty answer of this
  * endpoint, retried as such; Anthropic's empty end_turn after tool results ends the task (the loop
  * says so). The opaque data of its answers names the provider (signed).
@@ -279,21 +280,24 @@ function namedFailures(
   const from = named.setting ? `, set by ${named.setting}` : "";
   // which of several endpoints failed (a gateway's 502 page, an OPENAI_BASE_URL left set); "cli" is --base-url's, no table of the user's
   const endpoint = provider.name && provider.name !== "cli" ? `${where} (provider ${provider.name})` : where;
+  const row: ReasoningRow = { inARow: 0, hinted: false }; // its answers of reasoning alone (empty-answers.ts)
   return {
     ...identityOf(provider),
     async *stream(request, signal) {
       try {
-        for await (const event of provider.stream(request, signal)) {
-          if (event.type === "done" && event.stop === "stop" && nothingIn(event.message) && emptyIsFlake(request, provider.protocol))
-            throw noContentError(undefined, event.usage);
-          if (named.whole.came && !named.whole.told) {
-            named.whole.told = true;
-            yield { type: "notice", message: `${baseUrl} ${NOT_STREAMED}: each answer shows once it is complete` };
+        for await (const streamed of provider.stream(request, signal)) {
+          const events = streamed.type === "done" ? checkedAnswer(streamed, { request, protocol: provider.protocol, endpoint: baseUrl, row }) : [streamed];
+          for (const event of events) {
+            if (named.whole.came && !named.whole.told) {
+              named.whole.told = true;
+              yield { type: "notice", message: `${baseUrl} ${NOT_STREAMED}: each answer shows once it is complete` };
+            }
+            yield signed(event, provider.name);
           }
-          yield signed(event, provider.name);
         }
       } catch (e) {
-        if (e instanceof ProviderError && e.kind === "empty_answer") throw noContentError(baseUrl, e.usage);
+        if (e instanceof ProviderError && e.kind === "empty_answer")
+          throw noContentError(baseUrl, e.usage, e.message.endsWith(ONLY_REASONING) ? ONLY_REASONING : undefined);
         if (e instanceof ProviderError && e.retryable && !e.message.includes(baseUrl)) e.endpoint ??= endpoint;
         if (!(e instanceof ProviderError) || e.kind !== "network") throw e;
         if (e.silent)
@@ -323,15 +327,6 @@ export const NOT_STREAMED = 'does not stream (it ignores "stream": true)';
 const NEARBY_SILENCE = ": a local server may still be loading the model (a large one takes minutes the first time) or reading a long prompt";
 
 /**
- * Whether a finished reply with nothing in it is a flake to retry: a reply to the user's own message
- * is; after tool results, an empty end_turn is how Claude may end a task (Anthropic documents it,
- * under "Empty responses with end_turn" in its stop-reason guide), so on that protocol the task ends there. Elsewhere no API documents an empty answer
- * as an end, and it is a known flake after tool results: Gemini's empty STOP after a function
- * response (Gemini CLI retries it too), OpenRouter's free endpoints' empty `stop` on chat completions.
- */
-const emptyIsFlake = (request: ModelRequest, protocol: string) => request.messages.at(-1)?.role === "user" || protocol !== "anthropic";
-
-/**
  * `event` with the opaque data it carries (a thinking signature, an encrypted reasoning item, a
  * thought signature) naming the provider `name` that produced it (Opaque.provider), which
  * kernel/adapt-history.ts sends it back to alone. The adapters make that data fresh for each answer.
@@ -347,6 +342,3 @@ function signed(event: StreamEvent, name: string | undefined): StreamEvent {
   for (const c of event.message.toolCalls ?? []) sign(c.opaque);
   return event;
 }
-
-/** A message with nothing in it: no tool call, no thinking, no text but "". */
-const nothingIn = (m: Message) => !m.toolCalls?.length && m.content.every((p) => p.type === "text" && p.text === "");

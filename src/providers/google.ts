@@ -24,6 +24,7 @@ import { fittingThinking, geminiThinking, thinkingConfigOf, type GeminiLearned }
 import { errorChunkFailure, toProviderError } from "./google-errors.ts";
 import { type GeminiNames, geminiNames } from "./gemini-names.ts";
 import { toStop, toUsage, wireTap, type WireSeen } from "./google-finish.ts";
+import { failedStop } from "./failed-stop.ts";
 import { applyPartialArg } from "./partial-args.ts";
 import { guardedStream } from "./stream-guard.ts";
 import { splitBaseUrl } from "./api-root.ts";
@@ -252,6 +253,8 @@ export async function* mapEvents(
   // a response that ended with nothing at all (`candidates: []`, usage alone) is an empty answer, not a cut connection
   if (finish === undefined && blocked === undefined) throw text || thinking || calls.length > 0 ? unfinishedError() : noContentError();
   finishMessage ??= ctx.finishMessage?.(); // the SDK drops it (finishMessageOf): read off the wire
+  const failed = failedStop(finish, "finishReason"); // not Gemini's, but a gateway's that fronts another API
+  if (failed) throw failed;
 
   const toolCalls = calls.map(toToolCall(ctx.model, finish === "MAX_TOKENS" ? open : undefined, geminiNames(ctx.tools ?? [])));
   for (const call of toolCalls) yield { type: "tool_call", call };
@@ -269,7 +272,8 @@ export async function* mapEvents(
   // A blocked prompt or an unusual finishReason is not the model's answer: it goes to the user, not into the history.
   // A malformed call's finishMessage quotes the call Gemini could not parse: what the model is shown to correct it.
   const unusual = stop === "refusal" || stop === "other" || stop === "malformed_call";
-  const detail = blocked ?? (unusual && finish ? (finishMessage ? `${finish}: ${finishMessage}` : finish) : undefined);
+  const reason = stop === "other" ? `"${finish}"` : finish; // the loop says it stopped for it
+  const detail = blocked ?? (unusual && finish ? (finishMessage ? `${reason}: ${finishMessage}` : reason) : undefined);
   yield { type: "done", message, usage: toUsage(usage), stop, ...(detail ? { detail } : {}) };
 }
 

@@ -4,15 +4,28 @@
 // body's bytes as they pass to the SDK. Pure; no SDK, not even its types.
 import type { StopReason } from "../kernel/ir.ts";
 
-/** A finish_reason as a StopReason; an unknown one is "other", never an error. */
+/**
+ * A finish_reason as a StopReason, in any case; an unknown one is "other", never an error (the loop
+ * tells the user its answer may be incomplete). Servers and gateways that are not OpenAI also send
+ * the words of the API they front or of their own engine: Anthropic's (`end_turn`, `tool_use`,
+ * `max_tokens`), Gemini's (`STOP`), text-generation-inference's (`eos_token`, `stop_sequence`),
+ * Mistral's `model_length` (the context filled).
+ */
 export function toStop(finish: string): StopReason {
-  switch (finish) {
+  switch (finish.toLowerCase()) {
     case "stop":
+    case "end_turn":
+    case "stop_sequence":
+    case "eos":
+    case "eos_token":
       return "stop";
     case "tool_calls":
     case "function_call":
+    case "tool_use":
       return "tool_calls";
     case "length":
+    case "max_tokens":
+    case "model_length":
       return "length";
     case "content_filter":
       return "refusal";

@@ -24,7 +24,7 @@ import { guardedStream, quietAfter } from "./stream-guard.ts";
 import { addFragment, type StreamedCall, wireCall } from "./openai-tool-calls.ts";
 import { callIdOf, nineCharId, wantsNineCharIds } from "./tool-call-ids.ts";
 import { doneMarkers, toStop } from "./openai-end.ts";
-import { reasoningAsAnswer } from "./reasoning-answer.ts";
+import { failedStop } from "./failed-stop.ts";
 import { textCallsOf } from "./text-call-stream.ts";
 import { markCacheBreakpoints, takesCacheMarks } from "./chat-cache-marks.ts";
 /** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
@@ -179,7 +179,8 @@ type WireUsage = CompletionUsage & { prompt_cache_hit_tokens?: number; prompt_to
  * An answer without any finish_reason is finished when `ctx.ended()` says the server ended its
  * stream itself (`data: [DONE]`): "tool_calls" with calls, else "stop". Without that it throws
  * ProviderError("network") after some of an answer (a cut connection must not look like a finished
- * answer), "empty_answer" when nothing came. Reading stops once the answer is complete: a
+ * answer), "empty_answer" when nothing came; one whose finish_reason reports a failure (failed-stop.ts)
+ * throws as such, and an unknown one is stop "other", named in `detail`. Reading stops once the answer is complete: a
  * finish_reason, and usage with it or after it unless `ctx.usageAsked` is false (no stream_options was sent).
  */
 export async function* mapEvents(
@@ -244,6 +245,8 @@ export async function* mapEvents(
     if (finish === undefined) throw e;
   }
   yield* said(tags.end());
+  const failed = failedStop(finish, "finish_reason"); // text that came is kept as a broken stream's, and no call runs
+  if (failed) throw failed;
 
   const some = text || thinking || calls.length > 0;
   // no finish_reason, but the server's own end ([DONE]) came: a finished answer (llama.cpp, gateways that drop the field)
@@ -253,7 +256,7 @@ export async function* mapEvents(
 
   const toolCalls: ToolCall[] = calls
     .toSorted((a, b) => a.index - b.index) // stable: calls sharing an index keep their order
-    .filter((c, k, all) => c.args || finish !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
+    .filter((c, k, all) => c.args || toStop(finish) !== "length" || k < all.length - 1) // cut before any argument: nothing to run, as in anthropic.ts
     .map((c): ToolCall => {
       const call: ToolCall = { id: callIdOf(c.id), name: c.name, arguments: c.args || "{}" };
       if (c.extra !== undefined) call.opaque = { protocol: "openai", model: ctx.model, data: { extra_content: c.extra } };
@@ -269,9 +272,9 @@ export async function* mapEvents(
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   // Gemini's compat endpoint streams tool calls with finish_reason "stop" (googleapis/python-genai#2868).
-  const stop = refused ? "refusal" : toolCalls.length > 0 && finish === "stop" ? "tool_calls" : toStop(finish);
+  const stop = refused ? "refusal" : toolCalls.length > 0 && toStop(finish) === "stop" ? "tool_calls" : toStop(finish);
   // the server its chunks name (Ollama, llama-server: served-context.ts), which server-window.ts asks its real context
-  yield { type: "done", message, usage: toUsage(usage), stop, ...serverNamed(fingerprint) };
+  yield { type: "done", message, usage: toUsage(usage), stop, ...(stop === "other" ? { detail: `"${finish}"` } : {}), ...serverNamed(fingerprint) };
 }
 
 function toUsage(u: WireUsage | undefined): Usage {
@@ -379,7 +382,6 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
     );
   };
 
-  const told = { reasoning: false };
   const seen = { native: false, told: false };
   const answer = (request: ModelRequest, signal: AbortSignal) =>
     adaptingStream(
@@ -390,8 +392,6 @@ export async function createOpenAIProvider(opts: AdapterOptions): Promise<Provid
   return {
     protocol: "openai",
     model: opts.model,
-    // calls written as text are read before an answer only in reasoning becomes text: never in it
-    stream: (request: ModelRequest, signal: AbortSignal) =>
-      reasoningAsAnswer(opts.textCalls ? textCallsOf(answer(request, signal), request, seen) : answer(request, signal), told),
+    stream: (request: ModelRequest, signal: AbortSignal) => (opts.textCalls ? textCallsOf(answer(request, signal), request, seen) : answer(request, signal)),
   };
 }

@@ -4,7 +4,7 @@
 // file that loads the `openai` SDK, and the error classification from openai-errors.ts. Fixture
 // names below are under test/fixtures/wire/openai-responses/.
 import { newId, parseArguments, unreportedUsage } from "../kernel/ir.ts";
-import type { ContentBlock, Message, StopReason, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
+import type { ContentBlock, Message, ThinkingPart, ToolCall, Usage } from "../kernel/ir.ts";
 import { callIdOf } from "./tool-call-ids.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../kernel/provider.ts";
 import { adaptingStream } from "./adapting-stream.ts";
@@ -17,6 +17,7 @@ import { openaiClient } from "./openai.ts";
 import type { OpenAI } from "./openai.ts";
 import type { AdapterOptions, RequestBasics } from "./common.ts";
 import { toolOutput, userContent } from "./responses-content.ts";
+import { stopDetail, toStop } from "./responses-stop.ts";
 /** A whole answer where a stream was asked for, as the events that say the same (create.ts reads it with this). */
 export { responseAsEvents as wholeAnswerAsEvents } from "./responses-whole-answer.ts";
 
@@ -337,14 +338,9 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
 
   const message: Message = { id: newId(), role: "assistant", content };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  const filtered = end.status === "incomplete" && end.incomplete_details?.reason === "content_filter";
-  yield {
-    type: "done",
-    message,
-    usage: toUsage(end.usage),
-    stop: toStop(end, refused, toolCalls.length),
-    ...(filtered ? { detail: "stopped by the content filter" } : {}),
-  };
+  const stop = toStop(end, refused, toolCalls.length);
+  const detail = stopDetail(end, stop);
+  yield { type: "done", message, usage: toUsage(end.usage), stop, ...(detail ? { detail } : {}) };
 }
 
 function kindOf(item: OutputItem): Slot["kind"] {
@@ -380,16 +376,6 @@ function toUsage(u: WireResponse["usage"]): Usage {
     cacheWrite: u.input_tokens_details?.cache_write_tokens ?? 0,
     reasoning: u.output_tokens_details?.reasoning_tokens ?? 0,
   };
-}
-
-function toStop(r: WireResponse, refused: boolean, calls: number): StopReason {
-  if (r.status === "incomplete") {
-    const reason = r.incomplete_details?.reason;
-    return reason === "max_output_tokens" ? "length" : reason === "content_filter" ? "refusal" : "other";
-  }
-  if (refused) return "refusal";
-  if (calls > 0) return "tool_calls";
-  return r.status === "completed" ? "stop" : "other";
 }
 
 // ---------------------------------------------------------------------------------------------

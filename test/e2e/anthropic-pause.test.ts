@@ -3,7 +3,7 @@
 // turn (platform.claude.com/docs/en/build-with-claude/handling-stop-reasons#pause-turn). dist/hey
 // continues it, a bounded number of times, and the answer is the whole turn's.
 import { expect, test } from "bun:test";
-import { MAX_CONTINUATIONS } from "../../src/providers/anthropic-pause.ts";
+import { MAX_CONTINUATIONS, pausedTooOften } from "../../src/providers/anthropic-pause.ts";
 import { jsonEvents, runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
@@ -86,13 +86,13 @@ test(`a server that pauses on and on is continued ${MAX_CONTINUATIONS} times, th
   expect((last.content as unknown[]).length).toBe(2 * MAX_CONTINUATIONS); // every paused response, in order
   const events = jsonEvents(result.stdout);
   expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toHaveLength(MAX_CONTINUATIONS + 1);
-  expect(events.filter((e) => e.type === "notice")).toEqual([
-    {
-      type: "notice",
-      message: `the server paused the turn (pause_turn) ${MAX_CONTINUATIONS + 1} times; hey stopped asking it to go on, so the answer may be unfinished`,
-    },
+  // an answer that may be unfinished is no finished one: a script is told so by the exit code
+  expect(events.filter((e) => e.type === "error")).toEqual([
+    { type: "error", kind: "unknown_stop", message: `the model stopped for ${pausedTooOften(MAX_CONTINUATIONS + 1)}; its answer may be incomplete` },
   ]);
-  expect(events.at(-1)).toMatchObject({ type: "done", turns: 1 });
+  expect(pausedTooOften(2)).toBe('"pause_turn" 2 times (hey stopped asking the server to go on)');
+  expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "error", turns: 1 });
+  expect(result.code).toBe(1);
 });
 
 /** A finished answer of text blocks, the request read as `input` tokens (the server tool's results of a continued turn count there). */

@@ -1,7 +1,7 @@
 // How an OpenAI-compatible answer ends, as a user of dist/hey meets it with the servers free and
 // open-weight models run on: an empty reply after tool results (a classic OpenRouter free-tier flake)
 // is retried like an empty first reply, and once the retries are spent the run ends as the model
-// ended it (Claude ends a task so, also through gateways that speak this protocol); an answer only in reasoning_content is printed as the answer; a stream the server ended
+// ended it (Claude ends a task so, also through gateways that speak this protocol); an answer only in reasoning_content is retried as an empty one, then printed as the answer; a stream the server ended
 // with `data: [DONE]` but no finish_reason is a finished answer, not a dropped connection.
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -11,7 +11,8 @@ import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
 import { textReply } from "../helpers/protocol-streams.ts";
 import { sseReply } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
-import { REASONING_AS_ANSWER } from "../../src/providers/reasoning-answer.ts";
+import { reasoningTaken } from "../../src/kernel/retried-request.ts";
+import { REASONING_ONLY_HINT } from "../../src/providers/empty-answers.ts";
 
 const server = fileReplayServer();
 const work = fileTempDir("hey-chat-ends-");
@@ -56,11 +57,16 @@ test("empty after a tool result every time: retried, then the run ends as the mo
   expect(events.at(-1)).toMatchObject({ type: "done", stop_reason: "end", usage: { input_tokens: 36, output_tokens: 8 } });
 });
 
-test("an answer only in reasoning_content after a tool result is printed as the answer, with a notice; exit 0", async () => {
-  server.enqueue(readCall(), sseReply(sse([chatChunk({ reasoning: "It says hello." }), chatChunk({ finish: "stop" }), usage])));
+test("an answer only in reasoning_content after a tool result is retried as an empty one, then printed as the answer, with notices; exit 0", async () => {
+  const reasoned = () => sseReply(sse([chatChunk({ reasoning: "It says hello." }), chatChunk({ finish: "stop" }), usage]));
+  const before = server.requests.length;
+  server.enqueue(readCall(), reasoned(), reasoned(), reasoned());
   const result = await run();
   expect(result).toMatchObject({ code: 0, stdout: "It says hello.\n" });
-  expect(result.stderr).toContain(`hey: ${REASONING_AS_ANSWER}`);
+  expect(server.requests.length - before).toBe(4);
+  expect(result.stderr).toContain(`hey: ${REASONING_ONLY_HINT}`);
+  expect(result.stderr).toContain(`retrying in 500 ms (1/2): ${server.url}/v1 answered with only reasoning`);
+  expect(result.stderr).toContain(`hey: ${reasoningTaken(3)}`);
   expect(result.stderr).not.toContain("without a final answer");
 });
 

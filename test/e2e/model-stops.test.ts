@@ -49,7 +49,7 @@ test("Gemini finishReason OTHER with nothing: the empty answer names it", async 
   server.enqueue(sseReply(geminiChunk({ finishReason: "OTHER" })));
   const result = await run("google", "/v1beta");
   expect(result.code).toBe(1);
-  expect(result.stderr).toBe("error: the model's answer was empty (OTHER)\n");
+  expect(result.stderr).toBe(`error: the model's answer was empty: it stopped for "OTHER"\n`);
 });
 
 /** The user texts of a recorded Gemini request, in order. */
@@ -95,7 +95,7 @@ test("Gemini UNEXPECTED_TOOL_CALL with nothing, after the model worked with tool
   server.enqueue(sseReply(call), sseReply(geminiChunk({ finishReason: "UNEXPECTED_TOOL_CALL" })));
   const result = await run("google", "/v1beta");
   expect(result.code).toBe(1);
-  expect(result.stderr).toEndWith("error: the model's answer was empty (UNEXPECTED_TOOL_CALL)\n");
+  expect(result.stderr).toEndWith(`error: the model's answer was empty: it stopped for "UNEXPECTED_TOOL_CALL"\n`);
 });
 
 // an empty answer is not a dropped connection: the endpoint answered, with nothing. Retried twice (a

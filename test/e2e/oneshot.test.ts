@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, jsonEvents, runHey, tempDir } from "../helpers/e2e.ts";
+import { reasoningTaken } from "../../src/kernel/retried-request.ts";
 import { jsonReply, sseReply, startReplayServer } from "../helpers/replay-server.ts";
 import { chatChunk, sse } from "../helpers/sse.ts";
 import { fileReplayServer, fileTempDir } from "../helpers/fixtures.ts";
@@ -129,25 +130,22 @@ describe("answers", () => {
 });
 
 // an answer with nothing at all (not even thinking) is the endpoint's empty answer, retried (protocol-faults.test.ts);
-// on chat completions an answer only in reasoning is taken as the answer (chat-stream-ends.test.ts)
-test("an empty first reply (thinking only, no text, no calls) is not a silent success: a warning, exit 1, in JSON an empty_answer error before done", async () => {
+// one of thinking alone is retried the same way, then taken as the answer on every protocol (unfinished-answers.test.ts)
+test("a first reply of thinking alone on every try is not called empty under its words: in JSON, retries, a notice, the reasoning as the answer; exit 0", async () => {
   const thoughtOnly = () =>
     sseReply(
       `data: ${JSON.stringify({ candidates: [{ index: 0, content: { role: "model", parts: [{ text: "only thinking", thought: true }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })}\r\n\r\n`,
     );
   const gemini = ["--base-url", `${server.url}/v1beta`, "--protocol", "google", "-m", "some-model"];
-  server.enqueue(thoughtOnly());
-  const text = await runHey([...gemini, "-p", "go"], { cwd: work.path });
-  expect(text.code).toBe(1);
-  expect(text.stdout).toBe("");
-  expect(text.stderr).toContain("the model's answer was empty");
-  server.enqueue(thoughtOnly());
+  server.enqueue(thoughtOnly(), thoughtOnly(), thoughtOnly());
   const run = await runHey([...gemini, "-p", "go", "--output", "json"], { cwd: work.path });
-  expect(run.code).toBe(1);
+  expect(run.code).toBe(0);
   const events = jsonEvents(run.stdout);
-  expect(events.map((e) => e.type).slice(-3)).toEqual(["error", "result", "done"]);
-  expect(events.at(-3)).toEqual({ type: "error", kind: "empty_answer", message: "the model's answer was empty" });
-  expect(events.at(-1)).toMatchObject({ stop_reason: "error" });
+  expect(events.filter((e) => e.type === "retry")).toHaveLength(2);
+  expect(events.find((e) => e.type === "error")).toBeUndefined();
+  expect(events.find((e) => e.type === "notice")).toEqual({ type: "notice", message: reasoningTaken(3) });
+  expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual(["only thinking"]);
+  expect(events.at(-1)).toMatchObject({ stop_reason: "end" });
 });
 
 // an empty end_turn after tool results is how Claude may end a task (Anthropic documents it): the work

@@ -1,5 +1,6 @@
-// A Claude reply of thinking alone — the first reply, the end of a task after tool work, or a reply
-// cut off by max_tokens while it still thought — is kept in the session; the requests after it, in
+// A Claude reply of thinking alone — the end of a task after tool work, or a reply cut off by
+// max_tokens while it still thought — is kept in the session (a first reply of it is retried, then
+// taken as the answer); the requests after it, in
 // the REPL or with `hey -c`, must still be ones the Messages API takes. The API refuses an assistant
 // turn whose last block is thinking and one with no content (the replay server answers both with
 // its 400s: test/helpers/invariants-anthropic.ts); before, every later request of the session failed.
@@ -7,6 +8,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { reasoningTaken } from "../../src/kernel/retried-request.ts";
 import { runHey } from "../helpers/e2e.ts";
 import { fileReplayServer, fileTempDir, writeUserConfig } from "../helpers/fixtures.ts";
 import { fixture, sseReply, WIRE_DIR } from "../helpers/replay-server.ts";
@@ -39,15 +41,12 @@ type Body = { messages: { role: string; content: { type: string }[] }[] };
 const lastBody = () => server.requests.at(-1)!.body as Body;
 const shapes = (body: Body) => body.messages.map((m) => `${m.role}:${m.content.map((b) => b.type).join(",")}`);
 
-test.each([
-  ["its first reply", "end_turn", 1, "the model's answer was empty"],
-  ["a reply cut off by max_tokens while it thought", "max_tokens", 1, "the answer was cut off"],
-] as const)("thinking alone as %s: `hey -c` goes on, thinking on and off, without that turn", async (_name, stop, code, said) => {
+test("thinking alone as a reply cut off by max_tokens while it thought: `hey -c` goes on, thinking on and off, without that turn", async () => {
   const where = project();
-  server.enqueue(thinkingAlone(stop));
+  server.enqueue(thinkingAlone("max_tokens"));
   const first = await runHey(["-p", "name my pelican"], where);
-  expect(first.code).toBe(code);
-  expect(first.stderr).toContain(said);
+  expect(first.code).toBe(1);
+  expect(first.stderr).toContain("the answer was cut off");
   for (const effort of ["high", "off"]) {
     server.enqueue(fixture("anthropic/text"));
     const again = await runHey(["-c", "-t", effort, "-p", "two names, please"], where);
@@ -58,6 +57,20 @@ test.each([
     // the unanswered prompt and the new one, as one user turn
     expect(shapes(lastBody()).slice(0, 1)).toEqual(["user:text,text"]);
   }
+});
+
+test("thinking alone as its first reply, on every try: retried as an empty answer, then its thinking is the answer; `hey -c` goes on after it", async () => {
+  const where = project();
+  server.enqueue(thinkingAlone("end_turn"), thinkingAlone("end_turn"), thinkingAlone("end_turn"));
+  const first = await runHey(["-p", "name my pelican"], where);
+  expect(first.stderr).toContain(reasoningTaken(3));
+  expect(first.code).toBe(0);
+  expect(first.stdout.trim()).not.toBe("");
+  server.enqueue(fixture("anthropic/text"));
+  const again = await runHey(["-c", "-p", "two names, please"], where);
+  expect(server.violations).toEqual([]);
+  expect(again).toMatchObject({ code: 0 });
+  expect(shapes(lastBody())).toEqual(["user:text", "assistant:text", "user:text"]);
 });
 
 test("thinking alone after tool work ends the task; the next prompt goes after the tool results, the call's own thinking kept", async () => {
@@ -78,8 +91,8 @@ test("in the REPL: after a first reply of thinking alone, the next prompt is ans
   const where = project();
   const term = await startTerm({ cwd: where.cwd, cols: 160, rows: 40, env: { ...where.env, NO_COLOR: "1" } });
   try {
-    server.enqueue(thinkingAlone("end_turn"));
-    await say(term, "name my pelican", "the model's answer was empty");
+    server.enqueue(thinkingAlone("max_tokens"));
+    await say(term, "name my pelican", "the answer was cut off");
     server.enqueue(fixture("anthropic/text"));
     await say(term, "two names, please", "Hello");
     expect(server.violations).toEqual([]);

@@ -216,3 +216,61 @@ export function anthropicRefusal(text: string, category: string, explanation: st
     ].join(""),
   );
 }
+
+/** A finished answer of `thinking` alone, no text and no call, as each protocol streams it (stop, end_turn, STOP, completed). */
+export function thinkingReply(protocol: Protocol, thinking: string): Reply {
+  switch (protocol) {
+    case "openai":
+      return sseReply(
+        sse([
+          chatChunk({ reasoning: thinking }),
+          chatChunk({ finish: "stop" }),
+          chatChunk({ usage: { prompt_tokens: 90, completion_tokens: 5, total_tokens: 95 } }),
+        ]),
+      );
+    case "responses": {
+      const item = { id: "rs_1", type: "reasoning", summary: [{ type: "summary_text", text: thinking }] };
+      const at = (type: string, n: number, fields: Record<string, unknown>) => event(type, { type, ...fields, sequence_number: n });
+      return sseReply(
+        [
+          at("response.created", 0, { response: { id: "resp_3", status: "in_progress", output: [] } }),
+          at("response.output_item.added", 1, { item: { ...item, summary: [] }, output_index: 0 }),
+          at("response.reasoning_summary_text.delta", 2, { item_id: "rs_1", output_index: 0, summary_index: 0, delta: thinking }),
+          at("response.output_item.done", 3, { item, output_index: 0 }),
+          at("response.completed", 4, {
+            response: { id: "resp_3", status: "completed", output: [item], usage: { input_tokens: 90, output_tokens: 5, total_tokens: 95 } },
+          }),
+        ].join(""),
+      );
+    }
+    case "anthropic": {
+      const message = {
+        id: "msg_3",
+        type: "message",
+        role: "assistant",
+        model: "claude",
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 90, output_tokens: 1 },
+      };
+      return sseReply(
+        [
+          event("message_start", { type: "message_start", message }),
+          event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }),
+          event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking } }),
+          event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } }),
+          event("content_block_stop", { type: "content_block_stop", index: 0 }),
+          event("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }),
+          event("message_stop", { type: "message_stop" }),
+        ].join(""),
+      );
+    }
+    case "google": {
+      const chunk = {
+        candidates: [{ content: { role: "model", parts: [{ text: thinking, thought: true }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 90, candidatesTokenCount: 5, totalTokenCount: 95 },
+      };
+      return sseReply(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    }
+  }
+}

@@ -37,6 +37,16 @@ test.each([
   expect(done(await run([start(), end(reason), { type: "message_stop" }])).stop).toBe(stop as never);
 });
 
+test("stop_reason error (a gateway's, fronting another API) after text is a failure, as a broken stream: no done, retryable", async () => {
+  const text = [
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Here is the first part" } },
+  ];
+  const failed = await run([start(), ...text, end("error"), { type: "message_stop" }]).catch((e: unknown) => e);
+  expect(failed).toMatchObject({ kind: "overloaded", message: 'the model failed mid-stream (stop_reason "error")' });
+  expect((failed as ProviderError).retryable).toBe(true);
+});
+
 test("a refusal's stop_details (on message_delta) become the done event's detail; without them there is none", async () => {
   // Shaped as platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals shows it; not recorded.
   const details = { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." };
@@ -53,7 +63,7 @@ test("a refusal's stop_details (on message_delta) become the done event's detail
 test("model_context_window_exceeded says that the window is full, so the user is not told to raise max_tokens", async () => {
   expect(done(await run([start(), end("model_context_window_exceeded")])).detail).toStartWith("the conversation filled the model's context window");
   expect(done(await run([start(), end("max_tokens")])).detail).toBeUndefined();
-  expect(done(await run([start(), end("pause_turn")])).detail).toBe("stop_reason pause_turn");
+  expect(done(await run([start(), end("pause_turn")])).detail).toBe('"pause_turn"'); // the loop: the model stopped for "pause_turn"
 });
 
 test("usage: input counts cache reads and writes; delta values override, nulls do not", async () => {

@@ -432,7 +432,7 @@ describe("finishReasons no recording shows, through the SDK", () => {
         message: expect.objectContaining({ content: [] }),
         usage: usage(9, 0),
         stop: "other",
-        detail: "UNEXPECTED_TOOL_CALL: Unexpected tool call: delete_everything",
+        detail: '"UNEXPECTED_TOOL_CALL": Unexpected tool call: delete_everything',
       },
     ]);
   });
@@ -554,7 +554,7 @@ describe("mapEvents on hand-made chunks", () => {
   test("a safety stop names its finishReason; a plain stop has no detail", async () => {
     expect(last(await run(finished("RECITATION")))).toMatchObject({ stop: "refusal", detail: "RECITATION" });
     expect(last(await run(finished("STOP"))).detail).toBeUndefined();
-    expect(last(await run(finished("OTHER")))).toMatchObject({ stop: "other", detail: "OTHER" });
+    expect(last(await run(finished("OTHER")))).toMatchObject({ stop: "other", detail: '"OTHER"' }); // the loop: the model stopped for "OTHER"
   });
 
   test("MAX_TOKENS while a streamed call still says willContinue: its arguments stay unclosed, as cut, so it is not run as whole", async () => {

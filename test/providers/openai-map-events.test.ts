@@ -209,9 +209,38 @@ describe("choices, thinking, usage, stop", () => {
     ["tool_calls", "tool_calls"],
     ["function_call", "tool_calls"],
     ["content_filter", "refusal"],
-    ["eos_token", "other"],
+    // another API's words, or a server engine's, passed through by a gateway
+    ["eos_token", "stop"],
+    ["end_turn", "stop"],
+    ["STOP", "stop"],
+    ["tool_use", "tool_calls"],
+    ["max_tokens", "length"],
+    ["model_length", "length"],
+    ["something_new", "other"],
   ])("finish_reason %s is stop %s", async (finish, stop) => {
     expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish })])).stop).toBe(stop as never);
+  });
+
+  test("an unknown finish_reason is named in the done event's detail, as the loop says the model stopped for it; a known one has none", async () => {
+    expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "something_new" })])).detail).toBe('"something_new"');
+    expect(done(await run([chatChunk({ content: "x" }), chatChunk({ finish: "stop" })])).detail).toBeUndefined();
+  });
+
+  test.each(["error", "abort"])("finish_reason %s after text and a call is a failure, as a broken stream: no done, no call, retryable", async (finish) => {
+    const chunks = [
+      chatChunk({ content: "Here is the first part" }),
+      chatChunk({ toolCall: { index: 0, id: "c1", name: "bash", arguments: '{"command":"ls"}' } }),
+    ];
+    const events: StreamEvent[] = [];
+    async function* source() {
+      yield* [...chunks, chatChunk({ finish })];
+    }
+    const failed = await (async () => {
+      for await (const e of mapEvents(source() as never, { model: "m" })) events.push(e);
+    })().catch((e: unknown) => e);
+    expect(failed).toMatchObject({ kind: "overloaded", message: `the model failed mid-stream (finish_reason "${finish}")` });
+    expect((failed as ProviderError).retryable).toBe(true);
+    expect(events).toEqual([{ type: "text", delta: "Here is the first part" }]);
   });
 });
 

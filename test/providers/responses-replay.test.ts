@@ -390,7 +390,7 @@ describe("stream shapes no recording shows", () => {
   test.each([
     ["max_output_tokens", "length", undefined],
     ["content_filter", "refusal", "stopped by the content filter"],
-    ["something_new", "other", undefined],
+    ["something_new", "other", '"incomplete" (something_new)'], // the loop: the model stopped for it
   ])("response.incomplete because of %s keeps the partial answer and stops with %s (detail %p)", async (reason, stop, detail) => {
     const body = [textDelta("Partial"), ev("response.incomplete", { response: response("incomplete", { usage: USAGE, incomplete_details: { reason } }) })].join(
       "",

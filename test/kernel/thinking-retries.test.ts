@@ -1,0 +1,80 @@
+// What a request does when its answer came as thinking alone (kernel/retried-request.ts): a stream
+// cut after thinking is retried like one cut before any output (a reasoning model thinks before
+// every call), the thinking dropped; an answer of reasoning alone that its provider calls empty is
+// retried as empty answers are, then taken as the answer; after answer text nothing is retried.
+import { expect, test } from "bun:test";
+import { runLoop } from "../../src/kernel/loop.ts";
+import { reasoningTaken } from "../../src/kernel/retried-request.ts";
+import { textOf, userMessage } from "../../src/kernel/ir.ts";
+import { ProviderError } from "../../src/kernel/provider.ts";
+import { fakeProvider } from "../helpers/fake-provider.ts";
+import { loopDeps } from "../helpers/loop-deps.ts";
+
+const reset = () => new ProviderError("network", "the connection closed before the model finished its answer");
+const onlyReasoning = (input = 0) =>
+  new ProviderError(
+    "empty_answer",
+    "http://gw/v1 answered with only reasoning",
+    input ? { usage: { input, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 5 } } : {},
+  );
+
+test("a stream cut after thinking alone is retried, the thinking dropped: the answer of the retry is the run's", async () => {
+  const provider = fakeProvider([{ thinking: "I will call read_file.", error: reset() }, { text: "It says hello." }]);
+  const deps = loopDeps(provider);
+  const messages = [userMessage("q")];
+  expect(await runLoop(messages, deps)).toMatchObject({ stop: "end", turns: 1 });
+  expect(deps.output.of("retry")).toHaveLength(1);
+  expect(deps.output.of("error")).toEqual([]);
+  expect(messages.map((m) => [m.role, textOf(m)])).toEqual([
+    ["user", "q"],
+    ["assistant", "It says hello."],
+  ]);
+});
+
+test("after thinking alone, a failure no retry can mend ends the run as itself, not as a broken-off answer", async () => {
+  const deps = loopDeps(fakeProvider([{ thinking: "Hmm.", error: new ProviderError("bad_request", "the model failed mid-stream: bad tool schema") }]));
+  await runLoop([userMessage("q")], deps);
+  expect(deps.output.of("error")).toEqual([{ type: "error", kind: "bad_request", message: "the model failed mid-stream: bad tool schema" }]);
+});
+
+test("cut after thinking on every try: given up as the cut it is, its thinking not taken as an answer", async () => {
+  const provider = fakeProvider(Array.from({ length: 6 }, () => ({ thinking: "Thinking…", error: reset() })));
+  const deps = loopDeps(provider);
+  expect((await runLoop([userMessage("q")], deps)).stop).toBe("error");
+  expect(deps.output.of("retry")).toHaveLength(5);
+  expect(deps.output.text()).toBe("");
+  expect(deps.output.of("error")[0]!.message).toBe("the connection closed before the model finished its answer — gave up after 5 retries");
+});
+
+test("an answer of reasoning alone is retried as an empty one; a retry that answers is the run's", async () => {
+  const provider = fakeProvider([
+    { thinking: "I think 42.", error: onlyReasoning() },
+    { thinking: "Sure.", text: "42." },
+  ]);
+  const deps = loopDeps(provider);
+  expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
+  expect(deps.output.of("retry")).toEqual([{ type: "retry", attempt: 1, delay_ms: 2000, error: "http://gw/v1 answered with only reasoning", retries: 2 }]);
+  expect(deps.output.text()).toBe("42.");
+});
+
+test("reasoning alone on every try: after the retries of an empty answer its reasoning is the answer, said, shown and kept; every try billed", async () => {
+  const provider = fakeProvider(Array.from({ length: 3 }, () => ({ thinking: "I think the answer is 42.", error: onlyReasoning(100) })));
+  const deps = loopDeps(provider);
+  const messages = [userMessage("q")];
+  const result = await runLoop(messages, deps);
+  expect(result).toMatchObject({ stop: "end", turns: 1, usage: { input: 300, output: 15 } });
+  expect(provider.requests).toHaveLength(3);
+  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: reasoningTaken(3) }]);
+  expect(deps.output.text()).toBe("I think the answer is 42.");
+  expect(deps.output.of("error")).toEqual([]);
+  expect(messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "I think the answer is 42." }] });
+});
+
+test("with retries off, reasoning alone is the answer at once", async () => {
+  const deps = loopDeps(fakeProvider([{ thinking: "42.", error: onlyReasoning() }]), {
+    retry: { enabled: false, maxRetries: 5, baseDelayMs: 2000, maxDelayMs: 60000, jitter: false, respectRetryAfter: true },
+  });
+  expect(await runLoop([userMessage("q")], deps)).toMatchObject({ stop: "end" });
+  expect(deps.output.of("notice")).toEqual([{ type: "notice", message: reasoningTaken(1) }]);
+  expect(reasoningTaken(1)).toBe("the model answered with only reasoning on its only try: its reasoning is taken as the answer");
+});
