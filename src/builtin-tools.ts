@@ -34,7 +34,7 @@ export function createTools(settings: Settings, opts: BashPart & { cacheDir?: st
 
 /**
  * The run's watch over `settings`' bash filter, shared by the bash tool and `!COMMAND`, telling `say`
- * when it cannot run or keeps failing (filter-watch.ts); one found missing at start (said then, among the config's problems) is never run.
+ * when it cannot run or keeps failing (tools/filter-watch.ts); one found missing at start (said then, among the config's problems) is never run.
  */
 export function filterWatch(settings: Pick<Settings, "tools" | "bashFilterSource">, say: (line: string) => void): FilterWatch {
   const { bashFilter } = settings.tools;
