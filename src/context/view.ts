@@ -125,7 +125,7 @@ export function buildContext(input: ContextInput): ContextView {
   const turns = policy.protectTurns ?? PROTECT_TURNS;
   const facts = historyFacts(history, turns);
   const upTo = Math.min(input.rewriteUpTo ?? history.length, history.length);
-  const then = upTo === history.length ? facts : historyFacts(history.slice(0, upTo), turns);
+  const then = upTo === history.length ? facts : historyFacts(history, turns, upTo);
   const scope = upTo === history.length ? undefined : new Set(history.slice(0, upTo).map((m) => m.id));
   const compressed = compressSummaries(history, turns);
   const summarized = applySummaries(history, [...compressed, ...input.summaries], summaryPins(history, facts));

@@ -34,7 +34,16 @@ function step(n: number, random: () => number): { user?: Message; assistant: Mes
   });
   const assistant: Message = { id: `a${n}`, role: "assistant", content: [{ type: "text", text: `step ${n}` }], toolCalls: calls };
   const results = (ids: string[]) =>
-    ids.map((id, k): Message => ({ id: `r${n}_${k}`, role: "tool", toolCallId: id, toolName: "bash", isError: outputs[k]!.failed, content: [{ type: "text", text: outputs[k]!.text }] }));
+    ids.map(
+      (id, k): Message => ({
+        id: `r${n}_${k}`,
+        role: "tool",
+        toolCallId: id,
+        toolName: "bash",
+        isError: outputs[k]!.failed,
+        content: [{ type: "text", text: outputs[k]!.text }],
+      }),
+    );
   return { ...(user ? { user } : {}), assistant, results };
 }
 
