@@ -52,6 +52,8 @@ export interface LongSession {
   next(): Promise<readonly Message[] | undefined>;
   /** messages in the history now */
   messages(): number;
+  /** the history now (not to be changed) */
+  history(): readonly Message[];
 }
 
 /**
@@ -77,6 +79,7 @@ export function longSession(steps: number, opts: { fresh?: boolean; budgetTokens
   let n = 0;
   return {
     messages: () => history.length,
+    history: () => history,
     async next() {
       if (n >= steps) return undefined;
       n++;
