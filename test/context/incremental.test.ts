@@ -47,7 +47,14 @@ test("the view built as the cache allows and the view of the whole history are o
   while (await session.next()) lengths.push(session.messages());
   const history = session.history();
   const policy = { ...testPolicy({ compressTool: true, purgeErrorsAfter: 4 }), budgetTokens: 30_000 };
-  const input = (length: number, rewriteUpTo: number) => ({ history: history.slice(0, length), summaries: [], policy, fixedTokens: 100, tokensPerChar: 0.25, rewriteUpTo });
+  const input = (length: number, rewriteUpTo: number) => ({
+    history: history.slice(0, length),
+    summaries: [],
+    policy,
+    fixedTokens: 100,
+    tokensPerChar: 0.25,
+    rewriteUpTo,
+  });
   const shown = (v: ContextView) => JSON.stringify({ ...v, hold: undefined });
   let skipped = 0;
   for (let k = 20; k < lengths.length; k += 3) {
