@@ -105,6 +105,7 @@ const EDGES = new Set([
   "sessions/usage-in.ts",
   "sessions/vanished.ts",
   "sessions/writer.ts",
+  "sessions/background-sync.ts",
   "skills/load.ts",
   "tools/bash.ts",
   "tools/capture.ts",

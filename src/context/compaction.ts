@@ -13,7 +13,16 @@ import { compactRange, summaryCost } from "./summary-request.ts";
 import type { AnsweredRequest } from "./summary-cached.ts";
 import { summaryWorth } from "./summary-worth.ts";
 import { pdfsOverBudget } from "./pdf-budget.ts";
-import { buildContext, compressibleIn, DEFAULT_TOKENS_PER_CHAR, nudgeLine, type ContextPolicy, type ContextView, type Summary } from "./view.ts";
+import {
+  buildContext,
+  compressibleIn,
+  type BuiltView,
+  DEFAULT_TOKENS_PER_CHAR,
+  nudgeLine,
+  type ContextPolicy,
+  type ContextView,
+  type Summary,
+} from "./view.ts";
 import { effectiveBudget, hardTokens, latestOverWindow, roomyBudget } from "./window.ts";
 import { cutNotices, seenIn, type Seen } from "./cut-notice.ts";
 import { errorText } from "../kernel/errors.ts";
@@ -121,18 +130,22 @@ function contextOf(history: readonly Message[], deps: PrepareDeps) {
       ? { budget_tokens: configured, fixed_tokens: fixedTokens, tool_tokens: Math.ceil(JSON.stringify(deps.tools).length * state.tokensPerChar) }
       : {};
   const taskNote = deps.taskNote(history);
+  const built: BuiltView = {}; // the views of two `rewriteUpTo` that dedup and purge make alike are one (chooseView builds both)
   const build = (rewriteUpTo: number) =>
-    buildContext({
-      history,
-      summaries: state.summaries,
-      policy: { ...policy, budgetTokens },
-      fixedTokens,
-      tokensPerChar: state.tokensPerChar,
-      rewriteUpTo,
-      ...(taskNote ? { taskNote } : {}),
-      ...(hard !== undefined ? { hardTokens: hard } : {}),
-      ...(state.hold !== undefined ? { hold: state.hold } : {}),
-    });
+    buildContext(
+      {
+        history,
+        summaries: state.summaries,
+        policy: { ...policy, budgetTokens },
+        fixedTokens,
+        tokensPerChar: state.tokensPerChar,
+        rewriteUpTo,
+        ...(taskNote ? { taskNote } : {}),
+        ...(hard !== undefined ? { hardTokens: hard } : {}),
+        ...(state.hold !== undefined ? { hold: state.hold } : {}),
+      },
+      built,
+    );
   return { budgetTokens, fixed, build, crowded };
 }
 

@@ -9,6 +9,7 @@ import { TOOL } from "../kernel/tool-names.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
 import { reckonedPages } from "../fs/pdf-bytes.ts";
 import { stubTarget } from "./read-stubs.ts";
+import { callArguments } from "./call-keys.ts";
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25; // SPEC §10: characters/4 until the provider reports better
 export const PROTECT_TURNS = 3;
@@ -47,6 +48,24 @@ export const summaryMessage = (s: Summary): Message => textMessage(SUMMARY_ID + 
 
 /** Characters a message weighs on the wire (text, thinking, tool calls, a flat rate per image and per PDF page). */
 export function messageChars(m: Message): number {
+  let n = weighed.get(m);
+  if (n === undefined) weighed.set(m, (n = countChars(m)));
+  return n;
+}
+
+/**
+ * What was worked out once of a message or a call, kept with the object: a message never changes
+ * once made (the history is append-only, a view's rewrites are new objects), and every request
+ * weighs, compares and rewrites the same ones again (x119: CPU per request grew with the history).
+ */
+const weighed = new WeakMap<Message, number>();
+const duplicateOf = new WeakMap<Message, Message>();
+const purgedOf = new WeakMap<Message, { calls: string; out: Message }>();
+const factsOf = new WeakMap<readonly Message[], { length: number; last: Message | undefined; turns: number; facts: HistoryFacts }[]>();
+/** The facts kept per history array: a request asks for its own length and for where rewrites stopped, the next for both again. */
+const FACTS_KEPT = 4;
+
+function countChars(m: Message): number {
   let n = MESSAGE_CHARS;
   for (const p of m.content) n += p.type === "image" ? IMAGE_CHARS : p.type === "document" ? PDF_PAGE_CHARS * reckonedPages(p) : p.text.length;
   if (m.toolCalls) for (const c of m.toolCalls) n += MESSAGE_CHARS + c.name.length + c.arguments.length;
@@ -99,25 +118,38 @@ export interface HistoryFacts {
   handles: ReadonlyMap<string, string>;
 }
 
-export function historyFacts(history: readonly Message[], protectTurns: number): HistoryFacts {
+/** The facts of the first `length` messages of `history` (the history as it was then). */
+export function historyFacts(history: readonly Message[], protectTurns: number, length = history.length): HistoryFacts {
+  const kept = factsOf.get(history) ?? [];
+  // an append-only history: the same array, as long, ending in the same message, has the same facts
+  const found = kept.find((k) => k.length === length && k.turns === protectTurns && k.last === history[length - 1]);
+  if (found) return found.facts;
+  const facts = factsOfFirst(history, protectTurns, length);
+  factsOf.set(history, [{ length, last: history[length - 1], turns: protectTurns, facts }, ...kept.slice(0, FACTS_KEPT - 1)]);
+  return facts;
+}
+
+function factsOfFirst(history: readonly Message[], protectTurns: number, length: number): HistoryFacts {
   const protect = new Set<string>();
-  for (let i = protectedFrom(history, protectTurns); i < history.length; i++) protect.add(history[i]!.id);
+  for (let i = tailStart(history, protectTurns, length); i < length; i++) protect.add(history[i]!.id);
   const pinned = new Set<string>();
-  for (let i = protectedFrom(history, 1); i < history.length; i++) if (history[i]!.role !== "user") pinned.add(history[i]!.id);
-  const firstUser = history.find((m) => m.role === "user");
-  const lastUser = history.findLast((m) => m.role === "user");
+  for (let i = tailStart(history, 1, length); i < length; i++) if (history[i]!.role !== "user") pinned.add(history[i]!.id);
+  let firstUser: Message | undefined;
+  let lastUser: Message | undefined;
+  for (let i = 0; i < length; i++) if (history[i]!.role === "user") (firstUser ??= history[i]), (lastUser = history[i]);
   for (const m of [firstUser, lastUser]) if (m) protect.add(m.id), pinned.add(m.id);
 
   const turnsAfter = new Map<string, number>();
-  for (let i = history.length - 1, n = 0; i >= 0; i--) if (isTurn(history[i]!)) turnsAfter.set(history[i]!.id, n++);
+  for (let i = length - 1, n = 0; i >= 0; i--) if (isTurn(history[i]!)) turnsAfter.set(history[i]!.id, n++);
 
   const suffixes = new Map<string, number>();
-  for (const m of history) {
-    const s = m.id.slice(-HANDLE_LENGTH);
+  for (let i = 0; i < length; i++) {
+    const s = history[i]!.id.slice(-HANDLE_LENGTH);
     suffixes.set(s, (suffixes.get(s) ?? 0) + 1);
   }
   const handles = new Map<string, string>();
-  for (const m of history) {
+  for (let i = 0; i < length; i++) {
+    const m = history[i]!;
     if (m.role !== "tool") continue;
     const s = m.id.slice(-HANDLE_LENGTH);
     handles.set(m.id, suffixes.get(s) === 1 ? s : m.id);
@@ -220,27 +252,6 @@ export function textKeep(text: string, tokens: number): number {
 /** How much of a first prompt's start and of its end firstPromptKeep reads. */
 const KEEP_SAMPLE = 256 * 1024;
 
-/** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */
-export function canonicalArguments(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed === "") return "{}";
-  try {
-    return canonical(JSON.parse(trimmed));
-  } catch {
-    return trimmed;
-  }
-}
-
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join(",")}}`;
-}
-
 /**
  * Dedup: when a later call has the same tool name and canonically equal arguments, an older
  * result's content becomes DUPLICATE_NOTE. The later call may sit anywhere after it, in the
@@ -258,7 +269,6 @@ export function dedup(
 ): { messages: readonly Message[]; count: number } {
   const seen = new Set<string>();
   const older = new Set<string>(); // call ids with an identical later call
-  const canon = new Map<string, string>(); // raw arguments → canonical: repeated calls are parsed once
   const stubs = new Set<string>();
   for (const m of messages) if (stubTarget(m) !== undefined || isCopyResult(m)) stubs.add(m.toolCallId!);
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -267,9 +277,7 @@ export function dedup(
     for (let k = calls.length - 1; k >= 0; k--) {
       const c = calls[k]!;
       if (KEEP_RESULTS.has(c.name)) continue;
-      let args = canon.get(c.arguments);
-      if (args === undefined) canon.set(c.arguments, (args = canonicalArguments(c.arguments)));
-      const key = `${c.name}\0${args}`;
+      const key = `${c.name}\0${callArguments(c)}`;
       if (seen.has(key)) older.add(c.id);
       else if (!stubs.has(c.id)) seen.add(key); // a note or a copy is older than a later call, never later than the one it names
     }
@@ -280,7 +288,9 @@ export function dedup(
     if (m.role !== "tool" || !older.has(m.toolCallId ?? "") || protect.has(m.id) || (scope && !scope.has(m.id))) return m;
     if (messageChars(m) <= DUPLICATE_NOTE.length + MESSAGE_CHARS) return m;
     count++;
-    return { ...m, content: [{ type: "text" as const, text: DUPLICATE_NOTE }] };
+    let out = duplicateOf.get(m); // the same object every request: an unchanged request compares cheaply (cache.ts sharedPrefix)
+    if (!out) duplicateOf.set(m, (out = { ...m, content: [{ type: "text" as const, text: DUPLICATE_NOTE }] }));
+    return out;
   });
   return { messages: out, count };
 }
@@ -299,15 +309,21 @@ export function purgeErrors(messages: readonly Message[], after: number, facts: 
     for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++) {
       const r = messages[j]!;
       const call = m.toolCalls.find((c) => c.id === r.toolCallId);
-      if (!r.isError || !call || KEEP_RESULTS.has(call.name) || protect(r) || canonicalArguments(call.arguments) === "{}") continue;
+      if (!r.isError || !call || KEEP_RESULTS.has(call.name) || protect(r) || callArguments(call) === "{}") continue;
       purge.add(call.id);
     }
   }
   if (purge.size === 0) return { messages, count: 0 };
   const out = messages.map((m): Message => {
-    if (m.role === "tool") return purge.has(m.toolCallId ?? "") ? prefixText(m, PURGED_PREFIX) : m;
-    if (!m.toolCalls?.some((c) => purge.has(c.id))) return m;
-    return { ...m, toolCalls: m.toolCalls.map((c) => (purge.has(c.id) ? { ...c, arguments: "{}" } : c)) };
+    if (m.role === "tool" ? !purge.has(m.toolCallId ?? "") : !m.toolCalls?.some((c) => purge.has(c.id))) return m;
+    // the same object every request while the same calls are purged: an unchanged request compares cheaply
+    const calls = m.role === "tool" ? "" : m.toolCalls!.map((c) => (purge.has(c.id) ? "1" : "0")).join("");
+    const memo = purgedOf.get(m);
+    if (memo?.calls === calls) return memo.out;
+    const rewritten =
+      m.role === "tool" ? prefixText(m, PURGED_PREFIX) : { ...m, toolCalls: m.toolCalls!.map((c) => (purge.has(c.id) ? { ...c, arguments: "{}" } : c)) };
+    purgedOf.set(m, { calls, out: rewritten });
+    return rewritten;
   });
   return { messages: out, count: purge.size };
 

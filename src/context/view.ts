@@ -20,7 +20,7 @@
 //   calls already in the history apply even when the compress tool is now off.
 // - Handles (compress tool on): every tool result ends with a line `[#k3f9a]`, the last 5 characters
 //   of its message id (the whole id when two ids end alike): ~3 tokens per result.
-import { parseArguments, type Message, type ToolSpec } from "../kernel/ir.ts";
+import type { Message, ToolSpec } from "../kernel/ir.ts";
 import { TOOL } from "../kernel/tool-names.ts";
 import { trimToBudget, type Hold } from "./budget.ts";
 import { cutLargeCalls } from "./call-cut.ts";
@@ -29,20 +29,20 @@ import {
   applySummaries,
   dedup,
   estimateTokens,
-  HANDLE_LENGTH,
   historyFacts,
   PROTECT_TURNS,
   purgeErrors,
   tailStart,
   trimFirstPrompt,
-  unitEnd,
   type Summary,
 } from "./passes.ts";
 import type { Resolved, SECTIONS } from "../config/keys.ts";
 import { summarizableRange, summaryPins, type SummaryRange } from "./summary-range.ts";
 import { restoreStubs } from "./read-stubs.ts";
+import { compressSummaries } from "./compress-ranges.ts";
 
 export { DEFAULT_TOKENS_PER_CHAR, estimateTokens, PROTECT_TURNS, protectedFrom, summaryMessage, type Summary } from "./passes.ts";
+export { checkCompressRange, compressArgs, compressSummaries } from "./compress-ranges.ts";
 export { KEEP_SHARE, SUMMARIZED_BELOW, summaryParts, type SummaryRange } from "./summary-range.ts";
 
 /**
@@ -119,13 +119,20 @@ export interface ContextView {
   stats: { deduped: number; purged: number; summarized: number; compressed: number; trimmed: number; cut: number; calls: number; texts: number };
 }
 
-/** The request's view of the history. Pure and deterministic; never throws for any history. */
-export function buildContext(input: ContextInput): ContextView {
+/** The last view built from the same input but `rewriteUpTo` (compaction.ts chooseView builds two): what dedup and purge made of it, and the view. */
+export type BuiltView = { rewritten?: { input: ContextInput; messages: readonly Message[]; deduped: number; purged: number; view: ContextView } };
+
+/**
+ * The request's view of the history. Pure and deterministic; never throws for any history.
+ * `built`: the view of another `rewriteUpTo`, returned again when dedup and purge rewrote the
+ * same messages (the rest of the passes would give it again), and replaced by this one otherwise.
+ */
+export function buildContext(input: ContextInput, built: BuiltView = {}): ContextView {
   const { history, policy } = input;
   const turns = policy.protectTurns ?? PROTECT_TURNS;
   const facts = historyFacts(history, turns);
   const upTo = Math.min(input.rewriteUpTo ?? history.length, history.length);
-  const then = upTo === history.length ? facts : historyFacts(history.slice(0, upTo), turns);
+  const then = upTo === history.length ? facts : historyFacts(history, turns, upTo);
   const scope = upTo === history.length ? undefined : new Set(history.slice(0, upTo).map((m) => m.id));
   const compressed = compressSummaries(history, turns);
   const summarized = applySummaries(history, [...compressed, ...input.summaries], summaryPins(history, facts));
@@ -133,6 +140,9 @@ export function buildContext(input: ContextInput): ContextView {
   const fitted = trimFirstPrompt(summarized.messages, policy.budgetTokens);
   const deduped = policy.dedup ? dedup(fitted, then.protect, scope) : { messages: fitted, count: 0 };
   const purged = purgeErrors(deduped.messages, policy.purgeErrorsAfter, then);
+  const was = built.rewritten;
+  if (was && sameInput(was.input, input) && was.deduped === deduped.count && was.purged === purged.count && sameObjects(was.messages, purged.messages))
+    return was.view;
   // a resumed history lacks the ranges its summaries replaced: the results its notes point at come with them
   const results = input.summaries.flatMap((s) => s.results ?? []);
   const earlier = results.length > 0 ? [...results, ...history] : history;
@@ -152,7 +162,7 @@ export function buildContext(input: ContextInput): ContextView {
   const messages = restoreStubs(trimmed.messages, earlier, true).messages;
   const estimate = input.fixedTokens + estimateTokens(messages, input.tokensPerChar);
   const changed = trimmed.trimmed > 0 || trimmed.cut > 0 || trimmed.calls > 0 || trimmed.texts > 0;
-  return {
+  const view: ContextView = {
     messages,
     estimate,
     untrimmedEstimate: changed ? trimmed.untrimmed : estimate,
@@ -184,6 +194,30 @@ export function buildContext(input: ContextInput): ContextView {
       texts: trimmed.texts,
     },
   };
+  built.rewritten = { input, messages: purged.messages, deduped: deduped.count, purged: purged.count, view };
+  return view;
+}
+
+/** Whether two inputs are the same but for `rewriteUpTo` (the history as the passes left it is compared by sameObjects). */
+function sameInput(a: ContextInput, b: ContextInput): boolean {
+  const fields = (i: ContextInput) => [
+    i.history,
+    i.history.length,
+    i.summaries,
+    i.summaries.length,
+    JSON.stringify(i.policy),
+    i.fixedTokens,
+    i.tokensPerChar,
+    i.taskNote,
+    i.hardTokens,
+    i.hold,
+  ];
+  return sameObjects(fields(a), fields(b));
+}
+
+/** Whether `a` and `b` hold the same objects in the same order (the passes give an unchanged message back as itself). */
+function sameObjects(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i]);
 }
 
 /** `range` with the results of it the request cut (`cut`: the hold's ids): the summary is all that can keep what they lost. */
@@ -197,129 +231,6 @@ function replacedBy(history: readonly Message[], summaries: readonly Summary[]):
   if (summaries.length === 0) return 0;
   const index = new Map(history.map((m, i) => [m.id, i]));
   return summaries.reduce((n, s) => n + index.get(s.toId)! - index.get(s.fromId)! + 1, 0);
-}
-
-/**
- * The summaries of the model's successful compress calls, in call order. Each call is checked
- * again against the history exactly as the tool saw it when it ran: everything up to and
- * including the assistant message that made the call.
- */
-export function compressSummaries(history: readonly Message[], protectTurns: number): Summary[] {
-  const out: Summary[] = [];
-  for (let i = 0; i < history.length; i++) {
-    const calls = history[i]!.toolCalls;
-    if (!calls?.some((c) => c.name === "compress")) continue;
-    for (const call of calls) {
-      if (call.name !== "compress") continue;
-      let ok = false;
-      for (let j = i + 1; j < history.length && history[j]!.role === "tool"; j++) if (history[j]!.toolCallId === call.id) ok = !history[j]!.isError;
-      if (!ok) continue;
-      const args = compressArgs(parseArguments(call.arguments) ?? {});
-      if ("error" in args) continue;
-      const range = checkRange(history, i + 1, args.start, args.end, protectTurns);
-      if (!("error" in range)) out.push({ ...range, text: args.summary });
-    }
-  }
-  return out;
-}
-
-/**
- * The compress tool's arguments (`start_id`, `end_id`, `summary`; SPEC §7), validated: handles as
- * text and a non-empty summary. `start`/`end` are read too: sessions recorded before the rename
- * hold calls with those names, and their summaries are derived from the calls.
- */
-export function compressArgs(args: Record<string, unknown>): { start: string; end: string; summary: string } | { error: string } {
-  const handle = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : undefined);
-  const start = handle(args.start_id ?? args.start);
-  const end = handle(args.end_id ?? args.end);
-  if (start === undefined || end === undefined) return { error: "start_id and end_id must be handles as shown at the end of tool results, e.g. #k3f9a" };
-  const summary = typeof args.summary === "string" ? args.summary.trim() : "";
-  if (summary === "")
-    return { error: "the summary is empty; write what the range holds that still matters: paths, line numbers, decisions, errors, open tasks" };
-  return { start, end, summary };
-}
-
-/**
- * The history range the compress tool may replace, from the handles `start` and `end` (the call's
- * `start_id` and `end_id`; with or without `#` and brackets; a full message id works too), or why not. A tool result's handle
- * stands for its whole turn at `start` (the assistant message that made the call is included),
- * so `start` must be the first result of its turn and `end` the last. Refused: unknown or
- * ambiguous handles, end before start, a range that splits a turn, a range holding the first or
- * the last user message or reaching into the last `protectTurns` turns (at least the calling one).
- */
-export function checkCompressRange(
-  history: readonly Message[],
-  start: string,
-  end: string,
-  protectTurns = PROTECT_TURNS,
-): { fromId: string; toId: string } | { error: string } {
-  return checkRange(history, history.length, start, end, protectTurns);
-}
-
-function checkRange(
-  history: readonly Message[],
-  length: number,
-  start: string,
-  end: string,
-  protectTurns: number,
-): { fromId: string; toId: string } | { error: string } {
-  const show = (i: number) => `#${handleAt(history, length, i)}`;
-  const s = resolveHandle(history, length, start);
-  if (typeof s === "string") return { error: s };
-  const e = resolveHandle(history, length, end);
-  if (typeof e === "string") return { error: e };
-  if (e < s) return { error: `end ${show(e)} comes before start ${show(s)}; the range runs from the older handle to the newer` };
-
-  let from = s;
-  if (history[s]!.role === "tool") {
-    let first = s;
-    while (first > 0 && history[first - 1]!.role === "tool") first--;
-    if (first !== s)
-      return { error: `start ${show(s)} would split a turn: its call and earlier results come before it; start at ${show(first)}, the turn's first result` };
-    if (first > 0 && history[first - 1]!.role === "assistant") from = first - 1;
-  }
-  const to = e;
-  if (to + 1 < length && history[to + 1]!.role === "tool") {
-    const last = unitEnd(history.slice(0, length), to) - 1;
-    return { error: `end ${show(e)} would split a turn: more results of its calls follow; end at ${show(last)}, the turn's last result` };
-  }
-
-  const firstUser = history.findIndex((m, i) => i < length && m.role === "user");
-  const lastUser = history.findLastIndex((m, i) => i < length && m.role === "user");
-  if (firstUser !== -1 && from <= firstUser && firstUser <= to)
-    return { error: "the range holds the first user message, which is always kept; start after it" };
-  if (lastUser !== -1 && from <= lastUser && lastUser <= to)
-    return { error: "the range holds the latest user message, which is always kept; compress before or after it" };
-  const turns = Math.max(1, protectTurns);
-  const tail = tailStart(history, turns, length);
-  if (to >= tail) {
-    const latest = tail > 0 && history[tail - 1]!.role === "tool" ? `; end at ${show(tail - 1)} at the latest` : "";
-    return { error: `the range reaches into the last ${turns} turns, which are always kept${latest}` };
-  }
-  return { fromId: history[from]!.id, toId: history[to]!.id };
-}
-
-/** Index of the message `raw` names among the first `length`, or an error. */
-function resolveHandle(history: readonly Message[], length: number, raw: string): number | string {
-  const h = raw.replace(/[\s[\]#]/g, "");
-  if (h === "") return `empty handle ${JSON.stringify(raw)}; use a handle shown at the start of a tool result, e.g. #k3f9a`;
-  const matches: number[] = [];
-  for (let i = 0; i < length; i++) {
-    const id = history[i]!.id;
-    if (id === h) return i;
-    if (h.length >= HANDLE_LENGTH && id.endsWith(h)) matches.push(i);
-  }
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) return `handle #${h} matches ${matches.length} messages; use the full handle shown on the result`;
-  return `unknown handle #${h}; use a handle shown at the end of a tool result, e.g. [#k3f9a]`;
-}
-
-/** The handle shown for message `i`: as HistoryFacts.handles computes it, for the first `length` messages. */
-function handleAt(history: readonly Message[], length: number, i: number): string {
-  const id = history[i]!.id;
-  const suffix = id.slice(-HANDLE_LENGTH);
-  for (let k = 0; k < length; k++) if (k !== i && history[k]!.id.slice(-HANDLE_LENGTH) === suffix) return id;
-  return suffix;
 }
 
 /** What a `compaction` event of kind trim or window says the view left out and cut (kernel/output.ts). */

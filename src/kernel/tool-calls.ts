@@ -94,12 +94,12 @@ export function notStarted(signal: AbortSignal): string {
 export function withUniqueCallIds(message: Message, history: readonly Message[]): Message {
   const calls = message.toolCalls;
   if (!calls?.length) return message;
-  const taken = new Set<string>();
-  for (const m of history) for (const c of m.toolCalls ?? []) taken.add(c.id);
+  const earlier = callIdsIn(history);
+  const taken = new Set<string>(); // this message's
   let changed = false;
   const unique = calls.map((c) => {
     let id = c.id;
-    for (let n = 2; taken.has(id); n++) id = `${c.id}_${n}`;
+    for (let n = 2; earlier.has(id) || taken.has(id); n++) id = `${c.id}_${n}`;
     taken.add(id);
     if (id === c.id) return c;
     changed = true;
@@ -107,6 +107,22 @@ export function withUniqueCallIds(message: Message, history: readonly Message[])
   });
   return changed ? { ...message, toolCalls: unique } : message;
 }
+
+/**
+ * The call ids of `history`, kept as it grows: the loop asks with the same append-only array for
+ * every reply, and a long session's thousands of ids were gathered again each time (x119 #4). An
+ * array found shorter, or with another message where the last counted one was, is counted again.
+ */
+function callIdsIn(history: readonly Message[]): ReadonlySet<string> {
+  let kept = callIds.get(history);
+  if (!kept || kept.counted > history.length || (kept.counted > 0 && history[kept.counted - 1] !== kept.last))
+    kept = { counted: 0, last: undefined, ids: new Set() };
+  for (let i = kept.counted; i < history.length; i++) for (const c of history[i]!.toolCalls ?? []) kept.ids.add(c.id);
+  callIds.set(history, { counted: history.length, last: history.at(-1), ids: kept.ids });
+  return kept.ids;
+}
+
+const callIds = new WeakMap<readonly Message[], { counted: number; last: Message | undefined; ids: Set<string> }>();
 
 /**
  * The result of a call cut off by the output token limit in the middle of its arguments: not run

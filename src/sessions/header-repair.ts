@@ -1,9 +1,10 @@
-// Repairing a session's damaged header (reader.ts resumeSession): the header is written over the
-// damaged first line in place, or the file is copied behind a new one and renamed over it.
+// A session's header: read from an open file (the writer's, to write it back), and repaired when
+// damaged (reader.ts resumeSession): the header is written over the damaged first line in place,
+// or the file is copied behind a new one and renamed over it.
 import { closeSync, constants, fstatSync, fsyncSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { SessionHeader } from "./format.ts";
-import { closeQuietly, openSessionFile } from "./lines.ts";
+import { parseHeader, type SessionHeader } from "./format.ts";
+import { closeQuietly, linesForward, openSessionFile } from "./lines.ts";
 import { copyBytes, writeAll } from "../fs/fd-bytes.ts";
 import { diskProblem } from "../fs/dir-problem.ts";
 import { dirSync } from "../fs/dir-sync.ts";
@@ -67,3 +68,12 @@ function rewriteHeader(path: string, header: SessionHeader, keepFirst: boolean):
 }
 
 const COPY_CHUNK = 1024 * 1024;
+
+/** The first line of the file when it is a session header (a resumed file's), with its newline. */
+export function headerLine(fd: number, size: number): string | undefined {
+  const first = linesForward(fd, Math.min(size, HEADER_MAX_BYTES)).next();
+  return !first.done && first.value.terminated && parseHeader(first.value.text) ? `${first.value.text}\n` : undefined;
+}
+
+/** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
+const HEADER_MAX_BYTES = 64 * 1024;

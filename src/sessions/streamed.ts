@@ -1,8 +1,9 @@
 // The words of an answer still streaming, kept in the session as `partial` lines (SPEC §19): a hey
 // killed mid-answer (kill -9, a power cut) keeps what was on the screen, and its resume sends it on
 // marked unfinished (open-ends.ts). A line at most every PARTIAL_EVERY_MS, each with the text since
-// the one before, never one per delta; the first is synced, the others with the turn's end. The
-// answer's message supersedes them: written next, it takes them off the end of the file first;
+// the one before, never one per delta; the first is synced (in the background: the words on the
+// screen never wait on the disk), the others with the turn's end. The answer's message
+// supersedes them: written next, it takes them off the end of the file first;
 // when another line came after them they stay, and a resume passes over them (only partial lines
 // after the last message count), so no reader shows an answer twice. Pure: the session writer
 // (writer.ts) does the I/O.

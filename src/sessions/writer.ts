@@ -5,12 +5,13 @@ import { basename, join } from "node:path";
 import { newId, type Effort, type Message } from "../kernel/ir.ts";
 import type { AgentEvent, Output } from "../kernel/output.ts";
 import { cutBeforeAnswer } from "../kernel/turns.ts";
-import { formatSize, parseHeader, toLine, type SessionEntry } from "./format.ts";
+import { formatSize, toLine, type SessionEntry } from "./format.ts";
 import { tornLineEnd, tornNote } from "./torn.ts";
 import { emptyKept, keep, rebase, resumedEntries, writeBack, writeBackWarning, type Kept, type KeptText } from "./shrunk.ts";
 import { copySession, whereabouts, whereaboutsQuietly } from "./vanished.ts";
 import { writeAll } from "../fs/fd-bytes.ts";
-import { closeQuietly, endsWithNewline, linesBackward, linesForward, openSessionFile } from "./lines.ts";
+import { endsWithNewline, linesBackward, openSessionFile } from "./lines.ts";
+import { headerLine } from "./header-repair.ts";
 import { lockSession, relockAfterPause, relockSession, SessionLockedError, unlockSession } from "./lock.ts";
 import { emptyBacklog, heldNote, hold, holdAgain, lostWarning, savedAgain, spaceError, stoppedWarning, written } from "./backlog.ts";
 import { diskProblem, dirProblem } from "../fs/dir-problem.ts";
@@ -18,6 +19,7 @@ import { dirSync, makeDirDurable } from "../fs/dir-sync.ts";
 import { removeQuietly } from "../fs/file-lock.ts";
 import { streamedAnswer } from "./streamed.ts";
 import { errorText } from "../kernel/errors.ts";
+import { backgroundSync } from "./background-sync.ts";
 
 /**
  * The session writer: persists `message`, `usage` (with the estimate's ratio when the event has it)
@@ -28,7 +30,7 @@ import { errorText } from "../kernel/errors.ts";
  * `text_delta` not blank) or the first assistant message that is more than the marker of an answer cut before its first word:
  * then a run that never got an answer (no server, a bad key, Ctrl-C or a signal before the first word) leaves no session; what
  * came before is held in memory and written then (a hey killed mid-answer keeps the question: open-ends.ts). An existing file is appended to (resume).
- * Each entry is written with one write; the file is fsynced at every turn boundary and on close.
+ * Each entry is written with one write; the file is fsynced at every turn boundary (a step's in the background: background-sync.ts) and on close.
  * The file found shorter than the writer left it (emptied or cut under it) gets the lines of this
  * run it lost written back first, with a warning that says what is lost (shrunk.ts).
  * Never throws. A full disk (a quota, a size limit: backlog.ts) is said once: the lines it would
@@ -92,8 +94,8 @@ export interface SessionWriterOptions {
 export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   let path = join(opts.dir, `${opts.id}.jsonl`);
   let fd: number | undefined;
-  let failed = false;
-  let dirty = false;
+  let failed = false,
+    dirty = false;
   let fresh = false; // this writer made the file, and no message is in it yet
   let pendingModel: SessionEntry | undefined;
   let lastModel = "";
@@ -106,9 +108,9 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   let noted = resumed?.torn ?? []; // torn lines to record as said
   // a full disk (backlog.ts): the lines it did not take, whether the writer waits for space, where a write it cut began
   const backlog = emptyBacklog();
-  let stalled = false;
+  let stalled = false,
+    opening = false;
   let tornAt: number | undefined;
-  let opening = false;
   let heldIn = 0; // held lines written to the file since it was opened
   let saved = opts.existing !== undefined && opts.existing !== false; // the file holds messages
   let left = false; // leave() ran: a later session is the one `hey -c` finds
@@ -117,7 +119,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
   const streamed = streamedAnswer(
     {
       size: () => (fd === undefined || stalled || failed || held ? undefined : kept!.size),
-      write: (line, first) => guard(() => spaceSafe(() => write(line, false)) && first && sync()),
+      write: (line, first) => guard(() => spaceSafe(() => write(line, false)) && first && sync(false)),
       cut: (size) => guard(() => fstatSync(fd!).size === kept!.size && ftruncateSync(fd!, (kept!.size = size))), // never bytes another wrote
     },
     newId,
@@ -135,7 +137,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       action();
     } catch (e) {
       failed = true;
-      if (fd !== undefined) closeQuietly(fd);
+      if (fd !== undefined) background.close(fd);
       fd = undefined;
       if (fresh) removeQuietly(path); // a file this writer made holds no message: not left as an empty session (a full disk)
       opts.warn(`session not saved: cannot write ${path}: ${why(e)}; the conversation continues without it`);
@@ -150,7 +152,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       // tried again before the next write (retry)
     }
     if (fd !== undefined && (fresh || opening)) {
-      closeQuietly(fd); // opened again when there is space: its header, its torn line's end, its notes are written then
+      background.close(fd); // opened again when there is space: its header, its torn line's end, its notes are written then
       fd = undefined;
       tornAt = undefined;
       if (fresh) removeQuietly(path); // no message in it: not left as an empty session
@@ -166,10 +168,14 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       action();
       return true;
     } catch (e) {
-      if (!spaceError(e instanceof SessionDirError ? e.cause : e)) throw e;
-      stall(e);
-      return false;
+      return stallOrThrow(e);
     }
+  };
+  /** a full disk's error stalls the writer (false); any other is thrown */
+  const stallOrThrow = (e: unknown): false => {
+    if (!spaceError(e instanceof SessionDirError ? e.cause : e)) throw e;
+    stall(e);
+    return false;
   };
   /** an entry's line (`text`, made again by `make`) at the end of the file; held while the disk is full */
   const put = (text: string, make: KeptText, message: boolean) => {
@@ -257,19 +263,22 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     flushModel();
     put(toLine(entry), () => toLine(entry), entry.type === "message"); // its message is the conversation's: not held again as text
   };
-  const sync = () => {
+  /** `wait` false: the fsync runs in the background, unless held lines wait on it to be said saved again */
+  const sync = (wait = true) => {
     if (stalled && !spaceSafe(writeHeld)) return;
-    if (!spaceSafe(syncFile) || !stalled) return; // synced too (a deleted file written back): saving is said again only then
+    if (!spaceSafe(() => syncFile(wait || stalled)) || !stalled) return; // synced too (a deleted file written back): saving is said again only then
     stalled = false;
     opts.warn(savedAgain(backlog, path));
   };
-  const syncFile = () => {
+  const syncFile = (wait: boolean) => {
     if (fd !== undefined) shrunk();
     if (fd !== undefined) relocate();
     if (fd !== undefined) relockSession(path, self); // a lock deleted by hand: made again, or another hey that took it stops this one
-    if (fd !== undefined && dirty) fsyncSync(fd);
+    if (fd !== undefined && dirty) wait ? fsyncSync(fd) : background.start(fd);
     dirty = false;
   };
+  // a background fsync the disk failed: synced again at the next turn end; a full disk stalls the writer as a waited-for one does
+  const background = backgroundSync((synced, e) => synced === fd && guard(() => ((dirty = true), stallOrThrow(e))));
   /** a file deleted or replaced under hey: the session is written again where `hey -c` finds it */
   const relocate = () => {
     const where = whereabouts(fd!, path);
@@ -287,7 +296,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
       if (id !== undefined) unlockSession(target, self); // a full disk: the next try takes another name, and this lock is no session's
       throw e;
     }
-    closeQuietly(fd!);
+    background.close(fd!);
     fd = copy.fd;
     kept = rebase(kept!, headerLine(fd, copy.bytes), copy.bytes);
     dirty = false; // the copy was synced
@@ -327,7 +336,7 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     const away = stalled && !failed && fd !== undefined ? whereaboutsQuietly(fd, path) : "there"; // deleted on a full disk, never written back
     if (stalled && !failed && (away !== "there" || backlog.lines.length > 0))
       opts.warn(lostWarning(path, backlog, saved, away === "there" ? undefined : away, left ? basename(path, ".jsonl") : undefined));
-    if (fd !== undefined) closeQuietly(fd);
+    if (fd !== undefined) background.close(fd);
     fd = undefined;
     unlockSession(path, self);
     if (resumedHere) unlockSession(path); // the lock a resume made for it, when it wrote nothing (hey -c, no answer, /clear)
@@ -371,8 +380,8 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
             for (const b of event.before ?? []) append({ type: "compaction", id: newId(), from_id: b.from_id, to_id: b.to_id, summary: b.summary });
             return append({ type: "compaction", id: newId(), from_id: event.from_id, to_id: event.to_id, summary: event.summary });
           case "turn_start":
-            // the end of the previous turn; before the first, nothing worth the fsync's milliseconds on the way to the first request
-            return event.turn > 1 ? sync() : undefined;
+            // the end of the previous step, synced while the request goes out; before the first, nothing worth an fsync
+            return event.turn > 1 ? sync(false) : undefined;
           case "done":
             return sync();
         }
@@ -389,12 +398,3 @@ export function createSessionWriter(opts: SessionWriterOptions): SessionWriter {
     close,
   };
 }
-
-/** The first line of the file when it is a session header (a resumed file's), with its newline. */
-function headerLine(fd: number, size: number): string | undefined {
-  const first = linesForward(fd, Math.min(size, HEADER_MAX_BYTES)).next();
-  return !first.done && first.value.terminated && parseHeader(first.value.text) ? `${first.value.text}\n` : undefined;
-}
-
-/** A header line is ~150 bytes and its directory's path; one longer than this is not written back. */
-const HEADER_MAX_BYTES = 64 * 1024;

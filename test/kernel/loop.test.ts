@@ -757,6 +757,17 @@ describe("duplicate tool-call ids (issue 13 row 12)", () => {
     expect(withUniqueCallIds(asks("c1", "c1"), []).toolCalls!.map((c) => c.arguments)).toEqual(['{"n":0}', '{"n":1}']);
   });
 
+  test("withUniqueCallIds over a history that grows, is cleared and refilled: every id of it now counts, none of before", () => {
+    const history: Message[] = [asks("c1")];
+    expect(ids(withUniqueCallIds(asks("c1"), history))).toEqual(["c1_2"]);
+    history.push(asks("c1_2"), asks("c3"));
+    expect(ids(withUniqueCallIds(asks("c1", "c3"), history))).toEqual(["c1_3", "c3_2"]);
+    history.length = 0; // /clear
+    expect(ids(withUniqueCallIds(asks("c1"), history))).toEqual(["c1"]);
+    history.push(asks("x"), asks("y"), asks("z"));
+    expect(ids(withUniqueCallIds(asks("c3", "y"), history))).toEqual(["c3", "y_2"]);
+  });
+
   test("two calls with one id both run and both results reach the next request", async () => {
     const provider = fakeProvider([
       {

@@ -1,0 +1,34 @@
+// A tool call's arguments as a canonical key (dedup and error purge, passes.ts): two calls are the
+// same when their arguments parse to the same JSON, whatever the spaces or key order. Pure.
+import type { ToolCall } from "../kernel/ir.ts";
+
+/** Worked out once per call: every request compares every call of the history again (x119 #4). */
+const canonicalOf = new WeakMap<ToolCall, string>();
+
+/** Argument text as a canonical key: parsed JSON with sorted keys, or the raw text when it is not JSON. */
+export function canonicalArguments(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "{}";
+  try {
+    return canonical(JSON.parse(trimmed));
+  } catch {
+    return trimmed;
+  }
+}
+
+/** canonicalArguments of a call's arguments, worked out once per call. */
+export function callArguments(c: ToolCall): string {
+  let args = canonicalOf.get(c);
+  if (args === undefined) canonicalOf.set(c, (args = canonicalArguments(c.arguments)));
+  return args;
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(",")}}`;
+}

@@ -1,0 +1,54 @@
+// The fsync at a step's end, off the way to the next request (x119 #3): on a slow or busy disk (a
+// network home, an encrypted laptop) an fsync takes 10-50 ms, and every step of a run paid it
+// before its request went out. The lines are written (in the page cache: a kill -9 loses none of
+// them) before the sync starts, so only a power cut during the request can lose what this sync
+// had not yet made durable: the previous step's lines, as a power cut during a waited-for fsync did.
+import { fsync } from "node:fs";
+import { closeQuietly } from "./lines.ts";
+
+/**
+ * The one place a session file is fsynced in the background (an object, so a test can hold a sync
+ * back). `run` calls `done` once, with the fsync's error or null.
+ */
+export const fileSync = {
+  run(fd: number, done: (error: NodeJS.ErrnoException | null) => void): void {
+    fsync(fd, done);
+  },
+};
+
+/** One file's background fsyncs: at most one running, and a file closed only once its sync ended. */
+export interface BackgroundSync {
+  /** starts an fsync of `fd`; one asked for while one runs starts when it ends (lines written since are synced too) */
+  start(fd: number): void;
+  /** closes `fd` now, or when the fsync running on it ends: never an fsync of a number the system gave another file */
+  close(fd: number): void;
+}
+
+/** `failed` gets the error of a sync of the file still open (never of one closed since); it may throw nothing. */
+export function backgroundSync(failed: (fd: number, error: NodeJS.ErrnoException) => void): BackgroundSync {
+  let running: number | undefined;
+  let queued: number | undefined; // asked for while one ran
+  let closing = false;
+  const start = (fd: number) => {
+    if (running !== undefined) return void (queued = fd);
+    running = fd;
+    fileSync.run(fd, (error) => {
+      running = undefined;
+      const closed = closing;
+      closing = false;
+      if (closed) closeQuietly(fd);
+      else if (error) failed(fd, error);
+      const next = queued;
+      queued = undefined;
+      if (next !== undefined && !(next === fd && (closed || error))) start(next);
+    });
+  };
+  return {
+    start,
+    close(fd) {
+      if (queued === fd) queued = undefined;
+      if (running === fd) closing = true;
+      else closeQuietly(fd);
+    },
+  };
+}
