@@ -3,9 +3,9 @@
 // flags, so `hey --version` and `hey --help` load none of node:fs, node:os and node:path (~3 MB of RSS).
 import { homedir } from "node:os";
 import { driveUpper, homeOf, places, projectRoot, type Places } from "./fs/places.ts";
-import { rootProbe, storedCase } from "./fs/root-probe.ts";
+import { rootProbe, startProbing, storedCase } from "./fs/root-probe.ts";
 
-export { rootProbe };
+export { rootProbe, startProbing };
 
 /** Where hey's files are and which project it is in, computed once per command. */
 export function here(): Places {

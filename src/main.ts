@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
     const name = args.help ? "--help" : "--version";
     return print(`${JSON.stringify({ type: "command", name, ok: true, output: text.trimEnd() })}\n${JSON.stringify(doneEvent("end"))}\n`, EXIT.ok);
   }
-  const [{ run }, at] = await Promise.all([import("./run.ts"), here()]);
+  const [{ run }, at] = await Promise.all([import("./run.ts"), here(true)]); // what its start-up looks at is shared until run.ts says it started
   return run(args, at);
 }
 
@@ -151,8 +151,10 @@ function tableFor(words: string[]): string {
 }
 
 /** Where hey's files are and which project it is in (here.ts); after the flags, so `--version` never pays for it. */
-async function here(): Promise<Places> {
-  return (await import("./here.ts")).here();
+async function here(starting = false): Promise<Places> {
+  const at = await import("./here.ts");
+  if (starting) at.startProbing();
+  return at.here();
 }
 
 function print(text: string, code: number): number {

@@ -48,7 +48,7 @@ import { withSession } from "./sessions/resumed.ts";
 import { commandContext } from "./command-context.ts";
 import { agentCommand } from "./trust/agent-mark.ts";
 import { createPlanMode, PLAN_LEFT, PLAN_RESUMED, planNote, withPlanNote } from "./permission/plan-mode.ts";
-
+import { startedUp } from "./fs/root-probe.ts";
 export async function run(args: CliArgs, here: Places): Promise<number> {
   try {
     return await runOnce(args, here);
@@ -179,7 +179,7 @@ async function runOnce(args: CliArgs, here: Places): Promise<number> {
       notice: (line: string) => notices.print(line),
       command: oneShot && ["command", "unknown"].includes(lineKind(message)), // no model request: no server starts unless the command uses it
     };
-    runtime = await assemble(here, args.run, oneShot, start, resumed, debug);
+    runtime = await assemble(here, args.run, oneShot, start, resumed, debug).finally(startedUp); // a .git the agent makes is seen (fs/root-probe.ts)
     for (const line of await once("start", held.splice(0))) warn(line);
     if (args.run.output === "json") for (const message of told) runtime.output.emit({ type: "notice", message });
     for (const [file, saw] of seen) runtime.seen.set(file, saw);

@@ -62,6 +62,7 @@ const EDGES = new Set([
   "fs/package-scripts.ts",
   "fs/workspace-packages.ts",
   "fs/read-head.ts",
+  "fs/file-stamps.ts",
   "fs/ignore-files.ts",
   "fs/file-chunks.ts",
   "fs/fd-bytes.ts",

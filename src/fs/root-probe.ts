@@ -1,7 +1,12 @@
 // What projectRoot (places.ts) looks at, on the real file system: main.ts finds the launch
 // directory's project with it, the session listings (sessions/scope.ts) the project of each
 // directory a session was started in; and the case a directory's name has on disk (storedCase).
-import { realpathSync, statSync } from "node:fs";
+// While hey starts (startProbing to startedUp), what the walks from the launch directory up look at
+// is looked at once and shared (lookAt): the project's root, the AGENTS.md places and the main
+// checkout trust is kept under each asked every ancestor for its `.git`, 8-9 stats each before the
+// first request, ~50 ms on a disk at 5 ms a look (x119). Once started, each look is made afresh:
+// a repository the agent makes (`git init`) is seen where hey looks later.
+import { type Stats, lstatSync, realpathSync, statSync } from "node:fs";
 import { projectRoot, type RootProbe } from "./places.ts";
 
 /** A directory hey may not look into holds no project. */
@@ -35,8 +40,42 @@ export function storedCase(dir: string, platform: string = process.platform): st
 
 function kind(path: string) {
   try {
-    return statSync(path, { throwIfNoEntry: false });
+    return lookAt(path);
   } catch {
     return undefined;
   }
+}
+
+/** Each path's stat (or lstat) while hey starts, or the error it threw; undefined once it has started. */
+let looks: Map<string, Stats | Error> | undefined;
+let made = 0;
+
+/** Shares what is looked at from now until startedUp. */
+export function startProbing(): void {
+  looks = new Map();
+}
+
+/** Looks afresh from now on. */
+export function startedUp(): void {
+  looks = undefined;
+}
+
+/** How many stats lookAt has made in this process: what tells a test a look was shared. */
+export const looksMade = (): number => made;
+
+/** stat(2) of `path` (lstat(2) where `links` is false), shared while hey starts; throws as statSync does. */
+export function lookAt(path: string, links = true): Stats {
+  const key = `${links ? "" : "l"}${path}`;
+  let look = looks?.get(key);
+  if (look === undefined) {
+    made++;
+    try {
+      look = links ? statSync(path) : lstatSync(path);
+    } catch (e) {
+      look = e as Error;
+    }
+    looks?.set(key, look);
+  }
+  if (look instanceof Error) throw look;
+  return look;
 }

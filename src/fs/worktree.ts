@@ -10,9 +10,10 @@
 // asked about again. Where a `.git` leads — a worktree's or a submodule's git directory, and the
 // common one — is gitDirsOf's, which also finds the exclude files git reads (fs/ignore-files.ts).
 // Never throws.
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readHead } from "./read-head.ts";
+import { lookAt } from "./root-probe.ts";
 
 /** A `.git` file is one line; the worktree records are one path each. */
 const MAX_BYTES = 64 * 1024;
@@ -42,7 +43,7 @@ export interface GitDirs {
 export function gitDirsOf(dir: string): GitDirs | undefined {
   const dotGit = join(dir, ".git");
   try {
-    if (!statSync(dotGit).isFile()) {
+    if (!lookAt(dotGit).isFile()) {
       const gitDir = realpathSync(dotGit); // a directory, or a link to one
       return { gitDir, commonDir: gitDir, kind: "directory" };
     }
@@ -78,7 +79,7 @@ export function inMainCheckout(path: string): string {
 function mainOf(dir: string): string | undefined | null {
   const dotGit = join(dir, ".git");
   try {
-    if (!lstatSync(dotGit).isFile()) return undefined; // a repository of its own (or its main checkout), or a link
+    if (!lookAt(dotGit, false).isFile()) return undefined; // a repository of its own (or its main checkout), or a link
   } catch {
     return null;
   }

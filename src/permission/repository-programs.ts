@@ -8,7 +8,8 @@
 // (everyProgram, which `signal` stops); never throws.
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { explicitBareRepositories, guardedGit, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "./git-env.ts";
+import { explicitBareRepositories, guardedGit, isRefusal, PROGRAMS_WITHOUT_NAMES, refusal, repositoryProgram } from "./git-env.ts";
+import { look, type Stamps, stampOf, unchanged } from "../fs/file-stamps.ts";
 import { gitDirs, readConfigFile, walkGitConfig } from "../fs/git-config-files.ts";
 import { gitlinkPaths } from "../fs/git-index-links.ts";
 import { readHeadBytes } from "../fs/read-head.ts";
@@ -80,58 +81,108 @@ async function readRepositories(first: Repository, how: Listing & { home: string
       found.add(refusal(`more than ${MAX_REPOSITORIES} repositories and submodules to read`));
       return;
     }
-    const tops = [join(repo.common, "config"), join(repo.gitDir, "config.worktree")];
-    const files = [...tops]; // every config file read, and both tops even where reading stopped before one: everyProgram's memory holds while they are unchanged
-    let worktree: string | undefined;
-    let hashBytes = 20;
-    const stop = walkGitConfig(
-      tops,
-      (path) => (files.push(path), readConfigFile(path)),
-      () => true,
-      how.home,
-      (setting) => {
-        const key = repositoryProgram(setting);
-        if (key) found.add(key);
-        if (setting.section === "core" && setting.sub === undefined && setting.key === "worktree") worktree = setting.value;
-        if (setting.section === "extensions" && setting.key === "objectformat") hashBytes = setting.value?.toLowerCase() === "sha256" ? 32 : 20;
-        return false;
-      },
-    );
-    // hey stopped reading where git reads on (an include over 1 MB, over 200 files): what comes
-    // after may set any program, so every one is made harmless, the drivers by the names git lists
-    if (stop && stop !== "found" && !stop.gitStops) for (const key of await everyProgram(repo.gitDir, files, how)) found.add(key);
-    const top = worktree ? resolve(repo.gitDir, worktree) : (repo.top ?? workTreeOf(repo.gitDir));
-    const modules = moduleGitDirs([repo.gitDir, repo.common]);
-    const links = top ? indexLinks(repo.gitDir, hashBytes) : [];
-    if (!modules || !links) {
-      found.add(refusal(links ? "this repository's submodules could not all be listed" : "this repository's index could not be read")); // it cannot know what their config names
-      return;
-    }
-    for (const path of links) {
-      const gitDir = submoduleGitDir(join(top!, path));
-      if (gitDir) queue.push({ gitDir, common: commonOf(gitDir), top: join(top!, path) });
-    }
-    for (const gitDir of modules) queue.push({ gitDir, common: commonOf(gitDir), top: undefined });
+    const reading = await remembered(repo, how);
+    for (const key of reading.programs) found.add(key);
+    if (reading.refused) return;
+    queue.push(...reading.next);
   }
 }
 
+/** What one repository's files say: the programs its config names (or the refusal), and the repositories of its submodules, to read next. */
+interface Reading {
+  programs: string[];
+  refused: boolean;
+  next: Repository[];
+}
+
+/** Readings of repositories already read, with the stamps of what each looked at: each git call in plan mode asks again, and a superproject of 150 submodules is ~1,800 files (x119). */
+const readings = new Map<string, { stamps: Stamps; reading: Reading }>();
+
+/** Repositories read from their files, not from memory, since hey started: what tells a test a reading was remembered. */
+let readFromDisk = 0;
+export const repositoriesRead = (): number => readFromDisk;
+
+/** Memory of readings kept, at most: repositories one session runs git in. */
+const MAX_READINGS = 2000;
+
+/** `repo`'s reading, from memory where every file and directory it looked at is unchanged (a config the agent edits, a submodule it adds, is read again at the next call). */
+async function remembered(repo: Repository, how: Listing & { home: string }): Promise<Reading> {
+  const key = [repo.gitDir, repo.common, repo.top ?? "", how.home].join("\0");
+  const known = readings.get(key);
+  if (known && unchanged(known.stamps)) return known.reading;
+  const stamps: Stamps = new Map();
+  readFromDisk++;
+  const reading = await readRepository(repo, how, (path) => look(stamps, path));
+  readings.delete(key);
+  // a refusal (git did not list the config in time, an index read while git wrote it) may not hold next time
+  if (!how.signal?.aborted && !reading.programs.some(isRefusal)) readings.set(key, { stamps, reading });
+  if (readings.size > MAX_READINGS) readings.delete(readings.keys().next().value!);
+  return reading;
+}
+
+/** Reads one repository's config, its index's gitlinks and its `modules/`, telling `look` each path before it is read. */
+async function readRepository(repo: Repository, how: Listing & { home: string }, look: Look): Promise<Reading> {
+  const programs = new Set<string>();
+  const tops = [join(repo.common, "config"), join(repo.gitDir, "config.worktree")];
+  const files = [...tops]; // every config file read, and both tops even where reading stopped before one: everyProgram's memory holds while they are unchanged
+  for (const file of tops) look(file);
+  let worktree: string | undefined;
+  let hashBytes = 20;
+  const stop = walkGitConfig(
+    tops,
+    (path) => (files.push(path), look(path), readConfigFile(path)),
+    () => true,
+    how.home,
+    (setting) => {
+      const key = repositoryProgram(setting);
+      if (key) programs.add(key);
+      if (setting.section === "core" && setting.sub === undefined && setting.key === "worktree") worktree = setting.value;
+      if (setting.section === "extensions" && setting.key === "objectformat") hashBytes = setting.value?.toLowerCase() === "sha256" ? 32 : 20;
+      return false;
+    },
+  );
+  // hey stopped reading where git reads on (an include over 1 MB, over 200 files): what comes
+  // after may set any program, so every one is made harmless, the drivers by the names git lists
+  if (stop && stop !== "found" && !stop.gitStops) for (const key of await everyProgram(repo.gitDir, files, how)) programs.add(key);
+  const top = worktree ? resolve(repo.gitDir, worktree) : (repo.top ?? workTreeOf(repo.gitDir, look));
+  const modules = moduleGitDirs([repo.gitDir, repo.common], look);
+  const links = top ? indexLinks(repo.gitDir, hashBytes, look) : [];
+  if (!modules || !links) {
+    programs.add(refusal(links ? "this repository's submodules could not all be listed" : "this repository's index could not be read")); // it cannot know what their config names
+    return { programs: [...programs], refused: true, next: [] };
+  }
+  const next: Repository[] = [];
+  for (const path of links) {
+    const gitDir = submoduleGitDir(join(top!, path), look);
+    if (gitDir) next.push({ gitDir, common: commonOf(gitDir, look), top: join(top!, path) });
+  }
+  for (const gitDir of modules) next.push({ gitDir, common: commonOf(gitDir, look), top: undefined });
+  return { programs: [...programs], refused: false, next };
+}
+
+/** Told each path a reading looks at, before it reads it (file-stamps.ts look). */
+type Look = (path: string) => void;
+
 /** The top of the work tree of a git directory found by its `.git` (its parent) or a linked worktree's (its `gitdir` file); undefined for a bare one. */
-function workTreeOf(gitDir: string): string | undefined {
+function workTreeOf(gitDir: string, look: Look): string | undefined {
   if (basename(gitDir) === ".git") return dirname(gitDir);
+  look(join(gitDir, "gitdir"));
   const pointer = readText(join(gitDir, "gitdir"))?.trim();
   return pointer ? dirname(resolve(gitDir, pointer)) : undefined;
 }
 
 /** The git directory of the checked-out submodule at `path`: its `.git` directory, or the one its `.git` file names; undefined where it is not checked out. */
-function submoduleGitDir(path: string): string | undefined {
+function submoduleGitDir(path: string, look: Look): string | undefined {
   const dotGit = join(path, ".git");
+  look(dotGit);
   if (isDirectory(dotGit)) return dotGit;
   const pointer = /^gitdir:\s*(.+)$/m.exec(readText(dotGit) ?? "")?.[1]?.trim();
   return pointer ? resolve(path, pointer) : undefined;
 }
 
 /** A git directory's common directory: itself, or the one its `commondir` names. */
-function commonOf(gitDir: string): string {
+function commonOf(gitDir: string, look: Look): string {
+  look(join(gitDir, "commondir"));
   const common = readText(join(gitDir, "commondir"))?.trim();
   return common ? resolve(gitDir, common) : gitDir;
 }
@@ -155,7 +206,7 @@ const MAX_INDEX_BYTES = 512 << 20;
  * index files (`core.splitIndex`: the index then holds only what changed since); undefined where
  * one cannot be read to its end.
  */
-function indexLinks(gitDir: string, hashBytes: number): string[] | undefined {
+function indexLinks(gitDir: string, hashBytes: number, look: Look): string[] | undefined {
   let shared: string[];
   try {
     shared = readdirSync(gitDir).filter((name) => name.startsWith("sharedindex."));
@@ -164,6 +215,7 @@ function indexLinks(gitDir: string, hashBytes: number): string[] | undefined {
   }
   const links: string[] = [];
   for (const name of ["index", ...shared]) {
+    look(join(gitDir, name)); // a new shared index is named by a new index
     try {
       const { bytes, size } = readHeadBytes(join(gitDir, name), MAX_INDEX_BYTES);
       const paths = size > bytes.length ? undefined : gitlinkPaths(bytes, hashBytes);
@@ -205,7 +257,7 @@ function holdsHead(dir: string): boolean {
  * directory is followed, as git follows it, each directory once; one that leads out of it is a
  * module's git directory where it is one and is never walked (`modules/x -> /` is no 5000 reads).
  */
-function moduleGitDirs(dirs: string[]): string[] | undefined {
+function moduleGitDirs(dirs: string[], look: Look): string[] | undefined {
   const found: string[] = [];
   const roots = dirs.map(realOf).filter((d): d is string => d !== undefined);
   const within = (real: string) => roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
@@ -214,22 +266,27 @@ function moduleGitDirs(dirs: string[]): string[] | undefined {
   const visit = (dir: string, depth: number): boolean => {
     if (++looked > MAX_MODULE_DIRS || depth > MAX_MODULE_DEPTH) return false;
     const real = realOf(dir);
-    if (real === undefined || walked.has(real)) return true; // none, gone, or read already
+    if (real === undefined || walked.has(real)) return (look(dir), true); // none, gone, or read already
     walked.add(real);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      return true;
+      return (look(dir), true);
     }
+    // looked at after the listing: a name added meanwhile makes a recent time, never trusted (file-stamps.ts)
     if (entries.some((e) => e.name === "HEAD" && !e.isDirectory())) {
+      look(join(dir, "HEAD")); // not the directory, whose time each write of the submodule's index or config changes
       found.push(dir);
       return true;
     }
+    look(dir); // a directory's times change when a name is added to it or taken away
     return entries.every((e) => {
       const path = join(dir, e.name);
       if (e.isDirectory()) return visit(path, depth + 1);
-      if (!e.isSymbolicLink() || !isDirectory(path)) return true;
+      if (!e.isSymbolicLink()) return true;
+      look(path);
+      if (!isDirectory(path)) return true;
       const target = realOf(path);
       if (target !== undefined && within(target)) return visit(path, depth + 1);
       if (holdsHead(path)) found.push(path);
@@ -252,20 +309,6 @@ interface Listing {
 /** git's answer by git directory, kept while the config files hey read keep their sizes and times: git is asked once a session, not before each command. */
 const listed = new Map<string, { stamp: string; programs: string[] }>();
 
-/** The size and time of each of `files`: what tells everyProgram its remembered answer still holds. */
-function stampOf(files: string[]): string {
-  return files
-    .map((file) => {
-      try {
-        const s = statSync(file);
-        return `${file}\0${s.size}\0${s.mtimeMs}`;
-      } catch {
-        return `${file}\0-`;
-      }
-    })
-    .join("\0");
-}
-
 /**
  * Every program key (repositoryProgram's) the config of the repository of `gitDir` may set: those
  * without a subsection name, and each driver's by the names git itself lists from the repository's
@@ -275,7 +318,7 @@ function stampOf(files: string[]): string {
  * not list them in time or fails, a refusal saying so: git in that command then runs nothing.
  */
 async function everyProgram(gitDir: string, files: string[], how: Listing): Promise<string[]> {
-  const stamp = stampOf(files);
+  const stamp = files.map((file) => `${file}\0${stampOf(file)}`).join("\0");
   const known = listed.get(gitDir);
   if (known?.stamp === stamp) return known.programs;
   let answer = await listConfig(gitDir, true, how);

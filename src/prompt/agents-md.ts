@@ -5,9 +5,10 @@
 // prompt stays the same within a run, for the providers' prompt caches. A CLAUDE.md's `@path`
 // imports are followed inside the project (imports.ts), each imported file listed after its
 // importer — but never a file that holds secrets or that git ignores (importRefusal).
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { readHeadText } from "../fs/read-head.ts";
+import { lookAt } from "../fs/root-probe.ts";
 import { isWithin } from "../fs/within.ts";
 import type { PeerDirs } from "../fs/places.ts";
 import { AGENTS_MD_MAX_BYTES, type AgentsFile } from "./system.ts";
@@ -292,7 +293,7 @@ function firstExisting(place: AgentsPlace): string | undefined {
 
 function exists(path: string): boolean {
   try {
-    statSync(path);
+    lookAt(path);
     return true;
   } catch (e) {
     // a file that exists but cannot be read is reported when it is read. EACCES here is a

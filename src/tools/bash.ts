@@ -199,9 +199,9 @@ function startError(program: string, command: string, error: string, cwd: string
  * Whether the git the commands find on `path` is older than 2.31 (no GIT_CONFIG_COUNT: hey's editor
  * must be GIT_EDITOR there); asked once per git found (`git --version`, ~2 ms), false without one.
  */
-function oldGit(path: string | undefined): boolean {
-  const git = Bun.which("git", path === undefined ? {} : { PATH: path });
-  if (git === null) return false;
+export function oldGit(path: string | undefined): boolean {
+  const git = gitOn(path);
+  if (git === undefined) return false;
   let old = gitVersions.get(git);
   if (old === undefined) {
     const ran = Bun.spawnSync([git, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
@@ -211,6 +211,21 @@ function oldGit(path: string | undefined): boolean {
   return old;
 }
 const gitVersions = new Map<string, boolean>();
+
+/**
+ * The git the commands find on `path`, looked up once per PATH value (a stat of each of its
+ * directories: on a slow disk ~50 ms a bash call); where none is found it is looked for again at
+ * the next call, so a git the agent installs is found.
+ */
+function gitOn(path: string | undefined): string | undefined {
+  const key = path ?? "\0inherited";
+  const known = gitPaths.get(key);
+  if (known !== undefined) return known;
+  const git = Bun.which("git", path === undefined ? {} : { PATH: path }) ?? undefined;
+  if (git !== undefined) gitPaths.set(key, git);
+  return git;
+}
+const gitPaths = new Map<string, string>();
 
 type Reader = typeof import("./bash-notes.ts") & typeof import("../permission/read-only.ts");
 /**
