@@ -160,7 +160,7 @@ async function readRepository(repo: Repository, how: Listing & { home: string },
   return { programs: [...programs], refused: false, next };
 }
 
-/** Told each path a reading looks at, before it reads it (file-stamps.ts look). */
+/** Told each path a reading looks at, before it reads it (fs/file-stamps.ts look). */
 type Look = (path: string) => void;
 
 /** The top of the work tree of a git directory found by its `.git` (its parent) or a linked worktree's (its `gitdir` file); undefined for a bare one. */
@@ -274,7 +274,7 @@ function moduleGitDirs(dirs: string[], look: Look): string[] | undefined {
     } catch {
       return (look(dir), true);
     }
-    // looked at after the listing: a name added meanwhile makes a recent time, never trusted (file-stamps.ts)
+    // looked at after the listing: a name added meanwhile makes a recent time, never trusted (fs/file-stamps.ts)
     if (entries.some((e) => e.name === "HEAD" && !e.isDirectory())) {
       look(join(dir, "HEAD")); // not the directory, whose time each write of the submodule's index or config changes
       found.push(dir);
