@@ -351,8 +351,9 @@ export async function assemble(
           session,
           debug,
         );
-      if (!next) return begin(live.config);
-      // the session's model before the one in use; a server whose changed table the user turned down keeps the table it runs with, as at /reload
+      if (!next && !live.config.settings.provider.noKey) return begin(live.config);
+      // the session's model before the one in use (`/clear` after a resume refused for want of a key: none, the model a plain
+      // `hey` starts on); a server whose changed table the user turned down keeps the table it runs with, as at /reload
       const resumed = withSession(flags, next);
       return begin(keepApproved({ ...live.config, settings: live.config.resolve(resumed), flags: resumed }, live.config.settings), next);
     },
