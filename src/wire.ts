@@ -338,8 +338,8 @@ export async function assemble(
     startDir,
     warn: say, // approvals and trust at /reload, /trust, the first answer: said while a turn or the prompt is drawn
     redact: (text) => redactText(text, redaction),
-    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one; both with
-    // the configuration as it is now (what /reload and /trust loaded, a deny rule the user added included), not as it was at start
+    // `/resume`: the same pieces around another session, with the model it last used; `/clear`: around a new one (a plain `hey`'s model
+    // after a resume refused for want of a key); both with the configuration as it is now (/reload's, /trust's, a deny rule added), not at start
     reopen(next) {
       const flags = start.flags ?? start.config.flags; // the command line's: a /model choice /clear passed on was the cleared session's
       const begin = (config: LoadedConfig, session?: LoadedSession) =>
@@ -351,7 +351,7 @@ export async function assemble(
           session,
           debug,
         );
-      if (!next) return begin(live.config);
+      if (!next && !live.config.settings.provider.noKey) return begin(live.config);
       // the session's model before the one in use; a server whose changed table the user turned down keeps the table it runs with, as at /reload
       const resumed = withSession(flags, next);
       return begin(keepApproved({ ...live.config, settings: live.config.resolve(resumed), flags: resumed }, live.config.settings), next);

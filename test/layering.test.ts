@@ -40,6 +40,7 @@ const EDGES = new Set([
   "doctor/probe.ts",
   "model-list.ts",
   "fs/atomic.ts",
+  "fs/append-whole.ts",
   "tools/checkpoints.ts",
   "tools/undo-folders.ts",
   "tools/one-shot-turn.ts",

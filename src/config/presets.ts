@@ -217,9 +217,24 @@ export function blankKeyProblem(p: ProviderSettings, env: Env, fellBack: boolean
  */
 export function noKeyRefusal(p: ProviderSettings, used: string, providers: readonly ProviderSettings[]): string {
   const other = providers.find((x) => x !== p && x.apiKey !== undefined && x.models.length > 0);
-  const set = /^[A-Z_][A-Z0-9_]*$/.test(p.apiKeyVar ?? "") ? `${p.apiKeyVar} is not set` : `${p.apiKeyVar} has no value`;
+  const key = p.apiKeyVar ?? `api_key in [provider.${p.name}]`; // a table of one's own at a vendor's address, with no api_key
+  const set = p.apiKeyVar === undefined ? `[provider.${p.name}] has no api_key` : /^[A-Z_][A-Z0-9_]*$/.test(key) ? `${key} is not set` : `${key} has no value`;
   const instead = other ? `continue it with a model whose key is set: hey -c -m ${other.name}/${other.models[0]} (/model at the prompt), or ` : "";
-  return `this session last used ${used}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${p.apiKeyVar} (or pass --api-key)`;
+  return `this session last used ${used}, and ${set}, so hey sends it nothing (the request would be refused); ${instead}set ${key} (or pass --api-key)`;
+}
+
+/** Header names that carry a key: Authorization, Azure's api-key, Anthropic's x-api-key, Google's x-goog-api-key, a gateway's x-auth-token. */
+const KEY_HEADER = /^(proxy-)?authorization$|api[-_]?key|token/i;
+
+/**
+ * Whether each request to `p` would surely be refused for want of a key: it goes to a vendor's own
+ * API (api.openai.com…) and carries none, neither its own nor in a configured header. A local server
+ * or a gateway may take none, whatever variable its table names for one (`api_key = "${KEY:-}"`). Pure.
+ */
+export function keylessAtVendor(p: ProviderSettings): boolean {
+  // a header whose variable has no value is sent empty, or as a bare "Bearer": no key either
+  const keyHeader = Object.entries(p.headers).some(([name, value]) => KEY_HEADER.test(name) && !/^(bearer|basic)?$/i.test(value.trim()));
+  return p.apiKey === undefined && vendorsApi(p.baseUrl) && !keyHeader;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   envValue,
   familyOf,
   isGateway,
+  keylessAtVendor,
   noKeyRefusal,
   keyOf,
   PRESETS,
@@ -308,8 +309,9 @@ export function chooseProvider(input: ProviderInput): ProviderChoice {
   const given = flags.keyFor === undefined || flags.keyFor === provider.name;
   const vars = keyVarsOf(provider.name, input);
   const empty = key || provider.apiKey ? undefined : given ? emptyKeySaid(vars, env, flags) : emptyKeySaid(vars, { ...env, HEY_API_KEY: undefined }, {});
-  // the resumed session's provider has no key now (x117: the whole history went out unauthenticated, then a 401)
-  const noKey = choice === resumedChoice && !key && !isUsable(provider) ? noKeyRefusal(provider, `${provider.name}/${model}`, providers) : undefined;
+  // the resumed session's provider has no key now (x117: the whole history went out unauthenticated, then a 401); only
+  // at a vendor's own API: a local server or gateway a table (or OPENAI_BASE_URL) points at may take none
+  const noKey = choice === resumedChoice && !key && keylessAtVendor(provider) ? noKeyRefusal(provider, `${provider.name}/${model}`, providers) : undefined;
   if (noKey) warnings.push(noKey); // at the prompt, said before the first message rather than after it
   const chosen = {
     ...(choice.model === undefined ? provider : named),

@@ -123,20 +123,32 @@ export interface Skipped {
   torn?: "last" | "line";
   /** a `line` said for the first time: the writer records it (tornNote) so no later resume says it */
   key?: string;
-  /** a `last` line that is mostly NUL bytes: how many */
+  /** a `last` line that ends in NUL bytes a power cut left (nulTail): how many */
   nul?: number;
 }
 
 /**
- * The NUL bytes that end a last line, when they are most of it: what ext4 or XFS leave of the
- * blocks a power cut kept from the disk (x117: a tail of 7 lines, 1.4 KB, read as "a torn last
- * line"). Several entries went, not one being written. 0 for a line hey cut mid-write.
+ * The fewest bytes a NUL run may have to stand for a lost entry: every line hey writes is longer
+ * (`{"type":"torn","id":"…"` alone, with its 19-character id, is 40), so fewer NULs on a line of
+ * their own are a stray byte or two, not what a power cut took.
+ */
+const SHORTEST_ENTRY = 40;
+
+/**
+ * The NUL bytes that end a last line when they are what ext4 or XFS leave of the blocks a power cut
+ * kept from the disk (x117: a tail of 7 lines, 1.4 KB, read as "a torn last line"): a run as long as
+ * an entry at least, or one that cuts into an entry (its start, then NULs). Only the NULs are
+ * counted; of a line too long to load, those in the tail read (lines.ts), which may be fewer than
+ * there are. 0 for a line hey cut mid-write, and for a stray NUL after a whole line (x122: said as a
+ * power loss though every message loaded).
  */
 function nulTail(text: string, oversized: Oversized | undefined): number {
   const tail = oversized ? oversized.tail : text;
-  const nul = tail.length - tail.replace(/\0+$/, "").length;
-  if (oversized) return nul === tail.length ? oversized.bytes : 0; // the whole tail read: the line is NULs from where it is not
-  return nul > 0 && nul * 2 >= text.length ? nul : 0;
+  const head = tail.replace(/\0+$/, "");
+  const nul = tail.length - head.length;
+  if (nul === 0) return 0;
+  const cut = head !== "" && (oversized ? !head.endsWith("}}") : cutShort(head));
+  return nul >= SHORTEST_ENTRY || cut ? nul : 0;
 }
 
 /** The warning for a skipped line (`where`: "line N" or "the line at byte B"; `after`: what came before it, to say where the loss begins). */

@@ -15,9 +15,10 @@
 // Each step is also appended to a record beside the copies (undo-record.ts), from which a hey
 // started again on the session (`hey -c`, `/resume`) rebuilds its turns: before, a restart started
 // with none and the copies on disk went unused.
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { appendWhole } from "../fs/append-whole.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { DEADLINE_MS } from "../fs/bounded-reads.ts";
 import { diskPath } from "../fs/dir-names.ts";
@@ -57,8 +58,8 @@ interface Turn extends RecordedTurn {
   copying: Map<string, Promise<void>>;
   /** its first step is in the record (a turn that changed nothing is never written) */
   recorded: boolean;
-  /** the first copy or step of it that could not be saved, until the user is told (`told`: once a turn) */
-  unsaved?: Unsaved;
+  /** the copies (each of its `path`) and record steps (no path) of it that could not be saved, until the user is told (`told`: once a turn) */
+  unsaved?: Unsaved[];
   told?: true;
   /** rebuilt from the record: a turn of an earlier hey, possibly elsewhere */
   earlier?: true;
@@ -82,8 +83,12 @@ export interface Checkpoints {
 }
 
 interface Store extends Checkpoints {
-  /** what of the current turn could not be saved, the first time it is asked: the user is told at once, while the change can be reviewed (x117) */
-  untold(): Unsaved | undefined;
+  /**
+   * What of the current turn could not be saved, once a turn: the copy of `path` (the file a call
+   * changed) or a step of the record; the user is told at once, while the change can be reviewed
+   * (x117). `failed`: the call failed, so the copy of `path` is not said, and another call's may be.
+   */
+  untold(path?: string, failed?: boolean): Unsaved | undefined;
   keep(path: string, seen?: SeenFiles): Promise<void>;
   /** what the run's file tools saw: a file put back of a turn of an earlier hey counts as not seen */
   seen(files: SeenFiles): void;
@@ -132,22 +137,30 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
   const lost = replayed.lost || (text === undefined && history !== undefined && changedFiles(history));
   let start = lost && !replayed.lost ? recordLine({ type: "lost" }) : "";
   if (text !== undefined && text !== "" && !text.endsWith("\n")) start = "\n"; // a hey killed mid-line: the next line starts on its own
-  // the first thing of the turn that could not be saved (what /undo cannot do is said at once)
+  // what of the turn could not be saved (what /undo cannot do is said at once): a copy once per file, the record once
   const unsaved = (turn: Turn, e: unknown, path?: string) => {
-    turn.unsaved ??= { ...(path !== undefined && { path }), where: path === undefined ? file : dir, why: diskProblem(e)?.split(";")[0] ?? errorText(e) };
+    if (turn.unsaved?.some((u) => u.path === path)) return;
+    const why = diskProblem(e)?.split(";")[0] ?? errorText(e);
+    (turn.unsaved ??= []).push({ ...(path !== undefined && { path }), where: path === undefined ? file : dir, why });
   };
   // the steps a full disk kept out, written with the next step or turn: a later hey rebuilds the turn whole
   let pending = "";
   const flush = (turn?: Turn) => {
     if (pending === "") return;
+    let failed: ReturnType<typeof appendWhole>;
     try {
       ensurePrivateDir(dir);
-      appendFileSync(file, pending, { mode: 0o600 });
-      pending = "";
-    } catch (e) {
-      if (turn) unsaved(turn, e);
-      if (!pending.startsWith("\n")) pending = `\n${pending}`; // after what a failed write left of a line: a line of its own
+      failed = appendWhole(file, pending, 0o600);
+    } catch (error) {
+      failed = { error, torn: false };
     }
+    if (!failed) {
+      pending = "";
+      if (current?.unsaved) current.unsaved = current.unsaved.filter((u) => u.path !== undefined); // the record is whole again: nothing to say of it
+      return;
+    }
+    if (turn) unsaved(turn, failed.error);
+    if (failed.torn && !pending.startsWith("\n")) pending = `\n${pending}`; // after what the failed write left of a line: a line of its own
   };
   // appended as it happens; one that cannot be written leaves this hey's /undo whole, and is written again with the next
   const record = (turn: Turn, r: UndoRecord) => {
@@ -179,19 +192,25 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     const info = await stat(diskPath(path)).catch(() => undefined);
     if (info) kept.mode = info.mode & 0o7777; // else created by the turn
     if (info && info.size > CHECKPOINT_MAX_BYTES) kept.skipped = `over ${CHECKPOINT_MAX_BYTES / 1024 / 1024} MB, no copy kept`;
-    else if (info)
-      try {
-        ensurePrivateDir(dir);
-        name = `undo-${turn.id}-${++copies}`; // the turn's id: a later hey on the session never writes over an earlier one's copy
-        const bytes = await readFile(diskPath(path));
-        await writeFile(join(dir, name), bytes, { mode: 0o600 });
-        kept.copy = name;
-        kept.copyHash = contentHash(bytes);
-      } catch (e) {
-        kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
-        unsaved(turn, e, path);
-        if (name) await rm(join(dir, name), { force: true }).catch(() => {}); // what a full disk took of it: no copy
-      }
+    else if (info) {
+      // a file hey cannot read (a folder, no permission): the tool's call fails the same way, and hey's cache is not to blame
+      const bytes = await readFile(diskPath(path)).catch((e: unknown) => {
+        kept.skipped = `no copy could be kept: ${errorText(e)}`;
+        return undefined;
+      });
+      if (bytes)
+        try {
+          ensurePrivateDir(dir);
+          name = `undo-${turn.id}-${++copies}`; // the turn's id: a later hey on the session never writes over an earlier one's copy
+          await writeFile(join(dir, name), bytes, { mode: 0o600 });
+          kept.copy = name;
+          kept.copyHash = contentHash(bytes);
+        } catch (e) {
+          kept.skipped = `no copy could be kept: ${e instanceof Error ? e.message : String(e)}`;
+          unsaved(turn, e, path);
+          if (name) await rm(join(dir, name), { force: true }).catch(() => {}); // what a full disk took of it: no copy
+        }
+    }
     const { copy, copyHash: sha256, mode, skipped } = kept;
     const was = skipped !== undefined ? { skipped } : copy !== undefined ? { copy, sha256 } : {};
     record(turn, { type: "before", turn: turn.id, path, ...was, ...(mode !== undefined && { mode }) });
@@ -201,10 +220,15 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
     for (const kept of turn.files.values()) if (kept.copy) await rm(join(dir, kept.copy), { force: true }).catch(() => {});
   };
   const store: Store = {
-    untold() {
-      if (!current?.unsaved || current.told) return undefined;
-      current.told = true;
-      return current.unsaved;
+    untold(path, failed) {
+      const turn = current;
+      if (!turn?.unsaved || turn.told) return undefined;
+      // a call that failed changed nothing /undo would put back: its copy's trouble is not worth the turn's one word
+      if (failed) turn.unsaved = turn.unsaved.filter((u) => u.path !== path);
+      // its own copy first: without it /undo cannot restore the file even in this hey; without the record, only a later hey
+      const first = failed ? undefined : (turn.unsaved.find((u) => u.path === path) ?? turn.unsaved.find((u) => u.path === undefined));
+      if (first) turn.told = true;
+      return first;
     },
     beginTurn() {
       flush();
@@ -341,8 +365,8 @@ function storeIn(dir: string, history?: readonly Message[], root?: string): Stor
  * tools saw, which `/undo` puts back as it was for the files it restores.
  */
 export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: SeenFiles, notice?: (line: string) => void): Tool {
-  const tell = (store: Store, cwd: string) => {
-    const unsaved = store.untold();
+  const tell = (store: Store, cwd: string, path?: string, failed?: boolean) => {
+    const unsaved = store.untold(path, failed);
     if (unsaved) notice?.(unsavedNotice(unsaved, cwd));
   };
   if (tool.name === TOOL.bash)
@@ -368,7 +392,7 @@ export function withCheckpoints(tool: Tool, dir: string, home: string, seen?: Se
       const result = await tool.run(args, ctx);
       if (target && !result.isError) await store.left(target);
       if (missing.length) await store.made(missing);
-      tell(store, ctx.cwd);
+      tell(store, ctx.cwd, target, result.isError);
       return result;
     },
   };

@@ -33,6 +33,7 @@ export function terminalOutput(
       return typeof before === "string" ? opts.asShown(before) : before;
     },
     hint: opts.hint,
+    ...(oneShot ? {} : { cancelKey: "Esc" }),
   };
   // the width is read only once text streams: touching process.stdout costs start-up time
   const columns = (fd: 1 | 2) => () => (fd === 1 ? process.stdout : process.stderr).columns ?? 0;

@@ -15,6 +15,8 @@ export interface Stream {
 
 export interface TerminalOptions {
   maxRetries?: number;
+  /** the key that cancels /compact, said with its spinner: Esc at the prompt; none with -p, which reads no keys (Ctrl-C ends hey) */
+  cancelKey?: string;
   /** display columns of a string (wide characters take two); default: one per code point */
   stringWidth?(text: string): number;
   /** the text of a file before a write_file call replaces it, for the diff (or its size when too big to read); undefined = none */

@@ -349,8 +349,8 @@ export function createTerminalOutput(answer: Stream, info: Stream, opts: Termina
           break;
         case "summarizing":
           // a summary takes 10-30 s, and interrupting it loses it: the user sees what the wait is
-          // outside a turn it is /compact's, which Esc cancels (and nothing else would say so)
-          spin(inTurn ? "summarizing the conversation…" : "summarizing the conversation (Esc cancels)…");
+          // outside a turn it is /compact's, which Esc cancels at the prompt (and nothing else would say so)
+          spin(inTurn || !opts.cancelKey ? "summarizing the conversation…" : `summarizing the conversation (${opts.cancelKey} cancels)…`);
           break;
         case "compaction": {
           const waiting = spinner !== undefined;

@@ -108,6 +108,23 @@ describe("a tail of NUL bytes over several lines (a power cut before the blocks 
     expect(loadSession(s.path).warnings).toEqual([expect.stringContaining(`the last ${formatSize(s.nul)} of the file are NUL bytes`)]);
   });
 
+  test.each([
+    ["one stray NUL", "\0"],
+    ["a few", "\0".repeat(8)],
+  ])("%s after a whole last line is skipped as the torn line it is, not said as a power loss: every message loads", (_what, nuls) => {
+    const s = session(nuls);
+    const loaded = loadSession(s.path);
+    expect(loaded.warnings).toEqual([`${s.path}: skipped a torn last line (line 4): hey stopped while writing it`]);
+    expect(loaded.messages.map(textOf)).toEqual(["one", "first answer"]);
+  });
+
+  test("a few NULs that cut into an entry are said, counting the NULs only", () => {
+    const s = session(`${TORN}${"\0".repeat(3)}`);
+    expect(loadSession(s.path).warnings).toEqual([
+      `${s.path}: the last 3 B of the file are NUL bytes (the machine crashed or lost power before they reached the disk): what hey wrote after line 3 is lost, likely your last exchanges; ask them again`,
+    ]);
+  });
+
   test("a line cut mid-write with no NULs is still a torn last line", () => {
     const s = session(TORN);
     expect(loadSession(s.path).warnings).toEqual([`${s.path}: skipped a torn last line (line 4): hey stopped while writing it`]);
@@ -133,6 +150,14 @@ describe("a torn last line longer than hey loads", () => {
     expect(after.messages.map(textOf)).toEqual(["one", "first answer", "two", "two answer"]);
     const text = readFileSync(s.path, "utf8");
     expect(text.indexOf(`${"y".repeat(10)}${TORN_END}\n`)).toBeGreaterThan(0); // its bytes kept, marked
+  });
+
+  test("that ends in NULs says their number, not the whole line's size", () => {
+    for (const nuls of [100, 6000]) {
+      const s = session(`${big}${"\0".repeat(nuls)}`);
+      const seen = Math.min(nuls, 4096); // of a line too long to load, the tail hey reads
+      expect(loadSession(s.path).warnings).toEqual([expect.stringContaining(`: the last ${formatSize(seen)} of the file are NUL bytes`)]);
+    }
   });
 
   test("a whole entry that lost only its newline is still loaded as its start", () => {

@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { tempDir } from "../helpers/e2e.ts";
 import { createEditTool } from "../../src/tools/edit.ts";
+import { createWriteFileTool } from "../../src/tools/write-file.ts";
 import { checkpointsIn, withCheckpoints } from "../../src/tools/checkpoints.ts";
 import type { Tool } from "../../src/kernel/tool.ts";
 import { undoNote, undoText } from "../../src/ui/undo-report.ts";
@@ -93,4 +94,59 @@ test("a copy cut short by the file size limit (as by a full disk) is removed, an
     ),
   ]);
   expect(readdirSync(outputs).filter((f) => f.startsWith("undo-") && f !== RECORD_FILE)).toEqual([]); // no partial copy left
+});
+
+test("a call that fails anyway is not said, a folder write_file cannot read neither: the turn's one notice is left for a real failure", async () => {
+  const p = blockedProject();
+  const write = withCheckpoints(createWriteFileTool({ home: p.work }), p.outputs, p.work, undefined, (line) => p.notices.push(line));
+  const ctx = { signal: new AbortController().signal, cwd: p.work };
+  mkdirSync(p.file("src"));
+  writeFileSync(p.file("e.txt"), "original content\n");
+  writeFileSync(p.file("f.txt"), "other\n");
+  p.store.beginTurn();
+  expect((await write.run({ path: "src", content: "x" }, ctx)).isError).toBe(true); // EISDIR: nothing changed, no copy needed
+  expect((await p.edit.run({ path: "e.txt", old_string: "not there", new_string: "y" }, ctx)).isError).toBe(true);
+  expect(p.notices).toEqual([]);
+  await p.call(p.edit, { path: "f.txt", old_string: "other", new_string: "changed" });
+  expect(p.notices).toEqual([
+    `hey: /undo will not be able to restore f.txt: its copy could not be saved in ${p.outputs}: ENOTDIR: not a directory, mkdir '${p.outputs}'`,
+  ]);
+});
+
+test("a record step a full disk cut short is cut off the file: once there is room every step is there once, with no broken line", () => {
+  const work = tempDir("hey-unsaved-cut-");
+  dirs.push(work);
+  const outputs = join(work.path, "outputs");
+  for (const n of ["a", "b", "c", "d"]) writeFileSync(join(work.path, `${n}.txt`), `${n}\n`);
+  // the limit is set on the process itself (prlimit): the record cannot grow past it, then may again, as a disk fills and frees
+  const script = `
+    const { withCheckpoints, checkpointsIn } = await import(${JSON.stringify(join(import.meta.dir, "../../src/tools/checkpoints.ts"))});
+    const { readFileSync, statSync } = await import("node:fs");
+    const limit = (bytes) => {
+      const set = Bun.spawnSync(["prlimit", "--pid", String(process.pid), "--fsize=" + bytes + ":unlimited"]);
+      if (set.exitCode !== 0) throw new Error(set.stderr.toString());
+    };
+    const said = [];
+    const edit = { name: "edit", description: "", parameters: {}, run: async () => ({ output: "ok" }) };
+    const tool = withCheckpoints(edit, ${JSON.stringify(outputs)}, ${JSON.stringify(work.path)}, undefined, (l) => said.push(l));
+    const ctx = { signal: new AbortController().signal, cwd: ${JSON.stringify(work.path)} };
+    checkpointsIn(${JSON.stringify(outputs)}).beginTurn();
+    const record = ${JSON.stringify(join(outputs, RECORD_FILE))};
+    await tool.run({ path: "a.txt" }, ctx);
+    limit(statSync(record).size + 300); // room for a line and a half
+    await tool.run({ path: "b.txt" }, ctx);
+    await tool.run({ path: "c.txt" }, ctx);
+    limit("unlimited");
+    await tool.run({ path: "d.txt" }, ctx);
+    console.log(JSON.stringify({ said, record: readFileSync(record, "utf8") }));`;
+  const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: work.path });
+  expect(run.stderr.toString()).toBe("");
+  const { said, record } = JSON.parse(run.stdout.toString()) as { said: string[]; record: string };
+  expect(said).toEqual([expect.stringMatching(/^hey: \/undo's record of this turn could not be saved in .*\(EFBIG/)]);
+  const lines = record.split("\n").filter(Boolean);
+  for (const line of lines) expect(() => JSON.parse(line)).not.toThrow(); // no fragment of a line
+  expect(new Set(lines).size).toBe(lines.length); // none twice
+  expect(lines.map((l) => JSON.parse(l).type)).toEqual(["turn", "before", "after", "before", "after", "before", "after", "before", "after"]);
+  const { turns } = replayRecords(record);
+  expect([...turns[0]!.files.keys()]).toEqual(["a", "b", "c", "d"].map((n) => join(work.path, `${n}.txt`)));
 });

@@ -103,11 +103,17 @@ test("/compact's summary (no turn around it) shows a spinner that says Esc cance
   let t = 0;
   const { err } = render(
     [{ type: "summarizing" }, { type: "compaction", kind: "summary", from_id: "a", to_id: "b", summary: "s", tokens_before: 45_092, tokens_after: 14_797 }],
-    { tty: true, color: false, now: () => (t += 1500) },
+    { tty: true, color: false, now: () => (t += 1500), cancelKey: "Esc" },
   );
   const [during, after] = err.split("context: summarized older work");
   expect(during).toContain("⠋ summarizing the conversation (Esc cancels)… ");
   expect(after).not.toContain("working…"); // no request of a turn follows
+});
+
+test("`hey -p /compact`'s spinner names no key: a one-shot run reads none (x122: it said Esc cancels)", () => {
+  const { err } = render([{ type: "summarizing" }], { tty: true, color: false, now: () => 1500 });
+  expect(err).toContain("⠋ summarizing the conversation… ");
+  expect(err).not.toContain("cancels");
 });
 
 test("a spinner with elapsed seconds runs while the model or a tool is awaited, plain under NO_COLOR", () => {
