@@ -57,7 +57,7 @@ test("a save that fails halfway leaves no cut file and the result says it could 
   expect(readdirSync(outputDir)).toEqual([]);
 });
 
-test("hey leaving in the middle of a save (a second Ctrl-C) leaves neither the raw spill nor a cut copy", async () => {
+test("hey leaving in the middle of a save or a call (a second Ctrl-C) leaves neither the raw spill nor a cut copy", async () => {
   const outputDir = join(dir.path, "exit");
   mkdirSync(outputDir);
   const script = join(dir.path, "exit-midway.ts");
@@ -71,6 +71,7 @@ const text = Array.from({ length: 400_000 }, (_, i) => "line " + i).join("\\n") 
 const files = outputFiles(outputDir);
 const spill = files.spill("stdout")();
 await Bun.write(spill, text);
+if (process.argv[4] === "running") process.exit(130); // while the command still runs: its stream spilled, no save yet
 const head = text.slice(0, 65536), tail = text.slice(-65536);
 const stdout = { head, tail, hidden: { lines: 1, bytes: text.length - head.length - tail.length }, bytes: text.length, foreign: 0, spill };
 const stderr = { head: "", tail: "", hidden: { lines: 0, bytes: 0 }, bytes: 0, foreign: 0 };
@@ -82,9 +83,12 @@ await Bun.sleep(2000); // old code saved after the result: hey leaves while it d
 process.exit(0);
 `,
   );
-  const proc = Bun.spawn([process.execPath, script, outputDir, SECRET], { stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, script, outputDir, SECRET, "saving"], { stdout: "ignore", stderr: "pipe" });
   expect(await proc.exited).toBe(130);
   expect(readdirSync(outputDir)).toEqual([]); // old code: <id>.stdout with the key, <id>.log cut at 1 MB
+  const running = Bun.spawn([process.execPath, script, outputDir, SECRET, "running"], { stdout: "ignore", stderr: "pipe" });
+  expect(await running.exited).toBe(130);
+  expect(readdirSync(outputDir)).toEqual([]); // old code: <id>.stdout with the key
 });
 
 test("an output saved again is the newest: near the ceiling the next save deletes an older one, not it", async () => {
