@@ -161,6 +161,7 @@ function replaceSpans(text: string, spans: Span[], mask: (name: string, value: s
 /** The values of assignments to credential names anywhere in `text` (config/assigned-names.ts finds the names). */
 function assignments(text: string): Span[] {
   const spans: Span[] = [];
+  if (!/key|token|secret|pass|pwd|auth|credential/i.test(text)) return spans; // the words assignedName looks for, sought once: most output holds none
   const read = valueReader(text);
   for (let m = assignedName(text, 0); m; ) {
     const { index, end, quote, name, sign } = m;
