@@ -12,7 +12,6 @@ import { createWriteFileTool } from "./tools/write-file.ts";
 import { AGENT_MARK } from "./trust/agent-mark.ts";
 import { type FilterWatch, unrunnableFilter, watchFilter } from "./tools/filter-watch.ts";
 import { unrunnable } from "./fs/ripgrep-choice.ts";
-import { afterSaves } from "./tools/saves-pending.ts";
 
 type Env = Record<string, string | undefined>;
 type BashPart = Pick<BashToolOptions, "shell" | "raw" | "outputDir" | "home" | "notice" | "hide" | "env" | "watch"> & { readEnv?: Env };
@@ -29,7 +28,7 @@ export function createTools(settings: Settings, opts: BashPart & { cacheDir?: st
     createWriteFileTool({ home, seen, vet }),
     createEditTool({ home, seen, vet, rg: settings.tools.rg, cacheDir }),
     createGrepTool({ rg: settings.tools.rg, home, env: readEnv ?? (typeof env === "function" ? undefined : env), cacheDir }),
-  ].map(afterSaves); // a full output still being written is complete before a call may read it
+  ];
 }
 
 /**

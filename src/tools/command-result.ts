@@ -11,7 +11,7 @@ import { formatOutput, isVerbatimCommand, showsFiles, truncateHeadTail, type Hid
 import { CAPTURE_LIMITS, type Captured, sizeText } from "./capture.ts";
 import { JOB_LOG_BYTES } from "./job-log.ts";
 import { outputDecoder } from "../fs/output-text.ts";
-import { ensurePrivateDir, unsavedNotice } from "./outputs.ts";
+import { ensurePrivateDir, removedAtExit, unsavedNotice } from "./outputs.ts";
 import { saveFullOutput } from "./save-full-output.ts";
 import { type Finished, runProcess } from "./run-process.ts";
 import type { ShellChoice } from "./shell.ts";
@@ -55,7 +55,12 @@ export function outputFiles(outputDir: string): OutputFiles {
     ensurePrivateDir(outputDir);
     return join(outputDir, `${id}.${name}`);
   };
-  return { spill: file, full: join(outputDir, `${id}.log`), job: file("job.log"), script: (extension) => file(extension)() };
+  return {
+    spill: (stream) => () => removedAtExit(file(stream)()),
+    full: join(outputDir, `${id}.log`),
+    job: file("job.log"),
+    script: (extension) => file(extension)(),
+  };
 }
 
 /** What the external filter runs with: the command's shell, environment, directory and abort. */
@@ -142,13 +147,10 @@ export async function commandResult(
   const nul = shown.stdout.nul || shown.stderr.nul;
   if (nul) output += "\n[NUL bytes are shown as \\0; the full output keeps the bytes]";
   if (filtered || cut.truncated || spilled || binary || foreign > 0 || nul) {
-    const tell = (error: string) => {
-      const notice = unsavedNotice(opts.outputDir, error); // the user is told too, once a run
-      if (notice) opts.notice?.(notice);
-    };
-    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide, tell);
+    const saved = await saveFullOutput(opts.files.full, run, exitCode, opts.hide);
     output += `\n${saved.note}`;
-    if (saved.error !== undefined) tell(saved.error);
+    const notice = saved.error === undefined ? undefined : unsavedNotice(opts.outputDir, saved.error); // the user is told too, once a run
+    if (notice) opts.notice?.(notice);
   }
   return output;
 }

@@ -46,10 +46,7 @@ export function removeSessionOutputs(root: string, session: string): void {
   if (ledger)
     ledgers.set(
       root,
-      ledger.then((l) => {
-        const files = l.files.filter((f) => f.session !== session);
-        return { files, total: files.reduce((n, f) => n + f.size, 0) };
-      }),
+      ledger.then(() => readLedger(root)),
     );
 }
 
@@ -91,7 +88,7 @@ export async function pruneOutputs(root: string, opts: { current: string; now?: 
   return { deleted };
 }
 
-/** A root's files, oldest first, and their total size: walked once a run, then kept by keepUnderCeiling. */
+/** A root's full outputs, oldest first, and the size of everything under it: walked once a run, then kept by keepUnderCeiling. */
 interface Ledger {
   files: { path: string; session: string; size: number }[];
   total: number;
@@ -99,11 +96,14 @@ interface Ledger {
 const ledgers = new Map<string, Promise<Ledger>>();
 
 /**
- * After a save of `size` bytes to `path` (`<root>/<session>/<call>.log`): while the files under
- * root pass `maxBytes`, deletes the oldest, other sessions' first, then the running session's own
- * oldest full outputs (its job logs and /undo copies stay); the file just saved stays. A session that runs all day (or `hey -c` going on with one)
- * would otherwise grow its folder without limit. The tree is read once a run; later saves add to a
- * running total. Saves are queued per root, so parallel calls never delete twice. Never throws.
+ * After a save of `size` bytes to `path` (`<root>/<session>/<call>.log`, new or the same output
+ * named again, which makes it the newest): while the files under root pass `maxBytes`, deletes the
+ * oldest full outputs, other sessions' first, then the running session's; the file just saved
+ * stays, and so do every session's job logs and /undo copies. A session that runs all day (or
+ * `hey -c` going on with one) would otherwise grow its folder without limit. The tree is read once
+ * a run and later saves add to a running total; when that total passes `maxBytes` the tree is read
+ * again before anything goes (another hey saves there too, and files go away). Saves are queued
+ * per root, so parallel calls never delete twice. Never throws.
  */
 export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_MAX_BYTES): Promise<{ deleted: number }> {
   const dir = dirname(path);
@@ -111,14 +111,12 @@ export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_
   const session = basename(dir);
   let deleted = 0;
   const ledger = (ledgers.get(root) ?? readLedger(root)).then(async (l) => {
-    if (!l.files.some((f) => f.path === path)) {
-      l.files.push({ path, session, size });
-      l.total += size;
-    }
+    l = withNewest(l, { path, session, size });
+    if (l.total <= maxBytes) return l;
+    l = withNewest(await readLedger(root), { path, session, size });
     while (l.total > maxBytes) {
       const other = l.files.findIndex((f) => f.session !== session);
-      // of this session only a call's full output: its /undo copies and record (checkpoints.ts) stay
-      const i = other >= 0 ? other : l.files.findIndex((f) => f.path !== path && /^[\w-]+\.log$/.test(basename(f.path))); // not a job log: one dot
+      const i = other >= 0 ? other : l.files.findIndex((f) => f.path !== path);
       if (i < 0) break;
       const [gone] = l.files.splice(i, 1);
       l.total -= gone!.size;
@@ -133,16 +131,60 @@ export function keepUnderCeiling(path: string, size: number, maxBytes = OUTPUTS_
   return ledger.then(() => ({ deleted }));
 }
 
-/** Every file under `root/<session>/`, oldest first. Never throws. */
+/** `l` with `file` its newest full output, counted at its size now (a file read at the walk may have been half written). */
+function withNewest(l: Ledger, file: Ledger["files"][number]): Ledger {
+  const was = l.files.find((f) => f.path === file.path);
+  const files = [...l.files.filter((f) => f !== was), file];
+  return { files, total: l.total - (was?.size ?? 0) + file.size };
+}
+
+/**
+ * Every full output under `root/<session>/`, oldest first, and the size of all the files there but
+ * spill files (a command's streams while it runs, gone after). Job logs and /undo copies count
+ * toward the total but are never listed to delete. Never throws.
+ */
 async function readLedger(root: string): Promise<Ledger> {
   const files: (Ledger["files"][number] & { mtime: number })[] = [];
+  let total = 0;
   for (const session of await readdir(root).catch(() => [] as string[])) {
     for (const name of await readdir(join(root, session)).catch(() => [] as string[])) {
+      if (/^[\w-]+\.(stdout|stderr)$/.test(name)) continue;
       const path = join(root, session, name);
       const s = await stat(path).catch(() => undefined);
-      if (s?.isFile()) files.push({ path, session, size: s.size, mtime: s.mtimeMs });
+      if (!s?.isFile()) continue;
+      total += s.size;
+      if (/^[\w-]+\.log$/.test(name)) files.push({ path, session, size: s.size, mtime: s.mtimeMs }); // not a job log (two dots) nor an /undo copy
     }
   }
   files.sort((a, b) => a.mtime - b.mtime);
-  return { files, total: files.reduce((n, f) => n + f.size, 0) };
+  return { files, total };
+}
+
+const leftAtExit = new Set<string>();
+let exitHooked = false;
+
+/** `path`, a file hey writes for now (a spill file, a save under way): removed if hey leaves while it is (a second Ctrl-C). */
+export function removedAtExit(path: string): string {
+  if (!exitHooked)
+    process.on("exit", () => {
+      for (const left of leftAtExit) rmSync(left, { force: true });
+    });
+  exitHooked = true;
+  leftAtExit.add(path);
+  return path;
+}
+
+/** `path` no longer removed at exit: it is whole, or gone already. */
+export function keptAtExit(path: string): void {
+  leftAtExit.delete(path);
+}
+
+/** Runs `write`, which makes `path`: a cut copy, or one whose secrets are not hidden yet, never stays on disk when hey leaves meanwhile. */
+export async function whileWritten<T>(path: string, write: () => Promise<T>): Promise<T> {
+  removedAtExit(path);
+  try {
+    return await write();
+  } finally {
+    keptAtExit(path);
+  }
 }

@@ -1,55 +1,67 @@
 // The full output of a call whose result was cut or filtered, written to the session's outputs
-// folder (outputs.ts): its secrets hidden as the result hides them (saved-output.ts), after the
-// result when that takes long (saves-pending.ts), and once per run for the same output.
+// folder (outputs.ts) before the result returns: its secrets hidden as the result hides them
+// (saved-output.ts), once per run for the same output. No raw spill file and no cut copy outlives
+// the call, whether the save fails or hey leaves in the middle of it (outputs.ts whileWritten).
 import { existsSync } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
+import { open, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { fileChunks } from "../fs/file-chunks.ts";
 import { errorText } from "../kernel/errors.ts";
 import type { Captured } from "./capture.ts";
-import { ensurePrivateDir, keepUnderCeiling } from "./outputs.ts";
+import { ensurePrivateDir, keepUnderCeiling, keptAtExit, whileWritten } from "./outputs.ts";
 import type { Finished } from "./run-process.ts";
 import { hiddenBytes, hiddenChunks } from "./saved-output.ts";
-import { pendingSave } from "./saves-pending.ts";
 
 /**
  * Writes stdout, `[stderr]` + stderr and the exit code to `path` (a spilled stdout is moved
- * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. A
- * spilled stream whose secrets are hidden is written after this returns (saves-pending.ts: the
- * next tool call waits for it), a write that fails then told through `late`. Spill files never outlive the call.
+ * there, not copied, unless `hide` has secrets to take out of it); says where, or why not. The
+ * spill files are gone after, and so is a file the save could not finish.
  */
 export async function saveFullOutput(
   path: string,
   run: Finished,
   exitCode: number,
   hide: ((text: string) => string) | undefined,
-  late: (error: string) => void,
 ): Promise<{ note: string; error?: string }> {
   const { stdout, stderr } = run;
-  const removeSpills = async () => {
-    for (const c of [stdout, stderr]) if (c.spill) await rm(c.spill, { force: true }).catch(() => {});
-  };
-  let file: Awaited<ReturnType<typeof open>>;
-  let moved = false;
-  let key: string;
+  const spills = [stdout.spill, stderr.spill].filter((s) => s !== undefined);
   try {
     const lost = [stdout, stderr].find((c) => c.hidden.bytes > 0 && !c.spill);
     if (lost) throw new Error(lost.spillError ?? "not kept");
-    key = `${join(path, "..")}\n${await contentHash(run, exitCode)}`;
+    const key = `${join(path, "..")}\n${await contentHash(run, exitCode)}`;
     const same = savedAlready.get(key);
     if (same && existsSync(same)) {
-      await removeSpills();
-      return { note: `[full output: ${same}]` }; // the same output saved again (a log read on every call) would only fill the folder
+      // the same output saved again (a log read on every call) would only fill the folder; the file the newest
+      // result names is the newest one, so the ceiling deletes it last
+      const now = new Date();
+      await utimes(same, now, now).catch(() => {});
+      void keepUnderCeiling(same, (await stat(same)).size);
+      return { note: `[full output: ${same}]` };
     }
     ensurePrivateDir(join(path, ".."));
-    moved = stdout.spill !== undefined && hide === undefined;
-    if (moved) await rename(stdout.spill!, path);
-    // 0600 and O_EXCL: output can hold secrets
-    file = await open(path, moved ? "a" : "wx", 0o600);
+    await whileWritten(path, () => write(path, run, exitCode, hide));
+    savedAlready.set(key, path);
+    void keepUnderCeiling(path, (await stat(path)).size); // in the background: the oldest outputs go past the ceiling
+    return { note: `[full output: ${path}]` };
   } catch (e) {
-    await removeSpills();
+    await rm(path, { force: true }).catch(() => {}); // a cut copy would be read as the whole output
     return { note: `[could not save the full output: ${errorText(e)}]`, error: errorText(e) };
+  } finally {
+    for (const spill of spills)
+      await rm(spill, { force: true }).then(
+        () => keptAtExit(spill),
+        () => {},
+      );
   }
+}
+
+/** The full output's file: written piece by piece, a spill's secrets hidden as each piece goes in. Throws what a write throws. */
+async function write(path: string, run: Finished, exitCode: number, hide: ((text: string) => string) | undefined): Promise<void> {
+  const { stdout, stderr } = run;
+  const moved = stdout.spill !== undefined && hide === undefined;
+  if (moved) await rename(stdout.spill!, path);
+  // 0600 and O_EXCL: output can hold secrets
+  const file = await open(path, moved ? "a" : "wx", 0o600);
   const put = async (c: Captured) => {
     if (c.spill && hide)
       for await (const piece of hiddenChunks(fileChunks(c.spill), hide)) {
@@ -62,34 +74,16 @@ export async function saveFullOutput(
     else if (c.raw) await file.write(hide ? hiddenBytes(c.raw, hide) : c.raw);
     else await file.write(hide ? hide(c.head) : c.head);
   };
-  const write = async (): Promise<string | undefined> => {
-    try {
-      if (!moved) await put(stdout);
-      if (stderr.bytes > 0) {
-        await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
-        await put(stderr);
-      }
-      await file.write(`\n[exit code ${exitCode}]\n`);
-      void keepUnderCeiling(path, (await file.stat()).size); // in the background: the oldest outputs go past the ceiling
-      return undefined;
-    } catch (e) {
-      savedAlready.delete(key);
-      return errorText(e);
-    } finally {
-      await file.close().catch(() => {});
-      await removeSpills();
+  try {
+    if (!moved) await put(stdout);
+    if (stderr.bytes > 0) {
+      await file.write(stdout.bytes > 0 ? "\n[stderr]\n" : "[stderr]\n");
+      await put(stderr);
     }
-  };
-  savedAlready.set(key, path); // while it is written too: a call that names it waits for it (saves-pending.ts)
-  if (hide && (stdout.spill || stderr.spill)) {
-    pendingSave(
-      path,
-      write().then((error) => void (error !== undefined && late(error))),
-    );
-    return { note: `[full output: ${path}]` };
+    await file.write(`\n[exit code ${exitCode}]\n`);
+  } finally {
+    await file.close().catch(() => {});
   }
-  const error = await write();
-  return error === undefined ? { note: `[full output: ${path}]` } : { note: `[could not save the full output: ${error}]`, error };
 }
 
 /** The full outputs saved this run, by their folder and contentHash. */

@@ -203,3 +203,21 @@ describe("redactingTool", () => {
     expect(await redactingTool(writer, r).run({ path: "config/locales/de.yml", content: fixed }, ctx)).toEqual({ output: "written" });
   });
 });
+
+// redactShapes looks for each form's word or prefix first and skips the form when a piece has none
+// (most output: ~0.3 s less a 45 MB saved output): each is still found alone in 1 MB of plain lines.
+test("each form is found alone in 1 MB of lines that hold no other", () => {
+  const lines = Array.from({ length: 40_000 }, (_, i) => `[${i}] compiling src/app/main.ts ok`).join("\n");
+  const forms: [string, string][] = [
+    [`TOKEN ${GHP}`, "[secret: github-token]"],
+    [`key ${OPENAI}`, "[secret: openai-key]"],
+    ["AWS AKIAQ3EGRSLNEXDSTZ4P", "[secret: aws-access-key-id]"],
+    ["db postgres://app:Xk29fLq0pZ7w@db.internal:5432/app", "postgres://app:[secret: url-password]@db.internal"],
+    ["curl -H 'Proxy-Authorization: basic dXNlcjpwYXNzd29yZDEyMzQ1Ng'", "Proxy-Authorization: basic [secret: authorization]"],
+    ["- name: DB_PASSWORD\n  value: Xk29fLq0pZ7wQ", "value: [secret: DB_PASSWORD]"],
+    ["machine api.example.com login ana password Xk29fLq0pZ7wQ", "password [secret: password]"],
+    ["setenv API_TOKEN Xk29fLq0pZ7wQ", "setenv API_TOKEN [secret: API_TOKEN]"],
+    ["export DB_PWD=Xk29fLq0pZ7wQ", "DB_PWD=[secret: DB_PWD]"],
+  ];
+  for (const [form, hidden] of forms) expect(redactShapes(`${lines}\n${form}\n${lines}\n`)).toContain(hidden);
+});

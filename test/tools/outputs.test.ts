@@ -1,6 +1,6 @@
 // pruneOutputs: by age, then oldest first down to the size cap; the running session untouched.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { keepUnderCeiling, pruneOutputs, removeSessionOutputs } from "../../src/tools/outputs.ts";
 import { tempDir } from "../helpers/e2e.ts";
@@ -88,4 +88,35 @@ test("a session's outputs removed by /sessions prune no longer count toward the 
   const second = put("now", "second.log", 200, 0);
   expect(await keepUnderCeiling(second, 200, 1000)).toEqual({ deleted: 0 }); // else 1100 bytes counted, one file "deleted"
   expect(existsSync(first)).toBe(true);
+});
+
+test("the ceiling never deletes another session's /undo copies or job logs, only full outputs", async () => {
+  const kept = [put("other", "undo.jsonl", 300, 5), put("other", "undo-t1-1", 300, 5), put("other", "0job.job.log", 300, 5)];
+  const output = put("other", "0out.log", 300, 5);
+  const latest = put("current", "0new.log", 300, 0);
+  await keepUnderCeiling(latest, 300, 1000);
+  expect(kept.map((f) => existsSync(f))).toEqual([true, true, true]); // old code: the first two went
+  expect([existsSync(output), existsSync(latest)]).toEqual([false, true]);
+});
+
+test("spill files and files already gone do not count: this session's outputs stay while the folder is under the ceiling", async () => {
+  const first = put("current", "first.log", 300, 2);
+  const spill = put("current", "0call.stdout", 5000, 1); // a command's stream while it runs, gone after
+  await keepUnderCeiling(first, 300, 1000);
+  rmSync(spill);
+  const other = put("other", "o.log", 300, 1);
+  await keepUnderCeiling(put("current", "second.log", 300, 1), 300, 1000);
+  rmSync(other); // another hey deleted it
+  const third = put("current", "third.log", 300, 0);
+  expect(await keepUnderCeiling(third, 300, 1000)).toEqual({ deleted: 0 }); // 900 bytes on disk; old code counted the spill
+  expect(existsSync(first)).toBe(true);
+});
+
+test("another hey's saves are seen once the running total passes the ceiling", async () => {
+  const first = put("current", "first.log", 100, 3);
+  await keepUnderCeiling(first, 100, 1000);
+  const theirs = put("other", "theirs.log", 600, 2); // saved by another hey after this one read the folder
+  const second = put("current", "second.log", 950, 0);
+  await keepUnderCeiling(second, 950, 1000);
+  expect([existsSync(theirs), existsSync(second)]).toEqual([false, true]); // old code: only `first` deleted, 1550 bytes left
 });
