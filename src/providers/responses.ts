@@ -205,6 +205,8 @@ interface Slot {
   item?: OutputItem;
   /** from `output_item.added`: all there is of an item the output token limit cut off */
   added?: OutputItem;
+  /** its output_index, as first given */
+  at?: number | undefined;
 }
 
 /**
@@ -234,7 +236,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
   const slot = (id: string | undefined, index: number | undefined, kind: Slot["kind"]): Slot => {
     const placed = index === undefined ? undefined : byIndex.get(index);
     let s = (id === undefined ? undefined : byId.get(id)) ?? (placed?.kind === kind && !placed.item ? placed : undefined);
-    if (!s) slots.push((s = { kind, text: "" }));
+    if (!s) slots.push((s = { kind, text: "", at: index }));
     if (id !== undefined && !byId.has(id)) byId.set(id, s);
     if (index !== undefined && (!placed || placed.kind !== kind || placed.item)) byIndex.set(index, s);
     return s;
@@ -243,12 +245,14 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
   let thought = false;
   let refused = false;
   let end: WireResponse | undefined;
-  // Text shown for a message whose item has not ended: a gateway may name the same item otherwise
-  // (and place it otherwise) in its done events, and then their text is that text again.
-  const shownElsewhere = (s: Slot) => slots.some((o) => o !== s && o.kind === "message" && o.shown && !o.item);
+  // Text shown for a message whose item has not ended, or the same text shown at the same place: a
+  // gateway may name the same item otherwise (and place it otherwise) in its done events, even after
+  // the item ended, and then their text is that text again.
+  const shownElsewhere = (s: Slot, text: string) =>
+    slots.some((o) => o !== s && o.kind === "message" && o.shown && (!o.item || (o.at === s.at && o.text === text)));
   /** A message's whole `text`, into its slot and yielded, when none of it was shown. */
   function* shownWhole(s: Slot, text: string): Generator<StreamEvent> {
-    if (s.shown || !text || shownElsewhere(s)) return;
+    if (s.shown || !text || shownElsewhere(s, text)) return;
     s.text += text;
     s.shown = true;
     yield { type: "text", delta: text };

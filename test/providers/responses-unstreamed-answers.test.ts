@@ -115,6 +115,11 @@ test("an answer only in done events, the finished item without an id, is shown a
   expect(await seen(textDone("DONE-FINAL"), itemDone(unnamed), completed([unnamed]))).toEqual(ANSWERED);
 });
 
+test("streamed text whose item ended, repeated by output_text.done under another id at its place, is shown and kept once", async () => {
+  const events = [textDelta("DONE-FINAL"), itemDone(message("DONE-FINAL")), textDone("DONE-FINAL", "msg_9"), completed([message("DONE-FINAL")])];
+  expect(await seen(...events)).toEqual(ANSWERED);
+});
+
 test("an empty output_item.added under another id does not hide the completed output's answer", async () => {
   const added = ev("response.output_item.added", { output_index: 0, item: { ...message(""), id: "msg_a", content: [] } });
   expect(await seen(added, completed([message("DONE-FINAL", "msg_b")]))).toEqual(ANSWERED);
