@@ -126,13 +126,18 @@ export async function signIn(s: McpServerSettings, deps: SignInDeps): Promise<Si
 
 /**
  * What a cancelled sign-in leaves, judged by the server when hey runs it (`state`): one waiting for
- * a sign-in refused what is stored (revoked, the server restarted), however unexpired it looks.
- * Without a server (`hey mcp login` in a shell) only the file is known: `stored`, a token that has
- * not run out or can be refreshed, is said as stored, not as one the server takes. Pure.
+ * a sign-in refused what is stored (revoked, the server restarted), however unexpired it looks;
+ * a connected one keeps its session and its tools, whatever the file holds (a token run out with
+ * no refresh_token). Without a server (`hey mcp login` in a shell) only the file is known:
+ * `stored`, a token that has not run out or can be refreshed, is said as stored, not as one the
+ * server takes. Pure.
  */
 export function cancelledNote(name: string, state: string | undefined, stored: boolean): string {
+  if (state === "connected")
+    return stored
+      ? "the earlier sign-in still holds"
+      : `${name} stays connected, its tools offered; the stored sign-in has run out, so its next connection will ask for one`;
   if (state === "auth_required" || !stored) return `not signed in: ${name} stays signed out, its tools left out`;
-  if (state === "connected") return "the earlier sign-in still holds";
   return "the earlier sign-in is still stored; whether the server takes it is not known";
 }
 

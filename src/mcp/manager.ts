@@ -135,6 +135,7 @@ export function createMcpManager(
     return gen;
   };
   const serverIn = (settings: McpServerSettings, cached: McpTool[] | undefined, instructions?: string): McpServer => {
+    deps.signIns?.cleared(settings.name); // started anew by the user (/mcp login, /reload): the watch may restart it once again
     const self: McpServer = createServer(settings, {
       connect: deps.connect,
       cached,
@@ -146,7 +147,7 @@ export function createMcpManager(
           if (s.state === "connected") lastListed.set(self, names(s.tools));
           if (pending.get(settings.name) === self) return takeOver(self, s);
           if (!current.servers.includes(self)) return;
-          if (s.state === "connected") connected(s, offered(current)), deps.signIns?.connected(settings.name);
+          if (s.state === "connected") connected(s, offered(current));
           if (s.state === "auth_required") track(deps.store.forget(settings)), settings.url && deps.signIns?.refused(settings.name, settings.url); // the next run does not offer tools it cannot call
           if (s.state === "failed" && s.tools === undefined) track(deps.store.markFailed(settings, failure(s))); // the next run does not wait for it, and says why
           if (s.state === "failed" || s.state === "stopped" || s.state === "auth_required")
@@ -161,6 +162,7 @@ export function createMcpManager(
             listChanged(settings.name, before, names(tools)); // folded: a server that flaps its list is said at most every few seconds
           }
         },
+        answered: () => deps.signIns?.cleared(settings.name),
       },
     });
     return self;

@@ -125,6 +125,8 @@ export interface ServerEvents {
   changed(status: ServerStatus): void;
   /** a fresh list from the server (at connect or after a change notice): worth caching */
   listed(tools: McpTool[]): void;
+  /** the server answered a call or a get: its sign-in works (a list at connect does not show that) */
+  answered(): void;
 }
 
 export interface McpServer {
@@ -297,7 +299,9 @@ export function createServer(
     const c = await ready(signal, progress);
     if (typeof c === "string") return { error: c };
     try {
-      return { ok: await send(c) };
+      const ok = await send(c);
+      deps.events.answered();
+      return { ok };
     } catch (e) {
       if (signal.aborted) throw e;
       const err = e instanceof CallError ? e : new CallError("failed", String(e));

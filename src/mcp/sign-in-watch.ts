@@ -6,7 +6,10 @@
 // one the server refuses too (its authorization server still issues them, its resource server
 // refuses them: a wrong audience, a role removed). Two heys taking up each other's refreshes would
 // reconnect and refresh at every request without end, so a server the watch started again that is
-// refused again is watched no more, until it connects (`/mcp login`) or /reload starts it again.
+// refused again is watched no more, until the user starts it again (`/mcp login`, /reload) or it
+// answers a request. Connecting is not enough: a server may accept hey's token for its tool list and
+// refuse it for every call (a role removed, an audience checked per call), and a watch that forgot
+// its restart at each connect would start the ping-pong again (x124 #4).
 // Cheap: one stat of the file per check, and a read only when the file changed since the server
 // was refused. Pure: the stat and the read are given.
 import type { McpServer } from "./server.ts";
@@ -23,8 +26,8 @@ export interface SignInWatch {
   refused(name: string, url: string): void;
   /** whether a new sign-in of `url` was stored since server `name` was refused (the file changed and holds another access token); true once for each refusal */
   fresh(name: string, url: string): boolean;
-  /** server `name` connected: a later refusal is watched again */
-  connected(name: string): void;
+  /** server `name` answered a request with hey's sign-in, or the user started it anew (`/mcp login`, /reload): a later refusal is watched again, with its one restart */
+  cleared(name: string): void;
 }
 
 /** What the watch holds of one server: the file and token it was refused with, or `spent` once the watch's restart was refused too. */
@@ -50,7 +53,7 @@ export function watchSignIns(source: SignInSource): SignInWatch {
       mark.restarted = true;
       return true;
     },
-    connected: (name) => void marks.delete(name),
+    cleared: (name) => void marks.delete(name),
   };
 }
 

@@ -4,7 +4,7 @@
 import { ProviderError } from "../kernel/provider.ts";
 import { classifyFailure, headerReader, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
-import { midStreamFailure } from "./mid-stream-errors.ts";
+import { midStreamFailure, statusIn } from "./mid-stream-errors.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -58,7 +58,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     // rather than taken for a server error to retry ("model not found" was retried 5 times)
     const failure = midStreamFailure(inner, said, ctx.now);
     if (failure) return failure;
-    status = Number(inner.code);
+    status = statusIn(inner) as number;
   }
   const retryAfterMs = retryAfterOf(err.headers, ctx.now);
   return classifyFailure(

@@ -5,7 +5,7 @@
 import { ProviderError } from "../kernel/provider.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf } from "./common.ts";
 import { errorWords } from "./error-words.ts";
-import { midStreamFailure } from "./mid-stream-errors.ts";
+import { midStreamFailure, statusIn } from "./mid-stream-errors.ts";
 import type { ErrorContext as CommonErrorContext, Failure } from "./common.ts";
 
 export interface ErrorContext extends CommonErrorContext {
@@ -50,7 +50,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
 export function errorChunkFailure(chunk: Record<string, unknown>, ctx: ErrorContext): ProviderError {
   const body = asObject(chunk.error) ?? {};
   const said = errorWords(chunk) ?? JSON.stringify(chunk);
-  return midStreamFailure(body, said, ctx.now) ?? classifyFailure(googleFailure(Number(body.code), said, body, undefined), ctx);
+  return midStreamFailure(body, said, ctx.now) ?? classifyFailure(googleFailure(statusIn(body) as number, said, body, undefined), ctx);
 }
 
 /**

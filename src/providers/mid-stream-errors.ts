@@ -3,7 +3,8 @@
 // Anthropic does not have or of none (anthropic-errors.ts), a Gemini error chunk without the
 // numeric code its SDK throws on (google-errors.ts) — or a whole 200 body holding an `error`, which
 // create.ts hands each SDK as such a chunk. Every protocol reads them the same way: a status code
-// in the body is that status; else its code, type and words decide, as the documented last resort.
+// in the body is that status (a Google status name is its HTTP status); else its code, type and
+// words decide, as the documented last resort.
 // Also the OpenRouter readings its HTTP errors share (quota words, the wait and reset it names). Pure.
 import { ProviderError } from "../kernel/provider.ts";
 import { formatWait } from "../kernel/retry.ts";
@@ -16,22 +17,60 @@ export type ErrorFields = Record<string, unknown>;
 
 /**
  * The failure an in-answer error stands for, from its error object `body` and the server's words
- * `said` (`own`: the words that decide, when `said` adds a gateway's upstream's to them): a context overflow; a spent quota or credit (final); a rate limit, an overload or a server
- * error, by its code, type or words (retried, after the wait the body names); anything else
- * ("model not found", a bad argument) a bad request, final. undefined when the body carries a
- * status code (OpenRouter sends `{"code": 502}`): the caller classifies it as that status. Pure.
+ * `said` (`own`: the words that decide, when `said` adds a gateway's upstream's to them): a context overflow; a spent quota or credit (final); a request the server
+ * will refuse again ("model not found", a bad argument, a denied permission: a bad request,
+ * final); anything else — a rate limit, an overload, a gateway's timeout or cut connection, or words
+ * not known here — a server failure, retried after the wait the body names, as a failure with no
+ * HTTP status always was. undefined when the body carries a status (OpenRouter sends
+ * `{"code": 502}`, Gemini `{"status": "UNAVAILABLE"}`): the caller classifies it as statusIn's. Pure.
  */
 export function midStreamFailure(body: ErrorFields, said: string, now: number | undefined, own = said): ProviderError | undefined {
   const overflow = contextOverflow(said, body);
   if (overflow) return new ProviderError("context_length", `the request is larger than the model's context window: ${said}`, { overflow });
-  const code = Number(body.code);
-  if (code >= 400 && code < 600) return undefined;
+  if (statusIn(body) !== undefined) return undefined;
   if (isQuota(body, own)) return new ProviderError("quota_exhausted", `quota exhausted: ${said}${resetOf(body, now)}`);
-  if (/rate.?limit|overload|server_error|internal|unavailable|capacity|timeout/i.test(wordsOf(body, own))) {
-    const retryAfterMs = gatewayRetryAfter(body, now) ?? retryHintOf(said);
-    return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
-  }
-  return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+  const words = wordsOf(body, own);
+  if (!TRANSIENT.test(words) && REFUSED.test(words)) return new ProviderError("bad_request", `the model failed mid-stream: ${said}`);
+  const retryAfterMs = gatewayRetryAfter(body, now) ?? retryHintOf(said);
+  return new ProviderError("overloaded", `the model failed mid-stream: ${said}`, retryAfterMs === undefined ? {} : { retryAfterMs });
+}
+
+/** Words of a failure that passes: a limit, an overload, a gateway's timeout ("upstream request timed out", Go's "context deadline exceeded") or cut connection (Envoy's "reset before headers", "unexpected EOF"). */
+const TRANSIENT =
+  /rate.?limit|overload|server_error|internal|unavailable|capacity|time[ds]?.?out|deadline|reset|\bEOF\b|gateway|connection|temporar|try again/i;
+
+/** Words of a request the server will refuse again however often it is sent. */
+const REFUSED =
+  /not.?found|does not exist|no such|invalid|unsupported|not supported|bad.?request|malformed|unknown (model|parameter|field|argument)|permission|forbidden|unauthori[sz]ed|not allowed|denied|too (long|large|many)|policy|safety/i;
+
+/**
+ * Google's canonical status names (google.rpc.Code, as its error objects carry them in `status`)
+ * as the HTTP status each stands for: RESOURCE_EXHAUSTED is Gemini's 429, a per-minute limit as
+ * often as a spent quota, and its details decide which.
+ */
+const GOOGLE_STATUS: Record<string, number> = {
+  INVALID_ARGUMENT: 400,
+  FAILED_PRECONDITION: 400,
+  OUT_OF_RANGE: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  ABORTED: 409,
+  ALREADY_EXISTS: 409,
+  RESOURCE_EXHAUSTED: 429,
+  INTERNAL: 500,
+  UNKNOWN: 500,
+  DATA_LOSS: 500,
+  UNIMPLEMENTED: 501,
+  UNAVAILABLE: 503,
+  DEADLINE_EXCEEDED: 504,
+};
+
+/** The HTTP status an error body names: a numeric code of 400-599, else a Google status name; undefined when it names none. Pure. */
+export function statusIn(body: ErrorFields): number | undefined {
+  const code = Number(body.code);
+  if (code >= 400 && code < 600) return code;
+  return typeof body.status === "string" ? GOOGLE_STATUS[body.status] : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { affordableTokens } from "./afford.ts";
 import { asObject, classifyFailure, netFailure, networkError, retryAfterOf, sdkWords } from "./common.ts";
 import { errorWords } from "./error-words.ts";
 import { googleFailure, type GoogleError } from "./google-errors.ts";
-import { gatewayRetryAfter, isQuota, midStreamFailure, resetOf, type ErrorFields } from "./mid-stream-errors.ts";
+import { gatewayRetryAfter, isQuota, midStreamFailure, resetOf, statusIn, type ErrorFields } from "./mid-stream-errors.ts";
 import type { ErrorContext } from "./common.ts";
 
 /** The fields of the SDK's APIError we read, duck-typed: class names do not survive --minify. */
@@ -47,7 +47,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     // sends {"code": 502}); else the code/type/message words decide (mid-stream-errors.ts).
     const failure = midStreamFailure(body, said, ctx.now, own);
     if (failure) return failure;
-    status = Number(body.code);
+    status = statusIn(body) as number;
   }
 
   const retryAfterMs = retryAfterOf(err.headers, ctx.now) ?? gatewayRetryAfter(body, ctx.now);

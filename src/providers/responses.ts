@@ -199,12 +199,14 @@ interface Slot {
   kind: "reasoning" | "message" | "function_call" | "other";
   /** streamed text, thinking, or function-call arguments; a message's whole text when none streamed (shownWhole) */
   text: string;
-  /** text or refusal deltas came for it */
-  streamed?: boolean;
+  /** its text was shown: deltas came for it, or it was shown whole */
+  shown?: boolean;
   /** from `output_item.done` (else the completed response's output): the `.added` item may be incomplete (the SDK's type comment) */
   item?: OutputItem;
   /** from `output_item.added`: all there is of an item the output token limit cut off */
   added?: OutputItem;
+  /** its output_index, as first given */
+  at?: number | undefined;
 }
 
 /**
@@ -224,25 +226,35 @@ export const opensAnswer = (e: WireEvent) =>
   (e.type === "response.created" || e.type === "response.queued" || e.type === "response.in_progress") && (e.response?.output?.length ?? 0) === 0;
 
 export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model: string }): AsyncGenerator<StreamEvent> {
-  // Keyed by item id, never by call_id: argument deltas name only `item_id`. Insertion order is
-  // output order (`output_item.added` comes first for each item).
-  const slots = new Map<string, Slot>();
-  const slot = (id: string, kind: Slot["kind"]): Slot => {
-    let s = slots.get(id);
-    if (!s) slots.set(id, (s = { kind, text: "" }));
+  // In output order (`output_item.added` comes first for each item). Found by item id, never by
+  // call_id (argument deltas name only `item_id`), else by output_index: a gateway may name one item
+  // otherwise in its done events than in its deltas, or give the finished item no id at all. Only an
+  // item not yet ended is found by its place, so two items a gateway misplaces stay two.
+  const slots: Slot[] = [];
+  const byId = new Map<string, Slot>();
+  const byIndex = new Map<number, Slot>();
+  const slot = (id: string | undefined, index: number | undefined, kind: Slot["kind"]): Slot => {
+    const placed = index === undefined ? undefined : byIndex.get(index);
+    let s = (id === undefined ? undefined : byId.get(id)) ?? (placed?.kind === kind && !placed.item ? placed : undefined);
+    if (!s) slots.push((s = { kind, text: "", at: index }));
+    if (id !== undefined && !byId.has(id)) byId.set(id, s);
+    if (index !== undefined && (!placed || placed.kind !== kind || placed.item)) byIndex.set(index, s);
     return s;
   };
   let part = ""; // the reasoning part being streamed
   let thought = false;
   let refused = false;
   let end: WireResponse | undefined;
-  // Text that streamed into a message whose item has not ended: a gateway may name the same item
-  // otherwise in its done events, and then their text is that text again.
-  const streamedElsewhere = (s: Slot) => [...slots.values()].some((o) => o !== s && o.kind === "message" && o.streamed && !o.item);
+  // Text shown for a message whose item has not ended, or the same text shown at the same place: a
+  // gateway may name the same item otherwise (and place it otherwise) in its done events, even after
+  // the item ended, and then their text is that text again.
+  const shownElsewhere = (s: Slot, text: string) =>
+    slots.some((o) => o !== s && o.kind === "message" && o.shown && (!o.item || (o.at === s.at && o.text === text)));
   /** A message's whole `text`, into its slot and yielded, when none of it was shown. */
   function* shownWhole(s: Slot, text: string): Generator<StreamEvent> {
-    if (s.streamed || !text || streamedElsewhere(s)) return;
+    if (s.shown || !text || shownElsewhere(s, text)) return;
     s.text += text;
+    s.shown = true;
     yield { type: "text", delta: text };
   }
 
@@ -252,20 +264,20 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
       case "response.refusal.delta": {
         // a refusal is shown as the answer
         if (e.type === "response.refusal.delta") refused = true;
-        const s = slot(e.item_id, "message");
+        const s = slot(e.item_id, e.output_index, "message");
         s.text += e.delta;
-        s.streamed = true;
+        s.shown = true;
         yield { type: "text", delta: e.delta };
         break;
       }
       case "response.output_text.done":
       case "response.refusal.done":
         if (e.type === "response.refusal.done") refused = true;
-        yield* shownWhole(slot(e.item_id, "message"), e.type === "response.output_text.done" ? e.text : e.refusal);
+        yield* shownWhole(slot(e.item_id, e.output_index, "message"), e.type === "response.output_text.done" ? e.text : e.refusal);
         break;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta": {
-        const s = slot(e.item_id, "reasoning");
+        const s = slot(e.item_id, e.output_index, "reasoning");
         const key = `${e.item_id} ${e.type} ${"summary_index" in e ? e.summary_index : e.content_index}`;
         const fresh = key !== part;
         part = key;
@@ -276,11 +288,11 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
         break;
       }
       case "response.function_call_arguments.delta":
-        slot(e.item_id, "function_call").text += e.delta;
+        slot(e.item_id, e.output_index, "function_call").text += e.delta;
         break;
       case "response.output_item.added":
       case "response.output_item.done": {
-        const s = slot(e.item.id ?? `#${e.output_index}`, kindOf(e.item));
+        const s = slot(e.item.id, e.output_index, kindOf(e.item));
         if (e.type === "response.output_item.added") s.added = e.item;
         else {
           if (e.item.type === "message" && !s.text) yield* shownWhole(s, messageText(e.item));
@@ -301,10 +313,12 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
     if (end) break; // the last event: a server may keep the connection open after it
   }
   if (!end) throw unfinishedError();
-  // Items no event brought (a gateway that sends only response.completed), each where none of its kind came.
+  // Items no event brought (a gateway that sends only response.completed), each where no item of its
+  // kind came with content under another id: a bare `output_item.added` brought nothing of it.
   for (const [i, item] of (end.output ?? []).entries()) {
-    const id = item.id ?? `#${i}`;
-    const s = slots.get(id) ?? ([...slots.values()].some((o) => o.kind === kindOf(item)) ? undefined : slot(id, kindOf(item)));
+    const kind = kindOf(item);
+    const known = (item.id !== undefined && byId.get(item.id)) || (byIndex.get(i)?.kind === kind && !byIndex.get(i)?.item);
+    const s = known || !slots.some((o) => o.kind === kind && (o.text || o.item)) ? slot(item.id, i, kind) : undefined;
     if (!s || s.item) continue;
     if (item.type === "message" && !s.text) yield* shownWhole(s, messageText(item));
     s.item = item;
@@ -312,7 +326,7 @@ export async function* mapEvents(events: AsyncIterable<WireEvent>, ctx: { model:
 
   const content: ContentBlock[] = [];
   const toolCalls: ToolCall[] = [];
-  for (const s of slots.values()) {
+  for (const s of slots) {
     const item = s.item;
     if (s.kind === "reasoning" && (item || s.text)) {
       // Kept whole, even with an empty summary: its encrypted_content must still go back.

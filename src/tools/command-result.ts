@@ -130,8 +130,10 @@ export async function commandResult(
       body = plain; // nothing to filter (mkdir, git add): no process, no file
     else {
       const external = await runFilter(opts, shown, exitCode);
-      if ("text" in external) body = external;
-      else {
+      if ("text" in external) {
+        body = external;
+        opts.watch?.succeeded();
+      } else {
         // the user is told (filter-watch.ts), not the model: only the user can fix the setting; the built-in filter stands in
         if (!opts.signal.aborted) opts.watch?.failed(external.failure, external.unrunnable);
         body = (opts.signal.aborted ? undefined : await builtin().catch(() => undefined)) ?? plain;
@@ -208,13 +210,16 @@ async function runFilter(opts: OutputKeeping & FilterContext, run: Finished, exi
   });
   if ("error" in filter) return { failure: filter.error, unrunnable: filterCannotRun(undefined, filter.error) };
   if (filter.ended !== "exit")
-    return { failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted", unrunnable: false };
+    return {
+      failure: filter.ended === "timeout" ? `timed out after ${seconds(FILTER_TIMEOUT_MS)} s` : "interrupted",
+      unrunnable: filterCannotRun(filter.ended === "timeout" ? "timeout" : undefined),
+    };
   // grep and its kind exit 1, silently, when they select no line: `grep -v '^npm WARN'` on a run of warnings only
   const selectedNothing = filter.exitCode === 1 && filter.stdout.bytes === 0 && filter.stderr.bytes === 0;
   if (filter.exitCode !== 0 && !selectedNothing)
     return {
       failure: `exit code ${filter.exitCode}${filter.stderr.bytes ? `: ${joined(filter.stderr).trim().slice(0, 200)}` : ""}`,
-      unrunnable: filterCannotRun(filter.exitCode),
+      unrunnable: filterCannotRun(filter.exitCode, undefined, joined(filter.stderr)),
     };
   const text = `[output filtered by \`${opts.filter}\`]\n${joined(filter.stdout).replace(/\n$/, "")}\n[exit code ${exitCode}]`;
   return { text, hidden: filter.stdout.hidden };

@@ -39,6 +39,17 @@ test("a configured filter that cannot run (exit 127): one line at its first fail
   expect(scripted.results()).toEqual(["1\n2\n3\n4\n5\n[exit code 0]", "6\n7\n8\n[exit code 0]"]);
 });
 
+test("HEY_BASH_FILTER the shell cannot parse (an unclosed quote): one line at its first command, then the built-in filter", async () => {
+  scripted.userConfig("");
+  scripted.calls = twoCalls;
+  const run = await runHey(["-p", "count"], { cwd: project.path, env: { HOME: home.path, HEY_BASH_FILTER: "grep -v 'WARN" } });
+  expect(run.code).toBe(0);
+  const said = `${run.stdout}\n${run.stderr}`.split("\n").filter((l) => l.includes("HEY_BASH_FILTER"));
+  expect(said).toHaveLength(1);
+  expect(said[0]).toStartWith(`hey: HEY_BASH_FILTER "grep -v 'WARN" cannot be run (exit code 2: `);
+  expect(scripted.results()).toEqual(["1\n2\n3\n4\n5\n[exit code 0]", "6\n7\n8\n[exit code 0]"]);
+});
+
 test("a configured grep -v filter stays on after a command that prints nothing: nothing said, the next output filtered", async () => {
   scripted.userConfig(`[tools]\nbash_filter = "grep -v '^npm WARN'"\n`);
   scripted.calls = [

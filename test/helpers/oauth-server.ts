@@ -24,6 +24,8 @@ export interface OAuthFake {
   forgetClients(): void;
   /** MCP refuses every token from now on (401), new ones too, while the token endpoint goes on issuing them (a wrong audience, a role removed) */
   refuseTokens(): void;
+  /** MCP refuses every tools/call from now on (401), while it still answers initialize and tools/list with the same tokens (a role checked per call) */
+  refuseCalls(): void;
   stop(): void;
 }
 
@@ -58,6 +60,7 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
   const forgotten = new Set<string>();
   let n = 0;
   let refusing = false;
+  let refusingCalls = false;
   const token = () => {
     const t = `at-${++n}-${crypto.randomUUID()}`;
     access.add(t);
@@ -120,13 +123,15 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     seen.push(bearer);
     if (bearer && !access.has(bearer) && opts.revokedStatus)
       return Response.json({ error: "server_error", error_description: "Internal Server Error" }, { status: opts.revokedStatus });
-    if (!access.has(bearer) || refusing)
-      return Response.json(
+    const refused = () =>
+      Response.json(
         { error: "invalid_token" },
         { status: 401, headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` } },
       );
+    if (!access.has(bearer) || refusing) return refused();
     if (req.method !== "POST") return new Response(null, { status: 405 });
     const msg = (await req.json()) as { id?: number; method: string };
+    if (msg.method === "tools/call" && refusingCalls) return refused();
     if (msg.id === undefined) return new Response(null, { status: 202 });
     if (msg.method === "initialize" && opts.initStatus) return Response.json({ error: `internal: auth=${auth}` }, { status: opts.initStatus });
     if (msg.method === "tools/call" && opts.callStatus)
@@ -158,6 +163,9 @@ export function startOAuthFake(opts: OAuthFakeOptions = {}): OAuthFake {
     },
     refuseTokens() {
       refusing = true;
+    },
+    refuseCalls() {
+      refusingCalls = true;
     },
     stop: () => void server.stop(true),
   };

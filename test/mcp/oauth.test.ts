@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { connectServer } from "../../src/mcp/client.ts";
 import { createCredentialStore, watchStore } from "../../src/mcp/credentials.ts";
-import { authCommand, signIn, signOut } from "../../src/mcp/login.ts";
+import { authCommand, cancelledNote, signIn, signOut } from "../../src/mcp/login.ts";
 import { signedIn } from "../../src/mcp/oauth.ts";
 import { createMcpManager } from "../../src/mcp/manager.ts";
 import { createToolStore } from "../../src/mcp/store.ts";
@@ -213,6 +213,14 @@ test("/mcp login cancelled for a server that refused the stored token says it st
   expect(await cancel(() => m.status()[0]!.state)).toEndWith("Ctrl-C; not signed in: remote stays signed out, its tools left out");
   expect(m.status()[0]!.state).toBe("auth_required");
   expect(await cancel(() => "connected")).toEndWith("Ctrl-C; the earlier sign-in still holds"); // a server that takes it
+});
+
+test("a cancelled /mcp login of a connected server whose stored token ran out (no refresh_token) says it stays connected, not that its tools are left out", () => {
+  expect(cancelledNote("remote", "connected", false)).toBe(
+    "remote stays connected, its tools offered; the stored sign-in has run out, so its next connection will ask for one",
+  );
+  expect(cancelledNote("remote", "connected", true)).toBe("the earlier sign-in still holds");
+  expect(cancelledNote("remote", "auth_required", true)).toBe("not signed in: remote stays signed out, its tools left out");
 });
 
 test("a cancelled sign-in with no usable sign-in stored says the server stays signed out, never that an earlier one holds", async () => {

@@ -22,7 +22,7 @@ async function dyingCall(error: CallError, exitAfterMs: number | undefined) {
   const server = createServer(serverSettings("flaky", { command: "x" }), {
     connect: async (_s, h) => ((hooks = h), connection),
     cached: undefined,
-    events: { changed: () => {}, listed: () => {} },
+    events: { changed: () => {}, listed: () => {}, answered: () => {} },
   });
   server.start();
   await server.settled();
@@ -65,7 +65,7 @@ function crashing() {
   const server = createServer(serverSettings("flaky", { command: "x" }), {
     connect: async (_s, h) => ((hooks = h), starts++, connection),
     cached: undefined,
-    events: { changed: () => {}, listed: () => {} },
+    events: { changed: () => {}, listed: () => {}, answered: () => {} },
     now: () => clock.now,
   });
   const exit = () => hooks!.onClose("exited with code 1", "");

@@ -95,6 +95,24 @@ test("two heys whose server refuses every token its sign-in server still refresh
   expect(f.grants.filter((g) => g === "refresh_token").length).toBeLessThanOrEqual(4);
 });
 
+test("two heys whose server connects with every token but refuses every call stop after one restart each: connecting does not renew the watch's restart", async () => {
+  const f = fake();
+  expect((await login(f.url)).ok).toBe(true);
+  const a = hey(f.url);
+  const b = hey(f.url);
+  expect(await a.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  expect(await b.call()).toBe(`you sent: Bearer ${f.issued[0]}`);
+  f.refuseCalls();
+  for (let i = 0; i < 4; i++) await a.call(), await b.call();
+  const asked = { mcp: f.seen.length, grants: f.grants.length };
+  const said = a.events.length + b.events.length;
+  for (let i = 0; i < 5; i++) await a.call(), await b.call();
+  expect({ mcp: f.seen.length, grants: f.grants.length }).toEqual(asked); // quiet: no reconnect, no refresh grant
+  expect(a.events.length + b.events.length).toBe(said);
+  expect(a.states()).toEqual({ remote: "auth_required" });
+  expect(b.states()).toEqual({ remote: "auth_required" });
+});
+
 test("a sign-in made elsewhere is taken up by every server at its URL, not the first only", async () => {
   const f = fake();
   const { m, states } = hey(f.url, ["work", "work-ro"]);
@@ -105,7 +123,7 @@ test("a sign-in made elsewhere is taken up by every server at its URL, not the f
   expect(states()).toEqual({ work: "connected", "work-ro": "connected" });
 });
 
-test("the watch: each server takes up a new token once; a restart it made that is refused again is watched no more, until the server connects", () => {
+test("the watch: each server takes up a new token once; a restart it made that is refused again is watched no more, until the server answers or the user starts it", () => {
   let file = { stamp: "1", token: "t1" };
   const watch = watchSignIns({ stamp: () => file.stamp, read: () => ({ tokens: { access_token: file.token } }) });
   const url = "https://x/mcp";
@@ -118,8 +136,15 @@ test("the watch: each server takes up a new token once; a restart it made that i
   watch.refused("a", url); // the restart was refused: t2 is refused too
   file = { stamp: "3", token: "t3" }; // another hey's refused attempt refreshed it
   expect(watch.fresh("a", url)).toBe(false);
-  watch.connected("a"); // `/mcp login` brought it back
+  watch.cleared("a"); // `/mcp login` brought it back
   watch.refused("a", url);
   file = { stamp: "4", token: "t4" };
+  expect(watch.fresh("a", url)).toBe(true);
+  watch.refused("a", url); // connected with t4, then refused at its first call
+  file = { stamp: "5", token: "t5" };
+  expect(watch.fresh("a", url)).toBe(false);
+  watch.cleared("a"); // a call answered: the sign-in worked
+  watch.refused("a", url);
+  file = { stamp: "6", token: "t6" };
   expect(watch.fresh("a", url)).toBe(true);
 });

@@ -107,3 +107,33 @@ test("anthropic: an `event: error` with no type mid-stream is read by its words;
   expect(typed.error.kind).toBe("overloaded");
   expect(typed.error.message).toBe("the provider is failing mid-stream (overloaded_error): Overloaded");
 });
+
+// A gateway's transient failures come in words no list can hold; a failure with no HTTP status was
+// always retried, and only words of a request the server will refuse again make it final.
+const PASSING: [string, ProviderErrorKind, unknown][] = [
+  ["a timed-out upstream", "overloaded", { error: { message: "upstream request timed out" } }],
+  ["Go's deadline", "overloaded", { error: { message: "context deadline exceeded" } }],
+  ["Envoy's reset", "overloaded", { error: { message: "upstream connect error or disconnect/reset before headers. reset reason: connection termination" } }],
+  ["a bad gateway", "overloaded", { error: { message: "Bad Gateway" } }],
+  ["a cut upstream", "overloaded", { error: { message: "unexpected EOF" } }],
+  ["words known nowhere", "overloaded", { error: { message: "the hamster fell off its wheel" } }],
+  ["a bad argument", "bad_request", { error: { message: "Invalid value for 'temperature'" } }],
+];
+
+test.each(PROTOCOLS.flatMap((p) => PASSING.map((row) => [p, ...row] as const)))("%s: a 200 body holding %s is %s", async (protocol, _, kind, body) => {
+  expect((await failure(protocol, jsonReply(200, body))).error.kind).toBe(kind);
+});
+
+// Gemini names its failure by a status name (google.rpc.Code) where its SDK finds no numeric code.
+const GOOGLE_STATUSES: [string, ProviderErrorKind, string][] = [
+  ["RESOURCE_EXHAUSTED", "rate_limit", "Resource has been exhausted (e.g. check quota)."],
+  ["UNAVAILABLE", "overloaded", "The model is overloaded. Please try again later."],
+  ["DEADLINE_EXCEEDED", "overloaded", "Deadline expired before operation could complete."],
+  ["NOT_FOUND", "bad_request", "models/gemini-9 is not found for API version v1beta"],
+];
+
+test.each(GOOGLE_STATUSES)("google: an error chunk with status %s is %s", async (status, kind, message) => {
+  const { error } = await failure("google", jsonReply(200, { error: { status, message } }));
+  expect(error.kind).toBe(kind);
+  expect(error.message).toContain(message);
+});

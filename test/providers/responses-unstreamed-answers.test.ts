@@ -103,3 +103,29 @@ test("a refusal only in output_item.done is shown and stops as a refusal", async
     "done refusal: text I can't help with that.",
   ]);
 });
+
+// A gateway with a non-streaming upstream sends no deltas, and may name the item otherwise in each
+// done event, or not at all: the place in the output (output_index) says it is the same answer.
+test("an answer only in done events under two ids is shown and kept once", async () => {
+  expect(await seen(textDone("DONE-FINAL", "tmp_1"), itemDone(message("DONE-FINAL", "msg_9")), completed([message("DONE-FINAL", "msg_9")]))).toEqual(ANSWERED);
+});
+
+test("an answer only in done events, the finished item without an id, is shown and kept once", async () => {
+  const { id: _, ...unnamed } = message("DONE-FINAL");
+  expect(await seen(textDone("DONE-FINAL"), itemDone(unnamed), completed([unnamed]))).toEqual(ANSWERED);
+});
+
+test("streamed text whose item ended, repeated by output_text.done under another id at its place, is shown and kept once", async () => {
+  const events = [textDelta("DONE-FINAL"), itemDone(message("DONE-FINAL")), textDone("DONE-FINAL", "msg_9"), completed([message("DONE-FINAL")])];
+  expect(await seen(...events)).toEqual(ANSWERED);
+});
+
+test("an empty output_item.added under another id does not hide the completed output's answer", async () => {
+  const added = ev("response.output_item.added", { output_index: 0, item: { ...message(""), id: "msg_a", content: [] } });
+  expect(await seen(added, completed([message("DONE-FINAL", "msg_b")]))).toEqual(ANSWERED);
+});
+
+test("a call announced under one id and completed under another is not lost", async () => {
+  const added = ev("response.output_item.added", { output_index: 0, item: { ...call, id: "fc_a", arguments: "" } });
+  expect(await seen(added, completed([{ ...call, id: "fc_b" }]))).toEqual(['call read {"path":"a.txt"}', "done tool_calls: "]);
+});

@@ -42,7 +42,7 @@ test("grep -v keeps filtering after a command that prints nothing and after one 
   expect(said).toEqual([]);
 });
 
-test("a filter that fails otherwise falls back for that command only; the user hears of it once, at its third failure", async () => {
+test("a filter that fails between successes falls back for that command only; the user hears of it once, at its third failure", async () => {
   const said: string[] = [];
   const runs = join(bash.dir, "odd-runs");
   // fails on output holding "odd", filters the rest
@@ -53,7 +53,7 @@ test("a filter that fails otherwise falls back for that command only; the user h
   expect((await tool.run({ command: "echo fine" }, bash.ctx())).output).toStartWith(`[output filtered by \`${filter}\`]\nkept: fine\n`);
   expect(said).toEqual([]);
   await tool.run({ command: "echo odd" }, bash.ctx());
-  await tool.run({ command: "echo odd" }, bash.ctx());
+  await tool.run({ command: "echo fine" }, bash.ctx());
   await tool.run({ command: "echo odd" }, bash.ctx());
   expect(said).toEqual([
     `hey: HEY_BASH_FILTER ${JSON.stringify(filter)} failed 3 times in this run (last: exit code 2: odd input); each time that command's output went through the built-in filter, and the filter stays on`,
@@ -62,17 +62,54 @@ test("a filter that fails otherwise falls back for that command only; the user h
   expect(readFileSync(runs, "utf8").split("\n").filter(Boolean)).toHaveLength(6);
 });
 
+test("a filter that fails on 3 commands in a row, whatever its exit code, is switched off and said once", async () => {
+  const said: string[] = [];
+  const runs = join(bash.dir, "bad-option-runs");
+  const filter = `echo ran >> ${runs}; echo "grep: invalid option -- 'y'" >&2; exit 2`;
+  const tool = bash.tool({ filter, watch: watchFilter(filter, "HEY_BASH_FILTER", (l) => said.push(l)) });
+  for (let i = 0; i < 5; i++) expect((await tool.run({ command: noisy }, bash.ctx())).output).toContain("FAILED tests/x.py::test_y");
+  expect(said).toEqual([
+    `hey: HEY_BASH_FILTER ${JSON.stringify(filter)} failed on 3 commands in a row (last: exit code 2: grep: invalid option -- 'y'); bash output goes through the built-in filter for the rest of this run`,
+  ]);
+  expect(readFileSync(runs, "utf8")).toBe("ran\nran\nran\n"); // the 4th and 5th commands did not try it
+});
+
+test("a filter the shell cannot parse is switched off at its first command", async () => {
+  const said: string[] = [];
+  const filter = "grep -v 'WARN";
+  const tool = bash.tool({ filter, watch: watchFilter(filter, "HEY_BASH_FILTER", (l) => said.push(l)) });
+  expect((await tool.run({ command: noisy }, bash.ctx())).output).toContain("FAILED tests/x.py::test_y");
+  expect(said).toHaveLength(1);
+  expect(said[0]).toStartWith(`hey: HEY_BASH_FILTER ${JSON.stringify(filter)} cannot be run (exit code 2: `);
+  expect(said[0]).toEndWith("; bash output goes through the built-in filter for the rest of this run");
+});
+
 test.each([
   [127, undefined, true],
   [126, undefined, true],
   [1, undefined, false],
   [2, undefined, false],
-  [undefined, undefined, false], // timed out or killed
+  [undefined, undefined, false], // killed
+  ["timeout", undefined, true], // waiting on a terminal: as long again on every command
+  [9009, undefined, true], // cmd.exe: not installed
   [undefined, "ENOENT: no such file or directory, posix_spawn '/bin/nosh'", true],
   [undefined, "EAGAIN: resource temporarily unavailable, posix_spawn", false],
   [undefined, "EMFILE: too many open files", false],
 ])("filterCannotRun(%p, %p) is %p", (code, spawnError, cannot) => {
-  expect(filterCannotRun(code, spawnError)).toBe(cannot);
+  expect(filterCannotRun(code as number | "timeout" | undefined, spawnError)).toBe(cannot);
+});
+
+test.each([
+  [2, "sh: 1: Syntax error: Unterminated quoted string", true],
+  [2, "/usr/bin/sh: 1: Syntax error: Unterminated quoted string", true],
+  [2, "bash: -c: line 1: unexpected EOF while looking for matching `''", true],
+  [1, "'rtk' is not recognized as an internal or external command,\r\noperable program or batch file.", true],
+  [1, "rtk : The term 'rtk' is not recognized as the name of a cmdlet, function, script file, or operable program.", true],
+  [1, "+ FullyQualifiedErrorId : CommandNotFoundException", true],
+  [2, "grep: warning: stray \\ before -", false], // the filter's own words: one odd input
+  [1, "jq: error (at <stdin>:1): Cannot index string", false],
+])("filterCannotRun(%p) with stderr %p is %p", (code, stderr, cannot) => {
+  expect(filterCannotRun(code, undefined, stderr)).toBe(cannot);
 });
 
 test("five lines the built-in filter leaves as they are read as they are after a filter that cannot run: no note, no full-output file", async () => {
