@@ -191,7 +191,7 @@ export function turnsOf(messages: Message[], deps: LoopDeps): Turns {
         return self.fail(reply.error.kind, reply.error.message + advice(reply.error), limit ?? "error"); // past the limit the run still ends there (the caller writes a hand-off of its own)
       }
       const answered = textOf(reply.message).trim() !== "";
-      // calls made anyway in the hand-off will never run: left out of a copy, as the reply may already be weighed (passes.ts keeps sizes by object)
+      // calls made anyway in the hand-off will never run: left out of a copy, as a message is never edited once made (the reply was weighed and shown already)
       const made = handOff ? withoutCalls(reply.message) : reply.message;
       const refusal = reply.stop === "refusal" && !made.toolCalls?.length;
       // two calls with one id keep both results; a call by another agent's name for a tool keeps the tool's; a refused answer is kept as its marker alone
